@@ -1,0 +1,121 @@
+# fastverity: `make` builds ./fastverity and libfastverity.a;
+# `make check` runs every test; `make demo` runs the sample.
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+PREFIX  ?= /usr/local
+DESTDIR ?=
+PKGS     = libcrypto popt json-c
+WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+B        = build
+
+LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
+           hashtree/geometry.c hashtree/tree.c \
+           verity/params.c verity/superblock.c verity/device.c \
+           verity/layout.c verity/format.c verity/verify.c
+SHANI_SRC = hashtree/sha256_shani.c
+CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
+           cli/cmd_dump.c
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+# Packages for building, testing (cryptsetup-bin is the oracle) and clang.
+DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
+            check libjson-c-dev cryptsetup-bin clang
+
+.PHONY: all deps check check-unit check-cli check-images check-clang \
+        demo install clean bench
+
+all: fastverity libfastverity.a libfastverity.so
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+ifeq ($(shell uname -m),x86_64)
+$(B)/hashtree/sha256_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
+endif
+
+libfastverity.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+libfastverity.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libfastverity.so.0 -o $@ $^ $(LIBS)
+
+fastverity: $(CLI_OBJ) libfastverity.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c libfastverity.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
+	  libfastverity.a $(LIBS) $(shell pkg-config --libs check)
+
+$(B)/mkimage: images/mkimage.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+
+# Installs what is missing with apt-get (needs root on Debian).
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+	    || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install:$$missing" >&2; exit 1; fi; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+check: deps
+	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
+	@$(MAKE) --no-print-directory check-unit check-cli check-images check-clang
+
+check-unit: $(UNIT_BIN)
+	@tests/unit/run.sh $(UNIT_BIN)
+
+check-cli: fastverity
+	@tests/cli/run.sh
+
+check-images: fastverity $(B)/mkimage
+	@images/check.sh
+
+# The whole tree must also build warning-free with clang.
+check-clang:
+	@if command -v clang >/dev/null; then \
+	  $(MAKE) --no-print-directory -s CC=clang B=build-clang \
+	    build-clang/fastverity-clang && echo "clang build: ok"; \
+	else echo "clang build: clang not installed" >&2; exit 1; fi
+
+$(B)/fastverity-clang: $(CLI_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all $(B)/mkimage
+	@images/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/man/man8 \
+	  $(DESTDIR)$(PREFIX)/include/fastverity/verity \
+	  $(DESTDIR)$(PREFIX)/include/fastverity/hashtree
+	install -m 755 fastverity $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 libfastverity.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 libfastverity.so $(DESTDIR)$(PREFIX)/lib/libfastverity.so.0
+	ln -sf libfastverity.so.0 $(DESTDIR)$(PREFIX)/lib/libfastverity.so
+	install -m 644 fastverity.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 644 verity/verity.h verity/params.h $(DESTDIR)$(PREFIX)/include/fastverity/verity/
+	install -m 644 hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
+	  hashtree/sha256.h hashtree/tree.h $(DESTDIR)$(PREFIX)/include/fastverity/hashtree/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' fastverity.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fastverity.pc
+
+VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION "\(.*\)"/\1/p' cli/cli.h)
+
+clean:
+	rm -rf $(B) build-clang fastverity libfastverity.a libfastverity.so
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,72 @@
+/* The fastverity command: options shared by every action, and helpers. */
+#ifndef FV_CLI_H
+#define FV_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../verity/verity.h"
+
+#define FASTVERITY_VERSION "0.1.0"
+
+struct cli_opts {
+	/* as given on the command line, NULL when absent */
+	char *hash;
+	char *data_block_size;
+	char *hash_block_size;
+	char *data_blocks;
+	char *hash_offset;
+	char *salt;
+	char *uuid;
+	char *format;
+	char *root_hash_file;
+	int no_superblock;
+	int json;
+	int verbose;
+	int debug;
+	int version;
+	const char **args; /* positional arguments after the action */
+	int nargs;
+};
+
+/* Exit codes of veritysetup. */
+enum {
+	EXIT_OK = 0,
+	EXIT_PARAMS = 1,
+	EXIT_VERIFY = 2,
+	EXIT_NOMEM = 3,
+	EXIT_NODEV = 4,
+	EXIT_BUSY = 5,
+};
+
+/* Prints "fastverity: <msg>" on stderr and returns the exit code for r. */
+int cli_error(int r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_exit_code(int r);
+void cli_debug(const struct cli_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Fills p from the options (defaults where absent). for_format selects
+ * format's defaults (random salt and UUID). Prints its own errors. */
+int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
+			 int for_format);
+int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off);
+
+/* Reads the root hash from the argument or --root-hash-file. */
+int cli_root_hash(const struct cli_opts *o, const char *arg,
+		  unsigned digest_size, uint8_t *root);
+
+/* veritysetup's header lines; root may be NULL (dump). */
+void cli_print_header(const char *device, const struct verity_params *p,
+		      const char *uuid_text, const struct verity_layout *l,
+		      const uint8_t *root);
+/* The same as a json-c object (returned as void * to keep json-c out of
+ * this header). */
+void *cli_json_header(const char *device, const struct verity_params *p,
+		      const struct verity_layout *l, const uint8_t *root);
+void cli_json_print(void *obj);
+
+int cmd_format(struct cli_opts *o);
+int cmd_verify(struct cli_opts *o);
+int cmd_dump(struct cli_opts *o);
+
+#endif

@@ -1,0 +1,64 @@
+/* fastverity format <data_device> <hash_device> */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int write_root_file(const char *path, const uint8_t *root,
+			   unsigned size)
+{
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cli_error(-EIO, "%s: cannot write root hash file: %s",
+				 path, strerror(errno));
+	verity_hex_encode(root, size, hex);
+	fputs(hex, f);
+	if (fclose(f) != 0)
+		return cli_error(-EIO, "%s: cannot write root hash file: %s",
+				 path, strerror(errno));
+	return 0;
+}
+
+int cmd_format(struct cli_opts *o)
+{
+	struct verity_params p;
+	struct verity_layout l;
+	struct verity_info info;
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	char uuid[37] = "";
+	int r;
+
+	if (o->nargs != 2)
+		return cli_error(-EINVAL,
+				 "format: requires <data_device> <hash_device> as arguments");
+	if (cli_params_from_opts(o, &p, 1))
+		return EXIT_PARAMS;
+	r = verity_format(&p, o->args[0], o->args[1], root, &l, &info, &err);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
+		  info.hash_path, info.path_reason, info.kernel, info.provider);
+	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
+		  l.geo.levels, (unsigned long long)l.geo.tree_blocks,
+		  (unsigned long long)(l.tree_offset / p.hash_block_size));
+	if (o->root_hash_file) {
+		r = write_root_file(o->root_hash_file, root, l.geo.digest_size);
+		if (r)
+			return r;
+	}
+	if (o->json) {
+		cli_json_print(cli_json_header(o->args[1], &p, &l, root));
+		return EXIT_OK;
+	}
+	if (!p.no_superblock) {
+		if (o->uuid)
+			snprintf(uuid, sizeof(uuid), "%s", o->uuid);
+		else
+			verity_uuid_format(p.uuid, uuid);
+	}
+	cli_print_header(o->args[1], &p, uuid, &l, root);
+	return EXIT_OK;
+}

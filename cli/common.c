@@ -1,0 +1,305 @@
+/* Option conversion, errors, and the header output shared by actions. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+
+int cli_exit_code(int r)
+{
+	switch (-r) {
+	case 0:
+		return EXIT_OK;
+	case EPERM:
+		return EXIT_VERIFY;
+	case ENOMEM:
+		return EXIT_NOMEM;
+	case ENODEV:
+	case ENOTBLK:
+		return EXIT_NODEV;
+	case EBUSY:
+	case EEXIST:
+		return EXIT_BUSY;
+	default:
+		return EXIT_PARAMS;
+	}
+}
+
+int cli_error(int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fastverity: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return cli_exit_code(r);
+}
+
+void cli_debug(const struct cli_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->debug)
+		return;
+	fputs("# ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Strict unsigned decimal: digits only, no sign, no overflow. */
+static int parse_u64(const char *opt, const char *s, uint64_t max,
+		     uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -cli_error(-EINVAL, "%s: empty value", opt);
+	for (const char *c = s; *c; c++) {
+		if (!isdigit((unsigned char)*c))
+			return -cli_error(-EINVAL, "%s: '%s' is not a number",
+					  opt, s);
+		if (v > (max - (uint64_t)(*c - '0')) / 10)
+			return -cli_error(-EINVAL, "%s: %s is too large (at most %" PRIu64 ")",
+					  opt, s, max);
+		v = v * 10 + (uint64_t)(*c - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_block_size(const char *opt, const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!s)
+		return 0;
+	if (parse_u64(opt, s, UINT32_MAX, &v))
+		return -1;
+	if (!ht_block_size_valid(v))
+		return -cli_error(-EINVAL,
+				  "%s: unsupported block size %s (a power of two from 512 to 524288)",
+				  opt, s);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
+{
+	*off = 0;
+	if (!o->hash_offset)
+		return 0;
+	if (parse_u64("--hash-offset", o->hash_offset, INT64_MAX, off))
+		return -1;
+	if (*off % 512)
+		return -cli_error(-EINVAL,
+				  "--hash-offset: %s is not a multiple of 512",
+				  o->hash_offset);
+	return 0;
+}
+
+static int parse_salt(const struct cli_opts *o, struct verity_params *p,
+		      int for_format)
+{
+	if (!o->salt) {
+		p->salt_size = for_format ? 32 : 0;
+		if (for_format) {
+			struct fv_error err;
+
+			if (verity_random(p->salt, 32, &err))
+				return -cli_error(-EIO, "%s", err.msg);
+		}
+		return 0;
+	}
+	if (!strcmp(o->salt, "-") || !*o->salt) {
+		p->salt_size = 0;
+		return 0;
+	}
+	if (strlen(o->salt) > 2 * VERITY_MAX_SALT_SIZE)
+		return -cli_error(-EINVAL,
+				  "--salt: salt of %zu hex digits is too long (at most %d bytes)",
+				  strlen(o->salt), VERITY_MAX_SALT_SIZE);
+	if (verity_hex_decode(o->salt, p->salt, VERITY_MAX_SALT_SIZE,
+			      &p->salt_size))
+		return -cli_error(-EINVAL,
+				  "--salt: '%s' is not an even number of hex digits",
+				  o->salt);
+	return 0;
+}
+
+int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
+			 int for_format)
+{
+	uint64_t v;
+
+	verity_params_default(p);
+	if (o->hash) {
+		if (strlen(o->hash) > VERITY_MAX_HASH_NAME || !*o->hash)
+			return -cli_error(-EINVAL,
+					  "--hash: hash algorithm '%s' not supported",
+					  o->hash);
+		strcpy(p->hash_name, o->hash);
+	}
+	if (o->format) {
+		if (parse_u64("--format", o->format, UINT32_MAX, &v))
+			return -1;
+		if (v > 1)
+			return -cli_error(-EINVAL,
+					  "--format: unsupported hash type %s (0 or 1)",
+					  o->format);
+		p->hash_type = (int)v;
+	}
+	if (parse_block_size("--data-block-size", o->data_block_size,
+			     &p->data_block_size) ||
+	    parse_block_size("--hash-block-size", o->hash_block_size,
+			     &p->hash_block_size))
+		return -1;
+	if (o->data_blocks) {
+		if (parse_u64("--data-blocks", o->data_blocks,
+			      INT64_MAX / p->data_block_size, &p->data_blocks))
+			return -1;
+	}
+	if (cli_parse_hash_offset(o, &p->hash_offset))
+		return -1;
+	if (parse_salt(o, p, for_format))
+		return -1;
+	p->no_superblock = o->no_superblock;
+	if (o->uuid) {
+		if (verity_uuid_parse(o->uuid, p->uuid))
+			return -cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
+					  o->uuid);
+	} else if (for_format) {
+		uint8_t rnd[16];
+		struct fv_error err;
+
+		if (verity_random(rnd, sizeof(rnd), &err))
+			return -cli_error(-EIO, "%s", err.msg);
+		verity_uuid_random(p->uuid, rnd);
+	}
+	return 0;
+}
+
+static int read_root_file(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -cli_error(-EINVAL, "%s: cannot read root hash file: %s",
+				  path, strerror(errno));
+	n = fread(buf, 1, size - 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		return -cli_error(-EIO, "%s: cannot read root hash file: %s",
+				  path, strerror(errno));
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int cli_root_hash(const struct cli_opts *o, const char *arg,
+		  unsigned digest_size, uint8_t *root)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	const char *hex = arg;
+	size_t len;
+
+	if (arg && o->root_hash_file)
+		return -cli_error(-EINVAL,
+				  "give the root hash as an argument or with --root-hash-file, not both");
+	if (o->root_hash_file) {
+		if (read_root_file(o->root_hash_file, text, sizeof(text)))
+			return -1;
+		hex = text;
+	}
+	if (!hex)
+		return -cli_error(-EINVAL,
+				  "this action requires <root_hash> or the --root-hash-file option");
+	if (strlen(hex) != 2 * (size_t)digest_size ||
+	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
+		return -cli_error(-EINVAL,
+				  "%s: invalid root hash string specified (expected %u hex digits)",
+				  o->root_hash_file ? o->root_hash_file : "root hash",
+				  2 * digest_size);
+	return 0;
+}
+
+void cli_print_header(const char *device, const struct verity_params *p,
+		      const char *uuid_text, const struct verity_layout *l,
+		      const uint8_t *root)
+{
+	char hex[2 * VERITY_MAX_SALT_SIZE + 1];
+
+	printf("VERITY header information for %s\n", device);
+	printf("UUID:            \t%s\n", uuid_text);
+	printf("Hash type:       \t%d\n", p->hash_type);
+	printf("Data blocks:     \t%" PRIu64 "\n", p->data_blocks);
+	printf("Data block size: \t%u\n", p->data_block_size);
+	printf("Hash blocks:     \t%" PRIu64 "\n", l->geo.tree_blocks);
+	printf("Hash block size: \t%u\n", p->hash_block_size);
+	printf("Hash algorithm:  \t%s\n", p->hash_name);
+	verity_hex_encode(p->salt, p->salt_size, hex);
+	printf("Salt:            \t%s\n", p->salt_size ? hex : "-");
+	if (root) {
+		verity_hex_encode(root, l->geo.digest_size, hex);
+		printf("Root hash:      \t%s\n", hex);
+	}
+	if (p->hash_offset == 0)
+		printf("Hash device size: \t%" PRIu64 " [bytes]\n", l->hash_end);
+}
+
+void *cli_json_header(const char *device, const struct verity_params *p,
+		      const struct verity_layout *l, const uint8_t *root)
+{
+	json_object *o = json_object_new_object();
+	char hex[2 * VERITY_MAX_SALT_SIZE + 1], uuid[37];
+
+	json_object_object_add(o, "device", json_object_new_string(device));
+	if (!p->no_superblock) {
+		verity_uuid_format(p->uuid, uuid);
+		json_object_object_add(o, "uuid", json_object_new_string(uuid));
+	} else {
+		json_object_object_add(o, "uuid", NULL);
+	}
+	json_object_object_add(o, "superblock",
+			       json_object_new_boolean(!p->no_superblock));
+	json_object_object_add(o, "hash_type", json_object_new_int(p->hash_type));
+	json_object_object_add(o, "data_blocks", json_object_new_uint64(p->data_blocks));
+	json_object_object_add(o, "data_block_size",
+			       json_object_new_int64(p->data_block_size));
+	json_object_object_add(o, "hash_blocks",
+			       json_object_new_uint64(l->geo.tree_blocks));
+	json_object_object_add(o, "hash_block_size",
+			       json_object_new_int64(p->hash_block_size));
+	json_object_object_add(o, "hash_algorithm",
+			       json_object_new_string(p->hash_name));
+	verity_hex_encode(p->salt, p->salt_size, hex);
+	json_object_object_add(o, "salt", json_object_new_string(hex));
+	json_object_object_add(o, "hash_offset", json_object_new_uint64(p->hash_offset));
+	json_object_object_add(o, "tree_offset", json_object_new_uint64(l->tree_offset));
+	json_object_object_add(o, "levels", json_object_new_int((int)l->geo.levels));
+	json_object_object_add(o, "hash_device_size", json_object_new_uint64(l->hash_end));
+	if (root) {
+		verity_hex_encode(root, l->geo.digest_size, hex);
+		json_object_object_add(o, "root_hash", json_object_new_string(hex));
+	}
+	return o;
+}
+
+void cli_json_print(void *obj)
+{
+	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+}

@@ -1,0 +1,179 @@
+/* fastverity: a drop-in for veritysetup's format, verify and dump. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <popt.h>
+
+#include "cli.h"
+
+static struct cli_opts opts;
+
+static void print_actions(FILE *f);
+
+/* --help also lists the actions, as veritysetup's does. */
+static void help_callback(poptContext pc, enum poptCallbackReason reason,
+			  const struct poptOption *key, const char *arg,
+			  void *data)
+{
+	(void)reason;
+	(void)arg;
+	(void)data;
+	if (key->shortName == '?') {
+		printf("fastverity %s\n", FASTVERITY_VERSION);
+		poptPrintHelp(pc, stdout, 0);
+		print_actions(stdout);
+	} else {
+		poptPrintUsage(pc, stdout, 0);
+	}
+	poptFreeContext(pc);
+	exit(EXIT_OK);
+}
+
+static struct poptOption help_options[] = {
+	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL },
+	{ "help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL },
+	{ "usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption option_table[] = {
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, help_options, 0,
+	  "Help options:", NULL },
+	{ "version", 'V', POPT_ARG_NONE, &opts.version, 0,
+	  "Print the version and exit", NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, &opts.verbose, 0,
+	  "Say whether the command succeeded", NULL },
+	{ "debug", '\0', POPT_ARG_NONE, &opts.debug, 0,
+	  "Show debug messages (on stderr), among them the hashing path",
+	  NULL },
+	{ "json", '\0', POPT_ARG_NONE, &opts.json, 0,
+	  "Print one JSON object instead of text (format, verify, dump)",
+	  NULL },
+	{ "hash", 'h', POPT_ARG_STRING, &opts.hash, 0,
+	  "Hash algorithm (default sha256)", "string" },
+	{ "data-block-size", '\0', POPT_ARG_STRING, &opts.data_block_size, 0,
+	  "Block size on the data device (default 4096)", "bytes" },
+	{ "hash-block-size", '\0', POPT_ARG_STRING, &opts.hash_block_size, 0,
+	  "Block size on the hash device (default 4096)", "bytes" },
+	{ "data-blocks", '\0', POPT_ARG_STRING, &opts.data_blocks, 0,
+	  "Number of data blocks to protect (default: the whole device)",
+	  "blocks" },
+	{ "hash-offset", '\0', POPT_ARG_STRING, &opts.hash_offset, 0,
+	  "Byte offset of the hash area on the hash device (multiple of 512)",
+	  "bytes" },
+	{ "salt", 's', POPT_ARG_STRING, &opts.salt, 0,
+	  "Salt as hex, '-' for none (default: 32 random bytes)",
+	  "hex string" },
+	{ "uuid", '\0', POPT_ARG_STRING, &opts.uuid, 0,
+	  "UUID for the superblock (default: random)", "UUID" },
+	{ "format", '\0', POPT_ARG_STRING, &opts.format, 0,
+	  "Hash type: 1 normal (default), 0 original Chrome OS", "number" },
+	{ "no-superblock", '\0', POPT_ARG_NONE, &opts.no_superblock, 0,
+	  "Do not write or read a superblock", NULL },
+	{ "root-hash-file", '\0', POPT_ARG_STRING, &opts.root_hash_file, 0,
+	  "File holding the root hash as hex", "path" },
+	POPT_TABLEEND
+};
+
+struct action {
+	const char *name;
+	int (*run)(struct cli_opts *o);
+	const char *args;
+	const char *what;
+};
+
+static const struct action actions[] = {
+	{ "format", cmd_format, "<data_device> <hash_device>",
+	  "build the hash tree and superblock" },
+	{ "verify", cmd_verify, "<data_device> <hash_device> [<root_hash>]",
+	  "check every block offline" },
+	{ "dump", cmd_dump, "<hash_device>", "show the superblock" },
+};
+
+static void print_actions(FILE *f)
+{
+	fputs("\n<action> is one of:\n", f);
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		fprintf(f, "\t%s %s - %s\n", actions[i].name, actions[i].args,
+			actions[i].what);
+	fputs("\n<data_device> is the image or device to protect\n"
+	      "<hash_device> is the image or device holding the hash tree\n"
+	      "<root_hash> is the hex digest of the top of the tree\n"
+	      "\nDefaults: hash sha256, data and hash blocks 4096 bytes, "
+	      "salt 32 random bytes, format 1.\n", f);
+}
+
+static const char *failure_text(int code)
+{
+	switch (code) {
+	case EXIT_VERIFY:
+		return "verification failed";
+	case EXIT_NOMEM:
+		return "out of memory";
+	case EXIT_NODEV:
+		return "wrong device or file specified";
+	case EXIT_BUSY:
+		return "device already exists or device is busy";
+	default:
+		return "wrong or missing parameters";
+	}
+}
+
+int main(int argc, const char **argv)
+{
+	poptContext pc;
+	const char *name;
+	const struct action *act = NULL;
+	int rc;
+
+	pc = poptGetContext("fastverity", argc, argv, option_table, 0);
+	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		;
+	if (rc < -1) {
+		fprintf(stderr, "fastverity: %s: %s\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(rc));
+		poptPrintUsage(pc, stderr, 0);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
+	if (opts.version) {
+		printf("fastverity %s\n", FASTVERITY_VERSION);
+		poptFreeContext(pc);
+		return EXIT_OK;
+	}
+	name = poptGetArg(pc);
+	if (!name) {
+		poptPrintUsage(pc, stderr, 0);
+		fprintf(stderr, "fastverity: an action is required\n");
+		print_actions(stderr);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (!strcmp(name, actions[i].name))
+			act = &actions[i];
+	if (!act) {
+		fprintf(stderr, "fastverity: unknown action '%s'\n", name);
+		print_actions(stderr);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
+	opts.args = poptGetArgs(pc);
+	while (opts.args && opts.args[opts.nargs])
+		opts.nargs++;
+	cli_debug(&opts, "fastverity %s: running command %s.",
+		  FASTVERITY_VERSION, act->name);
+	rc = act->run(&opts);
+	if (opts.verbose && !opts.json) {
+		if (rc == EXIT_OK)
+			printf("Command successful.\n");
+		else
+			printf("Command failed with code -%d (%s).\n", rc,
+			       failure_text(rc));
+	}
+	poptFreeContext(pc);
+	return rc;
+}

@@ -1,0 +1,60 @@
+/* Block hashing for the tree: one interface, two paths.
+ *
+ * Fast path: sha256 in format 1, the salt absorbed once, each block hashed
+ * by import + finup on the best SHA-256 kernel. Generic path: any digest of
+ * OpenSSL's default provider through EVP, fetched once; format 1 copies a
+ * pre-salted context per block, format 0 appends the salt. */
+#ifndef FV_HASHER_H
+#define FV_HASHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "sha256.h"
+
+#define HT_MAX_SALT_SIZE 256
+#define HT_MAX_DIGEST_SIZE 64
+
+enum ht_path {
+	HT_PATH_FAST,
+	HT_PATH_GENERIC,
+};
+
+struct evp_md_st;
+struct evp_md_ctx_st;
+
+struct ht_hasher {
+	enum ht_path path;
+	const char *path_reason; /* why this path was taken, for --debug */
+	enum sha256_kernel kernel;
+	int hash_type;		/* 0: H(block || salt), 1: H(salt || block) */
+	unsigned digest_size;
+	uint8_t salt[HT_MAX_SALT_SIZE];
+	size_t salt_size;
+	struct sha256_salted_state sha; /* fast path */
+	struct evp_md_st *md;		/* generic path */
+	struct evp_md_ctx_st *salted;	/* generic path, format 1 */
+	char provider[32];		/* where the digest came from */
+};
+
+/* Sets up hashing for digest alg ("sha256", "sha1", ...). Returns 0, or
+ * -EINVAL for an algorithm the default provider does not offer. */
+int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
+		   const uint8_t *salt, size_t salt_size, struct fv_error *err);
+void ht_hasher_free(struct ht_hasher *h);
+
+/* The digest size of alg, or 0 when the default provider lacks it. */
+unsigned ht_digest_size(const char *alg);
+
+/* Hashes count blocks of block_size bytes laid out at blocks; digest i goes
+ * to out + i * out_stride. Safe to call from several threads at once. */
+int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
+		   size_t block_size, size_t count, uint8_t *out,
+		   size_t out_stride, struct fv_error *err);
+
+/* OpenSSL, loaded without its configuration file in a private library
+ * context with only the default provider. Returns NULL on failure. */
+struct ossl_lib_ctx_st *ht_crypto_libctx(void);
+
+#endif

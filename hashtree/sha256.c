@@ -1,0 +1,163 @@
+/* Portable SHA-256 (FIPS 180-4), the salted state, and kernel selection. */
+#include "sha256.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sha256_finup.h"
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static inline uint32_t ror32(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static void sha256_portable_blocks(uint32_t h[8], const uint8_t *p,
+				   size_t nblocks)
+{
+	uint32_t w[64];
+
+	for (; nblocks; nblocks--, p += SHA256_BLOCK_SIZE) {
+		uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+		uint32_t e = h[4], f = h[5], g = h[6], hh = h[7];
+
+		for (int i = 0; i < 16; i++)
+			w[i] = get_be32(p + 4 * i);
+		for (int i = 16; i < 64; i++) {
+			uint32_t s0 = ror32(w[i - 15], 7) ^
+				      ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+			uint32_t s1 = ror32(w[i - 2], 17) ^
+				      ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+			w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+		}
+		for (int i = 0; i < 64; i++) {
+			uint32_t s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
+			uint32_t ch = (e & f) ^ (~e & g);
+			uint32_t t1 = hh + s1 + ch + sha256_k[i] + w[i];
+			uint32_t s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
+			uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+			uint32_t t2 = s0 + maj;
+
+			hh = g;
+			g = f;
+			f = e;
+			e = d + t1;
+			d = c;
+			c = b;
+			b = a;
+			a = t1 + t2;
+		}
+		h[0] += a;
+		h[1] += b;
+		h[2] += c;
+		h[3] += d;
+		h[4] += e;
+		h[5] += f;
+		h[6] += g;
+		h[7] += hh;
+	}
+}
+
+void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
+			size_t salt_len)
+{
+	static const uint32_t iv[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+	};
+	size_t whole = salt_len / SHA256_BLOCK_SIZE;
+
+	memcpy(st->h, iv, sizeof(iv));
+	sha256_portable_blocks(st->h, salt, whole);
+	memset(st->buf, 0, sizeof(st->buf));
+	memcpy(st->buf, salt + whole * SHA256_BLOCK_SIZE,
+	       salt_len % SHA256_BLOCK_SIZE);
+	st->bytes = salt_len;
+}
+
+void sha256_portable_finup(const struct sha256_salted_state *st,
+			   const uint8_t *msg, size_t len, uint8_t *out)
+{
+	sha256_finup_tmpl(sha256_portable_blocks, st, msg, len, out);
+}
+
+void sha256_portable_finup_many(const struct sha256_salted_state *st,
+				const uint8_t *msgs, size_t msg_len,
+				size_t count, uint8_t *out, size_t out_stride)
+{
+	for (size_t i = 0; i < count; i++)
+		sha256_finup_tmpl(sha256_portable_blocks, st,
+				  msgs + i * msg_len, msg_len,
+				  out + i * out_stride);
+}
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+int sha256_cpu_has_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) ||
+	    !(c & bit_SSSE3))
+		return 0;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return 0;
+	return (b & bit_SHA) != 0;
+}
+#else
+int sha256_cpu_has_shani(void)
+{
+	return 0;
+}
+#endif
+
+enum sha256_kernel sha256_kernel_select(void)
+{
+	const char *force = getenv("FASTVERITY_SHA256");
+
+	if (force && strcmp(force, "portable") == 0)
+		return SHA256_KERNEL_PORTABLE;
+	return sha256_cpu_has_shani() ? SHA256_KERNEL_SHANI
+				      : SHA256_KERNEL_PORTABLE;
+}
+
+const char *sha256_kernel_name(enum sha256_kernel k)
+{
+	return k == SHA256_KERNEL_SHANI ? "sha-ni (two-way)" : "portable C";
+}
+
+void sha256_finup_many(enum sha256_kernel k,
+		       const struct sha256_salted_state *st,
+		       const uint8_t *msgs, size_t msg_len, size_t count,
+		       uint8_t *out, size_t out_stride)
+{
+#if defined(__x86_64__)
+	if (k == SHA256_KERNEL_SHANI) {
+		sha256_shani_finup_many(st, msgs, msg_len, count, out,
+					out_stride);
+		return;
+	}
+#endif
+	(void)k;
+	sha256_portable_finup_many(st, msgs, msg_len, count, out, out_stride);
+}

@@ -1,0 +1,60 @@
+/* Salted SHA-256: the fast path of the hash tree.
+ *
+ * The salt is absorbed once into a sha256_salted_state; every block is then
+ * hashed by copying that state and finishing it over the block (import +
+ * finup). Kernels: portable C, and x86-64 SHA-NI with one or two interleaved
+ * streams, chosen once from cpuid. */
+#ifndef FV_SHA256_H
+#define FV_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHA256_DIGEST_SIZE 32
+#define SHA256_BLOCK_SIZE 64
+
+struct sha256_salted_state {
+	uint32_t h[8];  /* chaining value after the whole 64-byte blocks */
+	uint64_t bytes; /* bytes absorbed, including the buffered ones */
+	uint8_t buf[SHA256_BLOCK_SIZE]; /* the bytes % 64 not yet compressed */
+};
+
+enum sha256_kernel {
+	SHA256_KERNEL_PORTABLE = 0,
+	SHA256_KERNEL_SHANI = 1, /* two interleaved streams where possible */
+};
+
+void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
+			size_t salt_len);
+
+/* The fastest kernel this CPU runs. FASTVERITY_SHA256=portable in the
+ * environment forces the portable one (for tests and comparisons). */
+enum sha256_kernel sha256_kernel_select(void);
+/* True when the CPU has SHA-NI and SSE4.1. */
+int sha256_cpu_has_shani(void);
+const char *sha256_kernel_name(enum sha256_kernel k);
+
+/* Hashes count messages of msg_len bytes, laid out one after the other at
+ * msgs; digest i = SHA-256(salt || message i) goes to out + i * out_stride. */
+void sha256_finup_many(enum sha256_kernel k,
+		       const struct sha256_salted_state *st,
+		       const uint8_t *msgs, size_t msg_len, size_t count,
+		       uint8_t *out, size_t out_stride);
+
+/* Kernel entry points, for tests and the benchmark. The x2 forms hash two
+ * equal-length messages from the same state. */
+void sha256_portable_finup(const struct sha256_salted_state *st,
+			   const uint8_t *msg, size_t len, uint8_t *out);
+void sha256_portable_finup_many(const struct sha256_salted_state *st,
+				const uint8_t *msgs, size_t msg_len,
+				size_t count, uint8_t *out, size_t out_stride);
+void sha256_shani_finup(const struct sha256_salted_state *st,
+			const uint8_t *msg, size_t len, uint8_t *out);
+void sha256_shani_finup2x(const struct sha256_salted_state *st,
+			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
+			  uint8_t *out1, uint8_t *out2);
+void sha256_shani_finup_many(const struct sha256_salted_state *st,
+			     const uint8_t *msgs, size_t msg_len, size_t count,
+			     uint8_t *out, size_t out_stride);
+
+#endif

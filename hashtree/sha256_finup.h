@@ -1,0 +1,138 @@
+/* Finishing templates shared by the SHA-256 kernels. Each kernel file
+ * includes this and passes its own block functions as constants, so the
+ * compiler emits direct calls: no indirect call per block. Internal. */
+#ifndef FV_SHA256_FINUP_H
+#define FV_SHA256_FINUP_H
+
+#include <string.h>
+
+#include "sha256.h"
+
+typedef void (*sha256_blocks_fn)(uint32_t h[8], const uint8_t *p,
+				 size_t nblocks);
+typedef void (*sha256_blocks2_fn)(uint32_t h1[8], uint32_t h2[8],
+				  const uint8_t *p1, const uint8_t *p2,
+				  size_t nblocks);
+
+static inline void sha256_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void sha256_put_be64(uint8_t *p, uint64_t v)
+{
+	sha256_put_be32(p, (uint32_t)(v >> 32));
+	sha256_put_be32(p + 4, (uint32_t)v);
+}
+
+static inline void sha256_out(const uint32_t h[8], uint8_t *out)
+{
+	for (int i = 0; i < 8; i++)
+		sha256_put_be32(out + 4 * i, h[i]);
+}
+
+/* Fills the buffered salt bytes and the first part of msg into a block.
+ * Returns the bytes of msg consumed; *n is the fill of tail afterwards. */
+static inline size_t sha256_fill_head(const struct sha256_salted_state *st,
+				      const uint8_t *msg, size_t len,
+				      uint8_t tail[128], size_t *n)
+{
+	size_t buffered = (size_t)(st->bytes % SHA256_BLOCK_SIZE);
+	size_t take = 0;
+
+	memcpy(tail, st->buf, buffered);
+	if (buffered) {
+		take = SHA256_BLOCK_SIZE - buffered;
+		if (take > len)
+			take = len;
+		memcpy(tail + buffered, msg, take);
+	}
+	*n = buffered + take;
+	return take;
+}
+
+/* Appends the padding and length; returns the number of blocks in tail. */
+static inline size_t sha256_pad(uint8_t tail[128], size_t n, uint64_t total)
+{
+	size_t blocks = n < 56 ? 1 : 2;
+
+	tail[n++] = 0x80;
+	memset(tail + n, 0, blocks * 64 - 8 - n);
+	sha256_put_be64(tail + blocks * 64 - 8, total * 8);
+	return blocks;
+}
+
+static inline void sha256_finup_tmpl(sha256_blocks_fn blocks,
+				     const struct sha256_salted_state *st,
+				     const uint8_t *msg, size_t len,
+				     uint8_t *out)
+{
+	uint8_t tail[128];
+	uint32_t h[8];
+	uint64_t total = st->bytes + len;
+	size_t n, take;
+
+	memcpy(h, st->h, sizeof(h));
+	take = sha256_fill_head(st, msg, len, tail, &n);
+	msg += take;
+	len -= take;
+	if (n == SHA256_BLOCK_SIZE) {
+		blocks(h, tail, 1);
+		n = 0;
+	}
+	if (n == 0) {
+		size_t whole = len / SHA256_BLOCK_SIZE;
+		blocks(h, msg, whole);
+		msg += whole * SHA256_BLOCK_SIZE;
+		len -= whole * SHA256_BLOCK_SIZE;
+		memcpy(tail, msg, len);
+		n = len;
+	}
+	blocks(h, tail, sha256_pad(tail, n, total));
+	sha256_out(h, out);
+}
+
+/* Two messages of equal length from one state, in lock step. */
+static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
+				       const struct sha256_salted_state *st,
+				       const uint8_t *m1, const uint8_t *m2,
+				       size_t len, uint8_t *out1,
+				       uint8_t *out2)
+{
+	uint8_t t1[128], t2[128];
+	uint32_t h1[8], h2[8];
+	uint64_t total = st->bytes + len;
+	size_t n, take, nb;
+
+	memcpy(h1, st->h, sizeof(h1));
+	memcpy(h2, st->h, sizeof(h2));
+	take = sha256_fill_head(st, m1, len, t1, &n);
+	sha256_fill_head(st, m2, len, t2, &n);
+	m1 += take;
+	m2 += take;
+	len -= take;
+	if (n == SHA256_BLOCK_SIZE) {
+		blocks2(h1, h2, t1, t2, 1);
+		n = 0;
+	}
+	if (n == 0) {
+		size_t whole = len / SHA256_BLOCK_SIZE;
+		blocks2(h1, h2, m1, m2, whole);
+		m1 += whole * SHA256_BLOCK_SIZE;
+		m2 += whole * SHA256_BLOCK_SIZE;
+		len -= whole * SHA256_BLOCK_SIZE;
+		memcpy(t1, m1, len);
+		memcpy(t2, m2, len);
+		n = len;
+	}
+	nb = sha256_pad(t1, n, total);
+	sha256_pad(t2, n, total);
+	blocks2(h1, h2, t1, t2, nb);
+	sha256_out(h1, out1);
+	sha256_out(h2, out2);
+}
+
+#endif

@@ -1,0 +1,162 @@
+/* SHA-256 with the x86 SHA extensions: one stream, and two streams whose
+ * round chains are issued alternately so that the two dependent chains
+ * overlap in the pipeline. Built with -msha -msse4.1; called only when
+ * sha256_cpu_has_shani() says so. */
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#include "sha256_finup.h"
+
+static const uint32_t K[64] __attribute__((aligned(16))) = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* The instructions keep the state as ABEF and CDGH; h[] is A..H. */
+static inline void load_state(const uint32_t h[8], __m128i *abef,
+			      __m128i *cdgh)
+{
+	__m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
+	__m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
+	__m128i cdab = _mm_shuffle_epi32(dcba, 0xb1);
+	__m128i efgh = _mm_shuffle_epi32(hgfe, 0x1b);
+
+	*abef = _mm_alignr_epi8(cdab, efgh, 8);
+	*cdgh = _mm_blend_epi16(efgh, cdab, 0xf0);
+}
+
+static inline void store_state(uint32_t h[8], __m128i abef, __m128i cdgh)
+{
+	__m128i feba = _mm_shuffle_epi32(abef, 0x1b);
+	__m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1);
+
+	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xf0));
+	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+
+#define BSWAP_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL)
+
+/* Message schedule: w[i] for quad i >= 4 from the four before it. */
+static inline __m128i schedule(__m128i w4, __m128i w3, __m128i w2,
+			       __m128i w1)
+{
+	__m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w4, w3),
+				  _mm_alignr_epi8(w1, w2, 4));
+	return _mm_sha256msg2_epu32(t, w1);
+}
+
+/* Four rounds with message quad w and constants quad i. */
+#define QUAD(abef, cdgh, w, i)                                              \
+	do {                                                                \
+		__m128i m_ = _mm_add_epi32(                                 \
+			w, _mm_load_si128((const __m128i *)&K[4 * (i)]));   \
+		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m_);               \
+		abef = _mm_sha256rnds2_epu32(abef, cdgh,                    \
+					     _mm_shuffle_epi32(m_, 0x0e));  \
+	} while (0)
+
+static void shani_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+	__m128i abef, cdgh;
+
+	load_state(h, &abef, &cdgh);
+	for (; nblocks; nblocks--, p += SHA256_BLOCK_SIZE) {
+		__m128i abef0 = abef, cdgh0 = cdgh, w[4];
+
+		for (int i = 0; i < 4; i++) {
+			w[i] = _mm_shuffle_epi8(
+				_mm_loadu_si128((const __m128i *)(p + 16 * i)),
+				BSWAP_MASK);
+			QUAD(abef, cdgh, w[i], i);
+		}
+#pragma GCC unroll 12
+		for (int i = 4; i < 16; i++) {
+			w[i & 3] = schedule(w[i & 3], w[(i + 1) & 3],
+					    w[(i + 2) & 3], w[(i + 3) & 3]);
+			QUAD(abef, cdgh, w[i & 3], i);
+		}
+		abef = _mm_add_epi32(abef, abef0);
+		cdgh = _mm_add_epi32(cdgh, cdgh0);
+	}
+	store_state(h, abef, cdgh);
+}
+
+static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
+			  const uint8_t *p2, size_t nblocks)
+{
+	__m128i a1, c1, a2, c2;
+
+	load_state(h1, &a1, &c1);
+	load_state(h2, &a2, &c2);
+	for (; nblocks; nblocks--, p1 += SHA256_BLOCK_SIZE,
+			p2 += SHA256_BLOCK_SIZE) {
+		__m128i a1s = a1, c1s = c1, a2s = a2, c2s = c2, x[4], y[4];
+
+		for (int i = 0; i < 4; i++) {
+			x[i] = _mm_shuffle_epi8(
+				_mm_loadu_si128((const __m128i *)(p1 + 16 * i)),
+				BSWAP_MASK);
+			y[i] = _mm_shuffle_epi8(
+				_mm_loadu_si128((const __m128i *)(p2 + 16 * i)),
+				BSWAP_MASK);
+			QUAD(a1, c1, x[i], i);
+			QUAD(a2, c2, y[i], i);
+		}
+#pragma GCC unroll 12
+		for (int i = 4; i < 16; i++) {
+			x[i & 3] = schedule(x[i & 3], x[(i + 1) & 3],
+					    x[(i + 2) & 3], x[(i + 3) & 3]);
+			y[i & 3] = schedule(y[i & 3], y[(i + 1) & 3],
+					    y[(i + 2) & 3], y[(i + 3) & 3]);
+			QUAD(a1, c1, x[i & 3], i);
+			QUAD(a2, c2, y[i & 3], i);
+		}
+		a1 = _mm_add_epi32(a1, a1s);
+		c1 = _mm_add_epi32(c1, c1s);
+		a2 = _mm_add_epi32(a2, a2s);
+		c2 = _mm_add_epi32(c2, c2s);
+	}
+	store_state(h1, a1, c1);
+	store_state(h2, a2, c2);
+}
+
+void sha256_shani_finup(const struct sha256_salted_state *st,
+			const uint8_t *msg, size_t len, uint8_t *out)
+{
+	sha256_finup_tmpl(shani_blocks, st, msg, len, out);
+}
+
+void sha256_shani_finup2x(const struct sha256_salted_state *st,
+			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
+			  uint8_t *out1, uint8_t *out2)
+{
+	sha256_finup2x_tmpl(shani_blocks2, st, msg1, msg2, len, out1, out2);
+}
+
+void sha256_shani_finup_many(const struct sha256_salted_state *st,
+			     const uint8_t *msgs, size_t msg_len, size_t count,
+			     uint8_t *out, size_t out_stride)
+{
+	size_t i = 0;
+
+	for (; i + 2 <= count; i += 2)
+		sha256_finup2x_tmpl(shani_blocks2, st, msgs + i * msg_len,
+				    msgs + (i + 1) * msg_len, msg_len,
+				    out + i * out_stride,
+				    out + (i + 1) * out_stride);
+	if (i < count)
+		sha256_finup_tmpl(shani_blocks, st, msgs + i * msg_len,
+				  msg_len, out + i * out_stride);
+}
+#else
+typedef int sha256_shani_unused;
+#endif

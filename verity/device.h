@@ -1,0 +1,39 @@
+/* Image files and block devices: open, size, full reads and writes at
+ * 64-bit offsets. Every message names the path. */
+#ifndef FV_DEVICE_H
+#define FV_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../hashtree/error.h"
+
+struct verity_device {
+	int fd;
+	const char *path;
+	uint64_t size;
+	int is_block;
+	dev_t dev;
+	ino_t ino;
+	dev_t rdev;
+};
+
+enum verity_open_mode {
+	VERITY_OPEN_READ,
+	VERITY_OPEN_WRITE,  /* read-write, the file must exist */
+	VERITY_OPEN_CREATE, /* read-write, a missing file is made with 0600 */
+};
+
+/* -ENODEV for a missing or inaccessible path (exit code 4). */
+int verity_device_open(struct verity_device *d, const char *path,
+		       enum verity_open_mode mode, struct fv_error *err);
+void verity_device_close(struct verity_device *d);
+int verity_device_same(const struct verity_device *a,
+		       const struct verity_device *b);
+int verity_device_read(const struct verity_device *d, uint64_t off,
+		       void *buf, size_t len, struct fv_error *err);
+int verity_device_write(const struct verity_device *d, uint64_t off,
+			const void *buf, size_t len, struct fv_error *err);
+
+#endif

@@ -1,0 +1,135 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "layout_internal.h"
+#include "superblock.h"
+#include "verity.h"
+
+static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
+			struct fv_error *err)
+{
+	const struct verity_io_ctx *ctx = c;
+
+	return verity_device_read(ctx->data, off, buf, len, err);
+}
+
+static int io_read_tree(void *c, uint64_t off, void *buf, size_t len,
+			struct fv_error *err)
+{
+	const struct verity_io_ctx *ctx = c;
+
+	return verity_device_read(ctx->hash, ctx->tree_offset + off, buf, len,
+				  err);
+}
+
+static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
+			 struct fv_error *err)
+{
+	const struct verity_io_ctx *ctx = c;
+
+	return verity_device_write(ctx->hash, ctx->tree_offset + off, buf, len,
+				   err);
+}
+
+void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
+{
+	io->ctx = ctx;
+	io->read_data = io_read_data;
+	io->read_tree = io_read_tree;
+	io->write_tree = io_write_tree;
+	posix_fadvise(ctx->data->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+/* The superblock, then zeros up to the first tree block. */
+static int write_superblock(const struct verity_params *p,
+			    const struct verity_layout *l,
+			    const struct verity_device *hash,
+			    struct fv_error *err)
+{
+	size_t len = (size_t)(l->tree_offset - p->hash_offset);
+	uint8_t *buf = calloc(1, len);
+	int r;
+
+	if (!buf)
+		return fv_fail(err, ENOMEM, "out of memory");
+	verity_sb_encode(p, buf);
+	r = verity_device_write(hash, p->hash_offset, buf, len, err);
+	free(buf);
+	return r;
+}
+
+static int open_for_format(struct verity_params *p, const char *data_path,
+			   const char *hash_path, struct verity_device *data,
+			   struct verity_device *hash,
+			   struct verity_layout *l, struct fv_error *err)
+{
+	int r = verity_params_validate(p, err);
+
+	if (!r)
+		r = verity_device_open(data, data_path, VERITY_OPEN_READ, err);
+	if (r)
+		return r;
+	r = verity_resolve_data_blocks(p, data, err);
+	if (!r)
+		r = verity_layout_compute(p, l, err);
+	if (r) {
+		verity_device_close(data);
+		return r;
+	}
+	/* Create the hash file only once everything else is known good. */
+	r = verity_device_open(hash, hash_path, VERITY_OPEN_CREATE, err);
+	if (!r)
+		r = verity_check_overlap(l, data, hash, err);
+	if (!r && hash->is_block && hash->size < l->hash_end)
+		r = fv_fail(err, ENOSPC,
+			    "%s: device has %llu bytes, the hash area needs %llu",
+			    hash_path, (unsigned long long)hash->size,
+			    (unsigned long long)l->hash_end);
+	if (r) {
+		verity_device_close(hash);
+		verity_device_close(data);
+	}
+	return r;
+}
+
+int verity_format(struct verity_params *p, const char *data_path,
+		  const char *hash_path, uint8_t *root,
+		  struct verity_layout *layout, struct verity_info *info,
+		  struct fv_error *err)
+{
+	struct verity_device data, hash;
+	struct verity_layout l;
+	struct verity_io_ctx ctx;
+	struct ht_hasher h;
+	struct ht_io io;
+	int r;
+
+	r = open_for_format(p, data_path, hash_path, &data, &hash, &l, err);
+	if (r)
+		return r;
+	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
+			   p->salt_size, err);
+	if (!r) {
+		verity_fill_info(info, &h);
+		ctx.data = &data;
+		ctx.hash = &hash;
+		ctx.tree_offset = l.tree_offset;
+		verity_io_init(&io, &ctx);
+		r = ht_build(&l.geo, &h, &io, root, err);
+		ht_hasher_free(&h);
+	}
+	if (!r && !p->no_superblock)
+		r = write_superblock(p, &l, &hash, err);
+	if (!r && fsync(hash.fd) < 0 && errno != EINVAL)
+		r = fv_fail(err, EIO, "%s: cannot flush: %s", hash_path,
+			    strerror(errno));
+	verity_device_close(&hash);
+	verity_device_close(&data);
+	if (!r && layout)
+		*layout = l;
+	return r;
+}

@@ -1,0 +1,116 @@
+/* Layout checks shared by format and verify, and superblock reading. */
+#include <errno.h>
+#include <string.h>
+
+#include "device.h"
+#include "layout_internal.h"
+#include "superblock.h"
+#include "verity.h"
+
+int verity_layout_compute(const struct verity_params *p,
+			  struct verity_layout *l, struct fv_error *err)
+{
+	uint64_t start = verity_tree_start_block(p);
+	int r = verity_params_validate(p, err);
+
+	memset(l, 0, sizeof(*l));
+	if (r)
+		return r;
+	r = ht_geometry_init(&l->geo, p->data_blocks, p->data_block_size,
+			     p->hash_block_size, ht_digest_size(p->hash_name),
+			     p->hash_type, err);
+	if (r)
+		return r;
+	l->data_bytes = p->data_blocks * p->data_block_size;
+	l->tree_offset = start * p->hash_block_size;
+	l->hash_area_start = p->no_superblock ? l->tree_offset : p->hash_offset;
+	if (l->geo.tree_blocks > (INT64_MAX - l->tree_offset) / p->hash_block_size)
+		return fv_fail(err, EOVERFLOW, "hash area overflows 64 bits");
+	l->hash_end = l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
+	return 0;
+}
+
+int verity_resolve_data_blocks(struct verity_params *p,
+			       const struct verity_device *data,
+			       struct fv_error *err)
+{
+	uint64_t tail = data->size % p->data_block_size;
+
+	if (p->data_blocks) {
+		if (p->data_blocks > data->size / p->data_block_size)
+			return fv_fail(err, EINVAL,
+				       "%s: device has %llu bytes, fewer than %llu data blocks of %u bytes",
+				       data->path, (unsigned long long)data->size,
+				       (unsigned long long)p->data_blocks,
+				       p->data_block_size);
+		return 0;
+	}
+	if (tail)
+		return fv_fail(err, EINVAL,
+			       "%s: size %llu is not a multiple of the %u-byte data block size, so its last %llu bytes would not be protected; pad the image to a whole block, or pass --data-blocks=%llu to leave the tail uncovered",
+			       data->path, (unsigned long long)data->size,
+			       p->data_block_size, (unsigned long long)tail,
+			       (unsigned long long)(data->size / p->data_block_size));
+	p->data_blocks = data->size / p->data_block_size;
+	if (!p->data_blocks)
+		return fv_fail(err, EINVAL,
+			       "%s: device is empty, there is nothing to protect",
+			       data->path);
+	return 0;
+}
+
+int verity_check_overlap(const struct verity_layout *l,
+			 const struct verity_device *data,
+			 const struct verity_device *hash,
+			 struct fv_error *err)
+{
+	if (!verity_device_same(data, hash))
+		return 0;
+	if (l->hash_area_start < l->data_bytes)
+		return fv_fail(err, EINVAL,
+			       "%s: the hash area at byte %llu overlaps the data area, which ends at byte %llu",
+			       hash->path,
+			       (unsigned long long)l->hash_area_start,
+			       (unsigned long long)l->data_bytes);
+	return 0;
+}
+
+int verity_read_superblock(const char *hash_path, struct verity_params *p,
+			   struct fv_error *err)
+{
+	struct verity_device hash;
+	uint8_t sb[VERITY_SB_SIZE];
+	int r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
+
+	if (r)
+		return r;
+	if (hash.size < p->hash_offset ||
+	    hash.size - p->hash_offset < VERITY_SB_SIZE)
+		r = fv_fail(err, EINVAL,
+			    "%s: not a valid VERITY device (too small for a superblock at offset %llu)",
+			    hash_path, (unsigned long long)p->hash_offset);
+	if (!r)
+		r = verity_device_read(&hash, p->hash_offset, sb, sizeof(sb), err);
+	verity_device_close(&hash);
+	if (r)
+		return r;
+	p->no_superblock = 0;
+	r = verity_sb_decode(sb, p, err);
+	if (r) {
+		struct fv_error inner = *err;
+
+		return fv_fail(err, -r, "%s: %s", hash_path, inner.msg);
+	}
+	return 0;
+}
+
+void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
+{
+	if (!info)
+		return;
+	info->hash_path = h->path == HT_PATH_FAST ? "fast" : "generic";
+	info->path_reason = h->path_reason;
+	info->kernel = h->path == HT_PATH_FAST ? sha256_kernel_name(h->kernel)
+					       : "OpenSSL EVP";
+	memcpy(info->provider, h->provider, sizeof(info->provider));
+}

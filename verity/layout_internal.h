@@ -1,0 +1,28 @@
+/* Internal to verity/: steps shared by format and verify. */
+#ifndef FV_LAYOUT_INTERNAL_H
+#define FV_LAYOUT_INTERNAL_H
+
+#include "device.h"
+#include "verity.h"
+
+/* Fills p->data_blocks from the device when 0; refuses a partial tail. */
+int verity_resolve_data_blocks(struct verity_params *p,
+			       const struct verity_device *data,
+			       struct fv_error *err);
+/* Refuses a hash area that overlaps the data area of the same file. */
+int verity_check_overlap(const struct verity_layout *l,
+			 const struct verity_device *data,
+			 const struct verity_device *hash,
+			 struct fv_error *err);
+void verity_fill_info(struct verity_info *info, const struct ht_hasher *h);
+
+/* ht_io over two devices: data from the start of the data device, tree
+ * at tree_offset on the hash device. */
+struct verity_io_ctx {
+	const struct verity_device *data;
+	const struct verity_device *hash;
+	uint64_t tree_offset;
+};
+void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx);
+
+#endif

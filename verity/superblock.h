@@ -1,0 +1,17 @@
+/* The 512-byte dm-verity superblock (FORMAT.md), little-endian. */
+#ifndef FV_SUPERBLOCK_H
+#define FV_SUPERBLOCK_H
+
+#include <stdint.h>
+
+#include "params.h"
+
+/* Fills sb from p (the hash name lowercased). */
+void verity_sb_encode(const struct verity_params *p, uint8_t sb[VERITY_SB_SIZE]);
+
+/* Parses and validates sb into p; hash_offset and no_superblock are left as
+ * the caller set them. -EINVAL with a message naming the bad field. */
+int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
+		     struct fv_error *err);
+
+#endif

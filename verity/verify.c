@@ -1,0 +1,86 @@
+#include <errno.h>
+#include <string.h>
+
+#include "device.h"
+#include "layout_internal.h"
+#include "verity.h"
+
+struct report_bridge {
+	const struct verity_layout *l;
+	verity_report_fn report;
+	void *ctx;
+};
+
+/* Turns tree-relative failures into device offsets. */
+static void bridge_report(void *c, const struct ht_failure *f)
+{
+	const struct report_bridge *b = c;
+	const struct ht_geometry *g = &b->l->geo;
+	struct verity_failure vf = { .kind = f->kind, .level = f->level };
+
+	if (f->kind == HT_BAD_DATA_BLOCK) {
+		vf.block = f->block;
+		vf.position = f->block * g->data_block_size;
+	} else {
+		vf.block = b->l->tree_offset / g->hash_block_size + f->block;
+		vf.position = vf.block * g->hash_block_size + f->offset;
+	}
+	if (b->report)
+		b->report(b->ctx, &vf);
+}
+
+int verity_verify(struct verity_params *p, const char *data_path,
+		  const char *hash_path, const uint8_t *root, size_t root_size,
+		  verity_report_fn report, void *report_ctx,
+		  struct ht_verify_result *res, struct verity_info *info,
+		  struct fv_error *err)
+{
+	struct verity_device data, hash;
+	struct verity_layout l;
+	struct verity_io_ctx ctx;
+	struct report_bridge bridge = { &l, report, report_ctx };
+	struct ht_hasher h;
+	struct ht_io io;
+	int r;
+
+	r = verity_params_validate(p, err);
+	if (!r)
+		r = verity_device_open(&data, data_path, VERITY_OPEN_READ, err);
+	if (r)
+		return r;
+	r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
+	if (r) {
+		verity_device_close(&data);
+		return r;
+	}
+	r = verity_resolve_data_blocks(p, &data, err);
+	if (!r)
+		r = verity_layout_compute(p, &l, err);
+	if (!r)
+		r = verity_check_overlap(&l, &data, &hash, err);
+	if (!r && hash.size < l.hash_end)
+		r = fv_fail(err, EINVAL,
+			    "%s: device has %llu bytes, the hash tree needs %llu",
+			    hash_path, (unsigned long long)hash.size,
+			    (unsigned long long)l.hash_end);
+	if (!r && root_size != l.geo.digest_size)
+		r = fv_fail(err, EINVAL,
+			    "root hash has %zu bytes, %s digests have %u",
+			    root_size, p->hash_name, l.geo.digest_size);
+	if (!r)
+		r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
+				   p->salt_size, err);
+	if (!r) {
+		verity_fill_info(info, &h);
+		ctx.data = &data;
+		ctx.hash = &hash;
+		ctx.tree_offset = l.tree_offset;
+		verity_io_init(&io, &ctx);
+		r = ht_verify(&l.geo, &h, &io, root, bridge_report, &bridge,
+			      res, err);
+		ht_hasher_free(&h);
+	}
+	verity_device_close(&hash);
+	verity_device_close(&data);
+	return r;
+}
