@@ -1,0 +1,38 @@
+# Helpers for the command tests. Each test file sources this, calls the
+# checks, and ends with `finish`. Results go to $RESULTS (one line each).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+FV="$TOP/fastverity"
+VS=veritysetup
+T=$(mktemp -d /tmp/fastverity-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+RESULTS=${RESULTS:-$T/results}
+NAME=$(basename "$0" .sh)
+SALT=e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d
+UUID=12345678-1234-1234-1234-123456789abc
+
+pass() { echo "pass $NAME: $*" >>"$RESULTS"; }
+fail() { echo "FAIL $NAME: $*" >>"$RESULTS"; echo "FAIL $NAME: $*" >&2; }
+
+# check DESCRIPTION COMMAND...: passes when the command exits 0.
+check() {
+	local what=$1; shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# run_rc WANT_RC CMD...: runs CMD, keeps stdout/stderr in $T/out, $T/err.
+run_rc() {
+	local want=$1 rc; shift
+	"$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ "$rc" = "$want" ]; then return 0; fi
+	echo "  exit $rc, wanted $want: $*" >&2
+	sed 's/^/  | /' "$T/err" >&2
+	return 1
+}
+
+# Deterministic bytes: SEED COUNT_BYTES > file
+gen() { "$TOP/build/mkimage" random "$1" "$2"; }
+
+root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
+
+finish() { :; }

@@ -1,0 +1,184 @@
+/* Superblock round trip, each rejection, and parameter validation. */
+#include <check.h>
+#include <string.h>
+
+#include "../../verity/params.h"
+#include "../../verity/superblock.h"
+
+static struct verity_params sample(void)
+{
+	struct verity_params p;
+
+	verity_params_default(&p);
+	strcpy(p.hash_name, "SHA256");
+	p.data_blocks = 300;
+	p.salt_size = 5;
+	memcpy(p.salt, "\x01\x02\x03\x04\x05", 5);
+	verity_uuid_parse("12345678-1234-1234-1234-123456789abc", p.uuid);
+	return p;
+}
+
+START_TEST(round_trip_and_byte_layout)
+{
+	struct verity_params p = sample(), q;
+	uint8_t sb[VERITY_SB_SIZE];
+	struct fv_error err;
+
+	verity_sb_encode(&p, sb);
+	ck_assert(!memcmp(sb, "verity\0\0\1\0\0\0\1\0\0\0", 16));
+	ck_assert(!memcmp(sb + 16, "\x12\x34\x56\x78", 4));
+	ck_assert_str_eq((char *)sb + 32, "sha256"); /* lowercased */
+	ck_assert(!memcmp(sb + 64, "\0\x10\0\0\0\x10\0\0\x2c\x01\0\0\0\0\0\0\x05\0", 18));
+	ck_assert(!memcmp(sb + 88, "\x01\x02\x03\x04\x05\0", 6));
+	verity_params_default(&q);
+	ck_assert_int_eq(verity_sb_decode(sb, &q, &err), 0);
+	ck_assert_str_eq(q.hash_name, "sha256");
+	ck_assert_int_eq(q.hash_type, 1);
+	ck_assert_uint_eq(q.data_blocks, 300);
+	ck_assert_uint_eq(q.data_block_size, 4096);
+	ck_assert_uint_eq(q.hash_block_size, 4096);
+	ck_assert_uint_eq(q.salt_size, 5);
+	ck_assert(!memcmp(q.salt, p.salt, 5));
+	ck_assert(!memcmp(q.uuid, p.uuid, 16));
+}
+END_TEST
+
+/* Each corruption of a field must be refused with a message. */
+static void expect_reject(void (*mutate)(uint8_t *), const char *needle)
+{
+	struct verity_params p = sample(), q;
+	uint8_t sb[VERITY_SB_SIZE];
+	struct fv_error err = { "" };
+
+	verity_sb_encode(&p, sb);
+	mutate(sb);
+	verity_params_default(&q);
+	ck_assert_int_lt(verity_sb_decode(sb, &q, &err), 0);
+	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+}
+
+static void bad_signature(uint8_t *sb) { sb[0] = 'V'; }
+static void bad_version(uint8_t *sb) { sb[8] = 2; }
+static void bad_type(uint8_t *sb) { sb[12] = 2; }
+static void bad_alg(uint8_t *sb) { strcpy((char *)sb + 32, "md7"); }
+static void unterminated_alg(uint8_t *sb) { memset(sb + 32, 'a', 32); }
+static void upper_alg(uint8_t *sb) { strcpy((char *)sb + 32, "SHA256"); }
+static void bad_dbs(uint8_t *sb) { sb[64] = 1; }
+static void small_hbs(uint8_t *sb) { sb[69] = 0; sb[68] = 0; }
+static void huge_hbs(uint8_t *sb) { sb[70] = 0x10; sb[69] = 0; }
+static void no_blocks(uint8_t *sb) { memset(sb + 72, 0, 8); }
+static void overflow_blocks(uint8_t *sb) { memset(sb + 72, 0xff, 8); }
+static void big_salt(uint8_t *sb) { sb[80] = 1; sb[81] = 1; }
+static void reserved(uint8_t *sb) { sb[84] = 1; }
+static void salt_tail(uint8_t *sb) { sb[88 + 6] = 1; }
+static void tail_pad(uint8_t *sb) { sb[511] = 1; }
+
+START_TEST(each_bad_field_is_refused)
+{
+	expect_reject(bad_signature, "not a valid VERITY");
+	expect_reject(bad_version, "version");
+	expect_reject(bad_type, "hash type");
+	expect_reject(bad_alg, "md7");
+	expect_reject(unterminated_alg, "terminated");
+	expect_reject(upper_alg, "lowercase");
+	expect_reject(bad_dbs, "data block size");
+	expect_reject(small_hbs, "hash block size");
+	expect_reject(huge_hbs, "hash block size");
+	expect_reject(no_blocks, "0 data blocks");
+	expect_reject(overflow_blocks, "overflow");
+	expect_reject(big_salt, "salt");
+	expect_reject(reserved, "reserved");
+	expect_reject(salt_tail, "reserved");
+	expect_reject(tail_pad, "reserved");
+}
+END_TEST
+
+START_TEST(params_validation)
+{
+	struct verity_params p;
+	struct fv_error err;
+
+	verity_params_default(&p);
+	ck_assert_int_eq(verity_params_validate(&p, &err), 0);
+	p.hash_offset = 100;
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "multiple of 512"));
+	verity_params_default(&p);
+	p.salt_size = 257;
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	verity_params_default(&p);
+	p.hash_type = 2;
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	verity_params_default(&p);
+	strcpy(p.hash_name, "whirlpool2");
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	verity_params_default(&p);
+	p.data_block_size = 3000;
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	verity_params_default(&p);
+	p.data_blocks = (1ULL << 52);
+	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "overflow"));
+}
+END_TEST
+
+START_TEST(tree_start_follows_superblock)
+{
+	struct verity_params p;
+
+	verity_params_default(&p);
+	ck_assert_uint_eq(verity_tree_start_block(&p), 1);
+	p.hash_block_size = 512;
+	ck_assert_uint_eq(verity_tree_start_block(&p), 1);
+	p.hash_offset = 1024;
+	ck_assert_uint_eq(verity_tree_start_block(&p), 3);
+	p.hash_block_size = 4096;
+	p.hash_offset = 4096 * 3 + 512;
+	ck_assert_uint_eq(verity_tree_start_block(&p), 4);
+	p.no_superblock = 1;
+	ck_assert_uint_eq(verity_tree_start_block(&p), 3); /* rounded down */
+}
+END_TEST
+
+START_TEST(hex_and_uuid_text)
+{
+	uint8_t buf[8], u[16];
+	char out[37];
+	size_t n;
+
+	ck_assert_int_eq(verity_hex_decode("00aBff", buf, 8, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert(buf[0] == 0 && buf[1] == 0xab && buf[2] == 0xff);
+	ck_assert_int_lt(verity_hex_decode("abc", buf, 8, &n), 0);
+	ck_assert_int_lt(verity_hex_decode("zz", buf, 8, &n), 0);
+	ck_assert_int_lt(verity_hex_decode("000000000000000000", buf, 8, &n), 0);
+	verity_hex_encode(buf, 3, out);
+	ck_assert_str_eq(out, "00abff");
+	ck_assert_int_eq(verity_uuid_parse("ABCDEF01-1234-1234-1234-123456789ABC", u), 0);
+	verity_uuid_format(u, out);
+	ck_assert_str_eq(out, "abcdef01-1234-1234-1234-123456789abc");
+	ck_assert_int_lt(verity_uuid_parse("abcdef01-1234-1234-1234-123456789ab", u), 0);
+	ck_assert_int_lt(verity_uuid_parse("abcdef01+1234-1234-1234-123456789abc", u), 0);
+	ck_assert_int_lt(verity_uuid_parse("bad", u), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("superblock");
+	TCase *tc = tcase_create("superblock");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, round_trip_and_byte_layout);
+	tcase_add_test(tc, each_bad_field_is_refused);
+	tcase_add_test(tc, params_validation);
+	tcase_add_test(tc, tree_start_follows_superblock);
+	tcase_add_test(tc, hex_and_uuid_text);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

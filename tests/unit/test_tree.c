@@ -1,0 +1,285 @@
+/* Build and verify over memory buffers: the known vectors of FORMAT.md,
+ * and corruption at every place verify must find it. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../hashtree/tree.h"
+#include "../../verity/params.h"
+
+struct mem {
+	uint8_t *data;
+	size_t data_size;
+	uint8_t *tree;
+	size_t tree_size;
+	struct ht_failure seen[64];
+	int nseen;
+};
+
+static int mem_read_data(void *c, uint64_t off, void *buf, size_t len,
+			 struct fv_error *err)
+{
+	struct mem *m = c;
+
+	if (off + len > m->data_size)
+		return fv_fail(err, EIO, "data read past end");
+	memcpy(buf, m->data + off, len);
+	return 0;
+}
+
+static int mem_read_tree(void *c, uint64_t off, void *buf, size_t len,
+			 struct fv_error *err)
+{
+	struct mem *m = c;
+
+	if (off + len > m->tree_size)
+		return fv_fail(err, EIO, "tree read past end");
+	memcpy(buf, m->tree + off, len);
+	return 0;
+}
+
+static int mem_write_tree(void *c, uint64_t off, const void *buf, size_t len,
+			  struct fv_error *err)
+{
+	struct mem *m = c;
+
+	if (off + len > m->tree_size)
+		return fv_fail(err, EIO, "tree write past end");
+	memcpy(m->tree + off, buf, len);
+	return 0;
+}
+
+static void mem_report(void *c, const struct ht_failure *f)
+{
+	struct mem *m = c;
+
+	if (m->nseen < 64)
+		m->seen[m->nseen++] = *f;
+}
+
+/* Builds a tree over m->data and returns the root as hex. */
+static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
+		  const char *alg, int type, const char *salt_hex,
+		  uint32_t dbs, uint32_t hbs, char *root_hex)
+{
+	struct ht_io io = { m, mem_read_data, mem_read_tree, mem_write_tree };
+	uint8_t salt[256], root[64];
+	size_t salt_len = 0;
+	struct fv_error err;
+
+	ck_assert_int_eq(verity_hex_decode(salt_hex, salt, 256, &salt_len), 0);
+	ck_assert_int_eq(ht_hasher_init(h, alg, type, salt, salt_len, &err), 0);
+	ck_assert_int_eq(ht_geometry_init(g, m->data_size / dbs, dbs, hbs,
+					  h->digest_size, type, &err), 0);
+	m->tree_size = g->tree_blocks * hbs;
+	m->tree = calloc(1, m->tree_size + 1);
+	ck_assert_int_eq(ht_build(g, h, &io, root, &err), 0);
+	verity_hex_encode(root, h->digest_size, root_hex);
+}
+
+static int verify(struct mem *m, const struct ht_geometry *g,
+		  const struct ht_hasher *h, const char *root_hex,
+		  struct ht_verify_result *res)
+{
+	struct ht_io io = { m, mem_read_data, mem_read_tree, mem_write_tree };
+	uint8_t root[64];
+	size_t n;
+	struct fv_error err;
+
+	verity_hex_decode(root_hex, root, 64, &n);
+	m->nseen = 0;
+	return ht_verify(g, h, &io, root, mem_report, m, res, &err);
+}
+
+#define S "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d"
+
+static const struct {
+	uint32_t bs;
+	const char *alg;
+	int type;
+	const char *salt;
+	const char *root;
+} vectors[] = {
+	{ 512, "sha256", 1, S, "9de18652fe74edfb9b805aaed72ae2aa48f94333f1ba5c452ac33b1c39325174" },
+	{ 1024, "sha256", 1, S, "54d92778750495d1f80832b486ebd007617d746271511bbf0e295e143da2b3df" },
+	{ 4096, "sha256", 1, S, "e522df0f97da4febb882ac40f30b37dc0b444bf6df418929463fa25280f09d5c" },
+	{ 4096, "sha256", 0, S, "cbbf4ebd004ef65e29b935bb635a39cf754d677f3fa10b0126da725bbdf10f7d" },
+	{ 4096, "sha256", 1, "", "ef29c902d87350f1da4bfa536e16cebc162a909bf89abe448b81ec500d4fb9bf" },
+	{ 1024, "sha1", 1, S, "d0e9163ca8844aaa2e88fe5265a8c5d9ee494a99" },
+	{ 1024, "sha1", 1, "dadada", "73509e8e868be6b8ac939817a98a3d35121413b2" },
+};
+
+START_TEST(known_vectors_8mib_of_zeros)
+{
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[129];
+
+	m.data_size = 8 << 20;
+	m.data = calloc(1, m.data_size);
+	build(&m, &g, &h, vectors[_i].alg, vectors[_i].type, vectors[_i].salt,
+	      vectors[_i].bs, vectors[_i].bs, root);
+	ck_assert_str_eq(root, vectors[_i].root);
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert(res.root_matches);
+	ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+/* 512-byte blocks, sha256: 16 digests a block, so 5000 blocks make 4
+ * levels (313, 20, 2, 1 blocks). */
+static void multilevel(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
+		       char *root)
+{
+	m->data_size = 5000 * 512;
+	m->data = malloc(m->data_size);
+	srand(7);
+	for (size_t i = 0; i < m->data_size; i++)
+		m->data[i] = (uint8_t)rand();
+	build(m, g, h, "sha256", 1, "0102", 512, 512, root);
+	ck_assert_uint_eq(g->levels, 4);
+}
+
+START_TEST(every_failure_is_reported_not_only_the_first)
+{
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[65];
+
+	multilevel(&m, &g, &h, root);
+	m.data[7 * 512 + 3] ^= 1;
+	m.data[4999 * 512] ^= 0x80;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_uint_eq(res.bad_data_blocks, 2);
+	ck_assert_int_eq(m.nseen, 2);
+	ck_assert_int_eq(m.seen[0].kind, HT_BAD_DATA_BLOCK);
+	ck_assert_uint_eq(m.seen[0].block, 7);
+	ck_assert_uint_eq(m.seen[1].block, 4999);
+	ck_assert(res.root_matches);
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+START_TEST(corrupt_hash_block_at_each_level)
+{
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[65];
+
+	multilevel(&m, &g, &h, root);
+	for (uint32_t level = 0; level + 1 < g.levels; level++) {
+		uint64_t block = g.level_first[level] + 1;
+		uint8_t *p = m.tree + block * 512 + 5;
+
+		*p ^= 1;
+		ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+		/* the digest in it mismatches its child, and the block its
+		 * parent */
+		ck_assert_uint_eq(res.bad_hash_blocks, level ? 2 : 1);
+		ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks, 2);
+		ck_assert(res.root_matches);
+		ck_assert_int_eq(m.seen[1].kind, HT_BAD_HASH_BLOCK);
+		ck_assert_uint_eq(m.seen[1].block, block);
+		ck_assert_uint_eq(m.seen[1].level, level);
+		*p ^= 1;
+	}
+	/* the top block is checked against the root alone */
+	m.tree[5] ^= 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert(!res.root_matches);
+	ck_assert_uint_eq(res.bad_hash_blocks, 1); /* its child */
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+START_TEST(nonzero_padding_and_wrong_root)
+{
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[65];
+	uint64_t last;
+
+	multilevel(&m, &g, &h, root);
+	last = g.level_first[0] + g.level_blocks[0] - 1;
+	/* 5000 = 312 * 16 + 8: the last leaf block holds 8 digests */
+	m.tree[last * 512 + 8 * 32 + 1] = 0xaa;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_uint_eq(res.bad_padding, 1);
+	ck_assert_int_eq(m.seen[0].kind, HT_BAD_PADDING);
+	ck_assert_uint_eq(m.seen[0].block, last);
+	ck_assert_uint_eq(m.seen[0].offset, 256);
+	/* and the block no longer matches its parent */
+	ck_assert_uint_eq(res.bad_hash_blocks, 1);
+	ck_assert_uint_eq(m.seen[1].block, last);
+	m.tree[last * 512 + 8 * 32 + 1] = 0;
+	root[0] = root[0] == '0' ? '1' : '0';
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert(!res.root_matches);
+	ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+START_TEST(one_block_has_no_tree)
+{
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[65];
+
+	m.data_size = 4096;
+	m.data = calloc(1, 4096);
+	build(&m, &g, &h, "sha256", 1, "", 4096, 4096, root);
+	ck_assert_uint_eq(g.levels, 0);
+	ck_assert_uint_eq(g.tree_blocks, 0);
+	/* the root is the one block's digest: SHA-256 of 4096 zero bytes */
+	ck_assert_str_eq(root, "ad7facb2586fc6e966c004d7d1d16b024f5805ff7cb47c7a85dabd8b48892ca7");
+	m.data[100] = 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert(!res.root_matches);
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tree");
+	TCase *tc = tcase_create("tree");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, known_vectors_8mib_of_zeros, 0,
+			    sizeof(vectors) / sizeof(vectors[0]));
+	tcase_add_test(tc, every_failure_is_reported_not_only_the_first);
+	tcase_add_test(tc, corrupt_hash_block_at_each_level);
+	tcase_add_test(tc, nonzero_padding_and_wrong_root);
+	tcase_add_test(tc, one_block_has_no_tree);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
