@@ -25,7 +25,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin clang
+            check libjson-c-dev cryptsetup-bin clang jq strace
 
 .PHONY: all deps check check-unit check-cli check-images check-clang \
         demo install clean bench
@@ -72,7 +72,7 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-unit check-cli check-images check-clang
+	@$(MAKE) --no-print-directory check-clang check-unit check-images check-cli
 
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)

@@ -228,10 +228,13 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 				  "this action requires <root_hash> or the --root-hash-file option");
 	if (strlen(hex) != 2 * (size_t)digest_size ||
 	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
-		return -cli_error(-EINVAL,
-				  "%s: invalid root hash string specified (expected %u hex digits)",
-				  o->root_hash_file ? o->root_hash_file : "root hash",
-				  2 * digest_size);
+		return o->root_hash_file
+			? -cli_error(-EINVAL,
+				     "%s: invalid root hash string specified (expected %u hex digits)",
+				     o->root_hash_file, 2 * digest_size)
+			: -cli_error(-EINVAL,
+				     "invalid root hash string specified: '%s' (expected %u hex digits)",
+				     hex, 2 * digest_size);
 	return 0;
 }
 

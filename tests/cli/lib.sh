@@ -35,4 +35,6 @@ gen() { "$TOP/build/mkimage" random "$1" "$2"; }
 
 root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
 
+jqok() { jq -e "$@" >/dev/null; }
+
 finish() { :; }

@@ -1,0 +1,130 @@
+# Every bad input: a non-zero exit code, one line on stderr that says
+# "fastverity: <what>: <problem>", and no damage to any file.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+gen 21 $((300 * 4096)) >data
+"$FV" format data hash --salt=$SALT >fmt
+R=$(root_of fmt)
+sums() { sha256sum data hash 2>/dev/null; }
+sums >before
+sums_same() { sums | cmp -s - before; }
+
+# refuse NAME RC PATTERN CMD...: exit RC, a single stderr line matching
+# PATTERN (grep -E), data and hash unchanged.
+refuse() {
+	local name=$1 rc=$2 pat=$3; shift 3
+	if run_rc "$rc" "$@" && [ "$(wc -l <"$T/err")" = 1 ] &&
+		grep -qE "^fastverity: $pat" "$T/err" && sums | cmp -s - before; then
+		pass "$name"
+	else
+		echo "  stderr: $(cat "$T/err")" >&2
+		fail "$name"
+	fi
+}
+
+# FORMAT.md "Where we differ" 1: a partial last block is refused.
+{ cat data; head -c 100 data; } >odd
+refuse "partial last block refused" 1 "odd: size 1228900 is not a multiple of the 4096-byte data block size.*pad the image.*--data-blocks=300" \
+	"$FV" format odd newhash
+check "no hash file left behind" test ! -e newhash
+check "--data-blocks accepts the uncovered tail" run_rc 0 "$FV" format odd newhash --data-blocks=300
+check "the same root as the exact image" test "$(root_of out)" != ""
+rm -f newhash
+
+# 2: --no-superblock with an offset that rounds down over the data.
+cp data one
+sums() { sha256sum data hash one 2>/dev/null; }
+sums >before
+refuse "rounded-down tree start over the data refused" 1 "one: the hash area at byte 1224704 overlaps the data area, which ends at byte 1228800" \
+	"$FV" format one one --no-superblock --hash-offset=$((300 * 4096 - 512 * 3)) --data-blocks=300 --hash-block-size=4096
+refuse "hash offset inside the data refused" 1 "one: the hash area at byte 4096 overlaps" \
+	"$FV" format one one --hash-offset=4096 --data-blocks=300
+refuse "default data blocks cover the hash offset" 1 "one: the hash area at byte 1048576 overlaps" \
+	"$FV" format one one --hash-offset=1048576
+
+# 4: a missing root hash file is an error.
+refuse "missing --root-hash-file" 1 "nofile: cannot read root hash file" \
+	"$FV" verify data hash --root-hash-file=nofile
+printf 'zz' >badroot
+refuse "garbage in --root-hash-file" 1 "badroot: invalid root hash string" \
+	"$FV" verify data hash --root-hash-file=badroot
+printf '%s\n' "$R" >goodroot
+check "--root-hash-file with a newline is accepted" run_rc 0 "$FV" verify data hash --root-hash-file=goodroot
+refuse "root both ways" 1 "give the root hash as an argument or with --root-hash-file" \
+	"$FV" verify data hash "$R" --root-hash-file=goodroot
+
+# 6: a salt over 256 bytes.
+refuse "salt of 257 bytes" 1 "--salt: salt of 514 hex digits is too long" \
+	"$FV" format data newhash --salt="$(printf 'ab%.0s' $(seq 257))"
+refuse "salt not hex" 1 "--salt: 'zz' is not" "$FV" format data newhash --salt=zz
+refuse "salt odd length" 1 "--salt: 'abc' is not" "$FV" format data newhash --salt=abc
+
+# Parameters.
+refuse "unknown hash" 1 "hash algorithm foo not supported" "$FV" format data newhash --hash=foo
+refuse "block size not a power of two" 1 "--data-block-size: unsupported block size 1000" \
+	"$FV" format data newhash --data-block-size=1000
+refuse "block size too large" 1 "--hash-block-size: unsupported block size 1048576" \
+	"$FV" format data newhash --hash-block-size=1048576
+refuse "block size too small" 1 "--data-block-size: unsupported block size 256" \
+	"$FV" format data newhash --data-block-size=256
+refuse "block size not a number" 1 "--data-block-size: 'abc' is not a number" \
+	"$FV" format data newhash --data-block-size=abc
+refuse "negative data blocks" 1 "--data-blocks: '-1' is not a number" \
+	"$FV" format data newhash --data-blocks=-1
+refuse "data blocks overflow" 1 "--data-blocks: 18446744073709551615 is too large" \
+	"$FV" format data newhash --data-blocks=18446744073709551615
+refuse "more data blocks than the device has" 1 "data: device has 1228800 bytes, fewer than 301 data blocks" \
+	"$FV" format data newhash --data-blocks=301
+refuse "hash type 2" 1 "--format: unsupported hash type 2" "$FV" format data newhash --format=2
+refuse "hash offset not a multiple of 512" 1 "--hash-offset: 100 is not a multiple of 512" \
+	"$FV" format data newhash --hash-offset=100
+refuse "bad uuid" 1 "--uuid: 'bad' is not a UUID" "$FV" format data newhash --uuid=bad
+check "no hash file made by any refused format" test ! -e newhash
+
+# Files.
+refuse "missing data device" 4 "nodata: does not exist or access denied" "$FV" format nodata newhash
+refuse "missing data device (verify)" 4 "nodata: does not exist" "$FV" verify nodata hash "$R"
+refuse "missing hash device (verify)" 4 "nohash: does not exist" "$FV" verify data nohash "$R"
+refuse "missing hash device (dump)" 4 "nohash: does not exist" "$FV" dump nohash
+refuse "hash in a missing directory" 4 "nodir/h: does not exist" "$FV" format data nodir/h
+mkdir adir
+refuse "a directory as data" 1 "adir: not a regular file or block device" "$FV" format adir newhash
+: >empty
+refuse "empty data device" 1 "empty: device is empty" "$FV" format empty newhash
+refuse "dump of a file without superblock" 1 "data: not a valid VERITY device" "$FV" dump data
+refuse "dump of a tiny file" 1 "empty: not a valid VERITY device" "$FV" dump empty
+refuse "wrong root length" 1 "invalid root hash string" "$FV" verify data hash 00
+refuse "root not hex" 1 "invalid root hash string" "$FV" verify data hash "$(printf 'g%.0s' $(seq 64))"
+
+# Damaged superblocks and layouts.
+cp hash badsb
+printf '\002' | dd of=badsb bs=1 seek=8 conv=notrunc status=none
+refuse "superblock version 2" 1 "badsb: unsupported VERITY version 2" "$FV" dump badsb
+refuse "superblock version 2 (verify)" 1 "badsb: unsupported VERITY version 2" "$FV" verify data badsb "$R"
+cp hash bigsb
+printf '\377\377\377\377' | dd of=bigsb bs=1 seek=72 conv=notrunc status=none
+refuse "superblock data blocks past the device" 1 "data: device has 1228800 bytes, fewer than 4294967295 data blocks" \
+	"$FV" verify data bigsb "$R"
+head -c 12288 hash >shorthash
+refuse "truncated hash device" 1 "shorthash: device has 12288 bytes, the hash tree needs 20480" \
+	"$FV" verify data shorthash "$R"
+refuse "truncated data device" 1 "odd2: device has 4096 bytes, fewer than 300 data blocks" \
+	sh -c "head -c 4096 data >odd2; exec \"$FV\" verify odd2 hash $R"
+
+# Command line.
+check "unknown action" run_rc 1 "$FV" frobnicate
+check "unknown action names it" grep -q "unknown action 'frobnicate'" "$T/err"
+check "missing arguments" run_rc 1 "$FV" format data
+check "missing arguments message" grep -q "format: requires <data_device> <hash_device>" "$T/err"
+check "unknown option" run_rc 1 "$FV" --frobnicate format data hash
+check "no action" run_rc 1 "$FV"
+
+# verify and dump never write: files unchanged, and they work on files
+# that cannot be opened for writing.
+chmod 0444 data hash
+"$FV" verify data hash "$R"
+check "verify leaves both files unchanged" sums_same
+"$FV" dump hash >/dev/null
+check "dump leaves the hash file unchanged" sums_same
+check "verify opens read-only" sh -c "strace -f -e trace=openat \"$FV\" verify data hash $R 2>&1 | grep -E '\"(data|hash)\"' | grep -qv O_RDWR"

@@ -1,0 +1,138 @@
+# Corruption of a data block, of a block at each tree level, of padding and
+# of the root: each reported at the right position with the right exit
+# code, every failure listed, and veritysetup agrees on the verdict.
+. "$(dirname "$0")/lib.sh"
+
+flip() { # FILE OFFSET: invert one byte in place
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( b ^ 255 )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# 5000 blocks of 512 bytes, sha256: 16 digests a block, so 4 levels of
+# 313, 20, 2 and 1 blocks; with the superblock in block 0 the tree holds
+# level 3 at block 1, level 2 at 2-3, level 1 at 4-23, level 0 at 24-336.
+gen 11 $((5000 * 512)) >"$T/data"
+P="--data-block-size=512 --hash-block-size=512 --salt=$SALT --uuid=$UUID"
+# shellcheck disable=SC2086
+"$FV" format "$T/data" "$T/hash" $P >"$T/fmt"
+R=$(root_of "$T/fmt")
+check "4 levels, 336 hash blocks" grep -q $'^Hash blocks:     \t336$' "$T/fmt"
+
+check "clean image verifies" run_rc 0 "$FV" verify "$T/data" "$T/hash" "$R"
+check "clean verify prints nothing" test ! -s "$T/out" -a ! -s "$T/err"
+
+# verdict NAME WANT_RC EXPECTED_STDERR_FILE: fastverity's exit code and
+# lines, and veritysetup's exit code on the same files.
+verdict() {
+	local name=$1 want=$2
+	run_rc "$want" "$FV" verify "$T/d" "$T/h" "$R"
+	local frc=$?
+	if [ $frc = 0 ] && diff "$T/want" "$T/err" >&2; then pass "$name"; else fail "$name"; fi
+	$VS verify "$T/d" "$T/h" "$R" 2>/dev/null
+	local vrc=$?
+	if [ "$vrc" = "$want" ]; then pass "$name: veritysetup agrees ($vrc)"; else fail "$name: veritysetup exits $vrc"; fi
+}
+
+reset() { cp "$T/data" "$T/d"; cp "$T/hash" "$T/h"; }
+
+reset
+flip "$T/d" $((1234 * 512 + 17))
+printf '%s\n' "Verification failed at position 631808." \
+	"Verification of data area failed: 1 bad data block, 0 bad hash blocks, 0 bad spare areas." >"$T/want"
+verdict "one bad data block" 2
+
+reset
+flip "$T/d" 0
+flip "$T/d" $((2500 * 512))
+flip "$T/d" $((4999 * 512 + 511))
+printf '%s\n' "Verification failed at position 0." "Verification failed at position 1280000." \
+	"Verification failed at position 2559488." \
+	"Verification of data area failed: 3 bad data blocks, 0 bad hash blocks, 0 bad spare areas." >"$T/want"
+verdict "three bad data blocks, all reported" 2
+
+# A digest in a level-0 block: its data block no longer matches it, and
+# the block no longer matches its parent.
+reset
+flip "$T/h" $((30 * 512 + 3 * 32))
+printf '%s\n' "Verification failed at position $(( (6 * 16 + 3) * 512 ))." \
+	"Verification failed at position $((30 * 512))." \
+	"Verification of data area failed: 1 bad data block, 1 bad hash block, 0 bad spare areas." >"$T/want"
+verdict "bad digest at level 0" 2
+
+# A level-1 block: the level-0 block under the bad digest, then itself.
+reset
+flip "$T/h" $((5 * 512 + 2 * 32))
+printf '%s\n' "Verification failed at position $(( (24 + 16 + 2) * 512 ))." \
+	"Verification failed at position $((5 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 2 bad hash blocks, 0 bad spare areas." >"$T/want"
+verdict "bad digest at level 1" 2
+
+reset
+flip "$T/h" $((3 * 512 + 1 * 32))
+printf '%s\n' "Verification failed at position $(( (4 + 16 + 1) * 512 ))." \
+	"Verification failed at position $((3 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 2 bad hash blocks, 0 bad spare areas." >"$T/want"
+verdict "bad digest at level 2" 2
+
+# The top block is checked against the root only.
+reset
+flip "$T/h" $((1 * 512 + 1 * 32))
+printf '%s\n' "Verification failed at position $((3 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 0 bad spare areas." \
+	"Verification of root hash failed." >"$T/want"
+verdict "bad digest at level 3 (top)" 2
+
+# Padding: the last level-0 block holds 5000 - 312 * 16 = 8 digests.
+reset
+flip "$T/h" $((336 * 512 + 8 * 32 + 5))
+printf '%s\n' "Spare area is not zeroed at position $((336 * 512 + 8 * 32))." \
+	"Verification failed at position $((336 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 1 bad spare area." >"$T/want"
+verdict "non-zero padding in a level-0 block" 2
+
+# Padding of the top block: the top block holds 2 digests.
+reset
+flip "$T/h" $((512 + 2 * 32 + 1))
+printf '%s\n' "Spare area is not zeroed at position $((512 + 2 * 32))." \
+	"Verification of data area failed: 0 bad data blocks, 0 bad hash blocks, 1 bad spare area." \
+	"Verification of root hash failed." >"$T/want"
+verdict "non-zero padding in the top block" 2
+
+# Wrong root: exit 1, as veritysetup.
+reset
+R0=$R
+R=$(printf '%s' "$R0" | tr '0123456789abcdef' '123456789abcdef0')
+printf '%s\n' "Verification of root hash failed." >"$T/want"
+verdict "wrong root hash" 1
+R=$R0
+
+# format 1 with sha1: the 12 padding bytes after each digest are checked.
+gen 12 $((40 * 4096)) >"$T/d"
+"$FV" format "$T/d" "$T/h" --hash=sha1 --salt=$SALT >"$T/fmt"
+R=$(root_of "$T/fmt")
+flip "$T/h" $((4096 + 5 * 32 + 25))
+printf '%s\n' "Spare area is not zeroed at position $((4096 + 5 * 32 + 20))." \
+	"Verification of data area failed: 0 bad data blocks, 0 bad hash blocks, 1 bad spare area." \
+	"Verification of root hash failed." >"$T/want"
+verdict "sha1 slot padding" 2
+
+# --json lists every failure with its type, position and level.
+reset
+R=$R0
+flip "$T/d" $((10 * 512))
+flip "$T/h" $((5 * 512 + 2 * 32))
+"$FV" verify --json "$T/d" "$T/h" "$R" >"$T/j"
+check "--json exits 2 on corruption" test $? = 2
+check "--json failures" test "$(jq -c '[.failures[] | [.type, .position, (.level // -1)]]' "$T/j")" = \
+	"[[\"data\",5120,-1],[\"hash\",$(( (24 + 16 + 2) * 512 )),0],[\"hash\",2560,1]]"
+check "--json counts" test "$(jq -c '[.result, .bad_data_blocks, .bad_hash_blocks, .bad_spare_areas, .root_hash_matches]' "$T/j")" = \
+	'["corrupted",1,2,0,true]'
+
+# The one-file layout reports hash positions in the shared file.
+gen 13 $((300 * 4096)) >"$T/one"
+"$FV" format "$T/one" "$T/one" --hash-offset=$((300 * 4096)) --salt=$SALT >"$T/fmt"
+R=$(root_of "$T/fmt")
+flip "$T/one" $((300 * 4096 + 4096 * 3 + 7))
+run_rc 2 "$FV" verify "$T/one" "$T/one" "$R" --hash-offset=$((300 * 4096))
+check "one file: bad hash block at its file offset" grep -qx "Verification failed at position $((300 * 4096 + 4096 * 3))." "$T/err"

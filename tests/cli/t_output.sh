@@ -1,0 +1,58 @@
+# Help, usage, version, -v, --debug and --json.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+gen 31 $((300 * 4096)) >data
+
+check "--version" run_rc 0 "$FV" --version
+check "--version text" grep -qE '^fastverity [0-9]+\.[0-9]+\.[0-9]+$' out
+check "--help" run_rc 0 "$FV" --help
+check "--help lists the options" grep -q -- '--data-block-size=bytes' out
+check "--help lists the actions" grep -q 'verify <data_device> <hash_device> \[<root_hash>\]' out
+check "--usage" run_rc 0 "$FV" --usage
+check "--usage text" grep -q 'Usage: fastverity' out
+
+check "-v format" run_rc 0 "$FV" -v format data hash --salt=$SALT --uuid=$UUID
+check "-v says Command successful." test "$(tail -1 out)" = "Command successful."
+R=$(root_of out)
+check "-v verify" run_rc 0 "$FV" -v verify data hash "$R"
+check "-v verify output is veritysetup's" test "$(cat out)" = "Command successful."
+check "-v failure" run_rc 1 "$FV" -v verify data hash 00
+check "-v failure line is veritysetup's" test "$(cat out)" = "Command failed with code -1 (wrong or missing parameters)."
+check "-v missing device" run_rc 4 "$FV" -v dump nohash
+check "-v missing device line" test "$(cat out)" = "Command failed with code -4 (wrong device or file specified)."
+check "veritysetup says the same" test "$(veritysetup -v dump nohash 2>/dev/null)" = "$(cat out)"
+
+check "--debug format" run_rc 0 "$FV" --debug format data hash --salt=$SALT
+check "--debug names the fast path" grep -q '^# Hashing path: fast (sha256 in format 1' err
+check "--debug names the kernel" grep -qE 'kernel (sha-ni \(two-way\)|portable C)' err
+check "--debug keeps stdout to the header" test "$(head -1 out)" = "VERITY header information for hash"
+check "--debug generic path" run_rc 0 "$FV" --debug format data hash0 --salt=$SALT --format=0
+check "--debug says why generic" grep -q '^# Hashing path: generic (format 0 appends the salt' err
+check "--debug verify" run_rc 0 "$FV" --debug verify data hash "$R"
+check "--debug verify names the path" grep -q '^# Hashing path: fast' err
+
+# --json: one object with every header field.
+check "format --json" run_rc 0 "$FV" format --json data hash --salt=$SALT --uuid=$UUID
+check "format --json parses" jqok . out
+check "format --json fields" test "$(jq -c '[.uuid, .hash_type, .data_blocks, .data_block_size, .hash_blocks, .hash_block_size, .hash_algorithm, .salt, .hash_offset, .hash_device_size, .levels]' out)" = \
+	"[\"$UUID\",1,300,4096,4,4096,\"sha256\",\"$SALT\",0,20480,2]"
+check "format --json root is the text root" test "$(jq -r .root_hash out)" = "$R"
+check "dump --json" run_rc 0 "$FV" dump --json hash
+check "dump --json fields" test "$(jq -c '[.device, .uuid, .data_blocks, .hash_blocks, .salt, has("root_hash")]' out)" = \
+	"[\"hash\",\"$UUID\",300,4,\"$SALT\",false]"
+check "verify --json" run_rc 0 "$FV" verify --json data hash "$R"
+check "verify --json result" test "$(jq -c '[.result, .root_hash_matches, .bad_data_blocks, .bad_hash_blocks, .bad_spare_areas, .failures, .data_device]' out)" = \
+	'["ok",true,0,0,0,[],"data"]'
+check "verify --json wrong root" run_rc 1 "$FV" verify --json data hash "$(printf '0%.0s' $(seq 64))"
+check "verify --json wrong root result" test "$(jq -r .result out)" = "root hash mismatch"
+check "--json with --no-superblock has no uuid" sh -c "\"$FV\" format --json --no-superblock data nsb | jq -e >/dev/null '.uuid == null and .superblock == false'"
+
+# Format output as veritysetup prints it: the hash name as typed, the
+# UUID as typed, no UUID without a superblock, no device size with an
+# offset.
+check "format --hash=SHA256 as typed" sh -c "\"$FV\" format data hash --hash=SHA256 --uuid=ABCDEF01-1234-1234-1234-123456789ABC --salt=$SALT >a; veritysetup format data hash2 --hash=SHA256 --uuid=ABCDEF01-1234-1234-1234-123456789ABC --salt=$SALT >b; sed -i 's/hash2/hash/' b; cmp a b && cmp hash hash2"
+"$FV" dump hash >out
+check "dump lowercases the hash name" grep -q $'^Hash algorithm:  \tsha256$' out
+check "dump lowercases the UUID" grep -q $'^UUID:            \tabcdef01-1234-1234-1234-123456789abc$' out
+check "no-superblock output as veritysetup" sh -c "\"$FV\" format data h1 --no-superblock --salt=$SALT >a; veritysetup format data h1 --no-superblock --salt=$SALT >b; cmp a b"
