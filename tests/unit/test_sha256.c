@@ -118,15 +118,16 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 }
 END_TEST
 
-/* Both paths of the hasher, for both formats and several digests. */
+/* Both paths of the hasher, for both formats, several digests and every
+ * salt size (the loop index). */
 START_TEST(hasher_paths_match_openssl)
 {
 	static const char *algs[] = { "sha256", "sha1", "sha512", "sha384", "sha3-256" };
-	static const size_t salt_sizes[] = { 0, 1, 32, 57, 64, 255, 256 };
+	const size_t salt_sizes[] = { (size_t)_i };
 
 	for (size_t a = 0; a < 5; a++)
 		for (int type = 0; type <= 1; type++)
-			for (size_t si = 0; si < 7; si++) {
+			for (size_t si = 0; si < 1; si++) {
 				struct ht_hasher h;
 				struct fv_error err;
 				uint8_t out[3 * 64], want[64];
@@ -174,7 +175,7 @@ int main(void)
 	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0, 257);
 	tcase_add_loop_test(tc, shani_one_and_two_way_match_openssl_every_salt_size, 0, 257);
 	tcase_add_test(tc, finup_many_matches_openssl_for_odd_batches);
-	tcase_add_test(tc, hasher_paths_match_openssl);
+	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
 	tcase_add_test(tc, hasher_refuses_unknown_digest);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
