@@ -16,7 +16,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/layout.c verity/format.c verity/verify.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
-           cli/cmd_dump.c
+           cli/cmd_dump.c cli/progress.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
@@ -25,7 +25,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin clang jq strace
+            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils
 
 .PHONY: all deps check check-unit check-cli check-images check-clang \
         demo install clean bench

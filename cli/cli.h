@@ -20,7 +20,10 @@ struct cli_opts {
 	char *uuid;
 	char *format;
 	char *root_hash_file;
+	char *threads;
 	int no_superblock;
+	int progress;
+	int no_progress;
 	int json;
 	int verbose;
 	int debug;
@@ -64,6 +67,21 @@ void cli_print_header(const char *device, const struct verity_params *p,
 void *cli_json_header(const char *device, const struct verity_params *p,
 		      const struct verity_layout *l, const uint8_t *root);
 void cli_json_print(void *obj);
+
+struct cli_progress {
+	int enabled;
+	int shown;
+	double start;
+	double last;
+};
+
+void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o);
+void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
+void cli_progress_end(struct cli_progress *pr);
+
+/* --threads (default: online CPUs) and progress for format and verify. */
+int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
+		    struct cli_progress *pr);
 
 int cmd_format(struct cli_opts *o);
 int cmd_verify(struct cli_opts *o);

@@ -26,6 +26,8 @@ int cmd_format(struct cli_opts *o)
 	struct verity_params p;
 	struct verity_layout l;
 	struct verity_info info;
+	struct ht_options opt;
+	struct cli_progress pr;
 	struct fv_error err;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	char uuid[37] = "";
@@ -34,9 +36,12 @@ int cmd_format(struct cli_opts *o)
 	if (o->nargs != 2)
 		return cli_error(-EINVAL,
 				 "format: requires <data_device> <hash_device> as arguments");
-	if (cli_params_from_opts(o, &p, 1))
+	if (cli_params_from_opts(o, &p, 1) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
-	r = verity_format(&p, o->args[0], o->args[1], root, &l, &info, &err);
+	r = verity_format(&p, o->args[0], o->args[1], &opt, root, &l, &info,
+			  &err);
+	cli_progress_end(&pr);
+	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r)
 		return cli_error(r, "%s", err.msg);
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",

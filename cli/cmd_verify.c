@@ -107,6 +107,8 @@ int cmd_verify(struct cli_opts *o)
 {
 	struct verity_params p;
 	struct verity_info info;
+	struct ht_options opt;
+	struct cli_progress pr;
 	struct ht_verify_result res;
 	struct verify_report vr = { o, NULL };
 	struct fv_error err;
@@ -116,7 +118,7 @@ int cmd_verify(struct cli_opts *o)
 	if (o->nargs < 2 || o->nargs > 3)
 		return cli_error(-EINVAL,
 				 "verify: requires <data_device> <hash_device> [<root_hash>] as arguments");
-	if (cli_params_from_opts(o, &p, 0))
+	if (cli_params_from_opts(o, &p, 0) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	if (!p.no_superblock) {
 		r = verity_read_superblock(o->args[1], &p, &err);
@@ -132,9 +134,11 @@ int cmd_verify(struct cli_opts *o)
 		return EXIT_PARAMS;
 	if (o->json)
 		vr.failures = json_object_new_array();
-	r = verity_verify(&p, o->args[0], o->args[1], root,
+	r = verity_verify(&p, o->args[0], o->args[1], &opt, root,
 			  ht_digest_size(p.hash_name), report_failure, &vr,
 			  &res, &info, &err);
+	cli_progress_end(&pr);
+	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r) {
 		json_object_put(vr.failures);
 		return cli_error(r, "%s", err.msg);

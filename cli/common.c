@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -184,6 +185,27 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 			return -cli_error(-EIO, "%s", err.msg);
 		verity_uuid_random(p->uuid, rnd);
 	}
+	return 0;
+}
+
+int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
+		    struct cli_progress *pr)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t n = cpus > 0 ? (uint64_t)cpus : 1;
+
+	if (o->threads) {
+		if (parse_u64("--threads", o->threads, 256, &n))
+			return -1;
+		if (n == 0)
+			return -cli_error(-EINVAL, "--threads: at least 1");
+	}
+	if (n > 256)
+		n = 256;
+	cli_progress_init(pr, o);
+	opt->threads = (unsigned)n;
+	opt->progress = cli_progress_update;
+	opt->progress_ctx = pr;
 	return 0;
 }
 

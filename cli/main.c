@@ -73,6 +73,13 @@ static struct poptOption option_table[] = {
 	  "Do not write or read a superblock", NULL },
 	{ "root-hash-file", '\0', POPT_ARG_STRING, &opts.root_hash_file, 0,
 	  "File holding the root hash as hex", "path" },
+	{ "threads", '\0', POPT_ARG_STRING, &opts.threads, 0,
+	  "Worker threads for format and verify (default: online CPUs)",
+	  "number" },
+	{ "progress", '\0', POPT_ARG_NONE, &opts.progress, 0,
+	  "Show progress on stderr even when it is not a terminal", NULL },
+	{ "no-progress", '\0', POPT_ARG_NONE, &opts.no_progress, 0,
+	  "Never show progress", NULL },
 	POPT_TABLEEND
 };
 

@@ -72,6 +72,7 @@ static void shani_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
 	for (; nblocks; nblocks--, p += SHA256_BLOCK_SIZE) {
 		__m128i abef0 = abef, cdgh0 = cdgh, w[4];
 
+#pragma GCC unroll 4
 		for (int i = 0; i < 4; i++) {
 			w[i] = _mm_shuffle_epi8(
 				_mm_loadu_si128((const __m128i *)(p + 16 * i)),
@@ -101,23 +102,24 @@ static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
 			p2 += SHA256_BLOCK_SIZE) {
 		__m128i a1s = a1, c1s = c1, a2s = a2, c2s = c2, x[4], y[4];
 
+#pragma GCC unroll 4
 		for (int i = 0; i < 4; i++) {
 			x[i] = _mm_shuffle_epi8(
 				_mm_loadu_si128((const __m128i *)(p1 + 16 * i)),
 				BSWAP_MASK);
+			QUAD(a1, c1, x[i], i);
 			y[i] = _mm_shuffle_epi8(
 				_mm_loadu_si128((const __m128i *)(p2 + 16 * i)),
 				BSWAP_MASK);
-			QUAD(a1, c1, x[i], i);
 			QUAD(a2, c2, y[i], i);
 		}
 #pragma GCC unroll 12
 		for (int i = 4; i < 16; i++) {
 			x[i & 3] = schedule(x[i & 3], x[(i + 1) & 3],
 					    x[(i + 2) & 3], x[(i + 3) & 3]);
+			QUAD(a1, c1, x[i & 3], i);
 			y[i & 3] = schedule(y[i & 3], y[(i + 1) & 3],
 					    y[(i + 2) & 3], y[(i + 3) & 3]);
-			QUAD(a1, c1, x[i & 3], i);
 			QUAD(a2, c2, y[i & 3], i);
 		}
 		a1 = _mm_add_epi32(a1, a1s);

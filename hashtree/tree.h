@@ -21,6 +21,28 @@ struct ht_io {
 			 struct fv_error *err);
 	int (*write_tree)(void *ctx, uint64_t off, const void *buf,
 			  size_t len, struct fv_error *err);
+	/* Optional. Says whether data offset off lies in a hole (reads as
+	 * zeros) and where that hole or data extent ends. */
+	int (*data_extent)(void *ctx, uint64_t off, int *is_hole,
+			   uint64_t *end);
+	/* Optional. Maps data [off, off + len) read-only instead of copying
+	 * it; unmap_data releases what map_data returned. NULL from
+	 * map_data falls back to read_data. */
+	const uint8_t *(*map_data)(void *ctx, uint64_t off, size_t len);
+	void (*unmap_data)(void *ctx, const uint8_t *p, size_t len);
+	/* Optional. A hint that data [off, off + len) will be read soon. */
+	void (*prefetch_data)(void *ctx, uint64_t off, uint64_t len);
+	/* All callbacks may be called from several threads at once. */
+};
+
+/* Progress: bytes hashed so far out of total (data and hash blocks read).
+ * Called from worker threads, one call at a time, once per window. */
+typedef void (*ht_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct ht_options {
+	unsigned threads; /* 0 or 1: the calling thread only */
+	ht_progress_fn progress;
+	void *progress_ctx;
 };
 
 enum ht_failure_kind {
@@ -47,14 +69,20 @@ struct ht_verify_result {
 
 /* Writes every level, leaves first, and returns the root digest. */
 int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
-	     const struct ht_io *io, uint8_t *root, struct fv_error *err);
+	     const struct ht_io *io, const struct ht_options *opt,
+	     uint8_t *root, struct fv_error *err);
+
+/* Level 0 and every large level are split into windows of whole parent
+ * blocks, handed to opt->threads workers in order; the output does not
+ * depend on the number of threads. */
 
 /* Checks every data block, hash block, spare area and the root, reporting
- * each failure through report (may be NULL) as it is found. Returns 0 when
+ * each failure through report (may be NULL) in position order. Returns 0 when
  * the whole check ran (the result says what it found), or a negative errno
  * when it could not run (I/O, memory). */
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
-	      const struct ht_io *io, const uint8_t *root, ht_report_fn report,
+	      const struct ht_io *io, const struct ht_options *opt,
+	      const uint8_t *root, ht_report_fn report,
 	      void *report_ctx, struct ht_verify_result *res,
 	      struct fv_error *err);
 

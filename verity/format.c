@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "device.h"
@@ -35,12 +36,76 @@ static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 				   err);
 }
 
+/* Holes of a sparse data file read as zeros: their blocks need no read. */
+static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
+{
+	const struct verity_io_ctx *ctx = c;
+	off_t data = lseek(ctx->data->fd, (off_t)off, SEEK_DATA);
+
+	if (data < 0) {
+		if (errno != ENXIO)
+			return -errno; /* no SEEK_DATA here: treat as data */
+		*is_hole = 1;
+		*end = UINT64_MAX;
+		return 0;
+	}
+	if ((uint64_t)data > off) {
+		*is_hole = 1;
+		*end = (uint64_t)data;
+		return 0;
+	}
+	off_t hole = lseek(ctx->data->fd, (off_t)off, SEEK_HOLE);
+	if (hole < 0 || (uint64_t)hole <= off)
+		return -EIO;
+	*is_hole = 0;
+	*end = (uint64_t)hole;
+	return 0;
+}
+
+/* Mapping avoids copying the data out of the page cache. A file that
+ * shrinks while mapped raises SIGBUS: the command catches it. */
+static const uint8_t *io_map_data(void *c, uint64_t off, size_t len)
+{
+	const struct verity_io_ctx *ctx = c;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t base = off - off % page;
+	void *p = mmap(NULL, len + (off - base), PROT_READ,
+		       MAP_SHARED | MAP_POPULATE, ctx->data->fd, (off_t)base);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	return (const uint8_t *)p + (off - base);
+}
+
+static void io_unmap_data(void *c, const uint8_t *p, size_t len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)p, base = at - at % page;
+
+	(void)c;
+	munmap((void *)base, len + (at - base));
+}
+
+static void io_prefetch_data(void *c, uint64_t off, uint64_t len)
+{
+	const struct verity_io_ctx *ctx = c;
+
+	posix_fadvise(ctx->data->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+}
+
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
 {
+	memset(io, 0, sizeof(*io));
 	io->ctx = ctx;
 	io->read_data = io_read_data;
 	io->read_tree = io_read_tree;
 	io->write_tree = io_write_tree;
+	io->prefetch_data = io_prefetch_data;
+	if (!ctx->data->is_block) {
+		io->data_extent = io_data_extent;
+		io->map_data = io_map_data;
+		io->unmap_data = io_unmap_data;
+	}
 	posix_fadvise(ctx->data->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
@@ -97,7 +162,8 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 }
 
 int verity_format(struct verity_params *p, const char *data_path,
-		  const char *hash_path, uint8_t *root,
+		  const char *hash_path, const struct ht_options *opt,
+		  uint8_t *root,
 		  struct verity_layout *layout, struct verity_info *info,
 		  struct fv_error *err)
 {
@@ -119,7 +185,7 @@ int verity_format(struct verity_params *p, const char *data_path,
 		ctx.hash = &hash;
 		ctx.tree_offset = l.tree_offset;
 		verity_io_init(&io, &ctx);
-		r = ht_build(&l.geo, &h, &io, root, err);
+		r = ht_build(&l.geo, &h, &io, opt, root, err);
 		ht_hasher_free(&h);
 	}
 	if (!r && !p->no_superblock)

@@ -30,7 +30,8 @@ static void bridge_report(void *c, const struct ht_failure *f)
 }
 
 int verity_verify(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const uint8_t *root, size_t root_size,
+		  const char *hash_path, const struct ht_options *opt,
+		  const uint8_t *root, size_t root_size,
 		  verity_report_fn report, void *report_ctx,
 		  struct ht_verify_result *res, struct verity_info *info,
 		  struct fv_error *err)
@@ -76,7 +77,7 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		ctx.hash = &hash;
 		ctx.tree_offset = l.tree_offset;
 		verity_io_init(&io, &ctx);
-		r = ht_verify(&l.geo, &h, &io, root, bridge_report, &bridge,
+		r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report, &bridge,
 			      res, err);
 		ht_hasher_free(&h);
 	}

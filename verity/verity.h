@@ -49,12 +49,15 @@ int verity_layout_compute(const struct verity_params *p,
 int verity_read_superblock(const char *hash_path, struct verity_params *p,
 			   struct fv_error *err);
 
+/* opt (may be NULL) sets the worker threads and a progress callback. */
+
 /* Builds the tree of data_path into hash_path and writes the superblock
  * last. p->data_blocks == 0 takes every block of the data device (which
  * must then be a whole number of blocks) and is filled in. root receives
  * the digest (HT_MAX_DIGEST_SIZE bytes). */
 int verity_format(struct verity_params *p, const char *data_path,
-		  const char *hash_path, uint8_t *root,
+		  const char *hash_path, const struct ht_options *opt,
+		  uint8_t *root,
 		  struct verity_layout *layout, struct verity_info *info,
 		  struct fv_error *err);
 
@@ -62,7 +65,8 @@ int verity_format(struct verity_params *p, const char *data_path,
  * are opened read-only. p must be complete (from the superblock, or given
  * with no_superblock); data_blocks == 0 is resolved from the device. */
 int verity_verify(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const uint8_t *root, size_t root_size,
+		  const char *hash_path, const struct ht_options *opt,
+		  const uint8_t *root, size_t root_size,
 		  verity_report_fn report, void *report_ctx,
 		  struct ht_verify_result *res, struct verity_info *info,
 		  struct fv_error *err);

@@ -63,7 +63,7 @@ static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
 		  const char *alg, int type, const char *salt_hex,
 		  uint32_t dbs, uint32_t hbs, char *root_hex)
 {
-	struct ht_io io = { m, mem_read_data, mem_read_tree, mem_write_tree };
+	struct ht_io io = { .ctx = m, .read_data = mem_read_data, .read_tree = mem_read_tree, .write_tree = mem_write_tree };
 	uint8_t salt[256], root[64];
 	size_t salt_len = 0;
 	struct fv_error err;
@@ -74,7 +74,7 @@ static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
 					  h->digest_size, type, &err), 0);
 	m->tree_size = g->tree_blocks * hbs;
 	m->tree = calloc(1, m->tree_size + 1);
-	ck_assert_int_eq(ht_build(g, h, &io, root, &err), 0);
+	ck_assert_int_eq(ht_build(g, h, &io, NULL, root, &err), 0);
 	verity_hex_encode(root, h->digest_size, root_hex);
 }
 
@@ -82,14 +82,14 @@ static int verify(struct mem *m, const struct ht_geometry *g,
 		  const struct ht_hasher *h, const char *root_hex,
 		  struct ht_verify_result *res)
 {
-	struct ht_io io = { m, mem_read_data, mem_read_tree, mem_write_tree };
+	struct ht_io io = { .ctx = m, .read_data = mem_read_data, .read_tree = mem_read_tree, .write_tree = mem_write_tree };
 	uint8_t root[64];
 	size_t n;
 	struct fv_error err;
 
 	verity_hex_decode(root_hex, root, 64, &n);
 	m->nseen = 0;
-	return ht_verify(g, h, &io, root, mem_report, m, res, &err);
+	return ht_verify(g, h, &io, NULL, root, mem_report, m, res, &err);
 }
 
 #define S "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d"
@@ -262,6 +262,131 @@ START_TEST(one_block_has_no_tree)
 }
 END_TEST
 
+/* Holes: every block in [hole_start, hole_end) reads as zero, and the
+ * tree must not read it. */
+struct sparse {
+	struct mem m;
+	uint64_t hole_start, hole_end;
+	int hole_reads;
+};
+
+static int sparse_read_data(void *c, uint64_t off, void *buf, size_t len,
+			    struct fv_error *err)
+{
+	struct sparse *sp = c;
+
+	if (off < sp->hole_end && off + len > sp->hole_start)
+		sp->hole_reads++;
+	return mem_read_data(&sp->m, off, buf, len, err);
+}
+
+static int sparse_read_tree(void *c, uint64_t off, void *buf, size_t len,
+			    struct fv_error *err)
+{
+	return mem_read_tree(&((struct sparse *)c)->m, off, buf, len, err);
+}
+
+static int sparse_write_tree(void *c, uint64_t off, const void *buf,
+			     size_t len, struct fv_error *err)
+{
+	return mem_write_tree(&((struct sparse *)c)->m, off, buf, len, err);
+}
+
+static int sparse_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
+{
+	struct sparse *sp = c;
+
+	*is_hole = off >= sp->hole_start && off < sp->hole_end;
+	*end = *is_hole ? sp->hole_end : off < sp->hole_start ? sp->hole_start : UINT64_MAX;
+	return 0;
+}
+
+START_TEST(holes_are_not_read_and_hash_as_zeros)
+{
+	struct sparse sp = { 0 };
+	struct ht_io io = { .ctx = &sp, .read_data = sparse_read_data,
+			    .read_tree = sparse_read_tree,
+			    .write_tree = sparse_write_tree,
+			    .data_extent = sparse_extent };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct fv_error err;
+	uint8_t root[32], *plain_tree;
+	char hex[65], want[65];
+
+	/* 3000 blocks of 4096, the middle third a hole (not block-aligned
+	 * at its start: the block holding it must still be read). */
+	sp.m.data_size = 3000 * 4096;
+	sp.m.data = malloc(sp.m.data_size);
+	for (size_t i = 0; i < sp.m.data_size; i++)
+		sp.m.data[i] = (uint8_t)(i * 7 + i / 4096);
+	sp.hole_start = 1000 * 4096 + 100;
+	sp.hole_end = 2000 * 4096;
+	memset(sp.m.data + sp.hole_start, 0, sp.hole_end - sp.hole_start);
+	build(&sp.m, &g, &h, "sha256", 1, "abcd", 4096, 4096, want);
+	plain_tree = sp.m.tree;
+	sp.m.tree = calloc(1, sp.m.tree_size);
+	sp.hole_reads = 0;
+	ck_assert_int_eq(ht_build(&g, &h, &io, NULL, root, &err), 0);
+	verity_hex_encode(root, 32, hex);
+	ck_assert_str_eq(hex, want);
+	ck_assert(!memcmp(plain_tree, sp.m.tree, sp.m.tree_size));
+	ck_assert_int_eq(sp.hole_reads, 1); /* only the partial block */
+	ht_hasher_free(&h);
+	free(plain_tree);
+	free(sp.m.tree);
+	free(sp.m.data);
+}
+END_TEST
+
+/* The same tree and the same failure list, in the same order, for any
+ * number of threads. */
+START_TEST(threads_give_identical_results)
+{
+	static const unsigned counts[] = { 1, 2, 3, 8 };
+	struct mem m = { 0 };
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_io io = { .ctx = &m, .read_data = mem_read_data,
+			    .read_tree = mem_read_tree,
+			    .write_tree = mem_write_tree };
+	struct fv_error err;
+	char root1[65];
+	uint8_t *tree1, root[32];
+
+	multilevel(&m, &g, &h, root1);
+	tree1 = m.tree;
+	m.tree = calloc(1, m.tree_size);
+	for (size_t t = 0; t < 4; t++) {
+		struct ht_options opt = { counts[t], NULL, NULL };
+		struct ht_verify_result res;
+		char hex[65];
+
+		memset(m.tree, 0xee, m.tree_size);
+		ck_assert_int_eq(ht_build(&g, &h, &io, &opt, root, &err), 0);
+		verity_hex_encode(root, 32, hex);
+		ck_assert_str_eq(hex, root1);
+		ck_assert(!memcmp(tree1, m.tree, m.tree_size));
+
+		/* corrupt many blocks: reported in position order */
+		for (int b = 0; b < 5000; b += 97)
+			m.data[b * 512] ^= 1;
+		m.nseen = 0;
+		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, mem_report, &m,
+					   &res, &err), 0);
+		ck_assert_uint_eq(res.bad_data_blocks, 52);
+		for (int i = 0; i < m.nseen; i++)
+			ck_assert_uint_eq(m.seen[i].block, (uint64_t)i * 97);
+		for (int b = 0; b < 5000; b += 97)
+			m.data[b * 512] ^= 1;
+	}
+	ht_hasher_free(&h);
+	free(tree1);
+	free(m.tree);
+	free(m.data);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tree");
@@ -276,6 +401,8 @@ int main(void)
 	tcase_add_test(tc, corrupt_hash_block_at_each_level);
 	tcase_add_test(tc, nonzero_padding_and_wrong_root);
 	tcase_add_test(tc, one_block_has_no_tree);
+	tcase_add_test(tc, holes_are_not_read_and_hash_as_zeros);
+	tcase_add_test(tc, threads_give_identical_results);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

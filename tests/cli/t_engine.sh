@@ -1,0 +1,63 @@
+# Threads, progress, holes and images over 4 GiB.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+gen 41 $((3000 * 4096 + 0)) >data
+for n in 1 2 3 8; do
+	"$FV" format data hash.$n --threads=$n --salt=$SALT --uuid=$UUID >out.$n
+	check "--threads=$n: format" test $? = 0
+done
+for n in 2 3 8; do
+	check "--threads=$n: same hash image as 1 thread" cmp -s hash.1 hash.$n
+	check "--threads=$n: same output" cmp -s <(sed 's/hash\.[0-9]//' out.1) <(sed 's/hash\.[0-9]//' out.$n)
+done
+R=$(root_of out.1)
+printf 'X' | dd of=data bs=1 seek=$((17 * 4096)) conv=notrunc status=none
+printf 'X' | dd of=data bs=1 seek=$((2999 * 4096)) conv=notrunc status=none
+for n in 1 2 3 8; do
+	run_rc 2 "$FV" verify data hash.1 "$R" --threads=$n
+	check "--threads=$n: verify reports both, in order" test "$(head -2 "$T/err" | tr '\n' ' ')" = \
+		"Verification failed at position 69632. Verification failed at position 12283904. "
+done
+check "--threads=0 refused" run_rc 1 "$FV" format data h --threads=0
+check "--threads=abc refused" run_rc 1 "$FV" format data h --threads=abc
+check "--threads=257 refused" run_rc 1 "$FV" format data h --threads=257
+
+# Progress: never on a non-terminal unless forced, always cleared.
+check "no progress when stderr is a file" run_rc 0 "$FV" format data h --salt=$SALT
+check "  stderr empty" test ! -s "$T/err"
+check "--progress forces it" run_rc 0 "$FV" format data h --salt=$SALT --progress
+check "  percent and MiB/s" grep -q '100.0%.*MiB/s' "$T/err"
+check "  cleared at the end" sh -c "tail -c 4 '$T/err' | od -An -c | grep -q 'r 033   \\[   K'"
+run_rc 2 "$FV" verify data hash.1 "$R" --progress --threads=1
+check "--progress on verify" grep -q '100.0%.*MiB/s' "$T/err"
+if command -v script >/dev/null; then
+	script -qec "'$FV' format data h2 --salt=$SALT --threads=1" /dev/null >tty.out 2>&1
+	check "terminal: progress shown" grep -q 'MiB/s' tty.out
+	script -qec "'$FV' format data h2 --salt=$SALT --no-progress" /dev/null >tty.out 2>&1
+	check "terminal: --no-progress hides it" sh -c "! grep -q 'MiB/s' tty.out"
+fi
+# At most ten updates a second: count the carriage returns of a slow run.
+FASTVERITY_SHA256=portable "$FV" format data h3 --salt=$SALT --threads=1 --progress 2>prog >/dev/null
+start=$(date +%s%N)
+FASTVERITY_SHA256=portable "$FV" format data h3 --salt=$SALT --threads=1 --progress 2>prog >/dev/null
+secs=$(( ($(date +%s%N) - start) / 1000000 ))
+updates=$(tr -cd '\r' <prog | wc -c)
+check "at most ten updates a second ($updates in ${secs} ms)" test "$updates" -le $(( secs / 100 + 3 ))
+
+# A sparse 5 GiB image with data far past 4 GiB, against veritysetup.
+truncate -s $((5 << 30)) big
+gen 42 $((1 << 20)) | dd of=big bs=1M seek=0 conv=notrunc status=none
+gen 43 $((1 << 20)) | dd of=big bs=1M seek=$((4096 + 512)) conv=notrunc status=none
+gen 44 4096 | dd of=big bs=4096 seek=$(( (5 << 30) / 4096 - 1 )) conv=notrunc status=none
+"$FV" format big big.fv --salt=$SALT --uuid=$UUID >o.fv
+check "5 GiB: fastverity format" test $? = 0
+$VS format big big.vs --salt=$SALT --uuid=$UUID >o.vs
+check "5 GiB: same output as veritysetup" cmp -s <(sed 's/big\...//' o.fv) <(sed 's/big\...//' o.vs)
+check "5 GiB: same hash image as veritysetup" cmp -s big.fv big.vs
+R=$(root_of o.fv)
+check "5 GiB: fastverity verifies veritysetup's tree" "$FV" verify big big.vs "$R"
+printf 'Z' | dd of=big bs=1 seek=$(( (4096 + 512) * 1048576 + 5000 )) conv=notrunc status=none
+run_rc 2 "$FV" verify big big.vs "$R"
+check "5 GiB: a change past 4 GiB is found at its offset" grep -qx "Verification failed at position $(( (4096 + 512) * 1048576 + 4096 ))." "$T/err"
+rm -f big big.fv big.vs
