@@ -61,3 +61,13 @@ printf 'Z' | dd of=big bs=1 seek=$(( (4096 + 512) * 1048576 + 5000 )) conv=notru
 run_rc 2 "$FV" verify big big.vs "$R"
 check "5 GiB: a change past 4 GiB is found at its offset" grep -qx "Verification failed at position $(( (4096 + 512) * 1048576 + 4096 ))." "$T/err"
 rm -f big big.fv big.vs
+
+# A data file that shrinks during format: one clear line, exit 1.
+gen 45 $((256 << 20)) >shrink
+FASTVERITY_SHA256=portable "$FV" format shrink shrink.h --threads=1 --progress 2>shrink.err >/dev/null &
+pid=$!
+for _ in $(seq 200); do [ -s shrink.err ] && break; sleep 0.05; done
+truncate -s $((16 << 20)) shrink
+wait $pid
+check "shrinking data file: exit 1" test $? = 1
+check "shrinking data file: says so" grep -q '^fastverity: shrink: the file shrank while it was being read$' shrink.err
