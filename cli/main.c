@@ -138,6 +138,8 @@ static void sigbus_handler(int sig)
 	const char *name = opts.nargs > 0 ? opts.args[0] : "data device";
 
 	(void)sig;
+	if (cli_progress_visible && write(STDERR_FILENO, "\r\033[K", 4) < 0)
+		_exit(EXIT_PARAMS);
 	if (write(STDERR_FILENO, head, sizeof(head) - 1) < 0 ||
 	    write(STDERR_FILENO, name, strlen(name)) < 0 ||
 	    write(STDERR_FILENO, tail, sizeof(tail) - 1) < 0)

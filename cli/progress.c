@@ -1,10 +1,13 @@
 /* A progress line on stderr: percent, MiB/s and time left, at most ten
  * updates a second, cleared at the end. */
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+volatile sig_atomic_t cli_progress_visible;
 
 static double now(void)
 {
@@ -36,6 +39,7 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 		rate > 0 ? (double)(total - done) / rate : 0.0);
 	fflush(stderr);
 	pr->shown = 1;
+	cli_progress_visible = 1;
 }
 
 void cli_progress_end(struct cli_progress *pr)
@@ -43,4 +47,5 @@ void cli_progress_end(struct cli_progress *pr)
 	if (pr->shown)
 		fputs("\r\033[K", stderr);
 	pr->shown = 0;
+	cli_progress_visible = 0;
 }
