@@ -25,7 +25,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils
+            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc
 
 .PHONY: all deps check check-unit check-cli check-images check-clang \
         demo install clean bench
@@ -96,6 +96,15 @@ $(B)/fastverity-clang: $(CLI_OBJ) $(LIB_OBJ)
 demo: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage
 	@images/demo.sh
+
+$(B)/bench-kernels: tests/bench/kernels.c libfastverity.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< libfastverity.a $(LIBS)
+
+# Speed against veritysetup; prints the table the README shows.
+bench: deps
+	@$(MAKE) --no-print-directory all $(B)/mkimage $(B)/bench-kernels
+	@tests/bench/bench.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -391,7 +391,7 @@ static void worker_free(struct worker *w)
 static void plan_windows(struct level_pass *lp, unsigned threads)
 {
 	size_t max = WINDOW_BYTES / lp->g->hash_block_size;
-	uint64_t want = lp->parents / ((uint64_t)threads * 4);
+	uint64_t want = lp->parents / ((uint64_t)threads * 16);
 
 	if (max == 0)
 		max = 1;

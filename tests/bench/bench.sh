@@ -1,0 +1,90 @@
+#!/bin/bash
+# make bench: fastverity against veritysetup on a 1 GiB image (sha256,
+# 4 KiB blocks, 32-byte salt, warm page cache), run alternately, medians
+# of BENCH_RUNS (default 5) runs each; the generic path (sha512, format 0)
+# with the same parameters; SHA-256 kernel throughput; peak RSS on a
+# 4 GiB image. Prints a Markdown table. Needs about 5 GiB in BENCH_DIR.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fv=$top/fastverity
+runs=${BENCH_RUNS:-5}
+dir=${BENCH_DIR:-/var/tmp/fastverity-bench}
+mkdir -p "$dir"
+img=$dir/1g.img
+salt=$(printf 'a5%.0s' $(seq 32))
+uuid=12345678-1234-4234-8234-123456789abc
+threads=$(nproc)
+
+[ "$(stat -c %s "$img" 2>/dev/null || echo 0)" = $((1 << 30)) ] ||
+	"$top/build/mkimage" random 1 $((1 << 30)) >"$img"
+cat "$img" >/dev/null
+
+seconds() { # CMD...: wall time of one run, in seconds
+	local start=$EPOCHREALTIME
+	"$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
+	echo "$EPOCHREALTIME - $start" | bc -l
+}
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# compare LABEL TARGET "VERITYSETUP ARGS" "FASTVERITY ARGS"
+compare() {
+	local label=$1 target=$2 vargs=$3 fargs=$4 vs=() fs=() i v f ratio ok
+	for i in $(seq "$runs"); do
+		# shellcheck disable=SC2086
+		vs+=("$(seconds veritysetup $vargs)")
+		# shellcheck disable=SC2086
+		fs+=("$(seconds "$fv" $fargs)")
+	done
+	v=$(printf '%s\n' "${vs[@]}" | median)
+	f=$(printf '%s\n' "${fs[@]}" | median)
+	ratio=$(echo "$v / $f" | bc -l)
+	ok=$(echo "$ratio >= $target" | bc -l)
+	printf '| %s | %.3f s | %.3f s | %.2fx | %sx | %s |\n' "$label" "$v" "$f" "$ratio" "$target" \
+		"$([ "$ok" = 1 ] && echo met || echo NOT met)"
+}
+
+common="--salt=$salt --uuid=$uuid"
+"$fv" format "$img" "$dir/h.fv" $common --root-hash-file="$dir/root" >/dev/null
+root=$(cat "$dir/root")
+"$fv" format "$img" "$dir/h512" $common --hash=sha512 --root-hash-file="$dir/root512" >/dev/null
+"$fv" format "$img" "$dir/h0" $common --format=0 >/dev/null
+
+echo "fastverity bench, $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
+echo "$(nproc) CPUs, $(veritysetup --version | cut -d' ' -f1-2), medians of $runs alternating runs, 1 GiB image, warm cache."
+echo
+echo "| run | veritysetup | fastverity | ratio | target | |"
+echo "|---|---|---|---|---|---|"
+compare "format, $threads threads" 6 "format $img $dir/h.vs $common" "format $img $dir/h.fv $common"
+compare "format, --threads=1" 2.5 "format $img $dir/h.vs $common" "format $img $dir/h.fv $common --threads=1"
+compare "verify, $threads threads" 6 "verify $img $dir/h.fv $root" "verify $img $dir/h.fv $root"
+compare "verify, --threads=1" 2.5 "verify $img $dir/h.fv $root" "verify $img $dir/h.fv $root --threads=1"
+compare "format sha512 (generic)" 1.5 "format $img $dir/h512.vs $common --hash=sha512" "format $img $dir/h512 $common --hash=sha512"
+compare "format --format=0 (generic)" 1.5 "format $img $dir/h0.vs $common --format=0" "format $img $dir/h0 $common --format=0"
+compare "verify sha512 (generic)" 1.5 "verify $img $dir/h512 --root-hash-file=$dir/root512" "verify $img $dir/h512 --root-hash-file=$dir/root512"
+echo
+
+# Kernels, data in cache.
+"$top/build/bench-kernels" >"$dir/kernels"
+one=$(awk '$1 == "sha-ni-1way" {print $2}' "$dir/kernels")
+two=$(awk '$1 == "sha-ni-2way" {print $2}' "$dir/kernels")
+port=$(awk '$1 == "portable" {print $2}' "$dir/kernels")
+echo "| SHA-256 kernel, 4 KiB blocks, 32-byte salt | MB/s per core |"
+echo "|---|---|"
+echo "| portable C | $port |"
+if [ -n "$one" ]; then
+	echo "| SHA-NI one-way | $one |"
+	echo "| SHA-NI two-way | $two ($(echo "$two / $one" | bc -l | xargs printf '%.2f')x one-way; target 1.7x) |"
+fi
+echo
+
+# Peak RSS on a 4 GiB image: bounded by workers x buffers, not the size.
+big=$dir/4g.img
+[ "$(stat -c %s "$big" 2>/dev/null || echo 0)" = $((4 << 30)) ] ||
+	"$top/build/mkimage" random 4 $((4 << 30)) >"$big"
+rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+fr=$(rss "$fv" format "$big" "$dir/h4" $common --root-hash-file="$dir/root4")
+vr=$(rss "$fv" verify "$big" "$dir/h4" --root-hash-file="$dir/root4")
+echo "| 4 GiB image | peak RSS (target at most 64 MiB) |"
+echo "|---|---|"
+echo "| fastverity format | $((fr / 1024)) MiB |"
+echo "| fastverity verify | $((vr / 1024)) MiB |"
