@@ -7,7 +7,7 @@ DESTDIR ?=
 PKGS     = libcrypto popt json-c
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
@@ -16,7 +16,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/layout.c verity/format.c verity/verify.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
-           cli/cmd_dump.c cli/progress.c
+           cli/cmd_dump.c cli/progress.c \
+           cli/cmd_bench.c cli/bench_output.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)

@@ -21,6 +21,10 @@ struct cli_opts {
 	char *format;
 	char *root_hash_file;
 	char *threads;
+	char *salt_size; /* bench lists */
+	char *size;
+	char *device;
+	int csv;
 	int no_superblock;
 	int progress;
 	int no_progress;
@@ -87,7 +91,11 @@ void cli_progress_end(struct cli_progress *pr);
 int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 		    struct cli_progress *pr);
 
+/* A byte count: digits with an optional K, M, G or T (powers of 1024). */
+int cli_parse_size(const char *text, uint64_t *out);
+
 int cmd_format(struct cli_opts *o);
+int cmd_bench(struct cli_opts *o);
 int cmd_verify(struct cli_opts *o);
 int cmd_dump(struct cli_opts *o);
 

@@ -188,6 +188,28 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 	return 0;
 }
 
+int cli_parse_size(const char *text, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	char digits[32];
+	size_t n = strlen(text);
+	unsigned shift = 0;
+	const char *u;
+
+	if (n && n < sizeof(digits) && (u = strchr(units, toupper((unsigned char)text[n - 1]))) && *u) {
+		shift = 10 * (unsigned)(u - units + 1);
+		n--;
+	}
+	if (n >= sizeof(digits))
+		return -cli_error(-EINVAL, "--size: '%s' is not a size", text);
+	memcpy(digits, text, n);
+	digits[n] = '\0';
+	if (parse_u64("--size", digits, UINT64_MAX >> shift, out))
+		return -1;
+	*out <<= shift;
+	return 0;
+}
+
 int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 		    struct cli_progress *pr)
 {

@@ -78,6 +78,16 @@ static struct poptOption option_table[] = {
 	{ "threads", '\0', POPT_ARG_STRING, &opts.threads, 0,
 	  "Worker threads for format and verify (default: online CPUs)",
 	  "number" },
+	{ "salt-size", '\0', POPT_ARG_STRING, &opts.salt_size, 0,
+	  "bench: salt sizes to measure (default 0,32,64,256)", "list" },
+	{ "size", '\0', POPT_ARG_STRING, &opts.size, 0,
+	  "bench: bytes of data per tree (default 64M, repeated for ~10 s)",
+	  "bytes" },
+	{ "device", '\0', POPT_ARG_STRING, &opts.device, 0,
+	  "bench: measure this image or device (read-only) instead of memory",
+	  "path" },
+	{ "csv", '\0', POPT_ARG_NONE, &opts.csv, 0,
+	  "bench: print CSV instead of a table", NULL },
 	{ "progress", '\0', POPT_ARG_NONE, &opts.progress, 0,
 	  "Show progress on stderr even when it is not a terminal", NULL },
 	{ "no-progress", '\0', POPT_ARG_NONE, &opts.no_progress, 0,
@@ -98,6 +108,8 @@ static const struct action actions[] = {
 	{ "verify", cmd_verify, "<data_device> <hash_device> [<root_hash>]",
 	  "check every block offline" },
 	{ "dump", cmd_dump, "<hash_device>", "show the superblock" },
+	{ "bench", cmd_bench, "",
+	  "measure hashing and tree settings on this machine (--hash, --salt-size, --data-block-size, --hash-block-size, --format take lists)" },
 };
 
 static void print_actions(FILE *f)

@@ -1,0 +1,54 @@
+/* fastverity bench: the figures one run collects, and their output. */
+#ifndef FV_BENCH_H
+#define FV_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_MAX_LIST 16
+
+struct bench_impl {
+	const char *name;
+	const char *note;
+	double mb_per_s; /* < 0: not measured, see why */
+	double ratio;	 /* to the fastest */
+	char why[160];
+};
+
+struct bench_setting {
+	char hash[32];
+	uint32_t salt_size;
+	uint32_t data_block_size;
+	uint32_t hash_block_size;
+	int format;
+	int valid;
+	char why[520];	 /* invalid: the reason */
+	double mb_per_s;
+	const char *path; /* "fast" or "generic" */
+	const char *path_reason;
+	uint32_t levels;
+	uint64_t data_bytes;
+	uint64_t tree_bytes;
+	double overhead_percent;
+	unsigned runs;
+};
+
+struct bench_report {
+	char cpu[128];
+	unsigned cpus;
+	char cpu_flags[128]; /* the ones the kernels use */
+	const char *sha256_kernel;
+	unsigned threads;
+	uint64_t size;
+	const char *device;
+	struct bench_impl impls[8];
+	size_t nimpls;
+	struct bench_setting *settings;
+	size_t nsettings;
+};
+
+void bench_print_table(const struct bench_report *r);
+void bench_print_json(const struct bench_report *r);
+void bench_print_csv(const struct bench_report *r);
+
+#endif

@@ -1,0 +1,485 @@
+/* fastverity bench: what hashing costs on this CPU, and what each choice
+ * of hash, salt, block sizes and format does to whole-tree throughput. */
+#include <errno.h>
+#include <linux/if_alg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <openssl/evp.h>
+
+#include "../verity/device.h"
+#include "bench.h"
+#include "cli.h"
+
+#define IMPL_BLOCK 4096
+#define IMPL_SALT 32
+#define IMPL_BLOCKS 64 /* 256 KiB of messages, resident in cache */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --- one core, 4096-byte messages ------------------------------------ */
+
+enum impl {
+	IMPL_SHANI_2WAY,
+	IMPL_SHANI_1WAY,
+	IMPL_PORTABLE,
+	IMPL_EVP_PER_BLOCK,
+	IMPL_EVP_PRESALTED,
+	IMPL_AF_ALG,
+	IMPL_COUNT,
+};
+
+static const char *const impl_names[IMPL_COUNT] = {
+	"SHA-256 SHA-NI two-way",
+	"SHA-256 SHA-NI one-way",
+	"SHA-256 portable C",
+	"OpenSSL EVP, new context per block",
+	"OpenSSL EVP, pre-salted context copied",
+	"Kernel crypto API (AF_ALG)",
+};
+
+static const char *const impl_notes[IMPL_COUNT] = {
+	"fastverity's fast path",
+	"",
+	"fastverity without SHA-NI",
+	"how veritysetup hashes",
+	"fastverity's generic path",
+	"",
+};
+
+/* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
+static int impl_pass(enum impl k, const struct sha256_salted_state *st,
+		     const uint8_t *salt, const uint8_t *buf, uint8_t *out,
+		     const EVP_MD *md, EVP_MD_CTX *presalted, int alg_fd)
+{
+	switch (k) {
+	case IMPL_SHANI_2WAY:
+		sha256_shani_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
+		return 0;
+	case IMPL_SHANI_1WAY:
+		for (int i = 0; i < IMPL_BLOCKS; i++)
+			sha256_shani_finup(st, buf + i * IMPL_BLOCK, IMPL_BLOCK,
+					   out + i * 32);
+		return 0;
+	case IMPL_PORTABLE:
+		sha256_portable_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
+		return 0;
+	case IMPL_EVP_PER_BLOCK:
+		for (int i = 0; i < IMPL_BLOCKS; i++) {
+			EVP_MD_CTX *c = EVP_MD_CTX_new();
+			int ok = c && EVP_DigestInit_ex(c, md, NULL) &&
+				 EVP_DigestUpdate(c, salt, IMPL_SALT) &&
+				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK, IMPL_BLOCK) &&
+				 EVP_DigestFinal_ex(c, out + i * 32, NULL);
+
+			EVP_MD_CTX_free(c);
+			if (!ok)
+				return -EIO;
+		}
+		return 0;
+	case IMPL_EVP_PRESALTED: {
+		EVP_MD_CTX *c = EVP_MD_CTX_new();
+		int ok = c != NULL;
+
+		for (int i = 0; ok && i < IMPL_BLOCKS; i++)
+			ok = EVP_MD_CTX_copy_ex(c, presalted) &&
+			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK, IMPL_BLOCK) &&
+			     EVP_DigestFinal_ex(c, out + i * 32, NULL);
+		EVP_MD_CTX_free(c);
+		return ok ? 0 : -EIO;
+	}
+	case IMPL_AF_ALG:
+		for (int i = 0; i < IMPL_BLOCKS; i++) {
+			if (send(alg_fd, salt, IMPL_SALT, MSG_MORE) != IMPL_SALT ||
+			    send(alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK, 0) != IMPL_BLOCK ||
+			    read(alg_fd, out + i * 32, 32) != 32)
+				return -errno;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* An AF_ALG sha256 operation socket, or -errno with why in *why. */
+static int af_alg_open(char *why, size_t len)
+{
+	struct sockaddr_alg sa = { .salg_family = AF_ALG };
+	int tfm, op;
+
+	strcpy((char *)sa.salg_type, "hash");
+	strcpy((char *)sa.salg_name, "sha256");
+	tfm = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (tfm < 0) {
+		snprintf(why, len, "this kernel offers no AF_ALG sockets (%s)",
+			 strerror(errno));
+		return -errno;
+	}
+	if (bind(tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		snprintf(why, len, "the kernel has no sha256 for AF_ALG (%s)",
+			 strerror(errno));
+		close(tfm);
+		return -errno;
+	}
+	op = accept(tfm, NULL, 0);
+	if (op < 0)
+		snprintf(why, len, "AF_ALG accept failed (%s)", strerror(errno));
+	close(tfm);
+	return op < 0 ? -errno : op;
+}
+
+static void run_impls(struct bench_report *rep, double budget)
+{
+	static uint8_t buf[IMPL_BLOCKS * IMPL_BLOCK], out[IMPL_BLOCKS * 32];
+	uint8_t salt[IMPL_SALT];
+	struct sha256_salted_state st;
+	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
+	EVP_MD_CTX *presalted = EVP_MD_CTX_new();
+	double best = 0;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 131 + (i >> 12));
+	memset(salt, 0x5a, sizeof(salt));
+	sha256_salted_init(&st, salt, sizeof(salt));
+	if (md && presalted) {
+		EVP_DigestInit_ex(presalted, md, NULL);
+		EVP_DigestUpdate(presalted, salt, sizeof(salt));
+	}
+	for (int k = 0; k < IMPL_COUNT; k++) {
+		struct bench_impl *r = &rep->impls[rep->nimpls++];
+		int alg_fd = -1, ok = 1;
+		uint64_t passes = 0;
+		double t0, t;
+
+		r->name = impl_names[k];
+		r->note = impl_notes[k];
+		r->mb_per_s = -1;
+		if ((k == IMPL_SHANI_1WAY || k == IMPL_SHANI_2WAY) &&
+		    !sha256_cpu_has_shani()) {
+			snprintf(r->why, sizeof(r->why), "this CPU has no SHA-NI");
+			continue;
+		}
+		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
+		    (!md || !presalted)) {
+			snprintf(r->why, sizeof(r->why), "OpenSSL has no sha256");
+			continue;
+		}
+		if (k == IMPL_AF_ALG) {
+			alg_fd = af_alg_open(r->why, sizeof(r->why));
+			if (alg_fd < 0)
+				continue;
+		}
+		t0 = now();
+		do {
+			if (impl_pass(k, &st, salt, buf, out, md, presalted, alg_fd)) {
+				snprintf(r->why, sizeof(r->why), "hashing failed: %s",
+					 strerror(errno));
+				ok = 0;
+				break;
+			}
+			passes++;
+			t = now() - t0;
+		} while (t < budget);
+		if (alg_fd >= 0)
+			close(alg_fd);
+		if (!ok)
+			continue;
+		r->mb_per_s = (double)passes * sizeof(buf) / t / 1e6;
+		if (r->mb_per_s > best)
+			best = r->mb_per_s;
+	}
+	for (size_t i = 0; i < rep->nimpls; i++)
+		rep->impls[i].ratio = rep->impls[i].mb_per_s > 0 && best > 0
+					      ? rep->impls[i].mb_per_s / best
+					      : -1;
+	EVP_MD_CTX_free(presalted);
+	EVP_MD_free(md);
+}
+
+/* --- whole trees ------------------------------------------------------ */
+
+struct bench_io {
+	const uint8_t *data;	      /* synthetic data, or NULL */
+	const struct verity_device *dev; /* --device, read-only */
+	uint8_t *tree;
+};
+
+static int bio_read_data(void *c, uint64_t off, void *buf, size_t len,
+			 struct fv_error *err)
+{
+	struct bench_io *b = c;
+
+	if (b->dev)
+		return verity_device_read(b->dev, off, buf, len, err);
+	memcpy(buf, b->data + off, len);
+	return 0;
+}
+
+static const uint8_t *bio_map_data(void *c, uint64_t off, size_t len)
+{
+	struct bench_io *b = c;
+
+	(void)len;
+	return b->data ? b->data + off : NULL;
+}
+
+static void bio_unmap_data(void *c, const uint8_t *p, size_t len)
+{
+	(void)c;
+	(void)p;
+	(void)len;
+}
+
+static int bio_read_tree(void *c, uint64_t off, void *buf, size_t len,
+			 struct fv_error *err)
+{
+	(void)err;
+	memcpy(buf, ((struct bench_io *)c)->tree + off, len);
+	return 0;
+}
+
+static int bio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
+			  struct fv_error *err)
+{
+	(void)err;
+	memcpy(((struct bench_io *)c)->tree + off, buf, len);
+	return 0;
+}
+
+static void run_setting(struct bench_setting *s, struct bench_io *b,
+			uint64_t size, unsigned threads, double budget)
+{
+	struct verity_params p;
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_options opt = { threads, NULL, NULL };
+	struct ht_io io = { .ctx = b, .read_data = bio_read_data,
+			    .read_tree = bio_read_tree,
+			    .write_tree = bio_write_tree,
+			    .map_data = bio_map_data,
+			    .unmap_data = bio_unmap_data };
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	double t0, t;
+
+	verity_params_default(&p);
+	snprintf(p.hash_name, sizeof(p.hash_name), "%s", s->hash);
+	p.hash_type = s->format;
+	p.data_block_size = s->data_block_size;
+	p.hash_block_size = s->hash_block_size;
+	p.salt_size = s->salt_size;
+	if (s->salt_size <= VERITY_MAX_SALT_SIZE)
+		memset(p.salt, 0x5a, s->salt_size);
+	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
+		snprintf(s->why, sizeof(s->why), "hash algorithm %s not supported", s->hash);
+		return;
+	}
+	if (verity_params_validate(&p, &err)) {
+		snprintf(s->why, sizeof(s->why), "%s", err.msg);
+		return;
+	}
+	p.data_blocks = size / p.data_block_size;
+	if (!p.data_blocks) {
+		snprintf(s->why, sizeof(s->why), "the data is smaller than one %u-byte block",
+			 p.data_block_size);
+		return;
+	}
+	if (ht_hasher_init(&h, p.hash_name, p.hash_type, p.salt, p.salt_size, &err) ||
+	    ht_geometry_init(&g, p.data_blocks, p.data_block_size, p.hash_block_size,
+			     h.digest_size, p.hash_type, &err)) {
+		snprintf(s->why, sizeof(s->why), "%s", err.msg);
+		return;
+	}
+	s->valid = 1;
+	s->path = h.path == HT_PATH_FAST ? "fast" : "generic";
+	s->path_reason = h.path_reason;
+	s->levels = g.levels;
+	s->data_bytes = p.data_blocks * p.data_block_size;
+	s->tree_bytes = g.tree_blocks * g.hash_block_size;
+	s->overhead_percent = 100.0 * (double)s->tree_bytes / (double)s->data_bytes;
+	b->tree = calloc(1, s->tree_bytes ? s->tree_bytes : 1);
+	t0 = now();
+	do {
+		if (!b->tree || ht_build(&g, &h, &io, &opt, root, &err)) {
+			snprintf(s->why, sizeof(s->why), "%s",
+				 b->tree ? err.msg : "out of memory");
+			s->valid = 0;
+			break;
+		}
+		s->runs++;
+		t = now() - t0;
+	} while (!b->dev && t < budget);
+	if (s->valid)
+		s->mb_per_s = (double)s->data_bytes * s->runs / t / 1e6;
+	free(b->tree);
+	b->tree = NULL;
+	ht_hasher_free(&h);
+}
+
+/* --- options ----------------------------------------------------------- */
+
+static int parse_list(const char *opt, const char *text, char out[][32],
+		      size_t *n)
+{
+	char buf[512], *save = NULL;
+
+	*n = 0;
+	if (strlen(text) >= sizeof(buf))
+		return -cli_error(-EINVAL, "%s: list too long", opt);
+	strcpy(buf, text);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == BENCH_MAX_LIST || strlen(tok) >= 32)
+			return -cli_error(-EINVAL, "%s: at most %d items of 31 characters",
+					  opt, BENCH_MAX_LIST);
+		strcpy(out[(*n)++], tok);
+	}
+	if (!*n)
+		return -cli_error(-EINVAL, "%s: empty list", opt);
+	return 0;
+}
+
+static int parse_num_list(const char *opt, const char *text, const char *dflt,
+			  uint32_t *out, size_t *n)
+{
+	char items[BENCH_MAX_LIST][32];
+
+	if (parse_list(opt, text ? text : dflt, items, n))
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(items[i], &end, 10);
+		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' || v > UINT32_MAX)
+			return -cli_error(-EINVAL, "%s: '%s' is not a number", opt, items[i]);
+		out[i] = (uint32_t)v;
+	}
+	return 0;
+}
+
+static void machine(struct bench_report *r)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(r->cpu, sizeof(r->cpu), "unknown CPU");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && !strncmp(line, "model name", 10)) {
+			snprintf(r->cpu, sizeof(r->cpu), "%s", colon + 2);
+			r->cpu[strcspn(r->cpu, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
+		 sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3" : "none of sha_ni");
+	r->sha256_kernel = sha256_kernel_name(sha256_kernel_select());
+}
+
+int cmd_bench(struct cli_opts *o)
+{
+	char hashes[BENCH_MAX_LIST][32];
+	uint32_t salts[BENCH_MAX_LIST], dbs[BENCH_MAX_LIST], hbs[BENCH_MAX_LIST],
+		fmts[BENCH_MAX_LIST];
+	size_t nh, ns, nd, nhb, nf;
+	struct bench_report rep = { 0 };
+	struct bench_io b = { 0 };
+	struct verity_device dev;
+	struct ht_options opt;
+	struct cli_progress pr;
+	struct fv_error err;
+	uint8_t *data = NULL;
+	size_t k = 0;
+	uint64_t size = 64ULL << 20;
+	double budget, seconds;
+	int r;
+
+	if (o->nargs)
+		return cli_error(-EINVAL, "bench: takes no arguments (see --device)");
+	if (parse_list("--hash", o->hash ? o->hash : "sha256", hashes, &nh) ||
+	    parse_num_list("--salt-size", o->salt_size, "0,32,64,256", salts, &ns) ||
+	    parse_num_list("--data-block-size", o->data_block_size, "4096", dbs, &nd) ||
+	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs, &nhb) ||
+	    parse_num_list("--format", o->format, "1", fmts, &nf) ||
+	    cli_run_options(o, &opt, &pr))
+		return EXIT_PARAMS;
+	if (o->size && cli_parse_size(o->size, &size))
+		return EXIT_PARAMS;
+	machine(&rep);
+	rep.threads = opt.threads;
+	if (o->device) {
+		r = verity_device_open(&dev, o->device, VERITY_OPEN_READ, &err);
+		if (r)
+			return cli_error(r, "%s", err.msg);
+		b.dev = &dev;
+		rep.device = o->device;
+		if (!o->size || size > dev.size)
+			size = dev.size;
+	} else {
+		data = malloc(size ? size : 1);
+		if (!data)
+			return cli_error(-ENOMEM, "--size: cannot allocate %llu bytes",
+					 (unsigned long long)size);
+		for (uint64_t i = 0; i < size; i += 8) {
+			uint64_t v = (i * 0x9e3779b97f4a7c15ULL) ^ (i >> 17);
+
+			memcpy(data + i, &v, size - i < 8 ? size - i : 8);
+		}
+		b.data = data;
+	}
+	rep.size = size;
+	rep.nsettings = nh * ns * nd * nhb * nf;
+	rep.settings = calloc(rep.nsettings, sizeof(*rep.settings));
+	if (!rep.settings) {
+		free(data);
+		return cli_error(-ENOMEM, "out of memory");
+	}
+	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
+	 * the implementations; every tree is built at least once. */
+	seconds = getenv("FASTVERITY_BENCH_SECONDS") ? atof(getenv("FASTVERITY_BENCH_SECONDS")) : 10;
+	if (!(seconds > 0))
+		seconds = 10;
+	run_impls(&rep, seconds / 5 / IMPL_COUNT);
+	budget = seconds * 4 / 5 / (double)rep.nsettings;
+	for (size_t a = 0; a < nh; a++)
+		for (size_t f = 0; f < nf; f++)
+			for (size_t d = 0; d < nd; d++)
+				for (size_t hb = 0; hb < nhb; hb++)
+					for (size_t s = 0; s < ns; s++, k++) {
+						struct bench_setting *st = &rep.settings[k];
+
+						snprintf(st->hash, sizeof(st->hash), "%s", hashes[a]);
+						st->format = (int)fmts[f];
+						st->data_block_size = dbs[d];
+						st->hash_block_size = hbs[hb];
+						st->salt_size = salts[s];
+						run_setting(st, &b, size, opt.threads, budget);
+					}
+	if (o->json)
+		bench_print_json(&rep);
+	else if (o->csv)
+		bench_print_csv(&rep);
+	else
+		bench_print_table(&rep);
+	if (b.dev)
+		verity_device_close(&dev);
+	free(rep.settings);
+	free(data);
+	return EXIT_OK;
+}

@@ -1,0 +1,53 @@
+# fastverity bench: structure, JSON, CSV, paths, invalid combinations,
+# and --device never writes. No assertion on timings.
+. "$(dirname "$0")/lib.sh"
+export FASTVERITY_BENCH_SECONDS=2
+
+cd "$T" || exit 1
+check "bench runs" run_rc 0 "$FV" bench --size=4M --hash=sha256,sha512 --format=1,0 --salt-size=0,32
+cp out table
+check "table: machine line" grep -qE '^fastverity bench: .*, [0-9]+ CPUs \(.*\), [0-9]+ threads, 4.0 MiB of synthetic data in memory$' table
+for impl in "SHA-256 portable C" "OpenSSL EVP, new context per block" "OpenSSL EVP, pre-salted context copied" "Kernel crypto API (AF_ALG)"; do
+	check "table: row $impl" grep -q "^  $impl " table
+done
+check "table: AF_ALG row measured or says why" grep -qE '^  Kernel crypto API \(AF_ALG\) +([0-9]+ |- +- +not measured: .+)' table
+if grep -q sha_ni /proc/cpuinfo; then
+	check "table: SHA-NI rows" grep -q '^  SHA-256 SHA-NI two-way .* fastverity.s fast path$' table
+fi
+check "table: 8 tree rows" test "$(grep -cE '^  sha(256|512) ' table)" = 8
+check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +1 +[0-9]+ fast +2 ' table
+check "table: sha256 format 0 is generic" grep -qE '^  sha256 +(0|32) +4096 +4096 +0 +[0-9]+ generic ' table
+check "table: sha512 is generic" grep -qE '^  sha512 +32 +4096 +4096 +1 +[0-9]+ generic ' table
+check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%$' table
+check "table: summary" grep -q '^Summary:' table
+check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
+
+check "json" run_rc 0 "$FV" bench --json --size=1M --hash=sha256,nosuchhash --data-block-size=4096,1000 --salt-size=32,300 --format=1,2
+jqok . out
+check "json: parses" test $? = 0
+check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.flags_used | type == "array") and .threads >= 1 and (.sha256_kernel | length > 0)' out
+check "json: implementations have every field" jqok '.implementations | length == 6 and all(has("name") and has("mb_per_s") and has("ratio") and has("note"))' out
+check "json: 16 settings with every field" jqok '.settings | length == 16 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
+check "json: one valid combination" test "$(jq '[.settings[] | select(.valid)] | length' out)" = 1
+check "json: the valid one is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
+check "json: unknown hash refused with its reason" jqok '[.settings[] | select(.hash == "nosuchhash" and .data_block_size == 4096 and .salt_size == 32 and .format == 1) | .reason] | all(test("hash algorithm nosuchhash not supported"))' out
+check "json: bad block size refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 1000 and .salt_size == 32 and .format == 1) | .reason] | all(test("unsupported data block size 1000"))' out
+check "json: long salt refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 4096 and .salt_size == 300 and .format == 1) | .reason] | all(test("salt of 300 bytes is too long"))' out
+check "json: hash type 2 refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 4096 and .salt_size == 32 and .format == 2) | .reason] | all(test("unsupported hash type 2"))' out
+
+check "csv" run_rc 0 "$FV" bench --csv --size=1M --format=1,0 --salt-size=0
+check "csv: header" test "$(head -1 out)" = "kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note"
+check "csv: 6 implementation rows" test "$(grep -c '^implementation,' out)" = 6
+check "csv: 2 tree rows, fast then generic" test "$(grep '^tree,' out | cut -d, -f3,7,9 | tr '\n' ' ')" = "sha256,1,fast sha256,0,generic "
+
+# --device: a real image, read-only.
+gen 61 $((8 << 20)) >img
+sha256sum img >sum
+check "--device" run_rc 0 strace -f -e trace=openat -o trace "$FV" bench --device=img --salt-size=32
+check "--device: names the image" grep -q 'of img$' out
+check "--device: measured a tree" grep -qE '^  sha256 +32 +4096 +4096 +1 +[0-9]+ fast ' out
+check "--device: image unchanged" sha256sum -c --quiet sum
+check "--device: opened read-only" sh -c "grep '\"img\"' trace | grep -q O_RDONLY && ! grep '\"img\"' trace | grep -q 'O_RDWR\|O_WRONLY'"
+check "--device: missing file" run_rc 4 "$FV" bench --device=nothere
+check "bench takes no arguments" run_rc 1 "$FV" bench extra
+check "bad list" run_rc 1 "$FV" bench --salt-size=a,b
