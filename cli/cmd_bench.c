@@ -257,23 +257,28 @@ static int bio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 	return 0;
 }
 
-static void run_setting(struct bench_setting *s, struct bench_io *b,
-			uint64_t size, unsigned threads, double budget)
+#define ROUNDS 5
+
+/* A valid setting ready to be measured: its hasher, geometry and tree. */
+struct prepared {
+	struct ht_hasher h;
+	struct ht_geometry g;
+	uint8_t *tree;
+	double rate[ROUNDS];
+	unsigned rounds;
+};
+
+static int prepare_setting(struct bench_setting *s, struct prepared *pp,
+			   uint64_t size)
 {
 	struct verity_params p;
-	struct ht_geometry g;
-	struct ht_hasher h;
-	struct ht_options opt = { threads, NULL, NULL };
-	struct ht_io io = { .ctx = b, .read_data = bio_read_data,
-			    .read_tree = bio_read_tree,
-			    .write_tree = bio_write_tree,
-			    .map_data = bio_map_data,
-			    .unmap_data = bio_unmap_data };
 	struct fv_error err;
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	double t0, t;
 
 	verity_params_default(&p);
+	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
+		snprintf(s->why, sizeof(s->why), "hash algorithm %s not supported", s->hash);
+		return -1;
+	}
 	snprintf(p.hash_name, sizeof(p.hash_name), "%s", s->hash);
 	p.hash_type = s->format;
 	p.data_block_size = s->data_block_size;
@@ -281,50 +286,110 @@ static void run_setting(struct bench_setting *s, struct bench_io *b,
 	p.salt_size = s->salt_size;
 	if (s->salt_size <= VERITY_MAX_SALT_SIZE)
 		memset(p.salt, 0x5a, s->salt_size);
-	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
-		snprintf(s->why, sizeof(s->why), "hash algorithm %s not supported", s->hash);
-		return;
-	}
 	if (verity_params_validate(&p, &err)) {
 		snprintf(s->why, sizeof(s->why), "%s", err.msg);
-		return;
+		return -1;
 	}
 	p.data_blocks = size / p.data_block_size;
 	if (!p.data_blocks) {
 		snprintf(s->why, sizeof(s->why), "the data is smaller than one %u-byte block",
 			 p.data_block_size);
-		return;
+		return -1;
 	}
-	if (ht_hasher_init(&h, p.hash_name, p.hash_type, p.salt, p.salt_size, &err) ||
-	    ht_geometry_init(&g, p.data_blocks, p.data_block_size, p.hash_block_size,
-			     h.digest_size, p.hash_type, &err)) {
-		snprintf(s->why, sizeof(s->why), "%s", err.msg);
-		return;
+	if (ht_hasher_init(&pp->h, p.hash_name, p.hash_type, p.salt, p.salt_size, &err))
+		goto fail;
+	if (ht_geometry_init(&pp->g, p.data_blocks, p.data_block_size, p.hash_block_size,
+			     pp->h.digest_size, p.hash_type, &err)) {
+		ht_hasher_free(&pp->h);
+		goto fail;
+	}
+	s->path = pp->h.path == HT_PATH_FAST ? "fast" : "generic";
+	s->path_reason = pp->h.path_reason;
+	s->levels = pp->g.levels;
+	s->data_bytes = p.data_blocks * p.data_block_size;
+	s->tree_bytes = pp->g.tree_blocks * pp->g.hash_block_size;
+	s->overhead_percent = 100.0 * (double)s->tree_bytes / (double)s->data_bytes;
+	pp->tree = calloc(1, s->tree_bytes ? s->tree_bytes : 1);
+	if (!pp->tree) {
+		ht_hasher_free(&pp->h);
+		snprintf(s->why, sizeof(s->why), "out of memory");
+		return -1;
 	}
 	s->valid = 1;
-	s->path = h.path == HT_PATH_FAST ? "fast" : "generic";
-	s->path_reason = h.path_reason;
-	s->levels = g.levels;
-	s->data_bytes = p.data_blocks * p.data_block_size;
-	s->tree_bytes = g.tree_blocks * g.hash_block_size;
-	s->overhead_percent = 100.0 * (double)s->tree_bytes / (double)s->data_bytes;
-	b->tree = calloc(1, s->tree_bytes ? s->tree_bytes : 1);
-	t0 = now();
+	return 0;
+fail:
+	snprintf(s->why, sizeof(s->why), "%s", err.msg);
+	return -1;
+}
+
+/* One round: builds the tree until the budget is spent, at least once. */
+static void measure_round(struct bench_setting *s, struct prepared *pp,
+			  struct bench_io *b, unsigned threads, double budget)
+{
+	struct ht_options opt = { threads, NULL, NULL };
+	struct ht_io io = { .ctx = b, .read_data = bio_read_data,
+			    .read_tree = bio_read_tree,
+			    .write_tree = bio_write_tree,
+			    .map_data = bio_map_data,
+			    .unmap_data = bio_unmap_data };
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	struct fv_error err;
+	unsigned runs = 0;
+	double t0 = now(), t;
+
+	b->tree = pp->tree;
 	do {
-		if (!b->tree || ht_build(&g, &h, &io, &opt, root, &err)) {
-			snprintf(s->why, sizeof(s->why), "%s",
-				 b->tree ? err.msg : "out of memory");
+		if (ht_build(&pp->g, &pp->h, &io, &opt, root, &err)) {
+			snprintf(s->why, sizeof(s->why), "%s", err.msg);
 			s->valid = 0;
-			break;
+			return;
 		}
-		s->runs++;
+		runs++;
 		t = now() - t0;
-	} while (!b->dev && t < budget);
-	if (s->valid)
-		s->mb_per_s = (double)s->data_bytes * s->runs / t / 1e6;
-	free(b->tree);
-	b->tree = NULL;
-	ht_hasher_free(&h);
+	} while (t < budget);
+	s->runs += runs;
+	pp->rate[pp->rounds++] = (double)s->data_bytes * runs / t / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Rounds go over every setting in turn, so that a noisy moment of a shared
+ * machine spreads over all of them; each figure is its median round. */
+static void run_settings(struct bench_report *rep, struct bench_io *b,
+			 uint64_t size, unsigned threads, double seconds)
+{
+	struct prepared *pp = calloc(rep->nsettings, sizeof(*pp));
+	unsigned rounds = b->dev ? 1 : ROUNDS;
+	double budget = seconds / rounds / (double)rep->nsettings;
+
+	if (!pp) {
+		for (size_t i = 0; i < rep->nsettings; i++)
+			snprintf(rep->settings[i].why, sizeof(rep->settings[i].why), "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < rep->nsettings; i++)
+		prepare_setting(&rep->settings[i], &pp[i], size);
+	for (unsigned r = 0; r < rounds; r++)
+		for (size_t i = 0; i < rep->nsettings; i++)
+			if (rep->settings[i].valid)
+				measure_round(&rep->settings[i], &pp[i], b, threads,
+					      b->dev ? 0 : budget);
+	for (size_t i = 0; i < rep->nsettings; i++) {
+		if (pp[i].rounds) {
+			qsort(pp[i].rate, pp[i].rounds, sizeof(double), cmp_double);
+			rep->settings[i].mb_per_s = pp[i].rate[pp[i].rounds / 2];
+		}
+		if (pp[i].tree) {
+			free(pp[i].tree);
+			ht_hasher_free(&pp[i].h);
+		}
+	}
+	free(pp);
 }
 
 /* --- options ----------------------------------------------------------- */
@@ -407,7 +472,7 @@ int cmd_bench(struct cli_opts *o)
 	uint8_t *data = NULL;
 	size_t k = 0;
 	uint64_t size = 64ULL << 20;
-	double budget, seconds;
+	double seconds;
 	int r;
 
 	if (o->nargs)
@@ -456,7 +521,7 @@ int cmd_bench(struct cli_opts *o)
 	if (!(seconds > 0))
 		seconds = 10;
 	run_impls(&rep, seconds / 5 / IMPL_COUNT);
-	budget = seconds * 4 / 5 / (double)rep.nsettings;
+
 	for (size_t a = 0; a < nh; a++)
 		for (size_t f = 0; f < nf; f++)
 			for (size_t d = 0; d < nd; d++)
@@ -469,8 +534,8 @@ int cmd_bench(struct cli_opts *o)
 						st->data_block_size = dbs[d];
 						st->hash_block_size = hbs[hb];
 						st->salt_size = salts[s];
-						run_setting(st, &b, size, opt.threads, budget);
 					}
+	run_settings(&rep, &b, size, opt.threads, seconds * 4 / 5);
 	if (o->json)
 		bench_print_json(&rep);
 	else if (o->csv)
