@@ -4,7 +4,7 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 DESTDIR ?=
-PKGS     = libcrypto popt json-c
+PKGS     = libcrypto popt json-c devmapper
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
@@ -13,11 +13,12 @@ B        = build
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c \
            verity/params.c verity/superblock.c verity/device.c \
-           verity/layout.c verity/format.c verity/verify.c
+           verity/layout.c verity/format.c verity/verify.c \
+           verity/table.c verity/loop.c verity/activate.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
-           cli/cmd_bench.c cli/bench_output.c
+           cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
@@ -26,9 +27,10 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc
+            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
+            qemu-system-x86 busybox-static xz-utils
 
-.PHONY: all deps check check-unit check-cli check-images check-clang \
+.PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
         demo install clean bench
 
 all: fastverity libfastverity.a libfastverity.so
@@ -73,13 +75,17 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-clang check-unit check-images check-cli
+	@$(MAKE) --no-print-directory check-clang check-unit check-images check-cli check-kernel
 
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
 
 check-cli: fastverity
 	@tests/cli/run.sh
+
+# open/status/close against a real kernel, under qemu.
+check-kernel: fastverity $(B)/mkimage
+	@tests/kernel/run.sh
 
 check-images: fastverity $(B)/mkimage
 	@images/check.sh

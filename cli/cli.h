@@ -21,6 +21,17 @@ struct cli_opts {
 	char *format;
 	char *root_hash_file;
 	char *threads;
+	char *root_hash_signature;
+	int ignore_corruption;
+	int restart_on_corruption;
+	int panic_on_corruption;
+	int restart_on_error;
+	int panic_on_error;
+	int ignore_zero_blocks;
+	int check_at_most_once;
+	int use_tasklets;
+	int deferred;
+	int cancel_deferred;
 	char *salt_size; /* bench lists */
 	char *size;
 	char *device;
@@ -96,6 +107,10 @@ int cli_parse_size(const char *text, uint64_t *out);
 
 int cmd_format(struct cli_opts *o);
 int cmd_bench(struct cli_opts *o);
+int cmd_open(struct cli_opts *o);
+int cmd_create(struct cli_opts *o);
+int cmd_close(struct cli_opts *o);
+int cmd_status(struct cli_opts *o);
 int cmd_verify(struct cli_opts *o);
 int cmd_dump(struct cli_opts *o);
 

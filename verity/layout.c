@@ -114,3 +114,40 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 					       : "OpenSSL EVP";
 	memcpy(info->provider, h->provider, sizeof(info->provider));
 }
+
+int verity_open_checked(struct verity_params *p, const char *data_path,
+			const char *hash_path, size_t root_size,
+			struct verity_device *data, struct verity_device *hash,
+			struct verity_layout *l, struct fv_error *err)
+{
+	int r = verity_params_validate(p, err);
+
+	if (!r)
+		r = verity_device_open(data, data_path, VERITY_OPEN_READ, err);
+	if (r)
+		return r;
+	r = verity_device_open(hash, hash_path, VERITY_OPEN_READ, err);
+	if (r) {
+		verity_device_close(data);
+		return r;
+	}
+	r = verity_resolve_data_blocks(p, data, err);
+	if (!r)
+		r = verity_layout_compute(p, l, err);
+	if (!r)
+		r = verity_check_overlap(l, data, hash, err);
+	if (!r && hash->size < l->hash_end)
+		r = fv_fail(err, EINVAL,
+			    "%s: device has %llu bytes, the hash tree needs %llu",
+			    hash_path, (unsigned long long)hash->size,
+			    (unsigned long long)l->hash_end);
+	if (!r && root_size != l->geo.digest_size)
+		r = fv_fail(err, EINVAL,
+			    "root hash has %zu bytes, %s digests have %u",
+			    root_size, p->hash_name, l->geo.digest_size);
+	if (r) {
+		verity_device_close(hash);
+		verity_device_close(data);
+	}
+	return r;
+}

@@ -44,32 +44,11 @@ int verity_verify(struct verity_params *p, const char *data_path,
 	struct ht_io io;
 	int r;
 
-	r = verity_params_validate(p, err);
-	if (!r)
-		r = verity_device_open(&data, data_path, VERITY_OPEN_READ, err);
+	r = verity_open_checked(p, data_path, hash_path, root_size, &data,
+				&hash, &l, err);
 	if (r)
 		return r;
-	r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
-	if (r) {
-		verity_device_close(&data);
-		return r;
-	}
-	r = verity_resolve_data_blocks(p, &data, err);
-	if (!r)
-		r = verity_layout_compute(p, &l, err);
-	if (!r)
-		r = verity_check_overlap(&l, &data, &hash, err);
-	if (!r && hash.size < l.hash_end)
-		r = fv_fail(err, EINVAL,
-			    "%s: device has %llu bytes, the hash tree needs %llu",
-			    hash_path, (unsigned long long)hash.size,
-			    (unsigned long long)l.hash_end);
-	if (!r && root_size != l.geo.digest_size)
-		r = fv_fail(err, EINVAL,
-			    "root hash has %zu bytes, %s digests have %u",
-			    root_size, p->hash_name, l.geo.digest_size);
-	if (!r)
-		r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
+	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
 				   p->salt_size, err);
 	if (!r) {
 		verity_fill_info(info, &h);

@@ -1,0 +1,232 @@
+/* fastverity open <data_device> <name> <hash_device> [<root_hash>]
+ * fastverity create <name> <data_device> <hash_device> <root_hash>
+ * fastverity close <name>, remove <name>, status <name> */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "../verity/activate.h"
+#include "cli.h"
+
+#define MAX_SIGNATURE (64 * 1024)
+
+static unsigned activation_flags(const struct cli_opts *o)
+{
+	return (o->ignore_corruption ? VERITY_ACT_IGNORE_CORRUPTION : 0) |
+	       (o->restart_on_corruption ? VERITY_ACT_RESTART_ON_CORRUPTION : 0) |
+	       (o->panic_on_corruption ? VERITY_ACT_PANIC_ON_CORRUPTION : 0) |
+	       (o->restart_on_error ? VERITY_ACT_RESTART_ON_ERROR : 0) |
+	       (o->panic_on_error ? VERITY_ACT_PANIC_ON_ERROR : 0) |
+	       (o->ignore_zero_blocks ? VERITY_ACT_IGNORE_ZERO_BLOCKS : 0) |
+	       (o->check_at_most_once ? VERITY_ACT_CHECK_AT_MOST_ONCE : 0) |
+	       (o->use_tasklets ? VERITY_ACT_TASKLETS : 0);
+}
+
+/* The whole signature file: regular, not empty, at most 64 KiB. */
+static int read_signature(const char *path, uint8_t **out, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return cli_error(-EINVAL, "%s: cannot read signature file: %s", path,
+				 strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > MAX_SIGNATURE) {
+		close(fd);
+		return cli_error(-EINVAL, "%s: not a signature file (a regular file of 1 to %d bytes)",
+				 path, MAX_SIGNATURE);
+	}
+	*out = malloc((size_t)st.st_size);
+	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
+	close(fd);
+	if (n != st.st_size) {
+		free(*out);
+		return cli_error(-EIO, "%s: cannot read signature file", path);
+	}
+	*len = (size_t)n;
+	return 0;
+}
+
+static int do_open(struct cli_opts *o, const char *data, const char *name,
+		   const char *hash, const char *root_arg)
+{
+	struct verity_params p;
+	struct verity_activation a = { activation_flags(o), NULL, 0 };
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE], *sig = NULL;
+	int r;
+
+	if (cli_params_from_opts(o, &p, 0))
+		return EXIT_PARAMS;
+	if (!p.no_superblock) {
+		r = verity_read_superblock(hash, &p, &err);
+		if (r)
+			return cli_error(r, "%s", err.msg);
+	} else if ((r = verity_params_validate(&p, &err))) {
+		return cli_error(r, "%s", err.msg);
+	}
+	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
+		return EXIT_PARAMS;
+	if (o->root_hash_signature &&
+	    (r = read_signature(o->root_hash_signature, &sig, &a.signature_size)))
+		return r;
+	a.signature = sig;
+	r = verity_open(name, &p, data, hash, root, ht_digest_size(p.hash_name), &a, &err);
+	free(sig);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	cli_debug(o, "Activated %s from %s and %s.", name, data, hash);
+	return EXIT_OK;
+}
+
+int cmd_open(struct cli_opts *o)
+{
+	if (o->nargs < 3 || o->nargs > 4)
+		return cli_error(-EINVAL,
+				 "open: requires <data_device> <name> <hash_device> [<root_hash>] as arguments");
+	return do_open(o, o->args[0], o->args[1], o->args[2],
+		       o->nargs == 4 ? o->args[3] : NULL);
+}
+
+int cmd_create(struct cli_opts *o)
+{
+	if (o->nargs != 4)
+		return cli_error(-EINVAL,
+				 "create: requires <name> <data_device> <hash_device> <root_hash> as arguments");
+	return do_open(o, o->args[1], o->args[0], o->args[2], o->args[3]);
+}
+
+int cmd_close(struct cli_opts *o)
+{
+	struct verity_active st;
+	struct fv_error err;
+	int r;
+
+	if (o->nargs != 1)
+		return cli_error(-EINVAL, "close: requires <name> as argument");
+	if (o->deferred && o->cancel_deferred)
+		return cli_error(-EINVAL, "choose --deferred or --cancel-deferred, not both");
+	r = verity_close(o->args[0], o->deferred, o->cancel_deferred, &err);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	if (o->deferred && verity_status(o->args[0], &st, &err) == 0)
+		printf("Device %s is still active and scheduled for deferred removal.\n",
+		       o->args[0]);
+	return EXIT_OK;
+}
+
+static const char *flag_words(unsigned f, char *buf, size_t len)
+{
+	/* veritysetup's order and spacing */
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s",
+		 f & VERITY_ACT_IGNORE_CORRUPTION ? "ignore_corruption " : "",
+		 f & VERITY_ACT_RESTART_ON_CORRUPTION ? "restart_on_corruption " : "",
+		 f & VERITY_ACT_PANIC_ON_CORRUPTION ? "panic_on_corruption " : "",
+		 f & VERITY_ACT_RESTART_ON_ERROR ? "restart_on_error " : "",
+		 f & VERITY_ACT_PANIC_ON_ERROR ? "panic_on_error " : "",
+		 f & VERITY_ACT_IGNORE_ZERO_BLOCKS ? "ignore_zero_blocks " : "",
+		 f & VERITY_ACT_CHECK_AT_MOST_ONCE ? "check_at_most_once" : "",
+		 f & VERITY_ACT_TASKLETS ? "try_verify_in_tasklet" : "");
+	return buf;
+}
+
+static void status_json(const char *name, const struct verity_active *st)
+{
+	json_object *j = json_object_new_object(), *flags = json_object_new_array();
+	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256], *save = NULL;
+
+	json_object_object_add(j, "name", json_object_new_string(name));
+	json_object_object_add(j, "active", json_object_new_boolean(1));
+	json_object_object_add(j, "in_use", json_object_new_boolean(st->open_count > 0));
+	json_object_object_add(j, "type", json_object_new_string(st->is_verity ? "VERITY" : "n/a"));
+	if (st->is_verity) {
+		json_object_object_add(j, "status", json_object_new_string(st->corrupted ? "corrupted" : "verified"));
+		json_object_object_add(j, "signature", json_object_new_boolean(st->sig_key_desc[0] != 0));
+		json_object_object_add(j, "hash_type", json_object_new_int(st->p.hash_type));
+		json_object_object_add(j, "data_block_size", json_object_new_int64(st->p.data_block_size));
+		json_object_object_add(j, "hash_block_size", json_object_new_int64(st->p.hash_block_size));
+		json_object_object_add(j, "data_blocks", json_object_new_uint64(st->p.data_blocks));
+		json_object_object_add(j, "hash_algorithm", json_object_new_string(st->p.hash_name));
+		verity_hex_encode(st->p.salt, st->p.salt_size, hex);
+		json_object_object_add(j, "salt", json_object_new_string(hex));
+		json_object_object_add(j, "data_device", json_object_new_string(st->data_dev));
+		json_object_object_add(j, "data_loop", st->data_loop[0] ? json_object_new_string(st->data_loop) : NULL);
+		json_object_object_add(j, "hash_device", json_object_new_string(st->hash_dev));
+		json_object_object_add(j, "hash_loop", st->hash_loop[0] ? json_object_new_string(st->hash_loop) : NULL);
+		json_object_object_add(j, "size_sectors", json_object_new_uint64(st->size_sectors));
+		json_object_object_add(j, "mode", json_object_new_string(st->read_only ? "readonly" : "read/write"));
+		json_object_object_add(j, "hash_offset_sectors",
+				       json_object_new_uint64(st->hash_start_block * st->p.hash_block_size / 512));
+		verity_hex_encode(st->root, st->root_size, hex);
+		json_object_object_add(j, "root_hash", json_object_new_string(hex));
+		flag_words(st->flags, words, sizeof(words));
+		for (char *t = strtok_r(words, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			json_object_array_add(flags, json_object_new_string(t));
+	}
+	json_object_object_add(j, "flags", flags);
+	cli_json_print(j);
+}
+
+int cmd_status(struct cli_opts *o)
+{
+	struct verity_active st;
+	struct fv_error err;
+	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256];
+	const char *name;
+	int r;
+
+	if (o->nargs != 1)
+		return cli_error(-EINVAL, "status: requires <name> as argument");
+	name = o->args[0];
+	if (!strncmp(name, "/dev/mapper/", 12))
+		name += 12;
+	r = verity_status(name, &st, &err);
+	if (r == -ENODEV) {
+		if (o->json)
+			printf("{\n  \"name\":\"%s\",\n  \"active\":false\n}\n", name);
+		else
+			printf("/dev/mapper/%s is inactive.\n", name);
+		return EXIT_NODEV;
+	}
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	if (o->json) {
+		status_json(name, &st);
+		return EXIT_OK;
+	}
+	printf("/dev/mapper/%s is active%s.\n", name, st.open_count ? " and is in use" : "");
+	printf("  type:        %s\n", st.is_verity ? "VERITY" : "n/a");
+	if (!st.is_verity)
+		return EXIT_OK;
+	printf("  status:      %s%s\n", st.corrupted ? "corrupted" : "verified",
+	       st.sig_key_desc[0] ? " (with signature)" : "");
+	printf("  hash type:   %d\n", st.p.hash_type);
+	printf("  data block:  %u\n", st.p.data_block_size);
+	printf("  hash block:  %u\n", st.p.hash_block_size);
+	printf("  hash name:   %s\n", st.p.hash_name);
+	verity_hex_encode(st.p.salt, st.p.salt_size, hex);
+	printf("  salt:        %s\n", st.p.salt_size ? hex : "-");
+	printf("  data device: %s\n", st.data_dev);
+	if (st.data_loop[0])
+		printf("  data loop:   %s\n", st.data_loop);
+	printf("  size:        %" PRIu64 " sectors\n", st.size_sectors);
+	printf("  mode:        %s\n", st.read_only ? "readonly" : "read/write");
+	printf("  hash device: %s\n", st.hash_dev);
+	if (st.hash_loop[0])
+		printf("  hash loop:   %s\n", st.hash_loop);
+	printf("  hash offset: %" PRIu64 " sectors\n",
+	       st.hash_start_block * st.p.hash_block_size / 512);
+	verity_hex_encode(st.root, st.root_size, hex);
+	printf("  root hash:   %s\n", hex);
+	if (st.flags)
+		printf("  flags:       %s\n", flag_words(st.flags, words, sizeof(words)));
+	return EXIT_OK;
+}

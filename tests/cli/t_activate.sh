@@ -1,0 +1,34 @@
+# open, close and status on this machine: argument checks, and the clear
+# refusal of a kernel without device-mapper. The kernel test
+# (tests/kernel/) proves them against a real dm-verity target.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+gen 81 $((64 * 4096)) >data
+"$FV" format data hash --salt=$SALT >fmt
+R=$(root_of fmt)
+
+check "open: missing arguments" run_rc 1 "$FV" open data name
+check "open: message" grep -q 'open: requires <data_device> <name> <hash_device> \[<root_hash>\]' "$T/err"
+check "create: missing arguments" run_rc 1 "$FV" create name data hash
+check "close: missing argument" run_rc 1 "$FV" close
+check "close: --deferred with --cancel-deferred" run_rc 1 "$FV" close x --deferred --cancel-deferred
+check "open: bad root hash before anything is mapped" run_rc 1 "$FV" open data name hash 00
+check "open: missing hash device" run_rc 4 "$FV" open data name nohash "$R"
+check "open: not a verity hash device" run_rc 1 "$FV" open data name data "$R"
+check "open: missing signature file" run_rc 1 "$FV" open data name hash "$R" --root-hash-signature=nosig
+check "open: signature message" grep -q 'nosig: cannot read signature file' "$T/err"
+: >emptysig
+check "open: empty signature file" run_rc 1 "$FV" open data name hash "$R" --root-hash-signature=emptysig
+check "open: a name with a slash" run_rc 1 "$FV" open data a/b hash "$R"
+
+if grep -q device-mapper /proc/misc 2>/dev/null; then
+	check "status of an inactive name: exit 4" run_rc 4 "$FV" status fastverity-no-such-device
+	check "status: inactive line" grep -qx '/dev/mapper/fastverity-no-such-device is inactive.' "$T/out"
+else
+	for action in "open data name hash $R" "close name" "status name"; do
+		# shellcheck disable=SC2086
+		check "no device-mapper: ${action%% *} exits 1" run_rc 1 "$FV" $action
+		check "no device-mapper: ${action%% *} says so" grep -qx 'fastverity: device-mapper is not available: this kernel has no dm-mod driver loaded' "$T/err"
+	done
+fi

@@ -1,0 +1,125 @@
+#!/bin/busybox sh
+# /init of the kernel test's initramfs: loads the modules, runs fastverity
+# open/status/close against the drives the host attached, prints one
+# "FVTEST PASS|FAIL <what>" line per check, then powers off.
+export PATH=/bin
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mkdir -p /run && mount -t tmpfs run /run
+
+pass() { echo "FVTEST PASS $*"; }
+fail() { echo "FVTEST FAIL $*"; }
+t() { # NAME CMD...
+	name=$1
+	shift
+	if "$@" >/tmp/out 2>&1; then pass "$name"; else fail "$name"; sed 's/^/FVTEST   | /' /tmp/out; fi
+}
+param() { sed -n "s/.* fv\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+
+for m in $(cat /modules.order); do
+	insmod "/lib/modules/$m.ko" || fail "insmod $m"
+done
+for _ in $(seq 50); do [ -b /dev/vdd ] && break; sleep 0.1; done
+
+FV=/bin/fastverity
+R=$(param root)
+S=$(param sum)
+R1=$(param root1)
+S1=$(param sum1)
+OFF1=$(param off1)
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+status_has() { # NAME PATTERN (the status is shown when it fails)
+	"$FV" status "$1" >/tmp/status 2>&1
+	cat /tmp/status
+	grep -q "$2" /tmp/status
+}
+gone() { # DEVICE: wait until the node and the mapping are gone
+	for _ in $(seq 20); do [ ! -e "/dev/mapper/$1" ] && break; sleep 0.1; done
+	[ ! -e "/dev/mapper/$1" ] && ! "$FV" status "$1" >/dev/null 2>&1
+}
+
+# A good image on block devices.
+t "open: block devices" "$FV" open /dev/vda good /dev/vdb "$R"
+t "open: /dev/mapper node made without udev" test -b /dev/mapper/good
+t "read: whole device matches the host's checksum" test "$(sum /dev/mapper/good)" = "$S"
+t "status: verified" status_has good 'status:      verified'
+t "status: block devices named" status_has good 'data device: /dev/vda'
+t "status: read-only" status_has good 'mode:        readonly'
+t "status: size in sectors" status_has good 'size:        16384 sectors'
+t "status: root hash" status_has good "root hash:   $R"
+t "status --json" sh -c "'$FV' status --json good | grep -q '\"status\":\"verified\"'"
+t "open: a name in use is refused with exit 5" sh -c "'$FV' open /dev/vda good /dev/vdb $R; test \$? = 5"
+t "close: block devices" "$FV" close good
+t "close: device gone" gone good
+t "status: inactive gives exit 4" sh -c "'$FV' status good; test \$? = 4"
+
+# The same image as files, through loop devices.
+cat /dev/vda >/tmp/good.img
+cat /dev/vdb >/tmp/good.hash
+t "open: files through loop devices" "$FV" open /tmp/good.img goodfile /tmp/good.hash "$R"
+t "read: loop-backed device matches" test "$(sum /dev/mapper/goodfile)" = "$S"
+t "status: data loop file" status_has goodfile 'data loop:   /tmp/good.img'
+t "status: hash loop file" status_has goodfile 'hash loop:   /tmp/good.hash'
+loops=$("$FV" status goodfile | sed -n 's/^  \(data\|hash\) device: \/dev\/\(loop[0-9]*\)$/\2/p')
+t "close: loop-backed device" "$FV" close goodfile
+t "close: loop-backed device gone" gone goodfile
+freed() {
+	for _ in $(seq 30); do
+		busy=0
+		for l in $loops; do [ -e "/sys/block/$l/loop/backing_file" ] && busy=1; done
+		[ $busy = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+t "close: loop devices freed ($loops)" freed
+
+# One corrupted byte: reading fails, status says corrupted.
+t "open: corrupted copy" "$FV" open /dev/vdc bad /dev/vdb "$R"
+t "read: corrupted device fails with an I/O error" sh -c "! dd if=/dev/mapper/bad of=/dev/null bs=1M 2>/tmp/dd; grep -qE 'I/O error|Input/output error' /tmp/dd"
+t "status: corrupted" status_has bad 'status:      corrupted'
+t "close: corrupted" "$FV" close bad
+
+# A wrong root hash: the first read fails.
+WRONG=$(echo "$R" | tr '0123456789abcdef' '123456789abcdef0')
+t "open: wrong root hash" "$FV" open /dev/vda wrong /dev/vdb "$WRONG"
+t "read: first block fails with a wrong root" sh -c "! dd if=/dev/mapper/wrong of=/dev/null bs=4096 count=1 2>/dev/null"
+t "close: wrong root" "$FV" close wrong
+
+# Each option lands in the loaded table.
+for opt in ignore-corruption restart-on-corruption panic-on-corruption ignore-zero-blocks check-at-most-once use-tasklets; do
+	word=$(echo "$opt" | tr - _)
+	[ "$opt" = use-tasklets ] && word=try_verify_in_tasklet
+	t "open --$opt" "$FV" open /dev/vda opt /dev/vdb "$R" "--$opt"
+	t "table has $word" status_has opt "flags:.*$word"
+	t "read with --$opt" test "$(sum /dev/mapper/opt)" = "$S"
+	"$FV" close opt
+	gone opt
+done
+t "conflicting flags refused" sh -c "! '$FV' open /dev/vda opt /dev/vdb $R --ignore-corruption --panic-on-corruption"
+
+# One file: data with its tree appended at --hash-offset.
+t "open: one file with --hash-offset" "$FV" open /dev/vdd one /dev/vdd "$R1" --hash-offset="$OFF1"
+t "read: one-file device matches" test "$(sum /dev/mapper/one)" = "$S1"
+t "status: one-file hash offset" status_has one "hash offset: $(( OFF1 / 512 + 8 )) sectors"
+t "close: one file" "$FV" close one
+cat /dev/vdd >/tmp/one.img
+t "open: one file through one loop device" "$FV" open /tmp/one.img onefile /tmp/one.img "$R1" --hash-offset="$OFF1"
+t "read: one-file loop device matches" test "$(sum /dev/mapper/onefile)" = "$S1"
+t "status: one loop for both" sh -c "d=\$('$FV' status onefile | sed -n 's/^  data device: //p'); h=\$('$FV' status onefile | sed -n 's/^  hash device: //p'); test \"\$d\" = \"\$h\""
+t "close: one-file loop" "$FV" close onefile
+
+# The old argument order, and deferred removal.
+t "create: old argument order" "$FV" create old /dev/vda /dev/vdb "$R"
+exec 3</dev/mapper/old
+t "close --deferred while in use" sh -c "'$FV' close --deferred old | grep -q 'scheduled for deferred removal'"
+t "still active while in use" test -b /dev/mapper/old
+exec 3<&-
+t "removed when the last user closes it" sh -c "'$FV' status old; test \$? = 4"
+rm -f /dev/mapper/old # without udev nobody removes the node afterwards
+
+echo "FVTEST DONE"
+poweroff -f

@@ -1,0 +1,98 @@
+#!/bin/bash
+# make check-kernel: boots Debian's kernel under qemu (software emulation)
+# with an initramfs holding busybox, the dm-verity modules, fastverity and
+# the test script, and checks open/status/close against the real target.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fv=$top/fastverity
+cache=$top/build/kernel
+work=$(mktemp -d /tmp/fastverity-kernel.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+modules="virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio virtio_pci virtio_blk reed_solomon dm-mod dm-bufio dm-verity loop"
+die() { echo "kernel: $*" >&2; echo "kernel: 0 passed, 1 failed"; exit 1; }
+
+# Debian's kernel, resolved through linux-image-amd64, not installed:
+# only vmlinuz (unpacked to the ELF vmlinux, which boots faster) and the
+# modules the test loads.
+fetch_kernel() {
+	local pkg deb
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
+	if [ -z "$pkg" ]; then
+		apt-get update -q >/dev/null
+		pkg=$(apt-cache depends linux-image-amd64 | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
+	fi
+	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64"
+	rm -rf "$cache" && mkdir -p "$cache/deb"
+	(cd "$cache/deb" && apt-get download "$pkg" >/dev/null 2>&1) || die "apt-get download $pkg failed"
+	deb=$(ls "$cache"/deb/*.deb)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$cache" --wildcards './boot/vmlinuz-*' './lib/modules/*/kernel/*' ||
+		die "cannot unpack $deb"
+	rm -rf "$cache/deb"
+	local z off
+	z=$(ls "$cache"/boot/vmlinuz-*)
+	off=$(od -An -v -tx1 "$z" | tr -d ' \n' | grep -ob 'fd377a585a00' | head -1 | cut -d: -f1)
+	if [ -n "$off" ] && tail -c +$((off / 2 + 1)) "$z" | xz -dc >"$cache/vmlinux" 2>/dev/null &&
+		[ "$(head -c 4 "$cache/vmlinux" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+		:
+	else
+		cp "$z" "$cache/vmlinux"
+	fi
+	echo "$pkg" >"$cache/package"
+}
+[ -s "$cache/vmlinux" ] || fetch_kernel
+kver=$(ls "$cache/lib/modules")
+
+# The initramfs.
+root=$work/initramfs
+mkdir -p "$root/bin" "$root/lib/modules" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+cp /bin/busybox "$root/bin/busybox" || die "busybox-static is not installed"
+: >"$root/modules.order"
+for m in $modules; do
+	f=$(find "$cache/lib/modules/$kver" -name "$m.ko" -o -name "$m.ko.xz" | head -1)
+	[ -n "$f" ] || continue # built into this kernel
+	case "$f" in
+	*.xz) xz -dc "$f" >"$root/lib/modules/$m.ko" ;;
+	*) cp "$f" "$root/lib/modules/$m.ko" ;;
+	esac
+	echo "$m" >>"$root/modules.order"
+done
+cp "$fv" "$root/bin/fastverity"
+for lib in $(ldd "$fv" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+cp "$top/tests/kernel/init.sh" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
+
+# Images, made and formatted on the host.
+salt=e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d
+"$top/build/mkimage" random 71 $((8 << 20)) >"$work/good.img"
+"$fv" format "$work/good.img" "$work/good.hash" --salt=$salt --root-hash-file="$work/root" >/dev/null || die "format failed"
+cp "$work/good.img" "$work/bad.img"
+printf 'X' | dd of="$work/bad.img" bs=1 seek=$((1000 * 4096 + 77)) conv=notrunc status=none
+"$top/build/mkimage" random 72 $((4 << 20)) >"$work/one.img"
+sum1=$(sha256sum "$work/one.img" | cut -d' ' -f1)
+"$fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
+	--root-hash-file="$work/root1" >/dev/null || die "format (one file) failed"
+truncate -s %512 "$work/good.hash" "$work/one.img"
+
+append="console=ttyS0 quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
+drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
+# shellcheck disable=SC2046
+timeout 300 qemu-system-x86_64 -accel tcg -m 512 -nographic -no-reboot -nic none \
+	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
+	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
+	</dev/null >"$work/console" 2>&1
+rc=$?
+tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"
+grep -v '^FVTEST DONE' "$work/markers"
+passed=$(grep -c '^FVTEST PASS' "$work/markers")
+failed=$(grep -c '^FVTEST FAIL' "$work/markers")
+if ! grep -q '^FVTEST DONE' "$work/markers"; then
+	echo "kernel: the guest did not finish (qemu exit $rc); its console ends with:" >&2
+	tr -d '\r' <"$work/console" | tail -20 >&2
+	failed=$((failed + 1))
+fi
+echo "kernel ($(cat "$cache/package" 2>/dev/null), qemu TCG): $passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

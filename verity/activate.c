@@ -1,0 +1,337 @@
+/* open, close and status through libdevmapper. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/keyctl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <libdevmapper.h>
+#include <linux/dm-ioctl.h>
+
+#include "activate.h"
+#include "device.h"
+#include "layout_internal.h"
+#include "loop.h"
+
+/* libdevmapper prints its errors unless told otherwise: keep the last one
+ * for our message instead (the library never prints). */
+static __thread char dm_last_error[256];
+
+static void dm_logger(int level, const char *file, int line, int dm_errno,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)file;
+	(void)line;
+	(void)dm_errno;
+	if (level > 3) /* _LOG_ERR */
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dm_last_error, sizeof(dm_last_error), fmt, ap);
+	va_end(ap);
+}
+
+/* Without a running udev nobody would make /dev/mapper/<name>: then let
+ * libdevmapper make the node itself (what DM_DISABLE_UDEV=1 does). */
+static int dm_setup(struct fv_error *err)
+{
+	char version[64];
+
+	dm_log_with_errno_init(dm_logger);
+	if (access("/run/udev/control", F_OK) != 0) {
+		dm_udev_set_sync_support(0);
+		dm_udev_set_checking(0);
+	}
+	/* /proc/misc lists the driver when the kernel has it (a stale
+	 * /dev/mapper/control node proves nothing) */
+	if (access("/proc/misc", F_OK) == 0) {
+		FILE *f = fopen("/proc/misc", "r");
+		char line[128];
+		int found = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, "device-mapper"))
+				found = 1;
+		if (f)
+			fclose(f);
+		if (!found)
+			return fv_fail(err, ENOSYS,
+				       "device-mapper is not available: this kernel has no dm-mod driver loaded");
+	}
+	mkdir("/dev/mapper", 0755);
+	if (!dm_driver_version(version, sizeof(version)))
+		return fv_fail(err, ENOSYS, "device-mapper is not available (%s)",
+			       dm_last_error[0] ? dm_last_error : "no /dev/mapper/control");
+	return 0;
+}
+
+static int dm_name_ok(const char *name, struct fv_error *err)
+{
+	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/') ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return fv_fail(err, EINVAL, "%s: not a valid device name", name);
+	return 0;
+}
+
+/* 1 when a device of that name exists, 0 when not; fills info. */
+static int dm_info(const char *name, struct dm_info *info, struct fv_error *err)
+{
+	struct dm_task *dmt = dm_task_create(DM_DEVICE_INFO);
+	int ok;
+
+	if (!dmt)
+		return fv_fail(err, ENOMEM, "out of memory");
+	ok = dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, info);
+	dm_task_destroy(dmt);
+	if (!ok)
+		return fv_fail(err, EIO, "%s: cannot query device-mapper: %s", name, dm_last_error);
+	return info->exists ? 1 : 0;
+}
+
+/* "major:minor" of a block device, or of the loop device a file gets. */
+struct backing {
+	char dev[32];
+	int loop_fd;
+};
+
+static int backing_for(const struct verity_device *d, struct backing *b,
+		       struct fv_error *err)
+{
+	struct stat st;
+
+	b->loop_fd = -1;
+	if (!d->is_block) {
+		char loop[64];
+
+		b->loop_fd = verity_loop_attach(d->fd, d->path, loop, sizeof(loop), err);
+		if (b->loop_fd < 0)
+			return b->loop_fd;
+		if (fstat(b->loop_fd, &st) < 0)
+			return fv_fail(err, errno, "%s: %s", loop, strerror(errno));
+	} else if (fstat(d->fd, &st) < 0) {
+		return fv_fail(err, errno, "%s: %s", d->path, strerror(errno));
+	}
+	snprintf(b->dev, sizeof(b->dev), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return 0;
+}
+
+/* A kernel "user" key holding the signature, in the thread keyring. */
+static long add_signature_key(const char *desc, const struct verity_activation *a,
+			      struct fv_error *err)
+{
+	long key = syscall(SYS_add_key, "user", desc, a->signature, a->signature_size,
+			   KEY_SPEC_THREAD_KEYRING);
+
+	if (key < 0)
+		return fv_fail(err, errno, "cannot load the root hash signature into the kernel keyring: %s",
+			       strerror(errno));
+	return key;
+}
+
+static int create_device(const char *name, const char *uuid, uint64_t sectors,
+			 const char *table, struct fv_error *err)
+{
+	struct dm_task *dmt = dm_task_create(DM_DEVICE_CREATE);
+	uint32_t cookie = 0;
+	int ok;
+
+	if (!dmt)
+		return fv_fail(err, ENOMEM, "out of memory");
+	dm_last_error[0] = '\0';
+	ok = dm_task_set_name(dmt, name) && dm_task_set_uuid(dmt, uuid) &&
+	     dm_task_set_ro(dmt) && dm_task_add_target(dmt, 0, sectors, "verity", table) &&
+	     dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
+	if (cookie || ok)
+		dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	if (!ok)
+		return fv_fail(err, EINVAL, "%s: the kernel refused the verity table: %s", name,
+			       dm_last_error[0] ? dm_last_error : "unknown error");
+	return 0;
+}
+
+int verity_open(const char *name, struct verity_params *p,
+		const char *data_path, const char *hash_path,
+		const uint8_t *root, size_t root_size,
+		const struct verity_activation *a, struct fv_error *err)
+{
+	struct verity_device data, hash;
+	struct verity_layout l;
+	struct backing bd = { "", -1 }, bh = { "", -1 };
+	struct dm_info info;
+	char table[2048], uuid[DM_UUID_LEN], desc[160], hex[33] = "";
+	long key = -1;
+	int r;
+
+	r = dm_name_ok(name, err);
+	if (!r)
+		r = dm_setup(err);
+	if (!r && (r = dm_info(name, &info, err)) > 0)
+		r = fv_fail(err, EBUSY, "%s: device already exists", name);
+	if (r)
+		return r;
+	r = verity_open_checked(p, data_path, hash_path, root_size, &data, &hash, &l, err);
+	if (r)
+		return r;
+	if (!p->no_superblock)
+		verity_hex_encode(p->uuid, 16, hex);
+	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex, hex[0] ? "-" : "", name);
+	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
+	/* validate the flags before anything is attached */
+	r = verity_table_params(p, "0:0", "0:0", 0, root, root_size, a->flags,
+				a->signature ? desc : NULL, table, sizeof(table), err);
+	if (!r)
+		r = backing_for(&data, &bd, err);
+	if (!r && verity_device_same(&data, &hash))
+		memcpy(bh.dev, bd.dev, sizeof(bh.dev)); /* one loop for both */
+	else if (!r)
+		r = backing_for(&hash, &bh, err);
+	if (!r && a->signature) {
+		key = add_signature_key(desc, a, err);
+		if (key < 0)
+			r = (int)key;
+	}
+	if (!r)
+		r = verity_table_params(p, bd.dev, bh.dev, l.tree_offset / p->hash_block_size,
+					root, root_size, a->flags, a->signature ? desc : NULL,
+					table, sizeof(table), err);
+	if (!r)
+		r = create_device(name, uuid, l.data_bytes / 512, table, err);
+	if (key >= 0)
+		syscall(SYS_keyctl, KEYCTL_UNLINK, key, KEY_SPEC_THREAD_KEYRING);
+	/* the device holds the loop devices now; on failure closing them
+	 * detaches them (autoclear) */
+	if (bd.loop_fd >= 0)
+		close(bd.loop_fd);
+	if (bh.loop_fd >= 0)
+		close(bh.loop_fd);
+	verity_device_close(&hash);
+	verity_device_close(&data);
+	return r;
+}
+
+int verity_close(const char *name, int deferred, int cancel_deferred,
+		 struct fv_error *err)
+{
+	struct dm_info info;
+	struct dm_task *dmt;
+	uint32_t cookie = 0;
+	int r, ok;
+
+	r = dm_name_ok(name, err);
+	if (!r)
+		r = dm_setup(err);
+	if (!r && (r = dm_info(name, &info, err)) == 0)
+		r = fv_fail(err, ENODEV, "%s: device is not active", name);
+	if (r < 0)
+		return r;
+	if (cancel_deferred) {
+		dmt = dm_task_create(DM_DEVICE_TARGET_MSG);
+		ok = dmt && dm_task_set_name(dmt, name) && dm_task_set_sector(dmt, 0) &&
+		     dm_task_set_message(dmt, "@cancel_deferred_remove") && dm_task_run(dmt);
+		if (dmt)
+			dm_task_destroy(dmt);
+		return ok ? 0 : fv_fail(err, EINVAL, "%s: cannot cancel deferred removal: %s",
+					name, dm_last_error);
+	}
+	if (info.open_count > 0 && !deferred)
+		return fv_fail(err, EBUSY, "%s: device is still in use", name);
+	dmt = dm_task_create(DM_DEVICE_REMOVE);
+	if (!dmt)
+		return fv_fail(err, ENOMEM, "out of memory");
+	/* A deferred removal of a device in use leaves it in place: its node
+	 * must stay (udev, where it runs, removes it at the end). */
+	ok = dm_task_set_name(dmt, name) && (!deferred || dm_task_deferred_remove(dmt)) &&
+	     dm_task_retry_remove(dmt) &&
+	     dm_task_set_cookie(dmt, &cookie,
+				deferred && info.open_count > 0 ? DM_UDEV_DISABLE_LIBRARY_FALLBACK : 0) &&
+	     dm_task_run(dmt);
+	dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	if (!ok)
+		return fv_fail(err, EBUSY, "%s: cannot remove the device: %s", name,
+			       dm_last_error);
+	return 0;
+}
+
+/* /dev/<name> of a "major:minor" device, from sysfs. */
+static void dev_path(char *dev, size_t len)
+{
+	char sys[PATH_MAX], line[256];
+	FILE *f;
+
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%s/uevent", dev);
+	f = fopen(sys, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(dev, len, "/dev/%s", line + 8);
+		}
+	if (f)
+		fclose(f);
+}
+
+static int dm_target(const char *name, int type, char *ttype, size_t tlen,
+		     char *params, size_t plen, uint64_t *length,
+		     struct fv_error *err)
+{
+	struct dm_task *dmt = dm_task_create(type);
+	uint64_t start, len = 0;
+	char *tt = NULL, *pp = NULL;
+	int ok;
+
+	if (!dmt)
+		return fv_fail(err, ENOMEM, "out of memory");
+	ok = dm_task_set_name(dmt, name) && dm_task_run(dmt);
+	if (ok)
+		dm_get_next_target(dmt, NULL, &start, &len, &tt, &pp);
+	snprintf(ttype, tlen, "%s", tt ? tt : "");
+	snprintf(params, plen, "%s", pp ? pp : "");
+	*length = len;
+	dm_task_destroy(dmt);
+	return ok ? 0 : fv_fail(err, EIO, "%s: cannot read the device: %s", name, dm_last_error);
+}
+
+int verity_status(const char *name, struct verity_active *st,
+		  struct fv_error *err)
+{
+	char ttype[32], params[4096];
+	struct dm_info info;
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	r = dm_name_ok(name, err);
+	if (!r)
+		r = dm_setup(err);
+	if (!r && (r = dm_info(name, &info, err)) == 0)
+		r = fv_fail(err, ENODEV, "%s: device is not active", name);
+	if (r < 0)
+		return r;
+	st->open_count = info.open_count;
+	st->read_only = info.read_only;
+	st->deferred_remove = info.deferred_remove;
+	r = dm_target(name, DM_DEVICE_TABLE, ttype, sizeof(ttype), params, sizeof(params),
+		      &st->size_sectors, err);
+	if (r || strcmp(ttype, "verity"))
+		return r;
+	st->is_verity = 1;
+	r = verity_table_parse(params, st, err);
+	if (r)
+		return r;
+	dev_path(st->data_dev, sizeof(st->data_dev));
+	dev_path(st->hash_dev, sizeof(st->hash_dev));
+	verity_loop_backing_file(st->data_dev, st->data_loop, sizeof(st->data_loop));
+	verity_loop_backing_file(st->hash_dev, st->hash_loop, sizeof(st->hash_loop));
+	r = dm_target(name, DM_DEVICE_STATUS, ttype, sizeof(ttype), params, sizeof(params),
+		      &st->size_sectors, err);
+	if (!r)
+		st->corrupted = params[0] == 'C';
+	return r;
+}
