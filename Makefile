@@ -14,11 +14,12 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c \
            verity/params.c verity/superblock.c verity/device.c \
            verity/layout.c verity/format.c verity/verify.c \
-           verity/table.c verity/loop.c verity/activate.c
+           verity/table.c verity/loop.c verity/activate.c verity/signature.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
-           cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c
+           cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c \
+           cli/cmd_sign.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
@@ -28,7 +29,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
-            qemu-system-x86 busybox-static xz-utils
+            qemu-system-x86 busybox-static xz-utils openssl
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
         demo install clean bench

@@ -22,6 +22,12 @@ struct cli_opts {
 	char *root_hash_file;
 	char *threads;
 	char *root_hash_signature;
+	char *key;
+	char *cert;
+	int embed_cert;
+	const char **trusted_certs; /* --trusted-cert, repeatable */
+	size_t ntrusted;
+	int sidecar;
 	int ignore_corruption;
 	int restart_on_corruption;
 	int panic_on_corruption;
@@ -73,6 +79,25 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off);
 int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root);
 
+/* A root hash of any supported digest size (20 to 64 bytes). */
+int cli_root_hash_any(const struct cli_opts *o, const char *arg,
+		      uint8_t *root, size_t *len);
+
+struct verity_sig_check;
+int cli_sign_root(const struct cli_opts *o, const char *root_hex,
+		  const char *out_path);
+int cli_check_signature(const struct cli_opts *o, const char *sig_path,
+			const uint8_t *root, size_t root_size,
+			struct verity_sig_check *res);
+
+#include <limits.h>
+struct cli_sidecar {
+	char tree[PATH_MAX];
+	char roothash[PATH_MAX];
+	char signature[PATH_MAX];
+};
+void cli_sidecar_names(const char *image, struct cli_sidecar *s);
+
 /* veritysetup's header lines; root may be NULL (dump). */
 void cli_print_header(const char *device, const struct verity_params *p,
 		      const char *uuid_text, const struct verity_layout *l,
@@ -108,6 +133,7 @@ int cli_parse_size(const char *text, uint64_t *out);
 int cmd_format(struct cli_opts *o);
 int cmd_bench(struct cli_opts *o);
 int cmd_open(struct cli_opts *o);
+int cmd_sign(struct cli_opts *o);
 int cmd_create(struct cli_opts *o);
 int cmd_close(struct cli_opts *o);
 int cmd_status(struct cli_opts *o);

@@ -30,16 +30,30 @@ int cmd_format(struct cli_opts *o)
 	struct cli_progress pr;
 	struct fv_error err;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
+	static struct cli_sidecar side; /* o->root_hash_file may point into it */
+	const char *data, *hash;
 	char uuid[37] = "";
 	int r;
 
-	if (o->nargs != 2)
+	if (o->sidecar) {
+		if (o->nargs != 1)
+			return cli_error(-EINVAL, "format --sidecar: requires <image> as argument");
+		cli_sidecar_names(o->args[0], &side);
+		data = o->args[0];
+		hash = side.tree;
+		o->root_hash_file = side.roothash;
+	} else if (o->nargs != 2) {
 		return cli_error(-EINVAL,
 				 "format: requires <data_device> <hash_device> as arguments");
+	} else {
+		data = o->args[0];
+		hash = o->args[1];
+	}
+	if ((o->key || o->cert) && !o->sidecar)
+		return cli_error(-EINVAL, "--key and --cert go with format --sidecar, or with sign");
 	if (cli_params_from_opts(o, &p, 1) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
-	r = verity_format(&p, o->args[0], o->args[1], &opt, root, &l, &info,
-			  &err);
+	r = verity_format(&p, data, hash, &opt, root, &l, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r)
@@ -54,8 +68,16 @@ int cmd_format(struct cli_opts *o)
 		if (r)
 			return r;
 	}
+	if (o->sidecar && (o->key || o->cert)) {
+		char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+
+		verity_hex_encode(root, l.geo.digest_size, hex);
+		r = cli_sign_root(o, hex, side.signature);
+		if (r)
+			return r;
+	}
 	if (o->json) {
-		cli_json_print(cli_json_header(o->args[1], &p, &l, root));
+		cli_json_print(cli_json_header(hash, &p, &l, root));
 		return EXIT_OK;
 	}
 	if (!p.no_superblock) {
@@ -64,6 +86,6 @@ int cmd_format(struct cli_opts *o)
 		else
 			verity_uuid_format(p.uuid, uuid);
 	}
-	cli_print_header(o->args[1], &p, uuid, &l, root);
+	cli_print_header(hash, &p, uuid, &l, root);
 	return EXIT_OK;
 }

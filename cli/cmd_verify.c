@@ -2,9 +2,11 @@
  * Checks everything and reports every failure, not just the first. */
 #include <errno.h>
 #include <inttypes.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "../verity/signature.h"
 #include "cli.h"
 
 struct verify_report {
@@ -75,9 +77,10 @@ static void print_summary(const struct ht_verify_result *res)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
 
-static void print_json(const struct cli_opts *o, struct verity_params *p,
+static void print_json(const char *data, const char *hash, struct verity_params *p,
 		       const uint8_t *root, json_object *failures,
-		       const struct ht_verify_result *res)
+		       const struct ht_verify_result *res,
+		       const struct verity_sig_check *sig, const char *sig_path)
 {
 	struct verity_layout l;
 	struct fv_error err;
@@ -85,8 +88,19 @@ static void print_json(const struct cli_opts *o, struct verity_params *p,
 	int code = verdict(res);
 
 	verity_layout_compute(p, &l, &err);
-	j = cli_json_header(o->args[1], p, &l, root);
-	json_object_object_add(j, "data_device", json_object_new_string(o->args[0]));
+	j = cli_json_header(hash, p, &l, root);
+	json_object_object_add(j, "data_device", json_object_new_string(data));
+	if (sig_path) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "file", json_object_new_string(sig_path));
+		json_object_object_add(s, "signer", json_object_new_string(sig->signer));
+		json_object_object_add(s, "warning",
+				       sig->warning[0] ? json_object_new_string(sig->warning) : NULL);
+		json_object_object_add(j, "signature", s);
+	} else {
+		json_object_object_add(j, "signature", NULL);
+	}
 	json_object_object_add(j, "result",
 			       json_object_new_string(code == EXIT_OK ? "ok"
 						      : code == EXIT_VERIFY ? "corrupted"
@@ -103,6 +117,33 @@ static void print_json(const struct cli_opts *o, struct verity_params *p,
 	cli_json_print(j);
 }
 
+/* Arguments: <data> <hash> [<root>], or <image> with systemd's sidecar
+ * files (the rule is in cli_sidecar_names()). */
+static int verify_args(struct cli_opts *o, const char **data, const char **hash,
+		       const char **root_arg, const char **sig_path,
+		       struct cli_sidecar *side)
+{
+	*sig_path = o->root_hash_signature;
+	*root_arg = NULL;
+	if (o->nargs == 1) {
+		cli_sidecar_names(o->args[0], side);
+		*data = o->args[0];
+		*hash = side->tree;
+		if (!o->root_hash_file)
+			o->root_hash_file = side->roothash;
+		if (!*sig_path && access(side->signature, F_OK) == 0)
+			*sig_path = side->signature;
+		return 0;
+	}
+	if (o->nargs < 2 || o->nargs > 3)
+		return cli_error(-EINVAL,
+				 "verify: requires <data_device> <hash_device> [<root_hash>], or <image>, as arguments");
+	*data = o->args[0];
+	*hash = o->args[1];
+	*root_arg = o->nargs == 3 ? o->args[2] : NULL;
+	return 0;
+}
+
 int cmd_verify(struct cli_opts *o)
 {
 	struct verity_params p;
@@ -111,17 +152,21 @@ int cmd_verify(struct cli_opts *o)
 	struct cli_progress pr;
 	struct ht_verify_result res;
 	struct verify_report vr = { o, NULL };
+	struct verity_sig_check sig = { "", "" };
+	static struct cli_sidecar side; /* o->root_hash_file may point into it */
 	struct fv_error err;
+	const char *data = NULL, *hash = NULL, *root_arg = NULL, *sig_path = NULL;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	int r;
 
-	if (o->nargs < 2 || o->nargs > 3)
-		return cli_error(-EINVAL,
-				 "verify: requires <data_device> <hash_device> [<root_hash>] as arguments");
+	if ((r = verify_args(o, &data, &hash, &root_arg, &sig_path, &side)))
+		return r;
+	if (o->ntrusted && !sig_path)
+		return cli_error(-EINVAL, "--trusted-cert needs a signature (--root-hash-signature)");
 	if (cli_params_from_opts(o, &p, 0) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	if (!p.no_superblock) {
-		r = verity_read_superblock(o->args[1], &p, &err);
+		r = verity_read_superblock(hash, &p, &err);
 		if (r)
 			return cli_error(r, "%s", err.msg);
 	} else {
@@ -129,14 +174,16 @@ int cmd_verify(struct cli_opts *o)
 		if (r)
 			return cli_error(r, "%s", err.msg);
 	}
-	if (cli_root_hash(o, o->nargs == 3 ? o->args[2] : NULL,
-			  ht_digest_size(p.hash_name), root))
+	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
 		return EXIT_PARAMS;
+	/* who signed the root hash, before any block is read */
+	if (sig_path &&
+	    (r = cli_check_signature(o, sig_path, root, ht_digest_size(p.hash_name), &sig)))
+		return r;
 	if (o->json)
 		vr.failures = json_object_new_array();
-	r = verity_verify(&p, o->args[0], o->args[1], &opt, root,
-			  ht_digest_size(p.hash_name), report_failure, &vr,
-			  &res, &info, &err);
+	r = verity_verify(&p, data, hash, &opt, root, ht_digest_size(p.hash_name),
+			  report_failure, &vr, &res, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r) {
@@ -146,7 +193,7 @@ int cmd_verify(struct cli_opts *o)
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  info.hash_path, info.path_reason, info.kernel, info.provider);
 	if (o->json)
-		print_json(o, &p, root, vr.failures, &res);
+		print_json(data, hash, &p, root, vr.failures, &res, &sig, sig_path);
 	else
 		print_summary(&res);
 	return verdict(&res);

@@ -252,33 +252,56 @@ static int read_root_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* The root hash text from the argument or --root-hash-file. */
+static const char *root_text(const struct cli_opts *o, const char *arg,
+			     char *buf, size_t size)
+{
+	if (arg && o->root_hash_file) {
+		cli_error(-EINVAL, "give the root hash as an argument or with --root-hash-file, not both");
+		return NULL;
+	}
+	if (o->root_hash_file)
+		return read_root_file(o->root_hash_file, buf, size) ? NULL : buf;
+	if (!arg)
+		cli_error(-EINVAL, "this action requires <root_hash> or the --root-hash-file option");
+	return arg;
+}
+
+static int bad_root(const struct cli_opts *o, const char *hex, const char *expected)
+{
+	return o->root_hash_file
+		? -cli_error(-EINVAL, "%s: invalid root hash string specified (expected %s)",
+			     o->root_hash_file, expected)
+		: -cli_error(-EINVAL, "invalid root hash string specified: '%s' (expected %s)",
+			     hex, expected);
+}
+
 int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root)
 {
-	char text[2 * HT_MAX_DIGEST_SIZE + 8];
-	const char *hex = arg;
+	char text[2 * HT_MAX_DIGEST_SIZE + 8], expected[32];
+	const char *hex = root_text(o, arg, text, sizeof(text));
 	size_t len;
 
-	if (arg && o->root_hash_file)
-		return -cli_error(-EINVAL,
-				  "give the root hash as an argument or with --root-hash-file, not both");
-	if (o->root_hash_file) {
-		if (read_root_file(o->root_hash_file, text, sizeof(text)))
-			return -1;
-		hex = text;
-	}
 	if (!hex)
-		return -cli_error(-EINVAL,
-				  "this action requires <root_hash> or the --root-hash-file option");
+		return -1;
+	snprintf(expected, sizeof(expected), "%u hex digits", 2 * digest_size);
 	if (strlen(hex) != 2 * (size_t)digest_size ||
 	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
-		return o->root_hash_file
-			? -cli_error(-EINVAL,
-				     "%s: invalid root hash string specified (expected %u hex digits)",
-				     o->root_hash_file, 2 * digest_size)
-			: -cli_error(-EINVAL,
-				     "invalid root hash string specified: '%s' (expected %u hex digits)",
-				     hex, 2 * digest_size);
+		return bad_root(o, hex, expected);
+	return 0;
+}
+
+int cli_root_hash_any(const struct cli_opts *o, const char *arg,
+		      uint8_t *root, size_t *len)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	const char *hex = root_text(o, arg, text, sizeof(text));
+
+	if (!hex)
+		return -1;
+	if (verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, len) || *len < 16)
+		return bad_root(o, hex, "32 to 128 hex digits");
 	return 0;
 }
 

@@ -93,6 +93,18 @@ static struct poptOption option_table[] = {
 	  "open: verify in tasklets where the kernel can", NULL },
 	{ "root-hash-signature", '\0', POPT_ARG_STRING, &opts.root_hash_signature, 0,
 	  "open: PKCS#7 signature of the root hash, checked by the kernel", "path" },
+	{ "key", '\0', POPT_ARG_STRING, &opts.key, 0,
+	  "sign, format --sidecar: PEM private key to sign the root hash", "path" },
+	{ "cert", '\0', POPT_ARG_STRING, &opts.cert, 0,
+	  "sign, format --sidecar: PEM certificate of that key", "path" },
+	{ "embed-cert", '\0', POPT_ARG_NONE, &opts.embed_cert, 0,
+	  "sign: include the signer certificate in the signature", NULL },
+	{ "trusted-cert", '\0', POPT_ARG_ARGV, &opts.trusted_certs, 0,
+	  "verify: PEM certificate (or bundle) trusted to sign root hashes; repeatable",
+	  "path" },
+	{ "sidecar", '\0', POPT_ARG_NONE, &opts.sidecar, 0,
+	  "format IMAGE: write IMAGE.verity, IMAGE.roothash (and .roothash.p7s with --key)",
+	  NULL },
 	{ "deferred", '\0', POPT_ARG_NONE, &opts.deferred, 0,
 	  "close: remove the device when its last user closes it", NULL },
 	{ "cancel-deferred", '\0', POPT_ARG_NONE, &opts.cancel_deferred, 0,
@@ -127,8 +139,10 @@ struct action {
 static const struct action actions[] = {
 	{ "format", cmd_format, "<data_device> <hash_device>",
 	  "build the hash tree and superblock" },
-	{ "verify", cmd_verify, "<data_device> <hash_device> [<root_hash>]",
-	  "check every block offline" },
+	{ "verify", cmd_verify, "<data_device> <hash_device> [<root_hash>] | <image>",
+	  "check every block offline (one argument: systemd's sidecar files)" },
+	{ "sign", cmd_sign, "<root_hash> <out.p7s>",
+	  "sign a root hash (--key, --cert) for the kernel and for verify" },
 	{ "dump", cmd_dump, "<hash_device>", "show the superblock" },
 	{ "open", cmd_open, "<data_device> <name> <hash_device> [<root_hash>]",
 	  "map a verified read-only device as /dev/mapper/<name>" },
@@ -236,6 +250,8 @@ int main(int argc, const char **argv)
 	opts.args = poptGetArgs(pc);
 	while (opts.args && opts.args[opts.nargs])
 		opts.nargs++;
+	while (opts.trusted_certs && opts.trusted_certs[opts.ntrusted])
+		opts.ntrusted++;
 	cli_debug(&opts, "fastverity %s: running command %s.",
 		  FASTVERITY_VERSION, act->name);
 	rc = act->run(&opts);

@@ -1,0 +1,104 @@
+/* fastverity sign --key KEY.pem --cert CERT.pem <root_hash> <out.p7s>
+ * and the signature and sidecar steps of verify and format. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../verity/signature.h"
+#include "cli.h"
+
+#define MAX_SIGNATURE (64 * 1024)
+
+static int write_file(const char *path, const uint8_t *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return cli_error(-EIO, "%s: cannot write: %s", path, strerror(errno));
+	n = write(fd, buf, len);
+	if (close(fd) != 0 || n != (ssize_t)len)
+		return cli_error(-EIO, "%s: cannot write: %s", path, strerror(errno));
+	return 0;
+}
+
+int cli_sign_root(const struct cli_opts *o, const char *root_hex,
+		  const char *out_path)
+{
+	struct fv_error err;
+	uint8_t *der;
+	size_t len;
+	int r;
+
+	if (!o->key || !o->cert)
+		return cli_error(-EINVAL, "signing needs --key and --cert");
+	r = verity_sign(o->key, o->cert, root_hex, o->embed_cert, &der, &len, &err);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	r = write_file(out_path, der, len);
+	free(der);
+	return r;
+}
+
+int cmd_sign(struct cli_opts *o)
+{
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	const char *arg = NULL, *out;
+	size_t len;
+
+	if (o->nargs != (o->root_hash_file ? 1 : 2))
+		return cli_error(-EINVAL,
+				 "sign: requires <root_hash> <out.p7s> (or --root-hash-file and <out.p7s>) as arguments");
+	if (!o->root_hash_file)
+		arg = o->args[0];
+	out = o->args[o->nargs - 1];
+	/* any digest from sha1 (20 bytes) to sha512 (64) */
+	if (cli_root_hash_any(o, arg, root, &len))
+		return EXIT_PARAMS;
+	verity_hex_encode(root, len, hex);
+	return cli_sign_root(o, hex, out);
+}
+
+/* Checks --root-hash-signature (or the sidecar's) against root before
+ * the tree is read. */
+int cli_check_signature(const struct cli_opts *o, const char *sig_path,
+			const uint8_t *root, size_t root_size,
+			struct verity_sig_check *res)
+{
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	struct fv_error err;
+	uint8_t *sig;
+	size_t len;
+	int r;
+
+	r = verity_read_file(sig_path, MAX_SIGNATURE, &sig, &len, &err);
+	if (r)
+		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+	verity_hex_encode(root, root_size, hex);
+	r = verity_signature_check(sig, len, sig_path, o->trusted_certs, o->ntrusted, hex,
+				   res, &err);
+	free(sig);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	if (res->warning[0])
+		fprintf(stderr, "fastverity: %s: warning: %s\n", sig_path, res->warning);
+	cli_debug(o, "Root hash signature by %s checks out.", res->signer);
+	return 0;
+}
+
+/* systemd's sidecar names: IMAGE minus a final ".raw", plus ".verity",
+ * ".roothash" and ".roothash.p7s". */
+void cli_sidecar_names(const char *image, struct cli_sidecar *s)
+{
+	size_t n = strlen(image);
+
+	if (n > 4 && !strcmp(image + n - 4, ".raw"))
+		n -= 4;
+	snprintf(s->tree, sizeof(s->tree), "%.*s.verity", (int)n, image);
+	snprintf(s->roothash, sizeof(s->roothash), "%.*s.roothash", (int)n, image);
+	snprintf(s->signature, sizeof(s->signature), "%.*s.roothash.p7s", (int)n, image);
+}

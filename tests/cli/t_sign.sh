@@ -1,0 +1,107 @@
+# Signed root hashes: fastverity sign and verify against openssl smime, in
+# both directions; every refusal with its own message; systemd's sidecar
+# files. Keys and certificates are made here.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+quiet() { "$@" >/dev/null 2>&1; }
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -subj /CN=fastverity-test -days 30
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout k2.pem -out c2.pem -subj /CN=someone-else -days 30
+quiet openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ke.pem -out ce.pem -subj /CN=ec-signer -days 30
+# a certificate that expired in 2020
+mkdir -p ca/newcerts && : >ca/index.txt && echo 01 >ca/serial
+printf '%s\n' '[ca]' 'default_ca = d' '[d]' 'dir = ./ca' 'database = $dir/index.txt' \
+	'new_certs_dir = $dir/newcerts' 'serial = $dir/serial' 'default_md = sha256' 'policy = p' \
+	'[p]' 'commonName = supplied' >ca.cnf
+quiet openssl req -new -newkey rsa:2048 -nodes -keyout kx.pem -subj /CN=expired-signer -out x.csr
+quiet openssl ca -batch -config ca.cnf -selfsign -keyfile kx.pem -in x.csr \
+	-startdate 20200101000000Z -enddate 20200102000000Z -out cx.pem
+check "test certificates made" test -s c.pem -a -s c2.pem -a -s ce.pem -a -s cx.pem
+
+gen 91 $((200 * 4096)) >data
+"$FV" format data hash --salt=$SALT --root-hash-file=root >/dev/null
+R=$(cat root)
+
+# openssl signs, fastverity checks.
+openssl smime -sign -nocerts -noattr -binary -in root -inkey k.pem -signer c.pem -outform der -out ossl.p7s
+check "openssl's signature verifies" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=ossl.p7s --trusted-cert=c.pem
+check "  and says nothing" test ! -s "$T/err"
+openssl smime -sign -nocerts -noattr -binary -in root -inkey ke.pem -signer ce.pem -outform der -out ec.p7s
+check "openssl's ECDSA signature verifies" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=ec.p7s --trusted-cert=ce.pem
+
+# fastverity signs, openssl checks.
+check "sign" run_rc 0 "$FV" sign --key k.pem --cert c.pem "$R" fv.p7s
+check "sign --root-hash-file" run_rc 0 "$FV" sign --key k.pem --cert c.pem --root-hash-file=root fv2.p7s
+check "the same signature either way" cmp -s fv.p7s fv2.p7s
+check "openssl verifies fastverity's signature" quiet openssl smime -verify -inform der -binary -in fv.p7s -content root -certfile c.pem -CAfile c.pem -purpose any -out /dev/null
+check "no certificate inside by default" sh -c "! openssl pkcs7 -inform der -in fv.p7s -print_certs | grep -q subject"
+check "no signed attributes" sh -c "openssl asn1parse -inform der -in fv.p7s >asn && grep -q rsaEncryption asn && ! grep -qE 'messageDigest|signingTime|contentType' asn"
+check "sign --embed-cert" run_rc 0 "$FV" sign --key k.pem --cert c.pem --embed-cert "$R" emb.p7s
+check "openssl verifies it as the kernel docs say" quiet openssl smime -verify -inform der -binary -in emb.p7s -content root -CAfile c.pem -purpose any -out /dev/null
+check "fastverity verifies its own" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c.pem
+check "fastverity verifies its own with the certificate inside" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=emb.p7s --trusted-cert=c.pem
+check "ECDSA sign" run_rc 0 "$FV" sign --key ke.pem --cert ce.pem "$R" fve.p7s
+check "openssl verifies fastverity's ECDSA signature" quiet openssl smime -verify -inform der -binary -in fve.p7s -content root -certfile ce.pem -CAfile ce.pem -purpose any -out /dev/null
+
+# Refusals, each with its own message, before the tree is read.
+T0=$(printf '%s' "$R" | tr '0123456789abcdef' '123456789abcdef0')
+check "tampered root hash refused" run_rc 2 "$FV" verify data hash "$T0" --root-hash-signature=fv.p7s --trusted-cert=c.pem
+check "  message" grep -qx "fastverity: fv.p7s: the signature does not match root hash $T0" "$T/err"
+check "  the tree was not read" test "$(wc -l <"$T/err")" = 1
+cp fv.p7s bad.p7s
+size=$(stat -c %s bad.p7s)
+printf '\001' | dd of=bad.p7s bs=1 seek=$((size - 1)) conv=notrunc status=none
+check "tampered signature refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=bad.p7s --trusted-cert=c.pem
+check "  message" grep -qx "fastverity: bad.p7s: the signature does not match root hash $R" "$T/err"
+check "wrong certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c2.pem
+check "  message" grep -qx "fastverity: fv.p7s: the signer is not a trusted certificate" "$T/err"
+check "embedded but untrusted certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=emb.p7s --trusted-cert=c2.pem
+check "  message" grep -qx "fastverity: emb.p7s: the signer /CN=fastverity-test is not trusted" "$T/err"
+head -c 100 /dev/urandom >junk.p7s
+check "malformed signature refused" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=junk.p7s --trusted-cert=c.pem
+check "  message" grep -qx "fastverity: junk.p7s: not a detached DER PKCS#7 signature" "$T/err"
+check "unreadable signature refused" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=nothere.p7s --trusted-cert=c.pem
+check "  message" grep -q "^fastverity: nothere.p7s: cannot read" "$T/err"
+check "a signature needs a trusted certificate" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s
+check "a trusted certificate needs a signature" run_rc 1 "$FV" verify data hash "$R" --trusted-cert=c.pem
+check "unreadable trusted certificate" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=nocert.pem
+check "sign: key of another certificate" run_rc 1 "$FV" sign --key k2.pem --cert c.pem "$R" o.p7s
+check "  message" grep -q "k2.pem: the key does not belong to certificate c.pem" "$T/err"
+check "sign: needs --key and --cert" run_rc 1 "$FV" sign --key k.pem "$R" o.p7s
+check "sign: bad root hash" run_rc 1 "$FV" sign --key k.pem --cert c.pem xyz o.p7s
+
+# Bundles and repeated --trusted-cert.
+cat c2.pem c.pem >bundle.pem
+check "a bundle of trusted certificates" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=bundle.pem
+check "--trusted-cert twice" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c2.pem --trusted-cert=c.pem
+
+# Outside the validity period: a warning, never a silent pass.
+openssl smime -sign -nocerts -noattr -binary -in root -inkey kx.pem -signer cx.pem -outform der -out x.p7s
+check "expired signer: accepted" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=x.p7s --trusted-cert=cx.pem
+check "  with a warning" grep -qx "fastverity: x.p7s: warning: the signer certificate is expired on Jan  2 00:00:00 2020 GMT" "$T/err"
+
+# --json carries the signer.
+check "--json with a signature" run_rc 0 "$FV" verify --json data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c.pem
+check "  signer" test "$(jq -r '.signature.signer' "$T/out")" = "/CN=fastverity-test"
+
+# systemd's sidecar files: IMAGE.raw -> IMAGE.verity, IMAGE.roothash,
+# IMAGE.roothash.p7s; any other name gets the suffixes appended.
+cp data os.raw
+check "format --sidecar os.raw" run_rc 0 "$FV" format --sidecar os.raw --key k.pem --cert c.pem --salt=$SALT
+check "  writes os.verity, os.roothash, os.roothash.p7s" test -s os.verity -a -s os.roothash -a -s os.roothash.p7s -a ! -e os.raw.verity
+check "  root file is the printed root" test "$(cat os.roothash)" = "$(root_of "$T/out")"
+check "  veritysetup agrees" quiet veritysetup verify os.raw os.verity --root-hash-file=os.roothash
+check "  openssl agrees" quiet openssl smime -verify -inform der -binary -in os.roothash.p7s -content os.roothash -certfile c.pem -CAfile c.pem -purpose any -out /dev/null
+check "verify os.raw" run_rc 0 "$FV" verify os.raw --trusted-cert=c.pem
+check "verify os.raw without a trusted certificate refuses" run_rc 1 "$FV" verify os.raw
+check "  and says why" grep -q "os.roothash.p7s: checking a signature needs --trusted-cert" "$T/err"
+check "verify os.raw with the wrong certificate" run_rc 2 "$FV" verify os.raw --trusted-cert=c2.pem
+printf 'X' | dd of=os.raw bs=1 seek=5000 conv=notrunc status=none
+check "verify os.raw finds a bad block" run_rc 2 "$FV" verify os.raw --trusted-cert=c.pem
+check "  at its position" grep -qx "Verification failed at position 4096." "$T/err"
+cp data disk.img
+check "format --sidecar disk.img (no .raw)" run_rc 0 "$FV" format --sidecar disk.img
+check "  writes disk.img.verity and disk.img.roothash, no signature" test -s disk.img.verity -a -s disk.img.roothash -a ! -e disk.img.roothash.p7s
+check "verify disk.img" run_rc 0 "$FV" verify disk.img
+check "verify of a missing sidecar" run_rc 4 "$FV" verify data
+check "--key without --sidecar refused" run_rc 1 "$FV" format data h --key k.pem --cert c.pem

@@ -1,0 +1,248 @@
+#include "signature.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs7.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "../hashtree/hasher.h"
+
+int verity_read_file(const char *path, size_t max, uint8_t **out,
+		     size_t *len, struct fv_error *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL, "%s: cannot read: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > max) {
+		close(fd);
+		return fv_fail(err, EINVAL, "%s: not a regular file of 1 to %zu bytes", path, max);
+	}
+	*out = malloc((size_t)st.st_size);
+	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
+	close(fd);
+	if (n != st.st_size) {
+		free(*out);
+		*out = NULL;
+		return fv_fail(err, EIO, "%s: cannot read", path);
+	}
+	*len = (size_t)n;
+	return 0;
+}
+
+static const char *ssl_reason(void)
+{
+	unsigned long e = ERR_peek_last_error();
+	const char *r = e ? ERR_reason_error_string(e) : NULL;
+
+	return r ? r : "unknown error";
+}
+
+int verity_sign(const char *key_path, const char *cert_path,
+		const char *root_hex, int embed_cert, uint8_t **der,
+		size_t *der_len, struct fv_error *err)
+{
+	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
+	BIO *kb = NULL, *cb = NULL, *data = NULL;
+	EVP_PKEY *key = NULL;
+	X509 *cert = NULL;
+	PKCS7 *p7 = NULL;
+	unsigned char *buf = NULL;
+	int n, r = 0;
+
+	ERR_clear_error();
+	*der = NULL;
+	if (!ctx)
+		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
+	kb = BIO_new_file(key_path, "r");
+	if (!kb || !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx, NULL))) {
+		r = fv_fail(err, EINVAL, "%s: cannot read a PEM private key: %s", key_path,
+			    kb ? ssl_reason() : strerror(errno));
+		goto out;
+	}
+	cb = BIO_new_file(cert_path, "r");
+	cert = X509_new_ex(ctx, NULL);
+	if (!cb || !cert || !PEM_read_bio_X509(cb, &cert, NULL, NULL)) {
+		r = fv_fail(err, EINVAL, "%s: cannot read a PEM certificate: %s", cert_path,
+			    cb ? ssl_reason() : strerror(errno));
+		goto out;
+	}
+	if (!X509_check_private_key(cert, key)) {
+		r = fv_fail(err, EINVAL, "%s: the key does not belong to certificate %s", key_path,
+			    cert_path);
+		goto out;
+	}
+	data = BIO_new_mem_buf(root_hex, (int)strlen(root_hex));
+	p7 = data ? PKCS7_sign_ex(cert, key, NULL, data,
+				  PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOATTR |
+					  (embed_cert ? 0 : PKCS7_NOCERTS),
+				  ctx, NULL)
+		  : NULL;
+	n = p7 ? i2d_PKCS7(p7, &buf) : -1;
+	if (n <= 0) {
+		r = fv_fail(err, EINVAL, "cannot sign: %s", ssl_reason());
+		goto out;
+	}
+	*der = malloc((size_t)n);
+	if (!*der) {
+		r = fv_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(*der, buf, (size_t)n);
+	*der_len = (size_t)n;
+out:
+	OPENSSL_free(buf);
+	PKCS7_free(p7);
+	BIO_free(data);
+	X509_free(cert);
+	EVP_PKEY_free(key);
+	BIO_free(cb);
+	BIO_free(kb);
+	return r;
+}
+
+/* Every certificate of each PEM file, into the store and the list the
+ * signer is looked up in. */
+static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
+			STACK_OF(X509) *certs, struct fv_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		BIO *b = BIO_new_file(files[i], "r");
+		X509 *x;
+		int count = 0;
+
+		if (!b)
+			return fv_fail(err, ENOENT, "%s: cannot read: %s", files[i], strerror(errno));
+		while ((x = X509_new_ex(ht_crypto_libctx(), NULL)) &&
+		       PEM_read_bio_X509(b, &x, NULL, NULL)) {
+			X509_STORE_add_cert(store, x);
+			sk_X509_push(certs, x);
+			count++;
+		}
+		X509_free(x);
+		BIO_free(b);
+		ERR_clear_error();
+		if (!count)
+			return fv_fail(err, EINVAL, "%s: no PEM certificate in it", files[i]);
+	}
+	return 0;
+}
+
+static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) *certs, X509_STORE *store,
+		       const char *root_hex, unsigned long flags_store)
+{
+	BIO *data = BIO_new_mem_buf(root_hex, (int)strlen(root_hex));
+	int ok;
+
+	X509_STORE_set_flags(store, flags_store);
+	ERR_clear_error();
+	ok = data && PKCS7_verify(p7, certs, store, data, NULL, PKCS7_BINARY);
+	BIO_free(data);
+	return ok;
+}
+
+/* The signer certificate, found as PKCS7_verify finds it. */
+static X509 *signer_of(PKCS7 *p7, STACK_OF(X509) *certs)
+{
+	STACK_OF(X509) *s = PKCS7_get0_signers(p7, certs, 0);
+	X509 *x = s && sk_X509_num(s) > 0 ? sk_X509_value(s, 0) : NULL;
+
+	sk_X509_free(s);
+	ERR_clear_error();
+	return x;
+}
+
+static void time_warning(X509 *signer, char *out, size_t len)
+{
+	const ASN1_TIME *nb = X509_get0_notBefore(signer), *na = X509_get0_notAfter(signer);
+	BIO *m = BIO_new(BIO_s_mem());
+	char when[64] = "";
+	int before = X509_cmp_current_time(nb) > 0;
+	int n;
+
+	if (m) {
+		ASN1_TIME_print(m, before ? nb : na);
+		n = BIO_read(m, when, sizeof(when) - 1);
+		when[n > 0 ? n : 0] = '\0';
+		BIO_free(m);
+	}
+	snprintf(out, len, "the signer certificate is %s %s", before ? "not valid before" : "expired on",
+		 when);
+}
+
+int verity_signature_check(const uint8_t *sig, size_t sig_len,
+			   const char *sig_name, const char *const *trusted,
+			   size_t ntrusted, const char *root_hex,
+			   struct verity_sig_check *res, struct fv_error *err)
+{
+	const unsigned char *p = sig;
+	PKCS7 *p7 = NULL;
+	X509_STORE *store = X509_STORE_new();
+	STACK_OF(X509) *certs = sk_X509_new_null();
+	X509 *signer;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!store || !certs || !ht_crypto_libctx()) {
+		r = fv_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!ntrusted) {
+		r = fv_fail(err, EINVAL, "%s: checking a signature needs --trusted-cert", sig_name);
+		goto out;
+	}
+	p7 = d2i_PKCS7(NULL, &p, (long)sig_len);
+	if (!p7 || p != sig + sig_len || !PKCS7_type_is_signed(p7) ||
+	    !PKCS7_get_detached(p7)) {
+		r = fv_fail(err, EINVAL, "%s: not a detached DER PKCS#7 signature", sig_name);
+		goto out;
+	}
+	r = load_trusted(trusted, ntrusted, store, certs, err);
+	if (r)
+		goto out;
+	X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
+	signer = signer_of(p7, certs);
+	if (!signer) {
+		r = fv_fail(err, EPERM, "%s: the signer is not a trusted certificate", sig_name);
+		goto out;
+	}
+	X509_NAME_oneline(X509_get_subject_name(signer), res->signer, sizeof(res->signer));
+	if (pkcs7_check(p7, certs, store, root_hex, 0))
+		goto out;
+	if (ERR_GET_REASON(ERR_peek_last_error()) == PKCS7_R_CERTIFICATE_VERIFY_ERROR &&
+	    pkcs7_check(p7, certs, store, root_hex, X509_V_FLAG_NO_CHECK_TIME)) {
+		time_warning(signer, res->warning, sizeof(res->warning));
+		goto out;
+	}
+	switch (ERR_GET_REASON(ERR_peek_last_error())) {
+	case PKCS7_R_SIGNATURE_FAILURE:
+	case PKCS7_R_DIGEST_FAILURE:
+		r = fv_fail(err, EPERM, "%s: the signature does not match root hash %s", sig_name,
+			    root_hex);
+		break;
+	case PKCS7_R_CERTIFICATE_VERIFY_ERROR:
+		r = fv_fail(err, EPERM, "%s: the signer %s is not trusted", sig_name, res->signer);
+		break;
+	default:
+		r = fv_fail(err, EPERM, "%s: the signature does not check out: %s", sig_name,
+			    ssl_reason());
+	}
+out:
+	ERR_clear_error();
+	PKCS7_free(p7);
+	sk_X509_pop_free(certs, X509_free);
+	X509_STORE_free(store);
+	return r;
+}

@@ -1,0 +1,36 @@
+/* Root hash signatures: a detached DER PKCS#7 over the lowercase hex root
+ * hash, no newline (what the kernel and systemd's .roothash.p7s use). */
+#ifndef FV_SIGNATURE_H
+#define FV_SIGNATURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../hashtree/error.h"
+
+/* Signs root_hex with the PEM key and certificate. No attributes; the
+ * certificate is embedded only when embed_cert. *der is malloc'd. */
+int verity_sign(const char *key_path, const char *cert_path,
+		const char *root_hex, int embed_cert, uint8_t **der,
+		size_t *der_len, struct fv_error *err);
+
+struct verity_sig_check {
+	char signer[256];  /* subject of the signer certificate */
+	char warning[256]; /* "" or why the check needed a leniency */
+};
+
+/* Checks a signature of root_hex against certificates read from the PEM
+ * files in trusted (a certificate or a bundle each). -EINVAL: the
+ * signature cannot be read; -EPERM: signer not trusted, or the signature
+ * does not match root_hex (the message says which). A signer outside its
+ * validity period passes with a warning, as the kernel takes it. */
+int verity_signature_check(const uint8_t *sig, size_t sig_len,
+			   const char *sig_name, const char *const *trusted,
+			   size_t ntrusted, const char *root_hex,
+			   struct verity_sig_check *res, struct fv_error *err);
+
+/* Reads a whole file of at most max bytes (malloc'd). */
+int verity_read_file(const char *path, size_t max, uint8_t **out,
+		     size_t *len, struct fv_error *err);
+
+#endif
