@@ -112,6 +112,16 @@ t "read: one-file loop device matches" test "$(sum /dev/mapper/onefile)" = "$S1"
 t "status: one loop for both" sh -c "d=\$('$FV' status onefile | sed -n 's/^  data device: //p'); h=\$('$FV' status onefile | sed -n 's/^  hash device: //p'); test \"\$d\" = \"\$h\""
 t "close: one-file loop" "$FV" close onefile
 
+# A signature reaches the kernel through a user key named in the table;
+# the kernel refuses it, as its signer is not in the kernel's keyrings.
+t "open --root-hash-signature: untrusted signer refused" sh -c "! '$FV' open /dev/vda signed /dev/vdb $R --root-hash-signature=/root.p7s"
+t "open --root-hash-signature: the kernel checked it and found no trusted key" sh -c "dmesg | grep 'Root hash verification failed' | tail -1 | grep -q -- '(-ENOKEY)'"
+# Junk instead of PKCS#7: the kernel gets the key and fails to parse it,
+# which proves the key and its description reach the target.
+t "open --root-hash-signature=junk refused" sh -c "! '$FV' open /dev/vda signed /dev/vdb $R --root-hash-signature=/junk.p7s"
+t "the kernel read the junk from the key" sh -c "dmesg | grep 'Root hash verification failed' | tail -1 | tee /dev/stderr | grep -q -- '(-EBADMSG)'"
+t "open --root-hash-signature: nothing left mapped" sh -c "! '$FV' status signed >/dev/null"
+
 # The old argument order, and deferred removal.
 t "create: old argument order" "$FV" create old /dev/vda /dev/vdb "$R"
 exec 3</dev/mapper/old

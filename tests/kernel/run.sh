@@ -75,6 +75,14 @@ printf 'X' | dd of="$work/bad.img" bs=1 seek=$((1000 * 4096 + 77)) conv=notrunc 
 sum1=$(sha256sum "$work/one.img" | cut -d' ' -f1)
 "$fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
 	--root-hash-file="$work/root1" >/dev/null || die "format (one file) failed"
+# A root hash signature by a key the kernel does not trust.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pem" \
+	-subj /CN=untrusted -days 2 >/dev/null 2>&1
+"$fv" sign --key "$work/k.pem" --cert "$work/c.pem" --root-hash-file="$work/root" "$work/root.p7s" ||
+	die "sign failed"
+cp "$work/root.p7s" "$root/root.p7s"
+head -c 64 /dev/urandom >"$root/junk.p7s"
+(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
 truncate -s %512 "$work/good.hash" "$work/one.img"
 
 append="console=ttyS0 quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
