@@ -95,6 +95,18 @@ static int dm_info(const char *name, struct dm_info *info, struct fv_error *err)
 	return info->exists ? 1 : 0;
 }
 
+/* An active device of that name: 0, or -ENODEV with a message. */
+static int dm_find(const char *name, struct dm_info *info, struct fv_error *err)
+{
+	int r = dm_name_ok(name, err);
+
+	if (!r)
+		r = dm_setup(err);
+	if (!r && (r = dm_info(name, info, err)) == 0)
+		r = fv_fail(err, ENODEV, "%s: device is not active", name);
+	return r < 0 ? r : 0;
+}
+
 /* "major:minor" of a block device, or of the loop device a file gets. */
 struct backing {
 	char dev[32];
@@ -225,12 +237,8 @@ int verity_close(const char *name, int deferred, int cancel_deferred,
 	uint32_t cookie = 0;
 	int r, ok;
 
-	r = dm_name_ok(name, err);
-	if (!r)
-		r = dm_setup(err);
-	if (!r && (r = dm_info(name, &info, err)) == 0)
-		r = fv_fail(err, ENODEV, "%s: device is not active", name);
-	if (r < 0)
+	r = dm_find(name, &info, err);
+	if (r)
 		return r;
 	if (cancel_deferred) {
 		dmt = dm_task_create(DM_DEVICE_TARGET_MSG);
@@ -307,12 +315,8 @@ int verity_status(const char *name, struct verity_active *st,
 	int r;
 
 	memset(st, 0, sizeof(*st));
-	r = dm_name_ok(name, err);
-	if (!r)
-		r = dm_setup(err);
-	if (!r && (r = dm_info(name, &info, err)) == 0)
-		r = fv_fail(err, ENODEV, "%s: device is not active", name);
-	if (r < 0)
+	r = dm_find(name, &info, err);
+	if (r)
 		return r;
 	st->open_count = info.open_count;
 	st->read_only = info.read_only;

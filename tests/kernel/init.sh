@@ -121,6 +121,17 @@ t "open --root-hash-signature: the kernel checked it and found no trusted key" s
 t "open --root-hash-signature=junk refused" sh -c "! '$FV' open /dev/vda signed /dev/vdb $R --root-hash-signature=/junk.p7s"
 t "the kernel read the junk from the key" sh -c "dmesg | grep 'Root hash verification failed' | tail -1 | tee /dev/stderr | grep -q -- '(-EBADMSG)'"
 t "open --root-hash-signature: nothing left mapped" sh -c "! '$FV' status signed >/dev/null"
+# A refused open of image files releases their loop devices.
+no_loops() {
+	for _ in $(seq 30); do
+		ls /sys/block/loop*/loop/backing_file >/dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+	return 1
+}
+t "no loop devices in use before" no_loops
+t "open of files refused by the kernel" sh -c "! '$FV' open /tmp/good.img sigfile /tmp/good.hash $R --root-hash-signature=/junk.p7s"
+t "loop devices released after the refusal" no_loops
 
 # The old argument order, and deferred removal.
 t "create: old argument order" "$FV" create old /dev/vda /dev/vdb "$R"

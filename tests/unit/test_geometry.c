@@ -1,6 +1,8 @@
 /* Tree geometry at edge sizes and every block size. */
 #include <check.h>
 
+#include "check_main.h"
+
 #include "../../hashtree/geometry.h"
 
 /* The level sizes by repeated division, independently of the library. */
@@ -129,8 +131,6 @@ int main(void)
 {
 	Suite *s = suite_create("geometry");
 	TCase *tc = tcase_create("geometry");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, edge_sizes_sha256_4k);
 	tcase_add_test(tc, levels_stored_top_first);
@@ -139,9 +139,5 @@ int main(void)
 	tcase_add_test(tc, rejects_impossible_inputs);
 	tcase_add_test(tc, largest_counts_do_not_overflow);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

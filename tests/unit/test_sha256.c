@@ -1,6 +1,8 @@
 /* Every SHA-256 kernel and both hashing paths against OpenSSL one-shot
  * hashing, for every salt size 0..256 and several message sizes. */
 #include <check.h>
+
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,8 +169,6 @@ int main(void)
 {
 	Suite *s = suite_create("sha256");
 	TCase *tc = tcase_create("kernels");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
@@ -178,9 +178,5 @@ int main(void)
 	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
 	tcase_add_test(tc, hasher_refuses_unknown_digest);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -1,5 +1,7 @@
 /* Superblock round trip, each rejection, and parameter validation. */
 #include <check.h>
+
+#include "check_main.h"
 #include <string.h>
 
 #include "../../verity/params.h"
@@ -167,8 +169,6 @@ int main(void)
 {
 	Suite *s = suite_create("superblock");
 	TCase *tc = tcase_create("superblock");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, round_trip_and_byte_layout);
 	tcase_add_test(tc, each_bad_field_is_refused);
@@ -176,9 +176,5 @@ int main(void)
 	tcase_add_test(tc, tree_start_follows_superblock);
 	tcase_add_test(tc, hex_and_uuid_text);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -1,5 +1,7 @@
 /* The dm-verity table: exact text, option order, conflicts, parsing. */
 #include <check.h>
+
+#include "check_main.h"
 #include <string.h>
 
 #include "../../verity/activate.h"
@@ -101,17 +103,11 @@ int main(void)
 {
 	Suite *s = suite_create("table");
 	TCase *tc = tcase_create("table");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, plain_table);
 	tcase_add_test(tc, options_in_kernel_order);
 	tcase_add_test(tc, conflicts_refused);
 	tcase_add_test(tc, parse_what_the_kernel_reports);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -1,6 +1,8 @@
 /* Build and verify over memory buffers: the known vectors of FORMAT.md,
  * and corruption at every place verify must find it. */
 #include <check.h>
+
+#include "check_main.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,8 +393,6 @@ int main(void)
 {
 	Suite *s = suite_create("tree");
 	TCase *tc = tcase_create("tree");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, known_vectors_8mib_of_zeros, 0,
@@ -404,9 +404,5 @@ int main(void)
 	tcase_add_test(tc, holes_are_not_read_and_hash_as_zeros);
 	tcase_add_test(tc, threads_give_identical_results);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }
