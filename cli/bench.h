@@ -11,7 +11,7 @@ struct bench_impl {
 	const char *name;
 	const char *note;
 	double mb_per_s; /* < 0: not measured, see why */
-	double ratio;	 /* to the fastest */
+	double ratio;    /* to the fastest */
 	char why[160];
 };
 
@@ -22,7 +22,7 @@ struct bench_setting {
 	uint32_t hash_block_size;
 	int format;
 	int valid;
-	char why[520];	 /* invalid: the reason */
+	char why[520]; /* invalid: the reason */
 	double mb_per_s;
 	const char *path; /* "fast" or "generic" */
 	const char *path_reason;

@@ -15,19 +15,23 @@ static const struct bench_setting *same_but_salt(const struct bench_report *r,
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *o = &r->settings[i];
 
-		if (o->valid && o->salt_size == salt && o->format == s->format &&
+		if (o->valid && o->salt_size == salt &&
+		    o->format == s->format &&
 		    o->data_block_size == s->data_block_size &&
-		    o->hash_block_size == s->hash_block_size && !strcmp(o->hash, s->hash))
+		    o->hash_block_size == s->hash_block_size &&
+		    !strcmp(o->hash, s->hash))
 			return o;
 	}
 	return NULL;
 }
 
 /* Sentences saying what the figures mean for the choice. */
-static size_t summary(const struct bench_report *r, char lines[][400], size_t max)
+static size_t summary(const struct bench_report *r, char lines[][400],
+		      size_t max)
 {
 	const struct bench_impl *best = NULL, *vs = NULL;
-	const struct bench_setting *lo = NULL, *hi = NULL, *fast = NULL, *slow = NULL;
+	const struct bench_setting *lo = NULL, *hi = NULL, *fast = NULL,
+				   *slow = NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nimpls; i++) {
@@ -35,12 +39,14 @@ static size_t summary(const struct bench_report *r, char lines[][400], size_t ma
 
 		if (m->mb_per_s > 0 && (!best || m->mb_per_s > best->mb_per_s))
 			best = m;
-		if (!strcmp(m->note, "how veritysetup hashes") && m->mb_per_s > 0)
+		if (!strcmp(m->note, "how veritysetup hashes") &&
+		    m->mb_per_s > 0)
 			vs = m;
 	}
 	if (best && vs && n < max)
 		snprintf(lines[n++], 400,
-			 "%s hashes %.1fx as fast as veritysetup's way (%s), on one core.",
+			 "%s hashes %.1fx as fast as veritysetup's way (%s), "
+			 "on one core.",
 			 best->name, best->mb_per_s / vs->mb_per_s, vs->name);
 	/* salt cost, against the smallest salt of the same settings */
 	for (size_t i = 0; i < r->nsettings && n < max; i++) {
@@ -53,31 +59,43 @@ static size_t summary(const struct bench_report *r, char lines[][400], size_t ma
 		for (uint32_t salt = 0; salt <= 256 && !base; salt++)
 			base = same_but_salt(r, s, salt);
 		if (base != s)
-			continue; /* one sentence per group, from its base row */
+			continue; /* one sentence per group, from its base row
+				   */
 		if (s->salt_size)
-			len = snprintf(buf, sizeof(buf), "%s, %u/%u-byte blocks, format %d: against a %u-byte salt, ",
-				       s->hash, s->data_block_size, s->hash_block_size, s->format,
+			len = snprintf(buf, sizeof(buf),
+				       "%s, %u/%u-byte blocks, format %d: "
+				       "against a %u-byte salt, ",
+				       s->hash, s->data_block_size,
+				       s->hash_block_size, s->format,
 				       s->salt_size);
 		else
-			len = snprintf(buf, sizeof(buf), "%s, %u/%u-byte blocks, format %d: against no salt, ",
-				       s->hash, s->data_block_size, s->hash_block_size, s->format);
+			len = snprintf(buf, sizeof(buf),
+				       "%s, %u/%u-byte blocks, format %d: "
+				       "against no salt, ",
+				       s->hash, s->data_block_size,
+				       s->hash_block_size, s->format);
 		int any = 0;
 		for (size_t j = 0; j < r->nsettings; j++) {
 			const struct bench_setting *o = &r->settings[j];
 
-			if (o == base || !o->valid || same_but_salt(r, o, base->salt_size) != base ||
+			if (o == base || !o->valid ||
+			    same_but_salt(r, o, base->salt_size) != base ||
 			    o->salt_size == base->salt_size)
 				continue;
-			double cost = 100.0 * (1.0 - o->mb_per_s / base->mb_per_s);
+			double cost =
+				100.0 * (1.0 - o->mb_per_s / base->mb_per_s);
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
-					"%s%u bytes cost %.1f%%", any ? ", " : "", o->salt_size, cost);
+					"%s%u bytes cost %.1f%%",
+					any ? ", " : "", o->salt_size, cost);
 			any = 1;
 			if (len >= (int)sizeof(buf) - 40)
 				break;
 		}
 		if (any) {
-			snprintf(lines[n++], 400, "%s of throughput (negative: faster; "
-				 "differences of a few percent are noise).", buf);
+			snprintf(lines[n++], 400,
+				 "%s of throughput (negative: faster; "
+				 "differences of a few percent are noise).",
+				 buf);
 		}
 	}
 	for (size_t i = 0; i < r->nsettings; i++) {
@@ -89,18 +107,23 @@ static size_t summary(const struct bench_report *r, char lines[][400], size_t ma
 			lo = s;
 		if (!hi || s->overhead_percent > hi->overhead_percent)
 			hi = s;
-		if (!strcmp(s->path, "fast") && (!fast || s->mb_per_s > fast->mb_per_s))
+		if (!strcmp(s->path, "fast") &&
+		    (!fast || s->mb_per_s > fast->mb_per_s))
 			fast = s;
-		if (!strcmp(s->path, "generic") && (!slow || s->mb_per_s > slow->mb_per_s))
+		if (!strcmp(s->path, "generic") &&
+		    (!slow || s->mb_per_s > slow->mb_per_s))
 			slow = s;
 	}
 	if (fast && slow && n < max)
 		snprintf(lines[n++], 400,
-			 "The generic path (best: %s, format %d) runs at %.0f%% of the fast path (sha256, format 1).",
-			 slow->hash, slow->format, 100.0 * slow->mb_per_s / fast->mb_per_s);
+			 "The generic path (best: %s, format %d) runs at "
+			 "%.0f%% of the fast path (sha256, format 1).",
+			 slow->hash, slow->format,
+			 100.0 * slow->mb_per_s / fast->mb_per_s);
 	if (lo && hi && lo != hi && n < max)
 		snprintf(lines[n++], 400,
-			 "The tree costs %.2f%% of the data (%s, %u-byte hash blocks) to %.2f%% (%s, %u-byte hash blocks).",
+			 "The tree costs %.2f%% of the data (%s, %u-byte hash "
+			 "blocks) to %.2f%% (%s, %u-byte hash blocks).",
 			 lo->overhead_percent, lo->hash, lo->hash_block_size,
 			 hi->overhead_percent, hi->hash, hi->hash_block_size);
 	return n;
@@ -120,38 +143,47 @@ void bench_print_table(const struct bench_report *r)
 	size_t n;
 
 	human(r->size, size, sizeof(size));
-	printf("fastverity bench: %s, %u CPUs (%s), %u threads, %s of %s\n\n", r->cpu, r->cpus,
-	       r->cpu_flags, r->threads, size, r->device ? r->device : "synthetic data in memory");
+	printf("fastverity bench: %s, %u CPUs (%s), %u threads, %s of %s\n\n",
+	       r->cpu, r->cpus, r->cpu_flags, r->threads, size,
+	       r->device ? r->device : "synthetic data in memory");
 	printf("One core, 4096-byte blocks, 32-byte salt:\n");
-	printf("  %-40s %9s %8s  %s\n", "implementation", "MB/s", "ratio", "note");
+	printf("  %-40s %9s %8s  %s\n", "implementation", "MB/s", "ratio",
+	       "note");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *m = &r->impls[i];
 
 		if (m->mb_per_s < 0)
-			printf("  %-40s %9s %8s  not measured: %s\n", m->name, "-", "-", m->why);
+			printf("  %-40s %9s %8s  not measured: %s\n", m->name,
+			       "-", "-", m->why);
 		else
-			printf("  %-40s %9.0f %8.2f  %s\n", m->name, m->mb_per_s, m->ratio, m->note);
+			printf("  %-40s %9.0f %8.2f  %s\n", m->name,
+			       m->mb_per_s, m->ratio, m->note);
 	}
-	printf("\nWhole tree, %u threads (MB/s of data, upper levels included):\n", r->threads);
-	printf("  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s\n", "hash", "salt", "data",
-	       "hash", "fmt", "MB/s", "path", "levels", "tree", "overhead");
+	printf("\nWhole tree, %u threads (MB/s of data, upper levels "
+	       "included):\n",
+	       r->threads);
+	printf("  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s\n", "hash",
+	       "salt", "data", "hash", "fmt", "MB/s", "path", "levels", "tree",
+	       "overhead");
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *s = &r->settings[i];
 		char tree[32];
 
-		printf("  %-10s %5u %7u %7u %3d ", s->hash, s->salt_size, s->data_block_size,
-		       s->hash_block_size, s->format);
+		printf("  %-10s %5u %7u %7u %3d ", s->hash, s->salt_size,
+		       s->data_block_size, s->hash_block_size, s->format);
 		if (!s->valid) {
 			printf("invalid: %s\n", s->why);
 			continue;
 		}
 		human(s->tree_bytes, tree, sizeof(tree));
-		printf("%9.0f %-8s %6u %11s %8.2f%%\n", s->mb_per_s, s->path, s->levels, tree,
-		       s->overhead_percent);
+		printf("%9.0f %-8s %6u %11s %8.2f%%\n", s->mb_per_s, s->path,
+		       s->levels, tree, s->overhead_percent);
 	}
 	for (size_t i = 0; i < r->nsettings; i++)
-		if (r->settings[i].valid && !strcmp(r->settings[i].path, "generic")) {
-			printf("  generic path: %s\n", r->settings[i].path_reason);
+		if (r->settings[i].valid &&
+		    !strcmp(r->settings[i].path, "generic")) {
+			printf("  generic path: %s\n",
+			       r->settings[i].path_reason);
 			break;
 		}
 	n = summary(r, lines, 32);
@@ -168,31 +200,43 @@ static json_object *num_or_null(double v)
 
 void bench_print_json(const struct bench_report *r)
 {
-	json_object *root = json_object_new_object(), *m = json_object_new_object();
-	json_object *impls = json_object_new_array(), *sets = json_object_new_array();
-	json_object *sum = json_object_new_array(), *flags = json_object_new_array();
+	json_object *root = json_object_new_object(),
+		    *m = json_object_new_object();
+	json_object *impls = json_object_new_array(),
+		    *sets = json_object_new_array();
+	json_object *sum = json_object_new_array(),
+		    *flags = json_object_new_array();
 	char lines[32][400], copy[128], *save = NULL;
 	size_t n;
 
 	json_object_object_add(m, "cpu", json_object_new_string(r->cpu));
 	json_object_object_add(m, "cpus", json_object_new_int((int)r->cpus));
 	snprintf(copy, sizeof(copy), "%s", r->cpu_flags);
-	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+	for (char *t = strtok_r(copy, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save))
 		json_object_array_add(flags, json_object_new_string(t));
 	json_object_object_add(m, "flags_used", flags);
-	json_object_object_add(m, "sha256_kernel", json_object_new_string(r->sha256_kernel));
-	json_object_object_add(m, "threads", json_object_new_int((int)r->threads));
+	json_object_object_add(m, "sha256_kernel",
+			       json_object_new_string(r->sha256_kernel));
+	json_object_object_add(m, "threads",
+			       json_object_new_int((int)r->threads));
 	json_object_object_add(root, "machine", m);
 	json_object_object_add(root, "size", json_object_new_uint64(r->size));
-	json_object_object_add(root, "device", r->device ? json_object_new_string(r->device) : NULL);
+	json_object_object_add(root, "device",
+			       r->device ? json_object_new_string(r->device)
+					 : NULL);
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *b = &r->impls[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "name", json_object_new_string(b->name));
+		json_object_object_add(j, "name",
+				       json_object_new_string(b->name));
 		json_object_object_add(j, "mb_per_s", num_or_null(b->mb_per_s));
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
-		json_object_object_add(j, "note", json_object_new_string(b->mb_per_s < 0 ? b->why : b->note));
+		json_object_object_add(
+			j, "note",
+			json_object_new_string(b->mb_per_s < 0 ? b->why
+							       : b->note));
 		json_object_array_add(impls, j);
 	}
 	json_object_object_add(root, "implementations", impls);
@@ -200,22 +244,52 @@ void bench_print_json(const struct bench_report *r)
 		const struct bench_setting *s = &r->settings[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "hash", json_object_new_string(s->hash));
-		json_object_object_add(j, "salt_size", json_object_new_int((int)s->salt_size));
-		json_object_object_add(j, "data_block_size", json_object_new_int64(s->data_block_size));
-		json_object_object_add(j, "hash_block_size", json_object_new_int64(s->hash_block_size));
-		json_object_object_add(j, "format", json_object_new_int(s->format));
-		json_object_object_add(j, "valid", json_object_new_boolean(s->valid));
-		json_object_object_add(j, "reason", s->valid ? NULL : json_object_new_string(s->why));
-		json_object_object_add(j, "mb_per_s", s->valid ? num_or_null(s->mb_per_s) : NULL);
-		json_object_object_add(j, "path", s->valid ? json_object_new_string(s->path) : NULL);
-		json_object_object_add(j, "path_reason", s->valid ? json_object_new_string(s->path_reason) : NULL);
-		json_object_object_add(j, "levels", s->valid ? json_object_new_int((int)s->levels) : NULL);
-		json_object_object_add(j, "data_bytes", s->valid ? json_object_new_uint64(s->data_bytes) : NULL);
-		json_object_object_add(j, "tree_bytes", s->valid ? json_object_new_uint64(s->tree_bytes) : NULL);
-		json_object_object_add(j, "overhead_percent",
-				       s->valid ? json_object_new_double(round(s->overhead_percent * 1000) / 1000) : NULL);
-		json_object_object_add(j, "runs", json_object_new_int((int)s->runs));
+		json_object_object_add(j, "hash",
+				       json_object_new_string(s->hash));
+		json_object_object_add(j, "salt_size",
+				       json_object_new_int((int)s->salt_size));
+		json_object_object_add(
+			j, "data_block_size",
+			json_object_new_int64(s->data_block_size));
+		json_object_object_add(
+			j, "hash_block_size",
+			json_object_new_int64(s->hash_block_size));
+		json_object_object_add(j, "format",
+				       json_object_new_int(s->format));
+		json_object_object_add(j, "valid",
+				       json_object_new_boolean(s->valid));
+		json_object_object_add(
+			j, "reason",
+			s->valid ? NULL : json_object_new_string(s->why));
+		json_object_object_add(j, "mb_per_s",
+				       s->valid ? num_or_null(s->mb_per_s)
+						: NULL);
+		json_object_object_add(
+			j, "path",
+			s->valid ? json_object_new_string(s->path) : NULL);
+		json_object_object_add(
+			j, "path_reason",
+			s->valid ? json_object_new_string(s->path_reason)
+				 : NULL);
+		json_object_object_add(
+			j, "levels",
+			s->valid ? json_object_new_int((int)s->levels) : NULL);
+		json_object_object_add(
+			j, "data_bytes",
+			s->valid ? json_object_new_uint64(s->data_bytes)
+				 : NULL);
+		json_object_object_add(
+			j, "tree_bytes",
+			s->valid ? json_object_new_uint64(s->tree_bytes)
+				 : NULL);
+		json_object_object_add(
+			j, "overhead_percent",
+			s->valid ? json_object_new_double(
+					   round(s->overhead_percent * 1000) /
+					   1000)
+				 : NULL);
+		json_object_object_add(j, "runs",
+				       json_object_new_int((int)s->runs));
 		json_object_array_add(sets, j);
 	}
 	json_object_object_add(root, "settings", sets);
@@ -223,8 +297,9 @@ void bench_print_json(const struct bench_report *r)
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(sum, json_object_new_string(lines[i]));
 	json_object_object_add(root, "summary", sum);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 
@@ -242,7 +317,8 @@ static void csv_text(const char *s)
 
 void bench_print_csv(const struct bench_report *r)
 {
-	puts("kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note");
+	puts("kind,name,hash,salt_size,data_block_size,hash_block_size,format,"
+	     "mb_per_s,path,levels,tree_bytes,overhead_percent,note");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *m = &r->impls[i];
 
@@ -258,11 +334,12 @@ void bench_print_csv(const struct bench_report *r)
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *s = &r->settings[i];
 
-		printf("tree,,%s,%u,%u,%u,%d,", s->hash, s->salt_size, s->data_block_size,
-		       s->hash_block_size, s->format);
+		printf("tree,,%s,%u,%u,%u,%d,", s->hash, s->salt_size,
+		       s->data_block_size, s->hash_block_size, s->format);
 		if (s->valid)
-			printf("%.0f,%s,%u,%" PRIu64 ",%.3f,", s->mb_per_s, s->path, s->levels,
-			       s->tree_bytes, s->overhead_percent);
+			printf("%.0f,%s,%u,%" PRIu64 ",%.3f,", s->mb_per_s,
+			       s->path, s->levels, s->tree_bytes,
+			       s->overhead_percent);
 		else
 			printf(",,,,,");
 		csv_text(s->valid ? "" : s->why);

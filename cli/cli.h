@@ -64,7 +64,8 @@ enum {
 };
 
 /* Prints "fastverity: <msg>" on stderr and returns the exit code for r. */
-int cli_error(int r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_error(int r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int cli_exit_code(int r);
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -80,8 +81,8 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root);
 
 /* A root hash of any supported digest size (20 to 64 bytes). */
-int cli_root_hash_any(const struct cli_opts *o, const char *arg,
-		      uint8_t *root, size_t *len);
+int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
+		      size_t *len);
 
 struct verity_sig_check;
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,

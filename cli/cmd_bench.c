@@ -16,8 +16,8 @@
 #include "bench.h"
 #include "cli.h"
 
-#define IMPL_BLOCK 4096
-#define IMPL_SALT 32
+#define IMPL_BLOCK  4096
+#define IMPL_SALT   32
 #define IMPL_BLOCKS 64 /* 256 KiB of messages, resident in cache */
 
 static double now(void)
@@ -50,12 +50,9 @@ static const char *const impl_names[IMPL_COUNT] = {
 };
 
 static const char *const impl_notes[IMPL_COUNT] = {
-	"fastverity's fast path",
-	"",
-	"fastverity without SHA-NI",
-	"how veritysetup hashes",
-	"fastverity's generic path",
-	"",
+	"fastverity's fast path",    "",
+	"fastverity without SHA-NI", "how veritysetup hashes",
+	"fastverity's generic path", "",
 };
 
 /* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
@@ -65,7 +62,8 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 {
 	switch (k) {
 	case IMPL_SHANI_2WAY:
-		sha256_shani_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
+		sha256_shani_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out,
+					32);
 		return 0;
 	case IMPL_SHANI_1WAY:
 		for (int i = 0; i < IMPL_BLOCKS; i++)
@@ -73,14 +71,16 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 					   out + i * 32);
 		return 0;
 	case IMPL_PORTABLE:
-		sha256_portable_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
+		sha256_portable_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS,
+					   out, 32);
 		return 0;
 	case IMPL_EVP_PER_BLOCK:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
 			EVP_MD_CTX *c = EVP_MD_CTX_new();
 			int ok = c && EVP_DigestInit_ex(c, md, NULL) &&
 				 EVP_DigestUpdate(c, salt, IMPL_SALT) &&
-				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK, IMPL_BLOCK) &&
+				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
+						  IMPL_BLOCK) &&
 				 EVP_DigestFinal_ex(c, out + i * 32, NULL);
 
 			EVP_MD_CTX_free(c);
@@ -94,15 +94,18 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 
 		for (int i = 0; ok && i < IMPL_BLOCKS; i++)
 			ok = EVP_MD_CTX_copy_ex(c, presalted) &&
-			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK, IMPL_BLOCK) &&
+			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
+					      IMPL_BLOCK) &&
 			     EVP_DigestFinal_ex(c, out + i * 32, NULL);
 		EVP_MD_CTX_free(c);
 		return ok ? 0 : -EIO;
 	}
 	case IMPL_AF_ALG:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
-			if (send(alg_fd, salt, IMPL_SALT, MSG_MORE) != IMPL_SALT ||
-			    send(alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK, 0) != IMPL_BLOCK ||
+			if (send(alg_fd, salt, IMPL_SALT, MSG_MORE) !=
+				    IMPL_SALT ||
+			    send(alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK, 0) !=
+				    IMPL_BLOCK ||
 			    read(alg_fd, out + i * 32, 32) != 32)
 				return -errno;
 		}
@@ -115,7 +118,7 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 /* An AF_ALG sha256 operation socket, or -errno with why in *why. */
 static int af_alg_open(char *why, size_t len)
 {
-	struct sockaddr_alg sa = { .salg_family = AF_ALG };
+	struct sockaddr_alg sa = {.salg_family = AF_ALG};
 	int tfm, op;
 
 	strcpy((char *)sa.salg_type, "hash");
@@ -134,7 +137,8 @@ static int af_alg_open(char *why, size_t len)
 	}
 	op = accept(tfm, NULL, 0);
 	if (op < 0)
-		snprintf(why, len, "AF_ALG accept failed (%s)", strerror(errno));
+		snprintf(why, len, "AF_ALG accept failed (%s)",
+			 strerror(errno));
 	close(tfm);
 	return op < 0 ? -errno : op;
 }
@@ -167,12 +171,14 @@ static void run_impls(struct bench_report *rep, double budget)
 		r->mb_per_s = -1;
 		if ((k == IMPL_SHANI_1WAY || k == IMPL_SHANI_2WAY) &&
 		    !sha256_cpu_has_shani()) {
-			snprintf(r->why, sizeof(r->why), "this CPU has no SHA-NI");
+			snprintf(r->why, sizeof(r->why),
+				 "this CPU has no SHA-NI");
 			continue;
 		}
 		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
 		    (!md || !presalted)) {
-			snprintf(r->why, sizeof(r->why), "OpenSSL has no sha256");
+			snprintf(r->why, sizeof(r->why),
+				 "OpenSSL has no sha256");
 			continue;
 		}
 		if (k == IMPL_AF_ALG) {
@@ -182,9 +188,10 @@ static void run_impls(struct bench_report *rep, double budget)
 		}
 		t0 = now();
 		do {
-			if (impl_pass(k, &st, salt, buf, out, md, presalted, alg_fd)) {
-				snprintf(r->why, sizeof(r->why), "hashing failed: %s",
-					 strerror(errno));
+			if (impl_pass(k, &st, salt, buf, out, md, presalted,
+				      alg_fd)) {
+				snprintf(r->why, sizeof(r->why),
+					 "hashing failed: %s", strerror(errno));
 				ok = 0;
 				break;
 			}
@@ -210,7 +217,7 @@ static void run_impls(struct bench_report *rep, double budget)
 /* --- whole trees ------------------------------------------------------ */
 
 struct bench_io {
-	const uint8_t *data;	      /* synthetic data, or NULL */
+	const uint8_t *data;             /* synthetic data, or NULL */
 	const struct verity_device *dev; /* --device, read-only */
 	uint8_t *tree;
 };
@@ -276,7 +283,8 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 
 	verity_params_default(&p);
 	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
-		snprintf(s->why, sizeof(s->why), "hash algorithm %s not supported", s->hash);
+		snprintf(s->why, sizeof(s->why),
+			 "hash algorithm %s not supported", s->hash);
 		return -1;
 	}
 	snprintf(p.hash_name, sizeof(p.hash_name), "%s", s->hash);
@@ -292,14 +300,17 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	}
 	p.data_blocks = size / p.data_block_size;
 	if (!p.data_blocks) {
-		snprintf(s->why, sizeof(s->why), "the data is smaller than one %u-byte block",
+		snprintf(s->why, sizeof(s->why),
+			 "the data is smaller than one %u-byte block",
 			 p.data_block_size);
 		return -1;
 	}
-	if (ht_hasher_init(&pp->h, p.hash_name, p.hash_type, p.salt, p.salt_size, &err))
+	if (ht_hasher_init(&pp->h, p.hash_name, p.hash_type, p.salt,
+			   p.salt_size, &err))
 		goto fail;
-	if (ht_geometry_init(&pp->g, p.data_blocks, p.data_block_size, p.hash_block_size,
-			     pp->h.digest_size, p.hash_type, &err)) {
+	if (ht_geometry_init(&pp->g, p.data_blocks, p.data_block_size,
+			     p.hash_block_size, pp->h.digest_size, p.hash_type,
+			     &err)) {
 		ht_hasher_free(&pp->h);
 		goto fail;
 	}
@@ -308,7 +319,8 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	s->levels = pp->g.levels;
 	s->data_bytes = p.data_blocks * p.data_block_size;
 	s->tree_bytes = pp->g.tree_blocks * pp->g.hash_block_size;
-	s->overhead_percent = 100.0 * (double)s->tree_bytes / (double)s->data_bytes;
+	s->overhead_percent =
+		100.0 * (double)s->tree_bytes / (double)s->data_bytes;
 	pp->tree = calloc(1, s->tree_bytes ? s->tree_bytes : 1);
 	if (!pp->tree) {
 		ht_hasher_free(&pp->h);
@@ -326,12 +338,13 @@ fail:
 static void measure_round(struct bench_setting *s, struct prepared *pp,
 			  struct bench_io *b, unsigned threads, double budget)
 {
-	struct ht_options opt = { threads, NULL, NULL };
-	struct ht_io io = { .ctx = b, .read_data = bio_read_data,
-			    .read_tree = bio_read_tree,
-			    .write_tree = bio_write_tree,
-			    .map_data = bio_map_data,
-			    .unmap_data = bio_unmap_data };
+	struct ht_options opt = {threads, NULL, NULL};
+	struct ht_io io = {.ctx = b,
+			   .read_data = bio_read_data,
+			   .read_tree = bio_read_tree,
+			   .write_tree = bio_write_tree,
+			   .map_data = bio_map_data,
+			   .unmap_data = bio_unmap_data};
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	struct fv_error err;
 	unsigned runs = 0;
@@ -369,7 +382,8 @@ static void run_settings(struct bench_report *rep, struct bench_io *b,
 
 	if (!pp) {
 		for (size_t i = 0; i < rep->nsettings; i++)
-			snprintf(rep->settings[i].why, sizeof(rep->settings[i].why), "out of memory");
+			snprintf(rep->settings[i].why,
+				 sizeof(rep->settings[i].why), "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < rep->nsettings; i++)
@@ -377,12 +391,14 @@ static void run_settings(struct bench_report *rep, struct bench_io *b,
 	for (unsigned r = 0; r < rounds; r++)
 		for (size_t i = 0; i < rep->nsettings; i++)
 			if (rep->settings[i].valid)
-				measure_round(&rep->settings[i], &pp[i], b, threads,
-					      b->dev ? 0 : budget);
+				measure_round(&rep->settings[i], &pp[i], b,
+					      threads, b->dev ? 0 : budget);
 	for (size_t i = 0; i < rep->nsettings; i++) {
 		if (pp[i].rounds) {
-			qsort(pp[i].rate, pp[i].rounds, sizeof(double), cmp_double);
-			rep->settings[i].mb_per_s = pp[i].rate[pp[i].rounds / 2];
+			qsort(pp[i].rate, pp[i].rounds, sizeof(double),
+			      cmp_double);
+			rep->settings[i].mb_per_s =
+				pp[i].rate[pp[i].rounds / 2];
 		}
 		if (pp[i].tree) {
 			free(pp[i].tree);
@@ -403,10 +419,13 @@ static int parse_list(const char *opt, const char *text, char out[][32],
 	if (strlen(text) >= sizeof(buf))
 		return -cli_error(-EINVAL, "%s: list too long", opt);
 	strcpy(buf, text);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (char *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		if (*n == BENCH_MAX_LIST || strlen(tok) >= 32)
-			return -cli_error(-EINVAL, "%s: at most %d items of 31 characters",
-					  opt, BENCH_MAX_LIST);
+			return -cli_error(
+				-EINVAL,
+				"%s: at most %d items of 31 characters", opt,
+				BENCH_MAX_LIST);
 		strcpy(out[(*n)++], tok);
 	}
 	if (!*n)
@@ -427,8 +446,10 @@ static int parse_num_list(const char *opt, const char *text, const char *dflt,
 
 		errno = 0;
 		v = strtoul(items[i], &end, 10);
-		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' || v > UINT32_MAX)
-			return -cli_error(-EINVAL, "%s: '%s' is not a number", opt, items[i]);
+		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' ||
+		    v > UINT32_MAX)
+			return -cli_error(-EINVAL, "%s: '%s' is not a number",
+					  opt, items[i]);
 		out[i] = (uint32_t)v;
 	}
 	return 0;
@@ -453,18 +474,19 @@ static void machine(struct bench_report *r)
 		fclose(f);
 	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
-		 sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3" : "none of sha_ni");
+		 sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
+					: "none of sha_ni");
 	r->sha256_kernel = sha256_kernel_name(sha256_kernel_select());
 }
 
 int cmd_bench(struct cli_opts *o)
 {
 	char hashes[BENCH_MAX_LIST][32];
-	uint32_t salts[BENCH_MAX_LIST], dbs[BENCH_MAX_LIST], hbs[BENCH_MAX_LIST],
-		fmts[BENCH_MAX_LIST];
+	uint32_t salts[BENCH_MAX_LIST], dbs[BENCH_MAX_LIST],
+		hbs[BENCH_MAX_LIST], fmts[BENCH_MAX_LIST];
 	size_t nh, ns, nd, nhb, nf;
-	struct bench_report rep = { 0 };
-	struct bench_io b = { 0 };
+	struct bench_report rep = {0};
+	struct bench_io b = {0};
 	struct verity_device dev;
 	struct ht_options opt;
 	struct cli_progress pr;
@@ -476,11 +498,15 @@ int cmd_bench(struct cli_opts *o)
 	int r;
 
 	if (o->nargs)
-		return cli_error(-EINVAL, "bench: takes no arguments (see --device)");
+		return cli_error(-EINVAL,
+				 "bench: takes no arguments (see --device)");
 	if (parse_list("--hash", o->hash ? o->hash : "sha256", hashes, &nh) ||
-	    parse_num_list("--salt-size", o->salt_size, "0,32,64,256", salts, &ns) ||
-	    parse_num_list("--data-block-size", o->data_block_size, "4096", dbs, &nd) ||
-	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs, &nhb) ||
+	    parse_num_list("--salt-size", o->salt_size, "0,32,64,256", salts,
+			   &ns) ||
+	    parse_num_list("--data-block-size", o->data_block_size, "4096", dbs,
+			   &nd) ||
+	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs,
+			   &nhb) ||
 	    parse_num_list("--format", o->format, "1", fmts, &nf) ||
 	    cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
@@ -499,7 +525,8 @@ int cmd_bench(struct cli_opts *o)
 	} else {
 		data = malloc(size ? size : 1);
 		if (!data)
-			return cli_error(-ENOMEM, "--size: cannot allocate %llu bytes",
+			return cli_error(-ENOMEM,
+					 "--size: cannot allocate %llu bytes",
 					 (unsigned long long)size);
 		for (uint64_t i = 0; i < size; i += 8) {
 			uint64_t v = (i * 0x9e3779b97f4a7c15ULL) ^ (i >> 17);
@@ -517,7 +544,9 @@ int cmd_bench(struct cli_opts *o)
 	}
 	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
 	 * the implementations; every tree is built at least once. */
-	seconds = getenv("FASTVERITY_BENCH_SECONDS") ? atof(getenv("FASTVERITY_BENCH_SECONDS")) : 10;
+	seconds = getenv("FASTVERITY_BENCH_SECONDS")
+			  ? atof(getenv("FASTVERITY_BENCH_SECONDS"))
+			  : 10;
 	if (!(seconds > 0))
 		seconds = 10;
 	run_impls(&rep, seconds / 5 / IMPL_COUNT);
@@ -527,9 +556,12 @@ int cmd_bench(struct cli_opts *o)
 			for (size_t d = 0; d < nd; d++)
 				for (size_t hb = 0; hb < nhb; hb++)
 					for (size_t s = 0; s < ns; s++, k++) {
-						struct bench_setting *st = &rep.settings[k];
+						struct bench_setting *st =
+							&rep.settings[k];
 
-						snprintf(st->hash, sizeof(st->hash), "%s", hashes[a]);
+						snprintf(st->hash,
+							 sizeof(st->hash), "%s",
+							 hashes[a]);
 						st->format = (int)fmts[f];
 						st->data_block_size = dbs[d];
 						st->hash_block_size = hbs[hb];

@@ -12,7 +12,8 @@ int cmd_dump(struct cli_opts *o)
 	int r;
 
 	if (o->nargs != 1)
-		return cli_error(-EINVAL, "dump: requires <hash_device> as argument");
+		return cli_error(-EINVAL,
+				 "dump: requires <hash_device> as argument");
 	verity_params_default(&p);
 	if (cli_parse_hash_offset(o, &p.hash_offset))
 		return EXIT_PARAMS;

@@ -4,8 +4,7 @@
 
 #include "cli.h"
 
-static int write_root_file(const char *path, const uint8_t *root,
-			   unsigned size)
+static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 {
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	FILE *f = fopen(path, "w");
@@ -30,27 +29,30 @@ int cmd_format(struct cli_opts *o)
 	struct cli_progress pr;
 	struct fv_error err;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	static struct cli_sidecar side; /* o->root_hash_file may point into it */
+	static struct cli_sidecar
+		side; /* o->root_hash_file may point into it */
 	const char *data, *hash;
 	char uuid[37] = "";
 	int r;
 
 	if (o->sidecar) {
 		if (o->nargs != 1)
-			return cli_error(-EINVAL, "format --sidecar: requires <image> as argument");
+			return cli_error(-EINVAL, "format --sidecar: requires "
+						  "<image> as argument");
 		cli_sidecar_names(o->args[0], &side);
 		data = o->args[0];
 		hash = side.tree;
 		o->root_hash_file = side.roothash;
 	} else if (o->nargs != 2) {
-		return cli_error(-EINVAL,
-				 "format: requires <data_device> <hash_device> as arguments");
+		return cli_error(-EINVAL, "format: requires <data_device> "
+					  "<hash_device> as arguments");
 	} else {
 		data = o->args[0];
 		hash = o->args[1];
 	}
 	if ((o->key || o->cert) && !o->sidecar)
-		return cli_error(-EINVAL, "--key and --cert go with format --sidecar, or with sign");
+		return cli_error(-EINVAL, "--key and --cert go with format "
+					  "--sidecar, or with sign");
 	if (cli_params_from_opts(o, &p, 1) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	r = verity_format(&p, data, hash, &opt, root, &l, &info, &err);

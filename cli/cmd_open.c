@@ -19,7 +19,8 @@
 static unsigned activation_flags(const struct cli_opts *o)
 {
 	return (o->ignore_corruption ? VERITY_ACT_IGNORE_CORRUPTION : 0) |
-	       (o->restart_on_corruption ? VERITY_ACT_RESTART_ON_CORRUPTION : 0) |
+	       (o->restart_on_corruption ? VERITY_ACT_RESTART_ON_CORRUPTION
+					 : 0) |
 	       (o->panic_on_corruption ? VERITY_ACT_PANIC_ON_CORRUPTION : 0) |
 	       (o->restart_on_error ? VERITY_ACT_RESTART_ON_ERROR : 0) |
 	       (o->panic_on_error ? VERITY_ACT_PANIC_ON_ERROR : 0) |
@@ -36,12 +37,14 @@ static int read_signature(const char *path, uint8_t **out, size_t *len)
 	ssize_t n;
 
 	if (fd < 0)
-		return cli_error(-EINVAL, "%s: cannot read signature file: %s", path,
-				 strerror(errno));
+		return cli_error(-EINVAL, "%s: cannot read signature file: %s",
+				 path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    st.st_size > MAX_SIGNATURE) {
 		close(fd);
-		return cli_error(-EINVAL, "%s: not a signature file (a regular file of 1 to %d bytes)",
+		return cli_error(-EINVAL,
+				 "%s: not a signature file (a regular file of "
+				 "1 to %d bytes)",
 				 path, MAX_SIGNATURE);
 	}
 	*out = malloc((size_t)st.st_size);
@@ -59,7 +62,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 		   const char *hash, const char *root_arg)
 {
 	struct verity_params p;
-	struct verity_activation a = { activation_flags(o), NULL, 0 };
+	struct verity_activation a = {activation_flags(o), NULL, 0};
 	struct fv_error err;
 	uint8_t root[HT_MAX_DIGEST_SIZE], *sig = NULL;
 	int r;
@@ -76,10 +79,12 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
 		return EXIT_PARAMS;
 	if (o->root_hash_signature &&
-	    (r = read_signature(o->root_hash_signature, &sig, &a.signature_size)))
+	    (r = read_signature(o->root_hash_signature, &sig,
+				&a.signature_size)))
 		return r;
 	a.signature = sig;
-	r = verity_open(name, &p, data, hash, root, ht_digest_size(p.hash_name), &a, &err);
+	r = verity_open(name, &p, data, hash, root, ht_digest_size(p.hash_name),
+			&a, &err);
 	free(sig);
 	if (r)
 		return cli_error(r, "%s", err.msg);
@@ -91,7 +96,8 @@ int cmd_open(struct cli_opts *o)
 {
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(-EINVAL,
-				 "open: requires <data_device> <name> <hash_device> [<root_hash>] as arguments");
+				 "open: requires <data_device> <name> "
+				 "<hash_device> [<root_hash>] as arguments");
 	return do_open(o, o->args[0], o->args[1], o->args[2],
 		       o->nargs == 4 ? o->args[3] : NULL);
 }
@@ -100,7 +106,8 @@ int cmd_create(struct cli_opts *o)
 {
 	if (o->nargs != 4)
 		return cli_error(-EINVAL,
-				 "create: requires <name> <data_device> <hash_device> <root_hash> as arguments");
+				 "create: requires <name> <data_device> "
+				 "<hash_device> <root_hash> as arguments");
 	return do_open(o, o->args[1], o->args[0], o->args[2], o->args[3]);
 }
 
@@ -113,12 +120,15 @@ int cmd_close(struct cli_opts *o)
 	if (o->nargs != 1)
 		return cli_error(-EINVAL, "close: requires <name> as argument");
 	if (o->deferred && o->cancel_deferred)
-		return cli_error(-EINVAL, "choose --deferred or --cancel-deferred, not both");
+		return cli_error(
+			-EINVAL,
+			"choose --deferred or --cancel-deferred, not both");
 	r = verity_close(o->args[0], o->deferred, o->cancel_deferred, &err);
 	if (r)
 		return cli_error(r, "%s", err.msg);
 	if (o->deferred && verity_status(o->args[0], &st, &err) == 0)
-		printf("Device %s is still active and scheduled for deferred removal.\n",
+		printf("Device %s is still active and scheduled for deferred "
+		       "removal.\n",
 		       o->args[0]);
 	return EXIT_OK;
 }
@@ -128,8 +138,10 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 	/* veritysetup's order and spacing */
 	snprintf(buf, len, "%s%s%s%s%s%s%s%s",
 		 f & VERITY_ACT_IGNORE_CORRUPTION ? "ignore_corruption " : "",
-		 f & VERITY_ACT_RESTART_ON_CORRUPTION ? "restart_on_corruption " : "",
-		 f & VERITY_ACT_PANIC_ON_CORRUPTION ? "panic_on_corruption " : "",
+		 f & VERITY_ACT_RESTART_ON_CORRUPTION ? "restart_on_corruption "
+						      : "",
+		 f & VERITY_ACT_PANIC_ON_CORRUPTION ? "panic_on_corruption "
+						    : "",
 		 f & VERITY_ACT_RESTART_ON_ERROR ? "restart_on_error " : "",
 		 f & VERITY_ACT_PANIC_ON_ERROR ? "panic_on_error " : "",
 		 f & VERITY_ACT_IGNORE_ZERO_BLOCKS ? "ignore_zero_blocks " : "",
@@ -140,35 +152,69 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 
 static void status_json(const char *name, const struct verity_active *st)
 {
-	json_object *j = json_object_new_object(), *flags = json_object_new_array();
+	json_object *j = json_object_new_object(),
+		    *flags = json_object_new_array();
 	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256], *save = NULL;
 
 	json_object_object_add(j, "name", json_object_new_string(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
-	json_object_object_add(j, "in_use", json_object_new_boolean(st->open_count > 0));
-	json_object_object_add(j, "type", json_object_new_string(st->is_verity ? "VERITY" : "n/a"));
+	json_object_object_add(j, "in_use",
+			       json_object_new_boolean(st->open_count > 0));
+	json_object_object_add(
+		j, "type",
+		json_object_new_string(st->is_verity ? "VERITY" : "n/a"));
 	if (st->is_verity) {
-		json_object_object_add(j, "status", json_object_new_string(st->corrupted ? "corrupted" : "verified"));
-		json_object_object_add(j, "signature", json_object_new_boolean(st->sig_key_desc[0] != 0));
-		json_object_object_add(j, "hash_type", json_object_new_int(st->p.hash_type));
-		json_object_object_add(j, "data_block_size", json_object_new_int64(st->p.data_block_size));
-		json_object_object_add(j, "hash_block_size", json_object_new_int64(st->p.hash_block_size));
-		json_object_object_add(j, "data_blocks", json_object_new_uint64(st->p.data_blocks));
-		json_object_object_add(j, "hash_algorithm", json_object_new_string(st->p.hash_name));
+		json_object_object_add(
+			j, "status",
+			json_object_new_string(st->corrupted ? "corrupted"
+							     : "verified"));
+		json_object_object_add(
+			j, "signature",
+			json_object_new_boolean(st->sig_key_desc[0] != 0));
+		json_object_object_add(j, "hash_type",
+				       json_object_new_int(st->p.hash_type));
+		json_object_object_add(
+			j, "data_block_size",
+			json_object_new_int64(st->p.data_block_size));
+		json_object_object_add(
+			j, "hash_block_size",
+			json_object_new_int64(st->p.hash_block_size));
+		json_object_object_add(
+			j, "data_blocks",
+			json_object_new_uint64(st->p.data_blocks));
+		json_object_object_add(j, "hash_algorithm",
+				       json_object_new_string(st->p.hash_name));
 		verity_hex_encode(st->p.salt, st->p.salt_size, hex);
 		json_object_object_add(j, "salt", json_object_new_string(hex));
-		json_object_object_add(j, "data_device", json_object_new_string(st->data_dev));
-		json_object_object_add(j, "data_loop", st->data_loop[0] ? json_object_new_string(st->data_loop) : NULL);
-		json_object_object_add(j, "hash_device", json_object_new_string(st->hash_dev));
-		json_object_object_add(j, "hash_loop", st->hash_loop[0] ? json_object_new_string(st->hash_loop) : NULL);
-		json_object_object_add(j, "size_sectors", json_object_new_uint64(st->size_sectors));
-		json_object_object_add(j, "mode", json_object_new_string(st->read_only ? "readonly" : "read/write"));
-		json_object_object_add(j, "hash_offset_sectors",
-				       json_object_new_uint64(st->hash_start_block * st->p.hash_block_size / 512));
+		json_object_object_add(j, "data_device",
+				       json_object_new_string(st->data_dev));
+		json_object_object_add(
+			j, "data_loop",
+			st->data_loop[0] ? json_object_new_string(st->data_loop)
+					 : NULL);
+		json_object_object_add(j, "hash_device",
+				       json_object_new_string(st->hash_dev));
+		json_object_object_add(
+			j, "hash_loop",
+			st->hash_loop[0] ? json_object_new_string(st->hash_loop)
+					 : NULL);
+		json_object_object_add(
+			j, "size_sectors",
+			json_object_new_uint64(st->size_sectors));
+		json_object_object_add(
+			j, "mode",
+			json_object_new_string(st->read_only ? "readonly"
+							     : "read/write"));
+		json_object_object_add(
+			j, "hash_offset_sectors",
+			json_object_new_uint64(st->hash_start_block *
+					       st->p.hash_block_size / 512));
 		verity_hex_encode(st->root, st->root_size, hex);
-		json_object_object_add(j, "root_hash", json_object_new_string(hex));
+		json_object_object_add(j, "root_hash",
+				       json_object_new_string(hex));
 		flag_words(st->flags, words, sizeof(words));
-		for (char *t = strtok_r(words, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		for (char *t = strtok_r(words, " ", &save); t;
+		     t = strtok_r(NULL, " ", &save))
 			json_object_array_add(flags, json_object_new_string(t));
 	}
 	json_object_object_add(j, "flags", flags);
@@ -184,14 +230,16 @@ int cmd_status(struct cli_opts *o)
 	int r;
 
 	if (o->nargs != 1)
-		return cli_error(-EINVAL, "status: requires <name> as argument");
+		return cli_error(-EINVAL,
+				 "status: requires <name> as argument");
 	name = o->args[0];
 	if (!strncmp(name, "/dev/mapper/", 12))
 		name += 12;
 	r = verity_status(name, &st, &err);
 	if (r == -ENODEV) {
 		if (o->json)
-			printf("{\n  \"name\":\"%s\",\n  \"active\":false\n}\n", name);
+			printf("{\n  \"name\":\"%s\",\n  \"active\":false\n}\n",
+			       name);
 		else
 			printf("/dev/mapper/%s is inactive.\n", name);
 		return EXIT_NODEV;
@@ -202,7 +250,8 @@ int cmd_status(struct cli_opts *o)
 		status_json(name, &st);
 		return EXIT_OK;
 	}
-	printf("/dev/mapper/%s is active%s.\n", name, st.open_count ? " and is in use" : "");
+	printf("/dev/mapper/%s is active%s.\n", name,
+	       st.open_count ? " and is in use" : "");
 	printf("  type:        %s\n", st.is_verity ? "VERITY" : "n/a");
 	if (!st.is_verity)
 		return EXIT_OK;
@@ -227,6 +276,7 @@ int cmd_status(struct cli_opts *o)
 	verity_hex_encode(st.root, st.root_size, hex);
 	printf("  root hash:   %s\n", hex);
 	if (st.flags)
-		printf("  flags:       %s\n", flag_words(st.flags, words, sizeof(words)));
+		printf("  flags:       %s\n",
+		       flag_words(st.flags, words, sizeof(words)));
 	return EXIT_OK;
 }

@@ -18,10 +18,12 @@ static int write_file(const char *path, const uint8_t *buf, size_t len)
 	ssize_t n;
 
 	if (fd < 0)
-		return cli_error(-EIO, "%s: cannot write: %s", path, strerror(errno));
+		return cli_error(-EIO, "%s: cannot write: %s", path,
+				 strerror(errno));
 	n = write(fd, buf, len);
 	if (close(fd) != 0 || n != (ssize_t)len)
-		return cli_error(-EIO, "%s: cannot write: %s", path, strerror(errno));
+		return cli_error(-EIO, "%s: cannot write: %s", path,
+				 strerror(errno));
 	return 0;
 }
 
@@ -35,7 +37,8 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 
 	if (!o->key || !o->cert)
 		return cli_error(-EINVAL, "signing needs --key and --cert");
-	r = verity_sign(o->key, o->cert, root_hex, o->embed_cert, &der, &len, &err);
+	r = verity_sign(o->key, o->cert, root_hex, o->embed_cert, &der, &len,
+			&err);
 	if (r)
 		return cli_error(r, "%s", err.msg);
 	r = write_file(out_path, der, len);
@@ -51,8 +54,10 @@ int cmd_sign(struct cli_opts *o)
 	size_t len;
 
 	if (o->nargs != (o->root_hash_file ? 1 : 2))
-		return cli_error(-EINVAL,
-				 "sign: requires <root_hash> <out.p7s> (or --root-hash-file and <out.p7s>) as arguments");
+		return cli_error(
+			-EINVAL,
+			"sign: requires <root_hash> <out.p7s> (or "
+			"--root-hash-file and <out.p7s>) as arguments");
 	if (!o->root_hash_file)
 		arg = o->args[0];
 	out = o->args[o->nargs - 1];
@@ -79,13 +84,14 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 	if (r)
 		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
 	verity_hex_encode(root, root_size, hex);
-	r = verity_signature_check(sig, len, sig_path, o->trusted_certs, o->ntrusted, hex,
-				   res, &err);
+	r = verity_signature_check(sig, len, sig_path, o->trusted_certs,
+				   o->ntrusted, hex, res, &err);
 	free(sig);
 	if (r)
 		return cli_error(r, "%s", err.msg);
 	if (res->warning[0])
-		fprintf(stderr, "fastverity: %s: warning: %s\n", sig_path, res->warning);
+		fprintf(stderr, "fastverity: %s: warning: %s\n", sig_path,
+			res->warning);
 	cli_debug(o, "Root hash signature by %s checks out.", res->signer);
 	return 0;
 }
@@ -99,6 +105,8 @@ void cli_sidecar_names(const char *image, struct cli_sidecar *s)
 	if (n > 4 && !strcmp(image + n - 4, ".raw"))
 		n -= 4;
 	snprintf(s->tree, sizeof(s->tree), "%.*s.verity", (int)n, image);
-	snprintf(s->roothash, sizeof(s->roothash), "%.*s.roothash", (int)n, image);
-	snprintf(s->signature, sizeof(s->signature), "%.*s.roothash.p7s", (int)n, image);
+	snprintf(s->roothash, sizeof(s->roothash), "%.*s.roothash", (int)n,
+		 image);
+	snprintf(s->signature, sizeof(s->signature), "%.*s.roothash.p7s",
+		 (int)n, image);
 }

@@ -33,22 +33,25 @@ static void report_failure(void *c, const struct verity_failure *f)
 	if (vr->failures) {
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "type",
-				       json_object_new_string(kind_name(f->kind)));
+		json_object_object_add(
+			j, "type", json_object_new_string(kind_name(f->kind)));
 		json_object_object_add(j, "position",
 				       json_object_new_uint64(f->position));
-		json_object_object_add(j, "block", json_object_new_uint64(f->block));
+		json_object_object_add(j, "block",
+				       json_object_new_uint64(f->block));
 		if (f->kind != HT_BAD_DATA_BLOCK)
-			json_object_object_add(j, "level",
-					       json_object_new_int((int)f->level));
+			json_object_object_add(
+				j, "level", json_object_new_int((int)f->level));
 		json_object_array_add(vr->failures, j);
 		return;
 	}
 	if (f->kind == HT_BAD_PADDING)
-		fprintf(stderr, "Spare area is not zeroed at position %" PRIu64 ".\n",
+		fprintf(stderr,
+			"Spare area is not zeroed at position %" PRIu64 ".\n",
 			f->position);
 	else
-		fprintf(stderr, "Verification failed at position %" PRIu64 ".\n",
+		fprintf(stderr,
+			"Verification failed at position %" PRIu64 ".\n",
 			f->position);
 }
 
@@ -68,7 +71,8 @@ static void print_summary(const struct ht_verify_result *res)
 {
 	if (verdict(res) == EXIT_VERIFY)
 		fprintf(stderr,
-			"Verification of data area failed: %" PRIu64 " bad data block%s, %" PRIu64
+			"Verification of data area failed: %" PRIu64
+			" bad data block%s, %" PRIu64
 			" bad hash block%s, %" PRIu64 " bad spare area%s.\n",
 			res->bad_data_blocks, plural(res->bad_data_blocks),
 			res->bad_hash_blocks, plural(res->bad_hash_blocks),
@@ -77,8 +81,9 @@ static void print_summary(const struct ht_verify_result *res)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
 
-static void print_json(const char *data, const char *hash, struct verity_params *p,
-		       const uint8_t *root, json_object *failures,
+static void print_json(const char *data, const char *hash,
+		       struct verity_params *p, const uint8_t *root,
+		       json_object *failures,
 		       const struct ht_verify_result *res,
 		       const struct verity_sig_check *sig, const char *sig_path)
 {
@@ -93,18 +98,24 @@ static void print_json(const char *data, const char *hash, struct verity_params 
 	if (sig_path) {
 		json_object *s = json_object_new_object();
 
-		json_object_object_add(s, "file", json_object_new_string(sig_path));
-		json_object_object_add(s, "signer", json_object_new_string(sig->signer));
-		json_object_object_add(s, "warning",
-				       sig->warning[0] ? json_object_new_string(sig->warning) : NULL);
+		json_object_object_add(s, "file",
+				       json_object_new_string(sig_path));
+		json_object_object_add(s, "signer",
+				       json_object_new_string(sig->signer));
+		json_object_object_add(
+			s, "warning",
+			sig->warning[0] ? json_object_new_string(sig->warning)
+					: NULL);
 		json_object_object_add(j, "signature", s);
 	} else {
 		json_object_object_add(j, "signature", NULL);
 	}
-	json_object_object_add(j, "result",
-			       json_object_new_string(code == EXIT_OK ? "ok"
-						      : code == EXIT_VERIFY ? "corrupted"
-						      : "root hash mismatch"));
+	json_object_object_add(
+		j, "result",
+		json_object_new_string(code == EXIT_OK ? "ok"
+				       : code == EXIT_VERIFY
+					       ? "corrupted"
+					       : "root hash mismatch"));
 	json_object_object_add(j, "root_hash_matches",
 			       json_object_new_boolean(res->root_matches));
 	json_object_object_add(j, "bad_data_blocks",
@@ -137,7 +148,8 @@ static int verify_args(struct cli_opts *o, const char **data, const char **hash,
 	}
 	if (o->nargs < 2 || o->nargs > 3)
 		return cli_error(-EINVAL,
-				 "verify: requires <data_device> <hash_device> [<root_hash>], or <image>, as arguments");
+				 "verify: requires <data_device> <hash_device> "
+				 "[<root_hash>], or <image>, as arguments");
 	*data = o->args[0];
 	*hash = o->args[1];
 	*root_arg = o->nargs == 3 ? o->args[2] : NULL;
@@ -151,18 +163,21 @@ int cmd_verify(struct cli_opts *o)
 	struct ht_options opt;
 	struct cli_progress pr;
 	struct ht_verify_result res;
-	struct verify_report vr = { o, NULL };
-	struct verity_sig_check sig = { "", "" };
-	static struct cli_sidecar side; /* o->root_hash_file may point into it */
+	struct verify_report vr = {o, NULL};
+	struct verity_sig_check sig = {"", ""};
+	static struct cli_sidecar
+		side; /* o->root_hash_file may point into it */
 	struct fv_error err;
-	const char *data = NULL, *hash = NULL, *root_arg = NULL, *sig_path = NULL;
+	const char *data = NULL, *hash = NULL, *root_arg = NULL,
+		   *sig_path = NULL;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	int r;
 
 	if ((r = verify_args(o, &data, &hash, &root_arg, &sig_path, &side)))
 		return r;
 	if (o->ntrusted && !sig_path)
-		return cli_error(-EINVAL, "--trusted-cert needs a signature (--root-hash-signature)");
+		return cli_error(-EINVAL, "--trusted-cert needs a signature "
+					  "(--root-hash-signature)");
 	if (cli_params_from_opts(o, &p, 0) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	if (!p.no_superblock) {
@@ -178,12 +193,14 @@ int cmd_verify(struct cli_opts *o)
 		return EXIT_PARAMS;
 	/* who signed the root hash, before any block is read */
 	if (sig_path &&
-	    (r = cli_check_signature(o, sig_path, root, ht_digest_size(p.hash_name), &sig)))
+	    (r = cli_check_signature(o, sig_path, root,
+				     ht_digest_size(p.hash_name), &sig)))
 		return r;
 	if (o->json)
 		vr.failures = json_object_new_array();
-	r = verity_verify(&p, data, hash, &opt, root, ht_digest_size(p.hash_name),
-			  report_failure, &vr, &res, &info, &err);
+	r = verity_verify(&p, data, hash, &opt, root,
+			  ht_digest_size(p.hash_name), report_failure, &vr,
+			  &res, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r) {
@@ -193,7 +210,8 @@ int cmd_verify(struct cli_opts *o)
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  info.hash_path, info.path_reason, info.kernel, info.provider);
 	if (o->json)
-		print_json(data, hash, &p, root, vr.failures, &res, &sig, sig_path);
+		print_json(data, hash, &p, root, vr.failures, &res, &sig,
+			   sig_path);
 	else
 		print_summary(&res);
 	return verdict(&res);

@@ -69,8 +69,10 @@ static int parse_u64(const char *opt, const char *s, uint64_t max,
 			return -cli_error(-EINVAL, "%s: '%s' is not a number",
 					  opt, s);
 		if (v > (max - (uint64_t)(*c - '0')) / 10)
-			return -cli_error(-EINVAL, "%s: %s is too large (at most %" PRIu64 ")",
-					  opt, s, max);
+			return -cli_error(
+				-EINVAL,
+				"%s: %s is too large (at most %" PRIu64 ")",
+				opt, s, max);
 		v = v * 10 + (uint64_t)(*c - '0');
 	}
 	*out = v;
@@ -87,7 +89,8 @@ static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 		return -1;
 	if (!ht_block_size_valid(v))
 		return -cli_error(-EINVAL,
-				  "%s: unsupported block size %s (a power of two from 512 to 524288)",
+				  "%s: unsupported block size %s (a power of "
+				  "two from 512 to 524288)",
 				  opt, s);
 	*out = (uint32_t)v;
 	return 0;
@@ -126,13 +129,15 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 	}
 	if (strlen(o->salt) > 2 * VERITY_MAX_SALT_SIZE)
 		return -cli_error(-EINVAL,
-				  "--salt: salt of %zu hex digits is too long (at most %d bytes)",
+				  "--salt: salt of %zu hex digits is too long "
+				  "(at most %d bytes)",
 				  strlen(o->salt), VERITY_MAX_SALT_SIZE);
 	if (verity_hex_decode(o->salt, p->salt, VERITY_MAX_SALT_SIZE,
 			      &p->salt_size))
-		return -cli_error(-EINVAL,
-				  "--salt: '%s' is not an even number of hex digits",
-				  o->salt);
+		return -cli_error(
+			-EINVAL,
+			"--salt: '%s' is not an even number of hex digits",
+			o->salt);
 	return 0;
 }
 
@@ -144,18 +149,20 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 	verity_params_default(p);
 	if (o->hash) {
 		if (strlen(o->hash) > VERITY_MAX_HASH_NAME || !*o->hash)
-			return -cli_error(-EINVAL,
-					  "--hash: hash algorithm '%s' not supported",
-					  o->hash);
+			return -cli_error(
+				-EINVAL,
+				"--hash: hash algorithm '%s' not supported",
+				o->hash);
 		strcpy(p->hash_name, o->hash);
 	}
 	if (o->format) {
 		if (parse_u64("--format", o->format, UINT32_MAX, &v))
 			return -1;
 		if (v > 1)
-			return -cli_error(-EINVAL,
-					  "--format: unsupported hash type %s (0 or 1)",
-					  o->format);
+			return -cli_error(
+				-EINVAL,
+				"--format: unsupported hash type %s (0 or 1)",
+				o->format);
 		p->hash_type = (int)v;
 	}
 	if (parse_block_size("--data-block-size", o->data_block_size,
@@ -196,7 +203,8 @@ int cli_parse_size(const char *text, uint64_t *out)
 	unsigned shift = 0;
 	const char *u;
 
-	if (n && n < sizeof(digits) && (u = strchr(units, toupper((unsigned char)text[n - 1]))) && *u) {
+	if (n && n < sizeof(digits) &&
+	    (u = strchr(units, toupper((unsigned char)text[n - 1]))) && *u) {
 		shift = 10 * (unsigned)(u - units + 1);
 		n--;
 	}
@@ -257,23 +265,31 @@ static const char *root_text(const struct cli_opts *o, const char *arg,
 			     char *buf, size_t size)
 {
 	if (arg && o->root_hash_file) {
-		cli_error(-EINVAL, "give the root hash as an argument or with --root-hash-file, not both");
+		cli_error(-EINVAL, "give the root hash as an argument or with "
+				   "--root-hash-file, not both");
 		return NULL;
 	}
 	if (o->root_hash_file)
-		return read_root_file(o->root_hash_file, buf, size) ? NULL : buf;
+		return read_root_file(o->root_hash_file, buf, size) ? NULL
+								    : buf;
 	if (!arg)
-		cli_error(-EINVAL, "this action requires <root_hash> or the --root-hash-file option");
+		cli_error(-EINVAL, "this action requires <root_hash> or the "
+				   "--root-hash-file option");
 	return arg;
 }
 
-static int bad_root(const struct cli_opts *o, const char *hex, const char *expected)
+static int bad_root(const struct cli_opts *o, const char *hex,
+		    const char *expected)
 {
 	return o->root_hash_file
-		? -cli_error(-EINVAL, "%s: invalid root hash string specified (expected %s)",
-			     o->root_hash_file, expected)
-		: -cli_error(-EINVAL, "invalid root hash string specified: '%s' (expected %s)",
-			     hex, expected);
+		       ? -cli_error(-EINVAL,
+				    "%s: invalid root hash string specified "
+				    "(expected %s)",
+				    o->root_hash_file, expected)
+		       : -cli_error(-EINVAL,
+				    "invalid root hash string specified: '%s' "
+				    "(expected %s)",
+				    hex, expected);
 }
 
 int cli_root_hash(const struct cli_opts *o, const char *arg,
@@ -292,8 +308,8 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 	return 0;
 }
 
-int cli_root_hash_any(const struct cli_opts *o, const char *arg,
-		      uint8_t *root, size_t *len)
+int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
+		      size_t *len)
 {
 	char text[2 * HT_MAX_DIGEST_SIZE + 8];
 	const char *hex = root_text(o, arg, text, sizeof(text));
@@ -326,7 +342,8 @@ void cli_print_header(const char *device, const struct verity_params *p,
 		printf("Root hash:      \t%s\n", hex);
 	}
 	if (p->hash_offset == 0)
-		printf("Hash device size: \t%" PRIu64 " [bytes]\n", l->hash_end);
+		printf("Hash device size: \t%" PRIu64 " [bytes]\n",
+		       l->hash_end);
 }
 
 void *cli_json_header(const char *device, const struct verity_params *p,
@@ -344,8 +361,10 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 	}
 	json_object_object_add(o, "superblock",
 			       json_object_new_boolean(!p->no_superblock));
-	json_object_object_add(o, "hash_type", json_object_new_int(p->hash_type));
-	json_object_object_add(o, "data_blocks", json_object_new_uint64(p->data_blocks));
+	json_object_object_add(o, "hash_type",
+			       json_object_new_int(p->hash_type));
+	json_object_object_add(o, "data_blocks",
+			       json_object_new_uint64(p->data_blocks));
 	json_object_object_add(o, "data_block_size",
 			       json_object_new_int64(p->data_block_size));
 	json_object_object_add(o, "hash_blocks",
@@ -356,20 +375,25 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 			       json_object_new_string(p->hash_name));
 	verity_hex_encode(p->salt, p->salt_size, hex);
 	json_object_object_add(o, "salt", json_object_new_string(hex));
-	json_object_object_add(o, "hash_offset", json_object_new_uint64(p->hash_offset));
-	json_object_object_add(o, "tree_offset", json_object_new_uint64(l->tree_offset));
-	json_object_object_add(o, "levels", json_object_new_int((int)l->geo.levels));
-	json_object_object_add(o, "hash_device_size", json_object_new_uint64(l->hash_end));
+	json_object_object_add(o, "hash_offset",
+			       json_object_new_uint64(p->hash_offset));
+	json_object_object_add(o, "tree_offset",
+			       json_object_new_uint64(l->tree_offset));
+	json_object_object_add(o, "levels",
+			       json_object_new_int((int)l->geo.levels));
+	json_object_object_add(o, "hash_device_size",
+			       json_object_new_uint64(l->hash_end));
 	if (root) {
 		verity_hex_encode(root, l->geo.digest_size, hex);
-		json_object_object_add(o, "root_hash", json_object_new_string(hex));
+		json_object_object_add(o, "root_hash",
+				       json_object_new_string(hex));
 	}
 	return o;
 }
 
 void cli_json_print(void *obj)
 {
-	puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
 }

@@ -19,7 +19,9 @@ static double now(void)
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 {
-	pr->enabled = o->progress ? 1 : o->no_progress ? 0 : isatty(STDERR_FILENO);
+	pr->enabled = o->progress      ? 1
+		      : o->no_progress ? 0
+				       : isatty(STDERR_FILENO);
 	pr->start = now();
 	pr->last = 0;
 	pr->shown = 0;

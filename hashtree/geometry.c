@@ -20,8 +20,7 @@ static uint32_t log2_floor(uint64_t v)
 
 int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 		     uint32_t data_block_size, uint32_t hash_block_size,
-		     uint32_t digest_size, int hash_type,
-		     struct fv_error *err)
+		     uint32_t digest_size, int hash_type, struct fv_error *err)
 {
 	uint64_t pos = 0;
 
@@ -32,18 +31,20 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 	if (data_blocks == 0)
 		return fv_fail(err, EINVAL, "no data blocks to protect");
 	if (digest_size == 0 || digest_size > hash_block_size)
-		return fv_fail(err, EINVAL,
-			       "digest of %u bytes does not fit a %u-byte hash block",
-			       digest_size, hash_block_size);
+		return fv_fail(
+			err, EINVAL,
+			"digest of %u bytes does not fit a %u-byte hash block",
+			digest_size, hash_block_size);
 	g->data_blocks = data_blocks;
 	g->data_block_size = data_block_size;
 	g->hash_block_size = hash_block_size;
 	g->digest_size = digest_size;
 	g->bits = log2_floor(hash_block_size / digest_size);
 	if (g->bits == 0)
-		return fv_fail(err, EINVAL,
-			       "a %u-byte hash block holds only one %u-byte digest",
-			       hash_block_size, digest_size);
+		return fv_fail(
+			err, EINVAL,
+			"a %u-byte hash block holds only one %u-byte digest",
+			hash_block_size, digest_size);
 	/* Format 1 pads each digest to a power of two; format 0 packs them. */
 	g->slot_size = digest_size;
 	if (hash_type == 1)
@@ -58,9 +59,11 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 
 	for (int i = (int)g->levels - 1; i >= 0; i--) {
 		uint32_t shift = g->bits * (uint32_t)(i + 1);
-		uint64_t n = shift >= 64 ? 1
-				: (data_blocks >> shift) +
-				  ((data_blocks & ((1ULL << shift) - 1)) != 0);
+		uint64_t n = shift >= 64
+				     ? 1
+				     : (data_blocks >> shift) +
+					       ((data_blocks &
+						 ((1ULL << shift) - 1)) != 0);
 
 		g->level_first[i] = pos;
 		g->level_blocks[i] = n;

@@ -8,7 +8,7 @@
 
 #include "error.h"
 
-#define HT_MAX_LEVELS 63
+#define HT_MAX_LEVELS     63
 #define HT_MIN_BLOCK_SIZE 512
 #define HT_MAX_BLOCK_SIZE (512 * 1024)
 
@@ -17,9 +17,9 @@ struct ht_geometry {
 	uint32_t data_block_size;
 	uint32_t hash_block_size;
 	uint32_t digest_size;
-	uint32_t slot_size;	    /* stride of a digest inside a hash block */
-	uint32_t bits;		    /* log2 of digests per hash block */
-	uint32_t levels;	    /* 0 when there is one data block */
+	uint32_t slot_size; /* stride of a digest inside a hash block */
+	uint32_t bits;      /* log2 of digests per hash block */
+	uint32_t levels;    /* 0 when there is one data block */
 	uint64_t level_blocks[HT_MAX_LEVELS];
 	uint64_t level_first[HT_MAX_LEVELS]; /* first block of each level */
 	uint64_t tree_blocks;
@@ -31,8 +31,7 @@ int ht_block_size_valid(uint64_t v);
 /* Computes the geometry; -EINVAL with a message for impossible inputs. */
 int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 		     uint32_t data_block_size, uint32_t hash_block_size,
-		     uint32_t digest_size, int hash_type,
-		     struct fv_error *err);
+		     uint32_t digest_size, int hash_type, struct fv_error *err);
 
 static inline uint32_t ht_digests_per_block(const struct ht_geometry *g)
 {

@@ -55,7 +55,8 @@ static EVP_MD *fetch_digest(const char *alg, struct fv_error *err)
 	if (!prov || strcmp(OSSL_PROVIDER_get0_name(prov), "default") != 0) {
 		EVP_MD_free(md);
 		fv_fail(err, EINVAL,
-			"hash algorithm %s does not come from OpenSSL's default provider",
+			"hash algorithm %s does not come from OpenSSL's "
+			"default provider",
 			alg);
 		return NULL;
 	}
@@ -97,30 +98,33 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 	size = EVP_MD_get_size(h->md);
 	if (size <= 0 || size > HT_MAX_DIGEST_SIZE) {
 		ht_hasher_free(h);
-		return fv_fail(err, EINVAL,
-			       "hash algorithm %s has an unsupported digest size",
-			       alg);
+		return fv_fail(
+			err, EINVAL,
+			"hash algorithm %s has an unsupported digest size",
+			alg);
 	}
 	h->digest_size = (unsigned)size;
-	strncpy(h->provider, OSSL_PROVIDER_get0_name(EVP_MD_get0_provider(h->md)),
+	strncpy(h->provider,
+		OSSL_PROVIDER_get0_name(EVP_MD_get0_provider(h->md)),
 		sizeof(h->provider) - 1);
 
 	if (EVP_MD_is_a(h->md, "SHA256") && hash_type == 1) {
 		h->path = HT_PATH_FAST;
 		h->kernel = sha256_kernel_select();
-		h->path_reason = "sha256 in format 1: salted state, import + finup";
+		h->path_reason =
+			"sha256 in format 1: salted state, import + finup";
 		sha256_salted_init(&h->sha, salt, salt_size);
 		return 0;
 	}
 
 	h->path = HT_PATH_GENERIC;
-	h->path_reason = hash_type == 0
-		? "format 0 appends the salt: OpenSSL EVP per block"
-		: "not sha256: OpenSSL EVP with a pre-salted context";
+	h->path_reason =
+		hash_type == 0
+			? "format 0 appends the salt: OpenSSL EVP per block"
+			: "not sha256: OpenSSL EVP with a pre-salted context";
 	if (hash_type == 1) {
 		h->salted = EVP_MD_CTX_new();
-		if (!h->salted ||
-		    !EVP_DigestInit_ex2(h->salted, h->md, NULL) ||
+		if (!h->salted || !EVP_DigestInit_ex2(h->salted, h->md, NULL) ||
 		    !EVP_DigestUpdate(h->salted, salt, salt_size)) {
 			ht_hasher_free(h);
 			return fv_fail(err, ENOMEM,
@@ -170,6 +174,5 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 				  out, out_stride);
 		return 0;
 	}
-	return hash_generic(h, blocks, block_size, count, out, out_stride,
-			    err);
+	return hash_generic(h, blocks, block_size, count, out, out_stride, err);
 }

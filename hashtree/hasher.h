@@ -13,7 +13,7 @@
 #include "error.h"
 #include "sha256.h"
 
-#define HT_MAX_SALT_SIZE 256
+#define HT_MAX_SALT_SIZE   256
 #define HT_MAX_DIGEST_SIZE 64
 
 enum ht_path {
@@ -28,14 +28,14 @@ struct ht_hasher {
 	enum ht_path path;
 	const char *path_reason; /* why this path was taken, for --debug */
 	enum sha256_kernel kernel;
-	int hash_type;		/* 0: H(block || salt), 1: H(salt || block) */
+	int hash_type; /* 0: H(block || salt), 1: H(salt || block) */
 	unsigned digest_size;
 	uint8_t salt[HT_MAX_SALT_SIZE];
 	size_t salt_size;
 	struct sha256_salted_state sha; /* fast path */
-	struct evp_md_st *md;		/* generic path */
-	struct evp_md_ctx_st *salted;	/* generic path, format 1 */
-	char provider[32];		/* where the digest came from */
+	struct evp_md_st *md;           /* generic path */
+	struct evp_md_ctx_st *salted;   /* generic path, format 1 */
+	char provider[32];              /* where the digest came from */
 };
 
 /* Sets up hashing for digest alg ("sha256", "sha1", ...). Returns 0, or

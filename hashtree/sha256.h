@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define SHA256_DIGEST_SIZE 32
-#define SHA256_BLOCK_SIZE 64
+#define SHA256_BLOCK_SIZE  64
 
 struct sha256_salted_state {
 	uint32_t h[8];  /* chaining value after the whole 64-byte blocks */

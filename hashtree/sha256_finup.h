@@ -99,8 +99,7 @@ static inline void sha256_finup_tmpl(sha256_blocks_fn blocks,
 static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 				       const struct sha256_salted_state *st,
 				       const uint8_t *m1, const uint8_t *m2,
-				       size_t len, uint8_t *out1,
-				       uint8_t *out2)
+				       size_t len, uint8_t *out1, uint8_t *out2)
 {
 	uint8_t t1[128], t2[128];
 	uint32_t h1[8], h2[8];

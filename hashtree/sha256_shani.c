@@ -22,8 +22,7 @@ static const uint32_t K[64] __attribute__((aligned(16))) = {
 };
 
 /* The instructions keep the state as ABEF and CDGH; h[] is A..H. */
-static inline void load_state(const uint32_t h[8], __m128i *abef,
-			      __m128i *cdgh)
+static inline void load_state(const uint32_t h[8], __m128i *abef, __m128i *cdgh)
 {
 	__m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
 	__m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
@@ -46,8 +45,7 @@ static inline void store_state(uint32_t h[8], __m128i abef, __m128i cdgh)
 #define BSWAP_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL)
 
 /* Message schedule: w[i] for quad i >= 4 from the four before it. */
-static inline __m128i schedule(__m128i w4, __m128i w3, __m128i w2,
-			       __m128i w1)
+static inline __m128i schedule(__m128i w4, __m128i w3, __m128i w2, __m128i w1)
 {
 	__m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w4, w3),
 				  _mm_alignr_epi8(w1, w2, 4));
@@ -55,13 +53,13 @@ static inline __m128i schedule(__m128i w4, __m128i w3, __m128i w2,
 }
 
 /* Four rounds with message quad w and constants quad i. */
-#define QUAD(abef, cdgh, w, i)                                              \
-	do {                                                                \
-		__m128i m_ = _mm_add_epi32(                                 \
-			w, _mm_load_si128((const __m128i *)&K[4 * (i)]));   \
-		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m_);               \
-		abef = _mm_sha256rnds2_epu32(abef, cdgh,                    \
-					     _mm_shuffle_epi32(m_, 0x0e));  \
+#define QUAD(abef, cdgh, w, i)                                             \
+	do {                                                               \
+		__m128i m_ = _mm_add_epi32(                                \
+			w, _mm_load_si128((const __m128i *)&K[4 * (i)]));  \
+		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m_);              \
+		abef = _mm_sha256rnds2_epu32(abef, cdgh,                   \
+					     _mm_shuffle_epi32(m_, 0x0e)); \
 	} while (0)
 
 static void shani_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
@@ -98,8 +96,8 @@ static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
 
 	load_state(h1, &a1, &c1);
 	load_state(h2, &a2, &c2);
-	for (; nblocks; nblocks--, p1 += SHA256_BLOCK_SIZE,
-			p2 += SHA256_BLOCK_SIZE) {
+	for (; nblocks;
+	     nblocks--, p1 += SHA256_BLOCK_SIZE, p2 += SHA256_BLOCK_SIZE) {
 		__m128i a1s = a1, c1s = c1, a2s = a2, c2s = c2, x[4], y[4];
 
 #pragma GCC unroll 4
@@ -156,8 +154,8 @@ void sha256_shani_finup_many(const struct sha256_salted_state *st,
 				    out + i * out_stride,
 				    out + (i + 1) * out_stride);
 	if (i < count)
-		sha256_finup_tmpl(shani_blocks, st, msgs + i * msg_len,
-				  msg_len, out + i * out_stride);
+		sha256_finup_tmpl(shani_blocks, st, msgs + i * msg_len, msg_len,
+				  out + i * out_stride);
 }
 #else
 typedef int sha256_shani_unused;

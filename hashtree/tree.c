@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_BYTES (256u << 10)  /* one read of child blocks; fits L2 */
+#define CHUNK_BYTES  (256u << 10) /* one read of child blocks; fits L2 */
 #define WINDOW_BYTES (256u << 10) /* most parent blocks in one window */
-#define MAP_BYTES (8u << 20)	  /* one mapping of data, when mapped */
-#define MAX_THREADS 256
+#define MAP_BYTES    (8u << 20)   /* one mapping of data, when mapped */
+#define MAX_THREADS  256
 
 enum pass_mode { PASS_BUILD, PASS_VERIFY };
 
@@ -23,8 +23,8 @@ struct level_pass {
 	uint32_t level;
 	size_t child_size;
 	uint64_t child_count;
-	uint64_t parents;	 /* parent blocks in this level */
-	size_t window;		 /* parent blocks per window */
+	uint64_t parents; /* parent blocks in this level */
+	size_t window;    /* parent blocks per window */
 	uint64_t windows;
 	const uint8_t *zero_digest; /* level 0: digest of a zero block */
 	ht_report_fn report;
@@ -52,11 +52,11 @@ struct worker {
 	struct ht_failure *found;
 	size_t nfound;
 	struct ht_verify_result res;
-	const uint8_t *map;    /* current mapping of data, if any */
+	const uint8_t *map; /* current mapping of data, if any */
 	uint64_t map_off;
 	size_t map_len;
-	int hole;	       /* cached data extent: hole or data */
-	uint64_t extent_end;   /* ... valid below this data offset */
+	int hole;            /* cached data extent: hole or data */
+	uint64_t extent_end; /* ... valid below this data offset */
 	uint64_t extent_start;
 };
 
@@ -80,7 +80,8 @@ static int64_t plan_children(struct worker *w, uint64_t c, size_t n)
 	if (lp->level || !lp->io->data_extent)
 		return (int64_t)n;
 	if (off < w->extent_start || off >= w->extent_end) {
-		if (lp->io->data_extent(lp->io->ctx, off, &hole, &end) || end <= off)
+		if (lp->io->data_extent(lp->io->ctx, off, &hole, &end) ||
+		    end <= off)
 			return (int64_t)n;
 		w->hole = hole;
 		w->extent_start = off;
@@ -100,18 +101,19 @@ static int64_t plan_children(struct worker *w, uint64_t c, size_t n)
 	return (int64_t)(k < n ? k : n);
 }
 
-static int read_children(const struct level_pass *lp, uint64_t first,
-			 size_t n, uint8_t *buf, struct fv_error *err)
+static int read_children(const struct level_pass *lp, uint64_t first, size_t n,
+			 uint8_t *buf, struct fv_error *err)
 {
 	const struct ht_geometry *g = lp->g;
 
 	if (lp->level == 0)
-		return lp->io->read_data(lp->io->ctx, first * g->data_block_size,
-					 buf, n * lp->child_size, err);
-	return lp->io->read_tree(
-		lp->io->ctx,
-		(g->level_first[lp->level - 1] + first) * g->hash_block_size,
-		buf, n * lp->child_size, err);
+		return lp->io->read_data(lp->io->ctx,
+					 first * g->data_block_size, buf,
+					 n * lp->child_size, err);
+	return lp->io->read_tree(lp->io->ctx,
+				 (g->level_first[lp->level - 1] + first) *
+					 g->hash_block_size,
+				 buf, n * lp->child_size, err);
 }
 
 static void unmap_current(struct worker *w)
@@ -131,11 +133,13 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 
 	if (lp->level || !lp->io->map_data)
 		return NULL;
-	if (!w->map || off < w->map_off || off + len > w->map_off + w->map_len) {
+	if (!w->map || off < w->map_off ||
+	    off + len > w->map_off + w->map_len) {
 		unmap_current(w);
 		w->map_off = off;
-		w->map_len = data_end - off < MAP_BYTES ? (size_t)(data_end - off)
-							 : MAP_BYTES;
+		w->map_len = data_end - off < MAP_BYTES
+				     ? (size_t)(data_end - off)
+				     : MAP_BYTES;
 		if (w->map_len < len)
 			w->map_len = (size_t)len;
 		w->map = lp->io->map_data(lp->io->ctx, w->map_off, w->map_len);
@@ -154,9 +158,9 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 
 	memset(w->computed, 0, np * g->hash_block_size);
 	if (lp->level == 0 && lp->io->prefetch_data)
-		lp->io->prefetch_data(lp->io->ctx,
-				      (p0 << g->bits) * g->data_block_size,
-				      ((uint64_t)np << g->bits) * g->data_block_size);
+		lp->io->prefetch_data(
+			lp->io->ctx, (p0 << g->bits) * g->data_block_size,
+			((uint64_t)np << g->bits) * g->data_block_size);
 	for (size_t k = 0; k < np; k++) {
 		uint64_t c = (p0 + k) << g->bits;
 		uint64_t end = c + children_of(lp, p0 + k);
@@ -180,11 +184,13 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 				src = map_children(w, c, n);
 				if (!src) {
 					src = w->chunk;
-					r = read_children(lp, c, n, w->chunk, err);
+					r = read_children(lp, c, n, w->chunk,
+							  err);
 				}
 				if (!r)
-					r = ht_hash_blocks(lp->h, src, lp->child_size,
-							   n, out, g->slot_size, err);
+					r = ht_hash_blocks(
+						lp->h, src, lp->child_size, n,
+						out, g->slot_size, err);
 			}
 			if (r)
 				return r;
@@ -258,8 +264,8 @@ static void compare_block(struct worker *w, uint64_t p, const uint8_t *stored,
 		spare = used * g->slot_size;
 	}
 	if (pad_bad)
-		found(w, HT_BAD_PADDING, lp->level, g->level_first[lp->level] + p,
-		      spare);
+		found(w, HT_BAD_PADDING, lp->level,
+		      g->level_first[lp->level] + p, spare);
 }
 
 static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
@@ -325,7 +331,8 @@ static int do_window(struct worker *w, uint64_t wi, struct fv_error *err)
 		r = lp->io->read_tree(lp->io->ctx, off, w->stored,
 				      np * g->hash_block_size, err);
 		for (size_t k = 0; !r && k < np; k++)
-			compare_block(w, p0 + k, w->stored + k * g->hash_block_size,
+			compare_block(w, p0 + k,
+				      w->stored + k * g->hash_block_size,
 				      w->computed + k * g->hash_block_size);
 	}
 	if (!r)
@@ -362,8 +369,9 @@ static int worker_init(struct worker *w, struct level_pass *lp)
 
 	memset(w, 0, sizeof(*w));
 	w->lp = lp;
-	w->chunk_blocks = (lp->level == 0 && lp->io->map_data ? MAP_BYTES : CHUNK_BYTES) /
-			  lp->child_size;
+	w->chunk_blocks =
+		(lp->level == 0 && lp->io->map_data ? MAP_BYTES : CHUNK_BYTES) /
+		lp->child_size;
 	if (w->chunk_blocks == 0)
 		w->chunk_blocks = 1;
 	w->chunk = malloc(w->chunk_blocks * lp->child_size);
@@ -432,7 +440,8 @@ static int run_level(struct level_pass *lp, unsigned threads,
 
 		/* workers[0] runs on this thread */
 		for (unsigned i = 1; i < n; i++) {
-			if (pthread_create(&tids[i], NULL, worker_main, &workers[i]))
+			if (pthread_create(&tids[i], NULL, worker_main,
+					   &workers[i]))
 				break;
 			spawned++;
 		}
@@ -488,7 +497,7 @@ static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 		      enum pass_mode mode, ht_report_fn report, void *rctx,
 		      struct ht_verify_result *res, struct fv_error *err)
 {
-	static const struct ht_options defaults = { 1, NULL, NULL };
+	static const struct ht_options defaults = {1, NULL, NULL};
 	uint8_t zero_digest[HT_MAX_DIGEST_SIZE];
 	uint8_t *zero = calloc(1, g->data_block_size);
 	uint64_t base = 0;
@@ -508,8 +517,10 @@ static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 			.io = io,
 			.mode = mode,
 			.level = level,
-			.child_size = level ? g->hash_block_size : g->data_block_size,
-			.child_count = level ? g->level_blocks[level - 1] : g->data_blocks,
+			.child_size =
+				level ? g->hash_block_size : g->data_block_size,
+			.child_count = level ? g->level_blocks[level - 1]
+					     : g->data_blocks,
 			.parents = g->level_blocks[level],
 			.zero_digest = zero_digest,
 			.report = report,
@@ -548,7 +559,8 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	r = run_levels(g, h, io, opt, PASS_VERIFY, report, report_ctx, res, err);
+	r = run_levels(g, h, io, opt, PASS_VERIFY, report, report_ctx, res,
+		       err);
 	if (!r)
 		r = compute_root(g, h, io, digest, err);
 	if (!r)

@@ -19,8 +19,8 @@ struct ht_io {
 			 struct fv_error *err);
 	int (*read_tree)(void *ctx, uint64_t off, void *buf, size_t len,
 			 struct fv_error *err);
-	int (*write_tree)(void *ctx, uint64_t off, const void *buf,
-			  size_t len, struct fv_error *err);
+	int (*write_tree)(void *ctx, uint64_t off, const void *buf, size_t len,
+			  struct fv_error *err);
 	/* Optional. Says whether data offset off lies in a hole (reads as
 	 * zeros) and where that hole or data extent ends. */
 	int (*data_extent)(void *ctx, uint64_t off, int *is_hole,
@@ -48,14 +48,14 @@ struct ht_options {
 enum ht_failure_kind {
 	HT_BAD_DATA_BLOCK, /* a data block does not match its leaf digest */
 	HT_BAD_HASH_BLOCK, /* a hash block does not match its parent digest */
-	HT_BAD_PADDING,	   /* non-zero bytes where a hash block must be zero */
+	HT_BAD_PADDING,    /* non-zero bytes where a hash block must be zero */
 };
 
 struct ht_failure {
 	enum ht_failure_kind kind;
-	uint32_t level;	  /* the level of the bad block (data: not used) */
-	uint64_t block;	  /* data block index, or tree block index */
-	uint32_t offset;  /* padding: first byte of the bad spare area */
+	uint32_t level;  /* the level of the bad block (data: not used) */
+	uint64_t block;  /* data block index, or tree block index */
+	uint32_t offset; /* padding: first byte of the bad spare area */
 };
 
 typedef void (*ht_report_fn)(void *ctx, const struct ht_failure *f);
@@ -82,8 +82,7 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
  * when it could not run (I/O, memory). */
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
-	      const uint8_t *root, ht_report_fn report,
-	      void *report_ctx, struct ht_verify_result *res,
-	      struct fv_error *err);
+	      const uint8_t *root, ht_report_fn report, void *report_ctx,
+	      struct ht_verify_result *res, struct fv_error *err);
 
 #endif

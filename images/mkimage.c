@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 	uint64_t seed, size, done = 0;
 	int zero_mid;
 
-	if (argc != 4 || (strcmp(argv[1], "random") && strcmp(argv[1], "firmware"))) {
+	if (argc != 4 ||
+	    (strcmp(argv[1], "random") && strcmp(argv[1], "firmware"))) {
 		fprintf(stderr, "usage: mkimage random|firmware SEED BYTES\n");
 		return 1;
 	}
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[2], NULL, 0) * 2654435761ULL + 1;
 	size = strtoull(argv[3], NULL, 0);
 	while (done < size) {
-		size_t n = size - done < sizeof(buf) ? (size_t)(size - done) : sizeof(buf);
+		size_t n = size - done < sizeof(buf) ? (size_t)(size - done)
+						     : sizeof(buf);
 
 		for (size_t i = 0; i < n; i += 8) {
 			uint64_t v = next(&seed);

@@ -63,12 +63,15 @@ static int dm_setup(struct fv_error *err)
 			fclose(f);
 		if (!found)
 			return fv_fail(err, ENOSYS,
-				       "device-mapper is not available: this kernel has no dm-mod driver loaded");
+				       "device-mapper is not available: this "
+				       "kernel has no dm-mod driver loaded");
 	}
 	mkdir("/dev/mapper", 0755);
 	if (!dm_driver_version(version, sizeof(version)))
-		return fv_fail(err, ENOSYS, "device-mapper is not available (%s)",
-			       dm_last_error[0] ? dm_last_error : "no /dev/mapper/control");
+		return fv_fail(err, ENOSYS,
+			       "device-mapper is not available (%s)",
+			       dm_last_error[0] ? dm_last_error
+						: "no /dev/mapper/control");
 	return 0;
 }
 
@@ -76,7 +79,8 @@ static int dm_name_ok(const char *name, struct fv_error *err)
 {
 	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/') ||
 	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return fv_fail(err, EINVAL, "%s: not a valid device name", name);
+		return fv_fail(err, EINVAL, "%s: not a valid device name",
+			       name);
 	return 0;
 }
 
@@ -88,10 +92,12 @@ static int dm_info(const char *name, struct dm_info *info, struct fv_error *err)
 
 	if (!dmt)
 		return fv_fail(err, ENOMEM, "out of memory");
-	ok = dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, info);
+	ok = dm_task_set_name(dmt, name) && dm_task_run(dmt) &&
+	     dm_task_get_info(dmt, info);
 	dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(err, EIO, "%s: cannot query device-mapper: %s", name, dm_last_error);
+		return fv_fail(err, EIO, "%s: cannot query device-mapper: %s",
+			       name, dm_last_error);
 	return info->exists ? 1 : 0;
 }
 
@@ -122,27 +128,33 @@ static int backing_for(const struct verity_device *d, struct backing *b,
 	if (!d->is_block) {
 		char loop[64];
 
-		b->loop_fd = verity_loop_attach(d->fd, d->path, loop, sizeof(loop), err);
+		b->loop_fd = verity_loop_attach(d->fd, d->path, loop,
+						sizeof(loop), err);
 		if (b->loop_fd < 0)
 			return b->loop_fd;
 		if (fstat(b->loop_fd, &st) < 0)
-			return fv_fail(err, errno, "%s: %s", loop, strerror(errno));
+			return fv_fail(err, errno, "%s: %s", loop,
+				       strerror(errno));
 	} else if (fstat(d->fd, &st) < 0) {
 		return fv_fail(err, errno, "%s: %s", d->path, strerror(errno));
 	}
-	snprintf(b->dev, sizeof(b->dev), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	snprintf(b->dev, sizeof(b->dev), "%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
 	return 0;
 }
 
 /* A kernel "user" key holding the signature, in the thread keyring. */
-static long add_signature_key(const char *desc, const struct verity_activation *a,
+static long add_signature_key(const char *desc,
+			      const struct verity_activation *a,
 			      struct fv_error *err)
 {
-	long key = syscall(SYS_add_key, "user", desc, a->signature, a->signature_size,
-			   KEY_SPEC_THREAD_KEYRING);
+	long key = syscall(SYS_add_key, "user", desc, a->signature,
+			   a->signature_size, KEY_SPEC_THREAD_KEYRING);
 
 	if (key < 0)
-		return fv_fail(err, errno, "cannot load the root hash signature into the kernel keyring: %s",
+		return fv_fail(err, errno,
+			       "cannot load the root hash signature into the "
+			       "kernel keyring: %s",
 			       strerror(errno));
 	return key;
 }
@@ -158,14 +170,17 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 		return fv_fail(err, ENOMEM, "out of memory");
 	dm_last_error[0] = '\0';
 	ok = dm_task_set_name(dmt, name) && dm_task_set_uuid(dmt, uuid) &&
-	     dm_task_set_ro(dmt) && dm_task_add_target(dmt, 0, sectors, "verity", table) &&
+	     dm_task_set_ro(dmt) &&
+	     dm_task_add_target(dmt, 0, sectors, "verity", table) &&
 	     dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
 	if (cookie || ok)
 		dm_udev_wait(cookie);
 	dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(err, EINVAL, "%s: the kernel refused the verity table: %s", name,
-			       dm_last_error[0] ? dm_last_error : "unknown error");
+		return fv_fail(
+			err, EINVAL,
+			"%s: the kernel refused the verity table: %s", name,
+			dm_last_error[0] ? dm_last_error : "unknown error");
 	return 0;
 }
 
@@ -176,7 +191,7 @@ int verity_open(const char *name, struct verity_params *p,
 {
 	struct verity_device data, hash;
 	struct verity_layout l;
-	struct backing bd = { "", -1 }, bh = { "", -1 };
+	struct backing bd = {"", -1}, bh = {"", -1};
 	struct dm_info info;
 	char table[2048], uuid[DM_UUID_LEN], desc[160], hex[33] = "";
 	long key = -1;
@@ -189,16 +204,19 @@ int verity_open(const char *name, struct verity_params *p,
 		r = fv_fail(err, EBUSY, "%s: device already exists", name);
 	if (r)
 		return r;
-	r = verity_open_checked(p, data_path, hash_path, root_size, &data, &hash, &l, err);
+	r = verity_open_checked(p, data_path, hash_path, root_size, &data,
+				&hash, &l, err);
 	if (r)
 		return r;
 	if (!p->no_superblock)
 		verity_hex_encode(p->uuid, 16, hex);
-	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex, hex[0] ? "-" : "", name);
+	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
+		 hex[0] ? "-" : "", name);
 	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
 	/* validate the flags before anything is attached */
 	r = verity_table_params(p, "0:0", "0:0", 0, root, root_size, a->flags,
-				a->signature ? desc : NULL, table, sizeof(table), err);
+				a->signature ? desc : NULL, table,
+				sizeof(table), err);
 	if (!r)
 		r = backing_for(&data, &bd, err);
 	if (!r && verity_device_same(&data, &hash))
@@ -211,13 +229,15 @@ int verity_open(const char *name, struct verity_params *p,
 			r = (int)key;
 	}
 	if (!r)
-		r = verity_table_params(p, bd.dev, bh.dev, l.tree_offset / p->hash_block_size,
-					root, root_size, a->flags, a->signature ? desc : NULL,
-					table, sizeof(table), err);
+		r = verity_table_params(
+			p, bd.dev, bh.dev, l.tree_offset / p->hash_block_size,
+			root, root_size, a->flags, a->signature ? desc : NULL,
+			table, sizeof(table), err);
 	if (!r)
 		r = create_device(name, uuid, l.data_bytes / 512, table, err);
 	if (key >= 0)
-		syscall(SYS_keyctl, KEYCTL_UNLINK, key, KEY_SPEC_THREAD_KEYRING);
+		syscall(SYS_keyctl, KEYCTL_UNLINK, key,
+			KEY_SPEC_THREAD_KEYRING);
 	/* the device holds the loop devices now; on failure closing them
 	 * detaches them (autoclear) */
 	if (bd.loop_fd >= 0)
@@ -242,12 +262,16 @@ int verity_close(const char *name, int deferred, int cancel_deferred,
 		return r;
 	if (cancel_deferred) {
 		dmt = dm_task_create(DM_DEVICE_TARGET_MSG);
-		ok = dmt && dm_task_set_name(dmt, name) && dm_task_set_sector(dmt, 0) &&
-		     dm_task_set_message(dmt, "@cancel_deferred_remove") && dm_task_run(dmt);
+		ok = dmt && dm_task_set_name(dmt, name) &&
+		     dm_task_set_sector(dmt, 0) &&
+		     dm_task_set_message(dmt, "@cancel_deferred_remove") &&
+		     dm_task_run(dmt);
 		if (dmt)
 			dm_task_destroy(dmt);
-		return ok ? 0 : fv_fail(err, EINVAL, "%s: cannot cancel deferred removal: %s",
-					name, dm_last_error);
+		return ok ? 0
+			  : fv_fail(err, EINVAL,
+				    "%s: cannot cancel deferred removal: %s",
+				    name, dm_last_error);
 	}
 	if (info.open_count > 0 && !deferred)
 		return fv_fail(err, EBUSY, "%s: device is still in use", name);
@@ -256,16 +280,19 @@ int verity_close(const char *name, int deferred, int cancel_deferred,
 		return fv_fail(err, ENOMEM, "out of memory");
 	/* A deferred removal of a device in use leaves it in place: its node
 	 * must stay (udev, where it runs, removes it at the end). */
-	ok = dm_task_set_name(dmt, name) && (!deferred || dm_task_deferred_remove(dmt)) &&
+	ok = dm_task_set_name(dmt, name) &&
+	     (!deferred || dm_task_deferred_remove(dmt)) &&
 	     dm_task_retry_remove(dmt) &&
 	     dm_task_set_cookie(dmt, &cookie,
-				deferred && info.open_count > 0 ? DM_UDEV_DISABLE_LIBRARY_FALLBACK : 0) &&
+				deferred && info.open_count > 0
+					? DM_UDEV_DISABLE_LIBRARY_FALLBACK
+					: 0) &&
 	     dm_task_run(dmt);
 	dm_udev_wait(cookie);
 	dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(err, EBUSY, "%s: cannot remove the device: %s", name,
-			       dm_last_error);
+		return fv_fail(err, EBUSY, "%s: cannot remove the device: %s",
+			       name, dm_last_error);
 	return 0;
 }
 
@@ -304,7 +331,9 @@ static int dm_target(const char *name, int type, char *ttype, size_t tlen,
 	snprintf(params, plen, "%s", pp ? pp : "");
 	*length = len;
 	dm_task_destroy(dmt);
-	return ok ? 0 : fv_fail(err, EIO, "%s: cannot read the device: %s", name, dm_last_error);
+	return ok ? 0
+		  : fv_fail(err, EIO, "%s: cannot read the device: %s", name,
+			    dm_last_error);
 }
 
 int verity_status(const char *name, struct verity_active *st,
@@ -321,8 +350,8 @@ int verity_status(const char *name, struct verity_active *st,
 	st->open_count = info.open_count;
 	st->read_only = info.read_only;
 	st->deferred_remove = info.deferred_remove;
-	r = dm_target(name, DM_DEVICE_TABLE, ttype, sizeof(ttype), params, sizeof(params),
-		      &st->size_sectors, err);
+	r = dm_target(name, DM_DEVICE_TABLE, ttype, sizeof(ttype), params,
+		      sizeof(params), &st->size_sectors, err);
 	if (r || strcmp(ttype, "verity"))
 		return r;
 	st->is_verity = 1;
@@ -331,10 +360,12 @@ int verity_status(const char *name, struct verity_active *st,
 		return r;
 	dev_path(st->data_dev, sizeof(st->data_dev));
 	dev_path(st->hash_dev, sizeof(st->hash_dev));
-	verity_loop_backing_file(st->data_dev, st->data_loop, sizeof(st->data_loop));
-	verity_loop_backing_file(st->hash_dev, st->hash_loop, sizeof(st->hash_loop));
-	r = dm_target(name, DM_DEVICE_STATUS, ttype, sizeof(ttype), params, sizeof(params),
-		      &st->size_sectors, err);
+	verity_loop_backing_file(st->data_dev, st->data_loop,
+				 sizeof(st->data_loop));
+	verity_loop_backing_file(st->hash_dev, st->hash_loop,
+				 sizeof(st->hash_loop));
+	r = dm_target(name, DM_DEVICE_STATUS, ttype, sizeof(ttype), params,
+		      sizeof(params), &st->size_sectors, err);
 	if (!r)
 		st->corrupted = params[0] == 'C';
 	return r;

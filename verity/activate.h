@@ -22,8 +22,8 @@ enum verity_act_flags {
 };
 
 struct verity_activation {
-	unsigned flags;		    /* enum verity_act_flags */
-	const uint8_t *signature;   /* PKCS#7 over the hex root, or NULL */
+	unsigned flags;           /* enum verity_act_flags */
+	const uint8_t *signature; /* PKCS#7 over the hex root, or NULL */
 	size_t signature_size;
 };
 
@@ -52,8 +52,8 @@ int verity_close(const char *name, int deferred, int cancel_deferred,
 struct verity_active {
 	int open_count;
 	int read_only;
-	int corrupted;		/* the target's status says C */
-	int is_verity;		/* the target is "verity" */
+	int corrupted; /* the target's status says C */
+	int is_verity; /* the target is "verity" */
 	int deferred_remove;
 	struct verity_params p; /* hash type, block sizes, blocks, salt */
 	uint8_t root[HT_MAX_DIGEST_SIZE];
@@ -62,7 +62,7 @@ struct verity_active {
 	uint64_t size_sectors;
 	unsigned flags;
 	char sig_key_desc[256];
-	char data_dev[PATH_MAX];  /* /dev/loop0, /dev/vda */
+	char data_dev[PATH_MAX]; /* /dev/loop0, /dev/vda */
 	char hash_dev[PATH_MAX];
 	char data_loop[PATH_MAX]; /* backing file of a loop device, or "" */
 	char hash_loop[PATH_MAX];

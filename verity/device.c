@@ -25,9 +25,10 @@ int verity_device_open(struct verity_device *d, const char *path,
 
 		if (e == ENOENT || e == EACCES || e == EPERM || e == ENOTDIR ||
 		    e == ENXIO || e == ENODEV)
-			return fv_fail(err, ENODEV,
-				       "%s: does not exist or access denied (%s)",
-				       path, strerror(e));
+			return fv_fail(
+				err, ENODEV,
+				"%s: does not exist or access denied (%s)",
+				path, strerror(e));
 		return fv_fail(err, e, "%s: cannot open: %s", path,
 			       strerror(e));
 	}
@@ -35,7 +36,8 @@ int verity_device_open(struct verity_device *d, const char *path,
 		int e = errno;
 
 		verity_device_close(d);
-		return fv_fail(err, e, "%s: cannot stat: %s", path, strerror(e));
+		return fv_fail(err, e, "%s: cannot stat: %s", path,
+			       strerror(e));
 	}
 	d->dev = st.st_dev;
 	d->ino = st.st_ino;
@@ -77,8 +79,8 @@ int verity_device_same(const struct verity_device *a,
 	return a->dev == b->dev && a->ino == b->ino;
 }
 
-int verity_device_read(const struct verity_device *d, uint64_t off,
-		       void *buf, size_t len, struct fv_error *err)
+int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
+		       size_t len, struct fv_error *err)
 {
 	uint8_t *p = buf;
 
@@ -88,13 +90,15 @@ int verity_device_read(const struct verity_device *d, uint64_t off,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return fv_fail(err, EIO, "%s: read error at offset %llu: %s",
+			return fv_fail(err, EIO,
+				       "%s: read error at offset %llu: %s",
 				       d->path, (unsigned long long)off,
 				       strerror(errno));
 		if (n == 0)
-			return fv_fail(err, EIO,
-				       "%s: unexpected end of file at offset %llu",
-				       d->path, (unsigned long long)off);
+			return fv_fail(
+				err, EIO,
+				"%s: unexpected end of file at offset %llu",
+				d->path, (unsigned long long)off);
 		p += n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
@@ -113,7 +117,8 @@ int verity_device_write(const struct verity_device *d, uint64_t off,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return fv_fail(err, EIO, "%s: write error at offset %llu: %s",
+			return fv_fail(err, EIO,
+				       "%s: write error at offset %llu: %s",
 				       d->path, (unsigned long long)off,
 				       n < 0 ? strerror(errno) : "no space");
 		p += n;

@@ -31,8 +31,8 @@ int verity_device_open(struct verity_device *d, const char *path,
 void verity_device_close(struct verity_device *d);
 int verity_device_same(const struct verity_device *a,
 		       const struct verity_device *b);
-int verity_device_read(const struct verity_device *d, uint64_t off,
-		       void *buf, size_t len, struct fv_error *err);
+int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
+		       size_t len, struct fv_error *err);
 int verity_device_write(const struct verity_device *d, uint64_t off,
 			const void *buf, size_t len, struct fv_error *err);
 

@@ -90,7 +90,8 @@ static void io_prefetch_data(void *c, uint64_t off, uint64_t len)
 {
 	const struct verity_io_ctx *ctx = c;
 
-	posix_fadvise(ctx->data->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+	posix_fadvise(ctx->data->fd, (off_t)off, (off_t)len,
+		      POSIX_FADV_WILLNEED);
 }
 
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
@@ -129,8 +130,8 @@ static int write_superblock(const struct verity_params *p,
 
 static int open_for_format(struct verity_params *p, const char *data_path,
 			   const char *hash_path, struct verity_device *data,
-			   struct verity_device *hash,
-			   struct verity_layout *l, struct fv_error *err)
+			   struct verity_device *hash, struct verity_layout *l,
+			   struct fv_error *err)
 {
 	int r = verity_params_validate(p, err);
 
@@ -150,10 +151,11 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 	if (!r)
 		r = verity_check_overlap(l, data, hash, err);
 	if (!r && hash->is_block && hash->size < l->hash_end)
-		r = fv_fail(err, ENOSPC,
-			    "%s: device has %llu bytes, the hash area needs %llu",
-			    hash_path, (unsigned long long)hash->size,
-			    (unsigned long long)l->hash_end);
+		r = fv_fail(
+			err, ENOSPC,
+			"%s: device has %llu bytes, the hash area needs %llu",
+			hash_path, (unsigned long long)hash->size,
+			(unsigned long long)l->hash_end);
 	if (r) {
 		verity_device_close(hash);
 		verity_device_close(data);
@@ -163,9 +165,8 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 
 int verity_format(struct verity_params *p, const char *data_path,
 		  const char *hash_path, const struct ht_options *opt,
-		  uint8_t *root,
-		  struct verity_layout *layout, struct verity_info *info,
-		  struct fv_error *err)
+		  uint8_t *root, struct verity_layout *layout,
+		  struct verity_info *info, struct fv_error *err)
 {
 	struct verity_device data, hash;
 	struct verity_layout l;

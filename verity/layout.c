@@ -24,7 +24,8 @@ int verity_layout_compute(const struct verity_params *p,
 	l->data_bytes = p->data_blocks * p->data_block_size;
 	l->tree_offset = start * p->hash_block_size;
 	l->hash_area_start = p->no_superblock ? l->tree_offset : p->hash_offset;
-	if (l->geo.tree_blocks > (INT64_MAX - l->tree_offset) / p->hash_block_size)
+	if (l->geo.tree_blocks >
+	    (INT64_MAX - l->tree_offset) / p->hash_block_size)
 		return fv_fail(err, EOVERFLOW, "hash area overflows 64 bits");
 	l->hash_end = l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
 	return 0;
@@ -39,36 +40,46 @@ int verity_resolve_data_blocks(struct verity_params *p,
 	if (p->data_blocks) {
 		if (p->data_blocks > data->size / p->data_block_size)
 			return fv_fail(err, EINVAL,
-				       "%s: device has %llu bytes, fewer than %llu data blocks of %u bytes",
-				       data->path, (unsigned long long)data->size,
+				       "%s: device has %llu bytes, fewer than "
+				       "%llu data blocks of %u bytes",
+				       data->path,
+				       (unsigned long long)data->size,
 				       (unsigned long long)p->data_blocks,
 				       p->data_block_size);
 		return 0;
 	}
 	if (tail)
-		return fv_fail(err, EINVAL,
-			       "%s: size %llu is not a multiple of the %u-byte data block size, so its last %llu bytes would not be protected; pad the image to a whole block, or pass --data-blocks=%llu to leave the tail uncovered",
-			       data->path, (unsigned long long)data->size,
-			       p->data_block_size, (unsigned long long)tail,
-			       (unsigned long long)(data->size / p->data_block_size));
+		return fv_fail(
+			err, EINVAL,
+			"%s: size %llu is not a multiple of the %u-byte data "
+			"block "
+			"size, so its last %llu bytes would not be protected; "
+			"pad "
+			"the image to a whole block, or pass "
+			"--data-blocks=%llu to "
+			"leave the tail uncovered",
+			data->path, (unsigned long long)data->size,
+			p->data_block_size, (unsigned long long)tail,
+			(unsigned long long)(data->size / p->data_block_size));
 	p->data_blocks = data->size / p->data_block_size;
 	if (!p->data_blocks)
-		return fv_fail(err, EINVAL,
-			       "%s: device is empty, there is nothing to protect",
-			       data->path);
+		return fv_fail(
+			err, EINVAL,
+			"%s: device is empty, there is nothing to protect",
+			data->path);
 	return 0;
 }
 
 int verity_check_overlap(const struct verity_layout *l,
 			 const struct verity_device *data,
-			 const struct verity_device *hash,
-			 struct fv_error *err)
+			 const struct verity_device *hash, struct fv_error *err)
 {
 	if (!verity_device_same(data, hash))
 		return 0;
 	if (l->hash_area_start < l->data_bytes)
 		return fv_fail(err, EINVAL,
-			       "%s: the hash area at byte %llu overlaps the data area, which ends at byte %llu",
+			       "%s: the hash area at byte %llu overlaps the "
+			       "data area, which ends at byte %llu",
 			       hash->path,
 			       (unsigned long long)l->hash_area_start,
 			       (unsigned long long)l->data_bytes);
@@ -87,10 +98,12 @@ int verity_read_superblock(const char *hash_path, struct verity_params *p,
 	if (hash.size < p->hash_offset ||
 	    hash.size - p->hash_offset < VERITY_SB_SIZE)
 		r = fv_fail(err, EINVAL,
-			    "%s: not a valid VERITY device (too small for a superblock at offset %llu)",
+			    "%s: not a valid VERITY device (too small for a "
+			    "superblock at offset %llu)",
 			    hash_path, (unsigned long long)p->hash_offset);
 	if (!r)
-		r = verity_device_read(&hash, p->hash_offset, sb, sizeof(sb), err);
+		r = verity_device_read(&hash, p->hash_offset, sb, sizeof(sb),
+				       err);
 	verity_device_close(&hash);
 	if (r)
 		return r;
@@ -137,10 +150,11 @@ int verity_open_checked(struct verity_params *p, const char *data_path,
 	if (!r)
 		r = verity_check_overlap(l, data, hash, err);
 	if (!r && hash->size < l->hash_end)
-		r = fv_fail(err, EINVAL,
-			    "%s: device has %llu bytes, the hash tree needs %llu",
-			    hash_path, (unsigned long long)hash->size,
-			    (unsigned long long)l->hash_end);
+		r = fv_fail(
+			err, EINVAL,
+			"%s: device has %llu bytes, the hash tree needs %llu",
+			hash_path, (unsigned long long)hash->size,
+			(unsigned long long)l->hash_end);
 	if (!r && root_size != l->geo.digest_size)
 		r = fv_fail(err, EINVAL,
 			    "root hash has %zu bytes, %s digests have %u",

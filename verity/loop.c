@@ -45,7 +45,8 @@ static int configure(int lfd, int fd, const char *path)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = (__u32)fd;
-	cfg.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
+	cfg.info.lo_flags =
+		LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
 	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", path);
 	if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0)
 		return 0;
@@ -67,7 +68,9 @@ int verity_loop_attach(int fd, const char *path, char *dev, size_t len,
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), r = -EBUSY;
 
 	if (ctl < 0)
-		return fv_fail(err, ENODEV, "%s: no loop devices to attach it to (/dev/loop-control: %s)",
+		return fv_fail(err, ENODEV,
+			       "%s: no loop devices to attach it to "
+			       "(/dev/loop-control: %s)",
 			       path, strerror(errno));
 	for (int tries = 0; tries < 16 && r == -EBUSY; tries++) {
 		int n = ioctl(ctl, LOOP_CTL_GET_FREE), lfd;
@@ -90,7 +93,8 @@ int verity_loop_attach(int fd, const char *path, char *dev, size_t len,
 		close(lfd);
 	}
 	close(ctl);
-	return fv_fail(err, -r, "%s: cannot attach to a loop device: %s", path, strerror(-r));
+	return fv_fail(err, -r, "%s: cannot attach to a loop device: %s", path,
+		       strerror(-r));
 }
 
 void verity_loop_backing_file(const char *dev, char *out, size_t len)

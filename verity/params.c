@@ -18,22 +18,22 @@ void verity_params_default(struct verity_params *p)
 	p->hash_block_size = 4096;
 }
 
-int verity_params_validate(const struct verity_params *p,
-			   struct fv_error *err)
+int verity_params_validate(const struct verity_params *p, struct fv_error *err)
 {
 	unsigned digest;
 
 	if (p->hash_type != 0 && p->hash_type != 1)
-		return fv_fail(err, EINVAL,
-			       "unsupported hash type %d (0 or 1)",
+		return fv_fail(err, EINVAL, "unsupported hash type %d (0 or 1)",
 			       p->hash_type);
 	if (!ht_block_size_valid(p->data_block_size))
 		return fv_fail(err, EINVAL,
-			       "unsupported data block size %u (a power of two from 512 to 524288)",
+			       "unsupported data block size %u (a power of two "
+			       "from 512 to 524288)",
 			       p->data_block_size);
 	if (!ht_block_size_valid(p->hash_block_size))
 		return fv_fail(err, EINVAL,
-			       "unsupported hash block size %u (a power of two from 512 to 524288)",
+			       "unsupported hash block size %u (a power of two "
+			       "from 512 to 524288)",
 			       p->hash_block_size);
 	if (p->salt_size > VERITY_MAX_SALT_SIZE)
 		return fv_fail(err, EINVAL,
@@ -59,7 +59,8 @@ int verity_params_validate(const struct verity_params *p,
 			       p->hash_name);
 	if (digest > p->hash_block_size / 2)
 		return fv_fail(err, EINVAL,
-			       "hash algorithm %s: a %u-byte hash block holds fewer than two %u-byte digests",
+			       "hash algorithm %s: a %u-byte hash block holds "
+			       "fewer than two %u-byte digests",
 			       p->hash_name, p->hash_block_size, digest);
 	return 0;
 }
@@ -82,15 +83,15 @@ static int hex_nibble(char c)
 	return -1;
 }
 
-int verity_hex_decode(const char *hex, uint8_t *out, size_t max,
-		      size_t *len)
+int verity_hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len)
 {
 	size_t n = strlen(hex);
 
 	if (n % 2 || n / 2 > max)
 		return -EINVAL;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
+		int hi = hex_nibble(hex[2 * i]),
+		    lo = hex_nibble(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
@@ -152,7 +153,8 @@ int verity_random(uint8_t *buf, size_t len, struct fv_error *err)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return fv_fail(err, errno, "cannot get random bytes: %s",
+			return fv_fail(err, errno,
+				       "cannot get random bytes: %s",
 				       strerror(errno));
 		}
 		buf += n;

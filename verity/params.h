@@ -10,7 +10,7 @@
 
 #define VERITY_MAX_SALT_SIZE 256
 #define VERITY_MAX_HASH_NAME 31
-#define VERITY_SB_SIZE 512
+#define VERITY_SB_SIZE       512
 
 struct verity_params {
 	char hash_name[VERITY_MAX_HASH_NAME + 1];
@@ -29,16 +29,14 @@ struct verity_params {
 void verity_params_default(struct verity_params *p);
 
 /* Checks every field; the message names the bad field. */
-int verity_params_validate(const struct verity_params *p,
-			   struct fv_error *err);
+int verity_params_validate(const struct verity_params *p, struct fv_error *err);
 
 /* Hash block where the tree starts: after the superblock, rounded up to a
  * whole hash block; without one, the hash offset rounded down. */
 uint64_t verity_tree_start_block(const struct verity_params *p);
 
 /* Helpers for the textual forms. Return 0 or -EINVAL. */
-int verity_hex_decode(const char *hex, uint8_t *out, size_t max,
-		      size_t *len);
+int verity_hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len);
 void verity_hex_encode(const uint8_t *in, size_t len, char *out);
 int verity_uuid_parse(const char *s, uint8_t uuid[16]);
 void verity_uuid_format(const uint8_t uuid[16], char out[37]);

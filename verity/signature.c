@@ -15,20 +15,22 @@
 
 #include "../hashtree/hasher.h"
 
-int verity_read_file(const char *path, size_t max, uint8_t **out,
-		     size_t *len, struct fv_error *err)
+int verity_read_file(const char *path, size_t max, uint8_t **out, size_t *len,
+		     struct fv_error *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
-		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL, "%s: cannot read: %s", path,
-			       strerror(errno));
+		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL,
+			       "%s: cannot read: %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > max) {
 		close(fd);
-		return fv_fail(err, EINVAL, "%s: not a regular file of 1 to %zu bytes", path, max);
+		return fv_fail(err, EINVAL,
+			       "%s: not a regular file of 1 to %zu bytes", path,
+			       max);
 	}
 	*out = malloc((size_t)st.st_size);
 	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
@@ -67,21 +69,25 @@ int verity_sign(const char *key_path, const char *cert_path,
 	if (!ctx)
 		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	kb = BIO_new_file(key_path, "r");
-	if (!kb || !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx, NULL))) {
-		r = fv_fail(err, EINVAL, "%s: cannot read a PEM private key: %s", key_path,
+	if (!kb || !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx,
+						      NULL))) {
+		r = fv_fail(err, EINVAL,
+			    "%s: cannot read a PEM private key: %s", key_path,
 			    kb ? ssl_reason() : strerror(errno));
 		goto out;
 	}
 	cb = BIO_new_file(cert_path, "r");
 	cert = X509_new_ex(ctx, NULL);
 	if (!cb || !cert || !PEM_read_bio_X509(cb, &cert, NULL, NULL)) {
-		r = fv_fail(err, EINVAL, "%s: cannot read a PEM certificate: %s", cert_path,
+		r = fv_fail(err, EINVAL,
+			    "%s: cannot read a PEM certificate: %s", cert_path,
 			    cb ? ssl_reason() : strerror(errno));
 		goto out;
 	}
 	if (!X509_check_private_key(cert, key)) {
-		r = fv_fail(err, EINVAL, "%s: the key does not belong to certificate %s", key_path,
-			    cert_path);
+		r = fv_fail(err, EINVAL,
+			    "%s: the key does not belong to certificate %s",
+			    key_path, cert_path);
 		goto out;
 	}
 	data = BIO_new_mem_buf(root_hex, (int)strlen(root_hex));
@@ -116,7 +122,7 @@ out:
 /* Every certificate of each PEM file, into the store and the list the
  * signer is looked up in. */
 static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
-			STACK_OF(X509) *certs, struct fv_error *err)
+			STACK_OF(X509) * certs, struct fv_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		BIO *b = BIO_new_file(files[i], "r");
@@ -124,7 +130,8 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 		int count = 0;
 
 		if (!b)
-			return fv_fail(err, ENOENT, "%s: cannot read: %s", files[i], strerror(errno));
+			return fv_fail(err, ENOENT, "%s: cannot read: %s",
+				       files[i], strerror(errno));
 		while ((x = X509_new_ex(ht_crypto_libctx(), NULL)) &&
 		       PEM_read_bio_X509(b, &x, NULL, NULL)) {
 			X509_STORE_add_cert(store, x);
@@ -135,12 +142,14 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 		BIO_free(b);
 		ERR_clear_error();
 		if (!count)
-			return fv_fail(err, EINVAL, "%s: no PEM certificate in it", files[i]);
+			return fv_fail(err, EINVAL,
+				       "%s: no PEM certificate in it",
+				       files[i]);
 	}
 	return 0;
 }
 
-static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) *certs, X509_STORE *store,
+static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 		       const char *root_hex, unsigned long flags_store)
 {
 	BIO *data = BIO_new_mem_buf(root_hex, (int)strlen(root_hex));
@@ -154,7 +163,7 @@ static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) *certs, X509_STORE *store,
 }
 
 /* The signer certificate, found as PKCS7_verify finds it. */
-static X509 *signer_of(PKCS7 *p7, STACK_OF(X509) *certs)
+static X509 *signer_of(PKCS7 *p7, STACK_OF(X509) * certs)
 {
 	STACK_OF(X509) *s = PKCS7_get0_signers(p7, certs, 0);
 	X509 *x = s && sk_X509_num(s) > 0 ? sk_X509_value(s, 0) : NULL;
@@ -166,7 +175,8 @@ static X509 *signer_of(PKCS7 *p7, STACK_OF(X509) *certs)
 
 static void time_warning(X509 *signer, char *out, size_t len)
 {
-	const ASN1_TIME *nb = X509_get0_notBefore(signer), *na = X509_get0_notAfter(signer);
+	const ASN1_TIME *nb = X509_get0_notBefore(signer),
+			*na = X509_get0_notAfter(signer);
 	BIO *m = BIO_new(BIO_s_mem());
 	char when[64] = "";
 	int before = X509_cmp_current_time(nb) > 0;
@@ -178,8 +188,8 @@ static void time_warning(X509 *signer, char *out, size_t len)
 		when[n > 0 ? n : 0] = '\0';
 		BIO_free(m);
 	}
-	snprintf(out, len, "the signer certificate is %s %s", before ? "not valid before" : "expired on",
-		 when);
+	snprintf(out, len, "the signer certificate is %s %s",
+		 before ? "not valid before" : "expired on", when);
 }
 
 int verity_signature_check(const uint8_t *sig, size_t sig_len,
@@ -200,13 +210,17 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 		goto out;
 	}
 	if (!ntrusted) {
-		r = fv_fail(err, EINVAL, "%s: checking a signature needs --trusted-cert", sig_name);
+		r = fv_fail(err, EINVAL,
+			    "%s: checking a signature needs --trusted-cert",
+			    sig_name);
 		goto out;
 	}
 	p7 = d2i_PKCS7(NULL, &p, (long)sig_len);
 	if (!p7 || p != sig + sig_len || !PKCS7_type_is_signed(p7) ||
 	    !PKCS7_get_detached(p7)) {
-		r = fv_fail(err, EINVAL, "%s: not a detached DER PKCS#7 signature", sig_name);
+		r = fv_fail(err, EINVAL,
+			    "%s: not a detached DER PKCS#7 signature",
+			    sig_name);
 		goto out;
 	}
 	r = load_trusted(trusted, ntrusted, store, certs, err);
@@ -215,29 +229,37 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 	X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
 	signer = signer_of(p7, certs);
 	if (!signer) {
-		r = fv_fail(err, EPERM, "%s: the signer is not a trusted certificate", sig_name);
+		r = fv_fail(err, EPERM,
+			    "%s: the signer is not a trusted certificate",
+			    sig_name);
 		goto out;
 	}
-	X509_NAME_oneline(X509_get_subject_name(signer), res->signer, sizeof(res->signer));
+	X509_NAME_oneline(X509_get_subject_name(signer), res->signer,
+			  sizeof(res->signer));
 	if (pkcs7_check(p7, certs, store, root_hex, 0))
 		goto out;
-	if (ERR_GET_REASON(ERR_peek_last_error()) == PKCS7_R_CERTIFICATE_VERIFY_ERROR &&
-	    pkcs7_check(p7, certs, store, root_hex, X509_V_FLAG_NO_CHECK_TIME)) {
+	if (ERR_GET_REASON(ERR_peek_last_error()) ==
+		    PKCS7_R_CERTIFICATE_VERIFY_ERROR &&
+	    pkcs7_check(p7, certs, store, root_hex,
+			X509_V_FLAG_NO_CHECK_TIME)) {
 		time_warning(signer, res->warning, sizeof(res->warning));
 		goto out;
 	}
 	switch (ERR_GET_REASON(ERR_peek_last_error())) {
 	case PKCS7_R_SIGNATURE_FAILURE:
 	case PKCS7_R_DIGEST_FAILURE:
-		r = fv_fail(err, EPERM, "%s: the signature does not match root hash %s", sig_name,
-			    root_hex);
+		r = fv_fail(err, EPERM,
+			    "%s: the signature does not match root hash %s",
+			    sig_name, root_hex);
 		break;
 	case PKCS7_R_CERTIFICATE_VERIFY_ERROR:
-		r = fv_fail(err, EPERM, "%s: the signer %s is not trusted", sig_name, res->signer);
+		r = fv_fail(err, EPERM, "%s: the signer %s is not trusted",
+			    sig_name, res->signer);
 		break;
 	default:
-		r = fv_fail(err, EPERM, "%s: the signature does not check out: %s", sig_name,
-			    ssl_reason());
+		r = fv_fail(err, EPERM,
+			    "%s: the signature does not check out: %s",
+			    sig_name, ssl_reason());
 	}
 out:
 	ERR_clear_error();

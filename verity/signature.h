@@ -30,7 +30,7 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 			   struct verity_sig_check *res, struct fv_error *err);
 
 /* Reads a whole file of at most max bytes (malloc'd). */
-int verity_read_file(const char *path, size_t max, uint8_t **out,
-		     size_t *len, struct fv_error *err);
+int verity_read_file(const char *path, size_t max, uint8_t **out, size_t *len,
+		     struct fv_error *err);
 
 #endif

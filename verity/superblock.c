@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-static const char verity_signature[8] = { 'v', 'e', 'r', 'i', 't', 'y', 0, 0 };
+static const char verity_signature[8] = {'v', 'e', 'r', 'i', 't', 'y', 0, 0};
 
 enum {
 	SB_VERSION = 8,
@@ -69,7 +69,9 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 	const char *alg = (const char *)sb + SB_ALGORITHM;
 
 	if (memcmp(sb, verity_signature, sizeof(verity_signature)) != 0)
-		return fv_fail(err, EINVAL, "not a valid VERITY device (no superblock signature)");
+		return fv_fail(
+			err, EINVAL,
+			"not a valid VERITY device (no superblock signature)");
 	if (version != 1)
 		return fv_fail(err, EINVAL, "unsupported VERITY version %llu",
 			       (unsigned long long)version);
@@ -77,23 +79,29 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 		return fv_fail(err, EINVAL, "unsupported VERITY hash type %llu",
 			       (unsigned long long)type);
 	if (memchr(alg, '\0', VERITY_MAX_HASH_NAME + 1) == NULL || !alg[0])
-		return fv_fail(err, EINVAL, "superblock hash algorithm name is not terminated");
+		return fv_fail(
+			err, EINVAL,
+			"superblock hash algorithm name is not terminated");
 	if (salt_size > VERITY_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL, "superblock salt size %llu is over 256",
+		return fv_fail(err, EINVAL,
+			       "superblock salt size %llu is over 256",
 			       (unsigned long long)salt_size);
 	if (!all_zero(sb + SB_PAD1, SB_SALT - SB_PAD1) ||
-	    !all_zero(sb + SB_SALT + salt_size, VERITY_SB_SIZE - SB_SALT - salt_size))
-		return fv_fail(err, EINVAL, "superblock reserved bytes are not zero");
+	    !all_zero(sb + SB_SALT + salt_size,
+		      VERITY_SB_SIZE - SB_SALT - salt_size))
+		return fv_fail(err, EINVAL,
+			       "superblock reserved bytes are not zero");
 
 	p->hash_type = (int)type;
 	memcpy(p->uuid, sb + SB_UUID, 16);
 	memset(p->hash_name, 0, sizeof(p->hash_name));
 	strcpy(p->hash_name, alg);
 	for (char *c = p->hash_name; *c; c++)
-		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) &&
-		    *c != '-' && *c != '_')
+		if (!islower((unsigned char)*c) &&
+		    !isdigit((unsigned char)*c) && *c != '-' && *c != '_')
 			return fv_fail(err, EINVAL,
-				       "superblock hash algorithm name is not lowercase text");
+				       "superblock hash algorithm name is not "
+				       "lowercase text");
 	p->data_block_size = (uint32_t)get_le(sb + SB_DATA_BLOCK_SIZE, 4);
 	p->hash_block_size = (uint32_t)get_le(sb + SB_HASH_BLOCK_SIZE, 4);
 	p->data_blocks = get_le(sb + SB_DATA_BLOCKS, 8);

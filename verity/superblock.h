@@ -7,7 +7,8 @@
 #include "params.h"
 
 /* Fills sb from p (the hash name lowercased). */
-void verity_sb_encode(const struct verity_params *p, uint8_t sb[VERITY_SB_SIZE]);
+void verity_sb_encode(const struct verity_params *p,
+		      uint8_t sb[VERITY_SB_SIZE]);
 
 /* Parses and validates sb into p; hash_offset and no_superblock are left as
  * the caller set them. -EINVAL with a message naming the bad field. */

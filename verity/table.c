@@ -11,14 +11,14 @@ static const struct {
 	unsigned flag;
 	const char *word;
 } option_words[] = {
-	{ VERITY_ACT_IGNORE_CORRUPTION, "ignore_corruption" },
-	{ VERITY_ACT_RESTART_ON_CORRUPTION, "restart_on_corruption" },
-	{ VERITY_ACT_PANIC_ON_CORRUPTION, "panic_on_corruption" },
-	{ VERITY_ACT_RESTART_ON_ERROR, "restart_on_error" },
-	{ VERITY_ACT_PANIC_ON_ERROR, "panic_on_error" },
-	{ VERITY_ACT_IGNORE_ZERO_BLOCKS, "ignore_zero_blocks" },
-	{ VERITY_ACT_CHECK_AT_MOST_ONCE, "check_at_most_once" },
-	{ VERITY_ACT_TASKLETS, "try_verify_in_tasklet" },
+	{VERITY_ACT_IGNORE_CORRUPTION, "ignore_corruption"},
+	{VERITY_ACT_RESTART_ON_CORRUPTION, "restart_on_corruption"},
+	{VERITY_ACT_PANIC_ON_CORRUPTION, "panic_on_corruption"},
+	{VERITY_ACT_RESTART_ON_ERROR, "restart_on_error"},
+	{VERITY_ACT_PANIC_ON_ERROR, "panic_on_error"},
+	{VERITY_ACT_IGNORE_ZERO_BLOCKS, "ignore_zero_blocks"},
+	{VERITY_ACT_CHECK_AT_MOST_ONCE, "check_at_most_once"},
+	{VERITY_ACT_TASKLETS, "try_verify_in_tasklet"},
 };
 #define NWORDS (sizeof(option_words) / sizeof(option_words[0]))
 
@@ -37,38 +37,47 @@ int verity_table_params(const struct verity_params *p, const char *data_dev,
 			const char *sig_key_desc, char *out, size_t len,
 			struct fv_error *err)
 {
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
+		salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
 	unsigned corruption = flags & (VERITY_ACT_IGNORE_CORRUPTION |
 				       VERITY_ACT_RESTART_ON_CORRUPTION |
 				       VERITY_ACT_PANIC_ON_CORRUPTION);
-	unsigned error = flags & (VERITY_ACT_RESTART_ON_ERROR | VERITY_ACT_PANIC_ON_ERROR);
+	unsigned error = flags & (VERITY_ACT_RESTART_ON_ERROR |
+				  VERITY_ACT_PANIC_ON_ERROR);
 	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0);
 	size_t n;
 
 	if (popcount(corruption) > 1)
-		return fv_fail(err, EINVAL,
-			       "choose one of --ignore-corruption, --restart-on-corruption and --panic-on-corruption");
+		return fv_fail(
+			err, EINVAL,
+			"choose one of --ignore-corruption, "
+			"--restart-on-corruption and --panic-on-corruption");
 	if (popcount(error) > 1)
 		return fv_fail(err, EINVAL,
-			       "choose one of --restart-on-error and --panic-on-error");
+			       "choose one of --restart-on-error and "
+			       "--panic-on-error");
 	if (sig_key_desc && strpbrk(sig_key_desc, " \t\n"))
 		return fv_fail(err, EINVAL, "key description has white space");
 	verity_hex_encode(root, root_size, root_hex);
 	verity_hex_encode(p->salt, p->salt_size, salt_hex);
-	n = (size_t)snprintf(out, len, "%d %s %s %u %u %" PRIu64 " %" PRIu64 " %s %s %s",
-			     p->hash_type, data_dev, hash_dev, p->data_block_size,
-			     p->hash_block_size, p->data_blocks, hash_start_block,
-			     p->hash_name, root_hex, p->salt_size ? salt_hex : "-");
+	n = (size_t)snprintf(
+		out, len, "%d %s %s %u %u %" PRIu64 " %" PRIu64 " %s %s %s",
+		p->hash_type, data_dev, hash_dev, p->data_block_size,
+		p->hash_block_size, p->data_blocks, hash_start_block,
+		p->hash_name, root_hex, p->salt_size ? salt_hex : "-");
 	if (nopts && n < len)
 		n += (size_t)snprintf(out + n, len - n, " %d", nopts);
 	for (size_t i = 0; i < NWORDS && n < len; i++)
 		if (flags & option_words[i].flag)
-			n += (size_t)snprintf(out + n, len - n, " %s", option_words[i].word);
+			n += (size_t)snprintf(out + n, len - n, " %s",
+					      option_words[i].word);
 	if (sig_key_desc && n < len)
-		n += (size_t)snprintf(out + n, len - n, " root_hash_sig_key_desc %s",
+		n += (size_t)snprintf(out + n, len - n,
+				      " root_hash_sig_key_desc %s",
 				      sig_key_desc);
 	if (n >= len)
-		return fv_fail(err, ENAMETOOLONG, "device-mapper table too long");
+		return fv_fail(err, ENAMETOOLONG,
+			       "device-mapper table too long");
 	return 0;
 }
 
@@ -85,7 +94,8 @@ int verity_table_parse(const char *params, struct verity_active *st,
 	while (nw < 10 && (w[nw] = strtok_r(nw ? NULL : copy, " ", &save)))
 		nw++;
 	if (nw < 10)
-		return fv_fail(err, EINVAL, "verity table too short: %s", params);
+		return fv_fail(err, EINVAL, "verity table too short: %s",
+			       params);
 	verity_params_default(&st->p);
 	st->p.hash_type = atoi(w[0]);
 	snprintf(st->data_dev, sizeof(st->data_dev), "%s", w[1]);
@@ -96,9 +106,11 @@ int verity_table_parse(const char *params, struct verity_active *st,
 	st->hash_start_block = strtoull(w[6], NULL, 10);
 	snprintf(st->p.hash_name, sizeof(st->p.hash_name), "%s", w[7]);
 	if (verity_hex_decode(w[8], st->root, sizeof(st->root), &st->root_size))
-		return fv_fail(err, EINVAL, "verity table root hash is not hex");
+		return fv_fail(err, EINVAL,
+			       "verity table root hash is not hex");
 	st->p.salt_size = 0;
-	if (strcmp(w[9], "-") && verity_hex_decode(w[9], st->p.salt, VERITY_MAX_SALT_SIZE, &n) == 0)
+	if (strcmp(w[9], "-") &&
+	    verity_hex_decode(w[9], st->p.salt, VERITY_MAX_SALT_SIZE, &n) == 0)
 		st->p.salt_size = n;
 	st->flags = 0;
 	st->sig_key_desc[0] = '\0';
@@ -110,8 +122,10 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		for (k = 0; k < NWORDS; k++)
 			if (!strcmp(t, option_words[k].word))
 				st->flags |= option_words[k].flag;
-		if (!strcmp(t, "root_hash_sig_key_desc") && (t = strtok_r(NULL, " ", &save))) {
-			snprintf(st->sig_key_desc, sizeof(st->sig_key_desc), "%s", t);
+		if (!strcmp(t, "root_hash_sig_key_desc") &&
+		    (t = strtok_r(NULL, " ", &save))) {
+			snprintf(st->sig_key_desc, sizeof(st->sig_key_desc),
+				 "%s", t);
 			i++;
 		}
 	}

@@ -16,7 +16,7 @@ static void bridge_report(void *c, const struct ht_failure *f)
 {
 	const struct report_bridge *b = c;
 	const struct ht_geometry *g = &b->l->geo;
-	struct verity_failure vf = { .kind = f->kind, .level = f->level };
+	struct verity_failure vf = {.kind = f->kind, .level = f->level};
 
 	if (f->kind == HT_BAD_DATA_BLOCK) {
 		vf.block = f->block;
@@ -39,7 +39,7 @@ int verity_verify(struct verity_params *p, const char *data_path,
 	struct verity_device data, hash;
 	struct verity_layout l;
 	struct verity_io_ctx ctx;
-	struct report_bridge bridge = { &l, report, report_ctx };
+	struct report_bridge bridge = {&l, report, report_ctx};
 	struct ht_hasher h;
 	struct ht_io io;
 	int r;
@@ -49,15 +49,15 @@ int verity_verify(struct verity_params *p, const char *data_path,
 	if (r)
 		return r;
 	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
-				   p->salt_size, err);
+			   p->salt_size, err);
 	if (!r) {
 		verity_fill_info(info, &h);
 		ctx.data = &data;
 		ctx.hash = &hash;
 		ctx.tree_offset = l.tree_offset;
 		verity_io_init(&io, &ctx);
-		r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report, &bridge,
-			      res, err);
+		r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
+			      &bridge, res, err);
 		ht_hasher_free(&h);
 	}
 	verity_device_close(&hash);

@@ -16,27 +16,27 @@
 /* Where everything sits, derived from validated parameters. */
 struct verity_layout {
 	struct ht_geometry geo;
-	uint64_t data_bytes;	   /* data_blocks * data_block_size */
-	uint64_t hash_area_start;  /* first byte format writes */
-	uint64_t tree_offset;	   /* byte offset of the tree */
-	uint64_t hash_end;	   /* byte just after the tree */
+	uint64_t data_bytes;      /* data_blocks * data_block_size */
+	uint64_t hash_area_start; /* first byte format writes */
+	uint64_t tree_offset;     /* byte offset of the tree */
+	uint64_t hash_end;        /* byte just after the tree */
 };
 
 /* What ran, for --debug and --json. */
 struct verity_info {
-	const char *hash_path;	/* "fast" or "generic" */
+	const char *hash_path; /* "fast" or "generic" */
 	const char *path_reason;
-	const char *kernel;	/* SHA-256 kernel on the fast path */
+	const char *kernel; /* SHA-256 kernel on the fast path */
 	char provider[32];
 };
 
 struct verity_failure {
 	enum ht_failure_kind kind;
-	uint64_t position;	/* data-device offset (data block) or
-				 * hash-device offset (hash block, padding) */
-	uint64_t block;		/* data block index, or hash block index on
-				 * the hash device */
-	uint32_t level;		/* level of the bad hash block or padding */
+	uint64_t position; /* data-device offset (data block) or
+			    * hash-device offset (hash block, padding) */
+	uint64_t block;    /* data block index, or hash block index on
+			    * the hash device */
+	uint32_t level;    /* level of the bad hash block or padding */
 };
 
 typedef void (*verity_report_fn)(void *ctx, const struct verity_failure *f);
@@ -57,9 +57,8 @@ int verity_read_superblock(const char *hash_path, struct verity_params *p,
  * the digest (HT_MAX_DIGEST_SIZE bytes). */
 int verity_format(struct verity_params *p, const char *data_path,
 		  const char *hash_path, const struct ht_options *opt,
-		  uint8_t *root,
-		  struct verity_layout *layout, struct verity_info *info,
-		  struct fv_error *err);
+		  uint8_t *root, struct verity_layout *layout,
+		  struct verity_info *info, struct fv_error *err);
 
 /* Checks everything, reporting each failure through report. The devices
  * are opened read-only. p must be complete (from the superblock, or given

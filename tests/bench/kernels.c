@@ -9,7 +9,7 @@
 #include "../../hashtree/sha256.h"
 
 #define BLOCKS 64 /* 256 KiB: stays in L2 */
-#define RUNS 7
+#define RUNS   7
 
 static double now(void)
 {
@@ -35,7 +35,8 @@ static double measure(enum way way, const struct sha256_salted_state *st,
 
 	for (int r = 0; r < reps; r++) {
 		if (way == PORTABLE)
-			sha256_portable_finup_many(st, buf, 4096, BLOCKS, out, 32);
+			sha256_portable_finup_many(st, buf, 4096, BLOCKS, out,
+						   32);
 		else if (way == TWO_WAY)
 			sha256_shani_finup_many(st, buf, 4096, BLOCKS, out, 32);
 		else
@@ -48,7 +49,7 @@ static double measure(enum way way, const struct sha256_salted_state *st,
 
 int main(void)
 {
-	static const char *names[] = { "portable", "sha-ni-1way", "sha-ni-2way" };
+	static const char *names[] = {"portable", "sha-ni-1way", "sha-ni-2way"};
 	static uint8_t buf[BLOCKS * 4096], out[BLOCKS * 32];
 	struct sha256_salted_state st;
 	uint8_t salt[32];
@@ -63,7 +64,8 @@ int main(void)
 		if (way != PORTABLE && !sha256_cpu_has_shani())
 			continue;
 		for (int r = 0; r < RUNS; r++)
-			runs[r] = measure(way, &st, buf, out, way == PORTABLE ? 40 : 200);
+			runs[r] = measure(way, &st, buf, out,
+					  way == PORTABLE ? 40 : 200);
 		qsort(runs, RUNS, sizeof(runs[0]), cmp_double);
 		printf("%s %.0f\n", names[way], runs[RUNS / 2]);
 	}

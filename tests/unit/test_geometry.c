@@ -24,14 +24,15 @@ START_TEST(edge_sizes_sha256_4k)
 		uint32_t levels;
 		uint64_t tree;
 	} cases[] = {
-		{ 1, 0, 0 }, { 2, 1, 1 }, { 128, 1, 1 }, { 129, 2, 3 },
-		{ 16384, 2, 129 }, { 16385, 3, 132 },
+		{1, 0, 0},   {2, 1, 1},       {128, 1, 1},
+		{129, 2, 3}, {16384, 2, 129}, {16385, 3, 132},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct ht_geometry g;
 
-		ck_assert_int_eq(ht_geometry_init(&g, cases[i].blocks, 4096, 4096,
-						  32, 1, NULL), 0);
+		ck_assert_int_eq(ht_geometry_init(&g, cases[i].blocks, 4096,
+						  4096, 32, 1, NULL),
+				 0);
 		ck_assert_uint_eq(g.bits, 7);
 		ck_assert_uint_eq(g.levels, cases[i].levels);
 		ck_assert_uint_eq(g.tree_blocks, cases[i].tree);
@@ -43,7 +44,8 @@ START_TEST(levels_stored_top_first)
 {
 	struct ht_geometry g;
 
-	ck_assert_int_eq(ht_geometry_init(&g, 16385, 4096, 4096, 32, 1, NULL), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 16385, 4096, 4096, 32, 1, NULL),
+			 0);
 	ck_assert_uint_eq(g.level_blocks[0], 129);
 	ck_assert_uint_eq(g.level_blocks[1], 2);
 	ck_assert_uint_eq(g.level_blocks[2], 1);
@@ -55,18 +57,22 @@ END_TEST
 
 START_TEST(every_block_size_matches_division)
 {
-	static const uint64_t counts[] = { 1, 2, 3, 15, 16, 17, 128, 129, 255,
-					   256, 257, 16385, 1000003, 1ULL << 40 };
+	static const uint64_t counts[] = {1,   2,     3,       15,        16,
+					  17,  128,   129,     255,       256,
+					  257, 16385, 1000003, 1ULL << 40};
 
 	for (uint32_t hbs = 512; hbs <= 512 * 1024; hbs *= 2)
-		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]);
+		     c++) {
 			struct ht_geometry g;
 			uint64_t sizes[64];
-			uint32_t levels = expect_levels(counts[c], hbs / 32, sizes);
+			uint32_t levels =
+				expect_levels(counts[c], hbs / 32, sizes);
 			uint64_t pos = 0;
 
-			ck_assert_int_eq(ht_geometry_init(&g, counts[c], 4096, hbs,
-							  32, 1, NULL), 0);
+			ck_assert_int_eq(ht_geometry_init(&g, counts[c], 4096,
+							  hbs, 32, 1, NULL),
+					 0);
 			ck_assert_uint_eq(g.levels, levels);
 			for (int l = (int)levels - 1; l >= 0; l--) {
 				ck_assert_uint_eq(g.level_blocks[l], sizes[l]);
@@ -82,16 +88,20 @@ START_TEST(slots_by_format)
 {
 	struct ht_geometry g;
 
-	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 20, 1, NULL), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 20, 1, NULL),
+			 0);
 	ck_assert_uint_eq(g.slot_size, 32);
 	ck_assert_uint_eq(g.bits, 7);
-	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 20, 0, NULL), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 20, 0, NULL),
+			 0);
 	ck_assert_uint_eq(g.slot_size, 20);
 	ck_assert_uint_eq(g.bits, 7);
-	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 64, 1, NULL), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 64, 1, NULL),
+			 0);
 	ck_assert_uint_eq(g.slot_size, 64);
 	ck_assert_uint_eq(g.bits, 6);
-	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 48, 1, NULL), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 4096, 48, 1, NULL),
+			 0);
 	ck_assert_uint_eq(g.slot_size, 64);
 	ck_assert_uint_eq(g.bits, 6);
 	ck_assert_int_eq(ht_geometry_init(&g, 1000, 4096, 512, 28, 1, NULL), 0);
@@ -108,7 +118,8 @@ START_TEST(rejects_impossible_inputs)
 	ck_assert_int_lt(ht_geometry_init(&g, 0, 4096, 4096, 32, 1, &err), 0);
 	ck_assert_int_lt(ht_geometry_init(&g, 1, 4000, 4096, 32, 1, &err), 0);
 	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 256, 32, 1, &err), 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 1 << 20, 32, 1, &err), 0);
+	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 1 << 20, 32, 1, &err),
+			 0);
 	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 512, 300, 1, &err), 0);
 	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 512, 257, 0, &err), 0);
 	ck_assert(ht_block_size_valid(512) && ht_block_size_valid(524288));
@@ -120,7 +131,8 @@ START_TEST(largest_counts_do_not_overflow)
 {
 	struct ht_geometry g;
 
-	ck_assert_int_eq(ht_geometry_init(&g, UINT64_MAX, 512, 512, 64, 1, NULL), 0);
+	ck_assert_int_eq(
+		ht_geometry_init(&g, UINT64_MAX, 512, 512, 64, 1, NULL), 0);
 	ck_assert_uint_eq(g.bits, 3);
 	ck_assert_uint_eq(g.levels, 22);
 	ck_assert_uint_eq(g.level_blocks[g.levels - 1], 1);

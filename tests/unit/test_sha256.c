@@ -13,8 +13,9 @@
 
 static uint8_t salt[256];
 static uint8_t *msgs;
-static const size_t lens[] = { 0, 1, 55, 56, 63, 64, 65, 512, 1000, 1024, 4096, 65536 };
-#define NLENS (sizeof(lens) / sizeof(lens[0]))
+static const size_t lens[] = {0,  1,   55,   56,   63,   64,
+			      65, 512, 1000, 1024, 4096, 65536};
+#define NLENS     (sizeof(lens) / sizeof(lens[0]))
 #define MSGS_SIZE (4 * 65536)
 
 static void reference(const char *alg, int type, const uint8_t *s, size_t slen,
@@ -58,7 +59,8 @@ START_TEST(portable_matches_openssl_every_salt_size)
 		sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want);
 		sha256_portable_finup(&st, msgs, lens[l], got);
-		ck_assert_msg(!memcmp(want, got, 32), "salt %zu len %zu", s, lens[l]);
+		ck_assert_msg(!memcmp(want, got, 32), "salt %zu len %zu", s,
+			      lens[l]);
 	}
 }
 END_TEST
@@ -72,16 +74,20 @@ START_TEST(shani_one_and_two_way_match_openssl_every_salt_size)
 	for (size_t l = 0; l < NLENS; l++) {
 		struct sha256_salted_state st;
 		uint8_t want1[32], want2[32], got[32], got1[32], got2[32];
-		const uint8_t *m2 = msgs + 65536 + 3; /* unaligned second stream */
+		const uint8_t *m2 =
+			msgs + 65536 + 3; /* unaligned second stream */
 
 		sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want1);
 		reference("sha256", 1, salt, s, m2, lens[l], want2);
 		sha256_shani_finup(&st, msgs, lens[l], got);
-		ck_assert_msg(!memcmp(want1, got, 32), "1-way salt %zu len %zu", s, lens[l]);
+		ck_assert_msg(!memcmp(want1, got, 32), "1-way salt %zu len %zu",
+			      s, lens[l]);
 		sha256_shani_finup2x(&st, msgs, m2, lens[l], got1, got2);
-		ck_assert_msg(!memcmp(want1, got1, 32), "2-way a salt %zu len %zu", s, lens[l]);
-		ck_assert_msg(!memcmp(want2, got2, 32), "2-way b salt %zu len %zu", s, lens[l]);
+		ck_assert_msg(!memcmp(want1, got1, 32),
+			      "2-way a salt %zu len %zu", s, lens[l]);
+		ck_assert_msg(!memcmp(want2, got2, 32),
+			      "2-way b salt %zu len %zu", s, lens[l]);
 	}
 }
 END_TEST
@@ -89,15 +95,16 @@ END_TEST
 /* An odd count exercises the single-stream tail of the batch. */
 START_TEST(finup_many_matches_openssl_for_odd_batches)
 {
-	static const size_t block_sizes[] = { 512, 1024, 4096, 65536 };
-	static const size_t salt_sizes[] = { 0, 32, 55, 56, 63, 64, 256 };
+	static const size_t block_sizes[] = {512, 1024, 4096, 65536};
+	static const size_t salt_sizes[] = {0, 32, 55, 56, 63, 64, 256};
 
 	for (int k = 0; k < 2; k++) {
 		if (k == SHA256_KERNEL_SHANI && !sha256_cpu_has_shani())
 			continue;
 		for (size_t b = 0; b < 4; b++)
 			for (size_t si = 0; si < 7; si++) {
-				size_t bs = block_sizes[b], n = MSGS_SIZE / bs - 1;
+				size_t bs = block_sizes[b],
+				       n = MSGS_SIZE / bs - 1;
 				struct sha256_salted_state st;
 				uint8_t *out = malloc(n * 40);
 
@@ -108,11 +115,15 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 				for (size_t i = 0; i < n; i++) {
 					uint8_t want[32];
 
-					reference("sha256", 1, salt, salt_sizes[si],
-						  msgs + i * bs, bs, want);
-					ck_assert_msg(!memcmp(want, out + i * 40, 32),
-						      "kernel %d bs %zu salt %zu block %zu",
-						      k, bs, salt_sizes[si], i);
+					reference("sha256", 1, salt,
+						  salt_sizes[si], msgs + i * bs,
+						  bs, want);
+					ck_assert_msg(
+						!memcmp(want, out + i * 40, 32),
+						"kernel %d bs %zu salt %zu "
+						"block "
+						"%zu",
+						k, bs, salt_sizes[si], i);
 				}
 				free(out);
 			}
@@ -124,8 +135,9 @@ END_TEST
  * salt size (the loop index). */
 START_TEST(hasher_paths_match_openssl)
 {
-	static const char *algs[] = { "sha256", "sha1", "sha512", "sha384", "sha3-256" };
-	const size_t salt_sizes[] = { (size_t)_i };
+	static const char *algs[] = {"sha256", "sha1", "sha512", "sha384",
+				     "sha3-256"};
+	const size_t salt_sizes[] = {(size_t)_i};
 
 	for (size_t a = 0; a < 5; a++)
 		for (int type = 0; type <= 1; type++)
@@ -134,19 +146,26 @@ START_TEST(hasher_paths_match_openssl)
 				struct fv_error err;
 				uint8_t out[3 * 64], want[64];
 
-				ck_assert_int_eq(ht_hasher_init(&h, algs[a], type, salt,
-								salt_sizes[si], &err), 0);
+				ck_assert_int_eq(
+					ht_hasher_init(&h, algs[a], type, salt,
+						       salt_sizes[si], &err),
+					0);
 				ck_assert_int_eq(h.path == HT_PATH_FAST,
 						 a == 0 && type == 1);
 				ck_assert_str_eq(h.provider, "default");
-				ck_assert_int_eq(ht_hash_blocks(&h, msgs, 4096, 3, out,
-								64, &err), 0);
+				ck_assert_int_eq(ht_hash_blocks(&h, msgs, 4096,
+								3, out, 64,
+								&err),
+						 0);
 				for (int i = 0; i < 3; i++) {
-					reference(algs[a], type, salt, salt_sizes[si],
+					reference(algs[a], type, salt,
+						  salt_sizes[si],
 						  msgs + i * 4096, 4096, want);
-					ck_assert_msg(!memcmp(want, out + i * 64, h.digest_size),
-						      "%s type %d salt %zu", algs[a], type,
-						      salt_sizes[si]);
+					ck_assert_msg(
+						!memcmp(want, out + i * 64,
+							h.digest_size),
+						"%s type %d salt %zu", algs[a],
+						type, salt_sizes[si]);
 				}
 				ht_hasher_free(&h);
 			}
@@ -172,8 +191,11 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0, 257);
-	tcase_add_loop_test(tc, shani_one_and_two_way_match_openssl_every_salt_size, 0, 257);
+	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0,
+			    257);
+	tcase_add_loop_test(tc,
+			    shani_one_and_two_way_match_openssl_every_salt_size,
+			    0, 257);
 	tcase_add_test(tc, finup_many_matches_openssl_for_odd_batches);
 	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
 	tcase_add_test(tc, hasher_refuses_unknown_digest);

@@ -30,7 +30,8 @@ START_TEST(round_trip_and_byte_layout)
 	ck_assert(!memcmp(sb, "verity\0\0\1\0\0\0\1\0\0\0", 16));
 	ck_assert(!memcmp(sb + 16, "\x12\x34\x56\x78", 4));
 	ck_assert_str_eq((char *)sb + 32, "sha256"); /* lowercased */
-	ck_assert(!memcmp(sb + 64, "\0\x10\0\0\0\x10\0\0\x2c\x01\0\0\0\0\0\0\x05\0", 18));
+	ck_assert(!memcmp(
+		sb + 64, "\0\x10\0\0\0\x10\0\0\x2c\x01\0\0\0\0\0\0\x05\0", 18));
 	ck_assert(!memcmp(sb + 88, "\x01\x02\x03\x04\x05\0", 6));
 	verity_params_default(&q);
 	ck_assert_int_eq(verity_sb_decode(sb, &q, &err), 0);
@@ -50,30 +51,79 @@ static void expect_reject(void (*mutate)(uint8_t *), const char *needle)
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
-	struct fv_error err = { "" };
+	struct fv_error err = {""};
 
 	verity_sb_encode(&p, sb);
 	mutate(sb);
 	verity_params_default(&q);
 	ck_assert_int_lt(verity_sb_decode(sb, &q, &err), 0);
-	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
+		      needle);
 }
 
-static void bad_signature(uint8_t *sb) { sb[0] = 'V'; }
-static void bad_version(uint8_t *sb) { sb[8] = 2; }
-static void bad_type(uint8_t *sb) { sb[12] = 2; }
-static void bad_alg(uint8_t *sb) { strcpy((char *)sb + 32, "md7"); }
-static void unterminated_alg(uint8_t *sb) { memset(sb + 32, 'a', 32); }
-static void upper_alg(uint8_t *sb) { strcpy((char *)sb + 32, "SHA256"); }
-static void bad_dbs(uint8_t *sb) { sb[64] = 1; }
-static void small_hbs(uint8_t *sb) { sb[69] = 0; sb[68] = 0; }
-static void huge_hbs(uint8_t *sb) { sb[70] = 0x10; sb[69] = 0; }
-static void no_blocks(uint8_t *sb) { memset(sb + 72, 0, 8); }
-static void overflow_blocks(uint8_t *sb) { memset(sb + 72, 0xff, 8); }
-static void big_salt(uint8_t *sb) { sb[80] = 1; sb[81] = 1; }
-static void reserved(uint8_t *sb) { sb[84] = 1; }
-static void salt_tail(uint8_t *sb) { sb[88 + 6] = 1; }
-static void tail_pad(uint8_t *sb) { sb[511] = 1; }
+static void bad_signature(uint8_t *sb)
+{
+	sb[0] = 'V';
+}
+static void bad_version(uint8_t *sb)
+{
+	sb[8] = 2;
+}
+static void bad_type(uint8_t *sb)
+{
+	sb[12] = 2;
+}
+static void bad_alg(uint8_t *sb)
+{
+	strcpy((char *)sb + 32, "md7");
+}
+static void unterminated_alg(uint8_t *sb)
+{
+	memset(sb + 32, 'a', 32);
+}
+static void upper_alg(uint8_t *sb)
+{
+	strcpy((char *)sb + 32, "SHA256");
+}
+static void bad_dbs(uint8_t *sb)
+{
+	sb[64] = 1;
+}
+static void small_hbs(uint8_t *sb)
+{
+	sb[69] = 0;
+	sb[68] = 0;
+}
+static void huge_hbs(uint8_t *sb)
+{
+	sb[70] = 0x10;
+	sb[69] = 0;
+}
+static void no_blocks(uint8_t *sb)
+{
+	memset(sb + 72, 0, 8);
+}
+static void overflow_blocks(uint8_t *sb)
+{
+	memset(sb + 72, 0xff, 8);
+}
+static void big_salt(uint8_t *sb)
+{
+	sb[80] = 1;
+	sb[81] = 1;
+}
+static void reserved(uint8_t *sb)
+{
+	sb[84] = 1;
+}
+static void salt_tail(uint8_t *sb)
+{
+	sb[88 + 6] = 1;
+}
+static void tail_pad(uint8_t *sb)
+{
+	sb[511] = 1;
+}
 
 START_TEST(each_bad_field_is_refused)
 {
@@ -153,14 +203,20 @@ START_TEST(hex_and_uuid_text)
 	ck_assert(buf[0] == 0 && buf[1] == 0xab && buf[2] == 0xff);
 	ck_assert_int_lt(verity_hex_decode("abc", buf, 8, &n), 0);
 	ck_assert_int_lt(verity_hex_decode("zz", buf, 8, &n), 0);
-	ck_assert_int_lt(verity_hex_decode("000000000000000000", buf, 8, &n), 0);
+	ck_assert_int_lt(verity_hex_decode("000000000000000000", buf, 8, &n),
+			 0);
 	verity_hex_encode(buf, 3, out);
 	ck_assert_str_eq(out, "00abff");
-	ck_assert_int_eq(verity_uuid_parse("ABCDEF01-1234-1234-1234-123456789ABC", u), 0);
+	ck_assert_int_eq(
+		verity_uuid_parse("ABCDEF01-1234-1234-1234-123456789ABC", u),
+		0);
 	verity_uuid_format(u, out);
 	ck_assert_str_eq(out, "abcdef01-1234-1234-1234-123456789abc");
-	ck_assert_int_lt(verity_uuid_parse("abcdef01-1234-1234-1234-123456789ab", u), 0);
-	ck_assert_int_lt(verity_uuid_parse("abcdef01+1234-1234-1234-123456789abc", u), 0);
+	ck_assert_int_lt(
+		verity_uuid_parse("abcdef01-1234-1234-1234-123456789ab", u), 0);
+	ck_assert_int_lt(
+		verity_uuid_parse("abcdef01+1234-1234-1234-123456789abc", u),
+		0);
 	ck_assert_int_lt(verity_uuid_parse("bad", u), 0);
 }
 END_TEST

@@ -18,23 +18,27 @@ static struct verity_params sample(void)
 	return p;
 }
 
-static const uint8_t root[32] = { 0x01, 0x02, [31] = 0xff };
+static const uint8_t root[32] = {0x01, 0x02, [31] = 0xff};
 
 START_TEST(plain_table)
 {
 	struct verity_params p = sample();
 	char t[1024];
 
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0, NULL, t,
-					     sizeof(t), NULL), 0);
+	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
+					     NULL, t, sizeof(t), NULL),
+			 0);
 	ck_assert_str_eq(t, "1 7:0 7:1 4096 4096 300 1 sha256 "
-			    "01020000000000000000000000000000000000000000000000000000000000ff abcd");
+			    "01020000000000000000000000000000000000000000000000"
+			    "000000000000ff abcd");
 	p.salt_size = 0;
 	p.hash_type = 0;
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:0", 301, root, 32, 0, NULL, t,
-					     sizeof(t), NULL), 0);
+	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:0", 301, root, 32, 0,
+					     NULL, t, sizeof(t), NULL),
+			 0);
 	ck_assert_str_eq(t, "0 7:0 7:0 4096 4096 300 301 sha256 "
-			    "01020000000000000000000000000000000000000000000000000000000000ff -");
+			    "01020000000000000000000000000000000000000000000000"
+			    "000000000000ff -");
 }
 END_TEST
 
@@ -43,14 +47,19 @@ START_TEST(options_in_kernel_order)
 	struct verity_params p = sample();
 	char t[1024];
 	unsigned all = VERITY_ACT_TASKLETS | VERITY_ACT_CHECK_AT_MOST_ONCE |
-		       VERITY_ACT_IGNORE_ZERO_BLOCKS | VERITY_ACT_PANIC_ON_ERROR |
+		       VERITY_ACT_IGNORE_ZERO_BLOCKS |
+		       VERITY_ACT_PANIC_ON_ERROR |
 		       VERITY_ACT_RESTART_ON_CORRUPTION;
 
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, all, "fastverity:x-y",
-					     t, sizeof(t), NULL), 0);
-	ck_assert_ptr_nonnull(strstr(t, " abcd 7 restart_on_corruption panic_on_error "
-				        "ignore_zero_blocks check_at_most_once try_verify_in_tasklet "
-				        "root_hash_sig_key_desc fastverity:x-y"));
+	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, all,
+					     "fastverity:x-y", t, sizeof(t),
+					     NULL),
+			 0);
+	ck_assert_ptr_nonnull(strstr(
+		t,
+		" abcd 7 restart_on_corruption panic_on_error "
+		"ignore_zero_blocks check_at_most_once try_verify_in_tasklet "
+		"root_hash_sig_key_desc fastverity:x-y"));
 }
 END_TEST
 
@@ -60,16 +69,25 @@ START_TEST(conflicts_refused)
 	struct fv_error err;
 	char t[1024];
 
+	ck_assert_int_lt(
+		verity_table_params(&p, "7:0", "7:1", 1, root, 32,
+				    VERITY_ACT_IGNORE_CORRUPTION |
+					    VERITY_ACT_PANIC_ON_CORRUPTION,
+				    NULL, t, sizeof(t), &err),
+		0);
+	ck_assert_ptr_nonnull(
+		strstr(err.msg, "choose one of --ignore-corruption"));
 	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32,
-					     VERITY_ACT_IGNORE_CORRUPTION | VERITY_ACT_PANIC_ON_CORRUPTION,
-					     NULL, t, sizeof(t), &err), 0);
-	ck_assert_ptr_nonnull(strstr(err.msg, "choose one of --ignore-corruption"));
-	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32,
-					     VERITY_ACT_RESTART_ON_ERROR | VERITY_ACT_PANIC_ON_ERROR,
-					     NULL, t, sizeof(t), &err), 0);
-	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0, "a b", t,
-					     sizeof(t), &err), 0);
-	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0, NULL, t, 20, &err), 0);
+					     VERITY_ACT_RESTART_ON_ERROR |
+						     VERITY_ACT_PANIC_ON_ERROR,
+					     NULL, t, sizeof(t), &err),
+			 0);
+	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
+					     "a b", t, sizeof(t), &err),
+			 0);
+	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
+					     NULL, t, 20, &err),
+			 0);
 }
 END_TEST
 
@@ -78,11 +96,13 @@ START_TEST(parse_what_the_kernel_reports)
 	struct verity_active st;
 	struct fv_error err;
 
-	ck_assert_int_eq(verity_table_parse("1 7:0 7:1 4096 512 300 9 sha1 "
-					    "00112233445566778899aabbccddeeff00112233 - "
-					    "4 ignore_zero_blocks check_at_most_once "
-					    "root_hash_sig_key_desc fastverity:ab-name",
-					    &st, &err), 0);
+	ck_assert_int_eq(
+		verity_table_parse("1 7:0 7:1 4096 512 300 9 sha1 "
+				   "00112233445566778899aabbccddeeff00112233 - "
+				   "4 ignore_zero_blocks check_at_most_once "
+				   "root_hash_sig_key_desc fastverity:ab-name",
+				   &st, &err),
+		0);
 	ck_assert_int_eq(st.p.hash_type, 1);
 	ck_assert_str_eq(st.data_dev, "7:0");
 	ck_assert_str_eq(st.hash_dev, "7:1");
@@ -93,7 +113,8 @@ START_TEST(parse_what_the_kernel_reports)
 	ck_assert_str_eq(st.p.hash_name, "sha1");
 	ck_assert_uint_eq(st.root_size, 20);
 	ck_assert_uint_eq(st.p.salt_size, 0);
-	ck_assert_uint_eq(st.flags, VERITY_ACT_IGNORE_ZERO_BLOCKS | VERITY_ACT_CHECK_AT_MOST_ONCE);
+	ck_assert_uint_eq(st.flags, VERITY_ACT_IGNORE_ZERO_BLOCKS |
+					    VERITY_ACT_CHECK_AT_MOST_ONCE);
 	ck_assert_str_eq(st.sig_key_desc, "fastverity:ab-name");
 	ck_assert_int_lt(verity_table_parse("1 7:0 7:1 4096", &st, &err), 0);
 }

@@ -62,10 +62,13 @@ static void mem_report(void *c, const struct ht_failure *f)
 
 /* Builds a tree over m->data and returns the root as hex. */
 static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
-		  const char *alg, int type, const char *salt_hex,
-		  uint32_t dbs, uint32_t hbs, char *root_hex)
+		  const char *alg, int type, const char *salt_hex, uint32_t dbs,
+		  uint32_t hbs, char *root_hex)
 {
-	struct ht_io io = { .ctx = m, .read_data = mem_read_data, .read_tree = mem_read_tree, .write_tree = mem_write_tree };
+	struct ht_io io = {.ctx = m,
+			   .read_data = mem_read_data,
+			   .read_tree = mem_read_tree,
+			   .write_tree = mem_write_tree};
 	uint8_t salt[256], root[64];
 	size_t salt_len = 0;
 	struct fv_error err;
@@ -73,7 +76,8 @@ static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
 	ck_assert_int_eq(verity_hex_decode(salt_hex, salt, 256, &salt_len), 0);
 	ck_assert_int_eq(ht_hasher_init(h, alg, type, salt, salt_len, &err), 0);
 	ck_assert_int_eq(ht_geometry_init(g, m->data_size / dbs, dbs, hbs,
-					  h->digest_size, type, &err), 0);
+					  h->digest_size, type, &err),
+			 0);
 	m->tree_size = g->tree_blocks * hbs;
 	m->tree = calloc(1, m->tree_size + 1);
 	ck_assert_int_eq(ht_build(g, h, &io, NULL, root, &err), 0);
@@ -84,7 +88,10 @@ static int verify(struct mem *m, const struct ht_geometry *g,
 		  const struct ht_hasher *h, const char *root_hex,
 		  struct ht_verify_result *res)
 {
-	struct ht_io io = { .ctx = m, .read_data = mem_read_data, .read_tree = mem_read_tree, .write_tree = mem_write_tree };
+	struct ht_io io = {.ctx = m,
+			   .read_data = mem_read_data,
+			   .read_tree = mem_read_tree,
+			   .write_tree = mem_write_tree};
 	uint8_t root[64];
 	size_t n;
 	struct fv_error err;
@@ -103,18 +110,23 @@ static const struct {
 	const char *salt;
 	const char *root;
 } vectors[] = {
-	{ 512, "sha256", 1, S, "9de18652fe74edfb9b805aaed72ae2aa48f94333f1ba5c452ac33b1c39325174" },
-	{ 1024, "sha256", 1, S, "54d92778750495d1f80832b486ebd007617d746271511bbf0e295e143da2b3df" },
-	{ 4096, "sha256", 1, S, "e522df0f97da4febb882ac40f30b37dc0b444bf6df418929463fa25280f09d5c" },
-	{ 4096, "sha256", 0, S, "cbbf4ebd004ef65e29b935bb635a39cf754d677f3fa10b0126da725bbdf10f7d" },
-	{ 4096, "sha256", 1, "", "ef29c902d87350f1da4bfa536e16cebc162a909bf89abe448b81ec500d4fb9bf" },
-	{ 1024, "sha1", 1, S, "d0e9163ca8844aaa2e88fe5265a8c5d9ee494a99" },
-	{ 1024, "sha1", 1, "dadada", "73509e8e868be6b8ac939817a98a3d35121413b2" },
+	{512, "sha256", 1, S,
+	 "9de18652fe74edfb9b805aaed72ae2aa48f94333f1ba5c452ac33b1c39325174"},
+	{1024, "sha256", 1, S,
+	 "54d92778750495d1f80832b486ebd007617d746271511bbf0e295e143da2b3df"},
+	{4096, "sha256", 1, S,
+	 "e522df0f97da4febb882ac40f30b37dc0b444bf6df418929463fa25280f09d5c"},
+	{4096, "sha256", 0, S,
+	 "cbbf4ebd004ef65e29b935bb635a39cf754d677f3fa10b0126da725bbdf10f7d"},
+	{4096, "sha256", 1, "",
+	 "ef29c902d87350f1da4bfa536e16cebc162a909bf89abe448b81ec500d4fb9bf"},
+	{1024, "sha1", 1, S, "d0e9163ca8844aaa2e88fe5265a8c5d9ee494a99"},
+	{1024, "sha1", 1, "dadada", "73509e8e868be6b8ac939817a98a3d35121413b2"},
 };
 
 START_TEST(known_vectors_8mib_of_zeros)
 {
-	struct mem m = { 0 };
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_verify_result res;
@@ -127,7 +139,8 @@ START_TEST(known_vectors_8mib_of_zeros)
 	ck_assert_str_eq(root, vectors[_i].root);
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
 	ck_assert(res.root_matches);
-	ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
+	ck_assert_uint_eq(
+		res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
 	ht_hasher_free(&h);
 	free(m.data);
 	free(m.tree);
@@ -136,8 +149,8 @@ END_TEST
 
 /* 512-byte blocks, sha256: 16 digests a block, so 5000 blocks make 4
  * levels (313, 20, 2, 1 blocks). */
-static void multilevel(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
-		       char *root)
+static void multilevel(struct mem *m, struct ht_geometry *g,
+		       struct ht_hasher *h, char *root)
 {
 	m->data_size = 5000 * 512;
 	m->data = malloc(m->data_size);
@@ -150,7 +163,7 @@ static void multilevel(struct mem *m, struct ht_geometry *g, struct ht_hasher *h
 
 START_TEST(every_failure_is_reported_not_only_the_first)
 {
-	struct mem m = { 0 };
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_verify_result res;
@@ -174,7 +187,7 @@ END_TEST
 
 START_TEST(corrupt_hash_block_at_each_level)
 {
-	struct mem m = { 0 };
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_verify_result res;
@@ -210,7 +223,7 @@ END_TEST
 
 START_TEST(nonzero_padding_and_wrong_root)
 {
-	struct mem m = { 0 };
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_verify_result res;
@@ -233,7 +246,8 @@ START_TEST(nonzero_padding_and_wrong_root)
 	root[0] = root[0] == '0' ? '1' : '0';
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
 	ck_assert(!res.root_matches);
-	ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
+	ck_assert_uint_eq(
+		res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
 	ht_hasher_free(&h);
 	free(m.data);
 	free(m.tree);
@@ -242,7 +256,7 @@ END_TEST
 
 START_TEST(one_block_has_no_tree)
 {
-	struct mem m = { 0 };
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_verify_result res;
@@ -254,7 +268,8 @@ START_TEST(one_block_has_no_tree)
 	ck_assert_uint_eq(g.levels, 0);
 	ck_assert_uint_eq(g.tree_blocks, 0);
 	/* the root is the one block's digest: SHA-256 of 4096 zero bytes */
-	ck_assert_str_eq(root, "ad7facb2586fc6e966c004d7d1d16b024f5805ff7cb47c7a85dabd8b48892ca7");
+	ck_assert_str_eq(root, "ad7facb2586fc6e966c004d7d1d16b024f5805ff7cb47c7"
+			       "a85dabd8b48892ca7");
 	m.data[100] = 1;
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
 	ck_assert(!res.root_matches);
@@ -288,8 +303,8 @@ static int sparse_read_tree(void *c, uint64_t off, void *buf, size_t len,
 	return mem_read_tree(&((struct sparse *)c)->m, off, buf, len, err);
 }
 
-static int sparse_write_tree(void *c, uint64_t off, const void *buf,
-			     size_t len, struct fv_error *err)
+static int sparse_write_tree(void *c, uint64_t off, const void *buf, size_t len,
+			     struct fv_error *err)
 {
 	return mem_write_tree(&((struct sparse *)c)->m, off, buf, len, err);
 }
@@ -299,17 +314,20 @@ static int sparse_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
 	struct sparse *sp = c;
 
 	*is_hole = off >= sp->hole_start && off < sp->hole_end;
-	*end = *is_hole ? sp->hole_end : off < sp->hole_start ? sp->hole_start : UINT64_MAX;
+	*end = *is_hole               ? sp->hole_end
+	       : off < sp->hole_start ? sp->hole_start
+				      : UINT64_MAX;
 	return 0;
 }
 
 START_TEST(holes_are_not_read_and_hash_as_zeros)
 {
-	struct sparse sp = { 0 };
-	struct ht_io io = { .ctx = &sp, .read_data = sparse_read_data,
-			    .read_tree = sparse_read_tree,
-			    .write_tree = sparse_write_tree,
-			    .data_extent = sparse_extent };
+	struct sparse sp = {0};
+	struct ht_io io = {.ctx = &sp,
+			   .read_data = sparse_read_data,
+			   .read_tree = sparse_read_tree,
+			   .write_tree = sparse_write_tree,
+			   .data_extent = sparse_extent};
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct fv_error err;
@@ -345,13 +363,14 @@ END_TEST
  * number of threads. */
 START_TEST(threads_give_identical_results)
 {
-	static const unsigned counts[] = { 1, 2, 3, 8 };
-	struct mem m = { 0 };
+	static const unsigned counts[] = {1, 2, 3, 8};
+	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
-	struct ht_io io = { .ctx = &m, .read_data = mem_read_data,
-			    .read_tree = mem_read_tree,
-			    .write_tree = mem_write_tree };
+	struct ht_io io = {.ctx = &m,
+			   .read_data = mem_read_data,
+			   .read_tree = mem_read_tree,
+			   .write_tree = mem_write_tree};
 	struct fv_error err;
 	char root1[65];
 	uint8_t *tree1, root[32];
@@ -360,7 +379,7 @@ START_TEST(threads_give_identical_results)
 	tree1 = m.tree;
 	m.tree = calloc(1, m.tree_size);
 	for (size_t t = 0; t < 4; t++) {
-		struct ht_options opt = { counts[t], NULL, NULL };
+		struct ht_options opt = {counts[t], NULL, NULL};
 		struct ht_verify_result res;
 		char hex[65];
 
@@ -374,8 +393,9 @@ START_TEST(threads_give_identical_results)
 		for (int b = 0; b < 5000; b += 97)
 			m.data[b * 512] ^= 1;
 		m.nseen = 0;
-		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, mem_report, &m,
-					   &res, &err), 0);
+		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, mem_report,
+					   &m, &res, &err),
+				 0);
 		ck_assert_uint_eq(res.bad_data_blocks, 52);
 		for (int i = 0; i < m.nseen; i++)
 			ck_assert_uint_eq(m.seen[i].block, (uint64_t)i * 97);
