@@ -11,14 +11,14 @@ LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
-           hashtree/geometry.c hashtree/tree.c \
+           hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c \
            verity/params.c verity/superblock.c verity/device.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
-           cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c \
+           cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/cmd_open.c \
            cli/cmd_sign.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
@@ -124,7 +124,9 @@ install: all
 	install -m 755 libfastverity.so $(DESTDIR)$(PREFIX)/lib/libfastverity.so.0
 	ln -sf libfastverity.so.0 $(DESTDIR)$(PREFIX)/lib/libfastverity.so
 	install -m 644 fastverity.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 644 verity/verity.h verity/params.h $(DESTDIR)$(PREFIX)/include/fastverity/verity/
+	install -m 644 verity/verity.h verity/params.h verity/activate.h \
+	  verity/signature.h verity/superblock.h verity/device.h \
+	  $(DESTDIR)$(PREFIX)/include/fastverity/verity/
 	install -m 644 hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
 	  hashtree/sha256.h hashtree/tree.h $(DESTDIR)$(PREFIX)/include/fastverity/hashtree/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' fastverity.pc.in \

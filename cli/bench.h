@@ -47,6 +47,18 @@ struct bench_report {
 	size_t nsettings;
 };
 
+/* Measures every implementation, in about total seconds. */
+void bench_run_impls(struct bench_report *r, double total);
+
+#include <time.h>
+static inline double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void bench_print_table(const struct bench_report *r);
 void bench_print_json(const struct bench_report *r);
 void bench_print_csv(const struct bench_report *r);

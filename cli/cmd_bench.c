@@ -1,218 +1,16 @@
 /* fastverity bench: what hashing costs on this CPU, and what each choice
  * of hash, salt, block sizes and format does to whole-tree throughput. */
 #include <errno.h>
-#include <linux/if_alg.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
-#include <openssl/evp.h>
 
 #include "../verity/device.h"
 #include "bench.h"
 #include "cli.h"
-
-#define IMPL_BLOCK  4096
-#define IMPL_SALT   32
-#define IMPL_BLOCKS 64 /* 256 KiB of messages, resident in cache */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* --- one core, 4096-byte messages ------------------------------------ */
-
-enum impl {
-	IMPL_SHANI_2WAY,
-	IMPL_SHANI_1WAY,
-	IMPL_PORTABLE,
-	IMPL_EVP_PER_BLOCK,
-	IMPL_EVP_PRESALTED,
-	IMPL_AF_ALG,
-	IMPL_COUNT,
-};
-
-static const char *const impl_names[IMPL_COUNT] = {
-	"SHA-256 SHA-NI two-way",
-	"SHA-256 SHA-NI one-way",
-	"SHA-256 portable C",
-	"OpenSSL EVP, new context per block",
-	"OpenSSL EVP, pre-salted context copied",
-	"Kernel crypto API (AF_ALG)",
-};
-
-static const char *const impl_notes[IMPL_COUNT] = {
-	"fastverity's fast path",    "",
-	"fastverity without SHA-NI", "how veritysetup hashes",
-	"fastverity's generic path", "",
-};
-
-/* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
-static int impl_pass(enum impl k, const struct sha256_salted_state *st,
-		     const uint8_t *salt, const uint8_t *buf, uint8_t *out,
-		     const EVP_MD *md, EVP_MD_CTX *presalted, int alg_fd)
-{
-	switch (k) {
-	case IMPL_SHANI_2WAY:
-		sha256_shani_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out,
-					32);
-		return 0;
-	case IMPL_SHANI_1WAY:
-		for (int i = 0; i < IMPL_BLOCKS; i++)
-			sha256_shani_finup(st, buf + i * IMPL_BLOCK, IMPL_BLOCK,
-					   out + i * 32);
-		return 0;
-	case IMPL_PORTABLE:
-		sha256_portable_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS,
-					   out, 32);
-		return 0;
-	case IMPL_EVP_PER_BLOCK:
-		for (int i = 0; i < IMPL_BLOCKS; i++) {
-			EVP_MD_CTX *c = EVP_MD_CTX_new();
-			int ok = c && EVP_DigestInit_ex(c, md, NULL) &&
-				 EVP_DigestUpdate(c, salt, IMPL_SALT) &&
-				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
-						  IMPL_BLOCK) &&
-				 EVP_DigestFinal_ex(c, out + i * 32, NULL);
-
-			EVP_MD_CTX_free(c);
-			if (!ok)
-				return -EIO;
-		}
-		return 0;
-	case IMPL_EVP_PRESALTED: {
-		EVP_MD_CTX *c = EVP_MD_CTX_new();
-		int ok = c != NULL;
-
-		for (int i = 0; ok && i < IMPL_BLOCKS; i++)
-			ok = EVP_MD_CTX_copy_ex(c, presalted) &&
-			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
-					      IMPL_BLOCK) &&
-			     EVP_DigestFinal_ex(c, out + i * 32, NULL);
-		EVP_MD_CTX_free(c);
-		return ok ? 0 : -EIO;
-	}
-	case IMPL_AF_ALG:
-		for (int i = 0; i < IMPL_BLOCKS; i++) {
-			if (send(alg_fd, salt, IMPL_SALT, MSG_MORE) !=
-				    IMPL_SALT ||
-			    send(alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK, 0) !=
-				    IMPL_BLOCK ||
-			    read(alg_fd, out + i * 32, 32) != 32)
-				return -errno;
-		}
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-/* An AF_ALG sha256 operation socket, or -errno with why in *why. */
-static int af_alg_open(char *why, size_t len)
-{
-	struct sockaddr_alg sa = {.salg_family = AF_ALG};
-	int tfm, op;
-
-	strcpy((char *)sa.salg_type, "hash");
-	strcpy((char *)sa.salg_name, "sha256");
-	tfm = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (tfm < 0) {
-		snprintf(why, len, "this kernel offers no AF_ALG sockets (%s)",
-			 strerror(errno));
-		return -errno;
-	}
-	if (bind(tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		snprintf(why, len, "the kernel has no sha256 for AF_ALG (%s)",
-			 strerror(errno));
-		close(tfm);
-		return -errno;
-	}
-	op = accept(tfm, NULL, 0);
-	if (op < 0)
-		snprintf(why, len, "AF_ALG accept failed (%s)",
-			 strerror(errno));
-	close(tfm);
-	return op < 0 ? -errno : op;
-}
-
-static void run_impls(struct bench_report *rep, double budget)
-{
-	static uint8_t buf[IMPL_BLOCKS * IMPL_BLOCK], out[IMPL_BLOCKS * 32];
-	uint8_t salt[IMPL_SALT];
-	struct sha256_salted_state st;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
-	EVP_MD_CTX *presalted = EVP_MD_CTX_new();
-	double best = 0;
-
-	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (uint8_t)(i * 131 + (i >> 12));
-	memset(salt, 0x5a, sizeof(salt));
-	sha256_salted_init(&st, salt, sizeof(salt));
-	if (md && presalted) {
-		EVP_DigestInit_ex(presalted, md, NULL);
-		EVP_DigestUpdate(presalted, salt, sizeof(salt));
-	}
-	for (int k = 0; k < IMPL_COUNT; k++) {
-		struct bench_impl *r = &rep->impls[rep->nimpls++];
-		int alg_fd = -1, ok = 1;
-		uint64_t passes = 0;
-		double t0, t;
-
-		r->name = impl_names[k];
-		r->note = impl_notes[k];
-		r->mb_per_s = -1;
-		if ((k == IMPL_SHANI_1WAY || k == IMPL_SHANI_2WAY) &&
-		    !sha256_cpu_has_shani()) {
-			snprintf(r->why, sizeof(r->why),
-				 "this CPU has no SHA-NI");
-			continue;
-		}
-		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
-		    (!md || !presalted)) {
-			snprintf(r->why, sizeof(r->why),
-				 "OpenSSL has no sha256");
-			continue;
-		}
-		if (k == IMPL_AF_ALG) {
-			alg_fd = af_alg_open(r->why, sizeof(r->why));
-			if (alg_fd < 0)
-				continue;
-		}
-		t0 = now();
-		do {
-			if (impl_pass(k, &st, salt, buf, out, md, presalted,
-				      alg_fd)) {
-				snprintf(r->why, sizeof(r->why),
-					 "hashing failed: %s", strerror(errno));
-				ok = 0;
-				break;
-			}
-			passes++;
-			t = now() - t0;
-		} while (t < budget);
-		if (alg_fd >= 0)
-			close(alg_fd);
-		if (!ok)
-			continue;
-		r->mb_per_s = (double)passes * sizeof(buf) / t / 1e6;
-		if (r->mb_per_s > best)
-			best = r->mb_per_s;
-	}
-	for (size_t i = 0; i < rep->nimpls; i++)
-		rep->impls[i].ratio = rep->impls[i].mb_per_s > 0 && best > 0
-					      ? rep->impls[i].mb_per_s / best
-					      : -1;
-	EVP_MD_CTX_free(presalted);
-	EVP_MD_free(md);
-}
 
 /* --- whole trees ------------------------------------------------------ */
 
@@ -348,7 +146,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	struct fv_error err;
 	unsigned runs = 0;
-	double t0 = now(), t;
+	double t0 = bench_now(), t;
 
 	b->tree = pp->tree;
 	do {
@@ -358,7 +156,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 			return;
 		}
 		runs++;
-		t = now() - t0;
+		t = bench_now() - t0;
 	} while (t < budget);
 	s->runs += runs;
 	pp->rate[pp->rounds++] = (double)s->data_bytes * runs / t / 1e6;
@@ -549,7 +347,7 @@ int cmd_bench(struct cli_opts *o)
 			  : 10;
 	if (!(seconds > 0))
 		seconds = 10;
-	run_impls(&rep, seconds / 5 / IMPL_COUNT);
+	bench_run_impls(&rep, seconds / 5);
 
 	for (size_t a = 0; a < nh; a++)
 		for (size_t f = 0; f < nf; f++)

@@ -1,0 +1,130 @@
+/* Workers over the windows of a level: windows are handed out in order,
+ * results are published in window order, so the output does not depend
+ * on the number of threads. No lock in the per-block loop. */
+#include <errno.h>
+#include <string.h>
+
+#include "tree_internal.h"
+
+static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
+{
+	pthread_mutex_lock(&lp->lock);
+	if (!lp->error) {
+		lp->error = r;
+		lp->err = *err;
+	}
+	pthread_cond_broadcast(&lp->turn);
+	pthread_mutex_unlock(&lp->lock);
+}
+
+/* Publishes window wi's results in window order, and the progress. */
+void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
+{
+	struct level_pass *lp = w->lp;
+
+	pthread_mutex_lock(&lp->lock);
+	while (lp->committed != wi && !lp->error)
+		pthread_cond_wait(&lp->turn, &lp->lock);
+	if (!lp->error) {
+		for (size_t i = 0; lp->report && i < w->nfound; i++)
+			lp->report(lp->report_ctx, &w->found[i]);
+		lp->res.bad_data_blocks += w->res.bad_data_blocks;
+		lp->res.bad_hash_blocks += w->res.bad_hash_blocks;
+		lp->res.bad_padding += w->res.bad_padding;
+		lp->committed++;
+		lp->done_bytes += bytes;
+		if (lp->opt && lp->opt->progress)
+			lp->opt->progress(lp->opt->progress_ctx,
+					  lp->progress_base + lp->done_bytes,
+					  lp->progress_total);
+		pthread_cond_broadcast(&lp->turn);
+	}
+	pthread_mutex_unlock(&lp->lock);
+	w->nfound = 0;
+	memset(&w->res, 0, sizeof(w->res));
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct level_pass *lp = w->lp;
+	struct fv_error err;
+
+	for (;;) {
+		uint64_t wi = atomic_fetch_add(&lp->next_window, 1);
+		int r;
+
+		if (wi >= lp->windows || lp->error)
+			break;
+		r = ht_window_run(w, wi, &err);
+		if (r) {
+			fail_pass(lp, r, &err);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Splits the level into windows so that every thread gets several. */
+static void plan_windows(struct level_pass *lp, unsigned threads)
+{
+	size_t max = WINDOW_BYTES / lp->g->hash_block_size;
+	uint64_t want = lp->parents / ((uint64_t)threads * 16);
+
+	if (max == 0)
+		max = 1;
+	lp->window = want < 1 ? 1 : want > max ? max : (size_t)want;
+	lp->windows = (lp->parents + lp->window - 1) / lp->window;
+}
+
+int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
+{
+	struct worker workers[MAX_THREADS];
+	pthread_t tids[MAX_THREADS];
+	unsigned n, started = 0;
+	int r = 0;
+
+	if (threads < 1)
+		threads = 1;
+	if (threads > MAX_THREADS)
+		threads = MAX_THREADS;
+	plan_windows(lp, threads);
+	n = lp->windows < threads ? (unsigned)lp->windows : threads;
+	atomic_init(&lp->next_window, 0);
+	pthread_mutex_init(&lp->lock, NULL);
+	pthread_cond_init(&lp->turn, NULL);
+	lp->committed = 0;
+	lp->done_bytes = 0;
+	atomic_init(&lp->error, 0);
+	memset(&lp->res, 0, sizeof(lp->res));
+
+	for (unsigned i = 0; i < n && !r; i++) {
+		r = ht_worker_init(&workers[i], lp);
+		started = i + 1;
+		if (r)
+			fv_fail(err, ENOMEM, "out of memory");
+	}
+	if (!r) {
+		unsigned spawned = 1;
+
+		/* workers[0] runs on this thread */
+		for (unsigned i = 1; i < n; i++) {
+			if (pthread_create(&tids[i], NULL, worker_main,
+					   &workers[i]))
+				break;
+			spawned++;
+		}
+		worker_main(&workers[0]);
+		for (unsigned i = 1; i < spawned; i++)
+			pthread_join(tids[i], NULL);
+		if (lp->error) {
+			r = lp->error;
+			*err = lp->err;
+		}
+	}
+	for (unsigned i = 0; i < started; i++)
+		ht_worker_free(&workers[i]);
+	pthread_cond_destroy(&lp->turn);
+	pthread_mutex_destroy(&lp->lock);
+	return r;
+}

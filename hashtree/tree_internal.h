@@ -1,0 +1,78 @@
+/* Internal to hashtree/: one level of the tree computed window by window
+ * by a pool of workers. window.c hashes and compares one window; pool.c
+ * hands windows to threads and publishes results in order; tree.c runs
+ * the levels. */
+#ifndef FV_TREE_INTERNAL_H
+#define FV_TREE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "tree.h"
+
+#define CHUNK_BYTES  (256u << 10) /* one read of child blocks; fits L2 */
+#define WINDOW_BYTES (256u << 10) /* most parent blocks in one window */
+#define MAP_BYTES    (8u << 20)   /* one mapping of data, when mapped */
+#define MAX_THREADS  256
+
+enum pass_mode { PASS_BUILD, PASS_VERIFY };
+
+/* One level: its parent blocks computed from its child blocks, window by
+ * window. Shared by the workers; the fields below `lock` change. */
+struct level_pass {
+	const struct ht_geometry *g;
+	const struct ht_hasher *h;
+	const struct ht_io *io;
+	enum pass_mode mode;
+	uint32_t level;
+	size_t child_size;
+	uint64_t child_count;
+	uint64_t parents; /* parent blocks in this level */
+	size_t window;    /* parent blocks per window */
+	uint64_t windows;
+	const uint8_t *zero_digest; /* level 0: digest of a zero block */
+	ht_report_fn report;
+	void *report_ctx;
+	const struct ht_options *opt;
+	uint64_t progress_base, progress_total;
+
+	atomic_uint_fast64_t next_window;
+	pthread_mutex_t lock;
+	pthread_cond_t turn;
+	uint64_t committed; /* windows whose results are out */
+	uint64_t done_bytes;
+	atomic_int error;
+	struct fv_error err;
+	struct ht_verify_result res;
+};
+
+/* What one worker owns: buffers for one window, and what it found. */
+struct worker {
+	struct level_pass *lp;
+	uint8_t *chunk;
+	size_t chunk_blocks;
+	uint8_t *computed;
+	uint8_t *stored;
+	struct ht_failure *found;
+	size_t nfound;
+	struct ht_verify_result res;
+	const uint8_t *map; /* current mapping of data, if any */
+	uint64_t map_off;
+	size_t map_len;
+	int hole;            /* cached data extent: hole or data */
+	uint64_t extent_end; /* ... valid below this data offset */
+	uint64_t extent_start;
+};
+
+/* window.c */
+int ht_worker_init(struct worker *w, struct level_pass *lp);
+void ht_worker_free(struct worker *w);
+/* Hashes window wi, writes it (build) or compares it (verify), then
+ * commits it. */
+int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err);
+
+/* pool.c */
+void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes);
+int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err);
+
+#endif
