@@ -32,9 +32,9 @@ check "  cleared at the end" sh -c "tail -c 4 '$T/err' | od -An -c | grep -q 'r 
 run_rc 2 "$FV" verify data hash.1 "$R" --progress --threads=1
 check "--progress on verify" grep -q '100.0%.*MiB/s' "$T/err"
 if command -v script >/dev/null; then
-	script -qec "'$FV' format data h2 --salt=$SALT --threads=1" /dev/null >tty.out 2>&1
+	script -qec "'$FV' format data h2 --salt=$SALT --threads=1" /dev/null </dev/null >tty.out 2>&1
 	check "terminal: progress shown" grep -q 'MiB/s' tty.out
-	script -qec "'$FV' format data h2 --salt=$SALT --no-progress" /dev/null >tty.out 2>&1
+	script -qec "'$FV' format data h2 --salt=$SALT --no-progress" /dev/null </dev/null >tty.out 2>&1
 	check "terminal: --no-progress hides it" sh -c "! grep -q 'MiB/s' tty.out"
 fi
 # At most ten updates a second: count the carriage returns of a slow run.
