@@ -102,5 +102,6 @@ if ! grep -q '^FVTEST DONE' "$work/markers"; then
 	tr -d '\r' <"$work/console" | tail -20 >&2
 	failed=$((failed + 1))
 fi
-echo "kernel ($(cat "$cache/package" 2>/dev/null), qemu TCG): $passed passed, $failed failed"
+echo "kernel test: $(cat "$cache/package" 2>/dev/null) under qemu (TCG)"
+echo "kernel: $passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
