@@ -78,8 +78,10 @@ nsb="--no-superblock --salt=$SALT --data-block-size=512 --hash-block-size=1024"
 interop "--no-superblock" "$T/d512" "$nsb" "$nsb"
 interop "--no-superblock --hash-offset" "$T/d512" "$nsb --hash-offset=8192" "$nsb --hash-offset=8192"
 
-# Hash offset in a separate hash file.
+# Hash offset in a separate hash file, also off the hash block grid.
 interop "--hash-offset in hash file" "$T/d4096" "--hash-offset=1048576 --salt=$SALT" "--hash-offset=1048576"
+interop "--hash-offset=4608 in hash file" "$T/d4096" "--hash-offset=4608 --salt=$SALT" "--hash-offset=4608"
+interop "--hash-offset=512 in hash file" "$T/d512" "--hash-offset=512 --data-block-size=512 --hash-block-size=2048 --salt=$SALT" "--hash-offset=512"
 
 # One file: the tree appended to the data at --hash-offset.
 for tool in vs fv; do
@@ -92,6 +94,15 @@ check "one file: identical output" diff <(sed 's/one\.vs/X/' "$T/o.vs") <(sed 's
 r=$(root_of "$T/o.fv")
 check "one file: fastverity verifies veritysetup's" "$FV" verify "$T/one.vs" "$T/one.vs" "$r" --hash-offset=$((300 * 4096))
 check "one file: veritysetup verifies fastverity's" $VS verify "$T/one.fv" "$T/one.fv" "$r" --hash-offset=$((300 * 4096))
+
+# One file with the superblock half a block after the data.
+cp "$T/d4096" "$T/one2.vs"
+cp "$T/d4096" "$T/one2.fv"
+off=$((300 * 4096 + 512))
+$VS format "$T/one2.vs" "$T/one2.vs" --hash-offset=$off --data-blocks=300 --salt=$SALT --uuid=$UUID >"$T/o.vs"
+"$FV" format "$T/one2.fv" "$T/one2.fv" --hash-offset=$off --data-blocks=300 --salt=$SALT --uuid=$UUID >"$T/o.fv"
+check "one file, offset off the block grid: identical images" cmp -s "$T/one2.vs" "$T/one2.fv"
+check "one file, offset off the block grid: veritysetup verifies" $VS verify "$T/one2.fv" "$T/one2.fv" "$(root_of "$T/o.fv")" --hash-offset=$off
 
 # dump prints what veritysetup prints, with and without an offset.
 cd "$T/vs" || exit 1
