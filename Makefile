@@ -105,13 +105,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage
 	@images/demo.sh
 
-$(B)/bench-kernels: tests/bench/kernels.c libfastverity.a
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< libfastverity.a $(LIBS)
-
 # Speed against veritysetup; prints the table the README shows.
 bench: deps
-	@$(MAKE) --no-print-directory all $(B)/mkimage $(B)/bench-kernels
+	@$(MAKE) --no-print-directory all $(B)/mkimage
 	@tests/bench/bench.sh
 
 install: all

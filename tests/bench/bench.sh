@@ -63,11 +63,12 @@ compare "format --format=0 (generic)" 1.5 "format $img $dir/h0.vs $common --form
 compare "verify sha512 (generic)" 1.5 "verify $img $dir/h512 --root-hash-file=$dir/root512" "verify $img $dir/h512 --root-hash-file=$dir/root512"
 echo
 
-# Kernels, data in cache.
-"$top/build/bench-kernels" >"$dir/kernels"
-one=$(awk '$1 == "sha-ni-1way" {print $2}' "$dir/kernels")
-two=$(awk '$1 == "sha-ni-2way" {print $2}' "$dir/kernels")
-port=$(awk '$1 == "portable" {print $2}' "$dir/kernels")
+# Kernels, data in cache, from fastverity bench.
+"$fv" bench --json --salt-size=32 >"$dir/kernels.json"
+rate() { jq -r --arg n "$1" '.implementations[] | select(.name == $n) | .mb_per_s // empty | floor' "$dir/kernels.json"; }
+port=$(rate "SHA-256 portable C")
+one=$(rate "SHA-256 SHA-NI one-way")
+two=$(rate "SHA-256 SHA-NI two-way")
 echo "| SHA-256 kernel, 4 KiB blocks, 32-byte salt | MB/s per core |"
 echo "|---|---|"
 echo "| portable C | $port |"
