@@ -2,6 +2,7 @@
  * Checks everything and reports every failure, not just the first. */
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -9,10 +10,66 @@
 #include "../verity/signature.h"
 #include "cli.h"
 
+/* --json streams: the header once the parameters are resolved, then each
+ * failure as it is found, then the verdict; memory stays bounded however
+ * many blocks are bad. */
 struct verify_report {
 	const struct cli_opts *o;
-	json_object *failures; /* --json */
+	const char *data, *hash, *sig_path;
+	struct verity_params *p;
+	const uint8_t *root;
+	const struct verity_sig_check *sig;
+	int opened;     /* the header and "failures":[ are out */
+	uint64_t shown; /* failures printed */
 };
+
+/* Prints obj's members without its braces, each line indented as a member
+ * of the enclosing object. */
+static void json_members(json_object *obj)
+{
+	const char *text = json_object_to_json_string_ext(
+		obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t n = strlen(text);
+
+	/* "{\n" ... "\n}" */
+	if (n > 4)
+		fwrite(text + 2, 1, n - 4, stdout);
+	json_object_put(obj);
+}
+
+static void json_open(struct verify_report *vr)
+{
+	struct verity_layout l;
+	struct fv_error err;
+	json_object *j;
+
+	if (vr->opened)
+		return;
+	vr->opened = 1;
+	verity_layout_compute(vr->p, &l, &err);
+	j = cli_json_header(vr->hash, vr->p, &l, vr->root);
+	json_object_object_add(j, "data_device",
+			       json_object_new_string(vr->data));
+	if (vr->sig_path) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "file",
+				       json_object_new_string(vr->sig_path));
+		json_object_object_add(s, "signer",
+				       json_object_new_string(vr->sig->signer));
+		json_object_object_add(
+			s, "warning",
+			vr->sig->warning[0]
+				? json_object_new_string(vr->sig->warning)
+				: NULL);
+		json_object_object_add(j, "signature", s);
+	} else {
+		json_object_object_add(j, "signature", NULL);
+	}
+	fputs("{\n", stdout);
+	json_members(j);
+	fputs(",\n  \"failures\":[", stdout);
+}
 
 static const char *kind_name(enum ht_failure_kind k)
 {
@@ -30,7 +87,7 @@ static void report_failure(void *c, const struct verity_failure *f)
 {
 	struct verify_report *vr = c;
 
-	if (vr->failures) {
+	if (vr->o->json) {
 		json_object *j = json_object_new_object();
 
 		json_object_object_add(
@@ -42,7 +99,12 @@ static void report_failure(void *c, const struct verity_failure *f)
 		if (f->kind != HT_BAD_DATA_BLOCK)
 			json_object_object_add(
 				j, "level", json_object_new_int((int)f->level));
-		json_object_array_add(vr->failures, j);
+		json_open(vr);
+		printf("%s\n    %s", vr->shown++ ? "," : "",
+		       json_object_to_json_string_ext(
+			       j, JSON_C_TO_STRING_PLAIN |
+					  JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(j);
 		return;
 	}
 	if (f->kind == HT_BAD_PADDING)
@@ -81,51 +143,41 @@ static void print_summary(const struct ht_verify_result *res)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
 
-static void print_json(const char *data, const char *hash,
-		       struct verity_params *p, const uint8_t *root,
-		       json_object *failures,
-		       const struct ht_verify_result *res,
-		       const struct verity_sig_check *sig, const char *sig_path)
+static void json_close(struct verify_report *vr,
+		       const struct ht_verify_result *res, const char *error)
 {
-	struct verity_layout l;
-	struct fv_error err;
-	json_object *j;
-	int code = verdict(res);
+	json_object *j = json_object_new_object();
+	int code = res ? verdict(res) : EXIT_PARAMS;
 
-	verity_layout_compute(p, &l, &err);
-	j = cli_json_header(hash, p, &l, root);
-	json_object_object_add(j, "data_device", json_object_new_string(data));
-	if (sig_path) {
-		json_object *s = json_object_new_object();
-
-		json_object_object_add(s, "file",
-				       json_object_new_string(sig_path));
-		json_object_object_add(s, "signer",
-				       json_object_new_string(sig->signer));
-		json_object_object_add(
-			s, "warning",
-			sig->warning[0] ? json_object_new_string(sig->warning)
-					: NULL);
-		json_object_object_add(j, "signature", s);
+	json_open(vr);
+	fputs(vr->shown ? "\n  ],\n" : "],\n", stdout);
+	if (error) {
+		json_object_object_add(j, "result",
+				       json_object_new_string("error"));
+		json_object_object_add(j, "error",
+				       json_object_new_string(error));
 	} else {
-		json_object_object_add(j, "signature", NULL);
+		json_object_object_add(
+			j, "result",
+			json_object_new_string(code == EXIT_OK ? "ok"
+					       : code == EXIT_VERIFY
+						       ? "corrupted"
+						       : "root hash mismatch"));
+		json_object_object_add(
+			j, "root_hash_matches",
+			json_object_new_boolean(res->root_matches));
+		json_object_object_add(
+			j, "bad_data_blocks",
+			json_object_new_uint64(res->bad_data_blocks));
+		json_object_object_add(
+			j, "bad_hash_blocks",
+			json_object_new_uint64(res->bad_hash_blocks));
+		json_object_object_add(
+			j, "bad_spare_areas",
+			json_object_new_uint64(res->bad_padding));
 	}
-	json_object_object_add(
-		j, "result",
-		json_object_new_string(code == EXIT_OK ? "ok"
-				       : code == EXIT_VERIFY
-					       ? "corrupted"
-					       : "root hash mismatch"));
-	json_object_object_add(j, "root_hash_matches",
-			       json_object_new_boolean(res->root_matches));
-	json_object_object_add(j, "bad_data_blocks",
-			       json_object_new_uint64(res->bad_data_blocks));
-	json_object_object_add(j, "bad_hash_blocks",
-			       json_object_new_uint64(res->bad_hash_blocks));
-	json_object_object_add(j, "bad_spare_areas",
-			       json_object_new_uint64(res->bad_padding));
-	json_object_object_add(j, "failures", failures);
-	cli_json_print(j);
+	json_members(j);
+	fputs("\n}\n", stdout);
 }
 
 /* Arguments: <data> <hash> [<root>], or <image> with systemd's sidecar
@@ -163,7 +215,7 @@ int cmd_verify(struct cli_opts *o)
 	struct ht_options opt;
 	struct cli_progress pr;
 	struct ht_verify_result res;
-	struct verify_report vr = {o, NULL};
+	struct verify_report vr;
 	struct verity_sig_check sig = {"", ""};
 	static struct cli_sidecar
 		side; /* o->root_hash_file may point into it */
@@ -196,22 +248,29 @@ int cmd_verify(struct cli_opts *o)
 	    (r = cli_check_signature(o, sig_path, root,
 				     ht_digest_size(p.hash_name), &sig)))
 		return r;
-	if (o->json)
-		vr.failures = json_object_new_array();
+	memset(&vr, 0, sizeof(vr));
+	vr.o = o;
+	vr.data = data;
+	vr.hash = hash;
+	vr.sig_path = sig_path;
+	vr.p = &p;
+	vr.root = root;
+	vr.sig = &sig;
 	r = verity_verify(&p, data, hash, &opt, root,
 			  ht_digest_size(p.hash_name), report_failure, &vr,
 			  &res, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r) {
-		json_object_put(vr.failures);
+		/* a stream already open is closed, with the error in it */
+		if (vr.opened)
+			json_close(&vr, NULL, err.msg);
 		return cli_error(r, "%s", err.msg);
 	}
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  info.hash_path, info.path_reason, info.kernel, info.provider);
 	if (o->json)
-		print_json(data, hash, &p, root, vr.failures, &res, &sig,
-			   sig_path);
+		json_close(&vr, &res, NULL);
 	else
 		print_summary(&res);
 	return verdict(&res);
