@@ -237,10 +237,15 @@ int cmd_status(struct cli_opts *o)
 		name += 12;
 	r = verity_status(name, &st, &err);
 	if (r == -ENODEV) {
-		if (o->json)
-			printf("{\n  \"name\":\"%s\",\n  \"active\":false\n}\n",
-			       name);
-		else
+		if (o->json) {
+			json_object *j = json_object_new_object();
+
+			json_object_object_add(j, "name",
+					       json_object_new_string(name));
+			json_object_object_add(j, "active",
+					       json_object_new_boolean(0));
+			cli_json_print(j);
+		} else
 			printf("/dev/mapper/%s is inactive.\n", name);
 		return EXIT_NODEV;
 	}

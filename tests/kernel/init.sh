@@ -55,6 +55,7 @@ t "open: a name in use is refused with exit 5" sh -c "'$FV' open /dev/vda good /
 t "close: block devices" "$FV" close good
 t "close: device gone" gone good
 t "status: inactive gives exit 4" sh -c "'$FV' status good; test \$? = 4"
+t "status --json: inactive" sh -c "'$FV' status --json good | grep -q '\"active\":false'"
 
 # The same image as files, through loop devices.
 cat /dev/vda >/tmp/good.img
