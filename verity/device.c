@@ -23,6 +23,12 @@ int verity_device_open(struct verity_device *d, const char *path,
 	if (d->fd < 0) {
 		int e = errno;
 
+		/* veritysetup: a hash image that cannot be created is a
+		 * parameter error (1); a device that is not there, 4 */
+		if (mode == VERITY_OPEN_CREATE)
+			return fv_fail(err, EINVAL,
+				       "%s: cannot create the hash image: %s",
+				       path, strerror(e));
 		if (e == ENOENT || e == EACCES || e == EPERM || e == ENOTDIR ||
 		    e == ENXIO || e == ENODEV)
 			return fv_fail(

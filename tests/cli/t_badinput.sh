@@ -87,7 +87,7 @@ refuse "missing data device" 4 "nodata: does not exist or access denied" "$FV" f
 refuse "missing data device (verify)" 4 "nodata: does not exist" "$FV" verify nodata hash "$R"
 refuse "missing hash device (verify)" 4 "nohash: does not exist" "$FV" verify data nohash "$R"
 refuse "missing hash device (dump)" 4 "nohash: does not exist" "$FV" dump nohash
-refuse "hash in a missing directory" 4 "nodir/h: does not exist" "$FV" format data nodir/h
+refuse "hash in a missing directory (exit 1, as veritysetup)" 1 "nodir/h: cannot create the hash image" "$FV" format data nodir/h
 mkdir adir
 refuse "a directory as data" 1 "adir: not a regular file or block device" "$FV" format adir newhash
 : >empty
@@ -128,3 +128,34 @@ check "verify leaves both files unchanged" sums_same
 "$FV" dump hash >/dev/null
 check "dump leaves the hash file unchanged" sums_same
 check "verify opens read-only" sh -c "strace -f -e trace=openat \"$FV\" verify data hash $R 2>&1 | grep -E '\"(data|hash)\"' | grep -qv O_RDWR"
+
+# The same exit code as veritysetup for each bad input it handles sanely.
+chmod 0644 data hash
+while IFS='|' read -r what args; do
+	[ -n "$what" ] || continue
+	# shellcheck disable=SC2086
+	$VS $args >/dev/null 2>&1
+	vrc=$?
+	# shellcheck disable=SC2086
+	"$FV" $args >/dev/null 2>&1
+	frc=$?
+	if [ "$vrc" = "$frc" ]; then pass "exit code as veritysetup ($frc): $what"; else fail "exit code: $what: veritysetup $vrc, fastverity $frc"; fi
+done <<CASES
+unknown hash|format data h1 --hash=foo
+block size|format data h1 --data-block-size=1000
+hash type|format data h1 --format=2
+salt not hex|format data h1 --salt=zz
+bad uuid|format data h1 --uuid=bad
+hash offset|format data h1 --hash-offset=100
+missing data|format nodata h1
+hash in a missing directory|format data nodir/h1
+missing arguments|format data
+unknown action|frobnicate
+missing hash device|verify data nohash $R
+missing data device|verify nodata hash $R
+short root hash|verify data hash 00
+wrong root hash|verify data hash $(printf '%s' "$R" | tr 0-9a-f 1-9a-f0)
+no root hash|verify data hash
+dump of data|dump data
+dump of missing|dump nohash
+CASES
