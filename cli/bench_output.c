@@ -179,13 +179,17 @@ void bench_print_table(const struct bench_report *r)
 		printf("%9.0f %-8s %6u %11s %8.2f%%\n", s->mb_per_s, s->path,
 		       s->levels, tree, s->overhead_percent);
 	}
-	for (size_t i = 0; i < r->nsettings; i++)
-		if (r->settings[i].valid &&
-		    !strcmp(r->settings[i].path, "generic")) {
-			printf("  generic path: %s\n",
-			       r->settings[i].path_reason);
-			break;
-		}
+	/* each path taken, and why, once */
+	for (size_t i = 0; i < r->nsettings; i++) {
+		const struct bench_setting *s = &r->settings[i];
+		int seen = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = r->settings[k].valid &&
+			       r->settings[k].path_reason == s->path_reason;
+		if (s->valid && !seen)
+			printf("  %s path: %s\n", s->path, s->path_reason);
+	}
 	n = summary(r, lines, 32);
 	if (n)
 		printf("\nSummary:\n");

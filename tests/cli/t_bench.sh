@@ -19,6 +19,7 @@ check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +
 check "table: sha256 format 0 is generic" grep -qE '^  sha256 +(0|32) +4096 +4096 +0 +[0-9]+ generic ' table
 check "table: sha512 is generic" grep -qE '^  sha512 +32 +4096 +4096 +1 +[0-9]+ generic ' table
 check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%$' table
+check "table: each path with its reason" sh -c "grep -q '^  fast path: sha256 in format 1' table && grep -q '^  generic path: format 0 appends the salt' table && grep -q '^  generic path: not sha256' table"
 check "table: summary" grep -q '^Summary:' table
 check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
 
