@@ -29,10 +29,11 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
-            qemu-system-x86 busybox-static xz-utils openssl
+            qemu-system-x86 busybox-static xz-utils openssl \
+            libclang-rt-14-dev
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
-        demo install clean bench
+        check-fuzz fuzz demo install clean bench
 
 all: fastverity libfastverity.a libfastverity.so
 
@@ -76,13 +77,21 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-clang check-unit check-images check-cli check-kernel
+	@$(MAKE) --no-print-directory check-clang check-unit check-fuzz check-images check-cli check-kernel
 
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
 
 check-cli: fastverity
 	@tests/cli/run.sh
+
+# libFuzzer with ASan and UBSan: superblocks, kernel tables, damaged
+# trees. `make fuzz FUZZ_SECONDS=600` for a longer run.
+check-fuzz:
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-5} tests/fuzz/run.sh
+
+fuzz:
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} tests/fuzz/run.sh
 
 # open/status/close against a real kernel, under qemu.
 check-kernel: fastverity $(B)/mkimage
