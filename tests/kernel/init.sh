@@ -134,6 +134,28 @@ t "no loop devices in use before" no_loops
 t "open of files refused by the kernel" sh -c "! '$FV' open /tmp/good.img sigfile /tmp/good.hash $R --root-hash-signature=/junk.p7s"
 t "loop devices released after the refusal" no_loops
 
+# veritysetup as the oracle: each tool's status of a device the other
+# opened prints the same lines.
+export DM_DISABLE_UDEV=1
+same_status() { # NAME
+	"$FV" status "$1" >/tmp/fv.status 2>&1
+	veritysetup status "$1" >/tmp/vs.status 2>&1
+	diff /tmp/vs.status /tmp/fv.status
+}
+t "veritysetup opens" veritysetup open /dev/vda byvs /dev/vdb "$R"
+t "status of veritysetup's device: same lines" same_status byvs
+t "fastverity closes veritysetup's device" "$FV" close byvs
+t "open with options" "$FV" open /dev/vda byfv /dev/vdb "$R" --ignore-zero-blocks --check-at-most-once --restart-on-corruption
+t "status of fastverity's device: same lines as veritysetup" same_status byfv
+t "veritysetup closes fastverity's device" veritysetup close byfv
+t "files: fastverity opens" "$FV" open /tmp/good.img byfvf /tmp/good.hash "$R"
+t "files: same status lines as veritysetup" same_status byfvf
+t "files: closed" "$FV" close byfvf
+t "one file: veritysetup opens" veritysetup open /dev/vdd vsone /dev/vdd "$R1" --hash-offset="$OFF1"
+t "one file: same status lines" same_status vsone
+t "one file: closed" "$FV" close vsone
+unset DM_DISABLE_UDEV
+
 # The old argument order, and deferred removal.
 t "create: old argument order" "$FV" create old /dev/vda /dev/vdb "$R"
 exec 3</dev/mapper/old

@@ -56,8 +56,12 @@ for m in $modules; do
 	esac
 	echo "$m" >>"$root/modules.order"
 done
+# fastverity, and veritysetup as the oracle for status, with their
+# shared libraries and the dynamic loader.
 cp "$fv" "$root/bin/fastverity"
-for lib in $(ldd "$fv" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
+vs=$(command -v veritysetup) || die "veritysetup (cryptsetup-bin) is not installed"
+cp "$vs" "$root/bin/veritysetup"
+for lib in $(ldd "$fv" "$vs" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done
