@@ -199,6 +199,8 @@ int verity_open(const char *name, struct verity_params *p,
 
 	r = dm_name_ok(name, err);
 	if (!r)
+		r = verity_flags_check(a->flags, err);
+	if (!r)
 		r = dm_setup(err);
 	if (!r && (r = dm_info(name, &info, err)) > 0)
 		r = fv_fail(err, EBUSY, "%s: device already exists", name);
@@ -213,12 +215,7 @@ int verity_open(const char *name, struct verity_params *p,
 	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
 		 hex[0] ? "-" : "", name);
 	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
-	/* validate the flags before anything is attached */
-	r = verity_table_params(p, "0:0", "0:0", 0, root, root_size, a->flags,
-				a->signature ? desc : NULL, table,
-				sizeof(table), err);
-	if (!r)
-		r = backing_for(&data, &bd, err);
+	r = backing_for(&data, &bd, err);
 	if (!r && verity_device_same(&data, &hash))
 		memcpy(bh.dev, bd.dev, sizeof(bh.dev)); /* one loop for both */
 	else if (!r)

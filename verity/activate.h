@@ -27,6 +27,9 @@ struct verity_activation {
 	size_t signature_size;
 };
 
+/* -EINVAL when flags ask for two corruption or two error policies. */
+int verity_flags_check(unsigned flags, struct fv_error *err);
+
 /* The target's parameters: "<type> <data> <hash> <dbs> <hbs> <blocks>
  * <hash_start> <alg> <root> <salt|-> [<#opts> <opts>]". Checks that the
  * flags do not conflict. */

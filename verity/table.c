@@ -31,6 +31,26 @@ static int popcount(unsigned v)
 	return n;
 }
 
+int verity_flags_check(unsigned flags, struct fv_error *err)
+{
+	unsigned corruption = flags & (VERITY_ACT_IGNORE_CORRUPTION |
+				       VERITY_ACT_RESTART_ON_CORRUPTION |
+				       VERITY_ACT_PANIC_ON_CORRUPTION);
+	unsigned error = flags & (VERITY_ACT_RESTART_ON_ERROR |
+				  VERITY_ACT_PANIC_ON_ERROR);
+
+	if (popcount(corruption) > 1)
+		return fv_fail(err, EINVAL,
+			       "choose one of --ignore-corruption, "
+			       "--restart-on-corruption and "
+			       "--panic-on-corruption");
+	if (popcount(error) > 1)
+		return fv_fail(err, EINVAL,
+			       "choose one of --restart-on-error and "
+			       "--panic-on-error");
+	return 0;
+}
+
 int verity_table_params(const struct verity_params *p, const char *data_dev,
 			const char *hash_dev, uint64_t hash_start_block,
 			const uint8_t *root, size_t root_size, unsigned flags,
@@ -39,23 +59,11 @@ int verity_table_params(const struct verity_params *p, const char *data_dev,
 {
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
 		salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
-	unsigned corruption = flags & (VERITY_ACT_IGNORE_CORRUPTION |
-				       VERITY_ACT_RESTART_ON_CORRUPTION |
-				       VERITY_ACT_PANIC_ON_CORRUPTION);
-	unsigned error = flags & (VERITY_ACT_RESTART_ON_ERROR |
-				  VERITY_ACT_PANIC_ON_ERROR);
 	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0);
 	size_t n;
 
-	if (popcount(corruption) > 1)
-		return fv_fail(
-			err, EINVAL,
-			"choose one of --ignore-corruption, "
-			"--restart-on-corruption and --panic-on-corruption");
-	if (popcount(error) > 1)
-		return fv_fail(err, EINVAL,
-			       "choose one of --restart-on-error and "
-			       "--panic-on-error");
+	if (verity_flags_check(flags, err))
+		return -EINVAL;
 	if (sig_key_desc && strpbrk(sig_key_desc, " \t\n"))
 		return fv_fail(err, EINVAL, "key description has white space");
 	verity_hex_encode(root, root_size, root_hex);

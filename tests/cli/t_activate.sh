@@ -32,3 +32,6 @@ else
 		check "no device-mapper: ${action%% *} says so" grep -qx 'fastverity: device-mapper is not available: this kernel has no dm-mod driver loaded' "$T/err"
 	done
 fi
+check "open: two corruption policies refused before anything" run_rc 1 "$FV" open data name hash "$R" --ignore-corruption --panic-on-corruption
+check "  message" grep -q 'choose one of --ignore-corruption, --restart-on-corruption and --panic-on-corruption' "$T/err"
+check "open: two error policies refused" run_rc 1 "$FV" open data name hash "$R" --restart-on-error --panic-on-error
