@@ -2,19 +2,15 @@
  * fastverity create <name> <data_device> <hash_device> <root_hash>
  * fastverity close <name>, remove <name>, status <name> */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "../verity/activate.h"
+#include "../verity/signature.h"
 #include "cli.h"
-
-#define MAX_SIGNATURE (64 * 1024)
 
 static unsigned activation_flags(const struct cli_opts *o)
 {
@@ -27,35 +23,6 @@ static unsigned activation_flags(const struct cli_opts *o)
 	       (o->ignore_zero_blocks ? VERITY_ACT_IGNORE_ZERO_BLOCKS : 0) |
 	       (o->check_at_most_once ? VERITY_ACT_CHECK_AT_MOST_ONCE : 0) |
 	       (o->use_tasklets ? VERITY_ACT_TASKLETS : 0);
-}
-
-/* The whole signature file: regular, not empty, at most 64 KiB. */
-static int read_signature(const char *path, uint8_t **out, size_t *len)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return cli_error(-EINVAL, "%s: cannot read signature file: %s",
-				 path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > MAX_SIGNATURE) {
-		close(fd);
-		return cli_error(-EINVAL,
-				 "%s: not a signature file (a regular file of "
-				 "1 to %d bytes)",
-				 path, MAX_SIGNATURE);
-	}
-	*out = malloc((size_t)st.st_size);
-	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
-	close(fd);
-	if (n != st.st_size) {
-		free(*out);
-		return cli_error(-EIO, "%s: cannot read signature file", path);
-	}
-	*len = (size_t)n;
-	return 0;
 }
 
 static int do_open(struct cli_opts *o, const char *data, const char *name,
@@ -79,9 +46,9 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
 		return EXIT_PARAMS;
 	if (o->root_hash_signature &&
-	    (r = read_signature(o->root_hash_signature, &sig,
-				&a.signature_size)))
-		return r;
+	    (r = verity_read_signature(o->root_hash_signature, &sig,
+				       &a.signature_size, &err)))
+		return cli_error(r, "%s", err.msg);
 	a.signature = sig;
 	r = verity_open(name, &p, data, hash, root, ht_digest_size(p.hash_name),
 			&a, &err);

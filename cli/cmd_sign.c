@@ -1,6 +1,5 @@
 /* fastverity sign --key KEY.pem --cert CERT.pem <root_hash> <out.p7s>
  * and the signature and sidecar steps of verify and format. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -9,8 +8,6 @@
 
 #include "../verity/signature.h"
 #include "cli.h"
-
-#define MAX_SIGNATURE (64 * 1024)
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
@@ -80,9 +77,9 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 	size_t len;
 	int r;
 
-	r = verity_read_file(sig_path, MAX_SIGNATURE, &sig, &len, &err);
+	r = verity_read_signature(sig_path, &sig, &len, &err);
 	if (r)
-		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+		return cli_error(r, "%s", err.msg);
 	verity_hex_encode(root, root_size, hex);
 	r = verity_signature_check(sig, len, sig_path, o->trusted_certs,
 				   o->ntrusted, hex, res, &err);

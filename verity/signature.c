@@ -15,22 +15,25 @@
 
 #include "../hashtree/hasher.h"
 
-int verity_read_file(const char *path, size_t max, uint8_t **out, size_t *len,
-		     struct fv_error *err)
+int verity_read_signature(const char *path, uint8_t **out, size_t *len,
+			  struct fv_error *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
+	*out = NULL;
 	if (fd < 0)
-		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL,
-			       "%s: cannot read: %s", path, strerror(errno));
+		return fv_fail(err, EINVAL,
+			       "%s: cannot read signature file: %s", path,
+			       strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > max) {
+	    st.st_size > VERITY_MAX_SIGNATURE) {
 		close(fd);
 		return fv_fail(err, EINVAL,
-			       "%s: not a regular file of 1 to %zu bytes", path,
-			       max);
+			       "%s: not a signature file (a regular file of 1 "
+			       "to %d bytes)",
+			       path, VERITY_MAX_SIGNATURE);
 	}
 	*out = malloc((size_t)st.st_size);
 	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
@@ -38,7 +41,8 @@ int verity_read_file(const char *path, size_t max, uint8_t **out, size_t *len,
 	if (n != st.st_size) {
 		free(*out);
 		*out = NULL;
-		return fv_fail(err, EIO, "%s: cannot read", path);
+		return fv_fail(err, EIO, "%s: cannot read signature file",
+			       path);
 	}
 	*len = (size_t)n;
 	return 0;

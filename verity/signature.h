@@ -29,8 +29,11 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 			   size_t ntrusted, const char *root_hex,
 			   struct verity_sig_check *res, struct fv_error *err);
 
-/* Reads a whole file of at most max bytes (malloc'd). */
-int verity_read_file(const char *path, size_t max, uint8_t **out, size_t *len,
-		     struct fv_error *err);
+#define VERITY_MAX_SIGNATURE (64 * 1024)
+
+/* Reads a signature file: regular, 1 byte to 64 KiB (malloc'd). -EINVAL
+ * when it is missing or not such a file, -EIO when reading fails. */
+int verity_read_signature(const char *path, uint8_t **out, size_t *len,
+			  struct fv_error *err);
 
 #endif
