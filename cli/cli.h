@@ -80,6 +80,13 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off);
 int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root);
 
+/* The tree parameters of verify and open: from the superblock on hash,
+ * or from the options with --no-superblock; then the root hash. Returns
+ * an exit code (0 when all is well), having printed any error. */
+int cli_tree_params(const struct cli_opts *o, const char *hash,
+		    const char *root_arg, struct verity_params *p,
+		    uint8_t *root);
+
 /* A root hash of any supported digest size (20 to 64 bytes). */
 int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		      size_t *len);

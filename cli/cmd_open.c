@@ -34,17 +34,8 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	uint8_t root[HT_MAX_DIGEST_SIZE], *sig = NULL;
 	int r;
 
-	if (cli_params_from_opts(o, &p, 0))
-		return EXIT_PARAMS;
-	if (!p.no_superblock) {
-		r = verity_read_superblock(hash, &p, &err);
-		if (r)
-			return cli_error(r, "%s", err.msg);
-	} else if ((r = verity_params_validate(&p, &err))) {
-		return cli_error(r, "%s", err.msg);
-	}
-	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
-		return EXIT_PARAMS;
+	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
+		return r;
 	if (o->root_hash_signature &&
 	    (r = verity_read_signature(o->root_hash_signature, &sig,
 				       &a.signature_size, &err)))

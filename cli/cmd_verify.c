@@ -230,18 +230,9 @@ int cmd_verify(struct cli_opts *o)
 	if (o->ntrusted && !sig_path)
 		return cli_error(-EINVAL, "--trusted-cert needs a signature "
 					  "(--root-hash-signature)");
-	if (cli_params_from_opts(o, &p, 0) || cli_run_options(o, &opt, &pr))
-		return EXIT_PARAMS;
-	if (!p.no_superblock) {
-		r = verity_read_superblock(hash, &p, &err);
-		if (r)
-			return cli_error(r, "%s", err.msg);
-	} else {
-		r = verity_params_validate(&p, &err);
-		if (r)
-			return cli_error(r, "%s", err.msg);
-	}
-	if (cli_root_hash(o, root_arg, ht_digest_size(p.hash_name), root))
+	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
+		return r;
+	if (cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	/* who signed the root hash, before any block is read */
 	if (sig_path &&

@@ -321,6 +321,24 @@ int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 	return 0;
 }
 
+int cli_tree_params(const struct cli_opts *o, const char *hash,
+		    const char *root_arg, struct verity_params *p,
+		    uint8_t *root)
+{
+	struct fv_error err;
+	int r;
+
+	if (cli_params_from_opts(o, p, 0))
+		return EXIT_PARAMS;
+	r = p->no_superblock ? verity_params_validate(p, &err)
+			     : verity_read_superblock(hash, p, &err);
+	if (r)
+		return cli_error(r, "%s", err.msg);
+	if (cli_root_hash(o, root_arg, ht_digest_size(p->hash_name), root))
+		return EXIT_PARAMS;
+	return EXIT_OK;
+}
+
 void cli_print_header(const char *device, const struct verity_params *p,
 		      const char *uuid_text, const struct verity_layout *l,
 		      const uint8_t *root)
