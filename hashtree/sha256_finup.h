@@ -10,9 +10,11 @@
 
 typedef void (*sha256_blocks_fn)(uint32_t h[8], const uint8_t *p,
 				 size_t nblocks);
+/* ahead: how far past p1 and p2 to prefetch while hashing (0: nothing
+ * worth fetching; the addresses are only hints and are never read). */
 typedef void (*sha256_blocks2_fn)(uint32_t h1[8], uint32_t h2[8],
 				  const uint8_t *p1, const uint8_t *p2,
-				  size_t nblocks);
+				  size_t nblocks, size_t ahead);
 
 static inline void sha256_put_be32(uint8_t *p, uint32_t v)
 {
@@ -95,11 +97,14 @@ static inline void sha256_finup_tmpl(sha256_blocks_fn blocks,
 	sha256_out(h, out);
 }
 
-/* Two messages of equal length from one state, in lock step. */
+/* Two messages of equal length from one state, in lock step. While the
+ * whole blocks are hashed, the bytes `ahead` of them are prefetched: the
+ * next pair, when the caller hashes consecutive pairs. */
 static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 				       const struct sha256_salted_state *st,
 				       const uint8_t *m1, const uint8_t *m2,
-				       size_t len, uint8_t *out1, uint8_t *out2)
+				       size_t len, uint8_t *out1, uint8_t *out2,
+				       size_t ahead)
 {
 	uint8_t t1[128], t2[128];
 	uint32_t h1[8], h2[8];
@@ -114,12 +119,12 @@ static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 	m2 += take;
 	len -= take;
 	if (n == SHA256_BLOCK_SIZE) {
-		blocks2(h1, h2, t1, t2, 1);
+		blocks2(h1, h2, t1, t2, 1, 0);
 		n = 0;
 	}
 	if (n == 0) {
 		size_t whole = len / SHA256_BLOCK_SIZE;
-		blocks2(h1, h2, m1, m2, whole);
+		blocks2(h1, h2, m1, m2, whole, ahead);
 		m1 += whole * SHA256_BLOCK_SIZE;
 		m2 += whole * SHA256_BLOCK_SIZE;
 		len -= whole * SHA256_BLOCK_SIZE;
@@ -129,7 +134,7 @@ static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 	}
 	nb = sha256_pad(t1, n, total);
 	sha256_pad(t2, n, total);
-	blocks2(h1, h2, t1, t2, nb);
+	blocks2(h1, h2, t1, t2, nb, 0);
 	sha256_out(h1, out1);
 	sha256_out(h2, out2);
 }

@@ -89,8 +89,11 @@ static void shani_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
 	store_state(h, abef, cdgh);
 }
 
+/* Each 64-byte step also prefetches the cache line `ahead` bytes further
+ * in both streams: hardware prefetchers stop at page boundaries, so
+ * without this each new 4 KiB block starts with misses to memory. */
 static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
-			  const uint8_t *p2, size_t nblocks)
+			  const uint8_t *p2, size_t nblocks, size_t ahead)
 {
 	__m128i a1, c1, a2, c2;
 
@@ -99,6 +102,9 @@ static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
 	for (; nblocks;
 	     nblocks--, p1 += SHA256_BLOCK_SIZE, p2 += SHA256_BLOCK_SIZE) {
 		__m128i a1s = a1, c1s = c1, a2s = a2, c2s = c2, x[4], y[4];
+
+		_mm_prefetch((const char *)p1 + ahead, _MM_HINT_T0);
+		_mm_prefetch((const char *)p2 + ahead, _MM_HINT_T0);
 
 #pragma GCC unroll 4
 		for (int i = 0; i < 4; i++) {
@@ -139,7 +145,7 @@ void sha256_shani_finup2x(const struct sha256_salted_state *st,
 			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
 			  uint8_t *out1, uint8_t *out2)
 {
-	sha256_finup2x_tmpl(shani_blocks2, st, msg1, msg2, len, out1, out2);
+	sha256_finup2x_tmpl(shani_blocks2, st, msg1, msg2, len, out1, out2, 0);
 }
 
 void sha256_shani_finup_many(const struct sha256_salted_state *st,
@@ -152,7 +158,7 @@ void sha256_shani_finup_many(const struct sha256_salted_state *st,
 		sha256_finup2x_tmpl(shani_blocks2, st, msgs + i * msg_len,
 				    msgs + (i + 1) * msg_len, msg_len,
 				    out + i * out_stride,
-				    out + (i + 1) * out_stride);
+				    out + (i + 1) * out_stride, 2 * msg_len);
 	if (i < count)
 		sha256_finup_tmpl(shani_blocks, st, msgs + i * msg_len, msg_len,
 				  out + i * out_stride);
