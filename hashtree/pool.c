@@ -2,6 +2,7 @@
  * results are published in window order, so the output does not depend
  * on the number of threads. No lock in the per-block loop. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tree_internal.h"
@@ -17,13 +18,16 @@ static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
 	pthread_mutex_unlock(&lp->lock);
 }
 
-/* Publishes window wi's results in window order, and the progress. */
+/* Publishes window wi's results and the progress. Failures come out in
+ * window order: a window that found some waits until every window before
+ * it is done. A window that found none only marks itself done, so that
+ * workers do not wait for each other in the common case. */
 void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 {
 	struct level_pass *lp = w->lp;
 
 	pthread_mutex_lock(&lp->lock);
-	while (lp->committed != wi && !lp->error)
+	while (w->nfound && lp->committed != wi && !lp->error)
 		pthread_cond_wait(&lp->turn, &lp->lock);
 	if (!lp->error) {
 		for (size_t i = 0; lp->report && i < w->nfound; i++)
@@ -31,7 +35,9 @@ void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 		lp->res.bad_data_blocks += w->res.bad_data_blocks;
 		lp->res.bad_hash_blocks += w->res.bad_hash_blocks;
 		lp->res.bad_padding += w->res.bad_padding;
-		lp->committed++;
+		lp->done[wi] = 1;
+		while (lp->committed < lp->windows && lp->done[lp->committed])
+			lp->committed++;
 		lp->done_bytes += bytes;
 		if (lp->opt && lp->opt->progress)
 			lp->opt->progress(lp->opt->progress_ctx,
@@ -65,15 +71,20 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* Splits the level into windows so that every thread gets several. */
+/* Splits the level into windows of about WINDOW_CHILD_BYTES of children
+ * and at most WINDOW_BYTES of parents, so that every thread gets several. */
 static void plan_windows(struct level_pass *lp, unsigned threads)
 {
-	size_t max = WINDOW_BYTES / lp->g->hash_block_size;
+	uint64_t covers =
+		(uint64_t)ht_digests_per_block(lp->g) * lp->child_size;
+	uint64_t max = WINDOW_BYTES / lp->g->hash_block_size;
 	uint64_t want = lp->parents / ((uint64_t)threads * 16);
 
-	if (max == 0)
-		max = 1;
-	lp->window = want < 1 ? 1 : want > max ? max : (size_t)want;
+	if (max > WINDOW_CHILD_BYTES / covers)
+		max = WINDOW_CHILD_BYTES / covers;
+	if (want > max)
+		want = max;
+	lp->window = want < 1 ? 1 : (size_t)want;
 	lp->windows = (lp->parents + lp->window - 1) / lp->window;
 }
 
@@ -97,6 +108,9 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	lp->done_bytes = 0;
 	atomic_init(&lp->error, 0);
 	memset(&lp->res, 0, sizeof(lp->res));
+	lp->done = calloc(lp->windows, 1);
+	if (!lp->done)
+		r = fv_fail(err, ENOMEM, "out of memory");
 
 	for (unsigned i = 0; i < n && !r; i++) {
 		r = ht_worker_init(&workers[i], lp);
@@ -126,5 +140,6 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 		ht_worker_free(&workers[i]);
 	pthread_cond_destroy(&lp->turn);
 	pthread_mutex_destroy(&lp->lock);
+	free(lp->done);
 	return r;
 }

@@ -30,8 +30,6 @@ struct ht_io {
 	 * map_data falls back to read_data. */
 	const uint8_t *(*map_data)(void *ctx, uint64_t off, size_t len);
 	void (*unmap_data)(void *ctx, const uint8_t *p, size_t len);
-	/* Optional. A hint that data [off, off + len) will be read soon. */
-	void (*prefetch_data)(void *ctx, uint64_t off, uint64_t len);
 	/* All callbacks may be called from several threads at once. */
 };
 

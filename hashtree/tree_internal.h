@@ -12,8 +12,11 @@
 
 #define CHUNK_BYTES  (256u << 10) /* one read of child blocks; fits L2 */
 #define WINDOW_BYTES (256u << 10) /* most parent blocks in one window */
-#define MAP_BYTES    (8u << 20)   /* one mapping of data, when mapped */
-#define MAX_THREADS  256
+#define WINDOW_CHILD_BYTES                                              \
+	(8u << 20) /* children per window, about: the last windows of a \
+		      level then end within a few ms of each other */
+#define MAP_BYTES   (8u << 20) /* one mapping of data, when mapped */
+#define MAX_THREADS 256
 
 enum pass_mode { PASS_BUILD, PASS_VERIFY };
 
@@ -39,7 +42,8 @@ struct level_pass {
 	atomic_uint_fast64_t next_window;
 	pthread_mutex_t lock;
 	pthread_cond_t turn;
-	uint64_t committed; /* windows whose results are out */
+	uint64_t committed; /* windows [0, committed) are all done */
+	uint8_t *done;      /* done[wi]: window wi is committed */
 	uint64_t done_bytes;
 	atomic_int error;
 	struct fv_error err;
@@ -59,6 +63,7 @@ struct worker {
 	const uint8_t *map; /* current mapping of data, if any */
 	uint64_t map_off;
 	size_t map_len;
+	uint64_t window_end; /* byte offset where this window's children end */
 	int hole;            /* cached data extent: hole or data */
 	uint64_t extent_end; /* ... valid below this data offset */
 	uint64_t extent_start;

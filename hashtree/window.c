@@ -69,13 +69,14 @@ static void unmap_current(struct worker *w)
 	w->map = NULL;
 }
 
-/* Data blocks [c, c + n) through a mapping of up to MAP_BYTES that moves
- * forward with the worker, or NULL to read them instead. */
+/* Data blocks [c, c + n) through a mapping of up to MAP_BYTES, not past
+ * the window, that moves forward with the worker; or NULL to read them
+ * instead. */
 static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 {
 	const struct level_pass *lp = w->lp;
 	uint64_t off = c * lp->child_size, len = n * lp->child_size;
-	uint64_t data_end = lp->child_count * lp->child_size;
+	uint64_t end = w->window_end;
 
 	if (lp->level || !lp->io->map_data)
 		return NULL;
@@ -83,9 +84,8 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 	    off + len > w->map_off + w->map_len) {
 		unmap_current(w);
 		w->map_off = off;
-		w->map_len = data_end - off < MAP_BYTES
-				     ? (size_t)(data_end - off)
-				     : MAP_BYTES;
+		w->map_len =
+			end - off < MAP_BYTES ? (size_t)(end - off) : MAP_BYTES;
 		if (w->map_len < len)
 			w->map_len = (size_t)len;
 		w->map = lp->io->map_data(lp->io->ctx, w->map_off, w->map_len);
@@ -101,12 +101,11 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
+	uint64_t last = (p0 + np) << g->bits;
 
+	w->window_end = (last < lp->child_count ? last : lp->child_count) *
+			lp->child_size;
 	memset(w->computed, 0, np * g->hash_block_size);
-	if (lp->level == 0 && lp->io->prefetch_data)
-		lp->io->prefetch_data(
-			lp->io->ctx, (p0 << g->bits) * g->data_block_size,
-			((uint64_t)np << g->bits) * g->data_block_size);
 	for (size_t k = 0; k < np; k++) {
 		uint64_t c = (p0 + k) << g->bits;
 		uint64_t end = c + children_of(lp, p0 + k);

@@ -86,14 +86,6 @@ static void io_unmap_data(void *c, const uint8_t *p, size_t len)
 	munmap((void *)base, len + (at - base));
 }
 
-static void io_prefetch_data(void *c, uint64_t off, uint64_t len)
-{
-	const struct verity_io_ctx *ctx = c;
-
-	posix_fadvise(ctx->data->fd, (off_t)off, (off_t)len,
-		      POSIX_FADV_WILLNEED);
-}
-
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
 {
 	memset(io, 0, sizeof(*io));
@@ -101,7 +93,6 @@ void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
 	io->read_data = io_read_data;
 	io->read_tree = io_read_tree;
 	io->write_tree = io_write_tree;
-	io->prefetch_data = io_prefetch_data;
 	if (!ctx->data->is_block) {
 		io->data_extent = io_data_extent;
 		io->map_data = io_map_data;
