@@ -2,7 +2,6 @@
  * results are published in window order, so the output does not depend
  * on the number of threads. No lock in the per-block loop. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "tree_internal.h"
@@ -21,13 +20,15 @@ static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
 /* Publishes window wi's results and the progress. Failures come out in
  * window order: a window that found some waits until every window before
  * it is done. A window that found none only marks itself done, so that
- * workers do not wait for each other in the common case. */
+ * workers do not wait for each other in the common case (unless a window
+ * lags DONE_RING windows behind). */
 void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 {
 	struct level_pass *lp = w->lp;
 
 	pthread_mutex_lock(&lp->lock);
-	while (w->nfound && lp->committed != wi && !lp->error)
+	while ((w->nfound || wi - lp->committed >= DONE_RING) &&
+	       lp->committed != wi && !lp->error)
 		pthread_cond_wait(&lp->turn, &lp->lock);
 	if (!lp->error) {
 		for (size_t i = 0; lp->report && i < w->nfound; i++)
@@ -35,9 +36,11 @@ void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 		lp->res.bad_data_blocks += w->res.bad_data_blocks;
 		lp->res.bad_hash_blocks += w->res.bad_hash_blocks;
 		lp->res.bad_padding += w->res.bad_padding;
-		lp->done[wi] = 1;
-		while (lp->committed < lp->windows && lp->done[lp->committed])
+		lp->done[wi % DONE_RING] = 1;
+		while (lp->done[lp->committed % DONE_RING]) {
+			lp->done[lp->committed % DONE_RING] = 0;
 			lp->committed++;
+		}
 		lp->done_bytes += bytes;
 		if (lp->opt && lp->opt->progress)
 			lp->opt->progress(lp->opt->progress_ctx,
@@ -108,9 +111,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	lp->done_bytes = 0;
 	atomic_init(&lp->error, 0);
 	memset(&lp->res, 0, sizeof(lp->res));
-	lp->done = calloc(lp->windows, 1);
-	if (!lp->done)
-		r = fv_fail(err, ENOMEM, "out of memory");
+	memset(lp->done, 0, sizeof(lp->done));
 
 	for (unsigned i = 0; i < n && !r; i++) {
 		r = ht_worker_init(&workers[i], lp);
@@ -140,6 +141,5 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 		ht_worker_free(&workers[i]);
 	pthread_cond_destroy(&lp->turn);
 	pthread_mutex_destroy(&lp->lock);
-	free(lp->done);
 	return r;
 }

@@ -10,13 +10,18 @@
 
 #include "tree.h"
 
-#define CHUNK_BYTES  (256u << 10) /* one read of child blocks; fits L2 */
-#define WINDOW_BYTES (256u << 10) /* most parent blocks in one window */
-#define WINDOW_CHILD_BYTES                                              \
-	(8u << 20) /* children per window, about: the last windows of a \
-		      level then end within a few ms of each other */
-#define MAP_BYTES   (8u << 20) /* one mapping of data, when mapped */
+/* One read of child blocks; fits L2. */
+#define CHUNK_BYTES (256u << 10)
+/* Most parent blocks in one window. */
+#define WINDOW_BYTES (256u << 10)
+/* Children per window, about: the last windows of a level then end within
+ * a few ms of each other. */
+#define WINDOW_CHILD_BYTES (8u << 20)
+/* One mapping of data, when mapped. */
+#define MAP_BYTES   (8u << 20)
 #define MAX_THREADS 256
+/* How far windows may finish ahead of the oldest unfinished one. */
+#define DONE_RING 4096
 
 enum pass_mode { PASS_BUILD, PASS_VERIFY };
 
@@ -43,7 +48,8 @@ struct level_pass {
 	pthread_mutex_t lock;
 	pthread_cond_t turn;
 	uint64_t committed; /* windows [0, committed) are all done */
-	uint8_t *done;      /* done[wi]: window wi is committed */
+	/* done[wi % DONE_RING]: window wi (< committed + DONE_RING) is done */
+	uint8_t done[DONE_RING];
 	uint64_t done_bytes;
 	atomic_int error;
 	struct fv_error err;
