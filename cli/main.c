@@ -105,8 +105,7 @@ static struct poptOption option_table[] = {
 	 "path"},
 	{"sidecar", '\0', POPT_ARG_NONE, &opts.sidecar, 0,
 	 "format IMAGE: write IMAGE.verity, IMAGE.roothash (and .roothash.p7s "
-	 "with "
-	 "--key)",
+	 "with --key)",
 	 NULL},
 	{"deferred", '\0', POPT_ARG_NONE, &opts.deferred, 0,
 	 "close: remove the device when its last user closes it", NULL},

@@ -1,5 +1,5 @@
 /* Workers over the windows of a level: windows are handed out in order,
- * results are published in window order, so the output does not depend
+ * failures are published in window order, so the output does not depend
  * on the number of threads. No lock in the per-block loop. */
 #include <errno.h>
 #include <string.h>

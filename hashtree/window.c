@@ -76,7 +76,7 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 {
 	const struct level_pass *lp = w->lp;
 	uint64_t off = c * lp->child_size, len = n * lp->child_size;
-	uint64_t end = w->window_end;
+	uint64_t end = w->window_end; /* set by ht_window_run */
 
 	if (lp->level || !lp->io->map_data)
 		return NULL;
@@ -101,10 +101,7 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
-	uint64_t last = (p0 + np) << g->bits;
 
-	w->window_end = (last < lp->child_count ? last : lp->child_count) *
-			lp->child_size;
 	memset(w->computed, 0, np * g->hash_block_size);
 	for (size_t k = 0; k < np; k++) {
 		uint64_t c = (p0 + k) << g->bits;
@@ -228,6 +225,7 @@ int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err)
 	if (last > lp->child_count)
 		last = lp->child_count;
 	bytes = (last - (p0 << g->bits)) * lp->child_size;
+	w->window_end = last * lp->child_size;
 	r = hash_window(w, p0, np, err);
 	if (r)
 		return r;
