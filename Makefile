@@ -4,22 +4,23 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 DESTDIR ?=
-PKGS     = libcrypto popt json-c devmapper
+PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfec -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c \
            verity/params.c verity/superblock.c verity/device.c \
            verity/layout.c verity/format.c verity/verify.c \
-           verity/table.c verity/loop.c verity/activate.c verity/signature.c
+           verity/table.c verity/loop.c verity/activate.c verity/signature.c \
+           verity/fec_rs.c verity/fec.c verity/fec_repair.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/cmd_open.c \
-           cli/cmd_sign.c
+           cli/cmd_sign.c cli/cmd_repair.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
@@ -30,7 +31,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl \
-            libclang-rt-14-dev
+            libclang-rt-14-dev libisal-dev libfec-dev
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
         check-fuzz fuzz demo install clean bench

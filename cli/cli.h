@@ -21,6 +21,10 @@ struct cli_opts {
 	char *format;
 	char *root_hash_file;
 	char *threads;
+	char *fec_device;
+	char *fec_offset;
+	char *fec_roots;
+	int dry_run;
 	char *root_hash_signature;
 	char *key;
 	char *cert;
@@ -75,6 +79,9 @@ void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 			 int for_format);
 int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off);
+/* --fec-device, --fec-offset, --fec-roots; fp->device NULL without FEC.
+ * Prints its own errors. */
+int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp);
 
 /* Reads the root hash from the argument or --root-hash-file. */
 int cli_root_hash(const struct cli_opts *o, const char *arg,
@@ -115,6 +122,10 @@ void cli_print_header(const char *device, const struct verity_params *p,
 void *cli_json_header(const char *device, const struct verity_params *p,
 		      const struct verity_layout *l, const uint8_t *root);
 void cli_json_print(void *obj);
+/* One bad block as a json-c object: type, position, block, level. */
+void *cli_json_failure(const struct verity_failure *f);
+/* What an FEC check or repair found, as a json-c object. */
+void *cli_json_fec_result(const struct verity_fec_result *res);
 
 struct cli_progress {
 	int enabled;
@@ -147,5 +158,6 @@ int cmd_close(struct cli_opts *o);
 int cmd_status(struct cli_opts *o);
 int cmd_verify(struct cli_opts *o);
 int cmd_dump(struct cli_opts *o);
+int cmd_repair(struct cli_opts *o);
 
 #endif

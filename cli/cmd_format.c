@@ -23,6 +23,7 @@ static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 int cmd_format(struct cli_opts *o)
 {
 	struct verity_params p;
+	struct verity_fec_params fp;
 	struct verity_layout l;
 	struct verity_info info;
 	struct ht_options opt;
@@ -53,9 +54,10 @@ int cmd_format(struct cli_opts *o)
 	if ((o->key || o->cert) && !o->sidecar)
 		return cli_error(-EINVAL, "--key and --cert go with format "
 					  "--sidecar, or with sign");
-	if (cli_params_from_opts(o, &p, 1) || cli_run_options(o, &opt, &pr))
+	if (cli_params_from_opts(o, &p, 1) || cli_fec_params(o, &fp) ||
+	    cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
-	r = verity_format(&p, data, hash, &opt, root, &l, &info, &err);
+	r = verity_format(&p, data, hash, &fp, &opt, root, &l, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r)

@@ -71,34 +71,13 @@ static void json_open(struct verify_report *vr)
 	fputs(",\n  \"failures\":[", stdout);
 }
 
-static const char *kind_name(enum ht_failure_kind k)
-{
-	switch (k) {
-	case HT_BAD_DATA_BLOCK:
-		return "data";
-	case HT_BAD_HASH_BLOCK:
-		return "hash";
-	default:
-		return "padding";
-	}
-}
-
 static void report_failure(void *c, const struct verity_failure *f)
 {
 	struct verify_report *vr = c;
 
 	if (vr->o->json) {
-		json_object *j = json_object_new_object();
+		json_object *j = cli_json_failure(f);
 
-		json_object_object_add(
-			j, "type", json_object_new_string(kind_name(f->kind)));
-		json_object_object_add(j, "position",
-				       json_object_new_uint64(f->position));
-		json_object_object_add(j, "block",
-				       json_object_new_uint64(f->block));
-		if (f->kind != HT_BAD_DATA_BLOCK)
-			json_object_object_add(
-				j, "level", json_object_new_int((int)f->level));
 		json_open(vr);
 		printf("%s\n    %s", vr->shown++ ? "," : "",
 		       json_object_to_json_string_ext(

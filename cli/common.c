@@ -110,6 +110,38 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
 	return 0;
 }
 
+int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
+{
+	uint64_t v;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->roots = 2;
+	if (!o->fec_device) {
+		if (o->fec_offset || o->fec_roots)
+			return -cli_error(-EINVAL,
+					  "--fec-offset and --fec-roots "
+					  "go with --fec-device");
+		return 0;
+	}
+	if (!*o->fec_device)
+		return -cli_error(-EINVAL, "--fec-device: empty path");
+	fp->device = o->fec_device;
+	if (o->fec_offset && parse_u64("--fec-offset", o->fec_offset,
+				       INT64_MAX / 2, &fp->offset))
+		return -1;
+	if (o->fec_roots) {
+		if (parse_u64("--fec-roots", o->fec_roots, 255, &v))
+			return -1;
+		if (v < 2 || v > 24)
+			return -cli_error(-EINVAL,
+					  "--fec-roots: %s is not supported "
+					  "(2 to 24)",
+					  o->fec_roots);
+		fp->roots = (unsigned)v;
+	}
+	return 0;
+}
+
 static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 		      int for_format)
 {
@@ -353,15 +385,27 @@ void cli_print_header(const char *device, const struct verity_params *p,
 	printf("Hash blocks:     \t%" PRIu64 "\n", l->geo.tree_blocks);
 	printf("Hash block size: \t%u\n", p->hash_block_size);
 	printf("Hash algorithm:  \t%s\n", p->hash_name);
+	if (l->fec.roots) {
+		printf("FEC RS roots:   \t%u\n", l->fec.roots);
+		printf("FEC blocks:     \t%" PRIu64 "\n",
+		       l->fec.rounds * l->fec.roots);
+	}
 	verity_hex_encode(p->salt, p->salt_size, hex);
 	printf("Salt:            \t%s\n", p->salt_size ? hex : "-");
 	if (root) {
 		verity_hex_encode(root, l->geo.digest_size, hex);
 		printf("Root hash:      \t%s\n", hex);
 	}
+	/* veritysetup counts parity on the hash device as if it followed
+	 * the tree directly */
 	if (p->hash_offset == 0)
 		printf("Hash device size: \t%" PRIu64 " [bytes]\n",
-		       l->hash_end);
+		       l->hash_end + (l->fec.on_hash_device
+					      ? l->fec.parity_bytes
+					      : 0));
+	if (l->fec.roots && !l->fec.on_hash_device && l->fec.offset == 0)
+		printf("FEC device size: \t%" PRIu64 " [bytes]\n",
+		       l->fec.parity_bytes);
 }
 
 void *cli_json_header(const char *device, const struct verity_params *p,
@@ -401,12 +445,61 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 			       json_object_new_int((int)l->geo.levels));
 	json_object_object_add(o, "hash_device_size",
 			       json_object_new_uint64(l->hash_end));
+	if (l->fec.roots) {
+		json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "roots",
+				       json_object_new_int((int)l->fec.roots));
+		json_object_object_add(f, "offset",
+				       json_object_new_uint64(l->fec.offset));
+		json_object_object_add(
+			f, "parity_blocks",
+			json_object_new_uint64(l->fec.rounds * l->fec.roots));
+		json_object_object_add(
+			f, "parity_bytes",
+			json_object_new_uint64(l->fec.parity_bytes));
+		json_object_object_add(f, "covered_blocks",
+				       json_object_new_uint64(l->fec.blocks));
+		json_object_object_add(f, "rounds",
+				       json_object_new_uint64(l->fec.rounds));
+		json_object_object_add(
+			f, "on_hash_device",
+			json_object_new_boolean(l->fec.on_hash_device));
+		json_object_object_add(o, "fec", f);
+	}
 	if (root) {
 		verity_hex_encode(root, l->geo.digest_size, hex);
 		json_object_object_add(o, "root_hash",
 				       json_object_new_string(hex));
 	}
 	return o;
+}
+
+static const char *kind_name(enum ht_failure_kind k)
+{
+	switch (k) {
+	case HT_BAD_DATA_BLOCK:
+		return "data";
+	case HT_BAD_HASH_BLOCK:
+		return "hash";
+	default:
+		return "padding";
+	}
+}
+
+void *cli_json_failure(const struct verity_failure *f)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "type",
+			       json_object_new_string(kind_name(f->kind)));
+	json_object_object_add(j, "position",
+			       json_object_new_uint64(f->position));
+	json_object_object_add(j, "block", json_object_new_uint64(f->block));
+	if (f->kind != HT_BAD_DATA_BLOCK)
+		json_object_object_add(j, "level",
+				       json_object_new_int((int)f->level));
+	return j;
 }
 
 void cli_json_print(void *obj)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "fec.h"
 #include "layout_internal.h"
 #include "superblock.h"
 #include "verity.h"
@@ -154,12 +155,60 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 	return r;
 }
 
-int verity_format(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const struct ht_options *opt,
-		  uint8_t *root, struct verity_layout *layout,
-		  struct verity_info *info, struct fv_error *err)
+/* Opens (creates) the FEC device and lays the parity out; the hash
+ * device's size is what it will be once the tree is written. */
+static int open_fec(const struct verity_params *p, struct verity_layout *l,
+		    const struct verity_fec_params *fp,
+		    const struct verity_device *data,
+		    const struct verity_device *hash, struct verity_device *fec,
+		    struct fv_error *err)
 {
-	struct verity_device data, hash;
+	uint64_t hash_size = hash->size;
+	int r;
+
+	if (!hash->is_block && hash_size < l->hash_end)
+		hash_size = l->hash_end;
+	r = verity_device_open(fec, fp->device, VERITY_OPEN_CREATE, err);
+	if (r)
+		return r;
+	r = verity_fec_layout_compute(p, l, fp, hash_size,
+				      verity_device_same(hash, fec), &l->fec,
+				      err);
+	if (!r)
+		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
+	if (r)
+		verity_device_close(fec);
+	return r;
+}
+
+static int write_fec(const struct verity_layout *l,
+		     const struct verity_device *data,
+		     const struct verity_device *hash,
+		     const struct verity_device *fec,
+		     const struct ht_options *opt, struct fv_error *err)
+{
+	struct fec_source src = {data, hash, fec, &l->fec, NULL};
+	struct fec_rs rs;
+	int r = fec_rs_init(&rs, l->fec.roots, err);
+
+	if (r)
+		return r;
+	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
+			    opt && opt->threads ? opt->threads : 1, NULL, err);
+	fec_rs_free(&rs);
+	if (!r && fsync(fec->fd) < 0 && errno != EINVAL)
+		r = fv_fail(err, EIO, "%s: cannot flush: %s", fec->path,
+			    strerror(errno));
+	return r;
+}
+
+int verity_format(struct verity_params *p, const char *data_path,
+		  const char *hash_path, const struct verity_fec_params *fp,
+		  const struct ht_options *opt, uint8_t *root,
+		  struct verity_layout *layout, struct verity_info *info,
+		  struct fv_error *err)
+{
+	struct verity_device data, hash, fec = {.fd = -1};
 	struct verity_layout l;
 	struct verity_io_ctx ctx;
 	struct ht_hasher h;
@@ -169,6 +218,14 @@ int verity_format(struct verity_params *p, const char *data_path,
 	r = open_for_format(p, data_path, hash_path, &data, &hash, &l, err);
 	if (r)
 		return r;
+	if (fp && fp->device) {
+		r = open_fec(p, &l, fp, &data, &hash, &fec, err);
+		if (r) {
+			verity_device_close(&hash);
+			verity_device_close(&data);
+			return r;
+		}
+	}
 	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
 			   p->salt_size, err);
 	if (!r) {
@@ -180,11 +237,15 @@ int verity_format(struct verity_params *p, const char *data_path,
 		r = ht_build(&l.geo, &h, &io, opt, root, err);
 		ht_hasher_free(&h);
 	}
+	/* parity after the tree, before the superblock, as veritysetup */
+	if (!r && l.fec.roots)
+		r = write_fec(&l, &data, &hash, &fec, opt, err);
 	if (!r && !p->no_superblock)
 		r = write_superblock(p, &l, &hash, err);
 	if (!r && fsync(hash.fd) < 0 && errno != EINVAL)
 		r = fv_fail(err, EIO, "%s: cannot flush: %s", hash_path,
 			    strerror(errno));
+	verity_device_close(&fec);
 	verity_device_close(&hash);
 	verity_device_close(&data);
 	if (!r && layout)

@@ -130,16 +130,17 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 
 int verity_open_checked(struct verity_params *p, const char *data_path,
 			const char *hash_path, size_t root_size,
-			struct verity_device *data, struct verity_device *hash,
-			struct verity_layout *l, struct fv_error *err)
+			enum verity_open_mode mode, struct verity_device *data,
+			struct verity_device *hash, struct verity_layout *l,
+			struct fv_error *err)
 {
 	int r = verity_params_validate(p, err);
 
 	if (!r)
-		r = verity_device_open(data, data_path, VERITY_OPEN_READ, err);
+		r = verity_device_open(data, data_path, mode, err);
 	if (r)
 		return r;
-	r = verity_device_open(hash, hash_path, VERITY_OPEN_READ, err);
+	r = verity_device_open(hash, hash_path, mode, err);
 	if (r) {
 		verity_device_close(data);
 		return r;

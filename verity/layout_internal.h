@@ -14,13 +14,18 @@ int verity_check_overlap(const struct verity_layout *l,
 			 const struct verity_device *data,
 			 const struct verity_device *hash,
 			 struct fv_error *err);
-/* Opens both devices read-only and applies every check verify makes
- * before reading a block: data blocks against the device, layout, overlap,
- * hash device size, root hash size. Closes both on failure. */
+/* Opens both devices (read-only, or read-write for repair) and applies every
+ * check verify makes before reading a block: data blocks against the device,
+ * layout, overlap, hash device size, root hash size. Closes both on failure. */
 int verity_open_checked(struct verity_params *p, const char *data_path,
 			const char *hash_path, size_t root_size,
-			struct verity_device *data, struct verity_device *hash,
-			struct verity_layout *l, struct fv_error *err);
+			enum verity_open_mode mode, struct verity_device *data,
+			struct verity_device *hash, struct verity_layout *l,
+			struct fv_error *err);
+/* A tree failure as device offsets. */
+void verity_failure_from_ht(const struct verity_layout *l,
+			    const struct ht_failure *f,
+			    struct verity_failure *vf);
 void verity_fill_info(struct verity_info *info, const struct ht_hasher *h);
 
 /* ht_io over two devices: data from the start of the data device, tree

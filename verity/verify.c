@@ -11,20 +11,31 @@ struct report_bridge {
 	void *ctx;
 };
 
+void verity_failure_from_ht(const struct verity_layout *l,
+			    const struct ht_failure *f,
+			    struct verity_failure *vf)
+{
+	const struct ht_geometry *g = &l->geo;
+
+	memset(vf, 0, sizeof(*vf));
+	vf->kind = f->kind;
+	vf->level = f->level;
+	if (f->kind == HT_BAD_DATA_BLOCK) {
+		vf->block = f->block;
+		vf->position = f->block * g->data_block_size;
+	} else {
+		vf->block = l->tree_offset / g->hash_block_size + f->block;
+		vf->position = vf->block * g->hash_block_size + f->offset;
+	}
+}
+
 /* Turns tree-relative failures into device offsets. */
 static void bridge_report(void *c, const struct ht_failure *f)
 {
 	const struct report_bridge *b = c;
-	const struct ht_geometry *g = &b->l->geo;
-	struct verity_failure vf = {.kind = f->kind, .level = f->level};
+	struct verity_failure vf;
 
-	if (f->kind == HT_BAD_DATA_BLOCK) {
-		vf.block = f->block;
-		vf.position = f->block * g->data_block_size;
-	} else {
-		vf.block = b->l->tree_offset / g->hash_block_size + f->block;
-		vf.position = vf.block * g->hash_block_size + f->offset;
-	}
+	verity_failure_from_ht(b->l, f, &vf);
 	if (b->report)
 		b->report(b->ctx, &vf);
 }
@@ -44,8 +55,8 @@ int verity_verify(struct verity_params *p, const char *data_path,
 	struct ht_io io;
 	int r;
 
-	r = verity_open_checked(p, data_path, hash_path, root_size, &data,
-				&hash, &l, err);
+	r = verity_open_checked(p, data_path, hash_path, root_size,
+				VERITY_OPEN_READ, &data, &hash, &l, err);
 	if (r)
 		return r;
 	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,

@@ -13,6 +13,29 @@
 #include "../hashtree/tree.h"
 #include "params.h"
 
+/* Reed-Solomon parity (FEC) over data and tree; docs/format.md, "FEC".
+ * Not in the superblock: the caller names the device, offset and roots. */
+struct verity_fec_params {
+	const char *device; /* NULL: no FEC */
+	uint64_t offset;    /* bytes, a multiple of the block size */
+	unsigned roots;     /* 2 to 24 parity bytes per codeword */
+};
+
+/* Where the parity sits and what it covers. */
+struct verity_fec_layout {
+	unsigned roots;            /* 0: no FEC */
+	unsigned rsn;              /* message symbols per codeword */
+	uint32_t block_size;       /* data and hash block size (equal) */
+	uint64_t data_blocks;      /* covered blocks of the data device */
+	uint64_t hash_start_block; /* first covered block of the hash device */
+	uint64_t hash_blocks;      /* covered blocks of the hash device */
+	uint64_t blocks;       /* all covered blocks: the table's fec_blocks */
+	uint64_t rounds;       /* ceil(blocks / rsn) */
+	uint64_t offset;       /* byte offset of the parity area */
+	uint64_t parity_bytes; /* rounds * roots * block_size */
+	int on_hash_device;    /* the parity follows the tree */
+};
+
 /* Where everything sits, derived from validated parameters. */
 struct verity_layout {
 	struct ht_geometry geo;
@@ -20,6 +43,7 @@ struct verity_layout {
 	uint64_t hash_area_start; /* first byte format writes */
 	uint64_t tree_offset;     /* byte offset of the tree */
 	uint64_t hash_end;        /* byte just after the tree */
+	struct verity_fec_layout fec;
 };
 
 /* What ran, for --debug and --json. */
@@ -56,9 +80,10 @@ int verity_read_superblock(const char *hash_path, struct verity_params *p,
  * must then be a whole number of blocks) and is filled in. root receives
  * the digest (HT_MAX_DIGEST_SIZE bytes). */
 int verity_format(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const struct ht_options *opt,
-		  uint8_t *root, struct verity_layout *layout,
-		  struct verity_info *info, struct fv_error *err);
+		  const char *hash_path, const struct verity_fec_params *fec,
+		  const struct ht_options *opt, uint8_t *root,
+		  struct verity_layout *layout, struct verity_info *info,
+		  struct fv_error *err);
 
 /* Checks everything, reporting each failure through report. The devices
  * are opened read-only. p must be complete (from the superblock, or given
@@ -69,5 +94,41 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		  verity_report_fn report, void *report_ctx,
 		  struct ht_verify_result *res, struct verity_info *info,
 		  struct fv_error *err);
+
+/* FEC: what a check or a repair found and did. */
+struct verity_fec_result {
+	struct ht_verify_result before; /* the first pass */
+	struct ht_verify_result after;  /* the image as left */
+	uint64_t bad_blocks;            /* data and hash blocks proven bad */
+	uint64_t repaired;              /* rebuilt and proven by the tree */
+	uint64_t passes;                /* verify passes run */
+	uint64_t stale_codewords; /* parity that disagrees with good data */
+	uint64_t stale_rounds;
+	uint64_t unchecked_rounds; /* rounds with blocks still bad */
+	uint64_t parity_rewritten; /* rounds of parity written again */
+};
+
+enum verity_repair_event {
+	VERITY_REPAIRED,   /* the block was rebuilt (or would be) */
+	VERITY_UNREPAIRED, /* still bad at the end */
+};
+typedef void (*verity_repair_fn)(void *ctx, enum verity_repair_event ev,
+				 const struct verity_failure *f);
+
+/* Verifies, then rebuilds every bad block FEC can from the parity,
+ * writing back only blocks whose new content matches a parent digest
+ * proven by the root, hash blocks before the blocks they cover; then
+ * rewrites parity that disagrees with verified data. dry_run: read-only,
+ * the rebuilt blocks are kept in memory to judge the blocks below them.
+ * report receives the first pass's failures, event each repaired and
+ * each remaining bad block. Returns 0 when it ran (res says what it
+ * found), a negative errno when it could not. */
+int verity_fec_repair(struct verity_params *p, const char *data_path,
+		      const char *hash_path, const struct verity_fec_params *fp,
+		      int dry_run, const struct ht_options *opt,
+		      const uint8_t *root, size_t root_size,
+		      verity_report_fn report, verity_repair_fn event,
+		      void *ctx, struct verity_fec_result *res,
+		      struct verity_layout *layout, struct fv_error *err);
 
 #endif

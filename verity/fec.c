@@ -1,0 +1,400 @@
+/* FEC layout and the parity pass: encode, check or refresh the parity of
+ * every round, threads splitting the rounds in batches. */
+#include "fec.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Message bytes a batch of rounds reads: rsn runs of consecutive covered
+ * blocks, together about this much, so the GF(2^8) passes stay in cache. */
+#define FEC_BATCH_BYTES (2u << 20)
+
+int verity_fec_layout_compute(const struct verity_params *p,
+			      const struct verity_layout *l,
+			      const struct verity_fec_params *fp,
+			      uint64_t hash_size, int on_hash_device,
+			      struct verity_fec_layout *fl,
+			      struct fv_error *err)
+{
+	uint64_t bs = p->data_block_size, end, start, max_blocks;
+
+	memset(fl, 0, sizeof(*fl));
+	if (fp->roots < FEC_MIN_ROOTS || fp->roots > FEC_MAX_ROOTS)
+		return fv_fail(err, EINVAL,
+			       "--fec-roots: %u is not supported (%d to %d)",
+			       fp->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if (p->data_block_size != p->hash_block_size)
+		return fv_fail(err, EINVAL,
+			       "FEC needs equal data and hash block sizes "
+			       "(here %u and %u)",
+			       p->data_block_size, p->hash_block_size);
+	if (fp->offset % bs)
+		return fv_fail(err, EINVAL,
+			       "--fec-offset: %llu is not a multiple of the "
+			       "%llu-byte block size (the kernel addresses "
+			       "parity in blocks)",
+			       (unsigned long long)fp->offset,
+			       (unsigned long long)bs);
+	if (fp->offset > INT64_MAX / 2)
+		return fv_fail(err, EOVERFLOW,
+			       "--fec-offset: %llu is too large",
+			       (unsigned long long)fp->offset);
+	start = l->tree_offset / bs;
+	end = on_hash_device ? fp->offset : hash_size;
+	if (on_hash_device && end < l->hash_end)
+		return fv_fail(
+			err, EINVAL,
+			"%s: the FEC area at byte %llu overlaps the hash "
+			"tree, which ends at byte %llu (give "
+			"--fec-offset=%llu or more)",
+			fp->device, (unsigned long long)fp->offset,
+			(unsigned long long)l->hash_end,
+			(unsigned long long)l->hash_end);
+	if (end / bs < start + l->geo.tree_blocks)
+		return fv_fail(err, EINVAL,
+			       "%s: hash device of %llu bytes ends inside the "
+			       "hash tree",
+			       fp->device, (unsigned long long)hash_size);
+	fl->roots = fp->roots;
+	fl->rsn = FEC_RS_N - fp->roots;
+	fl->block_size = (uint32_t)bs;
+	fl->data_blocks = p->data_blocks;
+	fl->hash_start_block = start;
+	fl->hash_blocks = end / bs - start;
+	fl->blocks = fl->data_blocks + fl->hash_blocks;
+	fl->rounds = (fl->blocks + fl->rsn - 1) / fl->rsn;
+	max_blocks = (uint64_t)(INT64_MAX / 2) / bs / fp->roots;
+	if (fl->rounds > max_blocks)
+		return fv_fail(err, EOVERFLOW, "FEC area overflows 64 bits");
+	fl->offset = fp->offset;
+	fl->parity_bytes = fl->rounds * fp->roots * bs;
+	fl->on_hash_device = on_hash_device;
+	return 0;
+}
+
+static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+int verity_fec_check_devices(const struct verity_layout *l,
+			     const struct verity_fec_layout *fl,
+			     const struct verity_device *data,
+			     const struct verity_device *hash,
+			     const struct verity_device *fec,
+			     struct fv_error *err)
+{
+	uint64_t end = fl->offset + fl->parity_bytes;
+
+	if (verity_device_same(fec, data) &&
+	    ranges_overlap(fl->offset, fl->parity_bytes, 0, l->data_bytes))
+		return fv_fail(err, EINVAL,
+			       "%s: the FEC area [%llu, %llu) overlaps the "
+			       "data area, which ends at byte %llu",
+			       fec->path, (unsigned long long)fl->offset,
+			       (unsigned long long)end,
+			       (unsigned long long)l->data_bytes);
+	if (verity_device_same(fec, hash) &&
+	    ranges_overlap(fl->offset, fl->parity_bytes, l->hash_area_start,
+			   l->hash_end - l->hash_area_start))
+		return fv_fail(err, EINVAL,
+			       "%s: the FEC area [%llu, %llu) overlaps the "
+			       "hash area [%llu, %llu)",
+			       fec->path, (unsigned long long)fl->offset,
+			       (unsigned long long)end,
+			       (unsigned long long)l->hash_area_start,
+			       (unsigned long long)l->hash_end);
+	if (fec->is_block && fec->size < end)
+		return fv_fail(err, ENOSPC,
+			       "%s: device has %llu bytes, the FEC area needs "
+			       "%llu",
+			       fec->path, (unsigned long long)fec->size,
+			       (unsigned long long)end);
+	return 0;
+}
+
+void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
+		       uint64_t off, uint8_t *buf, size_t len, size_t bs)
+{
+	uint64_t lo_b = first_block + off / bs;
+	uint64_t hi_b = first_block + (off + len + bs - 1) / bs;
+	size_t lo = 0, hi = ov->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ov->index[mid] < lo_b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ov->count && ov->index[lo] < hi_b; lo++) {
+		uint64_t start = (ov->index[lo] - first_block) * bs;
+		uint64_t s = start > off ? start : off;
+		uint64_t e = start + bs < off + len ? start + bs : off + len;
+
+		memcpy(buf + (s - off), ov->block[lo] + (s - start), e - s);
+	}
+}
+
+int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
+		     uint8_t *buf, struct fv_error *err)
+{
+	const struct verity_fec_layout *fl = s->fl;
+	size_t bs = fl->block_size;
+	uint64_t at = first, left = count;
+	uint8_t *out = buf;
+
+	while (left) {
+		uint64_t n;
+		int r = 0;
+
+		if (at < fl->data_blocks) {
+			n = fl->data_blocks - at < left ? fl->data_blocks - at
+							: left;
+			r = verity_device_read(s->data, at * bs, out, n * bs,
+					       err);
+		} else if (at < fl->blocks) {
+			n = fl->blocks - at < left ? fl->blocks - at : left;
+			r = verity_device_read(
+				s->hash,
+				(fl->hash_start_block + at - fl->data_blocks) *
+					bs,
+				out, n * bs, err);
+		} else {
+			n = left;
+			memset(out, 0, n * bs);
+		}
+		if (r)
+			return r;
+		at += n;
+		left -= n;
+		out += n * bs;
+	}
+	if (s->overlay && s->overlay->count)
+		fec_overlay_patch(s->overlay, first, 0, buf, count * bs, bs);
+	return 0;
+}
+
+struct parity_job {
+	const struct fec_source *s;
+	const struct fec_rs *rs;
+	enum fec_pass_mode mode;
+	const uint8_t *skip;
+	uint64_t batch_rounds;
+	uint64_t batches;
+	atomic_uint_fast64_t next;
+	atomic_int failed;
+	pthread_mutex_t lock;
+	struct fec_pass_result res;
+	struct fv_error err;
+};
+
+struct parity_buffers {
+	uint8_t *msg;    /* rsn runs of batch_rounds blocks */
+	uint8_t *planes; /* roots planes, one per parity row */
+	uint8_t *parity; /* interleaved: roots bytes per codeword */
+	uint8_t *stored; /* what the device holds (check, fix) */
+	uint8_t *zeros;
+	uint8_t **src, **par;
+};
+
+static void buffers_free(struct parity_buffers *b)
+{
+	free(b->msg);
+	free(b->planes);
+	free(b->parity);
+	free(b->stored);
+	free(b->zeros);
+	free(b->src);
+	free(b->par);
+}
+
+static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
+{
+	size_t len = (size_t)j->batch_rounds * j->s->fl->block_size;
+	unsigned rsn = j->rs->rsn, roots = j->rs->roots;
+
+	memset(b, 0, sizeof(*b));
+	b->msg = malloc(len * rsn);
+	b->planes = malloc(len * roots);
+	b->parity = malloc(len * roots);
+	b->stored = j->mode == FEC_PASS_WRITE ? NULL : malloc(len * roots);
+	b->zeros = calloc(1, len);
+	b->src = calloc(rsn, sizeof(*b->src));
+	b->par = calloc(roots, sizeof(*b->par));
+	if (!b->msg || !b->planes || !b->parity || !b->zeros || !b->src ||
+	    !b->par || (j->mode != FEC_PASS_WRITE && !b->stored)) {
+		buffers_free(b);
+		return -ENOMEM;
+	}
+	for (unsigned k = 0; k < roots; k++)
+		b->par[k] = b->planes + k * len;
+	return 0;
+}
+
+/* Codeword x of the batch has its parity bytes at parity[x * roots]. */
+static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
+		       size_t len)
+{
+	if (roots == 2) {
+		const uint8_t *p0 = planes[0], *p1 = planes[1];
+
+		for (size_t x = 0; x < len; x++) {
+			out[2 * x] = p0[x];
+			out[2 * x + 1] = p1[x];
+		}
+		return;
+	}
+	for (unsigned k = 0; k < roots; k++) {
+		const uint8_t *p = planes[k];
+
+		for (size_t x = 0; x < len; x++)
+			out[x * roots + k] = p[x];
+	}
+}
+
+/* Compares (and in FIX mode rewrites) round by round. */
+static int compare_rounds(struct parity_job *j, struct parity_buffers *b,
+			  uint64_t n0, uint64_t nb, struct fec_pass_result *res,
+			  struct fv_error *err)
+{
+	const struct fec_source *s = j->s;
+	size_t round_bytes = (size_t)s->fl->block_size * j->rs->roots;
+	unsigned roots = j->rs->roots;
+
+	for (uint64_t n = n0; n < n0 + nb; n++) {
+		const uint8_t *c = b->parity + (n - n0) * round_bytes;
+		const uint8_t *st = b->stored + (n - n0) * round_bytes;
+		uint64_t bad = 0;
+
+		if (j->skip && (j->skip[n / 8] >> (n % 8) & 1))
+			continue;
+		if (!memcmp(c, st, round_bytes))
+			continue;
+		for (size_t x = 0; x < round_bytes; x += roots)
+			bad += memcmp(c + x, st + x, roots) != 0;
+		res->stale_codewords += bad;
+		res->stale_rounds++;
+		if (j->mode == FEC_PASS_FIX) {
+			int r = verity_device_write(
+				s->fec, s->fl->offset + n * round_bytes, c,
+				round_bytes, err);
+
+			if (r)
+				return r;
+			res->rewritten_rounds++;
+		}
+	}
+	return 0;
+}
+
+static int run_batch(struct parity_job *j, struct parity_buffers *b,
+		     uint64_t bi, struct fec_pass_result *res,
+		     struct fv_error *err)
+{
+	const struct fec_source *s = j->s;
+	const struct verity_fec_layout *fl = s->fl;
+	uint64_t n0 = bi * j->batch_rounds;
+	uint64_t nb = fl->rounds - n0 < j->batch_rounds ? fl->rounds - n0
+							: j->batch_rounds;
+	size_t len = (size_t)nb * fl->block_size;
+	uint64_t at = fl->offset + n0 * fl->block_size * fl->roots;
+	int r;
+
+	for (unsigned i = 0; i < j->rs->rsn; i++) {
+		uint64_t first = (uint64_t)i * fl->rounds + n0;
+
+		if (first >= fl->blocks) {
+			b->src[i] = b->zeros; /* past the end: all zeros */
+			continue;
+		}
+		b->src[i] = b->msg + (size_t)i * len;
+		r = fec_read_covered(s, first, nb, b->src[i], err);
+		if (r)
+			return r;
+	}
+	fec_rs_encode(j->rs, len, b->src, b->par);
+	interleave(b->parity, b->par, fl->roots, len);
+	if (j->mode == FEC_PASS_WRITE)
+		return verity_device_write(s->fec, at, b->parity,
+					   len * fl->roots, err);
+	r = verity_device_read(s->fec, at, b->stored, len * fl->roots, err);
+	if (r)
+		return r;
+	return compare_rounds(j, b, n0, nb, res, err);
+}
+
+static void *parity_worker(void *arg)
+{
+	struct parity_job *j = arg;
+	struct parity_buffers b;
+	struct fec_pass_result res = {0, 0, 0};
+	struct fv_error err;
+	int r = buffers_init(&b, j);
+
+	if (r)
+		fv_fail(&err, ENOMEM, "out of memory");
+	while (!r && !atomic_load(&j->failed)) {
+		uint64_t bi = atomic_fetch_add(&j->next, 1);
+
+		if (bi >= j->batches)
+			break;
+		r = run_batch(j, &b, bi, &res, &err);
+	}
+	buffers_free(&b);
+	pthread_mutex_lock(&j->lock);
+	j->res.stale_codewords += res.stale_codewords;
+	j->res.stale_rounds += res.stale_rounds;
+	j->res.rewritten_rounds += res.rewritten_rounds;
+	if (r && !atomic_exchange(&j->failed, r))
+		j->err = err;
+	pthread_mutex_unlock(&j->lock);
+	return NULL;
+}
+
+int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
+		    enum fec_pass_mode mode, const uint8_t *skip,
+		    unsigned threads, struct fec_pass_result *res,
+		    struct fv_error *err)
+{
+	struct parity_job j;
+	pthread_t tid[64];
+	uint64_t per = FEC_BATCH_BYTES / rs->rsn / s->fl->block_size;
+	unsigned started = 0;
+
+	memset(&j, 0, sizeof(j));
+	j.s = s;
+	j.rs = rs;
+	j.mode = mode;
+	j.skip = skip;
+	j.batch_rounds = per ? per : 1;
+	if (j.batch_rounds > s->fl->rounds)
+		j.batch_rounds = s->fl->rounds;
+	j.batches = (s->fl->rounds + j.batch_rounds - 1) / j.batch_rounds;
+	atomic_init(&j.next, 0);
+	atomic_init(&j.failed, 0);
+	pthread_mutex_init(&j.lock, NULL);
+	if (threads > j.batches)
+		threads = (unsigned)j.batches;
+	if (threads > 64)
+		threads = 64;
+	for (unsigned t = 1; t < threads; t++)
+		if (pthread_create(&tid[started], NULL, parity_worker, &j) == 0)
+			started++;
+	parity_worker(&j);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&j.lock);
+	if (res)
+		*res = j.res;
+	if (atomic_load(&j.failed)) {
+		if (err)
+			*err = j.err;
+		return atomic_load(&j.failed);
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* Internal to verity/: the FEC layout and the parity pass over the
+ * covered blocks (docs/format.md, "FEC"). */
+#ifndef FV_FEC_H
+#define FV_FEC_H
+
+#include "device.h"
+#include "fec_rs.h"
+#include "verity.h"
+
+/* Computes what the parity covers. hash_size is the hash device's size in
+ * bytes (used when the parity has a device of its own); the parity is on
+ * the hash device when on_hash_device. Refuses block sizes that differ,
+ * an offset off the block grid, and parity that would overlap the tree. */
+int verity_fec_layout_compute(const struct verity_params *p,
+			      const struct verity_layout *l,
+			      const struct verity_fec_params *fp,
+			      uint64_t hash_size, int on_hash_device,
+			      struct verity_fec_layout *fl,
+			      struct fv_error *err);
+
+/* Refuses a parity area that overlaps the data or the hash area of the
+ * same file, or does not fit a block device. */
+int verity_fec_check_devices(const struct verity_layout *l,
+			     const struct verity_fec_layout *fl,
+			     const struct verity_device *data,
+			     const struct verity_device *hash,
+			     const struct verity_device *fec,
+			     struct fv_error *err);
+
+/* Rebuilt blocks kept in memory (dry run), by covered block index. */
+struct fec_overlay {
+	uint64_t *index; /* sorted */
+	uint8_t **block;
+	size_t count, cap;
+	size_t bytes, max_bytes;
+};
+
+/* Copies the overlaid blocks into buf, which holds bytes [off, off + len)
+ * of the run of covered blocks that starts at first_block. */
+void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
+		       uint64_t off, uint8_t *buf, size_t len, size_t bs);
+
+/* The covered blocks and the parity, as one address space. */
+struct fec_source {
+	const struct verity_device *data, *hash, *fec;
+	const struct verity_fec_layout *fl;
+	const struct fec_overlay *overlay; /* may be NULL */
+};
+
+/* Reads count covered blocks from index first (zeros past the end). */
+int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
+		     uint8_t *buf, struct fv_error *err);
+
+enum fec_pass_mode {
+	FEC_PASS_WRITE, /* compute and write all parity */
+	FEC_PASS_CHECK, /* compare with the stored parity */
+	FEC_PASS_FIX,   /* compare, and rewrite rounds that differ */
+};
+
+struct fec_pass_result {
+	uint64_t stale_codewords;
+	uint64_t stale_rounds;
+	uint64_t rewritten_rounds;
+};
+
+/* Computes the parity of every round, threads splitting the rounds.
+ * skip (may be NULL): a bitmap of rounds left alone (blocks still bad). */
+int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
+		    enum fec_pass_mode mode, const uint8_t *skip,
+		    unsigned threads, struct fec_pass_result *res,
+		    struct fv_error *err);
+
+#endif

@@ -1,0 +1,144 @@
+/* Reed-Solomon for dm-verity FEC through ISA-L (bulk GF(2^8) products)
+ * and libfec (the reference codec, and error decoding). */
+#include "fec_rs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fec.h>
+#include <isa-l/erasure_code.h>
+
+int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err)
+{
+	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS];
+
+	memset(rs, 0, sizeof(*rs));
+	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
+		return fv_fail(err, EINVAL,
+			       "%u FEC roots are not supported (%d to %d)",
+			       roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	rs->roots = roots;
+	rs->rsn = FEC_RS_N - roots;
+	rs->karn = init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
+	rs->matrix = malloc((size_t)roots * rs->rsn);
+	rs->enc_tables = malloc(32u * roots * rs->rsn);
+	if (!rs->karn || !rs->matrix || !rs->enc_tables) {
+		fec_rs_free(rs);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	/* column i of M: the parity of the unit vector e_i */
+	memset(msg, 0, sizeof(msg));
+	for (unsigned i = 0; i < rs->rsn; i++) {
+		msg[i] = 1;
+		encode_rs_char(rs->karn, msg, parity);
+		msg[i] = 0;
+		for (unsigned j = 0; j < roots; j++)
+			rs->matrix[j * rs->rsn + i] = parity[j];
+	}
+	ec_init_tables((int)rs->rsn, (int)roots, rs->matrix, rs->enc_tables);
+	return 0;
+}
+
+void fec_rs_free(struct fec_rs *rs)
+{
+	if (rs->karn)
+		free_rs_char(rs->karn);
+	free(rs->matrix);
+	free(rs->enc_tables);
+	memset(rs, 0, sizeof(*rs));
+}
+
+void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+		   uint8_t *const *par)
+{
+	ec_encode_data((int)len, (int)rs->rsn, (int)rs->roots, rs->enc_tables,
+		       (unsigned char **)src, (unsigned char **)par);
+}
+
+/* m_E = A^-1 (p_R + M_R,notE m_notE), A = M restricted to rows R and
+ * columns E: one product over the surviving message and the parity. */
+int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
+			const unsigned *erased, unsigned ne,
+			struct fv_error *err)
+{
+	uint8_t a[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
+	uint8_t inv[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
+	uint8_t *coef;
+	unsigned k = rs->rsn + ne;
+
+	memset(e, 0, sizeof(*e));
+	if (ne == 0 || ne > rs->roots)
+		return fv_fail(err, EINVAL, "%u erasures, at most %u", ne,
+			       rs->roots);
+	e->ne = ne;
+	for (unsigned t = 0; t < ne; t++) {
+		if (erased[t] >= rs->rsn || (t && erased[t] <= erased[t - 1]))
+			return fv_fail(err, EINVAL, "bad erasure pattern");
+		e->erased[t] = erased[t];
+		e->rows[t] = t;
+	}
+	for (unsigned r = 0; r < ne; r++)
+		for (unsigned c = 0; c < ne; c++)
+			a[r * ne + c] =
+				rs->matrix[e->rows[r] * rs->rsn + e->erased[c]];
+	if (gf_invert_matrix(a, inv, (int)ne))
+		return fv_fail(err, EINVAL, "erasure pattern is singular");
+	coef = calloc((size_t)ne * k, 1);
+	e->tables = malloc(32u * ne * k);
+	if (!coef || !e->tables) {
+		free(coef);
+		fec_rs_erasure_free(e);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	for (unsigned r = 0; r < ne; r++) {
+		unsigned next = 0;
+
+		for (unsigned i = 0; i < rs->rsn; i++) {
+			uint8_t v = 0;
+
+			if (next < ne && e->erased[next] == i) {
+				next++;
+				continue; /* coefficient 0: its value is unknown
+					   */
+			}
+			for (unsigned t = 0; t < ne; t++)
+				v ^= gf_mul(
+					inv[r * ne + t],
+					rs->matrix[e->rows[t] * rs->rsn + i]);
+			coef[r * k + i] = v;
+		}
+		for (unsigned t = 0; t < ne; t++)
+			coef[r * k + rs->rsn + t] = inv[r * ne + t];
+	}
+	ec_init_tables((int)k, (int)ne, coef, e->tables);
+	free(coef);
+	return 0;
+}
+
+void fec_rs_erasure_free(struct fec_rs_erasure *e)
+{
+	free(e->tables);
+	e->tables = NULL;
+}
+
+void fec_rs_erasure_decode(const struct fec_rs *rs,
+			   const struct fec_rs_erasure *e, size_t len,
+			   uint8_t *const *src, uint8_t *const *out)
+{
+	ec_encode_data((int)len, (int)(rs->rsn + e->ne), (int)e->ne, e->tables,
+		       (unsigned char **)src, (unsigned char **)out);
+}
+
+int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
+			   const int *eras, int neras)
+{
+	/* libfec writes the positions it corrected into this array */
+	int pos[FEC_RS_N];
+
+	if (neras < 0 || neras > (int)rs->roots)
+		return -1;
+	if (neras)
+		memcpy(pos, eras, (size_t)neras * sizeof(*pos));
+	return decode_rs_char(rs->karn, cw, pos, neras);
+}

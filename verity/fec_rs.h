@@ -1,0 +1,68 @@
+/* Reed-Solomon arithmetic of dm-verity FEC: RS(255, rsn = 255 - roots)
+ * over GF(2^8), field polynomial 0x11d, first consecutive root 0,
+ * primitive element 1 (docs/format.md, "FEC").
+ *
+ * Parity is linear in the message: parity = M * message, with M a
+ * roots x rsn matrix whose column i is the parity of the unit vector e_i.
+ * M comes from libfec (the reference codec); the bulk products go through
+ * ISA-L's SIMD GF(2^8) kernels. Erasures (symbols known to be bad) are
+ * rebuilt with a small matrix inverted once per erasure pattern; unknown
+ * errors go through libfec's decoder, one codeword at a time. */
+#ifndef FV_FEC_RS_H
+#define FV_FEC_RS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../hashtree/error.h"
+
+#define FEC_RS_N          255
+#define FEC_MIN_ROOTS     2
+#define FEC_MAX_ROOTS     24
+#define FEC_DEFAULT_ROOTS 2
+
+struct fec_rs {
+	unsigned roots;
+	unsigned rsn;
+	uint8_t *matrix;     /* roots x rsn, row-major */
+	uint8_t *enc_tables; /* ISA-L tables of matrix */
+	void *karn;          /* libfec codec */
+};
+
+int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err);
+void fec_rs_free(struct fec_rs *rs);
+
+/* Parity of len codewords laid out column-wise: byte x of src[i] is
+ * message symbol i of codeword x, byte x of par[j] parity symbol j. */
+void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+		   uint8_t *const *par);
+
+/* Rebuilding ne <= roots erased message symbols from the others and ne
+ * parity rows (rows[t]). */
+struct fec_rs_erasure {
+	unsigned ne;
+	unsigned erased[FEC_MAX_ROOTS]; /* message positions, ascending */
+	unsigned rows[FEC_MAX_ROOTS];   /* parity rows used */
+	uint8_t *tables;                /* ISA-L tables, ne x (rsn + ne) */
+};
+
+/* Prepares the decode for a pattern; -EINVAL if it cannot be solved. */
+int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
+			const unsigned *erased, unsigned ne,
+			struct fv_error *err);
+void fec_rs_erasure_free(struct fec_rs_erasure *e);
+
+/* src[0..rsn) the message columns (erased ones are ignored), src[rsn + t]
+ * parity row e->rows[t]; out[k] receives erased column e->erased[k]. */
+void fec_rs_erasure_decode(const struct fec_rs *rs,
+			   const struct fec_rs_erasure *e, size_t len,
+			   uint8_t *const *src, uint8_t *const *out);
+
+/* Decodes one whole codeword in place (cw[0..rsn) message, cw[rsn..255)
+ * parity) with libfec, erasures at positions eras[0..neras) of the
+ * codeword. Returns the number of symbols corrected, or -1 when the
+ * codeword is beyond repair. */
+int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
+			   const int *eras, int neras);
+
+#endif
