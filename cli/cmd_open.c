@@ -29,13 +29,17 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 		   const char *hash, const char *root_arg)
 {
 	struct verity_params p;
-	struct verity_activation a = {activation_flags(o), NULL, 0};
+	struct verity_activation a = {activation_flags(o), NULL, 0, NULL};
+	struct verity_fec_params fp;
 	struct fv_error err;
 	uint8_t root[HT_MAX_DIGEST_SIZE], *sig = NULL;
 	int r;
 
 	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
+	if (cli_fec_params(o, &fp))
+		return EXIT_PARAMS;
+	a.fec = &fp;
 	if (o->root_hash_signature &&
 	    (r = verity_read_signature(o->root_hash_signature, &sig,
 				       &a.signature_size, &err)))
@@ -167,6 +171,32 @@ static void status_json(const char *name, const struct verity_active *st)
 			j, "hash_offset_sectors",
 			json_object_new_uint64(st->hash_start_block *
 					       st->p.hash_block_size / 512));
+		if (st->fec_dev[0]) {
+			json_object *f = json_object_new_object();
+
+			json_object_object_add(
+				f, "device",
+				json_object_new_string(st->fec_dev));
+			json_object_object_add(
+				f, "loop",
+				st->fec_loop[0]
+					? json_object_new_string(st->fec_loop)
+					: NULL);
+			json_object_object_add(
+				f, "offset_sectors",
+				json_object_new_uint64(st->fec_start_block *
+						       st->p.hash_block_size /
+						       512));
+			json_object_object_add(
+				f, "blocks",
+				json_object_new_uint64(st->fec_blocks));
+			json_object_object_add(
+				f, "roots",
+				json_object_new_int((int)st->fec_roots));
+			json_object_object_add(j, "fec", f);
+		} else {
+			json_object_object_add(j, "fec", NULL);
+		}
 		verity_hex_encode(st->root, st->root_size, hex);
 		json_object_object_add(j, "root_hash",
 				       json_object_new_string(hex));
@@ -236,6 +266,14 @@ int cmd_status(struct cli_opts *o)
 		printf("  hash loop:   %s\n", st.hash_loop);
 	printf("  hash offset: %" PRIu64 " sectors\n",
 	       st.hash_start_block * st.p.hash_block_size / 512);
+	if (st.fec_dev[0]) {
+		printf("  FEC device:  %s\n", st.fec_dev);
+		if (st.fec_loop[0])
+			printf("  FEC loop:    %s\n", st.fec_loop);
+		printf("  FEC offset:  %" PRIu64 " sectors\n",
+		       st.fec_start_block * st.p.hash_block_size / 512);
+		printf("  FEC roots:   %u\n", st.fec_roots);
+	}
 	verity_hex_encode(st.root, st.root_size, hex);
 	printf("  root hash:   %s\n", hex);
 	if (st.flags)

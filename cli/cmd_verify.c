@@ -19,9 +19,55 @@ struct verify_report {
 	struct verity_params *p;
 	const uint8_t *root;
 	const struct verity_sig_check *sig;
-	int opened;     /* the header and "failures":[ are out */
-	uint64_t shown; /* failures printed */
+	int opened;                /* the header and "failures":[ are out */
+	uint64_t shown;            /* failures printed */
+	json_object *unrepairable; /* --fec-device, --json */
 };
+
+/* --fec-device: blocks the parity cannot bring back. */
+static void fec_event(void *c, enum verity_repair_event ev,
+		      const struct verity_failure *f)
+{
+	struct verify_report *vr = c;
+
+	if (ev != VERITY_UNREPAIRED)
+		return;
+	if (vr->o->json)
+		json_object_array_add(vr->unrepairable, cli_json_failure(f));
+	else
+		fprintf(stderr, "FEC cannot repair position %" PRIu64 ".\n",
+			f->position);
+}
+
+static void print_fec(const struct verity_fec_result *fr)
+{
+	if (fr->bad_blocks)
+		fprintf(stderr,
+			"FEC can repair %" PRIu64 " of %" PRIu64
+			" bad blocks (fastverity repair, with the same "
+			"arguments).\n",
+			fr->repaired, fr->bad_blocks);
+	if (fr->stale_codewords)
+		fprintf(stderr,
+			"FEC parity: %" PRIu64 " codewords in %" PRIu64
+			" rounds disagree with the verified data (stale or "
+			"damaged); fastverity repair rewrites them.\n",
+			fr->stale_codewords, fr->stale_rounds);
+}
+
+static json_object *json_fec(const struct verity_fec_layout *fl,
+			     const struct verity_fec_result *fr,
+			     json_object *unrepairable)
+{
+	json_object *j = cli_json_fec_result(fr);
+
+	json_object_object_add(j, "roots", json_object_new_int((int)fl->roots));
+	json_object_object_add(j, "offset", json_object_new_uint64(fl->offset));
+	json_object_object_add(j, "covered_blocks",
+			       json_object_new_uint64(fl->blocks));
+	json_object_object_add(j, "unrepairable", unrepairable);
+	return j;
+}
 
 /* Prints obj's members without its braces, each line indented as a member
  * of the enclosing object. */
@@ -123,7 +169,8 @@ static void print_summary(const struct ht_verify_result *res)
 }
 
 static void json_close(struct verify_report *vr,
-		       const struct ht_verify_result *res, const char *error)
+		       const struct ht_verify_result *res, const char *error,
+		       json_object *fec)
 {
 	json_object *j = json_object_new_object();
 	int code = res ? verdict(res) : EXIT_PARAMS;
@@ -155,6 +202,8 @@ static void json_close(struct verify_report *vr,
 			j, "bad_spare_areas",
 			json_object_new_uint64(res->bad_padding));
 	}
+	if (fec)
+		json_object_object_add(j, "fec", fec);
 	json_members(j);
 	fputs("\n}\n", stdout);
 }
@@ -196,6 +245,9 @@ int cmd_verify(struct cli_opts *o)
 	struct ht_verify_result res;
 	struct verify_report vr;
 	struct verity_sig_check sig = {"", ""};
+	struct verity_fec_params fp;
+	struct verity_fec_result fr;
+	struct verity_layout fl;
 	static struct cli_sidecar
 		side; /* o->root_hash_file may point into it */
 	struct fv_error err;
@@ -211,7 +263,7 @@ int cmd_verify(struct cli_opts *o)
 					  "(--root-hash-signature)");
 	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
-	if (cli_run_options(o, &opt, &pr))
+	if (cli_fec_params(o, &fp) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	/* who signed the root hash, before any block is read */
 	if (sig_path &&
@@ -226,22 +278,42 @@ int cmd_verify(struct cli_opts *o)
 	vr.p = &p;
 	vr.root = root;
 	vr.sig = &sig;
-	r = verity_verify(&p, data, hash, &opt, root,
-			  ht_digest_size(p.hash_name), report_failure, &vr,
-			  &res, &info, &err);
+	if (fp.device) {
+		/* a dry-run repair: the same report, then what FEC can do */
+		if (o->json)
+			vr.unrepairable = json_object_new_array();
+		r = verity_fec_repair(&p, data, hash, &fp, 1, &opt, root,
+				      ht_digest_size(p.hash_name),
+				      report_failure, fec_event, &vr, &fr, &fl,
+				      &err);
+		res = fr.before;
+	} else {
+		r = verity_verify(&p, data, hash, &opt, root,
+				  ht_digest_size(p.hash_name), report_failure,
+				  &vr, &res, &info, &err);
+	}
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r) {
+		json_object_put(vr.unrepairable);
 		/* a stream already open is closed, with the error in it */
 		if (vr.opened)
-			json_close(&vr, NULL, err.msg);
+			json_close(&vr, NULL, err.msg, NULL);
 		return cli_error(r, "%s", err.msg);
 	}
-	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
-		  info.hash_path, info.path_reason, info.kernel, info.provider);
-	if (o->json)
-		json_close(&vr, &res, NULL);
-	else
+	if (!fp.device)
+		cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
+			  info.hash_path, info.path_reason, info.kernel,
+			  info.provider);
+	if (o->json) {
+		json_close(&vr, &res, NULL,
+			   fp.device ? json_fec(&fl.fec, &fr, vr.unrepairable)
+				     : NULL);
+	} else {
 		print_summary(&res);
+		if (fp.device)
+			print_fec(&fr);
+	}
+	/* parity never makes a damaged image pass (docs/format.md) */
 	return verdict(&res);
 }

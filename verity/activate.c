@@ -16,6 +16,7 @@
 
 #include "activate.h"
 #include "device.h"
+#include "fec.h"
 #include "layout_internal.h"
 #include "loop.h"
 
@@ -184,14 +185,42 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 	return 0;
 }
 
+/* The parity's device, checked as verify checks it. */
+static int open_fec(const struct verity_params *p, struct verity_layout *l,
+		    const struct verity_fec_params *fp,
+		    const struct verity_device *data,
+		    const struct verity_device *hash, struct verity_device *fec,
+		    struct fv_error *err)
+{
+	int r = verity_device_open(fec, fp->device, VERITY_OPEN_READ, err);
+
+	if (!r)
+		r = verity_fec_layout_compute(p, l, fp, hash->size,
+					      verity_device_same(hash, fec),
+					      &l->fec, err);
+	if (!r)
+		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
+	if (!r && fec->size < l->fec.offset + l->fec.parity_bytes)
+		r = fv_fail(
+			err, EINVAL,
+			"%s: device has %llu bytes, the FEC area needs %llu",
+			fp->device, (unsigned long long)fec->size,
+			(unsigned long long)(l->fec.offset +
+					     l->fec.parity_bytes));
+	if (r)
+		verity_device_close(fec);
+	return r;
+}
+
 int verity_open(const char *name, struct verity_params *p,
 		const char *data_path, const char *hash_path,
 		const uint8_t *root, size_t root_size,
 		const struct verity_activation *a, struct fv_error *err)
 {
-	struct verity_device data, hash;
+	struct verity_device data, hash, fec = {.fd = -1};
 	struct verity_layout l;
-	struct backing bd = {"", -1}, bh = {"", -1};
+	struct verity_fec_table ft;
+	struct backing bd = {"", -1}, bh = {"", -1}, bf = {"", -1};
 	struct dm_info info;
 	char table[2048], uuid[DM_UUID_LEN], desc[160], hex[33] = "";
 	long key = -1;
@@ -210,6 +239,14 @@ int verity_open(const char *name, struct verity_params *p,
 				VERITY_OPEN_READ, &data, &hash, &l, err);
 	if (r)
 		return r;
+	if (a->fec && a->fec->device) {
+		r = open_fec(p, &l, a->fec, &data, &hash, &fec, err);
+		if (r) {
+			verity_device_close(&hash);
+			verity_device_close(&data);
+			return r;
+		}
+	}
 	if (!p->no_superblock)
 		verity_hex_encode(p->uuid, 16, hex);
 	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
@@ -220,6 +257,18 @@ int verity_open(const char *name, struct verity_params *p,
 		memcpy(bh.dev, bd.dev, sizeof(bh.dev)); /* one loop for both */
 	else if (!r)
 		r = backing_for(&hash, &bh, err);
+	if (!r && fec.fd >= 0) {
+		if (verity_device_same(&fec, &hash))
+			memcpy(bf.dev, bh.dev, sizeof(bf.dev));
+		else if (verity_device_same(&fec, &data))
+			memcpy(bf.dev, bd.dev, sizeof(bf.dev));
+		else
+			r = backing_for(&fec, &bf, err);
+		ft.dev = bf.dev;
+		ft.start_block = l.fec.offset / l.fec.block_size;
+		ft.blocks = l.fec.blocks;
+		ft.roots = l.fec.roots;
+	}
 	if (!r && a->signature) {
 		key = add_signature_key(desc, a, err);
 		if (key < 0)
@@ -228,8 +277,8 @@ int verity_open(const char *name, struct verity_params *p,
 	if (!r)
 		r = verity_table_params(
 			p, bd.dev, bh.dev, l.tree_offset / p->hash_block_size,
-			root, root_size, a->flags, a->signature ? desc : NULL,
-			table, sizeof(table), err);
+			root, root_size, a->flags, fec.fd >= 0 ? &ft : NULL,
+			a->signature ? desc : NULL, table, sizeof(table), err);
 	if (!r)
 		r = create_device(name, uuid, l.data_bytes / 512, table, err);
 	if (key >= 0)
@@ -241,6 +290,9 @@ int verity_open(const char *name, struct verity_params *p,
 		close(bd.loop_fd);
 	if (bh.loop_fd >= 0)
 		close(bh.loop_fd);
+	if (bf.loop_fd >= 0)
+		close(bf.loop_fd);
+	verity_device_close(&fec);
 	verity_device_close(&hash);
 	verity_device_close(&data);
 	return r;
@@ -361,6 +413,11 @@ int verity_status(const char *name, struct verity_active *st,
 				 sizeof(st->data_loop));
 	verity_loop_backing_file(st->hash_dev, st->hash_loop,
 				 sizeof(st->hash_loop));
+	if (st->fec_dev[0]) {
+		dev_path(st->fec_dev, sizeof(st->fec_dev));
+		verity_loop_backing_file(st->fec_dev, st->fec_loop,
+					 sizeof(st->fec_loop));
+	}
 	r = dm_target(name, DM_DEVICE_STATUS, ttype, sizeof(ttype), params,
 		      sizeof(params), &st->size_sectors, err);
 	if (!r)

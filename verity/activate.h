@@ -25,6 +25,16 @@ struct verity_activation {
 	unsigned flags;           /* enum verity_act_flags */
 	const uint8_t *signature; /* PKCS#7 over the hex root, or NULL */
 	size_t signature_size;
+	const struct verity_fec_params *fec; /* parity, or NULL */
+};
+
+/* The FEC options of the table: use_fec_from_device <dev> fec_start
+ * <block> fec_blocks <covered blocks> fec_roots <roots>. */
+struct verity_fec_table {
+	const char *dev;
+	uint64_t start_block;
+	uint64_t blocks;
+	unsigned roots;
 };
 
 /* -EINVAL when flags ask for two corruption or two error policies. */
@@ -36,6 +46,7 @@ int verity_flags_check(unsigned flags, struct fv_error *err);
 int verity_table_params(const struct verity_params *p, const char *data_dev,
 			const char *hash_dev, uint64_t hash_start_block,
 			const uint8_t *root, size_t root_size, unsigned flags,
+			const struct verity_fec_table *fec,
 			const char *sig_key_desc, char *out, size_t len,
 			struct fv_error *err);
 
@@ -69,6 +80,11 @@ struct verity_active {
 	char hash_dev[PATH_MAX];
 	char data_loop[PATH_MAX]; /* backing file of a loop device, or "" */
 	char hash_loop[PATH_MAX];
+	char fec_dev[PATH_MAX]; /* "" without FEC */
+	char fec_loop[PATH_MAX];
+	uint64_t fec_start_block;
+	uint64_t fec_blocks;
+	unsigned fec_roots;
 };
 
 /* -ENODEV when no device of that name is active. */

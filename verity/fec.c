@@ -398,3 +398,24 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	}
 	return 0;
 }
+
+int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
+			const char *hash_path,
+			const struct verity_fec_params *fp,
+			struct fv_error *err)
+{
+	struct verity_device hash, fec;
+	int r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
+
+	if (r)
+		return r;
+	r = verity_device_open(&fec, fp->device, VERITY_OPEN_READ, err);
+	if (!r) {
+		r = verity_fec_layout_compute(p, l, fp, hash.size,
+					      verity_device_same(&hash, &fec),
+					      &l->fec, err);
+		verity_device_close(&fec);
+	}
+	verity_device_close(&hash);
+	return r;
+}

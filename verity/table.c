@@ -54,18 +54,21 @@ int verity_flags_check(unsigned flags, struct fv_error *err)
 int verity_table_params(const struct verity_params *p, const char *data_dev,
 			const char *hash_dev, uint64_t hash_start_block,
 			const uint8_t *root, size_t root_size, unsigned flags,
+			const struct verity_fec_table *fec,
 			const char *sig_key_desc, char *out, size_t len,
 			struct fv_error *err)
 {
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
 		salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
-	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0);
+	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0) + (fec ? 8 : 0);
 	size_t n;
 
 	if (verity_flags_check(flags, err))
 		return -EINVAL;
 	if (sig_key_desc && strpbrk(sig_key_desc, " \t\n"))
 		return fv_fail(err, EINVAL, "key description has white space");
+	if (fec && (!*fec->dev || strpbrk(fec->dev, " \t\n")))
+		return fv_fail(err, EINVAL, "bad FEC device name");
 	verity_hex_encode(root, root_size, root_hex);
 	verity_hex_encode(p->salt, p->salt_size, salt_hex);
 	n = (size_t)snprintf(
@@ -79,6 +82,12 @@ int verity_table_params(const struct verity_params *p, const char *data_dev,
 		if (flags & option_words[i].flag)
 			n += (size_t)snprintf(out + n, len - n, " %s",
 					      option_words[i].word);
+	if (fec && n < len)
+		n += (size_t)snprintf(
+			out + n, len - n,
+			" use_fec_from_device %s fec_start %" PRIu64
+			" fec_blocks %" PRIu64 " fec_roots %u",
+			fec->dev, fec->start_block, fec->blocks, fec->roots);
 	if (sig_key_desc && n < len)
 		n += (size_t)snprintf(out + n, len - n,
 				      " root_hash_sig_key_desc %s",
@@ -122,6 +131,9 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		st->p.salt_size = n;
 	st->flags = 0;
 	st->sig_key_desc[0] = '\0';
+	st->fec_dev[0] = '\0';
+	st->fec_start_block = st->fec_blocks = 0;
+	st->fec_roots = 0;
 	char *t = strtok_r(NULL, " ", &save);
 	nopts = t ? atoi(t) : 0;
 	for (i = 0; i < nopts && (t = strtok_r(NULL, " ", &save)); i++) {
@@ -134,6 +146,22 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		    (t = strtok_r(NULL, " ", &save))) {
 			snprintf(st->sig_key_desc, sizeof(st->sig_key_desc),
 				 "%s", t);
+			i++;
+		} else if (!strcmp(t, "use_fec_from_device") &&
+			   (t = strtok_r(NULL, " ", &save))) {
+			snprintf(st->fec_dev, sizeof(st->fec_dev), "%s", t);
+			i++;
+		} else if (!strcmp(t, "fec_start") &&
+			   (t = strtok_r(NULL, " ", &save))) {
+			st->fec_start_block = strtoull(t, NULL, 10);
+			i++;
+		} else if (!strcmp(t, "fec_blocks") &&
+			   (t = strtok_r(NULL, " ", &save))) {
+			st->fec_blocks = strtoull(t, NULL, 10);
+			i++;
+		} else if (!strcmp(t, "fec_roots") &&
+			   (t = strtok_r(NULL, " ", &save))) {
+			st->fec_roots = (unsigned)strtoul(t, NULL, 10);
 			i++;
 		}
 	}

@@ -95,6 +95,13 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		  struct ht_verify_result *res, struct verity_info *info,
 		  struct fv_error *err);
 
+/* Fills l->fec for the parity fp describes, from the sizes of the hash
+ * and FEC devices (for dump). */
+int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
+			const char *hash_path,
+			const struct verity_fec_params *fp,
+			struct fv_error *err);
+
 /* FEC: what a check or a repair found and did. */
 struct verity_fec_result {
 	struct ht_verify_result before; /* the first pass */

@@ -26,7 +26,7 @@ START_TEST(plain_table)
 	char t[1024];
 
 	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     NULL, t, sizeof(t), NULL),
+					     NULL, NULL, t, sizeof(t), NULL),
 			 0);
 	ck_assert_str_eq(t, "1 7:0 7:1 4096 4096 300 1 sha256 "
 			    "01020000000000000000000000000000000000000000000000"
@@ -34,7 +34,7 @@ START_TEST(plain_table)
 	p.salt_size = 0;
 	p.hash_type = 0;
 	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:0", 301, root, 32, 0,
-					     NULL, t, sizeof(t), NULL),
+					     NULL, NULL, t, sizeof(t), NULL),
 			 0);
 	ck_assert_str_eq(t, "0 7:0 7:0 4096 4096 300 301 sha256 "
 			    "01020000000000000000000000000000000000000000000000"
@@ -52,8 +52,8 @@ START_TEST(options_in_kernel_order)
 		       VERITY_ACT_RESTART_ON_CORRUPTION;
 
 	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, all,
-					     "fastverity:x-y", t, sizeof(t),
-					     NULL),
+					     NULL, "fastverity:x-y", t,
+					     sizeof(t), NULL),
 			 0);
 	ck_assert_ptr_nonnull(strstr(
 		t,
@@ -73,20 +73,20 @@ START_TEST(conflicts_refused)
 		verity_table_params(&p, "7:0", "7:1", 1, root, 32,
 				    VERITY_ACT_IGNORE_CORRUPTION |
 					    VERITY_ACT_PANIC_ON_CORRUPTION,
-				    NULL, t, sizeof(t), &err),
+				    NULL, NULL, t, sizeof(t), &err),
 		0);
 	ck_assert_ptr_nonnull(
 		strstr(err.msg, "choose one of --ignore-corruption"));
 	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32,
 					     VERITY_ACT_RESTART_ON_ERROR |
 						     VERITY_ACT_PANIC_ON_ERROR,
-					     NULL, t, sizeof(t), &err),
+					     NULL, NULL, t, sizeof(t), &err),
 			 0);
 	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     "a b", t, sizeof(t), &err),
+					     NULL, "a b", t, sizeof(t), &err),
 			 0);
 	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     NULL, t, 20, &err),
+					     NULL, NULL, t, 20, &err),
 			 0);
 }
 END_TEST
