@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "device.h"
@@ -189,8 +190,17 @@ static int write_fec(const struct verity_layout *l,
 {
 	struct fec_source src = {data, hash, fec, &l->fec, NULL};
 	struct fec_rs rs;
-	int r = fec_rs_init(&rs, l->fec.roots, err);
+	struct stat st;
+	int r;
 
+	/* a gap between the tree and the parity is covered: zeros */
+	if (l->fec.on_hash_device && !hash->is_block &&
+	    fstat(hash->fd, &st) == 0 &&
+	    (uint64_t)st.st_size < l->fec.offset &&
+	    ftruncate(hash->fd, (off_t)l->fec.offset) < 0)
+		return fv_fail(err, EIO, "%s: cannot extend: %s", hash->path,
+			       strerror(errno));
+	r = fec_rs_init(&rs, l->fec.roots, err);
 	if (r)
 		return r;
 	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,

@@ -1,0 +1,173 @@
+# FEC: parity byte-identical with veritysetup's in both directions, then
+# verify --fec-device and repair on damaged images.
+. "$(dirname "$0")/lib.sh"
+
+# fec_interop NAME DATA "FORMAT ARGS" "VERIFY ARGS": both tools format
+# with a separate FEC file; same output, same hash and FEC files, and
+# each verifies the other's with its parity.
+fec_interop() {
+	local name=$1 data=$2 fargs=$3 vargs=$4 root ok=1
+	rm -rf "$T/vs" "$T/fv"
+	mkdir "$T/vs" "$T/fv"
+	# shellcheck disable=SC2086
+	(cd "$T/vs" && $VS format "$data" hash.img --fec-device=fec.img --uuid=$UUID --salt=$SALT $fargs >out 2>err) || {
+		fail "$name: veritysetup format: $(cat "$T/vs/err")"; return; }
+	# shellcheck disable=SC2086
+	(cd "$T/fv" && "$FV" format "$data" hash.img --fec-device=fec.img --uuid=$UUID --salt=$SALT $fargs >out 2>err) || {
+		fail "$name: fastverity format: $(cat "$T/fv/err")"; return; }
+	cmp -s "$T/vs/out" "$T/fv/out" || { ok=0; diff "$T/vs/out" "$T/fv/out" >&2; }
+	cmp -s "$T/vs/hash.img" "$T/fv/hash.img" || { ok=0; echo "  hash images differ ($name)" >&2; }
+	cmp -s "$T/vs/fec.img" "$T/fv/fec.img" || { ok=0; echo "  FEC files differ ($name)" >&2; }
+	root=$(root_of "$T/fv/out")
+	# shellcheck disable=SC2086
+	"$FV" verify "$data" "$T/vs/hash.img" "$root" --fec-device="$T/vs/fec.img" $vargs ||
+		{ ok=0; echo "  fastverity rejects veritysetup's ($name)" >&2; }
+	# shellcheck disable=SC2086
+	$VS verify "$data" "$T/fv/hash.img" "$root" --fec-device="$T/fv/fec.img" $vargs ||
+		{ ok=0; echo "  veritysetup rejects fastverity's ($name)" >&2; }
+	if [ $ok = 1 ]; then pass "$name"; else fail "$name"; fi
+}
+
+gen 11 $((300 * 4096)) >"$T/d300"
+for roots in $(seq 2 24); do
+	fec_interop "roots $roots" "$T/d300" "--fec-roots=$roots" "--fec-roots=$roots"
+done
+gen 12 $((700 * 512)) >"$T/d512"
+gen 13 $((500 * 1024)) >"$T/d1024"
+for roots in 2 9 24; do
+	fec_interop "bs 512 roots $roots" "$T/d512" "--data-block-size=512 --hash-block-size=512 --fec-roots=$roots" "--fec-roots=$roots"
+	fec_interop "bs 1024 roots $roots" "$T/d1024" "--data-block-size=1024 --hash-block-size=1024 --fec-roots=$roots" "--fec-roots=$roots"
+done
+# covered blocks B = n + ceil(n / 128) + 1 at 4 KiB: rounds * 253 - B is
+# 0 (n = 501), 252 = rsn - 1 (n = 502) and 1 (n = 751)
+for n in 501 502 751; do
+	gen 14 $((n * 4096)) >"$T/dn"
+	fec_interop "$n blocks (rounds*rsn - B edge)" "$T/dn" "" ""
+done
+nsb="--no-superblock --data-block-size=4096 --hash-block-size=4096"
+fec_interop "--no-superblock" "$T/d300" "$nsb" "$nsb --salt=$SALT"
+fec_interop "--hash-offset" "$T/d300" "--hash-offset=8192 --fec-offset=4096 --fec-roots=3" "--hash-offset=8192 --fec-offset=4096 --fec-roots=3"
+
+# The parity on the hash device, after the tree.
+cd "$T" || exit 1
+$VS format d300 vs.img --fec-device=vs.img --fec-offset=20480 --fec-roots=5 --salt=$SALT --uuid=$UUID >vs.out
+"$FV" format d300 fv.img --fec-device=fv.img --fec-offset=20480 --fec-roots=5 --salt=$SALT --uuid=$UUID >fv.out
+check "FEC on the hash device: identical images" cmp -s vs.img fv.img
+check "FEC on the hash device: identical output" diff <(sed 's/vs\.img/X/' vs.out) <(sed 's/fv\.img/X/' fv.out)
+r=$(root_of fv.out)
+check "FEC on the hash device: veritysetup verifies ours" $VS verify d300 fv.img "$r" --fec-device=fv.img --fec-offset=20480 --fec-roots=5
+check "FEC on the hash device: dump matches" diff <($VS dump vs.img --fec-device=vs.img --fec-offset=20480 --fec-roots=5) <("$FV" dump vs.img --fec-device=vs.img --fec-offset=20480 --fec-roots=5 | sed 's/vs\.img/vs.img/')
+
+# One file: data, tree, parity.
+cp d300 one.vs; cp d300 one.fv
+$VS format one.vs one.vs --hash-offset=$((300 * 4096)) --fec-device=one.vs --fec-offset=$((305 * 4096)) --salt=$SALT --uuid=$UUID >/dev/null
+"$FV" format one.fv one.fv --hash-offset=$((300 * 4096)) --fec-device=one.fv --fec-offset=$((305 * 4096)) --salt=$SALT --uuid=$UUID >o1.out
+check "one file with parity: identical" cmp -s one.vs one.fv
+# a gap between tree and parity reads as zeros (veritysetup fails here)
+cp d300 gap.fv
+"$FV" format gap.fv gap.fv --hash-offset=$((300 * 4096)) --fec-device=gap.fv --fec-offset=$((310 * 4096)) --salt=$SALT --uuid=$UUID >og.out
+check "one file, gap before the parity: veritysetup verifies" $VS verify gap.fv gap.fv "$(root_of og.out)" --hash-offset=$((300 * 4096)) --fec-device=gap.fv --fec-offset=$((310 * 4096))
+
+# Refusals, each with a message and no output file.
+run_rc 1 "$FV" format d300 x.img --fec-device=x.fec --fec-roots=1 && grep -q 'fec-roots' err
+check "--fec-roots=1 refused" test $? = 0 -a ! -e x.fec
+run_rc 1 "$FV" format d300 x.img --fec-device=x.fec --fec-roots=25
+check "--fec-roots=25 refused" test $? = 0
+run_rc 1 "$FV" format d300 x.img --fec-device=x.fec --hash-block-size=1024 && grep -q 'equal data and hash block sizes' err
+check "FEC with block sizes apart refused" test $? = 0
+# veritysetup writes this parity over its tree (difference 3)
+run_rc 1 "$FV" format d300 y.img --fec-device=y.img --fec-offset=8192 && grep -q 'overlaps the hash tree' err
+check "parity over the tree refused" test $? = 0
+run_rc 1 "$FV" format d300 z.img --fec-offset=4096
+check "--fec-offset without --fec-device refused" test $? = 0
+run_rc 1 "$FV" format d300 d300 --fec-device=d300 --hash-offset=$((300 * 4096)) --fec-offset=0
+check "parity over the data refused" cmp -s d300 "$T/d300"
+
+# ---- verify --fec-device and repair ----
+gen 21 $((4000 * 4096)) >orig.img
+"$FV" format orig.img h.orig --fec-device=f.orig --fec-roots=8 --salt=$SALT --uuid=$UUID >o.out
+R=$(root_of o.out)
+reset() { cp orig.img d.img; cp h.orig h.img; cp f.orig f.img; }
+# corrupt FILE BLOCK: 4 KiB of other bytes at that block
+corrupt() { "$TOP/build/mkimage" random "$((1000 + $2))" 4096 | dd of="$1" bs=4096 seek="$2" conv=notrunc status=none; }
+same_as_orig() { cmp -s d.img orig.img && cmp -s h.img h.orig && cmp -s f.img f.orig; }
+FEC="--fec-device=f.img --fec-roots=8"
+
+reset
+for b in 3 250 999 1777 2048 3999 17 3333; do corrupt d.img $b; done
+corrupt h.img 3   # a leaf hash block
+corrupt f.img 20  # parity of round 2, which has no bad block
+# and three parity bytes of round 3, which has one (erasure + errors)
+printf 'xyz' | dd of=f.img bs=1 seek=$((3 * 32768 + 1000)) conv=notrunc status=none
+run_rc 2 "$FV" verify d.img h.img "$R" $FEC
+check "verify --fec-device: exit 2 for a damaged image (difference 5)" test $? = 0
+check "verify --fec-device: says FEC can repair all" grep -q 'FEC can repair 9 of 9 bad blocks' err
+check "verify --fec-device: counts stale parity" grep -q 'FEC parity: .* codewords' err
+"$FV" verify --json d.img h.img "$R" $FEC >v.json
+check "verify --fec-device --json" jqok '.fec.repairable_blocks == 9 and .fec.unrepairable_blocks == 0 and .fec.roots == 8 and .result == "corrupted"' v.json
+cp d.img d.before; cp h.img h.before; cp f.img f.before
+run_rc 2 "$FV" repair d.img h.img "$R" $FEC --dry-run
+check "repair --dry-run: exit 2, lists what it can repair" test $? = 0 -a "$(grep -c '^Can repair' out)" = 9
+check "repair --dry-run writes nothing" sh -c 'cmp -s d.img d.before && cmp -s h.img h.before && cmp -s f.img f.before'
+run_rc 0 "$FV" repair d.img h.img "$R" $FEC
+check "repair: data, tree and parity back byte for byte" same_as_orig
+check "repair: one line per block" test "$(grep -c '^Repaired position' out)" = 9
+hline=$(grep -n 'hash block' out | cut -d: -f1)
+dline=$(grep -n '(data block 250)' out | cut -d: -f1)
+check "repair: the leaf hash block before the data block it covers" test "${hline:-9}" -lt "${dline:-0}"
+run_rc 0 "$FV" repair d.img h.img "$R" $FEC
+check "a second repair changes nothing" sh -c "same_as_orig() { cmp -s d.img orig.img && cmp -s h.img h.orig && cmp -s f.img f.orig; }; same_as_orig && ! grep -q Repaired '$T/out'"
+check "veritysetup verifies the repaired image" $VS verify d.img h.img "$R" --fec-device=f.img --fec-roots=8
+
+# The top of the tree damaged: the root proves it, then everything else.
+reset
+corrupt h.img 1
+corrupt d.img 100
+run_rc 0 "$FV" repair d.img h.img "$R" $FEC
+check "repair: top hash block and a data block under it" same_as_orig
+
+# Small damage in many blocks of one round: error decoding, no erasures
+# limit (here 12 bad blocks in one round, 8 roots, 3 bytes each).
+reset
+rounds=$(jq -r .fec.rounds <("$FV" dump --json h.img --fec-device=f.img --fec-roots=8))
+for i in $(seq 0 11); do
+	printf 'abc' | dd of=d.img bs=1 seek=$(( (i * rounds + 2) * 4096 + 100 + i * 7 )) conv=notrunc status=none
+done
+run_rc 0 "$FV" repair d.img h.img "$R" $FEC
+check "repair: more bad blocks than roots, few bytes each (error decoding)" same_as_orig
+
+# Beyond the parity: 9 whole blocks of one round with 8 roots.
+reset
+for i in $(seq 0 8); do corrupt d.img $(( i * rounds + 5 )); done
+cp d.img d.before
+run_rc 2 "$FV" repair d.img h.img "$R" $FEC
+check "repair beyond the limit: exit 2" test $? = 0
+check "repair beyond the limit: each block named" test "$(grep -c '^Cannot repair position' err)" = 9
+check "repair beyond the limit: nothing written" sh -c 'cmp -s d.img d.before && cmp -s h.img h.orig && cmp -s f.img f.orig'
+
+# A wrong root hash repairs nothing.
+reset
+corrupt d.img 7
+cp d.img d.before
+wrong=$(echo "$R" | tr '0-9a-f' '1-9a-f0')
+run_rc 2 "$FV" repair d.img h.img "$wrong" $FEC
+check "wrong root hash: exit non-zero" test $? = 0
+check "wrong root hash: nothing written" sh -c 'cmp -s d.img d.before && cmp -s h.img h.orig && cmp -s f.img f.orig'
+
+# Parity damaged only: verify exits 0 and says so; repair rewrites it.
+reset
+corrupt f.img 0
+run_rc 0 "$FV" verify d.img h.img "$R" $FEC
+check "verify: stale parity reported, image still good" grep -q 'FEC parity' err
+"$FV" repair --json d.img h.img "$R" $FEC >r.json
+check "repair --json: parity rewritten" jqok '.parity_rounds_rewritten >= 1 and .result == "ok" and .exit_code == 0' r.json
+check "repair: parity back byte for byte" same_as_orig
+
+# veritysetup's FEC image repaired by fastverity.
+cp orig.img vd.img
+$VS format vd.img vh.img --fec-device=vf.img --fec-roots=4 --salt=$SALT --uuid=$UUID >vo.out
+corrupt vd.img 42
+run_rc 0 "$FV" repair vd.img vh.img "$(root_of vo.out)" --fec-device=vf.img --fec-roots=4
+check "repair of veritysetup's FEC image" cmp -s vd.img orig.img
+run_rc 1 "$FV" repair d.img h.img "$R"
+check "repair without --fec-device refused" grep -q 'requires --fec-device' err

@@ -1,0 +1,271 @@
+/* FEC: the ISA-L parity against libfec's encoder for every roots value,
+ * erasure and error decoding, and the layout formulas. */
+#include <check.h>
+
+#include "check_main.h"
+#include <fec.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../verity/fec.h"
+
+static uint32_t rng = 12345;
+
+static uint8_t next_byte(void)
+{
+	rng = rng * 1103515245u + 12345u;
+	return (uint8_t)(rng >> 16);
+}
+
+/* Codeword x of len: message symbol i = src[i][x]. */
+static void random_columns(uint8_t **src, unsigned rsn, size_t len)
+{
+	for (unsigned i = 0; i < rsn; i++)
+		for (size_t x = 0; x < len; x++)
+			src[i][x] = next_byte();
+}
+
+START_TEST(parity_matches_libfec_every_roots)
+{
+	enum { LEN = 97 };
+	for (unsigned roots = FEC_MIN_ROOTS; roots <= FEC_MAX_ROOTS; roots++) {
+		struct fec_rs rs;
+		uint8_t *src[FEC_RS_N], *par[FEC_MAX_ROOTS];
+		uint8_t msg[FEC_RS_N], want[FEC_MAX_ROOTS];
+		void *karn = init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
+
+		ck_assert_int_eq(fec_rs_init(&rs, roots, NULL), 0);
+		ck_assert_uint_eq(rs.rsn, 255 - roots);
+		for (unsigned i = 0; i < rs.rsn; i++)
+			src[i] = malloc(LEN);
+		for (unsigned j = 0; j < roots; j++)
+			par[j] = malloc(LEN);
+		random_columns(src, rs.rsn, LEN);
+		fec_rs_encode(&rs, LEN, src, par);
+		for (size_t x = 0; x < LEN; x++) {
+			for (unsigned i = 0; i < rs.rsn; i++)
+				msg[i] = src[i][x];
+			encode_rs_char(karn, msg, want);
+			for (unsigned j = 0; j < roots; j++)
+				ck_assert_uint_eq(par[j][x], want[j]);
+		}
+		for (unsigned i = 0; i < rs.rsn; i++)
+			free(src[i]);
+		for (unsigned j = 0; j < roots; j++)
+			free(par[j]);
+		free_rs_char(karn);
+		fec_rs_free(&rs);
+	}
+}
+END_TEST
+
+START_TEST(erasures_up_to_roots_are_rebuilt)
+{
+	enum { LEN = 64 };
+	static const unsigned roots_list[] = {2, 3, 8, 24};
+
+	for (size_t ri = 0; ri < 4; ri++) {
+		unsigned roots = roots_list[ri];
+		struct fec_rs rs;
+		uint8_t *src[FEC_RS_N + FEC_MAX_ROOTS], *par[FEC_MAX_ROOTS];
+		uint8_t *out[FEC_MAX_ROOTS];
+
+		ck_assert_int_eq(fec_rs_init(&rs, roots, NULL), 0);
+		for (unsigned i = 0; i < rs.rsn; i++)
+			src[i] = malloc(LEN);
+		for (unsigned j = 0; j < roots; j++) {
+			par[j] = malloc(LEN);
+			out[j] = malloc(LEN);
+		}
+		random_columns(src, rs.rsn, LEN);
+		fec_rs_encode(&rs, LEN, src, par);
+		for (unsigned ne = 1; ne <= roots; ne++) {
+			struct fec_rs_erasure e;
+			unsigned pos[FEC_MAX_ROOTS];
+
+			/* spread out, first and last included */
+			for (unsigned t = 0; t < ne; t++)
+				pos[t] = ne == 1 ? rs.rsn - 1
+						 : t * (rs.rsn - 1) / (ne - 1);
+			ck_assert_int_eq(
+				fec_rs_erasure_init(&rs, &e, pos, ne, NULL), 0);
+			for (unsigned t = 0; t < ne; t++)
+				src[rs.rsn + t] = par[e.rows[t]];
+			fec_rs_erasure_decode(&rs, &e, LEN, src, out);
+			for (unsigned t = 0; t < ne; t++)
+				ck_assert_mem_eq(out[t], src[pos[t]], LEN);
+			fec_rs_erasure_free(&e);
+		}
+		for (unsigned i = 0; i < rs.rsn; i++)
+			free(src[i]);
+		for (unsigned j = 0; j < roots; j++) {
+			free(par[j]);
+			free(out[j]);
+		}
+		fec_rs_free(&rs);
+	}
+}
+END_TEST
+
+START_TEST(erasure_patterns_refused)
+{
+	struct fec_rs rs;
+	struct fec_rs_erasure e;
+	unsigned pos[3] = {5, 5, 9};
+
+	ck_assert_int_eq(fec_rs_init(&rs, 2, NULL), 0);
+	ck_assert_int_lt(fec_rs_erasure_init(&rs, &e, pos, 3, NULL), 0);
+	ck_assert_int_lt(fec_rs_erasure_init(&rs, &e, pos, 2, NULL), 0);
+	pos[0] = 253;
+	ck_assert_int_lt(fec_rs_erasure_init(&rs, &e, pos, 1, NULL), 0);
+	ck_assert_int_lt(fec_rs_init(&rs, 1, NULL), 0);
+	ck_assert_int_lt(fec_rs_init(&rs, 25, NULL), 0);
+}
+END_TEST
+
+START_TEST(errors_up_to_half_roots_are_corrected)
+{
+	struct fec_rs rs;
+	uint8_t cw[FEC_RS_N], good[FEC_RS_N];
+	uint8_t *src[FEC_RS_N], *par[FEC_MAX_ROOTS];
+	int eras[2] = {3, 200};
+
+	ck_assert_int_eq(fec_rs_init(&rs, 8, NULL), 0);
+	for (unsigned i = 0; i < rs.rsn; i++) {
+		good[i] = next_byte();
+		src[i] = &good[i];
+	}
+	for (unsigned j = 0; j < 8; j++)
+		par[j] = &good[rs.rsn + j];
+	fec_rs_encode(&rs, 1, src, par);
+	/* four unknown errors: roots / 2 */
+	memcpy(cw, good, sizeof(cw));
+	cw[0] ^= 1;
+	cw[77] ^= 0xff;
+	cw[246] ^= 0x10;
+	cw[254] ^= 0x42;
+	ck_assert_int_eq(fec_rs_decode_codeword(&rs, cw, NULL, 0), 4);
+	ck_assert_mem_eq(cw, good, sizeof(cw));
+	/* two erasures and three errors: 2 + 2 * 3 = roots */
+	memcpy(cw, good, sizeof(cw));
+	cw[3] = 0;
+	cw[200] = 0;
+	cw[10] ^= 9;
+	cw[11] ^= 9;
+	cw[250] ^= 9;
+	ck_assert_int_ge(fec_rs_decode_codeword(&rs, cw, eras, 2), 0);
+	ck_assert_mem_eq(cw, good, sizeof(cw));
+	/* five unknown errors are too many */
+	memcpy(cw, good, sizeof(cw));
+	for (int k = 0; k < 5; k++)
+		cw[k * 40] ^= 0x5a;
+	ck_assert_int_lt(fec_rs_decode_codeword(&rs, cw, NULL, 0), 0);
+	fec_rs_free(&rs);
+}
+END_TEST
+
+/* The layout of 1000 4 KiB blocks with a superblock: the tree is 9
+ * blocks from block 1 (veritysetup's numbers, FEC blocks 8 at 2 roots). */
+static void sample(struct verity_params *p, struct verity_layout *l)
+{
+	verity_params_default(p);
+	p->data_blocks = 1000;
+	ck_assert_int_eq(verity_layout_compute(p, l, NULL), 0);
+	ck_assert_uint_eq(l->hash_end, 40960);
+}
+
+START_TEST(layout_separate_device)
+{
+	struct verity_params p;
+	struct verity_layout l;
+	struct verity_fec_params fp = {"f", 0, 2};
+	struct verity_fec_layout fl;
+
+	sample(&p, &l);
+	ck_assert_int_eq(
+		verity_fec_layout_compute(&p, &l, &fp, 40960, 0, &fl, NULL), 0);
+	ck_assert_uint_eq(fl.hash_start_block, 1);
+	ck_assert_uint_eq(fl.hash_blocks, 9);
+	ck_assert_uint_eq(fl.blocks, 1009);        /* 1000 + 40960 / 4096 - 1 */
+	ck_assert_uint_eq(fl.rounds, 4);           /* ceil(1009 / 253) */
+	ck_assert_uint_eq(fl.parity_bytes, 32768); /* 4 * 2 * 4096 */
+	/* a larger hash device: all of it is covered */
+	ck_assert_int_eq(
+		verity_fec_layout_compute(&p, &l, &fp, 1 << 20, 0, &fl, NULL),
+		0);
+	ck_assert_uint_eq(fl.blocks, 1000 + 256 - 1);
+	fp.roots = 24;
+	ck_assert_int_eq(
+		verity_fec_layout_compute(&p, &l, &fp, 40960, 0, &fl, NULL), 0);
+	ck_assert_uint_eq(fl.rsn, 231);
+	ck_assert_uint_eq(fl.rounds, 5);
+	ck_assert_uint_eq(fl.parity_bytes, 5 * 24 * 4096);
+}
+END_TEST
+
+START_TEST(layout_on_hash_device)
+{
+	struct verity_params p;
+	struct verity_layout l;
+	struct verity_fec_params fp = {"h", 81920, 2};
+	struct verity_fec_layout fl;
+
+	sample(&p, &l);
+	/* the covered area ends at the FEC offset */
+	ck_assert_int_eq(
+		verity_fec_layout_compute(&p, &l, &fp, 0, 1, &fl, NULL), 0);
+	ck_assert_uint_eq(fl.blocks, 1000 + 20 - 1);
+	ck_assert_uint_eq(fl.offset, 81920);
+	/* overlapping the tree, off the block grid */
+	fp.offset = 36864;
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 0, 1, &fl, NULL), 0);
+	fp.offset = 40960 + 512;
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 0, 1, &fl, NULL), 0);
+}
+END_TEST
+
+START_TEST(layout_refusals)
+{
+	struct verity_params p;
+	struct verity_layout l;
+	struct verity_fec_params fp = {"f", 0, 2};
+	struct verity_fec_layout fl;
+
+	sample(&p, &l);
+	fp.roots = 1;
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 40960, 0, &fl, NULL), 0);
+	fp.roots = 25;
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 40960, 0, &fl, NULL), 0);
+	fp.roots = 2;
+	/* a hash device that ends inside the tree */
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 36864, 0, &fl, NULL), 0);
+	/* block sizes apart */
+	p.hash_block_size = 1024;
+	ck_assert_int_eq(verity_layout_compute(&p, &l, NULL), 0);
+	ck_assert_int_lt(
+		verity_fec_layout_compute(&p, &l, &fp, 1 << 20, 0, &fl, NULL),
+		0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fec");
+	TCase *tc = tcase_create("fec");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, parity_matches_libfec_every_roots);
+	tcase_add_test(tc, erasures_up_to_roots_are_rebuilt);
+	tcase_add_test(tc, erasure_patterns_refused);
+	tcase_add_test(tc, errors_up_to_half_roots_are_corrected);
+	tcase_add_test(tc, layout_separate_device);
+	tcase_add_test(tc, layout_on_hash_device);
+	tcase_add_test(tc, layout_refusals);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
