@@ -2,8 +2,9 @@
 # make bench: fastverity against veritysetup on a 1 GiB image (sha256,
 # 4 KiB blocks, 32-byte salt, warm page cache), run alternately, medians
 # of BENCH_RUNS (default 5) runs each; the generic path (sha512, format 0)
-# with the same parameters; SHA-256 kernel throughput; peak RSS on a
-# 4 GiB image. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
+# with the same parameters; FEC on a 256 MiB image (format with parity,
+# repair); SHA-256 kernel throughput; peak RSS on a 4 GiB image.
+# BENCH_ONLY=fec runs the FEC rows alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
 # Warm cache means: the image is dropped from the page cache and read
 # back once, so it is cached as any image read from disk is (on Linux
@@ -60,6 +61,57 @@ compare() {
 }
 
 common="--salt=$salt --uuid=$uuid"
+
+# FEC: a 256 MiB image, warm cache as above. veritysetup's encoder takes
+# seconds to minutes here, so these rows take BENCH_FEC_RUNS (default 3).
+fec_section() {
+	local fimg=$dir/256m.img fruns=${BENCH_FEC_RUNS:-3} runs=$runs froot
+	[ "$(stat -c %s "$fimg" 2>/dev/null || echo 0)" = $((256 << 20)) ] ||
+		"$top/build/mkimage" random 5 $((256 << 20)) >"$fimg"
+	sync "$fimg"
+	dd if="$fimg" iflag=nocache count=0 status=none
+	cat "$fimg" >/dev/null
+	runs=$fruns
+	echo "| FEC, 256 MiB image | veritysetup | fastverity | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	compare "format + parity, --fec-roots=2" 40 \
+		"format $fimg $dir/fh.vs --fec-device=$dir/ff.vs --fec-roots=2 $common" \
+		"format $fimg $dir/fh.fv --fec-device=$dir/ff.fv --fec-roots=2 $common"
+	compare "format + parity, --fec-roots=24" 50 \
+		"format $fimg $dir/fh.vs --fec-device=$dir/ff.vs --fec-roots=24 $common" \
+		"format $fimg $dir/fh.fv --fec-device=$dir/ff.fv --fec-roots=24 $common --root-hash-file=$dir/froot"
+	froot=$(cat "$dir/froot")
+	# 1,000 scattered bad blocks (4 KiB of other bytes each): fastverity
+	# repair against veritysetup verify --fec-device of the same image
+	cp "$fimg" "$dir/bad.img"
+	for b in $(seq 1000); do echo $(( (b * 2654435761) % 65536 )); done | sort -un | head -1000 >"$dir/badblocks"
+	while read -r b; do
+		"$top/build/mkimage" random $((b + 7)) 4096 | dd of="$dir/bad.img" bs=4096 seek="$b" conv=notrunc status=none
+	done <"$dir/badblocks"
+	local vs=() fs=() i v f
+	for i in $(seq "$fruns"); do
+		cp "$dir/bad.img" "$dir/work.img"
+		vs+=("$(seconds_rc veritysetup verify "$dir/work.img" "$dir/fh.fv" "$froot" --fec-device="$dir/ff.fv" --fec-roots=24)")
+		fs+=("$(seconds "$fv" repair "$dir/work.img" "$dir/fh.fv" "$froot" --fec-device="$dir/ff.fv" --fec-roots=24)")
+	done
+	cmp -s "$dir/work.img" "$fimg" || { echo "bench: repair did not restore the image" >&2; exit 1; }
+	v=$(printf '%s\n' "${vs[@]}" | median)
+	f=$(printf '%s\n' "${fs[@]}" | median)
+	printf '| repair of %s bad blocks (veritysetup: verify --fec-device), --fec-roots=24 | %.3f s | %.3f s | %.2fx | faster | %s |\n' \
+		"$(wc -l <"$dir/badblocks")" "$v" "$f" "$(echo "$v / $f" | bc -l)" \
+		"$([ "$(echo "$f < $v" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	echo
+}
+seconds_rc() { # CMD...: wall time, whatever the exit code
+	local start=$EPOCHREALTIME
+	"$@" >/dev/null 2>&1 || true
+	echo "$EPOCHREALTIME - $start" | bc -l
+}
+if [ "${BENCH_ONLY:-}" = fec ]; then
+	fec_section
+	exit 0
+fi
+
 "$fv" format "$img" "$dir/h.fv" $common --root-hash-file="$dir/root" >/dev/null
 root=$(cat "$dir/root")
 "$fv" format "$img" "$dir/h512" $common --hash=sha512 --root-hash-file="$dir/root512" >/dev/null
@@ -79,6 +131,7 @@ compare "format --format=0 (generic)" 1.5 "format $img $dir/h0.vs $common --form
 compare "verify sha512 (generic)" 1.5 "verify $img $dir/h512 --root-hash-file=$dir/root512" "verify $img $dir/h512 --root-hash-file=$dir/root512"
 compare "format, $threads threads, image in 4 KiB pages" - "format $small $dir/h.vs $common" "format $small $dir/h.fv $common"
 echo
+fec_section
 
 # Kernels, data in cache, from fastverity bench.
 "$fv" bench --json --salt-size=32 >"$dir/kernels.json"
@@ -102,7 +155,11 @@ big=$dir/4g.img
 rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 fr=$(rss "$fv" format "$big" "$dir/h4" $common --root-hash-file="$dir/root4")
 vr=$(rss "$fv" verify "$big" "$dir/h4" --root-hash-file="$dir/root4")
-echo "| 4 GiB image | peak RSS (target at most 64 MiB) |"
-echo "|---|---|"
-echo "| fastverity format | $((fr / 1024)) MiB |"
-echo "| fastverity verify | $((vr / 1024)) MiB |"
+ffr=$(rss "$fv" format "$big" "$dir/h4f" $common --fec-device="$dir/f4" --fec-roots=24 --root-hash-file="$dir/root4f")
+frr=$(rss "$fv" repair "$big" "$dir/h4f" --root-hash-file="$dir/root4f" --fec-device="$dir/f4" --fec-roots=24)
+echo "| 4 GiB image | peak RSS | target |"
+echo "|---|---|---|"
+echo "| fastverity format | $((fr / 1024)) MiB | 64 MiB |"
+echo "| fastverity verify | $((vr / 1024)) MiB | 64 MiB |"
+echo "| fastverity format --fec-roots=24 | $((ffr / 1024)) MiB | 128 MiB |"
+echo "| fastverity repair --fec-roots=24 | $((frr / 1024)) MiB | 128 MiB |"

@@ -73,6 +73,18 @@ chmod +x "$root/init"
 salt=e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d
 "$top/build/mkimage" random 71 $((8 << 20)) >"$work/good.img"
 "$fv" format "$work/good.img" "$work/good.hash" --salt=$salt --root-hash-file="$work/root" >/dev/null || die "format failed"
+# FEC: parity in a file of its own; veritysetup's must be the same bytes.
+# fecbad.img has one bad byte in each of five blocks, at different
+# offsets: one error per codeword, within what the kernel corrects.
+"$fv" format "$work/good.img" "$work/fec.hash" --salt=$salt --fec-device="$work/good.fec" >/dev/null ||
+	die "format with FEC failed"
+veritysetup format "$work/good.img" "$work/vs.hash" --salt=$salt --fec-device="$work/vs.fec" >/dev/null ||
+	die "veritysetup format with FEC failed"
+cmp -s "$work/good.fec" "$work/vs.fec" || die "FEC parity differs from veritysetup's"
+cp "$work/good.img" "$work/fecbad.img"
+for b in 10 500 1500 1800 2047; do
+	printf 'Z' | dd of="$work/fecbad.img" bs=1 seek=$((b * 4096 + b % 4000)) conv=notrunc status=none
+done
 cp "$work/good.img" "$work/bad.img"
 printf 'X' | dd of="$work/bad.img" bs=1 seek=$((1000 * 4096 + 77)) conv=notrunc status=none
 "$top/build/mkimage" random 72 $((4 << 20)) >"$work/one.img"
@@ -87,7 +99,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pe
 cp "$work/root.p7s" "$root/root.p7s"
 head -c 64 /dev/urandom >"$root/junk.p7s"
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
-truncate -s %512 "$work/good.hash" "$work/one.img"
+truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 append="console=ttyS0 quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
@@ -95,6 +107,7 @@ drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 timeout 300 qemu-system-x86_64 -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
+	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") \
 	</dev/null >"$work/console" 2>&1
 rc=$?
 tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"
