@@ -1,4 +1,4 @@
-/* The 512-byte dm-verity superblock (FORMAT.md), little-endian. */
+/* The 512-byte dm-verity superblock (docs/format.md), little-endian. */
 #ifndef FV_SUPERBLOCK_H
 #define FV_SUPERBLOCK_H
 
