@@ -521,7 +521,9 @@ static int collect_bad(struct repair *rp, struct bad_list *bl,
 		}
 		bl->c[bl->n++] = c;
 	}
-	qsort_r(bl->c, bl->n, sizeof(*bl->c), by_round, &rp->l->fec.rounds);
+	if (bl->n)
+		qsort_r(bl->c, bl->n, sizeof(*bl->c), by_round,
+			&rp->l->fec.rounds);
 	return 0;
 }
 

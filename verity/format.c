@@ -195,8 +195,7 @@ static int write_fec(const struct verity_layout *l,
 
 	/* a gap between the tree and the parity is covered: zeros */
 	if (l->fec.on_hash_device && !hash->is_block &&
-	    fstat(hash->fd, &st) == 0 &&
-	    (uint64_t)st.st_size < l->fec.offset &&
+	    fstat(hash->fd, &st) == 0 && (uint64_t)st.st_size < l->fec.offset &&
 	    ftruncate(hash->fd, (off_t)l->fec.offset) < 0)
 		return fv_fail(err, EIO, "%s: cannot extend: %s", hash->path,
 			       strerror(errno));

@@ -142,27 +142,27 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		for (k = 0; k < NWORDS; k++)
 			if (!strcmp(t, option_words[k].word))
 				st->flags |= option_words[k].flag;
-		if (!strcmp(t, "root_hash_sig_key_desc") &&
-		    (t = strtok_r(NULL, " ", &save))) {
-			snprintf(st->sig_key_desc, sizeof(st->sig_key_desc),
-				 "%s", t);
+		if (!strcmp(t, "root_hash_sig_key_desc") ||
+		    !strcmp(t, "use_fec_from_device") ||
+		    !strcmp(t, "fec_start") || !strcmp(t, "fec_blocks") ||
+		    !strcmp(t, "fec_roots")) {
+			const char *key = t;
+
+			if (!(t = strtok_r(NULL, " ", &save)))
+				break;
 			i++;
-		} else if (!strcmp(t, "use_fec_from_device") &&
-			   (t = strtok_r(NULL, " ", &save))) {
-			snprintf(st->fec_dev, sizeof(st->fec_dev), "%s", t);
-			i++;
-		} else if (!strcmp(t, "fec_start") &&
-			   (t = strtok_r(NULL, " ", &save))) {
-			st->fec_start_block = strtoull(t, NULL, 10);
-			i++;
-		} else if (!strcmp(t, "fec_blocks") &&
-			   (t = strtok_r(NULL, " ", &save))) {
-			st->fec_blocks = strtoull(t, NULL, 10);
-			i++;
-		} else if (!strcmp(t, "fec_roots") &&
-			   (t = strtok_r(NULL, " ", &save))) {
-			st->fec_roots = (unsigned)strtoul(t, NULL, 10);
-			i++;
+			if (!strcmp(key, "root_hash_sig_key_desc"))
+				snprintf(st->sig_key_desc,
+					 sizeof(st->sig_key_desc), "%s", t);
+			else if (!strcmp(key, "use_fec_from_device"))
+				snprintf(st->fec_dev, sizeof(st->fec_dev), "%s",
+					 t);
+			else if (!strcmp(key, "fec_start"))
+				st->fec_start_block = strtoull(t, NULL, 10);
+			else if (!strcmp(key, "fec_blocks"))
+				st->fec_blocks = strtoull(t, NULL, 10);
+			else
+				st->fec_roots = (unsigned)strtoul(t, NULL, 10);
 		}
 	}
 	return 0;

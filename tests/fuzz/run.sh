@@ -1,6 +1,7 @@
 #!/bin/bash
 # Builds the libFuzzer targets with ASan and UBSan and runs each for
-# FUZZ_SECONDS (default 10). Prints "fuzz: N passed, N failed".
+# FUZZ_SECONDS (default 10); fuzz_repair damages data, tree and FEC
+# parity and checks that repair never makes a good block bad. Prints "fuzz: N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/fuzz
@@ -9,7 +10,8 @@ mkdir -p "$out"
 lib="hashtree/error.c hashtree/sha256.c hashtree/sha256_shani.c hashtree/hasher.c
      hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c
      verity/params.c verity/superblock.c verity/layout.c verity/device.c
-     verity/format.c verity/verify.c verity/table.c"
+     verity/format.c verity/verify.c verity/table.c
+     verity/fec_rs.c verity/fec.c verity/fec_repair.c"
 passed=0 failed=0
 cd "$top" || exit 1
 for t in tests/fuzz/fuzz_*.c; do
@@ -17,7 +19,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	# shellcheck disable=SC2086
 	if ! clang -std=c11 -D_GNU_SOURCE -g -O1 -msha -msse4.1 -mssse3 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o "$out/$name" "$t" $lib -lcrypto -lpthread 2>"$out/$name.log"; then
+		-o "$out/$name" "$t" $lib -lcrypto -lisal -lfec -lpthread 2>"$out/$name.log"; then
 		echo "FAIL fuzz: $name does not build" >&2
 		cat "$out/$name.log" >&2
 		failed=$((failed + 1))
