@@ -122,6 +122,12 @@ void cli_print_header(const char *device, const struct verity_params *p,
 void *cli_json_header(const char *device, const struct verity_params *p,
 		      const struct verity_layout *l, const uint8_t *root);
 void cli_json_print(void *obj);
+/* The exit code of a verify result: 2 for any bad block, else 1 for a
+ * root hash mismatch, else 0; and its word for --json. */
+int cli_verdict(const struct ht_verify_result *res);
+const char *cli_verdict_word(int code);
+/* Adds root_hash_matches and the bad block counts to a json-c object. */
+void cli_json_add_counts(void *obj, const struct ht_verify_result *res);
 /* One bad block as a json-c object: type, position, block, level. */
 void *cli_json_failure(const struct verity_failure *f);
 /* What an FEC check or repair found, as a json-c object. */

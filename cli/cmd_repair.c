@@ -51,25 +51,11 @@ static void on_event(void *c, enum verity_repair_event ev,
 			f->position, what);
 }
 
-static int verdict(const struct ht_verify_result *r)
-{
-	if (r->bad_data_blocks || r->bad_hash_blocks || r->bad_padding)
-		return EXIT_VERIFY;
-	return r->root_matches ? EXIT_OK : EXIT_PARAMS;
-}
-
 static json_object *json_counts(const struct ht_verify_result *r)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "root_hash_matches",
-			       json_object_new_boolean(r->root_matches));
-	json_object_object_add(j, "bad_data_blocks",
-			       json_object_new_uint64(r->bad_data_blocks));
-	json_object_object_add(j, "bad_hash_blocks",
-			       json_object_new_uint64(r->bad_hash_blocks));
-	json_object_object_add(j, "bad_spare_areas",
-			       json_object_new_uint64(r->bad_padding));
+	cli_json_add_counts(j, r);
 	return j;
 }
 
@@ -111,12 +97,8 @@ static void print_json(const struct repair_out *ro, const char *hash,
 	json_object_object_add(j, "parity_rounds_rewritten",
 			       json_object_new_uint64(res->parity_rewritten));
 	json_object_object_add(j, "after", json_counts(&res->after));
-	json_object_object_add(
-		j, "result",
-		json_object_new_string(code == EXIT_OK ? "ok"
-				       : code == EXIT_VERIFY
-					       ? "corrupted"
-					       : "root hash mismatch"));
+	json_object_object_add(j, "result",
+			       json_object_new_string(cli_verdict_word(code)));
 	json_object_object_add(j, "exit_code", json_object_new_int(code));
 	cli_json_print(j);
 }
@@ -179,7 +161,7 @@ int cmd_repair(struct cli_opts *o)
 		return cli_error(r, "%s", err.msg);
 	}
 	/* a dry run leaves the image as it was */
-	code = verdict(o->dry_run ? &res.before : &res.after);
+	code = cli_verdict(o->dry_run ? &res.before : &res.after);
 	if (o->json)
 		print_json(&ro, o->args[1], &p, &l, &res, code);
 	else

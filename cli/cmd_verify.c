@@ -147,16 +147,9 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-static int verdict(const struct ht_verify_result *res)
-{
-	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding)
-		return EXIT_VERIFY;
-	return res->root_matches ? EXIT_OK : EXIT_PARAMS;
-}
-
 static void print_summary(const struct ht_verify_result *res)
 {
-	if (verdict(res) == EXIT_VERIFY)
+	if (cli_verdict(res) == EXIT_VERIFY)
 		fprintf(stderr,
 			"Verification of data area failed: %" PRIu64
 			" bad data block%s, %" PRIu64
@@ -173,7 +166,7 @@ static void json_close(struct verify_report *vr,
 		       json_object *fec)
 {
 	json_object *j = json_object_new_object();
-	int code = res ? verdict(res) : EXIT_PARAMS;
+	int code = res ? cli_verdict(res) : EXIT_PARAMS;
 
 	json_open(vr);
 	fputs(vr->shown ? "\n  ],\n" : "],\n", stdout);
@@ -185,22 +178,8 @@ static void json_close(struct verify_report *vr,
 	} else {
 		json_object_object_add(
 			j, "result",
-			json_object_new_string(code == EXIT_OK ? "ok"
-					       : code == EXIT_VERIFY
-						       ? "corrupted"
-						       : "root hash mismatch"));
-		json_object_object_add(
-			j, "root_hash_matches",
-			json_object_new_boolean(res->root_matches));
-		json_object_object_add(
-			j, "bad_data_blocks",
-			json_object_new_uint64(res->bad_data_blocks));
-		json_object_object_add(
-			j, "bad_hash_blocks",
-			json_object_new_uint64(res->bad_hash_blocks));
-		json_object_object_add(
-			j, "bad_spare_areas",
-			json_object_new_uint64(res->bad_padding));
+			json_object_new_string(cli_verdict_word(code)));
+		cli_json_add_counts(j, res);
 	}
 	if (fec)
 		json_object_object_add(j, "fec", fec);
@@ -315,5 +294,5 @@ int cmd_verify(struct cli_opts *o)
 			print_fec(&fr);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
-	return verdict(&res);
+	return cli_verdict(&res);
 }

@@ -475,6 +475,32 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 	return o;
 }
 
+int cli_verdict(const struct ht_verify_result *res)
+{
+	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding)
+		return EXIT_VERIFY;
+	return res->root_matches ? EXIT_OK : EXIT_PARAMS;
+}
+
+const char *cli_verdict_word(int code)
+{
+	return code == EXIT_OK       ? "ok"
+	       : code == EXIT_VERIFY ? "corrupted"
+				     : "root hash mismatch";
+}
+
+void cli_json_add_counts(void *obj, const struct ht_verify_result *res)
+{
+	json_object_object_add(obj, "root_hash_matches",
+			       json_object_new_boolean(res->root_matches));
+	json_object_object_add(obj, "bad_data_blocks",
+			       json_object_new_uint64(res->bad_data_blocks));
+	json_object_object_add(obj, "bad_hash_blocks",
+			       json_object_new_uint64(res->bad_hash_blocks));
+	json_object_object_add(obj, "bad_spare_areas",
+			       json_object_new_uint64(res->bad_padding));
+}
+
 static const char *kind_name(enum ht_failure_kind k)
 {
 	switch (k) {

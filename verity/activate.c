@@ -185,33 +185,6 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 	return 0;
 }
 
-/* The parity's device, checked as verify checks it. */
-static int open_fec(const struct verity_params *p, struct verity_layout *l,
-		    const struct verity_fec_params *fp,
-		    const struct verity_device *data,
-		    const struct verity_device *hash, struct verity_device *fec,
-		    struct fv_error *err)
-{
-	int r = verity_device_open(fec, fp->device, VERITY_OPEN_READ, err);
-
-	if (!r)
-		r = verity_fec_layout_compute(p, l, fp, hash->size,
-					      verity_device_same(hash, fec),
-					      &l->fec, err);
-	if (!r)
-		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
-	if (!r && fec->size < l->fec.offset + l->fec.parity_bytes)
-		r = fv_fail(
-			err, EINVAL,
-			"%s: device has %llu bytes, the FEC area needs %llu",
-			fp->device, (unsigned long long)fec->size,
-			(unsigned long long)(l->fec.offset +
-					     l->fec.parity_bytes));
-	if (r)
-		verity_device_close(fec);
-	return r;
-}
-
 int verity_open(const char *name, struct verity_params *p,
 		const char *data_path, const char *hash_path,
 		const uint8_t *root, size_t root_size,
@@ -240,7 +213,8 @@ int verity_open(const char *name, struct verity_params *p,
 	if (r)
 		return r;
 	if (a->fec && a->fec->device) {
-		r = open_fec(p, &l, a->fec, &data, &hash, &fec, err);
+		r = verity_fec_open(p, &l, a->fec, VERITY_OPEN_READ, &data,
+				    &hash, &fec, err);
 		if (r) {
 			verity_device_close(&hash);
 			verity_device_close(&data);

@@ -116,6 +116,40 @@ int verity_fec_check_devices(const struct verity_layout *l,
 	return 0;
 }
 
+int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
+		    const struct verity_fec_params *fp,
+		    enum verity_open_mode mode,
+		    const struct verity_device *data,
+		    const struct verity_device *hash, struct verity_device *fec,
+		    struct fv_error *err)
+{
+	uint64_t hash_size = hash->size, end;
+	int r;
+
+	if (mode == VERITY_OPEN_CREATE && !hash->is_block &&
+	    hash_size < l->hash_end)
+		hash_size = l->hash_end;
+	r = verity_device_open(fec, fp->device, mode, err);
+	if (r)
+		return r;
+	r = verity_fec_layout_compute(p, l, fp, hash_size,
+				      verity_device_same(hash, fec), &l->fec,
+				      err);
+	if (!r)
+		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
+	end = l->fec.offset + l->fec.parity_bytes;
+	if (!r && mode != VERITY_OPEN_CREATE && fec->size < end)
+		r = fv_fail(
+			err, EINVAL,
+			"%s: device has %llu bytes, the FEC area needs %llu "
+			"(are --fec-roots and --fec-offset right?)",
+			fp->device, (unsigned long long)fec->size,
+			(unsigned long long)end);
+	if (r)
+		verity_device_close(fec);
+	return r;
+}
+
 void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
 		       uint64_t off, uint8_t *buf, size_t len, size_t bs)
 {

@@ -27,6 +27,19 @@ int verity_fec_check_devices(const struct verity_layout *l,
 			     const struct verity_device *fec,
 			     struct fv_error *err);
 
+/* Opens the FEC device (created with VERITY_OPEN_CREATE) and lays the
+ * parity out into l->fec, with the checks every action makes: block
+ * sizes, offset, overlap with data and tree; existing parity (any other
+ * mode) must fit the device. When creating, the hash device's size is
+ * taken as what it will be once the tree is written. Closes fec on
+ * failure. */
+int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
+		    const struct verity_fec_params *fp,
+		    enum verity_open_mode mode,
+		    const struct verity_device *data,
+		    const struct verity_device *hash, struct verity_device *fec,
+		    struct fv_error *err);
+
 /* Rebuilt blocks kept in memory (dry run), by covered block index. */
 struct fec_overlay {
 	uint64_t *index; /* sorted */

@@ -597,29 +597,12 @@ static int open_all(struct repair *rp, const char *data_path,
 		rp->dry_run ? VERITY_OPEN_READ : VERITY_OPEN_WRITE;
 	int r;
 
-	rp->fec.fd = -1;
 	r = verity_open_checked(rp->p, data_path, hash_path, root_size, mode,
 				&rp->data, &rp->hash, rp->l, err);
 	if (r)
 		return r;
-	r = verity_device_open(&rp->fec, fp->device, mode, err);
-	if (!r)
-		r = verity_fec_layout_compute(
-			rp->p, rp->l, fp, rp->hash.size,
-			verity_device_same(&rp->hash, &rp->fec), &rp->l->fec,
-			err);
-	if (!r)
-		r = verity_fec_check_devices(rp->l, &rp->l->fec, &rp->data,
-					     &rp->hash, &rp->fec, err);
-	if (!r && rp->fec.size < rp->l->fec.offset + rp->l->fec.parity_bytes)
-		r = fv_fail(
-			err, EINVAL,
-			"%s: device has %llu bytes, the FEC area needs %llu "
-			"(are --fec-roots and --fec-offset right?)",
-			fp->device, (unsigned long long)rp->fec.size,
-			(unsigned long long)(rp->l->fec.offset +
-					     rp->l->fec.parity_bytes));
-	return r;
+	return verity_fec_open(rp->p, rp->l, fp, mode, &rp->data, &rp->hash,
+			       &rp->fec, err);
 }
 
 static void close_all(struct repair *rp)
@@ -693,7 +676,7 @@ static int finish(struct repair *rp, const struct ht_options *opt,
 		return fv_fail(err, ENOMEM, "out of memory");
 	r = fec_parity_pass(&rp->src, &rp->rs,
 			    rp->dry_run ? FEC_PASS_CHECK : FEC_PASS_FIX, skip,
-			    opt && opt->threads ? opt->threads : 1, &pr, err);
+			    opt ? opt->threads : 1, &pr, err);
 	free(skip);
 	rp->res->stale_codewords = pr.stale_codewords;
 	rp->res->stale_rounds = pr.stale_rounds;
@@ -731,6 +714,7 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 	rp.ctx = ctx;
 	rp.res = res;
 	rp.first_pass = 1;
+	rp.data.fd = rp.hash.fd = rp.fec.fd = -1;
 	r = open_all(&rp, data_path, hash_path, fp, root_size, err);
 	if (r) {
 		close_all(&rp);

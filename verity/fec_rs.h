@@ -16,10 +16,9 @@
 
 #include "../hashtree/error.h"
 
-#define FEC_RS_N          255
-#define FEC_MIN_ROOTS     2
-#define FEC_MAX_ROOTS     24
-#define FEC_DEFAULT_ROOTS 2
+#define FEC_RS_N      255
+#define FEC_MIN_ROOTS 2
+#define FEC_MAX_ROOTS 24
 
 struct fec_rs {
 	unsigned roots;

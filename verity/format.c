@@ -156,32 +156,6 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 	return r;
 }
 
-/* Opens (creates) the FEC device and lays the parity out; the hash
- * device's size is what it will be once the tree is written. */
-static int open_fec(const struct verity_params *p, struct verity_layout *l,
-		    const struct verity_fec_params *fp,
-		    const struct verity_device *data,
-		    const struct verity_device *hash, struct verity_device *fec,
-		    struct fv_error *err)
-{
-	uint64_t hash_size = hash->size;
-	int r;
-
-	if (!hash->is_block && hash_size < l->hash_end)
-		hash_size = l->hash_end;
-	r = verity_device_open(fec, fp->device, VERITY_OPEN_CREATE, err);
-	if (r)
-		return r;
-	r = verity_fec_layout_compute(p, l, fp, hash_size,
-				      verity_device_same(hash, fec), &l->fec,
-				      err);
-	if (!r)
-		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
-	if (r)
-		verity_device_close(fec);
-	return r;
-}
-
 static int write_fec(const struct verity_layout *l,
 		     const struct verity_device *data,
 		     const struct verity_device *hash,
@@ -203,7 +177,7 @@ static int write_fec(const struct verity_layout *l,
 	if (r)
 		return r;
 	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
-			    opt && opt->threads ? opt->threads : 1, NULL, err);
+			    opt ? opt->threads : 1, NULL, err);
 	fec_rs_free(&rs);
 	if (!r && fsync(fec->fd) < 0 && errno != EINVAL)
 		r = fv_fail(err, EIO, "%s: cannot flush: %s", fec->path,
@@ -228,7 +202,8 @@ int verity_format(struct verity_params *p, const char *data_path,
 	if (r)
 		return r;
 	if (fp && fp->device) {
-		r = open_fec(p, &l, fp, &data, &hash, &fec, err);
+		r = verity_fec_open(p, &l, fp, VERITY_OPEN_CREATE, &data, &hash,
+				    &fec, err);
 		if (r) {
 			verity_device_close(&hash);
 			verity_device_close(&data);
