@@ -105,13 +105,20 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 			const uint8_t *root, size_t root_size,
 			struct verity_sig_check *res);
 
-#include <limits.h>
+/* systemd's sidecar files of an image, and fastverity's parity file. */
 struct cli_sidecar {
-	char tree[PATH_MAX];
-	char roothash[PATH_MAX];
-	char signature[PATH_MAX];
+	char *tree;      /* IMAGE.verity */
+	char *roothash;  /* IMAGE.roothash */
+	char *signature; /* IMAGE.roothash.p7s */
+	char *fec;       /* IMAGE.fec */
 };
-void cli_sidecar_names(const char *image, struct cli_sidecar *s);
+/* Fills s (allocated names, kept until exit); 0 or an exit code. */
+int cli_sidecar_names(const char *image, struct cli_sidecar *s);
+/* verify and repair with one argument: IMAGE.fec, when it exists and no
+ * --fec-device is given, becomes the FEC device. Returns 1 when the roots
+ * are to be told from its size (no --fec-roots): then set fp->roots to 0
+ * after cli_fec_params(). */
+int cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s);
 
 /* veritysetup's header lines; root may be NULL (dump). */
 void cli_print_header(const char *device, const struct verity_params *p,

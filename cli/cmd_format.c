@@ -1,6 +1,7 @@
 /* fastverity format <data_device> <hash_device> */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -18,6 +19,22 @@ static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 		return cli_error(-EIO, "%s: cannot write root hash file: %s",
 				 path, strerror(errno));
 	return 0;
+}
+
+/* A sidecar left by an earlier format no longer matches the new tree; a
+ * later verify would pick it up. */
+static void remove_stale(const char *path, const char *what)
+{
+	if (unlink(path) == 0)
+		fprintf(stderr,
+			"fastverity: removed %s: the %s of an earlier "
+			"format, which no longer matches\n",
+			path, what);
+	else if (errno != ENOENT)
+		fprintf(stderr,
+			"fastverity: %s: warning: cannot remove this stale "
+			"%s: %s\n",
+			path, what, strerror(errno));
 }
 
 int cmd_format(struct cli_opts *o)
@@ -40,10 +57,19 @@ int cmd_format(struct cli_opts *o)
 		if (o->nargs != 1)
 			return cli_error(-EINVAL, "format --sidecar: requires "
 						  "<image> as argument");
-		cli_sidecar_names(o->args[0], &side);
+		if ((r = cli_sidecar_names(o->args[0], &side)))
+			return r;
+		if (o->fec_device || o->fec_offset)
+			return cli_error(-EINVAL,
+					 "format --sidecar: writes the parity "
+					 "to %s; give --fec-roots, not "
+					 "--fec-device or --fec-offset",
+					 side.fec);
 		data = o->args[0];
 		hash = side.tree;
 		o->root_hash_file = side.roothash;
+		if (o->fec_roots)
+			o->fec_device = side.fec;
 	} else if (o->nargs != 2) {
 		return cli_error(-EINVAL, "format: requires <data_device> "
 					  "<hash_device> as arguments");
@@ -79,7 +105,11 @@ int cmd_format(struct cli_opts *o)
 		r = cli_sign_root(o, hex, side.signature);
 		if (r)
 			return r;
+	} else if (o->sidecar) {
+		remove_stale(side.signature, "root hash signature");
 	}
+	if (o->sidecar && !fp.device)
+		remove_stale(side.fec, "parity");
 	if (o->json) {
 		cli_json_print(cli_json_header(hash, &p, &l, root));
 		return EXIT_OK;

@@ -132,18 +132,40 @@ int cmd_repair(struct cli_opts *o)
 	struct fv_error err;
 	struct repair_out ro = {o, NULL, NULL, 0, 0};
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	int r, code;
+	static struct cli_sidecar
+		side; /* o->root_hash_file may point into it */
+	const char *data, *hash, *root_arg = NULL;
+	int r, code, infer_roots;
 
-	if (o->nargs < 2 || o->nargs > 3)
+	if (o->nargs == 1) {
+		/* the sidecar files of <image>, as verify takes them */
+		if ((r = cli_sidecar_names(o->args[0], &side)))
+			return r;
+		data = o->args[0];
+		hash = side.tree;
+		if (!o->root_hash_file)
+			o->root_hash_file = side.roothash;
+	} else if (o->nargs == 2 || o->nargs == 3) {
+		data = o->args[0];
+		hash = o->args[1];
+		root_arg = o->nargs == 3 ? o->args[2] : NULL;
+	} else {
 		return cli_error(-EINVAL, "repair: requires <data_device> "
-					  "<hash_device> [<root_hash>] as "
-					  "arguments");
-	if (!o->fec_device)
-		return cli_error(-EINVAL, "repair: requires --fec-device");
+					  "<hash_device> [<root_hash>], or "
+					  "<image>, as arguments");
+	}
+	infer_roots = o->nargs == 1 && cli_sidecar_fec(o, &side);
 	if (cli_fec_params(o, &fp))
 		return EXIT_PARAMS;
-	if ((r = cli_tree_params(o, o->args[1],
-				 o->nargs == 3 ? o->args[2] : NULL, &p, root)))
+	if (infer_roots)
+		fp.roots = 0;
+	if (!fp.device && o->nargs == 1)
+		return cli_error(-EINVAL,
+				 "repair: requires --fec-device, or %s",
+				 side.fec);
+	if (!fp.device)
+		return cli_error(-EINVAL, "repair: requires --fec-device");
+	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
 	if (cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
@@ -151,9 +173,9 @@ int cmd_repair(struct cli_opts *o)
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = verity_fec_repair(&p, o->args[0], o->args[1], &fp, o->dry_run, &opt,
-			      root, ht_digest_size(p.hash_name), NULL, on_event,
-			      &ro, &res, &l, &err);
+	r = verity_fec_repair(&p, data, hash, &fp, o->dry_run, &opt, root,
+			      ht_digest_size(p.hash_name), NULL, on_event, &ro,
+			      &res, &l, &err);
 	cli_progress_end(&pr);
 	if (r) {
 		json_object_put(ro.repaired);
@@ -163,7 +185,7 @@ int cmd_repair(struct cli_opts *o)
 	/* a dry run leaves the image as it was */
 	code = cli_verdict(o->dry_run ? &res.before : &res.after);
 	if (o->json)
-		print_json(&ro, o->args[1], &p, &l, &res, code);
+		print_json(&ro, hash, &p, &l, &res, code);
 	else
 		print_text(&ro, &res);
 	return code;

@@ -1,6 +1,7 @@
 /* fastverity sign --key KEY.pem --cert CERT.pem <root_hash> <out.p7s>
  * and the signature and sidecar steps of verify and format. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,16 +95,27 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 }
 
 /* systemd's sidecar names: IMAGE minus a final ".raw", plus ".verity",
- * ".roothash" and ".roothash.p7s". */
-void cli_sidecar_names(const char *image, struct cli_sidecar *s)
+ * ".roothash" and ".roothash.p7s"; fastverity adds ".fec". */
+int cli_sidecar_names(const char *image, struct cli_sidecar *s)
 {
 	size_t n = strlen(image);
+	int b;
 
 	if (n > 4 && !strcmp(image + n - 4, ".raw"))
 		n -= 4;
-	snprintf(s->tree, sizeof(s->tree), "%.*s.verity", (int)n, image);
-	snprintf(s->roothash, sizeof(s->roothash), "%.*s.roothash", (int)n,
-		 image);
-	snprintf(s->signature, sizeof(s->signature), "%.*s.roothash.p7s",
-		 (int)n, image);
+	b = (int)(n > INT_MAX ? INT_MAX : n);
+	if (asprintf(&s->tree, "%.*s.verity", b, image) < 0 ||
+	    asprintf(&s->roothash, "%.*s.roothash", b, image) < 0 ||
+	    asprintf(&s->signature, "%.*s.roothash.p7s", b, image) < 0 ||
+	    asprintf(&s->fec, "%.*s.fec", b, image) < 0)
+		return cli_error(-ENOMEM, "%s: out of memory", image);
+	return 0;
+}
+
+int cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s)
+{
+	if (o->fec_device || access(s->fec, F_OK) != 0)
+		return 0;
+	o->fec_device = s->fec;
+	return !o->fec_roots;
 }

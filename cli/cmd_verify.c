@@ -196,7 +196,10 @@ static int verify_args(struct cli_opts *o, const char **data, const char **hash,
 	*sig_path = o->root_hash_signature;
 	*root_arg = NULL;
 	if (o->nargs == 1) {
-		cli_sidecar_names(o->args[0], side);
+		int r = cli_sidecar_names(o->args[0], side);
+
+		if (r)
+			return r;
 		*data = o->args[0];
 		*hash = side->tree;
 		if (!o->root_hash_file)
@@ -233,7 +236,7 @@ int cmd_verify(struct cli_opts *o)
 	const char *data = NULL, *hash = NULL, *root_arg = NULL,
 		   *sig_path = NULL;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	int r;
+	int r, infer_roots;
 
 	if ((r = verify_args(o, &data, &hash, &root_arg, &sig_path, &side)))
 		return r;
@@ -242,8 +245,11 @@ int cmd_verify(struct cli_opts *o)
 					  "(--root-hash-signature)");
 	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
+	infer_roots = o->nargs == 1 && cli_sidecar_fec(o, &side);
 	if (cli_fec_params(o, &fp) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
+	if (infer_roots)
+		fp.roots = 0;
 	/* who signed the root hash, before any block is read */
 	if (sig_path &&
 	    (r = cli_check_signature(o, sig_path, root,

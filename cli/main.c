@@ -105,7 +105,7 @@ static struct poptOption option_table[] = {
 	 "path"},
 	{"sidecar", '\0', POPT_ARG_NONE, &opts.sidecar, 0,
 	 "format IMAGE: write IMAGE.verity, IMAGE.roothash (and .roothash.p7s "
-	 "with --key)",
+	 "with --key, .fec with --fec-roots)",
 	 NULL},
 	{"deferred", '\0', POPT_ARG_NONE, &opts.deferred, 0,
 	 "close: remove the device when its last user closes it", NULL},
@@ -152,9 +152,10 @@ static const struct action actions[] = {
 	 "<data_device> <hash_device> [<root_hash>] | <image>",
 	 "check every block offline (one argument: systemd's sidecar files)"},
 	{"repair", cmd_repair,
-	 "<data_device> <hash_device> [<root_hash>] --fec-device=<fec>",
+	 "<data_device> <hash_device> [<root_hash>] --fec-device=<fec> | "
+	 "<image>",
 	 "rebuild bad blocks from the FEC parity, writing only blocks the "
-	 "tree proves"},
+	 "tree proves (one argument: the sidecar files and <image>.fec)"},
 	{"sign", cmd_sign, "<root_hash> <out.p7s>",
 	 "sign a root hash (--key, --cert) for the kernel and for verify"},
 	{"dump", cmd_dump, "<hash_device>", "show the superblock"},

@@ -116,6 +116,36 @@ int verity_fec_check_devices(const struct verity_layout *l,
 	return 0;
 }
 
+/* The one roots value whose parity area ends exactly where the FEC
+ * device does: the area's size, roots * ceil(B / (255 - roots)) blocks,
+ * grows strictly with roots, so at most one value fits. */
+static int infer_roots(const struct verity_params *p,
+		       const struct verity_layout *l,
+		       const struct verity_fec_params *fp, uint64_t hash_size,
+		       const struct verity_device *hash,
+		       const struct verity_device *fec,
+		       struct verity_fec_params *out, struct fv_error *err)
+{
+	struct verity_fec_layout fl;
+	int r;
+
+	for (unsigned roots = FEC_MIN_ROOTS; roots <= FEC_MAX_ROOTS; roots++) {
+		*out = *fp;
+		out->roots = roots;
+		r = verity_fec_layout_compute(p, l, out, hash_size,
+					      verity_device_same(hash, fec),
+					      &fl, err);
+		if (r)
+			return r;
+		if (fl.offset + fl.parity_bytes == fec->size)
+			return 0;
+	}
+	return fv_fail(err, EINVAL,
+		       "%s: %llu bytes is no FEC area of 2 to 24 roots for "
+		       "this image (give --fec-roots)",
+		       fp->device, (unsigned long long)fec->size);
+}
+
 int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 		    const struct verity_fec_params *fp,
 		    enum verity_open_mode mode,
@@ -123,8 +153,9 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 		    const struct verity_device *hash, struct verity_device *fec,
 		    struct fv_error *err)
 {
+	struct verity_fec_params given = *fp;
 	uint64_t hash_size = hash->size, end;
-	int r;
+	int r = 0;
 
 	if (mode == VERITY_OPEN_CREATE && !hash->is_block &&
 	    hash_size < l->hash_end)
@@ -132,9 +163,12 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 	r = verity_device_open(fec, fp->device, mode, err);
 	if (r)
 		return r;
-	r = verity_fec_layout_compute(p, l, fp, hash_size,
-				      verity_device_same(hash, fec), &l->fec,
-				      err);
+	if (fp->roots == 0 && mode != VERITY_OPEN_CREATE)
+		r = infer_roots(p, l, fp, hash_size, hash, fec, &given, err);
+	if (!r)
+		r = verity_fec_layout_compute(p, l, &given, hash_size,
+					      verity_device_same(hash, fec),
+					      &l->fec, err);
 	if (!r)
 		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
 	end = l->fec.offset + l->fec.parity_bytes;

@@ -18,7 +18,9 @@
 struct verity_fec_params {
 	const char *device; /* NULL: no FEC */
 	uint64_t offset;    /* bytes, a multiple of the block size */
-	unsigned roots;     /* 2 to 24 parity bytes per codeword */
+	unsigned roots;     /* 2 to 24 parity bytes per codeword; 0 when
+			     * checking or repairing: the one value the FEC
+			     * device's size fits */
 };
 
 /* Where the parity sits and what it covers. */

@@ -171,3 +171,30 @@ run_rc 0 "$FV" repair vd.img vh.img "$(root_of vo.out)" --fec-device=vf.img --fe
 check "repair of veritysetup's FEC image" cmp -s vd.img orig.img
 run_rc 1 "$FV" repair d.img h.img "$R"
 check "repair without --fec-device refused" grep -q 'requires --fec-device' err
+
+# Sidecar files: format --sidecar --fec-roots writes IMAGE.fec; verify and
+# repair with one argument find it and tell the roots from its size.
+rm -rf sc && mkdir sc
+cp orig.img sc/os.raw
+run_rc 0 "$FV" format --sidecar sc/os.raw --fec-roots=6 --salt=$SALT --uuid=$UUID
+check "format --sidecar --fec-roots: writes os.fec" test -s sc/os.fec
+check "format --sidecar --fec-roots: FEC lines" grep -q '^FEC RS roots:.*6$' out
+$VS format orig.img sc/vh.img --fec-device=sc/vf.img --fec-roots=6 --salt=$SALT --uuid=$UUID >/dev/null
+check "sidecar parity byte-identical with veritysetup's" cmp -s sc/os.fec sc/vf.img
+corrupt sc/os.raw 5
+corrupt sc/os.raw 3000
+run_rc 2 "$FV" verify sc/os.raw
+check "verify <image>: uses os.fec (roots told from its size)" grep -q 'FEC can repair 2 of 2 bad blocks' err
+run_rc 0 "$FV" repair sc/os.raw
+check "repair <image>: repaired from os.fec" cmp -s sc/os.raw orig.img
+run_rc 0 "$FV" verify sc/os.raw --fec-roots=6
+check "verify <image> --fec-roots: given roots taken" test ! -s err
+truncate -s +4096 sc/os.fec
+run_rc 1 "$FV" verify sc/os.raw
+check "verify <image>: a parity file of no roots value refused" grep -q 'os.fec: .* no FEC area of 2 to 24 roots.*--fec-roots' err
+run_rc 1 "$FV" format --sidecar sc/os.raw --fec-device=sc/x.fec
+check "format --sidecar --fec-device refused, naming os.fec" grep -q 'writes the parity to sc/os.fec' err
+run_rc 0 "$FV" format --sidecar sc/os.raw
+check "format --sidecar without FEC removes the stale os.fec" sh -c "test ! -e sc/os.fec && grep -q 'removed sc/os.fec' '$T/err'"
+run_rc 1 "$FV" repair sc/os.raw
+check "repair <image> without os.fec: names it" grep -q 'requires --fec-device, or sc/os.fec' err

@@ -99,6 +99,10 @@ check "verify os.raw with the wrong certificate" run_rc 2 "$FV" verify os.raw --
 printf 'X' | dd of=os.raw bs=1 seek=5000 conv=notrunc status=none
 check "verify os.raw finds a bad block" run_rc 2 "$FV" verify os.raw --trusted-cert=c.pem
 check "  at its position" grep -qx "Verification failed at position 4096." "$T/err"
+cp data os.raw
+check "format --sidecar without --key again" run_rc 0 "$FV" format --sidecar os.raw
+check "  removes the stale os.roothash.p7s, and says so" sh -c "test ! -e os.roothash.p7s && grep -q 'removed os.roothash.p7s' '$T/err'"
+check "  verify os.raw then needs no certificate" run_rc 0 "$FV" verify os.raw
 cp data disk.img
 check "format --sidecar disk.img (no .raw)" run_rc 0 "$FV" format --sidecar disk.img
 check "  writes disk.img.verity and disk.img.roothash, no signature" test -s disk.img.verity -a -s disk.img.roothash -a ! -e disk.img.roothash.p7s
