@@ -33,6 +33,17 @@ struct bench_setting {
 	unsigned runs;
 };
 
+/* FEC parity encoders, one core: MB/s of message. */
+#define BENCH_FEC_ROWS 8
+struct bench_fec {
+	unsigned roots;
+	int scalar; /* libfec's encoder, the reference for the ratio */
+	const char *name;
+	const char *note;
+	double mb_per_s; /* < 0: not measured, see why */
+	char why[160];
+};
+
 struct bench_report {
 	char cpu[128];
 	unsigned cpus;
@@ -45,10 +56,14 @@ struct bench_report {
 	size_t nimpls;
 	struct bench_setting *settings;
 	size_t nsettings;
+	struct bench_fec fec[BENCH_FEC_ROWS];
+	size_t nfec;
 };
 
 /* Measures every implementation, in about total seconds. */
 void bench_run_impls(struct bench_report *r, double total);
+/* Measures the FEC encoders for 2, 8, 16 and 24 roots, the same way. */
+void bench_run_fec(struct bench_report *r, double total);
 
 #include <time.h>
 static inline double bench_now(void)

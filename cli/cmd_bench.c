@@ -341,13 +341,15 @@ int cmd_bench(struct cli_opts *o)
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
-	 * the implementations; every tree is built at least once. */
+	 * the implementations, a tenth for the FEC encoders; every tree is
+	 * built at least once. */
 	seconds = getenv("FASTVERITY_BENCH_SECONDS")
 			  ? atof(getenv("FASTVERITY_BENCH_SECONDS"))
 			  : 10;
 	if (!(seconds > 0))
 		seconds = 10;
 	bench_run_impls(&rep, seconds / 5);
+	bench_run_fec(&rep, seconds / 10);
 
 	for (size_t a = 0; a < nh; a++)
 		for (size_t f = 0; f < nf; f++)
@@ -365,7 +367,7 @@ int cmd_bench(struct cli_opts *o)
 						st->hash_block_size = hbs[hb];
 						st->salt_size = salts[s];
 					}
-	run_settings(&rep, &b, size, opt.threads, seconds * 4 / 5);
+	run_settings(&rep, &b, size, opt.threads, seconds * 7 / 10);
 	if (o->json)
 		bench_print_json(&rep);
 	else if (o->csv)

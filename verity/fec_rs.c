@@ -40,6 +40,12 @@ int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err)
 	return 0;
 }
 
+void fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
+			  uint8_t *parity)
+{
+	encode_rs_char(rs->karn, (uint8_t *)msg, parity);
+}
+
 void fec_rs_free(struct fec_rs *rs)
 {
 	if (rs->karn)

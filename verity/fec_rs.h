@@ -36,6 +36,12 @@ void fec_rs_free(struct fec_rs *rs);
 void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		   uint8_t *const *par);
 
+/* The parity of one codeword (msg[0..rsn) -> parity[0..roots)) with
+ * libfec's scalar encoder, one symbol at a time: veritysetup's encoder,
+ * kept for the bench and the tests. */
+void fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
+			  uint8_t *parity);
+
 /* Rebuilding ne <= roots erased message symbols from the others and ne
  * parity rows (rows[t]). */
 struct fec_rs_erasure {

@@ -21,6 +21,9 @@ check "table: sha512 is generic" grep -qE '^  sha512 +32 +4096 +4096 +1 +[0-9]+ 
 check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%$' table
 check "table: each path with its reason" sh -c "grep -q '^  fast path: sha256 in format 1' table && grep -q '^  generic path: format 0 appends the salt' table && grep -q '^  generic path: not sha256' table"
 check "table: summary" grep -q '^Summary:' table
+check "table: 8 FEC rows, ISA-L and libfec for 2, 8, 16, 24 roots" test "$(grep -cE '^ +(2|8|16|24)  (ISA-L|libfec), ' table)" = 8
+check "table: FEC rows measured, libfec the reference" sh -c "grep -qE '^ +24  libfec, one codeword at a time +[0-9]+ +1.0x  how veritysetup encodes$' table && grep -qE '^ +2  ISA-L, every codeword of a round +[0-9]+ +[0-9.]+x  fastverity.s encoder$' table"
+check "table: FEC summary sentence" grep -qE '^  FEC parity: ISA-L encodes [0-9]+x \(2 roots\) to [0-9]+x \(24 roots\) as fast as libfec' table
 check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
 
 check "json" run_rc 0 "$FV" bench --json --size=1M --hash=sha256,nosuchhash --data-block-size=4096,1000 --salt-size=32,300 --format=1,2
@@ -28,6 +31,7 @@ jqok . out
 check "json: parses" test $? = 0
 check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.flags_used | type == "array") and .threads >= 1 and (.sha256_kernel | length > 0)' out
 check "json: implementations have every field" jqok '.implementations | length == 6 and all(has("name") and has("mb_per_s") and has("ratio") and has("note"))' out
+check "json: 8 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and has("vs_libfec") and has("note"))] | length == 8 and ([.[].roots] | unique == [2, 8, 16, 24])' out
 check "json: 16 settings with every field" jqok '.settings | length == 16 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
 check "json: one valid combination" test "$(jq '[.settings[] | select(.valid)] | length' out)" = 1
 check "json: the valid one is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
@@ -39,6 +43,7 @@ check "json: hash type 2 refused" jqok '[.settings[] | select(.hash == "sha256" 
 check "csv" run_rc 0 "$FV" bench --csv --size=1M --format=1,0 --salt-size=0
 check "csv: header" test "$(head -1 out)" = "kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note"
 check "csv: 6 implementation rows" test "$(grep -c '^implementation,' out)" = 6
+check "csv: 8 FEC rows of 13 fields" test "$(grep '^fec,' out | sed 's/"[^"]*"/q/g' | awk -F, 'NF == 13' | wc -l)" = 8
 check "csv: 2 tree rows, fast then generic" test "$(grep '^tree,' out | cut -d, -f3,7,9 | tr '\n' ' ')" = "sha256,1,fast sha256,0,generic "
 
 # --device: a real image, read-only.
