@@ -114,7 +114,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	memset(lp->done, 0, sizeof(lp->done));
 
 	for (unsigned i = 0; i < n && !r; i++) {
-		r = ht_worker_init(&workers[i], lp);
+		r = ht_worker_init(&workers[i], lp, i);
 		started = i + 1;
 		if (r)
 			fv_fail(err, ENOMEM, "out of memory");

@@ -69,6 +69,8 @@ static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 					     : g->data_blocks,
 			.parents = g->level_blocks[level],
 			.zero_digest = zero_digest,
+			.seen = mode == PASS_BUILD && level == 0 &&
+				io->data_seen,
 			.report = report,
 			.report_ctx = rctx,
 			.opt = opt,

@@ -30,6 +30,13 @@ struct ht_io {
 	 * map_data falls back to read_data. */
 	const uint8_t *(*map_data)(void *ctx, uint64_t off, size_t len);
 	void (*unmap_data)(void *ctx, const uint8_t *p, size_t len);
+	/* Optional, ht_build only. Sees the n data blocks from block first
+	 * right after they are hashed, while they are in cache (at most
+	 * 256 KiB at a time; blocks of holes are not shown: they are zeros).
+	 * worker < opt->threads (at least 1) says which thread calls, so
+	 * that each can keep its own state. Non-zero stops the build. */
+	int (*data_seen)(void *ctx, unsigned worker, uint64_t first,
+			 const uint8_t *blocks, size_t n, struct fv_error *err);
 	/* All callbacks may be called from several threads at once. */
 };
 

@@ -39,6 +39,7 @@ struct level_pass {
 	size_t window;    /* parent blocks per window */
 	uint64_t windows;
 	const uint8_t *zero_digest; /* level 0: digest of a zero block */
+	int seen;                   /* level 0 of a build: call data_seen */
 	ht_report_fn report;
 	void *report_ctx;
 	const struct ht_options *opt;
@@ -59,6 +60,7 @@ struct level_pass {
 /* What one worker owns: buffers for one window, and what it found. */
 struct worker {
 	struct level_pass *lp;
+	unsigned index; /* 0 .. threads - 1 */
 	uint8_t *chunk;
 	size_t chunk_blocks;
 	uint8_t *computed;
@@ -76,7 +78,7 @@ struct worker {
 };
 
 /* window.c */
-int ht_worker_init(struct worker *w, struct level_pass *lp);
+int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index);
 void ht_worker_free(struct worker *w);
 /* Hashes window wi, writes it (build) or compares it (verify), then
  * commits it. */

@@ -133,6 +133,10 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 					r = ht_hash_blocks(
 						lp->h, src, lp->child_size, n,
 						out, g->slot_size, err);
+				if (!r && lp->seen)
+					r = lp->io->data_seen(lp->io->ctx,
+							      w->index, c, src,
+							      n, err);
 			}
 			if (r)
 				return r;
@@ -245,7 +249,7 @@ int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err)
 	return r;
 }
 
-int ht_worker_init(struct worker *w, struct level_pass *lp)
+int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 {
 	const struct ht_geometry *g = lp->g;
 	size_t wbytes = lp->window * g->hash_block_size;
@@ -253,9 +257,13 @@ int ht_worker_init(struct worker *w, struct level_pass *lp)
 
 	memset(w, 0, sizeof(*w));
 	w->lp = lp;
-	w->chunk_blocks =
-		(lp->level == 0 && lp->io->map_data ? MAP_BYTES : CHUNK_BYTES) /
-		lp->child_size;
+	w->index = index;
+	/* mapped data is hashed a whole mapping at a time, unless data_seen
+	 * wants it while it is still in cache */
+	w->chunk_blocks = (lp->level == 0 && lp->io->map_data && !lp->seen
+				   ? MAP_BYTES
+				   : CHUNK_BYTES) /
+			  lp->child_size;
 	if (w->chunk_blocks == 0)
 		w->chunk_blocks = 1;
 	w->chunk = malloc(w->chunk_blocks * lp->child_size);

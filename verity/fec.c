@@ -467,6 +467,125 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	return 0;
 }
 
+/* --- parity while the tree is built ------------------------------------ */
+
+size_t fec_fused_max_bytes = 32u << 20;
+unsigned fec_fused_max_roots = 3;
+
+int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
+		   const struct verity_fec_layout *fl, unsigned threads,
+		   struct fv_error *err)
+{
+	uint64_t per_thread;
+
+	memset(f, 0, sizeof(*f));
+	if (threads < 1)
+		threads = 1;
+	per_thread = fl->rounds * fl->block_size * fl->roots;
+	if (fl->roots > fec_fused_max_roots ||
+	    per_thread > fec_fused_max_bytes / threads)
+		return 1;
+	f->rs = rs;
+	f->fl = fl;
+	f->threads = threads;
+	f->plane_bytes = (size_t)(fl->rounds * fl->block_size);
+	f->planes = calloc(threads, (size_t)per_thread);
+	if (!f->planes)
+		return fv_fail(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Adds covered blocks [first, first + n) into one thread's planes: each
+ * run of blocks with the same message position i = block / rounds is
+ * one column of consecutive rounds, added with one call. */
+static void fused_add(struct fec_fused *f, unsigned worker, uint64_t first,
+		      const uint8_t *blocks, size_t n)
+{
+	const struct verity_fec_layout *fl = f->fl;
+	size_t bs = fl->block_size;
+	uint8_t *base = f->planes + (size_t)worker * fl->roots * f->plane_bytes;
+	uint8_t *par[FEC_MAX_ROOTS];
+	uint64_t j = first, end = first + n;
+
+	while (j < end) {
+		uint64_t i = j / fl->rounds, round = j % fl->rounds;
+		uint64_t run_end = (i + 1) * fl->rounds;
+		size_t c = (size_t)((run_end < end ? run_end : end) - j);
+
+		for (unsigned k = 0; k < fl->roots; k++)
+			par[k] = base + k * f->plane_bytes + round * bs;
+		fec_rs_encode_update(f->rs, c * bs, (unsigned)i,
+				     blocks + (j - first) * bs, par);
+		j += c;
+	}
+}
+
+int fec_fused_data_seen(void *ctx, unsigned worker, uint64_t first,
+			const uint8_t *blocks, size_t n, struct fv_error *err)
+{
+	struct fec_fused *f = ctx;
+
+	if (worker >= f->threads)
+		return fv_fail(err, EINVAL, "FEC: worker %u of %u", worker,
+			       f->threads);
+	fused_add(f, worker, first, blocks, n);
+	return 0;
+}
+
+int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
+		     struct fv_error *err)
+{
+	const struct verity_fec_layout *fl = f->fl;
+	size_t bs = fl->block_size, per = FEC_BATCH_BYTES / bs;
+	size_t total = f->plane_bytes * fl->roots;
+	uint8_t *buf = malloc(per * bs), *out = malloc(per * bs * fl->roots);
+	uint8_t *planes[FEC_MAX_ROOTS];
+	int r = 0;
+
+	if (!buf || !out) {
+		r = fv_fail(err, ENOMEM, "out of memory");
+		goto done;
+	}
+	/* the covered hash blocks (tree, and whatever follows it) */
+	for (uint64_t j = fl->data_blocks; !r && j < fl->blocks; j += per) {
+		size_t n =
+			fl->blocks - j < per ? (size_t)(fl->blocks - j) : per;
+
+		r = fec_read_covered(s, j, n, buf, err);
+		if (!r)
+			fused_add(f, 0, j, buf, n);
+	}
+	/* the sum over threads, into thread 0's planes */
+	for (unsigned t = 1; !r && t < f->threads; t++) {
+		const uint64_t *src = (const uint64_t *)(f->planes + t * total);
+		uint64_t *dst = (uint64_t *)f->planes;
+
+		for (size_t x = 0; x < total / 8; x++)
+			dst[x] ^= src[x];
+	}
+	/* interleaved, roots bytes per codeword, written in batches */
+	for (size_t x = 0; !r && x < f->plane_bytes; x += per * bs) {
+		size_t len = f->plane_bytes - x < per * bs ? f->plane_bytes - x
+							   : per * bs;
+
+		for (unsigned k = 0; k < fl->roots; k++)
+			planes[k] = f->planes + k * f->plane_bytes + x;
+		interleave(out, planes, fl->roots, len);
+		r = verity_device_write(s->fec, fl->offset + x * fl->roots, out,
+					len * fl->roots, err);
+	}
+done:
+	free(buf);
+	free(out);
+	return r;
+}
+
+void fec_fused_free(struct fec_fused *f)
+{
+	free(f->planes);
+	f->planes = NULL;
+}
+
 int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
 			const char *hash_path,
 			const struct verity_fec_params *fp,

@@ -64,6 +64,38 @@ struct fec_source {
 int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
 		     uint8_t *buf, struct fv_error *err);
 
+/* Parity computed while the tree is built (format): every data block is
+ * added into its rounds' parity as the tree hashes it (ht_io.data_seen),
+ * each thread into planes of its own; then the covered hash blocks, the
+ * sum over threads, and one write. Used when the planes of all threads
+ * fit fec_fused_max_bytes and the roots are at most fec_fused_max_roots
+ * (beyond, the read-modify-write of the planes costs more than reading
+ * the data again); tests lower these to cover both paths. */
+extern size_t fec_fused_max_bytes;
+extern unsigned fec_fused_max_roots;
+
+struct fec_fused {
+	const struct fec_rs *rs;
+	const struct verity_fec_layout *fl;
+	unsigned threads;
+	size_t plane_bytes; /* rounds * block size */
+	uint8_t *planes;    /* threads x roots planes */
+};
+
+/* 0 and set up, or 1 when fused encoding does not apply (use
+ * fec_parity_pass), or a negative errno. */
+int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
+		   const struct verity_fec_layout *fl, unsigned threads,
+		   struct fv_error *err);
+/* An ht_io.data_seen callback; ctx is the struct fec_fused. */
+int fec_fused_data_seen(void *ctx, unsigned worker, uint64_t first,
+			const uint8_t *blocks, size_t n, struct fv_error *err);
+/* Adds the covered hash blocks, sums the threads' planes and writes the
+ * parity area. */
+int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
+		     struct fv_error *err);
+void fec_fused_free(struct fec_fused *f);
+
 enum fec_pass_mode {
 	FEC_PASS_WRITE, /* compute and write all parity */
 	FEC_PASS_CHECK, /* compare with the stored parity */

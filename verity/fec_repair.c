@@ -105,7 +105,8 @@ static void pass_report(void *c, const struct ht_failure *f)
 static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 		       struct fv_error *err)
 {
-	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset};
+	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset,
+				      NULL};
 	struct ht_io io;
 	int r;
 

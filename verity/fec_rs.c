@@ -9,6 +9,20 @@
 #include <fec.h>
 #include <isa-l/erasure_code.h>
 
+/* ISA-L's AVX2/AVX-512 kernels return with the upper halves of the vector
+ * registers in use; the SHA-NI code that runs next on the same thread is
+ * legacy SSE, and mixing the two costs a state transition on every SSE
+ * instruction on many CPUs (measured here: format with parity built
+ * alongside the tree took 0.43 s of CPU instead of 0.25 s). vzeroupper
+ * after each ISA-L call clears that state. */
+static inline void simd_clean(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx"))
+		__asm__ volatile("vzeroupper");
+#endif
+}
+
 int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err)
 {
 	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS];
@@ -60,6 +74,16 @@ void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 {
 	ec_encode_data((int)len, (int)rs->rsn, (int)rs->roots, rs->enc_tables,
 		       (unsigned char **)src, (unsigned char **)par);
+	simd_clean();
+}
+
+void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
+			  const uint8_t *src, uint8_t *const *par)
+{
+	ec_encode_data_update((int)len, (int)rs->rsn, (int)rs->roots, (int)pos,
+			      rs->enc_tables, (unsigned char *)src,
+			      (unsigned char **)par);
+	simd_clean();
 }
 
 /* m_E = A^-1 (p_R + M_R,notE m_notE), A = M restricted to rows R and
@@ -134,6 +158,7 @@ void fec_rs_erasure_decode(const struct fec_rs *rs,
 {
 	ec_encode_data((int)len, (int)(rs->rsn + e->ne), (int)e->ne, e->tables,
 		       (unsigned char **)src, (unsigned char **)out);
+	simd_clean();
 }
 
 int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],

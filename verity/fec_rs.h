@@ -36,6 +36,12 @@ void fec_rs_free(struct fec_rs *rs);
 void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		   uint8_t *const *par);
 
+/* Adds message column pos (len bytes: symbol pos of len codewords) into
+ * the parity rows par, which hold the sum of the other columns so far:
+ * parity is linear, so columns can come in any order. len <= INT_MAX. */
+void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
+			  const uint8_t *src, uint8_t *const *par);
+
 /* The parity of one codeword (msg[0..rsn) -> parity[0..roots)) with
  * libfec's scalar encoder, one symbol at a time: veritysetup's encoder,
  * kept for the bench and the tests. */

@@ -88,6 +88,14 @@ static void io_unmap_data(void *c, const uint8_t *p, size_t len)
 	munmap((void *)base, len + (at - base));
 }
 
+static int io_data_seen(void *c, unsigned worker, uint64_t first,
+			const uint8_t *blocks, size_t n, struct fv_error *err)
+{
+	const struct verity_io_ctx *ctx = c;
+
+	return fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
+}
+
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
 {
 	memset(io, 0, sizeof(*io));
@@ -156,29 +164,38 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 	return r;
 }
 
-static int write_fec(const struct verity_layout *l,
-		     const struct verity_device *data,
-		     const struct verity_device *hash,
-		     const struct verity_device *fec,
-		     const struct ht_options *opt, struct fv_error *err)
+/* A gap between the tree and the parity is covered: zeros. */
+static int extend_for_fec(const struct verity_layout *l,
+			  const struct verity_device *hash,
+			  struct fv_error *err)
 {
-	struct fec_source src = {data, hash, fec, &l->fec, NULL};
-	struct fec_rs rs;
 	struct stat st;
-	int r;
 
-	/* a gap between the tree and the parity is covered: zeros */
 	if (l->fec.on_hash_device && !hash->is_block &&
 	    fstat(hash->fd, &st) == 0 && (uint64_t)st.st_size < l->fec.offset &&
 	    ftruncate(hash->fd, (off_t)l->fec.offset) < 0)
 		return fv_fail(err, EIO, "%s: cannot extend: %s", hash->path,
 			       strerror(errno));
-	r = fec_rs_init(&rs, l->fec.roots, err);
-	if (r)
-		return r;
-	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
-			    opt ? opt->threads : 1, NULL, err);
-	fec_rs_free(&rs);
+	return 0;
+}
+
+/* The parity: finished from what the tree build added (fused), or
+ * computed in a pass of its own. */
+static int write_fec(const struct verity_layout *l,
+		     const struct verity_device *data,
+		     const struct verity_device *hash,
+		     const struct verity_device *fec, const struct fec_rs *rs,
+		     struct fec_fused *fused, const struct ht_options *opt,
+		     struct fv_error *err)
+{
+	struct fec_source src = {data, hash, fec, &l->fec, NULL};
+	int r = extend_for_fec(l, hash, err);
+
+	if (!r && fused->planes)
+		r = fec_fused_finish(fused, &src, err);
+	else if (!r)
+		r = fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL,
+				    opt ? opt->threads : 1, NULL, err);
 	if (!r && fsync(fec->fd) < 0 && errno != EINVAL)
 		r = fv_fail(err, EIO, "%s: cannot flush: %s", fec->path,
 			    strerror(errno));
@@ -196,6 +213,8 @@ int verity_format(struct verity_params *p, const char *data_path,
 	struct verity_io_ctx ctx;
 	struct ht_hasher h;
 	struct ht_io io;
+	struct fec_rs rs = {0};
+	struct fec_fused fused = {0};
 	int r;
 
 	r = open_for_format(p, data_path, hash_path, &data, &hash, &l, err);
@@ -210,20 +229,39 @@ int verity_format(struct verity_params *p, const char *data_path,
 			return r;
 		}
 	}
-	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
-			   p->salt_size, err);
+	ctx.data = &data;
+	ctx.hash = &hash;
+	ctx.tree_offset = l.tree_offset;
+	ctx.fused = NULL;
+	verity_io_init(&io, &ctx);
+	if (l.fec.roots) {
+		r = fec_rs_init(&rs, l.fec.roots, err);
+		/* the data blocks go into the parity as the tree hashes them
+		 * (a tree of no level hashes none) */
+		if (!r && l.geo.levels)
+			r = fec_fused_init(&fused, &rs, &l.fec,
+					   opt ? opt->threads : 1, err);
+		if (r > 0)
+			r = 0;
+		if (fused.planes) {
+			io.data_seen = io_data_seen;
+			ctx.fused = &fused;
+		}
+	}
+	if (!r)
+		r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
+				   p->salt_size, err);
 	if (!r) {
 		verity_fill_info(info, &h);
-		ctx.data = &data;
-		ctx.hash = &hash;
-		ctx.tree_offset = l.tree_offset;
-		verity_io_init(&io, &ctx);
 		r = ht_build(&l.geo, &h, &io, opt, root, err);
 		ht_hasher_free(&h);
 	}
 	/* parity after the tree, before the superblock, as veritysetup */
 	if (!r && l.fec.roots)
-		r = write_fec(&l, &data, &hash, &fec, opt, err);
+		r = write_fec(&l, &data, &hash, &fec, &rs, &fused, opt, err);
+	fec_fused_free(&fused);
+	if (rs.karn)
+		fec_rs_free(&rs);
 	if (!r && !p->no_superblock)
 		r = write_superblock(p, &l, &hash, err);
 	if (!r && fsync(hash.fd) < 0 && errno != EINVAL)

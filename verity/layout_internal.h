@@ -30,10 +30,12 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h);
 
 /* ht_io over two devices: data from the start of the data device, tree
  * at tree_offset on the hash device. */
+struct fec_fused;
 struct verity_io_ctx {
 	const struct verity_device *data;
 	const struct verity_device *hash;
 	uint64_t tree_offset;
+	struct fec_fused *fused; /* format: parity built with the tree */
 };
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx);
 

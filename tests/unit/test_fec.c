@@ -4,8 +4,10 @@
 
 #include "check_main.h"
 #include <fec.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../verity/fec.h"
 
@@ -253,6 +255,124 @@ START_TEST(layout_refusals)
 }
 END_TEST
 
+/* --- parity built with the tree (fused) == parity of its own pass ----- */
+
+static char *tmp_path(const char *name)
+{
+	static char dir[64];
+	char *path;
+
+	if (!dir[0]) {
+		strcpy(dir, "/tmp/fv-unit-fec.XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+	}
+	ck_assert_int_ge(asprintf(&path, "%s/%s", dir, name), 0);
+	return path;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n ? (size_t)n : 1);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Formats data with FEC fused (forced) and with a pass of its own
+ * (forced); the hash and FEC files must be equal byte for byte. */
+static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
+			      unsigned threads, int on_hash, int no_sb)
+{
+	char *h[2] = {tmp_path("h0"), tmp_path("h1")};
+	char *fe[2] = {tmp_path("f0"), tmp_path("f1")};
+	uint8_t *img[2], *par[2];
+	size_t ilen[2], plen[2];
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	struct ht_options opt = {threads, NULL, NULL};
+	struct verity_layout l[2];
+	struct verity_info info;
+	struct fv_error err;
+
+	for (int k = 0; k < 2; k++) {
+		struct verity_params p;
+		struct verity_fec_params fp = {on_hash ? h[k] : fe[k], 0,
+					       roots};
+
+		verity_params_default(&p);
+		p.salt_size = 5;
+		memcpy(p.salt, "salty", 5);
+		p.no_superblock = no_sb;
+		p.data_blocks = blocks;
+		/* parity after the tree with a gap of two blocks */
+		if (on_hash)
+			fp.offset = 64 * 4096;
+		unlink(h[k]);
+		unlink(fe[k]);
+		fec_fused_max_roots = k ? 0 : FEC_MAX_ROOTS;
+		fec_fused_max_bytes = (size_t)1 << 30;
+		ck_assert_msg(verity_format(&p, data, h[k], &fp, &opt, root,
+					    &l[k], &info, &err) == 0,
+			      "%s", err.msg);
+		img[k] = slurp(h[k], &ilen[k]);
+		par[k] = on_hash ? NULL : slurp(fe[k], &plen[k]);
+	}
+	ck_assert_uint_eq(ilen[0], ilen[1]);
+	ck_assert_msg(memcmp(img[0], img[1], ilen[0]) == 0,
+		      "hash files differ: %llu blocks, %u roots, %u threads",
+		      (unsigned long long)blocks, roots, threads);
+	if (!on_hash) {
+		ck_assert_uint_eq(plen[0], plen[1]);
+		ck_assert_msg(memcmp(par[0], par[1], plen[0]) == 0,
+			      "FEC files differ: %llu blocks, %u roots, %u "
+			      "threads",
+			      (unsigned long long)blocks, roots, threads);
+	}
+	ck_assert_uint_eq(l[0].fec.rounds, l[1].fec.rounds);
+	for (int k = 0; k < 2; k++) {
+		free(img[k]);
+		free(par[k]);
+		unlink(h[k]);
+		unlink(fe[k]);
+		free(h[k]);
+		free(fe[k]);
+	}
+}
+
+START_TEST(fused_parity_equals_own_pass)
+{
+	/* sizes around round and chunk edges: 1 round, a partial last
+	 * round, many rounds per chunk */
+	static const uint64_t sizes[] = {2, 253, 300, 1000, 5000};
+	char *data = tmp_path("data");
+	FILE *f = fopen(data, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; i < 5000 * 4096; i++)
+		fputc(next_byte(), f);
+	fclose(f);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (unsigned roots = 2; roots <= 24; roots += 11)
+			for (unsigned t = 1; t <= 3; t++)
+				fused_equals_pass(data, sizes[s], roots, t, 0,
+						  s & 1);
+	fused_equals_pass(data, 1000, 2, 2, 1, 0);
+	fused_equals_pass(data, 300, 7, 3, 1, 1);
+	unlink(data);
+	free(data);
+	fec_fused_max_roots = 3;
+	fec_fused_max_bytes = 32u << 20;
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fec");
@@ -266,6 +386,7 @@ int main(void)
 	tcase_add_test(tc, layout_separate_device);
 	tcase_add_test(tc, layout_on_hash_device);
 	tcase_add_test(tc, layout_refusals);
+	tcase_add_test(tc, fused_parity_equals_own_pass);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
