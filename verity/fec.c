@@ -11,6 +11,8 @@
 /* Message bytes a batch of rounds reads: rsn runs of consecutive covered
  * blocks, together about this much, so the GF(2^8) passes stay in cache. */
 #define FEC_BATCH_BYTES (2u << 20)
+/* Pieces of the fused finish: few fresh pages to touch. */
+#define CHUNK_BLOCKS_BYTES (256u << 10)
 
 int verity_fec_layout_compute(const struct verity_params *p,
 			      const struct verity_layout *l,
@@ -483,27 +485,29 @@ int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		threads = 1;
 	per_thread = fl->rounds * fl->block_size * fl->roots;
 	if (fl->roots > fec_fused_max_roots ||
-	    per_thread > fec_fused_max_bytes / threads)
+	    per_thread > fec_fused_max_bytes / (threads + 1))
 		return 1;
 	f->rs = rs;
 	f->fl = fl;
 	f->threads = threads;
 	f->plane_bytes = (size_t)(fl->rounds * fl->block_size);
-	f->planes = calloc(threads, (size_t)per_thread);
+	/* one set of planes per worker, and one for the tree blocks */
+	f->planes = calloc(threads + 1, (size_t)per_thread);
 	if (!f->planes)
 		return fv_fail(err, ENOMEM, "out of memory");
+	pthread_mutex_init(&f->tree_lock, NULL);
 	return 0;
 }
 
-/* Adds covered blocks [first, first + n) into one thread's planes: each
- * run of blocks with the same message position i = block / rounds is
- * one column of consecutive rounds, added with one call. */
-static void fused_add(struct fec_fused *f, unsigned worker, uint64_t first,
+/* Adds covered blocks [first, first + n) into planes set `set`: each run
+ * of blocks with the same message position i = block / rounds is one
+ * column of consecutive rounds, added with one call. */
+static void fused_add(struct fec_fused *f, unsigned set, uint64_t first,
 		      const uint8_t *blocks, size_t n)
 {
 	const struct verity_fec_layout *fl = f->fl;
 	size_t bs = fl->block_size;
-	uint8_t *base = f->planes + (size_t)worker * fl->roots * f->plane_bytes;
+	uint8_t *base = f->planes + (size_t)set * fl->roots * f->plane_bytes;
 	uint8_t *par[FEC_MAX_ROOTS];
 	uint64_t j = first, end = first + n;
 
@@ -520,11 +524,9 @@ static void fused_add(struct fec_fused *f, unsigned worker, uint64_t first,
 	}
 }
 
-int fec_fused_data_seen(void *ctx, unsigned worker, uint64_t first,
+int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct fv_error *err)
 {
-	struct fec_fused *f = ctx;
-
 	if (worker >= f->threads)
 		return fv_fail(err, EINVAL, "FEC: worker %u of %u", worker,
 			       f->threads);
@@ -532,56 +534,73 @@ int fec_fused_data_seen(void *ctx, unsigned worker, uint64_t first,
 	return 0;
 }
 
+void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
+			    const uint8_t *blocks, size_t n)
+{
+	const struct verity_fec_layout *fl = f->fl;
+	uint64_t j = fl->data_blocks + tree_block;
+
+	if (j >= fl->blocks)
+		return;
+	if (n > fl->blocks - j)
+		n = (size_t)(fl->blocks - j);
+	pthread_mutex_lock(&f->tree_lock);
+	fused_add(f, f->threads, j, blocks, n);
+	if (tree_block + n > f->tree_end)
+		f->tree_end = tree_block + n;
+	pthread_mutex_unlock(&f->tree_lock);
+}
+
 int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		     struct fv_error *err)
 {
 	const struct verity_fec_layout *fl = f->fl;
-	size_t bs = fl->block_size, per = FEC_BATCH_BYTES / bs;
+	size_t bs = fl->block_size, per = CHUNK_BLOCKS_BYTES / bs;
 	size_t total = f->plane_bytes * fl->roots;
-	uint8_t *buf = malloc(per * bs), *out = malloc(per * bs * fl->roots);
+	uint8_t *buf = malloc(per * bs * fl->roots);
 	uint8_t *planes[FEC_MAX_ROOTS];
 	int r = 0;
 
-	if (!buf || !out) {
-		r = fv_fail(err, ENOMEM, "out of memory");
-		goto done;
-	}
-	/* the covered hash blocks (tree, and whatever follows it) */
-	for (uint64_t j = fl->data_blocks; !r && j < fl->blocks; j += per) {
+	if (!buf)
+		return fv_fail(err, ENOMEM, "out of memory");
+	/* covered hash blocks after the tree (the rest of a hash device,
+	 * or the gap before the parity) */
+	for (uint64_t j = fl->data_blocks + f->tree_end; !r && j < fl->blocks;
+	     j += per) {
 		size_t n =
 			fl->blocks - j < per ? (size_t)(fl->blocks - j) : per;
 
 		r = fec_read_covered(s, j, n, buf, err);
 		if (!r)
-			fused_add(f, 0, j, buf, n);
+			fused_add(f, f->threads, j, buf, n);
 	}
-	/* the sum over threads, into thread 0's planes */
-	for (unsigned t = 1; !r && t < f->threads; t++) {
+	/* the sum over the sets, into the first */
+	for (unsigned t = 1; !r && t <= f->threads; t++) {
 		const uint64_t *src = (const uint64_t *)(f->planes + t * total);
 		uint64_t *dst = (uint64_t *)f->planes;
 
 		for (size_t x = 0; x < total / 8; x++)
 			dst[x] ^= src[x];
 	}
-	/* interleaved, roots bytes per codeword, written in batches */
+	/* interleaved, roots bytes per codeword, written in pieces */
 	for (size_t x = 0; !r && x < f->plane_bytes; x += per * bs) {
 		size_t len = f->plane_bytes - x < per * bs ? f->plane_bytes - x
 							   : per * bs;
 
 		for (unsigned k = 0; k < fl->roots; k++)
 			planes[k] = f->planes + k * f->plane_bytes + x;
-		interleave(out, planes, fl->roots, len);
-		r = verity_device_write(s->fec, fl->offset + x * fl->roots, out,
+		interleave(buf, planes, fl->roots, len);
+		r = verity_device_write(s->fec, fl->offset + x * fl->roots, buf,
 					len * fl->roots, err);
 	}
-done:
 	free(buf);
-	free(out);
 	return r;
 }
 
 void fec_fused_free(struct fec_fused *f)
 {
+	if (f->planes)
+		pthread_mutex_destroy(&f->tree_lock);
 	free(f->planes);
 	f->planes = NULL;
 }

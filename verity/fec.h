@@ -3,6 +3,8 @@
 #ifndef FV_FEC_H
 #define FV_FEC_H
 
+#include <pthread.h>
+
 #include "device.h"
 #include "fec_rs.h"
 #include "verity.h"
@@ -78,8 +80,10 @@ struct fec_fused {
 	const struct fec_rs *rs;
 	const struct verity_fec_layout *fl;
 	unsigned threads;
-	size_t plane_bytes; /* rounds * block size */
-	uint8_t *planes;    /* threads x roots planes */
+	size_t plane_bytes;        /* rounds * block size */
+	uint8_t *planes;           /* (threads + 1) sets of roots planes */
+	pthread_mutex_t tree_lock; /* the last set: tree blocks */
+	uint64_t tree_end;         /* tree blocks seen: [0, tree_end) */
 };
 
 /* 0 and set up, or 1 when fused encoding does not apply (use
@@ -87,11 +91,16 @@ struct fec_fused {
 int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		   const struct verity_fec_layout *fl, unsigned threads,
 		   struct fv_error *err);
-/* An ht_io.data_seen callback; ctx is the struct fec_fused. */
-int fec_fused_data_seen(void *ctx, unsigned worker, uint64_t first,
+/* From ht_io.data_seen: data blocks [first, first + n), just hashed. */
+int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct fv_error *err);
-/* Adds the covered hash blocks, sums the threads' planes and writes the
- * parity area. */
+/* From ht_io.write_tree: tree blocks [tree_block, tree_block + n) as
+ * written (the tree starts at the first covered hash block). Any
+ * thread. */
+void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
+			    const uint8_t *blocks, size_t n);
+/* Adds the covered hash blocks after the tree, sums the sets and writes
+ * the parity area. */
 int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		     struct fv_error *err);
 void fec_fused_free(struct fec_fused *f);

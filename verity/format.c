@@ -88,6 +88,20 @@ static void io_unmap_data(void *c, const uint8_t *p, size_t len)
 	munmap((void *)base, len + (at - base));
 }
 
+/* Format with parity built alongside: tree blocks go into the parity as
+ * they are written. */
+static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
+			       size_t len, struct fv_error *err)
+{
+	const struct verity_io_ctx *ctx = c;
+	size_t bs = ctx->fused->fl->block_size;
+	int r = io_write_tree(c, off, buf, len, err);
+
+	if (!r)
+		fec_fused_tree_written(ctx->fused, off / bs, buf, len / bs);
+	return r;
+}
+
 static int io_data_seen(void *c, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct fv_error *err)
 {
@@ -245,6 +259,7 @@ int verity_format(struct verity_params *p, const char *data_path,
 			r = 0;
 		if (fused.planes) {
 			io.data_seen = io_data_seen;
+			io.write_tree = io_write_tree_fused;
 			ctx.fused = &fused;
 		}
 	}

@@ -74,9 +74,25 @@ fec_section() {
 	runs=$fruns
 	echo "| FEC, 256 MiB image | veritysetup | fastverity | ratio | target | |"
 	echo "|---|---|---|---|---|---|"
-	compare "format + parity, --fec-roots=2" 40 \
-		"format $fimg $dir/fh.vs --fec-device=$dir/ff.vs --fec-roots=2 $common" \
-		"format $fimg $dir/fh.fv --fec-device=$dir/ff.fv --fec-roots=2 $common"
+	# roots 2, with the ceiling: fastverity's format without parity (the
+	# tree alone, at the SHA-NI limit) in the same alternation. No
+	# parity encoder can make format with FEC faster than that.
+	local vs=() fs=() ts=() i v f t
+	for i in $(seq "$fruns"); do
+		# shellcheck disable=SC2086
+		vs+=("$(seconds veritysetup format $fimg $dir/fh.vs --fec-device=$dir/ff.vs --fec-roots=2 $common)")
+		# shellcheck disable=SC2086
+		fs+=("$(seconds "$fv" format $fimg $dir/fh.fv --fec-device=$dir/ff.fv --fec-roots=2 $common)")
+		# shellcheck disable=SC2086
+		ts+=("$(seconds "$fv" format $fimg $dir/fh.tree $common)")
+	done
+	v=$(printf '%s\n' "${vs[@]}" | median)
+	f=$(printf '%s\n' "${fs[@]}" | median)
+	t=$(printf '%s\n' "${ts[@]}" | median)
+	printf '| format + parity, --fec-roots=2 | %.3f s | %.3f s | %.2fx | 40x | %s |\n' "$v" "$f" \
+		"$(echo "$v / $f" | bc -l)" "$([ "$(echo "$v / $f >= 40" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	printf '| ceiling: the same veritysetup run against fastverity format without parity (tree only) | %.3f s | %.3f s | %.2fx | | |\n' \
+		"$v" "$t" "$(echo "$v / $t" | bc -l)"
 	compare "format + parity, --fec-roots=24" 50 \
 		"format $fimg $dir/fh.vs --fec-device=$dir/ff.vs --fec-roots=24 $common" \
 		"format $fimg $dir/fh.fv --fec-device=$dir/ff.fv --fec-roots=24 $common --root-hash-file=$dir/froot"
