@@ -59,6 +59,12 @@ int cmd_format(struct cli_opts *o)
 						  "<image> as argument");
 		if ((r = cli_sidecar_names(o->args[0], &side)))
 			return r;
+		if (o->root_hash_file)
+			return cli_error(-EINVAL,
+					 "format --sidecar: writes the root "
+					 "hash to %s; --root-hash-file would "
+					 "be ignored",
+					 side.roothash);
 		if (o->fec_device || o->fec_offset)
 			return cli_error(-EINVAL,
 					 "format --sidecar: writes the parity "

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "../verity/device.h"
 #include "cli.h"
 
 int cli_exit_code(int r)
@@ -271,24 +272,45 @@ int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 	return 0;
 }
 
+/* A root hash file: the hex digest, then nothing but whitespace. Read
+ * whole (a regular file of at most ROOT_FILE_MAX bytes). */
+#define ROOT_FILE_MAX 4096
+
 static int read_root_file(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
+	struct fv_error err;
+	uint8_t *text;
+	size_t len, n;
+	int r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text,
+				 &len, &err);
 
-	if (!f)
-		return -cli_error(-EINVAL, "%s: cannot read root hash file: %s",
-				  path, strerror(errno));
-	n = fread(buf, 1, size - 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		return -cli_error(-EIO, "%s: cannot read root hash file: %s",
-				  path, strerror(errno));
+	if (r)
+		return -cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+	n = len;
+	while (n && isspace(text[n - 1]))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		if (!isxdigit(text[i])) {
+			free(text);
+			return -cli_error(-EINVAL,
+					  "%s: invalid root hash string "
+					  "specified: byte %zu is not a hex "
+					  "digit (the file holds the hex root "
+					  "hash, and nothing after it but "
+					  "white space)",
+					  path, i + 1);
+		}
 	}
-	fclose(f);
+	if (n >= size) {
+		free(text);
+		return -cli_error(-EINVAL,
+				  "%s: invalid root hash string specified "
+				  "(%zu hex digits, at most %zu)",
+				  path, n, size - 1);
+	}
+	memcpy(buf, text, n);
 	buf[n] = '\0';
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
+	free(text);
 	return 0;
 }
 

@@ -221,7 +221,43 @@ static void sigbus_handler(int sig)
 	_exit(EXIT_PARAMS);
 }
 
+/* stdout, checked once at the end as coreutils do: a root hash written to
+ * a full disk or a closed pipe is an error, not a success. */
+static int stdout_checked;
+
+static int close_stdout(int rc)
+{
+	int bad;
+
+	if (stdout_checked)
+		return rc;
+	stdout_checked = 1;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (!bad)
+		return rc;
+	fprintf(stderr, "fastverity: write error on standard output: %s\n",
+		errno ? strerror(errno) : "unknown error");
+	return rc == EXIT_OK ? EXIT_PARAMS : rc;
+}
+
+/* popt's --help and --usage exit by themselves */
+static void close_stdout_at_exit(void)
+{
+	if (!stdout_checked && close_stdout(EXIT_OK) != EXIT_OK)
+		_exit(EXIT_PARAMS);
+}
+
+static int run(int argc, const char **argv);
+
 int main(int argc, const char **argv)
+{
+	atexit(close_stdout_at_exit);
+	return close_stdout(run(argc, argv));
+}
+
+static int run(int argc, const char **argv)
 {
 	struct sigaction sa;
 	poptContext pc;

@@ -2,11 +2,28 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <linux/fs.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* S_IFMT names for messages. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISBLK(m))
+		return "a block device";
+	return "not a regular file";
+}
 
 int verity_device_open(struct verity_device *d, const char *path,
 		       enum verity_open_mode mode, struct fv_error *err)
@@ -19,7 +36,8 @@ int verity_device_open(struct verity_device *d, const char *path,
 	d->path = path;
 	if (mode == VERITY_OPEN_CREATE)
 		flags |= O_CREAT;
-	d->fd = open(path, flags | O_CLOEXEC, 0600);
+	/* O_NONBLOCK: a FIFO is refused below instead of waited on */
+	d->fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	if (d->fd < 0) {
 		int e = errno;
 
@@ -65,7 +83,14 @@ int verity_device_open(struct verity_device *d, const char *path,
 	} else {
 		verity_device_close(d);
 		return fv_fail(err, EINVAL,
-			       "%s: not a regular file or block device", path);
+			       "%s: %s, not a regular file or block device",
+			       path, file_kind(st.st_mode));
+	}
+	if (fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = errno;
+
+		verity_device_close(d);
+		return fv_fail(err, e, "%s: %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -131,5 +156,72 @@ int verity_device_write(const struct verity_device *d, uint64_t off,
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
+	return 0;
+}
+
+int verity_read_file(const char *path, const char *what, size_t max,
+		     uint8_t **out, size_t *len, struct fv_error *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	size_t got = 0;
+	uint8_t *buf;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0)
+		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL,
+			       "%s: cannot read %s: %s", path, what,
+			       strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		close(fd);
+		return fv_fail(err, EINVAL, "%s: cannot read %s: %s", path,
+			       what,
+			       S_ISREG(st.st_mode) ? strerror(e)
+						   : file_kind(st.st_mode));
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return fv_fail(
+			err, EINVAL,
+			"%s: %s of %llu bytes is too large (at most %zu)", path,
+			what, (unsigned long long)st.st_size, max);
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	/* to the end, whatever fstat said: a file may change */
+	for (;;) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			free(buf);
+			return fv_fail(err, EIO, "%s: cannot read %s: %s", path,
+				       what, strerror(e));
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got > (size_t)st.st_size) {
+			close(fd);
+			free(buf);
+			return fv_fail(err, EINVAL,
+				       "%s: %s grew while being read", path,
+				       what);
+		}
+	}
+	close(fd);
+	buf[got] = 0;
+	*out = buf;
+	*len = got;
 	return 0;
 }

@@ -36,4 +36,12 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 int verity_device_write(const struct verity_device *d, uint64_t off,
 			const void *buf, size_t len, struct fv_error *err);
 
+/* Reads a whole small input file (a root hash, a signature, a key or a
+ * certificate): a regular file of at most max bytes, opened without
+ * blocking (a FIFO is refused, never waited on). *out is malloc'd with a
+ * NUL after the last byte. what names the file in messages ("signature
+ * file"). -EINVAL: missing, not a regular file, or too large; -EIO. */
+int verity_read_file(const char *path, const char *what, size_t max,
+		     uint8_t **out, size_t *len, struct fv_error *err);
+
 #endif

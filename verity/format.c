@@ -157,6 +157,22 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 	r = verity_resolve_data_blocks(p, data, err);
 	if (!r)
 		r = verity_layout_compute(p, l, err);
+	/* without a superblock the tree starts at the block holding the
+	 * offset: before it, over bytes the user did not hand over */
+	if (!r && p->no_superblock && p->hash_offset % p->hash_block_size) {
+		uint64_t below =
+			p->hash_offset - p->hash_offset % p->hash_block_size;
+
+		r = fv_fail(err, EINVAL,
+			    "--hash-offset=%llu is not a multiple of the "
+			    "%u-byte hash block size: without a superblock "
+			    "the tree would start at byte %llu, before it "
+			    "(give --hash-offset=%llu or %llu)",
+			    (unsigned long long)p->hash_offset,
+			    p->hash_block_size, (unsigned long long)below,
+			    (unsigned long long)below,
+			    (unsigned long long)(below + p->hash_block_size));
+	}
 	if (r) {
 		verity_device_close(data);
 		return r;

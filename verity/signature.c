@@ -14,37 +14,45 @@
 #include <openssl/x509v3.h>
 
 #include "../hashtree/hasher.h"
+#include "device.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 			  struct fv_error *err)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int r = verity_read_file(path, "signature file", VERITY_MAX_SIGNATURE,
+				 out, len, err);
 
-	*out = NULL;
-	if (fd < 0)
-		return fv_fail(err, EINVAL,
-			       "%s: cannot read signature file: %s", path,
-			       strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > VERITY_MAX_SIGNATURE) {
-		close(fd);
-		return fv_fail(err, EINVAL,
-			       "%s: not a signature file (a regular file of 1 "
-			       "to %d bytes)",
-			       path, VERITY_MAX_SIGNATURE);
-	}
-	*out = malloc((size_t)st.st_size);
-	n = *out ? read(fd, *out, (size_t)st.st_size) : -1;
-	close(fd);
-	if (n != st.st_size) {
+	if (!r && !*len) {
 		free(*out);
 		*out = NULL;
-		return fv_fail(err, EIO, "%s: cannot read signature file",
-			       path);
+		return fv_fail(err, EINVAL, "%s: empty signature file", path);
 	}
-	*len = (size_t)n;
+	return r == -ENOENT ? -EINVAL : r;
+}
+
+/* PEM files are read whole (regular files of at most 1 MiB, never a
+ * FIFO) into a memory BIO that owns the bytes. */
+#define PEM_MAX_BYTES (1u << 20)
+
+static int pem_bio(const char *path, const char *what, BIO **out,
+		   struct fv_error *err)
+{
+	uint8_t *buf;
+	size_t len;
+	int r = verity_read_file(path, what, PEM_MAX_BYTES, &buf, &len, err);
+	BIO *mem;
+
+	*out = NULL;
+	if (r)
+		return r;
+	mem = BIO_new(BIO_s_mem());
+	if (!mem || BIO_write(mem, buf, (int)len) != (int)len) {
+		BIO_free(mem);
+		free(buf);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	free(buf);
+	*out = mem;
 	return 0;
 }
 
@@ -72,20 +80,27 @@ int verity_sign(const char *key_path, const char *cert_path,
 	*der = NULL;
 	if (!ctx)
 		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
-	kb = BIO_new_file(key_path, "r");
-	if (!kb || !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx,
-						      NULL))) {
-		r = fv_fail(err, EINVAL,
-			    "%s: cannot read a PEM private key: %s", key_path,
-			    kb ? ssl_reason() : strerror(errno));
+	/* a key or certificate that cannot be read is a parameter error */
+	if ((r = pem_bio(key_path, "private key file", &kb, err))) {
+		r = -EINVAL;
 		goto out;
 	}
-	cb = BIO_new_file(cert_path, "r");
+	if (!(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx,
+					       NULL))) {
+		r = fv_fail(err, EINVAL,
+			    "%s: cannot read a PEM private key: %s", key_path,
+			    ssl_reason());
+		goto out;
+	}
+	if ((r = pem_bio(cert_path, "certificate file", &cb, err))) {
+		r = -EINVAL;
+		goto out;
+	}
 	cert = X509_new_ex(ctx, NULL);
-	if (!cb || !cert || !PEM_read_bio_X509(cb, &cert, NULL, NULL)) {
+	if (!cert || !PEM_read_bio_X509(cb, &cert, NULL, NULL)) {
 		r = fv_fail(err, EINVAL,
 			    "%s: cannot read a PEM certificate: %s", cert_path,
-			    cb ? ssl_reason() : strerror(errno));
+			    ssl_reason());
 		goto out;
 	}
 	if (!X509_check_private_key(cert, key)) {
@@ -129,13 +144,13 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 			STACK_OF(X509) * certs, struct fv_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
-		BIO *b = BIO_new_file(files[i], "r");
+		BIO *b = NULL;
 		X509 *x;
-		int count = 0;
+		int count = 0,
+		    r = pem_bio(files[i], "certificate file", &b, err);
 
-		if (!b)
-			return fv_fail(err, ENOENT, "%s: cannot read: %s",
-				       files[i], strerror(errno));
+		if (r)
+			return r;
 		while ((x = X509_new_ex(ht_crypto_libctx(), NULL)) &&
 		       PEM_read_bio_X509(b, &x, NULL, NULL)) {
 			X509_STORE_add_cert(store, x);

@@ -1,0 +1,56 @@
+# Output safety and misbehaving inputs (issue 11): each check here failed
+# before its fix.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+gen 41 $((64 * 4096)) >data
+run_rc 0 "$FV" format data hash --salt=$SALT --uuid=$UUID
+R=$(root_of out)
+check "setup: format" test -n "$R"
+
+# 3: --no-superblock with an offset off the block grid would write the
+# tree before the offset.
+printf 'KEEP' >h3
+run_rc 1 "$FV" format data h3 --no-superblock --hash-offset=512 --salt=$SALT
+check "3: unaligned offset without superblock refused, naming valid ones" grep -q 'give --hash-offset=0 or 4096' err
+check "3: nothing written before the offset" test "$(cat h3)" = KEEP
+run_rc 0 "$FV" format data h3 --no-superblock --hash-offset=4096 --salt=$SALT
+check "3: an aligned offset keeps the bytes before it" test "$(head -c 4 h3)" = KEEP
+
+# 6: --sidecar with --root-hash-file would ignore it.
+cp data img.raw
+run_rc 1 "$FV" format --sidecar img.raw --root-hash-file=x.roothash
+check "6: --sidecar --root-hash-file refused" sh -c "grep -q 'root-hash-file would be ignored' '$T/err' && test ! -e x.roothash && test ! -e img.verity"
+
+# 8: FIFOs never hang: refused as inputs, whatever the role.
+mkfifo fifo
+check "8: FIFO as data refused" run_rc 1 timeout 10 "$FV" verify fifo hash "$R"
+check "8:   says what it is" grep -q 'fifo: a FIFO, not a regular file or block device' err
+check "8: FIFO as hash device refused" run_rc 1 timeout 10 "$FV" verify data fifo "$R" --no-superblock --salt=$SALT
+check "8: FIFO as root hash file refused" run_rc 1 timeout 10 "$FV" verify data hash --root-hash-file=fifo
+check "8:   says what it is" grep -q 'fifo: cannot read root hash file: a FIFO' err
+check "8: FIFO as signature refused" run_rc 1 timeout 10 "$FV" verify data hash "$R" --root-hash-signature=fifo --trusted-cert=fifo
+check "8: FIFO as signing key refused" run_rc 1 timeout 10 "$FV" sign --key=fifo --cert=fifo "$R" out.p7s
+check "8:   says what it is" grep -q 'fifo: cannot read private key file: a FIFO' err
+check "8: FIFO as FEC device refused" run_rc 1 timeout 10 "$FV" verify data hash "$R" --fec-device=fifo
+check "8: a directory as data refused" run_rc 1 timeout 10 "$FV" verify . hash "$R"
+
+# 9: stdout errors are errors.
+check "9: format >/dev/full fails" sh -c "'$FV' format data h9 --salt=$SALT >/dev/full 2>'$T/err'; test \$? = 1"
+check "9:   and says so" grep -q 'write error on standard output' err
+check "9: --help >/dev/full fails" sh -c "'$FV' --help >/dev/full 2>/dev/null; test \$? = 1"
+check "9: a failing verify keeps its exit code" sh -c "'$FV' verify data hash 00 >/dev/full 2>/dev/null; test \$? = 1"
+
+# 11: the root hash file holds the hex digest and trailing white space only.
+printf '%s \n\n\t' "$R" >rf.ok
+check "11: hex and white space accepted" run_rc 0 "$FV" verify data hash --root-hash-file=rf.ok
+printf '%s   garbage' "$R" >rf.garbage
+check "11: garbage after white space refused" run_rc 1 "$FV" verify data hash --root-hash-file=rf.garbage
+check "11:   names the file" grep -q 'rf.garbage: invalid root hash string specified: byte 65' err
+{ printf '%s' "$R"; head -c 200 /dev/zero | tr '\0' ' '; printf 'x'; } >rf.far
+check "11: garbage past the first 135 bytes refused" run_rc 1 "$FV" verify data hash --root-hash-file=rf.far
+printf ' %s' "$R" >rf.lead
+check "11: leading white space refused" run_rc 1 "$FV" verify data hash --root-hash-file=rf.lead
+head -c 5000 /dev/zero >rf.big
+check "11: a large file refused with its size" run_rc 1 "$FV" verify data hash --root-hash-file=rf.big
+check "11:   message" grep -q 'rf.big: root hash file of 5000 bytes is too large (at most 4096)' err
