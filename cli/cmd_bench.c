@@ -93,7 +93,7 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	if (s->salt_size <= VERITY_MAX_SALT_SIZE)
 		memset(p.salt, 0x5a, s->salt_size);
 	if (verity_params_validate(&p, &err)) {
-		snprintf(s->why, sizeof(s->why), "%s", err.msg);
+		snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
 		return -1;
 	}
 	p.data_blocks = size / p.data_block_size;
@@ -128,7 +128,7 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	s->valid = 1;
 	return 0;
 fail:
-	snprintf(s->why, sizeof(s->why), "%s", err.msg);
+	snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
 	return -1;
 }
 
@@ -151,7 +151,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 	b->tree = pp->tree;
 	do {
 		if (ht_build(&pp->g, &pp->h, &io, &opt, root, &err)) {
-			snprintf(s->why, sizeof(s->why), "%s", err.msg);
+			snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
 			s->valid = 0;
 			return;
 		}

@@ -5,8 +5,11 @@
 
 #include <stdarg.h>
 
+/* Room for a message naming a few paths of PATH_MAX bytes whole. */
+#define FV_ERROR_MAX (3 * 4096)
+
 struct fv_error {
-	char msg[512];
+	char msg[FV_ERROR_MAX];
 };
 
 /* Sets the message (printf-style) and returns -errnum, so that callers can

@@ -54,3 +54,18 @@ check "11: leading white space refused" run_rc 1 "$FV" verify data hash --root-h
 head -c 5000 /dev/zero >rf.big
 check "11: a large file refused with its size" run_rc 1 "$FV" verify data hash --root-hash-file=rf.big
 check "11:   message" grep -q 'rf.big: root hash file of 5000 bytes is too large (at most 4096)' err
+
+# 7: long paths are never cut: the sidecar names in full (an error when
+# too long), and messages carry whole paths.
+p=.
+for i in $(seq 16); do p=$p/$(printf 'd%.0s' $(seq 250)); done
+mkdir -p "$p"
+img="$p/$(printf 'i%.0s' $(seq $((4090 - ${#p} - 1))))"
+gen 42 8192 >"$img"
+check "7: --sidecar whose names pass PATH_MAX: an error" run_rc 1 "$FV" format --sidecar "$img"
+check "7:   no file with a cut name" test "$(ls "$p" | wc -l)" = 1
+check "7:   the message names the whole path" grep -q "${img}.verity: cannot create the hash image: File name too long" err
+long="$p/missing"
+check "7: a missing file named in full in the message" run_rc 4 "$FV" verify "$long" hash "$R"
+check "7:   message longer than 512 bytes, whole" grep -q "^fastverity: ${long}: does not exist" err
+rm -rf ./d*
