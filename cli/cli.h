@@ -105,6 +105,11 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 			const uint8_t *root, size_t root_size,
 			struct verity_sig_check *res);
 
+/* Refuses (0 or an exit code) when out exists and is, after symlinks,
+ * one of the n inputs (NULL entries skipped): what names the output. */
+int cli_check_output(const char *out, const char *what,
+		     const char *const *inputs, size_t n);
+
 /* systemd's sidecar files of an image, and fastverity's parity file. */
 struct cli_sidecar {
 	char *tree;      /* IMAGE.verity */

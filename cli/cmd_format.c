@@ -89,6 +89,16 @@ int cmd_format(struct cli_opts *o)
 	if (cli_params_from_opts(o, &p, 1) || cli_fec_params(o, &fp) ||
 	    cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
+	/* no output over an input */
+	{
+		const char *in[] = {data, hash, fp.device, o->key, o->cert};
+
+		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
+					  5)) ||
+		    (r = cli_check_output(hash, "hash tree", in + 3, 2)) ||
+		    (r = cli_check_output(fp.device, "FEC parity", in + 3, 2)))
+			return r;
+	}
 	r = verity_format(&p, data, hash, &fp, &opt, root, &l, &info, &err);
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);

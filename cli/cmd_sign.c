@@ -35,6 +35,12 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 
 	if (!o->key || !o->cert)
 		return cli_error(-EINVAL, "signing needs --key and --cert");
+	{
+		const char *in[] = {o->key, o->cert, o->root_hash_file};
+
+		if ((r = cli_check_output(out_path, "signature", in, 3)))
+			return r;
+	}
 	r = verity_sign(o->key, o->cert, root_hex, o->embed_cert, &der, &len,
 			&err);
 	if (r)

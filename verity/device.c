@@ -2,12 +2,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <linux/fs.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+static void resolve_backing(struct verity_backing *b, dev_t rdev);
 
 /* S_IFMT names for messages. */
 static const char *file_kind(mode_t m)
@@ -78,8 +83,12 @@ int verity_device_open(struct verity_device *d, const char *path,
 		d->is_block = 1;
 		d->rdev = st.st_rdev;
 		d->size = size;
+		resolve_backing(&d->backing, st.st_rdev);
 	} else if (S_ISREG(st.st_mode)) {
 		d->size = (uint64_t)st.st_size;
+		d->backing.is_file = 1;
+		d->backing.dev = st.st_dev;
+		d->backing.ino = st.st_ino;
 	} else {
 		verity_device_close(d);
 		return fv_fail(err, EINVAL,
@@ -100,6 +109,137 @@ void verity_device_close(struct verity_device *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
+}
+
+/* One line of a sysfs file under /sys/dev/block/MAJ:MIN/. */
+static int sysfs_read(dev_t rdev, const char *name, char *out, size_t len)
+{
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(rdev),
+		 minor(rdev), name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/* The whole disk a partition belongs to: the parent directory's "dev". */
+static int parent_disk(dev_t rdev, dev_t *out)
+{
+	char link[96], *real, *slash, dev[PATH_MAX + 8];
+	unsigned maj, min;
+	FILE *f;
+	int ok = 0;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev),
+		 minor(rdev));
+	real = realpath(link, NULL);
+	if (!real)
+		return -1;
+	slash = strrchr(real, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(dev, sizeof(dev), "%s/dev", real);
+		f = fopen(dev, "re");
+		if (f) {
+			ok = fscanf(f, "%u:%u", &maj, &min) == 2;
+			fclose(f);
+		}
+	}
+	free(real);
+	if (!ok)
+		return -1;
+	*out = makedev(maj, min);
+	return 0;
+}
+
+/* Follows partitions to their disk and loop devices to their backing
+ * file or device, adding up the offsets. What cannot be followed stays
+ * the block device itself. */
+static void resolve_backing(struct verity_backing *b, dev_t rdev)
+{
+	char line[PATH_MAX + 16];
+
+	memset(b, 0, sizeof(*b));
+	b->disk = rdev;
+	for (int depth = 0; depth < 8; depth++) {
+		unsigned long long v;
+		struct stat st;
+		dev_t parent;
+
+		if (sysfs_read(rdev, "partition", line, sizeof(line)) == 0 &&
+		    sysfs_read(rdev, "start", line, sizeof(line)) == 0 &&
+		    sscanf(line, "%llu", &v) == 1 &&
+		    parent_disk(rdev, &parent) == 0) {
+			b->start += v * 512;
+			rdev = parent;
+			b->disk = rdev;
+			if (!b->via[0])
+				snprintf(b->via, sizeof(b->via),
+					 "a partition of");
+			continue;
+		}
+		if (sysfs_read(rdev, "loop/backing_file", line, sizeof(line)) ==
+			    0 &&
+		    stat(line, &st) == 0) {
+			if (sysfs_read(rdev, "loop/offset", line,
+				       sizeof(line)) == 0 &&
+			    sscanf(line, "%llu", &v) == 1)
+				b->start += v;
+			if (!b->via[0])
+				snprintf(b->via, sizeof(b->via),
+					 "a loop device of");
+			if (S_ISBLK(st.st_mode)) {
+				rdev = st.st_rdev;
+				b->disk = rdev;
+				continue;
+			}
+			b->is_file = 1;
+			b->dev = st.st_dev;
+			b->ino = st.st_ino;
+			return;
+		}
+		return;
+	}
+}
+
+int verity_device_overlap(const struct verity_device *a, uint64_t a_off,
+			  uint64_t a_len, const struct verity_device *b,
+			  uint64_t b_off, uint64_t b_len)
+{
+	const struct verity_backing *x = &a->backing, *y = &b->backing;
+	uint64_t xs, ys;
+
+	if (x->is_file != y->is_file)
+		return 0;
+	if (x->is_file ? (x->dev != y->dev || x->ino != y->ino)
+		       : x->disk != y->disk)
+		return 0;
+	if (!a_len || !b_len)
+		return 0;
+	xs = x->start + a_off;
+	ys = y->start + b_off;
+	return xs < ys + b_len && ys < xs + a_len;
+}
+
+const char *verity_device_via(const struct verity_device *a,
+			      const struct verity_device *b)
+{
+	if (verity_device_same(a, b))
+		return "";
+	if (a->backing.via[0] && !b->backing.via[0])
+		return a->backing.via;
+	if (b->backing.via[0])
+		return b->backing.via;
+	return "";
 }
 
 int verity_device_same(const struct verity_device *a,

@@ -77,9 +77,17 @@ int verity_fec_layout_compute(const struct verity_params *p,
 	return 0;
 }
 
-static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+/* " (one is ... the other)" when two names share storage. */
+static const char *via_open(const struct verity_device *a,
+			    const struct verity_device *b)
 {
-	return a < b + blen && b < a + alen;
+	return *verity_device_via(a, b) ? " (one is " : "";
+}
+
+static const char *via_close(const struct verity_device *a,
+			     const struct verity_device *b)
+{
+	return *verity_device_via(a, b) ? " the other)" : "";
 }
 
 int verity_fec_check_devices(const struct verity_layout *l,
@@ -91,24 +99,29 @@ int verity_fec_check_devices(const struct verity_layout *l,
 {
 	uint64_t end = fl->offset + fl->parity_bytes;
 
-	if (verity_device_same(fec, data) &&
-	    ranges_overlap(fl->offset, fl->parity_bytes, 0, l->data_bytes))
+	if (verity_device_overlap(fec, fl->offset, fl->parity_bytes, data, 0,
+				  l->data_bytes))
+		return fv_fail(
+			err, EINVAL,
+			"%s: the FEC area [%llu, %llu) overlaps the "
+			"data area of %s, which ends at byte %llu%s%s%s",
+			fec->path, (unsigned long long)fl->offset,
+			(unsigned long long)end, data->path,
+			(unsigned long long)l->data_bytes, via_open(fec, data),
+			verity_device_via(fec, data), via_close(fec, data));
+	if (verity_device_overlap(fec, fl->offset, fl->parity_bytes, hash,
+				  l->hash_area_start,
+				  l->hash_end - l->hash_area_start))
 		return fv_fail(err, EINVAL,
 			       "%s: the FEC area [%llu, %llu) overlaps the "
-			       "data area, which ends at byte %llu",
-			       fec->path, (unsigned long long)fl->offset,
-			       (unsigned long long)end,
-			       (unsigned long long)l->data_bytes);
-	if (verity_device_same(fec, hash) &&
-	    ranges_overlap(fl->offset, fl->parity_bytes, l->hash_area_start,
-			   l->hash_end - l->hash_area_start))
-		return fv_fail(err, EINVAL,
-			       "%s: the FEC area [%llu, %llu) overlaps the "
-			       "hash area [%llu, %llu)",
+			       "hash area [%llu, %llu) of %s%s%s%s",
 			       fec->path, (unsigned long long)fl->offset,
 			       (unsigned long long)end,
 			       (unsigned long long)l->hash_area_start,
-			       (unsigned long long)l->hash_end);
+			       (unsigned long long)l->hash_end, hash->path,
+			       via_open(fec, hash),
+			       verity_device_via(fec, hash),
+			       via_close(fec, hash));
 	if (fec->is_block && fec->size < end)
 		return fv_fail(err, ENOSPC,
 			       "%s: device has %llu bytes, the FEC area needs "

@@ -74,15 +74,30 @@ int verity_check_overlap(const struct verity_layout *l,
 			 const struct verity_device *data,
 			 const struct verity_device *hash, struct fv_error *err)
 {
-	if (!verity_device_same(data, hash))
+	uint64_t hlen = l->hash_end - l->hash_area_start;
+
+	if (verity_device_same(data, hash)) {
+		if (l->hash_area_start < l->data_bytes)
+			return fv_fail(err, EINVAL,
+				       "%s: the hash area at byte %llu "
+				       "overlaps the data area, which ends at "
+				       "byte %llu",
+				       hash->path,
+				       (unsigned long long)l->hash_area_start,
+				       (unsigned long long)l->data_bytes);
 		return 0;
-	if (l->hash_area_start < l->data_bytes)
+	}
+	/* different names, same bytes: a loop device or a partition */
+	if (verity_device_overlap(data, 0, l->data_bytes, hash,
+				  l->hash_area_start, hlen))
 		return fv_fail(err, EINVAL,
-			       "%s: the hash area at byte %llu overlaps the "
-			       "data area, which ends at byte %llu",
+			       "%s: the hash area [%llu, %llu) is stored in "
+			       "the same bytes as the data area of %s (one is "
+			       "%s the other)",
 			       hash->path,
 			       (unsigned long long)l->hash_area_start,
-			       (unsigned long long)l->data_bytes);
+			       (unsigned long long)l->hash_end, data->path,
+			       verity_device_via(data, hash));
 	return 0;
 }
 

@@ -57,8 +57,8 @@ check "11:   message" grep -q 'rf.big: root hash file of 5000 bytes is too large
 
 # 7: long paths are never cut: the sidecar names in full (an error when
 # too long), and messages carry whole paths.
-p=.
-for i in $(seq 16); do p=$p/$(printf 'd%.0s' $(seq 250)); done
+p=./long
+for i in $(seq 16); do p=$p/$(printf 'd%.0s' $(seq 249)); done
 mkdir -p "$p"
 img="$p/$(printf 'i%.0s' $(seq $((4090 - ${#p} - 1))))"
 gen 42 8192 >"$img"
@@ -68,4 +68,62 @@ check "7:   the message names the whole path" grep -q "${img}.verity: cannot cre
 long="$p/missing"
 check "7: a missing file named in full in the message" run_rc 4 "$FV" verify "$long" hash "$R"
 check "7:   message longer than 512 bytes, whole" grep -q "^fastverity: ${long}: does not exist" err
-rm -rf ./d*
+rm -rf ./long
+
+# 1: the overlap guard sees through loop devices and partitions.
+if L=$(losetup -f --show data 2>/dev/null); then
+	cp data data.before
+	check "1: hash on a loop device of the data refused" run_rc 1 "$FV" format --salt=$SALT data "$L"
+	check "1:   says why" grep -q "$L: the hash area \[0, [0-9]*) is stored in the same bytes as the data area of data (one is a loop device of the other)" err
+	check "1:   data untouched" cmp -s data data.before
+	check "1: FEC on a loop device of the data refused" run_rc 1 "$FV" format --salt=$SALT data hash.l --fec-device="$L"
+	check "1:   says why" grep -q "$L: the FEC area \[0, [0-9]*) overlaps the data area of data, which ends at byte 262144 (one is a loop device of the other)" err
+	check "1:   data untouched" cmp -s data data.before
+	losetup -d "$L"
+	# a loop device over the bytes after the data: no overlap
+	cp data big && truncate -s $((128 * 4096)) big
+	L=$(losetup -f --show -o $((64 * 4096)) big)
+	check "1: a loop device past the data accepted" run_rc 0 "$FV" format --salt=$SALT --uuid=$UUID big "$L" --data-blocks=64
+	check "1:   and verifies" run_rc 0 "$FV" verify big "$L" "$(root_of out)" --data-blocks=64
+	losetup -d "$L"
+	# partitions: an MBR with two partitions, added with partx
+	le32() { printf "\\x$(printf %02x $(($1 & 255)))\\x$(printf %02x $((($1 >> 8) & 255)))\\x$(printf %02x $((($1 >> 16) & 255)))\\x$(printf %02x $((($1 >> 24) & 255)))"; }
+	part() { printf '\x00\x00\x00\x00\x83\x00\x00\x00'; le32 "$1"; le32 "$2"; }
+	truncate -s 8M disk
+	{ part 2048 4096; part 6144 8192; } | dd of=disk bs=1 seek=446 conv=notrunc status=none
+	printf '\x55\xaa' | dd of=disk bs=1 seek=510 conv=notrunc status=none
+	L=$(losetup -f --show disk)
+	if partx -a "$L" 2>/dev/null && [ -b "${L}p2" ]; then
+		gen 43 $((2 << 20)) | dd of="${L}p1" status=none
+		cp disk disk.before
+		check "1: hash on a partition of the data image refused" run_rc 1 "$FV" format --salt=$SALT disk "${L}p2" --data-blocks=2048
+		check "1:   says why" grep -q "${L}p2: the hash area .* data area of disk (one is a partition of the other)" err
+		check "1: hash on a partition of the data disk refused" run_rc 1 "$FV" format --salt=$SALT "$L" "${L}p2"
+		check "1:   nothing written" cmp -s disk disk.before
+		check "1: two partitions of one disk accepted" run_rc 0 "$FV" format --salt=$SALT "${L}p1" "${L}p2"
+		check "1: data in the first MiB, hash on the second partition accepted" run_rc 0 "$FV" format --salt=$SALT disk "${L}p2" --data-blocks=256
+		partx -d "$L" 2>/dev/null
+	else
+		echo "  (no partitions on loop devices here: partition checks skipped)" >&2
+	fi
+	losetup -d "$L"
+else
+	echo "  (no loop devices here: loop and partition checks skipped)" >&2
+fi
+
+# 2: an output that is also an input is refused before anything is written.
+cp data d2 && cp hash h2
+check "2: --root-hash-file naming the data refused" run_rc 1 "$FV" format d2 h2 --salt=$SALT --root-hash-file=d2
+check "2:   says why" grep -q "d2: refusing to write the root hash there: it is d2, an input of this command" err
+check "2:   data intact" cmp -s d2 data
+ln -s h2 h2.link
+check "2: --root-hash-file naming the hash image (a symlink) refused" run_rc 1 "$FV" format d2 h2 --salt=$SALT --root-hash-file=h2.link
+check "2:   hash image intact" cmp -s h2 hash
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj /CN=t >/dev/null 2>&1
+cp k.pem k.before
+check "2: sign over its own key refused" run_rc 1 "$FV" sign --key k.pem --cert c.pem "$R" k.pem
+check "2:   key intact" cmp -s k.pem k.before
+check "2: sign over its certificate refused" run_rc 1 "$FV" sign --key k.pem --cert c.pem "$R" c.pem
+printf '%s' "$R" >root.txt
+check "2: sign over its --root-hash-file refused" run_rc 1 "$FV" sign --key k.pem --cert c.pem --root-hash-file=root.txt root.txt
+check "2:   root hash file intact" test "$(cat root.txt)" = "$R"
