@@ -45,8 +45,15 @@ static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
 	off_t data = lseek(ctx->data->fd, (off_t)off, SEEK_DATA);
 
 	if (data < 0) {
+		struct stat st;
+
 		if (errno != ENXIO)
 			return -errno; /* no SEEK_DATA here: treat as data */
+		/* no data after off: a hole to the end, unless the file
+		 * shrank (then reading fails and says so) */
+		if (fstat(ctx->data->fd, &st) < 0 ||
+		    (uint64_t)st.st_size < ctx->data->size)
+			return -EIO;
 		*is_hole = 1;
 		*end = UINT64_MAX;
 		return 0;
@@ -108,6 +115,21 @@ static int io_data_seen(void *c, unsigned worker, uint64_t first,
 	const struct verity_io_ctx *ctx = c;
 
 	return fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
+}
+
+int verity_data_unchanged(const struct verity_device *data,
+			  const struct verity_layout *l, struct fv_error *err)
+{
+	struct stat st;
+
+	if (data->is_block || fstat(data->fd, &st) < 0 ||
+	    (uint64_t)st.st_size >= l->data_bytes)
+		return 0;
+	return fv_fail(err, EIO,
+		       "%s: the file shrank to %llu bytes while it was being "
+		       "read (the data area has %llu)",
+		       data->path, (unsigned long long)st.st_size,
+		       (unsigned long long)l->data_bytes);
 }
 
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
@@ -286,6 +308,8 @@ int verity_format(struct verity_params *p, const char *data_path,
 		verity_fill_info(info, &h);
 		r = ht_build(&l.geo, &h, &io, opt, root, err);
 		ht_hasher_free(&h);
+		if (!r)
+			r = verity_data_unchanged(&data, &l, err);
 	}
 	/* parity after the tree, before the superblock, as veritysetup */
 	if (!r && l.fec.roots)

@@ -37,6 +37,10 @@ struct verity_io_ctx {
 	uint64_t tree_offset;
 	struct fec_fused *fused; /* format: parity built with the tree */
 };
+/* Fails when a data file is now shorter than its data area: what was
+ * just read may have been zeros of a hole that is no longer there. */
+int verity_data_unchanged(const struct verity_device *data,
+			  const struct verity_layout *l, struct fv_error *err);
 void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx);
 
 #endif

@@ -66,10 +66,13 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		ctx.data = &data;
 		ctx.hash = &hash;
 		ctx.tree_offset = l.tree_offset;
+		ctx.fused = NULL;
 		verity_io_init(&io, &ctx);
 		r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
 			      &bridge, res, err);
 		ht_hasher_free(&h);
+		if (!r)
+			r = verity_data_unchanged(&data, &l, err);
 	}
 	verity_device_close(&hash);
 	verity_device_close(&data);

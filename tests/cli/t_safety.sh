@@ -127,3 +127,18 @@ check "2: sign over its certificate refused" run_rc 1 "$FV" sign --key k.pem --c
 printf '%s' "$R" >root.txt
 check "2: sign over its --root-hash-file refused" run_rc 1 "$FV" sign --key k.pem --cert c.pem --root-hash-file=root.txt root.txt
 check "2:   root hash file intact" test "$(cat root.txt)" = "$R"
+
+# 10: a sparse data file that shrinks during format is an error, never a
+# tree over zeros. strace holds the first extent lookup while the file is
+# cut short.
+truncate -s 16G sp
+gen 44 $((1 << 20)) | dd of=sp conv=notrunc status=none
+strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
+	"$FV" format sp sp.hash --salt=$SALT >out 2>err &
+pid=$!
+sleep 0.25
+truncate -s 1M sp
+wait $pid
+check "10: a data file that shrinks during format: exit 1" test $? = 1
+check "10:   says the file shrank" grep -q '^fastverity: sp: .*shrank' err
+rm -f sp sp.hash
