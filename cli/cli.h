@@ -25,6 +25,7 @@ struct cli_opts {
 	char *fec_offset;
 	char *fec_roots;
 	int dry_run;
+	char *max_failures;
 	char *root_hash_signature;
 	char *key;
 	char *cert;
@@ -104,6 +105,9 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 			const uint8_t *root, size_t root_size,
 			struct verity_sig_check *res);
+
+/* A decimal count for option opt; prints its own error (-1). */
+int cli_parse_count(const char *opt, const char *s, uint64_t *out);
 
 /* Refuses (0 or an exit code) when out exists and is, after symlinks,
  * one of the n inputs (NULL entries skipped): what names the output. */

@@ -21,6 +21,8 @@ struct verify_report {
 	const struct verity_sig_check *sig;
 	int opened;                /* the header and "failures":[ are out */
 	uint64_t shown;            /* failures printed */
+	uint64_t max_shown;        /* --max-failures (UINT64_MAX: all) */
+	uint64_t not_shown;        /* failures past it */
 	json_object *unrepairable; /* --fec-device, --json */
 };
 
@@ -121,6 +123,10 @@ static void report_failure(void *c, const struct verity_failure *f)
 {
 	struct verify_report *vr = c;
 
+	if (vr->shown >= vr->max_shown) {
+		vr->not_shown++;
+		return;
+	}
 	if (vr->o->json) {
 		json_object *j = cli_json_failure(f);
 
@@ -132,6 +138,7 @@ static void report_failure(void *c, const struct verity_failure *f)
 		json_object_put(j);
 		return;
 	}
+	vr->shown++;
 	if (f->kind == HT_BAD_PADDING)
 		fprintf(stderr,
 			"Spare area is not zeroed at position %" PRIu64 ".\n",
@@ -142,13 +149,25 @@ static void report_failure(void *c, const struct verity_failure *f)
 			f->position);
 }
 
+/* The root did not match the top of the tree: no block was judged. */
+static const char root_first_hint[] =
+	"the top of the tree does not match the root hash, so no block was "
+	"checked: the root hash, or a parameter (salt, block sizes, hash "
+	"algorithm, data blocks, hash offset), is likely wrong";
+
 static const char *plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
 }
 
-static void print_summary(const struct ht_verify_result *res)
+static void print_summary(const struct verify_report *vr,
+			  const struct ht_verify_result *res)
 {
+	if (vr->not_shown)
+		fprintf(stderr,
+			"... and %" PRIu64 " more failures, not listed "
+			"(--max-failures=%" PRIu64 ").\n",
+			vr->not_shown, vr->max_shown);
 	if (cli_verdict(res) == EXIT_VERIFY)
 		fprintf(stderr,
 			"Verification of data area failed: %" PRIu64
@@ -159,6 +178,8 @@ static void print_summary(const struct ht_verify_result *res)
 			res->bad_padding, plural(res->bad_padding));
 	if (!res->root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
+	if (res->root_first)
+		fprintf(stderr, "fastverity: %s\n", root_first_hint);
 }
 
 static void json_close(struct verify_report *vr,
@@ -180,6 +201,13 @@ static void json_close(struct verify_report *vr,
 			j, "result",
 			json_object_new_string(cli_verdict_word(code)));
 		cli_json_add_counts(j, res);
+		json_object_object_add(j, "failures_not_listed",
+				       json_object_new_uint64(vr->not_shown));
+		json_object_object_add(
+			j, "hint",
+			res->root_first
+				? json_object_new_string(root_first_hint)
+				: NULL);
 	}
 	if (fec)
 		json_object_object_add(j, "fec", fec);
@@ -256,6 +284,10 @@ int cmd_verify(struct cli_opts *o)
 				     ht_digest_size(p.hash_name), &sig)))
 		return r;
 	memset(&vr, 0, sizeof(vr));
+	vr.max_shown = UINT64_MAX;
+	if (o->max_failures &&
+	    cli_parse_count("--max-failures", o->max_failures, &vr.max_shown))
+		return EXIT_PARAMS;
 	vr.o = o;
 	vr.data = data;
 	vr.hash = hash;
@@ -295,7 +327,7 @@ int cmd_verify(struct cli_opts *o)
 			   fp.device ? json_fec(&fl.fec, &fr, vr.unrepairable)
 				     : NULL);
 	} else {
-		print_summary(&res);
+		print_summary(&vr, &res);
 		if (fp.device)
 			print_fec(&fr);
 	}

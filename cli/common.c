@@ -81,6 +81,11 @@ static int parse_u64(const char *opt, const char *s, uint64_t max,
 	return 0;
 }
 
+int cli_parse_count(const char *opt, const char *s, uint64_t *out)
+{
+	return parse_u64(opt, s, UINT64_MAX - 1, out) ? -1 : 0;
+}
+
 static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 {
 	uint64_t v;

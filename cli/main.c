@@ -120,6 +120,8 @@ static struct poptOption option_table[] = {
 	 "Byte offset of the parity on the FEC device (default 0)", "bytes"},
 	{"fec-roots", '\0', POPT_ARG_STRING, &opts.fec_roots, 0,
 	 "Parity bytes per 255-byte codeword, 2 to 24 (default 2)", "number"},
+	{"max-failures", '\0', POPT_ARG_STRING, &opts.max_failures, 0,
+	 "verify: list at most this many failures (all are counted)", "number"},
 	{"dry-run", '\0', POPT_ARG_NONE, &opts.dry_run, 0,
 	 "repair: find what can be repaired, write nothing", NULL},
 	{"threads", '\0', POPT_ARG_STRING, &opts.threads, 0,

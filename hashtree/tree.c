@@ -115,3 +115,52 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 		res->root_matches = memcmp(digest, root, h->digest_size) == 0;
 	return r;
 }
+
+int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
+		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
+		 struct fv_error *err)
+{
+	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	size_t hbs = g->hash_block_size, csize;
+	uint64_t children;
+	uint8_t *block, *kids = NULL;
+	int r;
+
+	*top = HT_TOP_MISMATCH;
+	r = compute_root(g, h, io, digest, err);
+	if (r)
+		return r;
+	if (!memcmp(digest, root, h->digest_size)) {
+		*top = HT_TOP_MATCHES;
+		return 0;
+	}
+	if (g->levels == 0)
+		return 0; /* one data block: nothing to rebuild it from */
+	/* the top block again, from its children as stored */
+	children =
+		g->levels > 1 ? g->level_blocks[g->levels - 2] : g->data_blocks;
+	csize = g->levels > 1 ? hbs : g->data_block_size;
+	block = calloc(1, hbs);
+	kids = malloc(children * csize);
+	if (!block || !kids) {
+		free(block);
+		free(kids);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	if (g->levels > 1)
+		r = io->read_tree(io->ctx, g->level_first[g->levels - 2] * hbs,
+				  kids, children * csize, err);
+	else
+		r = io->read_data(io->ctx, 0, kids, children * csize, err);
+	if (!r)
+		r = ht_hash_blocks(h, kids, csize, (size_t)children, block,
+				   g->slot_size, err);
+	if (!r)
+		r = ht_hash_blocks(h, block, hbs, 1, digest, h->digest_size,
+				   err);
+	if (!r && !memcmp(digest, root, h->digest_size))
+		*top = HT_TOP_DAMAGED;
+	free(block);
+	free(kids);
+	return r;
+}

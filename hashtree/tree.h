@@ -70,6 +70,7 @@ struct ht_verify_result {
 	uint64_t bad_hash_blocks;
 	uint64_t bad_padding;
 	int root_matches;
+	int root_first; /* stopped before the tree: see ht_check_top */
 };
 
 /* Writes every level, leaves first, and returns the root digest. */
@@ -80,6 +81,20 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 /* Level 0 and every large level are split into windows of whole parent
  * blocks, handed to opt->threads workers in order; the output does not
  * depend on the number of threads. */
+
+/* Where the top of the tree stands against the root hash, from at most
+ * one hash block and its children (the tree's top two levels). */
+enum ht_top {
+	HT_TOP_MATCHES,  /* the stored top block hashes to the root */
+	HT_TOP_DAMAGED,  /* it does not, but its children rebuild one that
+			  * does: the top block itself is damaged */
+	HT_TOP_MISMATCH, /* neither: a wrong root hash or wrong parameters
+			  * (salt, sizes, hash, data blocks), far more likely
+			  * than damage to two levels at once */
+};
+int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
+		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
+		 struct fv_error *err);
 
 /* Checks every data block, hash block, spare area and the root, reporting
  * each failure through report (may be NULL) in position order. Returns 0 when

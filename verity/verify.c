@@ -68,8 +68,23 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		ctx.tree_offset = l.tree_offset;
 		ctx.fused = NULL;
 		verity_io_init(&io, &ctx);
-		r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
-			      &bridge, res, err);
+		enum ht_top top;
+
+		/* the root first: a wrong root hash or parameter is one line,
+		 * not a failure for every block */
+		r = ht_check_top(&l.geo, &h, &io, root, &top, err);
+		if (!r && top == HT_TOP_MISMATCH) {
+			memset(res, 0, sizeof(*res));
+			res->root_first = 1;
+		} else if (!r) {
+			r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
+				      &bridge, res, err);
+			/* the top rebuilt from its children proved the root
+			 * right; the bad top block is reported as a failure
+			 * (veritysetup does the same) */
+			if (top == HT_TOP_DAMAGED)
+				res->root_matches = 1;
+		}
 		ht_hasher_free(&h);
 		if (!r)
 			r = verity_data_unchanged(&data, &l, err);

@@ -142,3 +142,26 @@ wait $pid
 check "10: a data file that shrinks during format: exit 1" test $? = 1
 check "10:   says the file shrank" grep -q '^fastverity: sp: .*shrank' err
 rm -f sp sp.hash
+
+# 12: wrong parameters are one line, not a failure per block; failures can
+# be capped.
+gen 45 $((2048 * 4096)) >d12
+run_rc 0 "$FV" format d12 h12 --salt=$SALT --uuid=$UUID
+R12=$(root_of out)
+W12=$(echo "$R12" | tr '0-9a-f' '1-9a-f0')
+check "12: wrong root hash: exit 1" run_rc 1 "$FV" verify d12 h12 "$W12"
+check "12:   two lines: veritysetup's and the hint" sh -c "test \$(wc -l <'$T/err') = 2 && head -1 '$T/err' | grep -qx 'Verification of root hash failed.' && grep -q 'root hash, or a parameter .* is likely wrong' '$T/err'"
+check "12: wrong salt (no superblock): exit 1, no block listed" run_rc 1 "$FV" verify d12 h12 "$R12" --no-superblock --hash-offset=4096 --salt=00 --data-blocks=2048
+check "12:   no failure lines" sh -c "! grep -q 'Verification failed at' '$T/err' && test \$(wc -l <'$T/err') = 2"
+check "12: --json says so in one document" sh -c "'$FV' verify --json d12 h12 '$W12' >'$T/j12'; test \$? = 1 && jq -e '.result == \"root hash mismatch\" and (.failures | length == 0) and (.hint | test(\"likely wrong\"))' '$T/j12' >/dev/null"
+cp h12 h12.top
+printf 'XXXXXXXX' | dd of=h12.top bs=1 seek=4096 conv=notrunc status=none
+check "12: a damaged top block is still damage: exit 2" run_rc 2 "$FV" verify d12 h12.top "$R12"
+check "12:   the same lines as veritysetup" sh -c "grep -qx 'Verification failed at position 8192.' '$T/err' && ! grep -q 'root hash failed' '$T/err'"
+veritysetup verify d12 h12.top "$R12" 2>/dev/null
+check "12:   (veritysetup: exit 2)" test $? = 2
+for b in 3 50 900 1500 2000; do printf 'X' | dd of=d12 bs=1 seek=$((b * 4096)) conv=notrunc status=none; done
+check "12: --max-failures=2 lists two" run_rc 2 "$FV" verify d12 h12 "$R12" --max-failures=2
+check "12:   and counts the rest" sh -c "test \$(grep -c 'Verification failed at' '$T/err') = 2 && grep -qx '... and 3 more failures, not listed (--max-failures=2).' '$T/err' && grep -q ': 5 bad data blocks' '$T/err'"
+check "12: --max-failures in JSON" sh -c "'$FV' verify --json --max-failures=2 d12 h12 '$R12' >'$T/j12'; jq -e '(.failures | length == 2) and .failures_not_listed == 3 and .bad_data_blocks == 5' '$T/j12' >/dev/null"
+check "12: --max-failures=x refused" run_rc 1 "$FV" verify d12 h12 "$R12" --max-failures=x
