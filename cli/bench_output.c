@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "bench.h"
+#include "cli.h"
 
 static const struct bench_setting *same_but_salt(const struct bench_report *r,
 						 const struct bench_setting *s,
@@ -267,34 +268,31 @@ void bench_print_json(const struct bench_report *r)
 	char lines[32][400], copy[128], *save = NULL;
 	size_t n;
 
-	json_object_object_add(m, "cpu", json_object_new_string(r->cpu));
+	json_object_object_add(m, "cpu", cli_json_str(r->cpu));
 	json_object_object_add(m, "cpus", json_object_new_int((int)r->cpus));
 	snprintf(copy, sizeof(copy), "%s", r->cpu_flags);
 	for (char *t = strtok_r(copy, " ", &save); t;
 	     t = strtok_r(NULL, " ", &save))
-		json_object_array_add(flags, json_object_new_string(t));
+		json_object_array_add(flags, cli_json_str(t));
 	json_object_object_add(m, "flags_used", flags);
 	json_object_object_add(m, "sha256_kernel",
-			       json_object_new_string(r->sha256_kernel));
+			       cli_json_str(r->sha256_kernel));
 	json_object_object_add(m, "threads",
 			       json_object_new_int((int)r->threads));
 	json_object_object_add(root, "machine", m);
 	json_object_object_add(root, "size", json_object_new_uint64(r->size));
 	json_object_object_add(root, "device",
-			       r->device ? json_object_new_string(r->device)
-					 : NULL);
+			       r->device ? cli_json_str(r->device) : NULL);
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *b = &r->impls[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "name",
-				       json_object_new_string(b->name));
+		json_object_object_add(j, "name", cli_json_str(b->name));
 		json_object_object_add(j, "mb_per_s", num_or_null(b->mb_per_s));
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
 		json_object_object_add(
 			j, "note",
-			json_object_new_string(b->mb_per_s < 0 ? b->why
-							       : b->note));
+			cli_json_str(b->mb_per_s < 0 ? b->why : b->note));
 		json_object_array_add(impls, j);
 	}
 	json_object_object_add(root, "implementations", impls);
@@ -304,15 +302,13 @@ void bench_print_json(const struct bench_report *r)
 
 		json_object_object_add(j, "roots",
 				       json_object_new_int((int)f->roots));
-		json_object_object_add(j, "encoder",
-				       json_object_new_string(f->name));
+		json_object_object_add(j, "encoder", cli_json_str(f->name));
 		json_object_object_add(j, "mb_per_s", num_or_null(f->mb_per_s));
 		json_object_object_add(j, "vs_libfec",
 				       num_or_null(fec_ratio(r, f)));
 		json_object_object_add(
 			j, "note",
-			json_object_new_string(f->mb_per_s < 0 ? f->why
-							       : f->note));
+			cli_json_str(f->mb_per_s < 0 ? f->why : f->note));
 		json_object_array_add(fec, j);
 	}
 	json_object_object_add(root, "fec", fec);
@@ -320,8 +316,7 @@ void bench_print_json(const struct bench_report *r)
 		const struct bench_setting *s = &r->settings[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "hash",
-				       json_object_new_string(s->hash));
+		json_object_object_add(j, "hash", cli_json_str(s->hash));
 		json_object_object_add(j, "salt_size",
 				       json_object_new_int((int)s->salt_size));
 		json_object_object_add(
@@ -334,19 +329,16 @@ void bench_print_json(const struct bench_report *r)
 				       json_object_new_int(s->format));
 		json_object_object_add(j, "valid",
 				       json_object_new_boolean(s->valid));
-		json_object_object_add(
-			j, "reason",
-			s->valid ? NULL : json_object_new_string(s->why));
+		json_object_object_add(j, "reason",
+				       s->valid ? NULL : cli_json_str(s->why));
 		json_object_object_add(j, "mb_per_s",
 				       s->valid ? num_or_null(s->mb_per_s)
 						: NULL);
-		json_object_object_add(
-			j, "path",
-			s->valid ? json_object_new_string(s->path) : NULL);
-		json_object_object_add(
-			j, "path_reason",
-			s->valid ? json_object_new_string(s->path_reason)
-				 : NULL);
+		json_object_object_add(j, "path",
+				       s->valid ? cli_json_str(s->path) : NULL);
+		json_object_object_add(j, "path_reason",
+				       s->valid ? cli_json_str(s->path_reason)
+						: NULL);
 		json_object_object_add(
 			j, "levels",
 			s->valid ? json_object_new_int((int)s->levels) : NULL);
@@ -371,12 +363,9 @@ void bench_print_json(const struct bench_report *r)
 	json_object_object_add(root, "settings", sets);
 	n = summary(r, lines, 32);
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(sum, json_object_new_string(lines[i]));
+		json_object_array_add(sum, cli_json_str(lines[i]));
 	json_object_object_add(root, "summary", sum);
-	puts(json_object_to_json_string_ext(
-		root,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
+	cli_json_print(root);
 }
 
 /* CSV fields never hold commas or quotes except reasons, which are quoted. */

@@ -138,6 +138,16 @@ void cli_print_header(const char *device, const struct verity_params *p,
 void *cli_json_header(const char *device, const struct verity_params *p,
 		      const struct verity_layout *l, const uint8_t *root);
 void cli_json_print(void *obj);
+/* Set once a --json document is on stdout (cli_json_print does). */
+extern int cli_json_emitted;
+/* The last message cli_error() printed, or NULL. */
+extern char *cli_last_error;
+/* A json-c string of s; bytes that are not valid UTF-8 become the text
+ * \xHH, so that strict parsers accept the document. NULL for NULL. */
+void *cli_json_str(const char *s);
+/* --json and nothing printed yet: the one document, with the result, the
+ * error (the last message, or fallback) and the exit code. */
+void cli_json_final(int rc, const char *fallback);
 /* The exit code of a verify result: 2 for any bad block, else 1 for a
  * root hash mismatch, else 0; and its word for --json. */
 int cli_verdict(const struct ht_verify_result *res);

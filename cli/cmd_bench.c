@@ -136,7 +136,7 @@ fail:
 static void measure_round(struct bench_setting *s, struct prepared *pp,
 			  struct bench_io *b, unsigned threads, double budget)
 {
-	struct ht_options opt = {threads, NULL, NULL};
+	struct ht_options opt = {threads, NULL, NULL, 0};
 	struct ht_io io = {.ctx = b,
 			   .read_data = bio_read_data,
 			   .read_tree = bio_read_tree,

@@ -118,18 +118,16 @@ static void status_json(const char *name, const struct verity_active *st)
 		    *flags = json_object_new_array();
 	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256], *save = NULL;
 
-	json_object_object_add(j, "name", json_object_new_string(name));
+	json_object_object_add(j, "name", cli_json_str(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
 	json_object_object_add(j, "in_use",
 			       json_object_new_boolean(st->open_count > 0));
-	json_object_object_add(
-		j, "type",
-		json_object_new_string(st->is_verity ? "VERITY" : "n/a"));
+	json_object_object_add(j, "type",
+			       cli_json_str(st->is_verity ? "VERITY" : "n/a"));
 	if (st->is_verity) {
 		json_object_object_add(
 			j, "status",
-			json_object_new_string(st->corrupted ? "corrupted"
-							     : "verified"));
+			cli_json_str(st->corrupted ? "corrupted" : "verified"));
 		json_object_object_add(
 			j, "signature",
 			json_object_new_boolean(st->sig_key_desc[0] != 0));
@@ -145,28 +143,26 @@ static void status_json(const char *name, const struct verity_active *st)
 			j, "data_blocks",
 			json_object_new_uint64(st->p.data_blocks));
 		json_object_object_add(j, "hash_algorithm",
-				       json_object_new_string(st->p.hash_name));
+				       cli_json_str(st->p.hash_name));
 		verity_hex_encode(st->p.salt, st->p.salt_size, hex);
-		json_object_object_add(j, "salt", json_object_new_string(hex));
+		json_object_object_add(j, "salt", cli_json_str(hex));
 		json_object_object_add(j, "data_device",
-				       json_object_new_string(st->data_dev));
+				       cli_json_str(st->data_dev));
 		json_object_object_add(
 			j, "data_loop",
-			st->data_loop[0] ? json_object_new_string(st->data_loop)
-					 : NULL);
+			st->data_loop[0] ? cli_json_str(st->data_loop) : NULL);
 		json_object_object_add(j, "hash_device",
-				       json_object_new_string(st->hash_dev));
+				       cli_json_str(st->hash_dev));
 		json_object_object_add(
 			j, "hash_loop",
-			st->hash_loop[0] ? json_object_new_string(st->hash_loop)
-					 : NULL);
+			st->hash_loop[0] ? cli_json_str(st->hash_loop) : NULL);
 		json_object_object_add(
 			j, "size_sectors",
 			json_object_new_uint64(st->size_sectors));
-		json_object_object_add(
-			j, "mode",
-			json_object_new_string(st->read_only ? "readonly"
-							     : "read/write"));
+		json_object_object_add(j, "mode",
+				       cli_json_str(st->read_only
+							    ? "readonly"
+							    : "read/write"));
 		json_object_object_add(
 			j, "hash_offset_sectors",
 			json_object_new_uint64(st->hash_start_block *
@@ -174,14 +170,12 @@ static void status_json(const char *name, const struct verity_active *st)
 		if (st->fec_dev[0]) {
 			json_object *f = json_object_new_object();
 
-			json_object_object_add(
-				f, "device",
-				json_object_new_string(st->fec_dev));
+			json_object_object_add(f, "device",
+					       cli_json_str(st->fec_dev));
 			json_object_object_add(
 				f, "loop",
-				st->fec_loop[0]
-					? json_object_new_string(st->fec_loop)
-					: NULL);
+				st->fec_loop[0] ? cli_json_str(st->fec_loop)
+						: NULL);
 			json_object_object_add(
 				f, "offset_sectors",
 				json_object_new_uint64(st->fec_start_block *
@@ -198,12 +192,11 @@ static void status_json(const char *name, const struct verity_active *st)
 			json_object_object_add(j, "fec", NULL);
 		}
 		verity_hex_encode(st->root, st->root_size, hex);
-		json_object_object_add(j, "root_hash",
-				       json_object_new_string(hex));
+		json_object_object_add(j, "root_hash", cli_json_str(hex));
 		flag_words(st->flags, words, sizeof(words));
 		for (char *t = strtok_r(words, " ", &save); t;
 		     t = strtok_r(NULL, " ", &save))
-			json_object_array_add(flags, json_object_new_string(t));
+			json_object_array_add(flags, cli_json_str(t));
 	}
 	json_object_object_add(j, "flags", flags);
 	cli_json_print(j);
@@ -228,8 +221,7 @@ int cmd_status(struct cli_opts *o)
 		if (o->json) {
 			json_object *j = json_object_new_object();
 
-			json_object_object_add(j, "name",
-					       json_object_new_string(name));
+			json_object_object_add(j, "name", cli_json_str(name));
 			json_object_object_add(j, "active",
 					       json_object_new_boolean(0));
 			cli_json_print(j);

@@ -98,7 +98,7 @@ static void print_json(const struct repair_out *ro, const char *hash,
 			       json_object_new_uint64(res->parity_rewritten));
 	json_object_object_add(j, "after", json_counts(&res->after));
 	json_object_object_add(j, "result",
-			       json_object_new_string(cli_verdict_word(code)));
+			       cli_json_str(cli_verdict_word(code)));
 	json_object_object_add(j, "exit_code", json_object_new_int(code));
 	cli_json_print(j);
 }

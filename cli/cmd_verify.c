@@ -94,22 +94,20 @@ static void json_open(struct verify_report *vr)
 	if (vr->opened)
 		return;
 	vr->opened = 1;
+	cli_json_emitted = 1; /* json_close() ends it, whatever happens */
 	verity_layout_compute(vr->p, &l, &err);
 	j = cli_json_header(vr->hash, vr->p, &l, vr->root);
-	json_object_object_add(j, "data_device",
-			       json_object_new_string(vr->data));
+	json_object_object_add(j, "data_device", cli_json_str(vr->data));
 	if (vr->sig_path) {
 		json_object *s = json_object_new_object();
 
-		json_object_object_add(s, "file",
-				       json_object_new_string(vr->sig_path));
+		json_object_object_add(s, "file", cli_json_str(vr->sig_path));
 		json_object_object_add(s, "signer",
-				       json_object_new_string(vr->sig->signer));
-		json_object_object_add(
-			s, "warning",
-			vr->sig->warning[0]
-				? json_object_new_string(vr->sig->warning)
-				: NULL);
+				       cli_json_str(vr->sig->signer));
+		json_object_object_add(s, "warning",
+				       vr->sig->warning[0]
+					       ? cli_json_str(vr->sig->warning)
+					       : NULL);
 		json_object_object_add(j, "signature", s);
 	} else {
 		json_object_object_add(j, "signature", NULL);
@@ -192,22 +190,17 @@ static void json_close(struct verify_report *vr,
 	json_open(vr);
 	fputs(vr->shown ? "\n  ],\n" : "],\n", stdout);
 	if (error) {
-		json_object_object_add(j, "result",
-				       json_object_new_string("error"));
-		json_object_object_add(j, "error",
-				       json_object_new_string(error));
+		json_object_object_add(j, "result", cli_json_str("error"));
+		json_object_object_add(j, "error", cli_json_str(error));
 	} else {
-		json_object_object_add(
-			j, "result",
-			json_object_new_string(cli_verdict_word(code)));
+		json_object_object_add(j, "result",
+				       cli_json_str(cli_verdict_word(code)));
 		cli_json_add_counts(j, res);
 		json_object_object_add(j, "failures_not_listed",
 				       json_object_new_uint64(vr->not_shown));
 		json_object_object_add(
 			j, "hint",
-			res->root_first
-				? json_object_new_string(root_first_hint)
-				: NULL);
+			res->root_first ? cli_json_str(root_first_hint) : NULL);
 	}
 	if (fec)
 		json_object_object_add(j, "fec", fec);

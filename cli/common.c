@@ -33,6 +33,8 @@ int cli_exit_code(int r)
 	}
 }
 
+char *cli_last_error;
+
 int cli_error(int r, const char *fmt, ...)
 {
 	va_list ap;
@@ -42,6 +44,12 @@ int cli_error(int r, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	/* kept for the --json document */
+	free(cli_last_error);
+	va_start(ap, fmt);
+	if (vasprintf(&cli_last_error, fmt, ap) < 0)
+		cli_last_error = NULL;
+	va_end(ap);
 	return cli_exit_code(r);
 }
 
@@ -275,6 +283,9 @@ int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 	opt->threads = (unsigned)n;
 	opt->progress = cli_progress_update;
 	opt->progress_ctx = pr;
+	/* --json: a file that shrinks must end the document, not the
+	 * process */
+	opt->no_map = o->json;
 	return 0;
 }
 
@@ -442,10 +453,10 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 	json_object *o = json_object_new_object();
 	char hex[2 * VERITY_MAX_SALT_SIZE + 1], uuid[37];
 
-	json_object_object_add(o, "device", json_object_new_string(device));
+	json_object_object_add(o, "device", cli_json_str(device));
 	if (!p->no_superblock) {
 		verity_uuid_format(p->uuid, uuid);
-		json_object_object_add(o, "uuid", json_object_new_string(uuid));
+		json_object_object_add(o, "uuid", cli_json_str(uuid));
 	} else {
 		json_object_object_add(o, "uuid", NULL);
 	}
@@ -556,11 +567,102 @@ void *cli_json_failure(const struct verity_failure *f)
 	return j;
 }
 
+int cli_json_emitted;
+
 void cli_json_print(void *obj)
 {
 	puts(json_object_to_json_string_ext(
 		obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
+	cli_json_emitted = 1;
+}
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned min;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void *cli_json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, out = 0;
+	char *buf;
+	json_object *j;
+
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(p + i);
+
+		if (!n)
+			break;
+		i += n;
+		if (i == len)
+			return json_object_new_string(s);
+	}
+	if (!len)
+		return json_object_new_string(s);
+	/* invalid UTF-8: each bad byte becomes the text \xHH */
+	buf = malloc(len * 4 + 1);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(p + i);
+
+		if (n) {
+			memcpy(buf + out, p + i, n);
+			out += n;
+			i += n;
+		} else {
+			out += (size_t)sprintf(buf + out, "\\x%02x", p[i]);
+			i++;
+		}
+	}
+	buf[out] = '\0';
+	j = json_object_new_string(buf);
+	free(buf);
+	return j;
+}
+
+void cli_json_final(int rc, const char *fallback)
+{
+	json_object *j;
+
+	if (cli_json_emitted)
+		return;
+	j = json_object_new_object();
+	json_object_object_add(j, "result",
+			       json_object_new_string(rc ? "error" : "ok"));
+	json_object_object_add(
+		j, "error",
+		rc ? cli_json_str(cli_last_error ? cli_last_error : fallback)
+		   : NULL);
+	json_object_object_add(j, "exit_code", json_object_new_int(rc));
+	cli_json_print(j);
 }
 
 int cli_check_output(const char *out, const char *what,

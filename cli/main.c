@@ -274,8 +274,14 @@ static int run(int argc, const char **argv);
 
 int main(int argc, const char **argv)
 {
+	int rc;
+
 	atexit(close_stdout_at_exit);
-	return close_stdout(run(argc, argv));
+	rc = run(argc, argv);
+	/* --json: exactly one document, whatever happened */
+	if (opts.json)
+		cli_json_final(rc, failure_text(rc));
+	return close_stdout(rc);
 }
 
 static int run(int argc, const char **argv)
@@ -294,9 +300,9 @@ static int run(int argc, const char **argv)
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		;
 	if (rc < -1) {
-		fprintf(stderr, "fastverity: %s: %s\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			poptStrerror(rc));
+		cli_error(-EINVAL, "%s: %s",
+			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc));
 		poptPrintUsage(pc, stderr, 0);
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
@@ -309,7 +315,7 @@ static int run(int argc, const char **argv)
 	name = poptGetArg(pc);
 	if (!name) {
 		poptPrintUsage(pc, stderr, 0);
-		fprintf(stderr, "fastverity: an action is required\n");
+		cli_error(-EINVAL, "an action is required");
 		print_actions(stderr);
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
@@ -318,7 +324,7 @@ static int run(int argc, const char **argv)
 		if (!strcmp(name, actions[i].name))
 			act = &actions[i];
 	if (!act) {
-		fprintf(stderr, "fastverity: unknown action '%s'\n", name);
+		cli_error(-EINVAL, "unknown action '%s'", name);
 		print_actions(stderr);
 		poptFreeContext(pc);
 		return EXIT_PARAMS;

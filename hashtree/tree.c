@@ -43,7 +43,7 @@ static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 		      enum pass_mode mode, ht_report_fn report, void *rctx,
 		      struct ht_verify_result *res, struct fv_error *err)
 {
-	static const struct ht_options defaults = {1, NULL, NULL};
+	static const struct ht_options defaults = {1, NULL, NULL, 0};
 	uint8_t zero_digest[HT_MAX_DIGEST_SIZE];
 	uint8_t *zero = calloc(1, g->data_block_size);
 	uint64_t base = 0;

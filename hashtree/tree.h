@@ -48,6 +48,8 @@ struct ht_options {
 	unsigned threads; /* 0 or 1: the calling thread only */
 	ht_progress_fn progress;
 	void *progress_ctx;
+	int no_map; /* read data, never map it: a file that shrinks is then
+		     * an error returned, not a SIGBUS */
 };
 
 enum ht_failure_kind {

@@ -78,7 +78,7 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 	uint64_t off = c * lp->child_size, len = n * lp->child_size;
 	uint64_t end = w->window_end; /* set by ht_window_run */
 
-	if (lp->level || !lp->io->map_data)
+	if (lp->level || !lp->io->map_data || lp->opt->no_map)
 		return NULL;
 	if (!w->map || off < w->map_off ||
 	    off + len > w->map_off + w->map_len) {
@@ -260,7 +260,8 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 	w->index = index;
 	/* mapped data is hashed a whole mapping at a time, unless data_seen
 	 * wants it while it is still in cache */
-	w->chunk_blocks = (lp->level == 0 && lp->io->map_data && !lp->seen
+	w->chunk_blocks = (lp->level == 0 && lp->io->map_data &&
+					   !lp->opt->no_map && !lp->seen
 				   ? MAP_BYTES
 				   : CHUNK_BYTES) /
 			  lp->child_size;

@@ -165,3 +165,40 @@ check "12: --max-failures=2 lists two" run_rc 2 "$FV" verify d12 h12 "$R12" --ma
 check "12:   and counts the rest" sh -c "test \$(grep -c 'Verification failed at' '$T/err') = 2 && grep -qx '... and 3 more failures, not listed (--max-failures=2).' '$T/err' && grep -q ': 5 bad data blocks' '$T/err'"
 check "12: --max-failures in JSON" sh -c "'$FV' verify --json --max-failures=2 d12 h12 '$R12' >'$T/j12'; jq -e '(.failures | length == 2) and .failures_not_listed == 3 and .bad_data_blocks == 5' '$T/j12' >/dev/null"
 check "12: --max-failures=x refused" run_rc 1 "$FV" verify d12 h12 "$R12" --max-failures=x
+
+# 13: every --json run prints exactly one JSON document that a strict
+# parser accepts, with the result, the error and the exit code.
+json_doc() { # NAME WANT_RC CMD...: one document, error and exit code in it
+	local name=$1 want=$2 rc; shift 2
+	"$@" >"$T/j13" 2>/dev/null; rc=$?
+	check "13: $name: exit $want" test "$rc" = "$want"
+	check "13: $name: one strict JSON document" python3 -m json.tool "$T/j13" /dev/null
+	check "13: $name: result, error, exit code" jqok --argjson rc "$rc" '.result == "error" and (.error | length > 0) and .exit_code == $rc' "$T/j13"
+}
+json_doc "malformed root hash" 1 "$FV" verify --json data hash 00
+json_doc "missing data device" 4 "$FV" verify --json nosuchfile hash "$R"
+json_doc "missing hash device (dump)" 4 "$FV" dump --json nosuchfile
+json_doc "signature without a trusted certificate" 1 "$FV" verify --json data hash "$R" --root-hash-signature=hash
+json_doc "unknown option" 1 "$FV" verify --json --no-such-option data hash "$R"
+json_doc "unknown action" 1 "$FV" --json frobnicate
+json_doc "format refusing an output over an input" 1 "$FV" format --json data hash --root-hash-file=data
+bad=$(printf 'bad\377name')
+cp data "$bad"
+"$FV" format --json "$bad" "$bad.h" --salt=$SALT >"$T/j13"
+check "13: a path that is not UTF-8: format --json, strict JSON" python3 -m json.tool "$T/j13" /dev/null
+check "13:   the bad byte written as \\xff" jqok '.device == "bad\\xffname.h"' "$T/j13"
+json_doc "a path that is not UTF-8 in an error" 4 "$FV" verify --json "$bad.missing" hash "$R"
+# a data file that shrinks under verify --json: an error in the document
+truncate -s 16G sp
+gen 44 $((1 << 20)) | dd of=sp conv=notrunc status=none
+"$FV" format sp sp.hash --salt=$SALT --uuid=$UUID >out
+RS=$(root_of out)
+strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
+	"$FV" verify --json sp sp.hash "$RS" >"$T/j13" 2>/dev/null &
+pid=$!
+sleep 0.25
+truncate -s 1M sp
+wait $pid
+check "13: file shrinking under verify --json: exit 1" test $? = 1
+check "13:   one strict document with the error" sh -c "python3 -m json.tool '$T/j13' >/dev/null && jq -e '.result == \"error\" and (.error | test(\"shrank|end of file\"))' '$T/j13' >/dev/null"
+rm -f sp sp.hash

@@ -379,7 +379,7 @@ START_TEST(threads_give_identical_results)
 	tree1 = m.tree;
 	m.tree = calloc(1, m.tree_size);
 	for (size_t t = 0; t < 4; t++) {
-		struct ht_options opt = {counts[t], NULL, NULL};
+		struct ht_options opt = {counts[t], NULL, NULL, 0};
 		struct ht_verify_result res;
 		char hex[65];
 
