@@ -410,6 +410,14 @@ int cli_tree_params(const struct cli_opts *o, const char *hash,
 	return EXIT_OK;
 }
 
+/* The end of the tree as veritysetup prints it: from the tree start even
+ * when there is no tree (one data block). */
+static uint64_t nominal_hash_end(const struct verity_params *p,
+				 const struct verity_layout *l)
+{
+	return l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
+}
+
 void cli_print_header(const char *device, const struct verity_params *p,
 		      const char *uuid_text, const struct verity_layout *l,
 		      const uint8_t *root)
@@ -439,9 +447,9 @@ void cli_print_header(const char *device, const struct verity_params *p,
 	 * the tree directly */
 	if (p->hash_offset == 0)
 		printf("Hash device size: \t%" PRIu64 " [bytes]\n",
-		       l->hash_end + (l->fec.on_hash_device
-					      ? l->fec.parity_bytes
-					      : 0));
+		       nominal_hash_end(p, l) + (l->fec.on_hash_device
+							 ? l->fec.parity_bytes
+							 : 0));
 	if (l->fec.roots && !l->fec.on_hash_device && l->fec.offset == 0)
 		printf("FEC device size: \t%" PRIu64 " [bytes]\n",
 		       l->fec.parity_bytes);
@@ -483,7 +491,7 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 	json_object_object_add(o, "levels",
 			       json_object_new_int((int)l->geo.levels));
 	json_object_object_add(o, "hash_device_size",
-			       json_object_new_uint64(l->hash_end));
+			       json_object_new_uint64(nominal_hash_end(p, l)));
 	if (l->fec.roots) {
 		json_object *f = json_object_new_object();
 

@@ -153,7 +153,9 @@ static int write_superblock(const struct verity_params *p,
 			    const struct verity_device *hash,
 			    struct fv_error *err)
 {
-	size_t len = (size_t)(l->tree_offset - p->hash_offset);
+	uint64_t end =
+		l->tree_offset < l->hash_end ? l->tree_offset : l->hash_end;
+	size_t len = (size_t)(end - p->hash_offset);
 	uint8_t *buf = calloc(1, len);
 	int r;
 

@@ -28,6 +28,11 @@ int verity_layout_compute(const struct verity_params *p,
 	    (INT64_MAX - l->tree_offset) / p->hash_block_size)
 		return fv_fail(err, EOVERFLOW, "hash area overflows 64 bits");
 	l->hash_end = l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
+	/* one data block, no tree: the hash image is the superblock alone,
+	 * which veritysetup writes as one piece of at most 4 KiB */
+	if (!l->geo.tree_blocks && !p->no_superblock &&
+	    p->hash_offset + 4096 < l->hash_end)
+		l->hash_end = p->hash_offset + 4096;
 	return 0;
 }
 

@@ -242,6 +242,14 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 			    sig_name);
 		goto out;
 	}
+	/* a signature without a signer is malformed, not untrusted */
+	if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(p7)) < 1) {
+		r = fv_fail(err, EINVAL,
+			    "%s: not a signature: the PKCS#7 structure holds "
+			    "no signer",
+			    sig_name);
+		goto out;
+	}
 	r = load_trusted(trusted, ntrusted, store, certs, err);
 	if (r)
 		goto out;

@@ -26,10 +26,16 @@ if grep -q device-mapper /proc/misc 2>/dev/null; then
 	check "status of an inactive name: exit 4" run_rc 4 "$FV" status fastverity-no-such-device
 	check "status: inactive line" grep -qx '/dev/mapper/fastverity-no-such-device is inactive.' "$T/out"
 else
-	for action in "open data name hash $R" "close name" "status name"; do
+	# the exit codes of veritysetup here: open 1, close 4, status 1
+	for action in "1 open data name hash $R" "4 close name" "1 status name"; do
+		want=${action%% *}
+		action=${action#* }
 		# shellcheck disable=SC2086
-		check "no device-mapper: ${action%% *} exits 1" run_rc 1 "$FV" $action
+		check "no device-mapper: ${action%% *} exits $want" run_rc "$want" "$FV" $action
 		check "no device-mapper: ${action%% *} says so" grep -qx 'fastverity: device-mapper is not available: this kernel has no dm-mod driver loaded' "$T/err"
+		# shellcheck disable=SC2086
+		$VS $action >/dev/null 2>&1
+		check "no device-mapper: veritysetup ${action%% *} exits $want too" test $? = "$want"
 	done
 fi
 check "open: two corruption policies refused before anything" run_rc 1 "$FV" open data name hash "$R" --ignore-corruption --panic-on-corruption

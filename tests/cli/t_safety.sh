@@ -202,3 +202,18 @@ wait $pid
 check "13: file shrinking under verify --json: exit 1" test $? = 1
 check "13:   one strict document with the error" sh -c "python3 -m json.tool '$T/j13' >/dev/null && jq -e '.result == \"error\" and (.error | test(\"shrank|end of file\"))' '$T/j13' >/dev/null"
 rm -f sp sp.hash
+
+# 14: veritysetup's one-block images with big hash blocks; a malformed
+# signature is a parameter error.
+gen 46 4096 >one
+for hb in 512 8192 65536; do
+	rm -f one.vs one.fv
+	$VS format one one.vs --hash-block-size=$hb --salt=$SALT --uuid=$UUID >vs.out
+	"$FV" format one one.fv --hash-block-size=$hb --salt=$SALT --uuid=$UUID >fv.out
+	check "14: one block, $hb-byte hash blocks: veritysetup's image verifies" run_rc 0 "$FV" verify one one.vs "$(root_of vs.out)"
+	check "14: one block, $hb-byte hash blocks: the same image as veritysetup" cmp -s one.vs one.fv
+	check "14: one block, $hb-byte hash blocks: the same output" test "$(sed 1d vs.out)" = "$(sed 1d fv.out)"
+done
+openssl crl2pkcs7 -nocrl -certfile c.pem -outform DER -out nosigner.p7s
+check "14: a PKCS#7 without a signer: exit 1" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=nosigner.p7s --trusted-cert=c.pem
+check "14:   says so" grep -q 'nosigner.p7s: not a signature: the PKCS#7 structure holds no signer' err
