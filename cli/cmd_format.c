@@ -3,21 +3,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../verity/device.h"
 #include "cli.h"
 
 static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 {
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	FILE *f = fopen(path, "w");
+	struct fv_error err;
 
-	if (!f)
-		return cli_error(-EIO, "%s: cannot write root hash file: %s",
-				 path, strerror(errno));
 	verity_hex_encode(root, size, hex);
-	fputs(hex, f);
-	if (fclose(f) != 0)
-		return cli_error(-EIO, "%s: cannot write root hash file: %s",
-				 path, strerror(errno));
+	/* whole or not at all: a temporary file renamed over the old one */
+	if (verity_write_file(path, "the root hash file", hex, strlen(hex),
+			      &err))
+		return cli_error(-EIO, "%s", err.msg);
 	return 0;
 }
 

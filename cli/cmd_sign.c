@@ -7,21 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../verity/device.h"
 #include "../verity/signature.h"
 #include "cli.h"
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ssize_t n;
+	struct fv_error err;
 
-	if (fd < 0)
-		return cli_error(-EIO, "%s: cannot write: %s", path,
-				 strerror(errno));
-	n = write(fd, buf, len);
-	if (close(fd) != 0 || n != (ssize_t)len)
-		return cli_error(-EIO, "%s: cannot write: %s", path,
-				 strerror(errno));
+	if (verity_write_file(path, "the signature", buf, len, &err))
+		return cli_error(-EIO, "%s", err.msg);
 	return 0;
 }
 

@@ -109,6 +109,186 @@ void verity_device_close(struct verity_device *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
+	if (d->tmp)
+		unlink(d->tmp); /* never committed */
+	free(d->tmp);
+	free(d->final);
+	d->tmp = NULL;
+	d->final = NULL;
+}
+
+int verity_path_same(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (stat(a, &x) != 0 || stat(b, &y) != 0)
+		return 0;
+	if (S_ISBLK(x.st_mode) || S_ISBLK(y.st_mode))
+		return S_ISBLK(x.st_mode) && S_ISBLK(y.st_mode) &&
+		       x.st_rdev == y.st_rdev;
+	return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* "dir/.name.XXXXXX" next to final. */
+static char *temp_name(const char *final)
+{
+	const char *slash = strrchr(final, '/');
+	size_t dlen = slash ? (size_t)(slash - final + 1) : 0;
+	char *t;
+
+	if (asprintf(&t, "%.*s.%s.XXXXXX", (int)dlen, final,
+		     slash ? slash + 1 : final) < 0)
+		return NULL;
+	return t;
+}
+
+/* A temporary file for final (an existing file's mode and owner). */
+static int open_temp(struct verity_device *d, const char *path,
+		     const char *what, const char *final,
+		     const struct stat *old, struct fv_error *err)
+{
+	d->final = strdup(final);
+	d->tmp = temp_name(final);
+	if (!d->final || !d->tmp)
+		return fv_fail(err, ENOMEM, "out of memory");
+	d->fd = mkostemp(d->tmp, O_CLOEXEC);
+	if (d->fd < 0) {
+		int e = errno;
+
+		free(d->tmp);
+		d->tmp = NULL;
+		return fv_fail(err, EINVAL, "%s: cannot create %s: %s", path,
+			       what, strerror(e));
+	}
+	if (old) {
+		if (fchmod(d->fd, old->st_mode & 07777) < 0 ||
+		    (geteuid() == 0 &&
+		     fchown(d->fd, old->st_uid, old->st_gid) < 0)) {
+			int e = errno;
+
+			return fv_fail(err, e,
+				       "%s: cannot give the new file the old "
+				       "one's mode and owner: %s",
+				       path, strerror(e));
+		}
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(d->fd, 0600 & ~mask) < 0) {
+			int e = errno;
+
+			return fv_fail(err, e, "%s: %s", path, strerror(e));
+		}
+	}
+	return 0;
+}
+
+int verity_device_open_output(struct verity_device *d, const char *path,
+			      const char *what, struct fv_error *err)
+{
+	struct stat st;
+	char *real;
+	int r;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = path;
+	/* a symlink is followed: its target is replaced */
+	real = realpath(path, NULL);
+	if (real) {
+		r = open_temp(d, path, what, real, &st, err);
+		free(real);
+	} else {
+		r = open_temp(d, path, what, path, NULL, err);
+	}
+	if (!r && fstat(d->fd, &st) < 0)
+		r = fv_fail(err, errno, "%s: cannot stat: %s", path,
+			    strerror(errno));
+	if (r) {
+		verity_device_close(d);
+		return r;
+	}
+	d->dev = st.st_dev;
+	d->ino = st.st_ino;
+	d->backing.is_file = 1;
+	d->backing.dev = st.st_dev;
+	d->backing.ino = st.st_ino;
+	return 0;
+}
+
+/* fsync of the directory holding path, so that a rename is durable. */
+static int sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir =
+		slash ? strndup(path, (size_t)(slash - path + 1)) : strdup(".");
+	int fd, r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return r;
+}
+
+int verity_device_commit(struct verity_device *d, struct fv_error *err)
+{
+	int r;
+
+	if (fsync(d->fd) < 0 && errno != EINVAL)
+		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
+			       strerror(errno));
+	if (!d->tmp)
+		return 0;
+	if (rename(d->tmp, d->final) < 0)
+		return fv_fail(err, EIO, "%s: cannot replace: %s", d->path,
+			       strerror(errno));
+	free(d->tmp);
+	d->tmp = NULL;
+	r = sync_dir_of(d->final);
+	if (r)
+		return fv_fail(err, EIO, "%s: cannot flush its directory: %s",
+			       d->path, strerror(-r));
+	return 0;
+}
+
+int verity_write_file(const char *path, const char *what, const void *buf,
+		      size_t len, struct fv_error *err)
+{
+	struct verity_device d;
+	mode_t mask;
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return fv_fail(err, EINVAL, "%s: %s, not a regular file", path,
+			       file_kind(st.st_mode));
+	r = verity_device_open_output(&d, path, what, err);
+	if (r)
+		return r;
+	/* a new small file is readable by all, as the one it replaces was */
+	if (stat(path, &st) != 0) {
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(d.fd, 0644 & ~mask) < 0) {
+			r = fv_fail(err, errno, "%s: %s", path,
+				    strerror(errno));
+			verity_device_close(&d);
+			return r;
+		}
+	}
+	r = verity_device_write(&d, 0, buf, len, err);
+	if (!r)
+		r = verity_device_commit(&d, err);
+	verity_device_close(&d);
+	return r;
 }
 
 /* One line of a sysfs file under /sys/dev/block/MAJ:MIN/. */

@@ -12,10 +12,10 @@
 /* Where a device's bytes really live: a regular file (seen directly or
  * through loop devices and partitions), or a whole disk. */
 struct verity_backing {
-	int is_file;   /* 1: file dev/ino; 0: whole disk rdev */
-	dev_t dev;     /* file system of the file */
-	ino_t ino;     /* the file */
-	dev_t disk;    /* the whole disk */
+	int is_file;    /* 1: file dev/ino; 0: whole disk rdev */
+	dev_t dev;      /* file system of the file */
+	ino_t ino;      /* the file */
+	dev_t disk;     /* the whole disk */
 	uint64_t start; /* where the device's byte 0 is in it */
 	char via[96];   /* "", or how: "loop device of", "partition of" */
 };
@@ -29,6 +29,10 @@ struct verity_device {
 	ino_t ino;
 	dev_t rdev;
 	struct verity_backing backing;
+	/* an output written whole: the temporary file written, and the
+	 * path it replaces on commit (both NULL otherwise) */
+	char *tmp;
+	char *final;
 };
 
 enum verity_open_mode {
@@ -40,7 +44,27 @@ enum verity_open_mode {
 /* -ENODEV for a missing or inaccessible path (exit code 4). */
 int verity_device_open(struct verity_device *d, const char *path,
 		       enum verity_open_mode mode, struct fv_error *err);
+/* Closes d; an output not committed is removed (its temporary file). */
 void verity_device_close(struct verity_device *d);
+
+/* An output file written whole: a new file, or a regular file replaced,
+ * is written as a temporary file in the same directory (the mode and
+ * owner of the file it replaces) and renamed over path by
+ * verity_device_commit(), so that an interrupted run leaves the old file
+ * as it was. Paths that are block devices are opened in place. */
+int verity_device_open_output(struct verity_device *d, const char *path,
+			      const char *what, struct fv_error *err);
+/* Makes an output durable and visible under its name: fsync, rename over
+ * the old file, fsync of the directory. A no-op for devices opened in
+ * place (beyond fsync). */
+int verity_device_commit(struct verity_device *d, struct fv_error *err);
+/* 1 when the two paths name the same existing file or block device
+ * (after symlinks); 0 otherwise, also when either does not exist. */
+int verity_path_same(const char *a, const char *b);
+/* Writes a small file whole (temporary file, fsync, rename): the root
+ * hash, a signature. A new file gets mode 0644 less the umask. */
+int verity_write_file(const char *path, const char *what, const void *buf,
+		      size_t len, struct fv_error *err);
 /* The same file or block device (what the kernel and veritysetup call
  * the same device: one-file layouts). */
 int verity_device_same(const struct verity_device *a,

@@ -161,12 +161,12 @@ static int infer_roots(const struct verity_params *p,
 		       fp->device, (unsigned long long)fec->size);
 }
 
-int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
-		    const struct verity_fec_params *fp,
-		    enum verity_open_mode mode,
-		    const struct verity_device *data,
-		    const struct verity_device *hash, struct verity_device *fec,
-		    struct fv_error *err)
+int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
+		      const struct verity_fec_params *fp,
+		      enum verity_open_mode mode,
+		      const struct verity_device *data,
+		      const struct verity_device *hash,
+		      const struct verity_device *fec, struct fv_error *err)
 {
 	struct verity_fec_params given = *fp;
 	uint64_t hash_size = hash->size, end;
@@ -175,9 +175,6 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 	if (mode == VERITY_OPEN_CREATE && !hash->is_block &&
 	    hash_size < l->hash_end)
 		hash_size = l->hash_end;
-	r = verity_device_open(fec, fp->device, mode, err);
-	if (r)
-		return r;
 	if (fp->roots == 0 && mode != VERITY_OPEN_CREATE)
 		r = infer_roots(p, l, fp, hash_size, hash, fec, &given, err);
 	if (!r)
@@ -194,6 +191,20 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 			"(are --fec-roots and --fec-offset right?)",
 			fp->device, (unsigned long long)fec->size,
 			(unsigned long long)end);
+	return r;
+}
+
+int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
+		    const struct verity_fec_params *fp,
+		    enum verity_open_mode mode,
+		    const struct verity_device *data,
+		    const struct verity_device *hash, struct verity_device *fec,
+		    struct fv_error *err)
+{
+	int r = verity_device_open(fec, fp->device, mode, err);
+
+	if (!r)
+		r = verity_fec_attach(p, l, fp, mode, data, hash, fec, err);
 	if (r)
 		verity_device_close(fec);
 	return r;

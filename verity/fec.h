@@ -35,6 +35,13 @@ int verity_fec_check_devices(const struct verity_layout *l,
  * mode) must fit the device. When creating, the hash device's size is
  * taken as what it will be once the tree is written. Closes fec on
  * failure. */
+/* The same for a FEC device the caller opened (format's outputs). */
+int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
+		      const struct verity_fec_params *fp,
+		      enum verity_open_mode mode,
+		      const struct verity_device *data,
+		      const struct verity_device *hash,
+		      const struct verity_device *fec, struct fv_error *err);
 int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 		    const struct verity_fec_params *fp,
 		    enum verity_open_mode mode,

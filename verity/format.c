@@ -167,6 +167,73 @@ static int write_superblock(const struct verity_params *p,
 	return r;
 }
 
+/* An output is written in place when it is a block device, the data
+ * file itself (one-file layout) or an existing file written from an
+ * offset (its bytes before the offset stay); otherwise as a temporary
+ * file renamed over it at the end. */
+static int output_in_place(const char *path, const char *data_path,
+			   uint64_t offset)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	return !S_ISREG(st.st_mode) || verity_path_same(path, data_path) ||
+	       (offset && st.st_size > 0);
+}
+
+static int open_output(struct verity_device *d, const char *path,
+		       const char *what, const char *data_path, uint64_t offset,
+		       struct fv_error *err)
+{
+	if (output_in_place(path, data_path, offset))
+		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
+	return verity_device_open_output(d, path, what, err);
+}
+
+/* The FEC device: the hash device again when it names the same file (the
+ * parity then goes into the same temporary file), else an output. */
+static int open_fec(struct verity_device *fec, const char *fec_path,
+		    const struct verity_device *hash, const char *hash_path,
+		    const char *data_path, uint64_t offset,
+		    struct fv_error *err)
+{
+	if (!strcmp(fec_path, hash_path) ||
+	    verity_path_same(fec_path, hash_path)) {
+		*fec = *hash;
+		fec->tmp = NULL;
+		fec->final = NULL;
+		fec->path = fec_path;
+		fec->fd = dup(hash->fd);
+		if (fec->fd < 0)
+			return fv_fail(err, errno, "%s: %s", fec_path,
+				       strerror(errno));
+		return 0;
+	}
+	return open_output(fec, fec_path, "the FEC file", data_path, offset,
+			   err);
+}
+
+/* In place, an interrupted format must not leave the old superblock in
+ * front of a half-written tree: the superblock's place gets a marker
+ * that dump and verify call unfinished, durable before the first tree
+ * block; the new superblock comes last, once the tree is durable. */
+static int mark_unfinished(const struct verity_params *p,
+			   const struct verity_device *hash,
+			   struct fv_error *err)
+{
+	uint8_t sb[VERITY_SB_SIZE];
+
+	memset(sb, 0, sizeof(sb));
+	memcpy(sb, VERITY_SB_UNFINISHED, 8);
+	if (verity_device_write(hash, p->hash_offset, sb, sizeof(sb), err))
+		return -EIO;
+	if (fsync(hash->fd) < 0 && errno != EINVAL)
+		return fv_fail(err, EIO, "%s: cannot flush: %s", hash->path,
+			       strerror(errno));
+	return 0;
+}
+
 static int open_for_format(struct verity_params *p, const char *data_path,
 			   const char *hash_path, struct verity_device *data,
 			   struct verity_device *hash, struct verity_layout *l,
@@ -202,7 +269,8 @@ static int open_for_format(struct verity_params *p, const char *data_path,
 		return r;
 	}
 	/* Create the hash file only once everything else is known good. */
-	r = verity_device_open(hash, hash_path, VERITY_OPEN_CREATE, err);
+	r = open_output(hash, hash_path, "the hash image", data_path,
+			p->hash_offset, err);
 	if (!r)
 		r = verity_check_overlap(l, data, hash, err);
 	if (!r && hash->is_block && hash->size < l->hash_end)
@@ -250,9 +318,6 @@ static int write_fec(const struct verity_layout *l,
 	else if (!r)
 		r = fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL,
 				    opt ? opt->threads : 1, NULL, err);
-	if (!r && fsync(fec->fd) < 0 && errno != EINVAL)
-		r = fv_fail(err, EIO, "%s: cannot flush: %s", fec->path,
-			    strerror(errno));
 	return r;
 }
 
@@ -275,13 +340,26 @@ int verity_format(struct verity_params *p, const char *data_path,
 	if (r)
 		return r;
 	if (fp && fp->device) {
-		r = verity_fec_open(p, &l, fp, VERITY_OPEN_CREATE, &data, &hash,
-				    &fec, err);
+		r = open_fec(&fec, fp->device, &hash, hash_path, data_path,
+			     fp->offset, err);
+		if (!r)
+			r = verity_fec_attach(p, &l, fp, VERITY_OPEN_CREATE,
+					      &data, &hash, &fec, err);
 		if (r) {
+			verity_device_close(&fec);
 			verity_device_close(&hash);
 			verity_device_close(&data);
 			return r;
 		}
+	}
+	/* (without a superblock the marker sits where the tree starts: its
+	 * top block, written last, replaces it) */
+	if (!hash.tmp && (!p->no_superblock || l.geo.tree_blocks) &&
+	    (r = mark_unfinished(p, &hash, err))) {
+		verity_device_close(&fec);
+		verity_device_close(&hash);
+		verity_device_close(&data);
+		return r;
 	}
 	ctx.data = &data;
 	ctx.hash = &hash;
@@ -319,11 +397,16 @@ int verity_format(struct verity_params *p, const char *data_path,
 	fec_fused_free(&fused);
 	if (rs.karn)
 		fec_rs_free(&rs);
-	if (!r && !p->no_superblock)
-		r = write_superblock(p, &l, &hash, err);
-	if (!r && fsync(hash.fd) < 0 && errno != EINVAL)
+	/* in place: the tree and parity durable before the superblock */
+	if (!r && !hash.tmp && fsync(hash.fd) < 0 && errno != EINVAL)
 		r = fv_fail(err, EIO, "%s: cannot flush: %s", hash_path,
 			    strerror(errno));
+	if (!r && l.fec.roots && !l.fec.on_hash_device)
+		r = verity_device_commit(&fec, err);
+	if (!r && !p->no_superblock)
+		r = write_superblock(p, &l, &hash, err);
+	if (!r)
+		r = verity_device_commit(&hash, err);
 	verity_device_close(&fec);
 	verity_device_close(&hash);
 	verity_device_close(&data);

@@ -128,6 +128,11 @@ int verity_read_superblock(const char *hash_path, struct verity_params *p,
 	if (r)
 		return r;
 	p->no_superblock = 0;
+	if (!memcmp(sb, VERITY_SB_UNFINISHED, 8))
+		return fv_fail(err, EINVAL,
+			       "%s: unfinished: a format of this hash image "
+			       "was interrupted (run format again)",
+			       hash_path);
 	r = verity_sb_decode(sb, p, err);
 	if (r) {
 		struct fv_error inner = *err;

@@ -6,6 +6,10 @@
 
 #include "params.h"
 
+/* What an interrupted format leaves where the superblock goes (instead
+ * of "verity\0\0"): dump and verify call such an image unfinished. */
+#define VERITY_SB_UNFINISHED "fvunfin"
+
 /* Fills sb from p (the hash name lowercased). */
 void verity_sb_encode(const struct verity_params *p,
 		      uint8_t sb[VERITY_SB_SIZE]);

@@ -217,3 +217,75 @@ done
 openssl crl2pkcs7 -nocrl -certfile c.pem -outform DER -out nosigner.p7s
 check "14: a PKCS#7 without a signer: exit 1" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=nosigner.p7s --trusted-cert=c.pem
 check "14:   says so" grep -q 'nosigner.p7s: not a signature: the PKCS#7 structure holds no signer' err
+
+# 4: outputs are replaced whole: a format that fails (here: disk full)
+# leaves the old hash image and root hash file as they were.
+mkdir -p small
+if mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+	gen 47 $((4 << 20)) >d4
+	run_rc 0 "$FV" format d4 small/h --salt=$SALT --root-hash-file=small/root
+	cp small/h h4.before
+	cp small/root root4.before
+	check "4: a format that runs out of space fails" run_rc 1 "$FV" format d4 small/h --salt=00 --root-hash-file=small/root
+	check "4:   says so" grep -q 'small/h: .*No space left on device' err
+	check "4:   the old hash image intact" cmp -s small/h h4.before
+	check "4:   the old root hash file intact" cmp -s small/root root4.before
+	check "4:   no temporary file left" test "$(ls -A small | wc -l)" = 2
+	umount small
+else
+	echo "  (cannot mount a tmpfs here: the disk-full check skipped)" >&2
+fi
+
+# 4 and 5: format killed at random points. A hash image of its own (a
+# temporary file renamed at the end) is the old one or the new one; one
+# written in place (here the data file itself) is the old one, the new one,
+# or one that dump and verify call unfinished, never one that claims bad
+# data.
+gen 48 $((96 << 20)) >d5
+run_rc 0 "$FV" format d5 h5 --salt=$SALT --uuid=$UUID
+old5=$(root_of out)
+cp h5 h5.old
+cp d5 one5
+truncate -s $((100 << 20)) one5
+P5="--hash-offset=$((96 << 20)) --data-blocks=24576"
+# shellcheck disable=SC2086
+run_rc 0 "$FV" format one5 one5 $P5 --salt=$SALT --uuid=$UUID
+oldone=$(root_of out)
+cp one5 one5.old
+# the new roots, from formats run to the end
+# shellcheck disable=SC2086
+"$FV" format d5 h5.new --salt=00 --uuid=$UUID >out5 && new5=$(root_of out5)
+cp one5.old one5.new
+# shellcheck disable=SC2086
+"$FV" format one5.new one5.new $P5 --salt=00 --uuid=$UUID >out5 && newone=$(root_of out5)
+bad4=0 bad5=0 seen4="" seen5=""
+for ms in 5 15 30 45 60 80 100 130 170 220; do
+	cp h5.old h5
+	"$FV" format d5 h5 --salt=00 --uuid=$UUID --threads=1 >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$(printf %03d $ms)"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if "$FV" verify d5 h5 "$old5" >/dev/null 2>&1; then seen4="$seen4 old"
+	elif "$FV" verify d5 h5 "$new5" >/dev/null 2>&1; then seen4="$seen4 new"
+	else bad4=$((bad4 + 1)); echo "  killed at $ms ms: the hash image is neither" >&2; fi
+	rm -f .h5.*
+	cp one5.old one5
+	# shellcheck disable=SC2086
+	"$FV" format one5 one5 $P5 --salt=00 --uuid=$UUID --threads=1 >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$(printf %03d $ms)"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	# shellcheck disable=SC2086
+	if "$FV" verify one5 one5 "$oldone" $P5 >/dev/null 2>&1; then seen5="$seen5 old"
+	elif "$FV" verify one5 one5 "$newone" $P5 >/dev/null 2>&1; then seen5="$seen5 new"
+	elif "$FV" dump one5 --hash-offset=$((96 << 20)) 2>&1 | grep -q 'unfinished: a format of this hash image was interrupted' &&
+		"$FV" verify one5 one5 "$newone" $P5 2>"$T/e5"; [ $? = 1 ] && [ "$(wc -l <"$T/e5")" = 1 ] &&
+		grep -q unfinished "$T/e5"; then seen5="$seen5 unfinished"
+	else bad5=$((bad5 + 1)); echo "  killed at $ms ms: the one-file image is none of old, new, unfinished" >&2; fi
+done
+echo "  outcomes, own hash file:$seen4; in place:$seen5" >&2
+check "4: a killed format leaves the old or the new hash image" test $bad4 = 0
+check "5: a killed format in place: old, new or unfinished" test $bad5 = 0
+check "5:   some runs were caught unfinished" sh -c "echo '$seen5' | grep -q unfinished"
