@@ -297,37 +297,26 @@ static int read_root_file(const char *path, char *buf, size_t size)
 {
 	struct fv_error err;
 	uint8_t *text;
-	size_t len, n;
+	size_t len, bad;
 	int r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text,
 				 &len, &err);
 
 	if (r)
 		return -cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
-	n = len;
-	while (n && isspace(text[n - 1]))
-		n--;
-	for (size_t i = 0; i < n; i++) {
-		if (!isxdigit(text[i])) {
-			free(text);
-			return -cli_error(-EINVAL,
-					  "%s: invalid root hash string "
-					  "specified: byte %zu is not a hex "
-					  "digit (the file holds the hex root "
-					  "hash, and nothing after it but "
-					  "white space)",
-					  path, i + 1);
-		}
-	}
-	if (n >= size) {
-		free(text);
+	r = verity_root_text_parse(text, len, buf, size, &bad);
+	free(text);
+	if (r && bad)
+		return -cli_error(-EINVAL,
+				  "%s: invalid root hash string specified: "
+				  "byte %zu is not a hex digit (the file holds "
+				  "the hex root hash, and nothing after it but "
+				  "white space)",
+				  path, bad);
+	if (r)
 		return -cli_error(-EINVAL,
 				  "%s: invalid root hash string specified "
-				  "(%zu hex digits, at most %zu)",
-				  path, n, size - 1);
-	}
-	memcpy(buf, text, n);
-	buf[n] = '\0';
-	free(text);
+				  "(more than %zu hex digits)",
+				  path, size - 1);
 	return 0;
 }
 

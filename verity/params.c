@@ -101,6 +101,29 @@ int verity_hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len)
 	return 0;
 }
 
+int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
+			   size_t size, size_t *bad)
+{
+	size_t n = len;
+
+	*bad = 0;
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' ||
+		     text[n - 1] == '\n' || text[n - 1] == '\r' ||
+		     text[n - 1] == '\v' || text[n - 1] == '\f'))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		if (hex_nibble((char)text[i]) < 0) {
+			*bad = i + 1;
+			return -EINVAL;
+		}
+	}
+	if (n >= size)
+		return -EINVAL;
+	memcpy(hex, text, n);
+	hex[n] = '\0';
+	return 0;
+}
+
 void verity_hex_encode(const uint8_t *in, size_t len, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

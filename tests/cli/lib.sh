@@ -2,7 +2,7 @@
 # checks, and ends with `finish`. Results go to $RESULTS (one line each).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-FV="$TOP/fastverity"
+FV="${FV_BIN:-$TOP/fastverity}" # check-asan runs the sanitized build
 VS=veritysetup
 T=$(mktemp -d /tmp/fastverity-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT

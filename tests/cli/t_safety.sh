@@ -133,7 +133,7 @@ check "2:   root hash file intact" test "$(cat root.txt)" = "$R"
 # cut short.
 truncate -s 16G sp
 gen 44 $((1 << 20)) | dd of=sp conv=notrunc status=none
-strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
 	"$FV" format sp sp.hash --salt=$SALT >out 2>err &
 pid=$!
 sleep 0.25
@@ -193,7 +193,7 @@ truncate -s 16G sp
 gen 44 $((1 << 20)) | dd of=sp conv=notrunc status=none
 "$FV" format sp sp.hash --salt=$SALT --uuid=$UUID >out
 RS=$(root_of out)
-strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -o /dev/null -e trace=lseek -e inject=lseek:delay_enter=500000:when=1 \
 	"$FV" verify --json sp sp.hash "$RS" >"$T/j13" 2>/dev/null &
 pid=$!
 sleep 0.25

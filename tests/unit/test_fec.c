@@ -120,6 +120,7 @@ START_TEST(erasure_patterns_refused)
 	ck_assert_int_lt(fec_rs_erasure_init(&rs, &e, pos, 2, NULL), 0);
 	pos[0] = 253;
 	ck_assert_int_lt(fec_rs_erasure_init(&rs, &e, pos, 1, NULL), 0);
+	fec_rs_free(&rs);
 	ck_assert_int_lt(fec_rs_init(&rs, 1, NULL), 0);
 	ck_assert_int_lt(fec_rs_init(&rs, 25, NULL), 0);
 }
