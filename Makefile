@@ -34,7 +34,7 @@ DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             libclang-rt-14-dev libisal-dev libfec-dev
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
-        check-fuzz check-asan fuzz demo install clean bench
+        check-fuzz check-asan fuzz faults demo install clean bench
 
 all: fastverity libfastverity.a libfastverity.so
 
@@ -113,6 +113,12 @@ check-fuzz:
 
 fuzz:
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} tests/fuzz/run.sh
+
+# Fault injection at every I/O call with every kind of fault (make check
+# runs one kind per call).
+faults: fastverity $(B)/mkimage
+	@r=$$(mktemp); FAULT_FULL=1 RESULTS=$$r bash tests/cli/t_faults.sh; \
+	  cat $$r; ! grep -q ^FAIL $$r
 
 # open/status/close against a real kernel, under qemu.
 check-kernel: fastverity $(B)/mkimage
