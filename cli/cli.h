@@ -58,6 +58,10 @@ struct cli_opts {
 	int nargs;
 };
 
+/* The whole command for argv, returning its exit code; main() adds the
+ * check of stdout at exit. */
+int cli_main(int argc, const char **argv);
+
 /* Exit codes of veritysetup. */
 enum {
 	EXIT_OK = 0,

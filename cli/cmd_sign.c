@@ -105,6 +105,10 @@ int cli_sidecar_names(const char *image, struct cli_sidecar *s)
 	if (n > 4 && !strcmp(image + n - 4, ".raw"))
 		n -= 4;
 	b = (int)(n > INT_MAX ? INT_MAX : n);
+	free(s->tree);
+	free(s->roothash);
+	free(s->signature);
+	free(s->fec);
 	if (asprintf(&s->tree, "%.*s.verity", b, image) < 0 ||
 	    asprintf(&s->roothash, "%.*s.roothash", b, image) < 0 ||
 	    asprintf(&s->signature, "%.*s.roothash.p7s", b, image) < 0 ||

@@ -272,17 +272,30 @@ static void close_stdout_at_exit(void)
 
 static int run(int argc, const char **argv);
 
-int main(int argc, const char **argv)
+int cli_main(int argc, const char **argv)
 {
 	int rc;
 
-	atexit(close_stdout_at_exit);
+	/* fresh state for each call (the command-line fuzzer calls it
+	 * many times in one process) */
+	memset(&opts, 0, sizeof(opts));
+	cli_json_emitted = 0;
+	free(cli_last_error);
+	cli_last_error = NULL;
 	rc = run(argc, argv);
 	/* --json: exactly one document, whatever happened */
 	if (opts.json)
 		cli_json_final(rc, failure_text(rc));
-	return close_stdout(rc);
+	return rc;
 }
+
+#ifndef FASTVERITY_NO_MAIN
+int main(int argc, const char **argv)
+{
+	atexit(close_stdout_at_exit);
+	return close_stdout(cli_main(argc, argv));
+}
+#endif
 
 static int run(int argc, const char **argv)
 {

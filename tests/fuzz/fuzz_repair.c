@@ -40,6 +40,14 @@ static uint8_t *get(const char *path, size_t *len)
 	return buf;
 }
 
+static void cleanup(void)
+{
+	unlink(dpath);
+	unlink(hpath);
+	unlink(fpath);
+	rmdir(dir);
+}
+
 static void setup(void)
 {
 	struct verity_params p;
@@ -47,6 +55,7 @@ static void setup(void)
 
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	snprintf(dpath, sizeof(dpath), "%s/d", dir);
 	snprintf(hpath, sizeof(hpath), "%s/h", dir);
 	snprintf(fpath, sizeof(fpath), "%s/f", dir);

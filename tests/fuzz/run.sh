@@ -13,36 +13,50 @@ lib="hashtree/error.c hashtree/sha256.c hashtree/sha256_shani.c hashtree/hasher.
      hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c
      verity/params.c verity/superblock.c verity/layout.c verity/device.c
      verity/format.c verity/verify.c verity/table.c
-     verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/signature.c"
+     verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/signature.c
+     verity/loop.c verity/activate.c"
+cli="cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c
+     cli/progress.c cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c
+     cli/bench_fec.c cli/cmd_open.c cli/cmd_sign.c cli/cmd_repair.c"
 passed=0 failed=0
 cd "$top" || exit 1
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -msha -msse4.1 -mssse3 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 # the library once, with coverage for the fuzzer, then each target
-objs=""
-for src in $lib; do
+objs="" cobjs=""
+jsonc=$(pkg-config --cflags json-c)
+for src in $lib $cli; do
 	o=$out/obj/${src%.c}.o
 	mkdir -p "$(dirname "$o")"
 	# shellcheck disable=SC2086
-	if [ ! -e "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find hashtree verity -name '*.h' -newer "$o" | head -1)" ]; then
-		clang $flags -fsanitize=fuzzer-no-link -c "$src" -o "$o" 2>"$out/lib.log" ||
+	if [ ! -e "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find hashtree verity cli -name '*.h' -newer "$o" | head -1)" ]; then
+		clang $flags $jsonc -DFASTVERITY_NO_MAIN -fsanitize=fuzzer-no-link -c "$src" -o "$o" 2>"$out/lib.log" ||
 			{ echo "FAIL fuzz: $src does not build" >&2; cat "$out/lib.log" >&2; exit 1; }
 	fi
-	objs="$objs $o"
+	case $src in cli/*) cobjs="$cobjs $o" ;; *) objs="$objs $o" ;; esac
 done
+rm -f "$out/libfv.a"
+# shellcheck disable=SC2086
+ar rcs "$out/libfv.a" $objs
 # leaks in third-party code, each explained there
 export LSAN_OPTIONS=suppressions=$top/tests/asan/lsan.supp:print_suppressions=0
 for t in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$t" .c)
+	extra="" opts=""
+	# the command line: the command's objects and libraries; it keeps
+	# what popt hands it for the life of the process, as a command does
+	[ "$name" = fuzz_cli ] && extra="$cobjs -lpopt -ljson-c" && opts="-detect_leaks=0 -close_fd_mask=3 -dict=tests/fuzz/fuzz_cli.dict"
 	# shellcheck disable=SC2086
-	if ! clang $flags -fsanitize=fuzzer -o "$out/$name" "$t" $objs \
-		-lcrypto -lisal -lfec -lpthread 2>"$out/$name.log"; then
+	if ! clang $flags $jsonc -fsanitize=fuzzer -o "$out/$name" "$t" $extra "$out/libfv.a" \
+		-lcrypto -lisal -lfec -ldevmapper -lpthread -lm 2>"$out/$name.log"; then
 		echo "FAIL fuzz: $name does not build" >&2
 		cat "$out/$name.log" >&2
 		failed=$((failed + 1))
 		continue
 	fi
 	mkdir -p "$out/$name.corpus"
-	if "$out/$name" -max_total_time="$secs" -max_len=4096 "$out/$name.corpus" \
+	# shellcheck disable=SC2086
+	if ASAN_OPTIONS=${opts:+detect_leaks=0} "$out/$name" -max_total_time="$secs" -max_len=4096 \
+		-artifact_prefix="$out/" $opts "$out/$name.corpus" \
 		>"$out/$name.log" 2>&1; then
 		echo "$name: $(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out/$name.log") runs in ${secs} s, no failure"
 		passed=$((passed + 1))
