@@ -23,7 +23,7 @@ refuse() {
 	fi
 }
 
-# FORMAT.md "Where we differ" 1: a partial last block is refused.
+# docs/format.md, differences 1: a partial last block is refused.
 { cat data; head -c 100 data; } >odd
 refuse "partial last block refused" 1 "odd: size 1228900 is not a multiple of the 4096-byte data block size.*pad the image.*--data-blocks=300" \
 	"$FV" format odd newhash

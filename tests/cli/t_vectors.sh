@@ -1,4 +1,4 @@
-# The known vectors of FORMAT.md (8 MiB of zero bytes, data block size =
+# The known vectors (docs/format.md: 8 MiB of zero bytes, data block size =
 # hash block size), through the command, and through veritysetup.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,4 @@
-/* Build and verify over memory buffers: the known vectors of FORMAT.md,
+/* Build and verify over memory buffers: the known vectors (docs/format.md),
  * and corruption at every place verify must find it. */
 #include <check.h>
 
