@@ -10,12 +10,14 @@
 int verity_layout_compute(const struct verity_params *p,
 			  struct verity_layout *l, struct fv_error *err)
 {
-	uint64_t start = verity_tree_start_block(p);
+	uint64_t start;
 	int r = verity_params_validate(p, err);
 
 	memset(l, 0, sizeof(*l));
 	if (r)
 		return r;
+	/* only now: it divides by the hash block size */
+	start = verity_tree_start_block(p);
 	r = ht_geometry_init(&l->geo, p->data_blocks, p->data_block_size,
 			     p->hash_block_size, ht_digest_size(p->hash_name),
 			     p->hash_type, err);

@@ -1,6 +1,7 @@
 /* FEC: the ISA-L parity against libfec's encoder for every roots value,
  * erasure and error decoding, and the layout formulas. */
 #include <check.h>
+#include <errno.h>
 
 #include "check_main.h"
 #include <fec.h>
@@ -229,6 +230,21 @@ START_TEST(layout_on_hash_device)
 }
 END_TEST
 
+START_TEST(layout_validates_before_dividing)
+{
+	struct verity_params p;
+	struct verity_layout l;
+
+	verity_params_default(&p);
+	p.data_blocks = 10;
+	p.hash_block_size = 0; /* once a SIGFPE */
+	ck_assert_int_eq(verity_layout_compute(&p, &l, NULL), -EINVAL);
+	p.hash_block_size = 4096;
+	p.data_block_size = 0;
+	ck_assert_int_eq(verity_layout_compute(&p, &l, NULL), -EINVAL);
+}
+END_TEST
+
 START_TEST(layout_refusals)
 {
 	struct verity_params p;
@@ -387,6 +403,7 @@ int main(void)
 	tcase_add_test(tc, layout_separate_device);
 	tcase_add_test(tc, layout_on_hash_device);
 	tcase_add_test(tc, layout_refusals);
+	tcase_add_test(tc, layout_validates_before_dividing);
 	tcase_add_test(tc, fused_parity_equals_own_pass);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
