@@ -95,20 +95,26 @@ int cmd_close(struct cli_opts *o)
 	return EXIT_OK;
 }
 
+/* veritysetup's status line: each word followed by a space, except
+ * check_at_most_once (so that with try_verify_in_tasklet the two run
+ * together, as veritysetup prints them) and the last. */
 static const char *flag_words(unsigned f, char *buf, size_t len)
 {
-	/* veritysetup's order and spacing */
-	snprintf(buf, len, "%s%s%s%s%s%s%s%s",
-		 f & VERITY_ACT_IGNORE_CORRUPTION ? "ignore_corruption " : "",
-		 f & VERITY_ACT_RESTART_ON_CORRUPTION ? "restart_on_corruption "
-						      : "",
-		 f & VERITY_ACT_PANIC_ON_CORRUPTION ? "panic_on_corruption "
-						    : "",
-		 f & VERITY_ACT_RESTART_ON_ERROR ? "restart_on_error " : "",
-		 f & VERITY_ACT_PANIC_ON_ERROR ? "panic_on_error " : "",
-		 f & VERITY_ACT_IGNORE_ZERO_BLOCKS ? "ignore_zero_blocks " : "",
-		 f & VERITY_ACT_CHECK_AT_MOST_ONCE ? "check_at_most_once" : "",
-		 f & VERITY_ACT_TASKLETS ? "try_verify_in_tasklet" : "");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < VERITY_NFLAGS && n < len; i++) {
+		const struct verity_flag_word *w = &verity_flag_words[i];
+
+		if (!(f & w->flag))
+			continue;
+		n += (size_t)snprintf(
+			buf + n, len - n, "%s%s", w->word,
+			w->flag == VERITY_ACT_CHECK_AT_MOST_ONCE ||
+					w->flag == VERITY_ACT_TASKLETS
+				? ""
+				: " ");
+	}
 	return buf;
 }
 
@@ -116,7 +122,7 @@ static void status_json(const char *name, const struct verity_active *st)
 {
 	json_object *j = json_object_new_object(),
 		    *flags = json_object_new_array();
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256], *save = NULL;
+	char hex[2 * VERITY_MAX_SALT_SIZE + 1];
 
 	json_object_object_add(j, "name", cli_json_str(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
@@ -193,10 +199,13 @@ static void status_json(const char *name, const struct verity_active *st)
 		}
 		verity_hex_encode(st->root, st->root_size, hex);
 		json_object_object_add(j, "root_hash", cli_json_str(hex));
-		flag_words(st->flags, words, sizeof(words));
-		for (char *t = strtok_r(words, " ", &save); t;
-		     t = strtok_r(NULL, " ", &save))
-			json_object_array_add(flags, cli_json_str(t));
+		/* from the flags themselves, not from the display line */
+		for (size_t i = 0; i < VERITY_NFLAGS; i++)
+			if (st->flags & verity_flag_words[i].flag)
+				json_object_array_add(
+					flags,
+					cli_json_str(
+						verity_flag_words[i].word));
 	}
 	json_object_object_add(j, "flags", flags);
 	cli_json_print(j);

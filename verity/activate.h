@@ -21,6 +21,15 @@ enum verity_act_flags {
 	VERITY_ACT_TASKLETS = 1u << 7,
 };
 
+/* Each flag and its word in the kernel table (and in veritysetup's status
+ * display), in the kernel's order: the one table both derive from. */
+#define VERITY_NFLAGS 8
+struct verity_flag_word {
+	unsigned flag;
+	const char *word;
+};
+extern const struct verity_flag_word verity_flag_words[VERITY_NFLAGS];
+
 struct verity_activation {
 	unsigned flags;           /* enum verity_act_flags */
 	const uint8_t *signature; /* PKCS#7 over the hex root, or NULL */

@@ -7,10 +7,7 @@
 
 #include "activate.h"
 
-static const struct {
-	unsigned flag;
-	const char *word;
-} option_words[] = {
+const struct verity_flag_word verity_flag_words[VERITY_NFLAGS] = {
 	{VERITY_ACT_IGNORE_CORRUPTION, "ignore_corruption"},
 	{VERITY_ACT_RESTART_ON_CORRUPTION, "restart_on_corruption"},
 	{VERITY_ACT_PANIC_ON_CORRUPTION, "panic_on_corruption"},
@@ -20,7 +17,7 @@ static const struct {
 	{VERITY_ACT_CHECK_AT_MOST_ONCE, "check_at_most_once"},
 	{VERITY_ACT_TASKLETS, "try_verify_in_tasklet"},
 };
-#define NWORDS (sizeof(option_words) / sizeof(option_words[0]))
+#define NWORDS VERITY_NFLAGS
 
 static int popcount(unsigned v)
 {
@@ -79,9 +76,9 @@ int verity_table_params(const struct verity_params *p, const char *data_dev,
 	if (nopts && n < len)
 		n += (size_t)snprintf(out + n, len - n, " %d", nopts);
 	for (size_t i = 0; i < NWORDS && n < len; i++)
-		if (flags & option_words[i].flag)
+		if (flags & verity_flag_words[i].flag)
 			n += (size_t)snprintf(out + n, len - n, " %s",
-					      option_words[i].word);
+					      verity_flag_words[i].word);
 	if (fec && n < len)
 		n += (size_t)snprintf(
 			out + n, len - n,
@@ -140,8 +137,8 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		size_t k;
 
 		for (k = 0; k < NWORDS; k++)
-			if (!strcmp(t, option_words[k].word))
-				st->flags |= option_words[k].flag;
+			if (!strcmp(t, verity_flag_words[k].word))
+				st->flags |= verity_flag_words[k].flag;
 		if (!strcmp(t, "root_hash_sig_key_desc") ||
 		    !strcmp(t, "use_fec_from_device") ||
 		    !strcmp(t, "fec_start") || !strcmp(t, "fec_blocks") ||

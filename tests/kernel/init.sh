@@ -96,10 +96,16 @@ for opt in ignore-corruption restart-on-corruption panic-on-corruption ignore-ze
 	[ "$opt" = use-tasklets ] && word=try_verify_in_tasklet
 	t "open --$opt" "$FV" open /dev/vda opt /dev/vdb "$R" "--$opt"
 	t "table has $word" status_has opt "flags:.*$word"
+	t "status --json: flags [\"$word\"]" sh -c "'$FV' status --json opt | tr -d ' \n' | grep -q '\"flags\":\[\"$word\"\]'"
 	t "read with --$opt" test "$(sum /dev/mapper/opt)" = "$S"
 	"$FV" close opt
 	gone opt
 done
+# two flags that veritysetup's display runs together stay two in JSON
+t "open --check-at-most-once --use-tasklets" "$FV" open /dev/vda opt /dev/vdb "$R" --check-at-most-once --use-tasklets
+t "status --json: both flags, apart" sh -c "'$FV' status --json opt | tr -d ' \n' | grep -q '\"flags\":\[\"check_at_most_once\",\"try_verify_in_tasklet\"\]'"
+"$FV" close opt
+gone opt
 t "conflicting flags refused" sh -c "! '$FV' open /dev/vda opt /dev/vdb $R --ignore-corruption --panic-on-corruption"
 
 # One file: data with its tree appended at --hash-offset.
