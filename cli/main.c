@@ -15,6 +15,8 @@
 static struct cli_opts opts;
 
 static void print_actions(FILE *f);
+struct action;
+static void print_help(const struct action *act);
 
 /* --help also lists the actions, as veritysetup's does. */
 static void help_callback(poptContext pc, enum poptCallbackReason reason,
@@ -25,9 +27,7 @@ static void help_callback(poptContext pc, enum poptCallbackReason reason,
 	(void)arg;
 	(void)data;
 	if (key->shortName == '?') {
-		printf("fastverity %s\n", FASTVERITY_VERSION);
-		poptPrintHelp(pc, stdout, 0);
-		print_actions(stdout);
+		print_help(NULL);
 	} else {
 		poptPrintUsage(pc, stdout, 0);
 	}
@@ -41,6 +41,82 @@ static struct poptOption help_options[] = {
 	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
 	POPT_TABLEEND};
 
+/* Which actions take which options: the one table the refusal of
+ * others, the per-action help and the completion come from. */
+enum {
+	A_FORMAT = 1u << 0,
+	A_VERIFY = 1u << 1,
+	A_REPAIR = 1u << 2,
+	A_SIGN = 1u << 3,
+	A_DUMP = 1u << 4,
+	A_OPEN = 1u << 5,
+	A_CLOSE = 1u << 6,
+	A_STATUS = 1u << 7,
+	A_BENCH = 1u << 8,
+	A_ALL = (1u << 9) - 1,
+	/* the tree's parameters, given to every action that reads a tree */
+	A_TREE = A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN,
+	A_RUN = A_FORMAT | A_VERIFY | A_REPAIR | A_BENCH,
+	A_FEC = A_FORMAT | A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+};
+
+static const struct {
+	const char *name;
+	unsigned actions;
+} option_scope[] = {
+	{"version", A_ALL},
+	{"verbose", A_ALL},
+	{"debug", A_ALL},
+	{"json", A_ALL},
+	{"hash", A_TREE | A_BENCH},
+	{"data-block-size", A_TREE | A_BENCH},
+	{"hash-block-size", A_TREE | A_BENCH},
+	{"data-blocks", A_TREE},
+	{"hash-offset", A_TREE | A_DUMP},
+	{"salt", A_TREE},
+	{"uuid", A_FORMAT},
+	{"format", A_TREE | A_BENCH},
+	{"no-superblock", A_TREE},
+	{"root-hash-file", A_TREE | A_SIGN},
+	{"ignore-corruption", A_OPEN},
+	{"restart-on-corruption", A_OPEN},
+	{"panic-on-corruption", A_OPEN},
+	{"restart-on-error", A_OPEN},
+	{"panic-on-error", A_OPEN},
+	{"ignore-zero-blocks", A_OPEN},
+	{"check-at-most-once", A_OPEN},
+	{"use-tasklets", A_OPEN},
+	{"root-hash-signature", A_VERIFY | A_OPEN},
+	{"key", A_SIGN | A_FORMAT},
+	{"cert", A_SIGN | A_FORMAT},
+	{"embed-cert", A_SIGN | A_FORMAT},
+	{"trusted-cert", A_VERIFY},
+	{"sidecar", A_FORMAT},
+	{"deferred", A_CLOSE},
+	{"cancel-deferred", A_CLOSE},
+	{"fec-device", A_FEC},
+	{"fec-offset", A_FEC},
+	{"fec-roots", A_FEC},
+	{"max-failures", A_VERIFY},
+	{"dry-run", A_REPAIR},
+	{"threads", A_RUN},
+	{"salt-size", A_BENCH},
+	{"size", A_BENCH},
+	{"device", A_BENCH},
+	{"csv", A_BENCH},
+	{"progress", A_RUN},
+	{"no-progress", A_RUN},
+};
+
+static unsigned scope_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(option_scope) / sizeof(option_scope[0]);
+	     i++)
+		if (!strcmp(option_scope[i].name, name))
+			return option_scope[i].actions;
+	return 0;
+}
+
 static struct poptOption option_table[] = {
 	{NULL, '\0', POPT_ARG_INCLUDE_TABLE, help_options, 0,
 	 "Help options:", NULL},
@@ -51,7 +127,7 @@ static struct poptOption option_table[] = {
 	{"debug", '\0', POPT_ARG_NONE, &opts.debug, 0,
 	 "Show debug messages (on stderr), among them the hashing path", NULL},
 	{"json", '\0', POPT_ARG_NONE, &opts.json, 0,
-	 "Print one JSON object instead of text (format, verify, dump)", NULL},
+	 "Print one JSON document instead of text", NULL},
 	{"hash", 'h', POPT_ARG_STRING, &opts.hash, 0,
 	 "Hash algorithm (default sha256)", "string"},
 	{"data-block-size", '\0', POPT_ARG_STRING, &opts.data_block_size, 0,
@@ -93,7 +169,8 @@ static struct poptOption option_table[] = {
 	 "open: verify in tasklets where the kernel can", NULL},
 	{"root-hash-signature", '\0', POPT_ARG_STRING,
 	 &opts.root_hash_signature, 0,
-	 "open: PKCS#7 signature of the root hash, checked by the kernel",
+	 "PKCS#7 signature of the root hash (verify checks it, open gives it "
+	 "to the kernel)",
 	 "path"},
 	{"key", '\0', POPT_ARG_STRING, &opts.key, 0,
 	 "sign, format --sidecar: PEM private key to sign the root hash",
@@ -125,8 +202,7 @@ static struct poptOption option_table[] = {
 	{"dry-run", '\0', POPT_ARG_NONE, &opts.dry_run, 0,
 	 "repair: find what can be repaired, write nothing", NULL},
 	{"threads", '\0', POPT_ARG_STRING, &opts.threads, 0,
-	 "Worker threads for format and verify (default: online CPUs)",
-	 "number"},
+	 "Worker threads (default: online CPUs)", "number"},
 	{"salt-size", '\0', POPT_ARG_STRING, &opts.salt_size, 0,
 	 "bench: salt sizes to measure (default 0,32,64,256)", "list"},
 	{"size", '\0', POPT_ARG_STRING, &opts.size, 0,
@@ -148,33 +224,38 @@ struct action {
 	int (*run)(struct cli_opts *o);
 	const char *args;
 	const char *what;
+	unsigned bit; /* for the option table below */
 };
 
 static const struct action actions[] = {
 	{"format", cmd_format, "<data_device> <hash_device>",
-	 "build the hash tree and superblock"},
+	 "build the hash tree and superblock", A_FORMAT},
 	{"verify", cmd_verify,
 	 "<data_device> <hash_device> [<root_hash>] | <image>",
-	 "check every block offline (one argument: systemd's sidecar files)"},
+	 "check every block offline (one argument: systemd's sidecar files)",
+	 A_VERIFY},
 	{"repair", cmd_repair,
 	 "<data_device> <hash_device> [<root_hash>] --fec-device=<fec> | "
 	 "<image>",
 	 "rebuild bad blocks from the FEC parity, writing only blocks the "
-	 "tree proves (one argument: the sidecar files and <image>.fec)"},
+	 "tree proves (one argument: the sidecar files and <image>.fec)",
+	 A_REPAIR},
 	{"sign", cmd_sign, "<root_hash> <out.p7s>",
-	 "sign a root hash (--key, --cert) for the kernel and for verify"},
-	{"dump", cmd_dump, "<hash_device>", "show the superblock"},
+	 "sign a root hash (--key, --cert) for the kernel and for verify",
+	 A_SIGN},
+	{"dump", cmd_dump, "<hash_device>", "show the superblock", A_DUMP},
 	{"open", cmd_open, "<data_device> <name> <hash_device> [<root_hash>]",
-	 "map a verified read-only device as /dev/mapper/<name>"},
+	 "map a verified read-only device as /dev/mapper/<name>", A_OPEN},
 	{"create", cmd_create, "<name> <data_device> <hash_device> <root_hash>",
-	 "the same, in the old argument order"},
-	{"close", cmd_close, "<name>", "remove the mapping"},
-	{"remove", cmd_close, "<name>", "the same as close"},
-	{"status", cmd_status, "<name>", "show an active device"},
+	 "the same, in the old argument order", A_OPEN},
+	{"close", cmd_close, "<name>", "remove the mapping", A_CLOSE},
+	{"remove", cmd_close, "<name>", "the same as close", A_CLOSE},
+	{"status", cmd_status, "<name>", "show an active device", A_STATUS},
 	{"bench", cmd_bench, "",
 	 "measure hashing and tree settings on this machine (--hash, "
 	 "--salt-size, "
-	 "--data-block-size, --hash-block-size, --format take lists)"},
+	 "--data-block-size, --hash-block-size, --format take lists)",
+	 A_BENCH},
 };
 
 static void print_actions(FILE *f)
@@ -183,12 +264,55 @@ static void print_actions(FILE *f)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
 		fprintf(f, "\t%s %s - %s\n", actions[i].name, actions[i].args,
 			actions[i].what);
+	fputs("\thelp [<action>] - this help, or one action's synopsis and "
+	      "options\n",
+	      f);
 	fputs("\n<data_device> is the image or device to protect\n"
 	      "<hash_device> is the image or device holding the hash tree\n"
 	      "<root_hash> is the hex digest of the top of the tree\n"
 	      "\nDefaults: hash sha256, data and hash blocks 4096 bytes, "
 	      "salt 32 random bytes, format 1.\n",
 	      f);
+}
+
+/* The options of one action (act NULL: all), one line each, from the
+ * option table and its scope. */
+static void print_options(const struct action *act)
+{
+	for (size_t i = 1; option_table[i].longName; i++) {
+		const struct poptOption *o = &option_table[i];
+		char left[64];
+
+		if (act && !(scope_of(o->longName) & act->bit))
+			continue;
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 o->shortName ? '-' : ' ',
+			 o->shortName ? o->shortName : ' ',
+			 o->shortName ? ", " : "  ", o->longName,
+			 o->argDescrip ? "=" : "",
+			 o->argDescrip ? o->argDescrip : "");
+		printf("  %-34s %s\n", left, o->descrip);
+	}
+	printf("  %-34s %s\n", "-?, --help", "Show this help message");
+	if (!act)
+		printf("  %-34s %s\n", "    --usage", "Display brief usage");
+}
+
+static void print_help(const struct action *act)
+{
+	if (!act) {
+		printf("fastverity %s\n"
+		       "Usage: fastverity [OPTION...] <action> "
+		       "<action-specific>\n\nOptions (each action takes "
+		       "only its own: fastverity <action> --help):\n",
+		       FASTVERITY_VERSION);
+		print_options(NULL);
+		print_actions(stdout);
+		return;
+	}
+	printf("Usage: fastverity [OPTION...] %s %s\n%s\n\nOptions:\n",
+	       act->name, act->args, act->what);
+	print_options(act);
 }
 
 static const char *failure_text(int code)
@@ -297,6 +421,46 @@ int main(int argc, const char **argv)
 }
 #endif
 
+#define OPT_SEEN    1000
+#define MAX_OPTIONS 128
+static unsigned char seen[MAX_OPTIONS];
+static int help_asked;
+
+/* "help [ACTION]", or --help / -? with an action among the arguments:
+ * the action to describe (NULL, with help_asked set, for all). */
+static const struct action *find_action(const char *name)
+{
+	for (size_t k = 0; k < sizeof(actions) / sizeof(actions[0]); k++)
+		if (!strcmp(name, actions[k].name))
+			return &actions[k];
+	return NULL;
+}
+
+static const struct action *help_request(int argc, const char **argv)
+{
+	const struct action *act = NULL;
+	int help = 0, words = 0, after_help = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-?")) {
+			help = 1;
+			continue;
+		}
+		if (argv[i][0] == '-')
+			continue;
+		if (words++ == 0) {
+			if (!strcmp(argv[i], "help"))
+				help = after_help = 1;
+			else
+				act = find_action(argv[i]);
+		} else if (after_help && !act) {
+			act = find_action(argv[i]);
+		}
+	}
+	help_asked = help && !act;
+	return help ? act : NULL;
+}
+
 static int run(int argc, const char **argv)
 {
 	struct sigaction sa;
@@ -308,10 +472,20 @@ static int run(int argc, const char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sigbus_handler;
 	sigaction(SIGBUS, &sa, NULL);
+	if ((act = help_request(argc, argv)) != NULL || help_asked) {
+		print_help(act);
+		return EXIT_OK;
+	}
+	/* each option reports itself, so that the action's table can judge
+	 * it */
+	for (size_t i = 1; option_table[i].longName; i++)
+		option_table[i].val = OPT_SEEN + (int)i;
+	memset(seen, 0, sizeof(seen));
 	pc = poptGetContext("fastverity", argc, argv, option_table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
 	while ((rc = poptGetNextOpt(pc)) > 0)
-		;
+		if (rc > OPT_SEEN && rc - OPT_SEEN < MAX_OPTIONS)
+			seen[rc - OPT_SEEN] = 1;
 	if (rc < -1) {
 		cli_error(-EINVAL, "%s: %s",
 			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
@@ -339,6 +513,14 @@ static int run(int argc, const char **argv)
 	if (!act) {
 		cli_error(-EINVAL, "unknown action '%s'", name);
 		print_actions(stderr);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
+	for (size_t i = 1; option_table[i].longName; i++) {
+		if (!seen[i] || scope_of(option_table[i].longName) & act->bit)
+			continue;
+		cli_error(-EINVAL, "Option --%s is not allowed with %s action.",
+			  option_table[i].longName, act->name);
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}

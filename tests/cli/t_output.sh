@@ -56,3 +56,24 @@ check "format --hash=SHA256 as typed" sh -c "\"$FV\" format data hash --hash=SHA
 check "dump lowercases the hash name" grep -q $'^Hash algorithm:  \tsha256$' out
 check "dump lowercases the UUID" grep -q $'^UUID:            \tabcdef01-1234-1234-1234-123456789abc$' out
 check "no-superblock output as veritysetup" sh -c "\"$FV\" format data h1 --no-superblock --salt=$SALT >a; veritysetup format data h1 --no-superblock --salt=$SALT >b; cmp a b"
+
+# Options that do not apply to the action are refused, as veritysetup does.
+for case in "verify panic-on-corruption" "format ignore-corruption" "format trusted-cert=x" "format csv" "dump salt=00" "sign fec-roots=4" "status threads=2"; do
+	action=${case%% *}
+	opt=${case#* }
+	check "$action --$opt refused" run_rc 1 "$FV" "$action" "--$opt" a b c
+	check "  message" grep -qx "fastverity: Option --${opt%%=*} is not allowed with $action action." err
+done
+$VS verify --panic-on-corruption a b c 2>"$T/vs.err" >/dev/null
+check "  veritysetup's words" sh -c "grep -q 'veritysetup: Option --panic-on-corruption is not allowed with verify action.' '$T/vs.err'"
+
+# Per-action help: the action's synopsis and its options only.
+check "verify --help" run_rc 0 "$FV" verify --help
+check "  synopsis" grep -qx 'Usage: fastverity \[OPTION...\] verify <data_device> <hash_device> \[<root_hash>\] | <image>' out
+check "  its options" grep -q -- '--max-failures=number' out
+check "  not another action's" sh -c "! grep -q -- '--csv\|--ignore-corruption\|--dry-run' '$T/out'"
+cp out verify.help
+check "help verify: the same" sh -c "'$FV' help verify | cmp -s - verify.help"
+check "open --help lists the corruption policies" sh -c "'$FV' open --help | grep -q -- '--panic-on-corruption'"
+check "help: the whole list" sh -c "'$FV' help | grep -q 'help \[<action>\]'"
+check "--help and --usage agree on --trusted-cert=path" sh -c "'$FV' --help | grep -q -- '--trusted-cert=path' && '$FV' --usage | grep -q -- '--trusted-cert=path'"
