@@ -160,6 +160,9 @@ install: all
 	install -m 755 libfastverity.so $(DESTDIR)$(PREFIX)/lib/libfastverity.so.0
 	ln -sf libfastverity.so.0 $(DESTDIR)$(PREFIX)/lib/libfastverity.so
 	install -m 644 fastverity.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 completion/fastverity.bash \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/fastverity
 	install -m 644 verity/verity.h verity/params.h verity/activate.h \
 	  verity/signature.h verity/superblock.h verity/device.h \
 	  $(DESTDIR)$(PREFIX)/include/fastverity/verity/

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <popt.h>
 
+#include "../hashtree/sha256.h"
 #include "cli.h"
 
 static struct cli_opts opts;
@@ -495,7 +497,10 @@ static int run(int argc, const char **argv)
 		return EXIT_PARAMS;
 	}
 	if (opts.version) {
-		printf("fastverity %s\n", FASTVERITY_VERSION);
+		/* the first line as veritysetup's; then what hashes here */
+		printf("fastverity %s\n%s\nSHA-256 on this CPU: %s\n",
+		       FASTVERITY_VERSION, OpenSSL_version(OPENSSL_VERSION),
+		       sha256_kernel_name(sha256_kernel_select()));
 		poptFreeContext(pc);
 		return EXIT_OK;
 	}

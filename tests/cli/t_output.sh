@@ -5,7 +5,9 @@ cd "$T" || exit 1
 gen 31 $((300 * 4096)) >data
 
 check "--version" run_rc 0 "$FV" --version
-check "--version text" grep -qE '^fastverity [0-9]+\.[0-9]+\.[0-9]+$' out
+check "--version text" sh -c "head -1 '$T/out' | grep -qE '^fastverity [0-9]+\.[0-9]+\.[0-9]+$'"
+check "--version names OpenSSL" sh -c "sed -n 2p '$T/out' | grep -q '^OpenSSL 3'"
+check "--version names the SHA-256 path" grep -qE '^SHA-256 on this CPU: (sha-ni \(two-way\)|portable C)$' out
 check "--help" run_rc 0 "$FV" --help
 check "--help lists the options" grep -q -- '--data-block-size=bytes' out
 check "--help lists the actions" grep -q 'verify <data_device> <hash_device> \[<root_hash>\]' out

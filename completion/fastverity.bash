@@ -1,0 +1,59 @@
+# bash completion for fastverity: actions, each action's options and
+# files. The actions and options come from the command itself
+# (`fastverity help` and `fastverity help ACTION`), which takes them from
+# the one table that also decides which options an action accepts.
+
+_fastverity_actions()
+{
+	"${1:-fastverity}" help 2>/dev/null |
+		sed -n '/^<action> is one of:/,/^$/s/^\t\([a-z]*\) .*/\1/p'
+}
+
+_fastverity_options()
+{
+	local cmd=$1 action=$2
+	if [ -n "$action" ]; then
+		"$cmd" help "$action" 2>/dev/null
+	else
+		"$cmd" --help 2>/dev/null
+	fi | grep -o -- '--[a-z0-9-]*=\?' | sort -u
+}
+
+_fastverity()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[0]} action="" w i
+	local actions
+	actions=$(_fastverity_actions "$cmd")
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in -*) continue ;; esac
+		for a in $actions; do
+			if [ "$w" = "$a" ]; then
+				action=$a
+				break 2
+			fi
+		done
+	done
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_fastverity_options "$cmd" "$action")" -- "$cur"))
+		# an option that takes a value: no space after its '='
+		if [ ${#COMPREPLY[@]} = 1 ] && [[ ${COMPREPLY[0]} == *= ]]; then
+			compopt -o nospace 2>/dev/null
+		fi
+		return 0
+	fi
+	if [ -z "$action" ]; then
+		COMPREPLY=($(compgen -W "$actions" -- "$cur"))
+		return 0
+	fi
+	if [ "$action" = help ]; then
+		COMPREPLY=($(compgen -W "$actions" -- "$cur"))
+		return 0
+	fi
+	# images, hash files, devices
+	COMPREPLY=($(compgen -f -- "$cur"))
+	compopt -o filenames 2>/dev/null
+	return 0
+}
+
+complete -F _fastverity fastverity
