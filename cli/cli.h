@@ -25,6 +25,7 @@ struct cli_opts {
 	char *fec_offset;
 	char *fec_roots;
 	int dry_run;
+	const char *action; /* the action running, for messages */
 	char *max_failures;
 	char *root_hash_signature;
 	char *key;
@@ -165,6 +166,8 @@ void *cli_json_fec_result(const struct verity_fec_result *res);
 
 struct cli_progress {
 	int enabled;
+	int tty;            /* a line redrawn in place; else plain lines */
+	const char *action; /* named in each line */
 	int shown;
 	double start;
 	double last;

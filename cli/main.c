@@ -529,6 +529,7 @@ static int run(int argc, const char **argv)
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}
+	opts.action = act->name;
 	opts.args = poptGetArgs(pc);
 	while (opts.args && opts.args[opts.nargs])
 		opts.nargs++;

@@ -1,5 +1,8 @@
-/* A progress line on stderr: percent, MiB/s and time left, at most ten
- * updates a second, cleared at the end. */
+/* Progress on stderr: on a terminal one line redrawn in place (action,
+ * percent, bytes, MiB/s, time left) at most ten times a second and
+ * cleared at the end; elsewhere (--progress into a file or a pipe) plain
+ * lines without control characters, at most one a second, and the last
+ * at 100%. */
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -19,9 +22,9 @@ static double now(void)
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 {
-	pr->enabled = o->progress      ? 1
-		      : o->no_progress ? 0
-				       : isatty(STDERR_FILENO);
+	pr->tty = isatty(STDERR_FILENO);
+	pr->enabled = o->progress ? 1 : o->no_progress ? 0 : pr->tty;
+	pr->action = o->action ? o->action : "fastverity";
 	pr->start = now();
 	pr->last = 0;
 	pr->shown = 0;
@@ -31,13 +34,24 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 {
 	struct cli_progress *pr = ctx;
 	double t = now(), elapsed = t - pr->start, rate;
+	double mib = 1024.0 * 1024.0;
 
-	if (!pr->enabled || (t - pr->last < 0.1 && done < total) || total == 0)
+	if (!pr->enabled || total == 0 ||
+	    (t - pr->last < (pr->tty ? 0.1 : 1.0) && done < total))
 		return;
 	pr->last = t;
 	rate = elapsed > 0 ? (double)done / elapsed : 0;
-	fprintf(stderr, "\r%5.1f%%  %8.1f MiB/s  %5.0f s left ",
-		100.0 * (double)done / (double)total, rate / (1 << 20),
+	if (!pr->tty) {
+		fprintf(stderr, "%s: %.0f%%, %.1f of %.1f MiB, %.1f MiB/s\n",
+			pr->action, 100.0 * (double)done / (double)total,
+			(double)done / mib, (double)total / mib, rate / mib);
+		fflush(stderr);
+		return;
+	}
+	fprintf(stderr,
+		"\r%s: %5.1f%%  %.1f of %.1f MiB  %8.1f MiB/s  %5.0f s left ",
+		pr->action, 100.0 * (double)done / (double)total,
+		(double)done / mib, (double)total / mib, rate / mib,
 		rate > 0 ? (double)(total - done) / rate : 0.0);
 	fflush(stderr);
 	pr->shown = 1;
@@ -46,7 +60,7 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 
 void cli_progress_end(struct cli_progress *pr)
 {
-	if (pr->shown)
+	if (pr->shown && pr->tty)
 		fputs("\r\033[K", stderr);
 	pr->shown = 0;
 	cli_progress_visible = 0;
