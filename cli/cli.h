@@ -27,6 +27,7 @@ struct cli_opts {
 	int dry_run;
 	const char *action; /* the action running, for messages */
 	char *max_failures;
+	char *key_passphrase_file;
 	char *root_hash_signature;
 	char *key;
 	char *cert;

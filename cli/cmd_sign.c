@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "../verity/device.h"
@@ -20,9 +21,55 @@ static int write_file(const char *path, const uint8_t *buf, size_t len)
 	return 0;
 }
 
+/* The first line of a passphrase file (a regular file of at most 4 KiB). */
+static int read_passphrase_file(const char *path, char **out)
+{
+	struct fv_error err;
+	uint8_t *text;
+	size_t len;
+	int r = verity_read_file(path, "passphrase file", 4096, &text, &len,
+				 &err);
+
+	*out = NULL;
+	if (r)
+		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+	text[strcspn((char *)text, "\n")] = '\0';
+	*out = (char *)text;
+	return 0;
+}
+
+/* Asks on the terminal with echo off; NULL without a terminal. */
+static char *ask_passphrase(const char *key)
+{
+	struct termios old, quiet;
+	char buf[1024];
+	FILE *tty = fopen("/dev/tty", "r+e");
+	char *p = NULL;
+
+	if (!tty)
+		return NULL;
+	if (tcgetattr(fileno(tty), &old) == 0) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		fprintf(tty, "Passphrase for %s: ", key);
+		fflush(tty);
+		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+		if (fgets(buf, sizeof(buf), tty)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			p = strdup(buf);
+		}
+		tcsetattr(fileno(tty), TCSAFLUSH, &old);
+		fputc('\n', tty);
+		explicit_bzero(buf, sizeof(buf));
+	}
+	fclose(tty);
+	return p;
+}
+
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path)
 {
+	char *pass = NULL;
 	struct fv_error err;
 	uint8_t *der;
 	size_t len;
@@ -31,16 +78,38 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	if (!o->key || !o->cert)
 		return cli_error(-EINVAL, "signing needs --key and --cert");
 	{
-		const char *in[] = {o->key, o->cert, o->root_hash_file};
+		const char *in[] = {o->key, o->cert, o->root_hash_file,
+				    o->key_passphrase_file};
 
-		if ((r = cli_check_output(out_path, "signature", in, 3)))
+		if (strcmp(out_path, "-") &&
+		    (r = cli_check_output(out_path, "signature", in, 4)))
 			return r;
 	}
-	r = verity_sign(o->key, o->cert, root_hex, o->embed_cert, &der, &len,
-			&err);
+	if (o->key_passphrase_file &&
+	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
+		return r;
+	r = verity_sign(o->key, o->cert, pass, root_hex, o->embed_cert, &der,
+			&len, &err);
+	/* an encrypted key and no file: ask on the terminal, if there is
+	 * one (never through OpenSSL's own prompt) */
+	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
+		r = verity_sign(o->key, o->cert, pass, root_hex, o->embed_cert,
+				&der, &len, &err);
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		free(pass);
+	}
 	if (r)
 		return cli_error(r, "%s", err.msg);
-	r = write_file(out_path, der, len);
+	if (!strcmp(out_path, "-")) {
+		/* the DER on standard output (checked at exit) */
+		r = fwrite(der, 1, len, stdout) == len
+			    ? 0
+			    : cli_error(-EIO, "cannot write the signature to "
+					      "standard output");
+	} else {
+		r = write_file(out_path, der, len);
+	}
 	free(der);
 	return r;
 }

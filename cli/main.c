@@ -91,6 +91,7 @@ static const struct {
 	{"root-hash-signature", A_VERIFY | A_OPEN},
 	{"key", A_SIGN | A_FORMAT},
 	{"cert", A_SIGN | A_FORMAT},
+	{"key-passphrase-file", A_SIGN | A_FORMAT},
 	{"embed-cert", A_SIGN | A_FORMAT},
 	{"trusted-cert", A_VERIFY},
 	{"sidecar", A_FORMAT},
@@ -177,6 +178,11 @@ static struct poptOption option_table[] = {
 	{"key", '\0', POPT_ARG_STRING, &opts.key, 0,
 	 "sign, format --sidecar: PEM private key to sign the root hash",
 	 "path"},
+	{"key-passphrase-file", '\0', POPT_ARG_STRING,
+	 &opts.key_passphrase_file, 0,
+	 "sign, format --sidecar: file whose first line is the passphrase of "
+	 "an encrypted key (else asked on the terminal)",
+	 "path"},
 	{"cert", '\0', POPT_ARG_STRING, &opts.cert, 0,
 	 "sign, format --sidecar: PEM certificate of that key", "path"},
 	{"embed-cert", '\0', POPT_ARG_NONE, &opts.embed_cert, 0,
@@ -242,8 +248,9 @@ static const struct action actions[] = {
 	 "rebuild bad blocks from the FEC parity, writing only blocks the "
 	 "tree proves (one argument: the sidecar files and <image>.fec)",
 	 A_REPAIR},
-	{"sign", cmd_sign, "<root_hash> <out.p7s>",
-	 "sign a root hash (--key, --cert) for the kernel and for verify",
+	{"sign", cmd_sign, "<root_hash> <out.p7s>|-",
+	 "sign a root hash (--key, --cert) for the kernel and for verify "
+	 "('-': to standard output)",
 	 A_SIGN},
 	{"dump", cmd_dump, "<hash_device>", "show the superblock", A_DUMP},
 	{"open", cmd_open, "<data_device> <name> <hash_device> [<root_hash>]",

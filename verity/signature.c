@@ -64,10 +64,34 @@ static const char *ssl_reason(void)
 	return r ? r : "unknown error";
 }
 
-int verity_sign(const char *key_path, const char *cert_path,
-		const char *root_hex, int embed_cert, uint8_t **der,
-		size_t *der_len, struct fv_error *err)
+/* OpenSSL's passphrase callback: the given passphrase, or a refusal
+ * (never OpenSSL's own prompt on the terminal). */
+struct pass {
+	const char *text;
+	int asked;
+};
+
+static int pass_cb(char *buf, int size, int rwflag, void *u)
 {
+	struct pass *p = u;
+	size_t n;
+
+	(void)rwflag;
+	p->asked = 1;
+	if (!p->text)
+		return -1;
+	n = strlen(p->text);
+	if (n > (size_t)size)
+		return -1;
+	memcpy(buf, p->text, n);
+	return (int)n;
+}
+
+int verity_sign(const char *key_path, const char *cert_path,
+		const char *passphrase, const char *root_hex, int embed_cert,
+		uint8_t **der, size_t *der_len, struct fv_error *err)
+{
+	struct pass pass = {passphrase, 0};
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
 	BIO *kb = NULL, *cb = NULL, *data = NULL;
 	EVP_PKEY *key = NULL;
@@ -85,11 +109,23 @@ int verity_sign(const char *key_path, const char *cert_path,
 		r = -EINVAL;
 		goto out;
 	}
-	if (!(key = PEM_read_bio_PrivateKey_ex(kb, NULL, NULL, NULL, ctx,
+	if (!(key = PEM_read_bio_PrivateKey_ex(kb, NULL, pass_cb, &pass, ctx,
 					       NULL))) {
-		r = fv_fail(err, EINVAL,
-			    "%s: cannot read a PEM private key: %s", key_path,
-			    ssl_reason());
+		if (pass.asked && !passphrase)
+			r = fv_fail(
+				err, EACCES,
+				"%s: the private key is encrypted: give its "
+				"passphrase (--key-passphrase-file)",
+				key_path);
+		else if (pass.asked)
+			r = fv_fail(err, EINVAL,
+				    "%s: cannot decrypt the private key (wrong "
+				    "passphrase?)",
+				    key_path);
+		else
+			r = fv_fail(err, EINVAL,
+				    "%s: cannot read a PEM private key: %s",
+				    key_path, ssl_reason());
 		goto out;
 	}
 	if ((r = pem_bio(cert_path, "certificate file", &cb, err))) {

@@ -9,10 +9,12 @@
 #include "../hashtree/error.h"
 
 /* Signs root_hex with the PEM key and certificate. No attributes; the
- * certificate is embedded only when embed_cert. *der is malloc'd. */
+ * certificate is embedded only when embed_cert. passphrase (may be NULL)
+ * decrypts an encrypted key; nothing ever prompts: an encrypted key
+ * without one is -EACCES. *der is malloc'd. */
 int verity_sign(const char *key_path, const char *cert_path,
-		const char *root_hex, int embed_cert, uint8_t **der,
-		size_t *der_len, struct fv_error *err);
+		const char *passphrase, const char *root_hex, int embed_cert,
+		uint8_t **der, size_t *der_len, struct fv_error *err);
 
 struct verity_sig_check {
 	char signer[256];  /* subject of the signer certificate */

@@ -109,3 +109,19 @@ check "  writes disk.img.verity and disk.img.roothash, no signature" test -s dis
 check "verify disk.img" run_rc 0 "$FV" verify disk.img
 check "verify of a missing sidecar" run_rc 4 "$FV" verify data
 check "--key without --sidecar refused" run_rc 1 "$FV" format data h --key k.pem --cert c.pem
+
+# An encrypted key: its passphrase from a file, never OpenSSL's prompt;
+# the signature to standard output.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -aes256 -pass pass:s3cret -out ek.pem 2>/dev/null
+openssl req -x509 -key ek.pem -passin pass:s3cret -out ec.pem -days 2 -subj /CN=encrypted 2>/dev/null
+printf 's3cret\n' >pass.txt
+printf 'nope\n' >wrong.txt
+RH=1111111111111111111111111111111111111111111111111111111111111111
+check "encrypted key without a passphrase: refused, no prompt" run_rc 1 timeout 10 "$FV" sign --key ek.pem --cert ec.pem "$RH" e.p7s </dev/null
+check "  names --key-passphrase-file" grep -q 'ek.pem: the private key is encrypted: give its passphrase (--key-passphrase-file)' "$T/err"
+check "encrypted key with --key-passphrase-file" run_rc 0 "$FV" sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt "$RH" e.p7s
+check "  openssl agrees" sh -c "printf '%s' '$RH' >rh.txt && openssl smime -verify -inform der -binary -in e.p7s -content rh.txt -certfile ec.pem -CAfile ec.pem -purpose any -out /dev/null 2>/dev/null"
+check "a wrong passphrase: refused" run_rc 1 "$FV" sign --key ek.pem --cert ec.pem --key-passphrase-file=wrong.txt "$RH" e2.p7s
+check "  says so" grep -q 'cannot decrypt the private key (wrong passphrase?)' "$T/err"
+check "sign to standard output ('-')" sh -c "'$FV' sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt '$RH' - >e3.p7s && cmp -s e.p7s e3.p7s"
+check "sign - >/dev/full fails" sh -c "! '$FV' sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt '$RH' - >/dev/full 2>/dev/null"

@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!good) {
 		setup();
-		if (verity_sign(key_path, cert_path, root_hex, 0, &good,
+		if (verity_sign(key_path, cert_path, NULL, root_hex, 0, &good,
 				&good_len, &err) ||
 		    verity_signature_check(good, good_len, "good", trusted, 1,
 					   root_hex, &res, &err))
