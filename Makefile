@@ -15,6 +15,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/params.c verity/superblock.c verity/device.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \
+           verity/pkcs11.c \
            verity/fec_rs.c verity/fec.c verity/fec_repair.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
@@ -31,7 +32,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl \
-            libclang-rt-14-dev libisal-dev libfec-dev
+            libclang-rt-14-dev libisal-dev libfec-dev \
+            softhsm2 libengine-pkcs11-openssl
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
         check-fuzz check-asan fuzz faults demo install clean bench

@@ -15,6 +15,7 @@
 
 #include "../hashtree/hasher.h"
 #include "device.h"
+#include "pkcs11.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 			  struct fv_error *err)
@@ -104,13 +105,19 @@ int verity_sign(const char *key_path, const char *cert_path,
 	*der = NULL;
 	if (!ctx)
 		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
-	/* a key or certificate that cannot be read is a parameter error */
-	if ((r = pem_bio(key_path, "private key file", &kb, err))) {
+	/* a key held in a token: the passphrase is its PIN */
+	if (verity_pkcs11_is_uri(key_path)) {
+		if ((r = verity_pkcs11_load_key(key_path, passphrase, &key,
+						err)))
+			goto out;
+	} else if ((r = pem_bio(key_path, "private key file", &kb, err))) {
+		/* a key or certificate that cannot be read is a
+		 * parameter error */
 		r = -EINVAL;
 		goto out;
 	}
-	if (!(key = PEM_read_bio_PrivateKey_ex(kb, NULL, pass_cb, &pass, ctx,
-					       NULL))) {
+	if (!key && !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, pass_cb, &pass,
+						       ctx, NULL))) {
 		if (pass.asked && !passphrase)
 			r = fv_fail(
 				err, EACCES,

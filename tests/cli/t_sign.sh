@@ -125,3 +125,31 @@ check "a wrong passphrase: refused" run_rc 1 "$FV" sign --key ek.pem --cert ec.p
 check "  says so" grep -q 'cannot decrypt the private key (wrong passphrase?)' "$T/err"
 check "sign to standard output ('-')" sh -c "'$FV' sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt '$RH' - >e3.p7s && cmp -s e.p7s e3.p7s"
 check "sign - >/dev/full fails" sh -c "! '$FV' sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt '$RH' - >/dev/full 2>/dev/null"
+
+# A key in a PKCS#11 token (SoftHSM 2 through p11-kit and OpenSSL's pkcs11
+# engine), named by a pkcs11: URI as systemd-repart takes it; the PIN from
+# --key-passphrase-file or the URI, never a prompt.
+export SOFTHSM2_CONF="$T/softhsm2.conf"
+mkdir -p "$T/tokens"
+printf 'directories.tokendir = %s\nobjectstore.backend = file\nlog.level = ERROR\n' "$T/tokens" >"$SOFTHSM2_CONF"
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out hk.pem 2>/dev/null
+openssl req -x509 -key hk.pem -out hc.pem -days 2 -subj /CN=token >/dev/null 2>&1
+openssl pkcs8 -topk8 -nocrypt -in hk.pem -out hk8.pem
+if softhsm2-util --init-token --free --label fvtest --pin 1234 --so-pin 5678 >/dev/null 2>&1 &&
+	softhsm2-util --import hk8.pem --token fvtest --label signkey --id 01 --pin 1234 >/dev/null 2>&1; then
+	URI="pkcs11:token=fvtest;object=signkey;type=private"
+	printf '1234\n' >pin.txt
+	printf '9999\n' >badpin.txt
+	check "pkcs11: sign with a token key" run_rc 0 "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt "$RH" t.p7s
+	check "  openssl agrees" sh -c "openssl smime -verify -inform der -binary -in t.p7s -content rh.txt -certfile hc.pem -CAfile hc.pem -purpose any -out /dev/null 2>/dev/null"
+	check "  the same signature as the key in a file" sh -c "'$FV' sign --key hk.pem --cert hc.pem '$RH' f.p7s && cmp -s t.p7s f.p7s"
+	check "pkcs11: the PIN in the URI" run_rc 0 "$FV" sign --key "$URI;pin-value=1234" --cert hc.pem "$RH" t2.p7s
+	check "pkcs11: no PIN: one line, no prompt" run_rc 1 timeout 20 "$FV" sign --key "$URI" --cert hc.pem "$RH" t3.p7s </dev/null
+	check "  names --key-passphrase-file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'a token needs its PIN: --key-passphrase-file' '$T/err'"
+	check "pkcs11: a wrong PIN: one line" run_rc 1 "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=badpin.txt "$RH" t4.p7s
+	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'or the PIN is wrong' '$T/err'"
+	check "pkcs11: format --sidecar signs with the token" run_rc 0 "$FV" format --sidecar data --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt
+	check "  and verify checks it" run_rc 0 "$FV" verify data --trusted-cert=hc.pem
+else
+	fail "pkcs11: SoftHSM token could not be set up"
+fi

@@ -14,7 +14,7 @@ lib="hashtree/error.c hashtree/sha256.c hashtree/sha256_shani.c hashtree/hasher.
      verity/params.c verity/superblock.c verity/layout.c verity/device.c
      verity/format.c verity/verify.c verity/table.c
      verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/signature.c
-     verity/loop.c verity/activate.c"
+     verity/loop.c verity/activate.c verity/pkcs11.c"
 cli="cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c
      cli/progress.c cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c
      cli/bench_fec.c cli/cmd_open.c cli/cmd_sign.c cli/cmd_repair.c"

@@ -1,0 +1,77 @@
+/* Signing keys held in a PKCS#11 token (a smart card, an HSM, SoftHSM):
+ * a "pkcs11:" URI as the key, loaded through OpenSSL's pkcs11 engine
+ * (Debian's libengine-pkcs11-openssl, libp11), which reaches the tokens
+ * through p11-kit's proxy module unless FASTVERITY_PKCS11_MODULE names a
+ * module. The engine API is deprecated in OpenSSL 3 but is how libp11
+ * and systemd-repart use tokens on Debian 12; it is kept to this file.
+ * The engine signs; it never hashes a tree. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include "pkcs11.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/engine.h>
+#include <openssl/err.h>
+#include <openssl/ui.h>
+
+int verity_pkcs11_is_uri(const char *key)
+{
+	return key && !strncmp(key, "pkcs11:", 7);
+}
+
+static int refuse_to_read(UI *ui, UI_STRING *uis)
+{
+	(void)ui;
+	(void)uis;
+	return 0;
+}
+
+int verity_pkcs11_load_key(const char *uri, const char *pin, EVP_PKEY **key,
+			   struct fv_error *err)
+{
+	const char *module = getenv("FASTVERITY_PKCS11_MODULE");
+	UI_METHOD *ui;
+	ENGINE *e;
+	int r = 0;
+
+	*key = NULL;
+	ENGINE_load_dynamic();
+	e = ENGINE_by_id("pkcs11");
+	if (!e)
+		return fv_fail(err, EINVAL,
+			       "%s: no pkcs11 engine for OpenSSL (install "
+			       "libengine-pkcs11-openssl)",
+			       uri);
+	/* libp11's own messages off: the error is ours to say, in one line
+	 * (an older libp11 without the command just talks) */
+	ENGINE_ctrl_cmd(e, "QUIET", 0, NULL, NULL, 1);
+	ERR_clear_error();
+	if ((module && !ENGINE_ctrl_cmd_string(e, "MODULE_PATH", module, 0)) ||
+	    (pin && !ENGINE_ctrl_cmd_string(e, "PIN", pin, 0)) ||
+	    !ENGINE_init(e)) {
+		r = fv_fail(err, EINVAL,
+			    "%s: cannot start the pkcs11 engine%s%s", uri,
+			    module ? " with module " : "",
+			    module ? module : "");
+		ENGINE_free(e);
+		return r;
+	}
+	/* a UI that never asks: no prompt from the engine, ever */
+	ui = UI_create_method("fastverity: no prompt");
+	if (ui)
+		UI_method_set_reader(ui, refuse_to_read);
+	*key = ENGINE_load_private_key(e, uri, ui, NULL);
+	UI_destroy_method(ui);
+	if (!*key)
+		r = fv_fail(err, pin ? EINVAL : EACCES,
+			    "%s: no private key there%s", uri,
+			    pin ? ", or the PIN is wrong"
+				: " (a token needs its PIN: "
+				  "--key-passphrase-file)");
+	ENGINE_finish(e);
+	ENGINE_free(e);
+	ERR_clear_error();
+	return r;
+}

@@ -1,0 +1,16 @@
+/* Private keys in PKCS#11 tokens, for signing root hashes. */
+#ifndef FV_PKCS11_H
+#define FV_PKCS11_H
+
+#include <openssl/evp.h>
+
+#include "../hashtree/error.h"
+
+/* 1 when key names a token object ("pkcs11:..."). */
+int verity_pkcs11_is_uri(const char *key);
+/* Loads the private key the URI names, logging in with pin (may be NULL:
+ * the URI's pin-value, or -EACCES when the token wants one). */
+int verity_pkcs11_load_key(const char *uri, const char *pin, EVP_PKEY **key,
+			   struct fv_error *err);
+
+#endif
