@@ -10,7 +10,8 @@
 struct bench_impl {
 	const char *name;
 	const char *note;
-	double mb_per_s; /* < 0: not measured, see why */
+	double mb_per_s; /* median of the rounds; < 0: not measured */
+	double lo, hi;   /* slowest and fastest round */
 	double ratio;    /* to the fastest */
 	char why[160];
 };
@@ -22,8 +23,9 @@ struct bench_setting {
 	uint32_t hash_block_size;
 	int format;
 	int valid;
-	char why[520]; /* invalid: the reason */
-	double mb_per_s;
+	char why[520];    /* invalid: the reason */
+	double mb_per_s;  /* median of the rounds */
+	double lo, hi;    /* slowest and fastest round */
 	const char *path; /* "fast" or "generic" */
 	const char *path_reason;
 	uint32_t levels;
@@ -40,7 +42,8 @@ struct bench_fec {
 	int scalar; /* libfec's encoder, the reference for the ratio */
 	const char *name;
 	const char *note;
-	double mb_per_s; /* < 0: not measured, see why */
+	double mb_per_s; /* median of the rounds; < 0: not measured */
+	double lo, hi;
 	char why[160];
 };
 
@@ -64,6 +67,14 @@ struct bench_report {
 void bench_run_impls(struct bench_report *r, double total);
 /* Measures the FEC encoders for 2, 8, 16 and 24 roots, the same way. */
 void bench_run_fec(struct bench_report *r, double total);
+
+/* Rounds each figure is measured in: the median is shown, with the
+ * slowest and the fastest round as its spread. */
+#define BENCH_ROUNDS 5
+
+/* Sorts the n rates and gives their median, minimum and maximum. */
+void bench_stats(double *rates, unsigned n, double *median, double *lo,
+		 double *hi);
 
 #include <time.h>
 static inline double bench_now(void)

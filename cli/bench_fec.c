@@ -53,7 +53,7 @@ void bench_run_fec(struct bench_report *rep, double total)
 		for (int impl = 0; impl < 2; impl++) {
 			struct bench_fec *r = &rep->fec[rep->nfec++];
 			uint64_t passes = 0;
-			double t0, t;
+			double t0, t, rates[BENCH_ROUNDS];
 
 			r->roots = fec_roots[k];
 			r->scalar = impl;
@@ -72,17 +72,24 @@ void bench_run_fec(struct bench_report *rep, double total)
 			for (size_t i = 0; i < (size_t)rs.rsn * FEC_CODEWORDS;
 			     i++)
 				buf[i] = (uint8_t)(i * 167 + (i >> 11));
-			t0 = bench_now();
-			do {
-				if (impl)
-					pass_scalar(&rs, cols, out);
-				else
-					pass_isal(&rs, cols, cols + rs.rsn);
-				passes++;
-				t = bench_now() - t0;
-			} while (t < budget);
-			r->mb_per_s = (double)passes * rs.rsn * FEC_CODEWORDS /
-				      t / 1e6;
+			for (unsigned round = 0; round < BENCH_ROUNDS;
+			     round++) {
+				passes = 0;
+				t0 = bench_now();
+				do {
+					if (impl)
+						pass_scalar(&rs, cols, out);
+					else
+						pass_isal(&rs, cols,
+							  cols + rs.rsn);
+					passes++;
+					t = bench_now() - t0;
+				} while (t < budget / BENCH_ROUNDS);
+				rates[round] = (double)passes * rs.rsn *
+					       FEC_CODEWORDS / t / 1e6;
+			}
+			bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo,
+				    &r->hi);
 		}
 		if (ok)
 			fec_rs_free(&rs);

@@ -2,6 +2,7 @@
  * on one core. */
 #include <errno.h>
 #include <linux/if_alg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -153,7 +154,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 		struct bench_impl *r = &rep->impls[rep->nimpls++];
 		int alg_fd = -1, ok = 1;
 		uint64_t passes = 0;
-		double t0, t;
+		double t0, t = 0, rates[BENCH_ROUNDS];
 
 		r->name = impl_names[k];
 		r->note = impl_notes[k];
@@ -175,23 +176,28 @@ void bench_run_impls(struct bench_report *rep, double total)
 			if (alg_fd < 0)
 				continue;
 		}
-		t0 = bench_now();
-		do {
-			if (impl_pass(k, &st, salt, buf, out, md, presalted,
-				      alg_fd)) {
-				snprintf(r->why, sizeof(r->why),
-					 "hashing failed: %s", strerror(errno));
-				ok = 0;
-				break;
-			}
-			passes++;
-			t = bench_now() - t0;
-		} while (t < budget);
+		for (unsigned round = 0; ok && round < BENCH_ROUNDS; round++) {
+			passes = 0;
+			t0 = bench_now();
+			do {
+				if (impl_pass(k, &st, salt, buf, out, md,
+					      presalted, alg_fd)) {
+					snprintf(r->why, sizeof(r->why),
+						 "hashing failed: %s",
+						 strerror(errno));
+					ok = 0;
+					break;
+				}
+				passes++;
+				t = bench_now() - t0;
+			} while (t < budget / BENCH_ROUNDS);
+			rates[round] = (double)passes * sizeof(buf) / t / 1e6;
+		}
 		if (alg_fd >= 0)
 			close(alg_fd);
 		if (!ok)
 			continue;
-		r->mb_per_s = (double)passes * sizeof(buf) / t / 1e6;
+		bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo, &r->hi);
 		if (r->mb_per_s > best)
 			best = r->mb_per_s;
 	}
@@ -201,4 +207,20 @@ void bench_run_impls(struct bench_report *rep, double total)
 					      : -1;
 	EVP_MD_CTX_free(presalted);
 	EVP_MD_free(md);
+}
+
+static int cmp_rate(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void bench_stats(double *rates, unsigned n, double *median, double *lo,
+		 double *hi)
+{
+	qsort(rates, n, sizeof(*rates), cmp_rate);
+	*median = rates[n / 2];
+	*lo = rates[0];
+	*hi = rates[n - 1];
 }

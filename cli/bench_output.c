@@ -37,6 +37,71 @@ static double fec_ratio(const struct bench_report *r, const struct bench_fec *f)
 	return -1;
 }
 
+/* The fastest setting measured that keeps dm-verity's usual safety
+ * (sha256 or stronger, a salt, 4096-byte data blocks), and what other
+ * choices measured here cost against it. */
+static size_t recommend(const struct bench_report *r, char lines[][400],
+			size_t max)
+{
+	const struct bench_setting *best = NULL;
+	char buf[400];
+	int len, any = 0;
+
+	if (!max)
+		return 0;
+	for (size_t i = 0; i < r->nsettings; i++) {
+		const struct bench_setting *s = &r->settings[i];
+
+		if (!s->valid || !s->salt_size || s->data_block_size != 4096 ||
+		    !strcmp(s->hash, "sha1") || !strcmp(s->hash, "md5"))
+			continue;
+		if (!best || s->mb_per_s > best->mb_per_s)
+			best = s;
+	}
+	if (!best)
+		return 0;
+	len = snprintf(buf, sizeof(buf),
+		       "Recommended here: %s, a %u-byte salt, %u/%u-byte "
+		       "blocks, format %d (%s path, %.0f MB/s)",
+		       best->hash, best->salt_size, best->data_block_size,
+		       best->hash_block_size, best->format, best->path,
+		       best->mb_per_s);
+	for (size_t i = 0; i < r->nsettings && len < (int)sizeof(buf) - 80;
+	     i++) {
+		const struct bench_setting *s = &r->settings[i];
+		const char *what = NULL;
+		char w[64];
+
+		if (!s->valid || s == best)
+			continue;
+		if (strcmp(s->hash, best->hash) &&
+		    s->data_block_size == best->data_block_size)
+			what = s->hash;
+		else if (s->data_block_size < best->data_block_size &&
+			 !strcmp(s->hash, best->hash)) {
+			snprintf(w, sizeof(w), "%u-byte blocks",
+				 s->data_block_size);
+			what = w;
+		} else if (s->format != best->format &&
+			   !strcmp(s->hash, best->hash) &&
+			   s->data_block_size == best->data_block_size) {
+			snprintf(w, sizeof(w), "format %d", s->format);
+			what = w;
+		}
+		if (!what || strstr(buf, what))
+			continue;
+		double d = 100.0 * (s->mb_per_s / best->mb_per_s - 1.0);
+
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len,
+				"%s%s %.0f%% %s",
+				any ? ", " : "; against it: ", what,
+				d < 0 ? -d : d, d < 0 ? "slower" : "faster");
+		any = 1;
+	}
+	snprintf(lines[0], 400, "%.398s.", buf);
+	return 1;
+}
+
 /* Sentences saying what the figures mean for the choice. */
 static size_t summary(const struct bench_report *r, char lines[][400],
 		      size_t max)
@@ -156,10 +221,20 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			 100.0 * slow->mb_per_s / fast->mb_per_s);
 	if (lo && hi && lo != hi && n < max)
 		snprintf(lines[n++], 400,
-			 "The tree costs %.2f%% of the data (%s, %u-byte hash "
-			 "blocks) to %.2f%% (%s, %u-byte hash blocks).",
-			 lo->overhead_percent, lo->hash, lo->hash_block_size,
-			 hi->overhead_percent, hi->hash, hi->hash_block_size);
+			 "The tree costs %.2f%% of the data (%s, %u/%u-byte "
+			 "blocks, format %d) to %.2f%% (%s, %u/%u-byte blocks, "
+			 "format %d).",
+			 lo->overhead_percent, lo->hash, lo->data_block_size,
+			 lo->hash_block_size, lo->format, hi->overhead_percent,
+			 hi->hash, hi->data_block_size, hi->hash_block_size,
+			 hi->format);
+	else if (lo && n < max)
+		snprintf(lines[n++], 400,
+			 "The tree costs %.2f%% of the data (%s, %u/%u-byte "
+			 "blocks, format %d).",
+			 lo->overhead_percent, lo->hash, lo->data_block_size,
+			 lo->hash_block_size, lo->format);
+	n += recommend(r, lines + n, max - n);
 	return n;
 }
 
@@ -177,48 +252,55 @@ void bench_print_table(const struct bench_report *r)
 	size_t n;
 
 	human(r->size, size, sizeof(size));
-	printf("fastverity bench: %s, %u CPUs (%s), %u threads, %s of %s\n\n",
-	       r->cpu, r->cpus, r->cpu_flags, r->threads, size,
+	printf("fastverity bench: %s, %u CPUs (%s), %u thread%s, %s of %s\n\n",
+	       r->cpu, r->cpus, r->cpu_flags, r->threads,
+	       r->threads == 1 ? "" : "s", size,
 	       r->device ? r->device : "synthetic data in memory");
-	printf("One core, 4096-byte blocks, 32-byte salt:\n");
-	printf("  %-40s %9s %8s  %s\n", "implementation", "MB/s", "ratio",
-	       "note");
+	printf("One core, 4096-byte blocks, 32-byte salt (MB/s: median of %d "
+	       "rounds, then the slowest and fastest):\n",
+	       BENCH_ROUNDS);
+	printf("  %-40s %9s %13s %8s  %s\n", "implementation", "MB/s", "spread",
+	       "ratio", "note");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *m = &r->impls[i];
 
 		if (m->mb_per_s < 0)
-			printf("  %-40s %9s %8s  not measured: %s\n", m->name,
-			       "-", "-", m->why);
+			printf("  %-40s %9s %13s %8s  not measured: %s\n",
+			       m->name, "-", "-", "-", m->why);
 		else
-			printf("  %-40s %9.0f %8.2f  %s\n", m->name,
-			       m->mb_per_s, m->ratio, m->note);
+			printf("  %-40s %9.0f %6.0f-%-6.0f %8.2f  %s\n",
+			       m->name, m->mb_per_s, m->lo, m->hi, m->ratio,
+			       m->note);
 	}
 	if (r->nfec) {
 		printf("\nFEC parity, one core, 4096-byte blocks (MB/s of "
 		       "data and hash blocks encoded):\n");
-		printf("  %5s  %-34s %9s %9s  %s\n", "roots", "encoder", "MB/s",
-		       "vs libfec", "note");
+		printf("  %5s  %-34s %9s %13s %9s  %s\n", "roots", "encoder",
+		       "MB/s", "spread", "vs libfec", "note");
 	}
 	for (size_t i = 0; i < r->nfec; i++) {
 		const struct bench_fec *f = &r->fec[i];
 		double ratio = fec_ratio(r, f);
 
 		if (f->mb_per_s < 0)
-			printf("  %5u  %-34s %9s %9s  not measured: %s\n",
-			       f->roots, f->name, "-", "-", f->why);
+			printf("  %5u  %-34s %9s %13s %9s  not measured: %s\n",
+			       f->roots, f->name, "-", "-", "-", f->why);
 		else if (ratio < 0)
-			printf("  %5u  %-34s %9.0f %9s  %s\n", f->roots,
-			       f->name, f->mb_per_s, "-", f->note);
+			printf("  %5u  %-34s %9.0f %6.0f-%-6.0f %9s  %s\n",
+			       f->roots, f->name, f->mb_per_s, f->lo, f->hi,
+			       "-", f->note);
 		else
-			printf("  %5u  %-34s %9.0f %8.1fx  %s\n", f->roots,
-			       f->name, f->mb_per_s, ratio, f->note);
+			printf("  %5u  %-34s %9.0f %6.0f-%-6.0f %8.1fx  %s\n",
+			       f->roots, f->name, f->mb_per_s, f->lo, f->hi,
+			       ratio, f->note);
 	}
-	printf("\nWhole tree, %u threads (MB/s of data, upper levels "
-	       "included):\n",
-	       r->threads);
-	printf("  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s\n", "hash",
+	printf("\nWhole tree, %u thread%s (MB/s of data, upper levels "
+	       "included; median of %d rounds, then the slowest and fastest):"
+	       "\n",
+	       r->threads, r->threads == 1 ? "" : "s", BENCH_ROUNDS);
+	printf("  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s  %s\n", "hash",
 	       "salt", "data", "hash", "fmt", "MB/s", "path", "levels", "tree",
-	       "overhead");
+	       "overhead", "spread");
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *s = &r->settings[i];
 		char tree[32];
@@ -230,8 +312,9 @@ void bench_print_table(const struct bench_report *r)
 			continue;
 		}
 		human(s->tree_bytes, tree, sizeof(tree));
-		printf("%9.0f %-8s %6u %11s %8.2f%%\n", s->mb_per_s, s->path,
-		       s->levels, tree, s->overhead_percent);
+		printf("%9.0f %-8s %6u %11s %8.2f%%  %.0f-%.0f\n", s->mb_per_s,
+		       s->path, s->levels, tree, s->overhead_percent, s->lo,
+		       s->hi);
 	}
 	/* each path taken, and why, once */
 	for (size_t i = 0; i < r->nsettings; i++) {
@@ -251,9 +334,20 @@ void bench_print_table(const struct bench_report *r)
 		printf("  %s\n", lines[i]);
 }
 
+/* A number written with the digits it means (json-c would print
+ * 19118.439999999999): decimals after the point. */
+static json_object *num_digits(double v, int decimals)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%.*f", decimals, v);
+	return json_object_new_double_s(strtod(text, NULL), text);
+}
+
+/* MB/s and ratios: two decimals; NULL when not measured. */
 static json_object *num_or_null(double v)
 {
-	return v < 0 ? NULL : json_object_new_double(round(v * 100) / 100);
+	return v < 0 ? NULL : num_digits(v, 2);
 }
 
 void bench_print_json(const struct bench_report *r)
@@ -289,6 +383,12 @@ void bench_print_json(const struct bench_report *r)
 
 		json_object_object_add(j, "name", cli_json_str(b->name));
 		json_object_object_add(j, "mb_per_s", num_or_null(b->mb_per_s));
+		json_object_object_add(
+			j, "mb_per_s_min",
+			num_or_null(b->mb_per_s < 0 ? -1 : b->lo));
+		json_object_object_add(
+			j, "mb_per_s_max",
+			num_or_null(b->mb_per_s < 0 ? -1 : b->hi));
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
 		json_object_object_add(
 			j, "note",
@@ -304,6 +404,12 @@ void bench_print_json(const struct bench_report *r)
 				       json_object_new_int((int)f->roots));
 		json_object_object_add(j, "encoder", cli_json_str(f->name));
 		json_object_object_add(j, "mb_per_s", num_or_null(f->mb_per_s));
+		json_object_object_add(
+			j, "mb_per_s_min",
+			num_or_null(f->mb_per_s < 0 ? -1 : f->lo));
+		json_object_object_add(
+			j, "mb_per_s_max",
+			num_or_null(f->mb_per_s < 0 ? -1 : f->hi));
 		json_object_object_add(j, "vs_libfec",
 				       num_or_null(fec_ratio(r, f)));
 		json_object_object_add(
@@ -352,10 +458,11 @@ void bench_print_json(const struct bench_report *r)
 				 : NULL);
 		json_object_object_add(
 			j, "overhead_percent",
-			s->valid ? json_object_new_double(
-					   round(s->overhead_percent * 1000) /
-					   1000)
-				 : NULL);
+			s->valid ? num_digits(s->overhead_percent, 3) : NULL);
+		json_object_object_add(j, "mb_per_s_min",
+				       s->valid ? num_or_null(s->lo) : NULL);
+		json_object_object_add(j, "mb_per_s_max",
+				       s->valid ? num_or_null(s->hi) : NULL);
 		json_object_object_add(j, "runs",
 				       json_object_new_int((int)s->runs));
 		json_object_array_add(sets, j);

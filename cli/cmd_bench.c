@@ -62,7 +62,7 @@ static int bio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 	return 0;
 }
 
-#define ROUNDS 5
+#define ROUNDS BENCH_ROUNDS
 
 /* A valid setting ready to be measured: its hasher, geometry and tree. */
 struct prepared {
@@ -162,13 +162,6 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 	pp->rate[pp->rounds++] = (double)s->data_bytes * runs / t / 1e6;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Rounds go over every setting in turn, so that a noisy moment of a shared
  * machine spreads over all of them; each figure is its median round. */
 static void run_settings(struct bench_report *rep, struct bench_io *b,
@@ -192,12 +185,10 @@ static void run_settings(struct bench_report *rep, struct bench_io *b,
 				measure_round(&rep->settings[i], &pp[i], b,
 					      threads, b->dev ? 0 : budget);
 	for (size_t i = 0; i < rep->nsettings; i++) {
-		if (pp[i].rounds) {
-			qsort(pp[i].rate, pp[i].rounds, sizeof(double),
-			      cmp_double);
-			rep->settings[i].mb_per_s =
-				pp[i].rate[pp[i].rounds / 2];
-		}
+		if (pp[i].rounds)
+			bench_stats(pp[i].rate, pp[i].rounds,
+				    &rep->settings[i].mb_per_s,
+				    &rep->settings[i].lo, &rep->settings[i].hi);
 		if (pp[i].tree) {
 			free(pp[i].tree);
 			ht_hasher_free(&pp[i].h);
@@ -340,17 +331,6 @@ int cmd_bench(struct cli_opts *o)
 		free(data);
 		return cli_error(-ENOMEM, "out of memory");
 	}
-	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
-	 * the implementations, a tenth for the FEC encoders; every tree is
-	 * built at least once. */
-	seconds = getenv("FASTVERITY_BENCH_SECONDS")
-			  ? atof(getenv("FASTVERITY_BENCH_SECONDS"))
-			  : 10;
-	if (!(seconds > 0))
-		seconds = 10;
-	bench_run_impls(&rep, seconds / 5);
-	bench_run_fec(&rep, seconds / 10);
-
 	for (size_t a = 0; a < nh; a++)
 		for (size_t f = 0; f < nf; f++)
 			for (size_t d = 0; d < nd; d++)
@@ -367,6 +347,40 @@ int cmd_bench(struct cli_opts *o)
 						st->hash_block_size = hbs[hb];
 						st->salt_size = salts[s];
 					}
+	/* every combination possible before anything is measured */
+	for (size_t i = 0; i < k; i++) {
+		struct bench_setting *st = &rep.settings[i];
+		struct prepared pp;
+
+		memset(&pp, 0, sizeof(pp));
+		if (prepare_setting(st, &pp, size)) {
+			r = cli_error(-EINVAL,
+				      "bench: %s, %u-byte salt, %u/%u-byte "
+				      "blocks, format %d: %s",
+				      st->hash, st->salt_size,
+				      st->data_block_size, st->hash_block_size,
+				      st->format, st->why);
+			free(rep.settings);
+			free(data);
+			if (b.dev)
+				verity_device_close(&dev);
+			return r;
+		}
+		free(pp.tree);
+		ht_hasher_free(&pp.h);
+		st->valid = 0;
+	}
+	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
+	 * the implementations, a tenth for the FEC encoders; every tree is
+	 * built at least once. */
+	seconds = getenv("FASTVERITY_BENCH_SECONDS")
+			  ? atof(getenv("FASTVERITY_BENCH_SECONDS"))
+			  : 10;
+	if (!(seconds > 0))
+		seconds = 10;
+	bench_run_impls(&rep, seconds / 5);
+	bench_run_fec(&rep, seconds / 10);
+
 	run_settings(&rep, &b, size, opt.threads, seconds * 7 / 10);
 	if (o->json)
 		bench_print_json(&rep);

@@ -10,7 +10,7 @@ check "table: machine line" grep -qE '^fastverity bench: .*, [0-9]+ CPUs \(.*\),
 for impl in "SHA-256 portable C" "OpenSSL EVP, new context per block" "OpenSSL EVP, pre-salted context copied" "Kernel crypto API (AF_ALG)"; do
 	check "table: row $impl" grep -q "^  $impl " table
 done
-check "table: AF_ALG row measured or says why" grep -qE '^  Kernel crypto API \(AF_ALG\) +([0-9]+ |- +- +not measured: .+)' table
+check "table: AF_ALG row measured or says why" grep -qE '^  Kernel crypto API \(AF_ALG\) +([0-9]+ |- +- +- +not measured: .+)' table
 if grep -q sha_ni /proc/cpuinfo; then
 	check "table: SHA-NI rows" grep -q '^  SHA-256 SHA-NI two-way .* fastverity.s fast path$' table
 fi
@@ -18,27 +18,37 @@ check "table: 8 tree rows" test "$(grep -cE '^  sha(256|512) ' table)" = 8
 check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +1 +[0-9]+ fast +2 ' table
 check "table: sha256 format 0 is generic" grep -qE '^  sha256 +(0|32) +4096 +4096 +0 +[0-9]+ generic ' table
 check "table: sha512 is generic" grep -qE '^  sha512 +32 +4096 +4096 +1 +[0-9]+ generic ' table
-check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%$' table
+check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%  [0-9]+-[0-9]+$' table
 check "table: each path with its reason" sh -c "grep -q '^  fast path: sha256 in format 1' table && grep -q '^  generic path: format 0 appends the salt' table && grep -q '^  generic path: not sha256' table"
 check "table: summary" grep -q '^Summary:' table
 check "table: 8 FEC rows, ISA-L and libfec for 2, 8, 16, 24 roots" test "$(grep -cE '^ +(2|8|16|24)  (ISA-L|libfec), ' table)" = 8
-check "table: FEC rows measured, libfec the reference" sh -c "grep -qE '^ +24  libfec, one codeword at a time +[0-9]+ +1.0x  how veritysetup encodes$' table && grep -qE '^ +2  ISA-L, every codeword of a round +[0-9]+ +[0-9.]+x  fastverity.s encoder$' table"
+check "table: FEC rows measured, libfec the reference" sh -c "grep -qE '^ +24  libfec, one codeword at a time +[0-9]+ +[0-9]+-[0-9]+ +1.0x  how veritysetup encodes$' table && grep -qE '^ +2  ISA-L, every codeword of a round +[0-9]+ +[0-9]+-[0-9]+ +[0-9.]+x  fastverity.s encoder$' table"
 check "table: FEC summary sentence" grep -qE '^  FEC parity: ISA-L encodes [0-9]+x \(2 roots\) to [0-9]+x \(24 roots\) as fast as libfec' table
 check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
+check "table: spread columns" grep -qE '^  sha256 +0 +4096 +4096 +1 +[0-9]+ fast +2 .* [0-9]+-[0-9]+$' table
+check "table: a recommendation" grep -qE '^  Recommended here: sha256, a 32-byte salt, 4096/4096-byte blocks, format 1 \(fast path, [0-9]+ MB/s\); against it: ' table
+check "table: the tree overhead names its settings" grep -qE 'The tree costs [0-9.]+% of the data \(sha256, 4096/4096-byte blocks, format [01]\)' table
+check "one thread: \"1 thread\"" sh -c "'$FV' bench --size=1M --threads=1 --salt-size=0 | grep -q '^Whole tree, 1 thread (MB/s'"
 
-check "json" run_rc 0 "$FV" bench --json --size=1M --hash=sha256,nosuchhash --data-block-size=4096,1000 --salt-size=32,300 --format=1,2
+check "json" run_rc 0 "$FV" bench --json --size=1M --salt-size=32
 jqok . out
 check "json: parses" test $? = 0
 check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.flags_used | type == "array") and .threads >= 1 and (.sha256_kernel | length > 0)' out
-check "json: implementations have every field" jqok '.implementations | length == 6 and all(has("name") and has("mb_per_s") and has("ratio") and has("note"))' out
-check "json: 8 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and has("vs_libfec") and has("note"))] | length == 8 and ([.[].roots] | unique == [2, 8, 16, 24])' out
-check "json: 16 settings with every field" jqok '.settings | length == 16 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
-check "json: one valid combination" test "$(jq '[.settings[] | select(.valid)] | length' out)" = 1
-check "json: the valid one is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
-check "json: unknown hash refused with its reason" jqok '[.settings[] | select(.hash == "nosuchhash" and .data_block_size == 4096 and .salt_size == 32 and .format == 1) | .reason] | all(test("hash algorithm nosuchhash not supported"))' out
-check "json: bad block size refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 1000 and .salt_size == 32 and .format == 1) | .reason] | all(test("unsupported data block size 1000"))' out
-check "json: long salt refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 4096 and .salt_size == 300 and .format == 1) | .reason] | all(test("salt of 300 bytes is too long"))' out
-check "json: hash type 2 refused" jqok '[.settings[] | select(.hash == "sha256" and .data_block_size == 4096 and .salt_size == 32 and .format == 2) | .reason] | all(test("unsupported hash type 2"))' out
+check "json: implementations have every field, with their spread" jqok '.implementations | length == 6 and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
+check "json: 8 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 8 and ([.[].roots] | unique == [2, 8, 16, 24])' out
+check "json: the setting with every field" jqok '.settings | length == 1 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
+check "json: the setting is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
+check "json: numbers with the digits they mean" sh -c "! grep -qE '[0-9]\.[0-9]{4,}' '$T/out'"
+# impossible combinations: an error before anything is measured
+for case in "--hash=sha256,nosuchhash|nosuchhash, 0-byte salt, 4096/4096-byte blocks, format 1: hash algorithm nosuchhash not supported" \
+	"--data-block-size=4096,1000|sha256, 0-byte salt, 1000/4096-byte blocks, format 1: unsupported data block size 1000" \
+	"--salt-size=32,300|sha256, 300-byte salt, 4096/4096-byte blocks, format 1: salt of 300 bytes is too long" \
+	"--format=1,2|sha256, 0-byte salt, 4096/4096-byte blocks, format 2: unsupported hash type 2"; do
+	arg=${case%%|*}
+	msg=${case#*|}
+	check "bench $arg: exit 1 before measuring" sh -c "'$FV' bench --size=1M $arg >'$T/out' 2>'$T/err'; test \$? = 1 && test ! -s '$T/out'"
+	check "  says which and why" grep -qF "bench: $msg" err
+done
 
 check "csv" run_rc 0 "$FV" bench --csv --size=1M --format=1,0 --salt-size=0
 check "csv: header" test "$(head -1 out)" = "kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note"

@@ -144,9 +144,13 @@ if softhsm2-util --init-token --free --label fvtest --pin 1234 --so-pin 5678 >/d
 	check "  openssl agrees" sh -c "openssl smime -verify -inform der -binary -in t.p7s -content rh.txt -certfile hc.pem -CAfile hc.pem -purpose any -out /dev/null 2>/dev/null"
 	check "  the same signature as the key in a file" sh -c "'$FV' sign --key hk.pem --cert hc.pem '$RH' f.p7s && cmp -s t.p7s f.p7s"
 	check "pkcs11: the PIN in the URI" run_rc 0 "$FV" sign --key "$URI;pin-value=1234" --cert hc.pem "$RH" t2.p7s
-	check "pkcs11: no PIN: one line, no prompt" run_rc 1 timeout 20 "$FV" sign --key "$URI" --cert hc.pem "$RH" t3.p7s </dev/null
+	# (a refused login leaves libp11's engine state allocated: a leak in
+	# libp11 that make check-asan cannot suppress by name, as libcrypto's
+	# frames carry no frame pointers; these two runs skip the leak check)
+	noleak="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	check "pkcs11: no PIN: one line, no prompt" run_rc 1 $noleak timeout 20 "$FV" sign --key "$URI" --cert hc.pem "$RH" t3.p7s </dev/null
 	check "  names --key-passphrase-file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'a token needs its PIN: --key-passphrase-file' '$T/err'"
-	check "pkcs11: a wrong PIN: one line" run_rc 1 "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=badpin.txt "$RH" t4.p7s
+	check "pkcs11: a wrong PIN: one line" run_rc 1 $noleak "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=badpin.txt "$RH" t4.p7s
 	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'or the PIN is wrong' '$T/err'"
 	check "pkcs11: format --sidecar signs with the token" run_rc 0 "$FV" format --sidecar data --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt
 	check "  and verify checks it" run_rc 0 "$FV" verify data --trusted-cert=hc.pem
