@@ -259,7 +259,11 @@ cp one5.old one5.new
 # shellcheck disable=SC2086
 "$FV" format one5.new one5.new $P5 --salt=00 --uuid=$UUID >out5 && newone=$(root_of out5)
 bad4=0 bad5=0 seen4="" seen5=""
-for ms in 5 15 30 45 60 80 100 130 170 220; do
+# (under make check-asan, three points: the sanitized build is slow and
+# the layouts are the same)
+points="5 15 30 45 60 80 100 130 170 220"
+[ -n "${FV_BIN:-}" ] && points="15 100 220"
+for ms in $points; do
 	cp h5.old h5
 	"$FV" format d5 h5 --salt=00 --uuid=$UUID --threads=1 >/dev/null 2>&1 &
 	pid=$!
