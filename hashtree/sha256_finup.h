@@ -8,6 +8,11 @@
 
 #include "sha256.h"
 
+/* The 64 round constants of FIPS 180-4 (in sha256.c), aligned for the
+ * SHA-NI kernels' 16-byte loads. */
+extern const uint32_t sha256_round_constants[64]
+	__attribute__((aligned(16), visibility("hidden")));
+
 typedef void (*sha256_blocks_fn)(uint32_t h[8], const uint8_t *p,
 				 size_t nblocks);
 /* ahead: how far past p1 and p2 to prefetch while hashing (0: nothing
