@@ -76,14 +76,6 @@ void bench_run_fec(struct bench_report *r, double total);
 void bench_stats(double *rates, unsigned n, double *median, double *lo,
 		 double *hi);
 
-#include <time.h>
-static inline double bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void bench_print_table(const struct bench_report *r);
 void bench_print_json(const struct bench_report *r);

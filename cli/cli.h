@@ -165,6 +165,16 @@ void *cli_json_failure(const struct verity_failure *f);
 /* What an FEC check or repair found, as a json-c object. */
 void *cli_json_fec_result(const struct verity_fec_result *res);
 
+/* Seconds on the monotonic clock: progress and bench timing. */
+#include <time.h>
+static inline double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 struct cli_progress {
 	int enabled;
 	int tty;            /* a line redrawn in place; else plain lines */

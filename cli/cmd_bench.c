@@ -146,7 +146,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	struct fv_error err;
 	unsigned runs = 0;
-	double t0 = bench_now(), t;
+	double t0 = cli_now(), t;
 
 	b->tree = pp->tree;
 	do {
@@ -156,7 +156,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 			return;
 		}
 		runs++;
-		t = bench_now() - t0;
+		t = cli_now() - t0;
 	} while (t < budget);
 	s->runs += runs;
 	pp->rate[pp->rounds++] = (double)s->data_bytes * runs / t / 1e6;

@@ -12,20 +12,12 @@
 
 volatile sig_atomic_t cli_progress_visible;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 {
 	pr->tty = isatty(STDERR_FILENO);
 	pr->enabled = o->progress ? 1 : o->no_progress ? 0 : pr->tty;
 	pr->action = o->action ? o->action : "fastverity";
-	pr->start = now();
+	pr->start = cli_now();
 	pr->last = 0;
 	pr->shown = 0;
 }
@@ -33,7 +25,7 @@ void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 {
 	struct cli_progress *pr = ctx;
-	double t = now(), elapsed = t - pr->start, rate;
+	double t = cli_now(), elapsed = t - pr->start, rate;
 	double mib = 1024.0 * 1024.0;
 
 	if (!pr->enabled || total == 0 ||
