@@ -12,7 +12,7 @@ B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c \
-           verity/params.c verity/superblock.c verity/device.c \
+           verity/params.c verity/superblock.c verity/device.c verity/io.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \
            verity/pkcs11.c \

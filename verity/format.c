@@ -2,7 +2,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,89 +11,6 @@
 #include "superblock.h"
 #include "verity.h"
 
-static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
-{
-	const struct verity_io_ctx *ctx = c;
-
-	return verity_device_read(ctx->data, off, buf, len, err);
-}
-
-static int io_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
-{
-	const struct verity_io_ctx *ctx = c;
-
-	return verity_device_read(ctx->hash, ctx->tree_offset + off, buf, len,
-				  err);
-}
-
-static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			 struct fv_error *err)
-{
-	const struct verity_io_ctx *ctx = c;
-
-	return verity_device_write(ctx->hash, ctx->tree_offset + off, buf, len,
-				   err);
-}
-
-/* Holes of a sparse data file read as zeros: their blocks need no read. */
-static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
-{
-	const struct verity_io_ctx *ctx = c;
-	off_t data = lseek(ctx->data->fd, (off_t)off, SEEK_DATA);
-
-	if (data < 0) {
-		struct stat st;
-
-		if (errno != ENXIO)
-			return -errno; /* no SEEK_DATA here: treat as data */
-		/* no data after off: a hole to the end, unless the file
-		 * shrank (then reading fails and says so) */
-		if (fstat(ctx->data->fd, &st) < 0 ||
-		    (uint64_t)st.st_size < ctx->data->size)
-			return -EIO;
-		*is_hole = 1;
-		*end = UINT64_MAX;
-		return 0;
-	}
-	if ((uint64_t)data > off) {
-		*is_hole = 1;
-		*end = (uint64_t)data;
-		return 0;
-	}
-	off_t hole = lseek(ctx->data->fd, (off_t)off, SEEK_HOLE);
-	if (hole < 0 || (uint64_t)hole <= off)
-		return -EIO;
-	*is_hole = 0;
-	*end = (uint64_t)hole;
-	return 0;
-}
-
-/* Mapping avoids copying the data out of the page cache. A file that
- * shrinks while mapped raises SIGBUS: the command catches it. */
-static const uint8_t *io_map_data(void *c, uint64_t off, size_t len)
-{
-	const struct verity_io_ctx *ctx = c;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t base = off - off % page;
-	void *p = mmap(NULL, len + (off - base), PROT_READ,
-		       MAP_SHARED | MAP_POPULATE, ctx->data->fd, (off_t)base);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	return (const uint8_t *)p + (off - base);
-}
-
-static void io_unmap_data(void *c, const uint8_t *p, size_t len)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uintptr_t at = (uintptr_t)p, base = at - at % page;
-
-	(void)c;
-	munmap((void *)base, len + (at - base));
-}
-
 /* Format with parity built alongside: tree blocks go into the parity as
  * they are written. */
 static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
@@ -102,7 +18,8 @@ static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
 {
 	const struct verity_io_ctx *ctx = c;
 	size_t bs = ctx->fused->fl->block_size;
-	int r = io_write_tree(c, off, buf, len, err);
+	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf, len,
+				    err);
 
 	if (!r)
 		fec_fused_tree_written(ctx->fused, off / bs, buf, len / bs);
@@ -115,36 +32,6 @@ static int io_data_seen(void *c, unsigned worker, uint64_t first,
 	const struct verity_io_ctx *ctx = c;
 
 	return fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
-}
-
-int verity_data_unchanged(const struct verity_device *data,
-			  const struct verity_layout *l, struct fv_error *err)
-{
-	struct stat st;
-
-	if (data->is_block || fstat(data->fd, &st) < 0 ||
-	    (uint64_t)st.st_size >= l->data_bytes)
-		return 0;
-	return fv_fail(err, EIO,
-		       "%s: the file shrank to %llu bytes while it was being "
-		       "read (the data area has %llu)",
-		       data->path, (unsigned long long)st.st_size,
-		       (unsigned long long)l->data_bytes);
-}
-
-void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
-{
-	memset(io, 0, sizeof(*io));
-	io->ctx = ctx;
-	io->read_data = io_read_data;
-	io->read_tree = io_read_tree;
-	io->write_tree = io_write_tree;
-	if (!ctx->data->is_block) {
-		io->data_extent = io_data_extent;
-		io->map_data = io_map_data;
-		io->unmap_data = io_unmap_data;
-	}
-	posix_fadvise(ctx->data->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
 /* The superblock, then zeros up to the first tree block. */

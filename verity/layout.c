@@ -1,4 +1,4 @@
-/* Layout checks shared by format and verify, and superblock reading. */
+/* Layout checks shared by format and verify. */
 #include <errno.h>
 #include <string.h>
 
@@ -105,42 +105,6 @@ int verity_check_overlap(const struct verity_layout *l,
 			       (unsigned long long)l->hash_area_start,
 			       (unsigned long long)l->hash_end, data->path,
 			       verity_device_via(data, hash));
-	return 0;
-}
-
-int verity_read_superblock(const char *hash_path, struct verity_params *p,
-			   struct fv_error *err)
-{
-	struct verity_device hash;
-	uint8_t sb[VERITY_SB_SIZE];
-	int r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
-
-	if (r)
-		return r;
-	if (hash.size < p->hash_offset ||
-	    hash.size - p->hash_offset < VERITY_SB_SIZE)
-		r = fv_fail(err, EINVAL,
-			    "%s: not a valid VERITY device (too small for a "
-			    "superblock at offset %llu)",
-			    hash_path, (unsigned long long)p->hash_offset);
-	if (!r)
-		r = verity_device_read(&hash, p->hash_offset, sb, sizeof(sb),
-				       err);
-	verity_device_close(&hash);
-	if (r)
-		return r;
-	p->no_superblock = 0;
-	if (!memcmp(sb, VERITY_SB_UNFINISHED, 8))
-		return fv_fail(err, EINVAL,
-			       "%s: unfinished: a format of this hash image "
-			       "was interrupted (run format again)",
-			       hash_path);
-	r = verity_sb_decode(sb, p, err);
-	if (r) {
-		struct fv_error inner = *err;
-
-		return fv_fail(err, -r, "%s: %s", hash_path, inner.msg);
-	}
 	return 0;
 }
 

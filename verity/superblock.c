@@ -1,8 +1,12 @@
+/* The 512-byte superblock: encoded, decoded, read from a hash device. */
 #include "superblock.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
+
+#include "device.h"
+#include "verity.h"
 
 static const char verity_signature[8] = {'v', 'e', 'r', 'i', 't', 'y', 0, 0};
 
@@ -110,4 +114,42 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 	if (p->data_blocks == 0)
 		return fv_fail(err, EINVAL, "superblock says 0 data blocks");
 	return verity_params_validate(p, err);
+}
+
+/* The superblock at p->hash_offset of the hash device, read and decoded
+ * into p (an interrupted format is named as such). */
+int verity_read_superblock(const char *hash_path, struct verity_params *p,
+			   struct fv_error *err)
+{
+	struct verity_device hash;
+	uint8_t sb[VERITY_SB_SIZE];
+	int r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
+
+	if (r)
+		return r;
+	if (hash.size < p->hash_offset ||
+	    hash.size - p->hash_offset < VERITY_SB_SIZE)
+		r = fv_fail(err, EINVAL,
+			    "%s: not a valid VERITY device (too small for a "
+			    "superblock at offset %llu)",
+			    hash_path, (unsigned long long)p->hash_offset);
+	if (!r)
+		r = verity_device_read(&hash, p->hash_offset, sb, sizeof(sb),
+				       err);
+	verity_device_close(&hash);
+	if (r)
+		return r;
+	p->no_superblock = 0;
+	if (!memcmp(sb, VERITY_SB_UNFINISHED, 8))
+		return fv_fail(err, EINVAL,
+			       "%s: unfinished: a format of this hash image "
+			       "was interrupted (run format again)",
+			       hash_path);
+	r = verity_sb_decode(sb, p, err);
+	if (r) {
+		struct fv_error inner = *err;
+
+		return fv_fail(err, -r, "%s: %s", hash_path, inner.msg);
+	}
+	return 0;
 }

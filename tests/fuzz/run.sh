@@ -11,7 +11,7 @@ secs=${FUZZ_SECONDS:-10}
 mkdir -p "$out"
 lib="hashtree/error.c hashtree/sha256.c hashtree/sha256_shani.c hashtree/hasher.c
      hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c
-     verity/params.c verity/superblock.c verity/layout.c verity/device.c
+     verity/params.c verity/superblock.c verity/layout.c verity/device.c verity/io.c
      verity/format.c verity/verify.c verity/table.c
      verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/signature.c
      verity/loop.c verity/activate.c verity/pkcs11.c"
