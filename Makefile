@@ -44,6 +44,9 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The shared library exports only what its headers mark FV_PUBLIC.
+$(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
 ifeq ($(shell uname -m),x86_64)
 $(B)/hashtree/sha256_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
 endif
@@ -165,15 +168,17 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 completion/fastverity.bash \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/fastverity
+	install -m 644 include/fastverity.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 verity/verity.h verity/params.h verity/activate.h \
 	  verity/signature.h verity/superblock.h verity/device.h \
+	  verity/version.h \
 	  $(DESTDIR)$(PREFIX)/include/fastverity/verity/
 	install -m 644 hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
 	  hashtree/sha256.h hashtree/tree.h $(DESTDIR)$(PREFIX)/include/fastverity/hashtree/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' fastverity.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fastverity.pc
 
-VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION "\(.*\)"/\1/p' cli/cli.h)
+VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' verity/version.h)
 
 clean:
 	rm -rf $(B) build-clang fastverity libfastverity.a libfastverity.so

@@ -7,7 +7,7 @@
 
 #include "../verity/verity.h"
 
-#define FASTVERITY_VERSION "0.1.0"
+#include "../verity/version.h"
 
 struct cli_opts {
 	/* as given on the command line, NULL when absent */
