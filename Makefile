@@ -36,7 +36,7 @@ DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             softhsm2 libengine-pkcs11-openssl
 
 .PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
-        check-fuzz check-asan fuzz faults demo install clean bench
+        check-fuzz check-asan fuzz faults demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so
 
@@ -155,28 +155,43 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage
 	@tests/bench/bench.sh
 
+# Where make install puts things (all under DESTDIR).
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PUBLIC_VERITY_H = verity/version.h verity/verity.h verity/params.h \
+                  verity/activate.h verity/signature.h
+PUBLIC_HT_H = hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
+              hashtree/sha256.h hashtree/tree.h
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/share/man/man8 \
-	  $(DESTDIR)$(PREFIX)/include/fastverity/verity \
-	  $(DESTDIR)$(PREFIX)/include/fastverity/hashtree
-	install -m 755 fastverity $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 libfastverity.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 libfastverity.so $(DESTDIR)$(PREFIX)/lib/libfastverity.so.0
-	ln -sf libfastverity.so.0 $(DESTDIR)$(PREFIX)/lib/libfastverity.so
-	install -m 644 fastverity.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 644 completion/fastverity.bash \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/fastverity
-	install -m 644 include/fastverity.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 verity/verity.h verity/params.h verity/activate.h \
-	  verity/signature.h verity/superblock.h verity/device.h \
-	  verity/version.h \
-	  $(DESTDIR)$(PREFIX)/include/fastverity/verity/
-	install -m 644 hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
-	  hashtree/sha256.h hashtree/tree.h $(DESTDIR)$(PREFIX)/include/fastverity/hashtree/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' fastverity.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fastverity.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
+	  $(DESTDIR)$(INCLUDEDIR)/fastverity/verity \
+	  $(DESTDIR)$(INCLUDEDIR)/fastverity/hashtree
+	install -m 755 fastverity $(DESTDIR)$(BINDIR)/
+	install -m 644 libfastverity.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 libfastverity.so $(DESTDIR)$(LIBDIR)/libfastverity.so.0
+	ln -sf libfastverity.so.0 $(DESTDIR)$(LIBDIR)/libfastverity.so
+	install -m 644 fastverity.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 completion/fastverity.bash $(DESTDIR)$(BASHCOMPDIR)/fastverity
+	install -m 644 include/fastverity.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(PUBLIC_VERITY_H) $(DESTDIR)$(INCLUDEDIR)/fastverity/verity/
+	install -m 644 $(PUBLIC_HT_H) $(DESTDIR)$(INCLUDEDIR)/fastverity/hashtree/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
+	  fastverity.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fastverity.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fastverity $(DESTDIR)$(LIBDIR)/libfastverity.a \
+	  $(DESTDIR)$(LIBDIR)/libfastverity.so.0 $(DESTDIR)$(LIBDIR)/libfastverity.so \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/fastverity.pc \
+	  $(DESTDIR)$(MANDIR)/man8/fastverity.8 $(DESTDIR)$(BASHCOMPDIR)/fastverity \
+	  $(DESTDIR)$(INCLUDEDIR)/fastverity.h
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/fastverity
 
 VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' verity/version.h)
 

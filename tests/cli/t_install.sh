@@ -62,3 +62,11 @@ check "the README's C example builds" cc -std=c11 -Wall -Wextra -Werror -o "$T/r
 gen 71 $((64 * 4096)) >"$T/rd"
 "$FV" format "$T/rd" "$T/rh" --salt=$SALT >"$T/ro"
 check "  and says good of a good image" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/readme' '$T/rd' '$T/rh' '$(root_of "$T/ro")' | grep -qx good"
+
+# pkg-config --define-prefix finds the tree where it was copied; LIBDIR;
+# make uninstall removes every file make install put there.
+check "pkg-config --define-prefix points into the copy" sh -c "PKG_CONFIG_PATH='$T/root/usr/lib/pkgconfig' pkg-config --define-prefix --cflags --libs fastverity | grep -q -- '-I$T/root/usr/include .*-L$T/root/usr/lib '"
+make -s -C "$TOP" install DESTDIR="$T/lib64" PREFIX=/opt/fv LIBDIR=/opt/fv/lib64 >/dev/null 2>&1
+check "LIBDIR: the library and .pc there" sh -c "test -e '$T/lib64/opt/fv/lib64/libfastverity.so.0' && grep -qx 'libdir=\${prefix}/lib64' '$T/lib64/opt/fv/lib64/pkgconfig/fastverity.pc'"
+make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1
+check "make uninstall removes every installed file" test "$(find "$T/root" -type f -o -type l | wc -l)" = 0
