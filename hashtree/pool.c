@@ -1,6 +1,8 @@
-/* Workers over the windows of a level: windows are handed out in order,
- * failures are published in window order, so the output does not depend
- * on the number of threads. No lock in the per-block loop. */
+/* Workers over the windows of a level, and the one place that orders
+ * them: windows are handed out in order (next_window), each is computed by
+ * window.c without regard to the others, then committed here: failures
+ * are published in window order, so the output does not depend on the
+ * number of threads. No lock in the per-block loop. */
 #include <errno.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
  * it is done. A window that found none only marks itself done, so that
  * workers do not wait for each other in the common case (unless a window
  * lags DONE_RING windows behind). */
-void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
+static void window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 {
 	struct level_pass *lp = w->lp;
 
@@ -60,16 +62,17 @@ static void *worker_main(void *arg)
 	struct fv_error err;
 
 	for (;;) {
-		uint64_t wi = atomic_fetch_add(&lp->next_window, 1);
+		uint64_t wi = atomic_fetch_add(&lp->next_window, 1), bytes = 0;
 		int r;
 
 		if (wi >= lp->windows || lp->error)
 			break;
-		r = ht_window_run(w, wi, &err);
+		r = ht_window_run(w, wi, &bytes, &err);
 		if (r) {
 			fail_pass(lp, r, &err);
 			break;
 		}
+		window_commit(w, wi, bytes);
 	}
 	return NULL;
 }

@@ -77,15 +77,17 @@ struct worker {
 	uint64_t extent_start;
 };
 
-/* window.c */
+/* window.c: one window, computed and written or compared; knows nothing
+ * of the other workers. */
 int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index);
 void ht_worker_free(struct worker *w);
-/* Hashes window wi, writes it (build) or compares it (verify), then
- * commits it. */
-int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err);
+/* Hashes window wi and writes it (build) or compares it (verify),
+ * keeping what it found in w; *bytes: the child bytes it read. */
+int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes,
+		  struct fv_error *err);
 
-/* pool.c */
-void ht_window_commit(struct worker *w, uint64_t wi, uint64_t bytes);
+/* pool.c: the workers, the order windows are handed out and published
+ * in (ht_window_run, then the commit), one-way on window.c. */
 int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err);
 
 #endif

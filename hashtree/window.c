@@ -214,7 +214,8 @@ static void compare_block(struct worker *w, uint64_t p, const uint8_t *stored,
 		      g->level_first[lp->level] + p, spare);
 }
 
-int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err)
+int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
+		  struct fv_error *err)
 {
 	struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
@@ -244,8 +245,7 @@ int ht_window_run(struct worker *w, uint64_t wi, struct fv_error *err)
 				      w->stored + k * g->hash_block_size,
 				      w->computed + k * g->hash_block_size);
 	}
-	if (!r)
-		ht_window_commit(w, wi, bytes);
+	*bytes_out = bytes;
 	return r;
 }
 
