@@ -74,6 +74,11 @@ enum {
 	EXIT_BUSY = 5,
 };
 
+/* The one convention of cli/: a function that can fail returns 0 or the
+ * exit code to end with (EXIT_*), having printed its message; cli_error()
+ * prints it and turns the library's negative errno into that exit code
+ * (cli_exit_code(), the only place that mapping is made). */
+
 /* Prints "fastverity: <msg>" on stderr and returns the exit code for r. */
 int cli_error(int r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -112,7 +117,7 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 			const uint8_t *root, size_t root_size,
 			struct verity_sig_check *res);
 
-/* A decimal count for option opt; prints its own error (-1). */
+/* A decimal count for option opt; 0 or EXIT_PARAMS (message printed). */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
 
 /* Refuses (0 or an exit code) when out exists and is, after symlinks,

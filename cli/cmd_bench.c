@@ -206,19 +206,19 @@ static int parse_list(const char *opt, const char *text, char out[][32],
 
 	*n = 0;
 	if (strlen(text) >= sizeof(buf))
-		return -cli_error(-EINVAL, "%s: list too long", opt);
+		return cli_error(-EINVAL, "%s: list too long", opt);
 	strcpy(buf, text);
 	for (char *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (*n == BENCH_MAX_LIST || strlen(tok) >= 32)
-			return -cli_error(
+			return cli_error(
 				-EINVAL,
 				"%s: at most %d items of 31 characters", opt,
 				BENCH_MAX_LIST);
 		strcpy(out[(*n)++], tok);
 	}
 	if (!*n)
-		return -cli_error(-EINVAL, "%s: empty list", opt);
+		return cli_error(-EINVAL, "%s: empty list", opt);
 	return 0;
 }
 
@@ -228,7 +228,7 @@ static int parse_num_list(const char *opt, const char *text, const char *dflt,
 	char items[BENCH_MAX_LIST][32];
 
 	if (parse_list(opt, text ? text : dflt, items, n))
-		return -1;
+		return EXIT_PARAMS;
 	for (size_t i = 0; i < *n; i++) {
 		char *end;
 		unsigned long v;
@@ -237,7 +237,7 @@ static int parse_num_list(const char *opt, const char *text, const char *dflt,
 		v = strtoul(items[i], &end, 10);
 		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' ||
 		    v > UINT32_MAX)
-			return -cli_error(-EINVAL, "%s: '%s' is not a number",
+			return cli_error(-EINVAL, "%s: '%s' is not a number",
 					  opt, items[i]);
 		out[i] = (uint32_t)v;
 	}

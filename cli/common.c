@@ -73,13 +73,13 @@ static int parse_u64(const char *opt, const char *s, uint64_t max,
 	uint64_t v = 0;
 
 	if (!*s)
-		return -cli_error(-EINVAL, "%s: empty value", opt);
+		return cli_error(-EINVAL, "%s: empty value", opt);
 	for (const char *c = s; *c; c++) {
 		if (!isdigit((unsigned char)*c))
-			return -cli_error(-EINVAL, "%s: '%s' is not a number",
+			return cli_error(-EINVAL, "%s: '%s' is not a number",
 					  opt, s);
 		if (v > (max - (uint64_t)(*c - '0')) / 10)
-			return -cli_error(
+			return cli_error(
 				-EINVAL,
 				"%s: %s is too large (at most %" PRIu64 ")",
 				opt, s, max);
@@ -91,7 +91,7 @@ static int parse_u64(const char *opt, const char *s, uint64_t max,
 
 int cli_parse_count(const char *opt, const char *s, uint64_t *out)
 {
-	return parse_u64(opt, s, UINT64_MAX - 1, out) ? -1 : 0;
+	return parse_u64(opt, s, UINT64_MAX - 1, out);
 }
 
 static int parse_block_size(const char *opt, const char *s, uint32_t *out)
@@ -101,9 +101,9 @@ static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 	if (!s)
 		return 0;
 	if (parse_u64(opt, s, UINT32_MAX, &v))
-		return -1;
+		return EXIT_PARAMS;
 	if (!ht_block_size_valid(v))
-		return -cli_error(-EINVAL,
+		return cli_error(-EINVAL,
 				  "%s: unsupported block size %s (a power of "
 				  "two from 512 to 524288)",
 				  opt, s);
@@ -117,9 +117,9 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
 	if (!o->hash_offset)
 		return 0;
 	if (parse_u64("--hash-offset", o->hash_offset, INT64_MAX, off))
-		return -1;
+		return EXIT_PARAMS;
 	if (*off % 512)
-		return -cli_error(-EINVAL,
+		return cli_error(-EINVAL,
 				  "--hash-offset: %s is not a multiple of 512",
 				  o->hash_offset);
 	return 0;
@@ -133,22 +133,22 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 	fp->roots = 2;
 	if (!o->fec_device) {
 		if (o->fec_offset || o->fec_roots)
-			return -cli_error(-EINVAL,
+			return cli_error(-EINVAL,
 					  "--fec-offset and --fec-roots "
 					  "go with --fec-device");
 		return 0;
 	}
 	if (!*o->fec_device)
-		return -cli_error(-EINVAL, "--fec-device: empty path");
+		return cli_error(-EINVAL, "--fec-device: empty path");
 	fp->device = o->fec_device;
 	if (o->fec_offset && parse_u64("--fec-offset", o->fec_offset,
 				       INT64_MAX / 2, &fp->offset))
-		return -1;
+		return EXIT_PARAMS;
 	if (o->fec_roots) {
 		if (parse_u64("--fec-roots", o->fec_roots, 255, &v))
-			return -1;
+			return EXIT_PARAMS;
 		if (v < 2 || v > 24)
-			return -cli_error(-EINVAL,
+			return cli_error(-EINVAL,
 					  "--fec-roots: %s is not supported "
 					  "(2 to 24)",
 					  o->fec_roots);
@@ -166,7 +166,7 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 			struct fv_error err;
 
 			if (verity_random(p->salt, 32, &err))
-				return -cli_error(-EIO, "%s", err.msg);
+				return cli_error(-EIO, "%s", err.msg);
 		}
 		return 0;
 	}
@@ -175,13 +175,13 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 		return 0;
 	}
 	if (strlen(o->salt) > 2 * VERITY_MAX_SALT_SIZE)
-		return -cli_error(-EINVAL,
+		return cli_error(-EINVAL,
 				  "--salt: salt of %zu hex digits is too long "
 				  "(at most %d bytes)",
 				  strlen(o->salt), VERITY_MAX_SALT_SIZE);
 	if (verity_hex_decode(o->salt, p->salt, VERITY_MAX_SALT_SIZE,
 			      &p->salt_size))
-		return -cli_error(
+		return cli_error(
 			-EINVAL,
 			"--salt: '%s' is not an even number of hex digits",
 			o->salt);
@@ -196,7 +196,7 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 	verity_params_default(p);
 	if (o->hash) {
 		if (strlen(o->hash) > VERITY_MAX_HASH_NAME || !*o->hash)
-			return -cli_error(
+			return cli_error(
 				-EINVAL,
 				"--hash: hash algorithm '%s' not supported",
 				o->hash);
@@ -204,9 +204,9 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 	}
 	if (o->format) {
 		if (parse_u64("--format", o->format, UINT32_MAX, &v))
-			return -1;
+			return EXIT_PARAMS;
 		if (v > 1)
-			return -cli_error(
+			return cli_error(
 				-EINVAL,
 				"--format: unsupported hash type %s (0 or 1)",
 				o->format);
@@ -216,27 +216,27 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 			     &p->data_block_size) ||
 	    parse_block_size("--hash-block-size", o->hash_block_size,
 			     &p->hash_block_size))
-		return -1;
+		return EXIT_PARAMS;
 	if (o->data_blocks) {
 		if (parse_u64("--data-blocks", o->data_blocks,
 			      INT64_MAX / p->data_block_size, &p->data_blocks))
-			return -1;
+			return EXIT_PARAMS;
 	}
 	if (cli_parse_hash_offset(o, &p->hash_offset))
-		return -1;
+		return EXIT_PARAMS;
 	if (parse_salt(o, p, for_format))
-		return -1;
+		return EXIT_PARAMS;
 	p->no_superblock = o->no_superblock;
 	if (o->uuid) {
 		if (verity_uuid_parse(o->uuid, p->uuid))
-			return -cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
+			return cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
 					  o->uuid);
 	} else if (for_format) {
 		uint8_t rnd[16];
 		struct fv_error err;
 
 		if (verity_random(rnd, sizeof(rnd), &err))
-			return -cli_error(-EIO, "%s", err.msg);
+			return cli_error(-EIO, "%s", err.msg);
 		verity_uuid_random(p->uuid, rnd);
 	}
 	return 0;
@@ -256,11 +256,11 @@ int cli_parse_size(const char *text, uint64_t *out)
 		n--;
 	}
 	if (n >= sizeof(digits))
-		return -cli_error(-EINVAL, "--size: '%s' is not a size", text);
+		return cli_error(-EINVAL, "--size: '%s' is not a size", text);
 	memcpy(digits, text, n);
 	digits[n] = '\0';
 	if (parse_u64("--size", digits, UINT64_MAX >> shift, out))
-		return -1;
+		return EXIT_PARAMS;
 	*out <<= shift;
 	return 0;
 }
@@ -273,9 +273,9 @@ int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 
 	if (o->threads) {
 		if (parse_u64("--threads", o->threads, 256, &n))
-			return -1;
+			return EXIT_PARAMS;
 		if (n == 0)
-			return -cli_error(-EINVAL, "--threads: at least 1");
+			return cli_error(-EINVAL, "--threads: at least 1");
 	}
 	if (n > 256)
 		n = 256;
@@ -302,18 +302,18 @@ static int read_root_file(const char *path, char *buf, size_t size)
 				 &len, &err);
 
 	if (r)
-		return -cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
 	r = verity_root_text_parse(text, len, buf, size, &bad);
 	free(text);
 	if (r && bad)
-		return -cli_error(-EINVAL,
+		return cli_error(-EINVAL,
 				  "%s: invalid root hash string specified: "
 				  "byte %zu is not a hex digit (the file holds "
 				  "the hex root hash, and nothing after it but "
 				  "white space)",
 				  path, bad);
 	if (r)
-		return -cli_error(-EINVAL,
+		return cli_error(-EINVAL,
 				  "%s: invalid root hash string specified "
 				  "(more than %zu hex digits)",
 				  path, size - 1);
@@ -360,7 +360,7 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 	size_t len;
 
 	if (!hex)
-		return -1;
+		return EXIT_PARAMS;
 	snprintf(expected, sizeof(expected), "%u hex digits", 2 * digest_size);
 	if (strlen(hex) != 2 * (size_t)digest_size ||
 	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
@@ -375,7 +375,7 @@ int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 	const char *hex = root_text(o, arg, text, sizeof(text));
 
 	if (!hex)
-		return -1;
+		return EXIT_PARAMS;
 	if (verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, len) || *len < 16)
 		return bad_root(o, hex, "32 to 128 hex digits");
 	return 0;
