@@ -52,17 +52,18 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 {
 	switch (k) {
 	case IMPL_SHANI_2WAY:
-		sha256_shani_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS, out,
-					32);
+		sha256_finup_many(SHA256_KERNEL_SHANI, st, buf, IMPL_BLOCK,
+				  IMPL_BLOCKS, out, 32);
 		return 0;
 	case IMPL_SHANI_1WAY:
 		for (int i = 0; i < IMPL_BLOCKS; i++)
-			sha256_shani_finup(st, buf + i * IMPL_BLOCK, IMPL_BLOCK,
-					   out + i * 32);
+			sha256_finup_one(SHA256_KERNEL_SHANI, st,
+					 buf + i * IMPL_BLOCK, IMPL_BLOCK,
+					 out + i * 32);
 		return 0;
 	case IMPL_PORTABLE:
-		sha256_portable_finup_many(st, buf, IMPL_BLOCK, IMPL_BLOCKS,
-					   out, 32);
+		sha256_finup_many(SHA256_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
+				  IMPL_BLOCKS, out, 32);
 		return 0;
 	case IMPL_EVP_PER_BLOCK:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
@@ -161,7 +162,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
 		if ((k == IMPL_SHANI_1WAY || k == IMPL_SHANI_2WAY) &&
-		    !sha256_cpu_has_shani()) {
+		    !sha256_kernel_available(SHA256_KERNEL_SHANI)) {
 			snprintf(r->why, sizeof(r->why),
 				 "this CPU has no SHA-NI");
 			continue;

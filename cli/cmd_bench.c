@@ -238,7 +238,7 @@ static int parse_num_list(const char *opt, const char *text, const char *dflt,
 		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' ||
 		    v > UINT32_MAX)
 			return cli_error(-EINVAL, "%s: '%s' is not a number",
-					  opt, items[i]);
+					 opt, items[i]);
 		out[i] = (uint32_t)v;
 	}
 	return 0;

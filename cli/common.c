@@ -77,12 +77,12 @@ static int parse_u64(const char *opt, const char *s, uint64_t max,
 	for (const char *c = s; *c; c++) {
 		if (!isdigit((unsigned char)*c))
 			return cli_error(-EINVAL, "%s: '%s' is not a number",
-					  opt, s);
+					 opt, s);
 		if (v > (max - (uint64_t)(*c - '0')) / 10)
-			return cli_error(
-				-EINVAL,
-				"%s: %s is too large (at most %" PRIu64 ")",
-				opt, s, max);
+			return cli_error(-EINVAL,
+					 "%s: %s is too large (at most %" PRIu64
+					 ")",
+					 opt, s, max);
 		v = v * 10 + (uint64_t)(*c - '0');
 	}
 	*out = v;
@@ -104,9 +104,9 @@ static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 		return EXIT_PARAMS;
 	if (!ht_block_size_valid(v))
 		return cli_error(-EINVAL,
-				  "%s: unsupported block size %s (a power of "
-				  "two from 512 to 524288)",
-				  opt, s);
+				 "%s: unsupported block size %s (a power of "
+				 "two from 512 to 524288)",
+				 opt, s);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -120,8 +120,8 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
 		return EXIT_PARAMS;
 	if (*off % 512)
 		return cli_error(-EINVAL,
-				  "--hash-offset: %s is not a multiple of 512",
-				  o->hash_offset);
+				 "--hash-offset: %s is not a multiple of 512",
+				 o->hash_offset);
 	return 0;
 }
 
@@ -134,8 +134,8 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 	if (!o->fec_device) {
 		if (o->fec_offset || o->fec_roots)
 			return cli_error(-EINVAL,
-					  "--fec-offset and --fec-roots "
-					  "go with --fec-device");
+					 "--fec-offset and --fec-roots "
+					 "go with --fec-device");
 		return 0;
 	}
 	if (!*o->fec_device)
@@ -149,9 +149,9 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 			return EXIT_PARAMS;
 		if (v < 2 || v > 24)
 			return cli_error(-EINVAL,
-					  "--fec-roots: %s is not supported "
-					  "(2 to 24)",
-					  o->fec_roots);
+					 "--fec-roots: %s is not supported "
+					 "(2 to 24)",
+					 o->fec_roots);
 		fp->roots = (unsigned)v;
 	}
 	return 0;
@@ -176,9 +176,9 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 	}
 	if (strlen(o->salt) > 2 * VERITY_MAX_SALT_SIZE)
 		return cli_error(-EINVAL,
-				  "--salt: salt of %zu hex digits is too long "
-				  "(at most %d bytes)",
-				  strlen(o->salt), VERITY_MAX_SALT_SIZE);
+				 "--salt: salt of %zu hex digits is too long "
+				 "(at most %d bytes)",
+				 strlen(o->salt), VERITY_MAX_SALT_SIZE);
 	if (verity_hex_decode(o->salt, p->salt, VERITY_MAX_SALT_SIZE,
 			      &p->salt_size))
 		return cli_error(
@@ -230,7 +230,7 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 	if (o->uuid) {
 		if (verity_uuid_parse(o->uuid, p->uuid))
 			return cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
-					  o->uuid);
+					 o->uuid);
 	} else if (for_format) {
 		uint8_t rnd[16];
 		struct fv_error err;
@@ -307,16 +307,16 @@ static int read_root_file(const char *path, char *buf, size_t size)
 	free(text);
 	if (r && bad)
 		return cli_error(-EINVAL,
-				  "%s: invalid root hash string specified: "
-				  "byte %zu is not a hex digit (the file holds "
-				  "the hex root hash, and nothing after it but "
-				  "white space)",
-				  path, bad);
+				 "%s: invalid root hash string specified: "
+				 "byte %zu is not a hex digit (the file holds "
+				 "the hex root hash, and nothing after it but "
+				 "white space)",
+				 path, bad);
 	if (r)
 		return cli_error(-EINVAL,
-				  "%s: invalid root hash string specified "
-				  "(more than %zu hex digits)",
-				  path, size - 1);
+				 "%s: invalid root hash string specified "
+				 "(more than %zu hex digits)",
+				 path, size - 1);
 	return 0;
 }
 

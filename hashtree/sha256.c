@@ -114,8 +114,9 @@ void sha256_portable_finup_many(const struct sha256_salted_state *st,
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#include <stdatomic.h>
 
-int sha256_cpu_has_shani(void)
+static int cpu_has_shani(void)
 {
 	unsigned a, b, c, d;
 
@@ -125,6 +126,19 @@ int sha256_cpu_has_shani(void)
 	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
 		return 0;
 	return (b & bit_SHA) != 0;
+}
+
+/* cpuid once: in a virtual machine each one traps to the hypervisor */
+int sha256_cpu_has_shani(void)
+{
+	static atomic_int known = -1;
+	int v = atomic_load_explicit(&known, memory_order_relaxed);
+
+	if (v < 0) {
+		v = cpu_has_shani();
+		atomic_store_explicit(&known, v, memory_order_relaxed);
+	}
+	return v;
 }
 #else
 int sha256_cpu_has_shani(void)
@@ -162,4 +176,40 @@ void sha256_finup_many(enum sha256_kernel k,
 #endif
 	(void)k;
 	sha256_portable_finup_many(st, msgs, msg_len, count, out, out_stride);
+}
+
+int sha256_kernel_available(enum sha256_kernel k)
+{
+	return k == SHA256_KERNEL_PORTABLE ||
+	       (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani());
+}
+
+void sha256_finup_one(enum sha256_kernel k,
+		      const struct sha256_salted_state *st, const uint8_t *msg,
+		      size_t len, uint8_t *out)
+{
+#if defined(__x86_64__)
+	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
+		sha256_shani_finup(st, msg, len, out);
+		return;
+	}
+#endif
+	(void)k;
+	sha256_portable_finup(st, msg, len, out);
+}
+
+void sha256_finup_two(enum sha256_kernel k,
+		      const struct sha256_salted_state *st, const uint8_t *msg1,
+		      const uint8_t *msg2, size_t len, uint8_t *out1,
+		      uint8_t *out2)
+{
+#if defined(__x86_64__)
+	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
+		sha256_shani_finup2x(st, msg1, msg2, len, out1, out2);
+		return;
+	}
+#endif
+	(void)k;
+	sha256_portable_finup(st, msg1, len, out1);
+	sha256_portable_finup(st, msg2, len, out2);
 }

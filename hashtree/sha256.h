@@ -2,8 +2,9 @@
  *
  * The salt is absorbed once into a sha256_salted_state; every block is then
  * hashed by copying that state and finishing it over the block (import +
- * finup). Kernels: portable C, and x86-64 SHA-NI with one or two interleaved
- * streams, chosen once from cpuid. */
+ * finup). Kernels: portable C everywhere, and x86-64 SHA-NI with one or two
+ * interleaved streams, chosen once from cpuid; callers name kernels by the
+ * enum and never call a CPU-specific function. */
 #ifndef FV_SHA256_H
 #define FV_SHA256_H
 
@@ -41,20 +42,17 @@ void sha256_finup_many(enum sha256_kernel k,
 		       const uint8_t *msgs, size_t msg_len, size_t count,
 		       uint8_t *out, size_t out_stride);
 
-/* Kernel entry points, for tests and the benchmark. The x2 forms hash two
- * equal-length messages from the same state. */
-void sha256_portable_finup(const struct sha256_salted_state *st,
-			   const uint8_t *msg, size_t len, uint8_t *out);
-void sha256_portable_finup_many(const struct sha256_salted_state *st,
-				const uint8_t *msgs, size_t msg_len,
-				size_t count, uint8_t *out, size_t out_stride);
-void sha256_shani_finup(const struct sha256_salted_state *st,
-			const uint8_t *msg, size_t len, uint8_t *out);
-void sha256_shani_finup2x(const struct sha256_salted_state *st,
-			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
-			  uint8_t *out1, uint8_t *out2);
-void sha256_shani_finup_many(const struct sha256_salted_state *st,
-			     const uint8_t *msgs, size_t msg_len, size_t count,
-			     uint8_t *out, size_t out_stride);
+/* One message, or two of equal length hashed together (the kernel's
+ * interleaved streams where it has them), with kernel k; any kernel is
+ * accepted, one this CPU lacks runs as the portable code. For tests and
+ * the benchmark, which ask sha256_kernel_available() first. */
+int sha256_kernel_available(enum sha256_kernel k);
+void sha256_finup_one(enum sha256_kernel k,
+		      const struct sha256_salted_state *st, const uint8_t *msg,
+		      size_t len, uint8_t *out);
+void sha256_finup_two(enum sha256_kernel k,
+		      const struct sha256_salted_state *st, const uint8_t *msg1,
+		      const uint8_t *msg2, size_t len, uint8_t *out1,
+		      uint8_t *out2);
 
 #endif

@@ -58,7 +58,8 @@ START_TEST(portable_matches_openssl_every_salt_size)
 
 		sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want);
-		sha256_portable_finup(&st, msgs, lens[l], got);
+		sha256_finup_one(SHA256_KERNEL_PORTABLE, &st, msgs, lens[l],
+				 got);
 		ck_assert_msg(!memcmp(want, got, 32), "salt %zu len %zu", s,
 			      lens[l]);
 	}
@@ -69,7 +70,7 @@ START_TEST(shani_one_and_two_way_match_openssl_every_salt_size)
 {
 	size_t s = (size_t)_i;
 
-	if (!sha256_cpu_has_shani())
+	if (!sha256_kernel_available(SHA256_KERNEL_SHANI))
 		return;
 	for (size_t l = 0; l < NLENS; l++) {
 		struct sha256_salted_state st;
@@ -80,10 +81,11 @@ START_TEST(shani_one_and_two_way_match_openssl_every_salt_size)
 		sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want1);
 		reference("sha256", 1, salt, s, m2, lens[l], want2);
-		sha256_shani_finup(&st, msgs, lens[l], got);
+		sha256_finup_one(SHA256_KERNEL_SHANI, &st, msgs, lens[l], got);
 		ck_assert_msg(!memcmp(want1, got, 32), "1-way salt %zu len %zu",
 			      s, lens[l]);
-		sha256_shani_finup2x(&st, msgs, m2, lens[l], got1, got2);
+		sha256_finup_two(SHA256_KERNEL_SHANI, &st, msgs, m2, lens[l],
+				 got1, got2);
 		ck_assert_msg(!memcmp(want1, got1, 32),
 			      "2-way a salt %zu len %zu", s, lens[l]);
 		ck_assert_msg(!memcmp(want2, got2, 32),
