@@ -47,7 +47,9 @@ $(B)/%.o: %.c
 # The shared library exports only what its headers mark FV_PUBLIC.
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
 
-ifeq ($(shell uname -m),x86_64)
+# The target the compiler builds for (a cross compiler's, not the host's).
+TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
+ifeq ($(TARGET_ARCH),x86_64)
 $(B)/hashtree/sha256_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
 endif
 
@@ -144,6 +146,9 @@ $(B)/fastverity-clang: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/fastverity-asan: $(CLI_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/fastverity-cross: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 demo: deps

@@ -340,8 +340,8 @@ int cmd_bench(struct cli_opts *o)
 							&rep.settings[k];
 
 						snprintf(st->hash,
-							 sizeof(st->hash), "%s",
-							 hashes[a]);
+							 sizeof(st->hash),
+							 "%.31s", hashes[a]);
 						st->format = (int)fmts[f];
 						st->data_block_size = dbs[d];
 						st->hash_block_size = hbs[hb];
