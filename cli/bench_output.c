@@ -206,10 +206,10 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			lo = s;
 		if (!hi || s->overhead_percent > hi->overhead_percent)
 			hi = s;
-		if (!strcmp(s->path, "fast") &&
+		if (!strcmp(s->path, ht_path_name(HT_PATH_FAST)) &&
 		    (!fast || s->mb_per_s > fast->mb_per_s))
 			fast = s;
-		if (!strcmp(s->path, "generic") &&
+		if (!strcmp(s->path, ht_path_name(HT_PATH_GENERIC)) &&
 		    (!slow || s->mb_per_s > slow->mb_per_s))
 			slow = s;
 	}

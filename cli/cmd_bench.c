@@ -112,7 +112,7 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 		ht_hasher_free(&pp->h);
 		goto fail;
 	}
-	s->path = pp->h.path == HT_PATH_FAST ? "fast" : "generic";
+	s->path = ht_path_name(pp->h.path);
 	s->path_reason = pp->h.path_reason;
 	s->levels = pp->g.levels;
 	s->data_bytes = p.data_blocks * p.data_block_size;

@@ -21,6 +21,12 @@ enum ht_path {
 	HT_PATH_GENERIC,
 };
 
+/* "fast" or "generic": the one name of each path, in output and JSON. */
+static inline const char *ht_path_name(enum ht_path p)
+{
+	return p == HT_PATH_FAST ? "fast" : "generic";
+}
+
 struct evp_md_st;
 struct evp_md_ctx_st;
 

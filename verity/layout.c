@@ -112,7 +112,7 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 {
 	if (!info)
 		return;
-	info->hash_path = h->path == HT_PATH_FAST ? "fast" : "generic";
+	info->hash_path = ht_path_name(h->path);
 	info->path_reason = h->path_reason;
 	info->kernel = h->path == HT_PATH_FAST ? sha256_kernel_name(h->kernel)
 					       : "OpenSSL EVP";

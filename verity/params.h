@@ -7,8 +7,9 @@
 #include <stdint.h>
 
 #include "../hashtree/error.h"
+#include "../hashtree/hasher.h" /* HT_MAX_SALT_SIZE */
 
-#define VERITY_MAX_SALT_SIZE 256
+#define VERITY_MAX_SALT_SIZE HT_MAX_SALT_SIZE /* one limit, in hashtree/hasher.h */
 #define VERITY_MAX_HASH_NAME 31
 #define VERITY_SB_SIZE       512
 
