@@ -164,31 +164,28 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 
 /* Rounds go over every setting in turn, so that a noisy moment of a shared
  * machine spreads over all of them; each figure is its median round. */
-static void run_settings(struct bench_report *rep, struct bench_io *b,
-			 uint64_t size, unsigned threads, double seconds)
+/* Measures the settings prepared in pp (one each), then frees them. */
+static void run_settings(struct bench_report *rep, struct prepared *pp,
+			 struct bench_io *b, unsigned threads, double seconds)
 {
-	struct prepared *pp = calloc(rep->nsettings, sizeof(*pp));
 	unsigned rounds = b->dev ? 1 : ROUNDS;
 	double budget = seconds / rounds / (double)rep->nsettings;
 
-	if (!pp) {
-		for (size_t i = 0; i < rep->nsettings; i++)
-			snprintf(rep->settings[i].why,
-				 sizeof(rep->settings[i].why), "out of memory");
-		return;
-	}
-	for (size_t i = 0; i < rep->nsettings; i++)
-		prepare_setting(&rep->settings[i], &pp[i], size);
 	for (unsigned r = 0; r < rounds; r++)
 		for (size_t i = 0; i < rep->nsettings; i++)
 			if (rep->settings[i].valid)
 				measure_round(&rep->settings[i], &pp[i], b,
 					      threads, b->dev ? 0 : budget);
-	for (size_t i = 0; i < rep->nsettings; i++) {
+	for (size_t i = 0; i < rep->nsettings; i++)
 		if (pp[i].rounds)
 			bench_stats(pp[i].rate, pp[i].rounds,
 				    &rep->settings[i].mb_per_s,
 				    &rep->settings[i].lo, &rep->settings[i].hi);
+}
+
+static void free_prepared(struct prepared *pp, size_t n)
+{
+	for (size_t i = 0; pp && i < n; i++) {
 		if (pp[i].tree) {
 			free(pp[i].tree);
 			ht_hasher_free(&pp[i].h);
@@ -276,6 +273,7 @@ int cmd_bench(struct cli_opts *o)
 	size_t nh, ns, nd, nhb, nf;
 	struct bench_report rep = {0};
 	struct bench_io b = {0};
+	struct prepared *pp;
 	struct verity_device dev;
 	struct ht_options opt;
 	struct cli_progress pr;
@@ -347,28 +345,33 @@ int cmd_bench(struct cli_opts *o)
 						st->hash_block_size = hbs[hb];
 						st->salt_size = salts[s];
 					}
-	/* every combination possible before anything is measured */
+	/* every combination prepared, so possible, before anything is
+	 * measured */
+	pp = calloc(k ? k : 1, sizeof(*pp));
+	if (!pp) {
+		free(rep.settings);
+		free(data);
+		if (b.dev)
+			verity_device_close(&dev);
+		return cli_error(-ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < k; i++) {
 		struct bench_setting *st = &rep.settings[i];
-		struct prepared pp;
 
-		memset(&pp, 0, sizeof(pp));
-		if (prepare_setting(st, &pp, size)) {
+		if (prepare_setting(st, &pp[i], size)) {
 			r = cli_error(-EINVAL,
 				      "bench: %s, %u-byte salt, %u/%u-byte "
 				      "blocks, format %d: %s",
 				      st->hash, st->salt_size,
 				      st->data_block_size, st->hash_block_size,
 				      st->format, st->why);
+			free_prepared(pp, k);
 			free(rep.settings);
 			free(data);
 			if (b.dev)
 				verity_device_close(&dev);
 			return r;
 		}
-		free(pp.tree);
-		ht_hasher_free(&pp.h);
-		st->valid = 0;
 	}
 	/* About ten seconds in all (FASTVERITY_BENCH_SECONDS), a fifth for
 	 * the implementations, a tenth for the FEC encoders; every tree is
@@ -381,7 +384,8 @@ int cmd_bench(struct cli_opts *o)
 	bench_run_impls(&rep, seconds / 5);
 	bench_run_fec(&rep, seconds / 10);
 
-	run_settings(&rep, &b, size, opt.threads, seconds * 7 / 10);
+	run_settings(&rep, pp, &b, opt.threads, seconds * 7 / 10);
+	free_prepared(pp, k);
 	if (o->json)
 		bench_print_json(&rep);
 	else if (o->csv)

@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -665,20 +664,11 @@ void cli_json_final(int rc, const char *fallback)
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n)
 {
-	struct stat so, si;
-
-	if (!out || stat(out, &so) != 0)
-		return 0; /* not there yet: it cannot be an input */
-	for (size_t i = 0; i < n; i++) {
-		if (!inputs[i] || stat(inputs[i], &si) != 0)
-			continue;
-		if ((S_ISBLK(so.st_mode) && S_ISBLK(si.st_mode) &&
-		     so.st_rdev == si.st_rdev) ||
-		    (so.st_dev == si.st_dev && so.st_ino == si.st_ino))
+	for (size_t i = 0; out && i < n; i++)
+		if (inputs[i] && verity_path_same(out, inputs[i]))
 			return cli_error(-EINVAL,
 					 "%s: refusing to write the %s there: "
 					 "it is %s, an input of this command",
 					 out, what, inputs[i]);
-	}
 	return 0;
 }

@@ -519,9 +519,7 @@ static int run(int argc, const char **argv)
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}
-	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
-		if (!strcmp(name, actions[i].name))
-			act = &actions[i];
+	act = find_action(name);
 	if (!act) {
 		cli_error(-EINVAL, "unknown action '%s'", name);
 		print_actions(stderr);

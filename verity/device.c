@@ -142,10 +142,12 @@ static char *temp_name(const char *final)
 	return t;
 }
 
-/* A temporary file for final (an existing file's mode and owner). */
+/* A temporary file for final: an existing file's mode and owner, or
+ * new_mode less the umask. */
 static int open_temp(struct verity_device *d, const char *path,
 		     const char *what, const char *final,
-		     const struct stat *old, struct fv_error *err)
+		     const struct stat *old, mode_t new_mode,
+		     struct fv_error *err)
 {
 	d->final = strdup(final);
 	d->tmp = temp_name(final);
@@ -175,7 +177,7 @@ static int open_temp(struct verity_device *d, const char *path,
 		mode_t mask = umask(0);
 
 		umask(mask);
-		if (fchmod(d->fd, 0600 & ~mask) < 0) {
+		if (fchmod(d->fd, new_mode & ~mask) < 0) {
 			int e = errno;
 
 			return fv_fail(err, e, "%s: %s", path, strerror(e));
@@ -185,7 +187,8 @@ static int open_temp(struct verity_device *d, const char *path,
 }
 
 int verity_device_open_output(struct verity_device *d, const char *path,
-			      const char *what, struct fv_error *err)
+			      const char *what, mode_t new_mode,
+			      struct fv_error *err)
 {
 	struct stat st;
 	char *real;
@@ -199,10 +202,10 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 	/* a symlink is followed: its target is replaced */
 	real = realpath(path, NULL);
 	if (real) {
-		r = open_temp(d, path, what, real, &st, err);
+		r = open_temp(d, path, what, real, &st, new_mode, err);
 		free(real);
 	} else {
-		r = open_temp(d, path, what, path, NULL, err);
+		r = open_temp(d, path, what, path, NULL, new_mode, err);
 	}
 	if (!r && fstat(d->fd, &st) < 0)
 		r = fv_fail(err, errno, "%s: cannot stat: %s", path,
@@ -263,27 +266,16 @@ int verity_write_file(const char *path, const char *what, const void *buf,
 		      size_t len, struct fv_error *err)
 {
 	struct verity_device d;
-	mode_t mask;
 	struct stat st;
 	int r;
 
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return fv_fail(err, EINVAL, "%s: %s, not a regular file", path,
 			       file_kind(st.st_mode));
-	r = verity_device_open_output(&d, path, what, err);
+	/* a new small file is readable by all */
+	r = verity_device_open_output(&d, path, what, 0644, err);
 	if (r)
 		return r;
-	/* a new small file is readable by all, as the one it replaces was */
-	if (stat(path, &st) != 0) {
-		mask = umask(0);
-		umask(mask);
-		if (fchmod(d.fd, 0644 & ~mask) < 0) {
-			r = fv_fail(err, errno, "%s: %s", path,
-				    strerror(errno));
-			verity_device_close(&d);
-			return r;
-		}
-	}
 	r = verity_device_write(&d, 0, buf, len, err);
 	if (!r)
 		r = verity_device_commit(&d, err);

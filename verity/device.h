@@ -49,11 +49,12 @@ void verity_device_close(struct verity_device *d);
 
 /* An output file written whole: a new file, or a regular file replaced,
  * is written as a temporary file in the same directory (the mode and
- * owner of the file it replaces) and renamed over path by
- * verity_device_commit(), so that an interrupted run leaves the old file
- * as it was. Paths that are block devices are opened in place. */
+ * owner of the file it replaces, or new_mode less the umask) and renamed over
+ * path by verity_device_commit(), so that an interrupted run leaves the old
+ * file as it was. Paths that are block devices are opened in place. */
 int verity_device_open_output(struct verity_device *d, const char *path,
-			      const char *what, struct fv_error *err);
+			      const char *what, mode_t new_mode,
+			      struct fv_error *err);
 /* Makes an output durable and visible under its name: fsync, rename over
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */

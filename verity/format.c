@@ -75,7 +75,7 @@ static int open_output(struct verity_device *d, const char *path,
 {
 	if (output_in_place(path, data_path, offset))
 		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
-	return verity_device_open_output(d, path, what, err);
+	return verity_device_open_output(d, path, what, 0600, err);
 }
 
 /* The FEC device: the hash device again when it names the same file (the
