@@ -16,7 +16,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \
            verity/pkcs11.c \
-           verity/fec_rs.c verity/fec.c verity/fec_repair.c
+           verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/api.c
 SHANI_SRC = hashtree/sha256_shani.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
@@ -44,8 +44,12 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-# The shared library exports only what its headers mark FV_PUBLIC.
+# The shared library exports only include/fastverity.h's functions
+# (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;
+# the soname's number changes only when one is removed or changes
+# meaning (docs/library.md).
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+SONAME = libfastverity.so.1
 
 # The target the compiler builds for (a cross compiler's, not the host's).
 TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
@@ -57,8 +61,9 @@ libfastverity.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-libfastverity.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libfastverity.so.0 -o $@ $^ $(LIBS)
+libfastverity.so: $(LIB_OBJ) libfastverity.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,libfastverity.map \
+	  -o $@ $(LIB_OBJ) $(LIBS)
 
 fastverity: $(CLI_OBJ) libfastverity.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
@@ -166,25 +171,18 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-PUBLIC_VERITY_H = verity/version.h verity/verity.h verity/params.h \
-                  verity/activate.h verity/signature.h
-PUBLIC_HT_H = hashtree/error.h hashtree/geometry.h hashtree/hasher.h \
-              hashtree/sha256.h hashtree/tree.h
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
-	  $(DESTDIR)$(INCLUDEDIR)/fastverity/verity \
-	  $(DESTDIR)$(INCLUDEDIR)/fastverity/hashtree
+	  $(DESTDIR)$(INCLUDEDIR)
 	install -m 755 fastverity $(DESTDIR)$(BINDIR)/
 	install -m 644 libfastverity.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 libfastverity.so $(DESTDIR)$(LIBDIR)/libfastverity.so.0
-	ln -sf libfastverity.so.0 $(DESTDIR)$(LIBDIR)/libfastverity.so
+	install -m 755 libfastverity.so $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libfastverity.so
 	install -m 644 fastverity.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 completion/fastverity.bash $(DESTDIR)$(BASHCOMPDIR)/fastverity
 	install -m 644 include/fastverity.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 $(PUBLIC_VERITY_H) $(DESTDIR)$(INCLUDEDIR)/fastverity/verity/
-	install -m 644 $(PUBLIC_HT_H) $(DESTDIR)$(INCLUDEDIR)/fastverity/hashtree/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
@@ -192,13 +190,12 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fastverity $(DESTDIR)$(LIBDIR)/libfastverity.a \
-	  $(DESTDIR)$(LIBDIR)/libfastverity.so.0 $(DESTDIR)$(LIBDIR)/libfastverity.so \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libfastverity.so \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/fastverity.pc \
 	  $(DESTDIR)$(MANDIR)/man8/fastverity.8 $(DESTDIR)$(BASHCOMPDIR)/fastverity \
 	  $(DESTDIR)$(INCLUDEDIR)/fastverity.h
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/fastverity
 
-VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' verity/version.h)
+VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' include/fastverity.h)
 
 clean:
 	rm -rf $(B) build-clang fastverity libfastverity.a libfastverity.so

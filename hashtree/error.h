@@ -5,9 +5,6 @@
 
 #include <stdarg.h>
 
-/* What the shared library exports; everything else is hidden. */
-#define FV_PUBLIC __attribute__((visibility("default")))
-
 /* Room for a message naming a few paths of PATH_MAX bytes whole. */
 #define FV_ERROR_MAX (3 * 4096)
 

@@ -51,7 +51,7 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 void ht_hasher_free(struct ht_hasher *h);
 
 /* The digest size of alg, or 0 when the default provider lacks it. */
-FV_PUBLIC unsigned ht_digest_size(const char *alg);
+unsigned ht_digest_size(const char *alg);
 
 /* Hashes count blocks of block_size bytes laid out at blocks; digest i goes
  * to out + i * out_stride. Safe to call from several threads at once. */

@@ -1,18 +1,255 @@
-/* libfastverity, the one header to include: build, check, repair, sign
- * and map dm-verity hash trees (docs/format.md). Every function returns 0
- * or a negative errno with a one-line message in its struct fv_error; the
- * library never prints. Link with `pkg-config --libs fastverity`. */
+/* libfastverity: build, check, repair, sign and map dm-verity hash trees
+ * (docs/library.md; the on-disk format in docs/format.md).
+ *
+ * The one header to include; it needs nothing but the C library's. Every
+ * type is an opaque handle, made and freed by the library, read and set
+ * through functions, so that later versions can add to them without
+ * breaking programs built against this one (docs/library.md, "ABI").
+ *
+ * Errors: functions returning int return 0, or a negative errno with a
+ * one-line message (naming the file and the problem) that fv_last_error()
+ * returns until the next failure on the same thread. Functions returning
+ * a pointer return NULL on failure (out of memory), also with a message.
+ * The library never prints and never prompts. */
 #ifndef FASTVERITY_H
 #define FASTVERITY_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#include <fastverity/verity/version.h>
-#include <fastverity/verity/verity.h>
-#include <fastverity/verity/activate.h>
-#include <fastverity/verity/signature.h>
+#define FASTVERITY_VERSION_MAJOR 0
+#define FASTVERITY_VERSION_MINOR 2
+#define FASTVERITY_VERSION_PATCH 0
+#define FASTVERITY_VERSION       "0.2.0"
+
+/* The version of the library loaded at run time ("0.2.0"), which may be
+ * newer than the FASTVERITY_VERSION a program was built with. */
+const char *fastverity_version(void);
+
+/* This thread's message for its last failed call ("" before any). */
+const char *fv_last_error(void);
+
+/* Frees what the library allocated for the caller (signatures, strings
+ * it says to free). NULL is fine. */
+void fv_free(void *p);
+
+/* --- parameters --------------------------------------------------------
+ * What the superblock holds, plus where the hash area starts. */
+typedef struct fv_params fv_params;
+
+/* veritysetup format's defaults: sha256, 4096-byte blocks, hash type 1,
+ * a random 32-byte salt, a random UUID, a superblock at offset 0, and
+ * every whole block of the data device. */
+fv_params *fv_params_new(void);
+fv_params *fv_params_copy(const fv_params *p);
+void fv_params_free(fv_params *p);
+
+/* Setters check their own value (-EINVAL, the message says why); format,
+ * verify and open check the whole set. */
+int fv_params_set_hash(fv_params *p, const char *name);   /* "sha256" */
+int fv_params_set_hash_type(fv_params *p, unsigned type); /* 0 or 1 */
+int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
+			      uint32_t hash_block_size);
+/* 0: every whole block of the data device (filled in by format). */
+int fv_params_set_data_blocks(fv_params *p, uint64_t blocks);
+/* Bytes from the start of the hash device to the superblock (or, without
+ * one, to the tree). */
+int fv_params_set_hash_offset(fv_params *p, uint64_t bytes);
+/* salt may be NULL with len 0: no salt. At most 256 bytes. */
+int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len);
+/* "12345678-1234-4234-8234-123456789abc"; NULL: a new random one. */
+int fv_params_set_uuid(fv_params *p, const char *uuid);
+/* 1: a superblock (the default); 0: none, the parameters are given. */
+int fv_params_set_superblock(fv_params *p, int present);
+
+const char *fv_params_hash(const fv_params *p);
+unsigned fv_params_hash_type(const fv_params *p);
+uint32_t fv_params_data_block_size(const fv_params *p);
+uint32_t fv_params_hash_block_size(const fv_params *p);
+uint64_t fv_params_data_blocks(const fv_params *p);
+uint64_t fv_params_hash_offset(const fv_params *p);
+/* The salt's length; *salt points into p (valid until p changes). */
+size_t fv_params_salt(const fv_params *p, const uint8_t **salt);
+/* The UUID as text, into out (37 bytes). */
+void fv_params_uuid(const fv_params *p, char out[37]);
+int fv_params_superblock(const fv_params *p);
+/* Bytes of the root hash: the digest size of the hash (32 for sha256). */
+size_t fv_params_root_size(const fv_params *p);
+
+/* Replaces p's parameters with the superblock at p's hash offset in
+ * hash_path (validated; "unfinished" when a format was interrupted). */
+int fv_params_read_superblock(fv_params *p, const char *hash_path);
+
+/* Where the tree goes for p (which must name the data blocks): its first
+ * byte on the hash device, its size in hash blocks, and the hash
+ * device's minimum size. Any output may be NULL. */
+int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
+		     uint64_t *tree_blocks, uint64_t *hash_bytes);
+
+/* --- options ------------------------------------------------------------
+ * How format, verify, repair and open run; NULL options mean defaults:
+ * one worker per online CPU, no progress, no FEC, no flags. */
+typedef struct fv_options fv_options;
+
+fv_options *fv_options_new(void);
+void fv_options_free(fv_options *o);
+
+/* 0: one per online CPU; 1: the calling thread only; at most 256. */
+int fv_options_set_threads(fv_options *o, unsigned threads);
+
+/* 1: map the data instead of reading it: faster, but a data file that
+ * another program truncates meanwhile raises SIGBUS in the caller (the
+ * command line catches it; a library cannot). Default 0: read. */
+int fv_options_set_map(fv_options *o, int map);
+
+/* done of total bytes read so far; called from worker threads, one call
+ * at a time. */
+typedef void (*fv_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx);
+
+/* Reed-Solomon parity (docs/format.md, "FEC"): path (copied; NULL: no
+ * FEC), its byte offset there, and 2 to 24 roots (format); verify and
+ * repair take 0 roots to infer them from the device's size. */
+int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
+		       unsigned roots);
+
+/* open: the target's flags (several may be or'ed, but one corruption
+ * and one error policy at most). */
+enum fv_flags {
+	FV_IGNORE_CORRUPTION = 1u << 0,
+	FV_RESTART_ON_CORRUPTION = 1u << 1,
+	FV_PANIC_ON_CORRUPTION = 1u << 2,
+	FV_RESTART_ON_ERROR = 1u << 3,
+	FV_PANIC_ON_ERROR = 1u << 4,
+	FV_IGNORE_ZERO_BLOCKS = 1u << 5,
+	FV_CHECK_AT_MOST_ONCE = 1u << 6,
+	FV_USE_TASKLETS = 1u << 7,
+};
+int fv_options_set_flags(fv_options *o, unsigned flags);
+/* open: a PKCS#7 signature of the root hash (copied) for the kernel to
+ * check against its keyring; NULL, 0: none. */
+int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len);
+
+/* --- format, verify, repair ---------------------------------------------
+ */
+typedef struct fv_result fv_result;
+
+enum fv_failure_kind {
+	FV_BAD_DATA_BLOCK, /* a data block does not match its digest */
+	FV_BAD_HASH_BLOCK, /* a hash block does not match its parent */
+	FV_BAD_PADDING,    /* non-zero bytes where a hash block must be 0 */
+};
+/* One failure, in device order: block is the data block index (data) or
+ * the hash block index on the hash device; offset the byte offset on
+ * that device; level the tree level of a hash block (0: leaves). */
+typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
+			      uint64_t block, uint64_t offset, unsigned level);
+
+/* Builds the tree of data_path into hash_path (replaced whole, or
+ * written in place on a block device or at an offset), the superblock
+ * last; with FEC options, the parity too. Refuses outputs that overlap
+ * the data. p's data blocks, when 0, are filled in. *res (may be NULL)
+ * receives the root hash. */
+int fv_format(fv_params *p, const char *data_path, const char *hash_path,
+	      const fv_options *o, fv_result **res);
+
+/* Checks every block against root_hex (read-only), reporting each
+ * failure through fn (may be NULL). Returns 0 when the check ran: *res
+ * says whether the image is intact. p: from fv_params_read_superblock,
+ * or complete without a superblock. With FEC options, also what the
+ * parity could repair. */
+int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
+	      const char *root_hex, const fv_options *o, fv_failure_fn fn,
+	      void *ctx, fv_result **res);
+
+/* Verifies, then rebuilds bad blocks from the FEC options' parity,
+ * writing back only blocks the tree proves right (none with dry_run),
+ * hash blocks before the blocks they cover; rewrites stale parity; fsync
+ * before it returns. fn sees the first pass's failures. 0 when it ran:
+ * *res says what it repaired and whether the image is now intact. */
+int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
+	      const char *root_hex, const fv_options *o, int dry_run,
+	      fv_failure_fn fn, void *ctx, fv_result **res);
+
+void fv_result_free(fv_result *r);
+/* The root hash (format) or the one checked (verify, repair), as
+ * lowercase hex; its bytes into buf, returning their number (at most
+ * size copied). */
+const char *fv_result_root_hex(const fv_result *r);
+size_t fv_result_root(const fv_result *r, uint8_t *buf, size_t size);
+/* verify and repair: 1 when every block matches the root (after repair:
+ * the image as left). */
+int fv_result_intact(const fv_result *r);
+/* 1 when the top of the tree matches the root; 0 means a wrong root
+ * hash or parameters, or damage reaching the top. */
+int fv_result_root_matches(const fv_result *r);
+uint64_t fv_result_bad_data_blocks(const fv_result *r);
+uint64_t fv_result_bad_hash_blocks(const fv_result *r);
+uint64_t fv_result_bad_padding(const fv_result *r);
+/* FEC: blocks rebuilt (and proven), blocks still bad, parity codewords
+ * that disagreed with verified data. */
+uint64_t fv_result_repaired(const fv_result *r);
+uint64_t fv_result_unrepaired(const fv_result *r);
+uint64_t fv_result_stale_codewords(const fv_result *r);
+/* "fast" (salted SHA-256 state, CPU kernel) or "generic" (OpenSSL). */
+const char *fv_result_hashing_path(const fv_result *r);
+
+/* --- signatures ---------------------------------------------------------
+ * A detached DER PKCS#7 over the lowercase hex root hash (the kernel's
+ * and systemd's .roothash.p7s). */
+
+/* Signs with a PEM key (or a "pkcs11:" URI) and its certificate;
+ * passphrase (may be NULL) decrypts an encrypted key. *der: fv_free. */
+int fv_sign(const char *key, const char *cert, const char *passphrase,
+	    const char *root_hex, int embed_cert, uint8_t **der, size_t *len);
+/* Checks sig against the PEM certificates (or bundles) in trusted:
+ * -EPERM when the signer is not trusted or the root hash differs.
+ * *signer (may be NULL) receives the signer's subject: fv_free. */
+int fv_signature_check(const uint8_t *sig, size_t len,
+		       const char *const *trusted, size_t ntrusted,
+		       const char *root_hex, char **signer);
+
+/* --- device-mapper --------------------------------------------------------
+ * Needs root and the kernel's dm-verity; image files go through loop
+ * devices. */
+
+/* Checks as verify's first step does, then creates the read-only
+ * /dev/mapper/<name>. -EBUSY: the name is taken; -ENOSYS: no
+ * device-mapper. */
+int fv_open(const char *name, fv_params *p, const char *data_path,
+	    const char *hash_path, const char *root_hex, const fv_options *o);
+
+enum fv_close_how {
+	FV_CLOSE_NOW = 0,
+	FV_CLOSE_DEFERRED = 1,        /* when its last user closes it */
+	FV_CLOSE_CANCEL_DEFERRED = 2, /* undo an earlier deferred close */
+};
+/* -ENODEV: no such device; -EBUSY: in use. */
+int fv_close(const char *name, enum fv_close_how how);
+
+typedef struct fv_status fv_status;
+/* -ENODEV when no device of that name is active. */
+int fv_status_get(const char *name, fv_status **st);
+void fv_status_free(fv_status *st);
+int fv_status_is_verity(const fv_status *st);
+int fv_status_corrupted(const fv_status *st);
+int fv_status_open_count(const fv_status *st);
+unsigned fv_status_flags(const fv_status *st); /* enum fv_flags */
+/* Block sizes, data blocks, hash and salt of the table (no UUID). */
+const fv_params *fv_status_params(const fv_status *st);
+const char *fv_status_root_hex(const fv_status *st);
+/* The devices, "/dev/loop0"; for a loop device, its backing file (else
+ * NULL); the FEC device is NULL without FEC. */
+const char *fv_status_data_device(const fv_status *st);
+const char *fv_status_hash_device(const fv_status *st);
+const char *fv_status_data_file(const fv_status *st);
+const char *fv_status_hash_file(const fv_status *st);
+const char *fv_status_fec_device(const fv_status *st);
+unsigned fv_status_fec_roots(const fv_status *st);
 
 #ifdef __cplusplus
 }

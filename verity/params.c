@@ -1,5 +1,4 @@
 #include "params.h"
-#include "version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -194,7 +193,3 @@ void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16])
 	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
 }
 
-const char *fastverity_version(void)
-{
-	return FASTVERITY_VERSION;
-}

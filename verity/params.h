@@ -28,30 +28,30 @@ struct verity_params {
 };
 
 /* veritysetup's defaults: sha256, 4096-byte blocks, format 1, no salt. */
-FV_PUBLIC void verity_params_default(struct verity_params *p);
+void verity_params_default(struct verity_params *p);
 
 /* Checks every field; the message names the bad field. */
-FV_PUBLIC int verity_params_validate(const struct verity_params *p,
+int verity_params_validate(const struct verity_params *p,
 				     struct fv_error *err);
 
 /* Hash block where the tree starts: after the superblock, rounded up to a
  * whole hash block; without one, the hash offset rounded down. */
-FV_PUBLIC uint64_t verity_tree_start_block(const struct verity_params *p);
+uint64_t verity_tree_start_block(const struct verity_params *p);
 
 /* Helpers for the textual forms. Return 0 or -EINVAL. */
-FV_PUBLIC int verity_hex_decode(const char *hex, uint8_t *out, size_t max,
+int verity_hex_decode(const char *hex, uint8_t *out, size_t max,
 				size_t *len);
-FV_PUBLIC void verity_hex_encode(const uint8_t *in, size_t len, char *out);
+void verity_hex_encode(const uint8_t *in, size_t len, char *out);
 /* The contents of a root hash file: hex digits, then only white space.
  * Copies the digits, NUL-terminated, into hex (size bytes). 0; or
  * -EINVAL with *bad the 1-based position of the first byte that breaks
  * the grammar, or 0 when the digits do not fit hex. */
-FV_PUBLIC int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
+int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
 				     size_t size, size_t *bad);
-FV_PUBLIC int verity_uuid_parse(const char *s, uint8_t uuid[16]);
-FV_PUBLIC void verity_uuid_format(const uint8_t uuid[16], char out[37]);
+int verity_uuid_parse(const char *s, uint8_t uuid[16]);
+void verity_uuid_format(const uint8_t uuid[16], char out[37]);
 /* Random bytes from getrandom(); for salts and UUIDs. */
-FV_PUBLIC int verity_random(uint8_t *buf, size_t len, struct fv_error *err);
-FV_PUBLIC void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16]);
+int verity_random(uint8_t *buf, size_t len, struct fv_error *err);
+void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16]);
 
 #endif

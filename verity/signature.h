@@ -12,7 +12,7 @@
  * certificate is embedded only when embed_cert. passphrase (may be NULL)
  * decrypts an encrypted key; nothing ever prompts: an encrypted key
  * without one is -EACCES. *der is malloc'd. */
-FV_PUBLIC int verity_sign(const char *key_path, const char *cert_path,
+int verity_sign(const char *key_path, const char *cert_path,
 			  const char *passphrase, const char *root_hex,
 			  int embed_cert, uint8_t **der, size_t *der_len,
 			  struct fv_error *err);
@@ -27,7 +27,7 @@ struct verity_sig_check {
  * signature cannot be read; -EPERM: signer not trusted, or the signature
  * does not match root_hex (the message says which). A signer outside its
  * validity period passes with a warning, as the kernel takes it. */
-FV_PUBLIC int verity_signature_check(const uint8_t *sig, size_t sig_len,
+int verity_signature_check(const uint8_t *sig, size_t sig_len,
 				     const char *sig_name,
 				     const char *const *trusted,
 				     size_t ntrusted, const char *root_hex,
@@ -38,7 +38,7 @@ FV_PUBLIC int verity_signature_check(const uint8_t *sig, size_t sig_len,
 
 /* Reads a signature file: regular, 1 byte to 64 KiB (malloc'd). -EINVAL
  * when it is missing or not such a file, -EIO when reading fails. */
-FV_PUBLIC int verity_read_signature(const char *path, uint8_t **out,
+int verity_read_signature(const char *path, uint8_t **out,
 				    size_t *len, struct fv_error *err);
 
 #endif

@@ -67,13 +67,13 @@ struct verity_failure {
 
 typedef void (*verity_report_fn)(void *ctx, const struct verity_failure *f);
 
-FV_PUBLIC int verity_layout_compute(const struct verity_params *p,
+int verity_layout_compute(const struct verity_params *p,
 				    struct verity_layout *l,
 				    struct fv_error *err);
 
 /* Reads and validates the superblock at p->hash_offset of hash_path into
  * p. */
-FV_PUBLIC int verity_read_superblock(const char *hash_path,
+int verity_read_superblock(const char *hash_path,
 				     struct verity_params *p,
 				     struct fv_error *err);
 
@@ -83,7 +83,7 @@ FV_PUBLIC int verity_read_superblock(const char *hash_path,
  * last. p->data_blocks == 0 takes every block of the data device (which
  * must then be a whole number of blocks) and is filled in. root receives
  * the digest (HT_MAX_DIGEST_SIZE bytes). */
-FV_PUBLIC int verity_format(struct verity_params *p, const char *data_path,
+int verity_format(struct verity_params *p, const char *data_path,
 			    const char *hash_path,
 			    const struct verity_fec_params *fec,
 			    const struct ht_options *opt, uint8_t *root,
@@ -93,7 +93,7 @@ FV_PUBLIC int verity_format(struct verity_params *p, const char *data_path,
 /* Checks everything, reporting each failure through report. The devices
  * are opened read-only. p must be complete (from the superblock, or given
  * with no_superblock); data_blocks == 0 is resolved from the device. */
-FV_PUBLIC int verity_verify(struct verity_params *p, const char *data_path,
+int verity_verify(struct verity_params *p, const char *data_path,
 			    const char *hash_path, const struct ht_options *opt,
 			    const uint8_t *root, size_t root_size,
 			    verity_report_fn report, void *report_ctx,
@@ -102,7 +102,7 @@ FV_PUBLIC int verity_verify(struct verity_params *p, const char *data_path,
 
 /* Fills l->fec for the parity fp describes, from the sizes of the hash
  * and FEC devices (for dump). */
-FV_PUBLIC int verity_fec_describe(const struct verity_params *p,
+int verity_fec_describe(const struct verity_params *p,
 				  struct verity_layout *l,
 				  const char *hash_path,
 				  const struct verity_fec_params *fp,
@@ -136,7 +136,7 @@ typedef void (*verity_repair_fn)(void *ctx, enum verity_repair_event ev,
  * report receives the first pass's failures, event each repaired and
  * each remaining bad block. Returns 0 when it ran (res says what it
  * found), a negative errno when it could not. */
-FV_PUBLIC int verity_fec_repair(struct verity_params *p, const char *data_path,
+int verity_fec_repair(struct verity_params *p, const char *data_path,
 				const char *hash_path,
 				const struct verity_fec_params *fp, int dry_run,
 				const struct ht_options *opt,

@@ -5,10 +5,12 @@
 make -s -C "$TOP" install DESTDIR="$T/root" PREFIX=/usr >"$T/log" 2>&1
 check "make install succeeds" test $? = 0
 for f in bin/fastverity share/man/man8/fastverity.8 lib/libfastverity.a \
-	lib/libfastverity.so.0 lib/libfastverity.so lib/pkgconfig/fastverity.pc \
-	include/fastverity.h include/fastverity/verity/verity.h include/fastverity/hashtree/tree.h; do
+	lib/libfastverity.so.1 lib/libfastverity.so lib/pkgconfig/fastverity.pc \
+	include/fastverity.h; do
 	check "installs $f" test -e "$T/root/usr/$f"
 done
+check "one header, nothing of the library's insides" test "$(find "$T/root/usr/include" -type f | wc -l)" = 1
+check "the soname says the ABI: libfastverity.so.1" sh -c "objdump -p '$T/root/usr/lib/libfastverity.so.1' | grep -q 'SONAME *libfastverity.so.1$'"
 check "pkg-config version" test "$(PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$T/root/usr/lib/pkgconfig" pkg-config --modversion fastverity)" = "$("$FV" --version | head -1 | cut -d' ' -f2)"
 
 cat >"$T/use.c" <<'C'
@@ -16,10 +18,12 @@ cat >"$T/use.c" <<'C'
 #include <fastverity.h>
 int main(void)
 {
-	struct verity_params p;
-	struct fv_error err;
-	verity_params_default(&p);
-	return verity_params_validate(&p, &err) == 0 && p.hash_block_size == 4096 ? 0 : 1;
+	fv_params *p = fv_params_new();
+	int ok = p && fv_params_hash_block_size(p) == 4096 &&
+		 fv_params_set_block_sizes(p, 4096, 3000) == -22 &&
+		 *fv_last_error();
+	fv_params_free(p);
+	return ok ? 0 : 1;
 }
 C
 flags=$(PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$T/root/usr/lib/pkgconfig" pkg-config --cflags --libs --static fastverity)
@@ -28,7 +32,7 @@ check "a program builds with pkg-config's flags" cc -std=c11 -o "$T/use" "$T/use
 check "and runs on the installed shared library" env LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use"
 # shellcheck disable=SC2086
 check "a program links the static library" cc -std=c11 -o "$T/use-static" "$T/use.c" \
-	$(echo "$flags" | sed 's/-lfastverity//') "$T/root/usr/lib/libfastverity.a" -lcrypto -lpthread
+	"$T/root/usr/lib/libfastverity.a" $(echo "$flags" | sed 's/-lfastverity//')
 check "and runs" "$T/use-static"
 
 # The library's public face: one header that C++ takes too, a version, and
@@ -37,23 +41,35 @@ cat >"$T/use.cc" <<'CC'
 #include <fastverity.h>
 #include <cstring>
 #include <cstdio>
-int main()
+#include <memory>
+// format DATA HASH, then verify it: RAII over the library's handles
+int main(int argc, char **argv)
 {
-	struct verity_params p;
-	struct fv_error err;
-	verity_params_default(&p);
-	if (verity_params_validate(&p, &err) != 0)
+	std::unique_ptr<fv_params, decltype(&fv_params_free)> p(fv_params_new(), fv_params_free);
+	fv_result *made = nullptr, *checked = nullptr;
+	if (argc != 3 || !p || fv_format(p.get(), argv[1], argv[2], nullptr, &made) ||
+	    fv_verify(p.get(), argv[1], argv[2], fv_result_root_hex(made), nullptr, nullptr,
+		      nullptr, &checked) || !fv_result_intact(checked)) {
+		std::fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
+	}
 	if (std::strcmp(fastverity_version(), FASTVERITY_VERSION) != 0)
 		return 2;
-	std::printf("%s\n", fastverity_version());
+	std::printf("%s\n%s\n", fastverity_version(), fv_result_root_hex(made));
+	fv_result_free(made);
+	fv_result_free(checked);
 	return 0;
 }
 CC
 # shellcheck disable=SC2086
 check "a C++ program builds and links with pkg-config's flags" c++ -std=c++17 -o "$T/use-cc" "$T/use.cc" $flags
-check "  and runs, with the library's version" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/use-cc' | grep -qx '$("$FV" --version | head -1 | cut -d' ' -f2)'"
-nm -D --defined-only "$T/root/usr/lib/libfastverity.so.0" | awk '{print $3}' | sort >"$T/symbols"
+gen 72 $((300 * 4096)) >"$T/cd"
+LD_LIBRARY_PATH="$T/root/usr/lib" "$T/use-cc" "$T/cd" "$T/ch" >"$T/cout"
+check "  and runs (format, verify), with the library's version" test "$(head -1 "$T/cout")" = "$("$FV" --version | head -1 | cut -d' ' -f2)"
+"$FV" format "$T/cd" "$T/ch2" --salt="$("$FV" dump "$T/ch" | sed -n 's/^Salt:[[:space:]]*//p')" \
+	--uuid="$("$FV" dump "$T/ch" | sed -n 's/^UUID:[[:space:]]*//p')" >"$T/co2"
+check "  its tree and root are the command's" sh -c "cmp -s '$T/ch' '$T/ch2' && test '$(sed -n 2p "$T/cout")' = '$(root_of "$T/co2")'"
+nm -D --defined-only "$T/root/usr/lib/libfastverity.so.1" | awk '{print $3}' | sort >"$T/symbols"
 check "the shared library exports exactly the listed symbols" diff -u "$TOP/tests/abi/libfastverity.symbols" "$T/symbols"
 # the README's example, as printed there
 sed -n '/^## Use the library/,/^## How it is built/p' "$TOP/README.md" | sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$T/readme.c"
@@ -62,11 +78,15 @@ check "the README's C example builds" cc -std=c11 -Wall -Wextra -Werror -o "$T/r
 gen 71 $((64 * 4096)) >"$T/rd"
 "$FV" format "$T/rd" "$T/rh" --salt=$SALT >"$T/ro"
 check "  and says good of a good image" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/readme' '$T/rd' '$T/rh' '$(root_of "$T/ro")' | grep -qx good"
+printf 'x' | dd of="$T/rd" bs=1 seek=$((9 * 4096 + 5)) conv=notrunc status=none
+check "  and bad of a damaged one (block 9 named)" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/readme' '$T/rd' '$T/rh' '$(root_of "$T/ro")' | tr '\n' ' ' | grep -qx 'data block 9 bad '"
+LD_LIBRARY_PATH="$T/root/usr/lib" "$T/readme" "$T/rd" "$T/rh" 0000 >/dev/null 2>"$T/rerr"
+check "  and a bad root hash is a one-line error" sh -c "test \$(wc -l <'$T/rerr') = 1 && grep -q 'invalid root hash 0000' '$T/rerr'"
 
 # pkg-config --define-prefix finds the tree where it was copied; LIBDIR;
 # make uninstall removes every file make install put there.
 check "pkg-config --define-prefix points into the copy" sh -c "PKG_CONFIG_PATH='$T/root/usr/lib/pkgconfig' pkg-config --define-prefix --cflags --libs fastverity | grep -q -- '-I$T/root/usr/include .*-L$T/root/usr/lib '"
 make -s -C "$TOP" install DESTDIR="$T/lib64" PREFIX=/opt/fv LIBDIR=/opt/fv/lib64 >/dev/null 2>&1
-check "LIBDIR: the library and .pc there" sh -c "test -e '$T/lib64/opt/fv/lib64/libfastverity.so.0' && grep -qx 'libdir=\${prefix}/lib64' '$T/lib64/opt/fv/lib64/pkgconfig/fastverity.pc'"
+check "LIBDIR: the library and .pc there" sh -c "test -e '$T/lib64/opt/fv/lib64/libfastverity.so.1' && grep -qx 'libdir=\${prefix}/lib64' '$T/lib64/opt/fv/lib64/pkgconfig/fastverity.pc'"
 make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1
 check "make uninstall removes every installed file" test "$(find "$T/root" -type f -o -type l | wc -l)" = 0

@@ -1,0 +1,455 @@
+/* The public API, through <fastverity.h> alone (as a program sees it):
+ * parameters and their checks, format, verify with failures, repair from
+ * FEC parity, signatures, and the errors of device-mapper calls. */
+#include <check.h>
+
+#include "check_main.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "../../include/fastverity.h"
+
+#define BS     4096u
+#define BLOCKS 300u
+
+static char dir[64], data[96], hash[96], fec[96];
+
+static void fill(uint8_t *b, size_t n, unsigned seed)
+{
+	uint32_t x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		b[i] = (uint8_t)(x >> 16);
+	}
+}
+
+static void write_file(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void poke(const char *path, uint64_t off)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t c;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, &c, 1, (off_t)off), 1);
+	c ^= 0x5a;
+	ck_assert_int_eq(pwrite(fd, &c, 1, (off_t)off), 1);
+	close(fd);
+}
+
+static int same_file(const char *a, const uint8_t *b, size_t n)
+{
+	uint8_t *buf = malloc(n + 1);
+	FILE *f = fopen(a, "rb");
+	size_t got = fread(buf, 1, n + 1, f);
+	int same = got == n && !memcmp(buf, b, n);
+
+	fclose(f);
+	free(buf);
+	return same;
+}
+
+static uint8_t *image;
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/fv-api-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(data, sizeof(data), "%s/data", dir);
+	snprintf(hash, sizeof(hash), "%s/hash", dir);
+	snprintf(fec, sizeof(fec), "%s/fec", dir);
+	image = malloc((size_t)BLOCKS * BS);
+	fill(image, (size_t)BLOCKS * BS, 7);
+	write_file(data, image, (size_t)BLOCKS * BS);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(image);
+}
+
+START_TEST(params_defaults_and_checks)
+{
+	fv_params *p = fv_params_new(), *c;
+	const uint8_t *salt;
+	char uuid[37], uuid2[37];
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_str_eq(fv_params_hash(p), "sha256");
+	ck_assert_uint_eq(fv_params_hash_type(p), 1);
+	ck_assert_uint_eq(fv_params_data_block_size(p), 4096);
+	ck_assert_uint_eq(fv_params_hash_block_size(p), 4096);
+	ck_assert_uint_eq(fv_params_salt(p, &salt), 32);
+	ck_assert_int_eq(fv_params_superblock(p), 1);
+	ck_assert_uint_eq(fv_params_root_size(p), 32);
+	fv_params_uuid(p, uuid);
+	ck_assert_uint_eq(strlen(uuid), 36);
+	ck_assert_int_eq(uuid[14], '4'); /* random, version 4 */
+
+	ck_assert_int_eq(fv_params_set_block_sizes(p, 4096, 3000), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "hash block size 3000"));
+	ck_assert_int_eq(fv_params_set_hash(p, "md4x"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "md4x"));
+	ck_assert_int_eq(fv_params_set_hash_type(p, 2), -EINVAL);
+	ck_assert_int_eq(fv_params_set_salt(p, salt, 257), -EINVAL);
+	ck_assert_int_eq(fv_params_set_uuid(p, "not-a-uuid"), -EINVAL);
+	ck_assert_int_eq(fv_params_set_hash(NULL, "sha256"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "is NULL"));
+	/* nothing changed by the refusals */
+	ck_assert_str_eq(fv_params_hash(p), "sha256");
+	ck_assert_uint_eq(fv_params_hash_block_size(p), 4096);
+
+	ck_assert_int_eq(fv_params_set_hash(p, "sha512"), 0);
+	ck_assert_uint_eq(fv_params_root_size(p), 64);
+	ck_assert_int_eq(fv_params_set_salt(p, NULL, 0), 0);
+	ck_assert_uint_eq(fv_params_salt(p, &salt), 0);
+	ck_assert_int_eq(
+		fv_params_set_uuid(p, "12345678-1234-4234-8234-123456789ABC"),
+		0);
+	fv_params_uuid(p, uuid);
+	ck_assert_str_eq(uuid, "12345678-1234-4234-8234-123456789abc");
+	ck_assert_int_eq(fv_params_set_uuid(p, NULL), 0);
+	fv_params_uuid(p, uuid2);
+	ck_assert_str_ne(uuid, uuid2);
+
+	c = fv_params_copy(p);
+	ck_assert_str_eq(fv_params_hash(c), "sha512");
+	fv_params_free(c);
+
+	/* layout: needs the data blocks */
+	ck_assert_int_eq(fv_params_layout(p, NULL, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(fv_params_set_hash(p, "sha256"), 0);
+	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
+	{
+		uint64_t off, blocks, bytes;
+
+		ck_assert_int_eq(fv_params_layout(p, &off, &blocks, &bytes), 0);
+		ck_assert_uint_eq(off, 4096); /* after the superblock */
+		ck_assert_uint_eq(blocks, 4); /* 3 leaves, 1 root block */
+		ck_assert_uint_eq(bytes, 5 * 4096);
+	}
+	fv_params_free(p);
+	fv_params_free(NULL);
+}
+END_TEST
+
+START_TEST(options_checks)
+{
+	fv_options *o = fv_options_new();
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(fv_options_set_threads(o, 257), -EINVAL);
+	ck_assert_int_eq(fv_options_set_threads(o, 2), 0);
+	ck_assert_int_eq(fv_options_set_fec(o, "x", 0, 25), -EINVAL);
+	ck_assert_int_eq(fv_options_set_fec(o, "x", 0, 2), 0);
+	ck_assert_int_eq(fv_options_set_fec(o, NULL, 0, 0), 0);
+	ck_assert_int_eq(
+		fv_options_set_flags(o, FV_RESTART_ON_CORRUPTION |
+						FV_PANIC_ON_CORRUPTION),
+		-EINVAL);
+	ck_assert(*fv_last_error());
+	ck_assert_int_eq(fv_options_set_flags(o, 1u << 12), -EINVAL);
+	ck_assert_int_eq(fv_options_set_flags(o, FV_IGNORE_ZERO_BLOCKS |
+							 FV_CHECK_AT_MOST_ONCE),
+			 0);
+	ck_assert_int_eq(fv_options_set_signature(o, NULL, 5), -EINVAL);
+	ck_assert_int_eq(fv_options_set_signature(o, (const uint8_t *)"ab", 2),
+			 0);
+	ck_assert_int_eq(fv_options_set_map(o, 1), 0);
+	fv_options_free(o);
+	fv_options_free(NULL);
+}
+END_TEST
+
+struct seen {
+	unsigned n;
+	enum fv_failure_kind kind[8];
+	uint64_t block[8], offset[8];
+	unsigned level[8];
+	uint64_t progress_done, progress_total;
+};
+
+static void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
+		       uint64_t offset, unsigned level)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 8) {
+		s->kind[s->n] = kind;
+		s->block[s->n] = block;
+		s->offset[s->n] = offset;
+		s->level[s->n] = level;
+	}
+	s->n++;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct seen *s = ctx;
+
+	s->progress_done = done;
+	s->progress_total = total;
+}
+
+START_TEST(format_verify_and_failures)
+{
+	fv_params *p = fv_params_new(), *q = fv_params_new();
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	struct seen s = {0};
+	uint8_t root[64];
+	char root_hex[65], uuid[37], uuid2[37];
+	const uint8_t *salt, *salt2;
+
+	fv_options_set_progress(o, on_progress, &s);
+	ck_assert_int_eq(fv_options_set_threads(o, 2), 0);
+	ck_assert_int_eq(fv_format(p, data, hash, o, &made), 0);
+	ck_assert_uint_eq(fv_params_data_blocks(p), BLOCKS); /* filled in */
+	ck_assert_uint_eq(fv_result_root(made, root, sizeof(root)), 32);
+	ck_assert_uint_eq(strlen(fv_result_root_hex(made)), 64);
+	ck_assert_str_eq(fv_result_hashing_path(made), "fast");
+	ck_assert_uint_eq(s.progress_done, s.progress_total);
+	ck_assert_uint_gt(s.progress_total, 0);
+	strcpy(root_hex, fv_result_root_hex(made));
+	fv_result_free(made);
+
+	/* the superblock gives the same parameters back */
+	ck_assert_int_eq(fv_params_read_superblock(q, hash), 0);
+	fv_params_uuid(p, uuid);
+	fv_params_uuid(q, uuid2);
+	ck_assert_str_eq(uuid, uuid2);
+	ck_assert_uint_eq(fv_params_salt(q, &salt2), fv_params_salt(p, &salt));
+	ck_assert(!memcmp(salt, salt2, 32));
+	ck_assert_uint_eq(fv_params_data_blocks(q), BLOCKS);
+
+	/* intact, on one thread and with the data mapped */
+	ck_assert_int_eq(fv_options_set_threads(o, 1), 0);
+	ck_assert_int_eq(fv_options_set_map(o, 1), 0);
+	ck_assert_int_eq(
+		fv_verify(q, data, hash, root_hex, o, on_failure, &s, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(fv_result_root_matches(res), 1);
+	ck_assert_uint_eq(s.n, 0);
+	fv_result_free(res);
+
+	/* a bad data block and a bad leaf hash block, each named: hash
+	 * block 2 (after the superblock and the top block) holds the leaves
+	 * of data blocks 0..127; its digest 3 damaged, data block 3 no
+	 * longer matches it either */
+	poke(data, 7 * BS + 100);
+	poke(hash, 2 * BS + 3 * 32);
+	ck_assert_int_eq(
+		fv_verify(q, data, hash, root_hex, NULL, on_failure, &s, &res),
+		0);
+	ck_assert_int_eq(fv_result_intact(res), 0);
+	ck_assert_int_eq(fv_result_root_matches(res), 1);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 2);
+	ck_assert_uint_eq(fv_result_bad_hash_blocks(res), 1);
+	ck_assert_uint_eq(fv_result_bad_padding(res), 0);
+	ck_assert_uint_eq(s.n, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		if (s.kind[i] == FV_BAD_HASH_BLOCK) {
+			ck_assert_uint_eq(s.block[i], 2);
+			ck_assert_uint_eq(s.offset[i], 2 * BS);
+			ck_assert_uint_eq(s.level[i], 0);
+		} else {
+			ck_assert_int_eq(s.kind[i], FV_BAD_DATA_BLOCK);
+			ck_assert(s.block[i] == 3 || s.block[i] == 7);
+			ck_assert_uint_eq(s.offset[i], s.block[i] * BS);
+		}
+	}
+	fv_result_free(res);
+
+	/* a wrong root: not intact, the top does not match, no block named */
+	s.n = 0;
+	root_hex[0] = root_hex[0] == '0' ? '1' : '0';
+	ck_assert_int_eq(
+		fv_verify(q, data, hash, root_hex, NULL, on_failure, &s, &res),
+		0);
+	ck_assert_int_eq(fv_result_intact(res), 0);
+	ck_assert_int_eq(fv_result_root_matches(res), 0);
+	ck_assert_uint_eq(s.n, 0);
+	fv_result_free(res);
+
+	/* errors: bad root text, a missing file, named in the message */
+	ck_assert_int_eq(
+		fv_verify(q, data, hash, "abc", NULL, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_null(res);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "invalid root hash abc"));
+	ck_assert_int_lt(fv_verify(q, "/nonexistent/d", hash, root_hex, NULL,
+				   NULL, NULL, &res),
+			 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/d"));
+	ck_assert_int_lt(fv_params_read_superblock(q, data), 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
+	fv_options_free(o);
+	fv_params_free(p);
+	fv_params_free(q);
+}
+END_TEST
+
+START_TEST(repair_from_parity)
+{
+	fv_params *p = fv_params_new();
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	char root_hex[65];
+
+	ck_assert_int_eq(fv_options_set_fec(o, fec, 0, 4), 0);
+	ck_assert_int_eq(fv_format(p, data, hash, o, &made), 0);
+	strcpy(root_hex, fv_result_root_hex(made));
+	fv_result_free(made);
+	ck_assert_int_eq(fv_options_set_fec(o, fec, 0, 0), 0); /* inferred */
+	poke(data, 3 * BS);
+	poke(data, 150 * BS + 9);
+	poke(data, 299 * BS + 4095);
+
+	/* verify with parity: the damage, and that it is repairable */
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 3);
+	ck_assert_uint_eq(fv_result_repaired(res), 3);
+	fv_result_free(res);
+	/* a dry run changes nothing */
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 1, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_repaired(res), 3);
+	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
+	fv_result_free(res);
+	/* the repair restores every byte */
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_repaired(res), 3);
+	ck_assert_uint_eq(fv_result_unrepaired(res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
+	fv_result_free(res);
+	/* repair without parity is an error */
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, NULL, 0, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "FEC"));
+	fv_options_free(o);
+	fv_params_free(p);
+}
+END_TEST
+
+/* A P-256 key and a self-signed certificate, as PEM files. */
+static void make_signer(const char *key_path, const char *cert_path)
+{
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	X509 *x = X509_new();
+	X509_NAME *n;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(x);
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+	X509_gmtime_adj(X509_getm_notBefore(x), -60);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_set_pubkey(x, k);
+	n = X509_get_subject_name(x);
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC,
+				   (const unsigned char *)"fv api test", -1, -1,
+				   0);
+	X509_set_issuer_name(x, n);
+	ck_assert_int_gt(X509_sign(x, k, EVP_sha256()), 0);
+	f = fopen(key_path, "w");
+	PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL);
+	fclose(f);
+	f = fopen(cert_path, "w");
+	PEM_write_X509(f, x);
+	fclose(f);
+	X509_free(x);
+	EVP_PKEY_free(k);
+}
+
+START_TEST(sign_and_check)
+{
+	char key[128], cert[128], *signer;
+	const char *trusted[1] = {cert};
+	const char *root = "5d9f8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c"
+			   "6d5e4f3a2b1c0d9e";
+	uint8_t *der;
+	size_t len;
+
+	snprintf(key, sizeof(key), "%s/key.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
+	make_signer(key, cert);
+	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_uint_gt(len, 0);
+	ck_assert_int_eq(
+		fv_signature_check(der, len, trusted, 1, root, &signer), 0);
+	ck_assert_ptr_nonnull(strstr(signer, "fv api test"));
+	fv_free(signer);
+	/* another root hash: refused */
+	ck_assert_int_eq(fv_signature_check(der, len, trusted, 1,
+					    "00112233445566778899aabbccddeeff"
+					    "00112233445566778899aabbccddeeff",
+					    NULL),
+			 -EPERM);
+	ck_assert(*fv_last_error());
+	fv_free(der);
+	ck_assert_int_lt(
+		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
+}
+END_TEST
+
+START_TEST(device_mapper_errors)
+{
+	fv_status *st = (fv_status *)1;
+	int r = fv_status_get("fastverity-api-test-no-such-device", &st);
+
+	/* -ENODEV with device-mapper, -ENOSYS (or -EACCES) without it */
+	ck_assert_int_lt(r, 0);
+	ck_assert_ptr_null(st);
+	ck_assert(*fv_last_error());
+	ck_assert_int_eq(fv_close("x", (enum fv_close_how)7), -EINVAL);
+	ck_assert_int_eq(fv_open("x", NULL, data, hash, "00", NULL), -EINVAL);
+	ck_assert_ptr_null(fv_status_params(NULL));
+	ck_assert_ptr_null(fv_status_data_device(NULL));
+	ck_assert_str_eq(fastverity_version(), FASTVERITY_VERSION);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("api");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, params_defaults_and_checks);
+	tcase_add_test(tc, options_checks);
+	tcase_add_test(tc, format_verify_and_failures);
+	tcase_add_test(tc, repair_from_parity);
+	tcase_add_test(tc, sign_and_check);
+	tcase_add_test(tc, device_mapper_errors);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

@@ -1,0 +1,875 @@
+/* The public API (include/fastverity.h): opaque handles over the library's
+ * internal structures, and the thread's last error. Nothing here does
+ * work of its own: each call checks its arguments and hands over. */
+#include "../include/fastverity.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "activate.h"
+#include "signature.h"
+#include "verity.h"
+
+#define API __attribute__((visibility("default")))
+
+/* The public enums are the internal ones, value for value. */
+_Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
+			       (unsigned)VERITY_ACT_IGNORE_CORRUPTION &&
+		       (unsigned)FV_RESTART_ON_CORRUPTION ==
+			       (unsigned)VERITY_ACT_RESTART_ON_CORRUPTION &&
+		       (unsigned)FV_PANIC_ON_CORRUPTION ==
+			       (unsigned)VERITY_ACT_PANIC_ON_CORRUPTION &&
+		       (unsigned)FV_RESTART_ON_ERROR ==
+			       (unsigned)VERITY_ACT_RESTART_ON_ERROR &&
+		       (unsigned)FV_PANIC_ON_ERROR ==
+			       (unsigned)VERITY_ACT_PANIC_ON_ERROR &&
+		       (unsigned)FV_IGNORE_ZERO_BLOCKS ==
+			       (unsigned)VERITY_ACT_IGNORE_ZERO_BLOCKS &&
+		       (unsigned)FV_CHECK_AT_MOST_ONCE ==
+			       (unsigned)VERITY_ACT_CHECK_AT_MOST_ONCE &&
+		       (unsigned)FV_USE_TASKLETS ==
+			       (unsigned)VERITY_ACT_TASKLETS,
+	       "fv_flags and verity_act_flags differ");
+_Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
+		       (int)FV_BAD_HASH_BLOCK == (int)HT_BAD_HASH_BLOCK &&
+		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING,
+	       "fv_failure_kind and ht_failure_kind differ");
+
+struct fv_params {
+	struct verity_params p;
+};
+
+struct fv_options {
+	unsigned threads;
+	int map;
+	fv_progress_fn progress;
+	void *progress_ctx;
+	char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	unsigned flags;
+	uint8_t *signature;
+	size_t signature_len;
+};
+
+struct fv_result {
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t root_size;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	struct ht_verify_result res; /* verify; repair: the image as left */
+	struct verity_fec_result fec;
+	int checked;   /* verify or repair ran */
+	int has_fec;   /* fec holds a repair's figures */
+	char path[16]; /* "fast" or "generic" */
+};
+
+struct fv_status {
+	struct verity_active a;
+	fv_params params;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+};
+
+API const char *fastverity_version(void)
+{
+	return FASTVERITY_VERSION;
+}
+
+/* --- errors ---------------------------------------------------------- */
+
+static _Thread_local char last_error[FV_ERROR_MAX];
+
+API const char *fv_last_error(void)
+{
+	return last_error;
+}
+
+/* Keeps err's message as this thread's last error; returns r. */
+static int keep(int r, const struct fv_error *err)
+{
+	if (r)
+		snprintf(last_error, sizeof(last_error), "%s", err->msg);
+	return r;
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(int errnum,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return -errnum;
+}
+
+static void *out_of_memory(void)
+{
+	fail(ENOMEM, "out of memory");
+	return NULL;
+}
+
+#define NEED(x)                                                              \
+	do {                                                                 \
+		if (!(x))                                                    \
+			return fail(EINVAL, "%s: %s is NULL", __func__, #x); \
+	} while (0)
+
+API void fv_free(void *p)
+{
+	free(p);
+}
+
+/* --- parameters -------------------------------------------------------- */
+
+API fv_params *fv_params_new(void)
+{
+	fv_params *p = calloc(1, sizeof(*p));
+	uint8_t rnd[16];
+	struct fv_error err;
+
+	if (!p)
+		return out_of_memory();
+	verity_params_default(&p->p);
+	p->p.salt_size = 32;
+	if (keep(verity_random(p->p.salt, p->p.salt_size, &err), &err) ||
+	    keep(verity_random(rnd, sizeof(rnd), &err), &err)) {
+		free(p);
+		return NULL;
+	}
+	verity_uuid_random(p->p.uuid, rnd);
+	return p;
+}
+
+API fv_params *fv_params_copy(const fv_params *p)
+{
+	fv_params *c;
+
+	if (!p) {
+		fail(EINVAL, "fv_params_copy: p is NULL");
+		return NULL;
+	}
+	c = malloc(sizeof(*c));
+	if (!c)
+		return out_of_memory();
+	*c = *p;
+	return c;
+}
+
+API void fv_params_free(fv_params *p)
+{
+	free(p);
+}
+
+API int fv_params_set_hash(fv_params *p, const char *name)
+{
+	NEED(p);
+	NEED(name);
+	if (strlen(name) > VERITY_MAX_HASH_NAME || !ht_digest_size(name))
+		return fail(EINVAL, "hash algorithm %s is not supported", name);
+	snprintf(p->p.hash_name, sizeof(p->p.hash_name), "%s", name);
+	return 0;
+}
+
+API int fv_params_set_hash_type(fv_params *p, unsigned type)
+{
+	NEED(p);
+	if (type > 1)
+		return fail(EINVAL, "unsupported hash type %u (0 or 1)", type);
+	p->p.hash_type = (int)type;
+	return 0;
+}
+
+API int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
+				  uint32_t hash_block_size)
+{
+	NEED(p);
+	if (!ht_block_size_valid(data_block_size))
+		return fail(EINVAL,
+			    "invalid data block size %u (a power of two "
+			    "from 512 to 524288)",
+			    data_block_size);
+	if (!ht_block_size_valid(hash_block_size))
+		return fail(EINVAL,
+			    "invalid hash block size %u (a power of two "
+			    "from 512 to 524288)",
+			    hash_block_size);
+	p->p.data_block_size = data_block_size;
+	p->p.hash_block_size = hash_block_size;
+	return 0;
+}
+
+API int fv_params_set_data_blocks(fv_params *p, uint64_t blocks)
+{
+	NEED(p);
+	p->p.data_blocks = blocks;
+	return 0;
+}
+
+API int fv_params_set_hash_offset(fv_params *p, uint64_t bytes)
+{
+	NEED(p);
+	if (bytes > (uint64_t)INT64_MAX)
+		return fail(EINVAL, "hash offset %llu is too large",
+			    (unsigned long long)bytes);
+	p->p.hash_offset = bytes;
+	return 0;
+}
+
+API int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len)
+{
+	NEED(p);
+	if (len > VERITY_MAX_SALT_SIZE)
+		return fail(EINVAL, "salt of %zu bytes (at most %d)", len,
+			    VERITY_MAX_SALT_SIZE);
+	if (len && !salt)
+		return fail(EINVAL, "fv_params_set_salt: salt is NULL");
+	if (len)
+		memcpy(p->p.salt, salt, len);
+	p->p.salt_size = len;
+	return 0;
+}
+
+API int fv_params_set_uuid(fv_params *p, const char *uuid)
+{
+	uint8_t rnd[16];
+	struct fv_error err;
+
+	NEED(p);
+	if (!uuid) {
+		if (keep(verity_random(rnd, sizeof(rnd), &err), &err))
+			return -EIO;
+		verity_uuid_random(p->p.uuid, rnd);
+		return 0;
+	}
+	if (verity_uuid_parse(uuid, p->p.uuid))
+		return fail(EINVAL, "invalid UUID %s", uuid);
+	return 0;
+}
+
+API int fv_params_set_superblock(fv_params *p, int present)
+{
+	NEED(p);
+	p->p.no_superblock = !present;
+	return 0;
+}
+
+API const char *fv_params_hash(const fv_params *p)
+{
+	return p ? p->p.hash_name : NULL;
+}
+
+API unsigned fv_params_hash_type(const fv_params *p)
+{
+	return p ? (unsigned)p->p.hash_type : 0;
+}
+
+API uint32_t fv_params_data_block_size(const fv_params *p)
+{
+	return p ? p->p.data_block_size : 0;
+}
+
+API uint32_t fv_params_hash_block_size(const fv_params *p)
+{
+	return p ? p->p.hash_block_size : 0;
+}
+
+API uint64_t fv_params_data_blocks(const fv_params *p)
+{
+	return p ? p->p.data_blocks : 0;
+}
+
+API uint64_t fv_params_hash_offset(const fv_params *p)
+{
+	return p ? p->p.hash_offset : 0;
+}
+
+API size_t fv_params_salt(const fv_params *p, const uint8_t **salt)
+{
+	if (salt)
+		*salt = p ? p->p.salt : NULL;
+	return p ? p->p.salt_size : 0;
+}
+
+API void fv_params_uuid(const fv_params *p, char out[37])
+{
+	static const uint8_t none[16];
+
+	verity_uuid_format(p ? p->p.uuid : none, out);
+}
+
+API int fv_params_superblock(const fv_params *p)
+{
+	return p && !p->p.no_superblock;
+}
+
+API size_t fv_params_root_size(const fv_params *p)
+{
+	return p ? ht_digest_size(p->p.hash_name) : 0;
+}
+
+API int fv_params_read_superblock(fv_params *p, const char *hash_path)
+{
+	struct verity_params q;
+	struct fv_error err;
+	int r;
+
+	NEED(p);
+	NEED(hash_path);
+	q = p->p;
+	r = verity_read_superblock(hash_path, &q, &err);
+	if (!r)
+		p->p = q;
+	return keep(r, &err);
+}
+
+API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
+			 uint64_t *tree_blocks, uint64_t *hash_bytes)
+{
+	struct verity_layout l;
+	struct fv_error err;
+	int r;
+
+	NEED(p);
+	if (!p->p.data_blocks)
+		return fail(EINVAL, "fv_params_layout: the data blocks are "
+				    "not set");
+	r = verity_layout_compute(&p->p, &l, &err);
+	if (r)
+		return keep(r, &err);
+	if (tree_offset)
+		*tree_offset = l.tree_offset;
+	if (tree_blocks)
+		*tree_blocks = l.geo.tree_blocks;
+	if (hash_bytes)
+		*hash_bytes = l.hash_end;
+	return 0;
+}
+
+/* --- options ------------------------------------------------------------ */
+
+API fv_options *fv_options_new(void)
+{
+	fv_options *o = calloc(1, sizeof(*o));
+
+	return o ? o : out_of_memory();
+}
+
+API void fv_options_free(fv_options *o)
+{
+	if (!o)
+		return;
+	free(o->fec_path);
+	free(o->signature);
+	free(o);
+}
+
+API int fv_options_set_threads(fv_options *o, unsigned threads)
+{
+	NEED(o);
+	if (threads > 256)
+		return fail(EINVAL, "%u threads (at most 256)", threads);
+	o->threads = threads;
+	return 0;
+}
+
+API int fv_options_set_map(fv_options *o, int map)
+{
+	NEED(o);
+	o->map = !!map;
+	return 0;
+}
+
+API void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx)
+{
+	if (!o)
+		return;
+	o->progress = fn;
+	o->progress_ctx = ctx;
+}
+
+API int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
+			   unsigned roots)
+{
+	char *copy = NULL;
+
+	NEED(o);
+	if (path && roots && (roots < 2 || roots > 24))
+		return fail(EINVAL, "%u FEC roots (2 to 24)", roots);
+	if (path && !(copy = strdup(path)))
+		return fail(ENOMEM, "out of memory");
+	free(o->fec_path);
+	o->fec_path = copy;
+	o->fec_offset = path ? offset : 0;
+	o->fec_roots = path ? roots : 0;
+	return 0;
+}
+
+API int fv_options_set_flags(fv_options *o, unsigned flags)
+{
+	struct fv_error err;
+
+	NEED(o);
+	if (flags & ~((1u << VERITY_NFLAGS) - 1))
+		return fail(EINVAL, "unknown flags 0x%x", flags);
+	if (keep(verity_flags_check(flags, &err), &err))
+		return -EINVAL;
+	o->flags = flags;
+	return 0;
+}
+
+API int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len)
+{
+	uint8_t *copy = NULL;
+
+	NEED(o);
+	if (len > VERITY_MAX_SIGNATURE)
+		return fail(EINVAL, "a signature of %zu bytes (at most %d)",
+			    len, VERITY_MAX_SIGNATURE);
+	if (len && !der)
+		return fail(EINVAL, "fv_options_set_signature: der is NULL");
+	if (len && !(copy = malloc(len)))
+		return fail(ENOMEM, "out of memory");
+	if (len)
+		memcpy(copy, der, len);
+	free(o->signature);
+	o->signature = copy;
+	o->signature_len = len;
+	return 0;
+}
+
+/* --- format, verify, repair ----------------------------------------------- */
+
+static void run_options(const fv_options *o, struct ht_options *opt,
+			struct verity_fec_params *fp)
+{
+	static const fv_options none;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!o)
+		o = &none;
+	memset(opt, 0, sizeof(*opt));
+	opt->threads = o->threads   ? o->threads
+		       : cpus < 1   ? 1
+		       : cpus > 256 ? 256
+				    : (unsigned)cpus;
+	opt->no_map = !o->map;
+	opt->progress = o->progress;
+	opt->progress_ctx = o->progress_ctx;
+	memset(fp, 0, sizeof(*fp));
+	fp->device = o->fec_path;
+	fp->offset = o->fec_offset;
+	fp->roots = o->fec_roots;
+}
+
+static fv_result *result_new(void)
+{
+	fv_result *r = calloc(1, sizeof(*r));
+
+	return r ? r : out_of_memory();
+}
+
+static void result_root(fv_result *r, const uint8_t *root, size_t size)
+{
+	memcpy(r->root, root, size);
+	r->root_size = size;
+	verity_hex_encode(root, size, r->root_hex);
+}
+
+static void result_info(fv_result *r, const struct verity_info *info)
+{
+	snprintf(r->path, sizeof(r->path), "%s",
+		 info->hash_path ? info->hash_path : "");
+}
+
+API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
+		  const fv_options *o, fv_result **res)
+{
+	struct ht_options opt;
+	struct verity_fec_params fp;
+	struct verity_layout l;
+	struct verity_info info;
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	fv_result *out;
+	int r;
+
+	NEED(p);
+	NEED(data_path);
+	NEED(hash_path);
+	if (res)
+		*res = NULL;
+	run_options(o, &opt, &fp);
+	if (fp.device && !fp.roots)
+		fp.roots = 2;
+	r = verity_format(&p->p, data_path, hash_path, fp.device ? &fp : NULL,
+			  &opt, root, &l, &info, &err);
+	if (r)
+		return keep(r, &err);
+	if (res) {
+		out = result_new();
+		if (!out)
+			return -ENOMEM;
+		result_root(out, root, l.geo.digest_size);
+		result_info(out, &info);
+		*res = out;
+	}
+	return 0;
+}
+
+/* The failure callback of the internal API, passed on. */
+struct bridge {
+	fv_failure_fn fn;
+	void *ctx;
+};
+
+static void bridge_failure(void *c, const struct verity_failure *f)
+{
+	const struct bridge *b = c;
+
+	if (b->fn)
+		b->fn(b->ctx, (enum fv_failure_kind)f->kind, f->block,
+		      f->position, f->level);
+}
+
+static void bridge_event(void *c, enum verity_repair_event ev,
+			 const struct verity_failure *f)
+{
+	(void)c;
+	(void)ev;
+	(void)f;
+}
+
+static int root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
+		       size_t *len)
+{
+	size_t want = ht_digest_size(p->p.hash_name);
+
+	if (!root_hex)
+		return fail(EINVAL, "the root hash is NULL");
+	if (verity_hex_decode(root_hex, root, HT_MAX_DIGEST_SIZE, len) ||
+	    *len != want)
+		return fail(EINVAL,
+			    "invalid root hash %s (%zu hex digits for %s)",
+			    root_hex, 2 * want, p->p.hash_name);
+	return 0;
+}
+
+static int check(fv_params *p, const char *data_path, const char *hash_path,
+		 const char *root_hex, const fv_options *o, int repair,
+		 int dry_run, fv_failure_fn fn, void *ctx, fv_result **res)
+{
+	struct ht_options opt;
+	struct verity_fec_params fp;
+	struct verity_layout l;
+	struct verity_info info = {0};
+	struct bridge b = {fn, ctx};
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t len;
+	fv_result *out;
+	int r;
+
+	NEED(p);
+	NEED(data_path);
+	NEED(hash_path);
+	NEED(res);
+	*res = NULL;
+	if ((r = root_decode(p, root_hex, root, &len)))
+		return r;
+	run_options(o, &opt, &fp);
+	if (repair && !fp.device)
+		return fail(EINVAL, "repair needs FEC parity "
+				    "(fv_options_set_fec)");
+	out = result_new();
+	if (!out)
+		return -ENOMEM;
+	if (fp.device) {
+		r = verity_fec_repair(&p->p, data_path, hash_path, &fp,
+				      repair ? dry_run : 1, &opt, root, len,
+				      bridge_failure, bridge_event, &b,
+				      &out->fec, &l, &err);
+		out->res =
+			repair && !dry_run ? out->fec.after : out->fec.before;
+		out->has_fec = 1;
+	} else {
+		r = verity_verify(&p->p, data_path, hash_path, &opt, root, len,
+				  bridge_failure, &b, &out->res, &info, &err);
+		result_info(out, &info);
+	}
+	if (r) {
+		free(out);
+		return keep(r, &err);
+	}
+	result_root(out, root, len);
+	out->checked = 1;
+	*res = out;
+	return 0;
+}
+
+API int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
+		  const char *root_hex, const fv_options *o, fv_failure_fn fn,
+		  void *ctx, fv_result **res)
+{
+	return check(p, data_path, hash_path, root_hex, o, 0, 0, fn, ctx, res);
+}
+
+API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
+		  const char *root_hex, const fv_options *o, int dry_run,
+		  fv_failure_fn fn, void *ctx, fv_result **res)
+{
+	return check(p, data_path, hash_path, root_hex, o, 1, dry_run, fn, ctx,
+		     res);
+}
+
+API void fv_result_free(fv_result *r)
+{
+	free(r);
+}
+
+API const char *fv_result_root_hex(const fv_result *r)
+{
+	return r ? r->root_hex : NULL;
+}
+
+API size_t fv_result_root(const fv_result *r, uint8_t *buf, size_t size)
+{
+	if (!r)
+		return 0;
+	if (buf)
+		memcpy(buf, r->root, size < r->root_size ? size : r->root_size);
+	return r->root_size;
+}
+
+API int fv_result_intact(const fv_result *r)
+{
+	return r && r->checked && r->res.root_matches &&
+	       !r->res.bad_data_blocks && !r->res.bad_hash_blocks &&
+	       !r->res.bad_padding;
+}
+
+API int fv_result_root_matches(const fv_result *r)
+{
+	return r && r->res.root_matches;
+}
+
+API uint64_t fv_result_bad_data_blocks(const fv_result *r)
+{
+	return r ? r->res.bad_data_blocks : 0;
+}
+
+API uint64_t fv_result_bad_hash_blocks(const fv_result *r)
+{
+	return r ? r->res.bad_hash_blocks : 0;
+}
+
+API uint64_t fv_result_bad_padding(const fv_result *r)
+{
+	return r ? r->res.bad_padding : 0;
+}
+
+API uint64_t fv_result_repaired(const fv_result *r)
+{
+	return r && r->has_fec ? r->fec.repaired : 0;
+}
+
+API uint64_t fv_result_unrepaired(const fv_result *r)
+{
+	if (!r || !r->has_fec)
+		return 0;
+	return r->fec.bad_blocks - r->fec.repaired;
+}
+
+API uint64_t fv_result_stale_codewords(const fv_result *r)
+{
+	return r && r->has_fec ? r->fec.stale_codewords : 0;
+}
+
+API const char *fv_result_hashing_path(const fv_result *r)
+{
+	return r ? r->path : NULL;
+}
+
+/* --- signatures ----------------------------------------------------------- */
+
+API int fv_sign(const char *key, const char *cert, const char *passphrase,
+		const char *root_hex, int embed_cert, uint8_t **der,
+		size_t *len)
+{
+	struct fv_error err;
+
+	NEED(key);
+	NEED(cert);
+	NEED(root_hex);
+	NEED(der);
+	NEED(len);
+	return keep(verity_sign(key, cert, passphrase, root_hex, embed_cert,
+				der, len, &err),
+		    &err);
+}
+
+API int fv_signature_check(const uint8_t *sig, size_t len,
+			   const char *const *trusted, size_t ntrusted,
+			   const char *root_hex, char **signer)
+{
+	struct verity_sig_check res;
+	struct fv_error err;
+	int r;
+
+	NEED(sig);
+	NEED(root_hex);
+	if (ntrusted)
+		NEED(trusted);
+	if (signer)
+		*signer = NULL;
+	r = verity_signature_check(sig, len, "signature", trusted, ntrusted,
+				   root_hex, &res, &err);
+	if (r)
+		return keep(r, &err);
+	if (signer && !(*signer = strdup(res.signer)))
+		return fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+/* --- device-mapper ----------------------------------------------------------
+ */
+
+API int fv_open(const char *name, fv_params *p, const char *data_path,
+		const char *hash_path, const char *root_hex,
+		const fv_options *o)
+{
+	struct verity_activation a;
+	struct verity_fec_params fp;
+	struct ht_options opt;
+	struct fv_error err;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t len;
+	int r;
+
+	NEED(name);
+	NEED(p);
+	NEED(data_path);
+	NEED(hash_path);
+	if ((r = root_decode(p, root_hex, root, &len)))
+		return r;
+	run_options(o, &opt, &fp);
+	memset(&a, 0, sizeof(a));
+	if (o) {
+		a.flags = o->flags;
+		a.signature = o->signature;
+		a.signature_size = o->signature_len;
+	}
+	a.fec = fp.device ? &fp : NULL;
+	return keep(verity_open(name, &p->p, data_path, hash_path, root, len,
+				&a, &err),
+		    &err);
+}
+
+API int fv_close(const char *name, enum fv_close_how how)
+{
+	struct fv_error err;
+
+	NEED(name);
+	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
+	    how != FV_CLOSE_CANCEL_DEFERRED)
+		return fail(EINVAL, "fv_close: unknown way %d", (int)how);
+	return keep(verity_close(name, how == FV_CLOSE_DEFERRED,
+				 how == FV_CLOSE_CANCEL_DEFERRED, &err),
+		    &err);
+}
+
+API int fv_status_get(const char *name, fv_status **st)
+{
+	struct fv_error err;
+	fv_status *s;
+	int r;
+
+	NEED(name);
+	NEED(st);
+	*st = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fail(ENOMEM, "out of memory");
+	r = verity_status(name, &s->a, &err);
+	if (r) {
+		free(s);
+		return keep(r, &err);
+	}
+	s->params.p = s->a.p;
+	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
+	*st = s;
+	return 0;
+}
+
+API void fv_status_free(fv_status *st)
+{
+	free(st);
+}
+
+API int fv_status_is_verity(const fv_status *st)
+{
+	return st && st->a.is_verity;
+}
+
+API int fv_status_corrupted(const fv_status *st)
+{
+	return st && st->a.corrupted;
+}
+
+API int fv_status_open_count(const fv_status *st)
+{
+	return st ? st->a.open_count : 0;
+}
+
+API unsigned fv_status_flags(const fv_status *st)
+{
+	return st ? st->a.flags : 0;
+}
+
+API const fv_params *fv_status_params(const fv_status *st)
+{
+	return st ? &st->params : NULL;
+}
+
+API const char *fv_status_root_hex(const fv_status *st)
+{
+	return st ? st->root_hex : NULL;
+}
+
+static const char *or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+API const char *fv_status_data_device(const fv_status *st)
+{
+	return st ? or_null(st->a.data_dev) : NULL;
+}
+
+API const char *fv_status_hash_device(const fv_status *st)
+{
+	return st ? or_null(st->a.hash_dev) : NULL;
+}
+
+API const char *fv_status_data_file(const fv_status *st)
+{
+	return st ? or_null(st->a.data_loop) : NULL;
+}
+
+API const char *fv_status_hash_file(const fv_status *st)
+{
+	return st ? or_null(st->a.hash_loop) : NULL;
+}
+
+API const char *fv_status_fec_device(const fv_status *st)
+{
+	return st ? or_null(st->a.fec_dev) : NULL;
+}
+
+API unsigned fv_status_fec_roots(const fv_status *st)
+{
+	return st ? st->a.fec_roots : 0;
+}
