@@ -208,8 +208,8 @@ int verity_open(const char *name, struct verity_params *p,
 		r = fv_fail(err, EBUSY, "%s: device already exists", name);
 	if (r)
 		return r;
-	r = verity_open_checked(p, data_path, hash_path, root_size,
-				VERITY_OPEN_READ, &data, &hash, &l, err);
+	r = verity_open_pair(p, data_path, hash_path, root_size,
+			     VERITY_OPEN_READ, &data, &hash, &l, err);
 	if (r)
 		return r;
 	if (a->fec && a->fec->device) {

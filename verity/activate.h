@@ -52,25 +52,25 @@ int verity_flags_check(unsigned flags, struct fv_error *err);
 /* The target's parameters: "<type> <data> <hash> <dbs> <hbs> <blocks>
  * <hash_start> <alg> <root> <salt|-> [<#opts> <opts>]". Checks that the
  * flags do not conflict. */
-int verity_table_params(
-	const struct verity_params *p, const char *data_dev,
-	const char *hash_dev, uint64_t hash_start_block, const uint8_t *root,
-	size_t root_size, unsigned flags, const struct verity_fec_table *fec,
-	const char *sig_key_desc, char *out, size_t len, struct fv_error *err);
+int verity_table_params(const struct verity_params *p, const char *data_dev,
+			const char *hash_dev, uint64_t hash_start_block,
+			const uint8_t *root, size_t root_size, unsigned flags,
+			const struct verity_fec_table *fec,
+			const char *sig_key_desc, char *out, size_t len,
+			struct fv_error *err);
 
 /* Checks everything as verify does, attaches files to loop devices and
  * creates the read-only device /dev/mapper/<name>. -EBUSY when the name
  * is taken, -ENOSYS without device-mapper. */
 int verity_open(const char *name, struct verity_params *p,
-			  const char *data_path, const char *hash_path,
-			  const uint8_t *root, size_t root_size,
-			  const struct verity_activation *a,
-			  struct fv_error *err);
+		const char *data_path, const char *hash_path,
+		const uint8_t *root, size_t root_size,
+		const struct verity_activation *a, struct fv_error *err);
 
 /* Removes the device (deferred: when its last user closes it; or cancels
  * such a removal). -ENODEV when there is none, -EBUSY when in use. */
 int verity_close(const char *name, int deferred, int cancel_deferred,
-			   struct fv_error *err);
+		 struct fv_error *err);
 
 struct verity_active {
 	int open_count;
@@ -98,11 +98,11 @@ struct verity_active {
 
 /* -ENODEV when no device of that name is active. */
 int verity_status(const char *name, struct verity_active *st,
-			    struct fv_error *err);
+		  struct fv_error *err);
 
 /* Parses target parameters as the kernel reports them (for status, and
  * for tests). */
 int verity_table_parse(const char *params, struct verity_active *st,
-				 struct fv_error *err);
+		       struct fv_error *err);
 
 #endif

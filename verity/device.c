@@ -537,3 +537,28 @@ int verity_read_file(const char *path, const char *what, size_t max,
 	*len = got;
 	return 0;
 }
+
+/* (verity_device_open_format_output) An output is written in place when
+ * it is a block device, the data
+ * file itself (one-file layout) or an existing file written from an
+ * offset (its bytes before the offset stay); otherwise as a temporary
+ * file renamed over it at the end. */
+static int output_in_place(const char *path, const char *data_path,
+			   uint64_t offset)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	return !S_ISREG(st.st_mode) || verity_path_same(path, data_path) ||
+	       (offset && st.st_size > 0);
+}
+
+int verity_device_open_format_output(struct verity_device *d, const char *path,
+				     const char *what, const char *data_path,
+				     uint64_t offset, struct fv_error *err)
+{
+	if (output_in_place(path, data_path, offset))
+		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
+	return verity_device_open_output(d, path, what, 0600, err);
+}

@@ -55,6 +55,12 @@ void verity_device_close(struct verity_device *d);
 int verity_device_open_output(struct verity_device *d, const char *path,
 			      const char *what, mode_t new_mode,
 			      struct fv_error *err);
+/* format's outputs: in place when path is a block device, the data file
+ * itself (one-file layout) or an existing file written from offset > 0;
+ * otherwise whole, through verity_device_open_output (new: 0600). */
+int verity_device_open_format_output(struct verity_device *d, const char *path,
+				     const char *what, const char *data_path,
+				     uint64_t offset, struct fv_error *err);
 /* Makes an output durable and visible under its name: fsync, rename over
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */

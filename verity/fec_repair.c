@@ -598,8 +598,8 @@ static int open_all(struct repair *rp, const char *data_path,
 		rp->dry_run ? VERITY_OPEN_READ : VERITY_OPEN_WRITE;
 	int r;
 
-	r = verity_open_checked(rp->p, data_path, hash_path, root_size, mode,
-				&rp->data, &rp->hash, rp->l, err);
+	r = verity_open_pair(rp->p, data_path, hash_path, root_size, mode,
+			     &rp->data, &rp->hash, rp->l, err);
 	if (r)
 		return r;
 	return verity_fec_open(rp->p, rp->l, fp, mode, &rp->data, &rp->hash,

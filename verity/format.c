@@ -54,30 +54,6 @@ static int write_superblock(const struct verity_params *p,
 	return r;
 }
 
-/* An output is written in place when it is a block device, the data
- * file itself (one-file layout) or an existing file written from an
- * offset (its bytes before the offset stay); otherwise as a temporary
- * file renamed over it at the end. */
-static int output_in_place(const char *path, const char *data_path,
-			   uint64_t offset)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		return 0;
-	return !S_ISREG(st.st_mode) || verity_path_same(path, data_path) ||
-	       (offset && st.st_size > 0);
-}
-
-static int open_output(struct verity_device *d, const char *path,
-		       const char *what, const char *data_path, uint64_t offset,
-		       struct fv_error *err)
-{
-	if (output_in_place(path, data_path, offset))
-		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
-	return verity_device_open_output(d, path, what, 0600, err);
-}
-
 /* The FEC device: the hash device again when it names the same file (the
  * parity then goes into the same temporary file), else an output. */
 static int open_fec(struct verity_device *fec, const char *fec_path,
@@ -97,8 +73,8 @@ static int open_fec(struct verity_device *fec, const char *fec_path,
 				       strerror(errno));
 		return 0;
 	}
-	return open_output(fec, fec_path, "the FEC file", data_path, offset,
-			   err);
+	return verity_device_open_format_output(fec, fec_path, "the FEC file",
+						data_path, offset, err);
 }
 
 /* In place, an interrupted format must not leave the old superblock in
@@ -119,58 +95,6 @@ static int mark_unfinished(const struct verity_params *p,
 		return fv_fail(err, EIO, "%s: cannot flush: %s", hash->path,
 			       strerror(errno));
 	return 0;
-}
-
-static int open_for_format(struct verity_params *p, const char *data_path,
-			   const char *hash_path, struct verity_device *data,
-			   struct verity_device *hash, struct verity_layout *l,
-			   struct fv_error *err)
-{
-	int r = verity_params_validate(p, err);
-
-	if (!r)
-		r = verity_device_open(data, data_path, VERITY_OPEN_READ, err);
-	if (r)
-		return r;
-	r = verity_resolve_data_blocks(p, data, err);
-	if (!r)
-		r = verity_layout_compute(p, l, err);
-	/* without a superblock the tree starts at the block holding the
-	 * offset: before it, over bytes the user did not hand over */
-	if (!r && p->no_superblock && p->hash_offset % p->hash_block_size) {
-		uint64_t below =
-			p->hash_offset - p->hash_offset % p->hash_block_size;
-
-		r = fv_fail(err, EINVAL,
-			    "--hash-offset=%llu is not a multiple of the "
-			    "%u-byte hash block size: without a superblock "
-			    "the tree would start at byte %llu, before it "
-			    "(give --hash-offset=%llu or %llu)",
-			    (unsigned long long)p->hash_offset,
-			    p->hash_block_size, (unsigned long long)below,
-			    (unsigned long long)below,
-			    (unsigned long long)(below + p->hash_block_size));
-	}
-	if (r) {
-		verity_device_close(data);
-		return r;
-	}
-	/* Create the hash file only once everything else is known good. */
-	r = open_output(hash, hash_path, "the hash image", data_path,
-			p->hash_offset, err);
-	if (!r)
-		r = verity_check_overlap(l, data, hash, err);
-	if (!r && hash->is_block && hash->size < l->hash_end)
-		r = fv_fail(
-			err, ENOSPC,
-			"%s: device has %llu bytes, the hash area needs %llu",
-			hash_path, (unsigned long long)hash->size,
-			(unsigned long long)l->hash_end);
-	if (r) {
-		verity_device_close(hash);
-		verity_device_close(data);
-	}
-	return r;
 }
 
 /* A gap between the tree and the parity is covered: zeros. */
@@ -223,7 +147,8 @@ int verity_format(struct verity_params *p, const char *data_path,
 	struct fec_fused fused = {0};
 	int r;
 
-	r = open_for_format(p, data_path, hash_path, &data, &hash, &l, err);
+	r = verity_open_pair(p, data_path, hash_path, 0, VERITY_OPEN_CREATE,
+			     &data, &hash, &l, err);
 	if (r)
 		return r;
 	if (fp && fp->device) {

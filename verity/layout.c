@@ -119,35 +119,66 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 	memcpy(info->provider, h->provider, sizeof(info->provider));
 }
 
-int verity_open_checked(struct verity_params *p, const char *data_path,
-			const char *hash_path, size_t root_size,
-			enum verity_open_mode mode, struct verity_device *data,
-			struct verity_device *hash, struct verity_layout *l,
-			struct fv_error *err)
+int verity_open_pair(struct verity_params *p, const char *data_path,
+		     const char *hash_path, size_t root_size,
+		     enum verity_open_mode mode, struct verity_device *data,
+		     struct verity_device *hash, struct verity_layout *l,
+		     struct fv_error *err)
 {
+	int create = mode == VERITY_OPEN_CREATE;
 	int r = verity_params_validate(p, err);
 
 	if (!r)
-		r = verity_device_open(data, data_path, mode, err);
+		r = verity_device_open(data, data_path,
+				       create ? VERITY_OPEN_READ : mode, err);
 	if (r)
 		return r;
-	r = verity_device_open(hash, hash_path, mode, err);
-	if (r) {
-		verity_device_close(data);
-		return r;
-	}
-	r = verity_resolve_data_blocks(p, data, err);
+	hash->fd = -1;
+	hash->tmp = hash->final = NULL;
+	if (!create)
+		r = verity_device_open(hash, hash_path, mode, err);
+	if (!r)
+		r = verity_resolve_data_blocks(p, data, err);
 	if (!r)
 		r = verity_layout_compute(p, l, err);
+	/* without a superblock the tree starts at the block holding the
+	 * offset: before it, over bytes the user did not hand over */
+	if (!r && create && p->no_superblock &&
+	    p->hash_offset % p->hash_block_size) {
+		uint64_t below =
+			p->hash_offset - p->hash_offset % p->hash_block_size;
+
+		r = fv_fail(err, EINVAL,
+			    "--hash-offset=%llu is not a multiple of the "
+			    "%u-byte hash block size: without a superblock "
+			    "the tree would start at byte %llu, before it "
+			    "(give --hash-offset=%llu or %llu)",
+			    (unsigned long long)p->hash_offset,
+			    p->hash_block_size, (unsigned long long)below,
+			    (unsigned long long)below,
+			    (unsigned long long)(below + p->hash_block_size));
+	}
+	/* format creates the hash image only once everything else is
+	 * known good */
+	if (!r && create)
+		r = verity_device_open_format_output(
+			hash, hash_path, "the hash image", data_path,
+			p->hash_offset, err);
 	if (!r)
 		r = verity_check_overlap(l, data, hash, err);
-	if (!r && hash->size < l->hash_end)
+	if (!r && create && hash->is_block && hash->size < l->hash_end)
+		r = fv_fail(
+			err, ENOSPC,
+			"%s: device has %llu bytes, the hash area needs %llu",
+			hash_path, (unsigned long long)hash->size,
+			(unsigned long long)l->hash_end);
+	if (!r && !create && hash->size < l->hash_end)
 		r = fv_fail(
 			err, EINVAL,
 			"%s: device has %llu bytes, the hash tree needs %llu",
 			hash_path, (unsigned long long)hash->size,
 			(unsigned long long)l->hash_end);
-	if (!r && root_size != l->geo.digest_size)
+	if (!r && root_size && root_size != l->geo.digest_size)
 		r = fv_fail(err, EINVAL,
 			    "root hash has %zu bytes, %s digests have %u",
 			    root_size, p->hash_name, l->geo.digest_size);

@@ -14,14 +14,19 @@ int verity_check_overlap(const struct verity_layout *l,
 			 const struct verity_device *data,
 			 const struct verity_device *hash,
 			 struct fv_error *err);
-/* Opens both devices (read-only, or read-write for repair) and applies every
- * check verify makes before reading a block: data blocks against the device,
- * layout, overlap, hash device size, root hash size. Closes both on failure. */
-int verity_open_checked(struct verity_params *p, const char *data_path,
-			const char *hash_path, size_t root_size,
-			enum verity_open_mode mode, struct verity_device *data,
-			struct verity_device *hash, struct verity_layout *l,
-			struct fv_error *err);
+/* The one opener of the data and hash devices, for format
+ * (VERITY_OPEN_CREATE: the hash image is an output, created last, once
+ * everything else is known good), verify (READ) and repair (WRITE), with
+ * every check made before a block is read or written: parameters, data
+ * blocks against the device, layout, hash offset (format without a
+ * superblock), overlap of data and tree through loop devices and
+ * partitions, the hash device's size, the root hash's size (root_size 0:
+ * none given). Closes both on failure. */
+int verity_open_pair(struct verity_params *p, const char *data_path,
+		     const char *hash_path, size_t root_size,
+		     enum verity_open_mode mode, struct verity_device *data,
+		     struct verity_device *hash, struct verity_layout *l,
+		     struct fv_error *err);
 /* A tree failure as device offsets. */
 void verity_failure_from_ht(const struct verity_layout *l,
 			    const struct ht_failure *f,

@@ -192,4 +192,3 @@ void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16])
 	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); /* version 4 */
 	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
 }
-

@@ -31,23 +31,21 @@ struct verity_params {
 void verity_params_default(struct verity_params *p);
 
 /* Checks every field; the message names the bad field. */
-int verity_params_validate(const struct verity_params *p,
-				     struct fv_error *err);
+int verity_params_validate(const struct verity_params *p, struct fv_error *err);
 
 /* Hash block where the tree starts: after the superblock, rounded up to a
  * whole hash block; without one, the hash offset rounded down. */
 uint64_t verity_tree_start_block(const struct verity_params *p);
 
 /* Helpers for the textual forms. Return 0 or -EINVAL. */
-int verity_hex_decode(const char *hex, uint8_t *out, size_t max,
-				size_t *len);
+int verity_hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len);
 void verity_hex_encode(const uint8_t *in, size_t len, char *out);
 /* The contents of a root hash file: hex digits, then only white space.
  * Copies the digits, NUL-terminated, into hex (size bytes). 0; or
  * -EINVAL with *bad the 1-based position of the first byte that breaks
  * the grammar, or 0 when the digits do not fit hex. */
 int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
-				     size_t size, size_t *bad);
+			   size_t size, size_t *bad);
 int verity_uuid_parse(const char *s, uint8_t uuid[16]);
 void verity_uuid_format(const uint8_t uuid[16], char out[37]);
 /* Random bytes from getrandom(); for salts and UUIDs. */

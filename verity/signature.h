@@ -13,9 +13,8 @@
  * decrypts an encrypted key; nothing ever prompts: an encrypted key
  * without one is -EACCES. *der is malloc'd. */
 int verity_sign(const char *key_path, const char *cert_path,
-			  const char *passphrase, const char *root_hex,
-			  int embed_cert, uint8_t **der, size_t *der_len,
-			  struct fv_error *err);
+		const char *passphrase, const char *root_hex, int embed_cert,
+		uint8_t **der, size_t *der_len, struct fv_error *err);
 
 struct verity_sig_check {
 	char signer[256];  /* subject of the signer certificate */
@@ -28,17 +27,15 @@ struct verity_sig_check {
  * does not match root_hex (the message says which). A signer outside its
  * validity period passes with a warning, as the kernel takes it. */
 int verity_signature_check(const uint8_t *sig, size_t sig_len,
-				     const char *sig_name,
-				     const char *const *trusted,
-				     size_t ntrusted, const char *root_hex,
-				     struct verity_sig_check *res,
-				     struct fv_error *err);
+			   const char *sig_name, const char *const *trusted,
+			   size_t ntrusted, const char *root_hex,
+			   struct verity_sig_check *res, struct fv_error *err);
 
 #define VERITY_MAX_SIGNATURE (64 * 1024)
 
 /* Reads a signature file: regular, 1 byte to 64 KiB (malloc'd). -EINVAL
  * when it is missing or not such a file, -EIO when reading fails. */
-int verity_read_signature(const char *path, uint8_t **out,
-				    size_t *len, struct fv_error *err);
+int verity_read_signature(const char *path, uint8_t **out, size_t *len,
+			  struct fv_error *err);
 
 #endif

@@ -55,8 +55,8 @@ int verity_verify(struct verity_params *p, const char *data_path,
 	struct ht_io io;
 	int r;
 
-	r = verity_open_checked(p, data_path, hash_path, root_size,
-				VERITY_OPEN_READ, &data, &hash, &l, err);
+	r = verity_open_pair(p, data_path, hash_path, root_size,
+			     VERITY_OPEN_READ, &data, &hash, &l, err);
 	if (r)
 		return r;
 	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,

@@ -68,14 +68,12 @@ struct verity_failure {
 typedef void (*verity_report_fn)(void *ctx, const struct verity_failure *f);
 
 int verity_layout_compute(const struct verity_params *p,
-				    struct verity_layout *l,
-				    struct fv_error *err);
+			  struct verity_layout *l, struct fv_error *err);
 
 /* Reads and validates the superblock at p->hash_offset of hash_path into
  * p. */
-int verity_read_superblock(const char *hash_path,
-				     struct verity_params *p,
-				     struct fv_error *err);
+int verity_read_superblock(const char *hash_path, struct verity_params *p,
+			   struct fv_error *err);
 
 /* opt (may be NULL) sets the worker threads and a progress callback. */
 
@@ -84,29 +82,27 @@ int verity_read_superblock(const char *hash_path,
  * must then be a whole number of blocks) and is filled in. root receives
  * the digest (HT_MAX_DIGEST_SIZE bytes). */
 int verity_format(struct verity_params *p, const char *data_path,
-			    const char *hash_path,
-			    const struct verity_fec_params *fec,
-			    const struct ht_options *opt, uint8_t *root,
-			    struct verity_layout *layout,
-			    struct verity_info *info, struct fv_error *err);
+		  const char *hash_path, const struct verity_fec_params *fec,
+		  const struct ht_options *opt, uint8_t *root,
+		  struct verity_layout *layout, struct verity_info *info,
+		  struct fv_error *err);
 
 /* Checks everything, reporting each failure through report. The devices
  * are opened read-only. p must be complete (from the superblock, or given
  * with no_superblock); data_blocks == 0 is resolved from the device. */
 int verity_verify(struct verity_params *p, const char *data_path,
-			    const char *hash_path, const struct ht_options *opt,
-			    const uint8_t *root, size_t root_size,
-			    verity_report_fn report, void *report_ctx,
-			    struct ht_verify_result *res,
-			    struct verity_info *info, struct fv_error *err);
+		  const char *hash_path, const struct ht_options *opt,
+		  const uint8_t *root, size_t root_size,
+		  verity_report_fn report, void *report_ctx,
+		  struct ht_verify_result *res, struct verity_info *info,
+		  struct fv_error *err);
 
 /* Fills l->fec for the parity fp describes, from the sizes of the hash
  * and FEC devices (for dump). */
-int verity_fec_describe(const struct verity_params *p,
-				  struct verity_layout *l,
-				  const char *hash_path,
-				  const struct verity_fec_params *fp,
-				  struct fv_error *err);
+int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
+			const char *hash_path,
+			const struct verity_fec_params *fp,
+			struct fv_error *err);
 
 /* FEC: what a check or a repair found and did. */
 struct verity_fec_result {
@@ -137,13 +133,11 @@ typedef void (*verity_repair_fn)(void *ctx, enum verity_repair_event ev,
  * each remaining bad block. Returns 0 when it ran (res says what it
  * found), a negative errno when it could not. */
 int verity_fec_repair(struct verity_params *p, const char *data_path,
-				const char *hash_path,
-				const struct verity_fec_params *fp, int dry_run,
-				const struct ht_options *opt,
-				const uint8_t *root, size_t root_size,
-				verity_report_fn report, verity_repair_fn event,
-				void *ctx, struct verity_fec_result *res,
-				struct verity_layout *layout,
-				struct fv_error *err);
+		      const char *hash_path, const struct verity_fec_params *fp,
+		      int dry_run, const struct ht_options *opt,
+		      const uint8_t *root, size_t root_size,
+		      verity_report_fn report, verity_repair_fn event,
+		      void *ctx, struct verity_fec_result *res,
+		      struct verity_layout *layout, struct fv_error *err);
 
 #endif
