@@ -17,14 +17,14 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \
            verity/pkcs11.c \
            verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/api.c
-SHANI_SRC = hashtree/sha256_shani.c
+KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(SHANI_SRC:%.c=$(B)/%.o)
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -33,10 +33,17 @@ DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
             check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl \
             libclang-rt-14-dev libisal-dev libfec-dev \
-            softhsm2 libengine-pkcs11-openssl
+            softhsm2 libengine-pkcs11-openssl $(ARM64_PKGS)
+# check-arm64: the cross compiler, qemu-user and the arm64 development
+# packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
+# arm64 library cannot be installed beside the host's (libisal2 is not
+# Multi-Arch: same): tests/arm64/run.sh unpacks it into build-arm64.
+ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static libc6-dev:arm64 \
+             libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
+             libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64
 
-.PHONY: all deps check check-unit check-cli check-images check-clang check-kernel \
-        check-fuzz check-asan fuzz faults demo install uninstall clean bench
+.PHONY: all deps check check-host check-arm64 check-unit check-cli check-images \
+        check-clang check-kernel check-fuzz check-asan fuzz faults demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so
 
@@ -55,6 +62,9 @@ SONAME = libfastverity.so.1
 TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
 ifeq ($(TARGET_ARCH),x86_64)
 $(B)/hashtree/sha256_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
+endif
+ifeq ($(TARGET_ARCH),aarch64)
+$(B)/hashtree/sha256_armv8.o: ALL_CFLAGS += -march=armv8-a+crypto
 endif
 
 libfastverity.a: $(LIB_OBJ)
@@ -92,12 +102,23 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
 	  if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install:$$missing" >&2; exit 1; fi; \
+	  case "$$missing" in *:arm64*) dpkg --print-foreign-architectures | grep -qx arm64 \
+	    || dpkg --add-architecture arm64;; esac; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
+# check-arm64 (mostly one emulated core) runs beside the rest.
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j2 check-host check-arm64
+
+check-host:
 	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-fuzz check-images check-cli check-kernel
+
+# The aarch64 build, its unit suites and a subset of the command tests
+# under qemu-user (tests/arm64/run.sh says which).
+check-arm64:
+	@tests/arm64/run.sh
 
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
@@ -198,6 +219,6 @@ uninstall:
 VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' include/fastverity.h)
 
 clean:
-	rm -rf $(B) build-clang fastverity libfastverity.a libfastverity.so
+	rm -rf $(B) build-clang build-asan build-arm64 fastverity libfastverity.a libfastverity.so
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

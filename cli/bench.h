@@ -10,9 +10,10 @@
 struct bench_impl {
 	const char *name;
 	const char *note;
-	double mb_per_s; /* median of the rounds; < 0: not measured */
-	double lo, hi;   /* slowest and fastest round */
-	double ratio;    /* to the fastest */
+	char name_buf[64]; /* name, when made at run time */
+	double mb_per_s;   /* median of the rounds; < 0: not measured */
+	double lo, hi;     /* slowest and fastest round */
+	double ratio;      /* to the fastest */
 	char why[160];
 };
 
@@ -42,7 +43,8 @@ struct bench_fec {
 	int scalar; /* libfec's encoder, the reference for the ratio */
 	const char *name;
 	const char *note;
-	double mb_per_s; /* median of the rounds; < 0: not measured */
+	char name_buf[64]; /* name, when made at run time */
+	double mb_per_s;   /* median of the rounds; < 0: not measured */
 	double lo, hi;
 	char why[160];
 };
@@ -75,7 +77,6 @@ void bench_run_fec(struct bench_report *r, double total);
 /* Sorts the n rates and gives their median, minimum and maximum. */
 void bench_stats(double *rates, unsigned n, double *median, double *lo,
 		 double *hi);
-
 
 void bench_print_table(const struct bench_report *r);
 void bench_print_json(const struct bench_report *r);

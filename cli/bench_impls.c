@@ -21,8 +21,8 @@
 /* --- one core, 4096-byte messages ------------------------------------ */
 
 enum impl {
-	IMPL_SHANI_2WAY,
-	IMPL_SHANI_1WAY,
+	IMPL_HW_2WAY, /* this architecture's SHA-256 instructions */
+	IMPL_HW_1WAY,
 	IMPL_PORTABLE,
 	IMPL_EVP_PER_BLOCK,
 	IMPL_EVP_PRESALTED,
@@ -31,8 +31,8 @@ enum impl {
 };
 
 static const char *const impl_names[IMPL_COUNT] = {
-	"SHA-256 SHA-NI two-way",
-	"SHA-256 SHA-NI one-way",
+	"SHA-256 instructions two-way", /* named after the kernel */
+	"SHA-256 instructions one-way",
 	"SHA-256 portable C",
 	"OpenSSL EVP, new context per block",
 	"OpenSSL EVP, pre-salted context copied",
@@ -41,9 +41,22 @@ static const char *const impl_names[IMPL_COUNT] = {
 
 static const char *const impl_notes[IMPL_COUNT] = {
 	"fastverity's fast path",    "",
-	"fastverity without SHA-NI", "how veritysetup hashes",
+	"fastverity without them",   "how veritysetup hashes",
 	"fastverity's generic path", "",
 };
+
+/* The SHA-256 instructions of the architecture this was built for (the
+ * CPU may lack them), or the portable kernel where there are none. */
+static enum sha256_kernel arch_kernel(void)
+{
+#if defined(__x86_64__)
+	return SHA256_KERNEL_SHANI;
+#elif defined(__aarch64__)
+	return SHA256_KERNEL_ARMV8;
+#else
+	return SHA256_KERNEL_PORTABLE;
+#endif
+}
 
 /* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
 static int impl_pass(enum impl k, const struct sha256_salted_state *st,
@@ -51,13 +64,13 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 		     const EVP_MD *md, EVP_MD_CTX *presalted, int alg_fd)
 {
 	switch (k) {
-	case IMPL_SHANI_2WAY:
-		sha256_finup_many(SHA256_KERNEL_SHANI, st, buf, IMPL_BLOCK,
+	case IMPL_HW_2WAY:
+		sha256_finup_many(arch_kernel(), st, buf, IMPL_BLOCK,
 				  IMPL_BLOCKS, out, 32);
 		return 0;
-	case IMPL_SHANI_1WAY:
+	case IMPL_HW_1WAY:
 		for (int i = 0; i < IMPL_BLOCKS; i++)
-			sha256_finup_one(SHA256_KERNEL_SHANI, st,
+			sha256_finup_one(arch_kernel(), st,
 					 buf + i * IMPL_BLOCK, IMPL_BLOCK,
 					 out + i * 32);
 		return 0;
@@ -161,11 +174,28 @@ void bench_run_impls(struct bench_report *rep, double total)
 		r->name = impl_names[k];
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
-		if ((k == IMPL_SHANI_1WAY || k == IMPL_SHANI_2WAY) &&
-		    !sha256_kernel_available(SHA256_KERNEL_SHANI)) {
-			snprintf(r->why, sizeof(r->why),
-				 "this CPU has no SHA-NI");
-			continue;
+		if (k == IMPL_HW_1WAY || k == IMPL_HW_2WAY) {
+			enum sha256_kernel hw = arch_kernel();
+
+			snprintf(r->name_buf, sizeof(r->name_buf),
+				 "SHA-256 %s %s-way",
+				 hw == SHA256_KERNEL_PORTABLE
+					 ? "instructions"
+					 : sha256_kernel_label(hw),
+				 k == IMPL_HW_2WAY ? "two" : "one");
+			r->name = r->name_buf;
+			if (hw == SHA256_KERNEL_PORTABLE) {
+				snprintf(r->why, sizeof(r->why),
+					 "fastverity has no SHA-256 kernel "
+					 "for this architecture");
+				continue;
+			}
+			if (!sha256_kernel_available(hw)) {
+				snprintf(r->why, sizeof(r->why),
+					 "this CPU has no %s",
+					 sha256_kernel_label(hw));
+				continue;
+			}
 		}
 		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
 		    (!md || !presalted)) {

@@ -244,24 +244,35 @@ static int parse_num_list(const char *opt, const char *text, const char *dflt,
 static void machine(struct bench_report *r)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
+	char line[512], implementer[32] = "", part[32] = "";
 
 	snprintf(r->cpu, sizeof(r->cpu), "unknown CPU");
 	while (f && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (colon && !strncmp(line, "model name", 10)) {
+		if (!colon)
+			continue;
+		colon[strcspn(colon, "\n")] = '\0';
+		if (!strncmp(line, "model name", 10)) {
 			snprintf(r->cpu, sizeof(r->cpu), "%s", colon + 2);
-			r->cpu[strcspn(r->cpu, "\n")] = '\0';
+			implementer[0] = '\0';
 			break;
 		}
+		/* arm64 names no model: its implementer and part codes */
+		if (!strncmp(line, "CPU implementer", 15) && !implementer[0])
+			snprintf(implementer, sizeof(implementer), "%s",
+				 colon + 2);
+		if (!strncmp(line, "CPU part", 8) && !part[0])
+			snprintf(part, sizeof(part), "%s", colon + 2);
 	}
+	if (implementer[0])
+		snprintf(r->cpu, sizeof(r->cpu), "CPU implementer %s, part %s",
+			 implementer, part[0] ? part : "unknown");
 	if (f)
 		fclose(f);
 	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
-		 sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
-					: "none of sha_ni");
+		 sha256_cpu_features());
 	r->sha256_kernel = sha256_kernel_name(sha256_kernel_select());
 }
 

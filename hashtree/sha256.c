@@ -147,41 +147,106 @@ int sha256_cpu_has_shani(void)
 }
 #endif
 
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+
+/* The kernel says what the CPU has (HWCAP_SHA2: SHA256H and friends). */
+int sha256_cpu_has_armv8(void)
+{
+	return (getauxval(AT_HWCAP) & HWCAP_SHA2) != 0;
+}
+#else
+int sha256_cpu_has_armv8(void)
+{
+	return 0;
+}
+#endif
+
+const char *sha256_cpu_features(void)
+{
+#if defined(__x86_64__)
+	return sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
+				      : "none of sha_ni";
+#elif defined(__aarch64__)
+	return sha256_cpu_has_armv8() ? "sha2 (Armv8 CE)" : "none of sha2";
+#else
+	return "no SHA-256 instructions known to fastverity";
+#endif
+}
+
+int sha256_kernel_available(enum sha256_kernel k)
+{
+	switch (k) {
+	case SHA256_KERNEL_PORTABLE:
+		return 1;
+	case SHA256_KERNEL_SHANI:
+		return sha256_cpu_has_shani();
+	case SHA256_KERNEL_ARMV8:
+		return sha256_cpu_has_armv8();
+	default:
+		return 0;
+	}
+}
+
 enum sha256_kernel sha256_kernel_select(void)
 {
 	const char *force = getenv("FASTVERITY_SHA256");
 
 	if (force && strcmp(force, "portable") == 0)
 		return SHA256_KERNEL_PORTABLE;
-	return sha256_cpu_has_shani() ? SHA256_KERNEL_SHANI
-				      : SHA256_KERNEL_PORTABLE;
+	for (int k = SHA256_KERNEL_PORTABLE + 1; k < SHA256_KERNEL_COUNT; k++)
+		if (sha256_kernel_available((enum sha256_kernel)k))
+			return (enum sha256_kernel)k;
+	return SHA256_KERNEL_PORTABLE;
 }
 
 const char *sha256_kernel_name(enum sha256_kernel k)
 {
-	return k == SHA256_KERNEL_SHANI ? "sha-ni (two-way)" : "portable C";
+	switch (k) {
+	case SHA256_KERNEL_SHANI:
+		return "sha-ni (two-way)";
+	case SHA256_KERNEL_ARMV8:
+		return "armv8-ce (two-way)";
+	default:
+		return "portable C";
+	}
 }
 
+const char *sha256_kernel_label(enum sha256_kernel k)
+{
+	switch (k) {
+	case SHA256_KERNEL_SHANI:
+		return "SHA-NI";
+	case SHA256_KERNEL_ARMV8:
+		return "Armv8 CE";
+	default:
+		return "portable C";
+	}
+}
+
+/* Each entry point runs kernel k when this CPU has it and the portable
+ * code otherwise; a kernel of another architecture is never compiled in. */
 void sha256_finup_many(enum sha256_kernel k,
 		       const struct sha256_salted_state *st,
 		       const uint8_t *msgs, size_t msg_len, size_t count,
 		       uint8_t *out, size_t out_stride)
 {
 #if defined(__x86_64__)
-	if (k == SHA256_KERNEL_SHANI) {
+	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
 		sha256_shani_finup_many(st, msgs, msg_len, count, out,
+					out_stride);
+		return;
+	}
+#elif defined(__aarch64__)
+	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
+		sha256_armv8_finup_many(st, msgs, msg_len, count, out,
 					out_stride);
 		return;
 	}
 #endif
 	(void)k;
 	sha256_portable_finup_many(st, msgs, msg_len, count, out, out_stride);
-}
-
-int sha256_kernel_available(enum sha256_kernel k)
-{
-	return k == SHA256_KERNEL_PORTABLE ||
-	       (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani());
 }
 
 void sha256_finup_one(enum sha256_kernel k,
@@ -191,6 +256,11 @@ void sha256_finup_one(enum sha256_kernel k,
 #if defined(__x86_64__)
 	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
 		sha256_shani_finup(st, msg, len, out);
+		return;
+	}
+#elif defined(__aarch64__)
+	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
+		sha256_armv8_finup(st, msg, len, out);
 		return;
 	}
 #endif
@@ -206,6 +276,11 @@ void sha256_finup_two(enum sha256_kernel k,
 #if defined(__x86_64__)
 	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
 		sha256_shani_finup2x(st, msg1, msg2, len, out1, out2);
+		return;
+	}
+#elif defined(__aarch64__)
+	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
+		sha256_armv8_finup2x(st, msg1, msg2, len, out1, out2);
 		return;
 	}
 #endif

@@ -2,9 +2,10 @@
  *
  * The salt is absorbed once into a sha256_salted_state; every block is then
  * hashed by copying that state and finishing it over the block (import +
- * finup). Kernels: portable C everywhere, and x86-64 SHA-NI with one or two
- * interleaved streams, chosen once from cpuid; callers name kernels by the
- * enum and never call a CPU-specific function. */
+ * finup). Kernels: portable C everywhere; x86-64 SHA-NI (from cpuid) and
+ * Armv8 Cryptography Extensions (from HWCAP_SHA2), each with one or two
+ * interleaved streams; the fastest the CPU has is chosen once. Callers
+ * name kernels by the enum and never call a CPU-specific function. */
 #ifndef FV_SHA256_H
 #define FV_SHA256_H
 
@@ -22,7 +23,9 @@ struct sha256_salted_state {
 
 enum sha256_kernel {
 	SHA256_KERNEL_PORTABLE = 0,
-	SHA256_KERNEL_SHANI = 1, /* two interleaved streams where possible */
+	SHA256_KERNEL_SHANI = 1, /* x86-64; two streams where possible */
+	SHA256_KERNEL_ARMV8 = 2, /* aarch64; two streams where possible */
+	SHA256_KERNEL_COUNT
 };
 
 void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
@@ -31,9 +34,15 @@ void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 /* The fastest kernel this CPU runs. FASTVERITY_SHA256=portable in the
  * environment forces the portable one (for tests and comparisons). */
 enum sha256_kernel sha256_kernel_select(void);
-/* True when the CPU has SHA-NI and SSE4.1. */
+/* True when the CPU has SHA-NI, SSE4.1 and SSSE3 (x86-64). */
 int sha256_cpu_has_shani(void);
+/* True when the CPU has the Armv8 SHA-256 instructions (aarch64). */
+int sha256_cpu_has_armv8(void);
+/* The SHA-256 instructions this CPU has, as the bench prints them. */
+const char *sha256_cpu_features(void);
+/* "sha-ni (two-way)"; and the short form, "SHA-NI". */
 const char *sha256_kernel_name(enum sha256_kernel k);
+const char *sha256_kernel_label(enum sha256_kernel k);
 
 /* Hashes count messages of msg_len bytes, laid out one after the other at
  * msgs; digest i = SHA-256(salt || message i) goes to out + i * out_stride. */

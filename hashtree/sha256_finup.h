@@ -9,7 +9,7 @@
 #include "sha256.h"
 
 /* The 64 round constants of FIPS 180-4 (in sha256.c), aligned for the
- * SHA-NI kernels' 16-byte loads. */
+ * kernels' 16-byte loads. */
 extern const uint32_t sha256_round_constants[64]
 	__attribute__((aligned(16), visibility("hidden")));
 
@@ -26,6 +26,16 @@ void sha256_shani_finup2x(const struct sha256_salted_state *st,
 			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
 			  uint8_t *out1, uint8_t *out2);
 void sha256_shani_finup_many(const struct sha256_salted_state *st,
+			     const uint8_t *msgs, size_t msg_len, size_t count,
+			     uint8_t *out, size_t out_stride);
+#endif
+#if defined(__aarch64__)
+void sha256_armv8_finup(const struct sha256_salted_state *st,
+			const uint8_t *msg, size_t len, uint8_t *out);
+void sha256_armv8_finup2x(const struct sha256_salted_state *st,
+			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
+			  uint8_t *out1, uint8_t *out2);
+void sha256_armv8_finup_many(const struct sha256_salted_state *st,
 			     const uint8_t *msgs, size_t msg_len, size_t count,
 			     uint8_t *out, size_t out_stride);
 #endif

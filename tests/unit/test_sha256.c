@@ -66,12 +66,8 @@ START_TEST(portable_matches_openssl_every_salt_size)
 }
 END_TEST
 
-START_TEST(shani_one_and_two_way_match_openssl_every_salt_size)
+static void check_kernel(enum sha256_kernel k, size_t s)
 {
-	size_t s = (size_t)_i;
-
-	if (!sha256_kernel_available(SHA256_KERNEL_SHANI))
-		return;
 	for (size_t l = 0; l < NLENS; l++) {
 		struct sha256_salted_state st;
 		uint8_t want1[32], want2[32], got[32], got1[32], got2[32];
@@ -81,16 +77,29 @@ START_TEST(shani_one_and_two_way_match_openssl_every_salt_size)
 		sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want1);
 		reference("sha256", 1, salt, s, m2, lens[l], want2);
-		sha256_finup_one(SHA256_KERNEL_SHANI, &st, msgs, lens[l], got);
-		ck_assert_msg(!memcmp(want1, got, 32), "1-way salt %zu len %zu",
-			      s, lens[l]);
-		sha256_finup_two(SHA256_KERNEL_SHANI, &st, msgs, m2, lens[l],
-				 got1, got2);
+		sha256_finup_one(k, &st, msgs, lens[l], got);
+		ck_assert_msg(!memcmp(want1, got, 32),
+			      "%s 1-way salt %zu len %zu",
+			      sha256_kernel_name(k), s, lens[l]);
+		sha256_finup_two(k, &st, msgs, m2, lens[l], got1, got2);
 		ck_assert_msg(!memcmp(want1, got1, 32),
-			      "2-way a salt %zu len %zu", s, lens[l]);
+			      "%s 2-way a salt %zu len %zu",
+			      sha256_kernel_name(k), s, lens[l]);
 		ck_assert_msg(!memcmp(want2, got2, 32),
-			      "2-way b salt %zu len %zu", s, lens[l]);
+			      "%s 2-way b salt %zu len %zu",
+			      sha256_kernel_name(k), s, lens[l]);
 	}
+}
+
+/* Each CPU kernel this machine has (SHA-NI on x86-64, the Armv8
+ * Cryptography Extensions on aarch64), one-way and two-way. */
+START_TEST(cpu_kernels_one_and_two_way_match_openssl_every_salt_size)
+{
+	size_t s = (size_t)_i;
+
+	for (int k = SHA256_KERNEL_PORTABLE + 1; k < SHA256_KERNEL_COUNT; k++)
+		if (sha256_kernel_available((enum sha256_kernel)k))
+			check_kernel((enum sha256_kernel)k, s);
 }
 END_TEST
 
@@ -100,8 +109,8 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 	static const size_t block_sizes[] = {512, 1024, 4096, 65536};
 	static const size_t salt_sizes[] = {0, 32, 55, 56, 63, 64, 256};
 
-	for (int k = 0; k < 2; k++) {
-		if (k == SHA256_KERNEL_SHANI && !sha256_cpu_has_shani())
+	for (int k = 0; k < SHA256_KERNEL_COUNT; k++) {
+		if (!sha256_kernel_available((enum sha256_kernel)k))
 			continue;
 		for (size_t b = 0; b < 4; b++)
 			for (size_t si = 0; si < 7; si++) {
@@ -195,9 +204,9 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0,
 			    257);
-	tcase_add_loop_test(tc,
-			    shani_one_and_two_way_match_openssl_every_salt_size,
-			    0, 257);
+	tcase_add_loop_test(
+		tc, cpu_kernels_one_and_two_way_match_openssl_every_salt_size,
+		0, 257);
 	tcase_add_test(tc, finup_many_matches_openssl_for_odd_batches);
 	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
 	tcase_add_test(tc, hasher_refuses_unknown_digest);
