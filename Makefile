@@ -16,7 +16,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \
            verity/pkcs11.c \
-           verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/api.c
+           verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/memtree.c \
+           verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \

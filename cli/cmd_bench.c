@@ -9,72 +9,29 @@
 #include <json-c/json.h>
 
 #include "../verity/device.h"
+#include "../verity/memtree.h"
 #include "bench.h"
 #include "cli.h"
 
 /* --- whole trees ------------------------------------------------------ */
 
-struct bench_io {
-	const uint8_t *data;             /* synthetic data, or NULL */
-	const struct verity_device *dev; /* --device, read-only */
-	uint8_t *tree;
-};
-
-static int bio_read_data(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
-{
-	struct bench_io *b = c;
-
-	if (b->dev)
-		return verity_device_read(b->dev, off, buf, len, err);
-	memcpy(buf, b->data + off, len);
-	return 0;
-}
-
-static const uint8_t *bio_map_data(void *c, uint64_t off, size_t len)
-{
-	struct bench_io *b = c;
-
-	(void)len;
-	return b->data ? b->data + off : NULL;
-}
-
-static void bio_unmap_data(void *c, const uint8_t *p, size_t len)
-{
-	(void)c;
-	(void)p;
-	(void)len;
-}
-
-static int bio_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
-{
-	(void)err;
-	memcpy(buf, ((struct bench_io *)c)->tree + off, len);
-	return 0;
-}
-
-static int bio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			  struct fv_error *err)
-{
-	(void)err;
-	memcpy(((struct bench_io *)c)->tree + off, buf, len);
-	return 0;
-}
-
 #define ROUNDS BENCH_ROUNDS
 
-/* A valid setting ready to be measured: its hasher, geometry and tree. */
+/* A valid setting ready to be measured: its tree in memory. */
 struct prepared {
-	struct ht_hasher h;
-	struct ht_geometry g;
-	uint8_t *tree;
+	struct verity_memtree mt;
 	double rate[ROUNDS];
 	unsigned rounds;
 };
 
+/* The data: in memory, or read from --device. */
+struct bench_data {
+	const uint8_t *data;
+	const struct verity_device *dev;
+};
+
 static int prepare_setting(struct bench_setting *s, struct prepared *pp,
-			   uint64_t size)
+			   uint64_t size, const struct bench_data *b)
 {
 	struct verity_params p;
 	struct fv_error err;
@@ -103,28 +60,15 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 			 p.data_block_size);
 		return -1;
 	}
-	if (ht_hasher_init(&pp->h, p.hash_name, p.hash_type, p.salt,
-			   p.salt_size, &err))
+	if (verity_memtree_init(&pp->mt, &p, b->data, b->dev, &err))
 		goto fail;
-	if (ht_geometry_init(&pp->g, p.data_blocks, p.data_block_size,
-			     p.hash_block_size, pp->h.digest_size, p.hash_type,
-			     &err)) {
-		ht_hasher_free(&pp->h);
-		goto fail;
-	}
-	s->path = ht_path_name(pp->h.path);
-	s->path_reason = pp->h.path_reason;
-	s->levels = pp->g.levels;
-	s->data_bytes = p.data_blocks * p.data_block_size;
-	s->tree_bytes = pp->g.tree_blocks * pp->g.hash_block_size;
+	s->path = pp->mt.info.hash_path;
+	s->path_reason = pp->mt.info.path_reason;
+	s->levels = pp->mt.g.levels;
+	s->data_bytes = pp->mt.data_bytes;
+	s->tree_bytes = pp->mt.tree_bytes;
 	s->overhead_percent =
 		100.0 * (double)s->tree_bytes / (double)s->data_bytes;
-	pp->tree = calloc(1, s->tree_bytes ? s->tree_bytes : 1);
-	if (!pp->tree) {
-		ht_hasher_free(&pp->h);
-		snprintf(s->why, sizeof(s->why), "out of memory");
-		return -1;
-	}
 	s->valid = 1;
 	return 0;
 fail:
@@ -134,23 +78,15 @@ fail:
 
 /* One round: builds the tree until the budget is spent, at least once. */
 static void measure_round(struct bench_setting *s, struct prepared *pp,
-			  struct bench_io *b, unsigned threads, double budget)
+			  unsigned threads, double budget)
 {
-	struct ht_options opt = {threads, NULL, NULL, 0};
-	struct ht_io io = {.ctx = b,
-			   .read_data = bio_read_data,
-			   .read_tree = bio_read_tree,
-			   .write_tree = bio_write_tree,
-			   .map_data = bio_map_data,
-			   .unmap_data = bio_unmap_data};
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	struct fv_error err;
 	unsigned runs = 0;
 	double t0 = cli_now(), t;
 
-	b->tree = pp->tree;
 	do {
-		if (ht_build(&pp->g, &pp->h, &io, &opt, root, &err)) {
+		if (verity_memtree_build(&pp->mt, threads, root, &err)) {
 			snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
 			s->valid = 0;
 			return;
@@ -166,7 +102,8 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
  * machine spreads over all of them; each figure is its median round. */
 /* Measures the settings prepared in pp (one each), then frees them. */
 static void run_settings(struct bench_report *rep, struct prepared *pp,
-			 struct bench_io *b, unsigned threads, double seconds)
+			 const struct bench_data *b, unsigned threads,
+			 double seconds)
 {
 	unsigned rounds = b->dev ? 1 : ROUNDS;
 	double budget = seconds / rounds / (double)rep->nsettings;
@@ -174,7 +111,7 @@ static void run_settings(struct bench_report *rep, struct prepared *pp,
 	for (unsigned r = 0; r < rounds; r++)
 		for (size_t i = 0; i < rep->nsettings; i++)
 			if (rep->settings[i].valid)
-				measure_round(&rep->settings[i], &pp[i], b,
+				measure_round(&rep->settings[i], &pp[i],
 					      threads, b->dev ? 0 : budget);
 	for (size_t i = 0; i < rep->nsettings; i++)
 		if (pp[i].rounds)
@@ -185,12 +122,8 @@ static void run_settings(struct bench_report *rep, struct prepared *pp,
 
 static void free_prepared(struct prepared *pp, size_t n)
 {
-	for (size_t i = 0; pp && i < n; i++) {
-		if (pp[i].tree) {
-			free(pp[i].tree);
-			ht_hasher_free(&pp[i].h);
-		}
-	}
+	for (size_t i = 0; pp && i < n; i++)
+		verity_memtree_free(&pp[i].mt);
 	free(pp);
 }
 
@@ -283,7 +216,7 @@ int cmd_bench(struct cli_opts *o)
 		hbs[BENCH_MAX_LIST], fmts[BENCH_MAX_LIST];
 	size_t nh, ns, nd, nhb, nf;
 	struct bench_report rep = {0};
-	struct bench_io b = {0};
+	struct bench_data b = {0};
 	struct prepared *pp;
 	struct verity_device dev;
 	struct ht_options opt;
@@ -369,7 +302,7 @@ int cmd_bench(struct cli_opts *o)
 	for (size_t i = 0; i < k; i++) {
 		struct bench_setting *st = &rep.settings[i];
 
-		if (prepare_setting(st, &pp[i], size)) {
+		if (prepare_setting(st, &pp[i], size, &b)) {
 			r = cli_error(-EINVAL,
 				      "bench: %s, %u-byte salt, %u/%u-byte "
 				      "blocks, format %d: %s",

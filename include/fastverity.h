@@ -84,6 +84,14 @@ size_t fv_params_root_size(const fv_params *p);
  * hash_path (validated; "unfinished" when a format was interrupted). */
 int fv_params_read_superblock(fv_params *p, const char *hash_path);
 
+/* The 512-byte superblock (docs/format.md), for programs that lay out
+ * images themselves: encode checks p (its data blocks set, a
+ * superblock wanted); decode validates every field and keeps p's hash
+ * offset. */
+#define FV_SUPERBLOCK_SIZE 512
+int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE]);
+int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE]);
+
 /* Where the tree goes for p (which must name the data blocks): its first
  * byte on the hash device, its size in hash blocks, and the hash
  * device's minimum size. Any output may be NULL. */
@@ -133,6 +141,12 @@ int fv_options_set_flags(fv_options *o, unsigned flags);
 /* open: a PKCS#7 signature of the root hash (copied) for the kernel to
  * check against its keyring; NULL, 0: none. */
 int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len);
+
+/* The parity the FEC options of o describe for p's tree on hash_path, as
+ * dump shows it: its roots (inferred from the FEC device's size when o
+ * says 0), the blocks it covers, and the parity area's bytes. */
+int fv_fec_info(const fv_params *p, const char *hash_path, const fv_options *o,
+		unsigned *roots, uint64_t *blocks, uint64_t *parity_bytes);
 
 /* --- format, verify, repair ---------------------------------------------
  */

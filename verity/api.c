@@ -12,6 +12,7 @@
 
 #include "activate.h"
 #include "signature.h"
+#include "superblock.h"
 #include "verity.h"
 
 #define API __attribute__((visibility("default")))
@@ -349,6 +350,39 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 	return 0;
 }
 
+API int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE])
+{
+	struct fv_error err;
+
+	NEED(p);
+	NEED(sb);
+	if (p->p.no_superblock)
+		return fail(EINVAL, "these parameters have no superblock "
+				    "(fv_params_set_superblock)");
+	if (!p->p.data_blocks)
+		return fail(EINVAL, "the data blocks are not set");
+	if (keep(verity_params_validate(&p->p, &err), &err))
+		return -EINVAL;
+	verity_sb_encode(&p->p, sb);
+	return 0;
+}
+
+API int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE])
+{
+	struct verity_params q;
+	struct fv_error err;
+	int r;
+
+	NEED(p);
+	NEED(sb);
+	q = p->p;
+	q.no_superblock = 0;
+	r = verity_sb_decode(sb, &q, &err);
+	if (!r)
+		p->p = q;
+	return keep(r, &err);
+}
+
 /* --- options ------------------------------------------------------------ */
 
 API fv_options *fv_options_new(void)
@@ -463,6 +497,37 @@ static void run_options(const fv_options *o, struct ht_options *opt,
 	fp->device = o->fec_path;
 	fp->offset = o->fec_offset;
 	fp->roots = o->fec_roots;
+}
+
+API int fv_fec_info(const fv_params *p, const char *hash_path,
+		    const fv_options *o, unsigned *roots, uint64_t *blocks,
+		    uint64_t *parity_bytes)
+{
+	struct ht_options opt;
+	struct verity_fec_params fp;
+	struct verity_params q;
+	struct verity_layout l;
+	struct fv_error err;
+	int r;
+
+	NEED(p);
+	NEED(hash_path);
+	run_options(o, &opt, &fp);
+	if (!fp.device)
+		return fail(EINVAL, "no FEC device (fv_options_set_fec)");
+	q = p->p;
+	r = verity_layout_compute(&q, &l, &err);
+	if (!r)
+		r = verity_fec_describe(&q, &l, hash_path, &fp, &err);
+	if (r)
+		return keep(r, &err);
+	if (roots)
+		*roots = l.fec.roots;
+	if (blocks)
+		*blocks = l.fec.blocks;
+	if (parity_bytes)
+		*parity_bytes = l.fec.parity_bytes;
+	return 0;
 }
 
 static fv_result *result_new(void)

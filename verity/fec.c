@@ -641,9 +641,16 @@ int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
 		return r;
 	r = verity_device_open(&fec, fp->device, VERITY_OPEN_READ, err);
 	if (!r) {
-		r = verity_fec_layout_compute(p, l, fp, hash.size,
-					      verity_device_same(&hash, &fec),
-					      &l->fec, err);
+		struct verity_fec_params given = *fp;
+
+		/* roots 0: the one value the FEC device's size fits */
+		if (!fp->roots)
+			r = infer_roots(p, l, fp, hash.size, &hash, &fec,
+					&given, err);
+		if (!r)
+			r = verity_fec_layout_compute(
+				p, l, &given, hash.size,
+				verity_device_same(&hash, &fec), &l->fec, err);
 		verity_device_close(&fec);
 	}
 	verity_device_close(&hash);

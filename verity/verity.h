@@ -98,7 +98,8 @@ int verity_verify(struct verity_params *p, const char *data_path,
 		  struct fv_error *err);
 
 /* Fills l->fec for the parity fp describes, from the sizes of the hash
- * and FEC devices (for dump). */
+ * and FEC devices (for dump); roots 0: inferred from the FEC device's
+ * size. */
 int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
 			const char *hash_path,
 			const struct verity_fec_params *fp,

@@ -149,6 +149,24 @@ START_TEST(params_defaults_and_checks)
 		ck_assert_uint_eq(blocks, 4); /* 3 leaves, 1 root block */
 		ck_assert_uint_eq(bytes, 5 * 4096);
 	}
+	/* the superblock: encoded, decoded, checked */
+	{
+		uint8_t sb[FV_SUPERBLOCK_SIZE];
+		fv_params *d = fv_params_new();
+
+		ck_assert_int_eq(fv_superblock_encode(p, sb), 0);
+		ck_assert(!memcmp(sb, "verity\0\0\1\0\0\0\1\0\0\0", 16));
+		ck_assert_int_eq(fv_superblock_decode(d, sb), 0);
+		ck_assert_uint_eq(fv_params_data_blocks(d), BLOCKS);
+		ck_assert_str_eq(fv_params_hash(d), "sha256");
+		sb[64] = 3; /* data block size 0x1003 */
+		ck_assert_int_eq(fv_superblock_decode(d, sb), -EINVAL);
+		ck_assert(*fv_last_error());
+		ck_assert_uint_eq(fv_params_data_block_size(d), 4096);
+		ck_assert_int_eq(fv_params_set_superblock(d, 0), 0);
+		ck_assert_int_eq(fv_superblock_encode(d, sb), -EINVAL);
+		fv_params_free(d);
+	}
 	fv_params_free(p);
 	fv_params_free(NULL);
 }
@@ -322,6 +340,18 @@ START_TEST(repair_from_parity)
 	strcpy(root_hex, fv_result_root_hex(made));
 	fv_result_free(made);
 	ck_assert_int_eq(fv_options_set_fec(o, fec, 0, 0), 0); /* inferred */
+	{
+		unsigned roots;
+		uint64_t blocks, bytes;
+
+		/* 300 data blocks, 4 tree blocks: 304 covered, 2 rounds */
+		ck_assert_msg(fv_fec_info(p, hash, o, &roots, &blocks,
+					  &bytes) == 0,
+			      "%s", fv_last_error());
+		ck_assert_uint_eq(roots, 4);
+		ck_assert_uint_eq(blocks, 304);
+		ck_assert_uint_eq(bytes, 2 * 4 * BS);
+	}
 	poke(data, 3 * BS);
 	poke(data, 150 * BS + 9);
 	poke(data, 299 * BS + 4095);
