@@ -156,8 +156,13 @@ faults: fastverity $(B)/mkimage
 	  cat $$r; ! grep -q ^FAIL $$r
 
 # open/status/close against a real kernel, under qemu.
-check-kernel: fastverity $(B)/mkimage
+check-kernel: fastverity $(B)/mkimage $(B)/fv-api
 	@tests/kernel/run.sh
+
+# The public API's open/status/close, run in the kernel test's guest.
+$(B)/fv-api: tests/kernel/api.c libfastverity.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< libfastverity.a $(LIBS)
 
 check-images: fastverity $(B)/mkimage
 	@images/check.sh

@@ -41,6 +41,9 @@ gone() { # DEVICE: wait until the node and the mapping are gone
 	[ ! -e "/dev/mapper/$1" ] && ! "$FV" status "$1" >/dev/null 2>&1
 }
 
+# The library's own open/status/close (tests/kernel/api.c).
+t "library: fv_open, fv_status_get, fv_close on block devices" /bin/fv-api apigood /dev/vda /dev/vdb "$R"
+
 # A good image on block devices.
 t "open: block devices" "$FV" open /dev/vda good /dev/vdb "$R"
 t "open: /dev/mapper node made without udev" test -b /dev/mapper/good

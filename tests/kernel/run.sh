@@ -59,9 +59,10 @@ done
 # fastverity, and veritysetup as the oracle for status, with their
 # shared libraries and the dynamic loader.
 cp "$fv" "$root/bin/fastverity"
+cp "$top/build/fv-api" "$root/bin/fv-api" || die "build/fv-api is missing (make check-kernel builds it)"
 vs=$(command -v veritysetup) || die "veritysetup (cryptsetup-bin) is not installed"
 cp "$vs" "$root/bin/veritysetup"
-for lib in $(ldd "$fv" "$vs" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+for lib in $(ldd "$fv" "$vs" "$top/build/fv-api" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done

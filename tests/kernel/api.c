@@ -1,0 +1,76 @@
+/* The public API against the real dm-verity target (run in the kernel
+ * test's guest): fv_open, fv_status_get and its readers, fv_close.
+ * Usage: fv-api NAME DATA_DEV HASH_DEV ROOT_HEX. Prints what failed;
+ * exit 0 when everything held. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../include/fastverity.h"
+
+static int failed;
+
+static void expect(int ok, const char *what)
+{
+	if (!ok) {
+		printf("not ok: %s (%s)\n", what, fv_last_error());
+		failed = 1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	fv_params *p;
+	fv_options *o;
+	fv_status *st = NULL;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: fv-api NAME DATA HASH ROOT\n");
+		return 2;
+	}
+	p = fv_params_new();
+	o = fv_options_new();
+	expect(p && o, "handles");
+	expect(fv_params_read_superblock(p, argv[3]) == 0, "read superblock");
+	expect(fv_options_set_flags(o, FV_IGNORE_ZERO_BLOCKS |
+					       FV_CHECK_AT_MOST_ONCE) == 0,
+	       "flags");
+	expect(fv_open(argv[1], p, argv[2], argv[3], argv[4], o) == 0,
+	       "fv_open");
+	expect(fv_open(argv[1], p, argv[2], argv[3], argv[4], o) == -EBUSY,
+	       "fv_open of a name in use: -EBUSY");
+	expect(fv_status_get(argv[1], &st) == 0, "fv_status_get");
+	if (st) {
+		expect(fv_status_is_verity(st), "a verity target");
+		expect(!fv_status_corrupted(st), "not corrupted");
+		expect(!strcmp(fv_status_root_hex(st), argv[4]), "root hash");
+		expect(fv_status_data_device(st) &&
+			       !strcmp(fv_status_data_device(st), argv[2]),
+		       "data device");
+		expect(fv_status_hash_device(st) &&
+			       !strcmp(fv_status_hash_device(st), argv[3]),
+		       "hash device");
+		expect(!fv_status_data_file(st), "no loop backing file");
+		expect(!fv_status_fec_device(st), "no FEC");
+		expect(fv_status_flags(st) ==
+			       (FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE),
+		       "flags as opened");
+		expect(fv_params_data_blocks(fv_status_params(st)) ==
+			       fv_params_data_blocks(p),
+		       "data blocks");
+		expect(!strcmp(fv_params_hash(fv_status_params(st)), "sha256"),
+		       "hash");
+		fv_status_free(st);
+	}
+	expect(fv_close(argv[1], FV_CLOSE_NOW) == 0, "fv_close");
+	st = NULL;
+	expect(fv_status_get(argv[1], &st) == -ENODEV && !st,
+	       "fv_status_get after close: -ENODEV");
+	expect(fv_close(argv[1], FV_CLOSE_NOW) == -ENODEV,
+	       "fv_close of no device: -ENODEV");
+	fv_options_free(o);
+	fv_params_free(p);
+	if (!failed)
+		printf("ok\n");
+	return failed;
+}
