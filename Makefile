@@ -39,7 +39,7 @@ DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
 # arm64 library cannot be installed beside the host's (libisal2 is not
 # Multi-Arch: same): tests/arm64/run.sh unpacks it into build-arm64.
-ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static libc6-dev:arm64 \
+ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:arm64 \
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64
 
@@ -118,7 +118,7 @@ check-host:
 
 # The aarch64 build, its unit suites and a subset of the command tests
 # under qemu-user (tests/arm64/run.sh says which).
-check-arm64:
+check-arm64: $(B)/mkimage
 	@tests/arm64/run.sh
 
 check-unit: $(UNIT_BIN)
@@ -160,9 +160,9 @@ check-kernel: fastverity $(B)/mkimage $(B)/fv-api
 	@tests/kernel/run.sh
 
 # The public API's open/status/close, run in the kernel test's guest.
-$(B)/fv-api: tests/kernel/api.c libfastverity.a
+$(B)/fv-api: tests/kernel/api.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< libfastverity.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 check-images: fastverity $(B)/mkimage
 	@images/check.sh

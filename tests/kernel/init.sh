@@ -20,7 +20,11 @@ t() { # NAME CMD...
 param() { sed -n "s/.* fv\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 
 for m in $(cat /modules.order); do
-	insmod "/lib/modules/$m.ko" || fail "insmod $m"
+	insmod "/lib/modules/$m.ko" 2>/tmp/insmod || {
+		fail "insmod $m"
+		sed 's/^/FVTEST   | /' /tmp/insmod
+		dmesg | tail -3 | sed 's/^/FVTEST   | /'
+	}
 done
 for _ in $(seq 50); do [ -b /dev/vdg ] && break; sleep 0.1; done
 

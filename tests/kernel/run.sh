@@ -2,50 +2,90 @@
 # make check-kernel: boots Debian's kernel under qemu (software emulation)
 # with an initramfs holding busybox, the dm-verity modules, fastverity and
 # the test script, and checks open/status/close against the real target.
+# KARCH=arm64 (check-arm64 sets it): Debian's arm64 kernel under
+# qemu-system-aarch64, with the aarch64 build of fastverity, and
+# busybox and veritysetup from Debian's arm64 packages, unpacked.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-fv=$top/fastverity
-cache=$top/build/kernel
+karch=${KARCH:-amd64}
+case "$karch" in
+amd64)
+	fv=$top/fastverity
+	host_fv=$fv
+	api=$top/build/fv-api
+	cache=$top/build/kernel
+	;;
+arm64)
+	fv=$top/build-arm64/fastverity-cross
+	host_fv=$top/build-arm64/fastverity # the same build under qemu-user
+	api=$top/build-arm64/fv-api
+	cache=$top/build-arm64/kernel
+	;;
+*)
+	echo "kernel: KARCH=$karch: amd64 or arm64" >&2
+	exit 1
+	;;
+esac
 work=$(mktemp -d /tmp/fastverity-kernel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-modules="virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio virtio_pci virtio_blk reed_solomon dm-mod dm-bufio dm-verity loop"
+modules="virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio virtio_pci virtio_blk reed_solomon dax dm-mod dm-bufio dm-verity loop"
 die() { echo "kernel: $*" >&2; echo "kernel: 0 passed, 1 failed"; exit 1; }
 
-# Debian's kernel, resolved through linux-image-amd64, not installed:
-# only vmlinuz (unpacked to the ELF vmlinux, which boots faster) and the
-# modules the test loads.
+# Debian's kernel, resolved through linux-image-$karch, not installed:
+# only vmlinuz (unpacked: the ELF vmlinux on amd64, which boots faster;
+# the Image on arm64) and the modules the test loads.
 fetch_kernel() {
-	local pkg deb
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
+	local pkg deb meta=linux-image-$karch:$karch
+	pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
 	if [ -z "$pkg" ]; then
 		apt-get update -q >/dev/null
-		pkg=$(apt-cache depends linux-image-amd64 | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
+		pkg=$(apt-cache depends "$meta" | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
 	fi
-	[ -n "$pkg" ] || die "cannot resolve linux-image-amd64"
+	[ -n "$pkg" ] || die "cannot resolve $meta"
+	pkg=${pkg%:*}
 	rm -rf "$cache" && mkdir -p "$cache/deb"
-	(cd "$cache/deb" && apt-get download "$pkg" >/dev/null 2>&1) || die "apt-get download $pkg failed"
+	(cd "$cache/deb" && apt-get download "$pkg:$karch" >/dev/null 2>&1) || die "apt-get download $pkg:$karch failed"
 	deb=$(ls "$cache"/deb/*.deb)
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$cache" --wildcards './boot/vmlinuz-*' './lib/modules/*/kernel/*' ||
 		die "cannot unpack $deb"
 	rm -rf "$cache/deb"
 	local z off
 	z=$(ls "$cache"/boot/vmlinuz-*)
-	off=$(od -An -v -tx1 "$z" | tr -d ' \n' | grep -ob 'fd377a585a00' | head -1 | cut -d: -f1)
-	if [ -n "$off" ] && tail -c +$((off / 2 + 1)) "$z" | xz -dc >"$cache/vmlinux" 2>/dev/null &&
-		[ "$(head -c 4 "$cache/vmlinux" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
-		:
+	if [ "$karch" = arm64 ]; then
+		gzip -dc "$z" >"$cache/vmlinux" 2>/dev/null || cp "$z" "$cache/vmlinux"
 	else
-		cp "$z" "$cache/vmlinux"
+		off=$(od -An -v -tx1 "$z" | tr -d ' \n' | grep -ob 'fd377a585a00' | head -1 | cut -d: -f1)
+		if [ -n "$off" ] && tail -c +$((off / 2 + 1)) "$z" | xz -dc >"$cache/vmlinux" 2>/dev/null &&
+			[ "$(head -c 4 "$cache/vmlinux" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+			:
+		else
+			cp "$z" "$cache/vmlinux"
+		fi
 	fi
 	echo "$pkg" >"$cache/package"
 }
+# arm64: busybox and veritysetup (the oracle) for the guest, from Debian's
+# arm64 packages, unpacked (they cannot be installed beside the host's).
+fetch_guest_tools() {
+	rm -rf "$cache/guest" && mkdir -p "$cache/guest/deb"
+	(cd "$cache/guest/deb" && apt-get download busybox-static:arm64 cryptsetup-bin:arm64 libcryptsetup12:arm64 \
+		libargon2-1:arm64 libblkid1:arm64 libuuid1:arm64 >/dev/null 2>&1) ||
+		die "apt-get download of the arm64 guest tools failed"
+	for d in "$cache"/guest/deb/*.deb; do dpkg -x "$d" "$cache/guest/root" || die "cannot unpack $d"; done
+	rm -rf "$cache/guest/deb"
+}
 [ -s "$cache/vmlinux" ] || fetch_kernel
+[ "$karch" = amd64 ] || [ -x "$cache/guest/root/sbin/veritysetup" ] || fetch_guest_tools
 kver=$(ls "$cache/lib/modules")
 
 # The initramfs.
 root=$work/initramfs
 mkdir -p "$root/bin" "$root/lib/modules" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
-cp /bin/busybox "$root/bin/busybox" || die "busybox-static is not installed"
+if [ "$karch" = arm64 ]; then
+	cp "$cache/guest/root/bin/busybox" "$root/bin/busybox" || die "no arm64 busybox"
+else
+	cp /bin/busybox "$root/bin/busybox" || die "busybox-static is not installed"
+fi
 : >"$root/modules.order"
 for m in $modules; do
 	f=$(find "$cache/lib/modules/$kver" -name "$m.ko" -o -name "$m.ko.xz" | head -1)
@@ -58,14 +98,42 @@ for m in $modules; do
 done
 # fastverity, and veritysetup as the oracle for status, with their
 # shared libraries and the dynamic loader.
-cp "$fv" "$root/bin/fastverity"
-cp "$top/build/fv-api" "$root/bin/fv-api" || die "build/fv-api is missing (make check-kernel builds it)"
-vs=$(command -v veritysetup) || die "veritysetup (cryptsetup-bin) is not installed"
-cp "$vs" "$root/bin/veritysetup"
-for lib in $(ldd "$fv" "$vs" "$top/build/fv-api" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
-done
+cp "$fv" "$root/bin/fastverity" || die "$fv is missing"
+cp "$api" "$root/bin/fv-api" || die "$api is missing (make check-kernel builds it)"
+if [ "$karch" = arm64 ]; then
+	vs=$cache/guest/root/sbin/veritysetup
+	cp "$vs" "$root/bin/veritysetup"
+	# ldd cannot run a foreign program: the NEEDED entries, followed
+	# through the arm64 library directories
+	dirs="$cache/guest/root/lib/aarch64-linux-gnu $cache/guest/root/usr/lib/aarch64-linux-gnu
+		$top/build-arm64/sysroot/usr/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu"
+	mkdir -p "$root/lib/aarch64-linux-gnu"
+	todo="$fv $vs $api" seen=" "
+	while [ -n "$todo" ]; do
+		set -- $todo
+		f=$1
+		shift
+		todo="$*"
+		for n in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case "$seen" in *" $n "*) continue ;; esac
+			seen="$seen$n "
+			lib=
+			for d in $dirs; do [ -e "$d/$n" ] && { lib=$d/$n; break; }; done
+			[ -n "$lib" ] || die "arm64 library $n (needed by $(basename "$f")) not found"
+			cp -L "$lib" "$root/lib/aarch64-linux-gnu/$n"
+			todo="$todo $lib"
+		done
+	done
+	cp -L /usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 "$root/lib/ld-linux-aarch64.so.1" ||
+		die "the arm64 dynamic loader is missing (libc6:arm64)"
+else
+	vs=$(command -v veritysetup) || die "veritysetup (cryptsetup-bin) is not installed"
+	cp "$vs" "$root/bin/veritysetup"
+	for lib in $(ldd "$fv" "$vs" "$api" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
 cp "$top/tests/kernel/init.sh" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
@@ -73,11 +141,11 @@ chmod +x "$root/init"
 # Images, made and formatted on the host.
 salt=e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d
 "$top/build/mkimage" random 71 $((8 << 20)) >"$work/good.img"
-"$fv" format "$work/good.img" "$work/good.hash" --salt=$salt --root-hash-file="$work/root" >/dev/null || die "format failed"
+"$host_fv" format "$work/good.img" "$work/good.hash" --salt=$salt --root-hash-file="$work/root" >/dev/null || die "format failed"
 # FEC: parity in a file of its own; veritysetup's must be the same bytes.
 # fecbad.img has one bad byte in each of five blocks, at different
 # offsets: one error per codeword, within what the kernel corrects.
-"$fv" format "$work/good.img" "$work/fec.hash" --salt=$salt --fec-device="$work/good.fec" >/dev/null ||
+"$host_fv" format "$work/good.img" "$work/fec.hash" --salt=$salt --fec-device="$work/good.fec" >/dev/null ||
 	die "format with FEC failed"
 veritysetup format "$work/good.img" "$work/vs.hash" --salt=$salt --fec-device="$work/vs.fec" >/dev/null ||
 	die "veritysetup format with FEC failed"
@@ -90,22 +158,29 @@ cp "$work/good.img" "$work/bad.img"
 printf 'X' | dd of="$work/bad.img" bs=1 seek=$((1000 * 4096 + 77)) conv=notrunc status=none
 "$top/build/mkimage" random 72 $((4 << 20)) >"$work/one.img"
 sum1=$(sha256sum "$work/one.img" | cut -d' ' -f1)
-"$fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
+"$host_fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
 	--root-hash-file="$work/root1" >/dev/null || die "format (one file) failed"
 # A root hash signature by a key the kernel does not trust.
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pem" \
 	-subj /CN=untrusted -days 2 >/dev/null 2>&1
-"$fv" sign --key "$work/k.pem" --cert "$work/c.pem" --root-hash-file="$work/root" "$work/root.p7s" ||
+"$host_fv" sign --key "$work/k.pem" --cert "$work/c.pem" --root-hash-file="$work/root" "$work/root.p7s" ||
 	die "sign failed"
 cp "$work/root.p7s" "$root/root.p7s"
 head -c 64 /dev/urandom >"$root/junk.p7s"
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
-append="console=ttyS0 quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
+if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
-timeout 300 qemu-system-x86_64 -accel tcg -m 512 -nographic -no-reboot -nic none \
+if [ "$karch" = arm64 ]; then
+	qemu="qemu-system-aarch64 -M virt -cpu max"
+else
+	qemu=qemu-system-x86_64
+fi
+# shellcheck disable=SC2046,SC2086
+timeout 300 $qemu -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
 	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") \
@@ -121,5 +196,5 @@ if ! grep -q '^FVTEST DONE' "$work/markers"; then
 	failed=$((failed + 1))
 fi
 echo "kernel test: $(cat "$cache/package" 2>/dev/null) under qemu (TCG)"
-echo "kernel: $passed passed, $failed failed"
+echo "kernel$([ "$karch" = arm64 ] && echo " (arm64)"): $passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
