@@ -224,6 +224,11 @@ uninstall:
 
 VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' include/fastverity.h)
 
+# make print-VAR: a variable's value (the fuzz build takes the source
+# lists from here)
+print-%:
+	@echo $($*)
+
 clean:
 	rm -rf $(B) build-clang build-asan build-arm64 fastverity libfastverity.a libfastverity.so
 

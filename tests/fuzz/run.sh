@@ -9,15 +9,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/fuzz
 secs=${FUZZ_SECONDS:-10}
 mkdir -p "$out"
-lib="hashtree/error.c hashtree/sha256.c hashtree/sha256_shani.c hashtree/hasher.c
-     hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c
-     verity/params.c verity/superblock.c verity/layout.c verity/device.c verity/io.c
-     verity/format.c verity/verify.c verity/table.c
-     verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/signature.c
-     verity/loop.c verity/activate.c verity/pkcs11.c"
-cli="cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c
-     cli/progress.c cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c
-     cli/bench_fec.c cli/cmd_open.c cli/cmd_sign.c cli/cmd_repair.c"
+# the sources, as the Makefile lists them
+lib=$(make -s --no-print-directory -C "$top" print-LIB_SRC print-KERNEL_SRC)
+cli=$(make -s --no-print-directory -C "$top" print-CLI_SRC)
 passed=0 failed=0
 cd "$top" || exit 1
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -msha -msse4.1 -mssse3 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
