@@ -20,7 +20,10 @@
 # - the kernel test (tests/kernel/run.sh, KARCH=arm64): Debian's arm64
 #   kernel booted under qemu-system-aarch64 (TCG), the aarch64 fastverity
 #   and the library opening, reading the status of and closing devices
-#   against the real dm-verity target, arm64 veritysetup as the oracle.
+#   against the real dm-verity target, arm64 veritysetup as the oracle;
+#   its quick set (library, block devices, loop files, corruption, wrong
+#   root, status against veritysetup, FEC), the option-table, signature
+#   and deferred-removal sections being CPU-independent and run on x86.
 #
 # ISA-L's arm64 package cannot be installed beside the host's (libisal2
 # is not Multi-Arch: same), so it is unpacked into build-arm64/sysroot.

@@ -171,7 +171,7 @@ head -c 64 /dev/urandom >"$root/junk.p7s"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
