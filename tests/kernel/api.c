@@ -50,8 +50,11 @@ int main(int argc, char **argv)
 		expect(fv_status_hash_device(st) &&
 			       !strcmp(fv_status_hash_device(st), argv[3]),
 		       "hash device");
-		expect(!fv_status_data_file(st), "no loop backing file");
-		expect(!fv_status_fec_device(st), "no FEC");
+		expect(!fv_status_data_file(st) && !fv_status_hash_file(st),
+		       "no loop backing files");
+		expect(!fv_status_fec_device(st) && !fv_status_fec_roots(st),
+		       "no FEC");
+		expect(fv_status_open_count(st) == 0, "nobody holds it open");
 		expect(fv_status_flags(st) ==
 			       (FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE),
 		       "flags as opened");

@@ -133,6 +133,11 @@ START_TEST(params_defaults_and_checks)
 	fv_params_uuid(p, uuid2);
 	ck_assert_str_ne(uuid, uuid2);
 
+	ck_assert_uint_eq(fv_params_hash_offset(p), 0);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, 8192), 0);
+	ck_assert_uint_eq(fv_params_hash_offset(p), 8192);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, UINT64_MAX), -EINVAL);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, 0), 0);
 	c = fv_params_copy(p);
 	ck_assert_str_eq(fv_params_hash(c), "sha512");
 	fv_params_free(c);
@@ -345,9 +350,9 @@ START_TEST(repair_from_parity)
 		uint64_t blocks, bytes;
 
 		/* 300 data blocks, 4 tree blocks: 304 covered, 2 rounds */
-		ck_assert_msg(fv_fec_info(p, hash, o, &roots, &blocks,
-					  &bytes) == 0,
-			      "%s", fv_last_error());
+		ck_assert_msg(
+			fv_fec_info(p, hash, o, &roots, &blocks, &bytes) == 0,
+			"%s", fv_last_error());
 		ck_assert_uint_eq(roots, 4);
 		ck_assert_uint_eq(blocks, 304);
 		ck_assert_uint_eq(bytes, 2 * 4 * BS);
@@ -374,6 +379,7 @@ START_TEST(repair_from_parity)
 		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(fv_result_repaired(res), 3);
 	ck_assert_uint_eq(fv_result_unrepaired(res), 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
 	ck_assert_int_eq(fv_result_intact(res), 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
