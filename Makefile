@@ -108,10 +108,12 @@ deps:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-# check-arm64 (mostly one emulated core) runs beside the rest.
+# The build uses every CPU; check-arm64 (mostly one emulated core) runs
+# beside the rest.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory all $(B)/mkimage $(UNIT_BIN)
-	@$(MAKE) --no-print-directory -j2 check-host check-arm64
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$$(($(NPROC) + 1)) check-host check-arm64
 
 check-host:
 	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-fuzz check-images check-cli check-kernel
