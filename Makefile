@@ -113,7 +113,7 @@ deps:
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(UNIT_BIN)
-	@$(MAKE) --no-print-directory -j$$(($(NPROC) + 1)) check-host check-arm64
+	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-arm64
 
 check-host:
 	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-fuzz check-images check-cli check-kernel
@@ -234,4 +234,4 @@ print-%:
 clean:
 	rm -rf $(B) build-clang build-asan build-arm64 fastverity libfastverity.a libfastverity.so
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -373,8 +373,14 @@ START_TEST(fused_parity_equals_own_pass)
 	FILE *f = fopen(data, "wb");
 
 	ck_assert_ptr_nonnull(f);
-	for (size_t i = 0; i < 5000 * 4096; i++)
-		fputc(next_byte(), f);
+	for (size_t b = 0; b < 5000; b++) {
+		uint8_t block[4096];
+
+		for (size_t i = 0; i < sizeof(block); i++)
+			block[i] = next_byte();
+		ck_assert_uint_eq(fwrite(block, 1, sizeof(block), f),
+				  sizeof(block));
+	}
 	fclose(f);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (unsigned roots = 2; roots <= 24; roots += 11)
