@@ -106,16 +106,8 @@ void sha256_armv8_finup_many(const struct sha256_salted_state *st,
 			     const uint8_t *msgs, size_t msg_len, size_t count,
 			     uint8_t *out, size_t out_stride)
 {
-	size_t i = 0;
-
-	for (; i + 2 <= count; i += 2)
-		sha256_finup2x_tmpl(armv8_blocks2, st, msgs + i * msg_len,
-				    msgs + (i + 1) * msg_len, msg_len,
-				    out + i * out_stride,
-				    out + (i + 1) * out_stride, 2 * msg_len);
-	if (i < count)
-		sha256_finup_tmpl(armv8_blocks, st, msgs + i * msg_len, msg_len,
-				  out + i * out_stride);
+	sha256_finup_many_tmpl(armv8_blocks, armv8_blocks2, st, msgs, msg_len,
+			       count, out, out_stride);
 }
 #else
 typedef int sha256_armv8_unused;

@@ -171,4 +171,25 @@ static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 	sha256_out(h2, out2);
 }
 
+/* count messages of msg_len bytes, in pairs through blocks2 (each pair
+ * prefetching the next), the odd last one through blocks. */
+static inline void sha256_finup_many_tmpl(sha256_blocks_fn blocks,
+					  sha256_blocks2_fn blocks2,
+					  const struct sha256_salted_state *st,
+					  const uint8_t *msgs, size_t msg_len,
+					  size_t count, uint8_t *out,
+					  size_t out_stride)
+{
+	size_t i = 0;
+
+	for (; i + 2 <= count; i += 2)
+		sha256_finup2x_tmpl(blocks2, st, msgs + i * msg_len,
+				    msgs + (i + 1) * msg_len, msg_len,
+				    out + i * out_stride,
+				    out + (i + 1) * out_stride, 2 * msg_len);
+	if (i < count)
+		sha256_finup_tmpl(blocks, st, msgs + i * msg_len, msg_len,
+				  out + i * out_stride);
+}
+
 #endif
