@@ -71,6 +71,12 @@ check "  and runs (format, verify), with the library's version" test "$(head -1 
 check "  its tree and root are the command's" sh -c "cmp -s '$T/ch' '$T/ch2' && test '$(sed -n 2p "$T/cout")' = '$(root_of "$T/co2")'"
 nm -D --defined-only "$T/root/usr/lib/libfastverity.so.1" | awk '{print $3}' | sort >"$T/symbols"
 check "the shared library exports exactly the listed symbols" diff -u "$TOP/tests/abi/libfastverity.symbols" "$T/symbols"
+# and every one of them is called by a test
+untested=""
+for f in $(sed -n 's/@@FASTVERITY_1$//p' "$TOP/tests/abi/libfastverity.symbols"); do
+	grep -qw "$f" "$TOP/tests/unit/test_api.c" "$TOP/tests/kernel/api.c" "$0" "$TOP/README.md" || untested="$untested $f"
+done
+check "every exported function is called by a test${untested:+ (not:$untested)}" test -z "$untested"
 # the README's example, as printed there
 sed -n '/^## Use the library/,/^## How it is built/p' "$TOP/README.md" | sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$T/readme.c"
 # shellcheck disable=SC2086
