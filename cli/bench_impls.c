@@ -45,19 +45,6 @@ static const char *const impl_notes[IMPL_COUNT] = {
 	"fastverity's generic path", "",
 };
 
-/* The SHA-256 instructions of the architecture this was built for (the
- * CPU may lack them), or the portable kernel where there are none. */
-static enum sha256_kernel arch_kernel(void)
-{
-#if defined(__x86_64__)
-	return SHA256_KERNEL_SHANI;
-#elif defined(__aarch64__)
-	return SHA256_KERNEL_ARMV8;
-#else
-	return SHA256_KERNEL_PORTABLE;
-#endif
-}
-
 /* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
 static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 		     const uint8_t *salt, const uint8_t *buf, uint8_t *out,
@@ -65,12 +52,12 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 {
 	switch (k) {
 	case IMPL_HW_2WAY:
-		sha256_finup_many(arch_kernel(), st, buf, IMPL_BLOCK,
+		sha256_finup_many(sha256_arch_kernel(), st, buf, IMPL_BLOCK,
 				  IMPL_BLOCKS, out, 32);
 		return 0;
 	case IMPL_HW_1WAY:
 		for (int i = 0; i < IMPL_BLOCKS; i++)
-			sha256_finup_one(arch_kernel(), st,
+			sha256_finup_one(sha256_arch_kernel(), st,
 					 buf + i * IMPL_BLOCK, IMPL_BLOCK,
 					 out + i * 32);
 		return 0;
@@ -175,7 +162,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
 		if (k == IMPL_HW_1WAY || k == IMPL_HW_2WAY) {
-			enum sha256_kernel hw = arch_kernel();
+			enum sha256_kernel hw = sha256_arch_kernel();
 
 			snprintf(r->name_buf, sizeof(r->name_buf),
 				 "SHA-256 %s %s-way",

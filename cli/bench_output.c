@@ -350,6 +350,17 @@ static json_object *num_or_null(double v)
 	return v < 0 ? NULL : num_digits(v, 2);
 }
 
+/* mb_per_s and its spread (slowest, fastest round); NULL when not
+ * measured (mb < 0). */
+static void add_rate(json_object *j, double mb, double lo, double hi)
+{
+	json_object_object_add(j, "mb_per_s", num_or_null(mb));
+	json_object_object_add(j, "mb_per_s_min",
+			       num_or_null(mb < 0 ? -1 : lo));
+	json_object_object_add(j, "mb_per_s_max",
+			       num_or_null(mb < 0 ? -1 : hi));
+}
+
 void bench_print_json(const struct bench_report *r)
 {
 	json_object *root = json_object_new_object(),
@@ -382,13 +393,7 @@ void bench_print_json(const struct bench_report *r)
 		json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "name", cli_json_str(b->name));
-		json_object_object_add(j, "mb_per_s", num_or_null(b->mb_per_s));
-		json_object_object_add(
-			j, "mb_per_s_min",
-			num_or_null(b->mb_per_s < 0 ? -1 : b->lo));
-		json_object_object_add(
-			j, "mb_per_s_max",
-			num_or_null(b->mb_per_s < 0 ? -1 : b->hi));
+		add_rate(j, b->mb_per_s, b->lo, b->hi);
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
 		json_object_object_add(
 			j, "note",
@@ -403,13 +408,7 @@ void bench_print_json(const struct bench_report *r)
 		json_object_object_add(j, "roots",
 				       json_object_new_int((int)f->roots));
 		json_object_object_add(j, "encoder", cli_json_str(f->name));
-		json_object_object_add(j, "mb_per_s", num_or_null(f->mb_per_s));
-		json_object_object_add(
-			j, "mb_per_s_min",
-			num_or_null(f->mb_per_s < 0 ? -1 : f->lo));
-		json_object_object_add(
-			j, "mb_per_s_max",
-			num_or_null(f->mb_per_s < 0 ? -1 : f->hi));
+		add_rate(j, f->mb_per_s, f->lo, f->hi);
 		json_object_object_add(j, "vs_libfec",
 				       num_or_null(fec_ratio(r, f)));
 		json_object_object_add(

@@ -267,8 +267,7 @@ int cli_parse_size(const char *text, uint64_t *out)
 int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 		    struct cli_progress *pr)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t n = cpus > 0 ? (uint64_t)cpus : 1;
+	uint64_t n = verity_default_threads();
 
 	if (o->threads) {
 		if (parse_u64("--threads", o->threads, 256, &n))
@@ -276,8 +275,6 @@ int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 		if (n == 0)
 			return cli_error(-EINVAL, "--threads: at least 1");
 	}
-	if (n > 256)
-		n = 256;
 	cli_progress_init(pr, o);
 	opt->threads = (unsigned)n;
 	opt->progress = cli_progress_update;

@@ -163,6 +163,17 @@ int sha256_cpu_has_armv8(void)
 }
 #endif
 
+enum sha256_kernel sha256_arch_kernel(void)
+{
+#if defined(__x86_64__)
+	return SHA256_KERNEL_SHANI;
+#elif defined(__aarch64__)
+	return SHA256_KERNEL_ARMV8;
+#else
+	return SHA256_KERNEL_PORTABLE;
+#endif
+}
+
 const char *sha256_cpu_features(void)
 {
 #if defined(__x86_64__)

@@ -38,6 +38,10 @@ enum sha256_kernel sha256_kernel_select(void);
 int sha256_cpu_has_shani(void);
 /* True when the CPU has the Armv8 SHA-256 instructions (aarch64). */
 int sha256_cpu_has_armv8(void);
+/* The kernel of the architecture this was built for (SHA-NI on x86-64,
+ * Armv8 CE on aarch64; the CPU may lack it), or the portable kernel
+ * where fastverity has none. */
+enum sha256_kernel sha256_arch_kernel(void);
 /* The SHA-256 instructions this CPU has, as the bench prints them. */
 const char *sha256_cpu_features(void);
 /* "sha-ni (two-way)"; and the short form, "SHA-NI". */

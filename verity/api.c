@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "activate.h"
 #include "signature.h"
@@ -481,15 +480,11 @@ static void run_options(const fv_options *o, struct ht_options *opt,
 			struct verity_fec_params *fp)
 {
 	static const fv_options none;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (!o)
 		o = &none;
 	memset(opt, 0, sizeof(*opt));
-	opt->threads = o->threads   ? o->threads
-		       : cpus < 1   ? 1
-		       : cpus > 256 ? 256
-				    : (unsigned)cpus;
+	opt->threads = o->threads ? o->threads : verity_default_threads();
 	opt->no_map = !o->map;
 	opt->progress = o->progress;
 	opt->progress_ctx = o->progress_ctx;

@@ -38,9 +38,10 @@ int verity_layout_compute(const struct verity_params *p,
 	return 0;
 }
 
-int verity_resolve_data_blocks(struct verity_params *p,
-			       const struct verity_device *data,
-			       struct fv_error *err)
+/* Fills p->data_blocks from the device when 0; refuses a partial tail. */
+static int verity_resolve_data_blocks(struct verity_params *p,
+				      const struct verity_device *data,
+				      struct fv_error *err)
 {
 	uint64_t tail = data->size % p->data_block_size;
 
@@ -77,9 +78,11 @@ int verity_resolve_data_blocks(struct verity_params *p,
 	return 0;
 }
 
-int verity_check_overlap(const struct verity_layout *l,
-			 const struct verity_device *data,
-			 const struct verity_device *hash, struct fv_error *err)
+/* Refuses a hash area that overlaps the data area of the same file. */
+static int verity_check_overlap(const struct verity_layout *l,
+				const struct verity_device *data,
+				const struct verity_device *hash,
+				struct fv_error *err)
 {
 	uint64_t hlen = l->hash_end - l->hash_area_start;
 

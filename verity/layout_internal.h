@@ -5,15 +5,6 @@
 #include "device.h"
 #include "verity.h"
 
-/* Fills p->data_blocks from the device when 0; refuses a partial tail. */
-int verity_resolve_data_blocks(struct verity_params *p,
-			       const struct verity_device *data,
-			       struct fv_error *err);
-/* Refuses a hash area that overlaps the data area of the same file. */
-int verity_check_overlap(const struct verity_layout *l,
-			 const struct verity_device *data,
-			 const struct verity_device *hash,
-			 struct fv_error *err);
 /* The one opener of the data and hash devices, for format
  * (VERITY_OPEN_CREATE: the hash image is an output, created last, once
  * everything else is known good), verify (READ) and repair (WRITE), with

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/random.h>
 
 #include "../hashtree/geometry.h"
@@ -191,4 +192,11 @@ void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16])
 	memcpy(uuid, random, 16);
 	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); /* version 4 */
 	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+}
+
+unsigned verity_default_threads(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus < 1 ? 1 : cpus > 256 ? 256 : (unsigned)cpus;
 }

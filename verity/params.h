@@ -48,6 +48,8 @@ int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
 			   size_t size, size_t *bad);
 int verity_uuid_parse(const char *s, uint8_t uuid[16]);
 void verity_uuid_format(const uint8_t uuid[16], char out[37]);
+/* Worker threads by default: one per online CPU, 1 to 256. */
+unsigned verity_default_threads(void);
 /* Random bytes from getrandom(); for salts and UUIDs. */
 int verity_random(uint8_t *buf, size_t len, struct fv_error *err);
 void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16]);
