@@ -11,7 +11,7 @@ LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfec -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
-           hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c \
+           hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/params.c verity/superblock.c verity/device.c verity/io.c \
            verity/layout.c verity/format.c verity/verify.c \
            verity/table.c verity/loop.c verity/activate.c verity/signature.c \

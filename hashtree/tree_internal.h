@@ -12,6 +12,8 @@
 
 /* One read of child blocks; fits L2. */
 #define CHUNK_BYTES (256u << 10)
+/* Data shown to data_seen at a time: fits L1 with its hashing. */
+#define SEEN_BYTES (64u << 10)
 /* Most parent blocks in one window. */
 #define WINDOW_BYTES (256u << 10)
 /* Children per window, about: the last windows of a level then end within
@@ -61,8 +63,9 @@ struct level_pass {
 struct worker {
 	struct level_pass *lp;
 	unsigned index; /* 0 .. threads - 1 */
-	uint8_t *chunk;
-	size_t chunk_blocks;
+	uint8_t *chunk; /* read buffer (mapped data: made if needed) */
+	size_t chunk_blocks, chunk_bytes;
+	size_t window_bytes; /* of computed and stored */
 	uint8_t *computed;
 	uint8_t *stored;
 	struct ht_failure *found;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "tree_internal.h"
 
 static uint32_t children_of(const struct level_pass *lp, uint64_t p)
@@ -95,6 +96,14 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 	return w->map + (off - w->map_off);
 }
 
+/* The read buffer, made when first needed. */
+static uint8_t *chunk_of(struct worker *w)
+{
+	if (!w->chunk)
+		w->chunk = ht_buffer_alloc(w->chunk_bytes);
+	return w->chunk;
+}
+
 /* Computes parent blocks [p0, p0 + np) into w->computed, zero-padded. */
 static int hash_window(struct worker *w, uint64_t p0, size_t np,
 		       struct fv_error *err)
@@ -125,9 +134,11 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 				n = (size_t)plan;
 				src = map_children(w, c, n);
 				if (!src) {
-					src = w->chunk;
-					r = read_children(lp, c, n, w->chunk,
-							  err);
+					src = chunk_of(w);
+					r = src ? read_children(lp, c, n,
+								w->chunk, err)
+						: fv_fail(err, ENOMEM,
+							  "out of memory");
 				}
 				if (!r)
 					r = ht_hash_blocks(
@@ -267,13 +278,19 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 			  lp->child_size;
 	if (w->chunk_blocks == 0)
 		w->chunk_blocks = 1;
-	w->chunk = malloc(w->chunk_blocks * lp->child_size);
-	w->computed = malloc(wbytes);
+	w->chunk_bytes = w->chunk_blocks * lp->child_size;
+	w->window_bytes = wbytes;
+	/* (mapped data needs the chunk only if a mapping fails) */
+	if (lp->level || !lp->io->map_data || lp->opt->no_map)
+		w->chunk = ht_buffer_alloc(w->chunk_bytes);
+	w->computed = ht_buffer_alloc(wbytes);
 	if (lp->mode == PASS_VERIFY) {
-		w->stored = malloc(wbytes);
+		w->stored = ht_buffer_alloc(wbytes);
 		w->found = malloc(max_found * sizeof(*w->found));
 	}
-	if (!w->chunk || !w->computed ||
+	if ((!w->chunk &&
+	     (lp->level || !lp->io->map_data || lp->opt->no_map)) ||
+	    !w->computed ||
 	    (lp->mode == PASS_VERIFY && (!w->stored || !w->found)))
 		return -ENOMEM;
 	return 0;
@@ -282,8 +299,8 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 void ht_worker_free(struct worker *w)
 {
 	unmap_current(w);
-	free(w->chunk);
-	free(w->computed);
-	free(w->stored);
+	ht_buffer_free(w->chunk, w->chunk_bytes);
+	ht_buffer_free(w->computed, w->window_bytes);
+	ht_buffer_free(w->stored, w->window_bytes);
 	free(w->found);
 }

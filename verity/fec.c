@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hashtree/buffer.h"
+
 /* Message bytes a batch of rounds reads: rsn runs of consecutive covered
  * blocks, together about this much, so the GF(2^8) passes stay in cache. */
 #define FEC_BATCH_BYTES (2u << 20)
@@ -294,15 +296,17 @@ struct parity_buffers {
 	uint8_t *stored; /* what the device holds (check, fix) */
 	uint8_t *zeros;
 	uint8_t **src, **par;
+	size_t len; /* batch_rounds blocks */
+	unsigned rsn, roots;
 };
 
 static void buffers_free(struct parity_buffers *b)
 {
-	free(b->msg);
-	free(b->planes);
-	free(b->parity);
-	free(b->stored);
-	free(b->zeros);
+	ht_buffer_free(b->msg, b->len * b->rsn);
+	ht_buffer_free(b->planes, b->len * b->roots);
+	ht_buffer_free(b->parity, b->len * b->roots);
+	ht_buffer_free(b->stored, b->len * b->roots);
+	ht_buffer_free(b->zeros, b->len);
 	free(b->src);
 	free(b->par);
 }
@@ -313,11 +317,15 @@ static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
 	unsigned rsn = j->rs->rsn, roots = j->rs->roots;
 
 	memset(b, 0, sizeof(*b));
-	b->msg = malloc(len * rsn);
-	b->planes = malloc(len * roots);
-	b->parity = malloc(len * roots);
-	b->stored = j->mode == FEC_PASS_WRITE ? NULL : malloc(len * roots);
-	b->zeros = calloc(1, len);
+	b->len = len;
+	b->rsn = rsn;
+	b->roots = roots;
+	b->msg = ht_buffer_alloc(len * rsn);
+	b->planes = ht_buffer_alloc(len * roots);
+	b->parity = ht_buffer_alloc(len * roots);
+	b->stored =
+		j->mode == FEC_PASS_WRITE ? NULL : ht_buffer_alloc(len * roots);
+	b->zeros = ht_buffer_alloc(len);
 	b->src = calloc(rsn, sizeof(*b->src));
 	b->par = calloc(roots, sizeof(*b->par));
 	if (!b->msg || !b->planes || !b->parity || !b->zeros || !b->src ||
@@ -516,7 +524,8 @@ int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 	f->threads = threads;
 	f->plane_bytes = (size_t)(fl->rounds * fl->block_size);
 	/* one set of planes per worker, and one for the tree blocks */
-	f->planes = calloc(threads + 1, (size_t)per_thread);
+	f->planes_len = (threads + 1) * (size_t)per_thread;
+	f->planes = ht_buffer_alloc(f->planes_len);
 	if (!f->planes)
 		return fv_fail(err, ENOMEM, "out of memory");
 	pthread_mutex_init(&f->tree_lock, NULL);
@@ -581,7 +590,8 @@ int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 	const struct verity_fec_layout *fl = f->fl;
 	size_t bs = fl->block_size, per = CHUNK_BLOCKS_BYTES / bs;
 	size_t total = f->plane_bytes * fl->roots;
-	uint8_t *buf = malloc(per * bs * fl->roots);
+	size_t buf_len = per * bs * fl->roots;
+	uint8_t *buf = ht_buffer_alloc(buf_len);
 	uint8_t *planes[FEC_MAX_ROOTS];
 	int r = 0;
 
@@ -617,7 +627,7 @@ int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		r = verity_device_write(s->fec, fl->offset + x * fl->roots, buf,
 					len * fl->roots, err);
 	}
-	free(buf);
+	ht_buffer_free(buf, buf_len);
 	return r;
 }
 
@@ -625,7 +635,7 @@ void fec_fused_free(struct fec_fused *f)
 {
 	if (f->planes)
 		pthread_mutex_destroy(&f->tree_lock);
-	free(f->planes);
+	ht_buffer_free(f->planes, f->planes_len);
 	f->planes = NULL;
 }
 
