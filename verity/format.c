@@ -145,12 +145,15 @@ int verity_format(struct verity_params *p, const char *data_path,
 	struct ht_io io;
 	struct fec_rs rs = {0};
 	struct fec_fused fused = {0};
+	struct ht_options build = {.threads = 1};
 	int r;
 
 	r = verity_open_pair(p, data_path, hash_path, 0, VERITY_OPEN_CREATE,
 			     &data, &hash, &l, err);
 	if (r)
 		return r;
+	if (opt)
+		build = *opt;
 	if (fp && fp->device) {
 		r = open_fec(&fec, fp->device, &hash, hash_path, data_path,
 			     fp->offset, err);
@@ -188,6 +191,10 @@ int verity_format(struct verity_params *p, const char *data_path,
 		if (r > 0)
 			r = 0;
 		if (fused.planes) {
+			/* read, not mapped: the parity update then finds the
+			 * blocks in the chunk just hashed, in cache (mapped,
+			 * format with parity was 15% slower here) */
+			build.no_map = 1;
 			io.data_seen = io_data_seen;
 			io.write_tree = io_write_tree_fused;
 			ctx.fused = &fused;
@@ -198,7 +205,7 @@ int verity_format(struct verity_params *p, const char *data_path,
 				   p->salt_size, err);
 	if (!r) {
 		verity_fill_info(info, &h);
-		r = ht_build(&l.geo, &h, &io, opt, root, err);
+		r = ht_build(&l.geo, &h, &io, &build, root, err);
 		ht_hasher_free(&h);
 		if (!r)
 			r = verity_data_unchanged(&data, &l, err);
