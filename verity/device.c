@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/fs.h>
@@ -222,32 +223,40 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 	return 0;
 }
 
-/* fsync of the directory holding path, so that a rename is durable. */
-static int sync_dir_of(const char *path)
+/* The directory part of path, with its slash ("." for none). */
+static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir =
-		slash ? strndup(path, (size_t)(slash - path + 1)) : strdup(".");
-	int fd, r = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return slash ? strndup(path, (size_t)(slash - path + 1)) : strdup(".");
+}
+
+/* fsync of directory dir, so that a rename in it is durable. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
 	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
 		r = -errno;
 	if (fd >= 0)
 		close(fd);
-	free(dir);
 	return r;
 }
 
-int verity_device_commit(struct verity_device *d, struct fv_error *err)
+static int flush(const struct verity_device *d, struct fv_error *err)
 {
-	int r;
-
 	if (fsync(d->fd) < 0 && errno != EINVAL)
 		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
 			       strerror(errno));
+	return 0;
+}
+
+/* The temporary file renamed over the final path; *dir: its directory,
+ * to sync (NULL when opened in place). */
+static int rename_over(struct verity_device *d, char **dir,
+		       struct fv_error *err)
+{
+	*dir = NULL;
 	if (!d->tmp)
 		return 0;
 	if (rename(d->tmp, d->final) < 0)
@@ -255,11 +264,88 @@ int verity_device_commit(struct verity_device *d, struct fv_error *err)
 			       strerror(errno));
 	free(d->tmp);
 	d->tmp = NULL;
-	r = sync_dir_of(d->final);
+	*dir = dir_of(d->final);
+	if (!*dir)
+		return fv_fail(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int sync_dir_of(const struct verity_device *d, const char *dir,
+		       struct fv_error *err)
+{
+	int r = dir ? sync_dir(dir) : 0;
+
 	if (r)
 		return fv_fail(err, EIO, "%s: cannot flush its directory: %s",
 			       d->path, strerror(-r));
 	return 0;
+}
+
+int verity_device_commit(struct verity_device *d, struct fv_error *err)
+{
+	char *dir = NULL;
+	int r = flush(d, err);
+
+	if (!r)
+		r = rename_over(d, &dir, err);
+	if (!r)
+		r = sync_dir_of(d, dir, err);
+	free(dir);
+	return r;
+}
+
+struct flush_job {
+	const struct verity_device *d;
+	struct fv_error err;
+	int r;
+};
+
+static void *flush_main(void *arg)
+{
+	struct flush_job *j = arg;
+
+	j->r = flush(j->d, &j->err);
+	return NULL;
+}
+
+int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
+			      struct fv_error *err)
+{
+	struct flush_job ja = {.d = a};
+	char *da = NULL, *db = NULL;
+	pthread_t t;
+	int threaded = pthread_create(&t, NULL, flush_main, &ja) == 0;
+	int r;
+
+	/* both flushed at once: the file system may share the work */
+	if (!threaded)
+		flush_main(&ja);
+	r = flush(b, err);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (ja.r) {
+		*err = ja.err;
+		return ja.r;
+	}
+	if (!r)
+		r = rename_over(a, &da, err);
+	/* a's rename durable before b's, unless both are in one directory:
+	 * then b's directory sync makes both durable (renames in one
+	 * directory reach the disk in order) */
+	if (!r && da) {
+		db = b->tmp ? dir_of(b->final) : NULL;
+		if (!db || strcmp(da, db) != 0)
+			r = sync_dir_of(a, da, err);
+		free(db);
+		db = NULL;
+	}
+	if (!r)
+		r = rename_over(b, &db, err);
+	if (!r)
+		r = sync_dir_of(b, db, err);
+	free(da);
+	free(db);
+	return r;
 }
 
 int verity_write_file(const char *path, const char *what, const void *buf,

@@ -65,6 +65,10 @@ int verity_device_open_format_output(struct verity_device *d, const char *path,
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */
 int verity_device_commit(struct verity_device *d, struct fv_error *err);
+/* Commits two outputs: both flushed at once, then a renamed, then b, so
+ * that b never shows under its name before a does. */
+int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
+			      struct fv_error *err);
 /* 1 when the two paths name the same existing file or block device
  * (after symlinks); 0 otherwise, also when either does not exist. */
 int verity_path_same(const char *a, const char *b);

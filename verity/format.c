@@ -220,12 +220,20 @@ int verity_format(struct verity_params *p, const char *data_path,
 	if (!r && !hash.tmp && fsync(hash.fd) < 0 && errno != EINVAL)
 		r = fv_fail(err, EIO, "%s: cannot flush: %s", hash_path,
 			    strerror(errno));
-	if (!r && l.fec.roots && !l.fec.on_hash_device)
-		r = verity_device_commit(&fec, err);
-	if (!r && !p->no_superblock)
-		r = write_superblock(p, &l, &hash, err);
-	if (!r)
-		r = verity_device_commit(&hash, err);
+	if (hash.tmp && l.fec.roots && !l.fec.on_hash_device) {
+		/* a new hash image: the parity named by it committed first */
+		if (!r && !p->no_superblock)
+			r = write_superblock(p, &l, &hash, err);
+		if (!r)
+			r = verity_device_commit_pair(&fec, &hash, err);
+	} else {
+		if (!r && l.fec.roots && !l.fec.on_hash_device)
+			r = verity_device_commit(&fec, err);
+		if (!r && !p->no_superblock)
+			r = write_superblock(p, &l, &hash, err);
+		if (!r)
+			r = verity_device_commit(&hash, err);
+	}
 	verity_device_close(&fec);
 	verity_device_close(&hash);
 	verity_device_close(&data);
