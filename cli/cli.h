@@ -189,10 +189,6 @@ struct cli_progress {
 	double last;
 };
 
-#include <signal.h>
-/* Set while a progress line is on screen (read by signal handlers). */
-extern volatile sig_atomic_t cli_progress_visible;
-
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o);
 void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(struct cli_progress *pr);

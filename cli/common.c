@@ -279,9 +279,11 @@ int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
 	opt->threads = (unsigned)n;
 	opt->progress = cli_progress_update;
 	opt->progress_ctx = pr;
-	/* --json: a file that shrinks must end the document, not the
-	 * process */
-	opt->no_map = o->json;
+	/* the data is read, never mapped: no faster mapped here with the
+	 * image cached in large folios, 40% slower with it cached in 4 KiB
+	 * pages (1 GiB: format 0.31 s read, 0.58-0.62 s mapped), and a file
+	 * that shrinks is then an error returned, not a signal */
+	opt->no_map = 1;
 	return 0;
 }
 

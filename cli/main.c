@@ -1,8 +1,5 @@
 /* fastverity: a drop-in for veritysetup's format, verify and dump. */
 #include <errno.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,41 +337,6 @@ static const char *failure_text(int code)
 	}
 }
 
-/* The data is read through a mapping; if the file shrinks meanwhile, the
- * access faults. Say so in one line instead of dying on the signal: the
- * line is made before the action runs, and only the first faulting
- * thread writes it, in one write. */
-static char sigbus_line[PATH_MAX + 96];
-static size_t sigbus_len;
-static atomic_flag sigbus_once = ATOMIC_FLAG_INIT;
-
-static void sigbus_handler(int sig)
-{
-	(void)sig;
-	if (atomic_flag_test_and_set(&sigbus_once))
-		for (;;)
-			pause(); /* the first thread exits for all */
-	if (cli_progress_visible && write(STDERR_FILENO, "\r\033[K", 4) < 0)
-		_exit(EXIT_PARAMS);
-	if (write(STDERR_FILENO, sigbus_line, sigbus_len) < 0)
-		_exit(EXIT_PARAMS);
-	_exit(EXIT_PARAMS);
-}
-
-static void sigbus_prepare(void)
-{
-	const char *name = opts.nargs > 0 ? opts.args[0] : "data device";
-	int n = snprintf(sigbus_line, sizeof(sigbus_line),
-			 "fastverity: %s: the file shrank while it was being "
-			 "read\n",
-			 name);
-
-	sigbus_len = n < 0 ? 0
-		     : (size_t)n < sizeof(sigbus_line)
-			     ? (size_t)n
-			     : sizeof(sigbus_line) - 1;
-}
-
 /* stdout, checked once at the end as coreutils do: a root hash written to
  * a full disk or a closed pipe is an error, not a success. */
 static int stdout_checked;
@@ -472,15 +434,11 @@ static const struct action *help_request(int argc, const char **argv)
 
 static int run(int argc, const char **argv)
 {
-	struct sigaction sa;
 	poptContext pc;
 	const char *name;
 	const struct action *act = NULL;
 	int rc;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sigbus_handler;
-	sigaction(SIGBUS, &sa, NULL);
 	if ((act = help_request(argc, argv)) != NULL || help_asked) {
 		print_help(act);
 		return EXIT_OK;
@@ -540,7 +498,6 @@ static int run(int argc, const char **argv)
 		opts.nargs++;
 	while (opts.trusted_certs && opts.trusted_certs[opts.ntrusted])
 		opts.ntrusted++;
-	sigbus_prepare();
 	cli_debug(&opts, "fastverity %s: running command %s.",
 		  FASTVERITY_VERSION, act->name);
 	rc = act->run(&opts);

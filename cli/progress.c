@@ -3,14 +3,11 @@
  * cleared at the end; elsewhere (--progress into a file or a pipe) plain
  * lines without control characters, at most one a second, and the last
  * at 100%. */
-#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-volatile sig_atomic_t cli_progress_visible;
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 {
@@ -47,7 +44,6 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 		rate > 0 ? (double)(total - done) / rate : 0.0);
 	fflush(stderr);
 	pr->shown = 1;
-	cli_progress_visible = 1;
 }
 
 void cli_progress_end(struct cli_progress *pr)
@@ -55,5 +51,4 @@ void cli_progress_end(struct cli_progress *pr)
 	if (pr->shown && pr->tty)
 		fputs("\r\033[K", stderr);
 	pr->shown = 0;
-	cli_progress_visible = 0;
 }

@@ -109,9 +109,9 @@ void fv_options_free(fv_options *o);
 /* 0: one per online CPU; 1: the calling thread only; at most 256. */
 int fv_options_set_threads(fv_options *o, unsigned threads);
 
-/* 1: map the data instead of reading it: faster, but a data file that
- * another program truncates meanwhile raises SIGBUS in the caller (the
- * command line catches it; a library cannot). Default 0: read. */
+/* 1: map the data instead of reading it: no copy, but a data file that
+ * another program truncates meanwhile raises SIGBUS in the caller (a
+ * library cannot catch it). Default 0: read, as the command does. */
 int fv_options_set_map(fv_options *o, int map);
 
 /* done of total bytes read so far; called from worker threads, one call

@@ -508,6 +508,24 @@ int verity_device_same(const struct verity_device *a,
 	return a->dev == b->dev && a->ino == b->ino;
 }
 
+/* A read that found the end of the file at off: a file cut short since it
+ * was opened says so. */
+static int eof_error(const struct verity_device *d, uint64_t off,
+		     struct fv_error *err)
+{
+	struct stat st;
+
+	if (!d->is_block && fstat(d->fd, &st) == 0 &&
+	    (uint64_t)st.st_size < d->size)
+		return fv_fail(err, EIO,
+			       "%s: the file shrank while it was being read "
+			       "(%llu bytes, %llu when opened)",
+			       d->path, (unsigned long long)st.st_size,
+			       (unsigned long long)d->size);
+	return fv_fail(err, EIO, "%s: unexpected end of file at offset %llu",
+		       d->path, (unsigned long long)off);
+}
+
 int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 		       size_t len, struct fv_error *err)
 {
@@ -524,10 +542,7 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 				       d->path, (unsigned long long)off,
 				       strerror(errno));
 		if (n == 0)
-			return fv_fail(
-				err, EIO,
-				"%s: unexpected end of file at offset %llu",
-				d->path, (unsigned long long)off);
+			return eof_error(d, off, err);
 		p += n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
