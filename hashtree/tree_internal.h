@@ -12,8 +12,6 @@
 
 /* One read of child blocks; fits L2. */
 #define CHUNK_BYTES (256u << 10)
-/* Data shown to data_seen at a time: fits L1 with its hashing. */
-#define SEEN_BYTES (64u << 10)
 /* Most parent blocks in one window. */
 #define WINDOW_BYTES (256u << 10)
 /* Children per window, about: the last windows of a level then end within
@@ -63,7 +61,7 @@ struct level_pass {
 struct worker {
 	struct level_pass *lp;
 	unsigned index; /* 0 .. threads - 1 */
-	uint8_t *chunk; /* read buffer (mapped data: made if needed) */
+	uint8_t *chunk; /* read buffer, made when first needed */
 	size_t chunk_blocks, chunk_bytes;
 	size_t window_bytes; /* of computed and stored */
 	uint8_t *computed;

@@ -96,7 +96,8 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 	return w->map + (off - w->map_off);
 }
 
-/* The read buffer, made when first needed. */
+/* The read buffer, made when first needed (mapped data needs it only
+ * where a mapping fails). */
 static uint8_t *chunk_of(struct worker *w)
 {
 	if (!w->chunk)
@@ -280,17 +281,12 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 		w->chunk_blocks = 1;
 	w->chunk_bytes = w->chunk_blocks * lp->child_size;
 	w->window_bytes = wbytes;
-	/* (mapped data needs the chunk only if a mapping fails) */
-	if (lp->level || !lp->io->map_data || lp->opt->no_map)
-		w->chunk = ht_buffer_alloc(w->chunk_bytes);
 	w->computed = ht_buffer_alloc(wbytes);
 	if (lp->mode == PASS_VERIFY) {
 		w->stored = ht_buffer_alloc(wbytes);
 		w->found = malloc(max_found * sizeof(*w->found));
 	}
-	if ((!w->chunk &&
-	     (lp->level || !lp->io->map_data || lp->opt->no_map)) ||
-	    !w->computed ||
+	if (!w->computed ||
 	    (lp->mode == PASS_VERIFY && (!w->stored || !w->found)))
 		return -ENOMEM;
 	return 0;
