@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -63,16 +64,35 @@ static EVP_MD *fetch_digest(const char *alg, struct fv_error *err)
 	return md;
 }
 
+/* sha256 by its usual name: the fast path's own code hashes it, so
+ * OpenSSL is not even started (starting it costs about 2.4 ms a run). */
+static int plain_sha256(const char *alg)
+{
+	return strcasecmp(alg, "sha256") == 0;
+}
+
 unsigned ht_digest_size(const char *alg)
 {
-	EVP_MD *md = fetch_digest(alg, NULL);
+	EVP_MD *md;
 	int size;
 
+	if (plain_sha256(alg))
+		return SHA256_DIGEST_SIZE;
+	md = fetch_digest(alg, NULL);
 	if (!md)
 		return 0;
 	size = EVP_MD_get_size(md);
 	EVP_MD_free(md);
 	return size > 0 ? (unsigned)size : 0;
+}
+
+static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
+{
+	h->path = HT_PATH_FAST;
+	h->kernel = sha256_kernel_select();
+	h->path_reason = "sha256 in format 1: salted state, import + finup";
+	sha256_salted_init(&h->sha, salt, salt_size);
+	return 0;
 }
 
 int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
@@ -92,6 +112,11 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 	memcpy(h->salt, salt, salt_size);
 	h->salt_size = salt_size;
 
+	if (plain_sha256(alg) && hash_type == 1) {
+		strcpy(h->provider, "none");
+		h->digest_size = SHA256_DIGEST_SIZE;
+		return init_fast(h, salt, salt_size);
+	}
 	h->md = fetch_digest(alg, err);
 	if (!h->md)
 		return -EINVAL;
@@ -108,14 +133,8 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		OSSL_PROVIDER_get0_name(EVP_MD_get0_provider(h->md)),
 		sizeof(h->provider) - 1);
 
-	if (EVP_MD_is_a(h->md, "SHA256") && hash_type == 1) {
-		h->path = HT_PATH_FAST;
-		h->kernel = sha256_kernel_select();
-		h->path_reason =
-			"sha256 in format 1: salted state, import + finup";
-		sha256_salted_init(&h->sha, salt, salt_size);
-		return 0;
-	}
+	if (EVP_MD_is_a(h->md, "SHA256") && hash_type == 1)
+		return init_fast(h, salt, salt_size);
 
 	h->path = HT_PATH_GENERIC;
 	h->path_reason =
