@@ -10,8 +10,8 @@
 # back once, so it is cached as any image read from disk is (on Linux
 # 6.x file systems with large folios, in pieces of up to 2 MiB). One
 # more row shows the other case, an image cached in 4 KiB pages (as
-# left by a program writing it 4 KiB at a time): there each 4 KiB page
-# costs fastverity's mapping more kernel time.
+# left by a program writing it 4 KiB at a time), which costs the kernel
+# more per byte read.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fv=$top/fastverity
