@@ -7,7 +7,10 @@ DESTDIR ?=
 PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfec -lpthread -lm
+# libdevmapper: its header only; it is opened when first needed
+# (verity/activate.c)
+LIBS     = $(shell pkg-config --libs $(filter-out devmapper,$(PKGS)) 2>/dev/null) \
+           -lfec -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
