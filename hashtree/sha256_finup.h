@@ -28,6 +28,9 @@ void sha256_shani_finup2x(const struct sha256_salted_state *st,
 void sha256_shani_finup_many(const struct sha256_salted_state *st,
 			     const uint8_t *msgs, size_t msg_len, size_t count,
 			     uint8_t *out, size_t out_stride);
+void sha256_shani_finup_many3(const struct sha256_salted_state *st,
+			      const uint8_t *msgs, size_t msg_len, size_t count,
+			      uint8_t *out, size_t out_stride);
 #endif
 #if defined(__aarch64__)
 void sha256_armv8_finup(const struct sha256_salted_state *st,
@@ -46,6 +49,10 @@ typedef void (*sha256_blocks_fn)(uint32_t h[8], const uint8_t *p,
  * worth fetching; the addresses are only hints and are never read). */
 typedef void (*sha256_blocks2_fn)(uint32_t h1[8], uint32_t h2[8],
 				  const uint8_t *p1, const uint8_t *p2,
+				  size_t nblocks, size_t ahead);
+
+/* Three streams; h[s], p[s] for stream s. */
+typedef void (*sha256_blocks3_fn)(uint32_t h[3][8], const uint8_t *const p[3],
 				  size_t nblocks, size_t ahead);
 
 static inline void sha256_put_be32(uint8_t *p, uint32_t v)
@@ -171,6 +178,45 @@ static inline void sha256_finup2x_tmpl(sha256_blocks2_fn blocks2,
 	sha256_out(h2, out2);
 }
 
+/* Three messages of equal length from one state, in lock step, as the
+ * two-message template. */
+static inline void sha256_finup3x_tmpl(sha256_blocks3_fn blocks3,
+				       const struct sha256_salted_state *st,
+				       const uint8_t *const m[3], size_t len,
+				       uint8_t *const out[3], size_t ahead)
+{
+	uint8_t t[3][128];
+	uint32_t h[3][8];
+	const uint8_t *p[3], *const tp[3] = {t[0], t[1], t[2]};
+	uint64_t total = st->bytes + len;
+	size_t n = 0, take = 0, nb = 0;
+
+	for (int s = 0; s < 3; s++) {
+		memcpy(h[s], st->h, sizeof(h[s]));
+		take = sha256_fill_head(st, m[s], len, t[s], &n);
+		p[s] = m[s] + take;
+	}
+	len -= take;
+	if (n == SHA256_BLOCK_SIZE) {
+		blocks3(h, tp, 1, 0);
+		n = 0;
+	}
+	if (n == 0) {
+		size_t whole = len / SHA256_BLOCK_SIZE;
+
+		blocks3(h, p, whole, ahead);
+		len -= whole * SHA256_BLOCK_SIZE;
+		for (int s = 0; s < 3; s++)
+			memcpy(t[s], p[s] + whole * SHA256_BLOCK_SIZE, len);
+		n = len;
+	}
+	for (int s = 0; s < 3; s++)
+		nb = sha256_pad(t[s], n, total);
+	blocks3(h, tp, nb, 0);
+	for (int s = 0; s < 3; s++)
+		sha256_out(h[s], out[s]);
+}
+
 /* count messages of msg_len bytes, in pairs through blocks2 (each pair
  * prefetching the next), the odd last one through blocks. */
 static inline void sha256_finup_many_tmpl(sha256_blocks_fn blocks,
@@ -190,6 +236,32 @@ static inline void sha256_finup_many_tmpl(sha256_blocks_fn blocks,
 	if (i < count)
 		sha256_finup_tmpl(blocks, st, msgs + i * msg_len, msg_len,
 				  out + i * out_stride);
+}
+
+/* The same in threes through blocks3 (each three prefetching the next),
+ * then a pair or a single one for the rest. */
+static inline void sha256_finup_many3_tmpl(sha256_blocks_fn blocks,
+					   sha256_blocks2_fn blocks2,
+					   sha256_blocks3_fn blocks3,
+					   const struct sha256_salted_state *st,
+					   const uint8_t *msgs, size_t msg_len,
+					   size_t count, uint8_t *out,
+					   size_t out_stride)
+{
+	size_t i = 0;
+
+	for (; i + 3 <= count; i += 3) {
+		const uint8_t *const m[3] = {msgs + i * msg_len,
+					     msgs + (i + 1) * msg_len,
+					     msgs + (i + 2) * msg_len};
+		uint8_t *const o[3] = {out + i * out_stride,
+				       out + (i + 1) * out_stride,
+				       out + (i + 2) * out_stride};
+
+		sha256_finup3x_tmpl(blocks3, st, m, msg_len, o, 3 * msg_len);
+	}
+	sha256_finup_many_tmpl(blocks, blocks2, st, msgs + i * msg_len, msg_len,
+			       count - i, out + i * out_stride, out_stride);
 }
 
 #endif

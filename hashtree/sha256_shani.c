@@ -1,6 +1,6 @@
-/* SHA-256 with the x86 SHA extensions: one stream, and two streams whose
- * round chains are issued alternately so that the two dependent chains
- * overlap in the pipeline. Built with -msha -msse4.1; called only when
+/* SHA-256 with the x86 SHA extensions: one stream, and two or three
+ * streams whose round chains are issued alternately so that the dependent
+ * chains overlap in the pipeline. Built with -msha -msse4.1; called only when
  * sha256_cpu_has_shani() says so. */
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -123,6 +123,57 @@ static void shani_blocks2(uint32_t h1[8], uint32_t h2[8], const uint8_t *p1,
 	store_state(h2, a2, c2);
 }
 
+/* Three streams, as two: on CPUs whose SHA unit has room for a third
+ * dependent chain (sha256.c says which) this is faster, on others the
+ * spilled registers make it slower. */
+static void shani_blocks3(uint32_t h[3][8], const uint8_t *const p[3],
+			  size_t nblocks, size_t ahead)
+{
+	const uint8_t *q[3] = {p[0], p[1], p[2]};
+	__m128i a[3], c[3];
+
+	for (int s = 0; s < 3; s++)
+		load_state(h[s], &a[s], &c[s]);
+	for (; nblocks; nblocks--) {
+		__m128i as[3], cs[3], w[3][4];
+
+#pragma GCC unroll 3
+		for (int s = 0; s < 3; s++) {
+			as[s] = a[s];
+			cs[s] = c[s];
+			_mm_prefetch((const char *)q[s] + ahead, _MM_HINT_T0);
+		}
+#pragma GCC unroll 4
+		for (int i = 0; i < 4; i++)
+#pragma GCC unroll 3
+			for (int s = 0; s < 3; s++) {
+				w[s][i] = _mm_shuffle_epi8(
+					_mm_loadu_si128(
+						(const __m128i *)(q[s] +
+								  16 * i)),
+					BSWAP_MASK);
+				QUAD(a[s], c[s], w[s][i], i);
+			}
+#pragma GCC unroll 12
+		for (int i = 4; i < 16; i++)
+#pragma GCC unroll 3
+			for (int s = 0; s < 3; s++) {
+				w[s][i & 3] = schedule(
+					w[s][i & 3], w[s][(i + 1) & 3],
+					w[s][(i + 2) & 3], w[s][(i + 3) & 3]);
+				QUAD(a[s], c[s], w[s][i & 3], i);
+			}
+#pragma GCC unroll 3
+		for (int s = 0; s < 3; s++) {
+			a[s] = _mm_add_epi32(a[s], as[s]);
+			c[s] = _mm_add_epi32(c[s], cs[s]);
+			q[s] += SHA256_BLOCK_SIZE;
+		}
+	}
+	for (int s = 0; s < 3; s++)
+		store_state(h[s], a[s], c[s]);
+}
+
 void sha256_shani_finup(const struct sha256_salted_state *st,
 			const uint8_t *msg, size_t len, uint8_t *out)
 {
@@ -142,6 +193,13 @@ void sha256_shani_finup_many(const struct sha256_salted_state *st,
 {
 	sha256_finup_many_tmpl(shani_blocks, shani_blocks2, st, msgs, msg_len,
 			       count, out, out_stride);
+}
+void sha256_shani_finup_many3(const struct sha256_salted_state *st,
+			      const uint8_t *msgs, size_t msg_len, size_t count,
+			      uint8_t *out, size_t out_stride)
+{
+	sha256_finup_many3_tmpl(shani_blocks, shani_blocks2, shani_blocks3, st,
+				msgs, msg_len, count, out, out_stride);
 }
 #else
 typedef int sha256_shani_unused;

@@ -155,12 +155,14 @@ rate() { jq -r --arg n "$1" '.implementations[] | select(.name == $n) | .mb_per_
 port=$(rate "SHA-256 portable C")
 one=$(rate "SHA-256 SHA-NI one-way")
 two=$(rate "SHA-256 SHA-NI two-way")
+three=$(rate "SHA-256 SHA-NI three-way")
 echo "| SHA-256 kernel, 4 KiB blocks, 32-byte salt | MB/s per core |"
 echo "|---|---|"
 echo "| portable C | $port |"
 if [ -n "$one" ]; then
 	echo "| SHA-NI one-way | $one |"
 	echo "| SHA-NI two-way | $two ($(echo "$two / $one" | bc -l | xargs printf '%.2f')x one-way; target 1.7x) |"
+	echo "| SHA-NI three-way | $three ($(echo "$three / $one" | bc -l | xargs printf '%.2f')x one-way)$("$fv" --version | grep -q 'three-way' && echo '; the fast path here') |"
 fi
 echo
 

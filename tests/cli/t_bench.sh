@@ -12,7 +12,10 @@ for impl in "SHA-256 portable C" "OpenSSL EVP, new context per block" "OpenSSL E
 done
 check "table: AF_ALG row measured or says why" grep -qE '^  Kernel crypto API \(AF_ALG\) +([0-9]+ |- +- +- +not measured: .+)' table
 if grep -q sha_ni /proc/cpuinfo; then
-	check "table: SHA-NI rows" grep -q '^  SHA-256 SHA-NI two-way .* fastverity.s fast path$' table
+	check "table: SHA-NI rows" grep -q '^  SHA-256 SHA-NI two-way ' table
+	check "table: SHA-NI three-way row" grep -q '^  SHA-256 SHA-NI three-way ' table
+	check "table: the fast path is the kernel --version names" \
+		grep -q "^  SHA-256 SHA-NI $("$FV" --version | sed -n 's/^SHA-256 on this CPU: sha-ni (\(.*\))$/\1/p') .* fastverity.s fast path$" table
 fi
 check "table: 8 tree rows" test "$(grep -cE '^  sha(256|512) ' table)" = 8
 check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +1 +[0-9]+ fast +2 ' table
@@ -34,7 +37,10 @@ check "json" run_rc 0 "$FV" bench --json --size=1M --salt-size=32
 jqok . out
 check "json: parses" test $? = 0
 check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.flags_used | type == "array") and .threads >= 1 and (.sha256_kernel | length > 0)' out
-check "json: implementations have every field, with their spread" jqok '.implementations | length == 6 and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
+# six implementations, and SHA-NI three-way where the CPU has SHA-NI
+impls=6
+grep -q sha_ni /proc/cpuinfo && impls=7
+check "json: implementations have every field, with their spread" jqok '.implementations | length == '"$impls"' and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
 check "json: 8 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 8 and ([.[].roots] | unique == [2, 8, 16, 24])' out
 check "json: the setting with every field" jqok '.settings | length == 1 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
 check "json: the setting is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
@@ -52,7 +58,7 @@ done
 
 check "csv" run_rc 0 "$FV" bench --csv --size=1M --format=1,0 --salt-size=0
 check "csv: header" test "$(head -1 out)" = "kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note"
-check "csv: 6 implementation rows" test "$(grep -c '^implementation,' out)" = 6
+check "csv: $impls implementation rows" test "$(grep -c '^implementation,' out)" = $impls
 check "csv: 8 FEC rows of 13 fields" test "$(grep '^fec,' out | sed 's/"[^"]*"/q/g' | awk -F, 'NF == 13' | wc -l)" = 8
 check "csv: 2 tree rows, fast then generic" test "$(grep '^tree,' out | cut -d, -f3,7,9 | tr '\n' ' ')" = "sha256,1,fast sha256,0,generic "
 

@@ -88,11 +88,29 @@ static void check_kernel(enum sha256_kernel k, size_t s)
 		ck_assert_msg(!memcmp(want2, got2, 32),
 			      "%s 2-way b salt %zu len %zu",
 			      sha256_kernel_name(k), s, lens[l]);
+		/* three in a row, unaligned: the three-way kernel's streams
+		 * (pair and single for the others) */
+		{
+			uint8_t got3[3 * 32], want3[32];
+
+			sha256_finup_many(k, &st, msgs + 1, lens[l], 3, got3,
+					  32);
+			for (int i = 0; i < 3; i++) {
+				reference("sha256", 1, salt, s,
+					  msgs + 1 + i * lens[l], lens[l],
+					  want3);
+				ck_assert_msg(!memcmp(want3, got3 + 32 * i, 32),
+					      "%s many(3) #%d salt %zu len %zu",
+					      sha256_kernel_name(k), i, s,
+					      lens[l]);
+			}
+		}
 	}
 }
 
-/* Each CPU kernel this machine has (SHA-NI on x86-64, the Armv8
- * Cryptography Extensions on aarch64), one-way and two-way. */
+/* Each CPU kernel this machine has (SHA-NI two- and three-way on x86-64,
+ * the Armv8 Cryptography Extensions on aarch64), one-way, two-way and
+ * three messages at once. */
 START_TEST(cpu_kernels_one_and_two_way_match_openssl_every_salt_size)
 {
 	size_t s = (size_t)_i;
@@ -103,7 +121,8 @@ START_TEST(cpu_kernels_one_and_two_way_match_openssl_every_salt_size)
 }
 END_TEST
 
-/* An odd count exercises the single-stream tail of the batch. */
+/* Counts that leave one or two messages after the kernel's pairs or
+ * threes exercise the tails of the batch. */
 START_TEST(finup_many_matches_openssl_for_odd_batches)
 {
 	static const size_t block_sizes[] = {512, 1024, 4096, 65536};
@@ -121,20 +140,31 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 
 				if (n > 9)
 					n = 9;
-				sha256_salted_init(&st, salt, salt_sizes[si]);
-				sha256_finup_many(k, &st, msgs, bs, n, out, 40);
-				for (size_t i = 0; i < n; i++) {
-					uint8_t want[32];
+				/* n, n - 1, n - 2 messages: every tail
+				 * after the pairs or threes */
+				for (size_t c = n - 2; c <= n; c++) {
+					sha256_salted_init(&st, salt,
+							   salt_sizes[si]);
+					sha256_finup_many(k, &st, msgs, bs, c,
+							  out, 40);
+					for (size_t i = 0; i < c; i++) {
+						uint8_t want[32];
 
-					reference("sha256", 1, salt,
-						  salt_sizes[si], msgs + i * bs,
-						  bs, want);
-					ck_assert_msg(
-						!memcmp(want, out + i * 40, 32),
-						"kernel %d bs %zu salt %zu "
-						"block "
-						"%zu",
-						k, bs, salt_sizes[si], i);
+						reference("sha256", 1, salt,
+							  salt_sizes[si],
+							  msgs + i * bs, bs,
+							  want);
+						ck_assert_msg(
+							!memcmp(want,
+								out + i * 40,
+								32),
+							"kernel %d bs %zu salt "
+							"%zu "
+							"block "
+							"%zu",
+							k, bs, salt_sizes[si],
+							i);
+					}
 				}
 				free(out);
 			}
