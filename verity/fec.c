@@ -524,8 +524,7 @@ int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 	f->threads = threads;
 	f->plane_bytes = (size_t)(fl->rounds * fl->block_size);
 	/* one set of planes per worker, and one for the tree blocks */
-	f->planes_len = (threads + 1) * (size_t)per_thread;
-	f->planes = ht_buffer_alloc(f->planes_len);
+	f->planes = ht_buffer_alloc((threads + 1) * (size_t)per_thread);
 	if (!f->planes)
 		return fv_fail(err, ENOMEM, "out of memory");
 	pthread_mutex_init(&f->tree_lock, NULL);
@@ -631,11 +630,18 @@ int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 	return r;
 }
 
+/* All the sets' bytes. */
+static size_t planes_bytes(const struct fec_fused *f)
+{
+	return (f->threads + 1) * f->plane_bytes * f->fl->roots;
+}
+
 void fec_fused_free(struct fec_fused *f)
 {
-	if (f->planes)
-		pthread_mutex_destroy(&f->tree_lock);
-	ht_buffer_free(f->planes, f->planes_len);
+	if (!f->planes)
+		return;
+	pthread_mutex_destroy(&f->tree_lock);
+	ht_buffer_free(f->planes, planes_bytes(f));
 	f->planes = NULL;
 }
 

@@ -89,7 +89,6 @@ struct fec_fused {
 	unsigned threads;
 	size_t plane_bytes;        /* rounds * block size */
 	uint8_t *planes;           /* (threads + 1) sets of roots planes */
-	size_t planes_len;         /* their bytes */
 	pthread_mutex_t tree_lock; /* the last set: tree blocks */
 	uint64_t tree_end;         /* tree blocks seen: [0, tree_end) */
 };
