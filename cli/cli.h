@@ -25,6 +25,7 @@ struct cli_opts {
 	char *fec_offset;
 	char *fec_roots;
 	int dry_run;
+	int rewrite_parity;
 	const char *action; /* the action running, for messages */
 	char *max_failures;
 	char *key_passphrase_file;
@@ -113,9 +114,14 @@ int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 struct verity_sig_check;
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path);
+/* Checks sig_path over root against --trusted-cert (refused without
+ * one); 0 or an exit code, the message printed. */
 int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 			const uint8_t *root, size_t root_size,
 			struct verity_sig_check *res);
+/* A checked signature as a json-c object (file, signer, warning); NULL
+ * (JSON null) for none. */
+void *cli_json_signature(const char *path, const struct verity_sig_check *s);
 
 /* A decimal count for option opt; 0 or EXIT_PARAMS (message printed). */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
@@ -135,10 +141,18 @@ struct cli_sidecar {
 /* Fills s (allocated names, kept until exit); 0 or an exit code. */
 int cli_sidecar_names(const char *image, struct cli_sidecar *s);
 /* verify and repair with one argument: IMAGE.fec, when it exists and no
- * --fec-device is given, becomes the FEC device. Returns 1 when the roots
- * are to be told from its size (no --fec-roots): then set fp->roots to 0
- * after cli_fec_params(). */
-int cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s);
+ * --fec-device is given, becomes the FEC device (its roots told from its
+ * size, as for any FEC device without --fec-roots). */
+void cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s);
+
+/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
+ * with systemd's sidecar files (IMAGE.verity, IMAGE.roothash, and
+ * IMAGE.roothash.p7s and IMAGE.fec when they exist). *sig_path: the
+ * signature to check (--root-hash-signature, or the sidecar one), or
+ * NULL. 0 or an exit code. */
+int cli_check_args(struct cli_opts *o, const char **data, const char **hash,
+		   const char **root_arg, const char **sig_path,
+		   struct cli_sidecar *side);
 
 /* veritysetup's header lines; root may be NULL (dump). */
 void cli_print_header(const char *device, const struct verity_params *p,
@@ -167,8 +181,20 @@ const char *cli_verdict_word(int code);
 void cli_json_add_counts(void *obj, const struct ht_verify_result *res);
 /* One bad block as a json-c object: type, position, block, level. */
 void *cli_json_failure(const struct verity_failure *f);
-/* What an FEC check or repair found, as a json-c object. */
-void *cli_json_fec_result(const struct verity_fec_result *res);
+/* What an FEC check or repair found, with the parity's roots (and
+ * where they came from), offset and coverage, as a json-c object;
+ * unrepairable (a json-c array, or NULL) is added as it is. */
+void *cli_json_fec(const struct verity_fec_layout *fl,
+		   const struct verity_fec_result *res, void *unrepairable);
+/* "parity of 8 roots, told from the size of f.fec", for text output. */
+void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
+			char *buf, size_t len);
+
+/* "s" for a count other than one, for messages. */
+static inline const char *cli_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 /* Seconds on the monotonic clock: progress and bench timing. */
 #include <time.h>

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "../verity/signature.h"
 #include "cli.h"
 
 struct repair_out {
@@ -59,29 +60,8 @@ static json_object *json_counts(const struct ht_verify_result *r)
 	return j;
 }
 
-void *cli_json_fec_result(const struct verity_fec_result *res)
-{
-	json_object *j = json_object_new_object();
-
-	json_object_object_add(j, "bad_blocks",
-			       json_object_new_uint64(res->bad_blocks));
-	json_object_object_add(j, "repairable_blocks",
-			       json_object_new_uint64(res->repaired));
-	json_object_object_add(
-		j, "unrepairable_blocks",
-		json_object_new_uint64(res->bad_blocks - res->repaired));
-	json_object_object_add(j, "stale_parity_codewords",
-			       json_object_new_uint64(res->stale_codewords));
-	json_object_object_add(j, "stale_parity_rounds",
-			       json_object_new_uint64(res->stale_rounds));
-	json_object_object_add(j, "unchecked_parity_rounds",
-			       json_object_new_uint64(res->unchecked_rounds));
-	json_object_object_add(j, "passes",
-			       json_object_new_uint64(res->passes));
-	return j;
-}
-
 static void print_json(const struct repair_out *ro, const char *hash,
+		       const char *sig_path, const struct verity_sig_check *sig,
 		       const struct verity_params *p,
 		       const struct verity_layout *l,
 		       const struct verity_fec_result *res, int code)
@@ -90,10 +70,14 @@ static void print_json(const struct repair_out *ro, const char *hash,
 
 	json_object_object_add(j, "dry_run",
 			       json_object_new_boolean(ro->o->dry_run));
+	json_object_object_add(j, "rewrite_parity",
+			       json_object_new_boolean(ro->o->rewrite_parity));
+	json_object_object_add(j, "signature",
+			       cli_json_signature(sig_path, sig));
 	json_object_object_add(j, "before", json_counts(&res->before));
 	json_object_object_add(j, "repaired", ro->repaired);
 	json_object_object_add(j, "unrepaired", ro->unrepaired);
-	json_object_object_add(j, "fec", cli_json_fec_result(res));
+	json_object_object_add(j, "fec", cli_json_fec(&l->fec, res, NULL));
 	json_object_object_add(j, "parity_rounds_rewritten",
 			       json_object_new_uint64(res->parity_rewritten));
 	json_object_object_add(j, "after", json_counts(&res->after));
@@ -104,19 +88,31 @@ static void print_json(const struct repair_out *ro, const char *hash,
 }
 
 static void print_text(const struct repair_out *ro,
+		       const struct verity_fec_layout *fl,
 		       const struct verity_fec_result *res)
 {
 	const char *verb = ro->o->dry_run ? "can be repaired" : "repaired";
+	char roots[160];
 
+	if (fl->roots_source != VERITY_ROOTS_GIVEN) {
+		cli_fec_roots_text(fl, ro->o->fec_device, roots, sizeof(roots));
+		printf("FEC: %s.\n", roots);
+	}
 	if (res->bad_blocks)
-		printf("%" PRIu64 " of %" PRIu64 " bad blocks %s.\n",
-		       res->repaired, res->bad_blocks, verb);
+		printf("%" PRIu64 " of %" PRIu64 " bad block%s %s.\n",
+		       res->repaired, res->bad_blocks,
+		       cli_plural(res->bad_blocks), verb);
 	if (res->stale_codewords)
-		printf("Parity: %" PRIu64 " codewords in %" PRIu64
-		       " rounds disagreed with the verified data; %s.\n",
-		       res->stale_codewords, res->stale_rounds,
-		       ro->o->dry_run ? "repair would rewrite them"
-				      : "rewritten");
+		printf("Parity: %" PRIu64 " codeword%s in %" PRIu64
+		       " round%s disagree with the verified data; %s.\n",
+		       res->stale_codewords, cli_plural(res->stale_codewords),
+		       res->stale_rounds, cli_plural(res->stale_rounds),
+		       !ro->o->rewrite_parity
+			       ? "not rewritten (repair --rewrite-parity "
+				 "rewrites them)"
+		       : ro->o->dry_run ? "repair --rewrite-parity would "
+					  "rewrite them"
+					: "rewritten");
 	if (!res->after.root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
@@ -134,31 +130,15 @@ int cmd_repair(struct cli_opts *o)
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	static struct cli_sidecar
 		side; /* o->root_hash_file may point into it */
-	const char *data, *hash, *root_arg = NULL;
-	int r, code, infer_roots;
+	const char *data = NULL, *hash = NULL, *root_arg = NULL,
+		   *sig_path = NULL;
+	struct verity_sig_check sig = {"", ""};
+	int r, code;
 
-	if (o->nargs == 1) {
-		/* the sidecar files of <image>, as verify takes them */
-		if ((r = cli_sidecar_names(o->args[0], &side)))
-			return r;
-		data = o->args[0];
-		hash = side.tree;
-		if (!o->root_hash_file)
-			o->root_hash_file = side.roothash;
-	} else if (o->nargs == 2 || o->nargs == 3) {
-		data = o->args[0];
-		hash = o->args[1];
-		root_arg = o->nargs == 3 ? o->args[2] : NULL;
-	} else {
-		return cli_error(-EINVAL, "repair: requires <data_device> "
-					  "<hash_device> [<root_hash>], or "
-					  "<image>, as arguments");
-	}
-	infer_roots = o->nargs == 1 && cli_sidecar_fec(o, &side);
+	if ((r = cli_check_args(o, &data, &hash, &root_arg, &sig_path, &side)))
+		return r;
 	if (cli_fec_params(o, &fp))
 		return EXIT_PARAMS;
-	if (infer_roots)
-		fp.roots = 0;
 	if (!fp.device && o->nargs == 1)
 		return cli_error(-EINVAL,
 				 "repair: requires --fec-device, or %s",
@@ -167,13 +147,24 @@ int cmd_repair(struct cli_opts *o)
 		return cli_error(-EINVAL, "repair: requires --fec-device");
 	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
+	/* the root hash is trusted only once its signature checks out:
+	 * before anything is read, let alone written */
+	if (sig_path &&
+	    (r = cli_check_signature(o, sig_path, root,
+				     ht_digest_size(p.hash_name), &sig)))
+		return r;
 	if (cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	if (o->json) {
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = verity_fec_repair(&p, data, hash, &fp, o->dry_run, &opt, root,
+	r = verity_fec_repair(&p, data, hash, &fp,
+			      (o->dry_run ? VERITY_REPAIR_DRY_RUN : 0) |
+				      (o->rewrite_parity
+					       ? VERITY_REPAIR_REWRITE_PARITY
+					       : 0),
+			      &opt, root,
 			      ht_digest_size(p.hash_name), NULL, on_event, &ro,
 			      &res, &l, &err);
 	cli_progress_end(&pr);
@@ -185,8 +176,8 @@ int cmd_repair(struct cli_opts *o)
 	/* a dry run leaves the image as it was */
 	code = cli_verdict(o->dry_run ? &res.before : &res.after);
 	if (o->json)
-		print_json(&ro, hash, &p, &l, &res, code);
+		print_json(&ro, hash, sig_path, &sig, &p, &l, &res, code);
 	else
-		print_text(&ro, &res);
+		print_text(&ro, &l.fec, &res);
 	return code;
 }

@@ -12,6 +12,8 @@
 #include "../verity/signature.h"
 #include "cli.h"
 
+#include <json-c/json.h>
+
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
 	struct fv_error err;
@@ -148,6 +150,16 @@ int cli_check_signature(const struct cli_opts *o, const char *sig_path,
 	size_t len;
 	int r;
 
+	/* a signed root hash is checked, or nothing is trusted: repair
+	 * would otherwise write blocks on the word of replaced sidecars */
+	if (!o->ntrusted)
+		return cli_error(-EINVAL,
+				 "%s: the root hash is signed: give the "
+				 "signer's certificate with "
+				 "--trusted-cert=<cert.pem> to check it; %s "
+				 "trusts no root hash whose signature it has "
+				 "not checked",
+				 sig_path, o->action);
 	r = verity_read_signature(sig_path, &sig, &len, &err);
 	if (r)
 		return cli_error(r, "%s", err.msg);
@@ -186,10 +198,57 @@ int cli_sidecar_names(const char *image, struct cli_sidecar *s)
 	return 0;
 }
 
-int cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s)
+void cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s)
 {
-	if (o->fec_device || access(s->fec, F_OK) != 0)
-		return 0;
-	o->fec_device = s->fec;
-	return !o->fec_roots;
+	if (!o->fec_device && access(s->fec, F_OK) == 0)
+		o->fec_device = s->fec;
+}
+
+void *cli_json_signature(const char *path, const struct verity_sig_check *s)
+{
+	json_object *j;
+
+	if (!path)
+		return NULL;
+	j = json_object_new_object();
+	json_object_object_add(j, "file", cli_json_str(path));
+	json_object_object_add(j, "signer", cli_json_str(s->signer));
+	json_object_object_add(j, "warning",
+			       s->warning[0] ? cli_json_str(s->warning) : NULL);
+	return j;
+}
+
+int cli_check_args(struct cli_opts *o, const char **data, const char **hash,
+		   const char **root_arg, const char **sig_path,
+		   struct cli_sidecar *side)
+{
+	*sig_path = o->root_hash_signature;
+	*root_arg = NULL;
+	if (o->nargs == 1) {
+		int r = cli_sidecar_names(o->args[0], side);
+
+		if (r)
+			return r;
+		*data = o->args[0];
+		*hash = side->tree;
+		if (!o->root_hash_file)
+			o->root_hash_file = side->roothash;
+		/* a signature beside the image is always checked */
+		if (!*sig_path && access(side->signature, F_OK) == 0)
+			*sig_path = side->signature;
+		cli_sidecar_fec(o, side);
+	} else if (o->nargs == 2 || o->nargs == 3) {
+		*data = o->args[0];
+		*hash = o->args[1];
+		*root_arg = o->nargs == 3 ? o->args[2] : NULL;
+	} else {
+		return cli_error(-EINVAL,
+				 "%s: requires <data_device> <hash_device> "
+				 "[<root_hash>], or <image>, as arguments",
+				 o->action);
+	}
+	if (o->ntrusted && !*sig_path)
+		return cli_error(-EINVAL, "--trusted-cert needs a signature "
+					  "(--root-hash-signature)");
+	return 0;
 }

@@ -41,34 +41,31 @@ static void fec_event(void *c, enum verity_repair_event ev,
 			f->position);
 }
 
-static void print_fec(const struct verity_fec_result *fr)
+static void print_fec(const struct cli_opts *o,
+		      const struct verity_fec_layout *fl,
+		      const struct verity_fec_result *fr)
 {
+	char roots[160];
+
+	if (fr->bad_blocks || fr->stale_codewords || o->verbose) {
+		cli_fec_roots_text(fl, o->fec_device, roots, sizeof(roots));
+		fprintf(stderr, "FEC: %s.\n", roots);
+	}
 	if (fr->bad_blocks)
 		fprintf(stderr,
 			"FEC can repair %" PRIu64 " of %" PRIu64
-			" bad blocks (fastverity repair, with the same "
+			" bad block%s (fastverity repair, with the same "
 			"arguments).\n",
-			fr->repaired, fr->bad_blocks);
+			fr->repaired, fr->bad_blocks,
+			cli_plural(fr->bad_blocks));
 	if (fr->stale_codewords)
 		fprintf(stderr,
-			"FEC parity: %" PRIu64 " codewords in %" PRIu64
-			" rounds disagree with the verified data (stale or "
-			"damaged); fastverity repair rewrites them.\n",
-			fr->stale_codewords, fr->stale_rounds);
-}
-
-static json_object *json_fec(const struct verity_fec_layout *fl,
-			     const struct verity_fec_result *fr,
-			     json_object *unrepairable)
-{
-	json_object *j = cli_json_fec_result(fr);
-
-	json_object_object_add(j, "roots", json_object_new_int((int)fl->roots));
-	json_object_object_add(j, "offset", json_object_new_uint64(fl->offset));
-	json_object_object_add(j, "covered_blocks",
-			       json_object_new_uint64(fl->blocks));
-	json_object_object_add(j, "unrepairable", unrepairable);
-	return j;
+			"FEC parity: %" PRIu64 " codeword%s in %" PRIu64
+			" round%s disagree with the verified data (stale or "
+			"damaged); fastverity repair --rewrite-parity, with "
+			"the same arguments, rewrites them.\n",
+			fr->stale_codewords, cli_plural(fr->stale_codewords),
+			fr->stale_rounds, cli_plural(fr->stale_rounds));
 }
 
 /* Prints obj's members without its braces, each line indented as a member
@@ -98,20 +95,8 @@ static void json_open(struct verify_report *vr)
 	verity_layout_compute(vr->p, &l, &err);
 	j = cli_json_header(vr->hash, vr->p, &l, vr->root);
 	json_object_object_add(j, "data_device", cli_json_str(vr->data));
-	if (vr->sig_path) {
-		json_object *s = json_object_new_object();
-
-		json_object_object_add(s, "file", cli_json_str(vr->sig_path));
-		json_object_object_add(s, "signer",
-				       cli_json_str(vr->sig->signer));
-		json_object_object_add(s, "warning",
-				       vr->sig->warning[0]
-					       ? cli_json_str(vr->sig->warning)
-					       : NULL);
-		json_object_object_add(j, "signature", s);
-	} else {
-		json_object_object_add(j, "signature", NULL);
-	}
+	json_object_object_add(j, "signature",
+			       cli_json_signature(vr->sig_path, vr->sig));
 	fputs("{\n", stdout);
 	json_members(j);
 	fputs(",\n  \"failures\":[", stdout);
@@ -153,11 +138,6 @@ static const char root_first_hint[] =
 	"checked: the root hash, or a parameter (salt, block sizes, hash "
 	"algorithm, data blocks, hash offset), is likely wrong";
 
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
 static void print_summary(const struct verify_report *vr,
 			  const struct ht_verify_result *res)
 {
@@ -171,9 +151,9 @@ static void print_summary(const struct verify_report *vr,
 			"Verification of data area failed: %" PRIu64
 			" bad data block%s, %" PRIu64
 			" bad hash block%s, %" PRIu64 " bad spare area%s.\n",
-			res->bad_data_blocks, plural(res->bad_data_blocks),
-			res->bad_hash_blocks, plural(res->bad_hash_blocks),
-			res->bad_padding, plural(res->bad_padding));
+			res->bad_data_blocks, cli_plural(res->bad_data_blocks),
+			res->bad_hash_blocks, cli_plural(res->bad_hash_blocks),
+			res->bad_padding, cli_plural(res->bad_padding));
 	if (!res->root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 	if (res->root_first)
@@ -208,37 +188,6 @@ static void json_close(struct verify_report *vr,
 	fputs("\n}\n", stdout);
 }
 
-/* Arguments: <data> <hash> [<root>], or <image> with systemd's sidecar
- * files (the rule is in cli_sidecar_names()). */
-static int verify_args(struct cli_opts *o, const char **data, const char **hash,
-		       const char **root_arg, const char **sig_path,
-		       struct cli_sidecar *side)
-{
-	*sig_path = o->root_hash_signature;
-	*root_arg = NULL;
-	if (o->nargs == 1) {
-		int r = cli_sidecar_names(o->args[0], side);
-
-		if (r)
-			return r;
-		*data = o->args[0];
-		*hash = side->tree;
-		if (!o->root_hash_file)
-			o->root_hash_file = side->roothash;
-		if (!*sig_path && access(side->signature, F_OK) == 0)
-			*sig_path = side->signature;
-		return 0;
-	}
-	if (o->nargs < 2 || o->nargs > 3)
-		return cli_error(-EINVAL,
-				 "verify: requires <data_device> <hash_device> "
-				 "[<root_hash>], or <image>, as arguments");
-	*data = o->args[0];
-	*hash = o->args[1];
-	*root_arg = o->nargs == 3 ? o->args[2] : NULL;
-	return 0;
-}
-
 int cmd_verify(struct cli_opts *o)
 {
 	struct verity_params p;
@@ -257,20 +206,14 @@ int cmd_verify(struct cli_opts *o)
 	const char *data = NULL, *hash = NULL, *root_arg = NULL,
 		   *sig_path = NULL;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	int r, infer_roots;
+	int r;
 
-	if ((r = verify_args(o, &data, &hash, &root_arg, &sig_path, &side)))
+	if ((r = cli_check_args(o, &data, &hash, &root_arg, &sig_path, &side)))
 		return r;
-	if (o->ntrusted && !sig_path)
-		return cli_error(-EINVAL, "--trusted-cert needs a signature "
-					  "(--root-hash-signature)");
 	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
 		return r;
-	infer_roots = o->nargs == 1 && cli_sidecar_fec(o, &side);
 	if (cli_fec_params(o, &fp) || cli_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
-	if (infer_roots)
-		fp.roots = 0;
 	/* who signed the root hash, before any block is read */
 	if (sig_path &&
 	    (r = cli_check_signature(o, sig_path, root,
@@ -292,7 +235,8 @@ int cmd_verify(struct cli_opts *o)
 		/* a dry-run repair: the same report, then what FEC can do */
 		if (o->json)
 			vr.unrepairable = json_object_new_array();
-		r = verity_fec_repair(&p, data, hash, &fp, 1, &opt, root,
+		r = verity_fec_repair(&p, data, hash, &fp,
+				      VERITY_REPAIR_DRY_RUN, &opt, root,
 				      ht_digest_size(p.hash_name),
 				      report_failure, fec_event, &vr, &fr, &fl,
 				      &err);
@@ -317,12 +261,13 @@ int cmd_verify(struct cli_opts *o)
 			  info.provider);
 	if (o->json) {
 		json_close(&vr, &res, NULL,
-			   fp.device ? json_fec(&fl.fec, &fr, vr.unrepairable)
+			   fp.device ? cli_json_fec(&fl.fec, &fr,
+						    vr.unrepairable)
 				     : NULL);
 	} else {
 		print_summary(&vr, &res);
 		if (fp.device)
-			print_fec(&fr);
+			print_fec(o, &fl.fec, &fr);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
 	return cli_verdict(&res);

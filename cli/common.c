@@ -128,8 +128,9 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 {
 	uint64_t v;
 
+	/* roots 0: format's default, or, for parity that exists, the one
+	 * value its size fits */
 	memset(fp, 0, sizeof(*fp));
-	fp->roots = 2;
 	if (!o->fec_device) {
 		if (o->fec_offset || o->fec_roots)
 			return cli_error(-EINVAL,
@@ -559,6 +560,68 @@ void *cli_json_failure(const struct verity_failure *f)
 	if (f->kind != HT_BAD_DATA_BLOCK)
 		json_object_object_add(j, "level",
 				       json_object_new_int((int)f->level));
+	return j;
+}
+
+static const char *roots_source_word(enum verity_roots_source s)
+{
+	return s == VERITY_ROOTS_GIVEN	   ? "given"
+	       : s == VERITY_ROOTS_INFERRED ? "size"
+					    : "default";
+}
+
+void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
+			char *buf, size_t len)
+{
+	switch (fl->roots_source) {
+	case VERITY_ROOTS_GIVEN:
+		snprintf(buf, len, "parity of %u roots (--fec-roots)",
+			 fl->roots);
+		break;
+	case VERITY_ROOTS_INFERRED:
+		snprintf(buf, len, "parity of %u roots, told from the size of %s",
+			 fl->roots, dev);
+		break;
+	default:
+		snprintf(buf, len,
+			 "parity of %u roots, the default (the size of %s does "
+			 "not tell; give --fec-roots)",
+			 fl->roots, dev);
+	}
+}
+
+void *cli_json_fec(const struct verity_fec_layout *fl,
+		   const struct verity_fec_result *res, void *unrepairable)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "roots", json_object_new_int((int)fl->roots));
+	json_object_object_add(j, "roots_from",
+			       json_object_new_string(
+				       roots_source_word(fl->roots_source)));
+	json_object_object_add(j, "offset", json_object_new_uint64(fl->offset));
+	json_object_object_add(j, "covered_blocks",
+			       json_object_new_uint64(fl->blocks));
+	json_object_object_add(j, "rounds", json_object_new_uint64(fl->rounds));
+	json_object_object_add(j, "bad_blocks",
+			       json_object_new_uint64(res->bad_blocks));
+	json_object_object_add(j, "repairable_blocks",
+			       json_object_new_uint64(res->repaired));
+	json_object_object_add(
+		j, "unrepairable_blocks",
+		json_object_new_uint64(res->bad_blocks - res->repaired));
+	json_object_object_add(j, "stale_parity_codewords",
+			       json_object_new_uint64(res->stale_codewords));
+	json_object_object_add(j, "stale_parity_rounds",
+			       json_object_new_uint64(res->stale_rounds));
+	json_object_object_add(j, "unchecked_parity_rounds",
+			       json_object_new_uint64(res->unchecked_rounds));
+	json_object_object_add(j, "parity_rewrite_limit",
+			       json_object_new_uint64(res->rewrite_limit));
+	json_object_object_add(j, "passes",
+			       json_object_new_uint64(res->passes));
+	if (unrepairable)
+		json_object_object_add(j, "unrepairable", unrepairable);
 	return j;
 }
 

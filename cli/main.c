@@ -85,12 +85,12 @@ static const struct {
 	{"ignore-zero-blocks", A_OPEN},
 	{"check-at-most-once", A_OPEN},
 	{"use-tasklets", A_OPEN},
-	{"root-hash-signature", A_VERIFY | A_OPEN},
+	{"root-hash-signature", A_VERIFY | A_REPAIR | A_OPEN},
 	{"key", A_SIGN | A_FORMAT},
 	{"cert", A_SIGN | A_FORMAT},
 	{"key-passphrase-file", A_SIGN | A_FORMAT},
 	{"embed-cert", A_SIGN | A_FORMAT},
-	{"trusted-cert", A_VERIFY},
+	{"trusted-cert", A_VERIFY | A_REPAIR},
 	{"sidecar", A_FORMAT},
 	{"deferred", A_CLOSE},
 	{"cancel-deferred", A_CLOSE},
@@ -99,6 +99,7 @@ static const struct {
 	{"fec-roots", A_FEC},
 	{"max-failures", A_VERIFY},
 	{"dry-run", A_REPAIR},
+	{"rewrite-parity", A_REPAIR},
 	{"threads", A_RUN},
 	{"salt-size", A_BENCH},
 	{"size", A_BENCH},
@@ -169,8 +170,8 @@ static struct poptOption option_table[] = {
 	 "open: verify in tasklets where the kernel can", NULL},
 	{"root-hash-signature", '\0', POPT_ARG_STRING,
 	 &opts.root_hash_signature, 0,
-	 "PKCS#7 signature of the root hash (verify checks it, open gives it "
-	 "to the kernel)",
+	 "PKCS#7 signature of the root hash (verify and repair check it, open "
+	 "gives it to the kernel)",
 	 "path"},
 	{"key", '\0', POPT_ARG_STRING, &opts.key, 0,
 	 "sign, format --sidecar: PEM private key to sign the root hash",
@@ -185,8 +186,8 @@ static struct poptOption option_table[] = {
 	{"embed-cert", '\0', POPT_ARG_NONE, &opts.embed_cert, 0,
 	 "sign: include the signer certificate in the signature", NULL},
 	{"trusted-cert", '\0', POPT_ARG_ARGV, &opts.trusted_certs, 0,
-	 "verify: PEM certificate (or bundle) trusted to sign root hashes; "
-	 "repeatable",
+	 "verify, repair: PEM certificate (or bundle) trusted to sign root "
+	 "hashes; repeatable",
 	 "path"},
 	{"sidecar", '\0', POPT_ARG_NONE, &opts.sidecar, 0,
 	 "format IMAGE: write IMAGE.verity, IMAGE.roothash (and .roothash.p7s "
@@ -201,11 +202,17 @@ static struct poptOption option_table[] = {
 	{"fec-offset", '\0', POPT_ARG_STRING, &opts.fec_offset, 0,
 	 "Byte offset of the parity on the FEC device (default 0)", "bytes"},
 	{"fec-roots", '\0', POPT_ARG_STRING, &opts.fec_roots, 0,
-	 "Parity bytes per 255-byte codeword, 2 to 24 (default 2)", "number"},
+	 "Parity bytes per 255-byte codeword, 2 to 24 (format: default 2; "
+	 "otherwise told from the FEC device's size)",
+	 "number"},
 	{"max-failures", '\0', POPT_ARG_STRING, &opts.max_failures, 0,
 	 "verify: list at most this many failures (all are counted)", "number"},
 	{"dry-run", '\0', POPT_ARG_NONE, &opts.dry_run, 0,
 	 "repair: find what can be repaired, write nothing", NULL},
+	{"rewrite-parity", '\0', POPT_ARG_NONE, &opts.rewrite_parity, 0,
+	 "repair: also rewrite parity that disagrees with the verified image "
+	 "(refused when more than 5% of its codewords do)",
+	 NULL},
 	{"threads", '\0', POPT_ARG_STRING, &opts.threads, 0,
 	 "Worker threads (default: online CPUs)", "number"},
 	{"salt-size", '\0', POPT_ARG_STRING, &opts.salt_size, 0,

@@ -22,11 +22,11 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 2
+#define FASTVERITY_VERSION_MINOR 3
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.2.0"
+#define FASTVERITY_VERSION       "0.3.0"
 
-/* The version of the library loaded at run time ("0.2.0"), which may be
+/* The version of the library loaded at run time ("0.3.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
@@ -138,9 +138,15 @@ enum fv_flags {
 	FV_USE_TASKLETS = 1u << 7,
 };
 int fv_options_set_flags(fv_options *o, unsigned flags);
-/* open: a PKCS#7 signature of the root hash (copied) for the kernel to
- * check against its keyring; NULL, 0: none. */
+/* A PKCS#7 signature of the root hash (copied; NULL, 0: none). open gives
+ * it to the kernel to check against its keyring; verify and repair check
+ * it against the trusted certificates before reading a block, and refuse
+ * (-EINVAL) when none are set. */
 int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len);
+/* verify and repair: PEM certificates (or bundles) trusted to sign the
+ * root hash, copied (NULL, 0: none). Since 0.3 (FASTVERITY_1.1). */
+int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
+				 size_t n);
 
 /* The parity the FEC options of o describe for p's tree on hash_path, as
  * dump shows it: its roots (inferred from the FEC device's size when o
@@ -180,13 +186,27 @@ int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 	      const char *root_hex, const fv_options *o, fv_failure_fn fn,
 	      void *ctx, fv_result **res);
 
-/* Verifies, then rebuilds bad blocks from the FEC options' parity,
- * writing back only blocks the tree proves right (none with dry_run),
- * hash blocks before the blocks they cover; rewrites stale parity; fsync
- * before it returns. fn sees the first pass's failures. 0 when it ran:
- * *res says what it repaired and whether the image is now intact. */
+/* How fv_repair goes (or'ed). */
+enum fv_repair_flags {
+	FV_REPAIR_DRY_RUN = 1u << 0, /* find what can be repaired, write
+				      * nothing */
+	/* also rewrite parity that disagrees with the verified image, from
+	 * blocks proven again as they are read; -EINVAL (nothing
+	 * rewritten) when more than 5% of its codewords disagree: the
+	 * parity is then not this image's */
+	FV_REPAIR_REWRITE_PARITY = 1u << 1,
+};
+
+/* Verifies (and checks the options' signature, when set, before
+ * anything else), then rebuilds bad blocks from the FEC options' parity,
+ * writing back only blocks the tree proves right, hash blocks before the
+ * blocks they cover; fsync before it returns. Stale parity is counted,
+ * and rewritten only with FV_REPAIR_REWRITE_PARITY. how: enum
+ * fv_repair_flags (1 is a dry run, as in 0.2). fn sees the first pass's
+ * failures. 0 when it ran: *res says what it repaired and whether the
+ * image is now intact. -EPERM: the signature does not check out. */
 int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
-	      const char *root_hex, const fv_options *o, int dry_run,
+	      const char *root_hex, const fv_options *o, unsigned how,
 	      fv_failure_fn fn, void *ctx, fv_result **res);
 
 void fv_result_free(fv_result *r);

@@ -34,6 +34,11 @@ _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
 		       (unsigned)FV_USE_TASKLETS ==
 			       (unsigned)VERITY_ACT_TASKLETS,
 	       "fv_flags and verity_act_flags differ");
+_Static_assert((unsigned)FV_REPAIR_DRY_RUN ==
+			       (unsigned)VERITY_REPAIR_DRY_RUN &&
+		       (unsigned)FV_REPAIR_REWRITE_PARITY ==
+			       (unsigned)VERITY_REPAIR_REWRITE_PARITY,
+	       "fv_repair_flags and verity_repair_flags differ");
 _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 		       (int)FV_BAD_HASH_BLOCK == (int)HT_BAD_HASH_BLOCK &&
 		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING,
@@ -54,6 +59,8 @@ struct fv_options {
 	unsigned flags;
 	uint8_t *signature;
 	size_t signature_len;
+	char **trusted; /* certificate files for verify and repair */
+	size_t ntrusted;
 };
 
 struct fv_result {
@@ -397,6 +404,9 @@ API void fv_options_free(fv_options *o)
 		return;
 	free(o->fec_path);
 	free(o->signature);
+	for (size_t i = 0; i < o->ntrusted; i++)
+		free(o->trusted[i]);
+	free(o->trusted);
 	free(o);
 }
 
@@ -471,6 +481,39 @@ API int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len)
 	free(o->signature);
 	o->signature = copy;
 	o->signature_len = len;
+	return 0;
+}
+
+API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
+				     size_t n)
+{
+	char **copy = NULL;
+
+	NEED(o);
+	if (n && !paths)
+		return fail(EINVAL, "fv_options_set_trusted_certs: paths is "
+				    "NULL");
+	if (n > VERITY_MAX_TRUSTED_FILES)
+		return fail(EINVAL, "%zu certificate files (at most %d)", n,
+			    VERITY_MAX_TRUSTED_FILES);
+	if (n && !(copy = calloc(n, sizeof(*copy))))
+		return fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (!paths[i] || !(copy[i] = strdup(paths[i]))) {
+			while (i--)
+				free(copy[i]);
+			free(copy);
+			return paths[i] ? fail(ENOMEM, "out of memory")
+					: fail(EINVAL, "certificate file %zu "
+						       "is NULL",
+					       i);
+		}
+	}
+	for (size_t i = 0; i < o->ntrusted; i++)
+		free(o->trusted[i]);
+	free(o->trusted);
+	o->trusted = copy;
+	o->ntrusted = n;
 	return 0;
 }
 
@@ -563,8 +606,6 @@ API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 	if (res)
 		*res = NULL;
 	run_options(o, &opt, &fp);
-	if (fp.device && !fp.roots)
-		fp.roots = 2;
 	r = verity_format(&p->p, data_path, hash_path, fp.device ? &fp : NULL,
 			  &opt, root, &l, &info, &err);
 	if (r)
@@ -618,9 +659,33 @@ static int root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
 	return 0;
 }
 
+/* A signature in the options is checked before a block is read: a repair
+ * never writes on the word of a root hash whose signature did not check
+ * out (or could not be checked). */
+static int check_options_signature(const fv_options *o, const uint8_t *root,
+				   size_t len)
+{
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	struct verity_sig_check sc;
+	struct fv_error err;
+
+	if (!o || !o->signature)
+		return 0;
+	if (!o->ntrusted)
+		return fail(EINVAL, "a root hash signature is set but no "
+				    "certificate to check it against "
+				    "(fv_options_set_trusted_certs)");
+	verity_hex_encode(root, len, hex);
+	return keep(verity_signature_check(
+			    o->signature, o->signature_len, "signature",
+			    (const char *const *)o->trusted, o->ntrusted, hex,
+			    &sc, &err),
+		    &err);
+}
+
 static int check(fv_params *p, const char *data_path, const char *hash_path,
 		 const char *root_hex, const fv_options *o, int repair,
-		 int dry_run, fv_failure_fn fn, void *ctx, fv_result **res)
+		 unsigned how, fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	struct ht_options opt;
 	struct verity_fec_params fp;
@@ -638,7 +703,8 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 	NEED(hash_path);
 	NEED(res);
 	*res = NULL;
-	if ((r = root_decode(p, root_hex, root, &len)))
+	if ((r = root_decode(p, root_hex, root, &len)) ||
+	    (r = check_options_signature(o, root, len)))
 		return r;
 	run_options(o, &opt, &fp);
 	if (repair && !fp.device)
@@ -649,11 +715,13 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 		return -ENOMEM;
 	if (fp.device) {
 		r = verity_fec_repair(&p->p, data_path, hash_path, &fp,
-				      repair ? dry_run : 1, &opt, root, len,
+				      repair ? how : VERITY_REPAIR_DRY_RUN,
+				      &opt, root, len,
 				      bridge_failure, bridge_event, &b,
 				      &out->fec, &l, &err);
-		out->res =
-			repair && !dry_run ? out->fec.after : out->fec.before;
+		out->res = repair && !(how & VERITY_REPAIR_DRY_RUN)
+				   ? out->fec.after
+				   : out->fec.before;
 		out->has_fec = 1;
 	} else {
 		r = verity_verify(&p->p, data_path, hash_path, &opt, root, len,
@@ -678,10 +746,12 @@ API int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 }
 
 API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
-		  const char *root_hex, const fv_options *o, int dry_run,
+		  const char *root_hex, const fv_options *o, unsigned how,
 		  fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	return check(p, data_path, hash_path, root_hex, o, 1, dry_run, fn, ctx,
+	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		return fail(EINVAL, "fv_repair: unknown flags 0x%x", how);
+	return check(p, data_path, hash_path, root_hex, o, 1, how, fn, ctx,
 		     res);
 }
 

@@ -135,32 +135,98 @@ int verity_fec_check_devices(const struct verity_layout *l,
 
 /* The one roots value whose parity area ends exactly where the FEC
  * device does: the area's size, roots * ceil(B / (255 - roots)) blocks,
- * grows strictly with roots, so at most one value fits. */
-static int infer_roots(const struct verity_params *p,
-		       const struct verity_layout *l,
-		       const struct verity_fec_params *fp, uint64_t hash_size,
-		       const struct verity_device *hash,
-		       const struct verity_device *fec,
-		       struct verity_fec_params *out, struct fv_error *err)
+ * grows strictly with roots, so at most one value fits. 0: none does. */
+static unsigned roots_of_size(const struct verity_params *p,
+			      const struct verity_layout *l,
+			      const struct verity_fec_params *fp,
+			      uint64_t hash_size, int on_hash_device,
+			      uint64_t fec_size)
 {
+	struct verity_fec_params try = *fp;
+	struct verity_fec_layout fl;
+	struct fv_error ignored;
+
+	for (unsigned roots = FEC_MIN_ROOTS; roots <= FEC_MAX_ROOTS; roots++) {
+		try.roots = roots;
+		if (verity_fec_layout_compute(p, l, &try, hash_size,
+					      on_hash_device, &fl, &ignored))
+			return 0;
+		if (fl.offset + fl.parity_bytes == fec_size)
+			return roots;
+	}
+	return 0;
+}
+
+/* A FEC device that holds nothing but the parity: a regular file of its
+ * own, neither the data nor the hash file. Its size says the roots. */
+static int dedicated_file(const struct verity_device *data,
+			  const struct verity_device *hash,
+			  const struct verity_device *fec)
+{
+	return !fec->is_block && !verity_device_same(fec, hash) &&
+	       !verity_device_same(fec, data);
+}
+
+/* The roots of stored parity. Not given (fp->roots 0): the one value the
+ * device's size fits; where the size cannot tell (a block device, or a
+ * file shared with the tree that goes on after the parity), veritysetup's
+ * default. Given: a dedicated file must be exactly that parity, so that a
+ * forgotten or wrong --fec-roots, or another file, is never taken for
+ * parity. */
+static int stored_roots(const struct verity_params *p,
+			const struct verity_layout *l,
+			const struct verity_fec_params *fp, uint64_t hash_size,
+			const struct verity_device *data,
+			const struct verity_device *hash,
+			const struct verity_device *fec,
+			struct verity_fec_params *out,
+			enum verity_roots_source *source, struct fv_error *err)
+{
+	int own = dedicated_file(data, hash, fec);
+	unsigned fits = roots_of_size(p, l, fp, hash_size,
+				      verity_device_same(hash, fec), fec->size);
 	struct verity_fec_layout fl;
 	int r;
 
-	for (unsigned roots = FEC_MIN_ROOTS; roots <= FEC_MAX_ROOTS; roots++) {
-		*out = *fp;
-		out->roots = roots;
-		r = verity_fec_layout_compute(p, l, out, hash_size,
-					      verity_device_same(hash, fec),
-					      &fl, err);
-		if (r)
-			return r;
-		if (fl.offset + fl.parity_bytes == fec->size)
-			return 0;
+	*out = *fp;
+	*source = VERITY_ROOTS_GIVEN;
+	if (!fp->roots) {
+		*source = fits ? VERITY_ROOTS_INFERRED : VERITY_ROOTS_DEFAULT;
+		out->roots = fits ? fits : VERITY_FEC_DEFAULT_ROOTS;
+		if (!fits && own)
+			return fv_fail(err, EINVAL,
+				       "%s: %llu bytes is no FEC area of %d to "
+				       "%d roots for this image (give "
+				       "--fec-roots, or is it another "
+				       "image's parity?)",
+				       fp->device,
+				       (unsigned long long)fec->size,
+				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+		return 0;
 	}
-	return fv_fail(err, EINVAL,
-		       "%s: %llu bytes is no FEC area of 2 to 24 roots for "
-		       "this image (give --fec-roots)",
-		       fp->device, (unsigned long long)fec->size);
+	if (!own)
+		return 0;
+	r = verity_fec_layout_compute(p, l, fp, hash_size, 0, &fl, err);
+	if (r)
+		return r;
+	if (fits && fits != fp->roots)
+		return fv_fail(err, EINVAL,
+			       "%s: its %llu bytes are the parity of "
+			       "--fec-roots=%u, not of --fec-roots=%u (which "
+			       "needs %llu bytes)",
+			       fp->device, (unsigned long long)fec->size, fits,
+			       fp->roots,
+			       (unsigned long long)(fl.offset + fl.parity_bytes));
+	if (fec->size > fl.offset + fl.parity_bytes)
+		return fv_fail(err, EINVAL,
+			       "%s: file of %llu bytes is larger than the FEC "
+			       "area of --fec-roots=%u (%llu bytes): not this "
+			       "image's parity, or wrong --fec-roots or "
+			       "--fec-offset",
+			       fp->device, (unsigned long long)fec->size,
+			       fp->roots,
+			       (unsigned long long)(fl.offset + fl.parity_bytes));
+	return 0;
 }
 
 int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
@@ -171,18 +237,23 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 		      const struct verity_device *fec, struct fv_error *err)
 {
 	struct verity_fec_params given = *fp;
+	enum verity_roots_source source = VERITY_ROOTS_GIVEN;
 	uint64_t hash_size = hash->size, end;
 	int r = 0;
 
 	if (mode == VERITY_OPEN_CREATE && !hash->is_block &&
 	    hash_size < l->hash_end)
 		hash_size = l->hash_end;
-	if (fp->roots == 0 && mode != VERITY_OPEN_CREATE)
-		r = infer_roots(p, l, fp, hash_size, hash, fec, &given, err);
+	if (mode == VERITY_OPEN_CREATE && !given.roots)
+		given.roots = VERITY_FEC_DEFAULT_ROOTS;
+	if (mode != VERITY_OPEN_CREATE)
+		r = stored_roots(p, l, fp, hash_size, data, hash, fec, &given,
+				 &source, err);
 	if (!r)
 		r = verity_fec_layout_compute(p, l, &given, hash_size,
 					      verity_device_same(hash, fec),
 					      &l->fec, err);
+	l->fec.roots_source = source;
 	if (!r)
 		r = verity_fec_check_devices(l, &l->fec, data, hash, fec, err);
 	end = l->fec.offset + l->fec.parity_bytes;
@@ -280,6 +351,7 @@ struct parity_job {
 	const struct fec_rs *rs;
 	enum fec_pass_mode mode;
 	const uint8_t *skip;
+	uint8_t *stale;
 	uint64_t batch_rounds;
 	uint64_t batches;
 	atomic_uint_fast64_t next;
@@ -359,13 +431,20 @@ static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
 	}
 }
 
-/* Compares (and in FIX mode rewrites) round by round. */
-static int compare_rounds(struct parity_job *j, struct parity_buffers *b,
-			  uint64_t n0, uint64_t nb, struct fec_pass_result *res,
-			  struct fv_error *err)
+void fec_encode_stored(const struct fec_rs *rs, size_t len,
+		       uint8_t *const *src, uint8_t *const *planes,
+		       uint8_t *out)
 {
-	const struct fec_source *s = j->s;
-	size_t round_bytes = (size_t)s->fl->block_size * j->rs->roots;
+	fec_rs_encode(rs, len, src, planes);
+	interleave(out, planes, rs->roots, len);
+}
+
+/* Compares round by round, counting (and marking) what differs. */
+static void compare_rounds(struct parity_job *j, struct parity_buffers *b,
+			   uint64_t n0, uint64_t nb,
+			   struct fec_pass_result *res)
+{
+	size_t round_bytes = (size_t)j->s->fl->block_size * j->rs->roots;
 	unsigned roots = j->rs->roots;
 
 	for (uint64_t n = n0; n < n0 + nb; n++) {
@@ -381,17 +460,12 @@ static int compare_rounds(struct parity_job *j, struct parity_buffers *b,
 			bad += memcmp(c + x, st + x, roots) != 0;
 		res->stale_codewords += bad;
 		res->stale_rounds++;
-		if (j->mode == FEC_PASS_FIX) {
-			int r = verity_device_write(
-				s->fec, s->fl->offset + n * round_bytes, c,
-				round_bytes, err);
-
-			if (r)
-				return r;
-			res->rewritten_rounds++;
-		}
+		/* batches of other threads may share the byte */
+		if (j->stale)
+			__atomic_fetch_or(&j->stale[n / 8],
+					  (uint8_t)(1u << (n % 8)),
+					  __ATOMIC_RELAXED);
 	}
-	return 0;
 }
 
 static int run_batch(struct parity_job *j, struct parity_buffers *b,
@@ -419,22 +493,21 @@ static int run_batch(struct parity_job *j, struct parity_buffers *b,
 		if (r)
 			return r;
 	}
-	fec_rs_encode(j->rs, len, b->src, b->par);
-	interleave(b->parity, b->par, fl->roots, len);
+	fec_encode_stored(j->rs, len, b->src, b->par, b->parity);
 	if (j->mode == FEC_PASS_WRITE)
 		return verity_device_write(s->fec, at, b->parity,
 					   len * fl->roots, err);
 	r = verity_device_read(s->fec, at, b->stored, len * fl->roots, err);
-	if (r)
-		return r;
-	return compare_rounds(j, b, n0, nb, res, err);
+	if (!r)
+		compare_rounds(j, b, n0, nb, res);
+	return r;
 }
 
 static void *parity_worker(void *arg)
 {
 	struct parity_job *j = arg;
 	struct parity_buffers b;
-	struct fec_pass_result res = {0, 0, 0};
+	struct fec_pass_result res = {0, 0, NULL};
 	struct fv_error err;
 	int r = buffers_init(&b, j);
 
@@ -451,7 +524,6 @@ static void *parity_worker(void *arg)
 	pthread_mutex_lock(&j->lock);
 	j->res.stale_codewords += res.stale_codewords;
 	j->res.stale_rounds += res.stale_rounds;
-	j->res.rewritten_rounds += res.rewritten_rounds;
 	if (r && !atomic_exchange(&j->failed, r))
 		j->err = err;
 	pthread_mutex_unlock(&j->lock);
@@ -473,6 +545,7 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	j.rs = rs;
 	j.mode = mode;
 	j.skip = skip;
+	j.stale = res ? res->stale : NULL;
 	j.batch_rounds = per ? per : 1;
 	if (j.batch_rounds > s->fl->rounds)
 		j.batch_rounds = s->fl->rounds;
@@ -491,8 +564,10 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&j.lock);
-	if (res)
-		*res = j.res;
+	if (res) {
+		res->stale_codewords = j.res.stale_codewords;
+		res->stale_rounds = j.res.stale_rounds;
+	}
 	if (atomic_load(&j.failed)) {
 		if (err)
 			*err = j.err;
@@ -657,16 +732,16 @@ int verity_fec_describe(const struct verity_params *p, struct verity_layout *l,
 		return r;
 	r = verity_device_open(&fec, fp->device, VERITY_OPEN_READ, err);
 	if (!r) {
-		struct verity_fec_params given = *fp;
-
-		/* roots 0: the one value the FEC device's size fits */
-		if (!fp->roots)
-			r = infer_roots(p, l, fp, hash.size, &hash, &fec,
-					&given, err);
+		struct verity_fec_params given;
+		enum verity_roots_source source;
+		/* dump has no data device: the hash device stands for it */
+		r = stored_roots(p, l, fp, hash.size, &hash, &hash, &fec,
+				 &given, &source, err);
 		if (!r)
 			r = verity_fec_layout_compute(
 				p, l, &given, hash.size,
 				verity_device_same(&hash, &fec), &l->fec, err);
+		l->fec.roots_source = source;
 		verity_device_close(&fec);
 	}
 	verity_device_close(&hash);

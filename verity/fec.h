@@ -115,20 +115,29 @@ void fec_fused_free(struct fec_fused *f);
 enum fec_pass_mode {
 	FEC_PASS_WRITE, /* compute and write all parity */
 	FEC_PASS_CHECK, /* compare with the stored parity */
-	FEC_PASS_FIX,   /* compare, and rewrite rounds that differ */
 };
 
 struct fec_pass_result {
 	uint64_t stale_codewords;
 	uint64_t stale_rounds;
-	uint64_t rewritten_rounds;
+	uint8_t *stale; /* check: a bitmap of the stale rounds, or NULL */
 };
 
 /* Computes the parity of every round, threads splitting the rounds.
- * skip (may be NULL): a bitmap of rounds left alone (blocks still bad). */
+ * skip (may be NULL): a bitmap of rounds left alone (blocks still bad).
+ * A check never writes; it marks stale rounds in res->stale when the
+ * caller gave a bitmap (rounds bits, zeroed). */
 int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    enum fec_pass_mode mode, const uint8_t *skip,
 		    unsigned threads, struct fec_pass_result *res,
 		    struct fv_error *err);
+
+/* The parity of one round (or of a batch of consecutive rounds, len
+ * bytes of each message position): src[i] holds symbol position i,
+ * planes receives roots planes of len bytes, out the parity as stored
+ * (roots bytes per codeword). */
+void fec_encode_stored(const struct fec_rs *rs, size_t len,
+		       uint8_t *const *src, uint8_t *const *planes,
+		       uint8_t *out);
 
 #endif

@@ -35,6 +35,7 @@ struct repair {
 	const struct ht_options *opt;
 	const uint8_t *root;
 	int dry_run;
+	unsigned how; /* enum verity_repair_flags */
 	struct fec_overlay ov;
 	uint8_t *bad;     /* covered blocks that failed the last pass */
 	uint8_t *trusted; /* tree blocks chained to the root */
@@ -172,37 +173,43 @@ static void compute_trust(struct repair *rp)
 }
 
 /* Where the digest that proves covered block c lives: its parent tree
- * block and byte offset, or the root (*parent = UINT64_MAX). Returns 0
- * when that parent is trusted, -1 when c is not a tree or data block. */
-static int parent_of(const struct repair *rp, uint64_t c, uint64_t *parent,
-		     size_t *slot, int *trusted)
+ * block and the digest's byte offset in it, or the root (*parent =
+ * UINT64_MAX). -1 when c is neither a tree nor a data block (covered
+ * blocks of the hash device after the tree: nothing proves them). */
+static int parent_slot(const struct repair *rp, uint64_t c, uint64_t *parent,
+		       size_t *slot)
 {
 	const struct ht_geometry *g = rp->g;
 	uint64_t nd = rp->p->data_blocks, k;
 	uint32_t lv;
 
+	*parent = UINT64_MAX;
+	*slot = 0;
 	if (c < nd) {
-		if (g->levels == 0) {
-			*parent = UINT64_MAX;
-			*trusted = 1;
+		if (g->levels == 0)
 			return 0;
-		}
 		*parent = g->level_first[0] + (c >> g->bits);
 		*slot = (size_t)(c & ((1u << g->bits) - 1)) * g->slot_size;
-	} else {
-		if (c - nd >= g->tree_blocks)
-			return -1;
-		lv = level_of(g, c - nd);
-		if (lv == g->levels - 1) {
-			*parent = UINT64_MAX;
-			*trusted = 1;
-			return 0;
-		}
-		k = c - nd - g->level_first[lv];
-		*parent = g->level_first[lv + 1] + (k >> g->bits);
-		*slot = (size_t)(k & ((1u << g->bits) - 1)) * g->slot_size;
+		return 0;
 	}
-	*trusted = bit(rp->trusted, *parent);
+	if (c - nd >= g->tree_blocks)
+		return -1;
+	lv = level_of(g, c - nd);
+	if (lv == g->levels - 1)
+		return 0;
+	k = c - nd - g->level_first[lv];
+	*parent = g->level_first[lv + 1] + (k >> g->bits);
+	*slot = (size_t)(k & ((1u << g->bits) - 1)) * g->slot_size;
+	return 0;
+}
+
+/* The same, and whether that parent was trusted by the last pass. */
+static int parent_of(const struct repair *rp, uint64_t c, uint64_t *parent,
+		     size_t *slot, int *trusted)
+{
+	if (parent_slot(rp, c, parent, slot))
+		return -1;
+	*trusted = *parent == UINT64_MAX || bit(rp->trusted, *parent);
 	return 0;
 }
 
@@ -647,12 +654,178 @@ static int run_passes(struct repair *rp, struct fv_error *err)
 	return r;
 }
 
+/* ---- parity rewritten from blocks proven in the same read ---- */
+
+/* Tree blocks proven against the root since the rewrite began: the last
+ * one of each level, content and index. */
+struct proof_cache {
+	uint8_t *block; /* levels blocks */
+	uint64_t index[HT_MAX_LEVELS];
+	int valid[HT_MAX_LEVELS];
+};
+
+static int prove_block(struct repair *rp, struct proof_cache *pc, uint64_t c,
+		       const uint8_t *block, struct fv_error *err);
+
+/* Tree block t as read now and proven, or NULL (*r: 0 when it does not
+ * prove, else the error). */
+static const uint8_t *proven_tree_block(struct repair *rp,
+					struct proof_cache *pc, uint64_t t,
+					int *r, struct fv_error *err)
+{
+	uint32_t lv = level_of(rp->g, t);
+	uint8_t *buf = pc->block + (size_t)lv * rp->l->fec.block_size;
+
+	*r = 0;
+	if (pc->valid[lv] && pc->index[lv] == t)
+		return buf;
+	pc->valid[lv] = 0;
+	*r = fec_read_covered(&rp->src, rp->p->data_blocks + t, 1, buf, err);
+	if (!*r)
+		*r = prove_block(rp, pc, rp->p->data_blocks + t, buf, err);
+	if (*r != 1)
+		return NULL;
+	*r = 0;
+	pc->valid[lv] = 1;
+	pc->index[lv] = t;
+	return buf;
+}
+
+/* 1 when covered block c, holding block, is what the root says, through
+ * tree blocks read now; 0 when not; a negative errno. Blocks that no tree
+ * block covers (the hash device's tail) prove nothing and pass. */
+static int prove_block(struct repair *rp, struct proof_cache *pc, uint64_t c,
+		       const uint8_t *block, struct fv_error *err)
+{
+	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	const uint8_t *parent_block;
+	uint64_t parent;
+	size_t slot;
+	int r;
+
+	if (parent_slot(rp, c, &parent, &slot))
+		return 1;
+	if (ht_hash_blocks(&rp->h, block, rp->l->fec.block_size, 1, digest,
+			   sizeof(digest), err))
+		return -EIO;
+	if (parent == UINT64_MAX)
+		return !memcmp(digest, rp->root, rp->g->digest_size);
+	parent_block = proven_tree_block(rp, pc, parent, &r, err);
+	if (!parent_block)
+		return r;
+	return !memcmp(digest, parent_block + slot, rp->g->digest_size);
+}
+
+/* Rewrites the parity of each stale round from its blocks, each read
+ * once and proven against the root before it goes in: a block that
+ * changed since the verify pass stops the rewrite, with its round left
+ * as it was. */
+static int rewrite_rounds(struct repair *rp, const uint8_t *stale,
+			  struct fv_error *err)
+{
+	const struct verity_fec_layout *fl = &rp->l->fec;
+	size_t bs = fl->block_size, round_bytes = bs * fl->roots;
+	uint8_t *src[FEC_RS_N], *planes[FEC_MAX_ROOTS];
+	struct proof_cache pc = {NULL, {0}, {0}};
+	int r = 0;
+
+	pc.block = malloc((size_t)(rp->g->levels ? rp->g->levels : 1) * bs);
+	if (!pc.block)
+		return fv_fail(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; i < rp->rs.rsn; i++)
+		src[i] = rp->round + (size_t)i * bs;
+	for (unsigned k = 0; k < fl->roots; k++)
+		planes[k] = rp->planes + (size_t)k * bs;
+	for (uint64_t n = 0; !r && n < fl->rounds; n++) {
+		if (!bit(stale, n))
+			continue;
+		for (unsigned i = 0; !r && i < rp->rs.rsn; i++) {
+			uint64_t c = (uint64_t)i * fl->rounds + n;
+			struct verity_failure f;
+
+			r = fec_read_covered(&rp->src, c, 1, src[i], err);
+			if (!r && c < fl->blocks)
+				r = prove_block(rp, &pc, c, src[i], err);
+			else if (!r)
+				r = 1;
+			if (r == 1) {
+				r = 0;
+				continue;
+			}
+			if (r)
+				break;
+			failure_of(rp, c, &f);
+			r = fv_fail(err, ESTALE,
+				    "%s: %s %llu no longer matches the tree "
+				    "(changed while repair ran?); the parity "
+				    "of its round is left as it was",
+				    c < rp->p->data_blocks ? rp->data.path
+							   : rp->hash.path,
+				    c < rp->p->data_blocks ? "data block"
+							   : "hash block",
+				    (unsigned long long)f.block);
+		}
+		if (r)
+			break;
+		fec_encode_stored(&rp->rs, bs, src, planes, rp->parity);
+		r = verity_device_write(&rp->fec, fl->offset + n * round_bytes,
+					rp->parity, round_bytes, err);
+		if (!r)
+			rp->res->parity_rewritten++;
+	}
+	free(pc.block);
+	return r;
+}
+
+/* Parity that disagrees with verified data: counted; rewritten only when
+ * asked, and only when few rounds disagree (more says the parity is not
+ * this image's: another file, or other roots or offset). */
+static int parity_pass(struct repair *rp, const struct ht_options *opt,
+		       struct fv_error *err)
+{
+	const struct verity_fec_layout *fl = &rp->l->fec;
+	int rewrite = rp->how & VERITY_REPAIR_REWRITE_PARITY;
+	struct fec_pass_result pr = {0, 0, NULL};
+	uint8_t *skip;
+	int r;
+
+	skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
+	if (!skip)
+		return fv_fail(err, ENOMEM, "out of memory");
+	if (rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1))) {
+		free(skip);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	r = fec_parity_pass(&rp->src, &rp->rs, FEC_PASS_CHECK, skip,
+			    opt ? opt->threads : 1, &pr, err);
+	free(skip);
+	rp->res->stale_codewords = pr.stale_codewords;
+	rp->res->stale_rounds = pr.stale_rounds;
+	rp->res->rewrite_limit = verity_parity_rewrite_limit(fl);
+	if (!r && rewrite && pr.stale_codewords > rp->res->rewrite_limit)
+		r = fv_fail(err, EINVAL,
+			    "%s: %llu of %llu parity codewords disagree with "
+			    "the verified image, more than the %d%% (%llu) "
+			    "that damage explains: it is not this image's "
+			    "parity, or --fec-roots or --fec-offset is wrong; "
+			    "nothing rewritten",
+			    fl->on_hash_device ? rp->hash.path : rp->fec.path,
+			    (unsigned long long)pr.stale_codewords,
+			    (unsigned long long)(fl->rounds * fl->block_size),
+			    VERITY_PARITY_REWRITE_PERCENT,
+			    (unsigned long long)rp->res->rewrite_limit);
+	if (!r && rewrite && pr.stale_rounds && !rp->dry_run)
+		r = rewrite_rounds(rp, pr.stale, err);
+	if (!r && rp->res->parity_rewritten)
+		r = flush(&rp->fec, err);
+	free(pr.stale);
+	return r;
+}
+
 static int finish(struct repair *rp, const struct ht_options *opt,
 		  struct fv_error *err)
 {
 	uint64_t nd = rp->p->data_blocks, remaining = 0;
-	struct fec_pass_result pr = {0, 0, 0};
-	uint8_t *skip;
 	int r = 0;
 
 	for (uint64_t c = 0; c < nd + rp->g->tree_blocks; c++) {
@@ -670,26 +843,22 @@ static int finish(struct repair *rp, const struct ht_options *opt,
 		r = flush(&rp->data, err);
 	if (!r && !rp->dry_run && rp->res->repaired)
 		r = flush(&rp->hash, err);
-	if (r)
-		return r;
-	skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
-	if (!skip)
-		return fv_fail(err, ENOMEM, "out of memory");
-	r = fec_parity_pass(&rp->src, &rp->rs,
-			    rp->dry_run ? FEC_PASS_CHECK : FEC_PASS_FIX, skip,
-			    opt ? opt->threads : 1, &pr, err);
-	free(skip);
-	rp->res->stale_codewords = pr.stale_codewords;
-	rp->res->stale_rounds = pr.stale_rounds;
-	rp->res->parity_rewritten = pr.rewritten_rounds;
-	if (!r && pr.rewritten_rounds)
-		r = flush(&rp->fec, err);
+	if (!r)
+		r = parity_pass(rp, opt, err);
 	return r;
+}
+
+uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl)
+{
+	uint64_t all = fl->rounds * fl->block_size;
+	uint64_t limit = all / 100 * VERITY_PARITY_REWRITE_PERCENT;
+
+	return limit > fl->block_size ? limit : fl->block_size;
 }
 
 int verity_fec_repair(struct verity_params *p, const char *data_path,
 		      const char *hash_path, const struct verity_fec_params *fp,
-		      int dry_run, const struct ht_options *opt,
+		      unsigned how, const struct ht_options *opt,
 		      const uint8_t *root, size_t root_size,
 		      verity_report_fn report, verity_repair_fn event,
 		      void *ctx, struct verity_fec_result *res,
@@ -709,7 +878,8 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 	rp.g = &l.geo;
 	rp.opt = opt;
 	rp.root = root;
-	rp.dry_run = dry_run;
+	rp.how = how;
+	rp.dry_run = (how & VERITY_REPAIR_DRY_RUN) != 0;
 	rp.report = report;
 	rp.event = event;
 	rp.ctx = ctx;

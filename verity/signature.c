@@ -186,6 +186,10 @@ out:
 static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 			STACK_OF(X509) * certs, struct fv_error *err)
 {
+	if (n > VERITY_MAX_TRUSTED_FILES)
+		return fv_fail(err, EINVAL,
+			       "%zu trusted certificate files: at most %d",
+			       n, VERITY_MAX_TRUSTED_FILES);
 	for (size_t i = 0; i < n; i++) {
 		BIO *b = NULL;
 		X509 *x;
@@ -196,6 +200,16 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 			return r;
 		while ((x = X509_new_ex(ht_crypto_libctx(), NULL)) &&
 		       PEM_read_bio_X509(b, &x, NULL, NULL)) {
+			if (sk_X509_num(certs) >= VERITY_MAX_TRUSTED_CERTS) {
+				X509_free(x);
+				BIO_free(b);
+				return fv_fail(err, EINVAL,
+					       "%s: more than %d trusted "
+					       "certificates in all: split "
+					       "the bundle, or trust fewer",
+					       files[i],
+					       VERITY_MAX_TRUSTED_CERTS);
+			}
 			X509_STORE_add_cert(store, x);
 			sk_X509_push(certs, x);
 			count++;
@@ -235,19 +249,120 @@ static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 	return ok;
 }
 
-/* The signer certificate, found as PKCS7_verify finds it. */
-static X509 *signer_of(PKCS7 *p7, STACK_OF(X509) * certs)
+/* The name of signer info si, for messages: its certificate's subject,
+ * or (certificate not at hand) its issuer and serial number. */
+static void signer_name(PKCS7_SIGNER_INFO *si, X509 *cert, char *out,
+			size_t len)
+{
+	char issuer[200] = "";
+	char *serial = NULL;
+	BIGNUM *bn;
+
+	if (cert) {
+		X509_NAME_oneline(X509_get_subject_name(cert), out, (int)len);
+		return;
+	}
+	X509_NAME_oneline(si->issuer_and_serial->issuer, issuer,
+			  sizeof(issuer));
+	bn = ASN1_INTEGER_to_BN(si->issuer_and_serial->serial, NULL);
+	serial = bn ? BN_bn2hex(bn) : NULL;
+	snprintf(out, len, "issuer %s, serial %s", issuer,
+		 serial ? serial : "?");
+	OPENSSL_free(serial);
+	BN_free(bn);
+}
+
+/* Every signer must be a trusted certificate, or chain to one (the
+ * signature's own certificates may fill the chain): the first that is
+ * not is named. res->signer gets the signers' subjects. Validity periods
+ * are left to the signature check, which warns about them. */
+static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
+			 const char *sig_name, struct verity_sig_check *res,
+			 struct fv_error *err)
+{
+	STACK_OF(PKCS7_SIGNER_INFO) *sinfos = PKCS7_get_signer_info(p7);
+	STACK_OF(X509) *inside = p7->d.sign->cert;
+	X509_STORE_CTX *ctx = X509_STORE_CTX_new_ex(ht_crypto_libctx(), NULL);
+	char name[256];
+	int r = 0;
+
+	if (!ctx)
+		return fv_fail(err, ENOMEM, "out of memory");
+	for (int i = 0; !r && i < sk_PKCS7_SIGNER_INFO_num(sinfos); i++) {
+		PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(sinfos, i);
+		PKCS7_ISSUER_AND_SERIAL *ias = si->issuer_and_serial;
+		X509 *x = X509_find_by_issuer_and_serial(certs, ias->issuer,
+							 ias->serial);
+		int ok;
+
+		if (!x && inside)
+			x = X509_find_by_issuer_and_serial(inside, ias->issuer,
+							   ias->serial);
+		signer_name(si, x, name, sizeof(name));
+		if (!x) {
+			r = fv_fail(err, EPERM,
+				    "%s: the signer (%s) is not a trusted "
+				    "certificate, and the signature does not "
+				    "hold its certificate",
+				    sig_name, name);
+			break;
+		}
+		ok = X509_STORE_CTX_init(ctx, store, x, inside) == 1;
+		if (ok) {
+			X509_STORE_CTX_set_flags(ctx,
+						 X509_V_FLAG_NO_CHECK_TIME);
+			X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_ANY);
+			ok = X509_verify_cert(ctx) == 1;
+		}
+		X509_STORE_CTX_cleanup(ctx);
+		if (!ok) {
+			r = fv_fail(err, EPERM,
+				    "%s: the signer %s is not trusted%s", sig_name,
+				    name,
+				    sk_PKCS7_SIGNER_INFO_num(sinfos) > 1
+					    ? " (each signer must be)"
+					    : "");
+			break;
+		}
+		if (strlen(res->signer) + strlen(name) + 3 <
+		    sizeof(res->signer))
+			snprintf(res->signer + strlen(res->signer),
+				 sizeof(res->signer) - strlen(res->signer),
+				 "%s%s", res->signer[0] ? "; " : "", name);
+	}
+	X509_STORE_CTX_free(ctx);
+	ERR_clear_error();
+	return r;
+}
+
+/* The first signer outside its validity period (after check_signers, all
+ * are at hand). */
+static X509 *expired_signer(PKCS7 *p7, STACK_OF(X509) * certs)
 {
 	STACK_OF(X509) *s = PKCS7_get0_signers(p7, certs, 0);
-	X509 *x = s && sk_X509_num(s) > 0 ? sk_X509_value(s, 0) : NULL;
+	X509 *found = NULL;
 
+	for (int i = 0; s && !found && i < sk_X509_num(s); i++) {
+		X509 *x = sk_X509_value(s, i);
+
+		if (X509_cmp_current_time(X509_get0_notBefore(x)) > 0 ||
+		    X509_cmp_current_time(X509_get0_notAfter(x)) < 0)
+			found = x;
+	}
+	if (!found && s && sk_X509_num(s) > 0)
+		found = sk_X509_value(s, 0);
 	sk_X509_free(s);
 	ERR_clear_error();
-	return x;
+	return found;
 }
 
 static void time_warning(X509 *signer, char *out, size_t len)
 {
+	if (!signer) {
+		snprintf(out, len, "a certificate of the chain is outside its "
+				   "validity period");
+		return;
+	}
 	const ASN1_TIME *nb = X509_get0_notBefore(signer),
 			*na = X509_get0_notAfter(signer);
 	BIO *m = BIO_new(BIO_s_mem());
@@ -274,7 +389,6 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 	PKCS7 *p7 = NULL;
 	X509_STORE *store = X509_STORE_new();
 	STACK_OF(X509) *certs = sk_X509_new_null();
-	X509 *signer;
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -308,22 +422,17 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 	if (r)
 		goto out;
 	X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
-	signer = signer_of(p7, certs);
-	if (!signer) {
-		r = fv_fail(err, EPERM,
-			    "%s: the signer is not a trusted certificate",
-			    sig_name);
+	r = check_signers(p7, certs, store, sig_name, res, err);
+	if (r)
 		goto out;
-	}
-	X509_NAME_oneline(X509_get_subject_name(signer), res->signer,
-			  sizeof(res->signer));
 	if (pkcs7_check(p7, certs, store, root_hex, 0))
 		goto out;
 	if (ERR_GET_REASON(ERR_peek_last_error()) ==
 		    PKCS7_R_CERTIFICATE_VERIFY_ERROR &&
 	    pkcs7_check(p7, certs, store, root_hex,
 			X509_V_FLAG_NO_CHECK_TIME)) {
-		time_warning(signer, res->warning, sizeof(res->warning));
+		time_warning(expired_signer(p7, certs), res->warning,
+			     sizeof(res->warning));
 		goto out;
 	}
 	switch (ERR_GET_REASON(ERR_peek_last_error())) {

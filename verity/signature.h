@@ -32,6 +32,10 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 			   struct verity_sig_check *res, struct fv_error *err);
 
 #define VERITY_MAX_SIGNATURE (64 * 1024)
+/* Trusted certificates: at most this many files, and this many
+ * certificates in them all. */
+#define VERITY_MAX_TRUSTED_FILES 64
+#define VERITY_MAX_TRUSTED_CERTS 1024
 
 /* Reads a signature file: regular, 1 byte to 64 KiB (malloc'd). -EINVAL
  * when it is missing or not such a file, -EIO when reading fails. */

@@ -18,9 +18,21 @@
 struct verity_fec_params {
 	const char *device; /* NULL: no FEC */
 	uint64_t offset;    /* bytes, a multiple of the block size */
-	unsigned roots;     /* 2 to 24 parity bytes per codeword; 0 when
-			     * checking or repairing: the one value the FEC
-			     * device's size fits */
+	unsigned roots;     /* 2 to 24 parity bytes per codeword; 0: for
+			     * existing parity, the one value the FEC
+			     * device's size fits (VERITY_FEC_DEFAULT_ROOTS
+			     * where the size cannot tell); for format, the
+			     * default */
+};
+
+#define VERITY_FEC_DEFAULT_ROOTS 2
+
+/* Where the roots of existing parity came from. */
+enum verity_roots_source {
+	VERITY_ROOTS_GIVEN,    /* the caller's value */
+	VERITY_ROOTS_INFERRED, /* the one value the FEC device's size fits */
+	VERITY_ROOTS_DEFAULT,  /* a block device or shared file: its size
+				* does not tell, veritysetup's default */
 };
 
 /* Where the parity sits and what it covers. */
@@ -36,6 +48,7 @@ struct verity_fec_layout {
 	uint64_t offset;       /* byte offset of the parity area */
 	uint64_t parity_bytes; /* rounds * roots * block_size */
 	int on_hash_device;    /* the parity follows the tree */
+	enum verity_roots_source roots_source;
 };
 
 /* Where everything sits, derived from validated parameters. */
@@ -116,6 +129,19 @@ struct verity_fec_result {
 	uint64_t stale_rounds;
 	uint64_t unchecked_rounds; /* rounds with blocks still bad */
 	uint64_t parity_rewritten; /* rounds of parity written again */
+	uint64_t rewrite_limit;    /* most stale codewords that may be */
+};
+
+/* Most stale parity codewords a repair rewrites: 5% of all codewords,
+ * and at least one round's. More says the parity is not this image's
+ * (another file's, or other roots or offset): then nearly every codeword
+ * disagrees, where damage spoils a few parity blocks. */
+#define VERITY_PARITY_REWRITE_PERCENT 5
+uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl);
+
+enum verity_repair_flags {
+	VERITY_REPAIR_DRY_RUN = 1u << 0,        /* read-only */
+	VERITY_REPAIR_REWRITE_PARITY = 1u << 1, /* rewrite stale parity */
 };
 
 enum verity_repair_event {
@@ -128,14 +154,17 @@ typedef void (*verity_repair_fn)(void *ctx, enum verity_repair_event ev,
 /* Verifies, then rebuilds every bad block FEC can from the parity,
  * writing back only blocks whose new content matches a parent digest
  * proven by the root, hash blocks before the blocks they cover; then
- * rewrites parity that disagrees with verified data. dry_run: read-only,
- * the rebuilt blocks are kept in memory to judge the blocks below them.
- * report receives the first pass's failures, event each repaired and
- * each remaining bad block. Returns 0 when it ran (res says what it
- * found), a negative errno when it could not. */
+ * checks the parity against the verified data. how (enum
+ * verity_repair_flags): DRY_RUN reads only, keeping rebuilt blocks in
+ * memory to judge the blocks below them; REWRITE_PARITY rewrites stale
+ * parity (refused beyond verity_parity_rewrite_limit()), from blocks
+ * proven again as they are read. report receives the first pass's
+ * failures, event each repaired and each remaining bad block. Returns 0
+ * when it ran (res says what it found), a negative errno when it could
+ * not. */
 int verity_fec_repair(struct verity_params *p, const char *data_path,
 		      const char *hash_path, const struct verity_fec_params *fp,
-		      int dry_run, const struct ht_options *opt,
+		      unsigned how, const struct ht_options *opt,
 		      const uint8_t *root, size_t root_size,
 		      verity_report_fn report, verity_repair_fn event,
 		      void *ctx, struct verity_fec_result *res,

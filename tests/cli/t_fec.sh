@@ -114,8 +114,13 @@ run_rc 2 "$FV" repair d.img h.img "$R" $FEC --dry-run
 check "repair --dry-run: exit 2, lists what it can repair" test $? = 0 -a "$(grep -c '^Can repair' out)" = 9
 check "repair --dry-run writes nothing" sh -c 'cmp -s d.img d.before && cmp -s h.img h.before && cmp -s f.img f.before'
 run_rc 0 "$FV" repair d.img h.img "$R" $FEC
-check "repair: data, tree and parity back byte for byte" same_as_orig
+check "repair: data and tree back byte for byte" sh -c 'cmp -s d.img orig.img && cmp -s h.img h.orig'
+check "repair: the stale parity reported, not rewritten" sh -c "cmp -s f.img f.before && grep -q 'Parity: .* codewords in 2 rounds disagree with the verified data; not rewritten (repair --rewrite-parity rewrites them)' '$T/out'"
 check "repair: one line per block" test "$(grep -c '^Repaired position' out)" = 9
+cp out first.out
+run_rc 0 "$FV" repair d.img h.img "$R" $FEC --rewrite-parity
+check "repair --rewrite-parity: data, tree and parity back byte for byte" same_as_orig
+cp first.out out
 hline=$(grep -n 'hash block' out | cut -d: -f1)
 dline=$(grep -n '(data block 250)' out | cut -d: -f1)
 check "repair: the leaf hash block before the data block it covers" test "${hline:-9}" -lt "${dline:-0}"
@@ -158,13 +163,17 @@ run_rc 2 "$FV" repair d.img h.img "$wrong" $FEC
 check "wrong root hash: exit non-zero" test $? = 0
 check "wrong root hash: nothing written" sh -c 'cmp -s d.img d.before && cmp -s h.img h.orig && cmp -s f.img f.orig'
 
-# Parity damaged only: verify exits 0 and says so; repair rewrites it.
+# Parity damaged only: verify exits 0 and says so; repair rewrites it
+# when asked to.
 reset
 corrupt f.img 0
 run_rc 0 "$FV" verify d.img h.img "$R" $FEC
 check "verify: stale parity reported, image still good" grep -q 'FEC parity' err
+check "  the hint names --rewrite-parity" grep -q 'fastverity repair --rewrite-parity, with the same arguments, rewrites them' err
 "$FV" repair --json d.img h.img "$R" $FEC >r.json
-check "repair --json: parity rewritten" jqok '.parity_rounds_rewritten >= 1 and .result == "ok" and .exit_code == 0' r.json
+check "repair --json: stale parity counted, not rewritten" jqok '.parity_rounds_rewritten == 0 and .fec.stale_parity_rounds == 1 and .result == "ok"' r.json
+"$FV" repair --json d.img h.img "$R" $FEC --rewrite-parity >r.json
+check "repair --rewrite-parity --json: parity rewritten" jqok '.parity_rounds_rewritten >= 1 and .result == "ok" and .exit_code == 0' r.json
 check "repair: parity back byte for byte" same_as_orig
 
 # veritysetup's FEC image repaired by fastverity.

@@ -54,7 +54,7 @@ printf '\001' | dd of=bad.p7s bs=1 seek=$((size - 1)) conv=notrunc status=none
 check "tampered signature refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=bad.p7s --trusted-cert=c.pem
 check "  message" grep -qx "fastverity: bad.p7s: the signature does not match root hash $R" "$T/err"
 check "wrong certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c2.pem
-check "  message" grep -qx "fastverity: fv.p7s: the signer is not a trusted certificate" "$T/err"
+check "  message, naming the signer by issuer and serial" grep -qx "fastverity: fv.p7s: the signer (issuer /CN=fastverity-test, serial [0-9A-F]*) is not a trusted certificate, and the signature does not hold its certificate" "$T/err"
 check "embedded but untrusted certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=emb.p7s --trusted-cert=c2.pem
 check "  message" grep -qx "fastverity: emb.p7s: the signer /CN=fastverity-test is not trusted" "$T/err"
 head -c 100 /dev/urandom >junk.p7s
@@ -94,7 +94,7 @@ check "  veritysetup agrees" quiet veritysetup verify os.raw os.verity --root-ha
 check "  openssl agrees" quiet openssl smime -verify -inform der -binary -in os.roothash.p7s -content os.roothash -certfile c.pem -CAfile c.pem -purpose any -out /dev/null
 check "verify os.raw" run_rc 0 "$FV" verify os.raw --trusted-cert=c.pem
 check "verify os.raw without a trusted certificate refuses" run_rc 1 "$FV" verify os.raw
-check "  and says why" grep -q "os.roothash.p7s: checking a signature needs --trusted-cert" "$T/err"
+check "  and says how to check it" grep -q "os.roothash.p7s: the root hash is signed: give the signer's certificate with --trusted-cert=<cert.pem>" "$T/err"
 check "verify os.raw with the wrong certificate" run_rc 2 "$FV" verify os.raw --trusted-cert=c2.pem
 printf 'X' | dd of=os.raw bs=1 seek=5000 conv=notrunc status=none
 check "verify os.raw finds a bad block" run_rc 2 "$FV" verify os.raw --trusted-cert=c.pem

@@ -5,7 +5,12 @@
  *   FAULT_KIND=enospc  a write fails with ENOSPC (a read with EIO)
  *   FAULT_KIND=eintr   the call fails with EINTR (callers retry)
  *   FAULT_KIND=short   the call moves half the bytes asked for
- * FAULT_COUNT_FILE=path writes the number of calls counted at exit. */
+ * FAULT_COUNT_FILE=path writes the number of calls counted at exit.
+ * FAULT_HOOK_AT=N with FAULT_HOOK_CMD=command runs the shell command just
+ * before call N (another writer, racing the command under test).
+ * FAULT_BAD=name:start:end makes every pread of a file whose path ends in
+ * name fail with EIO when it touches bytes [start, end): a medium with
+ * unreadable sectors, for as long as the command runs. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,17 +22,45 @@
 #include <unistd.h>
 
 static atomic_long calls;
-static long fault_at = -1;
-static const char *kind = "eio";
+static long fault_at = -1, hook_at = -1;
+static const char *kind = "eio", *hook_cmd;
+static char bad_name[256];
+static long long bad_start, bad_end;
 
 __attribute__((constructor)) static void init(void)
 {
 	const char *at = getenv("FAULT_AT"), *k = getenv("FAULT_KIND");
+	const char *hook = getenv("FAULT_HOOK_AT"), *bad = getenv("FAULT_BAD");
 
 	if (at)
 		fault_at = atol(at);
 	if (k)
 		kind = k;
+	if (hook)
+		hook_at = atol(hook);
+	hook_cmd = getenv("FAULT_HOOK_CMD");
+	if (bad && sscanf(bad, "%255[^:]:%lld:%lld", bad_name, &bad_start,
+			  &bad_end) != 3)
+		bad_name[0] = '\0';
+	/* the hook's shell runs without the shim */
+	unsetenv("LD_PRELOAD");
+}
+
+/* 1 when a read of [off, off + len) on fd touches the bad range. */
+static int bad_read(int fd, size_t len, off_t off)
+{
+	char link[64], path[4096];
+	ssize_t n;
+	size_t nl = strlen(bad_name);
+
+	if (!bad_name[0] || off >= bad_end || off + (off_t)len <= bad_start)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return 0;
+	path[n] = '\0';
+	return (size_t)n >= nl && !strcmp(path + n - nl, bad_name);
 }
 
 __attribute__((destructor)) static void fini(void)
@@ -44,7 +77,14 @@ __attribute__((destructor)) static void fini(void)
 /* 0: go on; 1: fail with *e; 2: move *len / 2 bytes */
 static int decide(int fd, int is_write, size_t *len, int *e)
 {
-	if (fd <= 2 || atomic_fetch_add(&calls, 1) + 1 != fault_at)
+	long n;
+
+	if (fd <= 2)
+		return 0;
+	n = atomic_fetch_add(&calls, 1) + 1;
+	if (n == hook_at && hook_cmd && system(hook_cmd) != 0)
+		fprintf(stderr, "shim: the hook failed: %s\n", hook_cmd);
+	if (n != fault_at)
 		return 0;
 	if (!strcmp(kind, "short") && len && *len > 1) {
 		*len /= 2;
@@ -73,10 +113,12 @@ typedef int (*fsync_fn)(int);
 ssize_t pread64(int fd, void *buf, size_t len, off_t off)
 {
 	REAL(pread64, pread_fn);
-	int e;
+	int e = EIO;
 
-	if (decide(fd, 0, &len, &e) == 1) {
-		errno = e;
+	int d = decide(fd, 0, &len, &e);
+
+	if (d == 1 || bad_read(fd, len, off)) {
+		errno = d == 1 ? e : EIO;
 		return -1;
 	}
 	return real_pread64(fd, buf, len, off);

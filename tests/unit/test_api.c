@@ -369,8 +369,9 @@ START_TEST(repair_from_parity)
 	ck_assert_uint_eq(fv_result_repaired(res), 3);
 	fv_result_free(res);
 	/* a dry run changes nothing */
-	ck_assert_int_eq(
-		fv_repair(p, data, hash, root_hex, o, 1, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o,
+				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
+			 0);
 	ck_assert_uint_eq(fv_result_repaired(res), 3);
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
@@ -383,6 +384,28 @@ START_TEST(repair_from_parity)
 	ck_assert_int_eq(fv_result_intact(res), 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
+	/* damaged parity: counted and left alone, unless asked */
+	poke(fec, 5);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 1);
+	fv_result_free(res);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 1);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o,
+				   FV_REPAIR_REWRITE_PARITY, NULL, NULL, &res),
+			 0);
+	fv_result_free(res);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
+	fv_result_free(res);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 4, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "unknown flags"));
 	/* repair without parity is an error */
 	ck_assert_int_eq(
 		fv_repair(p, data, hash, root_hex, NULL, 0, NULL, NULL, &res),
@@ -456,6 +479,71 @@ START_TEST(sign_and_check)
 }
 END_TEST
 
+/* A signed root hash: verify and repair check the signature first, and
+ * a repair never writes on an unchecked or failing one. */
+START_TEST(repair_checks_signature)
+{
+	char key[128], cert[128], other_key[128], other[128], root_hex[65];
+	char saved;
+	const char *trusted[1] = {cert}, *untrusted[1] = {other};
+	fv_params *p = fv_params_new();
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	uint8_t *der;
+	size_t len;
+
+	snprintf(key, sizeof(key), "%s/rkey.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/rcert.pem", dir);
+	snprintf(other_key, sizeof(other_key), "%s/okey.pem", dir);
+	snprintf(other, sizeof(other), "%s/ocert.pem", dir);
+	make_signer(key, cert);
+	make_signer(other_key, other);
+	ck_assert_int_eq(fv_options_set_fec(o, fec, 0, 2), 0);
+	ck_assert_int_eq(fv_format(p, data, hash, o, &made), 0);
+	strcpy(root_hex, fv_result_root_hex(made));
+	fv_result_free(made);
+	ck_assert_int_eq(fv_sign(key, cert, NULL, root_hex, 0, &der, &len), 0);
+	ck_assert_int_eq(fv_options_set_signature(o, der, len), 0);
+	fv_free(der);
+	poke(data, 7 * BS);
+	/* no certificate to check it against: refused */
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_nonnull(
+		strstr(fv_last_error(), "fv_options_set_trusted_certs"));
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+		-EINVAL);
+	/* another signer trusted: refused, nothing written */
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, untrusted, 1), 0);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res),
+		-EPERM);
+	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
+	/* another root hash under the right signer: refused */
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	saved = root_hex[5];
+	root_hex[5] = saved == 'a' ? 'b' : 'a';
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res),
+		-EPERM);
+	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
+	root_hex[5] = saved;
+	/* the signer trusted: repaired */
+	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL,
+				   &res),
+			 0);
+	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
+	fv_result_free(res);
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 2), -EINVAL);
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
+	fv_options_free(o);
+	fv_params_free(p);
+}
+END_TEST
+
 START_TEST(device_mapper_errors)
 {
 	fv_status *st = (fv_status *)1;
@@ -485,6 +573,7 @@ int main(void)
 	tcase_add_test(tc, format_verify_and_failures);
 	tcase_add_test(tc, repair_from_parity);
 	tcase_add_test(tc, sign_and_check);
+	tcase_add_test(tc, repair_checks_signature);
 	tcase_add_test(tc, device_mapper_errors);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -1,0 +1,158 @@
+# repair never makes things worse: the roots of existing parity come from
+# its size, parity is rewritten only when asked and only from blocks
+# proven in the same read, and a signed root hash is checked before
+# anything is written. Each case is a reproduction that damaged data
+# before (issue 19).
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+corrupt() { "$TOP/build/mkimage" random "$((1000 + $2))" 4096 | dd of="$1" bs=4096 seek="$2" conv=notrunc status=none; }
+
+# ---- a forgotten --fec-roots ----
+gen 31 $((1000 * 4096)) >orig.img
+"$FV" format orig.img h.img --fec-device=f.orig --fec-roots=8 --salt=$SALT --uuid=$UUID >o.out
+R=$(root_of o.out)
+cp orig.img d.img; cp f.orig f.fec
+corrupt d.img 9
+run_rc 2 "$FV" verify d.img h.img "$R" --fec-device=f.fec
+check "verify without --fec-roots: the roots told from the parity's size" grep -qx 'FEC: parity of 8 roots, told from the size of f.fec.' err
+check "  and FEC can repair the block" grep -q 'FEC can repair 1 of 1 bad block ' err
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.fec
+check "repair without --fec-roots repairs with 8 roots" sh -c "cmp -s d.img orig.img && grep -qx 'FEC: parity of 8 roots, told from the size of f.fec.' '$T/out'"
+check "  and leaves the parity as it was" cmp -s f.fec f.orig
+"$FV" repair --json d.img h.img "$R" --fec-device=f.fec >r.json
+check "repair --json names the roots and where they came from" jqok '.fec.roots == 8 and .fec.roots_from == "size"' r.json
+corrupt d.img 9
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=f.fec --fec-roots=2
+check "a wrong --fec-roots for a parity file: refused with both numbers" grep -qx 'fastverity: f.fec: its 163840 bytes are the parity of --fec-roots=8, not of --fec-roots=2 (which needs 32768 bytes)' err
+check "  nothing written" sh -c 'cmp -s f.fec f.orig && ! cmp -s d.img orig.img'
+cp f.orig big.fec; truncate -s +4096 big.fec; cp big.fec big.before
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=big.fec --fec-roots=8
+check "a parity file larger than the FEC area: refused" sh -c "grep -q 'big.fec: file of 167936 bytes is larger than the FEC area of --fec-roots=8 (163840 bytes)' '$T/err' && cmp -s big.fec big.before"
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=big.fec
+check "  and without --fec-roots: fits no roots, refused" grep -q 'big.fec: 167936 bytes is no FEC area of 2 to 24 roots for this image' err
+# another image's parity, and any file, of the right size
+gen 32 $((1000 * 4096)) >other.img
+"$FV" format other.img oh.img --fec-device=other.fec --fec-roots=8 >/dev/null
+cp other.fec other.before
+run_rc 2 "$FV" repair d.img h.img "$R" --fec-device=other.fec
+check "another image's parity: nothing rewritten, exit 2 (the block stays bad)" sh -c 'cmp -s other.fec other.before'
+check "  its stale parity is reported, not rewritten" grep -q 'not rewritten (repair --rewrite-parity rewrites them)' out
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=other.fec --rewrite-parity
+check "  --rewrite-parity refuses: not this image's parity" sh -c "grep -q 'other.fec: .* parity codewords disagree with the verified image, more than the 5% .* it is not this image.s parity' '$T/err' && cmp -s other.fec other.before"
+gen 33 163840 >important.bin; cp important.bin important.before
+run_rc 2 "$FV" repair d.img h.img "$R" --fec-device=important.bin
+check "an unrelated file as --fec-device: not one byte written" cmp -s important.bin important.before
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=important.bin --rewrite-parity
+check "  nor with --rewrite-parity" cmp -s important.bin important.before
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.fec --fec-roots=8
+check "the right parity still repairs afterwards" cmp -s d.img orig.img
+
+# ---- stale parity: reported; rewritten when asked, within the limit ----
+cp f.orig f.fec
+dd if=/dev/zero of=f.fec bs=4096 seek=3 count=1 conv=notrunc status=none
+cp f.fec f.damaged
+run_rc 0 "$FV" verify d.img h.img "$R" --fec-device=f.fec
+check "verify: damaged parity named, the hint says --rewrite-parity" grep -q 'fastverity repair --rewrite-parity, with the same arguments, rewrites them' err
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.fec
+check "repair: damaged parity counted, left alone" sh -c "cmp -s f.fec f.damaged && grep -q 'Parity: 512 codewords in 1 round disagree' '$T/out'"
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.fec --rewrite-parity --dry-run
+check "repair --rewrite-parity --dry-run: says it would, writes nothing" sh -c "cmp -s f.fec f.damaged && grep -q 'repair --rewrite-parity would rewrite them' '$T/out'"
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.fec --rewrite-parity
+check "repair --rewrite-parity: the parity back byte for byte" cmp -s f.fec f.orig
+
+# ---- parity is rebuilt only from blocks proven in the same read ----
+# Another writer changes data block 299 while repair runs (a hook in the
+# fault shim, at each I/O call in turn); the parity of block 299's round
+# (round 1 of 2) must never take the changed bytes (before: the parity
+# pass re-read the data without hashing it). Round 0's parity is damaged,
+# so that there is parity to rewrite.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || fail "shim does not build"
+gen 35 $((300 * 4096)) >small.img
+"$FV" format small.img sh.img --fec-device=sf.orig --salt=$SALT >so.out
+SR=$(root_of so.out)
+check "  (the small image has 2 rounds)" test "$(jq -r .fec.rounds <("$FV" dump --json sh.img --fec-device=sf.orig))" = 2
+dd if=/dev/zero of=sf.orig bs=512 seek=1 count=1 conv=notrunc status=none 2>/dev/null
+cp sf.orig sf.damaged
+"$FV" format small.img sh2.img --fec-device=sf.good --salt=$SALT >/dev/null
+round1() { dd if="$1" bs=8192 skip=1 count=1 status=none | sha256sum; }
+want=$(round1 sf.good)
+gen 34 4096 >junk
+FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$FV" repair small.img sh.img "$SR" --fec-device=sf.damaged --rewrite-parity --threads=1 >/dev/null 2>&1
+N=$(cat cnt)
+bad=0 runs=0
+for n in $(seq 1 $((N + 2))); do
+	cp small.img sd.img; cp sf.damaged sf.fec
+	FAULT_HOOK_AT=$n FAULT_HOOK_CMD="dd if=$T/junk of=$T/sd.img bs=4096 seek=299 conv=notrunc status=none" \
+		LD_PRELOAD="$T/shim.so" "$FV" repair sd.img sh.img "$SR" --fec-device=sf.fec --rewrite-parity --threads=1 >out 2>err
+	rc=$?
+	runs=$((runs + 1))
+	[ "$(round1 sf.fec)" = "$want" ] || { bad=$((bad + 1)); echo "  hook at call $n: the changed block went into the parity" >&2; }
+	case $rc in
+	0 | 2) ;;
+	1) grep -q 'no longer matches the tree (changed while repair ran?)' err || { bad=$((bad + 1)); echo "  hook at call $n: exit 1: $(head -2 err)" >&2; } ;;
+	*) bad=$((bad + 1)); echo "  hook at call $n: exit $rc" >&2 ;;
+	esac
+done
+check "a block changed during repair never enters the parity ($runs runs)" test $bad = 0 -a $runs -gt 10
+
+# ---- repair trusts what verify trusts ----
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj /CN=vendor >/dev/null 2>&1
+openssl req -x509 -newkey rsa:2048 -nodes -keyout ak.pem -out ac.pem -days 2 -subj /CN=attacker >/dev/null 2>&1
+cp orig.img os.raw
+"$FV" format --sidecar os.raw --fec-roots=4 --key k.pem --cert c.pem >/dev/null
+cp os.raw os.good
+# the attacker replaces os.verity, os.roothash and os.fec with their own
+# (for an image with their block 7), and cannot sign
+mkdir evil
+cp os.raw evil/os.raw
+corrupt evil/os.raw 7
+"$FV" format --sidecar evil/os.raw --fec-roots=4 >/dev/null
+cp evil/os.verity evil/os.roothash evil/os.fec .
+run_rc 1 "$FV" repair os.raw
+check "repair with a sidecar signature and no --trusted-cert: refused, says how to check it" grep -q "os.roothash.p7s: the root hash is signed: give the signer's certificate with --trusted-cert=<cert.pem> to check it; repair trusts no root hash whose signature it has not checked" err
+check "  nothing written" cmp -s os.raw os.good
+run_rc 2 "$FV" repair os.raw --trusted-cert=c.pem
+check "repair --trusted-cert: the replaced root hash's signature fails" grep -q 'os.roothash.p7s: the signature does not match root hash' err
+check "  nothing written" cmp -s os.raw os.good
+run_rc 2 "$FV" repair os.raw --trusted-cert=c.pem --dry-run
+check "  the same with --dry-run" grep -q 'the signature does not match root hash' err
+# the vendor's own files: the signature checks, the repair goes ahead
+"$FV" format --sidecar os.raw --fec-roots=4 --key k.pem --cert c.pem >/dev/null
+corrupt os.raw 5
+run_rc 0 "$FV" repair os.raw --trusted-cert=c.pem
+check "repair --trusted-cert of a signed image repairs it" cmp -s os.raw os.good
+"$FV" repair --json os.raw --trusted-cert=c.pem >r.json
+check "  --json names the signer" jqok '.signature.signer == "/CN=vendor" and .result == "ok"' r.json
+run_rc 2 "$FV" repair os.raw --trusted-cert=ac.pem
+check "repair trusting another certificate: refused" grep -q 'os.roothash.p7s: the signer' err
+# the same options as verify, with two files
+"$FV" sign --key k.pem --cert c.pem "$R" root.p7s >/dev/null
+cp orig.img d.img; corrupt d.img 3
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=f.orig --root-hash-signature=root.p7s --trusted-cert=c.pem
+check "repair --root-hash-signature --trusted-cert" cmp -s d.img orig.img
+corrupt d.img 3; cp d.img d.before
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=f.orig --root-hash-signature=root.p7s
+check "repair --root-hash-signature without --trusted-cert: refused, nothing written" cmp -s d.img d.before
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=f.orig --trusted-cert=c.pem
+check "repair --trusted-cert without a signature: refused" grep -q 'trusted-cert needs a signature' err
+
+# ---- signers named as they fail ----
+openssl req -x509 -newkey rsa:2048 -nodes -keyout bk.pem -out bc.pem -days 2 -subj /CN=second >/dev/null 2>&1
+printf '%s' "$R" >root.txt
+openssl smime -sign -in root.txt -signer c.pem -inkey k.pem -signer bc.pem -inkey bk.pem -noattr -binary -outform der -out two.p7s
+cp orig.img d.img
+run_rc 2 "$FV" verify d.img h.img "$R" --root-hash-signature=two.p7s --trusted-cert=bc.pem
+check "two signers, the second trusted: the first is named" grep -qx 'fastverity: two.p7s: the signer /CN=vendor is not trusted (each signer must be)' err
+run_rc 2 "$FV" verify d.img h.img "$R" --root-hash-signature=two.p7s --trusted-cert=c.pem
+check "two signers, the first trusted: the second is named" grep -qx 'fastverity: two.p7s: the signer /CN=second is not trusted (each signer must be)' err
+run_rc 0 "$FV" verify d.img h.img "$R" --root-hash-signature=two.p7s --trusted-cert=c.pem --trusted-cert=bc.pem
+check "two signers, both trusted: passes" test $? = 0
+# a bundle with too many certificates
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ek.pem -out ec.pem -days 2 -subj /CN=e >/dev/null 2>&1
+for i in $(seq 1 1025); do cat ec.pem; done >bundle.pem
+run_rc 1 "$FV" verify d.img h.img "$R" --root-hash-signature=root.p7s --trusted-cert=bundle.pem
+check "a bundle of 1025 certificates: refused with the limit" grep -q 'bundle.pem: more than 1024 trusted certificates in all' err
+
+finish
