@@ -84,6 +84,11 @@ enum {
 int cli_error(int r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_exit_code(int r);
+/* cli_error() for the library's failure in an action that writes (format,
+ * repair): a device another user holds (-EBUSY: mounted, mapped) is a
+ * device that must not be given, exit 1; exit 5 stays for a mapping name
+ * in use (open, close). */
+int cli_write_error(int r, const char *msg);
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -101,7 +101,7 @@ int cmd_format(struct cli_opts *o)
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", opt.threads);
 	if (r)
-		return cli_error(r, "%s", err.msg);
+		return cli_write_error(r, err.msg);
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  info.hash_path, info.path_reason, info.kernel, info.provider);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",

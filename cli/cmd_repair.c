@@ -171,7 +171,7 @@ int cmd_repair(struct cli_opts *o)
 	if (r) {
 		json_object_put(ro.repaired);
 		json_object_put(ro.unrepaired);
-		return cli_error(r, "%s", err.msg);
+		return cli_write_error(r, err.msg);
 	}
 	/* a dry run leaves the image as it was */
 	code = cli_verdict(o->dry_run ? &res.before : &res.after);

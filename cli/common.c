@@ -34,6 +34,11 @@ int cli_exit_code(int r)
 
 char *cli_last_error;
 
+int cli_write_error(int r, const char *msg)
+{
+	return cli_error(r == -EBUSY ? -EINVAL : r, "%s", msg);
+}
+
 int cli_error(int r, const char *fmt, ...)
 {
 	va_list ap;
@@ -726,11 +731,16 @@ void cli_json_final(int rc, const char *fallback)
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n)
 {
-	for (size_t i = 0; out && i < n; i++)
-		if (inputs[i] && verity_path_same(out, inputs[i]))
+	for (size_t i = 0; out && i < n; i++) {
+		const char *via =
+			inputs[i] ? verity_path_same_storage(out, inputs[i])
+				  : NULL;
+
+		if (via)
 			return cli_error(-EINVAL,
 					 "%s: refusing to write the %s there: "
-					 "it is %s, an input of this command",
-					 out, what, inputs[i]);
+					 "it is %s, an input of this command%s",
+					 out, what, inputs[i], via);
+	}
 	return 0;
 }

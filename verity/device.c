@@ -1,5 +1,6 @@
 #include "device.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 static void resolve_backing(struct verity_backing *b, dev_t rdev);
+static char *dir_of(const char *path);
 
 /* S_IFMT names for messages. */
 static const char *file_kind(mode_t m)
@@ -29,6 +31,107 @@ static const char *file_kind(mode_t m)
 	if (S_ISBLK(m))
 		return "a block device";
 	return "not a regular file";
+}
+
+static int parent_disk(dev_t rdev, dev_t *out);
+
+/* 1 when part is a partition of disk. */
+static int parent_is(dev_t part, dev_t disk)
+{
+	dev_t parent;
+
+	return part != disk && parent_disk(part, &parent) == 0 &&
+	       parent == disk;
+}
+
+/* Who holds block device rdev, for a message: " (mounted on /mnt)",
+ * " (held by dm-3, root)", or "" when sysfs and mountinfo do not say. A
+ * whole disk is also held through its partitions. */
+static void holder_of(dev_t rdev, char *out, size_t len)
+{
+	char dir[96], path[PATH_MAX], line[PATH_MAX + 256], name[128];
+	unsigned maj, min;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct dirent *e;
+	DIR *dh;
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX];
+
+		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min, mnt) ==
+			    3 &&
+		    (makedev(maj, min) == rdev ||
+		     parent_is(makedev(maj, min), rdev))) {
+			snprintf(out, len, " (%s mounted on %s)",
+				 makedev(maj, min) == rdev ? "it is"
+							   : "a partition is",
+				 mnt);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (out[0])
+		return;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(rdev),
+		 minor(rdev));
+	dh = opendir(dir);
+	while (dh && (e = readdir(dh)) != NULL) {
+		FILE *nf;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dm/name",
+			 e->d_name);
+		name[0] = '\0';
+		if ((nf = fopen(path, "re")) != NULL) {
+			if (!fgets(name, sizeof(name), nf))
+				name[0] = '\0';
+			fclose(nf);
+			name[strcspn(name, "\n")] = '\0';
+		}
+		snprintf(out, len, " (held by %s%s%s)", e->d_name,
+			 name[0] ? ", " : "", name);
+		break;
+	}
+	if (dh)
+		closedir(dh);
+}
+
+/* An exclusive descriptor of the block device fd is open on: a mounted
+ * file system, a device-mapper target or another exclusive user makes it
+ * -EBUSY, naming the holder. */
+static int open_exclusive(struct verity_device *d, int flags,
+			  struct fv_error *err)
+{
+	struct stat st;
+	char holder[PATH_MAX + 64];
+	int fd = open(d->path, (flags & ~O_CREAT) | O_EXCL | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0 && errno == EBUSY) {
+		holder_of(d->rdev, holder, sizeof(holder));
+		return fv_fail(err, EBUSY,
+			       "%s: the device is in use%s: not writing to it",
+			       d->path,
+			       holder[0] ? holder
+					 : " (opened exclusively by another "
+					   "program)");
+	}
+	if (fd < 0)
+		return fv_fail(err, errno, "%s: cannot open: %s", d->path,
+			       strerror(errno));
+	/* the same device as the one checked, not one renamed meanwhile */
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	    st.st_rdev != d->rdev) {
+		close(fd);
+		return fv_fail(err, EBUSY, "%s: changed while it was opened",
+			       d->path);
+	}
+	close(d->fd);
+	d->fd = fd;
+	d->exclusive = 1;
+	return 0;
 }
 
 int verity_device_open(struct verity_device *d, const char *path,
@@ -85,6 +188,16 @@ int verity_device_open(struct verity_device *d, const char *path,
 		d->rdev = st.st_rdev;
 		d->size = size;
 		resolve_backing(&d->backing, st.st_rdev);
+		/* a device written to is held exclusively: never under a
+		 * mounted file system or a mapped target */
+		if (mode != VERITY_OPEN_READ) {
+			int r = open_exclusive(d, flags, err);
+
+			if (r) {
+				verity_device_close(d);
+				return r;
+			}
+		}
 	} else if (S_ISREG(st.st_mode)) {
 		d->size = (uint64_t)st.st_size;
 		d->backing.is_file = 1;
@@ -102,6 +215,26 @@ int verity_device_open(struct verity_device *d, const char *path,
 		verity_device_close(d);
 		return fv_fail(err, e, "%s: %s", path, strerror(e));
 	}
+	return 0;
+}
+
+int verity_device_open_beside(struct verity_device *d, const char *path,
+			      enum verity_open_mode mode,
+			      const struct verity_device *held,
+			      struct fv_error *err)
+{
+	struct stat st;
+
+	if (!held || held->fd < 0 || !held->exclusive ||
+	    mode == VERITY_OPEN_READ || stat(path, &st) != 0 ||
+	    !S_ISBLK(st.st_mode) || st.st_rdev != held->rdev)
+		return verity_device_open(d, path, mode, err);
+	*d = *held;
+	d->path = path;
+	d->tmp = d->final = NULL;
+	d->fd = fcntl(held->fd, F_DUPFD_CLOEXEC, 0);
+	if (d->fd < 0)
+		return fv_fail(err, errno, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -128,6 +261,39 @@ int verity_path_same(const char *a, const char *b)
 		return S_ISBLK(x.st_mode) && S_ISBLK(y.st_mode) &&
 		       x.st_rdev == y.st_rdev;
 	return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* The storage behind an existing path: its file, or (a block device)
+ * the file or whole disk behind loop devices and partitions. */
+static int path_backing(const char *path, struct verity_backing *b)
+{
+	struct stat st;
+
+	memset(b, 0, sizeof(*b));
+	if (stat(path, &st) != 0)
+		return -1;
+	if (S_ISBLK(st.st_mode)) {
+		resolve_backing(b, st.st_rdev);
+	} else {
+		b->is_file = 1;
+		b->dev = st.st_dev;
+		b->ino = st.st_ino;
+	}
+	return 0;
+}
+
+const char *verity_path_same_storage(const char *a, const char *b)
+{
+	struct verity_backing x, y;
+
+	if (path_backing(a, &x) || path_backing(b, &y) ||
+	    x.is_file != y.is_file ||
+	    (x.is_file ? x.dev != y.dev || x.ino != y.ino : x.disk != y.disk))
+		return NULL;
+	if (x.via[0] || y.via[0])
+		return x.is_file ? " (a loop device of the same file)"
+				 : " (a partition of the same disk)";
+	return "";
 }
 
 /* "dir/.name.XXXXXX" next to final. */
@@ -187,23 +353,79 @@ static int open_temp(struct verity_device *d, const char *path,
 	return 0;
 }
 
+/* The kernel's fs.protected_symlinks rule, applied whatever the sysctl
+ * says: a symlink in a sticky world-writable directory (/tmp) is followed
+ * only by its owner, or when the directory's owner owns it too. Another
+ * user's link there is a trap, whose target would be replaced. */
+static int planted_symlink(const char *path, struct fv_error *err)
+{
+	struct stat link, dir;
+	char *d;
+	int r;
+
+	if (lstat(path, &link) != 0 || !S_ISLNK(link.st_mode))
+		return 0;
+	d = dir_of(path);
+	if (!d)
+		return fv_fail(err, ENOMEM, "out of memory");
+	r = stat(d, &dir);
+	free(d);
+	if (r == 0 && (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH) &&
+	    link.st_uid != dir.st_uid && link.st_uid != geteuid())
+		return fv_fail(err, EACCES,
+			       "%s: a symlink in a sticky world-writable "
+			       "directory, owned by another user: not followed "
+			       "(as the kernel's fs.protected_symlinks would "
+			       "not)",
+			       path);
+	return 0;
+}
+
+/* lstat-safe stat of an output: 0 and *st when it exists, 1 when it does
+ * not (nothing, or a dangling symlink, which is replaced itself), or an
+ * error: an output that cannot be looked at is never written blind. */
+static int output_stat(const char *path, struct stat *st, struct fv_error *err)
+{
+	int r = planted_symlink(path, err);
+
+	if (r)
+		return r;
+	if (stat(path, st) == 0)
+		return 0;
+	/* names that cannot exist: creating them says why */
+	if (errno == ENOENT || errno == ENAMETOOLONG || errno == ENOTDIR)
+		return 1;
+	return fv_fail(err, errno == EACCES ? EACCES : EINVAL,
+		       "%s: cannot look at the existing file: %s", path,
+		       strerror(errno));
+}
+
 int verity_device_open_output(struct verity_device *d, const char *path,
 			      const char *what, mode_t new_mode,
 			      struct fv_error *err)
 {
-	struct stat st;
-	char *real;
-	int r;
+	struct stat st, real_st;
+	char *real = NULL;
+	int r = output_stat(path, &st, err);
 
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	if (r < 0)
+		return r;
+	if (r == 0 && !S_ISREG(st.st_mode))
 		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	d->path = path;
-	/* a symlink is followed: its target is replaced */
-	real = realpath(path, NULL);
-	if (real) {
-		r = open_temp(d, path, what, real, &st, new_mode, err);
+	if (r == 0) {
+		/* an existing file, through the symlinks the kernel
+		 * followed: replaced where it is, with its mode and owner */
+		real = realpath(path, NULL);
+		if (!real || stat(real, &real_st) != 0 ||
+		    real_st.st_dev != st.st_dev || real_st.st_ino != st.st_ino)
+			r = fv_fail(err, EINVAL,
+				    "%s: changed while it was looked at",
+				    path);
+		else
+			r = open_temp(d, path, what, real, &st, new_mode, err);
 		free(real);
 	} else {
 		r = open_temp(d, path, what, path, NULL, new_mode, err);
@@ -644,22 +866,26 @@ int verity_read_file(const char *path, const char *what, size_t max,
  * file itself (one-file layout) or an existing file written from an
  * offset (its bytes before the offset stay); otherwise as a temporary
  * file renamed over it at the end. */
-static int output_in_place(const char *path, const char *data_path,
-			   uint64_t offset)
+static int output_in_place(const char *path, const struct stat *st,
+			   const char *data_path, uint64_t offset)
 {
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		return 0;
-	return !S_ISREG(st.st_mode) || verity_path_same(path, data_path) ||
-	       (offset && st.st_size > 0);
+	/* the data's own storage, under any name (a loop device of the
+	 * file): written in place, where the overlap check sees it */
+	return !S_ISREG(st->st_mode) ||
+	       verity_path_same_storage(path, data_path) ||
+	       (offset && st->st_size > 0);
 }
 
 int verity_device_open_format_output(struct verity_device *d, const char *path,
 				     const char *what, const char *data_path,
 				     uint64_t offset, struct fv_error *err)
 {
-	if (output_in_place(path, data_path, offset))
+	struct stat st;
+	int r = output_stat(path, &st, err);
+
+	if (r < 0)
+		return r;
+	if (r == 0 && output_in_place(path, &st, data_path, offset))
 		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
 	return verity_device_open_output(d, path, what, 0600, err);
 }

@@ -29,6 +29,7 @@ struct verity_device {
 	ino_t ino;
 	dev_t rdev;
 	struct verity_backing backing;
+	int exclusive; /* a block device opened with O_EXCL (written to) */
 	/* an output written whole: the temporary file written, and the
 	 * path it replaces on commit (both NULL otherwise) */
 	char *tmp;
@@ -44,6 +45,13 @@ enum verity_open_mode {
 /* -ENODEV for a missing or inaccessible path (exit code 4). */
 int verity_device_open(struct verity_device *d, const char *path,
 		       enum verity_open_mode mode, struct fv_error *err);
+/* verity_device_open, but a block device that held (may be NULL) already
+ * holds exclusively is shared (a second exclusive open of it would fail):
+ * one device holding data and tree, or tree and parity. */
+int verity_device_open_beside(struct verity_device *d, const char *path,
+			      enum verity_open_mode mode,
+			      const struct verity_device *held,
+			      struct fv_error *err);
 /* Closes d; an output not committed is removed (its temporary file). */
 void verity_device_close(struct verity_device *d);
 
@@ -72,6 +80,11 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 /* 1 when the two paths name the same existing file or block device
  * (after symlinks); 0 otherwise, also when either does not exist. */
 int verity_path_same(const char *a, const char *b);
+/* When two existing paths share their storage (the same file, a file and
+ * a loop device of it, a disk and its partition, two loop devices of one
+ * file): a phrase for messages, "" when they are the same name for it or
+ * " (a loop device of the same file)"; NULL when they do not. */
+const char *verity_path_same_storage(const char *a, const char *b);
 /* Writes a small file whole (temporary file, fsync, rename): the root
  * hash, a signature. A new file gets mode 0644 less the umask. */
 int verity_write_file(const char *path, const char *what, const void *buf,

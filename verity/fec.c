@@ -274,7 +274,8 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 		    const struct verity_device *hash, struct verity_device *fec,
 		    struct fv_error *err)
 {
-	int r = verity_device_open(fec, fp->device, mode, err);
+	int r = verity_device_open_beside(
+		fec, fp->device, mode, hash->exclusive ? hash : data, err);
 
 	if (!r)
 		r = verity_fec_attach(p, l, fp, mode, data, hash, fec, err);

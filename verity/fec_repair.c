@@ -609,8 +609,12 @@ static int open_all(struct repair *rp, const char *data_path,
 			     &rp->data, &rp->hash, rp->l, err);
 	if (r)
 		return r;
-	return verity_fec_open(rp->p, rp->l, fp, mode, &rp->data, &rp->hash,
-			       &rp->fec, err);
+	/* the parity is written only when asked to be */
+	return verity_fec_open(rp->p, rp->l, fp,
+			       rp->how & VERITY_REPAIR_REWRITE_PARITY
+				       ? mode
+				       : VERITY_OPEN_READ,
+			       &rp->data, &rp->hash, &rp->fec, err);
 }
 
 static void close_all(struct repair *rp)

@@ -139,7 +139,7 @@ int verity_open_pair(struct verity_params *p, const char *data_path,
 	hash->fd = -1;
 	hash->tmp = hash->final = NULL;
 	if (!create)
-		r = verity_device_open(hash, hash_path, mode, err);
+		r = verity_device_open_beside(hash, hash_path, mode, data, err);
 	if (!r)
 		r = verity_resolve_data_blocks(p, data, err);
 	if (!r)

@@ -155,4 +155,76 @@ for i in $(seq 1 1025); do cat ec.pem; done >bundle.pem
 run_rc 1 "$FV" verify d.img h.img "$R" --root-hash-signature=root.p7s --trusted-cert=bundle.pem
 check "a bundle of 1025 certificates: refused with the limit" grep -q 'bundle.pem: more than 1024 trusted certificates in all' err
 
+# ---- no writes to a device in use ----
+if L=$(losetup -f --show orig.img 2>/dev/null); then
+	truncate -s 16M fs.img
+	mkfs.ext4 -q -F fs.img 2>/dev/null
+	M=$(losetup -f --show fs.img)
+	"$FV" format "$M" fsh.img --fec-device=fsf.img --salt=$SALT >fso.out
+	FR=$(root_of fso.out)
+	mkdir mnt
+	if mount "$M" mnt 2>/dev/null; then
+		# a block of the mounted file system damaged behind its back
+		printf 'X' | dd of=fs.img bs=1 seek=$((4096 * 3000 + 17)) conv=notrunc status=none
+		cp fs.img fs.before
+		run_rc 1 "$FV" repair "$M" fsh.img "$FR" --fec-device=fsf.img
+		check "repair of a mounted device: refused, naming the mount, exit 1" grep -q "^fastverity: $M: the device is in use (it is mounted on $T/mnt): not writing to it" err
+		check "  nothing written under the file system" cmp -s fs.img fs.before
+		run_rc 2 "$FV" repair "$M" fsh.img "$FR" --fec-device=fsf.img --dry-run
+		check "  a dry run still reads it" grep -q '^Can repair position 12288000' out
+		run_rc 1 "$FV" format orig.img "$M"
+		check "format onto a mounted device: refused" grep -q "$M: the device is in use (it is mounted on" err
+		check "  nothing written" cmp -s fs.img fs.before
+		umount mnt
+		run_rc 0 "$FV" repair "$M" fsh.img "$FR" --fec-device=fsf.img
+		# (mounting changed the ext4 superblock too: block 0 is bad)
+		check "unmounted, the same repair goes ahead" grep -q '^Repaired position 12288000 (data block 3000)' out
+	else
+		echo "  (cannot mount here: the device-in-use checks skipped)" >&2
+	fi
+	losetup -d "$M"
+
+	# ---- an output never replaces the file behind a loop device ----
+	cp orig.img lo.before
+	run_rc 1 "$FV" format "$L" orig.img
+	check "format LOOP FILE-BEHIND-IT: refused" grep -q "orig.img: the hash area .* same bytes as the data area of $L (one is a loop device of the other)" err
+	check "  the file is untouched" cmp -s orig.img lo.before
+	run_rc 1 "$FV" format "$L" lh.img --root-hash-file=orig.img
+	check "--root-hash-file= the file behind the data's loop device: refused" sh -c "grep -q 'orig.img: refusing to write the root hash there: it is $L, an input of this command (a loop device of the same file)' '$T/err' && cmp -s orig.img lo.before"
+	run_rc 1 "$FV" format "$L" lh.img --fec-device=orig.img
+	check "--fec-device= the file behind the data's loop device: refused" sh -c "grep -q 'orig.img: the FEC area .* overlaps the data area of $L' '$T/err' && cmp -s orig.img lo.before"
+	run_rc 0 "$FV" format "$L" orig.img --hash-offset=$((1000 * 4096)) --data-blocks=1000
+	check "  a tree after the data of that file is fine (written in place)" sh -c "cmp -s -n $((1000 * 4096)) orig.img lo.before"
+	cp lo.before orig.img
+	losetup -d "$L"
+else
+	echo "  (no loop devices here: device-in-use and loop output checks skipped)" >&2
+fi
+
+# ---- outputs never follow a planted symlink ----
+# A symlink in a sticky, world-writable directory, owned by another user,
+# pointing at a file of the caller's: the kernel refuses to follow it
+# (fs.protected_symlinks); so does every output of fastverity.
+mkdir -m 1777 shared
+printf 'precious\n' >victim; chmod 600 victim
+ln -s "$T/victim" shared/fv-roothash
+chown -h nobody shared/fv-roothash
+run_rc 1 "$FV" format orig.img shared-h.img --root-hash-file=shared/fv-roothash
+check "--root-hash-file= a planted symlink: refused" grep -q "shared/fv-roothash: a symlink in a sticky world-writable directory, owned by another user: not followed" err
+check "  the victim untouched, mode and all" sh -c "test \"\$(cat victim)\" = precious && test \"\$(stat -c %a:%U victim)\" = 600:root"
+ln -s "$T/victim" shared/fv-hash; chown -h nobody shared/fv-hash
+run_rc 1 "$FV" format orig.img shared/fv-hash
+check "the hash image through a planted symlink: refused" sh -c "grep -q 'shared/fv-hash: a symlink in a sticky' '$T/err' && test \"\$(cat victim)\" = precious"
+ln -s "$T/victim" shared/fv-sig; chown -h nobody shared/fv-sig
+run_rc 1 "$FV" sign --key k.pem --cert c.pem "$R" shared/fv-sig
+check "a signature through a planted symlink: refused" sh -c "grep -q 'shared/fv-sig: a symlink in a sticky' '$T/err' && test \"\$(cat victim)\" = precious"
+ln -s "$T/victim" shared/mine
+run_rc 0 "$FV" format orig.img mine-h.img --root-hash-file=shared/mine
+check "the caller's own symlink there is followed, as the kernel does" test "$(cat victim)" = "$(root_of out)"
+# an output whose existing file cannot be looked at: refused, never a
+# guessed mode or owner
+ln -s loop1 loop2; ln -s loop2 loop1
+run_rc 1 "$FV" format orig.img loop-h.img --root-hash-file=loop1
+check "an output that cannot be stat'ed: refused" sh -c "grep -q 'loop1: cannot look at the existing file: Too many levels of symbolic links' '$T/err' && test -L loop1"
+
 finish
