@@ -34,7 +34,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin clang jq strace time bsdutils bc \
+            check libjson-c-dev cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl \
             libclang-rt-14-dev libisal-dev libfec-dev \
             softhsm2 libengine-pkcs11-openssl $(ARM64_PKGS)

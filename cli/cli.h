@@ -181,6 +181,9 @@ void cli_json_final(int rc, const char *fallback);
 /* The exit code of a verify result: 2 for any bad block, else 1 for a
  * root hash mismatch, else 0; and its word for --json. */
 int cli_verdict(const struct ht_verify_result *res);
+/* veritysetup's counts line on stderr, then the unreadable and unchecked
+ * blocks, when there are any. */
+void cli_print_counts(const struct ht_verify_result *res);
 const char *cli_verdict_word(int code);
 /* Adds root_hash_matches and the bad block counts to a json-c object. */
 void cli_json_add_counts(void *obj, const struct ht_verify_result *res);

@@ -19,7 +19,7 @@ struct repair_out {
 
 static void describe(const struct verity_failure *f, char *buf, size_t len)
 {
-	if (f->kind == HT_BAD_DATA_BLOCK)
+	if (f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA)
 		snprintf(buf, len, "data block %" PRIu64, f->block);
 	else
 		snprintf(buf, len, "hash block %" PRIu64 ", level %u", f->block,

@@ -126,6 +126,9 @@ static void report_failure(void *c, const struct verity_failure *f)
 		fprintf(stderr,
 			"Spare area is not zeroed at position %" PRIu64 ".\n",
 			f->position);
+	else if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
+		fprintf(stderr, "Unreadable block at position %" PRIu64 ".\n",
+			f->position);
 	else
 		fprintf(stderr,
 			"Verification failed at position %" PRIu64 ".\n",
@@ -147,13 +150,7 @@ static void print_summary(const struct verify_report *vr,
 			"(--max-failures=%" PRIu64 ").\n",
 			vr->not_shown, vr->max_shown);
 	if (cli_verdict(res) == EXIT_VERIFY)
-		fprintf(stderr,
-			"Verification of data area failed: %" PRIu64
-			" bad data block%s, %" PRIu64
-			" bad hash block%s, %" PRIu64 " bad spare area%s.\n",
-			res->bad_data_blocks, cli_plural(res->bad_data_blocks),
-			res->bad_hash_blocks, cli_plural(res->bad_hash_blocks),
-			res->bad_padding, cli_plural(res->bad_padding));
+		cli_print_counts(res);
 	if (!res->root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 	if (res->root_first)

@@ -517,9 +517,33 @@ void *cli_json_header(const char *device, const struct verity_params *p,
 
 int cli_verdict(const struct ht_verify_result *res)
 {
-	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding)
+	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding ||
+	    res->unreadable_blocks)
 		return EXIT_VERIFY;
 	return res->root_matches ? EXIT_OK : EXIT_PARAMS;
+}
+
+void cli_print_counts(const struct ht_verify_result *res)
+{
+	uint64_t d = res->unchecked_data_blocks, h = res->unchecked_hash_blocks;
+
+	fprintf(stderr,
+		"Verification of data area failed: %" PRIu64
+		" bad data block%s, %" PRIu64 " bad hash block%s, %" PRIu64
+		" bad spare area%s.\n",
+		res->bad_data_blocks, cli_plural(res->bad_data_blocks),
+		res->bad_hash_blocks, cli_plural(res->bad_hash_blocks),
+		res->bad_padding, cli_plural(res->bad_padding));
+	if (res->unreadable_blocks)
+		fprintf(stderr, "%" PRIu64 " block%s could not be read.\n",
+			res->unreadable_blocks,
+			cli_plural(res->unreadable_blocks));
+	if (d || h)
+		fprintf(stderr,
+			"Under a bad or unreadable hash block, not checked: "
+			"%" PRIu64 " data block%s, %" PRIu64
+			" hash block%s.\n",
+			d, cli_plural(d), h, cli_plural(h));
 }
 
 const char *cli_verdict_word(int code)
@@ -539,6 +563,14 @@ void cli_json_add_counts(void *obj, const struct ht_verify_result *res)
 			       json_object_new_uint64(res->bad_hash_blocks));
 	json_object_object_add(obj, "bad_spare_areas",
 			       json_object_new_uint64(res->bad_padding));
+	json_object_object_add(obj, "unreadable_blocks",
+			       json_object_new_uint64(res->unreadable_blocks));
+	json_object_object_add(
+		obj, "unchecked_data_blocks",
+		json_object_new_uint64(res->unchecked_data_blocks));
+	json_object_object_add(
+		obj, "unchecked_hash_blocks",
+		json_object_new_uint64(res->unchecked_hash_blocks));
 }
 
 static const char *kind_name(enum ht_failure_kind k)
@@ -548,6 +580,9 @@ static const char *kind_name(enum ht_failure_kind k)
 		return "data";
 	case HT_BAD_HASH_BLOCK:
 		return "hash";
+	case HT_UNREADABLE_DATA:
+	case HT_UNREADABLE_HASH:
+		return "unreadable";
 	default:
 		return "padding";
 	}
@@ -562,7 +597,13 @@ void *cli_json_failure(const struct verity_failure *f)
 	json_object_object_add(j, "position",
 			       json_object_new_uint64(f->position));
 	json_object_object_add(j, "block", json_object_new_uint64(f->block));
-	if (f->kind != HT_BAD_DATA_BLOCK)
+	if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
+		json_object_object_add(
+			j, "area",
+			json_object_new_string(
+				f->kind == HT_UNREADABLE_DATA ? "data"
+							      : "hash"));
+	if (f->kind != HT_BAD_DATA_BLOCK && f->kind != HT_UNREADABLE_DATA)
 		json_object_object_add(j, "level",
 				       json_object_new_int((int)f->level));
 	return j;

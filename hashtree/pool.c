@@ -35,9 +35,7 @@ static void window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 	if (!lp->error) {
 		for (size_t i = 0; lp->report && i < w->nfound; i++)
 			lp->report(lp->report_ctx, &w->found[i]);
-		lp->res.bad_data_blocks += w->res.bad_data_blocks;
-		lp->res.bad_hash_blocks += w->res.bad_hash_blocks;
-		lp->res.bad_padding += w->res.bad_padding;
+		ht_result_add(&lp->res, &w->res);
 		lp->done[wi % DONE_RING] = 1;
 		while (lp->done[lp->committed % DONE_RING]) {
 			lp->done[lp->committed % DONE_RING] = 0;

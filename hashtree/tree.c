@@ -37,13 +37,59 @@ static uint64_t total_bytes(const struct ht_geometry *g)
 	return t;
 }
 
-/* Runs every level, leaves first. */
+/* What a verify pass knows of the tree, top-down. */
+struct trust {
+	uint8_t *untrusted, *proven_bad; /* bits over the tree's blocks */
+	int top_children_proven;
+};
+
+/* Runs one level: its parent blocks from its children. */
+static int run_level(const struct ht_geometry *g, const struct ht_hasher *h,
+		     const struct ht_io *io, const struct ht_options *opt,
+		     enum pass_mode mode, uint32_t level,
+		     const uint8_t *zero_digest, struct trust *tr,
+		     ht_report_fn report, void *rctx, uint64_t *base,
+		     struct ht_verify_result *res, struct fv_error *err)
+{
+	struct level_pass lp = {
+		.g = g,
+		.h = h,
+		.io = io,
+		.mode = mode,
+		.level = level,
+		.child_size = level ? g->hash_block_size : g->data_block_size,
+		.child_count = level ? g->level_blocks[level - 1]
+				     : g->data_blocks,
+		.parents = g->level_blocks[level],
+		.zero_digest = zero_digest,
+		.seen = mode == PASS_BUILD && level == 0 && io->data_seen,
+		.untrusted = tr ? tr->untrusted : NULL,
+		.proven_bad = tr ? tr->proven_bad : NULL,
+		.children_proven = tr && tr->top_children_proven &&
+				   level == g->levels - 1,
+		.report = report,
+		.report_ctx = rctx,
+		.opt = opt,
+		.progress_base = *base,
+		.progress_total = total_bytes(g),
+	};
+	int r = ht_level_run(&lp, opt->threads, err);
+
+	*base += lp.child_count * lp.child_size;
+	if (res)
+		ht_result_add(res, &lp.res);
+	return r;
+}
+
+/* Every level: leaves first for a build; top first for a check, so that
+ * each level's parents are judged before their children are. */
 static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 		      const struct ht_io *io, const struct ht_options *opt,
-		      enum pass_mode mode, ht_report_fn report, void *rctx,
+		      enum pass_mode mode, struct trust *tr,
+		      ht_report_fn report, void *rctx,
 		      struct ht_verify_result *res, struct fv_error *err)
 {
-	static const struct ht_options defaults = {1, NULL, NULL, 0};
+	static const struct ht_options defaults = {.threads = 1};
 	uint8_t zero_digest[HT_MAX_DIGEST_SIZE];
 	uint8_t *zero = calloc(1, g->data_block_size);
 	uint64_t base = 0;
@@ -56,35 +102,11 @@ static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
 	r = ht_hash_blocks(h, zero, g->data_block_size, 1, zero_digest,
 			   HT_MAX_DIGEST_SIZE, err);
 	free(zero);
-	for (uint32_t level = 0; !r && level < g->levels; level++) {
-		struct level_pass lp = {
-			.g = g,
-			.h = h,
-			.io = io,
-			.mode = mode,
-			.level = level,
-			.child_size =
-				level ? g->hash_block_size : g->data_block_size,
-			.child_count = level ? g->level_blocks[level - 1]
-					     : g->data_blocks,
-			.parents = g->level_blocks[level],
-			.zero_digest = zero_digest,
-			.seen = mode == PASS_BUILD && level == 0 &&
-				io->data_seen,
-			.report = report,
-			.report_ctx = rctx,
-			.opt = opt,
-			.progress_base = base,
-			.progress_total = total_bytes(g),
-		};
+	for (uint32_t i = 0; !r && i < g->levels; i++) {
+		uint32_t level = mode == PASS_BUILD ? i : g->levels - 1 - i;
 
-		r = ht_level_run(&lp, opt->threads, err);
-		base += lp.child_count * lp.child_size;
-		if (res) {
-			res->bad_data_blocks += lp.res.bad_data_blocks;
-			res->bad_hash_blocks += lp.res.bad_hash_blocks;
-			res->bad_padding += lp.res.bad_padding;
-		}
+		r = run_level(g, h, io, opt, mode, level, zero_digest, tr,
+			      report, rctx, &base, res, err);
 	}
 	return r;
 }
@@ -93,9 +115,52 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
 	     uint8_t *root, struct fv_error *err)
 {
-	int r = run_levels(g, h, io, opt, PASS_BUILD, NULL, NULL, NULL, err);
+	int r = run_levels(g, h, io, opt, PASS_BUILD, NULL, NULL, NULL, NULL,
+			   err);
 
 	return r ? r : compute_root(g, h, io, root, err);
+}
+
+/* The top block (or the only data block) against the root, reported when
+ * it fails; its trust, and whether its children are proven without it. */
+static int judge_top(const struct ht_geometry *g, const struct ht_hasher *h,
+		     const struct ht_io *io, const uint8_t *root,
+		     struct trust *tr, ht_report_fn report, void *rctx,
+		     struct ht_verify_result *res, struct fv_error *err)
+{
+	struct ht_failure f = {0};
+	uint64_t top = g->levels ? g->level_first[g->levels - 1] : 0;
+	enum ht_top verdict;
+	int r = ht_check_top(g, h, io, root, &verdict, err);
+
+	if (r)
+		return r;
+	res->root_matches =
+		verdict == HT_TOP_MATCHES || verdict == HT_TOP_DAMAGED;
+	if (verdict == HT_TOP_MATCHES)
+		return 0;
+	f.level = g->levels ? g->levels - 1 : 0;
+	f.block = top;
+	if (verdict == HT_TOP_UNREADABLE) {
+		f.kind = g->levels ? HT_UNREADABLE_HASH : HT_UNREADABLE_DATA;
+		res->unreadable_blocks++;
+	} else if (g->levels) {
+		f.kind = HT_BAD_HASH_BLOCK;
+		res->bad_hash_blocks++;
+	} else {
+		f.kind = HT_BAD_DATA_BLOCK;
+		res->bad_data_blocks++;
+	}
+	if (report)
+		report(rctx, &f);
+	if (g->levels) {
+		tr->untrusted[top / 8] |= (uint8_t)(1u << (top % 8));
+		tr->proven_bad[top / 8] |= (uint8_t)(1u << (top % 8));
+	}
+	/* the children rebuild a top that the root proves: they are right,
+	 * only the top block is damaged */
+	tr->top_children_proven = verdict == HT_TOP_DAMAGED;
+	return 0;
 }
 
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
@@ -103,16 +168,22 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const uint8_t *root, ht_report_fn report, void *report_ctx,
 	      struct ht_verify_result *res, struct fv_error *err)
 {
-	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	size_t bytes = (size_t)((g->tree_blocks + 7) / 8 + 1);
+	struct trust tr = {calloc(1, bytes), calloc(1, bytes), 0};
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	r = run_levels(g, h, io, opt, PASS_VERIFY, report, report_ctx, res,
-		       err);
+	if (!tr.untrusted || !tr.proven_bad) {
+		free(tr.untrusted);
+		free(tr.proven_bad);
+		return fv_fail(err, ENOMEM, "out of memory");
+	}
+	r = judge_top(g, h, io, root, &tr, report, report_ctx, res, err);
 	if (!r)
-		r = compute_root(g, h, io, digest, err);
-	if (!r)
-		res->root_matches = memcmp(digest, root, h->digest_size) == 0;
+		r = run_levels(g, h, io, opt, PASS_VERIFY, &tr, report,
+			       report_ctx, res, err);
+	free(tr.untrusted);
+	free(tr.proven_bad);
 	return r;
 }
 
@@ -128,6 +199,10 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 
 	*top = HT_TOP_MISMATCH;
 	r = compute_root(g, h, io, digest, err);
+	if (r == -EIO) {
+		*top = HT_TOP_UNREADABLE;
+		return 0;
+	}
 	if (r)
 		return r;
 	if (!memcmp(digest, root, h->digest_size)) {
@@ -160,6 +235,10 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 				   err);
 	if (!r && !memcmp(digest, root, h->digest_size))
 		*top = HT_TOP_DAMAGED;
+	if (r == -EIO) {
+		*top = HT_TOP_UNCERTAIN;
+		r = 0;
+	}
 	free(block);
 	free(kids);
 	return r;

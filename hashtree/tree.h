@@ -50,12 +50,17 @@ struct ht_options {
 	void *progress_ctx;
 	int no_map; /* read data, never map it: a file that shrinks is then
 		     * an error returned, not a SIGBUS */
+	int suspects; /* verify: also hash the blocks under a bad hash
+		       * block, and report those that do not match it
+		       * (ht_failure.suspect): repair's erasure hints */
 };
 
 enum ht_failure_kind {
 	HT_BAD_DATA_BLOCK, /* a data block does not match its leaf digest */
 	HT_BAD_HASH_BLOCK, /* a hash block does not match its parent digest */
 	HT_BAD_PADDING,    /* non-zero bytes where a hash block must be zero */
+	HT_UNREADABLE_DATA, /* a data block that cannot be read (EIO) */
+	HT_UNREADABLE_HASH, /* a hash block that cannot be read (EIO) */
 };
 
 struct ht_failure {
@@ -63,14 +68,21 @@ struct ht_failure {
 	uint32_t level;  /* the level of the bad block (data: not used) */
 	uint64_t block;  /* data block index, or tree block index */
 	uint32_t offset; /* padding: first byte of the bad spare area */
+	int suspect;     /* under a bad hash block: it does not match that
+			  * block, which proves nothing (opt->suspects) */
 };
 
 typedef void (*ht_report_fn)(void *ctx, const struct ht_failure *f);
 
+/* A block is checked when its parent is proven (up to the root); under
+ * a bad or unreadable hash block it is unchecked, counted, not blamed. */
 struct ht_verify_result {
-	uint64_t bad_data_blocks;
+	uint64_t bad_data_blocks; /* proven bad */
 	uint64_t bad_hash_blocks;
 	uint64_t bad_padding;
+	uint64_t unreadable_blocks;     /* data and hash blocks */
+	uint64_t unchecked_data_blocks; /* under a bad hash block */
+	uint64_t unchecked_hash_blocks;
 	int root_matches;
 	int root_first; /* stopped before the tree: see ht_check_top */
 };
@@ -93,15 +105,26 @@ enum ht_top {
 	HT_TOP_MISMATCH, /* neither: a wrong root hash or wrong parameters
 			  * (salt, sizes, hash, data blocks), far more likely
 			  * than damage to two levels at once */
+	HT_TOP_UNREADABLE, /* the top block (or the only data block) cannot
+			    * be read */
+	HT_TOP_UNCERTAIN,  /* it does not match, and some of its children
+			    * cannot be read to tell why */
 };
 int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
 		 struct fv_error *err);
 
-/* Checks every data block, hash block, spare area and the root, reporting
- * each failure through report (may be NULL) in position order. Returns 0 when
- * the whole check ran (the result says what it found), or a negative errno
- * when it could not run (I/O, memory). */
+/* Checks the root, then every level from the top down: a block is judged
+ * against its parent only when the parent is proven, so a damaged hash
+ * block is the one blamed and the blocks under it are counted unchecked.
+ * A top block that its children prove damaged (HT_TOP_DAMAGED) is
+ * reported, and its children trusted; a top that matches nothing is
+ * reported bad with everything under it unchecked. A block that cannot
+ * be read (EIO) is reported unreadable and the check goes on. Failures
+ * go to report (may be NULL), top levels first, in position order within
+ * a level. Returns 0 when the whole check ran (the result says what it
+ * found), or a negative errno when it could not run (memory, an I/O error
+ * other than EIO). */
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
 	      const uint8_t *root, ht_report_fn report, void *report_ctx,

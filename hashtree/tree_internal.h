@@ -40,6 +40,12 @@ struct level_pass {
 	uint64_t windows;
 	const uint8_t *zero_digest; /* level 0: digest of a zero block */
 	int seen;                   /* level 0 of a build: call data_seen */
+	/* verify: bitmaps over the tree's blocks, filled top-down; a level's
+	 * bits are final before its blocks are parents */
+	uint8_t *untrusted;  /* not proven: bad, unreadable, or under one */
+	uint8_t *proven_bad; /* bad or unreadable with a proven parent */
+	int children_proven; /* the top's children, proven by the root
+			      * through the top they rebuild (HT_TOP_DAMAGED) */
 	ht_report_fn report;
 	void *report_ctx;
 	const struct ht_options *opt;
@@ -68,6 +74,12 @@ struct worker {
 	uint8_t *stored;
 	struct ht_failure *found;
 	size_t nfound;
+	/* verify: blocks of this window that could not be read: children
+	 * (bit i: child first_child + i) and parents (bit k: parent p0 + k) */
+	uint8_t *unread_children, *unread_parents;
+	size_t unread_children_bytes, unread_parents_bytes;
+	uint64_t first_child;
+	int any_unread;
 	struct ht_verify_result res;
 	const uint8_t *map; /* current mapping of data, if any */
 	uint64_t map_off;
@@ -86,6 +98,18 @@ void ht_worker_free(struct worker *w);
  * keeping what it found in w; *bytes: the child bytes it read. */
 int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes,
 		  struct fv_error *err);
+
+/* Adds the counts of b to a. */
+static inline void ht_result_add(struct ht_verify_result *a,
+				 const struct ht_verify_result *b)
+{
+	a->bad_data_blocks += b->bad_data_blocks;
+	a->bad_hash_blocks += b->bad_hash_blocks;
+	a->bad_padding += b->bad_padding;
+	a->unreadable_blocks += b->unreadable_blocks;
+	a->unchecked_data_blocks += b->unchecked_data_blocks;
+	a->unchecked_hash_blocks += b->unchecked_hash_blocks;
+}
 
 /* pool.c: the workers, the order windows are handed out and published
  * in (ht_window_run, then the commit), one-way on window.c. */

@@ -96,6 +96,49 @@ static const uint8_t *map_children(struct worker *w, uint64_t c, size_t n)
 	return w->map + (off - w->map_off);
 }
 
+static int bit(const uint8_t *map, uint64_t i)
+{
+	return map[i / 8] >> (i % 8) & 1;
+}
+
+/* Workers of one pass may set bits of one byte at once. */
+static void set_bit(uint8_t *map, uint64_t i)
+{
+	__atomic_fetch_or(&map[i / 8], (uint8_t)(1u << (i % 8)),
+			  __ATOMIC_RELAXED);
+}
+
+/* Verify: parent p of this level is not proven (its children are then
+ * unchecked). */
+static int parent_untrusted(const struct level_pass *lp, uint64_t p)
+{
+	return lp->untrusted &&
+	       bit(lp->untrusted, lp->g->level_first[lp->level] + p);
+}
+
+/* Verify: n blocks that failed to read together, again one at a time;
+ * each one that cannot be read (EIO) is zeros here and marked, the
+ * others are read. Any other error stops the check. */
+static int read_one_by_one(struct worker *w, uint64_t c, size_t n,
+			   uint8_t *buf, struct fv_error *err)
+{
+	const struct level_pass *lp = w->lp;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *b = buf + i * lp->child_size;
+		int r = read_children(lp, c + i, 1, b, err);
+
+		if (r == -EIO) {
+			memset(b, 0, lp->child_size);
+			set_bit(w->unread_children, c + i - w->first_child);
+			w->any_unread = 1;
+		} else if (r) {
+			return r;
+		}
+	}
+	return 0;
+}
+
 /* The read buffer, made when first needed (mapped data needs it only
  * where a mapping fails). */
 static uint8_t *chunk_of(struct worker *w)
@@ -118,6 +161,10 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 		uint64_t end = c + children_of(lp, p0 + k);
 		uint8_t *out = w->computed + k * g->hash_block_size;
 
+		/* under a block not proven nothing can be judged: not even
+		 * read, unless the caller wants the suspects */
+		if (parent_untrusted(lp, p0 + k) && !lp->opt->suspects)
+			continue;
 		while (c < end) {
 			size_t n = end - c < w->chunk_blocks ? (size_t)(end - c)
 							     : w->chunk_blocks;
@@ -140,6 +187,10 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 								w->chunk, err)
 						: fv_fail(err, ENOMEM,
 							  "out of memory");
+					if (r == -EIO &&
+					    lp->mode == PASS_VERIFY)
+						r = read_one_by_one(
+							w, c, n, w->chunk, err);
 				}
 				if (!r)
 					r = ht_hash_blocks(
@@ -160,7 +211,7 @@ static int hash_window(struct worker *w, uint64_t p0, size_t np,
 }
 
 static void found(struct worker *w, enum ht_failure_kind kind, uint32_t level,
-		  uint64_t block, uint32_t offset)
+		  uint64_t block, uint32_t offset, int suspect)
 {
 	struct ht_failure *f = &w->found[w->nfound++];
 
@@ -168,12 +219,17 @@ static void found(struct worker *w, enum ht_failure_kind kind, uint32_t level,
 	f->level = level;
 	f->block = block;
 	f->offset = offset;
+	f->suspect = suspect;
+	if (suspect)
+		return;
 	if (kind == HT_BAD_DATA_BLOCK)
 		w->res.bad_data_blocks++;
 	else if (kind == HT_BAD_HASH_BLOCK)
 		w->res.bad_hash_blocks++;
-	else
+	else if (kind == HT_BAD_PADDING)
 		w->res.bad_padding++;
+	else
+		w->res.unreadable_blocks++;
 }
 
 static int nonzero(const uint8_t *p, size_t n)
@@ -184,46 +240,128 @@ static int nonzero(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Compares stored parent block p with the computed one: each mismatching
- * child, then the first non-zero spare area. */
-static void compare_block(struct worker *w, uint64_t p, const uint8_t *stored,
-			  const uint8_t *computed)
+/* The first non-zero spare area of block p (its used slots' tails, then
+ * the rest), reported. */
+static void check_padding(struct worker *w, uint64_t p, const uint8_t *stored,
+			  uint32_t used)
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
-	uint32_t used = children_of(lp, p), spare = 0;
-	int pad_bad = 0;
+	size_t tail = g->slot_size - g->digest_size;
 
-	if (memcmp(stored, computed, g->hash_block_size) == 0)
+	for (uint32_t s = 0; tail && s < used; s++)
+		if (nonzero(stored + (size_t)s * g->slot_size + g->digest_size,
+			    tail)) {
+			found(w, HT_BAD_PADDING, lp->level,
+			      g->level_first[lp->level] + p,
+			      s * g->slot_size + g->digest_size, 0);
+			return;
+		}
+	if (nonzero(stored + (size_t)used * g->slot_size,
+		    g->hash_block_size - (size_t)used * g->slot_size))
+		found(w, HT_BAD_PADDING, lp->level,
+		      g->level_first[lp->level] + p, used * g->slot_size, 0);
+}
+
+/* Judges the children of stored parent block p (k-th of the window)
+ * against it. Under a proven parent a mismatching child is bad, and a bad
+ * hash child is not proven for the level below; under a parent that is
+ * not proven, the children are unchecked (and, with opt->suspects, the
+ * mismatching ones reported as suspects). */
+static void compare_block(struct worker *w, uint64_t p, size_t k,
+			  const uint8_t *stored, const uint8_t *computed)
+{
+	const struct level_pass *lp = w->lp;
+	const struct ht_geometry *g = lp->g;
+	uint64_t t = g->level_first[lp->level] + p;
+	uint64_t child0 = p << g->bits;
+	uint32_t used = children_of(lp, p);
+	int unread = w->any_unread && bit(w->unread_parents, k);
+	int trusted = !bit(lp->untrusted, t) && !unread;
+	enum ht_failure_kind bad_kind =
+		lp->level ? HT_BAD_HASH_BLOCK : HT_BAD_DATA_BLOCK;
+
+	/* proven a moment ago as a child, unreadable now */
+	if (unread && !bit(lp->untrusted, t)) {
+		found(w, HT_UNREADABLE_HASH, lp->level, t, 0, 0);
+		set_bit(lp->untrusted, t);
+		set_bit(lp->proven_bad, t);
+	}
+	if (trusted && !w->any_unread &&
+	    memcmp(stored, computed, g->hash_block_size) == 0)
 		return;
 	for (uint32_t s = 0; s < used; s++) {
-		const uint8_t *a = stored + (size_t)s * g->slot_size;
+		uint64_t child = child0 + s;
+		uint64_t idx = lp->level ? g->level_first[lp->level - 1] + child
+					 : child;
+		int differs = memcmp(stored + (size_t)s * g->slot_size,
+				     computed + (size_t)s * g->slot_size,
+				     g->digest_size) != 0;
 
-		if (memcmp(a, computed + (size_t)s * g->slot_size,
-			   g->digest_size) != 0) {
-			uint64_t child = (p << g->bits) + s;
-
-			if (lp->level)
-				found(w, HT_BAD_HASH_BLOCK, lp->level - 1,
-				      g->level_first[lp->level - 1] + child, 0);
-			else
-				found(w, HT_BAD_DATA_BLOCK, 0, child, 0);
+		if (w->any_unread &&
+		    bit(w->unread_children, child - w->first_child)) {
+			found(w,
+			      lp->level ? HT_UNREADABLE_HASH
+					: HT_UNREADABLE_DATA,
+			      lp->level ? lp->level - 1 : 0, idx, 0, 0);
+			if (lp->level) {
+				set_bit(lp->untrusted, idx);
+				if (trusted)
+					set_bit(lp->proven_bad, idx);
+			}
+			continue;
 		}
-		if (!pad_bad && nonzero(a + g->digest_size,
-					g->slot_size - g->digest_size)) {
-			pad_bad = 1;
-			spare = s * g->slot_size + g->digest_size;
+		if (lp->children_proven)
+			continue;
+		if (!trusted) {
+			if (lp->level) {
+				w->res.unchecked_hash_blocks++;
+				set_bit(lp->untrusted, idx);
+			} else {
+				w->res.unchecked_data_blocks++;
+			}
+			if (differs && lp->opt->suspects)
+				found(w, bad_kind, lp->level ? lp->level - 1 : 0,
+				      idx, 0, 1);
+			continue;
+		}
+		if (!differs)
+			continue;
+		found(w, bad_kind, lp->level ? lp->level - 1 : 0, idx, 0, 0);
+		if (lp->level) {
+			set_bit(lp->untrusted, idx);
+			set_bit(lp->proven_bad, idx);
 		}
 	}
-	if (!pad_bad &&
-	    nonzero(stored + (size_t)used * g->slot_size,
-		    g->hash_block_size - (size_t)used * g->slot_size)) {
-		pad_bad = 1;
-		spare = used * g->slot_size;
+	/* the spare areas of a block that was judged: proven, or proven
+	 * bad (its padding may say where) */
+	if (!unread && (trusted || bit(lp->proven_bad, t)))
+		check_padding(w, p, stored, used);
+}
+
+/* Verify: the np stored parents from tree offset off; those that cannot
+ * be read are zeros, marked. */
+static int read_parents(struct worker *w, uint64_t off, size_t np,
+			struct fv_error *err)
+{
+	const struct level_pass *lp = w->lp;
+	size_t hbs = lp->g->hash_block_size;
+	int r = lp->io->read_tree(lp->io->ctx, off, w->stored, np * hbs, err);
+
+	if (r != -EIO)
+		return r;
+	for (size_t k = 0; k < np; k++) {
+		r = lp->io->read_tree(lp->io->ctx, off + k * hbs,
+				      w->stored + k * hbs, hbs, err);
+		if (r == -EIO) {
+			memset(w->stored + k * hbs, 0, hbs);
+			set_bit(w->unread_parents, k);
+			w->any_unread = 1;
+		} else if (r) {
+			return r;
+		}
 	}
-	if (pad_bad)
-		found(w, HT_BAD_PADDING, lp->level,
-		      g->level_first[lp->level] + p, spare);
+	return 0;
 }
 
 int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
@@ -243,6 +381,12 @@ int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
 		last = lp->child_count;
 	bytes = (last - (p0 << g->bits)) * lp->child_size;
 	w->window_end = last * lp->child_size;
+	w->first_child = p0 << g->bits;
+	if (w->any_unread) {
+		memset(w->unread_children, 0, w->unread_children_bytes);
+		memset(w->unread_parents, 0, w->unread_parents_bytes);
+		w->any_unread = 0;
+	}
 	r = hash_window(w, p0, np, err);
 	if (r)
 		return r;
@@ -250,10 +394,9 @@ int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
 		r = lp->io->write_tree(lp->io->ctx, off, w->computed,
 				       np * g->hash_block_size, err);
 	} else {
-		r = lp->io->read_tree(lp->io->ctx, off, w->stored,
-				      np * g->hash_block_size, err);
+		r = read_parents(w, off, np, err);
 		for (size_t k = 0; !r && k < np; k++)
-			compare_block(w, p0 + k,
+			compare_block(w, p0 + k, k,
 				      w->stored + k * g->hash_block_size,
 				      w->computed + k * g->hash_block_size);
 	}
@@ -265,7 +408,8 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 {
 	const struct ht_geometry *g = lp->g;
 	size_t wbytes = lp->window * g->hash_block_size;
-	size_t max_found = (lp->window << g->bits) + lp->window;
+	/* each child once, and each parent twice (unreadable, padding) */
+	size_t max_found = (lp->window << g->bits) + 2 * lp->window;
 
 	memset(w, 0, sizeof(*w));
 	w->lp = lp;
@@ -285,9 +429,15 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 	if (lp->mode == PASS_VERIFY) {
 		w->stored = ht_buffer_alloc(wbytes);
 		w->found = malloc(max_found * sizeof(*w->found));
+		w->unread_children_bytes = ((lp->window << g->bits) + 7) / 8;
+		w->unread_parents_bytes = (lp->window + 7) / 8;
+		w->unread_children = calloc(1, w->unread_children_bytes);
+		w->unread_parents = calloc(1, w->unread_parents_bytes);
 	}
 	if (!w->computed ||
-	    (lp->mode == PASS_VERIFY && (!w->stored || !w->found)))
+	    (lp->mode == PASS_VERIFY &&
+	     (!w->stored || !w->found || !w->unread_children ||
+	      !w->unread_parents)))
 		return -ENOMEM;
 	return 0;
 }
@@ -299,4 +449,6 @@ void ht_worker_free(struct worker *w)
 	ht_buffer_free(w->computed, w->window_bytes);
 	ht_buffer_free(w->stored, w->window_bytes);
 	free(w->found);
+	free(w->unread_children);
+	free(w->unread_parents);
 }

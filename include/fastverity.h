@@ -162,10 +162,18 @@ enum fv_failure_kind {
 	FV_BAD_DATA_BLOCK, /* a data block does not match its digest */
 	FV_BAD_HASH_BLOCK, /* a hash block does not match its parent */
 	FV_BAD_PADDING,    /* non-zero bytes where a hash block must be 0 */
+	/* since 0.3: a block that cannot be read (EIO); the check goes on,
+	 * and repair rebuilds it like any other bad block */
+	FV_UNREADABLE_DATA_BLOCK,
+	FV_UNREADABLE_HASH_BLOCK,
 };
-/* One failure, in device order: block is the data block index (data) or
- * the hash block index on the hash device; offset the byte offset on
- * that device; level the tree level of a hash block (0: leaves). */
+/* One failure: block is the data block index (data) or the hash block
+ * index on the hash device; offset the byte offset on that device; level
+ * the tree level of a hash block (0: leaves). The tree is checked from
+ * the top down, and only against proven blocks: a damaged hash block is
+ * the failure reported, the blocks under it are counted as unchecked
+ * (fv_result_unchecked), not reported. Failures come top level first, in
+ * device order within a level, data blocks last. */
 typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 			      uint64_t block, uint64_t offset, unsigned level);
 
@@ -224,6 +232,10 @@ int fv_result_root_matches(const fv_result *r);
 uint64_t fv_result_bad_data_blocks(const fv_result *r);
 uint64_t fv_result_bad_hash_blocks(const fv_result *r);
 uint64_t fv_result_bad_padding(const fv_result *r);
+/* Since 0.3 (FASTVERITY_1.1): blocks that could not be read; data and
+ * hash blocks under a bad or unreadable hash block, not checked. */
+uint64_t fv_result_unreadable(const fv_result *r);
+uint64_t fv_result_unchecked(const fv_result *r, uint64_t *hash_blocks);
 /* FEC: blocks rebuilt (and proven), blocks still bad, parity codewords
  * that disagreed with verified data. */
 uint64_t fv_result_repaired(const fv_result *r);

@@ -41,7 +41,11 @@ _Static_assert((unsigned)FV_REPAIR_DRY_RUN ==
 	       "fv_repair_flags and verity_repair_flags differ");
 _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 		       (int)FV_BAD_HASH_BLOCK == (int)HT_BAD_HASH_BLOCK &&
-		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING,
+		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING &&
+		       (int)FV_UNREADABLE_DATA_BLOCK ==
+			       (int)HT_UNREADABLE_DATA &&
+		       (int)FV_UNREADABLE_HASH_BLOCK ==
+			       (int)HT_UNREADABLE_HASH,
 	       "fv_failure_kind and ht_failure_kind differ");
 
 struct fv_params {
@@ -778,7 +782,7 @@ API int fv_result_intact(const fv_result *r)
 {
 	return r && r->checked && r->res.root_matches &&
 	       !r->res.bad_data_blocks && !r->res.bad_hash_blocks &&
-	       !r->res.bad_padding;
+	       !r->res.bad_padding && !r->res.unreadable_blocks;
 }
 
 API int fv_result_root_matches(const fv_result *r)
@@ -799,6 +803,18 @@ API uint64_t fv_result_bad_hash_blocks(const fv_result *r)
 API uint64_t fv_result_bad_padding(const fv_result *r)
 {
 	return r ? r->res.bad_padding : 0;
+}
+
+API uint64_t fv_result_unreadable(const fv_result *r)
+{
+	return r ? r->res.unreadable_blocks : 0;
+}
+
+API uint64_t fv_result_unchecked(const fv_result *r, uint64_t *hash_blocks)
+{
+	if (hash_blocks)
+		*hash_blocks = r ? r->res.unchecked_hash_blocks : 0;
+	return r ? r->res.unchecked_data_blocks : 0;
 }
 
 API uint64_t fv_result_repaired(const fv_result *r)

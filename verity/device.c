@@ -737,15 +737,18 @@ static int eof_error(const struct verity_device *d, uint64_t off,
 {
 	struct stat st;
 
+	/* ENODATA, not EIO: nothing to read there is not an unreadable
+	 * block, and is never taken for one */
 	if (!d->is_block && fstat(d->fd, &st) == 0 &&
 	    (uint64_t)st.st_size < d->size)
-		return fv_fail(err, EIO,
+		return fv_fail(err, ENODATA,
 			       "%s: the file shrank while it was being read "
 			       "(%llu bytes, %llu when opened)",
 			       d->path, (unsigned long long)st.st_size,
 			       (unsigned long long)d->size);
-	return fv_fail(err, EIO, "%s: unexpected end of file at offset %llu",
-		       d->path, (unsigned long long)off);
+	return fv_fail(err, ENODATA,
+		       "%s: unexpected end of file at offset %llu", d->path,
+		       (unsigned long long)off);
 }
 
 int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
@@ -758,8 +761,10 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* EIO is the medium's: the caller may read block by block
+		 * to find which are unreadable */
 		if (n < 0)
-			return fv_fail(err, EIO,
+			return fv_fail(err, errno == EIO ? EIO : errno,
 				       "%s: read error at offset %llu: %s",
 				       d->path, (unsigned long long)off,
 				       strerror(errno));

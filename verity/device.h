@@ -103,6 +103,9 @@ int verity_device_overlap(const struct verity_device *a, uint64_t a_off,
  * " (a loop device of the same file)", or "". */
 const char *verity_device_via(const struct verity_device *a,
 			      const struct verity_device *b);
+/* Reads len bytes at off: -EIO is an error of the medium (the bytes
+ * cannot be read), -ENODATA the end of the device or file, other errors
+ * their errno. */
 int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 		       size_t len, struct fv_error *err);
 int verity_device_write(const struct verity_device *d, uint64_t off,

@@ -368,6 +368,8 @@ struct parity_buffers {
 	uint8_t *parity; /* interleaved: roots bytes per codeword */
 	uint8_t *stored; /* what the device holds (check, fix) */
 	uint8_t *zeros;
+	uint8_t *unread; /* check: rounds of the batch with a block that
+			  * cannot be read (left alone, as bad ones are) */
 	uint8_t **src, **par;
 	size_t len; /* batch_rounds blocks */
 	unsigned rsn, roots;
@@ -380,6 +382,7 @@ static void buffers_free(struct parity_buffers *b)
 	ht_buffer_free(b->parity, b->len * b->roots);
 	ht_buffer_free(b->stored, b->len * b->roots);
 	ht_buffer_free(b->zeros, b->len);
+	free(b->unread);
 	free(b->src);
 	free(b->par);
 }
@@ -399,9 +402,11 @@ static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
 	b->stored =
 		j->mode == FEC_PASS_WRITE ? NULL : ht_buffer_alloc(len * roots);
 	b->zeros = ht_buffer_alloc(len);
+	b->unread = calloc((j->batch_rounds + 7) / 8, 1);
 	b->src = calloc(rsn, sizeof(*b->src));
 	b->par = calloc(roots, sizeof(*b->par));
-	if (!b->msg || !b->planes || !b->parity || !b->zeros || !b->src ||
+	if (!b->msg || !b->planes || !b->parity || !b->zeros || !b->unread ||
+	    !b->src ||
 	    !b->par || (j->mode != FEC_PASS_WRITE && !b->stored)) {
 		buffers_free(b);
 		return -ENOMEM;
@@ -455,6 +460,8 @@ static void compare_rounds(struct parity_job *j, struct parity_buffers *b,
 
 		if (j->skip && (j->skip[n / 8] >> (n % 8) & 1))
 			continue;
+		if (b->unread[(n - n0) / 8] >> ((n - n0) % 8) & 1)
+			continue;
 		if (!memcmp(c, st, round_bytes))
 			continue;
 		for (size_t x = 0; x < round_bytes; x += roots)
@@ -467,6 +474,29 @@ static void compare_rounds(struct parity_job *j, struct parity_buffers *b,
 					  (uint8_t)(1u << (n % 8)),
 					  __ATOMIC_RELAXED);
 	}
+}
+
+/* A check's run of nb covered blocks from first, read again block by
+ * block after EIO: the unreadable ones are zeros, their rounds (n0 +
+ * their place in the run) left alone. Writing parity never gets here:
+ * every block is read. */
+static int read_run_tolerant(struct parity_job *j, struct parity_buffers *b,
+			     uint64_t first, uint64_t nb, uint8_t *out,
+			     struct fv_error *err)
+{
+	size_t bs = j->s->fl->block_size;
+
+	for (uint64_t k = 0; k < nb; k++) {
+		int r = fec_read_covered(j->s, first + k, 1, out + k * bs, err);
+
+		if (r == -EIO) {
+			memset(out + k * bs, 0, bs);
+			b->unread[k / 8] |= (uint8_t)(1u << (k % 8));
+		} else if (r) {
+			return r;
+		}
+	}
+	return 0;
 }
 
 static int run_batch(struct parity_job *j, struct parity_buffers *b,
@@ -482,6 +512,7 @@ static int run_batch(struct parity_job *j, struct parity_buffers *b,
 	uint64_t at = fl->offset + n0 * fl->block_size * fl->roots;
 	int r;
 
+	memset(b->unread, 0, (j->batch_rounds + 7) / 8);
 	for (unsigned i = 0; i < j->rs->rsn; i++) {
 		uint64_t first = (uint64_t)i * fl->rounds + n0;
 
@@ -491,6 +522,8 @@ static int run_batch(struct parity_job *j, struct parity_buffers *b,
 		}
 		b->src[i] = b->msg + (size_t)i * len;
 		r = fec_read_covered(s, first, nb, b->src[i], err);
+		if (r == -EIO && j->mode == FEC_PASS_CHECK)
+			r = read_run_tolerant(j, b, first, nb, b->src[i], err);
 		if (r)
 			return r;
 	}

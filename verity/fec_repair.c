@@ -39,6 +39,9 @@ struct repair {
 	struct fec_overlay ov;
 	uint8_t *bad;     /* covered blocks that failed the last pass */
 	uint8_t *trusted; /* tree blocks chained to the root */
+	uint8_t *rebuilt; /* covered blocks written (or kept) once: one that
+			   * is bad again (unreadable after the write) is
+			   * not rebuilt again, so the passes end */
 	int root_matches;
 	int first_pass;
 	verity_report_fn report;
@@ -63,15 +66,30 @@ static void set_bit(uint8_t *map, uint64_t i)
 
 /* ---- the verify pass, through the overlay in a dry run ---- */
 
+/* A block the dry run rebuilt reads from the overlay even when the
+ * device cannot read it (the tree reads one block at a time after EIO). */
+static int overlaid(const struct fec_overlay *ov, uint64_t first, uint64_t off,
+		    size_t len, size_t bs)
+{
+	if (len != bs || off % bs)
+		return 0;
+	for (size_t i = 0; i < ov->count; i++)
+		if (ov->index[i] == first + off / bs)
+			return 1;
+	return 0;
+}
+
 static int rio_read_data(void *c, uint64_t off, void *buf, size_t len,
 			 struct fv_error *err)
 {
 	struct repair *rp = c;
+	size_t bs = rp->g->data_block_size;
 	int r = verity_device_read(&rp->data, off, buf, len, err);
 
+	if (r == -EIO && overlaid(&rp->ov, 0, off, len, bs))
+		r = 0;
 	if (!r && rp->ov.count)
-		fec_overlay_patch(&rp->ov, 0, off, buf, len,
-				  rp->g->data_block_size);
+		fec_overlay_patch(&rp->ov, 0, off, buf, len, bs);
 	return r;
 }
 
@@ -79,25 +97,31 @@ static int rio_read_tree(void *c, uint64_t off, void *buf, size_t len,
 			 struct fv_error *err)
 {
 	struct repair *rp = c;
+	size_t bs = rp->g->hash_block_size;
 	int r = verity_device_read(&rp->hash, rp->l->tree_offset + off, buf,
 				   len, err);
 
+	if (r == -EIO && overlaid(&rp->ov, rp->p->data_blocks, off, len, bs))
+		r = 0;
 	if (!r && rp->ov.count)
 		fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf, len,
-				  rp->g->hash_block_size);
+				  bs);
 	return r;
 }
 
+/* Every block found wrong is marked, suspects too (blocks that do not
+ * match a bad parent: likely bad themselves, the first erasures to try);
+ * the first pass's failures are reported as verify reports them. */
 static void pass_report(void *c, const struct ht_failure *f)
 {
 	struct repair *rp = c;
 	struct verity_failure vf;
 
-	if (f->kind == HT_BAD_DATA_BLOCK)
+	if (f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA)
 		set_bit(rp->bad, f->block);
 	else
 		set_bit(rp->bad, rp->p->data_blocks + f->block);
-	if (rp->first_pass && rp->report) {
+	if (rp->first_pass && rp->report && !f->suspect) {
 		verity_failure_from_ht(rp->l, f, &vf);
 		rp->report(rp->ctx, &vf);
 	}
@@ -108,9 +132,13 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 {
 	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset,
 				      NULL};
+	struct ht_options opt = {.threads = 1};
 	struct ht_io io;
 	int r;
 
+	if (rp->opt)
+		opt = *rp->opt;
+	opt.suspects = 1;
 	memset(rp->bad, 0, (rp->l->fec.blocks + 7) / 8);
 	if (rp->ov.count) {
 		memset(&io, 0, sizeof(io));
@@ -120,19 +148,14 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 	} else {
 		verity_io_init(&io, &ioctx);
 	}
-	r = ht_verify(rp->g, &rp->h, &io, rp->opt, rp->root, pass_report, rp,
-		      vr, err);
+	/* a top block that fails against the root is reported with the
+	 * rest */
+	r = ht_verify(rp->g, &rp->h, &io, &opt, rp->root, pass_report, rp, vr,
+		      err);
 	rp->res->passes++;
 	if (r)
 		return r;
 	rp->root_matches = vr->root_matches;
-	/* the top block (or the only data block) fails against the root */
-	if (!vr->root_matches)
-		set_bit(rp->bad,
-			rp->g->levels
-				? rp->p->data_blocks +
-					  rp->g->level_first[rp->g->levels - 1]
-				: 0);
 	return 0;
 }
 
@@ -161,7 +184,7 @@ static void compute_trust(struct repair *rp)
 			int ok;
 
 			if (lv == g->levels - 1)
-				ok = rp->root_matches;
+				ok = !bit(rp->bad, nd + t);
 			else
 				ok = !bit(rp->bad, nd + t) &&
 				     bit(rp->trusted, g->level_first[lv + 1] +
@@ -354,7 +377,7 @@ static int accept(struct repair *rp, struct round_state *st,
 
 		for (pk = 0; pk < st->nproven && st->proven_pos[pk] != i; pk++)
 			;
-		if (pk == st->nproven || st->fixed[pk])
+		if (pk == st->nproven || st->fixed[pk] || bit(rp->rebuilt, c))
 			continue;
 		r = proven(rp, c, blk, err);
 		if (r < 0)
@@ -365,6 +388,7 @@ static int accept(struct repair *rp, struct round_state *st,
 		if (r)
 			return r;
 		memcpy(rp->round + (size_t)i * bs, blk, bs);
+		set_bit(rp->rebuilt, c);
 		st->fixed[pk] = 1;
 		st->accepted++;
 		rp->res->repaired++;
@@ -462,10 +486,20 @@ static int repair_round(struct repair *rp, struct round_state *st,
 		return 0; /* nothing provable until a parent is repaired */
 	for (unsigned i = 0; i < rs->rsn; i++) {
 		uint64_t c = (uint64_t)i * fl->rounds + st->n;
+		size_t k;
 
 		r = fec_read_covered(&rp->src, c, 1, rp->round + i * bs, err);
-		if (r)
+		if (r != -EIO && r)
 			return r;
+		if (!r)
+			continue;
+		/* a block that cannot be read is an erasure, as the
+		 * kernel's FEC takes it */
+		memset(rp->round + i * bs, 0, bs);
+		for (k = 0; k < nall && all[k] != i; k++)
+			;
+		if (k == nall)
+			all[nall++] = i;
 	}
 	r = verity_device_read(&rp->fec, fl->offset + st->n * bs * fl->roots,
 			       rp->parity, bs * fl->roots, err);
@@ -838,6 +872,10 @@ static int finish(struct repair *rp, const struct ht_options *opt,
 		if (!bit(rp->bad, c))
 			continue;
 		remaining++;
+		/* rebuilt, and bad again: the write did not take (a medium
+		 * that still cannot read it) */
+		if (bit(rp->rebuilt, c))
+			rp->res->repaired--;
 		failure_of(rp, c, &f);
 		if (rp->event)
 			rp->event(rp->ctx, VERITY_UNREPAIRED, &f);
@@ -913,12 +951,13 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 		return r;
 	}
 	rp.bad = calloc((l.fec.blocks + 7) / 8, 1);
+	rp.rebuilt = calloc((l.fec.blocks + 7) / 8, 1);
 	rp.trusted = calloc((l.geo.tree_blocks + 7) / 8 + 1, 1);
 	rp.round = malloc(bs * rp.rs.rsn);
 	rp.parity = malloc(bs * l.fec.roots);
 	rp.planes = malloc(bs * l.fec.roots);
 	rp.candidate = malloc(bs * FEC_RS_N);
-	if (!rp.bad || !rp.trusted || !rp.round || !rp.parity || !rp.planes ||
+	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round || !rp.parity || !rp.planes ||
 	    !rp.candidate)
 		r = fv_fail(err, ENOMEM, "out of memory");
 	if (!r)
@@ -926,6 +965,7 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 	if (!r)
 		r = finish(&rp, opt, err);
 	free(rp.bad);
+	free(rp.rebuilt);
 	free(rp.trusted);
 	free(rp.round);
 	free(rp.parity);

@@ -20,7 +20,7 @@ void verity_failure_from_ht(const struct verity_layout *l,
 	memset(vf, 0, sizeof(*vf));
 	vf->kind = f->kind;
 	vf->level = f->level;
-	if (f->kind == HT_BAD_DATA_BLOCK) {
+	if (f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA) {
 		vf->block = f->block;
 		vf->position = f->block * g->data_block_size;
 	} else {
@@ -29,12 +29,15 @@ void verity_failure_from_ht(const struct verity_layout *l,
 	}
 }
 
-/* Turns tree-relative failures into device offsets. */
+/* Turns tree-relative failures into device offsets; suspects (blocks
+ * under a bad hash block) are not failures of their own. */
 static void bridge_report(void *c, const struct ht_failure *f)
 {
 	const struct report_bridge *b = c;
 	struct verity_failure vf;
 
+	if (f->suspect)
+		return;
 	verity_failure_from_ht(b->l, f, &vf);
 	if (b->report)
 		b->report(b->ctx, &vf);
@@ -77,13 +80,10 @@ int verity_verify(struct verity_params *p, const char *data_path,
 			memset(res, 0, sizeof(*res));
 			res->root_first = 1;
 		} else if (!r) {
+			/* a damaged top block is blamed, and the root proven
+			 * by the top its children rebuild */
 			r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
 				      &bridge, res, err);
-			/* the top rebuilt from its children proved the root
-			 * right; the bad top block is reported as a failure
-			 * (veritysetup does the same) */
-			if (top == HT_TOP_DAMAGED)
-				res->root_matches = 1;
 		}
 		ht_hasher_free(&h);
 		if (!r)

@@ -51,52 +51,73 @@ printf '%s\n' "Verification failed at position 0." "Verification failed at posit
 	"Verification of data area failed: 3 bad data blocks, 0 bad hash blocks, 0 bad spare areas." >"$T/want"
 verdict "three bad data blocks, all reported" 2
 
-# A digest in a level-0 block: its data block no longer matches it, and
-# the block no longer matches its parent.
+# A bad hash block is the block blamed: it fails against its proven
+# parent, and what lies under it cannot be checked (counted, not listed).
+# A digest in a level-0 block: that block, and its 16 data blocks
+# unchecked.
 reset
 flip "$T/h" $((30 * 512 + 3 * 32))
-printf '%s\n' "Verification failed at position $(( (6 * 16 + 3) * 512 ))." \
-	"Verification failed at position $((30 * 512))." \
-	"Verification of data area failed: 1 bad data block, 1 bad hash block, 0 bad spare areas." >"$T/want"
-verdict "bad digest at level 0" 2
+printf '%s\n' "Verification failed at position $((30 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 0 bad spare areas." \
+	"Under a bad or unreadable hash block, not checked: 16 data blocks, 0 hash blocks." >"$T/want"
+verdict "bad digest at level 0: the level-0 block blamed, its data unchecked" 2
 
-# A level-1 block: the level-0 block under the bad digest, then itself.
+# A level-1 block: itself, with 16 level-0 blocks and 256 data blocks
+# under it.
 reset
 flip "$T/h" $((5 * 512 + 2 * 32))
-printf '%s\n' "Verification failed at position $(( (24 + 16 + 2) * 512 ))." \
-	"Verification failed at position $((5 * 512))." \
-	"Verification of data area failed: 0 bad data blocks, 2 bad hash blocks, 0 bad spare areas." >"$T/want"
-verdict "bad digest at level 1" 2
+printf '%s\n' "Verification failed at position $((5 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 0 bad spare areas." \
+	"Under a bad or unreadable hash block, not checked: 256 data blocks, 16 hash blocks." >"$T/want"
+verdict "bad digest at level 1: the level-1 block blamed" 2
 
+# The second level-2 block covers level-1 blocks 16-19, level-0 blocks
+# 256-312 and data blocks 4096-4999.
 reset
 flip "$T/h" $((3 * 512 + 1 * 32))
-printf '%s\n' "Verification failed at position $(( (4 + 16 + 1) * 512 ))." \
-	"Verification failed at position $((3 * 512))." \
-	"Verification of data area failed: 0 bad data blocks, 2 bad hash blocks, 0 bad spare areas." >"$T/want"
-verdict "bad digest at level 2" 2
+printf '%s\n' "Verification failed at position $((3 * 512))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 0 bad spare areas." \
+	"Under a bad or unreadable hash block, not checked: 904 data blocks, 61 hash blocks." >"$T/want"
+verdict "bad digest at level 2: the level-2 block blamed" 2
 
-# A bad digest in the top block: the block below it fails; the top
-# rebuilt from its children proves the root hash right, as veritysetup
-# finds it.
+# A bad digest in the top block: the top is blamed; the top rebuilt from
+# its children proves the root hash right, and so the children, so
+# nothing is left unchecked.
 reset
 flip "$T/h" $((1 * 512 + 1 * 32))
-printf '%s\n' "Verification failed at position $((3 * 512))." \
+printf '%s\n' "Verification failed at position 512." \
 	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 0 bad spare areas." >"$T/want"
-verdict "bad digest at level 3 (top)" 2
+verdict "bad digest at level 3 (top): the top block blamed" 2
 
-# Padding: the last level-0 block holds 5000 - 312 * 16 = 8 digests.
+# Damage on two levels at once: a level-1 block, a level-0 block under it
+# (unchecked, not blamed), and a data block elsewhere.
+reset
+flip "$T/h" $((5 * 512 + 2 * 32))
+flip "$T/h" $(( (24 + 16 + 5) * 512 + 9 ))
+flip "$T/d" $((4500 * 512))
+printf '%s\n' "Verification failed at position $((5 * 512))." \
+	"Verification failed at position $((4500 * 512))." \
+	"Verification of data area failed: 1 bad data block, 1 bad hash block, 0 bad spare areas." \
+	"Under a bad or unreadable hash block, not checked: 256 data blocks, 16 hash blocks." >"$T/want"
+verdict "two levels damaged: the top-most failing node and the data block" 2
+
+# Padding: the last level-0 block holds 5000 - 312 * 16 = 8 digests; the
+# block fails against its parent, and its spare area says where.
 reset
 flip "$T/h" $((336 * 512 + 8 * 32 + 5))
-printf '%s\n' "Spare area is not zeroed at position $((336 * 512 + 8 * 32))." \
-	"Verification failed at position $((336 * 512))." \
-	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 1 bad spare area." >"$T/want"
+printf '%s\n' "Verification failed at position $((336 * 512))." \
+	"Spare area is not zeroed at position $((336 * 512 + 8 * 32))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 1 bad spare area." \
+	"Under a bad or unreadable hash block, not checked: 8 data blocks, 0 hash blocks." >"$T/want"
 verdict "non-zero padding in a level-0 block" 2
 
-# Padding of the top block: the top block holds 2 digests.
+# Padding of the top block: the top block holds 2 digests; its children
+# rebuild a top that the root proves, so the top block is damaged.
 reset
 flip "$T/h" $((512 + 2 * 32 + 1))
-printf '%s\n' "Spare area is not zeroed at position $((512 + 2 * 32))." \
-	"Verification of data area failed: 0 bad data blocks, 0 bad hash blocks, 1 bad spare area." >"$T/want"
+printf '%s\n' "Verification failed at position 512." \
+	"Spare area is not zeroed at position $((512 + 2 * 32))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 1 bad spare area." >"$T/want"
 verdict "non-zero padding in the top block" 2
 
 # Wrong root: exit 1, as veritysetup.
@@ -113,8 +134,9 @@ gen 12 $((40 * 4096)) >"$T/d"
 "$FV" format "$T/d" "$T/h" --hash=sha1 --salt=$SALT >"$T/fmt"
 R=$(root_of "$T/fmt")
 flip "$T/h" $((4096 + 5 * 32 + 25))
-printf '%s\n' "Spare area is not zeroed at position $((4096 + 5 * 32 + 20))." \
-	"Verification of data area failed: 0 bad data blocks, 0 bad hash blocks, 1 bad spare area." >"$T/want"
+printf '%s\n' "Verification failed at position 4096." \
+	"Spare area is not zeroed at position $((4096 + 5 * 32 + 20))." \
+	"Verification of data area failed: 0 bad data blocks, 1 bad hash block, 1 bad spare area." >"$T/want"
 verdict "sha1 slot padding" 2
 
 # --json lists every failure with its type, position and level.
@@ -124,10 +146,10 @@ flip "$T/d" $((10 * 512))
 flip "$T/h" $((5 * 512 + 2 * 32))
 "$FV" verify --json "$T/d" "$T/h" "$R" >"$T/j"
 check "--json exits 2 on corruption" test $? = 2
-check "--json failures" test "$(jq -c '[.failures[] | [.type, .position, (.level // -1)]]' "$T/j")" = \
-	"[[\"data\",5120,-1],[\"hash\",$(( (24 + 16 + 2) * 512 )),0],[\"hash\",2560,1]]"
-check "--json counts" test "$(jq -c '[.result, .bad_data_blocks, .bad_hash_blocks, .bad_spare_areas, .root_hash_matches]' "$T/j")" = \
-	'["corrupted",1,2,0,true]'
+check "--json failures: top-down, the hash block blamed first" test "$(jq -c '[.failures[] | [.type, .position, (.level // -1)]]' "$T/j")" = \
+	"[[\"hash\",2560,1],[\"data\",5120,-1]]"
+check "--json counts" test "$(jq -c '[.result, .bad_data_blocks, .bad_hash_blocks, .bad_spare_areas, .root_hash_matches, .unchecked_data_blocks, .unchecked_hash_blocks, .unreadable_blocks]' "$T/j")" = \
+	'["corrupted",1,1,0,true,256,16,0]'
 
 # The one-file layout reports hash positions in the shared file.
 gen 13 $((300 * 4096)) >"$T/one"

@@ -97,6 +97,31 @@ for n in $(seq 1 $((N + 2))); do
 done
 check "a block changed during repair never enters the parity ($runs runs)" test $bad = 0 -a $runs -gt 10
 
+# ---- an unreadable block is an erasure, not the end ----
+# The shim fails every read touching byte 315392 of u.img (data block 77,
+# inside the 256 KiB read at 262144), until a write covers it.
+gen 36 $((1000 * 4096)) >u.orig
+"$FV" format u.orig uh.img --fec-device=uf.img --salt=$SALT >uo.out
+UR=$(root_of uo.out)
+cp u.orig u.img
+corrupt u.img 900
+bad_at() { FAULT_BAD="$1" LD_PRELOAD="$T/shim.so" "${@:2}"; }
+bad_at u.img:315392:315393 "$FV" verify u.img uh.img "$UR" >out 2>err
+check "verify: an unreadable block named by its own position, exit 2" sh -c "test $? = 2 && grep -qx 'Unreadable block at position 315392.' '$T/err'"
+check "  the check goes on: the bad block after it is found too" grep -qx 'Verification failed at position 3686400.' err
+check "  and counted" sh -c "grep -qx 'Verification of data area failed: 1 bad data block, 0 bad hash blocks, 0 bad spare areas.' '$T/err' && grep -qx '1 block could not be read.' '$T/err'"
+bad_at u.img:315392:315393 "$FV" verify --json u.img uh.img "$UR" >uv.json
+check "  --json: type unreadable, area data" jqok '.failures[0].type == "unreadable" and .failures[0].area == "data" and .failures[0].position == 315392 and .unreadable_blocks == 1 and .result == "corrupted"' uv.json
+bad_at u.img:315392:315393 "$FV" verify u.img uh.img "$UR" --fec-device=uf.img >out 2>err
+check "verify --fec-device: the unreadable block is repairable" grep -q 'FEC can repair 2 of 2 bad blocks' err
+bad_at u.img:315392:315393 "$FV" repair u.img uh.img "$UR" --fec-device=uf.img >out 2>err
+check "repair rebuilds the unreadable block and the bad one" sh -c "test $? = 0 && grep -qx 'Repaired position 315392 (data block 77).' '$T/out' && cmp -s u.img u.orig"
+# a leaf hash block that cannot be read: the data under it unchecked
+cp u.orig u.img
+leaf=$(( $(jq -r .tree_offset <("$FV" dump --json uh.img)) + 4096 * 3 ))
+bad_at uh.img:$leaf:$((leaf + 1)) "$FV" verify u.img uh.img "$UR" >out 2>err
+check "an unreadable leaf hash block: named, its 128 data blocks unchecked" sh -c "test $? = 2 && grep -qx 'Unreadable block at position $leaf.' '$T/err' && grep -qx 'Under a bad or unreadable hash block, not checked: 128 data blocks, 0 hash blocks.' '$T/err'"
+
 # ---- repair trusts what verify trusts ----
 openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj /CN=vendor >/dev/null 2>&1
 openssl req -x509 -newkey rsa:2048 -nodes -keyout ak.pem -out ac.pem -days 2 -subj /CN=attacker >/dev/null 2>&1

@@ -10,7 +10,8 @@
  * before call N (another writer, racing the command under test).
  * FAULT_BAD=name:start:end makes every pread of a file whose path ends in
  * name fail with EIO when it touches bytes [start, end): a medium with
- * unreadable sectors, for as long as the command runs. */
+ * unreadable sectors, until a write covers them (a disk remaps a sector
+ * that is written). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -46,7 +47,7 @@ __attribute__((constructor)) static void init(void)
 	unsetenv("LD_PRELOAD");
 }
 
-/* 1 when a read of [off, off + len) on fd touches the bad range. */
+/* 1 when an I/O of [off, off + len) on fd touches the bad range. */
 static int bad_read(int fd, size_t len, off_t off)
 {
 	char link[64], path[4096];
@@ -138,6 +139,10 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 		errno = e;
 		return -1;
 	}
+	/* the written range is readable again */
+	if (bad_read(fd, len, off) && off <= bad_start &&
+	    off + (off_t)len >= bad_end)
+		bad_name[0] = '\0';
 	return real_pwrite64(fd, buf, len, off);
 }
 

@@ -84,7 +84,7 @@ static void report(void *c, const struct verity_failure *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
-	struct ht_options opt = {size % 3 ? 1 : 2, NULL, NULL, 0};
+	struct ht_options opt = {size % 3 ? 1 : 2, NULL, NULL, 0, 0};
 	struct verity_params p;
 	struct ht_verify_result res;
 	struct verity_info info;

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   .read_data = rd,
 			   .read_tree = rt,
 			   .write_tree = wt};
-	struct ht_options opt = {size % 2 ? 3 : 1, NULL, NULL, 0};
+	struct ht_options opt = {size % 2 ? 3 : 1, NULL, NULL, 0, 0};
 	struct ht_verify_result res;
 	struct fv_error err;
 	int changed = 0;

@@ -189,6 +189,19 @@ t "FEC: veritysetup opens our layout" veritysetup open /dev/vdg vsfec /dev/vde "
 t "FEC: veritysetup's device reads the original" test "$(sum /dev/mapper/vsfec)" = "$S"
 t "FEC: same status lines (veritysetup's device)" same_status vsfec
 t "FEC: fastverity closes veritysetup's device" "$FV" close vsfec
+
+# A disk with unreadable sectors: the good image with data block 77 (byte
+# 315392) mapped to the error target. verify names that block, by its own
+# position, and goes on; repair --dry-run rebuilds it from the parity.
+if [ "$QUICK" != 1 ] && [ -x /bin/dmsetup ]; then
+	total=$(blockdev --getsz /dev/vda)
+	printf '0 616 linear /dev/vda 0\n616 8 error\n624 %s linear /dev/vda 624\n' $((total - 624)) >/tmp/table
+	t "EIO: a device with an unreadable block (dm error target)" dmsetup create fverr /tmp/table
+	t "EIO: verify names the unreadable block, exit 2" sh -c "'$FV' verify /dev/mapper/fverr /dev/vdb $R 2>/tmp/err; test \$? = 2 && grep -qx 'Unreadable block at position 315392.' /tmp/err && grep -qx '1 block could not be read.' /tmp/err"
+	t "EIO: and nothing else is blamed" sh -c "! grep -q 'Verification failed' /tmp/err"
+	t "EIO: repair --dry-run rebuilds it from the parity" sh -c "'$FV' repair --dry-run /dev/mapper/fverr /dev/vde $R --fec-device=/dev/vdf >/tmp/out; grep -qx 'Can repair position 315392 (data block 77).' /tmp/out"
+	t "EIO: removed" dmsetup remove fverr
+fi
 unset DM_DISABLE_UDEV
 
 if [ "$QUICK" != 1 ]; then

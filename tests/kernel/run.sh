@@ -129,7 +129,10 @@ if [ "$karch" = arm64 ]; then
 else
 	vs=$(command -v veritysetup) || die "veritysetup (cryptsetup-bin) is not installed"
 	cp "$vs" "$root/bin/veritysetup"
-	for lib in $(ldd "$fv" "$vs" "$api" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+	# dmsetup: a device with unreadable sectors (the error target)
+	dms=$(command -v dmsetup) || die "dmsetup is not installed"
+	cp "$dms" "$root/bin/dmsetup"
+	for lib in $(ldd "$fv" "$vs" "$api" "$dms" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done

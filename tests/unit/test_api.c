@@ -276,32 +276,37 @@ START_TEST(format_verify_and_failures)
 	ck_assert_uint_eq(s.n, 0);
 	fv_result_free(res);
 
-	/* a bad data block and a bad leaf hash block, each named: hash
-	 * block 2 (after the superblock and the top block) holds the leaves
-	 * of data blocks 0..127; its digest 3 damaged, data block 3 no
-	 * longer matches it either */
+	/* a bad leaf hash block and a bad data block elsewhere, each named,
+	 * top-down: hash block 2 (after the superblock and the top block)
+	 * holds the leaves of data blocks 0..127, so those are unchecked,
+	 * not blamed (data block 7 too); data block 200 is under hash block
+	 * 3, which is intact */
 	poke(data, 7 * BS + 100);
+	poke(data, 200 * BS + 9);
 	poke(hash, 2 * BS + 3 * 32);
 	ck_assert_int_eq(
 		fv_verify(q, data, hash, root_hex, NULL, on_failure, &s, &res),
 		0);
 	ck_assert_int_eq(fv_result_intact(res), 0);
 	ck_assert_int_eq(fv_result_root_matches(res), 1);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 2);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
 	ck_assert_uint_eq(fv_result_bad_hash_blocks(res), 1);
 	ck_assert_uint_eq(fv_result_bad_padding(res), 0);
-	ck_assert_uint_eq(s.n, 3);
-	for (unsigned i = 0; i < 3; i++) {
-		if (s.kind[i] == FV_BAD_HASH_BLOCK) {
-			ck_assert_uint_eq(s.block[i], 2);
-			ck_assert_uint_eq(s.offset[i], 2 * BS);
-			ck_assert_uint_eq(s.level[i], 0);
-		} else {
-			ck_assert_int_eq(s.kind[i], FV_BAD_DATA_BLOCK);
-			ck_assert(s.block[i] == 3 || s.block[i] == 7);
-			ck_assert_uint_eq(s.offset[i], s.block[i] * BS);
-		}
+	ck_assert_uint_eq(fv_result_unreadable(res), 0);
+	{
+		uint64_t hash_blocks = 9;
+
+		ck_assert_uint_eq(fv_result_unchecked(res, &hash_blocks), 128);
+		ck_assert_uint_eq(hash_blocks, 0);
 	}
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_int_eq(s.kind[0], FV_BAD_HASH_BLOCK);
+	ck_assert_uint_eq(s.block[0], 2);
+	ck_assert_uint_eq(s.offset[0], 2 * BS);
+	ck_assert_uint_eq(s.level[0], 0);
+	ck_assert_int_eq(s.kind[1], FV_BAD_DATA_BLOCK);
+	ck_assert_uint_eq(s.block[1], 200);
+	ck_assert_uint_eq(s.offset[1], 200 * BS);
 	fv_result_free(res);
 
 	/* a wrong root: not intact, the top does not match, no block named */

@@ -314,7 +314,7 @@ static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
 	uint8_t *img[2], *par[2];
 	size_t ilen[2], plen[2];
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	struct ht_options opt = {threads, NULL, NULL, 0};
+	struct ht_options opt = {threads, NULL, NULL, 0, 0};
 	struct verity_layout l[2];
 	struct verity_info info;
 	struct fv_error err;

@@ -17,7 +17,15 @@ struct mem {
 	size_t tree_size;
 	struct ht_failure seen[64];
 	int nseen;
+	/* bytes that cannot be read (EIO), as on a failing disk */
+	uint64_t bad_data_start, bad_data_end;
+	uint64_t bad_tree_start, bad_tree_end;
 };
+
+static int touches(uint64_t off, size_t len, uint64_t start, uint64_t end)
+{
+	return off < end && start < off + len;
+}
 
 static int mem_read_data(void *c, uint64_t off, void *buf, size_t len,
 			 struct fv_error *err)
@@ -25,7 +33,9 @@ static int mem_read_data(void *c, uint64_t off, void *buf, size_t len,
 	struct mem *m = c;
 
 	if (off + len > m->data_size)
-		return fv_fail(err, EIO, "data read past end");
+		return fv_fail(err, ENODATA, "data read past end");
+	if (touches(off, len, m->bad_data_start, m->bad_data_end))
+		return fv_fail(err, EIO, "data read error");
 	memcpy(buf, m->data + off, len);
 	return 0;
 }
@@ -36,7 +46,9 @@ static int mem_read_tree(void *c, uint64_t off, void *buf, size_t len,
 	struct mem *m = c;
 
 	if (off + len > m->tree_size)
-		return fv_fail(err, EIO, "tree read past end");
+		return fv_fail(err, ENODATA, "tree read past end");
+	if (touches(off, len, m->bad_tree_start, m->bad_tree_end))
+		return fv_fail(err, EIO, "tree read error");
 	memcpy(buf, m->tree + off, len);
 	return 0;
 }
@@ -185,6 +197,8 @@ START_TEST(every_failure_is_reported_not_only_the_first)
 }
 END_TEST
 
+/* A damaged hash block is the one blamed, at every level: it fails
+ * against its proven parent, and the blocks under it are unchecked. */
 START_TEST(corrupt_hash_block_at_each_level)
 {
 	struct mem m = {0};
@@ -197,24 +211,57 @@ START_TEST(corrupt_hash_block_at_each_level)
 	for (uint32_t level = 0; level + 1 < g.levels; level++) {
 		uint64_t block = g.level_first[level] + 1;
 		uint8_t *p = m.tree + block * 512 + 5;
+		/* block 1 of its level covers blocks [span, 2 * span) of
+		 * each level below, clipped to that level's size */
+		uint64_t span = 1, under = 0, under_hash = 0;
 
+		for (uint32_t l = level + 1; l-- > 0;) {
+			uint64_t n = l ? g.level_blocks[l - 1] : g.data_blocks;
+
+			span *= 16;
+			n = n < 2 * span ? n - span : span;
+			if (l)
+				under_hash += n;
+			else
+				under = n;
+		}
 		*p ^= 1;
 		ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
-		/* the digest in it mismatches its child, and the block its
-		 * parent */
-		ck_assert_uint_eq(res.bad_hash_blocks, level ? 2 : 1);
-		ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks, 2);
+		ck_assert_uint_eq(res.bad_hash_blocks, 1);
+		ck_assert_uint_eq(res.bad_data_blocks, 0);
 		ck_assert(res.root_matches);
-		ck_assert_int_eq(m.seen[1].kind, HT_BAD_HASH_BLOCK);
-		ck_assert_uint_eq(m.seen[1].block, block);
-		ck_assert_uint_eq(m.seen[1].level, level);
+		ck_assert_int_eq(m.nseen, 1);
+		ck_assert_int_eq(m.seen[0].kind, HT_BAD_HASH_BLOCK);
+		ck_assert_uint_eq(m.seen[0].block, block);
+		ck_assert_uint_eq(m.seen[0].level, level);
+		ck_assert_uint_eq(res.unchecked_data_blocks, under);
+		ck_assert_uint_eq(res.unchecked_hash_blocks, under_hash);
 		*p ^= 1;
 	}
-	/* the top block is checked against the root alone */
+	/* the top block: its children rebuild a top that the root proves,
+	 * so the top is blamed and nothing is left unchecked */
 	m.tree[5] ^= 1;
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
-	ck_assert(!res.root_matches);
-	ck_assert_uint_eq(res.bad_hash_blocks, 1); /* its child */
+	ck_assert(res.root_matches);
+	ck_assert_uint_eq(res.bad_hash_blocks, 1);
+	ck_assert_int_eq(m.nseen, 1);
+	ck_assert_uint_eq(m.seen[0].block, g.level_first[g.levels - 1]);
+	ck_assert_uint_eq(m.seen[0].level, g.levels - 1);
+	ck_assert_uint_eq(res.unchecked_data_blocks, 0);
+	m.tree[5] ^= 1;
+	/* two levels at once: a level-1 block and a leaf under it (not
+	 * blamed), and a data block elsewhere */
+	m.tree[(g.level_first[1] + 2) * 512 + 40] ^= 1;
+	m.tree[(g.level_first[0] + 2 * 16 + 3) * 512 + 7] ^= 1;
+	m.data[4000 * 512] ^= 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_int_eq(m.nseen, 2);
+	ck_assert_int_eq(m.seen[0].kind, HT_BAD_HASH_BLOCK);
+	ck_assert_uint_eq(m.seen[0].block, g.level_first[1] + 2);
+	ck_assert_int_eq(m.seen[1].kind, HT_BAD_DATA_BLOCK);
+	ck_assert_uint_eq(m.seen[1].block, 4000);
+	ck_assert_uint_eq(res.unchecked_hash_blocks, 16);
+	ck_assert_uint_eq(res.unchecked_data_blocks, 256);
 	ht_hasher_free(&h);
 	free(m.data);
 	free(m.tree);
@@ -232,22 +279,76 @@ START_TEST(nonzero_padding_and_wrong_root)
 
 	multilevel(&m, &g, &h, root);
 	last = g.level_first[0] + g.level_blocks[0] - 1;
-	/* 5000 = 312 * 16 + 8: the last leaf block holds 8 digests */
+	/* 5000 = 312 * 16 + 8: the last leaf block holds 8 digests; the
+	 * block fails against its parent, then its spare area says where */
 	m.tree[last * 512 + 8 * 32 + 1] = 0xaa;
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
-	ck_assert_uint_eq(res.bad_padding, 1);
-	ck_assert_int_eq(m.seen[0].kind, HT_BAD_PADDING);
-	ck_assert_uint_eq(m.seen[0].block, last);
-	ck_assert_uint_eq(m.seen[0].offset, 256);
-	/* and the block no longer matches its parent */
 	ck_assert_uint_eq(res.bad_hash_blocks, 1);
+	ck_assert_uint_eq(m.seen[0].block, last);
+	ck_assert_uint_eq(res.bad_padding, 1);
+	ck_assert_int_eq(m.seen[1].kind, HT_BAD_PADDING);
 	ck_assert_uint_eq(m.seen[1].block, last);
+	ck_assert_uint_eq(m.seen[1].offset, 256);
 	m.tree[last * 512 + 8 * 32 + 1] = 0;
+	/* a wrong root: the top is blamed, nothing under it checked */
 	root[0] = root[0] == '0' ? '1' : '0';
 	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
 	ck_assert(!res.root_matches);
-	ck_assert_uint_eq(
-		res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding, 0);
+	ck_assert_uint_eq(res.bad_hash_blocks, 1);
+	ck_assert_uint_eq(res.bad_data_blocks + res.bad_padding, 0);
+	ck_assert_uint_eq(res.unchecked_data_blocks, 5000);
+	ck_assert_uint_eq(res.unchecked_hash_blocks, g.tree_blocks - 1);
+	ht_hasher_free(&h);
+	free(m.data);
+	free(m.tree);
+}
+END_TEST
+
+/* A block that cannot be read is reported as such, by its own place,
+ * and the check goes on; under an unreadable hash block nothing is
+ * checked. */
+START_TEST(unreadable_blocks_are_reported_and_skipped)
+{
+	struct mem m = {0};
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_verify_result res;
+	char root[65];
+
+	multilevel(&m, &g, &h, root);
+	/* data block 615 (inside the first 256 KiB read) */
+	m.bad_data_start = 615 * 512 + 100;
+	m.bad_data_end = 615 * 512 + 101;
+	m.data[3000 * 512] ^= 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_int_eq(m.nseen, 2);
+	ck_assert_int_eq(m.seen[0].kind, HT_UNREADABLE_DATA);
+	ck_assert_uint_eq(m.seen[0].block, 615);
+	ck_assert_int_eq(m.seen[1].kind, HT_BAD_DATA_BLOCK);
+	ck_assert_uint_eq(m.seen[1].block, 3000);
+	ck_assert_uint_eq(res.unreadable_blocks, 1);
+	ck_assert_uint_eq(res.bad_data_blocks, 1);
+	m.data[3000 * 512] ^= 1;
+	m.bad_data_start = m.bad_data_end = 0;
+	/* a leaf hash block: unreadable, its 16 data blocks unchecked */
+	m.bad_tree_start = (g.level_first[0] + 7) * 512;
+	m.bad_tree_end = m.bad_tree_start + 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_int_eq(m.nseen, 1);
+	ck_assert_int_eq(m.seen[0].kind, HT_UNREADABLE_HASH);
+	ck_assert_uint_eq(m.seen[0].block, g.level_first[0] + 7);
+	ck_assert_uint_eq(m.seen[0].level, 0);
+	ck_assert_uint_eq(res.unchecked_data_blocks, 16);
+	ck_assert(res.root_matches);
+	/* the top block */
+	m.bad_tree_start = 0;
+	m.bad_tree_end = 1;
+	ck_assert_int_eq(verify(&m, &g, &h, root, &res), 0);
+	ck_assert_int_eq(m.nseen, 1);
+	ck_assert_int_eq(m.seen[0].kind, HT_UNREADABLE_HASH);
+	ck_assert_uint_eq(m.seen[0].block, 0);
+	ck_assert_uint_eq(res.unchecked_data_blocks, 5000);
+	ck_assert(!res.root_matches);
 	ht_hasher_free(&h);
 	free(m.data);
 	free(m.tree);
@@ -379,7 +480,7 @@ START_TEST(threads_give_identical_results)
 	tree1 = m.tree;
 	m.tree = calloc(1, m.tree_size);
 	for (size_t t = 0; t < 4; t++) {
-		struct ht_options opt = {counts[t], NULL, NULL, 0};
+		struct ht_options opt = {counts[t], NULL, NULL, 0, 0};
 		struct ht_verify_result res;
 		char hex[65];
 
@@ -435,6 +536,7 @@ int main(void)
 	tcase_add_test(tc, every_failure_is_reported_not_only_the_first);
 	tcase_add_test(tc, corrupt_hash_block_at_each_level);
 	tcase_add_test(tc, nonzero_padding_and_wrong_root);
+	tcase_add_test(tc, unreadable_blocks_are_reported_and_skipped);
 	tcase_add_test(tc, one_block_has_no_tree);
 	tcase_add_test(tc, holes_are_not_read_and_hash_as_zeros);
 	tcase_add_test(tc, threads_give_identical_results);
