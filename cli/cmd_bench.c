@@ -209,6 +209,28 @@ static void machine(struct bench_report *r)
 	r->sha256_kernel = sha256_kernel_name(sha256_kernel_select());
 }
 
+/* Bytes of memory available for new allocations (MemAvailable), or 0
+ * when the kernel does not say. */
+static uint64_t available_memory(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kib = 0;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (!kib) {
+		long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+		return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
+					     : 0;
+	}
+	return (uint64_t)kib << 10;
+}
+
 int cmd_bench(struct cli_opts *o)
 {
 	char hashes[BENCH_MAX_LIST][32];
@@ -254,6 +276,19 @@ int cmd_bench(struct cli_opts *o)
 		if (!o->size || size > dev.size)
 			size = dev.size;
 	} else {
+		uint64_t avail = available_memory();
+
+		/* the data and its tree live in memory: never a size that
+		 * would push the machine into swap or the OOM killer */
+		if (size > SIZE_MAX / 2 || (avail && size > avail / 2))
+			return cli_error(
+				-EINVAL,
+				"--size: %llu bytes is more than half of the "
+				"memory available (%llu MiB); bench keeps the "
+				"data in memory: give a smaller --size, or "
+				"--device=PATH to read an image",
+				(unsigned long long)size,
+				(unsigned long long)(avail >> 20));
 		data = malloc(size ? size : 1);
 		if (!data)
 			return cli_error(-ENOMEM,

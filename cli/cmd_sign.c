@@ -237,10 +237,17 @@ int cli_check_args(struct cli_opts *o, const char **data, const char **hash,
 		if (!*sig_path && access(side->signature, F_OK) == 0)
 			*sig_path = side->signature;
 		cli_sidecar_fec(o, side);
-	} else if (o->nargs == 2 || o->nargs == 3) {
+	} else if (o->nargs == 2 || o->nargs == 3 ||
+		   (o->nargs > 3 && !strcmp(o->action, "verify"))) {
 		*data = o->args[0];
 		*hash = o->args[1];
-		*root_arg = o->nargs == 3 ? o->args[2] : NULL;
+		*root_arg = o->nargs >= 3 ? o->args[2] : NULL;
+		/* veritysetup verify ignores what follows the root hash */
+		for (int i = 3; i < o->nargs; i++)
+			fprintf(stderr,
+				"fastverity: warning: ignoring the extra "
+				"argument '%s' (as veritysetup does)\n",
+				o->args[i]);
 	} else {
 		return cli_error(-EINVAL,
 				 "%s: requires <data_device> <hash_device> "

@@ -233,7 +233,9 @@ int cmd_verify(struct cli_opts *o)
 		if (o->json)
 			vr.unrepairable = json_object_new_array();
 		r = verity_fec_repair(&p, data, hash, &fp,
-				      VERITY_REPAIR_DRY_RUN, &opt, root,
+				      VERITY_REPAIR_DRY_RUN |
+					      VERITY_REPAIR_ROOT_FIRST,
+				      &opt, root,
 				      ht_digest_size(p.hash_name),
 				      report_failure, fec_event, &vr, &fr, &fl,
 				      &err);

@@ -719,7 +719,9 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 		return -ENOMEM;
 	if (fp.device) {
 		r = verity_fec_repair(&p->p, data_path, hash_path, &fp,
-				      repair ? how : VERITY_REPAIR_DRY_RUN,
+				      repair ? how
+					     : VERITY_REPAIR_DRY_RUN |
+						       VERITY_REPAIR_ROOT_FIRST,
 				      &opt, root, len,
 				      bridge_failure, bridge_event, &b,
 				      &out->fec, &l, &err);

@@ -151,9 +151,10 @@ int verity_device_open(struct verity_device *d, const char *path,
 		int e = errno;
 
 		/* veritysetup: a hash image that cannot be created is a
-		 * parameter error (1); a device that is not there, 4 */
+		 * parameter error (1), a directory an incompatible device
+		 * (4); a device that is not there, 4 */
 		if (mode == VERITY_OPEN_CREATE)
-			return fv_fail(err, EINVAL,
+			return fv_fail(err, e == EISDIR ? ENOTBLK : EINVAL,
 				       "%s: cannot create the hash image: %s",
 				       path, strerror(e));
 		if (e == ENOENT || e == EACCES || e == EPERM || e == ENOTDIR ||
@@ -204,8 +205,14 @@ int verity_device_open(struct verity_device *d, const char *path,
 		d->backing.dev = st.st_dev;
 		d->backing.ino = st.st_ino;
 	} else {
+		/* a directory or a character device: veritysetup's
+		 * incompatible device (exit 4); a FIFO or socket, which it
+		 * would wait on, a parameter error */
+		int e = S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) ? ENOTBLK
+								   : EINVAL;
+
 		verity_device_close(d);
-		return fv_fail(err, EINVAL,
+		return fv_fail(err, e,
 			       "%s: %s, not a regular file or block device",
 			       path, file_kind(st.st_mode));
 	}

@@ -890,6 +890,25 @@ static int finish(struct repair *rp, const struct ht_options *opt,
 	return r;
 }
 
+/* verify's first step: a top that matches neither the root nor a top
+ * rebuilt from its children is a wrong root hash or parameter, not
+ * damage: 1 (res says root_first) and nothing else is judged. */
+static int wrong_root(struct repair *rp, int *r, struct fv_error *err)
+{
+	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset,
+				      NULL};
+	struct ht_io io;
+	enum ht_top top;
+
+	verity_io_init(&io, &ioctx);
+	*r = ht_check_top(rp->g, &rp->h, &io, rp->root, &top, err);
+	if (*r || top != HT_TOP_MISMATCH)
+		return 0;
+	rp->res->before.root_first = 1;
+	rp->res->after = rp->res->before;
+	return 1;
+}
+
 uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl)
 {
 	uint64_t all = fl->rounds * fl->block_size;
@@ -957,13 +976,16 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 	rp.parity = malloc(bs * l.fec.roots);
 	rp.planes = malloc(bs * l.fec.roots);
 	rp.candidate = malloc(bs * FEC_RS_N);
-	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round || !rp.parity || !rp.planes ||
-	    !rp.candidate)
+	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round ||
+	    !rp.parity || !rp.planes || !rp.candidate)
 		r = fv_fail(err, ENOMEM, "out of memory");
+	if (!r && (how & VERITY_REPAIR_ROOT_FIRST) && wrong_root(&rp, &r, err))
+		goto out;
 	if (!r)
 		r = run_passes(&rp, err);
 	if (!r)
 		r = finish(&rp, opt, err);
+out:
 	free(rp.bad);
 	free(rp.rebuilt);
 	free(rp.trusted);

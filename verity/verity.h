@@ -142,6 +142,9 @@ uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl);
 enum verity_repair_flags {
 	VERITY_REPAIR_DRY_RUN = 1u << 0,        /* read-only */
 	VERITY_REPAIR_REWRITE_PARITY = 1u << 1, /* rewrite stale parity */
+	VERITY_REPAIR_ROOT_FIRST = 1u << 2,     /* as verify: a wrong root
+						 * hash stops before any
+						 * block is judged */
 };
 
 enum verity_repair_event {

@@ -89,7 +89,7 @@ refuse "missing hash device (verify)" 4 "nohash: does not exist" "$FV" verify da
 refuse "missing hash device (dump)" 4 "nohash: does not exist" "$FV" dump nohash
 refuse "hash in a missing directory (exit 1, as veritysetup)" 1 "nodir/h: cannot create the hash image" "$FV" format data nodir/h
 mkdir adir
-refuse "a directory as data" 1 "adir: a directory, not a regular file or block device" "$FV" format adir newhash
+refuse "a directory as data (exit 4, as veritysetup)" 4 "adir: a directory, not a regular file or block device" "$FV" format adir newhash
 : >empty
 refuse "empty data device" 1 "empty: device is empty" "$FV" format empty newhash
 refuse "dump of a file without superblock" 1 "data: not a valid VERITY device" "$FV" dump data

@@ -33,7 +33,7 @@ check "8: FIFO as signature refused" run_rc 1 timeout 10 "$FV" verify data hash 
 check "8: FIFO as signing key refused" run_rc 1 timeout 10 "$FV" sign --key=fifo --cert=fifo "$R" out.p7s
 check "8:   says what it is" grep -q 'fifo: cannot read private key file: a FIFO' err
 check "8: FIFO as FEC device refused" run_rc 1 timeout 10 "$FV" verify data hash "$R" --fec-device=fifo
-check "8: a directory as data refused" run_rc 1 timeout 10 "$FV" verify . hash "$R"
+check "8: a directory as data refused (exit 4, as veritysetup)" run_rc 4 timeout 10 "$FV" verify . hash "$R"
 
 # 9: stdout errors are errors.
 check "9: format >/dev/full fails" sh -c "'$FV' format data h9 --salt=$SALT >/dev/full 2>'$T/err'; test \$? = 1"

@@ -252,4 +252,25 @@ ln -s loop1 loop2; ln -s loop2 loop1
 run_rc 1 "$FV" format orig.img loop-h.img --root-hash-file=loop1
 check "an output that cannot be stat'ed: refused" sh -c "grep -q 'loop1: cannot look at the existing file: Too many levels of symbolic links' '$T/err' && test -L loop1"
 
+# ---- exit codes as veritysetup's ----
+mkdir adir
+"$FV" format u.orig xh.img --salt=$SALT >xo.out
+XR=$(root_of xo.out)
+check "a directory as data device: exit 4, as veritysetup" run_rc 4 "$FV" verify adir xh.img "$XR"
+check "a directory as format's output: exit 4" run_rc 4 "$FV" format u.orig adir
+check "a directory as data to format: exit 4" run_rc 4 "$FV" format adir xh2.img
+check "a character device as data: exit 4" run_rc 4 "$FV" verify /dev/null xh.img "$XR"
+$VS verify u.orig xh.img "$XR" extra >/dev/null 2>&1
+vrc=$?
+run_rc "$vrc" "$FV" verify u.orig xh.img "$XR" extra
+check "verify with an extra argument: veritysetup's exit code ($vrc), and a warning" grep -q "ignoring the extra argument 'extra'" err
+cp u.orig u.img; corrupt u.img 5
+WR=$(printf '%s' "$UR" | tr '0-9a-f' '1-9a-f0')
+run_rc 1 "$FV" verify u.img uh.img "$WR"
+rc_plain=$?
+run_rc 1 "$FV" verify u.img uh.img "$WR" --fec-device=uf.img
+check "a wrong root on a damaged image: exit 1 with --fec-device as without" sh -c "test $rc_plain = 0 && grep -qx 'Verification of root hash failed.' '$T/err'"
+run_rc 1 "$FV" bench --size=100000G
+check "bench --size beyond memory: refused, nothing allocated" grep -q -- '--size: .* more than half of the memory available' err
+
 finish
