@@ -135,9 +135,9 @@ check-cli: fastverity
 # The library, the command, the unit suites and the command tests built
 # with AddressSanitizer (leaks included) and UBSan; a test of a leak,
 # overflow or undefined behaviour fails. ASAN_CLI_TESTS picks the command
-# tests (default: input checks, output safety, signatures, corruption and
-# vectors, about a minute; "all" for every one, about three; repair runs
-# under ASan in its fuzz target).
+# tests (default: input checks, output safety, signatures, repair's trust
+# checks, corruption and vectors, about a minute; "all" for every one,
+# about three; repair also runs under ASan in its fuzz target).
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 check-asan:
