@@ -223,7 +223,8 @@ static uint64_t available_memory(void)
 	if (f)
 		fclose(f);
 	if (!kib) {
-		long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		long pages = sysconf(_SC_AVPHYS_PAGES),
+		     page = sysconf(_SC_PAGESIZE);
 
 		return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
 					     : 0;

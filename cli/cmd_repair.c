@@ -159,14 +159,12 @@ int cmd_repair(struct cli_opts *o)
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = verity_fec_repair(&p, data, hash, &fp,
-			      (o->dry_run ? VERITY_REPAIR_DRY_RUN : 0) |
-				      (o->rewrite_parity
-					       ? VERITY_REPAIR_REWRITE_PARITY
-					       : 0),
-			      &opt, root,
-			      ht_digest_size(p.hash_name), NULL, on_event, &ro,
-			      &res, &l, &err);
+	r = verity_fec_repair(
+		&p, data, hash, &fp,
+		(o->dry_run ? VERITY_REPAIR_DRY_RUN : 0) |
+			(o->rewrite_parity ? VERITY_REPAIR_REWRITE_PARITY : 0),
+		&opt, root, ht_digest_size(p.hash_name), NULL, on_event, &ro,
+		&res, &l, &err);
 	cli_progress_end(&pr);
 	if (r) {
 		json_object_put(ro.repaired);

@@ -232,13 +232,11 @@ int cmd_verify(struct cli_opts *o)
 		/* a dry-run repair: the same report, then what FEC can do */
 		if (o->json)
 			vr.unrepairable = json_object_new_array();
-		r = verity_fec_repair(&p, data, hash, &fp,
-				      VERITY_REPAIR_DRY_RUN |
-					      VERITY_REPAIR_ROOT_FIRST,
-				      &opt, root,
-				      ht_digest_size(p.hash_name),
-				      report_failure, fec_event, &vr, &fr, &fl,
-				      &err);
+		r = verity_fec_repair(
+			&p, data, hash, &fp,
+			VERITY_REPAIR_DRY_RUN | VERITY_REPAIR_ROOT_FIRST, &opt,
+			root, ht_digest_size(p.hash_name), report_failure,
+			fec_event, &vr, &fr, &fl, &err);
 		res = fr.before;
 	} else {
 		r = verity_verify(&p, data, hash, &opt, root,
@@ -260,9 +258,9 @@ int cmd_verify(struct cli_opts *o)
 			  info.provider);
 	if (o->json) {
 		json_close(&vr, &res, NULL,
-			   fp.device ? cli_json_fec(&fl.fec, &fr,
-						    vr.unrepairable)
-				     : NULL);
+			   fp.device
+				   ? cli_json_fec(&fl.fec, &fr, vr.unrepairable)
+				   : NULL);
 	} else {
 		print_summary(&vr, &res);
 		if (fp.device)

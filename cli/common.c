@@ -541,8 +541,7 @@ void cli_print_counts(const struct ht_verify_result *res)
 	if (d || h)
 		fprintf(stderr,
 			"Under a bad or unreadable hash block, not checked: "
-			"%" PRIu64 " data block%s, %" PRIu64
-			" hash block%s.\n",
+			"%" PRIu64 " data block%s, %" PRIu64 " hash block%s.\n",
 			d, cli_plural(d), h, cli_plural(h));
 }
 
@@ -600,9 +599,9 @@ void *cli_json_failure(const struct verity_failure *f)
 	if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
 		json_object_object_add(
 			j, "area",
-			json_object_new_string(
-				f->kind == HT_UNREADABLE_DATA ? "data"
-							      : "hash"));
+			json_object_new_string(f->kind == HT_UNREADABLE_DATA
+						       ? "data"
+						       : "hash"));
 	if (f->kind != HT_BAD_DATA_BLOCK && f->kind != HT_UNREADABLE_DATA)
 		json_object_object_add(j, "level",
 				       json_object_new_int((int)f->level));
@@ -611,7 +610,7 @@ void *cli_json_failure(const struct verity_failure *f)
 
 static const char *roots_source_word(enum verity_roots_source s)
 {
-	return s == VERITY_ROOTS_GIVEN	   ? "given"
+	return s == VERITY_ROOTS_GIVEN      ? "given"
 	       : s == VERITY_ROOTS_INFERRED ? "size"
 					    : "default";
 }
@@ -625,7 +624,8 @@ void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
 			 fl->roots);
 		break;
 	case VERITY_ROOTS_INFERRED:
-		snprintf(buf, len, "parity of %u roots, told from the size of %s",
+		snprintf(buf, len,
+			 "parity of %u roots, told from the size of %s",
 			 fl->roots, dev);
 		break;
 	default:
@@ -642,9 +642,9 @@ void *cli_json_fec(const struct verity_fec_layout *fl,
 	json_object *j = json_object_new_object();
 
 	json_object_object_add(j, "roots", json_object_new_int((int)fl->roots));
-	json_object_object_add(j, "roots_from",
-			       json_object_new_string(
-				       roots_source_word(fl->roots_source)));
+	json_object_object_add(
+		j, "roots_from",
+		json_object_new_string(roots_source_word(fl->roots_source)));
 	json_object_object_add(j, "offset", json_object_new_uint64(fl->offset));
 	json_object_object_add(j, "covered_blocks",
 			       json_object_new_uint64(fl->blocks));

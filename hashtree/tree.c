@@ -58,15 +58,15 @@ static int run_level(const struct ht_geometry *g, const struct ht_hasher *h,
 		.mode = mode,
 		.level = level,
 		.child_size = level ? g->hash_block_size : g->data_block_size,
-		.child_count = level ? g->level_blocks[level - 1]
-				     : g->data_blocks,
+		.child_count =
+			level ? g->level_blocks[level - 1] : g->data_blocks,
 		.parents = g->level_blocks[level],
 		.zero_digest = zero_digest,
 		.seen = mode == PASS_BUILD && level == 0 && io->data_seen,
 		.untrusted = tr ? tr->untrusted : NULL,
 		.proven_bad = tr ? tr->proven_bad : NULL,
-		.children_proven = tr && tr->top_children_proven &&
-				   level == g->levels - 1,
+		.children_proven =
+			tr && tr->top_children_proven && level == g->levels - 1,
 		.report = report,
 		.report_ctx = rctx,
 		.opt = opt,

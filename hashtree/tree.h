@@ -48,17 +48,17 @@ struct ht_options {
 	unsigned threads; /* 0 or 1: the calling thread only */
 	ht_progress_fn progress;
 	void *progress_ctx;
-	int no_map; /* read data, never map it: a file that shrinks is then
-		     * an error returned, not a SIGBUS */
+	int no_map;   /* read data, never map it: a file that shrinks is then
+		       * an error returned, not a SIGBUS */
 	int suspects; /* verify: also hash the blocks under a bad hash
 		       * block, and report those that do not match it
 		       * (ht_failure.suspect): repair's erasure hints */
 };
 
 enum ht_failure_kind {
-	HT_BAD_DATA_BLOCK, /* a data block does not match its leaf digest */
-	HT_BAD_HASH_BLOCK, /* a hash block does not match its parent digest */
-	HT_BAD_PADDING,    /* non-zero bytes where a hash block must be zero */
+	HT_BAD_DATA_BLOCK,  /* a data block does not match its leaf digest */
+	HT_BAD_HASH_BLOCK,  /* a hash block does not match its parent digest */
+	HT_BAD_PADDING,     /* non-zero bytes where a hash block must be zero */
 	HT_UNREADABLE_DATA, /* a data block that cannot be read (EIO) */
 	HT_UNREADABLE_HASH, /* a hash block that cannot be read (EIO) */
 };
@@ -99,12 +99,12 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 /* Where the top of the tree stands against the root hash, from at most
  * one hash block and its children (the tree's top two levels). */
 enum ht_top {
-	HT_TOP_MATCHES,  /* the stored top block hashes to the root */
-	HT_TOP_DAMAGED,  /* it does not, but its children rebuild one that
-			  * does: the top block itself is damaged */
-	HT_TOP_MISMATCH, /* neither: a wrong root hash or wrong parameters
-			  * (salt, sizes, hash, data blocks), far more likely
-			  * than damage to two levels at once */
+	HT_TOP_MATCHES,    /* the stored top block hashes to the root */
+	HT_TOP_DAMAGED,    /* it does not, but its children rebuild one that
+			    * does: the top block itself is damaged */
+	HT_TOP_MISMATCH,   /* neither: a wrong root hash or wrong parameters
+			    * (salt, sizes, hash, data blocks), far more likely
+			    * than damage to two levels at once */
 	HT_TOP_UNREADABLE, /* the top block (or the only data block) cannot
 			    * be read */
 	HT_TOP_UNCERTAIN,  /* it does not match, and some of its children

@@ -119,8 +119,8 @@ static int parent_untrusted(const struct level_pass *lp, uint64_t p)
 /* Verify: n blocks that failed to read together, again one at a time;
  * each one that cannot be read (EIO) is zeros here and marked, the
  * others are read. Any other error stops the check. */
-static int read_one_by_one(struct worker *w, uint64_t c, size_t n,
-			   uint8_t *buf, struct fv_error *err)
+static int read_one_by_one(struct worker *w, uint64_t c, size_t n, uint8_t *buf,
+			   struct fv_error *err)
 {
 	const struct level_pass *lp = w->lp;
 
@@ -321,8 +321,8 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 				w->res.unchecked_data_blocks++;
 			}
 			if (differs && lp->opt->suspects)
-				found(w, bad_kind, lp->level ? lp->level - 1 : 0,
-				      idx, 0, 1);
+				found(w, bad_kind,
+				      lp->level ? lp->level - 1 : 0, idx, 0, 1);
 			continue;
 		}
 		if (!differs)
@@ -434,10 +434,9 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 		w->unread_children = calloc(1, w->unread_children_bytes);
 		w->unread_parents = calloc(1, w->unread_parents_bytes);
 	}
-	if (!w->computed ||
-	    (lp->mode == PASS_VERIFY &&
-	     (!w->stored || !w->found || !w->unread_children ||
-	      !w->unread_parents)))
+	if (!w->computed || (lp->mode == PASS_VERIFY &&
+			     (!w->stored || !w->found || !w->unread_children ||
+			      !w->unread_parents)))
 		return -ENOMEM;
 	return 0;
 }

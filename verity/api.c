@@ -34,8 +34,7 @@ _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
 		       (unsigned)FV_USE_TASKLETS ==
 			       (unsigned)VERITY_ACT_TASKLETS,
 	       "fv_flags and verity_act_flags differ");
-_Static_assert((unsigned)FV_REPAIR_DRY_RUN ==
-			       (unsigned)VERITY_REPAIR_DRY_RUN &&
+_Static_assert((unsigned)FV_REPAIR_DRY_RUN == (unsigned)VERITY_REPAIR_DRY_RUN &&
 		       (unsigned)FV_REPAIR_REWRITE_PARITY ==
 			       (unsigned)VERITY_REPAIR_REWRITE_PARITY,
 	       "fv_repair_flags and verity_repair_flags differ");
@@ -44,8 +43,7 @@ _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING &&
 		       (int)FV_UNREADABLE_DATA_BLOCK ==
 			       (int)HT_UNREADABLE_DATA &&
-		       (int)FV_UNREADABLE_HASH_BLOCK ==
-			       (int)HT_UNREADABLE_HASH,
+		       (int)FV_UNREADABLE_HASH_BLOCK == (int)HT_UNREADABLE_HASH,
 	       "fv_failure_kind and ht_failure_kind differ");
 
 struct fv_params {
@@ -508,8 +506,9 @@ API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 				free(copy[i]);
 			free(copy);
 			return paths[i] ? fail(ENOMEM, "out of memory")
-					: fail(EINVAL, "certificate file %zu "
-						       "is NULL",
+					: fail(EINVAL,
+					       "certificate file %zu "
+					       "is NULL",
 					       i);
 		}
 	}
@@ -680,10 +679,10 @@ static int check_options_signature(const fv_options *o, const uint8_t *root,
 				    "certificate to check it against "
 				    "(fv_options_set_trusted_certs)");
 	verity_hex_encode(root, len, hex);
-	return keep(verity_signature_check(
-			    o->signature, o->signature_len, "signature",
-			    (const char *const *)o->trusted, o->ntrusted, hex,
-			    &sc, &err),
+	return keep(verity_signature_check(o->signature, o->signature_len,
+					   "signature",
+					   (const char *const *)o->trusted,
+					   o->ntrusted, hex, &sc, &err),
 		    &err);
 }
 
@@ -722,9 +721,8 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 				      repair ? how
 					     : VERITY_REPAIR_DRY_RUN |
 						       VERITY_REPAIR_ROOT_FIRST,
-				      &opt, root, len,
-				      bridge_failure, bridge_event, &b,
-				      &out->fec, &l, &err);
+				      &opt, root, len, bridge_failure,
+				      bridge_event, &b, &out->fec, &l, &err);
 		out->res = repair && !(how & VERITY_REPAIR_DRY_RUN)
 				   ? out->fec.after
 				   : out->fec.before;

@@ -107,7 +107,8 @@ static int open_exclusive(struct verity_device *d, int flags,
 {
 	struct stat st;
 	char holder[PATH_MAX + 64];
-	int fd = open(d->path, (flags & ~O_CREAT) | O_EXCL | O_NOCTTY | O_CLOEXEC);
+	int fd = open(d->path,
+		      (flags & ~O_CREAT) | O_EXCL | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0 && errno == EBUSY) {
 		holder_of(d->rdev, holder, sizeof(holder));
@@ -429,8 +430,7 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 		if (!real || stat(real, &real_st) != 0 ||
 		    real_st.st_dev != st.st_dev || real_st.st_ino != st.st_ino)
 			r = fv_fail(err, EINVAL,
-				    "%s: changed while it was looked at",
-				    path);
+				    "%s: changed while it was looked at", path);
 		else
 			r = open_temp(d, path, what, real, &st, new_mode, err);
 		free(real);

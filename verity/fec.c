@@ -173,14 +173,12 @@ static int dedicated_file(const struct verity_device *data,
  * default. Given: a dedicated file must be exactly that parity, so that a
  * forgotten or wrong --fec-roots, or another file, is never taken for
  * parity. */
-static int stored_roots(const struct verity_params *p,
-			const struct verity_layout *l,
-			const struct verity_fec_params *fp, uint64_t hash_size,
-			const struct verity_device *data,
-			const struct verity_device *hash,
-			const struct verity_device *fec,
-			struct verity_fec_params *out,
-			enum verity_roots_source *source, struct fv_error *err)
+static int
+stored_roots(const struct verity_params *p, const struct verity_layout *l,
+	     const struct verity_fec_params *fp, uint64_t hash_size,
+	     const struct verity_device *data, const struct verity_device *hash,
+	     const struct verity_device *fec, struct verity_fec_params *out,
+	     enum verity_roots_source *source, struct fv_error *err)
 {
 	int own = dedicated_file(data, hash, fec);
 	unsigned fits = roots_of_size(p, l, fp, hash_size,
@@ -210,22 +208,23 @@ static int stored_roots(const struct verity_params *p,
 	if (r)
 		return r;
 	if (fits && fits != fp->roots)
-		return fv_fail(err, EINVAL,
-			       "%s: its %llu bytes are the parity of "
-			       "--fec-roots=%u, not of --fec-roots=%u (which "
-			       "needs %llu bytes)",
-			       fp->device, (unsigned long long)fec->size, fits,
-			       fp->roots,
-			       (unsigned long long)(fl.offset + fl.parity_bytes));
+		return fv_fail(
+			err, EINVAL,
+			"%s: its %llu bytes are the parity of "
+			"--fec-roots=%u, not of --fec-roots=%u (which "
+			"needs %llu bytes)",
+			fp->device, (unsigned long long)fec->size, fits,
+			fp->roots,
+			(unsigned long long)(fl.offset + fl.parity_bytes));
 	if (fec->size > fl.offset + fl.parity_bytes)
-		return fv_fail(err, EINVAL,
-			       "%s: file of %llu bytes is larger than the FEC "
-			       "area of --fec-roots=%u (%llu bytes): not this "
-			       "image's parity, or wrong --fec-roots or "
-			       "--fec-offset",
-			       fp->device, (unsigned long long)fec->size,
-			       fp->roots,
-			       (unsigned long long)(fl.offset + fl.parity_bytes));
+		return fv_fail(
+			err, EINVAL,
+			"%s: file of %llu bytes is larger than the FEC "
+			"area of --fec-roots=%u (%llu bytes): not this "
+			"image's parity, or wrong --fec-roots or "
+			"--fec-offset",
+			fp->device, (unsigned long long)fec->size, fp->roots,
+			(unsigned long long)(fl.offset + fl.parity_bytes));
 	return 0;
 }
 
@@ -274,8 +273,8 @@ int verity_fec_open(const struct verity_params *p, struct verity_layout *l,
 		    const struct verity_device *hash, struct verity_device *fec,
 		    struct fv_error *err)
 {
-	int r = verity_device_open_beside(
-		fec, fp->device, mode, hash->exclusive ? hash : data, err);
+	int r = verity_device_open_beside(fec, fp->device, mode,
+					  hash->exclusive ? hash : data, err);
 
 	if (!r)
 		r = verity_fec_attach(p, l, fp, mode, data, hash, fec, err);
@@ -406,8 +405,7 @@ static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
 	b->src = calloc(rsn, sizeof(*b->src));
 	b->par = calloc(roots, sizeof(*b->par));
 	if (!b->msg || !b->planes || !b->parity || !b->zeros || !b->unread ||
-	    !b->src ||
-	    !b->par || (j->mode != FEC_PASS_WRITE && !b->stored)) {
+	    !b->src || !b->par || (j->mode != FEC_PASS_WRITE && !b->stored)) {
 		buffers_free(b);
 		return -ENOMEM;
 	}
@@ -437,9 +435,8 @@ static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
 	}
 }
 
-void fec_encode_stored(const struct fec_rs *rs, size_t len,
-		       uint8_t *const *src, uint8_t *const *planes,
-		       uint8_t *out)
+void fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+		       uint8_t *const *planes, uint8_t *out)
 {
 	fec_rs_encode(rs, len, src, planes);
 	interleave(out, planes, rs->roots, len);

@@ -136,8 +136,7 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
  * bytes of each message position): src[i] holds symbol position i,
  * planes receives roots planes of len bytes, out the parity as stored
  * (roots bytes per codeword). */
-void fec_encode_stored(const struct fec_rs *rs, size_t len,
-		       uint8_t *const *src, uint8_t *const *planes,
-		       uint8_t *out);
+void fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+		       uint8_t *const *planes, uint8_t *out);
 
 #endif

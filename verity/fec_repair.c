@@ -976,8 +976,8 @@ int verity_fec_repair(struct verity_params *p, const char *data_path,
 	rp.parity = malloc(bs * l.fec.roots);
 	rp.planes = malloc(bs * l.fec.roots);
 	rp.candidate = malloc(bs * FEC_RS_N);
-	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round ||
-	    !rp.parity || !rp.planes || !rp.candidate)
+	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round || !rp.parity ||
+	    !rp.planes || !rp.candidate)
 		r = fv_fail(err, ENOMEM, "out of memory");
 	if (!r && (how & VERITY_REPAIR_ROOT_FIRST) && wrong_root(&rp, &r, err))
 		goto out;

@@ -188,8 +188,8 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 {
 	if (n > VERITY_MAX_TRUSTED_FILES)
 		return fv_fail(err, EINVAL,
-			       "%zu trusted certificate files: at most %d",
-			       n, VERITY_MAX_TRUSTED_FILES);
+			       "%zu trusted certificate files: at most %d", n,
+			       VERITY_MAX_TRUSTED_FILES);
 	for (size_t i = 0; i < n; i++) {
 		BIO *b = NULL;
 		X509 *x;
@@ -317,8 +317,8 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 		X509_STORE_CTX_cleanup(ctx);
 		if (!ok) {
 			r = fv_fail(err, EPERM,
-				    "%s: the signer %s is not trusted%s", sig_name,
-				    name,
+				    "%s: the signer %s is not trusted%s",
+				    sig_name, name,
 				    sk_PKCS7_SIGNER_INFO_num(sinfos) > 1
 					    ? " (each signer must be)"
 					    : "");
@@ -359,8 +359,9 @@ static X509 *expired_signer(PKCS7 *p7, STACK_OF(X509) * certs)
 static void time_warning(X509 *signer, char *out, size_t len)
 {
 	if (!signer) {
-		snprintf(out, len, "a certificate of the chain is outside its "
-				   "validity period");
+		snprintf(out, len,
+			 "a certificate of the chain is outside its "
+			 "validity period");
 		return;
 	}
 	const ASN1_TIME *nb = X509_get0_notBefore(signer),

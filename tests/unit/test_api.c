@@ -536,9 +536,8 @@ START_TEST(repair_checks_signature)
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
 	root_hex[5] = saved;
 	/* the signer trusted: repaired */
-	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL,
-				   &res),
-			 0);
+	ck_assert_int_eq(
+		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(fv_result_repaired(res), 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
