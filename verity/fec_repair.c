@@ -816,8 +816,8 @@ static int rewrite_rounds(struct repair *rp, const uint8_t *stale,
 }
 
 /* Parity that disagrees with verified data: counted; rewritten only when
- * asked, and only when few rounds disagree (more says the parity is not
- * this image's: another file, or other roots or offset). */
+ * asked, and only when few codewords disagree (more says the parity is
+ * not this image's: another file, or other roots or offset). */
 static int parity_pass(struct repair *rp, const struct ht_options *opt,
 		       struct fv_error *err)
 {
