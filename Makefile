@@ -6,20 +6,23 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# headers are named from the top of the tree: "verity/tree/params.h"
+ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libdevmapper: its header only; it is opened when first needed
-# (verity/activate.c)
+# (verity/dm/activate.c)
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper,$(PKGS)) 2>/dev/null) \
            -lfec -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
-           verity/params.c verity/superblock.c verity/device.c verity/io.c \
-           verity/layout.c verity/format.c verity/verify.c \
-           verity/table.c verity/loop.c verity/activate.c verity/signature.c \
-           verity/pkcs11.c \
-           verity/fec_rs.c verity/fec.c verity/fec_repair.c verity/memtree.c \
+           verity/storage/device.c verity/storage/loop.c \
+           verity/tree/params.c verity/tree/superblock.c verity/tree/io.c \
+           verity/tree/layout.c verity/tree/format.c verity/tree/verify.c \
+           verity/tree/memtree.c \
+           verity/fec/rs.c verity/fec/fec.c verity/fec/repair.c \
+           verity/sign/signature.c verity/sign/pkcs11.c \
+           verity/dm/table.c verity/dm/activate.c \
            verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../verity/fec_rs.h"
+#include "verity/fec/rs.h"
 #include "bench.h"
 #include "cli.h"
 

@@ -9,8 +9,8 @@
 
 #include <openssl/evp.h>
 
-#include "../hashtree/hasher.h"
-#include "../hashtree/sha256.h"
+#include "hashtree/hasher.h"
+#include "hashtree/sha256.h"
 #include "bench.h"
 #include "cli.h"
 

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../verity/verity.h"
+#include "verity/verity.h"
 
-#include "../verity/version.h"
+#include "verity/version.h"
 
 struct cli_opts {
 	/* as given on the command line, NULL when absent */

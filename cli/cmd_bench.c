@@ -8,8 +8,8 @@
 
 #include <json-c/json.h>
 
-#include "../verity/device.h"
-#include "../verity/memtree.h"
+#include "verity/storage/device.h"
+#include "verity/tree/memtree.h"
 #include "bench.h"
 #include "cli.h"
 

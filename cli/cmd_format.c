@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../verity/device.h"
+#include "verity/storage/device.h"
 #include "cli.h"
 
 static int write_root_file(const char *path, const uint8_t *root, unsigned size)

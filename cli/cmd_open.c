@@ -8,8 +8,8 @@
 
 #include <json-c/json.h>
 
-#include "../verity/activate.h"
-#include "../verity/signature.h"
+#include "verity/dm/activate.h"
+#include "verity/sign/signature.h"
 #include "cli.h"
 
 static unsigned activation_flags(const struct cli_opts *o)

@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "../verity/signature.h"
+#include "verity/sign/signature.h"
 #include "cli.h"
 
 struct repair_out {

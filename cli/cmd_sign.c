@@ -8,8 +8,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "../verity/device.h"
-#include "../verity/signature.h"
+#include "verity/storage/device.h"
+#include "verity/sign/signature.h"
 #include "cli.h"
 
 #include <json-c/json.h>

@@ -7,7 +7,7 @@
 
 #include <json-c/json.h>
 
-#include "../verity/signature.h"
+#include "verity/sign/signature.h"
 #include "cli.h"
 
 /* --json streams: the header once the parameters are resolved, then each

@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "../verity/device.h"
+#include "verity/storage/device.h"
 #include "cli.h"
 
 int cli_exit_code(int r)

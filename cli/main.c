@@ -8,7 +8,7 @@
 #include <openssl/crypto.h>
 #include <popt.h>
 
-#include "../hashtree/sha256.h"
+#include "hashtree/sha256.h"
 #include "cli.h"
 
 static struct cli_opts opts;

@@ -1,7 +1,7 @@
 /* The public API (include/fastverity.h): opaque handles over the library's
  * internal structures, and the thread's last error. Nothing here does
  * work of its own: each call checks its arguments and hands over. */
-#include "../include/fastverity.h"
+#include "include/fastverity.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "activate.h"
-#include "signature.h"
-#include "superblock.h"
-#include "verity.h"
+#include "verity/dm/activate.h"
+#include "verity/sign/signature.h"
+#include "verity/tree/superblock.h"
+#include "verity/verity.h"
 
 #define API __attribute__((visibility("default")))
 

@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../hashtree/error.h"
-#include "../hashtree/geometry.h"
-#include "../hashtree/hasher.h"
-#include "../hashtree/tree.h"
-#include "params.h"
+#include "hashtree/error.h"
+#include "hashtree/geometry.h"
+#include "hashtree/hasher.h"
+#include "hashtree/tree.h"
+#include "verity/tree/params.h"
 
 /* Reed-Solomon parity (FEC) over data and tree; docs/format.md, "FEC".
  * Not in the superblock: the caller names the device, offset and roots. */

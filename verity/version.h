@@ -3,6 +3,6 @@
 #ifndef FV_VERSION_H
 #define FV_VERSION_H
 
-#include "../include/fastverity.h"
+#include "include/fastverity.h"
 
 #endif

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../verity/layout_internal.h"
-#include "../../verity/verity.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/verity.h"
 
 #define BLOCKS 96
 #define BS     4096

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../verity/verity.h"
+#include "verity/verity.h"
 
 #define BS     512
 #define BLOCKS 40

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../verity/params.h"
+#include "verity/tree/params.h"
 
 static int is_hex(uint8_t c)
 {

@@ -15,7 +15,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include "../../verity/signature.h"
+#include "verity/sign/signature.h"
 
 static const char root_hex[] =
 	"5e1a0f4fb3a1f4b2b7a0c0d3e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0";

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../verity/superblock.h"
-#include "../../verity/verity.h"
+#include "verity/tree/superblock.h"
+#include "verity/verity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

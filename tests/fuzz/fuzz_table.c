@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../verity/activate.h"
+#include "verity/dm/activate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../hashtree/tree.h"
+#include "hashtree/tree.h"
 
 #define BLOCKS 40
 #define BS     512

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../include/fastverity.h"
+#include "include/fastverity.h"
 
 static int failed;
 

@@ -16,7 +16,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include "../../include/fastverity.h"
+#include "include/fastverity.h"
 
 #define BS     4096u
 #define BLOCKS 300u

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../verity/fec.h"
+#include "verity/fec/fec.h"
 
 static uint32_t rng = 12345;
 

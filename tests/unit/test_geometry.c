@@ -3,7 +3,7 @@
 
 #include "check_main.h"
 
-#include "../../hashtree/geometry.h"
+#include "hashtree/geometry.h"
 
 /* The level sizes by repeated division, independently of the library. */
 static uint32_t expect_levels(uint64_t n, uint64_t per, uint64_t *sizes)

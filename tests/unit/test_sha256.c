@@ -8,8 +8,8 @@
 
 #include <openssl/evp.h>
 
-#include "../../hashtree/hasher.h"
-#include "../../hashtree/sha256.h"
+#include "hashtree/hasher.h"
+#include "hashtree/sha256.h"
 
 static uint8_t salt[256];
 static uint8_t *msgs;

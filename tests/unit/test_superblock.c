@@ -4,8 +4,8 @@
 #include "check_main.h"
 #include <string.h>
 
-#include "../../verity/params.h"
-#include "../../verity/superblock.h"
+#include "verity/tree/params.h"
+#include "verity/tree/superblock.h"
 
 static struct verity_params sample(void)
 {

@@ -4,7 +4,7 @@
 #include "check_main.h"
 #include <string.h>
 
-#include "../../verity/activate.h"
+#include "verity/dm/activate.h"
 
 static struct verity_params sample(void)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../hashtree/tree.h"
-#include "../../verity/params.h"
+#include "hashtree/tree.h"
+#include "verity/tree/params.h"
 
 struct mem {
 	uint8_t *data;

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "fec.h"
-#include "layout_internal.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/fec/fec.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/verity.h"
 
 /* A dry run keeps rebuilt blocks in memory; beyond this it stops. */
 #define OVERLAY_MAX_BYTES (64u << 20)

@@ -1,4 +1,4 @@
-#include "params.h"
+#include "verity/tree/params.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <sys/random.h>
 
-#include "../hashtree/geometry.h"
-#include "../hashtree/hasher.h"
+#include "hashtree/geometry.h"
+#include "hashtree/hasher.h"
 
 void verity_params_default(struct verity_params *p)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verity.h"
+#include "verity/verity.h"
 
 enum verity_act_flags {
 	VERITY_ACT_IGNORE_CORRUPTION = 1u << 0,

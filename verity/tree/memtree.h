@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "device.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/verity.h"
 
 struct verity_memtree {
 	struct ht_hasher h;

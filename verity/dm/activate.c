@@ -16,11 +16,11 @@
 #include <libdevmapper.h>
 #include <linux/dm-ioctl.h>
 
-#include "activate.h"
-#include "device.h"
-#include "fec.h"
-#include "layout_internal.h"
-#include "loop.h"
+#include "verity/dm/activate.h"
+#include "verity/storage/device.h"
+#include "verity/fec/fec.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/storage/loop.h"
 
 /* libdevmapper is opened when open, close or status first needs it.
  * Linked, it and what it brings (libselinux, libudev, libpcre2) cost every

@@ -1,12 +1,12 @@
 /* The 512-byte superblock: encoded, decoded, read from a hash device. */
-#include "superblock.h"
+#include "verity/tree/superblock.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
-#include "device.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/verity.h"
 
 static const char verity_signature[8] = {'v', 'e', 'r', 'i', 't', 'y', 0, 0};
 

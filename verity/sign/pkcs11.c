@@ -6,7 +6,7 @@
  * and systemd-repart use tokens on Debian 12; it is kept to this file.
  * The engine signs; it never hashes a tree. */
 #define OPENSSL_SUPPRESS_DEPRECATED
-#include "pkcs11.h"
+#include "verity/sign/pkcs11.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "loop.h"
+#include "verity/storage/loop.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "params.h"
+#include "verity/tree/params.h"
 
 /* What an interrupted format leaves where the superblock goes (instead
  * of "verity\0\0"): dump and verify call such an image unfinished. */

@@ -2,8 +2,8 @@
 #ifndef FV_LAYOUT_INTERNAL_H
 #define FV_LAYOUT_INTERNAL_H
 
-#include "device.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/verity.h"
 
 /* The one opener of the data and hash devices, for format
  * (VERITY_OPEN_CREATE: the hash image is an output, created last, once

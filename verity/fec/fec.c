@@ -1,6 +1,6 @@
 /* FEC layout and the parity pass: encode, check or refresh the parity of
  * every round, threads splitting the rounds in batches. */
-#include "fec.h"
+#include "verity/fec/fec.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../hashtree/buffer.h"
+#include "hashtree/buffer.h"
 
 /* Message bytes a batch of rounds reads: rsn runs of consecutive covered
  * blocks, together about this much, so the GF(2^8) passes stay in cache. */

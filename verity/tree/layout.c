@@ -2,10 +2,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "device.h"
-#include "layout_internal.h"
-#include "superblock.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/tree/superblock.h"
+#include "verity/verity.h"
 
 int verity_layout_compute(const struct verity_params *p,
 			  struct verity_layout *l, struct fv_error *err)

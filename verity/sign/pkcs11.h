@@ -4,7 +4,7 @@
 
 #include <openssl/evp.h>
 
-#include "../hashtree/error.h"
+#include "hashtree/error.h"
 
 /* 1 when key names a token object ("pkcs11:..."). */
 int verity_pkcs11_is_uri(const char *key);

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "layout_internal.h"
+#include "verity/storage/device.h"
+#include "verity/tree/layout_internal.h"
 
 static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
 			struct fv_error *err)

@@ -1,4 +1,4 @@
-#include "signature.h"
+#include "verity/sign/signature.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "../hashtree/hasher.h"
-#include "device.h"
-#include "pkcs11.h"
+#include "hashtree/hasher.h"
+#include "verity/storage/device.h"
+#include "verity/sign/pkcs11.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 			  struct fv_error *err)

@@ -1,11 +1,11 @@
 /* Trees built into memory (verity/memtree.h). */
-#include "memtree.h"
+#include "verity/tree/memtree.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "verity/tree/layout_internal.h"
 
 static int mt_read_data(void *c, uint64_t off, void *buf, size_t len,
 			struct fv_error *err)

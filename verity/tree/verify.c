@@ -1,9 +1,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "device.h"
-#include "layout_internal.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/verity.h"
 
 struct report_bridge {
 	const struct verity_layout *l;

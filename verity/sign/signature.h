@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../hashtree/error.h"
+#include "hashtree/error.h"
 
 /* Signs root_hex with the PEM key and certificate. No attributes; the
  * certificate is embedded only when embed_cert. passphrase (may be NULL)

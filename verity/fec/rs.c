@@ -1,6 +1,6 @@
 /* Reed-Solomon for dm-verity FEC through ISA-L (bulk GF(2^8) products)
  * and libfec (the reference codec, and error decoding). */
-#include "fec_rs.h"
+#include "verity/fec/rs.h"
 
 #include <errno.h>
 #include <stdlib.h>

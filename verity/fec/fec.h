@@ -5,9 +5,9 @@
 
 #include <pthread.h>
 
-#include "device.h"
-#include "fec_rs.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/fec/rs.h"
+#include "verity/verity.h"
 
 /* Computes what the parity covers. hash_size is the hash device's size in
  * bytes (used when the parity has a device of its own); the parity is on

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../hashtree/error.h"
-#include "../hashtree/hasher.h" /* HT_MAX_SALT_SIZE */
+#include "hashtree/error.h"
+#include "hashtree/hasher.h" /* HT_MAX_SALT_SIZE */
 
 #define VERITY_MAX_SALT_SIZE \
 	HT_MAX_SALT_SIZE /* one limit, in hashtree/hasher.h */

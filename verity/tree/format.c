@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "fec.h"
-#include "layout_internal.h"
-#include "superblock.h"
-#include "verity.h"
+#include "verity/storage/device.h"
+#include "verity/fec/fec.h"
+#include "verity/tree/layout_internal.h"
+#include "verity/tree/superblock.h"
+#include "verity/verity.h"
 
 /* Format with parity built alongside: tree blocks go into the parity as
  * they are written. */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../hashtree/error.h"
+#include "hashtree/error.h"
 
 /* Attaches the open file fd (named path) to a free loop device. Returns
  * an open descriptor of the loop device (closing it, once something else

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../hashtree/error.h"
+#include "hashtree/error.h"
 
 /* Where a device's bytes really live: a regular file (seen directly or
  * through loop devices and partitions), or a whole disk. */

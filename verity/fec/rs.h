@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../hashtree/error.h"
+#include "hashtree/error.h"
 
 #define FEC_RS_N      255
 #define FEC_MIN_ROOTS 2

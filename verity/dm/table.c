@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "activate.h"
+#include "verity/dm/activate.h"
 
 const struct verity_flag_word verity_flag_words[VERITY_NFLAGS] = {
 	{VERITY_ACT_IGNORE_CORRUPTION, "ignore_corruption"},

@@ -1,4 +1,4 @@
-#include "device.h"
+#include "verity/storage/device.h"
 
 #include <dirent.h>
 #include <errno.h>
