@@ -16,19 +16,22 @@ B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
-           verity/storage/device.c verity/storage/loop.c \
-           verity/tree/params.c verity/tree/superblock.c verity/tree/io.c \
-           verity/tree/layout.c verity/tree/format.c verity/tree/verify.c \
+           verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
+           verity/storage/file.c verity/storage/loop.c \
+           verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
+           verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
            verity/tree/memtree.c \
-           verity/fec/rs.c verity/fec/fec.c verity/fec/repair.c \
+           verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
+           verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
+           verity/container/sidecar.c \
            verity/dm/table.c verity/dm/activate.c \
-           verity/api.c
+           verity/ops.c verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
 CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
            cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
-           cli/cmd_sign.c cli/cmd_repair.c
+           cli/cmd_sign.c cli/cmd_repair.c cli/pair.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)

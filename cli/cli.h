@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "verity/verity.h"
-
-#include "verity/version.h"
+#include "include/fastverity.h"
+#include "verity/container/sidecar.h"
+#include "verity/ops.h"
 
 struct cli_opts {
 	/* as given on the command line, NULL when absent */
@@ -61,6 +61,8 @@ struct cli_opts {
 	int nargs;
 };
 
+struct cli_progress;
+
 /* The whole command for argv, returning its exit code; main() adds the
  * check of stdout at exit. */
 int cli_main(int argc, const char **argv);
@@ -88,7 +90,10 @@ int cli_exit_code(int r);
  * repair): a device another user holds (-EBUSY: mounted, mapped) is a
  * device that must not be given, exit 1; exit 5 stays for a mapping name
  * in use (open, close). */
-int cli_write_error(int r, const char *msg);
+int cli_write_error(int r, const struct fv_error *err);
+/* cli_error() for the library's message, its fix (when it has one of a
+ * parameter) said with the option that sets it. */
+int cli_lib_error(int r, const struct fv_error *err);
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -105,28 +110,44 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp);
 int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root);
 
-/* The tree parameters of verify and open: from the superblock on hash,
- * or from the options with --no-superblock; then the root hash. Returns
- * an exit code (0 when all is well), having printed any error. */
-int cli_tree_params(const struct cli_opts *o, const char *hash,
-		    const char *root_arg, struct verity_params *p,
-		    uint8_t *root);
-
 /* A root hash of any supported digest size (20 to 64 bytes). */
 int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		      size_t *len);
 
-struct verity_sig_check;
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path);
-/* Checks sig_path over root against --trusted-cert (refused without
- * one); 0 or an exit code, the message printed. */
-int cli_check_signature(const struct cli_opts *o, const char *sig_path,
-			const uint8_t *root, size_t root_size,
-			struct verity_sig_check *res);
+
+/* The command's pair (cli/pair.c): verify, repair and open. */
+struct cli_pair {
+	struct verity_pair pair;
+	struct verity_sidecar side; /* <image>'s sidecar names */
+	const char *signature_path; /* the signature file, or NULL */
+	uint8_t *signature;         /* its bytes */
+};
+/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
+ * with systemd's sidecar files (IMAGE.verity, IMAGE.roothash, and
+ * IMAGE.roothash.p7s and IMAGE.fec when they exist). 0 or an exit code,
+ * the message printed. */
+int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
+/* The pair of data, hash and the root hash (argument, or
+ * --root-hash-file): parameters from the superblock or the options, the
+ * parity and signature options. */
+int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
+		  const char *root_arg, struct cli_pair *cp);
+void cli_pair_free(struct cli_pair *cp);
+/* How an operation runs: threads, progress, trusted certificates. */
+int cli_run_of(const struct cli_opts *o, struct verity_run *run,
+	       struct cli_progress *pr);
+/* A signature that cannot be checked (no --trusted-cert): refused with
+ * the option that fixes it. */
+int cli_signed_checks(const struct cli_opts *o, const struct cli_pair *cp);
+/* After the check: its warning, and who signed (--debug). */
+void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
+			const struct verity_outcome *out);
 /* A checked signature as a json-c object (file, signer, warning); NULL
- * (JSON null) for none. */
-void *cli_json_signature(const char *path, const struct verity_sig_check *s);
+ * (JSON null) when none was checked. */
+void *cli_json_signature(const struct cli_pair *cp,
+			 const struct verity_outcome *out);
 
 /* A decimal count for option opt; 0 or EXIT_PARAMS (message printed). */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
@@ -135,29 +156,6 @@ int cli_parse_count(const char *opt, const char *s, uint64_t *out);
  * one of the n inputs (NULL entries skipped): what names the output. */
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n);
-
-/* systemd's sidecar files of an image, and fastverity's parity file. */
-struct cli_sidecar {
-	char *tree;      /* IMAGE.verity */
-	char *roothash;  /* IMAGE.roothash */
-	char *signature; /* IMAGE.roothash.p7s */
-	char *fec;       /* IMAGE.fec */
-};
-/* Fills s (allocated names, kept until exit); 0 or an exit code. */
-int cli_sidecar_names(const char *image, struct cli_sidecar *s);
-/* verify and repair with one argument: IMAGE.fec, when it exists and no
- * --fec-device is given, becomes the FEC device (its roots told from its
- * size, as for any FEC device without --fec-roots). */
-void cli_sidecar_fec(struct cli_opts *o, const struct cli_sidecar *s);
-
-/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
- * with systemd's sidecar files (IMAGE.verity, IMAGE.roothash, and
- * IMAGE.roothash.p7s and IMAGE.fec when they exist). *sig_path: the
- * signature to check (--root-hash-signature, or the sidecar one), or
- * NULL. 0 or an exit code. */
-int cli_check_args(struct cli_opts *o, const char **data, const char **hash,
-		   const char **root_arg, const char **sig_path,
-		   struct cli_sidecar *side);
 
 /* veritysetup's header lines; root may be NULL (dump). */
 void cli_print_header(const char *device, const struct verity_params *p,

@@ -271,7 +271,7 @@ int cmd_bench(struct cli_opts *o)
 	if (o->device) {
 		r = verity_device_open(&dev, o->device, VERITY_OPEN_READ, &err);
 		if (r)
-			return cli_error(r, "%s", err.msg);
+			return cli_lib_error(r, &err);
 		b.dev = &dev;
 		rep.device = o->device;
 		if (!o->size || size > dev.size)

@@ -1,13 +1,13 @@
 /* fastverity dump <hash_device> */
 #include <errno.h>
+#include <string.h>
 
 #include "cli.h"
 
 int cmd_dump(struct cli_opts *o)
 {
-	struct verity_params p;
-	struct verity_layout l;
-	struct verity_fec_params fp;
+	struct verity_pair pair;
+	struct verity_outcome out;
 	struct fv_error err;
 	char uuid[37];
 	int r;
@@ -15,21 +15,21 @@ int cmd_dump(struct cli_opts *o)
 	if (o->nargs != 1)
 		return cli_error(-EINVAL,
 				 "dump: requires <hash_device> as argument");
-	verity_params_default(&p);
-	if (cli_parse_hash_offset(o, &p.hash_offset) || cli_fec_params(o, &fp))
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	pair.hash.path = o->args[0];
+	if (cli_parse_hash_offset(o, &pair.params.hash_offset) ||
+	    cli_fec_params(o, &pair.fec))
 		return EXIT_PARAMS;
-	r = verity_read_superblock(o->args[0], &p, &err);
-	if (!r)
-		r = verity_layout_compute(&p, &l, &err);
-	if (!r && fp.device)
-		r = verity_fec_describe(&p, &l, o->args[0], &fp, &err);
+	r = verity_op_dump(&pair, VERITY_DUMP_READ_SUPERBLOCK, &out, &err);
 	if (r)
-		return cli_error(r, "%s", err.msg);
+		return cli_lib_error(r, &err);
 	if (o->json) {
-		cli_json_print(cli_json_header(o->args[0], &p, &l, NULL));
+		cli_json_print(cli_json_header(o->args[0], &pair.params,
+					       &out.layout, NULL));
 		return EXIT_OK;
 	}
-	verity_uuid_format(p.uuid, uuid);
-	cli_print_header(o->args[0], &p, uuid, &l, NULL);
+	verity_uuid_format(pair.params.uuid, uuid);
+	cli_print_header(o->args[0], &pair.params, uuid, &out.layout, NULL);
 	return EXIT_OK;
 }

@@ -25,33 +25,45 @@ static unsigned activation_flags(const struct cli_opts *o)
 	       (o->use_tasklets ? VERITY_ACT_TASKLETS : 0);
 }
 
+/* One corruption policy and one error policy at most, said with the
+ * options (the library refuses the same flags). */
+static int policies(const struct cli_opts *o)
+{
+	if (o->ignore_corruption + o->restart_on_corruption +
+		    o->panic_on_corruption >
+	    1)
+		return cli_error(-EINVAL, "choose one of --ignore-corruption, "
+					  "--restart-on-corruption and "
+					  "--panic-on-corruption");
+	if (o->restart_on_error + o->panic_on_error > 1)
+		return cli_error(-EINVAL, "choose one of --restart-on-error "
+					  "and --panic-on-error");
+	return 0;
+}
+
 static int do_open(struct cli_opts *o, const char *data, const char *name,
 		   const char *hash, const char *root_arg)
 {
-	struct verity_params p;
-	struct verity_activation a = {activation_flags(o), NULL, 0, NULL};
-	struct verity_fec_params fp;
+	struct cli_pair cp;
+	struct verity_run run;
 	struct fv_error err;
-	uint8_t root[HT_MAX_DIGEST_SIZE], *sig = NULL;
 	int r;
 
-	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
+	memset(&cp, 0, sizeof(cp));
+	memset(&run, 0, sizeof(run));
+	if ((r = policies(o)))
 		return r;
-	if (cli_fec_params(o, &fp))
-		return EXIT_PARAMS;
-	a.fec = &fp;
-	if (o->root_hash_signature &&
-	    (r = verity_read_signature(o->root_hash_signature, &sig,
-				       &a.signature_size, &err)))
-		return cli_error(r, "%s", err.msg);
-	a.signature = sig;
-	r = verity_open(name, &p, data, hash, root, ht_digest_size(p.hash_name),
-			&a, &err);
-	free(sig);
-	if (r)
-		return cli_error(r, "%s", err.msg);
-	cli_debug(o, "Activated %s from %s and %s.", name, data, hash);
-	return EXIT_OK;
+	run.activation = activation_flags(o);
+	/* the signature is the kernel's to check */
+	r = cli_pair_make(o, data, hash, root_arg, &cp);
+	if (!r) {
+		r = verity_op_open(name, &cp.pair, &run, &err);
+		r = r ? cli_lib_error(r, &err) : EXIT_OK;
+	}
+	if (!r)
+		cli_debug(o, "Activated %s from %s and %s.", name, data, hash);
+	cli_pair_free(&cp);
+	return r;
 }
 
 int cmd_open(struct cli_opts *o)
@@ -85,9 +97,13 @@ int cmd_close(struct cli_opts *o)
 		return cli_error(
 			-EINVAL,
 			"choose --deferred or --cancel-deferred, not both");
-	r = verity_close(o->args[0], o->deferred, o->cancel_deferred, &err);
+	r = verity_close(o->args[0],
+			 o->deferred          ? VERITY_CLOSE_DEFERRED
+			 : o->cancel_deferred ? VERITY_CLOSE_CANCEL_DEFERRED
+					      : VERITY_CLOSE_NOW,
+			 &err);
 	if (r)
-		return cli_error(r, "%s", err.msg);
+		return cli_lib_error(r, &err);
 	if (o->deferred && verity_status(o->args[0], &st, &err) == 0)
 		printf("Device %s is still active and scheduled for deferred "
 		       "removal.\n",
@@ -239,7 +255,7 @@ int cmd_status(struct cli_opts *o)
 		return EXIT_NODEV;
 	}
 	if (r)
-		return cli_error(r, "%s", err.msg);
+		return cli_lib_error(r, &err);
 	if (o->json) {
 		status_json(name, &st);
 		return EXIT_OK;

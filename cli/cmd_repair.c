@@ -60,20 +60,19 @@ static json_object *json_counts(const struct ht_verify_result *r)
 	return j;
 }
 
-static void print_json(const struct repair_out *ro, const char *hash,
-		       const char *sig_path, const struct verity_sig_check *sig,
-		       const struct verity_params *p,
-		       const struct verity_layout *l,
-		       const struct verity_fec_result *res, int code)
+static void print_json(const struct repair_out *ro, const struct cli_pair *cp,
+		       const struct verity_outcome *out, int code)
 {
-	json_object *j = cli_json_header(hash, p, l, NULL);
+	const struct verity_layout *l = &out->layout;
+	const struct verity_fec_result *res = &out->fec;
+	json_object *j =
+		cli_json_header(cp->pair.hash.path, &cp->pair.params, l, NULL);
 
 	json_object_object_add(j, "dry_run",
 			       json_object_new_boolean(ro->o->dry_run));
 	json_object_object_add(j, "rewrite_parity",
 			       json_object_new_boolean(ro->o->rewrite_parity));
-	json_object_object_add(j, "signature",
-			       cli_json_signature(sig_path, sig));
+	json_object_object_add(j, "signature", cli_json_signature(cp, out));
 	json_object_object_add(j, "before", json_counts(&res->before));
 	json_object_object_add(j, "repaired", ro->repaired);
 	json_object_object_add(j, "unrepaired", ro->unrepaired);
@@ -119,63 +118,57 @@ static void print_text(const struct repair_out *ro,
 
 int cmd_repair(struct cli_opts *o)
 {
-	struct verity_params p;
-	struct verity_fec_params fp;
-	struct verity_layout l;
-	struct verity_fec_result res;
-	struct ht_options opt;
+	struct cli_pair cp;
+	struct verity_run run;
+	struct verity_outcome out;
 	struct cli_progress pr;
 	struct fv_error err;
 	struct repair_out ro = {o, NULL, NULL, 0, 0};
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	static struct cli_sidecar
-		side; /* o->root_hash_file may point into it */
-	const char *data = NULL, *hash = NULL, *root_arg = NULL,
-		   *sig_path = NULL;
-	struct verity_sig_check sig = {"", ""};
-	int r, code;
+	int r;
 
-	if ((r = cli_check_args(o, &data, &hash, &root_arg, &sig_path, &side)))
-		return r;
-	if (cli_fec_params(o, &fp))
-		return EXIT_PARAMS;
-	if (!fp.device && o->nargs == 1)
-		return cli_error(-EINVAL,
-				 "repair: requires --fec-device, or %s",
-				 side.fec);
-	if (!fp.device)
-		return cli_error(-EINVAL, "repair: requires --fec-device");
-	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
-		return r;
+	if ((r = cli_pair_from_args(o, &cp)))
+		goto out;
+	if (!cp.pair.fec.region.path) {
+		r = o->nargs == 1 ? cli_error(-EINVAL,
+					      "repair: requires --fec-device, "
+					      "or %s",
+					      cp.side.fec)
+				  : cli_error(-EINVAL,
+					      "repair: requires --fec-device");
+		goto out;
+	}
 	/* the root hash is trusted only once its signature checks out:
 	 * before anything is read, let alone written */
-	if (sig_path &&
-	    (r = cli_check_signature(o, sig_path, root,
-				     ht_digest_size(p.hash_name), &sig)))
-		return r;
-	if (cli_run_options(o, &opt, &pr))
-		return EXIT_PARAMS;
+	if ((r = cli_signed_checks(o, &cp)))
+		goto out;
+	if (cli_run_of(o, &run, &pr)) {
+		r = EXIT_PARAMS;
+		goto out;
+	}
+	run.flags = (o->dry_run ? VERITY_RUN_DRY_RUN : 0) |
+		    (o->rewrite_parity ? VERITY_RUN_REWRITE_PARITY : 0);
+	run.event = on_event;
+	run.ctx = &ro;
 	if (o->json) {
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = verity_fec_repair(
-		&p, data, hash, &fp,
-		(o->dry_run ? VERITY_REPAIR_DRY_RUN : 0) |
-			(o->rewrite_parity ? VERITY_REPAIR_REWRITE_PARITY : 0),
-		&opt, root, ht_digest_size(p.hash_name), NULL, on_event, &ro,
-		&res, &l, &err);
+	r = verity_op_repair(&cp.pair, &run, &out, &err);
 	cli_progress_end(&pr);
 	if (r) {
 		json_object_put(ro.repaired);
 		json_object_put(ro.unrepaired);
-		return cli_write_error(r, err.msg);
+		r = cli_write_error(r, &err);
+		goto out;
 	}
+	cli_signature_said(o, &cp, &out);
 	/* a dry run leaves the image as it was */
-	code = cli_verdict(o->dry_run ? &res.before : &res.after);
+	r = cli_verdict(&out.res);
 	if (o->json)
-		print_json(&ro, hash, sig_path, &sig, &p, &l, &res, code);
+		print_json(&ro, &cp, &out, r);
 	else
-		print_text(&ro, &l.fec, &res);
-	return code;
+		print_text(&ro, &out.layout.fec, &out.fec);
+out:
+	cli_pair_free(&cp);
+	return r;
 }

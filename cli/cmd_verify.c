@@ -15,10 +15,8 @@
  * many blocks are bad. */
 struct verify_report {
 	const struct cli_opts *o;
-	const char *data, *hash, *sig_path;
-	struct verity_params *p;
-	const uint8_t *root;
-	const struct verity_sig_check *sig;
+	const struct cli_pair *cp;        /* laid out before any failure */
+	const struct verity_outcome *out; /* the signature checked */
 	int opened;                /* the header and "failures":[ are out */
 	uint64_t shown;            /* failures printed */
 	uint64_t max_shown;        /* --max-failures (UINT64_MAX: all) */
@@ -84,19 +82,18 @@ static void json_members(json_object *obj)
 
 static void json_open(struct verify_report *vr)
 {
-	struct verity_layout l;
-	struct fv_error err;
+	const struct verity_pair *pair = &vr->cp->pair;
 	json_object *j;
 
 	if (vr->opened)
 		return;
 	vr->opened = 1;
 	cli_json_emitted = 1; /* json_close() ends it, whatever happens */
-	verity_layout_compute(vr->p, &l, &err);
-	j = cli_json_header(vr->hash, vr->p, &l, vr->root);
-	json_object_object_add(j, "data_device", cli_json_str(vr->data));
+	j = cli_json_header(pair->hash.path, &pair->params, &pair->layout,
+			    pair->root);
+	json_object_object_add(j, "data_device", cli_json_str(pair->data.path));
 	json_object_object_add(j, "signature",
-			       cli_json_signature(vr->sig_path, vr->sig));
+			       cli_json_signature(vr->cp, vr->out));
 	fputs("{\n", stdout);
 	json_members(j);
 	fputs(",\n  \"failures\":[", stdout);
@@ -187,85 +184,62 @@ static void json_close(struct verify_report *vr,
 
 int cmd_verify(struct cli_opts *o)
 {
-	struct verity_params p;
-	struct verity_info info;
-	struct ht_options opt;
+	struct cli_pair cp;
+	struct verity_run run;
+	struct verity_outcome out;
 	struct cli_progress pr;
-	struct ht_verify_result res;
 	struct verify_report vr;
-	struct verity_sig_check sig = {"", ""};
-	struct verity_fec_params fp;
-	struct verity_fec_result fr;
-	struct verity_layout fl;
-	static struct cli_sidecar
-		side; /* o->root_hash_file may point into it */
 	struct fv_error err;
-	const char *data = NULL, *hash = NULL, *root_arg = NULL,
-		   *sig_path = NULL;
-	uint8_t root[HT_MAX_DIGEST_SIZE];
 	int r;
 
-	if ((r = cli_check_args(o, &data, &hash, &root_arg, &sig_path, &side)))
-		return r;
-	if ((r = cli_tree_params(o, hash, root_arg, &p, root)))
-		return r;
-	if (cli_fec_params(o, &fp) || cli_run_options(o, &opt, &pr))
-		return EXIT_PARAMS;
-	/* who signed the root hash, before any block is read */
-	if (sig_path &&
-	    (r = cli_check_signature(o, sig_path, root,
-				     ht_digest_size(p.hash_name), &sig)))
-		return r;
 	memset(&vr, 0, sizeof(vr));
+	memset(&out, 0, sizeof(out));
+	if ((r = cli_pair_from_args(o, &cp)) || (r = cli_signed_checks(o, &cp)))
+		goto out;
 	vr.max_shown = UINT64_MAX;
-	if (o->max_failures &&
-	    cli_parse_count("--max-failures", o->max_failures, &vr.max_shown))
-		return EXIT_PARAMS;
-	vr.o = o;
-	vr.data = data;
-	vr.hash = hash;
-	vr.sig_path = sig_path;
-	vr.p = &p;
-	vr.root = root;
-	vr.sig = &sig;
-	if (fp.device) {
-		/* a dry-run repair: the same report, then what FEC can do */
-		if (o->json)
-			vr.unrepairable = json_object_new_array();
-		r = verity_fec_repair(
-			&p, data, hash, &fp,
-			VERITY_REPAIR_DRY_RUN | VERITY_REPAIR_ROOT_FIRST, &opt,
-			root, ht_digest_size(p.hash_name), report_failure,
-			fec_event, &vr, &fr, &fl, &err);
-		res = fr.before;
-	} else {
-		r = verity_verify(&p, data, hash, &opt, root,
-				  ht_digest_size(p.hash_name), report_failure,
-				  &vr, &res, &info, &err);
+	if (cli_run_of(o, &run, &pr) ||
+	    (o->max_failures &&
+	     cli_parse_count("--max-failures", o->max_failures,
+			     &vr.max_shown))) {
+		r = EXIT_PARAMS;
+		goto out;
 	}
+	vr.o = o;
+	vr.cp = &cp;
+	vr.out = &out;
+	if (o->json && cp.pair.fec.region.path)
+		vr.unrepairable = json_object_new_array();
+	run.report = report_failure;
+	run.event = fec_event;
+	run.ctx = &vr;
+	r = verity_op_verify(&cp.pair, &run, &out, &err);
 	cli_progress_end(&pr);
-	cli_debug(o, "Threads: %u.", opt.threads);
+	cli_debug(o, "Threads: %u.", run.ht.threads);
 	if (r) {
 		json_object_put(vr.unrepairable);
 		/* a stream already open is closed, with the error in it */
 		if (vr.opened)
 			json_close(&vr, NULL, err.msg, NULL);
-		return cli_error(r, "%s", err.msg);
+		r = cli_lib_error(r, &err);
+		goto out;
 	}
-	if (!fp.device)
-		cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
-			  info.hash_path, info.path_reason, info.kernel,
-			  info.provider);
+	cli_signature_said(o, &cp, &out);
+	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
+		  out.info.hash_path, out.info.path_reason, out.info.kernel,
+		  out.info.provider);
 	if (o->json) {
-		json_close(&vr, &res, NULL,
-			   fp.device
-				   ? cli_json_fec(&fl.fec, &fr, vr.unrepairable)
-				   : NULL);
+		json_close(&vr, &out.res, NULL,
+			   out.has_fec ? cli_json_fec(&out.layout.fec, &out.fec,
+						      vr.unrepairable)
+				       : NULL);
 	} else {
-		print_summary(&vr, &res);
-		if (fp.device)
-			print_fec(o, &fl.fec, &fr);
+		print_summary(&vr, &out.res);
+		if (out.has_fec)
+			print_fec(o, &out.layout.fec, &out.fec);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
-	return cli_verdict(&res);
+	r = cli_verdict(&out.res);
+out:
+	cli_pair_free(&cp);
+	return r;
 }

@@ -9,7 +9,8 @@
 
 #include <json-c/json.h>
 
-#include "verity/storage/device.h"
+#include "verity/storage/backing.h"
+#include "verity/storage/file.h"
 #include "cli.h"
 
 int cli_exit_code(int r)
@@ -34,9 +35,32 @@ int cli_exit_code(int r)
 
 char *cli_last_error;
 
-int cli_write_error(int r, const char *msg)
+/* The library's parameters as the command's options. */
+static const struct fv_param_names option_names[FV_PARAM_COUNT] = {
+	[FV_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
+	[FV_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
+	[FV_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
+	[FV_PARAM_FEC_OFFSET] = {"--fec-offset=%llu", "--fec-offset"},
+	[FV_PARAM_PASSPHRASE] = {"--key-passphrase-file",
+				 "--key-passphrase-file"},
+	[FV_PARAM_DRY_RUN] = {"repair without --dry-run",
+			      "repair without --dry-run"},
+};
+
+int cli_lib_error(int r, const struct fv_error *err)
 {
-	return cli_error(r == -EBUSY ? -EINVAL : r, "%s", msg);
+	char fix[512];
+
+	if (err->param == FV_PARAM_NONE)
+		return cli_error(r, "%s", err->msg);
+	/* the fix again, with the option that makes it */
+	fv_render_fix(err, option_names, fix, sizeof(fix));
+	return cli_error(r, "%.*s (%s)", (int)err->problem_len, err->msg, fix);
+}
+
+int cli_write_error(int r, const struct fv_error *err)
+{
+	return cli_lib_error(r == -EBUSY ? -EINVAL : r, err);
 }
 
 int cli_error(int r, const char *fmt, ...)
@@ -145,7 +169,7 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 	}
 	if (!*o->fec_device)
 		return cli_error(-EINVAL, "--fec-device: empty path");
-	fp->device = o->fec_device;
+	fp->region.path = o->fec_device;
 	if (o->fec_offset && parse_u64("--fec-offset", o->fec_offset,
 				       INT64_MAX / 2, &fp->offset))
 		return EXIT_PARAMS;
@@ -171,7 +195,7 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 			struct fv_error err;
 
 			if (verity_random(p->salt, 32, &err))
-				return cli_error(-EIO, "%s", err.msg);
+				return cli_lib_error(-EIO, &err);
 		}
 		return 0;
 	}
@@ -241,7 +265,7 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 		struct fv_error err;
 
 		if (verity_random(rnd, sizeof(rnd), &err))
-			return cli_error(-EIO, "%s", err.msg);
+			return cli_lib_error(-EIO, &err);
 		verity_uuid_random(p->uuid, rnd);
 	}
 	return 0;
@@ -383,24 +407,6 @@ int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 	if (verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, len) || *len < 16)
 		return bad_root(o, hex, "32 to 128 hex digits");
 	return 0;
-}
-
-int cli_tree_params(const struct cli_opts *o, const char *hash,
-		    const char *root_arg, struct verity_params *p,
-		    uint8_t *root)
-{
-	struct fv_error err;
-	int r;
-
-	if (cli_params_from_opts(o, p, 0))
-		return EXIT_PARAMS;
-	r = p->no_superblock ? verity_params_validate(p, &err)
-			     : verity_read_superblock(hash, p, &err);
-	if (r)
-		return cli_error(r, "%s", err.msg);
-	if (cli_root_hash(o, root_arg, ht_digest_size(p->hash_name), root))
-		return EXIT_PARAMS;
-	return EXIT_OK;
 }
 
 /* The end of the tree as veritysetup prints it: from the tree start even

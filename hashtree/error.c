@@ -1,14 +1,84 @@
 #include "error.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* The library's words for its parameters. */
+static const struct fv_param_names library_names[FV_PARAM_COUNT] = {
+	[FV_PARAM_DATA_BLOCKS] = {"a data block count of %llu",
+				  "the data block count"},
+	[FV_PARAM_HASH_OFFSET] = {"a hash offset of %llu", "the hash offset"},
+	[FV_PARAM_FEC_ROOTS] = {"%llu roots", "the roots"},
+	[FV_PARAM_FEC_OFFSET] = {"an FEC offset of %llu", "the FEC offset"},
+	[FV_PARAM_PASSPHRASE] = {"its passphrase", "its passphrase"},
+	[FV_PARAM_DRY_RUN] = {"a repair for real, not a dry run",
+			      "a repair for real, not a dry run"},
+};
 
 int fv_fail(struct fv_error *err, int errnum, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
+		err->problem_len = strlen(err->msg);
+		err->param = FV_PARAM_NONE;
+		err->fix[0] = '\0';
 	}
+	return -errnum;
+}
+
+void fv_render_fix(const struct fv_error *err,
+		   const struct fv_param_names names[FV_PARAM_COUNT], char *out,
+		   size_t len)
+{
+	const struct fv_param_names *n = &names[err->param];
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (const char *t = err->fix; *t && o + 1 < len; t++) {
+		int w = 0;
+
+		if (t[0] != '%' || t[1] < '0' || t[1] > '3') {
+			out[o++] = *t;
+			out[o] = '\0';
+			continue;
+		}
+		t++;
+		if (*t == '0')
+			w = snprintf(out + o, len - o, "%s", n->alone);
+		else if (*t == '1')
+			w = snprintf(out + o, len - o, n->with_value,
+				     (unsigned long long)err->value[0]);
+		else
+			w = snprintf(out + o, len - o, "%llu",
+				     (unsigned long long)err->value[*t - '2']);
+		if (w < 0)
+			break;
+		o += (size_t)w < len - o ? (size_t)w : len - o - 1;
+	}
+}
+
+int fv_fail_fix(struct fv_error *err, int errnum, enum fv_param param,
+		uint64_t v0, uint64_t v1, const char *fix, const char *fmt, ...)
+{
+	char rendered[512];
+	va_list ap;
+
+	if (!err)
+		return -errnum;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	err->problem_len = strlen(err->msg);
+	err->param = param;
+	err->value[0] = v0;
+	err->value[1] = v1;
+	snprintf(err->fix, sizeof(err->fix), "%s", fix);
+	fv_render_fix(err, library_names, rendered, sizeof(rendered));
+	snprintf(err->msg + err->problem_len,
+		 sizeof(err->msg) - err->problem_len, " (%s)", rendered);
 	return -errnum;
 }

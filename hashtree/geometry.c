@@ -74,3 +74,47 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 	g->tree_blocks = pos;
 	return 0;
 }
+
+uint32_t ht_level_of(const struct ht_geometry *g, uint64_t t)
+{
+	for (uint32_t lv = 0; lv < g->levels; lv++)
+		if (t >= g->level_first[lv] &&
+		    t < g->level_first[lv] + g->level_blocks[lv])
+			return lv;
+	return UINT32_MAX;
+}
+
+/* Child k of its level: parent block k >> bits of the level above, slot
+ * k mod 2^bits. */
+static void parent_in(const struct ht_geometry *g, uint32_t parent_level,
+		      uint64_t k, uint64_t *parent, size_t *slot)
+{
+	*parent = g->level_first[parent_level] + (k >> g->bits);
+	*slot = (size_t)(k & ((1u << g->bits) - 1)) * g->slot_size;
+}
+
+int ht_data_parent(const struct ht_geometry *g, uint64_t data_block,
+		   uint64_t *parent, size_t *slot)
+{
+	*parent = UINT64_MAX;
+	*slot = 0;
+	if (g->levels == 0)
+		return 1;
+	parent_in(g, 0, data_block, parent, slot);
+	return 0;
+}
+
+int ht_tree_parent(const struct ht_geometry *g, uint64_t t, uint64_t *parent,
+		   size_t *slot)
+{
+	uint32_t lv = ht_level_of(g, t);
+
+	*parent = UINT64_MAX;
+	*slot = 0;
+	if (lv == UINT32_MAX)
+		return -1;
+	if (lv == g->levels - 1)
+		return 1;
+	parent_in(g, lv + 1, t - g->level_first[lv], parent, slot);
+	return 0;
+}

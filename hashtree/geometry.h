@@ -4,6 +4,7 @@
 #ifndef FV_GEOMETRY_H
 #define FV_GEOMETRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -37,5 +38,18 @@ static inline uint32_t ht_digests_per_block(const struct ht_geometry *g)
 {
 	return 1u << g->bits;
 }
+
+/* The level of tree block t (an index from the tree's start), or
+ * UINT32_MAX when t is past the tree. */
+uint32_t ht_level_of(const struct ht_geometry *g, uint64_t t);
+
+/* Where the digest of a block is kept: its parent tree block (an index
+ * from the tree's start) and the digest's byte offset in it. 1 when the
+ * block is the top (or the only data block): its digest is the root. */
+int ht_data_parent(const struct ht_geometry *g, uint64_t data_block,
+		   uint64_t *parent, size_t *slot);
+/* The same for tree block t; -1 when t is past the tree. */
+int ht_tree_parent(const struct ht_geometry *g, uint64_t t, uint64_t *parent,
+		   size_t *slot);
 
 #endif

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/dm/activate.h"
+#include "verity/fec/repair.h"
+#include "verity/ops.h"
 #include "verity/sign/signature.h"
 #include "verity/tree/superblock.h"
-#include "verity/verity.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -34,10 +34,10 @@ _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
 		       (unsigned)FV_USE_TASKLETS ==
 			       (unsigned)VERITY_ACT_TASKLETS,
 	       "fv_flags and verity_act_flags differ");
-_Static_assert((unsigned)FV_REPAIR_DRY_RUN == (unsigned)VERITY_REPAIR_DRY_RUN &&
+_Static_assert((unsigned)FV_REPAIR_DRY_RUN == (unsigned)VERITY_RUN_DRY_RUN &&
 		       (unsigned)FV_REPAIR_REWRITE_PARITY ==
-			       (unsigned)VERITY_REPAIR_REWRITE_PARITY,
-	       "fv_repair_flags and verity_repair_flags differ");
+			       (unsigned)VERITY_RUN_REWRITE_PARITY,
+	       "fv_repair_flags and verity_run_flags differ");
 _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 		       (int)FV_BAD_HASH_BLOCK == (int)HT_BAD_HASH_BLOCK &&
 		       (int)FV_BAD_PADDING == (int)HT_BAD_PADDING &&
@@ -322,6 +322,7 @@ API size_t fv_params_root_size(const fv_params *p)
 
 API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 {
+	struct verity_region region = {hash_path, 0, 0};
 	struct verity_params q;
 	struct fv_error err;
 	int r;
@@ -329,7 +330,7 @@ API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 	NEED(p);
 	NEED(hash_path);
 	q = p->p;
-	r = verity_read_superblock(hash_path, &q, &err);
+	r = verity_read_superblock(&region, &q, &err);
 	if (!r)
 		p->p = q;
 	return keep(r, &err);
@@ -522,52 +523,68 @@ API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 
 /* --- format, verify, repair ----------------------------------------------- */
 
-static void run_options(const fv_options *o, struct ht_options *opt,
-			struct verity_fec_params *fp)
+/* How an operation runs, from the options (NULL: defaults). */
+static void run_of(const fv_options *o, struct verity_run *run)
 {
 	static const fv_options none;
 
 	if (!o)
 		o = &none;
-	memset(opt, 0, sizeof(*opt));
-	opt->threads = o->threads ? o->threads : verity_default_threads();
-	opt->no_map = !o->map;
-	opt->progress = o->progress;
-	opt->progress_ctx = o->progress_ctx;
-	memset(fp, 0, sizeof(*fp));
-	fp->device = o->fec_path;
-	fp->offset = o->fec_offset;
-	fp->roots = o->fec_roots;
+	memset(run, 0, sizeof(*run));
+	run->ht.threads = o->threads ? o->threads : verity_default_threads();
+	run->ht.no_map = !o->map;
+	run->ht.progress = o->progress;
+	run->ht.progress_ctx = o->progress_ctx;
+	run->trusted = (const char *const *)o->trusted;
+	run->ntrusted = o->ntrusted;
+	run->activation = o->flags;
+}
+
+/* The pair of the arguments: whole files, the options' parity and
+ * signature. */
+static void pair_of(const fv_params *p, const char *data_path,
+		    const char *hash_path, const fv_options *o,
+		    struct verity_pair *pair)
+{
+	memset(pair, 0, sizeof(*pair));
+	pair->params = p->p;
+	pair->data.path = data_path;
+	pair->hash.path = hash_path;
+	if (o && o->fec_path) {
+		pair->fec.region.path = o->fec_path;
+		pair->fec.offset = o->fec_offset;
+		pair->fec.roots = o->fec_roots;
+	}
+	if (o && o->signature) {
+		pair->signature = o->signature;
+		pair->signature_size = o->signature_len;
+	}
 }
 
 API int fv_fec_info(const fv_params *p, const char *hash_path,
 		    const fv_options *o, unsigned *roots, uint64_t *blocks,
 		    uint64_t *parity_bytes)
 {
-	struct ht_options opt;
-	struct verity_fec_params fp;
-	struct verity_params q;
-	struct verity_layout l;
+	struct verity_pair pair;
+	struct verity_outcome out;
 	struct fv_error err;
 	int r;
 
 	NEED(p);
 	NEED(hash_path);
-	run_options(o, &opt, &fp);
-	if (!fp.device)
+	if (!o || !o->fec_path)
 		return fail(EINVAL, "no FEC device (fv_options_set_fec)");
-	q = p->p;
-	r = verity_layout_compute(&q, &l, &err);
-	if (!r)
-		r = verity_fec_describe(&q, &l, hash_path, &fp, &err);
+	pair_of(p, hash_path, hash_path, o, &pair);
+	/* the parameters as given: no superblock read again */
+	r = verity_op_dump(&pair, 0, &out, &err);
 	if (r)
 		return keep(r, &err);
 	if (roots)
-		*roots = l.fec.roots;
+		*roots = out.layout.fec.roots;
 	if (blocks)
-		*blocks = l.fec.blocks;
+		*blocks = out.layout.fec.blocks;
 	if (parity_bytes)
-		*parity_bytes = l.fec.parity_bytes;
+		*parity_bytes = out.layout.fec.parity_bytes;
 	return 0;
 }
 
@@ -594,13 +611,11 @@ static void result_info(fv_result *r, const struct verity_info *info)
 API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 		  const fv_options *o, fv_result **res)
 {
-	struct ht_options opt;
-	struct verity_fec_params fp;
-	struct verity_layout l;
-	struct verity_info info;
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
 	struct fv_error err;
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	fv_result *out;
+	fv_result *made;
 	int r;
 
 	NEED(p);
@@ -608,18 +623,20 @@ API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 	NEED(hash_path);
 	if (res)
 		*res = NULL;
-	run_options(o, &opt, &fp);
-	r = verity_format(&p->p, data_path, hash_path, fp.device ? &fp : NULL,
-			  &opt, root, &l, &info, &err);
+	pair_of(p, data_path, hash_path, o, &pair);
+	pair.signature = NULL;
+	run_of(o, &run);
+	r = verity_op_format(&pair, &run, &out, &err);
 	if (r)
 		return keep(r, &err);
+	p->p.data_blocks = pair.params.data_blocks;
 	if (res) {
-		out = result_new();
-		if (!out)
+		made = result_new();
+		if (!made)
 			return -ENOMEM;
-		result_root(out, root, l.geo.digest_size);
-		result_info(out, &info);
-		*res = out;
+		result_root(made, out.root, out.layout.geo.digest_size);
+		result_info(made, &out.info);
+		*res = made;
 	}
 	return 0;
 }
@@ -639,14 +656,6 @@ static void bridge_failure(void *c, const struct verity_failure *f)
 		      f->position, f->level);
 }
 
-static void bridge_event(void *c, enum verity_repair_event ev,
-			 const struct verity_failure *f)
-{
-	(void)c;
-	(void)ev;
-	(void)f;
-}
-
 static int root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
 		       size_t *len)
 {
@@ -662,43 +671,17 @@ static int root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
 	return 0;
 }
 
-/* A signature in the options is checked before a block is read: a repair
- * never writes on the word of a root hash whose signature did not check
- * out (or could not be checked). */
-static int check_options_signature(const fv_options *o, const uint8_t *root,
-				   size_t len)
-{
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	struct verity_sig_check sc;
-	struct fv_error err;
-
-	if (!o || !o->signature)
-		return 0;
-	if (!o->ntrusted)
-		return fail(EINVAL, "a root hash signature is set but no "
-				    "certificate to check it against "
-				    "(fv_options_set_trusted_certs)");
-	verity_hex_encode(root, len, hex);
-	return keep(verity_signature_check(o->signature, o->signature_len,
-					   "signature",
-					   (const char *const *)o->trusted,
-					   o->ntrusted, hex, &sc, &err),
-		    &err);
-}
-
+/* verify and repair: one call of the shared operations. */
 static int check(fv_params *p, const char *data_path, const char *hash_path,
 		 const char *root_hex, const fv_options *o, int repair,
 		 unsigned how, fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	struct ht_options opt;
-	struct verity_fec_params fp;
-	struct verity_layout l;
-	struct verity_info info = {0};
 	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
 	struct fv_error err;
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t len;
-	fv_result *out;
+	fv_result *made;
 	int r;
 
 	NEED(p);
@@ -706,39 +689,34 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 	NEED(hash_path);
 	NEED(res);
 	*res = NULL;
-	if ((r = root_decode(p, root_hex, root, &len)) ||
-	    (r = check_options_signature(o, root, len)))
+	pair_of(p, data_path, hash_path, o, &pair);
+	if ((r = root_decode(p, root_hex, pair.root, &pair.root_size)))
 		return r;
-	run_options(o, &opt, &fp);
-	if (repair && !fp.device)
+	if (repair && !pair.fec.region.path)
 		return fail(EINVAL, "repair needs FEC parity "
 				    "(fv_options_set_fec)");
-	out = result_new();
-	if (!out)
-		return -ENOMEM;
-	if (fp.device) {
-		r = verity_fec_repair(&p->p, data_path, hash_path, &fp,
-				      repair ? how
-					     : VERITY_REPAIR_DRY_RUN |
-						       VERITY_REPAIR_ROOT_FIRST,
-				      &opt, root, len, bridge_failure,
-				      bridge_event, &b, &out->fec, &l, &err);
-		out->res = repair && !(how & VERITY_REPAIR_DRY_RUN)
-				   ? out->fec.after
-				   : out->fec.before;
-		out->has_fec = 1;
-	} else {
-		r = verity_verify(&p->p, data_path, hash_path, &opt, root, len,
-				  bridge_failure, &b, &out->res, &info, &err);
-		result_info(out, &info);
-	}
-	if (r) {
-		free(out);
+	if (pair.signature && (!o || !o->ntrusted))
+		return fail(EINVAL, "a root hash signature is set but no "
+				    "certificate to check it against "
+				    "(fv_options_set_trusted_certs)");
+	run_of(o, &run);
+	run.flags = how;
+	run.report = bridge_failure;
+	run.ctx = &b;
+	r = repair ? verity_op_repair(&pair, &run, &out, &err)
+		   : verity_op_verify(&pair, &run, &out, &err);
+	if (r)
 		return keep(r, &err);
-	}
-	result_root(out, root, len);
-	out->checked = 1;
-	*res = out;
+	made = result_new();
+	if (!made)
+		return -ENOMEM;
+	made->res = out.res;
+	made->fec = out.fec;
+	made->has_fec = out.has_fec;
+	result_info(made, &out.info);
+	result_root(made, pair.root, pair.root_size);
+	made->checked = 1;
+	*res = made;
 	return 0;
 }
 
@@ -887,44 +865,35 @@ API int fv_open(const char *name, fv_params *p, const char *data_path,
 		const char *hash_path, const char *root_hex,
 		const fv_options *o)
 {
-	struct verity_activation a;
-	struct verity_fec_params fp;
-	struct ht_options opt;
+	struct verity_pair pair;
+	struct verity_run run;
 	struct fv_error err;
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t len;
 	int r;
 
 	NEED(name);
 	NEED(p);
 	NEED(data_path);
 	NEED(hash_path);
-	if ((r = root_decode(p, root_hex, root, &len)))
+	pair_of(p, data_path, hash_path, o, &pair);
+	if ((r = root_decode(p, root_hex, pair.root, &pair.root_size)))
 		return r;
-	run_options(o, &opt, &fp);
-	memset(&a, 0, sizeof(a));
-	if (o) {
-		a.flags = o->flags;
-		a.signature = o->signature;
-		a.signature_size = o->signature_len;
-	}
-	a.fec = fp.device ? &fp : NULL;
-	return keep(verity_open(name, &p->p, data_path, hash_path, root, len,
-				&a, &err),
-		    &err);
+	run_of(o, &run);
+	return keep(verity_op_open(name, &pair, &run, &err), &err);
 }
 
 API int fv_close(const char *name, enum fv_close_how how)
 {
 	struct fv_error err;
+	enum verity_close_how way =
+		how == FV_CLOSE_DEFERRED          ? VERITY_CLOSE_DEFERRED
+		: how == FV_CLOSE_CANCEL_DEFERRED ? VERITY_CLOSE_CANCEL_DEFERRED
+						  : VERITY_CLOSE_NOW;
 
 	NEED(name);
 	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
 	    how != FV_CLOSE_CANCEL_DEFERRED)
 		return fail(EINVAL, "fv_close: unknown way %d", (int)how);
-	return keep(verity_close(name, how == FV_CLOSE_DEFERRED,
-				 how == FV_CLOSE_CANCEL_DEFERRED, &err),
-		    &err);
+	return keep(verity_close(name, way, &err), &err);
 }
 
 API int fv_status_get(const char *name, fv_status **st)

@@ -36,7 +36,7 @@ rm -f newhash
 cp data one
 sums() { sha256sum data hash one 2>/dev/null; }
 sums >before
-refuse "rounded-down tree start over the data refused" 1 "--hash-offset=1227264 is not a multiple .* would start at byte 1224704, before it \\(give --hash-offset=1224704 or 1228800\\)" \
+refuse "rounded-down tree start over the data refused" 1 "hash offset 1227264 is not a multiple .* would start at byte 1224704, before it \\(give --hash-offset=1224704 or 1228800\\)" \
 	"$FV" format one one --no-superblock --hash-offset=$((300 * 4096 - 512 * 3)) --data-blocks=300 --hash-block-size=4096
 refuse "hash offset inside the data refused" 1 "one: the hash area at byte 4096 overlaps" \
 	"$FV" format one one --hash-offset=4096 --data-blocks=300

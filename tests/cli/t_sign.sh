@@ -118,7 +118,7 @@ printf 's3cret\n' >pass.txt
 printf 'nope\n' >wrong.txt
 RH=1111111111111111111111111111111111111111111111111111111111111111
 check "encrypted key without a passphrase: refused, no prompt" run_rc 1 timeout 10 "$FV" sign --key ek.pem --cert ec.pem "$RH" e.p7s </dev/null
-check "  names --key-passphrase-file" grep -q 'ek.pem: the private key is encrypted: give its passphrase (--key-passphrase-file)' "$T/err"
+check "  names --key-passphrase-file" grep -q 'ek.pem: the private key is encrypted (give --key-passphrase-file)' "$T/err"
 check "encrypted key with --key-passphrase-file" run_rc 0 "$FV" sign --key ek.pem --cert ec.pem --key-passphrase-file=pass.txt "$RH" e.p7s
 check "  openssl agrees" sh -c "printf '%s' '$RH' >rh.txt && openssl smime -verify -inform der -binary -in e.p7s -content rh.txt -certfile ec.pem -CAfile ec.pem -purpose any -out /dev/null 2>/dev/null"
 check "a wrong passphrase: refused" run_rc 1 "$FV" sign --key ek.pem --cert ec.pem --key-passphrase-file=wrong.txt "$RH" e2.p7s
@@ -149,7 +149,7 @@ if softhsm2-util --init-token --free --label fvtest --pin 1234 --so-pin 5678 >/d
 	# frames carry no frame pointers; these two runs skip the leak check)
 	noleak="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	check "pkcs11: no PIN: one line, no prompt" run_rc 1 $noleak timeout 20 "$FV" sign --key "$URI" --cert hc.pem "$RH" t3.p7s </dev/null
-	check "  names --key-passphrase-file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'a token needs its PIN: --key-passphrase-file' '$T/err'"
+	check "  names --key-passphrase-file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'a token needs its PIN: give --key-passphrase-file' '$T/err'"
 	check "pkcs11: a wrong PIN: one line" run_rc 1 $noleak "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=badpin.txt "$RH" t4.p7s
 	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'or the PIN is wrong' '$T/err'"
 	check "pkcs11: format --sidecar signs with the token" run_rc 0 "$FV" format --sidecar data --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt

@@ -24,11 +24,11 @@ check "  and leaves the parity as it was" cmp -s f.fec f.orig
 check "repair --json names the roots and where they came from" jqok '.fec.roots == 8 and .fec.roots_from == "size"' r.json
 corrupt d.img 9
 run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=f.fec --fec-roots=2
-check "a wrong --fec-roots for a parity file: refused with both numbers" grep -qx 'fastverity: f.fec: its 163840 bytes are the parity of --fec-roots=8, not of --fec-roots=2 (which needs 32768 bytes)' err
+check "a wrong --fec-roots for a parity file: refused with both numbers" grep -qx 'fastverity: f.fec: its 163840 bytes are the parity of 8 roots, not of the 2 given (which needs 32768 bytes)' err
 check "  nothing written" sh -c 'cmp -s f.fec f.orig && ! cmp -s d.img orig.img'
 cp f.orig big.fec; truncate -s +4096 big.fec; cp big.fec big.before
 run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=big.fec --fec-roots=8
-check "a parity file larger than the FEC area: refused" sh -c "grep -q 'big.fec: file of 167936 bytes is larger than the FEC area of --fec-roots=8 (163840 bytes)' '$T/err' && cmp -s big.fec big.before"
+check "a parity file larger than the FEC area: refused" sh -c "grep -q 'big.fec: file of 167936 bytes is larger than the FEC area of 8 roots (163840 bytes)' '$T/err' && cmp -s big.fec big.before"
 run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=big.fec
 check "  and without --fec-roots: fits no roots, refused" grep -q 'big.fec: 167936 bytes is no FEC area of 2 to 24 roots for this image' err
 # another image's parity, and any file, of the right size

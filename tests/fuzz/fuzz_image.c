@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "verity/tree/layout_internal.h"
-#include "verity/verity.h"
+#include "verity/tree/format.h"
+#include "verity/tree/superblock.h"
+#include "verity/tree/verify.h"
 
 #define BLOCKS 96
 #define BS     4096
@@ -31,9 +32,9 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	struct verity_params p;
-	struct verity_layout l;
-	struct verity_info info;
+	struct verity_pair pair;
+	struct verity_run run = {.ht = {.threads = 1}};
+	struct verity_outcome out;
 	struct fv_error err;
 	uint8_t block[BS];
 	FILE *f;
@@ -55,12 +56,15 @@ static void setup(void)
 			abort();
 	}
 	close(fd);
-	verity_params_default(&p);
-	p.salt_size = 4;
-	memcpy(p.salt, "fuzz", 4);
-	if (verity_format(&p, data_path, hash_path, NULL, NULL, root, &l, &info,
-			  &err))
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	pair.params.salt_size = 4;
+	memcpy(pair.params.salt, "fuzz", 4);
+	pair.data.path = data_path;
+	pair.hash.path = hash_path;
+	if (verity_format(&pair, &run, &out, &err))
 		abort();
+	memcpy(root, out.root, sizeof(root));
 	f = fopen(hash_path, "rb");
 	if (!f)
 		abort();
@@ -84,10 +88,11 @@ static void report(void *c, const struct verity_failure *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
-	struct ht_options opt = {size % 3 ? 1 : 2, NULL, NULL, 0, 0};
-	struct verity_params p;
-	struct ht_verify_result res;
-	struct verity_info info;
+	struct verity_run run = {.ht = {.threads = size % 3 ? 1 : 2},
+				 .report = report};
+	struct verity_pair pair;
+	struct verity_outcome out;
+	struct ht_verify_result *res = &out.res;
 	struct fv_error err;
 	uint8_t *img;
 	size_t len;
@@ -113,23 +118,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		abort();
 	close(fd);
 	free(img);
-	verity_params_default(&p);
-	r = verity_read_superblock(hash_path, &p, &err);
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	pair.data.path = data_path;
+	pair.hash.path = hash_path;
+	memcpy(pair.root, root, sizeof(root));
+	pair.root_size = sizeof(root);
+	r = verity_read_superblock(&pair.hash, &pair.params, &err);
 	if (r) {
 		if (!changed)
 			abort();
 		return 0;
 	}
 	reports = 0;
-	r = verity_verify(&p, data_path, hash_path, &opt, root, sizeof(root),
-			  report, NULL, &res, &info, &err);
-	if (r && r != -EINVAL && r != -EIO && r != -ENOMEM && r != -ENODEV &&
-	    r != -EOVERFLOW)
+	r = verity_tree_verify(&pair, &run, &out, &err);
+	if (r && r != -EINVAL && r != -EIO && r != -ENODATA && r != -ENOMEM &&
+	    r != -ENODEV && r != -EOVERFLOW)
 		abort();
-	if (!changed && (r || reports || !res.root_matches))
+	if (!changed && (r || reports || !res->root_matches))
 		abort();
-	if (!r && reports != res.bad_data_blocks + res.bad_hash_blocks +
-				     res.bad_padding)
+	if (!r && reports != res->bad_data_blocks + res->bad_hash_blocks +
+				     res->bad_padding + res->unreadable_blocks)
 		abort();
 	return 0;
 }

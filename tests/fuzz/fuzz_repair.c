@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "verity/verity.h"
+#include "verity/fec/repair.h"
+#include "verity/tree/format.h"
+#include "verity/tree/superblock.h"
 
 #define BS     512
 #define BLOCKS 40
@@ -18,7 +20,6 @@ static char dpath[64], hpath[64], fpath[64];
 static uint8_t data0[BLOCKS * BS], *hash0, *fec0;
 static size_t hash_len, fec_len;
 static uint8_t root[HT_MAX_DIGEST_SIZE];
-static struct verity_fec_params fp = {NULL, 0, 4};
 
 static void put(const char *path, const uint8_t *buf, size_t len)
 {
@@ -50,7 +51,9 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	struct verity_params p;
+	struct verity_pair pair;
+	struct verity_run run = {.ht = {.threads = 1}};
+	struct verity_outcome out;
 	struct fv_error err;
 
 	if (!mkdtemp(dir))
@@ -59,14 +62,19 @@ static void setup(void)
 	snprintf(dpath, sizeof(dpath), "%s/d", dir);
 	snprintf(hpath, sizeof(hpath), "%s/h", dir);
 	snprintf(fpath, sizeof(fpath), "%s/f", dir);
-	fp.device = fpath;
 	for (size_t i = 0; i < sizeof(data0); i++)
 		data0[i] = (uint8_t)(i * 131 + (i >> 9));
 	put(dpath, data0, sizeof(data0));
-	verity_params_default(&p);
-	p.data_block_size = p.hash_block_size = BS;
-	if (verity_format(&p, dpath, hpath, &fp, NULL, root, NULL, NULL, &err))
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	pair.params.data_block_size = pair.params.hash_block_size = BS;
+	pair.data.path = dpath;
+	pair.hash.path = hpath;
+	pair.fec.region.path = fpath;
+	pair.fec.roots = 4;
+	if (verity_format(&pair, &run, &out, &err))
 		abort();
+	memcpy(root, out.root, sizeof(root));
 	hash0 = get(hpath, &hash_len);
 	fec0 = get(fpath, &fec_len);
 }
@@ -76,8 +84,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t n)
 	static int ready;
 	uint8_t data[BLOCKS * BS], *hash, *fec, *after;
 	size_t len, total = sizeof(data0) + hash_len;
-	struct verity_params p;
-	struct verity_fec_result res;
+	struct verity_pair pair;
+	struct verity_run run = {.ht = {.threads = 1}};
+	struct verity_outcome out;
+	const struct ht_verify_result *after_res = &out.fec.after;
 	struct fv_error err;
 
 	if (!ready) {
@@ -106,19 +116,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t n)
 	put(dpath, data, sizeof(data));
 	put(hpath, hash, hash_len);
 	put(fpath, fec, fec_len);
-	verity_params_default(&p);
-	if (verity_read_superblock(hpath, &p, &err))
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	pair.data.path = dpath;
+	pair.hash.path = hpath;
+	pair.fec.region.path = fpath;
+	pair.fec.roots = 4;
+	memcpy(pair.root, root, 32);
+	pair.root_size = 32;
+	if (verity_read_superblock(&pair.hash, &pair.params, &err))
 		abort();
-	if (verity_fec_repair(&p, dpath, hpath, &fp, 0, NULL, root, 32, NULL,
-			      NULL, NULL, &res, NULL, &err))
+	if (verity_fec_repair(&pair, &run, &out, &err))
 		abort();
 	after = get(dpath, &len);
 	for (size_t b = 0; b < BLOCKS; b++)
 		if (!memcmp(data + b * BS, data0 + b * BS, BS) &&
 		    memcmp(after + b * BS, data0 + b * BS, BS))
 			abort(); /* a good block made bad */
-	if (res.after.root_matches && !res.after.bad_data_blocks &&
-	    !res.after.bad_hash_blocks && !res.after.bad_padding) {
+	if (after_res->root_matches && !after_res->bad_data_blocks &&
+	    !after_res->bad_hash_blocks && !after_res->bad_padding &&
+	    !after_res->unreadable_blocks) {
 		uint8_t *h = get(hpath, &len);
 
 		if (memcmp(after, data0, sizeof(data0)) ||

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "verity/tree/superblock.h"
-#include "verity/verity.h"
+#include "verity/tree/layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

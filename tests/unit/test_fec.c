@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "verity/fec/fec.h"
+#include "verity/fec/encode.h"
+#include "verity/fec/layout.h"
+#include "verity/tree/format.h"
 
 static uint32_t rng = 12345;
 
@@ -182,7 +184,7 @@ START_TEST(layout_separate_device)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {"f", 0, 2};
+	struct verity_fec_params fp = {{"f", 0, 0}, 0, 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
@@ -211,7 +213,7 @@ START_TEST(layout_on_hash_device)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {"h", 81920, 2};
+	struct verity_fec_params fp = {{"h", 0, 0}, 81920, 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
@@ -249,7 +251,7 @@ START_TEST(layout_refusals)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {"f", 0, 2};
+	struct verity_fec_params fp = {{"f", 0, 0}, 0, 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
@@ -313,32 +315,36 @@ static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
 	char *fe[2] = {tmp_path("f0"), tmp_path("f1")};
 	uint8_t *img[2], *par[2];
 	size_t ilen[2], plen[2];
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	struct ht_options opt = {threads, NULL, NULL, 0, 0};
 	struct verity_layout l[2];
-	struct verity_info info;
 	struct fv_error err;
 
 	for (int k = 0; k < 2; k++) {
-		struct verity_params p;
-		struct verity_fec_params fp = {on_hash ? h[k] : fe[k], 0,
-					       roots};
+		struct verity_pair pair;
+		struct verity_outcome out;
+		/* fused forced (k 0), or a pass of its own (k 1: planes of
+		 * at most one byte never fit) */
+		struct verity_run run = {
+			.ht = {.threads = threads},
+			.tuning = {k ? 1 : (size_t)1 << 30, FEC_MAX_ROOTS}};
 
-		verity_params_default(&p);
-		p.salt_size = 5;
-		memcpy(p.salt, "salty", 5);
-		p.no_superblock = no_sb;
-		p.data_blocks = blocks;
+		memset(&pair, 0, sizeof(pair));
+		verity_params_default(&pair.params);
+		pair.params.salt_size = 5;
+		memcpy(pair.params.salt, "salty", 5);
+		pair.params.no_superblock = no_sb;
+		pair.params.data_blocks = blocks;
+		pair.data.path = data;
+		pair.hash.path = h[k];
+		pair.fec.region.path = on_hash ? h[k] : fe[k];
+		pair.fec.roots = roots;
 		/* parity after the tree with a gap of two blocks */
 		if (on_hash)
-			fp.offset = 64 * 4096;
+			pair.fec.offset = 64 * 4096;
 		unlink(h[k]);
 		unlink(fe[k]);
-		fec_fused_max_roots = k ? 0 : FEC_MAX_ROOTS;
-		fec_fused_max_bytes = (size_t)1 << 30;
-		ck_assert_msg(verity_format(&p, data, h[k], &fp, &opt, root,
-					    &l[k], &info, &err) == 0,
-			      "%s", err.msg);
+		ck_assert_msg(verity_format(&pair, &run, &out, &err) == 0, "%s",
+			      err.msg);
+		l[k] = out.layout;
 		img[k] = slurp(h[k], &ilen[k]);
 		par[k] = on_hash ? NULL : slurp(fe[k], &plen[k]);
 	}
@@ -391,8 +397,6 @@ START_TEST(fused_parity_equals_own_pass)
 	fused_equals_pass(data, 300, 7, 3, 1, 1);
 	unlink(data);
 	free(data);
-	fec_fused_max_roots = 3;
-	fec_fused_max_bytes = 32u << 20;
 }
 END_TEST
 

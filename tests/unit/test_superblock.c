@@ -51,7 +51,7 @@ static void expect_reject(void (*mutate)(uint8_t *), const char *needle)
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
-	struct fv_error err = {""};
+	struct fv_error err = {.msg = ""};
 
 	verity_sb_encode(&p, sb);
 	mutate(sb);

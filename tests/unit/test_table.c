@@ -75,8 +75,7 @@ START_TEST(conflicts_refused)
 					    VERITY_ACT_PANIC_ON_CORRUPTION,
 				    NULL, NULL, t, sizeof(t), &err),
 		0);
-	ck_assert_ptr_nonnull(
-		strstr(err.msg, "choose one of --ignore-corruption"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "choose one corruption policy"));
 	ck_assert_int_lt(verity_table_params(&p, "7:0", "7:1", 1, root, 32,
 					     VERITY_ACT_RESTART_ON_ERROR |
 						     VERITY_ACT_PANIC_ON_ERROR,

@@ -17,9 +17,6 @@
 #include <linux/dm-ioctl.h>
 
 #include "verity/dm/activate.h"
-#include "verity/storage/device.h"
-#include "verity/fec/fec.h"
-#include "verity/tree/layout_internal.h"
 #include "verity/storage/loop.h"
 
 /* libdevmapper is opened when open, close or status first needs it.
@@ -189,7 +186,8 @@ static int dm_find(const char *name, struct dm_info *info, struct fv_error *err)
 	return r < 0 ? r : 0;
 }
 
-/* "major:minor" of a block device, or of the loop device a file gets. */
+/* "major:minor" of a whole block device, or of the loop device a file
+ * or a region (offset, size limit) gets. */
 struct backing {
 	char dev[32];
 	int loop_fd;
@@ -201,10 +199,11 @@ static int backing_for(const struct verity_device *d, struct backing *b,
 	struct stat st;
 
 	b->loop_fd = -1;
-	if (!d->is_block) {
+	if (!d->is_block || d->base || d->bounded) {
 		char loop[64];
 
-		b->loop_fd = verity_loop_attach(d->fd, d->path, loop,
+		b->loop_fd = verity_loop_attach(d->fd, d->path, d->base,
+						d->bounded ? d->size : 0, loop,
 						sizeof(loop), err);
 		if (b->loop_fd < 0)
 			return b->loop_fd;
@@ -220,12 +219,11 @@ static int backing_for(const struct verity_device *d, struct backing *b,
 }
 
 /* A kernel "user" key holding the signature, in the thread keyring. */
-static long add_signature_key(const char *desc,
-			      const struct verity_activation *a,
+static long add_signature_key(const char *desc, const struct verity_pair *pair,
 			      struct fv_error *err)
 {
-	long key = syscall(SYS_add_key, "user", desc, a->signature,
-			   a->signature_size, KEY_SPEC_THREAD_KEYRING);
+	long key = syscall(SYS_add_key, "user", desc, pair->signature,
+			   pair->signature_size, KEY_SPEC_THREAD_KEYRING);
 
 	if (key < 0)
 		return fv_fail(err, errno,
@@ -261,13 +259,41 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 	return 0;
 }
 
-int verity_open(const char *name, struct verity_params *p,
-		const char *data_path, const char *hash_path,
-		const uint8_t *root, size_t root_size,
-		const struct verity_activation *a, struct fv_error *err)
+/* The loop devices of the pair's regions: one where two regions are the
+ * same (one-file layouts). */
+static int backings(const struct verity_devices *d, struct backing *bd,
+		    struct backing *bh, struct backing *bf,
+		    struct fv_error *err)
 {
-	struct verity_device data, hash, fec = {.fd = -1};
-	struct verity_layout l;
+	int r = backing_for(&d->data, bd, err);
+
+	if (!r && verity_device_same_region(&d->data, &d->hash))
+		memcpy(bh->dev, bd->dev, sizeof(bh->dev));
+	else if (!r)
+		r = backing_for(&d->hash, bh, err);
+	if (r || d->fec.fd < 0)
+		return r;
+	if (verity_device_same_region(&d->fec, &d->hash))
+		memcpy(bf->dev, bh->dev, sizeof(bf->dev));
+	else if (verity_device_same_region(&d->fec, &d->data))
+		memcpy(bf->dev, bd->dev, sizeof(bf->dev));
+	else
+		r = backing_for(&d->fec, bf, err);
+	return r;
+}
+
+static void release(struct backing *b)
+{
+	if (b->loop_fd >= 0)
+		close(b->loop_fd);
+}
+
+int verity_open(const char *name, struct verity_pair *pair,
+		const struct verity_run *run, struct fv_error *err)
+{
+	const struct verity_params *p = &pair->params;
+	const struct verity_layout *l = &pair->layout;
+	struct verity_devices d;
 	struct verity_fec_table ft;
 	struct backing bd = {"", -1}, bh = {"", -1}, bf = {"", -1};
 	struct dm_info info;
@@ -277,80 +303,58 @@ int verity_open(const char *name, struct verity_params *p,
 
 	r = dm_name_ok(name, err);
 	if (!r)
-		r = verity_flags_check(a->flags, err);
+		r = verity_flags_check(run->activation, err);
 	if (!r)
 		r = dm_setup(err);
 	if (!r && (r = dm_info(name, &info, err)) > 0)
 		r = fv_fail(err, EBUSY, "%s: device already exists", name);
 	if (r)
 		return r;
-	r = verity_open_pair(p, data_path, hash_path, root_size,
-			     VERITY_OPEN_READ, &data, &hash, &l, err);
+	r = verity_pair_open(pair, VERITY_OPEN_READ, VERITY_OPEN_READ, &d, err);
 	if (r)
 		return r;
-	if (a->fec && a->fec->device) {
-		r = verity_fec_open(p, &l, a->fec, VERITY_OPEN_READ, &data,
-				    &hash, &fec, err);
-		if (r) {
-			verity_device_close(&hash);
-			verity_device_close(&data);
-			return r;
-		}
-	}
 	if (!p->no_superblock)
 		verity_hex_encode(p->uuid, 16, hex);
 	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
 		 hex[0] ? "-" : "", name);
 	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
-	r = backing_for(&data, &bd, err);
-	if (!r && verity_device_same(&data, &hash))
-		memcpy(bh.dev, bd.dev, sizeof(bh.dev)); /* one loop for both */
-	else if (!r)
-		r = backing_for(&hash, &bh, err);
-	if (!r && fec.fd >= 0) {
-		if (verity_device_same(&fec, &hash))
-			memcpy(bf.dev, bh.dev, sizeof(bf.dev));
-		else if (verity_device_same(&fec, &data))
-			memcpy(bf.dev, bd.dev, sizeof(bf.dev));
-		else
-			r = backing_for(&fec, &bf, err);
+	r = backings(&d, &bd, &bh, &bf, err);
+	if (!r && d.fec.fd >= 0) {
 		ft.dev = bf.dev;
-		ft.start_block = l.fec.offset / l.fec.block_size;
-		ft.blocks = l.fec.blocks;
-		ft.roots = l.fec.roots;
+		ft.start_block = l->fec.offset / l->fec.block_size;
+		ft.blocks = l->fec.blocks;
+		ft.roots = l->fec.roots;
 	}
-	if (!r && a->signature) {
-		key = add_signature_key(desc, a, err);
+	if (!r && pair->signature) {
+		key = add_signature_key(desc, pair, err);
 		if (key < 0)
 			r = (int)key;
 	}
 	if (!r)
 		r = verity_table_params(
-			p, bd.dev, bh.dev, l.tree_offset / p->hash_block_size,
-			root, root_size, a->flags, fec.fd >= 0 ? &ft : NULL,
-			a->signature ? desc : NULL, table, sizeof(table), err);
+			p, bd.dev, bh.dev, l->tree_offset / p->hash_block_size,
+			pair->root, pair->root_size, run->activation,
+			d.fec.fd >= 0 ? &ft : NULL,
+			pair->signature ? desc : NULL, table, sizeof(table),
+			err);
 	if (!r)
-		r = create_device(name, uuid, l.data_bytes / 512, table, err);
+		r = create_device(name, uuid, l->data_bytes / 512, table, err);
 	if (key >= 0)
 		syscall(SYS_keyctl, KEYCTL_UNLINK, key,
 			KEY_SPEC_THREAD_KEYRING);
 	/* the device holds the loop devices now; on failure closing them
 	 * detaches them (autoclear) */
-	if (bd.loop_fd >= 0)
-		close(bd.loop_fd);
-	if (bh.loop_fd >= 0)
-		close(bh.loop_fd);
-	if (bf.loop_fd >= 0)
-		close(bf.loop_fd);
-	verity_device_close(&fec);
-	verity_device_close(&hash);
-	verity_device_close(&data);
+	release(&bd);
+	release(&bh);
+	release(&bf);
+	verity_pair_close(&d);
 	return r;
 }
 
-int verity_close(const char *name, int deferred, int cancel_deferred,
+int verity_close(const char *name, enum verity_close_how how,
 		 struct fv_error *err)
 {
+	int deferred = how == VERITY_CLOSE_DEFERRED;
 	struct dm_info info;
 	struct dm_task *dmt;
 	uint32_t cookie = 0;
@@ -363,7 +367,7 @@ int verity_close(const char *name, int deferred, int cancel_deferred,
 		return -ENODEV;
 	if (r)
 		return r;
-	if (cancel_deferred) {
+	if (how == VERITY_CLOSE_CANCEL_DEFERRED) {
 		dmt = dmlib.dm_task_create(DM_DEVICE_TARGET_MSG);
 		ok = dmt && dmlib.dm_task_set_name(dmt, name) &&
 		     dmlib.dm_task_set_sector(dmt, 0) &&

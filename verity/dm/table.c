@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/dm/activate.h"
+#include "verity/dm/table.h"
 
 const struct verity_flag_word verity_flag_words[VERITY_NFLAGS] = {
 	{VERITY_ACT_IGNORE_CORRUPTION, "ignore_corruption"},
@@ -38,13 +38,13 @@ int verity_flags_check(unsigned flags, struct fv_error *err)
 
 	if (popcount(corruption) > 1)
 		return fv_fail(err, EINVAL,
-			       "choose one of --ignore-corruption, "
-			       "--restart-on-corruption and "
-			       "--panic-on-corruption");
+			       "choose one corruption policy of "
+			       "ignore_corruption, restart_on_corruption and "
+			       "panic_on_corruption");
 	if (popcount(error) > 1)
 		return fv_fail(err, EINVAL,
-			       "choose one of --restart-on-error and "
-			       "--panic-on-error");
+			       "choose one error policy of restart_on_error "
+			       "and panic_on_error");
 	return 0;
 }
 

@@ -11,31 +11,33 @@
  * its trusted parent. Kept hash blocks make their children judgeable, so
  * passes repeat until one keeps nothing: hash blocks are repaired before
  * the blocks they cover. */
+#include "verity/fec/repair.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "verity/storage/device.h"
-#include "verity/fec/fec.h"
-#include "verity/tree/layout_internal.h"
-#include "verity/verity.h"
-
-/* A dry run keeps rebuilt blocks in memory; beyond this it stops. */
-#define OVERLAY_MAX_BYTES (64u << 20)
+#include "verity/fec/proof.h"
+#include "verity/fec/refresh.h"
+#include "verity/fec/rs.h"
+#include "verity/fec/source.h"
+#include "verity/tree/io.h"
+#include "verity/tree/verify.h"
 
 struct repair {
-	struct verity_params *p;
+	struct verity_pair *pair;
+	const struct verity_params *p;
 	struct verity_layout *l;
 	const struct ht_geometry *g;
-	struct verity_device data, hash, fec;
+	struct verity_devices d;
 	struct fec_source src;
 	struct fec_rs rs;
 	struct ht_hasher h;
-	const struct ht_options *opt;
+	struct fec_proof proof;
+	const struct verity_run *run;
 	const uint8_t *root;
 	int dry_run;
-	unsigned how; /* enum verity_repair_flags */
 	struct fec_overlay ov;
 	uint8_t *bad;     /* covered blocks that failed the last pass */
 	uint8_t *trusted; /* tree blocks chained to the root */
@@ -44,9 +46,6 @@ struct repair {
 			   * not rebuilt again, so the passes end */
 	int root_matches;
 	int first_pass;
-	verity_report_fn report;
-	verity_repair_fn event;
-	void *ctx;
 	struct verity_fec_result *res;
 	uint8_t *round;     /* rsn blocks of one round */
 	uint8_t *parity;    /* the round's parity, interleaved */
@@ -66,27 +65,17 @@ static void set_bit(uint8_t *map, uint64_t i)
 
 /* ---- the verify pass, through the overlay in a dry run ---- */
 
-/* A block the dry run rebuilt reads from the overlay even when the
- * device cannot read it (the tree reads one block at a time after EIO). */
-static int overlaid(const struct fec_overlay *ov, uint64_t first, uint64_t off,
-		    size_t len, size_t bs)
-{
-	if (len != bs || off % bs)
-		return 0;
-	for (size_t i = 0; i < ov->count; i++)
-		if (ov->index[i] == first + off / bs)
-			return 1;
-	return 0;
-}
-
 static int rio_read_data(void *c, uint64_t off, void *buf, size_t len,
 			 struct fv_error *err)
 {
 	struct repair *rp = c;
 	size_t bs = rp->g->data_block_size;
-	int r = verity_device_read(&rp->data, off, buf, len, err);
+	int r = verity_device_read(&rp->d.data, off, buf, len, err);
 
-	if (r == -EIO && overlaid(&rp->ov, 0, off, len, bs))
+	/* a block the dry run rebuilt reads from the overlay even when the
+	 * device cannot read it (the tree reads one block at a time after
+	 * EIO) */
+	if (r == -EIO && len == bs && fec_overlay_has(&rp->ov, off / bs))
 		r = 0;
 	if (!r && rp->ov.count)
 		fec_overlay_patch(&rp->ov, 0, off, buf, len, bs);
@@ -98,10 +87,11 @@ static int rio_read_tree(void *c, uint64_t off, void *buf, size_t len,
 {
 	struct repair *rp = c;
 	size_t bs = rp->g->hash_block_size;
-	int r = verity_device_read(&rp->hash, rp->l->tree_offset + off, buf,
+	int r = verity_device_read(&rp->d.hash, rp->l->tree_offset + off, buf,
 				   len, err);
 
-	if (r == -EIO && overlaid(&rp->ov, rp->p->data_blocks, off, len, bs))
+	if (r == -EIO && len == bs &&
+	    fec_overlay_has(&rp->ov, rp->p->data_blocks + off / bs))
 		r = 0;
 	if (!r && rp->ov.count)
 		fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf, len,
@@ -121,23 +111,21 @@ static void pass_report(void *c, const struct ht_failure *f)
 		set_bit(rp->bad, f->block);
 	else
 		set_bit(rp->bad, rp->p->data_blocks + f->block);
-	if (rp->first_pass && rp->report && !f->suspect) {
+	if (rp->first_pass && rp->run->report && !f->suspect) {
 		verity_failure_from_ht(rp->l, f, &vf);
-		rp->report(rp->ctx, &vf);
+		rp->run->report(rp->run->ctx, &vf);
 	}
 }
 
 static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 		       struct fv_error *err)
 {
-	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset,
-				      NULL};
-	struct ht_options opt = {.threads = 1};
+	struct verity_io_ctx ioctx = {&rp->d.data, &rp->d.hash,
+				      rp->l->tree_offset, NULL};
+	struct ht_options opt = rp->run->ht;
 	struct ht_io io;
 	int r;
 
-	if (rp->opt)
-		opt = *rp->opt;
 	opt.suspects = 1;
 	memset(rp->bad, 0, (rp->l->fec.blocks + 7) / 8);
 	if (rp->ov.count) {
@@ -160,15 +148,6 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 }
 
 /* ---- trust ---- */
-
-static uint32_t level_of(const struct ht_geometry *g, uint64_t t)
-{
-	for (uint32_t lv = 0; lv < g->levels; lv++)
-		if (t >= g->level_first[lv] &&
-		    t < g->level_first[lv] + g->level_blocks[lv])
-			return lv;
-	return UINT32_MAX;
-}
 
 /* Tree block t: does the chain from it to the root hold? Top-down, so
  * a block's parent is decided before the block. */
@@ -195,125 +174,20 @@ static void compute_trust(struct repair *rp)
 	}
 }
 
-/* Where the digest that proves covered block c lives: its parent tree
- * block and the digest's byte offset in it, or the root (*parent =
- * UINT64_MAX). -1 when c is neither a tree nor a data block (covered
- * blocks of the hash device after the tree: nothing proves them). */
-static int parent_slot(const struct repair *rp, uint64_t c, uint64_t *parent,
-		       size_t *slot)
-{
-	const struct ht_geometry *g = rp->g;
-	uint64_t nd = rp->p->data_blocks, k;
-	uint32_t lv;
-
-	*parent = UINT64_MAX;
-	*slot = 0;
-	if (c < nd) {
-		if (g->levels == 0)
-			return 0;
-		*parent = g->level_first[0] + (c >> g->bits);
-		*slot = (size_t)(c & ((1u << g->bits) - 1)) * g->slot_size;
-		return 0;
-	}
-	if (c - nd >= g->tree_blocks)
-		return -1;
-	lv = level_of(g, c - nd);
-	if (lv == g->levels - 1)
-		return 0;
-	k = c - nd - g->level_first[lv];
-	*parent = g->level_first[lv + 1] + (k >> g->bits);
-	*slot = (size_t)(k & ((1u << g->bits) - 1)) * g->slot_size;
-	return 0;
-}
-
-/* The same, and whether that parent was trusted by the last pass. */
+/* Covered block c's parent (or the root: *parent UINT64_MAX), and
+ * whether the last pass trusted it; -1 when no digest covers c. */
 static int parent_of(const struct repair *rp, uint64_t c, uint64_t *parent,
 		     size_t *slot, int *trusted)
 {
-	if (parent_slot(rp, c, parent, slot))
+	int where = fec_proof_parent(&rp->proof, c, parent, slot);
+
+	if (where < 0)
 		return -1;
-	*trusted = *parent == UINT64_MAX || bit(rp->trusted, *parent);
+	*trusted = where == 1 || bit(rp->trusted, *parent);
 	return 0;
-}
-
-/* 1 when block (bs bytes) is what its trusted parent says it is. */
-static int proven(struct repair *rp, uint64_t c, const uint8_t *block,
-		  struct fv_error *err)
-{
-	uint8_t digest[HT_MAX_DIGEST_SIZE], *pblock;
-	uint64_t parent;
-	size_t slot = 0, bs = rp->l->fec.block_size;
-	int trusted, r, same;
-
-	if (parent_of(rp, c, &parent, &slot, &trusted) || !trusted)
-		return 0;
-	if (ht_hash_blocks(&rp->h, block, bs, 1, digest, sizeof(digest), err))
-		return -EIO;
-	if (parent == UINT64_MAX)
-		return !memcmp(digest, rp->root, rp->g->digest_size);
-	pblock = malloc(bs);
-	if (!pblock)
-		return fv_fail(err, ENOMEM, "out of memory");
-	r = fec_read_covered(&rp->src, rp->p->data_blocks + parent, 1, pblock,
-			     err);
-	same = !r && !memcmp(digest, pblock + slot, rp->g->digest_size);
-	free(pblock);
-	return r ? r : same;
 }
 
 /* ---- rebuilt blocks: written at once, or kept (dry run) ---- */
-
-/* Adds a rebuilt block to the overlay; the overlay stays sorted. Blocks
- * of one round never overlap those of another, and each is added once. */
-static int overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
-		       size_t bs, struct fv_error *err)
-{
-	uint8_t *copy;
-	size_t i;
-
-	if (ov->bytes + bs > OVERLAY_MAX_BYTES)
-		return fv_fail(err, ENOMEM,
-			       "a dry run holds rebuilt blocks in memory, and "
-			       "more than %u MiB are needed: run repair "
-			       "without --dry-run",
-			       OVERLAY_MAX_BYTES >> 20);
-	if (ov->count == ov->cap) {
-		size_t cap = ov->cap ? 2 * ov->cap : 64;
-		uint64_t *ix = realloc(ov->index, cap * sizeof(*ix));
-		uint8_t **bl;
-
-		if (!ix)
-			return fv_fail(err, ENOMEM, "out of memory");
-		ov->index = ix;
-		bl = realloc(ov->block, cap * sizeof(*bl));
-		if (!bl)
-			return fv_fail(err, ENOMEM, "out of memory");
-		ov->block = bl;
-		ov->cap = cap;
-	}
-	copy = malloc(bs);
-	if (!copy)
-		return fv_fail(err, ENOMEM, "out of memory");
-	memcpy(copy, block, bs);
-	for (i = ov->count; i > 0 && ov->index[i - 1] > c; i--) {
-		ov->index[i] = ov->index[i - 1];
-		ov->block[i] = ov->block[i - 1];
-	}
-	ov->index[i] = c;
-	ov->block[i] = copy;
-	ov->count++;
-	ov->bytes += bs;
-	return 0;
-}
-
-static void overlay_free(struct fec_overlay *ov)
-{
-	for (size_t i = 0; i < ov->count; i++)
-		free(ov->block[i]);
-	free(ov->index);
-	free(ov->block);
-	memset(ov, 0, sizeof(*ov));
-}
 
 static int commit_block(struct repair *rp, uint64_t c, const uint8_t *block,
 			struct fv_error *err)
@@ -321,12 +195,17 @@ static int commit_block(struct repair *rp, uint64_t c, const uint8_t *block,
 	size_t bs = rp->l->fec.block_size;
 	uint64_t nd = rp->p->data_blocks;
 
+	int r;
+
 	if (rp->dry_run)
-		return overlay_add(&rp->ov, c, block, bs, err);
-	if (c < nd)
-		return verity_device_write(&rp->data, c * bs, block, bs, err);
-	return verity_device_write(
-		&rp->hash, rp->l->tree_offset + (c - nd) * bs, block, bs, err);
+		return fec_overlay_add(&rp->ov, c, block, bs, err);
+	r = c < nd ? verity_device_write(&rp->d.data, c * bs, block, bs, err)
+		   : verity_device_write(&rp->d.hash,
+					 rp->l->tree_offset + (c - nd) * bs,
+					 block, bs, err);
+	/* what was proven before may read differently now */
+	fec_proof_reset(&rp->proof);
+	return r;
 }
 
 static void failure_of(const struct repair *rp, uint64_t c,
@@ -344,7 +223,7 @@ static void failure_of(const struct repair *rp, uint64_t c,
 	f->kind = HT_BAD_HASH_BLOCK;
 	f->block = rp->l->tree_offset / bs + (c - nd);
 	f->position = f->block * bs;
-	f->level = level_of(rp->g, c - nd);
+	f->level = ht_level_of(rp->g, c - nd);
 }
 
 /* ---- one round ---- */
@@ -379,7 +258,8 @@ static int accept(struct repair *rp, struct round_state *st,
 			;
 		if (pk == st->nproven || st->fixed[pk] || bit(rp->rebuilt, c))
 			continue;
-		r = proven(rp, c, blk, err);
+		/* kept only when it proves, up to the root, now */
+		r = fec_proof_check(&rp->proof, c, blk, err);
 		if (r < 0)
 			return r;
 		if (!r)
@@ -393,8 +273,8 @@ static int accept(struct repair *rp, struct round_state *st,
 		st->accepted++;
 		rp->res->repaired++;
 		failure_of(rp, c, &f);
-		if (rp->event)
-			rp->event(rp->ctx, VERITY_REPAIRED, &f);
+		if (rp->run->event)
+			rp->run->event(rp->run->ctx, VERITY_REPAIRED, &f);
 	}
 	return 0;
 }
@@ -501,7 +381,7 @@ static int repair_round(struct repair *rp, struct round_state *st,
 		if (k == nall)
 			all[nall++] = i;
 	}
-	r = verity_device_read(&rp->fec, fl->offset + st->n * bs * fl->roots,
+	r = verity_device_read(&rp->d.fec, fl->offset + st->n * bs * fl->roots,
 			       rp->parity, bs * fl->roots, err);
 	if (r)
 		return r;
@@ -631,33 +511,6 @@ static uint8_t *unverified_rounds(struct repair *rp, uint64_t *count)
 	return skip;
 }
 
-static int open_all(struct repair *rp, const char *data_path,
-		    const char *hash_path, const struct verity_fec_params *fp,
-		    size_t root_size, struct fv_error *err)
-{
-	enum verity_open_mode mode =
-		rp->dry_run ? VERITY_OPEN_READ : VERITY_OPEN_WRITE;
-	int r;
-
-	r = verity_open_pair(rp->p, data_path, hash_path, root_size, mode,
-			     &rp->data, &rp->hash, rp->l, err);
-	if (r)
-		return r;
-	/* the parity is written only when asked to be */
-	return verity_fec_open(rp->p, rp->l, fp,
-			       rp->how & VERITY_REPAIR_REWRITE_PARITY
-				       ? mode
-				       : VERITY_OPEN_READ,
-			       &rp->data, &rp->hash, &rp->fec, err);
-}
-
-static void close_all(struct repair *rp)
-{
-	verity_device_close(&rp->fec);
-	verity_device_close(&rp->hash);
-	verity_device_close(&rp->data);
-}
-
 static int flush(const struct verity_device *d, struct fv_error *err)
 {
 	if (fsync(d->fd) < 0 && errno != EINVAL)
@@ -692,176 +545,29 @@ static int run_passes(struct repair *rp, struct fv_error *err)
 	return r;
 }
 
-/* ---- parity rewritten from blocks proven in the same read ---- */
-
-/* Tree blocks proven against the root since the rewrite began: the last
- * one of each level, content and index. */
-struct proof_cache {
-	uint8_t *block; /* levels blocks */
-	uint64_t index[HT_MAX_LEVELS];
-	int valid[HT_MAX_LEVELS];
-};
-
-static int prove_block(struct repair *rp, struct proof_cache *pc, uint64_t c,
-		       const uint8_t *block, struct fv_error *err);
-
-/* Tree block t as read now and proven, or NULL (*r: 0 when it does not
- * prove, else the error). */
-static const uint8_t *proven_tree_block(struct repair *rp,
-					struct proof_cache *pc, uint64_t t,
-					int *r, struct fv_error *err)
-{
-	uint32_t lv = level_of(rp->g, t);
-	uint8_t *buf = pc->block + (size_t)lv * rp->l->fec.block_size;
-
-	*r = 0;
-	if (pc->valid[lv] && pc->index[lv] == t)
-		return buf;
-	pc->valid[lv] = 0;
-	*r = fec_read_covered(&rp->src, rp->p->data_blocks + t, 1, buf, err);
-	if (!*r)
-		*r = prove_block(rp, pc, rp->p->data_blocks + t, buf, err);
-	if (*r != 1)
-		return NULL;
-	*r = 0;
-	pc->valid[lv] = 1;
-	pc->index[lv] = t;
-	return buf;
-}
-
-/* 1 when covered block c, holding block, is what the root says, through
- * tree blocks read now; 0 when not; a negative errno. Blocks that no tree
- * block covers (the hash device's tail) prove nothing and pass. */
-static int prove_block(struct repair *rp, struct proof_cache *pc, uint64_t c,
-		       const uint8_t *block, struct fv_error *err)
-{
-	uint8_t digest[HT_MAX_DIGEST_SIZE];
-	const uint8_t *parent_block;
-	uint64_t parent;
-	size_t slot;
-	int r;
-
-	if (parent_slot(rp, c, &parent, &slot))
-		return 1;
-	if (ht_hash_blocks(&rp->h, block, rp->l->fec.block_size, 1, digest,
-			   sizeof(digest), err))
-		return -EIO;
-	if (parent == UINT64_MAX)
-		return !memcmp(digest, rp->root, rp->g->digest_size);
-	parent_block = proven_tree_block(rp, pc, parent, &r, err);
-	if (!parent_block)
-		return r;
-	return !memcmp(digest, parent_block + slot, rp->g->digest_size);
-}
-
-/* Rewrites the parity of each stale round from its blocks, each read
- * once and proven against the root before it goes in: a block that
- * changed since the verify pass stops the rewrite, with its round left
- * as it was. */
-static int rewrite_rounds(struct repair *rp, const uint8_t *stale,
-			  struct fv_error *err)
-{
-	const struct verity_fec_layout *fl = &rp->l->fec;
-	size_t bs = fl->block_size, round_bytes = bs * fl->roots;
-	uint8_t *src[FEC_RS_N], *planes[FEC_MAX_ROOTS];
-	struct proof_cache pc = {NULL, {0}, {0}};
-	int r = 0;
-
-	pc.block = malloc((size_t)(rp->g->levels ? rp->g->levels : 1) * bs);
-	if (!pc.block)
-		return fv_fail(err, ENOMEM, "out of memory");
-	for (unsigned i = 0; i < rp->rs.rsn; i++)
-		src[i] = rp->round + (size_t)i * bs;
-	for (unsigned k = 0; k < fl->roots; k++)
-		planes[k] = rp->planes + (size_t)k * bs;
-	for (uint64_t n = 0; !r && n < fl->rounds; n++) {
-		if (!bit(stale, n))
-			continue;
-		for (unsigned i = 0; !r && i < rp->rs.rsn; i++) {
-			uint64_t c = (uint64_t)i * fl->rounds + n;
-			struct verity_failure f;
-
-			r = fec_read_covered(&rp->src, c, 1, src[i], err);
-			if (!r && c < fl->blocks)
-				r = prove_block(rp, &pc, c, src[i], err);
-			else if (!r)
-				r = 1;
-			if (r == 1) {
-				r = 0;
-				continue;
-			}
-			if (r)
-				break;
-			failure_of(rp, c, &f);
-			r = fv_fail(err, ESTALE,
-				    "%s: %s %llu no longer matches the tree "
-				    "(changed while repair ran?); the parity "
-				    "of its round is left as it was",
-				    c < rp->p->data_blocks ? rp->data.path
-							   : rp->hash.path,
-				    c < rp->p->data_blocks ? "data block"
-							   : "hash block",
-				    (unsigned long long)f.block);
-		}
-		if (r)
-			break;
-		fec_encode_stored(&rp->rs, bs, src, planes, rp->parity);
-		r = verity_device_write(&rp->fec, fl->offset + n * round_bytes,
-					rp->parity, round_bytes, err);
-		if (!r)
-			rp->res->parity_rewritten++;
-	}
-	free(pc.block);
-	return r;
-}
-
 /* Parity that disagrees with verified data: counted; rewritten only when
- * asked, and only when few codewords disagree (more says the parity is
- * not this image's: another file, or other roots or offset). */
-static int parity_pass(struct repair *rp, const struct ht_options *opt,
-		       struct fv_error *err)
+ * asked (docs/format.md, "Where we differ", 12). */
+static int check_parity(struct repair *rp, struct fv_error *err)
 {
-	const struct verity_fec_layout *fl = &rp->l->fec;
-	int rewrite = rp->how & VERITY_REPAIR_REWRITE_PARITY;
-	struct fec_pass_result pr = {0, 0, NULL};
-	uint8_t *skip;
+	struct fec_refresh x = {
+		&rp->src,
+		&rp->rs,
+		&rp->proof,
+		NULL,
+		rp->run->ht.threads,
+		!rp->dry_run && (rp->run->flags & VERITY_RUN_REWRITE_PARITY)};
+	uint8_t *skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
 	int r;
 
-	skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
 	if (!skip)
 		return fv_fail(err, ENOMEM, "out of memory");
-	if (rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1))) {
-		free(skip);
-		return fv_fail(err, ENOMEM, "out of memory");
-	}
-	r = fec_parity_pass(&rp->src, &rp->rs, FEC_PASS_CHECK, skip,
-			    opt ? opt->threads : 1, &pr, err);
+	x.skip = skip;
+	r = fec_refresh(&x, rp->res, err);
 	free(skip);
-	rp->res->stale_codewords = pr.stale_codewords;
-	rp->res->stale_rounds = pr.stale_rounds;
-	rp->res->rewrite_limit = verity_parity_rewrite_limit(fl);
-	if (!r && rewrite && pr.stale_codewords > rp->res->rewrite_limit)
-		r = fv_fail(err, EINVAL,
-			    "%s: %llu of %llu parity codewords disagree with "
-			    "the verified image, more than the %d%% (%llu) "
-			    "that damage explains: it is not this image's "
-			    "parity, or --fec-roots or --fec-offset is wrong; "
-			    "nothing rewritten",
-			    fl->on_hash_device ? rp->hash.path : rp->fec.path,
-			    (unsigned long long)pr.stale_codewords,
-			    (unsigned long long)(fl->rounds * fl->block_size),
-			    VERITY_PARITY_REWRITE_PERCENT,
-			    (unsigned long long)rp->res->rewrite_limit);
-	if (!r && rewrite && pr.stale_rounds && !rp->dry_run)
-		r = rewrite_rounds(rp, pr.stale, err);
-	if (!r && rp->res->parity_rewritten)
-		r = flush(&rp->fec, err);
-	free(pr.stale);
 	return r;
 }
 
-static int finish(struct repair *rp, const struct ht_options *opt,
-		  struct fv_error *err)
+static int finish(struct repair *rp, struct fv_error *err)
 {
 	uint64_t nd = rp->p->data_blocks, remaining = 0;
 	int r = 0;
@@ -877,16 +583,16 @@ static int finish(struct repair *rp, const struct ht_options *opt,
 		if (bit(rp->rebuilt, c))
 			rp->res->repaired--;
 		failure_of(rp, c, &f);
-		if (rp->event)
-			rp->event(rp->ctx, VERITY_UNREPAIRED, &f);
+		if (rp->run->event)
+			rp->run->event(rp->run->ctx, VERITY_UNREPAIRED, &f);
 	}
 	rp->res->bad_blocks = rp->res->repaired + remaining;
 	if (!rp->dry_run && rp->res->repaired)
-		r = flush(&rp->data, err);
+		r = flush(&rp->d.data, err);
 	if (!r && !rp->dry_run && rp->res->repaired)
-		r = flush(&rp->hash, err);
+		r = flush(&rp->d.hash, err);
 	if (!r)
-		r = parity_pass(rp, opt, err);
+		r = check_parity(rp, err);
 	return r;
 }
 
@@ -895,8 +601,8 @@ static int finish(struct repair *rp, const struct ht_options *opt,
  * damage: 1 (res says root_first) and nothing else is judged. */
 static int wrong_root(struct repair *rp, int *r, struct fv_error *err)
 {
-	struct verity_io_ctx ioctx = {&rp->data, &rp->hash, rp->l->tree_offset,
-				      NULL};
+	struct verity_io_ctx ioctx = {&rp->d.data, &rp->d.hash,
+				      rp->l->tree_offset, NULL};
 	struct ht_io io;
 	enum ht_top top;
 
@@ -909,93 +615,98 @@ static int wrong_root(struct repair *rp, int *r, struct fv_error *err)
 	return 1;
 }
 
-uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl)
+static int alloc_buffers(struct repair *rp, struct fv_error *err)
 {
-	uint64_t all = fl->rounds * fl->block_size;
-	uint64_t limit = all / 100 * VERITY_PARITY_REWRITE_PERCENT;
+	const struct verity_fec_layout *fl = &rp->l->fec;
+	size_t bs = fl->block_size;
 
-	return limit > fl->block_size ? limit : fl->block_size;
+	rp->bad = calloc((fl->blocks + 7) / 8, 1);
+	rp->rebuilt = calloc((fl->blocks + 7) / 8, 1);
+	rp->trusted = calloc((rp->g->tree_blocks + 7) / 8 + 1, 1);
+	rp->round = malloc(bs * rp->rs.rsn);
+	rp->parity = malloc(bs * fl->roots);
+	rp->planes = malloc(bs * fl->roots);
+	rp->candidate = malloc(bs * FEC_RS_N);
+	if (!rp->bad || !rp->rebuilt || !rp->trusted || !rp->round ||
+	    !rp->parity || !rp->planes || !rp->candidate)
+		return fv_fail(err, ENOMEM, "out of memory");
+	return 0;
 }
 
-int verity_fec_repair(struct verity_params *p, const char *data_path,
-		      const char *hash_path, const struct verity_fec_params *fp,
-		      unsigned how, const struct ht_options *opt,
-		      const uint8_t *root, size_t root_size,
-		      verity_report_fn report, verity_repair_fn event,
-		      void *ctx, struct verity_fec_result *res,
-		      struct verity_layout *layout, struct fv_error *err)
+static void free_all(struct repair *rp)
 {
-	struct verity_layout l;
+	free(rp->bad);
+	free(rp->rebuilt);
+	free(rp->trusted);
+	free(rp->round);
+	free(rp->parity);
+	free(rp->planes);
+	free(rp->candidate);
+	fec_overlay_free(&rp->ov);
+	fec_proof_free(&rp->proof);
+	ht_hasher_free(&rp->h); /* safe on a zeroed hasher */
+	if (rp->rs.karn)
+		fec_rs_free(&rp->rs);
+	verity_pair_close(&rp->d);
+}
+
+int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
+		      struct verity_outcome *out, struct fv_error *err)
+{
+	const struct verity_params *p = &pair->params;
 	struct repair rp;
-	size_t bs;
+	enum verity_open_mode mode = run->flags & VERITY_RUN_DRY_RUN
+					     ? VERITY_OPEN_READ
+					     : VERITY_OPEN_WRITE;
 	int r;
 
 	memset(&rp, 0, sizeof(rp));
-	memset(res, 0, sizeof(*res));
-	if (!fp || !fp->device)
+	memset(out, 0, sizeof(*out));
+	if (!pair->fec.region.path)
 		return fv_fail(err, EINVAL, "no FEC device given");
+	rp.pair = pair;
 	rp.p = p;
-	rp.l = &l;
-	rp.g = &l.geo;
-	rp.opt = opt;
-	rp.root = root;
-	rp.how = how;
-	rp.dry_run = (how & VERITY_REPAIR_DRY_RUN) != 0;
-	rp.report = report;
-	rp.event = event;
-	rp.ctx = ctx;
-	rp.res = res;
+	rp.l = &pair->layout;
+	rp.g = &pair->layout.geo;
+	rp.run = run;
+	rp.root = pair->root;
+	rp.dry_run = mode == VERITY_OPEN_READ;
+	rp.res = &out->fec;
 	rp.first_pass = 1;
-	rp.data.fd = rp.hash.fd = rp.fec.fd = -1;
-	r = open_all(&rp, data_path, hash_path, fp, root_size, err);
-	if (r) {
-		close_all(&rp);
+	out->has_fec = 1;
+	/* the parity is written only when asked to be */
+	r = verity_pair_open(pair, mode,
+			     run->flags & VERITY_RUN_REWRITE_PARITY
+				     ? mode
+				     : VERITY_OPEN_READ,
+			     &rp.d, err);
+	if (r)
 		return r;
+	out->layout = pair->layout;
+	rp.src = (struct fec_source){&rp.d.data, &rp.d.hash, &rp.d.fec,
+				     &rp.l->fec, &rp.ov};
+	r = fec_rs_init(&rp.rs, rp.l->fec.roots, err);
+	if (!r)
+		r = ht_hasher_init(&rp.h, p->hash_name, p->hash_type, p->salt,
+				   p->salt_size, err);
+	if (!r) {
+		verity_fill_info(&out->info, &rp.h);
+		r = fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src, rp.root,
+				   err);
 	}
-	if (layout)
-		*layout = l;
-	rp.src = (struct fec_source){&rp.data, &rp.hash, &rp.fec, &l.fec,
-				     &rp.ov};
-	bs = l.fec.block_size;
-	r = fec_rs_init(&rp.rs, l.fec.roots, err);
-	if (r) {
-		close_all(&rp);
-		return r;
+	if (!r)
+		r = alloc_buffers(&rp, err);
+	if (!r && (run->flags & VERITY_RUN_ROOT_FIRST) &&
+	    wrong_root(&rp, &r, err)) {
+		out->res = out->fec.before;
+		free_all(&rp);
+		return 0;
 	}
-	r = ht_hasher_init(&rp.h, p->hash_name, p->hash_type, p->salt,
-			   p->salt_size, err);
-	if (r) {
-		fec_rs_free(&rp.rs);
-		close_all(&rp);
-		return r;
-	}
-	rp.bad = calloc((l.fec.blocks + 7) / 8, 1);
-	rp.rebuilt = calloc((l.fec.blocks + 7) / 8, 1);
-	rp.trusted = calloc((l.geo.tree_blocks + 7) / 8 + 1, 1);
-	rp.round = malloc(bs * rp.rs.rsn);
-	rp.parity = malloc(bs * l.fec.roots);
-	rp.planes = malloc(bs * l.fec.roots);
-	rp.candidate = malloc(bs * FEC_RS_N);
-	if (!rp.bad || !rp.rebuilt || !rp.trusted || !rp.round || !rp.parity ||
-	    !rp.planes || !rp.candidate)
-		r = fv_fail(err, ENOMEM, "out of memory");
-	if (!r && (how & VERITY_REPAIR_ROOT_FIRST) && wrong_root(&rp, &r, err))
-		goto out;
 	if (!r)
 		r = run_passes(&rp, err);
 	if (!r)
-		r = finish(&rp, opt, err);
-out:
-	free(rp.bad);
-	free(rp.rebuilt);
-	free(rp.trusted);
-	free(rp.round);
-	free(rp.parity);
-	free(rp.planes);
-	free(rp.candidate);
-	overlay_free(&rp.ov);
-	ht_hasher_free(&rp.h);
-	fec_rs_free(&rp.rs);
-	close_all(&rp);
+		r = finish(&rp, err);
+	out->res = rp.dry_run ? out->fec.before : out->fec.after;
+	free_all(&rp);
 	return r;
 }

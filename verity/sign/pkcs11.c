@@ -64,12 +64,14 @@ int verity_pkcs11_load_key(const char *uri, const char *pin, EVP_PKEY **key,
 		UI_method_set_reader(ui, refuse_to_read);
 	*key = ENGINE_load_private_key(e, uri, ui, NULL);
 	UI_destroy_method(ui);
-	if (!*key)
-		r = fv_fail(err, pin ? EINVAL : EACCES,
-			    "%s: no private key there%s", uri,
-			    pin ? ", or the PIN is wrong"
-				: " (a token needs its PIN: "
-				  "--key-passphrase-file)");
+	if (!*key && pin)
+		r = fv_fail(err, EINVAL,
+			    "%s: no private key there, or the PIN is wrong",
+			    uri);
+	else if (!*key)
+		r = fv_fail_fix(err, EACCES, FV_PARAM_PASSPHRASE, 0, 0,
+				"a token needs its PIN: give %0",
+				"%s: no private key there", uri);
 	ENGINE_finish(e);
 	ENGINE_free(e);
 	ERR_clear_error();

@@ -14,7 +14,7 @@
 #include <openssl/x509v3.h>
 
 #include "hashtree/hasher.h"
-#include "verity/storage/device.h"
+#include "verity/storage/file.h"
 #include "verity/sign/pkcs11.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
@@ -119,11 +119,10 @@ int verity_sign(const char *key_path, const char *cert_path,
 	if (!key && !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, pass_cb, &pass,
 						       ctx, NULL))) {
 		if (pass.asked && !passphrase)
-			r = fv_fail(
-				err, EACCES,
-				"%s: the private key is encrypted: give its "
-				"passphrase (--key-passphrase-file)",
-				key_path);
+			r = fv_fail_fix(err, EACCES, FV_PARAM_PASSPHRASE, 0, 0,
+					"give %0",
+					"%s: the private key is encrypted",
+					key_path);
 		else if (pass.asked)
 			r = fv_fail(err, EINVAL,
 				    "%s: cannot decrypt the private key (wrong "
@@ -399,7 +398,8 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 	}
 	if (!ntrusted) {
 		r = fv_fail(err, EINVAL,
-			    "%s: checking a signature needs --trusted-cert",
+			    "%s: checking a signature needs a trusted "
+			    "certificate",
 			    sig_name);
 		goto out;
 	}

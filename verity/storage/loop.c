@@ -38,13 +38,16 @@ static int configure_old(int lfd, int fd, const struct loop_info64 *info)
 	return 0;
 }
 
-static int configure(int lfd, int fd, const char *path)
+static int configure(int lfd, int fd, const char *path, uint64_t offset,
+		     uint64_t sizelimit)
 {
 	struct loop_config cfg;
 	int r;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = (__u32)fd;
+	cfg.info.lo_offset = offset;
+	cfg.info.lo_sizelimit = sizelimit;
 	cfg.info.lo_flags =
 		LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
 	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", path);
@@ -62,7 +65,8 @@ static int configure(int lfd, int fd, const char *path)
 	return r;
 }
 
-int verity_loop_attach(int fd, const char *path, char *dev, size_t len,
+int verity_loop_attach(int fd, const char *path, uint64_t offset,
+		       uint64_t sizelimit, char *dev, size_t len,
 		       struct fv_error *err)
 {
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), r = -EBUSY;
@@ -85,7 +89,7 @@ int verity_loop_attach(int fd, const char *path, char *dev, size_t len,
 			r = -errno;
 			break;
 		}
-		r = configure(lfd, fd, path);
+		r = configure(lfd, fd, path, offset, sizelimit);
 		if (!r) {
 			close(ctl);
 			return lfd;

@@ -4,14 +4,17 @@
 #define FV_LOOP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hashtree/error.h"
 
-/* Attaches the open file fd (named path) to a free loop device. Returns
- * an open descriptor of the loop device (closing it, once something else
- * holds the device, lets the device go when that user goes) and its path
- * in dev. */
-int verity_loop_attach(int fd, const char *path, char *dev, size_t len,
+/* Attaches the open file or device fd (named path) to a free loop
+ * device, from byte offset on, sizelimit bytes (0: to the end): a region.
+ * Returns an open descriptor of the loop device (closing it, once
+ * something else holds the device, lets the device go when that user
+ * goes) and its path in dev. */
+int verity_loop_attach(int fd, const char *path, uint64_t offset,
+		       uint64_t sizelimit, char *dev, size_t len,
 		       struct fv_error *err);
 
 /* The file behind /dev/loopN, or "" when dev is not a loop device. */

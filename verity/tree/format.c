@@ -1,15 +1,19 @@
+/* format: the tree of the data region into the hash region, the parity
+ * (made with the tree where it pays), the superblock last; outputs
+ * appear whole or not at all, and an image written in place is marked
+ * unfinished until its tree is durable. */
+#include "verity/tree/format.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "verity/storage/device.h"
-#include "verity/fec/fec.h"
-#include "verity/tree/layout_internal.h"
+#include "verity/fec/encode.h"
+#include "verity/storage/output.h"
+#include "verity/tree/io.h"
 #include "verity/tree/superblock.h"
-#include "verity/verity.h"
 
 /* Format with parity built alongside: tree blocks go into the parity as
  * they are written. */
@@ -54,29 +58,6 @@ static int write_superblock(const struct verity_params *p,
 	return r;
 }
 
-/* The FEC device: the hash device again when it names the same file (the
- * parity then goes into the same temporary file), else an output. */
-static int open_fec(struct verity_device *fec, const char *fec_path,
-		    const struct verity_device *hash, const char *hash_path,
-		    const char *data_path, uint64_t offset,
-		    struct fv_error *err)
-{
-	if (!strcmp(fec_path, hash_path) ||
-	    verity_path_same(fec_path, hash_path)) {
-		*fec = *hash;
-		fec->tmp = NULL;
-		fec->final = NULL;
-		fec->path = fec_path;
-		fec->fd = dup(hash->fd);
-		if (fec->fd < 0)
-			return fv_fail(err, errno, "%s: %s", fec_path,
-				       strerror(errno));
-		return 0;
-	}
-	return verity_device_open_format_output(fec, fec_path, "the FEC file",
-						data_path, offset, err);
-}
-
 /* In place, an interrupted format must not leave the old superblock in
  * front of a half-written tree: the superblock's place gets a marker
  * that dump and verify call unfinished, durable before the first tree
@@ -115,129 +96,129 @@ static int extend_for_fec(const struct verity_layout *l,
 /* The parity: finished from what the tree build added (fused), or
  * computed in a pass of its own. */
 static int write_fec(const struct verity_layout *l,
-		     const struct verity_device *data,
-		     const struct verity_device *hash,
-		     const struct verity_device *fec, const struct fec_rs *rs,
-		     struct fec_fused *fused, const struct ht_options *opt,
+		     const struct verity_devices *d, const struct fec_rs *rs,
+		     struct fec_fused *fused, unsigned threads,
 		     struct fv_error *err)
 {
-	struct fec_source src = {data, hash, fec, &l->fec, NULL};
-	int r = extend_for_fec(l, hash, err);
+	struct fec_source src = {&d->data, &d->hash, &d->fec, &l->fec, NULL};
+	int r = extend_for_fec(l, &d->hash, err);
 
 	if (!r && fused->planes)
 		r = fec_fused_finish(fused, &src, err);
 	else if (!r)
-		r = fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL,
-				    opt ? opt->threads : 1, NULL, err);
+		r = fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL, threads,
+				    NULL, err);
 	return r;
 }
 
-int verity_format(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const struct verity_fec_params *fp,
-		  const struct ht_options *opt, uint8_t *root,
-		  struct verity_layout *layout, struct verity_info *info,
-		  struct fv_error *err)
+/* The tree (and, fused, the data's parity) over the opened devices. */
+static int build_tree(struct verity_pair *pair, struct verity_devices *d,
+		      const struct verity_run *run, struct fec_rs *rs,
+		      struct fec_fused *fused, struct verity_outcome *out,
+		      struct fv_error *err)
 {
-	struct verity_device data, hash, fec = {.fd = -1};
-	struct verity_layout l;
-	struct verity_io_ctx ctx;
+	const struct verity_params *p = &pair->params;
+	struct verity_layout *l = &pair->layout;
+	struct verity_io_ctx ctx = {&d->data, &d->hash, l->tree_offset, NULL};
+	struct ht_options build = run->ht;
 	struct ht_hasher h;
 	struct ht_io io;
-	struct fec_rs rs = {0};
-	struct fec_fused fused = {0};
-	struct ht_options build = {.threads = 1};
-	int r;
+	int r = 0;
 
-	r = verity_open_pair(p, data_path, hash_path, 0, VERITY_OPEN_CREATE,
-			     &data, &hash, &l, err);
-	if (r)
-		return r;
-	if (opt)
-		build = *opt;
-	if (fp && fp->device) {
-		r = open_fec(&fec, fp->device, &hash, hash_path, data_path,
-			     fp->offset, err);
-		if (!r)
-			r = verity_fec_attach(p, &l, fp, VERITY_OPEN_CREATE,
-					      &data, &hash, &fec, err);
-		if (r) {
-			verity_device_close(&fec);
-			verity_device_close(&hash);
-			verity_device_close(&data);
-			return r;
-		}
-	}
-	/* (without a superblock the marker sits where the tree starts: its
-	 * top block, written last, replaces it) */
-	if (!hash.tmp && (!p->no_superblock || l.geo.tree_blocks) &&
-	    (r = mark_unfinished(p, &hash, err))) {
-		verity_device_close(&fec);
-		verity_device_close(&hash);
-		verity_device_close(&data);
-		return r;
-	}
-	ctx.data = &data;
-	ctx.hash = &hash;
-	ctx.tree_offset = l.tree_offset;
-	ctx.fused = NULL;
 	verity_io_init(&io, &ctx);
-	if (l.fec.roots) {
-		r = fec_rs_init(&rs, l.fec.roots, err);
+	if (l->fec.roots) {
+		r = fec_rs_init(rs, l->fec.roots, err);
 		/* the data blocks go into the parity as the tree hashes them
 		 * (a tree of no level hashes none) */
-		if (!r && l.geo.levels)
-			r = fec_fused_init(&fused, &rs, &l.fec,
-					   opt ? opt->threads : 1, err);
+		if (!r && l->geo.levels)
+			r = fec_fused_init(fused, rs, &l->fec, run->ht.threads,
+					   &run->tuning, err);
 		if (r > 0)
 			r = 0;
-		if (fused.planes) {
+		if (fused->planes) {
 			/* read, not mapped: the parity update then finds the
 			 * blocks in the chunk just hashed, in cache (mapped,
 			 * format with parity was 15% slower here) */
 			build.no_map = 1;
 			io.data_seen = io_data_seen;
 			io.write_tree = io_write_tree_fused;
-			ctx.fused = &fused;
+			ctx.fused = fused;
 		}
 	}
 	if (!r)
 		r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
 				   p->salt_size, err);
-	if (!r) {
-		verity_fill_info(info, &h);
-		r = ht_build(&l.geo, &h, &io, &build, root, err);
-		ht_hasher_free(&h);
-		if (!r)
-			r = verity_data_unchanged(&data, &l, err);
+	if (r)
+		return r;
+	verity_fill_info(&out->info, &h);
+	r = ht_build(&l->geo, &h, &io, &build, out->root, err);
+	ht_hasher_free(&h);
+	if (!r)
+		r = verity_data_unchanged(&d->data, l, err);
+	return r;
+}
+
+/* Everything written made durable and visible: in place, the tree and
+ * parity before the superblock; whole, the parity named by a new hash
+ * image committed first. */
+static int commit(struct verity_pair *pair, struct verity_devices *d,
+		  struct fv_error *err)
+{
+	const struct verity_params *p = &pair->params;
+	const struct verity_layout *l = &pair->layout;
+	int own_fec = l->fec.roots && !l->fec.on_hash_device;
+	int r = 0;
+
+	if (!d->hash.tmp && fsync(d->hash.fd) < 0 && errno != EINVAL)
+		return fv_fail(err, EIO, "%s: cannot flush: %s", d->hash.path,
+			       strerror(errno));
+	if (d->hash.tmp && own_fec) {
+		if (!p->no_superblock)
+			r = write_superblock(p, l, &d->hash, err);
+		return r ? r
+			 : verity_device_commit_pair(&d->fec, &d->hash, err);
 	}
+	if (own_fec)
+		r = verity_device_commit(&d->fec, err);
+	if (!r && !p->no_superblock)
+		r = write_superblock(p, l, &d->hash, err);
+	return r ? r : verity_device_commit(&d->hash, err);
+}
+
+int verity_format(struct verity_pair *pair, const struct verity_run *run,
+		  struct verity_outcome *out, struct fv_error *err)
+{
+	struct verity_devices d;
+	struct fec_rs rs = {0};
+	struct fec_fused fused = {0};
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = verity_pair_open(pair, VERITY_OPEN_CREATE, VERITY_OPEN_CREATE, &d,
+			     err);
+	if (r)
+		return r;
+	/* (without a superblock the marker sits where the tree starts: its
+	 * top block, written last, replaces it) */
+	if (!d.hash.tmp &&
+	    (!pair->params.no_superblock || pair->layout.geo.tree_blocks))
+		r = mark_unfinished(&pair->params, &d.hash, err);
+	if (!r)
+		r = build_tree(pair, &d, run, &rs, &fused, out, err);
 	/* parity after the tree, before the superblock, as veritysetup */
-	if (!r && l.fec.roots)
-		r = write_fec(&l, &data, &hash, &fec, &rs, &fused, opt, err);
+	if (!r && pair->layout.fec.roots)
+		r = write_fec(&pair->layout, &d, &rs, &fused, run->ht.threads,
+			      err);
+	if (!r)
+		r = commit(pair, &d, err);
 	fec_fused_free(&fused);
 	if (rs.karn)
 		fec_rs_free(&rs);
-	/* in place: the tree and parity durable before the superblock */
-	if (!r && !hash.tmp && fsync(hash.fd) < 0 && errno != EINVAL)
-		r = fv_fail(err, EIO, "%s: cannot flush: %s", hash_path,
-			    strerror(errno));
-	if (hash.tmp && l.fec.roots && !l.fec.on_hash_device) {
-		/* a new hash image: the parity named by it committed first */
-		if (!r && !p->no_superblock)
-			r = write_superblock(p, &l, &hash, err);
-		if (!r)
-			r = verity_device_commit_pair(&fec, &hash, err);
-	} else {
-		if (!r && l.fec.roots && !l.fec.on_hash_device)
-			r = verity_device_commit(&fec, err);
-		if (!r && !p->no_superblock)
-			r = write_superblock(p, &l, &hash, err);
-		if (!r)
-			r = verity_device_commit(&hash, err);
+	verity_pair_close(&d);
+	if (!r) {
+		out->layout = pair->layout;
+		memcpy(pair->root, out->root, pair->layout.geo.digest_size);
+		pair->root_size = pair->layout.geo.digest_size;
 	}
-	verity_device_close(&fec);
-	verity_device_close(&hash);
-	verity_device_close(&data);
-	if (!r && layout)
-		*layout = l;
 	return r;
 }

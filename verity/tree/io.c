@@ -9,8 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "verity/storage/device.h"
-#include "verity/tree/layout_internal.h"
+#include "verity/tree/io.h"
 
 static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
 			struct fv_error *err)
@@ -38,11 +37,13 @@ static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 				   err);
 }
 
-/* Holes of a sparse data file read as zeros: their blocks need no read. */
+/* Holes of a sparse data file read as zeros: their blocks need no read.
+ * Offsets in the region (the file's, less its base). */
 static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
 {
 	const struct verity_io_ctx *ctx = c;
-	off_t data = lseek(ctx->data->fd, (off_t)off, SEEK_DATA);
+	uint64_t base = ctx->data->base;
+	off_t data = lseek(ctx->data->fd, (off_t)(base + off), SEEK_DATA);
 
 	if (data < 0) {
 		struct stat st;
@@ -52,32 +53,36 @@ static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
 		/* no data after off: a hole to the end, unless the file
 		 * shrank (then reading fails and says so) */
 		if (fstat(ctx->data->fd, &st) < 0 ||
-		    (uint64_t)st.st_size < ctx->data->size)
+		    (uint64_t)st.st_size < base + ctx->data->size)
 			return -EIO;
 		*is_hole = 1;
 		*end = UINT64_MAX;
 		return 0;
 	}
-	if ((uint64_t)data > off) {
+	if ((uint64_t)data > base + off) {
 		*is_hole = 1;
-		*end = (uint64_t)data;
+		*end = (uint64_t)data - base;
 		return 0;
 	}
-	off_t hole = lseek(ctx->data->fd, (off_t)off, SEEK_HOLE);
-	if (hole < 0 || (uint64_t)hole <= off)
+	off_t hole = lseek(ctx->data->fd, (off_t)(base + off), SEEK_HOLE);
+	if (hole < 0 || (uint64_t)hole <= base + off)
 		return -EIO;
 	*is_hole = 0;
-	*end = (uint64_t)hole;
+	*end = (uint64_t)hole - base;
 	return 0;
 }
 
-/* Mapping avoids copying the data out of the page cache. A file that
- * shrinks while mapped raises SIGBUS: the command catches it. */
+/* Mapping avoids copying the data out of the page cache (a library
+ * option; a file that shrinks while mapped raises SIGBUS in the program).
+ * Offsets in the region. */
 static const uint8_t *io_map_data(void *c, uint64_t off, size_t len)
 {
 	const struct verity_io_ctx *ctx = c;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t base = off - off % page;
+	uint64_t base;
+
+	off += ctx->data->base;
+	base = off - off % page;
 	void *p = mmap(NULL, len + (off - base), PROT_READ,
 		       MAP_SHARED | MAP_POPULATE, ctx->data->fd, (off_t)base);
 
@@ -101,7 +106,7 @@ int verity_data_unchanged(const struct verity_device *data,
 	struct stat st;
 
 	if (data->is_block || fstat(data->fd, &st) < 0 ||
-	    (uint64_t)st.st_size >= l->data_bytes)
+	    (uint64_t)st.st_size >= data->base + l->data_bytes)
 		return 0;
 	return fv_fail(err, EIO,
 		       "%s: the file shrank to %llu bytes while it was being "

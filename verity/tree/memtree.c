@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/tree/layout_internal.h"
+#include "verity/tree/layout.h"
 
 static int mt_read_data(void *c, uint64_t off, void *buf, size_t len,
 			struct fv_error *err)

@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 #include "verity/storage/device.h"
-#include "verity/verity.h"
+#include "hashtree/tree.h"
+#include "verity/tree/layout.h"
 
 struct verity_memtree {
 	struct ht_hasher h;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "verity/storage/device.h"
-#include "verity/verity.h"
 
 static const char verity_signature[8] = {'v', 'e', 'r', 'i', 't', 'y', 0, 0};
 
@@ -118,12 +117,13 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 
 /* The superblock at p->hash_offset of the hash device, read and decoded
  * into p (an interrupted format is named as such). */
-int verity_read_superblock(const char *hash_path, struct verity_params *p,
-			   struct fv_error *err)
+int verity_read_superblock(const struct verity_region *region,
+			   struct verity_params *p, struct fv_error *err)
 {
+	const char *hash_path = region->path;
 	struct verity_device hash;
 	uint8_t sb[VERITY_SB_SIZE];
-	int r = verity_device_open(&hash, hash_path, VERITY_OPEN_READ, err);
+	int r = verity_device_open_region(&hash, region, VERITY_OPEN_READ, err);
 
 	if (r)
 		return r;

@@ -1,9 +1,10 @@
 /* The 512-byte dm-verity superblock (docs/format.md), little-endian. */
-#ifndef FV_SUPERBLOCK_H
-#define FV_SUPERBLOCK_H
+#ifndef FV_TREE_SUPERBLOCK_H
+#define FV_TREE_SUPERBLOCK_H
 
 #include <stdint.h>
 
+#include "verity/storage/device.h"
 #include "verity/tree/params.h"
 
 /* What an interrupted format leaves where the superblock goes (instead
@@ -18,5 +19,10 @@ void verity_sb_encode(const struct verity_params *p,
  * the caller set them. -EINVAL with a message naming the bad field. */
 int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 		     struct fv_error *err);
+
+/* Reads and validates the superblock at p->hash_offset of the hash
+ * region into p; an unfinished format is refused as such. */
+int verity_read_superblock(const struct verity_region *hash,
+			   struct verity_params *p, struct fv_error *err);
 
 #endif

@@ -1,9 +1,11 @@
+/* verify without parity: the pair opened read-only, the root checked
+ * first, then every block top-down. */
+#include "verity/tree/verify.h"
+
 #include <errno.h>
 #include <string.h>
 
-#include "verity/storage/device.h"
-#include "verity/tree/layout_internal.h"
-#include "verity/verity.h"
+#include "verity/tree/io.h"
 
 struct report_bridge {
 	const struct verity_layout *l;
@@ -43,53 +45,47 @@ static void bridge_report(void *c, const struct ht_failure *f)
 		b->report(b->ctx, &vf);
 }
 
-int verity_verify(struct verity_params *p, const char *data_path,
-		  const char *hash_path, const struct ht_options *opt,
-		  const uint8_t *root, size_t root_size,
-		  verity_report_fn report, void *report_ctx,
-		  struct ht_verify_result *res, struct verity_info *info,
-		  struct fv_error *err)
+int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
+		       struct verity_outcome *out, struct fv_error *err)
 {
-	struct verity_device data, hash;
-	struct verity_layout l;
+	struct verity_devices d;
+	struct verity_layout *l = &pair->layout;
+	struct report_bridge bridge = {l, run->report, run->ctx};
 	struct verity_io_ctx ctx;
-	struct report_bridge bridge = {&l, report, report_ctx};
 	struct ht_hasher h;
 	struct ht_io io;
+	enum ht_top top;
 	int r;
 
-	r = verity_open_pair(p, data_path, hash_path, root_size,
-			     VERITY_OPEN_READ, &data, &hash, &l, err);
+	memset(out, 0, sizeof(*out));
+	r = verity_pair_open(pair, VERITY_OPEN_READ, VERITY_OPEN_READ, &d, err);
 	if (r)
 		return r;
-	r = ht_hasher_init(&h, p->hash_name, p->hash_type, p->salt,
-			   p->salt_size, err);
-	if (!r) {
-		verity_fill_info(info, &h);
-		ctx.data = &data;
-		ctx.hash = &hash;
-		ctx.tree_offset = l.tree_offset;
-		ctx.fused = NULL;
-		verity_io_init(&io, &ctx);
-		enum ht_top top;
-
-		/* the root first: a wrong root hash or parameter is one line,
-		 * not a failure for every block */
-		r = ht_check_top(&l.geo, &h, &io, root, &top, err);
-		if (!r && top == HT_TOP_MISMATCH) {
-			memset(res, 0, sizeof(*res));
-			res->root_first = 1;
-		} else if (!r) {
-			/* a damaged top block is blamed, and the root proven
-			 * by the top its children rebuild */
-			r = ht_verify(&l.geo, &h, &io, opt, root, bridge_report,
-				      &bridge, res, err);
-		}
-		ht_hasher_free(&h);
-		if (!r)
-			r = verity_data_unchanged(&data, &l, err);
+	out->layout = *l;
+	r = ht_hasher_init(&h, pair->params.hash_name, pair->params.hash_type,
+			   pair->params.salt, pair->params.salt_size, err);
+	if (r) {
+		verity_pair_close(&d);
+		return r;
 	}
-	verity_device_close(&hash);
-	verity_device_close(&data);
+	verity_fill_info(&out->info, &h);
+	ctx = (struct verity_io_ctx){&d.data, &d.hash, l->tree_offset, NULL};
+	verity_io_init(&io, &ctx);
+	/* the root first: a wrong root hash or parameter is one line, not
+	 * a failure for every block */
+	if (run->flags & VERITY_RUN_ROOT_FIRST)
+		r = ht_check_top(&l->geo, &h, &io, pair->root, &top, err);
+	if (!r && (run->flags & VERITY_RUN_ROOT_FIRST) &&
+	    top == HT_TOP_MISMATCH)
+		out->res.root_first = 1;
+	else if (!r)
+		/* a damaged top block is blamed, and the root proven by the
+		 * top its children rebuild */
+		r = ht_verify(&l->geo, &h, &io, &run->ht, pair->root,
+			      bridge_report, &bridge, &out->res, err);
+	ht_hasher_free(&h);
+	if (!r)
+		r = verity_data_unchanged(&d.data, l, err);
+	verity_pair_close(&d);
 	return r;
 }

@@ -1,0 +1,87 @@
+#include "verity/fec/proof.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
+		   const struct ht_hasher *h, const struct fec_source *src,
+		   const uint8_t *root, struct fv_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->g = g;
+	p->h = h;
+	p->src = src;
+	p->root = root;
+	p->cache = malloc((size_t)(g->levels ? g->levels : 1) *
+			  src->fl->block_size);
+	if (!p->cache)
+		return fv_fail(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+void fec_proof_free(struct fec_proof *p)
+{
+	free(p->cache);
+	p->cache = NULL;
+}
+
+void fec_proof_reset(struct fec_proof *p)
+{
+	memset(p->valid, 0, sizeof(p->valid));
+}
+
+int fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
+		     size_t *slot)
+{
+	uint64_t nd = p->g->data_blocks;
+
+	return c < nd ? ht_data_parent(p->g, c, parent, slot)
+		      : ht_tree_parent(p->g, c - nd, parent, slot);
+}
+
+/* Tree block t as read now and proven, or NULL (*r: 0 when it does not
+ * prove, else the error). */
+static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
+					struct fv_error *err)
+{
+	uint32_t lv = ht_level_of(p->g, t);
+	uint8_t *buf = p->cache + (size_t)lv * p->src->fl->block_size;
+	uint64_t c = p->g->data_blocks + t;
+
+	*r = 0;
+	if (p->valid[lv] && p->index[lv] == t)
+		return buf;
+	p->valid[lv] = 0;
+	*r = fec_read_covered(p->src, c, 1, buf, err);
+	if (!*r)
+		*r = fec_proof_check(p, c, buf, err);
+	if (*r != 1)
+		return NULL;
+	*r = 0;
+	p->valid[lv] = 1;
+	p->index[lv] = t;
+	return buf;
+}
+
+int fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
+		    struct fv_error *err)
+{
+	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	const uint8_t *parent_block;
+	uint64_t parent;
+	size_t slot;
+	int where = fec_proof_parent(p, c, &parent, &slot), r;
+
+	if (where < 0)
+		return 1;
+	if (ht_hash_blocks(p->h, block, p->src->fl->block_size, 1, digest,
+			   sizeof(digest), err))
+		return -EIO;
+	if (where == 1)
+		return !memcmp(digest, p->root, p->g->digest_size);
+	parent_block = proven_tree_block(p, parent, &r, err);
+	if (!parent_block)
+		return r;
+	return !memcmp(digest, parent_block + slot, p->g->digest_size);
+}

@@ -1,0 +1,35 @@
+/* The parity against the verified image: stale codewords counted, and,
+ * when asked, the stale rounds written again from blocks that prove as
+ * they are read (docs/format.md, "Where we differ", 12). */
+#ifndef FV_FEC_REFRESH_H
+#define FV_FEC_REFRESH_H
+
+#include "verity/fec/proof.h"
+#include "verity/fec/rs.h"
+#include "verity/fec/source.h"
+#include "verity/tree/pair.h"
+
+/* Most stale parity codewords a repair rewrites: 5% of all codewords,
+ * and at least one round's. More says the parity is not this image's
+ * (another file's, or other roots or offset): then nearly every codeword
+ * disagrees, where damage spoils a few parity blocks. */
+#define VERITY_PARITY_REWRITE_PERCENT 5
+uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl);
+
+struct fec_refresh {
+	const struct fec_source *src;
+	const struct fec_rs *rs;
+	struct fec_proof *proof;
+	const uint8_t *skip; /* rounds with blocks not proven: left alone */
+	unsigned threads;
+	int rewrite; /* rewrite stale rounds (else only count them) */
+};
+
+/* Counts the stale codewords and rounds into res; with x->rewrite,
+ * refuses (-EINVAL, nothing written) more than the limit, else writes
+ * each stale round again and flushes. A block that no longer proves
+ * (changed meanwhile) stops with -ESTALE, its round as it was. */
+int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
+		struct fv_error *err);
+
+#endif

@@ -1,0 +1,113 @@
+#include "verity/ops.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "verity/fec/layout.h"
+#include "verity/fec/repair.h"
+#include "verity/tree/format.h"
+#include "verity/tree/superblock.h"
+#include "verity/tree/verify.h"
+
+int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
+		     struct verity_outcome *out, struct fv_error *err)
+{
+	return verity_format(pair, run, out, err);
+}
+
+int verity_op_check_signature(const struct verity_pair *pair,
+			      const struct verity_run *run,
+			      struct verity_outcome *out, struct fv_error *err)
+{
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	const char *name =
+		pair->signature_name ? pair->signature_name : "signature";
+	int r;
+
+	out->signature_checked = 0;
+	if (!pair->signature)
+		return 0;
+	/* a signed root hash is checked, or nothing is trusted: a repair
+	 * would otherwise write blocks on the word of replaced files */
+	if (!run->ntrusted)
+		return fv_fail(err, EINVAL,
+			       "%s: the root hash is signed, and no trusted "
+			       "certificate was given to check it: nothing is "
+			       "trusted on an unchecked root hash",
+			       name);
+	verity_hex_encode(pair->root, pair->root_size, hex);
+	r = verity_signature_check(pair->signature, pair->signature_size, name,
+				   run->trusted, run->ntrusted, hex, &out->sig,
+				   err);
+	out->signature_checked = !r;
+	return r;
+}
+
+int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
+		     struct verity_outcome *out, struct fv_error *err)
+{
+	struct verity_run checked = *run;
+	struct verity_sig_check sig;
+	int signed_ok, r;
+
+	memset(out, 0, sizeof(*out));
+	r = verity_op_check_signature(pair, run, out, err);
+	if (r)
+		return r;
+	sig = out->sig;
+	signed_ok = out->signature_checked;
+	checked.flags = VERITY_RUN_ROOT_FIRST;
+	if (pair->fec.region.path) {
+		/* a dry-run repair: the same report, then what parity can
+		 * do */
+		checked.flags |= VERITY_RUN_DRY_RUN;
+		r = verity_fec_repair(pair, &checked, out, err);
+	} else {
+		r = verity_tree_verify(pair, &checked, out, err);
+	}
+	out->sig = sig;
+	out->signature_checked = signed_ok;
+	return r;
+}
+
+int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
+		     struct verity_outcome *out, struct fv_error *err)
+{
+	struct verity_sig_check sig;
+	int signed_ok, r;
+
+	memset(out, 0, sizeof(*out));
+	r = verity_op_check_signature(pair, run, out, err);
+	if (r)
+		return r;
+	sig = out->sig;
+	signed_ok = out->signature_checked;
+	r = verity_fec_repair(pair, run, out, err);
+	out->sig = sig;
+	out->signature_checked = signed_ok;
+	return r;
+}
+
+int verity_op_dump(struct verity_pair *pair, unsigned flags,
+		   struct verity_outcome *out, struct fv_error *err)
+{
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if ((flags & VERITY_DUMP_READ_SUPERBLOCK) &&
+	    !pair->params.no_superblock)
+		r = verity_read_superblock(&pair->hash, &pair->params, err);
+	if (!r)
+		r = verity_layout_compute(&pair->params, &pair->layout, err);
+	if (!r && pair->fec.region.path)
+		r = verity_fec_describe(pair, err);
+	if (!r)
+		out->layout = pair->layout;
+	return r;
+}
+
+int verity_op_open(const char *name, struct verity_pair *pair,
+		   const struct verity_run *run, struct fv_error *err)
+{
+	return verity_open(name, pair, run, err);
+}

@@ -1,0 +1,338 @@
+#include "verity/storage/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "verity/storage/backing.h"
+
+/* The directory part of path, with its slash ("." for none). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? strndup(path, (size_t)(slash - path + 1)) : strdup(".");
+}
+
+/* "dir/.name.XXXXXX" next to final. */
+static char *temp_name(const char *final)
+{
+	const char *slash = strrchr(final, '/');
+	size_t dlen = slash ? (size_t)(slash - final + 1) : 0;
+	char *t;
+
+	if (asprintf(&t, "%.*s.%s.XXXXXX", (int)dlen, final,
+		     slash ? slash + 1 : final) < 0)
+		return NULL;
+	return t;
+}
+
+/* A temporary file for final: an existing file's mode and owner, or
+ * new_mode less the umask. */
+static int open_temp(struct verity_device *d, const char *path,
+		     const char *what, const char *final,
+		     const struct stat *old, mode_t new_mode,
+		     struct fv_error *err)
+{
+	d->final = strdup(final);
+	d->tmp = temp_name(final);
+	if (!d->final || !d->tmp)
+		return fv_fail(err, ENOMEM, "out of memory");
+	d->fd = mkostemp(d->tmp, O_CLOEXEC);
+	if (d->fd < 0) {
+		int e = errno;
+
+		free(d->tmp);
+		d->tmp = NULL;
+		return fv_fail(err, EINVAL, "%s: cannot create %s: %s", path,
+			       what, strerror(e));
+	}
+	if (old) {
+		if (fchmod(d->fd, old->st_mode & 07777) < 0 ||
+		    (geteuid() == 0 &&
+		     fchown(d->fd, old->st_uid, old->st_gid) < 0)) {
+			int e = errno;
+
+			return fv_fail(err, e,
+				       "%s: cannot give the new file the old "
+				       "one's mode and owner: %s",
+				       path, strerror(e));
+		}
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(d->fd, new_mode & ~mask) < 0) {
+			int e = errno;
+
+			return fv_fail(err, e, "%s: %s", path, strerror(e));
+		}
+	}
+	return 0;
+}
+
+/* The kernel's fs.protected_symlinks rule, applied whatever the sysctl
+ * says: a symlink in a sticky world-writable directory (/tmp) is followed
+ * only by its owner, or when the directory's owner owns it too. Another
+ * user's link there is a trap, whose target would be replaced. */
+static int planted_symlink(const char *path, struct fv_error *err)
+{
+	struct stat link, dir;
+	char *d;
+	int r;
+
+	if (lstat(path, &link) != 0 || !S_ISLNK(link.st_mode))
+		return 0;
+	d = dir_of(path);
+	if (!d)
+		return fv_fail(err, ENOMEM, "out of memory");
+	r = stat(d, &dir);
+	free(d);
+	if (r == 0 && (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH) &&
+	    link.st_uid != dir.st_uid && link.st_uid != geteuid())
+		return fv_fail(err, EACCES,
+			       "%s: a symlink in a sticky world-writable "
+			       "directory, owned by another user: not followed "
+			       "(as the kernel's fs.protected_symlinks would "
+			       "not)",
+			       path);
+	return 0;
+}
+
+/* lstat-safe stat of an output: 0 and *st when it exists, 1 when it does
+ * not (nothing, or a dangling symlink, which is replaced itself), or an
+ * error: an output that cannot be looked at is never written blind. */
+static int output_stat(const char *path, struct stat *st, struct fv_error *err)
+{
+	int r = planted_symlink(path, err);
+
+	if (r)
+		return r;
+	if (stat(path, st) == 0)
+		return 0;
+	/* names that cannot exist: creating them says why */
+	if (errno == ENOENT || errno == ENAMETOOLONG || errno == ENOTDIR)
+		return 1;
+	return fv_fail(err, errno == EACCES ? EACCES : EINVAL,
+		       "%s: cannot look at the existing file: %s", path,
+		       strerror(errno));
+}
+
+int verity_device_open_output(struct verity_device *d, const char *path,
+			      const char *what, mode_t new_mode,
+			      struct fv_error *err)
+{
+	struct stat st, real_st;
+	char *real = NULL;
+	int r = output_stat(path, &st, err);
+
+	if (r < 0)
+		return r;
+	if (r == 0 && !S_ISREG(st.st_mode))
+		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = path;
+	if (r == 0) {
+		/* an existing file, through the symlinks the kernel
+		 * followed: replaced where it is, with its mode and owner */
+		real = realpath(path, NULL);
+		if (!real || stat(real, &real_st) != 0 ||
+		    real_st.st_dev != st.st_dev || real_st.st_ino != st.st_ino)
+			r = fv_fail(err, EINVAL,
+				    "%s: changed while it was looked at", path);
+		else
+			r = open_temp(d, path, what, real, &st, new_mode, err);
+		free(real);
+	} else {
+		r = open_temp(d, path, what, path, NULL, new_mode, err);
+	}
+	if (!r && fstat(d->fd, &st) < 0)
+		r = fv_fail(err, errno, "%s: cannot stat: %s", path,
+			    strerror(errno));
+	if (r) {
+		verity_device_close(d);
+		return r;
+	}
+	d->dev = st.st_dev;
+	d->ino = st.st_ino;
+	d->backing.is_file = 1;
+	d->backing.dev = st.st_dev;
+	d->backing.ino = st.st_ino;
+	return 0;
+}
+
+/* fsync of directory dir, so that a rename in it is durable. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static int flush(const struct verity_device *d, struct fv_error *err)
+{
+	if (fsync(d->fd) < 0 && errno != EINVAL)
+		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
+			       strerror(errno));
+	return 0;
+}
+
+/* The temporary file renamed over the final path; *dir: its directory,
+ * to sync (NULL when opened in place). */
+static int rename_over(struct verity_device *d, char **dir,
+		       struct fv_error *err)
+{
+	*dir = NULL;
+	if (!d->tmp)
+		return 0;
+	if (rename(d->tmp, d->final) < 0)
+		return fv_fail(err, EIO, "%s: cannot replace: %s", d->path,
+			       strerror(errno));
+	free(d->tmp);
+	d->tmp = NULL;
+	*dir = dir_of(d->final);
+	if (!*dir)
+		return fv_fail(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int sync_dir_of(const struct verity_device *d, const char *dir,
+		       struct fv_error *err)
+{
+	int r = dir ? sync_dir(dir) : 0;
+
+	if (r)
+		return fv_fail(err, EIO, "%s: cannot flush its directory: %s",
+			       d->path, strerror(-r));
+	return 0;
+}
+
+int verity_device_commit(struct verity_device *d, struct fv_error *err)
+{
+	char *dir = NULL;
+	int r = flush(d, err);
+
+	if (!r)
+		r = rename_over(d, &dir, err);
+	if (!r)
+		r = sync_dir_of(d, dir, err);
+	free(dir);
+	return r;
+}
+
+struct flush_job {
+	const struct verity_device *d;
+	struct fv_error err;
+	int r;
+};
+
+static void *flush_main(void *arg)
+{
+	struct flush_job *j = arg;
+
+	j->r = flush(j->d, &j->err);
+	return NULL;
+}
+
+int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
+			      struct fv_error *err)
+{
+	struct flush_job ja = {.d = a};
+	char *da = NULL, *db = NULL;
+	pthread_t t;
+	int threaded = pthread_create(&t, NULL, flush_main, &ja) == 0;
+	int r;
+
+	/* both flushed at once: the file system may share the work */
+	if (!threaded)
+		flush_main(&ja);
+	r = flush(b, err);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (ja.r) {
+		*err = ja.err;
+		return ja.r;
+	}
+	if (!r)
+		r = rename_over(a, &da, err);
+	/* a's rename durable before b's, unless both are in one directory:
+	 * then b's directory sync makes both durable (renames in one
+	 * directory reach the disk in order) */
+	if (!r && da) {
+		db = b->tmp ? dir_of(b->final) : NULL;
+		if (!db || strcmp(da, db) != 0)
+			r = sync_dir_of(a, da, err);
+		free(db);
+		db = NULL;
+	}
+	if (!r)
+		r = rename_over(b, &db, err);
+	if (!r)
+		r = sync_dir_of(b, db, err);
+	free(da);
+	free(db);
+	return r;
+}
+
+int verity_write_file(const char *path, const char *what, const void *buf,
+		      size_t len, struct fv_error *err)
+{
+	struct verity_device d;
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return fv_fail(err, EINVAL, "%s: %s, not a regular file", path,
+			       verity_file_kind(st.st_mode));
+	/* a new small file is readable by all */
+	r = verity_device_open_output(&d, path, what, 0644, err);
+	if (r)
+		return r;
+	r = verity_device_write(&d, 0, buf, len, err);
+	if (!r)
+		r = verity_device_commit(&d, err);
+	verity_device_close(&d);
+	return r;
+}
+
+/* (verity_device_open_format_output) An output is written in place when
+ * it is a block device, the data
+ * file itself (one-file layout) or an existing file written from an
+ * offset (its bytes before the offset stay); otherwise as a temporary
+ * file renamed over it at the end. */
+static int output_in_place(const char *path, const struct stat *st,
+			   const char *data_path, uint64_t offset)
+{
+	/* the data's own storage, under any name (a loop device of the
+	 * file): written in place, where the overlap check sees it */
+	return !S_ISREG(st->st_mode) ||
+	       verity_path_same_storage(path, data_path) ||
+	       (offset && st->st_size > 0);
+}
+
+int verity_device_open_format_output(struct verity_device *d,
+				     const struct verity_region *r,
+				     const char *what, const char *data_path,
+				     uint64_t offset, struct fv_error *err)
+{
+	struct stat st;
+	int ret = output_stat(r->path, &st, err);
+
+	if (ret < 0)
+		return ret;
+	/* a region of an image is written where it is */
+	if (r->offset || r->length ||
+	    (ret == 0 && output_in_place(r->path, &st, data_path, offset)))
+		return verity_device_open_region(d, r, VERITY_OPEN_CREATE, err);
+	return verity_device_open_output(d, r->path, what, 0600, err);
+}

@@ -1,0 +1,46 @@
+/* Outputs: a file written whole appears under its name only when it is
+ * complete (a temporary file beside it, flushed, renamed over it), never
+ * through another user's symlink, never over an input under another
+ * name; a block device or an existing image written at an offset is
+ * written in place. */
+#ifndef FV_STORAGE_OUTPUT_H
+#define FV_STORAGE_OUTPUT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "verity/storage/device.h"
+
+/* An output file written whole: a new file, or a regular file replaced,
+ * is written as a temporary file in the same directory (the mode and
+ * owner of the file it replaces, or new_mode) and renamed over path by
+ * verity_device_commit(), so that an interrupted run leaves the old file
+ * as it was. Paths that are block devices are opened in place. Refuses
+ * another user's symlink in a sticky world-writable directory, and an
+ * existing output that cannot be looked at. */
+int verity_device_open_output(struct verity_device *d, const char *path,
+			      const char *what, mode_t new_mode,
+			      struct fv_error *err);
+/* format's outputs, a region of their file: in place when the file is a
+ * block device, the data's own storage under any name (one-file layout,
+ * or the file behind a loop device of the data), or an existing file
+ * written from an offset (its bytes before the offset stay); otherwise
+ * whole, through verity_device_open_output (new: 0600). */
+int verity_device_open_format_output(struct verity_device *d,
+				     const struct verity_region *r,
+				     const char *what, const char *data_path,
+				     uint64_t offset, struct fv_error *err);
+/* Makes an output durable and visible under its name: fsync, rename over
+ * the old file, fsync of the directory. A no-op for devices opened in
+ * place (beyond fsync). */
+int verity_device_commit(struct verity_device *d, struct fv_error *err);
+/* Commits two outputs: both flushed at once, then a renamed, then b, so
+ * that b never shows under its name before a does. */
+int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
+			      struct fv_error *err);
+/* Writes a small file whole (temporary file, fsync, rename): the root
+ * hash, a signature. A new file gets mode 0644 less the umask. */
+int verity_write_file(const char *path, const char *what, const void *buf,
+		      size_t len, struct fv_error *err);
+
+#endif
