@@ -167,11 +167,16 @@ faults: fastverity $(B)/mkimage
 	  cat $$r; ! grep -q ^FAIL $$r
 
 # open/status/close against a real kernel, under qemu.
-check-kernel: fastverity $(B)/mkimage $(B)/fv-api
+check-kernel: fastverity $(B)/mkimage $(B)/fv-api $(B)/fv-regions
 	@tests/kernel/run.sh
 
-# The public API's open/status/close, run in the kernel test's guest.
+# The public API's open/status/close, and a pair of regions, run in the
+# kernel test's guest.
 $(B)/fv-api: tests/kernel/api.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+$(B)/fv-regions: tests/kernel/regions.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 

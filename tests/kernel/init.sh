@@ -190,6 +190,21 @@ t "FEC: veritysetup's device reads the original" test "$(sum /dev/mapper/vsfec)"
 t "FEC: same status lines (veritysetup's device)" same_status vsfec
 t "FEC: fastverity closes veritysetup's device" "$FV" close vsfec
 
+# A pair of regions: data and tree at offsets inside one image file
+# (after 1 MiB of something else), through loop devices with offset and
+# size limit.
+if [ "$QUICK" != 1 ] && [ -x /bin/fv-regions ]; then
+	dd if=/dev/zero of=/tmp/reg.img bs=1M count=1 2>/dev/null
+	cat /dev/vda /dev/vdb >>/tmp/reg.img
+	dlen=$(blockdev --getsize64 /dev/vda)
+	hlen=$(blockdev --getsize64 /dev/vdb)
+	t "regions: verify and open data and tree inside one image" /bin/fv-regions reg /tmp/reg.img 1048576 "$dlen" $((1048576 + dlen)) "$hlen" "$R"
+	t "regions: the device reads the data region" test "$(sum /dev/mapper/reg)" = "$S"
+	t "regions: data and tree on loop devices of the image" status_has reg 'data loop:   /tmp/reg.img'
+	t "regions: closed" "$FV" close reg
+	rm -f /tmp/reg.img
+fi
+
 # A disk with unreadable sectors: the good image with data block 77 (byte
 # 315392) mapped to the error target. verify names that block, by its own
 # position, and goes on; repair --dry-run rebuilds it from the parity.

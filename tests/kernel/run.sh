@@ -100,6 +100,8 @@ done
 # shared libraries and the dynamic loader.
 cp "$fv" "$root/bin/fastverity" || die "$fv is missing"
 cp "$api" "$root/bin/fv-api" || die "$api is missing (make check-kernel builds it)"
+# a pair of regions (x86-64 run only)
+[ -x "${api%/*}/fv-regions" ] && cp "${api%/*}/fv-regions" "$root/bin/fv-regions"
 if [ "$karch" = arm64 ]; then
 	vs=$cache/guest/root/sbin/veritysetup
 	cp "$vs" "$root/bin/veritysetup"
