@@ -173,8 +173,15 @@ static void json_close(struct verify_report *vr,
 		json_object_object_add(j, "failures_not_listed",
 				       json_object_new_uint64(vr->not_shown));
 		json_object_object_add(
+			j, "root_first", json_object_new_boolean(res->root_first));
+		json_object_object_add(
 			j, "hint",
 			res->root_first ? cli_json_str(root_first_hint) : NULL);
+		json_object_object_add(
+			j, "hashing_path",
+			vr->out->info.hash_path
+				? cli_json_str(vr->out->info.hash_path)
+				: NULL);
 	}
 	if (fec)
 		json_object_object_add(j, "fec", fec);

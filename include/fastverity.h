@@ -229,6 +229,10 @@ int fv_result_intact(const fv_result *r);
 /* 1 when the top of the tree matches the root; 0 means a wrong root
  * hash or parameters, or damage reaching the top. */
 int fv_result_root_matches(const fv_result *r);
+/* Since 0.3 (FASTVERITY_1.1): 1 when verify stopped at the top of the
+ * tree, which matches neither the root hash nor the top its children
+ * rebuild: a wrong root hash or parameter, no block judged. */
+int fv_result_root_first(const fv_result *r);
 uint64_t fv_result_bad_data_blocks(const fv_result *r);
 uint64_t fv_result_bad_hash_blocks(const fv_result *r);
 uint64_t fv_result_bad_padding(const fv_result *r);

@@ -763,6 +763,11 @@ API int fv_result_intact(const fv_result *r)
 	       !r->res.bad_padding && !r->res.unreadable_blocks;
 }
 
+API int fv_result_root_first(const fv_result *r)
+{
+	return r && r->res.root_first;
+}
+
 API int fv_result_root_matches(const fv_result *r)
 {
 	return r && r->res.root_matches;
