@@ -53,7 +53,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64
 
 .PHONY: all deps check check-host check-arm64 check-unit check-cli check-images \
-        check-clang check-kernel check-fuzz check-asan fuzz faults demo install uninstall clean bench
+        check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so
 
@@ -125,7 +125,7 @@ check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-arm64
 
 check-host:
-	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-fuzz check-images check-cli check-kernel
+	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-tsan check-fuzz check-images check-cli check-kernel
 
 # The aarch64 build, its unit suites and a subset of the command tests
 # under qemu-user (tests/arm64/run.sh says which).
@@ -150,6 +150,18 @@ check-asan:
 	@$(MAKE) --no-print-directory -s B=build-asan CFLAGS="$(ASAN_CFLAGS)" \
 	  build-asan/fastverity-asan $(UNIT_SRC:tests/unit/%.c=build-asan/unit/%)
 	@tests/asan/run.sh
+
+# The library from 8 threads at once (format, verify, repair on images
+# of their own) under ThreadSanitizer: a data race fails it.
+TSAN_CFLAGS = -O1 -g -fsanitize=thread
+check-tsan:
+	@$(MAKE) --no-print-directory -s B=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
+	  build-tsan/tsan-threads
+	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tsan-threads
+
+$(B)/tsan-threads: tests/tsan/threads.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 # libFuzzer with ASan and UBSan: superblocks, kernel tables, damaged trees,
 # repair, root hash files, signatures, hash image -> verify; each target
@@ -246,6 +258,6 @@ print-%:
 	@echo $($*)
 
 clean:
-	rm -rf $(B) build-clang build-asan build-arm64 fastverity libfastverity.a libfastverity.so
+	rm -rf $(B) build-clang build-asan build-tsan build-arm64 fastverity libfastverity.a libfastverity.so
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -41,7 +41,7 @@ static const char *const impl_names[IMPL_COUNT] = {
 	"Kernel crypto API (AF_ALG)",
 };
 
-/* (the fast path's note goes to the kernel sha256_kernel_select picks) */
+/* (the fast path's note goes to the kernel the command picks) */
 static const char *const impl_notes[IMPL_COUNT] = {
 	"",
 	"",
@@ -153,7 +153,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 	struct sha256_salted_state st;
 	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
 	EVP_MD_CTX *presalted = EVP_MD_CTX_new();
-	enum sha256_kernel fast = sha256_kernel_select();
+	enum sha256_kernel fast = sha256_kernel_choose(cli_sha256_choice());
 	double best = 0;
 
 	for (size_t i = 0; i < sizeof(buf); i++)

@@ -135,7 +135,11 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
 int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
 void cli_pair_free(struct cli_pair *cp);
-/* How an operation runs: threads, progress, trusted certificates. */
+/* FASTVERITY_SHA256 (portable, two-way, three-way): the SHA-256 kernel
+ * the library is asked to run (the fastest when unset). */
+enum sha256_choice cli_sha256_choice(void);
+/* How an operation runs: threads, progress, trusted certificates, the
+ * SHA-256 kernel. */
 int cli_run_of(const struct cli_opts *o, struct verity_run *run,
 	       struct cli_progress *pr);
 /* A signature that cannot be checked (no --trusted-cert): refused with

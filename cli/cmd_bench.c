@@ -62,6 +62,8 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	}
 	if (verity_memtree_init(&pp->mt, &p, b->data, b->dev, &err))
 		goto fail;
+	ht_hasher_use_kernel(&pp->mt.h, cli_sha256_choice());
+	verity_fill_info(&pp->mt.info, &pp->mt.h);
 	s->path = pp->mt.info.hash_path;
 	s->path_reason = pp->mt.info.path_reason;
 	s->levels = pp->mt.g.levels;
@@ -206,7 +208,8 @@ static void machine(struct bench_report *r)
 	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
 		 sha256_cpu_features());
-	r->sha256_kernel = sha256_kernel_name(sha256_kernel_select());
+	r->sha256_kernel =
+		sha256_kernel_name(sha256_kernel_choose(cli_sha256_choice()));
 }
 
 /* Bytes of memory available for new allocations (MemAvailable), or 0

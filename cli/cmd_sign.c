@@ -72,6 +72,7 @@ static char *ask_passphrase(const char *key)
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path)
 {
+	struct verity_signer signer;
 	char *pass = NULL;
 	struct fv_error err;
 	uint8_t *der;
@@ -91,13 +92,19 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	if (o->key_passphrase_file &&
 	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
 		return r;
-	r = verity_sign(o->key, o->cert, pass, root_hex, o->embed_cert, &der,
-			&len, &err);
+	signer.key = o->key;
+	signer.cert = o->cert;
+	signer.passphrase = pass;
+	/* the environment is the command's to read, not the library's */
+	signer.pkcs11_module = getenv("FASTVERITY_PKCS11_MODULE");
+	signer.embed_cert = o->embed_cert;
+	r = verity_sign(&signer, root_hex, &der, &len, &err);
 	/* an encrypted key and no file: ask on the terminal, if there is
 	 * one (never through OpenSSL's own prompt) */
-	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
-		r = verity_sign(o->key, o->cert, pass, root_hex, o->embed_cert,
-				&der, &len, &err);
+	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL) {
+		signer.passphrase = pass;
+		r = verity_sign(&signer, root_hex, &der, &len, &err);
+	}
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		free(pass);

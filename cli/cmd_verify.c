@@ -173,7 +173,8 @@ static void json_close(struct verify_report *vr,
 		json_object_object_add(j, "failures_not_listed",
 				       json_object_new_uint64(vr->not_shown));
 		json_object_object_add(
-			j, "root_first", json_object_new_boolean(res->root_first));
+			j, "root_first",
+			json_object_new_boolean(res->root_first));
 		json_object_object_add(
 			j, "hint",
 			res->root_first ? cli_json_str(root_first_hint) : NULL);

@@ -472,7 +472,8 @@ static int run(int argc, const char **argv)
 		/* the first line as veritysetup's; then what hashes here */
 		printf("fastverity %s\n%s\nSHA-256 on this CPU: %s\n",
 		       FASTVERITY_VERSION, OpenSSL_version(OPENSSL_VERSION),
-		       sha256_kernel_name(sha256_kernel_select()));
+		       sha256_kernel_name(
+			       sha256_kernel_choose(cli_sha256_choice())));
 		poptFreeContext(pc);
 		return EXIT_OK;
 	}

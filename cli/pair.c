@@ -121,7 +121,23 @@ int cli_run_of(const struct cli_opts *o, struct verity_run *run,
 		return EXIT_PARAMS;
 	run->trusted = o->trusted_certs;
 	run->ntrusted = o->ntrusted;
+	run->sha256 = cli_sha256_choice();
 	return 0;
+}
+
+enum sha256_choice cli_sha256_choice(void)
+{
+	const char *force = getenv("FASTVERITY_SHA256");
+
+	if (!force)
+		return SHA256_CHOOSE_FASTEST;
+	if (!strcmp(force, "portable"))
+		return SHA256_CHOOSE_PORTABLE;
+	if (!strcmp(force, "two-way"))
+		return SHA256_CHOOSE_TWO_WAY;
+	if (!strcmp(force, "three-way"))
+		return SHA256_CHOOSE_THREE_WAY;
+	return SHA256_CHOOSE_FASTEST;
 }
 
 int cli_signed_checks(const struct cli_opts *o, const struct cli_pair *cp)

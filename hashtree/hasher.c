@@ -89,7 +89,8 @@ unsigned ht_digest_size(const char *alg)
 static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
 {
 	h->path = HT_PATH_FAST;
-	h->kernel = sha256_kernel_select();
+	h->kernel = sha256_kernel_choose(SHA256_CHOOSE_FASTEST);
+	h->ops = sha256_kernel_ops(h->kernel);
 	h->path_reason = "sha256 in format 1: salted state, import + finup";
 	sha256_salted_init(&h->sha, salt, salt_size);
 	return 0;
@@ -184,13 +185,21 @@ static int hash_generic(const struct ht_hasher *h, const uint8_t *blocks,
 	return ok ? 0 : fv_fail(err, ENOMEM, "hashing failed in OpenSSL");
 }
 
+void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice)
+{
+	if (h->path != HT_PATH_FAST)
+		return;
+	h->kernel = sha256_kernel_choose(choice);
+	h->ops = sha256_kernel_ops(h->kernel);
+}
+
 int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t block_size, size_t count, uint8_t *out,
 		   size_t out_stride, struct fv_error *err)
 {
 	if (h->path == HT_PATH_FAST) {
-		sha256_finup_many(h->kernel, &h->sha, blocks, block_size, count,
-				  out, out_stride);
+		h->ops->finup_many(&h->sha, blocks, block_size, count, out,
+				   out_stride);
 		return 0;
 	}
 	return hash_generic(h, blocks, block_size, count, out, out_stride, err);

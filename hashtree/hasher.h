@@ -34,6 +34,7 @@ struct ht_hasher {
 	enum ht_path path;
 	const char *path_reason; /* why this path was taken, for --debug */
 	enum sha256_kernel kernel;
+	const struct sha256_kernel_ops *ops; /* the kernel's, chosen once */
 	int hash_type; /* 0: H(block || salt), 1: H(salt || block) */
 	unsigned digest_size;
 	uint8_t salt[HT_MAX_SALT_SIZE];
@@ -49,6 +50,9 @@ struct ht_hasher {
 int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		   const uint8_t *salt, size_t salt_size, struct fv_error *err);
 void ht_hasher_free(struct ht_hasher *h);
+/* On the fast path, runs the kernel choice picks (the fastest by
+ * default); nothing on the generic path. */
+void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice);
 
 /* The digest size of alg, or 0 when the default provider lacks it. */
 unsigned ht_digest_size(const char *alg);

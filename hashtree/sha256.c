@@ -220,31 +220,61 @@ const char *sha256_cpu_features(void)
 #endif
 }
 
-int sha256_kernel_available(enum sha256_kernel k)
+static void portable_finup_two(const struct sha256_salted_state *st,
+			       const uint8_t *msg1, const uint8_t *msg2,
+			       size_t len, uint8_t *out1, uint8_t *out2)
 {
-	switch (k) {
-	case SHA256_KERNEL_PORTABLE:
-		return 1;
-	case SHA256_KERNEL_SHANI:
-	case SHA256_KERNEL_SHANI3:
-		return sha256_cpu_has_shani();
-	case SHA256_KERNEL_ARMV8:
-		return sha256_cpu_has_armv8();
-	default:
-		return 0;
-	}
+	sha256_portable_finup(st, msg1, len, out1);
+	sha256_portable_finup(st, msg2, len, out2);
 }
 
-enum sha256_kernel sha256_kernel_select(void)
+static int always(void)
 {
-	const char *force = getenv("FASTVERITY_SHA256");
+	return 1;
+}
 
-	if (force && strcmp(force, "portable") == 0)
+/* Every kernel, chosen once (the hasher keeps its entry): the portable C
+ * code everywhere, the CPU's only where this was built for it. */
+static const struct sha256_kernel_ops kernels[SHA256_KERNEL_COUNT] = {
+	[SHA256_KERNEL_PORTABLE] = {"portable C", "portable C", always,
+				    sha256_portable_finup_many,
+				    sha256_portable_finup, portable_finup_two},
+#if defined(__x86_64__)
+	[SHA256_KERNEL_SHANI] = {"sha-ni (two-way)", "SHA-NI",
+				 sha256_cpu_has_shani, sha256_shani_finup_many,
+				 sha256_shani_finup, sha256_shani_finup2x},
+	[SHA256_KERNEL_SHANI3] = {"sha-ni (three-way)", "SHA-NI",
+				  sha256_cpu_has_shani,
+				  sha256_shani_finup_many3, sha256_shani_finup,
+				  sha256_shani_finup2x},
+#endif
+#if defined(__aarch64__)
+	[SHA256_KERNEL_ARMV8] = {"armv8-ce (two-way)", "Armv8 CE",
+				 sha256_cpu_has_armv8, sha256_armv8_finup_many,
+				 sha256_armv8_finup, sha256_armv8_finup2x},
+#endif
+};
+
+int sha256_kernel_available(enum sha256_kernel k)
+{
+	return (unsigned)k < SHA256_KERNEL_COUNT && kernels[k].available &&
+	       kernels[k].available();
+}
+
+const struct sha256_kernel_ops *sha256_kernel_ops(enum sha256_kernel k)
+{
+	return sha256_kernel_available(k) ? &kernels[k]
+					  : &kernels[SHA256_KERNEL_PORTABLE];
+}
+
+enum sha256_kernel sha256_kernel_choose(enum sha256_choice choice)
+{
+	if (choice == SHA256_CHOOSE_PORTABLE)
 		return SHA256_KERNEL_PORTABLE;
 	if (sha256_cpu_has_shani()) {
-		if (force && strcmp(force, "two-way") == 0)
+		if (choice == SHA256_CHOOSE_TWO_WAY)
 			return SHA256_KERNEL_SHANI;
-		if (force && strcmp(force, "three-way") == 0)
+		if (choice == SHA256_CHOOSE_THREE_WAY)
 			return SHA256_KERNEL_SHANI3;
 		return shani_prefers_three() ? SHA256_KERNEL_SHANI3
 					     : SHA256_KERNEL_SHANI;
@@ -256,16 +286,9 @@ enum sha256_kernel sha256_kernel_select(void)
 
 const char *sha256_kernel_name(enum sha256_kernel k)
 {
-	switch (k) {
-	case SHA256_KERNEL_SHANI:
-		return "sha-ni (two-way)";
-	case SHA256_KERNEL_SHANI3:
-		return "sha-ni (three-way)";
-	case SHA256_KERNEL_ARMV8:
-		return "armv8-ce (two-way)";
-	default:
-		return "portable C";
-	}
+	return (unsigned)k < SHA256_KERNEL_COUNT && kernels[k].name
+		       ? kernels[k].name
+		       : kernels[SHA256_KERNEL_PORTABLE].name;
 }
 
 const char *sha256_kernel_label(enum sha256_kernel k)
@@ -279,75 +302,4 @@ const char *sha256_kernel_label(enum sha256_kernel k)
 	default:
 		return "portable C";
 	}
-}
-
-/* Each entry point runs kernel k when this CPU has it and the portable
- * code otherwise; a kernel of another architecture is never compiled in. */
-void sha256_finup_many(enum sha256_kernel k,
-		       const struct sha256_salted_state *st,
-		       const uint8_t *msgs, size_t msg_len, size_t count,
-		       uint8_t *out, size_t out_stride)
-{
-#if defined(__x86_64__)
-	if (k == SHA256_KERNEL_SHANI && sha256_cpu_has_shani()) {
-		sha256_shani_finup_many(st, msgs, msg_len, count, out,
-					out_stride);
-		return;
-	}
-	if (k == SHA256_KERNEL_SHANI3 && sha256_cpu_has_shani()) {
-		sha256_shani_finup_many3(st, msgs, msg_len, count, out,
-					 out_stride);
-		return;
-	}
-#elif defined(__aarch64__)
-	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
-		sha256_armv8_finup_many(st, msgs, msg_len, count, out,
-					out_stride);
-		return;
-	}
-#endif
-	(void)k;
-	sha256_portable_finup_many(st, msgs, msg_len, count, out, out_stride);
-}
-
-void sha256_finup_one(enum sha256_kernel k,
-		      const struct sha256_salted_state *st, const uint8_t *msg,
-		      size_t len, uint8_t *out)
-{
-#if defined(__x86_64__)
-	if ((k == SHA256_KERNEL_SHANI || k == SHA256_KERNEL_SHANI3) &&
-	    sha256_cpu_has_shani()) {
-		sha256_shani_finup(st, msg, len, out);
-		return;
-	}
-#elif defined(__aarch64__)
-	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
-		sha256_armv8_finup(st, msg, len, out);
-		return;
-	}
-#endif
-	(void)k;
-	sha256_portable_finup(st, msg, len, out);
-}
-
-void sha256_finup_two(enum sha256_kernel k,
-		      const struct sha256_salted_state *st, const uint8_t *msg1,
-		      const uint8_t *msg2, size_t len, uint8_t *out1,
-		      uint8_t *out2)
-{
-#if defined(__x86_64__)
-	if ((k == SHA256_KERNEL_SHANI || k == SHA256_KERNEL_SHANI3) &&
-	    sha256_cpu_has_shani()) {
-		sha256_shani_finup2x(st, msg1, msg2, len, out1, out2);
-		return;
-	}
-#elif defined(__aarch64__)
-	if (k == SHA256_KERNEL_ARMV8 && sha256_cpu_has_armv8()) {
-		sha256_armv8_finup2x(st, msg1, msg2, len, out1, out2);
-		return;
-	}
-#endif
-	(void)k;
-	sha256_portable_finup(st, msg1, len, out1);
-	sha256_portable_finup(st, msg2, len, out2);
 }

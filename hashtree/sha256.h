@@ -32,12 +32,17 @@ enum sha256_kernel {
 void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 			size_t salt_len);
 
-/* The fastest kernel this CPU runs: on x86-64, SHA-NI three-way where
- * that was measured faster than two-way (AMD family 1Ah), two-way
- * elsewhere. FASTVERITY_SHA256=portable, =two-way or =three-way in the
- * environment forces one (for tests and comparisons; a kernel the CPU
- * lacks is not forced). */
-enum sha256_kernel sha256_kernel_select(void);
+/* Which kernel to run: the fastest this CPU has (on x86-64, SHA-NI
+ * three-way where that was measured faster than two-way: AMD family
+ * 1Ah; two-way elsewhere), or one forced (for tests and comparisons; a
+ * kernel the CPU lacks is not forced). 0 is the fastest. */
+enum sha256_choice {
+	SHA256_CHOOSE_FASTEST = 0,
+	SHA256_CHOOSE_PORTABLE,
+	SHA256_CHOOSE_TWO_WAY,
+	SHA256_CHOOSE_THREE_WAY,
+};
+enum sha256_kernel sha256_kernel_choose(enum sha256_choice choice);
 /* True when the CPU has SHA-NI, SSE4.1 and SSSE3 (x86-64). */
 int sha256_cpu_has_shani(void);
 /* True when the CPU has the Armv8 SHA-256 instructions (aarch64). */
@@ -51,25 +56,55 @@ const char *sha256_cpu_features(void);
 /* "sha-ni (two-way)"; and the short form, "SHA-NI". */
 const char *sha256_kernel_name(enum sha256_kernel k);
 const char *sha256_kernel_label(enum sha256_kernel k);
-
-/* Hashes count messages of msg_len bytes, laid out one after the other at
- * msgs; digest i = SHA-256(salt || message i) goes to out + i * out_stride. */
-void sha256_finup_many(enum sha256_kernel k,
-		       const struct sha256_salted_state *st,
-		       const uint8_t *msgs, size_t msg_len, size_t count,
-		       uint8_t *out, size_t out_stride);
-
-/* One message, or two of equal length hashed together (the kernel's
- * interleaved streams where it has them), with kernel k; any kernel is
- * accepted, one this CPU lacks runs as the portable code. For tests and
- * the benchmark, which ask sha256_kernel_available() first. */
+/* 1 when this CPU runs kernel k (the portable one always). */
 int sha256_kernel_available(enum sha256_kernel k);
-void sha256_finup_one(enum sha256_kernel k,
-		      const struct sha256_salted_state *st, const uint8_t *msg,
-		      size_t len, uint8_t *out);
-void sha256_finup_two(enum sha256_kernel k,
-		      const struct sha256_salted_state *st, const uint8_t *msg1,
-		      const uint8_t *msg2, size_t len, uint8_t *out1,
-		      uint8_t *out2);
+
+/* A kernel's entry points; the table of them is the one place the CPU
+ * kernels are named (hashtree/sha256.c). */
+struct sha256_kernel_ops {
+	const char *name, *label;
+	int (*available)(void);
+	/* count messages of msg_len bytes, one after the other at msgs;
+	 * digest i = SHA-256(salt || message i) to out + i * out_stride,
+	 * two or three at a time where the kernel interleaves */
+	void (*finup_many)(const struct sha256_salted_state *st,
+			   const uint8_t *msgs, size_t msg_len, size_t count,
+			   uint8_t *out, size_t out_stride);
+	void (*finup_one)(const struct sha256_salted_state *st,
+			  const uint8_t *msg, size_t len, uint8_t *out);
+	void (*finup_two)(const struct sha256_salted_state *st,
+			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
+			  uint8_t *out1, uint8_t *out2);
+};
+/* Kernel k's entry points, or the portable ones where this CPU lacks
+ * it. */
+const struct sha256_kernel_ops *sha256_kernel_ops(enum sha256_kernel k);
+
+/* The same as calls (tests and the benchmark). */
+static inline void sha256_finup_many(enum sha256_kernel k,
+				     const struct sha256_salted_state *st,
+				     const uint8_t *msgs, size_t msg_len,
+				     size_t count, uint8_t *out,
+				     size_t out_stride)
+{
+	sha256_kernel_ops(k)->finup_many(st, msgs, msg_len, count, out,
+					 out_stride);
+}
+
+static inline void sha256_finup_one(enum sha256_kernel k,
+				    const struct sha256_salted_state *st,
+				    const uint8_t *msg, size_t len,
+				    uint8_t *out)
+{
+	sha256_kernel_ops(k)->finup_one(st, msg, len, out);
+}
+
+static inline void sha256_finup_two(enum sha256_kernel k,
+				    const struct sha256_salted_state *st,
+				    const uint8_t *msg1, const uint8_t *msg2,
+				    size_t len, uint8_t *out1, uint8_t *out2)
+{
+	sha256_kernel_ops(k)->finup_two(st, msg1, msg2, len, out1, out2);
+}
 
 #endif

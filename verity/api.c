@@ -828,6 +828,7 @@ API int fv_sign(const char *key, const char *cert, const char *passphrase,
 		const char *root_hex, int embed_cert, uint8_t **der,
 		size_t *len)
 {
+	struct verity_signer s = {key, cert, passphrase, NULL, embed_cert};
 	struct fv_error err;
 
 	NEED(key);
@@ -835,9 +836,7 @@ API int fv_sign(const char *key, const char *cert, const char *passphrase,
 	NEED(root_hex);
 	NEED(der);
 	NEED(len);
-	return keep(verity_sign(key, cert, passphrase, root_hex, embed_cert,
-				der, len, &err),
-		    &err);
+	return keep(verity_sign(&s, root_hex, der, len, &err), &err);
 }
 
 API int fv_signature_check(const uint8_t *sig, size_t len,

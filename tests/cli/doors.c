@@ -65,8 +65,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)fv_result_bad_hash_blocks(res),
 	       (unsigned long long)fv_result_bad_padding(res),
 	       (unsigned long long)fv_result_unreadable(res),
-	       (unsigned long long)data_blocks,
-	       (unsigned long long)hash_blocks,
+	       (unsigned long long)data_blocks, (unsigned long long)hash_blocks,
 	       fv_result_intact(res) ? "true" : "false",
 	       fv_result_hashing_path(res),
 	       (unsigned long long)fv_result_repaired(res));

@@ -78,8 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!good) {
 		setup();
-		if (verity_sign(key_path, cert_path, NULL, root_hex, 0, &good,
-				&good_len, &err) ||
+		struct verity_signer signer = {key_path, cert_path, NULL, NULL,
+					       0};
+
+		if (verity_sign(&signer, root_hex, &good, &good_len, &err) ||
 		    verity_signature_check(good, good_len, "good", trusted, 1,
 					   root_hex, &res, &err))
 			abort();

@@ -26,6 +26,7 @@
 #define DM_FUNCTIONS(X)             \
 	X(dm_driver_version)        \
 	X(dm_get_next_target)       \
+	X(dm_log_is_non_default)    \
 	X(dm_log_with_errno_init)   \
 	X(dm_task_add_target)       \
 	X(dm_task_create)           \
@@ -111,13 +112,33 @@ static void dm_logger(int level, const char *file, int line, int dm_errno,
 
 /* Without a running udev nobody would make /dev/mapper/<name>: then let
  * libdevmapper make the node itself (what DM_DISABLE_UDEV=1 does). */
+/* libdevmapper's logger left as found: ours only while we call, and
+ * only where the program has none of its own. (Process-wide state of
+ * libdevmapper's: two threads opening devices at once may see each
+ * other's logger.) */
+static __thread int logger_installed;
+
+static int dm_restore(int r)
+{
+	if (logger_installed) {
+		dmlib.dm_log_with_errno_init(NULL);
+		logger_installed = 0;
+	}
+	return r;
+}
+
 static int dm_setup(struct fv_error *err)
 {
 	char version[64];
 
 	if (dmlib_load(err))
 		return -ENOSYS;
-	dmlib.dm_log_with_errno_init(dm_logger);
+	/* our logger while we call, unless the program has its own
+	 * (dm_restore() puts the default back) */
+	if (!dmlib.dm_log_is_non_default()) {
+		dmlib.dm_log_with_errno_init(dm_logger);
+		logger_installed = 1;
+	}
 	if (access("/run/udev/control", F_OK) != 0) {
 		dmlib.dm_udev_set_sync_support(0);
 		dmlib.dm_udev_set_checking(0);
@@ -288,8 +309,8 @@ static void release(struct backing *b)
 		close(b->loop_fd);
 }
 
-int verity_open(const char *name, struct verity_pair *pair,
-		const struct verity_run *run, struct fv_error *err)
+static int open_device(const char *name, struct verity_pair *pair,
+		       const struct verity_run *run, struct fv_error *err)
 {
 	const struct verity_params *p = &pair->params;
 	const struct verity_layout *l = &pair->layout;
@@ -351,8 +372,8 @@ int verity_open(const char *name, struct verity_pair *pair,
 	return r;
 }
 
-int verity_close(const char *name, enum verity_close_how how,
-		 struct fv_error *err)
+static int close_device(const char *name, enum verity_close_how how,
+			struct fv_error *err)
 {
 	int deferred = how == VERITY_CLOSE_DEFERRED;
 	struct dm_info info;
@@ -444,8 +465,8 @@ static int dm_target(const char *name, int type, char *ttype, size_t tlen,
 			    dm_last_error);
 }
 
-int verity_status(const char *name, struct verity_active *st,
-		  struct fv_error *err)
+static int device_status(const char *name, struct verity_active *st,
+			 struct fv_error *err)
 {
 	char ttype[32], params[4096];
 	struct dm_info info;
@@ -482,4 +503,22 @@ int verity_status(const char *name, struct verity_active *st,
 	if (!r)
 		st->corrupted = params[0] == 'C';
 	return r;
+}
+
+int verity_open(const char *name, struct verity_pair *pair,
+		const struct verity_run *run, struct fv_error *err)
+{
+	return dm_restore(open_device(name, pair, run, err));
+}
+
+int verity_close(const char *name, enum verity_close_how how,
+		 struct fv_error *err)
+{
+	return dm_restore(close_device(name, how, err));
+}
+
+int verity_status(const char *name, struct verity_active *st,
+		  struct fv_error *err)
+{
+	return dm_restore(device_status(name, st, err));
 }

@@ -690,6 +690,7 @@ int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
 		r = ht_hasher_init(&rp.h, p->hash_name, p->hash_type, p->salt,
 				   p->salt_size, err);
 	if (!r) {
+		ht_hasher_use_kernel(&rp.h, run->sha256);
 		verity_fill_info(&out->info, &rp.h);
 		r = fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src, rp.root,
 				   err);

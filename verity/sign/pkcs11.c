@@ -1,10 +1,10 @@
 /* Signing keys held in a PKCS#11 token (a smart card, an HSM, SoftHSM):
  * a "pkcs11:" URI as the key, loaded through OpenSSL's pkcs11 engine
  * (Debian's libengine-pkcs11-openssl, libp11), which reaches the tokens
- * through p11-kit's proxy module unless FASTVERITY_PKCS11_MODULE names a
- * module. The engine API is deprecated in OpenSSL 3 but is how libp11
- * and systemd-repart use tokens on Debian 12; it is kept to this file.
- * The engine signs; it never hashes a tree. */
+ * through p11-kit's proxy module unless the caller names a module. The engine
+ * API is deprecated in OpenSSL 3 but is how libp11 and systemd-repart use
+ * tokens on Debian 12; it is kept to this file. The engine signs; it never
+ * hashes a tree. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "verity/sign/pkcs11.h"
 
@@ -28,10 +28,9 @@ static int refuse_to_read(UI *ui, UI_STRING *uis)
 	return 0;
 }
 
-int verity_pkcs11_load_key(const char *uri, const char *pin, EVP_PKEY **key,
-			   struct fv_error *err)
+int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
+			   EVP_PKEY **key, struct fv_error *err)
 {
-	const char *module = getenv("FASTVERITY_PKCS11_MODULE");
 	UI_METHOD *ui;
 	ENGINE *e;
 	int r = 0;

@@ -9,8 +9,9 @@
 /* 1 when key names a token object ("pkcs11:..."). */
 int verity_pkcs11_is_uri(const char *key);
 /* Loads the private key the URI names, logging in with pin (may be NULL:
- * the URI's pin-value, or -EACCES when the token wants one). */
-int verity_pkcs11_load_key(const char *uri, const char *pin, EVP_PKEY **key,
-			   struct fv_error *err);
+ * the URI's pin-value, or -EACCES when the token wants one), through
+ * module (NULL: p11-kit's proxy, which loads the modules p11-kit knows). */
+int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
+			   EVP_PKEY **key, struct fv_error *err);
 
 #endif

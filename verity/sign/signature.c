@@ -88,10 +88,12 @@ static int pass_cb(char *buf, int size, int rwflag, void *u)
 	return (int)n;
 }
 
-int verity_sign(const char *key_path, const char *cert_path,
-		const char *passphrase, const char *root_hex, int embed_cert,
+int verity_sign(const struct verity_signer *s, const char *root_hex,
 		uint8_t **der, size_t *der_len, struct fv_error *err)
 {
+	const char *key_path = s->key, *cert_path = s->cert;
+	const char *passphrase = s->passphrase;
+	int embed_cert = s->embed_cert;
 	struct pass pass = {passphrase, 0};
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
 	BIO *kb = NULL, *cb = NULL, *data = NULL;
@@ -107,8 +109,8 @@ int verity_sign(const char *key_path, const char *cert_path,
 		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	/* a key held in a token: the passphrase is its PIN */
 	if (verity_pkcs11_is_uri(key_path)) {
-		if ((r = verity_pkcs11_load_key(key_path, passphrase, &key,
-						err)))
+		if ((r = verity_pkcs11_load_key(key_path, passphrase,
+						s->pkcs11_module, &key, err)))
 			goto out;
 	} else if ((r = pem_bio(key_path, "private key file", &kb, err))) {
 		/* a key or certificate that cannot be read is a

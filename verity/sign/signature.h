@@ -8,12 +8,21 @@
 
 #include "hashtree/error.h"
 
-/* Signs root_hex with the PEM key and certificate. No attributes; the
- * certificate is embedded only when embed_cert. passphrase (may be NULL)
- * decrypts an encrypted key; nothing ever prompts: an encrypted key
- * without one is -EACCES. *der is malloc'd. */
-int verity_sign(const char *key_path, const char *cert_path,
-		const char *passphrase, const char *root_hex, int embed_cert,
+/* Who signs, and how: a PEM key (or a "pkcs11:" URI of a key in a token)
+ * and its PEM certificate. */
+struct verity_signer {
+	const char *key;
+	const char *cert;
+	const char *passphrase;    /* of an encrypted key, or a token's PIN;
+				    * NULL: none (never asked for) */
+	const char *pkcs11_module; /* NULL: p11-kit's proxy */
+	int embed_cert; /* include the certificate in the signature */
+};
+
+/* Signs root_hex: no attributes; the certificate is embedded only when
+ * asked. Nothing ever prompts: an encrypted key without a passphrase is
+ * -EACCES. *der is malloc'd. */
+int verity_sign(const struct verity_signer *s, const char *root_hex,
 		uint8_t **der, size_t *der_len, struct fv_error *err);
 
 struct verity_sig_check {

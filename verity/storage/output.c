@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,16 +21,45 @@ static char *dir_of(const char *path)
 }
 
 /* "dir/.name.XXXXXX" next to final. */
+/* "dir/.name.XXXXXX" next to final: random letters, not yet there. */
 static char *temp_name(const char *final)
 {
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+				      "OPQRSTUVWXYZ0123456789";
 	const char *slash = strrchr(final, '/');
 	size_t dlen = slash ? (size_t)(slash - final + 1) : 0;
+	uint8_t rnd[6];
 	char *t;
 
-	if (asprintf(&t, "%.*s.%s.XXXXXX", (int)dlen, final,
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
+	    asprintf(&t, "%.*s.%s.XXXXXX", (int)dlen, final,
 		     slash ? slash + 1 : final) < 0)
 		return NULL;
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		t[strlen(t) - sizeof(rnd) + i] =
+			letters[rnd[i] % (sizeof(letters) - 1)];
 	return t;
+}
+
+/* A new temporary file for final with mode (less the umask, which the
+ * kernel applies: nothing process-wide changes, so threads may run
+ * this at once). */
+static int create_temp(struct verity_device *d, const char *final, mode_t mode)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		free(d->tmp);
+		d->tmp = temp_name(final);
+		if (!d->tmp)
+			return -ENOMEM;
+		d->fd = open(d->tmp,
+			     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			     mode);
+		if (d->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
 }
 
 /* A temporary file for final: an existing file's mode and owner, or
@@ -39,39 +69,30 @@ static int open_temp(struct verity_device *d, const char *path,
 		     const struct stat *old, mode_t new_mode,
 		     struct fv_error *err)
 {
-	d->final = strdup(final);
-	d->tmp = temp_name(final);
-	if (!d->final || !d->tmp)
-		return fv_fail(err, ENOMEM, "out of memory");
-	d->fd = mkostemp(d->tmp, O_CLOEXEC);
-	if (d->fd < 0) {
-		int e = errno;
+	int r;
 
+	d->final = strdup(final);
+	if (!d->final)
+		return fv_fail(err, ENOMEM, "out of memory");
+	/* a new file: new_mode less the umask; a replaced one: 0600 until
+	 * it gets the old one's mode and owner */
+	r = create_temp(d, final, old ? 0600 : new_mode);
+	if (r) {
 		free(d->tmp);
 		d->tmp = NULL;
-		return fv_fail(err, EINVAL, "%s: cannot create %s: %s", path,
-			       what, strerror(e));
+		return fv_fail(err, r == -ENOMEM ? ENOMEM : EINVAL,
+			       "%s: cannot create %s: %s", path, what,
+			       strerror(-r));
 	}
-	if (old) {
-		if (fchmod(d->fd, old->st_mode & 07777) < 0 ||
-		    (geteuid() == 0 &&
-		     fchown(d->fd, old->st_uid, old->st_gid) < 0)) {
-			int e = errno;
+	if (old &&
+	    (fchmod(d->fd, old->st_mode & 07777) < 0 ||
+	     (geteuid() == 0 && fchown(d->fd, old->st_uid, old->st_gid) < 0))) {
+		int e = errno;
 
-			return fv_fail(err, e,
-				       "%s: cannot give the new file the old "
-				       "one's mode and owner: %s",
-				       path, strerror(e));
-		}
-	} else {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		if (fchmod(d->fd, new_mode & ~mask) < 0) {
-			int e = errno;
-
-			return fv_fail(err, e, "%s: %s", path, strerror(e));
-		}
+		return fv_fail(err, e,
+			       "%s: cannot give the new file the old one's "
+			       "mode and owner: %s",
+			       path, strerror(e));
 	}
 	return 0;
 }

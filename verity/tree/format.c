@@ -150,6 +150,7 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 				   p->salt_size, err);
 	if (r)
 		return r;
+	ht_hasher_use_kernel(&h, run->sha256);
 	verity_fill_info(&out->info, &h);
 	r = ht_build(&l->geo, &h, &io, &build, out->root, err);
 	ht_hasher_free(&h);

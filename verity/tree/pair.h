@@ -104,7 +104,8 @@ struct verity_run {
 	const char *const *trusted; /* certificates to check the pair's
 				     * signature against */
 	size_t ntrusted;
-	unsigned activation; /* open: enum verity_act_flags */
+	unsigned activation;       /* open: enum verity_act_flags */
+	enum sha256_choice sha256; /* the SHA-256 kernel (0: the fastest) */
 	struct verity_tuning tuning;
 };
 

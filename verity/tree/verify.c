@@ -68,6 +68,7 @@ int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
 		verity_pair_close(&d);
 		return r;
 	}
+	ht_hasher_use_kernel(&h, run->sha256);
 	verity_fill_info(&out->info, &h);
 	ctx = (struct verity_io_ctx){&d.data, &d.hash, l->tree_offset, NULL};
 	verity_io_init(&io, &ctx);
