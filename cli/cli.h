@@ -24,8 +24,7 @@ struct cli_opts {
 	char *fec_device;
 	char *fec_offset;
 	char *fec_roots;
-	int dry_run;
-	int rewrite_parity;
+	unsigned repair;    /* --dry-run, --rewrite-parity: verity_run_flags */
 	const char *action; /* the action running, for messages */
 	char *max_failures;
 	char *key_passphrase_file;
@@ -36,17 +35,9 @@ struct cli_opts {
 	const char **trusted_certs; /* --trusted-cert, repeatable */
 	size_t ntrusted;
 	int sidecar;
-	int ignore_corruption;
-	int restart_on_corruption;
-	int panic_on_corruption;
-	int restart_on_error;
-	int panic_on_error;
-	int ignore_zero_blocks;
-	int check_at_most_once;
-	int use_tasklets;
-	int deferred;
-	int cancel_deferred;
-	char *salt_size; /* bench lists */
+	unsigned activation; /* open's flags: verity_act_flags */
+	unsigned close;      /* --deferred, --cancel-deferred: CLI_CLOSE_* */
+	char *salt_size;     /* bench lists */
 	char *size;
 	char *device;
 	int csv;
@@ -59,6 +50,11 @@ struct cli_opts {
 	int version;
 	const char **args; /* positional arguments after the action */
 	int nargs;
+};
+
+enum {
+	CLI_CLOSE_DEFERRED = 1u << 0,
+	CLI_CLOSE_CANCEL = 1u << 1,
 };
 
 struct cli_progress;

@@ -12,30 +12,25 @@
 #include "verity/sign/signature.h"
 #include "cli.h"
 
-static unsigned activation_flags(const struct cli_opts *o)
+/* At most one bit of these. */
+static int several(unsigned flags, unsigned of)
 {
-	return (o->ignore_corruption ? VERITY_ACT_IGNORE_CORRUPTION : 0) |
-	       (o->restart_on_corruption ? VERITY_ACT_RESTART_ON_CORRUPTION
-					 : 0) |
-	       (o->panic_on_corruption ? VERITY_ACT_PANIC_ON_CORRUPTION : 0) |
-	       (o->restart_on_error ? VERITY_ACT_RESTART_ON_ERROR : 0) |
-	       (o->panic_on_error ? VERITY_ACT_PANIC_ON_ERROR : 0) |
-	       (o->ignore_zero_blocks ? VERITY_ACT_IGNORE_ZERO_BLOCKS : 0) |
-	       (o->check_at_most_once ? VERITY_ACT_CHECK_AT_MOST_ONCE : 0) |
-	       (o->use_tasklets ? VERITY_ACT_TASKLETS : 0);
+	flags &= of;
+	return flags & (flags - 1);
 }
 
 /* One corruption policy and one error policy at most, said with the
  * options (the library refuses the same flags). */
 static int policies(const struct cli_opts *o)
 {
-	if (o->ignore_corruption + o->restart_on_corruption +
-		    o->panic_on_corruption >
-	    1)
+	if (several(o->activation, VERITY_ACT_IGNORE_CORRUPTION |
+					   VERITY_ACT_RESTART_ON_CORRUPTION |
+					   VERITY_ACT_PANIC_ON_CORRUPTION))
 		return cli_error(-EINVAL, "choose one of --ignore-corruption, "
 					  "--restart-on-corruption and "
 					  "--panic-on-corruption");
-	if (o->restart_on_error + o->panic_on_error > 1)
+	if (several(o->activation,
+		    VERITY_ACT_RESTART_ON_ERROR | VERITY_ACT_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "
 					  "and --panic-on-error");
 	return 0;
@@ -53,7 +48,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	memset(&run, 0, sizeof(run));
 	if ((r = policies(o)))
 		return r;
-	run.activation = activation_flags(o);
+	run.activation = o->activation;
 	/* the signature is the kernel's to check */
 	r = cli_pair_make(o, data, hash, root_arg, &cp);
 	if (!r) {
@@ -93,18 +88,20 @@ int cmd_close(struct cli_opts *o)
 
 	if (o->nargs != 1)
 		return cli_error(-EINVAL, "close: requires <name> as argument");
-	if (o->deferred && o->cancel_deferred)
+	if (o->close == (CLI_CLOSE_DEFERRED | CLI_CLOSE_CANCEL))
 		return cli_error(
 			-EINVAL,
 			"choose --deferred or --cancel-deferred, not both");
 	r = verity_close(o->args[0],
-			 o->deferred          ? VERITY_CLOSE_DEFERRED
-			 : o->cancel_deferred ? VERITY_CLOSE_CANCEL_DEFERRED
-					      : VERITY_CLOSE_NOW,
+			 o->close & CLI_CLOSE_DEFERRED ? VERITY_CLOSE_DEFERRED
+			 : o->close & CLI_CLOSE_CANCEL
+				 ? VERITY_CLOSE_CANCEL_DEFERRED
+				 : VERITY_CLOSE_NOW,
 			 &err);
 	if (r)
 		return cli_lib_error(r, &err);
-	if (o->deferred && verity_status(o->args[0], &st, &err) == 0)
+	if ((o->close & CLI_CLOSE_DEFERRED) &&
+	    verity_status(o->args[0], &st, &err) == 0)
 		printf("Device %s is still active and scheduled for deferred "
 		       "removal.\n",
 		       o->args[0]);

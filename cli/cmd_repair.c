@@ -45,8 +45,9 @@ static void on_event(void *c, enum verity_repair_event ev,
 	describe(f, what, sizeof(what));
 	if (ev == VERITY_REPAIRED)
 		printf("%s position %" PRIu64 " (%s).\n",
-		       ro->o->dry_run ? "Can repair" : "Repaired", f->position,
-		       what);
+		       !!(ro->o->repair & VERITY_RUN_DRY_RUN) ? "Can repair"
+							      : "Repaired",
+		       f->position, what);
 	else
 		fprintf(stderr, "Cannot repair position %" PRIu64 " (%s).\n",
 			f->position, what);
@@ -69,9 +70,12 @@ static void print_json(const struct repair_out *ro, const struct cli_pair *cp,
 		cli_json_header(cp->pair.hash.path, &cp->pair.params, l, NULL);
 
 	json_object_object_add(j, "dry_run",
-			       json_object_new_boolean(ro->o->dry_run));
-	json_object_object_add(j, "rewrite_parity",
-			       json_object_new_boolean(ro->o->rewrite_parity));
+			       json_object_new_boolean(
+				       !!(ro->o->repair & VERITY_RUN_DRY_RUN)));
+	json_object_object_add(
+		j, "rewrite_parity",
+		json_object_new_boolean(
+			!!(ro->o->repair & VERITY_RUN_REWRITE_PARITY)));
 	json_object_object_add(j, "signature", cli_json_signature(cp, out));
 	json_object_object_add(j, "before", json_counts(&res->before));
 	json_object_object_add(j, "repaired", ro->repaired);
@@ -90,7 +94,9 @@ static void print_text(const struct repair_out *ro,
 		       const struct verity_fec_layout *fl,
 		       const struct verity_fec_result *res)
 {
-	const char *verb = ro->o->dry_run ? "can be repaired" : "repaired";
+	const char *verb = !!(ro->o->repair & VERITY_RUN_DRY_RUN)
+				   ? "can be repaired"
+				   : "repaired";
 	char roots[160];
 
 	if (fl->roots_source != VERITY_ROOTS_GIVEN) {
@@ -106,12 +112,13 @@ static void print_text(const struct repair_out *ro,
 		       " round%s disagree with the verified data; %s.\n",
 		       res->stale_codewords, cli_plural(res->stale_codewords),
 		       res->stale_rounds, cli_plural(res->stale_rounds),
-		       !ro->o->rewrite_parity
+		       !!!(ro->o->repair & VERITY_RUN_REWRITE_PARITY)
 			       ? "not rewritten (repair --rewrite-parity "
 				 "rewrites them)"
-		       : ro->o->dry_run ? "repair --rewrite-parity would "
-					  "rewrite them"
-					: "rewritten");
+		       : !!(ro->o->repair & VERITY_RUN_DRY_RUN)
+			       ? "repair --rewrite-parity would "
+				 "rewrite them"
+			       : "rewritten");
 	if (!res->after.root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
@@ -145,8 +152,7 @@ int cmd_repair(struct cli_opts *o)
 		r = EXIT_PARAMS;
 		goto out;
 	}
-	run.flags = (o->dry_run ? VERITY_RUN_DRY_RUN : 0) |
-		    (o->rewrite_parity ? VERITY_RUN_REWRITE_PARITY : 0);
+	run.flags = o->repair;
 	run.event = on_event;
 	run.ctx = &ro;
 	if (o->json) {

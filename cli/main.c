@@ -8,8 +8,9 @@
 #include <openssl/crypto.h>
 #include <popt.h>
 
-#include "hashtree/sha256.h"
 #include "cli.h"
+#include "cli/options.h"
+#include "hashtree/sha256.h"
 
 static struct cli_opts opts;
 
@@ -38,197 +39,6 @@ static struct poptOption help_options[] = {
 	{NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL},
 	{"help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL},
 	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
-	POPT_TABLEEND};
-
-/* Which actions take which options: the one table the refusal of
- * others, the per-action help and the completion come from. */
-enum {
-	A_FORMAT = 1u << 0,
-	A_VERIFY = 1u << 1,
-	A_REPAIR = 1u << 2,
-	A_SIGN = 1u << 3,
-	A_DUMP = 1u << 4,
-	A_OPEN = 1u << 5,
-	A_CLOSE = 1u << 6,
-	A_STATUS = 1u << 7,
-	A_BENCH = 1u << 8,
-	A_ALL = (1u << 9) - 1,
-	/* the tree's parameters, given to every action that reads a tree */
-	A_TREE = A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN,
-	A_RUN = A_FORMAT | A_VERIFY | A_REPAIR | A_BENCH,
-	A_FEC = A_FORMAT | A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
-};
-
-static const struct {
-	const char *name;
-	unsigned actions;
-} option_scope[] = {
-	{"version", A_ALL},
-	{"verbose", A_ALL},
-	{"debug", A_ALL},
-	{"json", A_ALL},
-	{"hash", A_TREE | A_BENCH},
-	{"data-block-size", A_TREE | A_BENCH},
-	{"hash-block-size", A_TREE | A_BENCH},
-	{"data-blocks", A_TREE},
-	{"hash-offset", A_TREE | A_DUMP},
-	{"salt", A_TREE},
-	{"uuid", A_FORMAT},
-	{"format", A_TREE | A_BENCH},
-	{"no-superblock", A_TREE},
-	{"root-hash-file", A_TREE | A_SIGN},
-	{"ignore-corruption", A_OPEN},
-	{"restart-on-corruption", A_OPEN},
-	{"panic-on-corruption", A_OPEN},
-	{"restart-on-error", A_OPEN},
-	{"panic-on-error", A_OPEN},
-	{"ignore-zero-blocks", A_OPEN},
-	{"check-at-most-once", A_OPEN},
-	{"use-tasklets", A_OPEN},
-	{"root-hash-signature", A_VERIFY | A_REPAIR | A_OPEN},
-	{"key", A_SIGN | A_FORMAT},
-	{"cert", A_SIGN | A_FORMAT},
-	{"key-passphrase-file", A_SIGN | A_FORMAT},
-	{"embed-cert", A_SIGN | A_FORMAT},
-	{"trusted-cert", A_VERIFY | A_REPAIR},
-	{"sidecar", A_FORMAT},
-	{"deferred", A_CLOSE},
-	{"cancel-deferred", A_CLOSE},
-	{"fec-device", A_FEC},
-	{"fec-offset", A_FEC},
-	{"fec-roots", A_FEC},
-	{"max-failures", A_VERIFY},
-	{"dry-run", A_REPAIR},
-	{"rewrite-parity", A_REPAIR},
-	{"threads", A_RUN},
-	{"salt-size", A_BENCH},
-	{"size", A_BENCH},
-	{"device", A_BENCH},
-	{"csv", A_BENCH},
-	{"progress", A_RUN},
-	{"no-progress", A_RUN},
-};
-
-static unsigned scope_of(const char *name)
-{
-	for (size_t i = 0; i < sizeof(option_scope) / sizeof(option_scope[0]);
-	     i++)
-		if (!strcmp(option_scope[i].name, name))
-			return option_scope[i].actions;
-	return 0;
-}
-
-static struct poptOption option_table[] = {
-	{NULL, '\0', POPT_ARG_INCLUDE_TABLE, help_options, 0,
-	 "Help options:", NULL},
-	{"version", 'V', POPT_ARG_NONE, &opts.version, 0,
-	 "Print the version and exit", NULL},
-	{"verbose", 'v', POPT_ARG_NONE, &opts.verbose, 0,
-	 "Say whether the command succeeded", NULL},
-	{"debug", '\0', POPT_ARG_NONE, &opts.debug, 0,
-	 "Show debug messages (on stderr), among them the hashing path", NULL},
-	{"json", '\0', POPT_ARG_NONE, &opts.json, 0,
-	 "Print one JSON document instead of text", NULL},
-	{"hash", 'h', POPT_ARG_STRING, &opts.hash, 0,
-	 "Hash algorithm (default sha256)", "string"},
-	{"data-block-size", '\0', POPT_ARG_STRING, &opts.data_block_size, 0,
-	 "Block size on the data device (default 4096)", "bytes"},
-	{"hash-block-size", '\0', POPT_ARG_STRING, &opts.hash_block_size, 0,
-	 "Block size on the hash device (default 4096)", "bytes"},
-	{"data-blocks", '\0', POPT_ARG_STRING, &opts.data_blocks, 0,
-	 "Number of data blocks to protect (default: the whole device)",
-	 "blocks"},
-	{"hash-offset", '\0', POPT_ARG_STRING, &opts.hash_offset, 0,
-	 "Byte offset of the hash area on the hash device (multiple of 512)",
-	 "bytes"},
-	{"salt", 's', POPT_ARG_STRING, &opts.salt, 0,
-	 "Salt as hex, '-' for none (default: 32 random bytes)", "hex string"},
-	{"uuid", '\0', POPT_ARG_STRING, &opts.uuid, 0,
-	 "UUID for the superblock (default: random)", "UUID"},
-	{"format", '\0', POPT_ARG_STRING, &opts.format, 0,
-	 "Hash type: 1 normal (default), 0 original Chrome OS", "number"},
-	{"no-superblock", '\0', POPT_ARG_NONE, &opts.no_superblock, 0,
-	 "Do not write or read a superblock", NULL},
-	{"root-hash-file", '\0', POPT_ARG_STRING, &opts.root_hash_file, 0,
-	 "File holding the root hash as hex", "path"},
-	{"ignore-corruption", '\0', POPT_ARG_NONE, &opts.ignore_corruption, 0,
-	 "open: log corruption, return the data anyway", NULL},
-	{"restart-on-corruption", '\0', POPT_ARG_NONE,
-	 &opts.restart_on_corruption, 0,
-	 "open: restart the machine on corruption", NULL},
-	{"panic-on-corruption", '\0', POPT_ARG_NONE, &opts.panic_on_corruption,
-	 0, "open: panic the kernel on corruption", NULL},
-	{"restart-on-error", '\0', POPT_ARG_NONE, &opts.restart_on_error, 0,
-	 "open: restart the machine on an I/O error", NULL},
-	{"panic-on-error", '\0', POPT_ARG_NONE, &opts.panic_on_error, 0,
-	 "open: panic the kernel on an I/O error", NULL},
-	{"ignore-zero-blocks", '\0', POPT_ARG_NONE, &opts.ignore_zero_blocks, 0,
-	 "open: do not verify blocks whose digest is that of zeros", NULL},
-	{"check-at-most-once", '\0', POPT_ARG_NONE, &opts.check_at_most_once, 0,
-	 "open: verify each data block only the first time it is read", NULL},
-	{"use-tasklets", '\0', POPT_ARG_NONE, &opts.use_tasklets, 0,
-	 "open: verify in tasklets where the kernel can", NULL},
-	{"root-hash-signature", '\0', POPT_ARG_STRING,
-	 &opts.root_hash_signature, 0,
-	 "PKCS#7 signature of the root hash (verify and repair check it, open "
-	 "gives it to the kernel)",
-	 "path"},
-	{"key", '\0', POPT_ARG_STRING, &opts.key, 0,
-	 "sign, format --sidecar: PEM private key to sign the root hash",
-	 "path"},
-	{"key-passphrase-file", '\0', POPT_ARG_STRING,
-	 &opts.key_passphrase_file, 0,
-	 "sign, format --sidecar: file whose first line is the passphrase of "
-	 "an encrypted key (else asked on the terminal)",
-	 "path"},
-	{"cert", '\0', POPT_ARG_STRING, &opts.cert, 0,
-	 "sign, format --sidecar: PEM certificate of that key", "path"},
-	{"embed-cert", '\0', POPT_ARG_NONE, &opts.embed_cert, 0,
-	 "sign: include the signer certificate in the signature", NULL},
-	{"trusted-cert", '\0', POPT_ARG_ARGV, &opts.trusted_certs, 0,
-	 "verify, repair: PEM certificate (or bundle) trusted to sign root "
-	 "hashes; repeatable",
-	 "path"},
-	{"sidecar", '\0', POPT_ARG_NONE, &opts.sidecar, 0,
-	 "format IMAGE: write IMAGE.verity, IMAGE.roothash (and .roothash.p7s "
-	 "with --key, .fec with --fec-roots)",
-	 NULL},
-	{"deferred", '\0', POPT_ARG_NONE, &opts.deferred, 0,
-	 "close: remove the device when its last user closes it", NULL},
-	{"cancel-deferred", '\0', POPT_ARG_NONE, &opts.cancel_deferred, 0,
-	 "close: cancel a deferred removal", NULL},
-	{"fec-device", '\0', POPT_ARG_STRING, &opts.fec_device, 0,
-	 "Device or file holding the Reed-Solomon parity (FEC)", "path"},
-	{"fec-offset", '\0', POPT_ARG_STRING, &opts.fec_offset, 0,
-	 "Byte offset of the parity on the FEC device (default 0)", "bytes"},
-	{"fec-roots", '\0', POPT_ARG_STRING, &opts.fec_roots, 0,
-	 "Parity bytes per 255-byte codeword, 2 to 24 (format: default 2; "
-	 "otherwise told from the FEC device's size)",
-	 "number"},
-	{"max-failures", '\0', POPT_ARG_STRING, &opts.max_failures, 0,
-	 "verify: list at most this many failures (all are counted)", "number"},
-	{"dry-run", '\0', POPT_ARG_NONE, &opts.dry_run, 0,
-	 "repair: find what can be repaired, write nothing", NULL},
-	{"rewrite-parity", '\0', POPT_ARG_NONE, &opts.rewrite_parity, 0,
-	 "repair: also rewrite parity that disagrees with the verified image "
-	 "(refused when more than 5% of its codewords do)",
-	 NULL},
-	{"threads", '\0', POPT_ARG_STRING, &opts.threads, 0,
-	 "Worker threads (default: online CPUs)", "number"},
-	{"salt-size", '\0', POPT_ARG_STRING, &opts.salt_size, 0,
-	 "bench: salt sizes to measure (default 0,32,64,256)", "list"},
-	{"size", '\0', POPT_ARG_STRING, &opts.size, 0,
-	 "bench: bytes of data per tree (default 64M, repeated for ~10 s)",
-	 "bytes"},
-	{"device", '\0', POPT_ARG_STRING, &opts.device, 0,
-	 "bench: measure this image or device (read-only) instead of memory",
-	 "path"},
-	{"csv", '\0', POPT_ARG_NONE, &opts.csv, 0,
-	 "bench: print CSV instead of a table", NULL},
-	{"progress", '\0', POPT_ARG_NONE, &opts.progress, 0,
-	 "Show progress on stderr even when it is not a terminal", NULL},
-	{"no-progress", '\0', POPT_ARG_NONE, &opts.no_progress, 0,
-	 "Never show progress", NULL},
 	POPT_TABLEEND};
 
 struct action {
@@ -288,29 +98,6 @@ static void print_actions(FILE *f)
 	      f);
 }
 
-/* The options of one action (act NULL: all), one line each, from the
- * option table and its scope. */
-static void print_options(const struct action *act)
-{
-	for (size_t i = 1; option_table[i].longName; i++) {
-		const struct poptOption *o = &option_table[i];
-		char left[64];
-
-		if (act && !(scope_of(o->longName) & act->bit))
-			continue;
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
-			 o->shortName ? '-' : ' ',
-			 o->shortName ? o->shortName : ' ',
-			 o->shortName ? ", " : "  ", o->longName,
-			 o->argDescrip ? "=" : "",
-			 o->argDescrip ? o->argDescrip : "");
-		printf("  %-34s %s\n", left, o->descrip);
-	}
-	printf("  %-34s %s\n", "-?, --help", "Show this help message");
-	if (!act)
-		printf("  %-34s %s\n", "    --usage", "Display brief usage");
-}
-
 static void print_help(const struct action *act)
 {
 	if (!act) {
@@ -319,13 +106,13 @@ static void print_help(const struct action *act)
 		       "<action-specific>\n\nOptions (each action takes "
 		       "only its own: fastverity <action> --help):\n",
 		       FASTVERITY_VERSION);
-		print_options(NULL);
+		cli_options_print(0);
 		print_actions(stdout);
 		return;
 	}
 	printf("Usage: fastverity [OPTION...] %s %s\n%s\n\nOptions:\n",
 	       act->name, act->args, act->what);
-	print_options(act);
+	cli_options_print(act->bit);
 }
 
 static const char *failure_text(int code)
@@ -399,7 +186,6 @@ int main(int argc, const char **argv)
 }
 #endif
 
-#define OPT_SEEN    1000
 #define MAX_OPTIONS 128
 static unsigned char seen[MAX_OPTIONS];
 static int help_asked;
@@ -450,23 +236,33 @@ static int run(int argc, const char **argv)
 		print_help(act);
 		return EXIT_OK;
 	}
-	/* each option reports itself, so that the action's table can judge
+	/* each option reports itself, so that the action's rows can judge
 	 * it */
-	for (size_t i = 1; option_table[i].longName; i++)
-		option_table[i].val = OPT_SEEN + (int)i;
 	memset(seen, 0, sizeof(seen));
-	pc = poptGetContext("fastverity", argc, argv, option_table, 0);
-	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
-	while ((rc = poptGetNextOpt(pc)) > 0)
-		if (rc > OPT_SEEN && rc - OPT_SEEN < MAX_OPTIONS)
-			seen[rc - OPT_SEEN] = 1;
-	if (rc < -1) {
-		cli_error(-EINVAL, "%s: %s",
-			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
-		poptPrintUsage(pc, stderr, 0);
-		poptFreeContext(pc);
-		return EXIT_PARAMS;
+	{
+		const struct poptOption *rows = cli_options_popt(&opts);
+		struct poptOption table[MAX_OPTIONS + 2];
+		size_t n = cli_options_count();
+
+		table[0] = (struct poptOption){
+			NULL,         '\0', POPT_ARG_INCLUDE_TABLE,
+			help_options, 0,    "Help options:",
+			NULL};
+		memcpy(table + 1, rows, (n + 1) * sizeof(*rows));
+		pc = poptGetContext("fastverity", argc, argv, table, 0);
+		poptSetOtherOptionHelp(
+			pc, "[OPTION...] <action> <action-specific>");
+		while ((rc = poptGetNextOpt(pc)) > 0)
+			if (rc >= CLI_SEEN && rc - CLI_SEEN < MAX_OPTIONS)
+				seen[rc - CLI_SEEN] = 1;
+		if (rc < -1) {
+			cli_error(-EINVAL, "%s: %s",
+				  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+				  poptStrerror(rc));
+			poptPrintUsage(pc, stderr, 0);
+			poptFreeContext(pc);
+			return EXIT_PARAMS;
+		}
 	}
 	if (opts.version) {
 		/* the first line as veritysetup's; then what hashes here */
@@ -492,13 +288,10 @@ static int run(int argc, const char **argv)
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}
-	for (size_t i = 1; option_table[i].longName; i++) {
-		if (!seen[i] || scope_of(option_table[i].longName) & act->bit)
-			continue;
-		cli_error(-EINVAL, "Option --%s is not allowed with %s action.",
-			  option_table[i].longName, act->name);
+	if ((rc = cli_options_apply(&opts, seen, sizeof(seen), act->bit,
+				    act->name))) {
 		poptFreeContext(pc);
-		return EXIT_PARAMS;
+		return rc;
 	}
 	opts.action = act->name;
 	opts.args = poptGetArgs(pc);

@@ -1,0 +1,256 @@
+/* The one option table (cli/options.h). */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verity/dm/table.h"
+
+enum cli_kind {
+	K_FLAG,  /* an int set to 1 */
+	K_VALUE, /* a char *, the text given */
+	K_LIST,  /* a const char **, repeatable */
+	K_BIT,   /* a bit set in an unsigned */
+};
+
+#define AT(f) offsetof(struct cli_opts, f)
+
+struct cli_option {
+	const char *name;
+	char short_name;
+	enum cli_kind kind;
+	size_t field; /* where in struct cli_opts */
+	unsigned bit; /* K_BIT: the bit */
+	unsigned actions;
+	const char *arg; /* the argument's name in the help, or NULL */
+	const char *help;
+	/* where the meaning differs: these actions get this help */
+	unsigned other_actions;
+	const char *other_help;
+};
+
+static const struct cli_option rows[] = {
+	{"version", 'V', K_FLAG, AT(version), 0, A_ALL, NULL,
+	 "Print the version and exit", 0, NULL},
+	{"verbose", 'v', K_FLAG, AT(verbose), 0, A_ALL, NULL,
+	 "Say whether the command succeeded", 0, NULL},
+	{"debug", '\0', K_FLAG, AT(debug), 0, A_ALL, NULL,
+	 "Show debug messages (on stderr), among them the hashing path", 0,
+	 NULL},
+	{"json", '\0', K_FLAG, AT(json), 0, A_ALL, NULL,
+	 "Print one JSON document instead of text", 0, NULL},
+	{"hash", 'h', K_VALUE, AT(hash), 0, A_TREE | A_BENCH, "string",
+	 "Hash algorithm (default sha256)", A_BENCH,
+	 "Hash algorithms to measure (default sha256)"},
+	{"data-block-size", '\0', K_VALUE, AT(data_block_size), 0,
+	 A_TREE | A_BENCH, "bytes",
+	 "Block size on the data device (default 4096)", A_BENCH,
+	 "Data block sizes to measure (default 4096)"},
+	{"hash-block-size", '\0', K_VALUE, AT(hash_block_size), 0,
+	 A_TREE | A_BENCH, "bytes",
+	 "Block size on the hash device (default 4096)", A_BENCH,
+	 "Hash block sizes to measure (default 4096)"},
+	{"data-blocks", '\0', K_VALUE, AT(data_blocks), 0, A_TREE, "blocks",
+	 "Number of data blocks to protect (default: the whole device)",
+	 A_VERIFY | A_REPAIR | A_OPEN,
+	 "Number of data blocks (with --no-superblock; else the "
+	 "superblock's)"},
+	{"hash-offset", '\0', K_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
+	 "bytes",
+	 "Byte offset of the hash area on the hash device (multiple of 512)", 0,
+	 NULL},
+	{"salt", 's', K_VALUE, AT(salt), 0, A_TREE, "hex string",
+	 "Salt as hex, '-' for none (default: 32 random bytes)",
+	 A_VERIFY | A_REPAIR | A_OPEN,
+	 "Salt as hex, '-' for none (with --no-superblock; else the "
+	 "superblock's)"},
+	{"uuid", '\0', K_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
+	 "UUID for the superblock (default: random)", 0, NULL},
+	{"format", '\0', K_VALUE, AT(format), 0, A_TREE | A_BENCH, "number",
+	 "Hash type: 1 normal (default), 0 original Chrome OS", A_BENCH,
+	 "Hash types to measure (default 1)"},
+	{"no-superblock", '\0', K_FLAG, AT(no_superblock), 0, A_TREE, NULL,
+	 "Do not write a superblock", A_VERIFY | A_REPAIR | A_OPEN,
+	 "The hash device has no superblock: the tree's parameters are "
+	 "given"},
+	{"root-hash-file", '\0', K_VALUE, AT(root_hash_file), 0,
+	 A_TREE | A_SIGN, "path", "File to write the root hash to, as hex",
+	 A_VERIFY | A_REPAIR | A_OPEN | A_SIGN,
+	 "File holding the root hash as hex"},
+	{"ignore-corruption", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_IGNORE_CORRUPTION, A_OPEN, NULL,
+	 "Log corruption, return the data anyway", 0, NULL},
+	{"restart-on-corruption", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_RESTART_ON_CORRUPTION, A_OPEN, NULL,
+	 "Restart the machine on corruption", 0, NULL},
+	{"panic-on-corruption", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_PANIC_ON_CORRUPTION, A_OPEN, NULL,
+	 "Panic the kernel on corruption", 0, NULL},
+	{"restart-on-error", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_RESTART_ON_ERROR, A_OPEN, NULL,
+	 "Restart the machine on an I/O error", 0, NULL},
+	{"panic-on-error", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_PANIC_ON_ERROR, A_OPEN, NULL,
+	 "Panic the kernel on an I/O error", 0, NULL},
+	{"ignore-zero-blocks", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_IGNORE_ZERO_BLOCKS, A_OPEN, NULL,
+	 "Do not verify blocks whose digest is that of zeros", 0, NULL},
+	{"check-at-most-once", '\0', K_BIT, AT(activation),
+	 VERITY_ACT_CHECK_AT_MOST_ONCE, A_OPEN, NULL,
+	 "Verify each data block only the first time it is read", 0, NULL},
+	{"use-tasklets", '\0', K_BIT, AT(activation), VERITY_ACT_TASKLETS,
+	 A_OPEN, NULL, "Verify in tasklets where the kernel can", 0, NULL},
+	{"root-hash-signature", '\0', K_VALUE, AT(root_hash_signature), 0,
+	 A_VERIFY | A_REPAIR | A_OPEN, "path",
+	 "PKCS#7 signature of the root hash, checked before any block is "
+	 "read",
+	 A_OPEN, "PKCS#7 signature of the root hash, for the kernel to check"},
+	{"key", '\0', K_VALUE, AT(key), 0, A_SIGN | A_FORMAT, "path",
+	 "PEM private key (or pkcs11: URI) to sign the root hash", A_FORMAT,
+	 "With --sidecar: PEM private key (or pkcs11: URI) to sign the root "
+	 "hash"},
+	{"key-passphrase-file", '\0', K_VALUE, AT(key_passphrase_file), 0,
+	 A_SIGN | A_FORMAT, "path",
+	 "File whose first line is the passphrase of an encrypted key or a "
+	 "token's PIN (else asked on the terminal)",
+	 0, NULL},
+	{"cert", '\0', K_VALUE, AT(cert), 0, A_SIGN | A_FORMAT, "path",
+	 "PEM certificate of that key", 0, NULL},
+	{"embed-cert", '\0', K_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT, NULL,
+	 "Include the signer certificate in the signature", 0, NULL},
+	{"trusted-cert", '\0', K_LIST, AT(trusted_certs), 0,
+	 A_VERIFY | A_REPAIR, "path",
+	 "PEM certificate (or bundle) trusted to sign root hashes; "
+	 "repeatable",
+	 0, NULL},
+	{"sidecar", '\0', K_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
+	 "Format IMAGE: write IMAGE.verity, IMAGE.roothash (and "
+	 ".roothash.p7s with --key, .fec with --fec-roots)",
+	 0, NULL},
+	{"deferred", '\0', K_BIT, AT(close), CLI_CLOSE_DEFERRED, A_CLOSE, NULL,
+	 "Remove the device when its last user closes it", 0, NULL},
+	{"cancel-deferred", '\0', K_BIT, AT(close), CLI_CLOSE_CANCEL, A_CLOSE,
+	 NULL, "Cancel a deferred removal", 0, NULL},
+	{"fec-device", '\0', K_VALUE, AT(fec_device), 0, A_FEC, "path",
+	 "Device or file to write the Reed-Solomon parity (FEC) to", A_FEC_READ,
+	 "Device or file holding the Reed-Solomon parity (FEC)"},
+	{"fec-offset", '\0', K_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
+	 "Byte offset of the parity on the FEC device (default 0)", 0, NULL},
+	{"fec-roots", '\0', K_VALUE, AT(fec_roots), 0, A_FEC, "number",
+	 "Parity bytes per 255-byte codeword, 2 to 24 (default 2)", A_FEC_READ,
+	 "Parity bytes per 255-byte codeword, 2 to 24 (default: told from "
+	 "the parity's size)"},
+	{"max-failures", '\0', K_VALUE, AT(max_failures), 0, A_VERIFY, "number",
+	 "List at most this many failures (all are counted)", 0, NULL},
+	{"dry-run", '\0', K_BIT, AT(repair), VERITY_RUN_DRY_RUN, A_REPAIR, NULL,
+	 "Find what can be repaired, write nothing", 0, NULL},
+	{"rewrite-parity", '\0', K_BIT, AT(repair), VERITY_RUN_REWRITE_PARITY,
+	 A_REPAIR, NULL,
+	 "Also rewrite parity that disagrees with the verified image "
+	 "(refused when more than 5% of its codewords do)",
+	 0, NULL},
+	{"threads", '\0', K_VALUE, AT(threads), 0, A_RUN, "number",
+	 "Worker threads (default: online CPUs)", 0, NULL},
+	{"salt-size", '\0', K_VALUE, AT(salt_size), 0, A_BENCH, "list",
+	 "Salt sizes to measure (default 0,32,64,256)", 0, NULL},
+	{"size", '\0', K_VALUE, AT(size), 0, A_BENCH, "bytes",
+	 "Bytes of data per tree (default 64M, repeated for ~10 s)", 0, NULL},
+	{"device", '\0', K_VALUE, AT(device), 0, A_BENCH, "path",
+	 "Measure this image or device (read-only) instead of memory", 0, NULL},
+	{"csv", '\0', K_FLAG, AT(csv), 0, A_BENCH, NULL,
+	 "Print CSV instead of a table", 0, NULL},
+	{"progress", '\0', K_FLAG, AT(progress), 0, A_RUN, NULL,
+	 "Show progress on stderr even when it is not a terminal", 0, NULL},
+	{"no-progress", '\0', K_FLAG, AT(no_progress), 0, A_RUN, NULL,
+	 "Never show progress", 0, NULL},
+};
+
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+size_t cli_options_count(void)
+{
+	return NROWS;
+}
+
+const struct poptOption *cli_options_popt(struct cli_opts *opts)
+{
+	/* the rows, then popt's help and the end */
+	static struct poptOption table[NROWS + 1];
+	char *base = (char *)opts;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		const struct cli_option *r = &rows[i];
+		struct poptOption *p = &table[i];
+
+		memset(p, 0, sizeof(*p));
+		p->longName = r->name;
+		p->shortName = r->short_name;
+		p->val = CLI_SEEN + (int)i;
+		p->descrip = r->help;
+		p->argDescrip = r->arg;
+		switch (r->kind) {
+		case K_FLAG:
+			p->argInfo = POPT_ARG_NONE;
+			p->arg = base + r->field;
+			break;
+		case K_VALUE:
+			p->argInfo = POPT_ARG_STRING;
+			p->arg = base + r->field;
+			break;
+		case K_LIST:
+			p->argInfo = POPT_ARG_ARGV;
+			p->arg = base + r->field;
+			break;
+		case K_BIT: /* set from what was seen (cli_options_apply) */
+			p->argInfo = POPT_ARG_NONE;
+			break;
+		}
+	}
+	memset(&table[NROWS], 0, sizeof(table[NROWS]));
+	return table;
+}
+
+int cli_options_apply(struct cli_opts *opts, const unsigned char *seen,
+		      size_t nseen, unsigned action_bit, const char *action)
+{
+	char *base = (char *)opts;
+
+	for (size_t i = 0; i < NROWS && i < nseen; i++) {
+		const struct cli_option *r = &rows[i];
+
+		if (!seen[i])
+			continue;
+		if (!(r->actions & action_bit))
+			return cli_error(-EINVAL,
+					 "Option --%s is not allowed with %s "
+					 "action.",
+					 r->name, action);
+		if (r->kind == K_BIT)
+			*(unsigned *)(void *)(base + r->field) |= r->bit;
+	}
+	return 0;
+}
+
+void cli_options_print(unsigned action_bit)
+{
+	for (size_t i = 0; i < NROWS; i++) {
+		const struct cli_option *r = &rows[i];
+		const char *help = r->help;
+		char left[64];
+
+		if (action_bit && !(r->actions & action_bit))
+			continue;
+		if (action_bit && (r->other_actions & action_bit))
+			help = r->other_help;
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
+			 r->short_name ? '-' : ' ',
+			 r->short_name ? r->short_name : ' ',
+			 r->short_name ? ", " : "  ", r->name,
+			 r->arg ? "=" : "", r->arg ? r->arg : "");
+		printf("  %-34s %s\n", left, help);
+	}
+	printf("  %-34s %s\n", "-?, --help", "Show this help message");
+	if (!action_bit)
+		printf("  %-34s %s\n", "    --usage", "Display brief usage");
+}

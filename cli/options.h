@@ -1,0 +1,48 @@
+/* The command's options: one table, one row an option (its name, how
+ * it is given, the actions that take it, its help there), from which
+ * popt's table, the refusal of options an action does not take, each
+ * action's help and the shell completion are all made. */
+#ifndef FV_CLI_OPTIONS_H
+#define FV_CLI_OPTIONS_H
+
+#include <popt.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+
+/* The actions, as bits of a row's actions. */
+enum {
+	A_FORMAT = 1u << 0,
+	A_VERIFY = 1u << 1,
+	A_REPAIR = 1u << 2,
+	A_SIGN = 1u << 3,
+	A_DUMP = 1u << 4,
+	A_OPEN = 1u << 5,
+	A_CLOSE = 1u << 6,
+	A_STATUS = 1u << 7,
+	A_BENCH = 1u << 8,
+	A_ALL = (1u << 9) - 1,
+	/* the tree's parameters, given to every action that reads a tree */
+	A_TREE = A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN,
+	A_RUN = A_FORMAT | A_VERIFY | A_REPAIR | A_BENCH,
+	A_FEC = A_FORMAT | A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+	/* the actions that read existing parity */
+	A_FEC_READ = A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+};
+
+/* popt's table for opts, from the rows (made once; returned for
+ * poptGetContext). Each option returns its row's index + CLI_SEEN. */
+#define CLI_SEEN 1000
+const struct poptOption *cli_options_popt(struct cli_opts *opts);
+/* After parsing: the bits of the options seen (row index list) set in
+ * opts; 0, or an exit code when one was given to an action that does
+ * not take it. */
+int cli_options_apply(struct cli_opts *opts, const unsigned char *seen,
+		      size_t nseen, unsigned action_bit, const char *action);
+/* Every option an action takes (action_bit 0: all), one line each, with
+ * that action's help. */
+void cli_options_print(unsigned action_bit);
+/* Rows in the table. */
+size_t cli_options_count(void);
+
+#endif
