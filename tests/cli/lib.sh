@@ -1,5 +1,6 @@
 # Helpers for the command tests. Each test file sources this, calls the
-# checks, and ends with `finish`. Results go to $RESULTS (one line each).
+# checks, and ends with `finish`. Results go to $RESULTS (one line each:
+# pass, FAIL or SKIP; tests/cli/tally.sh counts them).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 FV="${FV_BIN:-$TOP/fastverity}" # check-asan runs the sanitized build
@@ -37,4 +38,17 @@ root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
 
 jqok() { jq -e "$@" >/dev/null; }
 
-finish() { :; }
+# skip DESCRIPTION: a check that cannot run on this machine (no loop
+# devices, no tmpfs), counted and printed as SKIP in the totals.
+skip() {
+	echo "SKIP $NAME: $*" >>"$RESULTS"
+	echo "  SKIP: $*" >&2
+}
+
+# finish: the last line of every test file. A file that recorded no
+# check fails; "done" tells the runner it got here (a file that stops
+# early fails there).
+finish() {
+	grep -q "^\(pass\|FAIL\|SKIP\) $NAME:" "$RESULTS" || fail "no check ran"
+	echo "done $NAME" >>"$RESULTS"
+}

@@ -1,15 +1,15 @@
 #!/bin/bash
-# Runs every command test and prints the totals ("N passed, N failed").
+# Runs every command test and prints the totals
+# ("cli: N passed, N failed, N skipped").
 cd "$(dirname "$0")" || exit 1
+. ./tally.sh
 export RESULTS
 RESULTS=$(mktemp /tmp/fastverity-results.XXXXXX)
 for t in t_*.sh; do
 	echo "== $t"
-	bash "$t" || echo "FAIL $t: exited $?" >>"$RESULTS"
+	cli_test "$t"
 done
-passed=$(grep -c '^pass' "$RESULTS")
-failed=$(grep -c '^FAIL' "$RESULTS")
-grep '^FAIL' "$RESULTS"
+tally cli
+rc=$?
 rm -f "$RESULTS"
-echo "cli: $passed passed, $failed failed"
-[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+exit $rc

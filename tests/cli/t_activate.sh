@@ -41,3 +41,5 @@ fi
 check "open: two corruption policies refused before anything" run_rc 1 "$FV" open data name hash "$R" --ignore-corruption --panic-on-corruption
 check "  message" grep -q 'choose one of --ignore-corruption, --restart-on-corruption and --panic-on-corruption' "$T/err"
 check "open: two error policies refused" run_rc 1 "$FV" open data name hash "$R" --restart-on-error --panic-on-error
+
+finish

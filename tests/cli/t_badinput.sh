@@ -159,3 +159,5 @@ no root hash|verify data hash
 dump of data|dump data
 dump of missing|dump nohash
 CASES
+
+finish

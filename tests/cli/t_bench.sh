@@ -73,3 +73,5 @@ check "--device: opened read-only" sh -c "grep '\"img\"' trace | grep -q O_RDONL
 check "--device: missing file" run_rc 4 "$FV" bench --device=nothere
 check "bench takes no arguments" run_rc 1 "$FV" bench extra
 check "bad list" run_rc 1 "$FV" bench --salt-size=a,b
+
+finish

@@ -22,3 +22,5 @@ check "files after the action" test "$(complete_words verify data.)" = "data.img
 check "help completes an action" test "$(complete_words help re)" = "remove repair "
 check "options before the action: all" sh -c "echo '$(complete_words --js)' | grep -q -- '--json'"
 check "make install puts it where bash-completion looks" sh -c "make -s -C '$TOP' install DESTDIR='$T/root' PREFIX=/usr >/dev/null 2>&1 && test -s '$T/root/usr/share/bash-completion/completions/fastverity'"
+
+finish

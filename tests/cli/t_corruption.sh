@@ -158,3 +158,5 @@ R=$(root_of "$T/fmt")
 flip "$T/one" $((300 * 4096 + 4096 * 3 + 7))
 run_rc 2 "$FV" verify "$T/one" "$T/one" "$R" --hash-offset=$((300 * 4096))
 check "one file: bad hash block at its file offset" grep -qx "Verification failed at position $((300 * 4096 + 4096 * 3))." "$T/err"
+
+finish

@@ -36,6 +36,8 @@ if command -v script >/dev/null; then
 	check "terminal: progress shown" grep -q 'MiB/s' tty.out
 	script -qec "'$FV' format data h2 --salt=$SALT --no-progress" /dev/null </dev/null >tty.out 2>&1
 	check "terminal: --no-progress hides it" sh -c "! grep -q 'MiB/s' tty.out"
+else
+	skip "progress on a terminal (no script(1) here)"
 fi
 # At most ten updates a second: count the carriage returns of a slow run.
 FASTVERITY_SHA256=portable "$FV" format data h3 --salt=$SALT --threads=1 --progress 2>prog >/dev/null
@@ -72,3 +74,5 @@ wait $pid
 check "shrinking data file: exit 1" test $? = 1
 check "shrinking data file: says so, in a line of its own after the progress lines" \
 	sh -c "tail -1 shrink.err | grep -qx 'fastverity: shrink: the file shrank while it was being read ($((16 << 20)) bytes, $((256 << 20)) when opened)'"
+
+finish

@@ -25,3 +25,5 @@ while read -r line; do
 	# shellcheck disable=SC2086
 	check "example: $line" run_rc 0 env FASTVERITY_BENCH_SECONDS=1 "$FV" ${line#fastverity }
 done <examples
+
+finish

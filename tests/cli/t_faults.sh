@@ -133,3 +133,5 @@ for n in $(seq 1 $((N + 1))); do
 	done
 done
 check "sign: $runs faulted runs, each a success or one line with the old signature intact" test $bad = 0
+
+finish

@@ -211,3 +211,5 @@ run_rc 0 "$FV" format --sidecar sc/os.raw
 check "format --sidecar without FEC removes the stale os.fec" sh -c "test ! -e sc/os.fec && grep -q 'removed sc/os.fec' '$T/err'"
 run_rc 1 "$FV" repair sc/os.raw
 check "repair <image> without os.fec: names it" grep -q 'requires --fec-device, or sc/os.fec' err
+
+finish

@@ -117,3 +117,5 @@ check "--root-hash-file holds the root without newline" test "$(cat r.txt)" = "$
 check "veritysetup verifies a default fastverity image" $VS verify "$T/d4096" r.img --root-hash-file=r.txt
 check "random salt is 32 bytes" test "$(awk -F'\t' '/^Salt:/{print length($2)}' r.out)" = 64
 check "hash file created with mode 0600" test "$(stat -c %a r.img)" = 600
+
+finish

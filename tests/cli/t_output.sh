@@ -87,3 +87,5 @@ check "  every line: action, percent, bytes, MiB/s" sh -c "test -s '$T/err' && !
 check "  no control characters" sh -c "! grep -q \"\$(printf '[\\r\\033]')\" '$T/err'"
 check "  ends at 100%" sh -c "tail -1 '$T/err' | grep -q '^format: 100%, '"
 check "verify --progress names its action" sh -c "'$FV' verify --progress pdata phash '$(root_of "$T/out")' 2>&1 >/dev/null | tail -1 | grep -q '^verify: 100%, '"
+
+finish

@@ -104,11 +104,11 @@ if L=$(losetup -f --show data 2>/dev/null); then
 		check "1: data in the first MiB, hash on the second partition accepted" run_rc 0 "$FV" format --salt=$SALT disk "${L}p2" --data-blocks=256
 		partx -d "$L" 2>/dev/null
 	else
-		echo "  (no partitions on loop devices here: partition checks skipped)" >&2
+		skip "1: partitions of a loop device (no partitions on loop devices here)"
 	fi
 	losetup -d "$L"
 else
-	echo "  (no loop devices here: loop and partition checks skipped)" >&2
+	skip "1: loop devices and partitions (no loop devices here)"
 fi
 
 # 2: an output that is also an input is refused before anything is written.
@@ -234,7 +234,7 @@ if mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
 	check "4:   no temporary file left" test "$(ls -A small | wc -l)" = 2
 	umount small
 else
-	echo "  (cannot mount a tmpfs here: the disk-full check skipped)" >&2
+	skip "4: a full disk (cannot mount a tmpfs here)"
 fi
 
 # 4 and 5: format killed at random points. A hash image of its own (a
@@ -294,3 +294,5 @@ echo "  outcomes, own hash file:$seen4; in place:$seen5" >&2
 check "4: a killed format leaves the old or the new hash image" test $bad4 = 0
 check "5: a killed format in place: old, new or unfinished" test $bad5 = 0
 check "5:   some runs were caught unfinished" sh -c "echo '$seen5' | grep -q unfinished"
+
+finish

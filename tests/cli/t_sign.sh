@@ -157,3 +157,5 @@ if softhsm2-util --init-token --free --label fvtest --pin 1234 --so-pin 5678 >/d
 else
 	fail "pkcs11: SoftHSM token could not be set up"
 fi
+
+finish

@@ -27,3 +27,5 @@ VECTORS
 FASTVERITY_SHA256=portable "$FV" format "$T/zero" "$T/h" --salt=$SALT --debug >"$T/o" 2>"$T/e"
 check "portable path: vector" test "$(root_of "$T/o")" = e522df0f97da4febb882ac40f30b37dc0b444bf6df418929463fa25280f09d5c
 check "portable path: --debug says so" grep -q 'kernel portable C' "$T/e"
+
+finish

@@ -326,11 +326,11 @@ START_TEST(format_verify_and_failures)
 		-EINVAL);
 	ck_assert_ptr_null(res);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "invalid root hash abc"));
-	ck_assert_int_lt(fv_verify(q, "/nonexistent/d", hash, root_hex, NULL,
+	ck_assert_int_eq(fv_verify(q, "/nonexistent/d", hash, root_hex, NULL,
 				   NULL, NULL, &res),
-			 0);
+			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/d"));
-	ck_assert_int_lt(fv_params_read_superblock(q, data), 0);
+	ck_assert_int_eq(fv_params_read_superblock(q, data), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
 	fv_options_free(o);
 	fv_params_free(p);
@@ -478,8 +478,9 @@ START_TEST(sign_and_check)
 			 -EPERM);
 	ck_assert(*fv_last_error());
 	fv_free(der);
-	ck_assert_int_lt(
-		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_int_eq(
+		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len),
+		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
 }
 END_TEST
@@ -554,7 +555,7 @@ START_TEST(device_mapper_errors)
 	int r = fv_status_get("fastverity-api-test-no-such-device", &st);
 
 	/* -ENODEV with device-mapper, -ENOSYS (or -EACCES) without it */
-	ck_assert_int_lt(r, 0);
+	ck_assert(r == -ENODEV || r == -ENOSYS || r == -EACCES);
 	ck_assert_ptr_null(st);
 	ck_assert(*fv_last_error());
 	ck_assert_int_eq(fv_close("x", (enum fv_close_how)7), -EINVAL);

@@ -1,4 +1,5 @@
 /* Tree geometry at edge sizes and every block size. */
+#include <errno.h>
 #include <check.h>
 
 #include "check_main.h"
@@ -115,13 +116,18 @@ START_TEST(rejects_impossible_inputs)
 	struct ht_geometry g;
 	struct fv_error err;
 
-	ck_assert_int_lt(ht_geometry_init(&g, 0, 4096, 4096, 32, 1, &err), 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4000, 4096, 32, 1, &err), 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 256, 32, 1, &err), 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 1 << 20, 32, 1, &err),
-			 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 512, 300, 1, &err), 0);
-	ck_assert_int_lt(ht_geometry_init(&g, 1, 4096, 512, 257, 0, &err), 0);
+	ck_assert_int_eq(ht_geometry_init(&g, 0, 4096, 4096, 32, 1, &err),
+			 -EINVAL);
+	ck_assert_int_eq(ht_geometry_init(&g, 1, 4000, 4096, 32, 1, &err),
+			 -EINVAL);
+	ck_assert_int_eq(ht_geometry_init(&g, 1, 4096, 256, 32, 1, &err),
+			 -EINVAL);
+	ck_assert_int_eq(ht_geometry_init(&g, 1, 4096, 1 << 20, 32, 1, &err),
+			 -EINVAL);
+	ck_assert_int_eq(ht_geometry_init(&g, 1, 4096, 512, 300, 1, &err),
+			 -EINVAL);
+	ck_assert_int_eq(ht_geometry_init(&g, 1, 4096, 512, 257, 0, &err),
+			 -EINVAL);
 	ck_assert(ht_block_size_valid(512) && ht_block_size_valid(524288));
 	ck_assert(!ht_block_size_valid(1536) && !ht_block_size_valid(0));
 }

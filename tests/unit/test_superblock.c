@@ -1,4 +1,5 @@
 /* Superblock round trip, each rejection, and parameter validation. */
+#include <errno.h>
 #include <check.h>
 
 #include "check_main.h"
@@ -47,7 +48,8 @@ START_TEST(round_trip_and_byte_layout)
 END_TEST
 
 /* Each corruption of a field must be refused with a message. */
-static void expect_reject(void (*mutate)(uint8_t *), const char *needle)
+static void expect_reject(void (*mutate)(uint8_t *), int want,
+			  const char *needle)
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
@@ -56,7 +58,7 @@ static void expect_reject(void (*mutate)(uint8_t *), const char *needle)
 	verity_sb_encode(&p, sb);
 	mutate(sb);
 	verity_params_default(&q);
-	ck_assert_int_lt(verity_sb_decode(sb, &q, &err), 0);
+	ck_assert_int_eq(verity_sb_decode(sb, &q, &err), want);
 	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
 		      needle);
 }
@@ -127,21 +129,21 @@ static void tail_pad(uint8_t *sb)
 
 START_TEST(each_bad_field_is_refused)
 {
-	expect_reject(bad_signature, "not a valid VERITY");
-	expect_reject(bad_version, "version");
-	expect_reject(bad_type, "hash type");
-	expect_reject(bad_alg, "md7");
-	expect_reject(unterminated_alg, "terminated");
-	expect_reject(upper_alg, "lowercase");
-	expect_reject(bad_dbs, "data block size");
-	expect_reject(small_hbs, "hash block size");
-	expect_reject(huge_hbs, "hash block size");
-	expect_reject(no_blocks, "0 data blocks");
-	expect_reject(overflow_blocks, "overflow");
-	expect_reject(big_salt, "salt");
-	expect_reject(reserved, "reserved");
-	expect_reject(salt_tail, "reserved");
-	expect_reject(tail_pad, "reserved");
+	expect_reject(bad_signature, -EINVAL, "not a valid VERITY");
+	expect_reject(bad_version, -EINVAL, "version");
+	expect_reject(bad_type, -EINVAL, "hash type");
+	expect_reject(bad_alg, -EINVAL, "md7");
+	expect_reject(unterminated_alg, -EINVAL, "terminated");
+	expect_reject(upper_alg, -EINVAL, "lowercase");
+	expect_reject(bad_dbs, -EINVAL, "data block size");
+	expect_reject(small_hbs, -EINVAL, "hash block size");
+	expect_reject(huge_hbs, -EINVAL, "hash block size");
+	expect_reject(no_blocks, -EINVAL, "0 data blocks");
+	expect_reject(overflow_blocks, -EOVERFLOW, "overflow");
+	expect_reject(big_salt, -EINVAL, "salt");
+	expect_reject(reserved, -EINVAL, "reserved");
+	expect_reject(salt_tail, -EINVAL, "reserved");
+	expect_reject(tail_pad, -EINVAL, "reserved");
 }
 END_TEST
 
@@ -153,23 +155,23 @@ START_TEST(params_validation)
 	verity_params_default(&p);
 	ck_assert_int_eq(verity_params_validate(&p, &err), 0);
 	p.hash_offset = 100;
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "multiple of 512"));
 	verity_params_default(&p);
 	p.salt_size = 257;
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
 	verity_params_default(&p);
 	p.hash_type = 2;
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
 	verity_params_default(&p);
 	strcpy(p.hash_name, "whirlpool2");
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
 	verity_params_default(&p);
 	p.data_block_size = 3000;
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
 	verity_params_default(&p);
 	p.data_blocks = (1ULL << 52);
-	ck_assert_int_lt(verity_params_validate(&p, &err), 0);
+	ck_assert_int_eq(verity_params_validate(&p, &err), -EOVERFLOW);
 	ck_assert_ptr_nonnull(strstr(err.msg, "overflow"));
 }
 END_TEST
@@ -201,10 +203,10 @@ START_TEST(hex_and_uuid_text)
 	ck_assert_int_eq(verity_hex_decode("00aBff", buf, 8, &n), 0);
 	ck_assert_uint_eq(n, 3);
 	ck_assert(buf[0] == 0 && buf[1] == 0xab && buf[2] == 0xff);
-	ck_assert_int_lt(verity_hex_decode("abc", buf, 8, &n), 0);
-	ck_assert_int_lt(verity_hex_decode("zz", buf, 8, &n), 0);
-	ck_assert_int_lt(verity_hex_decode("000000000000000000", buf, 8, &n),
-			 0);
+	ck_assert_int_eq(verity_hex_decode("abc", buf, 8, &n), -EINVAL);
+	ck_assert_int_eq(verity_hex_decode("zz", buf, 8, &n), -EINVAL);
+	ck_assert_int_eq(verity_hex_decode("000000000000000000", buf, 8, &n),
+			 -EINVAL);
 	verity_hex_encode(buf, 3, out);
 	ck_assert_str_eq(out, "00abff");
 	ck_assert_int_eq(
@@ -212,12 +214,13 @@ START_TEST(hex_and_uuid_text)
 		0);
 	verity_uuid_format(u, out);
 	ck_assert_str_eq(out, "abcdef01-1234-1234-1234-123456789abc");
-	ck_assert_int_lt(
-		verity_uuid_parse("abcdef01-1234-1234-1234-123456789ab", u), 0);
-	ck_assert_int_lt(
+	ck_assert_int_eq(
+		verity_uuid_parse("abcdef01-1234-1234-1234-123456789ab", u),
+		-EINVAL);
+	ck_assert_int_eq(
 		verity_uuid_parse("abcdef01+1234-1234-1234-123456789abc", u),
-		0);
-	ck_assert_int_lt(verity_uuid_parse("bad", u), 0);
+		-EINVAL);
+	ck_assert_int_eq(verity_uuid_parse("bad", u), -EINVAL);
 }
 END_TEST
 

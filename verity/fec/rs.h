@@ -71,8 +71,9 @@ void fec_rs_erasure_decode(const struct fec_rs *rs,
 
 /* Decodes one whole codeword in place (cw[0..rsn) message, cw[rsn..255)
  * parity) with libfec, erasures at positions eras[0..neras) of the
- * codeword. Returns the number of symbols corrected, or -1 when the
- * codeword is beyond repair. */
+ * codeword. Returns the number of symbols corrected, or a negative
+ * number when the codeword is beyond repair (libfec's count; -1 for more
+ * erasures than roots). */
 int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
 			   const int *eras, int neras);
 
