@@ -28,8 +28,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/ops.c verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
-CLI_SRC  = cli/main.c cli/common.c cli/cmd_format.c cli/cmd_verify.c \
-           cli/cmd_dump.c cli/progress.c \
+CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
+           cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)

@@ -5,7 +5,7 @@
 
 #include "verity/fec/rs.h"
 #include "bench.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Codewords per pass: one 4096-byte block of each message position, as a
  * round of dm-verity FEC with 4 KiB blocks (about 1 MB of message). */

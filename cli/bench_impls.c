@@ -12,7 +12,8 @@
 #include "hashtree/hasher.h"
 #include "hashtree/sha256.h"
 #include "bench.h"
-#include "cli.h"
+#include "cli/pair.h"
+#include "cli/cli.h"
 
 #define IMPL_BLOCK  4096
 #define IMPL_SALT   32

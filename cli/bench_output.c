@@ -7,7 +7,7 @@
 #include <json-c/json.h>
 
 #include "bench.h"
-#include "cli.h"
+#include "cli/json.h"
 
 static const struct bench_setting *same_but_salt(const struct bench_report *r,
 						 const struct bench_setting *s,

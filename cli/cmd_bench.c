@@ -11,7 +11,11 @@
 #include "verity/storage/device.h"
 #include "verity/tree/memtree.h"
 #include "bench.h"
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/pair.h"
+#include "cli/progress.h"
+#include "cli/cli.h"
 
 /* --- whole trees ------------------------------------------------------ */
 

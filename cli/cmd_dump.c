@@ -2,7 +2,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/text.h"
+#include "cli/json.h"
+#include "cli/cli.h"
 
 int cmd_dump(struct cli_opts *o)
 {

@@ -3,7 +3,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/text.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/progress.h"
+#include "cli/cli.h"
 #include "verity/storage/output.h"
 
 static int write_root_file(const char *path, const uint8_t *root, unsigned size)

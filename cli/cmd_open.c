@@ -10,7 +10,10 @@
 
 #include "verity/dm/activate.h"
 #include "verity/sign/signature.h"
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/cli.h"
 
 /* At most one bit of these. */
 static int several(unsigned flags, unsigned of)

@@ -9,7 +9,12 @@
 #include <json-c/json.h>
 
 #include "verity/sign/signature.h"
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/text.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/progress.h"
+#include "cli/cli.h"
 
 struct repair_out {
 	const struct cli_opts *o;

@@ -11,7 +11,10 @@
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
 #include "verity/sign/signature.h"
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/root.h"
+#include "cli/cli.h"
 
 #include <json-c/json.h>
 
@@ -144,20 +147,4 @@ int cmd_sign(struct cli_opts *o)
 		return EXIT_PARAMS;
 	verity_hex_encode(root, len, hex);
 	return cli_sign_root(o, hex, out);
-}
-
-void *cli_json_signature(const struct cli_pair *cp,
-			 const struct verity_outcome *out)
-{
-	json_object *j;
-
-	if (!out->signature_checked)
-		return NULL;
-	j = json_object_new_object();
-	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
-	json_object_object_add(j, "signer", cli_json_str(out->sig.signer));
-	json_object_object_add(
-		j, "warning",
-		out->sig.warning[0] ? cli_json_str(out->sig.warning) : NULL);
-	return j;
 }

@@ -8,7 +8,13 @@
 #include <json-c/json.h>
 
 #include "verity/sign/signature.h"
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/text.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/progress.h"
+#include "cli/cli.h"
 
 /* --json streams: the header once the parameters are resolved, then each
  * failure as it is found, then the verdict; memory stays bounded however

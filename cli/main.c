@@ -1,4 +1,5 @@
-/* fastverity: a drop-in for veritysetup's format, verify and dump. */
+/* fastverity: the command. Parses the options (cli/options.c), picks the
+ * action and runs it; veritysetup's exit codes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,12 @@
 #include <openssl/crypto.h>
 #include <popt.h>
 
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/cli.h"
 #include "cli/options.h"
+#include "include/fastverity.h"
 #include "hashtree/sha256.h"
 
 static struct cli_opts opts;

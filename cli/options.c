@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "verity/dm/table.h"
+#include "verity/fec/rs.h"
+#include "verity/tree/pair.h"
+#include "cli/errors.h"
 
 enum cli_kind {
 	K_FLAG,  /* an int set to 1 */
@@ -14,7 +17,10 @@ enum cli_kind {
 	K_BIT,   /* a bit set in an unsigned */
 };
 
-#define AT(f) offsetof(struct cli_opts, f)
+#define AT(f)       offsetof(struct cli_opts, f)
+#define TEXT(x)     #x
+#define NUMBER(x)   TEXT(x)
+#define ROOTS_RANGE NUMBER(FEC_MIN_ROOTS) " to " NUMBER(FEC_MAX_ROOTS)
 
 struct cli_option {
 	const char *name;
@@ -138,8 +144,10 @@ static const struct cli_option rows[] = {
 	{"fec-offset", '\0', K_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
 	 "Byte offset of the parity on the FEC device (default 0)", 0, NULL},
 	{"fec-roots", '\0', K_VALUE, AT(fec_roots), 0, A_FEC, "number",
-	 "Parity bytes per 255-byte codeword, 2 to 24 (default 2)", A_FEC_READ,
-	 "Parity bytes per 255-byte codeword, 2 to 24 (default: told from "
+	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default 2)",
+	 A_FEC_READ,
+	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default: told "
+	 "from "
 	 "the parity's size)"},
 	{"max-failures", '\0', K_VALUE, AT(max_failures), 0, A_VERIFY, "number",
 	 "List at most this many failures (all are counted)", 0, NULL},

@@ -1,11 +1,15 @@
-/* The command's verity pair: its arguments and options, or an image and
- * its sidecar files (verity/container/sidecar.h), made into the one pair
- * that verify, repair and open hand to the library's operations. */
+/* The command's verity pair (cli/pair.h). */
+#include "cli/pair.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "cli/root.h"
+#include "cli/progress.h"
+#include "cli/cli.h"
 #include "verity/sign/signature.h"
 #include "verity/tree/superblock.h"
 

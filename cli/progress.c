@@ -1,13 +1,9 @@
-/* Progress on stderr: on a terminal one line redrawn in place (action,
- * percent, bytes, MiB/s, time left) at most ten times a second and
- * cleared at the end; elsewhere (--progress into a file or a pipe) plain
- * lines without control characters, at most one a second, and the last
- * at 100%. */
+/* Progress on stderr (cli/progress.h). */
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/progress.h"
 
 void cli_progress_init(struct cli_progress *pr, const struct cli_opts *o)
 {

@@ -94,15 +94,15 @@ static void plan_windows(struct level_pass *lp, unsigned threads)
 
 int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 {
-	struct worker workers[MAX_THREADS];
-	pthread_t tids[MAX_THREADS];
+	struct worker workers[HT_MAX_THREADS];
+	pthread_t tids[HT_MAX_THREADS];
 	unsigned n, started = 0;
 	int r = 0;
 
 	if (threads < 1)
 		threads = 1;
-	if (threads > MAX_THREADS)
-		threads = MAX_THREADS;
+	if (threads > HT_MAX_THREADS)
+		threads = HT_MAX_THREADS;
 	plan_windows(lp, threads);
 	n = lp->windows < threads ? (unsigned)lp->windows : threads;
 	atomic_init(&lp->next_window, 0);

@@ -42,10 +42,14 @@ struct ht_io {
 
 /* Progress: bytes hashed so far out of total (data and hash blocks read).
  * Called from worker threads, one call at a time, once per window. */
+/* Worker threads a run may use. */
+#define HT_MAX_THREADS 256
+
 typedef void (*ht_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 struct ht_options {
-	unsigned threads; /* 0 or 1: the calling thread only */
+	unsigned threads; /* 0 or 1: the calling thread only; at most
+			   * HT_MAX_THREADS */
 	ht_progress_fn progress;
 	void *progress_ctx;
 	int no_map;   /* read data, never map it: a file that shrinks is then

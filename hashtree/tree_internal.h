@@ -18,8 +18,7 @@
  * a few ms of each other. */
 #define WINDOW_CHILD_BYTES (8u << 20)
 /* One mapping of data, when mapped. */
-#define MAP_BYTES   (8u << 20)
-#define MAX_THREADS 256
+#define MAP_BYTES (8u << 20)
 /* How far windows may finish ahead of the oldest unfinished one. */
 #define DONE_RING 4096
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/fec/repair.h"
+#include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
 #include "verity/tree/superblock.h"
@@ -416,8 +416,9 @@ API void fv_options_free(fv_options *o)
 API int fv_options_set_threads(fv_options *o, unsigned threads)
 {
 	NEED(o);
-	if (threads > 256)
-		return fail(EINVAL, "%u threads (at most 256)", threads);
+	if (threads > VERITY_MAX_THREADS)
+		return fail(EINVAL, "%u threads (at most %d)", threads,
+			    VERITY_MAX_THREADS);
 	o->threads = threads;
 	return 0;
 }
@@ -443,8 +444,9 @@ API int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
 	char *copy = NULL;
 
 	NEED(o);
-	if (path && roots && (roots < 2 || roots > 24))
-		return fail(EINVAL, "%u FEC roots (2 to 24)", roots);
+	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
+		return fail(EINVAL, "%u FEC roots (%d to %d)", roots,
+			    FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (path && !(copy = strdup(path)))
 		return fail(ENOMEM, "out of memory");
 	free(o->fec_path);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/cli.h"
+#include "cli/cli.h"
 
 #define MAX_ARGS 24
 

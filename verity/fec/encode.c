@@ -14,6 +14,9 @@
 /* Message bytes a batch of rounds reads: rsn runs of consecutive covered
  * blocks, together about this much, so the GF(2^8) passes stay in cache. */
 #define FEC_BATCH_BYTES (2u << 20)
+/* Threads a parity pass starts at most, each with a batch of its own in
+ * memory (FEC_BATCH_BYTES of message and its parity). */
+#define FEC_PASS_MAX_THREADS 64
 /* Pieces of the fused finish: few fresh pages to touch. */
 #define CHUNK_BLOCKS_BYTES (256u << 10)
 
@@ -238,7 +241,7 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    struct fv_error *err)
 {
 	struct parity_job j;
-	pthread_t tid[64];
+	pthread_t tid[FEC_PASS_MAX_THREADS];
 	uint64_t per = FEC_BATCH_BYTES / rs->rsn / s->fl->block_size;
 	unsigned started = 0;
 
@@ -257,8 +260,8 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	pthread_mutex_init(&j.lock, NULL);
 	if (threads > j.batches)
 		threads = (unsigned)j.batches;
-	if (threads > 64)
-		threads = 64;
+	if (threads > FEC_PASS_MAX_THREADS)
+		threads = FEC_PASS_MAX_THREADS;
 	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&tid[started], NULL, parity_worker, &j) == 0)
 			started++;

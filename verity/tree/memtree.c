@@ -1,4 +1,4 @@
-/* Trees built into memory (verity/memtree.h). */
+/* Trees built into memory (verity/tree/memtree.h). */
 #include "verity/tree/memtree.h"
 
 #include <errno.h>

@@ -198,5 +198,7 @@ unsigned verity_default_threads(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return cpus < 1 ? 1 : cpus > 256 ? 256 : (unsigned)cpus;
+	return cpus < 1                    ? 1
+	       : cpus > VERITY_MAX_THREADS ? VERITY_MAX_THREADS
+					   : (unsigned)cpus;
 }

@@ -8,9 +8,11 @@
 
 #include "hashtree/error.h"
 #include "hashtree/hasher.h" /* HT_MAX_SALT_SIZE */
+#include "hashtree/tree.h"   /* HT_MAX_THREADS */
 
 #define VERITY_MAX_SALT_SIZE \
 	HT_MAX_SALT_SIZE /* one limit, in hashtree/hasher.h */
+#define VERITY_MAX_THREADS   HT_MAX_THREADS /* hashtree/tree.h */
 #define VERITY_MAX_HASH_NAME 31
 #define VERITY_SB_SIZE       512
 
@@ -48,7 +50,8 @@ int verity_root_text_parse(const uint8_t *text, size_t len, char *hex,
 			   size_t size, size_t *bad);
 int verity_uuid_parse(const char *s, uint8_t uuid[16]);
 void verity_uuid_format(const uint8_t uuid[16], char out[37]);
-/* Worker threads by default: one per online CPU, 1 to 256. */
+/* Worker threads by default: one per online CPU, 1 to
+ * VERITY_MAX_THREADS. */
 unsigned verity_default_threads(void);
 /* Random bytes from getrandom(); for salts and UUIDs. */
 int verity_random(uint8_t *buf, size_t len, struct fv_error *err);

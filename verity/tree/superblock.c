@@ -86,9 +86,9 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 			err, EINVAL,
 			"superblock hash algorithm name is not terminated");
 	if (salt_size > VERITY_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL,
-			       "superblock salt size %llu is over 256",
-			       (unsigned long long)salt_size);
+		return fv_fail(
+			err, EINVAL, "superblock salt size %llu is over %d",
+			(unsigned long long)salt_size, VERITY_MAX_SALT_SIZE);
 	if (!all_zero(sb + SB_PAD1, SB_SALT - SB_PAD1) ||
 	    !all_zero(sb + SB_SALT + salt_size,
 		      VERITY_SB_SIZE - SB_SALT - salt_size))

@@ -1,0 +1,103 @@
+/* The root hash, from the argument or --root-hash-file (cli/root.h). */
+#include "cli/root.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/errors.h"
+#include "hashtree/hasher.h"
+#include "verity/storage/file.h"
+#include "verity/tree/params.h"
+
+/* A root hash file: the hex digest, then nothing but whitespace. Read
+ * whole (a regular file of at most ROOT_FILE_MAX bytes). */
+#define ROOT_FILE_MAX 4096
+
+static int read_root_file(const char *path, char *buf, size_t size)
+{
+	struct fv_error err;
+	uint8_t *text;
+	size_t len, bad;
+	int r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text,
+				 &len, &err);
+
+	if (r)
+		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+	r = verity_root_text_parse(text, len, buf, size, &bad);
+	free(text);
+	if (r && bad)
+		return cli_error(-EINVAL,
+				 "%s: invalid root hash string specified: "
+				 "byte %zu is not a hex digit (the file holds "
+				 "the hex root hash, and nothing after it but "
+				 "white space)",
+				 path, bad);
+	if (r)
+		return cli_error(-EINVAL,
+				 "%s: invalid root hash string specified "
+				 "(more than %zu hex digits)",
+				 path, size - 1);
+	return 0;
+}
+
+/* The root hash text from the argument or --root-hash-file. */
+static const char *root_text(const struct cli_opts *o, const char *arg,
+			     char *buf, size_t size)
+{
+	if (arg && o->root_hash_file) {
+		cli_error(-EINVAL, "give the root hash as an argument or with "
+				   "--root-hash-file, not both");
+		return NULL;
+	}
+	if (o->root_hash_file)
+		return read_root_file(o->root_hash_file, buf, size) ? NULL
+								    : buf;
+	if (!arg)
+		cli_error(-EINVAL, "this action requires <root_hash> or the "
+				   "--root-hash-file option");
+	return arg;
+}
+
+static int bad_root(const struct cli_opts *o, const char *hex,
+		    const char *expected)
+{
+	return o->root_hash_file
+		       ? -cli_error(-EINVAL,
+				    "%s: invalid root hash string specified "
+				    "(expected %s)",
+				    o->root_hash_file, expected)
+		       : -cli_error(-EINVAL,
+				    "invalid root hash string specified: '%s' "
+				    "(expected %s)",
+				    hex, expected);
+}
+
+int cli_root_hash(const struct cli_opts *o, const char *arg,
+		  unsigned digest_size, uint8_t *root)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8], expected[32];
+	const char *hex = root_text(o, arg, text, sizeof(text));
+	size_t len;
+
+	if (!hex)
+		return EXIT_PARAMS;
+	snprintf(expected, sizeof(expected), "%u hex digits", 2 * digest_size);
+	if (strlen(hex) != 2 * (size_t)digest_size ||
+	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
+		return bad_root(o, hex, expected);
+	return 0;
+}
+
+int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
+		      size_t *len)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	const char *hex = root_text(o, arg, text, sizeof(text));
+
+	if (!hex)
+		return EXIT_PARAMS;
+	if (verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, len) || *len < 16)
+		return bad_root(o, hex, "32 to 128 hex digits");
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* veritysetup's text output: the header lines, the counts line, the
+ * verdict, the parity's roots. */
+#ifndef FV_CLI_TEXT_H
+#define FV_CLI_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/tree.h"
+#include "verity/fec/layout.h"
+#include "verity/tree/layout.h"
+
+/* veritysetup's header lines; root may be NULL (dump). */
+void cli_print_header(const char *device, const struct verity_params *p,
+		      const char *uuid_text, const struct verity_layout *l,
+		      const uint8_t *root);
+/* The end of the tree as veritysetup prints it ("Hash device size"). */
+uint64_t cli_nominal_hash_end(const struct verity_params *p,
+			      const struct verity_layout *l);
+/* The exit code of a verify result: 2 for any bad block, else 1 for a
+ * root hash mismatch, else 0. */
+int cli_verdict(const struct ht_verify_result *res);
+/* veritysetup's counts line on stderr, then the unreadable and unchecked
+ * blocks, when there are any. */
+void cli_print_counts(const struct ht_verify_result *res);
+/* "parity of 8 roots, told from the size of f.fec". */
+void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
+			char *buf, size_t len);
+
+#endif
