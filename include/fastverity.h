@@ -10,7 +10,34 @@
  * one-line message (naming the file and the problem) that fv_last_error()
  * returns until the next failure on the same thread. Functions returning
  * a pointer return NULL on failure (out of memory), also with a message.
- * The library never prints and never prompts. */
+ * The library never prints and never prompts. An errno means the same
+ * for every function; each function lists those it returns:
+ *   EINVAL     an argument that is not valid (a NULL handle or path, a
+ *              value out of range, flags that exclude each other),
+ *              parameters that do not fit together or do not fit the
+ *              devices (a data device smaller than its data blocks, a
+ *              hash device shorter than its tree), a superblock or root
+ *              hash that is not valid, an output that must not be
+ *              written (it is an input, or overlaps one)
+ *   EOVERFLOW  parameters whose sizes do not fit in 64 bits
+ *   ENOMEM     out of memory
+ *   ENODEV     a file or device that does not exist or cannot be opened;
+ *              a device-mapper name that is not active
+ *   ENOTBLK    a directory where an image or device belongs
+ *   ENOSPC     a block device too small for the tree or the parity
+ *   ENODATA    an input that shrank while it was being read
+ *   EIO        a read or write the system refused (a block that cannot be
+ *              read is a result of verify and repair, not an error), a
+ *              flush that failed, no random bytes
+ *   EBUSY      a device held by another user (mounted, mapped) given to
+ *              write; a device-mapper name taken, or a device still open
+ *   EPERM      a root hash signature that does not check out
+ *   EACCES     an encrypted key's passphrase or a token's PIN missing or
+ *              wrong; an output that cannot be looked at, or a symlink
+ *              that is not followed (a sticky world-writable directory)
+ *   ENOSYS     no device-mapper here
+ * A system call's own errno passes through where none of these says
+ * more (opening an output in a directory that cannot be written). */
 #ifndef FASTVERITY_H
 #define FASTVERITY_H
 
@@ -49,7 +76,8 @@ fv_params *fv_params_copy(const fv_params *p);
 void fv_params_free(fv_params *p);
 
 /* Setters check their own value (-EINVAL, the message says why); format,
- * verify and open check the whole set. */
+ * verify and open check the whole set. fv_params_set_uuid(NULL) also
+ * -EIO: no random bytes. */
 int fv_params_set_hash(fv_params *p, const char *name);   /* "sha256" */
 int fv_params_set_hash_type(fv_params *p, unsigned type); /* 0 or 1 */
 int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
@@ -81,20 +109,23 @@ int fv_params_superblock(const fv_params *p);
 size_t fv_params_root_size(const fv_params *p);
 
 /* Replaces p's parameters with the superblock at p's hash offset in
- * hash_path (validated; "unfinished" when a format was interrupted). */
+ * hash_path (validated; "unfinished" when a format was interrupted).
+ * Errors: EINVAL (no valid superblock there, or unfinished), ENODEV,
+ * ENOTBLK, EIO, ENOMEM. */
 int fv_params_read_superblock(fv_params *p, const char *hash_path);
 
 /* The 512-byte superblock (docs/format.md), for programs that lay out
  * images themselves: encode checks p (its data blocks set, a
  * superblock wanted); decode validates every field and keeps p's hash
- * offset. */
+ * offset. Errors: EINVAL, EOVERFLOW. */
 #define FV_SUPERBLOCK_SIZE 512
 int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE]);
 int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE]);
 
 /* Where the tree goes for p (which must name the data blocks): its first
  * byte on the hash device, its size in hash blocks, and the hash
- * device's minimum size. Any output may be NULL. */
+ * device's minimum size. Any output may be NULL. Errors: EINVAL (the data
+ * blocks not set, parameters not valid), EOVERFLOW. */
 int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
 
@@ -106,7 +137,9 @@ typedef struct fv_options fv_options;
 fv_options *fv_options_new(void);
 void fv_options_free(fv_options *o);
 
-/* 0: one per online CPU; 1: the calling thread only; at most 256. */
+/* 0: one per online CPU; 1: the calling thread only; at most 256.
+ * The option setters: EINVAL (the value, or a NULL handle), ENOMEM
+ * (those that copy). */
 int fv_options_set_threads(fv_options *o, unsigned threads);
 
 /* 1: map the data instead of reading it: no copy, but a data file that
@@ -150,7 +183,9 @@ int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 
 /* The parity the FEC options of o describe for p's tree on hash_path, as
  * dump shows it: its roots (inferred from the FEC device's size when o
- * says 0), the blocks it covers, and the parity area's bytes. */
+ * says 0), the blocks it covers, and the parity area's bytes. Errors:
+ * EINVAL (no FEC device in o, a size no roots fit, parameters), EOVERFLOW,
+ * ENODEV, ENOTBLK, ENOSPC, EIO, ENOMEM. */
 int fv_fec_info(const fv_params *p, const char *hash_path, const fv_options *o,
 		unsigned *roots, uint64_t *blocks, uint64_t *parity_bytes);
 
@@ -181,7 +216,10 @@ typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
  * written in place on a block device or at an offset), the superblock
  * last; with FEC options, the parity too. Refuses outputs that overlap
  * the data. p's data blocks, when 0, are filled in. *res (may be NULL)
- * receives the root hash. */
+ * receives the root hash. Errors: EINVAL, EOVERFLOW, ENOMEM, ENODEV,
+ * ENOTBLK, ENOSPC, ENODATA, EIO, EBUSY (a device in use given as an
+ * output), EACCES; the old hash image is left as it was, or (written in
+ * place) marked unfinished. */
 int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 	      const fv_options *o, fv_result **res);
 
@@ -189,7 +227,10 @@ int fv_format(fv_params *p, const char *data_path, const char *hash_path,
  * failure through fn (may be NULL). Returns 0 when the check ran: *res
  * says whether the image is intact. p: from fv_params_read_superblock,
  * or complete without a superblock. With FEC options, also what the
- * parity could repair. */
+ * parity could repair. Errors (the check did not run; *res NULL): EINVAL
+ * (root_hex, parameters, devices too small, a signature set without
+ * trusted certificates), EPERM (the signature does not check out),
+ * EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
 int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 	      const char *root_hex, const fv_options *o, fv_failure_fn fn,
 	      void *ctx, fv_result **res);
@@ -212,7 +253,9 @@ enum fv_repair_flags {
  * and rewritten only with FV_REPAIR_REWRITE_PARITY. how: enum
  * fv_repair_flags (1 is a dry run, as in 0.2). fn sees the first pass's
  * failures. 0 when it ran: *res says what it repaired and whether the
- * image is now intact. -EPERM: the signature does not check out. */
+ * image is now intact. Errors (*res NULL): fv_verify's, and EBUSY (a
+ * device in use: mounted, mapped), EINVAL (no FEC options; parity to
+ * rewrite that is not this image's). */
 int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
 	      const char *root_hex, const fv_options *o, unsigned how,
 	      fv_failure_fn fn, void *ctx, fv_result **res);
@@ -253,12 +296,17 @@ const char *fv_result_hashing_path(const fv_result *r);
  * and systemd's .roothash.p7s). */
 
 /* Signs with a PEM key (or a "pkcs11:" URI) and its certificate;
- * passphrase (may be NULL) decrypts an encrypted key. *der: fv_free. */
+ * passphrase (may be NULL) decrypts an encrypted key. *der: fv_free.
+ * Errors: EINVAL (a key, certificate or root hash that cannot be read,
+ * is not valid, or does not match), EACCES (the passphrase or PIN),
+ * ENOMEM. */
 int fv_sign(const char *key, const char *cert, const char *passphrase,
 	    const char *root_hex, int embed_cert, uint8_t **der, size_t *len);
 /* Checks sig against the PEM certificates (or bundles) in trusted:
  * -EPERM when the signer is not trusted or the root hash differs.
- * *signer (may be NULL) receives the signer's subject: fv_free. */
+ * *signer (may be NULL) receives the signer's subject: fv_free. Errors:
+ * EPERM, EINVAL (not a PKCS#7 signature; no certificates, or one that
+ * cannot be read), ENOMEM. */
 int fv_signature_check(const uint8_t *sig, size_t len,
 		       const char *const *trusted, size_t ntrusted,
 		       const char *root_hex, char **signer);
@@ -268,8 +316,10 @@ int fv_signature_check(const uint8_t *sig, size_t len,
  * devices. */
 
 /* Checks as verify's first step does, then creates the read-only
- * /dev/mapper/<name>. -EBUSY: the name is taken; -ENOSYS: no
- * device-mapper. */
+ * /dev/mapper/<name>. Errors: EBUSY (the name is taken), ENOSYS (no
+ * device-mapper), EINVAL (the name, parameters, root_hex; the kernel
+ * refused the table), ENAMETOOLONG (device paths too long for a table),
+ * ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_open(const char *name, fv_params *p, const char *data_path,
 	    const char *hash_path, const char *root_hex, const fv_options *o);
 
@@ -278,11 +328,13 @@ enum fv_close_how {
 	FV_CLOSE_DEFERRED = 1,        /* when its last user closes it */
 	FV_CLOSE_CANCEL_DEFERRED = 2, /* undo an earlier deferred close */
 };
-/* -ENODEV: no such device; -EBUSY: in use. */
+/* Errors: ENODEV (no such device, or no device-mapper), EBUSY (in use),
+ * EINVAL (the name, or how). */
 int fv_close(const char *name, enum fv_close_how how);
 
 typedef struct fv_status fv_status;
-/* -ENODEV when no device of that name is active. */
+/* Errors: ENODEV (no device of that name is active), ENOSYS (no
+ * device-mapper), EINVAL (the name), ENOMEM. */
 int fv_status_get(const char *name, fv_status **st);
 void fv_status_free(fv_status *st);
 int fv_status_is_verity(const fv_status *st);

@@ -549,6 +549,50 @@ START_TEST(repair_checks_signature)
 }
 END_TEST
 
+/* Each errno the header documents, from the case it names. */
+START_TEST(errno_values)
+{
+	fv_params *p = fv_params_new();
+	fv_result *made = NULL, *res = NULL;
+	char root_hex[65], path[128];
+
+	/* EINVAL: a NULL handle, a value out of range */
+	ck_assert_int_eq(fv_params_set_hash(NULL, "sha256"), -EINVAL);
+	ck_assert_int_eq(fv_params_set_hash_type(p, 2), -EINVAL);
+	/* EOVERFLOW: sizes past 64 bits */
+	ck_assert_int_eq(fv_params_set_data_blocks(p, UINT64_MAX / 2), 0);
+	ck_assert_int_eq(fv_params_layout(p, NULL, NULL, NULL), -EOVERFLOW);
+	ck_assert_int_eq(fv_params_set_data_blocks(p, 0), 0);
+	/* ENODEV: an input that is not there */
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(fv_params_read_superblock(p, path), -ENODEV);
+	ck_assert_int_eq(fv_format(p, path, hash, NULL, NULL), -ENODEV);
+	/* ENOTBLK: a directory where a device belongs */
+	ck_assert_int_eq(fv_format(p, dir, hash, NULL, NULL), -ENOTBLK);
+	/* EINVAL: an output that is an input */
+	ck_assert_int_eq(fv_format(p, data, data, NULL, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
+
+	ck_assert_int_eq(fv_format(p, data, hash, NULL, &made), 0);
+	strcpy(root_hex, fv_result_root_hex(made));
+	fv_result_free(made);
+	/* EINVAL: data shorter than the superblock says, a hash image
+	 * shorter than its tree */
+	ck_assert_int_eq(truncate(data, (off_t)(BLOCKS - 10) * BS), 0);
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, NULL, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_null(res);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
+	write_file(data, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(truncate(hash, 8192), 0);
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, NULL, NULL, NULL, &res),
+		-EINVAL);
+	fv_params_free(p);
+}
+END_TEST
+
 START_TEST(device_mapper_errors)
 {
 	fv_status *st = (fv_status *)1;
@@ -579,6 +623,7 @@ int main(void)
 	tcase_add_test(tc, repair_from_parity);
 	tcase_add_test(tc, sign_and_check);
 	tcase_add_test(tc, repair_checks_signature);
+	tcase_add_test(tc, errno_values);
 	tcase_add_test(tc, device_mapper_errors);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
