@@ -53,11 +53,24 @@ static const char *const impl_notes[IMPL_COUNT] = {
 	"",
 };
 
+/* What the ways of hashing start from: the salt, its salted state for
+ * the kernels, OpenSSL's digest and a context holding the salt, and an
+ * AF_ALG socket. */
+struct impl_start {
+	const uint8_t *salt;
+	struct sha256_salted_state st;
+	EVP_MD *md;
+	EVP_MD_CTX *presalted;
+	int alg_fd;
+};
+
 /* One pass of IMPL_BLOCKS messages; returns 0 or a negative errno. */
-static int impl_pass(enum impl k, const struct sha256_salted_state *st,
-		     const uint8_t *salt, const uint8_t *buf, uint8_t *out,
-		     const EVP_MD *md, EVP_MD_CTX *presalted, int alg_fd)
+static int impl_pass(enum impl k, const struct impl_start *is,
+		     const uint8_t *buf, uint8_t *out)
 {
+	const struct sha256_salted_state *st = &is->st;
+	const uint8_t *salt = is->salt;
+
 	switch (k) {
 	case IMPL_HW_3WAY:
 		sha256_finup_many(SHA256_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
@@ -80,7 +93,7 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 	case IMPL_EVP_PER_BLOCK:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
 			EVP_MD_CTX *c = EVP_MD_CTX_new();
-			int ok = c && EVP_DigestInit_ex(c, md, NULL) &&
+			int ok = c && EVP_DigestInit_ex(c, is->md, NULL) &&
 				 EVP_DigestUpdate(c, salt, IMPL_SALT) &&
 				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
 						  IMPL_BLOCK) &&
@@ -96,7 +109,7 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 		int ok = c != NULL;
 
 		for (int i = 0; ok && i < IMPL_BLOCKS; i++)
-			ok = EVP_MD_CTX_copy_ex(c, presalted) &&
+			ok = EVP_MD_CTX_copy_ex(c, is->presalted) &&
 			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
 					      IMPL_BLOCK) &&
 			     EVP_DigestFinal_ex(c, out + i * 32, NULL);
@@ -105,11 +118,11 @@ static int impl_pass(enum impl k, const struct sha256_salted_state *st,
 	}
 	case IMPL_AF_ALG:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
-			if (send(alg_fd, salt, IMPL_SALT, MSG_MORE) !=
+			if (send(is->alg_fd, salt, IMPL_SALT, MSG_MORE) !=
 				    IMPL_SALT ||
-			    send(alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK, 0) !=
-				    IMPL_BLOCK ||
-			    read(alg_fd, out + i * 32, 32) != 32)
+			    send(is->alg_fd, buf + i * IMPL_BLOCK, IMPL_BLOCK,
+				 0) != IMPL_BLOCK ||
+			    read(is->alg_fd, out + i * 32, 32) != 32)
 				return -errno;
 		}
 		return 0;
@@ -151,23 +164,26 @@ void bench_run_impls(struct bench_report *rep, double total)
 	double budget = total / IMPL_COUNT;
 	static uint8_t buf[IMPL_BLOCKS * IMPL_BLOCK], out[IMPL_BLOCKS * 32];
 	uint8_t salt[IMPL_SALT];
-	struct sha256_salted_state st;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
-	EVP_MD_CTX *presalted = EVP_MD_CTX_new();
+	struct impl_start is = {
+		.salt = salt,
+		.md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL),
+		.presalted = EVP_MD_CTX_new(),
+		.alg_fd = -1,
+	};
 	enum sha256_kernel fast = sha256_kernel_choose(cli_sha256_choice());
 	double best = 0;
 
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 12));
 	memset(salt, 0x5a, sizeof(salt));
-	sha256_salted_init(&st, salt, sizeof(salt));
-	if (md && presalted) {
-		EVP_DigestInit_ex(presalted, md, NULL);
-		EVP_DigestUpdate(presalted, salt, sizeof(salt));
+	sha256_salted_init(&is.st, salt, sizeof(salt));
+	if (is.md && is.presalted) {
+		EVP_DigestInit_ex(is.presalted, is.md, NULL);
+		EVP_DigestUpdate(is.presalted, salt, sizeof(salt));
 	}
 	for (int k = 0; k < IMPL_COUNT; k++) {
 		struct bench_impl *r = &rep->impls[rep->nimpls++];
-		int alg_fd = -1, ok = 1;
+		int ok = 1;
 		uint64_t passes = 0;
 		double t0, t = 0, rates[BENCH_ROUNDS];
 
@@ -207,22 +223,21 @@ void bench_run_impls(struct bench_report *rep, double total)
 			}
 		}
 		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
-		    (!md || !presalted)) {
+		    (!is.md || !is.presalted)) {
 			snprintf(r->why, sizeof(r->why),
 				 "OpenSSL has no sha256");
 			continue;
 		}
 		if (k == IMPL_AF_ALG) {
-			alg_fd = af_alg_open(r->why, sizeof(r->why));
-			if (alg_fd < 0)
+			is.alg_fd = af_alg_open(r->why, sizeof(r->why));
+			if (is.alg_fd < 0)
 				continue;
 		}
 		for (unsigned round = 0; ok && round < BENCH_ROUNDS; round++) {
 			passes = 0;
 			t0 = cli_now();
 			do {
-				if (impl_pass(k, &st, salt, buf, out, md,
-					      presalted, alg_fd)) {
+				if (impl_pass(k, &is, buf, out)) {
 					snprintf(r->why, sizeof(r->why),
 						 "hashing failed: %s",
 						 strerror(errno));
@@ -234,8 +249,9 @@ void bench_run_impls(struct bench_report *rep, double total)
 			} while (t < budget / BENCH_ROUNDS);
 			rates[round] = (double)passes * sizeof(buf) / t / 1e6;
 		}
-		if (alg_fd >= 0)
-			close(alg_fd);
+		if (is.alg_fd >= 0)
+			close(is.alg_fd);
+		is.alg_fd = -1;
 		if (!ok)
 			continue;
 		bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo, &r->hi);
@@ -246,8 +262,8 @@ void bench_run_impls(struct bench_report *rep, double total)
 		rep->impls[i].ratio = rep->impls[i].mb_per_s > 0 && best > 0
 					      ? rep->impls[i].mb_per_s / best
 					      : -1;
-	EVP_MD_CTX_free(presalted);
-	EVP_MD_free(md);
+	EVP_MD_CTX_free(is.presalted);
+	EVP_MD_free(is.md);
 }
 
 static int cmp_rate(const void *a, const void *b)

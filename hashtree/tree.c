@@ -43,71 +43,75 @@ struct trust {
 	int top_children_proven;
 };
 
+/* One pass over the tree, build or verify. */
+struct pass {
+	const struct ht_geometry *g;
+	const struct ht_hasher *h;
+	const struct ht_io *io;
+	const struct ht_options *opt;
+	enum pass_mode mode;
+	uint8_t zero_digest[HT_MAX_DIGEST_SIZE];
+	struct trust *tr;             /* verify */
+	struct ht_verify_result *res; /* verify */
+	uint64_t base;                /* bytes done, for progress */
+};
+
 /* Runs one level: its parent blocks from its children. */
-static int run_level(const struct ht_geometry *g, const struct ht_hasher *h,
-		     const struct ht_io *io, const struct ht_options *opt,
-		     enum pass_mode mode, uint32_t level,
-		     const uint8_t *zero_digest, struct trust *tr,
-		     ht_report_fn report, void *rctx, uint64_t *base,
-		     struct ht_verify_result *res, struct fv_error *err)
+static int run_level(struct pass *ps, uint32_t level, struct fv_error *err)
 {
+	const struct ht_geometry *g = ps->g;
+	struct trust *tr = ps->tr;
 	struct level_pass lp = {
 		.g = g,
-		.h = h,
-		.io = io,
-		.mode = mode,
+		.h = ps->h,
+		.io = ps->io,
+		.mode = ps->mode,
 		.level = level,
 		.child_size = level ? g->hash_block_size : g->data_block_size,
 		.child_count =
 			level ? g->level_blocks[level - 1] : g->data_blocks,
 		.parents = g->level_blocks[level],
-		.zero_digest = zero_digest,
-		.seen = mode == PASS_BUILD && level == 0 && io->data_seen,
+		.zero_digest = ps->zero_digest,
+		.seen = ps->mode == PASS_BUILD && level == 0 &&
+			ps->io->data_seen,
 		.untrusted = tr ? tr->untrusted : NULL,
 		.proven_bad = tr ? tr->proven_bad : NULL,
 		.children_proven =
 			tr && tr->top_children_proven && level == g->levels - 1,
-		.report = report,
-		.report_ctx = rctx,
-		.opt = opt,
-		.progress_base = *base,
+		.report = ps->opt->report,
+		.report_ctx = ps->opt->report_ctx,
+		.opt = ps->opt,
+		.progress_base = ps->base,
 		.progress_total = total_bytes(g),
 	};
-	int r = ht_level_run(&lp, opt->threads, err);
+	int r = ht_level_run(&lp, ps->opt->threads, err);
 
-	*base += lp.child_count * lp.child_size;
-	if (res)
-		ht_result_add(res, &lp.res);
+	ps->base += lp.child_count * lp.child_size;
+	if (ps->res)
+		ht_result_add(ps->res, &lp.res);
 	return r;
 }
 
 /* Every level: leaves first for a build; top first for a check, so that
  * each level's parents are judged before their children are. */
-static int run_levels(const struct ht_geometry *g, const struct ht_hasher *h,
-		      const struct ht_io *io, const struct ht_options *opt,
-		      enum pass_mode mode, struct trust *tr,
-		      ht_report_fn report, void *rctx,
-		      struct ht_verify_result *res, struct fv_error *err)
+static int run_levels(struct pass *ps, struct fv_error *err)
 {
 	static const struct ht_options defaults = {.threads = 1};
-	uint8_t zero_digest[HT_MAX_DIGEST_SIZE];
+	const struct ht_geometry *g = ps->g;
 	uint8_t *zero = calloc(1, g->data_block_size);
-	uint64_t base = 0;
 	int r;
 
-	if (!opt)
-		opt = &defaults;
+	if (!ps->opt)
+		ps->opt = &defaults;
 	if (!zero)
 		return fv_fail(err, ENOMEM, "out of memory");
-	r = ht_hash_blocks(h, zero, g->data_block_size, 1, zero_digest,
+	r = ht_hash_blocks(ps->h, zero, g->data_block_size, 1, ps->zero_digest,
 			   HT_MAX_DIGEST_SIZE, err);
 	free(zero);
-	for (uint32_t i = 0; !r && i < g->levels; i++) {
-		uint32_t level = mode == PASS_BUILD ? i : g->levels - 1 - i;
-
-		r = run_level(g, h, io, opt, mode, level, zero_digest, tr,
-			      report, rctx, &base, res, err);
-	}
+	for (uint32_t i = 0; !r && i < g->levels; i++)
+		r = run_level(ps,
+			      ps->mode == PASS_BUILD ? i : g->levels - 1 - i,
+			      err);
 	return r;
 }
 
@@ -115,23 +119,24 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
 	     uint8_t *root, struct fv_error *err)
 {
-	int r = run_levels(g, h, io, opt, PASS_BUILD, NULL, NULL, NULL, NULL,
-			   err);
+	struct pass ps = {
+		.g = g, .h = h, .io = io, .opt = opt, .mode = PASS_BUILD};
+	int r = run_levels(&ps, err);
 
 	return r ? r : compute_root(g, h, io, root, err);
 }
 
 /* The top block (or the only data block) against the root, reported when
  * it fails; its trust, and whether its children are proven without it. */
-static int judge_top(const struct ht_geometry *g, const struct ht_hasher *h,
-		     const struct ht_io *io, const uint8_t *root,
-		     struct trust *tr, ht_report_fn report, void *rctx,
-		     struct ht_verify_result *res, struct fv_error *err)
+static int judge_top(struct pass *ps, const uint8_t *root, struct fv_error *err)
 {
+	const struct ht_geometry *g = ps->g;
+	struct ht_verify_result *res = ps->res;
+	struct trust *tr = ps->tr;
 	struct ht_failure f = {0};
 	uint64_t top = g->levels ? g->level_first[g->levels - 1] : 0;
 	enum ht_top verdict;
-	int r = ht_check_top(g, h, io, root, &verdict, err);
+	int r = ht_check_top(g, ps->h, ps->io, root, &verdict, err);
 
 	if (r)
 		return r;
@@ -151,8 +156,8 @@ static int judge_top(const struct ht_geometry *g, const struct ht_hasher *h,
 		f.kind = HT_BAD_DATA_BLOCK;
 		res->bad_data_blocks++;
 	}
-	if (report)
-		report(rctx, &f);
+	if (ps->opt && ps->opt->report)
+		ps->opt->report(ps->opt->report_ctx, &f);
 	if (g->levels) {
 		tr->untrusted[top / 8] |= (uint8_t)(1u << (top % 8));
 		tr->proven_bad[top / 8] |= (uint8_t)(1u << (top % 8));
@@ -165,11 +170,18 @@ static int judge_top(const struct ht_geometry *g, const struct ht_hasher *h,
 
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
-	      const uint8_t *root, ht_report_fn report, void *report_ctx,
-	      struct ht_verify_result *res, struct fv_error *err)
+	      const uint8_t *root, struct ht_verify_result *res,
+	      struct fv_error *err)
 {
 	size_t bytes = (size_t)((g->tree_blocks + 7) / 8 + 1);
 	struct trust tr = {calloc(1, bytes), calloc(1, bytes), 0};
+	struct pass ps = {.g = g,
+			  .h = h,
+			  .io = io,
+			  .opt = opt,
+			  .mode = PASS_VERIFY,
+			  .tr = &tr,
+			  .res = res};
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -178,10 +190,9 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 		free(tr.proven_bad);
 		return fv_fail(err, ENOMEM, "out of memory");
 	}
-	r = judge_top(g, h, io, root, &tr, report, report_ctx, res, err);
+	r = judge_top(&ps, root, err);
 	if (!r)
-		r = run_levels(g, h, io, opt, PASS_VERIFY, &tr, report,
-			       report_ctx, res, err);
+		r = run_levels(&ps, err);
 	free(tr.untrusted);
 	free(tr.proven_bad);
 	return r;

@@ -40,25 +40,6 @@ struct ht_io {
 	/* All callbacks may be called from several threads at once. */
 };
 
-/* Progress: bytes hashed so far out of total (data and hash blocks read).
- * Called from worker threads, one call at a time, once per window. */
-/* Worker threads a run may use. */
-#define HT_MAX_THREADS 256
-
-typedef void (*ht_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
-struct ht_options {
-	unsigned threads; /* 0 or 1: the calling thread only; at most
-			   * HT_MAX_THREADS */
-	ht_progress_fn progress;
-	void *progress_ctx;
-	int no_map;   /* read data, never map it: a file that shrinks is then
-		       * an error returned, not a SIGBUS */
-	int suspects; /* verify: also hash the blocks under a bad hash
-		       * block, and report those that do not match it
-		       * (ht_failure.suspect): repair's erasure hints */
-};
-
 enum ht_failure_kind {
 	HT_BAD_DATA_BLOCK,  /* a data block does not match its leaf digest */
 	HT_BAD_HASH_BLOCK,  /* a hash block does not match its parent digest */
@@ -78,6 +59,30 @@ struct ht_failure {
 
 typedef void (*ht_report_fn)(void *ctx, const struct ht_failure *f);
 
+/* Worker threads a run may use. */
+#define HT_MAX_THREADS 256
+
+/* Progress: bytes hashed so far out of total (data and hash blocks read).
+ * Called from worker threads, one call at a time, once per window. */
+typedef void (*ht_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* How a build or verify runs. */
+struct ht_options {
+	unsigned threads; /* 0 or 1: the calling thread only; at most
+			   * HT_MAX_THREADS */
+	ht_progress_fn progress;
+	void *progress_ctx;
+	/* verify: each failure (may be NULL), top levels first, in
+	 * position order within a level, one call at a time */
+	ht_report_fn report;
+	void *report_ctx;
+	int no_map;   /* read data, never map it: a file that shrinks is then
+		       * an error returned, not a SIGBUS */
+	int suspects; /* verify: also hash the blocks under a bad hash
+		       * block, and report those that do not match it
+		       * (ht_failure.suspect): repair's erasure hints */
+};
+
 /* A block is checked when its parent is proven (up to the root); under
  * a bad or unreadable hash block it is unchecked, counted, not blamed. */
 struct ht_verify_result {
@@ -91,14 +96,13 @@ struct ht_verify_result {
 	int root_first; /* stopped before the tree: see ht_check_top */
 };
 
-/* Writes every level, leaves first, and returns the root digest. */
+/* Writes every level, leaves first, and returns the root digest. Level 0
+ * and every large level are split into windows of whole parent blocks,
+ * handed to opt->threads workers in order; the output does not depend on
+ * the number of threads. */
 int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
 	     uint8_t *root, struct fv_error *err);
-
-/* Level 0 and every large level are split into windows of whole parent
- * blocks, handed to opt->threads workers in order; the output does not
- * depend on the number of threads. */
 
 /* Where the top of the tree stands against the root hash, from at most
  * one hash block and its children (the tree's top two levels). */
@@ -125,13 +129,12 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
  * reported, and its children trusted; a top that matches nothing is
  * reported bad with everything under it unchecked. A block that cannot
  * be read (EIO) is reported unreadable and the check goes on. Failures
- * go to report (may be NULL), top levels first, in position order within
- * a level. Returns 0 when the whole check ran (the result says what it
- * found), or a negative errno when it could not run (memory, an I/O error
+ * go to opt->report. Returns 0 when the whole check ran (the result says what
+ * it found), or a negative errno when it could not run (memory, an I/O error
  * other than EIO). */
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
-	      const uint8_t *root, ht_report_fn report, void *report_ctx,
-	      struct ht_verify_result *res, struct fv_error *err);
+	      const uint8_t *root, struct ht_verify_result *res,
+	      struct fv_error *err);
 
 #endif

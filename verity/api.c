@@ -673,40 +673,42 @@ static int root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
 	return 0;
 }
 
-/* verify and repair: one call of the shared operations. */
-static int check(fv_params *p, const char *data_path, const char *hash_path,
-		 const char *root_hex, const fv_options *o, int repair,
-		 unsigned how, fv_failure_fn fn, void *ctx, fv_result **res)
+/* The pair of a verify or repair call, its root decoded. */
+static int check_pair(fv_params *p, const char *data_path,
+		      const char *hash_path, const char *root_hex,
+		      const fv_options *o, struct verity_pair *pair)
 {
-	struct bridge b = {fn, ctx};
-	struct verity_pair pair;
+	NEED(p);
+	NEED(data_path);
+	NEED(hash_path);
+	pair_of(p, data_path, hash_path, o, pair);
+	return root_decode(p, root_hex, pair->root, &pair->root_size);
+}
+
+/* verify and repair (with how, enum fv_repair_flags): one call of the
+ * shared operations. */
+static int check(struct verity_pair *pair, const fv_options *o, int repair,
+		 unsigned how, struct bridge *b, fv_result **res)
+{
 	struct verity_run run;
 	struct verity_outcome out;
 	struct fv_error err;
 	fv_result *made;
 	int r;
 
-	NEED(p);
-	NEED(data_path);
-	NEED(hash_path);
-	NEED(res);
-	*res = NULL;
-	pair_of(p, data_path, hash_path, o, &pair);
-	if ((r = root_decode(p, root_hex, pair.root, &pair.root_size)))
-		return r;
-	if (repair && !pair.fec.region.path)
+	if (repair && !pair->fec.region.path)
 		return fail(EINVAL, "repair needs FEC parity "
 				    "(fv_options_set_fec)");
-	if (pair.signature && (!o || !o->ntrusted))
+	if (pair->signature && (!o || !o->ntrusted))
 		return fail(EINVAL, "a root hash signature is set but no "
 				    "certificate to check it against "
 				    "(fv_options_set_trusted_certs)");
 	run_of(o, &run);
 	run.flags = how;
 	run.report = bridge_failure;
-	run.ctx = &b;
-	r = repair ? verity_op_repair(&pair, &run, &out, &err)
-		   : verity_op_verify(&pair, &run, &out, &err);
+	run.ctx = b;
+	r = repair ? verity_op_repair(pair, &run, &out, &err)
+		   : verity_op_verify(pair, &run, &out, &err);
 	if (r)
 		return keep(r, &err);
 	made = result_new();
@@ -716,7 +718,7 @@ static int check(fv_params *p, const char *data_path, const char *hash_path,
 	made->fec = out.fec;
 	made->has_fec = out.has_fec;
 	result_info(made, &out.info);
-	result_root(made, pair.root, pair.root_size);
+	result_root(made, pair->root, pair->root_size);
 	made->checked = 1;
 	*res = made;
 	return 0;
@@ -726,17 +728,30 @@ API int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 		  const char *root_hex, const fv_options *o, fv_failure_fn fn,
 		  void *ctx, fv_result **res)
 {
-	return check(p, data_path, hash_path, root_hex, o, 0, 0, fn, ctx, res);
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+	int r;
+
+	NEED(res);
+	*res = NULL;
+	r = check_pair(p, data_path, hash_path, root_hex, o, &pair);
+	return r ? r : check(&pair, o, 0, 0, &b, res);
 }
 
 API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
 		  const char *root_hex, const fv_options *o, unsigned how,
 		  fv_failure_fn fn, void *ctx, fv_result **res)
 {
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+	int r;
+
+	NEED(res);
+	*res = NULL;
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		return fail(EINVAL, "fv_repair: unknown flags 0x%x", how);
-	return check(p, data_path, hash_path, root_hex, o, 1, how, fn, ctx,
-		     res);
+	r = check_pair(p, data_path, hash_path, root_hex, o, &pair);
+	return r ? r : check(&pair, o, 1, how, &b, res);
 }
 
 API void fv_result_free(fv_result *r)
@@ -855,8 +870,8 @@ API int fv_signature_check(const uint8_t *sig, size_t len,
 		NEED(trusted);
 	if (signer)
 		*signer = NULL;
-	r = verity_signature_check(sig, len, "signature", trusted, ntrusted,
-				   root_hex, &res, &err);
+	r = verity_signature_check(&(struct verity_sig){sig, len, "signature"},
+				   trusted, ntrusted, root_hex, &res, &err);
 	if (r)
 		return keep(r, &err);
 	if (signer && !(*signer = strdup(res.signer)))

@@ -36,9 +36,10 @@ int verity_op_check_signature(const struct verity_pair *pair,
 			       "trusted on an unchecked root hash",
 			       name);
 	verity_hex_encode(pair->root, pair->root_size, hex);
-	r = verity_signature_check(pair->signature, pair->signature_size, name,
-				   run->trusted, run->ntrusted, hex, &out->sig,
-				   err);
+	r = verity_signature_check(
+		&(struct verity_sig){pair->signature, pair->signature_size,
+				     name},
+		run->trusted, run->ntrusted, hex, &out->sig, err);
 	out->signature_checked = !r;
 	return r;
 }

@@ -82,8 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					       0};
 
 		if (verity_sign(&signer, root_hex, &good, &good_len, &err) ||
-		    verity_signature_check(good, good_len, "good", trusted, 1,
-					   root_hex, &res, &err))
+		    verity_signature_check(
+			    &(struct verity_sig){good, good_len, "good"},
+			    trusted, 1, root_hex, &res, &err))
 			abort();
 		strcpy(good_signer, res.signer);
 		unlink(key_path);
@@ -104,8 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memcpy(sig, data + 1, len);
 		changed = 1;
 	}
-	r = verity_signature_check(sig, len, "fuzz", trusted, 1, root_hex, &res,
-				   &err);
+	r = verity_signature_check(&(struct verity_sig){sig, len, "fuzz"},
+				   trusted, 1, root_hex, &res, &err);
 	if (r != 0 && r != -EINVAL && r != -EPERM && r != -ENOMEM)
 		abort();
 	if (!changed && r)

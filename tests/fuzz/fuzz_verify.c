@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   .read_data = rd,
 			   .read_tree = rt,
 			   .write_tree = wt};
-	struct ht_options opt = {size % 2 ? 3 : 1, NULL, NULL, 0, 0};
+	struct ht_options opt = {.threads = size % 2 ? 3 : 1};
 	struct ht_verify_result res;
 	struct fv_error err;
 	int changed = 0;
@@ -82,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		changed |= data[i];
 	}
 	reported = 0;
-	if (ht_verify(&g, &h, &io, &opt, root, report, NULL, &res, &err))
+	opt.report = report;
+	if (ht_verify(&g, &h, &io, &opt, root, &res, &err))
 		abort();
 	if (reported !=
 	    res.bad_data_blocks + res.bad_hash_blocks + res.bad_padding)

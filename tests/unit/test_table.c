@@ -26,17 +26,23 @@ START_TEST(plain_table)
 	struct verity_params p = sample();
 	char t[1024];
 
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     NULL, NULL, t, sizeof(t), NULL),
-			 0);
+	ck_assert_int_eq(
+		verity_table_params(&(struct verity_target){&p, "7:0", "7:1", 1,
+							    root, 32, 0, NULL,
+							    NULL},
+				    t, sizeof(t), NULL),
+		0);
 	ck_assert_str_eq(t, "1 7:0 7:1 4096 4096 300 1 sha256 "
 			    "01020000000000000000000000000000000000000000000000"
 			    "000000000000ff abcd");
 	p.salt_size = 0;
 	p.hash_type = 0;
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:0", 301, root, 32, 0,
-					     NULL, NULL, t, sizeof(t), NULL),
-			 0);
+	ck_assert_int_eq(
+		verity_table_params(&(struct verity_target){&p, "7:0", "7:0",
+							    301, root, 32, 0,
+							    NULL, NULL},
+				    t, sizeof(t), NULL),
+		0);
 	ck_assert_str_eq(t, "0 7:0 7:0 4096 4096 300 301 sha256 "
 			    "01020000000000000000000000000000000000000000000000"
 			    "000000000000ff -");
@@ -52,10 +58,12 @@ START_TEST(options_in_kernel_order)
 		       VERITY_ACT_PANIC_ON_ERROR |
 		       VERITY_ACT_RESTART_ON_CORRUPTION;
 
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, all,
-					     NULL, "fastverity:x-y", t,
-					     sizeof(t), NULL),
-			 0);
+	ck_assert_int_eq(
+		verity_table_params(&(struct verity_target){&p, "7:0", "7:1", 1,
+							    root, 32, all, NULL,
+							    "fastverity:x-y"},
+				    t, sizeof(t), NULL),
+		0);
 	ck_assert_ptr_nonnull(strstr(
 		t,
 		" abcd 7 restart_on_corruption panic_on_error "
@@ -70,24 +78,35 @@ START_TEST(conflicts_refused)
 	struct fv_error err;
 	char t[1024];
 
-	ck_assert_int_eq(
-		verity_table_params(&p, "7:0", "7:1", 1, root, 32,
-				    VERITY_ACT_IGNORE_CORRUPTION |
-					    VERITY_ACT_PANIC_ON_CORRUPTION,
-				    NULL, NULL, t, sizeof(t), &err),
-		-EINVAL);
+	ck_assert_int_eq(verity_table_params(
+				 &(struct verity_target){
+					 &p, "7:0", "7:1", 1, root, 32,
+					 VERITY_ACT_IGNORE_CORRUPTION |
+						 VERITY_ACT_PANIC_ON_CORRUPTION,
+					 NULL, NULL},
+				 t, sizeof(t), &err),
+			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "choose one corruption policy"));
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32,
-					     VERITY_ACT_RESTART_ON_ERROR |
-						     VERITY_ACT_PANIC_ON_ERROR,
-					     NULL, NULL, t, sizeof(t), &err),
+	ck_assert_int_eq(verity_table_params(
+				 &(struct verity_target){
+					 &p, "7:0", "7:1", 1, root, 32,
+					 VERITY_ACT_RESTART_ON_ERROR |
+						 VERITY_ACT_PANIC_ON_ERROR,
+					 NULL, NULL},
+				 t, sizeof(t), &err),
 			 -EINVAL);
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     NULL, "a b", t, sizeof(t), &err),
-			 -EINVAL);
-	ck_assert_int_eq(verity_table_params(&p, "7:0", "7:1", 1, root, 32, 0,
-					     NULL, NULL, t, 20, &err),
-			 -ENAMETOOLONG);
+	ck_assert_int_eq(
+		verity_table_params(&(struct verity_target){&p, "7:0", "7:1", 1,
+							    root, 32, 0, NULL,
+							    "a b"},
+				    t, sizeof(t), &err),
+		-EINVAL);
+	ck_assert_int_eq(
+		verity_table_params(&(struct verity_target){&p, "7:0", "7:1", 1,
+							    root, 32, 0, NULL,
+							    NULL},
+				    t, 20, &err),
+		-ENAMETOOLONG);
 }
 END_TEST
 

@@ -108,9 +108,11 @@ static int verify(struct mem *m, const struct ht_geometry *g,
 	size_t n;
 	struct fv_error err;
 
+	struct ht_options opt = {.report = mem_report, .report_ctx = m};
+
 	verity_hex_decode(root_hex, root, 64, &n);
 	m->nseen = 0;
-	return ht_verify(g, h, &io, NULL, root, mem_report, m, res, &err);
+	return ht_verify(g, h, &io, &opt, root, res, &err);
 }
 
 #define S "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d"
@@ -480,7 +482,9 @@ START_TEST(threads_give_identical_results)
 	tree1 = m.tree;
 	m.tree = calloc(1, m.tree_size);
 	for (size_t t = 0; t < 4; t++) {
-		struct ht_options opt = {counts[t], NULL, NULL, 0, 0};
+		struct ht_options opt = {.threads = counts[t],
+					 .report = mem_report,
+					 .report_ctx = &m};
 		struct ht_verify_result res;
 		char hex[65];
 
@@ -494,8 +498,7 @@ START_TEST(threads_give_identical_results)
 		for (int b = 0; b < 5000; b += 97)
 			m.data[b * 512] ^= 1;
 		m.nseen = 0;
-		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, mem_report,
-					   &m, &res, &err),
+		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, &res, &err),
 				 0);
 		ck_assert_uint_eq(res.bad_data_blocks, 52);
 		for (int i = 0; i < m.nseen; i++)
@@ -508,8 +511,7 @@ START_TEST(threads_give_identical_results)
 		for (int i = 0; i < 3; i++)
 			m.data[few[i] * 512] ^= 1;
 		m.nseen = 0;
-		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, mem_report,
-					   &m, &res, &err),
+		ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, &res, &err),
 				 0);
 		ck_assert_int_eq(m.nseen, 3);
 		ck_assert_uint_eq(m.seen[0].block, 3);

@@ -351,13 +351,21 @@ static int open_device(const char *name, struct verity_pair *pair,
 		if (key < 0)
 			r = (int)key;
 	}
-	if (!r)
-		r = verity_table_params(
-			p, bd.dev, bh.dev, l->tree_offset / p->hash_block_size,
-			pair->root, pair->root_size, run->activation,
-			d.fec.fd >= 0 ? &ft : NULL,
-			pair->signature ? desc : NULL, table, sizeof(table),
-			err);
+	if (!r) {
+		struct verity_target t = {
+			.p = p,
+			.data_dev = bd.dev,
+			.hash_dev = bh.dev,
+			.hash_start_block = l->tree_offset / p->hash_block_size,
+			.root = pair->root,
+			.root_size = pair->root_size,
+			.flags = run->activation,
+			.fec = d.fec.fd >= 0 ? &ft : NULL,
+			.sig_key_desc = pair->signature ? desc : NULL,
+		};
+
+		r = verity_table_params(&t, table, sizeof(table), err);
+	}
 	if (!r)
 		r = create_device(name, uuid, l->data_bytes / 512, table, err);
 	if (key >= 0)
@@ -442,8 +450,15 @@ static void dev_path(char *dev, size_t len)
 		fclose(f);
 }
 
-static int dm_target(const char *name, int type, char *ttype, size_t tlen,
-		     char *params, size_t plen, uint64_t *length,
+/* A device's one target as the kernel reports it (its table or its
+ * status). */
+struct dm_target {
+	char type[32];
+	char params[4096];
+	uint64_t length; /* sectors */
+};
+
+static int dm_target(const char *name, int type, struct dm_target *t,
 		     struct fv_error *err)
 {
 	struct dm_task *dmt = dmlib.dm_task_create(type);
@@ -456,9 +471,9 @@ static int dm_target(const char *name, int type, char *ttype, size_t tlen,
 	ok = dmlib.dm_task_set_name(dmt, name) && dmlib.dm_task_run(dmt);
 	if (ok)
 		dmlib.dm_get_next_target(dmt, NULL, &start, &len, &tt, &pp);
-	snprintf(ttype, tlen, "%s", tt ? tt : "");
-	snprintf(params, plen, "%s", pp ? pp : "");
-	*length = len;
+	snprintf(t->type, sizeof(t->type), "%s", tt ? tt : "");
+	snprintf(t->params, sizeof(t->params), "%s", pp ? pp : "");
+	t->length = len;
 	dmlib.dm_task_destroy(dmt);
 	return ok ? 0
 		  : fv_fail(err, EIO, "%s: cannot read the device: %s", name,
@@ -468,7 +483,7 @@ static int dm_target(const char *name, int type, char *ttype, size_t tlen,
 static int device_status(const char *name, struct verity_active *st,
 			 struct fv_error *err)
 {
-	char ttype[32], params[4096];
+	struct dm_target t;
 	struct dm_info info;
 	int r;
 
@@ -479,12 +494,14 @@ static int device_status(const char *name, struct verity_active *st,
 	st->open_count = info.open_count;
 	st->read_only = info.read_only;
 	st->deferred_remove = info.deferred_remove;
-	r = dm_target(name, DM_DEVICE_TABLE, ttype, sizeof(ttype), params,
-		      sizeof(params), &st->size_sectors, err);
-	if (r || strcmp(ttype, "verity"))
+	r = dm_target(name, DM_DEVICE_TABLE, &t, err);
+	if (r)
 		return r;
+	st->size_sectors = t.length;
+	if (strcmp(t.type, "verity"))
+		return 0;
 	st->is_verity = 1;
-	r = verity_table_parse(params, st, err);
+	r = verity_table_parse(t.params, st, err);
 	if (r)
 		return r;
 	dev_path(st->data_dev, sizeof(st->data_dev));
@@ -498,10 +515,9 @@ static int device_status(const char *name, struct verity_active *st,
 		verity_loop_backing_file(st->fec_dev, st->fec_loop,
 					 sizeof(st->fec_loop));
 	}
-	r = dm_target(name, DM_DEVICE_STATUS, ttype, sizeof(ttype), params,
-		      sizeof(params), &st->size_sectors, err);
+	r = dm_target(name, DM_DEVICE_STATUS, &t, err);
 	if (!r)
-		st->corrupted = params[0] == 'C';
+		st->corrupted = t.params[0] == 'C';
 	return r;
 }
 

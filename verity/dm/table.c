@@ -48,13 +48,13 @@ int verity_flags_check(unsigned flags, struct fv_error *err)
 	return 0;
 }
 
-int verity_table_params(const struct verity_params *p, const char *data_dev,
-			const char *hash_dev, uint64_t hash_start_block,
-			const uint8_t *root, size_t root_size, unsigned flags,
-			const struct verity_fec_table *fec,
-			const char *sig_key_desc, char *out, size_t len,
+int verity_table_params(const struct verity_target *t, char *out, size_t len,
 			struct fv_error *err)
 {
+	const struct verity_params *p = t->p;
+	const struct verity_fec_table *fec = t->fec;
+	const char *sig_key_desc = t->sig_key_desc;
+	unsigned flags = t->flags;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
 		salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
 	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0) + (fec ? 8 : 0);
@@ -66,12 +66,12 @@ int verity_table_params(const struct verity_params *p, const char *data_dev,
 		return fv_fail(err, EINVAL, "key description has white space");
 	if (fec && (!*fec->dev || strpbrk(fec->dev, " \t\n")))
 		return fv_fail(err, EINVAL, "bad FEC device name");
-	verity_hex_encode(root, root_size, root_hex);
+	verity_hex_encode(t->root, t->root_size, root_hex);
 	verity_hex_encode(p->salt, p->salt_size, salt_hex);
 	n = (size_t)snprintf(
 		out, len, "%d %s %s %u %u %" PRIu64 " %" PRIu64 " %s %s %s",
-		p->hash_type, data_dev, hash_dev, p->data_block_size,
-		p->hash_block_size, p->data_blocks, hash_start_block,
+		p->hash_type, t->data_dev, t->hash_dev, p->data_block_size,
+		p->hash_block_size, p->data_blocks, t->hash_start_block,
 		p->hash_name, root_hex, p->salt_size ? salt_hex : "-");
 	if (nopts && n < len)
 		n += (size_t)snprintf(out + n, len - n, " %d", nopts);

@@ -42,14 +42,25 @@ struct verity_fec_table {
 /* -EINVAL when flags ask for two corruption or two error policies. */
 int verity_flags_check(unsigned flags, struct fv_error *err);
 
+/* What a table says: the tree's parameters and devices, the root, the
+ * flags, and the parity and signature key when there are. */
+struct verity_target {
+	const struct verity_params *p;
+	const char *data_dev; /* "7:0", "/dev/loop0" */
+	const char *hash_dev;
+	uint64_t hash_start_block;
+	const uint8_t *root;
+	size_t root_size;
+	unsigned flags;                     /* VERITY_ACT_* */
+	const struct verity_fec_table *fec; /* NULL: no parity */
+	const char *sig_key_desc;           /* NULL: no signature */
+};
+
 /* The target's parameters: "<type> <data> <hash> <dbs> <hbs> <blocks>
- * <hash_start> <alg> <root> <salt|-> [<#opts> <opts>]". Checks that the
- * flags do not conflict. */
-int verity_table_params(const struct verity_params *p, const char *data_dev,
-			const char *hash_dev, uint64_t hash_start_block,
-			const uint8_t *root, size_t root_size, unsigned flags,
-			const struct verity_fec_table *fec,
-			const char *sig_key_desc, char *out, size_t len,
+ * <hash_start> <alg> <root> <salt|-> [<#opts> <opts>]" into out. Checks
+ * that the flags do not conflict (-EINVAL); -ENAMETOOLONG when the table
+ * does not fit len. */
+int verity_table_params(const struct verity_target *t, char *out, size_t len,
 			struct fv_error *err);
 
 struct verity_active {

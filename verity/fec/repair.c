@@ -127,6 +127,8 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 	int r;
 
 	opt.suspects = 1;
+	opt.report = pass_report;
+	opt.report_ctx = rp;
 	memset(rp->bad, 0, (rp->l->fec.blocks + 7) / 8);
 	if (rp->ov.count) {
 		memset(&io, 0, sizeof(io));
@@ -138,8 +140,7 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 	}
 	/* a top block that fails against the root is reported with the
 	 * rest */
-	r = ht_verify(rp->g, &rp->h, &io, &opt, rp->root, pass_report, rp, vr,
-		      err);
+	r = ht_verify(rp->g, &rp->h, &io, &opt, rp->root, vr, err);
 	rp->res->passes++;
 	if (r)
 		return r;

@@ -382,12 +382,14 @@ static void time_warning(X509 *signer, char *out, size_t len)
 		 before ? "not valid before" : "expired on", when);
 }
 
-int verity_signature_check(const uint8_t *sig, size_t sig_len,
-			   const char *sig_name, const char *const *trusted,
-			   size_t ntrusted, const char *root_hex,
-			   struct verity_sig_check *res, struct fv_error *err)
+int verity_signature_check(const struct verity_sig *sig,
+			   const char *const *trusted, size_t ntrusted,
+			   const char *root_hex, struct verity_sig_check *res,
+			   struct fv_error *err)
 {
-	const unsigned char *p = sig;
+	const char *sig_name = sig->name;
+	size_t sig_len = sig->len;
+	const unsigned char *p = sig->der;
 	PKCS7 *p7 = NULL;
 	X509_STORE *store = X509_STORE_new();
 	STACK_OF(X509) *certs = sk_X509_new_null();
@@ -406,7 +408,7 @@ int verity_signature_check(const uint8_t *sig, size_t sig_len,
 		goto out;
 	}
 	p7 = d2i_PKCS7(NULL, &p, (long)sig_len);
-	if (!p7 || p != sig + sig_len || !PKCS7_type_is_signed(p7) ||
+	if (!p7 || p != sig->der + sig_len || !PKCS7_type_is_signed(p7) ||
 	    !PKCS7_get_detached(p7)) {
 		r = fv_fail(err, EINVAL,
 			    "%s: not a detached DER PKCS#7 signature",

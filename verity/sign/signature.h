@@ -30,15 +30,22 @@ struct verity_sig_check {
 	char warning[256]; /* "" or why the check needed a leniency */
 };
 
+/* A signature to check: its DER bytes, and the name messages give it. */
+struct verity_sig {
+	const uint8_t *der;
+	size_t len;
+	const char *name;
+};
+
 /* Checks a signature of root_hex against certificates read from the PEM
  * files in trusted (a certificate or a bundle each). -EINVAL: the
  * signature cannot be read; -EPERM: signer not trusted, or the signature
  * does not match root_hex (the message says which). A signer outside its
  * validity period passes with a warning, as the kernel takes it. */
-int verity_signature_check(const uint8_t *sig, size_t sig_len,
-			   const char *sig_name, const char *const *trusted,
-			   size_t ntrusted, const char *root_hex,
-			   struct verity_sig_check *res, struct fv_error *err);
+int verity_signature_check(const struct verity_sig *sig,
+			   const char *const *trusted, size_t ntrusted,
+			   const char *root_hex, struct verity_sig_check *res,
+			   struct fv_error *err);
 
 #define VERITY_MAX_SIGNATURE (64 * 1024)
 /* Trusted certificates: at most this many files, and this many

@@ -85,7 +85,7 @@ int verity_memtree_init(struct verity_memtree *m, const struct verity_params *p,
 int verity_memtree_build(struct verity_memtree *m, unsigned threads,
 			 uint8_t *root, struct fv_error *err)
 {
-	struct ht_options opt = {threads, NULL, NULL, 0, 0};
+	struct ht_options opt = {.threads = threads};
 	struct ht_io io = {.ctx = m,
 			   .read_data = mt_read_data,
 			   .read_tree = mt_read_tree,

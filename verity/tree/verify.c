@@ -51,6 +51,7 @@ int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
 	struct verity_devices d;
 	struct verity_layout *l = &pair->layout;
 	struct report_bridge bridge = {l, run->report, run->ctx};
+	struct ht_options opt = run->ht;
 	struct verity_io_ctx ctx;
 	struct ht_hasher h;
 	struct ht_io io;
@@ -58,6 +59,8 @@ int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	opt.report = bridge_report;
+	opt.report_ctx = &bridge;
 	r = verity_pair_open(pair, VERITY_OPEN_READ, VERITY_OPEN_READ, &d, err);
 	if (r)
 		return r;
@@ -82,8 +85,8 @@ int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
 	else if (!r)
 		/* a damaged top block is blamed, and the root proven by the
 		 * top its children rebuild */
-		r = ht_verify(&l->geo, &h, &io, &run->ht, pair->root,
-			      bridge_report, &bridge, &out->res, err);
+		r = ht_verify(&l->geo, &h, &io, &opt, pair->root, &out->res,
+			      err);
 	ht_hasher_free(&h);
 	if (!r)
 		r = verity_data_unchanged(&d.data, l, err);
