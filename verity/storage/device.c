@@ -68,11 +68,63 @@ static int open_exclusive(struct verity_device *d, int flags,
 	return 0;
 }
 
+/* What an opened path is: its identity, size and backing; a block device
+ * written to held exclusively; anything but a regular file or a block
+ * device refused. The descriptor made blocking again. */
+static int describe(struct verity_device *d, enum verity_open_mode mode,
+		    int flags, struct fv_error *err)
+{
+	struct stat sb, *st = &sb;
+
+	if (fstat(d->fd, st) < 0)
+		return fv_fail(err, errno, "%s: cannot stat: %s", d->path,
+			       strerror(errno));
+	d->dev = st->st_dev;
+	d->ino = st->st_ino;
+	if (S_ISBLK(st->st_mode)) {
+		uint64_t size;
+
+		if (ioctl(d->fd, BLKGETSIZE64, &size) < 0)
+			return fv_fail(err, errno,
+				       "%s: cannot get device size: %s",
+				       d->path, strerror(errno));
+		d->is_block = 1;
+		d->rdev = st->st_rdev;
+		d->size = size;
+		verity_backing_resolve(&d->backing, st->st_rdev);
+		/* a device written to is held exclusively: never under a
+		 * mounted file system or a mapped target */
+		if (mode != VERITY_OPEN_READ) {
+			int r = open_exclusive(d, flags, err);
+
+			if (r)
+				return r;
+		}
+	} else if (S_ISREG(st->st_mode)) {
+		d->size = (uint64_t)st->st_size;
+		d->backing.is_file = 1;
+		d->backing.dev = st->st_dev;
+		d->backing.ino = st->st_ino;
+	} else {
+		/* a directory or a character device: veritysetup's
+		 * incompatible device (exit 4); a FIFO or socket, which it
+		 * would wait on, a parameter error */
+		return fv_fail(err,
+			       S_ISDIR(st->st_mode) || S_ISCHR(st->st_mode)
+				       ? ENOTBLK
+				       : EINVAL,
+			       "%s: %s, not a regular file or block device",
+			       d->path, verity_file_kind(st->st_mode));
+	}
+	if (fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		return fv_fail(err, errno, "%s: %s", d->path, strerror(errno));
+	return 0;
+}
+
 int verity_device_open(struct verity_device *d, const char *path,
 		       enum verity_open_mode mode, struct fv_error *err)
 {
-	int flags = mode == VERITY_OPEN_READ ? O_RDONLY : O_RDWR;
-	struct stat st;
+	int flags = mode == VERITY_OPEN_READ ? O_RDONLY : O_RDWR, r;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
@@ -100,63 +152,10 @@ int verity_device_open(struct verity_device *d, const char *path,
 		return fv_fail(err, e, "%s: cannot open: %s", path,
 			       strerror(e));
 	}
-	if (fstat(d->fd, &st) < 0) {
-		int e = errno;
-
+	r = describe(d, mode, flags, err);
+	if (r)
 		verity_device_close(d);
-		return fv_fail(err, e, "%s: cannot stat: %s", path,
-			       strerror(e));
-	}
-	d->dev = st.st_dev;
-	d->ino = st.st_ino;
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t size;
-
-		if (ioctl(d->fd, BLKGETSIZE64, &size) < 0) {
-			int e = errno;
-
-			verity_device_close(d);
-			return fv_fail(err, e, "%s: cannot get device size: %s",
-				       path, strerror(e));
-		}
-		d->is_block = 1;
-		d->rdev = st.st_rdev;
-		d->size = size;
-		verity_backing_resolve(&d->backing, st.st_rdev);
-		/* a device written to is held exclusively: never under a
-		 * mounted file system or a mapped target */
-		if (mode != VERITY_OPEN_READ) {
-			int r = open_exclusive(d, flags, err);
-
-			if (r) {
-				verity_device_close(d);
-				return r;
-			}
-		}
-	} else if (S_ISREG(st.st_mode)) {
-		d->size = (uint64_t)st.st_size;
-		d->backing.is_file = 1;
-		d->backing.dev = st.st_dev;
-		d->backing.ino = st.st_ino;
-	} else {
-		/* a directory or a character device: veritysetup's
-		 * incompatible device (exit 4); a FIFO or socket, which it
-		 * would wait on, a parameter error */
-		int e = S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) ? ENOTBLK
-								   : EINVAL;
-
-		verity_device_close(d);
-		return fv_fail(err, e,
-			       "%s: %s, not a regular file or block device",
-			       path, verity_file_kind(st.st_mode));
-	}
-	if (fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		int e = errno;
-
-		verity_device_close(d);
-		return fv_fail(err, e, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	return r;
 }
 
 /* Narrows d, opened whole, to region r. */

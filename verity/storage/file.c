@@ -15,7 +15,8 @@ int verity_read_file(const char *path, const char *what, size_t max,
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	size_t got = 0;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
+	int r = 0;
 
 	*out = NULL;
 	*len = 0;
@@ -23,53 +24,38 @@ int verity_read_file(const char *path, const char *what, size_t max,
 		return fv_fail(err, errno == ENOENT ? ENOENT : EINVAL,
 			       "%s: cannot read %s: %s", path, what,
 			       strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = errno;
-
-		close(fd);
-		return fv_fail(
-			err, EINVAL, "%s: cannot read %s: %s", path, what,
-			S_ISREG(st.st_mode) ? strerror(e)
-					    : verity_file_kind(st.st_mode));
-	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return fv_fail(
-			err, EINVAL,
-			"%s: %s of %llu bytes is too large (at most %zu)", path,
-			what, (unsigned long long)st.st_size, max);
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return fv_fail(err, ENOMEM, "out of memory");
-	}
+	if (fstat(fd, &st) < 0)
+		r = fv_fail(err, EINVAL, "%s: cannot read %s: %s", path, what,
+			    strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		r = fv_fail(err, EINVAL, "%s: cannot read %s: %s", path, what,
+			    verity_file_kind(st.st_mode));
+	else if ((uint64_t)st.st_size > max)
+		r = fv_fail(err, EINVAL,
+			    "%s: %s of %llu bytes is too large (at most %zu)",
+			    path, what, (unsigned long long)st.st_size, max);
+	else if (!(buf = malloc((size_t)st.st_size + 1)))
+		r = fv_fail(err, ENOMEM, "out of memory");
 	/* to the end, whatever fstat said: a file may change */
-	for (;;) {
+	while (!r) {
 		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			free(buf);
-			return fv_fail(err, EIO, "%s: cannot read %s: %s", path,
-				       what, strerror(e));
-		}
-		if (n == 0)
+		if (n < 0)
+			r = fv_fail(err, EIO, "%s: cannot read %s: %s", path,
+				    what, strerror(errno));
+		else if (n == 0)
 			break;
-		got += (size_t)n;
-		if (got > (size_t)st.st_size) {
-			close(fd);
-			free(buf);
-			return fv_fail(err, EINVAL,
-				       "%s: %s grew while being read", path,
-				       what);
-		}
+		else if ((got += (size_t)n) > (size_t)st.st_size)
+			r = fv_fail(err, EINVAL, "%s: %s grew while being read",
+				    path, what);
 	}
 	close(fd);
+	if (r) {
+		free(buf);
+		return r;
+	}
 	buf[got] = 0;
 	*out = buf;
 	*len = got;
