@@ -21,6 +21,12 @@ enum cli_kind {
 #define TEXT(x)     #x
 #define NUMBER(x)   TEXT(x)
 #define ROOTS_RANGE NUMBER(FEC_MIN_ROOTS) " to " NUMBER(FEC_MAX_ROOTS)
+/* open's flags: a bit each of the activation flags */
+#define OPEN_FLAG(name, bit, help)                                             \
+	{                                                                      \
+		name, '\0', K_BIT, AT(activation), bit, A_OPEN, NULL, help, 0, \
+			NULL                                                   \
+	}
 
 struct cli_option {
 	const char *name;
@@ -84,29 +90,22 @@ static const struct cli_option rows[] = {
 	 A_TREE | A_SIGN, "path", "File to write the root hash to, as hex",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_SIGN,
 	 "File holding the root hash as hex"},
-	{"ignore-corruption", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_IGNORE_CORRUPTION, A_OPEN, NULL,
-	 "Log corruption, return the data anyway", 0, NULL},
-	{"restart-on-corruption", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_RESTART_ON_CORRUPTION, A_OPEN, NULL,
-	 "Restart the machine on corruption", 0, NULL},
-	{"panic-on-corruption", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_PANIC_ON_CORRUPTION, A_OPEN, NULL,
-	 "Panic the kernel on corruption", 0, NULL},
-	{"restart-on-error", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_RESTART_ON_ERROR, A_OPEN, NULL,
-	 "Restart the machine on an I/O error", 0, NULL},
-	{"panic-on-error", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_PANIC_ON_ERROR, A_OPEN, NULL,
-	 "Panic the kernel on an I/O error", 0, NULL},
-	{"ignore-zero-blocks", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_IGNORE_ZERO_BLOCKS, A_OPEN, NULL,
-	 "Do not verify blocks whose digest is that of zeros", 0, NULL},
-	{"check-at-most-once", '\0', K_BIT, AT(activation),
-	 VERITY_ACT_CHECK_AT_MOST_ONCE, A_OPEN, NULL,
-	 "Verify each data block only the first time it is read", 0, NULL},
-	{"use-tasklets", '\0', K_BIT, AT(activation), VERITY_ACT_TASKLETS,
-	 A_OPEN, NULL, "Verify in tasklets where the kernel can", 0, NULL},
+	OPEN_FLAG("ignore-corruption", VERITY_ACT_IGNORE_CORRUPTION,
+		  "Log corruption, return the data anyway"),
+	OPEN_FLAG("restart-on-corruption", VERITY_ACT_RESTART_ON_CORRUPTION,
+		  "Restart the machine on corruption"),
+	OPEN_FLAG("panic-on-corruption", VERITY_ACT_PANIC_ON_CORRUPTION,
+		  "Panic the kernel on corruption"),
+	OPEN_FLAG("restart-on-error", VERITY_ACT_RESTART_ON_ERROR,
+		  "Restart the machine on an I/O error"),
+	OPEN_FLAG("panic-on-error", VERITY_ACT_PANIC_ON_ERROR,
+		  "Panic the kernel on an I/O error"),
+	OPEN_FLAG("ignore-zero-blocks", VERITY_ACT_IGNORE_ZERO_BLOCKS,
+		  "Do not verify blocks whose digest is that of zeros"),
+	OPEN_FLAG("check-at-most-once", VERITY_ACT_CHECK_AT_MOST_ONCE,
+		  "Verify each data block only the first time it is read"),
+	OPEN_FLAG("use-tasklets", VERITY_ACT_TASKLETS,
+		  "Verify in tasklets where the kernel can"),
 	{"root-hash-signature", '\0', K_VALUE, AT(root_hash_signature), 0,
 	 A_VERIFY | A_REPAIR | A_OPEN, "path",
 	 "PKCS#7 signature of the root hash, checked before any block is "

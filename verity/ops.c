@@ -44,10 +44,17 @@ int verity_op_check_signature(const struct verity_pair *pair,
 	return r;
 }
 
-int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err)
+/* An operation on a pair. */
+typedef int (*verity_op_fn)(struct verity_pair *pair,
+			    const struct verity_run *run,
+			    struct verity_outcome *out, struct fv_error *err);
+
+/* The signature checked, then op; the signature's verdict kept in out
+ * (op starts out afresh). */
+static int after_signature(verity_op_fn op, struct verity_pair *pair,
+			   const struct verity_run *run,
+			   struct verity_outcome *out, struct fv_error *err)
 {
-	struct verity_run checked = *run;
 	struct verity_sig_check sig;
 	int signed_ok, r;
 
@@ -57,36 +64,31 @@ int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
 		return r;
 	sig = out->sig;
 	signed_ok = out->signature_checked;
-	checked.flags = VERITY_RUN_ROOT_FIRST;
-	if (pair->fec.region.path) {
-		/* a dry-run repair: the same report, then what parity can
-		 * do */
-		checked.flags |= VERITY_RUN_DRY_RUN;
-		r = verity_fec_repair(pair, &checked, out, err);
-	} else {
-		r = verity_tree_verify(pair, &checked, out, err);
-	}
+	r = op(pair, run, out, err);
 	out->sig = sig;
 	out->signature_checked = signed_ok;
 	return r;
 }
 
+int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
+		     struct verity_outcome *out, struct fv_error *err)
+{
+	struct verity_run checked = *run;
+
+	checked.flags = VERITY_RUN_ROOT_FIRST;
+	/* with parity, a dry-run repair: the same report, then what parity
+	 * can do */
+	if (pair->fec.region.path)
+		checked.flags |= VERITY_RUN_DRY_RUN;
+	return after_signature(pair->fec.region.path ? verity_fec_repair
+						     : verity_tree_verify,
+			       pair, &checked, out, err);
+}
+
 int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct fv_error *err)
 {
-	struct verity_sig_check sig;
-	int signed_ok, r;
-
-	memset(out, 0, sizeof(*out));
-	r = verity_op_check_signature(pair, run, out, err);
-	if (r)
-		return r;
-	sig = out->sig;
-	signed_ok = out->signature_checked;
-	r = verity_fec_repair(pair, run, out, err);
-	out->sig = sig;
-	out->signature_checked = signed_ok;
-	return r;
+	return after_signature(verity_fec_repair, pair, run, out, err);
 }
 
 int verity_op_dump(struct verity_pair *pair, unsigned flags,

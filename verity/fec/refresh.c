@@ -123,10 +123,8 @@ int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
 			    (unsigned long long)res->rewrite_limit);
 	if (!r && x->rewrite && pr.stale_rounds)
 		r = rewrite_rounds(x, pr.stale, res, err);
-	if (!r && res->parity_rewritten && fsync(x->src->fec->fd) < 0 &&
-	    errno != EINVAL)
-		r = fv_fail(err, EIO, "%s: cannot flush: %s", where,
-			    strerror(errno));
+	if (!r && res->parity_rewritten)
+		r = verity_device_flush(x->src->fec, err);
 	free(pr.stale);
 	return r;
 }

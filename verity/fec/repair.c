@@ -512,14 +512,6 @@ static uint8_t *unverified_rounds(struct repair *rp, uint64_t *count)
 	return skip;
 }
 
-static int flush(const struct verity_device *d, struct fv_error *err)
-{
-	if (fsync(d->fd) < 0 && errno != EINVAL)
-		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
-			       strerror(errno));
-	return 0;
-}
-
 static int run_passes(struct repair *rp, struct fv_error *err)
 {
 	struct bad_list bl = {NULL, 0, 0};
@@ -589,9 +581,9 @@ static int finish(struct repair *rp, struct fv_error *err)
 	}
 	rp->res->bad_blocks = rp->res->repaired + remaining;
 	if (!rp->dry_run && rp->res->repaired)
-		r = flush(&rp->d.data, err);
+		r = verity_device_flush(&rp->d.data, err);
 	if (!r && !rp->dry_run && rp->res->repaired)
-		r = flush(&rp->d.hash, err);
+		r = verity_device_flush(&rp->d.hash, err);
 	if (!r)
 		r = check_parity(rp, err);
 	return r;

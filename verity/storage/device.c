@@ -277,27 +277,30 @@ static int past_region(const struct verity_device *d, uint64_t off, size_t len,
 		       (unsigned long long)(d->base + d->size));
 }
 
-int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
-		       size_t len, struct fv_error *err)
+/* All of [off, off + len) of the region read into p or, with out, p
+ * written there, short and interrupted calls retried. */
+static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
+		    size_t len, int out, struct fv_error *err)
 {
-	uint8_t *p = buf;
 	int r = past_region(d, off, len, err);
 
 	if (r)
 		return r;
 	off += d->base;
 	while (len) {
-		ssize_t n = pread(d->fd, p, len, (off_t)off);
+		ssize_t n = out ? pwrite(d->fd, p, len, (off_t)off)
+				: pread(d->fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		/* EIO is the medium's: the caller may read block by block
-		 * to find which are unreadable */
-		if (n < 0)
-			return fv_fail(err, errno == EIO ? EIO : errno,
-				       "%s: read error at offset %llu: %s",
-				       d->path, (unsigned long long)off,
-				       strerror(errno));
+		/* a read's EIO is the medium's: the caller may read block
+		 * by block to find which are unreadable */
+		if (n < 0 || (out && n == 0))
+			return fv_fail(err, out ? EIO : errno,
+				       "%s: %s error at offset %llu: %s",
+				       d->path, out ? "write" : "read",
+				       (unsigned long long)off,
+				       n < 0 ? strerror(errno) : "no space");
 		if (n == 0)
 			return eof_error(d, off - d->base, err);
 		p += n;
@@ -307,28 +310,24 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 	return 0;
 }
 
+int verity_device_flush(const struct verity_device *d, struct fv_error *err)
+{
+	/* EINVAL: a file that cannot be synced (there is nothing to lose) */
+	if (fsync(d->fd) < 0 && errno != EINVAL)
+		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
+			       strerror(errno));
+	return 0;
+}
+
+int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
+		       size_t len, struct fv_error *err)
+{
+	return transfer(d, off, buf, len, 0, err);
+}
+
 int verity_device_write(const struct verity_device *d, uint64_t off,
 			const void *buf, size_t len, struct fv_error *err)
 {
-	const uint8_t *p = buf;
-	int r = past_region(d, off, len, err);
-
-	if (r)
-		return r;
-	off += d->base;
-	while (len) {
-		ssize_t n = pwrite(d->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return fv_fail(err, EIO,
-				       "%s: write error at offset %llu: %s",
-				       d->path, (unsigned long long)off,
-				       n < 0 ? strerror(errno) : "no space");
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	/* (transfer only reads from p when it writes) */
+	return transfer(d, off, (uint8_t *)(uintptr_t)buf, len, 1, err);
 }

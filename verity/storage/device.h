@@ -78,6 +78,8 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 		       size_t len, struct fv_error *err);
 int verity_device_write(const struct verity_device *d, uint64_t off,
 			const void *buf, size_t len, struct fv_error *err);
+/* fsync: what was written is on the medium (-EIO when it is not). */
+int verity_device_flush(const struct verity_device *d, struct fv_error *err);
 
 /* "a directory", "a FIFO"...: what a file of mode m is, for messages. */
 const char *verity_file_kind(mode_t m);

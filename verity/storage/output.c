@@ -200,14 +200,6 @@ static int sync_dir(const char *dir)
 	return r;
 }
 
-static int flush(const struct verity_device *d, struct fv_error *err)
-{
-	if (fsync(d->fd) < 0 && errno != EINVAL)
-		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
-			       strerror(errno));
-	return 0;
-}
-
 /* The temporary file renamed over the final path; *dir: its directory,
  * to sync (NULL when opened in place). */
 static int rename_over(struct verity_device *d, char **dir,
@@ -241,7 +233,7 @@ static int sync_dir_of(const struct verity_device *d, const char *dir,
 int verity_device_commit(struct verity_device *d, struct fv_error *err)
 {
 	char *dir = NULL;
-	int r = flush(d, err);
+	int r = verity_device_flush(d, err);
 
 	if (!r)
 		r = rename_over(d, &dir, err);
@@ -261,7 +253,7 @@ static void *flush_main(void *arg)
 {
 	struct flush_job *j = arg;
 
-	j->r = flush(j->d, &j->err);
+	j->r = verity_device_flush(j->d, &j->err);
 	return NULL;
 }
 
@@ -277,7 +269,7 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 	/* both flushed at once: the file system may share the work */
 	if (!threaded)
 		flush_main(&ja);
-	r = flush(b, err);
+	r = verity_device_flush(b, err);
 	if (threaded)
 		pthread_join(t, NULL);
 	if (ja.r) {

@@ -72,10 +72,7 @@ static int mark_unfinished(const struct verity_params *p,
 	memcpy(sb, VERITY_SB_UNFINISHED, 8);
 	if (verity_device_write(hash, p->hash_offset, sb, sizeof(sb), err))
 		return -EIO;
-	if (fsync(hash->fd) < 0 && errno != EINVAL)
-		return fv_fail(err, EIO, "%s: cannot flush: %s", hash->path,
-			       strerror(errno));
-	return 0;
+	return verity_device_flush(hash, err);
 }
 
 /* A gap between the tree and the parity is covered: zeros. */
@@ -170,9 +167,8 @@ static int commit(struct verity_pair *pair, struct verity_devices *d,
 	int own_fec = l->fec.roots && !l->fec.on_hash_device;
 	int r = 0;
 
-	if (!d->hash.tmp && fsync(d->hash.fd) < 0 && errno != EINVAL)
-		return fv_fail(err, EIO, "%s: cannot flush: %s", d->hash.path,
-			       strerror(errno));
+	if (!d->hash.tmp && (r = verity_device_flush(&d->hash, err)))
+		return r;
 	if (d->hash.tmp && own_fec) {
 		if (!p->no_superblock)
 			r = write_superblock(p, l, &d->hash, err);
