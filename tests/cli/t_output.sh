@@ -76,6 +76,8 @@ check "  its options" grep -q -- '--max-failures=number' out
 check "  not another action's" sh -c "! grep -q -- '--csv\|--ignore-corruption\|--dry-run' '$T/out'"
 cp out verify.help
 check "help verify: the same" sh -c "'$FV' help verify | cmp -s - verify.help"
+check "  verify's own help: no format defaults for --salt and --fec-roots" sh -c "! grep -q '32 random bytes\|(default 2)' verify.help && grep -q -- '--fec-roots=number .*told from the parity.s size' verify.help && grep -q -- '--salt=hex string .*superblock' verify.help"
+check "  format's help keeps them" sh -c "'$FV' help format | grep -q -- '--salt=hex string .*32 random bytes' && '$FV' help format | grep -q -- '--fec-roots=number .*(default 2)'"
 check "open --help lists the corruption policies" sh -c "'$FV' open --help | grep -q -- '--panic-on-corruption'"
 check "help: the whole list" sh -c "'$FV' help | grep -q 'help \[<action>\]'"
 check "--help and --usage agree on --trusted-cert=path" sh -c "'$FV' --help | grep -q -- '--trusted-cert=path' && '$FV' --usage | grep -q -- '--trusted-cert=path'"
