@@ -6,19 +6,14 @@
 
 #include "include/fastverity.h"
 
-static const char *kind_name(enum fv_failure_kind k)
-{
-	switch (k) {
-	case FV_BAD_DATA_BLOCK:
-		return "data";
-	case FV_BAD_HASH_BLOCK:
-		return "hash";
-	case FV_BAD_PADDING:
-		return "padding";
-	default:
-		return "unreadable";
-	}
-}
+/* The command's word for each kind of failure. */
+static const char *const kind_name[] = {
+	[FV_BAD_DATA_BLOCK] = "data",
+	[FV_BAD_HASH_BLOCK] = "hash",
+	[FV_BAD_PADDING] = "padding",
+	[FV_UNREADABLE_DATA_BLOCK] = "unreadable",
+	[FV_UNREADABLE_HASH_BLOCK] = "unreadable",
+};
 
 static int n_failures;
 
@@ -28,7 +23,7 @@ static void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
 	(void)ctx;
 	(void)level;
 	printf("%s{\"type\":\"%s\",\"position\":%llu,\"block\":%llu}",
-	       n_failures++ ? "," : "", kind_name(kind),
+	       n_failures++ ? "," : "", kind_name[kind],
 	       (unsigned long long)offset, (unsigned long long)block);
 }
 

@@ -15,4 +15,33 @@ static inline int run_suite(Suite *s)
 	return failed ? 1 : 0;
 }
 
+/* A suite of one test case, both named name. */
+struct unit_suite {
+	const char *name;
+	double timeout;           /* seconds; 0: Check's default */
+	SFun setup, teardown;     /* a checked fixture, or NULL */
+	void (*loops)(TCase *tc); /* adds the loop tests, or NULL */
+};
+
+/* The tests, a NULL-terminated list, for run_unit(). */
+#define UNIT_TESTS(...) ((const TTest *const[]){__VA_ARGS__, NULL})
+
+static inline int run_unit(const struct unit_suite *u,
+			   const TTest *const *tests)
+{
+	Suite *s = suite_create(u->name);
+	TCase *tc = tcase_create(u->name);
+
+	if (u->setup || u->teardown)
+		tcase_add_checked_fixture(tc, u->setup, u->teardown);
+	if (u->timeout > 0)
+		tcase_set_timeout(tc, u->timeout);
+	if (u->loops)
+		u->loops(tc);
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
+
 #endif

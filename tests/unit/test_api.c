@@ -612,19 +612,14 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("api");
-	TCase *tc = tcase_create("api");
+	static const struct unit_suite u = {.name = "api",
+					    .timeout = 60,
+					    .setup = setup,
+					    .teardown = teardown};
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, params_defaults_and_checks);
-	tcase_add_test(tc, options_checks);
-	tcase_add_test(tc, format_verify_and_failures);
-	tcase_add_test(tc, repair_from_parity);
-	tcase_add_test(tc, sign_and_check);
-	tcase_add_test(tc, repair_checks_signature);
-	tcase_add_test(tc, errno_values);
-	tcase_add_test(tc, device_mapper_errors);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(
+		&u, UNIT_TESTS(params_defaults_and_checks, options_checks,
+			       format_verify_and_failures, repair_from_parity,
+			       sign_and_check, repair_checks_signature,
+			       errno_values, device_mapper_errors));
 }

@@ -408,19 +408,14 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("fec");
-	TCase *tc = tcase_create("fec");
+	static const struct unit_suite u = {.name = "fec", .timeout = 60};
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, parity_matches_libfec_every_roots);
-	tcase_add_test(tc, erasures_up_to_roots_are_rebuilt);
-	tcase_add_test(tc, erasure_patterns_refused);
-	tcase_add_test(tc, errors_up_to_half_roots_are_corrected);
-	tcase_add_test(tc, layout_separate_device);
-	tcase_add_test(tc, layout_on_hash_device);
-	tcase_add_test(tc, layout_refusals);
-	tcase_add_test(tc, layout_validates_before_dividing);
-	tcase_add_test(tc, fused_parity_equals_own_pass);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(&u, UNIT_TESTS(parity_matches_libfec_every_roots,
+				       erasures_up_to_roots_are_rebuilt,
+				       erasure_patterns_refused,
+				       errors_up_to_half_roots_are_corrected,
+				       layout_separate_device,
+				       layout_on_hash_device, layout_refusals,
+				       layout_validates_before_dividing,
+				       fused_parity_equals_own_pass));
 }

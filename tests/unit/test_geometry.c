@@ -147,15 +147,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("geometry");
-	TCase *tc = tcase_create("geometry");
+	static const struct unit_suite u = {.name = "geometry"};
 
-	tcase_add_test(tc, edge_sizes_sha256_4k);
-	tcase_add_test(tc, levels_stored_top_first);
-	tcase_add_test(tc, every_block_size_matches_division);
-	tcase_add_test(tc, slots_by_format);
-	tcase_add_test(tc, rejects_impossible_inputs);
-	tcase_add_test(tc, largest_counts_do_not_overflow);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(
+		&u, UNIT_TESTS(edge_sizes_sha256_4k, levels_stored_top_first,
+			       every_block_size_matches_division,
+			       slots_by_format, rejects_impossible_inputs,
+			       largest_counts_do_not_overflow));
 }

@@ -231,14 +231,14 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("pair");
-	TCase *tc = tcase_create("pair");
+	static const struct unit_suite u = {.name = "pair",
+					    .timeout = 60,
+					    .setup = setup,
+					    .teardown = teardown};
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, regions_give_the_bytes_of_whole_files);
-	tcase_add_test(tc, verify_and_repair_inside_an_image);
-	tcase_add_test(tc, regions_that_share_bytes_or_overrun_are_refused);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(
+		&u,
+		UNIT_TESTS(regions_give_the_bytes_of_whole_files,
+			   verify_and_repair_inside_an_image,
+			   regions_that_share_bytes_or_overrun_are_refused));
 }

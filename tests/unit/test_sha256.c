@@ -231,21 +231,25 @@ START_TEST(hasher_refuses_unknown_digest)
 }
 END_TEST
 
-int main(void)
+static void add_loops(TCase *tc)
 {
-	Suite *s = suite_create("sha256");
-	TCase *tc = tcase_create("kernels");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0,
 			    257);
 	tcase_add_loop_test(
 		tc, cpu_kernels_one_and_two_way_match_openssl_every_salt_size,
 		0, 257);
-	tcase_add_test(tc, finup_many_matches_openssl_for_odd_batches);
 	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
-	tcase_add_test(tc, hasher_refuses_unknown_digest);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+}
+
+int main(void)
+{
+	static const struct unit_suite u = {.name = "sha256",
+					    .timeout = 120,
+					    .setup = setup,
+					    .teardown = teardown,
+					    .loops = add_loops};
+
+	return run_unit(&u,
+			UNIT_TESTS(finup_many_matches_openssl_for_odd_batches,
+				   hasher_refuses_unknown_digest));
 }

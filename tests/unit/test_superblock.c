@@ -226,14 +226,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("superblock");
-	TCase *tc = tcase_create("superblock");
+	static const struct unit_suite u = {.name = "superblock"};
 
-	tcase_add_test(tc, round_trip_and_byte_layout);
-	tcase_add_test(tc, each_bad_field_is_refused);
-	tcase_add_test(tc, params_validation);
-	tcase_add_test(tc, tree_start_follows_superblock);
-	tcase_add_test(tc, hex_and_uuid_text);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(&u,
+			UNIT_TESTS(round_trip_and_byte_layout,
+				   each_bad_field_is_refused, params_validation,
+				   tree_start_follows_superblock,
+				   hex_and_uuid_text));
 }

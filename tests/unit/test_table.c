@@ -142,13 +142,9 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("table");
-	TCase *tc = tcase_create("table");
+	static const struct unit_suite u = {.name = "table"};
 
-	tcase_add_test(tc, plain_table);
-	tcase_add_test(tc, options_in_kernel_order);
-	tcase_add_test(tc, conflicts_refused);
-	tcase_add_test(tc, parse_what_the_kernel_reports);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+	return run_unit(&u, UNIT_TESTS(plain_table, options_in_kernel_order,
+				       conflicts_refused,
+				       parse_what_the_kernel_reports));
 }

@@ -527,21 +527,23 @@ START_TEST(threads_give_identical_results)
 }
 END_TEST
 
-int main(void)
+static void add_loops(TCase *tc)
 {
-	Suite *s = suite_create("tree");
-	TCase *tc = tcase_create("tree");
-
-	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, known_vectors_8mib_of_zeros, 0,
 			    sizeof(vectors) / sizeof(vectors[0]));
-	tcase_add_test(tc, every_failure_is_reported_not_only_the_first);
-	tcase_add_test(tc, corrupt_hash_block_at_each_level);
-	tcase_add_test(tc, nonzero_padding_and_wrong_root);
-	tcase_add_test(tc, unreadable_blocks_are_reported_and_skipped);
-	tcase_add_test(tc, one_block_has_no_tree);
-	tcase_add_test(tc, holes_are_not_read_and_hash_as_zeros);
-	tcase_add_test(tc, threads_give_identical_results);
-	suite_add_tcase(s, tc);
-	return run_suite(s);
+}
+
+int main(void)
+{
+	static const struct unit_suite u = {
+		.name = "tree", .timeout = 60, .loops = add_loops};
+
+	return run_unit(&u,
+			UNIT_TESTS(every_failure_is_reported_not_only_the_first,
+				   corrupt_hash_block_at_each_level,
+				   nonzero_padding_and_wrong_root,
+				   unreadable_blocks_are_reported_and_skipped,
+				   one_block_has_no_tree,
+				   holes_are_not_read_and_hash_as_zeros,
+				   threads_give_identical_results));
 }
