@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+
 int cli_exit_code(int r)
 {
 	switch (-r) {

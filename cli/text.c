@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/errors.h"
+
 /* The end of the tree as veritysetup prints it: from the tree start even
  * when there is no tree (one data block). */
 uint64_t cli_nominal_hash_end(const struct verity_params *p,
