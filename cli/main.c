@@ -191,8 +191,6 @@ int main(int argc, const char **argv)
 }
 #endif
 
-#define MAX_OPTIONS 128
-static unsigned char seen[MAX_OPTIONS];
 static int help_asked;
 
 /* "help [ACTION]", or --help / -? with an action among the arguments:
@@ -243,31 +241,18 @@ static int run(int argc, const char **argv)
 	}
 	/* each option reports itself, so that the action's rows can judge
 	 * it */
-	memset(seen, 0, sizeof(seen));
-	{
-		const struct poptOption *rows = cli_options_popt(&opts);
-		struct poptOption table[MAX_OPTIONS + 2];
-		size_t n = cli_options_count();
-
-		table[0] = (struct poptOption){
-			NULL,         '\0', POPT_ARG_INCLUDE_TABLE,
-			help_options, 0,    "Help options:",
-			NULL};
-		memcpy(table + 1, rows, (n + 1) * sizeof(*rows));
-		pc = poptGetContext("fastverity", argc, argv, table, 0);
-		poptSetOtherOptionHelp(
-			pc, "[OPTION...] <action> <action-specific>");
-		while ((rc = poptGetNextOpt(pc)) > 0)
-			if (rc >= CLI_SEEN && rc - CLI_SEEN < MAX_OPTIONS)
-				seen[rc - CLI_SEEN] = 1;
-		if (rc < -1) {
-			cli_error(-EINVAL, "%s: %s",
-				  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-				  poptStrerror(rc));
-			poptPrintUsage(pc, stderr, 0);
-			poptFreeContext(pc);
-			return EXIT_PARAMS;
-		}
+	pc = poptGetContext("fastverity", argc, argv,
+			    cli_options_popt(&opts, help_options), 0);
+	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		cli_options_saw(rc);
+	if (rc < -1) {
+		cli_error(-EINVAL, "%s: %s",
+			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc));
+		poptPrintUsage(pc, stderr, 0);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
 	}
 	if (opts.version) {
 		/* the first line as veritysetup's; then what hashes here */
@@ -293,8 +278,7 @@ static int run(int argc, const char **argv)
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}
-	if ((rc = cli_options_apply(&opts, seen, sizeof(seen), act->bit,
-				    act->name))) {
+	if ((rc = cli_options_apply(&opts, act->bit, act->name))) {
 		poptFreeContext(pc);
 		return rc;
 	}

@@ -175,22 +175,25 @@ static const struct cli_option rows[] = {
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-size_t cli_options_count(void)
-{
-	return NROWS;
-}
+/* The rows given in this run of the command. */
+static unsigned char seen[NROWS];
 
-const struct poptOption *cli_options_popt(struct cli_opts *opts)
+const struct poptOption *cli_options_popt(struct cli_opts *opts,
+					  struct poptOption *help)
 {
-	/* the rows, then popt's help and the end */
-	static struct poptOption table[NROWS + 1];
+	/* popt's help first, then the rows and the end */
+	static struct poptOption table[1 + NROWS + 1];
 	char *base = (char *)opts;
 
+	memset(seen, 0, sizeof(seen));
+	memset(table, 0, sizeof(table));
+	table[0].argInfo = POPT_ARG_INCLUDE_TABLE;
+	table[0].arg = help;
+	table[0].descrip = "Help options:";
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct cli_option *r = &rows[i];
-		struct poptOption *p = &table[i];
+		struct poptOption *p = &table[1 + i];
 
-		memset(p, 0, sizeof(*p));
 		p->longName = r->name;
 		p->shortName = r->short_name;
 		p->val = CLI_SEEN + (int)i;
@@ -214,16 +217,21 @@ const struct poptOption *cli_options_popt(struct cli_opts *opts)
 			break;
 		}
 	}
-	memset(&table[NROWS], 0, sizeof(table[NROWS]));
 	return table;
 }
 
-int cli_options_apply(struct cli_opts *opts, const unsigned char *seen,
-		      size_t nseen, unsigned action_bit, const char *action)
+void cli_options_saw(int val)
+{
+	if (val >= CLI_SEEN && (size_t)(val - CLI_SEEN) < NROWS)
+		seen[val - CLI_SEEN] = 1;
+}
+
+int cli_options_apply(struct cli_opts *opts, unsigned action_bit,
+		      const char *action)
 {
 	char *base = (char *)opts;
 
-	for (size_t i = 0; i < NROWS && i < nseen; i++) {
+	for (size_t i = 0; i < NROWS; i++) {
 		const struct cli_option *r = &rows[i];
 
 		if (!seen[i])

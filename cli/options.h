@@ -30,19 +30,20 @@ enum {
 	A_FEC_READ = A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
 };
 
-/* popt's table for opts, from the rows (made once; returned for
- * poptGetContext). Each option returns its row's index + CLI_SEEN. */
+/* popt's table for opts: help (included first), then the rows. Each
+ * option returns its row's index + CLI_SEEN, for cli_options_saw(); what
+ * an earlier run saw is forgotten. */
 #define CLI_SEEN 1000
-const struct poptOption *cli_options_popt(struct cli_opts *opts);
-/* After parsing: the bits of the options seen (row index list) set in
- * opts; 0, or an exit code when one was given to an action that does
- * not take it. */
-int cli_options_apply(struct cli_opts *opts, const unsigned char *seen,
-		      size_t nseen, unsigned action_bit, const char *action);
+const struct poptOption *cli_options_popt(struct cli_opts *opts,
+					  struct poptOption *help);
+/* A value poptGetNextOpt() returned: its option was given. */
+void cli_options_saw(int val);
+/* After parsing: the bits of the options given set in opts; 0, or an exit
+ * code when one was given to an action that does not take it. */
+int cli_options_apply(struct cli_opts *opts, unsigned action_bit,
+		      const char *action);
 /* Every option an action takes (action_bit 0: all), one line each, with
  * that action's help. */
 void cli_options_print(unsigned action_bit);
-/* Rows in the table. */
-size_t cli_options_count(void);
 
 #endif
