@@ -34,6 +34,14 @@ run_rc() {
 # Deterministic bytes: SEED COUNT_BYTES > file
 gen() { "$TOP/build/mkimage" random "$1" "$2"; }
 
+# FILE OFFSET: invert one byte in place (writing a fixed byte may write
+# the byte that was already there)
+flip() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
 
 jqok() { jq -e "$@" >/dev/null; }

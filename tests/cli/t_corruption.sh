@@ -3,12 +3,6 @@
 # code, every failure listed, and veritysetup agrees on the verdict.
 . "$(dirname "$0")/lib.sh"
 
-flip() { # FILE OFFSET: invert one byte in place
-	local b
-	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-	printf "$(printf '\\%03o' $(( b ^ 255 )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
 # 5000 blocks of 512 bytes, sha256: 16 digests a block, so 4 levels of
 # 313, 20, 2 and 1 blocks; with the superblock in block 0 the tree holds
 # level 3 at block 1, level 2 at 2-3, level 1 at 4-23, level 0 at 24-336.

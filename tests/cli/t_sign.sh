@@ -50,7 +50,7 @@ check "  message" grep -qx "fastverity: fv.p7s: the signature does not match roo
 check "  the tree was not read" test "$(wc -l <"$T/err")" = 1
 cp fv.p7s bad.p7s
 size=$(stat -c %s bad.p7s)
-printf '\001' | dd of=bad.p7s bs=1 seek=$((size - 1)) conv=notrunc status=none
+flip bad.p7s $((size - 1))
 check "tampered signature refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=bad.p7s --trusted-cert=c.pem
 check "  message" grep -qx "fastverity: bad.p7s: the signature does not match root hash $R" "$T/err"
 check "wrong certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c2.pem
