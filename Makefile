@@ -24,14 +24,16 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
-           verity/container/sidecar.c \
+           verity/container/sidecar.c verity/container/avb/vbmeta.c \
+           verity/container/avb/rsa.c verity/container/avb/image.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/ops.c verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
-           cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c
+           cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c \
+           cli/cmd_avb.c cli/avb_show.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
@@ -102,7 +104,7 @@ $(B)/unit/%: tests/unit/%.c $(LIB_OBJ)
 
 $(B)/mkimage: images/mkimage.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lcrypto
 
 # Installs what is missing with apt-get (needs root on Debian).
 deps:

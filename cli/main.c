@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 #include <popt.h>
 
+#include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
@@ -92,6 +93,9 @@ static void print_actions(FILE *f)
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
 		fprintf(f, "\t%s %s - %s\n", actions[i].name, actions[i].args,
 			actions[i].what);
+	fputs("\tavb <subcommand> [--option value ...] - avbtool's commands "
+	      "for Android images (fastverity avb --help)\n",
+	      f);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
 	      f);
@@ -235,6 +239,9 @@ static int run(int argc, const char **argv)
 	const struct action *act = NULL;
 	int rc;
 
+	/* avbtool's commands, with avbtool's spelling (cli/cmd_avb.c) */
+	if (argc >= 2 && !strcmp(argv[1], "avb"))
+		return cli_avb_main(argc - 1, argv + 1);
 	if ((act = help_request(argc, argv)) != NULL || help_asked) {
 		print_help(act);
 		return EXIT_OK;

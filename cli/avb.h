@@ -1,0 +1,39 @@
+/* fastverity avb SUBCOMMAND: avbtool's image commands, its option
+ * spelling and its output (cli/cmd_avb.c parses and writes,
+ * cli/avb_show.c shows and checks). */
+#ifndef FV_CLI_AVB_H
+#define FV_CLI_AVB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verity/container/avb/image.h"
+
+/* The options of every subcommand, as given (NULL or 0 when absent). */
+struct cli_avb_args {
+	const char *sub;
+	const char *image, *output, *key, *algorithm, *partition_name;
+	const char *hash_algorithm, *salt, *block_size, *partition_size;
+	const char *fec_num_roots, *rollback_index, *rollback_index_location;
+	const char *flags, *padding_size, *release, *append_release;
+	const char *output_vbmeta_image, *threads;
+	int generate_fec, do_not_generate_fec, calc_max_image_size;
+	int do_not_append_vbmeta_image, check_at_most_once, do_not_use_ab;
+	int follow, keep_hashtree, json, set_hashtree_disabled_flag;
+	int dynamic_partition_size, print_required_libavb_version;
+	const char **props, **props_from_file, **chains, **includes;
+	const char **cmdlines, **expected;
+	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
+		nexpected;
+};
+
+struct verity_run;
+
+/* argv[0] is "avb". Returns the exit code. */
+int cli_avb_main(int argc, const char **argv);
+int cli_avb_info(const struct cli_avb_args *a);
+int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run);
+/* The SHA-1 of p as hex, as avbtool names keys. 0 or -EIO. */
+int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41]);
+
+#endif

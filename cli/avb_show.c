@@ -1,0 +1,784 @@
+/* fastverity avb info_image and verify_image: avbtool's text, line for
+ * line, and --json (docs/android.md). */
+#include "cli/avb.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+#include <openssl/evp.h>
+
+#include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/text.h"
+#include "hashtree/hasher.h"
+#include "verity/container/avb/rsa.h"
+#include "verity/ops.h"
+#include "verity/storage/file.h"
+
+static void hex(FILE *f, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+static char *hex_str(const uint8_t *p, size_t n)
+{
+	char *s = malloc(2 * n + 1);
+
+	if (s) {
+		for (size_t i = 0; i < n; i++)
+			sprintf(s + 2 * i, "%02x", p[i]);
+		s[2 * n] = 0;
+	}
+	return s;
+}
+
+int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41])
+{
+	uint8_t d[20];
+	unsigned len = 0;
+	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
+	int ok = md && EVP_Digest(p, n, d, &len, md, NULL) && len == 20;
+
+	EVP_MD_free(md);
+	if (!ok)
+		return -EIO;
+	for (int i = 0; i < 20; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+	return 0;
+}
+
+/* Python's repr() of bytes, without its b: how avbtool shows a
+ * property's value. */
+static void py_bytes_repr(FILE *f, const uint8_t *p, size_t n)
+{
+	int sq = 0, dq = 0;
+	char q;
+
+	for (size_t i = 0; i < n; i++) {
+		sq |= p[i] == '\'';
+		dq |= p[i] == '"';
+	}
+	q = sq && !dq ? '"' : '\'';
+	fputc(q, f);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = p[i];
+
+		if (c == (uint8_t)q || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc(q, f);
+}
+
+static void print_descriptor(FILE *f, const struct avb_descriptor *d)
+{
+	char sha1[41];
+
+	switch (d->tag) {
+	case AVB_TAG_PROPERTY:
+		fprintf(f, "    Prop: %.*s -> ", (int)d->key_len,
+			(const char *)d->key);
+		if (d->value_len < 256)
+			py_bytes_repr(f, d->value, (size_t)d->value_len);
+		else
+			fprintf(f, "(%" PRIu64 " bytes)", d->value_len);
+		fputc('\n', f);
+		break;
+	case AVB_TAG_HASHTREE:
+		fprintf(f,
+			"    Hashtree descriptor:\n"
+			"      Version of dm-verity:  %u\n"
+			"      Image Size:            %" PRIu64 " bytes\n"
+			"      Tree Offset:           %" PRIu64 "\n"
+			"      Tree Size:             %" PRIu64 " bytes\n"
+			"      Data Block Size:       %u bytes\n"
+			"      Hash Block Size:       %u bytes\n"
+			"      FEC num roots:         %u\n"
+			"      FEC offset:            %" PRIu64 "\n"
+			"      FEC size:              %" PRIu64 " bytes\n"
+			"      Hash Algorithm:        %s\n"
+			"      Partition Name:        %.*s\n"
+			"      Salt:                  ",
+			d->dm_verity_version, d->image_size, d->tree_offset,
+			d->tree_size, d->data_block_size, d->hash_block_size,
+			d->fec_num_roots, d->fec_offset, d->fec_size,
+			d->hash_algorithm, (int)d->name_len,
+			(const char *)d->name);
+		hex(f, d->salt, d->salt_len);
+		fputs("\n      Root Digest:           ", f);
+		hex(f, d->digest, d->digest_len);
+		fprintf(f, "\n      Flags:                 %u\n", d->flags);
+		break;
+	case AVB_TAG_HASH:
+		fprintf(f,
+			"    Hash descriptor:\n"
+			"      Image Size:            %" PRIu64 " bytes\n"
+			"      Hash Algorithm:        %s\n"
+			"      Partition Name:        %.*s\n"
+			"      Salt:                  ",
+			d->image_size, d->hash_algorithm, (int)d->name_len,
+			(const char *)d->name);
+		hex(f, d->salt, d->salt_len);
+		fputs("\n      Digest:                ", f);
+		hex(f, d->digest, d->digest_len);
+		fprintf(f, "\n      Flags:                 %u\n", d->flags);
+		break;
+	case AVB_TAG_KERNEL_CMDLINE:
+		fprintf(f,
+			"    Kernel Cmdline descriptor:\n"
+			"      Flags:                 %u\n"
+			"      Kernel Cmdline:        '%.*s'\n",
+			d->flags, (int)d->value_len, (const char *)d->value);
+		break;
+	case AVB_TAG_CHAIN_PARTITION:
+		if (cli_avb_sha1_hex(d->public_key, d->public_key_len, sha1))
+			sha1[0] = 0;
+		fprintf(f,
+			"    Chain Partition descriptor:\n"
+			"      Partition Name:          %.*s\n"
+			"      Rollback Index Location: %u\n"
+			"      Public key (sha1):       %s\n"
+			"      Flags:                   %u\n",
+			(int)d->name_len, (const char *)d->name,
+			d->rollback_index_location, sha1, d->flags);
+		break;
+	default:
+		fprintf(f,
+			"    Unknown descriptor:\n"
+			"      Tag:  %" PRIu64 "\n"
+			"      Data: %zu bytes\n",
+			d->tag, d->raw_size - AVB_DESCRIPTOR_HEADER);
+		break;
+	}
+}
+
+static void print_info(FILE *f, const struct avb_image *img)
+{
+	const struct avb_vbmeta *v = &img->vbmeta;
+	const struct avb_header *h = &v->h;
+	char sha1[41];
+
+	if (img->has_footer)
+		fprintf(f,
+			"Footer version:           %u.%u\n"
+			"Image size:               %" PRIu64 " bytes\n"
+			"Original image size:      %" PRIu64 " bytes\n"
+			"VBMeta offset:            %" PRIu64 "\n"
+			"VBMeta size:              %" PRIu64 " bytes\n"
+			"--\n",
+			img->footer.version_major, img->footer.version_minor,
+			img->file_size, img->footer.original_image_size,
+			img->footer.vbmeta_offset, img->footer.vbmeta_size);
+	fprintf(f,
+		"Minimum libavb version:   %u.%u\n"
+		"Header Block:             %d bytes\n"
+		"Authentication Block:     %" PRIu64 " bytes\n"
+		"Auxiliary Block:          %" PRIu64 " bytes\n",
+		h->required_major, h->required_minor, AVB_HEADER_SIZE,
+		h->auth_size, h->aux_size);
+	if (h->public_key_size &&
+	    !cli_avb_sha1_hex(v->public_key, (size_t)h->public_key_size, sha1))
+		fprintf(f, "Public key (sha1):        %s\n", sha1);
+	fprintf(f,
+		"Algorithm:                %s\n"
+		"Rollback Index:           %" PRIu64 "\n"
+		"Flags:                    %u\n"
+		"Rollback Index Location:  %u\n"
+		"Release String:           '%s'\n"
+		"Descriptors:\n",
+		avb_algorithm(h->algorithm)->name, h->rollback_index, h->flags,
+		h->rollback_index_location, h->release);
+	for (size_t i = 0; i < v->ndesc; i++)
+		print_descriptor(f, &v->desc[i]);
+	if (!v->ndesc)
+		fputs("    (none)\n", f);
+}
+
+static json_object *json_bytes_hex(const uint8_t *p, size_t n)
+{
+	char *s = hex_str(p, n);
+	json_object *j = cli_json_str(s ? s : "");
+
+	free(s);
+	return j;
+}
+
+static json_object *json_name(const uint8_t *p, size_t n)
+{
+	char *s = strndup((const char *)p, n);
+	json_object *j = cli_json_str(s ? s : "");
+
+	free(s);
+	return j;
+}
+
+static json_object *json_descriptor(const struct avb_descriptor *d)
+{
+	json_object *j = json_object_new_object();
+	char sha1[41];
+
+#define U64(k, v) json_object_object_add(j, k, json_object_new_uint64(v))
+	switch (d->tag) {
+	case AVB_TAG_PROPERTY:
+		json_object_object_add(j, "type", cli_json_str("property"));
+		json_object_object_add(j, "key",
+				       json_name(d->key, (size_t)d->key_len));
+		json_object_object_add(
+			j, "value", json_name(d->value, (size_t)d->value_len));
+		break;
+	case AVB_TAG_HASHTREE:
+	case AVB_TAG_HASH:
+		json_object_object_add(j, "type",
+				       cli_json_str(d->tag == AVB_TAG_HASH
+							    ? "hash"
+							    : "hashtree"));
+		json_object_object_add(j, "partition_name",
+				       json_name(d->name, d->name_len));
+		json_object_object_add(j, "hash_algorithm",
+				       cli_json_str(d->hash_algorithm));
+		U64("image_size", d->image_size);
+		if (d->tag == AVB_TAG_HASHTREE) {
+			U64("dm_verity_version", d->dm_verity_version);
+			U64("tree_offset", d->tree_offset);
+			U64("tree_size", d->tree_size);
+			U64("data_block_size", d->data_block_size);
+			U64("hash_block_size", d->hash_block_size);
+			U64("fec_num_roots", d->fec_num_roots);
+			U64("fec_offset", d->fec_offset);
+			U64("fec_size", d->fec_size);
+		}
+		json_object_object_add(j, "salt",
+				       json_bytes_hex(d->salt, d->salt_len));
+		json_object_object_add(
+			j, d->tag == AVB_TAG_HASH ? "digest" : "root_digest",
+			json_bytes_hex(d->digest, d->digest_len));
+		U64("flags", d->flags);
+		break;
+	case AVB_TAG_KERNEL_CMDLINE:
+		json_object_object_add(j, "type",
+				       cli_json_str("kernel_cmdline"));
+		U64("flags", d->flags);
+		json_object_object_add(
+			j, "kernel_cmdline",
+			json_name(d->value, (size_t)d->value_len));
+		break;
+	case AVB_TAG_CHAIN_PARTITION:
+		json_object_object_add(j, "type",
+				       cli_json_str("chain_partition"));
+		json_object_object_add(j, "partition_name",
+				       json_name(d->name, d->name_len));
+		U64("rollback_index_location", d->rollback_index_location);
+		if (!cli_avb_sha1_hex(d->public_key, d->public_key_len, sha1))
+			json_object_object_add(j, "public_key_sha1",
+					       cli_json_str(sha1));
+		U64("flags", d->flags);
+		break;
+	default:
+		json_object_object_add(j, "type", cli_json_str("unknown"));
+		U64("tag", d->tag);
+		U64("size", d->raw_size - AVB_DESCRIPTOR_HEADER);
+		break;
+	}
+#undef U64
+	return j;
+}
+
+static json_object *json_info(const struct avb_image *img)
+{
+	const struct avb_vbmeta *v = &img->vbmeta;
+	const struct avb_header *h = &v->h;
+	json_object *j = json_object_new_object(), *list;
+	char sha1[41], version[24];
+
+	json_object_object_add(j, "image", cli_json_str(img->path));
+	json_object_object_add(j, "image_size",
+			       json_object_new_uint64(img->file_size));
+	if (img->has_footer) {
+		json_object *f = json_object_new_object();
+
+		snprintf(version, sizeof(version), "%u.%u",
+			 img->footer.version_major, img->footer.version_minor);
+		json_object_object_add(f, "version", cli_json_str(version));
+		json_object_object_add(
+			f, "original_image_size",
+			json_object_new_uint64(
+				img->footer.original_image_size));
+		json_object_object_add(
+			f, "vbmeta_offset",
+			json_object_new_uint64(img->footer.vbmeta_offset));
+		json_object_object_add(
+			f, "vbmeta_size",
+			json_object_new_uint64(img->footer.vbmeta_size));
+		json_object_object_add(j, "footer", f);
+	} else {
+		json_object_object_add(j, "footer", NULL);
+	}
+	snprintf(version, sizeof(version), "%u.%u", h->required_major,
+		 h->required_minor);
+	json_object_object_add(j, "minimum_libavb_version",
+			       cli_json_str(version));
+	json_object_object_add(j, "authentication_block_size",
+			       json_object_new_uint64(h->auth_size));
+	json_object_object_add(j, "auxiliary_block_size",
+			       json_object_new_uint64(h->aux_size));
+	json_object_object_add(
+		j, "public_key_sha1",
+		h->public_key_size && !cli_avb_sha1_hex(
+					      v->public_key,
+					      (size_t)h->public_key_size, sha1)
+			? cli_json_str(sha1)
+			: NULL);
+	json_object_object_add(j, "algorithm",
+			       cli_json_str(avb_algorithm(h->algorithm)->name));
+	json_object_object_add(j, "rollback_index",
+			       json_object_new_uint64(h->rollback_index));
+	json_object_object_add(j, "flags", json_object_new_uint64(h->flags));
+	json_object_object_add(
+		j, "rollback_index_location",
+		json_object_new_uint64(h->rollback_index_location));
+	json_object_object_add(j, "release_string", cli_json_str(h->release));
+	list = json_object_new_array();
+	for (size_t i = 0; i < v->ndesc; i++)
+		json_object_array_add(list, json_descriptor(&v->desc[i]));
+	json_object_object_add(j, "descriptors", list);
+	return j;
+}
+
+int cli_avb_info(const struct cli_avb_args *a)
+{
+	struct avb_image img;
+	struct fv_error err;
+	FILE *f = stdout;
+	int r;
+
+	if (!a->image)
+		return cli_error(-EINVAL,
+				 "avb info_image: --image is required");
+	if ((r = avb_image_read(a->image, &img, &err)))
+		return cli_lib_error(r, &err);
+	if (a->output && !(f = fopen(a->output, "w"))) {
+		avb_image_free(&img);
+		return cli_error(-EINVAL, "%s: cannot write: %s", a->output,
+				 strerror(errno));
+	}
+	if (a->json) {
+		json_object *j = json_info(&img);
+
+		fprintf(f, "%s\n",
+			json_object_to_json_string_ext(
+				j, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(j);
+		cli_json_emitted = 1;
+	} else {
+		print_info(f, &img);
+	}
+	avb_image_free(&img);
+	if (f != stdout && fclose(f))
+		return cli_error(-EIO, "%s: cannot write: %s", a->output,
+				 strerror(errno));
+	return EXIT_OK;
+}
+
+/* ---- verify_image ---- */
+
+struct bad_blocks {
+	uint64_t data, hash;
+};
+
+static void report_block(void *c, const struct verity_failure *f)
+{
+	struct bad_blocks *b = c;
+	int data =
+		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
+
+	if (data)
+		b->data++;
+	else
+		b->hash++;
+	if (f->kind == HT_BAD_PADDING)
+		fprintf(stderr,
+			"Spare area is not zeroed at position %" PRIu64 ".\n",
+			f->position);
+	else if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
+		fprintf(stderr, "Unreadable block at position %" PRIu64 ".\n",
+			f->position);
+	else if (data)
+		fprintf(stderr,
+			"Verification failed at position %" PRIu64 ".\n",
+			f->position);
+	else
+		fprintf(stderr,
+			"Verification failed at position %" PRIu64
+			" (hash block, level %u).\n",
+			f->position, f->level);
+}
+
+/* The image a descriptor names: <dir>/<partition name><ext>, as avbtool
+ * looks for it; an image with a footer stands for itself when no file
+ * of that name is there (an image not named after its partition). */
+static char *described_image(const char *image, const struct avb_descriptor *d,
+			     int has_footer)
+{
+	char *copy = strdup(image), *dir, *out = NULL;
+	const char *base = strrchr(image, '/'), *ext;
+	struct stat st;
+	size_t len;
+
+	if (!copy)
+		return NULL;
+	if (!d->name_len) {
+		free(copy);
+		return strdup(image);
+	}
+	base = base ? base + 1 : image;
+	ext = strrchr(base, '.');
+	ext = ext && ext != base ? ext : "";
+	dir = dirname(copy);
+	len = strlen(dir) + 1 + d->name_len + strlen(ext) + 1;
+	if ((out = malloc(len)))
+		snprintf(out, len, "%s/%.*s%s", dir, (int)d->name_len,
+			 (const char *)d->name, ext);
+	free(copy);
+	if (out && has_footer && stat(out, &st) != 0) {
+		free(out);
+		out = strdup(image);
+	}
+	return out;
+}
+
+/* A hashtree descriptor checked over its image: every block, then the
+ * parity against the verified data. */
+static int verify_hashtree(const struct cli_avb_args *a, const char *image,
+			   const struct avb_descriptor *d,
+			   struct verity_run *run)
+{
+	struct verity_pair pair;
+	struct verity_outcome out;
+	struct bad_blocks bad = {0, 0};
+	struct fv_error err;
+	int fec_unusable, r;
+
+	(void)a;
+	{
+		struct verity_device dev;
+
+		if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ,
+					    &err)))
+			return cli_lib_error(r, &err);
+		r = avb_hashtree_pair(image, dev.size, d, &pair, &fec_unusable,
+				      &err);
+		verity_device_close(&dev);
+	}
+	if (r)
+		return cli_lib_error(r, &err);
+	run->report = report_block;
+	run->ctx = &bad;
+	r = verity_op_verify(&pair, run, &out, &err);
+	if (r)
+		return cli_lib_error(r, &err);
+	if (bad.data || !out.res.root_matches) {
+		fprintf(stderr, "hashtree of %s does not match descriptor\n",
+			image);
+		return EXIT_PARAMS;
+	}
+	if (bad.hash || cli_verdict(&out.res)) {
+		fprintf(stderr, "hashtree of %s contains invalid data\n",
+			image);
+		return EXIT_PARAMS;
+	}
+	if (out.has_fec && out.fec.stale_codewords) {
+		fprintf(stderr,
+			"parity of %s: %" PRIu64 " codewords in %" PRIu64
+			" rounds disagree with the verified data\n",
+			image, out.fec.stale_codewords, out.fec.stale_rounds);
+		return EXIT_PARAMS;
+	}
+	if (fec_unusable)
+		fprintf(stderr,
+			"fastverity: %s: the parity uses 4096-byte blocks and "
+			"the tree %u-byte blocks: the kernel cannot use it "
+			"(not checked)\n",
+			image, d->data_block_size);
+	printf("%.*s: Successfully verified %s hashtree of %s for image of "
+	       "%" PRIu64 " bytes\n",
+	       (int)d->name_len, (const char *)d->name, d->hash_algorithm,
+	       image, d->image_size);
+	return EXIT_OK;
+}
+
+static int verify_hash(const char *image, const struct avb_descriptor *d)
+{
+	struct verity_device dev;
+	struct fv_error err;
+	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), d->hash_algorithm, NULL);
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	uint8_t digest[EVP_MAX_MD_SIZE], *buf = malloc(1u << 20);
+	unsigned len = 0;
+	int r = 0;
+
+	if (!md || !c || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
+	    !EVP_DigestUpdate(c, d->salt, d->salt_len)) {
+		r = cli_error(-EINVAL, "%s: cannot hash with %s", image,
+			      d->hash_algorithm);
+		goto out;
+	}
+	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err))) {
+		r = cli_lib_error(r, &err);
+		goto out;
+	}
+	for (uint64_t off = 0; !r && off < d->image_size; off += 1u << 20) {
+		size_t n = d->image_size - off < (1u << 20)
+				   ? (size_t)(d->image_size - off)
+				   : 1u << 20;
+
+		if ((r = verity_device_read(&dev, off, buf, n, &err)))
+			r = cli_lib_error(r, &err);
+		else
+			EVP_DigestUpdate(c, buf, n);
+	}
+	verity_device_close(&dev);
+	if (r)
+		goto out;
+	EVP_DigestFinal_ex(c, digest, &len);
+	if (d->digest_len &&
+	    (len != d->digest_len || memcmp(digest, d->digest, len))) {
+		fprintf(stderr,
+			"%s digest of %s does not match digest in "
+			"descriptor\n",
+			d->hash_algorithm, image);
+		r = EXIT_PARAMS;
+		goto out;
+	}
+	printf("%.*s: Successfully verified %s hash of %s for image of %" PRIu64
+	       " bytes\n",
+	       (int)d->name_len, (const char *)d->name, d->hash_algorithm,
+	       image, d->image_size);
+out:
+	free(buf);
+	EVP_MD_CTX_free(c);
+	EVP_MD_free(md);
+	return r;
+}
+
+/* --expected_chain_partition NAME:LOCATION:KEY_PATH for name. */
+static int expected_chain(const struct cli_avb_args *a,
+			  const struct avb_descriptor *d, uint32_t *location,
+			  uint8_t **key, size_t *len, int *found)
+{
+	*found = 0;
+	for (size_t i = 0; i < a->nexpected; i++) {
+		const char *s = a->expected[i], *c1 = strchr(s, ':'), *c2;
+		struct fv_error err;
+		char *end;
+		unsigned long loc;
+		int r;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':'))
+			return cli_error(-EINVAL,
+					 "malformed chained partition \"%s\"",
+					 s);
+		if ((size_t)(c1 - s) != d->name_len ||
+		    memcmp(s, d->name, d->name_len))
+			continue;
+		loc = strtoul(c1 + 1, &end, 10);
+		if (end != c2 || loc > UINT32_MAX)
+			return cli_error(-EINVAL,
+					 "malformed chained partition \"%s\"",
+					 s);
+		if ((r = verity_read_file(c2 + 1, "public key file", 1u << 16,
+					  key, len, &err)))
+			return cli_lib_error(r == -ENOENT ? -EINVAL : r, &err);
+		*location = (uint32_t)loc;
+		*found = 1;
+		return 0;
+	}
+	return 0;
+}
+
+static int verify_chain(const struct cli_avb_args *a,
+			const struct avb_descriptor *d)
+{
+	uint8_t *key = NULL;
+	size_t len = 0;
+	uint32_t loc = 0;
+	int found, r = expected_chain(a, d, &loc, &key, &len, &found);
+
+	if (r)
+		return r;
+	if (!found) {
+		fprintf(stderr,
+			"No expected chain partition for partition %.*s. Use "
+			"--expected_chain_partition to specify expected "
+			"contents or --follow_chain_partitions.\n",
+			(int)d->name_len, (const char *)d->name);
+		return EXIT_PARAMS;
+	}
+	if (loc != d->rollback_index_location) {
+		fprintf(stderr,
+			"Expected rollback_index_location %u does not match "
+			"%u in descriptor for partition %.*s\n",
+			loc, d->rollback_index_location, (int)d->name_len,
+			(const char *)d->name);
+		r = EXIT_PARAMS;
+	} else if (len != d->public_key_len ||
+		   memcmp(key, d->public_key, len)) {
+		fprintf(stderr,
+			"Expected public key blob does not match public key "
+			"blob in descriptor for partition %.*s\n",
+			(int)d->name_len, (const char *)d->name);
+		r = EXIT_PARAMS;
+	} else {
+		printf("%.*s: Successfully verified chain partition descriptor "
+		       "matches expected data\n",
+		       (int)d->name_len, (const char *)d->name);
+	}
+	free(key);
+	return r;
+}
+
+static int verify_one(const struct cli_avb_args *a, const char *image,
+		      int follow, const uint8_t *key_blob, size_t key_len,
+		      struct verity_run *run);
+
+static int verify_descriptors(const struct cli_avb_args *a, const char *image,
+			      const struct avb_image *img, int follow,
+			      const uint8_t *key_blob, size_t key_len,
+			      struct verity_run *run)
+{
+	const struct avb_vbmeta *v = &img->vbmeta;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < v->ndesc; i++) {
+		const struct avb_descriptor *d = &v->desc[i];
+		char *path;
+
+		if (d->tag == AVB_TAG_CHAIN_PARTITION) {
+			uint8_t *k = NULL;
+			size_t kl;
+			uint32_t loc;
+			int found;
+			char sha1[41];
+
+			if ((r = expected_chain(a, d, &loc, &k, &kl, &found)))
+				break;
+			free(k);
+			if (follow && !found) {
+				if (cli_avb_sha1_hex(d->public_key,
+						     d->public_key_len, sha1))
+					sha1[0] = 0;
+				printf("%.*s: Chained but ROLLBACK_SLOT (which "
+				       "is %u) and KEY (which has sha1 %s) not "
+				       "specified\n",
+				       (int)d->name_len, (const char *)d->name,
+				       d->rollback_index_location, sha1);
+			} else if ((r = verify_chain(a, d))) {
+				break;
+			}
+			if (follow) {
+				printf("--\n");
+				if (!(path = described_image(image, d, 0)))
+					return cli_error(-ENOMEM,
+							 "out of memory");
+				r = verify_one(a, path, 0, key_blob, key_len,
+					       run);
+				free(path);
+			}
+			continue;
+		}
+		if (d->tag != AVB_TAG_HASHTREE && d->tag != AVB_TAG_HASH)
+			continue;
+		/* the image itself when it carries the descriptor (its own
+		 * footer's vbmeta), as avbtool for a nameless one */
+		if (!(path = described_image(image, d, img->has_footer)))
+			return cli_error(-ENOMEM, "out of memory");
+		r = d->tag == AVB_TAG_HASH ? verify_hash(path, d)
+					   : verify_hashtree(a, path, d, run);
+		free(path);
+	}
+	if (r)
+		fprintf(stderr, "fastverity: %s: Error verifying descriptor.\n",
+			image);
+	return r;
+}
+
+static int verify_one(const struct cli_avb_args *a, const char *image,
+		      int follow, const uint8_t *key_blob, size_t key_len,
+		      struct verity_run *run)
+{
+	struct avb_image img;
+	struct fv_error err;
+	const char *alg;
+	int r;
+
+	if (key_blob)
+		printf("Verifying image %s using key at %s\n", image, a->key);
+	else
+		printf("Verifying image %s using embedded public key\n", image);
+	if ((r = avb_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	alg = avb_algorithm(img.vbmeta.h.algorithm)->name;
+	if ((r = avb_vbmeta_check(&img.vbmeta, image, &err))) {
+		r = cli_error(r,
+			      "%s: Signature check failed for %s vbmeta struct "
+			      "(%s)",
+			      image, alg, err.msg);
+		goto out;
+	}
+	if (key_blob && (img.vbmeta.h.public_key_size != key_len ||
+			 memcmp(img.vbmeta.public_key, key_blob, key_len))) {
+		r = cli_error(-EPERM,
+			      "%s: Embedded public key does not match given "
+			      "key.",
+			      image);
+		goto out;
+	}
+	printf("vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
+	       img.has_footer ? "footer and " : "", alg, image);
+	r = verify_descriptors(a, image, &img, follow, key_blob, key_len, run);
+out:
+	avb_image_free(&img);
+	return r;
+}
+
+int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
+{
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!a->image)
+		return cli_error(-EINVAL,
+				 "avb verify_image: --image is required");
+	if (a->key) {
+		struct evp_pkey_st *key;
+		struct fv_error err;
+		unsigned bits;
+
+		if ((r = avb_key_load(a->key, 0, &key, &bits, &err)))
+			return cli_lib_error(r, &err);
+		r = avb_key_blob(key, &blob, &len, &err);
+		avb_key_free(key);
+		if (r)
+			return cli_lib_error(r, &err);
+	}
+	r = verify_one(a, a->image, a->follow, blob, len, run);
+	free(blob);
+	return r ? EXIT_PARAMS : EXIT_OK;
+}

@@ -1,0 +1,1087 @@
+/* Android images as a container: reading footer and vbmeta, a hashtree
+ * descriptor as a verity pair, and avbtool's writers, byte for byte. */
+#include "verity/container/avb/image.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "hashtree/hasher.h"
+#include "verity/container/avb/rsa.h"
+#include "verity/fec/encode.h"
+#include "verity/fec/rs.h"
+#include "verity/storage/file.h"
+#include "verity/storage/output.h"
+#include "verity/tree/format.h"
+#include "verity/tree/layout.h"
+
+/* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
+ * tree's block size. */
+#define AVB_FEC_BLOCK 4096u
+
+static uint64_t round_up(uint64_t n, uint64_t m)
+{
+	return (n + m - 1) / m * m;
+}
+
+/* Parity bytes for covered bytes of data and tree (AOSP fec's size,
+ * without its header block). */
+static uint64_t parity_bytes(uint64_t covered, unsigned roots)
+{
+	uint64_t blocks = (covered + AVB_FEC_BLOCK - 1) / AVB_FEC_BLOCK;
+
+	return (blocks + (FEC_RS_N - roots) - 1) / (FEC_RS_N - roots) * roots *
+	       AVB_FEC_BLOCK;
+}
+
+int avb_image_probe(const char *path)
+{
+	struct verity_device d;
+	uint8_t f[AVB_FOOTER_SIZE];
+	int yes = 0;
+
+	if (verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+		return 0;
+	if (d.size >= AVB_FOOTER_SIZE &&
+	    !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, f, sizeof(f),
+				NULL))
+		yes = avb_footer_magic(f);
+	verity_device_close(&d);
+	return yes;
+}
+
+static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
+		     struct avb_image *img, struct fv_error *err)
+{
+	int r;
+
+	if (!(img->blob = malloc((size_t)len)))
+		return fv_fail(err, ENOMEM, "out of memory");
+	if ((r = verity_device_read(d, off, img->blob, (size_t)len, err)))
+		return r;
+	return avb_vbmeta_parse(img->blob, (size_t)len, img->path, &img->vbmeta,
+				err);
+}
+
+int avb_image_read(const char *path, struct avb_image *img,
+		   struct fv_error *err)
+{
+	struct verity_device d;
+	uint8_t head[AVB_HEADER_SIZE], foot[AVB_FOOTER_SIZE];
+	int r;
+
+	memset(img, 0, sizeof(*img));
+	img->path = path;
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, err)))
+		return r;
+	img->file_size = d.size;
+	if (d.size < AVB_HEADER_SIZE) {
+		r = fv_fail(err, EINVAL,
+			    "%s: not an Android image: %llu bytes is too small "
+			    "for a vbmeta header",
+			    path, (unsigned long long)d.size);
+		goto out;
+	}
+	if ((r = verity_device_read(&d, 0, head, sizeof(head), err)) ||
+	    (r = verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
+				    sizeof(foot), err)))
+		goto out;
+	if (((uint32_t)head[0] | (uint32_t)head[1] << 8 |
+	     (uint32_t)head[2] << 16 | (uint32_t)head[3] << 24) ==
+	    AVB_SPARSE_MAGIC) {
+		r = fv_fail(err, EINVAL,
+			    "%s: an Android sparse image: make a raw image "
+			    "first (simg2img %s IMAGE.raw)",
+			    path, path);
+		goto out;
+	}
+	if (avb_footer_magic(foot)) {
+		img->has_footer = 1;
+		if (!(r = avb_footer_parse(foot, d.size, path, &img->footer,
+					   err)))
+			r = read_blob(&d, img->footer.vbmeta_offset,
+				      img->footer.vbmeta_size, img, err);
+	} else if (!memcmp(head, "AVB0", 4)) {
+		uint64_t auth = avb_be64(head + 12), aux = avb_be64(head + 20);
+
+		if (auth > AVB_MAX_VBMETA || aux > AVB_MAX_VBMETA ||
+		    AVB_HEADER_SIZE + auth + aux > d.size)
+			r = fv_fail(err, EINVAL,
+				    "%s: vbmeta blocks of %llu and %llu bytes "
+				    "do not fit the file of %llu bytes",
+				    path, (unsigned long long)auth,
+				    (unsigned long long)aux,
+				    (unsigned long long)d.size);
+		else
+			r = read_blob(&d, 0, AVB_HEADER_SIZE + auth + aux, img,
+				      err);
+	} else {
+		r = fv_fail(err, EINVAL,
+			    "%s: not an Android image: no AVB footer in its "
+			    "last 64 bytes and no vbmeta at byte 0",
+			    path);
+	}
+out:
+	verity_device_close(&d);
+	if (r)
+		avb_image_free(img);
+	return r;
+}
+
+void avb_image_free(struct avb_image *img)
+{
+	avb_vbmeta_free(&img->vbmeta);
+	free(img->blob);
+	img->blob = NULL;
+}
+
+const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img)
+{
+	for (size_t i = 0; i < img->vbmeta.ndesc; i++)
+		if (img->vbmeta.desc[i].tag == AVB_TAG_HASHTREE)
+			return &img->vbmeta.desc[i];
+	return NULL;
+}
+
+/* The pair's parameters from the descriptor, validated. */
+static int hashtree_params(const char *path, const struct avb_descriptor *d,
+			   struct verity_params *p, struct fv_error *err)
+{
+	unsigned size = ht_digest_size(d->hash_algorithm);
+
+	verity_params_default(p);
+	if (!size)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: hash algorithm '%s' "
+			       "is not supported",
+			       path, d->hash_algorithm);
+	if (d->dm_verity_version != 1)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: dm-verity version %u "
+			       "(1 is supported)",
+			       path, d->dm_verity_version);
+	if (d->salt_len > VERITY_MAX_SALT_SIZE)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: salt of %u bytes (at "
+			       "most %d)",
+			       path, d->salt_len, VERITY_MAX_SALT_SIZE);
+	if (d->digest_len != size)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: root digest of %u "
+			       "bytes for %s (%u bytes)",
+			       path, d->digest_len, d->hash_algorithm, size);
+	if (!d->data_block_size || d->image_size % d->data_block_size ||
+	    !d->image_size)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: image size %llu is "
+			       "not a whole number of %u-byte blocks",
+			       path, (unsigned long long)d->image_size,
+			       d->data_block_size);
+	snprintf(p->hash_name, sizeof(p->hash_name), "%.31s",
+		 d->hash_algorithm);
+	p->hash_type = 1;
+	p->data_block_size = d->data_block_size;
+	p->hash_block_size = d->hash_block_size;
+	p->data_blocks = d->image_size / d->data_block_size;
+	p->hash_offset = d->tree_offset;
+	memcpy(p->salt, d->salt, d->salt_len);
+	p->salt_size = d->salt_len;
+	p->no_superblock = 1;
+	return verity_params_validate(p, err);
+}
+
+int avb_hashtree_pair(const char *path, uint64_t file_size,
+		      const struct avb_descriptor *d, struct verity_pair *pair,
+		      int *fec_unusable, struct fv_error *err)
+{
+	struct verity_layout l;
+	uint64_t tree_bytes, covered;
+	int r;
+
+	memset(pair, 0, sizeof(*pair));
+	*fec_unusable = 0;
+	if ((r = hashtree_params(path, d, &pair->params, err)) ||
+	    (r = verity_layout_compute(&pair->params, &l, err)))
+		return r;
+	tree_bytes = l.geo.tree_blocks * pair->params.hash_block_size;
+	if (d->tree_size != tree_bytes)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: tree size %llu is not "
+			       "the %llu bytes of the tree of %llu blocks",
+			       path, (unsigned long long)d->tree_size,
+			       (unsigned long long)tree_bytes,
+			       (unsigned long long)pair->params.data_blocks);
+	if (d->tree_offset < d->image_size || d->tree_offset > file_size ||
+	    d->tree_size > file_size - d->tree_offset)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: tree [%llu, +%llu) is "
+			       "not between the data and the end of the file "
+			       "(%llu bytes)",
+			       path, (unsigned long long)d->tree_offset,
+			       (unsigned long long)d->tree_size,
+			       (unsigned long long)file_size);
+	pair->data = (struct verity_region){path, 0, d->image_size};
+	pair->hash = (struct verity_region){path, 0, 0};
+	memcpy(pair->root, d->digest, d->digest_len);
+	pair->root_size = d->digest_len;
+	if (!d->fec_num_roots && !d->fec_offset && !d->fec_size)
+		return 0;
+	covered = d->fec_offset;
+	if (d->fec_num_roots < FEC_MIN_ROOTS ||
+	    d->fec_num_roots > FEC_MAX_ROOTS || covered % AVB_FEC_BLOCK ||
+	    covered < d->tree_offset + d->tree_size || covered > file_size ||
+	    d->fec_size > file_size - covered ||
+	    d->fec_size != parity_bytes(covered, d->fec_num_roots))
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: parity of %u roots, "
+			       "%llu bytes at %llu, is not the parity of the "
+			       "%llu bytes before it inside the file",
+			       path, d->fec_num_roots,
+			       (unsigned long long)d->fec_size,
+			       (unsigned long long)d->fec_offset,
+			       (unsigned long long)covered);
+	/* the kernel's parity geometry is the data block size: the pair
+	 * carries the parity when that is avbtool's 4096 and the covered
+	 * bytes are exactly data and padded tree */
+	if (d->data_block_size != AVB_FEC_BLOCK ||
+	    d->hash_block_size != AVB_FEC_BLOCK ||
+	    d->tree_offset != d->image_size ||
+	    covered != d->tree_offset + round_up(d->tree_size, AVB_FEC_BLOCK)) {
+		*fec_unusable = 1;
+		return 0;
+	}
+	pair->fec.region = (struct verity_region){path, 0, 0};
+	pair->fec.offset = d->fec_offset;
+	pair->fec.roots = d->fec_num_roots;
+	return 0;
+}
+
+/* ---- writing ---- */
+
+/* One descriptor kept for sorting by avbtool's key (its class's name and
+ * the partition's name). */
+struct named {
+	char *key;
+	const struct avb_descriptor *d;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->key,
+		      ((const struct named *)b)->key);
+}
+
+static const char *class_name(uint64_t tag)
+{
+	return tag == AVB_TAG_HASHTREE ? "AvbHashtreeDescriptor"
+	       : tag == AVB_TAG_HASH   ? "AvbHashDescriptor"
+				       : "AvbChainPartitionDescriptor";
+}
+
+/* Descriptors of the included images: those without a partition name in
+ * the order read, then the named ones sorted by avbtool's key, the last
+ * of each key kept. *minor gets the highest libavb minor they need. */
+static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
+			uint32_t *minor, struct fv_error *err)
+{
+	struct avb_image *imgs = calloc(o->nincludes + 1, sizeof(*imgs));
+	struct named *named = NULL;
+	size_t nnamed = 0, total = 0;
+	int r = 0;
+
+	if (!imgs)
+		return fv_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !r && i < o->nincludes; i++) {
+		r = avb_image_read(o->includes[i], &imgs[i], err);
+		if (!r) {
+			total += imgs[i].vbmeta.ndesc;
+			if (imgs[i].vbmeta.h.required_minor > *minor)
+				*minor = imgs[i].vbmeta.h.required_minor;
+		}
+	}
+	if (!r && !(named = calloc(total + 1, sizeof(*named))))
+		r = fv_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !r && i < o->nincludes; i++)
+		for (size_t j = 0; !r && j < imgs[i].vbmeta.ndesc; j++) {
+			const struct avb_descriptor *d =
+				&imgs[i].vbmeta.desc[j];
+			size_t k, len;
+
+			if (d->tag != AVB_TAG_HASHTREE &&
+			    d->tag != AVB_TAG_HASH &&
+			    d->tag != AVB_TAG_CHAIN_PARTITION) {
+				if (avb_descriptor_encode(d, b))
+					r = fv_fail(err, ENOMEM,
+						    "out of memory");
+				continue;
+			}
+			len = strlen(class_name(d->tag)) + 1 + d->name_len + 1;
+			char *key = malloc(len);
+
+			if (!key) {
+				r = fv_fail(err, ENOMEM, "out of memory");
+				break;
+			}
+			snprintf(key, len, "%s_%.*s", class_name(d->tag),
+				 (int)d->name_len, (const char *)d->name);
+			for (k = 0; k < nnamed && strcmp(named[k].key, key);
+			     k++)
+				;
+			if (k < nnamed) {
+				free(key);
+				named[k].d = d;
+			} else {
+				named[nnamed++] = (struct named){key, d};
+			}
+		}
+	if (!r && nnamed)
+		qsort(named, nnamed, sizeof(*named), by_key);
+	for (size_t k = 0; !r && k < nnamed; k++)
+		if (avb_descriptor_encode(named[k].d, b))
+			r = fv_fail(err, ENOMEM, "out of memory");
+	for (size_t k = 0; k < nnamed; k++)
+		free(named[k].key);
+	free(named);
+	for (size_t i = 0; i < o->nincludes; i++)
+		avb_image_free(&imgs[i]);
+	free(imgs);
+	return r;
+}
+
+/* Chain descriptors: one rollback index location each, 1 or more. */
+static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
+		      struct fv_error *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < o->nchains; i++) {
+		const struct avb_chain *c = &o->chains[i];
+		struct avb_descriptor d = {.tag = AVB_TAG_CHAIN_PARTITION};
+		uint8_t *key = NULL;
+		size_t len;
+
+		if (c->rollback_index_location < 1)
+			return fv_fail(err, EINVAL,
+				       "chain partition %s: rollback index "
+				       "location must be 1 or larger",
+				       c->name);
+		if (c->rollback_index_location == o->rollback_index_location)
+			return fv_fail(err, EINVAL,
+				       "Rollback Index Location %u is already "
+				       "in use",
+				       c->rollback_index_location);
+		for (size_t j = 0; j < i; j++)
+			if (o->chains[j].rollback_index_location ==
+			    c->rollback_index_location)
+				return fv_fail(err, EINVAL,
+					       "Rollback Index Location %u is "
+					       "already in use",
+					       c->rollback_index_location);
+		if ((r = verity_read_file(c->key_path, "public key file",
+					  1u << 16, &key, &len, err)))
+			return r == -ENOENT ? -EINVAL : r;
+		d.name = (const uint8_t *)c->name;
+		d.name_len = (uint32_t)strlen(c->name);
+		d.rollback_index_location = c->rollback_index_location;
+		d.public_key = key;
+		d.public_key_len = (uint32_t)len;
+		if (avb_descriptor_encode(&d, b))
+			r = fv_fail(err, ENOMEM, "out of memory");
+		free(key);
+	}
+	return r;
+}
+
+static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
+		     struct fv_error *err)
+{
+	for (size_t i = 0; i < o->nprops; i++) {
+		struct avb_descriptor d = {.tag = AVB_TAG_PROPERTY};
+
+		d.key = (const uint8_t *)o->props[i].key;
+		d.key_len = strlen(o->props[i].key);
+		d.value = o->props[i].value;
+		d.value_len = o->props[i].value_len;
+		if (avb_descriptor_encode(&d, b))
+			return fv_fail(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < o->ncmdlines; i++) {
+		struct avb_descriptor d = {.tag = AVB_TAG_KERNEL_CMDLINE};
+
+		d.value = (const uint8_t *)o->cmdlines[i];
+		d.value_len = strlen(o->cmdlines[i]);
+		if (avb_descriptor_encode(&d, b))
+			return fv_fail(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* The header's release string: avbtool's, or the one given, with the
+ * appended text after a space; at most 47 bytes. */
+static int release_string(const struct avb_vbmeta_opts *o, char *out,
+			  struct fv_error *err)
+{
+	const char *base = o->release ? o->release : AVB_RELEASE_DEFAULT;
+	int n = snprintf(out, AVB_RELEASE_SIZE, "%s%s%s", base,
+			 o->append_release ? " " : "",
+			 o->append_release ? o->append_release : "");
+
+	if (n < 0 || n >= AVB_RELEASE_SIZE)
+		return fv_fail(err, EINVAL,
+			       "release string '%s%s%s' is longer than %d "
+			       "bytes",
+			       base, o->append_release ? " " : "",
+			       o->append_release ? o->append_release : "",
+			       AVB_RELEASE_SIZE - 1);
+	return 0;
+}
+
+/* The key's blob, checked against the algorithm's size. */
+static int signing_key(const struct avb_vbmeta_opts *o,
+		       const struct avb_algorithm_info *alg,
+		       struct evp_pkey_st **key, uint8_t **blob, size_t *len,
+		       struct fv_error *err)
+{
+	unsigned bits;
+	int r;
+
+	*key = NULL;
+	*blob = NULL;
+	*len = 0;
+	if (!alg->key_bits)
+		return 0;
+	if (!o->key_path)
+		return fv_fail(err, EINVAL, "Key is required for algorithm %s",
+			       alg->name);
+	if ((r = avb_key_load(o->key_path, 1, key, &bits, err)))
+		return r;
+	if (bits != alg->key_bits) {
+		avb_key_free(*key);
+		*key = NULL;
+		return fv_fail(err, EINVAL,
+			       "%s: key of %u bits is the wrong size for "
+			       "algorithm %s (%u bits)",
+			       o->key_path, bits, alg->name, alg->key_bits);
+	}
+	if ((r = avb_key_blob(*key, blob, len, err))) {
+		avb_key_free(*key);
+		*key = NULL;
+	}
+	return r;
+}
+
+int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
+		    const struct avb_descriptor *first, size_t nfirst,
+		    struct avb_buf *out, struct fv_error *err)
+{
+	const struct avb_algorithm_info *alg =
+		avb_algorithm((unsigned)o->algorithm);
+	struct avb_buf aux = {0};
+	struct avb_header h;
+	uint8_t header[AVB_HEADER_SIZE], *blob = NULL;
+	struct evp_pkey_st *key = NULL;
+	size_t blob_len = 0, descs;
+	uint32_t minor = o->required_minor;
+	int r = 0;
+
+	memset(&h, 0, sizeof(h));
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!alg)
+		return fv_fail(err, EINVAL, "unknown algorithm %d",
+			       o->algorithm);
+	if ((r = release_string(o, h.release, err)))
+		return r;
+	for (size_t i = 0; !r && i < nfirst; i++)
+		if (avb_descriptor_encode(&first[i], &aux))
+			r = fv_fail(err, ENOMEM, "out of memory");
+	if (!r)
+		r = add_chains(o, &aux, err);
+	if (!r)
+		r = add_props(o, &aux, err);
+	if (!r && o->nincludes)
+		r = add_included(o, &aux, &minor, err);
+	if (!r)
+		r = signing_key(o, alg, &key, &blob, &blob_len, err);
+	if (r || !out)
+		goto out;
+	descs = aux.len;
+	if (avb_buf_put(&aux, blob, blob_len) ||
+	    avb_buf_zeros(&aux, (size_t)(round_up(aux.len, 64) - aux.len))) {
+		r = fv_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (aux.len > AVB_MAX_VBMETA) {
+		r = fv_fail(err, EINVAL,
+			    "vbmeta of %zu bytes is too large (at most %u)",
+			    aux.len, AVB_MAX_VBMETA);
+		goto out;
+	}
+	h.required_major = 1;
+	h.required_minor = minor;
+	h.aux_size = aux.len;
+	h.descriptors_size = descs;
+	h.public_key_offset = descs;
+	h.public_key_size = blob_len;
+	h.metadata_offset = descs + blob_len;
+	h.auth_size = round_up(alg->hash_size + alg->key_bits / 8, 64);
+	h.algorithm = (uint32_t)o->algorithm;
+	h.hash_size = alg->hash_size;
+	h.signature_offset = alg->hash_size;
+	h.signature_size = alg->key_bits / 8;
+	h.rollback_index = o->rollback_index;
+	h.flags = o->flags;
+	h.rollback_index_location = o->rollback_index_location;
+	avb_header_encode(&h, header);
+	if (avb_buf_put(out, header, sizeof(header)) ||
+	    avb_buf_zeros(out, (size_t)h.auth_size) ||
+	    avb_buf_put(out, aux.p, aux.len)) {
+		r = fv_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (alg->key_bits) {
+		uint8_t *auth = out->p + AVB_HEADER_SIZE;
+
+		r = avb_digest(alg, header, sizeof(header), aux.p, aux.len,
+			       auth, err);
+		if (!r)
+			r = avb_sign_digest(key, alg, auth,
+					    auth + alg->hash_size, err);
+	}
+out:
+	if (r && out)
+		avb_buf_free(out);
+	avb_buf_free(&aux);
+	free(blob);
+	avb_key_free(key);
+	return r;
+}
+
+/* ---- footers ---- */
+
+/* Everything the vbmeta options name (key and its size, chained keys,
+ * included images, the release string) checked before the image is
+ * touched. */
+static int check_vbmeta_opts(const struct avb_vbmeta_opts *o,
+			     struct fv_error *err)
+{
+	return avb_vbmeta_make(o, NULL, 0, NULL, err);
+}
+
+static unsigned digest_size_checked(const char *alg, struct fv_error *err)
+{
+	if (strcmp(alg, "sha1") && strcmp(alg, "sha256") &&
+	    strcmp(alg, "sha512")) {
+		fv_fail(err, EINVAL,
+			"hash algorithm '%s' is not supported (sha1, sha256, "
+			"sha512)",
+			alg);
+		return 0;
+	}
+	return ht_digest_size(alg);
+}
+
+/* The tree's bytes for an image of size bytes, avbtool's way: each level
+ * rounded up to the block. */
+static uint64_t tree_bytes_of(uint64_t size, uint64_t bs, uint64_t slot)
+{
+	uint64_t total = 0;
+
+	while (size > bs) {
+		size = round_up((size + bs - 1) / bs * slot, bs);
+		total += size;
+	}
+	return total;
+}
+
+uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree)
+{
+	uint64_t meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK, room;
+
+	if (hashtree && o->partition_size) {
+		unsigned ds = ht_digest_size(o->hash_algorithm), slot = 1;
+
+		while (slot < ds)
+			slot <<= 1;
+		meta += tree_bytes_of(o->partition_size, o->block_size, slot);
+		/* AOSP fec's size includes its header block */
+		if (o->fec)
+			meta += parity_bytes(o->partition_size, o->roots) +
+				AVB_FEC_BLOCK;
+	}
+	room = o->partition_size > meta ? o->partition_size - meta : 0;
+	return room;
+}
+
+/* The image opened for writing: a regular file; its original size (the
+ * data, before any footer of an earlier run). */
+static int open_image(const char *path, struct verity_device *d,
+		      uint64_t *original, int *had_footer, struct fv_error *err)
+{
+	uint8_t f[AVB_FOOTER_SIZE];
+	struct avb_footer footer;
+	int r = verity_device_open(d, path, VERITY_OPEN_WRITE, err);
+
+	*had_footer = 0;
+	if (r)
+		return r;
+	if (d->is_block) {
+		verity_device_close(d);
+		return fv_fail(err, EINVAL,
+			       "%s: a block device: the image grows and must "
+			       "be a file",
+			       path);
+	}
+	*original = d->size;
+	if (d->size < AVB_FOOTER_SIZE)
+		return 0;
+	if ((r = verity_device_read(d, d->size - AVB_FOOTER_SIZE, f, sizeof(f),
+				    err))) {
+		verity_device_close(d);
+		return r;
+	}
+	if (!avb_footer_magic(f))
+		return 0;
+	if ((r = avb_footer_parse(f, d->size, path, &footer, err))) {
+		verity_device_close(d);
+		return r;
+	}
+	*original = footer.original_image_size;
+	*had_footer = 1;
+	return 0;
+}
+
+static int set_size(const struct verity_device *d, uint64_t size,
+		    struct fv_error *err)
+{
+	if (ftruncate(d->fd, (off_t)size) < 0)
+		return fv_fail(err, errno == EFBIG ? EFBIG : EIO,
+			       "%s: cannot set the size to %llu bytes: %s",
+			       d->path, (unsigned long long)size,
+			       strerror(errno));
+	return 0;
+}
+
+/* The vbmeta blob padded to 4096 at off, then the footer: at the end of
+ * the partition, or right after the blob. */
+static int append_vbmeta(const struct verity_device *d, uint64_t off,
+			 const struct avb_buf *blob, uint64_t partition_size,
+			 uint64_t original, struct fv_error *err)
+{
+	uint64_t end = off + round_up(blob->len, AVB_FOOTER_BLOCK);
+	uint8_t foot[AVB_FOOTER_SIZE];
+	struct avb_footer f = {1, 0, original, off, blob->len};
+	int r;
+
+	if (partition_size) {
+		if (end + AVB_FOOTER_BLOCK > partition_size)
+			return fv_fail(
+				err, ENOSPC,
+				"%s: the image needs %llu bytes, more "
+				"than the partition size %llu",
+				d->path,
+				(unsigned long long)(end + AVB_FOOTER_BLOCK),
+				(unsigned long long)partition_size);
+		end = partition_size - AVB_FOOTER_BLOCK;
+	}
+	avb_footer_encode(&f, foot);
+	if ((r = set_size(d, end + AVB_FOOTER_BLOCK, err)) ||
+	    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
+	    (r = verity_device_write(d, end + AVB_FOOTER_BLOCK - sizeof(foot),
+				     foot, sizeof(foot), err)))
+		return r;
+	return verity_device_flush(d, err);
+}
+
+static int random_salt(uint8_t *salt, size_t *len, unsigned size,
+		       struct fv_error *err)
+{
+	*len = size;
+	return verity_random(salt, size, err);
+}
+
+/* The salt given (hex decoded by the caller) or a random one. */
+static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
+		    uint8_t *salt, size_t *len, struct fv_error *err)
+{
+	if (!o->salt_given)
+		return random_salt(salt, len, digest_size, err);
+	if (o->salt_len > VERITY_MAX_SALT_SIZE)
+		return fv_fail(err, EINVAL, "salt of %zu bytes (at most %d)",
+			       o->salt_len, VERITY_MAX_SALT_SIZE);
+	memcpy(salt, o->salt, o->salt_len);
+	*len = o->salt_len;
+	return 0;
+}
+
+/* Parity of [0, covered) of the image, as 4096-byte blocks, at
+ * fec_offset: the geometry avbtool's parity has when the tree's block
+ * size is not 4096. */
+static int parity_pass(const struct verity_device *d, uint64_t covered,
+		       uint64_t fec_offset, unsigned roots, unsigned threads,
+		       struct fv_error *err)
+{
+	struct verity_fec_layout fl;
+	struct fec_rs rs = {0};
+	struct fec_source src = {d, d, d, &fl, NULL};
+	int r;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.roots = roots;
+	fl.rsn = FEC_RS_N - roots;
+	fl.block_size = AVB_FEC_BLOCK;
+	fl.data_blocks = covered / AVB_FEC_BLOCK;
+	fl.blocks = fl.data_blocks;
+	fl.rounds = (fl.blocks + fl.rsn - 1) / fl.rsn;
+	fl.offset = fec_offset;
+	fl.parity_bytes = fl.rounds * roots * AVB_FEC_BLOCK;
+	fl.on_hash_device = 1;
+	if ((r = fec_rs_init(&rs, roots, err)))
+		return r;
+	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
+			    err);
+	fec_rs_free(&rs);
+	return r ? r : verity_device_flush(d, err);
+}
+
+/* Writes the blob to the file named by --output_vbmeta_image. */
+static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
+			     struct fv_error *err)
+{
+	return path ? verity_write_file(path, "vbmeta image", b->p, b->len, err)
+		    : 0;
+}
+
+int avb_add_hashtree_footer(const struct avb_footer_opts *o,
+			    const struct verity_run *run,
+			    struct verity_outcome *out, struct fv_error *err)
+{
+	struct verity_device d;
+	struct verity_pair pair;
+	struct avb_descriptor ht = {.tag = AVB_TAG_HASHTREE};
+	struct avb_buf blob = {0};
+	uint8_t salt[VERITY_MAX_SALT_SIZE];
+	size_t salt_len;
+	uint64_t original, image_size, tree_offset, tree_size, end;
+	uint64_t fec_offset = 0, fec_size = 0, max;
+	unsigned ds = digest_size_checked(o->hash_algorithm, err);
+	int had_footer, r, fused;
+
+	memset(out, 0, sizeof(*out));
+	if (!ds)
+		return -EINVAL;
+	if (o->partition_size % AVB_FOOTER_BLOCK)
+		return fv_fail(err, EINVAL,
+			       "Partition size of %llu is not a multiple of "
+			       "the image block size 4096",
+			       (unsigned long long)o->partition_size);
+	if (o->fec && (o->roots < FEC_MIN_ROOTS || o->roots > FEC_MAX_ROOTS))
+		return fv_fail(err, EINVAL,
+			       "FEC of %u roots is not supported (%d to %d)",
+			       o->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if ((r = check_vbmeta_opts(&o->vb, err)) ||
+	    (r = open_image(o->image, &d, &original, &had_footer, err)))
+		return r;
+	if (!o->partition_size && d.size % AVB_FOOTER_BLOCK) {
+		r = fv_fail(err, EINVAL,
+			    "%s: file size of %llu is not a multiple of the "
+			    "image block size 4096 (give --partition_size)",
+			    o->image, (unsigned long long)d.size);
+		goto close;
+	}
+	if (!o->block_size) {
+		r = fv_fail(err, EINVAL, "block size 0");
+		goto close;
+	}
+	max = avb_max_image_size(o, 1);
+	if (o->partition_size && round_up(original, o->block_size) > max) {
+		r = fv_fail(
+			err, EINVAL,
+			"%s: image size of %llu exceeds maximum image size "
+			"of %llu in order to fit in a partition size of "
+			"%llu",
+			o->image,
+			(unsigned long long)round_up(original, o->block_size),
+			(unsigned long long)max,
+			(unsigned long long)o->partition_size);
+		goto close;
+	}
+	if ((r = the_salt(o, ds, salt, &salt_len, err)))
+		goto close;
+	image_size =
+		round_up(round_up(original, o->block_size), AVB_FOOTER_BLOCK);
+	tree_offset = image_size;
+	/* from here a failure leaves the data alone, without a footer */
+	if ((r = set_size(&d, original, err)) ||
+	    (r = set_size(&d, image_size, err)))
+		goto restore;
+
+	memset(&pair, 0, sizeof(pair));
+	verity_params_default(&pair.params);
+	snprintf(pair.params.hash_name, sizeof(pair.params.hash_name), "%s",
+		 o->hash_algorithm);
+	pair.params.data_block_size = o->block_size;
+	pair.params.hash_block_size = o->block_size;
+	pair.params.data_blocks = image_size / o->block_size;
+	pair.params.hash_offset = tree_offset;
+	memcpy(pair.params.salt, salt, salt_len);
+	pair.params.salt_size = salt_len;
+	pair.params.no_superblock = 1;
+	pair.data = (struct verity_region){o->image, 0, image_size};
+	pair.hash = (struct verity_region){o->image, 0, 0};
+	if ((r = verity_params_validate(&pair.params, err)) ||
+	    (r = verity_layout_compute(&pair.params, &pair.layout, err)))
+		goto restore;
+	tree_size = pair.layout.geo.tree_blocks * o->block_size;
+	if (o->fec) {
+		fec_offset = tree_offset + round_up(tree_size, AVB_FEC_BLOCK);
+		fec_size = parity_bytes(fec_offset, o->roots);
+	}
+	/* the parity is made with the tree when the kernel's geometry is
+	 * avbtool's: 4096-byte blocks */
+	fused = o->fec && o->block_size == AVB_FEC_BLOCK;
+	if (fused) {
+		pair.fec.region = (struct verity_region){o->image, 0, 0};
+		pair.fec.offset = fec_offset;
+		pair.fec.roots = o->roots;
+	}
+	if ((r = verity_format(&pair, run, out, err)))
+		goto restore;
+	/* the padding after the tree, and room for the parity */
+	end = o->fec ? fec_offset + fec_size
+		     : tree_offset + round_up(tree_size, AVB_FEC_BLOCK);
+	if ((r = set_size(&d, end, err)))
+		goto restore;
+	if (o->fec && !fused &&
+	    (r = parity_pass(&d, fec_offset, fec_offset, o->roots,
+			     run->ht.threads, err)))
+		goto restore;
+
+	ht.dm_verity_version = 1;
+	ht.image_size = image_size;
+	ht.tree_offset = tree_offset;
+	ht.tree_size = tree_size;
+	ht.data_block_size = o->block_size;
+	ht.hash_block_size = o->block_size;
+	ht.fec_num_roots = o->fec ? o->roots : 0;
+	ht.fec_offset = fec_offset;
+	ht.fec_size = fec_size;
+	snprintf(ht.hash_algorithm, sizeof(ht.hash_algorithm), "%s",
+		 o->hash_algorithm);
+	ht.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
+	ht.name_len = (uint32_t)strlen((const char *)ht.name);
+	ht.salt = salt;
+	ht.salt_len = (uint32_t)salt_len;
+	ht.digest = out->root;
+	ht.digest_len = ds;
+	ht.flags = o->descriptor_flags;
+	{
+		struct avb_vbmeta_opts vb = o->vb;
+
+		if (o->descriptor_flags && vb.required_minor < 1)
+			vb.required_minor = 1;
+		if (vb.rollback_index_location)
+			vb.required_minor = 2;
+		r = avb_vbmeta_make(&vb, &ht, 1, &blob, err);
+	}
+	if (!r)
+		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
+	if (!r && !o->do_not_append)
+		r = append_vbmeta(&d, end, &blob, o->partition_size, original,
+				  err);
+	else if (!r)
+		r = verity_device_flush(&d, err);
+	avb_buf_free(&blob);
+	if (!r)
+		goto close;
+restore:
+	/* avbtool's way: the data as it was, the footer gone */
+	(void)set_size(&d, original, NULL);
+close:
+	(void)had_footer;
+	verity_device_close(&d);
+	return r;
+}
+
+/* salt || the first size bytes of the image, hashed. */
+static int hash_image(const struct verity_device *d, uint64_t size,
+		      const char *alg, const uint8_t *salt, size_t salt_len,
+		      uint8_t *out, struct fv_error *err)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
+	size_t chunk = 1u << 20;
+	uint8_t *buf = malloc(chunk);
+	int r = 0;
+
+	if (!c || !md || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
+	    !EVP_DigestUpdate(c, salt, salt_len))
+		r = fv_fail(err, ENOMEM, "cannot hash with %s", alg);
+	for (uint64_t off = 0; !r && off < size; off += chunk) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+
+		if (!(r = verity_device_read(d, off, buf, n, err)) &&
+		    !EVP_DigestUpdate(c, buf, n))
+			r = fv_fail(err, EIO, "cannot hash with %s", alg);
+	}
+	if (!r && !EVP_DigestFinal_ex(c, out, NULL))
+		r = fv_fail(err, EIO, "cannot hash with %s", alg);
+	free(buf);
+	EVP_MD_free(md);
+	EVP_MD_CTX_free(c);
+	return r;
+}
+
+int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
+{
+	struct verity_device d;
+	struct avb_descriptor hd = {.tag = AVB_TAG_HASH};
+	struct avb_buf blob = {0};
+	struct avb_footer_opts sized = *o;
+	uint8_t salt[VERITY_MAX_SALT_SIZE], digest[HT_MAX_DIGEST_SIZE];
+	uint64_t original, max, meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK;
+	size_t salt_len;
+	unsigned ds = digest_size_checked(o->hash_algorithm, err);
+	int had_footer, r;
+
+	if (!ds)
+		return -EINVAL;
+	if (!o->partition_size && !o->dynamic_size)
+		return fv_fail(err, EINVAL,
+			       "--dynamic_partition_size required when not "
+			       "specifying a partition size");
+	if (!o->dynamic_size && o->partition_size < meta)
+		return fv_fail(err, EINVAL,
+			       "partition size of %llu is too small: it needs "
+			       "to be at least %llu",
+			       (unsigned long long)o->partition_size,
+			       (unsigned long long)meta);
+	if ((r = check_vbmeta_opts(&o->vb, err)) ||
+	    (r = open_image(o->image, &d, &original, &had_footer, err)))
+		return r;
+	if (o->dynamic_size)
+		sized.partition_size =
+			round_up(original + meta, AVB_FOOTER_BLOCK);
+	max = avb_max_image_size(&sized, 0);
+	if (sized.partition_size % AVB_FOOTER_BLOCK) {
+		r = fv_fail(err, EINVAL,
+			    "Partition size of %llu is not a multiple of the "
+			    "image block size 4096",
+			    (unsigned long long)sized.partition_size);
+		goto close;
+	}
+	if (original > max) {
+		r = fv_fail(err, EINVAL,
+			    "%s: image size of %llu exceeds maximum image size "
+			    "of %llu in order to fit in a partition size of "
+			    "%llu",
+			    o->image, (unsigned long long)original,
+			    (unsigned long long)max,
+			    (unsigned long long)sized.partition_size);
+		goto close;
+	}
+	if ((r = the_salt(o, ds, salt, &salt_len, err)) ||
+	    (r = hash_image(&d, original, o->hash_algorithm, salt, salt_len,
+			    digest, err)))
+		goto close;
+	hd.image_size = original;
+	snprintf(hd.hash_algorithm, sizeof(hd.hash_algorithm), "%s",
+		 o->hash_algorithm);
+	hd.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
+	hd.name_len = (uint32_t)strlen((const char *)hd.name);
+	hd.salt = salt;
+	hd.salt_len = (uint32_t)salt_len;
+	hd.digest = digest;
+	hd.digest_len = ds;
+	hd.flags = o->descriptor_flags;
+	{
+		struct avb_vbmeta_opts vb = o->vb;
+
+		if (o->descriptor_flags && vb.required_minor < 1)
+			vb.required_minor = 1;
+		if (vb.rollback_index_location)
+			vb.required_minor = 2;
+		r = avb_vbmeta_make(&vb, &hd, 1, &blob, err);
+	}
+	if (!r)
+		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
+	if (!r && !o->do_not_append) {
+		uint64_t off = round_up(original, AVB_FOOTER_BLOCK);
+
+		if (!(r = set_size(&d, original, err)))
+			r = append_vbmeta(&d, off, &blob, sized.partition_size,
+					  original, err);
+		if (r)
+			(void)set_size(&d, original, NULL);
+	}
+	avb_buf_free(&blob);
+close:
+	verity_device_close(&d);
+	return r;
+}
+
+int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
+			  uint64_t padding, struct fv_error *err)
+{
+	struct avb_vbmeta_opts vb = *o;
+	struct avb_buf blob = {0};
+	int r;
+
+	if (vb.rollback_index_location && vb.required_minor < 2)
+		vb.required_minor = 2;
+	if ((r = avb_vbmeta_make(&vb, NULL, 0, &blob, err)))
+		return r;
+	if (padding && blob.len % padding &&
+	    avb_buf_zeros(&blob, (size_t)(padding - blob.len % padding)))
+		r = fv_fail(err, ENOMEM, "out of memory");
+	if (!r)
+		r = verity_write_file(output, "vbmeta image", blob.p, blob.len,
+				      err);
+	avb_buf_free(&blob);
+	return r;
+}
+
+int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
+{
+	struct avb_image img;
+	struct verity_device d;
+	uint64_t size;
+	int r = avb_image_read(image, &img, err);
+
+	if (r)
+		return r;
+	if (!img.has_footer) {
+		avb_image_free(&img);
+		return fv_fail(err, EINVAL, "%s: the image has no footer",
+			       image);
+	}
+	size = img.footer.original_image_size;
+	if (keep_hashtree) {
+		const struct avb_descriptor *ht = avb_image_hashtree(&img);
+
+		if (!ht) {
+			avb_image_free(&img);
+			return fv_fail(err, EINVAL,
+				       "%s: asked to keep the hashtree, and "
+				       "there is no hashtree descriptor",
+				       image);
+		}
+		size = ht->tree_offset + ht->tree_size;
+		if (ht->fec_offset && ht->fec_offset + ht->fec_size > size)
+			size = ht->fec_offset + ht->fec_size;
+		if (size > img.file_size)
+			size = img.file_size;
+	}
+	avb_image_free(&img);
+	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
+		return r;
+	if (!(r = set_size(&d, size, err)))
+		r = verity_device_flush(&d, err);
+	verity_device_close(&d);
+	return r;
+}

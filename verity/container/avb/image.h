@@ -1,0 +1,132 @@
+/* Android images as a container (docs/android.md): an image with an AVB
+ * footer, or a bare vbmeta image, read into its metadata; a hashtree
+ * descriptor turned into a verity pair (data, tree and parity are
+ * regions of the one image); and the writers avbtool has: hashtree and
+ * hash footers, vbmeta images, erasing a footer. */
+#ifndef FV_CONTAINER_AVB_IMAGE_H
+#define FV_CONTAINER_AVB_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verity/container/avb/vbmeta.h"
+#include "verity/tree/pair.h"
+
+/* Android sparse images start with this (little-endian) magic. */
+#define AVB_SPARSE_MAGIC 0xed26ff3au
+
+struct avb_image {
+	const char *path;
+	uint64_t file_size;
+	int has_footer;
+	struct avb_footer footer;
+	uint8_t *blob; /* the vbmeta blob as read */
+	struct avb_vbmeta vbmeta;
+};
+
+/* 1 when the file at path ends with an AVB footer (0 otherwise, also for
+ * a file that cannot be read: the caller's own open says why). */
+int avb_image_probe(const char *path);
+
+/* Reads the footer (when the last 64 bytes start with its magic) and the
+ * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
+ * is refused (simg2img makes a raw one). */
+int avb_image_read(const char *path, struct avb_image *img,
+		   struct fv_error *err);
+void avb_image_free(struct avb_image *img);
+
+/* The first hashtree descriptor, or NULL. */
+const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img);
+
+/* A hashtree descriptor of the image at path as a verity pair: data
+ * [0, image_size), the tree at tree_offset, the parity at fec_offset
+ * (used only when the kernel's geometry can read it: 4096-byte blocks),
+ * the root digest. Checks the descriptor against the file: block sizes,
+ * digest, the tree's and parity's sizes and places. *fec_unusable is
+ * set when the descriptor has parity of another geometry. */
+int avb_hashtree_pair(const char *path, uint64_t file_size,
+		      const struct avb_descriptor *d, struct verity_pair *pair,
+		      int *fec_unusable, struct fv_error *err);
+
+/* What a new vbmeta blob holds besides the descriptor its command makes:
+ * avbtool's common options. */
+struct avb_prop {
+	const char *key;
+	const uint8_t *value;
+	size_t value_len;
+};
+struct avb_chain {
+	const char *name;
+	uint32_t rollback_index_location;
+	const char *key_path; /* an .avbpubkey blob */
+};
+struct avb_vbmeta_opts {
+	int algorithm;        /* enum avb_algorithm */
+	const char *key_path; /* PEM private key; NULL for NONE */
+	uint64_t rollback_index;
+	uint32_t rollback_index_location;
+	uint32_t flags;
+	const char *release; /* NULL: "avbtool 1.3.0" */
+	const char *append_release;
+	const struct avb_prop *props;
+	size_t nprops;
+	const char *const *cmdlines;
+	size_t ncmdlines;
+	const struct avb_chain *chains;
+	size_t nchains;
+	const char *const *includes; /* images whose descriptors are added */
+	size_t nincludes;
+	uint32_t required_minor;
+};
+
+/* A vbmeta blob: the descriptors given first, then chains, properties,
+ * kernel command lines and the included images' descriptors; signed with
+ * the key. out is malloc'd; out NULL: only checks what the options name
+ * (the key and its size, chained keys, included images). */
+int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
+		    const struct avb_descriptor *first, size_t nfirst,
+		    struct avb_buf *out, struct fv_error *err);
+
+/* The release string of avbtool 1.3.0, whose bytes fastverity makes. */
+#define AVB_RELEASE_DEFAULT "avbtool 1.3.0"
+
+struct avb_footer_opts {
+	const char *image;
+	uint64_t partition_size; /* 0: the image grows (hashtree only) */
+	int dynamic_size;        /* hash: size the partition to the image */
+	const char *partition_name;
+	const char *hash_algorithm;
+	uint32_t block_size;
+	const uint8_t *salt; /* NULL: random, the digest's size */
+	size_t salt_len;
+	int salt_given;
+	int fec; /* hashtree: make parity */
+	unsigned roots;
+	uint32_t descriptor_flags; /* AVB_HASHTREE_* */
+	int do_not_append;         /* no vbmeta or footer in the image */
+	const char *output_vbmeta; /* also write the blob here */
+	struct avb_vbmeta_opts vb;
+};
+
+/* avbtool's largest image for a partition: what is left after the most
+ * the tree, parity and metadata of a partition_size image may take. */
+uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree);
+
+/* add_hashtree_footer: the tree (and parity) of the image's data, a
+ * vbmeta blob with its hashtree descriptor, and the footer; an existing
+ * footer is replaced. On failure the image is cut back to its data.
+ * out->root gets the root digest. */
+int avb_add_hashtree_footer(const struct avb_footer_opts *o,
+			    const struct verity_run *run,
+			    struct verity_outcome *out, struct fv_error *err);
+/* add_hash_footer: one digest of the whole data. */
+int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err);
+/* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
+int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
+			  uint64_t padding, struct fv_error *err);
+/* erase_footer: the image cut back to its data (keep_hashtree: to the end
+ * of its tree and parity). */
+int avb_erase_footer(const char *image, int keep_hashtree,
+		     struct fv_error *err);
+
+#endif

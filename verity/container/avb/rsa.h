@@ -1,0 +1,44 @@
+/* RSA for Android Verified Boot: keys read from PEM, AVB's public key
+ * blob (docs/android.md, "Keys"), PKCS#1 v1.5 signatures over a vbmeta
+ * blob, and their check against the blob's embedded key. OpenSSL in the
+ * library's private context. */
+#ifndef FV_CONTAINER_AVB_RSA_H
+#define FV_CONTAINER_AVB_RSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/error.h"
+#include "verity/container/avb/vbmeta.h"
+
+struct evp_pkey_st;
+
+/* A private key (or, with want_private 0, a public or private key) from
+ * a PEM file; the exponent must be 65537. *bits: the key's size as AVB
+ * counts it (the modulus's bits rounded up to a power of two). */
+int avb_key_load(const char *path, int want_private, struct evp_pkey_st **key,
+		 unsigned *bits, struct fv_error *err);
+void avb_key_free(struct evp_pkey_st *key);
+
+/* The key's AVB public key blob (malloc'd): u32 bits, u32 n0inv, n, rr. */
+int avb_key_blob(struct evp_pkey_st *key, uint8_t **blob, size_t *len,
+		 struct fv_error *err);
+
+/* The digest of data (alg's hash) into out (alg->hash_size bytes). */
+int avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
+	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
+	       struct fv_error *err);
+
+/* PKCS#1 v1.5 signature of digest (alg's hash) with key: key_bits / 8
+ * bytes into sig. */
+int avb_sign_digest(struct evp_pkey_st *key,
+		    const struct avb_algorithm_info *alg, const uint8_t *digest,
+		    uint8_t *sig, struct fv_error *err);
+
+/* Checks a vbmeta blob's authentication block: the digest of header and
+ * auxiliary block, then the signature with the embedded public key.
+ * 0: it holds (or the blob is unsigned); -EPERM with the reason. */
+int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
+		     struct fv_error *err);
+
+#endif

@@ -1,0 +1,622 @@
+/* Android Verified Boot metadata: parsing (every field checked before
+ * use) and encoding (byte for byte as avbtool 1.3.0 writes it). */
+#include "verity/container/avb/vbmeta.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct avb_algorithm_info algorithms[AVB_ALG_COUNT] = {
+	{"NONE", "", 0, 0},
+	{"SHA256_RSA2048", "sha256", 32, 2048},
+	{"SHA256_RSA4096", "sha256", 32, 4096},
+	{"SHA256_RSA8192", "sha256", 32, 8192},
+	{"SHA512_RSA2048", "sha512", 64, 2048},
+	{"SHA512_RSA4096", "sha512", 64, 4096},
+	{"SHA512_RSA8192", "sha512", 64, 8192},
+};
+
+const struct avb_algorithm_info *avb_algorithm(unsigned type)
+{
+	return type < AVB_ALG_COUNT ? &algorithms[type] : NULL;
+}
+
+int avb_algorithm_by_name(const char *name)
+{
+	for (int i = 0; i < AVB_ALG_COUNT; i++)
+		if (!strcmp(name, algorithms[i].name))
+			return i;
+	return -1;
+}
+
+uint32_t avb_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+uint64_t avb_be64(const uint8_t *p)
+{
+	return (uint64_t)avb_be32(p) << 32 | avb_be32(p + 4);
+}
+
+void avb_put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+void avb_put64(uint8_t *p, uint64_t v)
+{
+	avb_put32(p, (uint32_t)(v >> 32));
+	avb_put32(p + 4, (uint32_t)v);
+}
+
+int avb_footer_magic(const uint8_t *buf)
+{
+	return !memcmp(buf, "AVBf", 4);
+}
+
+int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
+		     const char *path, struct avb_footer *f,
+		     struct fv_error *err)
+{
+	if (!avb_footer_magic(buf))
+		return fv_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
+			       path);
+	f->version_major = avb_be32(buf + 4);
+	f->version_minor = avb_be32(buf + 8);
+	f->original_image_size = avb_be64(buf + 12);
+	f->vbmeta_offset = avb_be64(buf + 20);
+	f->vbmeta_size = avb_be64(buf + 28);
+	if (f->version_major != 1)
+		return fv_fail(err, EINVAL,
+			       "%s: AVB footer version %u.%u is not supported "
+			       "(1.x)",
+			       path, f->version_major, f->version_minor);
+	if (file_size < AVB_FOOTER_SIZE ||
+	    f->original_image_size > file_size - AVB_FOOTER_SIZE)
+		return fv_fail(err, EINVAL,
+			       "%s: AVB footer: original image size %llu is "
+			       "beyond the footer (file of %llu bytes)",
+			       path, (unsigned long long)f->original_image_size,
+			       (unsigned long long)file_size);
+	if (f->vbmeta_size < AVB_HEADER_SIZE ||
+	    f->vbmeta_size > AVB_MAX_VBMETA ||
+	    f->vbmeta_offset > file_size - AVB_FOOTER_SIZE ||
+	    f->vbmeta_size > file_size - AVB_FOOTER_SIZE - f->vbmeta_offset)
+		return fv_fail(err, EINVAL,
+			       "%s: AVB footer: vbmeta of %llu bytes at %llu "
+			       "is not inside the image (file of %llu bytes, "
+			       "vbmeta of %u to %u bytes)",
+			       path, (unsigned long long)f->vbmeta_size,
+			       (unsigned long long)f->vbmeta_offset,
+			       (unsigned long long)file_size, AVB_HEADER_SIZE,
+			       AVB_MAX_VBMETA);
+	return 0;
+}
+
+void avb_footer_encode(const struct avb_footer *f, uint8_t buf[AVB_FOOTER_SIZE])
+{
+	memset(buf, 0, AVB_FOOTER_SIZE);
+	memcpy(buf, "AVBf", 4);
+	avb_put32(buf + 4, f->version_major);
+	avb_put32(buf + 8, f->version_minor);
+	avb_put64(buf + 12, f->original_image_size);
+	avb_put64(buf + 20, f->vbmeta_offset);
+	avb_put64(buf + 28, f->vbmeta_size);
+}
+
+/* [off, off + size) inside a block of block bytes. */
+static int inside(uint64_t off, uint64_t size, uint64_t block)
+{
+	return off <= block && size <= block - off;
+}
+
+static uint64_t round8(uint64_t n)
+{
+	return (n + 7) & ~(uint64_t)7;
+}
+
+/* The named digest's size in bytes, 0 for one AVB does not use. */
+static unsigned digest_size_of(const char *name)
+{
+	if (!strcmp(name, "sha1"))
+		return 20;
+	if (!strcmp(name, "sha256"))
+		return 32;
+	if (!strcmp(name, "sha512"))
+		return 64;
+	return 0;
+}
+
+/* The 32-byte algorithm name field: NUL-terminated, printable. */
+static int algorithm_field(const uint8_t *p, char out[33], const char *path,
+			   const char *what, struct fv_error *err)
+{
+	memcpy(out, p, 32);
+	out[32] = 0;
+	for (size_t i = 0; out[i]; i++)
+		if (out[i] < 0x21 || out[i] > 0x7e)
+			return fv_fail(err, EINVAL,
+				       "%s: %s descriptor: hash algorithm "
+				       "name is not printable",
+				       path, what);
+	for (size_t i = strlen(out); i < 32; i++)
+		if (p[i])
+			return fv_fail(err, EINVAL,
+				       "%s: %s descriptor: hash algorithm "
+				       "name is not NUL-padded",
+				       path, what);
+	return 0;
+}
+
+/* The variable part of a descriptor: lengths that sum (in 64 bits) to
+ * what its size says, as avbtool requires. */
+static int variable_part(const uint8_t *d, uint64_t following, size_t fixed,
+			 uint64_t lens, const char *path, const char *what,
+			 struct fv_error *err)
+{
+	(void)d;
+	if (following < fixed - AVB_DESCRIPTOR_HEADER)
+		return fv_fail(err, EINVAL,
+			       "%s: %s descriptor of %llu bytes is shorter "
+			       "than its fixed part (%zu)",
+			       path, what, (unsigned long long)following,
+			       fixed - AVB_DESCRIPTOR_HEADER);
+	if (lens > following ||
+	    round8(fixed - AVB_DESCRIPTOR_HEADER + lens) != following)
+		return fv_fail(err, EINVAL,
+			       "%s: %s descriptor: its lengths (%llu bytes) "
+			       "do not match its size (%llu bytes)",
+			       path, what, (unsigned long long)lens,
+			       (unsigned long long)following);
+	return 0;
+}
+
+static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
+			  uint64_t following, const char *path,
+			  struct fv_error *err)
+{
+	unsigned want;
+	int r;
+
+	if (following < AVB_HASHTREE_FIXED - AVB_DESCRIPTOR_HEADER)
+		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
+				     "hashtree", err);
+	x->dm_verity_version = avb_be32(d + 16);
+	x->image_size = avb_be64(d + 20);
+	x->tree_offset = avb_be64(d + 28);
+	x->tree_size = avb_be64(d + 36);
+	x->data_block_size = avb_be32(d + 44);
+	x->hash_block_size = avb_be32(d + 48);
+	x->fec_num_roots = avb_be32(d + 52);
+	x->fec_offset = avb_be64(d + 56);
+	x->fec_size = avb_be64(d + 64);
+	x->name_len = avb_be32(d + 104);
+	x->salt_len = avb_be32(d + 108);
+	x->digest_len = avb_be32(d + 112);
+	x->flags = avb_be32(d + 116);
+	if ((r = algorithm_field(d + 72, x->hash_algorithm, path, "hashtree",
+				 err)) ||
+	    (r = variable_part(d, following, AVB_HASHTREE_FIXED,
+			       (uint64_t)x->name_len + x->salt_len +
+				       x->digest_len,
+			       path, "hashtree", err)))
+		return r;
+	x->name = d + AVB_HASHTREE_FIXED;
+	x->salt = x->name + x->name_len;
+	x->digest = x->salt + x->salt_len;
+	want = digest_size_of(x->hash_algorithm);
+	if (x->digest_len && want && x->digest_len != want)
+		return fv_fail(err, EINVAL,
+			       "%s: hashtree descriptor: root digest of %u "
+			       "bytes for %s (%u bytes)",
+			       path, x->digest_len, x->hash_algorithm, want);
+	return 0;
+}
+
+static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
+		      uint64_t following, const char *path,
+		      struct fv_error *err)
+{
+	unsigned want;
+	int r;
+
+	if (following < AVB_HASH_FIXED - AVB_DESCRIPTOR_HEADER)
+		return variable_part(d, following, AVB_HASH_FIXED, 0, path,
+				     "hash", err);
+	x->image_size = avb_be64(d + 16);
+	x->name_len = avb_be32(d + 56);
+	x->salt_len = avb_be32(d + 60);
+	x->digest_len = avb_be32(d + 64);
+	x->flags = avb_be32(d + 68);
+	if ((r = algorithm_field(d + 24, x->hash_algorithm, path, "hash",
+				 err)) ||
+	    (r = variable_part(d, following, AVB_HASH_FIXED,
+			       (uint64_t)x->name_len + x->salt_len +
+				       x->digest_len,
+			       path, "hash", err)))
+		return r;
+	x->name = d + AVB_HASH_FIXED;
+	x->salt = x->name + x->name_len;
+	x->digest = x->salt + x->salt_len;
+	want = digest_size_of(x->hash_algorithm);
+	if (x->digest_len && want && x->digest_len != want)
+		return fv_fail(err, EINVAL,
+			       "%s: hash descriptor: digest of %u bytes for %s "
+			       "(%u bytes)",
+			       path, x->digest_len, x->hash_algorithm, want);
+	return 0;
+}
+
+static int parse_one(struct avb_descriptor *x, const uint8_t *d,
+		     uint64_t following, const char *path, struct fv_error *err)
+{
+	int r = 0;
+
+	switch (x->tag) {
+	case AVB_TAG_PROPERTY:
+		if (following < AVB_PROPERTY_FIXED - AVB_DESCRIPTOR_HEADER)
+			return variable_part(d, following, AVB_PROPERTY_FIXED,
+					     0, path, "property", err);
+		x->key_len = avb_be64(d + 16);
+		x->value_len = avb_be64(d + 24);
+		if (x->key_len > following || x->value_len > following)
+			return fv_fail(err, EINVAL,
+				       "%s: property descriptor: key or value "
+				       "longer than the descriptor",
+				       path);
+		r = variable_part(d, following, AVB_PROPERTY_FIXED,
+				  x->key_len + 1 + x->value_len + 1, path,
+				  "property", err);
+		x->key = d + AVB_PROPERTY_FIXED;
+		x->value = x->key + x->key_len + 1;
+		break;
+	case AVB_TAG_HASHTREE:
+		r = parse_hashtree(x, d, following, path, err);
+		break;
+	case AVB_TAG_HASH:
+		r = parse_hash(x, d, following, path, err);
+		break;
+	case AVB_TAG_KERNEL_CMDLINE:
+		if (following < AVB_CMDLINE_FIXED - AVB_DESCRIPTOR_HEADER)
+			return variable_part(d, following, AVB_CMDLINE_FIXED, 0,
+					     path, "kernel cmdline", err);
+		x->flags = avb_be32(d + 16);
+		x->value_len = avb_be32(d + 20);
+		r = variable_part(d, following, AVB_CMDLINE_FIXED, x->value_len,
+				  path, "kernel cmdline", err);
+		x->value = d + AVB_CMDLINE_FIXED;
+		break;
+	case AVB_TAG_CHAIN_PARTITION:
+		if (following < AVB_CHAIN_FIXED - AVB_DESCRIPTOR_HEADER)
+			return variable_part(d, following, AVB_CHAIN_FIXED, 0,
+					     path, "chain partition", err);
+		x->rollback_index_location = avb_be32(d + 16);
+		x->name_len = avb_be32(d + 20);
+		x->public_key_len = avb_be32(d + 24);
+		x->flags = avb_be32(d + 28);
+		r = variable_part(d, following, AVB_CHAIN_FIXED,
+				  (uint64_t)x->name_len + x->public_key_len,
+				  path, "chain partition", err);
+		x->name = d + AVB_CHAIN_FIXED;
+		x->public_key = x->name + x->name_len;
+		break;
+	default: /* kept as it is: info_image shows it as unknown */
+		break;
+	}
+	return r;
+}
+
+int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
+			  struct avb_descriptor **out, size_t *n,
+			  struct fv_error *err)
+{
+	struct avb_descriptor *list = NULL;
+	size_t count = 0, cap = 0, off = 0;
+	int r = 0;
+
+	while (off < len) {
+		uint64_t following;
+		struct avb_descriptor *x;
+
+		if (len - off < AVB_DESCRIPTOR_HEADER) {
+			r = fv_fail(err, EINVAL,
+				    "%s: descriptor at byte %zu of the "
+				    "descriptors is cut off (%zu bytes left)",
+				    path, off, len - off);
+			break;
+		}
+		following = avb_be64(p + off + 8);
+		if (following > len - off - AVB_DESCRIPTOR_HEADER ||
+		    following % 8) {
+			r = fv_fail(err, EINVAL,
+				    "%s: descriptor at byte %zu: length %llu "
+				    "is %s",
+				    path, off, (unsigned long long)following,
+				    following % 8
+					    ? "not a multiple of 8"
+					    : "past the descriptors' end");
+			break;
+		}
+		if (count == cap) {
+			size_t ncap = cap ? 2 * cap : 8;
+			void *q = realloc(list, ncap * sizeof(*list));
+
+			if (!q) {
+				r = fv_fail(err, ENOMEM, "out of memory");
+				break;
+			}
+			list = q;
+			cap = ncap;
+		}
+		x = &list[count++];
+		memset(x, 0, sizeof(*x));
+		x->tag = avb_be64(p + off);
+		x->raw = p + off;
+		x->raw_size = AVB_DESCRIPTOR_HEADER + (size_t)following;
+		if ((r = parse_one(x, p + off, following, path, err)))
+			break;
+		off += x->raw_size;
+	}
+	if (r) {
+		free(list);
+		return r;
+	}
+	*out = list;
+	*n = count;
+	return 0;
+}
+
+int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
+		     struct avb_vbmeta *v, struct fv_error *err)
+{
+	struct avb_header *h = &v->h;
+	const struct avb_algorithm_info *alg;
+	const uint8_t *aux;
+
+	memset(v, 0, sizeof(*v));
+	if (len < AVB_HEADER_SIZE || memcmp(b, "AVB0", 4))
+		return fv_fail(err, EINVAL,
+			       "%s: no vbmeta image here (magic AVB0)", path);
+	h->required_major = avb_be32(b + 4);
+	h->required_minor = avb_be32(b + 8);
+	h->auth_size = avb_be64(b + 12);
+	h->aux_size = avb_be64(b + 20);
+	h->algorithm = avb_be32(b + 28);
+	h->hash_offset = avb_be64(b + 32);
+	h->hash_size = avb_be64(b + 40);
+	h->signature_offset = avb_be64(b + 48);
+	h->signature_size = avb_be64(b + 56);
+	h->public_key_offset = avb_be64(b + 64);
+	h->public_key_size = avb_be64(b + 72);
+	h->metadata_offset = avb_be64(b + 80);
+	h->metadata_size = avb_be64(b + 88);
+	h->descriptors_offset = avb_be64(b + 96);
+	h->descriptors_size = avb_be64(b + 104);
+	h->rollback_index = avb_be64(b + 112);
+	h->flags = avb_be32(b + 120);
+	h->rollback_index_location = avb_be32(b + 124);
+	memcpy(h->release, b + 128, AVB_RELEASE_SIZE);
+	if (h->release[AVB_RELEASE_SIZE - 1])
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta release string is not "
+			       "NUL-terminated",
+			       path);
+	if (h->required_major != 1)
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta needs libavb %u.%u (this reader "
+			       "knows 1.x)",
+			       path, h->required_major, h->required_minor);
+	if (h->auth_size % 64 || h->aux_size % 64)
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta block sizes %llu and %llu are not "
+			       "multiples of 64",
+			       path, (unsigned long long)h->auth_size,
+			       (unsigned long long)h->aux_size);
+	if (h->auth_size > len - AVB_HEADER_SIZE ||
+	    h->aux_size > len - AVB_HEADER_SIZE - h->auth_size)
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta blocks of %llu and %llu bytes do "
+			       "not fit its %zu bytes",
+			       path, (unsigned long long)h->auth_size,
+			       (unsigned long long)h->aux_size, len);
+	if (!(alg = avb_algorithm(h->algorithm)))
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta algorithm %u is unknown", path,
+			       h->algorithm);
+	if (!inside(h->hash_offset, h->hash_size, h->auth_size) ||
+	    !inside(h->signature_offset, h->signature_size, h->auth_size))
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta hash or signature is outside the "
+			       "authentication block",
+			       path);
+	if (!inside(h->public_key_offset, h->public_key_size, h->aux_size) ||
+	    !inside(h->metadata_offset, h->metadata_size, h->aux_size) ||
+	    !inside(h->descriptors_offset, h->descriptors_size, h->aux_size))
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta public key, key metadata or "
+			       "descriptors are outside the auxiliary block",
+			       path);
+	if (alg->key_bits && (h->hash_size != alg->hash_size ||
+			      h->signature_size != alg->key_bits / 8))
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta hash of %llu and signature of %llu "
+			       "bytes do not fit %s",
+			       path, (unsigned long long)h->hash_size,
+			       (unsigned long long)h->signature_size,
+			       alg->name);
+	v->blob = b;
+	v->size = AVB_HEADER_SIZE + (size_t)h->auth_size + (size_t)h->aux_size;
+	v->hash = b + AVB_HEADER_SIZE + h->hash_offset;
+	v->signature = b + AVB_HEADER_SIZE + h->signature_offset;
+	aux = b + AVB_HEADER_SIZE + h->auth_size;
+	v->public_key = aux + h->public_key_offset;
+	return avb_descriptors_parse(aux + h->descriptors_offset,
+				     (size_t)h->descriptors_size, path,
+				     &v->desc, &v->ndesc, err);
+}
+
+void avb_vbmeta_free(struct avb_vbmeta *v)
+{
+	free(v->desc);
+	v->desc = NULL;
+	v->ndesc = 0;
+}
+
+int avb_buf_put(struct avb_buf *b, const void *p, size_t len)
+{
+	if (b->cap - b->len < len) {
+		size_t ncap = b->cap ? b->cap : 4096;
+		void *q;
+
+		while (ncap - b->len < len)
+			ncap *= 2;
+		if (!(q = realloc(b->p, ncap)))
+			return -ENOMEM;
+		b->p = q;
+		b->cap = ncap;
+	}
+	if (len)
+		memcpy(b->p + b->len, p, len);
+	b->len += len;
+	return 0;
+}
+
+int avb_buf_zeros(struct avb_buf *b, size_t len)
+{
+	static const uint8_t zeros[64];
+	int r = 0;
+
+	while (!r && len) {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+
+		r = avb_buf_put(b, zeros, n);
+		len -= n;
+	}
+	return r;
+}
+
+void avb_buf_free(struct avb_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The descriptor's header and fixed part (fixed bytes, zeroed), then
+ * its variable part and zero padding to 8. */
+static int put_descriptor(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
+			  uint64_t tag, const void *v1, size_t l1,
+			  const void *v2, size_t l2, const void *v3, size_t l3)
+{
+	uint64_t following = fixed_len - AVB_DESCRIPTOR_HEADER + l1 + l2 + l3;
+	uint64_t padded = round8(following);
+	int r;
+
+	avb_put64(fixed, tag);
+	avb_put64(fixed + 8, padded);
+	if ((r = avb_buf_put(b, fixed, fixed_len)) ||
+	    (r = avb_buf_put(b, v1, l1)) || (r = avb_buf_put(b, v2, l2)) ||
+	    (r = avb_buf_put(b, v3, l3)))
+		return r;
+	return avb_buf_zeros(b, (size_t)(padded - following));
+}
+
+int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
+{
+	uint8_t f[AVB_HASHTREE_FIXED];
+	static const uint8_t nul = 0;
+	struct avb_buf tmp = {0};
+	int r;
+
+	memset(f, 0, sizeof(f));
+	switch (d->tag) {
+	case AVB_TAG_PROPERTY:
+		avb_put64(f + 16, d->key_len);
+		avb_put64(f + 24, d->value_len);
+		/* key NUL value NUL */
+		if ((r = avb_buf_put(&tmp, d->value, (size_t)d->value_len)) ||
+		    (r = avb_buf_put(&tmp, &nul, 1)) ||
+		    (r = avb_buf_put(&tmp, &nul, 1))) {
+			avb_buf_free(&tmp);
+			return r;
+		}
+		/* tmp: value NUL NUL; the key's NUL goes between */
+		r = put_descriptor(b, f, AVB_PROPERTY_FIXED, d->tag, d->key,
+				   (size_t)d->key_len, &nul, 1, tmp.p,
+				   tmp.len - 1);
+		avb_buf_free(&tmp);
+		return r;
+	case AVB_TAG_HASHTREE:
+		avb_put32(f + 16, d->dm_verity_version);
+		avb_put64(f + 20, d->image_size);
+		avb_put64(f + 28, d->tree_offset);
+		avb_put64(f + 36, d->tree_size);
+		avb_put32(f + 44, d->data_block_size);
+		avb_put32(f + 48, d->hash_block_size);
+		avb_put32(f + 52, d->fec_num_roots);
+		avb_put64(f + 56, d->fec_offset);
+		avb_put64(f + 64, d->fec_size);
+		memcpy(f + 72, d->hash_algorithm,
+		       strnlen(d->hash_algorithm, 32));
+		avb_put32(f + 104, d->name_len);
+		avb_put32(f + 108, d->salt_len);
+		avb_put32(f + 112, d->digest_len);
+		avb_put32(f + 116, d->flags);
+		return put_descriptor(b, f, AVB_HASHTREE_FIXED, d->tag, d->name,
+				      d->name_len, d->salt, d->salt_len,
+				      d->digest, d->digest_len);
+	case AVB_TAG_HASH:
+		avb_put64(f + 16, d->image_size);
+		memcpy(f + 24, d->hash_algorithm,
+		       strnlen(d->hash_algorithm, 32));
+		avb_put32(f + 56, d->name_len);
+		avb_put32(f + 60, d->salt_len);
+		avb_put32(f + 64, d->digest_len);
+		avb_put32(f + 68, d->flags);
+		return put_descriptor(b, f, AVB_HASH_FIXED, d->tag, d->name,
+				      d->name_len, d->salt, d->salt_len,
+				      d->digest, d->digest_len);
+	case AVB_TAG_KERNEL_CMDLINE:
+		avb_put32(f + 16, d->flags);
+		avb_put32(f + 20, (uint32_t)d->value_len);
+		return put_descriptor(b, f, AVB_CMDLINE_FIXED, d->tag, d->value,
+				      (size_t)d->value_len, NULL, 0, NULL, 0);
+	case AVB_TAG_CHAIN_PARTITION:
+		avb_put32(f + 16, d->rollback_index_location);
+		avb_put32(f + 20, d->name_len);
+		avb_put32(f + 24, d->public_key_len);
+		avb_put32(f + 28, d->flags);
+		return put_descriptor(b, f, AVB_CHAIN_FIXED, d->tag, d->name,
+				      d->name_len, d->public_key,
+				      d->public_key_len, NULL, 0);
+	default: /* an unknown descriptor is copied as it was read */
+		return avb_buf_put(b, d->raw, d->raw_size);
+	}
+}
+
+void avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
+{
+	memset(b, 0, AVB_HEADER_SIZE);
+	memcpy(b, "AVB0", 4);
+	avb_put32(b + 4, h->required_major);
+	avb_put32(b + 8, h->required_minor);
+	avb_put64(b + 12, h->auth_size);
+	avb_put64(b + 20, h->aux_size);
+	avb_put32(b + 28, h->algorithm);
+	avb_put64(b + 32, h->hash_offset);
+	avb_put64(b + 40, h->hash_size);
+	avb_put64(b + 48, h->signature_offset);
+	avb_put64(b + 56, h->signature_size);
+	avb_put64(b + 64, h->public_key_offset);
+	avb_put64(b + 72, h->public_key_size);
+	avb_put64(b + 80, h->metadata_offset);
+	avb_put64(b + 88, h->metadata_size);
+	avb_put64(b + 96, h->descriptors_offset);
+	avb_put64(b + 104, h->descriptors_size);
+	avb_put64(b + 112, h->rollback_index);
+	avb_put32(b + 120, h->flags);
+	avb_put32(b + 124, h->rollback_index_location);
+	memcpy(b + 128, h->release, strnlen(h->release, AVB_RELEASE_SIZE - 1));
+}

@@ -1,0 +1,169 @@
+/* Android Verified Boot metadata (docs/android.md): the 64-byte footer
+ * at the end of a partition, the vbmeta blob it points to (header,
+ * authentication block, auxiliary block) and the descriptors in it.
+ * Everything is big-endian and untrusted: the parser checks every size
+ * and offset before use and names the field that is wrong. */
+#ifndef FV_CONTAINER_AVB_VBMETA_H
+#define FV_CONTAINER_AVB_VBMETA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/error.h"
+
+#define AVB_FOOTER_SIZE  64
+#define AVB_HEADER_SIZE  256
+#define AVB_RELEASE_SIZE 48 /* 47 characters and a NUL */
+/* The most vbmeta this reader takes (libavb boots 64 KiB at most;
+ * property files can make more). */
+#define AVB_MAX_VBMETA (1u << 20)
+/* avbtool's room for metadata when it sizes an image to a partition. */
+#define AVB_MAX_VBMETA_ROOM (64u << 10)
+#define AVB_FOOTER_BLOCK    4096u
+
+enum avb_algorithm {
+	AVB_ALG_NONE,
+	AVB_ALG_SHA256_RSA2048,
+	AVB_ALG_SHA256_RSA4096,
+	AVB_ALG_SHA256_RSA8192,
+	AVB_ALG_SHA512_RSA2048,
+	AVB_ALG_SHA512_RSA4096,
+	AVB_ALG_SHA512_RSA8192,
+	AVB_ALG_COUNT
+};
+
+struct avb_algorithm_info {
+	const char *name;   /* "SHA256_RSA2048" */
+	const char *digest; /* "sha256"; "" for NONE */
+	unsigned hash_size; /* bytes of the digest in the auth block */
+	unsigned key_bits;  /* the RSA key's size; 0 for NONE */
+};
+const struct avb_algorithm_info *avb_algorithm(unsigned type);
+/* -1 for a name avbtool does not know */
+int avb_algorithm_by_name(const char *name);
+
+enum avb_tag {
+	AVB_TAG_PROPERTY,
+	AVB_TAG_HASHTREE,
+	AVB_TAG_HASH,
+	AVB_TAG_KERNEL_CMDLINE,
+	AVB_TAG_CHAIN_PARTITION,
+};
+
+/* Hashtree descriptor flags. */
+#define AVB_HASHTREE_DO_NOT_USE_AB      (1u << 0)
+#define AVB_HASHTREE_CHECK_AT_MOST_ONCE (1u << 1)
+#define AVB_HASHTREE_FIXED              180 /* bytes before the name */
+#define AVB_HASH_FIXED                  132
+#define AVB_CHAIN_FIXED                 92
+#define AVB_PROPERTY_FIXED              32
+#define AVB_CMDLINE_FIXED               24
+#define AVB_DESCRIPTOR_HEADER           16
+
+/* One descriptor; pointers are into the vbmeta blob it was parsed from
+ * (or into buffers the writer owns). */
+struct avb_descriptor {
+	uint64_t tag;
+	const uint8_t *raw; /* the whole descriptor, header included */
+	size_t raw_size;
+	/* hashtree and hash */
+	uint32_t dm_verity_version;
+	uint64_t image_size, tree_offset, tree_size;
+	uint32_t data_block_size, hash_block_size, fec_num_roots;
+	uint64_t fec_offset, fec_size;
+	char hash_algorithm[33];
+	/* hashtree, hash and chain: the partition's name */
+	const uint8_t *name;
+	uint32_t name_len;
+	const uint8_t *salt;
+	uint32_t salt_len;
+	const uint8_t *digest; /* root digest (hashtree), digest (hash) */
+	uint32_t digest_len;
+	uint32_t flags;
+	/* chain */
+	uint32_t rollback_index_location;
+	const uint8_t *public_key;
+	uint32_t public_key_len;
+	/* property: key and value; kernel command line: value */
+	const uint8_t *key;
+	uint64_t key_len;
+	const uint8_t *value;
+	uint64_t value_len;
+};
+
+struct avb_footer {
+	uint32_t version_major, version_minor;
+	uint64_t original_image_size;
+	uint64_t vbmeta_offset;
+	uint64_t vbmeta_size;
+};
+
+struct avb_header {
+	uint32_t required_major, required_minor;
+	uint64_t auth_size, aux_size;
+	uint32_t algorithm;
+	uint64_t hash_offset, hash_size;
+	uint64_t signature_offset, signature_size;
+	uint64_t public_key_offset, public_key_size;
+	uint64_t metadata_offset, metadata_size;
+	uint64_t descriptors_offset, descriptors_size;
+	uint64_t rollback_index;
+	uint32_t flags;
+	uint32_t rollback_index_location;
+	char release[AVB_RELEASE_SIZE];
+};
+
+/* A parsed vbmeta blob. */
+struct avb_vbmeta {
+	const uint8_t *blob; /* header || auth || aux */
+	size_t size;         /* 256 + auth + aux */
+	struct avb_header h;
+	const uint8_t *hash, *signature, *public_key;
+	struct avb_descriptor *desc;
+	size_t ndesc;
+};
+
+/* 1 when buf (64 bytes) starts with the footer's magic. */
+int avb_footer_magic(const uint8_t *buf);
+/* Parses the footer in the last 64 bytes of a file of file_size bytes:
+ * magic, major version 1, and a vbmeta blob and original size inside
+ * the file. The message names path and the field. */
+int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
+		     const char *path, struct avb_footer *f,
+		     struct fv_error *err);
+void avb_footer_encode(const struct avb_footer *f,
+		       uint8_t buf[AVB_FOOTER_SIZE]);
+
+/* Parses blob (len bytes, len >= 256 + its blocks): the header (magic,
+ * major version, block sizes, algorithm, every offset and size inside
+ * its block) and every descriptor (lengths, tags, names, digests).
+ * v->desc is malloc'd (avb_vbmeta_free). */
+int avb_vbmeta_parse(const uint8_t *blob, size_t len, const char *path,
+		     struct avb_vbmeta *v, struct fv_error *err);
+void avb_vbmeta_free(struct avb_vbmeta *v);
+
+/* Parses one descriptor list (descriptors_size bytes). */
+int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
+			  struct avb_descriptor **out, size_t *n,
+			  struct fv_error *err);
+
+/* Encoding, as avbtool lays the bytes out. Each appends to a growing
+ * buffer (avb_buf); 0 or -ENOMEM. */
+struct avb_buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+int avb_buf_put(struct avb_buf *b, const void *p, size_t len);
+int avb_buf_zeros(struct avb_buf *b, size_t len);
+void avb_buf_free(struct avb_buf *b);
+int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
+void avb_header_encode(const struct avb_header *h,
+		       uint8_t buf[AVB_HEADER_SIZE]);
+
+/* Byte order helpers. */
+uint32_t avb_be32(const uint8_t *p);
+uint64_t avb_be64(const uint8_t *p);
+void avb_put32(uint8_t *p, uint32_t v);
+void avb_put64(uint8_t *p, uint64_t v);
+
+#endif
