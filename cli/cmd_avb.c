@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "hashtree/hasher.h"
 #include "verity/container/avb/rsa.h"
+#include "verity/ops.h"
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
 #include "verity/tree/params.h"
@@ -585,7 +586,7 @@ static int footer(const struct cli_avb_args *a, int hashtree)
 			r = EXIT_PARAMS;
 			goto out;
 		}
-		r = avb_add_hashtree_footer(&f, &run, &out, &err);
+		r = verity_op_avb_hashtree_footer(&f, &run, &out, &err);
 	} else {
 		r = avb_add_hash_footer(&f, &err);
 	}

@@ -15,6 +15,25 @@ int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 	return verity_format(pair, run, out, err);
 }
 
+int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
+				  const struct verity_run *run,
+				  struct verity_outcome *out,
+				  struct fv_error *err)
+{
+	struct avb_hashtree_job job;
+	struct verity_pair pair;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = avb_hashtree_begin(o, &job, &pair, err)))
+		return r;
+	if ((r = verity_format(&pair, run, out, err))) {
+		avb_hashtree_abort(&job);
+		return r;
+	}
+	return avb_hashtree_end(o, &job, &pair, run, out->root, err);
+}
+
 int verity_op_check_signature(const struct verity_pair *pair,
 			      const struct verity_run *run,
 			      struct verity_outcome *out, struct fv_error *err)

@@ -6,6 +6,7 @@
 #ifndef FV_OPS_H
 #define FV_OPS_H
 
+#include "verity/container/avb/image.h"
 #include "verity/dm/activate.h"
 #include "verity/tree/pair.h"
 
@@ -38,6 +39,15 @@ int verity_op_dump(struct verity_pair *pair, unsigned flags,
  * (dm/activate.h). */
 int verity_op_open(const char *name, struct verity_pair *pair,
 		   const struct verity_run *run, struct fv_error *err);
+
+/* Android's add_hashtree_footer: the container lays the pair out in
+ * the image (verity/container/avb/image.h), format builds its tree (and
+ * parity), the container writes vbmeta and footer. out->root: the root
+ * digest. */
+int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
+				  const struct verity_run *run,
+				  struct verity_outcome *out,
+				  struct fv_error *err);
 
 /* The signature of the pair's root hash against run's trusted
  * certificates, into out->sig; 0 without a signature. */

@@ -17,7 +17,6 @@
 #include "verity/fec/rs.h"
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
-#include "verity/tree/format.h"
 #include "verity/tree/layout.h"
 
 /* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
@@ -757,23 +756,17 @@ static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
 		    : 0;
 }
 
-int avb_add_hashtree_footer(const struct avb_footer_opts *o,
-			    const struct verity_run *run,
-			    struct verity_outcome *out, struct fv_error *err)
+int avb_hashtree_begin(const struct avb_footer_opts *o,
+		       struct avb_hashtree_job *job, struct verity_pair *pair,
+		       struct fv_error *err)
 {
-	struct verity_device d;
-	struct verity_pair pair;
-	struct avb_descriptor ht = {.tag = AVB_TAG_HASHTREE};
-	struct avb_buf blob = {0};
-	uint8_t salt[VERITY_MAX_SALT_SIZE];
-	size_t salt_len;
-	uint64_t original, image_size, tree_offset, tree_size, end;
-	uint64_t fec_offset = 0, fec_size = 0, max;
-	unsigned ds = digest_size_checked(o->hash_algorithm, err);
-	int had_footer, r, fused;
+	struct verity_device *d = &job->image;
+	uint64_t max, tree_size;
+	int had_footer, r;
 
-	memset(out, 0, sizeof(*out));
-	if (!ds)
+	memset(job, 0, sizeof(*job));
+	d->fd = -1;
+	if (!(job->digest_size = digest_size_checked(o->hash_algorithm, err)))
 		return -EINVAL;
 	if (o->partition_size % AVB_FOOTER_BLOCK)
 		return fv_fail(err, EINVAL,
@@ -784,127 +777,144 @@ int avb_add_hashtree_footer(const struct avb_footer_opts *o,
 		return fv_fail(err, EINVAL,
 			       "FEC of %u roots is not supported (%d to %d)",
 			       o->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if (!o->block_size)
+		return fv_fail(err, EINVAL, "block size 0");
 	if ((r = check_vbmeta_opts(&o->vb, err)) ||
-	    (r = open_image(o->image, &d, &original, &had_footer, err)))
+	    (r = open_image(o->image, d, &job->original, &had_footer, err)))
 		return r;
-	if (!o->partition_size && d.size % AVB_FOOTER_BLOCK) {
+	if (!o->partition_size && d->size % AVB_FOOTER_BLOCK) {
 		r = fv_fail(err, EINVAL,
 			    "%s: file size of %llu is not a multiple of the "
 			    "image block size 4096 (give --partition_size)",
-			    o->image, (unsigned long long)d.size);
-		goto close;
-	}
-	if (!o->block_size) {
-		r = fv_fail(err, EINVAL, "block size 0");
+			    o->image, (unsigned long long)d->size);
 		goto close;
 	}
 	max = avb_max_image_size(o, 1);
-	if (o->partition_size && round_up(original, o->block_size) > max) {
-		r = fv_fail(
-			err, EINVAL,
-			"%s: image size of %llu exceeds maximum image size "
-			"of %llu in order to fit in a partition size of "
-			"%llu",
-			o->image,
-			(unsigned long long)round_up(original, o->block_size),
-			(unsigned long long)max,
-			(unsigned long long)o->partition_size);
+	if (o->partition_size && round_up(job->original, o->block_size) > max) {
+		r = fv_fail(err, EINVAL,
+			    "%s: image size of %llu exceeds maximum image size "
+			    "of %llu in order to fit in a partition size of "
+			    "%llu",
+			    o->image,
+			    (unsigned long long)round_up(job->original,
+							 o->block_size),
+			    (unsigned long long)max,
+			    (unsigned long long)o->partition_size);
 		goto close;
 	}
-	if ((r = the_salt(o, ds, salt, &salt_len, err)))
+	if ((r = the_salt(o, job->digest_size, job->salt, &job->salt_len, err)))
 		goto close;
-	image_size =
-		round_up(round_up(original, o->block_size), AVB_FOOTER_BLOCK);
-	tree_offset = image_size;
-	/* from here a failure leaves the data alone, without a footer */
-	if ((r = set_size(&d, original, err)) ||
-	    (r = set_size(&d, image_size, err)))
-		goto restore;
-
-	memset(&pair, 0, sizeof(pair));
-	verity_params_default(&pair.params);
-	snprintf(pair.params.hash_name, sizeof(pair.params.hash_name), "%s",
+	job->image_size = round_up(round_up(job->original, o->block_size),
+				   AVB_FOOTER_BLOCK);
+	memset(pair, 0, sizeof(*pair));
+	verity_params_default(&pair->params);
+	snprintf(pair->params.hash_name, sizeof(pair->params.hash_name), "%s",
 		 o->hash_algorithm);
-	pair.params.data_block_size = o->block_size;
-	pair.params.hash_block_size = o->block_size;
-	pair.params.data_blocks = image_size / o->block_size;
-	pair.params.hash_offset = tree_offset;
-	memcpy(pair.params.salt, salt, salt_len);
-	pair.params.salt_size = salt_len;
-	pair.params.no_superblock = 1;
-	pair.data = (struct verity_region){o->image, 0, image_size};
-	pair.hash = (struct verity_region){o->image, 0, 0};
-	if ((r = verity_params_validate(&pair.params, err)) ||
-	    (r = verity_layout_compute(&pair.params, &pair.layout, err)))
-		goto restore;
-	tree_size = pair.layout.geo.tree_blocks * o->block_size;
-	if (o->fec) {
-		fec_offset = tree_offset + round_up(tree_size, AVB_FEC_BLOCK);
-		fec_size = parity_bytes(fec_offset, o->roots);
-	}
+	pair->params.data_block_size = o->block_size;
+	pair->params.hash_block_size = o->block_size;
+	pair->params.data_blocks = job->image_size / o->block_size;
+	pair->params.hash_offset = job->image_size;
+	memcpy(pair->params.salt, job->salt, job->salt_len);
+	pair->params.salt_size = job->salt_len;
+	pair->params.no_superblock = 1;
+	pair->data = (struct verity_region){o->image, 0, job->image_size};
+	pair->hash = (struct verity_region){o->image, 0, 0};
+	if ((r = verity_params_validate(&pair->params, err)) ||
+	    (r = verity_layout_compute(&pair->params, &pair->layout, err)))
+		goto close;
+	tree_size = pair->layout.geo.tree_blocks * o->block_size;
+	job->fec_offset = job->image_size + round_up(tree_size, AVB_FEC_BLOCK);
 	/* the parity is made with the tree when the kernel's geometry is
 	 * avbtool's: 4096-byte blocks */
-	fused = o->fec && o->block_size == AVB_FEC_BLOCK;
-	if (fused) {
-		pair.fec.region = (struct verity_region){o->image, 0, 0};
-		pair.fec.offset = fec_offset;
-		pair.fec.roots = o->roots;
+	if (o->fec && o->block_size == AVB_FEC_BLOCK) {
+		pair->fec.region = (struct verity_region){o->image, 0, 0};
+		pair->fec.offset = job->fec_offset;
+		pair->fec.roots = o->roots;
 	}
-	if ((r = verity_format(&pair, run, out, err)))
-		goto restore;
-	/* the padding after the tree, and room for the parity */
-	end = o->fec ? fec_offset + fec_size
-		     : tree_offset + round_up(tree_size, AVB_FEC_BLOCK);
-	if ((r = set_size(&d, end, err)))
-		goto restore;
-	if (o->fec && !fused &&
-	    (r = parity_pass(&d, fec_offset, fec_offset, o->roots,
-			     run->ht.threads, err)))
-		goto restore;
+	/* from here a failure leaves the data alone, without a footer
+	 * (avb_hashtree_abort) */
+	if ((r = set_size(d, job->original, err)) ||
+	    (r = set_size(d, job->image_size, err))) {
+		avb_hashtree_abort(job);
+		return r;
+	}
+	return 0;
+close:
+	verity_device_close(d);
+	return r;
+}
 
+void avb_hashtree_abort(struct avb_hashtree_job *job)
+{
+	/* avbtool's way: the data as it was, the footer gone */
+	if (job->image.fd >= 0) {
+		(void)set_size(&job->image, job->original, NULL);
+		verity_device_close(&job->image);
+		job->image.fd = -1;
+	}
+}
+
+int avb_hashtree_end(const struct avb_footer_opts *o,
+		     struct avb_hashtree_job *job,
+		     const struct verity_pair *pair,
+		     const struct verity_run *run, const uint8_t *root,
+		     struct fv_error *err)
+{
+	struct verity_device *d = &job->image;
+	struct avb_descriptor ht = {.tag = AVB_TAG_HASHTREE};
+	struct avb_vbmeta_opts vb = o->vb;
+	struct avb_buf blob = {0};
+	uint64_t tree_size = pair->layout.geo.tree_blocks * o->block_size;
+	uint64_t fec_size =
+		o->fec ? parity_bytes(job->fec_offset, o->roots) : 0;
+	/* the padding after the tree, and room for the parity */
+	uint64_t end = job->fec_offset + fec_size;
+	int r;
+
+	if ((r = set_size(d, end, err)))
+		goto fail;
+	if (o->fec && !pair->fec.region.path &&
+	    (r = parity_pass(d, job->fec_offset, job->fec_offset, o->roots,
+			     run->ht.threads, err)))
+		goto fail;
 	ht.dm_verity_version = 1;
-	ht.image_size = image_size;
-	ht.tree_offset = tree_offset;
+	ht.image_size = job->image_size;
+	ht.tree_offset = job->image_size;
 	ht.tree_size = tree_size;
 	ht.data_block_size = o->block_size;
 	ht.hash_block_size = o->block_size;
 	ht.fec_num_roots = o->fec ? o->roots : 0;
-	ht.fec_offset = fec_offset;
+	ht.fec_offset = o->fec ? job->fec_offset : 0;
 	ht.fec_size = fec_size;
 	snprintf(ht.hash_algorithm, sizeof(ht.hash_algorithm), "%s",
 		 o->hash_algorithm);
 	ht.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
 	ht.name_len = (uint32_t)strlen((const char *)ht.name);
-	ht.salt = salt;
-	ht.salt_len = (uint32_t)salt_len;
-	ht.digest = out->root;
-	ht.digest_len = ds;
+	ht.salt = job->salt;
+	ht.salt_len = (uint32_t)job->salt_len;
+	ht.digest = root;
+	ht.digest_len = job->digest_size;
 	ht.flags = o->descriptor_flags;
-	{
-		struct avb_vbmeta_opts vb = o->vb;
-
-		if (o->descriptor_flags && vb.required_minor < 1)
-			vb.required_minor = 1;
-		if (vb.rollback_index_location)
-			vb.required_minor = 2;
-		r = avb_vbmeta_make(&vb, &ht, 1, &blob, err);
-	}
+	if (o->descriptor_flags && vb.required_minor < 1)
+		vb.required_minor = 1;
+	if (vb.rollback_index_location)
+		vb.required_minor = 2;
+	r = avb_vbmeta_make(&vb, &ht, 1, &blob, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append)
-		r = append_vbmeta(&d, end, &blob, o->partition_size, original,
-				  err);
+		r = append_vbmeta(d, end, &blob, o->partition_size,
+				  job->original, err);
 	else if (!r)
-		r = verity_device_flush(&d, err);
+		r = verity_device_flush(d, err);
 	avb_buf_free(&blob);
-	if (!r)
-		goto close;
-restore:
-	/* avbtool's way: the data as it was, the footer gone */
-	(void)set_size(&d, original, NULL);
-close:
-	(void)had_footer;
-	verity_device_close(&d);
+	if (r)
+		goto fail;
+	verity_device_close(d);
+	d->fd = -1;
+	return 0;
+fail:
+	avb_hashtree_abort(job);
 	return r;
 }
 

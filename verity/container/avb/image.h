@@ -112,13 +112,33 @@ struct avb_footer_opts {
  * the tree, parity and metadata of a partition_size image may take. */
 uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree);
 
-/* add_hashtree_footer: the tree (and parity) of the image's data, a
- * vbmeta blob with its hashtree descriptor, and the footer; an existing
- * footer is replaced. On failure the image is cut back to its data.
- * out->root gets the root digest. */
-int avb_add_hashtree_footer(const struct avb_footer_opts *o,
-			    const struct verity_run *run,
-			    struct verity_outcome *out, struct fv_error *err);
+/* add_hashtree_footer in two steps around the format of the pair (the
+ * container translates, the caller formats: verity/ops.h):
+ * avb_hashtree_begin checks everything, opens the image, cuts an
+ * existing footer off, pads the data and fills pair (data, tree and,
+ * with 4096-byte blocks, the parity in the image); avb_hashtree_end
+ * makes the parity of other block sizes, the vbmeta blob with its
+ * hashtree descriptor (root: the formatted root digest) and the footer.
+ * A failure after begin (or avb_hashtree_abort) cuts the image back to
+ * its data. */
+struct avb_hashtree_job {
+	struct verity_device image;
+	uint64_t original;   /* the data's bytes, before any footer */
+	uint64_t image_size; /* padded: the descriptor's image size */
+	uint64_t fec_offset; /* after the tree, padded to 4096 */
+	uint8_t salt[VERITY_MAX_SALT_SIZE];
+	size_t salt_len;
+	unsigned digest_size;
+};
+int avb_hashtree_begin(const struct avb_footer_opts *o,
+		       struct avb_hashtree_job *job, struct verity_pair *pair,
+		       struct fv_error *err);
+int avb_hashtree_end(const struct avb_footer_opts *o,
+		     struct avb_hashtree_job *job,
+		     const struct verity_pair *pair,
+		     const struct verity_run *run, const uint8_t *root,
+		     struct fv_error *err);
+void avb_hashtree_abort(struct avb_hashtree_job *job);
 /* add_hash_footer: one digest of the whole data. */
 int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
