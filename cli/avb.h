@@ -28,11 +28,20 @@ struct cli_avb_args {
 };
 
 struct verity_run;
+struct cli_opts;
+struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
 int cli_avb_info(const struct cli_avb_args *a);
 int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run);
+/* An Android image given alone to verify, repair or open: the vbmeta
+ * checked (with --key: signed by that key), the hashtree descriptor
+ * made the pair (cli/avb_pair.c). Options that set the tree's
+ * parameters are refused. */
+int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
+/* dump of an Android image: the pair, the descriptor and the vbmeta. */
+int cli_avb_dump(struct cli_opts *o, const char *image);
 /* The SHA-1 of p as hex, as avbtool names keys. 0 or -EIO. */
 int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41]);
 

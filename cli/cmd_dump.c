@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -19,6 +20,8 @@ int cmd_dump(struct cli_opts *o)
 	if (o->nargs != 1)
 		return cli_error(-EINVAL,
 				 "dump: requires <hash_device> as argument");
+	if (avb_image_probe(o->args[0]))
+		return cli_avb_dump(o, o->args[0]);
 	memset(&pair, 0, sizeof(pair));
 	verity_params_default(&pair.params);
 	pair.hash.path = o->args[0];

@@ -10,6 +10,7 @@
 
 #include "verity/dm/activate.h"
 #include "verity/sign/signature.h"
+#include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
@@ -64,12 +65,39 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	return r;
 }
 
+/* open IMAGE NAME: an Android image, its data mapped with its
+ * descriptor's tree, root and parity. */
+static int open_avb(struct cli_opts *o, const char *image, const char *name)
+{
+	struct cli_pair cp;
+	struct verity_run run;
+	struct fv_error err;
+	int r;
+
+	memset(&cp, 0, sizeof(cp));
+	memset(&run, 0, sizeof(run));
+	if ((r = policies(o)) || (r = cli_pair_avb(o, image, &cp)))
+		return r;
+	run.activation = o->activation;
+	r = verity_op_open(name, &cp.pair, &run, &err);
+	r = r ? cli_lib_error(r, &err) : EXIT_OK;
+	if (!r)
+		cli_debug(o, "Activated %s from the Android image %s.", name,
+			  image);
+	cli_pair_free(&cp);
+	return r;
+}
+
 int cmd_open(struct cli_opts *o)
 {
+	if (o->nargs == 2 && avb_image_probe(o->args[0]))
+		return open_avb(o, o->args[0], o->args[1]);
 	if (o->nargs < 3 || o->nargs > 4)
-		return cli_error(-EINVAL,
-				 "open: requires <data_device> <name> "
-				 "<hash_device> [<root_hash>] as arguments");
+		return cli_error(
+			-EINVAL,
+			"open: requires <data_device> <name> "
+			"<hash_device> [<root_hash>], or <android_image> "
+			"<name>, as arguments");
 	return do_open(o, o->args[0], o->args[1], o->args[2],
 		       o->nargs == 4 ? o->args[3] : NULL);
 }

@@ -153,6 +153,14 @@ int cmd_repair(struct cli_opts *o)
 	 * before anything is read, let alone written */
 	if ((r = cli_signed_checks(o, &cp)))
 		goto out;
+	if (cp.avb && cp.avb_signed && !cp.avb_trusted) {
+		r = cli_error(-EINVAL,
+			      "%s: the vbmeta is signed: give the signer's key "
+			      "with --key=<key.pem> to check it; repair trusts "
+			      "no root digest whose signer it has not checked",
+			      o->args[0]);
+		goto out;
+	}
 	if (cli_run_of(o, &run, &pr)) {
 		r = EXIT_PARAMS;
 		goto out;

@@ -111,10 +111,12 @@ static const struct cli_option rows[] = {
 	 "PKCS#7 signature of the root hash, checked before any block is "
 	 "read",
 	 A_OPEN, "PKCS#7 signature of the root hash, for the kernel to check"},
-	{"key", '\0', K_VALUE, AT(key), 0, A_SIGN | A_FORMAT, "path",
-	 "PEM private key (or pkcs11: URI) to sign the root hash", A_FORMAT,
-	 "With --sidecar: PEM private key (or pkcs11: URI) to sign the root "
-	 "hash"},
+	{"key", '\0', K_VALUE, AT(key), 0,
+	 A_SIGN | A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN | A_DUMP, "path",
+	 "PEM private key (or pkcs11: URI) to sign the root hash (format: "
+	 "with --sidecar)",
+	 A_VERIFY | A_REPAIR | A_OPEN | A_DUMP,
+	 "Android images: the RSA key (PEM) the vbmeta must be signed with"},
 	{"key-passphrase-file", '\0', K_VALUE, AT(key_passphrase_file), 0,
 	 A_SIGN | A_FORMAT, "path",
 	 "File whose first line is the passphrase of an encrypted key or a "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/root.h"
@@ -81,6 +82,8 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 
 	memset(cp, 0, sizeof(*cp));
 	cp->signature_path = o->root_hash_signature;
+	if (o->nargs == 1 && avb_image_probe(o->args[0]))
+		return cli_pair_avb(o, o->args[0], cp);
 	if (o->nargs == 1) {
 		if (verity_sidecar_names(o->args[0], &cp->side, &err))
 			return cli_lib_error(-ENOMEM, &err);

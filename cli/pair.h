@@ -20,6 +20,9 @@ struct cli_pair {
 	struct verity_sidecar side; /* <image>'s sidecar names */
 	const char *signature_path; /* the signature file, or NULL */
 	uint8_t *signature;         /* its bytes */
+	int avb;                    /* an Android image (cli/avb_pair.c) */
+	int avb_signed;             /* its vbmeta is signed */
+	int avb_trusted;            /* ... by the key given with --key */
 };
 
 /* verify's and repair's arguments: <data> <hash> [<root>], or <image>

@@ -19,6 +19,27 @@ _fastverity_options()
 	fi | grep -o -- '--[a-z0-9-]*=\?' | sort -u
 }
 
+# fastverity avb SUBCOMMAND --option value: avbtool's spelling, from
+# `fastverity avb --help` and `fastverity avb SUBCOMMAND --help`.
+_fastverity_avb()
+{
+	local cmd=$1 cur=$2 sub="" subs w i
+	subs=$("$cmd" avb --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p' | tr '\n' ' ')
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case " $subs " in *" $w "*) sub=$w ;; esac
+	done
+	if [ -z "$sub" ]; then
+		COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+	elif [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$("$cmd" avb "$sub" --help 2>/dev/null |
+			grep -o -- '--[a-z0-9_]*' | sort -u)" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+		compopt -o filenames 2>/dev/null
+	fi
+}
+
 _fastverity()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[0]} action="" w i
@@ -34,6 +55,10 @@ _fastverity()
 			fi
 		done
 	done
+	if [ "$action" = avb ]; then
+		_fastverity_avb "$cmd" "$cur"
+		return 0
+	fi
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_fastverity_options "$cmd" "$action")" -- "$cur"))
 		# an option that takes a value: no space after its '='

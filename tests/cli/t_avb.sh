@@ -113,6 +113,40 @@ dd if=/dev/zero of=vs.img bs=4096 seek=2048 count=$(((foff - (8 << 20)) / 4096 +
 check "  veritysetup format rebuilds the same tree and parity" quiet $VS format "${V[@]}" --fec-device vs.img --fec-offset "$foff" --fec-roots 2 vs.img vs.img
 check "  byte for byte" cmp -s vs.img big.img
 
+# The native actions take an Android image alone: verify, dump, repair.
+check "verify IMAGE" run_rc 0 "$FV" verify gold/system.img
+check "  silent, as veritysetup" test ! -s "$T/out" -a ! -s "$T/err"
+check "verify IMAGE --key (the signer's)" run_rc 0 "$FV" verify gold/system.img --key keys/rsa2048.pem
+check "verify IMAGE --key (another)" run_rc 2 "$FV" verify gold/system.img --key keys/rsa4096.pem
+check "  names the signer's key" grep -q "gold/system.img: the vbmeta is signed by another key (public key sha1 f0701da0e55f948c21d8f6ad0d7ac9b5123d0205), not by keys/rsa4096.pem" "$T/err"
+check "verify IMAGE: sha512 tree, parity of 8 roots" run_rc 0 "$FV" verify gold/product_services.img
+check "verify IMAGE: sha1 tree, no salt" run_rc 0 "$FV" verify gold/system_other.img
+check "verify IMAGE: one block, no tree" run_rc 0 "$FV" verify gold/oneblock.img
+check "verify IMAGE: 1024-byte blocks" run_rc 0 "$FV" verify gold/blk1024.img
+check "  says the kernel cannot use its parity" grep -q "the parity uses 4096-byte blocks under a tree of 1024-byte blocks" "$T/err"
+check "verify IMAGE: a hash footer has no tree" run_rc 1 "$FV" verify gold/boot.img
+check "  says where it is checked" grep -q "fastverity avb verify_image checks hash descriptors" "$T/err"
+check "verify IMAGE with --hash-offset refused" run_rc 1 "$FV" verify gold/system.img --hash-offset=4096
+check "  the image carries its parameters" grep -q "an Android image carries its own parameters.*--hash-offset does not apply" "$T/err"
+cp gold/product_services.img p.img
+flip p.img 100000
+flip p.img 300000
+check "verify IMAGE: bad data and tree blocks" run_rc 2 "$FV" verify p.img
+check "  the tree block named, as veritysetup" grep -qx "Verification failed at position 299008." "$T/err"
+check "  what the parity can repair" grep -qx "FEC can repair 2 of 2 bad blocks (fastverity repair, with the same arguments)." "$T/err"
+check "verify IMAGE --json" run_rc 2 "$FV" verify p.img --json
+check "  counts" jqok '.bad_hash_blocks == 1 and .fec.roots == 8' "$T/out"
+check "repair IMAGE of a signed image needs its key" run_rc 1 "$FV" repair p.img
+check "  says how to give it" grep -q "p.img: the vbmeta is signed: give the signer's key with --key=<key.pem>" "$T/err"
+check "repair IMAGE --key" run_rc 0 "$FV" repair p.img --key keys/rsa4096.pem
+check "  the image as it was made" cmp -s p.img gold/product_services.img
+check "dump IMAGE" run_rc 0 "$FV" dump gold/system.img
+check "  the tree's parameters" grep -q "^Salt:            	85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7" "$T/out"
+check "  the root digest" grep -q "^Root hash:      	8a7de8f2dc5ad4fa316964ea432c6d1cbedd5a79c3459350d46c161774958881" "$T/out"
+check "  the vbmeta" grep -q "^Vbmeta:          	SHA256_RSA2048, key sha1 f0701da0e55f948c21d8f6ad0d7ac9b5123d0205, rollback index 7" "$T/out"
+check "dump IMAGE --json" run_rc 0 "$FV" dump gold/system.img --json
+check "  descriptor and parity" jqok '.android.partition_name == "system" and .android.fec_offset == 430080 and .fec.roots == 2 and .fec.covered_blocks == 105' "$T/out"
+
 # The other writers.
 check "extract_public_key" run_rc 0 avbtool extract_public_key --key keys/rsa4096.pem --output k.avbpubkey
 check "  avbtool's blob" cmp -s k.avbpubkey keys/rsa4096.avbpubkey

@@ -26,7 +26,7 @@ for m in $(cat /modules.order); do
 		dmesg | tail -3 | sed 's/^/FVTEST   | /'
 	}
 done
-for _ in $(seq 50); do [ -b /dev/vdg ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/vdh ] && break; sleep 0.1; done
 
 FV=/bin/fastverity
 R=$(param root)
@@ -34,6 +34,7 @@ S=$(param sum)
 R1=$(param root1)
 S1=$(param sum1)
 OFF1=$(param off1)
+SAVB=$(param sumavb)
 QUICK=$(param quick)
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 status_has() { # NAME PATTERN (the status is shown when it fails)
@@ -189,6 +190,13 @@ t "FEC: veritysetup opens our layout" veritysetup open /dev/vdg vsfec /dev/vde "
 t "FEC: veritysetup's device reads the original" test "$(sum /dev/mapper/vsfec)" = "$S"
 t "FEC: same status lines (veritysetup's device)" same_status vsfec
 t "FEC: fastverity closes veritysetup's device" "$FV" close vsfec
+
+# An Android image (/dev/vdh): opened alone, from its footer and vbmeta;
+# two bad bytes in its data, corrected by the kernel from its parity.
+t "Android: open the image alone" "$FV" open /dev/vdh avb
+t "Android: the kernel corrects the data with the image's parity" test "$(sum /dev/mapper/avb)" = "$SAVB"
+t "Android: status names the image as data, hash and FEC device" status_has avb 'FEC device:  /dev/vdh'
+t "Android: closed" "$FV" close avb
 
 # A pair of regions: data and tree at offsets inside one image file
 # (after 1 MiB of something else), through loop devices with offset and

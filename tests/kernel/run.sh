@@ -165,6 +165,16 @@ printf 'X' | dd of="$work/bad.img" bs=1 seek=$((1000 * 4096 + 77)) conv=notrunc 
 sum1=$(sha256sum "$work/one.img" | cut -d' ' -f1)
 "$host_fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
 	--root-hash-file="$work/root1" >/dev/null || die "format (one file) failed"
+# An Android image (avbtool's layout, made by fastverity avb): data, tree
+# and parity in one file; avbbad.img has a bad byte in two data blocks,
+# at different offsets (one error per codeword).
+"$top/build/mkimage" random 73 $((4 << 20)) >"$work/avb.img"
+sumavb=$(sha256sum "$work/avb.img" | cut -d' ' -f1)
+"$host_fv" avb add_hashtree_footer --image "$work/avb.img" --partition_name system \
+	--hash_algorithm sha256 --salt $salt --fec_num_roots 2 || die "avb add_hashtree_footer failed"
+for b in 7 900; do
+	printf 'Q' | dd of="$work/avb.img" bs=1 seek=$((b * 4096 + b % 3000 + 1)) conv=notrunc status=none
+done
 # A root hash signature by a key the kernel does not trust.
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pem" \
 	-subj /CN=untrusted -days 2 >/dev/null 2>&1
@@ -176,7 +186,7 @@ head -c 64 /dev/urandom >"$root/junk.p7s"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
@@ -188,7 +198,7 @@ fi
 timeout 300 $qemu -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
-	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") \
+	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") $(drive "$work/avb.img") \
 	</dev/null >"$work/console" 2>&1
 rc=$?
 tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"

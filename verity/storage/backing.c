@@ -225,7 +225,10 @@ const char *verity_path_same_storage(const char *a, const char *b)
 int verity_device_same_region(const struct verity_device *a,
 			      const struct verity_device *b)
 {
-	return verity_device_same(a, b) && a->base == b->base;
+	/* the same start and the same extent: a region of the first bytes
+	 * of an image is not the whole image */
+	return verity_device_same(a, b) && a->base == b->base &&
+	       a->bounded == b->bounded && (!a->bounded || a->size == b->size);
 }
 
 int verity_device_same(const struct verity_device *a,

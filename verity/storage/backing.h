@@ -44,7 +44,7 @@ const char *verity_path_same_storage(const char *a, const char *b);
 int verity_device_same(const struct verity_device *a,
 		       const struct verity_device *b);
 /* The same device and the same region of it (regions of one image at
- * different offsets are not). */
+ * different offsets, or of different lengths, are not). */
 int verity_device_same_region(const struct verity_device *a,
 			      const struct verity_device *b);
 /* Whether bytes [a_off, a_off + a_len) of a and [b_off, b_off + b_len)

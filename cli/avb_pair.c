@@ -1,0 +1,243 @@
+/* An Android image given to verify, repair, open or dump alone: its
+ * footer's vbmeta checked, its hashtree descriptor made the pair
+ * (verity/container/avb/image.h); dump shows the descriptor. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli/avb.h"
+#include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/text.h"
+#include "verity/container/avb/rsa.h"
+#include "verity/fec/layout.h"
+
+/* Options that set what the image's descriptor says. */
+static const char *parameter_option(const struct cli_opts *o)
+{
+	return o->hash                  ? "--hash"
+	       : o->data_block_size     ? "--data-block-size"
+	       : o->hash_block_size     ? "--hash-block-size"
+	       : o->data_blocks         ? "--data-blocks"
+	       : o->hash_offset         ? "--hash-offset"
+	       : o->salt                ? "--salt"
+	       : o->format              ? "--format"
+	       : o->no_superblock       ? "--no-superblock"
+	       : o->root_hash_file      ? "--root-hash-file"
+	       : o->fec_device          ? "--fec-device"
+	       : o->fec_offset          ? "--fec-offset"
+	       : o->fec_roots           ? "--fec-roots"
+	       : o->root_hash_signature ? "--root-hash-signature"
+					: NULL;
+}
+
+/* The vbmeta's signature with its embedded key; with --key, that key is
+ * the one given. */
+static int check_vbmeta(const struct cli_opts *o, const char *image,
+			const struct avb_image *img, int *trusted)
+{
+	const struct avb_header *h = &img->vbmeta.h;
+	struct fv_error err;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	char sha1[41] = "";
+	int r;
+
+	*trusted = 0;
+	if ((r = avb_vbmeta_check(&img->vbmeta, image, &err)))
+		return cli_lib_error(r, &err);
+	if (!o->key)
+		return 0;
+	if (h->algorithm == AVB_ALG_NONE)
+		return cli_error(-EPERM,
+				 "%s: the vbmeta is not signed, and --key "
+				 "asks for a signature by %s",
+				 image, o->key);
+	{
+		struct evp_pkey_st *key;
+		unsigned bits;
+
+		if ((r = avb_key_load(o->key, 0, &key, &bits, &err)))
+			return cli_lib_error(r, &err);
+		r = avb_key_blob(key, &blob, &len, &err);
+		avb_key_free(key);
+		if (r)
+			return cli_lib_error(r, &err);
+	}
+	if (len != h->public_key_size ||
+	    memcmp(blob, img->vbmeta.public_key, len)) {
+		free(blob);
+		if (cli_avb_sha1_hex(img->vbmeta.public_key,
+				     (size_t)h->public_key_size, sha1))
+			sha1[0] = 0;
+		return cli_error(-EPERM,
+				 "%s: the vbmeta is signed by another key "
+				 "(public key sha1 %s), not by %s",
+				 image, sha1, o->key);
+	}
+	free(blob);
+	*trusted = 1;
+	return 0;
+}
+
+int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
+{
+	const struct avb_descriptor *d;
+	const char *opt = parameter_option(o);
+	struct avb_image img;
+	struct fv_error err;
+	int r, trusted, unusable = 0;
+
+	if (opt)
+		return cli_error(-EINVAL,
+				 "%s: an Android image carries its own "
+				 "parameters, tree, parity and root; %s does "
+				 "not apply",
+				 image, opt);
+	if ((r = avb_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	if ((r = check_vbmeta(o, image, &img, &trusted)))
+		goto out;
+	if (!(d = avb_image_hashtree(&img))) {
+		r = cli_error(-EINVAL,
+			      "%s: the vbmeta has no hashtree descriptor "
+			      "(fastverity avb verify_image checks hash "
+			      "descriptors)",
+			      image);
+		goto out;
+	}
+	if ((r = avb_hashtree_pair(image, img.file_size, d, &cp->pair,
+				   &unusable, &err))) {
+		r = cli_lib_error(r, &err);
+		goto out;
+	}
+	cp->avb = 1;
+	cp->avb_signed = img.vbmeta.h.algorithm != AVB_ALG_NONE;
+	cp->avb_trusted = trusted;
+	/* messages about the parity name the image */
+	if (cp->pair.fec.region.path)
+		o->fec_device = (char *)image;
+	if (unusable)
+		fprintf(stderr,
+			"fastverity: %s: the parity uses 4096-byte blocks "
+			"under a tree of %u-byte blocks (avbtool's way), which "
+			"the kernel cannot use: left out\n",
+			image, d->data_block_size);
+	if (cp->avb_signed && !trusted)
+		cli_debug(o,
+			  "%s: the vbmeta is signed and checks out against its "
+			  "embedded key; --key=<key.pem> checks that the key "
+			  "is the one you trust.",
+			  image);
+out:
+	avb_image_free(&img);
+	return r;
+}
+
+static void dump_text(const char *image, const struct avb_image *img,
+		      const struct avb_descriptor *d, const struct cli_pair *cp)
+{
+	const struct avb_header *h = &img->vbmeta.h;
+	char sha1[41] = "";
+
+	cli_print_header(image, &cp->pair.params, "-", &cp->pair.layout,
+			 cp->pair.root);
+	printf("Android image:   \tpartition %.*s, data %" PRIu64
+	       " bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",
+	       (int)d->name_len, (const char *)d->name, d->image_size,
+	       d->tree_offset, d->tree_size);
+	if (d->fec_num_roots)
+		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64
+		       " bytes)%s\n",
+		       d->fec_num_roots, d->fec_offset, d->fec_size,
+		       cp->pair.fec.region.path
+			       ? ""
+			       : ", 4096-byte blocks the kernel cannot use");
+	if (h->public_key_size)
+		(void)cli_avb_sha1_hex(img->vbmeta.public_key,
+				       (size_t)h->public_key_size, sha1);
+	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
+	       ", release '%s'\n",
+	       avb_algorithm(h->algorithm)->name, sha1[0] ? ", key sha1 " : "",
+	       sha1, h->rollback_index, h->release);
+}
+
+int cli_avb_dump(struct cli_opts *o, const char *image)
+{
+	struct cli_pair cp;
+	struct avb_image img;
+	struct fv_error err;
+	const struct avb_descriptor *d;
+	int r;
+
+	memset(&cp, 0, sizeof(cp));
+	if ((r = cli_pair_avb(o, image, &cp)))
+		return r;
+	if ((r = verity_layout_compute(&cp.pair.params, &cp.pair.layout, &err)))
+		return cli_lib_error(r, &err);
+	if ((r = avb_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	d = avb_image_hashtree(&img);
+	if (cp.pair.fec.region.path &&
+	    (r = verity_fec_layout_compute(&cp.pair.params, &cp.pair.layout,
+					   &cp.pair.fec, img.file_size, 1,
+					   &cp.pair.layout.fec, &err))) {
+		avb_image_free(&img);
+		cli_pair_free(&cp);
+		return cli_lib_error(r, &err);
+	}
+	if (o->json) {
+		json_object *j = cli_json_header(image, &cp.pair.params,
+						 &cp.pair.layout, cp.pair.root);
+		json_object *a = json_object_new_object();
+		char sha1[41] = "";
+
+		json_object_object_add(
+			a, "partition_name",
+			json_object_new_string_len((const char *)d->name,
+						   (int)d->name_len));
+		json_object_object_add(a, "image_size",
+				       json_object_new_uint64(d->image_size));
+		json_object_object_add(a, "tree_offset",
+				       json_object_new_uint64(d->tree_offset));
+		json_object_object_add(a, "tree_size",
+				       json_object_new_uint64(d->tree_size));
+		json_object_object_add(
+			a, "fec_num_roots",
+			json_object_new_uint64(d->fec_num_roots));
+		json_object_object_add(a, "fec_offset",
+				       json_object_new_uint64(d->fec_offset));
+		json_object_object_add(a, "fec_size",
+				       json_object_new_uint64(d->fec_size));
+		json_object_object_add(
+			a, "fec_usable_by_kernel",
+			json_object_new_boolean(cp.pair.fec.region.path !=
+						NULL));
+		json_object_object_add(
+			a, "algorithm",
+			cli_json_str(
+				avb_algorithm(img.vbmeta.h.algorithm)->name));
+		if (img.vbmeta.h.public_key_size)
+			(void)cli_avb_sha1_hex(
+				img.vbmeta.public_key,
+				(size_t)img.vbmeta.h.public_key_size, sha1);
+		json_object_object_add(a, "public_key_sha1",
+				       sha1[0] ? cli_json_str(sha1) : NULL);
+		json_object_object_add(
+			a, "rollback_index",
+			json_object_new_uint64(img.vbmeta.h.rollback_index));
+		json_object_object_add(a, "release_string",
+				       cli_json_str(img.vbmeta.h.release));
+		json_object_object_add(j, "android", a);
+		cli_json_print(j);
+	} else {
+		dump_text(image, &img, d, &cp);
+	}
+	avb_image_free(&img);
+	cli_pair_free(&cp);
+	return EXIT_OK;
+}
