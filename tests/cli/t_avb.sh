@@ -191,4 +191,46 @@ printf '\x3a\xff\x26\xed' >sparse.img && head -c 8188 /dev/zero >>sparse.img
 check "a sparse image refused" run_rc 1 avbtool info_image --image sparse.img
 check "  names simg2img" grep -q "simg2img" "$T/err"
 
+# Bad metadata: each a one-line error naming the field, exit 1, the image
+# untouched. put64 FILE OFFSET VALUE writes a big-endian u64.
+put64() {
+	local s="" i
+	for i in 7 6 5 4 3 2 1 0; do s="$s$(printf '\\%03o' $((($3 >> (i * 8)) & 255)))"; done
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+bad() { # WHAT IMAGE FIELD-TEXT: verify and info_image refuse it
+	local sum
+	sum=$(sha256sum <"$2")
+	check "$1: verify refuses" run_rc 1 "$FV" verify "$2"
+	check "  names the field" grep -q "$3" "$T/err"
+	check "  in one line" test "$(wc -l <"$T/err")" = 1
+	check "$1: info_image refuses" run_rc 1 avbtool info_image --image "$2"
+	check "  the image untouched" test "$(sha256sum <"$2")" = "$sum"
+}
+head -c $((446464 - 10)) gold/system.img >b.img
+check "a footer cut off: info_image refuses" run_rc 1 avbtool info_image --image b.img
+check "  says why" grep -q "b.img: not an Android image: no AVB footer in its last 64 bytes and no vbmeta at byte 0" "$T/err"
+check "  verify takes it for an image with sidecar files" run_rc 4 "$FV" verify b.img
+cp gold/system.img b.img && put64 b.img $((446400 + 28)) 2147483647
+bad "a vbmeta size outside the image" b.img "AVB footer: vbmeta of 2147483647 bytes at 438272 is not inside the image"
+cp gold/system.img b.img && put64 b.img $((446400 + 12)) $((1 << 40))
+bad "an original size larger than the file" b.img "AVB footer: original image size 1099511627776 is beyond the footer"
+cp gold/system.img b.img && put64 b.img $((438272 + 104)) $((1 << 20))
+bad "descriptors outside the auxiliary block" b.img "descriptors are outside the auxiliary block"
+cp gold/system.img b.img && put64 b.img $((438848 + 8)) -16
+bad "a descriptor length that wraps around" b.img "descriptor at byte 0: length 18446744073709551600 is"
+cp gold/system.img b.img && put64 b.img $((438848 + 8)) 1000000
+bad "a descriptor length past the end" b.img "length 1000000 is past the descriptors' end"
+cp gold/system.img b.img && put64 b.img $((438848 + 104)) $((7 << 32 | 4096))
+bad "a huge salt length" b.img "hashtree descriptor: its lengths (.*) do not match its size"
+cp gold/system.img b.img && put64 b.img $((438272 + 72)) 100
+check "a key blob of the wrong size" run_rc 1 "$FV" verify b.img
+check "  names it" grep -q "vbmeta public key size 100 is not that of a 2048-bit key (520 bytes)" "$T/err"
+cp gold/odm_dlkm.img b.img && put64 b.img $((626944 + 28)) $((1 << 50))
+check "a tree outside the image" run_rc 1 "$FV" verify b.img
+check "  names it" grep -q "hashtree descriptor: tree \[1125899906842624, +12288) is not between the data and the end of the file" "$T/err"
+cp gold/blk1024.img b.img && put64 b.img $((364800 + 56)) $((1 << 50))
+check "parity outside the image" run_rc 1 "$FV" verify b.img
+check "  names it" grep -q "hashtree descriptor: parity of 4 roots, 16384 bytes at 1125899906842624" "$T/err"
+
 finish

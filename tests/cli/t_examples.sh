@@ -5,6 +5,7 @@
 cd "$T" || exit 1
 gen 61 $((1 << 20)) >rootfs.img
 gen 62 $((1 << 20)) >os.raw
+gen 63 $((1 << 20)) >system.img
 truncate -s $(((256 << 20) + (4 << 20))) disk.img
 openssl req -x509 -newkey rsa:2048 -nodes -keyout signing.key -out signing.crt -days 2 -subj /CN=example >/dev/null 2>&1
 # the command lines of the EXAMPLES section, from the roff source: "\-"

@@ -227,6 +227,15 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 	if (!alg->key_bits)
 		return 0;
 	ERR_clear_error();
+	/* a key blob of the wrong shape is a malformed image; a digest or
+	 * signature that does not match is a failed check */
+	if (v->h.public_key_size != 8 + 2 * nb ||
+	    avb_be32(v->public_key) != alg->key_bits)
+		return fv_fail(err, EINVAL,
+			       "%s: vbmeta public key size %llu is not that "
+			       "of a %u-bit key (%zu bytes) for %s",
+			       path, (unsigned long long)v->h.public_key_size,
+			       alg->key_bits, 8 + 2 * nb, alg->name);
 	if ((r = avb_digest(alg, v->blob, AVB_HEADER_SIZE, aux,
 			    (size_t)v->h.aux_size, digest, err)))
 		return r;
@@ -235,13 +244,6 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 			       "%s: the vbmeta digest does not match its "
 			       "header and auxiliary block",
 			       path);
-	if (v->h.public_key_size != 8 + 2 * nb ||
-	    avb_be32(v->public_key) != alg->key_bits)
-		return fv_fail(err, EPERM,
-			       "%s: the embedded public key (%llu bytes) is "
-			       "not a %u-bit key for %s",
-			       path, (unsigned long long)v->h.public_key_size,
-			       alg->key_bits, alg->name);
 	if (!(key = key_of_blob(v->public_key, nb)))
 		return fv_fail(err, EPERM,
 			       "%s: the embedded public key is not valid",

@@ -37,7 +37,8 @@ int avb_sign_digest(struct evp_pkey_st *key,
 
 /* Checks a vbmeta blob's authentication block: the digest of header and
  * auxiliary block, then the signature with the embedded public key.
- * 0: it holds (or the blob is unsigned); -EPERM with the reason. */
+ * 0: it holds (or the blob is unsigned); -EPERM with the reason;
+ * -EINVAL for a key blob of the wrong size. */
 int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 		     struct fv_error *err);
 

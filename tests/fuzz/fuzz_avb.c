@@ -1,0 +1,152 @@
+/* libFuzzer: Android images' metadata, as a reader meets it: the footer
+ * in the last 64 bytes, the vbmeta blob it points to, the descriptors,
+ * the signature check, and a hashtree descriptor made a verity pair.
+ * The input is either a whole image, or bytes written over a good one
+ * (at an offset the first bytes give), so that deep fields are reached.
+ * Must never crash or read outside the image; what is accepted must lie
+ * inside it. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verity/container/avb/image.h"
+#include "verity/container/avb/rsa.h"
+
+#define IMAGE_MAX (64u << 10)
+
+static uint8_t good[IMAGE_MAX];
+static size_t good_len;
+
+/* A good image: one data block, its vbmeta (a hashtree descriptor, a
+ * property, a kernel command line, a chained partition), the footer. */
+static void setup(void)
+{
+	static const uint8_t key[520] = {0, 0, 8, 0};
+	struct avb_descriptor d[2];
+	struct avb_prop prop = {"com.example.fuzz", (const uint8_t *)"x", 1};
+	const char *cmdline = "root=/dev/dm-0";
+	struct avb_vbmeta_opts o;
+	struct avb_buf blob = {0};
+	struct avb_footer f;
+	uint8_t digest[32] = {1};
+	uint64_t off = 4096;
+
+	memset(d, 0, sizeof(d));
+	d[0].tag = AVB_TAG_HASHTREE;
+	d[0].dm_verity_version = 1;
+	d[0].image_size = 4096;
+	d[0].tree_offset = 4096;
+	d[0].data_block_size = d[0].hash_block_size = 4096;
+	strcpy(d[0].hash_algorithm, "sha256");
+	d[0].name = (const uint8_t *)"system";
+	d[0].name_len = 6;
+	d[0].salt = digest;
+	d[0].salt_len = 8;
+	d[0].digest = digest;
+	d[0].digest_len = 32;
+	d[1] = d[0];
+	d[1].tag = AVB_TAG_HASH;
+	memset(&o, 0, sizeof(o));
+	o.props = &prop;
+	o.nprops = 1;
+	o.cmdlines = &cmdline;
+	o.ncmdlines = 1;
+	if (avb_vbmeta_make(&o, d, 2, &blob, NULL))
+		abort();
+	/* a chain descriptor by hand (its key would be a file) */
+	{
+		struct avb_descriptor c = {.tag = AVB_TAG_CHAIN_PARTITION};
+		struct avb_buf b = {0};
+
+		c.name = (const uint8_t *)"vendor";
+		c.name_len = 6;
+		c.rollback_index_location = 1;
+		c.public_key = key;
+		c.public_key_len = sizeof(key);
+		if (avb_descriptor_encode(&c, &b) || b.len > 4096)
+			abort();
+		avb_buf_free(&b);
+	}
+	memcpy(good + off, blob.p, blob.len);
+	good_len = off + (blob.len + 4095) / 4096 * 4096 + 4096;
+	f = (struct avb_footer){1, 0, 4096, off, blob.len};
+	avb_footer_encode(&f, good + good_len - AVB_FOOTER_SIZE);
+	avb_buf_free(&blob);
+}
+
+static int in(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
+{
+	return p >= base && n <= len && (size_t)(p - base) <= len - n;
+}
+
+/* What was accepted lies inside the blob, and a hashtree descriptor
+ * made a pair lies inside the image. */
+static void check(const uint8_t *img, size_t len, const uint8_t *blob,
+		  size_t blob_len)
+{
+	struct avb_vbmeta v;
+	struct fv_error err;
+
+	if (avb_vbmeta_parse(blob, blob_len, "fuzz", &v, &err))
+		return;
+	if (v.size > blob_len)
+		abort();
+	(void)avb_vbmeta_check(&v, "fuzz", &err);
+	for (size_t i = 0; i < v.ndesc; i++) {
+		const struct avb_descriptor *d = &v.desc[i];
+		struct verity_pair pair;
+		int unusable;
+
+		if (!in(d->raw, d->raw_size, blob, blob_len) ||
+		    (d->name_len &&
+		     !in(d->name, d->name_len, d->raw, d->raw_size)) ||
+		    (d->digest_len &&
+		     !in(d->digest, d->digest_len, d->raw, d->raw_size)))
+			abort();
+		if (d->tag != AVB_TAG_HASHTREE ||
+		    avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
+			continue;
+		if (pair.data.length > len || d->tree_offset > len ||
+		    d->tree_size > len - d->tree_offset ||
+		    (pair.fec.region.path &&
+		     (d->fec_offset > len ||
+		      d->fec_size > len - d->fec_offset)))
+			abort();
+	}
+	avb_vbmeta_free(&v);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t img[IMAGE_MAX];
+	struct avb_footer f;
+	struct fv_error err;
+	size_t len;
+
+	if (!good_len)
+		setup();
+	if (size < 3)
+		return 0;
+	if (data[0] & 1) {
+		/* bytes written over the good image */
+		size_t at = ((size_t)data[1] << 8 | data[2]) % good_len;
+		size_t n = size - 3 < good_len - at ? size - 3 : good_len - at;
+
+		memcpy(img, good, good_len);
+		memcpy(img + at, data + 3, n);
+		len = good_len;
+	} else {
+		len = size - 1 < IMAGE_MAX ? size - 1 : IMAGE_MAX;
+		memcpy(img, data + 1, len);
+	}
+	if (len >= AVB_FOOTER_SIZE &&
+	    !avb_footer_parse(img + len - AVB_FOOTER_SIZE, len, "fuzz", &f,
+			      &err)) {
+		if (f.vbmeta_offset > len ||
+		    f.vbmeta_size > len - f.vbmeta_offset)
+			abort();
+		check(img, len, img + f.vbmeta_offset, (size_t)f.vbmeta_size);
+	}
+	check(img, len, img, len);
+	return 0;
+}
