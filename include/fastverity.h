@@ -49,11 +49,11 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 3
+#define FASTVERITY_VERSION_MINOR 4
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.3.0"
+#define FASTVERITY_VERSION       "0.4.0"
 
-/* The version of the library loaded at run time ("0.3.0"), which may be
+/* The version of the library loaded at run time ("0.4.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
@@ -310,6 +310,46 @@ int fv_sign(const char *key, const char *cert, const char *passphrase,
 int fv_signature_check(const uint8_t *sig, size_t len,
 		       const char *const *trusted, size_t ntrusted,
 		       const char *root_hex, char **signer);
+
+/* --- Android images ---------------------------------------------------------
+ * An image with an AVB footer (docs/android.md): its tree, parity and
+ * vbmeta inside it, described by the vbmeta's first hashtree descriptor.
+ * Since 0.4 (FASTVERITY_1.2). */
+typedef struct fv_avb fv_avb;
+
+/* Reads image's footer and vbmeta and checks the vbmeta's signature
+ * against the public key it carries; key (a PEM RSA key, public or
+ * private; may be NULL) must then be that key. Errors: EINVAL (not an
+ * Android image, malformed metadata, no hashtree descriptor, a key that
+ * cannot be read), EPERM (the signature does not check out, or another
+ * key signed it), ENODEV, EIO, ENOMEM. */
+int fv_avb_open(const char *image, const char *key, fv_avb **out);
+void fv_avb_free(fv_avb *a);
+/* The hashtree descriptor's partition name, and the tree's parameters
+ * (no superblock; the hash offset is the tree's offset in the image):
+ * *p is fv_params_free'd by the caller. */
+const char *fv_avb_partition_name(const fv_avb *a);
+int fv_avb_params(const fv_avb *a, fv_params **p);
+const char *fv_avb_root_hex(const fv_avb *a);
+/* Where data, tree and parity sit in the image (any may be NULL);
+ * fec_roots 0: no parity. */
+void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
+		   uint64_t *tree_offset, uint64_t *tree_size,
+		   unsigned *fec_roots, uint64_t *fec_offset,
+		   uint64_t *fec_size);
+/* The vbmeta: its algorithm ("NONE", "SHA256_RSA2048", ...), rollback
+ * index, and whether fv_avb_open checked its signer against a key. */
+const char *fv_avb_algorithm(const fv_avb *a);
+uint64_t fv_avb_rollback_index(const fv_avb *a);
+int fv_avb_signer_checked(const fv_avb *a);
+/* fv_verify and fv_repair of the image's pair: data, tree and parity
+ * from the descriptor (o's FEC options are not used). A repair of a
+ * signed image needs its signer checked (fv_avb_open with its key):
+ * EINVAL otherwise. */
+int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
+		  void *ctx, fv_result **res);
+int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
+		  fv_failure_fn fn, void *ctx, fv_result **res);
 
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop

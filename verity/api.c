@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/container/avb/image.h"
+#include "verity/container/avb/rsa.h"
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
@@ -1008,4 +1010,185 @@ API const char *fv_status_fec_device(const fv_status *st)
 API unsigned fv_status_fec_roots(const fv_status *st)
 {
 	return st ? st->a.fec_roots : 0;
+}
+
+/* --- Android images --- */
+
+struct fv_avb {
+	char *path;
+	struct avb_image img;
+	const struct avb_descriptor *ht;
+	struct verity_pair pair;
+	char *name;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	int signer_checked;
+};
+
+API void fv_avb_free(fv_avb *a)
+{
+	if (!a)
+		return;
+	avb_image_free(&a->img);
+	free(a->path);
+	free(a->name);
+	free(a);
+}
+
+/* The signer is the key at key_path. */
+static int avb_signer(const fv_avb *a, const char *key_path)
+{
+	const struct avb_header *h = &a->img.vbmeta.h;
+	struct evp_pkey_st *key;
+	struct fv_error err;
+	uint8_t *blob;
+	size_t len;
+	unsigned bits;
+	int r;
+
+	if (h->algorithm == AVB_ALG_NONE)
+		return fail(EPERM, "%s: the vbmeta is not signed", a->path);
+	if ((r = avb_key_load(key_path, 0, &key, &bits, &err)))
+		return keep(r, &err);
+	r = avb_key_blob(key, &blob, &len, &err);
+	avb_key_free(key);
+	if (r)
+		return keep(r, &err);
+	r = len != h->public_key_size ||
+	    memcmp(blob, a->img.vbmeta.public_key, len);
+	free(blob);
+	return r ? fail(EPERM, "%s: the vbmeta is signed by another key than %s",
+			a->path, key_path)
+		 : 0;
+}
+
+API int fv_avb_open(const char *image, const char *key, fv_avb **out)
+{
+	struct fv_error err;
+	fv_avb *a;
+	int unusable, r;
+
+	NEED(image);
+	NEED(out);
+	*out = NULL;
+	if (!(a = calloc(1, sizeof(*a))) || !(a->path = strdup(image))) {
+		free(a);
+		return -ENOMEM;
+	}
+	r = avb_image_read(a->path, &a->img, &err);
+	if (!r)
+		r = avb_vbmeta_check(&a->img.vbmeta, a->path, &err);
+	if (r) {
+		free(a->path);
+		free(a);
+		return keep(r, &err);
+	}
+	if (key && (r = avb_signer(a, key))) {
+		fv_avb_free(a);
+		return r;
+	}
+	a->signer_checked = key != NULL;
+	if (!(a->ht = avb_image_hashtree(&a->img))) {
+		fv_avb_free(a);
+		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
+			    image);
+	}
+	r = avb_hashtree_pair(a->path, a->img.file_size, a->ht, &a->pair,
+			      &unusable, &err);
+	if (!r && !(a->name = strndup((const char *)a->ht->name,
+				       a->ht->name_len)))
+		r = fv_fail(&err, ENOMEM, "out of memory");
+	if (r) {
+		fv_avb_free(a);
+		return keep(r, &err);
+	}
+	verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
+	*out = a;
+	return 0;
+}
+
+API const char *fv_avb_partition_name(const fv_avb *a)
+{
+	return a ? a->name : NULL;
+}
+
+API int fv_avb_params(const fv_avb *a, fv_params **p)
+{
+	NEED(a);
+	NEED(p);
+	if (!(*p = calloc(1, sizeof(**p))))
+		return -ENOMEM;
+	(*p)->p = a->pair.params;
+	return 0;
+}
+
+API const char *fv_avb_root_hex(const fv_avb *a)
+{
+	return a ? a->root_hex : NULL;
+}
+
+API void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
+		       uint64_t *tree_offset, uint64_t *tree_size,
+		       unsigned *fec_roots, uint64_t *fec_offset,
+		       uint64_t *fec_size)
+{
+	const struct avb_descriptor *d = a ? a->ht : NULL;
+
+	if (image_size)
+		*image_size = d ? d->image_size : 0;
+	if (tree_offset)
+		*tree_offset = d ? d->tree_offset : 0;
+	if (tree_size)
+		*tree_size = d ? d->tree_size : 0;
+	if (fec_roots)
+		*fec_roots = d ? d->fec_num_roots : 0;
+	if (fec_offset)
+		*fec_offset = d ? d->fec_offset : 0;
+	if (fec_size)
+		*fec_size = d ? d->fec_size : 0;
+}
+
+API const char *fv_avb_algorithm(const fv_avb *a)
+{
+	return a ? avb_algorithm(a->img.vbmeta.h.algorithm)->name : NULL;
+}
+
+API uint64_t fv_avb_rollback_index(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.h.rollback_index : 0;
+}
+
+API int fv_avb_signer_checked(const fv_avb *a)
+{
+	return a ? a->signer_checked : 0;
+}
+
+API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
+		      void *ctx, fv_result **res)
+{
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+
+	NEED(a);
+	NEED(res);
+	*res = NULL;
+	pair = a->pair;
+	return check(&pair, o, 0, 0, &b, res);
+}
+
+API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
+		      fv_failure_fn fn, void *ctx, fv_result **res)
+{
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+
+	NEED(a);
+	NEED(res);
+	*res = NULL;
+	if (a->img.vbmeta.h.algorithm != AVB_ALG_NONE && !a->signer_checked)
+		return fail(EINVAL,
+			    "%s: the vbmeta is signed: open the image with its "
+			    "signer's key (fv_avb_open) before a repair",
+			    a->path);
+	pair = a->pair;
+	return check(&pair, o, 1, how, &b, res);
 }

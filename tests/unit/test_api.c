@@ -17,6 +17,7 @@
 #include <openssl/x509.h>
 
 #include "include/fastverity.h"
+#include "verity/ops.h"
 
 #define BS     4096u
 #define BLOCKS 300u
@@ -88,6 +89,107 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 	free(image);
 }
+
+/* A PEM RSA key of bits into path. */
+static void make_key(const char *path, unsigned bits)
+{
+	EVP_PKEY *k = EVP_RSA_gen(bits);
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL),
+			 1);
+	fclose(f);
+	EVP_PKEY_free(k);
+}
+
+START_TEST(android_images)
+{
+	char img[96], key[96], other[96];
+	struct avb_footer_opts fo;
+	struct verity_run run = {.ht = {.threads = 2}};
+	struct verity_outcome out;
+	struct fv_error err;
+	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	fv_avb *a;
+	fv_params *p;
+	fv_result *res;
+	uint64_t size, toff, tsize, foff, fsize;
+	unsigned roots;
+	char hex[65];
+
+	snprintf(img, sizeof(img), "%s/system.img", dir);
+	snprintf(key, sizeof(key), "%s/k.pem", dir);
+	snprintf(other, sizeof(other), "%s/k2.pem", dir);
+	write_file(img, image, (size_t)BLOCKS * BS);
+	make_key(key, 2048);
+	make_key(other, 2048);
+	memset(&fo, 0, sizeof(fo));
+	fo.image = img;
+	fo.partition_name = "system";
+	fo.hash_algorithm = "sha256";
+	fo.block_size = BS;
+	fo.salt = salt;
+	fo.salt_len = sizeof(salt);
+	fo.salt_given = 1;
+	fo.fec = 1;
+	fo.roots = 2;
+	fo.vb.algorithm = AVB_ALG_SHA256_RSA2048;
+	fo.vb.key_path = key;
+	fo.vb.rollback_index = 9;
+	ck_assert_msg(verity_op_avb_hashtree_footer(&fo, &run, &out, &err) == 0,
+		      "%s", err.msg);
+	for (int i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", out.root[i]);
+
+	ck_assert_int_eq(fv_avb_open(img, NULL, &a), 0);
+	ck_assert_str_eq(fv_avb_partition_name(a), "system");
+	ck_assert_str_eq(fv_avb_root_hex(a), hex);
+	ck_assert_str_eq(fv_avb_algorithm(a), "SHA256_RSA2048");
+	ck_assert_uint_eq(fv_avb_rollback_index(a), 9);
+	ck_assert_int_eq(fv_avb_signer_checked(a), 0);
+	fv_avb_layout(a, &size, &toff, &tsize, &roots, &foff, &fsize);
+	/* 300 blocks: 3 leaf blocks and a top block; 304 blocks covered */
+	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
+	ck_assert_uint_eq(toff, size);
+	ck_assert_uint_eq(tsize, 4 * BS);
+	ck_assert_uint_eq(roots, 2);
+	ck_assert_uint_eq(foff, toff + tsize);
+	ck_assert_uint_eq(fsize, 2 * 2 * BS);
+	ck_assert_int_eq(fv_avb_params(a, &p), 0);
+	ck_assert_uint_eq(fv_params_data_blocks(p), BLOCKS);
+	ck_assert_uint_eq(fv_params_hash_offset(p), toff);
+	ck_assert_int_eq(fv_params_superblock(p), 0);
+	fv_params_free(p);
+	ck_assert_int_eq(fv_avb_verify(a, NULL, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+
+	poke(img, 7 * BS + 100);
+	ck_assert_int_eq(fv_avb_verify(a, NULL, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	fv_result_free(res);
+	/* a signed image is repaired only once its signer is checked */
+	ck_assert_int_eq(fv_avb_repair(a, NULL, 0, NULL, NULL, &res), -EINVAL);
+	fv_avb_free(a);
+	ck_assert_int_eq(fv_avb_open(img, other, &a), -EPERM);
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(fv_avb_open(img, key, &a), 0);
+	ck_assert_int_eq(fv_avb_signer_checked(a), 1);
+	ck_assert_int_eq(fv_avb_repair(a, NULL, 0, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_avb_free(a);
+
+	/* not an Android image; a vbmeta whose signature fails */
+	ck_assert_int_eq(fv_avb_open(data, NULL, &a), -EINVAL);
+	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
+	ck_assert_int_eq(fv_avb_open(img, NULL, &a), -EPERM);
+}
+END_TEST
 
 START_TEST(params_defaults_and_checks)
 {
@@ -617,9 +719,10 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(
-		&u, UNIT_TESTS(params_defaults_and_checks, options_checks,
-			       format_verify_and_failures, repair_from_parity,
-			       sign_and_check, repair_checks_signature,
-			       errno_values, device_mapper_errors));
+	return run_unit(&u,
+			UNIT_TESTS(params_defaults_and_checks, options_checks,
+				   android_images, format_verify_and_failures,
+				   repair_from_parity, sign_and_check,
+				   repair_checks_signature, errno_values,
+				   device_mapper_errors));
 }
