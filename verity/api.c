@@ -1078,8 +1078,7 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 	if (!r)
 		r = avb_vbmeta_check(&a->img.vbmeta, a->path, &err);
 	if (r) {
-		free(a->path);
-		free(a);
+		fv_avb_free(a);
 		return keep(r, &err);
 	}
 	if (key && (r = avb_signer(a, key))) {

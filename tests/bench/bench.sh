@@ -4,7 +4,9 @@
 # of BENCH_RUNS (default 5) runs each; the generic path (sha512, format 0)
 # with the same parameters; FEC on a 256 MiB image (format with parity,
 # repair); SHA-256 kernel throughput; peak RSS on a 4 GiB image.
-# BENCH_ONLY=fec runs the FEC rows alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
+# Android images: fastverity avb against format and verify doing the
+# same work, and a sha1 tree. BENCH_ONLY=fec or android runs those rows
+# alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
 # Warm cache means: the image is dropped from the page cache and read
 # back once, so it is cached as any image read from disk is (on Linux
@@ -118,6 +120,61 @@ fec_section() {
 		"$([ "$(echo "$f < $v" | bc -l)" = 1 ] && echo met || echo NOT met)"
 	echo
 }
+# Android images (docs/android.md): avbtool's commands against the same
+# work done by format and verify, alternately; avbtool itself is not
+# packaged. The image keeps its footer between runs: each run cuts it off
+# and makes it again, as avbtool does.
+android_section() {
+	local a=$dir/avb.img af=$dir/avbf.img
+	local ns="--no-superblock --salt=$salt"
+	local avb="--partition_name system --hash_algorithm sha256 --salt $salt"
+	cp "$img" "$a"
+	cp "$img" "$af"
+	echo "| Android image, 1 GiB | fastverity (plain) | fastverity avb | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	# shellcheck disable=SC2086
+	"$fv" avb add_hashtree_footer --image "$a" $avb --do_not_generate_fec
+	# shellcheck disable=SC2086
+	"$fv" avb add_hashtree_footer --image "$af" $avb --fec_num_roots 2
+	# shellcheck disable=SC2086
+	"$fv" format "$img" "$dir/ns.h" $ns --root-hash-file="$dir/ns.root" >/dev/null
+	# shellcheck disable=SC2086
+	"$fv" format "$img" "$dir/nsf.h" $ns --fec-device="$dir/nsf.f" --fec-roots=2 >/dev/null
+	within() { # LABEL "PLAIN ARGS" "AVB ARGS": fastverity plain vs avb
+		local label=$1 ps=() as=() i p q ratio
+		for i in $(seq "$runs"); do
+			# shellcheck disable=SC2086
+			ps+=("$(seconds "$fv" $2)")
+			# shellcheck disable=SC2086
+			as+=("$(seconds "$fv" $3)")
+		done
+		p=$(printf '%s\n' "${ps[@]}" | median)
+		q=$(printf '%s\n' "${as[@]}" | median)
+		ratio=$(echo "$q / $p" | bc -l)
+		printf '| %s | %.3f s | %.3f s | %.2fx | at most 1.15x | %s |\n' "$label" "$p" "$q" "$ratio" \
+			"$([ "$(echo "$ratio <= 1.15" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	}
+	within "add_hashtree_footer against format --no-superblock" \
+		"format $img $dir/ns.h $ns" "avb add_hashtree_footer --image $a $avb --do_not_generate_fec"
+	within "the same with parity, roots 2" \
+		"format $img $dir/nsf.h $ns --fec-device=$dir/nsf.f --fec-roots=2" \
+		"avb add_hashtree_footer --image $af $avb --fec_num_roots 2"
+	within "verify_image against verify" \
+		"verify $img $dir/ns.h $(cat "$dir/ns.root") $ns" "avb verify_image --image $a"
+	within "verify_image with parity against verify --fec-device" \
+		"verify $img $dir/nsf.h $(cat "$dir/ns.root") $ns --fec-device=$dir/nsf.f --fec-roots=2" \
+		"avb verify_image --image $af"
+	# older devices' sha1 trees: the generic path (a salted context
+	# copied per block) against veritysetup's (OpenSSL's digest set up
+	# and finished per block)
+	compare "sha1 tree (generic path), format --hash=sha1" 1 \
+		"format $img $dir/h1.vs $common --hash=sha1" "format $img $dir/h1.fv $common --hash=sha1"
+	echo
+}
+if [ "${BENCH_ONLY:-}" = android ]; then
+	android_section
+	exit 0
+fi
 seconds_rc() { # CMD...: wall time, whatever the exit code
 	local start=$EPOCHREALTIME
 	"$@" >/dev/null 2>&1 || true
@@ -148,6 +205,7 @@ compare "verify sha512 (generic)" 1.5 "verify $img $dir/h512 --root-hash-file=$d
 compare "format, $threads threads, image in 4 KiB pages" - "format $small $dir/h.vs $common" "format $small $dir/h.fv $common"
 echo
 fec_section
+android_section
 
 # Kernels, data in cache, from fastverity bench.
 "$fv" bench --json --salt-size=32 >"$dir/kernels.json"
