@@ -42,6 +42,9 @@ int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run);
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */
 int cli_avb_dump(struct cli_opts *o, const char *image);
+/* An Android sparse image given where raw data is expected: refused,
+ * with the command that makes a raw one (0 when path is not one). */
+int cli_refuse_sparse(const char *path);
 /* The SHA-1 of p as hex, as avbtool names keys. 0 or -EIO. */
 int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41]);
 

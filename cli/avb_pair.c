@@ -16,6 +16,17 @@
 #include "verity/container/avb/rsa.h"
 #include "verity/fec/layout.h"
 
+int cli_refuse_sparse(const char *path)
+{
+	if (!path || !avb_sparse_probe(path))
+		return 0;
+	return cli_error(
+		-EINVAL,
+		"%s: an Android sparse image, not raw data: make a raw "
+		"image first (simg2img %s IMAGE.raw)",
+		path, path);
+}
+
 /* Options that set what the image's descriptor says. */
 static const char *parameter_option(const struct cli_opts *o)
 {

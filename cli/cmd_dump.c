@@ -20,6 +20,8 @@ int cmd_dump(struct cli_opts *o)
 	if (o->nargs != 1)
 		return cli_error(-EINVAL,
 				 "dump: requires <hash_device> as argument");
+	if (cli_refuse_sparse(o->args[0]))
+		return EXIT_PARAMS;
 	if (avb_image_probe(o->args[0]))
 		return cli_avb_dump(o, o->args[0]);
 	memset(&pair, 0, sizeof(pair));

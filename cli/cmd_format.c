@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -108,6 +109,7 @@ int cmd_format(struct cli_opts *o)
 	int r;
 
 	if ((r = format_pair(o, &side, &pair)) ||
+	    (r = cli_refuse_sparse(pair.data.path)) ||
 	    (r = cli_run_of(o, &run, &pr) ? EXIT_PARAMS : 0))
 		goto out;
 	/* no output over an input */

@@ -90,6 +90,8 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 
 int cmd_open(struct cli_opts *o)
 {
+	if (o->nargs >= 1 && cli_refuse_sparse(o->args[0]))
+		return EXIT_PARAMS;
 	if (o->nargs == 2 && avb_image_probe(o->args[0]))
 		return open_avb(o, o->args[0], o->args[1]);
 	if (o->nargs < 3 || o->nargs > 4)

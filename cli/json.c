@@ -143,9 +143,10 @@ void *cli_json_failure(const struct verity_failure *f)
 
 static const char *roots_source_word(enum verity_roots_source s)
 {
-	return s == VERITY_ROOTS_GIVEN      ? "given"
-	       : s == VERITY_ROOTS_INFERRED ? "size"
-					    : "default";
+	return s == VERITY_ROOTS_GIVEN       ? "given"
+	       : s == VERITY_ROOTS_INFERRED  ? "size"
+	       : s == VERITY_ROOTS_DESCRIBED ? "image"
+					     : "default";
 }
 
 void *cli_json_fec(const struct verity_fec_layout *fl,

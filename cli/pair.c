@@ -82,6 +82,8 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 
 	memset(cp, 0, sizeof(*cp));
 	cp->signature_path = o->root_hash_signature;
+	if (o->nargs >= 1 && cli_refuse_sparse(o->args[0]))
+		return EXIT_PARAMS;
 	if (o->nargs == 1 && avb_image_probe(o->args[0]))
 		return cli_pair_avb(o, o->args[0], cp);
 	if (o->nargs == 1) {

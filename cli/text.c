@@ -95,6 +95,10 @@ void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
 			 "parity of %u roots, told from the size of %s",
 			 fl->roots, dev);
 		break;
+	case VERITY_ROOTS_DESCRIBED:
+		snprintf(buf, len, "parity of %u roots, as %s describes it",
+			 fl->roots, dev);
+		break;
 	default:
 		snprintf(buf, len,
 			 "parity of %u roots, the default (the size of %s does "

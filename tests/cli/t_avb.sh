@@ -187,9 +187,17 @@ check "  every refusal left the image alone" cmp -s images/system.img gold/syste
 printf 'data' >odd.img
 check "data of no whole 4096 bytes without a partition size" run_rc 1 avbtool add_hashtree_footer --image odd.img
 check "  says so" grep -q "not a multiple of the image block size 4096" "$T/err"
-printf '\x3a\xff\x26\xed' >sparse.img && head -c 8188 /dev/zero >>sparse.img
-check "a sparse image refused" run_rc 1 avbtool info_image --image sparse.img
-check "  names simg2img" grep -q "simg2img" "$T/err"
+# an Android sparse image header: magic, version 1.0, 28 and 12 bytes
+printf '\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00\x00\x10\x00\x00' >sparse.img && head -c 8176 /dev/zero >>sparse.img
+cp sparse.img sparse.orig
+for cmd in "avb info_image --image sparse.img" "avb add_hashtree_footer --image sparse.img" "verify sparse.img" \
+	"verify sparse.img sparse.hash 00" "format sparse.img sparse.hash" "dump sparse.img"; do
+	# shellcheck disable=SC2086
+	check "a sparse image refused: $cmd" run_rc 1 "$FV" $cmd
+	check "  names simg2img" grep -q "an Android sparse image.*simg2img sparse.img" "$T/err"
+done
+check "  and is left alone" cmp -s sparse.img sparse.orig
+check "  and nothing was made" test ! -e sparse.hash
 
 # Bad metadata: each a one-line error naming the field, exit 1, the image
 # untouched. put64 FILE OFFSET VALUE writes a big-endian u64.

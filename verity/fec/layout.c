@@ -182,7 +182,7 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 	int r;
 
 	*out = *fp;
-	*source = VERITY_ROOTS_GIVEN;
+	*source = fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN;
 	if (!fp->roots) {
 		*source = fits ? VERITY_ROOTS_INFERRED : VERITY_ROOTS_DEFAULT;
 		out->roots = fits ? fits : VERITY_FEC_DEFAULT_ROOTS;
@@ -227,7 +227,8 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 		      const struct verity_devices *d, struct fv_error *err)
 {
 	struct verity_fec_params given = *fp;
-	enum verity_roots_source source = VERITY_ROOTS_GIVEN;
+	enum verity_roots_source source =
+		fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN;
 	uint64_t hash_size = d->hash.size, end;
 	int on_hash = verity_device_same_region(&d->hash, &d->fec);
 	int r = 0;

@@ -13,10 +13,12 @@
 
 /* Where the roots of existing parity came from. */
 enum verity_roots_source {
-	VERITY_ROOTS_GIVEN,    /* the caller's value */
-	VERITY_ROOTS_INFERRED, /* the one value the FEC device's size fits */
-	VERITY_ROOTS_DEFAULT,  /* a block device or shared file: its size
-				* does not tell, veritysetup's default */
+	VERITY_ROOTS_GIVEN,     /* the caller's value */
+	VERITY_ROOTS_INFERRED,  /* the one value the FEC device's size fits */
+	VERITY_ROOTS_DEFAULT,   /* a block device or shared file: its size
+				 * does not tell, veritysetup's default */
+	VERITY_ROOTS_DESCRIBED, /* a container's metadata (an Android
+				 * image's hashtree descriptor) */
 };
 
 /* Where the parity sits and what it covers. */

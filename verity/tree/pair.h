@@ -26,6 +26,7 @@ struct verity_fec_params {
 			  * existing parity, the one value its size fits
 			  * (VERITY_FEC_DEFAULT_ROOTS where the size cannot
 			  * tell); for format, the default */
+	int described;   /* roots and place from a container's metadata */
 };
 
 struct verity_pair {

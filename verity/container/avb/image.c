@@ -38,6 +38,30 @@ static uint64_t parity_bytes(uint64_t covered, unsigned roots)
 	       AVB_FEC_BLOCK;
 }
 
+/* The sparse header: magic, major 1, minor 0, a 28-byte file header and
+ * 12-byte chunk headers (little-endian). */
+static int sparse_header(const uint8_t *h)
+{
+	return h[0] == 0x3a && h[1] == 0xff && h[2] == 0x26 && h[3] == 0xed &&
+	       h[4] == 1 && h[5] == 0 && h[6] == 0 && h[7] == 0 && h[8] == 28 &&
+	       h[9] == 0 && h[10] == 12 && h[11] == 0;
+}
+
+int avb_sparse_probe(const char *path)
+{
+	struct verity_device d;
+	uint8_t h[12];
+	int yes = 0;
+
+	if (verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+		return 0;
+	if (d.size >= sizeof(h) &&
+	    !verity_device_read(&d, 0, h, sizeof(h), NULL))
+		yes = sparse_header(h);
+	verity_device_close(&d);
+	return yes;
+}
+
 int avb_image_probe(const char *path)
 {
 	struct verity_device d;
@@ -257,6 +281,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 	pair->fec.region = (struct verity_region){path, 0, 0};
 	pair->fec.offset = d->fec_offset;
 	pair->fec.roots = d->fec_num_roots;
+	pair->fec.described = 1;
 	return 0;
 }
 
@@ -637,6 +662,13 @@ static int open_image(const char *path, struct verity_device *d,
 			       path);
 	}
 	*original = d->size;
+	if (avb_sparse_probe(path)) {
+		verity_device_close(d);
+		return fv_fail(err, EINVAL,
+			       "%s: an Android sparse image: make a raw image "
+			       "first (simg2img %s IMAGE.raw)",
+			       path, path);
+	}
 	if (d->size < AVB_FOOTER_SIZE)
 		return 0;
 	if ((r = verity_device_read(d, d->size - AVB_FOOTER_SIZE, f, sizeof(f),

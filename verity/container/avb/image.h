@@ -24,6 +24,11 @@ struct avb_image {
 	struct avb_vbmeta vbmeta;
 };
 
+/* 1 when the file at path starts with an Android sparse image's header
+ * (magic, version 1.0, its header and chunk header sizes): never raw
+ * data (0 otherwise, also for a file that cannot be read). */
+int avb_sparse_probe(const char *path);
+
 /* 1 when the file at path ends with an AVB footer (0 otherwise, also for
  * a file that cannot be read: the caller's own open says why). */
 int avb_image_probe(const char *path);
