@@ -28,7 +28,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/avb/rsa.c verity/container/avb/image.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/ops.c verity/api.c
-KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c
+KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
@@ -73,7 +73,7 @@ SONAME = libfastverity.so.1
 # The target the compiler builds for (a cross compiler's, not the host's).
 TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
 ifeq ($(TARGET_ARCH),x86_64)
-$(B)/hashtree/sha256_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
+$(B)/hashtree/sha256_shani.o $(B)/hashtree/sha1_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
 endif
 ifeq ($(TARGET_ARCH),aarch64)
 $(B)/hashtree/sha256_armv8.o: ALL_CFLAGS += -march=armv8-a+crypto

@@ -136,6 +136,17 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 
 	if (EVP_MD_is_a(h->md, "SHA256") && hash_type == 1)
 		return init_fast(h, salt, salt_size);
+	/* old Android trees: SHA-1 two blocks at a time where the CPU has
+	 * SHA-NI (hashtree/sha1.h) */
+	if (EVP_MD_is_a(h->md, "SHA1") && hash_type == 1 &&
+	    sha1_kernel_available()) {
+		h->path = HT_PATH_FAST;
+		h->sha1 = 1;
+		h->path_reason =
+			"sha1 in format 1: salted state, SHA-NI two-way";
+		sha1_salted_init(&h->sha1_state, salt, salt_size);
+		return 0;
+	}
 
 	h->path = HT_PATH_GENERIC;
 	h->path_reason =
@@ -187,7 +198,7 @@ static int hash_generic(const struct ht_hasher *h, const uint8_t *blocks,
 
 void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice)
 {
-	if (h->path != HT_PATH_FAST)
+	if (h->path != HT_PATH_FAST || h->sha1)
 		return;
 	h->kernel = sha256_kernel_choose(choice);
 	h->ops = sha256_kernel_ops(h->kernel);
@@ -197,6 +208,11 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t block_size, size_t count, uint8_t *out,
 		   size_t out_stride, struct fv_error *err)
 {
+	if (h->path == HT_PATH_FAST && h->sha1) {
+		sha1_finup_many(&h->sha1_state, blocks, block_size, count, out,
+				out_stride);
+		return 0;
+	}
 	if (h->path == HT_PATH_FAST) {
 		h->ops->finup_many(&h->sha, blocks, block_size, count, out,
 				   out_stride);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "sha1.h"
 #include "sha256.h"
 
 #define HT_MAX_SALT_SIZE   256
@@ -40,9 +41,11 @@ struct ht_hasher {
 	uint8_t salt[HT_MAX_SALT_SIZE];
 	size_t salt_size;
 	struct sha256_salted_state sha; /* fast path */
-	struct evp_md_st *md;           /* generic path */
-	struct evp_md_ctx_st *salted;   /* generic path, format 1 */
-	char provider[32];              /* where the digest came from */
+	int sha1;                       /* fast path: SHA-1, not SHA-256 */
+	struct sha1_salted_state sha1_state;
+	struct evp_md_st *md;         /* generic path */
+	struct evp_md_ctx_st *salted; /* generic path, format 1 */
+	char provider[32];            /* where the digest came from */
 };
 
 /* Sets up hashing for digest alg ("sha256", "sha1", ...). Returns 0, or

@@ -1,5 +1,6 @@
-/* Every SHA-256 kernel and both hashing paths against OpenSSL one-shot
- * hashing, for every salt size 0..256 and several message sizes. */
+/* Every SHA-256 kernel, the SHA-1 kernel and both hashing paths against
+ * OpenSSL one-shot hashing, for every salt size 0..256 and several
+ * message sizes. */
 #include <errno.h>
 #include <check.h>
 
@@ -10,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include "hashtree/hasher.h"
+#include "hashtree/sha1.h"
 #include "hashtree/sha256.h"
 
 static uint8_t salt[256];
@@ -192,8 +194,14 @@ START_TEST(hasher_paths_match_openssl)
 					ht_hasher_init(&h, algs[a], type, salt,
 						       salt_sizes[si], &err),
 					0);
-				ck_assert_int_eq(h.path == HT_PATH_FAST,
-						 a == 0 && type == 1);
+				/* sha1: the SHA-1 kernel where the CPU has
+				 * SHA-NI */
+				ck_assert_int_eq(
+					h.path == HT_PATH_FAST,
+					type == 1 &&
+						(a == 0 ||
+						 (a == 1 &&
+						  sha1_kernel_available())));
 				/* sha256 in format 1 never starts OpenSSL */
 				ck_assert_str_eq(h.provider,
 						 a == 0 && type == 1
@@ -231,8 +239,34 @@ START_TEST(hasher_refuses_unknown_digest)
 }
 END_TEST
 
+/* The SHA-1 kernel (two streams and one) against OpenSSL, for every salt
+ * size (the loop index), every message length, odd and even batches. */
+START_TEST(sha1_kernel_matches_openssl_every_salt_size)
+{
+	struct sha1_salted_state st;
+	uint8_t out[5 * 24], want[20];
+
+	if (!sha1_kernel_available())
+		return;
+	sha1_salted_init(&st, salt, (size_t)_i);
+	for (size_t l = 0; l < NLENS; l++)
+		for (size_t count = 1; count <= 3; count++) {
+			sha1_finup_many(&st, msgs, lens[l], count, out, 24);
+			for (size_t i = 0; i < count; i++) {
+				reference("sha1", 1, salt, (size_t)_i,
+					  msgs + i * lens[l], lens[l], want);
+				ck_assert_msg(!memcmp(want, out + i * 24, 20),
+					      "salt %d len %zu count %zu i %zu",
+					      _i, lens[l], count, i);
+			}
+		}
+}
+END_TEST
+
 static void add_loops(TCase *tc)
 {
+	tcase_add_loop_test(tc, sha1_kernel_matches_openssl_every_salt_size, 0,
+			    257);
 	tcase_add_loop_test(tc, portable_matches_openssl_every_salt_size, 0,
 			    257);
 	tcase_add_loop_test(

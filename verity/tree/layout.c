@@ -53,7 +53,8 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 		return;
 	info->hash_path = ht_path_name(h->path);
 	info->path_reason = h->path_reason;
-	info->kernel = h->path == HT_PATH_FAST ? sha256_kernel_name(h->kernel)
-					       : "OpenSSL EVP";
+	info->kernel = h->path != HT_PATH_FAST ? "OpenSSL EVP"
+		       : h->sha1               ? "sha-ni sha1 (two-way)"
+					       : sha256_kernel_name(h->kernel);
 	memcpy(info->provider, h->provider, sizeof(info->provider));
 }
