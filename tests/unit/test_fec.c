@@ -185,7 +185,7 @@ START_TEST(layout_separate_device)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {{"f", 0, 0}, 0, 2};
+	struct verity_fec_params fp = {.region = {"f", 0, 0}, .roots = 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
@@ -214,7 +214,8 @@ START_TEST(layout_on_hash_device)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {{"h", 0, 0}, 81920, 2};
+	struct verity_fec_params fp = {
+		.region = {"h", 0, 0}, .offset = 81920, .roots = 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
@@ -254,7 +255,7 @@ START_TEST(layout_refusals)
 {
 	struct verity_params p;
 	struct verity_layout l;
-	struct verity_fec_params fp = {{"f", 0, 0}, 0, 2};
+	struct verity_fec_params fp = {.region = {"f", 0, 0}, .roots = 2};
 	struct verity_fec_layout fl;
 
 	sample(&p, &l);
