@@ -11,7 +11,7 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/
 # libdevmapper: its header only; it is opened when first needed
 # (verity/dm/activate.c)
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper,$(PKGS)) 2>/dev/null) \
-           -lfec -lpthread -lm
+           -lfec -lz -lpthread -lm
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
@@ -26,6 +26,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
            verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/rsa.c verity/container/avb/image.c \
+           verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/ops.c verity/api.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
@@ -33,7 +34,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c
+           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/ddi.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
@@ -42,7 +43,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building, testing (cryptsetup-bin is the oracle) and clang.
 DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
+            check libjson-c-dev zlib1g-dev fdisk cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl \
             libclang-rt-14-dev libisal-dev libfec-dev \
             softhsm2 libengine-pkcs11-openssl $(ARM64_PKGS)
@@ -52,7 +53,7 @@ DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
 # Multi-Arch: same): tests/arm64/run.sh unpacks it into build-arm64.
 ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:arm64 \
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
-             libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64
+             libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
 .PHONY: all deps check check-host check-arm64 check-unit check-cli check-images \
         check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults demo install uninstall clean bench

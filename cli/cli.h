@@ -38,6 +38,8 @@ struct cli_opts {
 	char *salt_size;     /* bench lists */
 	char *size;
 	char *device;
+	char *partition; /* a disk image's protected partition: root, usr */
+	int ddi_json;    /* sign: systemd's signature partition JSON */
 	int csv;
 	int no_superblock;
 	int progress;

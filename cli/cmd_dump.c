@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "cli/avb.h"
+#include "cli/ddi.h"
 #include "cli/errors.h"
+#include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -24,6 +26,8 @@ int cmd_dump(struct cli_opts *o)
 		return EXIT_PARAMS;
 	if (avb_image_probe(o->args[0]))
 		return cli_avb_dump(o, o->args[0]);
+	if (ddi_probe(o->args[0]))
+		return cli_ddi_dump(o, o->args[0]);
 	memset(&pair, 0, sizeof(pair));
 	verity_params_default(&pair.params);
 	pair.hash.path = o->args[0];

@@ -11,7 +11,9 @@
 #include "verity/dm/activate.h"
 #include "verity/sign/signature.h"
 #include "cli/avb.h"
+#include "cli/ddi.h"
 #include "cli/errors.h"
+#include "verity/container/ddi/ddi.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/cli.h"
@@ -94,6 +96,11 @@ int cmd_open(struct cli_opts *o)
 		return EXIT_PARAMS;
 	if (o->nargs == 2 && avb_image_probe(o->args[0]))
 		return open_avb(o, o->args[0], o->args[1]);
+	if (o->nargs == 2 && ddi_probe(o->args[0])) {
+		int r = policies(o);
+
+		return r ? r : cli_ddi_open(o, o->args[0], o->args[1]);
+	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
 			-EINVAL,

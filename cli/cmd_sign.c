@@ -12,6 +12,7 @@
 #include "verity/storage/output.h"
 #include "verity/sign/signature.h"
 #include "cli/errors.h"
+#include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/cli.h"
@@ -100,7 +101,8 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	signer.passphrase = pass;
 	/* the environment is the command's to read, not the library's */
 	signer.pkcs11_module = getenv("FASTVERITY_PKCS11_MODULE");
-	signer.embed_cert = o->embed_cert;
+	/* systemd's signature partition holds the certificate */
+	signer.embed_cert = o->embed_cert || o->ddi_json;
 	r = verity_sign(&signer, root_hex, &der, &len, &err);
 	/* an encrypted key and no file: ask on the terminal, if there is
 	 * one (never through OpenSSL's own prompt) */
@@ -114,6 +116,19 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	}
 	if (r)
 		return cli_lib_error(r, &err);
+	if (o->ddi_json) {
+		char fp[65], *json;
+
+		r = verity_cert_fingerprint(o->cert, fp, &err);
+		if (!r)
+			r = ddi_sig_json_make(root_hex, fp, der, len, &json,
+					      &err);
+		free(der);
+		if (r)
+			return cli_lib_error(r, &err);
+		der = (uint8_t *)json;
+		len = strlen(json);
+	}
 	if (!strcmp(out_path, "-")) {
 		/* the DER on standard output (checked at exit) */
 		r = fwrite(der, 1, len, stdout) == len

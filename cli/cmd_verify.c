@@ -8,7 +8,10 @@
 #include <json-c/json.h>
 
 #include "verity/sign/signature.h"
+#include "cli/avb.h"
+#include "cli/ddi.h"
 #include "cli/errors.h"
+#include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -208,6 +211,9 @@ int cmd_verify(struct cli_opts *o)
 
 	memset(&vr, 0, sizeof(vr));
 	memset(&out, 0, sizeof(out));
+	if (o->nargs == 1 && !cli_refuse_sparse(o->args[0]) &&
+	    !avb_image_probe(o->args[0]) && ddi_probe(o->args[0]))
+		return cli_ddi_verify(o, o->args[0]);
 	if ((r = cli_pair_from_args(o, &cp)) || (r = cli_signed_checks(o, &cp)))
 		goto out;
 	vr.max_shown = UINT64_MAX;

@@ -131,6 +131,15 @@ static const struct cli_option rows[] = {
 	 "PEM certificate (or bundle) trusted to sign root hashes; "
 	 "repeatable",
 	 0, NULL},
+	{"partition", '\0', K_VALUE, AT(partition), 0,
+	 A_VERIFY | A_DUMP | A_OPEN, "root|usr",
+	 "Disk images: the protected partition to take (default: all; open: "
+	 "root)",
+	 0, NULL},
+	{"ddi-json", '\0', K_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
+	 "Write the JSON of a disk image's signature partition (as "
+	 "systemd-repart writes it) instead of the DER",
+	 0, NULL},
 	{"sidecar", '\0', K_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
 	 "Format IMAGE: write IMAGE.verity, IMAGE.roothash (and "
 	 ".roothash.p7s with --key, .fec with --fec-roots)",

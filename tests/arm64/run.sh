@@ -53,7 +53,7 @@ if [ ! -e "$isal_lib/libisal.so.2" ]; then
 fi
 
 export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig:$isal_lib/pkgconfig
-libs="-L$isal_lib $(pkg-config --libs libcrypto popt json-c) -lisal -lfec -lpthread -lm"
+libs="-L$isal_lib $(pkg-config --libs libcrypto popt json-c) -lisal -lfec -lz -lpthread -lm"
 units=$(for t in tests/unit/test_*.c; do t=${t##*/}; echo "$B/unit/${t%.c}"; done)
 # shellcheck disable=SC2086
 make -s -j"$(nproc)" CC=$CC B=$B LIBS="$libs" \

@@ -41,7 +41,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	[ "$name" = fuzz_cli ] && extra="$cobjs -lpopt -ljson-c" && opts="-detect_leaks=0 -close_fd_mask=3 -dict=tests/fuzz/fuzz_cli.dict"
 	# shellcheck disable=SC2086
 	if ! clang $flags $jsonc -fsanitize=fuzzer -o "$out/$name" "$t" $extra "$out/libfv.a" \
-		-lcrypto -lisal -lfec -lpthread -lm 2>"$out/$name.log"; then
+		-lcrypto -ljson-c -lisal -lfec -lz -lpthread -lm 2>"$out/$name.log"; then
 		echo "FAIL fuzz: $name does not build" >&2
 		cat "$out/$name.log" >&2
 		failed=$((failed + 1))

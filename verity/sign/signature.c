@@ -273,6 +273,21 @@ static void signer_name(PKCS7_SIGNER_INFO *si, X509 *cert, char *out,
 	BN_free(bn);
 }
 
+/* The SHA-256 of the certificate's DER as lowercase hex ("" when it
+ * cannot be computed). */
+static void fingerprint(X509 *x, char out[65])
+{
+	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
+	unsigned char d[32];
+	unsigned len = 0;
+
+	out[0] = 0;
+	if (md && X509_digest(x, md, d, &len) && len == sizeof(d))
+		for (unsigned i = 0; i < len; i++)
+			snprintf(out + 2 * i, 3, "%02x", d[i]);
+	EVP_MD_free(md);
+}
+
 /* Every signer must be a trusted certificate, or chain to one (the
  * signature's own certificates may fill the chain): the first that is
  * not is named. res->signer gets the signers' subjects. Validity periods
@@ -325,6 +340,8 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 					    : "");
 			break;
 		}
+		if (!res->fingerprint[0])
+			fingerprint(x, res->fingerprint);
 		if (strlen(res->signer) + strlen(name) + 3 <
 		    sizeof(res->signer))
 			snprintf(res->signer + strlen(res->signer),
@@ -461,5 +478,28 @@ out:
 	PKCS7_free(p7);
 	sk_X509_pop_free(certs, X509_free);
 	X509_STORE_free(store);
+	return r;
+}
+
+int verity_cert_fingerprint(const char *cert_path, char out[65],
+			    struct fv_error *err)
+{
+	BIO *b = NULL;
+	X509 *x = NULL;
+	int r = pem_bio(cert_path, "certificate file", &b, err);
+
+	out[0] = 0;
+	if (r)
+		return r == -ENOENT ? -EINVAL : r;
+	if (!PEM_read_bio_X509(b, &x, NULL, NULL))
+		r = fv_fail(err, EINVAL, "%s: cannot read a PEM certificate",
+			    cert_path);
+	else
+		fingerprint(x, out);
+	if (!r && !out[0])
+		r = fv_fail(err, ENOMEM, "cannot hash %s", cert_path);
+	X509_free(x);
+	BIO_free(b);
+	ERR_clear_error();
 	return r;
 }

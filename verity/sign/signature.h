@@ -26,8 +26,11 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 		uint8_t **der, size_t *der_len, struct fv_error *err);
 
 struct verity_sig_check {
-	char signer[256];  /* subject of the signer certificate */
-	char warning[256]; /* "" or why the check needed a leniency */
+	char signer[256];     /* subject of the signer certificate */
+	char fingerprint[65]; /* SHA-256 of the (first) signer certificate's
+			       * DER, lowercase hex (systemd's
+			       * certificateFingerprint) */
+	char warning[256];    /* "" or why the check needed a leniency */
 };
 
 /* A signature to check: its DER bytes, and the name messages give it. */
@@ -46,6 +49,11 @@ int verity_signature_check(const struct verity_sig *sig,
 			   const char *const *trusted, size_t ntrusted,
 			   const char *root_hex, struct verity_sig_check *res,
 			   struct fv_error *err);
+
+/* The SHA-256 of a PEM certificate's DER, lowercase hex (systemd's
+ * certificateFingerprint). */
+int verity_cert_fingerprint(const char *cert_path, char out[65],
+			    struct fv_error *err);
 
 #define VERITY_MAX_SIGNATURE (64 * 1024)
 /* Trusted certificates: at most this many files, and this many

@@ -1,0 +1,399 @@
+/* A systemd Discoverable Disk Image given alone to verify, dump or open
+ * (docs/ddi.md): every protected partition found in its GPT checked in
+ * full (tree, root hash, signature), shown, or mapped. */
+#include "cli/ddi.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/pair.h"
+#include "cli/progress.h"
+#include "cli/text.h"
+#include "verity/container/ddi/ddi.h"
+#include "verity/ops.h"
+
+/* Where systemd looks for certificates trusted to sign DDIs. */
+#define VERITY_D "/etc/verity.d"
+
+/* The protected partitions --partition picks (a role: root, usr). */
+static int picked(const struct cli_opts *o, const struct ddi_verity *v)
+{
+	return !o->partition || !strcmp(o->partition, ddi_role_name(v->role));
+}
+
+static int check_partition_option(const struct cli_opts *o,
+				  const struct ddi_image *img)
+{
+	if (o->partition && strcmp(o->partition, "root") &&
+	    strcmp(o->partition, "usr"))
+		return cli_error(-EINVAL,
+				 "--partition: '%s' is not root or usr",
+				 o->partition);
+	for (size_t i = 0; i < img->nv; i++)
+		if (picked(o, &img->v[i]))
+			return 0;
+	return cli_error(-EINVAL, "%s: no protected %s partition", img->path,
+			 o->partition);
+}
+
+/* The name a message gives a partition: "partition 1 (root-x86-64,
+ * label root-x86-64, UUID ...)". */
+static void partition_name(const struct gpt_partition *p, char *out, size_t len)
+{
+	const char *type = ddi_type_name(p->type);
+
+	snprintf(out, len, "partition %u (%s, label '%s', UUID %s)", p->index,
+		 type ? type : p->type, p->label, p->uuid);
+}
+
+struct ddi_report {
+	const struct cli_opts *o;
+	const struct ddi_verity *v;
+	json_object *failures; /* --json */
+};
+
+static void report(void *c, const struct verity_failure *f)
+{
+	struct ddi_report *rep = c;
+	int data =
+		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
+	const struct gpt_partition *p = data ? rep->v->data : rep->v->hash;
+	const char *type = ddi_type_name(p->type);
+
+	if (rep->failures) {
+		json_object *j = cli_json_failure(f);
+
+		json_object_object_add(j, "partition",
+				       json_object_new_int((int)p->index));
+		json_object_object_add(
+			j, "image_offset",
+			json_object_new_uint64(p->offset + f->position));
+		json_object_array_add(rep->failures, j);
+		return;
+	}
+	fprintf(stderr,
+		"%s at position %" PRIu64
+		" (partition %u %s, image byte %" PRIu64 ").\n",
+		f->kind == HT_BAD_PADDING ? "Spare area is not zeroed"
+		: f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH
+			? "Unreadable block"
+			: "Verification failed",
+		f->position, p->index, type ? type : p->type,
+		p->offset + f->position);
+}
+
+/* The certificates to check a signature against: --trusted-cert, or
+ * /etc/verity.d/'s. *list is malloc'd when taken from the directory. */
+static int trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
+		      glob_t *g)
+{
+	*list = o->trusted_certs;
+	*n = o->ntrusted;
+	memset(g, 0, sizeof(*g));
+	if (*n)
+		return 0;
+	if (glob(VERITY_D "/*.crt", 0, NULL, g) == 0 && g->gl_pathc) {
+		*list = (const char **)g->gl_pathv;
+		*n = g->gl_pathc;
+	}
+	return 0;
+}
+
+static json_object *json_partition(const struct gpt_partition *p)
+{
+	json_object *j = json_object_new_object();
+	const char *type = ddi_type_name(p->type);
+
+	json_object_object_add(j, "index", json_object_new_int((int)p->index));
+	json_object_object_add(j, "type", cli_json_str(type ? type : p->type));
+	json_object_object_add(j, "label", cli_json_str(p->label));
+	json_object_object_add(j, "uuid", cli_json_str(p->uuid));
+	json_object_object_add(j, "offset", json_object_new_uint64(p->offset));
+	json_object_object_add(j, "size", json_object_new_uint64(p->size));
+	return j;
+}
+
+/* One protected partition checked: 0, or the exit code (printed). */
+static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
+		      const struct ddi_verity *v, json_object *list)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
+	struct cli_progress pr;
+	struct fv_error err;
+	struct ddi_report rep = {o, v, NULL};
+	const char **trusted;
+	size_t ntrusted;
+	char data_name[256], hash_name[256];
+	glob_t g;
+	int r, code;
+
+	partition_name(v->data, data_name, sizeof(data_name));
+	partition_name(v->hash, hash_name, sizeof(hash_name));
+	if ((r = ddi_pair(img, v, &pair, &err)))
+		return cli_lib_error(r, &err);
+	trusted_of(o, &trusted, &ntrusted, &g);
+	if (v->signature && !ntrusted) {
+		globfree(&g);
+		return cli_error(
+			-EINVAL,
+			"%s: %s is signed (partition %u): give the "
+			"signer's certificate with "
+			"--trusted-cert=<cert.pem>, or put it in " VERITY_D
+			"/ as systemd does",
+			img->path, data_name, v->sig->index);
+	}
+	if (cli_run_of(o, &run, &pr)) {
+		globfree(&g);
+		return EXIT_PARAMS;
+	}
+	run.trusted = trusted;
+	run.ntrusted = ntrusted;
+	run.report = report;
+	run.ctx = &rep;
+	if (o->json)
+		rep.failures = json_object_new_array();
+	r = verity_op_verify(&pair, &run, &out, &err);
+	cli_progress_end(&pr);
+	globfree(&g);
+	if (r) {
+		json_object_put(rep.failures);
+		/* a signature that does not check out is exit 1 here, as
+		 * systemd refuses the image */
+		return cli_lib_error(r == -EPERM ? -EINVAL : r, &err);
+	}
+	if (v->signature && v->fingerprint[0] &&
+	    strcmp(v->fingerprint, out.sig.fingerprint)) {
+		json_object_put(rep.failures);
+		return cli_error(-EINVAL,
+				 "%s: partition %u: certificateFingerprint %s "
+				 "is not the signer's (%s)",
+				 img->path, v->sig->index, v->fingerprint,
+				 out.sig.fingerprint);
+	}
+	code = cli_verdict(&out.res);
+	if (o->json) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "role",
+				       cli_json_str(ddi_role_name(v->role)));
+		json_object_object_add(j, "architecture",
+				       cli_json_str(v->arch));
+		json_object_object_add(j, "data", json_partition(v->data));
+		json_object_object_add(j, "hash", json_partition(v->hash));
+		json_object_object_add(j, "signature",
+				       v->sig ? json_partition(v->sig) : NULL);
+		json_object_object_add(j, "signer",
+				       v->sig ? cli_json_str(out.sig.signer)
+					      : NULL);
+		json_object_object_add(
+			j, "certificate_fingerprint",
+			v->sig ? cli_json_str(out.sig.fingerprint) : NULL);
+		json_object_object_add(j, "root_hash",
+				       cli_json_str(v->root_hex));
+		json_object_object_add(j, "result",
+				       cli_json_str(cli_verdict_word(code)));
+		cli_json_add_counts(j, &out.res);
+		json_object_object_add(j, "failures", rep.failures);
+		json_object_array_add(list, j);
+		return code;
+	}
+	if (code == EXIT_VERIFY)
+		cli_print_counts(&out.res);
+	if (!out.res.root_matches)
+		fprintf(stderr, "Verification of root hash failed.\n");
+	if (out.sig.warning[0])
+		fprintf(stderr, "fastverity: %s: warning: %s\n", img->path,
+			out.sig.warning);
+	printf("%s-%s: %s, tree in partition %u, %s: %s.\n",
+	       ddi_role_name(v->role), v->arch, data_name, v->hash->index,
+	       v->sig ? "signed"
+		      : "unsigned (the root hash comes from the "
+			"partition UUIDs)",
+	       code == EXIT_OK ? "verified" : "FAILED");
+	if (v->sig)
+		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
+		       "%u.\n",
+		       ddi_role_name(v->role), v->arch, out.sig.signer,
+		       out.sig.fingerprint, v->sig->index);
+	return code;
+}
+
+int cli_ddi_verify(struct cli_opts *o, const char *image)
+{
+	struct ddi_image img;
+	struct fv_error err;
+	json_object *list = o->json ? json_object_new_array() : NULL;
+	int r, worst = EXIT_OK;
+
+	if ((r = ddi_image_read(image, &img, &err))) {
+		json_object_put(list);
+		return cli_lib_error(r, &err);
+	}
+	if ((r = check_partition_option(o, &img)))
+		goto out;
+	for (size_t i = 0; i < img.nv; i++) {
+		if (!picked(o, &img.v[i]))
+			continue;
+		r = verify_one(o, &img, &img.v[i], list);
+		/* a parameter or signature problem stops; bad blocks go on
+		 * to the next partition */
+		if (r && r != EXIT_VERIFY && !(r == EXIT_PARAMS && o->json))
+			goto out;
+		if (r > worst || (r == EXIT_VERIFY))
+			worst = r == EXIT_VERIFY ? EXIT_VERIFY
+						 : (worst ? worst : r);
+	}
+	r = worst;
+	if (o->json) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "image", cli_json_str(image));
+		json_object_object_add(j, "result",
+				       cli_json_str(cli_verdict_word(r)));
+		json_object_object_add(j, "partitions", list);
+		list = NULL;
+		cli_json_print(j);
+	}
+out:
+	json_object_put(list);
+	ddi_image_free(&img);
+	return r;
+}
+
+int cli_ddi_dump(struct cli_opts *o, const char *image)
+{
+	struct ddi_image img;
+	struct fv_error err;
+	json_object *list = json_object_new_array();
+	int r;
+
+	if ((r = ddi_image_read(image, &img, &err))) {
+		json_object_put(list);
+		return cli_lib_error(r, &err);
+	}
+	if ((r = check_partition_option(o, &img)))
+		goto out;
+	if (!o->json)
+		printf("Discoverable disk image %s: GPT of %u-byte sectors, "
+		       "disk UUID %s, %zu partitions\n",
+		       image, img.gpt.h.sector, img.gpt.h.disk_uuid,
+		       img.gpt.nparts);
+	for (size_t i = 0; i < img.nv; i++) {
+		const struct ddi_verity *v = &img.v[i];
+		struct verity_pair pair;
+		struct verity_layout l;
+		char data_name[256], hash_name[256], sig_name[256] = "";
+
+		if (!picked(o, v))
+			continue;
+		if ((r = ddi_pair(&img, v, &pair, &err)) ||
+		    (r = verity_layout_compute(&pair.params, &l, &err))) {
+			r = cli_lib_error(r, &err);
+			goto out;
+		}
+		partition_name(v->data, data_name, sizeof(data_name));
+		partition_name(v->hash, hash_name, sizeof(hash_name));
+		if (v->sig)
+			partition_name(v->sig, sig_name, sizeof(sig_name));
+		if (o->json) {
+			json_object *j = cli_json_header(image, &pair.params,
+							 &l, pair.root);
+
+			json_object_object_add(
+				j, "role",
+				cli_json_str(ddi_role_name(v->role)));
+			json_object_object_add(j, "architecture",
+					       cli_json_str(v->arch));
+			json_object_object_add(j, "data_partition",
+					       json_partition(v->data));
+			json_object_object_add(j, "hash_partition",
+					       json_partition(v->hash));
+			json_object_object_add(j, "signature_partition",
+					       v->sig ? json_partition(v->sig)
+						      : NULL);
+			json_object_object_add(
+				j, "certificate_fingerprint",
+				v->fingerprint[0] ? cli_json_str(v->fingerprint)
+						  : NULL);
+			json_object_object_add(
+				j, "signed",
+				json_object_new_boolean(v->sig != NULL));
+			json_object_array_add(list, j);
+			continue;
+		}
+		printf("\n%s-%s:\n  data:      %s, %" PRIu64
+		       " bytes at %" PRIu64 "\n  hash tree: %s, %" PRIu64
+		       " bytes at %" PRIu64 "\n",
+		       ddi_role_name(v->role), v->arch, data_name,
+		       v->data->size, v->data->offset, hash_name, v->hash->size,
+		       v->hash->offset);
+		if (v->sig)
+			printf("  signature: %s, certificate sha256 %s\n",
+			       sig_name,
+			       v->fingerprint[0] ? v->fingerprint : "(none)");
+		else
+			printf("  signature: none (unsigned: the root hash "
+			       "comes from the partition UUIDs)\n");
+		cli_print_header(hash_name, &pair.params, "-", &l, pair.root);
+	}
+	if (o->json) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "image", cli_json_str(image));
+		json_object_object_add(
+			j, "sector_size",
+			json_object_new_int((int)img.gpt.h.sector));
+		json_object_object_add(j, "disk_uuid",
+				       cli_json_str(img.gpt.h.disk_uuid));
+		json_object_object_add(j, "verity", list);
+		list = NULL;
+		cli_json_print(j);
+	}
+out:
+	json_object_put(list);
+	ddi_image_free(&img);
+	return r;
+}
+
+int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
+{
+	struct ddi_image img;
+	struct verity_pair pair;
+	struct verity_run run;
+	struct fv_error err;
+	int r;
+
+	if ((r = ddi_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	if ((r = check_partition_option(o, &img)))
+		goto out;
+	r = EXIT_PARAMS;
+	for (size_t i = 0; i < img.nv; i++) {
+		if (!picked(o, &img.v[i]) ||
+		    (!o->partition && img.v[i].role != DDI_ROOT && img.nv > 1))
+			continue;
+		if ((r = ddi_pair(&img, &img.v[i], &pair, &err))) {
+			r = cli_lib_error(r, &err);
+			goto out;
+		}
+		memset(&run, 0, sizeof(run));
+		run.activation = o->activation;
+		/* the signature is the kernel's to check */
+		r = verity_op_open(name, &pair, &run, &err);
+		r = r ? cli_lib_error(r, &err) : EXIT_OK;
+		goto out;
+	}
+	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
+out:
+	ddi_image_free(&img);
+	return r;
+}
