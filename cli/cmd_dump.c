@@ -26,7 +26,7 @@ int cmd_dump(struct cli_opts *o)
 		return EXIT_PARAMS;
 	if (avb_image_probe(o->args[0]))
 		return cli_avb_dump(o, o->args[0]);
-	if (ddi_probe(o->args[0]))
+	if (cli_ddi_given(o->args[0]))
 		return cli_ddi_dump(o, o->args[0]);
 	memset(&pair, 0, sizeof(pair));
 	verity_params_default(&pair.params);

@@ -96,7 +96,7 @@ int cmd_open(struct cli_opts *o)
 		return EXIT_PARAMS;
 	if (o->nargs == 2 && avb_image_probe(o->args[0]))
 		return open_avb(o, o->args[0], o->args[1]);
-	if (o->nargs == 2 && ddi_probe(o->args[0])) {
+	if (o->nargs == 2 && cli_ddi_given(o->args[0])) {
 		int r = policies(o);
 
 		return r ? r : cli_ddi_open(o, o->args[0], o->args[1]);

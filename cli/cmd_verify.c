@@ -212,7 +212,7 @@ int cmd_verify(struct cli_opts *o)
 	memset(&vr, 0, sizeof(vr));
 	memset(&out, 0, sizeof(out));
 	if (o->nargs == 1 && !cli_refuse_sparse(o->args[0]) &&
-	    !avb_image_probe(o->args[0]) && ddi_probe(o->args[0]))
+	    !avb_image_probe(o->args[0]) && cli_ddi_given(o->args[0]))
 		return cli_ddi_verify(o, o->args[0]);
 	if ((r = cli_pair_from_args(o, &cp)) || (r = cli_signed_checks(o, &cp)))
 		goto out;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -17,10 +18,26 @@
 #include "cli/progress.h"
 #include "cli/text.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/container/sidecar.h"
 #include "verity/ops.h"
 
 /* Where systemd looks for certificates trusted to sign DDIs. */
 #define VERITY_D "/etc/verity.d"
+
+int cli_ddi_given(const char *image)
+{
+	struct verity_sidecar side;
+	struct stat st;
+	int sidecar;
+
+	if (!ddi_probe(image))
+		return 0;
+	if (verity_sidecar_names(image, &side, NULL))
+		return 1;
+	sidecar = stat(side.tree, &st) == 0;
+	verity_sidecar_free(&side);
+	return !sidecar;
+}
 
 /* The protected partitions --partition picks (a role: root, usr). */
 static int picked(const struct cli_opts *o, const struct ddi_verity *v)
@@ -168,7 +185,11 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 		json_object_put(rep.failures);
 		/* a signature that does not check out is exit 1 here, as
 		 * systemd refuses the image */
-		return cli_lib_error(r == -EPERM ? -EINVAL : r, &err);
+		if (r == -EPERM)
+			return cli_lib_error(-EINVAL, &err);
+		return cli_error(r, "%s (%s-%s: partitions %u and %u)", err.msg,
+				 ddi_role_name(v->role), v->arch,
+				 v->data->index, v->hash->index);
 	}
 	if (v->signature && v->fingerprint[0] &&
 	    strcmp(v->fingerprint, out.sig.fingerprint)) {

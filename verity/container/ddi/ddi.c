@@ -15,66 +15,72 @@
 
 /* The Discoverable Partitions Specification's types: per architecture,
  * root and usr, each with its -verity and -verity-sig. */
+#define ARCH(a, rd, rv, rs, ud, uv, us)                        \
+	{                                                      \
+		a, {{rd, rv, rs}, {ud, uv, us}},               \
+		{                                              \
+			{"root-" a, "root-" a "-verity",       \
+			 "root-" a "-verity-sig"},             \
+			{                                      \
+				"usr-" a, "usr-" a "-verity",  \
+					"usr-" a "-verity-sig" \
+			}                                      \
+		}                                              \
+	}
+
 static const struct ddi_types {
 	const char *arch;
-	const char *t[2][3]; /* [role][data, verity, sig] */
+	const char *t[2][3];    /* [role][data, verity, sig] */
+	const char *name[2][3]; /* "root-x86-64-verity" */
 } types[] = {
-	{"x86",
-	 {{"44479540-f297-41b2-9af7-d131d5f0458a",
-	   "d13c5d3b-b5d1-422a-b29f-9454fdc89d76",
-	   "5996fc05-109c-48de-808b-23fa0830b676"},
-	  {"75250d76-8cc6-458e-bd66-bd47cc81a812",
-	   "8f461b0d-14ee-4e81-9aa9-049b6fb97abd",
-	   "974a71c0-de41-43c3-be5d-5c5ccd1ad2c0"}}},
-	{"x86-64",
-	 {{"4f68bce3-e8cd-4db1-96e7-fbcaf984b709",
-	   "2c7357ed-ebd2-46d9-aec1-23d437ec2bf5",
-	   "41092b05-9fc8-4523-994f-2def0408b176"},
-	  {"8484680c-9521-48c6-9c11-b0720656f69e",
-	   "77ff5f63-e7b6-4633-acf4-1565b864c0e6",
-	   "e7bb33fb-06cf-4e81-8273-e543b413e2e2"}}},
-	{"arm",
-	 {{"69dad710-2ce4-4e3c-b16c-21a1d49abed3",
-	   "7386cdf2-203c-47a9-a498-f2ecce45a2d6",
-	   "42b0455f-eb11-491d-98d3-56145ba9d037"},
-	  {"7d0359a3-02b3-4f0a-865c-654403e70625",
-	   "c215d751-7bcd-4649-be90-6627490a4c05",
-	   "d7ff812f-37d1-4902-a810-d76ba57b975a"}}},
-	{"arm64",
-	 {{"b921b045-1df0-41c3-af44-4c6f280d3fae",
-	   "df3300ce-d69f-4c92-978c-9bfb0f38d820",
-	   "6db69de6-29f4-4758-a7a5-962190f00ce3"},
-	  {"b0e01050-ee5f-4390-949a-9101b17104e9",
-	   "6e11a4e7-fbca-4ded-b9e9-e1a512bb664e",
-	   "c23ce4ff-44bd-4b00-b2d4-b41b3419e02a"}}},
-	{"ia64",
-	 {{"993d8d3d-f80e-4225-855a-9daf8ed7ea97",
-	   "86ed10d5-b607-45bb-8957-d350f23d0571",
-	   "e98b36ee-32ba-4882-9b12-0ce14655f46a"},
-	  {"4301d2a6-4e3b-4b2a-bb94-9e0b2c4225ea",
-	   "6a491e03-3be7-4545-8e38-83320e0ea880",
-	   "8de58bc2-2a43-460d-b14e-a76e4a17b47f"}}},
-	{"loongarch64",
-	 {{"77055800-792c-4f94-b39a-98c91b762bb6",
-	   "f3393b22-e9af-4613-a948-9d3bfbd0c535",
-	   "5afb67eb-ecc8-4f85-ae8e-ac1e7c50e7d0"},
-	  {"e611c702-575c-4cbe-9a46-434fa0bf7e3f",
-	   "f46b2c26-59ae-48f0-9106-c50ed47f673d",
-	   "b024f315-d330-444c-8461-44bbde524e99"}}},
-	{"riscv32",
-	 {{"60d5a7fe-8e7d-435c-b714-3dd8162144e1",
-	   "ae0253be-1167-4007-ac68-43926c14c5de",
-	   "3a112a75-8729-4380-b4cf-764d79934448"},
-	  {"b933fb22-5c3f-4f91-af90-e2bb0fa50702",
-	   "cb1ee4e3-8cd0-4136-a0a4-aa61a32e8730",
-	   "c3836a13-3137-45ba-b583-b16c50fe5eb4"}}},
-	{"riscv64",
-	 {{"72ec70a6-cf74-40e6-bd49-4bda08e8f224",
-	   "b6ed5582-440b-4209-b8da-5ff7c419ea3d",
-	   "efe0f087-ea8d-4469-821a-4c2a96a8386a"},
-	  {"beaec34b-8442-439b-a40b-984381ed097d",
-	   "8f1056be-9b05-47c4-81d6-be53128e5b54",
-	   "d2f9000a-7a18-453f-b5cd-4d32f77a7b32"}}},
+	ARCH("x86", "44479540-f297-41b2-9af7-d131d5f0458a",
+	     "d13c5d3b-b5d1-422a-b29f-9454fdc89d76",
+	     "5996fc05-109c-48de-808b-23fa0830b676",
+	     "75250d76-8cc6-458e-bd66-bd47cc81a812",
+	     "8f461b0d-14ee-4e81-9aa9-049b6fb97abd",
+	     "974a71c0-de41-43c3-be5d-5c5ccd1ad2c0"),
+	ARCH("x86-64", "4f68bce3-e8cd-4db1-96e7-fbcaf984b709",
+	     "2c7357ed-ebd2-46d9-aec1-23d437ec2bf5",
+	     "41092b05-9fc8-4523-994f-2def0408b176",
+	     "8484680c-9521-48c6-9c11-b0720656f69e",
+	     "77ff5f63-e7b6-4633-acf4-1565b864c0e6",
+	     "e7bb33fb-06cf-4e81-8273-e543b413e2e2"),
+	ARCH("arm", "69dad710-2ce4-4e3c-b16c-21a1d49abed3",
+	     "7386cdf2-203c-47a9-a498-f2ecce45a2d6",
+	     "42b0455f-eb11-491d-98d3-56145ba9d037",
+	     "7d0359a3-02b3-4f0a-865c-654403e70625",
+	     "c215d751-7bcd-4649-be90-6627490a4c05",
+	     "d7ff812f-37d1-4902-a810-d76ba57b975a"),
+	ARCH("arm64", "b921b045-1df0-41c3-af44-4c6f280d3fae",
+	     "df3300ce-d69f-4c92-978c-9bfb0f38d820",
+	     "6db69de6-29f4-4758-a7a5-962190f00ce3",
+	     "b0e01050-ee5f-4390-949a-9101b17104e9",
+	     "6e11a4e7-fbca-4ded-b9e9-e1a512bb664e",
+	     "c23ce4ff-44bd-4b00-b2d4-b41b3419e02a"),
+	ARCH("ia64", "993d8d3d-f80e-4225-855a-9daf8ed7ea97",
+	     "86ed10d5-b607-45bb-8957-d350f23d0571",
+	     "e98b36ee-32ba-4882-9b12-0ce14655f46a",
+	     "4301d2a6-4e3b-4b2a-bb94-9e0b2c4225ea",
+	     "6a491e03-3be7-4545-8e38-83320e0ea880",
+	     "8de58bc2-2a43-460d-b14e-a76e4a17b47f"),
+	ARCH("loongarch64", "77055800-792c-4f94-b39a-98c91b762bb6",
+	     "f3393b22-e9af-4613-a948-9d3bfbd0c535",
+	     "5afb67eb-ecc8-4f85-ae8e-ac1e7c50e7d0",
+	     "e611c702-575c-4cbe-9a46-434fa0bf7e3f",
+	     "f46b2c26-59ae-48f0-9106-c50ed47f673d",
+	     "b024f315-d330-444c-8461-44bbde524e99"),
+	ARCH("riscv32", "60d5a7fe-8e7d-435c-b714-3dd8162144e1",
+	     "ae0253be-1167-4007-ac68-43926c14c5de",
+	     "3a112a75-8729-4380-b4cf-764d79934448",
+	     "b933fb22-5c3f-4f91-af90-e2bb0fa50702",
+	     "cb1ee4e3-8cd0-4136-a0a4-aa61a32e8730",
+	     "c3836a13-3137-45ba-b583-b16c50fe5eb4"),
+	ARCH("riscv64", "72ec70a6-cf74-40e6-bd49-4bda08e8f224",
+	     "b6ed5582-440b-4209-b8da-5ff7c419ea3d",
+	     "efe0f087-ea8d-4469-821a-4c2a96a8386a",
+	     "beaec34b-8442-439b-a40b-984381ed097d",
+	     "8f1056be-9b05-47c4-81d6-be53128e5b54",
+	     "d2f9000a-7a18-453f-b5cd-4d32f77a7b32"),
 };
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
@@ -103,17 +109,13 @@ static int classify(const char *type, size_t *arch, enum ddi_role *role,
 
 const char *ddi_type_name(const char *type_uuid)
 {
-	static const char *suffix[3] = {"", "-verity", "-verity-sig"};
-	static _Thread_local char name[48];
 	enum ddi_role role;
 	enum kind kind;
 	size_t arch;
 
-	if (classify(type_uuid, &arch, &role, &kind))
-		return NULL;
-	snprintf(name, sizeof(name), "%s-%s%s", ddi_role_name(role),
-		 types[arch].arch, suffix[kind]);
-	return name;
+	return classify(type_uuid, &arch, &role, &kind)
+		       ? NULL
+		       : types[arch].name[role][kind];
 }
 
 /* The GPT of the opened image: the header at sector 1 of 512 or 4096
@@ -150,24 +152,18 @@ static int read_gpt(const struct verity_device *d, const char *path,
 
 int ddi_probe(const char *path)
 {
+	static const unsigned sectors[] = {512, 4096};
 	struct verity_device d;
-	struct gpt g;
+	uint8_t buf[8];
 	int yes = 0;
 
 	if (verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
 		return 0;
-	if (!read_gpt(&d, path, &g, NULL)) {
-		for (size_t i = 0; i < g.nparts; i++) {
-			size_t a;
-			enum ddi_role role;
-			enum kind kind;
-
-			if (!classify(g.part[i].type, &a, &role, &kind) &&
-			    kind == KIND_VERITY)
-				yes = 1;
-		}
-		gpt_free(&g);
-	}
+	for (size_t i = 0; !yes && i < 2; i++)
+		yes = d.size >= 2 * (uint64_t)sectors[i] &&
+		      !verity_device_read(&d, sectors[i], buf, sizeof(buf),
+					  NULL) &&
+		      gpt_signature(buf);
 	verity_device_close(&d);
 	return yes;
 }
@@ -396,7 +392,8 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 {
 	const struct gpt *g = &img->gpt;
 	char half[33], uroot[65], first[33];
-	const struct gpt_partition *data = NULL;
+	char unmatched_root[2 * HT_MAX_DIGEST_SIZE + 1] = "";
+	const struct gpt_partition *data = NULL, *unmatched = NULL;
 	int n, r;
 
 	memset(v, 0, sizeof(*v));
@@ -417,6 +414,10 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		/* this -verity partition's: the root's second half (of a
 		 * sha256 root) is its UUID */
 		if (strlen(root) == 64 && strcmp(root + 32, half)) {
+			if (!unmatched)
+				unmatched = p;
+			snprintf(unmatched_root, sizeof(unmatched_root), "%s",
+				 unmatched == p ? root : unmatched_root);
 			free(tmp.signature);
 			continue;
 		}
@@ -434,6 +435,17 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		memcpy(v->fingerprint, tmp.fingerprint, sizeof(v->fingerprint));
 		snprintf(v->root_hex, sizeof(v->root_hex), "%s", root);
 	}
+	/* a signature partition of this role that names no tree is never
+	 * passed over as if the image were unsigned */
+	if (!v->sig && unmatched)
+		return fv_fail(
+			err, EINVAL,
+			"%s: partition %u (%s): its rootHash %s names no "
+			"%s partition (partition %u's UUID is not its "
+			"second half)",
+			img->path, unmatched->index,
+			ddi_type_name(unmatched->type), unmatched_root,
+			ddi_type_name(types[arch].t[role][0]), hash->index);
 	if (v->sig) {
 		memcpy(first, v->root_hex, 32);
 		first[32] = 0;

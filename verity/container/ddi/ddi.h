@@ -43,8 +43,9 @@ const char *ddi_role_name(enum ddi_role r);
 /* The DPS name of a partition type ("root-x86-64-verity"), or NULL. */
 const char *ddi_type_name(const char *type_uuid);
 
-/* 1 when path holds a GPT with a -verity partition the specification
- * names (0 otherwise, also when it cannot be read). */
+/* 1 when path has a GPT header ("EFI PART" in sector 1 of 512 or 4096
+ * bytes; 0 otherwise, also when it cannot be read): ddi_image_read then
+ * says what is wrong with it. */
 int ddi_probe(const char *path);
 /* Reads the GPT and finds every protected partition: a -verity
  * partition, its data partition (the type's data partition whose UUID is
