@@ -5,8 +5,9 @@
 # with the same parameters; FEC on a 256 MiB image (format with parity,
 # repair); SHA-256 kernel throughput; peak RSS on a 4 GiB image.
 # Android images: fastverity avb against format and verify doing the
-# same work, and a sha1 tree. BENCH_ONLY=fec or android runs those rows
-# alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
+# same work, and a sha1 tree; a systemd disk image against its partitions
+# as files and against losetup + veritysetup. BENCH_ONLY=fec, android or
+# ddi runs those rows alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
 # Warm cache means: the image is dropped from the page cache and read
 # back once, so it is cached as any image read from disk is (on Linux
@@ -171,6 +172,58 @@ android_section() {
 		"format $img $dir/h1.vs $common --hash=sha1" "format $img $dir/h1.fv $common --hash=sha1"
 	echo
 }
+# systemd disk images (docs/ddi.md): verify of a DDI built by
+# systemd-repart around the 1 GiB image (512-byte blocks, as repart makes
+# them) against verify of the same partitions as a plain pair of files,
+# and against the recipe without fastverity: losetup with offsets and
+# veritysetup verify (root and loop devices needed; skipped without).
+ddi_section() {
+	local d=$dir/ddi.d raw=$dir/ddi.raw i p=() q=() l=() pv qv lv
+	command -v systemd-repart >/dev/null || { echo "(no systemd-repart: no DDI rows)"; return; }
+	mkdir -p "$d"
+	printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$img" >"$d/10-root.conf"
+	printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >"$d/20-verity.conf"
+	rm -f "$raw"
+	systemd-repart --empty=create --size=auto --definitions="$d" --dry-run=no \
+		--json=short "$raw" >"$dir/ddi.json" 2>/dev/null || { echo "bench: systemd-repart failed" >&2; exit 1; }
+	local root off size hoff hsize
+	root=$(jq -r '.[] | select(.roothash != null) | .roothash' "$dir/ddi.json")
+	off=$(jq -r '.[0].offset' "$dir/ddi.json"); size=$(jq -r '.[0].raw_size' "$dir/ddi.json")
+	hoff=$(jq -r '.[1].offset' "$dir/ddi.json"); hsize=$(jq -r '.[1].raw_size' "$dir/ddi.json")
+	dd if="$raw" of="$dir/ddi.data" bs=1M iflag=skip_bytes,count_bytes skip="$off" count="$size" status=none
+	dd if="$raw" of="$dir/ddi.hash" bs=1M iflag=skip_bytes,count_bytes skip="$hoff" count="$hsize" status=none
+	cat "$raw" "$dir/ddi.data" "$dir/ddi.hash" >/dev/null
+	recipe() {
+		local a b
+		a=$(losetup -r -f --show -o "$off" --sizelimit "$size" "$raw") || return 1
+		b=$(losetup -r -f --show -o "$hoff" --sizelimit "$hsize" "$raw") || { losetup -d "$a"; return 1; }
+		veritysetup verify "$a" "$b" "$root"
+		local rc=$?
+		losetup -d "$a" "$b"
+		return $rc
+	}
+	for i in $(seq "$runs"); do
+		p+=("$(seconds "$fv" verify "$dir/ddi.data" "$dir/ddi.hash" "$root")")
+		q+=("$(seconds "$fv" verify "$raw")")
+		if recipe >/dev/null 2>&1; then l+=("$(seconds recipe)"); fi
+	done
+	pv=$(printf '%s\n' "${p[@]}" | median)
+	qv=$(printf '%s\n' "${q[@]}" | median)
+	echo "| disk image, 1 GiB root, 512-byte blocks | plain pair | disk image | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	printf '| fastverity verify IMAGE against verify of the partitions as files | %.3f s | %.3f s | %.2fx | at most 1.1x | %s |\n' \
+		"$pv" "$qv" "$(echo "$qv / $pv" | bc -l)" "$([ "$(echo "$qv / $pv <= 1.1" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	if [ "${#l[@]}" -gt 0 ]; then
+		lv=$(printf '%s\n' "${l[@]}" | median)
+		printf '| the recipe (losetup with offsets, veritysetup verify) against fastverity verify IMAGE | %.3f s | %.3f s | %.2fx | | |\n' \
+			"$lv" "$qv" "$(echo "$lv / $qv" | bc -l)"
+	fi
+	echo
+}
+if [ "${BENCH_ONLY:-}" = ddi ]; then
+	ddi_section
+	exit 0
+fi
 if [ "${BENCH_ONLY:-}" = android ]; then
 	android_section
 	exit 0
@@ -206,6 +259,7 @@ compare "format, $threads threads, image in 4 KiB pages" - "format $small $dir/h
 echo
 fec_section
 android_section
+ddi_section
 
 # Kernels, data in cache, from fastverity bench.
 "$fv" bench --json --salt-size=32 >"$dir/kernels.json"

@@ -41,6 +41,8 @@ check "verify IMAGE: the signer must be trusted" run_rc 1 "$FV" verify signed.ra
 check "  says so" grep -q "the signer /CN=ddi-signer is not trusted" "$T/err"
 check "verify IMAGE: signed, and no certificate to check it" run_rc 1 "$FV" verify signed.raw
 check "  says where to give one" grep -q "is signed (partition 3): give the signer's certificate with --trusted-cert=<cert.pem>, or put it in /etc/verity.d/" "$T/err"
+mkdir verity.d && cp c.pem verity.d/signer.crt
+check "verify IMAGE: signed, the certificate in verity.d" run_rc 0 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" verify signed.raw
 check "verify IMAGE: an unsigned DDI" run_rc 0 "$FV" verify unsigned.raw
 check "  says it is unsigned" grep -q "unsigned (the root hash comes from the partition UUIDs): verified.$" "$T/out"
 check "verify IMAGE --json" run_rc 0 "$FV" verify signed.raw --trusted-cert=c.pem --json

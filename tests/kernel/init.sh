@@ -26,7 +26,7 @@ for m in $(cat /modules.order); do
 		dmesg | tail -3 | sed 's/^/FVTEST   | /'
 	}
 done
-for _ in $(seq 50); do [ -b /dev/vdh ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/vdi ] && break; sleep 0.1; done
 
 FV=/bin/fastverity
 R=$(param root)
@@ -35,6 +35,7 @@ R1=$(param root1)
 S1=$(param sum1)
 OFF1=$(param off1)
 SAVB=$(param sumavb)
+SDDI=$(param sumddi)
 QUICK=$(param quick)
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 status_has() { # NAME PATTERN (the status is shown when it fails)
@@ -197,6 +198,12 @@ t "Android: open the image alone" "$FV" open /dev/vdh avb
 t "Android: the kernel corrects the data with the image's parity" test "$(sum /dev/mapper/avb)" = "$SAVB"
 t "Android: status names the image as data, hash and FEC device" status_has avb 'FEC device:  /dev/vdh'
 t "Android: closed" "$FV" close avb
+
+# A systemd disk image (/dev/vdi): its root partition mapped from the
+# GPT alone, through loop devices over the partitions' sectors.
+t "disk image: open the root partition from the GPT" "$FV" open /dev/vdi ddiroot
+t "disk image: the device reads the root partition" test "$(sum /dev/mapper/ddiroot)" = "$SDDI"
+t "disk image: closed" "$FV" close ddiroot
 
 # A pair of regions: data and tree at offsets inside one image file
 # (after 1 MiB of something else), through loop devices with offset and

@@ -175,6 +175,20 @@ sumavb=$(sha256sum "$work/avb.img" | cut -d' ' -f1)
 for b in 7 900; do
 	printf 'Q' | dd of="$work/avb.img" bs=1 seek=$((b * 4096 + b % 3000 + 1)) conv=notrunc status=none
 done
+# A systemd disk image (GPT: root and root-verity, the partition UUIDs the
+# halves of the root hash), made with sfdisk and fastverity format.
+"$top/build/mkimage" random 74 $((4 << 20)) >"$work/ddi.data"
+sumddi=$(sha256sum "$work/ddi.data" | cut -d' ' -f1)
+"$host_fv" format "$work/ddi.data" "$work/ddi.hash" --salt=$salt --data-block-size=512 --hash-block-size=512 \
+	--root-hash-file="$work/ddi.root" >/dev/null || die "format (disk image) failed"
+ddiroot=$(cat "$work/ddi.root")
+uuid_of() { echo "$1" | sed 's/\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)/\1-\2-\3-\4-/'; }
+truncate -s $((16 << 20)) "$work/ddi.img"
+printf 'label: gpt\nstart=2048, size=8192, type=4f68bce3-e8cd-4db1-96e7-fbcaf984b709, uuid=%s\nstart=10240, size=%d, type=2c7357ed-ebd2-46d9-aec1-23d437ec2bf5, uuid=%s\n' \
+	"$(uuid_of "${ddiroot:0:32}")" $((($(stat -c %s "$work/ddi.hash") + 511) / 512)) "$(uuid_of "${ddiroot:32:32}")" |
+	sfdisk -q "$work/ddi.img" >/dev/null || die "sfdisk failed (fdisk is not installed?)"
+dd if="$work/ddi.data" of="$work/ddi.img" bs=512 seek=2048 conv=notrunc status=none
+dd if="$work/ddi.hash" of="$work/ddi.img" bs=512 seek=10240 conv=notrunc status=none
 # A root hash signature by a key the kernel does not trust.
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pem" \
 	-subj /CN=untrusted -days 2 >/dev/null 2>&1
@@ -186,7 +200,7 @@ head -c 64 /dev/urandom >"$root/junk.p7s"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
@@ -198,7 +212,7 @@ fi
 timeout 300 $qemu -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
-	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") $(drive "$work/avb.img") \
+	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") $(drive "$work/avb.img") $(drive "$work/ddi.img") \
 	</dev/null >"$work/console" 2>&1
 rc=$?
 tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"
