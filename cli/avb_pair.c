@@ -68,19 +68,9 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 				 "%s: the vbmeta is not signed, and --key "
 				 "asks for a signature by %s",
 				 image, o->key);
-	{
-		struct evp_pkey_st *key;
-		unsigned bits;
-
-		if ((r = avb_key_load(o->key, 0, &key, &bits, &err)))
-			return cli_lib_error(r, &err);
-		r = avb_key_blob(key, &blob, &len, &err);
-		avb_key_free(key);
-		if (r)
-			return cli_lib_error(r, &err);
-	}
-	if (len != h->public_key_size ||
-	    memcmp(blob, img->vbmeta.public_key, len)) {
+	if ((r = avb_key_file_blob(o->key, &blob, &len, &err)))
+		return cli_lib_error(r, &err);
+	if (!avb_vbmeta_has_key(&img->vbmeta, blob, len)) {
 		free(blob);
 		if (cli_avb_sha1_hex(img->vbmeta.public_key,
 				     (size_t)h->public_key_size, sha1))

@@ -412,22 +412,14 @@ static void report_block(void *c, const struct verity_failure *f)
 		b->data++;
 	else
 		b->hash++;
-	if (f->kind == HT_BAD_PADDING)
-		fprintf(stderr,
-			"Spare area is not zeroed at position %" PRIu64 ".\n",
-			f->position);
-	else if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
-		fprintf(stderr, "Unreadable block at position %" PRIu64 ".\n",
-			f->position);
-	else if (data)
-		fprintf(stderr,
-			"Verification failed at position %" PRIu64 ".\n",
-			f->position);
-	else
+	if (f->kind == HT_BAD_HASH_BLOCK)
 		fprintf(stderr,
 			"Verification failed at position %" PRIu64
 			" (hash block, level %u).\n",
 			f->position, f->level);
+	else
+		fprintf(stderr, "%s at position %" PRIu64 ".\n",
+			cli_failure_words(f->kind), f->position);
 }
 
 /* The image a descriptor names: <dir>/<partition name><ext>, as avbtool
@@ -741,8 +733,7 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 			      image, alg, err.msg);
 		goto out;
 	}
-	if (key_blob && (img.vbmeta.h.public_key_size != key_len ||
-			 memcmp(img.vbmeta.public_key, key_blob, key_len))) {
+	if (key_blob && !avb_vbmeta_has_key(&img.vbmeta, key_blob, key_len)) {
 		r = cli_error(-EPERM,
 			      "%s: Embedded public key does not match given "
 			      "key.",
@@ -767,15 +758,9 @@ int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
 		return cli_error(-EINVAL,
 				 "avb verify_image: --image is required");
 	if (a->key) {
-		struct evp_pkey_st *key;
 		struct fv_error err;
-		unsigned bits;
 
-		if ((r = avb_key_load(a->key, 0, &key, &bits, &err)))
-			return cli_lib_error(r, &err);
-		r = avb_key_blob(key, &blob, &len, &err);
-		avb_key_free(key);
-		if (r)
+		if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
 			return cli_lib_error(r, &err);
 	}
 	r = verify_one(a, a->image, a->follow, blob, len, run);

@@ -640,21 +640,15 @@ out:
 
 static int extract_key(const struct cli_avb_args *a)
 {
-	struct evp_pkey_st *key;
 	struct fv_error err;
 	uint8_t *blob;
 	size_t len;
-	unsigned bits;
 	int r;
 
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
-	if ((r = avb_key_load(a->key, 0, &key, &bits, &err)))
-		return cli_lib_error(r, &err);
-	r = avb_key_blob(key, &blob, &len, &err);
-	avb_key_free(key);
-	if (!r) {
+	if (!(r = avb_key_file_blob(a->key, &blob, &len, &err))) {
 		r = verity_write_file(a->output, "public key file", blob, len,
 				      &err);
 		free(blob);

@@ -42,29 +42,39 @@ static int policies(const struct cli_opts *o)
 	return 0;
 }
 
+/* The pair made (made: 0, or the exit code of making it) mapped as name;
+ * the signature is the kernel's to check. Frees cp. */
+static int open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
+		     int made)
+{
+	struct verity_run run;
+	struct fv_error err;
+	int r = made;
+
+	memset(&run, 0, sizeof(run));
+	run.activation = o->activation;
+	if (!r) {
+		r = verity_op_open(name, &cp->pair, &run, &err);
+		r = r ? cli_lib_error(r, &err) : EXIT_OK;
+	}
+	if (!r)
+		cli_debug(o, "Activated %s from %s and %s.", name,
+			  cp->pair.data.path, cp->pair.hash.path);
+	cli_pair_free(cp);
+	return r;
+}
+
 static int do_open(struct cli_opts *o, const char *data, const char *name,
 		   const char *hash, const char *root_arg)
 {
 	struct cli_pair cp;
-	struct verity_run run;
-	struct fv_error err;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	memset(&run, 0, sizeof(run));
 	if ((r = policies(o)))
 		return r;
-	run.activation = o->activation;
-	/* the signature is the kernel's to check */
-	r = cli_pair_make(o, data, hash, root_arg, &cp);
-	if (!r) {
-		r = verity_op_open(name, &cp.pair, &run, &err);
-		r = r ? cli_lib_error(r, &err) : EXIT_OK;
-	}
-	if (!r)
-		cli_debug(o, "Activated %s from %s and %s.", name, data, hash);
-	cli_pair_free(&cp);
-	return r;
+	return open_pair(o, name, &cp,
+			 cli_pair_make(o, data, hash, root_arg, &cp));
 }
 
 /* open IMAGE NAME: an Android image, its data mapped with its
@@ -72,22 +82,12 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 static int open_avb(struct cli_opts *o, const char *image, const char *name)
 {
 	struct cli_pair cp;
-	struct verity_run run;
-	struct fv_error err;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	memset(&run, 0, sizeof(run));
-	if ((r = policies(o)) || (r = cli_pair_avb(o, image, &cp)))
+	if ((r = policies(o)))
 		return r;
-	run.activation = o->activation;
-	r = verity_op_open(name, &cp.pair, &run, &err);
-	r = r ? cli_lib_error(r, &err) : EXIT_OK;
-	if (!r)
-		cli_debug(o, "Activated %s from the Android image %s.", name,
-			  image);
-	cli_pair_free(&cp);
-	return r;
+	return open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
 }
 
 int cmd_open(struct cli_opts *o)

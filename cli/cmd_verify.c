@@ -128,17 +128,8 @@ static void report_failure(void *c, const struct verity_failure *f)
 		return;
 	}
 	vr->shown++;
-	if (f->kind == HT_BAD_PADDING)
-		fprintf(stderr,
-			"Spare area is not zeroed at position %" PRIu64 ".\n",
-			f->position);
-	else if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
-		fprintf(stderr, "Unreadable block at position %" PRIu64 ".\n",
-			f->position);
-	else
-		fprintf(stderr,
-			"Verification failed at position %" PRIu64 ".\n",
-			f->position);
+	fprintf(stderr, "%s at position %" PRIu64 ".\n",
+		cli_failure_words(f->kind), f->position);
 }
 
 /* The root did not match the top of the tree: no block was judged. */

@@ -98,12 +98,8 @@ static void report(void *c, const struct verity_failure *f)
 	fprintf(stderr,
 		"%s at position %" PRIu64
 		" (partition %u %s, image byte %" PRIu64 ").\n",
-		f->kind == HT_BAD_PADDING ? "Spare area is not zeroed"
-		: f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH
-			? "Unreadable block"
-			: "Verification failed",
-		f->position, p->index, type ? type : p->type,
-		p->offset + f->position);
+		cli_failure_words(f->kind), f->position, p->index,
+		type ? type : p->type, p->offset + f->position);
 }
 
 /* The certificates to check a signature against: --trusted-cert, or
@@ -140,6 +136,20 @@ static json_object *json_partition(const struct gpt_partition *p)
 	json_object_object_add(j, "offset", json_object_new_uint64(p->offset));
 	json_object_object_add(j, "size", json_object_new_uint64(p->size));
 	return j;
+}
+
+/* The --json document: the image, one more member, and the list (which
+ * it takes). */
+static void print_doc(const char *image, const char *key, json_object *value,
+		      const char *list_key, json_object **list)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "image", cli_json_str(image));
+	json_object_object_add(j, key, value);
+	json_object_object_add(j, list_key, *list);
+	*list = NULL;
+	cli_json_print(j);
 }
 
 /* One protected partition checked: 0, or the exit code (printed). */
@@ -279,16 +289,9 @@ int cli_ddi_verify(struct cli_opts *o, const char *image)
 						 : (worst ? worst : r);
 	}
 	r = worst;
-	if (o->json) {
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(r)));
-		json_object_object_add(j, "partitions", list);
-		list = NULL;
-		cli_json_print(j);
-	}
+	if (o->json)
+		print_doc(image, "result", cli_json_str(cli_verdict_word(r)),
+			  "partitions", &list);
 out:
 	json_object_put(list);
 	ddi_image_free(&img);
@@ -371,19 +374,9 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 			       "comes from the partition UUIDs)\n");
 		cli_print_header(hash_name, &pair.params, "-", &l, pair.root);
 	}
-	if (o->json) {
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(
-			j, "sector_size",
-			json_object_new_int((int)img.gpt.h.sector));
-		json_object_object_add(j, "disk_uuid",
-				       cli_json_str(img.gpt.h.disk_uuid));
-		json_object_object_add(j, "verity", list);
-		list = NULL;
-		cli_json_print(j);
-	}
+	if (o->json)
+		print_doc(image, "disk_uuid", cli_json_str(img.gpt.h.disk_uuid),
+			  "verity", &list);
 out:
 	json_object_put(list);
 	ddi_image_free(&img);

@@ -52,6 +52,14 @@ void cli_print_header(const char *device, const struct verity_params *p,
 		       l->fec.parity_bytes);
 }
 
+const char *cli_failure_words(enum ht_failure_kind k)
+{
+	return k == HT_BAD_PADDING ? "Spare area is not zeroed"
+	       : k == HT_UNREADABLE_DATA || k == HT_UNREADABLE_HASH
+		       ? "Unreadable block"
+		       : "Verification failed";
+}
+
 int cli_verdict(const struct ht_verify_result *res)
 {
 	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding ||

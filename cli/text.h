@@ -17,6 +17,10 @@ void cli_print_header(const char *device, const struct verity_params *p,
 /* The end of the tree as veritysetup prints it ("Hash device size"). */
 uint64_t cli_nominal_hash_end(const struct verity_params *p,
 			      const struct verity_layout *l);
+/* veritysetup's words for a failure, before " at position N.":
+ * "Verification failed", "Spare area is not zeroed", "Unreadable
+ * block". */
+const char *cli_failure_words(enum ht_failure_kind k);
 /* The exit code of a verify result: 2 for any bad block, else 1 for a
  * root hash mismatch, else 0. */
 int cli_verdict(const struct ht_verify_result *res);

@@ -1037,28 +1037,22 @@ API void fv_avb_free(fv_avb *a)
 /* The signer is the key at key_path. */
 static int avb_signer(const fv_avb *a, const char *key_path)
 {
-	const struct avb_header *h = &a->img.vbmeta.h;
-	struct evp_pkey_st *key;
 	struct fv_error err;
 	uint8_t *blob;
 	size_t len;
-	unsigned bits;
-	int r;
+	int r, same;
 
-	if (h->algorithm == AVB_ALG_NONE)
+	if (a->img.vbmeta.h.algorithm == AVB_ALG_NONE)
 		return fail(EPERM, "%s: the vbmeta is not signed", a->path);
-	if ((r = avb_key_load(key_path, 0, &key, &bits, &err)))
+	if ((r = avb_key_file_blob(key_path, &blob, &len, &err)))
 		return keep(r, &err);
-	r = avb_key_blob(key, &blob, &len, &err);
-	avb_key_free(key);
-	if (r)
-		return keep(r, &err);
-	r = len != h->public_key_size ||
-	    memcmp(blob, a->img.vbmeta.public_key, len);
+	same = avb_vbmeta_has_key(&a->img.vbmeta, blob, len);
 	free(blob);
-	return r ? fail(EPERM, "%s: the vbmeta is signed by another key than %s",
-			a->path, key_path)
-		 : 0;
+	return same ? 0
+		    : fail(EPERM,
+			   "%s: the vbmeta is signed by another key "
+			   "than %s",
+			   a->path, key_path);
 }
 
 API int fv_avb_open(const char *image, const char *key, fv_avb **out)
@@ -1093,8 +1087,8 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 	}
 	r = avb_hashtree_pair(a->path, a->img.file_size, a->ht, &a->pair,
 			      &unusable, &err);
-	if (!r && !(a->name = strndup((const char *)a->ht->name,
-				       a->ht->name_len)))
+	if (!r &&
+	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len)))
 		r = fv_fail(&err, ENOMEM, "out of memory");
 	if (r) {
 		fv_avb_free(a);

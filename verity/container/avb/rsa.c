@@ -137,6 +137,26 @@ out:
 	return r ? fv_fail(err, -r, "cannot encode the public key") : 0;
 }
 
+int avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
+		      struct fv_error *err)
+{
+	EVP_PKEY *key;
+	unsigned bits;
+	int r = avb_key_load(path, 0, &key, &bits, err);
+
+	if (r)
+		return r;
+	r = avb_key_blob(key, blob, len, err);
+	avb_key_free(key);
+	return r;
+}
+
+int avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
+		       size_t len)
+{
+	return len == v->h.public_key_size && !memcmp(blob, v->public_key, len);
+}
+
 static EVP_MD *fetch_md(const struct avb_algorithm_info *alg)
 {
 	return EVP_MD_fetch(ht_crypto_libctx(), alg->digest, NULL);

@@ -24,6 +24,14 @@ void avb_key_free(struct evp_pkey_st *key);
 int avb_key_blob(struct evp_pkey_st *key, uint8_t **blob, size_t *len,
 		 struct fv_error *err);
 
+/* The AVB public key blob of the RSA key (public or private PEM) at path
+ * (malloc'd). */
+int avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
+		      struct fv_error *err);
+/* 1 when v carries the public key blob given. */
+int avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
+		       size_t len);
+
 /* The digest of data (alg's hash) into out (alg->hash_size bytes). */
 int avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
 	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
