@@ -320,6 +320,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		const struct ddi_verity *v = &img.v[i];
 		struct verity_pair pair;
 		struct verity_layout l;
+		struct verity_sig_check signer;
 		char data_name[256], hash_name[256], sig_name[256] = "";
 
 		if (!picked(o, v))
@@ -331,8 +332,18 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		}
 		partition_name(v->data, data_name, sizeof(data_name));
 		partition_name(v->hash, hash_name, sizeof(hash_name));
-		if (v->sig)
+		memset(&signer, 0, sizeof(signer));
+		if (v->sig) {
 			partition_name(v->sig, sig_name, sizeof(sig_name));
+			if ((r = verity_signature_signer(
+				     &(struct verity_sig){v->signature,
+							  v->signature_len,
+							  sig_name},
+				     &signer, &err))) {
+				r = cli_lib_error(r, &err);
+				goto out;
+			}
+		}
 		if (o->json) {
 			json_object *j = cli_json_header(image, &pair.params,
 							 &l, pair.root);
@@ -356,6 +367,9 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 			json_object_object_add(
 				j, "signed",
 				json_object_new_boolean(v->sig != NULL));
+			json_object_object_add(
+				j, "signer",
+				v->sig ? cli_json_str(signer.signer) : NULL);
 			json_object_array_add(list, j);
 			continue;
 		}
@@ -366,13 +380,21 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		       v->data->size, v->data->offset, hash_name, v->hash->size,
 		       v->hash->offset);
 		if (v->sig)
-			printf("  signature: %s, certificate sha256 %s\n",
-			       sig_name,
+			printf("  signature: %s, signer %s (not checked: "
+			       "verify "
+			       "checks it), certificate sha256 %s\n",
+			       sig_name, signer.signer,
 			       v->fingerprint[0] ? v->fingerprint : "(none)");
 		else
 			printf("  signature: none (unsigned: the root hash "
 			       "comes from the partition UUIDs)\n");
-		cli_print_header(hash_name, &pair.params, "-", &l, pair.root);
+		{
+			char uuid[37];
+
+			verity_uuid_format(pair.params.uuid, uuid);
+			cli_print_header(hash_name, &pair.params, uuid, &l,
+					 pair.root);
+		}
 	}
 	if (o->json)
 		print_doc(image, "disk_uuid", cli_json_str(img.gpt.h.disk_uuid),

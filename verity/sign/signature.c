@@ -503,3 +503,35 @@ int verity_cert_fingerprint(const char *cert_path, char out[65],
 	ERR_clear_error();
 	return r;
 }
+
+int verity_signature_signer(const struct verity_sig *sig,
+			    struct verity_sig_check *res, struct fv_error *err)
+{
+	const unsigned char *p = sig->der;
+	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)sig->len);
+	STACK_OF(PKCS7_SIGNER_INFO) * sinfos;
+	PKCS7_SIGNER_INFO *si;
+	X509 *x = NULL;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!p7 || p != sig->der + sig->len || !PKCS7_type_is_signed(p7) ||
+	    (sinfos = PKCS7_get_signer_info(p7)) == NULL ||
+	    sk_PKCS7_SIGNER_INFO_num(sinfos) < 1) {
+		r = fv_fail(err, EINVAL, "%s: not a PKCS#7 signature",
+			    sig->name);
+		goto out;
+	}
+	si = sk_PKCS7_SIGNER_INFO_value(sinfos, 0);
+	if (p7->d.sign->cert)
+		x = X509_find_by_issuer_and_serial(
+			p7->d.sign->cert, si->issuer_and_serial->issuer,
+			si->issuer_and_serial->serial);
+	signer_name(si, x, res->signer, sizeof(res->signer));
+	if (x)
+		fingerprint(x, res->fingerprint);
+out:
+	PKCS7_free(p7);
+	ERR_clear_error();
+	return r;
+}

@@ -50,6 +50,11 @@ int verity_signature_check(const struct verity_sig *sig,
 			   const char *root_hex, struct verity_sig_check *res,
 			   struct fv_error *err);
 
+/* Who the signature says signed it (subject, and fingerprint when it
+ * holds the certificate), trusting nothing: for showing, not checking. */
+int verity_signature_signer(const struct verity_sig *sig,
+			    struct verity_sig_check *res, struct fv_error *err);
+
 /* The SHA-256 of a PEM certificate's DER, lowercase hex (systemd's
  * certificateFingerprint). */
 int verity_cert_fingerprint(const char *cert_path, char out[65],
