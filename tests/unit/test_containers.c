@@ -1,0 +1,248 @@
+/* The containers' parsers on bytes made here: AVB footers, vbmeta blobs
+ * and descriptors (encoded and parsed back, then damaged), GPT headers
+ * and entries (CRCs, ranges, overlaps), and a disk image's signature
+ * JSON (made and parsed back, then malformed). */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "check_main.h"
+#include "verity/container/avb/image.h"
+#include "verity/container/ddi/ddi.h"
+
+START_TEST(avb_descriptors_round_trip)
+{
+	static const uint8_t salt[4] = {1, 2, 3, 4}, digest[32] = {9};
+	struct avb_descriptor d[3], *back;
+	struct avb_buf b = {0};
+	struct fv_error err;
+	size_t n;
+
+	memset(d, 0, sizeof(d));
+	d[0].tag = AVB_TAG_HASHTREE;
+	d[0].dm_verity_version = 1;
+	d[0].image_size = 8192;
+	d[0].tree_offset = 8192;
+	d[0].data_block_size = d[0].hash_block_size = 4096;
+	strcpy(d[0].hash_algorithm, "sha256");
+	d[0].name = (const uint8_t *)"system";
+	d[0].name_len = 6;
+	d[0].salt = salt;
+	d[0].salt_len = 4;
+	d[0].digest = digest;
+	d[0].digest_len = 32;
+	d[1].tag = AVB_TAG_PROPERTY;
+	d[1].key = (const uint8_t *)"k";
+	d[1].key_len = 1;
+	d[1].value = (const uint8_t *)"value";
+	d[1].value_len = 5;
+	d[2].tag = AVB_TAG_KERNEL_CMDLINE;
+	d[2].value = (const uint8_t *)"root=x";
+	d[2].value_len = 6;
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(avb_descriptor_encode(&d[i], &b), 0);
+	/* each padded to 8 bytes, as avbtool writes them */
+	ck_assert_uint_eq(b.len % 8, 0);
+	ck_assert_int_eq(
+		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(back[0].image_size, 8192);
+	ck_assert_uint_eq(back[0].salt_len, 4);
+	ck_assert_mem_eq(back[0].digest, digest, 32);
+	ck_assert_mem_eq(back[1].value, "value", 5);
+	ck_assert_mem_eq(back[2].value, "root=x", 6);
+	free(back);
+	/* a length past the end, then one not a multiple of 8 */
+	b.p[14] = 0xff;
+	ck_assert_int_eq(
+		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
+		-EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "past the descriptors' end"));
+	b.p[14] = 0;
+	b.p[15] = 0xa3;
+	ck_assert_int_eq(
+		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
+		-EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not a multiple of 8"));
+	avb_buf_free(&b);
+}
+END_TEST
+
+START_TEST(avb_footer_checks)
+{
+	struct avb_footer f = {1, 0, 4096, 8192, 512}, back;
+	uint8_t buf[AVB_FOOTER_SIZE];
+	struct fv_error err;
+
+	avb_footer_encode(&f, buf);
+	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err), 0);
+	ck_assert_uint_eq(back.vbmeta_offset, 8192);
+	/* the vbmeta past the footer, the data larger than the file */
+	ck_assert_int_eq(avb_footer_parse(buf, 8192 + 64, "t", &back, &err),
+			 -EINVAL);
+	f.original_image_size = 1 << 20;
+	avb_footer_encode(&f, buf);
+	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "original image size"));
+	f = (struct avb_footer){2, 0, 0, 0, 256};
+	avb_footer_encode(&f, buf);
+	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "version 2.0"));
+}
+END_TEST
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* A GPT header over entries: 4 entries of 128 bytes at sector 2. */
+static void header(uint8_t h[512], const uint8_t *entries)
+{
+	memset(h, 0, 512);
+	memcpy(h, "EFI PART", 8);
+	put32(h + 8, 0x00010000);
+	put32(h + 12, 92);
+	put64(h + 24, 1);
+	put64(h + 40, 34);
+	put64(h + 48, 2000);
+	put64(h + 72, 2);
+	put32(h + 80, 4);
+	put32(h + 84, 128);
+	put32(h + 88, (uint32_t)crc32(0, entries, 4 * 128));
+	put32(h + 16, (uint32_t)crc32(0, h, 92));
+}
+
+static void entry(uint8_t *e, uint8_t tag, uint64_t first, uint64_t last)
+{
+	memset(e, 0, 128);
+	e[0] = tag;
+	e[16] = tag;
+	put64(e + 32, first);
+	put64(e + 40, last);
+	e[56] = 'p';
+}
+
+START_TEST(gpt_checks)
+{
+	uint8_t h[512], entries[4 * 128];
+	struct gpt_header gh;
+	struct gpt g;
+	struct fv_error err;
+
+	memset(entries, 0, sizeof(entries));
+	entry(entries, 1, 34, 99);
+	entry(entries + 2 * 128, 2, 100, 199);
+	header(h, entries);
+	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+			 0);
+	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err), 0);
+	ck_assert_uint_eq(g.nparts, 2);
+	ck_assert_uint_eq(g.part[1].index, 3);
+	ck_assert_uint_eq(g.part[1].offset, 100 * 512);
+	ck_assert_uint_eq(g.part[1].size, 100 * 512);
+	ck_assert_str_eq(g.part[0].label, "p");
+	gpt_free(&g);
+	/* the image ends before the usable sectors do */
+	ck_assert_int_eq(gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
+			 -EINVAL);
+	/* a header CRC that does not match */
+	h[60] ^= 1;
+	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "GPT header: CRC"));
+	/* overlapping partitions */
+	entry(entries + 2 * 128, 2, 99, 199);
+	header(h, entries);
+	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+			 0);
+	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "partitions 1 and 3 overlap"));
+	/* past the usable sectors; and an entry CRC that does not match */
+	entry(entries + 2 * 128, 2, 100, 2001);
+	header(h, entries);
+	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+			 0);
+	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "partition 3: sectors 100"));
+	entries[200] ^= 1;
+	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "GPT entries: CRC"));
+}
+END_TEST
+
+START_TEST(ddi_signature_json)
+{
+	static const uint8_t der[5] = {0x30, 3, 2, 1, 7};
+	char root[129], fp[65], *json, hex[65];
+	uint8_t *back, buf[4096];
+	size_t len;
+	struct fv_error err;
+
+	memset(hex, 'a', 64);
+	hex[64] = 0;
+	ck_assert_int_eq(
+		ddi_sig_json_make(hex, hex, der, sizeof(der), &json, &err), 0);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, json, strlen(json));
+	ck_assert_int_eq(ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
+					    &len, fp, &err),
+			 0);
+	ck_assert_str_eq(root, hex);
+	ck_assert_str_eq(fp, hex);
+	ck_assert_uint_eq(len, sizeof(der));
+	ck_assert_mem_eq(back, der, sizeof(der));
+	free(back);
+	free(json);
+	/* not NUL-padded; a rootHash too short; upper case; no signature */
+	memcpy(buf + 3000, "x", 1);
+	ck_assert_int_eq(ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
+					    &len, fp, &err),
+			 -EINVAL);
+	static const char *bad[] = {
+		"{\"rootHash\":\"abcd\",\"signature\":\"MAMCAQc=\"}",
+		"{\"rootHash\":"
+		"\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		"AAAAAAAAAAAAAA\",\"signature\":\"MAMCAQc=\"}",
+		"{\"rootHash\":"
+		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaa\"}",
+		"[1,2]",
+		"{\"rootHash\":"
+		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaa\",\"signature\":\"M!MCAQc=\"}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(buf, 0, sizeof(buf));
+		memcpy(buf, bad[i], strlen(bad[i]));
+		ck_assert_msg(ddi_sig_json_parse(buf, sizeof(buf), "t", root,
+						 &back, &len, fp,
+						 &err) == -EINVAL,
+			      "%s", bad[i]);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	static const struct unit_suite u = {.name = "containers"};
+
+	return run_unit(&u, UNIT_TESTS(avb_descriptors_round_trip,
+				       avb_footer_checks, gpt_checks,
+				       ddi_signature_json));
+}
