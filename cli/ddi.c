@@ -97,9 +97,11 @@ static void report(void *c, const struct verity_failure *f)
 	}
 	fprintf(stderr,
 		"%s at position %" PRIu64
-		" (partition %u %s, image byte %" PRIu64 ").\n",
+		" (partition %u: %s, label '%s', UUID "
+		"%s; image byte %" PRIu64 ").\n",
 		cli_failure_words(f->kind), f->position, p->index,
-		type ? type : p->type, p->offset + f->position);
+		type ? type : p->type, p->label, p->uuid,
+		p->offset + f->position);
 }
 
 /* The certificates to check a signature against: --trusted-cert, or

@@ -67,12 +67,12 @@ check "  repart's JSON byte for byte" cmp -s fv-sig.json repart-sig.json
 cp signed.raw bad.raw
 flip bad.raw $((dataoff + 5 * 512 + 9))
 check "a flipped byte in root: exit 2" run_rc 2 "$FV" verify bad.raw --trusted-cert=c.pem
-check "  named in root, with the image byte" grep -qx "Verification failed at position 2560 (partition 1 root-x86-64, image byte $((dataoff + 2560)))." "$T/err"
+check "  named in root, with the image byte" grep -qx "Verification failed at position 2560 (partition 1: root-x86-64, label 'root-x86-64', UUID ${ROOT:0:8}-${ROOT:8:4}-${ROOT:12:4}-${ROOT:16:4}-${ROOT:20:12}; image byte $((dataoff + 2560)))." "$T/err"
 check "  the verdict line" grep -q "^root-x86-64: .*: FAILED.$" "$T/out"
 cp signed.raw bad.raw
 flip bad.raw $((hashoff + 4096 + 7))
 check "a flipped byte in the tree: exit 2" run_rc 2 "$FV" verify bad.raw --trusted-cert=c.pem
-check "  named in the verity partition" grep -q "^Verification failed at position 4096 (partition 2 root-x86-64-verity, image byte $((hashoff + 4096)))." "$T/err"
+check "  named in the verity partition" grep -q "^Verification failed at position 4096 (partition 2: root-x86-64-verity, label 'root-x86-64-verity', UUID .*; image byte $((hashoff + 4096)))." "$T/err"
 
 # Signatures that do not hold: over another root hash, or a rootHash that
 # is not this tree's
@@ -92,6 +92,11 @@ cp signed.raw bad.raw
 put_sig bad.raw other.json
 check "a signed rootHash that is not the tree's: exit 1" run_rc 1 "$FV" verify bad.raw --trusted-cert=c.pem
 check "  says so" grep -q "partition 3 (root-x86-64-verity-sig): its rootHash $OTHER names no root-x86-64 partition" "$T/err"
+cp signed.raw bad.raw
+sed 's/"certificateFingerprint":"[0-9a-f]*"/"certificateFingerprint":"'"$(printf '%064d' 5)"'"/' repart-sig.json >fp.json
+put_sig bad.raw fp.json
+check "a certificateFingerprint that is not the signer's: exit 1" run_rc 1 "$FV" verify bad.raw --trusted-cert=c.pem
+check "  says so" grep -q "partition 3: certificateFingerprint $(printf '%064d' 5) is not the signer's" "$T/err"
 cp signed.raw bad.raw
 printf '{"rootHash":"abc","signature":"AAAA"}' >short.json
 put_sig bad.raw short.json
