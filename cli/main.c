@@ -60,20 +60,24 @@ static const struct action actions[] = {
 	 "build the hash tree and superblock", A_FORMAT},
 	{"verify", cmd_verify,
 	 "<data_device> <hash_device> [<root_hash>] | <image>",
-	 "check every block offline (one argument: systemd's sidecar files)",
+	 "check every block offline (one argument: an Android image, a "
+	 "systemd disk image, or an image with systemd's sidecar files)",
 	 A_VERIFY},
 	{"repair", cmd_repair,
 	 "<data_device> <hash_device> [<root_hash>] --fec-device=<fec> | "
 	 "<image>",
 	 "rebuild bad blocks from the FEC parity, writing only blocks the "
-	 "tree proves (one argument: the sidecar files and <image>.fec)",
+	 "tree proves (one argument: an Android image and its own parity, "
+	 "or the sidecar files and <image>.fec)",
 	 A_REPAIR},
 	{"sign", cmd_sign, "<root_hash> <out.p7s>|-",
 	 "sign a root hash (--key, --cert) for the kernel and for verify "
 	 "('-': to standard output)",
 	 A_SIGN},
-	{"dump", cmd_dump, "<hash_device>", "show the superblock", A_DUMP},
-	{"open", cmd_open, "<data_device> <name> <hash_device> [<root_hash>]",
+	{"dump", cmd_dump, "<hash_device> | <image>",
+	 "show the superblock (or an Android or disk image's verity)", A_DUMP},
+	{"open", cmd_open,
+	 "<data_device> <name> <hash_device> [<root_hash>] | <image> <name>",
 	 "map a verified read-only device as /dev/mapper/<name>", A_OPEN},
 	{"create", cmd_create, "<name> <data_device> <hash_device> <root_hash>",
 	 "the same, in the old argument order", A_OPEN},
@@ -196,6 +200,8 @@ int main(int argc, const char **argv)
 #endif
 
 static int help_asked;
+/* "help WORD" where WORD is no action: named, exit 1. */
+static const char *help_unknown;
 
 /* "help [ACTION]", or --help / -? with an action among the arguments:
  * the action to describe (NULL, with help_asked set, for all). */
@@ -225,7 +231,8 @@ static const struct action *help_request(int argc, const char **argv)
 			else
 				act = find_action(argv[i]);
 		} else if (after_help && !act) {
-			act = find_action(argv[i]);
+			if (!(act = find_action(argv[i])) && !help_unknown)
+				help_unknown = argv[i];
 		}
 	}
 	help_asked = help && !act;
@@ -242,7 +249,15 @@ static int run(int argc, const char **argv)
 	/* avbtool's commands, with avbtool's spelling (cli/cmd_avb.c) */
 	if (argc >= 2 && !strcmp(argv[1], "avb"))
 		return cli_avb_main(argc - 1, argv + 1);
-	if ((act = help_request(argc, argv)) != NULL || help_asked) {
+	help_unknown = NULL;
+	if ((act = help_request(argc, argv)) == NULL && help_unknown) {
+		cli_error(-EINVAL,
+			  "help: no action '%s' (fastverity help lists the "
+			  "actions)",
+			  help_unknown);
+		return EXIT_PARAMS;
+	}
+	if (act || help_asked) {
 		print_help(act);
 		return EXIT_OK;
 	}
@@ -254,10 +269,20 @@ static int run(int argc, const char **argv)
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		cli_options_saw(rc);
 	if (rc < -1) {
-		cli_error(-EINVAL, "%s: %s",
-			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
-		poptPrintUsage(pc, stderr, 0);
+		/* the error, a suggestion, where the options are listed: not
+		 * a screen of usage that scrolls the error away */
+		const char *bad = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
+		const char *near = rc == POPT_ERROR_BADOPT
+					   ? cli_options_nearest(bad)
+					   : NULL;
+
+		cli_error(-EINVAL, "%s: %s", bad, poptStrerror(rc));
+		if (near)
+			fprintf(stderr, "fastverity: did you mean --%s?\n",
+				near);
+		fprintf(stderr,
+			"fastverity: 'fastverity ACTION --help' lists an "
+			"action's options.\n");
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}

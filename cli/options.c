@@ -280,3 +280,55 @@ void cli_options_print(unsigned action_bit)
 	if (!action_bit)
 		printf("  %-34s %s\n", "    --usage", "Display brief usage");
 }
+
+/* Levenshtein distance of a and b (at most 64 characters each; longer
+ * ones count as far). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[65], cur[65];
+
+	if (la > 64 || lb > 64)
+		return 64;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins)
+					   : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(prev[0]));
+	}
+	return prev[lb];
+}
+
+const char *cli_options_nearest(const char *given)
+{
+	char name[65];
+	const char *best = NULL, *prefix = NULL;
+	size_t best_d = 3, n, prefixes = 0;
+
+	while (*given == '-')
+		given++;
+	n = strcspn(given, "=");
+	if (!n || n >= sizeof(name))
+		return NULL;
+	memcpy(name, given, n);
+	name[n] = 0;
+	for (size_t i = 0; i < NROWS; i++) {
+		size_t d = distance(name, rows[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = rows[i].name;
+		}
+		if (!strncmp(rows[i].name, name, n)) {
+			prefix = rows[i].name;
+			prefixes++;
+		}
+	}
+	return best ? best : prefixes == 1 ? prefix : NULL;
+}

@@ -36,6 +36,10 @@ enum {
 #define CLI_SEEN 1000
 const struct poptOption *cli_options_popt(struct cli_opts *opts,
 					  struct poptOption *help);
+/* The option whose name is nearest to given (which may start with
+ * dashes and carry "=value"): an edit distance of at most 2, or a
+ * unique prefix; NULL when none is close. */
+const char *cli_options_nearest(const char *given);
 /* A value poptGetNextOpt() returned: its option was given. */
 void cli_options_saw(int val);
 /* After parsing: the bits of the options given set in opts; 0, or an exit

@@ -118,6 +118,15 @@ check "unknown action names it" grep -q "unknown action 'frobnicate'" "$T/err"
 check "missing arguments" run_rc 1 "$FV" format data
 check "missing arguments message" grep -q "format: requires <data_device> <hash_device>" "$T/err"
 check "unknown option" run_rc 1 "$FV" --frobnicate format data hash
+check "  the error, and where the options are: three lines at most" test "$(wc -l <"$T/err")" -le 3
+check "  no screen of usage after it" sh -c "! grep -q 'Usage:' '$T/err'"
+check "a misspelt option" run_rc 1 "$FV" verify data hash --root-hash-fil=root
+check "  names the one meant" grep -qx "fastverity: did you mean --root-hash-file?" "$T/err"
+check "  and where to look" grep -qx "fastverity: 'fastverity ACTION --help' lists an action's options." "$T/err"
+check "a misspelt option with a value after it" run_rc 1 "$FV" format data hash --fec-rots 2
+check "  names the one meant" grep -qx "fastverity: did you mean --fec-roots?" "$T/err"
+check "help of no action" run_rc 1 "$FV" help frobnicate
+check "  names it" grep -qx "fastverity: help: no action 'frobnicate' (fastverity help lists the actions)" "$T/err"
 check "no action" run_rc 1 "$FV"
 
 # verify and dump never write: files unchanged, and they work on files
