@@ -58,7 +58,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
 .PHONY: all deps check check-host check-arm64 check-unit check-cli check-images \
         check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults demo install uninstall clean bench
 
-all: fastverity libfastverity.a libfastverity.so
+all: fastverity libfastverity.a libfastverity.so libfastverity.so.1
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -87,6 +87,11 @@ libfastverity.a: $(LIB_OBJ)
 libfastverity.so: $(LIB_OBJ) libfastverity.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,libfastverity.map \
 	  -o $@ $(LIB_OBJ) $(LIBS)
+
+# a program linked in the tree (-L. -lfastverity) finds the soname here
+# (LD_LIBRARY_PATH=.)
+$(SONAME): libfastverity.so
+	ln -sf libfastverity.so $@
 
 fastverity: $(CLI_OBJ) libfastverity.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
@@ -245,6 +250,8 @@ install: all
 	  -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCLUDEDIR))|' \
 	  fastverity.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fastverity.pc
+	@# the loader learns the new library (not for a staged install)
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fastverity $(DESTDIR)$(LIBDIR)/libfastverity.a \
@@ -261,6 +268,6 @@ print-%:
 	@echo $($*)
 
 clean:
-	rm -rf $(B) build-clang build-asan build-tsan build-arm64 fastverity libfastverity.a libfastverity.so
+	rm -rf $(B) build-clang build-asan build-tsan build-arm64 fastverity libfastverity.a libfastverity.so $(SONAME)
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
