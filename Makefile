@@ -41,12 +41,15 @@ LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-# Packages for building, testing (cryptsetup-bin is the oracle) and clang.
-DEPS_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-            check libjson-c-dev zlib1g-dev fdisk cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
-            qemu-system-x86 busybox-static xz-utils openssl \
-            libclang-rt-14-dev libisal-dev libfec-dev \
+# Packages for building (make, make demo), then for testing (make check:
+# Check, the oracles cryptsetup-bin, systemd-repart and sfdisk, clang,
+# qemu for the kernel and arm64 tests, SoftHSM for PKCS#11 keys).
+BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
+             libjson-c-dev zlib1g-dev libisal-dev libfec-dev
+TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
+            qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             softhsm2 libengine-pkcs11-openssl $(ARM64_PKGS)
+DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
 # arm64 library cannot be installed beside the host's (libisal2 is not
@@ -55,7 +58,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
-.PHONY: all deps check check-host check-arm64 check-unit check-cli check-images \
+.PHONY: all deps deps-build check check-host check-arm64 check-unit check-cli check-images \
         check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so libfastverity.so.1
@@ -113,8 +116,12 @@ $(B)/mkimage: images/mkimage.c
 	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lcrypto
 
 # Installs what is missing with apt-get (needs root on Debian).
-deps:
-	@missing=""; for p in $(DEPS_PKGS); do \
+# deps: what make check needs; deps-build: what building and make demo
+# need.
+deps: PKGS_WANTED = $(DEPS_PKGS)
+deps-build: PKGS_WANTED = $(BUILD_PKGS)
+deps deps-build:
+	@missing=""; for p in $(PKGS_WANTED); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
 	    || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -219,7 +226,7 @@ $(B)/fastverity-asan: $(CLI_OBJ) $(LIB_OBJ)
 $(B)/fastverity-cross: $(CLI_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-demo: deps
+demo: deps-build
 	@$(MAKE) --no-print-directory all $(B)/mkimage
 	@images/demo.sh
 

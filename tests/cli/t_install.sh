@@ -78,6 +78,10 @@ for f in $(sed -n 's/@@FASTVERITY_[0-9.]*$//p' "$TOP/tests/abi/libfastverity.sym
 		"$TOP/tests/tsan/threads.c" "$0" "$TOP/README.md" || untested="$untested $f"
 done
 check "every exported function is called by a test${untested:+ (not:$untested)}" test -z "$untested"
+# make demo installs only what building needs (no qemu, no clang, no
+# arm64 packages); make check installs those too
+check "make demo installs only the build packages" sh -c "make -n -C '$TOP' demo 2>/dev/null | grep -q 'libssl-dev' && ! make -n -C '$TOP' demo 2>/dev/null | grep -qE 'qemu-system|clang|-dev:arm64'"
+check "make check installs the test packages" sh -c "make -n -C '$TOP' deps 2>/dev/null | grep -q 'qemu-system-x86'"
 # the README's example, as printed there
 sed -n '/^## Use the library/,/^## How it is built/p' "$TOP/README.md" | sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$T/readme.c"
 # shellcheck disable=SC2086
