@@ -38,8 +38,9 @@ struct cli_opts {
 	char *salt_size;     /* bench lists */
 	char *size;
 	char *device;
-	char *partition; /* a disk image's protected partition: root, usr */
-	int ddi_json;    /* sign: systemd's signature partition JSON */
+	char *partition;  /* a disk image's protected partition: root, usr */
+	char *bench_time; /* bench --time: seconds */
+	int ddi_json;     /* sign: systemd's signature partition JSON */
 	int csv;
 	int no_superblock;
 	int progress;

@@ -368,6 +368,29 @@ int cmd_bench(struct cli_opts *o)
 			  : 10;
 	if (!(seconds > 0))
 		seconds = 10;
+	/* a small --size measures small: the time shrinks with it (64 MiB:
+	 * the full time), down to a second */
+	if (o->size && !o->bench_time && !getenv("FASTVERITY_BENCH_SECONDS") &&
+	    size < (64ULL << 20))
+		seconds = seconds * (double)size / (64ULL << 20) < 1
+				  ? 1
+				  : seconds * (double)size / (64ULL << 20);
+	if (o->bench_time) {
+		char *end;
+
+		seconds = strtod(o->bench_time, &end);
+		if (*end || !(seconds >= 0.1 && seconds <= 3600)) {
+			free_prepared(pp, k);
+			free(rep.settings);
+			free(data);
+			if (b.dev)
+				verity_device_close(&dev);
+			return cli_error(-EINVAL,
+					 "--time: '%s' is not a number of "
+					 "seconds from 0.1 to 3600",
+					 o->bench_time);
+		}
+	}
 	bench_run_impls(&rep, seconds / 5);
 	bench_run_fec(&rep, seconds / 10);
 

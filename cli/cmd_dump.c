@@ -5,6 +5,7 @@
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
+#include "cli/hints.h"
 #include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -36,7 +37,10 @@ int cmd_dump(struct cli_opts *o)
 		return EXIT_PARAMS;
 	r = verity_op_dump(&pair, VERITY_DUMP_READ_SUPERBLOCK, &out, &err);
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_superblock_at(o->args[0], pair.params.hash_offset)
+			       ? cli_lib_error(r, &err)
+			       : cli_no_superblock(r, &err, NULL, o->args[0],
+						   pair.params.hash_offset);
 	if (o->json) {
 		cli_json_print(cli_json_header(o->args[0], &pair.params,
 					       &out.layout, NULL));

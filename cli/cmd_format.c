@@ -5,6 +5,7 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
+#include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -108,6 +109,7 @@ int cmd_format(struct cli_opts *o)
 	char uuid[37] = "";
 	int r;
 
+	cli_warn_weak_digest(o->hash);
 	if ((r = format_pair(o, &side, &pair)) ||
 	    (r = cli_refuse_sparse(pair.data.path)) ||
 	    (r = cli_run_of(o, &run, &pr) ? EXIT_PARAMS : 0))

@@ -55,6 +55,65 @@ struct action {
 	unsigned bit; /* for the option table below */
 };
 
+/* What help ACTION adds after the options: the action's exit codes and
+ * two examples. */
+static const struct action_help {
+	const char *name, *exits, *examples[2];
+} action_helps[] = {
+	{"format",
+	 "0 made; 1 bad parameters, an output over an input, I/O",
+	 {"fastverity format rootfs.img rootfs.verity "
+	  "--root-hash-file=rootfs.roothash",
+	  "fastverity format disk.img disk.img --hash-offset=$((256 << 20)) "
+	  "--data-blocks=65536"}},
+	{"verify",
+	 "0 intact; 1 bad parameters, a wrong root hash, I/O; 2 a bad "
+	 "block, or a signature that does not hold",
+	 {"fastverity verify rootfs.img rootfs.verity "
+	  "--root-hash-file=rootfs.roothash",
+	  "fastverity verify system.img --key signing.pem   # an Android "
+	  "image"}},
+	{"repair",
+	 "0 repaired (or nothing to repair); 1 bad parameters, I/O; 2 blocks "
+	 "left bad",
+	 {"fastverity repair rootfs.img rootfs.verity "
+	  "--root-hash-file=rootfs.roothash --fec-device=rootfs.fec",
+	  "fastverity repair --dry-run os.raw --trusted-cert=signing.crt"}},
+	{"sign",
+	 "0 signed; 1 a key, certificate or root hash that cannot be used",
+	 {"fastverity sign --key signing.key --cert signing.crt "
+	  "--root-hash-file=rootfs.roothash rootfs.roothash.p7s",
+	  "fastverity sign --ddi-json --key signing.key --cert signing.crt "
+	  "\"$ROOT\" sig.json"}},
+	{"dump",
+	 "0 shown; 1 no superblock, I/O",
+	 {"fastverity dump rootfs.verity", "fastverity dump --json os.raw"}},
+	{"open",
+	 "0 mapped; 1 bad parameters, no device-mapper, the kernel refused; 5 "
+	 "the name is taken",
+	 {"fastverity open rootfs.img root rootfs.verity "
+	  "--root-hash-file=rootfs.roothash",
+	  "fastverity open system.img system   # an Android image"}},
+	{"create",
+	 "as open",
+	 {"fastverity create root rootfs.img rootfs.verity \"$ROOT\"",
+	  "fastverity create --ignore-zero-blocks root rootfs.img "
+	  "rootfs.verity \"$ROOT\""}},
+	{"close",
+	 "0 removed; 1 no device-mapper; 4 no such mapping; 5 in use",
+	 {"fastverity close root", "fastverity close --deferred root"}},
+	{"remove",
+	 "as close",
+	 {"fastverity remove root", "fastverity remove --deferred root"}},
+	{"status",
+	 "0 active; 1 no device-mapper; 4 no such mapping",
+	 {"fastverity status root", "fastverity status --json root"}},
+	{"bench",
+	 "0 measured; 1 a setting that cannot be built",
+	 {"fastverity bench", "fastverity bench --hash=sha256,sha512 "
+			      "--salt-size=0,32 --time=3"}},
+};
+
 static const struct action actions[] = {
 	{"format", cmd_format, "<data_device> <hash_device>",
 	 "build the hash tree and superblock", A_FORMAT},
@@ -126,6 +185,16 @@ static void print_help(const struct action *act)
 	printf("Usage: fastverity [OPTION...] %s %s\n%s\n\nOptions:\n",
 	       act->name, act->args, act->what);
 	cli_options_print(act->bit);
+	for (size_t i = 0; i < sizeof(action_helps) / sizeof(action_helps[0]);
+	     i++) {
+		const struct action_help *h = &action_helps[i];
+
+		if (strcmp(h->name, act->name))
+			continue;
+		printf("\nExit status: %s.\n\nExamples:\n  %s\n  %s\n",
+		       h->exits, h->examples[0], h->examples[1]);
+	}
+	printf("\nSee fastverity(8).\n");
 }
 
 static const char *failure_text(int code)

@@ -172,6 +172,10 @@ static const struct cli_option rows[] = {
 	 "Worker threads (default: online CPUs)", 0, NULL},
 	{"salt-size", '\0', K_VALUE, AT(salt_size), 0, A_BENCH, "list",
 	 "Salt sizes to measure (default 0,32,64,256)", 0, NULL},
+	{"time", '\0', K_VALUE, AT(bench_time), 0, A_BENCH, "seconds",
+	 "About how long to measure (default 10, or less for a small --size; "
+	 "FASTVERITY_BENCH_SECONDS sets the default)",
+	 0, NULL},
 	{"size", '\0', K_VALUE, AT(size), 0, A_BENCH, "bytes",
 	 "Bytes of data per tree (default 64M, repeated for ~10 s)", 0, NULL},
 	{"device", '\0', K_VALUE, AT(device), 0, A_BENCH, "path",

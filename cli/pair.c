@@ -7,6 +7,7 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
+#include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/progress.h"
@@ -30,10 +31,14 @@ static int tree_params(const struct cli_opts *o, struct verity_pair *pair)
 
 	if (cli_params_from_opts(o, &pair->params, 0))
 		return EXIT_PARAMS;
-	r = pair->params.no_superblock
-		    ? verity_params_validate(&pair->params, &err)
-		    : verity_read_superblock(&pair->hash, &pair->params, &err);
-	return r ? cli_lib_error(r, &err) : EXIT_OK;
+	if (pair->params.no_superblock) {
+		r = verity_params_validate(&pair->params, &err);
+		return r ? cli_lib_error(r, &err) : EXIT_OK;
+	}
+	if (!(r = verity_read_superblock(&pair->hash, &pair->params, &err)))
+		return EXIT_OK;
+	return cli_no_superblock(r, &err, pair->data.path, pair->hash.path,
+				 pair->params.hash_offset);
 }
 
 /* The signature to check (verify, repair) or to hand the kernel (open):

@@ -2,10 +2,12 @@
 #include "cli/root.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/errors.h"
+#include "cli/hints.h"
 #include "hashtree/hasher.h"
 #include "verity/storage/file.h"
 #include "verity/tree/params.h"
@@ -62,15 +64,22 @@ static const char *root_text(const struct cli_opts *o, const char *arg,
 static int bad_root(const struct cli_opts *o, const char *hex,
 		    const char *expected)
 {
-	return o->root_hash_file
-		       ? -cli_error(-EINVAL,
-				    "%s: invalid root hash string specified "
-				    "(expected %s)",
-				    o->root_hash_file, expected)
-		       : -cli_error(-EINVAL,
-				    "invalid root hash string specified: '%s' "
-				    "(expected %s)",
-				    hex, expected);
+	int r;
+
+	/* veritysetup's words first, for scripts that look for them */
+	fputs("Invalid root hash string specified.\n", stderr);
+	r = o->root_hash_file
+		    ? -cli_error(-EINVAL,
+				 "%s: invalid root hash string specified "
+				 "(expected %s)",
+				 o->root_hash_file, expected)
+		    : -cli_error(-EINVAL,
+				 "invalid root hash string specified: '%s' "
+				 "(expected %s)",
+				 hex, expected);
+	if (!o->root_hash_file)
+		cli_hint_root_file(hex);
+	return r;
 }
 
 int cli_root_hash(const struct cli_opts *o, const char *arg,

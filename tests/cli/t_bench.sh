@@ -76,4 +76,9 @@ check "--device: missing file" run_rc 4 "$FV" bench --device=nothere
 check "bench takes no arguments" run_rc 1 "$FV" bench extra
 check "bad list" run_rc 1 "$FV" bench --salt-size=a,b
 
+# --time sets how long; a bad value is refused before anything runs
+check "--time=1" run_rc 0 env -u FASTVERITY_BENCH_SECONDS "$FV" bench --size=1M --time=1 --salt-size=32
+check "--time=abc refused" run_rc 1 "$FV" bench --time=abc
+check "  names the option" grep -q "^fastverity: --time: 'abc' is not a number of seconds" "$T/err"
+
 finish
