@@ -65,6 +65,21 @@ struct bench_report {
 	size_t nfec;
 };
 
+/* 1 when two spreads (slowest to fastest round) overlap: no measurable
+ * difference (cli/bench_rank.c). */
+int bench_spreads_overlap(double alo, double ahi, double blo, double bhi);
+/* The setting to recommend among the safe ones (a salt, 4096-byte data
+ * blocks, sha256 or stronger): the fastest, unless its lead over the
+ * default (sha256, 32-byte salt, 4096/4096, format 1) is inside the
+ * noise: then the default, and *measurable 0. NULL: none measured. */
+const struct bench_setting *bench_recommend(const struct bench_setting *s,
+					    size_t n, int *measurable);
+/* The SHA-256 kernel that measured faster than the one this CPU takes
+ * (*preferred), or NULL: when not NULL, the machine was noisy. */
+const struct bench_impl *bench_noisy_kernel(const struct bench_impl *impls,
+					    size_t n,
+					    const struct bench_impl **preferred);
+
 /* Measures every implementation, in about total seconds. */
 void bench_run_impls(struct bench_report *r, double total);
 /* Measures the FEC encoders for 2, 8, 16 and 24 roots, the same way. */

@@ -43,29 +43,24 @@ static double fec_ratio(const struct bench_report *r, const struct bench_fec *f)
 static size_t recommend(const struct bench_report *r, char lines[][400],
 			size_t max)
 {
-	const struct bench_setting *best = NULL;
+	const struct bench_setting *best;
 	char buf[400];
-	int len, any = 0;
+	int len, any = 0, measurable;
 
 	if (!max)
 		return 0;
-	for (size_t i = 0; i < r->nsettings; i++) {
-		const struct bench_setting *s = &r->settings[i];
-
-		if (!s->valid || !s->salt_size || s->data_block_size != 4096 ||
-		    !strcmp(s->hash, "sha1") || !strcmp(s->hash, "md5"))
-			continue;
-		if (!best || s->mb_per_s > best->mb_per_s)
-			best = s;
-	}
+	best = bench_recommend(r->settings, r->nsettings, &measurable);
 	if (!best)
 		return 0;
 	len = snprintf(buf, sizeof(buf),
 		       "Recommended here: %s, a %u-byte salt, %u/%u-byte "
-		       "blocks, format %d (%s path, %.0f MB/s)",
+		       "blocks, format %d (%s path, %.0f MB/s%s)",
 		       best->hash, best->salt_size, best->data_block_size,
 		       best->hash_block_size, best->format, best->path,
-		       best->mb_per_s);
+		       best->mb_per_s,
+		       measurable ? ""
+				  : "; the default: no setting measured "
+				    "faster beyond the noise");
 	for (size_t i = 0; i < r->nsettings && len < (int)sizeof(buf) - 80;
 	     i++) {
 		const struct bench_setting *s = &r->settings[i];
@@ -92,10 +87,16 @@ static size_t recommend(const struct bench_report *r, char lines[][400],
 			continue;
 		double d = 100.0 * (s->mb_per_s / best->mb_per_s - 1.0);
 
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len,
-				"%s%s %.0f%% %s",
-				any ? ", " : "; against it: ", what,
-				d < 0 ? -d : d, d < 0 ? "slower" : "faster");
+		if (bench_spreads_overlap(s->lo, s->hi, best->lo, best->hi))
+			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
+					"%s%s no measurable difference",
+					any ? ", " : "; against it: ", what);
+		else
+			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
+					"%s%s %.0f%% %s",
+					any ? ", " : "; against it: ", what,
+					d < 0 ? -d : d,
+					d < 0 ? "slower" : "faster");
 		any = 1;
 	}
 	snprintf(lines[0], 400, "%.398s.", buf);
@@ -125,6 +126,20 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			 "%s hashes %.1fx as fast as veritysetup's way (%s), "
 			 "on one core.",
 			 best->name, best->mb_per_s / vs->mb_per_s, vs->name);
+	{
+		const struct bench_impl *pref,
+			*beat = bench_noisy_kernel(r->impls, r->nimpls, &pref);
+
+		if (beat && n < max)
+			snprintf(lines[n++], 400,
+				 "The machine was noisy: %s, the kernel this "
+				 "CPU takes, measured slower than %s (%.0f-%.0f "
+				 "against %.0f-%.0f MB/s) even measured twice; "
+				 "these are not a ranking: run again on a quiet "
+				 "machine, or longer (--time=30).",
+				 pref->name, beat->name, pref->lo, pref->hi,
+				 beat->lo, beat->hi);
+	}
 	/* FEC: the speed-up over libfec, from the fewest roots to the most */
 	{
 		const struct bench_fec *a = NULL, *z = NULL;

@@ -1,0 +1,76 @@
+/* What bench concludes from its figures, where noise can mislead: a
+ * lead counts only when the spreads (slowest to fastest round) do not
+ * overlap. Pure functions of the figures (tests/unit/test_bench.c). */
+#include <string.h>
+
+#include "cli/bench.h"
+
+int bench_spreads_overlap(double alo, double ahi, double blo, double bhi)
+{
+	return alo <= bhi && blo <= ahi;
+}
+
+/* sha256, a 32-byte salt, 4096-byte blocks, format 1: what format makes
+ * when nothing is said. */
+static int is_default(const struct bench_setting *s)
+{
+	return !strcmp(s->hash, "sha256") && s->salt_size == 32 &&
+	       s->data_block_size == 4096 && s->hash_block_size == 4096 &&
+	       s->format == 1;
+}
+
+/* Keeps dm-verity's usual safety: sha256 or stronger, a salt, 4096-byte
+ * data blocks. */
+static int is_safe(const struct bench_setting *s)
+{
+	return s->valid && s->salt_size && s->data_block_size == 4096 &&
+	       strcmp(s->hash, "sha1") && strcmp(s->hash, "md5");
+}
+
+const struct bench_setting *bench_recommend(const struct bench_setting *s,
+					    size_t n, int *measurable)
+{
+	const struct bench_setting *best = NULL, *def = NULL;
+
+	*measurable = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_safe(&s[i]))
+			continue;
+		if (is_default(&s[i]))
+			def = &s[i];
+		if (!best || s[i].mb_per_s > best->mb_per_s)
+			best = &s[i];
+	}
+	if (!best || !def || best == def)
+		return best;
+	/* a lead inside the noise is no reason to leave the default */
+	if (bench_spreads_overlap(best->lo, best->hi, def->lo, def->hi)) {
+		*measurable = 0;
+		return def;
+	}
+	return best;
+}
+
+const struct bench_impl *bench_noisy_kernel(const struct bench_impl *impls,
+					    size_t n,
+					    const struct bench_impl **preferred)
+{
+	const struct bench_impl *pref = NULL, *beat = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (impls[i].note &&
+		    !strcmp(impls[i].note, "fastverity's fast path"))
+			pref = &impls[i];
+	*preferred = pref;
+	if (!pref || pref->mb_per_s <= 0)
+		return NULL;
+	/* another SHA-256 kernel faster than the one this CPU takes */
+	for (size_t i = 0; i < n; i++)
+		if (&impls[i] != pref &&
+		    !strncmp(impls[i].name, "SHA-256 ", 8) &&
+		    strstr(impls[i].name, "-way") &&
+		    impls[i].mb_per_s > pref->mb_per_s &&
+		    (!beat || impls[i].mb_per_s > beat->mb_per_s))
+			beat = &impls[i];
+	return beat;
+}
