@@ -135,7 +135,7 @@ check "verify IMAGE: bad data and tree blocks" run_rc 2 "$FV" verify p.img
 check "  the tree block named, as veritysetup" grep -qx "Verification failed at position 299008." "$T/err"
 check "  what the parity can repair" grep -qx "FEC can repair 2 of 2 bad blocks (fastverity repair, with the same arguments)." "$T/err"
 check "verify IMAGE --json" run_rc 2 "$FV" verify p.img --json
-check "  counts" jqok '.bad_hash_blocks == 1 and .fec.roots == 8' "$T/out"
+check "  counts, and the roots the image's descriptor gives" jqok '.bad_hash_blocks == 1 and .fec.roots == 8 and .fec.roots_from == "image"' "$T/out"
 check "repair IMAGE of a signed image needs its key" run_rc 1 "$FV" repair p.img
 check "  says how to give it" grep -q "p.img: the vbmeta is signed: give the signer's key with --key=<key.pem>" "$T/err"
 check "repair IMAGE --key" run_rc 0 "$FV" repair p.img --key keys/rsa4096.pem

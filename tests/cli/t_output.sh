@@ -75,6 +75,10 @@ check "  synopsis" grep -qx 'Usage: fastverity \[OPTION...\] verify <data_device
 check "  its options" grep -q -- '--max-failures=number' out
 check "  not another action's" sh -c "! grep -q -- '--csv\|--ignore-corruption\|--dry-run' '$T/out'"
 cp out verify.help
+check "  the action's exit codes" grep -q '^Exit status: 0 intact; 1 bad parameters, a wrong root hash, I/O; 2 a bad block' verify.help
+check "  two examples" test "$(sed -n '/^Examples:/,/^$/p' verify.help | grep -c '^  fastverity verify')" = 2
+check "  and where the rest is" test "$(tail -1 verify.help)" = "See fastverity(8)."
+check "every action's help has its exit codes and examples" sh -c "for a in format verify repair sign dump open create close remove status bench; do '$FV' help \$a | grep -q '^Exit status: ' || exit 1; done"
 check "help verify: the same" sh -c "'$FV' help verify | cmp -s - verify.help"
 check "  verify's own help: no format defaults for --salt and --fec-roots" sh -c "! grep -q '32 random bytes\|(default 2)' verify.help && grep -q -- '--fec-roots=number .*told from the parity.s size' verify.help && grep -q -- '--salt=hex string .*superblock' verify.help"
 check "  format's help keeps them" sh -c "'$FV' help format | grep -q -- '--salt=hex string .*32 random bytes' && '$FV' help format | grep -q -- '--fec-roots=number .*(default 2)'"
