@@ -148,64 +148,83 @@ static uint8_t *chunk_of(struct worker *w)
 	return w->chunk;
 }
 
+/* The children of parents [p0 + k, p0 + k2) are consecutive, and so
+ * are their digests in w->computed (a full parent holds hbs / slot
+ * children): hashed a chunk at a time across parent boundaries, so that
+ * small blocks cost one read and one call per chunk, not per parent. */
+static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
+		    struct fv_error *err)
+{
+	const struct level_pass *lp = w->lp;
+	const struct ht_geometry *g = lp->g;
+	uint64_t c = (p0 + k) << g->bits;
+	uint64_t end =
+		((p0 + k2 - 1) << g->bits) + children_of(lp, p0 + k2 - 1);
+	uint8_t *out = w->computed + k * g->hash_block_size;
+
+	while (c < end) {
+		size_t n = end - c < w->chunk_blocks ? (size_t)(end - c)
+						     : w->chunk_blocks;
+		int64_t plan = plan_children(w, c, n);
+		int r = 0;
+
+		if (plan < 0) {
+			n = (size_t)-plan;
+			for (size_t i = 0; i < n; i++)
+				memcpy(out + i * g->slot_size, lp->zero_digest,
+				       g->digest_size);
+		} else {
+			const uint8_t *src;
+
+			n = (size_t)plan;
+			src = map_children(w, c, n);
+			if (!src) {
+				src = chunk_of(w);
+				r = src ? read_children(lp, c, n, w->chunk, err)
+					: fv_fail(err, ENOMEM, "out of memory");
+				if (r == -EIO && lp->mode == PASS_VERIFY)
+					r = read_one_by_one(w, c, n, w->chunk,
+							    err);
+			}
+			if (!r)
+				r = ht_hash_blocks(lp->h, src, lp->child_size,
+						   n, out, g->slot_size, err);
+			if (!r && lp->seen)
+				r = lp->io->data_seen(lp->io->ctx, w->index, c,
+						      src, n, err);
+		}
+		if (r)
+			return r;
+		out += n * g->slot_size;
+		c += n;
+	}
+	return 0;
+}
+
 /* Computes parent blocks [p0, p0 + np) into w->computed, zero-padded. */
 static int hash_window(struct worker *w, uint64_t p0, size_t np,
 		       struct fv_error *err)
 {
 	const struct level_pass *lp = w->lp;
-	const struct ht_geometry *g = lp->g;
+	size_t k = 0;
 
-	memset(w->computed, 0, np * g->hash_block_size);
-	for (size_t k = 0; k < np; k++) {
-		uint64_t c = (p0 + k) << g->bits;
-		uint64_t end = c + children_of(lp, p0 + k);
-		uint8_t *out = w->computed + k * g->hash_block_size;
+	memset(w->computed, 0, np * lp->g->hash_block_size);
+	while (k < np) {
+		size_t k2 = k;
+		int r;
 
 		/* under a block not proven nothing can be judged: not even
 		 * read, unless the caller wants the suspects */
-		if (parent_untrusted(lp, p0 + k) && !lp->opt->suspects)
+		if (parent_untrusted(lp, p0 + k) && !lp->opt->suspects) {
+			k++;
 			continue;
-		while (c < end) {
-			size_t n = end - c < w->chunk_blocks ? (size_t)(end - c)
-							     : w->chunk_blocks;
-			int64_t plan = plan_children(w, c, n);
-			int r = 0;
-
-			if (plan < 0) {
-				n = (size_t)-plan;
-				for (size_t i = 0; i < n; i++)
-					memcpy(out + i * g->slot_size,
-					       lp->zero_digest, g->digest_size);
-			} else {
-				const uint8_t *src;
-
-				n = (size_t)plan;
-				src = map_children(w, c, n);
-				if (!src) {
-					src = chunk_of(w);
-					r = src ? read_children(lp, c, n,
-								w->chunk, err)
-						: fv_fail(err, ENOMEM,
-							  "out of memory");
-					if (r == -EIO &&
-					    lp->mode == PASS_VERIFY)
-						r = read_one_by_one(
-							w, c, n, w->chunk, err);
-				}
-				if (!r)
-					r = ht_hash_blocks(
-						lp->h, src, lp->child_size, n,
-						out, g->slot_size, err);
-				if (!r && lp->seen)
-					r = lp->io->data_seen(lp->io->ctx,
-							      w->index, c, src,
-							      n, err);
-			}
-			if (r)
-				return r;
-			out += n * g->slot_size;
-			c += n;
 		}
+		while (k2 < np &&
+		       !(parent_untrusted(lp, p0 + k2) && !lp->opt->suspects))
+			k2++;
+		if ((r = hash_run(w, p0, k, k2, err)))
+			return r;
+		k = k2;
 	}
 	return 0;
 }
