@@ -7,7 +7,8 @@
 # Android images: fastverity avb against format and verify doing the
 # same work, and a sha1 tree; a systemd disk image against its partitions
 # as files and against losetup + veritysetup. BENCH_ONLY=fec, android or
-# ddi runs those rows alone. Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
+# ddi runs those rows alone; BENCH_ONLY=limits the rows against the
+# machine's limits (the SHA unit, the disk, 512-byte blocks). Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
 # Warm cache means: the image is dropped from the page cache and read
 # back once, so it is cached as any image read from disk is (on Linux
@@ -172,6 +173,82 @@ android_section() {
 		"format $img $dir/h1.vs $common --hash=sha1" "format $img $dir/h1.fv $common --hash=sha1"
 	echo
 }
+# How close to the machine's limits (the speed issue): cached format and
+# verify against the SHA unit (the data over threads x the best kernel's
+# one-core rate, measured in this run), cold ones (page cache dropped:
+# root only) against a plain sequential read of the same file, and
+# 512-byte blocks against 4 KiB ones.
+limits_section() {
+	local rate kjson=$dir/kernels-now.json i vs fs cs v f c lim share
+	"$fv" bench --json --salt-size=32 --time=3 >"$kjson"
+	rate=$(jq '[.implementations[] | select(.name | test("^SHA-256 .*-way")) | .mb_per_s // 0] | max' "$kjson")
+	lim=$(echo "$(stat -c %s "$img") / 1000000 / ($threads * $rate)" | bc -l)
+	echo "| run (1 GiB, sha256, 4 KiB blocks) | veritysetup | fastverity | limit | share of the limit | target | |"
+	echo "|---|---|---|---|---|---|---|"
+	row() { # LABEL VS FV LIMIT TARGET
+		share=$(echo "$4 / $3" | bc -l)
+		printf '| %s | %.3f s | %.3f s | %.3f s | %.2f | %s | %s |\n' "$1" "$2" "$3" "$4" "$share" "$5" \
+			"$([ "$(echo "$share >= $5" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	}
+	for what in format verify; do
+		vs=() fs=()
+		for i in $(seq "$runs"); do
+			if [ $what = format ]; then
+				vs+=("$(seconds veritysetup format "$img" "$dir/h.vs" $common)")
+				fs+=("$(seconds "$fv" format "$img" "$dir/h.fv" $common)")
+			else
+				vs+=("$(seconds veritysetup verify "$img" "$dir/h.fv" "$root")")
+				fs+=("$(seconds "$fv" verify "$img" "$dir/h.fv" "$root")")
+			fi
+		done
+		row "$what, cached; limit: the SHA unit ($threads x $(printf %.0f "$rate") MB/s)" \
+			"$(printf '%s\n' "${vs[@]}" | median)" "$(printf '%s\n' "${fs[@]}" | median)" "$lim" 0.80
+	done
+	if [ -w /proc/sys/vm/drop_caches ]; then
+		cold() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+		for what in format verify; do
+			vs=() fs=() cs=()
+			for i in $(seq "$runs"); do
+				cold; cs+=("$(seconds cat "$img")")
+				cold
+				if [ $what = format ]; then
+					fs+=("$(seconds "$fv" format "$img" "$dir/h.fv" $common)")
+					cold; vs+=("$(seconds veritysetup format "$img" "$dir/h.vs" $common)")
+				else
+					fs+=("$(seconds "$fv" verify "$img" "$dir/h.fv" "$root")")
+					cold; vs+=("$(seconds veritysetup verify "$img" "$dir/h.fv" "$root")")
+				fi
+			done
+			row "$what, cold; limit: reading the file (cat, cache dropped)" \
+				"$(printf '%s\n' "${vs[@]}" | median)" "$(printf '%s\n' "${fs[@]}" | median)" \
+				"$(printf '%s\n' "${cs[@]}" | median)" 0.87
+		done
+		cat "$img" >/dev/null
+	else
+		echo "| cold rows | (need root to drop the page cache) | | | | | |"
+	fi
+	# 512-byte blocks (systemd-repart's) against 4 KiB: data per second
+	local s4=() s5=() fimg=$dir/256m.img t4 t5
+	[ "$(stat -c %s "$fimg" 2>/dev/null || echo 0)" = $((256 << 20)) ] ||
+		"$top/build/mkimage" random 5 $((256 << 20)) >"$fimg"
+	cat "$fimg" >/dev/null
+	for i in $(seq "$runs"); do
+		s4+=("$(seconds "$fv" format "$fimg" "$dir/b4.h" $common)")
+		s5+=("$(seconds "$fv" format "$fimg" "$dir/b5.h" $common --data-block-size=512 --hash-block-size=512)")
+	done
+	t4=$(printf '%s\n' "${s4[@]}" | median)
+	t5=$(printf '%s\n' "${s5[@]}" | median)
+	printf '| 512-byte blocks against 4 KiB, 256 MiB, cached | 4 KiB: %.3f s | 512: %.3f s | | %.2f of the 4 KiB throughput | 0.80 | %s |\n' \
+		"$t4" "$t5" "$(echo "$t4 / $t5" | bc -l)" "$([ "$(echo "$t4 / $t5 >= 0.8" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	echo
+}
+if [ "${BENCH_ONLY:-}" = limits ]; then
+	"$fv" format "$img" "$dir/h.fv" $common --root-hash-file="$dir/root" >/dev/null
+	root=$(cat "$dir/root")
+	limits_section
+	exit 0
+fi
+
 # systemd disk images (docs/ddi.md): verify of a DDI built by
 # systemd-repart around the 1 GiB image (512-byte blocks, as repart makes
 # them) against verify of the same partitions as a plain pair of files,
@@ -258,6 +335,7 @@ compare "format --format=0 (generic)" 1.5 "format $img $dir/h0.vs $common --form
 compare "verify sha512 (generic)" 1.5 "verify $img $dir/h512 --root-hash-file=$dir/root512" "verify $img $dir/h512 --root-hash-file=$dir/root512"
 compare "format, $threads threads, image in 4 KiB pages" - "format $small $dir/h.vs $common" "format $small $dir/h.fv $common"
 echo
+limits_section
 fec_section
 android_section
 ddi_section
