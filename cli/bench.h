@@ -63,6 +63,10 @@ struct bench_report {
 	size_t nsettings;
 	struct bench_fec fec[BENCH_FEC_ROWS];
 	size_t nfec;
+	/* --device: what bounds a tree built from it (MB/s; 0: not
+	 * measured): its reads with its cache dropped, the SHA unit on the
+	 * threads, and the first setting built from it cold */
+	double dev_read_mbps, cpu_mbps, cold_mbps;
 };
 
 /* 1 when two spreads (slowest to fastest round) overlap: no measurable
@@ -76,9 +80,9 @@ const struct bench_setting *bench_recommend(const struct bench_setting *s,
 					    size_t n, int *measurable);
 /* The SHA-256 kernel that measured faster than the one this CPU takes
  * (*preferred), or NULL: when not NULL, the machine was noisy. */
-const struct bench_impl *bench_noisy_kernel(const struct bench_impl *impls,
-					    size_t n,
-					    const struct bench_impl **preferred);
+const struct bench_impl *
+bench_noisy_kernel(const struct bench_impl *impls, size_t n,
+		   const struct bench_impl **preferred);
 
 /* Measures every implementation, in about total seconds. */
 void bench_run_impls(struct bench_report *r, double total);

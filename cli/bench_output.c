@@ -131,14 +131,15 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			*beat = bench_noisy_kernel(r->impls, r->nimpls, &pref);
 
 		if (beat && n < max)
-			snprintf(lines[n++], 400,
-				 "The machine was noisy: %s, the kernel this "
-				 "CPU takes, measured slower than %s (%.0f-%.0f "
-				 "against %.0f-%.0f MB/s) even measured twice; "
-				 "these are not a ranking: run again on a quiet "
-				 "machine, or longer (--time=30).",
-				 pref->name, beat->name, pref->lo, pref->hi,
-				 beat->lo, beat->hi);
+			snprintf(
+				lines[n++], 400,
+				"The machine was noisy: %s, the kernel this "
+				"CPU takes, measured slower than %s (%.0f-%.0f "
+				"against %.0f-%.0f MB/s) even measured twice; "
+				"these are not a ranking: run again on a quiet "
+				"machine, or longer (--time=30).",
+				pref->name, beat->name, pref->lo, pref->hi,
+				beat->lo, beat->hi);
 	}
 	/* FEC: the speed-up over libfec, from the fewest roots to the most */
 	{
@@ -250,6 +251,21 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			 lo->overhead_percent, lo->hash, lo->data_block_size,
 			 lo->hash_block_size, lo->format);
 	n += recommend(r, lines + n, max - n);
+	if (r->dev_read_mbps > 0 && r->cpu_mbps > 0 && n < max) {
+		int disk = r->dev_read_mbps < r->cpu_mbps;
+		double bound = disk ? r->dev_read_mbps : r->cpu_mbps;
+
+		snprintf(lines[n++], 400,
+			 "%s reads at %.0f MB/s with its cache dropped, and "
+			 "the SHA unit hashes up to %.0f MB/s on %u thread%s: "
+			 "%s. A tree built from it cold ran at %.0f MB/s, "
+			 "%.0f%% of that bound.",
+			 r->device, r->dev_read_mbps, r->cpu_mbps, r->threads,
+			 r->threads == 1 ? "" : "s",
+			 disk ? "disk-bound (the disk is the limit)"
+			      : "CPU-bound (the hashing is the limit)",
+			 r->cold_mbps, 100.0 * r->cold_mbps / bound);
+	}
 	return n;
 }
 
@@ -401,6 +417,23 @@ void bench_print_json(const struct bench_report *r)
 			       json_object_new_int((int)r->threads));
 	json_object_object_add(root, "machine", m);
 	json_object_object_add(root, "size", json_object_new_uint64(r->size));
+	if (r->dev_read_mbps > 0) {
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(
+			b, "device_read_mb_per_s",
+			json_object_new_double(r->dev_read_mbps));
+		json_object_object_add(b, "sha_unit_mb_per_s",
+				       json_object_new_double(r->cpu_mbps));
+		json_object_object_add(b, "cold_tree_mb_per_s",
+				       json_object_new_double(r->cold_mbps));
+		json_object_object_add(
+			b, "bound",
+			json_object_new_string(r->dev_read_mbps < r->cpu_mbps
+						       ? "disk"
+						       : "cpu"));
+		json_object_object_add(root, "device_bound", b);
+	}
 	json_object_object_add(root, "device",
 			       r->device ? cli_json_str(r->device) : NULL);
 	for (size_t i = 0; i < r->nimpls; i++) {

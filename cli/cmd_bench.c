@@ -1,6 +1,7 @@
 /* fastverity bench: what hashing costs on this CPU, and what each choice
  * of hash, salt, block sizes and format does to whole-tree throughput. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -102,6 +103,67 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 	} while (t < budget);
 	s->runs += runs;
 	pp->rate[pp->rounds++] = (double)s->data_bytes * runs / t / 1e6;
+}
+
+/* The device's pages dropped from the cache (clean ones: what a read
+ * left), so that the next read goes to the disk. */
+static void drop_cache(const struct verity_device *dev)
+{
+	posix_fadvise(dev->fd, (off_t)dev->base, (off_t)dev->size,
+		      POSIX_FADV_DONTNEED);
+}
+
+/* MB/s of a plain sequential read of the first size bytes, cold. */
+static double read_rate(const struct verity_device *dev, uint64_t size)
+{
+	size_t chunk = 1u << 20;
+	uint8_t *buf = malloc(chunk);
+	double t0, t;
+	uint64_t off;
+
+	if (!buf)
+		return 0;
+	drop_cache(dev);
+	t0 = cli_now();
+	for (off = 0; off < size; off += chunk) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+
+		if (verity_device_read(dev, off, buf, n, NULL))
+			break;
+	}
+	t = cli_now() - t0;
+	free(buf);
+	return off && t > 0 ? (double)off / t / 1e6 : 0;
+}
+
+/* --device: the disk's rate, the SHA unit's, and one tree built cold:
+ * which bounds it, and how near it runs. */
+static void device_bound(struct bench_report *rep, struct prepared *pp,
+			 const struct verity_device *dev, unsigned threads)
+{
+	double best = 0;
+
+	for (size_t i = 0; i < rep->nimpls; i++)
+		if (!strncmp(rep->impls[i].name, "SHA-256 ", 8) &&
+		    strstr(rep->impls[i].name, "-way") &&
+		    rep->impls[i].mb_per_s > best)
+			best = rep->impls[i].mb_per_s;
+	rep->cpu_mbps = best * threads;
+	rep->dev_read_mbps = read_rate(dev, rep->size);
+	for (size_t i = 0; i < rep->nsettings; i++) {
+		struct bench_setting *s = &rep->settings[i];
+
+		if (!s->valid)
+			continue;
+		drop_cache(dev);
+		measure_round(s, &pp[i], threads, 0);
+		/* the cold build stands apart from the settings' figures */
+		if (pp[i].rounds) {
+			rep->cold_mbps = pp[i].rate[--pp[i].rounds];
+			s->runs--;
+		}
+		break;
+	}
 }
 
 /* Rounds go over every setting in turn, so that a noisy moment of a shared
@@ -404,6 +466,8 @@ int cmd_bench(struct cli_opts *o)
 	}
 	bench_run_fec(&rep, seconds / 10);
 
+	if (b.dev)
+		device_bound(&rep, pp, &dev, opt.threads);
 	run_settings(&rep, pp, &b, opt.threads, seconds * 7 / 10);
 	free_prepared(pp, k);
 	if (o->json)

@@ -70,6 +70,7 @@ sha256sum img >sum
 check "--device" run_rc 0 env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -e trace=openat -o trace "$FV" bench --device=img --salt-size=32
 check "--device: names the image" grep -q 'of img$' out
 check "--device: measured a tree" grep -qE '^  sha256 +32 +4096 +4096 +1 +[0-9]+ fast ' out
+check "--device: what bounds it, and how near a cold build runs" grep -qE '^  img reads at [0-9]+ MB/s with its cache dropped, and the SHA unit hashes up to [0-9]+ MB/s on [0-9]+ threads?: (disk|CPU)-bound .*A tree built from it cold ran at [0-9]+ MB/s, [0-9]+% of that bound.$' out
 check "--device: image unchanged" sha256sum -c --quiet sum
 check "--device: opened read-only" sh -c "grep '\"img\"' trace | grep -q O_RDONLY && ! grep '\"img\"' trace | grep -q 'O_RDWR\|O_WRONLY'"
 check "--device: missing file" run_rc 4 "$FV" bench --device=nothere
