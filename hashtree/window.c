@@ -440,6 +440,10 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 				   ? MAP_BYTES
 				   : CHUNK_BYTES) /
 			  lp->child_size;
+	/* a multiple of six: the kernels take two or three blocks at a
+	 * time, and a lone last block of a chunk runs one-way */
+	if (w->chunk_blocks > 6)
+		w->chunk_blocks -= w->chunk_blocks % 6;
 	if (w->chunk_blocks == 0)
 		w->chunk_blocks = 1;
 	w->chunk_bytes = w->chunk_blocks * lp->child_size;
