@@ -75,6 +75,55 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* Level 0 with io->prefetch: asks for the data ahead of the workers, at
+ * most PREFETCH_AHEAD past the windows handed out, skipping holes, so
+ * that reads from a cold disk overlap the hashing instead of taking
+ * turns with it. Sleeps on `turn` (every commit wakes it) when far
+ * enough ahead. */
+static void *prefetch_main(void *arg)
+{
+	struct level_pass *lp = arg;
+	const struct ht_io *io = lp->io;
+	uint64_t per = (uint64_t)lp->window * ht_digests_per_block(lp->g) *
+		       lp->child_size;
+	uint64_t end = lp->child_count * lp->child_size, pos = 0;
+
+	pthread_mutex_lock(&lp->lock);
+	while (pos < end && !lp->prefetch_stop && !lp->error) {
+		uint64_t handed = atomic_load(&lp->next_window) * per, len;
+		uint64_t extent_end;
+		int hole;
+
+		if (handed > pos)
+			pos = handed; /* the workers read those already */
+		if (pos >= end)
+			break;
+		if (pos >= handed + PREFETCH_AHEAD) {
+			pthread_cond_wait(&lp->turn, &lp->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&lp->lock);
+		len = end - pos < PREFETCH_STEP ? end - pos : PREFETCH_STEP;
+		if (io->data_extent &&
+		    !io->data_extent(io->ctx, pos, &hole, &extent_end) &&
+		    extent_end > pos) {
+			if (hole) /* nothing to read: skip the hole */
+				len = (extent_end < end ? extent_end : end) -
+				      pos;
+			else if (len > extent_end - pos)
+				len = extent_end - pos;
+		} else {
+			hole = 0;
+		}
+		if (!hole)
+			io->prefetch(io->ctx, pos, len);
+		pthread_mutex_lock(&lp->lock);
+		pos += len;
+	}
+	pthread_mutex_unlock(&lp->lock);
+	return NULL;
+}
+
 /* Splits the level into windows of about WINDOW_CHILD_BYTES of children
  * and at most WINDOW_BYTES of parents, so that every thread gets several. */
 static void plan_windows(struct level_pass *lp, unsigned threads)
@@ -110,6 +159,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	pthread_cond_init(&lp->turn, NULL);
 	lp->committed = 0;
 	lp->done_bytes = 0;
+	lp->prefetch_stop = 0;
 	atomic_init(&lp->error, 0);
 	memset(&lp->res, 0, sizeof(lp->res));
 	memset(lp->done, 0, sizeof(lp->done));
@@ -122,6 +172,10 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	}
 	if (!r) {
 		unsigned spawned = 1;
+		pthread_t pf;
+		int prefetching = lp->level == 0 && lp->io->prefetch &&
+				  lp->windows > 1 &&
+				  !pthread_create(&pf, NULL, prefetch_main, lp);
 
 		/* workers[0] runs on this thread */
 		for (unsigned i = 1; i < n; i++) {
@@ -133,6 +187,13 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 		worker_main(&workers[0]);
 		for (unsigned i = 1; i < spawned; i++)
 			pthread_join(tids[i], NULL);
+		if (prefetching) {
+			pthread_mutex_lock(&lp->lock);
+			lp->prefetch_stop = 1;
+			pthread_cond_broadcast(&lp->turn);
+			pthread_mutex_unlock(&lp->lock);
+			pthread_join(pf, NULL);
+		}
 		if (lp->error) {
 			r = lp->error;
 			*err = lp->err;

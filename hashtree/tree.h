@@ -37,6 +37,11 @@ struct ht_io {
 	 * that each can keep its own state. Non-zero stops the build. */
 	int (*data_seen)(void *ctx, unsigned worker, uint64_t first,
 			 const uint8_t *blocks, size_t n, struct fv_error *err);
+	/* Optional. Asks for data [off, off + len) to be read into the
+	 * cache without waiting for it (a hint: nothing is returned). Called
+	 * from one thread of its own, ahead of the workers' reads, so that a
+	 * cold disk reads while the workers hash. */
+	void (*prefetch)(void *ctx, uint64_t off, uint64_t len);
 	/* All callbacks may be called from several threads at once. */
 };
 

@@ -19,6 +19,10 @@
 #define WINDOW_CHILD_BYTES (8u << 20)
 /* One mapping of data, when mapped. */
 #define MAP_BYTES (8u << 20)
+/* Level 0: how far past the windows handed out the data is asked for
+ * (io->prefetch), and in what steps. */
+#define PREFETCH_AHEAD (32u << 20)
+#define PREFETCH_STEP (2u << 20)
 /* How far windows may finish ahead of the oldest unfinished one. */
 #define DONE_RING 4096
 
@@ -57,6 +61,7 @@ struct level_pass {
 	/* done[wi % DONE_RING]: window wi (< committed + DONE_RING) is done */
 	uint8_t done[DONE_RING];
 	uint64_t done_bytes;
+	int prefetch_stop; /* the workers are done: the prefetcher stops */
 	atomic_int error;
 	struct fv_error err;
 	struct ht_verify_result res;

@@ -4,8 +4,10 @@
 
 #include "check_main.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hashtree/tree.h"
 #include "verity/tree/params.h"
@@ -462,6 +464,82 @@ START_TEST(holes_are_not_read_and_hash_as_zeros)
 }
 END_TEST
 
+/* The data asked for ahead of the workers (io->prefetch, from a thread of
+ * its own): never past the data, never inside a hole, in steps of at
+ * most 2 MiB, and the tree the same. Reads are slowed so that the
+ * prefetcher does get ahead. */
+struct slow {
+	struct sparse sp;
+	atomic_int calls, outside, in_hole, too_long;
+};
+
+static int slow_read_data(void *c, uint64_t off, void *buf, size_t len,
+			  struct fv_error *err)
+{
+	usleep(1000);
+	return mem_read_data(&((struct slow *)c)->sp.m, off, buf, len, err);
+}
+
+static void slow_prefetch(void *c, uint64_t off, uint64_t len)
+{
+	struct slow *s = c;
+
+	atomic_fetch_add(&s->calls, 1);
+	if (off + len > s->sp.m.data_size || !len)
+		atomic_fetch_add(&s->outside, 1);
+	if (touches(off, len, s->sp.hole_start, s->sp.hole_end))
+		atomic_fetch_add(&s->in_hole, 1);
+	if (len > (2u << 20))
+		atomic_fetch_add(&s->too_long, 1);
+}
+
+START_TEST(prefetch_stays_in_the_data_and_out_of_holes)
+{
+	struct slow s = {0};
+	struct ht_io io = {.ctx = &s,
+			   .read_data = slow_read_data,
+			   .read_tree = sparse_read_tree,
+			   .write_tree = sparse_write_tree,
+			   .data_extent = sparse_extent,
+			   .prefetch = slow_prefetch};
+	struct ht_options opt = {.threads = 2};
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct fv_error err;
+	uint8_t root[32], *plain_tree;
+	char hex[65], want[65];
+	struct ht_verify_result res;
+
+	/* 6000 blocks of 4096 (many windows), a hole from block 1000 */
+	s.sp.m.data_size = 6000 * 4096;
+	s.sp.m.data = malloc(s.sp.m.data_size);
+	for (size_t i = 0; i < s.sp.m.data_size; i++)
+		s.sp.m.data[i] = (uint8_t)(i * 13 + i / 4096);
+	s.sp.hole_start = 1000 * 4096 + 100;
+	s.sp.hole_end = 3000 * 4096;
+	memset(s.sp.m.data + s.sp.hole_start, 0,
+	       s.sp.hole_end - s.sp.hole_start);
+	build(&s.sp.m, &g, &h, "sha256", 1, "abcd", 4096, 4096, want);
+	plain_tree = s.sp.m.tree;
+	s.sp.m.tree = calloc(1, s.sp.m.tree_size);
+	ck_assert_int_eq(ht_build(&g, &h, &io, &opt, root, &err), 0);
+	verity_hex_encode(root, 32, hex);
+	ck_assert_str_eq(hex, want);
+	ck_assert(!memcmp(plain_tree, s.sp.m.tree, s.sp.m.tree_size));
+	ck_assert_int_eq(ht_verify(&g, &h, &io, &opt, root, &res, &err), 0);
+	ck_assert(res.root_matches);
+	ck_assert_uint_eq(res.bad_data_blocks + res.bad_hash_blocks, 0);
+	ck_assert_int_gt(atomic_load(&s.calls), 0);
+	ck_assert_int_eq(atomic_load(&s.outside), 0);
+	ck_assert_int_eq(atomic_load(&s.in_hole), 0);
+	ck_assert_int_eq(atomic_load(&s.too_long), 0);
+	ht_hasher_free(&h);
+	free(plain_tree);
+	free(s.sp.m.tree);
+	free(s.sp.m.data);
+}
+END_TEST
+
 /* The same tree and the same failure list, in the same order, for any
  * number of threads. */
 START_TEST(threads_give_identical_results)
@@ -545,5 +623,6 @@ int main(void)
 				   unreadable_blocks_are_reported_and_skipped,
 				   one_block_has_no_tree,
 				   holes_are_not_read_and_hash_as_zeros,
+				   prefetch_stays_in_the_data_and_out_of_holes,
 				   threads_give_identical_results));
 }
