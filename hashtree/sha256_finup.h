@@ -226,27 +226,6 @@ static inline void sha256_finup3x_tmpl(sha256_blocks3_fn blocks3,
 		sha256_out(h[s], out[s]);
 }
 
-/* count messages of msg_len bytes, in pairs through blocks2 (each pair
- * prefetching the next), the odd last one through blocks. */
-static inline void sha256_finup_many_tmpl(sha256_blocks_fn blocks,
-					  sha256_blocks2_fn blocks2,
-					  const struct sha256_salted_state *st,
-					  const uint8_t *msgs, size_t msg_len,
-					  size_t count, uint8_t *out,
-					  size_t out_stride)
-{
-	size_t i = 0;
-
-	for (; i + 2 <= count; i += 2)
-		sha256_finup2x_tmpl(blocks2, st, msgs + i * msg_len,
-				    msgs + (i + 1) * msg_len, msg_len,
-				    out + i * out_stride,
-				    out + (i + 1) * out_stride, 2 * msg_len);
-	if (i < count)
-		sha256_finup_tmpl(blocks, st, msgs + i * msg_len, msg_len,
-				  out + i * out_stride);
-}
-
 /* The shape shared by every message of one call (equal lengths from one
  * state): a head block of the buffered salt and the first `take` bytes
  * (none when no salt is buffered), `whole` blocks, and `rest` bytes in
@@ -300,6 +279,53 @@ static inline void sha256_lane_load(struct sha256_lane *ln,
 	memcpy(ln->head + sh->buffered, msg, SHA256_BLOCK_SIZE);
 	memcpy(ln->tail + sh->rest, msg + len - SHA256_BLOCK_SIZE,
 	       SHA256_BLOCK_SIZE);
+}
+
+/* count messages of msg_len bytes, in pairs through blocks2 (each pair
+ * prefetching the next), the odd last one through blocks. */
+static inline void sha256_finup_many_tmpl(sha256_blocks_fn blocks,
+					  sha256_blocks2_fn blocks2,
+					  const struct sha256_salted_state *st,
+					  const uint8_t *msgs, size_t msg_len,
+					  size_t count, uint8_t *out,
+					  size_t out_stride)
+{
+	size_t i = 0;
+
+	if (msg_len >= SHA256_BLOCK_SIZE && count >= 2) {
+		struct sha256_shape sh;
+		struct sha256_lane ln[2];
+
+		sha256_shape_init(&sh, st, msg_len);
+		for (int s = 0; s < 2; s++)
+			sha256_lane_init(&ln[s], st, &sh);
+		for (; i + 2 <= count; i += 2) {
+			const uint8_t *m1 = msgs + i * msg_len,
+				      *m2 = m1 + msg_len;
+			uint32_t h1[8], h2[8];
+
+			memcpy(h1, st->h, sizeof(h1));
+			memcpy(h2, st->h, sizeof(h2));
+			sha256_lane_load(&ln[0], &sh, m1, msg_len);
+			sha256_lane_load(&ln[1], &sh, m2, msg_len);
+			if (sh.buffered)
+				blocks2(h1, h2, ln[0].head, ln[1].head, 1, 0);
+			blocks2(h1, h2, m1 + sh.take, m2 + sh.take, sh.whole,
+				2 * msg_len);
+			blocks2(h1, h2, ln[0].tail + 64, ln[1].tail + 64,
+				sh.tail_blocks, 0);
+			sha256_out(h1, out + i * out_stride);
+			sha256_out(h2, out + (i + 1) * out_stride);
+		}
+	}
+	for (; i + 2 <= count; i += 2)
+		sha256_finup2x_tmpl(blocks2, st, msgs + i * msg_len,
+				    msgs + (i + 1) * msg_len, msg_len,
+				    out + i * out_stride,
+				    out + (i + 1) * out_stride, 2 * msg_len);
+	if (i < count)
+		sha256_finup_tmpl(blocks, st, msgs + i * msg_len, msg_len,
+				  out + i * out_stride);
 }
 
 /* The same in threes through blocks3 (each three prefetching the next),
