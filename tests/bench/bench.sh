@@ -210,10 +210,11 @@ limits_section() {
 		# a second apart): the virtual disk's speed swings by 2-4x from
 		# one minute to the next, and a pair measured together sees the
 		# same disk
-		local shares
+		# (at least 9 runs: one run in four or five meets a swing)
+		local shares cold_runs=$((runs > 9 ? runs : 9))
 		for what in format verify; do
 			vs=() fs=() cs=() shares=()
-			for i in $(seq "$runs"); do
+			for i in $(seq "$cold_runs"); do
 				cold; c=$(seconds cat "$img")
 				cold
 				if [ $what = format ]; then
