@@ -8,7 +8,9 @@
 # same work, and a sha1 tree; a systemd disk image against its partitions
 # as files and against losetup + veritysetup. BENCH_ONLY=fec, android or
 # ddi runs those rows alone; BENCH_ONLY=limits the rows against the
-# machine's limits (the SHA unit, the disk, 512-byte blocks). Prints a Markdown table. Needs about 6 GiB in BENCH_DIR.
+# machine's limits (the SHA unit, the disk, 512-byte blocks);
+# BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
+# Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
 # Warm cache means: the image is dropped from the page cache and read
 # back once, so it is cached as any image read from disk is (on Linux
@@ -225,6 +227,7 @@ limits_section() {
 					cold; vs+=("$(seconds veritysetup verify "$img" "$dir/h.fv" "$root")")
 				fi
 				cs+=("$c") fs+=("$f") shares+=("$(echo "$c / $f" | bc -l)")
+				[ -n "${BENCH_TRACE:-}" ] && echo "$what cold run $i: cat $c fastverity $f" >&2
 			done
 			row "$what, cold; limit: reading the file (cat, cache dropped; share: median of each run's)" \
 				"$(printf '%s\n' "${vs[@]}" | median)" "$(printf '%s\n' "${fs[@]}" | median)" \
