@@ -69,8 +69,9 @@ struct bench_report {
 	double dev_read_mbps, cpu_mbps, cold_mbps;
 };
 
-/* 1 when two spreads (slowest to fastest round) overlap: no measurable
- * difference (cli/bench_rank.c). */
+/* 1 when two spreads (slowest to fastest round) overlap, or either is
+ * one round's (no spread): no measurable difference
+ * (cli/bench_rank.c). */
 int bench_spreads_overlap(double alo, double ahi, double blo, double bhi);
 /* The setting to recommend among the safe ones (a salt, 4096-byte data
  * blocks, sha256 or stronger): the fastest, unless its lead over the

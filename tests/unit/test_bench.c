@@ -58,6 +58,26 @@ START_TEST(a_measurable_lead_is_recommended)
 }
 END_TEST
 
+/* --device on a large device measures each setting once: one round says
+ * nothing of the noise, and a 2% lead of a 256-byte salt (seen on a
+ * 256 MiB image) is no reason to leave the default. */
+START_TEST(one_round_is_no_measurable_lead)
+{
+	struct bench_setting s[2] = {
+		setting("sha256", 32, 4659, 4659, 4659),
+		setting("sha256", 256, 4757, 4757, 4757),
+	};
+	int measurable;
+	const struct bench_setting *r = bench_recommend(s, 2, &measurable);
+
+	ck_assert_ptr_eq(r, &s[0]);
+	ck_assert_int_eq(measurable, 0);
+	ck_assert_int_eq(bench_spreads_overlap(4757, 4757, 4659, 4659), 1);
+	/* one side measured in rounds, the other once: still unknown */
+	ck_assert_int_eq(bench_spreads_overlap(4700, 4800, 4000, 4000), 1);
+}
+END_TEST
+
 START_TEST(a_preferred_kernel_measured_slower_is_noise)
 {
 	struct bench_impl k[3];
@@ -94,5 +114,6 @@ int main(void)
 	return run_unit(
 		&u, UNIT_TESTS(a_lead_inside_the_noise_keeps_the_default,
 			       a_measurable_lead_is_recommended,
+			       one_round_is_no_measurable_lead,
 			       a_preferred_kernel_measured_slower_is_noise));
 }
