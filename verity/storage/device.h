@@ -78,6 +78,11 @@ int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
 		       size_t len, struct fv_error *err);
 int verity_device_write(const struct verity_device *d, uint64_t off,
 			const void *buf, size_t len, struct fv_error *err);
+/* Reads [off, off + len) of the region into the page cache, unless its
+ * last byte is there already (a hint: nothing is returned; the reader
+ * ahead of the tree's workers). */
+void verity_device_prefetch(const struct verity_device *d, uint64_t off,
+			    uint64_t len);
 /* fsync: what was written is on the medium (-EIO when it is not). */
 int verity_device_flush(const struct verity_device *d, struct fv_error *err);
 

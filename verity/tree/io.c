@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "verity/tree/io.h"
@@ -109,34 +108,11 @@ static void io_unmap_data(void *c, const uint8_t *p, size_t len)
 	munmap((void *)base, len + (at - base));
 }
 
-/* Reads the range into the page cache ahead of the workers (a block
- * device's or a file's; offsets in the region), unless its last byte is
- * cached already: a range the workers read in order is then cached
- * whole, and reading it again would cost a copy. RWF_NOWAIT answers
- * without waiting for the disk (Linux 4.14). Plain reads, not
- * POSIX_FADV_WILLNEED: that fills the cache with 4 KiB pages where the
- * kernel's own readahead makes large folios, and cost more CPU than the
- * copy. Errors are left for the workers' reads to find and report. */
+/* Offsets in the region. */
 static void io_prefetch(void *c, uint64_t off, uint64_t len)
 {
-	const struct verity_io_ctx *ctx = c;
-	off_t at = (off_t)(ctx->data->base + off);
-	char buf[64 << 10];
-	struct iovec v = {buf, 1};
-
-	if (!len || preadv2(ctx->data->fd, &v, 1, at + (off_t)len - 1,
-			    RWF_NOWAIT) == 1)
-		return;
-	while (len) {
-		ssize_t n;
-
-		v.iov_len = len < sizeof(buf) ? (size_t)len : sizeof(buf);
-		n = preadv2(ctx->data->fd, &v, 1, at, 0);
-		if (n <= 0)
-			return;
-		at += n;
-		len -= (uint64_t)n;
-	}
+	verity_device_prefetch(((const struct verity_io_ctx *)c)->data, off,
+			       len);
 }
 
 int verity_data_unchanged(const struct verity_device *data,

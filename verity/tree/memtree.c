@@ -18,6 +18,12 @@ static int mt_read_data(void *c, uint64_t off, void *buf, size_t len,
 	return 0;
 }
 
+static void mt_prefetch(void *c, uint64_t off, uint64_t len)
+{
+	verity_device_prefetch(((const struct verity_memtree *)c)->dev, off,
+			       len);
+}
+
 static const uint8_t *mt_map_data(void *c, uint64_t off, size_t len)
 {
 	const struct verity_memtree *m = c;
@@ -93,6 +99,8 @@ int verity_memtree_build(struct verity_memtree *m, unsigned threads,
 			   .map_data = mt_map_data,
 			   .unmap_data = mt_unmap_data};
 
+	if (m->dev)
+		io.prefetch = mt_prefetch;
 	return ht_build(&m->g, &m->h, &io, &opt, root, err);
 }
 
