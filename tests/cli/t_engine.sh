@@ -75,4 +75,18 @@ check "shrinking data file: exit 1" test $? = 1
 check "shrinking data file: says so, in a line of its own after the progress lines" \
 	sh -c "tail -1 shrink.err | grep -qx 'fastverity: shrink: the file shrank while it was being read ($((16 << 20)) bytes, $((256 << 20)) when opened)'"
 
+# Reading ahead of the workers: data already in the page cache is not
+# read a second time (the last byte of each step is probed: RWF_NOWAIT,
+# or mincore() on tmpfs, which does not take RWF_NOWAIT). A plain read by
+# the read-ahead thread is a preadv2 with no flags.
+shm=$(mktemp -d /dev/shm/fastverity-test.XXXXXX)
+for where in "$T" "$shm"; do
+	fs=$(stat -f -c %T "$where")
+	gen 43 $((64 << 20)) >"$where/ra.data"
+	strace -f -e trace=preadv2 -o "$where/ra.trace" "$FV" format "$where/ra.data" "$where/ra.hash" --salt=$SALT >/dev/null
+	check "read-ahead, $fs: cached data probed" grep -q 'RWF_NOWAIT' "$where/ra.trace"
+	check "read-ahead, $fs: cached data not read again" sh -c "! grep -q '^[0-9]* *preadv2(.*, 0) = ' '$where/ra.trace'"
+done
+rm -rf "$shm"
+
 finish

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -320,20 +321,47 @@ int verity_device_flush(const struct verity_device *d, struct fv_error *err)
 	return 0;
 }
 
+/* 1 when the byte at file offset at is in the page cache (or past the
+ * end: nothing to read). RWF_NOWAIT answers without waiting for the disk
+ * (Linux 4.14); where a file system does not take it (tmpfs, some
+ * network file systems), mincore() on a mapping of that page, which
+ * touches nothing. */
+static int byte_cached(const struct verity_device *d, off_t at)
+{
+	char byte;
+	struct iovec v = {&byte, 1};
+	ssize_t n = preadv2(d->fd, &v, 1, at, RWF_NOWAIT);
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char in = 0;
+	void *p;
+
+	if (n >= 0)
+		return 1;
+	if (errno == EAGAIN || page <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, d->fd,
+		 at - at % page);
+	if (p == MAP_FAILED)
+		return 0;
+	if (mincore(p, (size_t)page, &in) < 0)
+		in = 0;
+	munmap(p, (size_t)page);
+	return in & 1;
+}
+
 /* Not POSIX_FADV_WILLNEED: that fills the cache with 4 KiB pages where
  * the kernel's own readahead makes large folios, and cost more CPU than
- * the copy. RWF_NOWAIT answers without waiting for the disk (Linux
- * 4.14): a range the workers read in order is cached whole when its last
- * byte is, and reading it again would cost a copy. Errors are left for
- * the real reads to find and report. */
+ * the copy. A range the workers read in order is cached whole when its
+ * last byte is, and reading it again would cost a copy. Errors are left
+ * for the real reads to find and report. */
 void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 			    uint64_t len)
 {
 	off_t at = (off_t)(d->base + off);
 	char buf[64 << 10];
-	struct iovec v = {buf, 1};
+	struct iovec v = {buf, sizeof(buf)};
 
-	if (!len || preadv2(d->fd, &v, 1, at + (off_t)len - 1, RWF_NOWAIT) == 1)
+	if (!len || byte_cached(d, at + (off_t)len - 1))
 		return;
 	while (len) {
 		ssize_t n;
