@@ -87,14 +87,15 @@ static void *prefetch_main(void *arg)
 	uint64_t per = (uint64_t)lp->window * ht_digests_per_block(lp->g) *
 		       lp->child_size;
 	uint64_t end = lp->child_count * lp->child_size, pos = 0;
-	/* the data extent or hole around pos, asked once per extent (a
-	 * file system may walk the whole file to answer SEEK_HOLE) */
-	uint64_t ext_start = 0, ext_end = 0;
+	/* the data extent or hole from a past pos to ext_end, asked once
+	 * per extent (a file system may walk the whole file to answer
+	 * SEEK_HOLE); pos only grows */
+	uint64_t ext_end = 0;
 	int hole = 0;
 
 	pthread_mutex_lock(&lp->lock);
 	while (pos < end && !lp->prefetch_stop && !lp->error) {
-		uint64_t handed = atomic_load(&lp->next_window) * per, len;
+		uint64_t handed = atomic_load(&lp->next_window) * per, stop;
 
 		if (handed > pos)
 			pos = handed; /* the workers read those already */
@@ -105,24 +106,21 @@ static void *prefetch_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&lp->lock);
-		if (pos < ext_start || pos >= ext_end) {
-			ext_start = pos;
-			if (!io->data_extent ||
-			    io->data_extent(io->ctx, pos, &hole, &ext_end) ||
-			    ext_end <= pos) {
-				hole = 0; /* no answer: read it */
-				ext_end = end;
-			}
+		if (pos >= ext_end &&
+		    (!io->data_extent ||
+		     io->data_extent(io->ctx, pos, &hole, &ext_end) ||
+		     ext_end <= pos)) {
+			hole = 0; /* no answer: read it */
+			ext_end = end;
 		}
-		len = end - pos < PREFETCH_STEP ? end - pos : PREFETCH_STEP;
-		if (len > ext_end - pos)
-			len = ext_end - pos;
-		if (hole) /* nothing to read: skip the hole */
-			len = (ext_end < end ? ext_end : end) - pos;
-		else
-			io->prefetch(io->ctx, pos, len);
+		stop = ext_end < end ? ext_end : end;
+		/* a hole is skipped whole, data asked for a step at a time */
+		if (!hole && stop - pos > PREFETCH_STEP)
+			stop = pos + PREFETCH_STEP;
+		if (!hole)
+			io->prefetch(io->ctx, pos, stop - pos);
 		pthread_mutex_lock(&lp->lock);
-		pos += len;
+		pos = stop;
 	}
 	pthread_mutex_unlock(&lp->lock);
 	return NULL;

@@ -270,13 +270,15 @@ static inline void sha256_lane_init(struct sha256_lane *ln,
 }
 
 /* The message's first bytes after the salt, its last bytes before the
- * padding: the 64 bytes from msg to head + buffered, the 64 ending at
- * the message's end to end at tail + 64 + rest. */
+ * padding: the 64 bytes from msg to head + buffered (when there is a
+ * head block), the 64 ending at the message's end to end at
+ * tail + 64 + rest. */
 static inline void sha256_lane_load(struct sha256_lane *ln,
 				    const struct sha256_shape *sh,
 				    const uint8_t *msg, size_t len)
 {
-	memcpy(ln->head + sh->buffered, msg, SHA256_BLOCK_SIZE);
+	if (sh->buffered)
+		memcpy(ln->head + sh->buffered, msg, SHA256_BLOCK_SIZE);
 	memcpy(ln->tail + sh->rest, msg + len - SHA256_BLOCK_SIZE,
 	       SHA256_BLOCK_SIZE);
 }

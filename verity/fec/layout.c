@@ -59,7 +59,7 @@ int verity_fec_layout_compute(const struct verity_params *p,
 	fl->hash_start_block = start;
 	fl->hash_blocks = end / bs - start;
 	fl->blocks = fl->data_blocks + fl->hash_blocks;
-	fl->rounds = (fl->blocks + fl->rsn - 1) / fl->rsn;
+	fl->rounds = fec_rounds(fl->blocks, fp->roots);
 	max_blocks = (uint64_t)(INT64_MAX / 2) / bs / fp->roots;
 	if (fl->rounds > max_blocks)
 		return fv_fail(err, EOVERFLOW, "FEC area overflows 64 bits");

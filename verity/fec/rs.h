@@ -20,6 +20,13 @@
 #define FEC_MIN_ROOTS 2
 #define FEC_MAX_ROOTS 24
 
+/* Rounds (codewords of 255 - roots message blocks, one block deep) that
+ * cover blocks blocks: the parity is rounds * roots blocks. */
+static inline uint64_t fec_rounds(uint64_t blocks, unsigned roots)
+{
+	return (blocks + (FEC_RS_N - roots) - 1) / (FEC_RS_N - roots);
+}
+
 struct fec_rs {
 	unsigned roots;
 	unsigned rsn;

@@ -330,14 +330,13 @@ static int byte_cached(const struct verity_device *d, off_t at)
 {
 	char byte;
 	struct iovec v = {&byte, 1};
-	ssize_t n = preadv2(d->fd, &v, 1, at, RWF_NOWAIT);
-	long page = sysconf(_SC_PAGESIZE);
+	long page;
 	unsigned char in = 0;
 	void *p;
 
-	if (n >= 0)
+	if (preadv2(d->fd, &v, 1, at, RWF_NOWAIT) >= 0)
 		return 1;
-	if (errno == EAGAIN || page <= 0)
+	if (errno == EAGAIN || (page = sysconf(_SC_PAGESIZE)) <= 0)
 		return 0;
 	p = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, d->fd,
 		 at - at % page);

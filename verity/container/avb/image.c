@@ -32,10 +32,9 @@ static uint64_t round_up(uint64_t n, uint64_t m)
  * without its header block). */
 static uint64_t parity_bytes(uint64_t covered, unsigned roots)
 {
-	uint64_t blocks = (covered + AVB_FEC_BLOCK - 1) / AVB_FEC_BLOCK;
-
-	return (blocks + (FEC_RS_N - roots) - 1) / (FEC_RS_N - roots) * roots *
-	       AVB_FEC_BLOCK;
+	return fec_rounds((covered + AVB_FEC_BLOCK - 1) / AVB_FEC_BLOCK,
+			  roots) *
+	       roots * AVB_FEC_BLOCK;
 }
 
 /* The sparse header: magic, major 1, minor 0, a 28-byte file header and
@@ -768,7 +767,7 @@ static int parity_pass(const struct verity_device *d, uint64_t covered,
 	fl.block_size = AVB_FEC_BLOCK;
 	fl.data_blocks = covered / AVB_FEC_BLOCK;
 	fl.blocks = fl.data_blocks;
-	fl.rounds = (fl.blocks + fl.rsn - 1) / fl.rsn;
+	fl.rounds = fec_rounds(fl.blocks, roots);
 	fl.offset = fec_offset;
 	fl.parity_bytes = fl.rounds * roots * AVB_FEC_BLOCK;
 	fl.on_hash_device = 1;
