@@ -89,4 +89,14 @@ for where in "$T" "$shm"; do
 done
 rm -rf "$shm"
 
+# The tree's writeback is started a whole MiB at a time while the workers
+# hash on (64 MiB at 512-byte blocks: a 4.3 MiB tree, at most five kicks,
+# each of whole MiBs).
+strace -f -e trace=sync_file_range -o wb.trace "$FV" format "$T/ra.data" wb.hash --salt=$SALT \
+	--data-block-size=512 --hash-block-size=512 >/dev/null
+check "tree writeback: started while hashing, a MiB at a time" \
+	awk -F', ' '/sync_file_range\(/ { n++; if ($3 % 1048576) bad++ }
+		END { exit !(n >= 1 && n <= 5 && !bad) }' wb.trace
+rm -f "$T/ra.data" "$T/ra.hash" "$T/ra.trace" wb.trace wb.hash
+
 finish

