@@ -155,6 +155,9 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 	if (threads > HT_MAX_THREADS)
 		threads = HT_MAX_THREADS;
 	plan_windows(lp, threads);
+	lp->fuse_up = lp->mode == PASS_BUILD && lp->level == 0 &&
+		      lp->g->levels >= 2 &&
+		      lp->window % ht_digests_per_block(lp->g) == 0;
 	n = lp->windows < threads ? (unsigned)lp->windows : threads;
 	atomic_init(&lp->next_window, 0);
 	pthread_mutex_init(&lp->lock, NULL);

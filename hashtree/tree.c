@@ -57,7 +57,8 @@ struct pass {
 };
 
 /* Runs one level: its parent blocks from its children. */
-static int run_level(struct pass *ps, uint32_t level, struct fv_error *err)
+static int run_level(struct pass *ps, uint32_t level, int *fused_up,
+		     struct fv_error *err)
 {
 	const struct ht_geometry *g = ps->g;
 	struct trust *tr = ps->tr;
@@ -86,6 +87,7 @@ static int run_level(struct pass *ps, uint32_t level, struct fv_error *err)
 	};
 	int r = ht_level_run(&lp, ps->opt->threads, err);
 
+	*fused_up = lp.fuse_up;
 	ps->base += lp.child_count * lp.child_size;
 	if (ps->res)
 		ht_result_add(ps->res, &lp.res);
@@ -108,10 +110,18 @@ static int run_levels(struct pass *ps, struct fv_error *err)
 	r = ht_hash_blocks(ps->h, zero, g->data_block_size, 1, ps->zero_digest,
 			   HT_MAX_DIGEST_SIZE, err);
 	free(zero);
-	for (uint32_t i = 0; !r && i < g->levels; i++)
+	for (uint32_t i = 0; !r && i < g->levels; i++) {
+		int fused = 0;
+
 		r = run_level(ps,
 			      ps->mode == PASS_BUILD ? i : g->levels - 1 - i,
-			      err);
+			      &fused, err);
+		/* level 1 made with level 0 */
+		if (fused) {
+			ps->base += g->level_blocks[0] * g->hash_block_size;
+			i++;
+		}
+	}
 	return r;
 }
 

@@ -43,6 +43,11 @@ struct level_pass {
 	uint64_t windows;
 	const uint8_t *zero_digest; /* level 0: digest of a zero block */
 	int seen;                   /* level 0 of a build: call data_seen */
+	/* level 0 of a build whose windows hold whole level-1 blocks'
+	 * children (small hash blocks): each window also hashes its parents
+	 * into level 1 while they are in cache, and level 1 has no pass of
+	 * its own (set by ht_level_run) */
+	int fuse_up;
 	/* verify: bitmaps over the tree's blocks, filled top-down; a level's
 	 * bits are final before its blocks are parents */
 	uint8_t *untrusted;  /* not proven: bad, unreadable, or under one */
@@ -76,6 +81,8 @@ struct worker {
 	size_t window_bytes; /* of computed and stored */
 	uint8_t *computed;
 	uint8_t *stored;
+	uint8_t *upper; /* fuse_up: the window's level-1 blocks */
+	size_t upper_bytes;
 	struct ht_failure *found;
 	size_t nfound;
 	/* verify: blocks of this window that could not be read: children

@@ -383,6 +383,28 @@ static int read_parents(struct worker *w, uint64_t off, size_t np,
 	return 0;
 }
 
+/* fuse_up: the window's np level-0 blocks, just computed, hashed into
+ * their level-1 parents (the window starts on a level-1 block's first
+ * child), written where level 1 is. */
+static int hash_up(struct worker *w, uint64_t p0, size_t np,
+		   struct fv_error *err)
+{
+	const struct level_pass *lp = w->lp;
+	const struct ht_geometry *g = lp->g;
+	size_t hbs = g->hash_block_size;
+	uint32_t per = ht_digests_per_block(g);
+	size_t nq = (np + per - 1) / per;
+	int r;
+
+	memset(w->upper, 0, nq * hbs);
+	r = ht_hash_blocks(lp->h, w->computed, hbs, np, w->upper, g->slot_size,
+			   err);
+	return r ? r
+		 : lp->io->write_tree(lp->io->ctx,
+				      (g->level_first[1] + p0 / per) * hbs,
+				      w->upper, nq * hbs, err);
+}
+
 int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
 		  struct fv_error *err)
 {
@@ -412,6 +434,10 @@ int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
 	if (lp->mode == PASS_BUILD) {
 		r = lp->io->write_tree(lp->io->ctx, off, w->computed,
 				       np * g->hash_block_size, err);
+		if (!r && lp->fuse_up) {
+			r = hash_up(w, p0, np, err);
+			bytes += np * g->hash_block_size;
+		}
 	} else {
 		r = read_parents(w, off, np, err);
 		for (size_t k = 0; !r && k < np; k++)
@@ -449,6 +475,13 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 	w->chunk_bytes = w->chunk_blocks * lp->child_size;
 	w->window_bytes = wbytes;
 	w->computed = ht_buffer_alloc(wbytes);
+	if (lp->fuse_up) {
+		w->upper_bytes = lp->window / ht_digests_per_block(g) *
+				 g->hash_block_size;
+		w->upper = ht_buffer_alloc(w->upper_bytes);
+		if (!w->upper)
+			return -ENOMEM;
+	}
 	if (lp->mode == PASS_VERIFY) {
 		w->stored = ht_buffer_alloc(wbytes);
 		w->found = malloc(max_found * sizeof(*w->found));
@@ -470,6 +503,7 @@ void ht_worker_free(struct worker *w)
 	ht_buffer_free(w->chunk, w->chunk_bytes);
 	ht_buffer_free(w->computed, w->window_bytes);
 	ht_buffer_free(w->stored, w->window_bytes);
+	ht_buffer_free(w->upper, w->upper_bytes);
 	free(w->found);
 	free(w->unread_children);
 	free(w->unread_parents);

@@ -22,6 +22,9 @@ struct mem {
 	/* bytes that cannot be read (EIO), as on a failing disk */
 	uint64_t bad_data_start, bad_data_end;
 	uint64_t bad_tree_start, bad_tree_end;
+	/* reads of the tree at or past this offset, counted */
+	uint64_t count_from;
+	atomic_int tree_reads_counted;
 };
 
 static int touches(uint64_t off, size_t len, uint64_t start, uint64_t end)
@@ -51,6 +54,8 @@ static int mem_read_tree(void *c, uint64_t off, void *buf, size_t len,
 		return fv_fail(err, ENODATA, "tree read past end");
 	if (touches(off, len, m->bad_tree_start, m->bad_tree_end))
 		return fv_fail(err, EIO, "tree read error");
+	if (m->count_from && off + len > m->count_from)
+		atomic_fetch_add(&m->tree_reads_counted, 1);
 	memcpy(buf, m->tree + off, len);
 	return 0;
 }
@@ -623,6 +628,86 @@ START_TEST(threads_give_identical_results)
 }
 END_TEST
 
+/* The tree of m->data made the plain way: each level from the one below
+ * as stored, a parent block at a time. */
+static uint8_t *reference_tree(const struct mem *m, const struct ht_geometry *g,
+			       const struct ht_hasher *h)
+{
+	size_t hbs = g->hash_block_size;
+	uint8_t *t = calloc(1, g->tree_blocks * hbs);
+	struct fv_error err;
+
+	for (uint32_t l = 0; l < g->levels; l++) {
+		uint64_t children = l ? g->level_blocks[l - 1] : g->data_blocks;
+		size_t csize = l ? hbs : g->data_block_size;
+		const uint8_t *below =
+			l ? t + g->level_first[l - 1] * hbs : m->data;
+
+		for (uint64_t c = 0; c < children; c++)
+			ck_assert_int_eq(
+				ht_hash_blocks(h, below + c * csize, csize, 1,
+					       t + (g->level_first[l] +
+						    (c >> g->bits)) * hbs +
+						       (c & ((1u << g->bits) -
+							     1)) * g->slot_size,
+					       h->digest_size, &err),
+				0);
+	}
+	return t;
+}
+
+/* Small hash blocks: level 1 is hashed with level 0, window by window, as
+ * level 0's blocks are made (they are not read back); the tree is the one
+ * made level by level, whatever the number of threads, with a last
+ * window and a last level-1 block that are partial. */
+START_TEST(level_one_made_with_level_zero)
+{
+	static const unsigned counts[] = {1, 2, 3};
+	/* 3077 level-0 blocks: windows of 192, 96 or 64 of them (whole
+	 * level-1 blocks' children), the last one of 5 */
+	static const uint64_t blocks = 16384 * 3 + 77;
+	struct mem m = {0};
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_io io = {.ctx = &m,
+			   .read_data = mem_read_data,
+			   .read_tree = mem_read_tree,
+			   .write_tree = mem_write_tree};
+	struct fv_error err;
+	uint8_t *ref, root[32];
+	char root_hex[65];
+
+	m.data_size = blocks * 512;
+	m.data = malloc(m.data_size);
+	srand(11);
+	for (size_t i = 0; i < m.data_size; i++)
+		m.data[i] = (uint8_t)rand();
+	build(&m, &g, &h, "sha256", 1, "0102", 512, 512, root_hex);
+	ck_assert_uint_eq(g.levels, 4);
+	ck_assert_uint_eq(g.level_blocks[0], 3077);
+	ref = reference_tree(&m, &g, &h);
+	m.count_from = g.level_first[0] * 512;
+	for (size_t t = 0; t < 3; t++) {
+		struct ht_options opt = {.threads = counts[t]};
+		char hex[65];
+
+		memset(m.tree, 0xee, m.tree_size);
+		atomic_store(&m.tree_reads_counted, 0);
+		ck_assert_int_eq(ht_build(&g, &h, &io, &opt, root, &err), 0);
+		ck_assert(!memcmp(ref, m.tree, m.tree_size));
+		verity_hex_encode(root, 32, hex);
+		ck_assert_str_eq(hex, root_hex);
+		int level0_reads = atomic_load(&m.tree_reads_counted);
+
+		ck_assert_int_eq(level0_reads, 0);
+	}
+	ht_hasher_free(&h);
+	free(ref);
+	free(m.tree);
+	free(m.data);
+}
+END_TEST
+
 static void add_loops(TCase *tc)
 {
 	tcase_add_loop_test(tc, known_vectors_8mib_of_zeros, 0,
@@ -642,5 +727,6 @@ int main(void)
 				   one_block_has_no_tree,
 				   holes_are_not_read_and_hash_as_zeros,
 				   prefetch_stays_in_the_data_and_out_of_holes,
-				   threads_give_identical_results));
+				   threads_give_identical_results,
+				   level_one_made_with_level_zero));
 }
