@@ -466,6 +466,10 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 				   ? MAP_BYTES
 				   : CHUNK_BYTES) /
 			  lp->child_size;
+	/* no bigger than a window's children (an upper level's few blocks
+	 * need no 256 KiB buffer, mapped and populated, and unmapped) */
+	if (w->chunk_blocks > ((uint64_t)lp->window << g->bits))
+		w->chunk_blocks = (size_t)((uint64_t)lp->window << g->bits);
 	/* a multiple of six: the kernels take two or three blocks at a
 	 * time, and a lone last block of a chunk runs one-way */
 	if (w->chunk_blocks > 6)
