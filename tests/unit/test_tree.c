@@ -79,15 +79,21 @@ static void mem_report(void *c, const struct ht_failure *f)
 		m->seen[m->nseen++] = *f;
 }
 
+/* I/O over m's buffers. */
+static struct ht_io mem_io(struct mem *m)
+{
+	return (struct ht_io){.ctx = m,
+			      .read_data = mem_read_data,
+			      .read_tree = mem_read_tree,
+			      .write_tree = mem_write_tree};
+}
+
 /* Builds a tree over m->data and returns the root as hex. */
 static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
 		  const char *alg, int type, const char *salt_hex, uint32_t dbs,
 		  uint32_t hbs, char *root_hex)
 {
-	struct ht_io io = {.ctx = m,
-			   .read_data = mem_read_data,
-			   .read_tree = mem_read_tree,
-			   .write_tree = mem_write_tree};
+	struct ht_io io = mem_io(m);
 	uint8_t salt[256], root[64];
 	size_t salt_len = 0;
 	struct fv_error err;
@@ -107,10 +113,7 @@ static int verify(struct mem *m, const struct ht_geometry *g,
 		  const struct ht_hasher *h, const char *root_hex,
 		  struct ht_verify_result *res)
 {
-	struct ht_io io = {.ctx = m,
-			   .read_data = mem_read_data,
-			   .read_tree = mem_read_tree,
-			   .write_tree = mem_write_tree};
+	struct ht_io io = mem_io(m);
 	uint8_t root[64];
 	size_t n;
 	struct fv_error err;
@@ -571,10 +574,7 @@ START_TEST(threads_give_identical_results)
 	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
-	struct ht_io io = {.ctx = &m,
-			   .read_data = mem_read_data,
-			   .read_tree = mem_read_tree,
-			   .write_tree = mem_write_tree};
+	struct ht_io io = mem_io(&m);
 	struct fv_error err;
 	char root1[65];
 	uint8_t *tree1, root[32];
@@ -669,10 +669,7 @@ START_TEST(level_one_made_with_level_zero)
 	struct mem m = {0};
 	struct ht_geometry g;
 	struct ht_hasher h;
-	struct ht_io io = {.ctx = &m,
-			   .read_data = mem_read_data,
-			   .read_tree = mem_read_tree,
-			   .write_tree = mem_write_tree};
+	struct ht_io io = mem_io(&m);
 	struct fv_error err;
 	uint8_t *ref, root[32];
 	char root_hex[65];
