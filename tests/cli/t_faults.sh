@@ -91,6 +91,35 @@ for n in $(seq 1 $((N + 1))); do
 done
 check "format in place: $runs faulted runs: the old image, the new one, or unfinished" test $bad = 0
 
+# format at 512-byte blocks, one thread: level 1 is hashed and written
+# with level 0, window by window; a fault in any of those writes leaves
+# the old file or the new one
+gen 52 $((2 << 20)) >d5
+B5="--data-block-size=512 --hash-block-size=512 --threads=1"
+bad=0 runs=0
+# shellcheck disable=SC2086
+"$FV" format d5 h5.old $B5 --salt=$SALT --uuid=$UUID >/dev/null
+# shellcheck disable=SC2086
+"$FV" format d5 h5.new $B5 --salt=00 --uuid=$UUID >/dev/null
+cp h5.old h5
+# shellcheck disable=SC2086
+N=$(calls "$FV" format d5 h5 $B5 --salt=00 --uuid=$UUID)
+for n in $(seq 1 $((N + 1))); do
+	for k in $(kinds_for "$n"); do
+		cp h5.old h5
+		# shellcheck disable=SC2086
+		inject "$n" "$k" "$FV" format d5 h5 $B5 --salt=00 --uuid=$UUID
+		runs=$((runs + 1))
+		if [ "$(cat rc)" = 0 ]; then
+			cmp -s h5 h5.new || { bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: exit 0 but not the new file" >&2; }
+		elif ! one_line || ! { cmp -s h5 h5.old || cmp -s h5 h5.new; }; then
+			bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
+		fi
+		[ -z "$(ls -A | grep '^\.')" ] || { bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: temporary file left" >&2; rm -f .??*; }
+	done
+done
+check "format, 512-byte blocks (level 1 with level 0): $runs faulted runs, each a success or one line; the file old or new, whole" test $bad = 0
+
 # verify reads only: an I/O error is one line (exit 1), or a block read
 # alone that fails with EIO is reported unreadable (exit 2); never a bad
 # block
