@@ -148,10 +148,49 @@ static uint8_t *chunk_of(struct worker *w)
 	return w->chunk;
 }
 
-/* The children of parents [p0 + k, p0 + k2) are consecutive, and so
- * are their digests in w->computed (a full parent holds hbs / slot
- * children): hashed a chunk at a time across parent boundaries, so that
- * small blocks cost one read and one call per chunk, not per parent. */
+/* The digests of children [c, c + n) into dst, whose block k is parent
+ * first_parent + k: hashed from src (n blocks of size bytes), or, with
+ * src NULL, the digest of a zero block. A parent's slots fill its block
+ * when hbs / slot is their number (format 1); format 0 packs digests
+ * that are not a power of two (20-byte SHA-1: 128 in the first 2560
+ * bytes of a 4 KiB block), so the digests then go a parent at a time. */
+static int put_digests(const struct level_pass *lp, uint8_t *dst,
+		       uint64_t first_parent, uint64_t c, size_t n,
+		       const uint8_t *src, size_t size, struct fv_error *err)
+{
+	const struct ht_geometry *g = lp->g;
+	uint32_t per = ht_digests_per_block(g);
+	int filled = (size_t)per * g->slot_size == g->hash_block_size;
+
+	while (n) {
+		uint64_t in = c & (per - 1);
+		size_t k = filled || n < per - in ? n : (size_t)(per - in);
+		uint8_t *out = dst +
+			       ((c >> g->bits) - first_parent) *
+				       g->hash_block_size +
+			       in * g->slot_size;
+		int r = 0;
+
+		if (!src)
+			for (size_t i = 0; i < k; i++)
+				memcpy(out + i * g->slot_size, lp->zero_digest,
+				       g->digest_size);
+		else
+			r = ht_hash_blocks(lp->h, src, size, k, out,
+					   g->slot_size, err);
+		if (r)
+			return r;
+		if (src)
+			src += k * size;
+		c += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The children of parents [p0 + k, p0 + k2) are consecutive: hashed a
+ * chunk at a time across parent boundaries, so that small blocks cost
+ * one read and one call per chunk, not per parent. */
 static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 		    struct fv_error *err)
 {
@@ -160,7 +199,6 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 	uint64_t c = (p0 + k) << g->bits;
 	uint64_t end =
 		((p0 + k2 - 1) << g->bits) + children_of(lp, p0 + k2 - 1);
-	uint8_t *out = w->computed + k * g->hash_block_size;
 
 	while (c < end) {
 		size_t n = end - c < w->chunk_blocks ? (size_t)(end - c)
@@ -170,9 +208,8 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 
 		if (plan < 0) {
 			n = (size_t)-plan;
-			for (size_t i = 0; i < n; i++)
-				memcpy(out + i * g->slot_size, lp->zero_digest,
-				       g->digest_size);
+			r = put_digests(lp, w->computed, p0, c, n, NULL, 0,
+					err);
 		} else {
 			const uint8_t *src;
 
@@ -187,15 +224,14 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 							    err);
 			}
 			if (!r)
-				r = ht_hash_blocks(lp->h, src, lp->child_size,
-						   n, out, g->slot_size, err);
+				r = put_digests(lp, w->computed, p0, c, n, src,
+						lp->child_size, err);
 			if (!r && lp->seen)
 				r = lp->io->data_seen(lp->io->ctx, w->index, c,
 						      src, n, err);
 		}
 		if (r)
 			return r;
-		out += n * g->slot_size;
 		c += n;
 	}
 	return 0;
@@ -397,8 +433,7 @@ static int hash_up(struct worker *w, uint64_t p0, size_t np,
 	int r;
 
 	memset(w->upper, 0, nq * hbs);
-	r = ht_hash_blocks(lp->h, w->computed, hbs, np, w->upper, g->slot_size,
-			   err);
+	r = put_digests(lp, w->upper, p0 / per, p0, np, w->computed, hbs, err);
 	return r ? r
 		 : lp->io->write_tree(lp->io->ctx,
 				      (g->level_first[1] + p0 / per) * hbs,

@@ -70,6 +70,20 @@ for n in 1 2 128 129; do
 	interop "$n blocks of 4096" "$T/edge" "--salt=$SALT"
 done
 
+# Images of many blocks, hashed in windows of many parents: format 0
+# packs 20-byte SHA-1 digests, so a parent's digests do not fill its
+# block; at 512-byte blocks level 1 is made with level 0.
+gen 7 $(((16384 * 3 + 77) * 512)) >"$T/dmany"
+gen 8 $((20000 * 4096)) >"$T/dmany4k"
+for fmt in 0 1; do
+	for hash in sha1 sha256; do
+		interop "format $fmt $hash, 49229 blocks of 512" "$T/dmany" \
+			"--format=$fmt --hash=$hash --data-block-size=512 --hash-block-size=512 --salt=$SALT"
+		interop "format $fmt $hash, 20000 blocks of 4096" "$T/dmany4k" "--format=$fmt --hash=$hash --salt=$SALT"
+	done
+done
+rm -f "$T/dmany" "$T/dmany4k"
+
 # --data-blocks: only the first blocks are protected.
 interop "--data-blocks=100" "$T/d4096" "--data-blocks=100 --salt=$SALT"
 
