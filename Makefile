@@ -59,7 +59,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
 .PHONY: all deps deps-build check check-host check-arm64 check-unit check-cli check-images \
-        check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults demo install uninstall clean bench
+        check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults sweep demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so libfastverity.so.1
 
@@ -191,6 +191,13 @@ fuzz:
 # runs one kind per call).
 faults: fastverity $(B)/mkimage
 	@r=$$(mktemp); FAULT_FULL=1 RESULTS=$$r bash tests/cli/t_faults.sh; \
+	  cat $$r; ! grep -q ^FAIL $$r
+
+# Random parameter sets against veritysetup: make check runs 16 from a
+# fixed seed, this 300 from a new one (SWEEP_SEED=N repeats a run).
+sweep: fastverity $(B)/mkimage
+	@r=$$(mktemp); SWEEP_SEED=$${SWEEP_SEED:-$$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')} \
+	  SWEEP_CASES=$${SWEEP_CASES:-300} RESULTS=$$r bash tests/cli/t_sweep.sh; \
 	  cat $$r; ! grep -q ^FAIL $$r
 
 # open/status/close against a real kernel, under qemu.

@@ -1,0 +1,44 @@
+# Random parameters against veritysetup: format (0 or 1), digest, data
+# and hash block sizes, salt length, image size (a few blocks to 64 MiB,
+# so that windows span one parent or many) and threads, drawn from a
+# seed; the same root and byte-identical hash image, and fastverity
+# verifies veritysetup's. make check runs SWEEP_CASES (16) cases from a
+# fixed seed; `make sweep` runs more from a new seed each time
+# (SWEEP_SEED=N repeats a run). A failure names the seed and the case.
+. "$(dirname "$0")/lib.sh"
+
+seed=${SWEEP_SEED:-20261201}
+cases=${SWEEP_CASES:-16}
+RANDOM=$seed
+hashes=(sha1 sha256 sha256 sha512 sha224 sha384)
+sizes=(512 1024 2048 4096 4096 8192 65536)
+gen 9 $((64 << 20)) >"$T/pool"
+bad=0
+for i in $(seq "$cases"); do
+	fmt=$((RANDOM % 2)) hash=${hashes[$((RANDOM % ${#hashes[@]}))]}
+	dbs=${sizes[$((RANDOM % ${#sizes[@]}))]} hbs=${sizes[$((RANDOM % ${#sizes[@]}))]}
+	[ $((RANDOM % 2)) = 0 ] && hbs=$dbs
+	# a third of the images small (1 to 300 blocks), the rest up to
+	# 64 MiB
+	blocks=$(((RANDOM * 32768 + RANDOM) % ((64 << 20) / dbs) + 1))
+	[ $((RANDOM % 3)) = 0 ] && blocks=$((RANDOM % 300 + 1))
+	salt=$(head -c $((RANDOM % 70)) "$T/pool" | od -An -tx1 | tr -d ' \n')
+	threads=$((RANDOM % 3 + 1))
+	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
+	args="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--} --uuid=$UUID"
+	what="seed $seed case $i: $blocks blocks, $args --threads=$threads"
+	rm -f "$T/vs.h" "$T/fv.h"
+	# shellcheck disable=SC2086
+	$VS format "$T/data" "$T/vs.h" $args >"$T/vs.out" 2>&1 || { bad=$((bad + 1)); echo "  veritysetup refused: $what" >&2; continue; }
+	# shellcheck disable=SC2086
+	"$FV" format "$T/data" "$T/fv.h" $args --threads=$threads >"$T/fv.out" 2>&1
+	root=$(root_of "$T/vs.out")
+	if [ "$(root_of "$T/fv.out")" != "$root" ] || ! cmp -s "$T/vs.h" "$T/fv.h"; then
+		bad=$((bad + 1)); echo "  root or hash image differs: $what" >&2
+	elif ! "$FV" verify "$T/data" "$T/vs.h" "$root" --threads=$threads >/dev/null 2>&1; then
+		bad=$((bad + 1)); echo "  fastverity rejects veritysetup's image: $what" >&2
+	fi
+done
+check "$cases random parameter sets (seed $seed): the same root and hash image as veritysetup's, which fastverity verifies" test $bad = 0
+
+finish
