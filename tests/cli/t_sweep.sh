@@ -1,8 +1,8 @@
 # Random parameters against veritysetup: format (0 or 1), digest, data
 # and hash block sizes, salt length, image size (a few blocks to 64 MiB,
-# so that windows span one parent or many) and threads, drawn from a
-# seed; the same root and byte-identical hash image, and fastverity
-# verifies veritysetup's. make check runs SWEEP_CASES (16) cases from a
+# so that windows span one parent or many), threads and sometimes FEC
+# roots, drawn from a seed; the same root and byte-identical hash image
+# and parity, and fastverity verifies veritysetup's. make check runs SWEEP_CASES (16) cases from a
 # fixed seed; `make sweep` runs more from a new seed each time
 # (SWEEP_SEED=N repeats a run). A failure names the seed and the case.
 . "$(dirname "$0")/lib.sh"
@@ -24,21 +24,32 @@ for i in $(seq "$cases"); do
 	[ $((RANDOM % 3)) = 0 ] && blocks=$((RANDOM % 300 + 1))
 	salt=$(head -c $((RANDOM % 70)) "$T/pool" | od -An -tx1 | tr -d ' \n')
 	threads=$((RANDOM % 3 + 1))
+	# parity in one case of four where the block sizes agree (2 or 3
+	# roots are built with the tree)
+	roots=0
+	[ "$dbs" = "$hbs" ] && [ $((RANDOM % 4)) = 0 ] && roots=$((RANDOM % 23 + 2))
 	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
 	args="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--} --uuid=$UUID"
 	what="seed $seed case $i: $blocks blocks, $args --threads=$threads"
-	rm -f "$T/vs.h" "$T/fv.h"
+	rm -f "$T/vs.h" "$T/fv.h" "$T/vs.fec" "$T/fv.fec"
+	vf="" ff=""
+	if [ $roots != 0 ]; then
+		what="$what --fec-roots=$roots"
+		vf="--fec-device=$T/vs.fec --fec-roots=$roots" ff="--fec-device=$T/fv.fec --fec-roots=$roots"
+	fi
 	# shellcheck disable=SC2086
-	$VS format "$T/data" "$T/vs.h" $args >"$T/vs.out" 2>&1 || { bad=$((bad + 1)); echo "  veritysetup refused: $what" >&2; continue; }
+	$VS format "$T/data" "$T/vs.h" $args $vf >"$T/vs.out" 2>&1 || { bad=$((bad + 1)); echo "  veritysetup refused: $what" >&2; continue; }
 	# shellcheck disable=SC2086
-	"$FV" format "$T/data" "$T/fv.h" $args --threads=$threads >"$T/fv.out" 2>&1
+	"$FV" format "$T/data" "$T/fv.h" $args $ff --threads=$threads >"$T/fv.out" 2>&1
 	root=$(root_of "$T/vs.out")
 	if [ "$(root_of "$T/fv.out")" != "$root" ] || ! cmp -s "$T/vs.h" "$T/fv.h"; then
 		bad=$((bad + 1)); echo "  root or hash image differs: $what" >&2
+	elif [ $roots != 0 ] && ! cmp -s "$T/vs.fec" "$T/fv.fec"; then
+		bad=$((bad + 1)); echo "  parity differs: $what" >&2
 	elif ! "$FV" verify "$T/data" "$T/vs.h" "$root" --threads=$threads >/dev/null 2>&1; then
 		bad=$((bad + 1)); echo "  fastverity rejects veritysetup's image: $what" >&2
 	fi
 done
-check "$cases random parameter sets (seed $seed): the same root and hash image as veritysetup's, which fastverity verifies" test $bad = 0
+check "$cases random parameter sets (seed $seed): the same root, hash image and parity as veritysetup's, whose image fastverity verifies" test $bad = 0
 
 finish
