@@ -84,6 +84,12 @@ for fmt in 0 1; do
 done
 rm -f "$T/dmany" "$T/dmany4k"
 
+# One data block and no superblock: no tree, and nothing of the hash
+# device is read, not even below the hash offset (veritysetup writes an
+# empty file).
+nsb1="--no-superblock --data-blocks=1 --hash-offset=16384 --salt=$SALT"
+interop "one block, no superblock, hash offset past the end" "$T/d4096" "$nsb1" "$nsb1"
+
 # --data-blocks: only the first blocks are protected.
 interop "--data-blocks=100" "$T/d4096" "--data-blocks=100 --salt=$SALT"
 

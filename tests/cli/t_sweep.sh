@@ -1,7 +1,8 @@
 # Random parameters against veritysetup: format (0 or 1), digest, data
 # and hash block sizes, salt length, image size (a few blocks to 64 MiB,
-# so that windows span one parent or many), threads and sometimes FEC
-# roots, drawn from a seed; the same root and byte-identical hash image
+# so that windows span one parent or many), threads, and sometimes FEC
+# roots, --data-blocks, or no superblock and a hash offset, drawn from a
+# seed; the same root and byte-identical hash image
 # and parity, and fastverity verifies veritysetup's. make check runs SWEEP_CASES (16) cases from a
 # fixed seed; `make sweep` runs more from a new seed each time
 # (SWEEP_SEED=N repeats a run). A failure names the seed and the case.
@@ -29,7 +30,18 @@ for i in $(seq "$cases"); do
 	roots=0
 	[ "$dbs" = "$hbs" ] && [ $((RANDOM % 4)) = 0 ] && roots=$((RANDOM % 23 + 2))
 	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
-	args="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--} --uuid=$UUID"
+	params="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--}"
+	# one case in five protects only the first blocks; one in five has
+	# no superblock (verify is given the parameters again) and the tree
+	# at an offset (a multiple of the hash block: fastverity refuses
+	# others, where veritysetup writes the tree at byte 0)
+	vargs=""
+	[ $((RANDOM % 5)) = 0 ] && params="$params --data-blocks=$((RANDOM % blocks + 1))"
+	if [ $((RANDOM % 5)) = 0 ]; then
+		params="$params --no-superblock --hash-offset=$((RANDOM % 8 * hbs))"
+		vargs=$params
+	fi
+	args="$params --uuid=$UUID"
 	what="seed $seed case $i: $blocks blocks, $args --threads=$threads"
 	rm -f "$T/vs.h" "$T/fv.h" "$T/vs.fec" "$T/fv.fec"
 	vf="" ff=""
@@ -46,7 +58,8 @@ for i in $(seq "$cases"); do
 		bad=$((bad + 1)); echo "  root or hash image differs: $what" >&2
 	elif [ $roots != 0 ] && ! cmp -s "$T/vs.fec" "$T/fv.fec"; then
 		bad=$((bad + 1)); echo "  parity differs: $what" >&2
-	elif ! "$FV" verify "$T/data" "$T/vs.h" "$root" --threads=$threads >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	elif ! "$FV" verify "$T/data" "$T/vs.h" "$root" $vargs --threads=$threads >/dev/null 2>&1; then
 		bad=$((bad + 1)); echo "  fastverity rejects veritysetup's image: $what" >&2
 	fi
 done
