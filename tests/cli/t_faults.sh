@@ -32,28 +32,48 @@ inject() { # N KIND CMD...: rc in $T/rc, stderr in $T/err
 	echo $? >"$T/rc"
 }
 one_line() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^fastverity: ' "$T/err"; }
+# each_fault RESET JUDGE CMD...: every I/O call of CMD in turn faulted
+# (kinds_for), RESET run before each run and JUDGE N KIND after it (it
+# says what is wrong, and fails); counts in runs and bad
+each_fault() {
+	local reset=$1 judge=$2 n k count
+	shift 2
+	$reset
+	count=$(calls "$@")
+	for n in $(seq 1 $((count + 1))); do
+		for k in $(kinds_for "$n"); do
+			$reset
+			inject "$n" "$k" "$@"
+			runs=$((runs + 1))
+			$judge "$n" "$k" || bad=$((bad + 1))
+		done
+	done
+}
+no_temporary() { # WHAT N KIND
+	[ -z "$(ls -A | grep '^\.')" ] && return
+	echo "  $1, call $2 $3: temporary file left" >&2
+	rm -f .??*
+	return 1
+}
 
 # format with separate outputs: hash image, root hash file, FEC file; the
 # complete new ones from a run without faults
 bad=0 runs=0
 "$FV" format d h.new --salt=00 --uuid=$UUID --root-hash-file=r.new --fec-device=f.new --fec-roots=4 >/dev/null
 old_or_new() { cmp -s "$1" "$1.old" || cmp -s "$1" "$1.new"; }
-cp h.old h; cp r.old r; cp f.old f
-N=$(calls "$FV" format d h --salt=00 --uuid=$UUID --root-hash-file=r --fec-device=f --fec-roots=4)
-for n in $(seq 1 $((N + 1))); do
-	for k in $(kinds_for "$n"); do
-		cp h.old h; cp r.old r; cp f.old f
-		inject "$n" "$k" "$FV" format d h --salt=00 --uuid=$UUID --root-hash-file=r --fec-device=f --fec-roots=4
-		runs=$((runs + 1))
-		if [ "$(cat rc)" = 0 ]; then
-			cmp -s h h.new && cmp -s r r.new && cmp -s f f.new ||
-				{ bad=$((bad + 1)); echo "  format, call $n $k: exit 0 but not the new files" >&2; }
-		elif ! one_line || ! old_or_new h || ! old_or_new r || ! old_or_new f; then
-			bad=$((bad + 1)); echo "  format, call $n $k: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
-		fi
-		[ -z "$(ls -A | grep '^\.')" ] || { bad=$((bad + 1)); echo "  format, call $n $k: temporary file left" >&2; rm -f .??*; }
-	done
-done
+reset_outputs() { cp h.old h; cp r.old r; cp f.old f; }
+judge_outputs() {
+	local ok=0
+	if [ "$(cat rc)" = 0 ]; then
+		cmp -s h h.new && cmp -s r r.new && cmp -s f f.new ||
+			{ echo "  format, call $1 $2: exit 0 but not the new files" >&2; ok=1; }
+	elif ! one_line || ! old_or_new h || ! old_or_new r || ! old_or_new f; then
+		echo "  format, call $1 $2: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
+		ok=1
+	fi
+	no_temporary format "$1" "$2" && return $ok
+}
+each_fault reset_outputs judge_outputs "$FV" format d h --salt=00 --uuid=$UUID --root-hash-file=r --fec-device=f --fec-roots=4
 check "format: $runs faulted runs, each a success or one line; every file old or new, whole" test $bad = 0
 
 # format in place (the hash image inside the data file): a failure leaves
@@ -66,29 +86,26 @@ P="--hash-offset=$((100 * 4096)) --data-blocks=100"
 cp one.old one
 # shellcheck disable=SC2086
 "$FV" format one one $P --salt=00 --uuid=$UUID --root-hash-file=rone.new >/dev/null
-cp one.old one
+reset_one() { cp one.old one; }
+judge_in_place() {
+	# shellcheck disable=SC2086
+	if [ "$(cat rc)" = 0 ]; then
+		"$FV" verify one one "$(root_of out)" $P >/dev/null 2>&1 && return
+		echo "  in place, call $1 $2: exit 0 but the image does not verify" >&2
+		return 1
+	elif ! one_line; then
+		echo "  in place, call $1 $2: no one-line message: $(head -2 err)" >&2
+		return 1
+	elif "$FV" verify one one --root-hash-file=rone.old $P >/dev/null 2>&1 ||
+		"$FV" verify one one --root-hash-file=rone.new $P >/dev/null 2>&1 ||
+		"$FV" verify one one --root-hash-file=rone.old $P 2>&1 | grep -q unfinished; then
+		return 0
+	fi
+	echo "  in place, call $1 $2: not the old image, the new one or unfinished" >&2
+	return 1
+}
 # shellcheck disable=SC2086
-N=$(calls "$FV" format one one $P --salt=00 --uuid=$UUID)
-for n in $(seq 1 $((N + 1))); do
-	for k in $(kinds_for "$n"); do
-		cp one.old one
-		# shellcheck disable=SC2086
-		inject "$n" "$k" "$FV" format one one $P --salt=00 --uuid=$UUID
-		runs=$((runs + 1))
-		# shellcheck disable=SC2086
-		if [ "$(cat rc)" = 0 ]; then
-			"$FV" verify one one "$(root_of out)" $P >/dev/null 2>&1 ||
-				{ bad=$((bad + 1)); echo "  in place, call $n $k: exit 0 but the image does not verify" >&2; }
-		elif ! one_line; then
-			bad=$((bad + 1)); echo "  in place, call $n $k: no one-line message: $(head -2 err)" >&2
-		elif "$FV" verify one one --root-hash-file=rone.old $P >/dev/null 2>&1; then :
-		elif "$FV" verify one one --root-hash-file=rone.new $P >/dev/null 2>&1; then :
-		elif "$FV" verify one one --root-hash-file=rone.old $P 2>&1 | grep -q unfinished; then :
-		else
-			bad=$((bad + 1)); echo "  in place, call $n $k: not the old image, the new one or unfinished" >&2
-		fi
-	done
-done
+each_fault reset_one judge_in_place "$FV" format one one $P --salt=00 --uuid=$UUID
 check "format in place: $runs faulted runs: the old image, the new one, or unfinished" test $bad = 0
 
 # format at 512-byte blocks, one thread: level 1 is hashed and written
@@ -101,45 +118,37 @@ bad=0 runs=0
 "$FV" format d5 h5.old $B5 --salt=$SALT --uuid=$UUID >/dev/null
 # shellcheck disable=SC2086
 "$FV" format d5 h5.new $B5 --salt=00 --uuid=$UUID >/dev/null
-cp h5.old h5
+reset_h5() { cp h5.old h5; }
+judge_h5() {
+	local ok=0
+	if [ "$(cat rc)" = 0 ]; then
+		cmp -s h5 h5.new || { echo "  512-byte blocks, call $1 $2: exit 0 but not the new file" >&2; ok=1; }
+	elif ! one_line || ! { cmp -s h5 h5.old || cmp -s h5 h5.new; }; then
+		echo "  512-byte blocks, call $1 $2: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
+		ok=1
+	fi
+	no_temporary "512-byte blocks" "$1" "$2" && return $ok
+}
 # shellcheck disable=SC2086
-N=$(calls "$FV" format d5 h5 $B5 --salt=00 --uuid=$UUID)
-for n in $(seq 1 $((N + 1))); do
-	for k in $(kinds_for "$n"); do
-		cp h5.old h5
-		# shellcheck disable=SC2086
-		inject "$n" "$k" "$FV" format d5 h5 $B5 --salt=00 --uuid=$UUID
-		runs=$((runs + 1))
-		if [ "$(cat rc)" = 0 ]; then
-			cmp -s h5 h5.new || { bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: exit 0 but not the new file" >&2; }
-		elif ! one_line || ! { cmp -s h5 h5.old || cmp -s h5 h5.new; }; then
-			bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
-		fi
-		[ -z "$(ls -A | grep '^\.')" ] || { bad=$((bad + 1)); echo "  512-byte blocks, call $n $k: temporary file left" >&2; rm -f .??*; }
-	done
-done
+each_fault reset_h5 judge_h5 "$FV" format d5 h5 $B5 --salt=00 --uuid=$UUID
 check "format, 512-byte blocks (level 1 with level 0): $runs faulted runs, each a success or one line; the file old or new, whole" test $bad = 0
 
 # verify reads only: an I/O error is one line (exit 1), or a block read
 # alone that fails with EIO is reported unreadable (exit 2); never a bad
 # block
 bad=0 runs=0
-N=$(calls "$FV" verify d h.old "$R" --fec-device=f.old --fec-roots=4)
 unreadable_only() {
 	grep -q '^Unreadable block at position' "$T/err" && ! grep -q 'Verification failed' "$T/err"
 }
-for n in $(seq 1 $((N + 1))); do
-	for k in $(kinds_for "$n"); do
-		inject "$n" "$k" "$FV" verify d h.old "$R" --fec-device=f.old --fec-roots=4
-		runs=$((runs + 1))
-		case "$(cat rc)" in
-		0) ;;
-		1) one_line || { bad=$((bad + 1)); echo "  verify, call $n $k: $(head -3 err)" >&2; } ;;
-		2) unreadable_only || { bad=$((bad + 1)); echo "  verify, call $n $k: exit 2: $(head -3 err)" >&2; } ;;
-		*) bad=$((bad + 1)); echo "  verify, call $n $k: exit $(cat rc): $(head -3 err)" >&2 ;;
-		esac
-	done
-done
+judge_verify() {
+	case "$(cat rc)" in
+	0) ;;
+	1) one_line || { echo "  verify, call $1 $2: $(head -3 err)" >&2; return 1; } ;;
+	2) unreadable_only || { echo "  verify, call $1 $2: exit 2: $(head -3 err)" >&2; return 1; } ;;
+	*) echo "  verify, call $1 $2: exit $(cat rc): $(head -3 err)" >&2; return 1 ;;
+	esac
+}
+each_fault : judge_verify "$FV" verify d h.old "$R" --fec-device=f.old --fec-roots=4
 check "verify: $runs faulted runs, each exit 0, one line (exit 1) or an unreadable block (exit 2), never a bad block" test $bad = 0
 check "verify: the files read are unchanged" sh -c "cmp -s d d && cmp -s h.old h.old"
 
@@ -147,20 +156,18 @@ check "verify: the files read are unchanged" sh -c "cmp -s d d && cmp -s h.old h
 openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj /CN=t >/dev/null 2>&1
 "$FV" sign --key k.pem --cert c.pem "$R" s.old >/dev/null
 bad=0 runs=0
-N=$(calls "$FV" sign --key k.pem --cert c.pem "$R" s)
-for n in $(seq 1 $((N + 1))); do
-	for k in $(kinds_for "$n"); do
-		cp s.old s
-		inject "$n" "$k" "$FV" sign --key k.pem --cert c.pem "$R" s
-		runs=$((runs + 1))
-		if [ "$(cat rc)" = 0 ]; then
-			"$FV" verify d h.old "$R" --root-hash-signature=s --trusted-cert=c.pem >/dev/null 2>&1 ||
-				{ bad=$((bad + 1)); echo "  sign, call $n $k: exit 0 but the signature does not check" >&2; }
-		elif ! one_line || ! cmp -s s s.old; then
-			bad=$((bad + 1)); echo "  sign, call $n $k: exit $(cat rc): $(head -2 err)" >&2
-		fi
-	done
-done
+reset_sig() { cp s.old s; }
+judge_sign() {
+	if [ "$(cat rc)" = 0 ]; then
+		"$FV" verify d h.old "$R" --root-hash-signature=s --trusted-cert=c.pem >/dev/null 2>&1 && return
+		echo "  sign, call $1 $2: exit 0 but the signature does not check" >&2
+		return 1
+	elif ! one_line || ! cmp -s s s.old; then
+		echo "  sign, call $1 $2: exit $(cat rc): $(head -2 err)" >&2
+		return 1
+	fi
+}
+each_fault reset_sig judge_sign "$FV" sign --key k.pem --cert c.pem "$R" s
 check "sign: $runs faulted runs, each a success or one line with the old signature intact" test $bad = 0
 
 finish
