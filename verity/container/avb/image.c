@@ -885,6 +885,22 @@ void avb_hashtree_abort(struct avb_hashtree_job *job)
 	}
 }
 
+/* The vbmeta appended by a footer command, over its one descriptor: at
+ * least libavb 1.1 where the descriptor has flags, 1.2 where a rollback
+ * index location is given, as avbtool asks. */
+static int footer_vbmeta(const struct avb_footer_opts *o,
+			 const struct avb_descriptor *desc,
+			 struct avb_buf *blob, struct fv_error *err)
+{
+	struct avb_vbmeta_opts vb = o->vb;
+
+	if (o->descriptor_flags && vb.required_minor < 1)
+		vb.required_minor = 1;
+	if (vb.rollback_index_location)
+		vb.required_minor = 2;
+	return avb_vbmeta_make(&vb, desc, 1, blob, err);
+}
+
 int avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct avb_hashtree_job *job,
 		     const struct verity_pair *pair,
@@ -893,7 +909,6 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 {
 	struct verity_device *d = &job->image;
 	struct avb_descriptor ht = {.tag = AVB_TAG_HASHTREE};
-	struct avb_vbmeta_opts vb = o->vb;
 	struct avb_buf blob = {0};
 	uint64_t tree_size = pair->layout.geo.tree_blocks * o->block_size;
 	uint64_t fec_size =
@@ -926,11 +941,7 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 	ht.digest = root;
 	ht.digest_len = job->digest_size;
 	ht.flags = o->descriptor_flags;
-	if (o->descriptor_flags && vb.required_minor < 1)
-		vb.required_minor = 1;
-	if (vb.rollback_index_location)
-		vb.required_minor = 2;
-	r = avb_vbmeta_make(&vb, &ht, 1, &blob, err);
+	r = footer_vbmeta(o, &ht, &blob, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append)
@@ -1040,15 +1051,7 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
 	hd.digest = digest;
 	hd.digest_len = ds;
 	hd.flags = o->descriptor_flags;
-	{
-		struct avb_vbmeta_opts vb = o->vb;
-
-		if (o->descriptor_flags && vb.required_minor < 1)
-			vb.required_minor = 1;
-		if (vb.rollback_index_location)
-			vb.required_minor = 2;
-		r = avb_vbmeta_make(&vb, &hd, 1, &blob, err);
-	}
+	r = footer_vbmeta(o, &hd, &blob, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append) {

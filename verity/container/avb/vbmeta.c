@@ -174,13 +174,41 @@ static int variable_part(const uint8_t *d, uint64_t following, size_t fixed,
 	return 0;
 }
 
-static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
-			  uint64_t following, const char *path,
-			  struct fv_error *err)
+/* The tail shared by hashtree and hash descriptors: the algorithm name
+ * at alg, then name, salt and digest after the fixed part, the digest as
+ * long as the algorithm's (the_digest: what the message calls it). */
+static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
+			    uint64_t following, size_t fixed, size_t alg,
+			    const char *what, const char *the_digest,
+			    const char *path, struct fv_error *err)
 {
 	unsigned want;
 	int r;
 
+	if ((r = algorithm_field(d + alg, x->hash_algorithm, path, what,
+				 err)) ||
+	    (r = variable_part(d, following, fixed,
+			       (uint64_t)x->name_len + x->salt_len +
+				       x->digest_len,
+			       path, what, err)))
+		return r;
+	x->name = d + fixed;
+	x->salt = x->name + x->name_len;
+	x->digest = x->salt + x->salt_len;
+	want = digest_size_of(x->hash_algorithm);
+	if (x->digest_len && want && x->digest_len != want)
+		return fv_fail(err, EINVAL,
+			       "%s: %s descriptor: %s of %u bytes for %s (%u "
+			       "bytes)",
+			       path, what, the_digest, x->digest_len,
+			       x->hash_algorithm, want);
+	return 0;
+}
+
+static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
+			  uint64_t following, const char *path,
+			  struct fv_error *err)
+{
 	if (following < AVB_HASHTREE_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
 				     "hashtree", err);
@@ -197,32 +225,14 @@ static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 	x->salt_len = avb_be32(d + 108);
 	x->digest_len = avb_be32(d + 112);
 	x->flags = avb_be32(d + 116);
-	if ((r = algorithm_field(d + 72, x->hash_algorithm, path, "hashtree",
-				 err)) ||
-	    (r = variable_part(d, following, AVB_HASHTREE_FIXED,
-			       (uint64_t)x->name_len + x->salt_len +
-				       x->digest_len,
-			       path, "hashtree", err)))
-		return r;
-	x->name = d + AVB_HASHTREE_FIXED;
-	x->salt = x->name + x->name_len;
-	x->digest = x->salt + x->salt_len;
-	want = digest_size_of(x->hash_algorithm);
-	if (x->digest_len && want && x->digest_len != want)
-		return fv_fail(err, EINVAL,
-			       "%s: hashtree descriptor: root digest of %u "
-			       "bytes for %s (%u bytes)",
-			       path, x->digest_len, x->hash_algorithm, want);
-	return 0;
+	return name_salt_digest(x, d, following, AVB_HASHTREE_FIXED, 72,
+				"hashtree", "root digest", path, err);
 }
 
 static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 		      uint64_t following, const char *path,
 		      struct fv_error *err)
 {
-	unsigned want;
-	int r;
-
 	if (following < AVB_HASH_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASH_FIXED, 0, path,
 				     "hash", err);
@@ -231,23 +241,8 @@ static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 	x->salt_len = avb_be32(d + 60);
 	x->digest_len = avb_be32(d + 64);
 	x->flags = avb_be32(d + 68);
-	if ((r = algorithm_field(d + 24, x->hash_algorithm, path, "hash",
-				 err)) ||
-	    (r = variable_part(d, following, AVB_HASH_FIXED,
-			       (uint64_t)x->name_len + x->salt_len +
-				       x->digest_len,
-			       path, "hash", err)))
-		return r;
-	x->name = d + AVB_HASH_FIXED;
-	x->salt = x->name + x->name_len;
-	x->digest = x->salt + x->salt_len;
-	want = digest_size_of(x->hash_algorithm);
-	if (x->digest_len && want && x->digest_len != want)
-		return fv_fail(err, EINVAL,
-			       "%s: hash descriptor: digest of %u bytes for %s "
-			       "(%u bytes)",
-			       path, x->digest_len, x->hash_algorithm, want);
-	return 0;
+	return name_salt_digest(x, d, following, AVB_HASH_FIXED, 24, "hash",
+				"digest", path, err);
 }
 
 static int parse_one(struct avb_descriptor *x, const uint8_t *d,
