@@ -12,19 +12,18 @@
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
+#include "verity/trust.h"
 #include "cli/text.h"
 #include "verity/container/avb/rsa.h"
+#include "verity/container/registry.h"
 #include "verity/fec/layout.h"
 
 int cli_refuse_sparse(const char *path)
 {
-	if (!path || !avb_sparse_probe(path))
-		return 0;
-	return cli_error(
-		-EINVAL,
-		"%s: an Android sparse image, not raw data: make a raw "
-		"image first (simg2img %s IMAGE.raw)",
-		path, path);
+	struct fv_error err;
+	int r = verity_container_refuse_sparse(path, &err);
+
+	return r ? cli_lib_error(r, &err) : 0;
 }
 
 /* Options that set what the image's descriptor says. */
@@ -46,10 +45,11 @@ static const char *parameter_option(const struct cli_opts *o)
 					: NULL;
 }
 
-/* The vbmeta's signature with its embedded key; with --key, that key is
- * the one given. */
+/* The vbmeta's signature with its embedded key, then the trust policy
+ * (verity/trust.h): with --key, that key must be the signer's; without,
+ * the signer is said not to be checked, and nothing is written. */
 static int check_vbmeta(const struct cli_opts *o, const char *image,
-			const struct avb_image *img, int *trusted)
+			const struct avb_image *img, enum verity_trust *trust)
 {
 	const struct avb_header *h = &img->vbmeta.h;
 	struct fv_error err;
@@ -58,16 +58,16 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 	char sha1[41] = "";
 	int r;
 
-	*trusted = 0;
 	if ((r = avb_vbmeta_check(&img->vbmeta, image, &err)))
 		return cli_lib_error(r, &err);
-	if (!o->key)
+	if ((r = cli_trust(o, VERITY_CONTAINER_AVB, image,
+			   h->algorithm != AVB_ALG_NONE ? VERITY_SIGNATURE_FOUND
+							: VERITY_SIGNATURE_NONE,
+			   cli_writes(o), 0,
+			   trust)))
+		return r;
+	if (*trust != VERITY_TRUST_CHECK)
 		return 0;
-	if (h->algorithm == AVB_ALG_NONE)
-		return cli_error(-EPERM,
-				 "%s: the vbmeta is not signed, and --key "
-				 "asks for a signature by %s",
-				 image, o->key);
 	if ((r = avb_key_file_blob(o->key, &blob, &len, &err)))
 		return cli_lib_error(r, &err);
 	if (!avb_vbmeta_has_key(&img->vbmeta, blob, len)) {
@@ -81,7 +81,6 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 				 image, sha1, o->key);
 	}
 	free(blob);
-	*trusted = 1;
 	return 0;
 }
 
@@ -91,7 +90,8 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	const char *opt = parameter_option(o);
 	struct avb_image img;
 	struct fv_error err;
-	int r, trusted, unusable = 0;
+	enum verity_trust trust;
+	int r, unusable = 0;
 
 	if (opt)
 		return cli_error(-EINVAL,
@@ -101,7 +101,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 				 image, opt);
 	if ((r = avb_image_read(image, &img, &err)))
 		return cli_lib_error(r, &err);
-	if ((r = check_vbmeta(o, image, &img, &trusted)))
+	if ((r = check_vbmeta(o, image, &img, &trust)))
 		goto out;
 	if (!(d = avb_image_hashtree(&img))) {
 		r = cli_error(-EINVAL,
@@ -118,7 +118,15 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	}
 	cp->avb = 1;
 	cp->avb_signed = img.vbmeta.h.algorithm != AVB_ALG_NONE;
-	cp->avb_trusted = trusted;
+	cp->avb_trusted = trust == VERITY_TRUST_CHECK;
+	cp->trust = trust;
+	cp->pair.container = VERITY_CONTAINER_AVB;
+	cp->avb_algorithm = avb_algorithm(img.vbmeta.h.algorithm)->name;
+	if (!img.vbmeta.h.public_key_size ||
+	    cli_avb_sha1_hex(img.vbmeta.public_key,
+			     (size_t)img.vbmeta.h.public_key_size,
+			     cp->avb_key_sha1))
+		cp->avb_key_sha1[0] = 0;
 	/* messages about the parity name the image */
 	if (cp->pair.fec.region.path)
 		o->fec_device = (char *)image;
@@ -128,12 +136,13 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 			"under a tree of %u-byte blocks (avbtool's way), which "
 			"the kernel cannot use: left out\n",
 			image, d->data_block_size);
-	if (cp->avb_signed && !trusted)
-		cli_debug(o,
-			  "%s: the vbmeta is signed and checks out against its "
-			  "embedded key; --key=<key.pem> checks that the key "
-			  "is the one you trust.",
-			  image);
+	if (trust == VERITY_TRUST_UNCHECKED && strcmp(o->action, "dump"))
+		fprintf(stderr,
+			"fastverity: %s: warning: the vbmeta is signed (%s, "
+			"public key sha1 %s) and checks out against the key "
+			"it carries, but its signer was not checked (give "
+			"--key=<key.pem>): nothing proves who made it\n",
+			image, cp->avb_algorithm, cp->avb_key_sha1);
 out:
 	avb_image_free(&img);
 	return r;

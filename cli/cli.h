@@ -39,6 +39,7 @@ struct cli_opts {
 	char *size;
 	char *device;
 	char *partition;  /* a disk image's protected partition: root, usr */
+	char *container;  /* an image alone read as: avb, ddi, sidecar */
 	char *bench_time; /* bench --time: seconds */
 	int ddi_json;     /* sign: systemd's signature partition JSON */
 	int csv;

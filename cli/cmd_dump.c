@@ -7,6 +7,7 @@
 #include "cli/errors.h"
 #include "cli/hints.h"
 #include "verity/container/ddi/ddi.h"
+#include "cli/pair.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -23,12 +24,18 @@ int cmd_dump(struct cli_opts *o)
 	if (o->nargs != 1)
 		return cli_error(-EINVAL,
 				 "dump: requires <hash_device> as argument");
-	if (cli_refuse_sparse(o->args[0]))
-		return EXIT_PARAMS;
-	if (avb_image_probe(o->args[0]))
-		return cli_avb_dump(o, o->args[0]);
-	if (cli_ddi_given(o->args[0]))
-		return cli_ddi_dump(o, o->args[0]);
+	/* a hash device alone is dumped as it is; an image in a container
+	 * as the registry reads it */
+	{
+		enum verity_container kind;
+
+		if ((r = cli_image_kind(o, o->args[0], &kind)))
+			return r;
+		if (kind == VERITY_CONTAINER_AVB)
+			return cli_avb_dump(o, o->args[0]);
+		if (kind == VERITY_CONTAINER_DDI)
+			return cli_ddi_dump(o, o->args[0]);
+	}
 	memset(&pair, 0, sizeof(pair));
 	verity_params_default(&pair.params);
 	pair.hash.path = o->args[0];

@@ -92,14 +92,18 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 
 int cmd_open(struct cli_opts *o)
 {
-	if (o->nargs >= 1 && cli_refuse_sparse(o->args[0]))
-		return EXIT_PARAMS;
-	if (o->nargs == 2 && avb_image_probe(o->args[0]))
-		return open_avb(o, o->args[0], o->args[1]);
-	if (o->nargs == 2 && cli_ddi_given(o->args[0])) {
-		int r = policies(o);
+	if (o->nargs == 2) {
+		enum verity_container kind;
+		int r;
 
-		return r ? r : cli_ddi_open(o, o->args[0], o->args[1]);
+		if ((r = cli_image_kind(o, o->args[0], &kind)))
+			return r;
+		if (kind == VERITY_CONTAINER_AVB)
+			return open_avb(o, o->args[0], o->args[1]);
+		if (kind == VERITY_CONTAINER_DDI)
+			return (r = policies(o)) ? r
+						 : cli_ddi_open(o, o->args[0],
+								o->args[1]);
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
@@ -107,6 +111,8 @@ int cmd_open(struct cli_opts *o)
 			"open: requires <data_device> <name> "
 			"<hash_device> [<root_hash>], or <android_image> "
 			"<name>, as arguments");
+	if (cli_refuse_sparse(o->args[0]))
+		return EXIT_PARAMS;
 	return do_open(o, o->args[0], o->args[1], o->args[2],
 		       o->nargs == 4 ? o->args[3] : NULL);
 }

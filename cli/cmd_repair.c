@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "verity/sign/signature.h"
+#include "cli/ddi.h"
 #include "cli/errors.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -138,10 +139,27 @@ int cmd_repair(struct cli_opts *o)
 	struct repair_out ro = {o, NULL, NULL, 0, 0};
 	int r;
 
-	if ((r = cli_pair_from_args(o, &cp)))
+	if (o->nargs == 1) {
+		enum verity_container kind;
+
+		if ((r = cli_image_kind(o, o->args[0], &kind)))
+			return r;
+		if (kind == VERITY_CONTAINER_DDI)
+			r = cli_ddi_pair(o, o->args[0], &cp);
+		else
+			r = cli_pair_from_args(o, &cp);
+	} else {
+		r = cli_pair_from_args(o, &cp);
+	}
+	if (r)
 		goto out;
 	if (!cp.pair.fec.region.path) {
-		r = o->nargs == 1 ? cli_error(-EINVAL,
+		r = o->nargs == 1 && !cp.side.fec
+			    ? cli_error(-EINVAL,
+					"repair: %s holds no parity: requires "
+					"--fec-device",
+					o->args[0])
+		    : o->nargs == 1 ? cli_error(-EINVAL,
 					      "repair: requires --fec-device, "
 					      "or %s",
 					      cp.side.fec)
@@ -149,18 +167,9 @@ int cmd_repair(struct cli_opts *o)
 					      "repair: requires --fec-device");
 		goto out;
 	}
-	/* the root hash is trusted only once its signature checks out:
-	 * before anything is read, let alone written */
-	if ((r = cli_signed_checks(o, &cp)))
-		goto out;
-	if (cp.avb && cp.avb_signed && !cp.avb_trusted) {
-		r = cli_error(-EINVAL,
-			      "%s: the vbmeta is signed: give the signer's key "
-			      "with --key=<key.pem> to check it; repair trusts "
-			      "no root digest whose signer it has not checked",
-			      o->args[0]);
-		goto out;
-	}
+	/* the root hash is trusted only once its signature checks out,
+	 * before anything is read, let alone written: the trust policy
+	 * refused an unchecked signer already (cli_pair_from_args) */
 	if (cli_run_of(o, &run, &pr)) {
 		r = EXIT_PARAMS;
 		goto out;

@@ -202,10 +202,15 @@ int cmd_verify(struct cli_opts *o)
 
 	memset(&vr, 0, sizeof(vr));
 	memset(&out, 0, sizeof(out));
-	if (o->nargs == 1 && !cli_refuse_sparse(o->args[0]) &&
-	    !avb_image_probe(o->args[0]) && cli_ddi_given(o->args[0]))
-		return cli_ddi_verify(o, o->args[0]);
-	if ((r = cli_pair_from_args(o, &cp)) || (r = cli_signed_checks(o, &cp)))
+	if (o->nargs == 1) {
+		enum verity_container kind;
+
+		if ((r = cli_image_kind(o, o->args[0], &kind)))
+			return r;
+		if (kind == VERITY_CONTAINER_DDI)
+			return cli_ddi_verify(o, o->args[0]);
+	}
+	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
 	vr.max_shown = UINT64_MAX;
 	if (cli_run_of(o, &run, &pr) ||

@@ -15,6 +15,7 @@
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
+#include "cli/params.h"
 #include "cli/progress.h"
 #include "cli/text.h"
 #include "verity/container/ddi/ddi.h"
@@ -23,21 +24,6 @@
 
 /* Where systemd looks for certificates trusted to sign DDIs. */
 #define VERITY_D "/etc/verity.d"
-
-int cli_ddi_given(const char *image)
-{
-	struct verity_sidecar side;
-	struct stat st;
-	int sidecar;
-
-	if (!ddi_probe(image))
-		return 0;
-	if (verity_sidecar_names(image, &side, NULL))
-		return 1;
-	sidecar = stat(side.tree, &st) == 0;
-	verity_sidecar_free(&side);
-	return !sidecar;
-}
 
 /* The protected partitions --partition picks (a role: root, usr). */
 static int picked(const struct cli_opts *o, const struct ddi_verity *v)
@@ -166,6 +152,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	struct ddi_report rep = {o, v, NULL};
 	const char **trusted;
 	size_t ntrusted;
+	enum verity_trust trust;
 	char data_name[256], hash_name[256];
 	glob_t g;
 	int r, code;
@@ -175,16 +162,18 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	if ((r = ddi_pair(img, v, &pair, &err)))
 		return cli_lib_error(r, &err);
 	trusted_of(o, &trusted, &ntrusted, &g);
-	if (v->signature && !ntrusted) {
+	/* the one policy: a signer checked against --trusted-cert or
+	 * /etc/verity.d, or said not to be; a certificate for an unsigned
+	 * image, or a key, refused */
+	if ((r = cli_trust(o, VERITY_CONTAINER_DDI, img->path,
+			   v->signature ? VERITY_SIGNATURE_FOUND
+					: VERITY_SIGNATURE_NONE,
+			   0, ntrusted, &trust))) {
 		globfree(&g);
-		return cli_error(
-			-EINVAL,
-			"%s: %s is signed (partition %u): give the "
-			"signer's certificate with "
-			"--trusted-cert=<cert.pem>, or put it in " VERITY_D
-			"/ as systemd does",
-			img->path, data_name, v->sig->index);
+		return r;
 	}
+	if (trust == VERITY_TRUST_UNCHECKED)
+		pair.signature = NULL;
 	if (cli_run_of(o, &run, &pr)) {
 		globfree(&g);
 		return EXIT_PARAMS;
@@ -208,7 +197,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 				 ddi_role_name(v->role), v->arch,
 				 v->data->index, v->hash->index);
 	}
-	if (v->signature && v->fingerprint[0] &&
+	if (trust == VERITY_TRUST_CHECK && v->fingerprint[0] &&
 	    strcmp(v->fingerprint, out.sig.fingerprint)) {
 		json_object_put(rep.failures);
 		return cli_error(-EINVAL,
@@ -230,11 +219,16 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 		json_object_object_add(j, "signature",
 				       v->sig ? json_partition(v->sig) : NULL);
 		json_object_object_add(j, "signer",
-				       v->sig ? cli_json_str(out.sig.signer)
-					      : NULL);
+				       trust == VERITY_TRUST_CHECK
+					       ? cli_json_str(out.sig.signer)
+					       : NULL);
 		json_object_object_add(
 			j, "certificate_fingerprint",
-			v->sig ? cli_json_str(out.sig.fingerprint) : NULL);
+			trust == VERITY_TRUST_CHECK
+				? cli_json_str(out.sig.fingerprint)
+				: NULL);
+		json_object_object_add(j, "trust",
+				       cli_json_str(verity_trust_name(trust)));
 		json_object_object_add(j, "root_hash",
 				       cli_json_str(v->root_hex));
 		json_object_object_add(j, "result",
@@ -251,13 +245,22 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	if (out.sig.warning[0])
 		fprintf(stderr, "fastverity: %s: warning: %s\n", img->path,
 			out.sig.warning);
+	if (trust == VERITY_TRUST_UNCHECKED)
+		fprintf(stderr,
+			"fastverity: %s: warning: %s is signed (partition %u), "
+			"and its signer was not checked (give "
+			"--trusted-cert=<cert.pem>, or put the certificate in "
+			VERITY_D "/ as systemd does): the image matches its "
+			"root hash, but nothing proves who made it\n",
+			img->path, data_name, v->sig->index);
 	printf("%s-%s: %s, tree in partition %u, %s: %s.\n",
 	       ddi_role_name(v->role), v->arch, data_name, v->hash->index,
-	       v->sig ? "signed"
-		      : "unsigned (the root hash comes from the "
-			"partition UUIDs)",
+	       !v->sig ? "unsigned (the root hash comes from the "
+			 "partition UUIDs)"
+	       : trust == VERITY_TRUST_UNCHECKED ? "signed, signer not checked"
+						 : "signed",
 	       code == EXIT_OK ? "verified" : "FAILED");
-	if (v->sig)
+	if (v->sig && trust == VERITY_TRUST_CHECK)
 		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
 		       "%u.\n",
 		       ddi_role_name(v->role), v->arch, out.sig.signer,
@@ -436,6 +439,61 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 		goto out;
 	}
 	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
+out:
+	ddi_image_free(&img);
+	return r;
+}
+
+int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
+{
+	struct ddi_image img;
+	struct fv_error err;
+	const struct ddi_verity *v = NULL;
+	int r;
+
+	memset(cp, 0, sizeof(*cp));
+	if ((r = ddi_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	if ((r = check_partition_option(o, &img)))
+		goto out;
+	for (size_t i = 0; i < img.nv; i++) {
+		if (!picked(o, &img.v[i]))
+			continue;
+		if (v) {
+			r = cli_error(-EINVAL,
+				      "%s: several protected partitions: "
+				      "name one with --partition=root|usr",
+				      image);
+			goto out;
+		}
+		v = &img.v[i];
+	}
+	if ((r = ddi_pair(&img, v, &cp->pair, &err))) {
+		r = cli_lib_error(r, &err);
+		goto out;
+	}
+	/* the pair outlives the image's table: its signature copied */
+	if (cp->pair.signature) {
+		if (!(cp->signature = malloc(cp->pair.signature_size))) {
+			r = cli_error(-ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(cp->signature, cp->pair.signature,
+		       cp->pair.signature_size);
+		cp->pair.signature = cp->signature;
+		cp->signature_path = image;
+	}
+	cp->pair.data.path = cp->pair.hash.path = cp->pair.signature_name =
+		image;
+	if (cli_fec_params(o, &cp->pair.fec)) {
+		r = EXIT_PARAMS;
+		goto out;
+	}
+	/* a repair's trusted certificates are the ones given: it writes */
+	r = cli_trust(o, VERITY_CONTAINER_DDI, image,
+		      cp->pair.signature ? VERITY_SIGNATURE_FOUND
+					 : VERITY_SIGNATURE_NONE,
+		      cli_writes(o), 0, &cp->trust);
 out:
 	ddi_image_free(&img);
 	return r;

@@ -6,11 +6,13 @@
 
 #include "cli/cli.h"
 
-/* 1 when image is a GPT disk image with no sidecar tree beside it
- * (IMAGE.verity): a disk image to take as a DDI. */
-int cli_ddi_given(const char *image);
 int cli_ddi_verify(struct cli_opts *o, const char *image);
 int cli_ddi_dump(struct cli_opts *o, const char *image);
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name);
+struct cli_pair;
+/* The one protected partition (--partition picks it) as the pair
+ * repair takes, with the parity options and the trust policy's verdict
+ * for the action. */
+int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "verity/container/registry.h"
 
 int cli_exit_code(int r)
 {
@@ -40,6 +41,10 @@ static const struct fv_param_names option_names[FV_PARAM_COUNT] = {
 				 "--key-passphrase-file"},
 	[FV_PARAM_DRY_RUN] = {"repair without --dry-run",
 			      "repair without --dry-run"},
+	[FV_PARAM_CONTAINER] = {"--container", "--container"},
+	[FV_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
+				   "--trusted-cert=<cert.pem>"},
+	[FV_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
 };
 
 int cli_lib_error(int r, const struct fv_error *err)
@@ -48,6 +53,12 @@ int cli_lib_error(int r, const struct fv_error *err)
 
 	if (err->param == FV_PARAM_NONE)
 		return cli_error(r, "%s", err->msg);
+	if (err->param == FV_PARAM_CONTAINER)
+		return cli_error(r, "%.*s (name one: --container=%s or "
+				    "--container=%s)",
+				 (int)err->problem_len, err->msg,
+				 verity_container_name(err->value[0]),
+				 verity_container_name(err->value[1]));
 	/* the fix again, with the option that makes it */
 	fv_render_fix(err, option_names, fix, sizeof(fix));
 	return cli_error(r, "%.*s (%s)", (int)err->problem_len, err->msg, fix);

@@ -287,11 +287,36 @@ void *cli_json_signature(const struct cli_pair *cp,
 {
 	json_object *j;
 
-	if (!out->signature_checked)
+	if (cp->avb) {
+		if (cp->trust == VERITY_TRUST_UNSIGNED)
+			return NULL;
+		j = json_object_new_object();
+		json_object_object_add(j, "algorithm",
+				       cli_json_str(cp->avb_algorithm));
+		json_object_object_add(j, "public_key_sha1",
+				       cli_json_str(cp->avb_key_sha1));
+		json_object_object_add(
+			j, "checked",
+			json_object_new_boolean(cp->trust ==
+						VERITY_TRUST_CHECK));
+		json_object_object_add(
+			j, "trust", cli_json_str(verity_trust_name(cp->trust)));
+		return j;
+	}
+	/* the trust policy's verdict (verity/trust.h): a signer checked,
+	 * or a signature whose signer was not; null when unsigned */
+	if (!out->signature_checked && cp->trust != VERITY_TRUST_UNCHECKED)
 		return NULL;
 	j = json_object_new_object();
 	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
-	json_object_object_add(j, "signer", cli_json_str(out->sig.signer));
+	json_object_object_add(j, "checked",
+			       json_object_new_boolean(out->signature_checked));
+	json_object_object_add(j, "trust",
+			       cli_json_str(verity_trust_name(cp->trust)));
+	json_object_object_add(j, "signer",
+			       out->signature_checked
+				       ? cli_json_str(out->sig.signer)
+				       : NULL);
 	json_object_object_add(
 		j, "warning",
 		out->sig.warning[0] ? cli_json_str(out->sig.warning) : NULL);

@@ -136,6 +136,11 @@ static const struct cli_option rows[] = {
 	 "Disk images: the protected partition to take (default: all; open: "
 	 "root)",
 	 0, NULL},
+	{"container", '\0', K_VALUE, AT(container), 0,
+	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "avb|ddi|sidecar",
+	 "An image given alone: the container to read it as (default: told "
+	 "from the image; one that reads two ways is refused)",
+	 0, NULL},
 	{"ddi-json", '\0', K_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
 	 "Write the JSON of a disk image's signature partition (as "
 	 "systemd-repart writes it) instead of the DER",

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "verity/sign/signature.h"
 #include "verity/tree/superblock.h"
+#include "verity/container/registry.h"
 
 void cli_pair_free(struct cli_pair *cp)
 {
@@ -80,18 +81,99 @@ int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 	return read_signature(cp);
 }
 
+int cli_image_kind(const struct cli_opts *o, const char *image,
+		   enum verity_container *kind)
+{
+	struct fv_error err;
+	int asked = VERITY_CONTAINER_AUTO, r;
+
+	if (o->container &&
+	    ((asked = verity_container_by_name(o->container)) < 0 ||
+	     asked == VERITY_CONTAINER_SPARSE))
+		return cli_error(-EINVAL,
+				 "--container: '%s' is not avb, ddi, sidecar "
+				 "or plain",
+				 o->container);
+	if ((r = verity_container_identify(image, asked, kind, &err)))
+		return cli_lib_error(r, &err);
+	return 0;
+}
+
+int cli_anchor(const struct cli_opts *o, enum verity_anchor *anchor)
+{
+	if (o->key && o->ntrusted)
+		return cli_error(-EINVAL,
+				 "--key and --trusted-cert: give the one "
+				 "trust anchor the image takes (--key for "
+				 "Android images, --trusted-cert for the "
+				 "others)");
+	*anchor = o->key       ? VERITY_ANCHOR_KEY
+		  : o->ntrusted ? VERITY_ANCHOR_CERT
+				: VERITY_ANCHOR_NONE;
+	return 0;
+}
+
+int cli_writes(const struct cli_opts *o)
+{
+	return !strcmp(o->action, "repair") &&
+	       !(o->repair & VERITY_RUN_DRY_RUN);
+}
+
+int cli_trust(const struct cli_opts *o, enum verity_container container,
+	      const char *image, enum verity_signature_from signature,
+	      int writes, size_t implicit_certs, enum verity_trust *trust)
+{
+	struct verity_trust_ask ask = {container, image, signature,
+				       VERITY_ANCHOR_NONE, writes};
+	struct fv_error err;
+	int r;
+
+	if ((r = cli_anchor(o, &ask.anchor)))
+		return r;
+	if (ask.anchor == VERITY_ANCHOR_NONE && implicit_certs)
+		ask.anchor = VERITY_ANCHOR_CERT;
+	if ((r = verity_trust_decide(&ask, trust, &err)))
+		return cli_lib_error(r, &err);
+	return 0;
+}
+
+/* The trust policy on a sidecar or plain pair, before a block is read. */
+static int pair_trust(struct cli_opts *o, struct cli_pair *cp,
+		      enum verity_container container)
+{
+	enum verity_signature_from from =
+		!cp->pair.signature	      ? VERITY_SIGNATURE_NONE
+		: o->root_hash_signature ? VERITY_SIGNATURE_GIVEN
+					 : VERITY_SIGNATURE_FOUND;
+
+	cp->pair.container = container;
+	cp->pair.signature_found = from == VERITY_SIGNATURE_FOUND;
+	return cli_trust(o, container,
+			 cp->signature_path ? cp->signature_path
+					    : cp->pair.data.path,
+			 from, cli_writes(o), 0, &cp->trust);
+}
+
 int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct verity_pair *pair = &cp->pair;
+	enum verity_container kind;
 	struct fv_error err;
+	int r;
 
 	memset(cp, 0, sizeof(*cp));
 	cp->signature_path = o->root_hash_signature;
-	if (o->nargs >= 1 && cli_refuse_sparse(o->args[0]))
-		return EXIT_PARAMS;
-	if (o->nargs == 1 && avb_image_probe(o->args[0]))
-		return cli_pair_avb(o, o->args[0], cp);
 	if (o->nargs == 1) {
+		if ((r = cli_image_kind(o, o->args[0], &kind)))
+			return r;
+		if (kind == VERITY_CONTAINER_AVB)
+			return cli_pair_avb(o, o->args[0], cp);
+		if (kind != VERITY_CONTAINER_SIDECAR)
+			return cli_error(-EINVAL, "%s: %s: %s takes it with "
+						  "its own checks",
+					 o->args[0],
+					 verity_container_words(kind),
+					 o->action);
 		if (verity_sidecar_names(o->args[0], &cp->side, &err))
 			return cli_lib_error(-ENOMEM, &err);
 		/* explicit options win over the sidecars */
@@ -103,28 +185,33 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 		if (!o->fec_device && pair->fec.region.path)
 			o->fec_device = cp->side.fec;
 		pair->fec.region.path = NULL;
-		if (o->ntrusted && !cp->signature_path)
-			return cli_error(-EINVAL,
-					 "--trusted-cert needs a signature "
-					 "(--root-hash-signature)");
-		return cli_pair_make(o, o->args[0], pair->hash.path, NULL, cp);
+		if ((r = cli_pair_make(o, o->args[0], pair->hash.path, NULL,
+				       cp)))
+			return r;
+		return pair_trust(o, cp, VERITY_CONTAINER_SIDECAR);
 	}
+	if (o->container && strcmp(o->container, "plain"))
+		return cli_error(-EINVAL,
+				 "--container=%s: takes an image alone; a "
+				 "data and a hash device are a plain pair",
+				 o->container);
 	if (o->nargs < 2 || (o->nargs > 3 && strcmp(o->action, "verify") != 0))
 		return cli_error(-EINVAL,
 				 "%s: requires <data_device> <hash_device> "
 				 "[<root_hash>], or <image>, as arguments",
 				 o->action);
+	if (cli_refuse_sparse(o->args[0]))
+		return EXIT_PARAMS;
 	/* veritysetup verify ignores what follows the root hash */
 	for (int i = 3; i < o->nargs; i++)
 		fprintf(stderr,
 			"fastverity: warning: ignoring the extra argument "
 			"'%s' (as veritysetup does)\n",
 			o->args[i]);
-	if (o->ntrusted && !cp->signature_path)
-		return cli_error(-EINVAL, "--trusted-cert needs a signature "
-					  "(--root-hash-signature)");
-	return cli_pair_make(o, o->args[0], o->args[1],
-			     o->nargs >= 3 ? o->args[2] : NULL, cp);
+	if ((r = cli_pair_make(o, o->args[0], o->args[1],
+			       o->nargs >= 3 ? o->args[2] : NULL, cp)))
+		return r;
+	return pair_trust(o, cp, VERITY_CONTAINER_PLAIN);
 }
 
 int cli_run_of(const struct cli_opts *o, struct verity_run *run,
@@ -154,24 +241,20 @@ enum sha256_choice cli_sha256_choice(void)
 	return SHA256_CHOOSE_FASTEST;
 }
 
-int cli_signed_checks(const struct cli_opts *o, const struct cli_pair *cp)
-{
-	/* said here, with the option that fixes it; the library refuses
-	 * the same */
-	if (cp->pair.signature && !o->ntrusted)
-		return cli_error(-EINVAL,
-				 "%s: the root hash is signed: give the "
-				 "signer's certificate with "
-				 "--trusted-cert=<cert.pem> to check it; %s "
-				 "trusts no root hash whose signature it has "
-				 "not checked",
-				 cp->signature_path, o->action);
-	return 0;
-}
-
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 			const struct verity_outcome *out)
 {
+	if (!cp->avb && cp->trust == VERITY_TRUST_UNCHECKED) {
+		fprintf(stderr,
+			"fastverity: %s: warning: the root hash is signed, and "
+			"its signer was not checked (give "
+			"--trusted-cert=<cert.pem> to check it): the image "
+			"matches its root hash, but nothing proves who made "
+			"it\n",
+			cp->signature_path ? cp->signature_path
+					   : cp->pair.data.path);
+		return;
+	}
 	if (!out->signature_checked)
 		return;
 	if (out->sig.warning[0])

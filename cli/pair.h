@@ -17,13 +17,35 @@ struct cli_progress;
 
 struct cli_pair {
 	struct verity_pair pair;
+	enum verity_trust trust;    /* the policy's verdict (verity/trust.h) */
 	struct verity_sidecar side; /* <image>'s sidecar names */
 	const char *signature_path; /* the signature file, or NULL */
 	uint8_t *signature;         /* its bytes */
 	int avb;                    /* an Android image (cli/avb_pair.c) */
 	int avb_signed;             /* its vbmeta is signed */
 	int avb_trusted;            /* ... by the key given with --key */
+	const char *avb_algorithm;  /* its algorithm ("SHA256_RSA4096") */
+	char avb_key_sha1[41];      /* its public key's SHA-1, "" for none */
 };
+
+/* What the one image argument is: the library's registry decides
+ * (verity/container/registry.h), --container names it. 0 and *kind,
+ * or the exit code (printed). */
+int cli_image_kind(const struct cli_opts *o, const char *image,
+		   enum verity_container *kind);
+/* The trust anchor the options give: --key (a public key, Android
+ * images) or --trusted-cert; both at once is refused (exit code). */
+int cli_anchor(const struct cli_opts *o, enum verity_anchor *anchor);
+/* The policy asked before anything is read (verity/trust.h): 0 and
+ * *trust, or the exit code of its refusal (printed). implicit_certs:
+ * certificates trusted without an option (a disk image's
+ * /etc/verity.d). */
+int cli_trust(const struct cli_opts *o, enum verity_container container,
+	      const char *image, enum verity_signature_from signature,
+	      int writes, size_t implicit_certs, enum verity_trust *trust);
+/* Whether the action writes on the image's word: repair, not a dry
+ * run. */
+int cli_writes(const struct cli_opts *o);
 
 /* verify's and repair's arguments: <data> <hash> [<root>], or <image>
  * with systemd's sidecar files (IMAGE.verity, IMAGE.roothash, and
@@ -42,10 +64,8 @@ enum sha256_choice cli_sha256_choice(void);
  * SHA-256 kernel. */
 int cli_run_of(const struct cli_opts *o, struct verity_run *run,
 	       struct cli_progress *pr);
-/* A signature that cannot be checked (no --trusted-cert): refused with
- * the option that fixes it. */
-int cli_signed_checks(const struct cli_opts *o, const struct cli_pair *cp);
-/* After the check: its warning, and who signed (--debug). */
+/* After the check: its warning, and who signed (--debug); a signer not
+ * checked said so. */
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 			const struct verity_outcome *out);
 

@@ -13,6 +13,11 @@ static const struct fv_param_names library_names[FV_PARAM_COUNT] = {
 	[FV_PARAM_PASSPHRASE] = {"its passphrase", "its passphrase"},
 	[FV_PARAM_DRY_RUN] = {"a repair for real, not a dry run",
 			      "a repair for real, not a dry run"},
+	[FV_PARAM_CONTAINER] = {"the container", "the container"},
+	[FV_PARAM_TRUSTED_CERT] = {"the signer's certificate",
+				   "the signer's certificate"},
+	[FV_PARAM_TRUSTED_KEY] = {"the signer's public key",
+				  "the signer's public key"},
 };
 
 int fv_fail(struct fv_error *err, int errnum, const char *fmt, ...)

@@ -21,6 +21,12 @@ enum fv_param {
 	FV_PARAM_FEC_OFFSET,  /* the parity's offset */
 	FV_PARAM_PASSPHRASE,  /* the key's passphrase or token PIN */
 	FV_PARAM_DRY_RUN,     /* a repair for real, not a dry run */
+	FV_PARAM_CONTAINER,   /* the container an image is read as: value[0]
+			       * and value[1] the two readings (enum
+			       * verity_container) */
+	FV_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
+	FV_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
+				* must have */
 	FV_PARAM_COUNT
 };
 

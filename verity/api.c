@@ -14,6 +14,7 @@
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
+#include "verity/trust.h"
 #include "verity/tree/superblock.h"
 
 #define API __attribute__((visibility("default")))
@@ -1022,6 +1023,7 @@ struct fv_avb {
 	char *name;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	int signer_checked;
+	enum verity_trust trust;
 };
 
 API void fv_avb_free(fv_avb *a)
@@ -1035,6 +1037,22 @@ API void fv_avb_free(fv_avb *a)
 }
 
 /* The signer is the key at key_path. */
+/* The trust policy's verdict on a's vbmeta (verity/trust.h). */
+static int avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
+		     enum verity_trust *trust)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, a->path,
+		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			? VERITY_SIGNATURE_FOUND
+			: VERITY_SIGNATURE_NONE,
+		anchor, writes};
+	struct fv_error err;
+	int r = verity_trust_decide(&ask, trust, &err);
+
+	return r ? keep(r, &err) : 0;
+}
+
 static int avb_signer(const fv_avb *a, const char *key_path)
 {
 	struct fv_error err;
@@ -1042,8 +1060,6 @@ static int avb_signer(const fv_avb *a, const char *key_path)
 	size_t len;
 	int r, same;
 
-	if (a->img.vbmeta.h.algorithm == AVB_ALG_NONE)
-		return fail(EPERM, "%s: the vbmeta is not signed", a->path);
 	if ((r = avb_key_file_blob(key_path, &blob, &len, &err)))
 		return keep(r, &err);
 	same = avb_vbmeta_has_key(&a->img.vbmeta, blob, len);
@@ -1075,11 +1091,14 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 		fv_avb_free(a);
 		return keep(r, &err);
 	}
-	if (key && (r = avb_signer(a, key))) {
+	/* the one trust policy: a key for an unsigned vbmeta is refused */
+	if ((r = avb_trust(a, key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE, 0,
+			   &a->trust)) ||
+	    (a->trust == VERITY_TRUST_CHECK && (r = avb_signer(a, key)))) {
 		fv_avb_free(a);
 		return r;
 	}
-	a->signer_checked = key != NULL;
+	a->signer_checked = a->trust == VERITY_TRUST_CHECK;
 	if (!(a->ht = avb_image_hashtree(&a->img))) {
 		fv_avb_free(a);
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
@@ -1177,11 +1196,15 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 	NEED(a);
 	NEED(res);
 	*res = NULL;
-	if (a->img.vbmeta.h.algorithm != AVB_ALG_NONE && !a->signer_checked)
-		return fail(EINVAL,
-			    "%s: the vbmeta is signed: open the image with its "
-			    "signer's key (fv_avb_open) before a repair",
-			    a->path);
+	{
+		enum verity_trust trust;
+		int r = avb_trust(a, a->signer_checked ? VERITY_ANCHOR_KEY
+						       : VERITY_ANCHOR_NONE,
+				  !(how & FV_REPAIR_DRY_RUN), &trust);
+
+		if (r)
+			return r;
+	}
 	pair = a->pair;
 	return check(&pair, o, 1, how, &b, res);
 }

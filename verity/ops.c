@@ -8,6 +8,7 @@
 #include "verity/tree/format.h"
 #include "verity/tree/superblock.h"
 #include "verity/tree/verify.h"
+#include "verity/trust.h"
 
 int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct fv_error *err)
@@ -41,19 +42,26 @@ int verity_op_check_signature(const struct verity_pair *pair,
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	const char *name =
 		pair->signature_name ? pair->signature_name : "signature";
+	struct verity_trust_ask ask = {
+		.container = pair->container ? pair->container
+					     : VERITY_CONTAINER_PLAIN,
+		.image = pair->signature ? name : pair->data.path,
+		.signature = !pair->signature	? VERITY_SIGNATURE_NONE
+			     : pair->signature_found ? VERITY_SIGNATURE_FOUND
+						     : VERITY_SIGNATURE_GIVEN,
+		.anchor = run->ntrusted ? VERITY_ANCHOR_CERT
+					: VERITY_ANCHOR_NONE,
+		.writes = run->writes,
+	};
 	int r;
 
 	out->signature_checked = 0;
-	if (!pair->signature)
+	/* the one policy decides (verity/trust.h): a repair never writes
+	 * on the word of a signature nobody checked */
+	if ((r = verity_trust_decide(&ask, &out->trust, err)))
+		return r;
+	if (out->trust != VERITY_TRUST_CHECK)
 		return 0;
-	/* a signed root hash is checked, or nothing is trusted: a repair
-	 * would otherwise write blocks on the word of replaced files */
-	if (!run->ntrusted)
-		return fv_fail(err, EINVAL,
-			       "%s: the root hash is signed, and no trusted "
-			       "certificate was given to check it: nothing is "
-			       "trusted on an unchecked root hash",
-			       name);
 	verity_hex_encode(pair->root, pair->root_size, hex);
 	r = verity_signature_check(
 		&(struct verity_sig){pair->signature, pair->signature_size,
@@ -75,6 +83,7 @@ static int after_signature(verity_op_fn op, struct verity_pair *pair,
 			   struct verity_outcome *out, struct fv_error *err)
 {
 	struct verity_sig_check sig;
+	enum verity_trust trust;
 	int signed_ok, r;
 
 	memset(out, 0, sizeof(*out));
@@ -83,9 +92,11 @@ static int after_signature(verity_op_fn op, struct verity_pair *pair,
 		return r;
 	sig = out->sig;
 	signed_ok = out->signature_checked;
+	trust = out->trust;
 	r = op(pair, run, out, err);
 	out->sig = sig;
 	out->signature_checked = signed_ok;
+	out->trust = trust;
 	return r;
 }
 
@@ -107,7 +118,12 @@ int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
 int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct fv_error *err)
 {
-	return after_signature(verity_fec_repair, pair, run, out, err);
+	struct verity_run w = *run;
+
+	/* a repair writes unless it is a dry run (the trust policy's
+	 * writing rows) */
+	w.writes = !(run->flags & VERITY_RUN_DRY_RUN);
+	return after_signature(verity_fec_repair, pair, &w, out, err);
 }
 
 int verity_op_dump(struct verity_pair *pair, unsigned flags,

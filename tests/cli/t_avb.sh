@@ -115,7 +115,9 @@ check "  byte for byte" cmp -s vs.img big.img
 
 # The native actions take an Android image alone: verify, dump, repair.
 check "verify IMAGE" run_rc 0 "$FV" verify gold/system.img
-check "  silent, as veritysetup" test ! -s "$T/out" -a ! -s "$T/err"
+check "  one line: the signer was not checked" sh -c "test ! -s '$T/out' && test \$(wc -l <'$T/err') = 1 && grep -q '^fastverity: gold/system.img: warning: the vbmeta is signed (SHA256_RSA2048, public key sha1 [0-9a-f]*) and checks out against the key it carries, but its signer was not checked (give --key=<key.pem>): nothing proves who made it$' '$T/err'"
+check "  JSON: algorithm, key, checked false" sh -c "'$FV' verify --json gold/system.img 2>/dev/null | jq -e '.signature.algorithm == \"SHA256_RSA2048\" and .signature.checked == false and .signature.trust == \"not checked\"' >/dev/null"
+check "  with --key: checked" sh -c "'$FV' verify --json gold/system.img --key keys/rsa2048.pem 2>/dev/null | jq -e '.signature.checked and .signature.trust == \"checked\"' >/dev/null"
 check "verify IMAGE --key (the signer's)" run_rc 0 "$FV" verify gold/system.img --key keys/rsa2048.pem
 check "verify IMAGE --key (another)" run_rc 2 "$FV" verify gold/system.img --key keys/rsa4096.pem
 check "  names the signer's key" grep -q "gold/system.img: the vbmeta is signed by another key (public key sha1 f0701da0e55f948c21d8f6ad0d7ac9b5123d0205), not by keys/rsa4096.pem" "$T/err"
@@ -137,7 +139,7 @@ check "  what the parity can repair" grep -qx "FEC can repair 2 of 2 bad blocks 
 check "verify IMAGE --json" run_rc 2 "$FV" verify p.img --json
 check "  counts, and the roots the image's descriptor gives" jqok '.bad_hash_blocks == 1 and .fec.roots == 8 and .fec.roots_from == "image"' "$T/out"
 check "repair IMAGE of a signed image needs its key" run_rc 1 "$FV" repair p.img
-check "  says how to give it" grep -q "p.img: the vbmeta is signed: give the signer's key with --key=<key.pem>" "$T/err"
+check "  says how to give it" grep -q "p.img: an Android image (vbmeta) that is signed, and nothing was given to check its signer: nothing is written on the word of an unchecked root (give --key=<key.pem>)" "$T/err"
 check "repair IMAGE --key" run_rc 0 "$FV" repair p.img --key keys/rsa4096.pem
 check "  the image as it was made" cmp -s p.img gold/product_services.img
 check "dump IMAGE" run_rc 0 "$FV" dump gold/system.img

@@ -39,8 +39,10 @@ check "  the partition and signer named" grep -q "^root-x86-64: partition 1 (roo
 check "  the signer" grep -q "^root-x86-64: signed by /CN=ddi-signer (certificate sha256 [0-9a-f]\{64\}), partition 3.$" "$T/out"
 check "verify IMAGE: the signer must be trusted" run_rc 1 "$FV" verify signed.raw --trusted-cert=c2.pem
 check "  says so" grep -q "the signer /CN=ddi-signer is not trusted" "$T/err"
-check "verify IMAGE: signed, and no certificate to check it" run_rc 1 "$FV" verify signed.raw
-check "  says where to give one" grep -q "is signed (partition 3): give the signer's certificate with --trusted-cert=<cert.pem>, or put it in /etc/verity.d/" "$T/err"
+check "verify IMAGE: signed, and no certificate to check it: checked, the signer said not to be" run_rc 0 "$FV" verify signed.raw
+check "  says where to give one" grep -q "is signed (partition 3), and its signer was not checked (give --trusted-cert=<cert.pem>, or put the certificate in /etc/verity.d/ as systemd does)" "$T/err"
+check "  and the verdict says so" grep -q "^root-x86-64: .*, signed, signer not checked: verified.$" "$T/out"
+check "  JSON: trust not checked, no signer" sh -c "'$FV' verify --json signed.raw 2>/dev/null | jq -e '.partitions[0].trust == \"not checked\" and .partitions[0].signer == null' >/dev/null"
 mkdir verity.d && cp c.pem verity.d/signer.crt
 check "verify IMAGE: signed, the certificate in verity.d" run_rc 0 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" verify signed.raw
 check "verify IMAGE: an unsigned DDI" run_rc 0 "$FV" verify unsigned.raw

@@ -6,7 +6,7 @@
 
 cd "$T" || exit 1
 cc -std=c11 -I"$TOP" -o doors "$TOP/tests/cli/doors.c" "$TOP/libfastverity.a" \
-	$(pkg-config --libs libcrypto popt json-c libisal) -lfec -lpthread -lm ||
+	$(pkg-config --libs libcrypto popt json-c libisal zlib) -lfec -lpthread -lm ||
 	{ fail "the library's door does not build"; exit 1; }
 
 # both DATA HASH ROOT [FEC]: the fields both doors give, as jq sees them

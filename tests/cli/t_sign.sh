@@ -63,7 +63,7 @@ check "  message" grep -qx "fastverity: junk.p7s: not a detached DER PKCS#7 sign
 check "unreadable signature refused" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=nothere.p7s --trusted-cert=c.pem
 check "  message" grep -q "^fastverity: nothere.p7s: cannot read" "$T/err"
 check "a signature needs a trusted certificate" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s
-check "a trusted certificate needs a signature" run_rc 1 "$FV" verify data hash "$R" --trusted-cert=c.pem
+check "a trusted certificate needs a signature (exit 2: nothing proves who made it)" run_rc 2 "$FV" verify data hash "$R" --trusted-cert=c.pem
 check "unreadable trusted certificate" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=nocert.pem
 check "sign: key of another certificate" run_rc 1 "$FV" sign --key k2.pem --cert c.pem "$R" o.p7s
 check "  message" grep -q "k2.pem: the key does not belong to certificate c.pem" "$T/err"
@@ -93,8 +93,9 @@ check "  root file is the printed root" test "$(cat os.roothash)" = "$(root_of "
 check "  veritysetup agrees" quiet veritysetup verify os.raw os.verity --root-hash-file=os.roothash
 check "  openssl agrees" quiet openssl smime -verify -inform der -binary -in os.roothash.p7s -content os.roothash -certfile c.pem -CAfile c.pem -purpose any -out /dev/null
 check "verify os.raw" run_rc 0 "$FV" verify os.raw --trusted-cert=c.pem
-check "verify os.raw without a trusted certificate refuses" run_rc 1 "$FV" verify os.raw
-check "  and says how to check it" grep -q "os.roothash.p7s: the root hash is signed: give the signer's certificate with --trusted-cert=<cert.pem>" "$T/err"
+check "verify os.raw without a trusted certificate: checked, the signer said not to be (trust policy)" run_rc 0 "$FV" verify os.raw
+check "  and says how to check it" grep -qx "fastverity: os.roothash.p7s: warning: the root hash is signed, and its signer was not checked (give --trusted-cert=<cert.pem> to check it): the image matches its root hash, but nothing proves who made it" "$T/err"
+check "  JSON: checked false, trust not checked, no signer" sh -c "'$FV' verify --json os.raw 2>/dev/null | jq -e '.signature.checked == false and .signature.trust == \"not checked\" and .signature.signer == null' >/dev/null"
 check "verify os.raw with the wrong certificate" run_rc 2 "$FV" verify os.raw --trusted-cert=c2.pem
 printf 'X' | dd of=os.raw bs=1 seek=5000 conv=notrunc status=none
 check "verify os.raw finds a bad block" run_rc 2 "$FV" verify os.raw --trusted-cert=c.pem

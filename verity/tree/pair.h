@@ -15,6 +15,7 @@
 #include "verity/storage/device.h"
 #include "verity/tree/layout.h"
 #include "verity/tree/params.h"
+#include "verity/trust.h"
 
 /* Reed-Solomon parity over data and tree (docs/format.md, "FEC"). Not in
  * the superblock: the caller names the region, offset and roots. */
@@ -39,6 +40,11 @@ struct verity_pair {
 	const uint8_t *signature; /* PKCS#7 over the hex root, or NULL */
 	size_t signature_size;
 	const char *signature_name; /* its file, for messages */
+	/* the container the pair came from, for the trust policy's words
+	 * and anchor (verity/trust.h); AUTO: a plain pair */
+	enum verity_container container;
+	int signature_found; /* the container carries the signature (else
+			      * the caller gave it to be checked) */
 	/* set when the pair is opened: from parameters validated once */
 	struct verity_layout layout;
 };
@@ -106,6 +112,8 @@ struct verity_run {
 				     * signature against */
 	size_t ntrusted;
 	unsigned activation;       /* open: enum verity_act_flags */
+	int writes; /* the action writes on the pair's word (repair, not a
+		     * dry run): a signature must be checked */
 	enum sha256_choice sha256; /* the SHA-256 kernel (0: the fastest) */
 	struct verity_tuning tuning;
 };
@@ -134,6 +142,7 @@ struct verity_outcome {
 	int has_fec;
 	struct verity_fec_result fec;
 	int signature_checked;
+	enum verity_trust trust; /* the policy's verdict on the signature */
 	struct verity_sig_check sig;
 };
 

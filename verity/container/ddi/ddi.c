@@ -568,5 +568,8 @@ int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 			       pair->params.hash_name);
 	pair->signature = v->signature;
 	pair->signature_size = v->signature_len;
+	pair->signature_name = img->path;
+	pair->container = VERITY_CONTAINER_DDI;
+	pair->signature_found = v->signature != NULL;
 	return 0;
 }

@@ -1,0 +1,158 @@
+/* The registry (verity/container/registry.h): what an image is. */
+#include "verity/container/registry.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verity/container/avb/image.h"
+#include "verity/container/ddi/ddi.h"
+#include "verity/container/sidecar.h"
+#include "verity/storage/device.h"
+
+/* 1 when IMAGE.verity is there: the image has systemd's sidecar tree. */
+static int sidecar_probe(const char *image)
+{
+	struct verity_sidecar s;
+	struct stat st;
+	int yes;
+
+	if (verity_sidecar_names(image, &s, NULL))
+		return 0;
+	yes = stat(s.tree, &st) == 0;
+	verity_sidecar_free(&s);
+	return yes;
+}
+
+/* An Android image: a footer at the end, or a bare vbmeta image (as
+ * make_vbmeta_image writes it) at the start. */
+static int avb_probe(const char *image)
+{
+	struct verity_device d;
+	uint8_t magic[4];
+	int yes;
+
+	if ((yes = avb_image_probe(image)))
+		return 1;
+	if (verity_device_open(&d, image, VERITY_OPEN_READ, NULL))
+		return 0;
+	yes = d.size >= AVB_HEADER_SIZE &&
+	      !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
+	      !memcmp(magic, "AVB0", 4);
+	verity_device_close(&d);
+	return yes;
+}
+
+/* One row a container, in the order they are tried. */
+static const struct row {
+	enum verity_container kind;
+	const char *name;
+	const char *words;
+	int (*probe)(const char *image);
+} rows[] = {
+	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
+	 avb_sparse_probe},
+	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe},
+	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", ddi_probe},
+	{VERITY_CONTAINER_SIDECAR, "sidecar",
+	 "an image with sidecar files (IMAGE.verity)", sidecar_probe},
+	{VERITY_CONTAINER_PLAIN, "plain", "a verity pair",
+	 NULL},
+};
+
+static const struct row *row_of(enum verity_container c)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].kind == c)
+			return &rows[i];
+	return NULL;
+}
+
+const char *verity_container_name(enum verity_container c)
+{
+	const struct row *r = row_of(c);
+
+	return r ? r->name : "auto";
+}
+
+const char *verity_container_words(enum verity_container c)
+{
+	const struct row *r = row_of(c);
+
+	return r ? r->words : "any container";
+}
+
+int verity_container_by_name(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].name, name))
+			return (int)rows[i].kind;
+	return -1;
+}
+
+int verity_container_identify(const char *image, enum verity_container asked,
+			      enum verity_container *kind,
+			      struct fv_error *err)
+{
+	enum verity_container found[2];
+	struct verity_device d;
+	size_t nfound = 0;
+	int r;
+
+	/* an image that cannot be opened says why, whatever it would be */
+	if ((r = verity_device_open(&d, image, VERITY_OPEN_READ, err)))
+		return r;
+	verity_device_close(&d);
+	if (asked == VERITY_CONTAINER_PLAIN)
+		return fv_fail(err, EINVAL,
+			       "%s: a plain pair is a data and a hash device, "
+			       "not one image",
+			       image);
+	if (asked != VERITY_CONTAINER_AUTO) {
+		const struct row *w = row_of(asked);
+
+		if (!w || !w->probe)
+			return fv_fail(err, EINVAL, "no such container");
+		if (!w->probe(image))
+			return fv_fail(err, EINVAL, "%s: is not %s", image,
+				       w->words);
+		*kind = asked;
+		return 0;
+	}
+	if ((r = verity_container_refuse_sparse(image, err)))
+		return r;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (rows[i].kind == VERITY_CONTAINER_SPARSE || !rows[i].probe ||
+		    !rows[i].probe(image))
+			continue;
+		if (nfound == 2)
+			break;
+		found[nfound++] = rows[i].kind;
+	}
+	if (nfound == 2) {
+		char fix[64];
+
+		snprintf(fix, sizeof(fix), "name the container: %s or %s",
+			 verity_container_name(found[0]),
+			 verity_container_name(found[1]));
+		return fv_fail_fix(
+			err, EINVAL, FV_PARAM_CONTAINER, found[0], found[1], fix,
+			"%s: reads two ways, as %s and as %s, which are "
+			"checked differently",
+			image, verity_container_words(found[0]),
+			verity_container_words(found[1]));
+	}
+	*kind = nfound ? found[0] : VERITY_CONTAINER_SIDECAR;
+	return 0;
+}
+
+int verity_container_refuse_sparse(const char *path, struct fv_error *err)
+{
+	if (!path || !avb_sparse_probe(path))
+		return 0;
+	return fv_fail(err, EINVAL,
+		       "%s: an Android sparse image, not raw data: make a raw "
+		       "image first (simg2img %s IMAGE.raw)",
+		       path, path);
+}

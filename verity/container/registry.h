@@ -1,0 +1,48 @@
+/* The registry: the one place that decides what an image given alone is
+ * (docs/containers.md). One row a container, tried in one documented
+ * order: sparse, Android (AVB footer), systemd disk image (GPT), sidecar
+ * files, and plain pairs, which are never an image alone. An image that
+ * reads two ways (a GPT disk image with an AVB footer; a disk image or
+ * Android image with a sidecar tree beside it) is refused unless the
+ * caller names the container: the library never picks one reading over
+ * another that would be judged differently. */
+#ifndef FV_CONTAINER_REGISTRY_H
+#define FV_CONTAINER_REGISTRY_H
+
+#include "hashtree/error.h"
+
+enum verity_container {
+	VERITY_CONTAINER_AUTO = 0, /* asked: let the registry decide */
+	VERITY_CONTAINER_SPARSE,   /* an Android sparse image (refused) */
+	VERITY_CONTAINER_AVB,      /* an Android image: vbmeta and footer */
+	VERITY_CONTAINER_DDI,      /* a systemd Discoverable Disk Image */
+	VERITY_CONTAINER_SIDECAR,  /* IMAGE with IMAGE.verity beside it */
+	VERITY_CONTAINER_PLAIN,    /* a data and a hash device, given */
+	VERITY_CONTAINER_COUNT
+};
+
+/* "avb", "ddi", "sidecar", "plain", "sparse"; "auto" for AUTO. */
+const char *verity_container_name(enum verity_container c);
+/* What a container is, in a message: "an Android image (AVB footer)". */
+const char *verity_container_words(enum verity_container c);
+/* The container of a name (as verity_container_name gives it); -1 for
+ * a name that is none. */
+int verity_container_by_name(const char *name);
+
+/* What image (given alone) is. asked AUTO: the registry's order, with
+ * an image that reads two ways refused (-EINVAL, the fix
+ * FV_PARAM_CONTAINER with both readings in value[0] and value[1]); an
+ * Android sparse image refused (-EINVAL); an image that reads no way is
+ * a sidecar image (whose missing tree is then the error). asked a
+ * container: the image must read that way (-EINVAL otherwise). PLAIN is
+ * never an image alone. The image that cannot be opened is -ENODEV. */
+int verity_container_identify(const char *image, enum verity_container asked,
+			      enum verity_container *kind,
+			      struct fv_error *err);
+
+/* -EINVAL, with the message verify_container_identify gives, when the
+ * file at path is an Android sparse image (data given where raw bytes
+ * are read); 0 otherwise. */
+int verity_container_refuse_sparse(const char *path, struct fv_error *err);
+
+#endif
