@@ -111,8 +111,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 			      image);
 		goto out;
 	}
-	if ((r = avb_hashtree_pair(image, img.file_size, d, &cp->pair,
-				   &unusable, &err))) {
+	if ((r = avb_image_pair(&img, d, &cp->pair, &unusable, &err))) {
 		r = cli_lib_error(r, &err);
 		goto out;
 	}

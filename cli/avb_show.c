@@ -20,6 +20,7 @@
 #include "verity/container/avb/rsa.h"
 #include "verity/ops.h"
 #include "verity/storage/file.h"
+#include "verity/trust.h"
 
 static void hex(FILE *f, const uint8_t *p, size_t n)
 {
@@ -113,13 +114,12 @@ static void print_descriptor(FILE *f, const struct avb_descriptor *d)
 			"      FEC offset:            %" PRIu64 "\n"
 			"      FEC size:              %" PRIu64 " bytes\n"
 			"      Hash Algorithm:        %s\n"
-			"      Partition Name:        %.*s\n"
+			"      Partition Name:        %s\n"
 			"      Salt:                  ",
 			d->dm_verity_version, d->image_size, d->tree_offset,
 			d->tree_size, d->data_block_size, d->hash_block_size,
 			d->fec_num_roots, d->fec_offset, d->fec_size,
-			d->hash_algorithm, (int)d->name_len,
-			(const char *)d->name);
+			d->hash_algorithm, CLI_NAME(d->name, d->name_len));
 		hex(f, d->salt, d->salt_len);
 		fputs("\n      Root Digest:           ", f);
 		hex(f, d->digest, d->digest_len);
@@ -130,10 +130,9 @@ static void print_descriptor(FILE *f, const struct avb_descriptor *d)
 			"    Hash descriptor:\n"
 			"      Image Size:            %" PRIu64 " bytes\n"
 			"      Hash Algorithm:        %s\n"
-			"      Partition Name:        %.*s\n"
+			"      Partition Name:        %s\n"
 			"      Salt:                  ",
-			d->image_size, d->hash_algorithm, (int)d->name_len,
-			(const char *)d->name);
+			d->image_size, d->hash_algorithm, CLI_NAME(d->name, d->name_len));
 		hex(f, d->salt, d->salt_len);
 		fputs("\n      Digest:                ", f);
 		hex(f, d->digest, d->digest_len);
@@ -151,11 +150,11 @@ static void print_descriptor(FILE *f, const struct avb_descriptor *d)
 			sha1[0] = 0;
 		fprintf(f,
 			"    Chain Partition descriptor:\n"
-			"      Partition Name:          %.*s\n"
+			"      Partition Name:          %s\n"
 			"      Rollback Index Location: %u\n"
 			"      Public key (sha1):       %s\n"
 			"      Flags:                   %u\n",
-			(int)d->name_len, (const char *)d->name,
+			CLI_NAME(d->name, d->name_len),
 			d->rollback_index_location, sha1, d->flags);
 		break;
 	default:
@@ -422,36 +421,42 @@ static void report_block(void *c, const struct verity_failure *f)
 			cli_failure_words(f->kind), f->position);
 }
 
-/* The image a descriptor names: <dir>/<partition name><ext>, as avbtool
- * looks for it; an image with a footer stands for itself when no file
- * of that name is there (an image not named after its partition). */
+/* The image a descriptor names: the image itself for the descriptors of
+ * its own partition (it carries them in its footer's vbmeta: the first
+ * hash or hashtree descriptor's name) and for a nameless one, as
+ * avbtool; <dir>/<partition name><ext> for another partition's, its
+ * name a name, never a path (NULL with the message printed). */
 static char *described_image(const char *image, const struct avb_descriptor *d,
-			     int has_footer)
+			     const uint8_t *own, size_t own_len)
 {
-	char *copy = strdup(image), *dir, *out = NULL;
+	char *copy, *dir, *out = NULL;
 	const char *base = strrchr(image, '/'), *ext;
-	struct stat st;
 	size_t len;
 
-	if (!copy)
-		return NULL;
-	if (!d->name_len) {
-		free(copy);
+	if (!d->name_len || (own && own_len == d->name_len &&
+			     !memcmp(own, d->name, own_len)))
 		return strdup(image);
+	if (!avb_partition_name_ok(d->name, d->name_len)) {
+		cli_error(-EINVAL,
+			  "%s: the partition name '%s' is not a name "
+			  "(letters, digits, '_', '-', '.'): no file is "
+			  "looked up by it",
+			  image, CLI_NAME(d->name, d->name_len));
+		return NULL;
 	}
+	if (!(copy = strdup(image)))
+		return NULL;
 	base = base ? base + 1 : image;
 	ext = strrchr(base, '.');
 	ext = ext && ext != base ? ext : "";
-	dir = dirname(copy);
-	len = strlen(dir) + 1 + d->name_len + strlen(ext) + 1;
+	/* avbtool's os.path.join: a bare file name has no directory */
+	dir = base == image ? NULL : dirname(copy);
+	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
 	if ((out = malloc(len)))
-		snprintf(out, len, "%s/%.*s%s", dir, (int)d->name_len,
+		snprintf(out, len, "%s%s%.*s%s", dir ? dir : "",
+			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
 			 (const char *)d->name, ext);
 	free(copy);
-	if (out && has_footer && stat(out, &st) != 0) {
-		free(out);
-		out = strdup(image);
-	}
 	return out;
 }
 
@@ -508,9 +513,9 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 			"the tree %u-byte blocks: the kernel cannot use it "
 			"(not checked)\n",
 			image, d->data_block_size);
-	printf("%.*s: Successfully verified %s hashtree of %s for image of "
+	printf("%s: Successfully verified %s hashtree of %s for image of "
 	       "%" PRIu64 " bytes\n",
-	       (int)d->name_len, (const char *)d->name, d->hash_algorithm,
+	       CLI_NAME(d->name, d->name_len), d->hash_algorithm,
 	       image, d->image_size);
 	return EXIT_OK;
 }
@@ -558,9 +563,9 @@ static int verify_hash(const char *image, const struct avb_descriptor *d)
 		r = EXIT_PARAMS;
 		goto out;
 	}
-	printf("%.*s: Successfully verified %s hash of %s for image of %" PRIu64
+	printf("%s: Successfully verified %s hash of %s for image of %" PRIu64
 	       " bytes\n",
-	       (int)d->name_len, (const char *)d->name, d->hash_algorithm,
+	       CLI_NAME(d->name, d->name_len), d->hash_algorithm,
 	       image, d->image_size);
 out:
 	free(buf);
@@ -616,47 +621,66 @@ static int verify_chain(const struct cli_avb_args *a,
 		return r;
 	if (!found) {
 		fprintf(stderr,
-			"No expected chain partition for partition %.*s. Use "
+			"No expected chain partition for partition %s. Use "
 			"--expected_chain_partition to specify expected "
 			"contents or --follow_chain_partitions.\n",
-			(int)d->name_len, (const char *)d->name);
+			CLI_NAME(d->name, d->name_len));
 		return EXIT_PARAMS;
 	}
 	if (loc != d->rollback_index_location) {
 		fprintf(stderr,
 			"Expected rollback_index_location %u does not match "
-			"%u in descriptor for partition %.*s\n",
-			loc, d->rollback_index_location, (int)d->name_len,
-			(const char *)d->name);
+			"%u in descriptor for partition %s\n",
+			loc, d->rollback_index_location, CLI_NAME(d->name, d->name_len));
 		r = EXIT_PARAMS;
 	} else if (len != d->public_key_len ||
 		   memcmp(key, d->public_key, len)) {
 		fprintf(stderr,
 			"Expected public key blob does not match public key "
-			"blob in descriptor for partition %.*s\n",
-			(int)d->name_len, (const char *)d->name);
+			"blob in descriptor for partition %s\n",
+			CLI_NAME(d->name, d->name_len));
 		r = EXIT_PARAMS;
 	} else {
-		printf("%.*s: Successfully verified chain partition descriptor "
+		printf("%s: Successfully verified chain partition descriptor "
 		       "matches expected data\n",
-		       (int)d->name_len, (const char *)d->name);
+		       CLI_NAME(d->name, d->name_len));
 	}
 	free(key);
 	return r;
 }
 
+/* The key an image's vbmeta must be signed with: --key's (the image
+ * given), or the one its chain descriptor pins (a chained partition, as
+ * libavb judges it on a device). NULL key: the embedded one, said to
+ * prove nothing of who signed. */
+struct signer {
+	const uint8_t *key;
+	size_t len;
+	const struct avb_descriptor *chain; /* the pinning descriptor */
+};
+
 static int verify_one(const struct cli_avb_args *a, const char *image,
-		      int follow, const uint8_t *key_blob, size_t key_len,
+		      int follow, const struct signer *want,
 		      struct verity_run *run);
 
 static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 			      const struct avb_image *img, int follow,
-			      const uint8_t *key_blob, size_t key_len,
 			      struct verity_run *run)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
+	const uint8_t *own = NULL;
+	size_t own_len = 0;
 	int r = 0;
 
+	/* an image with a footer carries its own partition's descriptor
+	 * first (add_hash_footer, add_hashtree_footer): that one is checked
+	 * over the image given, whatever <name>.img lies beside it */
+	for (size_t i = 0; img->has_footer && !own && i < v->ndesc; i++)
+		if (v->desc[i].tag == AVB_TAG_HASHTREE ||
+		    v->desc[i].tag == AVB_TAG_HASH) {
+			own = v->desc[i].name;
+			own_len = v->desc[i].name_len;
+		}
 	for (size_t i = 0; !r && i < v->ndesc; i++) {
 		const struct avb_descriptor *d = &v->desc[i];
 		char *path;
@@ -675,31 +699,34 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 				if (cli_avb_sha1_hex(d->public_key,
 						     d->public_key_len, sha1))
 					sha1[0] = 0;
-				printf("%.*s: Chained but ROLLBACK_SLOT (which "
+				printf("%s: Chained but ROLLBACK_SLOT (which "
 				       "is %u) and KEY (which has sha1 %s) not "
 				       "specified\n",
-				       (int)d->name_len, (const char *)d->name,
+				       CLI_NAME(d->name, d->name_len),
 				       d->rollback_index_location, sha1);
 			} else if ((r = verify_chain(a, d))) {
 				break;
 			}
 			if (follow) {
+				struct signer pinned = {d->public_key,
+							d->public_key_len, d};
+
 				printf("--\n");
-				if (!(path = described_image(image, d, 0)))
-					return cli_error(-ENOMEM,
-							 "out of memory");
-				r = verify_one(a, path, 0, key_blob, key_len,
-					       run);
+				if (!(path = described_image(image, d, NULL, 0))) {
+					r = EXIT_PARAMS;
+					break;
+				}
+				r = verify_one(a, path, 0, &pinned, run);
 				free(path);
 			}
 			continue;
 		}
 		if (d->tag != AVB_TAG_HASHTREE && d->tag != AVB_TAG_HASH)
 			continue;
-		/* the image itself when it carries the descriptor (its own
-		 * footer's vbmeta), as avbtool for a nameless one */
-		if (!(path = described_image(image, d, img->has_footer)))
-			return cli_error(-ENOMEM, "out of memory");
+		if (!(path = described_image(image, d, own, own_len))) {
+			r = EXIT_PARAMS;
+			break;
+		}
 		r = d->tag == AVB_TAG_HASH ? verify_hash(path, d)
 					   : verify_hashtree(a, path, d, run);
 		free(path);
@@ -710,8 +737,52 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 	return r;
 }
 
+/* The trust policy on a vbmeta read by verify_image (verity/trust.h):
+ * a key given (or pinned by a chain descriptor) for an unsigned vbmeta
+ * is refused, as libavb refuses it; a chained partition is always
+ * judged against its pinned key. */
+static int judge_signer(const char *image, const struct avb_image *img,
+			const struct signer *want)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, image,
+		img->vbmeta.h.algorithm != AVB_ALG_NONE
+			? VERITY_SIGNATURE_FOUND
+			: VERITY_SIGNATURE_NONE,
+		want->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE, 0};
+	enum verity_trust trust;
+	struct fv_error err;
+	int r;
+
+	if ((r = verity_trust_decide(&ask, &trust, &err)))
+		return want->chain
+			       ? cli_error(r,
+					   "%s: the vbmeta of chained partition "
+					   "%s is not signed, and its chain "
+					   "descriptor pins a key: nothing "
+					   "proves who made it",
+					   image,
+					   CLI_NAME(want->chain->name,
+						    want->chain->name_len))
+			       : cli_lib_error(r, &err);
+	if (trust != VERITY_TRUST_CHECK ||
+	    avb_vbmeta_has_key(&img->vbmeta, want->key, want->len))
+		return 0;
+	if (want->chain)
+		return cli_error(-EPERM,
+				 "%s: Embedded public key does not match the "
+				 "key the chain partition descriptor for %s "
+				 "pins.",
+				 image,
+				 CLI_NAME(want->chain->name,
+					  want->chain->name_len));
+	return cli_error(-EPERM,
+			 "%s: Embedded public key does not match given key.",
+			 image);
+}
+
 static int verify_one(const struct cli_avb_args *a, const char *image,
-		      int follow, const uint8_t *key_blob, size_t key_len,
+		      int follow, const struct signer *want,
 		      struct verity_run *run)
 {
 	struct avb_image img;
@@ -719,7 +790,9 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 	const char *alg;
 	int r;
 
-	if (key_blob)
+	/* avbtool's words (which name --key for a chained partition too,
+	 * though the key that judges it is the one its descriptor pins) */
+	if (a->key)
 		printf("Verifying image %s using key at %s\n", image, a->key);
 	else
 		printf("Verifying image %s using embedded public key\n", image);
@@ -733,16 +806,11 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 			      image, alg, err.msg);
 		goto out;
 	}
-	if (key_blob && !avb_vbmeta_has_key(&img.vbmeta, key_blob, key_len)) {
-		r = cli_error(-EPERM,
-			      "%s: Embedded public key does not match given "
-			      "key.",
-			      image);
+	if ((r = judge_signer(image, &img, want)))
 		goto out;
-	}
 	printf("vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
 	       img.has_footer ? "footer and " : "", alg, image);
-	r = verify_descriptors(a, image, &img, follow, key_blob, key_len, run);
+	r = verify_descriptors(a, image, &img, follow, run);
 out:
 	avb_image_free(&img);
 	return r;
@@ -763,7 +831,8 @@ int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
 		if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
 			return cli_lib_error(r, &err);
 	}
-	r = verify_one(a, a->image, a->follow, blob, len, run);
+	r = verify_one(a, a->image, a->follow,
+		       &(struct signer){blob, len, NULL}, run);
 	free(blob);
 	return r ? EXIT_PARAMS : EXIT_OK;
 }

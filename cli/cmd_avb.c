@@ -14,6 +14,7 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "cli/text.h"
 #include "cli/pair.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
@@ -706,6 +707,14 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 
 		if (x->tag != AVB_TAG_CHAIN_PARTITION)
 			continue;
+		if (!avb_partition_name_ok(x->name, x->name_len)) {
+			r = cli_error(-EINVAL,
+				      "%s: the chained partition name '%s' is "
+				      "not a name (letters, digits, '_', '-', "
+				      "'.'): no file is looked up by it",
+				      a->image, CLI_NAME(x->name, x->name_len));
+			break;
+		}
 		snprintf(path, sizeof(path), "%.*s%.*s%s",
 			 (int)(base - a->image), a->image, (int)x->name_len,
 			 (const char *)x->name, ext && ext != base ? ext : "");

@@ -5,6 +5,8 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include <string.h>
+
 #include "cli/errors.h"
 
 /* The end of the tree as veritysetup prints it: from the tree start even
@@ -113,4 +115,24 @@ void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
 			 "not tell; give --fec-roots)",
 			 fl->roots, dev);
 	}
+}
+
+const char *cli_name(char *buf, size_t len, const void *name, size_t n)
+{
+	const unsigned char *p = name;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && i < CLI_NAME_SHOWN && o + 5 < len; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
+					      p[i]);
+		else
+			buf[o++] = (char)p[i];
+	}
+	if (n > CLI_NAME_SHOWN && o + 4 <= len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o < len ? o : len - 1] = '\0';
+	return buf;
 }

@@ -21,6 +21,15 @@ uint64_t cli_nominal_hash_end(const struct verity_params *p,
  * "Verification failed", "Spare area is not zeroed", "Unreadable
  * block". */
 const char *cli_failure_words(enum ht_failure_kind k);
+/* A name from an image (a partition's, a label) as a message shows it:
+ * control bytes and backslashes escaped (\xNN), so that no name prints
+ * a line of its own; at most CLI_NAME_SHOWN bytes of it, then "...".
+ * Returns buf. */
+#define CLI_NAME_SHOWN 256
+#define CLI_NAME_MAX   (4 * CLI_NAME_SHOWN + 4)
+const char *cli_name(char *buf, size_t len, const void *name, size_t n);
+/* cli_name into a buffer that lasts the enclosing statement's block. */
+#define CLI_NAME(p, n) cli_name((char[CLI_NAME_MAX]){0}, CLI_NAME_MAX, (p), (n))
 /* The exit code of a verify result: 2 for any bad block, else 1 for a
  * root hash mismatch, else 0. */
 int cli_verdict(const struct ht_verify_result *res);

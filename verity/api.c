@@ -1104,8 +1104,7 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
 			    image);
 	}
-	r = avb_hashtree_pair(a->path, a->img.file_size, a->ht, &a->pair,
-			      &unusable, &err);
+	r = avb_image_pair(&a->img, a->ht, &a->pair, &unusable, &err);
 	if (!r &&
 	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len)))
 		r = fv_fail(&err, ENOMEM, "out of memory");

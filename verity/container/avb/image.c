@@ -284,6 +284,69 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 	return 0;
 }
 
+/* 1 when [a, a + alen) and [b, b + blen) share a byte (each inside the
+ * file: no sum wraps). */
+static int overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
+int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
+		   struct verity_pair *pair, int *fec_unusable,
+		   struct fv_error *err)
+{
+	const struct avb_footer *f = &img->footer;
+	const uint64_t foot = img->file_size - AVB_FOOTER_SIZE;
+	struct {
+		const char *what;
+		uint64_t off, len;
+	} parts[3] = {{"data", 0, d->image_size},
+		      {"tree", d->tree_offset, d->tree_size},
+		      {"parity", d->fec_offset, d->fec_size}};
+	int r;
+
+	if (!img->has_footer)
+		return fv_fail(err, EINVAL,
+			       "%s: a vbmeta image, with no footer: its "
+			       "descriptors describe other partitions' images, "
+			       "not data of its own",
+			       img->path);
+	/* every offset and size checked against the file first */
+	if ((r = avb_hashtree_pair(img->path, img->file_size, d, pair,
+				   fec_unusable, err)))
+		return r;
+	if (f->original_image_size > d->image_size)
+		return fv_fail(err, EINVAL,
+			       "%s: the footer counts %llu bytes of data, and "
+			       "the hashtree descriptor covers %llu",
+			       img->path,
+			       (unsigned long long)f->original_image_size,
+			       (unsigned long long)d->image_size);
+	for (size_t i = 0; i < 3; i++) {
+		if (overlap(f->vbmeta_offset, f->vbmeta_size, parts[i].off,
+			    parts[i].len))
+			return fv_fail(err, EINVAL,
+				       "%s: the vbmeta (%llu bytes at %llu) "
+				       "lies inside the %s [%llu, +%llu): "
+				       "metadata that a repair could write "
+				       "over is not trusted",
+				       img->path,
+				       (unsigned long long)f->vbmeta_size,
+				       (unsigned long long)f->vbmeta_offset,
+				       parts[i].what,
+				       (unsigned long long)parts[i].off,
+				       (unsigned long long)parts[i].len);
+		if (overlap(foot, AVB_FOOTER_SIZE, parts[i].off, parts[i].len))
+			return fv_fail(err, EINVAL,
+				       "%s: the footer lies inside the %s "
+				       "[%llu, +%llu)",
+				       img->path, parts[i].what,
+				       (unsigned long long)parts[i].off,
+				       (unsigned long long)parts[i].len);
+	}
+	return 0;
+}
+
 /* ---- writing ---- */
 
 /* One descriptor kept for sorting by avbtool's key (its class's name and
@@ -1105,8 +1168,16 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
 			       image);
 	}
 	size = img.footer.original_image_size;
+	/* the vbmeta read as verify reads it: whole, and consistent with
+	 * the key it carries */
+	if ((r = avb_vbmeta_check(&img.vbmeta, image, err))) {
+		avb_image_free(&img);
+		return r;
+	}
 	if (keep_hashtree) {
 		const struct avb_descriptor *ht = avb_image_hashtree(&img);
+		struct verity_pair pair;
+		int unusable;
 
 		if (!ht) {
 			avb_image_free(&img);
@@ -1115,11 +1186,16 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
 				       "there is no hashtree descriptor",
 				       image);
 		}
+		/* the descriptor validated as verify validates it: every
+		 * offset and size inside the file, none over the data the
+		 * footer counts, nor the metadata; then no sum wraps */
+		if ((r = avb_image_pair(&img, ht, &pair, &unusable, err))) {
+			avb_image_free(&img);
+			return r;
+		}
 		size = ht->tree_offset + ht->tree_size;
-		if (ht->fec_offset && ht->fec_offset + ht->fec_size > size)
+		if (ht->fec_size && ht->fec_offset + ht->fec_size > size)
 			size = ht->fec_offset + ht->fec_size;
-		if (size > img.file_size)
-			size = img.file_size;
 	}
 	avb_image_free(&img);
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))

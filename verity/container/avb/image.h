@@ -53,6 +53,16 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 		      const struct avb_descriptor *d, struct verity_pair *pair,
 		      int *fec_unusable, struct fv_error *err);
 
+/* The image's own hashtree descriptor d as its pair (avb_hashtree_pair),
+ * once its metadata is proven to lie outside what the pair reads and
+ * repair may write: the footer's vbmeta and the footer itself outside
+ * data, tree and parity, the data the footer counts inside the
+ * descriptor's. A bare vbmeta image (no footer) has no pair of its own:
+ * its descriptors describe other partitions' images. */
+int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
+		   struct verity_pair *pair, int *fec_unusable,
+		   struct fv_error *err);
+
 /* What a new vbmeta blob holds besides the descriptor its command makes:
  * avbtool's common options. */
 struct avb_prop {

@@ -615,3 +615,18 @@ void avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
 	avb_put32(b + 124, h->rollback_index_location);
 	memcpy(b + 128, h->release, strnlen(h->release, AVB_RELEASE_SIZE - 1));
 }
+
+int avb_partition_name_ok(const uint8_t *name, size_t len)
+{
+	if (!len || len > 64 || name[0] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return 0;
+	}
+	return 1;
+}

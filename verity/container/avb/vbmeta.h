@@ -160,6 +160,11 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
 void avb_header_encode(const struct avb_header *h,
 		       uint8_t buf[AVB_HEADER_SIZE]);
 
+/* 1 when name (len bytes) is a partition's name, never a path: 1 to 64
+ * of the bytes partitions are named with (letters, digits, '_', '-',
+ * and '.' anywhere but first), so that <dir>/<name><ext> stays in dir. */
+int avb_partition_name_ok(const uint8_t *name, size_t len);
+
 /* Byte order helpers. */
 uint32_t avb_be32(const uint8_t *p);
 uint64_t avb_be64(const uint8_t *p);

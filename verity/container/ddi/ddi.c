@@ -237,6 +237,69 @@ static int base64_der(const char *b64, const char *where, uint8_t **der,
 	return 0;
 }
 
+/* The top-level object's keys of n bytes of JSON that json-c accepted
+ * (which keeps the last of two equal keys, silently): a key given twice
+ * is refused, so that no reader of the same bytes sees another rootHash. */
+static int no_duplicate_keys(const char *buf, size_t n, const char *where,
+			     struct fv_error *err)
+{
+	char *keys[16];
+	size_t nkeys = 0;
+	int depth = 0, expect_key = 0, r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		char c = buf[i];
+
+		if (c == '{' || c == '[') {
+			expect_key = ++depth == 1 && c == '{';
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == ',' && depth == 1) {
+			expect_key = 1;
+		} else if (c == '"') {
+			size_t j = i + 1;
+			json_object *k;
+
+			while (j < n && buf[j] != '"')
+				j += buf[j] == '\\' ? 2 : 1;
+			if (expect_key && depth == 1) {
+				char *copy = strndup(buf + i, j + 1 - i);
+
+				k = copy ? json_tokener_parse(copy) : NULL;
+				free(copy);
+				if (!k || nkeys == 16) {
+					json_object_put(k);
+					r = fv_fail(err, EINVAL,
+						    "%s: more keys than a "
+						    "signature has",
+						    where);
+					break;
+				}
+				keys[nkeys] = strdup(json_object_get_string(k));
+				json_object_put(k);
+				if (!keys[nkeys]) {
+					r = fv_fail(err, ENOMEM,
+						    "out of memory");
+					break;
+				}
+				for (size_t m = 0; m < nkeys; m++)
+					if (!strcmp(keys[m], keys[nkeys]))
+						r = fv_fail(
+							err, EINVAL,
+							"%s: the key \"%s\" is "
+							"given twice",
+							where, keys[nkeys]);
+				nkeys++;
+				expect_key = 0;
+			}
+			i = j;
+		}
+	}
+	while (nkeys)
+		free(keys[--nkeys]);
+	return r;
+}
+
 int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
 		       size_t *der_len, char fingerprint[65],
@@ -279,6 +342,10 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
 		return fv_fail(err, EINVAL, "%s: not a JSON object", where);
+	}
+	if ((bad = no_duplicate_keys((const char *)buf, n, where, err))) {
+		json_object_put(obj);
+		return bad;
 	}
 	root = member(obj, "rootHash", 1, where, &bad, err);
 	sig = bad ? NULL : member(obj, "signature", 1, where, &bad, err);

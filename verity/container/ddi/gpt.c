@@ -99,6 +99,20 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 			       "sector %llu) is not inside the image",
 			       path, (unsigned long long)bytes,
 			       (unsigned long long)h->entries_lba);
+	/* no partition may cover the table itself: the usable sectors
+	 * start after the header and the entry array */
+	if (h->first_usable < h->entries_lba + (bytes + sector - 1) / sector ||
+	    h->first_usable < 2)
+		return fv_fail(err, EINVAL,
+			       "%s: GPT header: the usable sectors start at "
+			       "%llu, over the partition table (header at 1, "
+			       "entries at %llu to %llu)",
+			       path, (unsigned long long)h->first_usable,
+			       (unsigned long long)h->entries_lba,
+			       (unsigned long long)(h->entries_lba +
+						    (bytes + sector - 1) /
+							    sector -
+						    1));
 	return 0;
 }
 
