@@ -45,6 +45,12 @@ int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,
  * with the command that makes a raw one (0 when path is not one). */
 int cli_refuse_sparse(const char *path);
+/* avbtool's --output: written whole and safely (verity_write_file: a
+ * temporary file renamed over it, no symlink of another user followed),
+ * and never one of the inputs (the image read, an included image):
+ * refused by name. Returns the exit code, the message printed. */
+int cli_avb_write(const char *output, const char *what, const void *buf,
+		  size_t len, const char *const *inputs, size_t ninputs);
 /* The SHA-1 of p as hex, as avbtool names keys. 0 or -EIO. */
 int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41]);
 

@@ -19,7 +19,9 @@
 #include "hashtree/hasher.h"
 #include "verity/container/avb/rsa.h"
 #include "verity/ops.h"
+#include "verity/storage/backing.h"
 #include "verity/storage/file.h"
+#include "verity/storage/output.h"
 #include "verity/trust.h"
 
 static void hex(FILE *f, const uint8_t *p, size_t n)
@@ -359,22 +361,42 @@ static json_object *json_info(const struct avb_image *img)
 	return j;
 }
 
+int cli_avb_write(const char *output, const char *what, const void *buf,
+		  size_t len, const char *const *inputs, size_t ninputs)
+{
+	struct fv_error err;
+	int r;
+
+	for (size_t i = 0; i < ninputs; i++)
+		if (inputs[i] && verity_path_same(output, inputs[i]))
+			return cli_error(-EINVAL,
+					 "--output %s: is the input %s: an "
+					 "output is never written over what "
+					 "is read",
+					 output, inputs[i]);
+	if ((r = verity_write_file(output, what, buf, len, &err)))
+		return cli_write_error(r, &err);
+	return EXIT_OK;
+}
+
 int cli_avb_info(const struct cli_avb_args *a)
 {
 	struct avb_image img;
 	struct fv_error err;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f = stdout;
-	int r;
+	int r = EXIT_OK;
 
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb info_image: --image is required");
 	if ((r = avb_image_read(a->image, &img, &err)))
 		return cli_lib_error(r, &err);
-	if (a->output && !(f = fopen(a->output, "w"))) {
+	/* --output: the whole text, then written as every output is */
+	if (a->output && !(f = open_memstream(&text, &len))) {
 		avb_image_free(&img);
-		return cli_error(-EINVAL, "%s: cannot write: %s", a->output,
-				 strerror(errno));
+		return cli_error(-ENOMEM, "out of memory");
 	}
 	if (a->json) {
 		json_object *j = json_info(&img);
@@ -389,10 +411,15 @@ int cli_avb_info(const struct cli_avb_args *a)
 		print_info(f, &img);
 	}
 	avb_image_free(&img);
-	if (f != stdout && fclose(f))
-		return cli_error(-EIO, "%s: cannot write: %s", a->output,
-				 strerror(errno));
-	return EXIT_OK;
+	if (f != stdout) {
+		if (fclose(f))
+			r = cli_error(-ENOMEM, "out of memory");
+		else
+			r = cli_avb_write(a->output, "image information", text,
+					  len, &a->image, 1);
+		free(text);
+	}
+	return r;
 }
 
 /* ---- verify_image ---- */

@@ -14,6 +14,7 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "verity/storage/backing.h"
 #include "cli/text.h"
 #include "cli/pair.h"
 #include "cli/progress.h"
@@ -632,6 +633,15 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		r = cli_error(-EINVAL, "No output file given");
 		goto out;
 	}
+	for (size_t i = 0; i < a->nincludes; i++)
+		if (verity_path_same(a->output, a->includes[i])) {
+			r = cli_error(-EINVAL,
+				      "--output %s: is the input %s: an "
+				      "output is never written over what is "
+				      "read",
+				      a->output, a->includes[i]);
+			goto out;
+		}
 	if ((r = avb_make_vbmeta_image(a->output, &o, padding, &err)))
 		r = cli_write_error(r, &err);
 out:
@@ -649,12 +659,11 @@ static int extract_key(const struct cli_avb_args *a)
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
-	if (!(r = avb_key_file_blob(a->key, &blob, &len, &err))) {
-		r = verity_write_file(a->output, "public key file", blob, len,
-				      &err);
-		free(blob);
-	}
-	return r ? cli_write_error(r, &err) : EXIT_OK;
+	if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
+		return cli_lib_error(r, &err);
+	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
+	free(blob);
+	return r;
 }
 
 static int erase(const struct cli_avb_args *a)
@@ -727,18 +736,16 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 	}
 	avb_image_free(&img);
 	if (!r && EVP_DigestFinal_ex(c, d, &len)) {
-		FILE *f = a->output ? fopen(a->output, "w") : stdout;
+		char hex[2 * EVP_MAX_MD_SIZE + 2];
 
-		if (!f) {
-			r = cli_error(-EINVAL, "%s: cannot write: %s",
-				      a->output, strerror(errno));
-			goto out;
-		}
 		for (unsigned i = 0; i < len; i++)
-			fprintf(f, "%02x", d[i]);
-		fputc('\n', f);
-		if (f != stdout && fclose(f))
-			r = cli_error(-EIO, "%s: cannot write", a->output);
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		hex[2 * len] = '\n';
+		if (a->output)
+			r = cli_avb_write(a->output, "vbmeta digest", hex,
+					  2 * len + 1, &a->image, 1);
+		else
+			fwrite(hex, 1, 2 * len + 1, stdout);
 	}
 out:
 	EVP_MD_CTX_free(c);
@@ -771,9 +778,9 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 	    (padding && b.len % padding &&
 	     avb_buf_zeros(&b, (size_t)(padding - b.len % padding))))
 		r = cli_error(-ENOMEM, "out of memory");
-	else if ((r = verity_write_file(a->output, "vbmeta image", b.p, b.len,
-					&err)))
-		r = cli_write_error(r, &err);
+	else
+		r = cli_avb_write(a->output, "vbmeta image", b.p, b.len,
+				  &a->image, 1);
 	avb_buf_free(&b);
 	avb_image_free(&img);
 	return r;

@@ -179,6 +179,24 @@ else
 	skip "10: systemd-repart is not installed"
 fi
 
+# ---- 12: avb outputs written as every output is ----
+cp s6.img o12.img; cp o12.img o12.before
+# the rule of every output (t_trust): another user's symlink in a sticky
+# world-writable directory is never followed; writes land whole
+mkdir -m 1777 shared
+printf 'precious\n' >victim; chmod 600 victim
+for sub in info_image calculate_vbmeta_digest extract_vbmeta_image; do
+	ln -s "$T/victim" "shared/$sub"; chown -h nobody "shared/$sub"
+	check "12: $sub --output a planted symlink: refused, the victim untouched" sh -c "'$FV' avb $sub --image o12.img --output shared/$sub 2>'$T/e12'; test \$? = 1 && grep -q 'a symlink in a sticky world-writable directory, owned by another user: not followed' '$T/e12' && test \"\$(cat victim)\" = precious"
+done
+check "12: info_image --output the image: refused, the image whole" sh -c "'$FV' avb info_image --image o12.img --output o12.img 2>'$T/e12'; test \$? = 1 && cmp -s o12.img o12.before && grep -q 'is the input' '$T/e12'"
+check "12: calculate_vbmeta_digest --output the image: refused" sh -c "'$FV' avb calculate_vbmeta_digest --image o12.img --output o12.img 2>/dev/null; test \$? = 1 && cmp -s o12.img o12.before"
+check "12: extract_vbmeta_image --output the image: refused" sh -c "'$FV' avb extract_vbmeta_image --image o12.img --output ./o12.img 2>/dev/null; test \$? = 1 && cmp -s o12.img o12.before"
+check "12: make_vbmeta_image --output an included image: refused" sh -c "'$FV' avb make_vbmeta_image --include_descriptors_from_image o12.img --output o12.img 2>/dev/null; test \$? = 1 && cmp -s o12.img o12.before"
+cp keys/rsa2048.pem k12.pem
+check "12: extract_public_key --output the key: refused" sh -c "'$FV' avb extract_public_key --key k12.pem --output k12.pem 2>/dev/null; test \$? = 1 && cmp -s k12.pem keys/rsa2048.pem"
+check "12: calculate_vbmeta_digest --output: the digest, as on standard output" sh -c "'$FV' avb calculate_vbmeta_digest --image o12.img --output d12.txt && test \"\$(cat d12.txt)\" = \"\$('$FV' avb calculate_vbmeta_digest --image o12.img)\""
+
 # ---- 13: names are printed escaped ----
 gen 93 $((16 * 4096)) >n13.img
 avbtool add_hash_footer --image n13.img --partition_name "$(printf 'n13\nboot: Successfully verified sha256 hash of x')" \
