@@ -209,6 +209,19 @@ check "14: calculate_vbmeta_digest: a path as a name refused" run_rc 1 avbtool c
 check "  says it is not a name" grep -q "v14.img: the chained partition name '../../../../etc/passwd' is not a name" err
 check "14: verify_image --follow_chain_partitions: refused, /etc/passwd never opened" sh -c "strace -f -e trace=open,openat -o '$T/s14' '$FV' avb verify_image --image v14.img --follow_chain_partitions >/dev/null 2>&1; test \$? = 1 && ! grep -q passwd '$T/s14'"
 
+# ---- 15: the in-place AVB writers and a file behind an active loop device ----
+cp s6.img l15.img; cp l15.img l15.before
+if L=$(losetup -f --show -r l15.img 2>/dev/null); then
+	check "15: add_hashtree_footer on a file behind $L: refused" run_rc 1 avbtool add_hashtree_footer --image l15.img --partition_name system --do_not_generate_fec
+	check "  names the loop device, nothing written" sh -c "grep -q 'l15.img: backs the active loop device $L: not written in place while it is in use' '$T/err' && cmp -s l15.img l15.before"
+	check "15: add_hash_footer: refused" sh -c "'$FV' avb add_hash_footer --image l15.img --partition_name boot --partition_size 1048576 2>/dev/null; test \$? = 1 && cmp -s l15.img l15.before"
+	check "15: erase_footer: refused" sh -c "'$FV' avb erase_footer --image l15.img 2>/dev/null; test \$? = 1 && cmp -s l15.img l15.before"
+	losetup -d "$L"
+	check "15: once detached, written" run_rc 0 avbtool erase_footer --image l15.img
+else
+	skip "15: no loop devices here"
+fi
+
 # ---- 16: a GPT partition over the GPT itself ----
 if [ $have_repart = 1 ]; then
 	cp unsigned.raw g16.raw

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <linux/loop.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include "verity/storage/device.h"
 
 #ifndef LOOP_CONFIGURE
 #define LOOP_CONFIGURE 0x4C0A
@@ -118,4 +121,41 @@ void verity_loop_backing_file(const char *dev, char *out, size_t len)
 	if (fgets(out, (int)len, f))
 		out[strcspn(out, "\n")] = '\0';
 	fclose(f);
+}
+
+int verity_loop_refuse_backing(const struct verity_device *d, const char *path,
+			       struct fv_error *err)
+{
+	struct stat me, st;
+	glob_t g;
+	int r = 0;
+
+	if (fstat(d->fd, &me) < 0 || !S_ISREG(me.st_mode))
+		return 0;
+	if (glob("/sys/block/loop*/loop/backing_file", 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; !r && i < g.gl_pathc; i++) {
+		char file[PATH_MAX];
+		FILE *f = fopen(g.gl_pathv[i], "re");
+
+		if (!f)
+			continue;
+		if (fgets(file, sizeof(file), f))
+			file[strcspn(file, "\n")] = '\0';
+		else
+			file[0] = '\0';
+		fclose(f);
+		if (file[0] && stat(file, &st) == 0 && st.st_dev == me.st_dev &&
+		    st.st_ino == me.st_ino) {
+			/* /sys/block/loopN/loop/backing_file */
+			const char *n = g.gl_pathv[i] + strlen("/sys/block/");
+
+			r = fv_fail(err, EBUSY,
+				    "%s: backs the active loop device /dev/%.*s: "
+				    "not written in place while it is in use",
+				    path, (int)strcspn(n, "/"), n);
+		}
+	}
+	globfree(&g);
+	return r;
 }

@@ -20,4 +20,11 @@ int verity_loop_attach(int fd, const char *path, uint64_t offset,
 /* The file behind /dev/loopN, or "" when dev is not a loop device. */
 void verity_loop_backing_file(const char *dev, char *out, size_t len);
 
+/* 0 when no active loop device is backed by the open file d (named
+ * path); -EBUSY naming the loop device otherwise: a file in use through
+ * a loop device (mounted, mapped) is not written in place. */
+struct verity_device;
+int verity_loop_refuse_backing(const struct verity_device *d, const char *path,
+			       struct fv_error *err);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "hashtree/hasher.h"
 #include "verity/container/avb/rsa.h"
+#include "verity/storage/loop.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
 #include "verity/storage/file.h"
@@ -723,6 +724,10 @@ static int open_image(const char *path, struct verity_device *d,
 			       "be a file",
 			       path);
 	}
+	if ((r = verity_loop_refuse_backing(d, path, err))) {
+		verity_device_close(d);
+		return r;
+	}
 	*original = d->size;
 	if (avb_sparse_probe(path)) {
 		verity_device_close(d);
@@ -1200,6 +1205,10 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
 	avb_image_free(&img);
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
 		return r;
+	if ((r = verity_loop_refuse_backing(&d, image, err))) {
+		verity_device_close(&d);
+		return r;
+	}
 	if (!(r = set_size(&d, size, err)))
 		r = verity_device_flush(&d, err);
 	verity_device_close(&d);
