@@ -690,6 +690,45 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 		      int follow, const struct signer *want,
 		      struct verity_run *run);
 
+/* Each partition's data is hashed once: two hash or hashtree descriptors
+ * of one partition are refused (a vbmeta of many descriptors over one
+ * large image made verify_image hash it once each), and so are more
+ * descriptors than a device has partitions. */
+#define AVB_MAX_CHECKED 128
+
+static int one_per_partition(const char *image, const struct avb_vbmeta *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->ndesc; i++) {
+		const struct avb_descriptor *d = &v->desc[i];
+
+		if (d->tag != AVB_TAG_HASHTREE && d->tag != AVB_TAG_HASH)
+			continue;
+		if (++n > AVB_MAX_CHECKED)
+			return cli_error(-EINVAL,
+					 "%s: more than %d hash and hashtree "
+					 "descriptors: not checked",
+					 image, AVB_MAX_CHECKED);
+		for (size_t j = 0; j < i; j++) {
+			const struct avb_descriptor *e = &v->desc[j];
+
+			if ((e->tag == AVB_TAG_HASHTREE ||
+			     e->tag == AVB_TAG_HASH) &&
+			    e->name_len == d->name_len &&
+			    !memcmp(e->name, d->name, d->name_len))
+				return cli_error(
+					-EINVAL,
+					"%s: two descriptors of partition '%s' "
+					"(%zu and %zu): each partition's data "
+					"is checked once, against one digest",
+					image, CLI_NAME(d->name, d->name_len),
+					j + 1, i + 1);
+		}
+	}
+	return 0;
+}
+
 static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 			      const struct avb_image *img, int follow,
 			      struct verity_run *run)
@@ -702,6 +741,8 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 	/* an image with a footer carries its own partition's descriptor
 	 * first (add_hash_footer, add_hashtree_footer): that one is checked
 	 * over the image given, whatever <name>.img lies beside it */
+	if ((r = one_per_partition(image, v)))
+		return r;
 	for (size_t i = 0; img->has_footer && !own && i < v->ndesc; i++)
 		if (v->desc[i].tag == AVB_TAG_HASHTREE ||
 		    v->desc[i].tag == AVB_TAG_HASH) {

@@ -179,6 +179,15 @@ else
 	skip "10: systemd-repart is not installed"
 fi
 
+# ---- 11: one partition's data hashed once, however many descriptors ----
+gen 111 40000 >a11.img
+quiet avbtool add_hash_footer --image a11.img --partition_name boot --partition_size 262144
+truncate -s 256M big11.img
+quiet avbtool add_hash_footer --image big11.img --partition_name boot --partition_size $((1 << 29)) --dynamic_partition_size \
+	--include_descriptors_from_image a11.img
+check "11: two hash descriptors of one partition (over a 256 MiB image): refused at once" run_rc 1 timeout 20 "$FV" avb verify_image --image big11.img
+check "  names the partition" grep -q "big11.img: two descriptors of partition 'boot' (1 and 2): each partition's data is checked once, against one digest" err
+
 # ---- 12: avb outputs written as every output is ----
 cp s6.img o12.img; cp o12.img o12.before
 # the rule of every output (t_trust): another user's symlink in a sticky
