@@ -164,6 +164,42 @@ put64 q8.img $(($(stat -c %s q8.img) - 64 + 20)) "$FOFF"
 cp q8.img q8.before
 check "8: the vbmeta inside the parity: repair --rewrite-parity refuses, nothing written" sh -c "'$FV' repair q8.img --key keys/rsa2048.pem --rewrite-parity >/dev/null 2>'$T/e8'; test \$? = 1 && cmp -s q8.img q8.before && grep -q 'lies inside the parity' '$T/e8'"
 
+# ---- 9: add_hashtree_footer again: refusal-safe and crash-safe ----
+gen 99 258048 >r9.img
+# the most data avbtool fits in the partition
+# (--calc_max_image_size: 258048 for 344064), which leaves 64 KiB for
+# the vbmeta
+R9="--partition_name system --partition_size 344064 --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048"
+# shellcheck disable=SC2086
+quiet avbtool add_hashtree_footer --image r9.img $R9
+cp r9.img r9.before
+gen 100 100000 | od -An -tx1 | tr -d ' \n' | head -c 100000 >big.prop
+check "9: a vbmeta over the room left (a 100 KB property): refused" sh -c "'$FV' avb add_hashtree_footer --image r9.img $R9 --prop_from_file big:big.prop 2>'$T/e9'; test \$? = 1 && grep -q 'more than the partition size' '$T/e9'"
+check "  decided before the first write: the signed image whole" same r9.img r9.before
+check "  and for add_hash_footer" sh -c "gen() { '$TOP/build/mkimage' random \"\$@\"; }; gen 101 40000 >h9.img; '$FV' avb add_hash_footer --image h9.img --partition_name boot --partition_size 131072 >/dev/null && cp h9.img h9.before && ! '$FV' avb add_hash_footer --image h9.img --partition_name boot --partition_size 131072 --prop_from_file big:big.prop 2>/dev/null && cmp -s h9.img h9.before"
+gen 102 $((64 << 20)) >k9.img
+K9="--partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048"
+# shellcheck disable=SC2086
+quiet avbtool add_hashtree_footer --image k9.img $K9 --salt 01
+cp k9.img k9.orig
+OLD9=$("$FV" avb info_image --image k9.img | awk '/Root Digest/ {print $3}')
+# shellcheck disable=SC2086
+cp k9.img k9.done && quiet avbtool add_hashtree_footer --image k9.done $K9 --salt 02
+NEW9=$("$FV" avb info_image --image k9.done | awk '/Root Digest/ {print $3}')
+killed=0 whole=0
+for ms in 5 10 20 40 80 160; do
+	cp k9.orig k9.img
+	# shellcheck disable=SC2086
+	{ timeout -s KILL "0.$(printf '%03d' $ms)" "$FV" avb add_hashtree_footer --image k9.img $K9 --salt 02 >/dev/null 2>&1; } 2>/dev/null && continue
+	killed=$((killed + 1))
+	rm -f .k9.img.* # a killed run's temporary file, never the image
+	root=$("$FV" avb info_image --image k9.img 2>/dev/null | awk '/Root Digest/ {print $3}')
+	{ [ "$root" = "$OLD9" ] && cmp -s k9.img k9.orig; } || { [ "$root" = "$NEW9" ] && cmp -s k9.img k9.done; } && whole=$((whole + 1))
+done
+check "9: a re-run killed at 6 moments ($killed killed): each time the old image and footer, or the new, whole" test "$whole" = "$killed"
+# shellcheck disable=SC2086
+check "9: then the re-run completes, its new footer verified" sh -c "'$FV' avb add_hashtree_footer --image k9.img $K9 --salt 02 && '$FV' verify k9.img --key keys/rsa2048.pem"
+
 # ---- 10: sidecar files beside a signed DDI ----
 if [ $have_repart = 1 ]; then
 	cp signed.raw os.raw

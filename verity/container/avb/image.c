@@ -13,10 +13,10 @@
 
 #include "hashtree/hasher.h"
 #include "verity/container/avb/rsa.h"
-#include "verity/storage/loop.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
 #include "verity/storage/file.h"
+#include "verity/storage/loop.h"
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
 
@@ -765,6 +765,84 @@ static int set_size(const struct verity_device *d, uint64_t size,
 	return 0;
 }
 
+/* A run over an image that has a footer already: the new image is made
+ * in a temporary file beside it (its data copied, then what the command
+ * adds) and renamed over it only once whole (verity_device_commit), so
+ * that a refusal, a failure or an interruption leaves the old image,
+ * footer and all, or the new one, never an image without either. *d,
+ * the image open, becomes the temporary file with the first bytes of the
+ * image in it. */
+static int stage_image(struct verity_device *d, uint64_t bytes,
+		       struct fv_error *err)
+{
+	struct verity_device tmp;
+	loff_t in = 0, out = 0;
+	uint8_t *buf = NULL;
+	int r;
+
+	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err)))
+		return r;
+	while (!r && (uint64_t)in < bytes) {
+		size_t n = bytes - (uint64_t)in < (1u << 30)
+				   ? (size_t)(bytes - (uint64_t)in)
+				   : 1u << 30;
+		ssize_t got = buf ? -1
+				  : copy_file_range(d->fd, &in, tmp.fd, &out, n,
+						    0);
+
+		if (got > 0)
+			continue;
+		if (got == 0) {
+			r = fv_fail(err, ENODATA,
+				    "%s: the file shrank while it was copied",
+				    d->path);
+			break;
+		}
+		/* no copy_file_range across these files: read and write */
+		if (!buf && !(buf = malloc(1u << 20))) {
+			r = fv_fail(err, ENOMEM, "out of memory");
+			break;
+		}
+		n = n < (1u << 20) ? n : 1u << 20;
+		if (!(r = verity_device_read(d, (uint64_t)in, buf, n, err)) &&
+		    !(r = verity_device_write(&tmp, (uint64_t)in, buf, n, err)))
+			in += (loff_t)n;
+	}
+	free(buf);
+	if (r) {
+		verity_device_close(&tmp);
+		return r;
+	}
+	verity_device_close(d);
+	*d = tmp;
+	return 0;
+}
+
+/* The image made whole: flushed, and when it was staged (stage_image),
+ * renamed over the old one. */
+static int finish_image(struct verity_device *d, struct fv_error *err)
+{
+	return d->tmp ? verity_device_commit(d, err)
+		      : verity_device_flush(d, err);
+}
+
+/* Room for the vbmeta and the footer after end: the check append_vbmeta
+ * makes, made before anything is written. */
+static int vbmeta_fits(const char *image, uint64_t end, size_t blob_len,
+		       uint64_t partition_size, struct fv_error *err)
+{
+	uint64_t need = end + round_up(blob_len, AVB_FOOTER_BLOCK) +
+			AVB_FOOTER_BLOCK;
+
+	if (!partition_size || need <= partition_size)
+		return 0;
+	return fv_fail(err, ENOSPC,
+		       "%s: the image needs %llu bytes, more than the "
+		       "partition size %llu",
+		       image, (unsigned long long)need,
+		       (unsigned long long)partition_size);
+}
+
 /* The vbmeta blob padded to 4096 at off, then the footer: at the end of
  * the partition, or right after the blob. */
 static int append_vbmeta(const struct verity_device *d, uint64_t off,
@@ -788,12 +866,13 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 		end = partition_size - AVB_FOOTER_BLOCK;
 	}
 	avb_footer_encode(&f, foot);
+	/* the footer last, after the vbmeta it points to is written */
 	if ((r = set_size(d, end + AVB_FOOTER_BLOCK, err)) ||
 	    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
-	    (r = verity_device_write(d, end + AVB_FOOTER_BLOCK - sizeof(foot),
-				     foot, sizeof(foot), err)))
+	    (r = verity_device_flush(d, err)))
 		return r;
-	return verity_device_flush(d, err);
+	return verity_device_write(d, end + AVB_FOOTER_BLOCK - sizeof(foot),
+				   foot, sizeof(foot), err);
 }
 
 static int random_salt(uint8_t *salt, size_t *len, unsigned size,
@@ -853,6 +932,51 @@ static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
 {
 	return path ? verity_write_file(path, "vbmeta image", b->p, b->len, err)
 		    : 0;
+}
+
+/* The vbmeta appended by a footer command, over its one descriptor: at
+ * least libavb 1.1 where the descriptor has flags, 1.2 where a rollback
+ * index location is given, as avbtool asks. */
+static int footer_vbmeta(const struct avb_footer_opts *o,
+			 const struct avb_descriptor *desc,
+			 struct avb_buf *blob, struct fv_error *err)
+{
+	struct avb_vbmeta_opts vb = o->vb;
+
+	if (o->descriptor_flags && vb.required_minor < 1)
+		vb.required_minor = 1;
+	if (vb.rollback_index_location)
+		vb.required_minor = 2;
+	return avb_vbmeta_make(&vb, desc, 1, blob, err);
+}
+
+/* The hashtree descriptor of the job, over root. */
+static void hashtree_descriptor(const struct avb_footer_opts *o,
+				const struct avb_hashtree_job *job,
+				uint64_t tree_size, uint64_t fec_size,
+				const uint8_t *root, struct avb_descriptor *ht)
+{
+	memset(ht, 0, sizeof(*ht));
+	ht->tag = AVB_TAG_HASHTREE;
+	ht->dm_verity_version = 1;
+	ht->image_size = job->image_size;
+	ht->tree_offset = job->image_size;
+	ht->tree_size = tree_size;
+	ht->data_block_size = o->block_size;
+	ht->hash_block_size = o->block_size;
+	ht->fec_num_roots = o->fec ? o->roots : 0;
+	ht->fec_offset = o->fec ? job->fec_offset : 0;
+	ht->fec_size = fec_size;
+	snprintf(ht->hash_algorithm, sizeof(ht->hash_algorithm), "%s",
+		 o->hash_algorithm);
+	ht->name =
+		(const uint8_t *)(o->partition_name ? o->partition_name : "");
+	ht->name_len = (uint32_t)strlen((const char *)ht->name);
+	ht->salt = job->salt;
+	ht->salt_len = (uint32_t)job->salt_len;
+	ht->digest = root;
+	ht->digest_len = job->digest_size;
+	ht->flags = o->descriptor_flags;
 }
 
 int avb_hashtree_begin(const struct avb_footer_opts *o,
@@ -930,8 +1054,34 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 		pair->fec.offset = job->fec_offset;
 		pair->fec.roots = o->roots;
 	}
-	/* from here a failure leaves the data alone, without a footer
-	 * (avb_hashtree_abort) */
+	/* everything decided before the first write: the vbmeta's size is
+	 * its size over any root of this length */
+	if (!o->do_not_append) {
+		static const uint8_t zero[HT_MAX_DIGEST_SIZE];
+		uint64_t fec_size =
+			o->fec ? parity_bytes(job->fec_offset, o->roots) : 0;
+		struct avb_descriptor ht;
+		struct avb_buf blob = {0};
+
+		hashtree_descriptor(o, job, tree_size, fec_size, zero, &ht);
+		if (!(r = footer_vbmeta(o, &ht, &blob, err)))
+			r = vbmeta_fits(o->image, job->fec_offset + fec_size,
+					blob.len, o->partition_size, err);
+		avb_buf_free(&blob);
+		if (r)
+			goto close;
+	}
+	/* an image with a footer is made anew beside itself (stage_image);
+	 * an image without one is written in place, and a failure leaves
+	 * its data alone, without a footer (avb_hashtree_abort) */
+	if (had_footer) {
+		if ((r = stage_image(d, job->original, err)))
+			goto close;
+		job->staged = 1;
+		pair->data.path = pair->hash.path = d->tmp;
+		if (pair->fec.region.path)
+			pair->fec.region.path = d->tmp;
+	}
 	if ((r = set_size(d, job->original, err)) ||
 	    (r = set_size(d, job->image_size, err))) {
 		avb_hashtree_abort(job);
@@ -945,28 +1095,18 @@ close:
 
 void avb_hashtree_abort(struct avb_hashtree_job *job)
 {
+	/* a staged image: the temporary file goes (or was renamed over the
+	 * old one whole), the old image stays */
+	if (job->staged) {
+		verity_device_close(&job->image);
+		return;
+	}
 	/* avbtool's way: the data as it was, the footer gone */
 	if (job->image.fd >= 0) {
 		(void)set_size(&job->image, job->original, NULL);
 		verity_device_close(&job->image);
 		job->image.fd = -1;
 	}
-}
-
-/* The vbmeta appended by a footer command, over its one descriptor: at
- * least libavb 1.1 where the descriptor has flags, 1.2 where a rollback
- * index location is given, as avbtool asks. */
-static int footer_vbmeta(const struct avb_footer_opts *o,
-			 const struct avb_descriptor *desc,
-			 struct avb_buf *blob, struct fv_error *err)
-{
-	struct avb_vbmeta_opts vb = o->vb;
-
-	if (o->descriptor_flags && vb.required_minor < 1)
-		vb.required_minor = 1;
-	if (vb.rollback_index_location)
-		vb.required_minor = 2;
-	return avb_vbmeta_make(&vb, desc, 1, blob, err);
 }
 
 int avb_hashtree_end(const struct avb_footer_opts *o,
@@ -976,7 +1116,7 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct fv_error *err)
 {
 	struct verity_device *d = &job->image;
-	struct avb_descriptor ht = {.tag = AVB_TAG_HASHTREE};
+	struct avb_descriptor ht;
 	struct avb_buf blob = {0};
 	uint64_t tree_size = pair->layout.geo.tree_blocks * o->block_size;
 	uint64_t fec_size =
@@ -991,32 +1131,15 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 	    (r = parity_pass(d, job->fec_offset, job->fec_offset, o->roots,
 			     run->ht.threads, err)))
 		goto fail;
-	ht.dm_verity_version = 1;
-	ht.image_size = job->image_size;
-	ht.tree_offset = job->image_size;
-	ht.tree_size = tree_size;
-	ht.data_block_size = o->block_size;
-	ht.hash_block_size = o->block_size;
-	ht.fec_num_roots = o->fec ? o->roots : 0;
-	ht.fec_offset = o->fec ? job->fec_offset : 0;
-	ht.fec_size = fec_size;
-	snprintf(ht.hash_algorithm, sizeof(ht.hash_algorithm), "%s",
-		 o->hash_algorithm);
-	ht.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
-	ht.name_len = (uint32_t)strlen((const char *)ht.name);
-	ht.salt = job->salt;
-	ht.salt_len = (uint32_t)job->salt_len;
-	ht.digest = root;
-	ht.digest_len = job->digest_size;
-	ht.flags = o->descriptor_flags;
+	hashtree_descriptor(o, job, tree_size, fec_size, root, &ht);
 	r = footer_vbmeta(o, &ht, &blob, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append)
 		r = append_vbmeta(d, end, &blob, o->partition_size,
 				  job->original, err);
-	else if (!r)
-		r = verity_device_flush(d, err);
+	if (!r)
+		r = finish_image(d, err);
 	avb_buf_free(&blob);
 	if (r)
 		goto fail;
@@ -1120,15 +1243,24 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
 	hd.digest_len = ds;
 	hd.flags = o->descriptor_flags;
 	r = footer_vbmeta(o, &hd, &blob, err);
+	if (!r && !o->do_not_append)
+		r = vbmeta_fits(o->image, round_up(original, AVB_FOOTER_BLOCK),
+				blob.len, sized.partition_size, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append) {
 		uint64_t off = round_up(original, AVB_FOOTER_BLOCK);
 
-		if (!(r = set_size(&d, original, err)))
-			r = append_vbmeta(&d, off, &blob, sized.partition_size,
-					  original, err);
-		if (r)
+		/* an image with a footer is made anew beside itself */
+		if (had_footer)
+			r = stage_image(&d, original, err);
+		if (!r && !(r = set_size(&d, original, err)) &&
+		    !(r = append_vbmeta(&d, off, &blob, sized.partition_size,
+					original, err)))
+			r = finish_image(&d, err);
+		/* in place, a failure leaves the data without a footer; a
+		 * staged image leaves the old one or the new one whole */
+		if (r && !had_footer)
 			(void)set_size(&d, original, NULL);
 	}
 	avb_buf_free(&blob);

@@ -144,6 +144,7 @@ struct avb_hashtree_job {
 	uint8_t salt[VERITY_MAX_SALT_SIZE];
 	size_t salt_len;
 	unsigned digest_size;
+	int staged; /* made beside the old image (which a failure keeps) */
 };
 int avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
