@@ -170,9 +170,11 @@ judge_sign() {
 each_fault reset_sig judge_sign "$FV" sign --key k.pem --cert c.pem "$R" s
 check "sign: $runs faulted runs, each a success or one line with the old signature intact" test $bad = 0
 
-# The AVB writers run again over an image with a footer (issue 28): the
-# new image is made beside the old and renamed over it, so a fault leaves
-# the old image whole, footer and all, or the new one
+# The AVB writers run again over an image with a footer (issue 28): in
+# place, with the old footer the last 64 bytes until the new one is
+# written (or staged beside and renamed, where the file system clones
+# for free), so a fault leaves the old image, the new one, or the old
+# footer from which the same run makes the new one
 cp -r "$TOP/tests/avb/keys" .
 gen 53 $((48 * 4096)) >a.data
 AVB_HT="--partition_name system --partition_size $((128 * 4096)) --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048"
@@ -184,17 +186,25 @@ cp a.old a.new
 "$FV" avb add_hashtree_footer --image a.new $AVB_HT --salt 02 >/dev/null
 bad=0 runs=0
 reset_a() { cp a.old a; }
-judge_a() { # WHAT N KIND
+RERUN=
+judge_a() { # WHAT N KIND: a failure leaves the old image, the new one, or
+	# (written in place) the old footer, from which the same run without a
+	# fault makes the new image
 	local ok=0
 	if [ "$(cat rc)" = 0 ]; then
 		cmp -s a a.new || { echo "  $1, call $2 $3: exit 0 but not the new image" >&2; ok=1; }
-	elif ! one_line || ! { cmp -s a a.old || cmp -s a a.new; }; then
-		echo "  $1, call $2 $3: exit $(cat rc), neither the old image whole nor the new one, or no one-line message: $(head -2 err)" >&2
+	elif ! one_line; then
+		echo "  $1, call $2 $3: exit $(cat rc), no one-line message: $(head -2 err)" >&2
+		ok=1
+	elif ! cmp -s a a.old && ! cmp -s a a.new &&
+		! { $RERUN >/dev/null 2>&1 && cmp -s a a.new; }; then
+		echo "  $1, call $2 $3: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
 		ok=1
 	fi
 	no_temporary "$1" "$2" "$3" && return $ok
 }
 judge_ht() { judge_a "add_hashtree_footer again" "$@"; }
+RERUN="$FV avb add_hashtree_footer --image a $AVB_HT --salt 02"
 # shellcheck disable=SC2086
 each_fault reset_a judge_ht "$FV" avb add_hashtree_footer --image a $AVB_HT --salt 02
 check "avb add_hashtree_footer over a footer: $runs faulted runs, each a success or one line; the old image whole, or the new one" test $bad = 0
@@ -209,6 +219,7 @@ cp a.old a.new
 "$FV" avb add_hash_footer --image a.new $AVB_H --salt 02 >/dev/null
 bad=0 runs=0
 judge_h() { judge_a "add_hash_footer again" "$@"; }
+RERUN="$FV avb add_hash_footer --image a $AVB_H --salt 02"
 # shellcheck disable=SC2086
 each_fault reset_a judge_h "$FV" avb add_hash_footer --image a $AVB_H --salt 02
 check "avb add_hash_footer over a footer: $runs faulted runs, each a success or one line; the old image whole, or the new one" test $bad = 0

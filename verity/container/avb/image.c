@@ -3,9 +3,12 @@
 #include "verity/container/avb/image.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -765,23 +768,53 @@ static int set_size(const struct verity_device *d, uint64_t size,
 	return 0;
 }
 
-/* A run over an image that has a footer already: the new image is made
- * in a temporary file beside it (its data copied, then what the command
- * adds) and renamed over it only once whole (verity_device_commit), so
- * that a refusal, a failure or an interruption leaves the old image,
- * footer and all, or the new one, never an image without either. *d,
- * the image open, becomes the temporary file with the first bytes of the
- * image in it. */
-static int stage_image(struct verity_device *d, uint64_t bytes,
-		       struct fv_error *err)
+/* Bytes [off, off + len) of d made zero: a hole punched where the file
+ * system can, zeros written where it cannot. */
+static int zero_range(const struct verity_device *d, uint64_t off,
+		      uint64_t len, struct fv_error *err)
+{
+	static const uint8_t zeros[1u << 16];
+	int r = 0;
+
+	if (!len || !fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       (off_t)off, (off_t)len))
+		return 0;
+	for (uint64_t at = 0; !r && at < len; at += sizeof(zeros)) {
+		size_t n = len - at < sizeof(zeros) ? (size_t)(len - at)
+						     : sizeof(zeros);
+
+		r = verity_device_write(d, off + at, zeros, n, err);
+	}
+	return r;
+}
+
+/* A run over an image that has a footer already (docs/android.md, "Runs
+ * over a footer"): never an image without a footer, whatever stops the
+ * run. Where the file system clones a file for free (FICLONE: btrfs,
+ * xfs), or where the new metadata would reach the old footer, the new
+ * image is made in a temporary file beside the image and renamed over it
+ * whole (*staged = 1: d becomes that file, with the first bytes of the
+ * image in it). Otherwise (*staged = 0) the image is written in place
+ * with its old footer kept until the last write: an interruption leaves
+ * the old footer, whose data size a new run takes up, or the new one. */
+static int stage_image(struct verity_device *d, uint64_t bytes, int must,
+		       int *staged, struct fv_error *err)
 {
 	struct verity_device tmp;
 	loff_t in = 0, out = 0;
 	uint8_t *buf = NULL;
 	int r;
 
+	*staged = 0;
 	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err)))
 		return r;
+	if (!ioctl(tmp.fd, FICLONE, d->fd)) {
+		in = (loff_t)bytes;
+		r = set_size(&tmp, bytes, err);
+	} else if (!must) {
+		verity_device_close(&tmp);
+		return 0;
+	}
 	while (!r && (uint64_t)in < bytes) {
 		size_t n = bytes - (uint64_t)in < (1u << 30)
 				   ? (size_t)(bytes - (uint64_t)in)
@@ -815,6 +848,7 @@ static int stage_image(struct verity_device *d, uint64_t bytes,
 	}
 	verity_device_close(d);
 	*d = tmp;
+	*staged = 1;
 	return 0;
 }
 
@@ -826,53 +860,83 @@ static int finish_image(struct verity_device *d, struct fv_error *err)
 		      : verity_device_flush(d, err);
 }
 
-/* Room for the vbmeta and the footer after end: the check append_vbmeta
- * makes, made before anything is written. */
-static int vbmeta_fits(const char *image, uint64_t end, size_t blob_len,
-		       uint64_t partition_size, struct fv_error *err)
+/* The size of the image that ends with the vbmeta blob at off: the
+ * partition's, or the blob's end and one footer block; 0 when it does
+ * not fit the partition (the message set). */
+static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
+			  uint64_t partition_size, struct fv_error *err)
 {
-	uint64_t need = end + round_up(blob_len, AVB_FOOTER_BLOCK) +
+	uint64_t need = off + round_up(blob_len, AVB_FOOTER_BLOCK) +
 			AVB_FOOTER_BLOCK;
 
-	if (!partition_size || need <= partition_size)
-		return 0;
-	return fv_fail(err, ENOSPC,
-		       "%s: the image needs %llu bytes, more than the "
-		       "partition size %llu",
-		       image, (unsigned long long)need,
-		       (unsigned long long)partition_size);
+	if (!partition_size)
+		return need;
+	if (need <= partition_size)
+		return partition_size;
+	fv_fail(err, ENOSPC,
+		"%s: the image needs %llu bytes, more than the partition size "
+		"%llu",
+		image, (unsigned long long)need,
+		(unsigned long long)partition_size);
+	return 0;
+}
+
+/* Room for the vbmeta and the footer after off, checked before anything
+ * is written. */
+static int vbmeta_fits(const char *image, uint64_t off, size_t blob_len,
+		       uint64_t partition_size, struct fv_error *err)
+{
+	return image_end(image, off, blob_len, partition_size, err) ? 0
+								     : -ENOSPC;
 }
 
 /* The vbmeta blob padded to 4096 at off, then the footer: at the end of
- * the partition, or right after the blob. */
+ * the partition, or right after the blob; the footer written last, once
+ * what it points to is flushed. old_end: the image is written in place
+ * over an old footer at old_end - 64, which stays the last 64 bytes
+ * until the new footer is written (the caller made sure nothing before
+ * reaches it); 0: the file holds only what this run wrote. */
 static int append_vbmeta(const struct verity_device *d, uint64_t off,
 			 const struct avb_buf *blob, uint64_t partition_size,
-			 uint64_t original, struct fv_error *err)
+			 uint64_t original, uint64_t old_end,
+			 struct fv_error *err)
 {
-	uint64_t end = off + round_up(blob->len, AVB_FOOTER_BLOCK);
+	uint64_t size = image_end(d->path, off, blob->len, partition_size, err);
 	uint8_t foot[AVB_FOOTER_SIZE];
 	struct avb_footer f = {1, 0, original, off, blob->len};
+	uint64_t stop;
 	int r;
 
-	if (partition_size) {
-		if (end + AVB_FOOTER_BLOCK > partition_size)
-			return fv_fail(
-				err, ENOSPC,
-				"%s: the image needs %llu bytes, more "
-				"than the partition size %llu",
-				d->path,
-				(unsigned long long)(end + AVB_FOOTER_BLOCK),
-				(unsigned long long)partition_size);
-		end = partition_size - AVB_FOOTER_BLOCK;
-	}
+	if (!size)
+		return -ENOSPC;
 	avb_footer_encode(&f, foot);
-	/* the footer last, after the vbmeta it points to is written */
-	if ((r = set_size(d, end + AVB_FOOTER_BLOCK, err)) ||
-	    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
-	    (r = verity_device_flush(d, err)))
+	if (!old_end) {
+		if ((r = set_size(d, size, err)) ||
+		    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
+		    (r = verity_device_flush(d, err)))
+			return r;
+		return verity_device_write(d, size - sizeof(foot), foot,
+					   sizeof(foot), err);
+	}
+	/* in place: zeros up to the footer's place, the old footer last */
+	stop = (size < old_end ? size : old_end) - AVB_FOOTER_SIZE;
+	if (stop < off + blob->len)
+		return fv_fail(err, EINVAL, "%s: the vbmeta reaches the old "
+					    "footer", d->path);
+	if ((r = verity_device_write(d, off, blob->p, blob->len, err)) ||
+	    (r = zero_range(d, off + blob->len, stop - (off + blob->len),
+			    err)) ||
+	    (r = verity_device_flush(d, err)) ||
+	    (r = verity_device_write(d, size - sizeof(foot), foot,
+				     sizeof(foot), err)))
 		return r;
-	return verity_device_write(d, end + AVB_FOOTER_BLOCK - sizeof(foot),
-				   foot, sizeof(foot), err);
+	if (size < old_end)
+		return (r = verity_device_flush(d, err)) ? r
+							 : set_size(d, size, err);
+	if (size > old_end)
+		return zero_range(d, old_end - AVB_FOOTER_SIZE,
+				  AVB_FOOTER_SIZE, err);
+	return 0;
 }
 
 static int random_salt(uint8_t *salt, size_t *len, unsigned size,
@@ -1055,35 +1119,52 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 		pair->fec.roots = o->roots;
 	}
 	/* everything decided before the first write: the vbmeta's size is
-	 * its size over any root of this length */
-	if (!o->do_not_append) {
+	 * its size over any root of this length, and with it where the
+	 * metadata ends */
+	{
 		static const uint8_t zero[HT_MAX_DIGEST_SIZE];
 		uint64_t fec_size =
 			o->fec ? parity_bytes(job->fec_offset, o->roots) : 0;
+		uint64_t meta_end = job->fec_offset + fec_size;
 		struct avb_descriptor ht;
 		struct avb_buf blob = {0};
+		int staged;
 
 		hashtree_descriptor(o, job, tree_size, fec_size, zero, &ht);
-		if (!(r = footer_vbmeta(o, &ht, &blob, err)))
-			r = vbmeta_fits(o->image, job->fec_offset + fec_size,
-					blob.len, o->partition_size, err);
+		if (!o->do_not_append &&
+		    !(r = footer_vbmeta(o, &ht, &blob, err)) &&
+		    !(r = vbmeta_fits(o->image, meta_end, blob.len,
+				      o->partition_size, err)))
+			meta_end += round_up(blob.len, AVB_FOOTER_BLOCK);
 		avb_buf_free(&blob);
 		if (r)
 			goto close;
+		/* over an old footer: staged, or in place with the footer
+		 * kept last when nothing new reaches it (stage_image) */
+		if (had_footer) {
+			if ((r = stage_image(d, job->original,
+					     meta_end + AVB_FOOTER_SIZE >
+						     d->size,
+					     &staged, err)))
+				goto close;
+			job->staged = staged;
+			job->old_end = staged ? 0 : d->size;
+			if (staged) {
+				pair->data.path = pair->hash.path = d->tmp;
+				if (pair->fec.region.path)
+					pair->fec.region.path = d->tmp;
+			}
+		}
 	}
-	/* an image with a footer is made anew beside itself (stage_image);
-	 * an image without one is written in place, and a failure leaves
-	 * its data alone, without a footer (avb_hashtree_abort) */
-	if (had_footer) {
-		if ((r = stage_image(d, job->original, err)))
-			goto close;
-		job->staged = 1;
-		pair->data.path = pair->hash.path = d->tmp;
-		if (pair->fec.region.path)
-			pair->fec.region.path = d->tmp;
-	}
-	if ((r = set_size(d, job->original, err)) ||
-	    (r = set_size(d, job->image_size, err))) {
+	/* in place over the footer: the padding after the data zeroed;
+	 * otherwise the file cut to the data and grown with zeros, and a
+	 * failure leaves the data alone, without a footer */
+	if (job->old_end)
+		r = zero_range(d, job->original,
+			       job->image_size - job->original, err);
+	else if (!(r = set_size(d, job->original, err)))
+		r = set_size(d, job->image_size, err);
+	if (r) {
 		avb_hashtree_abort(job);
 		return r;
 	}
@@ -1096,9 +1177,12 @@ close:
 void avb_hashtree_abort(struct avb_hashtree_job *job)
 {
 	/* a staged image: the temporary file goes (or was renamed over the
-	 * old one whole), the old image stays */
-	if (job->staged) {
+	 * old one whole), the old image stays; in place over the old
+	 * footer: the footer is still there */
+	if (job->staged || job->old_end) {
+		/* in place over the old footer: it is still there */
 		verity_device_close(&job->image);
+		job->image.fd = -1;
 		return;
 	}
 	/* avbtool's way: the data as it was, the footer gone */
@@ -1125,7 +1209,12 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 	uint64_t end = job->fec_offset + fec_size;
 	int r;
 
-	if ((r = set_size(d, end, err)))
+	/* the tree's padding to 4096 zeros: grown, or zeroed in place */
+	if ((r = job->old_end ? zero_range(d, job->image_size + tree_size,
+					   job->fec_offset -
+						   (job->image_size + tree_size),
+					   err)
+			      : set_size(d, end, err)))
 		goto fail;
 	if (o->fec && !pair->fec.region.path &&
 	    (r = parity_pass(d, job->fec_offset, job->fec_offset, o->roots,
@@ -1137,7 +1226,11 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (!r && !o->do_not_append)
 		r = append_vbmeta(d, end, &blob, o->partition_size,
-				  job->original, err);
+				  job->original, job->old_end, err);
+	else if (!r && job->old_end &&
+		 !(r = verity_device_flush(d, err)))
+		/* no vbmeta: the old footer cut off last */
+		r = set_size(d, end, err);
 	if (!r)
 		r = finish_image(d, err);
 	avb_buf_free(&blob);
@@ -1251,15 +1344,29 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
 	if (!r && !o->do_not_append) {
 		uint64_t off = round_up(original, AVB_FOOTER_BLOCK);
 
-		/* an image with a footer is made anew beside itself */
-		if (had_footer)
-			r = stage_image(&d, original, err);
-		if (!r && !(r = set_size(&d, original, err)) &&
-		    !(r = append_vbmeta(&d, off, &blob, sized.partition_size,
-					original, err)))
+		uint64_t old_end = 0;
+		int staged = 0;
+
+		/* over an old footer: staged, or in place with the footer
+		 * kept last when the new vbmeta does not reach it */
+		if (had_footer &&
+		    !(r = stage_image(&d, original,
+				      off + round_up(blob.len,
+						     AVB_FOOTER_BLOCK) +
+						      AVB_FOOTER_SIZE >
+					      d.size,
+				      &staged, err)) &&
+		    !staged)
+			old_end = d.size;
+		if (!r)
+			r = old_end ? zero_range(&d, original, off - original, err)
+				    : set_size(&d, original, err);
+		if (!r && !(r = append_vbmeta(&d, off, &blob,
+					      sized.partition_size, original,
+					      old_end, err)))
 			r = finish_image(&d, err);
-		/* in place, a failure leaves the data without a footer; a
-		 * staged image leaves the old one or the new one whole */
+		/* a failure leaves the data without a footer (a first run),
+		 * the old footer (in place), or the old image whole (staged) */
 		if (r && !had_footer)
 			(void)set_size(&d, original, NULL);
 	}

@@ -145,6 +145,8 @@ struct avb_hashtree_job {
 	size_t salt_len;
 	unsigned digest_size;
 	int staged; /* made beside the old image (which a failure keeps) */
+	uint64_t old_end; /* written in place over an old footer, which
+			   * ends the file until the new one is written */
 };
 int avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
