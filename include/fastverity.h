@@ -49,11 +49,11 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 4
+#define FASTVERITY_VERSION_MINOR 5
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.4.0"
+#define FASTVERITY_VERSION       "0.5.0"
 
-/* The version of the library loaded at run time ("0.4.0"), which may be
+/* The version of the library loaded at run time ("0.5.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
@@ -342,6 +342,10 @@ void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
 const char *fv_avb_algorithm(const fv_avb *a);
 uint64_t fv_avb_rollback_index(const fv_avb *a);
 int fv_avb_signer_checked(const fv_avb *a);
+/* Since 0.5 (FASTVERITY_1.3): the trust policy's verdict on the vbmeta
+ * as opened: FV_TRUST_CHECK with its signer's key checked, UNCHECKED
+ * signed without a key, UNSIGNED. */
+enum fv_trust fv_avb_trust(const fv_avb *a);
 /* fv_verify and fv_repair of the image's pair: data, tree and parity
  * from the descriptor (o's FEC options are not used). A repair of a
  * signed image needs its signer checked (fv_avb_open with its key):
@@ -350,6 +354,47 @@ int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
 		  void *ctx, fv_result **res);
 int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 		  fv_failure_fn fn, void *ctx, fv_result **res);
+
+/* --- containers and trust (docs/trust.md) --------------------------------
+ * Since 0.5 (FASTVERITY_1.3). The command asks the same two functions. */
+
+/* What an image given alone is, decided once, in one order: "sparse"
+ * (refused: not raw data), "avb", "ddi", "sidecar" (also an image that
+ * reads no other way, whose missing tree is then the error); an image
+ * that reads two ways (a GPT disk image with an AVB footer, a disk or
+ * Android image with IMAGE.verity beside it) is refused unless asked
+ * names one ("avb", "ddi", "sidecar"; NULL: decide). *name: a static
+ * string. Errors: EINVAL (two readings, the message naming both; not
+ * the container asked; a sparse image), ENODEV, ENOTBLK, EIO. */
+int fv_container_of(const char *image, const char *asked, const char **name);
+
+/* The trust policy's verdict (docs/trust.md has the table). */
+enum fv_signature_from {
+	FV_SIGNATURE_NONE = 0,  /* the image has none */
+	FV_SIGNATURE_FOUND = 1, /* its container carries one */
+	FV_SIGNATURE_GIVEN = 2, /* the caller gave one to be checked */
+};
+enum fv_anchor {
+	FV_ANCHOR_NONE = 0, /* nothing to check a signer against */
+	FV_ANCHOR_CERT = 1, /* trusted certificates */
+	FV_ANCHOR_KEY = 2,  /* a public key (Android vbmeta) */
+};
+enum fv_trust {
+	FV_TRUST_UNSIGNED = 0,  /* nothing signed, nothing asked */
+	FV_TRUST_CHECK = 1,     /* the signature must hold against the anchor */
+	FV_TRUST_UNCHECKED = 2, /* signed, read without an anchor: the blocks
+				 * are checked against the stated root, the
+				 * signer is not */
+};
+/* container: as fv_container_of names it, or "plain". writes: the
+ * action writes on the image's word (a repair that is no dry run).
+ * image names it in the message. Errors: EINVAL (an anchor of the wrong
+ * kind for the container; a signature given with no anchor; a write
+ * with a signer not checked; an unknown container), EPERM (an anchor
+ * for an image that is not signed: nothing proves who made it). */
+int fv_trust_decide(const char *container, enum fv_signature_from signature,
+		    enum fv_anchor anchor, int writes, const char *image,
+		    enum fv_trust *verdict);
 
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop

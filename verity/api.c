@@ -14,6 +14,7 @@
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
+#include "verity/container/registry.h"
 #include "verity/trust.h"
 #include "verity/tree/superblock.h"
 
@@ -1206,4 +1207,65 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 	}
 	pair = a->pair;
 	return check(&pair, o, 1, how, &b, res);
+}
+
+/* --- containers and trust ------------------------------------------------ */
+
+_Static_assert((int)FV_SIGNATURE_FOUND == (int)VERITY_SIGNATURE_FOUND &&
+		       (int)FV_SIGNATURE_GIVEN == (int)VERITY_SIGNATURE_GIVEN &&
+		       (int)FV_ANCHOR_CERT == (int)VERITY_ANCHOR_CERT &&
+		       (int)FV_ANCHOR_KEY == (int)VERITY_ANCHOR_KEY &&
+		       (int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
+		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
+	       "the public trust enums are the policy's");
+
+API int fv_container_of(const char *image, const char *asked, const char **name)
+{
+	enum verity_container kind;
+	struct fv_error err;
+	int want = VERITY_CONTAINER_AUTO, r;
+
+	NEED(image);
+	NEED(name);
+	if (asked && ((want = verity_container_by_name(asked)) < 0 ||
+		      want == VERITY_CONTAINER_SPARSE))
+		return fail(EINVAL, "no container named '%s' (avb, ddi, sidecar)",
+			    asked);
+	if ((r = verity_container_identify(image, (enum verity_container)want,
+					   &kind, &err)))
+		return keep(r, &err);
+	*name = verity_container_name(kind);
+	return 0;
+}
+
+API int fv_trust_decide(const char *container, enum fv_signature_from signature,
+			enum fv_anchor anchor, int writes, const char *image,
+			enum fv_trust *verdict)
+{
+	int c = verity_container_by_name(container);
+	struct verity_trust_ask ask;
+	enum verity_trust t;
+	struct fv_error err;
+	int r;
+
+	NEED(verdict);
+	if (c < 0 || c == VERITY_CONTAINER_SPARSE)
+		return fail(EINVAL, "no container named '%s'",
+			    container ? container : "(null)");
+	if ((unsigned)signature > FV_SIGNATURE_GIVEN ||
+	    (unsigned)anchor > FV_ANCHOR_KEY)
+		return fail(EINVAL, "fv_trust_decide: a signature source or "
+				    "anchor out of range");
+	ask = (struct verity_trust_ask){(enum verity_container)c, image,
+					(enum verity_signature_from)signature,
+					(enum verity_anchor)anchor, !!writes};
+	if ((r = verity_trust_decide(&ask, &t, &err)))
+		return keep(r, &err);
+	*verdict = (enum fv_trust)t;
+	return 0;
+}
+
+API enum fv_trust fv_avb_trust(const fv_avb *a)
+{
+	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
 }

@@ -1,8 +1,16 @@
 /* The library's door for tests/cli/t_doors.sh: verify through the public
  * API (<fastverity.h> alone), its outcome printed as the command's
  * --json names it, for the test to compare with the command's.
- * Usage: doors DATA HASH ROOT_HEX [FEC_FILE]. */
+ * Usage: doors DATA HASH ROOT_HEX [FEC_FILE]
+ *   doors trust CONTAINER none|found|given none|cert|key read|write
+ *        the trust policy's verdict (fv_trust_decide)
+ *   doors container IMAGE [ASKED]      what the registry says it is
+ *   doors pair verify|repair DATA HASH ROOT SIG|- CERT|- FEC|-
+ *   doors avb verify|repair IMAGE KEY|-
+ *        the action through the library: "ok TRUST" or "error ERRNO". */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "include/fastverity.h"
 
@@ -27,6 +35,108 @@ static void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
 	       (unsigned long long)offset, (unsigned long long)block);
 }
 
+static const char *errno_name(int r)
+{
+	return r == -EINVAL ? "EINVAL" : r == -EPERM ? "EPERM" : "other";
+}
+
+static int error(int r)
+{
+	printf("error %s\n", errno_name(r));
+	fprintf(stderr, "%s\n", fv_last_error());
+	return 1;
+}
+
+static int index_of(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static const char *const trust_name[] = {"unsigned", "check", "unchecked"};
+
+static int trust(char **argv)
+{
+	static const char *const from[] = {"none", "found", "given"};
+	static const char *const anchor[] = {"none", "cert", "key"};
+	enum fv_trust t;
+	int s = index_of(argv[3], from, 3), a = index_of(argv[4], anchor, 3);
+	int r;
+
+	if (s < 0 || a < 0)
+		return 2;
+	r = fv_trust_decide(argv[2], (enum fv_signature_from)s,
+			    (enum fv_anchor)a, !strcmp(argv[5], "write"),
+			    "image", &t);
+	if (r)
+		return error(r);
+	printf("%s\n", trust_name[t]);
+	return 0;
+}
+
+static int pair(char **argv)
+{
+	fv_params *p = fv_params_new();
+	fv_options *o = fv_options_new();
+	fv_result *res = NULL;
+	const char *cert = argv[7];
+	int repair = !strcmp(argv[2], "repair"), r;
+
+	if (!p || !o)
+		return 2;
+	if ((r = fv_params_read_superblock(p, argv[4])))
+		return error(r);
+	if (strcmp(argv[6], "-")) {
+		static uint8_t der[1 << 16];
+		FILE *f = fopen(argv[6], "rb");
+		size_t n = f ? fread(der, 1, sizeof(der), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (!n || (r = fv_options_set_signature(o, der, n)))
+			return 2;
+	}
+	if (strcmp(cert, "-") && (r = fv_options_set_trusted_certs(o, &cert, 1)))
+		return error(r);
+	if (strcmp(argv[8], "-") && (r = fv_options_set_fec(o, argv[8], 0, 0)))
+		return error(r);
+	r = repair ? fv_repair(p, argv[3], argv[4], argv[5], o, 0, NULL, NULL,
+			       &res)
+		   : fv_verify(p, argv[3], argv[4], argv[5], o, NULL, NULL,
+			       &res);
+	if (r)
+		return error(r);
+	printf("ok %s\n", fv_result_intact(res) ? "intact" : "damaged");
+	fv_result_free(res);
+	fv_options_free(o);
+	fv_params_free(p);
+	return 0;
+}
+
+static int avb(char **argv)
+{
+	fv_avb *a = NULL;
+	fv_result *res = NULL;
+	int r = fv_avb_open(argv[3], strcmp(argv[4], "-") ? argv[4] : NULL,
+			    &a);
+
+	if (r)
+		return error(r);
+	r = !strcmp(argv[2], "repair")
+		    ? fv_avb_repair(a, NULL, 0, NULL, NULL, &res)
+		    : fv_avb_verify(a, NULL, NULL, NULL, &res);
+	if (r) {
+		fv_avb_free(a);
+		return error(r);
+	}
+	printf("ok %s\n", trust_name[fv_avb_trust(a)]);
+	fv_result_free(res);
+	fv_avb_free(a);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	fv_params *p = fv_params_new();
@@ -34,6 +144,22 @@ int main(int argc, char **argv)
 	fv_result *res = NULL;
 	uint64_t hash_blocks, data_blocks;
 
+	if (argc == 6 && !strcmp(argv[1], "trust"))
+		return trust(argv);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "container")) {
+		const char *name;
+		int r = fv_container_of(argv[2], argc == 4 ? argv[3] : NULL,
+					&name);
+
+		if (r)
+			return error(r);
+		printf("%s\n", name);
+		return 0;
+	}
+	if (argc == 9 && !strcmp(argv[1], "pair"))
+		return pair(argv);
+	if (argc == 5 && !strcmp(argv[1], "avb"))
+		return avb(argv);
 	if (argc < 4 || !p || !o)
 		return 2;
 	if (argc > 4 && fv_options_set_fec(o, argv[4], 0, 0))

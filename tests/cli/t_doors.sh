@@ -61,4 +61,127 @@ both d.orig h512 "$(root_of o512.out)"
 same "sha512: the generic path, named by both"
 check "  (generic)" jqok '.hashing_path == "generic"' cmd.out
 
+# ---- the trust table (docs/trust.md), through both doors ----
+# expect CONTAINER SIGNATURE ANCHOR ACTION: the table's verdict, written
+# here from the documentation, not from the code
+expect() {
+	local right=cert st
+	[ "$1" = avb ] && right=key
+	if [ "$3" = none ]; then st=none; elif [ "$3" = $right ]; then st=right; else st=wrong; fi
+	case $2:$st:$4 in
+	none:none:*) echo unsigned ;;
+	none:right:*) echo EPERM ;;
+	*:wrong:*) echo EINVAL ;;
+	found:none:read) echo unchecked ;;
+	found:none:write) echo EINVAL ;;
+	given:none:*) echo EINVAL ;;
+	*:right:*) echo check ;;
+	esac
+}
+class() { case $1 in unsigned | check | unchecked) echo ok ;; *) echo "$1" ;; esac; }
+rows=0 wrong=0
+for c in plain sidecar avb ddi; do
+	for sig in none found given; do
+		for anchor in none cert key; do
+			for act in read write; do
+				want=$(expect $c $sig $anchor $act)
+				got=$(./doors trust $c $sig $anchor $act 2>/dev/null | sed 's/^error //')
+				rows=$((rows + 1))
+				[ "$got" = "$want" ] || { wrong=$((wrong + 1)); echo "  library: $c $sig $anchor $act: $got, the table says $want" >&2; }
+			done
+		done
+	done
+done
+check "the library's policy: all $rows rows of the table" test $wrong = 0
+
+# the command on real images, and the library's actions where it has them:
+# each row's exit (0 ok, 1 EINVAL, 2 EPERM) as the table says
+cp -r "$TOP/tests/avb/keys" .
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -subj /CN=trust-table -days 2 >/dev/null 2>&1
+anchor_opt() { # CONTAINER ANCHOR
+	case $2 in cert) echo "--trusted-cert=c.pem" ;; key) echo "--key=keys/rsa2048.pem" ;; esac
+}
+cmd_class() { # CMD...: the exit's class
+	"$@" >"$T/out" 2>"$T/err"
+	case $? in
+	0) echo ok ;;
+	1) if grep -q 'holds no parity' "$T/err"; then echo ok; else echo EINVAL; fi ;;
+	2) echo EPERM ;;
+	*) echo "exit $?" ;;
+	esac
+}
+row() { # CONTAINER SIG ANCHOR ACTION GOT
+	local want
+	want=$(class "$(expect "$1" "$2" "$3" "$4")")
+	rows=$((rows + 1))
+	[ "$5" = "$want" ] || { wrong=$((wrong + 1)); echo "  $6: $1 $2 $3 $4: $5, the table says $want" >&2; sed 's/^/    | /' "$T/err" >&2; }
+}
+gen 82 $((200 * 4096)) >p.data
+"$FV" format p.data p.hash --fec-device=p.fec --fec-roots=2 >p.out
+PR=$(root_of p.out)
+"$FV" sign --key k.pem --cert c.pem "$PR" p.p7s
+gen 83 $((200 * 4096)) >os.raw; cp os.raw un.raw
+"$FV" format --sidecar os.raw --key k.pem --cert c.pem --fec-roots=2 >/dev/null
+"$FV" format --sidecar un.raw --fec-roots=2 >/dev/null
+"$FV" sign --key k.pem --cert c.pem "$(cat un.raw.roothash 2>/dev/null || cat un.roothash)" un.p7s
+gen 84 $((200 * 4096)) >s.img; cp s.img u.img
+"$FV" avb add_hashtree_footer --image s.img --partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+"$FV" avb add_hashtree_footer --image u.img --partition_name system --fec_num_roots 2
+rows=0 wrong=0
+for anchor in none cert key; do
+	for act in read write; do
+		if [ $act = read ]; then verb=verify; else verb=repair; fi
+		# shellcheck disable=SC2046
+		row plain none $anchor $act "$(cmd_class "$FV" $verb p.data p.hash "$PR" --fec-device=p.fec $(anchor_opt plain $anchor))" command
+		# shellcheck disable=SC2046
+		row plain given $anchor $act "$(cmd_class "$FV" $verb p.data p.hash "$PR" --fec-device=p.fec --root-hash-signature=p.p7s $(anchor_opt plain $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar found $anchor $act "$(cmd_class "$FV" $verb os.raw $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar none $anchor $act "$(cmd_class "$FV" $verb un.raw $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar given $anchor $act "$(cmd_class "$FV" $verb un.raw --root-hash-signature=un.p7s $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row avb found $anchor $act "$(cmd_class "$FV" $verb s.img $(anchor_opt avb $anchor))" command
+		# shellcheck disable=SC2046
+		row avb none $anchor $act "$(cmd_class "$FV" $verb u.img $(anchor_opt avb $anchor))" command
+		# the library's own actions: plain pairs and Android images
+		[ $anchor = key ] || row plain none $anchor $act "$(./doors pair $verb p.data p.hash "$PR" - "$([ $anchor = cert ] && echo c.pem || echo -)" p.fec 2>"$T/err" | awk '{print $1 == "ok" ? "ok" : $2}')" library
+		[ $anchor = key ] || row plain given $anchor $act "$(./doors pair $verb p.data p.hash "$PR" p.p7s "$([ $anchor = cert ] && echo c.pem || echo -)" p.fec 2>"$T/err" | awk '{print $1 == "ok" ? "ok" : $2}')" library
+		[ $anchor = cert ] || row avb found $anchor $act "$(./doors avb $verb s.img "$([ $anchor = key ] && echo keys/rsa2048.pem || echo -)" 2>"$T/err" | awk '{print $1 == "ok" ? "ok" : $2}')" library
+		[ $anchor = cert ] || row avb none $anchor $act "$(./doors avb $verb u.img "$([ $anchor = key ] && echo keys/rsa2048.pem || echo -)" 2>"$T/err" | awk '{print $1 == "ok" ? "ok" : $2}')" library
+	done
+done
+check "plain pairs, sidecar and Android images: $rows rows through the command and the library, as the table says" test $wrong = 0
+check "  the library says a signed vbmeta read without a key is unchecked" sh -c "./doors avb verify s.img - | grep -qx 'ok unchecked'"
+check "  and checked with its key" sh -c "./doors avb verify s.img keys/rsa2048.pem | grep -qx 'ok check'"
+check "  the registry through the library: an Android image" sh -c "./doors container s.img | grep -qx avb && ./doors container os.raw | grep -qx sidecar"
+if command -v systemd-repart >/dev/null; then
+	gen 85 $((4 << 20)) >ddi.data
+	for kind in signed unsigned; do
+		mkdir -p $kind.d
+		printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$T/ddi.data" >$kind.d/10-root.conf
+		printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >$kind.d/20-verity.conf
+	done
+	printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >signed.d/30-sig.conf
+	systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=k.pem --certificate=c.pem \
+		--dry-run=no --seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 signed.raw >/dev/null 2>&1
+	systemd-repart --empty=create --size=auto --definitions=unsigned.d --dry-run=no \
+		--seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 unsigned.raw >/dev/null 2>&1
+	rows=0 wrong=0
+	for anchor in none cert key; do
+		for act in read write; do
+			if [ $act = read ]; then verb=verify; else verb=repair; fi
+			# shellcheck disable=SC2046
+			row ddi found $anchor $act "$(FASTVERITY_VERITY_D=/nonexistent cmd_class "$FV" $verb signed.raw $(anchor_opt ddi $anchor))" command
+			# shellcheck disable=SC2046
+			row ddi none $anchor $act "$(FASTVERITY_VERITY_D=/nonexistent cmd_class "$FV" $verb unsigned.raw $(anchor_opt ddi $anchor))" command
+		done
+	done
+	check "disk images: $rows rows through the command, as the table says" test $wrong = 0
+	check "  the registry through the library: a disk image" sh -c "./doors container signed.raw | grep -qx ddi"
+else
+	skip "disk images through the trust table: systemd-repart is not installed"
+fi
+
 finish
