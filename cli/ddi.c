@@ -189,10 +189,8 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	globfree(&g);
 	if (r) {
 		json_object_put(rep.failures);
-		/* a signature that does not check out is exit 1 here, as
-		 * systemd refuses the image */
-		if (r == -EPERM)
-			return cli_lib_error(-EINVAL, &err);
+		/* a signature that does not check out is exit 2, as for
+		 * every container (docs/trust.md) */
 		return cli_error(r, "%s (%s-%s: partitions %u and %u)", err.msg,
 				 ddi_role_name(v->role), v->arch,
 				 v->data->index, v->hash->index);

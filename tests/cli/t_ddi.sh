@@ -37,7 +37,7 @@ check "  repart names the root hash" test ${#ROOT} = 64
 check "verify IMAGE: a signed DDI" run_rc 0 "$FV" verify signed.raw --trusted-cert=c.pem
 check "  the partition and signer named" grep -q "^root-x86-64: partition 1 (root-x86-64, label 'root-x86-64', UUID ${ROOT:0:8}-.*), tree in partition 2, signed: verified.$" "$T/out"
 check "  the signer" grep -q "^root-x86-64: signed by /CN=ddi-signer (certificate sha256 [0-9a-f]\{64\}), partition 3.$" "$T/out"
-check "verify IMAGE: the signer must be trusted" run_rc 1 "$FV" verify signed.raw --trusted-cert=c2.pem
+check "verify IMAGE: the signer must be trusted (exit 2, as for every container)" run_rc 2 "$FV" verify signed.raw --trusted-cert=c2.pem
 check "  says so" grep -q "the signer /CN=ddi-signer is not trusted" "$T/err"
 check "verify IMAGE: signed, and no certificate to check it: checked, the signer said not to be" run_rc 0 "$FV" verify signed.raw
 check "  says where to give one" grep -q "is signed (partition 3), and its signer was not checked (give --trusted-cert=<cert.pem>, or put the certificate in /etc/verity.d/ as systemd does)" "$T/err"
@@ -88,7 +88,7 @@ put_sig() { # IMAGE JSON: the signature partition's bytes
 cp signed.raw bad.raw
 sed "s/\"rootHash\":\"$OTHER\"/\"rootHash\":\"$ROOT\"/" other.json >mixed.json
 put_sig bad.raw mixed.json
-check "a signature over another root hash: exit 1" run_rc 1 "$FV" verify bad.raw --trusted-cert=c.pem
+check "a signature over another root hash: exit 2" run_rc 2 "$FV" verify bad.raw --trusted-cert=c.pem
 check "  says so" grep -q "does not match root hash $ROOT" "$T/err"
 cp signed.raw bad.raw
 put_sig bad.raw other.json
