@@ -46,6 +46,21 @@ static int check_partition_option(const struct cli_opts *o,
 			 o->partition);
 }
 
+/* The image's table read, and --partition checked against it: 0, or the
+ * exit code (printed; nothing left to free). */
+static int read_image(const struct cli_opts *o, const char *image,
+		      struct ddi_image *img)
+{
+	struct fv_error err;
+	int r;
+
+	if ((r = ddi_image_read(image, img, &err)))
+		return cli_lib_error(r, &err);
+	if ((r = check_partition_option(o, img)))
+		ddi_image_free(img);
+	return r;
+}
+
 /* The name a message gives a partition: "partition 1 (root-x86-64,
  * label root-x86-64, UUID ...)". */
 static void partition_name(const struct gpt_partition *p, char *out, size_t len)
@@ -269,16 +284,13 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 int cli_ddi_verify(struct cli_opts *o, const char *image)
 {
 	struct ddi_image img;
-	struct fv_error err;
 	json_object *list = o->json ? json_object_new_array() : NULL;
 	int r, worst = EXIT_OK;
 
-	if ((r = ddi_image_read(image, &img, &err))) {
+	if ((r = read_image(o, image, &img))) {
 		json_object_put(list);
-		return cli_lib_error(r, &err);
+		return r;
 	}
-	if ((r = check_partition_option(o, &img)))
-		goto out;
 	for (size_t i = 0; i < img.nv; i++) {
 		if (!picked(o, &img.v[i]))
 			continue;
@@ -308,12 +320,10 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 	json_object *list = json_object_new_array();
 	int r;
 
-	if ((r = ddi_image_read(image, &img, &err))) {
+	if ((r = read_image(o, image, &img))) {
 		json_object_put(list);
-		return cli_lib_error(r, &err);
+		return r;
 	}
-	if ((r = check_partition_option(o, &img)))
-		goto out;
 	if (!o->json)
 		printf("Discoverable disk image %s: GPT of %u-byte sectors, "
 		       "disk UUID %s, %zu partitions\n",
@@ -416,10 +426,8 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	struct fv_error err;
 	int r;
 
-	if ((r = ddi_image_read(image, &img, &err)))
-		return cli_lib_error(r, &err);
-	if ((r = check_partition_option(o, &img)))
-		goto out;
+	if ((r = read_image(o, image, &img)))
+		return r;
 	r = EXIT_PARAMS;
 	for (size_t i = 0; i < img.nv; i++) {
 		if (!picked(o, &img.v[i]) ||
@@ -450,10 +458,8 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
-	if ((r = ddi_image_read(image, &img, &err)))
-		return cli_lib_error(r, &err);
-	if ((r = check_partition_option(o, &img)))
-		goto out;
+	if ((r = read_image(o, image, &img)))
+		return r;
 	for (size_t i = 0; i < img.nv; i++) {
 		if (!picked(o, &img.v[i]))
 			continue;

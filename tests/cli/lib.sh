@@ -42,6 +42,15 @@ flip() {
 	printf "$(printf '\\%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
+# repart_defs DIR DATA [sig]: systemd-repart's definitions of a root
+# partition copied from DATA with its tree (and its signature)
+repart_defs() {
+	mkdir -p "$1"
+	printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$2" >"$1/10-root.conf"
+	printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >"$1/20-verity.conf"
+	[ -z "${3:-}" ] || printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >"$1/30-sig.conf"
+}
+
 root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
 
 jqok() { jq -e "$@" >/dev/null; }

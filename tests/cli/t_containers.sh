@@ -30,14 +30,8 @@ have_repart=1
 command -v systemd-repart >/dev/null || have_repart=0
 if [ $have_repart = 1 ]; then
 	gen 91 $((6 << 20)) >root.data
-	defs() {
-		mkdir -p "$1"
-		printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$T/root.data" >"$1/10-root.conf"
-		printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >"$1/20-verity.conf"
-		[ -z "${2:-}" ] || printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >"$1/30-sig.conf"
-	}
-	defs signed.d sig
-	defs unsigned.d
+	repart_defs signed.d "$T/root.data" sig
+	repart_defs unsigned.d "$T/root.data"
 	quiet systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=k.pem \
 		--certificate=c.pem --dry-run=no --seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 signed.raw
 	quiet systemd-repart --empty=create --size=auto --definitions=unsigned.d --dry-run=no \

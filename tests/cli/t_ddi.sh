@@ -16,16 +16,8 @@ quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout k2.pem -out c2.pem -subj
 gen 81 $((6 << 20)) >root.data
 SEED=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57
 
-# DIR [signature]: repart.d for a root partition with its tree (and
-# signature)
-defs() {
-	mkdir -p "$1"
-	printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$T/root.data" >"$1/10-root.conf"
-	printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >"$1/20-verity.conf"
-	[ -z "${2:-}" ] || printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >"$1/30-sig.conf"
-}
-defs signed.d sig
-defs unsigned.d
+repart_defs signed.d "$T/root.data" sig
+repart_defs unsigned.d "$T/root.data"
 systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=k.pem --certificate=c.pem \
 	--dry-run=no --seed=$SEED --json=short signed.raw 2>repart.err >repart.json
 check "systemd-repart builds a signed DDI" test -s signed.raw

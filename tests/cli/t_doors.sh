@@ -158,12 +158,8 @@ check "  and checked with its key" sh -c "./doors avb verify s.img keys/rsa2048.
 check "  the registry through the library: an Android image" sh -c "./doors container s.img | grep -qx avb && ./doors container os.raw | grep -qx sidecar"
 if command -v systemd-repart >/dev/null; then
 	gen 85 $((4 << 20)) >ddi.data
-	for kind in signed unsigned; do
-		mkdir -p $kind.d
-		printf '[Partition]\nType=root\nCopyBlocks=%s\nVerity=data\nVerityMatchKey=root\n' "$T/ddi.data" >$kind.d/10-root.conf
-		printf '[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n' >$kind.d/20-verity.conf
-	done
-	printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >signed.d/30-sig.conf
+	repart_defs signed.d "$T/ddi.data" sig
+	repart_defs unsigned.d "$T/ddi.data"
 	systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=k.pem --certificate=c.pem \
 		--dry-run=no --seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 signed.raw >/dev/null 2>&1
 	systemd-repart --empty=create --size=auto --definitions=unsigned.d --dry-run=no \

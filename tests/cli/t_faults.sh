@@ -176,52 +176,41 @@ check "sign: $runs faulted runs, each a success or one line with the old signatu
 # for free), so a fault leaves the old image, the new one, or the old
 # footer from which the same run makes the new one
 cp -r "$TOP/tests/avb/keys" .
-gen 53 $((48 * 4096)) >a.data
-AVB_HT="--partition_name system --partition_size $((128 * 4096)) --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048"
-cp a.data a.old
-# shellcheck disable=SC2086
-"$FV" avb add_hashtree_footer --image a.old $AVB_HT --salt 01 >/dev/null
-cp a.old a.new
-# shellcheck disable=SC2086
-"$FV" avb add_hashtree_footer --image a.new $AVB_HT --salt 02 >/dev/null
-bad=0 runs=0
 reset_a() { cp a.old a; }
-RERUN=
-judge_a() { # WHAT N KIND: a failure leaves the old image, the new one, or
+judge_a() { # N KIND: a failure leaves the old image, the new one, or
 	# (written in place) the old footer, from which the same run without a
 	# fault makes the new image
 	local ok=0
 	if [ "$(cat rc)" = 0 ]; then
-		cmp -s a a.new || { echo "  $1, call $2 $3: exit 0 but not the new image" >&2; ok=1; }
+		cmp -s a a.new || { echo "  $SUB again, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
 	elif ! one_line; then
-		echo "  $1, call $2 $3: exit $(cat rc), no one-line message: $(head -2 err)" >&2
+		echo "  $SUB again, call $1 $2: exit $(cat rc), no one-line message: $(head -2 err)" >&2
 		ok=1
 	elif ! cmp -s a a.old && ! cmp -s a a.new &&
-		! { $RERUN >/dev/null 2>&1 && cmp -s a a.new; }; then
-		echo "  $1, call $2 $3: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
+		! { "$FV" avb "$SUB" --image a $ARGS --salt 02 >/dev/null 2>&1 && cmp -s a a.new; }; then
+		echo "  $SUB again, call $1 $2: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
 		ok=1
 	fi
-	no_temporary "$1" "$2" "$3" && return $ok
+	no_temporary "$SUB again" "$1" "$2" && return $ok
 }
-judge_ht() { judge_a "add_hashtree_footer again" "$@"; }
-RERUN="$FV avb add_hashtree_footer --image a $AVB_HT --salt 02"
-# shellcheck disable=SC2086
-each_fault reset_a judge_ht "$FV" avb add_hashtree_footer --image a $AVB_HT --salt 02
-check "avb add_hashtree_footer over a footer: $runs faulted runs, each a success or one line; the old image whole, or the new one" test $bad = 0
-
+# SUBCOMMAND DATA_FILE ARGS...: every I/O call of SUBCOMMAND (salt 02) over
+# the image it made from DATA_FILE with salt 01
+rerun_faults() {
+	SUB=$1 ARGS=${*:3}
+	cp "$2" a.old
+	# shellcheck disable=SC2086
+	"$FV" avb "$SUB" --image a.old $ARGS --salt 01 >/dev/null
+	cp a.old a.new
+	# shellcheck disable=SC2086
+	"$FV" avb "$SUB" --image a.new $ARGS --salt 02 >/dev/null
+	bad=0 runs=0
+	# shellcheck disable=SC2086
+	each_fault reset_a judge_a "$FV" avb "$SUB" --image a $ARGS --salt 02
+	check "avb $SUB over a footer: $runs faulted runs, each a success or one line; the old image, the new one, or the old footer its re-run makes new" test $bad = 0
+}
+gen 53 $((48 * 4096)) >a.data
+rerun_faults add_hashtree_footer a.data --partition_name system --partition_size $((128 * 4096)) --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048
 gen 54 $((20 * 4096)) >b.data
-AVB_H="--partition_name boot --partition_size $((64 * 4096)) --key keys/rsa2048.pem --algorithm SHA256_RSA2048"
-cp b.data a.old
-# shellcheck disable=SC2086
-"$FV" avb add_hash_footer --image a.old $AVB_H --salt 01 >/dev/null
-cp a.old a.new
-# shellcheck disable=SC2086
-"$FV" avb add_hash_footer --image a.new $AVB_H --salt 02 >/dev/null
-bad=0 runs=0
-judge_h() { judge_a "add_hash_footer again" "$@"; }
-RERUN="$FV avb add_hash_footer --image a $AVB_H --salt 02"
-# shellcheck disable=SC2086
-each_fault reset_a judge_h "$FV" avb add_hash_footer --image a $AVB_H --salt 02
-check "avb add_hash_footer over a footer: $runs faulted runs, each a success or one line; the old image whole, or the new one" test $bad = 0
+rerun_faults add_hash_footer b.data --partition_name boot --partition_size $((64 * 4096)) --key keys/rsa2048.pem --algorithm SHA256_RSA2048
 
 finish

@@ -5,13 +5,17 @@
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
 #include "check_main.h"
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/container/registry.h"
+#include "verity/trust.h"
 
 START_TEST(avb_descriptors_round_trip)
 {
@@ -226,6 +230,16 @@ START_TEST(ddi_signature_json)
 		"{\"rootHash\":"
 		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaa\",\"signature\":\"M!MCAQc=\"}",
+		/* a key given twice, also spelled with an escape: json-c
+		 * keeps the last, so the first would be read elsewhere */
+		"{\"rootHash\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		"bbbbbbbbbbbbbb\",\"rootHash\":"
+		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
+		"{\"root\\u0048ash\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		"bbbbbbbbbbbbbb\",\"rootHash\":"
+		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(buf, 0, sizeof(buf));
@@ -238,11 +252,138 @@ START_TEST(ddi_signature_json)
 }
 END_TEST
 
+/* The trust policy against its table (docs/trust.md), row by row. */
+START_TEST(trust_table)
+{
+	static const enum verity_container cs[] = {
+		VERITY_CONTAINER_PLAIN, VERITY_CONTAINER_SIDECAR,
+		VERITY_CONTAINER_AVB, VERITY_CONTAINER_DDI};
+	struct fv_error err;
+
+	for (size_t c = 0; c < 4; c++)
+		for (int sig = 0; sig < 3; sig++)
+			for (int an = 0; an < 3; an++)
+				for (int w = 0; w < 2; w++) {
+					struct verity_trust_ask a = {
+						cs[c], "img",
+						(enum verity_signature_from)sig,
+						(enum verity_anchor)an, w};
+					enum verity_anchor right =
+						cs[c] == VERITY_CONTAINER_AVB
+							? VERITY_ANCHOR_KEY
+							: VERITY_ANCHOR_CERT;
+					enum verity_trust t = 99;
+					int want, r = verity_trust_decide(
+							  &a, &t, &err);
+
+					if (an != VERITY_ANCHOR_NONE &&
+					    (enum verity_anchor)an != right)
+						want = -EINVAL;
+					else if (sig == VERITY_SIGNATURE_NONE)
+						want = an ? -EPERM : 0;
+					else if (an)
+						want = 0;
+					else
+						want = sig == VERITY_SIGNATURE_FOUND &&
+							       !w
+							       ? 0
+							       : -EINVAL;
+					ck_assert_msg(r == want,
+						      "%zu %d %d %d: %d", c,
+						      sig, an, w, r);
+					if (r)
+						ck_assert(strstr(err.msg,
+								 "img: "));
+					else
+						ck_assert_int_eq(
+							t, !sig ? VERITY_TRUST_UNSIGNED
+							: an	? VERITY_TRUST_CHECK
+								: VERITY_TRUST_UNCHECKED);
+				}
+}
+END_TEST
+
+static void put_file(const char *path, const void *p, size_t n, off_t at)
+{
+	FILE *f = fopen(path, "r+b");
+
+	if (!f)
+		f = fopen(path, "w+b");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseeko(f, at, SEEK_SET), 0);
+	ck_assert_uint_eq(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+/* The registry: one order, an image that reads two ways refused with
+ * both readings, --container's choice honoured only when it applies. */
+START_TEST(registry_order)
+{
+	char dir[] = "/tmp/fv-registry.XXXXXX", img[64], side[72];
+	static uint8_t zeros[8192];
+	uint8_t foot[AVB_FOOTER_SIZE] = "AVBf";
+	enum verity_container k;
+	struct fv_error err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(img, sizeof(img), "%s/os.raw", dir);
+	snprintf(side, sizeof(side), "%s/os.verity", dir);
+	put_file(img, zeros, sizeof(zeros), 0);
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 0);
+	ck_assert_int_eq(k, VERITY_CONTAINER_SIDECAR); /* reads no way */
+	put_file(img, "EFI PART", 8, 512);             /* a GPT header */
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 0);
+	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
+	put_file(img, foot, sizeof(foot), sizeof(zeros) - sizeof(foot));
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 -EINVAL);
+	ck_assert(strstr(err.msg, "reads two ways, as an Android image"));
+	ck_assert(strstr(err.msg, "and as a systemd disk image"));
+	ck_assert_int_eq(err.param, FV_PARAM_CONTAINER);
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_DDI,
+						   &k, &err),
+			 0);
+	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AVB,
+						   &k, &err),
+			 0);
+	ck_assert_int_eq(verity_container_identify(img,
+						   VERITY_CONTAINER_SIDECAR,
+						   &k, &err),
+			 -EINVAL);
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_PLAIN,
+						   &k, &err),
+			 -EINVAL);
+	put_file(side, zeros, 512, 0); /* os.verity beside it: three ways */
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 -EINVAL);
+	put_file(img, "\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00",
+		 12, 0); /* a sparse header first: refused before the rest */
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 -EINVAL);
+	ck_assert(strstr(err.msg, "sparse"));
+	unlink(side);
+	unlink(img);
+	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
+						   &k, &err),
+			 -ENODEV);
+	rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "containers"};
 
 	return run_unit(&u, UNIT_TESTS(avb_descriptors_round_trip,
 				       avb_footer_checks, gpt_checks,
-				       ddi_signature_json));
+				       ddi_signature_json, trust_table,
+				       registry_order));
 }
