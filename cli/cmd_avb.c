@@ -14,6 +14,7 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "verity/container/registry.h"
 #include "verity/storage/backing.h"
 #include "cli/text.h"
 #include "cli/pair.h"
@@ -817,6 +818,21 @@ int cli_avb_main(int argc, const char **argv)
 	if ((r = parse(s, argc - 1, argv + 1, &a))) {
 		free_strings(&a);
 		return r < 0 ? EXIT_OK : r;
+	}
+	/* the subcommands that read an Android image ask the registry that
+	 * it is one (a sparse image is refused with what makes a raw one) */
+	if ((s->bit & (S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
+		       S_EXTRACT_VBMETA)) &&
+	    a.image) {
+		enum verity_container kind;
+		struct fv_error err;
+
+		if ((r = verity_container_identify(a.image, VERITY_CONTAINER_AVB,
+						   &kind, &err))) {
+			r = cli_lib_error(r, &err);
+			free_strings(&a);
+			return r;
+		}
 	}
 	switch (s->bit) {
 	case S_HASHTREE:

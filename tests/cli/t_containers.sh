@@ -205,6 +205,12 @@ check "9: a re-run whose metadata reaches the old footer (8 roots over 2): made 
 # shellcheck disable=SC2086
 check "9: then the re-run completes, its new footer verified" sh -c "'$FV' avb add_hashtree_footer --image k9.img $K9 --salt 02 && '$FV' verify k9.img --key keys/rsa2048.pem"
 
+# ---- the avb subcommands that read an image ask the registry too ----
+{ printf '\072\377\046\355\001\000\000\000\034\000\014\000'; head -c 4084 /dev/zero; } >sp.img
+for sub in info_image verify_image calculate_vbmeta_digest erase_footer; do
+	check "avb $sub of an Android sparse image: refused, naming simg2img" sh -c "'$FV' avb $sub --image sp.img 2>'$T/esp'; test \$? = 1 && grep -q 'sp.img: an Android sparse image, not raw data: make a raw image first (simg2img sp.img IMAGE.raw)' '$T/esp'"
+done
+
 # ---- 10: sidecar files beside a signed DDI ----
 if [ $have_repart = 1 ]; then
 	cp signed.raw os.raw

@@ -50,15 +50,20 @@ static const struct row {
 	const char *name;
 	const char *words;
 	int (*probe)(const char *image);
+	const char *not_one; /* when asked for and not there */
 } rows[] = {
 	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
-	 avb_sparse_probe},
-	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe},
-	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", ddi_probe},
+	 avb_sparse_probe, NULL},
+	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
+	 "not an Android image: no AVB footer in its last 64 bytes and no "
+	 "vbmeta at byte 0"},
+	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", ddi_probe,
+	 "not a systemd disk image: no GPT header at sector 1 (of 512 or "
+	 "4096 bytes)"},
 	{VERITY_CONTAINER_SIDECAR, "sidecar",
-	 "an image with sidecar files (IMAGE.verity)", sidecar_probe},
-	{VERITY_CONTAINER_PLAIN, "plain", "a verity pair",
-	 NULL},
+	 "an image with sidecar files (IMAGE.verity)", sidecar_probe,
+	 "no sidecar tree beside it (IMAGE.verity)"},
+	{VERITY_CONTAINER_PLAIN, "plain", "a verity pair", NULL, NULL},
 };
 
 static const struct row *row_of(enum verity_container c)
@@ -104,6 +109,9 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_READ, err)))
 		return r;
 	verity_device_close(&d);
+	/* a sparse image is never read as raw bytes, whatever was asked */
+	if ((r = verity_container_refuse_sparse(image, err)))
+		return r;
 	if (asked == VERITY_CONTAINER_PLAIN)
 		return fv_fail(err, EINVAL,
 			       "%s: a plain pair is a data and a hash device, "
@@ -115,13 +123,11 @@ int verity_container_identify(const char *image, enum verity_container asked,
 		if (!w || !w->probe)
 			return fv_fail(err, EINVAL, "no such container");
 		if (!w->probe(image))
-			return fv_fail(err, EINVAL, "%s: is not %s", image,
-				       w->words);
+			return fv_fail(err, EINVAL, "%s: %s", image,
+				       w->not_one);
 		*kind = asked;
 		return 0;
 	}
-	if ((r = verity_container_refuse_sparse(image, err)))
-		return r;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (rows[i].kind == VERITY_CONTAINER_SPARSE || !rows[i].probe ||
 		    !rows[i].probe(image))
