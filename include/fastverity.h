@@ -342,10 +342,6 @@ void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
 const char *fv_avb_algorithm(const fv_avb *a);
 uint64_t fv_avb_rollback_index(const fv_avb *a);
 int fv_avb_signer_checked(const fv_avb *a);
-/* Since 0.5 (FASTVERITY_1.3): the trust policy's verdict on the vbmeta
- * as opened: FV_TRUST_CHECK with its signer's key checked, UNCHECKED
- * signed without a key, UNSIGNED. */
-enum fv_trust fv_avb_trust(const fv_avb *a);
 /* fv_verify and fv_repair of the image's pair: data, tree and parity
  * from the descriptor (o's FEC options are not used). A repair of a
  * signed image needs its signer checked (fv_avb_open with its key):
@@ -395,6 +391,10 @@ enum fv_trust {
 int fv_trust_decide(const char *container, enum fv_signature_from signature,
 		    enum fv_anchor anchor, int writes, const char *image,
 		    enum fv_trust *verdict);
+/* The policy's verdict on an Android image's vbmeta as fv_avb_open
+ * opened it: FV_TRUST_CHECK with its signer's key checked, UNCHECKED
+ * signed and opened without a key, UNSIGNED. */
+enum fv_trust fv_avb_trust(const fv_avb *a);
 
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop
