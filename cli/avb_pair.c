@@ -155,9 +155,9 @@ static void dump_text(const char *image, const struct avb_image *img,
 
 	cli_print_header(image, &cp->pair.params, "-", &cp->pair.layout,
 			 cp->pair.root);
-	printf("Android image:   \tpartition %.*s, data %" PRIu64
+	printf("Android image:   \tpartition %s, data %" PRIu64
 	       " bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",
-	       (int)d->name_len, (const char *)d->name, d->image_size,
+	       CLI_NAME(d->name, d->name_len), d->image_size,
 	       d->tree_offset, d->tree_size);
 	if (d->fec_num_roots)
 		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64

@@ -68,7 +68,8 @@ static void partition_name(const struct gpt_partition *p, char *out, size_t len)
 	const char *type = ddi_type_name(p->type);
 
 	snprintf(out, len, "partition %u (%s, label '%s', UUID %s)", p->index,
-		 type ? type : p->type, p->label, p->uuid);
+		 type ? type : p->type,
+		 CLI_NAME(p->label, strlen(p->label)), p->uuid);
 }
 
 struct ddi_report {
@@ -101,7 +102,8 @@ static void report(void *c, const struct verity_failure *f)
 		" (partition %u: %s, label '%s', UUID "
 		"%s; image byte %" PRIu64 ").\n",
 		cli_failure_words(f->kind), f->position, p->index,
-		type ? type : p->type, p->label, p->uuid,
+		type ? type : p->type, CLI_NAME(p->label, strlen(p->label)),
+		p->uuid,
 		p->offset + f->position);
 }
 
@@ -168,7 +170,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	const char **trusted;
 	size_t ntrusted;
 	enum verity_trust trust;
-	char data_name[256], hash_name[256];
+	char data_name[512], hash_name[512];
 	glob_t g;
 	int r, code;
 
@@ -334,7 +336,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		struct verity_pair pair;
 		struct verity_layout l;
 		struct verity_sig_check signer;
-		char data_name[256], hash_name[256], sig_name[256] = "";
+		char data_name[512], hash_name[512], sig_name[512] = "";
 
 		if (!picked(o, v))
 			continue;

@@ -259,6 +259,16 @@ avbtool add_hash_footer --image n13.img --partition_name "$(printf 'n13\nboot: S
 	--partition_size $((64 * 4096)) >/dev/null 2>&1
 check "13: a name with a newline prints no line of its own" sh -c "'$FV' avb verify_image --image n13.img >o13 2>&1; ! grep -q '^boot: Successfully' o13 && grep -q '^n13\\\\x0aboot: Successfully verified sha256 hash of x: Successfully verified' o13"
 
+if [ $have_repart = 1 ]; then
+	cp unsigned.raw l13.raw
+	cc -std=c11 -o gptfix "$TOP/tests/cli/gptfix.c" -lz || fail "gptfix does not build"
+	python3 -c 'import sys,struct
+f=open(sys.argv[1],"r+b"); f.seek(512+72); e=struct.unpack("<Q",f.read(8))[0]
+f.seek(e*512+56); f.write("x\nroot: verified.".encode("utf-16-le").ljust(72,b"\0"))' l13.raw
+	./gptfix l13.raw
+	check "13: a disk image's label with a newline: escaped in the verdict" sh -c "'$FV' verify l13.raw >'$T/o13b' 2>&1; grep -q \"label 'x\\\\\\\\x0aroot: verified.'\" '$T/o13b' && ! grep -q '^root: verified' '$T/o13b'"
+fi
+
 # ---- 14: a chain partition's name is a name, never a path ----
 quiet avbtool make_vbmeta_image --output v14.img --chain_partition ../../../../etc/passwd:1:keys/rsa4096.avbpubkey
 check "14: calculate_vbmeta_digest: a path as a name refused" run_rc 1 avbtool calculate_vbmeta_digest --image v14.img
