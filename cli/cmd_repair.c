@@ -154,7 +154,12 @@ int cmd_repair(struct cli_opts *o)
 	if (r)
 		goto out;
 	if (!cp.pair.fec.region.path) {
-		r = o->nargs == 1 && !cp.side.fec
+		r = cp.avb ? cli_error(-EINVAL,
+				       "repair: %s holds no parity it can use "
+				       "(fastverity avb add_hashtree_footer "
+				       "makes it, 4096-byte blocks)",
+				       o->args[0])
+		    : o->nargs == 1 && !cp.side.fec
 			    ? cli_error(-EINVAL,
 					"repair: %s holds no parity: requires "
 					"--fec-device",

@@ -316,7 +316,8 @@ else
 	skip "17: systemd-repart is not installed"
 fi
 
-# ---- 18: repair understands disk images ----
+# ---- 18: repair understands disk images (and Android images without parity) ----
+check "18: repair of an Android image without parity: one line, about the image" sh -c "'$FV' repair s6.img --key keys/rsa4096.pem 2>'$T/e18'; test \$? = 1 && test \$(wc -l <'$T/e18') = 1 && grep -q 's6.img holds no parity it can use' '$T/e18'"
 if [ $have_repart = 1 ]; then
 	check "18: repair DDI without parity: one line, about the disk image" run_rc 1 "$FV" repair signed.raw --trusted-cert=c.pem
 	check "  no sidecar words" sh -c "test \$(wc -l <'$T/err') = 1 && grep -qx 'fastverity: repair: signed.raw holds no parity: requires --fec-device' '$T/err'"
