@@ -79,10 +79,18 @@ static int in(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
 	return p >= base && n <= len && (size_t)(p - base) <= len - n;
 }
 
+/* [a, a + an) and [b, b + bn) share a byte. */
+static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
 /* What was accepted lies inside the blob, and a hashtree descriptor
- * made a pair lies inside the image. */
+ * made a pair lies inside the image; with the footer f, a pair the image
+ * makes (avb_image_pair) never has its vbmeta or footer inside data, tree
+ * or parity. */
 static void check(const uint8_t *img, size_t len, const uint8_t *blob,
-		  size_t blob_len)
+		  size_t blob_len, const struct avb_footer *f)
 {
 	struct avb_vbmeta v;
 	struct fv_error err;
@@ -103,6 +111,27 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		    (d->digest_len &&
 		     !in(d->digest, d->digest_len, d->raw, d->raw_size)))
 			abort();
+		if (d->tag == AVB_TAG_HASHTREE && f) {
+			struct avb_image ai = {.path = "fuzz", .file_size = len,
+					       .has_footer = 1, .footer = *f,
+					       .vbmeta = v};
+
+			if (!avb_image_pair(&ai, d, &pair, &unusable, &err))
+				for (int k = 0; k < 3; k++) {
+					uint64_t o = k == 0   ? 0
+						     : k == 1 ? d->tree_offset
+							      : d->fec_offset;
+					uint64_t n = k == 0   ? d->image_size
+						     : k == 1 ? d->tree_size
+							      : d->fec_size;
+
+					if (overlaps(f->vbmeta_offset,
+						     f->vbmeta_size, o, n) ||
+					    overlaps(len - AVB_FOOTER_SIZE,
+						     AVB_FOOTER_SIZE, o, n))
+						abort();
+				}
+		}
 		if (d->tag != AVB_TAG_HASHTREE ||
 		    avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
 			continue;
@@ -145,8 +174,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.vbmeta_offset > len ||
 		    f.vbmeta_size > len - f.vbmeta_offset)
 			abort();
-		check(img, len, img + f.vbmeta_offset, (size_t)f.vbmeta_size);
+		check(img, len, img + f.vbmeta_offset, (size_t)f.vbmeta_size,
+		      &f);
 	}
-	check(img, len, img, len);
+	check(img, len, img, len, NULL);
 	return 0;
 }
