@@ -806,8 +806,10 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 	int r;
 
 	*staged = 0;
+	/* no temporary file beside it (a directory that cannot be written):
+	 * in place, unless it must be staged */
 	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err)))
-		return r;
+		return must ? r : 0;
 	if (!ioctl(tmp.fd, FICLONE, d->fd)) {
 		in = (loff_t)bytes;
 		r = set_size(&tmp, bytes, err);
