@@ -12,9 +12,9 @@
 #include "cli/root.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
+#include "verity/container/registry.h"
 #include "verity/sign/signature.h"
 #include "verity/tree/superblock.h"
-#include "verity/container/registry.h"
 
 void cli_pair_free(struct cli_pair *cp)
 {
