@@ -549,56 +549,21 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 
 static int verify_hash(const char *image, const struct avb_descriptor *d)
 {
-	struct verity_device dev;
 	struct fv_error err;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), d->hash_algorithm, NULL);
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	uint8_t digest[EVP_MAX_MD_SIZE], *buf = malloc(1u << 20);
-	unsigned len = 0;
-	int r = 0;
+	int r = avb_hash_check(image, d, &err);
 
-	if (!md || !c || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
-	    !EVP_DigestUpdate(c, d->salt, d->salt_len)) {
-		r = cli_error(-EINVAL, "%s: cannot hash with %s", image,
-			      d->hash_algorithm);
-		goto out;
+	if (r == -EPERM) {
+		/* avbtool's line, as it prints it */
+		fprintf(stderr, "%s\n", err.msg);
+		return EXIT_PARAMS;
 	}
-	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err))) {
-		r = cli_lib_error(r, &err);
-		goto out;
-	}
-	for (uint64_t off = 0; !r && off < d->image_size; off += 1u << 20) {
-		size_t n = d->image_size - off < (1u << 20)
-				   ? (size_t)(d->image_size - off)
-				   : 1u << 20;
-
-		if ((r = verity_device_read(&dev, off, buf, n, &err)))
-			r = cli_lib_error(r, &err);
-		else
-			EVP_DigestUpdate(c, buf, n);
-	}
-	verity_device_close(&dev);
 	if (r)
-		goto out;
-	EVP_DigestFinal_ex(c, digest, &len);
-	if (d->digest_len &&
-	    (len != d->digest_len || memcmp(digest, d->digest, len))) {
-		fprintf(stderr,
-			"%s digest of %s does not match digest in "
-			"descriptor\n",
-			d->hash_algorithm, image);
-		r = EXIT_PARAMS;
-		goto out;
-	}
+		return cli_lib_error(r, &err);
 	printf("%s: Successfully verified %s hash of %s for image of %" PRIu64
 	       " bytes\n",
-	       CLI_NAME(d->name, d->name_len), d->hash_algorithm,
-	       image, d->image_size);
-out:
-	free(buf);
-	EVP_MD_CTX_free(c);
-	EVP_MD_free(md);
-	return r;
+	       CLI_NAME(d->name, d->name_len), d->hash_algorithm, image,
+	       d->image_size);
+	return EXIT_OK;
 }
 
 /* --expected_chain_partition NAME:LOCATION:KEY_PATH for name. */

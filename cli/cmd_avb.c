@@ -477,8 +477,7 @@ static int vb_options(const struct cli_avb_args *a, struct avb_vbmeta_opts *o,
 
 static int digest_size_known(const char *alg)
 {
-	if (!strcmp(alg, "sha1") || !strcmp(alg, "sha256") ||
-	    !strcmp(alg, "sha512"))
+	if (avb_digest_size(alg))
 		return 0;
 	return cli_error(-EINVAL,
 			 "--hash_algorithm: '%s' is not supported (sha1, "

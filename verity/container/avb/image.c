@@ -665,15 +665,14 @@ static int check_vbmeta_opts(const struct avb_vbmeta_opts *o,
 
 static unsigned digest_size_checked(const char *alg, struct fv_error *err)
 {
-	if (strcmp(alg, "sha1") && strcmp(alg, "sha256") &&
-	    strcmp(alg, "sha512")) {
+	unsigned n = avb_digest_size(alg);
+
+	if (!n)
 		fv_fail(err, EINVAL,
 			"hash algorithm '%s' is not supported (sha1, sha256, "
 			"sha512)",
 			alg);
-		return 0;
-	}
-	return ht_digest_size(alg);
+	return n;
 }
 
 /* The tree's bytes for an image of size bytes, avbtool's way: each level
@@ -1273,6 +1272,32 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 	EVP_MD_free(md);
 	EVP_MD_CTX_free(c);
 	return r;
+}
+
+int avb_hash_check(const char *path, const struct avb_descriptor *d,
+		   struct fv_error *err)
+{
+	struct verity_device dev;
+	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	unsigned ds = digest_size_checked(d->hash_algorithm, err);
+	int r;
+
+	if (!ds)
+		return -EINVAL;
+	if ((r = verity_device_open(&dev, path, VERITY_OPEN_READ, err)))
+		return r;
+	r = hash_image(&dev, d->image_size, d->hash_algorithm, d->salt,
+		       d->salt_len, digest, err);
+	verity_device_close(&dev);
+	if (r)
+		return r;
+	if (d->digest_len && (d->digest_len != ds ||
+			      memcmp(digest, d->digest, ds)))
+		return fv_fail(err, EPERM,
+			       "%s digest of %s does not match digest in "
+			       "descriptor",
+			       d->hash_algorithm, path);
+	return 0;
 }
 
 int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)

@@ -157,6 +157,12 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 		     const struct verity_run *run, const uint8_t *root,
 		     struct fv_error *err);
 void avb_hashtree_abort(struct avb_hashtree_job *job);
+/* A hash descriptor checked over the image at path: the salted digest of
+ * its first image_size bytes. -EPERM when it differs (avbtool's words,
+ * naming the digest and path); an empty digest (a persistent one) is
+ * not compared. */
+int avb_hash_check(const char *path, const struct avb_descriptor *d,
+		   struct fv_error *err);
 /* add_hash_footer: one digest of the whole data. */
 int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */

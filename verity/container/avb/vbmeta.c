@@ -118,8 +118,7 @@ static uint64_t round8(uint64_t n)
 	return (n + 7) & ~(uint64_t)7;
 }
 
-/* The named digest's size in bytes, 0 for one AVB does not use. */
-static unsigned digest_size_of(const char *name)
+unsigned avb_digest_size(const char *name)
 {
 	if (!strcmp(name, "sha1"))
 		return 20;
@@ -195,7 +194,7 @@ static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
 	x->name = d + fixed;
 	x->salt = x->name + x->name_len;
 	x->digest = x->salt + x->salt_len;
-	want = digest_size_of(x->hash_algorithm);
+	want = avb_digest_size(x->hash_algorithm);
 	if (x->digest_len && want && x->digest_len != want)
 		return fv_fail(err, EINVAL,
 			       "%s: %s descriptor: %s of %u bytes for %s (%u "

@@ -160,6 +160,10 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
 void avb_header_encode(const struct avb_header *h,
 		       uint8_t buf[AVB_HEADER_SIZE]);
 
+/* The size in bytes of a digest AVB descriptors use (sha1, sha256,
+ * sha512: the one list), 0 for any other name. */
+unsigned avb_digest_size(const char *name);
+
 /* 1 when name (len bytes) is a partition's name, never a path: 1 to 64
  * of the bytes partitions are named with (letters, digits, '_', '-',
  * and '.' anywhere but first), so that <dir>/<name><ext> stays in dir. */
