@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
 #include "verity/fec/repair.h"
 #include "verity/tree/format.h"
@@ -31,6 +32,20 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 	if ((r = verity_format(&pair, run, out, err))) {
 		avb_hashtree_abort(&job);
 		return r;
+	}
+	/* avbtool's parity under trees of other block sizes: the parity's
+	 * layout is asked of verity/fec, as its pass */
+	if (job.parity_apart) {
+		struct verity_fec_layout fl;
+
+		if ((r = verity_fec_layout_flat(job.fec_offset, AVB_FEC_BLOCK,
+						o->roots, job.fec_offset, &fl,
+						err)) ||
+		    (r = fec_encode_flat(&job.image, &fl, run->ht.threads,
+					 err))) {
+			avb_hashtree_abort(&job);
+			return r;
+		}
 	}
 	return avb_hashtree_end(o, &job, &pair, run, out->root, err);
 }

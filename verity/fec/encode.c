@@ -424,3 +424,19 @@ void fec_fused_free(struct fec_fused *f)
 	ht_buffer_free(f->planes, planes_bytes(f));
 	f->planes = NULL;
 }
+
+int fec_encode_flat(const struct verity_device *d,
+		    const struct verity_fec_layout *fl, unsigned threads,
+		    struct fv_error *err)
+{
+	struct fec_rs rs = {0};
+	struct fec_source src = {d, d, d, fl, NULL};
+	int r;
+
+	if ((r = fec_rs_init(&rs, fl->roots, err)))
+		return r;
+	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
+			    err);
+	fec_rs_free(&rs);
+	return r ? r : verity_device_flush(d, err);
+}

@@ -73,6 +73,12 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    unsigned threads, struct fec_pass_result *res,
 		    struct fv_error *err);
 
+/* The parity a flat layout describes (verity_fec_layout_flat) of d,
+ * written onto d and flushed. */
+int fec_encode_flat(const struct verity_device *d,
+		    const struct verity_fec_layout *fl, unsigned threads,
+		    struct fv_error *err);
+
 /* The parity of one round (or of a batch of consecutive rounds, len
  * bytes of each message position): src[i] holds symbol position i,
  * planes receives roots planes of len bytes, out the parity as stored

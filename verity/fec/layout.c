@@ -291,3 +291,30 @@ int verity_fec_describe(struct verity_pair *pair, struct fv_error *err)
 	verity_device_close(&d.hash);
 	return r;
 }
+
+int verity_fec_layout_flat(uint64_t covered, uint32_t block_size,
+			   unsigned roots, uint64_t offset,
+			   struct verity_fec_layout *fl, struct fv_error *err)
+{
+	memset(fl, 0, sizeof(*fl));
+	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
+		return fv_fail(err, EINVAL,
+			       "parity of %u roots is not supported (%d to %d)",
+			       roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if (!block_size || covered % block_size || offset < covered)
+		return fv_fail(err, EINVAL,
+			       "parity of %llu bytes in %u-byte blocks at %llu "
+			       "does not follow what it covers",
+			       (unsigned long long)covered, block_size,
+			       (unsigned long long)offset);
+	fl->roots = roots;
+	fl->rsn = FEC_RS_N - roots;
+	fl->block_size = block_size;
+	fl->data_blocks = covered / block_size;
+	fl->blocks = fl->data_blocks;
+	fl->rounds = fec_rounds(fl->blocks, roots);
+	fl->offset = offset;
+	fl->parity_bytes = fl->rounds * roots * block_size;
+	fl->on_hash_device = 1;
+	return 0;
+}

@@ -20,6 +20,14 @@ int verity_fec_layout_compute(const struct verity_params *p,
 			      struct verity_fec_layout *fl,
 			      struct fv_error *err);
 
+/* The parity of bytes [0, covered) of one device read as blocks of
+ * block_size (covered a multiple of it), stored at offset on the same
+ * device: the geometry avbtool's parity has under trees of other block
+ * sizes (docs/android.md). */
+int verity_fec_layout_flat(uint64_t covered, uint32_t block_size,
+			   unsigned roots, uint64_t offset,
+			   struct verity_fec_layout *fl, struct fv_error *err);
+
 /* Refuses a parity area that overlaps the data or the hash area (of the
  * same file, however named), or does not fit a block device. */
 int verity_fec_check_devices(const struct verity_layout *l,

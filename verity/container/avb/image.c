@@ -23,10 +23,6 @@
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
 
-/* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
- * tree's block size. */
-#define AVB_FEC_BLOCK 4096u
-
 static uint64_t round_up(uint64_t n, uint64_t m)
 {
 	return (n + m - 1) / m * m;
@@ -961,36 +957,6 @@ static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
 	return 0;
 }
 
-/* Parity of [0, covered) of the image, as 4096-byte blocks, at
- * fec_offset: the geometry avbtool's parity has when the tree's block
- * size is not 4096. */
-static int parity_pass(const struct verity_device *d, uint64_t covered,
-		       uint64_t fec_offset, unsigned roots, unsigned threads,
-		       struct fv_error *err)
-{
-	struct verity_fec_layout fl;
-	struct fec_rs rs = {0};
-	struct fec_source src = {d, d, d, &fl, NULL};
-	int r;
-
-	memset(&fl, 0, sizeof(fl));
-	fl.roots = roots;
-	fl.rsn = FEC_RS_N - roots;
-	fl.block_size = AVB_FEC_BLOCK;
-	fl.data_blocks = covered / AVB_FEC_BLOCK;
-	fl.blocks = fl.data_blocks;
-	fl.rounds = fec_rounds(fl.blocks, roots);
-	fl.offset = fec_offset;
-	fl.parity_bytes = fl.rounds * roots * AVB_FEC_BLOCK;
-	fl.on_hash_device = 1;
-	if ((r = fec_rs_init(&rs, roots, err)))
-		return r;
-	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
-			    err);
-	fec_rs_free(&rs);
-	return r ? r : verity_device_flush(d, err);
-}
-
 /* Writes the blob to the file named by --output_vbmeta_image. */
 static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
 			     struct fv_error *err)
@@ -1157,14 +1123,29 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 			}
 		}
 	}
-	/* in place over the footer: the padding after the data zeroed;
-	 * otherwise the file cut to the data and grown with zeros, and a
-	 * failure leaves the data alone, without a footer */
-	if (job->old_end)
-		r = zero_range(d, job->original,
-			       job->image_size - job->original, err);
-	else if (!(r = set_size(d, job->original, err)))
-		r = set_size(d, job->image_size, err);
+	/* in place over the footer: the padding after the data and after
+	 * the tree zeroed; otherwise the file cut to the data and grown with
+	 * zeros to the parity's end, and a failure leaves the data alone,
+	 * without a footer */
+	{
+		uint64_t tree_end = job->image_size + tree_size;
+		uint64_t end = job->fec_offset +
+			       (o->fec ? parity_bytes(job->fec_offset, o->roots)
+				       : 0);
+
+		if (job->old_end) {
+			if (!(r = zero_range(d, job->original,
+					     job->image_size - job->original,
+					     err)))
+				r = zero_range(d, tree_end,
+					       job->fec_offset - tree_end, err);
+		} else if (!(r = set_size(d, job->original, err))) {
+			r = set_size(d, end, err);
+		}
+	}
+	/* parity of another geometry than the tree's: made apart, after
+	 * the tree (verity/ops.c) */
+	job->parity_apart = o->fec && !pair->fec.region.path;
 	if (r) {
 		avb_hashtree_abort(job);
 		return r;
@@ -1210,17 +1191,7 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 	uint64_t end = job->fec_offset + fec_size;
 	int r;
 
-	/* the tree's padding to 4096 zeros: grown, or zeroed in place */
-	if ((r = job->old_end ? zero_range(d, job->image_size + tree_size,
-					   job->fec_offset -
-						   (job->image_size + tree_size),
-					   err)
-			      : set_size(d, end, err)))
-		goto fail;
-	if (o->fec && !pair->fec.region.path &&
-	    (r = parity_pass(d, job->fec_offset, job->fec_offset, o->roots,
-			     run->ht.threads, err)))
-		goto fail;
+	(void)run;
 	hashtree_descriptor(o, job, tree_size, fec_size, root, &ht);
 	r = footer_vbmeta(o, &ht, &blob, err);
 	if (!r)

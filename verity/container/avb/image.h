@@ -12,6 +12,10 @@
 #include "verity/container/avb/vbmeta.h"
 #include "verity/tree/pair.h"
 
+/* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
+ * tree's block size. */
+#define AVB_FEC_BLOCK 4096u
+
 /* Android sparse images start with this (little-endian) magic. */
 #define AVB_SPARSE_MAGIC 0xed26ff3au
 
@@ -145,6 +149,9 @@ struct avb_hashtree_job {
 	size_t salt_len;
 	unsigned digest_size;
 	int staged; /* made beside the old image (which a failure keeps) */
+	int parity_apart; /* the parity is of 4096-byte blocks under a tree
+			   * of others: made after the tree, over
+			   * [0, fec_offset) of the image */
 	uint64_t old_end; /* written in place over an old footer, which
 			   * ends the file until the new one is written */
 };
