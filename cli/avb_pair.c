@@ -128,7 +128,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 		cp->avb_key_sha1[0] = 0;
 	/* messages about the parity name the image */
 	if (cp->pair.fec.region.path)
-		o->fec_device = (char *)image;
+		cp->fec_name = image;
 	if (unusable)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "

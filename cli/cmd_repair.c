@@ -21,6 +21,7 @@ struct repair_out {
 	const struct cli_opts *o;
 	json_object *repaired, *unrepaired;
 	uint64_t nrepaired, nunrepaired;
+	const char *fec_name; /* the parity, as messages name it */
 };
 
 static void describe(const struct verity_failure *f, char *buf, size_t len)
@@ -106,7 +107,7 @@ static void print_text(const struct repair_out *ro,
 	char roots[160];
 
 	if (fl->roots_source != VERITY_ROOTS_GIVEN) {
-		cli_fec_roots_text(fl, ro->o->fec_device, roots, sizeof(roots));
+		cli_fec_roots_text(fl, ro->fec_name, roots, sizeof(roots));
 		printf("FEC: %s.\n", roots);
 	}
 	if (res->bad_blocks)
@@ -136,7 +137,7 @@ int cmd_repair(struct cli_opts *o)
 	struct verity_outcome out;
 	struct cli_progress pr;
 	struct fv_error err;
-	struct repair_out ro = {o, NULL, NULL, 0, 0};
+	struct repair_out ro = {o, NULL, NULL, 0, 0, NULL};
 	int r;
 
 	if (o->nargs == 1) {
@@ -179,6 +180,7 @@ int cmd_repair(struct cli_opts *o)
 		r = EXIT_PARAMS;
 		goto out;
 	}
+	ro.fec_name = cp.fec_name;
 	run.flags = o->repair;
 	run.event = on_event;
 	run.ctx = &ro;

@@ -48,14 +48,14 @@ static void fec_event(void *c, enum verity_repair_event ev,
 			f->position);
 }
 
-static void print_fec(const struct cli_opts *o,
+static void print_fec(const struct cli_opts *o, const struct cli_pair *cp,
 		      const struct verity_fec_layout *fl,
 		      const struct verity_fec_result *fr)
 {
 	char roots[160];
 
 	if (fr->bad_blocks || fr->stale_codewords || o->verbose) {
-		cli_fec_roots_text(fl, o->fec_device, roots, sizeof(roots));
+		cli_fec_roots_text(fl, cp->fec_name, roots, sizeof(roots));
 		fprintf(stderr, "FEC: %s.\n", roots);
 	}
 	if (fr->bad_blocks)
@@ -251,7 +251,7 @@ int cmd_verify(struct cli_opts *o)
 	} else {
 		print_summary(&vr, &out.res);
 		if (out.has_fec)
-			print_fec(o, &out.layout.fec, &out.fec);
+			print_fec(o, &cp, &out.layout.fec, &out.fec);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
 	r = cli_verdict(&out.res);

@@ -60,7 +60,7 @@ static int read_signature(struct cli_pair *cp)
 	return 0;
 }
 
-int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
+int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp)
 {
 	struct verity_pair *pair = &cp->pair;
@@ -76,6 +76,8 @@ int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 	pair->root_size = ht_digest_size(pair->params.hash_name);
 	if (!pair->fec.region.path && cli_fec_params(o, &pair->fec))
 		return EXIT_PARAMS;
+	if (!cp->fec_name)
+		cp->fec_name = o->fec_device;
 	if (!cp->signature_path)
 		cp->signature_path = o->root_hash_signature;
 	return read_signature(cp);
@@ -174,18 +176,21 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 					 o->args[0],
 					 verity_container_words(kind),
 					 o->action);
+		struct cli_opts side = *o; /* the options, with the sidecars
+					     * where none were given */
+
 		if (verity_sidecar_names(o->args[0], &cp->side, &err))
 			return cli_lib_error(-ENOMEM, &err);
 		/* explicit options win over the sidecars */
-		if (!o->root_hash_file)
-			o->root_hash_file = cp->side.roothash;
+		if (!side.root_hash_file)
+			side.root_hash_file = cp->side.roothash;
 		verity_sidecar_pair(&cp->side, o->args[0], pair,
 				    &cp->signature_path);
 		/* the sidecar parity takes --fec-roots as --fec-device does */
-		if (!o->fec_device && pair->fec.region.path)
-			o->fec_device = cp->side.fec;
+		if (!side.fec_device && pair->fec.region.path)
+			side.fec_device = cp->side.fec;
 		pair->fec.region.path = NULL;
-		if ((r = cli_pair_make(o, o->args[0], pair->hash.path, NULL,
+		if ((r = cli_pair_make(&side, o->args[0], pair->hash.path, NULL,
 				       cp)))
 			return r;
 		return pair_trust(o, cp, VERITY_CONTAINER_SIDECAR);

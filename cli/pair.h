@@ -18,6 +18,8 @@ struct cli_progress;
 struct cli_pair {
 	struct verity_pair pair;
 	enum verity_trust trust;    /* the policy's verdict (verity/trust.h) */
+	const char *fec_name;       /* the parity's file, as messages name it
+				     * (--fec-device, IMAGE.fec, the image) */
 	struct verity_sidecar side; /* <image>'s sidecar names */
 	const char *signature_path; /* the signature file, or NULL */
 	uint8_t *signature;         /* its bytes */
@@ -54,7 +56,7 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
  * --root-hash-file): parameters from the superblock or the options, the
  * parity and signature options. */
-int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
+int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
 void cli_pair_free(struct cli_pair *cp);
 /* FASTVERITY_SHA256 (portable, two-way, three-way): the SHA-256 kernel
