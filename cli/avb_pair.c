@@ -20,7 +20,7 @@
 
 int cli_refuse_sparse(const char *path)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r = verity_container_refuse_sparse(path, &err);
 
 	return r ? cli_lib_error(r, &err) : 0;
@@ -52,7 +52,7 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 			const struct avb_image *img, enum verity_trust *trust)
 {
 	const struct avb_header *h = &img->vbmeta.h;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *blob = NULL;
 	size_t len = 0;
 	char sha1[41] = "";
@@ -89,7 +89,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	const struct avb_descriptor *d;
 	const char *opt = parameter_option(o);
 	struct avb_image img;
-	struct fv_error err;
+	struct ht_error err;
 	enum verity_trust trust;
 	int r, unusable = 0;
 
@@ -179,7 +179,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 {
 	struct cli_pair cp;
 	struct avb_image img;
-	struct fv_error err;
+	struct ht_error err;
 	const struct avb_descriptor *d;
 	int r;
 

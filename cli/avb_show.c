@@ -364,7 +364,7 @@ static json_object *json_info(const struct avb_image *img)
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *const *inputs, size_t ninputs)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	for (size_t i = 0; i < ninputs; i++)
@@ -382,7 +382,7 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 int cli_avb_info(const struct cli_avb_args *a)
 {
 	struct avb_image img;
-	struct fv_error err;
+	struct ht_error err;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = stdout;
@@ -496,7 +496,7 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 	struct verity_pair pair;
 	struct verity_outcome out;
 	struct bad_blocks bad = {0, 0};
-	struct fv_error err;
+	struct ht_error err;
 	int fec_unusable, r;
 
 	(void)a;
@@ -549,7 +549,7 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 
 static int verify_hash(const char *image, const struct avb_descriptor *d)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r = avb_hash_check(image, d, &err);
 
 	if (r == -EPERM) {
@@ -574,7 +574,7 @@ static int expected_chain(const struct cli_avb_args *a,
 	*found = 0;
 	for (size_t i = 0; i < a->nexpected; i++) {
 		const char *s = a->expected[i], *c1 = strchr(s, ':'), *c2;
-		struct fv_error err;
+		struct ht_error err;
 		char *end;
 		unsigned long loc;
 		int r;
@@ -784,7 +784,7 @@ static int judge_signer(const char *image, const struct avb_image *img,
 			: VERITY_SIGNATURE_NONE,
 		want->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE, 0};
 	enum verity_trust trust;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if ((r = verity_trust_decide(&ask, &trust, &err)))
@@ -819,7 +819,7 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 		      struct verity_run *run)
 {
 	struct avb_image img;
-	struct fv_error err;
+	struct ht_error err;
 	const char *alg;
 	int r;
 
@@ -859,7 +859,7 @@ int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
 		return cli_error(-EINVAL,
 				 "avb verify_image: --image is required");
 	if (a->key) {
-		struct fv_error err;
+		struct ht_error err;
 
 		if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
 			return cli_lib_error(r, &err);

@@ -44,7 +44,7 @@ void bench_run_fec(struct bench_report *rep, double total)
 
 	for (size_t k = 0; k < nroots; k++) {
 		struct fec_rs rs;
-		struct fv_error err;
+		struct ht_error err;
 		int ok = 0;
 
 		if (!buf || !out)

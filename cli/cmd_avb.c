@@ -431,7 +431,7 @@ static int vb_options(const struct cli_avb_args *a, struct avb_vbmeta_opts *o,
 			return cli_error(-ENOMEM, "out of memory");
 		parts->props[i].key = parts->names[k];
 		if (file) {
-			struct fv_error err;
+			struct ht_error err;
 			size_t len;
 			int r = verity_read_file(
 				colon + 1, "property file", AVB_MAX_VBMETA,
@@ -542,7 +542,7 @@ static int footer(const struct cli_avb_args *a, int hashtree)
 	struct avb_footer_opts f;
 	struct vb_parts parts;
 	uint8_t salt[VERITY_MAX_SALT_SIZE];
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if ((r = footer_options(a, hashtree, &f, salt)) ||
@@ -603,7 +603,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 {
 	struct avb_vbmeta_opts o;
 	struct vb_parts parts;
-	struct fv_error err;
+	struct ht_error err;
 	uint64_t padding = 0;
 	int r;
 
@@ -651,7 +651,7 @@ out:
 
 static int extract_key(const struct cli_avb_args *a)
 {
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *blob;
 	size_t len;
 	int r;
@@ -668,7 +668,7 @@ static int extract_key(const struct cli_avb_args *a)
 
 static int erase(const struct cli_avb_args *a)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if (!a->image)
@@ -685,7 +685,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
 	struct avb_image img;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t d[EVP_MAX_MD_SIZE];
 	unsigned len = 0;
 	int r = 0;
@@ -757,7 +757,7 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 {
 	struct avb_image img;
 	struct avb_buf b = {0};
-	struct fv_error err;
+	struct ht_error err;
 	uint64_t padding = 0;
 	int r;
 
@@ -824,7 +824,7 @@ int cli_avb_main(int argc, const char **argv)
 		       S_EXTRACT_VBMETA)) &&
 	    a.image) {
 		enum verity_container kind;
-		struct fv_error err;
+		struct ht_error err;
 
 		if ((r = verity_container_identify(a.image, VERITY_CONTAINER_AVB,
 						   &kind, &err))) {

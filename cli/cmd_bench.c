@@ -39,7 +39,7 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 			   uint64_t size, const struct bench_data *b)
 {
 	struct verity_params p;
-	struct fv_error err;
+	struct ht_error err;
 
 	verity_params_default(&p);
 	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
@@ -88,7 +88,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 			  unsigned threads, double budget)
 {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	struct fv_error err;
+	struct ht_error err;
 	unsigned runs = 0;
 	double t0 = cli_now(), t;
 
@@ -329,7 +329,7 @@ int cmd_bench(struct cli_opts *o)
 	struct verity_device dev;
 	struct ht_options opt;
 	struct cli_progress pr;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *data = NULL;
 	size_t k = 0;
 	uint64_t size = 64ULL << 20;

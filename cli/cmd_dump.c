@@ -17,7 +17,7 @@ int cmd_dump(struct cli_opts *o)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	char uuid[37];
 	int r;
 

@@ -17,7 +17,7 @@
 static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 {
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	struct fv_error err;
+	struct ht_error err;
 
 	verity_hex_encode(root, size, hex);
 	/* whole or not at all: a temporary file renamed over the old one */
@@ -32,7 +32,7 @@ static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 static int prune_sidecars(const struct verity_sidecar *side,
 			  const struct verity_pair *pair, int signed_now)
 {
-	struct fv_error err;
+	struct ht_error err;
 	unsigned removed;
 
 	if (verity_sidecar_prune(side, pair, signed_now, &removed, &err))
@@ -54,7 +54,7 @@ static int prune_sidecars(const struct verity_sidecar *side,
 static int format_pair(struct cli_opts *o, struct verity_sidecar *side,
 		       struct verity_pair *pair)
 {
-	struct fv_error err;
+	struct ht_error err;
 
 	memset(pair, 0, sizeof(*pair));
 	if (o->sidecar) {
@@ -103,7 +103,7 @@ int cmd_format(struct cli_opts *o)
 	struct verity_run run;
 	struct verity_outcome out;
 	struct cli_progress pr;
-	struct fv_error err;
+	struct ht_error err;
 	const struct verity_params *p = &pair.params;
 	const struct verity_layout *l = &out.layout;
 	char uuid[37] = "";

@@ -48,7 +48,7 @@ static int open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		     int made)
 {
 	struct verity_run run;
-	struct fv_error err;
+	struct ht_error err;
 	int r = made;
 
 	memset(&run, 0, sizeof(run));
@@ -129,7 +129,7 @@ int cmd_create(struct cli_opts *o)
 int cmd_close(struct cli_opts *o)
 {
 	struct verity_active st;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if (o->nargs != 1)
@@ -273,7 +273,7 @@ static void status_json(const char *name, const struct verity_active *st)
 int cmd_status(struct cli_opts *o)
 {
 	struct verity_active st;
-	struct fv_error err;
+	struct ht_error err;
 	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256];
 	const char *name;
 	int r;

@@ -136,7 +136,7 @@ int cmd_repair(struct cli_opts *o)
 	struct verity_run run;
 	struct verity_outcome out;
 	struct cli_progress pr;
-	struct fv_error err;
+	struct ht_error err;
 	struct repair_out ro = {o, NULL, NULL, 0, 0, NULL};
 	int r;
 

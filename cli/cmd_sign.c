@@ -21,7 +21,7 @@
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	struct fv_error err;
+	struct ht_error err;
 
 	if (verity_write_file(path, "the signature", buf, len, &err))
 		return cli_lib_error(-EIO, &err);
@@ -31,7 +31,7 @@ static int write_file(const char *path, const uint8_t *buf, size_t len)
 /* The first line of a passphrase file (a regular file of at most 4 KiB). */
 static int read_passphrase_file(const char *path, char **out)
 {
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *text;
 	size_t len;
 	int r = verity_read_file(path, "passphrase file", 4096, &text, &len,
@@ -78,7 +78,7 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 {
 	struct verity_signer signer;
 	char *pass = NULL;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *der;
 	size_t len;
 	int r;

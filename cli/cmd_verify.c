@@ -197,7 +197,7 @@ int cmd_verify(struct cli_opts *o)
 	struct verity_outcome out;
 	struct cli_progress pr;
 	struct verify_report vr;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	memset(&vr, 0, sizeof(vr));

@@ -51,7 +51,7 @@ static int check_partition_option(const struct cli_opts *o,
 static int read_image(const struct cli_opts *o, const char *image,
 		      struct ddi_image *img)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if ((r = ddi_image_read(image, img, &err)))
@@ -165,7 +165,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	struct verity_run run;
 	struct verity_outcome out;
 	struct cli_progress pr;
-	struct fv_error err;
+	struct ht_error err;
 	struct ddi_report rep = {o, v, NULL};
 	const char **trusted;
 	size_t ntrusted;
@@ -318,7 +318,7 @@ out:
 int cli_ddi_dump(struct cli_opts *o, const char *image)
 {
 	struct ddi_image img;
-	struct fv_error err;
+	struct ht_error err;
 	json_object *list = json_object_new_array();
 	int r;
 
@@ -425,7 +425,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	struct ddi_image img;
 	struct verity_pair pair;
 	struct verity_run run;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if ((r = read_image(o, image, &img)))
@@ -455,7 +455,7 @@ out:
 int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
 	struct ddi_image img;
-	struct fv_error err;
+	struct ht_error err;
 	const struct ddi_verity *v = NULL;
 	int r;
 

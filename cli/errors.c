@@ -32,39 +32,39 @@ int cli_exit_code(int r)
 char *cli_last_error;
 
 /* The library's parameters as the command's options. */
-static const struct fv_param_names option_names[FV_PARAM_COUNT] = {
-	[FV_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
-	[FV_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
-	[FV_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
-	[FV_PARAM_FEC_OFFSET] = {"--fec-offset=%llu", "--fec-offset"},
-	[FV_PARAM_PASSPHRASE] = {"--key-passphrase-file",
+static const struct ht_param_names option_names[HT_PARAM_COUNT] = {
+	[HT_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
+	[HT_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
+	[HT_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
+	[HT_PARAM_FEC_OFFSET] = {"--fec-offset=%llu", "--fec-offset"},
+	[HT_PARAM_PASSPHRASE] = {"--key-passphrase-file",
 				 "--key-passphrase-file"},
-	[FV_PARAM_DRY_RUN] = {"repair without --dry-run",
+	[HT_PARAM_DRY_RUN] = {"repair without --dry-run",
 			      "repair without --dry-run"},
-	[FV_PARAM_CONTAINER] = {"--container", "--container"},
-	[FV_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
+	[HT_PARAM_CONTAINER] = {"--container", "--container"},
+	[HT_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
 				   "--trusted-cert=<cert.pem>"},
-	[FV_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
+	[HT_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
 };
 
-int cli_lib_error(int r, const struct fv_error *err)
+int cli_lib_error(int r, const struct ht_error *err)
 {
 	char fix[512];
 
-	if (err->param == FV_PARAM_NONE)
+	if (err->param == HT_PARAM_NONE)
 		return cli_error(r, "%s", err->msg);
-	if (err->param == FV_PARAM_CONTAINER)
+	if (err->param == HT_PARAM_CONTAINER)
 		return cli_error(r, "%.*s (name one: --container=%s or "
 				    "--container=%s)",
 				 (int)err->problem_len, err->msg,
 				 verity_container_name(err->value[0]),
 				 verity_container_name(err->value[1]));
 	/* the fix again, with the option that makes it */
-	fv_render_fix(err, option_names, fix, sizeof(fix));
+	ht_render_fix(err, option_names, fix, sizeof(fix));
 	return cli_error(r, "%.*s (%s)", (int)err->problem_len, err->msg, fix);
 }
 
-int cli_write_error(int r, const struct fv_error *err)
+int cli_write_error(int r, const struct ht_error *err)
 {
 	return cli_lib_error(r == -EBUSY ? -EINVAL : r, err);
 }

@@ -28,10 +28,10 @@ int cli_exit_code(int r);
  * repair): a device another user holds (-EBUSY: mounted, mapped) is a
  * device that must not be given, exit 1; exit 5 stays for a mapping name
  * in use (open, close). */
-int cli_write_error(int r, const struct fv_error *err);
+int cli_write_error(int r, const struct ht_error *err);
 /* cli_error() for the library's message, its fix (when it has one of a
  * parameter) said with the option that sets it. */
-int cli_lib_error(int r, const struct fv_error *err);
+int cli_lib_error(int r, const struct ht_error *err);
 /* "# <msg>" on stderr with --debug. */
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -81,7 +81,7 @@ void cli_hint_no_superblock(const char *data, const char *hash,
 			(unsigned long long)(off - 4096));
 }
 
-int cli_no_superblock(int r, const struct fv_error *err, const char *data,
+int cli_no_superblock(int r, const struct ht_error *err, const char *data,
 		      const char *hash, uint64_t hash_offset)
 {
 	int none = !cli_superblock_at(hash, hash_offset), rc;

@@ -9,8 +9,8 @@
 /* A superblock that could not be read: veritysetup's line when there is
  * none ("Device X is not a valid VERITY device."), the library's
  * message, and a hint. Returns the exit code. */
-struct fv_error;
-int cli_no_superblock(int r, const struct fv_error *err, const char *data,
+struct ht_error;
+int cli_no_superblock(int r, const struct ht_error *err, const char *data,
 		      const char *hash, uint64_t hash_offset);
 /* 1 when path holds a superblock's magic (or an interrupted format's
  * marker) at off. */

@@ -27,7 +27,7 @@ void cli_pair_free(struct cli_pair *cp)
  * the options with --no-superblock. */
 static int tree_params(const struct cli_opts *o, struct verity_pair *pair)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if (cli_params_from_opts(o, &pair->params, 0))
@@ -46,7 +46,7 @@ static int tree_params(const struct cli_opts *o, struct verity_pair *pair)
  * --root-hash-signature, or the sidecar one. */
 static int read_signature(struct cli_pair *cp)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if (!cp->signature_path)
@@ -86,7 +86,7 @@ int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum verity_container *kind)
 {
-	struct fv_error err;
+	struct ht_error err;
 	int asked = VERITY_CONTAINER_AUTO, r;
 
 	if (o->container &&
@@ -127,7 +127,7 @@ int cli_trust(const struct cli_opts *o, enum verity_container container,
 {
 	struct verity_trust_ask ask = {container, image, signature,
 				       VERITY_ANCHOR_NONE, writes};
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	if ((r = cli_anchor(o, &ask.anchor)))
@@ -160,7 +160,7 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct verity_pair *pair = &cp->pair;
 	enum verity_container kind;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	memset(cp, 0, sizeof(*cp));

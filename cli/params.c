@@ -110,7 +110,7 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 	if (!o->salt) {
 		p->salt_size = for_format ? 32 : 0;
 		if (for_format) {
-			struct fv_error err;
+			struct ht_error err;
 
 			if (verity_random(p->salt, 32, &err))
 				return cli_lib_error(-EIO, &err);
@@ -180,7 +180,7 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 					 o->uuid);
 	} else if (for_format) {
 		uint8_t rnd[16];
-		struct fv_error err;
+		struct ht_error err;
 
 		if (verity_random(rnd, sizeof(rnd), &err))
 			return cli_lib_error(-EIO, &err);

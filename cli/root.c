@@ -18,7 +18,7 @@
 
 static int read_root_file(const char *path, char *buf, size_t size)
 {
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *text;
 	size_t len, bad;
 	int r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text,

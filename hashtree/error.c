@@ -4,23 +4,23 @@
 #include <string.h>
 
 /* The library's words for its parameters. */
-static const struct fv_param_names library_names[FV_PARAM_COUNT] = {
-	[FV_PARAM_DATA_BLOCKS] = {"a data block count of %llu",
+static const struct ht_param_names library_names[HT_PARAM_COUNT] = {
+	[HT_PARAM_DATA_BLOCKS] = {"a data block count of %llu",
 				  "the data block count"},
-	[FV_PARAM_HASH_OFFSET] = {"a hash offset of %llu", "the hash offset"},
-	[FV_PARAM_FEC_ROOTS] = {"%llu roots", "the roots"},
-	[FV_PARAM_FEC_OFFSET] = {"an FEC offset of %llu", "the FEC offset"},
-	[FV_PARAM_PASSPHRASE] = {"its passphrase", "its passphrase"},
-	[FV_PARAM_DRY_RUN] = {"a repair for real, not a dry run",
+	[HT_PARAM_HASH_OFFSET] = {"a hash offset of %llu", "the hash offset"},
+	[HT_PARAM_FEC_ROOTS] = {"%llu roots", "the roots"},
+	[HT_PARAM_FEC_OFFSET] = {"an FEC offset of %llu", "the FEC offset"},
+	[HT_PARAM_PASSPHRASE] = {"its passphrase", "its passphrase"},
+	[HT_PARAM_DRY_RUN] = {"a repair for real, not a dry run",
 			      "a repair for real, not a dry run"},
-	[FV_PARAM_CONTAINER] = {"the container", "the container"},
-	[FV_PARAM_TRUSTED_CERT] = {"the signer's certificate",
+	[HT_PARAM_CONTAINER] = {"the container", "the container"},
+	[HT_PARAM_TRUSTED_CERT] = {"the signer's certificate",
 				   "the signer's certificate"},
-	[FV_PARAM_TRUSTED_KEY] = {"the signer's public key",
+	[HT_PARAM_TRUSTED_KEY] = {"the signer's public key",
 				  "the signer's public key"},
 };
 
-int fv_fail(struct fv_error *err, int errnum, const char *fmt, ...)
+int ht_fail(struct ht_error *err, int errnum, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
@@ -29,17 +29,17 @@ int fv_fail(struct fv_error *err, int errnum, const char *fmt, ...)
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 		err->problem_len = strlen(err->msg);
-		err->param = FV_PARAM_NONE;
+		err->param = HT_PARAM_NONE;
 		err->fix[0] = '\0';
 	}
 	return -errnum;
 }
 
-void fv_render_fix(const struct fv_error *err,
-		   const struct fv_param_names names[FV_PARAM_COUNT], char *out,
+void ht_render_fix(const struct ht_error *err,
+		   const struct ht_param_names names[HT_PARAM_COUNT], char *out,
 		   size_t len)
 {
-	const struct fv_param_names *n = &names[err->param];
+	const struct ht_param_names *n = &names[err->param];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -66,7 +66,7 @@ void fv_render_fix(const struct fv_error *err,
 	}
 }
 
-int fv_fail_fix(struct fv_error *err, int errnum, enum fv_param param,
+int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 		uint64_t v0, uint64_t v1, const char *fix, const char *fmt, ...)
 {
 	char rendered[512];
@@ -82,7 +82,7 @@ int fv_fail_fix(struct fv_error *err, int errnum, enum fv_param param,
 	err->value[0] = v0;
 	err->value[1] = v1;
 	snprintf(err->fix, sizeof(err->fix), "%s", fix);
-	fv_render_fix(err, library_names, rendered, sizeof(rendered));
+	ht_render_fix(err, library_names, rendered, sizeof(rendered));
 	snprintf(err->msg + err->problem_len,
 		 sizeof(err->msg) - err->problem_len, " (%s)", rendered);
 	return -errnum;

@@ -8,32 +8,32 @@
 #include <stdint.h>
 
 /* Room for a message naming a few paths of PATH_MAX bytes whole. */
-#define FV_ERROR_MAX (3 * 4096)
+#define HT_ERROR_MAX (3 * 4096)
 
 /* The parameter a message's fix sets. The library names it in its own
  * words; a caller with its own names for parameters (the command: its
- * options) renders the fix again with them (fv_render_fix). */
-enum fv_param {
-	FV_PARAM_NONE,
-	FV_PARAM_DATA_BLOCKS, /* the data block count */
-	FV_PARAM_HASH_OFFSET, /* the hash offset */
-	FV_PARAM_FEC_ROOTS,   /* the parity's roots */
-	FV_PARAM_FEC_OFFSET,  /* the parity's offset */
-	FV_PARAM_PASSPHRASE,  /* the key's passphrase or token PIN */
-	FV_PARAM_DRY_RUN,     /* a repair for real, not a dry run */
-	FV_PARAM_CONTAINER,   /* the container an image is read as: value[0]
+ * options) renders the fix again with them (ht_render_fix). */
+enum ht_param {
+	HT_PARAM_NONE,
+	HT_PARAM_DATA_BLOCKS, /* the data block count */
+	HT_PARAM_HASH_OFFSET, /* the hash offset */
+	HT_PARAM_FEC_ROOTS,   /* the parity's roots */
+	HT_PARAM_FEC_OFFSET,  /* the parity's offset */
+	HT_PARAM_PASSPHRASE,  /* the key's passphrase or token PIN */
+	HT_PARAM_DRY_RUN,     /* a repair for real, not a dry run */
+	HT_PARAM_CONTAINER,   /* the container an image is read as: value[0]
 			       * and value[1] the two readings (enum
 			       * verity_container) */
-	FV_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
-	FV_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
+	HT_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
+	HT_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
 				* must have */
-	FV_PARAM_COUNT
+	HT_PARAM_COUNT
 };
 
-struct fv_error {
-	char msg[FV_ERROR_MAX]; /* the whole message: problem (fix) */
+struct ht_error {
+	char msg[HT_ERROR_MAX]; /* the whole message: problem (fix) */
 	size_t problem_len;     /* the problem's length, before " (fix)" */
-	enum fv_param param;    /* FV_PARAM_NONE: no fix to render again */
+	enum ht_param param;    /* HT_PARAM_NONE: no fix to render again */
 	uint64_t value[2];      /* the values the fix suggests */
 	char fix[256];          /* the fix's template: %0 the parameter, %1 the
 				 * parameter set to value[0], %2 value[0] alone, %3
@@ -41,27 +41,27 @@ struct fv_error {
 };
 
 /* Sets the message (printf-style) and returns -errnum, so that callers can
- * write `return fv_fail(err, EINVAL, "...")`. err may be NULL. */
-int fv_fail(struct fv_error *err, int errnum, const char *fmt, ...)
+ * write `return ht_fail(err, EINVAL, "...")`. err may be NULL. */
+int ht_fail(struct ht_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* The same with a fix that sets param (values v0, v1): the message is
  * the problem (printf-style), then " (fix)", the fix template rendered in
  * the library's words. */
-int fv_fail_fix(struct fv_error *err, int errnum, enum fv_param param,
+int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 		uint64_t v0, uint64_t v1, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
 /* How a caller names each parameter: set to a value (a printf format of
  * one unsigned long long), and alone. */
-struct fv_param_names {
+struct ht_param_names {
 	const char *with_value;
 	const char *alone;
 };
 
 /* err's fix rendered with names[param] into out. */
-void fv_render_fix(const struct fv_error *err,
-		   const struct fv_param_names names[FV_PARAM_COUNT], char *out,
+void ht_render_fix(const struct ht_error *err,
+		   const struct ht_param_names names[HT_PARAM_COUNT], char *out,
 		   size_t len);
 
 #endif

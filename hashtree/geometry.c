@@ -20,18 +20,18 @@ static uint32_t log2_floor(uint64_t v)
 
 int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 		     uint32_t data_block_size, uint32_t hash_block_size,
-		     uint32_t digest_size, int hash_type, struct fv_error *err)
+		     uint32_t digest_size, int hash_type, struct ht_error *err)
 {
 	uint64_t pos = 0;
 
 	memset(g, 0, sizeof(*g));
 	if (!ht_block_size_valid(data_block_size) ||
 	    !ht_block_size_valid(hash_block_size))
-		return fv_fail(err, EINVAL, "unsupported block size");
+		return ht_fail(err, EINVAL, "unsupported block size");
 	if (data_blocks == 0)
-		return fv_fail(err, EINVAL, "no data blocks to protect");
+		return ht_fail(err, EINVAL, "no data blocks to protect");
 	if (digest_size == 0 || digest_size > hash_block_size)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"digest of %u bytes does not fit a %u-byte hash block",
 			digest_size, hash_block_size);
@@ -41,7 +41,7 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 	g->digest_size = digest_size;
 	g->bits = log2_floor(hash_block_size / digest_size);
 	if (g->bits == 0)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"a %u-byte hash block holds only one %u-byte digest",
 			hash_block_size, digest_size);
@@ -55,7 +55,7 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 	       ((data_blocks - 1) >> (g->bits * g->levels)) != 0)
 		g->levels++;
 	if (g->levels > HT_MAX_LEVELS)
-		return fv_fail(err, EINVAL, "hash tree too deep");
+		return ht_fail(err, EINVAL, "hash tree too deep");
 
 	for (int i = (int)g->levels - 1; i >= 0; i--) {
 		uint32_t shift = g->bits * (uint32_t)(i + 1);
@@ -68,7 +68,7 @@ int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 		g->level_first[i] = pos;
 		g->level_blocks[i] = n;
 		if (pos + n < pos)
-			return fv_fail(err, EOVERFLOW, "hash area overflow");
+			return ht_fail(err, EOVERFLOW, "hash area overflow");
 		pos += n;
 	}
 	g->tree_blocks = pos;

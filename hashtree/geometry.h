@@ -32,7 +32,7 @@ int ht_block_size_valid(uint64_t v);
 /* Computes the geometry; -EINVAL with a message for impossible inputs. */
 int ht_geometry_init(struct ht_geometry *g, uint64_t data_blocks,
 		     uint32_t data_block_size, uint32_t hash_block_size,
-		     uint32_t digest_size, int hash_type, struct fv_error *err);
+		     uint32_t digest_size, int hash_type, struct ht_error *err);
 
 static inline uint32_t ht_digests_per_block(const struct ht_geometry *g)
 {

@@ -37,25 +37,25 @@ OSSL_LIB_CTX *ht_crypto_libctx(void)
 
 /* Fetches alg from the private context and checks it is implemented by the
  * default provider (the CPU), never by an engine or an offload driver. */
-static EVP_MD *fetch_digest(const char *alg, struct fv_error *err)
+static EVP_MD *fetch_digest(const char *alg, struct ht_error *err)
 {
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
 	const OSSL_PROVIDER *prov;
 	EVP_MD *md;
 
 	if (!ctx) {
-		fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
+		ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
 		return NULL;
 	}
 	md = EVP_MD_fetch(ctx, alg, NULL);
 	if (!md) {
-		fv_fail(err, EINVAL, "hash algorithm %s not supported", alg);
+		ht_fail(err, EINVAL, "hash algorithm %s not supported", alg);
 		return NULL;
 	}
 	prov = EVP_MD_get0_provider(md);
 	if (!prov || strcmp(OSSL_PROVIDER_get0_name(prov), "default") != 0) {
 		EVP_MD_free(md);
-		fv_fail(err, EINVAL,
+		ht_fail(err, EINVAL,
 			"hash algorithm %s does not come from OpenSSL's "
 			"default provider",
 			alg);
@@ -97,16 +97,16 @@ static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
 }
 
 int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
-		   const uint8_t *salt, size_t salt_size, struct fv_error *err)
+		   const uint8_t *salt, size_t salt_size, struct ht_error *err)
 {
 	int size;
 
 	memset(h, 0, sizeof(*h));
 	if (hash_type != 0 && hash_type != 1)
-		return fv_fail(err, EINVAL, "unsupported hash type %d",
+		return ht_fail(err, EINVAL, "unsupported hash type %d",
 			       hash_type);
 	if (salt_size > HT_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "salt of %zu bytes is too long (at most %d)",
 			       salt_size, HT_MAX_SALT_SIZE);
 	h->hash_type = hash_type;
@@ -124,7 +124,7 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 	size = EVP_MD_get_size(h->md);
 	if (size <= 0 || size > HT_MAX_DIGEST_SIZE) {
 		ht_hasher_free(h);
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"hash algorithm %s has an unsupported digest size",
 			alg);
@@ -158,7 +158,7 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		if (!h->salted || !EVP_DigestInit_ex2(h->salted, h->md, NULL) ||
 		    !EVP_DigestUpdate(h->salted, salt, salt_size)) {
 			ht_hasher_free(h);
-			return fv_fail(err, ENOMEM,
+			return ht_fail(err, ENOMEM,
 				       "cannot set up hash algorithm %s", alg);
 		}
 	}
@@ -175,7 +175,7 @@ void ht_hasher_free(struct ht_hasher *h)
 
 static int hash_generic(const struct ht_hasher *h, const uint8_t *blocks,
 			size_t block_size, size_t count, uint8_t *out,
-			size_t out_stride, struct fv_error *err)
+			size_t out_stride, struct ht_error *err)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int ok = ctx != NULL;
@@ -193,7 +193,7 @@ static int hash_generic(const struct ht_hasher *h, const uint8_t *blocks,
 		ok = ok && EVP_DigestFinal_ex(ctx, out + i * out_stride, NULL);
 	}
 	EVP_MD_CTX_free(ctx);
-	return ok ? 0 : fv_fail(err, ENOMEM, "hashing failed in OpenSSL");
+	return ok ? 0 : ht_fail(err, ENOMEM, "hashing failed in OpenSSL");
 }
 
 void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice)
@@ -206,7 +206,7 @@ void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice)
 
 int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t block_size, size_t count, uint8_t *out,
-		   size_t out_stride, struct fv_error *err)
+		   size_t out_stride, struct ht_error *err)
 {
 	if (h->path == HT_PATH_FAST && h->sha1) {
 		sha1_finup_many(&h->sha1_state, blocks, block_size, count, out,

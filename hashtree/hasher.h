@@ -51,7 +51,7 @@ struct ht_hasher {
 /* Sets up hashing for digest alg ("sha256", "sha1", ...). Returns 0, or
  * -EINVAL for an algorithm the default provider does not offer. */
 int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
-		   const uint8_t *salt, size_t salt_size, struct fv_error *err);
+		   const uint8_t *salt, size_t salt_size, struct ht_error *err);
 void ht_hasher_free(struct ht_hasher *h);
 /* On the fast path, runs the kernel choice picks (the fastest by
  * default); nothing on the generic path. */
@@ -64,7 +64,7 @@ unsigned ht_digest_size(const char *alg);
  * to out + i * out_stride. Safe to call from several threads at once. */
 int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t block_size, size_t count, uint8_t *out,
-		   size_t out_stride, struct fv_error *err);
+		   size_t out_stride, struct ht_error *err);
 
 /* OpenSSL, loaded without its configuration file in a private library
  * context with only the default provider. Returns NULL on failure. */

@@ -8,7 +8,7 @@
 
 #include "tree_internal.h"
 
-static void fail_pass(struct level_pass *lp, int r, const struct fv_error *err)
+static void fail_pass(struct level_pass *lp, int r, const struct ht_error *err)
 {
 	pthread_mutex_lock(&lp->lock);
 	if (!lp->error) {
@@ -57,7 +57,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct level_pass *lp = w->lp;
-	struct fv_error err;
+	struct ht_error err;
 
 	for (;;) {
 		uint64_t wi = atomic_fetch_add(&lp->next_window, 1), bytes = 0;
@@ -143,7 +143,7 @@ static void plan_windows(struct level_pass *lp, unsigned threads)
 	lp->windows = (lp->parents + lp->window - 1) / lp->window;
 }
 
-int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
+int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 {
 	struct worker workers[HT_MAX_THREADS];
 	pthread_t tids[HT_MAX_THREADS];
@@ -173,7 +173,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err)
 		r = ht_worker_init(&workers[i], lp, i);
 		started = i + 1;
 		if (r)
-			fv_fail(err, ENOMEM, "out of memory");
+			ht_fail(err, ENOMEM, "out of memory");
 	}
 	if (!r) {
 		unsigned spawned = 1;

@@ -9,14 +9,14 @@
 /* Hashes the top hash block, or the only data block, as the root does. */
 static int compute_root(const struct ht_geometry *g, const struct ht_hasher *h,
 			const struct ht_io *io, uint8_t *root,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	size_t size = g->levels ? g->hash_block_size : g->data_block_size;
 	uint8_t *buf = malloc(size);
 	int r;
 
 	if (!buf)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	if (g->levels)
 		r = io->read_tree(io->ctx, g->level_first[g->levels - 1] * size,
 				  buf, size, err);
@@ -58,7 +58,7 @@ struct pass {
 
 /* Runs one level: its parent blocks from its children. */
 static int run_level(struct pass *ps, uint32_t level, int *fused_up,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	const struct ht_geometry *g = ps->g;
 	struct trust *tr = ps->tr;
@@ -96,7 +96,7 @@ static int run_level(struct pass *ps, uint32_t level, int *fused_up,
 
 /* Every level: leaves first for a build; top first for a check, so that
  * each level's parents are judged before their children are. */
-static int run_levels(struct pass *ps, struct fv_error *err)
+static int run_levels(struct pass *ps, struct ht_error *err)
 {
 	static const struct ht_options defaults = {.threads = 1};
 	const struct ht_geometry *g = ps->g;
@@ -106,7 +106,7 @@ static int run_levels(struct pass *ps, struct fv_error *err)
 	if (!ps->opt)
 		ps->opt = &defaults;
 	if (!zero)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	r = ht_hash_blocks(ps->h, zero, g->data_block_size, 1, ps->zero_digest,
 			   HT_MAX_DIGEST_SIZE, err);
 	free(zero);
@@ -127,7 +127,7 @@ static int run_levels(struct pass *ps, struct fv_error *err)
 
 int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
-	     uint8_t *root, struct fv_error *err)
+	     uint8_t *root, struct ht_error *err)
 {
 	struct pass ps = {
 		.g = g, .h = h, .io = io, .opt = opt, .mode = PASS_BUILD};
@@ -138,7 +138,7 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 
 /* The top block (or the only data block) against the root, reported when
  * it fails; its trust, and whether its children are proven without it. */
-static int judge_top(struct pass *ps, const uint8_t *root, struct fv_error *err)
+static int judge_top(struct pass *ps, const uint8_t *root, struct ht_error *err)
 {
 	const struct ht_geometry *g = ps->g;
 	struct ht_verify_result *res = ps->res;
@@ -181,7 +181,7 @@ static int judge_top(struct pass *ps, const uint8_t *root, struct fv_error *err)
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
 	      const uint8_t *root, struct ht_verify_result *res,
-	      struct fv_error *err)
+	      struct ht_error *err)
 {
 	size_t bytes = (size_t)((g->tree_blocks + 7) / 8 + 1);
 	struct trust tr = {calloc(1, bytes), calloc(1, bytes), 0};
@@ -198,7 +198,7 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	if (!tr.untrusted || !tr.proven_bad) {
 		free(tr.untrusted);
 		free(tr.proven_bad);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	r = judge_top(&ps, root, err);
 	if (!r)
@@ -210,7 +210,7 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 
 int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
-		 struct fv_error *err)
+		 struct ht_error *err)
 {
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
 	size_t hbs = g->hash_block_size, csize;
@@ -241,7 +241,7 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 	if (!block || !kids) {
 		free(block);
 		free(kids);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	if (g->levels > 1)
 		r = io->read_tree(io->ctx, g->level_first[g->levels - 2] * hbs,

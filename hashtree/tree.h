@@ -16,11 +16,11 @@
 struct ht_io {
 	void *ctx;
 	int (*read_data)(void *ctx, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err);
+			 struct ht_error *err);
 	int (*read_tree)(void *ctx, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err);
+			 struct ht_error *err);
 	int (*write_tree)(void *ctx, uint64_t off, const void *buf, size_t len,
-			  struct fv_error *err);
+			  struct ht_error *err);
 	/* Optional. Says whether data offset off lies in a hole (reads as
 	 * zeros) and where that hole or data extent ends. */
 	int (*data_extent)(void *ctx, uint64_t off, int *is_hole,
@@ -36,7 +36,7 @@ struct ht_io {
 	 * worker < opt->threads (at least 1) says which thread calls, so
 	 * that each can keep its own state. Non-zero stops the build. */
 	int (*data_seen)(void *ctx, unsigned worker, uint64_t first,
-			 const uint8_t *blocks, size_t n, struct fv_error *err);
+			 const uint8_t *blocks, size_t n, struct ht_error *err);
 	/* Optional. Asks for data [off, off + len) to be read into the
 	 * cache without waiting for it (a hint: nothing is returned). Called
 	 * from one thread of its own, ahead of the workers' reads, so that a
@@ -107,7 +107,7 @@ struct ht_verify_result {
  * the number of threads. */
 int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
-	     uint8_t *root, struct fv_error *err);
+	     uint8_t *root, struct ht_error *err);
 
 /* Where the top of the tree stands against the root hash, from at most
  * one hash block and its children (the tree's top two levels). */
@@ -125,7 +125,7 @@ enum ht_top {
 };
 int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
-		 struct fv_error *err);
+		 struct ht_error *err);
 
 /* Checks the root, then every level from the top down: a block is judged
  * against its parent only when the parent is proven, so a damaged hash
@@ -140,6 +140,6 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
 	      const uint8_t *root, struct ht_verify_result *res,
-	      struct fv_error *err);
+	      struct ht_error *err);
 
 #endif

@@ -68,7 +68,7 @@ struct level_pass {
 	uint64_t done_bytes;
 	int prefetch_stop; /* the workers are done: the prefetcher stops */
 	atomic_int error;
-	struct fv_error err;
+	struct ht_error err;
 	struct ht_verify_result res;
 };
 
@@ -108,7 +108,7 @@ void ht_worker_free(struct worker *w);
 /* Hashes window wi and writes it (build) or compares it (verify),
  * keeping what it found in w; *bytes: the child bytes it read. */
 int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes,
-		  struct fv_error *err);
+		  struct ht_error *err);
 
 /* Adds the counts of b to a. */
 static inline void ht_result_add(struct ht_verify_result *a,
@@ -124,6 +124,6 @@ static inline void ht_result_add(struct ht_verify_result *a,
 
 /* pool.c: the workers, the order windows are handed out and published
  * in (ht_window_run, then the commit), one-way on window.c. */
-int ht_level_run(struct level_pass *lp, unsigned threads, struct fv_error *err);
+int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err);
 
 #endif

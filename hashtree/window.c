@@ -49,7 +49,7 @@ static int64_t plan_children(struct worker *w, uint64_t c, size_t n)
 }
 
 static int read_children(const struct level_pass *lp, uint64_t first, size_t n,
-			 uint8_t *buf, struct fv_error *err)
+			 uint8_t *buf, struct ht_error *err)
 {
 	const struct ht_geometry *g = lp->g;
 
@@ -120,7 +120,7 @@ static int parent_untrusted(const struct level_pass *lp, uint64_t p)
  * each one that cannot be read (EIO) is zeros here and marked, the
  * others are read. Any other error stops the check. */
 static int read_one_by_one(struct worker *w, uint64_t c, size_t n, uint8_t *buf,
-			   struct fv_error *err)
+			   struct ht_error *err)
 {
 	const struct level_pass *lp = w->lp;
 
@@ -156,7 +156,7 @@ static uint8_t *chunk_of(struct worker *w)
  * bytes of a 4 KiB block), so the digests then go a parent at a time. */
 static int put_digests(const struct level_pass *lp, uint8_t *dst,
 		       uint64_t first_parent, uint64_t c, size_t n,
-		       const uint8_t *src, size_t size, struct fv_error *err)
+		       const uint8_t *src, size_t size, struct ht_error *err)
 {
 	const struct ht_geometry *g = lp->g;
 	uint32_t per = ht_digests_per_block(g);
@@ -192,7 +192,7 @@ static int put_digests(const struct level_pass *lp, uint8_t *dst,
  * chunk at a time across parent boundaries, so that small blocks cost
  * one read and one call per chunk, not per parent. */
 static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
@@ -218,7 +218,7 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 			if (!src) {
 				src = chunk_of(w);
 				r = src ? read_children(lp, c, n, w->chunk, err)
-					: fv_fail(err, ENOMEM, "out of memory");
+					: ht_fail(err, ENOMEM, "out of memory");
 				if (r == -EIO && lp->mode == PASS_VERIFY)
 					r = read_one_by_one(w, c, n, w->chunk,
 							    err);
@@ -239,7 +239,7 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 
 /* Computes parent blocks [p0, p0 + np) into w->computed, zero-padded. */
 static int hash_window(struct worker *w, uint64_t p0, size_t np,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	const struct level_pass *lp = w->lp;
 	size_t k = 0;
@@ -397,7 +397,7 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 /* Verify: the np stored parents from tree offset off; those that cannot
  * be read are zeros, marked. */
 static int read_parents(struct worker *w, uint64_t off, size_t np,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct level_pass *lp = w->lp;
 	size_t hbs = lp->g->hash_block_size;
@@ -423,7 +423,7 @@ static int read_parents(struct worker *w, uint64_t off, size_t np,
  * their level-1 parents (the window starts on a level-1 block's first
  * child), written where level 1 is. */
 static int hash_up(struct worker *w, uint64_t p0, size_t np,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
@@ -441,7 +441,7 @@ static int hash_up(struct worker *w, uint64_t p0, size_t np,
 }
 
 int ht_window_run(struct worker *w, uint64_t wi, uint64_t *bytes_out,
-		  struct fv_error *err)
+		  struct ht_error *err)
 {
 	struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;

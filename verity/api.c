@@ -93,7 +93,7 @@ API const char *fastverity_version(void)
 
 /* --- errors ---------------------------------------------------------- */
 
-static _Thread_local char last_error[FV_ERROR_MAX];
+static _Thread_local char last_error[HT_ERROR_MAX];
 
 API const char *fv_last_error(void)
 {
@@ -101,7 +101,7 @@ API const char *fv_last_error(void)
 }
 
 /* Keeps err's message as this thread's last error; returns r. */
-static int keep(int r, const struct fv_error *err)
+static int keep(int r, const struct ht_error *err)
 {
 	if (r)
 		snprintf(last_error, sizeof(last_error), "%s", err->msg);
@@ -142,7 +142,7 @@ API fv_params *fv_params_new(void)
 {
 	fv_params *p = calloc(1, sizeof(*p));
 	uint8_t rnd[16];
-	struct fv_error err;
+	struct ht_error err;
 
 	if (!p)
 		return out_of_memory();
@@ -249,7 +249,7 @@ API int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len)
 API int fv_params_set_uuid(fv_params *p, const char *uuid)
 {
 	uint8_t rnd[16];
-	struct fv_error err;
+	struct ht_error err;
 
 	NEED(p);
 	if (!uuid) {
@@ -328,7 +328,7 @@ API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 {
 	struct verity_region region = {hash_path, 0, 0};
 	struct verity_params q;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(p);
@@ -344,7 +344,7 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
 {
 	struct verity_layout l;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(p);
@@ -365,7 +365,7 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 
 API int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE])
 {
-	struct fv_error err;
+	struct ht_error err;
 
 	NEED(p);
 	NEED(sb);
@@ -383,7 +383,7 @@ API int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE])
 API int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE])
 {
 	struct verity_params q;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(p);
@@ -462,7 +462,7 @@ API int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
 
 API int fv_options_set_flags(fv_options *o, unsigned flags)
 {
-	struct fv_error err;
+	struct ht_error err;
 
 	NEED(o);
 	if (flags & ~((1u << VERITY_NFLAGS) - 1))
@@ -573,7 +573,7 @@ API int fv_fec_info(const fv_params *p, const char *hash_path,
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(p);
@@ -620,7 +620,7 @@ API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	fv_result *made;
 	int r;
 
@@ -696,7 +696,7 @@ static int check(struct verity_pair *pair, const fv_options *o, int repair,
 {
 	struct verity_run run;
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	fv_result *made;
 	int r;
 
@@ -850,7 +850,7 @@ API int fv_sign(const char *key, const char *cert, const char *passphrase,
 		size_t *len)
 {
 	struct verity_signer s = {key, cert, passphrase, NULL, embed_cert};
-	struct fv_error err;
+	struct ht_error err;
 
 	NEED(key);
 	NEED(cert);
@@ -865,7 +865,7 @@ API int fv_signature_check(const uint8_t *sig, size_t len,
 			   const char *root_hex, char **signer)
 {
 	struct verity_sig_check res;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(sig);
@@ -892,7 +892,7 @@ API int fv_open(const char *name, fv_params *p, const char *data_path,
 {
 	struct verity_pair pair;
 	struct verity_run run;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(name);
@@ -908,7 +908,7 @@ API int fv_open(const char *name, fv_params *p, const char *data_path,
 
 API int fv_close(const char *name, enum fv_close_how how)
 {
-	struct fv_error err;
+	struct ht_error err;
 	enum verity_close_how way =
 		how == FV_CLOSE_DEFERRED          ? VERITY_CLOSE_DEFERRED
 		: how == FV_CLOSE_CANCEL_DEFERRED ? VERITY_CLOSE_CANCEL_DEFERRED
@@ -923,7 +923,7 @@ API int fv_close(const char *name, enum fv_close_how how)
 
 API int fv_status_get(const char *name, fv_status **st)
 {
-	struct fv_error err;
+	struct ht_error err;
 	fv_status *s;
 	int r;
 
@@ -1048,7 +1048,7 @@ static int avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 			? VERITY_SIGNATURE_FOUND
 			: VERITY_SIGNATURE_NONE,
 		anchor, writes};
-	struct fv_error err;
+	struct ht_error err;
 	int r = verity_trust_decide(&ask, trust, &err);
 
 	return r ? keep(r, &err) : 0;
@@ -1056,7 +1056,7 @@ static int avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 
 static int avb_signer(const fv_avb *a, const char *key_path)
 {
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *blob;
 	size_t len;
 	int r, same;
@@ -1074,7 +1074,7 @@ static int avb_signer(const fv_avb *a, const char *key_path)
 
 API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 {
-	struct fv_error err;
+	struct ht_error err;
 	fv_avb *a;
 	int unusable, r;
 
@@ -1108,7 +1108,7 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 	r = avb_image_pair(&a->img, a->ht, &a->pair, &unusable, &err);
 	if (!r &&
 	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len)))
-		r = fv_fail(&err, ENOMEM, "out of memory");
+		r = ht_fail(&err, ENOMEM, "out of memory");
 	if (r) {
 		fv_avb_free(a);
 		return keep(r, &err);
@@ -1222,7 +1222,7 @@ _Static_assert((int)FV_SIGNATURE_FOUND == (int)VERITY_SIGNATURE_FOUND &&
 API int fv_container_of(const char *image, const char *asked, const char **name)
 {
 	enum verity_container kind;
-	struct fv_error err;
+	struct ht_error err;
 	int want = VERITY_CONTAINER_AUTO, r;
 
 	NEED(image);
@@ -1245,7 +1245,7 @@ API int fv_trust_decide(const char *container, enum fv_signature_from signature,
 	int c = verity_container_by_name(container);
 	struct verity_trust_ask ask;
 	enum verity_trust t;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 
 	NEED(verdict);

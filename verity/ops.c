@@ -12,7 +12,7 @@
 #include "verity/trust.h"
 
 int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err)
+		     struct verity_outcome *out, struct ht_error *err)
 {
 	return verity_format(pair, run, out, err);
 }
@@ -20,7 +20,7 @@ int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 				  const struct verity_run *run,
 				  struct verity_outcome *out,
-				  struct fv_error *err)
+				  struct ht_error *err)
 {
 	struct avb_hashtree_job job;
 	struct verity_pair pair;
@@ -52,7 +52,7 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 
 int verity_op_check_signature(const struct verity_pair *pair,
 			      const struct verity_run *run,
-			      struct verity_outcome *out, struct fv_error *err)
+			      struct verity_outcome *out, struct ht_error *err)
 {
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	const char *name =
@@ -89,13 +89,13 @@ int verity_op_check_signature(const struct verity_pair *pair,
 /* An operation on a pair. */
 typedef int (*verity_op_fn)(struct verity_pair *pair,
 			    const struct verity_run *run,
-			    struct verity_outcome *out, struct fv_error *err);
+			    struct verity_outcome *out, struct ht_error *err);
 
 /* The signature checked, then op; the signature's verdict kept in out
  * (op starts out afresh). */
 static int after_signature(verity_op_fn op, struct verity_pair *pair,
 			   const struct verity_run *run,
-			   struct verity_outcome *out, struct fv_error *err)
+			   struct verity_outcome *out, struct ht_error *err)
 {
 	struct verity_sig_check sig;
 	enum verity_trust trust;
@@ -116,7 +116,7 @@ static int after_signature(verity_op_fn op, struct verity_pair *pair,
 }
 
 int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err)
+		     struct verity_outcome *out, struct ht_error *err)
 {
 	struct verity_run checked = *run;
 
@@ -131,7 +131,7 @@ int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
 }
 
 int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err)
+		     struct verity_outcome *out, struct ht_error *err)
 {
 	struct verity_run w = *run;
 
@@ -142,7 +142,7 @@ int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 }
 
 int verity_op_dump(struct verity_pair *pair, unsigned flags,
-		   struct verity_outcome *out, struct fv_error *err)
+		   struct verity_outcome *out, struct ht_error *err)
 {
 	int r = 0;
 
@@ -160,7 +160,7 @@ int verity_op_dump(struct verity_pair *pair, unsigned flags,
 }
 
 int verity_op_open(const char *name, struct verity_pair *pair,
-		   const struct verity_run *run, struct fv_error *err)
+		   const struct verity_run *run, struct ht_error *err)
 {
 	return verity_open(name, pair, run, err);
 }

@@ -11,19 +11,19 @@
 #include "verity/tree/pair.h"
 
 int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err);
+		     struct verity_outcome *out, struct ht_error *err);
 
 /* Checks the pair's signature (when it has one; -EINVAL without trusted
  * certificates, -EPERM when it does not check out), then every block:
  * with parity, also what the parity could repair. 0 when the check ran
  * (out says what it found). */
 int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err);
+		     struct verity_outcome *out, struct ht_error *err);
 
 /* The signature as verify checks it, then a repair from the parity
  * (run->flags: VERITY_RUN_DRY_RUN, VERITY_RUN_REWRITE_PARITY). */
 int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
-		     struct verity_outcome *out, struct fv_error *err);
+		     struct verity_outcome *out, struct ht_error *err);
 
 /* dump: the pair's parameters from its superblock (with
  * VERITY_DUMP_READ_SUPERBLOCK, unless the pair has none), the tree's
@@ -33,12 +33,12 @@ enum verity_dump_flags {
 	VERITY_DUMP_READ_SUPERBLOCK = 1u << 0,
 };
 int verity_op_dump(struct verity_pair *pair, unsigned flags,
-		   struct verity_outcome *out, struct fv_error *err);
+		   struct verity_outcome *out, struct ht_error *err);
 
 /* open: as verify's first step, then the kernel's target
  * (dm/activate.h). */
 int verity_op_open(const char *name, struct verity_pair *pair,
-		   const struct verity_run *run, struct fv_error *err);
+		   const struct verity_run *run, struct ht_error *err);
 
 /* Android's add_hashtree_footer: the container lays the pair out in
  * the image (verity/container/avb/image.h), format builds its tree (and
@@ -47,12 +47,12 @@ int verity_op_open(const char *name, struct verity_pair *pair,
 int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 				  const struct verity_run *run,
 				  struct verity_outcome *out,
-				  struct fv_error *err);
+				  struct ht_error *err);
 
 /* The signature of the pair's root hash against run's trusted
  * certificates, into out->sig; 0 without a signature. */
 int verity_op_check_signature(const struct verity_pair *pair,
 			      const struct verity_run *run,
-			      struct verity_outcome *out, struct fv_error *err);
+			      struct verity_outcome *out, struct ht_error *err);
 
 #endif

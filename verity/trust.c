@@ -64,7 +64,7 @@ static const char *anchor_words(enum verity_anchor a)
 }
 
 int verity_trust_decide(const struct verity_trust_ask *ask,
-			enum verity_trust *verdict, struct fv_error *err)
+			enum verity_trust *verdict, struct ht_error *err)
 {
 	enum verity_anchor right = verity_trust_anchor_of(ask->container);
 	enum anchor_state st = ask->anchor == VERITY_ANCHOR_NONE ? NO_ANCHOR
@@ -73,12 +73,12 @@ int verity_trust_decide(const struct verity_trust_ask *ask,
 
 	const char *image = ask->image ? ask->image : "image";
 	const char *what = verity_container_words(ask->container);
-	enum fv_param fix = right == VERITY_ANCHOR_KEY ? FV_PARAM_TRUSTED_KEY
-						       : FV_PARAM_TRUSTED_CERT;
+	enum ht_param fix = right == VERITY_ANCHOR_KEY ? HT_PARAM_TRUSTED_KEY
+						       : HT_PARAM_TRUSTED_CERT;
 	const struct rule *r;
 
 	if ((unsigned)ask->signature > VERITY_SIGNATURE_GIVEN)
-		return fv_fail(err, EINVAL, "no such signature source");
+		return ht_fail(err, EINVAL, "no such signature source");
 	r = &table[ask->signature][st][!!ask->writes];
 	if (!r->errnum) {
 		*verdict = r->verdict;
@@ -86,9 +86,9 @@ int verity_trust_decide(const struct verity_trust_ask *ask,
 	}
 	if (st == NO_ANCHOR || st == WRONG_ANCHOR)
 		/* the fix: the anchor this container takes */
-		return fv_fail_fix(err, r->errnum, fix, 0, 0, "give %0", r->words,
+		return ht_fail_fix(err, r->errnum, fix, 0, 0, "give %0", r->words,
 				   image, what, anchor_words(ask->anchor));
-	return fv_fail(err, r->errnum, r->words, image, what,
+	return ht_fail(err, r->errnum, r->words, image, what,
 		       anchor_words(ask->anchor));
 }
 

@@ -56,7 +56,7 @@ enum verity_anchor verity_trust_anchor_of(enum verity_container c);
  * it against, and a write to a signed image whose signer is not checked
  * (-EINVAL, the fix the anchor). */
 int verity_trust_decide(const struct verity_trust_ask *ask,
-			enum verity_trust *verdict, struct fv_error *err);
+			enum verity_trust *verdict, struct ht_error *err);
 
 /* "unsigned", "checked", "not checked": the verdict in text and JSON. */
 const char *verity_trust_name(enum verity_trust t);

@@ -93,7 +93,7 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		  size_t blob_len, const struct avb_footer *f)
 {
 	struct avb_vbmeta v;
-	struct fv_error err;
+	struct ht_error err;
 
 	if (avb_vbmeta_parse(blob, blob_len, "fuzz", &v, &err))
 		return;
@@ -149,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t img[IMAGE_MAX];
 	struct avb_footer f;
-	struct fv_error err;
+	struct ht_error err;
 	size_t len;
 
 	if (!good_len)

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint64_t image = 1ull << 30;
 	struct gpt_header h;
 	struct gpt g;
-	struct fv_error err;
+	struct ht_error err;
 	char root[2 * HT_MAX_DIGEST_SIZE + 1], fp[65];
 	uint8_t *der;
 	size_t der_len, n;

@@ -35,7 +35,7 @@ static void setup(void)
 	struct verity_pair pair;
 	struct verity_run run = {.ht = {.threads = 1}};
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t block[BS];
 	FILE *f;
 	int fd;
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	struct verity_pair pair;
 	struct verity_outcome out;
 	struct ht_verify_result *res = &out.res;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *img;
 	size_t len;
 	int fd, r, changed = 0;

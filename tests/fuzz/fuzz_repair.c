@@ -54,7 +54,7 @@ static void setup(void)
 	struct verity_pair pair;
 	struct verity_run run = {.ht = {.threads = 1}};
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 
 	if (!mkdtemp(dir))
 		abort();
@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t n)
 	struct verity_run run = {.ht = {.threads = 1}};
 	struct verity_outcome out;
 	const struct ht_verify_result *after_res = &out.fec.after;
-	struct fv_error err;
+	struct ht_error err;
 
 	if (!ready) {
 		setup();

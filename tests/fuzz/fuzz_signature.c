@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *trusted[1] = {cert_path};
 	struct verity_sig_check res;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *sig;
 	size_t len;
 	int r, changed = 0;

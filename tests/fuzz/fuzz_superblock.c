@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t sb[VERITY_SB_SIZE] = {0};
 	struct verity_params p;
 	struct verity_layout l;
-	struct fv_error err;
+	struct ht_error err;
 
 	memcpy(sb, data, size < sizeof(sb) ? size : sizeof(sb));
 	verity_params_default(&p);

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char text[4096];
 	struct verity_active st;
-	struct fv_error err;
+	struct ht_error err;
 
 	if (size >= sizeof(text))
 		return 0;

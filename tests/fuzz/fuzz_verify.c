@@ -16,7 +16,7 @@ static uint8_t image[BLOCKS * BS];
 static uint8_t good[TREE], tree[TREE];
 static uint64_t reported;
 
-static int rd(void *c, uint64_t off, void *buf, size_t len, struct fv_error *e)
+static int rd(void *c, uint64_t off, void *buf, size_t len, struct ht_error *e)
 {
 	(void)c;
 	(void)e;
@@ -24,7 +24,7 @@ static int rd(void *c, uint64_t off, void *buf, size_t len, struct fv_error *e)
 	return 0;
 }
 
-static int rt(void *c, uint64_t off, void *buf, size_t len, struct fv_error *e)
+static int rt(void *c, uint64_t off, void *buf, size_t len, struct ht_error *e)
 {
 	(void)e;
 	memcpy(buf, (c ? good : tree) + off, len);
@@ -32,10 +32,10 @@ static int rt(void *c, uint64_t off, void *buf, size_t len, struct fv_error *e)
 }
 
 static int wt(void *c, uint64_t off, const void *buf, size_t len,
-	      struct fv_error *e)
+	      struct ht_error *e)
 {
 	if (!c)
-		return fv_fail(e, 1, "verify must not write");
+		return ht_fail(e, 1, "verify must not write");
 	memcpy(good + off, buf, len);
 	return 0;
 }
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   .write_tree = wt};
 	struct ht_options opt = {.threads = size % 2 ? 3 : 1};
 	struct ht_verify_result res;
-	struct fv_error err;
+	struct ht_error err;
 	int changed = 0;
 
 	if (!ready) {

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	size_t len;
 	int r;
 

@@ -110,7 +110,7 @@ START_TEST(android_images)
 	struct avb_footer_opts fo;
 	struct verity_run run = {.ht = {.threads = 2}};
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 	fv_avb *a;
 	fv_params *p;

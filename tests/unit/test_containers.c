@@ -22,7 +22,7 @@ START_TEST(avb_descriptors_round_trip)
 	static const uint8_t salt[4] = {1, 2, 3, 4}, digest[32] = {9};
 	struct avb_descriptor d[3], *back;
 	struct avb_buf b = {0};
-	struct fv_error err;
+	struct ht_error err;
 	size_t n;
 
 	memset(d, 0, sizeof(d));
@@ -79,7 +79,7 @@ START_TEST(avb_footer_checks)
 {
 	struct avb_footer f = {1, 0, 4096, 8192, 512}, back;
 	uint8_t buf[AVB_FOOTER_SIZE];
-	struct fv_error err;
+	struct ht_error err;
 
 	avb_footer_encode(&f, buf);
 	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err), 0);
@@ -144,7 +144,7 @@ START_TEST(gpt_checks)
 	uint8_t h[512], entries[4 * 128];
 	struct gpt_header gh;
 	struct gpt g;
-	struct fv_error err;
+	struct ht_error err;
 
 	memset(entries, 0, sizeof(entries));
 	entry(entries, 1, 34, 99);
@@ -196,7 +196,7 @@ START_TEST(ddi_signature_json)
 	char root[129], fp[65], *json, hex[65];
 	uint8_t *back, buf[4096];
 	size_t len;
-	struct fv_error err;
+	struct ht_error err;
 
 	memset(hex, 'a', 64);
 	hex[64] = 0;
@@ -258,7 +258,7 @@ START_TEST(trust_table)
 	static const enum verity_container cs[] = {
 		VERITY_CONTAINER_PLAIN, VERITY_CONTAINER_SIDECAR,
 		VERITY_CONTAINER_AVB, VERITY_CONTAINER_DDI};
-	struct fv_error err;
+	struct ht_error err;
 
 	for (size_t c = 0; c < 4; c++)
 		for (int sig = 0; sig < 3; sig++)
@@ -323,7 +323,7 @@ START_TEST(registry_order)
 	static uint8_t zeros[8192];
 	uint8_t foot[AVB_FOOTER_SIZE] = "AVBf";
 	enum verity_container k;
-	struct fv_error err;
+	struct ht_error err;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(img, sizeof(img), "%s/os.raw", dir);
@@ -344,7 +344,7 @@ START_TEST(registry_order)
 			 -EINVAL);
 	ck_assert(strstr(err.msg, "reads two ways, as an Android image"));
 	ck_assert(strstr(err.msg, "and as a systemd disk image"));
-	ck_assert_int_eq(err.param, FV_PARAM_CONTAINER);
+	ck_assert_int_eq(err.param, HT_PARAM_CONTAINER);
 	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_DDI,
 						   &k, &err),
 			 0);

@@ -323,7 +323,7 @@ static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
 	uint8_t *img[2], *par[2];
 	size_t ilen[2], plen[2];
 	struct verity_layout l[2];
-	struct fv_error err;
+	struct ht_error err;
 
 	for (int k = 0; k < 2; k++) {
 		struct verity_pair pair;

@@ -114,7 +114,7 @@ END_TEST
 START_TEST(rejects_impossible_inputs)
 {
 	struct ht_geometry g;
-	struct fv_error err;
+	struct ht_error err;
 
 	ck_assert_int_eq(ht_geometry_init(&g, 0, 4096, 4096, 32, 1, &err),
 			 -EINVAL);

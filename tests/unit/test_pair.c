@@ -111,7 +111,7 @@ START_TEST(regions_give_the_bytes_of_whole_files)
 	struct verity_pair whole, in_image;
 	struct verity_run run = {.ht = {.threads = 2}};
 	struct verity_outcome a, b;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t *t1, *t2, *f1, *f2;
 	size_t tree_bytes, parity_bytes;
 
@@ -166,7 +166,7 @@ START_TEST(verify_and_repair_inside_an_image)
 	struct verity_run run = {
 		.ht = {.threads = 2}, .report = on_failure, .ctx = &s};
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t root[32], *after;
 
 	image_pair(&p);
@@ -197,7 +197,7 @@ START_TEST(regions_that_share_bytes_or_overrun_are_refused)
 	struct verity_pair p;
 	struct verity_run run = {.ht = {.threads = 1}};
 	struct verity_outcome out;
-	struct fv_error err;
+	struct ht_error err;
 
 	/* the tree over the data's last blocks */
 	image_pair(&p);

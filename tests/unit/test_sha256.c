@@ -187,7 +187,7 @@ START_TEST(hasher_paths_match_openssl)
 		for (int type = 0; type <= 1; type++)
 			for (size_t si = 0; si < 1; si++) {
 				struct ht_hasher h;
-				struct fv_error err;
+				struct ht_error err;
 				uint8_t out[3 * 64], want[64];
 
 				ck_assert_int_eq(
@@ -229,7 +229,7 @@ END_TEST
 START_TEST(hasher_refuses_unknown_digest)
 {
 	struct ht_hasher h;
-	struct fv_error err;
+	struct ht_error err;
 
 	ck_assert_int_eq(ht_hasher_init(&h, "nosuchhash", 1, salt, 0, &err),
 			 -EINVAL);

@@ -25,7 +25,7 @@ START_TEST(round_trip_and_byte_layout)
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
-	struct fv_error err;
+	struct ht_error err;
 
 	verity_sb_encode(&p, sb);
 	ck_assert(!memcmp(sb, "verity\0\0\1\0\0\0\1\0\0\0", 16));
@@ -53,7 +53,7 @@ static void expect_reject(void (*mutate)(uint8_t *), int want,
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
-	struct fv_error err = {.msg = ""};
+	struct ht_error err = {.msg = ""};
 
 	verity_sb_encode(&p, sb);
 	mutate(sb);
@@ -150,7 +150,7 @@ END_TEST
 START_TEST(params_validation)
 {
 	struct verity_params p;
-	struct fv_error err;
+	struct ht_error err;
 
 	verity_params_default(&p);
 	ck_assert_int_eq(verity_params_validate(&p, &err), 0);

@@ -75,7 +75,7 @@ END_TEST
 START_TEST(conflicts_refused)
 {
 	struct verity_params p = sample();
-	struct fv_error err;
+	struct ht_error err;
 	char t[1024];
 
 	ck_assert_int_eq(verity_table_params(
@@ -113,7 +113,7 @@ END_TEST
 START_TEST(parse_what_the_kernel_reports)
 {
 	struct verity_active st;
-	struct fv_error err;
+	struct ht_error err;
 
 	ck_assert_int_eq(
 		verity_table_parse("1 7:0 7:1 4096 512 300 9 sha1 "

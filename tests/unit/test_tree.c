@@ -33,27 +33,27 @@ static int touches(uint64_t off, size_t len, uint64_t start, uint64_t end)
 }
 
 static int mem_read_data(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	struct mem *m = c;
 
 	if (off + len > m->data_size)
-		return fv_fail(err, ENODATA, "data read past end");
+		return ht_fail(err, ENODATA, "data read past end");
 	if (touches(off, len, m->bad_data_start, m->bad_data_end))
-		return fv_fail(err, EIO, "data read error");
+		return ht_fail(err, EIO, "data read error");
 	memcpy(buf, m->data + off, len);
 	return 0;
 }
 
 static int mem_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	struct mem *m = c;
 
 	if (off + len > m->tree_size)
-		return fv_fail(err, ENODATA, "tree read past end");
+		return ht_fail(err, ENODATA, "tree read past end");
 	if (touches(off, len, m->bad_tree_start, m->bad_tree_end))
-		return fv_fail(err, EIO, "tree read error");
+		return ht_fail(err, EIO, "tree read error");
 	if (m->count_from && off + len > m->count_from)
 		atomic_fetch_add(&m->tree_reads_counted, 1);
 	memcpy(buf, m->tree + off, len);
@@ -61,12 +61,12 @@ static int mem_read_tree(void *c, uint64_t off, void *buf, size_t len,
 }
 
 static int mem_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	struct mem *m = c;
 
 	if (off + len > m->tree_size)
-		return fv_fail(err, EIO, "tree write past end");
+		return ht_fail(err, EIO, "tree write past end");
 	memcpy(m->tree + off, buf, len);
 	return 0;
 }
@@ -96,7 +96,7 @@ static void build(struct mem *m, struct ht_geometry *g, struct ht_hasher *h,
 	struct ht_io io = mem_io(m);
 	uint8_t salt[256], root[64];
 	size_t salt_len = 0;
-	struct fv_error err;
+	struct ht_error err;
 
 	ck_assert_int_eq(verity_hex_decode(salt_hex, salt, 256, &salt_len), 0);
 	ck_assert_int_eq(ht_hasher_init(h, alg, type, salt, salt_len, &err), 0);
@@ -116,7 +116,7 @@ static int verify(struct mem *m, const struct ht_geometry *g,
 	struct ht_io io = mem_io(m);
 	uint8_t root[64];
 	size_t n;
-	struct fv_error err;
+	struct ht_error err;
 
 	struct ht_options opt = {.report = mem_report, .report_ctx = m};
 
@@ -401,7 +401,7 @@ struct sparse {
 };
 
 static int sparse_read_data(void *c, uint64_t off, void *buf, size_t len,
-			    struct fv_error *err)
+			    struct ht_error *err)
 {
 	struct sparse *sp = c;
 
@@ -411,13 +411,13 @@ static int sparse_read_data(void *c, uint64_t off, void *buf, size_t len,
 }
 
 static int sparse_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			    struct fv_error *err)
+			    struct ht_error *err)
 {
 	return mem_read_tree(&((struct sparse *)c)->m, off, buf, len, err);
 }
 
 static int sparse_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	return mem_write_tree(&((struct sparse *)c)->m, off, buf, len, err);
 }
@@ -443,7 +443,7 @@ START_TEST(holes_are_not_read_and_hash_as_zeros)
 			   .data_extent = sparse_extent};
 	struct ht_geometry g;
 	struct ht_hasher h;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t root[32], *plain_tree;
 	char hex[65], want[65];
 
@@ -495,7 +495,7 @@ static int slow_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
 }
 
 static int slow_read_data(void *c, uint64_t off, void *buf, size_t len,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	usleep(1000);
 	return mem_read_data(&((struct slow *)c)->sp.m, off, buf, len, err);
@@ -527,7 +527,7 @@ START_TEST(prefetch_stays_in_the_data_and_out_of_holes)
 	struct ht_options opt = {.threads = 2};
 	struct ht_geometry g;
 	struct ht_hasher h;
-	struct fv_error err;
+	struct ht_error err;
 	uint8_t root[32], *plain_tree;
 	char hex[65], want[65];
 	struct ht_verify_result res;
@@ -575,7 +575,7 @@ START_TEST(threads_give_identical_results)
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_io io = mem_io(&m);
-	struct fv_error err;
+	struct ht_error err;
 	char root1[65];
 	uint8_t *tree1, root[32];
 
@@ -635,7 +635,7 @@ static uint8_t *reference_tree(const struct mem *m, const struct ht_geometry *g,
 {
 	size_t hbs = g->hash_block_size;
 	uint8_t *t = calloc(1, g->tree_blocks * hbs);
-	struct fv_error err;
+	struct ht_error err;
 
 	for (uint32_t l = 0; l < g->levels; l++) {
 		uint64_t children = l ? g->level_blocks[l - 1] : g->data_blocks;
@@ -679,7 +679,7 @@ START_TEST(level_one_made_with_level_zero)
 	struct ht_geometry g;
 	struct ht_hasher h;
 	struct ht_io io = mem_io(&m);
-	struct fv_error err;
+	struct ht_error err;
 	size_t ds = upward[_i].digest;
 	uint8_t *ref, root[32];
 	char root_hex[65];

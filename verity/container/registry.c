@@ -98,7 +98,7 @@ int verity_container_by_name(const char *name)
 
 int verity_container_identify(const char *image, enum verity_container asked,
 			      enum verity_container *kind,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	enum verity_container found[2];
 	struct verity_device d;
@@ -113,7 +113,7 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	if ((r = verity_container_refuse_sparse(image, err)))
 		return r;
 	if (asked == VERITY_CONTAINER_PLAIN)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: a plain pair is a data and a hash device, "
 			       "not one image",
 			       image);
@@ -121,9 +121,9 @@ int verity_container_identify(const char *image, enum verity_container asked,
 		const struct row *w = row_of(asked);
 
 		if (!w || !w->probe)
-			return fv_fail(err, EINVAL, "no such container");
+			return ht_fail(err, EINVAL, "no such container");
 		if (!w->probe(image))
-			return fv_fail(err, EINVAL, "%s: %s", image,
+			return ht_fail(err, EINVAL, "%s: %s", image,
 				       w->not_one);
 		*kind = asked;
 		return 0;
@@ -142,8 +142,8 @@ int verity_container_identify(const char *image, enum verity_container asked,
 		snprintf(fix, sizeof(fix), "name the container: %s or %s",
 			 verity_container_name(found[0]),
 			 verity_container_name(found[1]));
-		return fv_fail_fix(
-			err, EINVAL, FV_PARAM_CONTAINER, found[0], found[1], fix,
+		return ht_fail_fix(
+			err, EINVAL, HT_PARAM_CONTAINER, found[0], found[1], fix,
 			"%s: reads two ways, as %s and as %s, which are "
 			"checked differently",
 			image, verity_container_words(found[0]),
@@ -153,11 +153,11 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	return 0;
 }
 
-int verity_container_refuse_sparse(const char *path, struct fv_error *err)
+int verity_container_refuse_sparse(const char *path, struct ht_error *err)
 {
 	if (!path || !avb_sparse_probe(path))
 		return 0;
-	return fv_fail(err, EINVAL,
+	return ht_fail(err, EINVAL,
 		       "%s: an Android sparse image, not raw data: make a raw "
 		       "image first (simg2img %s IMAGE.raw)",
 		       path, path);

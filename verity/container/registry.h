@@ -31,18 +31,18 @@ int verity_container_by_name(const char *name);
 
 /* What image (given alone) is. asked AUTO: the registry's order, with
  * an image that reads two ways refused (-EINVAL, the fix
- * FV_PARAM_CONTAINER with both readings in value[0] and value[1]); an
+ * HT_PARAM_CONTAINER with both readings in value[0] and value[1]); an
  * Android sparse image refused (-EINVAL); an image that reads no way is
  * a sidecar image (whose missing tree is then the error). asked a
  * container: the image must read that way (-EINVAL otherwise). PLAIN is
  * never an image alone. The image that cannot be opened is -ENODEV. */
 int verity_container_identify(const char *image, enum verity_container asked,
 			      enum verity_container *kind,
-			      struct fv_error *err);
+			      struct ht_error *err);
 
 /* -EINVAL, with the message verify_container_identify gives, when the
  * file at path is an Android sparse image (data given where raw bytes
  * are read); 0 otherwise. */
-int verity_container_refuse_sparse(const char *path, struct fv_error *err);
+int verity_container_refuse_sparse(const char *path, struct ht_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 int verity_sidecar_names(const char *image, struct verity_sidecar *s,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	size_t n = strlen(image);
 	int b;
@@ -22,7 +22,7 @@ int verity_sidecar_names(const char *image, struct verity_sidecar *s,
 	    asprintf(&s->signature, "%.*s.roothash.p7s", b, image) < 0 ||
 	    asprintf(&s->fec, "%.*s.fec", b, image) < 0) {
 		verity_sidecar_free(s);
-		return fv_fail(err, ENOMEM, "%s: out of memory", image);
+		return ht_fail(err, ENOMEM, "%s: out of memory", image);
 	}
 	return 0;
 }
@@ -49,7 +49,7 @@ void verity_sidecar_pair(const struct verity_sidecar *s, const char *image,
 }
 
 static int prune(const char *path, unsigned bit, unsigned *removed,
-		 struct fv_error *err)
+		 struct ht_error *err)
 {
 	if (unlink(path) == 0) {
 		*removed |= bit;
@@ -57,7 +57,7 @@ static int prune(const char *path, unsigned bit, unsigned *removed,
 	}
 	if (errno == ENOENT)
 		return 0;
-	return fv_fail(err, EIO,
+	return ht_fail(err, EIO,
 		       "%s: cannot remove this sidecar of an earlier format, "
 		       "which no longer matches: %s",
 		       path, strerror(errno));
@@ -65,7 +65,7 @@ static int prune(const char *path, unsigned bit, unsigned *removed,
 
 int verity_sidecar_prune(const struct verity_sidecar *s,
 			 const struct verity_pair *pair, int keep_signature,
-			 unsigned *removed, struct fv_error *err)
+			 unsigned *removed, struct ht_error *err)
 {
 	int r = 0;
 

@@ -16,7 +16,7 @@ struct verity_sidecar {
 
 /* The sidecar names of image (malloc'd; verity_sidecar_free). */
 int verity_sidecar_names(const char *image, struct verity_sidecar *s,
-			 struct fv_error *err);
+			 struct ht_error *err);
 void verity_sidecar_free(struct verity_sidecar *s);
 
 /* Reading: the pair's regions from the image and its sidecars: data the
@@ -38,6 +38,6 @@ enum {
 };
 int verity_sidecar_prune(const struct verity_sidecar *s,
 			 const struct verity_pair *pair, int keep_signature,
-			 unsigned *removed, struct fv_error *err);
+			 unsigned *removed, struct ht_error *err);
 
 #endif

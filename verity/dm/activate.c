@@ -80,11 +80,11 @@ static void dmlib_open(void)
 	dmlib_loaded = 1;
 }
 
-static int dmlib_load(struct fv_error *err)
+static int dmlib_load(struct ht_error *err)
 {
 	pthread_once(&dmlib_once, dmlib_open);
 	if (!dmlib_loaded)
-		return fv_fail(err, ENOSYS,
+		return ht_fail(err, ENOSYS,
 			       "device-mapper is not available: cannot load "
 			       "libdevmapper (%s)",
 			       dmlib_error);
@@ -127,7 +127,7 @@ static int dm_restore(int r)
 	return r;
 }
 
-static int dm_setup(struct fv_error *err)
+static int dm_setup(struct ht_error *err)
 {
 	char version[64];
 
@@ -156,54 +156,54 @@ static int dm_setup(struct fv_error *err)
 		if (f)
 			fclose(f);
 		if (!found)
-			return fv_fail(err, ENOSYS,
+			return ht_fail(err, ENOSYS,
 				       "device-mapper is not available: this "
 				       "kernel has no dm-mod driver loaded");
 	}
 	mkdir("/dev/mapper", 0755);
 	if (!dmlib.dm_driver_version(version, sizeof(version)))
-		return fv_fail(err, ENOSYS,
+		return ht_fail(err, ENOSYS,
 			       "device-mapper is not available (%s)",
 			       dm_last_error[0] ? dm_last_error
 						: "no /dev/mapper/control");
 	return 0;
 }
 
-static int dm_name_ok(const char *name, struct fv_error *err)
+static int dm_name_ok(const char *name, struct ht_error *err)
 {
 	if (!*name || strlen(name) >= DM_NAME_LEN || strchr(name, '/') ||
 	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return fv_fail(err, EINVAL, "%s: not a valid device name",
+		return ht_fail(err, EINVAL, "%s: not a valid device name",
 			       name);
 	return 0;
 }
 
 /* 1 when a device of that name exists, 0 when not; fills info. */
-static int dm_info(const char *name, struct dm_info *info, struct fv_error *err)
+static int dm_info(const char *name, struct dm_info *info, struct ht_error *err)
 {
 	struct dm_task *dmt = dmlib.dm_task_create(DM_DEVICE_INFO);
 	int ok;
 
 	if (!dmt)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	ok = dmlib.dm_task_set_name(dmt, name) && dmlib.dm_task_run(dmt) &&
 	     dmlib.dm_task_get_info(dmt, info);
 	dmlib.dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(err, EIO, "%s: cannot query device-mapper: %s",
+		return ht_fail(err, EIO, "%s: cannot query device-mapper: %s",
 			       name, dm_last_error);
 	return info->exists ? 1 : 0;
 }
 
 /* An active device of that name: 0, or -ENODEV with a message. */
-static int dm_find(const char *name, struct dm_info *info, struct fv_error *err)
+static int dm_find(const char *name, struct dm_info *info, struct ht_error *err)
 {
 	int r = dm_name_ok(name, err);
 
 	if (!r)
 		r = dm_setup(err);
 	if (!r && (r = dm_info(name, info, err)) == 0)
-		r = fv_fail(err, ENODEV, "%s: device is not active", name);
+		r = ht_fail(err, ENODEV, "%s: device is not active", name);
 	return r < 0 ? r : 0;
 }
 
@@ -215,7 +215,7 @@ struct backing {
 };
 
 static int backing_for(const struct verity_device *d, struct backing *b,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	struct stat st;
 
@@ -229,10 +229,10 @@ static int backing_for(const struct verity_device *d, struct backing *b,
 		if (b->loop_fd < 0)
 			return b->loop_fd;
 		if (fstat(b->loop_fd, &st) < 0)
-			return fv_fail(err, errno, "%s: %s", loop,
+			return ht_fail(err, errno, "%s: %s", loop,
 				       strerror(errno));
 	} else if (fstat(d->fd, &st) < 0) {
-		return fv_fail(err, errno, "%s: %s", d->path, strerror(errno));
+		return ht_fail(err, errno, "%s: %s", d->path, strerror(errno));
 	}
 	snprintf(b->dev, sizeof(b->dev), "%u:%u", major(st.st_rdev),
 		 minor(st.st_rdev));
@@ -241,13 +241,13 @@ static int backing_for(const struct verity_device *d, struct backing *b,
 
 /* A kernel "user" key holding the signature, in the thread keyring. */
 static long add_signature_key(const char *desc, const struct verity_pair *pair,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	long key = syscall(SYS_add_key, "user", desc, pair->signature,
 			   pair->signature_size, KEY_SPEC_THREAD_KEYRING);
 
 	if (key < 0)
-		return fv_fail(err, errno,
+		return ht_fail(err, errno,
 			       "cannot load the root hash signature into the "
 			       "kernel keyring: %s",
 			       strerror(errno));
@@ -255,14 +255,14 @@ static long add_signature_key(const char *desc, const struct verity_pair *pair,
 }
 
 static int create_device(const char *name, const char *uuid, uint64_t sectors,
-			 const char *table, struct fv_error *err)
+			 const char *table, struct ht_error *err)
 {
 	struct dm_task *dmt = dmlib.dm_task_create(DM_DEVICE_CREATE);
 	uint32_t cookie = 0;
 	int ok;
 
 	if (!dmt)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	dm_last_error[0] = '\0';
 	ok = dmlib.dm_task_set_name(dmt, name) &&
 	     dmlib.dm_task_set_uuid(dmt, uuid) && dmlib.dm_task_set_ro(dmt) &&
@@ -273,7 +273,7 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 		dmlib.dm_udev_wait(cookie);
 	dmlib.dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: the kernel refused the verity table: %s", name,
 			dm_last_error[0] ? dm_last_error : "unknown error");
@@ -284,7 +284,7 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
  * same (one-file layouts). */
 static int backings(const struct verity_devices *d, struct backing *bd,
 		    struct backing *bh, struct backing *bf,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	int r = backing_for(&d->data, bd, err);
 
@@ -310,7 +310,7 @@ static void release(struct backing *b)
 }
 
 static int open_device(const char *name, struct verity_pair *pair,
-		       const struct verity_run *run, struct fv_error *err)
+		       const struct verity_run *run, struct ht_error *err)
 {
 	const struct verity_params *p = &pair->params;
 	const struct verity_layout *l = &pair->layout;
@@ -328,7 +328,7 @@ static int open_device(const char *name, struct verity_pair *pair,
 	if (!r)
 		r = dm_setup(err);
 	if (!r && (r = dm_info(name, &info, err)) > 0)
-		r = fv_fail(err, EBUSY, "%s: device already exists", name);
+		r = ht_fail(err, EBUSY, "%s: device already exists", name);
 	if (r)
 		return r;
 	r = verity_pair_open(pair, VERITY_OPEN_READ, VERITY_OPEN_READ, &d, err);
@@ -381,7 +381,7 @@ static int open_device(const char *name, struct verity_pair *pair,
 }
 
 static int close_device(const char *name, enum verity_close_how how,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	int deferred = how == VERITY_CLOSE_DEFERRED;
 	struct dm_info info;
@@ -406,15 +406,15 @@ static int close_device(const char *name, enum verity_close_how how,
 		if (dmt)
 			dmlib.dm_task_destroy(dmt);
 		return ok ? 0
-			  : fv_fail(err, EINVAL,
+			  : ht_fail(err, EINVAL,
 				    "%s: cannot cancel deferred removal: %s",
 				    name, dm_last_error);
 	}
 	if (info.open_count > 0 && !deferred)
-		return fv_fail(err, EBUSY, "%s: device is still in use", name);
+		return ht_fail(err, EBUSY, "%s: device is still in use", name);
 	dmt = dmlib.dm_task_create(DM_DEVICE_REMOVE);
 	if (!dmt)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	/* A deferred removal of a device in use leaves it in place: its node
 	 * must stay (udev, where it runs, removes it at the end). */
 	ok = dmlib.dm_task_set_name(dmt, name) &&
@@ -428,7 +428,7 @@ static int close_device(const char *name, enum verity_close_how how,
 	dmlib.dm_udev_wait(cookie);
 	dmlib.dm_task_destroy(dmt);
 	if (!ok)
-		return fv_fail(err, EBUSY, "%s: cannot remove the device: %s",
+		return ht_fail(err, EBUSY, "%s: cannot remove the device: %s",
 			       name, dm_last_error);
 	return 0;
 }
@@ -459,7 +459,7 @@ struct dm_target {
 };
 
 static int dm_target(const char *name, int type, struct dm_target *t,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	struct dm_task *dmt = dmlib.dm_task_create(type);
 	uint64_t start, len = 0;
@@ -467,7 +467,7 @@ static int dm_target(const char *name, int type, struct dm_target *t,
 	int ok;
 
 	if (!dmt)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	ok = dmlib.dm_task_set_name(dmt, name) && dmlib.dm_task_run(dmt);
 	if (ok)
 		dmlib.dm_get_next_target(dmt, NULL, &start, &len, &tt, &pp);
@@ -476,12 +476,12 @@ static int dm_target(const char *name, int type, struct dm_target *t,
 	t->length = len;
 	dmlib.dm_task_destroy(dmt);
 	return ok ? 0
-		  : fv_fail(err, EIO, "%s: cannot read the device: %s", name,
+		  : ht_fail(err, EIO, "%s: cannot read the device: %s", name,
 			    dm_last_error);
 }
 
 static int device_status(const char *name, struct verity_active *st,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	struct dm_target t;
 	struct dm_info info;
@@ -522,19 +522,19 @@ static int device_status(const char *name, struct verity_active *st,
 }
 
 int verity_open(const char *name, struct verity_pair *pair,
-		const struct verity_run *run, struct fv_error *err)
+		const struct verity_run *run, struct ht_error *err)
 {
 	return dm_restore(open_device(name, pair, run, err));
 }
 
 int verity_close(const char *name, enum verity_close_how how,
-		 struct fv_error *err)
+		 struct ht_error *err)
 {
 	return dm_restore(close_device(name, how, err));
 }
 
 int verity_status(const char *name, struct verity_active *st,
-		  struct fv_error *err)
+		  struct ht_error *err)
 {
 	return dm_restore(device_status(name, st, err));
 }

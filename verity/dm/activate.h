@@ -13,7 +13,7 @@
  * parity and its root hash signature (for the kernel to check). -EBUSY
  * when the name is taken, -ENOSYS without device-mapper. */
 int verity_open(const char *name, struct verity_pair *pair,
-		const struct verity_run *run, struct fv_error *err);
+		const struct verity_run *run, struct ht_error *err);
 
 /* Removes the device (deferred: when its last user closes it; or cancels
  * such a removal). -ENODEV when there is none, -EBUSY when in use. */
@@ -23,10 +23,10 @@ enum verity_close_how {
 	VERITY_CLOSE_CANCEL_DEFERRED,
 };
 int verity_close(const char *name, enum verity_close_how how,
-		 struct fv_error *err);
+		 struct ht_error *err);
 
 /* -ENODEV when no device of that name is active. */
 int verity_status(const char *name, struct verity_active *st,
-		  struct fv_error *err);
+		  struct ht_error *err);
 
 #endif

@@ -28,7 +28,7 @@ static int popcount(unsigned v)
 	return n;
 }
 
-int verity_flags_check(unsigned flags, struct fv_error *err)
+int verity_flags_check(unsigned flags, struct ht_error *err)
 {
 	unsigned corruption = flags & (VERITY_ACT_IGNORE_CORRUPTION |
 				       VERITY_ACT_RESTART_ON_CORRUPTION |
@@ -37,19 +37,19 @@ int verity_flags_check(unsigned flags, struct fv_error *err)
 				  VERITY_ACT_PANIC_ON_ERROR);
 
 	if (popcount(corruption) > 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "choose one corruption policy of "
 			       "ignore_corruption, restart_on_corruption and "
 			       "panic_on_corruption");
 	if (popcount(error) > 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "choose one error policy of restart_on_error "
 			       "and panic_on_error");
 	return 0;
 }
 
 int verity_table_params(const struct verity_target *t, char *out, size_t len,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct verity_params *p = t->p;
 	const struct verity_fec_table *fec = t->fec;
@@ -63,9 +63,9 @@ int verity_table_params(const struct verity_target *t, char *out, size_t len,
 	if (verity_flags_check(flags, err))
 		return -EINVAL;
 	if (sig_key_desc && strpbrk(sig_key_desc, " \t\n"))
-		return fv_fail(err, EINVAL, "key description has white space");
+		return ht_fail(err, EINVAL, "key description has white space");
 	if (fec && (!*fec->dev || strpbrk(fec->dev, " \t\n")))
-		return fv_fail(err, EINVAL, "bad FEC device name");
+		return ht_fail(err, EINVAL, "bad FEC device name");
 	verity_hex_encode(t->root, t->root_size, root_hex);
 	verity_hex_encode(p->salt, p->salt_size, salt_hex);
 	n = (size_t)snprintf(
@@ -90,25 +90,25 @@ int verity_table_params(const struct verity_target *t, char *out, size_t len,
 				      " root_hash_sig_key_desc %s",
 				      sig_key_desc);
 	if (n >= len)
-		return fv_fail(err, ENAMETOOLONG,
+		return ht_fail(err, ENAMETOOLONG,
 			       "device-mapper table too long");
 	return 0;
 }
 
 int verity_table_parse(const char *params, struct verity_active *st,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	char copy[4096], *save = NULL, *w[16];
 	int nw = 0, nopts, i;
 	size_t n;
 
 	if (strlen(params) >= sizeof(copy))
-		return fv_fail(err, EINVAL, "verity table too long");
+		return ht_fail(err, EINVAL, "verity table too long");
 	strcpy(copy, params);
 	while (nw < 10 && (w[nw] = strtok_r(nw ? NULL : copy, " ", &save)))
 		nw++;
 	if (nw < 10)
-		return fv_fail(err, EINVAL, "verity table too short: %s",
+		return ht_fail(err, EINVAL, "verity table too short: %s",
 			       params);
 	verity_params_default(&st->p);
 	st->p.hash_type = atoi(w[0]);
@@ -120,7 +120,7 @@ int verity_table_parse(const char *params, struct verity_active *st,
 	st->hash_start_block = strtoull(w[6], NULL, 10);
 	snprintf(st->p.hash_name, sizeof(st->p.hash_name), "%s", w[7]);
 	if (verity_hex_decode(w[8], st->root, sizeof(st->root), &st->root_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "verity table root hash is not hex");
 	st->p.salt_size = 0;
 	if (strcmp(w[9], "-") &&

@@ -40,7 +40,7 @@ struct verity_fec_table {
 };
 
 /* -EINVAL when flags ask for two corruption or two error policies. */
-int verity_flags_check(unsigned flags, struct fv_error *err);
+int verity_flags_check(unsigned flags, struct ht_error *err);
 
 /* What a table says: the tree's parameters and devices, the root, the
  * flags, and the parity and signature key when there are. */
@@ -61,7 +61,7 @@ struct verity_target {
  * that the flags do not conflict (-EINVAL); -ENAMETOOLONG when the table
  * does not fit len. */
 int verity_table_params(const struct verity_target *t, char *out, size_t len,
-			struct fv_error *err);
+			struct ht_error *err);
 
 struct verity_active {
 	int open_count;
@@ -90,6 +90,6 @@ struct verity_active {
 /* Parses target parameters as the kernel reports them (for status, and
  * for tests). */
 int verity_table_parse(const char *params, struct verity_active *st,
-		       struct fv_error *err);
+		       struct ht_error *err);
 
 #endif

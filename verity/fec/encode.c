@@ -32,7 +32,7 @@ struct parity_job {
 	atomic_int failed;
 	pthread_mutex_t lock;
 	struct fec_pass_result res;
-	struct fv_error err;
+	struct ht_error err;
 };
 
 struct parity_buffers {
@@ -153,7 +153,7 @@ static void compare_rounds(struct parity_job *j, struct parity_buffers *b,
  * every block is read. */
 static int read_run_tolerant(struct parity_job *j, struct parity_buffers *b,
 			     uint64_t first, uint64_t nb, uint8_t *out,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	size_t bs = j->s->fl->block_size;
 
@@ -172,7 +172,7 @@ static int read_run_tolerant(struct parity_job *j, struct parity_buffers *b,
 
 static int run_batch(struct parity_job *j, struct parity_buffers *b,
 		     uint64_t bi, struct fec_pass_result *res,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	const struct fec_source *s = j->s;
 	const struct verity_fec_layout *fl = s->fl;
@@ -213,11 +213,11 @@ static void *parity_worker(void *arg)
 	struct parity_job *j = arg;
 	struct parity_buffers b;
 	struct fec_pass_result res = {0, 0, NULL};
-	struct fv_error err;
+	struct ht_error err;
 	int r = buffers_init(&b, j);
 
 	if (r)
-		fv_fail(&err, ENOMEM, "out of memory");
+		ht_fail(&err, ENOMEM, "out of memory");
 	while (!r && !atomic_load(&j->failed)) {
 		uint64_t bi = atomic_fetch_add(&j->next, 1);
 
@@ -238,7 +238,7 @@ static void *parity_worker(void *arg)
 int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    enum fec_pass_mode mode, const uint8_t *skip,
 		    unsigned threads, struct fec_pass_result *res,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	struct parity_job j;
 	pthread_t tid[FEC_PASS_MAX_THREADS];
@@ -285,7 +285,7 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 
 int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		   const struct verity_fec_layout *fl, unsigned threads,
-		   const struct verity_tuning *t, struct fv_error *err)
+		   const struct verity_tuning *t, struct ht_error *err)
 {
 	size_t max_bytes = t && t->fused_max_bytes ? t->fused_max_bytes
 						   : FEC_FUSED_MAX_BYTES;
@@ -306,7 +306,7 @@ int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 	/* one set of planes per worker, and one for the tree blocks */
 	f->planes = ht_buffer_alloc((threads + 1) * (size_t)per_thread);
 	if (!f->planes)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	pthread_mutex_init(&f->tree_lock, NULL);
 	return 0;
 }
@@ -337,10 +337,10 @@ static void fused_add(struct fec_fused *f, unsigned set, uint64_t first,
 }
 
 int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
-			const uint8_t *blocks, size_t n, struct fv_error *err)
+			const uint8_t *blocks, size_t n, struct ht_error *err)
 {
 	if (worker >= f->threads)
-		return fv_fail(err, EINVAL, "FEC: worker %u of %u", worker,
+		return ht_fail(err, EINVAL, "FEC: worker %u of %u", worker,
 			       f->threads);
 	fused_add(f, worker, first, blocks, n);
 	return 0;
@@ -364,7 +364,7 @@ void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 }
 
 int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = f->fl;
 	size_t bs = fl->block_size, per = CHUNK_BLOCKS_BYTES / bs;
@@ -375,7 +375,7 @@ int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 	int r = 0;
 
 	if (!buf)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	/* covered hash blocks after the tree (the rest of a hash device,
 	 * or the gap before the parity) */
 	for (uint64_t j = fl->data_blocks + f->tree_end; !r && j < fl->blocks;
@@ -427,7 +427,7 @@ void fec_fused_free(struct fec_fused *f)
 
 int fec_encode_flat(const struct verity_device *d,
 		    const struct verity_fec_layout *fl, unsigned threads,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	struct fec_rs rs = {0};
 	struct fec_source src = {d, d, d, fl, NULL};

@@ -37,10 +37,10 @@ struct fec_fused {
  * limits. */
 int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		   const struct verity_fec_layout *fl, unsigned threads,
-		   const struct verity_tuning *t, struct fv_error *err);
+		   const struct verity_tuning *t, struct ht_error *err);
 /* From ht_io.data_seen: data blocks [first, first + n), just hashed. */
 int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
-			const uint8_t *blocks, size_t n, struct fv_error *err);
+			const uint8_t *blocks, size_t n, struct ht_error *err);
 /* From ht_io.write_tree: tree blocks [tree_block, tree_block + n) as
  * written (the tree starts at the first covered hash block). Any
  * thread. */
@@ -49,7 +49,7 @@ void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 /* Adds the covered hash blocks after the tree, sums the sets and writes
  * the parity area. */
 int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
-		     struct fv_error *err);
+		     struct ht_error *err);
 void fec_fused_free(struct fec_fused *f);
 
 enum fec_pass_mode {
@@ -71,13 +71,13 @@ struct fec_pass_result {
 int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    enum fec_pass_mode mode, const uint8_t *skip,
 		    unsigned threads, struct fec_pass_result *res,
-		    struct fv_error *err);
+		    struct ht_error *err);
 
 /* The parity a flat layout describes (verity_fec_layout_flat) of d,
  * written onto d and flushed. */
 int fec_encode_flat(const struct verity_device *d,
 		    const struct verity_fec_layout *fl, unsigned threads,
-		    struct fv_error *err);
+		    struct ht_error *err);
 
 /* The parity of one round (or of a batch of consecutive rounds, len
  * bytes of each message position): src[i] holds symbol position i,

@@ -13,34 +13,34 @@ int verity_fec_layout_compute(const struct verity_params *p,
 			      const struct verity_fec_params *fp,
 			      uint64_t hash_size, int on_hash_device,
 			      struct verity_fec_layout *fl,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	uint64_t bs = p->data_block_size, end, start, max_blocks;
 
 	memset(fl, 0, sizeof(*fl));
 	if (fp->roots < FEC_MIN_ROOTS || fp->roots > FEC_MAX_ROOTS)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "parity of %u roots is not supported (%d to %d)",
 			       fp->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (p->data_block_size != p->hash_block_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "FEC needs equal data and hash block sizes "
 			       "(here %u and %u)",
 			       p->data_block_size, p->hash_block_size);
 	if (fp->offset % bs)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "FEC offset %llu is not a multiple of the "
 			       "%llu-byte block size (the kernel addresses "
 			       "parity in blocks)",
 			       (unsigned long long)fp->offset,
 			       (unsigned long long)bs);
 	if (fp->offset > INT64_MAX / 2)
-		return fv_fail(err, EOVERFLOW, "FEC offset %llu is too large",
+		return ht_fail(err, EOVERFLOW, "FEC offset %llu is too large",
 			       (unsigned long long)fp->offset);
 	start = l->tree_offset / bs;
 	end = on_hash_device ? fp->offset : hash_size;
 	if (on_hash_device && end < l->hash_end)
-		return fv_fail_fix(err, EINVAL, FV_PARAM_FEC_OFFSET,
+		return ht_fail_fix(err, EINVAL, HT_PARAM_FEC_OFFSET,
 				   l->hash_end, 0, "give %1 or more",
 				   "%s: the FEC area at byte %llu overlaps the "
 				   "hash tree, which ends at byte %llu",
@@ -48,7 +48,7 @@ int verity_fec_layout_compute(const struct verity_params *p,
 				   (unsigned long long)fp->offset,
 				   (unsigned long long)l->hash_end);
 	if (end / bs < start + l->geo.tree_blocks)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hash device of %llu bytes ends inside the "
 			       "hash tree",
 			       fp->region.path, (unsigned long long)hash_size);
@@ -62,7 +62,7 @@ int verity_fec_layout_compute(const struct verity_params *p,
 	fl->rounds = fec_rounds(fl->blocks, fp->roots);
 	max_blocks = (uint64_t)(INT64_MAX / 2) / bs / fp->roots;
 	if (fl->rounds > max_blocks)
-		return fv_fail(err, EOVERFLOW, "FEC area overflows 64 bits");
+		return ht_fail(err, EOVERFLOW, "FEC area overflows 64 bits");
 	fl->offset = fp->offset;
 	fl->parity_bytes = fl->rounds * fp->roots * bs;
 	fl->on_hash_device = on_hash_device;
@@ -87,13 +87,13 @@ int verity_fec_check_devices(const struct verity_layout *l,
 			     const struct verity_device *data,
 			     const struct verity_device *hash,
 			     const struct verity_device *fec,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	uint64_t end = fl->offset + fl->parity_bytes;
 
 	if (verity_device_overlap(fec, fl->offset, fl->parity_bytes, data, 0,
 				  l->data_bytes))
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: the FEC area [%llu, %llu) overlaps the "
 			"data area of %s, which ends at byte %llu%s%s%s",
@@ -104,7 +104,7 @@ int verity_fec_check_devices(const struct verity_layout *l,
 	if (verity_device_overlap(fec, fl->offset, fl->parity_bytes, hash,
 				  l->hash_area_start,
 				  l->hash_end - l->hash_area_start))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: the FEC area [%llu, %llu) overlaps the "
 			       "hash area [%llu, %llu) of %s%s%s%s",
 			       fec->path, (unsigned long long)fl->offset,
@@ -115,7 +115,7 @@ int verity_fec_check_devices(const struct verity_layout *l,
 			       verity_device_via(fec, hash),
 			       via_close(fec, hash));
 	if (fec->is_block && fec->size < end)
-		return fv_fail(err, ENOSPC,
+		return ht_fail(err, ENOSPC,
 			       "%s: device has %llu bytes, the FEC area needs "
 			       "%llu",
 			       fec->path, (unsigned long long)fec->size,
@@ -134,7 +134,7 @@ static unsigned roots_of_size(const struct verity_params *p,
 {
 	struct verity_fec_params try = *fp;
 	struct verity_fec_layout fl;
-	struct fv_error ignored;
+	struct ht_error ignored;
 
 	for (unsigned roots = FEC_MIN_ROOTS; roots <= FEC_MAX_ROOTS; roots++) {
 		try.roots = roots;
@@ -172,7 +172,7 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 	     const struct verity_fec_params *fp, uint64_t hash_size,
 	     const struct verity_device *data, const struct verity_device *hash,
 	     const struct verity_device *fec, struct verity_fec_params *out,
-	     enum verity_roots_source *source, struct fv_error *err)
+	     enum verity_roots_source *source, struct ht_error *err)
 {
 	int own = dedicated_file(data, hash, fec);
 	unsigned fits =
@@ -187,8 +187,8 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 		*source = fits ? VERITY_ROOTS_INFERRED : VERITY_ROOTS_DEFAULT;
 		out->roots = fits ? fits : VERITY_FEC_DEFAULT_ROOTS;
 		if (!fits && own)
-			return fv_fail_fix(
-				err, EINVAL, FV_PARAM_FEC_ROOTS, 0, 0,
+			return ht_fail_fix(
+				err, EINVAL, HT_PARAM_FEC_ROOTS, 0, 0,
 				"give %0, or is it another image's parity?",
 				"%s: %llu bytes is no FEC area of %d to %d "
 				"roots for this image",
@@ -202,7 +202,7 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 	if (r)
 		return r;
 	if (fits && fits != fp->roots)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: its %llu bytes are the parity of %u roots, "
 			"not of the %u given (which needs %llu bytes)",
@@ -210,7 +210,7 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 			fp->roots,
 			(unsigned long long)(fl.offset + fl.parity_bytes));
 	if (fec->size > fl.offset + fl.parity_bytes)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: file of %llu bytes is larger than the FEC "
 			"area of %u roots (%llu bytes): not this image's "
@@ -224,7 +224,7 @@ stored_roots(const struct verity_params *p, const struct verity_layout *l,
 int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 		      const struct verity_fec_params *fp,
 		      enum verity_open_mode mode,
-		      const struct verity_devices *d, struct fv_error *err)
+		      const struct verity_devices *d, struct ht_error *err)
 {
 	struct verity_fec_params given = *fp;
 	enum verity_roots_source source =
@@ -250,7 +250,7 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 					     &d->fec, err);
 	end = l->fec.offset + l->fec.parity_bytes;
 	if (!r && mode != VERITY_OPEN_CREATE && d->fec.size < end)
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: device has %llu bytes, the FEC area needs "
 			    "%llu (are the roots and the offset right?)",
 			    fp->region.path, (unsigned long long)d->fec.size,
@@ -258,7 +258,7 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 	return r;
 }
 
-int verity_fec_describe(struct verity_pair *pair, struct fv_error *err)
+int verity_fec_describe(struct verity_pair *pair, struct ht_error *err)
 {
 	struct verity_devices d;
 	struct verity_layout *l = &pair->layout;
@@ -294,15 +294,15 @@ int verity_fec_describe(struct verity_pair *pair, struct fv_error *err)
 
 int verity_fec_layout_flat(uint64_t covered, uint32_t block_size,
 			   unsigned roots, uint64_t offset,
-			   struct verity_fec_layout *fl, struct fv_error *err)
+			   struct verity_fec_layout *fl, struct ht_error *err)
 {
 	memset(fl, 0, sizeof(*fl));
 	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "parity of %u roots is not supported (%d to %d)",
 			       roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (!block_size || covered % block_size || offset < covered)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "parity of %llu bytes in %u-byte blocks at %llu "
 			       "does not follow what it covers",
 			       (unsigned long long)covered, block_size,

@@ -18,7 +18,7 @@ int verity_fec_layout_compute(const struct verity_params *p,
 			      const struct verity_fec_params *fp,
 			      uint64_t hash_size, int on_hash_device,
 			      struct verity_fec_layout *fl,
-			      struct fv_error *err);
+			      struct ht_error *err);
 
 /* The parity of bytes [0, covered) of one device read as blocks of
  * block_size (covered a multiple of it), stored at offset on the same
@@ -26,7 +26,7 @@ int verity_fec_layout_compute(const struct verity_params *p,
  * sizes (docs/android.md). */
 int verity_fec_layout_flat(uint64_t covered, uint32_t block_size,
 			   unsigned roots, uint64_t offset,
-			   struct verity_fec_layout *fl, struct fv_error *err);
+			   struct verity_fec_layout *fl, struct ht_error *err);
 
 /* Refuses a parity area that overlaps the data or the hash area (of the
  * same file, however named), or does not fit a block device. */
@@ -35,7 +35,7 @@ int verity_fec_check_devices(const struct verity_layout *l,
 			     const struct verity_device *data,
 			     const struct verity_device *hash,
 			     const struct verity_device *fec,
-			     struct fv_error *err);
+			     struct ht_error *err);
 
 /* Lays the parity of the opened fec region out into l->fec, with the
  * checks every action makes: block sizes, offset, overlap with data and
@@ -47,11 +47,11 @@ int verity_fec_check_devices(const struct verity_layout *l,
 int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 		      const struct verity_fec_params *fp,
 		      enum verity_open_mode mode,
-		      const struct verity_devices *d, struct fv_error *err);
+		      const struct verity_devices *d, struct ht_error *err);
 
 /* Fills pair->layout.fec for the pair's parity from the sizes of the hash
  * and parity regions (dump: no data region); roots 0: told from the
  * parity's size. pair->layout must hold the tree's layout. */
-int verity_fec_describe(struct verity_pair *pair, struct fv_error *err);
+int verity_fec_describe(struct verity_pair *pair, struct ht_error *err);
 
 #endif

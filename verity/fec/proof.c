@@ -6,7 +6,7 @@
 
 int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 		   const struct ht_hasher *h, const struct fec_source *src,
-		   const uint8_t *root, struct fv_error *err)
+		   const uint8_t *root, struct ht_error *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->g = g;
@@ -16,7 +16,7 @@ int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 	p->cache = malloc((size_t)(g->levels ? g->levels : 1) *
 			  src->fl->block_size);
 	if (!p->cache)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -43,7 +43,7 @@ int fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
 /* Tree block t as read now and proven, or NULL (*r: 0 when it does not
  * prove, else the error). */
 static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
-					struct fv_error *err)
+					struct ht_error *err)
 {
 	uint32_t lv = ht_level_of(p->g, t);
 	uint8_t *buf = p->cache + (size_t)lv * p->src->fl->block_size;
@@ -65,7 +65,7 @@ static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
 }
 
 int fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
 	const uint8_t *parent_block;

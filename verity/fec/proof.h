@@ -26,7 +26,7 @@ struct fec_proof {
 
 int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 		   const struct ht_hasher *h, const struct fec_source *src,
-		   const uint8_t *root, struct fv_error *err);
+		   const uint8_t *root, struct ht_error *err);
 void fec_proof_free(struct fec_proof *p);
 /* Forgets the proven blocks (after a write). */
 void fec_proof_reset(struct fec_proof *p);
@@ -41,6 +41,6 @@ int fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
  * tree blocks read now; 0 when not; a negative errno. A block no digest
  * covers proves nothing and passes. */
 int fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
-		    struct fv_error *err);
+		    struct ht_error *err);
 
 #endif

@@ -22,7 +22,7 @@ static int bit(const uint8_t *map, uint64_t i)
 
 /* One round's blocks into round (rsn blocks), each proven as it is read. */
 static int read_proven_round(const struct fec_refresh *x, uint64_t n,
-			     uint8_t *const *src, struct fv_error *err)
+			     uint8_t *const *src, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 
@@ -41,7 +41,7 @@ static int read_proven_round(const struct fec_refresh *x, uint64_t n,
 			const struct verity_device *d =
 				data ? x->src->data : x->src->hash;
 
-			return fv_fail(
+			return ht_fail(
 				err, ESTALE,
 				"%s: %s block %llu no longer matches "
 				"the tree (changed while repair "
@@ -60,7 +60,7 @@ static int read_proven_round(const struct fec_refresh *x, uint64_t n,
 /* Rewrites the parity of each stale round from its blocks, each read
  * once and proven against the root before it goes in. */
 static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
-			  struct verity_fec_result *res, struct fv_error *err)
+			  struct verity_fec_result *res, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 	size_t bs = fl->block_size, round_bytes = bs * fl->roots;
@@ -69,7 +69,7 @@ static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
 	uint8_t *plane_buf = malloc(round_bytes), *parity = malloc(round_bytes);
 	int r = round && plane_buf && parity
 			? 0
-			: fv_fail(err, ENOMEM, "out of memory");
+			: ht_fail(err, ENOMEM, "out of memory");
 
 	for (unsigned i = 0; i < x->rs->rsn; i++)
 		src[i] = round + (size_t)i * bs;
@@ -95,7 +95,7 @@ static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
 }
 
 int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
-		struct fv_error *err)
+		struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 	struct fec_pass_result pr = {0, 0, NULL};
@@ -104,14 +104,14 @@ int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
 	int r;
 
 	if (x->rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1)))
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	r = fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip, x->threads,
 			    &pr, err);
 	res->stale_codewords = pr.stale_codewords;
 	res->stale_rounds = pr.stale_rounds;
 	res->rewrite_limit = verity_parity_rewrite_limit(fl);
 	if (!r && x->rewrite && pr.stale_codewords > res->rewrite_limit)
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: %llu of %llu parity codewords disagree with "
 			    "the verified image, more than the %d%% (%llu) "
 			    "that damage explains: it is not this image's "

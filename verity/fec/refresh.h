@@ -30,6 +30,6 @@ struct fec_refresh {
  * each stale round again and flushes. A block that no longer proves
  * (changed meanwhile) stops with -ESTALE, its round as it was. */
 int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
-		struct fv_error *err);
+		struct ht_error *err);
 
 #endif

@@ -66,7 +66,7 @@ static void set_bit(uint8_t *map, uint64_t i)
 /* ---- the verify pass, through the overlay in a dry run ---- */
 
 static int rio_read_data(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	struct repair *rp = c;
 	size_t bs = rp->g->data_block_size;
@@ -83,7 +83,7 @@ static int rio_read_data(void *c, uint64_t off, void *buf, size_t len,
 }
 
 static int rio_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	struct repair *rp = c;
 	size_t bs = rp->g->hash_block_size;
@@ -118,7 +118,7 @@ static void pass_report(void *c, const struct ht_failure *f)
 }
 
 static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	struct verity_io_ctx ioctx = {&rp->d.data, &rp->d.hash,
 				      rp->l->tree_offset, NULL};
@@ -191,7 +191,7 @@ static int parent_of(const struct repair *rp, uint64_t c, uint64_t *parent,
 /* ---- rebuilt blocks: written at once, or kept (dry run) ---- */
 
 static int commit_block(struct repair *rp, uint64_t c, const uint8_t *block,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	size_t bs = rp->l->fec.block_size;
 	uint64_t nd = rp->p->data_blocks;
@@ -242,7 +242,7 @@ struct round_state {
 /* Keeps each candidate (candidate + k * bs for proven position k) that
  * the tree proves. */
 static int accept(struct repair *rp, struct round_state *st,
-		  const unsigned *cand_pos, size_t ncand, struct fv_error *err)
+		  const unsigned *cand_pos, size_t ncand, struct ht_error *err)
 {
 	size_t bs = rp->l->fec.block_size;
 	const struct verity_fec_layout *fl = &rp->l->fec;
@@ -290,7 +290,7 @@ static int all_fixed(const struct round_state *st)
 
 /* Erasure decoding of positions pos[0..ne) with ISA-L. */
 static int try_erasures(struct repair *rp, struct round_state *st,
-			const unsigned *pos, unsigned ne, struct fv_error *err)
+			const unsigned *pos, unsigned ne, struct ht_error *err)
 {
 	const struct fec_rs *rs = &rp->rs;
 	size_t bs = rp->l->fec.block_size;
@@ -316,7 +316,7 @@ static int try_erasures(struct repair *rp, struct round_state *st,
 /* Error (and erasure) decoding codeword by codeword with libfec: finds
  * unknown bad bytes, roots / 2 per codeword with no erasures. */
 static int try_karn(struct repair *rp, struct round_state *st,
-		    const unsigned *eras, unsigned ne, struct fv_error *err)
+		    const unsigned *eras, unsigned ne, struct ht_error *err)
 {
 	const struct fec_rs *rs = &rp->rs;
 	size_t bs = rp->l->fec.block_size;
@@ -341,7 +341,7 @@ static int try_karn(struct repair *rp, struct round_state *st,
 }
 
 static int repair_round(struct repair *rp, struct round_state *st,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &rp->l->fec;
 	const struct fec_rs *rs = &rp->rs;
@@ -422,7 +422,7 @@ static int by_round(const void *a, const void *b, void *rounds)
 }
 
 static int collect_bad(struct repair *rp, struct bad_list *bl,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	uint64_t end = rp->p->data_blocks + rp->g->tree_blocks;
 
@@ -438,7 +438,7 @@ static int collect_bad(struct repair *rp, struct bad_list *bl,
 			uint64_t *v = realloc(bl->c, cap * sizeof(*v));
 
 			if (!v)
-				return fv_fail(err, ENOMEM, "out of memory");
+				return ht_fail(err, ENOMEM, "out of memory");
 			bl->c = v;
 			bl->cap = cap;
 		}
@@ -451,14 +451,14 @@ static int collect_bad(struct repair *rp, struct bad_list *bl,
 }
 
 static int repair_pass(struct repair *rp, const struct bad_list *bl,
-		       uint64_t *accepted, struct fv_error *err)
+		       uint64_t *accepted, struct ht_error *err)
 {
 	uint64_t rounds = rp->l->fec.rounds;
 	struct round_state *st = malloc(sizeof(*st));
 	int r = 0;
 
 	if (!st)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	*accepted = 0;
 	for (size_t k = 0; !r && k < bl->n;) {
 		size_t end = k;
@@ -512,7 +512,7 @@ static uint8_t *unverified_rounds(struct repair *rp, uint64_t *count)
 	return skip;
 }
 
-static int run_passes(struct repair *rp, struct fv_error *err)
+static int run_passes(struct repair *rp, struct ht_error *err)
 {
 	struct bad_list bl = {NULL, 0, 0};
 	struct ht_verify_result vr;
@@ -540,7 +540,7 @@ static int run_passes(struct repair *rp, struct fv_error *err)
 
 /* Parity that disagrees with verified data: counted; rewritten only when
  * asked (docs/format.md, "Where we differ", 12). */
-static int check_parity(struct repair *rp, struct fv_error *err)
+static int check_parity(struct repair *rp, struct ht_error *err)
 {
 	struct fec_refresh x = {
 		&rp->src,
@@ -553,14 +553,14 @@ static int check_parity(struct repair *rp, struct fv_error *err)
 	int r;
 
 	if (!skip)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	x.skip = skip;
 	r = fec_refresh(&x, rp->res, err);
 	free(skip);
 	return r;
 }
 
-static int finish(struct repair *rp, struct fv_error *err)
+static int finish(struct repair *rp, struct ht_error *err)
 {
 	uint64_t nd = rp->p->data_blocks, remaining = 0;
 	int r = 0;
@@ -592,7 +592,7 @@ static int finish(struct repair *rp, struct fv_error *err)
 /* verify's first step: a top that matches neither the root nor a top
  * rebuilt from its children is a wrong root hash or parameter, not
  * damage: 1 (res says root_first) and nothing else is judged. */
-static int wrong_root(struct repair *rp, int *r, struct fv_error *err)
+static int wrong_root(struct repair *rp, int *r, struct ht_error *err)
 {
 	struct verity_io_ctx ioctx = {&rp->d.data, &rp->d.hash,
 				      rp->l->tree_offset, NULL};
@@ -608,7 +608,7 @@ static int wrong_root(struct repair *rp, int *r, struct fv_error *err)
 	return 1;
 }
 
-static int alloc_buffers(struct repair *rp, struct fv_error *err)
+static int alloc_buffers(struct repair *rp, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &rp->l->fec;
 	size_t bs = fl->block_size;
@@ -622,7 +622,7 @@ static int alloc_buffers(struct repair *rp, struct fv_error *err)
 	rp->candidate = malloc(bs * FEC_RS_N);
 	if (!rp->bad || !rp->rebuilt || !rp->trusted || !rp->round ||
 	    !rp->parity || !rp->planes || !rp->candidate)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -644,7 +644,7 @@ static void free_all(struct repair *rp)
 }
 
 int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
-		      struct verity_outcome *out, struct fv_error *err)
+		      struct verity_outcome *out, struct ht_error *err)
 {
 	const struct verity_params *p = &pair->params;
 	struct repair rp;
@@ -656,7 +656,7 @@ int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
 	memset(&rp, 0, sizeof(rp));
 	memset(out, 0, sizeof(*out));
 	if (!pair->fec.region.path)
-		return fv_fail(err, EINVAL, "no FEC device given");
+		return ht_fail(err, EINVAL, "no FEC device given");
 	rp.pair = pair;
 	rp.p = p;
 	rp.l = &pair->layout;

@@ -19,6 +19,6 @@
  * what it found and did; out->res the image as left, or as found in a
  * dry run), a negative errno when it could not. */
 int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
-		      struct verity_outcome *out, struct fv_error *err);
+		      struct verity_outcome *out, struct ht_error *err);
 
 #endif

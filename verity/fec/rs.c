@@ -23,13 +23,13 @@ static inline void simd_clean(void)
 #endif
 }
 
-int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err)
+int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 {
 	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS];
 
 	memset(rs, 0, sizeof(*rs));
 	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%u FEC roots are not supported (%d to %d)",
 			       roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	rs->roots = roots;
@@ -39,7 +39,7 @@ int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err)
 	rs->enc_tables = malloc(32u * roots * rs->rsn);
 	if (!rs->karn || !rs->matrix || !rs->enc_tables) {
 		fec_rs_free(rs);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	/* column i of M: the parity of the unit vector e_i */
 	memset(msg, 0, sizeof(msg));
@@ -90,7 +90,7 @@ void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
  * columns E: one product over the surviving message and the parity. */
 int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 			const unsigned *erased, unsigned ne,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	uint8_t a[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
 	uint8_t inv[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
@@ -99,12 +99,12 @@ int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 
 	memset(e, 0, sizeof(*e));
 	if (ne == 0 || ne > rs->roots)
-		return fv_fail(err, EINVAL, "%u erasures, at most %u", ne,
+		return ht_fail(err, EINVAL, "%u erasures, at most %u", ne,
 			       rs->roots);
 	e->ne = ne;
 	for (unsigned t = 0; t < ne; t++) {
 		if (erased[t] >= rs->rsn || (t && erased[t] <= erased[t - 1]))
-			return fv_fail(err, EINVAL, "bad erasure pattern");
+			return ht_fail(err, EINVAL, "bad erasure pattern");
 		e->erased[t] = erased[t];
 		e->rows[t] = t;
 	}
@@ -113,13 +113,13 @@ int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 			a[r * ne + c] =
 				rs->matrix[e->rows[r] * rs->rsn + e->erased[c]];
 	if (gf_invert_matrix(a, inv, (int)ne))
-		return fv_fail(err, EINVAL, "erasure pattern is singular");
+		return ht_fail(err, EINVAL, "erasure pattern is singular");
 	coef = calloc((size_t)ne * k, 1);
 	e->tables = malloc(32u * ne * k);
 	if (!coef || !e->tables) {
 		free(coef);
 		fec_rs_erasure_free(e);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (unsigned r = 0; r < ne; r++) {
 		unsigned next = 0;

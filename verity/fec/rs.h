@@ -35,7 +35,7 @@ struct fec_rs {
 	void *karn;          /* libfec codec */
 };
 
-int fec_rs_init(struct fec_rs *rs, unsigned roots, struct fv_error *err);
+int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err);
 void fec_rs_free(struct fec_rs *rs);
 
 /* Parity of len codewords laid out column-wise: byte x of src[i] is
@@ -67,7 +67,7 @@ struct fec_rs_erasure {
 /* Prepares the decode for a pattern; -EINVAL if it cannot be solved. */
 int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 			const unsigned *erased, unsigned ne,
-			struct fv_error *err);
+			struct ht_error *err);
 void fec_rs_erasure_free(struct fec_rs_erasure *e);
 
 /* src[0..rsn) the message columns (erased ones are ignored), src[rsn + t]

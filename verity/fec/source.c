@@ -24,7 +24,7 @@ void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
 }
 
 int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
-		     uint8_t *buf, struct fv_error *err)
+		     uint8_t *buf, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = s->fl;
 	size_t bs = fl->block_size;
@@ -63,13 +63,13 @@ int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
 }
 
 int fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
-		    size_t bs, struct fv_error *err)
+		    size_t bs, struct ht_error *err)
 {
 	uint8_t *copy;
 	size_t i;
 
 	if (ov->bytes + bs > FEC_OVERLAY_MAX_BYTES)
-		return fv_fail_fix(err, ENOMEM, FV_PARAM_DRY_RUN, 0, 0,
+		return ht_fail_fix(err, ENOMEM, HT_PARAM_DRY_RUN, 0, 0,
 				   "run %0",
 				   "a dry run holds rebuilt blocks in memory, "
 				   "and more than %u MiB are needed",
@@ -80,17 +80,17 @@ int fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
 		uint8_t **bl;
 
 		if (!ix)
-			return fv_fail(err, ENOMEM, "out of memory");
+			return ht_fail(err, ENOMEM, "out of memory");
 		ov->index = ix;
 		bl = realloc(ov->block, cap * sizeof(*bl));
 		if (!bl)
-			return fv_fail(err, ENOMEM, "out of memory");
+			return ht_fail(err, ENOMEM, "out of memory");
 		ov->block = bl;
 		ov->cap = cap;
 	}
 	copy = malloc(bs);
 	if (!copy)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	memcpy(copy, block, bs);
 	for (i = ov->count; i > 0 && ov->index[i - 1] > c; i--) {
 		ov->index[i] = ov->index[i - 1];

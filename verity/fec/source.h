@@ -24,7 +24,7 @@ struct fec_overlay {
 /* Adds a rebuilt block (bs bytes) as covered block c; the overlay stays
  * sorted. Each block is added once. -ENOMEM past FEC_OVERLAY_MAX_BYTES. */
 int fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
-		    size_t bs, struct fv_error *err);
+		    size_t bs, struct ht_error *err);
 /* 1 when covered block c is in the overlay. */
 int fec_overlay_has(const struct fec_overlay *ov, uint64_t c);
 void fec_overlay_free(struct fec_overlay *ov);
@@ -42,6 +42,6 @@ struct fec_source {
 
 /* Reads count covered blocks from index first (zeros past the end). */
 int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
-		     uint8_t *buf, struct fv_error *err);
+		     uint8_t *buf, struct ht_error *err);
 
 #endif

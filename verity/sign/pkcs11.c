@@ -29,7 +29,7 @@ static int refuse_to_read(UI *ui, UI_STRING *uis)
 }
 
 int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
-			   EVP_PKEY **key, struct fv_error *err)
+			   EVP_PKEY **key, struct ht_error *err)
 {
 	UI_METHOD *ui;
 	ENGINE *e;
@@ -39,7 +39,7 @@ int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
 	ENGINE_load_dynamic();
 	e = ENGINE_by_id("pkcs11");
 	if (!e)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: no pkcs11 engine for OpenSSL (install "
 			       "libengine-pkcs11-openssl)",
 			       uri);
@@ -50,7 +50,7 @@ int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
 	if ((module && !ENGINE_ctrl_cmd_string(e, "MODULE_PATH", module, 0)) ||
 	    (pin && !ENGINE_ctrl_cmd_string(e, "PIN", pin, 0)) ||
 	    !ENGINE_init(e)) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: cannot start the pkcs11 engine%s%s", uri,
 			    module ? " with module " : "",
 			    module ? module : "");
@@ -64,11 +64,11 @@ int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
 	*key = ENGINE_load_private_key(e, uri, ui, NULL);
 	UI_destroy_method(ui);
 	if (!*key && pin)
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: no private key there, or the PIN is wrong",
 			    uri);
 	else if (!*key)
-		r = fv_fail_fix(err, EACCES, FV_PARAM_PASSPHRASE, 0, 0,
+		r = ht_fail_fix(err, EACCES, HT_PARAM_PASSPHRASE, 0, 0,
 				"a token needs its PIN: give %0",
 				"%s: no private key there", uri);
 	ENGINE_finish(e);

@@ -12,6 +12,6 @@ int verity_pkcs11_is_uri(const char *key);
  * the URI's pin-value, or -EACCES when the token wants one), through
  * module (NULL: p11-kit's proxy, which loads the modules p11-kit knows). */
 int verity_pkcs11_load_key(const char *uri, const char *pin, const char *module,
-			   EVP_PKEY **key, struct fv_error *err);
+			   EVP_PKEY **key, struct ht_error *err);
 
 #endif

@@ -18,7 +18,7 @@
 #include "verity/sign/pkcs11.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	int r = verity_read_file(path, "signature file", VERITY_MAX_SIGNATURE,
 				 out, len, err);
@@ -26,7 +26,7 @@ int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 	if (!r && !*len) {
 		free(*out);
 		*out = NULL;
-		return fv_fail(err, EINVAL, "%s: empty signature file", path);
+		return ht_fail(err, EINVAL, "%s: empty signature file", path);
 	}
 	return r == -ENOENT ? -EINVAL : r;
 }
@@ -36,7 +36,7 @@ int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 #define PEM_MAX_BYTES (1u << 20)
 
 static int pem_bio(const char *path, const char *what, BIO **out,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	uint8_t *buf;
 	size_t len;
@@ -50,7 +50,7 @@ static int pem_bio(const char *path, const char *what, BIO **out,
 	if (!mem || BIO_write(mem, buf, (int)len) != (int)len) {
 		BIO_free(mem);
 		free(buf);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	free(buf);
 	*out = mem;
@@ -89,7 +89,7 @@ static int pass_cb(char *buf, int size, int rwflag, void *u)
 }
 
 int verity_sign(const struct verity_signer *s, const char *root_hex,
-		uint8_t **der, size_t *der_len, struct fv_error *err)
+		uint8_t **der, size_t *der_len, struct ht_error *err)
 {
 	const char *key_path = s->key, *cert_path = s->cert;
 	const char *passphrase = s->passphrase;
@@ -106,7 +106,7 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 	ERR_clear_error();
 	*der = NULL;
 	if (!ctx)
-		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
+		return ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	/* a key held in a token: the passphrase is its PIN */
 	if (verity_pkcs11_is_uri(key_path)) {
 		if ((r = verity_pkcs11_load_key(key_path, passphrase,
@@ -121,17 +121,17 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 	if (!key && !(key = PEM_read_bio_PrivateKey_ex(kb, NULL, pass_cb, &pass,
 						       ctx, NULL))) {
 		if (pass.asked && !passphrase)
-			r = fv_fail_fix(err, EACCES, FV_PARAM_PASSPHRASE, 0, 0,
+			r = ht_fail_fix(err, EACCES, HT_PARAM_PASSPHRASE, 0, 0,
 					"give %0",
 					"%s: the private key is encrypted",
 					key_path);
 		else if (pass.asked)
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: cannot decrypt the private key (wrong "
 				    "passphrase?)",
 				    key_path);
 		else
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: cannot read a PEM private key: %s",
 				    key_path, ssl_reason());
 		goto out;
@@ -142,13 +142,13 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 	}
 	cert = X509_new_ex(ctx, NULL);
 	if (!cert || !PEM_read_bio_X509(cb, &cert, NULL, NULL)) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: cannot read a PEM certificate: %s", cert_path,
 			    ssl_reason());
 		goto out;
 	}
 	if (!X509_check_private_key(cert, key)) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: the key does not belong to certificate %s",
 			    key_path, cert_path);
 		goto out;
@@ -161,12 +161,12 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 		  : NULL;
 	n = p7 ? i2d_PKCS7(p7, &buf) : -1;
 	if (n <= 0) {
-		r = fv_fail(err, EINVAL, "cannot sign: %s", ssl_reason());
+		r = ht_fail(err, EINVAL, "cannot sign: %s", ssl_reason());
 		goto out;
 	}
 	*der = malloc((size_t)n);
 	if (!*der) {
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	memcpy(*der, buf, (size_t)n);
@@ -185,10 +185,10 @@ out:
 /* Every certificate of each PEM file, into the store and the list the
  * signer is looked up in. */
 static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
-			STACK_OF(X509) * certs, struct fv_error *err)
+			STACK_OF(X509) * certs, struct ht_error *err)
 {
 	if (n > VERITY_MAX_TRUSTED_FILES)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%zu trusted certificate files: at most %d", n,
 			       VERITY_MAX_TRUSTED_FILES);
 	for (size_t i = 0; i < n; i++) {
@@ -204,7 +204,7 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 			if (sk_X509_num(certs) >= VERITY_MAX_TRUSTED_CERTS) {
 				X509_free(x);
 				BIO_free(b);
-				return fv_fail(err, EINVAL,
+				return ht_fail(err, EINVAL,
 					       "%s: more than %d trusted "
 					       "certificates in all: split "
 					       "the bundle, or trust fewer",
@@ -219,7 +219,7 @@ static int load_trusted(const char *const *files, size_t n, X509_STORE *store,
 		BIO_free(b);
 		ERR_clear_error();
 		if (!count)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: no PEM certificate in it",
 				       files[i]);
 	}
@@ -294,7 +294,7 @@ static void fingerprint(X509 *x, char out[65])
  * are left to the signature check, which warns about them. */
 static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 			 const char *sig_name, struct verity_sig_check *res,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	STACK_OF(PKCS7_SIGNER_INFO) *sinfos = PKCS7_get_signer_info(p7);
 	STACK_OF(X509) *inside = p7->d.sign->cert;
@@ -303,7 +303,7 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 	int r = 0;
 
 	if (!ctx)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	for (int i = 0; !r && i < sk_PKCS7_SIGNER_INFO_num(sinfos); i++) {
 		PKCS7_SIGNER_INFO *si = sk_PKCS7_SIGNER_INFO_value(sinfos, i);
 		PKCS7_ISSUER_AND_SERIAL *ias = si->issuer_and_serial;
@@ -316,7 +316,7 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 							   ias->serial);
 		signer_name(si, x, name, sizeof(name));
 		if (!x) {
-			r = fv_fail(err, EPERM,
+			r = ht_fail(err, EPERM,
 				    "%s: the signer (%s) is not a trusted "
 				    "certificate, and the signature does not "
 				    "hold its certificate",
@@ -332,7 +332,7 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 		}
 		X509_STORE_CTX_cleanup(ctx);
 		if (!ok) {
-			r = fv_fail(err, EPERM,
+			r = ht_fail(err, EPERM,
 				    "%s: the signer %s is not trusted%s",
 				    sig_name, name,
 				    sk_PKCS7_SIGNER_INFO_num(sinfos) > 1
@@ -402,7 +402,7 @@ static void time_warning(X509 *signer, char *out, size_t len)
 int verity_signature_check(const struct verity_sig *sig,
 			   const char *const *trusted, size_t ntrusted,
 			   const char *root_hex, struct verity_sig_check *res,
-			   struct fv_error *err)
+			   struct ht_error *err)
 {
 	const char *sig_name = sig->name;
 	size_t sig_len = sig->len;
@@ -414,11 +414,11 @@ int verity_signature_check(const struct verity_sig *sig,
 
 	memset(res, 0, sizeof(*res));
 	if (!store || !certs || !ht_crypto_libctx()) {
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (!ntrusted) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: checking a signature needs a trusted "
 			    "certificate",
 			    sig_name);
@@ -427,14 +427,14 @@ int verity_signature_check(const struct verity_sig *sig,
 	p7 = d2i_PKCS7(NULL, &p, (long)sig_len);
 	if (!p7 || p != sig->der + sig_len || !PKCS7_type_is_signed(p7) ||
 	    !PKCS7_get_detached(p7)) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: not a detached DER PKCS#7 signature",
 			    sig_name);
 		goto out;
 	}
 	/* a signature without a signer is malformed, not untrusted */
 	if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(p7)) < 1) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: not a signature: the PKCS#7 structure holds "
 			    "no signer",
 			    sig_name);
@@ -460,16 +460,16 @@ int verity_signature_check(const struct verity_sig *sig,
 	switch (ERR_GET_REASON(ERR_peek_last_error())) {
 	case PKCS7_R_SIGNATURE_FAILURE:
 	case PKCS7_R_DIGEST_FAILURE:
-		r = fv_fail(err, EPERM,
+		r = ht_fail(err, EPERM,
 			    "%s: the signature does not match root hash %s",
 			    sig_name, root_hex);
 		break;
 	case PKCS7_R_CERTIFICATE_VERIFY_ERROR:
-		r = fv_fail(err, EPERM, "%s: the signer %s is not trusted",
+		r = ht_fail(err, EPERM, "%s: the signer %s is not trusted",
 			    sig_name, res->signer);
 		break;
 	default:
-		r = fv_fail(err, EPERM,
+		r = ht_fail(err, EPERM,
 			    "%s: the signature does not check out: %s",
 			    sig_name, ssl_reason());
 	}
@@ -482,7 +482,7 @@ out:
 }
 
 int verity_cert_fingerprint(const char *cert_path, char out[65],
-			    struct fv_error *err)
+			    struct ht_error *err)
 {
 	BIO *b = NULL;
 	X509 *x = NULL;
@@ -492,12 +492,12 @@ int verity_cert_fingerprint(const char *cert_path, char out[65],
 	if (r)
 		return r == -ENOENT ? -EINVAL : r;
 	if (!PEM_read_bio_X509(b, &x, NULL, NULL))
-		r = fv_fail(err, EINVAL, "%s: cannot read a PEM certificate",
+		r = ht_fail(err, EINVAL, "%s: cannot read a PEM certificate",
 			    cert_path);
 	else
 		fingerprint(x, out);
 	if (!r && !out[0])
-		r = fv_fail(err, ENOMEM, "cannot hash %s", cert_path);
+		r = ht_fail(err, ENOMEM, "cannot hash %s", cert_path);
 	X509_free(x);
 	BIO_free(b);
 	ERR_clear_error();
@@ -505,7 +505,7 @@ int verity_cert_fingerprint(const char *cert_path, char out[65],
 }
 
 int verity_signature_signer(const struct verity_sig *sig,
-			    struct verity_sig_check *res, struct fv_error *err)
+			    struct verity_sig_check *res, struct ht_error *err)
 {
 	const unsigned char *p = sig->der;
 	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)sig->len);
@@ -518,7 +518,7 @@ int verity_signature_signer(const struct verity_sig *sig,
 	if (!p7 || p != sig->der + sig->len || !PKCS7_type_is_signed(p7) ||
 	    (sinfos = PKCS7_get_signer_info(p7)) == NULL ||
 	    sk_PKCS7_SIGNER_INFO_num(sinfos) < 1) {
-		r = fv_fail(err, EINVAL, "%s: not a PKCS#7 signature",
+		r = ht_fail(err, EINVAL, "%s: not a PKCS#7 signature",
 			    sig->name);
 		goto out;
 	}

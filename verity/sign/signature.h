@@ -23,7 +23,7 @@ struct verity_signer {
  * asked. Nothing ever prompts: an encrypted key without a passphrase is
  * -EACCES. *der is malloc'd. */
 int verity_sign(const struct verity_signer *s, const char *root_hex,
-		uint8_t **der, size_t *der_len, struct fv_error *err);
+		uint8_t **der, size_t *der_len, struct ht_error *err);
 
 struct verity_sig_check {
 	char signer[256];     /* subject of the signer certificate */
@@ -48,17 +48,17 @@ struct verity_sig {
 int verity_signature_check(const struct verity_sig *sig,
 			   const char *const *trusted, size_t ntrusted,
 			   const char *root_hex, struct verity_sig_check *res,
-			   struct fv_error *err);
+			   struct ht_error *err);
 
 /* Who the signature says signed it (subject, and fingerprint when it
  * holds the certificate), trusting nothing: for showing, not checking. */
 int verity_signature_signer(const struct verity_sig *sig,
-			    struct verity_sig_check *res, struct fv_error *err);
+			    struct verity_sig_check *res, struct ht_error *err);
 
 /* The SHA-256 of a PEM certificate's DER, lowercase hex (systemd's
  * certificateFingerprint). */
 int verity_cert_fingerprint(const char *cert_path, char out[65],
-			    struct fv_error *err);
+			    struct ht_error *err);
 
 #define VERITY_MAX_SIGNATURE (64 * 1024)
 /* Trusted certificates: at most this many files, and this many
@@ -69,6 +69,6 @@ int verity_cert_fingerprint(const char *cert_path, char out[65],
 /* Reads a signature file: regular, 1 byte to 64 KiB (malloc'd). -EINVAL
  * when it is missing or not such a file, -EIO when reading fails. */
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
-			  struct fv_error *err);
+			  struct ht_error *err);
 
 #endif

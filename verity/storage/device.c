@@ -38,7 +38,7 @@ const char *verity_file_kind(mode_t m)
  * file system, a device-mapper target or another exclusive user makes it
  * -EBUSY, naming the holder. */
 static int open_exclusive(struct verity_device *d, int flags,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	struct stat st;
 	char holder[PATH_MAX + 64];
@@ -47,7 +47,7 @@ static int open_exclusive(struct verity_device *d, int flags,
 
 	if (fd < 0 && errno == EBUSY) {
 		verity_backing_holder(d->rdev, holder, sizeof(holder));
-		return fv_fail(err, EBUSY,
+		return ht_fail(err, EBUSY,
 			       "%s: the device is in use%s: not writing to it",
 			       d->path,
 			       holder[0] ? holder
@@ -55,13 +55,13 @@ static int open_exclusive(struct verity_device *d, int flags,
 					   "program)");
 	}
 	if (fd < 0)
-		return fv_fail(err, errno, "%s: cannot open: %s", d->path,
+		return ht_fail(err, errno, "%s: cannot open: %s", d->path,
 			       strerror(errno));
 	/* the same device as the one checked, not one renamed meanwhile */
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) ||
 	    st.st_rdev != d->rdev) {
 		close(fd);
-		return fv_fail(err, EBUSY, "%s: changed while it was opened",
+		return ht_fail(err, EBUSY, "%s: changed while it was opened",
 			       d->path);
 	}
 	close(d->fd);
@@ -74,12 +74,12 @@ static int open_exclusive(struct verity_device *d, int flags,
  * written to held exclusively; anything but a regular file or a block
  * device refused. The descriptor made blocking again. */
 static int describe(struct verity_device *d, enum verity_open_mode mode,
-		    int flags, struct fv_error *err)
+		    int flags, struct ht_error *err)
 {
 	struct stat sb, *st = &sb;
 
 	if (fstat(d->fd, st) < 0)
-		return fv_fail(err, errno, "%s: cannot stat: %s", d->path,
+		return ht_fail(err, errno, "%s: cannot stat: %s", d->path,
 			       strerror(errno));
 	d->dev = st->st_dev;
 	d->ino = st->st_ino;
@@ -87,7 +87,7 @@ static int describe(struct verity_device *d, enum verity_open_mode mode,
 		uint64_t size;
 
 		if (ioctl(d->fd, BLKGETSIZE64, &size) < 0)
-			return fv_fail(err, errno,
+			return ht_fail(err, errno,
 				       "%s: cannot get device size: %s",
 				       d->path, strerror(errno));
 		d->is_block = 1;
@@ -111,7 +111,7 @@ static int describe(struct verity_device *d, enum verity_open_mode mode,
 		/* a directory or a character device: veritysetup's
 		 * incompatible device (exit 4); a FIFO or socket, which it
 		 * would wait on, a parameter error */
-		return fv_fail(err,
+		return ht_fail(err,
 			       S_ISDIR(st->st_mode) || S_ISCHR(st->st_mode)
 				       ? ENOTBLK
 				       : EINVAL,
@@ -119,12 +119,12 @@ static int describe(struct verity_device *d, enum verity_open_mode mode,
 			       d->path, verity_file_kind(st->st_mode));
 	}
 	if (fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) & ~O_NONBLOCK) < 0)
-		return fv_fail(err, errno, "%s: %s", d->path, strerror(errno));
+		return ht_fail(err, errno, "%s: %s", d->path, strerror(errno));
 	return 0;
 }
 
 int verity_device_open(struct verity_device *d, const char *path,
-		       enum verity_open_mode mode, struct fv_error *err)
+		       enum verity_open_mode mode, struct ht_error *err)
 {
 	int flags = mode == VERITY_OPEN_READ ? O_RDONLY : O_RDWR, r;
 
@@ -142,16 +142,16 @@ int verity_device_open(struct verity_device *d, const char *path,
 		 * parameter error (1), a directory an incompatible device
 		 * (4); a device that is not there, 4 */
 		if (mode == VERITY_OPEN_CREATE)
-			return fv_fail(err, e == EISDIR ? ENOTBLK : EINVAL,
+			return ht_fail(err, e == EISDIR ? ENOTBLK : EINVAL,
 				       "%s: cannot create the hash image: %s",
 				       path, strerror(e));
 		if (e == ENOENT || e == EACCES || e == EPERM || e == ENOTDIR ||
 		    e == ENXIO || e == ENODEV)
-			return fv_fail(
+			return ht_fail(
 				err, ENODEV,
 				"%s: does not exist or access denied (%s)",
 				path, strerror(e));
-		return fv_fail(err, e, "%s: cannot open: %s", path,
+		return ht_fail(err, e, "%s: cannot open: %s", path,
 			       strerror(e));
 	}
 	r = describe(d, mode, flags, err);
@@ -162,21 +162,21 @@ int verity_device_open(struct verity_device *d, const char *path,
 
 /* Narrows d, opened whole, to region r. */
 static int apply_region(struct verity_device *d, const struct verity_region *r,
-			enum verity_open_mode mode, struct fv_error *err)
+			enum verity_open_mode mode, struct ht_error *err)
 {
 	uint64_t whole = d->size;
 
 	if (!r->offset && !r->length)
 		return 0;
 	if (r->offset > INT64_MAX || r->length > INT64_MAX - r->offset)
-		return fv_fail(err, EOVERFLOW,
+		return ht_fail(err, EOVERFLOW,
 			       "%s: region at %llu of %llu bytes overflows",
 			       d->path, (unsigned long long)r->offset,
 			       (unsigned long long)r->length);
 	/* what exists is read where it is: all of it */
 	if (mode != VERITY_OPEN_CREATE &&
 	    (r->offset > whole || (r->length && r->length > whole - r->offset)))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: the region [%llu, %llu) lies past its end "
 			       "(%llu bytes)",
 			       d->path, (unsigned long long)r->offset,
@@ -192,7 +192,7 @@ static int apply_region(struct verity_device *d, const struct verity_region *r,
 
 int verity_device_open_region(struct verity_device *d,
 			      const struct verity_region *r,
-			      enum verity_open_mode mode, struct fv_error *err)
+			      enum verity_open_mode mode, struct ht_error *err)
 {
 	int ret = verity_device_open(d, r->path, mode, err);
 
@@ -205,7 +205,7 @@ int verity_device_open_beside(struct verity_device *d,
 			      const struct verity_region *r,
 			      enum verity_open_mode mode,
 			      const struct verity_device *held,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	struct stat st;
 	uint64_t whole;
@@ -224,7 +224,7 @@ int verity_device_open_beside(struct verity_device *d,
 	d->bounded = 0;
 	d->fd = fcntl(held->fd, F_DUPFD_CLOEXEC, 0);
 	if (d->fd < 0)
-		return fv_fail(err, errno, "%s: %s", r->path, strerror(errno));
+		return ht_fail(err, errno, "%s: %s", r->path, strerror(errno));
 	if ((ret = apply_region(d, r, mode, err)))
 		verity_device_close(d);
 	return ret;
@@ -246,7 +246,7 @@ void verity_device_close(struct verity_device *d)
 /* A read that found the end of the file at off: a file cut short since it
  * was opened says so. */
 static int eof_error(const struct verity_device *d, uint64_t off,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	struct stat st;
 
@@ -254,23 +254,23 @@ static int eof_error(const struct verity_device *d, uint64_t off,
 	 * block, and is never taken for one */
 	if (!d->is_block && fstat(d->fd, &st) == 0 &&
 	    (uint64_t)st.st_size < d->base + d->size)
-		return fv_fail(err, ENODATA,
+		return ht_fail(err, ENODATA,
 			       "%s: the file shrank while it was being read "
 			       "(%llu bytes, %llu when opened)",
 			       d->path, (unsigned long long)st.st_size,
 			       (unsigned long long)(d->base + d->size));
-	return fv_fail(err, ENODATA,
+	return ht_fail(err, ENODATA,
 		       "%s: unexpected end of file at offset %llu", d->path,
 		       (unsigned long long)(d->base + off));
 }
 
 /* A region of a given length is never read or written past its end. */
 static int past_region(const struct verity_device *d, uint64_t off, size_t len,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	if (!d->bounded || (off <= d->size && len <= d->size - off))
 		return 0;
-	return fv_fail(err, ENODATA,
+	return ht_fail(err, ENODATA,
 		       "%s: bytes [%llu, %llu) lie past the end of the region "
 		       "[%llu, %llu)",
 		       d->path, (unsigned long long)(d->base + off),
@@ -282,7 +282,7 @@ static int past_region(const struct verity_device *d, uint64_t off, size_t len,
 /* All of [off, off + len) of the region read into p or, with out, p
  * written there, short and interrupted calls retried. */
 static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
-		    size_t len, int out, struct fv_error *err)
+		    size_t len, int out, struct ht_error *err)
 {
 	int r = past_region(d, off, len, err);
 
@@ -298,7 +298,7 @@ static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
 		/* a read's EIO is the medium's: the caller may read block
 		 * by block to find which are unreadable */
 		if (n < 0 || (out && n == 0))
-			return fv_fail(err, out ? EIO : errno,
+			return ht_fail(err, out ? EIO : errno,
 				       "%s: %s error at offset %llu: %s",
 				       d->path, out ? "write" : "read",
 				       (unsigned long long)off,
@@ -312,11 +312,11 @@ static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
 	return 0;
 }
 
-int verity_device_flush(const struct verity_device *d, struct fv_error *err)
+int verity_device_flush(const struct verity_device *d, struct ht_error *err)
 {
 	/* EINVAL: a file that cannot be synced (there is nothing to lose) */
 	if (fsync(d->fd) < 0 && errno != EINVAL)
-		return fv_fail(err, EIO, "%s: cannot flush: %s", d->path,
+		return ht_fail(err, EIO, "%s: cannot flush: %s", d->path,
 			       strerror(errno));
 	return 0;
 }
@@ -375,13 +375,13 @@ void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 }
 
 int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
-		       size_t len, struct fv_error *err)
+		       size_t len, struct ht_error *err)
 {
 	return transfer(d, off, buf, len, 0, err);
 }
 
 int verity_device_write(const struct verity_device *d, uint64_t off,
-			const void *buf, size_t len, struct fv_error *err)
+			const void *buf, size_t len, struct ht_error *err)
 {
 	/* (transfer only reads from p when it writes) */
 	return transfer(d, off, (uint8_t *)(uintptr_t)buf, len, 1, err);

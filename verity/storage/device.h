@@ -52,14 +52,14 @@ enum verity_open_mode {
  * block device another user holds when writing. A block device opened
  * for writing is held exclusively. */
 int verity_device_open(struct verity_device *d, const char *path,
-		       enum verity_open_mode mode, struct fv_error *err);
+		       enum verity_open_mode mode, struct ht_error *err);
 /* The same for region r of its file or device: an existing region must
  * lie inside it (-EINVAL naming both sizes); a region being created
  * (VERITY_OPEN_CREATE) may go past the end of a file. Offsets given to
  * verity_device_read/write are then from the region's start. */
 int verity_device_open_region(struct verity_device *d,
 			      const struct verity_region *r,
-			      enum verity_open_mode mode, struct fv_error *err);
+			      enum verity_open_mode mode, struct ht_error *err);
 /* verity_device_open_region, but a block device that held (may be NULL)
  * already holds exclusively is shared (a second exclusive open of it
  * would fail): one device holding data and tree, or tree and parity. */
@@ -67,7 +67,7 @@ int verity_device_open_beside(struct verity_device *d,
 			      const struct verity_region *r,
 			      enum verity_open_mode mode,
 			      const struct verity_device *held,
-			      struct fv_error *err);
+			      struct ht_error *err);
 /* Closes d; an output not committed is removed (its temporary file). */
 void verity_device_close(struct verity_device *d);
 
@@ -75,16 +75,16 @@ void verity_device_close(struct verity_device *d);
  * (the bytes cannot be read), -ENODATA the end of the device, file or
  * region, other errors their errno. */
 int verity_device_read(const struct verity_device *d, uint64_t off, void *buf,
-		       size_t len, struct fv_error *err);
+		       size_t len, struct ht_error *err);
 int verity_device_write(const struct verity_device *d, uint64_t off,
-			const void *buf, size_t len, struct fv_error *err);
+			const void *buf, size_t len, struct ht_error *err);
 /* Reads [off, off + len) of the region into the page cache, unless its
  * last byte is there already (a hint: nothing is returned; the reader
  * ahead of the tree's workers). */
 void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 			    uint64_t len);
 /* fsync: what was written is on the medium (-EIO when it is not). */
-int verity_device_flush(const struct verity_device *d, struct fv_error *err);
+int verity_device_flush(const struct verity_device *d, struct ht_error *err);
 
 /* "a directory", "a FIFO"...: what a file of mode m is, for messages. */
 const char *verity_file_kind(mode_t m);

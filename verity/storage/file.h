@@ -14,6 +14,6 @@
  * messages ("signature file"). -EINVAL: not a regular file, or too
  * large; -ENOENT: missing; -EIO. */
 int verity_read_file(const char *path, const char *what, size_t max,
-		     uint8_t **out, size_t *len, struct fv_error *err);
+		     uint8_t **out, size_t *len, struct ht_error *err);
 
 #endif

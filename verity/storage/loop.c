@@ -70,12 +70,12 @@ static int configure(int lfd, int fd, const char *path, uint64_t offset,
 
 int verity_loop_attach(int fd, const char *path, uint64_t offset,
 		       uint64_t sizelimit, char *dev, size_t len,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), r = -EBUSY;
 
 	if (ctl < 0)
-		return fv_fail(err, ENODEV,
+		return ht_fail(err, ENODEV,
 			       "%s: no loop devices to attach it to "
 			       "(/dev/loop-control: %s)",
 			       path, strerror(errno));
@@ -100,7 +100,7 @@ int verity_loop_attach(int fd, const char *path, uint64_t offset,
 		close(lfd);
 	}
 	close(ctl);
-	return fv_fail(err, -r, "%s: cannot attach to a loop device: %s", path,
+	return ht_fail(err, -r, "%s: cannot attach to a loop device: %s", path,
 		       strerror(-r));
 }
 
@@ -124,7 +124,7 @@ void verity_loop_backing_file(const char *dev, char *out, size_t len)
 }
 
 int verity_loop_refuse_backing(const struct verity_device *d, const char *path,
-			       struct fv_error *err)
+			       struct ht_error *err)
 {
 	struct stat me, st;
 	glob_t g;
@@ -150,7 +150,7 @@ int verity_loop_refuse_backing(const struct verity_device *d, const char *path,
 			/* /sys/block/loopN/loop/backing_file */
 			const char *n = g.gl_pathv[i] + strlen("/sys/block/");
 
-			r = fv_fail(err, EBUSY,
+			r = ht_fail(err, EBUSY,
 				    "%s: backs the active loop device /dev/%.*s: "
 				    "not written in place while it is in use",
 				    path, (int)strcspn(n, "/"), n);

@@ -15,7 +15,7 @@
  * goes) and its path in dev. */
 int verity_loop_attach(int fd, const char *path, uint64_t offset,
 		       uint64_t sizelimit, char *dev, size_t len,
-		       struct fv_error *err);
+		       struct ht_error *err);
 
 /* The file behind /dev/loopN, or "" when dev is not a loop device. */
 void verity_loop_backing_file(const char *dev, char *out, size_t len);
@@ -25,6 +25,6 @@ void verity_loop_backing_file(const char *dev, char *out, size_t len);
  * a loop device (mounted, mapped) is not written in place. */
 struct verity_device;
 int verity_loop_refuse_backing(const struct verity_device *d, const char *path,
-			       struct fv_error *err);
+			       struct ht_error *err);
 
 #endif

@@ -67,20 +67,20 @@ static int create_temp(struct verity_device *d, const char *final, mode_t mode)
 static int open_temp(struct verity_device *d, const char *path,
 		     const char *what, const char *final,
 		     const struct stat *old, mode_t new_mode,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	int r;
 
 	d->final = strdup(final);
 	if (!d->final)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	/* a new file: new_mode less the umask; a replaced one: 0600 until
 	 * it gets the old one's mode and owner */
 	r = create_temp(d, final, old ? 0600 : new_mode);
 	if (r) {
 		free(d->tmp);
 		d->tmp = NULL;
-		return fv_fail(err, r == -ENOMEM ? ENOMEM : EINVAL,
+		return ht_fail(err, r == -ENOMEM ? ENOMEM : EINVAL,
 			       "%s: cannot create %s: %s", path, what,
 			       strerror(-r));
 	}
@@ -89,7 +89,7 @@ static int open_temp(struct verity_device *d, const char *path,
 	     (geteuid() == 0 && fchown(d->fd, old->st_uid, old->st_gid) < 0))) {
 		int e = errno;
 
-		return fv_fail(err, e,
+		return ht_fail(err, e,
 			       "%s: cannot give the new file the old one's "
 			       "mode and owner: %s",
 			       path, strerror(e));
@@ -101,7 +101,7 @@ static int open_temp(struct verity_device *d, const char *path,
  * says: a symlink in a sticky world-writable directory (/tmp) is followed
  * only by its owner, or when the directory's owner owns it too. Another
  * user's link there is a trap, whose target would be replaced. */
-static int planted_symlink(const char *path, struct fv_error *err)
+static int planted_symlink(const char *path, struct ht_error *err)
 {
 	struct stat link, dir;
 	char *d;
@@ -111,12 +111,12 @@ static int planted_symlink(const char *path, struct fv_error *err)
 		return 0;
 	d = dir_of(path);
 	if (!d)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	r = stat(d, &dir);
 	free(d);
 	if (r == 0 && (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH) &&
 	    link.st_uid != dir.st_uid && link.st_uid != geteuid())
-		return fv_fail(err, EACCES,
+		return ht_fail(err, EACCES,
 			       "%s: a symlink in a sticky world-writable "
 			       "directory, owned by another user: not followed "
 			       "(as the kernel's fs.protected_symlinks would "
@@ -128,7 +128,7 @@ static int planted_symlink(const char *path, struct fv_error *err)
 /* lstat-safe stat of an output: 0 and *st when it exists, 1 when it does
  * not (nothing, or a dangling symlink, which is replaced itself), or an
  * error: an output that cannot be looked at is never written blind. */
-static int output_stat(const char *path, struct stat *st, struct fv_error *err)
+static int output_stat(const char *path, struct stat *st, struct ht_error *err)
 {
 	int r = planted_symlink(path, err);
 
@@ -139,14 +139,14 @@ static int output_stat(const char *path, struct stat *st, struct fv_error *err)
 	/* names that cannot exist: creating them says why */
 	if (errno == ENOENT || errno == ENAMETOOLONG || errno == ENOTDIR)
 		return 1;
-	return fv_fail(err, errno == EACCES ? EACCES : EINVAL,
+	return ht_fail(err, errno == EACCES ? EACCES : EINVAL,
 		       "%s: cannot look at the existing file: %s", path,
 		       strerror(errno));
 }
 
 int verity_device_open_output(struct verity_device *d, const char *path,
 			      const char *what, mode_t new_mode,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	struct stat st, real_st;
 	char *real = NULL;
@@ -165,7 +165,7 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 		real = realpath(path, NULL);
 		if (!real || stat(real, &real_st) != 0 ||
 		    real_st.st_dev != st.st_dev || real_st.st_ino != st.st_ino)
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: changed while it was looked at", path);
 		else
 			r = open_temp(d, path, what, real, &st, new_mode, err);
@@ -174,7 +174,7 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 		r = open_temp(d, path, what, path, NULL, new_mode, err);
 	}
 	if (!r && fstat(d->fd, &st) < 0)
-		r = fv_fail(err, errno, "%s: cannot stat: %s", path,
+		r = ht_fail(err, errno, "%s: cannot stat: %s", path,
 			    strerror(errno));
 	if (r) {
 		verity_device_close(d);
@@ -203,34 +203,34 @@ static int sync_dir(const char *dir)
 /* The temporary file renamed over the final path; *dir: its directory,
  * to sync (NULL when opened in place). */
 static int rename_over(struct verity_device *d, char **dir,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	*dir = NULL;
 	if (!d->tmp)
 		return 0;
 	if (rename(d->tmp, d->final) < 0)
-		return fv_fail(err, EIO, "%s: cannot replace: %s", d->path,
+		return ht_fail(err, EIO, "%s: cannot replace: %s", d->path,
 			       strerror(errno));
 	free(d->tmp);
 	d->tmp = NULL;
 	*dir = dir_of(d->final);
 	if (!*dir)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	return 0;
 }
 
 static int sync_dir_of(const struct verity_device *d, const char *dir,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	int r = dir ? sync_dir(dir) : 0;
 
 	if (r)
-		return fv_fail(err, EIO, "%s: cannot flush its directory: %s",
+		return ht_fail(err, EIO, "%s: cannot flush its directory: %s",
 			       d->path, strerror(-r));
 	return 0;
 }
 
-int verity_device_commit(struct verity_device *d, struct fv_error *err)
+int verity_device_commit(struct verity_device *d, struct ht_error *err)
 {
 	char *dir = NULL;
 	int r = verity_device_flush(d, err);
@@ -245,7 +245,7 @@ int verity_device_commit(struct verity_device *d, struct fv_error *err)
 
 struct flush_job {
 	const struct verity_device *d;
-	struct fv_error err;
+	struct ht_error err;
 	int r;
 };
 
@@ -258,7 +258,7 @@ static void *flush_main(void *arg)
 }
 
 int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
-			      struct fv_error *err)
+			      struct ht_error *err)
 {
 	struct flush_job ja = {.d = a};
 	char *da = NULL, *db = NULL;
@@ -298,14 +298,14 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 }
 
 int verity_write_file(const char *path, const char *what, const void *buf,
-		      size_t len, struct fv_error *err)
+		      size_t len, struct ht_error *err)
 {
 	struct verity_device d;
 	struct stat st;
 	int r;
 
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return fv_fail(err, EINVAL, "%s: %s, not a regular file", path,
+		return ht_fail(err, EINVAL, "%s: %s, not a regular file", path,
 			       verity_file_kind(st.st_mode));
 	/* a new small file is readable by all */
 	r = verity_device_open_output(&d, path, what, 0644, err);
@@ -336,7 +336,7 @@ static int output_in_place(const char *path, const struct stat *st,
 int verity_device_open_format_output(struct verity_device *d,
 				     const struct verity_region *r,
 				     const char *what, const char *data_path,
-				     uint64_t offset, struct fv_error *err)
+				     uint64_t offset, struct ht_error *err)
 {
 	struct stat st;
 	int ret = output_stat(r->path, &st, err);

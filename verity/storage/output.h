@@ -20,7 +20,7 @@
  * existing output that cannot be looked at. */
 int verity_device_open_output(struct verity_device *d, const char *path,
 			      const char *what, mode_t new_mode,
-			      struct fv_error *err);
+			      struct ht_error *err);
 /* format's outputs, a region of their file: in place when the file is a
  * block device, the data's own storage under any name (one-file layout,
  * or the file behind a loop device of the data), or an existing file
@@ -29,18 +29,18 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 int verity_device_open_format_output(struct verity_device *d,
 				     const struct verity_region *r,
 				     const char *what, const char *data_path,
-				     uint64_t offset, struct fv_error *err);
+				     uint64_t offset, struct ht_error *err);
 /* Makes an output durable and visible under its name: fsync, rename over
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */
-int verity_device_commit(struct verity_device *d, struct fv_error *err);
+int verity_device_commit(struct verity_device *d, struct ht_error *err);
 /* Commits two outputs: both flushed at once, then a renamed, then b, so
  * that b never shows under its name before a does. */
 int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
-			      struct fv_error *err);
+			      struct ht_error *err);
 /* Writes a small file whole (temporary file, fsync, rename): the root
  * hash, a signature. A new file gets mode 0644 less the umask. */
 int verity_write_file(const char *path, const char *what, const void *buf,
-		      size_t len, struct fv_error *err);
+		      size_t len, struct ht_error *err);
 
 #endif

@@ -18,7 +18,7 @@
 /* Format with parity built alongside: tree blocks go into the parity as
  * they are written. */
 static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
-			       size_t len, struct fv_error *err)
+			       size_t len, struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
 	size_t bs = ctx->fused->fl->block_size;
@@ -31,7 +31,7 @@ static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
 }
 
 static int io_data_seen(void *c, unsigned worker, uint64_t first,
-			const uint8_t *blocks, size_t n, struct fv_error *err)
+			const uint8_t *blocks, size_t n, struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
 
@@ -42,7 +42,7 @@ static int io_data_seen(void *c, unsigned worker, uint64_t first,
 static int write_superblock(const struct verity_params *p,
 			    const struct verity_layout *l,
 			    const struct verity_device *hash,
-			    struct fv_error *err)
+			    struct ht_error *err)
 {
 	uint64_t end =
 		l->tree_offset < l->hash_end ? l->tree_offset : l->hash_end;
@@ -51,7 +51,7 @@ static int write_superblock(const struct verity_params *p,
 	int r;
 
 	if (!buf)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	verity_sb_encode(p, buf);
 	r = verity_device_write(hash, p->hash_offset, buf, len, err);
 	free(buf);
@@ -64,7 +64,7 @@ static int write_superblock(const struct verity_params *p,
  * block; the new superblock comes last, once the tree is durable. */
 static int mark_unfinished(const struct verity_params *p,
 			   const struct verity_device *hash,
-			   struct fv_error *err)
+			   struct ht_error *err)
 {
 	uint8_t sb[VERITY_SB_SIZE];
 
@@ -78,14 +78,14 @@ static int mark_unfinished(const struct verity_params *p,
 /* A gap between the tree and the parity is covered: zeros. */
 static int extend_for_fec(const struct verity_layout *l,
 			  const struct verity_device *hash,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	struct stat st;
 
 	if (l->fec.on_hash_device && !hash->is_block &&
 	    fstat(hash->fd, &st) == 0 && (uint64_t)st.st_size < l->fec.offset &&
 	    ftruncate(hash->fd, (off_t)l->fec.offset) < 0)
-		return fv_fail(err, EIO, "%s: cannot extend: %s", hash->path,
+		return ht_fail(err, EIO, "%s: cannot extend: %s", hash->path,
 			       strerror(errno));
 	return 0;
 }
@@ -95,7 +95,7 @@ static int extend_for_fec(const struct verity_layout *l,
 static int write_fec(const struct verity_layout *l,
 		     const struct verity_devices *d, const struct fec_rs *rs,
 		     struct fec_fused *fused, unsigned threads,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	struct fec_source src = {&d->data, &d->hash, &d->fec, &l->fec, NULL};
 	int r = extend_for_fec(l, &d->hash, err);
@@ -112,7 +112,7 @@ static int write_fec(const struct verity_layout *l,
 static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 		      const struct verity_run *run, struct fec_rs *rs,
 		      struct fec_fused *fused, struct verity_outcome *out,
-		      struct fv_error *err)
+		      struct ht_error *err)
 {
 	const struct verity_params *p = &pair->params;
 	struct verity_layout *l = &pair->layout;
@@ -160,7 +160,7 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
  * parity before the superblock; whole, the parity named by a new hash
  * image committed first. */
 static int commit(struct verity_pair *pair, struct verity_devices *d,
-		  struct fv_error *err)
+		  struct ht_error *err)
 {
 	const struct verity_params *p = &pair->params;
 	const struct verity_layout *l = &pair->layout;
@@ -183,7 +183,7 @@ static int commit(struct verity_pair *pair, struct verity_devices *d,
 }
 
 int verity_format(struct verity_pair *pair, const struct verity_run *run,
-		  struct verity_outcome *out, struct fv_error *err)
+		  struct verity_outcome *out, struct ht_error *err)
 {
 	struct verity_devices d;
 	struct fec_rs rs = {0};

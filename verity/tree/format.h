@@ -12,6 +12,6 @@
  * or written in place (a block device, the data's own file, a region of
  * an image) behind an "unfinished" marker. */
 int verity_format(struct verity_pair *pair, const struct verity_run *run,
-		  struct verity_outcome *out, struct fv_error *err);
+		  struct verity_outcome *out, struct ht_error *err);
 
 #endif

@@ -12,7 +12,7 @@
 #include "verity/tree/io.h"
 
 static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
 
@@ -20,7 +20,7 @@ static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
 }
 
 static int io_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
 
@@ -32,7 +32,7 @@ static int io_read_tree(void *c, uint64_t off, void *buf, size_t len,
 #define WRITEBACK_BYTES ((uint64_t)1 << 20)
 
 static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
 	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf,
@@ -127,14 +127,14 @@ static void io_prefetch(void *c, uint64_t off, uint64_t len)
 }
 
 int verity_data_unchanged(const struct verity_device *data,
-			  const struct verity_layout *l, struct fv_error *err)
+			  const struct verity_layout *l, struct ht_error *err)
 {
 	struct stat st;
 
 	if (data->is_block || fstat(data->fd, &st) < 0 ||
 	    (uint64_t)st.st_size >= data->base + l->data_bytes)
 		return 0;
-	return fv_fail(err, EIO,
+	return ht_fail(err, EIO,
 		       "%s: the file shrank to %llu bytes while it was being "
 		       "read (the data area has %llu)",
 		       data->path, (unsigned long long)st.st_size,

@@ -21,6 +21,6 @@ void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx);
 /* Fails when a data file is now shorter than its data area: what was
  * just read may have been zeros of a hole that is no longer there. */
 int verity_data_unchanged(const struct verity_device *data,
-			  const struct verity_layout *l, struct fv_error *err);
+			  const struct verity_layout *l, struct ht_error *err);
 
 #endif

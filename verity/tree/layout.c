@@ -8,7 +8,7 @@
 #include "hashtree/hasher.h"
 
 int verity_layout_of(const struct verity_params *p, struct verity_layout *l,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	/* after validation: it divides by the hash block size */
 	uint64_t start = verity_tree_start_block(p);
@@ -25,7 +25,7 @@ int verity_layout_of(const struct verity_params *p, struct verity_layout *l,
 	l->hash_area_start = p->no_superblock ? l->tree_offset : p->hash_offset;
 	if (l->geo.tree_blocks >
 	    (INT64_MAX - l->tree_offset) / p->hash_block_size)
-		return fv_fail(err, EOVERFLOW, "hash area overflows 64 bits");
+		return ht_fail(err, EOVERFLOW, "hash area overflows 64 bits");
 	l->hash_end = l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
 	/* one data block, no tree: the hash image is the superblock alone,
 	 * which veritysetup writes as one piece of at most 4 KiB */
@@ -36,7 +36,7 @@ int verity_layout_of(const struct verity_params *p, struct verity_layout *l,
 }
 
 int verity_layout_compute(const struct verity_params *p,
-			  struct verity_layout *l, struct fv_error *err)
+			  struct verity_layout *l, struct ht_error *err)
 {
 	int r = verity_params_validate(p, err);
 

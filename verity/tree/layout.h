@@ -57,10 +57,10 @@ struct verity_info {
 
 /* Validates p, then lays the tree out (no parity). */
 int verity_layout_compute(const struct verity_params *p,
-			  struct verity_layout *l, struct fv_error *err);
+			  struct verity_layout *l, struct ht_error *err);
 /* The same for parameters already validated (a pair's). */
 int verity_layout_of(const struct verity_params *p, struct verity_layout *l,
-		     struct fv_error *err);
+		     struct ht_error *err);
 void verity_fill_info(struct verity_info *info, const struct ht_hasher *h);
 
 #endif

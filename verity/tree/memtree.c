@@ -8,7 +8,7 @@
 #include "verity/tree/layout.h"
 
 static int mt_read_data(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	const struct verity_memtree *m = c;
 
@@ -40,7 +40,7 @@ static void mt_unmap_data(void *c, const uint8_t *p, size_t len)
 }
 
 static int mt_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	(void)err;
 	memcpy(buf, ((struct verity_memtree *)c)->tree + off, len);
@@ -48,7 +48,7 @@ static int mt_read_tree(void *c, uint64_t off, void *buf, size_t len,
 }
 
 static int mt_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	(void)err;
 	memcpy(((struct verity_memtree *)c)->tree + off, buf, len);
@@ -57,13 +57,13 @@ static int mt_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 
 int verity_memtree_init(struct verity_memtree *m, const struct verity_params *p,
 			const uint8_t *data, const struct verity_device *dev,
-			struct fv_error *err)
+			struct ht_error *err)
 {
 	int r;
 
 	memset(m, 0, sizeof(*m));
 	if (!p->data_blocks)
-		return fv_fail(err, EINVAL, "no data blocks");
+		return ht_fail(err, EINVAL, "no data blocks");
 	r = ht_hasher_init(&m->h, p->hash_name, p->hash_type, p->salt,
 			   p->salt_size, err);
 	if (r)
@@ -83,13 +83,13 @@ int verity_memtree_init(struct verity_memtree *m, const struct verity_params *p,
 	m->tree = calloc(1, m->tree_bytes ? (size_t)m->tree_bytes : 1);
 	if (!m->tree) {
 		ht_hasher_free(&m->h);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
 
 int verity_memtree_build(struct verity_memtree *m, unsigned threads,
-			 uint8_t *root, struct fv_error *err)
+			 uint8_t *root, struct ht_error *err)
 {
 	struct ht_options opt = {.threads = threads};
 	struct ht_io io = {.ctx = m,

@@ -26,10 +26,10 @@ struct verity_memtree {
  * make a tree. */
 int verity_memtree_init(struct verity_memtree *m, const struct verity_params *p,
 			const uint8_t *data, const struct verity_device *dev,
-			struct fv_error *err);
+			struct ht_error *err);
 /* Builds the whole tree with threads workers; root: the digest. */
 int verity_memtree_build(struct verity_memtree *m, unsigned threads,
-			 uint8_t *root, struct fv_error *err);
+			 uint8_t *root, struct ht_error *err);
 void verity_memtree_free(struct verity_memtree *m);
 
 #endif

@@ -15,13 +15,13 @@
 /* Fills p->data_blocks from the device when 0; refuses a partial tail. */
 static int resolve_data_blocks(struct verity_params *p,
 			       const struct verity_device *data,
-			       struct fv_error *err)
+			       struct ht_error *err)
 {
 	uint64_t tail = data->size % p->data_block_size;
 
 	if (p->data_blocks) {
 		if (p->data_blocks > data->size / p->data_block_size)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: device has %llu bytes, fewer than "
 				       "%llu data blocks of %u bytes",
 				       data->path,
@@ -31,8 +31,8 @@ static int resolve_data_blocks(struct verity_params *p,
 		return 0;
 	}
 	if (tail)
-		return fv_fail_fix(
-			err, EINVAL, FV_PARAM_DATA_BLOCKS,
+		return ht_fail_fix(
+			err, EINVAL, HT_PARAM_DATA_BLOCKS,
 			data->size / p->data_block_size, 0,
 			"pad the image to a whole block, or give %1 to leave "
 			"the tail uncovered",
@@ -43,7 +43,7 @@ static int resolve_data_blocks(struct verity_params *p,
 			p->data_block_size, (unsigned long long)tail);
 	p->data_blocks = data->size / p->data_block_size;
 	if (!p->data_blocks)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: device is empty, there is nothing to protect",
 			data->path);
@@ -53,7 +53,7 @@ static int resolve_data_blocks(struct verity_params *p,
 /* Refuses a hash area that overlaps the data area of the same file. */
 static int check_overlap(const struct verity_layout *l,
 			 const struct verity_device *data,
-			 const struct verity_device *hash, struct fv_error *err)
+			 const struct verity_device *hash, struct ht_error *err)
 {
 	uint64_t hlen = l->hash_end - l->hash_area_start;
 
@@ -63,7 +63,7 @@ static int check_overlap(const struct verity_layout *l,
 		uint64_t ds = data->base, de = data->base + l->data_bytes;
 
 		if (hs < de && ds < hash->base + l->hash_end)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: the hash area at byte %llu "
 				       "overlaps the data area, which ends at "
 				       "byte %llu",
@@ -74,7 +74,7 @@ static int check_overlap(const struct verity_layout *l,
 	/* different names, same bytes: a loop device or a partition */
 	if (verity_device_overlap(data, 0, l->data_bytes, hash,
 				  l->hash_area_start, hlen))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: the hash area [%llu, %llu) is stored in "
 			       "the same bytes as the data area of %s (one is "
 			       "%s the other)",
@@ -87,13 +87,13 @@ static int check_overlap(const struct verity_layout *l,
 
 /* Without a superblock the tree starts at the block holding the offset:
  * before it, over bytes nobody handed over. */
-static int unaligned_tree(const struct verity_params *p, struct fv_error *err)
+static int unaligned_tree(const struct verity_params *p, struct ht_error *err)
 {
 	uint64_t below = p->hash_offset - p->hash_offset % p->hash_block_size;
 
 	if (!p->no_superblock || p->hash_offset % p->hash_block_size == 0)
 		return 0;
-	return fv_fail_fix(err, EINVAL, FV_PARAM_HASH_OFFSET, below,
+	return ht_fail_fix(err, EINVAL, HT_PARAM_HASH_OFFSET, below,
 			   below + p->hash_block_size, "give %1 or %3",
 			   "hash offset %llu is not a multiple of the %u-byte "
 			   "hash block size: without a superblock the tree "
@@ -105,13 +105,13 @@ static int unaligned_tree(const struct verity_params *p, struct fv_error *err)
 /* The regions' sizes against the layout, and the root digest's. */
 static int check_sizes(const struct verity_pair *pair,
 		       const struct verity_devices *d, int create,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	const struct verity_layout *l = &pair->layout;
 
 	if (create && (d->hash.is_block || d->hash.bounded) &&
 	    d->hash.size < l->hash_end)
-		return fv_fail(err, ENOSPC,
+		return ht_fail(err, ENOSPC,
 			       "%s: device has %llu bytes, the hash area needs "
 			       "%llu",
 			       d->hash.path, (unsigned long long)d->hash.size,
@@ -120,13 +120,13 @@ static int check_sizes(const struct verity_pair *pair,
 	 * hash device: its digest is the root) */
 	if (!create && d->hash.size < l->hash_end &&
 	    (l->geo.levels || !pair->params.no_superblock))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: device has %llu bytes, the hash tree needs "
 			       "%llu",
 			       d->hash.path, (unsigned long long)d->hash.size,
 			       (unsigned long long)l->hash_end);
 	if (pair->root_size && pair->root_size != l->geo.digest_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "root hash has %zu bytes, %s digests have %u",
 			       pair->root_size, pair->params.hash_name,
 			       l->geo.digest_size);
@@ -137,7 +137,7 @@ static int check_sizes(const struct verity_pair *pair,
  * the same region (the parity then goes into the same temporary file),
  * else an output; for the others, existing parity. */
 static int open_fec(struct verity_pair *pair, enum verity_open_mode mode,
-		    struct verity_devices *d, struct fv_error *err)
+		    struct verity_devices *d, struct ht_error *err)
 {
 	const struct verity_region *f = &pair->fec.region, *h = &pair->hash;
 	int r;
@@ -149,7 +149,7 @@ static int open_fec(struct verity_pair *pair, enum verity_open_mode mode,
 		d->fec.tmp = d->fec.final = NULL;
 		d->fec.path = f->path;
 		d->fec.fd = fcntl(d->hash.fd, F_DUPFD_CLOEXEC, 0);
-		r = d->fec.fd < 0 ? fv_fail(err, errno, "%s: %s", f->path,
+		r = d->fec.fd < 0 ? ht_fail(err, errno, "%s: %s", f->path,
 					    strerror(errno))
 				  : 0;
 	} else if (mode == VERITY_OPEN_CREATE) {
@@ -175,7 +175,7 @@ static void devices_init(struct verity_devices *d)
 
 int verity_pair_open(struct verity_pair *pair, enum verity_open_mode hash_mode,
 		     enum verity_open_mode fec_mode, struct verity_devices *d,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	struct verity_params *p = &pair->params;
 	int create = hash_mode == VERITY_OPEN_CREATE;

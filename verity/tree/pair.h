@@ -64,7 +64,7 @@ struct verity_devices {
  * failure. */
 int verity_pair_open(struct verity_pair *pair, enum verity_open_mode hash_mode,
 		     enum verity_open_mode fec_mode, struct verity_devices *d,
-		     struct fv_error *err);
+		     struct ht_error *err);
 void verity_pair_close(struct verity_devices *d);
 
 /* One bad block: where it is on its device. */

@@ -19,47 +19,47 @@ void verity_params_default(struct verity_params *p)
 	p->hash_block_size = 4096;
 }
 
-int verity_params_validate(const struct verity_params *p, struct fv_error *err)
+int verity_params_validate(const struct verity_params *p, struct ht_error *err)
 {
 	unsigned digest;
 
 	if (p->hash_type != 0 && p->hash_type != 1)
-		return fv_fail(err, EINVAL, "unsupported hash type %d (0 or 1)",
+		return ht_fail(err, EINVAL, "unsupported hash type %d (0 or 1)",
 			       p->hash_type);
 	if (!ht_block_size_valid(p->data_block_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "unsupported data block size %u (a power of two "
 			       "from 512 to 524288)",
 			       p->data_block_size);
 	if (!ht_block_size_valid(p->hash_block_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "unsupported hash block size %u (a power of two "
 			       "from 512 to 524288)",
 			       p->hash_block_size);
 	if (p->salt_size > VERITY_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "salt of %zu bytes is too long (at most %d)",
 			       p->salt_size, VERITY_MAX_SALT_SIZE);
 	if (p->hash_offset % 512)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "hash offset %llu is not a multiple of 512",
 			       (unsigned long long)p->hash_offset);
 	if (p->hash_offset > INT64_MAX - VERITY_SB_SIZE - HT_MAX_BLOCK_SIZE)
-		return fv_fail(err, EOVERFLOW, "hash offset %llu is too large",
+		return ht_fail(err, EOVERFLOW, "hash offset %llu is too large",
 			       (unsigned long long)p->hash_offset);
 	if (p->data_blocks > INT64_MAX / p->data_block_size)
-		return fv_fail(err, EOVERFLOW,
+		return ht_fail(err, EOVERFLOW,
 			       "%llu data blocks of %u bytes overflow 64 bits",
 			       (unsigned long long)p->data_blocks,
 			       p->data_block_size);
 	if (p->hash_name[0] == '\0')
-		return fv_fail(err, EINVAL, "no hash algorithm given");
+		return ht_fail(err, EINVAL, "no hash algorithm given");
 	digest = ht_digest_size(p->hash_name);
 	if (digest == 0)
-		return fv_fail(err, EINVAL, "hash algorithm %s not supported",
+		return ht_fail(err, EINVAL, "hash algorithm %s not supported",
 			       p->hash_name);
 	if (digest > p->hash_block_size / 2)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "hash algorithm %s: a %u-byte hash block holds "
 			       "fewer than two %u-byte digests",
 			       p->hash_name, p->hash_block_size, digest);
@@ -169,7 +169,7 @@ void verity_uuid_format(const uint8_t u[16], char out[37])
 		 hex + 16, hex + 20);
 }
 
-int verity_random(uint8_t *buf, size_t len, struct fv_error *err)
+int verity_random(uint8_t *buf, size_t len, struct ht_error *err)
 {
 	while (len) {
 		ssize_t n = getrandom(buf, len, 0);
@@ -177,7 +177,7 @@ int verity_random(uint8_t *buf, size_t len, struct fv_error *err)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return fv_fail(err, errno,
+			return ht_fail(err, errno,
 				       "cannot get random bytes: %s",
 				       strerror(errno));
 		}

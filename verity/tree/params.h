@@ -33,7 +33,7 @@ struct verity_params {
 void verity_params_default(struct verity_params *p);
 
 /* Checks every field; the message names the bad field. */
-int verity_params_validate(const struct verity_params *p, struct fv_error *err);
+int verity_params_validate(const struct verity_params *p, struct ht_error *err);
 
 /* Hash block where the tree starts: after the superblock, rounded up to a
  * whole hash block; without one, the hash offset rounded down. */
@@ -54,7 +54,7 @@ void verity_uuid_format(const uint8_t uuid[16], char out[37]);
  * VERITY_MAX_THREADS. */
 unsigned verity_default_threads(void);
 /* Random bytes from getrandom(); for salts and UUIDs. */
-int verity_random(uint8_t *buf, size_t len, struct fv_error *err);
+int verity_random(uint8_t *buf, size_t len, struct ht_error *err);
 void verity_uuid_random(uint8_t uuid[16], const uint8_t random[16]);
 
 #endif

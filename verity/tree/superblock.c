@@ -64,7 +64,7 @@ void verity_sb_encode(const struct verity_params *p, uint8_t sb[VERITY_SB_SIZE])
 }
 
 int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	uint64_t version = get_le(sb + SB_VERSION, 4);
 	uint64_t type = get_le(sb + SB_HASH_TYPE, 4);
@@ -72,27 +72,27 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 	const char *alg = (const char *)sb + SB_ALGORITHM;
 
 	if (memcmp(sb, verity_signature, sizeof(verity_signature)) != 0)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"not a valid VERITY device (no superblock signature)");
 	if (version != 1)
-		return fv_fail(err, EINVAL, "unsupported VERITY version %llu",
+		return ht_fail(err, EINVAL, "unsupported VERITY version %llu",
 			       (unsigned long long)version);
 	if (type > 1)
-		return fv_fail(err, EINVAL, "unsupported VERITY hash type %llu",
+		return ht_fail(err, EINVAL, "unsupported VERITY hash type %llu",
 			       (unsigned long long)type);
 	if (memchr(alg, '\0', VERITY_MAX_HASH_NAME + 1) == NULL || !alg[0])
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"superblock hash algorithm name is not terminated");
 	if (salt_size > VERITY_MAX_SALT_SIZE)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL, "superblock salt size %llu is over %d",
 			(unsigned long long)salt_size, VERITY_MAX_SALT_SIZE);
 	if (!all_zero(sb + SB_PAD1, SB_SALT - SB_PAD1) ||
 	    !all_zero(sb + SB_SALT + salt_size,
 		      VERITY_SB_SIZE - SB_SALT - salt_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "superblock reserved bytes are not zero");
 
 	p->hash_type = (int)type;
@@ -102,7 +102,7 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 	for (char *c = p->hash_name; *c; c++)
 		if (!islower((unsigned char)*c) &&
 		    !isdigit((unsigned char)*c) && *c != '-' && *c != '_')
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "superblock hash algorithm name is not "
 				       "lowercase text");
 	p->data_block_size = (uint32_t)get_le(sb + SB_DATA_BLOCK_SIZE, 4);
@@ -111,14 +111,14 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 	p->salt_size = (size_t)salt_size;
 	memcpy(p->salt, sb + SB_SALT, p->salt_size);
 	if (p->data_blocks == 0)
-		return fv_fail(err, EINVAL, "superblock says 0 data blocks");
+		return ht_fail(err, EINVAL, "superblock says 0 data blocks");
 	return verity_params_validate(p, err);
 }
 
 /* The superblock at p->hash_offset of the hash device, read and decoded
  * into p (an interrupted format is named as such). */
 int verity_read_superblock(const struct verity_region *region,
-			   struct verity_params *p, struct fv_error *err)
+			   struct verity_params *p, struct ht_error *err)
 {
 	const char *hash_path = region->path;
 	struct verity_device hash;
@@ -129,7 +129,7 @@ int verity_read_superblock(const struct verity_region *region,
 		return r;
 	if (hash.size < p->hash_offset ||
 	    hash.size - p->hash_offset < VERITY_SB_SIZE)
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: not a valid VERITY device (too small for a "
 			    "superblock at offset %llu)",
 			    hash_path, (unsigned long long)p->hash_offset);
@@ -141,15 +141,15 @@ int verity_read_superblock(const struct verity_region *region,
 		return r;
 	p->no_superblock = 0;
 	if (!memcmp(sb, VERITY_SB_UNFINISHED, 8))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: unfinished: a format of this hash image "
 			       "was interrupted (run format again)",
 			       hash_path);
 	r = verity_sb_decode(sb, p, err);
 	if (r) {
-		struct fv_error inner = *err;
+		struct ht_error inner = *err;
 
-		return fv_fail(err, -r, "%s: %s", hash_path, inner.msg);
+		return ht_fail(err, -r, "%s: %s", hash_path, inner.msg);
 	}
 	return 0;
 }

@@ -18,11 +18,11 @@ void verity_sb_encode(const struct verity_params *p,
 /* Parses and validates sb into p; hash_offset and no_superblock are left as
  * the caller set them. -EINVAL with a message naming the bad field. */
 int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
-		     struct fv_error *err);
+		     struct ht_error *err);
 
 /* Reads and validates the superblock at p->hash_offset of the hash
  * region into p; an unfinished format is refused as such. */
 int verity_read_superblock(const struct verity_region *hash,
-			   struct verity_params *p, struct fv_error *err);
+			   struct verity_params *p, struct ht_error *err);
 
 #endif

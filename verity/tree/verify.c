@@ -46,7 +46,7 @@ static void bridge_report(void *c, const struct ht_failure *f)
 }
 
 int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
-		       struct verity_outcome *out, struct fv_error *err)
+		       struct verity_outcome *out, struct ht_error *err)
 {
 	struct verity_devices d;
 	struct verity_layout *l = &pair->layout;

@@ -13,7 +13,7 @@
  * root hash or parameter) stops with out->res.root_first set and no
  * block judged. 0 when the check ran (out->res says what it found). */
 int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
-		       struct verity_outcome *out, struct fv_error *err);
+		       struct verity_outcome *out, struct ht_error *err);
 
 /* A tree failure as device offsets. */
 void verity_failure_from_ht(const struct verity_layout *l,

@@ -78,12 +78,12 @@ int avb_image_probe(const char *path)
 }
 
 static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
-		     struct avb_image *img, struct fv_error *err)
+		     struct avb_image *img, struct ht_error *err)
 {
 	int r;
 
 	if (!(img->blob = malloc((size_t)len)))
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	if ((r = verity_device_read(d, off, img->blob, (size_t)len, err)))
 		return r;
 	return avb_vbmeta_parse(img->blob, (size_t)len, img->path, &img->vbmeta,
@@ -91,7 +91,7 @@ static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 }
 
 int avb_image_read(const char *path, struct avb_image *img,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	struct verity_device d;
 	uint8_t head[AVB_HEADER_SIZE], foot[AVB_FOOTER_SIZE];
@@ -103,7 +103,7 @@ int avb_image_read(const char *path, struct avb_image *img,
 		return r;
 	img->file_size = d.size;
 	if (d.size < AVB_HEADER_SIZE) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: not an Android image: %llu bytes is too small "
 			    "for a vbmeta header",
 			    path, (unsigned long long)d.size);
@@ -116,7 +116,7 @@ int avb_image_read(const char *path, struct avb_image *img,
 	if (((uint32_t)head[0] | (uint32_t)head[1] << 8 |
 	     (uint32_t)head[2] << 16 | (uint32_t)head[3] << 24) ==
 	    AVB_SPARSE_MAGIC) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: an Android sparse image: make a raw image "
 			    "first (simg2img %s IMAGE.raw)",
 			    path, path);
@@ -133,7 +133,7 @@ int avb_image_read(const char *path, struct avb_image *img,
 
 		if (auth > AVB_MAX_VBMETA || aux > AVB_MAX_VBMETA ||
 		    AVB_HEADER_SIZE + auth + aux > d.size)
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: vbmeta blocks of %llu and %llu bytes "
 				    "do not fit the file of %llu bytes",
 				    path, (unsigned long long)auth,
@@ -143,7 +143,7 @@ int avb_image_read(const char *path, struct avb_image *img,
 			r = read_blob(&d, 0, AVB_HEADER_SIZE + auth + aux, img,
 				      err);
 	} else {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: not an Android image: no AVB footer in its "
 			    "last 64 bytes and no vbmeta at byte 0",
 			    path);
@@ -172,34 +172,34 @@ const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img)
 
 /* The pair's parameters from the descriptor, validated. */
 static int hashtree_params(const char *path, const struct avb_descriptor *d,
-			   struct verity_params *p, struct fv_error *err)
+			   struct verity_params *p, struct ht_error *err)
 {
 	unsigned size = ht_digest_size(d->hash_algorithm);
 
 	verity_params_default(p);
 	if (!size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: hash algorithm '%s' "
 			       "is not supported",
 			       path, d->hash_algorithm);
 	if (d->dm_verity_version != 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: dm-verity version %u "
 			       "(1 is supported)",
 			       path, d->dm_verity_version);
 	if (d->salt_len > VERITY_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: salt of %u bytes (at "
 			       "most %d)",
 			       path, d->salt_len, VERITY_MAX_SALT_SIZE);
 	if (d->digest_len != size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: root digest of %u "
 			       "bytes for %s (%u bytes)",
 			       path, d->digest_len, d->hash_algorithm, size);
 	if (!d->data_block_size || d->image_size % d->data_block_size ||
 	    !d->image_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: image size %llu is "
 			       "not a whole number of %u-byte blocks",
 			       path, (unsigned long long)d->image_size,
@@ -219,7 +219,7 @@ static int hashtree_params(const char *path, const struct avb_descriptor *d,
 
 int avb_hashtree_pair(const char *path, uint64_t file_size,
 		      const struct avb_descriptor *d, struct verity_pair *pair,
-		      int *fec_unusable, struct fv_error *err)
+		      int *fec_unusable, struct ht_error *err)
 {
 	struct verity_layout l;
 	uint64_t tree_bytes, covered;
@@ -232,7 +232,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 		return r;
 	tree_bytes = l.geo.tree_blocks * pair->params.hash_block_size;
 	if (d->tree_size != tree_bytes)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: tree size %llu is not "
 			       "the %llu bytes of the tree of %llu blocks",
 			       path, (unsigned long long)d->tree_size,
@@ -240,7 +240,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 			       (unsigned long long)pair->params.data_blocks);
 	if (d->tree_offset < d->image_size || d->tree_offset > file_size ||
 	    d->tree_size > file_size - d->tree_offset)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: tree [%llu, +%llu) is "
 			       "not between the data and the end of the file "
 			       "(%llu bytes)",
@@ -259,7 +259,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 	    covered < d->tree_offset + d->tree_size || covered > file_size ||
 	    d->fec_size > file_size - covered ||
 	    d->fec_size != parity_bytes(covered, d->fec_num_roots))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: parity of %u roots, "
 			       "%llu bytes at %llu, is not the parity of the "
 			       "%llu bytes before it inside the file",
@@ -293,7 +293,7 @@ static int overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 
 int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 		   struct verity_pair *pair, int *fec_unusable,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	const struct avb_footer *f = &img->footer;
 	const uint64_t foot = img->file_size - AVB_FOOTER_SIZE;
@@ -306,7 +306,7 @@ int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 	int r;
 
 	if (!img->has_footer)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: a vbmeta image, with no footer: its "
 			       "descriptors describe other partitions' images, "
 			       "not data of its own",
@@ -316,7 +316,7 @@ int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 				   fec_unusable, err)))
 		return r;
 	if (f->original_image_size > d->image_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: the footer counts %llu bytes of data, and "
 			       "the hashtree descriptor covers %llu",
 			       img->path,
@@ -325,7 +325,7 @@ int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 	for (size_t i = 0; i < 3; i++) {
 		if (overlap(f->vbmeta_offset, f->vbmeta_size, parts[i].off,
 			    parts[i].len))
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: the vbmeta (%llu bytes at %llu) "
 				       "lies inside the %s [%llu, +%llu): "
 				       "metadata that a repair could write "
@@ -337,7 +337,7 @@ int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 				       (unsigned long long)parts[i].off,
 				       (unsigned long long)parts[i].len);
 		if (overlap(foot, AVB_FOOTER_SIZE, parts[i].off, parts[i].len))
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: the footer lies inside the %s "
 				       "[%llu, +%llu)",
 				       img->path, parts[i].what,
@@ -373,7 +373,7 @@ static const char *class_name(uint64_t tag)
  * the order read, then the named ones sorted by avbtool's key, the last
  * of each key kept. *minor gets the highest libavb minor they need. */
 static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
-			uint32_t *minor, struct fv_error *err)
+			uint32_t *minor, struct ht_error *err)
 {
 	struct avb_image *imgs = calloc(o->nincludes + 1, sizeof(*imgs));
 	struct named *named = NULL;
@@ -381,7 +381,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 	int r = 0;
 
 	if (!imgs)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !r && i < o->nincludes; i++) {
 		r = avb_image_read(o->includes[i], &imgs[i], err);
 		if (!r) {
@@ -391,7 +391,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		}
 	}
 	if (!r && !(named = calloc(total + 1, sizeof(*named))))
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !r && i < o->nincludes; i++)
 		for (size_t j = 0; !r && j < imgs[i].vbmeta.ndesc; j++) {
 			const struct avb_descriptor *d =
@@ -402,7 +402,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 			    d->tag != AVB_TAG_HASH &&
 			    d->tag != AVB_TAG_CHAIN_PARTITION) {
 				if (avb_descriptor_encode(d, b))
-					r = fv_fail(err, ENOMEM,
+					r = ht_fail(err, ENOMEM,
 						    "out of memory");
 				continue;
 			}
@@ -410,7 +410,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 			char *key = malloc(len);
 
 			if (!key) {
-				r = fv_fail(err, ENOMEM, "out of memory");
+				r = ht_fail(err, ENOMEM, "out of memory");
 				break;
 			}
 			snprintf(key, len, "%s_%.*s", class_name(d->tag),
@@ -429,7 +429,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		qsort(named, nnamed, sizeof(*named), by_key);
 	for (size_t k = 0; !r && k < nnamed; k++)
 		if (avb_descriptor_encode(named[k].d, b))
-			r = fv_fail(err, ENOMEM, "out of memory");
+			r = ht_fail(err, ENOMEM, "out of memory");
 	for (size_t k = 0; k < nnamed; k++)
 		free(named[k].key);
 	free(named);
@@ -441,7 +441,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 
 /* Chain descriptors: one rollback index location each, 1 or more. */
 static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
-		      struct fv_error *err)
+		      struct ht_error *err)
 {
 	int r = 0;
 
@@ -452,19 +452,19 @@ static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		size_t len;
 
 		if (c->rollback_index_location < 1)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "chain partition %s: rollback index "
 				       "location must be 1 or larger",
 				       c->name);
 		if (c->rollback_index_location == o->rollback_index_location)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "Rollback Index Location %u is already "
 				       "in use",
 				       c->rollback_index_location);
 		for (size_t j = 0; j < i; j++)
 			if (o->chains[j].rollback_index_location ==
 			    c->rollback_index_location)
-				return fv_fail(err, EINVAL,
+				return ht_fail(err, EINVAL,
 					       "Rollback Index Location %u is "
 					       "already in use",
 					       c->rollback_index_location);
@@ -477,14 +477,14 @@ static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.public_key = key;
 		d.public_key_len = (uint32_t)len;
 		if (avb_descriptor_encode(&d, b))
-			r = fv_fail(err, ENOMEM, "out of memory");
+			r = ht_fail(err, ENOMEM, "out of memory");
 		free(key);
 	}
 	return r;
 }
 
 static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	for (size_t i = 0; i < o->nprops; i++) {
 		struct avb_descriptor d = {.tag = AVB_TAG_PROPERTY};
@@ -494,7 +494,7 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.value = o->props[i].value;
 		d.value_len = o->props[i].value_len;
 		if (avb_descriptor_encode(&d, b))
-			return fv_fail(err, ENOMEM, "out of memory");
+			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < o->ncmdlines; i++) {
 		struct avb_descriptor d = {.tag = AVB_TAG_KERNEL_CMDLINE};
@@ -502,7 +502,7 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.value = (const uint8_t *)o->cmdlines[i];
 		d.value_len = strlen(o->cmdlines[i]);
 		if (avb_descriptor_encode(&d, b))
-			return fv_fail(err, ENOMEM, "out of memory");
+			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -510,7 +510,7 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 /* The header's release string: avbtool's, or the one given, with the
  * appended text after a space; at most 47 bytes. */
 static int release_string(const struct avb_vbmeta_opts *o, char *out,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	const char *base = o->release ? o->release : AVB_RELEASE_DEFAULT;
 	int n = snprintf(out, AVB_RELEASE_SIZE, "%s%s%s", base,
@@ -518,7 +518,7 @@ static int release_string(const struct avb_vbmeta_opts *o, char *out,
 			 o->append_release ? o->append_release : "");
 
 	if (n < 0 || n >= AVB_RELEASE_SIZE)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "release string '%s%s%s' is longer than %d "
 			       "bytes",
 			       base, o->append_release ? " " : "",
@@ -531,7 +531,7 @@ static int release_string(const struct avb_vbmeta_opts *o, char *out,
 static int signing_key(const struct avb_vbmeta_opts *o,
 		       const struct avb_algorithm_info *alg,
 		       struct evp_pkey_st **key, uint8_t **blob, size_t *len,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	unsigned bits;
 	int r;
@@ -542,14 +542,14 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 	if (!alg->key_bits)
 		return 0;
 	if (!o->key_path)
-		return fv_fail(err, EINVAL, "Key is required for algorithm %s",
+		return ht_fail(err, EINVAL, "Key is required for algorithm %s",
 			       alg->name);
 	if ((r = avb_key_load(o->key_path, 1, key, &bits, err)))
 		return r;
 	if (bits != alg->key_bits) {
 		avb_key_free(*key);
 		*key = NULL;
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: key of %u bits is the wrong size for "
 			       "algorithm %s (%u bits)",
 			       o->key_path, bits, alg->name, alg->key_bits);
@@ -563,7 +563,7 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 
 int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		    const struct avb_descriptor *first, size_t nfirst,
-		    struct avb_buf *out, struct fv_error *err)
+		    struct avb_buf *out, struct ht_error *err)
 {
 	const struct avb_algorithm_info *alg =
 		avb_algorithm((unsigned)o->algorithm);
@@ -579,13 +579,13 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (out)
 		memset(out, 0, sizeof(*out));
 	if (!alg)
-		return fv_fail(err, EINVAL, "unknown algorithm %d",
+		return ht_fail(err, EINVAL, "unknown algorithm %d",
 			       o->algorithm);
 	if ((r = release_string(o, h.release, err)))
 		return r;
 	for (size_t i = 0; !r && i < nfirst; i++)
 		if (avb_descriptor_encode(&first[i], &aux))
-			r = fv_fail(err, ENOMEM, "out of memory");
+			r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r)
 		r = add_chains(o, &aux, err);
 	if (!r)
@@ -599,11 +599,11 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	descs = aux.len;
 	if (avb_buf_put(&aux, blob, blob_len) ||
 	    avb_buf_zeros(&aux, (size_t)(round_up(aux.len, 64) - aux.len))) {
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (aux.len > AVB_MAX_VBMETA) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "vbmeta of %zu bytes is too large (at most %u)",
 			    aux.len, AVB_MAX_VBMETA);
 		goto out;
@@ -627,7 +627,7 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (avb_buf_put(out, header, sizeof(header)) ||
 	    avb_buf_zeros(out, (size_t)h.auth_size) ||
 	    avb_buf_put(out, aux.p, aux.len)) {
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (alg->key_bits) {
@@ -654,17 +654,17 @@ out:
  * included images, the release string) checked before the image is
  * touched. */
 static int check_vbmeta_opts(const struct avb_vbmeta_opts *o,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	return avb_vbmeta_make(o, NULL, 0, NULL, err);
 }
 
-static unsigned digest_size_checked(const char *alg, struct fv_error *err)
+static unsigned digest_size_checked(const char *alg, struct ht_error *err)
 {
 	unsigned n = avb_digest_size(alg);
 
 	if (!n)
-		fv_fail(err, EINVAL,
+		ht_fail(err, EINVAL,
 			"hash algorithm '%s' is not supported (sha1, sha256, "
 			"sha512)",
 			alg);
@@ -706,7 +706,7 @@ uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree)
 /* The image opened for writing: a regular file; its original size (the
  * data, before any footer of an earlier run). */
 static int open_image(const char *path, struct verity_device *d,
-		      uint64_t *original, int *had_footer, struct fv_error *err)
+		      uint64_t *original, int *had_footer, struct ht_error *err)
 {
 	uint8_t f[AVB_FOOTER_SIZE];
 	struct avb_footer footer;
@@ -717,7 +717,7 @@ static int open_image(const char *path, struct verity_device *d,
 		return r;
 	if (d->is_block) {
 		verity_device_close(d);
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: a block device: the image grows and must "
 			       "be a file",
 			       path);
@@ -729,7 +729,7 @@ static int open_image(const char *path, struct verity_device *d,
 	*original = d->size;
 	if (avb_sparse_probe(path)) {
 		verity_device_close(d);
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: an Android sparse image: make a raw image "
 			       "first (simg2img %s IMAGE.raw)",
 			       path, path);
@@ -753,10 +753,10 @@ static int open_image(const char *path, struct verity_device *d,
 }
 
 static int set_size(const struct verity_device *d, uint64_t size,
-		    struct fv_error *err)
+		    struct ht_error *err)
 {
 	if (ftruncate(d->fd, (off_t)size) < 0)
-		return fv_fail(err, errno == EFBIG ? EFBIG : EIO,
+		return ht_fail(err, errno == EFBIG ? EFBIG : EIO,
 			       "%s: cannot set the size to %llu bytes: %s",
 			       d->path, (unsigned long long)size,
 			       strerror(errno));
@@ -766,7 +766,7 @@ static int set_size(const struct verity_device *d, uint64_t size,
 /* Bytes [off, off + len) of d made zero: a hole punched where the file
  * system can, zeros written where it cannot. */
 static int zero_range(const struct verity_device *d, uint64_t off,
-		      uint64_t len, struct fv_error *err)
+		      uint64_t len, struct ht_error *err)
 {
 	static const uint8_t zeros[1u << 16];
 	int r = 0;
@@ -793,7 +793,7 @@ static int zero_range(const struct verity_device *d, uint64_t off,
  * with its old footer kept until the last write: an interruption leaves
  * the old footer, whose data size a new run takes up, or the new one. */
 static int stage_image(struct verity_device *d, uint64_t bytes, int must,
-		       int *staged, struct fv_error *err)
+		       int *staged, struct ht_error *err)
 {
 	struct verity_device tmp;
 	loff_t in = 0, out = 0;
@@ -823,14 +823,14 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 		if (got > 0)
 			continue;
 		if (got == 0) {
-			r = fv_fail(err, ENODATA,
+			r = ht_fail(err, ENODATA,
 				    "%s: the file shrank while it was copied",
 				    d->path);
 			break;
 		}
 		/* no copy_file_range across these files: read and write */
 		if (!buf && !(buf = malloc(1u << 20))) {
-			r = fv_fail(err, ENOMEM, "out of memory");
+			r = ht_fail(err, ENOMEM, "out of memory");
 			break;
 		}
 		n = n < (1u << 20) ? n : 1u << 20;
@@ -851,7 +851,7 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 
 /* The image made whole: flushed, and when it was staged (stage_image),
  * renamed over the old one. */
-static int finish_image(struct verity_device *d, struct fv_error *err)
+static int finish_image(struct verity_device *d, struct ht_error *err)
 {
 	return d->tmp ? verity_device_commit(d, err)
 		      : verity_device_flush(d, err);
@@ -861,7 +861,7 @@ static int finish_image(struct verity_device *d, struct fv_error *err)
  * partition's, or the blob's end and one footer block; 0 when it does
  * not fit the partition (the message set). */
 static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
-			  uint64_t partition_size, struct fv_error *err)
+			  uint64_t partition_size, struct ht_error *err)
 {
 	uint64_t need = off + round_up(blob_len, AVB_FOOTER_BLOCK) +
 			AVB_FOOTER_BLOCK;
@@ -870,7 +870,7 @@ static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
 		return need;
 	if (need <= partition_size)
 		return partition_size;
-	fv_fail(err, ENOSPC,
+	ht_fail(err, ENOSPC,
 		"%s: the image needs %llu bytes, more than the partition size "
 		"%llu",
 		image, (unsigned long long)need,
@@ -881,7 +881,7 @@ static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
 /* Room for the vbmeta and the footer after off, checked before anything
  * is written. */
 static int vbmeta_fits(const char *image, uint64_t off, size_t blob_len,
-		       uint64_t partition_size, struct fv_error *err)
+		       uint64_t partition_size, struct ht_error *err)
 {
 	return image_end(image, off, blob_len, partition_size, err) ? 0
 								     : -ENOSPC;
@@ -896,7 +896,7 @@ static int vbmeta_fits(const char *image, uint64_t off, size_t blob_len,
 static int append_vbmeta(const struct verity_device *d, uint64_t off,
 			 const struct avb_buf *blob, uint64_t partition_size,
 			 uint64_t original, uint64_t old_end,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	uint64_t size = image_end(d->path, off, blob->len, partition_size, err);
 	uint8_t foot[AVB_FOOTER_SIZE];
@@ -918,7 +918,7 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 	/* in place: zeros up to the footer's place, the old footer last */
 	stop = (size < old_end ? size : old_end) - AVB_FOOTER_SIZE;
 	if (stop < off + blob->len)
-		return fv_fail(err, EINVAL, "%s: the vbmeta reaches the old "
+		return ht_fail(err, EINVAL, "%s: the vbmeta reaches the old "
 					    "footer", d->path);
 	if ((r = verity_device_write(d, off, blob->p, blob->len, err)) ||
 	    (r = zero_range(d, off + blob->len, stop - (off + blob->len),
@@ -937,7 +937,7 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 }
 
 static int random_salt(uint8_t *salt, size_t *len, unsigned size,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	*len = size;
 	return verity_random(salt, size, err);
@@ -945,12 +945,12 @@ static int random_salt(uint8_t *salt, size_t *len, unsigned size,
 
 /* The salt given (hex decoded by the caller) or a random one. */
 static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
-		    uint8_t *salt, size_t *len, struct fv_error *err)
+		    uint8_t *salt, size_t *len, struct ht_error *err)
 {
 	if (!o->salt_given)
 		return random_salt(salt, len, digest_size, err);
 	if (o->salt_len > VERITY_MAX_SALT_SIZE)
-		return fv_fail(err, EINVAL, "salt of %zu bytes (at most %d)",
+		return ht_fail(err, EINVAL, "salt of %zu bytes (at most %d)",
 			       o->salt_len, VERITY_MAX_SALT_SIZE);
 	memcpy(salt, o->salt, o->salt_len);
 	*len = o->salt_len;
@@ -959,7 +959,7 @@ static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
 
 /* Writes the blob to the file named by --output_vbmeta_image. */
 static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	return path ? verity_write_file(path, "vbmeta image", b->p, b->len, err)
 		    : 0;
@@ -970,7 +970,7 @@ static int write_vbmeta_copy(const char *path, const struct avb_buf *b,
  * index location is given, as avbtool asks. */
 static int footer_vbmeta(const struct avb_footer_opts *o,
 			 const struct avb_descriptor *desc,
-			 struct avb_buf *blob, struct fv_error *err)
+			 struct avb_buf *blob, struct ht_error *err)
 {
 	struct avb_vbmeta_opts vb = o->vb;
 
@@ -1012,7 +1012,7 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 
 int avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	struct verity_device *d = &job->image;
 	uint64_t max, tree_size;
@@ -1023,21 +1023,21 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 	if (!(job->digest_size = digest_size_checked(o->hash_algorithm, err)))
 		return -EINVAL;
 	if (o->partition_size % AVB_FOOTER_BLOCK)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "Partition size of %llu is not a multiple of "
 			       "the image block size 4096",
 			       (unsigned long long)o->partition_size);
 	if (o->fec && (o->roots < FEC_MIN_ROOTS || o->roots > FEC_MAX_ROOTS))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "FEC of %u roots is not supported (%d to %d)",
 			       o->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (!o->block_size)
-		return fv_fail(err, EINVAL, "block size 0");
+		return ht_fail(err, EINVAL, "block size 0");
 	if ((r = check_vbmeta_opts(&o->vb, err)) ||
 	    (r = open_image(o->image, d, &job->original, &had_footer, err)))
 		return r;
 	if (!o->partition_size && d->size % AVB_FOOTER_BLOCK) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: file size of %llu is not a multiple of the "
 			    "image block size 4096 (give --partition_size)",
 			    o->image, (unsigned long long)d->size);
@@ -1045,7 +1045,7 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 	}
 	max = avb_max_image_size(o, 1);
 	if (o->partition_size && round_up(job->original, o->block_size) > max) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: image size of %llu exceeds maximum image size "
 			    "of %llu in order to fit in a partition size of "
 			    "%llu",
@@ -1179,7 +1179,7 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct avb_hashtree_job *job,
 		     const struct verity_pair *pair,
 		     const struct verity_run *run, const uint8_t *root,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	struct verity_device *d = &job->image;
 	struct avb_descriptor ht;
@@ -1219,7 +1219,7 @@ fail:
 /* salt || the first size bytes of the image, hashed. */
 static int hash_image(const struct verity_device *d, uint64_t size,
 		      const char *alg, const uint8_t *salt, size_t salt_len,
-		      uint8_t *out, struct fv_error *err)
+		      uint8_t *out, struct ht_error *err)
 {
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
 	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
@@ -1229,16 +1229,16 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 
 	if (!c || !md || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
 	    !EVP_DigestUpdate(c, salt, salt_len))
-		r = fv_fail(err, ENOMEM, "cannot hash with %s", alg);
+		r = ht_fail(err, ENOMEM, "cannot hash with %s", alg);
 	for (uint64_t off = 0; !r && off < size; off += chunk) {
 		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
 
 		if (!(r = verity_device_read(d, off, buf, n, err)) &&
 		    !EVP_DigestUpdate(c, buf, n))
-			r = fv_fail(err, EIO, "cannot hash with %s", alg);
+			r = ht_fail(err, EIO, "cannot hash with %s", alg);
 	}
 	if (!r && !EVP_DigestFinal_ex(c, out, NULL))
-		r = fv_fail(err, EIO, "cannot hash with %s", alg);
+		r = ht_fail(err, EIO, "cannot hash with %s", alg);
 	free(buf);
 	EVP_MD_free(md);
 	EVP_MD_CTX_free(c);
@@ -1246,7 +1246,7 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 }
 
 int avb_hash_check(const char *path, const struct avb_descriptor *d,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	struct verity_device dev;
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
@@ -1264,14 +1264,14 @@ int avb_hash_check(const char *path, const struct avb_descriptor *d,
 		return r;
 	if (d->digest_len && (d->digest_len != ds ||
 			      memcmp(digest, d->digest, ds)))
-		return fv_fail(err, EPERM,
+		return ht_fail(err, EPERM,
 			       "%s digest of %s does not match digest in "
 			       "descriptor",
 			       d->hash_algorithm, path);
 	return 0;
 }
 
-int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
+int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
 {
 	struct verity_device d;
 	struct avb_descriptor hd = {.tag = AVB_TAG_HASH};
@@ -1286,11 +1286,11 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
 	if (!ds)
 		return -EINVAL;
 	if (!o->partition_size && !o->dynamic_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "--dynamic_partition_size required when not "
 			       "specifying a partition size");
 	if (!o->dynamic_size && o->partition_size < meta)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "partition size of %llu is too small: it needs "
 			       "to be at least %llu",
 			       (unsigned long long)o->partition_size,
@@ -1303,14 +1303,14 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err)
 			round_up(original + meta, AVB_FOOTER_BLOCK);
 	max = avb_max_image_size(&sized, 0);
 	if (sized.partition_size % AVB_FOOTER_BLOCK) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "Partition size of %llu is not a multiple of the "
 			    "image block size 4096",
 			    (unsigned long long)sized.partition_size);
 		goto close;
 	}
 	if (original > max) {
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: image size of %llu exceeds maximum image size "
 			    "of %llu in order to fit in a partition size of "
 			    "%llu",
@@ -1375,7 +1375,7 @@ close:
 }
 
 int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
-			  uint64_t padding, struct fv_error *err)
+			  uint64_t padding, struct ht_error *err)
 {
 	struct avb_vbmeta_opts vb = *o;
 	struct avb_buf blob = {0};
@@ -1387,7 +1387,7 @@ int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 		return r;
 	if (padding && blob.len % padding &&
 	    avb_buf_zeros(&blob, (size_t)(padding - blob.len % padding)))
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r)
 		r = verity_write_file(output, "vbmeta image", blob.p, blob.len,
 				      err);
@@ -1395,7 +1395,7 @@ int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 	return r;
 }
 
-int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
+int avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
 {
 	struct avb_image img;
 	struct verity_device d;
@@ -1406,7 +1406,7 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
 		return r;
 	if (!img.has_footer) {
 		avb_image_free(&img);
-		return fv_fail(err, EINVAL, "%s: the image has no footer",
+		return ht_fail(err, EINVAL, "%s: the image has no footer",
 			       image);
 	}
 	size = img.footer.original_image_size;
@@ -1423,7 +1423,7 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct fv_error *err)
 
 		if (!ht) {
 			avb_image_free(&img);
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: asked to keep the hashtree, and "
 				       "there is no hashtree descriptor",
 				       image);

@@ -41,7 +41,7 @@ int avb_image_probe(const char *path);
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
  * is refused (simg2img makes a raw one). */
 int avb_image_read(const char *path, struct avb_image *img,
-		   struct fv_error *err);
+		   struct ht_error *err);
 void avb_image_free(struct avb_image *img);
 
 /* The first hashtree descriptor, or NULL. */
@@ -55,7 +55,7 @@ const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img);
  * set when the descriptor has parity of another geometry. */
 int avb_hashtree_pair(const char *path, uint64_t file_size,
 		      const struct avb_descriptor *d, struct verity_pair *pair,
-		      int *fec_unusable, struct fv_error *err);
+		      int *fec_unusable, struct ht_error *err);
 
 /* The image's own hashtree descriptor d as its pair (avb_hashtree_pair),
  * once its metadata is proven to lie outside what the pair reads and
@@ -65,7 +65,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
  * its descriptors describe other partitions' images. */
 int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 		   struct verity_pair *pair, int *fec_unusable,
-		   struct fv_error *err);
+		   struct ht_error *err);
 
 /* What a new vbmeta blob holds besides the descriptor its command makes:
  * avbtool's common options. */
@@ -104,7 +104,7 @@ struct avb_vbmeta_opts {
  * (the key and its size, chained keys, included images). */
 int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		    const struct avb_descriptor *first, size_t nfirst,
-		    struct avb_buf *out, struct fv_error *err);
+		    struct avb_buf *out, struct ht_error *err);
 
 /* The release string of avbtool 1.3.0, whose bytes fastverity makes. */
 #define AVB_RELEASE_DEFAULT "avbtool 1.3.0"
@@ -157,27 +157,27 @@ struct avb_hashtree_job {
 };
 int avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
-		       struct fv_error *err);
+		       struct ht_error *err);
 int avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct avb_hashtree_job *job,
 		     const struct verity_pair *pair,
 		     const struct verity_run *run, const uint8_t *root,
-		     struct fv_error *err);
+		     struct ht_error *err);
 void avb_hashtree_abort(struct avb_hashtree_job *job);
 /* A hash descriptor checked over the image at path: the salted digest of
  * its first image_size bytes. -EPERM when it differs (avbtool's words,
  * naming the digest and path); an empty digest (a persistent one) is
  * not compared. */
 int avb_hash_check(const char *path, const struct avb_descriptor *d,
-		   struct fv_error *err);
+		   struct ht_error *err);
 /* add_hash_footer: one digest of the whole data. */
-int avb_add_hash_footer(const struct avb_footer_opts *o, struct fv_error *err);
+int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
 int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
-			  uint64_t padding, struct fv_error *err);
+			  uint64_t padding, struct ht_error *err);
 /* erase_footer: the image cut back to its data (keep_hashtree: to the end
  * of its tree and parity). */
 int avb_erase_footer(const char *image, int keep_hashtree,
-		     struct fv_error *err);
+		     struct ht_error *err);
 
 #endif

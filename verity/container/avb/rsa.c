@@ -43,7 +43,7 @@ static unsigned pow2_at_least(unsigned n)
 }
 
 int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
-		 unsigned *bits, struct fv_error *err)
+		 unsigned *bits, struct ht_error *err)
 {
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
 	uint8_t *buf = NULL;
@@ -56,13 +56,13 @@ int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 	*key = NULL;
 	ERR_clear_error();
 	if (!ctx)
-		return fv_fail(err, ENOMEM, "cannot initialise OpenSSL");
+		return ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	if ((r = verity_read_file(path, "key file", KEY_FILE_MAX, &buf, &len,
 				  err)))
 		return r == -ENOENT ? -EINVAL : r;
 	if (!(bio = BIO_new_mem_buf(buf, (int)len))) {
 		free(buf);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	k = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, ctx, NULL);
 	if (!k && !want_private) {
@@ -73,18 +73,18 @@ int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 	BIO_free(bio);
 	free(buf);
 	if (!k)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: cannot read a PEM RSA %skey: %s", path,
 			       want_private ? "private " : "", ossl_reason());
 	if (!EVP_PKEY_is_a(k, "RSA")) {
 		EVP_PKEY_free(k);
-		return fv_fail(err, EINVAL, "%s: not an RSA key", path);
+		return ht_fail(err, EINVAL, "%s: not an RSA key", path);
 	}
 	if (!EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_RSA_E, &e) ||
 	    !BN_is_word(e, 65537)) {
 		BN_free(e);
 		EVP_PKEY_free(k);
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: only RSA keys with exponent 65537 are "
 			       "supported",
 			       path);
@@ -96,7 +96,7 @@ int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 }
 
 int avb_key_blob(EVP_PKEY *key, uint8_t **blob, size_t *len,
-		 struct fv_error *err)
+		 struct ht_error *err)
 {
 	BIGNUM *n = NULL, *b32 = BN_new(), *inv = BN_new(), *rr = BN_new();
 	BN_CTX *bn = BN_CTX_new();
@@ -134,11 +134,11 @@ out:
 	BN_free(inv);
 	BN_free(rr);
 	BN_CTX_free(bn);
-	return r ? fv_fail(err, -r, "cannot encode the public key") : 0;
+	return r ? ht_fail(err, -r, "cannot encode the public key") : 0;
 }
 
 int avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
-		      struct fv_error *err)
+		      struct ht_error *err)
 {
 	EVP_PKEY *key;
 	unsigned bits;
@@ -164,7 +164,7 @@ static EVP_MD *fetch_md(const struct avb_algorithm_info *alg)
 
 int avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
 	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
-	       struct fv_error *err)
+	       struct ht_error *err)
 {
 	EVP_MD *md = fetch_md(alg);
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -174,7 +174,7 @@ int avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
 
 	EVP_MD_CTX_free(c);
 	EVP_MD_free(md);
-	return ok ? 0 : fv_fail(err, EIO, "cannot hash with %s", alg->digest);
+	return ok ? 0 : ht_fail(err, EIO, "cannot hash with %s", alg->digest);
 }
 
 /* A PKCS#1 v1.5 context for key and alg's digest (sign or verify). */
@@ -198,7 +198,7 @@ static EVP_PKEY_CTX *pkcs1(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 }
 
 int avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
-		    const uint8_t *digest, uint8_t *sig, struct fv_error *err)
+		    const uint8_t *digest, uint8_t *sig, struct ht_error *err)
 {
 	EVP_PKEY_CTX *c = pkcs1(key, alg, 1);
 	size_t len = alg->key_bits / 8;
@@ -206,7 +206,7 @@ int avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 		 len == alg->key_bits / 8;
 
 	EVP_PKEY_CTX_free(c);
-	return ok ? 0 : fv_fail(err, EIO, "cannot sign: %s", ossl_reason());
+	return ok ? 0 : ht_fail(err, EIO, "cannot sign: %s", ossl_reason());
 }
 
 /* The public key an AVB key blob holds (n, exponent 65537). */
@@ -234,7 +234,7 @@ static EVP_PKEY *key_of_blob(const uint8_t *blob, size_t nb)
 }
 
 int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	const struct avb_algorithm_info *alg = avb_algorithm(v->h.algorithm);
 	const uint8_t *aux = v->blob + AVB_HEADER_SIZE + v->h.auth_size;
@@ -251,7 +251,7 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 	 * signature that does not match is a failed check */
 	if (v->h.public_key_size != 8 + 2 * nb ||
 	    avb_be32(v->public_key) != alg->key_bits)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta public key size %llu is not that "
 			       "of a %u-bit key (%zu bytes) for %s",
 			       path, (unsigned long long)v->h.public_key_size,
@@ -260,12 +260,12 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 			    (size_t)v->h.aux_size, digest, err)))
 		return r;
 	if (memcmp(digest, v->hash, alg->hash_size))
-		return fv_fail(err, EPERM,
+		return ht_fail(err, EPERM,
 			       "%s: the vbmeta digest does not match its "
 			       "header and auxiliary block",
 			       path);
 	if (!(key = key_of_blob(v->public_key, nb)))
-		return fv_fail(err, EPERM,
+		return ht_fail(err, EPERM,
 			       "%s: the embedded public key is not valid",
 			       path);
 	c = pkcs1(key, alg, 0);
@@ -275,7 +275,7 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 	EVP_PKEY_free(key);
 	ERR_clear_error();
 	return ok ? 0
-		  : fv_fail(err, EPERM,
+		  : ht_fail(err, EPERM,
 			    "%s: the vbmeta signature does not match its "
 			    "embedded public key",
 			    path);

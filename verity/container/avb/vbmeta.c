@@ -59,10 +59,10 @@ int avb_footer_magic(const uint8_t *buf)
 
 int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 		     const char *path, struct avb_footer *f,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	if (!avb_footer_magic(buf))
-		return fv_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
+		return ht_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
 			       path);
 	f->version_major = avb_be32(buf + 4);
 	f->version_minor = avb_be32(buf + 8);
@@ -70,13 +70,13 @@ int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 	f->vbmeta_offset = avb_be64(buf + 20);
 	f->vbmeta_size = avb_be64(buf + 28);
 	if (f->version_major != 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: AVB footer version %u.%u is not supported "
 			       "(1.x)",
 			       path, f->version_major, f->version_minor);
 	if (file_size < AVB_FOOTER_SIZE ||
 	    f->original_image_size > file_size - AVB_FOOTER_SIZE)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: AVB footer: original image size %llu is "
 			       "beyond the footer (file of %llu bytes)",
 			       path, (unsigned long long)f->original_image_size,
@@ -85,7 +85,7 @@ int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 	    f->vbmeta_size > AVB_MAX_VBMETA ||
 	    f->vbmeta_offset > file_size - AVB_FOOTER_SIZE ||
 	    f->vbmeta_size > file_size - AVB_FOOTER_SIZE - f->vbmeta_offset)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: AVB footer: vbmeta of %llu bytes at %llu "
 			       "is not inside the image (file of %llu bytes, "
 			       "vbmeta of %u to %u bytes)",
@@ -131,19 +131,19 @@ unsigned avb_digest_size(const char *name)
 
 /* The 32-byte algorithm name field: NUL-terminated, printable. */
 static int algorithm_field(const uint8_t *p, char out[33], const char *path,
-			   const char *what, struct fv_error *err)
+			   const char *what, struct ht_error *err)
 {
 	memcpy(out, p, 32);
 	out[32] = 0;
 	for (size_t i = 0; out[i]; i++)
 		if (out[i] < 0x21 || out[i] > 0x7e)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: %s descriptor: hash algorithm "
 				       "name is not printable",
 				       path, what);
 	for (size_t i = strlen(out); i < 32; i++)
 		if (p[i])
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: %s descriptor: hash algorithm "
 				       "name is not NUL-padded",
 				       path, what);
@@ -154,18 +154,18 @@ static int algorithm_field(const uint8_t *p, char out[33], const char *path,
  * what its size says, as avbtool requires. */
 static int variable_part(const uint8_t *d, uint64_t following, size_t fixed,
 			 uint64_t lens, const char *path, const char *what,
-			 struct fv_error *err)
+			 struct ht_error *err)
 {
 	(void)d;
 	if (following < fixed - AVB_DESCRIPTOR_HEADER)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: %s descriptor of %llu bytes is shorter "
 			       "than its fixed part (%zu)",
 			       path, what, (unsigned long long)following,
 			       fixed - AVB_DESCRIPTOR_HEADER);
 	if (lens > following ||
 	    round8(fixed - AVB_DESCRIPTOR_HEADER + lens) != following)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: %s descriptor: its lengths (%llu bytes) "
 			       "do not match its size (%llu bytes)",
 			       path, what, (unsigned long long)lens,
@@ -179,7 +179,7 @@ static int variable_part(const uint8_t *d, uint64_t following, size_t fixed,
 static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
 			    uint64_t following, size_t fixed, size_t alg,
 			    const char *what, const char *the_digest,
-			    const char *path, struct fv_error *err)
+			    const char *path, struct ht_error *err)
 {
 	unsigned want;
 	int r;
@@ -196,7 +196,7 @@ static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
 	x->digest = x->salt + x->salt_len;
 	want = avb_digest_size(x->hash_algorithm);
 	if (x->digest_len && want && x->digest_len != want)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: %s descriptor: %s of %u bytes for %s (%u "
 			       "bytes)",
 			       path, what, the_digest, x->digest_len,
@@ -206,7 +206,7 @@ static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
 
 static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 			  uint64_t following, const char *path,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	if (following < AVB_HASHTREE_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
@@ -230,7 +230,7 @@ static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 
 static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 		      uint64_t following, const char *path,
-		      struct fv_error *err)
+		      struct ht_error *err)
 {
 	if (following < AVB_HASH_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASH_FIXED, 0, path,
@@ -245,7 +245,7 @@ static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 }
 
 static int parse_one(struct avb_descriptor *x, const uint8_t *d,
-		     uint64_t following, const char *path, struct fv_error *err)
+		     uint64_t following, const char *path, struct ht_error *err)
 {
 	int r = 0;
 
@@ -257,7 +257,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 		x->key_len = avb_be64(d + 16);
 		x->value_len = avb_be64(d + 24);
 		if (x->key_len > following || x->value_len > following)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: property descriptor: key or value "
 				       "longer than the descriptor",
 				       path);
@@ -305,7 +305,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 
 int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 			  struct avb_descriptor **out, size_t *n,
-			  struct fv_error *err)
+			  struct ht_error *err)
 {
 	struct avb_descriptor *list = NULL;
 	size_t count = 0, cap = 0, off = 0;
@@ -316,7 +316,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 		struct avb_descriptor *x;
 
 		if (len - off < AVB_DESCRIPTOR_HEADER) {
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: descriptor at byte %zu of the "
 				    "descriptors is cut off (%zu bytes left)",
 				    path, off, len - off);
@@ -325,7 +325,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 		following = avb_be64(p + off + 8);
 		if (following > len - off - AVB_DESCRIPTOR_HEADER ||
 		    following % 8) {
-			r = fv_fail(err, EINVAL,
+			r = ht_fail(err, EINVAL,
 				    "%s: descriptor at byte %zu: length %llu "
 				    "is %s",
 				    path, off, (unsigned long long)following,
@@ -339,7 +339,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 			void *q = realloc(list, ncap * sizeof(*list));
 
 			if (!q) {
-				r = fv_fail(err, ENOMEM, "out of memory");
+				r = ht_fail(err, ENOMEM, "out of memory");
 				break;
 			}
 			list = q;
@@ -364,7 +364,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 }
 
 int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
-		     struct avb_vbmeta *v, struct fv_error *err)
+		     struct avb_vbmeta *v, struct ht_error *err)
 {
 	struct avb_header *h = &v->h;
 	const struct avb_algorithm_info *alg;
@@ -372,7 +372,7 @@ int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 
 	memset(v, 0, sizeof(*v));
 	if (len < AVB_HEADER_SIZE || memcmp(b, "AVB0", 4))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: no vbmeta image here (magic AVB0)", path);
 	h->required_major = avb_be32(b + 4);
 	h->required_minor = avb_be32(b + 8);
@@ -394,48 +394,48 @@ int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 	h->rollback_index_location = avb_be32(b + 124);
 	memcpy(h->release, b + 128, AVB_RELEASE_SIZE);
 	if (h->release[AVB_RELEASE_SIZE - 1])
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta release string is not "
 			       "NUL-terminated",
 			       path);
 	if (h->required_major != 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta needs libavb %u.%u (this reader "
 			       "knows 1.x)",
 			       path, h->required_major, h->required_minor);
 	if (h->auth_size % 64 || h->aux_size % 64)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta block sizes %llu and %llu are not "
 			       "multiples of 64",
 			       path, (unsigned long long)h->auth_size,
 			       (unsigned long long)h->aux_size);
 	if (h->auth_size > len - AVB_HEADER_SIZE ||
 	    h->aux_size > len - AVB_HEADER_SIZE - h->auth_size)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta blocks of %llu and %llu bytes do "
 			       "not fit its %zu bytes",
 			       path, (unsigned long long)h->auth_size,
 			       (unsigned long long)h->aux_size, len);
 	if (!(alg = avb_algorithm(h->algorithm)))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta algorithm %u is unknown", path,
 			       h->algorithm);
 	if (!inside(h->hash_offset, h->hash_size, h->auth_size) ||
 	    !inside(h->signature_offset, h->signature_size, h->auth_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta hash or signature is outside the "
 			       "authentication block",
 			       path);
 	if (!inside(h->public_key_offset, h->public_key_size, h->aux_size) ||
 	    !inside(h->metadata_offset, h->metadata_size, h->aux_size) ||
 	    !inside(h->descriptors_offset, h->descriptors_size, h->aux_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta public key, key metadata or "
 			       "descriptors are outside the auxiliary block",
 			       path);
 	if (alg->key_bits && (h->hash_size != alg->hash_size ||
 			      h->signature_size != alg->key_bits / 8))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: vbmeta hash of %llu and signature of %llu "
 			       "bytes do not fit %s",
 			       path, (unsigned long long)h->hash_size,

@@ -130,7 +130,7 @@ int avb_footer_magic(const uint8_t *buf);
  * the file. The message names path and the field. */
 int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 		     const char *path, struct avb_footer *f,
-		     struct fv_error *err);
+		     struct ht_error *err);
 void avb_footer_encode(const struct avb_footer *f,
 		       uint8_t buf[AVB_FOOTER_SIZE]);
 
@@ -139,13 +139,13 @@ void avb_footer_encode(const struct avb_footer *f,
  * its block) and every descriptor (lengths, tags, names, digests).
  * v->desc is malloc'd (avb_vbmeta_free). */
 int avb_vbmeta_parse(const uint8_t *blob, size_t len, const char *path,
-		     struct avb_vbmeta *v, struct fv_error *err);
+		     struct avb_vbmeta *v, struct ht_error *err);
 void avb_vbmeta_free(struct avb_vbmeta *v);
 
 /* Parses one descriptor list (descriptors_size bytes). */
 int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 			  struct avb_descriptor **out, size_t *n,
-			  struct fv_error *err);
+			  struct ht_error *err);
 
 /* Encoding, as avbtool lays the bytes out. Each appends to a growing
  * buffer (avb_buf); 0 or -ENOMEM. */

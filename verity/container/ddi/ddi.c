@@ -121,7 +121,7 @@ const char *ddi_type_name(const char *type_uuid)
 /* The GPT of the opened image: the header at sector 1 of 512 or 4096
  * bytes. 1 when there is none. */
 static int read_gpt(const struct verity_device *d, const char *path,
-		    struct gpt *g, struct fv_error *err)
+		    struct gpt *g, struct ht_error *err)
 {
 	static const unsigned sectors[] = {512, 4096};
 	uint8_t buf[4096];
@@ -139,7 +139,7 @@ static int read_gpt(const struct verity_device *d, const char *path,
 		if ((r = gpt_header_parse(buf, s, d->size, path, &h, err)))
 			return r;
 		if (!(entries = malloc((size_t)h.entries * h.entry_size + 1)))
-			return fv_fail(err, ENOMEM, "out of memory");
+			return ht_fail(err, ENOMEM, "out of memory");
 		r = verity_device_read(d, h.entries_lba * s, entries,
 				       (size_t)h.entries * h.entry_size, err);
 		if (!r)
@@ -180,19 +180,19 @@ static int is_lower_hex(const char *s, size_t len)
 /* A string member of obj, or NULL (with the message) when it is missing
  * (and required) or not a string. */
 static const char *member(json_object *obj, const char *key, int required,
-			  const char *where, int *bad, struct fv_error *err)
+			  const char *where, int *bad, struct ht_error *err)
 {
 	json_object *v;
 
 	if (!json_object_object_get_ex(obj, key, &v)) {
 		if (required) {
-			*bad = fv_fail(err, EINVAL, "%s: no \"%s\" in the JSON",
+			*bad = ht_fail(err, EINVAL, "%s: no \"%s\" in the JSON",
 				       where, key);
 		}
 		return NULL;
 	}
 	if (!json_object_is_type(v, json_type_string)) {
-		*bad = fv_fail(err, EINVAL, "%s: \"%s\" is not a string", where,
+		*bad = ht_fail(err, EINVAL, "%s: \"%s\" is not a string", where,
 			       key);
 		return NULL;
 	}
@@ -200,14 +200,14 @@ static const char *member(json_object *obj, const char *key, int required,
 }
 
 static int base64_der(const char *b64, const char *where, uint8_t **der,
-		      size_t *len, struct fv_error *err)
+		      size_t *len, struct ht_error *err)
 {
 	size_t n = strlen(b64), pad = 0;
 	uint8_t *out;
 	int got;
 
 	if (!n || n % 4 || n > DDI_SIG_JSON_MAX)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: \"signature\" is not base64 (%zu "
 			       "characters)",
 			       where, n);
@@ -218,18 +218,18 @@ static int base64_der(const char *b64, const char *where, uint8_t **der,
 			continue;
 		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 		      (c >= '0' && c <= '9') || c == '+' || c == '/'))
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: \"signature\" is not base64 (a "
 				       "'%c' at %zu)",
 				       where, c, i);
 	}
 	pad = (b64[n - 1] == '=') + (b64[n - 2] == '=');
 	if (!(out = malloc(n / 4 * 3 + 1)))
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	got = EVP_DecodeBlock(out, (const unsigned char *)b64, (int)n);
 	if (got < 0 || (size_t)got < pad) {
 		free(out);
-		return fv_fail(err, EINVAL, "%s: \"signature\" is not base64",
+		return ht_fail(err, EINVAL, "%s: \"signature\" is not base64",
 			       where);
 	}
 	*der = out;
@@ -241,7 +241,7 @@ static int base64_der(const char *b64, const char *where, uint8_t **der,
  * (which keeps the last of two equal keys, silently): a key given twice
  * is refused, so that no reader of the same bytes sees another rootHash. */
 static int no_duplicate_keys(const char *buf, size_t n, const char *where,
-			     struct fv_error *err)
+			     struct ht_error *err)
 {
 	char *keys[16];
 	size_t nkeys = 0;
@@ -269,7 +269,7 @@ static int no_duplicate_keys(const char *buf, size_t n, const char *where,
 				free(copy);
 				if (!k || nkeys == 16) {
 					json_object_put(k);
-					r = fv_fail(err, EINVAL,
+					r = ht_fail(err, EINVAL,
 						    "%s: more keys than a "
 						    "signature has",
 						    where);
@@ -278,13 +278,13 @@ static int no_duplicate_keys(const char *buf, size_t n, const char *where,
 				keys[nkeys] = strdup(json_object_get_string(k));
 				json_object_put(k);
 				if (!keys[nkeys]) {
-					r = fv_fail(err, ENOMEM,
+					r = ht_fail(err, ENOMEM,
 						    "out of memory");
 					break;
 				}
 				for (size_t m = 0; m < nkeys; m++)
 					if (!strcmp(keys[m], keys[nkeys]))
-						r = fv_fail(
+						r = ht_fail(
 							err, EINVAL,
 							"%s: the key \"%s\" is "
 							"given twice",
@@ -303,7 +303,7 @@ static int no_duplicate_keys(const char *buf, size_t n, const char *where,
 int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
 		       size_t *der_len, char fingerprint[65],
-		       struct fv_error *err)
+		       struct ht_error *err)
 {
 	size_t n = 0;
 	struct json_tokener *tok;
@@ -315,20 +315,20 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 	while (n < len && buf[n])
 		n++;
 	if (!n)
-		return fv_fail(err, EINVAL, "%s: empty (no JSON)", where);
+		return ht_fail(err, EINVAL, "%s: empty (no JSON)", where);
 	if (n > DDI_SIG_JSON_MAX)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: the JSON is over %u bytes (or not "
 			       "NUL-padded)",
 			       where, DDI_SIG_JSON_MAX);
 	for (size_t i = n; i < len; i++)
 		if (buf[i])
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: bytes after the JSON's NUL at %zu "
 				       "are not NULs",
 				       where, n);
 	if (!(tok = json_tokener_new()))
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
 					    JSON_TOKENER_VALIDATE_UTF8);
 	obj = json_tokener_parse_ex(tok, (const char *)buf, (int)n);
@@ -336,12 +336,12 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 	    json_tokener_get_parse_end(tok) != n) {
 		json_tokener_free(tok);
 		json_object_put(obj);
-		return fv_fail(err, EINVAL, "%s: not a JSON object", where);
+		return ht_fail(err, EINVAL, "%s: not a JSON object", where);
 	}
 	json_tokener_free(tok);
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		return fv_fail(err, EINVAL, "%s: not a JSON object", where);
+		return ht_fail(err, EINVAL, "%s: not a JSON object", where);
 	}
 	if ((bad = no_duplicate_keys((const char *)buf, n, where, err))) {
 		json_object_put(obj);
@@ -353,12 +353,12 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 		 : member(obj, "certificateFingerprint", 0, where, &bad, err);
 	if (!bad && (!is_lower_hex(root, strlen(root)) ||
 		     (strlen(root) != 64 && strlen(root) != 128)))
-		bad = fv_fail(err, EINVAL,
+		bad = ht_fail(err, EINVAL,
 			      "%s: \"rootHash\" is not 64 or 128 lowercase hex "
 			      "digits",
 			      where);
 	if (!bad && fp && (strlen(fp) != 64 || !is_lower_hex(fp, 64)))
-		bad = fv_fail(err, EINVAL,
+		bad = ht_fail(err, EINVAL,
 			      "%s: \"certificateFingerprint\" is not 64 "
 			      "lowercase hex digits",
 			      where);
@@ -374,7 +374,7 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 
 int ddi_sig_json_make(const char *root_hex, const char *fingerprint,
 		      const uint8_t *der, size_t der_len, char **json,
-		      struct fv_error *err)
+		      struct ht_error *err)
 {
 	size_t b64len = 4 * ((der_len + 2) / 3) + 1;
 	char *b64 = malloc(b64len), *out;
@@ -382,12 +382,12 @@ int ddi_sig_json_make(const char *root_hex, const char *fingerprint,
 
 	*json = NULL;
 	if (!b64)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	EVP_EncodeBlock((unsigned char *)b64, der, (int)der_len);
 	len = strlen(root_hex) + strlen(fingerprint) + strlen(b64) + 80;
 	if (!(out = malloc(len))) {
 		free(b64);
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	snprintf(out, len,
 		 "{\"rootHash\":\"%s\",\"certificateFingerprint\":\"%s\","
@@ -411,7 +411,7 @@ static void uuid_hex(const char *uuid, char *out)
 
 static int read_sig(const struct verity_device *d,
 		    const struct gpt_partition *p, const char *path,
-		    struct ddi_verity *v, char *root_hex, struct fv_error *err)
+		    struct ddi_verity *v, char *root_hex, struct ht_error *err)
 {
 	char where[128];
 	size_t len = p->size < 4 * DDI_SIG_JSON_MAX ? (size_t)p->size
@@ -422,7 +422,7 @@ static int read_sig(const struct verity_device *d,
 	snprintf(where, sizeof(where), "%s: partition %u (%s)", path, p->index,
 		 ddi_type_name(p->type));
 	if (!buf)
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	r = verity_device_read(d, p->offset, buf, len, err);
 	if (!r)
 		r = ddi_sig_json_parse(buf, len, where, root_hex, &v->signature,
@@ -455,7 +455,7 @@ static int find_data(const struct gpt *g, size_t arch, enum ddi_role role,
 /* One -verity partition: its data partition, its signature, its root. */
 static int match(struct ddi_image *img, const struct verity_device *d,
 		 const struct gpt_partition *hash, size_t arch,
-		 enum ddi_role role, struct ddi_verity *v, struct fv_error *err)
+		 enum ddi_role role, struct ddi_verity *v, struct ht_error *err)
 {
 	const struct gpt *g = &img->gpt;
 	char half[33], uroot[65], first[33];
@@ -490,7 +490,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		}
 		if (v->sig) {
 			free(tmp.signature);
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: partitions %u and %u are both the "
 				       "signature of partition %u",
 				       img->path, v->sig->index, p->index,
@@ -505,7 +505,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 	/* a signature partition of this role that names no tree is never
 	 * passed over as if the image were unsigned */
 	if (!v->sig && unmatched)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: partition %u (%s): its rootHash %s names no "
 			"%s partition (partition %u's UUID is not its "
@@ -518,7 +518,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		first[32] = 0;
 		n = find_data(g, arch, role, first, &data);
 		if (!n)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: partition %u (%s): its rootHash %s "
 				       "names no %s partition (none has the "
 				       "UUID of its first half)",
@@ -530,7 +530,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		if (n > 1) {
 			/* the root hash's first half is unknown without a
 			 * signature: each candidate would do */
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: partition %u (%s): %d %s "
 				       "partitions could be its data, and no "
 				       "signature partition names one",
@@ -539,7 +539,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 				       ddi_type_name(types[arch].t[role][0]));
 		}
 		if (!n)
-			return fv_fail(err, EINVAL,
+			return ht_fail(err, EINVAL,
 				       "%s: partition %u (%s) has no %s "
 				       "partition",
 				       img->path, hash->index,
@@ -550,7 +550,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 		snprintf(v->root_hex, sizeof(v->root_hex), "%s", uroot);
 	}
 	if (n > 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: %d %s partitions have the UUID of the root "
 			       "hash's first half",
 			       img->path, n,
@@ -560,7 +560,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 }
 
 int ddi_image_read(const char *path, struct ddi_image *img,
-		   struct fv_error *err)
+		   struct ht_error *err)
 {
 	struct verity_device d;
 	int r;
@@ -572,9 +572,9 @@ int ddi_image_read(const char *path, struct ddi_image *img,
 	img->size = d.size;
 	r = read_gpt(&d, path, &img->gpt, err);
 	if (r > 0)
-		r = fv_fail(err, EINVAL, "%s: no GPT partition table", path);
+		r = ht_fail(err, EINVAL, "%s: no GPT partition table", path);
 	if (!r && !(img->v = calloc(img->gpt.nparts + 1, sizeof(*img->v))))
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !r && i < img->gpt.nparts; i++) {
 		const struct gpt_partition *p = &img->gpt.part[i];
 		enum ddi_role role;
@@ -589,7 +589,7 @@ int ddi_image_read(const char *path, struct ddi_image *img,
 			img->nv++;
 	}
 	if (!r && !img->nv)
-		r = fv_fail(err, EINVAL,
+		r = ht_fail(err, EINVAL,
 			    "%s: no -verity partition (root or usr) in its "
 			    "GPT",
 			    path);
@@ -610,7 +610,7 @@ void ddi_image_free(struct ddi_image *img)
 }
 
 int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
-	     struct verity_pair *pair, struct fv_error *err)
+	     struct verity_pair *pair, struct ht_error *err)
 {
 	size_t len;
 	int r;
@@ -627,7 +627,7 @@ int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 	if (strlen(v->root_hex) != 2 * len ||
 	    verity_hex_decode(v->root_hex, pair->root, sizeof(pair->root),
 			      &pair->root_size))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: partition %u (%s): the root hash %s is not "
 			       "a %s digest (the tree's)",
 			       img->path, v->hash->index,

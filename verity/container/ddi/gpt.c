@@ -35,7 +35,7 @@ void gpt_guid_text(const uint8_t *b, char out[37])
 
 int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 		     const char *path, struct gpt_header *h,
-		     struct fv_error *err)
+		     struct ht_error *err)
 {
 	uint8_t copy[4096];
 	uint32_t size, crc;
@@ -43,27 +43,27 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 
 	memset(h, 0, sizeof(*h));
 	if (!gpt_signature(buf))
-		return fv_fail(err, EINVAL, "%s: no GPT header (EFI PART)",
+		return ht_fail(err, EINVAL, "%s: no GPT header (EFI PART)",
 			       path);
 	size = le32(buf + 12);
 	if (le32(buf + 8) != 0x00010000)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: revision %08x is not 1.0", path,
 			       (unsigned)le32(buf + 8));
 	if (size < GPT_HEADER_MIN || size > sector)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: size %u is not %d to %u", path,
 			       (unsigned)size, GPT_HEADER_MIN, sector);
 	memcpy(copy, buf, size);
 	memset(copy + 16, 0, 4);
 	crc = (uint32_t)crc32(0, copy, size);
 	if (crc != le32(buf + 16))
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: CRC %08x does not match its "
 			       "bytes (%08x)",
 			       path, (unsigned)le32(buf + 16), (unsigned)crc);
 	if (le64(buf + 24) != 1)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: its own LBA is %llu, not 1",
 			       path, (unsigned long long)le64(buf + 24));
 	h->sector = sector;
@@ -75,7 +75,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 	h->entry_size = le32(buf + 84);
 	h->entries_crc = le32(buf + 88);
 	if (h->first_usable > h->last_usable || h->last_usable >= sectors)
-		return fv_fail(
+		return ht_fail(
 			err, EINVAL,
 			"%s: GPT header: usable sectors %llu to %llu are "
 			"not inside the image (%llu sectors)",
@@ -84,7 +84,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 			(unsigned long long)sectors);
 	if (h->entry_size < 128 || h->entry_size % 8 ||
 	    h->entries > GPT_MAX_ENTRIES)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: %u entries of %u bytes (128 "
 			       "bytes or more, a multiple of 8; at most %d "
 			       "entries)",
@@ -94,7 +94,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 	if (bytes > GPT_ENTRIES_MAX || h->entries_lba < 2 ||
 	    h->entries_lba >= sectors ||
 	    bytes > (sectors - h->entries_lba) * sector)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: the entry array (%llu bytes at "
 			       "sector %llu) is not inside the image",
 			       path, (unsigned long long)bytes,
@@ -103,7 +103,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 	 * start after the header and the entry array */
 	if (h->first_usable < h->entries_lba + (bytes + sector - 1) / sector ||
 	    h->first_usable < 2)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT header: the usable sectors start at "
 			       "%llu, over the partition table (header at 1, "
 			       "entries at %llu to %llu)",
@@ -150,7 +150,7 @@ static int by_start(const void *a, const void *b)
 }
 
 int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
-		      const char *path, struct gpt *g, struct fv_error *err)
+		      const char *path, struct gpt *g, struct ht_error *err)
 {
 	static const uint8_t unused[16];
 	size_t bytes = (size_t)h->entries * h->entry_size;
@@ -161,12 +161,12 @@ int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 	memset(g, 0, sizeof(*g));
 	g->h = *h;
 	if (crc != h->entries_crc)
-		return fv_fail(err, EINVAL,
+		return ht_fail(err, EINVAL,
 			       "%s: GPT entries: CRC %08x does not match their "
 			       "bytes (%08x)",
 			       path, (unsigned)h->entries_crc, (unsigned)crc);
 	if (!(g->part = calloc(h->entries + 1, sizeof(*g->part))))
-		return fv_fail(err, ENOMEM, "out of memory");
+		return ht_fail(err, ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < h->entries; i++) {
 		const uint8_t *e = entries + (size_t)i * h->entry_size;
 		struct gpt_partition *p = &g->part[g->nparts];
@@ -183,7 +183,7 @@ int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 		if (p->first_lba > p->last_lba ||
 		    p->first_lba < h->first_usable ||
 		    p->last_lba > h->last_usable) {
-			r = fv_fail(
+			r = ht_fail(
 				err, EINVAL,
 				"%s: partition %u: sectors %llu to %llu are "
 				"not inside the usable sectors %llu to %llu",
@@ -200,13 +200,13 @@ int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 	}
 	if (!r && g->nparts > 1 &&
 	    !(sorted = malloc(g->nparts * sizeof(*sorted))))
-		r = fv_fail(err, ENOMEM, "out of memory");
+		r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r && sorted) {
 		memcpy(sorted, g->part, g->nparts * sizeof(*sorted));
 		qsort(sorted, g->nparts, sizeof(*sorted), by_start);
 		for (size_t i = 1; !r && i < g->nparts; i++)
 			if (sorted[i].first_lba <= sorted[i - 1].last_lba)
-				r = fv_fail(
+				r = ht_fail(
 					err, EINVAL,
 					"%s: partitions %u and %u overlap "
 					"(sectors %llu to %llu and %llu to "

@@ -47,12 +47,12 @@ int gpt_signature(const uint8_t *buf);
  * the usable range and the entry array inside the image. */
 int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 		     const char *path, struct gpt_header *h,
-		     struct fv_error *err);
+		     struct ht_error *err);
 /* Checks the entry array (h->entries * h->entry_size bytes): its CRC,
  * then each used entry inside the usable range, none overlapping
  * another. g->part is malloc'd (gpt_free). */
 int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
-		      const char *path, struct gpt *g, struct fv_error *err);
+		      const char *path, struct gpt *g, struct ht_error *err);
 void gpt_free(struct gpt *g);
 /* A GUID's 16 on-disk bytes (first three fields little-endian) as text. */
 void gpt_guid_text(const uint8_t *b, char out[37]);
