@@ -84,9 +84,22 @@ ifeq ($(TARGET_ARCH),aarch64)
 $(B)/hashtree/sha256_armv8.o: ALL_CFLAGS += -march=armv8-a+crypto
 endif
 
-libfastverity.a: $(LIB_OBJ)
+# The command and the unit suites link the library's objects as they are
+# (its internal functions included: $(B)/libfastverity-internal.a).
+# libfastverity.a, the archive installed, is one relocatable object whose
+# only global names are the public API's, every hidden one made local, so
+# that nothing in it can collide with libavb, libfec or libcryptsetup in
+# a program that links them too (t_install checks its global names).
+$(B)/libfastverity-internal.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+OBJCOPY ?= $(shell p=$$($(CC) -dumpmachine)-objcopy; command -v $$p >/dev/null 2>&1 && echo $$p || echo objcopy)
+libfastverity.a: $(LIB_OBJ)
+	$(CC) -r -nostdlib -o $(B)/libfastverity.o $(LIB_OBJ)
+	$(OBJCOPY) --localize-hidden $(B)/libfastverity.o
+	rm -f $@
+	ar rcs $@ $(B)/libfastverity.o
 
 libfastverity.so: $(LIB_OBJ) libfastverity.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,libfastverity.map \
@@ -97,13 +110,13 @@ libfastverity.so: $(LIB_OBJ) libfastverity.map
 $(SONAME): libfastverity.so
 	ln -sf libfastverity.so $@
 
-fastverity: $(CLI_OBJ) libfastverity.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
+fastverity: $(CLI_OBJ) $(B)/libfastverity-internal.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libfastverity-internal.a $(LIBS)
 
-$(B)/tests/%: tests/unit/%.c libfastverity.a
+$(B)/tests/%: tests/unit/%.c $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-	  libfastverity.a $(LIBS) $(shell pkg-config --libs check)
+	  $(B)/libfastverity-internal.a $(LIBS) $(shell pkg-config --libs check)
 
 # Unit suites linked from the objects of $(B) (check-asan builds them
 # with the sanitizers).

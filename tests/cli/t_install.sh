@@ -71,6 +71,11 @@ check "  and runs (format, verify), with the library's version" test "$(head -1 
 check "  its tree and root are the command's" sh -c "cmp -s '$T/ch' '$T/ch2' && test '$(sed -n 2p "$T/cout")' = '$(root_of "$T/co2")'"
 nm -D --defined-only "$T/root/usr/lib/libfastverity.so.1" | awk '{print $3}' | sort >"$T/symbols"
 check "the shared library exports exactly the listed symbols" diff -u "$TOP/tests/abi/libfastverity.symbols" "$T/symbols"
+# the static archive defines no global name but the public API's: none
+# that could collide with libavb's avb_*, libfec's fec_* or any other
+nm -g --defined-only "$T/root/usr/lib/libfastverity.a" | awk 'NF == 3 {print $3}' | sort >"$T/static-names"
+sed -n 's/@@FASTVERITY_[0-9.]*$//p' "$TOP/tests/abi/libfastverity.symbols" | sort >"$T/public-names"
+check "the static archive's global names are the public API's alone" diff -u "$T/public-names" "$T/static-names"
 # and every one of them is called by a test
 untested=""
 for f in $(sed -n 's/@@FASTVERITY_[0-9.]*$//p' "$TOP/tests/abi/libfastverity.symbols"); do
