@@ -45,43 +45,38 @@ static const char *parameter_option(const struct cli_opts *o)
 					: NULL;
 }
 
-/* The vbmeta's signature with its embedded key, then the trust policy
- * (verity/trust.h): with --key, that key must be the signer's; without,
- * the signer is said not to be checked, and nothing is written. */
+/* The vbmeta judged (avb_vbmeta_judge): with --key, that key must be
+ * the signer's; without, the signer is said not to be checked, and
+ * nothing is written. */
 static int check_vbmeta(const struct cli_opts *o, const char *image,
 			const struct avb_image *img, enum verity_trust *trust)
 {
-	const struct avb_header *h = &img->vbmeta.h;
+	enum verity_anchor anchor;
+	enum avb_judgement why;
 	struct ht_error err;
 	uint8_t *blob = NULL;
 	size_t len = 0;
 	char sha1[41] = "";
 	int r;
 
-	if ((r = avb_vbmeta_check(&img->vbmeta, image, &err)))
-		return cli_lib_error(r, &err);
-	if ((r = cli_trust(o, VERITY_CONTAINER_AVB, image,
-			   h->algorithm != AVB_ALG_NONE ? VERITY_SIGNATURE_FOUND
-							: VERITY_SIGNATURE_NONE,
-			   cli_writes(o), 0,
-			   trust)))
+	if ((r = cli_anchor(o, &anchor)))
 		return r;
-	if (*trust != VERITY_TRUST_CHECK)
-		return 0;
-	if ((r = avb_key_file_blob(o->key, &blob, &len, &err)))
+	if (o->key && (r = avb_key_file_blob(o->key, &blob, &len, &err)))
 		return cli_lib_error(r, &err);
-	if (!avb_vbmeta_has_key(&img->vbmeta, blob, len)) {
-		free(blob);
+	r = avb_vbmeta_judge(&img->vbmeta, image, anchor, blob, len,
+			     cli_writes(o), trust, &why, &err);
+	free(blob);
+	if (r && why == AVB_OTHER_KEY) {
 		if (cli_avb_sha1_hex(img->vbmeta.public_key,
-				     (size_t)h->public_key_size, sha1))
+				     (size_t)img->vbmeta.h.public_key_size,
+				     sha1))
 			sha1[0] = 0;
-		return cli_error(-EPERM,
+		return cli_error(r,
 				 "%s: the vbmeta is signed by another key "
 				 "(public key sha1 %s), not by %s",
 				 image, sha1, o->key);
 	}
-	free(blob);
-	return 0;
+	return r ? cli_lib_error(r, &err) : 0;
 }
 
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)

@@ -770,47 +770,48 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 	return r;
 }
 
-/* The trust policy on a vbmeta read by verify_image (verity/trust.h):
+/* The vbmeta judged as libavb judges it on a device (avb_vbmeta_judge):
  * a key given (or pinned by a chain descriptor) for an unsigned vbmeta
- * is refused, as libavb refuses it; a chained partition is always
- * judged against its pinned key. */
+ * is refused; a chained partition is always judged against its pinned
+ * key. Said in avbtool's words. */
 static int judge_signer(const char *image, const struct avb_image *img,
 			const struct signer *want)
 {
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, image,
-		img->vbmeta.h.algorithm != AVB_ALG_NONE
-			? VERITY_SIGNATURE_FOUND
-			: VERITY_SIGNATURE_NONE,
-		want->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE, 0};
+	const char *alg = avb_algorithm(img->vbmeta.h.algorithm)->name;
+	enum avb_judgement why;
 	enum verity_trust trust;
 	struct ht_error err;
-	int r;
+	int r = avb_vbmeta_judge(&img->vbmeta, image,
+				 want->key ? VERITY_ANCHOR_KEY
+					   : VERITY_ANCHOR_NONE,
+				 want->key, want->len, 0, &trust, &why, &err);
 
-	if ((r = verity_trust_decide(&ask, &trust, &err)))
-		return want->chain
-			       ? cli_error(r,
-					   "%s: the vbmeta of chained partition "
-					   "%s is not signed, and its chain "
-					   "descriptor pins a key: nothing "
-					   "proves who made it",
-					   image,
-					   CLI_NAME(want->chain->name,
-						    want->chain->name_len))
-			       : cli_lib_error(r, &err);
-	if (trust != VERITY_TRUST_CHECK ||
-	    avb_vbmeta_has_key(&img->vbmeta, want->key, want->len))
+	if (!r)
 		return 0;
+	if (why == AVB_BAD_SIGNATURE)
+		return cli_error(r,
+				 "%s: Signature check failed for %s vbmeta "
+				 "struct (%s)",
+				 image, alg, err.msg);
+	if (why == AVB_REFUSED && want->chain)
+		return cli_error(r,
+				 "%s: the vbmeta of chained partition %s is "
+				 "not signed, and its chain descriptor pins a "
+				 "key: nothing proves who made it",
+				 image,
+				 CLI_NAME(want->chain->name,
+					  want->chain->name_len));
+	if (why == AVB_REFUSED)
+		return cli_lib_error(r, &err);
 	if (want->chain)
-		return cli_error(-EPERM,
+		return cli_error(r,
 				 "%s: Embedded public key does not match the "
 				 "key the chain partition descriptor for %s "
 				 "pins.",
 				 image,
 				 CLI_NAME(want->chain->name,
 					  want->chain->name_len));
-	return cli_error(-EPERM,
-			 "%s: Embedded public key does not match given key.",
+	return cli_error(r, "%s: Embedded public key does not match given key.",
 			 image);
 }
 
@@ -832,13 +833,6 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 	if ((r = avb_image_read(image, &img, &err)))
 		return cli_lib_error(r, &err);
 	alg = avb_algorithm(img.vbmeta.h.algorithm)->name;
-	if ((r = avb_vbmeta_check(&img.vbmeta, image, &err))) {
-		r = cli_error(r,
-			      "%s: Signature check failed for %s vbmeta struct "
-			      "(%s)",
-			      image, alg, err.msg);
-		goto out;
-	}
 	if ((r = judge_signer(image, &img, want)))
 		goto out;
 	printf("vbmeta: Successfully verified %s%s vbmeta struct in %s\n",

@@ -1054,26 +1054,9 @@ static int avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 	return r ? keep(r, &err) : 0;
 }
 
-static int avb_signer(const fv_avb *a, const char *key_path)
-{
-	struct ht_error err;
-	uint8_t *blob;
-	size_t len;
-	int r, same;
-
-	if ((r = avb_key_file_blob(key_path, &blob, &len, &err)))
-		return keep(r, &err);
-	same = avb_vbmeta_has_key(&a->img.vbmeta, blob, len);
-	free(blob);
-	return same ? 0
-		    : fail(EPERM,
-			   "%s: the vbmeta is signed by another key "
-			   "than %s",
-			   a->path, key_path);
-}
-
 API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 {
+	enum avb_judgement why;
 	struct ht_error err;
 	fv_avb *a;
 	int unusable, r;
@@ -1086,18 +1069,25 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 		return -ENOMEM;
 	}
 	r = avb_image_read(a->path, &a->img, &err);
-	if (!r)
-		r = avb_vbmeta_check(&a->img.vbmeta, a->path, &err);
+	/* judged as the command judges it: a key for an unsigned vbmeta
+	 * refused, the signer's key compared */
+	if (!r && key) {
+		uint8_t *blob = NULL;
+		size_t len = 0;
+
+		if (!(r = avb_key_file_blob(key, &blob, &len, &err)))
+			r = avb_vbmeta_judge(&a->img.vbmeta, a->path,
+					     VERITY_ANCHOR_KEY, blob, len, 0,
+					     &a->trust, &why, &err);
+		free(blob);
+	} else if (!r) {
+		r = avb_vbmeta_judge(&a->img.vbmeta, a->path,
+				     VERITY_ANCHOR_NONE, NULL, 0, 0, &a->trust,
+				     &why, &err);
+	}
 	if (r) {
 		fv_avb_free(a);
 		return keep(r, &err);
-	}
-	/* the one trust policy: a key for an unsigned vbmeta is refused */
-	if ((r = avb_trust(a, key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE, 0,
-			   &a->trust)) ||
-	    (a->trust == VERITY_TRUST_CHECK && (r = avb_signer(a, key)))) {
-		fv_avb_free(a);
-		return r;
 	}
 	a->signer_checked = a->trust == VERITY_TRUST_CHECK;
 	if (!(a->ht = avb_image_hashtree(&a->img))) {

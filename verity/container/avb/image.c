@@ -22,6 +22,7 @@
 #include "verity/storage/loop.h"
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
+#include "verity/trust.h"
 
 static uint64_t round_up(uint64_t n, uint64_t m)
 {
@@ -281,6 +282,33 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 	pair->fec.offset = d->fec_offset;
 	pair->fec.roots = d->fec_num_roots;
 	pair->fec.described = 1;
+	return 0;
+}
+
+int avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
+		     enum verity_anchor anchor, const uint8_t *key,
+		     size_t key_len, int writes, enum verity_trust *trust,
+		     enum avb_judgement *why, struct ht_error *err)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, path,
+		v->h.algorithm != AVB_ALG_NONE ? VERITY_SIGNATURE_FOUND
+					       : VERITY_SIGNATURE_NONE,
+		anchor, writes};
+	int r;
+
+	*why = AVB_BAD_SIGNATURE;
+	if ((r = avb_vbmeta_check(v, path, err)))
+		return r;
+	*why = AVB_REFUSED;
+	if ((r = verity_trust_decide(&ask, trust, err)))
+		return r;
+	*why = AVB_OTHER_KEY;
+	if (*trust == VERITY_TRUST_CHECK &&
+	    (!key || !avb_vbmeta_has_key(v, key, key_len)))
+		return ht_fail(err, EPERM,
+			       "%s: the vbmeta is signed by another key", path);
+	*why = AVB_JUDGED;
 	return 0;
 }
 
