@@ -12,11 +12,11 @@
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
-#include "verity/trust.h"
 #include "cli/text.h"
 #include "verity/container/avb/rsa.h"
 #include "verity/container/registry.h"
-#include "verity/fec/layout.h"
+#include "verity/ops.h"
+#include "verity/trust.h"
 
 int cli_refuse_sparse(const char *path)
 {
@@ -79,46 +79,35 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 	return r ? cli_lib_error(r, &err) : 0;
 }
 
-int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
+/* The pair of an Android image read (img): its vbmeta judged, its
+ * hashtree descriptor made the pair. */
+static int pair_of(const struct cli_opts *o, const char *image,
+		   const struct avb_image *img, struct cli_pair *cp)
 {
 	const struct avb_descriptor *d;
-	const char *opt = parameter_option(o);
-	struct avb_image img;
 	struct ht_error err;
 	enum verity_trust trust;
 	int r, unusable = 0;
 
-	if (opt)
+	if ((r = check_vbmeta(o, image, img, &trust)))
+		return r;
+	if (!(d = avb_image_hashtree(img)))
 		return cli_error(-EINVAL,
-				 "%s: an Android image carries its own "
-				 "parameters, tree, parity and root; %s does "
-				 "not apply",
-				 image, opt);
-	if ((r = avb_image_read(image, &img, &err)))
+				 "%s: the vbmeta has no hashtree descriptor "
+				 "(fastverity avb verify_image checks hash "
+				 "descriptors)",
+				 image);
+	if ((r = avb_image_pair(img, d, &cp->pair, &unusable, &err)))
 		return cli_lib_error(r, &err);
-	if ((r = check_vbmeta(o, image, &img, &trust)))
-		goto out;
-	if (!(d = avb_image_hashtree(&img))) {
-		r = cli_error(-EINVAL,
-			      "%s: the vbmeta has no hashtree descriptor "
-			      "(fastverity avb verify_image checks hash "
-			      "descriptors)",
-			      image);
-		goto out;
-	}
-	if ((r = avb_image_pair(&img, d, &cp->pair, &unusable, &err))) {
-		r = cli_lib_error(r, &err);
-		goto out;
-	}
 	cp->avb = 1;
-	cp->avb_signed = img.vbmeta.h.algorithm != AVB_ALG_NONE;
+	cp->avb_signed = img->vbmeta.h.algorithm != AVB_ALG_NONE;
 	cp->avb_trusted = trust == VERITY_TRUST_CHECK;
 	cp->trust = trust;
 	cp->pair.container = VERITY_CONTAINER_AVB;
-	cp->avb_algorithm = avb_algorithm(img.vbmeta.h.algorithm)->name;
-	if (!img.vbmeta.h.public_key_size ||
-	    cli_avb_sha1_hex(img.vbmeta.public_key,
-			     (size_t)img.vbmeta.h.public_key_size,
+	cp->avb_algorithm = avb_algorithm(img->vbmeta.h.algorithm)->name;
+	if (!img->vbmeta.h.public_key_size ||
+	    cli_avb_sha1_hex(img->vbmeta.public_key,
+			     (size_t)img->vbmeta.h.public_key_size,
 			     cp->avb_key_sha1))
 		cp->avb_key_sha1[0] = 0;
 	/* messages about the parity name the image */
@@ -137,7 +126,25 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 			"it carries, but its signer was not checked (give "
 			"--key=<key.pem>): nothing proves who made it\n",
 			image, cp->avb_algorithm, cp->avb_key_sha1);
-out:
+	return 0;
+}
+
+int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
+{
+	const char *opt = parameter_option(o);
+	struct avb_image img;
+	struct ht_error err;
+	int r;
+
+	if (opt)
+		return cli_error(-EINVAL,
+				 "%s: an Android image carries its own "
+				 "parameters, tree, parity and root; %s does "
+				 "not apply",
+				 image, opt);
+	if ((r = avb_image_read(image, &img, &err)))
+		return cli_lib_error(r, &err);
+	r = pair_of(o, image, &img, cp);
 	avb_image_free(&img);
 	return r;
 }
@@ -174,25 +181,25 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 {
 	struct cli_pair cp;
 	struct avb_image img;
+	struct verity_outcome out;
 	struct ht_error err;
 	const struct avb_descriptor *d;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if ((r = cli_pair_avb(o, image, &cp)))
-		return r;
-	if ((r = verity_layout_compute(&cp.pair.params, &cp.pair.layout, &err)))
-		return cli_lib_error(r, &err);
+	if (parameter_option(o))
+		return cli_pair_avb(o, image, &cp); /* refused, by name */
+	/* read once: the pair, then the descriptor and vbmeta shown */
 	if ((r = avb_image_read(image, &img, &err)))
 		return cli_lib_error(r, &err);
 	d = avb_image_hashtree(&img);
-	if (cp.pair.fec.region.path &&
-	    (r = verity_fec_layout_compute(&cp.pair.params, &cp.pair.layout,
-					   &cp.pair.fec, img.file_size, 1,
-					   &cp.pair.layout.fec, &err))) {
+	/* the layout of tree and parity as dump gives every pair's */
+	if ((r = pair_of(o, image, &img, &cp)) ||
+	    (r = verity_op_dump(&cp.pair, 0, &out, &err) ? cli_lib_error(r, &err)
+							: 0)) {
 		avb_image_free(&img);
 		cli_pair_free(&cp);
-		return cli_lib_error(r, &err);
+		return r;
 	}
 	if (o->json) {
 		json_object *j = cli_json_header(image, &cp.pair.params,
