@@ -3,6 +3,7 @@
 #include "verity/container/avb/vbmeta.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,140 @@ void avb_put64(uint8_t *p, uint64_t v)
 	avb_put32(p + 4, (uint32_t)v);
 }
 
+/* One codec for every fixed layout (footer, header, each descriptor's
+ * fixed part): a table of fields, each a big-endian integer of 4 or 8
+ * bytes at a named offset, read into or written from a member of the
+ * struct. Reading and writing use the same table, so the two cannot
+ * disagree. */
+struct field {
+	uint16_t at;     /* its offset in the bytes */
+	uint8_t bytes;   /* 4 or 8 */
+	uint16_t member; /* offsetof the struct member (uint32_t, uint64_t) */
+};
+/* the member's width checked when the table is compiled */
+#define WIDTH(type, m, n)                                                    \
+	(n + 0 * sizeof(char[sizeof(((type *)0)->m) == n ? 1 : -1]))
+#define U32(at, type, m) {(at), WIDTH(type, m, 4), offsetof(type, m)}
+#define U64(at, type, m) {(at), WIDTH(type, m, 8), offsetof(type, m)}
+#define COUNT(a)         (sizeof(a) / sizeof((a)[0]))
+
+static void get_fields(const uint8_t *p, void *s, const struct field *f,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *m = (uint8_t *)s + f[i].member;
+
+		if (f[i].bytes == 4) {
+			uint32_t v = avb_be32(p + f[i].at);
+
+			memcpy(m, &v, sizeof(v));
+		} else {
+			uint64_t v = avb_be64(p + f[i].at);
+
+			memcpy(m, &v, sizeof(v));
+		}
+	}
+}
+
+static void put_fields(uint8_t *p, const void *s, const struct field *f,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *m = (const uint8_t *)s + f[i].member;
+
+		if (f[i].bytes == 4) {
+			uint32_t v;
+
+			memcpy(&v, m, sizeof(v));
+			avb_put32(p + f[i].at, v);
+		} else {
+			uint64_t v;
+
+			memcpy(&v, m, sizeof(v));
+			avb_put64(p + f[i].at, v);
+		}
+	}
+}
+
+/* The footer (docs/android.md): magic at 0, then these. */
+static const struct field footer_fields[] = {
+	U32(4, struct avb_footer, version_major),
+	U32(8, struct avb_footer, version_minor),
+	U64(12, struct avb_footer, original_image_size),
+	U64(20, struct avb_footer, vbmeta_offset),
+	U64(28, struct avb_footer, vbmeta_size),
+};
+
+/* The vbmeta header: magic at 0, these, the release string at
+ * HEADER_RELEASE. */
+enum { HEADER_RELEASE = 128 };
+static const struct field header_fields[] = {
+	U32(4, struct avb_header, required_major),
+	U32(8, struct avb_header, required_minor),
+	U64(12, struct avb_header, auth_size),
+	U64(20, struct avb_header, aux_size),
+	U32(28, struct avb_header, algorithm),
+	U64(32, struct avb_header, hash_offset),
+	U64(40, struct avb_header, hash_size),
+	U64(48, struct avb_header, signature_offset),
+	U64(56, struct avb_header, signature_size),
+	U64(64, struct avb_header, public_key_offset),
+	U64(72, struct avb_header, public_key_size),
+	U64(80, struct avb_header, metadata_offset),
+	U64(88, struct avb_header, metadata_size),
+	U64(96, struct avb_header, descriptors_offset),
+	U64(104, struct avb_header, descriptors_size),
+	U64(112, struct avb_header, rollback_index),
+	U32(120, struct avb_header, flags),
+	U32(124, struct avb_header, rollback_index_location),
+};
+
+/* Each descriptor's fixed part, after its tag (at 0) and length (at
+ * DESC_LENGTH); a 32-byte hash algorithm name at *_ALGORITHM. */
+enum {
+	DESC_LENGTH = 8,
+	HASHTREE_ALGORITHM = 72,
+	HASH_ALGORITHM = 24,
+	ALGORITHM_FIELD = 32,
+};
+static const struct field hashtree_fields[] = {
+	U32(16, struct avb_descriptor, dm_verity_version),
+	U64(20, struct avb_descriptor, image_size),
+	U64(28, struct avb_descriptor, tree_offset),
+	U64(36, struct avb_descriptor, tree_size),
+	U32(44, struct avb_descriptor, data_block_size),
+	U32(48, struct avb_descriptor, hash_block_size),
+	U32(52, struct avb_descriptor, fec_num_roots),
+	U64(56, struct avb_descriptor, fec_offset),
+	U64(64, struct avb_descriptor, fec_size),
+	U32(104, struct avb_descriptor, name_len),
+	U32(108, struct avb_descriptor, salt_len),
+	U32(112, struct avb_descriptor, digest_len),
+	U32(116, struct avb_descriptor, flags),
+};
+static const struct field hash_fields[] = {
+	U64(16, struct avb_descriptor, image_size),
+	U32(56, struct avb_descriptor, name_len),
+	U32(60, struct avb_descriptor, salt_len),
+	U32(64, struct avb_descriptor, digest_len),
+	U32(68, struct avb_descriptor, flags),
+};
+static const struct field property_fields[] = {
+	U64(16, struct avb_descriptor, key_len),
+	U64(24, struct avb_descriptor, value_len),
+};
+/* value_len is 64 bits in the struct, 32 on disk: its own field */
+enum { CMDLINE_VALUE_LEN = 20 };
+static const struct field cmdline_fields[] = {
+	U32(16, struct avb_descriptor, flags),
+};
+static const struct field chain_fields[] = {
+	U32(16, struct avb_descriptor, rollback_index_location),
+	U32(20, struct avb_descriptor, name_len),
+	U32(24, struct avb_descriptor, public_key_len),
+	U32(28, struct avb_descriptor, flags),
+};
+
 int avb_footer_magic(const uint8_t *buf)
 {
 	return !memcmp(buf, "AVBf", 4);
@@ -64,11 +199,7 @@ int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 	if (!avb_footer_magic(buf))
 		return ht_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
 			       path);
-	f->version_major = avb_be32(buf + 4);
-	f->version_minor = avb_be32(buf + 8);
-	f->original_image_size = avb_be64(buf + 12);
-	f->vbmeta_offset = avb_be64(buf + 20);
-	f->vbmeta_size = avb_be64(buf + 28);
+	get_fields(buf, f, footer_fields, COUNT(footer_fields));
 	if (f->version_major != 1)
 		return ht_fail(err, EINVAL,
 			       "%s: AVB footer version %u.%u is not supported "
@@ -100,11 +231,7 @@ void avb_footer_encode(const struct avb_footer *f, uint8_t buf[AVB_FOOTER_SIZE])
 {
 	memset(buf, 0, AVB_FOOTER_SIZE);
 	memcpy(buf, "AVBf", 4);
-	avb_put32(buf + 4, f->version_major);
-	avb_put32(buf + 8, f->version_minor);
-	avb_put64(buf + 12, f->original_image_size);
-	avb_put64(buf + 20, f->vbmeta_offset);
-	avb_put64(buf + 28, f->vbmeta_size);
+	put_fields(buf, f, footer_fields, COUNT(footer_fields));
 }
 
 /* [off, off + size) inside a block of block bytes. */
@@ -211,21 +338,10 @@ static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 	if (following < AVB_HASHTREE_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
 				     "hashtree", err);
-	x->dm_verity_version = avb_be32(d + 16);
-	x->image_size = avb_be64(d + 20);
-	x->tree_offset = avb_be64(d + 28);
-	x->tree_size = avb_be64(d + 36);
-	x->data_block_size = avb_be32(d + 44);
-	x->hash_block_size = avb_be32(d + 48);
-	x->fec_num_roots = avb_be32(d + 52);
-	x->fec_offset = avb_be64(d + 56);
-	x->fec_size = avb_be64(d + 64);
-	x->name_len = avb_be32(d + 104);
-	x->salt_len = avb_be32(d + 108);
-	x->digest_len = avb_be32(d + 112);
-	x->flags = avb_be32(d + 116);
-	return name_salt_digest(x, d, following, AVB_HASHTREE_FIXED, 72,
-				"hashtree", "root digest", path, err);
+	get_fields(d, x, hashtree_fields, COUNT(hashtree_fields));
+	return name_salt_digest(x, d, following, AVB_HASHTREE_FIXED,
+				HASHTREE_ALGORITHM, "hashtree", "root digest",
+				path, err);
 }
 
 static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
@@ -235,13 +351,9 @@ static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 	if (following < AVB_HASH_FIXED - AVB_DESCRIPTOR_HEADER)
 		return variable_part(d, following, AVB_HASH_FIXED, 0, path,
 				     "hash", err);
-	x->image_size = avb_be64(d + 16);
-	x->name_len = avb_be32(d + 56);
-	x->salt_len = avb_be32(d + 60);
-	x->digest_len = avb_be32(d + 64);
-	x->flags = avb_be32(d + 68);
-	return name_salt_digest(x, d, following, AVB_HASH_FIXED, 24, "hash",
-				"digest", path, err);
+	get_fields(d, x, hash_fields, COUNT(hash_fields));
+	return name_salt_digest(x, d, following, AVB_HASH_FIXED,
+				HASH_ALGORITHM, "hash", "digest", path, err);
 }
 
 static int parse_one(struct avb_descriptor *x, const uint8_t *d,
@@ -254,8 +366,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 		if (following < AVB_PROPERTY_FIXED - AVB_DESCRIPTOR_HEADER)
 			return variable_part(d, following, AVB_PROPERTY_FIXED,
 					     0, path, "property", err);
-		x->key_len = avb_be64(d + 16);
-		x->value_len = avb_be64(d + 24);
+		get_fields(d, x, property_fields, COUNT(property_fields));
 		if (x->key_len > following || x->value_len > following)
 			return ht_fail(err, EINVAL,
 				       "%s: property descriptor: key or value "
@@ -277,8 +388,8 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 		if (following < AVB_CMDLINE_FIXED - AVB_DESCRIPTOR_HEADER)
 			return variable_part(d, following, AVB_CMDLINE_FIXED, 0,
 					     path, "kernel cmdline", err);
-		x->flags = avb_be32(d + 16);
-		x->value_len = avb_be32(d + 20);
+		get_fields(d, x, cmdline_fields, COUNT(cmdline_fields));
+		x->value_len = avb_be32(d + CMDLINE_VALUE_LEN);
 		r = variable_part(d, following, AVB_CMDLINE_FIXED, x->value_len,
 				  path, "kernel cmdline", err);
 		x->value = d + AVB_CMDLINE_FIXED;
@@ -287,10 +398,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 		if (following < AVB_CHAIN_FIXED - AVB_DESCRIPTOR_HEADER)
 			return variable_part(d, following, AVB_CHAIN_FIXED, 0,
 					     path, "chain partition", err);
-		x->rollback_index_location = avb_be32(d + 16);
-		x->name_len = avb_be32(d + 20);
-		x->public_key_len = avb_be32(d + 24);
-		x->flags = avb_be32(d + 28);
+		get_fields(d, x, chain_fields, COUNT(chain_fields));
 		r = variable_part(d, following, AVB_CHAIN_FIXED,
 				  (uint64_t)x->name_len + x->public_key_len,
 				  path, "chain partition", err);
@@ -322,7 +430,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 				    path, off, len - off);
 			break;
 		}
-		following = avb_be64(p + off + 8);
+		following = avb_be64(p + off + DESC_LENGTH);
 		if (following > len - off - AVB_DESCRIPTOR_HEADER ||
 		    following % 8) {
 			r = ht_fail(err, EINVAL,
@@ -374,25 +482,8 @@ int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 	if (len < AVB_HEADER_SIZE || memcmp(b, "AVB0", 4))
 		return ht_fail(err, EINVAL,
 			       "%s: no vbmeta image here (magic AVB0)", path);
-	h->required_major = avb_be32(b + 4);
-	h->required_minor = avb_be32(b + 8);
-	h->auth_size = avb_be64(b + 12);
-	h->aux_size = avb_be64(b + 20);
-	h->algorithm = avb_be32(b + 28);
-	h->hash_offset = avb_be64(b + 32);
-	h->hash_size = avb_be64(b + 40);
-	h->signature_offset = avb_be64(b + 48);
-	h->signature_size = avb_be64(b + 56);
-	h->public_key_offset = avb_be64(b + 64);
-	h->public_key_size = avb_be64(b + 72);
-	h->metadata_offset = avb_be64(b + 80);
-	h->metadata_size = avb_be64(b + 88);
-	h->descriptors_offset = avb_be64(b + 96);
-	h->descriptors_size = avb_be64(b + 104);
-	h->rollback_index = avb_be64(b + 112);
-	h->flags = avb_be32(b + 120);
-	h->rollback_index_location = avb_be32(b + 124);
-	memcpy(h->release, b + 128, AVB_RELEASE_SIZE);
+	get_fields(b, h, header_fields, COUNT(header_fields));
+	memcpy(h->release, b + HEADER_RELEASE, AVB_RELEASE_SIZE);
 	if (h->release[AVB_RELEASE_SIZE - 1])
 		return ht_fail(err, EINVAL,
 			       "%s: vbmeta release string is not "
@@ -509,7 +600,7 @@ static int put_descriptor(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 	int r;
 
 	avb_put64(fixed, tag);
-	avb_put64(fixed + 8, padded);
+	avb_put64(fixed + DESC_LENGTH, padded);
 	if ((r = avb_buf_put(b, fixed, fixed_len)) ||
 	    (r = avb_buf_put(b, v1, l1)) || (r = avb_buf_put(b, v2, l2)) ||
 	    (r = avb_buf_put(b, v3, l3)))
@@ -527,8 +618,7 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 	memset(f, 0, sizeof(f));
 	switch (d->tag) {
 	case AVB_TAG_PROPERTY:
-		avb_put64(f + 16, d->key_len);
-		avb_put64(f + 24, d->value_len);
+		put_fields(f, d, property_fields, COUNT(property_fields));
 		/* key NUL value NUL */
 		if ((r = avb_buf_put(&tmp, d->value, (size_t)d->value_len)) ||
 		    (r = avb_buf_put(&tmp, &nul, 1)) ||
@@ -543,45 +633,26 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 		avb_buf_free(&tmp);
 		return r;
 	case AVB_TAG_HASHTREE:
-		avb_put32(f + 16, d->dm_verity_version);
-		avb_put64(f + 20, d->image_size);
-		avb_put64(f + 28, d->tree_offset);
-		avb_put64(f + 36, d->tree_size);
-		avb_put32(f + 44, d->data_block_size);
-		avb_put32(f + 48, d->hash_block_size);
-		avb_put32(f + 52, d->fec_num_roots);
-		avb_put64(f + 56, d->fec_offset);
-		avb_put64(f + 64, d->fec_size);
-		memcpy(f + 72, d->hash_algorithm,
-		       strnlen(d->hash_algorithm, 32));
-		avb_put32(f + 104, d->name_len);
-		avb_put32(f + 108, d->salt_len);
-		avb_put32(f + 112, d->digest_len);
-		avb_put32(f + 116, d->flags);
+		put_fields(f, d, hashtree_fields, COUNT(hashtree_fields));
+		memcpy(f + HASHTREE_ALGORITHM, d->hash_algorithm,
+		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
 		return put_descriptor(b, f, AVB_HASHTREE_FIXED, d->tag, d->name,
 				      d->name_len, d->salt, d->salt_len,
 				      d->digest, d->digest_len);
 	case AVB_TAG_HASH:
-		avb_put64(f + 16, d->image_size);
-		memcpy(f + 24, d->hash_algorithm,
-		       strnlen(d->hash_algorithm, 32));
-		avb_put32(f + 56, d->name_len);
-		avb_put32(f + 60, d->salt_len);
-		avb_put32(f + 64, d->digest_len);
-		avb_put32(f + 68, d->flags);
+		put_fields(f, d, hash_fields, COUNT(hash_fields));
+		memcpy(f + HASH_ALGORITHM, d->hash_algorithm,
+		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
 		return put_descriptor(b, f, AVB_HASH_FIXED, d->tag, d->name,
 				      d->name_len, d->salt, d->salt_len,
 				      d->digest, d->digest_len);
 	case AVB_TAG_KERNEL_CMDLINE:
-		avb_put32(f + 16, d->flags);
-		avb_put32(f + 20, (uint32_t)d->value_len);
+		put_fields(f, d, cmdline_fields, COUNT(cmdline_fields));
+		avb_put32(f + CMDLINE_VALUE_LEN, (uint32_t)d->value_len);
 		return put_descriptor(b, f, AVB_CMDLINE_FIXED, d->tag, d->value,
 				      (size_t)d->value_len, NULL, 0, NULL, 0);
 	case AVB_TAG_CHAIN_PARTITION:
-		avb_put32(f + 16, d->rollback_index_location);
-		avb_put32(f + 20, d->name_len);
-		avb_put32(f + 24, d->public_key_len);
-		avb_put32(f + 28, d->flags);
+		put_fields(f, d, chain_fields, COUNT(chain_fields));
 		return put_descriptor(b, f, AVB_CHAIN_FIXED, d->tag, d->name,
 				      d->name_len, d->public_key,
 				      d->public_key_len, NULL, 0);
@@ -594,25 +665,9 @@ void avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
 {
 	memset(b, 0, AVB_HEADER_SIZE);
 	memcpy(b, "AVB0", 4);
-	avb_put32(b + 4, h->required_major);
-	avb_put32(b + 8, h->required_minor);
-	avb_put64(b + 12, h->auth_size);
-	avb_put64(b + 20, h->aux_size);
-	avb_put32(b + 28, h->algorithm);
-	avb_put64(b + 32, h->hash_offset);
-	avb_put64(b + 40, h->hash_size);
-	avb_put64(b + 48, h->signature_offset);
-	avb_put64(b + 56, h->signature_size);
-	avb_put64(b + 64, h->public_key_offset);
-	avb_put64(b + 72, h->public_key_size);
-	avb_put64(b + 80, h->metadata_offset);
-	avb_put64(b + 88, h->metadata_size);
-	avb_put64(b + 96, h->descriptors_offset);
-	avb_put64(b + 104, h->descriptors_size);
-	avb_put64(b + 112, h->rollback_index);
-	avb_put32(b + 120, h->flags);
-	avb_put32(b + 124, h->rollback_index_location);
-	memcpy(b + 128, h->release, strnlen(h->release, AVB_RELEASE_SIZE - 1));
+	put_fields(b, h, header_fields, COUNT(header_fields));
+	memcpy(b + HEADER_RELEASE, h->release,
+	       strnlen(h->release, AVB_RELEASE_SIZE - 1));
 }
 
 int avb_partition_name_ok(const uint8_t *name, size_t len)
