@@ -396,6 +396,49 @@ int fv_trust_decide(const char *container, enum fv_signature_from signature,
  * signed and opened without a key, UNSIGNED. */
 enum fv_trust fv_avb_trust(const fv_avb *a);
 
+/* An Android vbmeta's anchor for fv_image_open: the public key (PEM,
+ * private or public) its signer must have; copied, NULL: none. Errors:
+ * EINVAL (a NULL handle), ENOMEM. */
+int fv_options_set_key(fv_options *o, const char *path);
+
+/* --- images given alone ---------------------------------------------------
+ * Since 0.5 (FASTVERITY_1.3). An image whatever its container (an Android
+ * image, a systemd disk image, an image with sidecar files): the registry
+ * says what it is (container NULL) or the caller names it ("avb", "ddi",
+ * "sidecar"); its pairs (one for Android and sidecar images, one a
+ * protected partition for disk images) are verified and repaired as
+ * fv_verify and fv_repair do, judged by the trust policy for the
+ * options' anchor (fv_options_set_key for Android images,
+ * fv_options_set_trusted_certs for the others). */
+typedef struct fv_image fv_image;
+
+/* Opens and checks the image's metadata; o (may be NULL) gives the
+ * anchor. Errors: EINVAL (an image that reads two ways, or not the
+ * container named; malformed metadata; an anchor of the wrong kind),
+ * EPERM (an anchor for an image that is not signed; an Android vbmeta
+ * signed by another key), ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_image_open(const char *path, const char *container,
+		  const fv_options *o, fv_image **out);
+void fv_image_free(fv_image *img);
+/* "avb", "ddi" or "sidecar". */
+const char *fv_image_container(const fv_image *img);
+/* How many pairs, and each one's name: the partition's ("system",
+ * "root-x86-64"), "data" for a sidecar image. */
+size_t fv_image_pairs(const fv_image *img);
+const char *fv_image_pair_name(const fv_image *img, size_t i);
+/* The policy's verdict on pair i as opened. */
+enum fv_trust fv_image_trust(const fv_image *img, size_t i);
+/* fv_verify and fv_repair of pair i with o's anchor and threads (and
+ * FEC options for images whose container carries no parity). A repair
+ * of a signed pair needs its signer checked. Errors: as fv_verify's and
+ * fv_repair's; EINVAL for i out of range, a disk image whose
+ * certificateFingerprint is not its signer's. */
+int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
+		    fv_failure_fn fn, void *ctx, fv_result **res);
+int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
+		    unsigned how, fv_failure_fn fn, void *ctx,
+		    fv_result **res);
+
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop
  * devices. */

@@ -11,12 +11,15 @@
 
 #include "verity/container/avb/image.h"
 #include "verity/container/avb/rsa.h"
+#include "verity/container/ddi/ddi.h"
+#include "verity/container/registry.h"
+#include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
-#include "verity/container/registry.h"
-#include "verity/trust.h"
+#include "verity/storage/file.h"
 #include "verity/tree/superblock.h"
+#include "verity/trust.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -67,6 +70,7 @@ struct fv_options {
 	size_t signature_len;
 	char **trusted; /* certificate files for verify and repair */
 	size_t ntrusted;
+	char *key; /* an Android vbmeta's signer's public key (PEM) */
 };
 
 struct fv_result {
@@ -410,6 +414,7 @@ API void fv_options_free(fv_options *o)
 	if (!o)
 		return;
 	free(o->fec_path);
+	free(o->key);
 	free(o->signature);
 	for (size_t i = 0; i < o->ntrusted; i++)
 		free(o->trusted[i]);
@@ -691,8 +696,20 @@ static int check_pair(fv_params *p, const char *data_path,
 
 /* verify and repair (with how, enum fv_repair_flags): one call of the
  * shared operations. */
+static int check_signed(struct verity_pair *pair, const fv_options *o,
+			int repair, unsigned how, struct bridge *b,
+			fv_result **res, struct verity_sig_check *sig);
+
 static int check(struct verity_pair *pair, const fv_options *o, int repair,
 		 unsigned how, struct bridge *b, fv_result **res)
+{
+	return check_signed(pair, o, repair, how, b, res, NULL);
+}
+
+/* check, and who signed (sig may be NULL). */
+static int check_signed(struct verity_pair *pair, const fv_options *o,
+			int repair, unsigned how, struct bridge *b,
+			fv_result **res, struct verity_sig_check *sig)
 {
 	struct verity_run run;
 	struct verity_outcome out;
@@ -703,7 +720,7 @@ static int check(struct verity_pair *pair, const fv_options *o, int repair,
 	if (repair && !pair->fec.region.path)
 		return fail(EINVAL, "repair needs FEC parity "
 				    "(fv_options_set_fec)");
-	if (pair->signature && (!o || !o->ntrusted))
+	if (pair->signature && !pair->signature_found && (!o || !o->ntrusted))
 		return fail(EINVAL, "a root hash signature is set but no "
 				    "certificate to check it against "
 				    "(fv_options_set_trusted_certs)");
@@ -715,6 +732,8 @@ static int check(struct verity_pair *pair, const fv_options *o, int repair,
 		   : verity_op_verify(pair, &run, &out, &err);
 	if (r)
 		return keep(r, &err);
+	if (sig)
+		*sig = out.sig;
 	made = result_new();
 	if (!made)
 		return -ENOMEM;
@@ -1258,4 +1277,306 @@ API int fv_trust_decide(const char *container, enum fv_signature_from signature,
 API enum fv_trust fv_avb_trust(const fv_avb *a)
 {
 	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
+}
+
+API int fv_options_set_key(fv_options *o, const char *path)
+{
+	char *copy = NULL;
+
+	NEED(o);
+	if (path && !(copy = strdup(path)))
+		return fail(ENOMEM, "out of memory");
+	free(o->key);
+	o->key = copy;
+	return 0;
+}
+
+/* --- images given alone -------------------------------------------------- */
+
+struct image_pair {
+	struct verity_pair pair;
+	char name[64];
+	enum verity_trust trust;
+	enum verity_signature_from from;
+	const struct ddi_verity *ddi; /* its protected partition */
+};
+
+struct fv_image {
+	char *path;
+	enum verity_container kind;
+	struct image_pair *pairs;
+	size_t n;
+	struct avb_image avb;
+	int avb_read;
+	struct ddi_image ddi;
+	int ddi_read;
+	struct verity_sidecar side;
+	uint8_t *signature; /* the sidecar's IMAGE.roothash.p7s */
+};
+
+API void fv_image_free(fv_image *img)
+{
+	if (!img)
+		return;
+	if (img->avb_read)
+		avb_image_free(&img->avb);
+	if (img->ddi_read)
+		ddi_image_free(&img->ddi);
+	verity_sidecar_free(&img->side);
+	free(img->signature);
+	free(img->pairs);
+	free(img->path);
+	free(img);
+}
+
+static enum verity_anchor anchor_of(const fv_options *o)
+{
+	return o && o->key        ? VERITY_ANCHOR_KEY
+	       : o && o->ntrusted ? VERITY_ANCHOR_CERT
+				  : VERITY_ANCHOR_NONE;
+}
+
+/* An Android image's one pair: its vbmeta judged for the options'
+ * anchor, its hashtree descriptor made the pair. */
+static int image_avb(fv_image *img, const fv_options *o, struct ht_error *err)
+{
+	struct image_pair *ip = &img->pairs[0];
+	const struct avb_descriptor *d;
+	enum avb_judgement why;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int unusable, r;
+
+	if ((r = avb_image_read(img->path, &img->avb, err)))
+		return r;
+	img->avb_read = 1;
+	if (o && o->key && (r = avb_key_file_blob(o->key, &blob, &len, err)))
+		return r;
+	r = avb_vbmeta_judge(&img->avb.vbmeta, img->path, anchor_of(o), blob,
+			     len, 0, &ip->trust, &why, err);
+	free(blob);
+	if (r)
+		return r;
+	ip->from = img->avb.vbmeta.h.algorithm != AVB_ALG_NONE
+			   ? VERITY_SIGNATURE_FOUND
+			   : VERITY_SIGNATURE_NONE;
+	if (!(d = avb_image_hashtree(&img->avb)))
+		return ht_fail(err, EINVAL,
+			       "%s: the vbmeta has no hashtree descriptor",
+			       img->path);
+	if ((r = avb_image_pair(&img->avb, d, &ip->pair, &unusable, err)))
+		return r;
+	snprintf(ip->name, sizeof(ip->name), "%.*s", (int)d->name_len,
+		 (const char *)d->name);
+	img->n = 1;
+	return 0;
+}
+
+/* A disk image's pairs, one a protected partition ("root-x86-64"). */
+static int image_ddi(fv_image *img, const fv_options *o, struct ht_error *err)
+{
+	int r;
+
+	if ((r = ddi_image_read(img->path, &img->ddi, err)))
+		return r;
+	img->ddi_read = 1;
+	if (!(img->pairs = calloc(img->ddi.nv ? img->ddi.nv : 1,
+				  sizeof(*img->pairs))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < img->ddi.nv; i++) {
+		const struct ddi_verity *v = &img->ddi.v[i];
+		struct image_pair *ip = &img->pairs[i];
+		struct verity_trust_ask ask = {
+			VERITY_CONTAINER_DDI, img->path,
+			v->signature ? VERITY_SIGNATURE_FOUND
+				     : VERITY_SIGNATURE_NONE,
+			anchor_of(o), 0};
+
+		if ((r = ddi_pair(&img->ddi, v, &ip->pair, err)) ||
+		    (r = verity_trust_decide(&ask, &ip->trust, err)))
+			return r;
+		ip->from = ask.signature;
+		ip->ddi = v;
+		snprintf(ip->name, sizeof(ip->name), "%s-%s",
+			 ddi_role_name(v->role), v->arch);
+		img->n++;
+	}
+	return 0;
+}
+
+/* An image with sidecar files: IMAGE.verity's superblock, the root hash
+ * in IMAGE.roothash, IMAGE.roothash.p7s and IMAGE.fec when there. */
+static int image_sidecar(fv_image *img, const fv_options *o,
+			 struct ht_error *err)
+{
+	struct image_pair *ip = &img->pairs[0];
+	struct verity_pair *pair = &ip->pair;
+	const char *sig_path = NULL;
+	uint8_t *text = NULL;
+	size_t len = 0, n;
+	struct verity_trust_ask ask;
+	int r;
+
+	if ((r = verity_sidecar_names(img->path, &img->side, err)))
+		return r;
+	verity_sidecar_pair(&img->side, img->path, pair, &sig_path);
+	pair->data = (struct verity_region){img->path, 0, 0};
+	verity_params_default(&pair->params);
+	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)) ||
+	    (r = verity_read_file(img->side.roothash, "root hash file",
+				  4 * HT_MAX_DIGEST_SIZE, &text, &len, err)))
+		return r == -ENOENT ? -ENODEV : r;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		text[--len] = 0;
+	r = verity_hex_decode((const char *)text, pair->root,
+			      sizeof(pair->root), &n);
+	free(text);
+	if (r || n != ht_digest_size(pair->params.hash_name))
+		return ht_fail(err, EINVAL, "%s: not a %s root hash",
+			       img->side.roothash, pair->params.hash_name);
+	pair->root_size = n;
+	if (sig_path) {
+		if ((r = verity_read_signature(sig_path, &img->signature,
+					       &pair->signature_size, err)))
+			return r;
+		pair->signature = img->signature;
+		pair->signature_name = sig_path;
+		pair->signature_found = 1;
+	}
+	pair->container = VERITY_CONTAINER_SIDECAR;
+	ask = (struct verity_trust_ask){
+		VERITY_CONTAINER_SIDECAR, sig_path ? sig_path : img->path,
+		sig_path ? VERITY_SIGNATURE_FOUND : VERITY_SIGNATURE_NONE,
+		anchor_of(o), 0};
+	if ((r = verity_trust_decide(&ask, &ip->trust, err)))
+		return r;
+	ip->from = ask.signature;
+	snprintf(ip->name, sizeof(ip->name), "%s", "data");
+	img->n = 1;
+	return 0;
+}
+
+API int fv_image_open(const char *path, const char *container,
+		      const fv_options *o, fv_image **out)
+{
+	struct ht_error err;
+	fv_image *img;
+	int want = VERITY_CONTAINER_AUTO, r;
+
+	NEED(path);
+	NEED(out);
+	*out = NULL;
+	if (container && ((want = verity_container_by_name(container)) < 0 ||
+			  want == VERITY_CONTAINER_SPARSE ||
+			  want == VERITY_CONTAINER_PLAIN))
+		return fail(EINVAL, "no container of images named '%s' (avb, "
+				    "ddi, sidecar)",
+			    container);
+	if (!(img = calloc(1, sizeof(*img))) || !(img->path = strdup(path))) {
+		free(img);
+		return fail(ENOMEM, "out of memory");
+	}
+	r = verity_container_identify(path, (enum verity_container)want,
+				      &img->kind, &err);
+	if (!r && img->kind != VERITY_CONTAINER_DDI &&
+	    !(img->pairs = calloc(1, sizeof(*img->pairs))))
+		r = ht_fail(&err, ENOMEM, "out of memory");
+	if (!r)
+		r = img->kind == VERITY_CONTAINER_AVB ? image_avb(img, o, &err)
+		    : img->kind == VERITY_CONTAINER_DDI
+			    ? image_ddi(img, o, &err)
+			    : image_sidecar(img, o, &err);
+	if (r) {
+		fv_image_free(img);
+		return keep(r, &err);
+	}
+	*out = img;
+	return 0;
+}
+
+API const char *fv_image_container(const fv_image *img)
+{
+	return img ? verity_container_name(img->kind) : NULL;
+}
+
+API size_t fv_image_pairs(const fv_image *img)
+{
+	return img ? img->n : 0;
+}
+
+API const char *fv_image_pair_name(const fv_image *img, size_t i)
+{
+	return img && i < img->n ? img->pairs[i].name : NULL;
+}
+
+API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
+{
+	return img && i < img->n ? (enum fv_trust)img->pairs[i].trust
+				 : FV_TRUST_UNSIGNED;
+}
+
+/* verify (repair 0) or repair pair i: the trust policy asked again for
+ * the action, then the operation; a disk image's signer must be the
+ * one its certificateFingerprint names. */
+static int image_check(const fv_image *img, size_t i, const fv_options *o,
+		       int repair, unsigned how, fv_failure_fn fn, void *ctx,
+		       fv_result **res)
+{
+	struct bridge b = {fn, ctx};
+	const struct image_pair *ip;
+	struct verity_sig_check sig;
+	struct verity_pair pair;
+	struct verity_trust_ask ask;
+	enum verity_trust t;
+	struct ht_error err;
+	int r;
+
+	NEED(img);
+	NEED(res);
+	*res = NULL;
+	if (i >= img->n)
+		return fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
+			    img->n);
+	ip = &img->pairs[i];
+	ask = (struct verity_trust_ask){img->kind, img->path, ip->from,
+					anchor_of(o),
+					repair && !(how & FV_REPAIR_DRY_RUN)};
+	if (img->kind == VERITY_CONTAINER_AVB && ip->trust == VERITY_TRUST_CHECK)
+		ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
+	if ((r = verity_trust_decide(&ask, &t, &err)))
+		return keep(r, &err);
+	pair = ip->pair;
+	if (img->kind != VERITY_CONTAINER_AVB && o && o->fec_path) {
+		pair.fec.region = (struct verity_region){o->fec_path, 0, 0};
+		pair.fec.offset = o->fec_offset;
+		pair.fec.roots = o->fec_roots;
+	}
+	memset(&sig, 0, sizeof(sig));
+	if ((r = check_signed(&pair, o, repair, how, &b, res, &sig)))
+		return r;
+	if (ip->ddi && t == VERITY_TRUST_CHECK && ip->ddi->fingerprint[0] &&
+	    strcmp(ip->ddi->fingerprint, sig.fingerprint)) {
+		fv_result_free(*res);
+		*res = NULL;
+		return fail(EINVAL,
+			    "%s: certificateFingerprint %s is not the signer's "
+			    "(%s)",
+			    img->path, ip->ddi->fingerprint, sig.fingerprint);
+	}
+	return 0;
+}
+
+API int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
+			fv_failure_fn fn, void *ctx, fv_result **res)
+{
+	return image_check(img, i, o, 0, 0, fn, ctx, res);
+}
+
+API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
+			unsigned how, fv_failure_fn fn, void *ctx,
+			fv_result **res)
+{
+	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		return fail(EINVAL, "fv_image_repair: unknown flags %#x", how);
+	return image_check(img, i, o, 1, how, fn, ctx, res);
 }

@@ -176,8 +176,32 @@ if command -v systemd-repart >/dev/null; then
 	done
 	check "disk images: $rows rows through the command, as the table says" test $wrong = 0
 	check "  the registry through the library: a disk image" sh -c "./doors container signed.raw | grep -qx ddi"
+	have_ddi=1
 else
 	skip "disk images through the trust table: systemd-repart is not installed"
+	have_ddi=0
+fi
+
+# docs/library.md's program, every container through <fastverity.h>
+sed -n '/^### One program, every container/,/^The command line is one user/p' "$TOP/docs/library.md" |
+	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >every.c
+check "docs/library.md's program builds against the header alone" \
+	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/include" -o every every.c "$TOP/libfastverity.a" \
+	$(pkg-config --libs libcrypto popt json-c libisal zlib) -lfec -lpthread -lm
+printf 'X' | dd of=p.data bs=1 seek=$((17 * 4096 + 5)) conv=notrunc status=none
+printf 'X' | dd of=s.img bs=1 seek=$((33 * 4096 + 5)) conv=notrunc status=none
+if [ "$have_ddi" = 1 ]; then
+	D=$("$FV" dump --json signed.raw | jq '.verity[0].data_partition.offset')
+	printf 'X' | dd of=signed.raw bs=1 seek=$((D + 5 * 512 + 3)) conv=notrunc status=none
+	./every p.data p.hash "$PR" s.img keys/rsa2048.pem signed.raw c.pem >every.out 2>every.err
+else
+	./every p.data p.hash "$PR" s.img keys/rsa2048.pem >every.out 2>every.err
+fi
+check "  it names each bad block: the plain pair's" grep -qx 'p.data: bad data block 17 (byte 69632, level 0)' every.out
+check "  the Android image's, against its key" sh -c "grep -qx 's.img: bad data block 33 (byte 135168, level 0)' every.out && grep -qx 's.img system: damaged' every.out"
+if [ "$have_ddi" = 1 ]; then
+	check "  the disk image's, against its certificate" sh -c "grep -qx 'signed.raw: bad data block 5 (byte 2560, level 0)' every.out && grep -qx 'signed.raw root-x86-64: damaged' every.out"
+	check "  and the command says the same blocks" sh -c "'$FV' verify signed.raw --trusted-cert=c.pem 2>&1 | grep -q 'Verification failed at position 2560 '"
 fi
 
 finish

@@ -184,6 +184,48 @@ START_TEST(android_images)
 	fv_result_free(res);
 	fv_avb_free(a);
 
+	/* the same image through the container-neutral handle */
+	{
+		fv_options *o = fv_options_new();
+		fv_image *im;
+
+		ck_assert_int_eq(fv_image_open(img, NULL, NULL, &im), 0);
+		ck_assert_str_eq(fv_image_container(im), "avb");
+		ck_assert_uint_eq(fv_image_pairs(im), 1);
+		ck_assert_str_eq(fv_image_pair_name(im, 0), "system");
+		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNCHECKED);
+		poke(img, 9 * BS + 1);
+		ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res),
+				 0);
+		ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+		fv_result_free(res);
+		/* a write with the signer unchecked: refused */
+		ck_assert_int_eq(
+			fv_image_repair(im, 0, NULL, 0, NULL, NULL, &res),
+			-EINVAL);
+		ck_assert_int_eq(fv_image_verify(im, 1, NULL, NULL, NULL, &res),
+				 -EINVAL);
+		fv_image_free(im);
+		/* a certificate for a vbmeta: the wrong anchor */
+		ck_assert_int_eq(fv_options_set_trusted_certs(
+					 o, (const char *const[]){key}, 1),
+				 0);
+		ck_assert_int_eq(fv_image_open(img, NULL, o, &im), -EINVAL);
+		ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
+		ck_assert_int_eq(fv_options_set_key(o, other), 0);
+		ck_assert_int_eq(fv_image_open(img, NULL, o, &im), -EPERM);
+		ck_assert_int_eq(fv_options_set_key(o, key), 0);
+		ck_assert_int_eq(fv_image_open(img, "avb", o, &im), 0);
+		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
+		ck_assert_int_eq(fv_image_repair(im, 0, o, 0, NULL, NULL, &res),
+				 0);
+		ck_assert_int_eq(fv_result_intact(res), 1);
+		fv_result_free(res);
+		fv_image_free(im);
+		ck_assert_int_eq(fv_image_open(img, "ddi", o, &im), -EINVAL);
+		fv_options_free(o);
+	}
+
 	/* not an Android image; a vbmeta whose signature fails */
 	ck_assert_int_eq(fv_avb_open(data, NULL, &a), -EINVAL);
 	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
@@ -587,6 +629,74 @@ START_TEST(sign_and_check)
 }
 END_TEST
 
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* An image with sidecar files through fv_image_open: unsigned, then
+ * signed (its signer not checked without a certificate, checked with
+ * one, refused with a certificate for an unsigned image). */
+START_TEST(sidecar_images)
+{
+	char os[96], tree[96], roothash[96], sig[96], key[128], cert[128];
+	const char *trusted[1] = {cert};
+	fv_params *p = fv_params_new();
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	fv_image *im;
+	uint8_t *der;
+	size_t len;
+	FILE *f;
+
+	snprintf(os, sizeof(os), "%s/os.raw", dir);
+	snprintf(tree, sizeof(tree), "%s/os.verity", dir);
+	snprintf(roothash, sizeof(roothash), "%s/os.roothash", dir);
+	snprintf(sig, sizeof(sig), "%s/os.roothash.p7s", dir);
+	snprintf(key, sizeof(key), "%s/sk.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/sc.pem", dir);
+	write_file(os, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_format(p, os, tree, NULL, &made), 0);
+	write_text(roothash, fv_result_root_hex(made));
+	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
+	ck_assert_str_eq(fv_image_container(im), "sidecar");
+	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNSIGNED);
+	ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_image_free(im);
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	ck_assert_int_eq(fv_image_open(os, NULL, o, &im), -EPERM);
+	make_signer(key, cert);
+	ck_assert_int_eq(fv_sign(key, cert, NULL, fv_result_root_hex(made), 0,
+				 &der, &len),
+			 0);
+	ck_assert_ptr_nonnull(f = fopen(sig, "wb"));
+	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
+	fclose(f);
+	fv_free(der);
+	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
+	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNCHECKED);
+	ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_image_free(im);
+	ck_assert_int_eq(fv_image_open(os, NULL, o, &im), 0);
+	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
+	ck_assert_int_eq(fv_image_verify(im, 0, o, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_image_free(im);
+	fv_result_free(made);
+	fv_options_free(o);
+	fv_params_free(p);
+}
+END_TEST
+
 /* A signed root hash: verify and repair check the signature first, and
  * a repair never writes on an unchecked or failing one. */
 START_TEST(repair_checks_signature)
@@ -723,6 +833,7 @@ int main(void)
 			UNIT_TESTS(params_defaults_and_checks, options_checks,
 				   android_images, format_verify_and_failures,
 				   repair_from_parity, sign_and_check,
+				   sidecar_images,
 				   repair_checks_signature, errno_values,
 				   device_mapper_errors));
 }
