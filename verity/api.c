@@ -696,21 +696,26 @@ static int check_pair(fv_params *p, const char *data_path,
 
 /* verify and repair (with how, enum fv_repair_flags): one call of the
  * shared operations. */
+/* What check does with a pair. */
+enum check_op { CHECK_VERIFY, CHECK_REPAIR };
+
 static int check_signed(struct verity_pair *pair, const fv_options *o,
-			int repair, unsigned how, struct bridge *b,
+			enum check_op op, unsigned how, struct bridge *b,
 			fv_result **res, struct verity_sig_check *sig);
 
-static int check(struct verity_pair *pair, const fv_options *o, int repair,
-		 unsigned how, struct bridge *b, fv_result **res)
+static int check(struct verity_pair *pair, const fv_options *o,
+		 enum check_op op, unsigned how, struct bridge *b,
+		 fv_result **res)
 {
-	return check_signed(pair, o, repair, how, b, res, NULL);
+	return check_signed(pair, o, op, how, b, res, NULL);
 }
 
 /* check, and who signed (sig may be NULL). */
 static int check_signed(struct verity_pair *pair, const fv_options *o,
-			int repair, unsigned how, struct bridge *b,
+			enum check_op op, unsigned how, struct bridge *b,
 			fv_result **res, struct verity_sig_check *sig)
 {
+	int repair = op == CHECK_REPAIR;
 	struct verity_run run;
 	struct verity_outcome out;
 	struct ht_error err;
@@ -758,7 +763,7 @@ API int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 	NEED(res);
 	*res = NULL;
 	r = check_pair(p, data_path, hash_path, root_hex, o, &pair);
-	return r ? r : check(&pair, o, 0, 0, &b, res);
+	return r ? r : check(&pair, o, CHECK_VERIFY, 0, &b, res);
 }
 
 API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
@@ -774,7 +779,7 @@ API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		return fail(EINVAL, "fv_repair: unknown flags 0x%x", how);
 	r = check_pair(p, data_path, hash_path, root_hex, o, &pair);
-	return r ? r : check(&pair, o, 1, how, &b, res);
+	return r ? r : check(&pair, o, CHECK_REPAIR, how, &b, res);
 }
 
 API void fv_result_free(fv_result *r)
@@ -1193,7 +1198,7 @@ API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
 	NEED(res);
 	*res = NULL;
 	pair = a->pair;
-	return check(&pair, o, 0, 0, &b, res);
+	return check(&pair, o, CHECK_VERIFY, 0, &b, res);
 }
 
 API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
@@ -1215,7 +1220,7 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 			return r;
 	}
 	pair = a->pair;
-	return check(&pair, o, 1, how, &b, res);
+	return check(&pair, o, CHECK_REPAIR, how, &b, res);
 }
 
 /* --- containers and trust ------------------------------------------------ */
@@ -1519,7 +1524,7 @@ API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
  * the action, then the operation; a disk image's signer must be the
  * one its certificateFingerprint names. */
 static int image_check(const fv_image *img, size_t i, const fv_options *o,
-		       int repair, unsigned how, fv_failure_fn fn, void *ctx,
+		       enum check_op op, unsigned how, fv_failure_fn fn, void *ctx,
 		       fv_result **res)
 {
 	struct bridge b = {fn, ctx};
@@ -1540,7 +1545,8 @@ static int image_check(const fv_image *img, size_t i, const fv_options *o,
 	ip = &img->pairs[i];
 	ask = (struct verity_trust_ask){img->kind, img->path, ip->from,
 					anchor_of(o),
-					repair && !(how & FV_REPAIR_DRY_RUN)};
+					op == CHECK_REPAIR &&
+						!(how & FV_REPAIR_DRY_RUN)};
 	if (img->kind == VERITY_CONTAINER_AVB && ip->trust == VERITY_TRUST_CHECK)
 		ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
 	if ((r = verity_trust_decide(&ask, &t, &err)))
@@ -1552,7 +1558,7 @@ static int image_check(const fv_image *img, size_t i, const fv_options *o,
 		pair.fec.roots = o->fec_roots;
 	}
 	memset(&sig, 0, sizeof(sig));
-	if ((r = check_signed(&pair, o, repair, how, &b, res, &sig)))
+	if ((r = check_signed(&pair, o, op, how, &b, res, &sig)))
 		return r;
 	if (ip->ddi && t == VERITY_TRUST_CHECK && ip->ddi->fingerprint[0] &&
 	    strcmp(ip->ddi->fingerprint, sig.fingerprint)) {
@@ -1569,7 +1575,7 @@ static int image_check(const fv_image *img, size_t i, const fv_options *o,
 API int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
 			fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	return image_check(img, i, o, 0, 0, fn, ctx, res);
+	return image_check(img, i, o, CHECK_VERIFY, 0, fn, ctx, res);
 }
 
 API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
@@ -1578,5 +1584,5 @@ API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
 {
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		return fail(EINVAL, "fv_image_repair: unknown flags %#x", how);
-	return image_check(img, i, o, 1, how, fn, ctx, res);
+	return image_check(img, i, o, CHECK_REPAIR, how, fn, ctx, res);
 }

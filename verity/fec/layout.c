@@ -167,25 +167,32 @@ static int dedicated_file(const struct verity_device *data,
  * default. Given: a dedicated file must be exactly that parity, so that a
  * forgotten or wrong --fec-roots, or another file, is never taken for
  * parity. */
-static int
-stored_roots(const struct verity_params *p, const struct verity_layout *l,
-	     const struct verity_fec_params *fp, uint64_t hash_size,
-	     const struct verity_device *data, const struct verity_device *hash,
-	     const struct verity_device *fec, struct verity_fec_params *out,
-	     enum verity_roots_source *source, struct ht_error *err)
+struct stored_parity {
+	struct verity_fec_params fp; /* fp with the roots it has */
+	enum verity_roots_source source;
+};
+
+static int stored_roots(const struct verity_params *p,
+			const struct verity_layout *l,
+			const struct verity_fec_params *fp, uint64_t hash_size,
+			const struct verity_devices *d,
+			struct stored_parity *out, struct ht_error *err)
 {
-	int own = dedicated_file(data, hash, fec);
-	unsigned fits =
-		roots_of_size(p, l, fp, hash_size,
-			      verity_device_same_region(hash, fec), fec->size);
+	const struct verity_device *fec = &d->fec;
+	int own = dedicated_file(&d->data, &d->hash, fec);
+	unsigned fits = roots_of_size(p, l, fp, hash_size,
+				      verity_device_same_region(&d->hash, fec),
+				      fec->size);
 	struct verity_fec_layout fl;
 	int r;
 
-	*out = *fp;
-	*source = fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN;
+	out->fp = *fp;
+	out->source =
+		fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN;
 	if (!fp->roots) {
-		*source = fits ? VERITY_ROOTS_INFERRED : VERITY_ROOTS_DEFAULT;
-		out->roots = fits ? fits : VERITY_FEC_DEFAULT_ROOTS;
+		out->source = fits ? VERITY_ROOTS_INFERRED
+				   : VERITY_ROOTS_DEFAULT;
+		out->fp.roots = fits ? fits : VERITY_FEC_DEFAULT_ROOTS;
 		if (!fits && own)
 			return ht_fail_fix(
 				err, EINVAL, HT_PARAM_FEC_ROOTS, 0, 0,
@@ -226,9 +233,9 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 		      enum verity_open_mode mode,
 		      const struct verity_devices *d, struct ht_error *err)
 {
-	struct verity_fec_params given = *fp;
-	enum verity_roots_source source =
-		fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN;
+	struct stored_parity s = {
+		*fp,
+		fp->described ? VERITY_ROOTS_DESCRIBED : VERITY_ROOTS_GIVEN};
 	uint64_t hash_size = d->hash.size, end;
 	int on_hash = verity_device_same_region(&d->hash, &d->fec);
 	int r = 0;
@@ -236,15 +243,14 @@ int verity_fec_attach(const struct verity_params *p, struct verity_layout *l,
 	if (mode == VERITY_OPEN_CREATE && !d->hash.is_block &&
 	    !d->hash.bounded && hash_size < l->hash_end)
 		hash_size = l->hash_end;
-	if (mode == VERITY_OPEN_CREATE && !given.roots)
-		given.roots = VERITY_FEC_DEFAULT_ROOTS;
+	if (mode == VERITY_OPEN_CREATE && !s.fp.roots)
+		s.fp.roots = VERITY_FEC_DEFAULT_ROOTS;
 	if (mode != VERITY_OPEN_CREATE)
-		r = stored_roots(p, l, fp, hash_size, &d->data, &d->hash,
-				 &d->fec, &given, &source, err);
+		r = stored_roots(p, l, fp, hash_size, d, &s, err);
 	if (!r)
-		r = verity_fec_layout_compute(p, l, &given, hash_size, on_hash,
+		r = verity_fec_layout_compute(p, l, &s.fp, hash_size, on_hash,
 					      &l->fec, err);
-	l->fec.roots_source = source;
+	l->fec.roots_source = s.source;
 	if (!r)
 		r = verity_fec_check_devices(l, &l->fec, &d->data, &d->hash,
 					     &d->fec, err);
@@ -272,20 +278,18 @@ int verity_fec_describe(struct verity_pair *pair, struct ht_error *err)
 	r = verity_device_open_region(&d.fec, &pair->fec.region,
 				      VERITY_OPEN_READ, err);
 	if (!r) {
-		struct verity_fec_params given;
-		enum verity_roots_source source;
+		struct stored_parity s;
 
 		/* dump has no data device: the hash device stands for it */
 		d.data = d.hash;
-		r = stored_roots(&pair->params, l, &pair->fec, d.hash.size,
-				 &d.data, &d.hash, &d.fec, &given, &source,
-				 err);
+		r = stored_roots(&pair->params, l, &pair->fec, d.hash.size, &d,
+				 &s, err);
 		if (!r)
 			r = verity_fec_layout_compute(
-				&pair->params, l, &given, d.hash.size,
+				&pair->params, l, &s.fp, d.hash.size,
 				verity_device_same_region(&d.hash, &d.fec),
 				&l->fec, err);
-		l->fec.roots_source = source;
+		l->fec.roots_source = s.source;
 		verity_device_close(&d.fec);
 	}
 	verity_device_close(&d.hash);

@@ -712,11 +712,12 @@ static uint64_t tree_bytes_of(uint64_t size, uint64_t bs, uint64_t slot)
 	return total;
 }
 
-uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree)
+uint64_t avb_max_image_size(const struct avb_footer_opts *o,
+			    enum avb_footer_kind kind)
 {
 	uint64_t meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK, room;
 
-	if (hashtree && o->partition_size) {
+	if (kind == AVB_FOOTER_HASHTREE && o->partition_size) {
 		unsigned ds = ht_digest_size(o->hash_algorithm), slot = 1;
 
 		while (slot < ds)
@@ -1071,7 +1072,7 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 			    o->image, (unsigned long long)d->size);
 		goto close;
 	}
-	max = avb_max_image_size(o, 1);
+	max = avb_max_image_size(o, AVB_FOOTER_HASHTREE);
 	if (o->partition_size && round_up(job->original, o->block_size) > max) {
 		r = ht_fail(err, EINVAL,
 			    "%s: image size of %llu exceeds maximum image size "
@@ -1329,7 +1330,7 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
 	if (o->dynamic_size)
 		sized.partition_size =
 			round_up(original + meta, AVB_FOOTER_BLOCK);
-	max = avb_max_image_size(&sized, 0);
+	max = avb_max_image_size(&sized, AVB_FOOTER_HASH);
 	if (sized.partition_size % AVB_FOOTER_BLOCK) {
 		r = ht_fail(err, EINVAL,
 			    "Partition size of %llu is not a multiple of the "

@@ -145,9 +145,16 @@ struct avb_footer_opts {
 	struct avb_vbmeta_opts vb;
 };
 
+/* The two footers avbtool adds. */
+enum avb_footer_kind {
+	AVB_FOOTER_HASH,     /* add_hash_footer: one digest of the data */
+	AVB_FOOTER_HASHTREE, /* add_hashtree_footer: a tree (and parity) */
+};
+
 /* avbtool's largest image for a partition: what is left after the most
  * the tree, parity and metadata of a partition_size image may take. */
-uint64_t avb_max_image_size(const struct avb_footer_opts *o, int hashtree);
+uint64_t avb_max_image_size(const struct avb_footer_opts *o,
+			    enum avb_footer_kind kind);
 
 /* add_hashtree_footer in two steps around the format of the pair (the
  * container translates, the caller formats: verity/ops.h):
