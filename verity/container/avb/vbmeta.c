@@ -589,22 +589,31 @@ void avb_buf_free(struct avb_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* A descriptor's variable part: up to three runs of bytes. */
+struct parts {
+	const void *p[3];
+	size_t n[3];
+};
+
 /* The descriptor's header and fixed part (fixed bytes, zeroed), then
  * its variable part and zero padding to 8. */
 static int put_descriptor(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
-			  uint64_t tag, const void *v1, size_t l1,
-			  const void *v2, size_t l2, const void *v3, size_t l3)
+			  uint64_t tag, const struct parts *v)
 {
-	uint64_t following = fixed_len - AVB_DESCRIPTOR_HEADER + l1 + l2 + l3;
-	uint64_t padded = round8(following);
+	uint64_t following = fixed_len - AVB_DESCRIPTOR_HEADER;
+	uint64_t padded;
 	int r;
 
+	for (int i = 0; i < 3; i++)
+		following += v->n[i];
+	padded = round8(following);
 	avb_put64(fixed, tag);
 	avb_put64(fixed + DESC_LENGTH, padded);
-	if ((r = avb_buf_put(b, fixed, fixed_len)) ||
-	    (r = avb_buf_put(b, v1, l1)) || (r = avb_buf_put(b, v2, l2)) ||
-	    (r = avb_buf_put(b, v3, l3)))
+	if ((r = avb_buf_put(b, fixed, fixed_len)))
 		return r;
+	for (int i = 0; i < 3; i++)
+		if ((r = avb_buf_put(b, v->p[i], v->n[i])))
+			return r;
 	return avb_buf_zeros(b, (size_t)(padded - following));
 }
 
@@ -627,35 +636,42 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 			return r;
 		}
 		/* tmp: value NUL NUL; the key's NUL goes between */
-		r = put_descriptor(b, f, AVB_PROPERTY_FIXED, d->tag, d->key,
-				   (size_t)d->key_len, &nul, 1, tmp.p,
-				   tmp.len - 1);
+		r = put_descriptor(b, f, AVB_PROPERTY_FIXED, d->tag,
+				   &(struct parts){{d->key, &nul, tmp.p},
+						   {(size_t)d->key_len, 1,
+						    tmp.len - 1}});
 		avb_buf_free(&tmp);
 		return r;
 	case AVB_TAG_HASHTREE:
 		put_fields(f, d, hashtree_fields, COUNT(hashtree_fields));
 		memcpy(f + HASHTREE_ALGORITHM, d->hash_algorithm,
 		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
-		return put_descriptor(b, f, AVB_HASHTREE_FIXED, d->tag, d->name,
-				      d->name_len, d->salt, d->salt_len,
-				      d->digest, d->digest_len);
+		return put_descriptor(
+			b, f, AVB_HASHTREE_FIXED, d->tag,
+			&(struct parts){{d->name, d->salt, d->digest},
+					{d->name_len, d->salt_len,
+					 d->digest_len}});
 	case AVB_TAG_HASH:
 		put_fields(f, d, hash_fields, COUNT(hash_fields));
 		memcpy(f + HASH_ALGORITHM, d->hash_algorithm,
 		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
-		return put_descriptor(b, f, AVB_HASH_FIXED, d->tag, d->name,
-				      d->name_len, d->salt, d->salt_len,
-				      d->digest, d->digest_len);
+		return put_descriptor(
+			b, f, AVB_HASH_FIXED, d->tag,
+			&(struct parts){{d->name, d->salt, d->digest},
+					{d->name_len, d->salt_len,
+					 d->digest_len}});
 	case AVB_TAG_KERNEL_CMDLINE:
 		put_fields(f, d, cmdline_fields, COUNT(cmdline_fields));
 		avb_put32(f + CMDLINE_VALUE_LEN, (uint32_t)d->value_len);
-		return put_descriptor(b, f, AVB_CMDLINE_FIXED, d->tag, d->value,
-				      (size_t)d->value_len, NULL, 0, NULL, 0);
+		return put_descriptor(
+			b, f, AVB_CMDLINE_FIXED, d->tag,
+			&(struct parts){{d->value}, {(size_t)d->value_len}});
 	case AVB_TAG_CHAIN_PARTITION:
 		put_fields(f, d, chain_fields, COUNT(chain_fields));
-		return put_descriptor(b, f, AVB_CHAIN_FIXED, d->tag, d->name,
-				      d->name_len, d->public_key,
-				      d->public_key_len, NULL, 0);
+		return put_descriptor(
+			b, f, AVB_CHAIN_FIXED, d->tag,
+			&(struct parts){{d->name, d->public_key},
+					{d->name_len, d->public_key_len}});
 	default: /* an unknown descriptor is copied as it was read */
 		return avb_buf_put(b, d->raw, d->raw_size);
 	}
