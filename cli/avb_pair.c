@@ -91,6 +91,13 @@ static int pair_of(const struct cli_opts *o, const char *image,
 
 	if ((r = check_vbmeta(o, image, img, &trust)))
 		return r;
+	if (!img->has_footer)
+		return cli_error(-EINVAL,
+				 "%s: a vbmeta image (no footer): its "
+				 "descriptors describe other partitions' "
+				 "images, which fastverity avb verify_image "
+				 "--image %s checks",
+				 image, image);
 	if (!(d = avb_image_hashtree(img)))
 		return cli_error(-EINVAL,
 				 "%s: the vbmeta has no hashtree descriptor "
