@@ -157,14 +157,18 @@ uint64_t avb_max_image_size(const struct avb_footer_opts *o,
 			    enum avb_footer_kind kind);
 
 /* add_hashtree_footer in two steps around the format of the pair (the
- * container translates, the caller formats: verity/ops.h):
- * avb_hashtree_begin checks everything, opens the image, cuts an
- * existing footer off, pads the data and fills pair (data, tree and,
- * with 4096-byte blocks, the parity in the image); avb_hashtree_end
- * makes the parity of other block sizes, the vbmeta blob with its
- * hashtree descriptor (root: the formatted root digest) and the footer.
- * A failure after begin (or avb_hashtree_abort) cuts the image back to
- * its data. */
+ * container translates, the caller formats and, when parity_apart,
+ * makes the parity of 4096-byte blocks under a tree of others:
+ * verity/ops.c): avb_hashtree_begin decides everything (the vbmeta's
+ * size included) before it writes, opens the image, lays out the data's
+ * and the tree's padding and fills pair (data, tree and, with 4096-byte
+ * blocks, the parity in the image); over an existing footer it writes in
+ * place with the old footer kept last, or stages the new image beside
+ * the old (docs/android.md, "Runs over a footer"). avb_hashtree_end
+ * writes the vbmeta blob with its hashtree descriptor (root: the
+ * formatted root digest) and the footer, last. A failure after begin
+ * (or avb_hashtree_abort) leaves the data without a footer (a first
+ * run), the old footer (in place), or the old image (staged). */
 struct avb_hashtree_job {
 	struct verity_device image;
 	uint64_t original;   /* the data's bytes, before any footer */
