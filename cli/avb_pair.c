@@ -107,8 +107,6 @@ static int pair_of(const struct cli_opts *o, const char *image,
 	if ((r = avb_image_pair(img, d, &cp->pair, &unusable, &err)))
 		return cli_lib_error(r, &err);
 	cp->avb = 1;
-	cp->avb_signed = img->vbmeta.h.algorithm != AVB_ALG_NONE;
-	cp->avb_trusted = trust == VERITY_TRUST_CHECK;
 	cp->trust = trust;
 	cp->pair.container = VERITY_CONTAINER_AVB;
 	cp->avb_algorithm = avb_algorithm(img->vbmeta.h.algorithm)->name;
@@ -136,19 +134,27 @@ static int pair_of(const struct cli_opts *o, const char *image,
 	return 0;
 }
 
-int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
+/* Options that set what the image's descriptor says: refused. */
+static int refuse_parameters(const struct cli_opts *o, const char *image)
 {
 	const char *opt = parameter_option(o);
+
+	if (!opt)
+		return 0;
+	return cli_error(-EINVAL,
+			 "%s: an Android image carries its own parameters, "
+			 "tree, parity and root; %s does not apply",
+			 image, opt);
+}
+
+int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
+{
 	struct avb_image img;
 	struct ht_error err;
 	int r;
 
-	if (opt)
-		return cli_error(-EINVAL,
-				 "%s: an Android image carries its own "
-				 "parameters, tree, parity and root; %s does "
-				 "not apply",
-				 image, opt);
+	if ((r = refuse_parameters(o, image)))
+		return r;
 	if ((r = avb_image_read(image, &img, &err)))
 		return cli_lib_error(r, &err);
 	r = pair_of(o, image, &img, cp);
@@ -194,8 +200,8 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if (parameter_option(o))
-		return cli_pair_avb(o, image, &cp); /* refused, by name */
+	if ((r = refuse_parameters(o, image)))
+		return r;
 	/* read once: the pair, then the descriptor and vbmeta shown */
 	if ((r = avb_image_read(image, &img, &err)))
 		return cli_lib_error(r, &err);

@@ -130,6 +130,26 @@ static void print_text(const struct repair_out *ro,
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
 
+/* A pair with no parity to repair from: where it would be, said. */
+static int no_parity(const struct cli_opts *o, const struct cli_pair *cp)
+{
+	if (cp->avb)
+		return cli_error(-EINVAL,
+				 "repair: %s holds no parity it can use "
+				 "(fastverity avb add_hashtree_footer makes "
+				 "it, 4096-byte blocks)",
+				 o->args[0]);
+	if (o->nargs != 1)
+		return cli_error(-EINVAL, "repair: requires --fec-device");
+	if (!cp->side.fec)
+		return cli_error(-EINVAL,
+				 "repair: %s holds no parity: requires "
+				 "--fec-device",
+				 o->args[0]);
+	return cli_error(-EINVAL, "repair: requires --fec-device, or %s",
+			 cp->side.fec);
+}
+
 int cmd_repair(struct cli_opts *o)
 {
 	struct cli_pair cp;
@@ -138,39 +158,17 @@ int cmd_repair(struct cli_opts *o)
 	struct cli_progress pr;
 	struct ht_error err;
 	struct repair_out ro = {o, NULL, NULL, 0, 0, NULL};
+	enum verity_container kind = VERITY_CONTAINER_PLAIN;
 	int r;
 
-	if (o->nargs == 1) {
-		enum verity_container kind;
-
-		if ((r = cli_image_kind(o, o->args[0], &kind)))
-			return r;
-		if (kind == VERITY_CONTAINER_DDI)
-			r = cli_ddi_pair(o, o->args[0], &cp);
-		else
-			r = cli_pair_from_args(o, &cp);
-	} else {
-		r = cli_pair_from_args(o, &cp);
-	}
+	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
+		return r;
+	r = kind == VERITY_CONTAINER_DDI ? cli_ddi_pair(o, o->args[0], &cp)
+					 : cli_pair_from_args(o, kind, &cp);
 	if (r)
 		goto out;
 	if (!cp.pair.fec.region.path) {
-		r = cp.avb ? cli_error(-EINVAL,
-				       "repair: %s holds no parity it can use "
-				       "(fastverity avb add_hashtree_footer "
-				       "makes it, 4096-byte blocks)",
-				       o->args[0])
-		    : o->nargs == 1 && !cp.side.fec
-			    ? cli_error(-EINVAL,
-					"repair: %s holds no parity: requires "
-					"--fec-device",
-					o->args[0])
-		    : o->nargs == 1 ? cli_error(-EINVAL,
-					      "repair: requires --fec-device, "
-					      "or %s",
-					      cp.side.fec)
-				  : cli_error(-EINVAL,
-					      "repair: requires --fec-device");
+		r = no_parity(o, &cp);
 		goto out;
 	}
 	/* the root hash is trusted only once its signature checks out,

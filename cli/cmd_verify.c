@@ -198,19 +198,18 @@ int cmd_verify(struct cli_opts *o)
 	struct cli_progress pr;
 	struct verify_report vr;
 	struct ht_error err;
+	enum verity_container kind = VERITY_CONTAINER_PLAIN;
 	int r;
 
 	memset(&vr, 0, sizeof(vr));
 	memset(&out, 0, sizeof(out));
 	if (o->nargs == 1) {
-		enum verity_container kind;
-
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
 		if (kind == VERITY_CONTAINER_DDI)
 			return cli_ddi_verify(o, o->args[0]);
 	}
-	if ((r = cli_pair_from_args(o, &cp)))
+	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;
 	vr.max_shown = UINT64_MAX;
 	if (cli_run_of(o, &run, &pr) ||

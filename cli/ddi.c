@@ -189,8 +189,6 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 		globfree(&g);
 		return r;
 	}
-	if (trust == VERITY_TRUST_UNCHECKED)
-		pair.signature = NULL;
 	if (cli_run_of(o, &run, &pr)) {
 		globfree(&g);
 		return EXIT_PARAMS;

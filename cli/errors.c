@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "verity/container/registry.h"
 
 int cli_exit_code(int r)
 {
@@ -53,12 +52,6 @@ int cli_lib_error(int r, const struct ht_error *err)
 
 	if (err->param == HT_PARAM_NONE)
 		return cli_error(r, "%s", err->msg);
-	if (err->param == HT_PARAM_CONTAINER)
-		return cli_error(r, "%.*s (name one: --container=%s or "
-				    "--container=%s)",
-				 (int)err->problem_len, err->msg,
-				 verity_container_name(err->value[0]),
-				 verity_container_name(err->value[1]));
 	/* the fix again, with the option that makes it */
 	ht_render_fix(err, option_names, fix, sizeof(fix));
 	return cli_error(r, "%.*s (%s)", (int)err->problem_len, err->msg, fix);

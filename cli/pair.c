@@ -156,18 +156,16 @@ static int pair_trust(struct cli_opts *o, struct cli_pair *cp,
 			 from, cli_writes(o), 0, &cp->trust);
 }
 
-int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
+int cli_pair_from_args(struct cli_opts *o, enum verity_container kind,
+		       struct cli_pair *cp)
 {
 	struct verity_pair *pair = &cp->pair;
-	enum verity_container kind;
 	struct ht_error err;
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
 	cp->signature_path = o->root_hash_signature;
 	if (o->nargs == 1) {
-		if ((r = cli_image_kind(o, o->args[0], &kind)))
-			return r;
 		if (kind == VERITY_CONTAINER_AVB)
 			return cli_pair_avb(o, o->args[0], cp);
 		if (kind != VERITY_CONTAINER_SIDECAR)

@@ -24,8 +24,6 @@ struct cli_pair {
 	const char *signature_path; /* the signature file, or NULL */
 	uint8_t *signature;         /* its bytes */
 	int avb;                    /* an Android image (cli/avb_pair.c) */
-	int avb_signed;             /* its vbmeta is signed */
-	int avb_trusted;            /* ... by the key given with --key */
 	const char *avb_algorithm;  /* its algorithm ("SHA256_RSA4096") */
 	char avb_key_sha1[41];      /* its public key's SHA-1, "" for none */
 };
@@ -49,10 +47,12 @@ int cli_trust(const struct cli_opts *o, enum verity_container container,
  * run. */
 int cli_writes(const struct cli_opts *o);
 
-/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
+/* verify's and repair's arguments (kind: what cli_image_kind said of an
+ * image given alone; ignored for two or more arguments): <data> <hash> [<root>], or <image>
  * with systemd's sidecar files (IMAGE.verity, IMAGE.roothash, and
  * IMAGE.roothash.p7s and IMAGE.fec when they exist). */
-int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
+int cli_pair_from_args(struct cli_opts *o, enum verity_container kind,
+		       struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
  * --root-hash-file): parameters from the superblock or the options, the
  * parity and signature options. */

@@ -13,7 +13,7 @@ static const struct ht_param_names library_names[HT_PARAM_COUNT] = {
 	[HT_PARAM_PASSPHRASE] = {"its passphrase", "its passphrase"},
 	[HT_PARAM_DRY_RUN] = {"a repair for real, not a dry run",
 			      "a repair for real, not a dry run"},
-	[HT_PARAM_CONTAINER] = {"the container", "the container"},
+	[HT_PARAM_CONTAINER] = {"container", "container"},
 	[HT_PARAM_TRUSTED_CERT] = {"the signer's certificate",
 				   "the signer's certificate"},
 	[HT_PARAM_TRUSTED_KEY] = {"the signer's public key",

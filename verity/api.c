@@ -1047,7 +1047,6 @@ struct fv_avb {
 	struct verity_pair pair;
 	char *name;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	int signer_checked;
 	enum verity_trust trust;
 };
 
@@ -1113,7 +1112,6 @@ API int fv_avb_open(const char *image, const char *key, fv_avb **out)
 		fv_avb_free(a);
 		return keep(r, &err);
 	}
-	a->signer_checked = a->trust == VERITY_TRUST_CHECK;
 	if (!(a->ht = avb_image_hashtree(&a->img))) {
 		fv_avb_free(a);
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
@@ -1185,7 +1183,7 @@ API uint64_t fv_avb_rollback_index(const fv_avb *a)
 
 API int fv_avb_signer_checked(const fv_avb *a)
 {
-	return a ? a->signer_checked : 0;
+	return a && a->trust == VERITY_TRUST_CHECK;
 }
 
 API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
@@ -1212,8 +1210,10 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 	*res = NULL;
 	{
 		enum verity_trust trust;
-		int r = avb_trust(a, a->signer_checked ? VERITY_ANCHOR_KEY
-						       : VERITY_ANCHOR_NONE,
+		int r = avb_trust(a,
+				  a->trust == VERITY_TRUST_CHECK
+					  ? VERITY_ANCHOR_KEY
+					  : VERITY_ANCHOR_NONE,
 				  !(how & FV_REPAIR_DRY_RUN), &trust);
 
 		if (r)
@@ -1425,7 +1425,6 @@ static int image_sidecar(fv_image *img, const fv_options *o,
 	if ((r = verity_sidecar_names(img->path, &img->side, err)))
 		return r;
 	verity_sidecar_pair(&img->side, img->path, pair, &sig_path);
-	pair->data = (struct verity_region){img->path, 0, 0};
 	verity_params_default(&pair->params);
 	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)) ||
 	    (r = verity_read_file(img->side.roothash, "root hash file",

@@ -638,6 +638,23 @@ static void write_text(const char *path, const char *text)
 	fclose(f);
 }
 
+/* path opened with o: a sidecar image whose one pair has the verdict
+ * want and checks out. */
+static void image_intact(const char *path, const fv_options *o,
+			 enum fv_trust want)
+{
+	fv_image *im;
+	fv_result *res;
+
+	ck_assert_int_eq(fv_image_open(path, NULL, o, &im), 0);
+	ck_assert_str_eq(fv_image_container(im), "sidecar");
+	ck_assert_int_eq(fv_image_trust(im, 0), want);
+	ck_assert_int_eq(fv_image_verify(im, 0, o, NULL, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_image_free(im);
+}
+
 /* An image with sidecar files through fv_image_open: unsigned, then
  * signed (its signer not checked without a certificate, checked with
  * one, refused with a certificate for an unsigned image). */
@@ -647,7 +664,7 @@ START_TEST(sidecar_images)
 	const char *trusted[1] = {cert};
 	fv_params *p = fv_params_new();
 	fv_options *o = fv_options_new();
-	fv_result *made, *res;
+	fv_result *made;
 	fv_image *im;
 	uint8_t *der;
 	size_t len;
@@ -662,13 +679,7 @@ START_TEST(sidecar_images)
 	write_file(os, image, (size_t)BLOCKS * BS);
 	ck_assert_int_eq(fv_format(p, os, tree, NULL, &made), 0);
 	write_text(roothash, fv_result_root_hex(made));
-	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
-	ck_assert_str_eq(fv_image_container(im), "sidecar");
-	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNSIGNED);
-	ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
-	fv_result_free(res);
-	fv_image_free(im);
+	image_intact(os, NULL, FV_TRUST_UNSIGNED);
 	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
 	ck_assert_int_eq(fv_image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
@@ -679,18 +690,8 @@ START_TEST(sidecar_images)
 	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
 	fclose(f);
 	fv_free(der);
-	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
-	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNCHECKED);
-	ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
-	fv_result_free(res);
-	fv_image_free(im);
-	ck_assert_int_eq(fv_image_open(os, NULL, o, &im), 0);
-	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
-	ck_assert_int_eq(fv_image_verify(im, 0, o, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
-	fv_result_free(res);
-	fv_image_free(im);
+	image_intact(os, NULL, FV_TRUST_UNCHECKED);
+	image_intact(os, o, FV_TRUST_CHECK);
 	fv_result_free(made);
 	fv_options_free(o);
 	fv_params_free(p);

@@ -30,16 +30,18 @@ static int sidecar_probe(const char *image)
 static int avb_probe(const char *image)
 {
 	struct verity_device d;
-	uint8_t magic[4];
+	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
 	int yes;
 
-	if ((yes = avb_image_probe(image)))
-		return 1;
 	if (verity_device_open(&d, image, VERITY_OPEN_READ, NULL))
 		return 0;
-	yes = d.size >= AVB_HEADER_SIZE &&
-	      !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
-	      !memcmp(magic, "AVB0", 4);
+	yes = (d.size >= AVB_FOOTER_SIZE &&
+	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
+				   sizeof(foot), NULL) &&
+	       avb_footer_magic(foot)) ||
+	      (d.size >= AVB_HEADER_SIZE &&
+	       !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
+	       !memcmp(magic, "AVB0", 4));
 	verity_device_close(&d);
 	return yes;
 }
@@ -139,7 +141,8 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	if (nfound == 2) {
 		char fix[64];
 
-		snprintf(fix, sizeof(fix), "name the container: %s or %s",
+		/* %0: the container's name, as the caller spells it */
+		snprintf(fix, sizeof(fix), "name one: %%0=%s or %%0=%s",
 			 verity_container_name(found[0]),
 			 verity_container_name(found[1]));
 		return ht_fail_fix(

@@ -62,22 +62,6 @@ int avb_sparse_probe(const char *path)
 	return yes;
 }
 
-int avb_image_probe(const char *path)
-{
-	struct verity_device d;
-	uint8_t f[AVB_FOOTER_SIZE];
-	int yes = 0;
-
-	if (verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
-		return 0;
-	if (d.size >= AVB_FOOTER_SIZE &&
-	    !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, f, sizeof(f),
-				NULL))
-		yes = avb_footer_magic(f);
-	verity_device_close(&d);
-	return yes;
-}
-
 static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 		     struct avb_image *img, struct ht_error *err)
 {

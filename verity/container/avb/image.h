@@ -33,10 +33,6 @@ struct avb_image {
  * data (0 otherwise, also for a file that cannot be read). */
 int avb_sparse_probe(const char *path);
 
-/* 1 when the file at path ends with an AVB footer (0 otherwise, also for
- * a file that cannot be read: the caller's own open says why). */
-int avb_image_probe(const char *path);
-
 /* Reads the footer (when the last 64 bytes start with its magic) and the
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
  * is refused (simg2img makes a raw one). */
