@@ -11,6 +11,9 @@
  * smaller ones of 64 KiB or more are populated in one call. */
 #ifndef FV_BUFFER_H
 #define FV_BUFFER_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 

@@ -2,6 +2,9 @@
  * errno and leave a one-line message here for the caller to show. */
 #ifndef FV_ERROR_H
 #define FV_ERROR_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -3,6 +3,9 @@
  * first. Block indexes are relative to the start of the tree. */
 #ifndef FV_GEOMETRY_H
 #define FV_GEOMETRY_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

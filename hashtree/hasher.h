@@ -6,6 +6,9 @@
  * pre-salted context per block, format 0 appends the salt. */
 #ifndef FV_HASHER_H
 #define FV_HASHER_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

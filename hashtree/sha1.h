@@ -6,6 +6,9 @@
  * elsewhere the hasher takes OpenSSL's generic path. */
 #ifndef FV_SHA1_H
 #define FV_SHA1_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

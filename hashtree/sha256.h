@@ -8,6 +8,9 @@
  * name kernels by the enum and never call a CPU-specific function. */
 #ifndef FV_SHA256_H
 #define FV_SHA256_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

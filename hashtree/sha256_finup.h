@@ -3,6 +3,9 @@
  * compiler emits direct calls: no indirect call per block. Internal. */
 #ifndef FV_SHA256_FINUP_H
 #define FV_SHA256_FINUP_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <string.h>
 

@@ -3,6 +3,9 @@
  * never by the size of the image. */
 #ifndef FV_TREE_H
 #define FV_TREE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

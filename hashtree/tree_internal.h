@@ -4,6 +4,9 @@
  * the levels. */
 #ifndef FV_TREE_INTERNAL_H
 #define FV_TREE_INTERNAL_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <pthread.h>
 #include <stdatomic.h>

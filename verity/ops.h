@@ -5,6 +5,9 @@
  * dry-run repair. */
 #ifndef FV_OPS_H
 #define FV_OPS_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/container/avb/image.h"
 #include "verity/dm/activate.h"

@@ -9,6 +9,9 @@
  * is refused, and in which words. */
 #ifndef FV_TRUST_H
 #define FV_TRUST_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "hashtree/error.h"
 #include "verity/container/registry.h"

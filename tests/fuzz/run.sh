@@ -12,6 +12,9 @@ mkdir -p "$out"
 # the sources, as the Makefile lists them
 lib=$(make -s --no-print-directory -C "$top" print-LIB_SRC print-KERNEL_SRC)
 cli=$(make -s --no-print-directory -C "$top" print-CLI_SRC)
+# the command's files that still reach inside the library (the Makefile's
+# CLI_INTERNAL): the library's internal headers need FASTVERITY_COMPILATION
+internal=" $(make -s --no-print-directory -C "$top" print-CLI_INTERNAL) "
 passed=0 failed=0
 cd "$top" || exit 1
 flags="-std=c11 -D_GNU_SOURCE -I$top -g -O1 -msha -msse4.1 -mssse3 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
@@ -23,7 +26,9 @@ for src in $lib $cli; do
 	mkdir -p "$(dirname "$o")"
 	# shellcheck disable=SC2086
 	if [ ! -e "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find hashtree verity cli -name '*.h' -newer "$o" | head -1)" ]; then
-		clang $flags $jsonc -DFASTVERITY_NO_MAIN -fsanitize=fuzzer-no-link -c "$src" -o "$o" 2>"$out/lib.log" ||
+		inside=-DFASTVERITY_COMPILATION
+		case $src in cli/*) case $internal in *" $src "*) ;; *) inside= ;; esac ;; esac
+		clang $flags $jsonc $inside -DFASTVERITY_NO_MAIN -fsanitize=fuzzer-no-link -c "$src" -o "$o" 2>"$out/lib.log" ||
 			{ echo "FAIL fuzz: $src does not build" >&2; cat "$out/lib.log" >&2; exit 1; }
 	fi
 	case $src in cli/*) cobjs="$cobjs $o" ;; *) objs="$objs $o" ;; esac
@@ -40,7 +45,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	# what popt hands it for the life of the process, as a command does
 	[ "$name" = fuzz_cli ] && extra="$cobjs -lpopt -ljson-c" && opts="-detect_leaks=0 -close_fd_mask=3 -dict=tests/fuzz/fuzz_cli.dict"
 	# shellcheck disable=SC2086
-	if ! clang $flags $jsonc -fsanitize=fuzzer -o "$out/$name" "$t" $extra "$out/libfv.a" \
+	if ! clang $flags $jsonc -DFASTVERITY_COMPILATION -fsanitize=fuzzer -o "$out/$name" "$t" $extra "$out/libfv.a" \
 		-lcrypto -ljson-c -lisal -lfec -lz -lpthread -lm 2>"$out/$name.log"; then
 		echo "FAIL fuzz: $name does not build" >&2
 		cat "$out/$name.log" >&2

@@ -8,6 +8,9 @@
  * another that would be judged differently. */
 #ifndef FV_CONTAINER_REGISTRY_H
 #define FV_CONTAINER_REGISTRY_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "hashtree/error.h"
 

@@ -4,6 +4,9 @@
  * parity in IMAGE.fec. Any other name gets the suffixes appended. */
 #ifndef FV_CONTAINER_SIDECAR_H
 #define FV_CONTAINER_SIDECAR_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/tree/pair.h"
 

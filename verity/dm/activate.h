@@ -3,6 +3,9 @@
  * through loop devices (with offset and size limit). */
 #ifndef FV_DM_ACTIVATE_H
 #define FV_DM_ACTIVATE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/dm/table.h"
 #include "verity/tree/pair.h"

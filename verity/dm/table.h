@@ -2,6 +2,9 @@
  * from a pair, and parsed back from what the kernel reports. */
 #ifndef FV_DM_TABLE_H
 #define FV_DM_TABLE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <linux/limits.h> /* PATH_MAX, also under strict C */
 #include <stddef.h>

@@ -3,6 +3,9 @@
  * built (fused). */
 #ifndef FV_FEC_ENCODE_H
 #define FV_FEC_ENCODE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <pthread.h>
 #include <stddef.h>

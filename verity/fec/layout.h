@@ -2,6 +2,9 @@
  * the checks every action makes before parity is read or written. */
 #ifndef FV_FEC_LAYOUT_H
 #define FV_FEC_LAYOUT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdint.h>
 

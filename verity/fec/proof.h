@@ -4,6 +4,9 @@
  * parity is rewritten only from blocks that prove as they are read. */
 #ifndef FV_FEC_PROOF_H
 #define FV_FEC_PROOF_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdint.h>
 

@@ -3,6 +3,9 @@
  * they are read (docs/format.md, "Where we differ", 12). */
 #ifndef FV_FEC_REFRESH_H
 #define FV_FEC_REFRESH_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/fec/proof.h"
 #include "verity/fec/rs.h"

@@ -3,6 +3,9 @@
  * it is kept. */
 #ifndef FV_FEC_REPAIR_H
 #define FV_FEC_REPAIR_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/tree/pair.h"
 

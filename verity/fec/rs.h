@@ -10,6 +10,9 @@
  * errors go through libfec's decoder, one codeword at a time. */
 #ifndef FV_FEC_RS_H
 #define FV_FEC_RS_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,6 +3,9 @@
  * their place. */
 #ifndef FV_FEC_SOURCE_H
 #define FV_FEC_SOURCE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

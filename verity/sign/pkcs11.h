@@ -1,6 +1,9 @@
 /* Private keys in PKCS#11 tokens, for signing root hashes. */
 #ifndef FV_PKCS11_H
 #define FV_PKCS11_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <openssl/evp.h>
 

@@ -2,6 +2,9 @@
  * hash, no newline (what the kernel and systemd's .roothash.p7s use). */
 #ifndef FV_SIGNATURE_H
 #define FV_SIGNATURE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,6 +4,9 @@
  * same and their ranges meet, however they are named. */
 #ifndef FV_STORAGE_BACKING_H
 #define FV_STORAGE_BACKING_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,6 +2,9 @@
  * and writes at 64-bit offsets. Every message names the path. */
 #ifndef FV_STORAGE_DEVICE_H
 #define FV_STORAGE_DEVICE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,6 +2,9 @@
  * certificate, a passphrase. */
 #ifndef FV_STORAGE_FILE_H
 #define FV_STORAGE_FILE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

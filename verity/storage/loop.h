@@ -2,6 +2,9 @@
  * file system allows it. Internal to verity/. */
 #ifndef FV_LOOP_H
 #define FV_LOOP_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

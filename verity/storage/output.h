@@ -5,6 +5,9 @@
  * written in place. */
 #ifndef FV_STORAGE_OUTPUT_H
 #define FV_STORAGE_OUTPUT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <sys/types.h>

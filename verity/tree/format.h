@@ -3,6 +3,9 @@
  * superblock. */
 #ifndef FV_TREE_FORMAT_H
 #define FV_TREE_FORMAT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/tree/pair.h"
 

@@ -3,6 +3,9 @@
  * offset in the hash region. Shared by format, verify and repair. */
 #ifndef FV_TREE_IO_H
 #define FV_TREE_IO_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "hashtree/tree.h"
 #include "verity/storage/device.h"

@@ -2,6 +2,9 @@
  * on the hash device, and the parity's (docs/format.md). */
 #ifndef FV_TREE_LAYOUT_H
 #define FV_TREE_LAYOUT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdint.h>
 

@@ -3,6 +3,9 @@
  * uses, with no output file. Internal. */
 #ifndef FV_MEMTREE_H
 #define FV_MEMTREE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdint.h>
 

@@ -6,6 +6,9 @@
  * take them, never knowing where a pair came from. */
 #ifndef FV_TREE_PAIR_H
 #define FV_TREE_PAIR_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

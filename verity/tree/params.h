@@ -2,6 +2,9 @@
  * area starts. Validated once, in verity_params_validate(). */
 #ifndef FV_PARAMS_H
 #define FV_PARAMS_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

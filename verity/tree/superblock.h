@@ -1,6 +1,9 @@
 /* The 512-byte dm-verity superblock (docs/format.md), little-endian. */
 #ifndef FV_TREE_SUPERBLOCK_H
 #define FV_TREE_SUPERBLOCK_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stdint.h>
 

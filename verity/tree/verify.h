@@ -2,6 +2,9 @@
  * the root, each failure reported as found. */
 #ifndef FV_TREE_VERIFY_H
 #define FV_TREE_VERIFY_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include "verity/tree/pair.h"
 

@@ -5,6 +5,9 @@
  * hash footers, vbmeta images, erasing a footer. */
 #ifndef FV_CONTAINER_AVB_IMAGE_H
 #define FV_CONTAINER_AVB_IMAGE_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

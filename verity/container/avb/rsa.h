@@ -4,6 +4,9 @@
  * library's private context. */
 #ifndef FV_CONTAINER_AVB_RSA_H
 #define FV_CONTAINER_AVB_RSA_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,9 @@
  * and offset before use and names the field that is wrong. */
 #ifndef FV_CONTAINER_AVB_VBMETA_H
 #define FV_CONTAINER_AVB_VBMETA_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,6 +7,9 @@
  * the one image. */
 #ifndef FV_CONTAINER_DDI_DDI_H
 #define FV_CONTAINER_DDI_DDI_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,9 @@
  * the field. */
 #ifndef FV_CONTAINER_DDI_GPT_H
 #define FV_CONTAINER_DDI_GPT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
