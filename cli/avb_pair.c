@@ -10,6 +10,7 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/text.h"
@@ -23,7 +24,7 @@ int cli_refuse_sparse(const char *path)
 	struct ht_error err;
 	int r = verity_container_refuse_sparse(path, &err);
 
-	return r ? cli_lib_error(r, &err) : 0;
+	return r ? cli_inside_error(r, &err) : 0;
 }
 
 /* Options that set what the image's descriptor says. */
@@ -62,7 +63,7 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 	if ((r = cli_anchor(o, &anchor)))
 		return r;
 	if (o->key && (r = avb_key_file_blob(o->key, &blob, &len, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	r = avb_vbmeta_judge(&img->vbmeta, image, anchor, blob, len,
 			     cli_writes(o), trust, &why, &err);
 	free(blob);
@@ -76,7 +77,7 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 				 "(public key sha1 %s), not by %s",
 				 image, sha1, o->key);
 	}
-	return r ? cli_lib_error(r, &err) : 0;
+	return r ? cli_inside_error(r, &err) : 0;
 }
 
 /* The pair of an Android image read (img): its vbmeta judged, its
@@ -105,7 +106,7 @@ static int pair_of(const struct cli_opts *o, const char *image,
 				 "descriptors)",
 				 image);
 	if ((r = avb_image_pair(img, d, &cp->pair, &unusable, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	cp->avb = 1;
 	cp->trust = trust;
 	cp->pair.container = VERITY_CONTAINER_AVB;
@@ -156,7 +157,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	if ((r = refuse_parameters(o, image)))
 		return r;
 	if ((r = avb_image_read(image, &img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	r = pair_of(o, image, &img, cp);
 	avb_image_free(&img);
 	return r;
@@ -204,11 +205,11 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 		return r;
 	/* read once: the pair, then the descriptor and vbmeta shown */
 	if ((r = avb_image_read(image, &img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	d = avb_image_hashtree(&img);
 	/* the layout of tree and parity as dump gives every pair's */
 	if ((r = pair_of(o, image, &img, &cp)) ||
-	    (r = verity_op_dump(&cp.pair, 0, &out, &err) ? cli_lib_error(r, &err)
+	    (r = verity_op_dump(&cp.pair, 0, &out, &err) ? cli_inside_error(r, &err)
 							: 0)) {
 		avb_image_free(&img);
 		cli_pair_free(&cp);

@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/text.h"
@@ -375,7 +376,7 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 					 "is read",
 					 output, inputs[i]);
 	if ((r = verity_write_file(output, what, buf, len, &err)))
-		return cli_write_error(r, &err);
+		return cli_inside_write_error(r, &err);
 	return EXIT_OK;
 }
 
@@ -392,7 +393,7 @@ int cli_avb_info(const struct cli_avb_args *a)
 		return cli_error(-EINVAL,
 				 "avb info_image: --image is required");
 	if ((r = avb_image_read(a->image, &img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	/* --output: the whole text, then written as every output is */
 	if (a->output && !(f = open_memstream(&text, &len))) {
 		avb_image_free(&img);
@@ -505,18 +506,18 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 
 		if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ,
 					    &err)))
-			return cli_lib_error(r, &err);
+			return cli_inside_error(r, &err);
 		r = avb_hashtree_pair(image, dev.size, d, &pair, &fec_unusable,
 				      &err);
 		verity_device_close(&dev);
 	}
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	run->report = report_block;
 	run->ctx = &bad;
 	r = verity_op_verify(&pair, run, &out, &err);
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if (bad.data || !out.res.root_matches) {
 		fprintf(stderr, "hashtree of %s does not match descriptor\n",
 			image);
@@ -558,7 +559,7 @@ static int verify_hash(const char *image, const struct avb_descriptor *d)
 		return EXIT_PARAMS;
 	}
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	printf("%s: Successfully verified %s hash of %s for image of %" PRIu64
 	       " bytes\n",
 	       CLI_NAME(d->name, d->name_len), d->hash_algorithm, image,
@@ -593,7 +594,7 @@ static int expected_chain(const struct cli_avb_args *a,
 					 s);
 		if ((r = verity_read_file(c2 + 1, "public key file", 1u << 16,
 					  key, len, &err)))
-			return cli_lib_error(r == -ENOENT ? -EINVAL : r, &err);
+			return cli_inside_error(r == -ENOENT ? -EINVAL : r, &err);
 		*location = (uint32_t)loc;
 		*found = 1;
 		return 0;
@@ -802,7 +803,7 @@ static int judge_signer(const char *image, const struct avb_image *img,
 				 CLI_NAME(want->chain->name,
 					  want->chain->name_len));
 	if (why == AVB_REFUSED)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if (want->chain)
 		return cli_error(r,
 				 "%s: Embedded public key does not match the "
@@ -831,7 +832,7 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 	else
 		printf("Verifying image %s using embedded public key\n", image);
 	if ((r = avb_image_read(image, &img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	alg = avb_algorithm(img.vbmeta.h.algorithm)->name;
 	if ((r = judge_signer(image, &img, want)))
 		goto out;
@@ -856,7 +857,7 @@ int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
 		struct ht_error err;
 
 		if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
-			return cli_lib_error(r, &err);
+			return cli_inside_error(r, &err);
 	}
 	r = verify_one(a, a->image, a->follow,
 		       &(struct signer){blob, len, NULL}, run);

@@ -14,6 +14,7 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "verity/container/registry.h"
 #include "verity/storage/backing.h"
 #include "cli/text.h"
@@ -438,7 +439,7 @@ static int vb_options(const struct cli_avb_args *a, struct avb_vbmeta_opts *o,
 				&parts->bufs[parts->nbufs], &len, &err);
 
 			if (r)
-				return cli_lib_error(r == -ENOENT ? -EINVAL : r,
+				return cli_inside_error(r == -ENOENT ? -EINVAL : r,
 						     &err);
 			parts->props[i].value = parts->bufs[parts->nbufs++];
 			parts->props[i].value_len = len;
@@ -594,7 +595,7 @@ static int footer(const struct cli_avb_args *a, enum avb_footer_kind kind)
 		r = avb_add_hash_footer(&f, &err);
 	}
 	if (r)
-		r = cli_write_error(r, &err);
+		r = cli_inside_write_error(r, &err);
 out:
 	vb_parts_free(&parts, a->nprops + a->nprops_from_file, a->nchains);
 	return r;
@@ -620,7 +621,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 			struct avb_image img;
 
 			if ((r = avb_image_read(a->includes[i], &img, &err))) {
-				r = cli_lib_error(r, &err);
+				r = cli_inside_error(r, &err);
 				goto out;
 			}
 			if (img.vbmeta.h.required_minor > minor)
@@ -644,7 +645,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 			goto out;
 		}
 	if ((r = avb_make_vbmeta_image(a->output, &o, padding, &err)))
-		r = cli_write_error(r, &err);
+		r = cli_inside_write_error(r, &err);
 out:
 	vb_parts_free(&parts, a->nprops + a->nprops_from_file, a->nchains);
 	return r;
@@ -661,7 +662,7 @@ static int extract_key(const struct cli_avb_args *a)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
 	if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
 	free(blob);
 	return r;
@@ -676,7 +677,7 @@ static int erase(const struct cli_avb_args *a)
 		return cli_error(-EINVAL,
 				 "avb erase_footer: --image is required");
 	r = avb_erase_footer(a->image, a->keep_hashtree, &err);
-	return r ? cli_write_error(r, &err) : EXIT_OK;
+	return r ? cli_inside_write_error(r, &err) : EXIT_OK;
 }
 
 /* The blob of an image, and of the images its chain descriptors name. */
@@ -703,7 +704,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		goto out;
 	}
 	if ((r = avb_image_read(a->image, &img, &err))) {
-		r = cli_lib_error(r, &err);
+		r = cli_inside_error(r, &err);
 		goto out;
 	}
 	EVP_DigestUpdate(c, img.vbmeta.blob, img.vbmeta.size);
@@ -729,7 +730,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			 (int)(base - a->image), a->image, (int)x->name_len,
 			 (const char *)x->name, ext && ext != base ? ext : "");
 		if ((r = avb_image_read(path, &ch, &err))) {
-			r = cli_lib_error(r, &err);
+			r = cli_inside_error(r, &err);
 			break;
 		}
 		EVP_DigestUpdate(c, ch.vbmeta.blob, ch.vbmeta.size);
@@ -769,7 +770,7 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 	if (parse_number("padding_size", a->padding_size, 1u << 30, &padding))
 		return EXIT_PARAMS;
 	if ((r = avb_image_read(a->image, &img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if (!img.has_footer) {
 		avb_image_free(&img);
 		return cli_error(-EINVAL, "%s: the image has no footer",
@@ -829,7 +830,7 @@ int cli_avb_main(int argc, const char **argv)
 
 		if ((r = verity_container_identify(a.image, VERITY_CONTAINER_AVB,
 						   &kind, &err))) {
-			r = cli_lib_error(r, &err);
+			r = cli_inside_error(r, &err);
 			free_strings(&a);
 			return r;
 		}

@@ -13,6 +13,7 @@
 #include "verity/tree/memtree.h"
 #include "bench.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/params.h"
 #include "cli/pair.h"
 #include "cli/progress.h"
@@ -356,7 +357,7 @@ int cmd_bench(struct cli_opts *o)
 	if (o->device) {
 		r = verity_device_open(&dev, o->device, VERITY_OPEN_READ, &err);
 		if (r)
-			return cli_lib_error(r, &err);
+			return cli_inside_error(r, &err);
 		b.dev = &dev;
 		rep.device = o->device;
 		if (!o->size || size > dev.size)

@@ -5,6 +5,7 @@
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/hints.h"
 #include "verity/container/ddi/ddi.h"
 #include "cli/pair.h"
@@ -45,7 +46,7 @@ int cmd_dump(struct cli_opts *o)
 	r = verity_op_dump(&pair, VERITY_DUMP_READ_SUPERBLOCK, &out, &err);
 	if (r)
 		return cli_superblock_at(o->args[0], pair.params.hash_offset)
-			       ? cli_lib_error(r, &err)
+			       ? cli_inside_error(r, &err)
 			       : cli_no_superblock(r, &err, NULL, o->args[0],
 						   pair.params.hash_offset);
 	if (o->json) {

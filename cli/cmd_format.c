@@ -5,6 +5,7 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -23,7 +24,7 @@ static int write_root_file(const char *path, const uint8_t *root, unsigned size)
 	/* whole or not at all: a temporary file renamed over the old one */
 	if (verity_write_file(path, "the root hash file", hex, strlen(hex),
 			      &err))
-		return cli_lib_error(-EIO, &err);
+		return cli_inside_error(-EIO, &err);
 	return 0;
 }
 
@@ -36,7 +37,7 @@ static int prune_sidecars(const struct verity_sidecar *side,
 	unsigned removed;
 
 	if (verity_sidecar_prune(side, pair, signed_now, &removed, &err))
-		return cli_lib_error(-EIO, &err);
+		return cli_inside_error(-EIO, &err);
 	if (removed & VERITY_SIDECAR_SIGNATURE)
 		fprintf(stderr,
 			"fastverity: removed %s: the root hash signature of an "
@@ -62,7 +63,7 @@ static int format_pair(struct cli_opts *o, struct verity_sidecar *side,
 			return cli_error(-EINVAL, "format --sidecar: requires "
 						  "<image> as argument");
 		if (verity_sidecar_names(o->args[0], side, &err))
-			return cli_lib_error(-ENOMEM, &err);
+			return cli_inside_error(-ENOMEM, &err);
 		if (o->root_hash_file)
 			return cli_error(-EINVAL,
 					 "format --sidecar: writes the root "
@@ -131,7 +132,7 @@ int cmd_format(struct cli_opts *o)
 	cli_progress_end(&pr);
 	cli_debug(o, "Threads: %u.", run.ht.threads);
 	if (r) {
-		r = cli_write_error(r, &err);
+		r = cli_inside_write_error(r, &err);
 		goto out;
 	}
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",

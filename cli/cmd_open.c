@@ -13,6 +13,7 @@
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "verity/container/ddi/ddi.h"
 #include "cli/json.h"
 #include "cli/pair.h"
@@ -55,7 +56,7 @@ static int open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 	run.activation = o->activation;
 	if (!r) {
 		r = verity_op_open(name, &cp->pair, &run, &err);
-		r = r ? cli_lib_error(r, &err) : EXIT_OK;
+		r = r ? cli_inside_error(r, &err) : EXIT_OK;
 	}
 	if (!r)
 		cli_debug(o, "Activated %s from %s and %s.", name,
@@ -145,7 +146,7 @@ int cmd_close(struct cli_opts *o)
 				 : VERITY_CLOSE_NOW,
 			 &err);
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if ((o->close & CLI_CLOSE_DEFERRED) &&
 	    verity_status(o->args[0], &st, &err) == 0)
 		printf("Device %s is still active and scheduled for deferred "
@@ -298,7 +299,7 @@ int cmd_status(struct cli_opts *o)
 		return EXIT_NODEV;
 	}
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if (o->json) {
 		status_json(name, &st);
 		return EXIT_OK;

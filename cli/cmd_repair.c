@@ -11,6 +11,7 @@
 #include "verity/sign/signature.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/text.h"
 #include "cli/json.h"
 #include "cli/pair.h"
@@ -191,7 +192,7 @@ int cmd_repair(struct cli_opts *o)
 	if (r) {
 		json_object_put(ro.repaired);
 		json_object_put(ro.unrepaired);
-		r = cli_write_error(r, &err);
+		r = cli_inside_write_error(r, &err);
 		goto out;
 	}
 	cli_signature_said(o, &cp, &out);

@@ -12,6 +12,7 @@
 #include "verity/storage/output.h"
 #include "verity/sign/signature.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/root.h"
@@ -24,7 +25,7 @@ static int write_file(const char *path, const uint8_t *buf, size_t len)
 	struct ht_error err;
 
 	if (verity_write_file(path, "the signature", buf, len, &err))
-		return cli_lib_error(-EIO, &err);
+		return cli_inside_error(-EIO, &err);
 	return 0;
 }
 
@@ -115,7 +116,7 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		free(pass);
 	}
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if (o->ddi_json) {
 		char fp[65], *json;
 
@@ -125,7 +126,7 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 					      &err);
 		free(der);
 		if (r)
-			return cli_lib_error(r, &err);
+			return cli_inside_error(r, &err);
 		der = (uint8_t *)json;
 		len = strlen(json);
 	}

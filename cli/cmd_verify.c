@@ -11,6 +11,7 @@
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -235,7 +236,7 @@ int cmd_verify(struct cli_opts *o)
 		/* a stream already open is closed, with the error in it */
 		if (vr.opened)
 			json_close(&vr, NULL, err.msg, NULL);
-		r = cli_lib_error(r, &err);
+		r = cli_inside_error(r, &err);
 		goto out;
 	}
 	cli_signature_said(o, &cp, &out);

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/params.h"
@@ -55,7 +56,7 @@ static int read_image(const struct cli_opts *o, const char *image,
 	int r;
 
 	if ((r = ddi_image_read(image, img, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	if ((r = check_partition_option(o, img)))
 		ddi_image_free(img);
 	return r;
@@ -177,7 +178,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	partition_name(v->data, data_name, sizeof(data_name));
 	partition_name(v->hash, hash_name, sizeof(hash_name));
 	if ((r = ddi_pair(img, v, &pair, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	trusted_of(o, &trusted, &ntrusted, &g);
 	/* the one policy: a signer checked against --trusted-cert or
 	 * /etc/verity.d, or said not to be; a certificate for an unsigned
@@ -340,7 +341,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 			continue;
 		if ((r = ddi_pair(&img, v, &pair, &err)) ||
 		    (r = verity_layout_compute(&pair.params, &l, &err))) {
-			r = cli_lib_error(r, &err);
+			r = cli_inside_error(r, &err);
 			goto out;
 		}
 		partition_name(v->data, data_name, sizeof(data_name));
@@ -353,7 +354,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 							  v->signature_len,
 							  sig_name},
 				     &signer, &err))) {
-				r = cli_lib_error(r, &err);
+				r = cli_inside_error(r, &err);
 				goto out;
 			}
 		}
@@ -434,14 +435,14 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 		    (!o->partition && img.v[i].role != DDI_ROOT && img.nv > 1))
 			continue;
 		if ((r = ddi_pair(&img, &img.v[i], &pair, &err))) {
-			r = cli_lib_error(r, &err);
+			r = cli_inside_error(r, &err);
 			goto out;
 		}
 		memset(&run, 0, sizeof(run));
 		run.activation = o->activation;
 		/* the signature is the kernel's to check */
 		r = verity_op_open(name, &pair, &run, &err);
-		r = r ? cli_lib_error(r, &err) : EXIT_OK;
+		r = r ? cli_inside_error(r, &err) : EXIT_OK;
 		goto out;
 	}
 	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
@@ -473,7 +474,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 		v = &img.v[i];
 	}
 	if ((r = ddi_pair(&img, v, &cp->pair, &err))) {
-		r = cli_lib_error(r, &err);
+		r = cli_inside_error(r, &err);
 		goto out;
 	}
 	/* the pair outlives the image's table: its signature copied */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "include/fastverity.h"
 
 int cli_exit_code(int r)
 {
@@ -31,35 +32,35 @@ int cli_exit_code(int r)
 char *cli_last_error;
 
 /* The library's parameters as the command's options. */
-static const struct ht_param_names option_names[HT_PARAM_COUNT] = {
-	[HT_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
-	[HT_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
-	[HT_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
-	[HT_PARAM_FEC_OFFSET] = {"--fec-offset=%llu", "--fec-offset"},
-	[HT_PARAM_PASSPHRASE] = {"--key-passphrase-file",
+const struct fv_param_words cli_option_words[] = {
+	[FV_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
+	[FV_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
+	[FV_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
+	[FV_PARAM_FEC_OFFSET] = {"--fec-offset=%llu", "--fec-offset"},
+	[FV_PARAM_PASSPHRASE] = {"--key-passphrase-file",
 				 "--key-passphrase-file"},
-	[HT_PARAM_DRY_RUN] = {"repair without --dry-run",
+	[FV_PARAM_DRY_RUN] = {"repair without --dry-run",
 			      "repair without --dry-run"},
-	[HT_PARAM_CONTAINER] = {"--container", "--container"},
-	[HT_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
+	[FV_PARAM_CONTAINER] = {"--container", "--container"},
+	[FV_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
 				   "--trusted-cert=<cert.pem>"},
-	[HT_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
+	[FV_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
 };
+const size_t cli_option_words_count =
+	sizeof(cli_option_words) / sizeof(cli_option_words[0]);
 
-int cli_lib_error(int r, const struct ht_error *err)
+int cli_lib_error(int r)
 {
-	char fix[512];
+	char msg[3 * 4096];
 
-	if (err->param == HT_PARAM_NONE)
-		return cli_error(r, "%s", err->msg);
-	/* the fix again, with the option that makes it */
-	ht_render_fix(err, option_names, fix, sizeof(fix));
-	return cli_error(r, "%.*s (%s)", (int)err->problem_len, err->msg, fix);
+	fv_last_error_say(cli_option_words, cli_option_words_count, msg,
+			  sizeof(msg));
+	return cli_error(r, "%s", msg);
 }
 
-int cli_write_error(int r, const struct ht_error *err)
+int cli_write_error(int r)
 {
-	return cli_lib_error(r == -EBUSY ? -EINVAL : r, err);
+	return cli_lib_error(r == -EBUSY ? -EINVAL : r);
 }
 
 int cli_error(int r, const char *fmt, ...)

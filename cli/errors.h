@@ -6,7 +6,7 @@
 #ifndef FV_CLI_ERRORS_H
 #define FV_CLI_ERRORS_H
 
-#include "hashtree/error.h"
+#include "include/fastverity.h"
 
 struct cli_opts;
 
@@ -24,14 +24,18 @@ enum {
 int cli_error(int r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_exit_code(int r);
-/* cli_error() for the library's failure in an action that writes (format,
+/* cli_error() for the library's last message (fv_last_error_say), its
+ * fix (when it has one of a parameter) said with the option that sets
+ * it. */
+int cli_lib_error(int r);
+/* cli_lib_error() for a failure in an action that writes (format,
  * repair): a device another user holds (-EBUSY: mounted, mapped) is a
  * device that must not be given, exit 1; exit 5 stays for a mapping name
  * in use (open, close). */
-int cli_write_error(int r, const struct ht_error *err);
-/* cli_error() for the library's message, its fix (when it has one of a
- * parameter) said with the option that sets it. */
-int cli_lib_error(int r, const struct ht_error *err);
+int cli_write_error(int r);
+/* The options that set the library's parameters, by enum fv_param. */
+extern const struct fv_param_words cli_option_words[];
+extern const size_t cli_option_words_count;
 /* "# <msg>" on stderr with --debug. */
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "verity/storage/device.h"
 #include "verity/tree/superblock.h"
 
@@ -89,7 +90,7 @@ int cli_no_superblock(int r, const struct ht_error *err, const char *data,
 	if (none)
 		fprintf(stderr, "Device %s is not a valid VERITY device.\n",
 			hash);
-	rc = cli_lib_error(r, err);
+	rc = cli_inside_error(r, err);
 	if (none)
 		cli_hint_no_superblock(data, hash, hash_offset);
 	return rc;

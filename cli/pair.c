@@ -7,6 +7,7 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
@@ -34,7 +35,7 @@ static int tree_params(const struct cli_opts *o, struct verity_pair *pair)
 		return EXIT_PARAMS;
 	if (pair->params.no_superblock) {
 		r = verity_params_validate(&pair->params, &err);
-		return r ? cli_lib_error(r, &err) : EXIT_OK;
+		return r ? cli_inside_error(r, &err) : EXIT_OK;
 	}
 	if (!(r = verity_read_superblock(&pair->hash, &pair->params, &err)))
 		return EXIT_OK;
@@ -54,7 +55,7 @@ static int read_signature(struct cli_pair *cp)
 	r = verity_read_signature(cp->signature_path, &cp->signature,
 				  &cp->pair.signature_size, &err);
 	if (r)
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	cp->pair.signature = cp->signature;
 	cp->pair.signature_name = cp->signature_path;
 	return 0;
@@ -97,7 +98,7 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 				 "or plain",
 				 o->container);
 	if ((r = verity_container_identify(image, asked, kind, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	return 0;
 }
 
@@ -135,7 +136,7 @@ int cli_trust(const struct cli_opts *o, enum verity_container container,
 	if (ask.anchor == VERITY_ANCHOR_NONE && implicit_certs)
 		ask.anchor = VERITY_ANCHOR_CERT;
 	if ((r = verity_trust_decide(&ask, trust, &err)))
-		return cli_lib_error(r, &err);
+		return cli_inside_error(r, &err);
 	return 0;
 }
 
@@ -178,7 +179,7 @@ int cli_pair_from_args(struct cli_opts *o, enum verity_container kind,
 					     * where none were given */
 
 		if (verity_sidecar_names(o->args[0], &cp->side, &err))
-			return cli_lib_error(-ENOMEM, &err);
+			return cli_inside_error(-ENOMEM, &err);
 		/* explicit options win over the sidecars */
 		if (!side.root_hash_file)
 			side.root_hash_file = cp->side.roothash;

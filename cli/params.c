@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/errors.h"
+#include "cli/inside.h"
 #include "cli/progress.h"
 #include "verity/fec/rs.h"
 #include "verity/storage/backing.h"
@@ -113,7 +114,7 @@ static int parse_salt(const struct cli_opts *o, struct verity_params *p,
 			struct ht_error err;
 
 			if (verity_random(p->salt, 32, &err))
-				return cli_lib_error(-EIO, &err);
+				return cli_inside_error(-EIO, &err);
 		}
 		return 0;
 	}
@@ -183,7 +184,7 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 		struct ht_error err;
 
 		if (verity_random(rnd, sizeof(rnd), &err))
-			return cli_lib_error(-EIO, &err);
+			return cli_inside_error(-EIO, &err);
 		verity_uuid_random(p->uuid, rnd);
 	}
 	return 0;

@@ -35,11 +35,9 @@ int ht_fail(struct ht_error *err, int errnum, const char *fmt, ...)
 	return -errnum;
 }
 
-void ht_render_fix(const struct ht_error *err,
-		   const struct ht_param_names names[HT_PARAM_COUNT], char *out,
-		   size_t len)
+void ht_render_fix(const struct ht_error *err, const struct ht_param_names *n,
+		   char *out, size_t len)
 {
-	const struct ht_param_names *n = &names[err->param];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -82,8 +80,20 @@ int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 	err->value[0] = v0;
 	err->value[1] = v1;
 	snprintf(err->fix, sizeof(err->fix), "%s", fix);
-	ht_render_fix(err, library_names, rendered, sizeof(rendered));
+	ht_render_fix(err, &library_names[param], rendered, sizeof(rendered));
 	snprintf(err->msg + err->problem_len,
 		 sizeof(err->msg) - err->problem_len, " (%s)", rendered);
 	return -errnum;
+}
+
+int ht_say(const struct ht_error *err, const struct ht_param_names *n,
+	   char *out, size_t len)
+{
+	char fix[512];
+
+	if (err->param == HT_PARAM_NONE || !n || !n->with_value || !n->alone)
+		return snprintf(out, len, "%s", err->msg);
+	ht_render_fix(err, n, fix, sizeof(fix));
+	return snprintf(out, len, "%.*s (%s)", (int)err->problem_len, err->msg,
+			fix);
 }

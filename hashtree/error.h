@@ -62,9 +62,13 @@ struct ht_param_names {
 	const char *alone;
 };
 
-/* err's fix rendered with names[param] into out. */
-void ht_render_fix(const struct ht_error *err,
-		   const struct ht_param_names names[HT_PARAM_COUNT], char *out,
-		   size_t len);
+/* err's fix rendered with n (the names of err->param) into out. */
+void ht_render_fix(const struct ht_error *err, const struct ht_param_names *n,
+		   char *out, size_t len);
+/* The whole message, its fix (when it has one) said with n, the names of
+ * err->param (NULL, or an entry with a NULL name: the library's words);
+ * returns what snprintf does. */
+int ht_say(const struct ht_error *err, const struct ht_param_names *n,
+	   char *out, size_t len);
 
 #endif

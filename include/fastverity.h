@@ -49,16 +49,50 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 5
+#define FASTVERITY_VERSION_MINOR 6
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.5.0"
+#define FASTVERITY_VERSION       "0.6.0"
 
-/* The version of the library loaded at run time ("0.5.0"), which may be
+/* The version of the library loaded at run time ("0.6.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
 /* This thread's message for its last failed call ("" before any). */
 const char *fv_last_error(void);
+
+/* Since 0.6 (FASTVERITY_1.4). Some messages end with a fix that sets one
+ * parameter: "... (give a data block count of 12)". A program with its
+ * own names for the parameters (a command line's options) says the fix
+ * in its words: fv_last_error_param() tells which parameter, and
+ * fv_last_error_say() writes the message with words[param] in place of
+ * the library's. */
+enum fv_param {
+	FV_PARAM_NONE = 0,     /* the message has no fix */
+	FV_PARAM_DATA_BLOCKS,  /* the data block count */
+	FV_PARAM_HASH_OFFSET,  /* the hash offset */
+	FV_PARAM_FEC_ROOTS,    /* the parity's roots */
+	FV_PARAM_FEC_OFFSET,   /* the parity's offset */
+	FV_PARAM_PASSPHRASE,   /* a key's passphrase or a token's PIN */
+	FV_PARAM_DRY_RUN,      /* a repair for real, not a dry run */
+	FV_PARAM_CONTAINER,    /* the container an image is read as */
+	FV_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
+	FV_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
+				* must have */
+};
+/* How a program names a parameter: set to a value (a printf format of
+ * one unsigned long long, "--data-blocks=%llu"), and alone
+ * ("--data-blocks"). */
+struct fv_param_words {
+	const char *with_value;
+	const char *alone;
+};
+enum fv_param fv_last_error_param(void);
+/* This thread's last message into out (len bytes, always terminated),
+ * its fix said with words[param] when param < n and both words are set
+ * (else the library's words, as fv_last_error has them). Returns the
+ * message's length, as snprintf does. */
+int fv_last_error_say(const struct fv_param_words *words, size_t n, char *out,
+		      size_t len);
 
 /* Frees what the library allocated for the caller (signatures, strings
  * it says to free). NULL is fine. */

@@ -97,18 +97,55 @@ API const char *fastverity_version(void)
 
 /* --- errors ---------------------------------------------------------- */
 
-static _Thread_local char last_error[HT_ERROR_MAX];
+_Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
+		       (int)FV_PARAM_HASH_OFFSET == (int)HT_PARAM_HASH_OFFSET &&
+		       (int)FV_PARAM_FEC_ROOTS == (int)HT_PARAM_FEC_ROOTS &&
+		       (int)FV_PARAM_FEC_OFFSET == (int)HT_PARAM_FEC_OFFSET &&
+		       (int)FV_PARAM_PASSPHRASE == (int)HT_PARAM_PASSPHRASE &&
+		       (int)FV_PARAM_DRY_RUN == (int)HT_PARAM_DRY_RUN &&
+		       (int)FV_PARAM_CONTAINER == (int)HT_PARAM_CONTAINER &&
+		       (int)FV_PARAM_TRUSTED_CERT ==
+			       (int)HT_PARAM_TRUSTED_CERT &&
+		       (int)FV_PARAM_TRUSTED_KEY == (int)HT_PARAM_TRUSTED_KEY &&
+		       (int)FV_PARAM_TRUSTED_KEY + 1 == (int)HT_PARAM_COUNT,
+	       "fv_param and ht_param differ");
+
+/* This thread's last error, its fix included. */
+static _Thread_local struct ht_error last;
+
+__attribute__((format(printf, 2, 3))) static int fail(int errnum,
+						      const char *fmt, ...);
 
 API const char *fv_last_error(void)
 {
-	return last_error;
+	return last.msg;
+}
+
+API enum fv_param fv_last_error_param(void)
+{
+	return last.param < HT_PARAM_COUNT ? (enum fv_param)last.param
+					   : FV_PARAM_NONE;
+}
+
+API int fv_last_error_say(const struct fv_param_words *words, size_t n,
+			  char *out, size_t len)
+{
+	struct ht_param_names names = {NULL, NULL};
+
+	if (!out || !len)
+		return fail(EINVAL, "fv_last_error_say: out is NULL or empty");
+	if (words && (size_t)last.param < n && last.param < HT_PARAM_COUNT) {
+		names.with_value = words[last.param].with_value;
+		names.alone = words[last.param].alone;
+	}
+	return ht_say(&last, &names, out, len);
 }
 
 /* Keeps err's message as this thread's last error; returns r. */
 static int keep(int r, const struct ht_error *err)
 {
 	if (r)
-		snprintf(last_error, sizeof(last_error), "%s", err->msg);
+		last = *err;
 	return r;
 }
 
@@ -118,8 +155,10 @@ __attribute__((format(printf, 2, 3))) static int fail(int errnum,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(last.msg, sizeof(last.msg), fmt, ap);
 	va_end(ap);
+	last.problem_len = strlen(last.msg);
+	last.param = HT_PARAM_NONE;
 	return -errnum;
 }
 

@@ -763,6 +763,44 @@ START_TEST(repair_checks_signature)
 END_TEST
 
 /* Each errno the header documents, from the case it names. */
+/* A message with a fix, said in the library's words and in a caller's
+ * (fv_last_error_say), and one without. */
+START_TEST(messages_with_a_fix)
+{
+	static const struct fv_param_words words[] = {
+		[FV_PARAM_TRUSTED_CERT] = {"--trusted-cert=%llu",
+					   "--trusted-cert"},
+	};
+	const size_t n = sizeof(words) / sizeof(words[0]);
+	enum fv_trust v;
+	char said[512];
+
+	ck_assert_int_eq(fv_trust_decide("sidecar", FV_SIGNATURE_GIVEN,
+					 FV_ANCHOR_NONE, 0, "img", &v),
+			 -EINVAL);
+	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "(give the signer's certificate)"));
+	ck_assert_int_eq(fv_last_error_say(words, n, said, sizeof(said)),
+			 (int)strlen(said));
+	ck_assert_ptr_nonnull(strstr(said, "(give --trusted-cert)"));
+	ck_assert_int_eq(strncmp(said, fv_last_error(), strcspn(said, "(")), 0);
+	/* words that do not reach the parameter: the library's */
+	fv_last_error_say(words, 1, said, sizeof(said));
+	ck_assert_str_eq(said, fv_last_error());
+	fv_last_error_say(NULL, 0, said, sizeof(said));
+	ck_assert_str_eq(said, fv_last_error());
+	/* cut to the buffer, terminated, the whole length returned */
+	ck_assert_int_gt(fv_last_error_say(words, n, said, 8), 8);
+	ck_assert_uint_eq(strlen(said), 7);
+	ck_assert_int_eq(fv_last_error_say(words, n, NULL, 0), -EINVAL);
+	/* a message without a fix */
+	ck_assert_int_eq(fv_params_set_hash(NULL, "sha256"), -EINVAL);
+	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_NONE);
+	fv_last_error_say(words, n, said, sizeof(said));
+	ck_assert_str_eq(said, fv_last_error());
+}
+END_TEST
+
 START_TEST(errno_values)
 {
 	fv_params *p = fv_params_new();
@@ -835,6 +873,7 @@ int main(void)
 				   android_images, format_verify_and_failures,
 				   repair_from_parity, sign_and_check,
 				   sidecar_images,
-				   repair_checks_signature, errno_values,
+				   repair_checks_signature, messages_with_a_fix,
+				   errno_values,
 				   device_mapper_errors));
 }
