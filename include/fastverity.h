@@ -473,6 +473,161 @@ int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
 		    unsigned how, fv_failure_fn fn, void *ctx,
 		    fv_result **res);
 
+/* --- pairs -------------------------------------------------------------
+ * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
+ * act on: a data device, a hash device, the parity's device (optional),
+ * the tree's parameters, the root hash and its signature. A program makes
+ * one from its parts or takes an image's (fv_image_pair); one options
+ * handle says how an action runs (threads, the failures' callback, the
+ * trust anchor), one result handle says what it found. */
+typedef struct fv_pair fv_pair;
+
+/* data and hash: paths (copied). The parameters are fv_params_new()'s
+ * until fv_pair_set_params or fv_pair_read_superblock. Errors: EINVAL
+ * (a NULL path), ENOMEM. */
+int fv_pair_new(const char *data, const char *hash, fv_pair **out);
+void fv_pair_free(fv_pair *pair);
+/* The parameters, copied; fv_pair_params points into the pair (valid
+ * until it changes or is freed). */
+int fv_pair_set_params(fv_pair *pair, const fv_params *p);
+const fv_params *fv_pair_params(const fv_pair *pair);
+/* The parameters from the superblock at hash_offset of the hash device
+ * (validated; "unfinished" when a format was interrupted). Errors:
+ * EINVAL (no valid superblock there), ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_pair_read_superblock(fv_pair *pair, uint64_t hash_offset);
+/* The root hash to check against, as bytes (len: the hash's digest size
+ * when verified) or lowercase or uppercase hex. Errors: EINVAL. */
+int fv_pair_set_root(fv_pair *pair, const uint8_t *root, size_t len);
+int fv_pair_set_root_hex(fv_pair *pair, const char *hex);
+/* "" before a root is set. */
+const char *fv_pair_root_hex(const fv_pair *pair);
+/* The parity (docs/format.md, "FEC"), as fv_options_set_fec takes it;
+ * path NULL: none. Errors: EINVAL, ENOMEM. */
+int fv_pair_set_fec(fv_pair *pair, const char *path, uint64_t offset,
+		    unsigned roots);
+/* A PKCS#7 signature of the root hash the caller gives to be checked
+ * (copied; der NULL: none), and the name messages give it (its file;
+ * may be NULL). Errors: EINVAL, ENOMEM. */
+int fv_pair_set_signature(fv_pair *pair, const uint8_t *der, size_t len,
+			  const char *name);
+/* The paths as set (the parity's NULL without parity). */
+const char *fv_pair_data_path(const fv_pair *pair);
+const char *fv_pair_hash_path(const fv_pair *pair);
+const char *fv_pair_fec_path(const fv_pair *pair);
+/* A copy of an opened image's pair i, with what its container says
+ * (where its signature came from, how its signer was judged when the
+ * image was opened): acting on it is acting on the image's pair
+ * (fv_image_verify is fv_pair_verify of it). *out: fv_pair_free.
+ * Errors: EINVAL (i out of range), ENOMEM. */
+int fv_image_pair(const fv_image *img, size_t i, fv_pair **out);
+
+/* Each failure as verify (or repair's first pass) finds it. */
+void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx);
+/* With parity: each bad block as the repair (or verify: what a repair
+ * would do) leaves it: repaired 1 when rebuilt and proven, 0 when it
+ * stays bad. */
+typedef void (*fv_block_fn)(void *ctx, int repaired,
+			    enum fv_failure_kind kind, uint64_t block,
+			    uint64_t offset, unsigned level);
+void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx);
+/* The SHA-256 kernel of the fast path, for measuring and testing (the
+ * results are the same with each): FV_SHA256_FASTEST, the default, is
+ * the fastest this CPU has. */
+enum fv_sha256_kernel {
+	FV_SHA256_FASTEST = 0,
+	FV_SHA256_PORTABLE = 1,  /* C, one block at a time */
+	FV_SHA256_TWO_WAY = 2,   /* the CPU's SHA instructions, two blocks */
+	FV_SHA256_THREE_WAY = 3, /* three blocks */
+};
+int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k);
+/* repair's flags (enum fv_repair_flags) for fv_pair_repair. */
+int fv_options_set_repair(fv_options *o, unsigned how);
+
+/* Builds the pair's tree (and, with parity, the parity) as fv_format
+ * does; the data blocks, when 0, are filled in the pair's parameters,
+ * and *res (may be NULL) has the root hash and the layout. Errors:
+ * fv_format's. */
+int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
+/* verify and repair as fv_verify and fv_repair do, with the trust
+ * policy (docs/trust.md) asked first for the options' anchor: a
+ * signature given with fv_pair_set_signature needs trusted
+ * certificates; one the container carries is checked when they are
+ * given, and otherwise the result says it was not (fv_result_trust).
+ * Errors: fv_verify's and fv_repair's, and the policy's (EINVAL, EPERM:
+ * fv_trust_decide). */
+int fv_pair_verify(const fv_pair *pair, const fv_options *o, fv_result **res);
+int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);
+/* Where everything of the pair sits, as dump shows it, without reading
+ * a block: the layout (fv_result_layout), the parity's roots told from
+ * its size when not set. Errors: EINVAL (parameters, devices too
+ * small), EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
+/* fv_open of the pair: the read-only /dev/mapper/<name>, the options'
+ * flags. Errors: fv_open's. */
+int fv_pair_activate(const char *name, const fv_pair *pair,
+		     const fv_options *o);
+
+/* Where the roots of parity came from. */
+enum fv_roots_from {
+	FV_ROOTS_GIVEN = 0,     /* the caller's value */
+	FV_ROOTS_INFERRED = 1,  /* the one value the device's size fits */
+	FV_ROOTS_DEFAULT = 2,   /* the default: the size does not tell */
+	FV_ROOTS_DESCRIBED = 3, /* the container's metadata */
+};
+/* Where everything sits (docs/format.md). A versioned structure: the
+ * program sets size to sizeof(struct fv_layout) as it knows it, and the
+ * library fills that much; members are only ever added at the end. */
+struct fv_layout {
+	size_t size;
+	uint64_t data_blocks;
+	uint64_t data_bytes;
+	uint64_t hash_area_start; /* the first byte format writes */
+	uint64_t tree_offset;     /* the tree's first byte */
+	uint64_t tree_blocks;     /* hash blocks of the tree */
+	uint64_t hash_end;        /* the byte just after the tree */
+	unsigned levels;
+	unsigned digest_size;
+	/* the parity (fec_roots 0: none) */
+	unsigned fec_roots;
+	enum fv_roots_from fec_roots_from;
+	unsigned fec_rsn;          /* message bytes of a codeword */
+	int fec_on_hash_device;    /* the parity follows the tree */
+	uint64_t fec_offset;       /* its first byte on its device */
+	uint64_t fec_blocks;       /* blocks it covers */
+	uint64_t fec_rounds;       /* its interleaving rounds */
+	uint64_t fec_parity_bytes; /* its size */
+};
+/* The layout of the pair acted on (format, verify, repair, dump).
+ * Errors: EINVAL (a NULL handle, or a size smaller than the first
+ * member's end). */
+int fv_result_layout(const fv_result *r, struct fv_layout *l);
+/* What parity did (versioned, as fv_layout). */
+struct fv_fec_report {
+	size_t size;
+	uint64_t bad_blocks;       /* data and hash blocks proven bad */
+	uint64_t repaired;         /* rebuilt and proven by the tree */
+	uint64_t passes;           /* verify passes run */
+	uint64_t stale_codewords;  /* parity disagreeing with good data */
+	uint64_t stale_rounds;
+	uint64_t unchecked_rounds; /* rounds with blocks still bad */
+	uint64_t parity_rewritten; /* rounds of parity written again */
+	uint64_t rewrite_limit;    /* the most stale codewords rewritten */
+};
+/* 0 and *f when the action ran with parity; -ENODATA without. */
+int fv_result_fec(const fv_result *r, struct fv_fec_report *f);
+/* The hashing path (fv_result_hashing_path), why it was taken, the
+ * SHA-256 kernel of the fast path ("" on the generic one) and the
+ * OpenSSL provider: static or result-owned strings. */
+const char *fv_result_hashing_reason(const fv_result *r);
+const char *fv_result_hashing_kernel(const fv_result *r);
+const char *fv_result_hashing_provider(const fv_result *r);
+/* The trust policy's verdict on the pair's signature, and, when it was
+ * checked (FV_TRUST_CHECK), its signer's subject and any leniency the
+ * check needed ("" none). */
+enum fv_trust fv_result_trust(const fv_result *r);
+const char *fv_result_signer(const fv_result *r);
+const char *fv_result_signature_warning(const fv_result *r);
+
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop
  * devices. */

@@ -71,6 +71,12 @@ struct fv_options {
 	char **trusted; /* certificate files for verify and repair */
 	size_t ntrusted;
 	char *key; /* an Android vbmeta's signer's public key (PEM) */
+	fv_failure_fn failure_fn; /* fv_pair_verify, fv_pair_repair */
+	void *failure_ctx;
+	fv_block_fn block_fn;
+	void *block_ctx;
+	enum fv_sha256_kernel sha256;
+	unsigned repair; /* enum fv_repair_flags, fv_pair_repair */
 };
 
 struct fv_result {
@@ -82,6 +88,12 @@ struct fv_result {
 	int checked;   /* verify or repair ran */
 	int has_fec;   /* fec holds a repair's figures */
 	char path[16]; /* "fast" or "generic" */
+	/* since 0.6 */
+	struct verity_layout layout;
+	int has_layout;
+	struct verity_info info;
+	enum verity_trust trust;
+	struct verity_sig_check sig; /* trust CHECK: who signed */
 };
 
 struct fv_status {
@@ -109,6 +121,17 @@ _Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
 		       (int)FV_PARAM_TRUSTED_KEY == (int)HT_PARAM_TRUSTED_KEY &&
 		       (int)FV_PARAM_TRUSTED_KEY + 1 == (int)HT_PARAM_COUNT,
 	       "fv_param and ht_param differ");
+
+_Static_assert((int)FV_SHA256_FASTEST == (int)SHA256_CHOOSE_FASTEST &&
+		       (int)FV_SHA256_PORTABLE == (int)SHA256_CHOOSE_PORTABLE &&
+		       (int)FV_SHA256_TWO_WAY == (int)SHA256_CHOOSE_TWO_WAY &&
+		       (int)FV_SHA256_THREE_WAY == (int)SHA256_CHOOSE_THREE_WAY,
+	       "fv_sha256_kernel and sha256_choice differ");
+_Static_assert((int)FV_ROOTS_GIVEN == (int)VERITY_ROOTS_GIVEN &&
+		       (int)FV_ROOTS_INFERRED == (int)VERITY_ROOTS_INFERRED &&
+		       (int)FV_ROOTS_DEFAULT == (int)VERITY_ROOTS_DEFAULT &&
+		       (int)FV_ROOTS_DESCRIBED == (int)VERITY_ROOTS_DESCRIBED,
+	       "fv_roots_from and verity_roots_source differ");
 
 /* This thread's last error, its fix included. */
 static _Thread_local struct ht_error last;
@@ -588,6 +611,7 @@ static void run_of(const fv_options *o, struct verity_run *run)
 	run->trusted = (const char *const *)o->trusted;
 	run->ntrusted = o->ntrusted;
 	run->activation = o->flags;
+	run->sha256 = (enum sha256_choice)o->sha256;
 }
 
 /* The pair of the arguments: whole files, the options' parity and
@@ -656,6 +680,18 @@ static void result_info(fv_result *r, const struct verity_info *info)
 {
 	snprintf(r->path, sizeof(r->path), "%s",
 		 info->hash_path ? info->hash_path : "");
+	r->info = *info;
+}
+
+/* What every action's result holds of its outcome. */
+static void result_outcome(fv_result *r, const struct verity_outcome *out)
+{
+	result_info(r, &out->info);
+	r->layout = out->layout;
+	r->has_layout = 1;
+	r->trust = out->trust;
+	if (out->signature_checked)
+		r->sig = out->sig;
 }
 
 API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
@@ -685,7 +721,7 @@ API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 		if (!made)
 			return -ENOMEM;
 		result_root(made, out.root, out.layout.geo.digest_size);
-		result_info(made, &out.info);
+		result_outcome(made, &out);
 		*res = made;
 	}
 	return 0;
@@ -733,26 +769,14 @@ static int check_pair(fv_params *p, const char *data_path,
 	return root_decode(p, root_hex, pair->root, &pair->root_size);
 }
 
-/* verify and repair (with how, enum fv_repair_flags): one call of the
- * shared operations. */
 /* What check does with a pair. */
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
-static int check_signed(struct verity_pair *pair, const fv_options *o,
-			enum check_op op, unsigned how, struct bridge *b,
-			fv_result **res, struct verity_sig_check *sig);
-
+/* verify and repair (with how, enum fv_repair_flags) of the older entry
+ * points: one call of the shared operations. */
 static int check(struct verity_pair *pair, const fv_options *o,
 		 enum check_op op, unsigned how, struct bridge *b,
 		 fv_result **res)
-{
-	return check_signed(pair, o, op, how, b, res, NULL);
-}
-
-/* check, and who signed (sig may be NULL). */
-static int check_signed(struct verity_pair *pair, const fv_options *o,
-			enum check_op op, unsigned how, struct bridge *b,
-			fv_result **res, struct verity_sig_check *sig)
 {
 	int repair = op == CHECK_REPAIR;
 	struct verity_run run;
@@ -776,15 +800,13 @@ static int check_signed(struct verity_pair *pair, const fv_options *o,
 		   : verity_op_verify(pair, &run, &out, &err);
 	if (r)
 		return keep(r, &err);
-	if (sig)
-		*sig = out.sig;
 	made = result_new();
 	if (!made)
 		return -ENOMEM;
 	made->res = out.res;
 	made->fec = out.fec;
 	made->has_fec = out.has_fec;
-	result_info(made, &out.info);
+	result_outcome(made, &out);
 	result_root(made, pair->root, pair->root_size);
 	made->checked = 1;
 	*res = made;
@@ -1558,56 +1580,37 @@ API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
 				 : FV_TRUST_UNSIGNED;
 }
 
-/* verify (repair 0) or repair pair i: the trust policy asked again for
- * the action, then the operation; a disk image's signer must be the
- * one its certificateFingerprint names. */
+static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
+		      unsigned how, fv_result **res);
+
+/* verify or repair of pair i: fv_pair_verify or fv_pair_repair of it, with
+ * the callback given and the options' parity for images whose container
+ * carries none. */
 static int image_check(const fv_image *img, size_t i, const fv_options *o,
 		       enum check_op op, unsigned how, fv_failure_fn fn, void *ctx,
 		       fv_result **res)
 {
-	struct bridge b = {fn, ctx};
-	const struct image_pair *ip;
-	struct verity_sig_check sig;
-	struct verity_pair pair;
-	struct verity_trust_ask ask;
-	enum verity_trust t;
-	struct ht_error err;
+	fv_options with = {0};
+	fv_pair *pr;
 	int r;
 
 	NEED(img);
 	NEED(res);
 	*res = NULL;
-	if (i >= img->n)
-		return fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
-			    img->n);
-	ip = &img->pairs[i];
-	ask = (struct verity_trust_ask){img->kind, img->path, ip->from,
-					anchor_of(o),
-					op == CHECK_REPAIR &&
-						!(how & FV_REPAIR_DRY_RUN)};
-	if (img->kind == VERITY_CONTAINER_AVB && ip->trust == VERITY_TRUST_CHECK)
-		ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
-	if ((r = verity_trust_decide(&ask, &t, &err)))
-		return keep(r, &err);
-	pair = ip->pair;
-	if (img->kind != VERITY_CONTAINER_AVB && o && o->fec_path) {
-		pair.fec.region = (struct verity_region){o->fec_path, 0, 0};
-		pair.fec.offset = o->fec_offset;
-		pair.fec.roots = o->fec_roots;
-	}
-	memset(&sig, 0, sizeof(sig));
-	if ((r = check_signed(&pair, o, op, how, &b, res, &sig)))
+	if ((r = fv_image_pair(img, i, &pr)))
 		return r;
-	if (ip->ddi && t == VERITY_TRUST_CHECK && ip->ddi->fingerprint[0] &&
-	    strcmp(ip->ddi->fingerprint, sig.fingerprint)) {
-		fv_result_free(*res);
-		*res = NULL;
-		return fail(EINVAL,
-			    "%s: certificateFingerprint %s is not the signer's "
-			    "(%s)",
-			    img->path, ip->ddi->fingerprint, sig.fingerprint);
-	}
-	return 0;
+	if (o)
+		with = *o; /* borrowed: not freed */
+	with.failure_fn = fn;
+	with.failure_ctx = ctx;
+	with.block_fn = NULL;
+	if (img->kind != VERITY_CONTAINER_AVB && o && o->fec_path)
+		r = fv_pair_set_fec(pr, o->fec_path, o->fec_offset,
+				    o->fec_roots);
+	if (!r)
+		r = pair_check(pr, &with, op, how, res);
+	fv_pair_free(pr);
+	return r;
 }
 
 API int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
@@ -1623,4 +1626,558 @@ API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		return fail(EINVAL, "fv_image_repair: unknown flags %#x", how);
 	return image_check(img, i, o, CHECK_REPAIR, how, fn, ctx, res);
+}
+
+/* --- pairs ------------------------------------------------------------- */
+
+struct fv_pair {
+	struct verity_pair pair; /* its paths and signature point below */
+	fv_params params;        /* pair.params, as fv_pair_params shows */
+	char *data, *hash, *fec, *signature_name;
+	uint8_t *signature;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	/* an image's pair (fv_image_pair): the policy asked again for each
+	 * action with the anchor the image was opened with */
+	int of_image;
+	char *image;
+	enum verity_trust opened; /* the verdict when the image was opened */
+	char fingerprint[65];     /* a disk image's certificateFingerprint */
+};
+
+/* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
+static int set_string(char **dst, const char *s)
+{
+	char *c = NULL;
+
+	if (s && !(c = strdup(s)))
+		return fail(ENOMEM, "out of memory");
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
+{
+	fv_pair *pr;
+	fv_params *p;
+
+	NEED(out);
+	*out = NULL;
+	NEED(data);
+	NEED(hash);
+	if (!(p = fv_params_new()))
+		return -ENOMEM;
+	if (!(pr = calloc(1, sizeof(*pr)))) {
+		free(p);
+		return fail(ENOMEM, "out of memory");
+	}
+	pr->params = *p;
+	free(p);
+	if (set_string(&pr->data, data) || set_string(&pr->hash, hash)) {
+		fv_pair_free(pr);
+		return -ENOMEM;
+	}
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	*out = pr;
+	return 0;
+}
+
+API void fv_pair_free(fv_pair *pr)
+{
+	if (!pr)
+		return;
+	free(pr->data);
+	free(pr->hash);
+	free(pr->fec);
+	free(pr->signature_name);
+	free(pr->signature);
+	free(pr->image);
+	free(pr);
+}
+
+API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
+{
+	NEED(pr);
+	NEED(p);
+	pr->params = *p;
+	return 0;
+}
+
+API const fv_params *fv_pair_params(const fv_pair *pr)
+{
+	return pr ? &pr->params : NULL;
+}
+
+API int fv_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
+{
+	struct verity_params p;
+	struct ht_error err;
+	int r;
+
+	NEED(pr);
+	verity_params_default(&p);
+	p.hash_offset = hash_offset;
+	if ((r = verity_read_superblock(&pr->pair.hash, &p, &err)))
+		return keep(r, &err);
+	pr->params.p = p;
+	return 0;
+}
+
+API int fv_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
+{
+	NEED(pr);
+	NEED(root);
+	if (!len || len > HT_MAX_DIGEST_SIZE)
+		return fail(EINVAL, "a root hash of %zu bytes (1 to %d)", len,
+			    HT_MAX_DIGEST_SIZE);
+	memcpy(pr->pair.root, root, len);
+	pr->pair.root_size = len;
+	verity_hex_encode(root, len, pr->root_hex);
+	return 0;
+}
+
+API int fv_pair_set_root_hex(fv_pair *pr, const char *hex)
+{
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t len;
+
+	NEED(pr);
+	NEED(hex);
+	if (verity_hex_decode(hex, root, sizeof(root), &len) || !len)
+		return fail(EINVAL, "invalid root hash %s (hex digits, at most "
+				    "%d)",
+			    hex, 2 * HT_MAX_DIGEST_SIZE);
+	return fv_pair_set_root(pr, root, len);
+}
+
+API const char *fv_pair_root_hex(const fv_pair *pr)
+{
+	return pr ? pr->root_hex : NULL;
+}
+
+API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
+			unsigned roots)
+{
+	NEED(pr);
+	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
+		return fail(EINVAL, "%u FEC roots (%d to %d)", roots,
+			    FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if (set_string(&pr->fec, path))
+		return -ENOMEM;
+	pr->pair.fec = (struct verity_fec_params){{pr->fec, 0, 0}, 0, 0, 0};
+	if (path) {
+		pr->pair.fec.offset = offset;
+		pr->pair.fec.roots = roots;
+	}
+	return 0;
+}
+
+API int fv_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
+			      const char *name)
+{
+	uint8_t *copy = NULL;
+
+	NEED(pr);
+	if (der && !len)
+		return fail(EINVAL, "a signature of 0 bytes");
+	if (der && !(copy = malloc(len)))
+		return fail(ENOMEM, "out of memory");
+	if (der)
+		memcpy(copy, der, len);
+	if (set_string(&pr->signature_name, der ? name : NULL)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(pr->signature);
+	pr->signature = copy;
+	pr->pair.signature = copy;
+	pr->pair.signature_size = der ? len : 0;
+	pr->pair.signature_name = pr->signature_name;
+	pr->pair.signature_found = 0; /* given to be checked */
+	return 0;
+}
+
+API const char *fv_pair_data_path(const fv_pair *pr)
+{
+	return pr ? pr->data : NULL;
+}
+
+API const char *fv_pair_hash_path(const fv_pair *pr)
+{
+	return pr ? pr->hash : NULL;
+}
+
+API const char *fv_pair_fec_path(const fv_pair *pr)
+{
+	return pr ? pr->fec : NULL;
+}
+
+API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
+{
+	const struct image_pair *ip;
+	const struct verity_pair *src;
+	fv_pair *pr;
+	int r;
+
+	NEED(img);
+	NEED(out);
+	*out = NULL;
+	if (i >= img->n)
+		return fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
+			    img->n);
+	ip = &img->pairs[i];
+	src = &ip->pair;
+	if ((r = fv_pair_new(src->data.path, src->hash.path, &pr)))
+		return r;
+	/* the regions as the container placed them, with the paths kept */
+	pr->pair = *src;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = src->params;
+	r = set_string(&pr->fec, src->fec.region.path);
+	pr->pair.fec.region.path = pr->fec;
+	if (!r && src->signature) {
+		r = fv_pair_set_signature(pr, src->signature,
+					  src->signature_size,
+					  src->signature_name);
+		pr->pair.signature_found = src->signature_found;
+	}
+	if (!r)
+		r = set_string(&pr->image, img->path);
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	if (src->root_size)
+		verity_hex_encode(src->root, src->root_size, pr->root_hex);
+	pr->of_image = 1;
+	pr->pair.container = img->kind;
+	pr->opened = ip->trust;
+	if (ip->ddi)
+		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
+			 ip->ddi->fingerprint);
+	/* the image's own verdict, for fv_pair_verify's policy */
+	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
+	*out = pr;
+	return 0;
+}
+
+API void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx)
+{
+	if (!o)
+		return;
+	o->failure_fn = fn;
+	o->failure_ctx = ctx;
+}
+
+API void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx)
+{
+	if (!o)
+		return;
+	o->block_fn = fn;
+	o->block_ctx = ctx;
+}
+
+API int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k)
+{
+	NEED(o);
+	if ((unsigned)k > FV_SHA256_THREE_WAY)
+		return fail(EINVAL, "no SHA-256 kernel %d", (int)k);
+	o->sha256 = k;
+	return 0;
+}
+
+API int fv_options_set_repair(fv_options *o, unsigned how)
+{
+	NEED(o);
+	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		return fail(EINVAL, "unknown repair flags %#x", how);
+	o->repair = how;
+	return 0;
+}
+
+/* The callbacks of a pair action, passed on. */
+static void pair_failure(void *c, const struct verity_failure *f)
+{
+	const fv_options *o = c;
+
+	if (o->failure_fn)
+		o->failure_fn(o->failure_ctx, (enum fv_failure_kind)f->kind,
+			      f->block, f->position, f->level);
+}
+
+static void pair_block(void *c, enum verity_repair_event ev,
+		       const struct verity_failure *f)
+{
+	const fv_options *o = c;
+
+	if (o->block_fn)
+		o->block_fn(o->block_ctx, ev == VERITY_REPAIRED,
+			    (enum fv_failure_kind)f->kind, f->block,
+			    f->position, f->level);
+}
+
+/* The pair as an action takes it: the parameters as set. */
+static void pair_take(const fv_pair *pr, struct verity_pair *pair)
+{
+	*pair = pr->pair;
+	pair->params = pr->params.p;
+}
+
+/* An action's run: the options', with the pair callbacks. */
+static void pair_run(const fv_options *o, struct verity_run *run)
+{
+	static const fv_options none;
+
+	run_of(o, run);
+	run->report = pair_failure;
+	run->event = pair_block;
+	run->ctx = (void *)(o ? o : &none);
+}
+
+API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	if (res)
+		*res = NULL;
+	pair_take(pr, &pair);
+	pair.signature = NULL;
+	pair_run(o, &run);
+	if ((r = verity_op_format(&pair, &run, &out, &err)))
+		return keep(r, &err);
+	pr->params.p.data_blocks = pair.params.data_blocks;
+	fv_pair_set_root(pr, out.root, out.layout.geo.digest_size);
+	if (res) {
+		if (!(made = result_new()))
+			return -ENOMEM;
+		result_root(made, out.root, out.layout.geo.digest_size);
+		result_outcome(made, &out);
+		*res = made;
+	}
+	return 0;
+}
+
+/* verify or repair of a pair: an image's asks the policy again for the
+ * options' anchor (an Android vbmeta's key judged when it was opened),
+ * and a disk image's signer must be the one its certificateFingerprint
+ * names. */
+static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
+		      unsigned how, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	if (!pr->pair.root_size)
+		return fail(EINVAL, "%s: no root hash to check against "
+				    "(fv_pair_set_root)",
+			    pr->data);
+	if (pr->of_image) {
+		struct verity_trust_ask ask = {
+			pr->pair.container, pr->image,
+			pr->pair.container == VERITY_CONTAINER_AVB
+				? (pr->opened == VERITY_TRUST_UNSIGNED
+					   ? VERITY_SIGNATURE_NONE
+					   : VERITY_SIGNATURE_FOUND)
+			: pr->pair.signature ? VERITY_SIGNATURE_FOUND
+					     : VERITY_SIGNATURE_NONE,
+			anchor_of(o),
+			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN)};
+		enum verity_trust t;
+
+		if (pr->pair.container == VERITY_CONTAINER_AVB &&
+		    pr->opened == VERITY_TRUST_CHECK)
+			ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
+		if ((r = verity_trust_decide(&ask, &t, &err)))
+			return keep(r, &err);
+	}
+	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
+		return fail(EINVAL, "%s: repair needs FEC parity "
+				    "(fv_pair_set_fec, fv_options_set_fec)",
+			    pr->data);
+	pair_take(pr, &pair);
+	pair_run(o, &run);
+	run.flags = how;
+	r = op == CHECK_REPAIR ? verity_op_repair(&pair, &run, &out, &err)
+			       : verity_op_verify(&pair, &run, &out, &err);
+	if (r)
+		return keep(r, &err);
+	if (pr->fingerprint[0] && out.signature_checked &&
+	    strcmp(pr->fingerprint, out.sig.fingerprint))
+		return fail(EINVAL,
+			    "%s: certificateFingerprint %s is not the signer's "
+			    "(%s)",
+			    pr->image, pr->fingerprint, out.sig.fingerprint);
+	if (!(made = result_new()))
+		return -ENOMEM;
+	made->res = out.res;
+	made->fec = out.fec;
+	made->has_fec = out.has_fec;
+	result_outcome(made, &out);
+	if (pr->pair.container == VERITY_CONTAINER_AVB)
+		made->trust = pr->opened; /* the vbmeta's, judged when opened */
+	result_root(made, pair.root, pair.root_size);
+	made->checked = 1;
+	*res = made;
+	return 0;
+}
+
+API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	return pair_check(pr, o, CHECK_VERIFY, 0, res);
+}
+
+API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	return pair_check(pr, o, CHECK_REPAIR, o ? o->repair : 0, res);
+}
+
+API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	(void)o;
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	pair_take(pr, &pair);
+	if ((r = verity_op_dump(&pair, 0, &out, &err)))
+		return keep(r, &err);
+	if (!(made = result_new()))
+		return -ENOMEM;
+	result_outcome(made, &out);
+	if (pair.root_size)
+		result_root(made, pair.root, pair.root_size);
+	*res = made;
+	return 0;
+}
+
+API int fv_pair_activate(const char *name, const fv_pair *pr,
+			 const fv_options *o)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct ht_error err;
+
+	NEED(name);
+	NEED(pr);
+	pair_take(pr, &pair);
+	run_of(o, &run);
+	return keep(verity_op_open(name, &pair, &run, &err), &err);
+}
+
+API int fv_result_layout(const fv_result *r, struct fv_layout *l)
+{
+	struct fv_layout full;
+	const struct verity_layout *in;
+
+	NEED(r);
+	NEED(l);
+	if (l->size < offsetof(struct fv_layout, data_blocks) +
+			      sizeof(l->data_blocks))
+		return fail(EINVAL, "fv_result_layout: size %zu is too small",
+			    l->size);
+	if (!r->has_layout)
+		return fail(EINVAL, "fv_result_layout: the result has no "
+				    "layout");
+	in = &r->layout;
+	memset(&full, 0, sizeof(full));
+	full.data_blocks = in->geo.data_blocks;
+	full.data_bytes = in->data_bytes;
+	full.hash_area_start = in->hash_area_start;
+	full.tree_offset = in->tree_offset;
+	full.tree_blocks = in->geo.tree_blocks;
+	full.hash_end = in->hash_end;
+	full.levels = in->geo.levels;
+	full.digest_size = (unsigned)in->geo.digest_size;
+	full.fec_roots = in->fec.roots;
+	full.fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
+	full.fec_rsn = in->fec.rsn;
+	full.fec_on_hash_device = in->fec.on_hash_device;
+	full.fec_offset = in->fec.offset;
+	full.fec_blocks = in->fec.blocks;
+	full.fec_rounds = in->fec.rounds;
+	full.fec_parity_bytes = in->fec.parity_bytes;
+	full.size = l->size < sizeof(full) ? l->size : sizeof(full);
+	memcpy(l, &full, full.size);
+	return 0;
+}
+
+API int fv_result_fec(const fv_result *r, struct fv_fec_report *f)
+{
+	struct fv_fec_report full;
+
+	NEED(r);
+	NEED(f);
+	if (f->size < offsetof(struct fv_fec_report, bad_blocks) +
+			      sizeof(f->bad_blocks))
+		return fail(EINVAL, "fv_result_fec: size %zu is too small",
+			    f->size);
+	if (!r->has_fec)
+		return fail(ENODATA, "the action ran without parity");
+	memset(&full, 0, sizeof(full));
+	full.bad_blocks = r->fec.bad_blocks;
+	full.repaired = r->fec.repaired;
+	full.passes = r->fec.passes;
+	full.stale_codewords = r->fec.stale_codewords;
+	full.stale_rounds = r->fec.stale_rounds;
+	full.unchecked_rounds = r->fec.unchecked_rounds;
+	full.parity_rewritten = r->fec.parity_rewritten;
+	full.rewrite_limit = r->fec.rewrite_limit;
+	full.size = f->size < sizeof(full) ? f->size : sizeof(full);
+	memcpy(f, &full, full.size);
+	return 0;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+API const char *fv_result_hashing_reason(const fv_result *r)
+{
+	return r ? or_empty(r->info.path_reason) : NULL;
+}
+
+API const char *fv_result_hashing_kernel(const fv_result *r)
+{
+	return r ? or_empty(r->info.kernel) : NULL;
+}
+
+API const char *fv_result_hashing_provider(const fv_result *r)
+{
+	return r ? r->info.provider : NULL;
+}
+
+API enum fv_trust fv_result_trust(const fv_result *r)
+{
+	return r ? (enum fv_trust)r->trust : FV_TRUST_UNSIGNED;
+}
+
+API const char *fv_result_signer(const fv_result *r)
+{
+	return r ? r->sig.signer : NULL;
+}
+
+API const char *fv_result_signature_warning(const fv_result *r)
+{
+	return r ? r->sig.warning : NULL;
 }

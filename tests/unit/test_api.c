@@ -692,6 +692,25 @@ START_TEST(sidecar_images)
 	fv_free(der);
 	image_intact(os, NULL, FV_TRUST_UNCHECKED);
 	image_intact(os, o, FV_TRUST_CHECK);
+	{
+		fv_result *res;
+		fv_pair *pr;
+
+		ck_assert_int_eq(fv_image_open(os, NULL, o, &im), 0);
+		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+		ck_assert_int_eq(fv_pair_verify(pr, o, &res), 0);
+		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
+		ck_assert_str_eq(fv_result_signature_warning(res), "");
+		fv_result_free(res);
+		/* without the certificate: checked blocks, unchecked signer */
+		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_UNCHECKED);
+		ck_assert_str_eq(fv_result_signer(res), "");
+		fv_result_free(res);
+		fv_pair_free(pr);
+		fv_image_free(im);
+	}
 	fv_result_free(made);
 	fv_options_free(o);
 	fv_params_free(p);
@@ -763,6 +782,215 @@ START_TEST(repair_checks_signature)
 END_TEST
 
 /* Each errno the header documents, from the case it names. */
+/* Failures and blocks as the pair actions' callbacks see them. */
+struct seen_pair {
+	unsigned failures, repaired, left;
+	uint64_t first_block;
+};
+
+static void seen_failure(void *c, enum fv_failure_kind kind, uint64_t block,
+			 uint64_t offset, unsigned level)
+{
+	struct seen_pair *s = c;
+
+	(void)kind;
+	(void)offset;
+	(void)level;
+	if (!s->failures++)
+		s->first_block = block;
+}
+
+static void seen_block(void *c, int repaired, enum fv_failure_kind kind,
+		       uint64_t block, uint64_t offset, unsigned level)
+{
+	struct seen_pair *s = c;
+
+	(void)kind;
+	(void)block;
+	(void)offset;
+	(void)level;
+	if (repaired)
+		s->repaired++;
+	else
+		s->left++;
+}
+
+/* A pair made of its parts: format, dump, verify with failures, repair
+ * from parity, each SHA-256 kernel; and an image's pair acting as
+ * fv_image_verify does. */
+START_TEST(pairs)
+{
+	struct fv_layout l = {.size = sizeof(l)}, small = {.size = 8};
+	struct fv_fec_report f = {.size = sizeof(f)};
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	struct seen_pair s = {0};
+	fv_pair *pr, *other;
+	fv_params *p;
+	char root[65];
+
+	ck_assert_int_eq(fv_pair_new(data, NULL, &pr), -EINVAL);
+	ck_assert_ptr_null(pr);
+	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+	ck_assert_str_eq(fv_pair_data_path(pr), data);
+	ck_assert_str_eq(fv_pair_hash_path(pr), hash);
+	ck_assert_ptr_null(fv_pair_fec_path(pr));
+	ck_assert_str_eq(fv_pair_root_hex(pr), "");
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no root hash"));
+	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 25), -EINVAL);
+	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
+	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
+	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
+	ck_assert_uint_eq(fv_params_data_blocks(fv_pair_params(pr)), BLOCKS);
+	ck_assert_str_eq(fv_pair_root_hex(pr), fv_result_root_hex(made));
+	snprintf(root, sizeof(root), "%s", fv_result_root_hex(made));
+	ck_assert_int_eq(fv_result_layout(made, &small), -EINVAL);
+	ck_assert_int_eq(fv_result_layout(made, &l), 0);
+	ck_assert_uint_eq(l.data_blocks, BLOCKS);
+	ck_assert_uint_eq(l.data_bytes, (uint64_t)BLOCKS * BS);
+	ck_assert_uint_eq(l.tree_offset, BS); /* after the superblock */
+	ck_assert_uint_eq(l.tree_blocks, 4);
+	ck_assert_uint_eq(l.levels, 2);
+	ck_assert_uint_eq(l.digest_size, 32);
+	ck_assert_uint_eq(l.fec_roots, 2);
+	ck_assert_uint_eq(l.fec_blocks, BLOCKS + 4);
+	fv_result_free(made);
+
+	/* the same pair again from the superblock, its root as hex */
+	ck_assert_int_eq(fv_pair_new(data, hash, &other), 0);
+	ck_assert_int_eq(fv_pair_read_superblock(other, 0), 0);
+	ck_assert_int_eq(fv_pair_set_root_hex(other, "xyz"), -EINVAL);
+	ck_assert_int_eq(fv_pair_set_root_hex(other, root), 0);
+	{
+		uint8_t bytes[32];
+		fv_result *again;
+
+		ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+		ck_assert_uint_eq(fv_result_root(res, bytes, sizeof(bytes)), 32);
+		ck_assert_int_eq(fv_pair_set_root(other, bytes, 0), -EINVAL);
+		ck_assert_int_eq(fv_pair_set_root(other, bytes, 32), 0);
+		ck_assert_str_eq(fv_pair_root_hex(other), root);
+		ck_assert_int_eq(fv_pair_verify(other, NULL, &again), 0);
+		ck_assert_int_eq(fv_result_intact(again), 1);
+		fv_result_free(again);
+		fv_result_free(res);
+	}
+	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_layout(res, &l), 0);
+	ck_assert_uint_eq(l.fec_roots, 0); /* no parity given */
+	ck_assert_uint_eq(l.tree_blocks, 4);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_pair_set_fec(other, fec, 0, 0), 0);
+	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_layout(res, &l), 0);
+	ck_assert_uint_eq(l.fec_roots, 2);
+	ck_assert_int_eq(l.fec_roots_from, FV_ROOTS_INFERRED);
+	fv_result_free(res);
+	for (int k = FV_SHA256_FASTEST; k <= FV_SHA256_THREE_WAY; k++) {
+		ck_assert_int_eq(fv_options_set_sha256(o, k), 0);
+		ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
+		ck_assert_int_eq(fv_result_intact(res), 1);
+		ck_assert_str_eq(fv_result_hashing_path(res), "fast");
+		ck_assert(*fv_result_hashing_reason(res));
+		ck_assert(*fv_result_hashing_kernel(res));
+		ck_assert(*fv_result_hashing_provider(res));
+		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_UNSIGNED);
+		ck_assert_str_eq(fv_result_signer(res), "");
+		fv_result_free(res);
+	}
+	ck_assert_int_eq(fv_options_set_sha256(o, 4), -EINVAL);
+
+	/* a bad block: named as found, repairable, repaired */
+	poke(data, 77 * BS + 9);
+	fv_options_set_failure_fn(o, seen_failure, &s);
+	fv_options_set_block_fn(o, seen_block, &s);
+	ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 0);
+	ck_assert_uint_eq(s.failures, 1);
+	ck_assert_uint_eq(s.first_block, 77);
+	ck_assert_int_eq(fv_result_fec(res, &f), 0);
+	ck_assert_uint_eq(f.bad_blocks, 1);
+	ck_assert_uint_eq(f.repaired, 1);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_options_set_repair(o, 4), -EINVAL);
+	ck_assert_int_eq(fv_options_set_repair(o, FV_REPAIR_DRY_RUN), 0);
+	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 0); /* as found */
+	fv_result_free(res);
+	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_uint_eq(s.repaired, 1);
+	ck_assert_uint_eq(s.left, 0);
+	fv_result_free(res);
+	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
+
+	/* without parity: no FEC report, no repair */
+	ck_assert_int_eq(fv_pair_set_fec(other, NULL, 0, 0), 0);
+	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_fec(res, &f), -ENODATA);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_pair_repair(other, NULL, &res), -EINVAL);
+
+	/* a signature given with nothing to check it: the policy refuses */
+	ck_assert_int_eq(fv_pair_set_signature(other, (const uint8_t *)"x", 1,
+					       "sig.p7s"),
+			 0);
+	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), -EINVAL);
+	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_int_eq(fv_pair_set_signature(other, NULL, 0, NULL), 0);
+
+	/* parameters set by hand: a wrong salt is a root mismatch */
+	ck_assert_ptr_nonnull(p = fv_params_copy(fv_pair_params(other)));
+	ck_assert_int_eq(fv_params_set_salt(p, (const uint8_t *)"s", 1), 0);
+	ck_assert_int_eq(fv_pair_set_params(other, p), 0);
+	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_root_matches(res), 0);
+	fv_result_free(res);
+	fv_params_free(p);
+	fv_pair_free(other);
+	fv_pair_free(pr);
+	fv_options_free(o);
+}
+END_TEST
+
+/* An image's pair acts as the image does. */
+START_TEST(image_pairs)
+{
+	char os[96], tree[96], roothash[96];
+	fv_params *p = fv_params_new();
+	fv_result *made, *res;
+	fv_image *im;
+	fv_pair *pr;
+
+	snprintf(os, sizeof(os), "%s/os.raw", dir);
+	snprintf(tree, sizeof(tree), "%s/os.verity", dir);
+	snprintf(roothash, sizeof(roothash), "%s/os.roothash", dir);
+	write_file(os, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_format(p, os, tree, NULL, &made), 0);
+	write_text(roothash, fv_result_root_hex(made));
+	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
+	ck_assert_int_eq(fv_image_pair(im, 1, &pr), -EINVAL);
+	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+	ck_assert_str_eq(fv_pair_data_path(pr), os);
+	ck_assert_str_eq(fv_pair_hash_path(pr), tree);
+	ck_assert_str_eq(fv_pair_root_hex(pr), fv_result_root_hex(made));
+	poke(os, 5 * BS);
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_image_verify(im, 0, NULL, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	fv_result_free(res);
+	fv_pair_free(pr);
+	fv_image_free(im);
+	fv_result_free(made);
+	fv_params_free(p);
+}
+END_TEST
+
 /* A message with a fix, said in the library's words and in a caller's
  * (fv_last_error_say), and one without. */
 START_TEST(messages_with_a_fix)
@@ -855,6 +1083,7 @@ START_TEST(device_mapper_errors)
 	ck_assert(*fv_last_error());
 	ck_assert_int_eq(fv_close("x", (enum fv_close_how)7), -EINVAL);
 	ck_assert_int_eq(fv_open("x", NULL, data, hash, "00", NULL), -EINVAL);
+	ck_assert_int_eq(fv_pair_activate("x", NULL, NULL), -EINVAL);
 	ck_assert_ptr_null(fv_status_params(NULL));
 	ck_assert_ptr_null(fv_status_data_device(NULL));
 	ck_assert_str_eq(fastverity_version(), FASTVERITY_VERSION);
@@ -874,6 +1103,7 @@ int main(void)
 				   repair_from_parity, sign_and_check,
 				   sidecar_images,
 				   repair_checks_signature, messages_with_a_fix,
+				   pairs, image_pairs,
 				   errno_values,
 				   device_mapper_errors));
 }
