@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verity/container/avb/image.h"
+#include "include/fastverity.h"
 
 /* The options of every subcommand, as given (NULL or 0 when absent). */
 struct cli_avb_args {

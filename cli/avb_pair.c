@@ -19,14 +19,6 @@
 #include "verity/ops.h"
 #include "verity/trust.h"
 
-int cli_refuse_sparse(const char *path)
-{
-	struct ht_error err;
-	int r = verity_container_refuse_sparse(path, &err);
-
-	return r ? cli_inside_error(r, &err) : 0;
-}
-
 /* Options that set what the image's descriptor says. */
 static const char *parameter_option(const struct cli_opts *o)
 {
@@ -52,7 +44,7 @@ static const char *parameter_option(const struct cli_opts *o)
 static int check_vbmeta(const struct cli_opts *o, const char *image,
 			const struct avb_image *img, enum verity_trust *trust)
 {
-	enum verity_anchor anchor;
+	enum fv_anchor anchor;
 	enum avb_judgement why;
 	struct ht_error err;
 	uint8_t *blob = NULL;
@@ -64,7 +56,8 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 		return r;
 	if (o->key && (r = avb_key_file_blob(o->key, &blob, &len, &err)))
 		return cli_inside_error(r, &err);
-	r = avb_vbmeta_judge(&img->vbmeta, image, anchor, blob, len,
+	r = avb_vbmeta_judge(&img->vbmeta, image, (enum verity_anchor)anchor,
+			     blob, len,
 			     cli_writes(o), trust, &why, &err);
 	free(blob);
 	if (r && why == AVB_OTHER_KEY) {
@@ -81,14 +74,15 @@ static int check_vbmeta(const struct cli_opts *o, const char *image,
 }
 
 /* The pair of an Android image read (img): its vbmeta judged, its
- * hashtree descriptor made the pair. */
+ * hashtree descriptor made the pair (the library's, fv_image_pair). */
 static int pair_of(const struct cli_opts *o, const char *image,
 		   const struct avb_image *img, struct cli_pair *cp)
 {
 	const struct avb_descriptor *d;
-	struct ht_error err;
 	enum verity_trust trust;
-	int r, unusable = 0;
+	fv_options *opts = NULL;
+	fv_image *im = NULL;
+	int r;
 
 	if ((r = check_vbmeta(o, image, img, &trust)))
 		return r;
@@ -105,21 +99,29 @@ static int pair_of(const struct cli_opts *o, const char *image,
 				 "(fastverity avb verify_image checks hash "
 				 "descriptors)",
 				 image);
-	if ((r = avb_image_pair(img, d, &cp->pair, &unusable, &err)))
-		return cli_inside_error(r, &err);
+	/* the pair as the library makes it, judged by the same key */
+	if (!(opts = fv_options_new()) ||
+	    (r = fv_options_set_key(opts, o->key)) ||
+	    (r = fv_image_open(image, "avb", opts, &im)) ||
+	    (r = fv_image_pair(im, 0, &cp->fp)))
+		r = cli_lib_error(opts ? r : -ENOMEM);
+	fv_image_free(im);
+	fv_options_free(opts);
+	if (r)
+		return r;
 	cp->avb = 1;
-	cp->trust = trust;
-	cp->pair.container = VERITY_CONTAINER_AVB;
-	cp->avb_algorithm = avb_algorithm(img->vbmeta.h.algorithm)->name;
+	cp->trust = (enum fv_trust)trust;
+	snprintf(cp->avb_algorithm, sizeof(cp->avb_algorithm), "%s",
+		 avb_algorithm(img->vbmeta.h.algorithm)->name);
 	if (!img->vbmeta.h.public_key_size ||
 	    cli_avb_sha1_hex(img->vbmeta.public_key,
 			     (size_t)img->vbmeta.h.public_key_size,
 			     cp->avb_key_sha1))
 		cp->avb_key_sha1[0] = 0;
 	/* messages about the parity name the image */
-	if (cp->pair.fec.region.path)
+	if (fv_pair_fec_path(cp->fp))
 		cp->fec_name = image;
-	if (unusable)
+	else if (d->fec_num_roots)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "
 			"under a tree of %u-byte blocks (avbtool's way), which "
@@ -164,13 +166,14 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 }
 
 static void dump_text(const char *image, const struct avb_image *img,
-		      const struct avb_descriptor *d, const struct cli_pair *cp)
+		      const struct avb_descriptor *d, const struct cli_pair *cp,
+		      const struct fv_layout *l)
 {
 	const struct avb_header *h = &img->vbmeta.h;
 	char sha1[41] = "";
 
-	cli_print_header(image, &cp->pair.params, "-", &cp->pair.layout,
-			 cp->pair.root);
+	cli_print_header(image, fv_pair_params(cp->fp), "-", l,
+			 fv_pair_root_hex(cp->fp));
 	printf("Android image:   \tpartition %s, data %" PRIu64
 	       " bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",
 	       CLI_NAME(d->name, d->name_len), d->image_size,
@@ -179,7 +182,7 @@ static void dump_text(const char *image, const struct avb_image *img,
 		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64
 		       " bytes)%s\n",
 		       d->fec_num_roots, d->fec_offset, d->fec_size,
-		       cp->pair.fec.region.path
+		       fv_pair_fec_path(cp->fp)
 			       ? ""
 			       : ", 4096-byte blocks the kernel cannot use");
 	if (h->public_key_size)
@@ -195,7 +198,8 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 {
 	struct cli_pair cp;
 	struct avb_image img;
-	struct verity_outcome out;
+	struct fv_layout l = {.size = sizeof(l)};
+	fv_result *out = NULL;
 	struct ht_error err;
 	const struct avb_descriptor *d;
 	int r;
@@ -208,16 +212,19 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 		return cli_inside_error(r, &err);
 	d = avb_image_hashtree(&img);
 	/* the layout of tree and parity as dump gives every pair's */
-	if ((r = pair_of(o, image, &img, &cp)) ||
-	    (r = verity_op_dump(&cp.pair, 0, &out, &err) ? cli_inside_error(r, &err)
-							: 0)) {
+	if (!(r = pair_of(o, image, &img, &cp)) &&
+	    (r = fv_pair_dump(cp.fp, NULL, &out)))
+		r = cli_lib_error(r);
+	if (r) {
 		avb_image_free(&img);
 		cli_pair_free(&cp);
 		return r;
 	}
+	fv_result_layout(out, &l);
+	fv_result_free(out);
 	if (o->json) {
-		json_object *j = cli_json_header(image, &cp.pair.params,
-						 &cp.pair.layout, cp.pair.root);
+		json_object *j = cli_json_header(image, fv_pair_params(cp.fp),
+						 &l, fv_pair_root_hex(cp.fp));
 		json_object *a = json_object_new_object();
 		char sha1[41] = "";
 
@@ -240,7 +247,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 				       json_object_new_uint64(d->fec_size));
 		json_object_object_add(
 			a, "fec_usable_by_kernel",
-			json_object_new_boolean(cp.pair.fec.region.path !=
+			json_object_new_boolean(fv_pair_fec_path(cp.fp) !=
 						NULL));
 		json_object_object_add(
 			a, "algorithm",
@@ -260,7 +267,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 		json_object_object_add(j, "android", a);
 		cli_json_print(j);
 	} else {
-		dump_text(image, &img, d, &cp);
+		dump_text(image, &img, d, &cp, &l);
 	}
 	avb_image_free(&img);
 	cli_pair_free(&cp);

@@ -1,6 +1,7 @@
 /* fastverity avb info_image and verify_image: avbtool's text, line for
  * line, and --json (docs/android.md). */
 #include "cli/avb.h"
+#include "verity/container/avb/image.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -446,7 +447,17 @@ static void report_block(void *c, const struct verity_failure *f)
 			f->position, f->level);
 	else
 		fprintf(stderr, "%s at position %" PRIu64 ".\n",
-			cli_failure_words(f->kind), f->position);
+			cli_failure_words((enum fv_failure_kind)f->kind),
+			f->position);
+}
+
+/* cli_verdict of an internal result. */
+static int verdict_of(const struct ht_verify_result *res)
+{
+	struct cli_counts c;
+
+	cli_inside_counts(res, &c);
+	return cli_verdict(&c);
 }
 
 /* The image a descriptor names: the image itself for the descriptors of
@@ -523,7 +534,7 @@ static int verify_hashtree(const struct cli_avb_args *a, const char *image,
 			image);
 		return EXIT_PARAMS;
 	}
-	if (bad.hash || cli_verdict(&out.res)) {
+	if (bad.hash || verdict_of(&out.res)) {
 		fprintf(stderr, "hashtree of %s contains invalid data\n",
 			image);
 		return EXIT_PARAMS;

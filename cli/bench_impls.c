@@ -14,6 +14,8 @@
 #include "bench.h"
 #include "cli/pair.h"
 #include "cli/cli.h"
+#include "cli/inside.h"
+#include "cli/params.h"
 
 #define IMPL_BLOCK  4096
 #define IMPL_SALT   32
@@ -170,7 +172,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 		.presalted = EVP_MD_CTX_new(),
 		.alg_fd = -1,
 	};
-	enum sha256_kernel fast = sha256_kernel_choose(cli_sha256_choice());
+	enum sha256_kernel fast = sha256_kernel_choose((enum sha256_choice)cli_sha256_choice());
 	double best = 0;
 
 	for (size_t i = 0; i < sizeof(buf); i++)

@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "cli/json.h"
+#include "hashtree/hasher.h"
 
 static const struct bench_setting *same_but_salt(const struct bench_report *r,
 						 const struct bench_setting *s,

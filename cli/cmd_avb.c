@@ -3,6 +3,7 @@
  * `avbtool` for `fastverity avb` (docs/android.md). Options avbtool has
  * and fastverity does not are refused by name, never ignored. */
 #include "cli/avb.h"
+#include "verity/container/avb/image.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -586,7 +587,7 @@ static int footer(const struct cli_avb_args *a, enum avb_footer_kind kind)
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a->threads;
 		o.no_progress = 1;
-		if (cli_run_of(&o, &run, &pr)) {
+		if (cli_inside_run_of(&o, &run, &pr)) {
 			r = EXIT_PARAMS;
 			goto out;
 		}
@@ -853,7 +854,7 @@ int cli_avb_main(int argc, const char **argv)
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a.threads;
 		o.no_progress = 1;
-		r = cli_run_of(&o, &run, &pr) ? EXIT_PARAMS
+		r = cli_inside_run_of(&o, &run, &pr) ? EXIT_PARAMS
 					      : cli_avb_verify(&a, &run);
 		break;
 	}

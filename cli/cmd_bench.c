@@ -68,7 +68,7 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	}
 	if (verity_memtree_init(&pp->mt, &p, b->data, b->dev, &err))
 		goto fail;
-	ht_hasher_use_kernel(&pp->mt.h, cli_sha256_choice());
+	ht_hasher_use_kernel(&pp->mt.h, (enum sha256_choice)cli_sha256_choice());
 	verity_fill_info(&pp->mt.info, &pp->mt.h);
 	s->path = pp->mt.info.hash_path;
 	s->path_reason = pp->mt.info.path_reason;
@@ -292,7 +292,7 @@ static void machine(struct bench_report *r)
 	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
 		 sha256_cpu_features());
 	r->sha256_kernel =
-		sha256_kernel_name(sha256_kernel_choose(cli_sha256_choice()));
+		sha256_kernel_name(sha256_kernel_choose((enum sha256_choice)cli_sha256_choice()));
 }
 
 /* Bytes of memory available for new allocations (MemAvailable), or 0
@@ -348,7 +348,7 @@ int cmd_bench(struct cli_opts *o)
 	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs,
 			   &nhb) ||
 	    parse_num_list("--format", o->format, "1", fmts, &nf) ||
-	    cli_run_options(o, &opt, &pr))
+	    cli_inside_run_options(o, &opt, &pr))
 		return EXIT_PARAMS;
 	if (o->size && cli_parse_size(o->size, &size))
 		return EXIT_PARAMS;

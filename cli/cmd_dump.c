@@ -5,9 +5,7 @@
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/hints.h"
-#include "verity/container/ddi/ddi.h"
 #include "cli/pair.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -16,9 +14,12 @@
 
 int cmd_dump(struct cli_opts *o)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
-	struct ht_error err;
+	struct fv_layout l = {.size = sizeof(l)};
+	struct cli_fec fec;
+	enum cli_container kind;
+	fv_result *res = NULL;
+	fv_pair *fp = NULL;
+	uint64_t off;
 	char uuid[37];
 	int r;
 
@@ -27,34 +28,39 @@ int cmd_dump(struct cli_opts *o)
 				 "dump: requires <hash_device> as argument");
 	/* a hash device alone is dumped as it is; an image in a container
 	 * as the registry reads it */
-	{
-		enum verity_container kind;
-
-		if ((r = cli_image_kind(o, o->args[0], &kind)))
-			return r;
-		if (kind == VERITY_CONTAINER_AVB)
-			return cli_avb_dump(o, o->args[0]);
-		if (kind == VERITY_CONTAINER_DDI)
-			return cli_ddi_dump(o, o->args[0]);
-	}
-	memset(&pair, 0, sizeof(pair));
-	verity_params_default(&pair.params);
-	pair.hash.path = o->args[0];
-	if (cli_parse_hash_offset(o, &pair.params.hash_offset) ||
-	    cli_fec_params(o, &pair.fec))
+	if ((r = cli_image_kind(o, o->args[0], &kind)))
+		return r;
+	if (kind == CLI_AVB)
+		return cli_avb_dump(o, o->args[0]);
+	if (kind == CLI_DDI)
+		return cli_ddi_dump(o, o->args[0]);
+	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
-	r = verity_op_dump(&pair, VERITY_DUMP_READ_SUPERBLOCK, &out, &err);
-	if (r)
-		return cli_superblock_at(o->args[0], pair.params.hash_offset)
-			       ? cli_inside_error(r, &err)
-			       : cli_no_superblock(r, &err, NULL, o->args[0],
-						   pair.params.hash_offset);
-	if (o->json) {
-		cli_json_print(cli_json_header(o->args[0], &pair.params,
-					       &out.layout, NULL));
-		return EXIT_OK;
+	if ((r = fv_pair_new(o->args[0], o->args[0], &fp)))
+		return cli_lib_error(r);
+	if ((r = fv_pair_read_superblock(fp, off))) {
+		r = cli_superblock_at(o->args[0], off)
+			    ? cli_lib_error(r)
+			    : cli_no_superblock(r, NULL, o->args[0], off);
+		goto out;
 	}
-	verity_uuid_format(pair.params.uuid, uuid);
-	cli_print_header(o->args[0], &pair.params, uuid, &out.layout, NULL);
-	return EXIT_OK;
+	if ((r = fv_pair_set_fec(fp, fec.path, fec.offset, fec.roots)) ||
+	    (r = fv_pair_dump(fp, NULL, &res))) {
+		r = cli_lib_error(r);
+		goto out;
+	}
+	fv_result_layout(res, &l);
+	if (o->json) {
+		cli_json_print(cli_json_header(o->args[0], fv_pair_params(fp),
+					       &l, NULL));
+	} else {
+		fv_params_uuid(fv_pair_params(fp), uuid);
+		cli_print_header(o->args[0], fv_pair_params(fp), uuid, &l,
+				 NULL);
+	}
+	r = EXIT_OK;
+out:
+	fv_result_free(res);
+	fv_pair_free(fp);
+	return r;
 }

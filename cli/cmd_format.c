@@ -5,7 +5,6 @@
 
 #include "cli/avb.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -13,37 +12,48 @@
 #include "cli/pair.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
-#include "verity/storage/output.h"
 
-static int write_root_file(const char *path, const uint8_t *root, unsigned size)
+static int write_root_file(const char *path, const char *hex)
 {
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	struct ht_error err;
-
-	verity_hex_encode(root, size, hex);
 	/* whole or not at all: a temporary file renamed over the old one */
-	if (verity_write_file(path, "the root hash file", hex, strlen(hex),
-			      &err))
-		return cli_inside_error(-EIO, &err);
-	return 0;
+	int r = fv_output_write(path, "the root hash file", hex, strlen(hex));
+
+	return r ? cli_lib_error(-EIO) : 0;
+}
+
+/* The sidecars format --sidecar writes and keeps. */
+struct sidecars {
+	char *tree, *roothash, *signature, *fec;
+};
+
+static void sidecars_free(struct sidecars *s)
+{
+	fv_free(s->tree);
+	fv_free(s->roothash);
+	fv_free(s->signature);
+	fv_free(s->fec);
 }
 
 /* A sidecar left by an earlier format no longer matches the new tree (a
  * later verify would pick it up): removed, and said. */
-static int prune_sidecars(const struct verity_sidecar *side,
-			  const struct verity_pair *pair, int signed_now)
+static int prune_sidecars(const char *image, const struct sidecars *side,
+			  int with_fec, int signed_now)
 {
-	struct ht_error err;
 	unsigned removed;
+	int r = fv_sidecar_prune(
+		image,
+		(signed_now ? FV_SIDECAR_SIGNATURE : 0) |
+			(with_fec ? FV_SIDECAR_FEC : 0),
+		&removed);
 
-	if (verity_sidecar_prune(side, pair, signed_now, &removed, &err))
-		return cli_inside_error(-EIO, &err);
-	if (removed & VERITY_SIDECAR_SIGNATURE)
+	if (r)
+		return cli_lib_error(-EIO);
+	if (removed & FV_SIDECAR_SIGNATURE)
 		fprintf(stderr,
 			"fastverity: removed %s: the root hash signature of an "
 			"earlier format, which no longer matches\n",
 			side->signature);
-	if (removed & VERITY_SIDECAR_FEC)
+	if (removed & FV_SIDECAR_FEC)
 		fprintf(stderr,
 			"fastverity: removed %s: the parity of an earlier "
 			"format, which no longer matches\n",
@@ -52,18 +62,21 @@ static int prune_sidecars(const struct verity_sidecar *side,
 }
 
 /* The pair format makes: <data> <hash>, or <image> and its sidecars. */
-static int format_pair(struct cli_opts *o, struct verity_sidecar *side,
-		       struct verity_pair *pair)
+static int format_pair(struct cli_opts *o, struct sidecars *side,
+		       fv_pair **fp)
 {
-	struct ht_error err;
+	const char *data, *hash;
+	struct cli_fec fec;
+	fv_params *p;
+	int r;
 
-	memset(pair, 0, sizeof(*pair));
 	if (o->sidecar) {
 		if (o->nargs != 1)
 			return cli_error(-EINVAL, "format --sidecar: requires "
 						  "<image> as argument");
-		if (verity_sidecar_names(o->args[0], side, &err))
-			return cli_inside_error(-ENOMEM, &err);
+		if (fv_sidecar_names(o->args[0], &side->tree, &side->roothash,
+				     &side->signature, &side->fec))
+			return cli_lib_error(-ENOMEM);
 		if (o->root_hash_file)
 			return cli_error(-EINVAL,
 					 "format --sidecar: writes the root "
@@ -76,8 +89,8 @@ static int format_pair(struct cli_opts *o, struct verity_sidecar *side,
 					 "to %s; give --fec-roots, not "
 					 "--fec-device or --fec-offset",
 					 side->fec);
-		pair->data.path = o->args[0];
-		pair->hash.path = side->tree;
+		data = o->args[0];
+		hash = side->tree;
 		o->root_hash_file = side->roothash;
 		if (o->fec_roots)
 			o->fec_device = side->fec;
@@ -85,89 +98,98 @@ static int format_pair(struct cli_opts *o, struct verity_sidecar *side,
 		return cli_error(-EINVAL, "format: requires <data_device> "
 					  "<hash_device> as arguments");
 	} else {
-		pair->data.path = o->args[0];
-		pair->hash.path = o->args[1];
+		data = o->args[0];
+		hash = o->args[1];
 	}
 	if ((o->key || o->cert) && !o->sidecar)
 		return cli_error(-EINVAL, "--key and --cert go with format "
 					  "--sidecar, or with sign");
-	if (cli_params_from_opts(o, &pair->params, 1) ||
-	    cli_fec_params(o, &pair->fec))
+	if (cli_params_from_opts(o, &p, 1))
 		return EXIT_PARAMS;
-	return 0;
+	if (cli_fec_params(o, &fec)) {
+		fv_params_free(p);
+		return EXIT_PARAMS;
+	}
+	if (!(r = fv_pair_new(data, hash, fp)) &&
+	    !(r = fv_pair_set_params(*fp, p)))
+		r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots);
+	fv_params_free(p);
+	return r ? cli_lib_error(r) : 0;
 }
 
 int cmd_format(struct cli_opts *o)
 {
-	struct verity_pair pair;
-	struct verity_sidecar side = {0};
-	struct verity_run run;
-	struct verity_outcome out;
+	struct sidecars side = {0};
+	struct fv_layout l = {.size = sizeof(l)};
+	fv_options *opts = NULL;
+	fv_result *out = NULL;
+	fv_pair *fp = NULL;
+	const fv_params *p;
 	struct cli_progress pr;
-	struct ht_error err;
-	const struct verity_params *p = &pair.params;
-	const struct verity_layout *l = &out.layout;
 	char uuid[37] = "";
 	int r;
 
 	cli_warn_weak_digest(o->hash);
-	if ((r = format_pair(o, &side, &pair)) ||
-	    (r = cli_refuse_sparse(pair.data.path)) ||
-	    (r = cli_run_of(o, &run, &pr) ? EXIT_PARAMS : 0))
+	if ((r = format_pair(o, &side, &fp)) ||
+	    (r = cli_refuse_sparse(fv_pair_data_path(fp))) ||
+	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;
 	/* no output over an input */
 	{
-		const char *in[] = {pair.data.path, pair.hash.path,
-				    pair.fec.region.path, o->key, o->cert};
+		const char *in[] = {fv_pair_data_path(fp), fv_pair_hash_path(fp),
+				    fv_pair_fec_path(fp), o->key, o->cert};
 
 		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
 					  5)) ||
-		    (r = cli_check_output(pair.hash.path, "hash tree", in + 3,
-					  2)) ||
-		    (r = cli_check_output(pair.fec.region.path, "FEC parity",
+		    (r = cli_check_output(fv_pair_hash_path(fp), "hash tree",
+					  in + 3, 2)) ||
+		    (r = cli_check_output(fv_pair_fec_path(fp), "FEC parity",
 					  in + 3, 2)))
 			goto out;
 	}
-	r = verity_op_format(&pair, &run, &out, &err);
+	r = fv_pair_format(fp, opts, &out);
 	cli_progress_end(&pr);
-	cli_debug(o, "Threads: %u.", run.ht.threads);
+	cli_threads_said(o);
 	if (r) {
-		r = cli_inside_write_error(r, &err);
+		r = cli_write_error(r);
 		goto out;
 	}
-	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
-		  out.info.hash_path, out.info.path_reason, out.info.kernel,
-		  out.info.provider);
+	p = fv_pair_params(fp);
+	fv_result_layout(out, &l);
+	cli_hashing_said(o, out);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
-		  l->geo.levels, (unsigned long long)l->geo.tree_blocks,
-		  (unsigned long long)(l->tree_offset / p->hash_block_size));
+		  l.levels, (unsigned long long)l.tree_blocks,
+		  (unsigned long long)(l.tree_offset /
+				       fv_params_hash_block_size(p)));
 	if (o->root_hash_file &&
-	    (r = write_root_file(o->root_hash_file, out.root,
-				 l->geo.digest_size)))
+	    (r = write_root_file(o->root_hash_file, fv_result_root_hex(out))))
 		goto out;
-	if (o->sidecar && (o->key || o->cert)) {
-		char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-
-		verity_hex_encode(out.root, l->geo.digest_size, hex);
-		if ((r = cli_sign_root(o, hex, side.signature)))
-			goto out;
-	}
-	if (o->sidecar && (r = prune_sidecars(&side, &pair, o->key || o->cert)))
+	if (o->sidecar && (o->key || o->cert) &&
+	    (r = cli_sign_root(o, fv_result_root_hex(out), side.signature)))
+		goto out;
+	if (o->sidecar &&
+	    (r = prune_sidecars(o->args[0], &side, fv_pair_fec_path(fp) != NULL,
+				o->key || o->cert)))
 		goto out;
 	if (o->json) {
-		cli_json_print(cli_json_header(pair.hash.path, p, l, out.root));
+		cli_json_print(cli_json_header(fv_pair_hash_path(fp), p, &l,
+					       fv_result_root_hex(out)));
 		r = EXIT_OK;
 		goto out;
 	}
-	if (!p->no_superblock) {
+	if (fv_params_superblock(p)) {
 		if (o->uuid)
 			snprintf(uuid, sizeof(uuid), "%s", o->uuid);
 		else
-			verity_uuid_format(p->uuid, uuid);
+			fv_params_uuid(p, uuid);
 	}
-	cli_print_header(pair.hash.path, p, uuid, l, out.root);
+	cli_print_header(fv_pair_hash_path(fp), p, uuid, &l,
+			 fv_result_root_hex(out));
 	r = EXIT_OK;
 out:
-	verity_sidecar_free(&side);
+	fv_result_free(out);
+	fv_options_free(opts);
+	fv_pair_free(fp);
+	sidecars_free(&side);
 	return r;
 }

@@ -48,19 +48,20 @@ static int policies(const struct cli_opts *o)
 static int open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		     int made)
 {
-	struct verity_run run;
-	struct ht_error err;
+	fv_options *opts = NULL;
 	int r = made;
 
-	memset(&run, 0, sizeof(run));
-	run.activation = o->activation;
+	if (!r && (!(opts = fv_options_new()) ||
+		   fv_options_set_flags(opts, o->activation)))
+		r = cli_lib_error(-EINVAL);
 	if (!r) {
-		r = verity_op_open(name, &cp->pair, &run, &err);
-		r = r ? cli_inside_error(r, &err) : EXIT_OK;
+		r = fv_pair_activate(name, cp->fp, opts);
+		r = r ? cli_lib_error(r) : EXIT_OK;
 	}
 	if (!r)
 		cli_debug(o, "Activated %s from %s and %s.", name,
-			  cp->pair.data.path, cp->pair.hash.path);
+			  fv_pair_data_path(cp->fp), fv_pair_hash_path(cp->fp));
+	fv_options_free(opts);
 	cli_pair_free(cp);
 	return r;
 }
@@ -94,14 +95,14 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 int cmd_open(struct cli_opts *o)
 {
 	if (o->nargs == 2) {
-		enum verity_container kind;
+		enum cli_container kind;
 		int r;
 
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
-		if (kind == VERITY_CONTAINER_AVB)
+		if (kind == CLI_AVB)
 			return open_avb(o, o->args[0], o->args[1]);
-		if (kind == VERITY_CONTAINER_DDI)
+		if (kind == CLI_DDI)
 			return (r = policies(o)) ? r
 						 : cli_ddi_open(o, o->args[0],
 								o->args[1]);

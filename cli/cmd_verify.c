@@ -7,12 +7,8 @@
 
 #include <json-c/json.h>
 
-#include "verity/sign/signature.h"
-#include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
-#include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/json.h"
@@ -25,8 +21,8 @@
  * many blocks are bad. */
 struct verify_report {
 	const struct cli_opts *o;
-	const struct cli_pair *cp;        /* laid out before any failure */
-	const struct verity_outcome *out; /* the signature checked */
+	const struct cli_pair *cp; /* laid out before any failure */
+	fv_result *dump;           /* its layout, for the header */
 	int opened;                /* the header and "failures":[ are out */
 	uint64_t shown;            /* failures printed */
 	uint64_t max_shown;        /* --max-failures (UINT64_MAX: all) */
@@ -35,23 +31,24 @@ struct verify_report {
 };
 
 /* --fec-device: blocks the parity cannot bring back. */
-static void fec_event(void *c, enum verity_repair_event ev,
-		      const struct verity_failure *f)
+static void fec_event(void *c, int repaired, enum fv_failure_kind kind,
+		      uint64_t block, uint64_t offset, unsigned level)
 {
 	struct verify_report *vr = c;
+	struct cli_failure f = {kind, offset, block, level};
 
-	if (ev != VERITY_UNREPAIRED)
+	if (repaired)
 		return;
 	if (vr->o->json)
-		json_object_array_add(vr->unrepairable, cli_json_failure(f));
+		json_object_array_add(vr->unrepairable, cli_json_failure(&f));
 	else
 		fprintf(stderr, "FEC cannot repair position %" PRIu64 ".\n",
-			f->position);
+			f.position);
 }
 
 static void print_fec(const struct cli_opts *o, const struct cli_pair *cp,
-		      const struct verity_fec_layout *fl,
-		      const struct verity_fec_result *fr)
+		      const struct fv_layout *fl,
+		      const struct fv_fec_report *fr)
 {
 	char roots[160];
 
@@ -90,37 +87,44 @@ static void json_members(json_object *obj)
 	json_object_put(obj);
 }
 
-static void json_open(struct verify_report *vr)
+/* The header as the check sees the pair, and its signature's verdict
+ * (res: the check's result, NULL before it ends). */
+static void json_open(struct verify_report *vr, const fv_result *res)
 {
-	const struct verity_pair *pair = &vr->cp->pair;
+	const fv_pair *fp = vr->cp->fp;
+	struct fv_layout l = {.size = sizeof(l)};
 	json_object *j;
 
 	if (vr->opened)
 		return;
 	vr->opened = 1;
 	cli_json_emitted = 1; /* json_close() ends it, whatever happens */
-	j = cli_json_header(pair->hash.path, &pair->params, &pair->layout,
-			    pair->root);
-	json_object_object_add(j, "data_device", cli_json_str(pair->data.path));
+	fv_result_layout(vr->dump, &l);
+	j = cli_json_header(fv_pair_hash_path(fp), fv_pair_params(fp), &l,
+			    fv_pair_root_hex(fp));
+	json_object_object_add(j, "data_device",
+			       cli_json_str(fv_pair_data_path(fp)));
 	json_object_object_add(j, "signature",
-			       cli_json_signature(vr->cp, vr->out));
+			       cli_json_signature(vr->cp, res ? res : vr->dump));
 	fputs("{\n", stdout);
 	json_members(j);
 	fputs(",\n  \"failures\":[", stdout);
 }
 
-static void report_failure(void *c, const struct verity_failure *f)
+static void report_failure(void *c, enum fv_failure_kind kind, uint64_t block,
+			   uint64_t offset, unsigned level)
 {
 	struct verify_report *vr = c;
+	struct cli_failure f = {kind, offset, block, level};
 
 	if (vr->shown >= vr->max_shown) {
 		vr->not_shown++;
 		return;
 	}
 	if (vr->o->json) {
-		json_object *j = cli_json_failure(f);
+		json_object *j = cli_json_failure(&f);
 
-		json_open(vr);
+		json_open(vr, NULL);
 		printf("%s\n    %s", vr->shown++ ? "," : "",
 		       json_object_to_json_string_ext(
 			       j, JSON_C_TO_STRING_PLAIN |
@@ -130,7 +134,7 @@ static void report_failure(void *c, const struct verity_failure *f)
 	}
 	vr->shown++;
 	fprintf(stderr, "%s at position %" PRIu64 ".\n",
-		cli_failure_words(f->kind), f->position);
+		cli_failure_words(f.kind), f.position);
 }
 
 /* The root did not match the top of the tree: no block was judged. */
@@ -140,7 +144,7 @@ static const char root_first_hint[] =
 	"algorithm, data blocks, hash offset), is likely wrong";
 
 static void print_summary(const struct verify_report *vr,
-			  const struct ht_verify_result *res)
+			  const struct cli_counts *res)
 {
 	if (vr->not_shown)
 		fprintf(stderr,
@@ -155,14 +159,19 @@ static void print_summary(const struct verify_report *vr,
 		fprintf(stderr, "fastverity: %s\n", root_first_hint);
 }
 
-static void json_close(struct verify_report *vr,
-		       const struct ht_verify_result *res, const char *error,
-		       json_object *fec)
+static void json_close(struct verify_report *vr, const fv_result *result,
+		       const char *error, json_object *fec)
 {
 	json_object *j = json_object_new_object();
-	int code = res ? cli_verdict(res) : EXIT_PARAMS;
+	struct cli_counts counts, *res = NULL;
+	int code = EXIT_PARAMS;
 
-	json_open(vr);
+	if (result) {
+		cli_counts_of(result, &counts);
+		res = &counts;
+		code = cli_verdict(res);
+	}
+	json_open(vr, result);
 	fputs(vr->shown ? "\n  ],\n" : "],\n", stdout);
 	if (error) {
 		json_object_object_add(j, "result", cli_json_str("error"));
@@ -181,8 +190,8 @@ static void json_close(struct verify_report *vr,
 			res->root_first ? cli_json_str(root_first_hint) : NULL);
 		json_object_object_add(
 			j, "hashing_path",
-			vr->out->info.hash_path
-				? cli_json_str(vr->out->info.hash_path)
+			*fv_result_hashing_path(result)
+				? cli_json_str(fv_result_hashing_path(result))
 				: NULL);
 	}
 	if (fec)
@@ -194,26 +203,28 @@ static void json_close(struct verify_report *vr,
 int cmd_verify(struct cli_opts *o)
 {
 	struct cli_pair cp;
-	struct verity_run run;
-	struct verity_outcome out;
+	fv_options *opts = NULL;
+	fv_result *res = NULL;
 	struct cli_progress pr;
 	struct verify_report vr;
-	struct ht_error err;
-	enum verity_container kind = VERITY_CONTAINER_PLAIN;
-	int r;
+	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_fec_report fec = {.size = sizeof(fec)};
+	struct cli_counts counts;
+	enum cli_container kind = CLI_PLAIN;
+	int r, has_fec;
 
 	memset(&vr, 0, sizeof(vr));
-	memset(&out, 0, sizeof(out));
+	memset(&cp, 0, sizeof(cp));
 	if (o->nargs == 1) {
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
-		if (kind == VERITY_CONTAINER_DDI)
+		if (kind == CLI_DDI)
 			return cli_ddi_verify(o, o->args[0]);
 	}
 	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;
 	vr.max_shown = UINT64_MAX;
-	if (cli_run_of(o, &run, &pr) ||
+	if (cli_run_options(o, &opts, &pr) ||
 	    (o->max_failures &&
 	     cli_parse_count("--max-failures", o->max_failures,
 			     &vr.max_shown))) {
@@ -222,40 +233,46 @@ int cmd_verify(struct cli_opts *o)
 	}
 	vr.o = o;
 	vr.cp = &cp;
-	vr.out = &out;
-	if (o->json && cp.pair.fec.region.path)
+	/* the layout the header shows before the first failure */
+	if (o->json && (r = fv_pair_dump(cp.fp, opts, &vr.dump))) {
+		r = cli_lib_error(r);
+		goto out;
+	}
+	if (o->json && fv_pair_fec_path(cp.fp))
 		vr.unrepairable = json_object_new_array();
-	run.report = report_failure;
-	run.event = fec_event;
-	run.ctx = &vr;
-	r = verity_op_verify(&cp.pair, &run, &out, &err);
+	fv_options_set_failure_fn(opts, report_failure, &vr);
+	fv_options_set_block_fn(opts, fec_event, &vr);
+	r = fv_pair_verify(cp.fp, opts, &res);
 	cli_progress_end(&pr);
-	cli_debug(o, "Threads: %u.", run.ht.threads);
+	cli_threads_said(o);
 	if (r) {
 		json_object_put(vr.unrepairable);
 		/* a stream already open is closed, with the error in it */
 		if (vr.opened)
-			json_close(&vr, NULL, err.msg, NULL);
-		r = cli_inside_error(r, &err);
+			json_close(&vr, NULL, fv_last_error(), NULL);
+		r = cli_lib_error(r);
 		goto out;
 	}
-	cli_signature_said(o, &cp, &out);
-	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
-		  out.info.hash_path, out.info.path_reason, out.info.kernel,
-		  out.info.provider);
+	cli_signature_said(o, &cp, res);
+	cli_hashing_said(o, res);
+	fv_result_layout(res, &l);
+	has_fec = !fv_result_fec(res, &fec);
+	cli_counts_of(res, &counts);
 	if (o->json) {
-		json_close(&vr, &out.res, NULL,
-			   out.has_fec ? cli_json_fec(&out.layout.fec, &out.fec,
-						      vr.unrepairable)
-				       : NULL);
+		json_close(&vr, res, NULL,
+			   has_fec ? cli_json_fec(&l, &fec, vr.unrepairable)
+				   : NULL);
 	} else {
-		print_summary(&vr, &out.res);
-		if (out.has_fec)
-			print_fec(o, &cp, &out.layout.fec, &out.fec);
+		print_summary(&vr, &counts);
+		if (has_fec)
+			print_fec(o, &cp, &l, &fec);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
-	r = cli_verdict(&out.res);
+	r = cli_verdict(&counts);
 out:
+	fv_result_free(res);
+	fv_result_free(vr.dump);
+	fv_options_free(opts);
 	cli_pair_free(&cp);
 	return r;
 }

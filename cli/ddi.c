@@ -86,9 +86,11 @@ static void report(void *c, const struct verity_failure *f)
 		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
 	const struct gpt_partition *p = data ? rep->v->data : rep->v->hash;
 	const char *type = ddi_type_name(p->type);
+	struct cli_failure cf;
 
+	cli_inside_failure(f, &cf);
 	if (rep->failures) {
-		json_object *j = cli_json_failure(f);
+		json_object *j = cli_json_failure(&cf);
 
 		json_object_object_add(j, "partition",
 				       json_object_new_int((int)p->index));
@@ -102,7 +104,7 @@ static void report(void *c, const struct verity_failure *f)
 		"%s at position %" PRIu64
 		" (partition %u: %s, label '%s', UUID "
 		"%s; image byte %" PRIu64 ").\n",
-		cli_failure_words(f->kind), f->position, p->index,
+		cli_failure_words(cf.kind), f->position, p->index,
 		type ? type : p->type, CLI_NAME(p->label, strlen(p->label)),
 		p->uuid,
 		p->offset + f->position);
@@ -170,7 +172,8 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	struct ddi_report rep = {o, v, NULL};
 	const char **trusted;
 	size_t ntrusted;
-	enum verity_trust trust;
+	enum fv_trust trust;
+	struct cli_counts counts;
 	char data_name[512], hash_name[512];
 	glob_t g;
 	int r, code;
@@ -183,14 +186,14 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	/* the one policy: a signer checked against --trusted-cert or
 	 * /etc/verity.d, or said not to be; a certificate for an unsigned
 	 * image, or a key, refused */
-	if ((r = cli_trust(o, VERITY_CONTAINER_DDI, img->path,
-			   v->signature ? VERITY_SIGNATURE_FOUND
-					: VERITY_SIGNATURE_NONE,
+	if ((r = cli_trust(o, "ddi", img->path,
+			   v->signature ? FV_SIGNATURE_FOUND
+					: FV_SIGNATURE_NONE,
 			   0, ntrusted, &trust))) {
 		globfree(&g);
 		return r;
 	}
-	if (cli_run_of(o, &run, &pr)) {
+	if (cli_inside_run_of(o, &run, &pr)) {
 		globfree(&g);
 		return EXIT_PARAMS;
 	}
@@ -211,7 +214,7 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 				 ddi_role_name(v->role), v->arch,
 				 v->data->index, v->hash->index);
 	}
-	if (trust == VERITY_TRUST_CHECK && v->fingerprint[0] &&
+	if (trust == FV_TRUST_CHECK && v->fingerprint[0] &&
 	    strcmp(v->fingerprint, out.sig.fingerprint)) {
 		json_object_put(rep.failures);
 		return cli_error(-EINVAL,
@@ -220,7 +223,8 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 				 img->path, v->sig->index, v->fingerprint,
 				 out.sig.fingerprint);
 	}
-	code = cli_verdict(&out.res);
+	cli_inside_counts(&out.res, &counts);
+	code = cli_verdict(&counts);
 	if (o->json) {
 		json_object *j = json_object_new_object();
 
@@ -233,33 +237,34 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 		json_object_object_add(j, "signature",
 				       v->sig ? json_partition(v->sig) : NULL);
 		json_object_object_add(j, "signer",
-				       trust == VERITY_TRUST_CHECK
+				       trust == FV_TRUST_CHECK
 					       ? cli_json_str(out.sig.signer)
 					       : NULL);
 		json_object_object_add(
 			j, "certificate_fingerprint",
-			trust == VERITY_TRUST_CHECK
+			trust == FV_TRUST_CHECK
 				? cli_json_str(out.sig.fingerprint)
 				: NULL);
 		json_object_object_add(j, "trust",
-				       cli_json_str(verity_trust_name(trust)));
+				       cli_json_str(verity_trust_name(
+					       (enum verity_trust)trust)));
 		json_object_object_add(j, "root_hash",
 				       cli_json_str(v->root_hex));
 		json_object_object_add(j, "result",
 				       cli_json_str(cli_verdict_word(code)));
-		cli_json_add_counts(j, &out.res);
+		cli_json_add_counts(j, &counts);
 		json_object_object_add(j, "failures", rep.failures);
 		json_object_array_add(list, j);
 		return code;
 	}
 	if (code == EXIT_VERIFY)
-		cli_print_counts(&out.res);
+		cli_print_counts(&counts);
 	if (!out.res.root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 	if (out.sig.warning[0])
 		fprintf(stderr, "fastverity: %s: warning: %s\n", img->path,
 			out.sig.warning);
-	if (trust == VERITY_TRUST_UNCHECKED)
+	if (trust == FV_TRUST_UNCHECKED)
 		fprintf(stderr,
 			"fastverity: %s: warning: %s is signed (partition %u), "
 			"and its signer was not checked (give "
@@ -271,10 +276,10 @@ static int verify_one(const struct cli_opts *o, const struct ddi_image *img,
 	       ddi_role_name(v->role), v->arch, data_name, v->hash->index,
 	       !v->sig ? "unsigned (the root hash comes from the "
 			 "partition UUIDs)"
-	       : trust == VERITY_TRUST_UNCHECKED ? "signed, signer not checked"
+	       : trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
 						 : "signed",
 	       code == EXIT_OK ? "verified" : "FAILED");
-	if (v->sig && trust == VERITY_TRUST_CHECK)
+	if (v->sig && trust == FV_TRUST_CHECK)
 		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
 		       "%u.\n",
 		       ddi_role_name(v->role), v->arch, out.sig.signer,
@@ -358,9 +363,19 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 				goto out;
 			}
 		}
+		struct fv_layout fl;
+		char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+		fv_params *fp = cli_inside_params(&pair.params);
+
+		if (!fp) {
+			r = EXIT_NOMEM;
+			goto out;
+		}
+		cli_inside_layout(&l, &fl);
+		verity_hex_encode(pair.root, l.geo.digest_size, root_hex);
 		if (o->json) {
-			json_object *j = cli_json_header(image, &pair.params,
-							 &l, pair.root);
+			json_object *j =
+				cli_json_header(image, fp, &fl, root_hex);
 
 			json_object_object_add(
 				j, "role",
@@ -385,6 +400,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 				j, "signer",
 				v->sig ? cli_json_str(signer.signer) : NULL);
 			json_object_array_add(list, j);
+			fv_params_free(fp);
 			continue;
 		}
 		printf("\n%s-%s:\n  data:      %s, %" PRIu64
@@ -406,9 +422,9 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 			char uuid[37];
 
 			verity_uuid_format(pair.params.uuid, uuid);
-			cli_print_header(hash_name, &pair.params, uuid, &l,
-					 pair.root);
+			cli_print_header(hash_name, fp, uuid, &fl, root_hex);
 		}
+		fv_params_free(fp);
 	}
 	if (o->json)
 		print_doc(image, "disk_uuid", cli_json_str(img.gpt.h.disk_uuid),
@@ -454,52 +470,50 @@ out:
 int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
 	struct ddi_image img;
-	struct ht_error err;
-	const struct ddi_verity *v = NULL;
-	int r;
+	struct cli_fec fec;
+	fv_image *im = NULL;
+	size_t at = 0;
+	int r, signed_image;
 
 	memset(cp, 0, sizeof(*cp));
 	if ((r = read_image(o, image, &img)))
 		return r;
-	for (size_t i = 0; i < img.nv; i++) {
+	for (size_t i = 0, n = 0; i < img.nv; i++) {
 		if (!picked(o, &img.v[i]))
 			continue;
-		if (v) {
+		if (n++) {
 			r = cli_error(-EINVAL,
 				      "%s: several protected partitions: "
 				      "name one with --partition=root|usr",
 				      image);
 			goto out;
 		}
-		v = &img.v[i];
+		at = i;
 	}
-	if ((r = ddi_pair(&img, v, &cp->pair, &err))) {
-		r = cli_inside_error(r, &err);
+	signed_image = img.v[at].signature != NULL;
+	/* the library's pair of that partition (its signature carried by
+	 * the image), with the parity options */
+	if ((r = fv_image_open(image, "ddi", NULL, &im)) ||
+	    (r = fv_image_pair(im, at, &cp->fp))) {
+		r = cli_lib_error(r);
 		goto out;
 	}
-	/* the pair outlives the image's table: its signature copied */
-	if (cp->pair.signature) {
-		if (!(cp->signature = malloc(cp->pair.signature_size))) {
-			r = cli_error(-ENOMEM, "out of memory");
-			goto out;
-		}
-		memcpy(cp->signature, cp->pair.signature,
-		       cp->pair.signature_size);
-		cp->pair.signature = cp->signature;
+	if (signed_image)
 		cp->signature_path = image;
-	}
-	cp->pair.data.path = cp->pair.hash.path = cp->pair.signature_name =
-		image;
-	if (cli_fec_params(o, &cp->pair.fec)) {
+	if (cli_fec_params(o, &fec)) {
 		r = EXIT_PARAMS;
 		goto out;
 	}
+	if ((r = fv_pair_set_fec(cp->fp, fec.path, fec.offset, fec.roots))) {
+		r = cli_lib_error(r);
+		goto out;
+	}
 	/* a repair's trusted certificates are the ones given: it writes */
-	r = cli_trust(o, VERITY_CONTAINER_DDI, image,
-		      cp->pair.signature ? VERITY_SIGNATURE_FOUND
-					 : VERITY_SIGNATURE_NONE,
+	r = cli_trust(o, "ddi", image,
+		      signed_image ? FV_SIGNATURE_FOUND : FV_SIGNATURE_NONE,
 		      cli_writes(o), 0, &cp->trust);
 out:
+	fv_image_free(im);
 	ddi_image_free(&img);
 	return r;
 }

@@ -7,11 +7,10 @@
 #include <stdint.h>
 
 /* A superblock that could not be read: veritysetup's line when there is
- * none ("Device X is not a valid VERITY device."), the library's
+ * none ("Device X is not a valid VERITY device."), the library's last
  * message, and a hint. Returns the exit code. */
-struct ht_error;
-int cli_no_superblock(int r, const struct ht_error *err, const char *data,
-		      const char *hash, uint64_t hash_offset);
+int cli_no_superblock(int r, const char *data, const char *hash,
+		      uint64_t hash_offset);
 /* 1 when path holds a superblock's magic (or an interrupted format's
  * marker) at off. */
 int cli_superblock_at(const char *path, uint64_t off);

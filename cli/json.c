@@ -8,73 +8,75 @@
 #include <json-c/json.h>
 
 #include "cli/errors.h"
+#include "cli/params.h"
 #include "cli/text.h"
 
-void *cli_json_header(const char *device, const struct verity_params *p,
-		      const struct verity_layout *l, const uint8_t *root)
+void *cli_json_header(const char *device, const fv_params *p,
+		      const struct fv_layout *l, const char *root_hex)
 {
 	json_object *o = json_object_new_object();
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1], uuid[37];
+	char hex[2 * 256 + 1], uuid[37];
+	const uint8_t *salt;
+	size_t salt_size = fv_params_salt(p, &salt);
+	int sb = fv_params_superblock(p);
 
 	json_object_object_add(o, "device", cli_json_str(device));
-	if (!p->no_superblock) {
-		verity_uuid_format(p->uuid, uuid);
+	if (sb) {
+		fv_params_uuid(p, uuid);
 		json_object_object_add(o, "uuid", cli_json_str(uuid));
 	} else {
 		json_object_object_add(o, "uuid", NULL);
 	}
-	json_object_object_add(o, "superblock",
-			       json_object_new_boolean(!p->no_superblock));
+	json_object_object_add(o, "superblock", json_object_new_boolean(sb));
 	json_object_object_add(o, "hash_type",
-			       json_object_new_int(p->hash_type));
+			       json_object_new_int((int)fv_params_hash_type(p)));
 	json_object_object_add(o, "data_blocks",
-			       json_object_new_uint64(p->data_blocks));
-	json_object_object_add(o, "data_block_size",
-			       json_object_new_int64(p->data_block_size));
+			       json_object_new_uint64(fv_params_data_blocks(p)));
+	json_object_object_add(
+		o, "data_block_size",
+		json_object_new_int64(fv_params_data_block_size(p)));
 	json_object_object_add(o, "hash_blocks",
-			       json_object_new_uint64(l->geo.tree_blocks));
-	json_object_object_add(o, "hash_block_size",
-			       json_object_new_int64(p->hash_block_size));
+			       json_object_new_uint64(l->tree_blocks));
+	json_object_object_add(
+		o, "hash_block_size",
+		json_object_new_int64(fv_params_hash_block_size(p)));
 	json_object_object_add(o, "hash_algorithm",
-			       json_object_new_string(p->hash_name));
-	verity_hex_encode(p->salt, p->salt_size, hex);
+			       json_object_new_string(fv_params_hash(p)));
+	cli_hex(salt, salt_size, hex);
 	json_object_object_add(o, "salt", json_object_new_string(hex));
 	json_object_object_add(o, "hash_offset",
-			       json_object_new_uint64(p->hash_offset));
+			       json_object_new_uint64(fv_params_hash_offset(p)));
 	json_object_object_add(o, "tree_offset",
 			       json_object_new_uint64(l->tree_offset));
-	json_object_object_add(o, "levels",
-			       json_object_new_int((int)l->geo.levels));
+	json_object_object_add(o, "levels", json_object_new_int((int)l->levels));
 	json_object_object_add(
 		o, "hash_device_size",
 		json_object_new_uint64(cli_nominal_hash_end(p, l)));
-	if (l->fec.roots) {
+	if (l->fec_roots) {
 		json_object *f = json_object_new_object();
 
 		json_object_object_add(f, "roots",
-				       json_object_new_int((int)l->fec.roots));
+				       json_object_new_int((int)l->fec_roots));
 		json_object_object_add(f, "offset",
-				       json_object_new_uint64(l->fec.offset));
+				       json_object_new_uint64(l->fec_offset));
 		json_object_object_add(
 			f, "parity_blocks",
-			json_object_new_uint64(l->fec.rounds * l->fec.roots));
+			json_object_new_uint64(l->fec_rounds * l->fec_roots));
 		json_object_object_add(
 			f, "parity_bytes",
-			json_object_new_uint64(l->fec.parity_bytes));
+			json_object_new_uint64(l->fec_parity_bytes));
 		json_object_object_add(f, "covered_blocks",
-				       json_object_new_uint64(l->fec.blocks));
+				       json_object_new_uint64(l->fec_blocks));
 		json_object_object_add(f, "rounds",
-				       json_object_new_uint64(l->fec.rounds));
+				       json_object_new_uint64(l->fec_rounds));
 		json_object_object_add(
 			f, "on_hash_device",
-			json_object_new_boolean(l->fec.on_hash_device));
+			json_object_new_boolean(l->fec_on_hash_device));
 		json_object_object_add(o, "fec", f);
 	}
-	if (root) {
-		verity_hex_encode(root, l->geo.digest_size, hex);
+	if (root_hex)
 		json_object_object_add(o, "root_hash",
-				       json_object_new_string(hex));
-	}
+				       json_object_new_string(root_hex));
 	return o;
 }
 
@@ -85,42 +87,40 @@ const char *cli_verdict_word(int code)
 				     : "root hash mismatch";
 }
 
-void cli_json_add_counts(void *obj, const struct ht_verify_result *res)
+void cli_json_add_counts(void *obj, const struct cli_counts *c)
 {
 	json_object_object_add(obj, "root_hash_matches",
-			       json_object_new_boolean(res->root_matches));
+			       json_object_new_boolean(c->root_matches));
 	json_object_object_add(obj, "bad_data_blocks",
-			       json_object_new_uint64(res->bad_data_blocks));
+			       json_object_new_uint64(c->bad_data));
 	json_object_object_add(obj, "bad_hash_blocks",
-			       json_object_new_uint64(res->bad_hash_blocks));
+			       json_object_new_uint64(c->bad_hash));
 	json_object_object_add(obj, "bad_spare_areas",
-			       json_object_new_uint64(res->bad_padding));
+			       json_object_new_uint64(c->bad_padding));
 	json_object_object_add(obj, "unreadable_blocks",
-			       json_object_new_uint64(res->unreadable_blocks));
-	json_object_object_add(
-		obj, "unchecked_data_blocks",
-		json_object_new_uint64(res->unchecked_data_blocks));
-	json_object_object_add(
-		obj, "unchecked_hash_blocks",
-		json_object_new_uint64(res->unchecked_hash_blocks));
+			       json_object_new_uint64(c->unreadable));
+	json_object_object_add(obj, "unchecked_data_blocks",
+			       json_object_new_uint64(c->unchecked_data));
+	json_object_object_add(obj, "unchecked_hash_blocks",
+			       json_object_new_uint64(c->unchecked_hash));
 }
 
-static const char *kind_name(enum ht_failure_kind k)
+static const char *kind_name(enum fv_failure_kind k)
 {
 	switch (k) {
-	case HT_BAD_DATA_BLOCK:
+	case FV_BAD_DATA_BLOCK:
 		return "data";
-	case HT_BAD_HASH_BLOCK:
+	case FV_BAD_HASH_BLOCK:
 		return "hash";
-	case HT_UNREADABLE_DATA:
-	case HT_UNREADABLE_HASH:
+	case FV_UNREADABLE_DATA_BLOCK:
+	case FV_UNREADABLE_HASH_BLOCK:
 		return "unreadable";
 	default:
 		return "padding";
 	}
 }
 
-void *cli_json_failure(const struct verity_failure *f)
+void *cli_json_failure(const struct cli_failure *f)
 {
 	json_object *j = json_object_new_object();
 
@@ -129,56 +129,56 @@ void *cli_json_failure(const struct verity_failure *f)
 	json_object_object_add(j, "position",
 			       json_object_new_uint64(f->position));
 	json_object_object_add(j, "block", json_object_new_uint64(f->block));
-	if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
+	if (f->kind == FV_UNREADABLE_DATA_BLOCK ||
+	    f->kind == FV_UNREADABLE_HASH_BLOCK)
 		json_object_object_add(
 			j, "area",
-			json_object_new_string(f->kind == HT_UNREADABLE_DATA
-						       ? "data"
-						       : "hash"));
-	if (f->kind != HT_BAD_DATA_BLOCK && f->kind != HT_UNREADABLE_DATA)
+			json_object_new_string(
+				f->kind == FV_UNREADABLE_DATA_BLOCK ? "data"
+								    : "hash"));
+	if (f->kind != FV_BAD_DATA_BLOCK && f->kind != FV_UNREADABLE_DATA_BLOCK)
 		json_object_object_add(j, "level",
 				       json_object_new_int((int)f->level));
 	return j;
 }
 
-static const char *roots_source_word(enum verity_roots_source s)
+static const char *roots_source_word(enum fv_roots_from s)
 {
-	return s == VERITY_ROOTS_GIVEN       ? "given"
-	       : s == VERITY_ROOTS_INFERRED  ? "size"
-	       : s == VERITY_ROOTS_DESCRIBED ? "image"
-					     : "default";
+	return s == FV_ROOTS_GIVEN       ? "given"
+	       : s == FV_ROOTS_INFERRED  ? "size"
+	       : s == FV_ROOTS_DESCRIBED ? "image"
+					 : "default";
 }
 
-void *cli_json_fec(const struct verity_fec_layout *fl,
-		   const struct verity_fec_result *res, void *unrepairable)
+void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
+		   void *unrepairable)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "roots", json_object_new_int((int)fl->roots));
+	json_object_object_add(j, "roots", json_object_new_int((int)l->fec_roots));
 	json_object_object_add(
 		j, "roots_from",
-		json_object_new_string(roots_source_word(fl->roots_source)));
-	json_object_object_add(j, "offset", json_object_new_uint64(fl->offset));
+		json_object_new_string(roots_source_word(l->fec_roots_from)));
+	json_object_object_add(j, "offset", json_object_new_uint64(l->fec_offset));
 	json_object_object_add(j, "covered_blocks",
-			       json_object_new_uint64(fl->blocks));
-	json_object_object_add(j, "rounds", json_object_new_uint64(fl->rounds));
+			       json_object_new_uint64(l->fec_blocks));
+	json_object_object_add(j, "rounds", json_object_new_uint64(l->fec_rounds));
 	json_object_object_add(j, "bad_blocks",
-			       json_object_new_uint64(res->bad_blocks));
+			       json_object_new_uint64(f->bad_blocks));
 	json_object_object_add(j, "repairable_blocks",
-			       json_object_new_uint64(res->repaired));
+			       json_object_new_uint64(f->repaired));
 	json_object_object_add(
 		j, "unrepairable_blocks",
-		json_object_new_uint64(res->bad_blocks - res->repaired));
+		json_object_new_uint64(f->bad_blocks - f->repaired));
 	json_object_object_add(j, "stale_parity_codewords",
-			       json_object_new_uint64(res->stale_codewords));
+			       json_object_new_uint64(f->stale_codewords));
 	json_object_object_add(j, "stale_parity_rounds",
-			       json_object_new_uint64(res->stale_rounds));
+			       json_object_new_uint64(f->stale_rounds));
 	json_object_object_add(j, "unchecked_parity_rounds",
-			       json_object_new_uint64(res->unchecked_rounds));
+			       json_object_new_uint64(f->unchecked_rounds));
 	json_object_object_add(j, "parity_rewrite_limit",
-			       json_object_new_uint64(res->rewrite_limit));
-	json_object_object_add(j, "passes",
-			       json_object_new_uint64(res->passes));
+			       json_object_new_uint64(f->rewrite_limit));
+	json_object_object_add(j, "passes", json_object_new_uint64(f->passes));
 	if (unrepairable)
 		json_object_object_add(j, "unrepairable", unrepairable);
 	return j;
@@ -282,13 +282,21 @@ void cli_json_final(int rc, const char *fallback)
 	cli_json_print(j);
 }
 
-void *cli_json_signature(const struct cli_pair *cp,
-			 const struct verity_outcome *out)
+/* The trust policy's word for a verdict (docs/trust.md). */
+static const char *trust_word(enum fv_trust t)
 {
+	return t == FV_TRUST_CHECK       ? "checked"
+	       : t == FV_TRUST_UNCHECKED ? "not checked"
+					 : "unsigned";
+}
+
+void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
+{
+	int checked = !cp->avb && fv_result_trust(res) == FV_TRUST_CHECK;
 	json_object *j;
 
 	if (cp->avb) {
-		if (cp->trust == VERITY_TRUST_UNSIGNED)
+		if (cp->trust == FV_TRUST_UNSIGNED)
 			return NULL;
 		j = json_object_new_object();
 		json_object_object_add(j, "algorithm",
@@ -297,28 +305,25 @@ void *cli_json_signature(const struct cli_pair *cp,
 				       cli_json_str(cp->avb_key_sha1));
 		json_object_object_add(
 			j, "checked",
-			json_object_new_boolean(cp->trust ==
-						VERITY_TRUST_CHECK));
-		json_object_object_add(
-			j, "trust", cli_json_str(verity_trust_name(cp->trust)));
+			json_object_new_boolean(cp->trust == FV_TRUST_CHECK));
+		json_object_object_add(j, "trust",
+				       cli_json_str(trust_word(cp->trust)));
 		return j;
 	}
-	/* the trust policy's verdict (verity/trust.h): a signer checked,
-	 * or a signature whose signer was not; null when unsigned */
-	if (!out->signature_checked && cp->trust != VERITY_TRUST_UNCHECKED)
+	/* the trust policy's verdict: a signer checked, or a signature
+	 * whose signer was not; null when unsigned */
+	if (!checked && cp->trust != FV_TRUST_UNCHECKED)
 		return NULL;
 	j = json_object_new_object();
 	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
-	json_object_object_add(j, "checked",
-			       json_object_new_boolean(out->signature_checked));
-	json_object_object_add(j, "trust",
-			       cli_json_str(verity_trust_name(cp->trust)));
-	json_object_object_add(j, "signer",
-			       out->signature_checked
-				       ? cli_json_str(out->sig.signer)
-				       : NULL);
+	json_object_object_add(j, "checked", json_object_new_boolean(checked));
+	json_object_object_add(j, "trust", cli_json_str(trust_word(cp->trust)));
 	json_object_object_add(
-		j, "warning",
-		out->sig.warning[0] ? cli_json_str(out->sig.warning) : NULL);
+		j, "signer", checked ? cli_json_str(fv_result_signer(res)) : NULL);
+	json_object_object_add(j, "warning",
+			       checked && *fv_result_signature_warning(res)
+				       ? cli_json_str(
+						 fv_result_signature_warning(res))
+				       : NULL);
 	return j;
 }

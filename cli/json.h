@@ -6,13 +6,13 @@
 #include <stdint.h>
 
 #include "cli/pair.h"
-#include "hashtree/tree.h"
-#include "verity/fec/layout.h"
-#include "verity/tree/layout.h"
+#include "cli/text.h"
+#include "include/fastverity.h"
 
-/* The header (dump's fields, and the tree's place). */
-void *cli_json_header(const char *device, const struct verity_params *p,
-		      const struct verity_layout *l, const uint8_t *root);
+/* The header (dump's fields, and the tree's place); root_hex may be
+ * NULL. */
+void *cli_json_header(const char *device, const fv_params *p,
+		      const struct fv_layout *l, const char *root_hex);
 /* Prints obj on stdout and frees it. */
 void cli_json_print(void *obj);
 /* Set once a --json document is on stdout (cli_json_print does). */
@@ -26,17 +26,16 @@ void cli_json_final(int rc, const char *fallback);
 /* The word of a verify's exit code (cli_verdict()). */
 const char *cli_verdict_word(int code);
 /* Adds root_hash_matches and the bad block counts to a json-c object. */
-void cli_json_add_counts(void *obj, const struct ht_verify_result *res);
+void cli_json_add_counts(void *obj, const struct cli_counts *c);
 /* One bad block: type, position, block, level. */
-void *cli_json_failure(const struct verity_failure *f);
+void *cli_json_failure(const struct cli_failure *f);
 /* What an FEC check or repair found, with the parity's roots (and
  * where they came from), offset and coverage; unrepairable (a json-c
  * array, or NULL) is added as it is. */
-void *cli_json_fec(const struct verity_fec_layout *fl,
-		   const struct verity_fec_result *res, void *unrepairable);
+void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
+		   void *unrepairable);
 /* A checked signature (file, signer, warning); NULL (JSON null) when
- * none was checked. */
-void *cli_json_signature(const struct cli_pair *cp,
-			 const struct verity_outcome *out);
+ * none was checked. res: the check's result. */
+void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);
 
 #endif

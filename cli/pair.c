@@ -4,105 +4,125 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/avb.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
-#include "verity/container/registry.h"
-#include "verity/sign/signature.h"
-#include "verity/tree/superblock.h"
+
+int cli_refuse_sparse(const char *path)
+{
+	int r = fv_refuse_sparse(path);
+
+	return r ? cli_lib_error(r) : 0;
+}
 
 void cli_pair_free(struct cli_pair *cp)
 {
-	free(cp->signature);
-	verity_sidecar_free(&cp->side);
+	fv_pair_free(cp->fp);
+	fv_free(cp->side_fec);
+	fv_free(cp->side_signature);
 	memset(cp, 0, sizeof(*cp));
 }
 
-/* The tree's parameters: from the superblock of the hash region, or from
- * the options with --no-superblock. */
-static int tree_params(const struct cli_opts *o, struct verity_pair *pair)
+/* The tree's parameters: from the superblock of the hash device, or
+ * from the options with --no-superblock. */
+static int tree_params(const struct cli_opts *o, struct cli_pair *cp)
 {
-	struct ht_error err;
+	fv_params *p;
+	uint64_t off;
 	int r;
 
-	if (cli_params_from_opts(o, &pair->params, 0))
+	if (cli_params_from_opts(o, &p, 0))
 		return EXIT_PARAMS;
-	if (pair->params.no_superblock) {
-		r = verity_params_validate(&pair->params, &err);
-		return r ? cli_inside_error(r, &err) : EXIT_OK;
+	off = fv_params_hash_offset(p);
+	if (!fv_params_superblock(p)) {
+		r = fv_params_check(p);
+		if (!r)
+			r = fv_pair_set_params(cp->fp, p);
+		fv_params_free(p);
+		return r ? cli_lib_error(r) : EXIT_OK;
 	}
-	if (!(r = verity_read_superblock(&pair->hash, &pair->params, &err)))
+	fv_params_free(p);
+	if (!(r = fv_pair_read_superblock(cp->fp, off)))
 		return EXIT_OK;
-	return cli_no_superblock(r, &err, pair->data.path, pair->hash.path,
-				 pair->params.hash_offset);
+	return cli_no_superblock(r, fv_pair_data_path(cp->fp),
+				 fv_pair_hash_path(cp->fp), off);
 }
 
 /* The signature to check (verify, repair) or to hand the kernel (open):
- * --root-hash-signature, or the sidecar one. */
-static int read_signature(struct cli_pair *cp)
+ * --root-hash-signature, given to be checked. */
+static int read_signature(const struct cli_opts *o, struct cli_pair *cp)
 {
-	struct ht_error err;
+	uint8_t *der;
+	size_t len;
 	int r;
 
-	if (!cp->signature_path)
+	if (!o->root_hash_signature)
 		return 0;
-	r = verity_read_signature(cp->signature_path, &cp->signature,
-				  &cp->pair.signature_size, &err);
-	if (r)
-		return cli_inside_error(r, &err);
-	cp->pair.signature = cp->signature;
-	cp->pair.signature_name = cp->signature_path;
-	return 0;
+	cp->signature_path = o->root_hash_signature;
+	if ((r = fv_signature_read(o->root_hash_signature, &der, &len)))
+		return cli_lib_error(r);
+	r = fv_pair_set_signature(cp->fp, der, len, o->root_hash_signature);
+	fv_free(der);
+	return r ? cli_lib_error(r) : 0;
 }
 
 int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp)
 {
-	struct verity_pair *pair = &cp->pair;
+	uint8_t root[64];
+	struct cli_fec fec;
+	size_t size;
 	int r;
 
-	pair->data.path = data;
-	pair->hash.path = hash;
-	if ((r = tree_params(o, pair)))
+	if (!cp->fp && (r = fv_pair_new(data, hash, &cp->fp)))
+		return cli_lib_error(r);
+	if ((r = tree_params(o, cp)))
 		return r;
-	if (cli_root_hash(o, root_arg, ht_digest_size(pair->params.hash_name),
-			  pair->root))
+	size = fv_params_root_size(fv_pair_params(cp->fp));
+	if (cli_root_hash(o, root_arg, (unsigned)size, root))
 		return EXIT_PARAMS;
-	pair->root_size = ht_digest_size(pair->params.hash_name);
-	if (!pair->fec.region.path && cli_fec_params(o, &pair->fec))
+	if ((r = fv_pair_set_root(cp->fp, root, size)))
+		return cli_lib_error(r);
+	if (cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
+	if ((r = fv_pair_set_fec(cp->fp, fec.path, fec.offset, fec.roots)))
+		return cli_lib_error(r);
 	if (!cp->fec_name)
 		cp->fec_name = o->fec_device;
-	if (!cp->signature_path)
-		cp->signature_path = o->root_hash_signature;
-	return read_signature(cp);
+	return read_signature(o, cp);
 }
 
 int cli_image_kind(const struct cli_opts *o, const char *image,
-		   enum verity_container *kind)
+		   enum cli_container *kind)
 {
-	struct ht_error err;
-	int asked = VERITY_CONTAINER_AUTO, r;
+	const char *asked = NULL, *name;
+	int r;
 
-	if (o->container &&
-	    ((asked = verity_container_by_name(o->container)) < 0 ||
-	     asked == VERITY_CONTAINER_SPARSE))
-		return cli_error(-EINVAL,
-				 "--container: '%s' is not avb, ddi, sidecar "
-				 "or plain",
-				 o->container);
-	if ((r = verity_container_identify(image, asked, kind, &err)))
-		return cli_inside_error(r, &err);
+	if (o->container) {
+		if (strcmp(o->container, "avb") && strcmp(o->container, "ddi") &&
+		    strcmp(o->container, "sidecar") &&
+		    strcmp(o->container, "plain"))
+			return cli_error(-EINVAL,
+					 "--container: '%s' is not avb, ddi, "
+					 "sidecar or plain",
+					 o->container);
+		asked = o->container;
+	}
+	if ((r = fv_container_of(image, asked, &name)))
+		return cli_lib_error(r);
+	*kind = !strcmp(name, "avb")   ? CLI_AVB
+		: !strcmp(name, "ddi") ? CLI_DDI
+				       : CLI_SIDECAR;
 	return 0;
 }
 
-int cli_anchor(const struct cli_opts *o, enum verity_anchor *anchor)
+int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor)
 {
 	if (o->key && o->ntrusted)
 		return cli_error(-EINVAL,
@@ -110,89 +130,94 @@ int cli_anchor(const struct cli_opts *o, enum verity_anchor *anchor)
 				 "trust anchor the image takes (--key for "
 				 "Android images, --trusted-cert for the "
 				 "others)");
-	*anchor = o->key       ? VERITY_ANCHOR_KEY
-		  : o->ntrusted ? VERITY_ANCHOR_CERT
-				: VERITY_ANCHOR_NONE;
+	*anchor = o->key       ? FV_ANCHOR_KEY
+		  : o->ntrusted ? FV_ANCHOR_CERT
+				: FV_ANCHOR_NONE;
 	return 0;
 }
 
 int cli_writes(const struct cli_opts *o)
 {
 	return !strcmp(o->action, "repair") &&
-	       !(o->repair & VERITY_RUN_DRY_RUN);
+	       !(o->repair & FV_REPAIR_DRY_RUN);
 }
 
-int cli_trust(const struct cli_opts *o, enum verity_container container,
-	      const char *image, enum verity_signature_from signature,
-	      int writes, size_t implicit_certs, enum verity_trust *trust)
+int cli_trust(const struct cli_opts *o, const char *container,
+	      const char *image, enum fv_signature_from signature,
+	      int writes, size_t implicit_certs, enum fv_trust *trust)
 {
-	struct verity_trust_ask ask = {container, image, signature,
-				       VERITY_ANCHOR_NONE, writes};
-	struct ht_error err;
+	enum fv_anchor anchor;
 	int r;
 
-	if ((r = cli_anchor(o, &ask.anchor)))
+	if ((r = cli_anchor(o, &anchor)))
 		return r;
-	if (ask.anchor == VERITY_ANCHOR_NONE && implicit_certs)
-		ask.anchor = VERITY_ANCHOR_CERT;
-	if ((r = verity_trust_decide(&ask, trust, &err)))
-		return cli_inside_error(r, &err);
+	if (anchor == FV_ANCHOR_NONE && implicit_certs)
+		anchor = FV_ANCHOR_CERT;
+	if ((r = fv_trust_decide(container, signature, anchor, writes, image,
+				 trust)))
+		return cli_lib_error(r);
 	return 0;
 }
 
 /* The trust policy on a sidecar or plain pair, before a block is read. */
 static int pair_trust(struct cli_opts *o, struct cli_pair *cp,
-		      enum verity_container container)
+		      const char *container)
 {
-	enum verity_signature_from from =
-		!cp->pair.signature	      ? VERITY_SIGNATURE_NONE
-		: o->root_hash_signature ? VERITY_SIGNATURE_GIVEN
-					 : VERITY_SIGNATURE_FOUND;
+	enum fv_signature_from from = !cp->signature_path ? FV_SIGNATURE_NONE
+				      : o->root_hash_signature
+					      ? FV_SIGNATURE_GIVEN
+					      : FV_SIGNATURE_FOUND;
 
-	cp->pair.container = container;
-	cp->pair.signature_found = from == VERITY_SIGNATURE_FOUND;
 	return cli_trust(o, container,
 			 cp->signature_path ? cp->signature_path
-					    : cp->pair.data.path,
+					    : fv_pair_data_path(cp->fp),
 			 from, cli_writes(o), 0, &cp->trust);
 }
 
-int cli_pair_from_args(struct cli_opts *o, enum verity_container kind,
+/* <image> with systemd's sidecar files. */
+static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
+{
+	struct cli_opts side = *o; /* the options, with the sidecars where
+				     * none were given */
+	char *roothash = NULL;
+	int r;
+
+	if ((r = fv_sidecar_names(o->args[0], NULL, &roothash,
+				  &cp->side_signature, &cp->side_fec)) ||
+	    (r = fv_pair_sidecar(o->args[0], &cp->fp))) {
+		fv_free(roothash);
+		return cli_lib_error(r);
+	}
+	/* explicit options win over the sidecars */
+	if (!side.root_hash_file)
+		side.root_hash_file = roothash;
+	/* the sidecar parity takes --fec-roots as --fec-device does */
+	if (!side.fec_device && fv_pair_fec_path(cp->fp))
+		side.fec_device = cp->side_fec;
+	/* the sidecar's signature, unless --root-hash-signature names one */
+	if (!o->root_hash_signature && access(cp->side_signature, F_OK) == 0)
+		cp->signature_path = cp->side_signature;
+	r = cli_pair_make(&side, o->args[0], fv_pair_hash_path(cp->fp), NULL,
+			  cp);
+	fv_free(roothash);
+	return r ? r : pair_trust(o, cp, "sidecar");
+}
+
+int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp)
 {
-	struct verity_pair *pair = &cp->pair;
-	struct ht_error err;
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
-	cp->signature_path = o->root_hash_signature;
 	if (o->nargs == 1) {
-		if (kind == VERITY_CONTAINER_AVB)
+		if (kind == CLI_AVB)
 			return cli_pair_avb(o, o->args[0], cp);
-		if (kind != VERITY_CONTAINER_SIDECAR)
-			return cli_error(-EINVAL, "%s: %s: %s takes it with "
-						  "its own checks",
-					 o->args[0],
-					 verity_container_words(kind),
-					 o->action);
-		struct cli_opts side = *o; /* the options, with the sidecars
-					     * where none were given */
-
-		if (verity_sidecar_names(o->args[0], &cp->side, &err))
-			return cli_inside_error(-ENOMEM, &err);
-		/* explicit options win over the sidecars */
-		if (!side.root_hash_file)
-			side.root_hash_file = cp->side.roothash;
-		verity_sidecar_pair(&cp->side, o->args[0], pair,
-				    &cp->signature_path);
-		/* the sidecar parity takes --fec-roots as --fec-device does */
-		if (!side.fec_device && pair->fec.region.path)
-			side.fec_device = cp->side.fec;
-		pair->fec.region.path = NULL;
-		if ((r = cli_pair_make(&side, o->args[0], pair->hash.path, NULL,
-				       cp)))
-			return r;
-		return pair_trust(o, cp, VERITY_CONTAINER_SIDECAR);
+		if (kind != CLI_SIDECAR)
+			return cli_error(-EINVAL,
+					 "%s: a systemd disk image (GPT): %s "
+					 "takes it with its own checks",
+					 o->args[0], o->action);
+		return sidecar_pair(o, cp);
 	}
 	if (o->container && strcmp(o->container, "plain"))
 		return cli_error(-EINVAL,
@@ -215,40 +240,13 @@ int cli_pair_from_args(struct cli_opts *o, enum verity_container kind,
 	if ((r = cli_pair_make(o, o->args[0], o->args[1],
 			       o->nargs >= 3 ? o->args[2] : NULL, cp)))
 		return r;
-	return pair_trust(o, cp, VERITY_CONTAINER_PLAIN);
-}
-
-int cli_run_of(const struct cli_opts *o, struct verity_run *run,
-	       struct cli_progress *pr)
-{
-	memset(run, 0, sizeof(*run));
-	if (cli_run_options(o, &run->ht, pr))
-		return EXIT_PARAMS;
-	run->trusted = o->trusted_certs;
-	run->ntrusted = o->ntrusted;
-	run->sha256 = cli_sha256_choice();
-	return 0;
-}
-
-enum sha256_choice cli_sha256_choice(void)
-{
-	const char *force = getenv("FASTVERITY_SHA256");
-
-	if (!force)
-		return SHA256_CHOOSE_FASTEST;
-	if (!strcmp(force, "portable"))
-		return SHA256_CHOOSE_PORTABLE;
-	if (!strcmp(force, "two-way"))
-		return SHA256_CHOOSE_TWO_WAY;
-	if (!strcmp(force, "three-way"))
-		return SHA256_CHOOSE_THREE_WAY;
-	return SHA256_CHOOSE_FASTEST;
+	return pair_trust(o, cp, "plain");
 }
 
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
-			const struct verity_outcome *out)
+			const fv_result *res)
 {
-	if (!cp->avb && cp->trust == VERITY_TRUST_UNCHECKED) {
+	if (!cp->avb && cp->trust == FV_TRUST_UNCHECKED) {
 		fprintf(stderr,
 			"fastverity: %s: warning: the root hash is signed, and "
 			"its signer was not checked (give "
@@ -256,13 +254,22 @@ void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 			"matches its root hash, but nothing proves who made "
 			"it\n",
 			cp->signature_path ? cp->signature_path
-					   : cp->pair.data.path);
+					   : fv_pair_data_path(cp->fp));
 		return;
 	}
-	if (!out->signature_checked)
+	if (cp->avb || fv_result_trust(res) != FV_TRUST_CHECK)
 		return;
-	if (out->sig.warning[0])
+	if (*fv_result_signature_warning(res))
 		fprintf(stderr, "fastverity: %s: warning: %s\n",
-			cp->signature_path, out->sig.warning);
-	cli_debug(o, "Root hash signature by %s checks out.", out->sig.signer);
+			cp->signature_path, fv_result_signature_warning(res));
+	cli_debug(o, "Root hash signature by %s checks out.",
+		  fv_result_signer(res));
+}
+
+void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
+{
+	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
+		  fv_result_hashing_path(res), fv_result_hashing_reason(res),
+		  fv_result_hashing_kernel(res),
+		  fv_result_hashing_provider(res));
 }

@@ -4,13 +4,19 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/progress.h"
-#include "verity/fec/rs.h"
-#include "verity/storage/backing.h"
+
+/* What the library takes (include/fastverity.h, docs/format.md). */
+#define MAX_SALT_SIZE  256
+#define MAX_HASH_NAME  31
+#define FEC_MIN_ROOTS  2
+#define FEC_MAX_ROOTS  24
+#define MAX_THREADS    256
 
 /* Strict unsigned decimal: digits only, no sign, no overflow. */
 static int parse_u64(const char *opt, const char *s, uint64_t max,
@@ -48,7 +54,7 @@ static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 		return 0;
 	if (parse_u64(opt, s, UINT32_MAX, &v))
 		return EXIT_PARAMS;
-	if (!ht_block_size_valid(v))
+	if (v < 512 || v > 524288 || (v & (v - 1)))
 		return cli_error(-EINVAL,
 				 "%s: unsupported block size %s (a power of "
 				 "two from 512 to 524288)",
@@ -71,7 +77,7 @@ int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
 	return 0;
 }
 
-int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
+int cli_fec_params(const struct cli_opts *o, struct cli_fec *fp)
 {
 	uint64_t v;
 
@@ -87,7 +93,7 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 	}
 	if (!*o->fec_device)
 		return cli_error(-EINVAL, "--fec-device: empty path");
-	fp->region.path = o->fec_device;
+	fp->path = o->fec_device;
 	if (o->fec_offset && parse_u64("--fec-offset", o->fec_offset,
 				       INT64_MAX / 2, &fp->offset))
 		return EXIT_PARAMS;
@@ -105,50 +111,77 @@ int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp)
 	return 0;
 }
 
-static int parse_salt(const struct cli_opts *o, struct verity_params *p,
-		      int for_format)
+int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
 {
-	if (!o->salt) {
-		p->salt_size = for_format ? 32 : 0;
-		if (for_format) {
-			struct ht_error err;
+	size_t n = strlen(s);
 
-			if (verity_random(p->salt, 32, &err))
-				return cli_inside_error(-EIO, &err);
-		}
-		return 0;
+	if (n % 2 || n / 2 > max)
+		return -1;
+	for (size_t i = 0; i < n; i += 2) {
+		int hi = isxdigit((unsigned char)s[i]),
+		    lo = isxdigit((unsigned char)s[i + 1]);
+		char b[3] = {s[i], s[i + 1], 0};
+
+		if (!hi || !lo)
+			return -1;
+		out[i / 2] = (uint8_t)strtoul(b, NULL, 16);
 	}
-	if (!strcmp(o->salt, "-") || !*o->salt) {
-		p->salt_size = 0;
-		return 0;
+	*len = n / 2;
+	return 0;
+}
+
+void cli_hex(const uint8_t *in, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
 	}
-	if (strlen(o->salt) > 2 * VERITY_MAX_SALT_SIZE)
+	out[2 * n] = '\0';
+}
+
+static int parse_salt(const struct cli_opts *o, fv_params *p, int for_format)
+{
+	uint8_t salt[MAX_SALT_SIZE];
+	size_t len = 0;
+
+	if (!o->salt) {
+		/* format: fv_params_new's random salt */
+		return for_format ? 0 : fv_params_set_salt(p, NULL, 0);
+	}
+	if (!strcmp(o->salt, "-") || !*o->salt)
+		return fv_params_set_salt(p, NULL, 0);
+	if (strlen(o->salt) > 2 * MAX_SALT_SIZE)
 		return cli_error(-EINVAL,
 				 "--salt: salt of %zu hex digits is too long "
 				 "(at most %d bytes)",
-				 strlen(o->salt), VERITY_MAX_SALT_SIZE);
-	if (verity_hex_decode(o->salt, p->salt, VERITY_MAX_SALT_SIZE,
-			      &p->salt_size))
+				 strlen(o->salt), MAX_SALT_SIZE);
+	if (cli_unhex(o->salt, salt, sizeof(salt), &len))
 		return cli_error(
 			-EINVAL,
 			"--salt: '%s' is not an even number of hex digits",
 			o->salt);
-	return 0;
+	return fv_params_set_salt(p, salt, len) ? cli_lib_error(-EINVAL) : 0;
 }
 
-int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
-			 int for_format)
+/* Each option into p; the library checks the whole set later. */
+static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 {
+	uint32_t data_block_size = fv_params_data_block_size(p),
+		 hash_block_size = fv_params_hash_block_size(p);
 	uint64_t v;
 
-	verity_params_default(p);
 	if (o->hash) {
-		if (strlen(o->hash) > VERITY_MAX_HASH_NAME || !*o->hash)
+		if (strlen(o->hash) > MAX_HASH_NAME || !*o->hash)
 			return cli_error(
 				-EINVAL,
 				"--hash: hash algorithm '%s' not supported",
 				o->hash);
-		strcpy(p->hash_name, o->hash);
+		if (fv_params_set_hash(p, o->hash))
+			return cli_error(-EINVAL,
+					 "hash algorithm %s not supported",
+					 o->hash);
 	}
 	if (o->format) {
 		if (parse_u64("--format", o->format, UINT32_MAX, &v))
@@ -158,36 +191,47 @@ int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
 				-EINVAL,
 				"--format: unsupported hash type %s (0 or 1)",
 				o->format);
-		p->hash_type = (int)v;
+		fv_params_set_hash_type(p, (unsigned)v);
 	}
 	if (parse_block_size("--data-block-size", o->data_block_size,
-			     &p->data_block_size) ||
+			     &data_block_size) ||
 	    parse_block_size("--hash-block-size", o->hash_block_size,
-			     &p->hash_block_size))
+			     &hash_block_size))
 		return EXIT_PARAMS;
+	fv_params_set_block_sizes(p, data_block_size, hash_block_size);
 	if (o->data_blocks) {
 		if (parse_u64("--data-blocks", o->data_blocks,
-			      INT64_MAX / p->data_block_size, &p->data_blocks))
+			      INT64_MAX / data_block_size, &v))
 			return EXIT_PARAMS;
+		fv_params_set_data_blocks(p, v);
 	}
-	if (cli_parse_hash_offset(o, &p->hash_offset))
+	if (cli_parse_hash_offset(o, &v))
 		return EXIT_PARAMS;
+	fv_params_set_hash_offset(p, v);
 	if (parse_salt(o, p, for_format))
 		return EXIT_PARAMS;
-	p->no_superblock = o->no_superblock;
+	fv_params_set_superblock(p, !o->no_superblock);
 	if (o->uuid) {
-		if (verity_uuid_parse(o->uuid, p->uuid))
+		if (fv_params_set_uuid(p, o->uuid))
 			return cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
 					 o->uuid);
-	} else if (for_format) {
-		uint8_t rnd[16];
-		struct ht_error err;
-
-		if (verity_random(rnd, sizeof(rnd), &err))
-			return cli_inside_error(-EIO, &err);
-		verity_uuid_random(p->uuid, rnd);
 	}
 	return 0;
+}
+
+int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
+			 int for_format)
+{
+	int r;
+
+	/* fv_params_new: a random salt and UUID, format's defaults */
+	if (!(*p = fv_params_new()))
+		return cli_lib_error(-ENOMEM);
+	if ((r = params_fill(o, *p, for_format))) {
+		fv_params_free(*p);
+		*p = NULL;
+	}
+	return r;
 }
 
 int cli_parse_size(const char *text, uint64_t *out)
@@ -213,26 +257,79 @@ int cli_parse_size(const char *text, uint64_t *out)
 	return 0;
 }
 
-int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
-		    struct cli_progress *pr)
+int cli_parse_threads(const struct cli_opts *o, unsigned *threads)
 {
-	uint64_t n = verity_default_threads();
+	uint64_t n = 0;
 
 	if (o->threads) {
-		if (parse_u64("--threads", o->threads, VERITY_MAX_THREADS, &n))
+		if (parse_u64("--threads", o->threads, MAX_THREADS, &n))
 			return EXIT_PARAMS;
 		if (n == 0)
 			return cli_error(-EINVAL, "--threads: at least 1");
 	}
-	cli_progress_init(pr, o);
-	opt->threads = (unsigned)n;
-	opt->progress = cli_progress_update;
-	opt->progress_ctx = pr;
-	/* the data is read, never mapped: no faster mapped here with the
-	 * image cached in large folios, 40% slower with it cached in 4 KiB
-	 * pages (1 GiB: format 0.31 s read, 0.58-0.62 s mapped), and a file
-	 * that shrinks is then an error returned, not a signal */
-	opt->no_map = 1;
+	*threads = (unsigned)n;
+	return 0;
+}
+
+void cli_threads_said(const struct cli_opts *o)
+{
+	unsigned threads = 0;
+	long cpus;
+
+	if (!o->debug || cli_parse_threads(o, &threads))
+		return;
+	if (!threads) {
+		/* the library's default: one per online CPU */
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = cpus < 1 ? 1
+			  : cpus > MAX_THREADS ? MAX_THREADS
+					       : (unsigned)cpus;
+	}
+	cli_debug(o, "Threads: %u.", threads);
+}
+
+enum fv_sha256_kernel cli_sha256_choice(void)
+{
+	const char *force = getenv("FASTVERITY_SHA256");
+
+	if (!force)
+		return FV_SHA256_FASTEST;
+	if (!strcmp(force, "portable"))
+		return FV_SHA256_PORTABLE;
+	if (!strcmp(force, "two-way"))
+		return FV_SHA256_TWO_WAY;
+	if (!strcmp(force, "three-way"))
+		return FV_SHA256_THREE_WAY;
+	return FV_SHA256_FASTEST;
+}
+
+int cli_run_options(const struct cli_opts *o, fv_options **opts,
+		    struct cli_progress *pr)
+{
+	unsigned threads;
+	fv_options *fo;
+
+	*opts = NULL;
+	if (cli_parse_threads(o, &threads))
+		return EXIT_PARAMS;
+	if (!(fo = fv_options_new()))
+		return cli_lib_error(-ENOMEM);
+	/* the data is read, never mapped (the library's default): no faster
+	 * mapped here with the image cached in large folios, 40% slower
+	 * with it cached in 4 KiB pages (1 GiB: format 0.31 s read,
+	 * 0.58-0.62 s mapped), and a file that shrinks is then an error
+	 * returned, not a signal */
+	if (fv_options_set_threads(fo, threads) ||
+	    fv_options_set_sha256(fo, cli_sha256_choice()) ||
+	    fv_options_set_trusted_certs(fo, o->trusted_certs, o->ntrusted)) {
+		fv_options_free(fo);
+		return cli_lib_error(-EINVAL);
+	}
+	if (pr) {
+		cli_progress_init(pr, o);
+		fv_options_set_progress(fo, cli_progress_update, pr);
+	}
+	*opts = fo;
 	return 0;
 }
 
@@ -241,8 +338,7 @@ int cli_check_output(const char *out, const char *what,
 {
 	for (size_t i = 0; out && i < n; i++) {
 		const char *via =
-			inputs[i] ? verity_path_same_storage(out, inputs[i])
-				  : NULL;
+			inputs[i] ? fv_same_storage(out, inputs[i]) : NULL;
 
 		if (via)
 			return cli_error(-EINVAL,

@@ -9,29 +9,49 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "verity/fec/layout.h"
-#include "verity/tree/params.h"
+#include "include/fastverity.h"
 
 struct cli_progress;
-struct ht_options;
 
-/* Fills p from the options (defaults where absent). for_format selects
- * format's defaults (random salt and UUID). */
-int cli_params_from_opts(const struct cli_opts *o, struct verity_params *p,
+/* The tree's parameters from the options (defaults where absent), into
+ * a new *p (fv_params_free). for_format selects format's defaults (a
+ * random salt and UUID); otherwise no salt. */
+int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 			 int for_format);
 int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off);
-/* --fec-device, --fec-offset, --fec-roots; fp->device NULL without FEC. */
-int cli_fec_params(const struct cli_opts *o, struct verity_fec_params *fp);
+/* --fec-device, --fec-offset, --fec-roots; path NULL without FEC;
+ * roots 0: format's default, or for parity that exists the one value
+ * its size fits. */
+struct cli_fec {
+	const char *path;
+	uint64_t offset;
+	unsigned roots;
+};
+int cli_fec_params(const struct cli_opts *o, struct cli_fec *f);
 /* A decimal count for option opt. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
 /* A byte count: digits with an optional K, M, G or T (powers of 1024). */
 int cli_parse_size(const char *text, uint64_t *out);
-/* --threads (default: online CPUs) and progress for format and verify. */
-int cli_run_options(const struct cli_opts *o, struct ht_options *opt,
+/* --threads (0 without it: one per online CPU). */
+int cli_parse_threads(const struct cli_opts *o, unsigned *threads);
+/* "Threads: N." with --debug: the workers an action runs. */
+void cli_threads_said(const struct cli_opts *o);
+/* How an action runs, as the library's options (*opts: fv_options_free):
+ * --threads, progress (pr, may be NULL: none), --trusted-cert, the
+ * SHA-256 kernel FASTVERITY_SHA256 names. */
+int cli_run_options(const struct cli_opts *o, fv_options **opts,
 		    struct cli_progress *pr);
+/* FASTVERITY_SHA256 (portable, two-way, three-way): the SHA-256 kernel
+ * the library is asked to run (the fastest when unset). */
+enum fv_sha256_kernel cli_sha256_choice(void);
 /* Refuses when out exists and is, after symlinks, one of the n inputs
  * (NULL entries skipped): what names the output. */
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n);
+/* Hex digits (either case) into at most max bytes: 0, or -1 for an odd
+ * count, a byte that is no digit, or too many. */
+int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
+/* Lowercase hex of n bytes into out (2 n + 1 bytes). */
+void cli_hex(const uint8_t *in, size_t n, char *out);
 
 #endif

@@ -8,39 +8,17 @@
 
 #include "cli/errors.h"
 #include "cli/hints.h"
-#include "hashtree/hasher.h"
-#include "verity/storage/file.h"
-#include "verity/tree/params.h"
+#include "cli/params.h"
+#include "include/fastverity.h"
 
-/* A root hash file: the hex digest, then nothing but whitespace. Read
- * whole (a regular file of at most ROOT_FILE_MAX bytes). */
-#define ROOT_FILE_MAX 4096
+#define MAX_DIGEST_SIZE 64
 
+/* A root hash file, as the library reads every one. */
 static int read_root_file(const char *path, char *buf, size_t size)
 {
-	struct ht_error err;
-	uint8_t *text;
-	size_t len, bad;
-	int r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text,
-				 &len, &err);
+	int r = fv_root_hash_file_read(path, buf, size);
 
-	if (r)
-		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
-	r = verity_root_text_parse(text, len, buf, size, &bad);
-	free(text);
-	if (r && bad)
-		return cli_error(-EINVAL,
-				 "%s: invalid root hash string specified: "
-				 "byte %zu is not a hex digit (the file holds "
-				 "the hex root hash, and nothing after it but "
-				 "white space)",
-				 path, bad);
-	if (r)
-		return cli_error(-EINVAL,
-				 "%s: invalid root hash string specified "
-				 "(more than %zu hex digits)",
-				 path, size - 1);
-	return 0;
+	return r ? cli_lib_error(r) : 0;
 }
 
 /* The root hash text from the argument or --root-hash-file. */
@@ -85,7 +63,7 @@ static int bad_root(const struct cli_opts *o, const char *hex,
 int cli_root_hash(const struct cli_opts *o, const char *arg,
 		  unsigned digest_size, uint8_t *root)
 {
-	char text[2 * HT_MAX_DIGEST_SIZE + 8], expected[32];
+	char text[2 * MAX_DIGEST_SIZE + 8], expected[32];
 	const char *hex = root_text(o, arg, text, sizeof(text));
 	size_t len;
 
@@ -93,7 +71,7 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 		return EXIT_PARAMS;
 	snprintf(expected, sizeof(expected), "%u hex digits", 2 * digest_size);
 	if (strlen(hex) != 2 * (size_t)digest_size ||
-	    verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, &len))
+	    cli_unhex(hex, root, MAX_DIGEST_SIZE, &len))
 		return bad_root(o, hex, expected);
 	return 0;
 }
@@ -101,12 +79,12 @@ int cli_root_hash(const struct cli_opts *o, const char *arg,
 int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		      size_t *len)
 {
-	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	char text[2 * MAX_DIGEST_SIZE + 8];
 	const char *hex = root_text(o, arg, text, sizeof(text));
 
 	if (!hex)
 		return EXIT_PARAMS;
-	if (verity_hex_decode(hex, root, HT_MAX_DIGEST_SIZE, len) || *len < 16)
+	if (cli_unhex(hex, root, MAX_DIGEST_SIZE, len) || *len < 16)
 		return bad_root(o, hex, "32 to 128 hex digits");
 	return 0;
 }

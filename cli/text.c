@@ -3,88 +3,118 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-
-#include "cli/cli.h"
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/params.h"
+
+void cli_counts_of(const fv_result *r, struct cli_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bad_data = fv_result_bad_data_blocks(r);
+	c->bad_hash = fv_result_bad_hash_blocks(r);
+	c->bad_padding = fv_result_bad_padding(r);
+	c->unreadable = fv_result_unreadable(r);
+	c->unchecked_data = fv_result_unchecked(r, &c->unchecked_hash);
+	c->root_matches = fv_result_root_matches(r);
+	c->root_first = fv_result_root_first(r);
+}
+
+void cli_counts_before(const struct fv_fec_report *f, struct cli_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bad_data = f->before_bad_data_blocks;
+	c->bad_hash = f->before_bad_hash_blocks;
+	c->bad_padding = f->before_bad_padding;
+	c->unreadable = f->before_unreadable;
+	c->unchecked_data = f->before_unchecked_data_blocks;
+	c->unchecked_hash = f->before_unchecked_hash_blocks;
+	c->root_matches = f->before_root_matches;
+}
+
+void cli_uuid_text(const fv_params *p, char out[37])
+{
+	if (fv_params_superblock(p))
+		fv_params_uuid(p, out);
+	else
+		out[0] = '\0';
+}
 
 /* The end of the tree as veritysetup prints it: from the tree start even
  * when there is no tree (one data block). */
-uint64_t cli_nominal_hash_end(const struct verity_params *p,
-			      const struct verity_layout *l)
+uint64_t cli_nominal_hash_end(const fv_params *p, const struct fv_layout *l)
 {
-	return l->tree_offset + l->geo.tree_blocks * p->hash_block_size;
+	return l->tree_offset +
+	       l->tree_blocks * (uint64_t)fv_params_hash_block_size(p);
 }
 
-void cli_print_header(const char *device, const struct verity_params *p,
-		      const char *uuid_text, const struct verity_layout *l,
-		      const uint8_t *root)
+void cli_print_header(const char *device, const fv_params *p,
+		      const char *uuid_text, const struct fv_layout *l,
+		      const char *root_hex)
 {
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1];
+	const uint8_t *salt;
+	size_t salt_size = fv_params_salt(p, &salt);
+	char hex[2 * 256 + 1];
 
 	printf("VERITY header information for %s\n", device);
 	printf("UUID:            \t%s\n", uuid_text);
-	printf("Hash type:       \t%d\n", p->hash_type);
-	printf("Data blocks:     \t%" PRIu64 "\n", p->data_blocks);
-	printf("Data block size: \t%u\n", p->data_block_size);
-	printf("Hash blocks:     \t%" PRIu64 "\n", l->geo.tree_blocks);
-	printf("Hash block size: \t%u\n", p->hash_block_size);
-	printf("Hash algorithm:  \t%s\n", p->hash_name);
-	if (l->fec.roots) {
-		printf("FEC RS roots:   \t%u\n", l->fec.roots);
+	printf("Hash type:       \t%u\n", fv_params_hash_type(p));
+	printf("Data blocks:     \t%" PRIu64 "\n", fv_params_data_blocks(p));
+	printf("Data block size: \t%u\n", fv_params_data_block_size(p));
+	printf("Hash blocks:     \t%" PRIu64 "\n", l->tree_blocks);
+	printf("Hash block size: \t%u\n", fv_params_hash_block_size(p));
+	printf("Hash algorithm:  \t%s\n", fv_params_hash(p));
+	if (l->fec_roots) {
+		printf("FEC RS roots:   \t%u\n", l->fec_roots);
 		printf("FEC blocks:     \t%" PRIu64 "\n",
-		       l->fec.rounds * l->fec.roots);
+		       l->fec_rounds * l->fec_roots);
 	}
-	verity_hex_encode(p->salt, p->salt_size, hex);
-	printf("Salt:            \t%s\n", p->salt_size ? hex : "-");
-	if (root) {
-		verity_hex_encode(root, l->geo.digest_size, hex);
-		printf("Root hash:      \t%s\n", hex);
-	}
+	cli_hex(salt, salt_size, hex);
+	printf("Salt:            \t%s\n", salt_size ? hex : "-");
+	if (root_hex)
+		printf("Root hash:      \t%s\n", root_hex);
 	/* veritysetup counts parity on the hash device as if it followed
 	 * the tree directly */
-	if (p->hash_offset == 0)
+	if (fv_params_hash_offset(p) == 0)
 		printf("Hash device size: \t%" PRIu64 " [bytes]\n",
 		       cli_nominal_hash_end(p, l) +
-			       (l->fec.on_hash_device ? l->fec.parity_bytes
+			       (l->fec_on_hash_device ? l->fec_parity_bytes
 						      : 0));
-	if (l->fec.roots && !l->fec.on_hash_device && l->fec.offset == 0)
+	if (l->fec_roots && !l->fec_on_hash_device && l->fec_offset == 0)
 		printf("FEC device size: \t%" PRIu64 " [bytes]\n",
-		       l->fec.parity_bytes);
+		       l->fec_parity_bytes);
 }
 
-const char *cli_failure_words(enum ht_failure_kind k)
+const char *cli_failure_words(enum fv_failure_kind k)
 {
-	return k == HT_BAD_PADDING ? "Spare area is not zeroed"
-	       : k == HT_UNREADABLE_DATA || k == HT_UNREADABLE_HASH
+	return k == FV_BAD_PADDING ? "Spare area is not zeroed"
+	       : k == FV_UNREADABLE_DATA_BLOCK || k == FV_UNREADABLE_HASH_BLOCK
 		       ? "Unreadable block"
 		       : "Verification failed";
 }
 
-int cli_verdict(const struct ht_verify_result *res)
+int cli_verdict(const struct cli_counts *c)
 {
-	if (res->bad_data_blocks || res->bad_hash_blocks || res->bad_padding ||
-	    res->unreadable_blocks)
+	if (c->bad_data || c->bad_hash || c->bad_padding || c->unreadable)
 		return EXIT_VERIFY;
-	return res->root_matches ? EXIT_OK : EXIT_PARAMS;
+	return c->root_matches ? EXIT_OK : EXIT_PARAMS;
 }
 
-void cli_print_counts(const struct ht_verify_result *res)
+void cli_print_counts(const struct cli_counts *c)
 {
-	uint64_t d = res->unchecked_data_blocks, h = res->unchecked_hash_blocks;
+	uint64_t d = c->unchecked_data, h = c->unchecked_hash;
 
 	fprintf(stderr,
 		"Verification of data area failed: %" PRIu64
 		" bad data block%s, %" PRIu64 " bad hash block%s, %" PRIu64
 		" bad spare area%s.\n",
-		res->bad_data_blocks, cli_plural(res->bad_data_blocks),
-		res->bad_hash_blocks, cli_plural(res->bad_hash_blocks),
-		res->bad_padding, cli_plural(res->bad_padding));
-	if (res->unreadable_blocks)
+		c->bad_data, cli_plural(c->bad_data), c->bad_hash,
+		cli_plural(c->bad_hash), c->bad_padding,
+		cli_plural(c->bad_padding));
+	if (c->unreadable)
 		fprintf(stderr, "%" PRIu64 " block%s could not be read.\n",
-			res->unreadable_blocks,
-			cli_plural(res->unreadable_blocks));
+			c->unreadable, cli_plural(c->unreadable));
 	if (d || h)
 		fprintf(stderr,
 			"Under a bad or unreadable hash block, not checked: "
@@ -92,28 +122,28 @@ void cli_print_counts(const struct ht_verify_result *res)
 			d, cli_plural(d), h, cli_plural(h));
 }
 
-void cli_fec_roots_text(const struct verity_fec_layout *fl, const char *dev,
-			char *buf, size_t len)
+void cli_fec_roots_text(const struct fv_layout *l, const char *dev, char *buf,
+			size_t len)
 {
-	switch (fl->roots_source) {
-	case VERITY_ROOTS_GIVEN:
+	switch (l->fec_roots_from) {
+	case FV_ROOTS_GIVEN:
 		snprintf(buf, len, "parity of %u roots (--fec-roots)",
-			 fl->roots);
+			 l->fec_roots);
 		break;
-	case VERITY_ROOTS_INFERRED:
+	case FV_ROOTS_INFERRED:
 		snprintf(buf, len,
 			 "parity of %u roots, told from the size of %s",
-			 fl->roots, dev);
+			 l->fec_roots, dev);
 		break;
-	case VERITY_ROOTS_DESCRIBED:
+	case FV_ROOTS_DESCRIBED:
 		snprintf(buf, len, "parity of %u roots, as %s describes it",
-			 fl->roots, dev);
+			 l->fec_roots, dev);
 		break;
 	default:
 		snprintf(buf, len,
 			 "parity of %u roots, the default (the size of %s does "
 			 "not tell; give --fec-roots)",
-			 fl->roots, dev);
+			 l->fec_roots, dev);
 	}
 }
 

@@ -156,6 +156,10 @@ int fv_params_read_superblock(fv_params *p, const char *hash_path);
 int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE]);
 int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE]);
 
+/* Since 0.6: checks the whole set as format, verify and open will (the
+ * message names the first field that is not valid). Errors: EINVAL. */
+int fv_params_check(const fv_params *p);
+
 /* Where the tree goes for p (which must name the data blocks): its first
  * byte on the hash device, its size in hash blocks, and the hash
  * device's minimum size. Any output may be NULL. Errors: EINVAL (the data
@@ -345,6 +349,11 @@ int fv_signature_check(const uint8_t *sig, size_t len,
 		       const char *const *trusted, size_t ntrusted,
 		       const char *root_hex, char **signer);
 
+/* Since 0.6: reads a signature file (DER PKCS#7, a regular file of 1
+ * byte to 64 KiB) into *der (fv_free). Errors: EINVAL (missing, empty,
+ * too large, not a regular file), EIO, ENOMEM. */
+int fv_signature_read(const char *path, uint8_t **der, size_t *len);
+
 /* --- Android images ---------------------------------------------------------
  * An image with an AVB footer (docs/android.md): its tree, parity and
  * vbmeta inside it, described by the vbmeta's first hashtree descriptor.
@@ -397,6 +406,11 @@ int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
  * string. Errors: EINVAL (two readings, the message naming both; not
  * the container asked; a sparse image), ENODEV, ENOTBLK, EIO. */
 int fv_container_of(const char *image, const char *asked, const char **name);
+
+/* Since 0.6 (FASTVERITY_1.4): 0 unless path is an Android sparse image
+ * (or cannot be read), which is refused where raw data is expected:
+ * -EINVAL, the message naming the command that makes a raw one. */
+int fv_refuse_sparse(const char *path);
 
 /* The trust policy's verdict (docs/trust.md has the table). */
 enum fv_signature_from {
@@ -521,6 +535,71 @@ const char *fv_pair_fec_path(const fv_pair *pair);
  * Errors: EINVAL (i out of range), ENOMEM. */
 int fv_image_pair(const fv_image *img, size_t i, fv_pair **out);
 
+/* A root hash file (veritysetup's --root-hash-file, systemd's
+ * IMAGE.roothash): the hex digest and nothing after it but white space,
+ * a regular file of at most 4096 bytes, read whole. The digits, with a
+ * NUL, into hex (size bytes: 2 * 64 + 1 holds any). Errors: EINVAL (a
+ * byte that is not a hex digit, named by its position; more digits than
+ * fit; not a regular file; a file that does not exist), EIO, ENOMEM. */
+int fv_root_hash_file_read(const char *path, char *hex, size_t size);
+
+/* What lies at offset of path: a superblock's magic (FV_SUPERBLOCK_FOUND;
+ * fv_params_read_superblock validates it), the marker of a format that
+ * was interrupted (FV_SUPERBLOCK_UNFINISHED), or neither (0, also when
+ * path cannot be read). */
+enum fv_superblock_at {
+	FV_SUPERBLOCK_NONE = 0,
+	FV_SUPERBLOCK_FOUND = 1,
+	FV_SUPERBLOCK_UNFINISHED = 2,
+};
+enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset);
+/* A superblock's magic where an appended tree's would be (the last 1/64
+ * of path, every 4096 bytes, at most 16384 places), other than at skip:
+ * 0 and *offset, or -ENOENT. Errors: ENOENT, ENODEV, ENOTBLK, EIO. */
+int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset);
+
+/* The pair of an image with systemd's sidecar files: data the image,
+ * the tree in IMAGE.verity, and when they exist the root hash in
+ * IMAGE.roothash, its signature in IMAGE.roothash.p7s (carried by the
+ * container: fv_pair_verify checks it against trusted certificates when
+ * given, and says otherwise that it did not), the parity in IMAGE.fec
+ * (its roots told from its size). Parameters are not read
+ * (fv_pair_read_superblock); what the caller sets afterwards wins.
+ * Errors: EINVAL (IMAGE.roothash or the signature not valid), ENOMEM,
+ * EIO. */
+int fv_pair_sidecar(const char *image, fv_pair **out);
+
+/* When two existing paths share their storage (the same file, a file
+ * and a loop device of it, a disk and its partition): a phrase for
+ * messages ("" when they are two names of one file, " (a loop device of
+ * the same file)"); NULL when they do not, or either does not exist. A
+ * static string. */
+const char *fv_same_storage(const char *a, const char *b);
+
+/* systemd's names beside an image IMAGE.raw (any other name gets the
+ * suffixes appended): its tree IMAGE.verity, root hash IMAGE.roothash,
+ * signature IMAGE.roothash.p7s and (fastverity's) parity IMAGE.fec;
+ * each output may be NULL, each name fv_free'd. Errors: EINVAL, ENOMEM. */
+int fv_sidecar_names(const char *image, char **tree, char **roothash,
+		     char **signature, char **fec);
+/* After a new tree for image: the sidecars that no longer match it are
+ * removed, the signature unless keep has FV_SIDECAR_SIGNATURE, the
+ * parity unless it has FV_SIDECAR_FEC; *removed (may be NULL) says
+ * which were there and went. Errors: EIO (one that cannot be removed),
+ * EINVAL, ENOMEM. */
+enum fv_sidecar_file {
+	FV_SIDECAR_SIGNATURE = 1u << 0,
+	FV_SIDECAR_FEC = 1u << 1,
+};
+int fv_sidecar_prune(const char *image, unsigned keep, unsigned *removed);
+
+/* Writes a small output whole (a root hash file, a signature): a
+ * temporary file beside it, flushed, renamed over it; no symlink another
+ * user owns is followed. what names it in messages ("the root hash
+ * file"). Errors: EIO, EACCES, EINVAL, ENOMEM, and the system's. */
+int fv_output_write(const char *path, const char *what, const void *buf,
+		    size_t len);
+
 /* Each failure as verify (or repair's first pass) finds it. */
 void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx);
 /* With parity: each bad block as the repair (or verify: what a repair
@@ -612,6 +691,15 @@ struct fv_fec_report {
 	uint64_t unchecked_rounds; /* rounds with blocks still bad */
 	uint64_t parity_rewritten; /* rounds of parity written again */
 	uint64_t rewrite_limit;    /* the most stale codewords rewritten */
+	/* the first pass, before anything was rebuilt (the result's own
+	 * counts are the image as left) */
+	int before_root_matches;
+	uint64_t before_bad_data_blocks;
+	uint64_t before_bad_hash_blocks;
+	uint64_t before_bad_padding;
+	uint64_t before_unreadable;
+	uint64_t before_unchecked_data_blocks;
+	uint64_t before_unchecked_hash_blocks;
 };
 /* 0 and *f when the action ran with parity; -ENODATA without. */
 int fv_result_fec(const fv_result *r, struct fv_fec_report *f);

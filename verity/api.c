@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verity/container/avb/image.h"
 #include "verity/container/avb/rsa.h"
@@ -17,7 +18,9 @@
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
 #include "verity/sign/signature.h"
+#include "verity/storage/backing.h"
 #include "verity/storage/file.h"
+#include "verity/storage/output.h"
 #include "verity/tree/superblock.h"
 #include "verity/trust.h"
 
@@ -1478,8 +1481,8 @@ static int image_sidecar(fv_image *img, const fv_options *o,
 	struct image_pair *ip = &img->pairs[0];
 	struct verity_pair *pair = &ip->pair;
 	const char *sig_path = NULL;
-	uint8_t *text = NULL;
-	size_t len = 0, n;
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	size_t n;
 	struct verity_trust_ask ask;
 	int r;
 
@@ -1487,15 +1490,18 @@ static int image_sidecar(fv_image *img, const fv_options *o,
 		return r;
 	verity_sidecar_pair(&img->side, img->path, pair, &sig_path);
 	verity_params_default(&pair->params);
-	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)) ||
-	    (r = verity_read_file(img->side.roothash, "root hash file",
-				  4 * HT_MAX_DIGEST_SIZE, &text, &len, err)))
+	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)))
 		return r == -ENOENT ? -ENODEV : r;
-	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
-		text[--len] = 0;
-	r = verity_hex_decode((const char *)text, pair->root,
-			      sizeof(pair->root), &n);
-	free(text);
+	if (access(img->side.roothash, F_OK))
+		return ht_fail(err, ENODEV, "%s: does not exist",
+			       img->side.roothash);
+	/* the grammar of every root hash file */
+	if ((r = fv_root_hash_file_read(img->side.roothash, hex, sizeof(hex)))) {
+		snprintf(err->msg, sizeof(err->msg), "%s", last.msg);
+		err->param = HT_PARAM_NONE;
+		return r;
+	}
+	r = verity_hex_decode(hex, pair->root, sizeof(pair->root), &n);
 	if (r || n != ht_digest_size(pair->params.hash_name))
 		return ht_fail(err, EINVAL, "%s: not a %s root hash",
 			       img->side.roothash, pair->params.hash_name);
@@ -2142,6 +2148,13 @@ API int fv_result_fec(const fv_result *r, struct fv_fec_report *f)
 	full.unchecked_rounds = r->fec.unchecked_rounds;
 	full.parity_rewritten = r->fec.parity_rewritten;
 	full.rewrite_limit = r->fec.rewrite_limit;
+	full.before_root_matches = r->fec.before.root_matches;
+	full.before_bad_data_blocks = r->fec.before.bad_data_blocks;
+	full.before_bad_hash_blocks = r->fec.before.bad_hash_blocks;
+	full.before_bad_padding = r->fec.before.bad_padding;
+	full.before_unreadable = r->fec.before.unreadable_blocks;
+	full.before_unchecked_data_blocks = r->fec.before.unchecked_data_blocks;
+	full.before_unchecked_hash_blocks = r->fec.before.unchecked_hash_blocks;
 	full.size = f->size < sizeof(full) ? f->size : sizeof(full);
 	memcpy(f, &full, full.size);
 	return 0;
@@ -2180,4 +2193,259 @@ API const char *fv_result_signer(const fv_result *r)
 API const char *fv_result_signature_warning(const fv_result *r)
 {
 	return r ? r->sig.warning : NULL;
+}
+
+/* --- files around pairs ---------------------------------------------- */
+
+#define ROOT_FILE_MAX 4096
+
+API int fv_root_hash_file_read(const char *path, char *hex, size_t size)
+{
+	struct ht_error err;
+	uint8_t *text;
+	size_t len, bad;
+	int r;
+
+	NEED(path);
+	NEED(hex);
+	r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text, &len,
+			     &err);
+	if (r)
+		return keep(r == -ENOENT ? -EINVAL : r, &err);
+	r = verity_root_text_parse(text, len, hex, size, &bad);
+	free(text);
+	if (r && bad)
+		return fail(EINVAL,
+			    "%s: invalid root hash string specified: byte %zu "
+			    "is not a hex digit (the file holds the hex root "
+			    "hash, and nothing after it but white space)",
+			    path, bad);
+	if (r)
+		return fail(EINVAL,
+			    "%s: invalid root hash string specified (more "
+			    "than %zu hex digits)",
+			    path, size ? size - 1 : 0);
+	return 0;
+}
+
+static int bytes_at(const struct verity_device *d, uint64_t off,
+		    const void *want, size_t n)
+{
+	uint8_t m[8];
+
+	return n <= sizeof(m) && off + n <= d->size &&
+	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
+}
+
+API enum fv_superblock_at fv_superblock_probe(const char *path,
+					      uint64_t offset)
+{
+	struct verity_device d;
+	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
+
+	if (!path || verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+		return FV_SUPERBLOCK_NONE;
+	if (bytes_at(&d, offset, "verity\0\0", 8))
+		at = FV_SUPERBLOCK_FOUND;
+	else if (bytes_at(&d, offset, VERITY_SB_UNFINISHED,
+			  sizeof(VERITY_SB_UNFINISHED)))
+		at = FV_SUPERBLOCK_UNFINISHED;
+	verity_device_close(&d);
+	return at;
+}
+
+/* At most this many places are looked at: one per 4 KiB of the last
+ * part of the image, where format --hash-offset puts an appended tree's
+ * superblock (the tree of 4 KiB blocks and sha256 is 1/127 of the
+ * data). */
+#define SCAN_MAX 16384
+
+API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
+{
+	struct verity_device h;
+	struct ht_error err;
+	uint64_t from;
+	int r;
+
+	NEED(path);
+	NEED(offset);
+	if ((r = verity_device_open(&h, path, VERITY_OPEN_READ, &err)))
+		return keep(r, &err);
+	from = h.size - h.size / 64;
+	from -= from % 4096;
+	if (h.size / 64 / 4096 > SCAN_MAX)
+		from = h.size - (uint64_t)SCAN_MAX * 4096;
+	r = -ENOENT;
+	for (uint64_t off = from; off + 512 <= h.size; off += 4096)
+		if (off != skip && bytes_at(&h, off, "verity\0\0", 8)) {
+			*offset = off;
+			r = 0;
+			break;
+		}
+	verity_device_close(&h);
+	return r ? fail(ENOENT, "%s: no superblock where an appended tree's "
+				"would be",
+			path)
+		 : 0;
+}
+
+API int fv_pair_sidecar(const char *image, fv_pair **out)
+{
+	struct verity_sidecar side;
+	struct verity_pair sp;
+	struct ht_error err;
+	const char *sig_path = NULL;
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	fv_pair *pr;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	NEED(image);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return keep(r, &err);
+	memset(&sp, 0, sizeof(sp));
+	verity_sidecar_pair(&side, image, &sp, &sig_path);
+	if ((r = fv_pair_new(image, side.tree, &pr))) {
+		verity_sidecar_free(&side);
+		return r;
+	}
+	if (sp.fec.region.path)
+		r = fv_pair_set_fec(pr, sp.fec.region.path, 0, 0);
+	if (!r && access(side.roothash, F_OK) == 0 &&
+	    !(r = fv_root_hash_file_read(side.roothash, hex, sizeof(hex))))
+		r = fv_pair_set_root_hex(pr, hex);
+	if (!r && sig_path) {
+		uint8_t *der;
+		size_t len;
+
+		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
+			keep(r, &err);
+		} else {
+			r = fv_pair_set_signature(pr, der, len, sig_path);
+			free(der);
+			pr->pair.signature_found = 1;
+		}
+	}
+	verity_sidecar_free(&side);
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.container = VERITY_CONTAINER_SIDECAR;
+	*out = pr;
+	return 0;
+}
+
+API const char *fv_same_storage(const char *a, const char *b)
+{
+	return a && b ? verity_path_same_storage(a, b) : NULL;
+}
+
+_Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
+			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
+		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
+	       "fv_sidecar_file and the sidecar flags differ");
+
+/* *dst = a copy of s, when dst is wanted. */
+static int give(char **dst, const char *s)
+{
+	if (!dst)
+		return 0;
+	if (!(*dst = strdup(s)))
+		return fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+API int fv_sidecar_names(const char *image, char **tree, char **roothash,
+			 char **signature, char **fec)
+{
+	struct verity_sidecar side;
+	struct ht_error err;
+	int r;
+
+	NEED(image);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return keep(r, &err);
+	if ((r = give(tree, side.tree)) || (r = give(roothash, side.roothash)) ||
+	    (r = give(signature, side.signature)) || (r = give(fec, side.fec))) {
+		if (tree && r) {
+			free(*tree);
+			*tree = NULL;
+		}
+		if (roothash && r) {
+			free(*roothash);
+			*roothash = NULL;
+		}
+		if (signature && r) {
+			free(*signature);
+			*signature = NULL;
+		}
+	}
+	verity_sidecar_free(&side);
+	return r;
+}
+
+API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
+{
+	struct verity_sidecar side;
+	struct verity_pair pair;
+	struct ht_error err;
+	unsigned gone = 0;
+	int r;
+
+	NEED(image);
+	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
+		return fail(EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return keep(r, &err);
+	memset(&pair, 0, sizeof(pair));
+	if (kept & FV_SIDECAR_FEC)
+		pair.fec.region.path = side.fec;
+	r = verity_sidecar_prune(&side, &pair, !!(kept & FV_SIDECAR_SIGNATURE),
+				 &gone, &err);
+	verity_sidecar_free(&side);
+	if (removed)
+		*removed = gone;
+	return r ? keep(r, &err) : 0;
+}
+
+API int fv_output_write(const char *path, const char *what, const void *buf,
+			size_t len)
+{
+	struct ht_error err;
+
+	NEED(path);
+	NEED(what);
+	if (len && !buf)
+		return fail(EINVAL, "fv_output_write: buf is NULL");
+	return keep(verity_write_file(path, what, buf, len, &err), &err);
+}
+
+API int fv_params_check(const fv_params *p)
+{
+	struct ht_error err;
+
+	NEED(p);
+	return keep(verity_params_validate(&p->p, &err), &err);
+}
+
+API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
+{
+	struct ht_error err;
+
+	NEED(path);
+	NEED(der);
+	NEED(len);
+	*der = NULL;
+	*len = 0;
+	return keep(verity_read_signature(path, der, len, &err), &err);
+}
+
+API int fv_refuse_sparse(const char *path)
+{
+	struct ht_error err;
+
+	NEED(path);
+	return keep(verity_container_refuse_sparse(path, &err), &err);
 }

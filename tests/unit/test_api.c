@@ -991,6 +991,121 @@ START_TEST(image_pairs)
 }
 END_TEST
 
+/* The files around pairs: root hash files, superblocks looked for,
+ * sidecar names and pairs, outputs written whole, signatures read,
+ * sparse images refused. */
+START_TEST(files_around_pairs)
+{
+	char path[128], os[96], tree[96], roothash[96], sig[96], fecf[96];
+	char hex[129], *t = NULL, *rh = NULL, *sg = NULL, *fc = NULL;
+	static const uint8_t sparse[12] = {0x3a, 0xff, 0x26, 0xed, 1, 0,
+					   0,    0,    28,   0,    12, 0};
+	fv_params *p = fv_params_new();
+	fv_result *made, *res;
+	unsigned removed;
+	uint64_t off;
+	uint8_t *der;
+	size_t len;
+	fv_pair *pr;
+
+	/* a root hash file: digits, then only white space */
+	snprintf(path, sizeof(path), "%s/root", dir);
+	write_text(path, "00ff\n\n");
+	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)), 0);
+	ck_assert_str_eq(hex, "00ff");
+	write_text(path, "00ff x");
+	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "byte 5 is not a hex"));
+	ck_assert_int_eq(fv_root_hash_file_read(path, hex, 3), -EINVAL);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)),
+			 -EINVAL);
+
+	/* a superblock where it is, and where an appended tree's would be */
+	ck_assert_int_eq(fv_format(p, data, hash, NULL, &made), 0);
+	ck_assert_int_eq(fv_superblock_probe(hash, 0), FV_SUPERBLOCK_FOUND);
+	ck_assert_int_eq(fv_superblock_probe(data, 0), FV_SUPERBLOCK_NONE);
+	ck_assert_int_eq(fv_superblock_probe(path, 0), FV_SUPERBLOCK_NONE);
+	snprintf(path, sizeof(path), "%s/appended", dir);
+	write_file(path, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, (uint64_t)BLOCKS * BS), 0);
+	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
+	ck_assert_int_eq(fv_format(p, data, path, NULL, &res), 0);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_superblock_search(path, 0, &off), 0);
+	ck_assert_uint_eq(off, (uint64_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_superblock_search(path, off, &off), -ENOENT);
+	ck_assert_int_eq(fv_params_check(p), 0);
+	ck_assert_int_eq(fv_params_check(NULL), -EINVAL);
+
+	/* the same storage, named twice */
+	ck_assert_str_eq(fv_same_storage(data, data), "");
+	ck_assert_ptr_null(fv_same_storage(data, hash));
+	ck_assert_ptr_null(fv_same_storage(data, NULL));
+
+	/* sidecar names and the sidecar pair */
+	snprintf(os, sizeof(os), "%s/os.raw", dir);
+	snprintf(tree, sizeof(tree), "%s/os.verity", dir);
+	snprintf(roothash, sizeof(roothash), "%s/os.roothash", dir);
+	snprintf(sig, sizeof(sig), "%s/os.roothash.p7s", dir);
+	snprintf(fecf, sizeof(fecf), "%s/os.fec", dir);
+	ck_assert_int_eq(fv_sidecar_names(os, &t, &rh, &sg, &fc), 0);
+	ck_assert_str_eq(t, tree);
+	ck_assert_str_eq(rh, roothash);
+	ck_assert_str_eq(sg, sig);
+	ck_assert_str_eq(fc, fecf);
+	fv_free(t);
+	fv_free(rh);
+	fv_free(sg);
+	fv_free(fc);
+	write_file(os, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, 0), 0);
+	ck_assert_int_eq(fv_params_set_data_blocks(p, 0), 0);
+	ck_assert_int_eq(fv_format(p, os, tree, NULL, &res), 0);
+	ck_assert_int_eq(fv_output_write(roothash, "the root hash file",
+					 fv_result_root_hex(res),
+					 strlen(fv_result_root_hex(res))),
+			 0);
+	fv_result_free(res);
+	ck_assert_int_eq(fv_pair_sidecar(os, &pr), 0);
+	ck_assert_str_eq(fv_pair_hash_path(pr), tree);
+	ck_assert_ptr_null(fv_pair_fec_path(pr));
+	ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_pair_free(pr);
+
+	/* stale sidecars removed, and said */
+	write_text(sig, "x");
+	write_text(fecf, "x");
+	ck_assert_int_eq(fv_sidecar_prune(os, FV_SIDECAR_FEC, &removed), 0);
+	ck_assert_uint_eq(removed, FV_SIDECAR_SIGNATURE);
+	ck_assert_int_eq(access(fecf, F_OK), 0);
+	ck_assert_int_eq(fv_sidecar_prune(os, 0, &removed), 0);
+	ck_assert_uint_eq(removed, FV_SIDECAR_FEC);
+	ck_assert_int_ne(access(fecf, F_OK), 0);
+	ck_assert_int_eq(fv_sidecar_prune(os, 4, NULL), -EINVAL);
+
+	/* a signature file read whole */
+	write_text(sig, "abc");
+	ck_assert_int_eq(fv_signature_read(sig, &der, &len), 0);
+	ck_assert_uint_eq(len, 3);
+	ck_assert_int_eq(memcmp(der, "abc", 3), 0);
+	fv_free(der);
+	ck_assert_int_eq(fv_signature_read(fecf, &der, &len), -EINVAL);
+
+	/* an Android sparse image where raw data belongs */
+	ck_assert_int_eq(fv_refuse_sparse(data), 0);
+	write_file(path, sparse, sizeof(sparse));
+	ck_assert_int_eq(fv_refuse_sparse(path), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "sparse"));
+	fv_result_free(made);
+	fv_params_free(p);
+}
+END_TEST
+
 /* A message with a fix, said in the library's words and in a caller's
  * (fv_last_error_say), and one without. */
 START_TEST(messages_with_a_fix)
@@ -1103,7 +1218,7 @@ int main(void)
 				   repair_from_parity, sign_and_check,
 				   sidecar_images,
 				   repair_checks_signature, messages_with_a_fix,
-				   pairs, image_pairs,
+				   pairs, image_pairs, files_around_pairs,
 				   errno_values,
 				   device_mapper_errors));
 }
