@@ -8,14 +8,11 @@
 
 #include <json-c/json.h>
 
-#include "verity/dm/activate.h"
-#include "verity/sign/signature.h"
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
-#include "verity/container/ddi/ddi.h"
 #include "cli/json.h"
+#include "cli/params.h"
 #include "cli/pair.h"
 #include "cli/cli.h"
 
@@ -30,14 +27,14 @@ static int several(unsigned flags, unsigned of)
  * options (the library refuses the same flags). */
 static int policies(const struct cli_opts *o)
 {
-	if (several(o->activation, VERITY_ACT_IGNORE_CORRUPTION |
-					   VERITY_ACT_RESTART_ON_CORRUPTION |
-					   VERITY_ACT_PANIC_ON_CORRUPTION))
+	if (several(o->activation, FV_IGNORE_CORRUPTION |
+					   FV_RESTART_ON_CORRUPTION |
+					   FV_PANIC_ON_CORRUPTION))
 		return cli_error(-EINVAL, "choose one of --ignore-corruption, "
 					  "--restart-on-corruption and "
 					  "--panic-on-corruption");
 	if (several(o->activation,
-		    VERITY_ACT_RESTART_ON_ERROR | VERITY_ACT_PANIC_ON_ERROR))
+		    FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "
 					  "and --panic-on-error");
 	return 0;
@@ -130,8 +127,7 @@ int cmd_create(struct cli_opts *o)
 
 int cmd_close(struct cli_opts *o)
 {
-	struct verity_active st;
-	struct ht_error err;
+	fv_status *st;
 	int r;
 
 	if (o->nargs != 1)
@@ -140,19 +136,18 @@ int cmd_close(struct cli_opts *o)
 		return cli_error(
 			-EINVAL,
 			"choose --deferred or --cancel-deferred, not both");
-	r = verity_close(o->args[0],
-			 o->close & CLI_CLOSE_DEFERRED ? VERITY_CLOSE_DEFERRED
-			 : o->close & CLI_CLOSE_CANCEL
-				 ? VERITY_CLOSE_CANCEL_DEFERRED
-				 : VERITY_CLOSE_NOW,
-			 &err);
+	r = fv_close(o->args[0], o->close & CLI_CLOSE_DEFERRED ? FV_CLOSE_DEFERRED
+				 : o->close & CLI_CLOSE_CANCEL
+					 ? FV_CLOSE_CANCEL_DEFERRED
+					 : FV_CLOSE_NOW);
 	if (r)
-		return cli_inside_error(r, &err);
-	if ((o->close & CLI_CLOSE_DEFERRED) &&
-	    verity_status(o->args[0], &st, &err) == 0)
+		return cli_lib_error(r);
+	if ((o->close & CLI_CLOSE_DEFERRED) && fv_status_get(o->args[0], &st) == 0) {
 		printf("Device %s is still active and scheduled for deferred "
 		       "removal.\n",
 		       o->args[0]);
+		fv_status_free(st);
+	}
 	return EXIT_OK;
 }
 
@@ -164,119 +159,186 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < VERITY_NFLAGS && n < len; i++) {
-		const struct verity_flag_word *w = &verity_flag_words[i];
+	for (unsigned i = 0; i < FV_NFLAGS && n < len; i++) {
+		unsigned flag = 1u << i;
 
-		if (!(f & w->flag))
+		if (!(f & flag))
 			continue;
-		n += (size_t)snprintf(
-			buf + n, len - n, "%s%s", w->word,
-			w->flag == VERITY_ACT_CHECK_AT_MOST_ONCE ||
-					w->flag == VERITY_ACT_TASKLETS
-				? ""
-				: " ");
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      fv_flag_name(flag),
+				      flag == FV_CHECK_AT_MOST_ONCE ||
+						      flag == FV_USE_TASKLETS
+					      ? ""
+					      : " ");
 	}
 	return buf;
 }
 
-static void status_json(const char *name, const struct verity_active *st)
+/* The table's salt as hex ("-" for none when dash). */
+static const char *salt_hex(const fv_params *p, char *hex, int dash)
+{
+	const uint8_t *salt;
+	size_t n = fv_params_salt(p, &salt);
+
+	cli_hex(salt, n, hex);
+	return n || !dash ? hex : "-";
+}
+
+static void *str_or_null(const char *s)
+{
+	return s ? cli_json_str(s) : NULL;
+}
+
+static void status_json(const char *name, const fv_status *st)
 {
 	json_object *j = json_object_new_object(),
 		    *flags = json_object_new_array();
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1];
+	const fv_params *p = fv_status_params(st);
+	char hex[2 * FV_MAX_SALT_SIZE + 1];
 
 	json_object_object_add(j, "name", cli_json_str(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
-	json_object_object_add(j, "in_use",
-			       json_object_new_boolean(st->open_count > 0));
-	json_object_object_add(j, "type",
-			       cli_json_str(st->is_verity ? "VERITY" : "n/a"));
-	if (st->is_verity) {
-		json_object_object_add(
-			j, "status",
-			cli_json_str(st->corrupted ? "corrupted" : "verified"));
+	json_object_object_add(
+		j, "in_use", json_object_new_boolean(fv_status_open_count(st) > 0));
+	json_object_object_add(
+		j, "type", cli_json_str(fv_status_is_verity(st) ? "VERITY" : "n/a"));
+	if (fv_status_is_verity(st)) {
+		json_object_object_add(j, "status",
+				       cli_json_str(fv_status_corrupted(st)
+							    ? "corrupted"
+							    : "verified"));
 		json_object_object_add(
 			j, "signature",
-			json_object_new_boolean(st->sig_key_desc[0] != 0));
-		json_object_object_add(j, "hash_type",
-				       json_object_new_int(st->p.hash_type));
+			json_object_new_boolean(fv_status_signed(st)));
+		json_object_object_add(
+			j, "hash_type",
+			json_object_new_int((int)fv_params_hash_type(p)));
 		json_object_object_add(
 			j, "data_block_size",
-			json_object_new_int64(st->p.data_block_size));
+			json_object_new_int64(fv_params_data_block_size(p)));
 		json_object_object_add(
 			j, "hash_block_size",
-			json_object_new_int64(st->p.hash_block_size));
+			json_object_new_int64(fv_params_hash_block_size(p)));
 		json_object_object_add(
 			j, "data_blocks",
-			json_object_new_uint64(st->p.data_blocks));
+			json_object_new_uint64(fv_params_data_blocks(p)));
 		json_object_object_add(j, "hash_algorithm",
-				       cli_json_str(st->p.hash_name));
-		verity_hex_encode(st->p.salt, st->p.salt_size, hex);
-		json_object_object_add(j, "salt", cli_json_str(hex));
-		json_object_object_add(j, "data_device",
-				       cli_json_str(st->data_dev));
+				       cli_json_str(fv_params_hash(p)));
+		json_object_object_add(j, "salt",
+				       cli_json_str(salt_hex(p, hex, 0)));
 		json_object_object_add(
-			j, "data_loop",
-			st->data_loop[0] ? cli_json_str(st->data_loop) : NULL);
-		json_object_object_add(j, "hash_device",
-				       cli_json_str(st->hash_dev));
+			j, "data_device",
+			cli_json_str(fv_status_data_device(st)
+					     ? fv_status_data_device(st)
+					     : ""));
+		json_object_object_add(j, "data_loop",
+				       str_or_null(fv_status_data_file(st)));
 		json_object_object_add(
-			j, "hash_loop",
-			st->hash_loop[0] ? cli_json_str(st->hash_loop) : NULL);
+			j, "hash_device",
+			cli_json_str(fv_status_hash_device(st)
+					     ? fv_status_hash_device(st)
+					     : ""));
+		json_object_object_add(j, "hash_loop",
+				       str_or_null(fv_status_hash_file(st)));
 		json_object_object_add(
 			j, "size_sectors",
-			json_object_new_uint64(st->size_sectors));
+			json_object_new_uint64(fv_status_size_sectors(st)));
 		json_object_object_add(j, "mode",
-				       cli_json_str(st->read_only
+				       cli_json_str(fv_status_read_only(st)
 							    ? "readonly"
 							    : "read/write"));
 		json_object_object_add(
 			j, "hash_offset_sectors",
-			json_object_new_uint64(st->hash_start_block *
-					       st->p.hash_block_size / 512));
-		if (st->fec_dev[0]) {
+			json_object_new_uint64(fv_status_hash_start_block(st) *
+					       fv_params_hash_block_size(p) /
+					       512));
+		if (fv_status_fec_device(st)) {
 			json_object *f = json_object_new_object();
 
-			json_object_object_add(f, "device",
-					       cli_json_str(st->fec_dev));
 			json_object_object_add(
-				f, "loop",
-				st->fec_loop[0] ? cli_json_str(st->fec_loop)
-						: NULL);
+				f, "device",
+				cli_json_str(fv_status_fec_device(st)));
+			json_object_object_add(
+				f, "loop", str_or_null(fv_status_fec_file(st)));
 			json_object_object_add(
 				f, "offset_sectors",
-				json_object_new_uint64(st->fec_start_block *
-						       st->p.hash_block_size /
-						       512));
+				json_object_new_uint64(
+					fv_status_fec_start_block(st) *
+					fv_params_hash_block_size(p) / 512));
 			json_object_object_add(
 				f, "blocks",
-				json_object_new_uint64(st->fec_blocks));
+				json_object_new_uint64(fv_status_fec_blocks(st)));
 			json_object_object_add(
 				f, "roots",
-				json_object_new_int((int)st->fec_roots));
+				json_object_new_int(
+					(int)fv_status_fec_roots(st)));
 			json_object_object_add(j, "fec", f);
 		} else {
 			json_object_object_add(j, "fec", NULL);
 		}
-		verity_hex_encode(st->root, st->root_size, hex);
-		json_object_object_add(j, "root_hash", cli_json_str(hex));
+		json_object_object_add(j, "root_hash",
+				       cli_json_str(fv_status_root_hex(st)));
 		/* from the flags themselves, not from the display line */
-		for (size_t i = 0; i < VERITY_NFLAGS; i++)
-			if (st->flags & verity_flag_words[i].flag)
+		for (unsigned i = 0; i < FV_NFLAGS; i++)
+			if (fv_status_flags(st) & (1u << i))
 				json_object_array_add(
-					flags,
-					cli_json_str(
-						verity_flag_words[i].word));
+					flags, cli_json_str(fv_flag_name(1u << i)));
 	}
 	json_object_object_add(j, "flags", flags);
 	cli_json_print(j);
 }
 
+static void status_text(const char *name, const fv_status *st)
+{
+	const fv_params *p = fv_status_params(st);
+	char hex[2 * FV_MAX_SALT_SIZE + 1], words[256];
+
+	printf("/dev/mapper/%s is active%s.\n", name,
+	       fv_status_open_count(st) ? " and is in use" : "");
+	printf("  type:        %s\n", fv_status_is_verity(st) ? "VERITY" : "n/a");
+	if (!fv_status_is_verity(st))
+		return;
+	printf("  status:      %s%s\n",
+	       fv_status_corrupted(st) ? "corrupted" : "verified",
+	       fv_status_signed(st) ? " (with signature)" : "");
+	printf("  hash type:   %u\n", fv_params_hash_type(p));
+	printf("  data block:  %u\n", fv_params_data_block_size(p));
+	printf("  hash block:  %u\n", fv_params_hash_block_size(p));
+	printf("  hash name:   %s\n", fv_params_hash(p));
+	printf("  salt:        %s\n", salt_hex(p, hex, 1));
+	printf("  data device: %s\n",
+	       fv_status_data_device(st) ? fv_status_data_device(st) : "");
+	if (fv_status_data_file(st))
+		printf("  data loop:   %s\n", fv_status_data_file(st));
+	printf("  size:        %" PRIu64 " sectors\n",
+	       fv_status_size_sectors(st));
+	printf("  mode:        %s\n",
+	       fv_status_read_only(st) ? "readonly" : "read/write");
+	printf("  hash device: %s\n",
+	       fv_status_hash_device(st) ? fv_status_hash_device(st) : "");
+	if (fv_status_hash_file(st))
+		printf("  hash loop:   %s\n", fv_status_hash_file(st));
+	printf("  hash offset: %" PRIu64 " sectors\n",
+	       fv_status_hash_start_block(st) * fv_params_hash_block_size(p) /
+		       512);
+	if (fv_status_fec_device(st)) {
+		printf("  FEC device:  %s\n", fv_status_fec_device(st));
+		if (fv_status_fec_file(st))
+			printf("  FEC loop:    %s\n", fv_status_fec_file(st));
+		printf("  FEC offset:  %" PRIu64 " sectors\n",
+		       fv_status_fec_start_block(st) *
+			       fv_params_hash_block_size(p) / 512);
+		printf("  FEC roots:   %u\n", fv_status_fec_roots(st));
+	}
+	printf("  root hash:   %s\n", fv_status_root_hex(st));
+	if (fv_status_flags(st))
+		printf("  flags:       %s\n",
+		       flag_words(fv_status_flags(st), words, sizeof(words)));
+}
+
 int cmd_status(struct cli_opts *o)
 {
-	struct verity_active st;
-	struct ht_error err;
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1], words[256];
+	fv_status *st;
 	const char *name;
 	int r;
 
@@ -286,7 +348,7 @@ int cmd_status(struct cli_opts *o)
 	name = o->args[0];
 	if (!strncmp(name, "/dev/mapper/", 12))
 		name += 12;
-	r = verity_status(name, &st, &err);
+	r = fv_status_get(name, &st);
 	if (r == -ENODEV) {
 		if (o->json) {
 			json_object *j = json_object_new_object();
@@ -300,46 +362,11 @@ int cmd_status(struct cli_opts *o)
 		return EXIT_NODEV;
 	}
 	if (r)
-		return cli_inside_error(r, &err);
-	if (o->json) {
-		status_json(name, &st);
-		return EXIT_OK;
-	}
-	printf("/dev/mapper/%s is active%s.\n", name,
-	       st.open_count ? " and is in use" : "");
-	printf("  type:        %s\n", st.is_verity ? "VERITY" : "n/a");
-	if (!st.is_verity)
-		return EXIT_OK;
-	printf("  status:      %s%s\n", st.corrupted ? "corrupted" : "verified",
-	       st.sig_key_desc[0] ? " (with signature)" : "");
-	printf("  hash type:   %d\n", st.p.hash_type);
-	printf("  data block:  %u\n", st.p.data_block_size);
-	printf("  hash block:  %u\n", st.p.hash_block_size);
-	printf("  hash name:   %s\n", st.p.hash_name);
-	verity_hex_encode(st.p.salt, st.p.salt_size, hex);
-	printf("  salt:        %s\n", st.p.salt_size ? hex : "-");
-	printf("  data device: %s\n", st.data_dev);
-	if (st.data_loop[0])
-		printf("  data loop:   %s\n", st.data_loop);
-	printf("  size:        %" PRIu64 " sectors\n", st.size_sectors);
-	printf("  mode:        %s\n", st.read_only ? "readonly" : "read/write");
-	printf("  hash device: %s\n", st.hash_dev);
-	if (st.hash_loop[0])
-		printf("  hash loop:   %s\n", st.hash_loop);
-	printf("  hash offset: %" PRIu64 " sectors\n",
-	       st.hash_start_block * st.p.hash_block_size / 512);
-	if (st.fec_dev[0]) {
-		printf("  FEC device:  %s\n", st.fec_dev);
-		if (st.fec_loop[0])
-			printf("  FEC loop:    %s\n", st.fec_loop);
-		printf("  FEC offset:  %" PRIu64 " sectors\n",
-		       st.fec_start_block * st.p.hash_block_size / 512);
-		printf("  FEC roots:   %u\n", st.fec_roots);
-	}
-	verity_hex_encode(st.root, st.root_size, hex);
-	printf("  root hash:   %s\n", hex);
-	if (st.flags)
-		printf("  flags:       %s\n",
-		       flag_words(st.flags, words, sizeof(words)));
+		return cli_lib_error(r);
+	if (o->json)
+		status_json(name, st);
+	else
+		status_text(name, st);
+	fv_status_free(st);
 	return EXIT_OK;
 }

@@ -14,11 +14,9 @@
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/cli.h"
-#include "cli/inside.h"
 #include "cli/params.h"
 #include "cli/options.h"
 #include "include/fastverity.h"
-#include "hashtree/sha256.h"
 
 static struct cli_opts opts;
 
@@ -361,8 +359,7 @@ static int run(int argc, const char **argv)
 		/* the first line as veritysetup's; then what hashes here */
 		printf("fastverity %s\n%s\nSHA-256 on this CPU: %s\n",
 		       FASTVERITY_VERSION, OpenSSL_version(OPENSSL_VERSION),
-		       sha256_kernel_name(
-			       sha256_kernel_choose((enum sha256_choice)cli_sha256_choice())));
+		       fv_sha256_kernel_name(cli_sha256_choice()));
 		poptFreeContext(pc);
 		return EXIT_OK;
 	}

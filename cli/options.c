@@ -5,10 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verity/dm/table.h"
-#include "verity/fec/rs.h"
-#include "verity/tree/pair.h"
 #include "cli/errors.h"
+#include "include/fastverity.h"
 
 enum cli_kind {
 	K_FLAG,  /* an int set to 1 */
@@ -20,7 +18,7 @@ enum cli_kind {
 #define AT(f)       offsetof(struct cli_opts, f)
 #define TEXT(x)     #x
 #define NUMBER(x)   TEXT(x)
-#define ROOTS_RANGE NUMBER(FEC_MIN_ROOTS) " to " NUMBER(FEC_MAX_ROOTS)
+#define ROOTS_RANGE NUMBER(FV_FEC_MIN_ROOTS) " to " NUMBER(FV_FEC_MAX_ROOTS)
 /* open's flags: a bit each of the activation flags */
 #define OPEN_FLAG(name, bit, help)                                             \
 	{                                                                      \
@@ -90,21 +88,21 @@ static const struct cli_option rows[] = {
 	 A_TREE | A_SIGN, "path", "File to write the root hash to, as hex",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_SIGN,
 	 "File holding the root hash as hex"},
-	OPEN_FLAG("ignore-corruption", VERITY_ACT_IGNORE_CORRUPTION,
+	OPEN_FLAG("ignore-corruption", FV_IGNORE_CORRUPTION,
 		  "Log corruption, return the data anyway"),
-	OPEN_FLAG("restart-on-corruption", VERITY_ACT_RESTART_ON_CORRUPTION,
+	OPEN_FLAG("restart-on-corruption", FV_RESTART_ON_CORRUPTION,
 		  "Restart the machine on corruption"),
-	OPEN_FLAG("panic-on-corruption", VERITY_ACT_PANIC_ON_CORRUPTION,
+	OPEN_FLAG("panic-on-corruption", FV_PANIC_ON_CORRUPTION,
 		  "Panic the kernel on corruption"),
-	OPEN_FLAG("restart-on-error", VERITY_ACT_RESTART_ON_ERROR,
+	OPEN_FLAG("restart-on-error", FV_RESTART_ON_ERROR,
 		  "Restart the machine on an I/O error"),
-	OPEN_FLAG("panic-on-error", VERITY_ACT_PANIC_ON_ERROR,
+	OPEN_FLAG("panic-on-error", FV_PANIC_ON_ERROR,
 		  "Panic the kernel on an I/O error"),
-	OPEN_FLAG("ignore-zero-blocks", VERITY_ACT_IGNORE_ZERO_BLOCKS,
+	OPEN_FLAG("ignore-zero-blocks", FV_IGNORE_ZERO_BLOCKS,
 		  "Do not verify blocks whose digest is that of zeros"),
-	OPEN_FLAG("check-at-most-once", VERITY_ACT_CHECK_AT_MOST_ONCE,
+	OPEN_FLAG("check-at-most-once", FV_CHECK_AT_MOST_ONCE,
 		  "Verify each data block only the first time it is read"),
-	OPEN_FLAG("use-tasklets", VERITY_ACT_TASKLETS,
+	OPEN_FLAG("use-tasklets", FV_USE_TASKLETS,
 		  "Verify in tasklets where the kernel can"),
 	{"root-hash-signature", '\0', K_VALUE, AT(root_hash_signature), 0,
 	 A_VERIFY | A_REPAIR | A_OPEN, "path",
@@ -166,9 +164,9 @@ static const struct cli_option rows[] = {
 	 "the parity's size)"},
 	{"max-failures", '\0', K_VALUE, AT(max_failures), 0, A_VERIFY, "number",
 	 "List at most this many failures (all are counted)", 0, NULL},
-	{"dry-run", '\0', K_BIT, AT(repair), VERITY_RUN_DRY_RUN, A_REPAIR, NULL,
+	{"dry-run", '\0', K_BIT, AT(repair), FV_REPAIR_DRY_RUN, A_REPAIR, NULL,
 	 "Find what can be repaired, write nothing", 0, NULL},
-	{"rewrite-parity", '\0', K_BIT, AT(repair), VERITY_RUN_REWRITE_PARITY,
+	{"rewrite-parity", '\0', K_BIT, AT(repair), FV_REPAIR_REWRITE_PARITY,
 	 A_REPAIR, NULL,
 	 "Also rewrite parity that disagrees with the verified image "
 	 "(refused when more than 5% of its codewords do)",

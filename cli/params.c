@@ -11,12 +11,11 @@
 #include "cli/errors.h"
 #include "cli/progress.h"
 
-/* What the library takes (include/fastverity.h, docs/format.md). */
-#define MAX_SALT_SIZE  256
-#define MAX_HASH_NAME  31
-#define FEC_MIN_ROOTS  2
-#define FEC_MAX_ROOTS  24
-#define MAX_THREADS    256
+#define MAX_SALT_SIZE FV_MAX_SALT_SIZE
+#define MAX_HASH_NAME FV_MAX_HASH_NAME
+#define FEC_MIN_ROOTS FV_FEC_MIN_ROOTS
+#define FEC_MAX_ROOTS FV_FEC_MAX_ROOTS
+#define MAX_THREADS   FV_MAX_THREADS
 
 /* Strict unsigned decimal: digits only, no sign, no overflow. */
 static int parse_u64(const char *opt, const char *s, uint64_t max,

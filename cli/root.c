@@ -11,7 +11,7 @@
 #include "cli/params.h"
 #include "include/fastverity.h"
 
-#define MAX_DIGEST_SIZE 64
+#define MAX_DIGEST_SIZE FV_MAX_DIGEST_SIZE
 
 /* A root hash file, as the library reads every one. */
 static int read_root_file(const char *path, char *buf, size_t size)

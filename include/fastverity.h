@@ -98,6 +98,15 @@ int fv_last_error_say(const struct fv_param_words *words, size_t n, char *out,
  * it says to free). NULL is fine. */
 void fv_free(void *p);
 
+/* Limits (since 0.6): the longest salt, root hash and hash name, the
+ * most worker threads, and the parity's roots. */
+#define FV_MAX_SALT_SIZE   256
+#define FV_MAX_DIGEST_SIZE 64
+#define FV_MAX_HASH_NAME   31
+#define FV_MAX_THREADS     256
+#define FV_FEC_MIN_ROOTS   2
+#define FV_FEC_MAX_ROOTS   24
+
 /* --- parameters --------------------------------------------------------
  * What the superblock holds, plus where the hash area starts. */
 typedef struct fv_params fv_params;
@@ -619,6 +628,10 @@ enum fv_sha256_kernel {
 	FV_SHA256_THREE_WAY = 3, /* three blocks */
 };
 int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k);
+/* The kernel k runs on this CPU, by name ("SHA-NI, three blocks at a
+ * time"; the fastest for FV_SHA256_FASTEST): a static string, NULL for
+ * an unknown k. */
+const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 /* repair's flags (enum fv_repair_flags) for fv_pair_repair. */
 int fv_options_set_repair(fv_options *o, unsigned how);
 
@@ -757,6 +770,23 @@ const char *fv_status_data_file(const fv_status *st);
 const char *fv_status_hash_file(const fv_status *st);
 const char *fv_status_fec_device(const fv_status *st);
 unsigned fv_status_fec_roots(const fv_status *st);
+/* Since 0.6 (FASTVERITY_1.4): the mapping read-only, its root hash
+ * signature given to the kernel (its keyring checked it), its size in
+ * 512-byte sectors, the tree's first block on the hash device, the
+ * parity's first block and the blocks it covers, and the parity
+ * device's backing file (NULL without one). */
+int fv_status_read_only(const fv_status *st);
+int fv_status_signed(const fv_status *st);
+uint64_t fv_status_size_sectors(const fv_status *st);
+uint64_t fv_status_hash_start_block(const fv_status *st);
+uint64_t fv_status_fec_start_block(const fv_status *st);
+uint64_t fv_status_fec_blocks(const fv_status *st);
+const char *fv_status_fec_file(const fv_status *st);
+/* The kernel's word for one flag of enum fv_flags ("ignore_corruption"),
+ * NULL for anything else; flags in the kernel's order are 1u << 0 to
+ * 1u << (FV_NFLAGS - 1). */
+#define FV_NFLAGS 8
+const char *fv_flag_name(unsigned flag);
 
 #ifdef __cplusplus
 }

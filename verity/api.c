@@ -136,6 +136,14 @@ _Static_assert((int)FV_ROOTS_GIVEN == (int)VERITY_ROOTS_GIVEN &&
 		       (int)FV_ROOTS_DESCRIBED == (int)VERITY_ROOTS_DESCRIBED,
 	       "fv_roots_from and verity_roots_source differ");
 
+_Static_assert(FV_MAX_SALT_SIZE == VERITY_MAX_SALT_SIZE &&
+		       FV_MAX_DIGEST_SIZE == HT_MAX_DIGEST_SIZE &&
+		       FV_MAX_HASH_NAME == VERITY_MAX_HASH_NAME &&
+		       FV_MAX_THREADS == VERITY_MAX_THREADS &&
+		       FV_FEC_MIN_ROOTS == FEC_MIN_ROOTS &&
+		       FV_FEC_MAX_ROOTS == FEC_MAX_ROOTS,
+	       "the public limits and the library's differ");
+
 /* This thread's last error, its fix included. */
 static _Thread_local struct ht_error last;
 
@@ -1100,6 +1108,51 @@ API const char *fv_status_fec_device(const fv_status *st)
 API unsigned fv_status_fec_roots(const fv_status *st)
 {
 	return st ? st->a.fec_roots : 0;
+}
+
+_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
+
+API int fv_status_read_only(const fv_status *st)
+{
+	return st ? st->a.read_only : 0;
+}
+
+API int fv_status_signed(const fv_status *st)
+{
+	return st ? st->a.sig_key_desc[0] != 0 : 0;
+}
+
+API uint64_t fv_status_size_sectors(const fv_status *st)
+{
+	return st ? st->a.size_sectors : 0;
+}
+
+API uint64_t fv_status_hash_start_block(const fv_status *st)
+{
+	return st ? st->a.hash_start_block : 0;
+}
+
+API uint64_t fv_status_fec_start_block(const fv_status *st)
+{
+	return st ? st->a.fec_start_block : 0;
+}
+
+API uint64_t fv_status_fec_blocks(const fv_status *st)
+{
+	return st ? st->a.fec_blocks : 0;
+}
+
+API const char *fv_status_fec_file(const fv_status *st)
+{
+	return st ? or_null(st->a.fec_loop) : NULL;
+}
+
+API const char *fv_flag_name(unsigned flag)
+{
+	for (size_t i = 0; i < VERITY_NFLAGS; i++)
+		if (verity_flag_words[i].flag == flag)
+			return verity_flag_words[i].word;
+	return NULL;
 }
 
 /* --- Android images --- */
@@ -2448,4 +2501,13 @@ API int fv_refuse_sparse(const char *path)
 
 	NEED(path);
 	return keep(verity_container_refuse_sparse(path, &err), &err);
+}
+
+API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
+{
+	if ((unsigned)k > FV_SHA256_THREE_WAY) {
+		fail(EINVAL, "no SHA-256 kernel %d", (int)k);
+		return NULL;
+	}
+	return sha256_kernel_name(sha256_kernel_choose((enum sha256_choice)k));
 }

@@ -63,6 +63,17 @@ int main(int argc, char **argv)
 		       "data blocks");
 		expect(!strcmp(fv_params_hash(fv_status_params(st)), "sha256"),
 		       "hash");
+		expect(fv_status_read_only(st), "read-only");
+		expect(!fv_status_signed(st), "no signature given");
+		expect(fv_status_size_sectors(st) ==
+			       fv_params_data_blocks(p) *
+				       fv_params_data_block_size(p) / 512,
+		       "size in sectors");
+		expect(fv_status_hash_start_block(st) == 1,
+		       "tree after the superblock");
+		expect(!fv_status_fec_file(st) && !fv_status_fec_blocks(st) &&
+			       !fv_status_fec_start_block(st),
+		       "no parity");
 		fv_status_free(st);
 	}
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == 0, "fv_close");

@@ -1201,6 +1201,24 @@ START_TEST(device_mapper_errors)
 	ck_assert_int_eq(fv_pair_activate("x", NULL, NULL), -EINVAL);
 	ck_assert_ptr_null(fv_status_params(NULL));
 	ck_assert_ptr_null(fv_status_data_device(NULL));
+	ck_assert_int_eq(fv_status_read_only(NULL), 0);
+	ck_assert_int_eq(fv_status_signed(NULL), 0);
+	ck_assert_uint_eq(fv_status_size_sectors(NULL), 0);
+	ck_assert_uint_eq(fv_status_hash_start_block(NULL), 0);
+	ck_assert_uint_eq(fv_status_fec_start_block(NULL), 0);
+	ck_assert_uint_eq(fv_status_fec_blocks(NULL), 0);
+	ck_assert_ptr_null(fv_status_fec_file(NULL));
+	/* the kernel's words, in its order */
+	ck_assert_str_eq(fv_flag_name(FV_IGNORE_CORRUPTION),
+			 "ignore_corruption");
+	ck_assert_str_eq(fv_flag_name(FV_USE_TASKLETS), "try_verify_in_tasklet");
+	ck_assert_str_eq(fv_flag_name(1u << (FV_NFLAGS - 1)),
+			 "try_verify_in_tasklet");
+	ck_assert_ptr_null(fv_flag_name(1u << FV_NFLAGS));
+	ck_assert_ptr_null(fv_flag_name(3));
+	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_FASTEST));
+	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_PORTABLE));
+	ck_assert_ptr_null(fv_sha256_kernel_name((enum fv_sha256_kernel)9));
 	ck_assert_str_eq(fastverity_version(), FASTVERITY_VERSION);
 }
 END_TEST
