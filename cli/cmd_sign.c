@@ -8,12 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "verity/storage/file.h"
-#include "verity/storage/output.h"
-#include "verity/sign/signature.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
-#include "verity/container/ddi/ddi.h"
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/cli.h"
@@ -22,25 +17,21 @@
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	struct ht_error err;
-
-	if (verity_write_file(path, "the signature", buf, len, &err))
-		return cli_inside_error(-EIO, &err);
+	if (fv_output_write(path, "the signature", buf, len))
+		return cli_lib_error(-EIO);
 	return 0;
 }
 
 /* The first line of a passphrase file (a regular file of at most 4 KiB). */
 static int read_passphrase_file(const char *path, char **out)
 {
-	struct ht_error err;
 	uint8_t *text;
 	size_t len;
-	int r = verity_read_file(path, "passphrase file", 4096, &text, &len,
-				 &err);
+	int r = fv_input_read(path, "passphrase file", 4096, &text, &len);
 
 	*out = NULL;
 	if (r)
-		return cli_error(r == -ENOENT ? -EINVAL : r, "%s", err.msg);
+		return cli_lib_error(r);
 	text[strcspn((char *)text, "\n")] = '\0';
 	*out = (char *)text;
 	return 0;
@@ -74,12 +65,33 @@ static char *ask_passphrase(const char *key)
 	return p;
 }
 
+/* The signature of root_hex by the options' key and certificate: 0 and
+ * *der (fv_free), or the library's negative errno (its message kept). */
+static int sign_with(const struct cli_opts *o, const char *pass,
+		     const char *root_hex, uint8_t **der, size_t *len)
+{
+	fv_signer *s;
+	int r;
+
+	if ((r = fv_signer_new(o->key, o->cert, &s)))
+		return r;
+	/* the environment is the command's to read, not the library's;
+	 * systemd's signature partition holds the certificate */
+	if (!(r = fv_signer_set_passphrase(s, pass)) &&
+	    !(r = fv_signer_set_pkcs11_module(
+		      s, getenv("FASTVERITY_PKCS11_MODULE"))) &&
+	    !(r = fv_signer_set_flags(s, o->embed_cert || o->ddi_json
+						 ? FV_SIGN_EMBED_CERT
+						 : 0)))
+		r = fv_signer_sign(s, root_hex, der, len);
+	fv_signer_free(s);
+	return r;
+}
+
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path)
 {
-	struct verity_signer signer;
 	char *pass = NULL;
-	struct ht_error err;
 	uint8_t *der;
 	size_t len;
 	int r;
@@ -97,36 +109,24 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	if (o->key_passphrase_file &&
 	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
 		return r;
-	signer.key = o->key;
-	signer.cert = o->cert;
-	signer.passphrase = pass;
-	/* the environment is the command's to read, not the library's */
-	signer.pkcs11_module = getenv("FASTVERITY_PKCS11_MODULE");
-	/* systemd's signature partition holds the certificate */
-	signer.embed_cert = o->embed_cert || o->ddi_json;
-	r = verity_sign(&signer, root_hex, &der, &len, &err);
+	r = sign_with(o, pass, root_hex, &der, &len);
 	/* an encrypted key and no file: ask on the terminal, if there is
 	 * one (never through OpenSSL's own prompt) */
-	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL) {
-		signer.passphrase = pass;
-		r = verity_sign(&signer, root_hex, &der, &len, &err);
-	}
+	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
+		r = sign_with(o, pass, root_hex, &der, &len);
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
-		free(pass);
+		fv_free(pass);
 	}
 	if (r)
-		return cli_inside_error(r, &err);
+		return cli_lib_error(r);
 	if (o->ddi_json) {
-		char fp[65], *json;
+		char *json;
 
-		r = verity_cert_fingerprint(o->cert, fp, &err);
-		if (!r)
-			r = ddi_sig_json_make(root_hex, fp, der, len, &json,
-					      &err);
-		free(der);
+		r = fv_ddi_signature_json(root_hex, o->cert, der, len, &json);
+		fv_free(der);
 		if (r)
-			return cli_inside_error(r, &err);
+			return cli_lib_error(r);
 		der = (uint8_t *)json;
 		len = strlen(json);
 	}
@@ -139,14 +139,14 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	} else {
 		r = write_file(out_path, der, len);
 	}
-	free(der);
+	fv_free(der);
 	return r;
 }
 
 int cmd_sign(struct cli_opts *o)
 {
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	uint8_t root[HT_MAX_DIGEST_SIZE];
+	char hex[2 * FV_MAX_DIGEST_SIZE + 1];
+	uint8_t root[FV_MAX_DIGEST_SIZE];
 	const char *arg = NULL, *out;
 	size_t len;
 
@@ -161,6 +161,6 @@ int cmd_sign(struct cli_opts *o)
 	/* any digest from sha1 (20 bytes) to sha512 (64) */
 	if (cli_root_hash_any(o, arg, root, &len))
 		return EXIT_PARAMS;
-	verity_hex_encode(root, len, hex);
+	cli_hex(root, len, hex);
 	return cli_sign_root(o, hex, out);
 }

@@ -363,6 +363,44 @@ int fv_signature_check(const uint8_t *sig, size_t len,
  * too large, not a regular file), EIO, ENOMEM. */
 int fv_signature_read(const char *path, uint8_t **der, size_t *len);
 
+/* Since 0.6 (FASTVERITY_1.4): a signer as a handle, for what fv_sign's
+ * arguments cannot say. key: a PEM key or a "pkcs11:" URI; cert: its
+ * certificate (both copied). Errors: EINVAL, ENOMEM. */
+typedef struct fv_signer fv_signer;
+int fv_signer_new(const char *key, const char *cert, fv_signer **out);
+/* Wipes the passphrase it holds. */
+void fv_signer_free(fv_signer *s);
+/* An encrypted key's passphrase or a token's PIN (copied; NULL: none,
+ * never asked for: -EACCES when one is needed). */
+int fv_signer_set_passphrase(fv_signer *s, const char *passphrase);
+/* The PKCS#11 module of "pkcs11:" keys (copied; NULL: p11-kit's
+ * proxy). */
+int fv_signer_set_pkcs11_module(fv_signer *s, const char *path);
+enum fv_sign_flags {
+	/* the certificate inside the signature (systemd's signature
+	 * partitions need it) */
+	FV_SIGN_EMBED_CERT = 1u << 0,
+};
+int fv_signer_set_flags(fv_signer *s, unsigned flags);
+/* fv_sign with the signer's settings. Errors: fv_sign's. */
+int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
+		   size_t *len);
+/* systemd's signature partition content for root_hex signed by der
+ * (made with FV_SIGN_EMBED_CERT) with cert: {"rootHash": ...,
+ * "certificateFingerprint": ..., "signature": ...}, NUL-terminated
+ * (*json: fv_free). Errors: EINVAL (a certificate that cannot be read),
+ * ENOMEM. */
+int fv_ddi_signature_json(const char *root_hex, const char *cert,
+			  const uint8_t *der, size_t len, char **json);
+
+/* A small input file read whole (a passphrase file, a key): a regular
+ * file of at most max bytes, opened without blocking (a FIFO is refused,
+ * never waited on); *buf has a NUL after the last byte (fv_free). what
+ * names it in messages ("passphrase file"). Errors: EINVAL (not a
+ * regular file, too large, or missing), EIO, ENOMEM. */
+int fv_input_read(const char *path, const char *what, size_t max,
+		  uint8_t **buf, size_t *len);
+
 /* --- Android images ---------------------------------------------------------
  * An image with an AVB footer (docs/android.md): its tree, parity and
  * vbmeta inside it, described by the vbmeta's first hashtree descriptor.

@@ -2511,3 +2511,121 @@ API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
 	}
 	return sha256_kernel_name(sha256_kernel_choose((enum sha256_choice)k));
 }
+
+/* --- signers ---------------------------------------------------------- */
+
+struct fv_signer {
+	char *key, *cert, *passphrase, *module;
+	unsigned flags;
+};
+
+API int fv_signer_new(const char *key, const char *cert, fv_signer **out)
+{
+	fv_signer *s;
+
+	NEED(out);
+	*out = NULL;
+	NEED(key);
+	NEED(cert);
+	if (!(s = calloc(1, sizeof(*s))))
+		return fail(ENOMEM, "out of memory");
+	if (set_string(&s->key, key) || set_string(&s->cert, cert)) {
+		fv_signer_free(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+static void wipe(char *p)
+{
+	if (p)
+		explicit_bzero(p, strlen(p));
+	free(p);
+}
+
+API void fv_signer_free(fv_signer *s)
+{
+	if (!s)
+		return;
+	free(s->key);
+	free(s->cert);
+	wipe(s->passphrase);
+	free(s->module);
+	free(s);
+}
+
+API int fv_signer_set_passphrase(fv_signer *s, const char *passphrase)
+{
+	char *copy = NULL;
+
+	NEED(s);
+	if (passphrase && !(copy = strdup(passphrase)))
+		return fail(ENOMEM, "out of memory");
+	wipe(s->passphrase);
+	s->passphrase = copy;
+	return 0;
+}
+
+API int fv_signer_set_pkcs11_module(fv_signer *s, const char *path)
+{
+	NEED(s);
+	return set_string(&s->module, path);
+}
+
+API int fv_signer_set_flags(fv_signer *s, unsigned flags)
+{
+	NEED(s);
+	if (flags & ~(unsigned)FV_SIGN_EMBED_CERT)
+		return fail(EINVAL, "unknown signing flags %#x", flags);
+	s->flags = flags;
+	return 0;
+}
+
+API int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
+		       size_t *len)
+{
+	struct ht_error err;
+	struct verity_signer vs;
+
+	NEED(s);
+	NEED(root_hex);
+	NEED(der);
+	NEED(len);
+	vs = (struct verity_signer){s->key, s->cert, s->passphrase, s->module,
+				    !!(s->flags & FV_SIGN_EMBED_CERT)};
+	return keep(verity_sign(&vs, root_hex, der, len, &err), &err);
+}
+
+API int fv_ddi_signature_json(const char *root_hex, const char *cert,
+			      const uint8_t *der, size_t len, char **json)
+{
+	struct ht_error err;
+	char fp[65];
+	int r;
+
+	NEED(root_hex);
+	NEED(cert);
+	NEED(der);
+	NEED(json);
+	*json = NULL;
+	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
+	    (r = ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
+		return keep(r, &err);
+	return 0;
+}
+
+API int fv_input_read(const char *path, const char *what, size_t max,
+		      uint8_t **buf, size_t *len)
+{
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	NEED(what);
+	NEED(buf);
+	NEED(len);
+	*buf = NULL;
+	r = verity_read_file(path, what, max, buf, len, &err);
+	return r ? keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+}

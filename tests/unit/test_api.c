@@ -626,6 +626,44 @@ START_TEST(sign_and_check)
 		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
+	/* a signer handle: the certificate embedded, systemd's JSON */
+	{
+		fv_signer *s;
+		uint8_t *in;
+		char *json;
+		size_t n;
+
+		ck_assert_int_eq(fv_signer_new(key, NULL, &s), -EINVAL);
+		ck_assert_int_eq(fv_signer_new(key, cert, &s), 0);
+		ck_assert_int_eq(fv_signer_set_flags(s, 2), -EINVAL);
+		ck_assert_int_eq(fv_signer_set_flags(s, FV_SIGN_EMBED_CERT), 0);
+		ck_assert_int_eq(fv_signer_set_passphrase(s, "unused"), 0);
+		ck_assert_int_eq(fv_signer_set_pkcs11_module(s, NULL), 0);
+		ck_assert_int_eq(fv_signer_sign(s, root, &der, &len), 0);
+		ck_assert_int_eq(fv_signature_check(der, len, trusted, 1, root,
+						    NULL),
+				 0);
+		ck_assert_int_eq(fv_ddi_signature_json(root, cert, der, len,
+						       &json),
+				 0);
+		ck_assert_ptr_nonnull(strstr(json, "\"rootHash\""));
+		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
+		fv_free(json);
+		fv_free(der);
+		fv_signer_free(s);
+		ck_assert_int_eq(fv_input_read(cert, "certificate", 1 << 16,
+					       &in, &n),
+				 0);
+		ck_assert_ptr_nonnull(strstr((char *)in, "BEGIN CERTIFICATE"));
+		ck_assert_uint_eq(strlen((char *)in), n);
+		fv_free(in);
+		ck_assert_int_eq(fv_input_read(cert, "certificate", 16, &in,
+					       &n),
+				 -EINVAL);
+		ck_assert_int_eq(fv_input_read("/nonexistent/f", "file", 16,
+					       &in, &n),
+				 -EINVAL);
+	}
 }
 END_TEST
 
