@@ -282,8 +282,7 @@ void cli_json_final(int rc, const char *fallback)
 	cli_json_print(j);
 }
 
-/* The trust policy's word for a verdict (docs/trust.md). */
-static const char *trust_word(enum fv_trust t)
+const char *cli_trust_word(enum fv_trust t)
 {
 	return t == FV_TRUST_CHECK       ? "checked"
 	       : t == FV_TRUST_UNCHECKED ? "not checked"
@@ -307,7 +306,7 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 			j, "checked",
 			json_object_new_boolean(cp->trust == FV_TRUST_CHECK));
 		json_object_object_add(j, "trust",
-				       cli_json_str(trust_word(cp->trust)));
+				       cli_json_str(cli_trust_word(cp->trust)));
 		return j;
 	}
 	/* the trust policy's verdict: a signer checked, or a signature
@@ -317,7 +316,7 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 	j = json_object_new_object();
 	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
 	json_object_object_add(j, "checked", json_object_new_boolean(checked));
-	json_object_object_add(j, "trust", cli_json_str(trust_word(cp->trust)));
+	json_object_object_add(j, "trust", cli_json_str(cli_trust_word(cp->trust)));
 	json_object_object_add(
 		j, "signer", checked ? cli_json_str(fv_result_signer(res)) : NULL);
 	json_object_object_add(j, "warning",

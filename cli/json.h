@@ -34,6 +34,9 @@ void *cli_json_failure(const struct cli_failure *f);
  * array, or NULL) is added as it is. */
 void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
 		   void *unrepairable);
+/* The trust policy's word for a verdict (docs/trust.md): "checked",
+ * "not checked", "unsigned". */
+const char *cli_trust_word(enum fv_trust t);
 /* A checked signature (file, signer, warning); NULL (JSON null) when
  * none was checked. res: the check's result. */
 void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);

@@ -767,6 +767,47 @@ enum fv_trust fv_result_trust(const fv_result *r);
 const char *fv_result_signer(const fv_result *r);
 const char *fv_result_signature_warning(const fv_result *r);
 
+/* --- disk images ----------------------------------------------------------
+ * Since 0.6 (FASTVERITY_1.4). A systemd disk image opened with
+ * fv_image_open ("ddi"): its GPT, and each pair's partitions. Strings
+ * point into the image handle (valid until fv_image_free). */
+struct fv_ddi_disk {
+	size_t size;          /* the caller's sizeof (versioned, as fv_layout) */
+	unsigned sector_size; /* 512 or 4096 */
+	const char *disk_uuid;
+	size_t partitions;    /* used entries of the table */
+};
+int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d);
+/* One GPT partition. This structure is fixed (new facts about partitions
+ * go at the end of fv_ddi_pair). */
+struct fv_gpt_partition {
+	unsigned index;   /* 1-based, as sfdisk numbers them; 0: none */
+	const char *type; /* the type's name ("root-x86-64"), or its GUID */
+	const char *label;
+	const char *uuid;
+	uint64_t offset;  /* bytes from the start of the image */
+	uint64_t bytes;
+};
+struct fv_ddi_pair {
+	size_t size;          /* versioned, as fv_layout */
+	const char *role;     /* "root" or "usr" */
+	const char *arch;     /* "x86-64", "arm64", ... */
+	const char *root_hex; /* as the partitions or the signature say */
+	int is_signed;        /* a signature partition */
+	const char *fingerprint; /* its certificateFingerprint ("" none) */
+	struct fv_gpt_partition data, hash, signature;
+};
+/* Pair i's partitions. Errors: EINVAL (not a disk image, i out of
+ * range, size too small). */
+int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p);
+/* Who pair i's signature says signed it, trusting nothing (for showing;
+ * fv_pair_verify checks it): *subject fv_free'd, NULL when unsigned.
+ * Errors: EINVAL (not a PKCS#7 signature, i out of range), ENOMEM. */
+int fv_image_signer(const fv_image *img, size_t i, char **subject);
+/* The signer's certificateFingerprint a verify with its signer checked
+ * found (FV_TRUST_CHECK; "" otherwise). */
+const char *fv_result_signer_fingerprint(const fv_result *r);
+
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop
  * devices. */

@@ -1701,6 +1701,7 @@ struct fv_pair {
 	char *image;
 	enum verity_trust opened; /* the verdict when the image was opened */
 	char fingerprint[65];     /* a disk image's certificateFingerprint */
+	unsigned fingerprint_at;  /* its signature partition */
 };
 
 /* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
@@ -1913,9 +1914,11 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	pr->of_image = 1;
 	pr->pair.container = img->kind;
 	pr->opened = ip->trust;
-	if (ip->ddi)
+	if (ip->ddi) {
 		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
 			 ip->ddi->fingerprint);
+		pr->fingerprint_at = ip->ddi->sig ? ip->ddi->sig->index : 0;
+	}
 	/* the image's own verdict, for fv_pair_verify's policy */
 	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
 	*out = pr;
@@ -2078,9 +2081,10 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	if (pr->fingerprint[0] && out.signature_checked &&
 	    strcmp(pr->fingerprint, out.sig.fingerprint))
 		return fail(EINVAL,
-			    "%s: certificateFingerprint %s is not the signer's "
-			    "(%s)",
-			    pr->image, pr->fingerprint, out.sig.fingerprint);
+			    "%s: partition %u: certificateFingerprint %s is not "
+			    "the signer's (%s)",
+			    pr->image, pr->fingerprint_at, pr->fingerprint,
+			    out.sig.fingerprint);
 	if (!(made = result_new()))
 		return -ENOMEM;
 	made->res = out.res;
@@ -2628,4 +2632,115 @@ API int fv_input_read(const char *path, const char *what, size_t max,
 	*buf = NULL;
 	r = verity_read_file(path, what, max, buf, len, &err);
 	return r ? keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+}
+
+/* --- disk images --------------------------------------------------------- */
+
+API int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d)
+{
+	struct fv_ddi_disk full;
+
+	NEED(img);
+	NEED(d);
+	if (!img->ddi_read)
+		return fail(EINVAL, "%s: not opened as a disk image", img->path);
+	if (d->size < offsetof(struct fv_ddi_disk, sector_size) +
+			      sizeof(d->sector_size))
+		return fail(EINVAL, "fv_image_ddi_disk: size %zu is too small",
+			    d->size);
+	memset(&full, 0, sizeof(full));
+	full.sector_size = img->ddi.gpt.h.sector;
+	full.disk_uuid = img->ddi.gpt.h.disk_uuid;
+	full.partitions = img->ddi.gpt.nparts;
+	full.size = d->size < sizeof(full) ? d->size : sizeof(full);
+	memcpy(d, &full, full.size);
+	return 0;
+}
+
+static void gpt_partition_of(const struct gpt_partition *g,
+			     struct fv_gpt_partition *p)
+{
+	const char *type;
+
+	memset(p, 0, sizeof(*p));
+	if (!g)
+		return;
+	type = ddi_type_name(g->type);
+	p->index = g->index;
+	p->type = type ? type : g->type;
+	p->label = g->label;
+	p->uuid = g->uuid;
+	p->offset = g->offset;
+	p->bytes = g->size;
+}
+
+static const struct ddi_verity *ddi_at(const fv_image *img, size_t i)
+{
+	if (!img || !img->ddi_read) {
+		fail(EINVAL, "%s: not opened as a disk image",
+		     img ? img->path : "(NULL)");
+		return NULL;
+	}
+	if (i >= img->ddi.nv) {
+		fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
+		     img->ddi.nv);
+		return NULL;
+	}
+	return &img->ddi.v[i];
+}
+
+API int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p)
+{
+	const struct ddi_verity *v = ddi_at(img, i);
+	struct fv_ddi_pair full;
+
+	NEED(p);
+	if (!v)
+		return -EINVAL;
+	if (p->size < offsetof(struct fv_ddi_pair, role) + sizeof(p->role))
+		return fail(EINVAL, "fv_image_ddi_pair: size %zu is too small",
+			    p->size);
+	memset(&full, 0, sizeof(full));
+	full.role = ddi_role_name(v->role);
+	full.arch = v->arch;
+	full.root_hex = v->root_hex;
+	full.is_signed = v->sig != NULL;
+	full.fingerprint = v->fingerprint;
+	gpt_partition_of(v->data, &full.data);
+	gpt_partition_of(v->hash, &full.hash);
+	gpt_partition_of(v->sig, &full.signature);
+	full.size = p->size < sizeof(full) ? p->size : sizeof(full);
+	memcpy(p, &full, full.size);
+	return 0;
+}
+
+API int fv_image_signer(const fv_image *img, size_t i, char **subject)
+{
+	const struct ddi_verity *v = ddi_at(img, i);
+	struct verity_sig_check who;
+	struct ht_error err;
+	char name[64];
+	int r;
+
+	NEED(subject);
+	*subject = NULL;
+	if (!v)
+		return -EINVAL;
+	if (!v->sig)
+		return 0;
+	/* named as messages name the partition */
+	snprintf(name, sizeof(name), "partition %u", v->sig->index);
+	memset(&who, 0, sizeof(who));
+	if ((r = verity_signature_signer(
+		     &(struct verity_sig){v->signature, v->signature_len, name},
+		     &who, &err)))
+		return keep(r, &err);
+	if (!(*subject = strdup(who.signer)))
+		return fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+API const char *fv_result_signer_fingerprint(const fv_result *r)
+{
+	return r ? r->sig.fingerprint : NULL;
 }

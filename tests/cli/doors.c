@@ -7,7 +7,10 @@
  *   doors container IMAGE [ASKED]      what the registry says it is
  *   doors pair verify|repair DATA HASH ROOT SIG|- CERT|- FEC|-
  *   doors avb verify|repair IMAGE KEY|-
- *        the action through the library: "ok TRUST" or "error ERRNO". */
+ *        the action through the library: "ok TRUST" or "error ERRNO".
+ *   doors ddi IMAGE
+ *        a disk image's description: a line per pair, as the command's
+ *        dump --json gives the same facts */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +140,36 @@ static int avb(char **argv)
 	return 0;
 }
 
+/* A disk image's table and pairs (fv_image_ddi_disk, fv_image_ddi_pair,
+ * fv_image_signer). */
+static int ddi(const char *path)
+{
+	struct fv_ddi_disk disk = {.size = sizeof(disk)};
+	fv_image *im;
+	int r;
+
+	if ((r = fv_image_open(path, "ddi", NULL, &im)) ||
+	    (r = fv_image_ddi_disk(im, &disk)))
+		return error(r);
+	printf("disk %s\n", disk.disk_uuid);
+	for (size_t i = 0; i < fv_image_pairs(im); i++) {
+		struct fv_ddi_pair d = {.size = sizeof(d)};
+		char *signer = NULL;
+
+		if ((r = fv_image_ddi_pair(im, i, &d)) ||
+		    (r = fv_image_signer(im, i, &signer))) {
+			fv_image_free(im);
+			return error(r);
+		}
+		printf("%s %s %u %u %u %s %s\n", d.role, d.arch, d.data.index,
+		       d.hash.index, d.signature.index, d.root_hex,
+		       signer ? signer : "null");
+		fv_free(signer);
+	}
+	fv_image_free(im);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	fv_params *p = fv_params_new();
@@ -160,6 +193,8 @@ int main(int argc, char **argv)
 		return pair(argv);
 	if (argc == 5 && !strcmp(argv[1], "avb"))
 		return avb(argv);
+	if (argc == 3 && !strcmp(argv[1], "ddi"))
+		return ddi(argv[2]);
 	if (argc < 4 || !p || !o)
 		return 2;
 	if (argc > 4 && fv_options_set_fec(o, argv[4], 0, 0))

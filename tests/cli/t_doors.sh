@@ -176,6 +176,12 @@ if command -v systemd-repart >/dev/null; then
 	done
 	check "disk images: $rows rows through the command, as the table says" test $wrong = 0
 	check "  the registry through the library: a disk image" sh -c "./doors container signed.raw | grep -qx ddi"
+	# the same description through both doors
+	for img in signed.raw unsigned.raw; do
+		./doors ddi $img >ddi.lib 2>ddi.err
+		"$FV" dump --json $img | jq -r '"disk \(.disk_uuid)", (.verity[] | "\(.role) \(.architecture) \(.data_partition.index) \(.hash_partition.index) \(.signature_partition.index // 0) \(.root_hash) \(.signer)")' >ddi.cmd
+		check "  $img described the same by the library and dump --json" cmp -s ddi.lib ddi.cmd
+	done
 	have_ddi=1
 else
 	skip "disk images through the trust table: systemd-repart is not installed"

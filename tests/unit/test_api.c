@@ -740,6 +740,7 @@ START_TEST(sidecar_images)
 		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
 		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
 		ck_assert_str_eq(fv_result_signature_warning(res), "");
+		ck_assert_uint_eq(strlen(fv_result_signer_fingerprint(res)), 64);
 		fv_result_free(res);
 		/* without the certificate: checked blocks, unchecked signer */
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
