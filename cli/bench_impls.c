@@ -9,13 +9,10 @@
 
 #include <openssl/evp.h>
 
-#include "hashtree/hasher.h"
-#include "hashtree/sha256.h"
 #include "bench.h"
-#include "cli/pair.h"
 #include "cli/cli.h"
-#include "cli/inside.h"
 #include "cli/params.h"
+#include "include/fastverity.h"
 
 #define IMPL_BLOCK  4096
 #define IMPL_SALT   32
@@ -60,7 +57,7 @@ static const char *const impl_notes[IMPL_COUNT] = {
  * AF_ALG socket. */
 struct impl_start {
 	const uint8_t *salt;
-	struct sha256_salted_state st;
+	fv_salted *st;
 	EVP_MD *md;
 	EVP_MD_CTX *presalted;
 	int alg_fd;
@@ -70,28 +67,26 @@ struct impl_start {
 static int impl_pass(enum impl k, const struct impl_start *is,
 		     const uint8_t *buf, uint8_t *out)
 {
-	const struct sha256_salted_state *st = &is->st;
+	const fv_salted *st = is->st;
 	const uint8_t *salt = is->salt;
 
 	switch (k) {
 	case IMPL_HW_3WAY:
-		sha256_finup_many(SHA256_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
-				  IMPL_BLOCKS, out, 32);
-		return 0;
+		return fv_kernel_hash(FV_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
+				      IMPL_BLOCKS, out, 32);
 	case IMPL_HW_2WAY:
-		sha256_finup_many(sha256_arch_kernel(), st, buf, IMPL_BLOCK,
-				  IMPL_BLOCKS, out, 32);
-		return 0;
+		return fv_kernel_hash(fv_kernel_of_arch(), st, buf, IMPL_BLOCK,
+				      IMPL_BLOCKS, out, 32);
 	case IMPL_HW_1WAY:
 		for (int i = 0; i < IMPL_BLOCKS; i++)
-			sha256_finup_one(sha256_arch_kernel(), st,
-					 buf + i * IMPL_BLOCK, IMPL_BLOCK,
-					 out + i * 32);
+			if (fv_kernel_hash_one(fv_kernel_of_arch(), st,
+					       buf + i * IMPL_BLOCK, IMPL_BLOCK,
+					       out + i * 32))
+				return -EINVAL;
 		return 0;
 	case IMPL_PORTABLE:
-		sha256_finup_many(SHA256_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
-				  IMPL_BLOCKS, out, 32);
-		return 0;
+		return fv_kernel_hash(FV_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
+				      IMPL_BLOCKS, out, 32);
 	case IMPL_EVP_PER_BLOCK:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
 			EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -168,17 +163,23 @@ void bench_run_impls(struct bench_report *rep, double total)
 	uint8_t salt[IMPL_SALT];
 	struct impl_start is = {
 		.salt = salt,
-		.md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL),
+		/* OpenSSL's default provider, as the generic path has it */
+		.md = EVP_MD_fetch(NULL, "SHA256", "provider=default"),
 		.presalted = EVP_MD_CTX_new(),
 		.alg_fd = -1,
 	};
-	enum sha256_kernel fast = sha256_kernel_choose((enum sha256_choice)cli_sha256_choice());
+	enum fv_kernel fast = fv_kernel_chosen(cli_sha256_choice());
 	double best = 0;
 
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 12));
 	memset(salt, 0x5a, sizeof(salt));
-	sha256_salted_init(&is.st, salt, sizeof(salt));
+	if (fv_salted_new(salt, sizeof(salt), &is.st)) {
+		/* out of memory: no rows */
+		EVP_MD_CTX_free(is.presalted);
+		EVP_MD_free(is.md);
+		return;
+	}
 	if (is.md && is.presalted) {
 		EVP_DigestInit_ex(is.presalted, is.md, NULL);
 		EVP_DigestUpdate(is.presalted, salt, sizeof(salt));
@@ -192,35 +193,34 @@ void bench_run_impls(struct bench_report *rep, double total)
 		r->name = impl_names[k];
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
-		if ((k == IMPL_HW_3WAY && fast == SHA256_KERNEL_SHANI3) ||
-		    (k == IMPL_HW_2WAY && fast != SHA256_KERNEL_SHANI3 &&
-		     fast != SHA256_KERNEL_PORTABLE))
+		if ((k == IMPL_HW_3WAY && fast == FV_KERNEL_SHANI3) ||
+		    (k == IMPL_HW_2WAY && fast != FV_KERNEL_SHANI3 &&
+		     fast != FV_KERNEL_PORTABLE))
 			r->note = "fastverity's fast path";
 		if (k == IMPL_HW_3WAY &&
-		    !sha256_kernel_available(SHA256_KERNEL_SHANI3)) {
+		    !fv_kernel_available(FV_KERNEL_SHANI3)) {
 			rep->nimpls--; /* no row off x86-64 or without SHA-NI */
 			continue;
 		}
 		if (k == IMPL_HW_1WAY || k == IMPL_HW_2WAY) {
-			enum sha256_kernel hw = sha256_arch_kernel();
+			enum fv_kernel hw = fv_kernel_of_arch();
 
 			snprintf(r->name_buf, sizeof(r->name_buf),
 				 "SHA-256 %s %s-way",
-				 hw == SHA256_KERNEL_PORTABLE
-					 ? "instructions"
-					 : sha256_kernel_label(hw),
+				 hw == FV_KERNEL_PORTABLE ? "instructions"
+							  : fv_kernel_label(hw),
 				 k == IMPL_HW_2WAY ? "two" : "one");
 			r->name = r->name_buf;
-			if (hw == SHA256_KERNEL_PORTABLE) {
+			if (hw == FV_KERNEL_PORTABLE) {
 				snprintf(r->why, sizeof(r->why),
 					 "fastverity has no SHA-256 kernel "
 					 "for this architecture");
 				continue;
 			}
-			if (!sha256_kernel_available(hw)) {
+			if (!fv_kernel_available(hw)) {
 				snprintf(r->why, sizeof(r->why),
 					 "this CPU has no %s",
-					 sha256_kernel_label(hw));
+					 fv_kernel_label(hw));
 				continue;
 			}
 		}
@@ -266,6 +266,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 					      : -1;
 	EVP_MD_CTX_free(is.presalted);
 	EVP_MD_free(is.md);
+	fv_salted_free(is.st);
 }
 
 static int cmp_rate(const void *a, const void *b)

@@ -8,7 +8,6 @@
 
 #include "bench.h"
 #include "cli/json.h"
-#include "hashtree/hasher.h"
 
 static const struct bench_setting *same_but_salt(const struct bench_report *r,
 						 const struct bench_setting *s,
@@ -223,10 +222,10 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 			lo = s;
 		if (!hi || s->overhead_percent > hi->overhead_percent)
 			hi = s;
-		if (!strcmp(s->path, ht_path_name(HT_PATH_FAST)) &&
+		if (!strcmp(s->path, "fast") &&
 		    (!fast || s->mb_per_s > fast->mb_per_s))
 			fast = s;
-		if (!strcmp(s->path, ht_path_name(HT_PATH_GENERIC)) &&
+		if (!strcmp(s->path, "generic") &&
 		    (!slow || s->mb_per_s > slow->mb_per_s))
 			slow = s;
 	}

@@ -9,11 +9,8 @@
 
 #include <json-c/json.h>
 
-#include "verity/storage/device.h"
-#include "verity/tree/memtree.h"
 #include "bench.h"
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/params.h"
 #include "cli/pair.h"
 #include "cli/progress.h"
@@ -25,7 +22,7 @@
 
 /* A valid setting ready to be measured: its tree in memory. */
 struct prepared {
-	struct verity_memtree mt;
+	fv_memtree *mt;
 	double rate[ROUNDS];
 	unsigned rounds;
 };
@@ -33,69 +30,77 @@ struct prepared {
 /* The data: in memory, or read from --device. */
 struct bench_data {
 	const uint8_t *data;
-	const struct verity_device *dev;
+	const char *dev; /* the device's path */
+	int fd;          /* open on it, for reading it plain */
+	uint64_t size;   /* its bytes */
 };
 
 static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 			   uint64_t size, const struct bench_data *b)
 {
-	struct verity_params p;
-	struct ht_error err;
+	uint8_t salt[FV_MAX_SALT_SIZE];
+	fv_params *p = fv_params_new();
+	fv_options *o = fv_options_new();
+	int r = -ENOMEM;
 
-	verity_params_default(&p);
-	if (strlen(s->hash) > VERITY_MAX_HASH_NAME) {
+	if (!p || !o)
+		goto out;
+	if (strlen(s->hash) > FV_MAX_HASH_NAME) {
 		snprintf(s->why, sizeof(s->why),
 			 "hash algorithm %s not supported", s->hash);
-		return -1;
+		r = -EINVAL;
+		goto done;
 	}
-	snprintf(p.hash_name, sizeof(p.hash_name), "%s", s->hash);
-	p.hash_type = s->format;
-	p.data_block_size = s->data_block_size;
-	p.hash_block_size = s->hash_block_size;
-	p.salt_size = s->salt_size;
-	if (s->salt_size <= VERITY_MAX_SALT_SIZE)
-		memset(p.salt, 0x5a, s->salt_size);
-	if (verity_params_validate(&p, &err)) {
-		snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
-		return -1;
-	}
-	p.data_blocks = size / p.data_block_size;
-	if (!p.data_blocks) {
+	memset(salt, 0x5a, sizeof(salt));
+	if ((r = fv_params_set_hash(p, s->hash)) ||
+	    (r = fv_params_set_hash_type(p, (unsigned)s->format)) ||
+	    (r = fv_params_set_block_sizes(p, s->data_block_size,
+					   s->hash_block_size)) ||
+	    (r = fv_params_set_salt(p, salt, s->salt_size)) ||
+	    (r = fv_params_set_superblock(p, 1)) || (r = fv_params_check(p)))
+		goto out;
+	if (!(size / s->data_block_size)) {
 		snprintf(s->why, sizeof(s->why),
 			 "the data is smaller than one %u-byte block",
-			 p.data_block_size);
-		return -1;
+			 s->data_block_size);
+		r = -EINVAL;
+		goto done;
 	}
-	if (verity_memtree_init(&pp->mt, &p, b->data, b->dev, &err))
-		goto fail;
-	ht_hasher_use_kernel(&pp->mt.h, (enum sha256_choice)cli_sha256_choice());
-	verity_fill_info(&pp->mt.info, &pp->mt.h);
-	s->path = pp->mt.info.hash_path;
-	s->path_reason = pp->mt.info.path_reason;
-	s->levels = pp->mt.g.levels;
-	s->data_bytes = pp->mt.data_bytes;
-	s->tree_bytes = pp->mt.tree_bytes;
+	fv_params_set_data_blocks(p, size / s->data_block_size);
+	fv_options_set_sha256(o, cli_sha256_choice());
+	if ((r = fv_memtree_new(p, b->data, b->data ? NULL : b->dev, o,
+				&pp->mt)))
+		goto out;
+	s->path = fv_memtree_hashing_path(pp->mt);
+	s->path_reason = fv_memtree_hashing_reason(pp->mt);
+	s->levels = fv_memtree_levels(pp->mt);
+	s->data_bytes = fv_memtree_data_bytes(pp->mt);
+	s->tree_bytes = fv_memtree_tree_bytes(pp->mt);
 	s->overhead_percent =
 		100.0 * (double)s->tree_bytes / (double)s->data_bytes;
 	s->valid = 1;
-	return 0;
-fail:
-	snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
-	return -1;
+	r = 0;
+out:
+	if (r)
+		snprintf(s->why, sizeof(s->why), "%.511s", fv_last_error());
+done:
+	fv_options_free(o);
+	fv_params_free(p);
+	return r ? -1 : 0;
 }
 
 /* One round: builds the tree until the budget is spent, at least once. */
 static void measure_round(struct bench_setting *s, struct prepared *pp,
 			  unsigned threads, double budget)
 {
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	struct ht_error err;
+	uint8_t root[FV_MAX_DIGEST_SIZE];
 	unsigned runs = 0;
 	double t0 = cli_now(), t;
 
 	do {
-		if (verity_memtree_build(&pp->mt, threads, root, &err)) {
-			snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
+		if (fv_memtree_build(pp->mt, threads, root, sizeof(root))) {
+			snprintf(s->why, sizeof(s->why), "%.511s",
+				 fv_last_error());
 			s->valid = 0;
 			return;
 		}
@@ -108,14 +113,13 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 
 /* The device's pages dropped from the cache (clean ones: what a read
  * left), so that the next read goes to the disk. */
-static void drop_cache(const struct verity_device *dev)
+static void drop_cache(const struct bench_data *dev)
 {
-	posix_fadvise(dev->fd, (off_t)dev->base, (off_t)dev->size,
-		      POSIX_FADV_DONTNEED);
+	posix_fadvise(dev->fd, 0, (off_t)dev->size, POSIX_FADV_DONTNEED);
 }
 
 /* MB/s of a plain sequential read of the first size bytes, cold. */
-static double read_rate(const struct verity_device *dev, uint64_t size)
+static double read_rate(const struct bench_data *dev, uint64_t size)
 {
 	size_t chunk = 1u << 20;
 	uint8_t *buf = malloc(chunk);
@@ -129,7 +133,7 @@ static double read_rate(const struct verity_device *dev, uint64_t size)
 	for (off = 0; off < size; off += chunk) {
 		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
 
-		if (verity_device_read(dev, off, buf, n, NULL))
+		if (pread(dev->fd, buf, n, (off_t)off) != (ssize_t)n)
 			break;
 	}
 	t = cli_now() - t0;
@@ -140,7 +144,7 @@ static double read_rate(const struct verity_device *dev, uint64_t size)
 /* --device: the disk's rate, the SHA unit's, and one tree built cold:
  * which bounds it, and how near it runs. */
 static void device_bound(struct bench_report *rep, struct prepared *pp,
-			 const struct verity_device *dev, unsigned threads)
+			 const struct bench_data *dev, unsigned threads)
 {
 	double best = 0;
 
@@ -208,7 +212,7 @@ static void run_settings(struct bench_report *rep, struct prepared *pp,
 static void free_prepared(struct prepared *pp, size_t n)
 {
 	for (size_t i = 0; pp && i < n; i++)
-		verity_memtree_free(&pp[i].mt);
+		fv_memtree_free(pp[i].mt);
 	free(pp);
 }
 
@@ -290,9 +294,9 @@ static void machine(struct bench_report *r)
 		fclose(f);
 	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
-		 sha256_cpu_features());
+		 fv_cpu_features());
 	r->sha256_kernel =
-		sha256_kernel_name(sha256_kernel_choose((enum sha256_choice)cli_sha256_choice()));
+		fv_sha256_kernel_name(cli_sha256_choice());
 }
 
 /* Bytes of memory available for new allocations (MemAvailable), or 0
@@ -325,12 +329,9 @@ int cmd_bench(struct cli_opts *o)
 		hbs[BENCH_MAX_LIST], fmts[BENCH_MAX_LIST];
 	size_t nh, ns, nd, nhb, nf;
 	struct bench_report rep = {0};
-	struct bench_data b = {0};
+	struct bench_data b = {.fd = -1};
 	struct prepared *pp;
-	struct verity_device dev;
-	struct ht_options opt;
-	struct cli_progress pr;
-	struct ht_error err;
+	unsigned threads;
 	uint8_t *data = NULL;
 	size_t k = 0;
 	uint64_t size = 64ULL << 20;
@@ -348,20 +349,33 @@ int cmd_bench(struct cli_opts *o)
 	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs,
 			   &nhb) ||
 	    parse_num_list("--format", o->format, "1", fmts, &nf) ||
-	    cli_inside_run_options(o, &opt, &pr))
+	    cli_parse_threads(o, &threads))
 		return EXIT_PARAMS;
+	if (!threads) {
+		/* one per online CPU, as the library's default */
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		threads = cpus < 1 ? 1
+			  : cpus > FV_MAX_THREADS ? FV_MAX_THREADS
+						  : (unsigned)cpus;
+	}
 	if (o->size && cli_parse_size(o->size, &size))
 		return EXIT_PARAMS;
 	machine(&rep);
-	rep.threads = opt.threads;
+	rep.threads = threads;
 	if (o->device) {
-		r = verity_device_open(&dev, o->device, VERITY_OPEN_READ, &err);
-		if (r)
-			return cli_inside_error(r, &err);
-		b.dev = &dev;
+		/* opened as every action opens a device (a directory, a
+		 * FIFO refused), then read here plain for the disk's own
+		 * rate */
+		if ((r = fv_device_size(o->device, &b.size)))
+			return cli_lib_error(r);
+		if ((b.fd = open(o->device, O_RDONLY | O_CLOEXEC)) < 0)
+			return cli_error(-ENODEV, "%s: cannot be read (%s)",
+					 o->device, strerror(errno));
+		b.dev = o->device;
 		rep.device = o->device;
-		if (!o->size || size > dev.size)
-			size = dev.size;
+		if (!o->size || size > b.size)
+			size = b.size;
 	} else {
 		uint64_t avail = available_memory();
 
@@ -418,7 +432,7 @@ int cmd_bench(struct cli_opts *o)
 		free(rep.settings);
 		free(data);
 		if (b.dev)
-			verity_device_close(&dev);
+			close(b.fd);
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < k; i++) {
@@ -435,7 +449,7 @@ int cmd_bench(struct cli_opts *o)
 			free(rep.settings);
 			free(data);
 			if (b.dev)
-				verity_device_close(&dev);
+				close(b.fd);
 			return r;
 		}
 	}
@@ -463,7 +477,7 @@ int cmd_bench(struct cli_opts *o)
 			free(rep.settings);
 			free(data);
 			if (b.dev)
-				verity_device_close(&dev);
+				close(b.fd);
 			return cli_error(-EINVAL,
 					 "--time: '%s' is not a number of "
 					 "seconds from 0.1 to 3600",
@@ -484,8 +498,8 @@ int cmd_bench(struct cli_opts *o)
 	bench_run_fec(&rep, seconds / 10);
 
 	if (b.dev)
-		device_bound(&rep, pp, &dev, opt.threads);
-	run_settings(&rep, pp, &b, opt.threads, seconds * 7 / 10);
+		device_bound(&rep, pp, &b, threads);
+	run_settings(&rep, pp, &b, threads, seconds * 7 / 10);
 	free_prepared(pp, k);
 	if (o->json)
 		bench_print_json(&rep);
@@ -494,7 +508,7 @@ int cmd_bench(struct cli_opts *o)
 	else
 		bench_print_table(&rep);
 	if (b.dev)
-		verity_device_close(&dev);
+		close(b.fd);
 	free(rep.settings);
 	free(data);
 	return EXIT_OK;

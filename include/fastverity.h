@@ -393,6 +393,11 @@ int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
 int fv_ddi_signature_json(const char *root_hex, const char *cert,
 			  const uint8_t *der, size_t len, char **json);
 
+/* The bytes of a file or block device, opened as every action opens
+ * one. Errors: ENODEV (missing, or not to be opened), ENOTBLK (a
+ * directory), EINVAL (a FIFO or socket: never waited on), EIO. */
+int fv_device_size(const char *path, uint64_t *size);
+
 /* A small input file read whole (a passphrase file, a key): a regular
  * file of at most max bytes, opened without blocking (a FIFO is refused,
  * never waited on); *buf has a NUL after the last byte (fv_free). what
@@ -807,6 +812,86 @@ int fv_image_signer(const fv_image *img, size_t i, char **subject);
 /* The signer's certificateFingerprint a verify with its signer checked
  * found (FV_TRUST_CHECK; "" otherwise). */
 const char *fv_result_signer_fingerprint(const fv_result *r);
+
+/* --- measuring -------------------------------------------------------------
+ * Since 0.6 (FASTVERITY_1.4). What `fastverity bench` measures, for
+ * programs that compare ways of hashing on their own machines: the
+ * SHA-256 kernels one by one, the Reed-Solomon encoders, and whole trees
+ * built in memory. */
+
+/* The kernels (FV_SHA256_* choose among them). */
+enum fv_kernel {
+	FV_KERNEL_PORTABLE = 0, /* C, one message at a time */
+	FV_KERNEL_SHANI = 1,    /* x86-64 SHA extensions, two at a time */
+	FV_KERNEL_ARMV8 = 2,    /* Armv8 SHA-2 instructions, two at a time */
+	FV_KERNEL_SHANI3 = 3,   /* x86-64 SHA extensions, three at a time */
+};
+/* 1 when this CPU runs k (the portable kernel always). */
+int fv_kernel_available(enum fv_kernel k);
+/* "sha-ni (two-way)", and the short form "SHA-NI"; NULL for no such k. */
+const char *fv_kernel_name(enum fv_kernel k);
+const char *fv_kernel_label(enum fv_kernel k);
+/* The kernel of the architecture the library was built for (the CPU may
+ * lack it; FV_KERNEL_PORTABLE where there is none), and the one a
+ * choice runs on this CPU. */
+enum fv_kernel fv_kernel_of_arch(void);
+enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice);
+/* The SHA-256 instructions this CPU has, as words ("sha_ni sse4_1"). */
+const char *fv_cpu_features(void);
+
+/* SHA-256 after a salt, computed once: what the fast path starts each
+ * block from. */
+typedef struct fv_salted fv_salted;
+/* salt: at most FV_MAX_SALT_SIZE bytes (NULL, 0: none). Errors: EINVAL,
+ * ENOMEM. */
+int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out);
+void fv_salted_free(fv_salted *s);
+/* count messages of len bytes, one after the other at msgs: digest i =
+ * SHA-256(salt || message i) to out + i * stride (at least 32), as k
+ * hashes a tree's level (two or three at a time where it interleaves);
+ * fv_kernel_hash_one hashes one message, the kernel's single stream.
+ * Errors: EINVAL (a kernel this CPU lacks, a NULL pointer, stride < 32). */
+int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
+		   size_t len, size_t count, uint8_t *out, size_t stride);
+int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
+		       const uint8_t *msg, size_t len, uint8_t out[32]);
+
+/* Reed-Solomon over GF(2^8) as dm-verity's parity has it (255-byte
+ * codewords, roots parity bytes each). */
+typedef struct fv_rs fv_rs;
+/* roots: FV_FEC_MIN_ROOTS to FV_FEC_MAX_ROOTS. Errors: EINVAL, ENOMEM. */
+int fv_rs_new(unsigned roots, fv_rs **out);
+void fv_rs_free(fv_rs *rs);
+/* The message bytes of a codeword: 255 - roots. */
+unsigned fv_rs_message_size(const fv_rs *rs);
+/* fastverity's encoder (ISA-L): the parity of len codewords laid out by
+ * columns, byte x of src[i] symbol i of codeword x (message size
+ * columns), byte x of par[j] its parity symbol j (roots rows). */
+int fv_rs_encode(const fv_rs *rs, size_t len, uint8_t *const *src,
+		 uint8_t *const *par);
+/* libfec's, as veritysetup encodes: one codeword (msg: message size
+ * bytes) into parity (roots bytes). */
+int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity);
+
+/* A tree built in memory, again and again, for measuring: nothing is
+ * written. p complete, its data blocks set; the data in memory (data,
+ * the data blocks' bytes) or read from path (data NULL); o's SHA-256
+ * kernel. Errors: EINVAL (parameters), ENODEV, ENOTBLK, EIO, ENOMEM. */
+typedef struct fv_memtree fv_memtree;
+int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path,
+		   const fv_options *o, fv_memtree **out);
+void fv_memtree_free(fv_memtree *m);
+/* Builds the whole tree with threads workers (0: one per CPU); its root
+ * into root (size bytes; the digest size copied). Errors: EIO, ENOMEM. */
+int fv_memtree_build(fv_memtree *m, unsigned threads, uint8_t *root,
+		     size_t size);
+/* The tree's levels and bytes, the data's bytes, and the hashing path it
+ * takes ("fast" or "generic") and why. */
+unsigned fv_memtree_levels(const fv_memtree *m);
+uint64_t fv_memtree_tree_bytes(const fv_memtree *m);
+uint64_t fv_memtree_data_bytes(const fv_memtree *m);
+const char *fv_memtree_hashing_path(const fv_memtree *m);
+const char *fv_memtree_hashing_reason(const fv_memtree *m);
 
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop

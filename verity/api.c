@@ -21,6 +21,7 @@
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
+#include "verity/tree/memtree.h"
 #include "verity/tree/superblock.h"
 #include "verity/trust.h"
 
@@ -259,7 +260,7 @@ API int fv_params_set_hash(fv_params *p, const char *name)
 	NEED(p);
 	NEED(name);
 	if (strlen(name) > VERITY_MAX_HASH_NAME || !ht_digest_size(name))
-		return fail(EINVAL, "hash algorithm %s is not supported", name);
+		return fail(EINVAL, "hash algorithm %s not supported", name);
 	snprintf(p->p.hash_name, sizeof(p->p.hash_name), "%s", name);
 	return 0;
 }
@@ -279,12 +280,12 @@ API int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
 	NEED(p);
 	if (!ht_block_size_valid(data_block_size))
 		return fail(EINVAL,
-			    "invalid data block size %u (a power of two "
+			    "unsupported data block size %u (a power of two "
 			    "from 512 to 524288)",
 			    data_block_size);
 	if (!ht_block_size_valid(hash_block_size))
 		return fail(EINVAL,
-			    "invalid hash block size %u (a power of two "
+			    "unsupported hash block size %u (a power of two "
 			    "from 512 to 524288)",
 			    hash_block_size);
 	p->p.data_block_size = data_block_size;
@@ -313,8 +314,8 @@ API int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len)
 {
 	NEED(p);
 	if (len > VERITY_MAX_SALT_SIZE)
-		return fail(EINVAL, "salt of %zu bytes (at most %d)", len,
-			    VERITY_MAX_SALT_SIZE);
+		return fail(EINVAL, "salt of %zu bytes is too long (at most %d)",
+			    len, VERITY_MAX_SALT_SIZE);
 	if (len && !salt)
 		return fail(EINVAL, "fv_params_set_salt: salt is NULL");
 	if (len)
@@ -2743,4 +2744,299 @@ API int fv_image_signer(const fv_image *img, size_t i, char **subject)
 API const char *fv_result_signer_fingerprint(const fv_result *r)
 {
 	return r ? r->sig.fingerprint : NULL;
+}
+
+/* --- measuring ------------------------------------------------------------ */
+
+_Static_assert((int)FV_KERNEL_PORTABLE == (int)SHA256_KERNEL_PORTABLE &&
+		       (int)FV_KERNEL_SHANI == (int)SHA256_KERNEL_SHANI &&
+		       (int)FV_KERNEL_ARMV8 == (int)SHA256_KERNEL_ARMV8 &&
+		       (int)FV_KERNEL_SHANI3 == (int)SHA256_KERNEL_SHANI3 &&
+		       (int)FV_KERNEL_SHANI3 + 1 == (int)SHA256_KERNEL_COUNT,
+	       "fv_kernel and sha256_kernel differ");
+
+static int kernel_known(enum fv_kernel k)
+{
+	return (unsigned)k < SHA256_KERNEL_COUNT;
+}
+
+API int fv_kernel_available(enum fv_kernel k)
+{
+	return kernel_known(k) &&
+	       sha256_kernel_available((enum sha256_kernel)k);
+}
+
+API const char *fv_kernel_name(enum fv_kernel k)
+{
+	return kernel_known(k) ? sha256_kernel_name((enum sha256_kernel)k)
+			       : NULL;
+}
+
+API const char *fv_kernel_label(enum fv_kernel k)
+{
+	return kernel_known(k) ? sha256_kernel_label((enum sha256_kernel)k)
+			       : NULL;
+}
+
+API enum fv_kernel fv_kernel_of_arch(void)
+{
+	return (enum fv_kernel)sha256_arch_kernel();
+}
+
+API enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice)
+{
+	if ((unsigned)choice > FV_SHA256_THREE_WAY)
+		choice = FV_SHA256_FASTEST;
+	return (enum fv_kernel)sha256_kernel_choose(
+		(enum sha256_choice)choice);
+}
+
+API const char *fv_cpu_features(void)
+{
+	return sha256_cpu_features();
+}
+
+struct fv_salted {
+	struct sha256_salted_state st;
+};
+
+API int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out)
+{
+	fv_salted *s;
+
+	NEED(out);
+	*out = NULL;
+	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
+		return fail(EINVAL, "a salt of %zu bytes (at most %d)", len,
+			    VERITY_MAX_SALT_SIZE);
+	if (!(s = calloc(1, sizeof(*s))))
+		return fail(ENOMEM, "out of memory");
+	sha256_salted_init(&s->st, salt, len);
+	*out = s;
+	return 0;
+}
+
+API void fv_salted_free(fv_salted *s)
+{
+	free(s);
+}
+
+static int kernel_usable(enum fv_kernel k)
+{
+	if (!fv_kernel_available(k))
+		return fail(EINVAL, "this CPU has no SHA-256 kernel %d",
+			    (int)k);
+	return 0;
+}
+
+API int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
+		       size_t len, size_t count, uint8_t *out, size_t stride)
+{
+	int r;
+
+	NEED(s);
+	NEED(out);
+	if ((r = kernel_usable(k)))
+		return r;
+	if ((count && !msgs) || stride < 32)
+		return fail(EINVAL, "fv_kernel_hash: no messages, or a stride "
+				    "under 32");
+	sha256_finup_many((enum sha256_kernel)k, &s->st, msgs, len, count, out,
+			  stride);
+	return 0;
+}
+
+API int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
+			   const uint8_t *msg, size_t len, uint8_t out[32])
+{
+	int r;
+
+	NEED(s);
+	NEED(out);
+	if ((r = kernel_usable(k)))
+		return r;
+	if (len && !msg)
+		return fail(EINVAL, "fv_kernel_hash_one: msg is NULL");
+	sha256_finup_one((enum sha256_kernel)k, &s->st, msg, len, out);
+	return 0;
+}
+
+struct fv_rs {
+	struct fec_rs rs;
+};
+
+API int fv_rs_new(unsigned roots, fv_rs **out)
+{
+	struct ht_error err;
+	fv_rs *rs;
+
+	NEED(out);
+	*out = NULL;
+	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
+		return fail(EINVAL, "%u roots (%d to %d)", roots, FEC_MIN_ROOTS,
+			    FEC_MAX_ROOTS);
+	if (!(rs = calloc(1, sizeof(*rs))))
+		return fail(ENOMEM, "out of memory");
+	if (fec_rs_init(&rs->rs, roots, &err)) {
+		free(rs);
+		return keep(-ENOMEM, &err);
+	}
+	*out = rs;
+	return 0;
+}
+
+API void fv_rs_free(fv_rs *rs)
+{
+	if (!rs)
+		return;
+	fec_rs_free(&rs->rs);
+	free(rs);
+}
+
+API unsigned fv_rs_message_size(const fv_rs *rs)
+{
+	return rs ? rs->rs.rsn : 0;
+}
+
+API int fv_rs_encode(const fv_rs *rs, size_t len, uint8_t *const *src,
+		     uint8_t *const *par)
+{
+	NEED(rs);
+	NEED(src);
+	NEED(par);
+	fec_rs_encode(&rs->rs, len, src, par);
+	return 0;
+}
+
+API int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity)
+{
+	NEED(rs);
+	NEED(msg);
+	NEED(parity);
+	fec_rs_encode_scalar(&rs->rs, msg, parity);
+	return 0;
+}
+
+struct fv_memtree {
+	struct verity_memtree mt;
+	struct verity_device dev;
+	int has_dev;
+};
+
+API int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path,
+		       const fv_options *o, fv_memtree **out)
+{
+	struct ht_error err;
+	fv_memtree *m;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	NEED(p);
+	if (!data && !path)
+		return fail(EINVAL, "fv_memtree_new: no data and no path");
+	if ((r = verity_params_validate(&p->p, &err)))
+		return keep(r, &err);
+	if (!(m = calloc(1, sizeof(*m))))
+		return fail(ENOMEM, "out of memory");
+	if (!data) {
+		if ((r = verity_device_open(&m->dev, path, VERITY_OPEN_READ,
+					    &err))) {
+			free(m);
+			return keep(r, &err);
+		}
+		m->has_dev = 1;
+		if (p->p.data_blocks > m->dev.size / p->p.data_block_size) {
+			fv_memtree_free(m);
+			return fail(EINVAL,
+				    "%s: %llu bytes, fewer than %llu blocks "
+				    "of %u bytes",
+				    path, (unsigned long long)m->dev.size,
+				    (unsigned long long)p->p.data_blocks,
+				    p->p.data_block_size);
+		}
+	}
+	if ((r = verity_memtree_init(&m->mt, &p->p, data,
+				     m->has_dev ? &m->dev : NULL, &err))) {
+		if (m->has_dev)
+			verity_device_close(&m->dev);
+		free(m);
+		return keep(r, &err);
+	}
+	ht_hasher_use_kernel(&m->mt.h, (enum sha256_choice)(o ? o->sha256 : 0));
+	verity_fill_info(&m->mt.info, &m->mt.h);
+	*out = m;
+	return 0;
+}
+
+API void fv_memtree_free(fv_memtree *m)
+{
+	if (!m)
+		return;
+	verity_memtree_free(&m->mt);
+	if (m->has_dev)
+		verity_device_close(&m->dev);
+	free(m);
+}
+
+API int fv_memtree_build(fv_memtree *m, unsigned threads, uint8_t *root,
+			 size_t size)
+{
+	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	struct ht_error err;
+	int r;
+
+	NEED(m);
+	NEED(root);
+	if (threads > VERITY_MAX_THREADS)
+		return fail(EINVAL, "%u threads (at most %d)", threads,
+			    VERITY_MAX_THREADS);
+	if ((r = verity_memtree_build(&m->mt,
+				      threads ? threads
+					      : verity_default_threads(),
+				      digest, &err)))
+		return keep(r, &err);
+	memcpy(root, digest,
+	       size < m->mt.h.digest_size ? size : m->mt.h.digest_size);
+	return 0;
+}
+
+API unsigned fv_memtree_levels(const fv_memtree *m)
+{
+	return m ? m->mt.g.levels : 0;
+}
+
+API uint64_t fv_memtree_tree_bytes(const fv_memtree *m)
+{
+	return m ? m->mt.tree_bytes : 0;
+}
+
+API uint64_t fv_memtree_data_bytes(const fv_memtree *m)
+{
+	return m ? m->mt.data_bytes : 0;
+}
+
+API const char *fv_memtree_hashing_path(const fv_memtree *m)
+{
+	return m ? or_empty(m->mt.info.hash_path) : NULL;
+}
+
+API const char *fv_memtree_hashing_reason(const fv_memtree *m)
+{
+	return m ? or_empty(m->mt.info.path_reason) : NULL;
+}
+
+API int fv_device_size(const char *path, uint64_t *size)
+{
+	struct verity_device d;
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	NEED(size);
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
+		return keep(r, &err);
+	*size = d.size;
+	verity_device_close(&d);
+	return 0;
 }
