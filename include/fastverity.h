@@ -437,6 +437,35 @@ void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
 const char *fv_avb_algorithm(const fv_avb *a);
 uint64_t fv_avb_rollback_index(const fv_avb *a);
 int fv_avb_signer_checked(const fv_avb *a);
+/* Since 0.6 (FASTVERITY_1.4): an Android image read as it is, any
+ * vbmeta (a vbmeta image without footer, one without a hashtree
+ * descriptor), its own signature checked against the key it carries,
+ * nothing else judged (fv_avb_trust: UNCHECKED when signed). Errors:
+ * EINVAL (not an Android image, malformed metadata), EPERM (the
+ * signature does not hold), ENODEV, EIO, ENOMEM. */
+int fv_avb_read(const char *image, fv_avb **out);
+/* Judges the signer against key (a PEM RSA key): 0, its signer now
+ * checked; EPERM (another key signed it, or nothing did), EINVAL (a key
+ * that cannot be read). */
+int fv_avb_check_key(fv_avb *a, const char *key);
+/* 1 when the image has an AVB footer (its data, tree and parity are
+ * inside it), and when its vbmeta has a hashtree descriptor (else the
+ * tree's readers and fv_avb_pair refuse it). */
+int fv_avb_has_footer(const fv_avb *a);
+int fv_avb_has_hashtree(const fv_avb *a);
+/* The vbmeta's public key's SHA-1 as avbtool names keys (hex; "" when
+ * unsigned), and its release string. */
+const char *fv_avb_key_sha1(const fv_avb *a);
+const char *fv_avb_release(const fv_avb *a);
+/* 1 when the descriptor has parity that dm-verity cannot use (4096-byte
+ * blocks under a tree of smaller ones, avbtool's way): the pair then
+ * has none. */
+int fv_avb_parity_unusable(const fv_avb *a);
+typedef struct fv_pair fv_pair; /* (see "pairs" below) */
+/* The image's pair, as fv_image_pair gives it (the vbmeta's verdict
+ * kept). Errors: EINVAL (no footer, no hashtree descriptor), ENOMEM. */
+int fv_avb_pair(const fv_avb *a, fv_pair **out);
+
 /* fv_verify and fv_repair of the image's pair: data, tree and parity
  * from the descriptor (o's FEC options are not used). A repair of a
  * signed image needs its signer checked (fv_avb_open with its key):

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "verity/container/avb/image.h"
 #include "verity/container/avb/rsa.h"
 #include "verity/container/ddi/ddi.h"
@@ -1161,10 +1163,13 @@ API const char *fv_flag_name(unsigned flag)
 struct fv_avb {
 	char *path;
 	struct avb_image img;
-	const struct avb_descriptor *ht;
-	struct verity_pair pair;
+	const struct avb_descriptor *ht; /* NULL: no hashtree descriptor */
+	struct verity_pair pair;         /* with ht and a footer */
+	int paired;
+	int unusable; /* parity dm-verity cannot use, left out */
 	char *name;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	char key_sha1[41];
 	enum verity_trust trust;
 };
 
@@ -1195,55 +1200,133 @@ static int avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 	return r ? keep(r, &err) : 0;
 }
 
-API int fv_avb_open(const char *image, const char *key, fv_avb **out)
+/* The vbmeta's public key's SHA-1, hex ("" for none). */
+static void key_sha1(const struct avb_vbmeta *v, char out[41])
+{
+	uint8_t d[20];
+	unsigned len = 0;
+	EVP_MD *md;
+
+	out[0] = '\0';
+	if (!v->h.public_key_size)
+		return;
+	md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
+	if (md && EVP_Digest(v->public_key, (size_t)v->h.public_key_size, d,
+			     &len, md, NULL) &&
+	    len == 20)
+		verity_hex_encode(d, 20, out);
+	EVP_MD_free(md);
+}
+
+API int fv_avb_read(const char *image, fv_avb **out)
 {
 	enum avb_judgement why;
 	struct ht_error err;
 	fv_avb *a;
-	int unusable, r;
+	int r;
 
 	NEED(image);
 	NEED(out);
 	*out = NULL;
 	if (!(a = calloc(1, sizeof(*a))) || !(a->path = strdup(image))) {
 		free(a);
-		return -ENOMEM;
+		return fail(ENOMEM, "out of memory");
 	}
-	r = avb_image_read(a->path, &a->img, &err);
+	if ((r = avb_image_read(a->path, &a->img, &err)) ||
+	    (r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+				  NULL, 0, 0, &a->trust, &why, &err))) {
+		fv_avb_free(a);
+		return keep(r, &err);
+	}
+	key_sha1(&a->img.vbmeta, a->key_sha1);
+	if ((a->ht = avb_image_hashtree(&a->img)) &&
+	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len))) {
+		fv_avb_free(a);
+		return fail(ENOMEM, "out of memory");
+	}
+	/* the pair, when the image has one; its errors are fv_avb_pair's */
+	if (a->ht && a->img.has_footer &&
+	    !avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable, &err)) {
+		a->paired = 1;
+		verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
+	}
+	*out = a;
+	return 0;
+}
+
+API int fv_avb_check_key(fv_avb *a, const char *key)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int r;
+
+	NEED(a);
+	NEED(key);
 	/* judged as the command judges it: a key for an unsigned vbmeta
 	 * refused, the signer's key compared */
-	if (!r && key) {
-		uint8_t *blob = NULL;
-		size_t len = 0;
+	if (!(r = avb_key_file_blob(key, &blob, &len, &err)))
+		r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_KEY,
+				     blob, len, 0, &a->trust, &why, &err);
+	free(blob);
+	return keep(r, &err);
+}
 
-		if (!(r = avb_key_file_blob(key, &blob, &len, &err)))
-			r = avb_vbmeta_judge(&a->img.vbmeta, a->path,
-					     VERITY_ANCHOR_KEY, blob, len, 0,
-					     &a->trust, &why, &err);
-		free(blob);
-	} else if (!r) {
-		r = avb_vbmeta_judge(&a->img.vbmeta, a->path,
-				     VERITY_ANCHOR_NONE, NULL, 0, 0, &a->trust,
-				     &why, &err);
-	}
-	if (r) {
-		fv_avb_free(a);
-		return keep(r, &err);
-	}
-	if (!(a->ht = avb_image_hashtree(&a->img))) {
-		fv_avb_free(a);
+API int fv_avb_has_footer(const fv_avb *a)
+{
+	return a && a->img.has_footer;
+}
+
+API int fv_avb_has_hashtree(const fv_avb *a)
+{
+	return a && a->ht;
+}
+
+API const char *fv_avb_key_sha1(const fv_avb *a)
+{
+	return a ? a->key_sha1 : NULL;
+}
+
+API const char *fv_avb_release(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.h.release : NULL;
+}
+
+API int fv_avb_parity_unusable(const fv_avb *a)
+{
+	return a && a->paired && a->unusable;
+}
+
+/* The reason a's pair cannot be had, in the library's words. */
+static int avb_unpaired(const fv_avb *a);
+static int avb_unpaired(const fv_avb *a)
+{
+	struct verity_pair pair;
+	struct ht_error err;
+	int unusable;
+
+	if (!a->ht)
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
-			    image);
-	}
-	r = avb_image_pair(&a->img, a->ht, &a->pair, &unusable, &err);
-	if (!r &&
-	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len)))
-		r = ht_fail(&err, ENOMEM, "out of memory");
-	if (r) {
+			    a->path);
+	return keep(avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
+		    &err);
+}
+
+API int fv_avb_open(const char *image, const char *key, fv_avb **out)
+{
+	fv_avb *a;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	if ((r = fv_avb_read(image, &a)))
+		return r;
+	if ((key && (r = fv_avb_check_key(a, key))) ||
+	    (!a->paired && (r = avb_unpaired(a)))) {
 		fv_avb_free(a);
-		return keep(r, &err);
+		return r;
 	}
-	verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
 	*out = a;
 	return 0;
 }
@@ -1257,6 +1340,8 @@ API int fv_avb_params(const fv_avb *a, fv_params **p)
 {
 	NEED(a);
 	NEED(p);
+	if (!a->paired)
+		return avb_unpaired(a);
 	if (!(*p = calloc(1, sizeof(**p))))
 		return -ENOMEM;
 	(*p)->p = a->pair.params;
@@ -3040,3 +3125,36 @@ API int fv_device_size(const char *path, uint64_t *size)
 	verity_device_close(&d);
 	return 0;
 }
+
+/* --- Android images as pairs ---------------------------------------- */
+
+API int fv_avb_pair(const fv_avb *a, fv_pair **out)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(a);
+	NEED(out);
+	*out = NULL;
+	if (!a->paired)
+		return avb_unpaired(a);
+	if ((r = fv_pair_new(a->path, a->path, &pr)))
+		return r;
+	pr->pair = a->pair;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = a->pair.params;
+	if ((r = set_string(&pr->fec, a->pair.fec.region.path)) ||
+	    (r = set_string(&pr->image, a->path))) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.fec.region.path = pr->fec;
+	pr->pair.container = VERITY_CONTAINER_AVB;
+	verity_hex_encode(a->pair.root, a->pair.root_size, pr->root_hex);
+	pr->of_image = 1;
+	pr->opened = a->trust;
+	*out = pr;
+	return 0;
+}
+

@@ -226,8 +226,34 @@ START_TEST(android_images)
 		fv_options_free(o);
 	}
 
+	/* read as it is, then judged; the pair as a pair */
+	{
+		fv_pair *pr;
+
+		ck_assert_int_eq(fv_avb_read(img, &a), 0);
+		ck_assert_int_eq(fv_avb_has_footer(a), 1);
+		ck_assert_int_eq(fv_avb_has_hashtree(a), 1);
+		ck_assert_int_eq(fv_avb_parity_unusable(a), 0);
+		ck_assert_uint_eq(strlen(fv_avb_key_sha1(a)), 40);
+		ck_assert_str_eq(fv_avb_release(a), "avbtool 1.3.0");
+		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
+		ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
+		ck_assert_int_eq(fv_avb_check_key(a, key), 0);
+		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_CHECK);
+		ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
+		ck_assert_str_eq(fv_pair_root_hex(pr), hex);
+		ck_assert_str_eq(fv_pair_fec_path(pr), img);
+		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_int_eq(fv_result_intact(res), 1);
+		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+		fv_result_free(res);
+		fv_pair_free(pr);
+		fv_avb_free(a);
+	}
+
 	/* not an Android image; a vbmeta whose signature fails */
 	ck_assert_int_eq(fv_avb_open(data, NULL, &a), -EINVAL);
+	ck_assert_int_eq(fv_avb_read(data, &a), -EINVAL);
 	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
 	ck_assert_int_eq(fv_avb_open(img, NULL, &a), -EPERM);
 }
