@@ -91,21 +91,29 @@ static void py_bytes_repr(FILE *f, const uint8_t *p, size_t n)
 	fputc(q, f);
 }
 
-static void print_descriptor(FILE *f, const struct avb_descriptor *d)
+/* Descriptor i of a as info_image prints it. */
+static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 {
-	char sha1[41];
+	uint64_t bytes, tag = fv_avb_descriptor_tag(a, i, &bytes);
+	struct fv_avb_property p = {.size = sizeof(p)};
+	struct fv_avb_hashtree t = {.size = sizeof(t)};
+	struct fv_avb_hash h = {.size = sizeof(h)};
+	struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
+	struct fv_avb_chain_partition c = {.size = sizeof(c)};
 
-	switch (d->tag) {
-	case AVB_TAG_PROPERTY:
-		fprintf(f, "    Prop: %.*s -> ", (int)d->key_len,
-			(const char *)d->key);
-		if (d->value_len < 256)
-			py_bytes_repr(f, d->value, (size_t)d->value_len);
+	switch (tag) {
+	case FV_AVB_PROPERTY:
+		fv_avb_property(a, i, &p);
+		fprintf(f, "    Prop: %.*s -> ", (int)p.key_len,
+			(const char *)p.key);
+		if (p.value_len < 256)
+			py_bytes_repr(f, p.value, (size_t)p.value_len);
 		else
-			fprintf(f, "(%" PRIu64 " bytes)", d->value_len);
+			fprintf(f, "(%" PRIu64 " bytes)", p.value_len);
 		fputc('\n', f);
 		break;
-	case AVB_TAG_HASHTREE:
+	case FV_AVB_HASHTREE:
+		fv_avb_hashtree(a, i, &t);
 		fprintf(f,
 			"    Hashtree descriptor:\n"
 			"      Version of dm-verity:  %u\n"
@@ -120,64 +128,67 @@ static void print_descriptor(FILE *f, const struct avb_descriptor *d)
 			"      Hash Algorithm:        %s\n"
 			"      Partition Name:        %s\n"
 			"      Salt:                  ",
-			d->dm_verity_version, d->image_size, d->tree_offset,
-			d->tree_size, d->data_block_size, d->hash_block_size,
-			d->fec_num_roots, d->fec_offset, d->fec_size,
-			d->hash_algorithm, CLI_NAME(d->name, d->name_len));
-		hex(f, d->salt, d->salt_len);
+			t.dm_verity_version, t.image_size, t.tree_offset,
+			t.tree_size, t.data_block_size, t.hash_block_size,
+			t.fec_num_roots, t.fec_offset, t.fec_size,
+			t.hash_algorithm,
+			CLI_NAME(t.partition_name, t.partition_name_len));
+		hex(f, t.salt, t.salt_len);
 		fputs("\n      Root Digest:           ", f);
-		hex(f, d->digest, d->digest_len);
-		fprintf(f, "\n      Flags:                 %u\n", d->flags);
+		hex(f, t.root_digest, t.root_digest_len);
+		fprintf(f, "\n      Flags:                 %u\n", t.flags);
 		break;
-	case AVB_TAG_HASH:
+	case FV_AVB_HASH:
+		fv_avb_hash(a, i, &h);
 		fprintf(f,
 			"    Hash descriptor:\n"
 			"      Image Size:            %" PRIu64 " bytes\n"
 			"      Hash Algorithm:        %s\n"
 			"      Partition Name:        %s\n"
 			"      Salt:                  ",
-			d->image_size, d->hash_algorithm, CLI_NAME(d->name, d->name_len));
-		hex(f, d->salt, d->salt_len);
+			h.image_size, h.hash_algorithm,
+			CLI_NAME(h.partition_name, h.partition_name_len));
+		hex(f, h.salt, h.salt_len);
 		fputs("\n      Digest:                ", f);
-		hex(f, d->digest, d->digest_len);
-		fprintf(f, "\n      Flags:                 %u\n", d->flags);
+		hex(f, h.digest, h.digest_len);
+		fprintf(f, "\n      Flags:                 %u\n", h.flags);
 		break;
-	case AVB_TAG_KERNEL_CMDLINE:
+	case FV_AVB_KERNEL_CMDLINE:
+		fv_avb_kernel_cmdline(a, i, &k);
 		fprintf(f,
 			"    Kernel Cmdline descriptor:\n"
 			"      Flags:                 %u\n"
 			"      Kernel Cmdline:        '%.*s'\n",
-			d->flags, (int)d->value_len, (const char *)d->value);
+			k.flags, (int)k.cmdline_len, (const char *)k.cmdline);
 		break;
-	case AVB_TAG_CHAIN_PARTITION:
-		if (cli_avb_sha1_hex(d->public_key, d->public_key_len, sha1))
-			sha1[0] = 0;
+	case FV_AVB_CHAIN_PARTITION:
+		fv_avb_chain_partition(a, i, &c);
 		fprintf(f,
 			"    Chain Partition descriptor:\n"
 			"      Partition Name:          %s\n"
 			"      Rollback Index Location: %u\n"
 			"      Public key (sha1):       %s\n"
 			"      Flags:                   %u\n",
-			CLI_NAME(d->name, d->name_len),
-			d->rollback_index_location, sha1, d->flags);
+			CLI_NAME(c.partition_name, c.partition_name_len),
+			c.rollback_index_location, c.public_key_sha1, c.flags);
 		break;
 	default:
 		fprintf(f,
 			"    Unknown descriptor:\n"
 			"      Tag:  %" PRIu64 "\n"
-			"      Data: %zu bytes\n",
-			d->tag, d->raw_size - AVB_DESCRIPTOR_HEADER);
+			"      Data: %" PRIu64 " bytes\n",
+			tag, bytes);
 		break;
 	}
 }
 
-static void print_info(FILE *f, const struct avb_image *img)
+static void print_info(FILE *f, const fv_avb *a)
 {
-	const struct avb_vbmeta *v = &img->vbmeta;
-	const struct avb_header *h = &v->h;
-	char sha1[41];
+	struct fv_avb_footer ft = {.size = sizeof(ft)};
+	struct fv_avb_header h = {.size = sizeof(h)};
 
-	if (img->has_footer)
+	fv_avb_header_of(a, &h);
+	if (!fv_avb_footer_of(a, &ft))
 		fprintf(f,
 			"Footer version:           %u.%u\n"
 			"Image size:               %" PRIu64 " bytes\n"
@@ -185,19 +196,18 @@ static void print_info(FILE *f, const struct avb_image *img)
 			"VBMeta offset:            %" PRIu64 "\n"
 			"VBMeta size:              %" PRIu64 " bytes\n"
 			"--\n",
-			img->footer.version_major, img->footer.version_minor,
-			img->file_size, img->footer.original_image_size,
-			img->footer.vbmeta_offset, img->footer.vbmeta_size);
+			ft.version_major, ft.version_minor, ft.image_size,
+			ft.original_image_size, ft.vbmeta_offset,
+			ft.vbmeta_size);
 	fprintf(f,
 		"Minimum libavb version:   %u.%u\n"
-		"Header Block:             %d bytes\n"
+		"Header Block:             %" PRIu64 " bytes\n"
 		"Authentication Block:     %" PRIu64 " bytes\n"
 		"Auxiliary Block:          %" PRIu64 " bytes\n",
-		h->required_major, h->required_minor, AVB_HEADER_SIZE,
-		h->auth_size, h->aux_size);
-	if (h->public_key_size &&
-	    !cli_avb_sha1_hex(v->public_key, (size_t)h->public_key_size, sha1))
-		fprintf(f, "Public key (sha1):        %s\n", sha1);
+		h.required_major, h.required_minor, h.header_size, h.auth_size,
+		h.aux_size);
+	if (h.public_key_sha1[0])
+		fprintf(f, "Public key (sha1):        %s\n", h.public_key_sha1);
 	fprintf(f,
 		"Algorithm:                %s\n"
 		"Rollback Index:           %" PRIu64 "\n"
@@ -205,11 +215,11 @@ static void print_info(FILE *f, const struct avb_image *img)
 		"Rollback Index Location:  %u\n"
 		"Release String:           '%s'\n"
 		"Descriptors:\n",
-		avb_algorithm(h->algorithm)->name, h->rollback_index, h->flags,
-		h->rollback_index_location, h->release);
-	for (size_t i = 0; i < v->ndesc; i++)
-		print_descriptor(f, &v->desc[i]);
-	if (!v->ndesc)
+		h.algorithm, h.rollback_index, h.flags,
+		h.rollback_index_location, h.release);
+	for (size_t i = 0; i < fv_avb_descriptors(a); i++)
+		print_descriptor(f, a, i);
+	if (!fv_avb_descriptors(a))
 		fputs("    (none)\n", f);
 }
 
@@ -231,134 +241,139 @@ static json_object *json_name(const uint8_t *p, size_t n)
 	return j;
 }
 
-static json_object *json_descriptor(const struct avb_descriptor *d)
+static json_object *json_descriptor(const fv_avb *a, size_t i)
 {
+	uint64_t bytes, tag = fv_avb_descriptor_tag(a, i, &bytes);
+	struct fv_avb_property p = {.size = sizeof(p)};
+	struct fv_avb_hashtree t = {.size = sizeof(t)};
+	struct fv_avb_hash h = {.size = sizeof(h)};
+	struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
+	struct fv_avb_chain_partition c = {.size = sizeof(c)};
 	json_object *j = json_object_new_object();
-	char sha1[41];
 
-#define U64(k, v) json_object_object_add(j, k, json_object_new_uint64(v))
-	switch (d->tag) {
-	case AVB_TAG_PROPERTY:
-		json_object_object_add(j, "type", cli_json_str("property"));
-		json_object_object_add(j, "key",
-				       json_name(d->key, (size_t)d->key_len));
-		json_object_object_add(
-			j, "value", json_name(d->value, (size_t)d->value_len));
+#define ADD(k, v) json_object_object_add(j, k, v)
+#define U64(k, v) ADD(k, json_object_new_uint64(v))
+	switch (tag) {
+	case FV_AVB_PROPERTY:
+		fv_avb_property(a, i, &p);
+		ADD("type", cli_json_str("property"));
+		ADD("key", json_name(p.key, p.key_len));
+		ADD("value", json_name(p.value, (size_t)p.value_len));
 		break;
-	case AVB_TAG_HASHTREE:
-	case AVB_TAG_HASH:
-		json_object_object_add(j, "type",
-				       cli_json_str(d->tag == AVB_TAG_HASH
-							    ? "hash"
-							    : "hashtree"));
-		json_object_object_add(j, "partition_name",
-				       json_name(d->name, d->name_len));
-		json_object_object_add(j, "hash_algorithm",
-				       cli_json_str(d->hash_algorithm));
-		U64("image_size", d->image_size);
-		if (d->tag == AVB_TAG_HASHTREE) {
-			U64("dm_verity_version", d->dm_verity_version);
-			U64("tree_offset", d->tree_offset);
-			U64("tree_size", d->tree_size);
-			U64("data_block_size", d->data_block_size);
-			U64("hash_block_size", d->hash_block_size);
-			U64("fec_num_roots", d->fec_num_roots);
-			U64("fec_offset", d->fec_offset);
-			U64("fec_size", d->fec_size);
-		}
-		json_object_object_add(j, "salt",
-				       json_bytes_hex(d->salt, d->salt_len));
-		json_object_object_add(
-			j, d->tag == AVB_TAG_HASH ? "digest" : "root_digest",
-			json_bytes_hex(d->digest, d->digest_len));
-		U64("flags", d->flags);
+	case FV_AVB_HASHTREE:
+		fv_avb_hashtree(a, i, &t);
+		ADD("type", cli_json_str("hashtree"));
+		ADD("partition_name",
+		    json_name(t.partition_name, t.partition_name_len));
+		ADD("hash_algorithm", cli_json_str(t.hash_algorithm));
+		U64("image_size", t.image_size);
+		U64("dm_verity_version", t.dm_verity_version);
+		U64("tree_offset", t.tree_offset);
+		U64("tree_size", t.tree_size);
+		U64("data_block_size", t.data_block_size);
+		U64("hash_block_size", t.hash_block_size);
+		U64("fec_num_roots", t.fec_num_roots);
+		U64("fec_offset", t.fec_offset);
+		U64("fec_size", t.fec_size);
+		ADD("salt", json_bytes_hex(t.salt, t.salt_len));
+		ADD("root_digest", json_bytes_hex(t.root_digest,
+						  t.root_digest_len));
+		U64("flags", t.flags);
 		break;
-	case AVB_TAG_KERNEL_CMDLINE:
-		json_object_object_add(j, "type",
-				       cli_json_str("kernel_cmdline"));
-		U64("flags", d->flags);
-		json_object_object_add(
-			j, "kernel_cmdline",
-			json_name(d->value, (size_t)d->value_len));
+	case FV_AVB_HASH:
+		fv_avb_hash(a, i, &h);
+		ADD("type", cli_json_str("hash"));
+		ADD("partition_name",
+		    json_name(h.partition_name, h.partition_name_len));
+		ADD("hash_algorithm", cli_json_str(h.hash_algorithm));
+		U64("image_size", h.image_size);
+		ADD("salt", json_bytes_hex(h.salt, h.salt_len));
+		ADD("digest", json_bytes_hex(h.digest, h.digest_len));
+		U64("flags", h.flags);
 		break;
-	case AVB_TAG_CHAIN_PARTITION:
-		json_object_object_add(j, "type",
-				       cli_json_str("chain_partition"));
-		json_object_object_add(j, "partition_name",
-				       json_name(d->name, d->name_len));
-		U64("rollback_index_location", d->rollback_index_location);
-		if (!cli_avb_sha1_hex(d->public_key, d->public_key_len, sha1))
-			json_object_object_add(j, "public_key_sha1",
-					       cli_json_str(sha1));
-		U64("flags", d->flags);
+	case FV_AVB_KERNEL_CMDLINE:
+		fv_avb_kernel_cmdline(a, i, &k);
+		ADD("type", cli_json_str("kernel_cmdline"));
+		U64("flags", k.flags);
+		ADD("kernel_cmdline", json_name(k.cmdline, k.cmdline_len));
+		break;
+	case FV_AVB_CHAIN_PARTITION:
+		fv_avb_chain_partition(a, i, &c);
+		ADD("type", cli_json_str("chain_partition"));
+		ADD("partition_name",
+		    json_name(c.partition_name, c.partition_name_len));
+		U64("rollback_index_location", c.rollback_index_location);
+		if (c.public_key_sha1[0])
+			ADD("public_key_sha1", cli_json_str(c.public_key_sha1));
+		U64("flags", c.flags);
 		break;
 	default:
-		json_object_object_add(j, "type", cli_json_str("unknown"));
-		U64("tag", d->tag);
-		U64("size", d->raw_size - AVB_DESCRIPTOR_HEADER);
+		ADD("type", cli_json_str("unknown"));
+		U64("tag", tag);
+		U64("size", bytes);
 		break;
 	}
 #undef U64
+#undef ADD
 	return j;
 }
 
-static json_object *json_info(const struct avb_image *img)
+static json_object *json_info(const char *image, const fv_avb *a)
 {
-	const struct avb_vbmeta *v = &img->vbmeta;
-	const struct avb_header *h = &v->h;
+	struct fv_avb_footer ft = {.size = sizeof(ft)};
+	struct fv_avb_header h = {.size = sizeof(h)};
 	json_object *j = json_object_new_object(), *list;
-	char sha1[41], version[24];
+	char version[24];
+	uint64_t file_size = 0;
 
-	json_object_object_add(j, "image", cli_json_str(img->path));
-	json_object_object_add(j, "image_size",
-			       json_object_new_uint64(img->file_size));
-	if (img->has_footer) {
+	fv_avb_header_of(a, &h);
+	fv_device_size(image, &file_size);
+	json_object_object_add(j, "image", cli_json_str(image));
+	if (!fv_avb_footer_of(a, &ft)) {
 		json_object *f = json_object_new_object();
 
-		snprintf(version, sizeof(version), "%u.%u",
-			 img->footer.version_major, img->footer.version_minor);
+		file_size = ft.image_size;
+		snprintf(version, sizeof(version), "%u.%u", ft.version_major,
+			 ft.version_minor);
 		json_object_object_add(f, "version", cli_json_str(version));
 		json_object_object_add(
 			f, "original_image_size",
-			json_object_new_uint64(
-				img->footer.original_image_size));
-		json_object_object_add(
-			f, "vbmeta_offset",
-			json_object_new_uint64(img->footer.vbmeta_offset));
-		json_object_object_add(
-			f, "vbmeta_size",
-			json_object_new_uint64(img->footer.vbmeta_size));
+			json_object_new_uint64(ft.original_image_size));
+		json_object_object_add(f, "vbmeta_offset",
+				       json_object_new_uint64(ft.vbmeta_offset));
+		json_object_object_add(f, "vbmeta_size",
+				       json_object_new_uint64(ft.vbmeta_size));
+		json_object_object_add(j, "image_size",
+				       json_object_new_uint64(file_size));
 		json_object_object_add(j, "footer", f);
 	} else {
+		json_object_object_add(j, "image_size",
+				       json_object_new_uint64(file_size));
 		json_object_object_add(j, "footer", NULL);
 	}
-	snprintf(version, sizeof(version), "%u.%u", h->required_major,
-		 h->required_minor);
+	snprintf(version, sizeof(version), "%u.%u", h.required_major,
+		 h.required_minor);
 	json_object_object_add(j, "minimum_libavb_version",
 			       cli_json_str(version));
 	json_object_object_add(j, "authentication_block_size",
-			       json_object_new_uint64(h->auth_size));
+			       json_object_new_uint64(h.auth_size));
 	json_object_object_add(j, "auxiliary_block_size",
-			       json_object_new_uint64(h->aux_size));
-	json_object_object_add(
-		j, "public_key_sha1",
-		h->public_key_size && !cli_avb_sha1_hex(
-					      v->public_key,
-					      (size_t)h->public_key_size, sha1)
-			? cli_json_str(sha1)
-			: NULL);
-	json_object_object_add(j, "algorithm",
-			       cli_json_str(avb_algorithm(h->algorithm)->name));
+			       json_object_new_uint64(h.aux_size));
+	json_object_object_add(j, "public_key_sha1",
+			       h.public_key_sha1[0]
+				       ? cli_json_str(h.public_key_sha1)
+				       : NULL);
+	json_object_object_add(j, "algorithm", cli_json_str(h.algorithm));
 	json_object_object_add(j, "rollback_index",
-			       json_object_new_uint64(h->rollback_index));
-	json_object_object_add(j, "flags", json_object_new_uint64(h->flags));
+			       json_object_new_uint64(h.rollback_index));
+	json_object_object_add(j, "flags", json_object_new_uint64(h.flags));
 	json_object_object_add(
 		j, "rollback_index_location",
-		json_object_new_uint64(h->rollback_index_location));
-	json_object_object_add(j, "release_string", cli_json_str(h->release));
+		json_object_new_uint64(h.rollback_index_location));
+	json_object_object_add(j, "release_string", cli_json_str(h.release));
 	list = json_object_new_array();
-	for (size_t i = 0; i < v->ndesc; i++)
-		json_object_array_add(list, json_descriptor(&v->desc[i]));
+	for (size_t i = 0; i < fv_avb_descriptors(a); i++)
+		json_object_array_add(list, json_descriptor(a, i));
 	json_object_object_add(j, "descriptors", list);
 	return j;
 }
@@ -383,8 +398,7 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 
 int cli_avb_info(const struct cli_avb_args *a)
 {
-	struct avb_image img;
-	struct ht_error err;
+	fv_avb *av;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = stdout;
@@ -393,15 +407,15 @@ int cli_avb_info(const struct cli_avb_args *a)
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb info_image: --image is required");
-	if ((r = avb_image_read(a->image, &img, &err)))
-		return cli_inside_error(r, &err);
+	if ((r = fv_avb_show(a->image, &av)))
+		return cli_lib_error(r);
 	/* --output: the whole text, then written as every output is */
 	if (a->output && !(f = open_memstream(&text, &len))) {
-		avb_image_free(&img);
+		fv_avb_free(av);
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	if (a->json) {
-		json_object *j = json_info(&img);
+		json_object *j = json_info(a->image, av);
 
 		fprintf(f, "%s\n",
 			json_object_to_json_string_ext(
@@ -410,9 +424,9 @@ int cli_avb_info(const struct cli_avb_args *a)
 		json_object_put(j);
 		cli_json_emitted = 1;
 	} else {
-		print_info(f, &img);
+		print_info(f, av);
 	}
-	avb_image_free(&img);
+	fv_avb_free(av);
 	if (f != stdout) {
 		if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");

@@ -444,6 +444,11 @@ int fv_avb_signer_checked(const fv_avb *a);
  * EINVAL (not an Android image, malformed metadata), EPERM (the
  * signature does not hold), ENODEV, EIO, ENOMEM. */
 int fv_avb_read(const char *image, fv_avb **out);
+/* The same for showing what an image says (info_image): parsed and
+ * validated, its signature not checked (fv_avb_trust then says
+ * FV_TRUST_UNCHECKED for a signed one), and its pair refused
+ * (fv_avb_pair, fv_avb_verify, fv_avb_repair: EINVAL). */
+int fv_avb_show(const char *image, fv_avb **out);
 /* Judges the signer against key (a PEM RSA key): 0, its signer now
  * checked; EPERM (another key signed it, or nothing did), EINVAL (a key
  * that cannot be read). */
@@ -465,6 +470,101 @@ typedef struct fv_pair fv_pair; /* (see "pairs" below) */
 /* The image's pair, as fv_image_pair gives it (the vbmeta's verdict
  * kept). Errors: EINVAL (no footer, no hashtree descriptor), ENOMEM. */
 int fv_avb_pair(const fv_avb *a, fv_pair **out);
+
+/* What info_image shows, as structures (since 0.6, versioned as
+ * fv_layout: the caller sets size). Pointers point into the handle. */
+struct fv_avb_footer {
+	size_t size;
+	unsigned version_major, version_minor;
+	uint64_t image_size; /* the file's */
+	uint64_t original_image_size;
+	uint64_t vbmeta_offset, vbmeta_size;
+};
+/* -ENODATA for a vbmeta image (no footer). */
+int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f);
+struct fv_avb_header {
+	size_t size;
+	unsigned required_major, required_minor; /* libavb's version */
+	uint64_t header_size, auth_size, aux_size; /* the three blocks */
+	const char *algorithm;                     /* "SHA256_RSA4096" */
+	const char *public_key_sha1;               /* "" unsigned */
+	uint64_t rollback_index;
+	unsigned flags, rollback_index_location;
+	const char *release;
+};
+int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h);
+/* The descriptors, in the vbmeta's order: one type each. */
+enum fv_avb_tag {
+	FV_AVB_PROPERTY = 0,
+	FV_AVB_HASHTREE = 1,
+	FV_AVB_HASH = 2,
+	FV_AVB_KERNEL_CMDLINE = 3,
+	FV_AVB_CHAIN_PARTITION = 4,
+};
+size_t fv_avb_descriptors(const fv_avb *a);
+/* Descriptor i's tag (a value outside enum fv_avb_tag for one libavb
+ * does not know) and the bytes after its 16-byte header. */
+uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes);
+struct fv_avb_property {
+	size_t size;
+	const uint8_t *key;
+	size_t key_len;
+	const uint8_t *value;
+	uint64_t value_len;
+};
+struct fv_avb_hashtree {
+	size_t size;
+	unsigned dm_verity_version;
+	uint64_t image_size, tree_offset, tree_size;
+	uint32_t data_block_size, hash_block_size;
+	unsigned fec_num_roots;
+	uint64_t fec_offset, fec_size;
+	const char *hash_algorithm;
+	const uint8_t *partition_name; /* not terminated: partition_name_len */
+	size_t partition_name_len;
+	const uint8_t *salt;
+	size_t salt_len;
+	const uint8_t *root_digest;
+	size_t root_digest_len;
+	unsigned flags;
+};
+struct fv_avb_hash {
+	size_t size;
+	uint64_t image_size;
+	const char *hash_algorithm;
+	const uint8_t *partition_name;
+	size_t partition_name_len;
+	const uint8_t *salt;
+	size_t salt_len;
+	const uint8_t *digest;
+	size_t digest_len;
+	unsigned flags;
+};
+struct fv_avb_kernel_cmdline {
+	size_t size;
+	unsigned flags;
+	const uint8_t *cmdline;
+	size_t cmdline_len;
+};
+struct fv_avb_chain_partition {
+	size_t size;
+	const uint8_t *partition_name;
+	size_t partition_name_len;
+	unsigned rollback_index_location;
+	const uint8_t *public_key; /* an AVB public key blob */
+	size_t public_key_len;
+	char public_key_sha1[41];
+	unsigned flags;
+};
+/* Descriptor i as its type. Errors: EINVAL (i out of range, another
+ * tag, size smaller than the first member's end). */
+int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *d);
+int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *d);
+int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *d);
+int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
+			  struct fv_avb_kernel_cmdline *d);
+int fv_avb_chain_partition(const fv_avb *a, size_t i,
+			   struct fv_avb_chain_partition *d);
 
 /* fv_verify and fv_repair of the image's pair: data, tree and parity
  * from the descriptor (o's FEC options are not used). A repair of a

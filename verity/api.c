@@ -1167,6 +1167,7 @@ struct fv_avb {
 	struct verity_pair pair;         /* with ht and a footer */
 	int paired;
 	int unusable; /* parity dm-verity cannot use, left out */
+	int shown;    /* read for showing: its signature not checked */
 	char *name;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	char key_sha1[41];
@@ -1218,7 +1219,9 @@ static void key_sha1(const struct avb_vbmeta *v, char out[41])
 	EVP_MD_free(md);
 }
 
-API int fv_avb_read(const char *image, fv_avb **out)
+/* An Android image read; judged (its own signature checked) unless
+ * shown. */
+static int avb_read(const char *image, int show, fv_avb **out)
 {
 	enum avb_judgement why;
 	struct ht_error err;
@@ -1233,11 +1236,17 @@ API int fv_avb_read(const char *image, fv_avb **out)
 		return fail(ENOMEM, "out of memory");
 	}
 	if ((r = avb_image_read(a->path, &a->img, &err)) ||
-	    (r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
-				  NULL, 0, 0, &a->trust, &why, &err))) {
+	    (!show &&
+	     (r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+				   NULL, 0, 0, &a->trust, &why, &err)))) {
 		fv_avb_free(a);
 		return keep(r, &err);
 	}
+	a->shown = show;
+	if (show)
+		a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+				   ? VERITY_TRUST_UNCHECKED
+				   : VERITY_TRUST_UNSIGNED;
 	key_sha1(&a->img.vbmeta, a->key_sha1);
 	if ((a->ht = avb_image_hashtree(&a->img)) &&
 	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len))) {
@@ -1252,6 +1261,16 @@ API int fv_avb_read(const char *image, fv_avb **out)
 	}
 	*out = a;
 	return 0;
+}
+
+API int fv_avb_read(const char *image, fv_avb **out)
+{
+	return avb_read(image, 0, out);
+}
+
+API int fv_avb_show(const char *image, fv_avb **out)
+{
+	return avb_read(image, 1, out);
 }
 
 API int fv_avb_check_key(fv_avb *a, const char *key)
@@ -1306,6 +1325,10 @@ static int avb_unpaired(const fv_avb *a)
 	struct ht_error err;
 	int unusable;
 
+	if (a->shown)
+		return fail(EINVAL, "%s: read for showing (fv_avb_show), its "
+				    "signature not checked: no pair",
+			    a->path);
 	if (!a->ht)
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
 			    a->path);
@@ -1340,7 +1363,7 @@ API int fv_avb_params(const fv_avb *a, fv_params **p)
 {
 	NEED(a);
 	NEED(p);
-	if (!a->paired)
+	if (!a->paired || a->shown)
 		return avb_unpaired(a);
 	if (!(*p = calloc(1, sizeof(**p))))
 		return -ENOMEM;
@@ -1398,6 +1421,8 @@ API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
 	NEED(a);
 	NEED(res);
 	*res = NULL;
+	if (!a->paired || a->shown)
+		return avb_unpaired(a);
 	pair = a->pair;
 	return check(&pair, o, CHECK_VERIFY, 0, &b, res);
 }
@@ -1411,6 +1436,8 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 	NEED(a);
 	NEED(res);
 	*res = NULL;
+	if (!a->paired || a->shown)
+		return avb_unpaired(a);
 	{
 		enum verity_trust trust;
 		int r = avb_trust(a,
@@ -3136,7 +3163,7 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	NEED(a);
 	NEED(out);
 	*out = NULL;
-	if (!a->paired)
+	if (!a->paired || a->shown)
 		return avb_unpaired(a);
 	if ((r = fv_pair_new(a->path, a->path, &pr)))
 		return r;
@@ -3158,3 +3185,221 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	return 0;
 }
 
+
+/* --- Android images described ---------------------------------------- */
+
+_Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
+		       (int)FV_AVB_HASHTREE == AVB_TAG_HASHTREE &&
+		       (int)FV_AVB_HASH == AVB_TAG_HASH &&
+		       (int)FV_AVB_KERNEL_CMDLINE == AVB_TAG_KERNEL_CMDLINE &&
+		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
+	       "fv_avb_tag and the AVB tags differ");
+
+/* Copies full (of its type) into out, as much as out->size says: the
+ * versioned structures' one rule. */
+#define GIVE(out, full, first)                                               \
+	do {                                                                 \
+		if ((out)->size < offsetof(__typeof__(full), first) +         \
+					  sizeof((full).first))               \
+			return fail(EINVAL, "%s: size %zu is too small",      \
+				    __func__, (out)->size);                   \
+		(full).size = (out)->size < sizeof(full) ? (out)->size        \
+							 : sizeof(full);      \
+		memcpy((out), &(full), (full).size);                          \
+	} while (0)
+
+API int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f)
+{
+	struct fv_avb_footer full;
+	const struct avb_footer *ft;
+
+	NEED(a);
+	NEED(f);
+	if (!a->img.has_footer)
+		return fail(ENODATA, "%s: a vbmeta image, with no footer",
+			    a->path);
+	ft = &a->img.footer;
+	memset(&full, 0, sizeof(full));
+	full.version_major = ft->version_major;
+	full.version_minor = ft->version_minor;
+	full.image_size = a->img.file_size;
+	full.original_image_size = ft->original_image_size;
+	full.vbmeta_offset = ft->vbmeta_offset;
+	full.vbmeta_size = ft->vbmeta_size;
+	GIVE(f, full, version_major);
+	return 0;
+}
+
+API int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h)
+{
+	struct fv_avb_header full;
+	const struct avb_header *in;
+
+	NEED(a);
+	NEED(h);
+	in = &a->img.vbmeta.h;
+	memset(&full, 0, sizeof(full));
+	full.required_major = in->required_major;
+	full.required_minor = in->required_minor;
+	full.header_size = AVB_HEADER_SIZE;
+	full.auth_size = in->auth_size;
+	full.aux_size = in->aux_size;
+	full.algorithm = avb_algorithm(in->algorithm)->name;
+	full.public_key_sha1 = a->key_sha1;
+	full.rollback_index = in->rollback_index;
+	full.flags = in->flags;
+	full.rollback_index_location = in->rollback_index_location;
+	full.release = in->release;
+	GIVE(h, full, required_major);
+	return 0;
+}
+
+API size_t fv_avb_descriptors(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.ndesc : 0;
+}
+
+/* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
+ * message. */
+static const struct avb_descriptor *descriptor(const fv_avb *a, size_t i,
+					       uint64_t tag)
+{
+	const struct avb_descriptor *d;
+
+	if (!a || i >= a->img.vbmeta.ndesc) {
+		fail(EINVAL, "%s: no descriptor %zu", a ? a->path : "(NULL)",
+		     i);
+		return NULL;
+	}
+	d = &a->img.vbmeta.desc[i];
+	if (tag != UINT64_MAX && d->tag != tag) {
+		fail(EINVAL, "%s: descriptor %zu has tag %llu, not %llu",
+		     a->path, i, (unsigned long long)d->tag,
+		     (unsigned long long)tag);
+		return NULL;
+	}
+	return d;
+}
+
+API uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes)
+{
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
+
+	if (bytes)
+		*bytes = d ? d->raw_size - AVB_DESCRIPTOR_HEADER : 0;
+	return d ? d->tag : UINT64_MAX;
+}
+
+API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
+{
+	const struct avb_descriptor *d = descriptor(a, i, AVB_TAG_PROPERTY);
+	struct fv_avb_property full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.key = d->key;
+	full.key_len = (size_t)d->key_len;
+	full.value = d->value;
+	full.value_len = d->value_len;
+	GIVE(out, full, key);
+	return 0;
+}
+
+API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
+{
+	const struct avb_descriptor *d = descriptor(a, i, AVB_TAG_HASHTREE);
+	struct fv_avb_hashtree full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.dm_verity_version = d->dm_verity_version;
+	full.image_size = d->image_size;
+	full.tree_offset = d->tree_offset;
+	full.tree_size = d->tree_size;
+	full.data_block_size = d->data_block_size;
+	full.hash_block_size = d->hash_block_size;
+	full.fec_num_roots = d->fec_num_roots;
+	full.fec_offset = d->fec_offset;
+	full.fec_size = d->fec_size;
+	full.hash_algorithm = d->hash_algorithm;
+	full.partition_name = d->name;
+	full.partition_name_len = d->name_len;
+	full.salt = d->salt;
+	full.salt_len = d->salt_len;
+	full.root_digest = d->digest;
+	full.root_digest_len = d->digest_len;
+	full.flags = d->flags;
+	GIVE(out, full, dm_verity_version);
+	return 0;
+}
+
+API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
+{
+	const struct avb_descriptor *d = descriptor(a, i, AVB_TAG_HASH);
+	struct fv_avb_hash full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.image_size = d->image_size;
+	full.hash_algorithm = d->hash_algorithm;
+	full.partition_name = d->name;
+	full.partition_name_len = d->name_len;
+	full.salt = d->salt;
+	full.salt_len = d->salt_len;
+	full.digest = d->digest;
+	full.digest_len = d->digest_len;
+	full.flags = d->flags;
+	GIVE(out, full, image_size);
+	return 0;
+}
+
+API int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
+			      struct fv_avb_kernel_cmdline *out)
+{
+	const struct avb_descriptor *d =
+		descriptor(a, i, AVB_TAG_KERNEL_CMDLINE);
+	struct fv_avb_kernel_cmdline full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.flags = d->flags;
+	full.cmdline = d->value;
+	full.cmdline_len = (size_t)d->value_len;
+	GIVE(out, full, flags);
+	return 0;
+}
+
+API int fv_avb_chain_partition(const fv_avb *a, size_t i,
+			       struct fv_avb_chain_partition *out)
+{
+	const struct avb_descriptor *d =
+		descriptor(a, i, AVB_TAG_CHAIN_PARTITION);
+	struct fv_avb_chain_partition full;
+	struct avb_vbmeta key_only;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.partition_name = d->name;
+	full.partition_name_len = d->name_len;
+	full.rollback_index_location = d->rollback_index_location;
+	full.public_key = d->public_key;
+	full.public_key_len = d->public_key_len;
+	/* the key's SHA-1 as a vbmeta's */
+	memset(&key_only, 0, sizeof(key_only));
+	key_only.public_key = d->public_key;
+	key_only.h.public_key_size = d->public_key_len;
+	key_sha1(&key_only, full.public_key_sha1);
+	full.flags = d->flags;
+	GIVE(out, full, partition_name);
+	return 0;
+}

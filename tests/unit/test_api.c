@@ -138,6 +138,10 @@ START_TEST(android_images)
 	fo.vb.algorithm = AVB_ALG_SHA256_RSA2048;
 	fo.vb.key_path = key;
 	fo.vb.rollback_index = 9;
+	fo.vb.props = (const struct avb_prop[]){{"com.x", (const uint8_t *)"v1", 2}};
+	fo.vb.nprops = 1;
+	fo.vb.cmdlines = (const char *const[]){"quiet"};
+	fo.vb.ncmdlines = 1;
 	ck_assert_msg(verity_op_avb_hashtree_footer(&fo, &run, &out, &err) == 0,
 		      "%s", err.msg);
 	for (int i = 0; i < 32; i++)
@@ -237,6 +241,55 @@ START_TEST(android_images)
 		ck_assert_uint_eq(strlen(fv_avb_key_sha1(a)), 40);
 		ck_assert_str_eq(fv_avb_release(a), "avbtool 1.3.0");
 		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
+		/* what info_image shows, one type a descriptor */
+		{
+			struct fv_avb_footer ft = {.size = sizeof(ft)};
+			struct fv_avb_header hd = {.size = sizeof(hd)};
+			struct fv_avb_hashtree t = {.size = sizeof(t)};
+			struct fv_avb_property pp = {.size = sizeof(pp)};
+			struct fv_avb_kernel_cmdline kc = {.size = sizeof(kc)};
+			struct fv_avb_hash hh = {.size = sizeof(hh)};
+			struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
+			size_t n = fv_avb_descriptors(a), it = n, ip = n, ik = n;
+			uint64_t bytes;
+
+			ck_assert_int_eq(fv_avb_footer_of(a, &ft), 0);
+			ck_assert_uint_eq(ft.original_image_size,
+					  (uint64_t)BLOCKS * BS);
+			ck_assert_int_eq(fv_avb_header_of(a, &hd), 0);
+			ck_assert_str_eq(hd.algorithm, "SHA256_RSA2048");
+			ck_assert_uint_eq(hd.rollback_index, 9);
+			ck_assert_uint_eq(hd.header_size, 256);
+			ck_assert_str_eq(hd.public_key_sha1, fv_avb_key_sha1(a));
+			ck_assert_uint_eq(n, 3);
+			for (size_t i = 0; i < n; i++) {
+				uint64_t tag = fv_avb_descriptor_tag(a, i, &bytes);
+
+				ck_assert_uint_gt(bytes, 0);
+				it = tag == FV_AVB_HASHTREE ? i : it;
+				ip = tag == FV_AVB_PROPERTY ? i : ip;
+				ik = tag == FV_AVB_KERNEL_CMDLINE ? i : ik;
+			}
+			ck_assert_uint_lt(it, n);
+			ck_assert_int_eq(fv_avb_hashtree(a, it, &t), 0);
+			ck_assert_uint_eq(t.tree_offset, toff);
+			ck_assert_uint_eq(t.fec_num_roots, 2);
+			ck_assert_uint_eq(t.partition_name_len, 6);
+			ck_assert_int_eq(memcmp(t.partition_name, "system", 6), 0);
+			ck_assert_uint_eq(t.salt_len, sizeof(salt));
+			ck_assert_uint_eq(t.root_digest_len, 32);
+			ck_assert_int_eq(fv_avb_property(a, ip, &pp), 0);
+			ck_assert_uint_eq(pp.value_len, 2);
+			ck_assert_int_eq(memcmp(pp.key, "com.x", 5), 0);
+			ck_assert_int_eq(fv_avb_kernel_cmdline(a, ik, &kc), 0);
+			ck_assert_uint_eq(kc.cmdline_len, 5);
+			/* another tag, or no such descriptor */
+			ck_assert_int_eq(fv_avb_hash(a, it, &hh), -EINVAL);
+			ck_assert_int_eq(fv_avb_chain_partition(a, it, &cp), -EINVAL);
+			ck_assert_int_eq(fv_avb_hashtree(a, n, &t), -EINVAL);
+			ck_assert_uint_eq(fv_avb_descriptor_tag(a, n, NULL),
+					  UINT64_MAX);
+		}
 		ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
 		ck_assert_int_eq(fv_avb_check_key(a, key), 0);
 		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_CHECK);
@@ -256,6 +309,18 @@ START_TEST(android_images)
 	ck_assert_int_eq(fv_avb_read(data, &a), -EINVAL);
 	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
 	ck_assert_int_eq(fv_avb_open(img, NULL, &a), -EPERM);
+	ck_assert_int_eq(fv_avb_read(img, &a), -EPERM);
+	/* shown as it is, never acted on */
+	ck_assert_int_eq(fv_avb_show(img, &a), 0);
+	ck_assert_uint_eq(fv_avb_descriptors(a), 3);
+	{
+		fv_pair *pr;
+
+		ck_assert_int_eq(fv_avb_pair(a, &pr), -EINVAL);
+		ck_assert_int_eq(fv_avb_verify(a, NULL, NULL, NULL, &res),
+				 -EINVAL);
+	}
+	fv_avb_free(a);
 }
 END_TEST
 
