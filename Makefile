@@ -43,7 +43,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 # defined, as it is for the library, its tests and fuzz targets, and for
 # the files of cli/ below, which still reach inside. The list only
 # shrinks; tests/cli/t_frontdoor.sh holds the symbols they still call.
-CLI_INTERNAL = cli/inside.c cli/cmd_avb.c cli/avb_show.c
+CLI_INTERNAL = cli/inside.c cli/cmd_avb.c
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)

@@ -27,14 +27,15 @@ struct cli_avb_args {
 		nexpected;
 };
 
-struct verity_run;
 struct cli_opts;
 struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
 int cli_avb_info(const struct cli_avb_args *a);
-int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run);
+/* verify_image with the library's options (threads); their failure
+ * callback is the command's for the time of each check. */
+int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts);
 /* An Android image given alone to verify, repair or open: the vbmeta
  * checked (with --key: signed by that key), the hashtree descriptor
  * made the pair (cli/avb_pair.c). Options that set the tree's
@@ -51,7 +52,5 @@ int cli_refuse_sparse(const char *path);
  * refused by name. Returns the exit code, the message printed. */
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *const *inputs, size_t ninputs);
-/* The SHA-1 of p as hex, as avbtool names keys. 0 or -EIO. */
-int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41]);
 
 #endif

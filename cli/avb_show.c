@@ -1,7 +1,6 @@
 /* fastverity avb info_image and verify_image: avbtool's text, line for
  * line, and --json (docs/android.md). */
 #include "cli/avb.h"
-#include "verity/container/avb/image.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,20 +10,11 @@
 #include <sys/stat.h>
 
 #include <json-c/json.h>
-#include <openssl/evp.h>
 
 #include "cli/errors.h"
-#include "cli/inside.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/text.h"
-#include "hashtree/hasher.h"
-#include "verity/container/avb/rsa.h"
-#include "verity/ops.h"
-#include "verity/storage/backing.h"
-#include "verity/storage/file.h"
-#include "verity/storage/output.h"
-#include "verity/trust.h"
 
 static void hex(FILE *f, const uint8_t *p, size_t n)
 {
@@ -42,21 +32,6 @@ static char *hex_str(const uint8_t *p, size_t n)
 		s[2 * n] = 0;
 	}
 	return s;
-}
-
-int cli_avb_sha1_hex(const uint8_t *p, size_t n, char out[41])
-{
-	uint8_t d[20];
-	unsigned len = 0;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
-	int ok = md && EVP_Digest(p, n, d, &len, md, NULL) && len == 20;
-
-	EVP_MD_free(md);
-	if (!ok)
-		return -EIO;
-	for (int i = 0; i < 20; i++)
-		sprintf(out + 2 * i, "%02x", d[i]);
-	return 0;
 }
 
 /* Python's repr() of bytes, without its b: how avbtool shows a
@@ -381,18 +356,17 @@ static json_object *json_info(const char *image, const fv_avb *a)
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *const *inputs, size_t ninputs)
 {
-	struct ht_error err;
 	int r;
 
 	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i] && verity_path_same(output, inputs[i]))
+		if (inputs[i] && fv_same_storage(output, inputs[i]))
 			return cli_error(-EINVAL,
 					 "--output %s: is the input %s: an "
 					 "output is never written over what "
 					 "is read",
 					 output, inputs[i]);
-	if ((r = verity_write_file(output, what, buf, len, &err)))
-		return cli_inside_write_error(r, &err);
+	if ((r = fv_output_write(output, what, buf, len)))
+		return cli_write_error(r);
 	return EXIT_OK;
 }
 
@@ -444,163 +418,111 @@ struct bad_blocks {
 	uint64_t data, hash;
 };
 
-static void report_block(void *c, const struct verity_failure *f)
+static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
+			 uint64_t offset, unsigned level)
 {
 	struct bad_blocks *b = c;
-	int data =
-		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
 
-	if (data)
+	(void)block;
+	if (kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK)
 		b->data++;
 	else
 		b->hash++;
-	if (f->kind == HT_BAD_HASH_BLOCK)
+	if (kind == FV_BAD_HASH_BLOCK)
 		fprintf(stderr,
 			"Verification failed at position %" PRIu64
 			" (hash block, level %u).\n",
-			f->position, f->level);
+			offset, level);
 	else
 		fprintf(stderr, "%s at position %" PRIu64 ".\n",
-			cli_failure_words((enum fv_failure_kind)f->kind),
-			f->position);
-}
-
-/* cli_verdict of an internal result. */
-static int verdict_of(const struct ht_verify_result *res)
-{
-	struct cli_counts c;
-
-	cli_inside_counts(res, &c);
-	return cli_verdict(&c);
-}
-
-/* The image a descriptor names: the image itself for the descriptors of
- * its own partition (it carries them in its footer's vbmeta: the first
- * hash or hashtree descriptor's name) and for a nameless one, as
- * avbtool; <dir>/<partition name><ext> for another partition's, its
- * name a name, never a path (NULL with the message printed). */
-static char *described_image(const char *image, const struct avb_descriptor *d,
-			     const uint8_t *own, size_t own_len)
-{
-	char *copy, *dir, *out = NULL;
-	const char *base = strrchr(image, '/'), *ext;
-	size_t len;
-
-	if (!d->name_len || (own && own_len == d->name_len &&
-			     !memcmp(own, d->name, own_len)))
-		return strdup(image);
-	if (!avb_partition_name_ok(d->name, d->name_len)) {
-		cli_error(-EINVAL,
-			  "%s: the partition name '%s' is not a name "
-			  "(letters, digits, '_', '-', '.'): no file is "
-			  "looked up by it",
-			  image, CLI_NAME(d->name, d->name_len));
-		return NULL;
-	}
-	if (!(copy = strdup(image)))
-		return NULL;
-	base = base ? base + 1 : image;
-	ext = strrchr(base, '.');
-	ext = ext && ext != base ? ext : "";
-	/* avbtool's os.path.join: a bare file name has no directory */
-	dir = base == image ? NULL : dirname(copy);
-	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
-	if ((out = malloc(len)))
-		snprintf(out, len, "%s%s%.*s%s", dir ? dir : "",
-			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
-			 (const char *)d->name, ext);
-	free(copy);
-	return out;
+			cli_failure_words(kind), offset);
 }
 
 /* A hashtree descriptor checked over its image: every block, then the
  * parity against the verified data. */
-static int verify_hashtree(const struct cli_avb_args *a, const char *image,
-			   const struct avb_descriptor *d,
-			   struct verity_run *run)
+static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
+			   fv_options *opts)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
+	struct fv_avb_hashtree t = {.size = sizeof(t)};
+	struct fv_fec_report fec = {.size = sizeof(fec)};
 	struct bad_blocks bad = {0, 0};
-	struct ht_error err;
-	int fec_unusable, r;
+	struct cli_counts counts;
+	fv_result *res = NULL;
+	fv_pair *pr = NULL;
+	int r;
 
-	(void)a;
-	{
-		struct verity_device dev;
-
-		if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ,
-					    &err)))
-			return cli_inside_error(r, &err);
-		r = avb_hashtree_pair(image, dev.size, d, &pair, &fec_unusable,
-				      &err);
-		verity_device_close(&dev);
+	fv_avb_hashtree(av, i, &t);
+	if ((r = fv_avb_descriptor_pair(av, i, image, &pr)))
+		return cli_lib_error(r);
+	/* the options as given, with this check's own failure callback */
+	fv_options_set_failure_fn(opts, report_block, &bad);
+	r = fv_pair_verify(pr, opts, &res);
+	fv_options_set_failure_fn(opts, NULL, NULL);
+	if (r) {
+		fv_pair_free(pr);
+		return cli_lib_error(r);
 	}
-	if (r)
-		return cli_inside_error(r, &err);
-	run->report = report_block;
-	run->ctx = &bad;
-	r = verity_op_verify(&pair, run, &out, &err);
-	if (r)
-		return cli_inside_error(r, &err);
-	if (bad.data || !out.res.root_matches) {
+	cli_counts_of(res, &counts);
+	if (bad.data || !counts.root_matches) {
 		fprintf(stderr, "hashtree of %s does not match descriptor\n",
 			image);
-		return EXIT_PARAMS;
-	}
-	if (bad.hash || verdict_of(&out.res)) {
+		r = EXIT_PARAMS;
+	} else if (bad.hash || cli_verdict(&counts)) {
 		fprintf(stderr, "hashtree of %s contains invalid data\n",
 			image);
-		return EXIT_PARAMS;
-	}
-	if (out.has_fec && out.fec.stale_codewords) {
+		r = EXIT_PARAMS;
+	} else if (!fv_result_fec(res, &fec) && fec.stale_codewords) {
 		fprintf(stderr,
 			"parity of %s: %" PRIu64 " codewords in %" PRIu64
 			" rounds disagree with the verified data\n",
-			image, out.fec.stale_codewords, out.fec.stale_rounds);
-		return EXIT_PARAMS;
+			image, fec.stale_codewords, fec.stale_rounds);
+		r = EXIT_PARAMS;
 	}
-	if (fec_unusable)
+	if (!r && t.fec_num_roots && !fv_pair_fec_path(pr))
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks and "
 			"the tree %u-byte blocks: the kernel cannot use it "
 			"(not checked)\n",
-			image, d->data_block_size);
-	printf("%s: Successfully verified %s hashtree of %s for image of "
-	       "%" PRIu64 " bytes\n",
-	       CLI_NAME(d->name, d->name_len), d->hash_algorithm,
-	       image, d->image_size);
-	return EXIT_OK;
+			image, t.data_block_size);
+	if (!r)
+		printf("%s: Successfully verified %s hashtree of %s for image "
+		       "of %" PRIu64 " bytes\n",
+		       CLI_NAME(t.partition_name, t.partition_name_len),
+		       t.hash_algorithm, image, t.image_size);
+	fv_result_free(res);
+	fv_pair_free(pr);
+	return r;
 }
 
-static int verify_hash(const char *image, const struct avb_descriptor *d)
+static int verify_hash(const fv_avb *av, size_t i, const char *image)
 {
-	struct ht_error err;
-	int r = avb_hash_check(image, d, &err);
+	struct fv_avb_hash h = {.size = sizeof(h)};
+	int r = fv_avb_check_hash(av, i, image);
 
 	if (r == -EPERM) {
 		/* avbtool's line, as it prints it */
-		fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "%s\n", fv_last_error());
 		return EXIT_PARAMS;
 	}
 	if (r)
-		return cli_inside_error(r, &err);
+		return cli_lib_error(r);
+	fv_avb_hash(av, i, &h);
 	printf("%s: Successfully verified %s hash of %s for image of %" PRIu64
 	       " bytes\n",
-	       CLI_NAME(d->name, d->name_len), d->hash_algorithm, image,
-	       d->image_size);
+	       CLI_NAME(h.partition_name, h.partition_name_len),
+	       h.hash_algorithm, image, h.image_size);
 	return EXIT_OK;
 }
 
-/* --expected_chain_partition NAME:LOCATION:KEY_PATH for name. */
+/* --expected_chain_partition NAME:LOCATION:KEY_PATH for chain c. */
 static int expected_chain(const struct cli_avb_args *a,
-			  const struct avb_descriptor *d, uint32_t *location,
-			  uint8_t **key, size_t *len, int *found)
+			  const struct fv_avb_chain_partition *c,
+			  uint32_t *location, uint8_t **key, size_t *len,
+			  int *found)
 {
 	*found = 0;
 	for (size_t i = 0; i < a->nexpected; i++) {
 		const char *s = a->expected[i], *c1 = strchr(s, ':'), *c2;
-		struct ht_error err;
 		char *end;
 		unsigned long loc;
 		int r;
@@ -609,17 +531,17 @@ static int expected_chain(const struct cli_avb_args *a,
 			return cli_error(-EINVAL,
 					 "malformed chained partition \"%s\"",
 					 s);
-		if ((size_t)(c1 - s) != d->name_len ||
-		    memcmp(s, d->name, d->name_len))
+		if ((size_t)(c1 - s) != c->partition_name_len ||
+		    memcmp(s, c->partition_name, c->partition_name_len))
 			continue;
 		loc = strtoul(c1 + 1, &end, 10);
 		if (end != c2 || loc > UINT32_MAX)
 			return cli_error(-EINVAL,
 					 "malformed chained partition \"%s\"",
 					 s);
-		if ((r = verity_read_file(c2 + 1, "public key file", 1u << 16,
-					  key, len, &err)))
-			return cli_inside_error(r == -ENOENT ? -EINVAL : r, &err);
+		if ((r = fv_input_read(c2 + 1, "public key file", 1u << 16, key,
+				       len)))
+			return cli_lib_error(r);
 		*location = (uint32_t)loc;
 		*found = 1;
 		return 0;
@@ -628,12 +550,13 @@ static int expected_chain(const struct cli_avb_args *a,
 }
 
 static int verify_chain(const struct cli_avb_args *a,
-			const struct avb_descriptor *d)
+			const struct fv_avb_chain_partition *c)
 {
+	const char *name = CLI_NAME(c->partition_name, c->partition_name_len);
 	uint8_t *key = NULL;
 	size_t len = 0;
 	uint32_t loc = 0;
-	int found, r = expected_chain(a, d, &loc, &key, &len, &found);
+	int found, r = expected_chain(a, c, &loc, &key, &len, &found);
 
 	if (r)
 		return r;
@@ -642,153 +565,105 @@ static int verify_chain(const struct cli_avb_args *a,
 			"No expected chain partition for partition %s. Use "
 			"--expected_chain_partition to specify expected "
 			"contents or --follow_chain_partitions.\n",
-			CLI_NAME(d->name, d->name_len));
+			name);
 		return EXIT_PARAMS;
 	}
-	if (loc != d->rollback_index_location) {
+	if (loc != c->rollback_index_location) {
 		fprintf(stderr,
 			"Expected rollback_index_location %u does not match "
 			"%u in descriptor for partition %s\n",
-			loc, d->rollback_index_location, CLI_NAME(d->name, d->name_len));
+			loc, c->rollback_index_location, name);
 		r = EXIT_PARAMS;
-	} else if (len != d->public_key_len ||
-		   memcmp(key, d->public_key, len)) {
+	} else if (len != c->public_key_len ||
+		   memcmp(key, c->public_key, len)) {
 		fprintf(stderr,
 			"Expected public key blob does not match public key "
 			"blob in descriptor for partition %s\n",
-			CLI_NAME(d->name, d->name_len));
+			name);
 		r = EXIT_PARAMS;
 	} else {
 		printf("%s: Successfully verified chain partition descriptor "
 		       "matches expected data\n",
-		       CLI_NAME(d->name, d->name_len));
+		       name);
 	}
-	free(key);
+	fv_free(key);
 	return r;
 }
 
 /* The key an image's vbmeta must be signed with: --key's (the image
  * given), or the one its chain descriptor pins (a chained partition, as
- * libavb judges it on a device). NULL key: the embedded one, said to
+ * libavb judges it on a device). No key: the embedded one, said to
  * prove nothing of who signed. */
 struct signer {
-	const uint8_t *key;
-	size_t len;
-	const struct avb_descriptor *chain; /* the pinning descriptor */
+	const char *key_path;
+	const struct fv_avb_chain_partition *chain; /* the pinning one */
 };
 
 static int verify_one(const struct cli_avb_args *a, const char *image,
 		      int follow, const struct signer *want,
-		      struct verity_run *run);
+		      fv_options *opts);
 
-/* Each partition's data is hashed once: two hash or hashtree descriptors
- * of one partition are refused (a vbmeta of many descriptors over one
- * large image made verify_image hash it once each), and so are more
- * descriptors than a device has partitions. */
-#define AVB_MAX_CHECKED 128
-
-static int one_per_partition(const char *image, const struct avb_vbmeta *v)
+/* A chain partition descriptor: as expected, and followed. */
+static int chain_step(const struct cli_avb_args *a, const fv_avb *av, size_t i,
+		      int follow, fv_options *opts)
 {
-	size_t n = 0;
+	struct fv_avb_chain_partition c = {.size = sizeof(c)};
+	uint8_t *k = NULL;
+	size_t kl;
+	uint32_t loc;
+	int found, r;
+	char *path;
 
-	for (size_t i = 0; i < v->ndesc; i++) {
-		const struct avb_descriptor *d = &v->desc[i];
-
-		if (d->tag != AVB_TAG_HASHTREE && d->tag != AVB_TAG_HASH)
-			continue;
-		if (++n > AVB_MAX_CHECKED)
-			return cli_error(-EINVAL,
-					 "%s: more than %d hash and hashtree "
-					 "descriptors: not checked",
-					 image, AVB_MAX_CHECKED);
-		for (size_t j = 0; j < i; j++) {
-			const struct avb_descriptor *e = &v->desc[j];
-
-			if ((e->tag == AVB_TAG_HASHTREE ||
-			     e->tag == AVB_TAG_HASH) &&
-			    e->name_len == d->name_len &&
-			    !memcmp(e->name, d->name, d->name_len))
-				return cli_error(
-					-EINVAL,
-					"%s: two descriptors of partition '%s' "
-					"(%zu and %zu): each partition's data "
-					"is checked once, against one digest",
-					image, CLI_NAME(d->name, d->name_len),
-					j + 1, i + 1);
-		}
-	}
-	return 0;
+	fv_avb_chain_partition(av, i, &c);
+	if ((r = expected_chain(a, &c, &loc, &k, &kl, &found)))
+		return r;
+	fv_free(k);
+	if (follow && !found)
+		printf("%s: Chained but ROLLBACK_SLOT (which is %u) and KEY "
+		       "(which has sha1 %s) not specified\n",
+		       CLI_NAME(c.partition_name, c.partition_name_len),
+		       c.rollback_index_location, c.public_key_sha1);
+	else if ((r = verify_chain(a, &c)))
+		return r;
+	if (!follow)
+		return 0;
+	printf("--\n");
+	if ((r = fv_avb_described_image(av, i, &path)))
+		return cli_lib_error(r);
+	r = verify_one(a, path, 0, &(struct signer){NULL, &c}, opts);
+	fv_free(path);
+	return r;
 }
 
 static int verify_descriptors(const struct cli_avb_args *a, const char *image,
-			      const struct avb_image *img, int follow,
-			      struct verity_run *run)
+			      const fv_avb *av, int follow,
+			      fv_options *opts)
 {
-	const struct avb_vbmeta *v = &img->vbmeta;
-	const uint8_t *own = NULL;
-	size_t own_len = 0;
-	int r = 0;
+	int r;
 
-	/* an image with a footer carries its own partition's descriptor
-	 * first (add_hash_footer, add_hashtree_footer): that one is checked
-	 * over the image given, whatever <name>.img lies beside it */
-	if ((r = one_per_partition(image, v)))
-		return r;
-	for (size_t i = 0; img->has_footer && !own && i < v->ndesc; i++)
-		if (v->desc[i].tag == AVB_TAG_HASHTREE ||
-		    v->desc[i].tag == AVB_TAG_HASH) {
-			own = v->desc[i].name;
-			own_len = v->desc[i].name_len;
-		}
-	for (size_t i = 0; !r && i < v->ndesc; i++) {
-		const struct avb_descriptor *d = &v->desc[i];
+	/* each partition's data checked once (fv_avb_check_partitions) */
+	if ((r = fv_avb_check_partitions(av)))
+		r = cli_lib_error(r);
+	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
+		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
 		char *path;
 
-		if (d->tag == AVB_TAG_CHAIN_PARTITION) {
-			uint8_t *k = NULL;
-			size_t kl;
-			uint32_t loc;
-			int found;
-			char sha1[41];
-
-			if ((r = expected_chain(a, d, &loc, &k, &kl, &found)))
-				break;
-			free(k);
-			if (follow && !found) {
-				if (cli_avb_sha1_hex(d->public_key,
-						     d->public_key_len, sha1))
-					sha1[0] = 0;
-				printf("%s: Chained but ROLLBACK_SLOT (which "
-				       "is %u) and KEY (which has sha1 %s) not "
-				       "specified\n",
-				       CLI_NAME(d->name, d->name_len),
-				       d->rollback_index_location, sha1);
-			} else if ((r = verify_chain(a, d))) {
-				break;
-			}
-			if (follow) {
-				struct signer pinned = {d->public_key,
-							d->public_key_len, d};
-
-				printf("--\n");
-				if (!(path = described_image(image, d, NULL, 0))) {
-					r = EXIT_PARAMS;
-					break;
-				}
-				r = verify_one(a, path, 0, &pinned, run);
-				free(path);
-			}
+		if (tag == FV_AVB_CHAIN_PARTITION) {
+			r = chain_step(a, av, i, follow, opts);
 			continue;
 		}
-		if (d->tag != AVB_TAG_HASHTREE && d->tag != AVB_TAG_HASH)
+		if (tag != FV_AVB_HASHTREE && tag != FV_AVB_HASH)
 			continue;
-		if (!(path = described_image(image, d, own, own_len))) {
-			r = EXIT_PARAMS;
+		/* an image with a footer carries its own partition's
+		 * descriptor first: that one is checked over the image
+		 * given, whatever <name>.img lies beside it */
+		if ((r = fv_avb_described_image(av, i, &path))) {
+			r = cli_lib_error(r);
 			break;
 		}
-		r = d->tag == AVB_TAG_HASH ? verify_hash(path, d)
-					   : verify_hashtree(a, path, d, run);
-		free(path);
+		r = tag == FV_AVB_HASH ? verify_hash(av, i, path)
+				       : verify_hashtree(av, i, path, opts);
+		fv_free(path);
 	}
 	if (r)
 		fprintf(stderr, "fastverity: %s: Error verifying descriptor.\n",
@@ -796,58 +671,54 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 	return r;
 }
 
-/* The vbmeta judged as libavb judges it on a device (avb_vbmeta_judge):
- * a key given (or pinned by a chain descriptor) for an unsigned vbmeta
- * is refused; a chained partition is always judged against its pinned
- * key. Said in avbtool's words. */
-static int judge_signer(const char *image, const struct avb_image *img,
-			const struct signer *want)
+/* The vbmeta judged as libavb judges it on a device: its own signature,
+ * then a key given (or pinned by a chain descriptor), refused for an
+ * unsigned vbmeta; a chained partition is always judged against its
+ * pinned key. Said in avbtool's words. */
+static int judge_signer(const char *image, fv_avb *av, const struct signer *want)
 {
-	const char *alg = avb_algorithm(img->vbmeta.h.algorithm)->name;
-	enum avb_judgement why;
-	enum verity_trust trust;
-	struct ht_error err;
-	int r = avb_vbmeta_judge(&img->vbmeta, image,
-				 want->key ? VERITY_ANCHOR_KEY
-					   : VERITY_ANCHOR_NONE,
-				 want->key, want->len, 0, &trust, &why, &err);
+	const char *alg = fv_avb_algorithm(av);
+	int r = fv_avb_check_signature(av), unsigned_ = !strcmp(alg, "NONE");
+	const struct fv_avb_chain_partition *c = want->chain;
 
-	if (!r)
-		return 0;
-	if (why == AVB_BAD_SIGNATURE)
+	if (r)
 		return cli_error(r,
 				 "%s: Signature check failed for %s vbmeta "
 				 "struct (%s)",
-				 image, alg, err.msg);
-	if (why == AVB_REFUSED && want->chain)
+				 image, alg, fv_last_error());
+	if (!want->key_path && !c)
+		return 0;
+	r = c ? fv_avb_check_key_blob(av, c->public_key, c->public_key_len)
+	      : fv_avb_check_key(av, want->key_path);
+	if (!r)
+		return 0;
+	if (unsigned_ && c)
 		return cli_error(r,
 				 "%s: the vbmeta of chained partition %s is "
 				 "not signed, and its chain descriptor pins a "
 				 "key: nothing proves who made it",
 				 image,
-				 CLI_NAME(want->chain->name,
-					  want->chain->name_len));
-	if (why == AVB_REFUSED)
-		return cli_inside_error(r, &err);
-	if (want->chain)
+				 CLI_NAME(c->partition_name,
+					  c->partition_name_len));
+	if (unsigned_ || r != -EPERM)
+		return cli_lib_error(r);
+	if (c)
 		return cli_error(r,
 				 "%s: Embedded public key does not match the "
 				 "key the chain partition descriptor for %s "
 				 "pins.",
 				 image,
-				 CLI_NAME(want->chain->name,
-					  want->chain->name_len));
+				 CLI_NAME(c->partition_name,
+					  c->partition_name_len));
 	return cli_error(r, "%s: Embedded public key does not match given key.",
 			 image);
 }
 
 static int verify_one(const struct cli_avb_args *a, const char *image,
 		      int follow, const struct signer *want,
-		      struct verity_run *run)
+		      fv_options *opts)
 {
-	struct avb_image img;
-	struct ht_error err;
-	const char *alg;
+	fv_avb *av;
 	int r;
 
 	/* avbtool's words (which name --key for a chained partition too,
@@ -856,36 +727,28 @@ static int verify_one(const struct cli_avb_args *a, const char *image,
 		printf("Verifying image %s using key at %s\n", image, a->key);
 	else
 		printf("Verifying image %s using embedded public key\n", image);
-	if ((r = avb_image_read(image, &img, &err)))
-		return cli_inside_error(r, &err);
-	alg = avb_algorithm(img.vbmeta.h.algorithm)->name;
-	if ((r = judge_signer(image, &img, want)))
-		goto out;
-	printf("vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
-	       img.has_footer ? "footer and " : "", alg, image);
-	r = verify_descriptors(a, image, &img, follow, run);
-out:
-	avb_image_free(&img);
+	if ((r = fv_avb_show(image, &av)))
+		return cli_lib_error(r);
+	if (!(r = judge_signer(image, av, want))) {
+		struct fv_avb_footer ft = {.size = sizeof(ft)};
+
+		printf("vbmeta: Successfully verified %s%s vbmeta struct in "
+		       "%s\n",
+		       fv_avb_footer_of(av, &ft) ? "" : "footer and ",
+		       fv_avb_algorithm(av), image);
+		r = verify_descriptors(a, image, av, follow, opts);
+	}
+	fv_avb_free(av);
 	return r;
 }
 
-int cli_avb_verify(const struct cli_avb_args *a, struct verity_run *run)
+int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 {
-	uint8_t *blob = NULL;
-	size_t len = 0;
-	int r;
-
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb verify_image: --image is required");
-	if (a->key) {
-		struct ht_error err;
-
-		if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
-			return cli_inside_error(r, &err);
-	}
-	r = verify_one(a, a->image, a->follow,
-		       &(struct signer){blob, len, NULL}, run);
-	free(blob);
-	return r ? EXIT_PARAMS : EXIT_OK;
+	return verify_one(a, a->image, a->follow,
+			  &(struct signer){a->key, NULL}, opts)
+		       ? EXIT_PARAMS
+		       : EXIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "cli/params.h"
 #include "cli/inside.h"
 #include "verity/container/registry.h"
 #include "verity/storage/backing.h"
@@ -847,15 +848,16 @@ int cli_avb_main(int argc, const char **argv)
 		r = cli_avb_info(&a);
 		break;
 	case S_VERIFY: {
-		struct verity_run run;
-		struct cli_progress pr;
+		fv_options *opts;
 		struct cli_opts o;
 
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a.threads;
 		o.no_progress = 1;
-		r = cli_inside_run_of(&o, &run, &pr) ? EXIT_PARAMS
-					      : cli_avb_verify(&a, &run);
+		r = cli_run_options(&o, &opts, NULL)
+			    ? EXIT_PARAMS
+			    : cli_avb_verify(&a, opts);
+		fv_options_free(opts);
 		break;
 	}
 	case S_MAKE:

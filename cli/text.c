@@ -149,20 +149,5 @@ void cli_fec_roots_text(const struct fv_layout *l, const char *dev, char *buf,
 
 const char *cli_name(char *buf, size_t len, const void *name, size_t n)
 {
-	const unsigned char *p = name;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && i < CLI_NAME_SHOWN && o + 5 < len; i++) {
-		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
-					      p[i]);
-		else
-			buf[o++] = (char)p[i];
-	}
-	if (n > CLI_NAME_SHOWN && o + 4 <= len) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o < len ? o : len - 1] = '\0';
-	return buf;
+	return fv_name_shown(name, n, buf, len);
 }

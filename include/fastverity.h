@@ -398,6 +398,12 @@ int fv_ddi_signature_json(const char *root_hex, const char *cert,
  * directory), EINVAL (a FIFO or socket: never waited on), EIO. */
 int fv_device_size(const char *path, uint64_t *size);
 
+/* A name from an image (a partition's, a label) as a message shows it:
+ * control bytes, DEL and backslashes as \xNN, so that no name prints a
+ * line of its own, and at most 256 bytes of it, then "...". Into buf
+ * (len bytes; 1028 hold any); returns buf. */
+const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
+
 /* A small input file read whole (a passphrase file, a key): a regular
  * file of at most max bytes, opened without blocking (a FIFO is refused,
  * never waited on); *buf has a NUL after the last byte (fv_free). what
@@ -565,6 +571,36 @@ int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
 			  struct fv_avb_kernel_cmdline *d);
 int fv_avb_chain_partition(const fv_avb *a, size_t i,
 			   struct fv_avb_chain_partition *d);
+
+/* verify_image's steps (since 0.6), for a program that checks a set of
+ * images as avbtool does: */
+/* A handle from fv_avb_show judged as fv_avb_read judges it: its own
+ * signature checked (EPERM when it does not hold), then usable as
+ * fv_avb_read's. */
+int fv_avb_check_signature(fv_avb *a);
+/* fv_avb_check_key with the key as an AVB public key blob (a chain
+ * partition descriptor's pinned key). */
+int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len);
+/* Each partition's data is checked once: refused (EINVAL) when two hash
+ * or hashtree descriptors name one partition, or there are more than
+ * 128 of them. */
+int fv_avb_check_partitions(const fv_avb *a);
+/* The image descriptor i (hash, hashtree, chain partition) describes,
+ * as avbtool looks it up: the image itself for its own partition's
+ * descriptor (the first hash or hashtree descriptor of an image with a
+ * footer) and a nameless one; otherwise <dir>/<partition name><ext> of
+ * the image's own path, the name a name (letters, digits, '_', '-',
+ * '.'), never a path. *path: fv_free. Errors: EINVAL, ENOMEM. */
+int fv_avb_described_image(const fv_avb *a, size_t i, char **path);
+/* Hash descriptor i checked over image: its salted digest of the first
+ * image_size bytes. Errors: EPERM (it differs: avbtool's words, naming
+ * the digest and path), EINVAL, ENODEV, EIO. */
+int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image);
+/* Hashtree descriptor i over image as a pair (data, tree and parity of
+ * image, the descriptor's root), every offset checked against the file.
+ * Errors: EINVAL, ENODEV, EIO, ENOMEM. */
+int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
+			   fv_pair **out);
 
 /* fv_verify and fv_repair of the image's pair: data, tree and parity
  * from the descriptor (o's FEC options are not used). A repair of a

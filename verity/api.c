@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -3402,4 +3403,205 @@ API int fv_avb_chain_partition(const fv_avb *a, size_t i,
 	full.flags = d->flags;
 	GIVE(out, full, partition_name);
 	return 0;
+}
+
+/* --- verify_image's steps -------------------------------------------- */
+
+API int fv_avb_check_signature(fv_avb *a)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	int r;
+
+	NEED(a);
+	if ((r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+				  NULL, 0, 0, &a->trust, &why, &err)))
+		return keep(r, &err);
+	a->shown = 0;
+	return 0;
+}
+
+API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+
+	NEED(a);
+	NEED(blob);
+	return keep(avb_vbmeta_judge(&a->img.vbmeta, a->path,
+				     VERITY_ANCHOR_KEY, blob, len, 0, &a->trust,
+				     &why, &err),
+		    &err);
+}
+
+/* The most hash and hashtree descriptors a vbmeta may have checked. */
+#define AVB_MAX_CHECKED 128
+
+static int checked_tag(uint64_t tag)
+{
+	return tag == AVB_TAG_HASHTREE || tag == AVB_TAG_HASH;
+}
+
+API int fv_avb_check_partitions(const fv_avb *a)
+{
+	const struct avb_vbmeta *v;
+	size_t n = 0;
+
+	NEED(a);
+	v = &a->img.vbmeta;
+	for (size_t i = 0; i < v->ndesc; i++) {
+		const struct avb_descriptor *d = &v->desc[i];
+
+		if (!checked_tag(d->tag))
+			continue;
+		if (++n > AVB_MAX_CHECKED)
+			return fail(EINVAL,
+				    "%s: more than %d hash and hashtree "
+				    "descriptors: not checked",
+				    a->path, AVB_MAX_CHECKED);
+		for (size_t j = 0; j < i; j++) {
+			const struct avb_descriptor *e = &v->desc[j];
+			char shown[4 * 256 + 4];
+
+			if (!checked_tag(e->tag) || e->name_len != d->name_len ||
+			    memcmp(e->name, d->name, d->name_len))
+				continue;
+			fv_name_shown(d->name, d->name_len, shown,
+				      sizeof(shown));
+			return fail(EINVAL,
+				    "%s: two descriptors of partition '%s' (%zu "
+				    "and %zu): each partition's data is checked "
+				    "once, against one digest",
+				    a->path, shown, j + 1, i + 1);
+		}
+	}
+	return 0;
+}
+
+API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
+{
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
+	const struct avb_vbmeta *v;
+	const uint8_t *own = NULL;
+	size_t own_len = 0, len;
+	const char *base, *ext;
+	char *copy, *dir;
+
+	NEED(path);
+	*path = NULL;
+	if (!d)
+		return -EINVAL;
+	v = &a->img.vbmeta;
+	/* an image with a footer carries its own partition's descriptor
+	 * first (add_hash_footer, add_hashtree_footer) */
+	for (size_t k = 0; a->img.has_footer && !own && k < v->ndesc; k++)
+		if (checked_tag(v->desc[k].tag)) {
+			own = v->desc[k].name;
+			own_len = v->desc[k].name_len;
+		}
+	if (d->tag == AVB_TAG_CHAIN_PARTITION)
+		own = NULL;
+	if (!d->name_len ||
+	    (own && own_len == d->name_len && !memcmp(own, d->name, own_len))) {
+		if (!(*path = strdup(a->path)))
+			return fail(ENOMEM, "out of memory");
+		return 0;
+	}
+	if (!avb_partition_name_ok(d->name, d->name_len)) {
+		char shown[4 * 256 + 4];
+
+		fv_name_shown(d->name, d->name_len, shown, sizeof(shown));
+		return fail(EINVAL,
+			    "%s: the partition name '%s' is not a name "
+			    "(letters, digits, '_', '-', '.'): no file is "
+			    "looked up by it",
+			    a->path, shown);
+	}
+	if (!(copy = strdup(a->path)))
+		return fail(ENOMEM, "out of memory");
+	base = strrchr(a->path, '/');
+	base = base ? base + 1 : a->path;
+	ext = strrchr(base, '.');
+	ext = ext && ext != base ? ext : "";
+	/* avbtool's os.path.join: a bare file name has no directory */
+	dir = base == a->path ? NULL : dirname(copy);
+	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
+	if ((*path = malloc(len)))
+		snprintf(*path, len, "%s%s%.*s%s", dir ? dir : "",
+			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
+			 (const char *)d->name, ext);
+	free(copy);
+	return *path ? 0 : fail(ENOMEM, "out of memory");
+}
+
+API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
+{
+	const struct avb_descriptor *d = descriptor(a, i, AVB_TAG_HASH);
+	struct ht_error err;
+
+	NEED(image);
+	if (!d)
+		return -EINVAL;
+	return keep(avb_hash_check(image, d, &err), &err);
+}
+
+API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
+			       fv_pair **out)
+{
+	const struct avb_descriptor *d = descriptor(a, i, AVB_TAG_HASHTREE);
+	struct verity_device dev;
+	struct verity_pair vp;
+	struct ht_error err;
+	fv_pair *pr;
+	int unusable, r;
+
+	NEED(image);
+	NEED(out);
+	*out = NULL;
+	if (!d)
+		return -EINVAL;
+	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err)))
+		return keep(r, &err);
+	r = avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
+	verity_device_close(&dev);
+	if (r)
+		return keep(r, &err);
+	if ((r = fv_pair_new(image, image, &pr)))
+		return r;
+	pr->pair = vp;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = vp.params;
+	if ((r = set_string(&pr->fec, vp.fec.region.path))) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.fec.region.path = pr->fec;
+	verity_hex_encode(vp.root, vp.root_size, pr->root_hex);
+	*out = pr;
+	return 0;
+}
+
+#define NAME_SHOWN 256
+
+API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
+{
+	const unsigned char *p = name;
+	size_t o = 0;
+
+	if (!buf || !len)
+		return buf;
+	for (size_t i = 0; p && i < n && i < NAME_SHOWN && o + 5 < len; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
+					      p[i]);
+		else
+			buf[o++] = (char)p[i];
+	}
+	if (n > NAME_SHOWN && o + 4 <= len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o < len ? o : len - 1] = '\0';
+	return buf;
 }

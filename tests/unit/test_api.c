@@ -289,6 +289,28 @@ START_TEST(android_images)
 			ck_assert_int_eq(fv_avb_hashtree(a, n, &t), -EINVAL);
 			ck_assert_uint_eq(fv_avb_descriptor_tag(a, n, NULL),
 					  UINT64_MAX);
+			/* verify_image's steps */
+			{
+				char *path, shown[64];
+				fv_pair *dp;
+
+				ck_assert_int_eq(fv_avb_check_partitions(a), 0);
+				ck_assert_int_eq(fv_avb_described_image(a, it, &path), 0);
+				ck_assert_str_eq(path, img);
+				fv_free(path);
+				ck_assert_int_eq(fv_avb_check_hash(a, it, img), -EINVAL);
+				ck_assert_int_eq(fv_avb_descriptor_pair(a, it, img, &dp), 0);
+				ck_assert_int_eq(fv_pair_verify(dp, NULL, &res), 0);
+				ck_assert_int_eq(fv_result_intact(res), 1);
+				fv_result_free(res);
+				fv_pair_free(dp);
+				ck_assert_int_eq(fv_avb_check_key_blob(
+							 a, (const uint8_t *)"nokey", 5),
+						 -EPERM);
+				ck_assert_str_eq(fv_name_shown("a\nb\\", 4, shown,
+							       sizeof(shown)),
+						 "a\\x0ab\\x5c");
+			}
 		}
 		ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
 		ck_assert_int_eq(fv_avb_check_key(a, key), 0);
@@ -310,9 +332,10 @@ START_TEST(android_images)
 	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
 	ck_assert_int_eq(fv_avb_open(img, NULL, &a), -EPERM);
 	ck_assert_int_eq(fv_avb_read(img, &a), -EPERM);
-	/* shown as it is, never acted on */
+	/* shown as it is, never acted on; its signature checked on asking */
 	ck_assert_int_eq(fv_avb_show(img, &a), 0);
 	ck_assert_uint_eq(fv_avb_descriptors(a), 3);
+	ck_assert_int_eq(fv_avb_check_signature(a), -EPERM);
 	{
 		fv_pair *pr;
 
