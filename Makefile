@@ -35,15 +35,8 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/ddi.c cli/hints.c cli/bench_rank.c \
-           cli/inside.c
+           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/ddi.c cli/hints.c cli/bench_rank.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
-# The command is a client of include/fastverity.h (docs/architecture.md):
-# the library's internal headers #error unless FASTVERITY_COMPILATION is
-# defined, as it is for the library, its tests and fuzz targets, and for
-# the files of cli/ below, which still reach inside. The list only
-# shrinks; tests/cli/t_frontdoor.sh holds the symbols they still call.
-CLI_INTERNAL = cli/inside.c cli/cmd_avb.c
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
@@ -75,9 +68,13 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The library's internal headers #error unless FASTVERITY_COMPILATION is
+# defined: for the library, its unit suites, fuzz targets and test
+# programs, never for cli/, a client of include/fastverity.h alone
+# (docs/architecture.md; tests/cli/t_frontdoor.sh).
 INTERNAL_CFLAGS = -DFASTVERITY_COMPILATION
 ALL_CFLAGS += $(INTERNAL_CFLAGS)
-$(filter-out $(CLI_INTERNAL:%.c=$(B)/%.o),$(CLI_OBJ)): INTERNAL_CFLAGS =
+$(CLI_OBJ): INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;
@@ -95,8 +92,8 @@ ifeq ($(TARGET_ARCH),aarch64)
 $(B)/hashtree/sha256_armv8.o: ALL_CFLAGS += -march=armv8-a+crypto
 endif
 
-# The command and the unit suites link the library's objects as they are
-# (its internal functions included: $(B)/libfastverity-internal.a).
+# The unit suites link the library's objects as they are (its internal
+# functions included: $(B)/libfastverity-internal.a).
 # libfastverity.a, the archive installed, is one relocatable object whose
 # only global names are the public API's, every hidden one made local, so
 # that nothing in it can collide with libavb, libfec or libcryptsetup in
@@ -121,8 +118,11 @@ libfastverity.so: $(LIB_OBJ) libfastverity.map
 $(SONAME): libfastverity.so
 	ln -sf libfastverity.so $@
 
-fastverity: $(CLI_OBJ) $(B)/libfastverity-internal.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libfastverity-internal.a $(LIBS)
+# The command links the archive that is installed, whose only global
+# names are the public API's: a call of an internal function would not
+# link (tests/cli/t_frontdoor.sh links it against the shared library too).
+fastverity: $(CLI_OBJ) libfastverity.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)

@@ -3,7 +3,6 @@
  * `avbtool` for `fastverity avb` (docs/android.md). Options avbtool has
  * and fastverity does not are refused by name, never ignored. */
 #include "cli/avb.h"
-#include "verity/container/avb/image.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,19 +15,9 @@
 
 #include "cli/errors.h"
 #include "cli/params.h"
-#include "cli/inside.h"
-#include "verity/container/registry.h"
-#include "verity/storage/backing.h"
 #include "cli/text.h"
 #include "cli/pair.h"
-#include "cli/progress.h"
 #include "cli/cli.h"
-#include "hashtree/hasher.h"
-#include "verity/container/avb/rsa.h"
-#include "verity/ops.h"
-#include "verity/storage/file.h"
-#include "verity/storage/output.h"
-#include "verity/tree/params.h"
 
 enum sub {
 	S_HASHTREE = 1u << 0, /* add_hashtree_footer */
@@ -355,219 +344,180 @@ static void free_strings(struct cli_avb_args *a)
 	free_lists(a);
 }
 
-/* The vbmeta options every writer shares. Properties from files are read
- * into *bufs (freed by the caller). */
-struct vb_parts {
-	struct avb_prop *props;
-	struct avb_chain *chains;
-	uint8_t **bufs;
-	size_t nbufs;
-	char **names;
-};
-
-static void vb_parts_free(struct vb_parts *p, size_t nprops, size_t nchains)
+/* The vbmeta options every writer shares, into a new *v
+ * (fv_vbmeta_opts_free). */
+static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 {
-	for (size_t i = 0; i < p->nbufs; i++)
-		free(p->bufs[i]);
-	for (size_t i = 0; p->names && i < nprops + nchains; i++)
-		free(p->names[i]);
-	free(p->names);
-	free(p->bufs);
-	free(p->props);
-	free(p->chains);
-	memset(p, 0, sizeof(*p));
-}
+	uint64_t index = 0, location = 0, flags = 0;
+	int r;
 
-static int vb_options(const struct cli_avb_args *a, struct avb_vbmeta_opts *o,
-		      struct vb_parts *parts)
-{
-	size_t nprops = a->nprops + a->nprops_from_file, k = 0;
-	uint64_t v;
-
-	memset(o, 0, sizeof(*o));
-	memset(parts, 0, sizeof(*parts));
-	o->algorithm = a->algorithm ? avb_algorithm_by_name(a->algorithm)
-				    : AVB_ALG_NONE;
-	if (o->algorithm < 0)
-		return cli_error(-EINVAL,
-				 "Algorithm with name %s is not supported "
-				 "(NONE, SHA256_RSA2048, SHA256_RSA4096, "
-				 "SHA256_RSA8192, SHA512_RSA2048, "
-				 "SHA512_RSA4096, SHA512_RSA8192)",
-				 a->algorithm);
-	o->key_path = a->key;
+	if (!(*v = fv_vbmeta_opts_new()))
+		return cli_lib_error(-ENOMEM);
+	if (fv_vbmeta_set_algorithm(*v, a->algorithm ? a->algorithm : "NONE",
+				    a->key))
+		return cli_lib_error(-EINVAL);
 	if (parse_number("rollback_index", a->rollback_index, UINT64_MAX,
-			 &o->rollback_index))
+			 &index) ||
+	    parse_number("rollback_index_location", a->rollback_index_location,
+			 UINT32_MAX, &location) ||
+	    parse_number("flags", a->flags, UINT32_MAX, &flags))
 		return EXIT_PARAMS;
-	v = 0;
-	if (parse_number("rollback_index_location", a->rollback_index_location,
-			 UINT32_MAX, &v))
-		return EXIT_PARAMS;
-	o->rollback_index_location = (uint32_t)v;
-	v = 0;
-	if (parse_number("flags", a->flags, UINT32_MAX, &v))
-		return EXIT_PARAMS;
-	o->flags = (uint32_t)v | (a->set_hashtree_disabled_flag ? 1u : 0);
-	o->release = a->release;
-	o->append_release = a->append_release;
-	o->cmdlines = a->cmdlines;
-	o->ncmdlines = a->ncmdlines;
-	o->includes = a->includes;
-	o->nincludes = a->nincludes;
-	parts->props = calloc(nprops + 1, sizeof(*parts->props));
-	parts->chains = calloc(a->nchains + 1, sizeof(*parts->chains));
-	parts->bufs = calloc(nprops + 1, sizeof(*parts->bufs));
-	parts->names = calloc(nprops + a->nchains + 1, sizeof(char *));
-	if (!parts->props || !parts->chains || !parts->bufs || !parts->names)
-		return cli_error(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nprops; i++, k++) {
-		int file = i >= a->nprops;
-		const char *s =
-			file ? a->props_from_file[i - a->nprops] : a->props[i];
-		const char *colon = strchr(s, ':');
-
-		if (!colon)
-			return cli_error(-EINVAL, "Malformed property \"%s\".",
-					 s);
-		parts->names[k] = strndup(s, (size_t)(colon - s));
-		if (!parts->names[k])
-			return cli_error(-ENOMEM, "out of memory");
-		parts->props[i].key = parts->names[k];
-		if (file) {
-			struct ht_error err;
-			size_t len;
-			int r = verity_read_file(
-				colon + 1, "property file", AVB_MAX_VBMETA,
-				&parts->bufs[parts->nbufs], &len, &err);
-
-			if (r)
-				return cli_inside_error(r == -ENOENT ? -EINVAL : r,
-						     &err);
-			parts->props[i].value = parts->bufs[parts->nbufs++];
-			parts->props[i].value_len = len;
-		} else {
-			parts->props[i].value = (const uint8_t *)colon + 1;
-			parts->props[i].value_len = strlen(colon + 1);
-		}
-	}
-	o->props = parts->props;
-	o->nprops = nprops;
-	for (size_t i = 0; i < a->nchains; i++, k++) {
+	if ((r = fv_vbmeta_set_rollback(*v, index, (uint32_t)location)) ||
+	    (r = fv_vbmeta_set_flags(*v, (uint32_t)flags |
+						 (a->set_hashtree_disabled_flag
+							  ? 1u
+							  : 0))) ||
+	    (r = fv_vbmeta_set_release(*v, a->release, a->append_release)))
+		return cli_lib_error(r);
+	/* avbtool's order: chains, properties, command lines, includes */
+	for (size_t i = 0; i < a->nchains; i++) {
 		const char *s = a->chains[i], *c1 = strchr(s, ':'), *c2;
 		uint64_t loc;
+		char *name, *num;
 
 		if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':'))
 			return cli_error(-EINVAL,
 					 "Malformed chained partition \"%s\".",
 					 s);
-		parts->names[k] = strndup(c1 + 1, (size_t)(c2 - c1 - 1));
-		if (!parts->names[k] ||
-		    parse_number("chain_partition", parts->names[k], UINT32_MAX,
-				 &loc))
-			return EXIT_PARAMS;
-		free(parts->names[k]);
-		parts->names[k] = strndup(s, (size_t)(c1 - s));
-		if (!parts->names[k])
+		if (!(num = strndup(c1 + 1, (size_t)(c2 - c1 - 1))))
 			return cli_error(-ENOMEM, "out of memory");
-		parts->chains[i].name = parts->names[k];
-		parts->chains[i].rollback_index_location = (uint32_t)loc;
-		parts->chains[i].key_path = c2 + 1;
+		r = parse_number("chain_partition", num, UINT32_MAX, &loc);
+		free(num);
+		if (r)
+			return EXIT_PARAMS;
+		if (!(name = strndup(s, (size_t)(c1 - s))))
+			return cli_error(-ENOMEM, "out of memory");
+		r = fv_vbmeta_add_chain(*v, name, (uint32_t)loc, c2 + 1);
+		free(name);
+		if (r)
+			return cli_lib_error(r);
 	}
-	o->chains = parts->chains;
-	o->nchains = a->nchains;
+	for (size_t i = 0; i < a->nprops + a->nprops_from_file; i++) {
+		int file = i >= a->nprops;
+		const char *s =
+			file ? a->props_from_file[i - a->nprops] : a->props[i];
+		const char *colon = strchr(s, ':');
+		uint8_t *value = NULL;
+		size_t len;
+		char *key;
+
+		if (!colon)
+			return cli_error(-EINVAL, "Malformed property \"%s\".",
+					 s);
+		if (file && (r = fv_input_read(colon + 1, "property file",
+					       1u << 20, &value, &len)))
+			return cli_lib_error(r);
+		if (!(key = strndup(s, (size_t)(colon - s)))) {
+			fv_free(value);
+			return cli_error(-ENOMEM, "out of memory");
+		}
+		r = file ? fv_vbmeta_add_property(*v, key, value, len)
+			 : fv_vbmeta_add_property(*v, key,
+						  (const uint8_t *)colon + 1,
+						  strlen(colon + 1));
+		free(key);
+		fv_free(value);
+		if (r)
+			return cli_lib_error(r);
+	}
+	for (size_t i = 0; i < a->ncmdlines; i++)
+		if ((r = fv_vbmeta_add_kernel_cmdline(*v, a->cmdlines[i])))
+			return cli_lib_error(r);
+	for (size_t i = 0; i < a->nincludes; i++)
+		if ((r = fv_vbmeta_add_include(*v, a->includes[i])))
+			return cli_lib_error(r);
 	return 0;
 }
 
-static int digest_size_known(const char *alg)
-{
-	if (avb_digest_size(alg))
-		return 0;
-	return cli_error(-EINVAL,
-			 "--hash_algorithm: '%s' is not supported (sha1, "
-			 "sha256, sha512)",
-			 alg);
-}
-
 /* --salt: hex, '' for none; absent: random. */
-static int salt_option(const struct cli_avb_args *a, uint8_t *salt,
-		       struct avb_footer_opts *f)
+static int salt_option(const struct cli_avb_args *a, fv_footer_opts *f)
 {
+	uint8_t salt[FV_MAX_SALT_SIZE];
 	size_t len = 0;
 
 	if (!a->salt)
 		return 0;
-	if (verity_hex_decode(a->salt, salt, VERITY_MAX_SALT_SIZE, &len))
+	if (cli_unhex(a->salt, salt, sizeof(salt), &len))
 		return cli_error(-EINVAL,
 				 "--salt: '%s' is not hex of at most %d bytes",
-				 a->salt, VERITY_MAX_SALT_SIZE);
-	f->salt = salt;
-	f->salt_len = len;
-	f->salt_given = 1;
-	return 0;
+				 a->salt, FV_MAX_SALT_SIZE);
+	return fv_footer_set_salt(f, salt, len) ? cli_lib_error(-EINVAL) : 0;
 }
 
-static int footer_options(const struct cli_avb_args *a,
-			  enum avb_footer_kind kind,
-			  struct avb_footer_opts *f, uint8_t *salt)
+/* The footer's options, into a new *f (fv_footer_opts_free). */
+static int footer_options(const struct cli_avb_args *a, enum fv_footer_kind kind,
+			  const fv_vbmeta_opts *v, fv_footer_opts **f)
 {
-	uint64_t v;
-
-	memset(f, 0, sizeof(*f));
-	f->image = a->image;
-	f->partition_name = a->partition_name ? a->partition_name : "";
-	f->hash_algorithm = a->hash_algorithm ? a->hash_algorithm
-			    : kind == AVB_FOOTER_HASHTREE ? "sha1"
-					      : "sha256";
-	v = 4096;
-	if (parse_number("block_size", a->block_size, UINT32_MAX, &v))
-		return EXIT_PARAMS;
-	f->block_size = (uint32_t)v;
-	if (parse_number("partition_size", a->partition_size, INT64_MAX,
-			 &f->partition_size))
-		return EXIT_PARAMS;
-	v = 2;
-	if (parse_number("fec_num_roots", a->fec_num_roots, 255, &v))
-		return EXIT_PARAMS;
-	f->roots = (unsigned)v;
-	f->fec = kind == AVB_FOOTER_HASHTREE && !a->do_not_generate_fec;
-	f->dynamic_size = a->dynamic_partition_size;
-	f->descriptor_flags =
-		(a->do_not_use_ab ? AVB_HASHTREE_DO_NOT_USE_AB : 0) |
-		(a->check_at_most_once ? AVB_HASHTREE_CHECK_AT_MOST_ONCE : 0);
-	f->do_not_append = a->do_not_append_vbmeta_image;
-	f->output_vbmeta = a->output_vbmeta_image;
-	if (digest_size_known(f->hash_algorithm))
-		return EXIT_PARAMS;
-	return salt_option(a, salt, f);
-}
-
-static int footer(const struct cli_avb_args *a, enum avb_footer_kind kind)
-{
-	struct avb_footer_opts f;
-	struct vb_parts parts;
-	uint8_t salt[VERITY_MAX_SALT_SIZE];
-	struct ht_error err;
+	const char *alg = a->hash_algorithm ? a->hash_algorithm
+			  : kind == FV_FOOTER_HASHTREE ? "sha1"
+						       : "sha256";
+	uint64_t block = 4096, size = 0, roots = 2;
 	int r;
 
-	if ((r = footer_options(a, kind, &f, salt)) ||
-	    (r = vb_options(a, &f.vb, &parts)))
+	if (!(*f = fv_footer_opts_new(kind)))
+		return cli_lib_error(-ENOMEM);
+	if (parse_number("block_size", a->block_size, UINT32_MAX, &block) ||
+	    parse_number("partition_size", a->partition_size, INT64_MAX,
+			 &size) ||
+	    parse_number("fec_num_roots", a->fec_num_roots, 255, &roots))
+		return EXIT_PARAMS;
+	if (fv_footer_set_hash(*f, alg, (uint32_t)block))
+		return cli_error(-EINVAL,
+				 "--hash_algorithm: '%s' is not supported "
+				 "(sha1, sha256, sha512)",
+				 alg);
+	if ((r = fv_footer_set_partition(*f, a->partition_name, size)) ||
+	    (r = fv_footer_set_fec(*f, kind == FV_FOOTER_HASHTREE &&
+						       !a->do_not_generate_fec
+					       ? (unsigned)roots
+					       : 0)) ||
+	    (r = fv_footer_set_flags(
+		     *f, (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
+				 (a->check_at_most_once
+					  ? FV_FOOTER_CHECK_AT_MOST_ONCE
+					  : 0) |
+				 (a->dynamic_partition_size
+					  ? FV_FOOTER_DYNAMIC_SIZE
+					  : 0) |
+				 (a->do_not_append_vbmeta_image
+					  ? FV_FOOTER_DO_NOT_APPEND
+					  : 0))) ||
+	    (r = fv_footer_set_output_vbmeta(*f, a->output_vbmeta_image)) ||
+	    (r = fv_footer_set_vbmeta(*f, v)))
+		return cli_lib_error(r);
+	return salt_option(a, *f);
+}
+
+static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
+{
+	fv_vbmeta_opts *v = NULL;
+	fv_footer_opts *f = NULL;
+	fv_options *opts = NULL;
+	int r;
+
+	if ((r = vb_options(a, &v)) || (r = footer_options(a, kind, v, &f)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor = f.descriptor_flags ? 1 : 0;
+		unsigned minor = a->do_not_use_ab || a->check_at_most_once
+					 ? 1
+					 : 0;
+		uint64_t location = 0;
 
-		if (f.vb.rollback_index_location)
+		parse_number("rollback_index_location",
+			     a->rollback_index_location, UINT32_MAX, &location);
+		if (location)
 			minor = 2;
 		printf("1.%u\n", minor);
 		goto out;
 	}
 	if (a->calc_max_image_size) {
-		if (kind == AVB_FOOTER_HASH && a->dynamic_partition_size) {
+		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size) {
 			r = cli_error(-EINVAL,
 				      "--calc_max_image_size not supported "
 				      "with --dynamic_partition_size");
 			goto out;
 		}
-		printf("%" PRIu64 "\n", avb_max_image_size(&f, kind));
+		printf("%" PRIu64 "\n", fv_avb_max_image_size(f));
 		goto out;
 	}
 	if (!a->image) {
@@ -579,58 +529,43 @@ static int footer(const struct cli_avb_args *a, enum avb_footer_kind kind)
 			"The --generate_fec option is deprecated since FEC is "
 			"now generated by default. Use the option "
 			"--do_not_generate_fec to not generate FEC.\n");
-	if (kind == AVB_FOOTER_HASHTREE) {
-		struct verity_run run;
-		struct verity_outcome out;
-		struct cli_progress pr;
+	if (kind == FV_FOOTER_HASHTREE) {
 		struct cli_opts o;
 
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a->threads;
 		o.no_progress = 1;
-		if (cli_inside_run_of(&o, &run, &pr)) {
+		if (cli_run_options(&o, &opts, NULL)) {
 			r = EXIT_PARAMS;
 			goto out;
 		}
-		r = verity_op_avb_hashtree_footer(&f, &run, &out, &err);
-	} else {
-		r = avb_add_hash_footer(&f, &err);
 	}
-	if (r)
-		r = cli_inside_write_error(r, &err);
+	if ((r = fv_avb_add_footer(a->image, f, opts)))
+		r = cli_write_error(r);
 out:
-	vb_parts_free(&parts, a->nprops + a->nprops_from_file, a->nchains);
+	fv_options_free(opts);
+	fv_footer_opts_free(f);
+	fv_vbmeta_opts_free(v);
 	return r;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
 {
-	struct avb_vbmeta_opts o;
-	struct vb_parts parts;
-	struct ht_error err;
+	fv_vbmeta_opts *v = NULL;
 	uint64_t padding = 0;
+	unsigned minor;
 	int r;
 
-	if ((r = vb_options(a, &o, &parts)) ||
+	if ((r = vb_options(a, &v)) ||
 	    (r = parse_number("padding_size", a->padding_size, 1u << 30,
 			      &padding)))
 		goto out;
 	if (a->print_required_libavb_version) {
 		/* the included images' needs count too */
-		uint32_t minor = o.rollback_index_location ? 2 : 0;
-
-		for (size_t i = 0; i < a->nincludes; i++) {
-			struct avb_image img;
-
-			if ((r = avb_image_read(a->includes[i], &img, &err))) {
-				r = cli_inside_error(r, &err);
-				goto out;
-			}
-			if (img.vbmeta.h.required_minor > minor)
-				minor = img.vbmeta.h.required_minor;
-			avb_image_free(&img);
-		}
-		printf("1.%u\n", minor);
+		if ((r = fv_vbmeta_required_minor(v, &minor)))
+			r = cli_lib_error(r);
+		else
+			printf("1.%u\n", minor);
 		goto out;
 	}
 	if (!a->output) {
@@ -638,7 +573,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	}
 	for (size_t i = 0; i < a->nincludes; i++)
-		if (verity_path_same(a->output, a->includes[i])) {
+		if (fv_same_storage(a->output, a->includes[i])) {
 			r = cli_error(-EINVAL,
 				      "--output %s: is the input %s: an "
 				      "output is never written over what is "
@@ -646,16 +581,15 @@ static int make_vbmeta(const struct cli_avb_args *a)
 				      a->output, a->includes[i]);
 			goto out;
 		}
-	if ((r = avb_make_vbmeta_image(a->output, &o, padding, &err)))
-		r = cli_inside_write_error(r, &err);
+	if ((r = fv_avb_make_vbmeta_image(a->output, v, padding)))
+		r = cli_write_error(r);
 out:
-	vb_parts_free(&parts, a->nprops + a->nprops_from_file, a->nchains);
+	fv_vbmeta_opts_free(v);
 	return r;
 }
 
 static int extract_key(const struct cli_avb_args *a)
 {
-	struct ht_error err;
 	uint8_t *blob;
 	size_t len;
 	int r;
@@ -663,35 +597,36 @@ static int extract_key(const struct cli_avb_args *a)
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
-	if ((r = avb_key_file_blob(a->key, &blob, &len, &err)))
-		return cli_inside_error(r, &err);
+	if ((r = fv_avb_public_key(a->key, &blob, &len)))
+		return cli_lib_error(r);
 	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
-	free(blob);
+	fv_free(blob);
 	return r;
 }
 
 static int erase(const struct cli_avb_args *a)
 {
-	struct ht_error err;
 	int r;
 
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb erase_footer: --image is required");
-	r = avb_erase_footer(a->image, a->keep_hashtree, &err);
-	return r ? cli_inside_write_error(r, &err) : EXIT_OK;
+	r = fv_avb_erase_footer(a->image,
+				a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0);
+	return r ? cli_write_error(r) : EXIT_OK;
 }
 
 /* The blob of an image, and of the images its chain descriptors name. */
 static int vbmeta_digest(const struct cli_avb_args *a)
 {
 	const char *alg = a->hash_algorithm ? a->hash_algorithm : "sha256";
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
+	EVP_MD *md = EVP_MD_fetch(NULL, alg, "provider=default");
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	struct avb_image img;
-	struct ht_error err;
 	uint8_t d[EVP_MAX_MD_SIZE];
+	const uint8_t *blob;
 	unsigned len = 0;
+	size_t n;
+	fv_avb *av = NULL;
 	int r = 0;
 
 	if (!a->image) {
@@ -705,45 +640,34 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			      alg);
 		goto out;
 	}
-	if ((r = avb_image_read(a->image, &img, &err))) {
-		r = cli_inside_error(r, &err);
+	if ((r = fv_avb_show(a->image, &av))) {
+		r = cli_lib_error(r);
 		goto out;
 	}
-	EVP_DigestUpdate(c, img.vbmeta.blob, img.vbmeta.size);
-	for (size_t i = 0; !r && i < img.vbmeta.ndesc; i++) {
-		const struct avb_descriptor *x = &img.vbmeta.desc[i];
-		const char *slash = strrchr(a->image, '/');
-		const char *base = slash ? slash + 1 : a->image;
-		const char *ext = strrchr(base, '.');
-		struct avb_image ch;
-		char path[4096];
+	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
+	EVP_DigestUpdate(c, blob, n);
+	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
+		fv_avb *ch;
+		char *path;
 
-		if (x->tag != AVB_TAG_CHAIN_PARTITION)
+		if (fv_avb_descriptor_tag(av, i, NULL) != FV_AVB_CHAIN_PARTITION)
 			continue;
-		if (!avb_partition_name_ok(x->name, x->name_len)) {
-			r = cli_error(-EINVAL,
-				      "%s: the chained partition name '%s' is "
-				      "not a name (letters, digits, '_', '-', "
-				      "'.'): no file is looked up by it",
-				      a->image, CLI_NAME(x->name, x->name_len));
+		if ((r = fv_avb_described_image(av, i, &path)) ||
+		    (r = fv_avb_show(path, &ch))) {
+			if (!r)
+				fv_free(path);
+			r = cli_lib_error(r);
 			break;
 		}
-		snprintf(path, sizeof(path), "%.*s%.*s%s",
-			 (int)(base - a->image), a->image, (int)x->name_len,
-			 (const char *)x->name, ext && ext != base ? ext : "");
-		if ((r = avb_image_read(path, &ch, &err))) {
-			r = cli_inside_error(r, &err);
-			break;
-		}
-		EVP_DigestUpdate(c, ch.vbmeta.blob, ch.vbmeta.size);
-		avb_image_free(&ch);
+		fv_free(path);
+		fv_avb_vbmeta_blob(ch, &blob, &n, NULL);
+		EVP_DigestUpdate(c, blob, n);
+		fv_avb_free(ch);
 	}
-	avb_image_free(&img);
 	if (!r && EVP_DigestFinal_ex(c, d, &len)) {
 		char hex[2 * EVP_MAX_MD_SIZE + 2];
 
-		for (unsigned i = 0; i < len; i++)
-			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		cli_hex(d, len, hex);
 		hex[2 * len] = '\n';
 		if (a->output)
 			r = cli_avb_write(a->output, "vbmeta digest", hex,
@@ -752,6 +676,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			fwrite(hex, 1, 2 * len + 1, stdout);
 	}
 out:
+	fv_avb_free(av);
 	EVP_MD_CTX_free(c);
 	EVP_MD_free(md);
 	return r;
@@ -759,10 +684,11 @@ out:
 
 static int extract_vbmeta(const struct cli_avb_args *a)
 {
-	struct avb_image img;
-	struct avb_buf b = {0};
-	struct ht_error err;
+	const uint8_t *blob;
+	uint8_t *out = NULL;
+	size_t n, total;
 	uint64_t padding = 0;
+	fv_avb *av;
 	int r;
 
 	if (!a->image || !a->output)
@@ -771,22 +697,25 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 				 "--output are required");
 	if (parse_number("padding_size", a->padding_size, 1u << 30, &padding))
 		return EXIT_PARAMS;
-	if ((r = avb_image_read(a->image, &img, &err)))
-		return cli_inside_error(r, &err);
-	if (!img.has_footer) {
-		avb_image_free(&img);
+	if ((r = fv_avb_show(a->image, &av)))
+		return cli_lib_error(r);
+	if (!fv_avb_has_footer(av)) {
+		fv_avb_free(av);
 		return cli_error(-EINVAL, "%s: the image has no footer",
 				 a->image);
 	}
-	if (avb_buf_put(&b, img.blob, (size_t)img.footer.vbmeta_size) ||
-	    (padding && b.len % padding &&
-	     avb_buf_zeros(&b, (size_t)(padding - b.len % padding))))
+	fv_avb_vbmeta_blob(av, &blob, NULL, &n);
+	total = padding && n % padding ? n + (size_t)(padding - n % padding)
+				       : n;
+	if (!(out = calloc(1, total ? total : 1))) {
 		r = cli_error(-ENOMEM, "out of memory");
-	else
-		r = cli_avb_write(a->output, "vbmeta image", b.p, b.len,
+	} else {
+		memcpy(out, blob, n);
+		r = cli_avb_write(a->output, "vbmeta image", out, total,
 				  &a->image, 1);
-	avb_buf_free(&b);
-	avb_image_free(&img);
+	}
+	free(out);
+	fv_avb_free(av);
 	return r;
 }
 
@@ -827,22 +756,20 @@ int cli_avb_main(int argc, const char **argv)
 	if ((s->bit & (S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
 		       S_EXTRACT_VBMETA)) &&
 	    a.image) {
-		enum verity_container kind;
-		struct ht_error err;
+		const char *kind;
 
-		if ((r = verity_container_identify(a.image, VERITY_CONTAINER_AVB,
-						   &kind, &err))) {
-			r = cli_inside_error(r, &err);
+		if ((r = fv_container_of(a.image, "avb", &kind))) {
+			r = cli_lib_error(r);
 			free_strings(&a);
 			return r;
 		}
 	}
 	switch (s->bit) {
 	case S_HASHTREE:
-		r = footer(&a, AVB_FOOTER_HASHTREE);
+		r = footer(&a, FV_FOOTER_HASHTREE);
 		break;
 	case S_HASH:
-		r = footer(&a, AVB_FOOTER_HASH);
+		r = footer(&a, FV_FOOTER_HASH);
 		break;
 	case S_INFO:
 		r = cli_avb_info(&a);
@@ -876,7 +803,7 @@ int cli_avb_main(int argc, const char **argv)
 		r = extract_vbmeta(&a);
 		break;
 	default:
-		printf("%s\n", AVB_RELEASE_DEFAULT);
+		printf("%s\n", FV_AVB_RELEASE);
 		r = EXIT_OK;
 		break;
 	}

@@ -611,6 +611,102 @@ int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
 int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 		  fv_failure_fn fn, void *ctx, fv_result **res);
 
+/* --- Android images written --------------------------------------------
+ * Since 0.6 (FASTVERITY_1.4): avbtool's writers, byte for byte as
+ * avbtool 1.3.0 writes them (docs/android.md). */
+
+/* The release string avbtool 1.3.0 writes, whose bytes these match. */
+#define FV_AVB_RELEASE "avbtool 1.3.0"
+
+/* What every vbmeta is made of: algorithm and key, rollback index and
+ * location, flags, release string, and the descriptors added (in
+ * avbtool's order: chains, properties, kernel command lines, then the
+ * included images' descriptors). Strings and bytes are copied. */
+typedef struct fv_vbmeta_opts fv_vbmeta_opts;
+fv_vbmeta_opts *fv_vbmeta_opts_new(void);
+void fv_vbmeta_opts_free(fv_vbmeta_opts *v);
+/* "NONE" (the default), "SHA256_RSA2048" ... "SHA512_RSA8192"; key: a
+ * PEM RSA private key. Errors: EINVAL (an algorithm avbtool lacks). */
+int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
+			    const char *key);
+int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
+			   uint32_t location);
+int fv_vbmeta_set_flags(fv_vbmeta_opts *v, uint32_t flags);
+/* NULL release: avbtool's ("avbtool 1.3.0"); append (may be NULL) is
+ * added after a space, as avbtool adds it. */
+int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
+			  const char *append);
+int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
+			   const uint8_t *value, size_t len);
+int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline);
+/* A chained partition: its rollback index location and the AVB public
+ * key blob at key_path (extract_public_key's) it must be signed with. */
+int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
+			uint32_t location, const char *key_path);
+/* An image whose vbmeta's descriptors are added. */
+int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image);
+/* The libavb version (1.minor) a vbmeta of these options needs, the
+ * included images' counted: 0 and *minor. Errors: an include's. */
+int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor);
+/* make_vbmeta_image: the vbmeta blob alone into output, padded to a
+ * multiple of padding (0: none), written whole. Errors: EINVAL (a key
+ * or included image that cannot be used; output an input), EIO, ENOMEM,
+ * EACCES. */
+int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
+			     uint64_t padding);
+
+/* add_hash_footer and add_hashtree_footer. */
+enum fv_footer_kind {
+	FV_FOOTER_HASH = 0,     /* one digest of the data */
+	FV_FOOTER_HASHTREE = 1, /* a tree, and parity */
+};
+enum fv_footer_flags {
+	FV_FOOTER_DO_NOT_USE_AB = 1u << 0,      /* the descriptor's flags */
+	FV_FOOTER_CHECK_AT_MOST_ONCE = 1u << 1,
+	FV_FOOTER_DYNAMIC_SIZE = 1u << 2,       /* hash: size to the image */
+	FV_FOOTER_DO_NOT_APPEND = 1u << 3,      /* no vbmeta or footer */
+};
+typedef struct fv_footer_opts fv_footer_opts;
+/* The defaults avbtool has: sha1 (hashtree) or sha256 (hash), 4096-byte
+ * blocks, a random salt, parity of 2 roots (hashtree). */
+fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind);
+void fv_footer_opts_free(fv_footer_opts *f);
+/* 0: the image grows as needed (hashtree). */
+int fv_footer_set_partition(fv_footer_opts *f, const char *name,
+			    uint64_t size);
+/* Errors: EINVAL (a digest AVB does not know: sha1, sha256, sha512). */
+int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
+		       uint32_t block_size);
+/* The salt (copied; NULL, 0 with given 1: none; given 0: random). */
+int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len);
+/* Hashtree: parity of roots (0: none). */
+int fv_footer_set_fec(fv_footer_opts *f, unsigned roots);
+int fv_footer_set_flags(fv_footer_opts *f, unsigned flags);
+/* Also write the vbmeta blob to path. */
+int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path);
+/* The vbmeta's options (copied). */
+int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v);
+/* avbtool's --calc_max_image_size: the largest image the partition
+ * size leaves room for. */
+uint64_t fv_avb_max_image_size(const fv_footer_opts *f);
+/* Adds the footer to image (o: threads; may be NULL), replacing one it
+ * has (docs/android.md, "Runs over a footer"). Errors: EINVAL, EIO,
+ * ENOSPC (the partition size), ENOMEM, EBUSY, EACCES. */
+int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
+		      const fv_options *o);
+/* erase_footer: image cut back to its data, or with
+ * FV_ERASE_KEEP_HASHTREE to the end of its tree and parity. */
+enum fv_erase_flags { FV_ERASE_KEEP_HASHTREE = 1u << 0 };
+int fv_avb_erase_footer(const char *image, unsigned flags);
+/* extract_public_key: the AVB public key blob of a PEM RSA key (*blob:
+ * fv_free). Errors: EINVAL, ENOMEM. */
+int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
+/* The vbmeta blob (header, authentication and auxiliary blocks), and the
+ * bytes the footer counts for it (vbmeta_size: as extract_vbmeta_image
+ * writes them; the blob's own size for a vbmeta image). Point into a. */
+int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
+		       size_t *footer_len);
+
 /* --- containers and trust (docs/trust.md) --------------------------------
  * Since 0.5 (FASTVERITY_1.3). The command asks the same two functions. */
 

@@ -3512,10 +3512,12 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 
 		fv_name_shown(d->name, d->name_len, shown, sizeof(shown));
 		return fail(EINVAL,
-			    "%s: the partition name '%s' is not a name "
+			    "%s: the %spartition name '%s' is not a name "
 			    "(letters, digits, '_', '-', '.'): no file is "
 			    "looked up by it",
-			    a->path, shown);
+			    a->path,
+			    d->tag == AVB_TAG_CHAIN_PARTITION ? "chained " : "",
+			    shown);
 	}
 	if (!(copy = strdup(a->path)))
 		return fail(ENOMEM, "out of memory");
@@ -3604,4 +3606,479 @@ API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 	}
 	buf[o < len ? o : len - 1] = '\0';
 	return buf;
+}
+
+/* --- Android images written ------------------------------------------- */
+
+_Static_assert((unsigned)FV_FOOTER_DO_NOT_USE_AB == AVB_HASHTREE_DO_NOT_USE_AB &&
+		       (unsigned)FV_FOOTER_CHECK_AT_MOST_ONCE ==
+			       AVB_HASHTREE_CHECK_AT_MOST_ONCE,
+	       "the footer flags and the descriptor's differ");
+
+struct fv_vbmeta_opts {
+	struct avb_vbmeta_opts vb; /* its pointers point below */
+	char *key, *release, *append;
+	struct avb_prop *props;
+	char **strings; /* every string and value the options own */
+	size_t nstrings;
+	char **cmdlines, **includes;
+	struct avb_chain *chains;
+};
+
+/* s (n bytes, then a NUL) kept by v; NULL when out of memory. */
+static char *vb_keep(fv_vbmeta_opts *v, const void *p, size_t n)
+{
+	char **more = realloc(v->strings, (v->nstrings + 1) * sizeof(*more));
+	char *c = malloc(n + 1);
+
+	if (more)
+		v->strings = more;
+	if (!more || !c) {
+		free(c);
+		fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (n)
+		memcpy(c, p, n);
+	c[n] = '\0';
+	v->strings[v->nstrings++] = c;
+	return c;
+}
+
+API fv_vbmeta_opts *fv_vbmeta_opts_new(void)
+{
+	fv_vbmeta_opts *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return out_of_memory();
+	v->vb.algorithm = AVB_ALG_NONE;
+	return v;
+}
+
+API void fv_vbmeta_opts_free(fv_vbmeta_opts *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->nstrings; i++)
+		free(v->strings[i]);
+	free(v->strings);
+	free(v->props);
+	free(v->cmdlines);
+	free(v->includes);
+	free(v->chains);
+	free(v);
+}
+
+API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
+				const char *key)
+{
+	int alg;
+
+	NEED(v);
+	NEED(name);
+	if ((alg = avb_algorithm_by_name(name)) < 0)
+		return fail(EINVAL,
+			    "Algorithm with name %s is not supported (NONE, "
+			    "SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
+			    "SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192)",
+			    name);
+	if (key && !(key = vb_keep(v, key, strlen(key))))
+		return -ENOMEM;
+	v->vb.algorithm = alg;
+	v->vb.key_path = key;
+	return 0;
+}
+
+API int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
+			       uint32_t location)
+{
+	NEED(v);
+	v->vb.rollback_index = index;
+	v->vb.rollback_index_location = location;
+	return 0;
+}
+
+API int fv_vbmeta_set_flags(fv_vbmeta_opts *v, uint32_t flags)
+{
+	NEED(v);
+	v->vb.flags = flags;
+	return 0;
+}
+
+API int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
+			      const char *append)
+{
+	NEED(v);
+	if ((release && !(release = vb_keep(v, release, strlen(release)))) ||
+	    (append && !(append = vb_keep(v, append, strlen(append)))))
+		return -ENOMEM;
+	v->vb.release = release;
+	v->vb.append_release = append;
+	return 0;
+}
+
+/* One more slot in an array of n, of size each; NULL when out of
+ * memory. */
+static void *grow(void *array, size_t n, size_t size)
+{
+	void *more = realloc(array, (n + 1) * size);
+
+	if (!more)
+		fail(ENOMEM, "out of memory");
+	return more;
+}
+
+API int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
+			       const uint8_t *value, size_t len)
+{
+	struct avb_prop *more;
+	const char *k, *val;
+
+	NEED(v);
+	NEED(key);
+	if (len && !value)
+		return fail(EINVAL, "fv_vbmeta_add_property: value is NULL");
+	if (!(k = vb_keep(v, key, strlen(key))) ||
+	    !(val = vb_keep(v, value, len)) ||
+	    !(more = grow(v->props, v->vb.nprops, sizeof(*more))))
+		return -ENOMEM;
+	v->props = more;
+	v->props[v->vb.nprops++] = (struct avb_prop){k, (const uint8_t *)val,
+						      len};
+	v->vb.props = v->props;
+	return 0;
+}
+
+/* A string kept and added to a list of n. */
+static int add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
+		      const char *s)
+{
+	char *c, **more;
+
+	if (!(c = vb_keep(v, s, strlen(s))) ||
+	    !(more = grow(*list, *n, sizeof(*more))))
+		return -ENOMEM;
+	*list = more;
+	(*list)[(*n)++] = c;
+	return 0;
+}
+
+API int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline)
+{
+	int r;
+
+	NEED(v);
+	NEED(cmdline);
+	if ((r = add_string(v, &v->cmdlines, &v->vb.ncmdlines, cmdline)))
+		return r;
+	v->vb.cmdlines = (const char *const *)v->cmdlines;
+	return 0;
+}
+
+API int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image)
+{
+	int r;
+
+	NEED(v);
+	NEED(image);
+	if ((r = add_string(v, &v->includes, &v->vb.nincludes, image)))
+		return r;
+	v->vb.includes = (const char *const *)v->includes;
+	return 0;
+}
+
+API int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
+			    uint32_t location, const char *key_path)
+{
+	struct avb_chain *more;
+	const char *name, *key;
+
+	NEED(v);
+	NEED(partition);
+	NEED(key_path);
+	if (!(name = vb_keep(v, partition, strlen(partition))) ||
+	    !(key = vb_keep(v, key_path, strlen(key_path))) ||
+	    !(more = grow(v->chains, v->vb.nchains, sizeof(*more))))
+		return -ENOMEM;
+	v->chains = more;
+	v->chains[v->vb.nchains++] = (struct avb_chain){name, location, key};
+	v->vb.chains = v->chains;
+	return 0;
+}
+
+API int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor)
+{
+	NEED(v);
+	NEED(minor);
+	/* a rollback index location needs 1.2; the included images' needs
+	 * count too */
+	*minor = v->vb.rollback_index_location ? 2 : 0;
+	for (size_t i = 0; i < v->vb.nincludes; i++) {
+		struct avb_image img;
+		struct ht_error err;
+		int r;
+
+		if ((r = avb_image_read(v->vb.includes[i], &img, &err)))
+			return keep(r, &err);
+		if (img.vbmeta.h.required_minor > *minor)
+			*minor = img.vbmeta.h.required_minor;
+		avb_image_free(&img);
+	}
+	return 0;
+}
+
+API int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
+				 uint64_t padding)
+{
+	struct ht_error err;
+
+	NEED(output);
+	NEED(v);
+	for (size_t i = 0; i < v->vb.nincludes; i++)
+		if (verity_path_same_storage(output, v->vb.includes[i]))
+			return fail(EINVAL,
+				    "%s: is the input %s: an output is never "
+				    "written over what is read",
+				    output, v->vb.includes[i]);
+	return keep(avb_make_vbmeta_image(output, &v->vb, padding, &err), &err);
+}
+
+struct fv_footer_opts {
+	struct avb_footer_opts f; /* f.vb: vb's, its pointers below */
+	enum fv_footer_kind kind;
+	fv_vbmeta_opts *vb;
+	char *name, *hash, *output_vbmeta;
+	uint8_t salt[VERITY_MAX_SALT_SIZE];
+};
+
+API fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind)
+{
+	fv_footer_opts *f;
+
+	if (kind != FV_FOOTER_HASH && kind != FV_FOOTER_HASHTREE) {
+		fail(EINVAL, "no footer of kind %d", (int)kind);
+		return NULL;
+	}
+	if (!(f = calloc(1, sizeof(*f))) || !(f->vb = fv_vbmeta_opts_new())) {
+		free(f);
+		return out_of_memory();
+	}
+	f->kind = kind;
+	f->f.partition_name = "";
+	f->f.hash_algorithm = kind == FV_FOOTER_HASHTREE ? "sha1" : "sha256";
+	f->f.block_size = 4096;
+	f->f.fec = kind == FV_FOOTER_HASHTREE;
+	f->f.roots = 2;
+	f->f.vb = f->vb->vb;
+	return f;
+}
+
+API void fv_footer_opts_free(fv_footer_opts *f)
+{
+	if (!f)
+		return;
+	fv_vbmeta_opts_free(f->vb);
+	free(f->name);
+	free(f->hash);
+	free(f->output_vbmeta);
+	free(f);
+}
+
+API int fv_footer_set_partition(fv_footer_opts *f, const char *name,
+				uint64_t size)
+{
+	NEED(f);
+	if (set_string(&f->name, name))
+		return -ENOMEM;
+	f->f.partition_name = f->name ? f->name : "";
+	f->f.partition_size = size;
+	return 0;
+}
+
+API int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
+			   uint32_t block_size)
+{
+	NEED(f);
+	NEED(algorithm);
+	if (!avb_digest_size(algorithm))
+		return fail(EINVAL, "hash algorithm %s not supported (sha1, "
+				    "sha256, sha512)",
+			    algorithm);
+	if (set_string(&f->hash, algorithm))
+		return -ENOMEM;
+	f->f.hash_algorithm = f->hash;
+	f->f.block_size = block_size;
+	return 0;
+}
+
+API int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len)
+{
+	NEED(f);
+	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
+		return fail(EINVAL, "salt of %zu bytes is too long (at most %d)",
+			    len, VERITY_MAX_SALT_SIZE);
+	if (len)
+		memcpy(f->salt, salt, len);
+	f->f.salt = f->salt;
+	f->f.salt_len = len;
+	f->f.salt_given = 1;
+	return 0;
+}
+
+API int fv_footer_set_fec(fv_footer_opts *f, unsigned roots)
+{
+	NEED(f);
+	f->f.fec = roots != 0 && f->kind == FV_FOOTER_HASHTREE;
+	f->f.roots = roots ? roots : 2;
+	return 0;
+}
+
+API int fv_footer_set_flags(fv_footer_opts *f, unsigned flags)
+{
+	NEED(f);
+	if (flags & ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB |
+				FV_FOOTER_CHECK_AT_MOST_ONCE |
+				FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND))
+		return fail(EINVAL, "unknown footer flags %#x", flags);
+	f->f.descriptor_flags =
+		flags & (FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE);
+	f->f.dynamic_size = !!(flags & FV_FOOTER_DYNAMIC_SIZE);
+	f->f.do_not_append = !!(flags & FV_FOOTER_DO_NOT_APPEND);
+	return 0;
+}
+
+API int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path)
+{
+	NEED(f);
+	if (set_string(&f->output_vbmeta, path))
+		return -ENOMEM;
+	f->f.output_vbmeta = f->output_vbmeta;
+	return 0;
+}
+
+/* dst made a copy of src. */
+static int vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
+{
+	const struct avb_vbmeta_opts *o = &src->vb;
+	int r = 0;
+
+	if (!(r = fv_vbmeta_set_algorithm(dst, "NONE", o->key_path)))
+		dst->vb.algorithm = o->algorithm;
+	if (!r)
+		r = fv_vbmeta_set_rollback(dst, o->rollback_index,
+					   o->rollback_index_location);
+	if (!r)
+		r = fv_vbmeta_set_flags(dst, o->flags);
+	if (!r)
+		r = fv_vbmeta_set_release(dst, o->release, o->append_release);
+	for (size_t i = 0; !r && i < o->nprops; i++)
+		r = fv_vbmeta_add_property(dst, o->props[i].key,
+					   o->props[i].value,
+					   o->props[i].value_len);
+	for (size_t i = 0; !r && i < o->ncmdlines; i++)
+		r = fv_vbmeta_add_kernel_cmdline(dst, o->cmdlines[i]);
+	for (size_t i = 0; !r && i < o->nchains; i++)
+		r = fv_vbmeta_add_chain(dst, o->chains[i].name,
+					o->chains[i].rollback_index_location,
+					o->chains[i].key_path);
+	for (size_t i = 0; !r && i < o->nincludes; i++)
+		r = fv_vbmeta_add_include(dst, o->includes[i]);
+	dst->vb.required_minor = o->required_minor;
+	return r;
+}
+
+API int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v)
+{
+	fv_vbmeta_opts *copy;
+	int r;
+
+	NEED(f);
+	NEED(v);
+	if (!(copy = fv_vbmeta_opts_new()))
+		return -ENOMEM;
+	if ((r = vbmeta_copy(copy, v))) {
+		fv_vbmeta_opts_free(copy);
+		return r;
+	}
+	fv_vbmeta_opts_free(f->vb);
+	f->vb = copy;
+	return 0;
+}
+
+/* f's options as the container takes them, for image. */
+static struct avb_footer_opts footer_of(const fv_footer_opts *f,
+					const char *image)
+{
+	struct avb_footer_opts o = f->f;
+
+	o.image = image;
+	o.vb = f->vb->vb;
+	return o;
+}
+
+API uint64_t fv_avb_max_image_size(const fv_footer_opts *f)
+{
+	struct avb_footer_opts o;
+
+	if (!f)
+		return 0;
+	o = footer_of(f, NULL);
+	return avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
+					      ? AVB_FOOTER_HASHTREE
+					      : AVB_FOOTER_HASH);
+}
+
+API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
+			  const fv_options *opts)
+{
+	struct avb_footer_opts o;
+	struct verity_outcome out;
+	struct verity_run run;
+	struct ht_error err;
+
+	NEED(image);
+	NEED(f);
+	o = footer_of(f, image);
+	if (f->kind == FV_FOOTER_HASH)
+		return keep(avb_add_hash_footer(&o, &err), &err);
+	run_of(opts, &run);
+	return keep(verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
+}
+
+API int fv_avb_erase_footer(const char *image, unsigned flags)
+{
+	struct ht_error err;
+
+	NEED(image);
+	if (flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
+		return fail(EINVAL, "unknown erase flags %#x", flags);
+	return keep(avb_erase_footer(image, !!(flags & FV_ERASE_KEEP_HASHTREE),
+				     &err),
+		    &err);
+}
+
+API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
+{
+	struct ht_error err;
+
+	NEED(key);
+	NEED(blob);
+	NEED(len);
+	*blob = NULL;
+	return keep(avb_key_file_blob(key, blob, len, &err), &err);
+}
+
+API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
+			   size_t *footer_len)
+{
+	NEED(a);
+	NEED(blob);
+	*blob = a->img.vbmeta.blob;
+	if (len)
+		*len = a->img.vbmeta.size;
+	if (footer_len)
+		*footer_len = a->img.has_footer
+				      ? (size_t)a->img.footer.vbmeta_size
+				      : a->img.vbmeta.size;
+	return 0;
 }

@@ -1375,6 +1375,130 @@ START_TEST(measuring)
 }
 END_TEST
 
+/* avbtool's writers through the header: a hashtree footer and a hash
+ * footer added, read back, a vbmeta image that chains, includes and
+ * carries properties, the footer erased. */
+START_TEST(android_writers)
+{
+	char img[96], himg[96], key[96], pub[96], vb[96];
+	fv_vbmeta_opts *v = fv_vbmeta_opts_new();
+	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
+		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
+	const uint8_t *blob;
+	size_t len, flen;
+	uint8_t *pk;
+	size_t pklen;
+	unsigned minor;
+	fv_avb *a;
+	fv_pair *pr;
+	fv_result *res;
+	FILE *fp;
+
+	snprintf(img, sizeof(img), "%s/system.img", dir);
+	snprintf(himg, sizeof(himg), "%s/boot.img", dir);
+	snprintf(key, sizeof(key), "%s/k.pem", dir);
+	snprintf(pub, sizeof(pub), "%s/k.avbpubkey", dir);
+	snprintf(vb, sizeof(vb), "%s/vbmeta.img", dir);
+	write_file(img, image, (size_t)BLOCKS * BS);
+	write_file(himg, image, 64 * BS);
+	make_key(key, 2048);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_null(fv_footer_opts_new((enum fv_footer_kind)5));
+
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MD5_RSA1", key), -EINVAL);
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", key), 0);
+	ck_assert_int_eq(fv_vbmeta_set_rollback(v, 3, 0), 0);
+	ck_assert_int_eq(fv_vbmeta_set_flags(v, 0), 0);
+	ck_assert_int_eq(fv_vbmeta_set_release(v, NULL, "x"), 0);
+	ck_assert_int_eq(fv_vbmeta_add_property(v, "k", (const uint8_t *)"v", 1), 0);
+	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(v, "quiet"), 0);
+	ck_assert_int_eq(fv_footer_set_hash(f, "md5", 4096), -EINVAL);
+	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", 4096), 0);
+	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
+	ck_assert_int_eq(fv_footer_set_salt(f, (const uint8_t *)"salt", 4), 0);
+	ck_assert_int_eq(fv_footer_set_fec(f, 2), 0);
+	ck_assert_int_eq(fv_footer_set_flags(f, 1u << 9), -EINVAL);
+	ck_assert_int_eq(fv_footer_set_flags(f, FV_FOOTER_CHECK_AT_MOST_ONCE), 0);
+	ck_assert_int_eq(fv_footer_set_output_vbmeta(f, NULL), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
+	ck_assert_int_eq(fv_avb_add_footer(img, f, NULL), 0);
+
+	/* read back, judged by its key's blob, and verified */
+	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
+	ck_assert_int_eq(fv_avb_read(img, &a), 0);
+	ck_assert_int_eq(fv_avb_check_key_blob(a, pk, pklen), 0);
+	ck_assert_str_eq(fv_avb_release(a), FV_AVB_RELEASE " x");
+	ck_assert_uint_eq(fv_avb_descriptors(a), 3);
+	ck_assert_int_eq(fv_avb_vbmeta_blob(a, &blob, &len, &flen), 0);
+	ck_assert_uint_gt(len, 256);
+	ck_assert_uint_ge(flen, len);
+	ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_intact(res), 1);
+	fv_result_free(res);
+	fv_pair_free(pr);
+	fv_avb_free(a);
+
+	/* a hash footer in a partition of 1 MiB, and what fits there */
+	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
+	ck_assert_uint_gt(fv_avb_max_image_size(h), 64 * BS);
+	ck_assert_uint_lt(fv_avb_max_image_size(h), 1 << 20);
+	ck_assert_int_eq(fv_avb_add_footer(himg, h, NULL), 0);
+	ck_assert_int_eq(fv_avb_read(himg, &a), 0);
+	{
+		struct fv_avb_hash hd = {.size = sizeof(hd)};
+
+		ck_assert_int_eq(fv_avb_hash(a, 0, &hd), 0);
+		ck_assert_uint_eq(hd.image_size, 64 * BS);
+		ck_assert_int_eq(fv_avb_check_hash(a, 0, himg), 0);
+	}
+	fv_avb_free(a);
+
+	/* a vbmeta image chaining system's key, including boot's */
+	ck_assert_ptr_nonnull(fp = fopen(pub, "wb"));
+	ck_assert_uint_eq(fwrite(pk, 1, pklen, fp), pklen);
+	fclose(fp);
+	fv_free(pk);
+	ck_assert_int_eq(fv_vbmeta_add_chain(v, "system", 1, pub), 0);
+	ck_assert_int_eq(fv_vbmeta_add_include(v, himg), 0);
+	ck_assert_int_eq(fv_vbmeta_required_minor(v, &minor), 0);
+	ck_assert_uint_eq(minor, 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(himg, v, 0), -EINVAL);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, v, 4096), 0);
+	ck_assert_int_eq(fv_avb_show(vb, &a), 0);
+	ck_assert_int_eq(fv_avb_has_footer(a), 0);
+	{
+		struct fv_avb_chain_partition c = {.size = sizeof(c)};
+		size_t n = fv_avb_descriptors(a), found = 0;
+		char *path;
+
+		for (size_t i = 0; i < n; i++)
+			if (fv_avb_descriptor_tag(a, i, NULL) ==
+			    FV_AVB_CHAIN_PARTITION) {
+				ck_assert_int_eq(fv_avb_chain_partition(a, i, &c), 0);
+				ck_assert_uint_eq(c.rollback_index_location, 1);
+				ck_assert_int_eq(fv_avb_described_image(a, i, &path), 0);
+				ck_assert_str_eq(path, img);
+				fv_free(path);
+				found++;
+			}
+		ck_assert_uint_eq(found, 1);
+	}
+	fv_avb_free(a);
+
+	/* the footer erased: the data as it was */
+	ck_assert_int_eq(fv_avb_erase_footer(img, 4), -EINVAL);
+	ck_assert_int_eq(fv_avb_erase_footer(img, FV_ERASE_KEEP_HASHTREE), 0);
+	ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
+	ck_assert(same_file(himg, image, 64 * BS));
+	fv_footer_opts_free(f);
+	fv_footer_opts_free(h);
+	fv_vbmeta_opts_free(v);
+}
+END_TEST
+
 /* A message with a fix, said in the library's words and in a caller's
  * (fv_last_error_say), and one without. */
 START_TEST(messages_with_a_fix)
@@ -1506,7 +1630,7 @@ int main(void)
 				   sidecar_images,
 				   repair_checks_signature, messages_with_a_fix,
 				   pairs, image_pairs, files_around_pairs,
-				   measuring,
+				   measuring, android_writers,
 				   errno_values,
 				   device_mapper_errors));
 }
