@@ -75,6 +75,8 @@ $(B)/%.o: %.c
 INTERNAL_CFLAGS = -DFASTVERITY_COMPILATION
 ALL_CFLAGS += $(INTERNAL_CFLAGS)
 $(CLI_OBJ): INTERNAL_CFLAGS =
+# test_api is a program of the public API alone, as the command is
+$(B)/tests/test_api $(B)/unit/test_api: INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;

@@ -1542,8 +1542,7 @@ struct fv_image {
 	enum verity_container kind;
 	struct image_pair *pairs;
 	size_t n;
-	struct avb_image avb;
-	int avb_read;
+	fv_avb *av; /* an Android image's */
 	struct ddi_image ddi;
 	int ddi_read;
 	struct verity_sidecar side;
@@ -1554,8 +1553,7 @@ API void fv_image_free(fv_image *img)
 {
 	if (!img)
 		return;
-	if (img->avb_read)
-		avb_image_free(&img->avb);
+	fv_avb_free(img->av);
 	if (img->ddi_read)
 		ddi_image_free(&img->ddi);
 	verity_sidecar_free(&img->side);
@@ -1574,38 +1572,47 @@ static enum verity_anchor anchor_of(const fv_options *o)
 
 /* An Android image's one pair: its vbmeta judged for the options'
  * anchor, its hashtree descriptor made the pair. */
+static int avb_read(const char *image, int show, fv_avb **out);
+
+/* An Android image's one pair: opened as fv_avb_read opens one, judged
+ * for the options' anchor (a key: its signer's; certificates: the wrong
+ * kind, refused by the policy), its hashtree descriptor made the pair. */
 static int image_avb(fv_image *img, const fv_options *o, struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
-	const struct avb_descriptor *d;
-	enum avb_judgement why;
-	uint8_t *blob = NULL;
-	size_t len = 0;
-	int unusable, r;
+	fv_avb *a;
+	int r;
 
-	if ((r = avb_image_read(img->path, &img->avb, err)))
-		return r;
-	img->avb_read = 1;
-	if (o && o->key && (r = avb_key_file_blob(o->key, &blob, &len, err)))
-		return r;
-	r = avb_vbmeta_judge(&img->avb.vbmeta, img->path, anchor_of(o), blob,
-			     len, 0, &ip->trust, &why, err);
-	free(blob);
-	if (r)
-		return r;
-	ip->from = img->avb.vbmeta.h.algorithm != AVB_ALG_NONE
+	if ((r = avb_read(img->path, 0, &img->av)))
+		goto said;
+	a = img->av;
+	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 			   ? VERITY_SIGNATURE_FOUND
 			   : VERITY_SIGNATURE_NONE;
-	if (!(d = avb_image_hashtree(&img->avb)))
-		return ht_fail(err, EINVAL,
-			       "%s: the vbmeta has no hashtree descriptor",
-			       img->path);
-	if ((r = avb_image_pair(&img->avb, d, &ip->pair, &unusable, err)))
-		return r;
-	snprintf(ip->name, sizeof(ip->name), "%.*s", (int)d->name_len,
-		 (const char *)d->name);
+	if (o && o->key) {
+		if ((r = fv_avb_check_key(a, o->key)))
+			goto said;
+	} else if (anchor_of(o) != VERITY_ANCHOR_NONE) {
+		struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, img->path,
+					       ip->from, anchor_of(o), 0};
+		enum verity_trust t;
+
+		if ((r = verity_trust_decide(&ask, &t, err)))
+			return r;
+	}
+	if (!a->paired) {
+		r = avb_unpaired(a);
+		goto said;
+	}
+	ip->pair = a->pair;
+	ip->trust = a->trust;
+	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
 	img->n = 1;
 	return 0;
+said:
+	/* the message is this thread's already: err carries it on */
+	*err = last;
+	return r;
 }
 
 /* A disk image's pairs, one a protected partition ("root-x86-64"). */

@@ -17,7 +17,6 @@
 #include <openssl/x509.h>
 
 #include "include/fastverity.h"
-#include "verity/ops.h"
 
 #define BS     4096u
 #define BLOCKS 300u
@@ -107,11 +106,11 @@ static void make_key(const char *path, unsigned bits)
 START_TEST(android_images)
 {
 	char img[96], key[96], other[96];
-	struct avb_footer_opts fo;
-	struct verity_run run = {.ht = {.threads = 2}};
-	struct verity_outcome out;
-	struct ht_error err;
-	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	fv_vbmeta_opts *vo = fv_vbmeta_opts_new();
+	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
+	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8}, root[32];
+	fv_options *two = fv_options_new();
+	fv_memtree *m;
 	fv_avb *a;
 	fv_params *p;
 	fv_result *res;
@@ -125,27 +124,35 @@ START_TEST(android_images)
 	write_file(img, image, (size_t)BLOCKS * BS);
 	make_key(key, 2048);
 	make_key(other, 2048);
-	memset(&fo, 0, sizeof(fo));
-	fo.image = img;
-	fo.partition_name = "system";
-	fo.hash_algorithm = "sha256";
-	fo.block_size = BS;
-	fo.salt = salt;
-	fo.salt_len = sizeof(salt);
-	fo.salt_given = 1;
-	fo.fec = 1;
-	fo.roots = 2;
-	fo.vb.algorithm = AVB_ALG_SHA256_RSA2048;
-	fo.vb.key_path = key;
-	fo.vb.rollback_index = 9;
-	fo.vb.props = (const struct avb_prop[]){{"com.x", (const uint8_t *)"v1", 2}};
-	fo.vb.nprops = 1;
-	fo.vb.cmdlines = (const char *const[]){"quiet"};
-	fo.vb.ncmdlines = 1;
-	ck_assert_msg(verity_op_avb_hashtree_footer(&fo, &run, &out, &err) == 0,
-		      "%s", err.msg);
+	/* add_hashtree_footer, as the command's avb subcommand makes it */
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(vo, "SHA256_RSA2048", key), 0);
+	ck_assert_int_eq(fv_vbmeta_set_rollback(vo, 9, 0), 0);
+	ck_assert_int_eq(fv_vbmeta_add_property(vo, "com.x", (const uint8_t *)"v1",
+						2),
+			 0);
+	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(vo, "quiet"), 0);
+	ck_assert_int_eq(fv_footer_set_partition(fo, "system", 0), 0);
+	ck_assert_int_eq(fv_footer_set_hash(fo, "sha256", BS), 0);
+	ck_assert_int_eq(fv_footer_set_salt(fo, salt, sizeof(salt)), 0);
+	ck_assert_int_eq(fv_footer_set_fec(fo, 2), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(fo, vo), 0);
+	ck_assert_int_eq(fv_options_set_threads(two, 2), 0);
+	ck_assert_msg(fv_avb_add_footer(img, fo, two) == 0, "%s",
+		      fv_last_error());
+	fv_footer_opts_free(fo);
+	fv_vbmeta_opts_free(vo);
+	fv_options_free(two);
+	/* the root the descriptor must have: the data's tree, built apart */
+	p = fv_params_new();
+	ck_assert_int_eq(fv_params_set_salt(p, salt, sizeof(salt)), 0);
+	ck_assert_int_eq(fv_params_set_superblock(p, 0), 0);
+	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
+	ck_assert_int_eq(fv_memtree_new(p, image, NULL, NULL, &m), 0);
+	ck_assert_int_eq(fv_memtree_build(m, 1, root, sizeof(root)), 0);
+	fv_memtree_free(m);
+	fv_params_free(p);
 	for (int i = 0; i < 32; i++)
-		sprintf(hex + 2 * i, "%02x", out.root[i]);
+		sprintf(hex + 2 * i, "%02x", root[i]);
 
 	ck_assert_int_eq(fv_avb_open(img, NULL, &a), 0);
 	ck_assert_str_eq(fv_avb_partition_name(a), "system");
