@@ -97,3 +97,25 @@ int ht_say(const struct ht_error *err, const struct ht_param_names *n,
 	return snprintf(out, len, "%.*s (%s)", (int)err->problem_len, err->msg,
 			fix);
 }
+
+const char *ht_name_shown(const void *name, size_t n, char *buf, size_t len)
+{
+	const unsigned char *p = name;
+	size_t o = 0;
+
+	if (!buf || !len)
+		return buf;
+	for (size_t i = 0; p && i < n && i < 256 && o + 5 < len; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
+					      p[i]);
+		else
+			buf[o++] = (char)p[i];
+	}
+	if (n > 256 && o + 4 <= len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o < len ? o : len - 1] = '\0';
+	return buf;
+}

@@ -71,4 +71,10 @@ void ht_render_fix(const struct ht_error *err, const struct ht_param_names *n,
 int ht_say(const struct ht_error *err, const struct ht_param_names *n,
 	   char *out, size_t len);
 
+/* A name from an image (a partition's, a label) as a message shows it:
+ * control bytes, DEL and backslashes as \xNN, at most 256 bytes of it,
+ * then "..." (fv_name_shown). Returns buf. */
+#define HT_NAME_SHOWN_MAX (4 * 256 + 4)
+const char *ht_name_shown(const void *name, size_t n, char *buf, size_t len);
+
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libgen.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -3441,106 +3440,24 @@ API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
 		    &err);
 }
 
-/* The most hash and hashtree descriptors a vbmeta may have checked. */
-#define AVB_MAX_CHECKED 128
-
-static int checked_tag(uint64_t tag)
-{
-	return tag == AVB_TAG_HASHTREE || tag == AVB_TAG_HASH;
-}
-
 API int fv_avb_check_partitions(const fv_avb *a)
 {
-	const struct avb_vbmeta *v;
-	size_t n = 0;
+	struct ht_error err;
 
 	NEED(a);
-	v = &a->img.vbmeta;
-	for (size_t i = 0; i < v->ndesc; i++) {
-		const struct avb_descriptor *d = &v->desc[i];
-
-		if (!checked_tag(d->tag))
-			continue;
-		if (++n > AVB_MAX_CHECKED)
-			return fail(EINVAL,
-				    "%s: more than %d hash and hashtree "
-				    "descriptors: not checked",
-				    a->path, AVB_MAX_CHECKED);
-		for (size_t j = 0; j < i; j++) {
-			const struct avb_descriptor *e = &v->desc[j];
-			char shown[4 * 256 + 4];
-
-			if (!checked_tag(e->tag) || e->name_len != d->name_len ||
-			    memcmp(e->name, d->name, d->name_len))
-				continue;
-			fv_name_shown(d->name, d->name_len, shown,
-				      sizeof(shown));
-			return fail(EINVAL,
-				    "%s: two descriptors of partition '%s' (%zu "
-				    "and %zu): each partition's data is checked "
-				    "once, against one digest",
-				    a->path, shown, j + 1, i + 1);
-		}
-	}
-	return 0;
+	return keep(avb_check_partitions(&a->img, &err), &err);
 }
 
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 {
 	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
-	const struct avb_vbmeta *v;
-	const uint8_t *own = NULL;
-	size_t own_len = 0, len;
-	const char *base, *ext;
-	char *copy, *dir;
+	struct ht_error err;
 
 	NEED(path);
 	*path = NULL;
 	if (!d)
 		return -EINVAL;
-	v = &a->img.vbmeta;
-	/* an image with a footer carries its own partition's descriptor
-	 * first (add_hash_footer, add_hashtree_footer) */
-	for (size_t k = 0; a->img.has_footer && !own && k < v->ndesc; k++)
-		if (checked_tag(v->desc[k].tag)) {
-			own = v->desc[k].name;
-			own_len = v->desc[k].name_len;
-		}
-	if (d->tag == AVB_TAG_CHAIN_PARTITION)
-		own = NULL;
-	if (!d->name_len ||
-	    (own && own_len == d->name_len && !memcmp(own, d->name, own_len))) {
-		if (!(*path = strdup(a->path)))
-			return fail(ENOMEM, "out of memory");
-		return 0;
-	}
-	if (!avb_partition_name_ok(d->name, d->name_len)) {
-		char shown[4 * 256 + 4];
-
-		fv_name_shown(d->name, d->name_len, shown, sizeof(shown));
-		return fail(EINVAL,
-			    "%s: the %spartition name '%s' is not a name "
-			    "(letters, digits, '_', '-', '.'): no file is "
-			    "looked up by it",
-			    a->path,
-			    d->tag == AVB_TAG_CHAIN_PARTITION ? "chained " : "",
-			    shown);
-	}
-	if (!(copy = strdup(a->path)))
-		return fail(ENOMEM, "out of memory");
-	base = strrchr(a->path, '/');
-	base = base ? base + 1 : a->path;
-	ext = strrchr(base, '.');
-	ext = ext && ext != base ? ext : "";
-	/* avbtool's os.path.join: a bare file name has no directory */
-	dir = base == a->path ? NULL : dirname(copy);
-	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
-	if ((*path = malloc(len)))
-		snprintf(*path, len, "%s%s%.*s%s", dir ? dir : "",
-			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
-			 (const char *)d->name, ext);
-	free(copy);
-	return *path ? 0 : fail(ENOMEM, "out of memory");
+	return keep(avb_described_image(&a->img, d, path, &err), &err);
 }
 
 API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
@@ -3591,28 +3508,9 @@ API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 	return 0;
 }
 
-#define NAME_SHOWN 256
-
 API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 {
-	const unsigned char *p = name;
-	size_t o = 0;
-
-	if (!buf || !len)
-		return buf;
-	for (size_t i = 0; p && i < n && i < NAME_SHOWN && o + 5 < len; i++) {
-		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
-					      p[i]);
-		else
-			buf[o++] = (char)p[i];
-	}
-	if (n > NAME_SHOWN && o + 4 <= len) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o < len ? o : len - 1] = '\0';
-	return buf;
+	return ht_name_shown(name, n, buf, len);
 }
 
 /* --- Android images written ------------------------------------------- */

@@ -3,6 +3,7 @@
 #include "verity/container/avb/image.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -1463,4 +1464,103 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
 		r = verity_device_flush(&d, err);
 	verity_device_close(&d);
 	return r;
+}
+
+/* The most hash and hashtree descriptors a vbmeta may have checked. */
+#define AVB_MAX_CHECKED 128
+
+static int checked_tag(uint64_t tag)
+{
+	return tag == AVB_TAG_HASHTREE || tag == AVB_TAG_HASH;
+}
+
+int avb_check_partitions(const struct avb_image *img, struct ht_error *err)
+{
+	const struct avb_vbmeta *v = &img->vbmeta;
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->ndesc; i++) {
+		const struct avb_descriptor *d = &v->desc[i];
+
+		if (!checked_tag(d->tag))
+			continue;
+		if (++n > AVB_MAX_CHECKED)
+			return ht_fail(err, EINVAL,
+				       "%s: more than %d hash and hashtree "
+				       "descriptors: not checked",
+				       img->path, AVB_MAX_CHECKED);
+		for (size_t j = 0; j < i; j++) {
+			const struct avb_descriptor *e = &v->desc[j];
+			char shown[HT_NAME_SHOWN_MAX];
+
+			if (!checked_tag(e->tag) || e->name_len != d->name_len ||
+			    memcmp(e->name, d->name, d->name_len))
+				continue;
+			return ht_fail(err, EINVAL,
+				       "%s: two descriptors of partition '%s' "
+				       "(%zu and %zu): each partition's data "
+				       "is checked once, against one digest",
+				       img->path,
+				       ht_name_shown(d->name, d->name_len, shown,
+						     sizeof(shown)),
+				       j + 1, i + 1);
+		}
+	}
+	return 0;
+}
+
+int avb_described_image(const struct avb_image *img,
+			const struct avb_descriptor *d, char **path,
+			struct ht_error *err)
+{
+	const struct avb_vbmeta *v = &img->vbmeta;
+	const uint8_t *own = NULL;
+	size_t own_len = 0, len;
+	const char *base, *ext;
+	char *copy, *dir;
+
+	*path = NULL;
+	/* an image with a footer carries its own partition's descriptor
+	 * first (add_hash_footer, add_hashtree_footer) */
+	for (size_t k = 0; img->has_footer && !own && k < v->ndesc; k++)
+		if (checked_tag(v->desc[k].tag)) {
+			own = v->desc[k].name;
+			own_len = v->desc[k].name_len;
+		}
+	if (d->tag == AVB_TAG_CHAIN_PARTITION)
+		own = NULL;
+	if (!d->name_len ||
+	    (own && own_len == d->name_len && !memcmp(own, d->name, own_len))) {
+		if (!(*path = strdup(img->path)))
+			return ht_fail(err, ENOMEM, "out of memory");
+		return 0;
+	}
+	if (!avb_partition_name_ok(d->name, d->name_len)) {
+		char shown[HT_NAME_SHOWN_MAX];
+
+		return ht_fail(err, EINVAL,
+			       "%s: the %spartition name '%s' is not a name "
+			       "(letters, digits, '_', '-', '.'): no file is "
+			       "looked up by it",
+			       img->path,
+			       d->tag == AVB_TAG_CHAIN_PARTITION ? "chained "
+								  : "",
+			       ht_name_shown(d->name, d->name_len, shown,
+					     sizeof(shown)));
+	}
+	if (!(copy = strdup(img->path)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	base = strrchr(img->path, '/');
+	base = base ? base + 1 : img->path;
+	ext = strrchr(base, '.');
+	ext = ext && ext != base ? ext : "";
+	/* avbtool's os.path.join: a bare file name has no directory */
+	dir = base == img->path ? NULL : dirname(copy);
+	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
+	if ((*path = malloc(len)))
+		snprintf(*path, len, "%s%s%.*s%s", dir ? dir : "",
+			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
+			 (const char *)d->name, ext);
+	free(copy);
+	return *path ? 0 : ht_fail(err, ENOMEM, "out of memory");
 }

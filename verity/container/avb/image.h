@@ -203,6 +203,16 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
 int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 			  uint64_t padding, struct ht_error *err);
+/* verify_image's rules, avbtool's and libavb's: each partition's data
+ * checked once (two hash or hashtree descriptors of one partition, or
+ * more than 128, refused), and the image a descriptor describes (the
+ * image itself for its own partition's and a nameless one; else
+ * <dir>/<partition name><ext>, the name a name, never a path; *path
+ * malloc'd). */
+int avb_check_partitions(const struct avb_image *img, struct ht_error *err);
+int avb_described_image(const struct avb_image *img,
+			const struct avb_descriptor *d, char **path,
+			struct ht_error *err);
 /* erase_footer: the image cut back to its data (keep_hashtree: to the end
  * of its tree and parity). */
 int avb_erase_footer(const char *image, int keep_hashtree,
