@@ -89,10 +89,10 @@ unsigned ht_digest_size(const char *alg)
 static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
 {
 	h->path = HT_PATH_FAST;
-	h->kernel = sha256_kernel_choose(SHA256_CHOOSE_FASTEST);
-	h->ops = sha256_kernel_ops(h->kernel);
+	h->kernel = ht_sha256_kernel_choose(SHA256_CHOOSE_FASTEST);
+	h->ops = ht_sha256_kernel_ops(h->kernel);
 	h->path_reason = "sha256 in format 1: salted state, import + finup";
-	sha256_salted_init(&h->sha, salt, salt_size);
+	ht_sha256_salted_init(&h->sha, salt, salt_size);
 	return 0;
 }
 
@@ -139,12 +139,12 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 	/* old Android trees: SHA-1 two blocks at a time where the CPU has
 	 * SHA-NI (hashtree/sha1.h) */
 	if (EVP_MD_is_a(h->md, "SHA1") && hash_type == 1 &&
-	    sha1_kernel_available()) {
+	    ht_sha1_kernel_available()) {
 		h->path = HT_PATH_FAST;
 		h->sha1 = 1;
 		h->path_reason =
 			"sha1 in format 1: salted state, SHA-NI two-way";
-		sha1_salted_init(&h->sha1_state, salt, salt_size);
+		ht_sha1_salted_init(&h->sha1_state, salt, salt_size);
 		return 0;
 	}
 
@@ -200,8 +200,8 @@ void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice)
 {
 	if (h->path != HT_PATH_FAST || h->sha1)
 		return;
-	h->kernel = sha256_kernel_choose(choice);
-	h->ops = sha256_kernel_ops(h->kernel);
+	h->kernel = ht_sha256_kernel_choose(choice);
+	h->ops = ht_sha256_kernel_ops(h->kernel);
 }
 
 int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
@@ -209,7 +209,7 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t out_stride, struct ht_error *err)
 {
 	if (h->path == HT_PATH_FAST && h->sha1) {
-		sha1_finup_many(&h->sha1_state, blocks, block_size, count, out,
+		ht_sha1_finup_many(&h->sha1_state, blocks, block_size, count, out,
 				out_stride);
 		return 0;
 	}

@@ -38,7 +38,7 @@ struct ht_hasher {
 	enum ht_path path;
 	const char *path_reason; /* why this path was taken, for --debug */
 	enum sha256_kernel kernel;
-	const struct sha256_kernel_ops *ops; /* the kernel's, chosen once */
+	const struct ht_sha256_kernel_ops *ops; /* the kernel's, chosen once */
 	int hash_type; /* 0: H(block || salt), 1: H(salt || block) */
 	unsigned digest_size;
 	uint8_t salt[HT_MAX_SALT_SIZE];

@@ -22,13 +22,13 @@ struct sha1_salted_state {
 };
 
 /* 1 when this CPU runs the SHA-1 kernel (x86-64 with SHA-NI). */
-int sha1_kernel_available(void);
-/* Absorbs the salt (call only when sha1_kernel_available()). */
-void sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
+int ht_sha1_kernel_available(void);
+/* Absorbs the salt (call only when ht_sha1_kernel_available()). */
+void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
 		      size_t salt_len);
 /* count messages of msg_len bytes one after the other at msgs: digest i
  * = SHA-1(salt || message i) to out + i * out_stride. */
-void sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
+void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
 		     size_t msg_len, size_t count, uint8_t *out,
 		     size_t out_stride);
 

@@ -6,14 +6,14 @@
 
 #include <string.h>
 
-#include "hashtree/sha256.h" /* sha256_cpu_has_shani(): the same CPU */
+#include "hashtree/sha256.h" /* ht_sha256_cpu_has_shani(): the same CPU */
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-int sha1_kernel_available(void)
+int ht_sha1_kernel_available(void)
 {
-	return sha256_cpu_has_shani();
+	return ht_sha256_cpu_has_shani();
 }
 
 /* The instructions want the message's bytes reversed in each quad (W0 in
@@ -133,7 +133,7 @@ static void blocks2(uint32_t h1[5], uint32_t h2[5], const uint8_t *p1,
 	store_state(h2, a2, e2[0]);
 }
 
-void sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
+void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
 		      size_t salt_len)
 {
 	static const uint32_t iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe,
@@ -237,7 +237,7 @@ static void finup2(const struct sha1_salted_state *st, const uint8_t *m1,
 	out_be(h2, o2);
 }
 
-void sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
+void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
 		     size_t msg_len, size_t count, uint8_t *out,
 		     size_t out_stride)
 {
@@ -253,12 +253,12 @@ void sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
 
 #else /* no SHA-1 kernel on this architecture: OpenSSL's generic path */
 
-int sha1_kernel_available(void)
+int ht_sha1_kernel_available(void)
 {
 	return 0;
 }
 
-void sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
+void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
 		      size_t salt_len)
 {
 	(void)salt;
@@ -266,7 +266,7 @@ void sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
 	st->bytes = salt_len;
 }
 
-void sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
+void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
 		     size_t msg_len, size_t count, uint8_t *out,
 		     size_t out_stride)
 {

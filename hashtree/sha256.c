@@ -6,7 +6,7 @@
 
 #include "sha256_finup.h"
 
-const uint32_t sha256_round_constants[64] __attribute__((
+const uint32_t ht_sha256_round_constants[64] __attribute__((
 	aligned(16), visibility("hidden"))) = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
 	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -54,7 +54,7 @@ static void sha256_portable_blocks(uint32_t h[8], const uint8_t *p,
 			uint32_t s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
 			uint32_t ch = (e & f) ^ (~e & g);
 			uint32_t t1 =
-				hh + s1 + ch + sha256_round_constants[i] + w[i];
+				hh + s1 + ch + ht_sha256_round_constants[i] + w[i];
 			uint32_t s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
 			uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
 			uint32_t t2 = s0 + maj;
@@ -79,7 +79,7 @@ static void sha256_portable_blocks(uint32_t h[8], const uint8_t *p,
 	}
 }
 
-void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
+void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 			size_t salt_len)
 {
 	static const uint32_t iv[8] = {
@@ -96,13 +96,13 @@ void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 	st->bytes = salt_len;
 }
 
-void sha256_portable_finup(const struct sha256_salted_state *st,
+void ht_sha256_portable_finup(const struct sha256_salted_state *st,
 			   const uint8_t *msg, size_t len, uint8_t *out)
 {
 	sha256_finup_tmpl(sha256_portable_blocks, st, msg, len, out);
 }
 
-void sha256_portable_finup_many(const struct sha256_salted_state *st,
+void ht_sha256_portable_finup_many(const struct sha256_salted_state *st,
 				const uint8_t *msgs, size_t msg_len,
 				size_t count, uint8_t *out, size_t out_stride)
 {
@@ -129,7 +129,7 @@ static int cpu_has_shani(void)
 }
 
 /* cpuid once: in a virtual machine each one traps to the hypervisor */
-int sha256_cpu_has_shani(void)
+int ht_sha256_cpu_has_shani(void)
 {
 	static atomic_int known = -1;
 	int v = atomic_load_explicit(&known, memory_order_relaxed);
@@ -170,7 +170,7 @@ static int shani_prefers_three(void)
 	return v;
 }
 #else
-int sha256_cpu_has_shani(void)
+int ht_sha256_cpu_has_shani(void)
 {
 	return 0;
 }
@@ -186,18 +186,18 @@ static int shani_prefers_three(void)
 #include <sys/auxv.h>
 
 /* The kernel says what the CPU has (HWCAP_SHA2: SHA256H and friends). */
-int sha256_cpu_has_armv8(void)
+int ht_sha256_cpu_has_armv8(void)
 {
 	return (getauxval(AT_HWCAP) & HWCAP_SHA2) != 0;
 }
 #else
-int sha256_cpu_has_armv8(void)
+int ht_sha256_cpu_has_armv8(void)
 {
 	return 0;
 }
 #endif
 
-enum sha256_kernel sha256_arch_kernel(void)
+enum sha256_kernel ht_sha256_arch_kernel(void)
 {
 #if defined(__x86_64__)
 	return SHA256_KERNEL_SHANI;
@@ -208,13 +208,13 @@ enum sha256_kernel sha256_arch_kernel(void)
 #endif
 }
 
-const char *sha256_cpu_features(void)
+const char *ht_sha256_cpu_features(void)
 {
 #if defined(__x86_64__)
-	return sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
+	return ht_sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
 				      : "none of sha_ni";
 #elif defined(__aarch64__)
-	return sha256_cpu_has_armv8() ? "sha2 (Armv8 CE)" : "none of sha2";
+	return ht_sha256_cpu_has_armv8() ? "sha2 (Armv8 CE)" : "none of sha2";
 #else
 	return "no SHA-256 instructions known to fastverity";
 #endif
@@ -224,8 +224,8 @@ static void portable_finup_two(const struct sha256_salted_state *st,
 			       const uint8_t *msg1, const uint8_t *msg2,
 			       size_t len, uint8_t *out1, uint8_t *out2)
 {
-	sha256_portable_finup(st, msg1, len, out1);
-	sha256_portable_finup(st, msg2, len, out2);
+	ht_sha256_portable_finup(st, msg1, len, out1);
+	ht_sha256_portable_finup(st, msg2, len, out2);
 }
 
 static int always(void)
@@ -235,43 +235,43 @@ static int always(void)
 
 /* Every kernel, chosen once (the hasher keeps its entry): the portable C
  * code everywhere, the CPU's only where this was built for it. */
-static const struct sha256_kernel_ops kernels[SHA256_KERNEL_COUNT] = {
+static const struct ht_sha256_kernel_ops kernels[SHA256_KERNEL_COUNT] = {
 	[SHA256_KERNEL_PORTABLE] = {"portable C", "portable C", always,
-				    sha256_portable_finup_many,
-				    sha256_portable_finup, portable_finup_two},
+				    ht_sha256_portable_finup_many,
+				    ht_sha256_portable_finup, portable_finup_two},
 #if defined(__x86_64__)
 	[SHA256_KERNEL_SHANI] = {"sha-ni (two-way)", "SHA-NI",
-				 sha256_cpu_has_shani, sha256_shani_finup_many,
-				 sha256_shani_finup, sha256_shani_finup2x},
+				 ht_sha256_cpu_has_shani, ht_sha256_shani_finup_many,
+				 ht_sha256_shani_finup, ht_sha256_shani_finup2x},
 	[SHA256_KERNEL_SHANI3] = {"sha-ni (three-way)", "SHA-NI",
-				  sha256_cpu_has_shani,
-				  sha256_shani_finup_many3, sha256_shani_finup,
-				  sha256_shani_finup2x},
+				  ht_sha256_cpu_has_shani,
+				  ht_sha256_shani_finup_many3, ht_sha256_shani_finup,
+				  ht_sha256_shani_finup2x},
 #endif
 #if defined(__aarch64__)
 	[SHA256_KERNEL_ARMV8] = {"armv8-ce (two-way)", "Armv8 CE",
-				 sha256_cpu_has_armv8, sha256_armv8_finup_many,
+				 ht_sha256_cpu_has_armv8, sha256_armv8_finup_many,
 				 sha256_armv8_finup, sha256_armv8_finup2x},
 #endif
 };
 
-int sha256_kernel_available(enum sha256_kernel k)
+int ht_sha256_kernel_available(enum sha256_kernel k)
 {
 	return (unsigned)k < SHA256_KERNEL_COUNT && kernels[k].available &&
 	       kernels[k].available();
 }
 
-const struct sha256_kernel_ops *sha256_kernel_ops(enum sha256_kernel k)
+const struct ht_sha256_kernel_ops *ht_sha256_kernel_ops(enum sha256_kernel k)
 {
-	return sha256_kernel_available(k) ? &kernels[k]
+	return ht_sha256_kernel_available(k) ? &kernels[k]
 					  : &kernels[SHA256_KERNEL_PORTABLE];
 }
 
-enum sha256_kernel sha256_kernel_choose(enum sha256_choice choice)
+enum sha256_kernel ht_sha256_kernel_choose(enum sha256_choice choice)
 {
 	if (choice == SHA256_CHOOSE_PORTABLE)
 		return SHA256_KERNEL_PORTABLE;
-	if (sha256_cpu_has_shani()) {
+	if (ht_sha256_cpu_has_shani()) {
 		if (choice == SHA256_CHOOSE_TWO_WAY)
 			return SHA256_KERNEL_SHANI;
 		if (choice == SHA256_CHOOSE_THREE_WAY)
@@ -279,19 +279,19 @@ enum sha256_kernel sha256_kernel_choose(enum sha256_choice choice)
 		return shani_prefers_three() ? SHA256_KERNEL_SHANI3
 					     : SHA256_KERNEL_SHANI;
 	}
-	if (sha256_cpu_has_armv8())
+	if (ht_sha256_cpu_has_armv8())
 		return SHA256_KERNEL_ARMV8;
 	return SHA256_KERNEL_PORTABLE;
 }
 
-const char *sha256_kernel_name(enum sha256_kernel k)
+const char *ht_sha256_kernel_name(enum sha256_kernel k)
 {
 	return (unsigned)k < SHA256_KERNEL_COUNT && kernels[k].name
 		       ? kernels[k].name
 		       : kernels[SHA256_KERNEL_PORTABLE].name;
 }
 
-const char *sha256_kernel_label(enum sha256_kernel k)
+const char *ht_sha256_kernel_label(enum sha256_kernel k)
 {
 	switch (k) {
 	case SHA256_KERNEL_SHANI:

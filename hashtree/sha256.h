@@ -32,7 +32,7 @@ enum sha256_kernel {
 	SHA256_KERNEL_COUNT
 };
 
-void sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
+void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 			size_t salt_len);
 
 /* Which kernel to run: the fastest this CPU has (on x86-64, SHA-NI
@@ -45,26 +45,26 @@ enum sha256_choice {
 	SHA256_CHOOSE_TWO_WAY,
 	SHA256_CHOOSE_THREE_WAY,
 };
-enum sha256_kernel sha256_kernel_choose(enum sha256_choice choice);
+enum sha256_kernel ht_sha256_kernel_choose(enum sha256_choice choice);
 /* True when the CPU has SHA-NI, SSE4.1 and SSSE3 (x86-64). */
-int sha256_cpu_has_shani(void);
+int ht_sha256_cpu_has_shani(void);
 /* True when the CPU has the Armv8 SHA-256 instructions (aarch64). */
-int sha256_cpu_has_armv8(void);
+int ht_sha256_cpu_has_armv8(void);
 /* The kernel of the architecture this was built for (SHA-NI on x86-64,
  * Armv8 CE on aarch64; the CPU may lack it), or the portable kernel
  * where fastverity has none. */
-enum sha256_kernel sha256_arch_kernel(void);
+enum sha256_kernel ht_sha256_arch_kernel(void);
 /* The SHA-256 instructions this CPU has, as the bench prints them. */
-const char *sha256_cpu_features(void);
+const char *ht_sha256_cpu_features(void);
 /* "sha-ni (two-way)"; and the short form, "SHA-NI". */
-const char *sha256_kernel_name(enum sha256_kernel k);
-const char *sha256_kernel_label(enum sha256_kernel k);
+const char *ht_sha256_kernel_name(enum sha256_kernel k);
+const char *ht_sha256_kernel_label(enum sha256_kernel k);
 /* 1 when this CPU runs kernel k (the portable one always). */
-int sha256_kernel_available(enum sha256_kernel k);
+int ht_sha256_kernel_available(enum sha256_kernel k);
 
 /* A kernel's entry points; the table of them is the one place the CPU
  * kernels are named (hashtree/sha256.c). */
-struct sha256_kernel_ops {
+struct ht_sha256_kernel_ops {
 	const char *name, *label;
 	int (*available)(void);
 	/* count messages of msg_len bytes, one after the other at msgs;
@@ -81,7 +81,7 @@ struct sha256_kernel_ops {
 };
 /* Kernel k's entry points, or the portable ones where this CPU lacks
  * it. */
-const struct sha256_kernel_ops *sha256_kernel_ops(enum sha256_kernel k);
+const struct ht_sha256_kernel_ops *ht_sha256_kernel_ops(enum sha256_kernel k);
 
 /* The same as calls (tests and the benchmark). */
 static inline void sha256_finup_many(enum sha256_kernel k,
@@ -90,7 +90,7 @@ static inline void sha256_finup_many(enum sha256_kernel k,
 				     size_t count, uint8_t *out,
 				     size_t out_stride)
 {
-	sha256_kernel_ops(k)->finup_many(st, msgs, msg_len, count, out,
+	ht_sha256_kernel_ops(k)->finup_many(st, msgs, msg_len, count, out,
 					 out_stride);
 }
 
@@ -99,7 +99,7 @@ static inline void sha256_finup_one(enum sha256_kernel k,
 				    const uint8_t *msg, size_t len,
 				    uint8_t *out)
 {
-	sha256_kernel_ops(k)->finup_one(st, msg, len, out);
+	ht_sha256_kernel_ops(k)->finup_one(st, msg, len, out);
 }
 
 static inline void sha256_finup_two(enum sha256_kernel k,
@@ -107,7 +107,7 @@ static inline void sha256_finup_two(enum sha256_kernel k,
 				    const uint8_t *msg1, const uint8_t *msg2,
 				    size_t len, uint8_t *out1, uint8_t *out2)
 {
-	sha256_kernel_ops(k)->finup_two(st, msg1, msg2, len, out1, out2);
+	ht_sha256_kernel_ops(k)->finup_two(st, msg1, msg2, len, out1, out2);
 }
 
 #endif

@@ -4,14 +4,14 @@
  * chains overlap in the pipeline, as the x86 SHA-NI kernels do. No
  * package offers a salted import + finup over a caller's state (OpenSSL's
  * assembly takes only its own context), hence this file. Built with
- * +crypto for aarch64 only; called only when sha256_cpu_has_armv8()
+ * +crypto for aarch64 only; called only when ht_sha256_cpu_has_armv8()
  * (HWCAP_SHA2) says so. */
 #if defined(__aarch64__)
 #include <arm_neon.h>
 
 #include "sha256_finup.h"
 
-#define K sha256_round_constants /* FIPS 180-4; one copy, in sha256.c */
+#define K ht_sha256_round_constants /* FIPS 180-4; one copy, in sha256.c */
 
 static inline uint32x4_t load_be(const uint8_t *p)
 {

@@ -13,25 +13,25 @@
 
 /* The 64 round constants of FIPS 180-4 (in sha256.c), aligned for the
  * kernels' 16-byte loads. */
-extern const uint32_t sha256_round_constants[64]
+extern const uint32_t ht_sha256_round_constants[64]
 	__attribute__((aligned(16), visibility("hidden")));
 
 /* The kernels' own entry points (sha256.c dispatches to them). */
-void sha256_portable_finup(const struct sha256_salted_state *st,
+void ht_sha256_portable_finup(const struct sha256_salted_state *st,
 			   const uint8_t *msg, size_t len, uint8_t *out);
-void sha256_portable_finup_many(const struct sha256_salted_state *st,
+void ht_sha256_portable_finup_many(const struct sha256_salted_state *st,
 				const uint8_t *msgs, size_t msg_len,
 				size_t count, uint8_t *out, size_t out_stride);
 #if defined(__x86_64__)
-void sha256_shani_finup(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup(const struct sha256_salted_state *st,
 			const uint8_t *msg, size_t len, uint8_t *out);
-void sha256_shani_finup2x(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup2x(const struct sha256_salted_state *st,
 			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
 			  uint8_t *out1, uint8_t *out2);
-void sha256_shani_finup_many(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup_many(const struct sha256_salted_state *st,
 			     const uint8_t *msgs, size_t msg_len, size_t count,
 			     uint8_t *out, size_t out_stride);
-void sha256_shani_finup_many3(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup_many3(const struct sha256_salted_state *st,
 			      const uint8_t *msgs, size_t msg_len, size_t count,
 			      uint8_t *out, size_t out_stride);
 #endif

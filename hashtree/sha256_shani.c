@@ -1,13 +1,13 @@
 /* SHA-256 with the x86 SHA extensions: one stream, and two or three
  * streams whose round chains are issued alternately so that the dependent
  * chains overlap in the pipeline. Built with -msha -msse4.1; called only when
- * sha256_cpu_has_shani() says so. */
+ * ht_sha256_cpu_has_shani() says so. */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
 #include "sha256_finup.h"
 
-#define K sha256_round_constants /* FIPS 180-4; one copy, in sha256.c */
+#define K ht_sha256_round_constants /* FIPS 180-4; one copy, in sha256.c */
 
 /* The instructions keep the state as ABEF and CDGH; h[] is A..H. */
 static inline void load_state(const uint32_t h[8], __m128i *abef, __m128i *cdgh)
@@ -174,27 +174,27 @@ static void shani_blocks3(uint32_t h[3][8], const uint8_t *const p[3],
 		store_state(h[s], a[s], c[s]);
 }
 
-void sha256_shani_finup(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup(const struct sha256_salted_state *st,
 			const uint8_t *msg, size_t len, uint8_t *out)
 {
 	sha256_finup_tmpl(shani_blocks, st, msg, len, out);
 }
 
-void sha256_shani_finup2x(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup2x(const struct sha256_salted_state *st,
 			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
 			  uint8_t *out1, uint8_t *out2)
 {
 	sha256_finup2x_tmpl(shani_blocks2, st, msg1, msg2, len, out1, out2, 0);
 }
 
-void sha256_shani_finup_many(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup_many(const struct sha256_salted_state *st,
 			     const uint8_t *msgs, size_t msg_len, size_t count,
 			     uint8_t *out, size_t out_stride)
 {
 	sha256_finup_many_tmpl(shani_blocks, shani_blocks2, st, msgs, msg_len,
 			       count, out, out_stride);
 }
-void sha256_shani_finup_many3(const struct sha256_salted_state *st,
+void ht_sha256_shani_finup_many3(const struct sha256_salted_state *st,
 			      const uint8_t *msgs, size_t msg_len, size_t count,
 			      uint8_t *out, size_t out_stride)
 {

@@ -1178,7 +1178,7 @@ API void fv_avb_free(fv_avb *a)
 {
 	if (!a)
 		return;
-	avb_image_free(&a->img);
+	verity_avb_image_free(&a->img);
 	free(a->path);
 	free(a->name);
 	free(a);
@@ -1235,9 +1235,9 @@ static int avb_read(const char *image, int show, fv_avb **out)
 		free(a);
 		return fail(ENOMEM, "out of memory");
 	}
-	if ((r = avb_image_read(a->path, &a->img, &err)) ||
+	if ((r = verity_avb_image_read(a->path, &a->img, &err)) ||
 	    (!show &&
-	     (r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+	     (r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
 				   NULL, 0, 0, &a->trust, &why, &err)))) {
 		fv_avb_free(a);
 		return keep(r, &err);
@@ -1248,14 +1248,14 @@ static int avb_read(const char *image, int show, fv_avb **out)
 				   ? VERITY_TRUST_UNCHECKED
 				   : VERITY_TRUST_UNSIGNED;
 	key_sha1(&a->img.vbmeta, a->key_sha1);
-	if ((a->ht = avb_image_hashtree(&a->img)) &&
+	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
 	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len))) {
 		fv_avb_free(a);
 		return fail(ENOMEM, "out of memory");
 	}
 	/* the pair, when the image has one; its errors are fv_avb_pair's */
 	if (a->ht && a->img.has_footer &&
-	    !avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable, &err)) {
+	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable, &err)) {
 		a->paired = 1;
 		verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
 	}
@@ -1285,8 +1285,8 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 	NEED(key);
 	/* judged as the command judges it: a key for an unsigned vbmeta
 	 * refused, the signer's key compared */
-	if (!(r = avb_key_file_blob(key, &blob, &len, &err)))
-		r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_KEY,
+	if (!(r = verity_avb_key_file_blob(key, &blob, &len, &err)))
+		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_KEY,
 				     blob, len, 0, &a->trust, &why, &err);
 	free(blob);
 	return keep(r, &err);
@@ -1332,7 +1332,7 @@ static int avb_unpaired(const fv_avb *a)
 	if (!a->ht)
 		return fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
 			    a->path);
-	return keep(avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
+	return keep(verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
 		    &err);
 }
 
@@ -1399,7 +1399,7 @@ API void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
 
 API const char *fv_avb_algorithm(const fv_avb *a)
 {
-	return a ? avb_algorithm(a->img.vbmeta.h.algorithm)->name : NULL;
+	return a ? verity_avb_algorithm(a->img.vbmeta.h.algorithm)->name : NULL;
 }
 
 API uint64_t fv_avb_rollback_index(const fv_avb *a)
@@ -1554,7 +1554,7 @@ API void fv_image_free(fv_image *img)
 		return;
 	fv_avb_free(img->av);
 	if (img->ddi_read)
-		ddi_image_free(&img->ddi);
+		verity_ddi_image_free(&img->ddi);
 	verity_sidecar_free(&img->side);
 	free(img->signature);
 	free(img->pairs);
@@ -1619,7 +1619,7 @@ static int image_ddi(fv_image *img, const fv_options *o, struct ht_error *err)
 {
 	int r;
 
-	if ((r = ddi_image_read(img->path, &img->ddi, err)))
+	if ((r = verity_ddi_image_read(img->path, &img->ddi, err)))
 		return r;
 	img->ddi_read = 1;
 	if (!(img->pairs = calloc(img->ddi.nv ? img->ddi.nv : 1,
@@ -1634,13 +1634,13 @@ static int image_ddi(fv_image *img, const fv_options *o, struct ht_error *err)
 				     : VERITY_SIGNATURE_NONE,
 			anchor_of(o), 0};
 
-		if ((r = ddi_pair(&img->ddi, v, &ip->pair, err)) ||
+		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)) ||
 		    (r = verity_trust_decide(&ask, &ip->trust, err)))
 			return r;
 		ip->from = ask.signature;
 		ip->ddi = v;
 		snprintf(ip->name, sizeof(ip->name), "%s-%s",
-			 ddi_role_name(v->role), v->arch);
+			 verity_ddi_role_name(v->role), v->arch);
 		img->n++;
 	}
 	return 0;
@@ -2633,7 +2633,7 @@ API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
 		fail(EINVAL, "no SHA-256 kernel %d", (int)k);
 		return NULL;
 	}
-	return sha256_kernel_name(sha256_kernel_choose((enum sha256_choice)k));
+	return ht_sha256_kernel_name(ht_sha256_kernel_choose((enum sha256_choice)k));
 }
 
 /* --- signers ---------------------------------------------------------- */
@@ -2734,7 +2734,7 @@ API int fv_ddi_signature_json(const char *root_hex, const char *cert,
 	NEED(json);
 	*json = NULL;
 	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
-	    (r = ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
+	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
 		return keep(r, &err);
 	return 0;
 }
@@ -2785,7 +2785,7 @@ static void gpt_partition_of(const struct gpt_partition *g,
 	memset(p, 0, sizeof(*p));
 	if (!g)
 		return;
-	type = ddi_type_name(g->type);
+	type = verity_ddi_type_name(g->type);
 	p->index = g->index;
 	p->type = type ? type : g->type;
 	p->label = g->label;
@@ -2821,7 +2821,7 @@ API int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p)
 		return fail(EINVAL, "fv_image_ddi_pair: size %zu is too small",
 			    p->size);
 	memset(&full, 0, sizeof(full));
-	full.role = ddi_role_name(v->role);
+	full.role = verity_ddi_role_name(v->role);
 	full.arch = v->arch;
 	full.root_hex = v->root_hex;
 	full.is_signed = v->sig != NULL;
@@ -2882,37 +2882,37 @@ static int kernel_known(enum fv_kernel k)
 API int fv_kernel_available(enum fv_kernel k)
 {
 	return kernel_known(k) &&
-	       sha256_kernel_available((enum sha256_kernel)k);
+	       ht_sha256_kernel_available((enum sha256_kernel)k);
 }
 
 API const char *fv_kernel_name(enum fv_kernel k)
 {
-	return kernel_known(k) ? sha256_kernel_name((enum sha256_kernel)k)
+	return kernel_known(k) ? ht_sha256_kernel_name((enum sha256_kernel)k)
 			       : NULL;
 }
 
 API const char *fv_kernel_label(enum fv_kernel k)
 {
-	return kernel_known(k) ? sha256_kernel_label((enum sha256_kernel)k)
+	return kernel_known(k) ? ht_sha256_kernel_label((enum sha256_kernel)k)
 			       : NULL;
 }
 
 API enum fv_kernel fv_kernel_of_arch(void)
 {
-	return (enum fv_kernel)sha256_arch_kernel();
+	return (enum fv_kernel)ht_sha256_arch_kernel();
 }
 
 API enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice)
 {
 	if ((unsigned)choice > FV_SHA256_THREE_WAY)
 		choice = FV_SHA256_FASTEST;
-	return (enum fv_kernel)sha256_kernel_choose(
+	return (enum fv_kernel)ht_sha256_kernel_choose(
 		(enum sha256_choice)choice);
 }
 
 API const char *fv_cpu_features(void)
 {
-	return sha256_cpu_features();
+	return ht_sha256_cpu_features();
 }
 
 struct fv_salted {
@@ -2930,7 +2930,7 @@ API int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out)
 			    VERITY_MAX_SALT_SIZE);
 	if (!(s = calloc(1, sizeof(*s))))
 		return fail(ENOMEM, "out of memory");
-	sha256_salted_init(&s->st, salt, len);
+	ht_sha256_salted_init(&s->st, salt, len);
 	*out = s;
 	return 0;
 }
@@ -2996,7 +2996,7 @@ API int fv_rs_new(unsigned roots, fv_rs **out)
 			    FEC_MAX_ROOTS);
 	if (!(rs = calloc(1, sizeof(*rs))))
 		return fail(ENOMEM, "out of memory");
-	if (fec_rs_init(&rs->rs, roots, &err)) {
+	if (verity_fec_rs_init(&rs->rs, roots, &err)) {
 		free(rs);
 		return keep(-ENOMEM, &err);
 	}
@@ -3008,7 +3008,7 @@ API void fv_rs_free(fv_rs *rs)
 {
 	if (!rs)
 		return;
-	fec_rs_free(&rs->rs);
+	verity_fec_rs_free(&rs->rs);
 	free(rs);
 }
 
@@ -3023,7 +3023,7 @@ API int fv_rs_encode(const fv_rs *rs, size_t len, uint8_t *const *src,
 	NEED(rs);
 	NEED(src);
 	NEED(par);
-	fec_rs_encode(&rs->rs, len, src, par);
+	verity_fec_rs_encode(&rs->rs, len, src, par);
 	return 0;
 }
 
@@ -3032,7 +3032,7 @@ API int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity)
 	NEED(rs);
 	NEED(msg);
 	NEED(parity);
-	fec_rs_encode_scalar(&rs->rs, msg, parity);
+	verity_fec_rs_encode_scalar(&rs->rs, msg, parity);
 	return 0;
 }
 
@@ -3251,7 +3251,7 @@ API int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h)
 	full.header_size = AVB_HEADER_SIZE;
 	full.auth_size = in->auth_size;
 	full.aux_size = in->aux_size;
-	full.algorithm = avb_algorithm(in->algorithm)->name;
+	full.algorithm = verity_avb_algorithm(in->algorithm)->name;
 	full.public_key_sha1 = a->key_sha1;
 	full.rollback_index = in->rollback_index;
 	full.flags = in->flags;
@@ -3420,7 +3420,7 @@ API int fv_avb_check_signature(fv_avb *a)
 	int r;
 
 	NEED(a);
-	if ((r = avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+	if ((r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
 				  NULL, 0, 0, &a->trust, &why, &err)))
 		return keep(r, &err);
 	a->shown = 0;
@@ -3434,7 +3434,7 @@ API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
 
 	NEED(a);
 	NEED(blob);
-	return keep(avb_vbmeta_judge(&a->img.vbmeta, a->path,
+	return keep(verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
 				     VERITY_ANCHOR_KEY, blob, len, 0, &a->trust,
 				     &why, &err),
 		    &err);
@@ -3445,7 +3445,7 @@ API int fv_avb_check_partitions(const fv_avb *a)
 	struct ht_error err;
 
 	NEED(a);
-	return keep(avb_check_partitions(&a->img, &err), &err);
+	return keep(verity_avb_check_partitions(&a->img, &err), &err);
 }
 
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
@@ -3457,7 +3457,7 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 	*path = NULL;
 	if (!d)
 		return -EINVAL;
-	return keep(avb_described_image(&a->img, d, path, &err), &err);
+	return keep(verity_avb_described_image(&a->img, d, path, &err), &err);
 }
 
 API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
@@ -3468,7 +3468,7 @@ API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
 	NEED(image);
 	if (!d)
 		return -EINVAL;
-	return keep(avb_hash_check(image, d, &err), &err);
+	return keep(verity_avb_hash_check(image, d, &err), &err);
 }
 
 API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
@@ -3488,7 +3488,7 @@ API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 		return -EINVAL;
 	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err)))
 		return keep(r, &err);
-	r = avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
+	r = verity_avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
 	verity_device_close(&dev);
 	if (r)
 		return keep(r, &err);
@@ -3581,7 +3581,7 @@ API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
 
 	NEED(v);
 	NEED(name);
-	if ((alg = avb_algorithm_by_name(name)) < 0)
+	if ((alg = verity_avb_algorithm_by_name(name)) < 0)
 		return fail(EINVAL,
 			    "Algorithm with name %s is not supported (NONE, "
 			    "SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
@@ -3723,11 +3723,11 @@ API int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor)
 		struct ht_error err;
 		int r;
 
-		if ((r = avb_image_read(v->vb.includes[i], &img, &err)))
+		if ((r = verity_avb_image_read(v->vb.includes[i], &img, &err)))
 			return keep(r, &err);
 		if (img.vbmeta.h.required_minor > *minor)
 			*minor = img.vbmeta.h.required_minor;
-		avb_image_free(&img);
+		verity_avb_image_free(&img);
 	}
 	return 0;
 }
@@ -3745,7 +3745,7 @@ API int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
 				    "%s: is the input %s: an output is never "
 				    "written over what is read",
 				    output, v->vb.includes[i]);
-	return keep(avb_make_vbmeta_image(output, &v->vb, padding, &err), &err);
+	return keep(verity_avb_make_vbmeta_image(output, &v->vb, padding, &err), &err);
 }
 
 struct fv_footer_opts {
@@ -3805,7 +3805,7 @@ API int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
 {
 	NEED(f);
 	NEED(algorithm);
-	if (!avb_digest_size(algorithm))
+	if (!verity_avb_digest_size(algorithm))
 		return fail(EINVAL, "hash algorithm %s not supported (sha1, "
 				    "sha256, sha512)",
 			    algorithm);
@@ -3928,7 +3928,7 @@ API uint64_t fv_avb_max_image_size(const fv_footer_opts *f)
 	if (!f)
 		return 0;
 	o = footer_of(f, NULL);
-	return avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
+	return verity_avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
 					      ? AVB_FOOTER_HASHTREE
 					      : AVB_FOOTER_HASH);
 }
@@ -3945,7 +3945,7 @@ API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
 	NEED(f);
 	o = footer_of(f, image);
 	if (f->kind == FV_FOOTER_HASH)
-		return keep(avb_add_hash_footer(&o, &err), &err);
+		return keep(verity_avb_add_hash_footer(&o, &err), &err);
 	run_of(opts, &run);
 	return keep(verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
 }
@@ -3957,7 +3957,7 @@ API int fv_avb_erase_footer(const char *image, unsigned flags)
 	NEED(image);
 	if (flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
 		return fail(EINVAL, "unknown erase flags %#x", flags);
-	return keep(avb_erase_footer(image, !!(flags & FV_ERASE_KEEP_HASHTREE),
+	return keep(verity_avb_erase_footer(image, !!(flags & FV_ERASE_KEEP_HASHTREE),
 				     &err),
 		    &err);
 }
@@ -3970,7 +3970,7 @@ API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
 	NEED(blob);
 	NEED(len);
 	*blob = NULL;
-	return keep(avb_key_file_blob(key, blob, len, &err), &err);
+	return keep(verity_avb_key_file_blob(key, blob, len, &err), &err);
 }
 
 API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,

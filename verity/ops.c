@@ -27,10 +27,10 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = avb_hashtree_begin(o, &job, &pair, err)))
+	if ((r = verity_avb_hashtree_begin(o, &job, &pair, err)))
 		return r;
 	if ((r = verity_format(&pair, run, out, err))) {
-		avb_hashtree_abort(&job);
+		verity_avb_hashtree_abort(&job);
 		return r;
 	}
 	/* avbtool's parity under trees of other block sizes: the parity's
@@ -41,13 +41,13 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 		if ((r = verity_fec_layout_flat(job.fec_offset, AVB_FEC_BLOCK,
 						o->roots, job.fec_offset, &fl,
 						err)) ||
-		    (r = fec_encode_flat(&job.image, &fl, run->ht.threads,
+		    (r = verity_fec_encode_flat(&job.image, &fl, run->ht.threads,
 					 err))) {
-			avb_hashtree_abort(&job);
+			verity_avb_hashtree_abort(&job);
 			return r;
 		}
 	}
-	return avb_hashtree_end(o, &job, &pair, run, out->root, err);
+	return verity_avb_hashtree_end(o, &job, &pair, run, out->root, err);
 }
 
 int verity_op_check_signature(const struct verity_pair *pair,

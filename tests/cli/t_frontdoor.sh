@@ -22,7 +22,9 @@ check "an internal header refuses to be included outside the library" \
 # export: nothing
 nm -u "$B"/cli/*.o | awk 'NF == 2 { print $2 }' | sort -u >"$T/undef"
 nm -g --defined-only "$B"/cli/*.o | awk 'NF == 3 { print $3 }' | sort -u >"$T/cli"
-nm -g --defined-only "$B/libfastverity-internal.a" | awk 'NF == 3 { print $3 }' | sort -u >"$T/lib"
+lib=$(make -s --no-print-directory -C "$TOP" print-LIB_SRC print-KERNEL_SRC)
+# shellcheck disable=SC2086
+(cd "$B" && nm -g --defined-only $(echo $lib | sed 's/\.c/.o/g')) | awk 'NF == 3 { print $3 }' | sort -u >"$T/lib"
 nm -D --defined-only "$TOP/libfastverity.so" | awk '{ sub(/@.*/, "", $3); print $3 }' | sort -u >"$T/public"
 comm -23 "$T/undef" "$T/cli" | comm -12 - "$T/lib" | comm -23 - "$T/public" >"$T/calls"
 check "the command calls no internal function of the library" test ! -s "$T/calls"
@@ -31,4 +33,11 @@ sed 's/^/  internal: /' "$T/calls" >&2
 check "the command's objects link against libfastverity.so, and run" \
 	sh -c "cc -o '$T/fv-shared' '$B'/cli/*.o -L'$TOP' -lfastverity $(pkg-config --libs popt json-c libcrypto) && LD_LIBRARY_PATH='$TOP' '$T/fv-shared' --version >/dev/null"
 check "  and need nothing of it but what it exports" sh -c "LD_LIBRARY_PATH='$TOP' ldd -r '$T/fv-shared' 2>&1 | grep -c 'undefined symbol' | grep -qx 0"
+# the library's own global names carry its prefixes (the hashtree
+# engine's ht_, the verity layer's verity_), none another project's
+# (libavb's avb_, libfec's fec_): its objects as they are, before the
+# installed archive makes all but the public names local
+grep -vE '^(fv_|fastverity_|ht_|verity_)' "$T/lib" >"$T/foreign"
+check "the library's internal names are ht_ or verity_ (none other projects')" test ! -s "$T/foreign"
+sed 's/^/  foreign: /' "$T/foreign" >&2
 finish

@@ -51,7 +51,7 @@ static void setup(void)
 	o.nprops = 1;
 	o.cmdlines = &cmdline;
 	o.ncmdlines = 1;
-	if (avb_vbmeta_make(&o, d, 2, &blob, NULL))
+	if (verity_avb_vbmeta_make(&o, d, 2, &blob, NULL))
 		abort();
 	/* a chain descriptor by hand (its key would be a file) */
 	{
@@ -63,15 +63,15 @@ static void setup(void)
 		c.rollback_index_location = 1;
 		c.public_key = key;
 		c.public_key_len = sizeof(key);
-		if (avb_descriptor_encode(&c, &b) || b.len > 4096)
+		if (verity_avb_descriptor_encode(&c, &b) || b.len > 4096)
 			abort();
-		avb_buf_free(&b);
+		verity_avb_buf_free(&b);
 	}
 	memcpy(good + off, blob.p, blob.len);
 	good_len = off + (blob.len + 4095) / 4096 * 4096 + 4096;
 	f = (struct avb_footer){1, 0, 4096, off, blob.len};
-	avb_footer_encode(&f, good + good_len - AVB_FOOTER_SIZE);
-	avb_buf_free(&blob);
+	verity_avb_footer_encode(&f, good + good_len - AVB_FOOTER_SIZE);
+	verity_avb_buf_free(&blob);
 }
 
 static int in(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
@@ -87,7 +87,7 @@ static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 
 /* What was accepted lies inside the blob, and a hashtree descriptor
  * made a pair lies inside the image; with the footer f, a pair the image
- * makes (avb_image_pair) never has its vbmeta or footer inside data, tree
+ * makes (verity_avb_image_pair) never has its vbmeta or footer inside data, tree
  * or parity. */
 static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		  size_t blob_len, const struct avb_footer *f)
@@ -95,11 +95,11 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 	struct avb_vbmeta v;
 	struct ht_error err;
 
-	if (avb_vbmeta_parse(blob, blob_len, "fuzz", &v, &err))
+	if (verity_avb_vbmeta_parse(blob, blob_len, "fuzz", &v, &err))
 		return;
 	if (v.size > blob_len)
 		abort();
-	(void)avb_vbmeta_check(&v, "fuzz", &err);
+	(void)verity_avb_vbmeta_check(&v, "fuzz", &err);
 	for (size_t i = 0; i < v.ndesc; i++) {
 		const struct avb_descriptor *d = &v.desc[i];
 		struct verity_pair pair;
@@ -116,7 +116,7 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 					       .has_footer = 1, .footer = *f,
 					       .vbmeta = v};
 
-			if (!avb_image_pair(&ai, d, &pair, &unusable, &err))
+			if (!verity_avb_image_pair(&ai, d, &pair, &unusable, &err))
 				for (int k = 0; k < 3; k++) {
 					uint64_t o = k == 0   ? 0
 						     : k == 1 ? d->tree_offset
@@ -133,7 +133,7 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 				}
 		}
 		if (d->tag != AVB_TAG_HASHTREE ||
-		    avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
+		    verity_avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
 			continue;
 		if (pair.data.length > len || d->tree_offset > len ||
 		    d->tree_size > len - d->tree_offset ||
@@ -142,7 +142,7 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		      d->fec_size > len - d->fec_offset)))
 			abort();
 	}
-	avb_vbmeta_free(&v);
+	verity_avb_vbmeta_free(&v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -169,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(img, data + 1, len);
 	}
 	if (len >= AVB_FOOTER_SIZE &&
-	    !avb_footer_parse(img + len - AVB_FOOTER_SIZE, len, "fuzz", &f,
+	    !verity_avb_footer_parse(img + len - AVB_FOOTER_SIZE, len, "fuzz", &f,
 			      &err)) {
 		if (f.vbmeta_offset > len ||
 		    f.vbmeta_size > len - f.vbmeta_offset)

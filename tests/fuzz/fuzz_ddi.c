@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *der;
 	size_t der_len, n;
 
-	if (ddi_sig_json_parse(data, size, "fuzz", root, &der, &der_len, fp,
+	if (verity_ddi_sig_json_parse(data, size, "fuzz", root, &der, &der_len, fp,
 			       &err) == 0) {
 		if (strlen(root) != 64 && strlen(root) != 128)
 			abort();
@@ -60,11 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			put32(hdr + 16, (uint32_t)crc32(0, hdr, hsize));
 		}
 	}
-	if (gpt_header_parse(hdr, 512, image, "fuzz", &h, &err))
+	if (verity_gpt_header_parse(hdr, 512, image, "fuzz", &h, &err))
 		return 0;
 	if ((uint64_t)h.entries * h.entry_size > sizeof(entries))
 		abort();
-	if (gpt_entries_parse(&h, entries, "fuzz", &g, &err))
+	if (verity_gpt_entries_parse(&h, entries, "fuzz", &g, &err))
 		return 0;
 	for (size_t i = 0; i < g.nparts; i++) {
 		const struct gpt_partition *p = &g.part[i];
@@ -76,8 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!(g.part[j].last_lba < p->first_lba ||
 			      p->last_lba < g.part[j].first_lba))
 				abort();
-		(void)ddi_type_name(p->type);
+		(void)verity_ddi_type_name(p->type);
 	}
-	gpt_free(&g);
+	verity_gpt_free(&g);
 	return 0;
 }

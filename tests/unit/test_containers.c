@@ -47,11 +47,11 @@ START_TEST(avb_descriptors_round_trip)
 	d[2].value = (const uint8_t *)"root=x";
 	d[2].value_len = 6;
 	for (int i = 0; i < 3; i++)
-		ck_assert_int_eq(avb_descriptor_encode(&d[i], &b), 0);
+		ck_assert_int_eq(verity_avb_descriptor_encode(&d[i], &b), 0);
 	/* each padded to 8 bytes, as avbtool writes them */
 	ck_assert_uint_eq(b.len % 8, 0);
 	ck_assert_int_eq(
-		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err), 0);
+		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(back[0].image_size, 8192);
 	ck_assert_uint_eq(back[0].salt_len, 4);
@@ -62,16 +62,16 @@ START_TEST(avb_descriptors_round_trip)
 	/* a length past the end, then one not a multiple of 8 */
 	b.p[14] = 0xff;
 	ck_assert_int_eq(
-		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
+		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "past the descriptors' end"));
 	b.p[14] = 0;
 	b.p[15] = 0xa3;
 	ck_assert_int_eq(
-		avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
+		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "not a multiple of 8"));
-	avb_buf_free(&b);
+	verity_avb_buf_free(&b);
 }
 END_TEST
 
@@ -81,20 +81,20 @@ START_TEST(avb_footer_checks)
 	uint8_t buf[AVB_FOOTER_SIZE];
 	struct ht_error err;
 
-	avb_footer_encode(&f, buf);
-	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err), 0);
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err), 0);
 	ck_assert_uint_eq(back.vbmeta_offset, 8192);
 	/* the vbmeta past the footer, the data larger than the file */
-	ck_assert_int_eq(avb_footer_parse(buf, 8192 + 64, "t", &back, &err),
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 8192 + 64, "t", &back, &err),
 			 -EINVAL);
 	f.original_image_size = 1 << 20;
-	avb_footer_encode(&f, buf);
-	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err),
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "original image size"));
 	f = (struct avb_footer){2, 0, 0, 0, 256};
-	avb_footer_encode(&f, buf);
-	ck_assert_int_eq(avb_footer_parse(buf, 16384, "t", &back, &err),
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "version 2.0"));
 }
@@ -150,41 +150,41 @@ START_TEST(gpt_checks)
 	entry(entries, 1, 34, 99);
 	entry(entries + 2 * 128, 2, 100, 199);
 	header(h, entries);
-	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
 			 0);
-	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err), 0);
+	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err), 0);
 	ck_assert_uint_eq(g.nparts, 2);
 	ck_assert_uint_eq(g.part[1].index, 3);
 	ck_assert_uint_eq(g.part[1].offset, 100 * 512);
 	ck_assert_uint_eq(g.part[1].size, 100 * 512);
 	ck_assert_str_eq(g.part[0].label, "p");
-	gpt_free(&g);
+	verity_gpt_free(&g);
 	/* the image ends before the usable sectors do */
-	ck_assert_int_eq(gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
+	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
 			 -EINVAL);
 	/* a header CRC that does not match */
 	h[60] ^= 1;
-	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "GPT header: CRC"));
 	/* overlapping partitions */
 	entry(entries + 2 * 128, 2, 99, 199);
 	header(h, entries);
-	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
 			 0);
-	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "partitions 1 and 3 overlap"));
 	/* past the usable sectors; and an entry CRC that does not match */
 	entry(entries + 2 * 128, 2, 100, 2001);
 	header(h, entries);
-	ck_assert_int_eq(gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
 			 0);
-	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "partition 3: sectors 100"));
 	entries[200] ^= 1;
-	ck_assert_int_eq(gpt_entries_parse(&gh, entries, "t", &g, &err),
+	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "GPT entries: CRC"));
 }
@@ -201,10 +201,10 @@ START_TEST(ddi_signature_json)
 	memset(hex, 'a', 64);
 	hex[64] = 0;
 	ck_assert_int_eq(
-		ddi_sig_json_make(hex, hex, der, sizeof(der), &json, &err), 0);
+		verity_ddi_sig_json_make(hex, hex, der, sizeof(der), &json, &err), 0);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, json, strlen(json));
-	ck_assert_int_eq(ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
+	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
 					    &len, fp, &err),
 			 0);
 	ck_assert_str_eq(root, hex);
@@ -215,7 +215,7 @@ START_TEST(ddi_signature_json)
 	free(json);
 	/* not NUL-padded; a rootHash too short; upper case; no signature */
 	memcpy(buf + 3000, "x", 1);
-	ck_assert_int_eq(ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
+	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
 					    &len, fp, &err),
 			 -EINVAL);
 	static const char *bad[] = {
@@ -244,7 +244,7 @@ START_TEST(ddi_signature_json)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(buf, 0, sizeof(buf));
 		memcpy(buf, bad[i], strlen(bad[i]));
-		ck_assert_msg(ddi_sig_json_parse(buf, sizeof(buf), "t", root,
+		ck_assert_msg(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
 						 &back, &len, fp,
 						 &err) == -EINVAL,
 			      "%s", bad[i]);

@@ -39,14 +39,14 @@ START_TEST(parity_matches_libfec_every_roots)
 		uint8_t msg[FEC_RS_N], want[FEC_MAX_ROOTS];
 		void *karn = init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
 
-		ck_assert_int_eq(fec_rs_init(&rs, roots, NULL), 0);
+		ck_assert_int_eq(verity_fec_rs_init(&rs, roots, NULL), 0);
 		ck_assert_uint_eq(rs.rsn, 255 - roots);
 		for (unsigned i = 0; i < rs.rsn; i++)
 			src[i] = malloc(LEN);
 		for (unsigned j = 0; j < roots; j++)
 			par[j] = malloc(LEN);
 		random_columns(src, rs.rsn, LEN);
-		fec_rs_encode(&rs, LEN, src, par);
+		verity_fec_rs_encode(&rs, LEN, src, par);
 		for (size_t x = 0; x < LEN; x++) {
 			for (unsigned i = 0; i < rs.rsn; i++)
 				msg[i] = src[i][x];
@@ -59,7 +59,7 @@ START_TEST(parity_matches_libfec_every_roots)
 		for (unsigned j = 0; j < roots; j++)
 			free(par[j]);
 		free_rs_char(karn);
-		fec_rs_free(&rs);
+		verity_fec_rs_free(&rs);
 	}
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(erasures_up_to_roots_are_rebuilt)
 		uint8_t *src[FEC_RS_N + FEC_MAX_ROOTS], *par[FEC_MAX_ROOTS];
 		uint8_t *out[FEC_MAX_ROOTS];
 
-		ck_assert_int_eq(fec_rs_init(&rs, roots, NULL), 0);
+		ck_assert_int_eq(verity_fec_rs_init(&rs, roots, NULL), 0);
 		for (unsigned i = 0; i < rs.rsn; i++)
 			src[i] = malloc(LEN);
 		for (unsigned j = 0; j < roots; j++) {
@@ -83,7 +83,7 @@ START_TEST(erasures_up_to_roots_are_rebuilt)
 			out[j] = malloc(LEN);
 		}
 		random_columns(src, rs.rsn, LEN);
-		fec_rs_encode(&rs, LEN, src, par);
+		verity_fec_rs_encode(&rs, LEN, src, par);
 		for (unsigned ne = 1; ne <= roots; ne++) {
 			struct fec_rs_erasure e;
 			unsigned pos[FEC_MAX_ROOTS];
@@ -93,13 +93,13 @@ START_TEST(erasures_up_to_roots_are_rebuilt)
 				pos[t] = ne == 1 ? rs.rsn - 1
 						 : t * (rs.rsn - 1) / (ne - 1);
 			ck_assert_int_eq(
-				fec_rs_erasure_init(&rs, &e, pos, ne, NULL), 0);
+				verity_fec_rs_erasure_init(&rs, &e, pos, ne, NULL), 0);
 			for (unsigned t = 0; t < ne; t++)
 				src[rs.rsn + t] = par[e.rows[t]];
-			fec_rs_erasure_decode(&rs, &e, LEN, src, out);
+			verity_fec_rs_erasure_decode(&rs, &e, LEN, src, out);
 			for (unsigned t = 0; t < ne; t++)
 				ck_assert_mem_eq(out[t], src[pos[t]], LEN);
-			fec_rs_erasure_free(&e);
+			verity_fec_rs_erasure_free(&e);
 		}
 		for (unsigned i = 0; i < rs.rsn; i++)
 			free(src[i]);
@@ -107,7 +107,7 @@ START_TEST(erasures_up_to_roots_are_rebuilt)
 			free(par[j]);
 			free(out[j]);
 		}
-		fec_rs_free(&rs);
+		verity_fec_rs_free(&rs);
 	}
 }
 END_TEST
@@ -118,14 +118,14 @@ START_TEST(erasure_patterns_refused)
 	struct fec_rs_erasure e;
 	unsigned pos[3] = {5, 5, 9};
 
-	ck_assert_int_eq(fec_rs_init(&rs, 2, NULL), 0);
-	ck_assert_int_eq(fec_rs_erasure_init(&rs, &e, pos, 3, NULL), -EINVAL);
-	ck_assert_int_eq(fec_rs_erasure_init(&rs, &e, pos, 2, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_init(&rs, 2, NULL), 0);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 3, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 2, NULL), -EINVAL);
 	pos[0] = 253;
-	ck_assert_int_eq(fec_rs_erasure_init(&rs, &e, pos, 1, NULL), -EINVAL);
-	fec_rs_free(&rs);
-	ck_assert_int_eq(fec_rs_init(&rs, 1, NULL), -EINVAL);
-	ck_assert_int_eq(fec_rs_init(&rs, 25, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 1, NULL), -EINVAL);
+	verity_fec_rs_free(&rs);
+	ck_assert_int_eq(verity_fec_rs_init(&rs, 1, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_init(&rs, 25, NULL), -EINVAL);
 }
 END_TEST
 
@@ -136,21 +136,21 @@ START_TEST(errors_up_to_half_roots_are_corrected)
 	uint8_t *src[FEC_RS_N], *par[FEC_MAX_ROOTS];
 	int eras[2] = {3, 200};
 
-	ck_assert_int_eq(fec_rs_init(&rs, 8, NULL), 0);
+	ck_assert_int_eq(verity_fec_rs_init(&rs, 8, NULL), 0);
 	for (unsigned i = 0; i < rs.rsn; i++) {
 		good[i] = next_byte();
 		src[i] = &good[i];
 	}
 	for (unsigned j = 0; j < 8; j++)
 		par[j] = &good[rs.rsn + j];
-	fec_rs_encode(&rs, 1, src, par);
+	verity_fec_rs_encode(&rs, 1, src, par);
 	/* four unknown errors: roots / 2 */
 	memcpy(cw, good, sizeof(cw));
 	cw[0] ^= 1;
 	cw[77] ^= 0xff;
 	cw[246] ^= 0x10;
 	cw[254] ^= 0x42;
-	ck_assert_int_eq(fec_rs_decode_codeword(&rs, cw, NULL, 0), 4);
+	ck_assert_int_eq(verity_fec_rs_decode_codeword(&rs, cw, NULL, 0), 4);
 	ck_assert_mem_eq(cw, good, sizeof(cw));
 	/* two erasures and three errors: 2 + 2 * 3 = roots */
 	memcpy(cw, good, sizeof(cw));
@@ -159,15 +159,15 @@ START_TEST(errors_up_to_half_roots_are_corrected)
 	cw[10] ^= 9;
 	cw[11] ^= 9;
 	cw[250] ^= 9;
-	ck_assert_int_ge(fec_rs_decode_codeword(&rs, cw, eras, 2), 0);
+	ck_assert_int_ge(verity_fec_rs_decode_codeword(&rs, cw, eras, 2), 0);
 	ck_assert_mem_eq(cw, good, sizeof(cw));
 	/* five unknown errors are too many */
 	memcpy(cw, good, sizeof(cw));
 	for (int k = 0; k < 5; k++)
 		cw[k * 40] ^= 0x5a;
 	/* beyond repair: libfec's negative count */
-	ck_assert_int_lt(fec_rs_decode_codeword(&rs, cw, NULL, 0), 0);
-	fec_rs_free(&rs);
+	ck_assert_int_lt(verity_fec_rs_decode_codeword(&rs, cw, NULL, 0), 0);
+	verity_fec_rs_free(&rs);
 }
 END_TEST
 

@@ -59,7 +59,7 @@ START_TEST(portable_matches_openssl_every_salt_size)
 		struct sha256_salted_state st;
 		uint8_t want[32], got[32];
 
-		sha256_salted_init(&st, salt, s);
+		ht_sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want);
 		sha256_finup_one(SHA256_KERNEL_PORTABLE, &st, msgs, lens[l],
 				 got);
@@ -77,20 +77,20 @@ static void check_kernel(enum sha256_kernel k, size_t s)
 		const uint8_t *m2 =
 			msgs + 65536 + 3; /* unaligned second stream */
 
-		sha256_salted_init(&st, salt, s);
+		ht_sha256_salted_init(&st, salt, s);
 		reference("sha256", 1, salt, s, msgs, lens[l], want1);
 		reference("sha256", 1, salt, s, m2, lens[l], want2);
 		sha256_finup_one(k, &st, msgs, lens[l], got);
 		ck_assert_msg(!memcmp(want1, got, 32),
 			      "%s 1-way salt %zu len %zu",
-			      sha256_kernel_name(k), s, lens[l]);
+			      ht_sha256_kernel_name(k), s, lens[l]);
 		sha256_finup_two(k, &st, msgs, m2, lens[l], got1, got2);
 		ck_assert_msg(!memcmp(want1, got1, 32),
 			      "%s 2-way a salt %zu len %zu",
-			      sha256_kernel_name(k), s, lens[l]);
+			      ht_sha256_kernel_name(k), s, lens[l]);
 		ck_assert_msg(!memcmp(want2, got2, 32),
 			      "%s 2-way b salt %zu len %zu",
-			      sha256_kernel_name(k), s, lens[l]);
+			      ht_sha256_kernel_name(k), s, lens[l]);
 		/* three in a row, unaligned: the three-way kernel's streams
 		 * (pair and single for the others) */
 		{
@@ -104,7 +104,7 @@ static void check_kernel(enum sha256_kernel k, size_t s)
 					  want3);
 				ck_assert_msg(!memcmp(want3, got3 + 32 * i, 32),
 					      "%s many(3) #%d salt %zu len %zu",
-					      sha256_kernel_name(k), i, s,
+					      ht_sha256_kernel_name(k), i, s,
 					      lens[l]);
 			}
 		}
@@ -119,7 +119,7 @@ START_TEST(cpu_kernels_one_and_two_way_match_openssl_every_salt_size)
 	size_t s = (size_t)_i;
 
 	for (int k = SHA256_KERNEL_PORTABLE + 1; k < SHA256_KERNEL_COUNT; k++)
-		if (sha256_kernel_available((enum sha256_kernel)k))
+		if (ht_sha256_kernel_available((enum sha256_kernel)k))
 			check_kernel((enum sha256_kernel)k, s);
 }
 END_TEST
@@ -132,7 +132,7 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 	static const size_t salt_sizes[] = {0, 32, 55, 56, 63, 64, 256};
 
 	for (int k = 0; k < SHA256_KERNEL_COUNT; k++) {
-		if (!sha256_kernel_available((enum sha256_kernel)k))
+		if (!ht_sha256_kernel_available((enum sha256_kernel)k))
 			continue;
 		for (size_t b = 0; b < 4; b++)
 			for (size_t si = 0; si < 7; si++) {
@@ -146,7 +146,7 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 				/* n, n - 1, n - 2 messages: every tail
 				 * after the pairs or threes */
 				for (size_t c = n - 2; c <= n; c++) {
-					sha256_salted_init(&st, salt,
+					ht_sha256_salted_init(&st, salt,
 							   salt_sizes[si]);
 					sha256_finup_many(k, &st, msgs, bs, c,
 							  out, 40);
@@ -201,7 +201,7 @@ START_TEST(hasher_paths_match_openssl)
 					type == 1 &&
 						(a == 0 ||
 						 (a == 1 &&
-						  sha1_kernel_available())));
+						  ht_sha1_kernel_available())));
 				/* sha256 in format 1 never starts OpenSSL */
 				ck_assert_str_eq(h.provider,
 						 a == 0 && type == 1
@@ -246,12 +246,12 @@ START_TEST(sha1_kernel_matches_openssl_every_salt_size)
 	struct sha1_salted_state st;
 	uint8_t out[5 * 24], want[20];
 
-	if (!sha1_kernel_available())
+	if (!ht_sha1_kernel_available())
 		return;
-	sha1_salted_init(&st, salt, (size_t)_i);
+	ht_sha1_salted_init(&st, salt, (size_t)_i);
 	for (size_t l = 0; l < NLENS; l++)
 		for (size_t count = 1; count <= 3; count++) {
-			sha1_finup_many(&st, msgs, lens[l], count, out, 24);
+			ht_sha1_finup_many(&st, msgs, lens[l], count, out, 24);
 			for (size_t i = 0; i < count; i++) {
 				reference("sha1", 1, salt, (size_t)_i,
 					  msgs + i * lens[l], lens[l], want);

@@ -38,7 +38,7 @@ static int avb_probe(const char *image)
 	yes = (d.size >= AVB_FOOTER_SIZE &&
 	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
 				   sizeof(foot), NULL) &&
-	       avb_footer_magic(foot)) ||
+	       verity_avb_footer_magic(foot)) ||
 	      (d.size >= AVB_HEADER_SIZE &&
 	       !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
 	       !memcmp(magic, "AVB0", 4));
@@ -55,11 +55,11 @@ static const struct row {
 	const char *not_one; /* when asked for and not there */
 } rows[] = {
 	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
-	 avb_sparse_probe, NULL},
+	 verity_avb_sparse_probe, NULL},
 	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
 	 "not an Android image: no AVB footer in its last 64 bytes and no "
 	 "vbmeta at byte 0"},
-	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", ddi_probe,
+	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", verity_ddi_probe,
 	 "not a systemd disk image: no GPT header at sector 1 (of 512 or "
 	 "4096 bytes)"},
 	{VERITY_CONTAINER_SIDECAR, "sidecar",
@@ -158,7 +158,7 @@ int verity_container_identify(const char *image, enum verity_container asked,
 
 int verity_container_refuse_sparse(const char *path, struct ht_error *err)
 {
-	if (!path || !avb_sparse_probe(path))
+	if (!path || !verity_avb_sparse_probe(path))
 		return 0;
 	return ht_fail(err, EINVAL,
 		       "%s: an Android sparse image, not raw data: make a raw "

@@ -109,10 +109,10 @@ static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
 	}
 }
 
-void fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+void verity_fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		       uint8_t *const *planes, uint8_t *out)
 {
-	fec_rs_encode(rs, len, src, planes);
+	verity_fec_rs_encode(rs, len, src, planes);
 	interleave(out, planes, rs->roots, len);
 }
 
@@ -158,7 +158,7 @@ static int read_run_tolerant(struct parity_job *j, struct parity_buffers *b,
 	size_t bs = j->s->fl->block_size;
 
 	for (uint64_t k = 0; k < nb; k++) {
-		int r = fec_read_covered(j->s, first + k, 1, out + k * bs, err);
+		int r = verity_fec_read_covered(j->s, first + k, 1, out + k * bs, err);
 
 		if (r == -EIO) {
 			memset(out + k * bs, 0, bs);
@@ -192,13 +192,13 @@ static int run_batch(struct parity_job *j, struct parity_buffers *b,
 			continue;
 		}
 		b->src[i] = b->msg + (size_t)i * len;
-		r = fec_read_covered(s, first, nb, b->src[i], err);
+		r = verity_fec_read_covered(s, first, nb, b->src[i], err);
 		if (r == -EIO && j->mode == FEC_PASS_CHECK)
 			r = read_run_tolerant(j, b, first, nb, b->src[i], err);
 		if (r)
 			return r;
 	}
-	fec_encode_stored(j->rs, len, b->src, b->par, b->parity);
+	verity_fec_encode_stored(j->rs, len, b->src, b->par, b->parity);
 	if (j->mode == FEC_PASS_WRITE)
 		return verity_device_write(s->fec, at, b->parity,
 					   len * fl->roots, err);
@@ -235,7 +235,7 @@ static void *parity_worker(void *arg)
 	return NULL;
 }
 
-int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
+int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    enum fec_pass_mode mode, const uint8_t *skip,
 		    unsigned threads, struct fec_pass_result *res,
 		    struct ht_error *err)
@@ -283,7 +283,7 @@ int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 
 /* --- parity while the tree is built ------------------------------------ */
 
-int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
+int verity_fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		   const struct verity_fec_layout *fl, unsigned threads,
 		   const struct verity_tuning *t, struct ht_error *err)
 {
@@ -330,13 +330,13 @@ static void fused_add(struct fec_fused *f, unsigned set, uint64_t first,
 
 		for (unsigned k = 0; k < fl->roots; k++)
 			par[k] = base + k * f->plane_bytes + round * bs;
-		fec_rs_encode_update(f->rs, c * bs, (unsigned)i,
+		verity_fec_rs_encode_update(f->rs, c * bs, (unsigned)i,
 				     blocks + (j - first) * bs, par);
 		j += c;
 	}
 }
 
-int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
+int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct ht_error *err)
 {
 	if (worker >= f->threads)
@@ -346,7 +346,7 @@ int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
 	return 0;
 }
 
-void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
+void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 			    const uint8_t *blocks, size_t n)
 {
 	const struct verity_fec_layout *fl = f->fl;
@@ -363,7 +363,7 @@ void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 	pthread_mutex_unlock(&f->tree_lock);
 }
 
-int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
+int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		     struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = f->fl;
@@ -383,7 +383,7 @@ int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		size_t n =
 			fl->blocks - j < per ? (size_t)(fl->blocks - j) : per;
 
-		r = fec_read_covered(s, j, n, buf, err);
+		r = verity_fec_read_covered(s, j, n, buf, err);
 		if (!r)
 			fused_add(f, f->threads, j, buf, n);
 	}
@@ -416,7 +416,7 @@ static size_t planes_bytes(const struct fec_fused *f)
 	return (f->threads + 1) * f->plane_bytes * f->fl->roots;
 }
 
-void fec_fused_free(struct fec_fused *f)
+void verity_fec_fused_free(struct fec_fused *f)
 {
 	if (!f->planes)
 		return;
@@ -425,7 +425,7 @@ void fec_fused_free(struct fec_fused *f)
 	f->planes = NULL;
 }
 
-int fec_encode_flat(const struct verity_device *d,
+int verity_fec_encode_flat(const struct verity_device *d,
 		    const struct verity_fec_layout *fl, unsigned threads,
 		    struct ht_error *err)
 {
@@ -433,10 +433,10 @@ int fec_encode_flat(const struct verity_device *d,
 	struct fec_source src = {d, d, d, fl, NULL};
 	int r;
 
-	if ((r = fec_rs_init(&rs, fl->roots, err)))
+	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
 		return r;
-	r = fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
+	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
 			    err);
-	fec_rs_free(&rs);
+	verity_fec_rs_free(&rs);
 	return r ? r : verity_device_flush(d, err);
 }

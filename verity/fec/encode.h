@@ -36,24 +36,24 @@ struct fec_fused {
 };
 
 /* 0 and set up, or 1 when fused encoding does not apply (use
- * fec_parity_pass), or a negative errno. t (may be NULL) lowers the
+ * verity_fec_parity_pass), or a negative errno. t (may be NULL) lowers the
  * limits. */
-int fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
+int verity_fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 		   const struct verity_fec_layout *fl, unsigned threads,
 		   const struct verity_tuning *t, struct ht_error *err);
 /* From ht_io.data_seen: data blocks [first, first + n), just hashed. */
-int fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
+int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct ht_error *err);
 /* From ht_io.write_tree: tree blocks [tree_block, tree_block + n) as
  * written (the tree starts at the first covered hash block). Any
  * thread. */
-void fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
+void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 			    const uint8_t *blocks, size_t n);
 /* Adds the covered hash blocks after the tree, sums the sets and writes
  * the parity area. */
-int fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
+int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 		     struct ht_error *err);
-void fec_fused_free(struct fec_fused *f);
+void verity_fec_fused_free(struct fec_fused *f);
 
 enum fec_pass_mode {
 	FEC_PASS_WRITE, /* compute and write all parity */
@@ -71,14 +71,14 @@ struct fec_pass_result {
  * A check never writes; it marks stale rounds in res->stale when the
  * caller gave a bitmap (rounds bits, zeroed), and leaves alone rounds
  * with a block it cannot read. */
-int fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
+int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		    enum fec_pass_mode mode, const uint8_t *skip,
 		    unsigned threads, struct fec_pass_result *res,
 		    struct ht_error *err);
 
 /* The parity a flat layout describes (verity_fec_layout_flat) of d,
  * written onto d and flushed. */
-int fec_encode_flat(const struct verity_device *d,
+int verity_fec_encode_flat(const struct verity_device *d,
 		    const struct verity_fec_layout *fl, unsigned threads,
 		    struct ht_error *err);
 
@@ -86,7 +86,7 @@ int fec_encode_flat(const struct verity_device *d,
  * bytes of each message position): src[i] holds symbol position i,
  * planes receives roots planes of len bytes, out the parity as stored
  * (roots bytes per codeword). */
-void fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+void verity_fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		       uint8_t *const *planes, uint8_t *out);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
+int verity_fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 		   const struct ht_hasher *h, const struct fec_source *src,
 		   const uint8_t *root, struct ht_error *err)
 {
@@ -20,18 +20,18 @@ int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 	return 0;
 }
 
-void fec_proof_free(struct fec_proof *p)
+void verity_fec_proof_free(struct fec_proof *p)
 {
 	free(p->cache);
 	p->cache = NULL;
 }
 
-void fec_proof_reset(struct fec_proof *p)
+void verity_fec_proof_reset(struct fec_proof *p)
 {
 	memset(p->valid, 0, sizeof(p->valid));
 }
 
-int fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
+int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
 		     size_t *slot)
 {
 	uint64_t nd = p->g->data_blocks;
@@ -53,9 +53,9 @@ static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
 	if (p->valid[lv] && p->index[lv] == t)
 		return buf;
 	p->valid[lv] = 0;
-	*r = fec_read_covered(p->src, c, 1, buf, err);
+	*r = verity_fec_read_covered(p->src, c, 1, buf, err);
 	if (!*r)
-		*r = fec_proof_check(p, c, buf, err);
+		*r = verity_fec_proof_check(p, c, buf, err);
 	if (*r != 1)
 		return NULL;
 	*r = 0;
@@ -64,14 +64,14 @@ static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
 	return buf;
 }
 
-int fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
+int verity_fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
 		    struct ht_error *err)
 {
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
 	const uint8_t *parent_block;
 	uint64_t parent;
 	size_t slot;
-	int where = fec_proof_parent(p, c, &parent, &slot), r;
+	int where = verity_fec_proof_parent(p, c, &parent, &slot), r;
 
 	if (where < 0)
 		return 1;

@@ -27,23 +27,23 @@ struct fec_proof {
 	int valid[HT_MAX_LEVELS];
 };
 
-int fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
+int verity_fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 		   const struct ht_hasher *h, const struct fec_source *src,
 		   const uint8_t *root, struct ht_error *err);
-void fec_proof_free(struct fec_proof *p);
+void verity_fec_proof_free(struct fec_proof *p);
 /* Forgets the proven blocks (after a write). */
-void fec_proof_reset(struct fec_proof *p);
+void verity_fec_proof_reset(struct fec_proof *p);
 
 /* Covered block c: its parent tree block and the byte offset of its
  * digest there (0), or the root (1), or nothing (-1: a covered block of
  * the hash device after the tree, which no digest proves). */
-int fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
+int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
 		     size_t *slot);
 
 /* 1 when covered block c, holding block, is what the root says, through
  * tree blocks read now; 0 when not; a negative errno. A block no digest
  * covers proves nothing and passes. */
-int fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
+int verity_fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
 		    struct ht_error *err);
 
 #endif

@@ -21,17 +21,17 @@ static int bit(const uint8_t *map, uint64_t i)
 }
 
 /* One round's blocks into round (rsn blocks), each proven as it is read. */
-static int read_proven_round(const struct fec_refresh *x, uint64_t n,
+static int read_proven_round(const struct verity_fec_refresh *x, uint64_t n,
 			     uint8_t *const *src, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 
 	for (unsigned i = 0; i < x->rs->rsn; i++) {
 		uint64_t c = (uint64_t)i * fl->rounds + n;
-		int r = fec_read_covered(x->src, c, 1, src[i], err);
+		int r = verity_fec_read_covered(x->src, c, 1, src[i], err);
 
 		if (!r && c < fl->blocks)
-			r = fec_proof_check(x->proof, c, src[i], err);
+			r = verity_fec_proof_check(x->proof, c, src[i], err);
 		else if (!r)
 			r = 1; /* past the covered blocks: zeros */
 		if (r < 0)
@@ -59,7 +59,7 @@ static int read_proven_round(const struct fec_refresh *x, uint64_t n,
 
 /* Rewrites the parity of each stale round from its blocks, each read
  * once and proven against the root before it goes in. */
-static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
+static int rewrite_rounds(const struct verity_fec_refresh *x, const uint8_t *stale,
 			  struct verity_fec_result *res, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
@@ -81,7 +81,7 @@ static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
 		r = read_proven_round(x, n, src, err);
 		if (r)
 			break;
-		fec_encode_stored(x->rs, bs, src, planes, parity);
+		verity_fec_encode_stored(x->rs, bs, src, planes, parity);
 		r = verity_device_write(x->src->fec,
 					fl->offset + n * round_bytes, parity,
 					round_bytes, err);
@@ -94,7 +94,7 @@ static int rewrite_rounds(const struct fec_refresh *x, const uint8_t *stale,
 	return r;
 }
 
-int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
+int verity_fec_refresh(const struct verity_fec_refresh *x, struct verity_fec_result *res,
 		struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
@@ -105,7 +105,7 @@ int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
 
 	if (x->rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1)))
 		return ht_fail(err, ENOMEM, "out of memory");
-	r = fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip, x->threads,
+	r = verity_fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip, x->threads,
 			    &pr, err);
 	res->stale_codewords = pr.stale_codewords;
 	res->stale_rounds = pr.stale_rounds;

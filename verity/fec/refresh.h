@@ -19,7 +19,7 @@
 #define VERITY_PARITY_REWRITE_PERCENT 5
 uint64_t verity_parity_rewrite_limit(const struct verity_fec_layout *fl);
 
-struct fec_refresh {
+struct verity_fec_refresh {
 	const struct fec_source *src;
 	const struct fec_rs *rs;
 	struct fec_proof *proof;
@@ -32,7 +32,7 @@ struct fec_refresh {
  * refuses (-EINVAL, nothing written) more than the limit, else writes
  * each stale round again and flushes. A block that no longer proves
  * (changed meanwhile) stops with -ESTALE, its round as it was. */
-int fec_refresh(const struct fec_refresh *x, struct verity_fec_result *res,
+int verity_fec_refresh(const struct verity_fec_refresh *x, struct verity_fec_result *res,
 		struct ht_error *err);
 
 #endif

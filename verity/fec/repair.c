@@ -75,10 +75,10 @@ static int rio_read_data(void *c, uint64_t off, void *buf, size_t len,
 	/* a block the dry run rebuilt reads from the overlay even when the
 	 * device cannot read it (the tree reads one block at a time after
 	 * EIO) */
-	if (r == -EIO && len == bs && fec_overlay_has(&rp->ov, off / bs))
+	if (r == -EIO && len == bs && verity_fec_overlay_has(&rp->ov, off / bs))
 		r = 0;
 	if (!r && rp->ov.count)
-		fec_overlay_patch(&rp->ov, 0, off, buf, len, bs);
+		verity_fec_overlay_patch(&rp->ov, 0, off, buf, len, bs);
 	return r;
 }
 
@@ -91,10 +91,10 @@ static int rio_read_tree(void *c, uint64_t off, void *buf, size_t len,
 				   len, err);
 
 	if (r == -EIO && len == bs &&
-	    fec_overlay_has(&rp->ov, rp->p->data_blocks + off / bs))
+	    verity_fec_overlay_has(&rp->ov, rp->p->data_blocks + off / bs))
 		r = 0;
 	if (!r && rp->ov.count)
-		fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf, len,
+		verity_fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf, len,
 				  bs);
 	return r;
 }
@@ -180,7 +180,7 @@ static void compute_trust(struct repair *rp)
 static int parent_of(const struct repair *rp, uint64_t c, uint64_t *parent,
 		     size_t *slot, int *trusted)
 {
-	int where = fec_proof_parent(&rp->proof, c, parent, slot);
+	int where = verity_fec_proof_parent(&rp->proof, c, parent, slot);
 
 	if (where < 0)
 		return -1;
@@ -199,13 +199,13 @@ static int commit_block(struct repair *rp, uint64_t c, const uint8_t *block,
 	int r;
 
 	if (rp->dry_run)
-		return fec_overlay_add(&rp->ov, c, block, bs, err);
+		return verity_fec_overlay_add(&rp->ov, c, block, bs, err);
 	r = c < nd ? verity_device_write(&rp->d.data, c * bs, block, bs, err)
 		   : verity_device_write(&rp->d.hash,
 					 rp->l->tree_offset + (c - nd) * bs,
 					 block, bs, err);
 	/* what was proven before may read differently now */
-	fec_proof_reset(&rp->proof);
+	verity_fec_proof_reset(&rp->proof);
 	return r;
 }
 
@@ -260,7 +260,7 @@ static int accept(struct repair *rp, struct round_state *st,
 		if (pk == st->nproven || st->fixed[pk] || bit(rp->rebuilt, c))
 			continue;
 		/* kept only when it proves, up to the root, now */
-		r = fec_proof_check(&rp->proof, c, blk, err);
+		r = verity_fec_proof_check(&rp->proof, c, blk, err);
 		if (r < 0)
 			return r;
 		if (!r)
@@ -296,7 +296,7 @@ static int try_erasures(struct repair *rp, struct round_state *st,
 	size_t bs = rp->l->fec.block_size;
 	struct fec_rs_erasure e;
 	uint8_t *src[FEC_RS_N + FEC_MAX_ROOTS], *out[FEC_MAX_ROOTS];
-	int r = fec_rs_erasure_init(rs, &e, pos, ne, err);
+	int r = verity_fec_rs_erasure_init(rs, &e, pos, ne, err);
 
 	if (r == -ENOMEM)
 		return r;
@@ -308,8 +308,8 @@ static int try_erasures(struct repair *rp, struct round_state *st,
 		src[rs->rsn + t] = rp->planes + (size_t)e.rows[t] * bs;
 		out[t] = rp->candidate + (size_t)t * bs;
 	}
-	fec_rs_erasure_decode(rs, &e, bs, src, out);
-	fec_rs_erasure_free(&e);
+	verity_fec_rs_erasure_decode(rs, &e, bs, src, out);
+	verity_fec_rs_erasure_free(&e);
 	return accept(rp, st, pos, ne, err);
 }
 
@@ -333,7 +333,7 @@ static int try_karn(struct repair *rp, struct round_state *st,
 			cw[i] = rp->round[i * bs + b];
 		for (unsigned j = 0; j < rs->roots; j++)
 			cw[rs->rsn + j] = rp->parity[b * rs->roots + j];
-		fec_rs_decode_codeword(rs, cw, epos, (int)ne);
+		verity_fec_rs_decode_codeword(rs, cw, epos, (int)ne);
 		for (size_t k = 0; k < st->nproven; k++)
 			rp->candidate[k * bs + b] = cw[cand[k]];
 	}
@@ -369,7 +369,7 @@ static int repair_round(struct repair *rp, struct round_state *st,
 		uint64_t c = (uint64_t)i * fl->rounds + st->n;
 		size_t k;
 
-		r = fec_read_covered(&rp->src, c, 1, rp->round + i * bs, err);
+		r = verity_fec_read_covered(&rp->src, c, 1, rp->round + i * bs, err);
 		if (r != -EIO && r)
 			return r;
 		if (!r)
@@ -542,7 +542,7 @@ static int run_passes(struct repair *rp, struct ht_error *err)
  * asked (docs/format.md, "Where we differ", 12). */
 static int check_parity(struct repair *rp, struct ht_error *err)
 {
-	struct fec_refresh x = {
+	struct verity_fec_refresh x = {
 		&rp->src,
 		&rp->rs,
 		&rp->proof,
@@ -555,7 +555,7 @@ static int check_parity(struct repair *rp, struct ht_error *err)
 	if (!skip)
 		return ht_fail(err, ENOMEM, "out of memory");
 	x.skip = skip;
-	r = fec_refresh(&x, rp->res, err);
+	r = verity_fec_refresh(&x, rp->res, err);
 	free(skip);
 	return r;
 }
@@ -635,11 +635,11 @@ static void free_all(struct repair *rp)
 	free(rp->parity);
 	free(rp->planes);
 	free(rp->candidate);
-	fec_overlay_free(&rp->ov);
-	fec_proof_free(&rp->proof);
+	verity_fec_overlay_free(&rp->ov);
+	verity_fec_proof_free(&rp->proof);
 	ht_hasher_free(&rp->h); /* safe on a zeroed hasher */
 	if (rp->rs.karn)
-		fec_rs_free(&rp->rs);
+		verity_fec_rs_free(&rp->rs);
 	verity_pair_close(&rp->d);
 }
 
@@ -678,14 +678,14 @@ int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
 	out->layout = pair->layout;
 	rp.src = (struct fec_source){&rp.d.data, &rp.d.hash, &rp.d.fec,
 				     &rp.l->fec, &rp.ov};
-	r = fec_rs_init(&rp.rs, rp.l->fec.roots, err);
+	r = verity_fec_rs_init(&rp.rs, rp.l->fec.roots, err);
 	if (!r)
 		r = ht_hasher_init(&rp.h, p->hash_name, p->hash_type, p->salt,
 				   p->salt_size, err);
 	if (!r) {
 		ht_hasher_use_kernel(&rp.h, run->sha256);
 		verity_fill_info(&out->info, &rp.h);
-		r = fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src, rp.root,
+		r = verity_fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src, rp.root,
 				   err);
 	}
 	if (!r)

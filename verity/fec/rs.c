@@ -23,7 +23,7 @@ static inline void simd_clean(void)
 #endif
 }
 
-int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
+int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 {
 	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS];
 
@@ -38,7 +38,7 @@ int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 	rs->matrix = malloc((size_t)roots * rs->rsn);
 	rs->enc_tables = malloc(32u * roots * rs->rsn);
 	if (!rs->karn || !rs->matrix || !rs->enc_tables) {
-		fec_rs_free(rs);
+		verity_fec_rs_free(rs);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	/* column i of M: the parity of the unit vector e_i */
@@ -54,13 +54,13 @@ int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 	return 0;
 }
 
-void fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
+void verity_fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
 			  uint8_t *parity)
 {
 	encode_rs_char(rs->karn, (uint8_t *)msg, parity);
 }
 
-void fec_rs_free(struct fec_rs *rs)
+void verity_fec_rs_free(struct fec_rs *rs)
 {
 	if (rs->karn)
 		free_rs_char(rs->karn);
@@ -69,7 +69,7 @@ void fec_rs_free(struct fec_rs *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+void verity_fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		   uint8_t *const *par)
 {
 	ec_encode_data((int)len, (int)rs->rsn, (int)rs->roots, rs->enc_tables,
@@ -77,7 +77,7 @@ void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 	simd_clean();
 }
 
-void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
+void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
 			  const uint8_t *src, uint8_t *const *par)
 {
 	ec_encode_data_update((int)len, (int)rs->rsn, (int)rs->roots, (int)pos,
@@ -88,7 +88,7 @@ void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
 
 /* m_E = A^-1 (p_R + M_R,notE m_notE), A = M restricted to rows R and
  * columns E: one product over the surviving message and the parity. */
-int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
+int verity_fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 			const unsigned *erased, unsigned ne,
 			struct ht_error *err)
 {
@@ -118,7 +118,7 @@ int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 	e->tables = malloc(32u * ne * k);
 	if (!coef || !e->tables) {
 		free(coef);
-		fec_rs_erasure_free(e);
+		verity_fec_rs_erasure_free(e);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (unsigned r = 0; r < ne; r++) {
@@ -146,13 +146,13 @@ int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 	return 0;
 }
 
-void fec_rs_erasure_free(struct fec_rs_erasure *e)
+void verity_fec_rs_erasure_free(struct fec_rs_erasure *e)
 {
 	free(e->tables);
 	e->tables = NULL;
 }
 
-void fec_rs_erasure_decode(const struct fec_rs *rs,
+void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
 			   const struct fec_rs_erasure *e, size_t len,
 			   uint8_t *const *src, uint8_t *const *out)
 {
@@ -161,7 +161,7 @@ void fec_rs_erasure_decode(const struct fec_rs *rs,
 	simd_clean();
 }
 
-int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
+int verity_fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
 			   const int *eras, int neras)
 {
 	/* libfec writes the positions it corrected into this array */

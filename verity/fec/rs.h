@@ -38,24 +38,24 @@ struct fec_rs {
 	void *karn;          /* libfec codec */
 };
 
-int fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err);
-void fec_rs_free(struct fec_rs *rs);
+int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err);
+void verity_fec_rs_free(struct fec_rs *rs);
 
 /* Parity of len codewords laid out column-wise: byte x of src[i] is
  * message symbol i of codeword x, byte x of par[j] parity symbol j. */
-void fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
+void verity_fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
 		   uint8_t *const *par);
 
 /* Adds message column pos (len bytes: symbol pos of len codewords) into
  * the parity rows par, which hold the sum of the other columns so far:
  * parity is linear, so columns can come in any order. len <= INT_MAX. */
-void fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
+void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
 			  const uint8_t *src, uint8_t *const *par);
 
 /* The parity of one codeword (msg[0..rsn) -> parity[0..roots)) with
  * libfec's scalar encoder, one symbol at a time: veritysetup's encoder,
  * kept for the bench and the tests. */
-void fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
+void verity_fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
 			  uint8_t *parity);
 
 /* Rebuilding ne <= roots erased message symbols from the others and ne
@@ -68,14 +68,14 @@ struct fec_rs_erasure {
 };
 
 /* Prepares the decode for a pattern; -EINVAL if it cannot be solved. */
-int fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
+int verity_fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
 			const unsigned *erased, unsigned ne,
 			struct ht_error *err);
-void fec_rs_erasure_free(struct fec_rs_erasure *e);
+void verity_fec_rs_erasure_free(struct fec_rs_erasure *e);
 
 /* src[0..rsn) the message columns (erased ones are ignored), src[rsn + t]
  * parity row e->rows[t]; out[k] receives erased column e->erased[k]. */
-void fec_rs_erasure_decode(const struct fec_rs *rs,
+void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
 			   const struct fec_rs_erasure *e, size_t len,
 			   uint8_t *const *src, uint8_t *const *out);
 
@@ -84,7 +84,7 @@ void fec_rs_erasure_decode(const struct fec_rs *rs,
  * codeword. Returns the number of symbols corrected, or a negative
  * number when the codeword is beyond repair (libfec's count; -1 for more
  * erasures than roots). */
-int fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
+int verity_fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
 			   const int *eras, int neras);
 
 #endif

@@ -8,7 +8,7 @@
 
 static size_t overlay_find(const struct fec_overlay *ov, uint64_t c);
 
-void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
+void verity_fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
 		       uint64_t off, uint8_t *buf, size_t len, size_t bs)
 {
 	uint64_t hi_b = first_block + (off + len + bs - 1) / bs;
@@ -23,7 +23,7 @@ void fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
 	}
 }
 
-int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
+int verity_fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
 		     uint8_t *buf, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = s->fl;
@@ -58,11 +58,11 @@ int fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
 		out += n * bs;
 	}
 	if (s->overlay && s->overlay->count)
-		fec_overlay_patch(s->overlay, first, 0, buf, count * bs, bs);
+		verity_fec_overlay_patch(s->overlay, first, 0, buf, count * bs, bs);
 	return 0;
 }
 
-int fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
+int verity_fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
 		    size_t bs, struct ht_error *err)
 {
 	uint8_t *copy;
@@ -103,7 +103,7 @@ int fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
 	return 0;
 }
 
-void fec_overlay_free(struct fec_overlay *ov)
+void verity_fec_overlay_free(struct fec_overlay *ov)
 {
 	for (size_t i = 0; i < ov->count; i++)
 		free(ov->block[i]);
@@ -128,7 +128,7 @@ static size_t overlay_find(const struct fec_overlay *ov, uint64_t c)
 	return lo;
 }
 
-int fec_overlay_has(const struct fec_overlay *ov, uint64_t c)
+int verity_fec_overlay_has(const struct fec_overlay *ov, uint64_t c)
 {
 	size_t i = overlay_find(ov, c);
 

@@ -26,7 +26,7 @@ static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
 				    err);
 
 	if (!r)
-		fec_fused_tree_written(ctx->fused, off / bs, buf, len / bs);
+		verity_fec_fused_tree_written(ctx->fused, off / bs, buf, len / bs);
 	return r;
 }
 
@@ -35,7 +35,7 @@ static int io_data_seen(void *c, unsigned worker, uint64_t first,
 {
 	const struct verity_io_ctx *ctx = c;
 
-	return fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
+	return verity_fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
 }
 
 /* The superblock, then zeros up to the first tree block. */
@@ -101,9 +101,9 @@ static int write_fec(const struct verity_layout *l,
 	int r = extend_for_fec(l, &d->hash, err);
 
 	if (!r && fused->planes)
-		r = fec_fused_finish(fused, &src, err);
+		r = verity_fec_fused_finish(fused, &src, err);
 	else if (!r)
-		r = fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL, threads,
+		r = verity_fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL, threads,
 				    NULL, err);
 	return r;
 }
@@ -124,11 +124,11 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 
 	verity_io_init(&io, &ctx);
 	if (l->fec.roots) {
-		r = fec_rs_init(rs, l->fec.roots, err);
+		r = verity_fec_rs_init(rs, l->fec.roots, err);
 		/* the data blocks go into the parity as the tree hashes them
 		 * (a tree of no level hashes none) */
 		if (!r && l->geo.levels)
-			r = fec_fused_init(fused, rs, &l->fec, run->ht.threads,
+			r = verity_fec_fused_init(fused, rs, &l->fec, run->ht.threads,
 					   &run->tuning, err);
 		if (r > 0)
 			r = 0;
@@ -208,9 +208,9 @@ int verity_format(struct verity_pair *pair, const struct verity_run *run,
 			      err);
 	if (!r)
 		r = commit(pair, &d, err);
-	fec_fused_free(&fused);
+	verity_fec_fused_free(&fused);
 	if (rs.karn)
-		fec_rs_free(&rs);
+		verity_fec_rs_free(&rs);
 	verity_pair_close(&d);
 	if (!r) {
 		out->layout = pair->layout;

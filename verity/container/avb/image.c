@@ -48,7 +48,7 @@ static int sparse_header(const uint8_t *h)
 	       h[9] == 0 && h[10] == 12 && h[11] == 0;
 }
 
-int avb_sparse_probe(const char *path)
+int verity_avb_sparse_probe(const char *path)
 {
 	struct verity_device d;
 	uint8_t h[12];
@@ -72,11 +72,11 @@ static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 		return ht_fail(err, ENOMEM, "out of memory");
 	if ((r = verity_device_read(d, off, img->blob, (size_t)len, err)))
 		return r;
-	return avb_vbmeta_parse(img->blob, (size_t)len, img->path, &img->vbmeta,
+	return verity_avb_vbmeta_parse(img->blob, (size_t)len, img->path, &img->vbmeta,
 				err);
 }
 
-int avb_image_read(const char *path, struct avb_image *img,
+int verity_avb_image_read(const char *path, struct avb_image *img,
 		   struct ht_error *err)
 {
 	struct verity_device d;
@@ -108,14 +108,14 @@ int avb_image_read(const char *path, struct avb_image *img,
 			    path, path);
 		goto out;
 	}
-	if (avb_footer_magic(foot)) {
+	if (verity_avb_footer_magic(foot)) {
 		img->has_footer = 1;
-		if (!(r = avb_footer_parse(foot, d.size, path, &img->footer,
+		if (!(r = verity_avb_footer_parse(foot, d.size, path, &img->footer,
 					   err)))
 			r = read_blob(&d, img->footer.vbmeta_offset,
 				      img->footer.vbmeta_size, img, err);
 	} else if (!memcmp(head, "AVB0", 4)) {
-		uint64_t auth = avb_be64(head + 12), aux = avb_be64(head + 20);
+		uint64_t auth = verity_avb_be64(head + 12), aux = verity_avb_be64(head + 20);
 
 		if (auth > AVB_MAX_VBMETA || aux > AVB_MAX_VBMETA ||
 		    AVB_HEADER_SIZE + auth + aux > d.size)
@@ -137,18 +137,18 @@ int avb_image_read(const char *path, struct avb_image *img,
 out:
 	verity_device_close(&d);
 	if (r)
-		avb_image_free(img);
+		verity_avb_image_free(img);
 	return r;
 }
 
-void avb_image_free(struct avb_image *img)
+void verity_avb_image_free(struct avb_image *img)
 {
-	avb_vbmeta_free(&img->vbmeta);
+	verity_avb_vbmeta_free(&img->vbmeta);
 	free(img->blob);
 	img->blob = NULL;
 }
 
-const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img)
+const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *img)
 {
 	for (size_t i = 0; i < img->vbmeta.ndesc; i++)
 		if (img->vbmeta.desc[i].tag == AVB_TAG_HASHTREE)
@@ -203,7 +203,7 @@ static int hashtree_params(const char *path, const struct avb_descriptor *d,
 	return verity_params_validate(p, err);
 }
 
-int avb_hashtree_pair(const char *path, uint64_t file_size,
+int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 		      const struct avb_descriptor *d, struct verity_pair *pair,
 		      int *fec_unusable, struct ht_error *err)
 {
@@ -270,7 +270,7 @@ int avb_hashtree_pair(const char *path, uint64_t file_size,
 	return 0;
 }
 
-int avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
+int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
 		     enum verity_anchor anchor, const uint8_t *key,
 		     size_t key_len, int writes, enum verity_trust *trust,
 		     enum avb_judgement *why, struct ht_error *err)
@@ -283,14 +283,14 @@ int avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
 	int r;
 
 	*why = AVB_BAD_SIGNATURE;
-	if ((r = avb_vbmeta_check(v, path, err)))
+	if ((r = verity_avb_vbmeta_check(v, path, err)))
 		return r;
 	*why = AVB_REFUSED;
 	if ((r = verity_trust_decide(&ask, trust, err)))
 		return r;
 	*why = AVB_OTHER_KEY;
 	if (*trust == VERITY_TRUST_CHECK &&
-	    (!key || !avb_vbmeta_has_key(v, key, key_len)))
+	    (!key || !verity_avb_vbmeta_has_key(v, key, key_len)))
 		return ht_fail(err, EPERM,
 			       "%s: the vbmeta is signed by another key", path);
 	*why = AVB_JUDGED;
@@ -304,7 +304,7 @@ static int overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return alen && blen && a < b + blen && b < a + alen;
 }
 
-int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
+int verity_avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 		   struct verity_pair *pair, int *fec_unusable,
 		   struct ht_error *err)
 {
@@ -325,7 +325,7 @@ int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 			       "not data of its own",
 			       img->path);
 	/* every offset and size checked against the file first */
-	if ((r = avb_hashtree_pair(img->path, img->file_size, d, pair,
+	if ((r = verity_avb_hashtree_pair(img->path, img->file_size, d, pair,
 				   fec_unusable, err)))
 		return r;
 	if (f->original_image_size > d->image_size)
@@ -396,7 +396,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 	if (!imgs)
 		return ht_fail(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !r && i < o->nincludes; i++) {
-		r = avb_image_read(o->includes[i], &imgs[i], err);
+		r = verity_avb_image_read(o->includes[i], &imgs[i], err);
 		if (!r) {
 			total += imgs[i].vbmeta.ndesc;
 			if (imgs[i].vbmeta.h.required_minor > *minor)
@@ -414,7 +414,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 			if (d->tag != AVB_TAG_HASHTREE &&
 			    d->tag != AVB_TAG_HASH &&
 			    d->tag != AVB_TAG_CHAIN_PARTITION) {
-				if (avb_descriptor_encode(d, b))
+				if (verity_avb_descriptor_encode(d, b))
 					r = ht_fail(err, ENOMEM,
 						    "out of memory");
 				continue;
@@ -441,13 +441,13 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 	if (!r && nnamed)
 		qsort(named, nnamed, sizeof(*named), by_key);
 	for (size_t k = 0; !r && k < nnamed; k++)
-		if (avb_descriptor_encode(named[k].d, b))
+		if (verity_avb_descriptor_encode(named[k].d, b))
 			r = ht_fail(err, ENOMEM, "out of memory");
 	for (size_t k = 0; k < nnamed; k++)
 		free(named[k].key);
 	free(named);
 	for (size_t i = 0; i < o->nincludes; i++)
-		avb_image_free(&imgs[i]);
+		verity_avb_image_free(&imgs[i]);
 	free(imgs);
 	return r;
 }
@@ -489,7 +489,7 @@ static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.rollback_index_location = c->rollback_index_location;
 		d.public_key = key;
 		d.public_key_len = (uint32_t)len;
-		if (avb_descriptor_encode(&d, b))
+		if (verity_avb_descriptor_encode(&d, b))
 			r = ht_fail(err, ENOMEM, "out of memory");
 		free(key);
 	}
@@ -506,7 +506,7 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.key_len = strlen(o->props[i].key);
 		d.value = o->props[i].value;
 		d.value_len = o->props[i].value_len;
-		if (avb_descriptor_encode(&d, b))
+		if (verity_avb_descriptor_encode(&d, b))
 			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < o->ncmdlines; i++) {
@@ -514,7 +514,7 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 
 		d.value = (const uint8_t *)o->cmdlines[i];
 		d.value_len = strlen(o->cmdlines[i]);
-		if (avb_descriptor_encode(&d, b))
+		if (verity_avb_descriptor_encode(&d, b))
 			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	return 0;
@@ -557,29 +557,29 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 	if (!o->key_path)
 		return ht_fail(err, EINVAL, "Key is required for algorithm %s",
 			       alg->name);
-	if ((r = avb_key_load(o->key_path, 1, key, &bits, err)))
+	if ((r = verity_avb_key_load(o->key_path, 1, key, &bits, err)))
 		return r;
 	if (bits != alg->key_bits) {
-		avb_key_free(*key);
+		verity_avb_key_free(*key);
 		*key = NULL;
 		return ht_fail(err, EINVAL,
 			       "%s: key of %u bits is the wrong size for "
 			       "algorithm %s (%u bits)",
 			       o->key_path, bits, alg->name, alg->key_bits);
 	}
-	if ((r = avb_key_blob(*key, blob, len, err))) {
-		avb_key_free(*key);
+	if ((r = verity_avb_key_blob(*key, blob, len, err))) {
+		verity_avb_key_free(*key);
 		*key = NULL;
 	}
 	return r;
 }
 
-int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
+int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		    const struct avb_descriptor *first, size_t nfirst,
 		    struct avb_buf *out, struct ht_error *err)
 {
 	const struct avb_algorithm_info *alg =
-		avb_algorithm((unsigned)o->algorithm);
+		verity_avb_algorithm((unsigned)o->algorithm);
 	struct avb_buf aux = {0};
 	struct avb_header h;
 	uint8_t header[AVB_HEADER_SIZE], *blob = NULL;
@@ -597,7 +597,7 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if ((r = release_string(o, h.release, err)))
 		return r;
 	for (size_t i = 0; !r && i < nfirst; i++)
-		if (avb_descriptor_encode(&first[i], &aux))
+		if (verity_avb_descriptor_encode(&first[i], &aux))
 			r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r)
 		r = add_chains(o, &aux, err);
@@ -610,8 +610,8 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (r || !out)
 		goto out;
 	descs = aux.len;
-	if (avb_buf_put(&aux, blob, blob_len) ||
-	    avb_buf_zeros(&aux, (size_t)(round_up(aux.len, 64) - aux.len))) {
+	if (verity_avb_buf_put(&aux, blob, blob_len) ||
+	    verity_avb_buf_zeros(&aux, (size_t)(round_up(aux.len, 64) - aux.len))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -636,28 +636,28 @@ int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	h.rollback_index = o->rollback_index;
 	h.flags = o->flags;
 	h.rollback_index_location = o->rollback_index_location;
-	avb_header_encode(&h, header);
-	if (avb_buf_put(out, header, sizeof(header)) ||
-	    avb_buf_zeros(out, (size_t)h.auth_size) ||
-	    avb_buf_put(out, aux.p, aux.len)) {
+	verity_avb_header_encode(&h, header);
+	if (verity_avb_buf_put(out, header, sizeof(header)) ||
+	    verity_avb_buf_zeros(out, (size_t)h.auth_size) ||
+	    verity_avb_buf_put(out, aux.p, aux.len)) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (alg->key_bits) {
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
 
-		r = avb_digest(alg, header, sizeof(header), aux.p, aux.len,
+		r = verity_avb_digest(alg, header, sizeof(header), aux.p, aux.len,
 			       auth, err);
 		if (!r)
-			r = avb_sign_digest(key, alg, auth,
+			r = verity_avb_sign_digest(key, alg, auth,
 					    auth + alg->hash_size, err);
 	}
 out:
 	if (r && out)
-		avb_buf_free(out);
-	avb_buf_free(&aux);
+		verity_avb_buf_free(out);
+	verity_avb_buf_free(&aux);
 	free(blob);
-	avb_key_free(key);
+	verity_avb_key_free(key);
 	return r;
 }
 
@@ -669,12 +669,12 @@ out:
 static int check_vbmeta_opts(const struct avb_vbmeta_opts *o,
 			     struct ht_error *err)
 {
-	return avb_vbmeta_make(o, NULL, 0, NULL, err);
+	return verity_avb_vbmeta_make(o, NULL, 0, NULL, err);
 }
 
 static unsigned digest_size_checked(const char *alg, struct ht_error *err)
 {
-	unsigned n = avb_digest_size(alg);
+	unsigned n = verity_avb_digest_size(alg);
 
 	if (!n)
 		ht_fail(err, EINVAL,
@@ -697,7 +697,7 @@ static uint64_t tree_bytes_of(uint64_t size, uint64_t bs, uint64_t slot)
 	return total;
 }
 
-uint64_t avb_max_image_size(const struct avb_footer_opts *o,
+uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
 			    enum avb_footer_kind kind)
 {
 	uint64_t meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK, room;
@@ -741,7 +741,7 @@ static int open_image(const char *path, struct verity_device *d,
 		return r;
 	}
 	*original = d->size;
-	if (avb_sparse_probe(path)) {
+	if (verity_avb_sparse_probe(path)) {
 		verity_device_close(d);
 		return ht_fail(err, EINVAL,
 			       "%s: an Android sparse image: make a raw image "
@@ -755,9 +755,9 @@ static int open_image(const char *path, struct verity_device *d,
 		verity_device_close(d);
 		return r;
 	}
-	if (!avb_footer_magic(f))
+	if (!verity_avb_footer_magic(f))
 		return 0;
-	if ((r = avb_footer_parse(f, d->size, path, &footer, err))) {
+	if ((r = verity_avb_footer_parse(f, d->size, path, &footer, err))) {
 		verity_device_close(d);
 		return r;
 	}
@@ -920,7 +920,7 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 
 	if (!size)
 		return -ENOSPC;
-	avb_footer_encode(&f, foot);
+	verity_avb_footer_encode(&f, foot);
 	if (!old_end) {
 		if ((r = set_size(d, size, err)) ||
 		    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
@@ -992,7 +992,7 @@ static int footer_vbmeta(const struct avb_footer_opts *o,
 		vb.required_minor = 1;
 	if (vb.rollback_index_location)
 		vb.required_minor = 2;
-	return avb_vbmeta_make(&vb, desc, 1, blob, err);
+	return verity_avb_vbmeta_make(&vb, desc, 1, blob, err);
 }
 
 /* The hashtree descriptor of the job, over root. */
@@ -1024,7 +1024,7 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->flags = o->descriptor_flags;
 }
 
-int avb_hashtree_begin(const struct avb_footer_opts *o,
+int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
 		       struct ht_error *err)
 {
@@ -1057,7 +1057,7 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 			    o->image, (unsigned long long)d->size);
 		goto close;
 	}
-	max = avb_max_image_size(o, AVB_FOOTER_HASHTREE);
+	max = verity_avb_max_image_size(o, AVB_FOOTER_HASHTREE);
 	if (o->partition_size && round_up(job->original, o->block_size) > max) {
 		r = ht_fail(err, EINVAL,
 			    "%s: image size of %llu exceeds maximum image size "
@@ -1117,7 +1117,7 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 		    !(r = vbmeta_fits(o->image, meta_end, blob.len,
 				      o->partition_size, err)))
 			meta_end += round_up(blob.len, AVB_FOOTER_BLOCK);
-		avb_buf_free(&blob);
+		verity_avb_buf_free(&blob);
 		if (r)
 			goto close;
 		/* over an old footer: staged, or in place with the footer
@@ -1161,7 +1161,7 @@ int avb_hashtree_begin(const struct avb_footer_opts *o,
 	 * the tree (verity/ops.c) */
 	job->parity_apart = o->fec && !pair->fec.region.path;
 	if (r) {
-		avb_hashtree_abort(job);
+		verity_avb_hashtree_abort(job);
 		return r;
 	}
 	return 0;
@@ -1170,7 +1170,7 @@ close:
 	return r;
 }
 
-void avb_hashtree_abort(struct avb_hashtree_job *job)
+void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 {
 	/* a staged image: the temporary file goes (or was renamed over the
 	 * old one whole), the old image stays; in place over the old
@@ -1189,7 +1189,7 @@ void avb_hashtree_abort(struct avb_hashtree_job *job)
 	}
 }
 
-int avb_hashtree_end(const struct avb_footer_opts *o,
+int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct avb_hashtree_job *job,
 		     const struct verity_pair *pair,
 		     const struct verity_run *run, const uint8_t *root,
@@ -1219,14 +1219,14 @@ int avb_hashtree_end(const struct avb_footer_opts *o,
 		r = set_size(d, end, err);
 	if (!r)
 		r = finish_image(d, err);
-	avb_buf_free(&blob);
+	verity_avb_buf_free(&blob);
 	if (r)
 		goto fail;
 	verity_device_close(d);
 	d->fd = -1;
 	return 0;
 fail:
-	avb_hashtree_abort(job);
+	verity_avb_hashtree_abort(job);
 	return r;
 }
 
@@ -1259,7 +1259,7 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 	return r;
 }
 
-int avb_hash_check(const char *path, const struct avb_descriptor *d,
+int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 		   struct ht_error *err)
 {
 	struct verity_device dev;
@@ -1285,7 +1285,7 @@ int avb_hash_check(const char *path, const struct avb_descriptor *d,
 	return 0;
 }
 
-int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
+int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
 {
 	struct verity_device d;
 	struct avb_descriptor hd = {.tag = AVB_TAG_HASH};
@@ -1315,7 +1315,7 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
 	if (o->dynamic_size)
 		sized.partition_size =
 			round_up(original + meta, AVB_FOOTER_BLOCK);
-	max = avb_max_image_size(&sized, AVB_FOOTER_HASH);
+	max = verity_avb_max_image_size(&sized, AVB_FOOTER_HASH);
 	if (sized.partition_size % AVB_FOOTER_BLOCK) {
 		r = ht_fail(err, EINVAL,
 			    "Partition size of %llu is not a multiple of the "
@@ -1382,13 +1382,13 @@ int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
 		if (r && !had_footer)
 			(void)set_size(&d, original, NULL);
 	}
-	avb_buf_free(&blob);
+	verity_avb_buf_free(&blob);
 close:
 	verity_device_close(&d);
 	return r;
 }
 
-int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
+int verity_avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 			  uint64_t padding, struct ht_error *err)
 {
 	struct avb_vbmeta_opts vb = *o;
@@ -1397,46 +1397,46 @@ int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 
 	if (vb.rollback_index_location && vb.required_minor < 2)
 		vb.required_minor = 2;
-	if ((r = avb_vbmeta_make(&vb, NULL, 0, &blob, err)))
+	if ((r = verity_avb_vbmeta_make(&vb, NULL, 0, &blob, err)))
 		return r;
 	if (padding && blob.len % padding &&
-	    avb_buf_zeros(&blob, (size_t)(padding - blob.len % padding)))
+	    verity_avb_buf_zeros(&blob, (size_t)(padding - blob.len % padding)))
 		r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r)
 		r = verity_write_file(output, "vbmeta image", blob.p, blob.len,
 				      err);
-	avb_buf_free(&blob);
+	verity_avb_buf_free(&blob);
 	return r;
 }
 
-int avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
+int verity_avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
 {
 	struct avb_image img;
 	struct verity_device d;
 	uint64_t size;
-	int r = avb_image_read(image, &img, err);
+	int r = verity_avb_image_read(image, &img, err);
 
 	if (r)
 		return r;
 	if (!img.has_footer) {
-		avb_image_free(&img);
+		verity_avb_image_free(&img);
 		return ht_fail(err, EINVAL, "%s: the image has no footer",
 			       image);
 	}
 	size = img.footer.original_image_size;
 	/* the vbmeta read as verify reads it: whole, and consistent with
 	 * the key it carries */
-	if ((r = avb_vbmeta_check(&img.vbmeta, image, err))) {
-		avb_image_free(&img);
+	if ((r = verity_avb_vbmeta_check(&img.vbmeta, image, err))) {
+		verity_avb_image_free(&img);
 		return r;
 	}
 	if (keep_hashtree) {
-		const struct avb_descriptor *ht = avb_image_hashtree(&img);
+		const struct avb_descriptor *ht = verity_avb_image_hashtree(&img);
 		struct verity_pair pair;
 		int unusable;
 
 		if (!ht) {
-			avb_image_free(&img);
+			verity_avb_image_free(&img);
 			return ht_fail(err, EINVAL,
 				       "%s: asked to keep the hashtree, and "
 				       "there is no hashtree descriptor",
@@ -1445,15 +1445,15 @@ int avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
 		/* the descriptor validated as verify validates it: every
 		 * offset and size inside the file, none over the data the
 		 * footer counts, nor the metadata; then no sum wraps */
-		if ((r = avb_image_pair(&img, ht, &pair, &unusable, err))) {
-			avb_image_free(&img);
+		if ((r = verity_avb_image_pair(&img, ht, &pair, &unusable, err))) {
+			verity_avb_image_free(&img);
 			return r;
 		}
 		size = ht->tree_offset + ht->tree_size;
 		if (ht->fec_size && ht->fec_offset + ht->fec_size > size)
 			size = ht->fec_offset + ht->fec_size;
 	}
-	avb_image_free(&img);
+	verity_avb_image_free(&img);
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
 		return r;
 	if ((r = verity_loop_refuse_backing(&d, image, err))) {
@@ -1474,7 +1474,7 @@ static int checked_tag(uint64_t tag)
 	return tag == AVB_TAG_HASHTREE || tag == AVB_TAG_HASH;
 }
 
-int avb_check_partitions(const struct avb_image *img, struct ht_error *err)
+int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *err)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
 	size_t n = 0;
@@ -1509,7 +1509,7 @@ int avb_check_partitions(const struct avb_image *img, struct ht_error *err)
 	return 0;
 }
 
-int avb_described_image(const struct avb_image *img,
+int verity_avb_described_image(const struct avb_image *img,
 			const struct avb_descriptor *d, char **path,
 			struct ht_error *err)
 {
@@ -1535,7 +1535,7 @@ int avb_described_image(const struct avb_image *img,
 			return ht_fail(err, ENOMEM, "out of memory");
 		return 0;
 	}
-	if (!avb_partition_name_ok(d->name, d->name_len)) {
+	if (!verity_avb_partition_name_ok(d->name, d->name_len)) {
 		char shown[HT_NAME_SHOWN_MAX];
 
 		return ht_fail(err, EINVAL,

@@ -34,17 +34,17 @@ struct avb_image {
 /* 1 when the file at path starts with an Android sparse image's header
  * (magic, version 1.0, its header and chunk header sizes): never raw
  * data (0 otherwise, also for a file that cannot be read). */
-int avb_sparse_probe(const char *path);
+int verity_avb_sparse_probe(const char *path);
 
 /* Reads the footer (when the last 64 bytes start with its magic) and the
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
  * is refused (simg2img makes a raw one). */
-int avb_image_read(const char *path, struct avb_image *img,
+int verity_avb_image_read(const char *path, struct avb_image *img,
 		   struct ht_error *err);
-void avb_image_free(struct avb_image *img);
+void verity_avb_image_free(struct avb_image *img);
 
 /* The first hashtree descriptor, or NULL. */
-const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img);
+const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *img);
 
 /* A hashtree descriptor of the image at path as a verity pair: data
  * [0, image_size), the tree at tree_offset, the parity at fec_offset
@@ -52,7 +52,7 @@ const struct avb_descriptor *avb_image_hashtree(const struct avb_image *img);
  * the root digest. Checks the descriptor against the file: block sizes,
  * digest, the tree's and parity's sizes and places. *fec_unusable is
  * set when the descriptor has parity of another geometry. */
-int avb_hashtree_pair(const char *path, uint64_t file_size,
+int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 		      const struct avb_descriptor *d, struct verity_pair *pair,
 		      int *fec_unusable, struct ht_error *err);
 
@@ -69,18 +69,18 @@ enum avb_judgement {
 	AVB_REFUSED,       /* the trust policy refused the request */
 	AVB_OTHER_KEY,     /* signed, by another key than the one given */
 };
-int avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
+int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
 		     enum verity_anchor anchor, const uint8_t *key,
 		     size_t key_len, int writes, enum verity_trust *trust,
 		     enum avb_judgement *why, struct ht_error *err);
 
-/* The image's own hashtree descriptor d as its pair (avb_hashtree_pair),
+/* The image's own hashtree descriptor d as its pair (verity_avb_hashtree_pair),
  * once its metadata is proven to lie outside what the pair reads and
  * repair may write: the footer's vbmeta and the footer itself outside
  * data, tree and parity, the data the footer counts inside the
  * descriptor's. A bare vbmeta image (no footer) has no pair of its own:
  * its descriptors describe other partitions' images. */
-int avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
+int verity_avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
 		   struct verity_pair *pair, int *fec_unusable,
 		   struct ht_error *err);
 
@@ -97,7 +97,7 @@ struct avb_chain {
 	const char *key_path; /* an .avbpubkey blob */
 };
 struct avb_vbmeta_opts {
-	int algorithm;        /* enum avb_algorithm */
+	int algorithm;        /* enum verity_avb_algorithm */
 	const char *key_path; /* PEM private key; NULL for NONE */
 	uint64_t rollback_index;
 	uint32_t rollback_index_location;
@@ -119,7 +119,7 @@ struct avb_vbmeta_opts {
  * kernel command lines and the included images' descriptors; signed with
  * the key. out is malloc'd; out NULL: only checks what the options name
  * (the key and its size, chained keys, included images). */
-int avb_vbmeta_make(const struct avb_vbmeta_opts *o,
+int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		    const struct avb_descriptor *first, size_t nfirst,
 		    struct avb_buf *out, struct ht_error *err);
 
@@ -152,21 +152,21 @@ enum avb_footer_kind {
 
 /* avbtool's largest image for a partition: what is left after the most
  * the tree, parity and metadata of a partition_size image may take. */
-uint64_t avb_max_image_size(const struct avb_footer_opts *o,
+uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
 			    enum avb_footer_kind kind);
 
 /* add_hashtree_footer in two steps around the format of the pair (the
  * container translates, the caller formats and, when parity_apart,
  * makes the parity of 4096-byte blocks under a tree of others:
- * verity/ops.c): avb_hashtree_begin decides everything (the vbmeta's
+ * verity/ops.c): verity_avb_hashtree_begin decides everything (the vbmeta's
  * size included) before it writes, opens the image, lays out the data's
  * and the tree's padding and fills pair (data, tree and, with 4096-byte
  * blocks, the parity in the image); over an existing footer it writes in
  * place with the old footer kept last, or stages the new image beside
- * the old (docs/android.md, "Runs over a footer"). avb_hashtree_end
+ * the old (docs/android.md, "Runs over a footer"). verity_avb_hashtree_end
  * writes the vbmeta blob with its hashtree descriptor (root: the
  * formatted root digest) and the footer, last. A failure after begin
- * (or avb_hashtree_abort) leaves the data without a footer (a first
+ * (or verity_avb_hashtree_abort) leaves the data without a footer (a first
  * run), the old footer (in place), or the old image (staged). */
 struct avb_hashtree_job {
 	struct verity_device image;
@@ -183,25 +183,25 @@ struct avb_hashtree_job {
 	uint64_t old_end; /* written in place over an old footer, which
 			   * ends the file until the new one is written */
 };
-int avb_hashtree_begin(const struct avb_footer_opts *o,
+int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		       struct avb_hashtree_job *job, struct verity_pair *pair,
 		       struct ht_error *err);
-int avb_hashtree_end(const struct avb_footer_opts *o,
+int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 		     struct avb_hashtree_job *job,
 		     const struct verity_pair *pair,
 		     const struct verity_run *run, const uint8_t *root,
 		     struct ht_error *err);
-void avb_hashtree_abort(struct avb_hashtree_job *job);
+void verity_avb_hashtree_abort(struct avb_hashtree_job *job);
 /* A hash descriptor checked over the image at path: the salted digest of
  * its first image_size bytes. -EPERM when it differs (avbtool's words,
  * naming the digest and path); an empty digest (a persistent one) is
  * not compared. */
-int avb_hash_check(const char *path, const struct avb_descriptor *d,
+int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 		   struct ht_error *err);
 /* add_hash_footer: one digest of the whole data. */
-int avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err);
+int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
-int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
+int verity_avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
 			  uint64_t padding, struct ht_error *err);
 /* verify_image's rules, avbtool's and libavb's: each partition's data
  * checked once (two hash or hashtree descriptors of one partition, or
@@ -209,13 +209,13 @@ int avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
  * image itself for its own partition's and a nameless one; else
  * <dir>/<partition name><ext>, the name a name, never a path; *path
  * malloc'd). */
-int avb_check_partitions(const struct avb_image *img, struct ht_error *err);
-int avb_described_image(const struct avb_image *img,
+int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *err);
+int verity_avb_described_image(const struct avb_image *img,
 			const struct avb_descriptor *d, char **path,
 			struct ht_error *err);
 /* erase_footer: the image cut back to its data (keep_hashtree: to the end
  * of its tree and parity). */
-int avb_erase_footer(const char *image, int keep_hashtree,
+int verity_avb_erase_footer(const char *image, int keep_hashtree,
 		     struct ht_error *err);
 
 #endif

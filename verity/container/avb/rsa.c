@@ -28,7 +28,7 @@ static const char *ossl_reason(void)
 	return s ? s : "not a PEM RSA key";
 }
 
-void avb_key_free(EVP_PKEY *key)
+void verity_avb_key_free(EVP_PKEY *key)
 {
 	EVP_PKEY_free(key);
 }
@@ -42,7 +42,7 @@ static unsigned pow2_at_least(unsigned n)
 	return p;
 }
 
-int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
+int verity_avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 		 unsigned *bits, struct ht_error *err)
 {
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
@@ -95,7 +95,7 @@ int avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 	return 0;
 }
 
-int avb_key_blob(EVP_PKEY *key, uint8_t **blob, size_t *len,
+int verity_avb_key_blob(EVP_PKEY *key, uint8_t **blob, size_t *len,
 		 struct ht_error *err)
 {
 	BIGNUM *n = NULL, *b32 = BN_new(), *inv = BN_new(), *rr = BN_new();
@@ -117,8 +117,8 @@ int avb_key_blob(EVP_PKEY *key, uint8_t **blob, size_t *len,
 		goto out;
 	if (!(out = calloc(1, 8 + 2 * nb)))
 		goto out;
-	avb_put32(out, bits);
-	avb_put32(out + 4, (uint32_t)BN_get_word(inv));
+	verity_avb_put32(out, bits);
+	verity_avb_put32(out + 4, (uint32_t)BN_get_word(inv));
 	if (BN_bn2binpad(n, out + 8, (int)nb) < 0 ||
 	    BN_bn2binpad(rr, out + 8 + nb, (int)nb) < 0) {
 		free(out);
@@ -137,21 +137,21 @@ out:
 	return r ? ht_fail(err, -r, "cannot encode the public key") : 0;
 }
 
-int avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
+int verity_avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
 		      struct ht_error *err)
 {
 	EVP_PKEY *key;
 	unsigned bits;
-	int r = avb_key_load(path, 0, &key, &bits, err);
+	int r = verity_avb_key_load(path, 0, &key, &bits, err);
 
 	if (r)
 		return r;
-	r = avb_key_blob(key, blob, len, err);
-	avb_key_free(key);
+	r = verity_avb_key_blob(key, blob, len, err);
+	verity_avb_key_free(key);
 	return r;
 }
 
-int avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
+int verity_avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
 		       size_t len)
 {
 	return len == v->h.public_key_size && !memcmp(blob, v->public_key, len);
@@ -162,7 +162,7 @@ static EVP_MD *fetch_md(const struct avb_algorithm_info *alg)
 	return EVP_MD_fetch(ht_crypto_libctx(), alg->digest, NULL);
 }
 
-int avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
+int verity_avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
 	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
 	       struct ht_error *err)
 {
@@ -197,7 +197,7 @@ static EVP_PKEY_CTX *pkcs1(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 	return c;
 }
 
-int avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
+int verity_avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 		    const uint8_t *digest, uint8_t *sig, struct ht_error *err)
 {
 	EVP_PKEY_CTX *c = pkcs1(key, alg, 1);
@@ -233,10 +233,10 @@ static EVP_PKEY *key_of_blob(const uint8_t *blob, size_t nb)
 	return key;
 }
 
-int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
+int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 		     struct ht_error *err)
 {
-	const struct avb_algorithm_info *alg = avb_algorithm(v->h.algorithm);
+	const struct avb_algorithm_info *alg = verity_avb_algorithm(v->h.algorithm);
 	const uint8_t *aux = v->blob + AVB_HEADER_SIZE + v->h.auth_size;
 	uint8_t digest[64];
 	size_t nb = alg->key_bits / 8;
@@ -250,13 +250,13 @@ int avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 	/* a key blob of the wrong shape is a malformed image; a digest or
 	 * signature that does not match is a failed check */
 	if (v->h.public_key_size != 8 + 2 * nb ||
-	    avb_be32(v->public_key) != alg->key_bits)
+	    verity_avb_be32(v->public_key) != alg->key_bits)
 		return ht_fail(err, EINVAL,
 			       "%s: vbmeta public key size %llu is not that "
 			       "of a %u-bit key (%zu bytes) for %s",
 			       path, (unsigned long long)v->h.public_key_size,
 			       alg->key_bits, 8 + 2 * nb, alg->name);
-	if ((r = avb_digest(alg, v->blob, AVB_HEADER_SIZE, aux,
+	if ((r = verity_avb_digest(alg, v->blob, AVB_HEADER_SIZE, aux,
 			    (size_t)v->h.aux_size, digest, err)))
 		return r;
 	if (memcmp(digest, v->hash, alg->hash_size))

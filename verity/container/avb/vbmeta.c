@@ -17,12 +17,12 @@ static const struct avb_algorithm_info algorithms[AVB_ALG_COUNT] = {
 	{"SHA512_RSA8192", "sha512", 64, 8192},
 };
 
-const struct avb_algorithm_info *avb_algorithm(unsigned type)
+const struct avb_algorithm_info *verity_avb_algorithm(unsigned type)
 {
 	return type < AVB_ALG_COUNT ? &algorithms[type] : NULL;
 }
 
-int avb_algorithm_by_name(const char *name)
+int verity_avb_algorithm_by_name(const char *name)
 {
 	for (int i = 0; i < AVB_ALG_COUNT; i++)
 		if (!strcmp(name, algorithms[i].name))
@@ -30,27 +30,27 @@ int avb_algorithm_by_name(const char *name)
 	return -1;
 }
 
-uint32_t avb_be32(const uint8_t *p)
+uint32_t verity_avb_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-uint64_t avb_be64(const uint8_t *p)
+uint64_t verity_avb_be64(const uint8_t *p)
 {
-	return (uint64_t)avb_be32(p) << 32 | avb_be32(p + 4);
+	return (uint64_t)verity_avb_be32(p) << 32 | verity_avb_be32(p + 4);
 }
 
-void avb_put32(uint8_t *p, uint32_t v)
+void verity_avb_put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 3; i >= 0; i--, v >>= 8)
 		p[i] = (uint8_t)v;
 }
 
-void avb_put64(uint8_t *p, uint64_t v)
+void verity_avb_put64(uint8_t *p, uint64_t v)
 {
-	avb_put32(p, (uint32_t)(v >> 32));
-	avb_put32(p + 4, (uint32_t)v);
+	verity_avb_put32(p, (uint32_t)(v >> 32));
+	verity_avb_put32(p + 4, (uint32_t)v);
 }
 
 /* One codec for every fixed layout (footer, header, each descriptor's
@@ -77,11 +77,11 @@ static void get_fields(const uint8_t *p, void *s, const struct field *f,
 		uint8_t *m = (uint8_t *)s + f[i].member;
 
 		if (f[i].bytes == 4) {
-			uint32_t v = avb_be32(p + f[i].at);
+			uint32_t v = verity_avb_be32(p + f[i].at);
 
 			memcpy(m, &v, sizeof(v));
 		} else {
-			uint64_t v = avb_be64(p + f[i].at);
+			uint64_t v = verity_avb_be64(p + f[i].at);
 
 			memcpy(m, &v, sizeof(v));
 		}
@@ -98,12 +98,12 @@ static void put_fields(uint8_t *p, const void *s, const struct field *f,
 			uint32_t v;
 
 			memcpy(&v, m, sizeof(v));
-			avb_put32(p + f[i].at, v);
+			verity_avb_put32(p + f[i].at, v);
 		} else {
 			uint64_t v;
 
 			memcpy(&v, m, sizeof(v));
-			avb_put64(p + f[i].at, v);
+			verity_avb_put64(p + f[i].at, v);
 		}
 	}
 }
@@ -187,16 +187,16 @@ static const struct field chain_fields[] = {
 	U32(28, struct avb_descriptor, flags),
 };
 
-int avb_footer_magic(const uint8_t *buf)
+int verity_avb_footer_magic(const uint8_t *buf)
 {
 	return !memcmp(buf, "AVBf", 4);
 }
 
-int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
+int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 		     const char *path, struct avb_footer *f,
 		     struct ht_error *err)
 {
-	if (!avb_footer_magic(buf))
+	if (!verity_avb_footer_magic(buf))
 		return ht_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
 			       path);
 	get_fields(buf, f, footer_fields, COUNT(footer_fields));
@@ -227,7 +227,7 @@ int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 	return 0;
 }
 
-void avb_footer_encode(const struct avb_footer *f, uint8_t buf[AVB_FOOTER_SIZE])
+void verity_avb_footer_encode(const struct avb_footer *f, uint8_t buf[AVB_FOOTER_SIZE])
 {
 	memset(buf, 0, AVB_FOOTER_SIZE);
 	memcpy(buf, "AVBf", 4);
@@ -245,7 +245,7 @@ static uint64_t round8(uint64_t n)
 	return (n + 7) & ~(uint64_t)7;
 }
 
-unsigned avb_digest_size(const char *name)
+unsigned verity_avb_digest_size(const char *name)
 {
 	if (!strcmp(name, "sha1"))
 		return 20;
@@ -321,7 +321,7 @@ static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
 	x->name = d + fixed;
 	x->salt = x->name + x->name_len;
 	x->digest = x->salt + x->salt_len;
-	want = avb_digest_size(x->hash_algorithm);
+	want = verity_avb_digest_size(x->hash_algorithm);
 	if (x->digest_len && want && x->digest_len != want)
 		return ht_fail(err, EINVAL,
 			       "%s: %s descriptor: %s of %u bytes for %s (%u "
@@ -389,7 +389,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 			return variable_part(d, following, AVB_CMDLINE_FIXED, 0,
 					     path, "kernel cmdline", err);
 		get_fields(d, x, cmdline_fields, COUNT(cmdline_fields));
-		x->value_len = avb_be32(d + CMDLINE_VALUE_LEN);
+		x->value_len = verity_avb_be32(d + CMDLINE_VALUE_LEN);
 		r = variable_part(d, following, AVB_CMDLINE_FIXED, x->value_len,
 				  path, "kernel cmdline", err);
 		x->value = d + AVB_CMDLINE_FIXED;
@@ -411,7 +411,7 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 	return r;
 }
 
-int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
+int verity_avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 			  struct avb_descriptor **out, size_t *n,
 			  struct ht_error *err)
 {
@@ -430,7 +430,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 				    path, off, len - off);
 			break;
 		}
-		following = avb_be64(p + off + DESC_LENGTH);
+		following = verity_avb_be64(p + off + DESC_LENGTH);
 		if (following > len - off - AVB_DESCRIPTOR_HEADER ||
 		    following % 8) {
 			r = ht_fail(err, EINVAL,
@@ -455,7 +455,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 		}
 		x = &list[count++];
 		memset(x, 0, sizeof(*x));
-		x->tag = avb_be64(p + off);
+		x->tag = verity_avb_be64(p + off);
 		x->raw = p + off;
 		x->raw_size = AVB_DESCRIPTOR_HEADER + (size_t)following;
 		if ((r = parse_one(x, p + off, following, path, err)))
@@ -471,7 +471,7 @@ int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 	return 0;
 }
 
-int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
+int verity_avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 		     struct avb_vbmeta *v, struct ht_error *err)
 {
 	struct avb_header *h = &v->h;
@@ -507,7 +507,7 @@ int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 			       "not fit its %zu bytes",
 			       path, (unsigned long long)h->auth_size,
 			       (unsigned long long)h->aux_size, len);
-	if (!(alg = avb_algorithm(h->algorithm)))
+	if (!(alg = verity_avb_algorithm(h->algorithm)))
 		return ht_fail(err, EINVAL,
 			       "%s: vbmeta algorithm %u is unknown", path,
 			       h->algorithm);
@@ -538,19 +538,19 @@ int avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 	v->signature = b + AVB_HEADER_SIZE + h->signature_offset;
 	aux = b + AVB_HEADER_SIZE + h->auth_size;
 	v->public_key = aux + h->public_key_offset;
-	return avb_descriptors_parse(aux + h->descriptors_offset,
+	return verity_avb_descriptors_parse(aux + h->descriptors_offset,
 				     (size_t)h->descriptors_size, path,
 				     &v->desc, &v->ndesc, err);
 }
 
-void avb_vbmeta_free(struct avb_vbmeta *v)
+void verity_avb_vbmeta_free(struct avb_vbmeta *v)
 {
 	free(v->desc);
 	v->desc = NULL;
 	v->ndesc = 0;
 }
 
-int avb_buf_put(struct avb_buf *b, const void *p, size_t len)
+int verity_avb_buf_put(struct avb_buf *b, const void *p, size_t len)
 {
 	if (b->cap - b->len < len) {
 		size_t ncap = b->cap ? b->cap : 4096;
@@ -569,7 +569,7 @@ int avb_buf_put(struct avb_buf *b, const void *p, size_t len)
 	return 0;
 }
 
-int avb_buf_zeros(struct avb_buf *b, size_t len)
+int verity_avb_buf_zeros(struct avb_buf *b, size_t len)
 {
 	static const uint8_t zeros[64];
 	int r = 0;
@@ -577,13 +577,13 @@ int avb_buf_zeros(struct avb_buf *b, size_t len)
 	while (!r && len) {
 		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
 
-		r = avb_buf_put(b, zeros, n);
+		r = verity_avb_buf_put(b, zeros, n);
 		len -= n;
 	}
 	return r;
 }
 
-void avb_buf_free(struct avb_buf *b)
+void verity_avb_buf_free(struct avb_buf *b)
 {
 	free(b->p);
 	memset(b, 0, sizeof(*b));
@@ -607,17 +607,17 @@ static int put_descriptor(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 	for (int i = 0; i < 3; i++)
 		following += v->n[i];
 	padded = round8(following);
-	avb_put64(fixed, tag);
-	avb_put64(fixed + DESC_LENGTH, padded);
-	if ((r = avb_buf_put(b, fixed, fixed_len)))
+	verity_avb_put64(fixed, tag);
+	verity_avb_put64(fixed + DESC_LENGTH, padded);
+	if ((r = verity_avb_buf_put(b, fixed, fixed_len)))
 		return r;
 	for (int i = 0; i < 3; i++)
-		if ((r = avb_buf_put(b, v->p[i], v->n[i])))
+		if ((r = verity_avb_buf_put(b, v->p[i], v->n[i])))
 			return r;
-	return avb_buf_zeros(b, (size_t)(padded - following));
+	return verity_avb_buf_zeros(b, (size_t)(padded - following));
 }
 
-int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
+int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 {
 	uint8_t f[AVB_HASHTREE_FIXED];
 	static const uint8_t nul = 0;
@@ -629,10 +629,10 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 	case AVB_TAG_PROPERTY:
 		put_fields(f, d, property_fields, COUNT(property_fields));
 		/* key NUL value NUL */
-		if ((r = avb_buf_put(&tmp, d->value, (size_t)d->value_len)) ||
-		    (r = avb_buf_put(&tmp, &nul, 1)) ||
-		    (r = avb_buf_put(&tmp, &nul, 1))) {
-			avb_buf_free(&tmp);
+		if ((r = verity_avb_buf_put(&tmp, d->value, (size_t)d->value_len)) ||
+		    (r = verity_avb_buf_put(&tmp, &nul, 1)) ||
+		    (r = verity_avb_buf_put(&tmp, &nul, 1))) {
+			verity_avb_buf_free(&tmp);
 			return r;
 		}
 		/* tmp: value NUL NUL; the key's NUL goes between */
@@ -640,7 +640,7 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 				   &(struct parts){{d->key, &nul, tmp.p},
 						   {(size_t)d->key_len, 1,
 						    tmp.len - 1}});
-		avb_buf_free(&tmp);
+		verity_avb_buf_free(&tmp);
 		return r;
 	case AVB_TAG_HASHTREE:
 		put_fields(f, d, hashtree_fields, COUNT(hashtree_fields));
@@ -662,7 +662,7 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 					 d->digest_len}});
 	case AVB_TAG_KERNEL_CMDLINE:
 		put_fields(f, d, cmdline_fields, COUNT(cmdline_fields));
-		avb_put32(f + CMDLINE_VALUE_LEN, (uint32_t)d->value_len);
+		verity_avb_put32(f + CMDLINE_VALUE_LEN, (uint32_t)d->value_len);
 		return put_descriptor(
 			b, f, AVB_CMDLINE_FIXED, d->tag,
 			&(struct parts){{d->value}, {(size_t)d->value_len}});
@@ -673,11 +673,11 @@ int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 			&(struct parts){{d->name, d->public_key},
 					{d->name_len, d->public_key_len}});
 	default: /* an unknown descriptor is copied as it was read */
-		return avb_buf_put(b, d->raw, d->raw_size);
+		return verity_avb_buf_put(b, d->raw, d->raw_size);
 	}
 }
 
-void avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
+void verity_avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
 {
 	memset(b, 0, AVB_HEADER_SIZE);
 	memcpy(b, "AVB0", 4);
@@ -686,7 +686,7 @@ void avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
 	       strnlen(h->release, AVB_RELEASE_SIZE - 1));
 }
 
-int avb_partition_name_ok(const uint8_t *name, size_t len)
+int verity_avb_partition_name_ok(const uint8_t *name, size_t len)
 {
 	if (!len || len > 64 || name[0] == '.')
 		return 0;

@@ -24,7 +24,7 @@
 #define AVB_MAX_VBMETA_ROOM (64u << 10)
 #define AVB_FOOTER_BLOCK    4096u
 
-enum avb_algorithm {
+enum verity_avb_algorithm {
 	AVB_ALG_NONE,
 	AVB_ALG_SHA256_RSA2048,
 	AVB_ALG_SHA256_RSA4096,
@@ -41,9 +41,9 @@ struct avb_algorithm_info {
 	unsigned hash_size; /* bytes of the digest in the auth block */
 	unsigned key_bits;  /* the RSA key's size; 0 for NONE */
 };
-const struct avb_algorithm_info *avb_algorithm(unsigned type);
+const struct avb_algorithm_info *verity_avb_algorithm(unsigned type);
 /* -1 for a name avbtool does not know */
-int avb_algorithm_by_name(const char *name);
+int verity_avb_algorithm_by_name(const char *name);
 
 enum avb_tag {
 	AVB_TAG_PROPERTY,
@@ -127,26 +127,26 @@ struct avb_vbmeta {
 };
 
 /* 1 when buf (64 bytes) starts with the footer's magic. */
-int avb_footer_magic(const uint8_t *buf);
+int verity_avb_footer_magic(const uint8_t *buf);
 /* Parses the footer in the last 64 bytes of a file of file_size bytes:
  * magic, major version 1, and a vbmeta blob and original size inside
  * the file. The message names path and the field. */
-int avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
+int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
 		     const char *path, struct avb_footer *f,
 		     struct ht_error *err);
-void avb_footer_encode(const struct avb_footer *f,
+void verity_avb_footer_encode(const struct avb_footer *f,
 		       uint8_t buf[AVB_FOOTER_SIZE]);
 
 /* Parses blob (len bytes, len >= 256 + its blocks): the header (magic,
  * major version, block sizes, algorithm, every offset and size inside
  * its block) and every descriptor (lengths, tags, names, digests).
- * v->desc is malloc'd (avb_vbmeta_free). */
-int avb_vbmeta_parse(const uint8_t *blob, size_t len, const char *path,
+ * v->desc is malloc'd (verity_avb_vbmeta_free). */
+int verity_avb_vbmeta_parse(const uint8_t *blob, size_t len, const char *path,
 		     struct avb_vbmeta *v, struct ht_error *err);
-void avb_vbmeta_free(struct avb_vbmeta *v);
+void verity_avb_vbmeta_free(struct avb_vbmeta *v);
 
 /* Parses one descriptor list (descriptors_size bytes). */
-int avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
+int verity_avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 			  struct avb_descriptor **out, size_t *n,
 			  struct ht_error *err);
 
@@ -156,26 +156,26 @@ struct avb_buf {
 	uint8_t *p;
 	size_t len, cap;
 };
-int avb_buf_put(struct avb_buf *b, const void *p, size_t len);
-int avb_buf_zeros(struct avb_buf *b, size_t len);
-void avb_buf_free(struct avb_buf *b);
-int avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
-void avb_header_encode(const struct avb_header *h,
+int verity_avb_buf_put(struct avb_buf *b, const void *p, size_t len);
+int verity_avb_buf_zeros(struct avb_buf *b, size_t len);
+void verity_avb_buf_free(struct avb_buf *b);
+int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
+void verity_avb_header_encode(const struct avb_header *h,
 		       uint8_t buf[AVB_HEADER_SIZE]);
 
 /* The size in bytes of a digest AVB descriptors use (sha1, sha256,
  * sha512: the one list), 0 for any other name. */
-unsigned avb_digest_size(const char *name);
+unsigned verity_avb_digest_size(const char *name);
 
 /* 1 when name (len bytes) is a partition's name, never a path: 1 to 64
  * of the bytes partitions are named with (letters, digits, '_', '-',
  * and '.' anywhere but first), so that <dir>/<name><ext> stays in dir. */
-int avb_partition_name_ok(const uint8_t *name, size_t len);
+int verity_avb_partition_name_ok(const uint8_t *name, size_t len);
 
 /* Byte order helpers. */
-uint32_t avb_be32(const uint8_t *p);
-uint64_t avb_be64(const uint8_t *p);
-void avb_put32(uint8_t *p, uint32_t v);
-void avb_put64(uint8_t *p, uint64_t v);
+uint32_t verity_avb_be32(const uint8_t *p);
+uint64_t verity_avb_be64(const uint8_t *p);
+void verity_avb_put32(uint8_t *p, uint32_t v);
+void verity_avb_put64(uint8_t *p, uint64_t v);
 
 #endif

@@ -86,7 +86,7 @@ static const struct ddi_types {
 
 enum kind { KIND_DATA, KIND_VERITY, KIND_SIG };
 
-const char *ddi_role_name(enum ddi_role r)
+const char *verity_ddi_role_name(enum ddi_role r)
 {
 	return r == DDI_ROOT ? "root" : "usr";
 }
@@ -107,7 +107,7 @@ static int classify(const char *type, size_t *arch, enum ddi_role *role,
 	return -1;
 }
 
-const char *ddi_type_name(const char *type_uuid)
+const char *verity_ddi_type_name(const char *type_uuid)
 {
 	enum ddi_role role;
 	enum kind kind;
@@ -134,23 +134,23 @@ static int read_gpt(const struct verity_device *d, const char *path,
 
 		if (d->size < 2 * (uint64_t)s ||
 		    verity_device_read(d, s, buf, s, NULL) ||
-		    !gpt_signature(buf))
+		    !verity_gpt_signature(buf))
 			continue;
-		if ((r = gpt_header_parse(buf, s, d->size, path, &h, err)))
+		if ((r = verity_gpt_header_parse(buf, s, d->size, path, &h, err)))
 			return r;
 		if (!(entries = malloc((size_t)h.entries * h.entry_size + 1)))
 			return ht_fail(err, ENOMEM, "out of memory");
 		r = verity_device_read(d, h.entries_lba * s, entries,
 				       (size_t)h.entries * h.entry_size, err);
 		if (!r)
-			r = gpt_entries_parse(&h, entries, path, g, err);
+			r = verity_gpt_entries_parse(&h, entries, path, g, err);
 		free(entries);
 		return r;
 	}
 	return 1;
 }
 
-int ddi_probe(const char *path)
+int verity_ddi_probe(const char *path)
 {
 	static const unsigned sectors[] = {512, 4096};
 	struct verity_device d;
@@ -163,7 +163,7 @@ int ddi_probe(const char *path)
 		yes = d.size >= 2 * (uint64_t)sectors[i] &&
 		      !verity_device_read(&d, sectors[i], buf, sizeof(buf),
 					  NULL) &&
-		      gpt_signature(buf);
+		      verity_gpt_signature(buf);
 	verity_device_close(&d);
 	return yes;
 }
@@ -300,7 +300,7 @@ static int no_duplicate_keys(const char *buf, size_t n, const char *where,
 	return r;
 }
 
-int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
+int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
 		       size_t *der_len, char fingerprint[65],
 		       struct ht_error *err)
@@ -372,7 +372,7 @@ int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 	return bad;
 }
 
-int ddi_sig_json_make(const char *root_hex, const char *fingerprint,
+int verity_ddi_sig_json_make(const char *root_hex, const char *fingerprint,
 		      const uint8_t *der, size_t der_len, char **json,
 		      struct ht_error *err)
 {
@@ -420,12 +420,12 @@ static int read_sig(const struct verity_device *d,
 	int r;
 
 	snprintf(where, sizeof(where), "%s: partition %u (%s)", path, p->index,
-		 ddi_type_name(p->type));
+		 verity_ddi_type_name(p->type));
 	if (!buf)
 		return ht_fail(err, ENOMEM, "out of memory");
 	r = verity_device_read(d, p->offset, buf, len, err);
 	if (!r)
-		r = ddi_sig_json_parse(buf, len, where, root_hex, &v->signature,
+		r = verity_ddi_sig_json_parse(buf, len, where, root_hex, &v->signature,
 				       &v->signature_len, v->fingerprint, err);
 	free(buf);
 	return r;
@@ -511,8 +511,8 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 			"%s partition (partition %u's UUID is not its "
 			"second half)",
 			img->path, unmatched->index,
-			ddi_type_name(unmatched->type), unmatched_root,
-			ddi_type_name(types[arch].t[role][0]), hash->index);
+			verity_ddi_type_name(unmatched->type), unmatched_root,
+			verity_ddi_type_name(types[arch].t[role][0]), hash->index);
 	if (v->sig) {
 		memcpy(first, v->root_hex, 32);
 		first[32] = 0;
@@ -523,8 +523,8 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 				       "names no %s partition (none has the "
 				       "UUID of its first half)",
 				       img->path, v->sig->index,
-				       ddi_type_name(v->sig->type), v->root_hex,
-				       ddi_type_name(types[arch].t[role][0]));
+				       verity_ddi_type_name(v->sig->type), v->root_hex,
+				       verity_ddi_type_name(types[arch].t[role][0]));
 	} else {
 		n = find_data(g, arch, role, NULL, &data);
 		if (n > 1) {
@@ -535,16 +535,16 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 				       "partitions could be its data, and no "
 				       "signature partition names one",
 				       img->path, hash->index,
-				       ddi_type_name(hash->type), n,
-				       ddi_type_name(types[arch].t[role][0]));
+				       verity_ddi_type_name(hash->type), n,
+				       verity_ddi_type_name(types[arch].t[role][0]));
 		}
 		if (!n)
 			return ht_fail(err, EINVAL,
 				       "%s: partition %u (%s) has no %s "
 				       "partition",
 				       img->path, hash->index,
-				       ddi_type_name(hash->type),
-				       ddi_type_name(types[arch].t[role][0]));
+				       verity_ddi_type_name(hash->type),
+				       verity_ddi_type_name(types[arch].t[role][0]));
 		uuid_hex(data->uuid, uroot);
 		memcpy(uroot + 32, half, 33);
 		snprintf(v->root_hex, sizeof(v->root_hex), "%s", uroot);
@@ -554,12 +554,12 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 			       "%s: %d %s partitions have the UUID of the root "
 			       "hash's first half",
 			       img->path, n,
-			       ddi_type_name(types[arch].t[role][0]));
+			       verity_ddi_type_name(types[arch].t[role][0]));
 	v->data = data;
 	return 0;
 }
 
-int ddi_image_read(const char *path, struct ddi_image *img,
+int verity_ddi_image_read(const char *path, struct ddi_image *img,
 		   struct ht_error *err)
 {
 	struct verity_device d;
@@ -595,21 +595,21 @@ int ddi_image_read(const char *path, struct ddi_image *img,
 			    path);
 	verity_device_close(&d);
 	if (r)
-		ddi_image_free(img);
+		verity_ddi_image_free(img);
 	return r;
 }
 
-void ddi_image_free(struct ddi_image *img)
+void verity_ddi_image_free(struct ddi_image *img)
 {
 	for (size_t i = 0; img->v && i < img->nv; i++)
 		free(img->v[i].signature);
 	free(img->v);
 	img->v = NULL;
 	img->nv = 0;
-	gpt_free(&img->gpt);
+	verity_gpt_free(&img->gpt);
 }
 
-int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
+int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 	     struct verity_pair *pair, struct ht_error *err)
 {
 	size_t len;
@@ -631,7 +631,7 @@ int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 			       "%s: partition %u (%s): the root hash %s is not "
 			       "a %s digest (the tree's)",
 			       img->path, v->hash->index,
-			       ddi_type_name(v->hash->type), v->root_hex,
+			       verity_ddi_type_name(v->hash->type), v->root_hex,
 			       pair->params.hash_name);
 	pair->signature = v->signature;
 	pair->signature_size = v->signature_len;

@@ -42,39 +42,39 @@ struct ddi_image {
 };
 
 /* "root" or "usr". */
-const char *ddi_role_name(enum ddi_role r);
+const char *verity_ddi_role_name(enum ddi_role r);
 /* The DPS name of a partition type ("root-x86-64-verity"), or NULL. */
-const char *ddi_type_name(const char *type_uuid);
+const char *verity_ddi_type_name(const char *type_uuid);
 
 /* 1 when path has a GPT header ("EFI PART" in sector 1 of 512 or 4096
- * bytes; 0 otherwise, also when it cannot be read): ddi_image_read then
+ * bytes; 0 otherwise, also when it cannot be read): verity_ddi_image_read then
  * says what is wrong with it. */
-int ddi_probe(const char *path);
+int verity_ddi_probe(const char *path);
 /* Reads the GPT and finds every protected partition: a -verity
  * partition, its data partition (the type's data partition whose UUID is
  * the root hash's first half; exactly one), and the signature partition
  * whose rootHash is that root hash. */
-int ddi_image_read(const char *path, struct ddi_image *img,
+int verity_ddi_image_read(const char *path, struct ddi_image *img,
 		   struct ht_error *err);
-void ddi_image_free(struct ddi_image *img);
+void verity_ddi_image_free(struct ddi_image *img);
 
 /* The verity pair of v: data and hash regions of the image, parameters
  * from the -verity partition's superblock, the root hash, the
  * signature. */
-int ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
+int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 	     struct verity_pair *pair, struct ht_error *err);
 
 /* The signature partition's bytes (len of them): JSON, then only NULs.
  * rootHash (lowercase hex of 32 or 64 bytes), signature (base64 DER,
  * malloc'd into *der) and the optional certificateFingerprint (64
  * lowercase hex digits) are checked; where names the partition. */
-int ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
+int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
 		       size_t *der_len, char fingerprint[65],
 		       struct ht_error *err);
 /* The JSON systemd-repart writes: {"rootHash":..,
  * "certificateFingerprint":.., "signature":..} (malloc'd, no newline). */
-int ddi_sig_json_make(const char *root_hex, const char *fingerprint,
+int verity_ddi_sig_json_make(const char *root_hex, const char *fingerprint,
 		      const uint8_t *der, size_t der_len, char **json,
 		      struct ht_error *err);
 

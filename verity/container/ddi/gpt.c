@@ -20,12 +20,12 @@ static uint64_t le64(const uint8_t *p)
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-int gpt_signature(const uint8_t *buf)
+int verity_gpt_signature(const uint8_t *buf)
 {
 	return !memcmp(buf, "EFI PART", 8);
 }
 
-void gpt_guid_text(const uint8_t *b, char out[37])
+void verity_gpt_guid_text(const uint8_t *b, char out[37])
 {
 	snprintf(out, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 		 (unsigned)le32(b), (unsigned)(b[4] | b[5] << 8),
@@ -33,7 +33,7 @@ void gpt_guid_text(const uint8_t *b, char out[37])
 		 b[13], b[14], b[15]);
 }
 
-int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
+int verity_gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 		     const char *path, struct gpt_header *h,
 		     struct ht_error *err)
 {
@@ -42,7 +42,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 	uint64_t sectors = image_size / sector, bytes;
 
 	memset(h, 0, sizeof(*h));
-	if (!gpt_signature(buf))
+	if (!verity_gpt_signature(buf))
 		return ht_fail(err, EINVAL, "%s: no GPT header (EFI PART)",
 			       path);
 	size = le32(buf + 12);
@@ -69,7 +69,7 @@ int gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
 	h->sector = sector;
 	h->first_usable = le64(buf + 40);
 	h->last_usable = le64(buf + 48);
-	gpt_guid_text(buf + 56, h->disk_uuid);
+	verity_gpt_guid_text(buf + 56, h->disk_uuid);
 	h->entries_lba = le64(buf + 72);
 	h->entries = le32(buf + 80);
 	h->entry_size = le32(buf + 84);
@@ -149,7 +149,7 @@ static int by_start(const void *a, const void *b)
 	return x->first_lba < y->first_lba ? -1 : x->first_lba > y->first_lba;
 }
 
-int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
+int verity_gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 		      const char *path, struct gpt *g, struct ht_error *err)
 {
 	static const uint8_t unused[16];
@@ -174,8 +174,8 @@ int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 		if (!memcmp(e, unused, 16))
 			continue;
 		p->index = i + 1;
-		gpt_guid_text(e, p->type);
-		gpt_guid_text(e + 16, p->uuid);
+		verity_gpt_guid_text(e, p->type);
+		verity_gpt_guid_text(e + 16, p->uuid);
 		p->first_lba = le64(e + 32);
 		p->last_lba = le64(e + 40);
 		p->attributes = le64(e + 48);
@@ -222,11 +222,11 @@ int gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 	}
 	free(sorted);
 	if (r)
-		gpt_free(g);
+		verity_gpt_free(g);
 	return r;
 }
 
-void gpt_free(struct gpt *g)
+void verity_gpt_free(struct gpt *g)
 {
 	free(g->part);
 	g->part = NULL;
