@@ -1249,7 +1249,8 @@ static int avb_read(const char *image, int show, fv_avb **out)
 				   : VERITY_TRUST_UNSIGNED;
 	key_sha1(&a->img.vbmeta, a->key_sha1);
 	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
-	    !(a->name = strndup((const char *)a->ht->name, a->ht->name_len))) {
+	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
+				a->ht->hashtree.p.name_len))) {
 		fv_avb_free(a);
 		return fail(ENOMEM, "out of memory");
 	}
@@ -1384,17 +1385,17 @@ API void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
 	const struct avb_descriptor *d = a ? a->ht : NULL;
 
 	if (image_size)
-		*image_size = d ? d->image_size : 0;
+		*image_size = d ? d->hashtree.p.image_size : 0;
 	if (tree_offset)
-		*tree_offset = d ? d->tree_offset : 0;
+		*tree_offset = d ? d->hashtree.tree_offset : 0;
 	if (tree_size)
-		*tree_size = d ? d->tree_size : 0;
+		*tree_size = d ? d->hashtree.tree_size : 0;
 	if (fec_roots)
-		*fec_roots = d ? d->fec_num_roots : 0;
+		*fec_roots = d ? d->hashtree.fec_num_roots : 0;
 	if (fec_offset)
-		*fec_offset = d ? d->fec_offset : 0;
+		*fec_offset = d ? d->hashtree.fec_offset : 0;
 	if (fec_size)
-		*fec_size = d ? d->fec_size : 0;
+		*fec_size = d ? d->hashtree.fec_size : 0;
 }
 
 API const char *fv_avb_algorithm(const fv_avb *a)
@@ -3306,10 +3307,10 @@ API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
 	if (!d)
 		return -EINVAL;
 	memset(&full, 0, sizeof(full));
-	full.key = d->key;
-	full.key_len = (size_t)d->key_len;
-	full.value = d->value;
-	full.value_len = d->value_len;
+	full.key = d->property.key;
+	full.key_len = (size_t)d->property.key_len;
+	full.value = d->property.value;
+	full.value_len = d->property.value_len;
 	GIVE(out, full, key);
 	return 0;
 }
@@ -3323,23 +3324,23 @@ API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
 	if (!d)
 		return -EINVAL;
 	memset(&full, 0, sizeof(full));
-	full.dm_verity_version = d->dm_verity_version;
-	full.image_size = d->image_size;
-	full.tree_offset = d->tree_offset;
-	full.tree_size = d->tree_size;
-	full.data_block_size = d->data_block_size;
-	full.hash_block_size = d->hash_block_size;
-	full.fec_num_roots = d->fec_num_roots;
-	full.fec_offset = d->fec_offset;
-	full.fec_size = d->fec_size;
-	full.hash_algorithm = d->hash_algorithm;
-	full.partition_name = d->name;
-	full.partition_name_len = d->name_len;
-	full.salt = d->salt;
-	full.salt_len = d->salt_len;
-	full.root_digest = d->digest;
-	full.root_digest_len = d->digest_len;
-	full.flags = d->flags;
+	full.dm_verity_version = d->hashtree.dm_verity_version;
+	full.image_size = d->hashtree.p.image_size;
+	full.tree_offset = d->hashtree.tree_offset;
+	full.tree_size = d->hashtree.tree_size;
+	full.data_block_size = d->hashtree.data_block_size;
+	full.hash_block_size = d->hashtree.hash_block_size;
+	full.fec_num_roots = d->hashtree.fec_num_roots;
+	full.fec_offset = d->hashtree.fec_offset;
+	full.fec_size = d->hashtree.fec_size;
+	full.hash_algorithm = d->hashtree.p.hash_algorithm;
+	full.partition_name = d->hashtree.p.name;
+	full.partition_name_len = d->hashtree.p.name_len;
+	full.salt = d->hashtree.p.salt;
+	full.salt_len = d->hashtree.p.salt_len;
+	full.root_digest = d->hashtree.p.digest;
+	full.root_digest_len = d->hashtree.p.digest_len;
+	full.flags = d->hashtree.p.flags;
 	GIVE(out, full, dm_verity_version);
 	return 0;
 }
@@ -3353,15 +3354,15 @@ API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
 	if (!d)
 		return -EINVAL;
 	memset(&full, 0, sizeof(full));
-	full.image_size = d->image_size;
-	full.hash_algorithm = d->hash_algorithm;
-	full.partition_name = d->name;
-	full.partition_name_len = d->name_len;
-	full.salt = d->salt;
-	full.salt_len = d->salt_len;
-	full.digest = d->digest;
-	full.digest_len = d->digest_len;
-	full.flags = d->flags;
+	full.image_size = d->hash.p.image_size;
+	full.hash_algorithm = d->hash.p.hash_algorithm;
+	full.partition_name = d->hash.p.name;
+	full.partition_name_len = d->hash.p.name_len;
+	full.salt = d->hash.p.salt;
+	full.salt_len = d->hash.p.salt_len;
+	full.digest = d->hash.p.digest;
+	full.digest_len = d->hash.p.digest_len;
+	full.flags = d->hash.p.flags;
 	GIVE(out, full, image_size);
 	return 0;
 }
@@ -3377,9 +3378,9 @@ API int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
 	if (!d)
 		return -EINVAL;
 	memset(&full, 0, sizeof(full));
-	full.flags = d->flags;
-	full.cmdline = d->value;
-	full.cmdline_len = (size_t)d->value_len;
+	full.flags = d->cmdline.flags;
+	full.cmdline = d->cmdline.value;
+	full.cmdline_len = (size_t)d->cmdline.value_len;
 	GIVE(out, full, flags);
 	return 0;
 }
@@ -3396,17 +3397,17 @@ API int fv_avb_chain_partition(const fv_avb *a, size_t i,
 	if (!d)
 		return -EINVAL;
 	memset(&full, 0, sizeof(full));
-	full.partition_name = d->name;
-	full.partition_name_len = d->name_len;
-	full.rollback_index_location = d->rollback_index_location;
-	full.public_key = d->public_key;
-	full.public_key_len = d->public_key_len;
+	full.partition_name = d->chain.name;
+	full.partition_name_len = d->chain.name_len;
+	full.rollback_index_location = d->chain.rollback_index_location;
+	full.public_key = d->chain.public_key;
+	full.public_key_len = d->chain.public_key_len;
 	/* the key's SHA-1 as a vbmeta's */
 	memset(&key_only, 0, sizeof(key_only));
-	key_only.public_key = d->public_key;
-	key_only.h.public_key_size = d->public_key_len;
+	key_only.public_key = d->chain.public_key;
+	key_only.h.public_key_size = d->chain.public_key_len;
 	key_sha1(&key_only, full.public_key_sha1);
-	full.flags = d->flags;
+	full.flags = d->chain.flags;
 	GIVE(out, full, partition_name);
 	return 0;
 }

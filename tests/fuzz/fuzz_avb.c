@@ -33,19 +33,19 @@ static void setup(void)
 
 	memset(d, 0, sizeof(d));
 	d[0].tag = AVB_TAG_HASHTREE;
-	d[0].dm_verity_version = 1;
-	d[0].image_size = 4096;
-	d[0].tree_offset = 4096;
-	d[0].data_block_size = d[0].hash_block_size = 4096;
-	strcpy(d[0].hash_algorithm, "sha256");
-	d[0].name = (const uint8_t *)"system";
-	d[0].name_len = 6;
-	d[0].salt = digest;
-	d[0].salt_len = 8;
-	d[0].digest = digest;
-	d[0].digest_len = 32;
-	d[1] = d[0];
+	d[0].hashtree.dm_verity_version = 1;
+	d[0].hashtree.p.image_size = 4096;
+	d[0].hashtree.tree_offset = 4096;
+	d[0].hashtree.data_block_size = d[0].hashtree.hash_block_size = 4096;
+	strcpy(d[0].hashtree.p.hash_algorithm, "sha256");
+	d[0].hashtree.p.name = (const uint8_t *)"system";
+	d[0].hashtree.p.name_len = 6;
+	d[0].hashtree.p.salt = digest;
+	d[0].hashtree.p.salt_len = 8;
+	d[0].hashtree.p.digest = digest;
+	d[0].hashtree.p.digest_len = 32;
 	d[1].tag = AVB_TAG_HASH;
+	d[1].hash.p = d[0].hashtree.p;
 	memset(&o, 0, sizeof(o));
 	o.props = &prop;
 	o.nprops = 1;
@@ -58,11 +58,11 @@ static void setup(void)
 		struct avb_descriptor c = {.tag = AVB_TAG_CHAIN_PARTITION};
 		struct avb_buf b = {0};
 
-		c.name = (const uint8_t *)"vendor";
-		c.name_len = 6;
-		c.rollback_index_location = 1;
-		c.public_key = key;
-		c.public_key_len = sizeof(key);
+		c.chain.name = (const uint8_t *)"vendor";
+		c.chain.name_len = 6;
+		c.chain.rollback_index_location = 1;
+		c.chain.public_key = key;
+		c.chain.public_key_len = sizeof(key);
 		if (verity_avb_descriptor_encode(&c, &b) || b.len > 4096)
 			abort();
 		verity_avb_buf_free(&b);
@@ -102,14 +102,16 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 	(void)verity_avb_vbmeta_check(&v, "fuzz", &err);
 	for (size_t i = 0; i < v.ndesc; i++) {
 		const struct avb_descriptor *d = &v.desc[i];
+		const struct avb_digest_part *dp = verity_avb_digest_part(d);
+		uint32_t name_len;
+		const uint8_t *name = verity_avb_desc_name(d, &name_len);
 		struct verity_pair pair;
 		int unusable;
 
 		if (!in(d->raw, d->raw_size, blob, blob_len) ||
-		    (d->name_len &&
-		     !in(d->name, d->name_len, d->raw, d->raw_size)) ||
-		    (d->digest_len &&
-		     !in(d->digest, d->digest_len, d->raw, d->raw_size)))
+		    (name_len && !in(name, name_len, d->raw, d->raw_size)) ||
+		    (dp && dp->digest_len &&
+		     !in(dp->digest, dp->digest_len, d->raw, d->raw_size)))
 			abort();
 		if (d->tag == AVB_TAG_HASHTREE && f) {
 			struct avb_image ai = {.path = "fuzz", .file_size = len,
@@ -119,11 +121,11 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 			if (!verity_avb_image_pair(&ai, d, &pair, &unusable, &err))
 				for (int k = 0; k < 3; k++) {
 					uint64_t o = k == 0   ? 0
-						     : k == 1 ? d->tree_offset
-							      : d->fec_offset;
-					uint64_t n = k == 0   ? d->image_size
-						     : k == 1 ? d->tree_size
-							      : d->fec_size;
+						     : k == 1 ? d->hashtree.tree_offset
+							      : d->hashtree.fec_offset;
+					uint64_t n = k == 0   ? d->hashtree.p.image_size
+						     : k == 1 ? d->hashtree.tree_size
+							      : d->hashtree.fec_size;
 
 					if (overlaps(f->vbmeta_offset,
 						     f->vbmeta_size, o, n) ||
@@ -135,11 +137,11 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		if (d->tag != AVB_TAG_HASHTREE ||
 		    verity_avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
 			continue;
-		if (pair.data.length > len || d->tree_offset > len ||
-		    d->tree_size > len - d->tree_offset ||
+		if (pair.data.length > len || d->hashtree.tree_offset > len ||
+		    d->hashtree.tree_size > len - d->hashtree.tree_offset ||
 		    (pair.fec.region.path &&
-		     (d->fec_offset > len ||
-		      d->fec_size > len - d->fec_offset)))
+		     (d->hashtree.fec_offset > len ||
+		      d->hashtree.fec_size > len - d->hashtree.fec_offset)))
 			abort();
 	}
 	verity_avb_vbmeta_free(&v);

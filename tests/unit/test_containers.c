@@ -27,25 +27,25 @@ START_TEST(avb_descriptors_round_trip)
 
 	memset(d, 0, sizeof(d));
 	d[0].tag = AVB_TAG_HASHTREE;
-	d[0].dm_verity_version = 1;
-	d[0].image_size = 8192;
-	d[0].tree_offset = 8192;
-	d[0].data_block_size = d[0].hash_block_size = 4096;
-	strcpy(d[0].hash_algorithm, "sha256");
-	d[0].name = (const uint8_t *)"system";
-	d[0].name_len = 6;
-	d[0].salt = salt;
-	d[0].salt_len = 4;
-	d[0].digest = digest;
-	d[0].digest_len = 32;
+	d[0].hashtree.dm_verity_version = 1;
+	d[0].hashtree.p.image_size = 8192;
+	d[0].hashtree.tree_offset = 8192;
+	d[0].hashtree.data_block_size = d[0].hashtree.hash_block_size = 4096;
+	strcpy(d[0].hashtree.p.hash_algorithm, "sha256");
+	d[0].hashtree.p.name = (const uint8_t *)"system";
+	d[0].hashtree.p.name_len = 6;
+	d[0].hashtree.p.salt = salt;
+	d[0].hashtree.p.salt_len = 4;
+	d[0].hashtree.p.digest = digest;
+	d[0].hashtree.p.digest_len = 32;
 	d[1].tag = AVB_TAG_PROPERTY;
-	d[1].key = (const uint8_t *)"k";
-	d[1].key_len = 1;
-	d[1].value = (const uint8_t *)"value";
-	d[1].value_len = 5;
+	d[1].property.key = (const uint8_t *)"k";
+	d[1].property.key_len = 1;
+	d[1].property.value = (const uint8_t *)"value";
+	d[1].property.value_len = 5;
 	d[2].tag = AVB_TAG_KERNEL_CMDLINE;
-	d[2].value = (const uint8_t *)"root=x";
-	d[2].value_len = 6;
+	d[2].cmdline.value = (const uint8_t *)"root=x";
+	d[2].cmdline.value_len = 6;
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(verity_avb_descriptor_encode(&d[i], &b), 0);
 	/* each padded to 8 bytes, as avbtool writes them */
@@ -53,11 +53,11 @@ START_TEST(avb_descriptors_round_trip)
 	ck_assert_int_eq(
 		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_uint_eq(back[0].image_size, 8192);
-	ck_assert_uint_eq(back[0].salt_len, 4);
-	ck_assert_mem_eq(back[0].digest, digest, 32);
-	ck_assert_mem_eq(back[1].value, "value", 5);
-	ck_assert_mem_eq(back[2].value, "root=x", 6);
+	ck_assert_uint_eq(back[0].hashtree.p.image_size, 8192);
+	ck_assert_uint_eq(back[0].hashtree.p.salt_len, 4);
+	ck_assert_mem_eq(back[0].hashtree.p.digest, digest, 32);
+	ck_assert_mem_eq(back[1].property.value, "value", 5);
+	ck_assert_mem_eq(back[2].cmdline.value, "root=x", 6);
 	free(back);
 	/* a length past the end, then one not a multiple of 8 */
 	b.p[14] = 0xff;

@@ -160,45 +160,45 @@ const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *i
 static int hashtree_params(const char *path, const struct avb_descriptor *d,
 			   struct verity_params *p, struct ht_error *err)
 {
-	unsigned size = ht_digest_size(d->hash_algorithm);
+	unsigned size = ht_digest_size(d->hashtree.p.hash_algorithm);
 
 	verity_params_default(p);
 	if (!size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: hash algorithm '%s' "
 			       "is not supported",
-			       path, d->hash_algorithm);
-	if (d->dm_verity_version != 1)
+			       path, d->hashtree.p.hash_algorithm);
+	if (d->hashtree.dm_verity_version != 1)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: dm-verity version %u "
 			       "(1 is supported)",
-			       path, d->dm_verity_version);
-	if (d->salt_len > VERITY_MAX_SALT_SIZE)
+			       path, d->hashtree.dm_verity_version);
+	if (d->hashtree.p.salt_len > VERITY_MAX_SALT_SIZE)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: salt of %u bytes (at "
 			       "most %d)",
-			       path, d->salt_len, VERITY_MAX_SALT_SIZE);
-	if (d->digest_len != size)
+			       path, d->hashtree.p.salt_len, VERITY_MAX_SALT_SIZE);
+	if (d->hashtree.p.digest_len != size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: root digest of %u "
 			       "bytes for %s (%u bytes)",
-			       path, d->digest_len, d->hash_algorithm, size);
-	if (!d->data_block_size || d->image_size % d->data_block_size ||
-	    !d->image_size)
+			       path, d->hashtree.p.digest_len, d->hashtree.p.hash_algorithm, size);
+	if (!d->hashtree.data_block_size || d->hashtree.p.image_size % d->hashtree.data_block_size ||
+	    !d->hashtree.p.image_size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: image size %llu is "
 			       "not a whole number of %u-byte blocks",
-			       path, (unsigned long long)d->image_size,
-			       d->data_block_size);
+			       path, (unsigned long long)d->hashtree.p.image_size,
+			       d->hashtree.data_block_size);
 	snprintf(p->hash_name, sizeof(p->hash_name), "%.31s",
-		 d->hash_algorithm);
+		 d->hashtree.p.hash_algorithm);
 	p->hash_type = 1;
-	p->data_block_size = d->data_block_size;
-	p->hash_block_size = d->hash_block_size;
-	p->data_blocks = d->image_size / d->data_block_size;
-	p->hash_offset = d->tree_offset;
-	memcpy(p->salt, d->salt, d->salt_len);
-	p->salt_size = d->salt_len;
+	p->data_block_size = d->hashtree.data_block_size;
+	p->hash_block_size = d->hashtree.hash_block_size;
+	p->data_blocks = d->hashtree.p.image_size / d->hashtree.data_block_size;
+	p->hash_offset = d->hashtree.tree_offset;
+	memcpy(p->salt, d->hashtree.p.salt, d->hashtree.p.salt_len);
+	p->salt_size = d->hashtree.p.salt_len;
 	p->no_superblock = 1;
 	return verity_params_validate(p, err);
 }
@@ -217,55 +217,55 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 	    (r = verity_layout_compute(&pair->params, &l, err)))
 		return r;
 	tree_bytes = l.geo.tree_blocks * pair->params.hash_block_size;
-	if (d->tree_size != tree_bytes)
+	if (d->hashtree.tree_size != tree_bytes)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: tree size %llu is not "
 			       "the %llu bytes of the tree of %llu blocks",
-			       path, (unsigned long long)d->tree_size,
+			       path, (unsigned long long)d->hashtree.tree_size,
 			       (unsigned long long)tree_bytes,
 			       (unsigned long long)pair->params.data_blocks);
-	if (d->tree_offset < d->image_size || d->tree_offset > file_size ||
-	    d->tree_size > file_size - d->tree_offset)
+	if (d->hashtree.tree_offset < d->hashtree.p.image_size || d->hashtree.tree_offset > file_size ||
+	    d->hashtree.tree_size > file_size - d->hashtree.tree_offset)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: tree [%llu, +%llu) is "
 			       "not between the data and the end of the file "
 			       "(%llu bytes)",
-			       path, (unsigned long long)d->tree_offset,
-			       (unsigned long long)d->tree_size,
+			       path, (unsigned long long)d->hashtree.tree_offset,
+			       (unsigned long long)d->hashtree.tree_size,
 			       (unsigned long long)file_size);
-	pair->data = (struct verity_region){path, 0, d->image_size};
+	pair->data = (struct verity_region){path, 0, d->hashtree.p.image_size};
 	pair->hash = (struct verity_region){path, 0, 0};
-	memcpy(pair->root, d->digest, d->digest_len);
-	pair->root_size = d->digest_len;
-	if (!d->fec_num_roots && !d->fec_offset && !d->fec_size)
+	memcpy(pair->root, d->hashtree.p.digest, d->hashtree.p.digest_len);
+	pair->root_size = d->hashtree.p.digest_len;
+	if (!d->hashtree.fec_num_roots && !d->hashtree.fec_offset && !d->hashtree.fec_size)
 		return 0;
-	covered = d->fec_offset;
-	if (d->fec_num_roots < FEC_MIN_ROOTS ||
-	    d->fec_num_roots > FEC_MAX_ROOTS || covered % AVB_FEC_BLOCK ||
-	    covered < d->tree_offset + d->tree_size || covered > file_size ||
-	    d->fec_size > file_size - covered ||
-	    d->fec_size != parity_bytes(covered, d->fec_num_roots))
+	covered = d->hashtree.fec_offset;
+	if (d->hashtree.fec_num_roots < FEC_MIN_ROOTS ||
+	    d->hashtree.fec_num_roots > FEC_MAX_ROOTS || covered % AVB_FEC_BLOCK ||
+	    covered < d->hashtree.tree_offset + d->hashtree.tree_size || covered > file_size ||
+	    d->hashtree.fec_size > file_size - covered ||
+	    d->hashtree.fec_size != parity_bytes(covered, d->hashtree.fec_num_roots))
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: parity of %u roots, "
 			       "%llu bytes at %llu, is not the parity of the "
 			       "%llu bytes before it inside the file",
-			       path, d->fec_num_roots,
-			       (unsigned long long)d->fec_size,
-			       (unsigned long long)d->fec_offset,
+			       path, d->hashtree.fec_num_roots,
+			       (unsigned long long)d->hashtree.fec_size,
+			       (unsigned long long)d->hashtree.fec_offset,
 			       (unsigned long long)covered);
 	/* the kernel's parity geometry is the data block size: the pair
 	 * carries the parity when that is avbtool's 4096 and the covered
 	 * bytes are exactly data and padded tree */
-	if (d->data_block_size != AVB_FEC_BLOCK ||
-	    d->hash_block_size != AVB_FEC_BLOCK ||
-	    d->tree_offset != d->image_size ||
-	    covered != d->tree_offset + round_up(d->tree_size, AVB_FEC_BLOCK)) {
+	if (d->hashtree.data_block_size != AVB_FEC_BLOCK ||
+	    d->hashtree.hash_block_size != AVB_FEC_BLOCK ||
+	    d->hashtree.tree_offset != d->hashtree.p.image_size ||
+	    covered != d->hashtree.tree_offset + round_up(d->hashtree.tree_size, AVB_FEC_BLOCK)) {
 		*fec_unusable = 1;
 		return 0;
 	}
 	pair->fec.region = (struct verity_region){path, 0, 0};
-	pair->fec.offset = d->fec_offset;
-	pair->fec.roots = d->fec_num_roots;
+	pair->fec.offset = d->hashtree.fec_offset;
+	pair->fec.roots = d->hashtree.fec_num_roots;
 	pair->fec.described = 1;
 	return 0;
 }
@@ -313,9 +313,9 @@ int verity_avb_image_pair(const struct avb_image *img, const struct avb_descript
 	struct {
 		const char *what;
 		uint64_t off, len;
-	} parts[3] = {{"data", 0, d->image_size},
-		      {"tree", d->tree_offset, d->tree_size},
-		      {"parity", d->fec_offset, d->fec_size}};
+	} parts[3] = {{"data", 0, d->hashtree.p.image_size},
+		      {"tree", d->hashtree.tree_offset, d->hashtree.tree_size},
+		      {"parity", d->hashtree.fec_offset, d->hashtree.fec_size}};
 	int r;
 
 	if (!img->has_footer)
@@ -328,13 +328,13 @@ int verity_avb_image_pair(const struct avb_image *img, const struct avb_descript
 	if ((r = verity_avb_hashtree_pair(img->path, img->file_size, d, pair,
 				   fec_unusable, err)))
 		return r;
-	if (f->original_image_size > d->image_size)
+	if (f->original_image_size > d->hashtree.p.image_size)
 		return ht_fail(err, EINVAL,
 			       "%s: the footer counts %llu bytes of data, and "
 			       "the hashtree descriptor covers %llu",
 			       img->path,
 			       (unsigned long long)f->original_image_size,
-			       (unsigned long long)d->image_size);
+			       (unsigned long long)d->hashtree.p.image_size);
 	for (size_t i = 0; i < 3; i++) {
 		if (overlap(f->vbmeta_offset, f->vbmeta_size, parts[i].off,
 			    parts[i].len))
@@ -409,6 +409,8 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		for (size_t j = 0; !r && j < imgs[i].vbmeta.ndesc; j++) {
 			const struct avb_descriptor *d =
 				&imgs[i].vbmeta.desc[j];
+			uint32_t name_len;
+			const uint8_t *name = verity_avb_desc_name(d, &name_len);
 			size_t k, len;
 
 			if (d->tag != AVB_TAG_HASHTREE &&
@@ -419,7 +421,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 						    "out of memory");
 				continue;
 			}
-			len = strlen(class_name(d->tag)) + 1 + d->name_len + 1;
+			len = strlen(class_name(d->tag)) + 1 + name_len + 1;
 			char *key = malloc(len);
 
 			if (!key) {
@@ -427,7 +429,7 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 				break;
 			}
 			snprintf(key, len, "%s_%.*s", class_name(d->tag),
-				 (int)d->name_len, (const char *)d->name);
+				 (int)name_len, (const char *)name);
 			for (k = 0; k < nnamed && strcmp(named[k].key, key);
 			     k++)
 				;
@@ -484,11 +486,11 @@ static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		if ((r = verity_read_file(c->key_path, "public key file",
 					  1u << 16, &key, &len, err)))
 			return r == -ENOENT ? -EINVAL : r;
-		d.name = (const uint8_t *)c->name;
-		d.name_len = (uint32_t)strlen(c->name);
-		d.rollback_index_location = c->rollback_index_location;
-		d.public_key = key;
-		d.public_key_len = (uint32_t)len;
+		d.chain.name = (const uint8_t *)c->name;
+		d.chain.name_len = (uint32_t)strlen(c->name);
+		d.chain.rollback_index_location = c->rollback_index_location;
+		d.chain.public_key = key;
+		d.chain.public_key_len = (uint32_t)len;
 		if (verity_avb_descriptor_encode(&d, b))
 			r = ht_fail(err, ENOMEM, "out of memory");
 		free(key);
@@ -502,18 +504,18 @@ static int add_props(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 	for (size_t i = 0; i < o->nprops; i++) {
 		struct avb_descriptor d = {.tag = AVB_TAG_PROPERTY};
 
-		d.key = (const uint8_t *)o->props[i].key;
-		d.key_len = strlen(o->props[i].key);
-		d.value = o->props[i].value;
-		d.value_len = o->props[i].value_len;
+		d.property.key = (const uint8_t *)o->props[i].key;
+		d.property.key_len = strlen(o->props[i].key);
+		d.property.value = o->props[i].value;
+		d.property.value_len = o->props[i].value_len;
 		if (verity_avb_descriptor_encode(&d, b))
 			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < o->ncmdlines; i++) {
 		struct avb_descriptor d = {.tag = AVB_TAG_KERNEL_CMDLINE};
 
-		d.value = (const uint8_t *)o->cmdlines[i];
-		d.value_len = strlen(o->cmdlines[i]);
+		d.cmdline.value = (const uint8_t *)o->cmdlines[i];
+		d.cmdline.value_len = strlen(o->cmdlines[i]);
 		if (verity_avb_descriptor_encode(&d, b))
 			return ht_fail(err, ENOMEM, "out of memory");
 	}
@@ -1003,25 +1005,25 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 {
 	memset(ht, 0, sizeof(*ht));
 	ht->tag = AVB_TAG_HASHTREE;
-	ht->dm_verity_version = 1;
-	ht->image_size = job->image_size;
-	ht->tree_offset = job->image_size;
-	ht->tree_size = tree_size;
-	ht->data_block_size = o->block_size;
-	ht->hash_block_size = o->block_size;
-	ht->fec_num_roots = o->fec ? o->roots : 0;
-	ht->fec_offset = o->fec ? job->fec_offset : 0;
-	ht->fec_size = fec_size;
-	snprintf(ht->hash_algorithm, sizeof(ht->hash_algorithm), "%s",
+	ht->hashtree.dm_verity_version = 1;
+	ht->hashtree.p.image_size = job->image_size;
+	ht->hashtree.tree_offset = job->image_size;
+	ht->hashtree.tree_size = tree_size;
+	ht->hashtree.data_block_size = o->block_size;
+	ht->hashtree.hash_block_size = o->block_size;
+	ht->hashtree.fec_num_roots = o->fec ? o->roots : 0;
+	ht->hashtree.fec_offset = o->fec ? job->fec_offset : 0;
+	ht->hashtree.fec_size = fec_size;
+	snprintf(ht->hashtree.p.hash_algorithm, sizeof(ht->hashtree.p.hash_algorithm), "%s",
 		 o->hash_algorithm);
-	ht->name =
+	ht->hashtree.p.name =
 		(const uint8_t *)(o->partition_name ? o->partition_name : "");
-	ht->name_len = (uint32_t)strlen((const char *)ht->name);
-	ht->salt = job->salt;
-	ht->salt_len = (uint32_t)job->salt_len;
-	ht->digest = root;
-	ht->digest_len = job->digest_size;
-	ht->flags = o->descriptor_flags;
+	ht->hashtree.p.name_len = (uint32_t)strlen((const char *)ht->hashtree.p.name);
+	ht->hashtree.p.salt = job->salt;
+	ht->hashtree.p.salt_len = (uint32_t)job->salt_len;
+	ht->hashtree.p.digest = root;
+	ht->hashtree.p.digest_len = job->digest_size;
+	ht->hashtree.p.flags = o->descriptor_flags;
 }
 
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
@@ -1264,24 +1266,24 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 {
 	struct verity_device dev;
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
-	unsigned ds = digest_size_checked(d->hash_algorithm, err);
+	unsigned ds = digest_size_checked(d->hash.p.hash_algorithm, err);
 	int r;
 
 	if (!ds)
 		return -EINVAL;
 	if ((r = verity_device_open(&dev, path, VERITY_OPEN_READ, err)))
 		return r;
-	r = hash_image(&dev, d->image_size, d->hash_algorithm, d->salt,
-		       d->salt_len, digest, err);
+	r = hash_image(&dev, d->hash.p.image_size, d->hash.p.hash_algorithm, d->hash.p.salt,
+		       d->hash.p.salt_len, digest, err);
 	verity_device_close(&dev);
 	if (r)
 		return r;
-	if (d->digest_len && (d->digest_len != ds ||
-			      memcmp(digest, d->digest, ds)))
+	if (d->hash.p.digest_len && (d->hash.p.digest_len != ds ||
+			      memcmp(digest, d->hash.p.digest, ds)))
 		return ht_fail(err, EPERM,
 			       "%s digest of %s does not match digest in "
 			       "descriptor",
-			       d->hash_algorithm, path);
+			       d->hash.p.hash_algorithm, path);
 	return 0;
 }
 
@@ -1337,16 +1339,16 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error 
 	    (r = hash_image(&d, original, o->hash_algorithm, salt, salt_len,
 			    digest, err)))
 		goto close;
-	hd.image_size = original;
-	snprintf(hd.hash_algorithm, sizeof(hd.hash_algorithm), "%s",
+	hd.hash.p.image_size = original;
+	snprintf(hd.hash.p.hash_algorithm, sizeof(hd.hash.p.hash_algorithm), "%s",
 		 o->hash_algorithm);
-	hd.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
-	hd.name_len = (uint32_t)strlen((const char *)hd.name);
-	hd.salt = salt;
-	hd.salt_len = (uint32_t)salt_len;
-	hd.digest = digest;
-	hd.digest_len = ds;
-	hd.flags = o->descriptor_flags;
+	hd.hash.p.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
+	hd.hash.p.name_len = (uint32_t)strlen((const char *)hd.hash.p.name);
+	hd.hash.p.salt = salt;
+	hd.hash.p.salt_len = (uint32_t)salt_len;
+	hd.hash.p.digest = digest;
+	hd.hash.p.digest_len = ds;
+	hd.hash.p.flags = o->descriptor_flags;
 	r = footer_vbmeta(o, &hd, &blob, err);
 	if (!r && !o->do_not_append)
 		r = vbmeta_fits(o->image, round_up(original, AVB_FOOTER_BLOCK),
@@ -1449,9 +1451,9 @@ int verity_avb_erase_footer(const char *image, int keep_hashtree, struct ht_erro
 			verity_avb_image_free(&img);
 			return r;
 		}
-		size = ht->tree_offset + ht->tree_size;
-		if (ht->fec_size && ht->fec_offset + ht->fec_size > size)
-			size = ht->fec_offset + ht->fec_size;
+		size = ht->hashtree.tree_offset + ht->hashtree.tree_size;
+		if (ht->hashtree.fec_size && ht->hashtree.fec_offset + ht->hashtree.fec_size > size)
+			size = ht->hashtree.fec_offset + ht->hashtree.fec_size;
 	}
 	verity_avb_image_free(&img);
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
@@ -1481,6 +1483,8 @@ int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *er
 
 	for (size_t i = 0; i < v->ndesc; i++) {
 		const struct avb_descriptor *d = &v->desc[i];
+		uint32_t dn;
+		const uint8_t *dname = verity_avb_desc_name(d, &dn);
 
 		if (!checked_tag(d->tag))
 			continue;
@@ -1492,16 +1496,18 @@ int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *er
 		for (size_t j = 0; j < i; j++) {
 			const struct avb_descriptor *e = &v->desc[j];
 			char shown[HT_NAME_SHOWN_MAX];
+			uint32_t en;
+			const uint8_t *ename = verity_avb_desc_name(e, &en);
 
-			if (!checked_tag(e->tag) || e->name_len != d->name_len ||
-			    memcmp(e->name, d->name, d->name_len))
+			if (!checked_tag(e->tag) || en != dn ||
+			    memcmp(ename, dname, dn))
 				continue;
 			return ht_fail(err, EINVAL,
 				       "%s: two descriptors of partition '%s' "
 				       "(%zu and %zu): each partition's data "
 				       "is checked once, against one digest",
 				       img->path,
-				       ht_name_shown(d->name, d->name_len, shown,
+				       ht_name_shown(dname, dn, shown,
 						     sizeof(shown)),
 				       j + 1, i + 1);
 		}
@@ -1514,28 +1520,28 @@ int verity_avb_described_image(const struct avb_image *img,
 			struct ht_error *err)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
-	const uint8_t *own = NULL;
-	size_t own_len = 0, len;
+	const uint8_t *own = NULL, *name;
+	uint32_t own_len = 0, name_len;
+	size_t len;
 	const char *base, *ext;
 	char *copy, *dir;
 
 	*path = NULL;
+	name = verity_avb_desc_name(d, &name_len);
 	/* an image with a footer carries its own partition's descriptor
 	 * first (add_hash_footer, add_hashtree_footer) */
 	for (size_t k = 0; img->has_footer && !own && k < v->ndesc; k++)
-		if (checked_tag(v->desc[k].tag)) {
-			own = v->desc[k].name;
-			own_len = v->desc[k].name_len;
-		}
+		if (checked_tag(v->desc[k].tag))
+			own = verity_avb_desc_name(&v->desc[k], &own_len);
 	if (d->tag == AVB_TAG_CHAIN_PARTITION)
 		own = NULL;
-	if (!d->name_len ||
-	    (own && own_len == d->name_len && !memcmp(own, d->name, own_len))) {
+	if (!name_len ||
+	    (own && own_len == name_len && !memcmp(own, name, own_len))) {
 		if (!(*path = strdup(img->path)))
 			return ht_fail(err, ENOMEM, "out of memory");
 		return 0;
 	}
-	if (!verity_avb_partition_name_ok(d->name, d->name_len)) {
+	if (!verity_avb_partition_name_ok(name, name_len)) {
 		char shown[HT_NAME_SHOWN_MAX];
 
 		return ht_fail(err, EINVAL,
@@ -1545,7 +1551,7 @@ int verity_avb_described_image(const struct avb_image *img,
 			       img->path,
 			       d->tag == AVB_TAG_CHAIN_PARTITION ? "chained "
 								  : "",
-			       ht_name_shown(d->name, d->name_len, shown,
+			       ht_name_shown(name, name_len, shown,
 					     sizeof(shown)));
 	}
 	if (!(copy = strdup(img->path)))
@@ -1556,11 +1562,11 @@ int verity_avb_described_image(const struct avb_image *img,
 	ext = ext && ext != base ? ext : "";
 	/* avbtool's os.path.join: a bare file name has no directory */
 	dir = base == img->path ? NULL : dirname(copy);
-	len = (dir ? strlen(dir) + 1 : 0) + d->name_len + strlen(ext) + 1;
+	len = (dir ? strlen(dir) + 1 : 0) + name_len + strlen(ext) + 1;
 	if ((*path = malloc(len)))
 		snprintf(*path, len, "%s%s%.*s%s", dir ? dir : "",
-			 dir && strcmp(dir, "/") ? "/" : "", (int)d->name_len,
-			 (const char *)d->name, ext);
+			 dir && strcmp(dir, "/") ? "/" : "", (int)name_len,
+			 (const char *)name, ext);
 	free(copy);
 	return *path ? 0 : ht_fail(err, ENOMEM, "out of memory");
 }

@@ -150,41 +150,41 @@ enum {
 	ALGORITHM_FIELD = 32,
 };
 static const struct field hashtree_fields[] = {
-	U32(16, struct avb_descriptor, dm_verity_version),
-	U64(20, struct avb_descriptor, image_size),
-	U64(28, struct avb_descriptor, tree_offset),
-	U64(36, struct avb_descriptor, tree_size),
-	U32(44, struct avb_descriptor, data_block_size),
-	U32(48, struct avb_descriptor, hash_block_size),
-	U32(52, struct avb_descriptor, fec_num_roots),
-	U64(56, struct avb_descriptor, fec_offset),
-	U64(64, struct avb_descriptor, fec_size),
-	U32(104, struct avb_descriptor, name_len),
-	U32(108, struct avb_descriptor, salt_len),
-	U32(112, struct avb_descriptor, digest_len),
-	U32(116, struct avb_descriptor, flags),
+	U32(16, struct avb_descriptor, hashtree.dm_verity_version),
+	U64(20, struct avb_descriptor, hashtree.p.image_size),
+	U64(28, struct avb_descriptor, hashtree.tree_offset),
+	U64(36, struct avb_descriptor, hashtree.tree_size),
+	U32(44, struct avb_descriptor, hashtree.data_block_size),
+	U32(48, struct avb_descriptor, hashtree.hash_block_size),
+	U32(52, struct avb_descriptor, hashtree.fec_num_roots),
+	U64(56, struct avb_descriptor, hashtree.fec_offset),
+	U64(64, struct avb_descriptor, hashtree.fec_size),
+	U32(104, struct avb_descriptor, hashtree.p.name_len),
+	U32(108, struct avb_descriptor, hashtree.p.salt_len),
+	U32(112, struct avb_descriptor, hashtree.p.digest_len),
+	U32(116, struct avb_descriptor, hashtree.p.flags),
 };
 static const struct field hash_fields[] = {
-	U64(16, struct avb_descriptor, image_size),
-	U32(56, struct avb_descriptor, name_len),
-	U32(60, struct avb_descriptor, salt_len),
-	U32(64, struct avb_descriptor, digest_len),
-	U32(68, struct avb_descriptor, flags),
+	U64(16, struct avb_descriptor, hash.p.image_size),
+	U32(56, struct avb_descriptor, hash.p.name_len),
+	U32(60, struct avb_descriptor, hash.p.salt_len),
+	U32(64, struct avb_descriptor, hash.p.digest_len),
+	U32(68, struct avb_descriptor, hash.p.flags),
 };
 static const struct field property_fields[] = {
-	U64(16, struct avb_descriptor, key_len),
-	U64(24, struct avb_descriptor, value_len),
+	U64(16, struct avb_descriptor, property.key_len),
+	U64(24, struct avb_descriptor, property.value_len),
 };
 /* value_len is 64 bits in the struct, 32 on disk: its own field */
 enum { CMDLINE_VALUE_LEN = 20 };
 static const struct field cmdline_fields[] = {
-	U32(16, struct avb_descriptor, flags),
+	U32(16, struct avb_descriptor, cmdline.flags),
 };
 static const struct field chain_fields[] = {
-	U32(16, struct avb_descriptor, rollback_index_location),
-	U32(20, struct avb_descriptor, name_len),
-	U32(24, struct avb_descriptor, public_key_len),
-	U32(28, struct avb_descriptor, flags),
+	U32(16, struct avb_descriptor, chain.rollback_index_location),
+	U32(20, struct avb_descriptor, chain.name_len),
+	U32(24, struct avb_descriptor, chain.public_key_len),
+	U32(28, struct avb_descriptor, chain.flags),
 };
 
 int verity_avb_footer_magic(const uint8_t *buf)
@@ -303,7 +303,7 @@ static int variable_part(const uint8_t *d, uint64_t following, size_t fixed,
 /* The tail shared by hashtree and hash descriptors: the algorithm name
  * at alg, then name, salt and digest after the fixed part, the digest as
  * long as the algorithm's (the_digest: what the message calls it). */
-static int name_salt_digest(struct avb_descriptor *x, const uint8_t *d,
+static int name_salt_digest(struct avb_digest_part *x, const uint8_t *d,
 			    uint64_t following, size_t fixed, size_t alg,
 			    const char *what, const char *the_digest,
 			    const char *path, struct ht_error *err)
@@ -339,7 +339,7 @@ static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
 				     "hashtree", err);
 	get_fields(d, x, hashtree_fields, COUNT(hashtree_fields));
-	return name_salt_digest(x, d, following, AVB_HASHTREE_FIXED,
+	return name_salt_digest(&x->hashtree.p, d, following, AVB_HASHTREE_FIXED,
 				HASHTREE_ALGORITHM, "hashtree", "root digest",
 				path, err);
 }
@@ -352,7 +352,7 @@ static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
 		return variable_part(d, following, AVB_HASH_FIXED, 0, path,
 				     "hash", err);
 	get_fields(d, x, hash_fields, COUNT(hash_fields));
-	return name_salt_digest(x, d, following, AVB_HASH_FIXED,
+	return name_salt_digest(&x->hash.p, d, following, AVB_HASH_FIXED,
 				HASH_ALGORITHM, "hash", "digest", path, err);
 }
 
@@ -367,16 +367,18 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 			return variable_part(d, following, AVB_PROPERTY_FIXED,
 					     0, path, "property", err);
 		get_fields(d, x, property_fields, COUNT(property_fields));
-		if (x->key_len > following || x->value_len > following)
+		if (x->property.key_len > following ||
+		    x->property.value_len > following)
 			return ht_fail(err, EINVAL,
 				       "%s: property descriptor: key or value "
 				       "longer than the descriptor",
 				       path);
 		r = variable_part(d, following, AVB_PROPERTY_FIXED,
-				  x->key_len + 1 + x->value_len + 1, path,
-				  "property", err);
-		x->key = d + AVB_PROPERTY_FIXED;
-		x->value = x->key + x->key_len + 1;
+				  x->property.key_len + 1 +
+					  x->property.value_len + 1,
+				  path, "property", err);
+		x->property.key = d + AVB_PROPERTY_FIXED;
+		x->property.value = x->property.key + x->property.key_len + 1;
 		break;
 	case AVB_TAG_HASHTREE:
 		r = parse_hashtree(x, d, following, path, err);
@@ -389,10 +391,11 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 			return variable_part(d, following, AVB_CMDLINE_FIXED, 0,
 					     path, "kernel cmdline", err);
 		get_fields(d, x, cmdline_fields, COUNT(cmdline_fields));
-		x->value_len = verity_avb_be32(d + CMDLINE_VALUE_LEN);
-		r = variable_part(d, following, AVB_CMDLINE_FIXED, x->value_len,
-				  path, "kernel cmdline", err);
-		x->value = d + AVB_CMDLINE_FIXED;
+		x->cmdline.value_len = verity_avb_be32(d + CMDLINE_VALUE_LEN);
+		r = variable_part(d, following, AVB_CMDLINE_FIXED,
+				  x->cmdline.value_len, path, "kernel cmdline",
+				  err);
+		x->cmdline.value = d + AVB_CMDLINE_FIXED;
 		break;
 	case AVB_TAG_CHAIN_PARTITION:
 		if (following < AVB_CHAIN_FIXED - AVB_DESCRIPTOR_HEADER)
@@ -400,10 +403,11 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 					     path, "chain partition", err);
 		get_fields(d, x, chain_fields, COUNT(chain_fields));
 		r = variable_part(d, following, AVB_CHAIN_FIXED,
-				  (uint64_t)x->name_len + x->public_key_len,
+				  (uint64_t)x->chain.name_len +
+					  x->chain.public_key_len,
 				  path, "chain partition", err);
-		x->name = d + AVB_CHAIN_FIXED;
-		x->public_key = x->name + x->name_len;
+		x->chain.name = d + AVB_CHAIN_FIXED;
+		x->chain.public_key = x->chain.name + x->chain.name_len;
 		break;
 	default: /* kept as it is: info_image shows it as unknown */
 		break;
@@ -617,6 +621,40 @@ static int put_descriptor(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 	return verity_avb_buf_zeros(b, (size_t)(padded - following));
 }
 
+/* A hash or hashtree descriptor's algorithm name in its fixed part, then
+ * name, salt and digest. */
+static int put_digest_part(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
+			   size_t alg, uint64_t tag,
+			   const struct avb_digest_part *x)
+{
+	memcpy(fixed + alg, x->hash_algorithm,
+	       strnlen(x->hash_algorithm, ALGORITHM_FIELD));
+	return put_descriptor(b, fixed, fixed_len, tag,
+			      &(struct parts){{x->name, x->salt, x->digest},
+					      {x->name_len, x->salt_len,
+					       x->digest_len}});
+}
+
+const struct avb_digest_part *verity_avb_digest_part(const struct avb_descriptor *d)
+{
+	return d->tag == AVB_TAG_HASHTREE ? &d->hashtree.p
+	       : d->tag == AVB_TAG_HASH   ? &d->hash.p
+					  : NULL;
+}
+
+const uint8_t *verity_avb_desc_name(const struct avb_descriptor *d,
+				    uint32_t *len)
+{
+	const struct avb_digest_part *p = verity_avb_digest_part(d);
+
+	*len = p ? p->name_len
+	       : d->tag == AVB_TAG_CHAIN_PARTITION ? d->chain.name_len
+						    : 0;
+	return p ? p->name
+	       : d->tag == AVB_TAG_CHAIN_PARTITION ? d->chain.name
+						    : NULL;
+}
+
 int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
 {
 	uint8_t f[AVB_HASHTREE_FIXED];
@@ -629,7 +667,8 @@ int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf 
 	case AVB_TAG_PROPERTY:
 		put_fields(f, d, property_fields, COUNT(property_fields));
 		/* key NUL value NUL */
-		if ((r = verity_avb_buf_put(&tmp, d->value, (size_t)d->value_len)) ||
+		if ((r = verity_avb_buf_put(&tmp, d->property.value,
+					    (size_t)d->property.value_len)) ||
 		    (r = verity_avb_buf_put(&tmp, &nul, 1)) ||
 		    (r = verity_avb_buf_put(&tmp, &nul, 1))) {
 			verity_avb_buf_free(&tmp);
@@ -637,41 +676,35 @@ int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf 
 		}
 		/* tmp: value NUL NUL; the key's NUL goes between */
 		r = put_descriptor(b, f, AVB_PROPERTY_FIXED, d->tag,
-				   &(struct parts){{d->key, &nul, tmp.p},
-						   {(size_t)d->key_len, 1,
-						    tmp.len - 1}});
+				   &(struct parts){{d->property.key, &nul, tmp.p},
+						   {(size_t)d->property.key_len,
+						    1, tmp.len - 1}});
 		verity_avb_buf_free(&tmp);
 		return r;
 	case AVB_TAG_HASHTREE:
 		put_fields(f, d, hashtree_fields, COUNT(hashtree_fields));
-		memcpy(f + HASHTREE_ALGORITHM, d->hash_algorithm,
-		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
-		return put_descriptor(
-			b, f, AVB_HASHTREE_FIXED, d->tag,
-			&(struct parts){{d->name, d->salt, d->digest},
-					{d->name_len, d->salt_len,
-					 d->digest_len}});
+		return put_digest_part(b, f, AVB_HASHTREE_FIXED,
+				       HASHTREE_ALGORITHM, d->tag,
+				       &d->hashtree.p);
 	case AVB_TAG_HASH:
 		put_fields(f, d, hash_fields, COUNT(hash_fields));
-		memcpy(f + HASH_ALGORITHM, d->hash_algorithm,
-		       strnlen(d->hash_algorithm, ALGORITHM_FIELD));
-		return put_descriptor(
-			b, f, AVB_HASH_FIXED, d->tag,
-			&(struct parts){{d->name, d->salt, d->digest},
-					{d->name_len, d->salt_len,
-					 d->digest_len}});
+		return put_digest_part(b, f, AVB_HASH_FIXED, HASH_ALGORITHM,
+				       d->tag, &d->hash.p);
 	case AVB_TAG_KERNEL_CMDLINE:
 		put_fields(f, d, cmdline_fields, COUNT(cmdline_fields));
-		verity_avb_put32(f + CMDLINE_VALUE_LEN, (uint32_t)d->value_len);
-		return put_descriptor(
-			b, f, AVB_CMDLINE_FIXED, d->tag,
-			&(struct parts){{d->value}, {(size_t)d->value_len}});
+		verity_avb_put32(f + CMDLINE_VALUE_LEN,
+				 (uint32_t)d->cmdline.value_len);
+		return put_descriptor(b, f, AVB_CMDLINE_FIXED, d->tag,
+				      &(struct parts){{d->cmdline.value},
+						      {(size_t)d->cmdline
+							       .value_len}});
 	case AVB_TAG_CHAIN_PARTITION:
 		put_fields(f, d, chain_fields, COUNT(chain_fields));
 		return put_descriptor(
 			b, f, AVB_CHAIN_FIXED, d->tag,
-			&(struct parts){{d->name, d->public_key},
-					{d->name_len, d->public_key_len}});
+			&(struct parts){{d->chain.name, d->chain.public_key},
+					{d->chain.name_len,
+					 d->chain.public_key_len}});
 	default: /* an unknown descriptor is copied as it was read */
 		return verity_avb_buf_put(b, d->raw, d->raw_size);
 	}

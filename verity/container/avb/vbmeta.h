@@ -63,36 +63,74 @@ enum avb_tag {
 #define AVB_CMDLINE_FIXED               24
 #define AVB_DESCRIPTOR_HEADER           16
 
-/* One descriptor; pointers are into the vbmeta blob it was parsed from
- * (or into buffers the writer owns). */
-struct avb_descriptor {
-	uint64_t tag;
-	const uint8_t *raw; /* the whole descriptor, header included */
-	size_t raw_size;
-	/* hashtree and hash */
-	uint32_t dm_verity_version;
-	uint64_t image_size, tree_offset, tree_size;
-	uint32_t data_block_size, hash_block_size, fec_num_roots;
-	uint64_t fec_offset, fec_size;
+/* One type per descriptor tag; pointers are into the vbmeta blob a
+ * descriptor was parsed from (or into buffers the writer owns). */
+
+/* What hash and hashtree descriptors both say of their partition's
+ * data: its size and digest (a hashtree's root digest). */
+struct avb_digest_part {
+	uint64_t image_size;
 	char hash_algorithm[33];
-	/* hashtree, hash and chain: the partition's name */
-	const uint8_t *name;
+	const uint8_t *name; /* the partition's */
 	uint32_t name_len;
 	const uint8_t *salt;
 	uint32_t salt_len;
-	const uint8_t *digest; /* root digest (hashtree), digest (hash) */
+	const uint8_t *digest;
 	uint32_t digest_len;
 	uint32_t flags;
-	/* chain */
-	uint32_t rollback_index_location;
-	const uint8_t *public_key;
-	uint32_t public_key_len;
-	/* property: key and value; kernel command line: value */
+};
+struct avb_hashtree_desc {
+	struct avb_digest_part p;
+	uint32_t dm_verity_version;
+	uint64_t tree_offset, tree_size;
+	uint32_t data_block_size, hash_block_size, fec_num_roots;
+	uint64_t fec_offset, fec_size;
+};
+struct avb_hash_desc {
+	struct avb_digest_part p;
+};
+struct avb_property_desc {
 	const uint8_t *key;
 	uint64_t key_len;
 	const uint8_t *value;
 	uint64_t value_len;
 };
+struct avb_cmdline_desc {
+	uint32_t flags;
+	const uint8_t *value;
+	uint64_t value_len;
+};
+struct avb_chain_desc {
+	uint32_t rollback_index_location;
+	const uint8_t *name; /* the chained partition's */
+	uint32_t name_len;
+	const uint8_t *public_key;
+	uint32_t public_key_len;
+	uint32_t flags;
+};
+
+/* A descriptor: its tag says which member holds it (none for a tag
+ * libavb does not know: its bytes alone). */
+struct avb_descriptor {
+	uint64_t tag;
+	const uint8_t *raw; /* the whole descriptor, header included */
+	size_t raw_size;
+	union {
+		struct avb_hashtree_desc hashtree;
+		struct avb_hash_desc hash;
+		struct avb_property_desc property;
+		struct avb_cmdline_desc cmdline;
+		struct avb_chain_desc chain;
+	};
+};
+
+/* The digest part of a hash or hashtree descriptor; NULL for any other
+ * tag. */
+const struct avb_digest_part *verity_avb_digest_part(const struct avb_descriptor *d);
+/* The partition a hash, hashtree or chain descriptor names (*len 0 and
+ * NULL for another tag). */
+const uint8_t *verity_avb_desc_name(const struct avb_descriptor *d,
+				    uint32_t *len);
 
 struct avb_footer {
 	uint32_t version_major, version_minor;
