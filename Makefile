@@ -29,7 +29,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
-           verity/ops.c verity/api.c
+           verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
+           verity/api_avb.c verity/api_measure.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \

@@ -1,0 +1,255 @@
+/* The public API's insides (verity/api*.c): the structures behind the
+ * handles of include/fastverity.h, and what the files of the API share
+ * (the thread's last error, the handovers to the operations). Nothing
+ * outside verity/api*.c includes this. */
+#ifndef FV_API_H
+#define FV_API_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include "include/fastverity.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "verity/container/avb/image.h"
+#include "verity/container/avb/rsa.h"
+#include "verity/container/ddi/ddi.h"
+#include "verity/container/registry.h"
+#include "verity/container/sidecar.h"
+#include "verity/fec/rs.h"
+#include "verity/ops.h"
+#include "verity/sign/signature.h"
+#include "verity/storage/backing.h"
+#include "verity/storage/file.h"
+#include "verity/storage/output.h"
+#include "verity/tree/memtree.h"
+#include "verity/tree/superblock.h"
+#include "verity/trust.h"
+
+/* What the shared library exports. */
+#define API __attribute__((visibility("default")))
+
+/* An argument that must not be NULL. */
+#define NEED(x)                                                              \
+	do {                                                                 \
+		if (!(x))                                                    \
+			return verity_api_fail(EINVAL, "%s: %s is NULL",     \
+					       __func__, #x);                \
+	} while (0)
+
+/* This thread's last error, its fix included. */
+extern _Thread_local struct ht_error verity_api_last;
+
+/* What check does with a pair. */
+enum check_op { CHECK_VERIFY, CHECK_REPAIR };
+
+struct fv_params {
+	struct verity_params p;
+};
+
+struct fv_options {
+	unsigned threads;
+	int map;
+	fv_progress_fn progress;
+	void *progress_ctx;
+	char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	unsigned flags;
+	uint8_t *signature;
+	size_t signature_len;
+	char **trusted; /* certificate files for verify and repair */
+	size_t ntrusted;
+	char *key; /* an Android vbmeta's signer's public key (PEM) */
+	fv_failure_fn failure_fn; /* fv_pair_verify, fv_pair_repair */
+	void *failure_ctx;
+	fv_block_fn block_fn;
+	void *block_ctx;
+	enum fv_sha256_kernel sha256;
+	unsigned repair; /* enum fv_repair_flags, fv_pair_repair */
+};
+
+struct fv_result {
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t root_size;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	struct ht_verify_result res; /* verify; repair: the image as left */
+	struct verity_fec_result fec;
+	int checked;   /* verify or repair ran */
+	int has_fec;   /* fec holds a repair's figures */
+	char path[16]; /* "fast" or "generic" */
+	/* since 0.6 */
+	struct verity_layout layout;
+	int has_layout;
+	struct verity_info info;
+	enum verity_trust trust;
+	struct verity_sig_check sig; /* trust CHECK: who signed */
+};
+
+struct fv_status {
+	struct verity_active a;
+	fv_params params;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+};
+
+struct fv_avb {
+	char *path;
+	struct avb_image img;
+	const struct avb_descriptor *ht; /* NULL: no hashtree descriptor */
+	struct verity_pair pair;         /* with ht and a footer */
+	int paired;
+	int unusable; /* parity dm-verity cannot use, left out */
+	int shown;    /* read for showing: its signature not checked */
+	char *name;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	char key_sha1[41];
+	enum verity_trust trust;
+};
+
+struct image_pair {
+	struct verity_pair pair;
+	char name[64];
+	enum verity_trust trust;
+	enum verity_signature_from from;
+	const struct ddi_verity *ddi; /* its protected partition */
+};
+
+struct fv_image {
+	char *path;
+	enum verity_container kind;
+	struct image_pair *pairs;
+	size_t n;
+	fv_avb *av; /* an Android image's */
+	struct ddi_image ddi;
+	int ddi_read;
+	struct verity_sidecar side;
+	uint8_t *signature; /* the sidecar's IMAGE.roothash.p7s */
+};
+
+struct fv_pair {
+	struct verity_pair pair; /* its paths and signature point below */
+	fv_params params;        /* pair.params, as fv_pair_params shows */
+	char *data, *hash, *fec, *signature_name;
+	uint8_t *signature;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	/* an image's pair (fv_image_pair): the policy asked again for each
+	 * action with the anchor the image was opened with */
+	int of_image;
+	char *image;
+	enum verity_trust opened; /* the verdict when the image was opened */
+	char fingerprint[65];     /* a disk image's certificateFingerprint */
+	unsigned fingerprint_at;  /* its signature partition */
+};
+
+struct fv_signer {
+	char *key, *cert, *passphrase, *module;
+	unsigned flags;
+};
+
+struct fv_salted {
+	struct sha256_salted_state st;
+};
+
+struct fv_rs {
+	struct fec_rs rs;
+};
+
+struct fv_memtree {
+	struct verity_memtree mt;
+	struct verity_device dev;
+	int has_dev;
+};
+
+struct fv_vbmeta_opts {
+	struct avb_vbmeta_opts vb; /* its pointers point below */
+	char *key, *release, *append;
+	struct avb_prop *props;
+	char **strings; /* every string and value the options own */
+	size_t nstrings;
+	char **cmdlines, **includes;
+	struct avb_chain *chains;
+};
+
+struct fv_footer_opts {
+	struct avb_footer_opts f; /* f.vb: vb's, its pointers below */
+	enum fv_footer_kind kind;
+	fv_vbmeta_opts *vb;
+	char *name, *hash, *output_vbmeta;
+	uint8_t salt[VERITY_MAX_SALT_SIZE];
+};
+
+struct bridge {
+	fv_failure_fn fn;
+	void *ctx;
+};
+
+int verity_api_keep(int r, const struct ht_error *err);
+__attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
+						      const char *fmt, ...);
+void *verity_api_out_of_memory(void);
+void verity_api_run_of(const fv_options *o, struct verity_run *run);
+void verity_api_pair_of(const fv_params *p, const char *data_path,
+		    const char *hash_path, const fv_options *o,
+		    struct verity_pair *pair);
+fv_result *verity_api_result_new(void);
+void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
+void verity_api_result_info(fv_result *r, const struct verity_info *info);
+void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
+void verity_api_bridge_failure(void *c, const struct verity_failure *f);
+int verity_api_root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
+		       size_t *len);
+int verity_api_check_pair(fv_params *p, const char *data_path,
+		      const char *hash_path, const char *root_hex,
+		      const fv_options *o, struct verity_pair *pair);
+int verity_api_check(struct verity_pair *pair, const fv_options *o,
+		 enum check_op op, unsigned how, struct bridge *b,
+		 fv_result **res);
+const char *verity_api_or_null(const char *s);
+int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
+		     enum verity_trust *trust);
+void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
+int verity_api_avb_read(const char *image, int show, fv_avb **out);
+int verity_api_avb_unpaired(const fv_avb *a);
+enum verity_anchor verity_api_anchor_of(const fv_options *o);
+int verity_api_image_avb(fv_image *img, const fv_options *o, struct ht_error *err);
+int verity_api_image_ddi(fv_image *img, const fv_options *o, struct ht_error *err);
+int verity_api_image_sidecar(fv_image *img, const fv_options *o,
+			 struct ht_error *err);
+int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
+		       enum check_op op, unsigned how, fv_failure_fn fn, void *ctx,
+		       fv_result **res);
+int verity_api_set_string(char **dst, const char *s);
+void verity_api_pair_failure(void *c, const struct verity_failure *f);
+void verity_api_pair_block(void *c, enum verity_repair_event ev,
+		       const struct verity_failure *f);
+void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
+void verity_api_pair_run(const fv_options *o, struct verity_run *run);
+int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
+		      unsigned how, fv_result **res);
+const char *verity_api_or_empty(const char *s);
+int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
+		    const void *want, size_t n);
+int verity_api_give(char **dst, const char *s);
+void verity_api_wipe(char *p);
+void verity_api_gpt_partition_of(const struct gpt_partition *g,
+			     struct fv_gpt_partition *p);
+const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
+int verity_api_kernel_known(enum fv_kernel k);
+int verity_api_kernel_usable(enum fv_kernel k);
+const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
+					       uint64_t tag);
+char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n);
+void *verity_api_grow(void *array, size_t n, size_t size);
+int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
+		      const char *s);
+int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src);
+struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
+					const char *image);
+
+#endif

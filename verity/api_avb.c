@@ -1,0 +1,1096 @@
+/* The public API of Android images (include/fastverity.h): reading,
+ * judging, describing (one type per descriptor tag), verify_image's
+ * steps and avbtool's writers, each handed over to
+ * verity/container/avb/. */
+#include "verity/api.h"
+
+#include <openssl/evp.h>
+
+/* --- Android images --- */
+
+
+API void fv_avb_free(fv_avb *a)
+{
+	if (!a)
+		return;
+	verity_avb_image_free(&a->img);
+	free(a->path);
+	free(a->name);
+	free(a);
+}
+
+/* The signer is the key at key_path. */
+/* The trust policy's verdict on a's vbmeta (verity/trust.h). */
+int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
+		     enum verity_trust *trust)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, a->path,
+		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			? VERITY_SIGNATURE_FOUND
+			: VERITY_SIGNATURE_NONE,
+		anchor, writes};
+	struct ht_error err;
+	int r = verity_trust_decide(&ask, trust, &err);
+
+	return r ? verity_api_keep(r, &err) : 0;
+}
+
+/* The vbmeta's public key's SHA-1, hex ("" for none). */
+void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
+{
+	uint8_t d[20];
+	unsigned len = 0;
+	EVP_MD *md;
+
+	out[0] = '\0';
+	if (!v->h.public_key_size)
+		return;
+	md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
+	if (md && EVP_Digest(v->public_key, (size_t)v->h.public_key_size, d,
+			     &len, md, NULL) &&
+	    len == 20)
+		verity_hex_encode(d, 20, out);
+	EVP_MD_free(md);
+}
+
+/* An Android image read; judged (its own signature checked) unless
+ * shown. */
+int verity_api_avb_read(const char *image, int show, fv_avb **out)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	fv_avb *a;
+	int r;
+
+	NEED(image);
+	NEED(out);
+	*out = NULL;
+	if (!(a = calloc(1, sizeof(*a))) || !(a->path = strdup(image))) {
+		free(a);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	if ((r = verity_avb_image_read(a->path, &a->img, &err)) ||
+	    (!show &&
+	     (r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+				   NULL, 0, 0, &a->trust, &why, &err)))) {
+		fv_avb_free(a);
+		return verity_api_keep(r, &err);
+	}
+	a->shown = show;
+	if (show)
+		a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+				   ? VERITY_TRUST_UNCHECKED
+				   : VERITY_TRUST_UNSIGNED;
+	verity_api_key_sha1(&a->img.vbmeta, a->key_sha1);
+	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
+	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
+				a->ht->hashtree.p.name_len))) {
+		fv_avb_free(a);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	/* the pair, when the image has one; its errors are fv_avb_pair's */
+	if (a->ht && a->img.has_footer &&
+	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable, &err)) {
+		a->paired = 1;
+		verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
+	}
+	*out = a;
+	return 0;
+}
+
+API int fv_avb_read(const char *image, fv_avb **out)
+{
+	return verity_api_avb_read(image, 0, out);
+}
+
+API int fv_avb_show(const char *image, fv_avb **out)
+{
+	return verity_api_avb_read(image, 1, out);
+}
+
+API int fv_avb_check_key(fv_avb *a, const char *key)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int r;
+
+	NEED(a);
+	NEED(key);
+	/* judged as the command judges it: a key for an unsigned vbmeta
+	 * refused, the signer's key compared */
+	if (!(r = verity_avb_key_file_blob(key, &blob, &len, &err)))
+		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_KEY,
+				     blob, len, 0, &a->trust, &why, &err);
+	free(blob);
+	return verity_api_keep(r, &err);
+}
+
+API int fv_avb_has_footer(const fv_avb *a)
+{
+	return a && a->img.has_footer;
+}
+
+API int fv_avb_has_hashtree(const fv_avb *a)
+{
+	return a && a->ht;
+}
+
+API const char *fv_avb_key_sha1(const fv_avb *a)
+{
+	return a ? a->key_sha1 : NULL;
+}
+
+API const char *fv_avb_release(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.h.release : NULL;
+}
+
+API int fv_avb_parity_unusable(const fv_avb *a)
+{
+	return a && a->paired && a->unusable;
+}
+
+/* The reason a's pair cannot be had, in the library's words. */
+int verity_api_avb_unpaired(const fv_avb *a)
+{
+	struct verity_pair pair;
+	struct ht_error err;
+	int unusable;
+
+	if (a->shown)
+		return verity_api_fail(EINVAL, "%s: read for showing (fv_avb_show), its "
+				    "signature not checked: no pair",
+			    a->path);
+	if (!a->ht)
+		return verity_api_fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
+			    a->path);
+	return verity_api_keep(verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
+		    &err);
+}
+
+API int fv_avb_open(const char *image, const char *key, fv_avb **out)
+{
+	fv_avb *a;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	if ((r = fv_avb_read(image, &a)))
+		return r;
+	if ((key && (r = fv_avb_check_key(a, key))) ||
+	    (!a->paired && (r = verity_api_avb_unpaired(a)))) {
+		fv_avb_free(a);
+		return r;
+	}
+	*out = a;
+	return 0;
+}
+
+API const char *fv_avb_partition_name(const fv_avb *a)
+{
+	return a ? a->name : NULL;
+}
+
+API int fv_avb_params(const fv_avb *a, fv_params **p)
+{
+	NEED(a);
+	NEED(p);
+	if (!a->paired || a->shown)
+		return verity_api_avb_unpaired(a);
+	if (!(*p = calloc(1, sizeof(**p))))
+		return -ENOMEM;
+	(*p)->p = a->pair.params;
+	return 0;
+}
+
+API const char *fv_avb_root_hex(const fv_avb *a)
+{
+	return a ? a->root_hex : NULL;
+}
+
+API void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
+		       uint64_t *tree_offset, uint64_t *tree_size,
+		       unsigned *fec_roots, uint64_t *fec_offset,
+		       uint64_t *fec_size)
+{
+	const struct avb_descriptor *d = a ? a->ht : NULL;
+
+	if (image_size)
+		*image_size = d ? d->hashtree.p.image_size : 0;
+	if (tree_offset)
+		*tree_offset = d ? d->hashtree.tree_offset : 0;
+	if (tree_size)
+		*tree_size = d ? d->hashtree.tree_size : 0;
+	if (fec_roots)
+		*fec_roots = d ? d->hashtree.fec_num_roots : 0;
+	if (fec_offset)
+		*fec_offset = d ? d->hashtree.fec_offset : 0;
+	if (fec_size)
+		*fec_size = d ? d->hashtree.fec_size : 0;
+}
+
+API const char *fv_avb_algorithm(const fv_avb *a)
+{
+	return a ? verity_avb_algorithm(a->img.vbmeta.h.algorithm)->name : NULL;
+}
+
+API uint64_t fv_avb_rollback_index(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.h.rollback_index : 0;
+}
+
+API int fv_avb_signer_checked(const fv_avb *a)
+{
+	return a && a->trust == VERITY_TRUST_CHECK;
+}
+
+API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
+		      void *ctx, fv_result **res)
+{
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+
+	NEED(a);
+	NEED(res);
+	*res = NULL;
+	if (!a->paired || a->shown)
+		return verity_api_avb_unpaired(a);
+	pair = a->pair;
+	return verity_api_check(&pair, o, CHECK_VERIFY, 0, &b, res);
+}
+
+API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
+		      fv_failure_fn fn, void *ctx, fv_result **res)
+{
+	struct bridge b = {fn, ctx};
+	struct verity_pair pair;
+
+	NEED(a);
+	NEED(res);
+	*res = NULL;
+	if (!a->paired || a->shown)
+		return verity_api_avb_unpaired(a);
+	{
+		enum verity_trust trust;
+		int r = verity_api_avb_trust(a,
+				  a->trust == VERITY_TRUST_CHECK
+					  ? VERITY_ANCHOR_KEY
+					  : VERITY_ANCHOR_NONE,
+				  !(how & FV_REPAIR_DRY_RUN), &trust);
+
+		if (r)
+			return r;
+	}
+	pair = a->pair;
+	return verity_api_check(&pair, o, CHECK_REPAIR, how, &b, res);
+}
+
+/* --- Android images as pairs ---------------------------------------- */
+
+API int fv_avb_pair(const fv_avb *a, fv_pair **out)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(a);
+	NEED(out);
+	*out = NULL;
+	if (!a->paired || a->shown)
+		return verity_api_avb_unpaired(a);
+	if ((r = fv_pair_new(a->path, a->path, &pr)))
+		return r;
+	pr->pair = a->pair;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = a->pair.params;
+	if ((r = verity_api_set_string(&pr->fec, a->pair.fec.region.path)) ||
+	    (r = verity_api_set_string(&pr->image, a->path))) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.fec.region.path = pr->fec;
+	pr->pair.container = VERITY_CONTAINER_AVB;
+	verity_hex_encode(a->pair.root, a->pair.root_size, pr->root_hex);
+	pr->of_image = 1;
+	pr->opened = a->trust;
+	*out = pr;
+	return 0;
+}
+
+
+/* --- Android images described ---------------------------------------- */
+
+_Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
+		       (int)FV_AVB_HASHTREE == AVB_TAG_HASHTREE &&
+		       (int)FV_AVB_HASH == AVB_TAG_HASH &&
+		       (int)FV_AVB_KERNEL_CMDLINE == AVB_TAG_KERNEL_CMDLINE &&
+		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
+	       "fv_avb_tag and the AVB tags differ");
+
+/* Copies full (of its type) into out, as much as out->size says: the
+ * versioned structures' one rule. */
+#define GIVE(out, full, first)                                               \
+	do {                                                                 \
+		if ((out)->size < offsetof(__typeof__(full), first) +         \
+					  sizeof((full).first))               \
+			return verity_api_fail(EINVAL, "%s: size %zu is too small",      \
+				    __func__, (out)->size);                   \
+		(full).size = (out)->size < sizeof(full) ? (out)->size        \
+							 : sizeof(full);      \
+		memcpy((out), &(full), (full).size);                          \
+	} while (0)
+
+API int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f)
+{
+	struct fv_avb_footer full;
+	const struct avb_footer *ft;
+
+	NEED(a);
+	NEED(f);
+	if (!a->img.has_footer)
+		return verity_api_fail(ENODATA, "%s: a vbmeta image, with no footer",
+			    a->path);
+	ft = &a->img.footer;
+	memset(&full, 0, sizeof(full));
+	full.version_major = ft->version_major;
+	full.version_minor = ft->version_minor;
+	full.image_size = a->img.file_size;
+	full.original_image_size = ft->original_image_size;
+	full.vbmeta_offset = ft->vbmeta_offset;
+	full.vbmeta_size = ft->vbmeta_size;
+	GIVE(f, full, version_major);
+	return 0;
+}
+
+API int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h)
+{
+	struct fv_avb_header full;
+	const struct avb_header *in;
+
+	NEED(a);
+	NEED(h);
+	in = &a->img.vbmeta.h;
+	memset(&full, 0, sizeof(full));
+	full.required_major = in->required_major;
+	full.required_minor = in->required_minor;
+	full.header_size = AVB_HEADER_SIZE;
+	full.auth_size = in->auth_size;
+	full.aux_size = in->aux_size;
+	full.algorithm = verity_avb_algorithm(in->algorithm)->name;
+	full.public_key_sha1 = a->key_sha1;
+	full.rollback_index = in->rollback_index;
+	full.flags = in->flags;
+	full.rollback_index_location = in->rollback_index_location;
+	full.release = in->release;
+	GIVE(h, full, required_major);
+	return 0;
+}
+
+API size_t fv_avb_descriptors(const fv_avb *a)
+{
+	return a ? a->img.vbmeta.ndesc : 0;
+}
+
+/* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
+ * message. */
+const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
+					       uint64_t tag)
+{
+	const struct avb_descriptor *d;
+
+	if (!a || i >= a->img.vbmeta.ndesc) {
+		verity_api_fail(EINVAL, "%s: no descriptor %zu", a ? a->path : "(NULL)",
+		     i);
+		return NULL;
+	}
+	d = &a->img.vbmeta.desc[i];
+	if (tag != UINT64_MAX && d->tag != tag) {
+		verity_api_fail(EINVAL, "%s: descriptor %zu has tag %llu, not %llu",
+		     a->path, i, (unsigned long long)d->tag,
+		     (unsigned long long)tag);
+		return NULL;
+	}
+	return d;
+}
+
+API uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, UINT64_MAX);
+
+	if (bytes)
+		*bytes = d ? d->raw_size - AVB_DESCRIPTOR_HEADER : 0;
+	return d ? d->tag : UINT64_MAX;
+}
+
+API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_PROPERTY);
+	struct fv_avb_property full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.key = d->property.key;
+	full.key_len = (size_t)d->property.key_len;
+	full.value = d->property.value;
+	full.value_len = d->property.value_len;
+	GIVE(out, full, key);
+	return 0;
+}
+
+API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	struct fv_avb_hashtree full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.dm_verity_version = d->hashtree.dm_verity_version;
+	full.image_size = d->hashtree.p.image_size;
+	full.tree_offset = d->hashtree.tree_offset;
+	full.tree_size = d->hashtree.tree_size;
+	full.data_block_size = d->hashtree.data_block_size;
+	full.hash_block_size = d->hashtree.hash_block_size;
+	full.fec_num_roots = d->hashtree.fec_num_roots;
+	full.fec_offset = d->hashtree.fec_offset;
+	full.fec_size = d->hashtree.fec_size;
+	full.hash_algorithm = d->hashtree.p.hash_algorithm;
+	full.partition_name = d->hashtree.p.name;
+	full.partition_name_len = d->hashtree.p.name_len;
+	full.salt = d->hashtree.p.salt;
+	full.salt_len = d->hashtree.p.salt_len;
+	full.root_digest = d->hashtree.p.digest;
+	full.root_digest_len = d->hashtree.p.digest_len;
+	full.flags = d->hashtree.p.flags;
+	GIVE(out, full, dm_verity_version);
+	return 0;
+}
+
+API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASH);
+	struct fv_avb_hash full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.image_size = d->hash.p.image_size;
+	full.hash_algorithm = d->hash.p.hash_algorithm;
+	full.partition_name = d->hash.p.name;
+	full.partition_name_len = d->hash.p.name_len;
+	full.salt = d->hash.p.salt;
+	full.salt_len = d->hash.p.salt_len;
+	full.digest = d->hash.p.digest;
+	full.digest_len = d->hash.p.digest_len;
+	full.flags = d->hash.p.flags;
+	GIVE(out, full, image_size);
+	return 0;
+}
+
+API int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
+			      struct fv_avb_kernel_cmdline *out)
+{
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_KERNEL_CMDLINE);
+	struct fv_avb_kernel_cmdline full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.flags = d->cmdline.flags;
+	full.cmdline = d->cmdline.value;
+	full.cmdline_len = (size_t)d->cmdline.value_len;
+	GIVE(out, full, flags);
+	return 0;
+}
+
+API int fv_avb_chain_partition(const fv_avb *a, size_t i,
+			       struct fv_avb_chain_partition *out)
+{
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_CHAIN_PARTITION);
+	struct fv_avb_chain_partition full;
+	struct avb_vbmeta key_only;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.partition_name = d->chain.name;
+	full.partition_name_len = d->chain.name_len;
+	full.rollback_index_location = d->chain.rollback_index_location;
+	full.public_key = d->chain.public_key;
+	full.public_key_len = d->chain.public_key_len;
+	/* the key's SHA-1 as a vbmeta's */
+	memset(&key_only, 0, sizeof(key_only));
+	key_only.public_key = d->chain.public_key;
+	key_only.h.public_key_size = d->chain.public_key_len;
+	verity_api_key_sha1(&key_only, full.public_key_sha1);
+	full.flags = d->chain.flags;
+	GIVE(out, full, partition_name);
+	return 0;
+}
+
+/* --- verify_image's steps -------------------------------------------- */
+
+API int fv_avb_check_signature(fv_avb *a)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	int r;
+
+	NEED(a);
+	if ((r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+				  NULL, 0, 0, &a->trust, &why, &err)))
+		return verity_api_keep(r, &err);
+	a->shown = 0;
+	return 0;
+}
+
+API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+
+	NEED(a);
+	NEED(blob);
+	return verity_api_keep(verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
+				     VERITY_ANCHOR_KEY, blob, len, 0, &a->trust,
+				     &why, &err),
+		    &err);
+}
+
+API int fv_avb_check_partitions(const fv_avb *a)
+{
+	struct ht_error err;
+
+	NEED(a);
+	return verity_api_keep(verity_avb_check_partitions(&a->img, &err), &err);
+}
+
+API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, UINT64_MAX);
+	struct ht_error err;
+
+	NEED(path);
+	*path = NULL;
+	if (!d)
+		return -EINVAL;
+	return verity_api_keep(verity_avb_described_image(&a->img, d, path, &err), &err);
+}
+
+API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASH);
+	struct ht_error err;
+
+	NEED(image);
+	if (!d)
+		return -EINVAL;
+	return verity_api_keep(verity_avb_hash_check(image, d, &err), &err);
+}
+
+API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
+			       fv_pair **out)
+{
+	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	struct verity_device dev;
+	struct verity_pair vp;
+	struct ht_error err;
+	fv_pair *pr;
+	int unusable, r;
+
+	NEED(image);
+	NEED(out);
+	*out = NULL;
+	if (!d)
+		return -EINVAL;
+	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err)))
+		return verity_api_keep(r, &err);
+	r = verity_avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
+	verity_device_close(&dev);
+	if (r)
+		return verity_api_keep(r, &err);
+	if ((r = fv_pair_new(image, image, &pr)))
+		return r;
+	pr->pair = vp;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = vp.params;
+	if ((r = verity_api_set_string(&pr->fec, vp.fec.region.path))) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.fec.region.path = pr->fec;
+	verity_hex_encode(vp.root, vp.root_size, pr->root_hex);
+	*out = pr;
+	return 0;
+}
+
+/* --- Android images written ------------------------------------------- */
+
+_Static_assert((unsigned)FV_FOOTER_DO_NOT_USE_AB == AVB_HASHTREE_DO_NOT_USE_AB &&
+		       (unsigned)FV_FOOTER_CHECK_AT_MOST_ONCE ==
+			       AVB_HASHTREE_CHECK_AT_MOST_ONCE,
+	       "the footer flags and the descriptor's differ");
+
+
+/* s (n bytes, then a NUL) kept by v; NULL when out of memory. */
+char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n)
+{
+	char **more = realloc(v->strings, (v->nstrings + 1) * sizeof(*more));
+	char *c = malloc(n + 1);
+
+	if (more)
+		v->strings = more;
+	if (!more || !c) {
+		free(c);
+		verity_api_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (n)
+		memcpy(c, p, n);
+	c[n] = '\0';
+	v->strings[v->nstrings++] = c;
+	return c;
+}
+
+API fv_vbmeta_opts *fv_vbmeta_opts_new(void)
+{
+	fv_vbmeta_opts *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return verity_api_out_of_memory();
+	v->vb.algorithm = AVB_ALG_NONE;
+	return v;
+}
+
+API void fv_vbmeta_opts_free(fv_vbmeta_opts *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->nstrings; i++)
+		free(v->strings[i]);
+	free(v->strings);
+	free(v->props);
+	free(v->cmdlines);
+	free(v->includes);
+	free(v->chains);
+	free(v);
+}
+
+API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
+				const char *key)
+{
+	int alg;
+
+	NEED(v);
+	NEED(name);
+	if ((alg = verity_avb_algorithm_by_name(name)) < 0)
+		return verity_api_fail(EINVAL,
+			    "Algorithm with name %s is not supported (NONE, "
+			    "SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
+			    "SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192)",
+			    name);
+	if (key && !(key = verity_api_vb_keep(v, key, strlen(key))))
+		return -ENOMEM;
+	v->vb.algorithm = alg;
+	v->vb.key_path = key;
+	return 0;
+}
+
+API int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
+			       uint32_t location)
+{
+	NEED(v);
+	v->vb.rollback_index = index;
+	v->vb.rollback_index_location = location;
+	return 0;
+}
+
+API int fv_vbmeta_set_flags(fv_vbmeta_opts *v, uint32_t flags)
+{
+	NEED(v);
+	v->vb.flags = flags;
+	return 0;
+}
+
+API int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
+			      const char *append)
+{
+	NEED(v);
+	if ((release && !(release = verity_api_vb_keep(v, release, strlen(release)))) ||
+	    (append && !(append = verity_api_vb_keep(v, append, strlen(append)))))
+		return -ENOMEM;
+	v->vb.release = release;
+	v->vb.append_release = append;
+	return 0;
+}
+
+/* One more slot in an array of n, of size each; NULL when out of
+ * memory. */
+void *verity_api_grow(void *array, size_t n, size_t size)
+{
+	void *more = realloc(array, (n + 1) * size);
+
+	if (!more)
+		verity_api_fail(ENOMEM, "out of memory");
+	return more;
+}
+
+API int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
+			       const uint8_t *value, size_t len)
+{
+	struct avb_prop *more;
+	const char *k, *val;
+
+	NEED(v);
+	NEED(key);
+	if (len && !value)
+		return verity_api_fail(EINVAL, "fv_vbmeta_add_property: value is NULL");
+	if (!(k = verity_api_vb_keep(v, key, strlen(key))) ||
+	    !(val = verity_api_vb_keep(v, value, len)) ||
+	    !(more = verity_api_grow(v->props, v->vb.nprops, sizeof(*more))))
+		return -ENOMEM;
+	v->props = more;
+	v->props[v->vb.nprops++] = (struct avb_prop){k, (const uint8_t *)val,
+						      len};
+	v->vb.props = v->props;
+	return 0;
+}
+
+/* A string kept and added to a list of n. */
+int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
+		      const char *s)
+{
+	char *c, **more;
+
+	if (!(c = verity_api_vb_keep(v, s, strlen(s))) ||
+	    !(more = verity_api_grow(*list, *n, sizeof(*more))))
+		return -ENOMEM;
+	*list = more;
+	(*list)[(*n)++] = c;
+	return 0;
+}
+
+API int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline)
+{
+	int r;
+
+	NEED(v);
+	NEED(cmdline);
+	if ((r = verity_api_add_string(v, &v->cmdlines, &v->vb.ncmdlines, cmdline)))
+		return r;
+	v->vb.cmdlines = (const char *const *)v->cmdlines;
+	return 0;
+}
+
+API int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image)
+{
+	int r;
+
+	NEED(v);
+	NEED(image);
+	if ((r = verity_api_add_string(v, &v->includes, &v->vb.nincludes, image)))
+		return r;
+	v->vb.includes = (const char *const *)v->includes;
+	return 0;
+}
+
+API int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
+			    uint32_t location, const char *key_path)
+{
+	struct avb_chain *more;
+	const char *name, *key;
+
+	NEED(v);
+	NEED(partition);
+	NEED(key_path);
+	if (!(name = verity_api_vb_keep(v, partition, strlen(partition))) ||
+	    !(key = verity_api_vb_keep(v, key_path, strlen(key_path))) ||
+	    !(more = verity_api_grow(v->chains, v->vb.nchains, sizeof(*more))))
+		return -ENOMEM;
+	v->chains = more;
+	v->chains[v->vb.nchains++] = (struct avb_chain){name, location, key};
+	v->vb.chains = v->chains;
+	return 0;
+}
+
+API int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor)
+{
+	NEED(v);
+	NEED(minor);
+	/* a rollback index location needs 1.2; the included images' needs
+	 * count too */
+	*minor = v->vb.rollback_index_location ? 2 : 0;
+	for (size_t i = 0; i < v->vb.nincludes; i++) {
+		struct avb_image img;
+		struct ht_error err;
+		int r;
+
+		if ((r = verity_avb_image_read(v->vb.includes[i], &img, &err)))
+			return verity_api_keep(r, &err);
+		if (img.vbmeta.h.required_minor > *minor)
+			*minor = img.vbmeta.h.required_minor;
+		verity_avb_image_free(&img);
+	}
+	return 0;
+}
+
+API int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
+				 uint64_t padding)
+{
+	struct ht_error err;
+
+	NEED(output);
+	NEED(v);
+	for (size_t i = 0; i < v->vb.nincludes; i++)
+		if (verity_path_same_storage(output, v->vb.includes[i]))
+			return verity_api_fail(EINVAL,
+				    "%s: is the input %s: an output is never "
+				    "written over what is read",
+				    output, v->vb.includes[i]);
+	return verity_api_keep(verity_avb_make_vbmeta_image(output, &v->vb, padding, &err), &err);
+}
+
+
+API fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind)
+{
+	fv_footer_opts *f;
+
+	if (kind != FV_FOOTER_HASH && kind != FV_FOOTER_HASHTREE) {
+		verity_api_fail(EINVAL, "no footer of kind %d", (int)kind);
+		return NULL;
+	}
+	if (!(f = calloc(1, sizeof(*f))) || !(f->vb = fv_vbmeta_opts_new())) {
+		free(f);
+		return verity_api_out_of_memory();
+	}
+	f->kind = kind;
+	f->f.partition_name = "";
+	f->f.hash_algorithm = kind == FV_FOOTER_HASHTREE ? "sha1" : "sha256";
+	f->f.block_size = 4096;
+	f->f.fec = kind == FV_FOOTER_HASHTREE;
+	f->f.roots = 2;
+	f->f.vb = f->vb->vb;
+	return f;
+}
+
+API void fv_footer_opts_free(fv_footer_opts *f)
+{
+	if (!f)
+		return;
+	fv_vbmeta_opts_free(f->vb);
+	free(f->name);
+	free(f->hash);
+	free(f->output_vbmeta);
+	free(f);
+}
+
+API int fv_footer_set_partition(fv_footer_opts *f, const char *name,
+				uint64_t size)
+{
+	NEED(f);
+	if (verity_api_set_string(&f->name, name))
+		return -ENOMEM;
+	f->f.partition_name = f->name ? f->name : "";
+	f->f.partition_size = size;
+	return 0;
+}
+
+API int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
+			   uint32_t block_size)
+{
+	NEED(f);
+	NEED(algorithm);
+	if (!verity_avb_digest_size(algorithm))
+		return verity_api_fail(EINVAL, "hash algorithm %s not supported (sha1, "
+				    "sha256, sha512)",
+			    algorithm);
+	if (verity_api_set_string(&f->hash, algorithm))
+		return -ENOMEM;
+	f->f.hash_algorithm = f->hash;
+	f->f.block_size = block_size;
+	return 0;
+}
+
+API int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len)
+{
+	NEED(f);
+	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
+		return verity_api_fail(EINVAL, "salt of %zu bytes is too long (at most %d)",
+			    len, VERITY_MAX_SALT_SIZE);
+	if (len)
+		memcpy(f->salt, salt, len);
+	f->f.salt = f->salt;
+	f->f.salt_len = len;
+	f->f.salt_given = 1;
+	return 0;
+}
+
+API int fv_footer_set_fec(fv_footer_opts *f, unsigned roots)
+{
+	NEED(f);
+	f->f.fec = roots != 0 && f->kind == FV_FOOTER_HASHTREE;
+	f->f.roots = roots ? roots : 2;
+	return 0;
+}
+
+API int fv_footer_set_flags(fv_footer_opts *f, unsigned flags)
+{
+	NEED(f);
+	if (flags & ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB |
+				FV_FOOTER_CHECK_AT_MOST_ONCE |
+				FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND))
+		return verity_api_fail(EINVAL, "unknown footer flags %#x", flags);
+	f->f.descriptor_flags =
+		flags & (FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE);
+	f->f.dynamic_size = !!(flags & FV_FOOTER_DYNAMIC_SIZE);
+	f->f.do_not_append = !!(flags & FV_FOOTER_DO_NOT_APPEND);
+	return 0;
+}
+
+API int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path)
+{
+	NEED(f);
+	if (verity_api_set_string(&f->output_vbmeta, path))
+		return -ENOMEM;
+	f->f.output_vbmeta = f->output_vbmeta;
+	return 0;
+}
+
+/* dst made a copy of src. */
+int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
+{
+	const struct avb_vbmeta_opts *o = &src->vb;
+	int r = 0;
+
+	if (!(r = fv_vbmeta_set_algorithm(dst, "NONE", o->key_path)))
+		dst->vb.algorithm = o->algorithm;
+	if (!r)
+		r = fv_vbmeta_set_rollback(dst, o->rollback_index,
+					   o->rollback_index_location);
+	if (!r)
+		r = fv_vbmeta_set_flags(dst, o->flags);
+	if (!r)
+		r = fv_vbmeta_set_release(dst, o->release, o->append_release);
+	for (size_t i = 0; !r && i < o->nprops; i++)
+		r = fv_vbmeta_add_property(dst, o->props[i].key,
+					   o->props[i].value,
+					   o->props[i].value_len);
+	for (size_t i = 0; !r && i < o->ncmdlines; i++)
+		r = fv_vbmeta_add_kernel_cmdline(dst, o->cmdlines[i]);
+	for (size_t i = 0; !r && i < o->nchains; i++)
+		r = fv_vbmeta_add_chain(dst, o->chains[i].name,
+					o->chains[i].rollback_index_location,
+					o->chains[i].key_path);
+	for (size_t i = 0; !r && i < o->nincludes; i++)
+		r = fv_vbmeta_add_include(dst, o->includes[i]);
+	dst->vb.required_minor = o->required_minor;
+	return r;
+}
+
+API int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v)
+{
+	fv_vbmeta_opts *copy;
+	int r;
+
+	NEED(f);
+	NEED(v);
+	if (!(copy = fv_vbmeta_opts_new()))
+		return -ENOMEM;
+	if ((r = verity_api_vbmeta_copy(copy, v))) {
+		fv_vbmeta_opts_free(copy);
+		return r;
+	}
+	fv_vbmeta_opts_free(f->vb);
+	f->vb = copy;
+	return 0;
+}
+
+/* f's options as the container takes them, for image. */
+struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
+					const char *image)
+{
+	struct avb_footer_opts o = f->f;
+
+	o.image = image;
+	o.vb = f->vb->vb;
+	return o;
+}
+
+API uint64_t fv_avb_max_image_size(const fv_footer_opts *f)
+{
+	struct avb_footer_opts o;
+
+	if (!f)
+		return 0;
+	o = verity_api_footer_of(f, NULL);
+	return verity_avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
+					      ? AVB_FOOTER_HASHTREE
+					      : AVB_FOOTER_HASH);
+}
+
+API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
+			  const fv_options *opts)
+{
+	struct avb_footer_opts o;
+	struct verity_outcome out;
+	struct verity_run run;
+	struct ht_error err;
+
+	NEED(image);
+	NEED(f);
+	o = verity_api_footer_of(f, image);
+	if (f->kind == FV_FOOTER_HASH)
+		return verity_api_keep(verity_avb_add_hash_footer(&o, &err), &err);
+	verity_api_run_of(opts, &run);
+	return verity_api_keep(verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
+}
+
+API int fv_avb_erase_footer(const char *image, unsigned flags)
+{
+	struct ht_error err;
+
+	NEED(image);
+	if (flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
+		return verity_api_fail(EINVAL, "unknown erase flags %#x", flags);
+	return verity_api_keep(verity_avb_erase_footer(image, !!(flags & FV_ERASE_KEEP_HASHTREE),
+				     &err),
+		    &err);
+}
+
+API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
+{
+	struct ht_error err;
+
+	NEED(key);
+	NEED(blob);
+	NEED(len);
+	*blob = NULL;
+	return verity_api_keep(verity_avb_key_file_blob(key, blob, len, &err), &err);
+}
+
+API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
+			   size_t *footer_len)
+{
+	NEED(a);
+	NEED(blob);
+	*blob = a->img.vbmeta.blob;
+	if (len)
+		*len = a->img.vbmeta.size;
+	if (footer_len)
+		*footer_len = a->img.has_footer
+				      ? (size_t)a->img.footer.vbmeta_size
+				      : a->img.vbmeta.size;
+	return 0;
+}

@@ -1,0 +1,841 @@
+/* The public API of pairs (include/fastverity.h): made of their parts
+ * or an image's, acted on by the operations with one options handle and
+ * one result; and the files around pairs (root hash files, superblocks
+ * looked for, sidecar names, outputs). */
+#include "verity/api.h"
+
+/* --- pairs ------------------------------------------------------------- */
+
+
+/* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
+int verity_api_set_string(char **dst, const char *s)
+{
+	char *c = NULL;
+
+	if (s && !(c = strdup(s)))
+		return verity_api_fail(ENOMEM, "out of memory");
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
+{
+	fv_pair *pr;
+	fv_params *p;
+
+	NEED(out);
+	*out = NULL;
+	NEED(data);
+	NEED(hash);
+	if (!(p = fv_params_new()))
+		return -ENOMEM;
+	if (!(pr = calloc(1, sizeof(*pr)))) {
+		free(p);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	pr->params = *p;
+	free(p);
+	if (verity_api_set_string(&pr->data, data) || verity_api_set_string(&pr->hash, hash)) {
+		fv_pair_free(pr);
+		return -ENOMEM;
+	}
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	*out = pr;
+	return 0;
+}
+
+API void fv_pair_free(fv_pair *pr)
+{
+	if (!pr)
+		return;
+	free(pr->data);
+	free(pr->hash);
+	free(pr->fec);
+	free(pr->signature_name);
+	free(pr->signature);
+	free(pr->image);
+	free(pr);
+}
+
+API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
+{
+	NEED(pr);
+	NEED(p);
+	pr->params = *p;
+	return 0;
+}
+
+API const fv_params *fv_pair_params(const fv_pair *pr)
+{
+	return pr ? &pr->params : NULL;
+}
+
+API int fv_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
+{
+	struct verity_params p;
+	struct ht_error err;
+	int r;
+
+	NEED(pr);
+	verity_params_default(&p);
+	p.hash_offset = hash_offset;
+	if ((r = verity_read_superblock(&pr->pair.hash, &p, &err)))
+		return verity_api_keep(r, &err);
+	pr->params.p = p;
+	return 0;
+}
+
+API int fv_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
+{
+	NEED(pr);
+	NEED(root);
+	if (!len || len > HT_MAX_DIGEST_SIZE)
+		return verity_api_fail(EINVAL, "a root hash of %zu bytes (1 to %d)", len,
+			    HT_MAX_DIGEST_SIZE);
+	memcpy(pr->pair.root, root, len);
+	pr->pair.root_size = len;
+	verity_hex_encode(root, len, pr->root_hex);
+	return 0;
+}
+
+API int fv_pair_set_root_hex(fv_pair *pr, const char *hex)
+{
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	size_t len;
+
+	NEED(pr);
+	NEED(hex);
+	if (verity_hex_decode(hex, root, sizeof(root), &len) || !len)
+		return verity_api_fail(EINVAL, "invalid root hash %s (hex digits, at most "
+				    "%d)",
+			    hex, 2 * HT_MAX_DIGEST_SIZE);
+	return fv_pair_set_root(pr, root, len);
+}
+
+API const char *fv_pair_root_hex(const fv_pair *pr)
+{
+	return pr ? pr->root_hex : NULL;
+}
+
+API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
+			unsigned roots)
+{
+	NEED(pr);
+	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
+		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
+			    FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+	if (verity_api_set_string(&pr->fec, path))
+		return -ENOMEM;
+	pr->pair.fec = (struct verity_fec_params){{pr->fec, 0, 0}, 0, 0, 0};
+	if (path) {
+		pr->pair.fec.offset = offset;
+		pr->pair.fec.roots = roots;
+	}
+	return 0;
+}
+
+API int fv_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
+			      const char *name)
+{
+	uint8_t *copy = NULL;
+
+	NEED(pr);
+	if (der && !len)
+		return verity_api_fail(EINVAL, "a signature of 0 bytes");
+	if (der && !(copy = malloc(len)))
+		return verity_api_fail(ENOMEM, "out of memory");
+	if (der)
+		memcpy(copy, der, len);
+	if (verity_api_set_string(&pr->signature_name, der ? name : NULL)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(pr->signature);
+	pr->signature = copy;
+	pr->pair.signature = copy;
+	pr->pair.signature_size = der ? len : 0;
+	pr->pair.signature_name = pr->signature_name;
+	pr->pair.signature_found = 0; /* given to be checked */
+	return 0;
+}
+
+API const char *fv_pair_data_path(const fv_pair *pr)
+{
+	return pr ? pr->data : NULL;
+}
+
+API const char *fv_pair_hash_path(const fv_pair *pr)
+{
+	return pr ? pr->hash : NULL;
+}
+
+API const char *fv_pair_fec_path(const fv_pair *pr)
+{
+	return pr ? pr->fec : NULL;
+}
+
+API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
+{
+	const struct image_pair *ip;
+	const struct verity_pair *src;
+	fv_pair *pr;
+	int r;
+
+	NEED(img);
+	NEED(out);
+	*out = NULL;
+	if (i >= img->n)
+		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
+			    img->n);
+	ip = &img->pairs[i];
+	src = &ip->pair;
+	if ((r = fv_pair_new(src->data.path, src->hash.path, &pr)))
+		return r;
+	/* the regions as the container placed them, with the paths kept */
+	pr->pair = *src;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params.p = src->params;
+	r = verity_api_set_string(&pr->fec, src->fec.region.path);
+	pr->pair.fec.region.path = pr->fec;
+	if (!r && src->signature) {
+		r = fv_pair_set_signature(pr, src->signature,
+					  src->signature_size,
+					  src->signature_name);
+		pr->pair.signature_found = src->signature_found;
+	}
+	if (!r)
+		r = verity_api_set_string(&pr->image, img->path);
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	if (src->root_size)
+		verity_hex_encode(src->root, src->root_size, pr->root_hex);
+	pr->of_image = 1;
+	pr->pair.container = img->kind;
+	pr->opened = ip->trust;
+	if (ip->ddi) {
+		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
+			 ip->ddi->fingerprint);
+		pr->fingerprint_at = ip->ddi->sig ? ip->ddi->sig->index : 0;
+	}
+	/* the image's own verdict, for fv_pair_verify's policy */
+	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
+	*out = pr;
+	return 0;
+}
+
+API void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx)
+{
+	if (!o)
+		return;
+	o->failure_fn = fn;
+	o->failure_ctx = ctx;
+}
+
+API void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx)
+{
+	if (!o)
+		return;
+	o->block_fn = fn;
+	o->block_ctx = ctx;
+}
+
+API int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k)
+{
+	NEED(o);
+	if ((unsigned)k > FV_SHA256_THREE_WAY)
+		return verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
+	o->sha256 = k;
+	return 0;
+}
+
+API int fv_options_set_repair(fv_options *o, unsigned how)
+{
+	NEED(o);
+	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		return verity_api_fail(EINVAL, "unknown repair flags %#x", how);
+	o->repair = how;
+	return 0;
+}
+
+/* The callbacks of a pair action, passed on. */
+void verity_api_pair_failure(void *c, const struct verity_failure *f)
+{
+	const fv_options *o = c;
+
+	if (o->failure_fn)
+		o->failure_fn(o->failure_ctx, (enum fv_failure_kind)f->kind,
+			      f->block, f->position, f->level);
+}
+
+void verity_api_pair_block(void *c, enum verity_repair_event ev,
+		       const struct verity_failure *f)
+{
+	const fv_options *o = c;
+
+	if (o->block_fn)
+		o->block_fn(o->block_ctx, ev == VERITY_REPAIRED,
+			    (enum fv_failure_kind)f->kind, f->block,
+			    f->position, f->level);
+}
+
+/* The pair as an action takes it: the parameters as set. */
+void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
+{
+	*pair = pr->pair;
+	pair->params = pr->params.p;
+}
+
+/* An action's run: the options', with the pair callbacks. */
+void verity_api_pair_run(const fv_options *o, struct verity_run *run)
+{
+	static const fv_options none;
+
+	verity_api_run_of(o, run);
+	run->report = verity_api_pair_failure;
+	run->event = verity_api_pair_block;
+	run->ctx = (void *)(o ? o : &none);
+}
+
+API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	if (res)
+		*res = NULL;
+	verity_api_pair_take(pr, &pair);
+	pair.signature = NULL;
+	verity_api_pair_run(o, &run);
+	if ((r = verity_op_format(&pair, &run, &out, &err)))
+		return verity_api_keep(r, &err);
+	pr->params.p.data_blocks = pair.params.data_blocks;
+	fv_pair_set_root(pr, out.root, out.layout.geo.digest_size);
+	if (res) {
+		if (!(made = verity_api_result_new()))
+			return -ENOMEM;
+		verity_api_result_root(made, out.root, out.layout.geo.digest_size);
+		verity_api_result_outcome(made, &out);
+		*res = made;
+	}
+	return 0;
+}
+
+/* verify or repair of a pair: an image's asks the policy again for the
+ * options' anchor (an Android vbmeta's key judged when it was opened),
+ * and a disk image's signer must be the one its certificateFingerprint
+ * names. */
+int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
+		      unsigned how, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	if (!pr->pair.root_size)
+		return verity_api_fail(EINVAL, "%s: no root hash to check against "
+				    "(fv_pair_set_root)",
+			    pr->data);
+	if (pr->of_image) {
+		struct verity_trust_ask ask = {
+			pr->pair.container, pr->image,
+			pr->pair.container == VERITY_CONTAINER_AVB
+				? (pr->opened == VERITY_TRUST_UNSIGNED
+					   ? VERITY_SIGNATURE_NONE
+					   : VERITY_SIGNATURE_FOUND)
+			: pr->pair.signature ? VERITY_SIGNATURE_FOUND
+					     : VERITY_SIGNATURE_NONE,
+			verity_api_anchor_of(o),
+			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN)};
+		enum verity_trust t;
+
+		if (pr->pair.container == VERITY_CONTAINER_AVB &&
+		    pr->opened == VERITY_TRUST_CHECK)
+			ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
+		if ((r = verity_trust_decide(&ask, &t, &err)))
+			return verity_api_keep(r, &err);
+	}
+	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
+		return verity_api_fail(EINVAL, "%s: repair needs FEC parity "
+				    "(fv_pair_set_fec, fv_options_set_fec)",
+			    pr->data);
+	verity_api_pair_take(pr, &pair);
+	verity_api_pair_run(o, &run);
+	run.flags = how;
+	r = op == CHECK_REPAIR ? verity_op_repair(&pair, &run, &out, &err)
+			       : verity_op_verify(&pair, &run, &out, &err);
+	if (r)
+		return verity_api_keep(r, &err);
+	if (pr->fingerprint[0] && out.signature_checked &&
+	    strcmp(pr->fingerprint, out.sig.fingerprint))
+		return verity_api_fail(EINVAL,
+			    "%s: partition %u: certificateFingerprint %s is not "
+			    "the signer's (%s)",
+			    pr->image, pr->fingerprint_at, pr->fingerprint,
+			    out.sig.fingerprint);
+	if (!(made = verity_api_result_new()))
+		return -ENOMEM;
+	made->res = out.res;
+	made->fec = out.fec;
+	made->has_fec = out.has_fec;
+	verity_api_result_outcome(made, &out);
+	if (pr->pair.container == VERITY_CONTAINER_AVB)
+		made->trust = pr->opened; /* the vbmeta's, judged when opened */
+	verity_api_result_root(made, pair.root, pair.root_size);
+	made->checked = 1;
+	*res = made;
+	return 0;
+}
+
+API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	return verity_api_pair_check(pr, o, CHECK_VERIFY, 0, res);
+}
+
+API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	return verity_api_pair_check(pr, o, CHECK_REPAIR, o ? o->repair : 0, res);
+}
+
+API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_outcome out;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	(void)o;
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	verity_api_pair_take(pr, &pair);
+	if ((r = verity_op_dump(&pair, 0, &out, &err)))
+		return verity_api_keep(r, &err);
+	if (!(made = verity_api_result_new()))
+		return -ENOMEM;
+	verity_api_result_outcome(made, &out);
+	if (pair.root_size)
+		verity_api_result_root(made, pair.root, pair.root_size);
+	*res = made;
+	return 0;
+}
+
+API int fv_pair_activate(const char *name, const fv_pair *pr,
+			 const fv_options *o)
+{
+	struct verity_pair pair;
+	struct verity_run run;
+	struct ht_error err;
+
+	NEED(name);
+	NEED(pr);
+	verity_api_pair_take(pr, &pair);
+	verity_api_run_of(o, &run);
+	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
+}
+
+API int fv_result_layout(const fv_result *r, struct fv_layout *l)
+{
+	struct fv_layout full;
+	const struct verity_layout *in;
+
+	NEED(r);
+	NEED(l);
+	if (l->size < offsetof(struct fv_layout, data_blocks) +
+			      sizeof(l->data_blocks))
+		return verity_api_fail(EINVAL, "fv_result_layout: size %zu is too small",
+			    l->size);
+	if (!r->has_layout)
+		return verity_api_fail(EINVAL, "fv_result_layout: the result has no "
+				    "layout");
+	in = &r->layout;
+	memset(&full, 0, sizeof(full));
+	full.data_blocks = in->geo.data_blocks;
+	full.data_bytes = in->data_bytes;
+	full.hash_area_start = in->hash_area_start;
+	full.tree_offset = in->tree_offset;
+	full.tree_blocks = in->geo.tree_blocks;
+	full.hash_end = in->hash_end;
+	full.levels = in->geo.levels;
+	full.digest_size = (unsigned)in->geo.digest_size;
+	full.fec_roots = in->fec.roots;
+	full.fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
+	full.fec_rsn = in->fec.rsn;
+	full.fec_on_hash_device = in->fec.on_hash_device;
+	full.fec_offset = in->fec.offset;
+	full.fec_blocks = in->fec.blocks;
+	full.fec_rounds = in->fec.rounds;
+	full.fec_parity_bytes = in->fec.parity_bytes;
+	full.size = l->size < sizeof(full) ? l->size : sizeof(full);
+	memcpy(l, &full, full.size);
+	return 0;
+}
+
+API int fv_result_fec(const fv_result *r, struct fv_fec_report *f)
+{
+	struct fv_fec_report full;
+
+	NEED(r);
+	NEED(f);
+	if (f->size < offsetof(struct fv_fec_report, bad_blocks) +
+			      sizeof(f->bad_blocks))
+		return verity_api_fail(EINVAL, "fv_result_fec: size %zu is too small",
+			    f->size);
+	if (!r->has_fec)
+		return verity_api_fail(ENODATA, "the action ran without parity");
+	memset(&full, 0, sizeof(full));
+	full.bad_blocks = r->fec.bad_blocks;
+	full.repaired = r->fec.repaired;
+	full.passes = r->fec.passes;
+	full.stale_codewords = r->fec.stale_codewords;
+	full.stale_rounds = r->fec.stale_rounds;
+	full.unchecked_rounds = r->fec.unchecked_rounds;
+	full.parity_rewritten = r->fec.parity_rewritten;
+	full.rewrite_limit = r->fec.rewrite_limit;
+	full.before_root_matches = r->fec.before.root_matches;
+	full.before_bad_data_blocks = r->fec.before.bad_data_blocks;
+	full.before_bad_hash_blocks = r->fec.before.bad_hash_blocks;
+	full.before_bad_padding = r->fec.before.bad_padding;
+	full.before_unreadable = r->fec.before.unreadable_blocks;
+	full.before_unchecked_data_blocks = r->fec.before.unchecked_data_blocks;
+	full.before_unchecked_hash_blocks = r->fec.before.unchecked_hash_blocks;
+	full.size = f->size < sizeof(full) ? f->size : sizeof(full);
+	memcpy(f, &full, full.size);
+	return 0;
+}
+
+const char *verity_api_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+API const char *fv_result_hashing_reason(const fv_result *r)
+{
+	return r ? verity_api_or_empty(r->info.path_reason) : NULL;
+}
+
+API const char *fv_result_hashing_kernel(const fv_result *r)
+{
+	return r ? verity_api_or_empty(r->info.kernel) : NULL;
+}
+
+API const char *fv_result_hashing_provider(const fv_result *r)
+{
+	return r ? r->info.provider : NULL;
+}
+
+API enum fv_trust fv_result_trust(const fv_result *r)
+{
+	return r ? (enum fv_trust)r->trust : FV_TRUST_UNSIGNED;
+}
+
+API const char *fv_result_signer(const fv_result *r)
+{
+	return r ? r->sig.signer : NULL;
+}
+
+API const char *fv_result_signature_warning(const fv_result *r)
+{
+	return r ? r->sig.warning : NULL;
+}
+
+/* --- files around pairs ---------------------------------------------- */
+
+#define ROOT_FILE_MAX 4096
+
+API int fv_root_hash_file_read(const char *path, char *hex, size_t size)
+{
+	struct ht_error err;
+	uint8_t *text;
+	size_t len, bad;
+	int r;
+
+	NEED(path);
+	NEED(hex);
+	r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text, &len,
+			     &err);
+	if (r)
+		return verity_api_keep(r == -ENOENT ? -EINVAL : r, &err);
+	r = verity_root_text_parse(text, len, hex, size, &bad);
+	free(text);
+	if (r && bad)
+		return verity_api_fail(EINVAL,
+			    "%s: invalid root hash string specified: byte %zu "
+			    "is not a hex digit (the file holds the hex root "
+			    "hash, and nothing after it but white space)",
+			    path, bad);
+	if (r)
+		return verity_api_fail(EINVAL,
+			    "%s: invalid root hash string specified (more "
+			    "than %zu hex digits)",
+			    path, size ? size - 1 : 0);
+	return 0;
+}
+
+int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
+		    const void *want, size_t n)
+{
+	uint8_t m[8];
+
+	return n <= sizeof(m) && off + n <= d->size &&
+	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
+}
+
+API enum fv_superblock_at fv_superblock_probe(const char *path,
+					      uint64_t offset)
+{
+	struct verity_device d;
+	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
+
+	if (!path || verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+		return FV_SUPERBLOCK_NONE;
+	if (verity_api_bytes_at(&d, offset, "verity\0\0", 8))
+		at = FV_SUPERBLOCK_FOUND;
+	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UNFINISHED,
+			  sizeof(VERITY_SB_UNFINISHED)))
+		at = FV_SUPERBLOCK_UNFINISHED;
+	verity_device_close(&d);
+	return at;
+}
+
+/* At most this many places are looked at: one per 4 KiB of the last
+ * part of the image, where format --hash-offset puts an appended tree's
+ * superblock (the tree of 4 KiB blocks and sha256 is 1/127 of the
+ * data). */
+#define SCAN_MAX 16384
+
+API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
+{
+	struct verity_device h;
+	struct ht_error err;
+	uint64_t from;
+	int r;
+
+	NEED(path);
+	NEED(offset);
+	if ((r = verity_device_open(&h, path, VERITY_OPEN_READ, &err)))
+		return verity_api_keep(r, &err);
+	from = h.size - h.size / 64;
+	from -= from % 4096;
+	if (h.size / 64 / 4096 > SCAN_MAX)
+		from = h.size - (uint64_t)SCAN_MAX * 4096;
+	r = -ENOENT;
+	for (uint64_t off = from; off + 512 <= h.size; off += 4096)
+		if (off != skip && verity_api_bytes_at(&h, off, "verity\0\0", 8)) {
+			*offset = off;
+			r = 0;
+			break;
+		}
+	verity_device_close(&h);
+	return r ? verity_api_fail(ENOENT, "%s: no superblock where an appended tree's "
+				"would be",
+			path)
+		 : 0;
+}
+
+API int fv_pair_sidecar(const char *image, fv_pair **out)
+{
+	struct verity_sidecar side;
+	struct verity_pair sp;
+	struct ht_error err;
+	const char *sig_path = NULL;
+	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	fv_pair *pr;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	NEED(image);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return verity_api_keep(r, &err);
+	memset(&sp, 0, sizeof(sp));
+	verity_sidecar_pair(&side, image, &sp, &sig_path);
+	if ((r = fv_pair_new(image, side.tree, &pr))) {
+		verity_sidecar_free(&side);
+		return r;
+	}
+	if (sp.fec.region.path)
+		r = fv_pair_set_fec(pr, sp.fec.region.path, 0, 0);
+	if (!r && access(side.roothash, F_OK) == 0 &&
+	    !(r = fv_root_hash_file_read(side.roothash, hex, sizeof(hex))))
+		r = fv_pair_set_root_hex(pr, hex);
+	if (!r && sig_path) {
+		uint8_t *der;
+		size_t len;
+
+		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
+			verity_api_keep(r, &err);
+		} else {
+			r = fv_pair_set_signature(pr, der, len, sig_path);
+			free(der);
+			pr->pair.signature_found = 1;
+		}
+	}
+	verity_sidecar_free(&side);
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	pr->pair.container = VERITY_CONTAINER_SIDECAR;
+	*out = pr;
+	return 0;
+}
+
+API const char *fv_same_storage(const char *a, const char *b)
+{
+	return a && b ? verity_path_same_storage(a, b) : NULL;
+}
+
+_Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
+			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
+		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
+	       "fv_sidecar_file and the sidecar flags differ");
+
+/* *dst = a copy of s, when dst is wanted. */
+int verity_api_give(char **dst, const char *s)
+{
+	if (!dst)
+		return 0;
+	if (!(*dst = strdup(s)))
+		return verity_api_fail(ENOMEM, "out of memory");
+	return 0;
+}
+
+API int fv_sidecar_names(const char *image, char **tree, char **roothash,
+			 char **signature, char **fec)
+{
+	struct verity_sidecar side;
+	struct ht_error err;
+	int r;
+
+	NEED(image);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return verity_api_keep(r, &err);
+	if ((r = verity_api_give(tree, side.tree)) || (r = verity_api_give(roothash, side.roothash)) ||
+	    (r = verity_api_give(signature, side.signature)) || (r = verity_api_give(fec, side.fec))) {
+		if (tree && r) {
+			free(*tree);
+			*tree = NULL;
+		}
+		if (roothash && r) {
+			free(*roothash);
+			*roothash = NULL;
+		}
+		if (signature && r) {
+			free(*signature);
+			*signature = NULL;
+		}
+	}
+	verity_sidecar_free(&side);
+	return r;
+}
+
+API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
+{
+	struct verity_sidecar side;
+	struct verity_pair pair;
+	struct ht_error err;
+	unsigned gone = 0;
+	int r;
+
+	NEED(image);
+	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
+		return verity_api_fail(EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
+	if ((r = verity_sidecar_names(image, &side, &err)))
+		return verity_api_keep(r, &err);
+	memset(&pair, 0, sizeof(pair));
+	if (kept & FV_SIDECAR_FEC)
+		pair.fec.region.path = side.fec;
+	r = verity_sidecar_prune(&side, &pair, !!(kept & FV_SIDECAR_SIGNATURE),
+				 &gone, &err);
+	verity_sidecar_free(&side);
+	if (removed)
+		*removed = gone;
+	return r ? verity_api_keep(r, &err) : 0;
+}
+
+API int fv_output_write(const char *path, const char *what, const void *buf,
+			size_t len)
+{
+	struct ht_error err;
+
+	NEED(path);
+	NEED(what);
+	if (len && !buf)
+		return verity_api_fail(EINVAL, "fv_output_write: buf is NULL");
+	return verity_api_keep(verity_write_file(path, what, buf, len, &err), &err);
+}
+
+API int fv_params_check(const fv_params *p)
+{
+	struct ht_error err;
+
+	NEED(p);
+	return verity_api_keep(verity_params_validate(&p->p, &err), &err);
+}
+
+API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
+{
+	struct ht_error err;
+
+	NEED(path);
+	NEED(der);
+	NEED(len);
+	*der = NULL;
+	*len = 0;
+	return verity_api_keep(verity_read_signature(path, der, len, &err), &err);
+}
+
+API int fv_refuse_sparse(const char *path)
+{
+	struct ht_error err;
+
+	NEED(path);
+	return verity_api_keep(verity_container_refuse_sparse(path, &err), &err);
+}
+
+API int fv_device_size(const char *path, uint64_t *size)
+{
+	struct verity_device d;
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	NEED(size);
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
+		return verity_api_keep(r, &err);
+	*size = d.size;
+	verity_device_close(&d);
+	return 0;
+}
+
+API int fv_input_read(const char *path, const char *what, size_t max,
+		      uint8_t **buf, size_t *len)
+{
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	NEED(what);
+	NEED(buf);
+	NEED(len);
+	*buf = NULL;
+	r = verity_read_file(path, what, max, buf, len, &err);
+	return r ? verity_api_keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+}
