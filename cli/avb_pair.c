@@ -36,8 +36,8 @@ static const char *parameter_option(const struct cli_opts *o)
 /* The image read and its vbmeta judged: its own signature, the trust
  * policy for the anchor given, and with --key that key as the signer.
  * 0 and *a, or the exit code (printed). */
-static int read_judged(const struct cli_opts *o, const char *image,
-		       fv_avb **a, enum fv_trust *trust)
+static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
+		       enum fv_trust *trust)
 {
 	int r;
 
@@ -63,8 +63,8 @@ static int read_judged(const struct cli_opts *o, const char *image,
 
 /* The pair of an Android image read (a): its hashtree descriptor made
  * the pair. */
-static int pair_of(const struct cli_opts *o, const char *image,
-		   const fv_avb *a, enum fv_trust trust, struct cli_pair *cp)
+static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
+		   enum fv_trust trust, struct cli_pair *cp)
 {
 	int r;
 
@@ -176,13 +176,15 @@ static void dump_json(const char *image, const fv_avb *a,
 
 	fv_avb_layout(a, &image_size, &tree_offset, &tree_size, &fec_roots,
 		      &fec_offset, &fec_size);
-	json_object_object_add(d, "partition_name",
-			       json_object_new_string(fv_avb_partition_name(a)));
+	json_object_object_add(
+		d, "partition_name",
+		json_object_new_string(fv_avb_partition_name(a)));
 	json_object_object_add(d, "image_size",
 			       json_object_new_uint64(image_size));
 	json_object_object_add(d, "tree_offset",
 			       json_object_new_uint64(tree_offset));
-	json_object_object_add(d, "tree_size", json_object_new_uint64(tree_size));
+	json_object_object_add(d, "tree_size",
+			       json_object_new_uint64(tree_size));
 	json_object_object_add(d, "fec_num_roots",
 			       json_object_new_uint64(fec_roots));
 	json_object_object_add(d, "fec_offset",
@@ -195,8 +197,9 @@ static void dump_json(const char *image, const fv_avb *a,
 			       cli_json_str(fv_avb_algorithm(a)));
 	json_object_object_add(d, "public_key_sha1",
 			       sha1[0] ? cli_json_str(sha1) : NULL);
-	json_object_object_add(d, "rollback_index",
-			       json_object_new_uint64(fv_avb_rollback_index(a)));
+	json_object_object_add(
+		d, "rollback_index",
+		json_object_new_uint64(fv_avb_rollback_index(a)));
 	json_object_object_add(d, "release_string",
 			       cli_json_str(fv_avb_release(a)));
 	json_object_object_add(j, "android", d);

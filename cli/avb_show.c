@@ -251,8 +251,8 @@ static json_object *json_descriptor(const fv_avb *a, size_t i)
 		U64("fec_offset", t.fec_offset);
 		U64("fec_size", t.fec_size);
 		ADD("salt", json_bytes_hex(t.salt, t.salt_len));
-		ADD("root_digest", json_bytes_hex(t.root_digest,
-						  t.root_digest_len));
+		ADD("root_digest",
+		    json_bytes_hex(t.root_digest, t.root_digest_len));
 		U64("flags", t.flags);
 		break;
 	case FV_AVB_HASH:
@@ -314,8 +314,9 @@ static json_object *json_info(const char *image, const fv_avb *a)
 		json_object_object_add(
 			f, "original_image_size",
 			json_object_new_uint64(ft.original_image_size));
-		json_object_object_add(f, "vbmeta_offset",
-				       json_object_new_uint64(ft.vbmeta_offset));
+		json_object_object_add(
+			f, "vbmeta_offset",
+			json_object_new_uint64(ft.vbmeta_offset));
 		json_object_object_add(f, "vbmeta_size",
 				       json_object_new_uint64(ft.vbmeta_size));
 		json_object_object_add(j, "image_size",
@@ -334,10 +335,9 @@ static json_object *json_info(const char *image, const fv_avb *a)
 			       json_object_new_uint64(h.auth_size));
 	json_object_object_add(j, "auxiliary_block_size",
 			       json_object_new_uint64(h.aux_size));
-	json_object_object_add(j, "public_key_sha1",
-			       h.public_key_sha1[0]
-				       ? cli_json_str(h.public_key_sha1)
-				       : NULL);
+	json_object_object_add(
+		j, "public_key_sha1",
+		h.public_key_sha1[0] ? cli_json_str(h.public_key_sha1) : NULL);
 	json_object_object_add(j, "algorithm", cli_json_str(h.algorithm));
 	json_object_object_add(j, "rollback_index",
 			       json_object_new_uint64(h.rollback_index));
@@ -600,8 +600,7 @@ struct signer {
 };
 
 static int verify_one(const struct cli_avb_args *a, const char *image,
-		      int follow, const struct signer *want,
-		      fv_options *opts);
+		      int follow, const struct signer *want, fv_options *opts);
 
 /* A chain partition descriptor: as expected, and followed. */
 static int chain_step(const struct cli_avb_args *a, const fv_avb *av, size_t i,
@@ -636,8 +635,7 @@ static int chain_step(const struct cli_avb_args *a, const fv_avb *av, size_t i,
 }
 
 static int verify_descriptors(const struct cli_avb_args *a, const char *image,
-			      const fv_avb *av, int follow,
-			      fv_options *opts)
+			      const fv_avb *av, int follow, fv_options *opts)
 {
 	int r;
 
@@ -675,7 +673,8 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
  * then a key given (or pinned by a chain descriptor), refused for an
  * unsigned vbmeta; a chained partition is always judged against its
  * pinned key. Said in avbtool's words. */
-static int judge_signer(const char *image, fv_avb *av, const struct signer *want)
+static int judge_signer(const char *image, fv_avb *av,
+			const struct signer *want)
 {
 	const char *alg = fv_avb_algorithm(av);
 	int r = fv_avb_check_signature(av), unsigned_ = !strcmp(alg, "NONE");
@@ -693,30 +692,29 @@ static int judge_signer(const char *image, fv_avb *av, const struct signer *want
 	if (!r)
 		return 0;
 	if (unsigned_ && c)
-		return cli_error(r,
-				 "%s: the vbmeta of chained partition %s is "
-				 "not signed, and its chain descriptor pins a "
-				 "key: nothing proves who made it",
-				 image,
-				 CLI_NAME(c->partition_name,
-					  c->partition_name_len));
+		return cli_error(
+			r,
+			"%s: the vbmeta of chained partition %s is "
+			"not signed, and its chain descriptor pins a "
+			"key: nothing proves who made it",
+			image,
+			CLI_NAME(c->partition_name, c->partition_name_len));
 	if (unsigned_ || r != -EPERM)
 		return cli_lib_error(r);
 	if (c)
-		return cli_error(r,
-				 "%s: Embedded public key does not match the "
-				 "key the chain partition descriptor for %s "
-				 "pins.",
-				 image,
-				 CLI_NAME(c->partition_name,
-					  c->partition_name_len));
+		return cli_error(
+			r,
+			"%s: Embedded public key does not match the "
+			"key the chain partition descriptor for %s "
+			"pins.",
+			image,
+			CLI_NAME(c->partition_name, c->partition_name_len));
 	return cli_error(r, "%s: Embedded public key does not match given key.",
 			 image);
 }
 
 static int verify_one(const struct cli_avb_args *a, const char *image,
-		      int follow, const struct signer *want,
-		      fv_options *opts)
+		      int follow, const struct signer *want, fv_options *opts)
 {
 	fv_avb *av;
 	int r;

@@ -69,14 +69,12 @@ void bench_run_fec(struct bench_report *rep, double total)
 				       : "fastverity's encoder";
 			r->mb_per_s = -1;
 			if (!ok) {
-				snprintf(r->why, sizeof(r->why), "%.159s",
-					 why);
+				snprintf(r->why, sizeof(r->why), "%.159s", why);
 				continue;
 			}
 			for (unsigned i = 0; i < FEC_RS_N; i++)
 				cols[i] = buf + (size_t)i * FEC_CODEWORDS;
-			for (size_t i = 0; i < (size_t)rsn * FEC_CODEWORDS;
-			     i++)
+			for (size_t i = 0; i < (size_t)rsn * FEC_CODEWORDS; i++)
 				buf[i] = (uint8_t)(i * 167 + (i >> 11));
 			for (unsigned round = 0; round < BENCH_ROUNDS;
 			     round++) {
@@ -87,8 +85,7 @@ void bench_run_fec(struct bench_report *rep, double total)
 						pass_scalar(rs, fec_roots[k],
 							    cols, out);
 					else
-						pass_isal(rs, cols,
-							  cols + rsn);
+						pass_isal(rs, cols, cols + rsn);
 					passes++;
 					t = cli_now() - t0;
 				} while (t < budget / BENCH_ROUNDS);

@@ -363,10 +363,9 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 	    parse_number("flags", a->flags, UINT32_MAX, &flags))
 		return EXIT_PARAMS;
 	if ((r = fv_vbmeta_set_rollback(*v, index, (uint32_t)location)) ||
-	    (r = fv_vbmeta_set_flags(*v, (uint32_t)flags |
-						 (a->set_hashtree_disabled_flag
-							  ? 1u
-							  : 0))) ||
+	    (r = fv_vbmeta_set_flags(
+		     *v, (uint32_t)flags |
+				 (a->set_hashtree_disabled_flag ? 1u : 0))) ||
 	    (r = fv_vbmeta_set_release(*v, a->release, a->append_release)))
 		return cli_lib_error(r);
 	/* avbtool's order: chains, properties, command lines, includes */
@@ -445,10 +444,11 @@ static int salt_option(const struct cli_avb_args *a, fv_footer_opts *f)
 }
 
 /* The footer's options, into a new *f (fv_footer_opts_free). */
-static int footer_options(const struct cli_avb_args *a, enum fv_footer_kind kind,
-			  const fv_vbmeta_opts *v, fv_footer_opts **f)
+static int footer_options(const struct cli_avb_args *a,
+			  enum fv_footer_kind kind, const fv_vbmeta_opts *v,
+			  fv_footer_opts **f)
 {
-	const char *alg = a->hash_algorithm ? a->hash_algorithm
+	const char *alg = a->hash_algorithm            ? a->hash_algorithm
 			  : kind == FV_FOOTER_HASHTREE ? "sha1"
 						       : "sha256";
 	uint64_t block = 4096, size = 0, roots = 2;
@@ -472,16 +472,16 @@ static int footer_options(const struct cli_avb_args *a, enum fv_footer_kind kind
 					       ? (unsigned)roots
 					       : 0)) ||
 	    (r = fv_footer_set_flags(
-		     *f, (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
-				 (a->check_at_most_once
-					  ? FV_FOOTER_CHECK_AT_MOST_ONCE
-					  : 0) |
-				 (a->dynamic_partition_size
-					  ? FV_FOOTER_DYNAMIC_SIZE
-					  : 0) |
-				 (a->do_not_append_vbmeta_image
-					  ? FV_FOOTER_DO_NOT_APPEND
-					  : 0))) ||
+		     *f,
+		     (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
+			     (a->check_at_most_once
+				      ? FV_FOOTER_CHECK_AT_MOST_ONCE
+				      : 0) |
+			     (a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
+							: 0) |
+			     (a->do_not_append_vbmeta_image
+				      ? FV_FOOTER_DO_NOT_APPEND
+				      : 0))) ||
 	    (r = fv_footer_set_output_vbmeta(*f, a->output_vbmeta_image)) ||
 	    (r = fv_footer_set_vbmeta(*f, v)))
 		return cli_lib_error(r);
@@ -498,9 +498,8 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	if ((r = vb_options(a, &v)) || (r = footer_options(a, kind, v, &f)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor = a->do_not_use_ab || a->check_at_most_once
-					 ? 1
-					 : 0;
+		unsigned minor =
+			a->do_not_use_ab || a->check_at_most_once ? 1 : 0;
 		uint64_t location = 0;
 
 		parse_number("rollback_index_location",
@@ -650,7 +649,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		fv_avb *ch;
 		char *path;
 
-		if (fv_avb_descriptor_tag(av, i, NULL) != FV_AVB_CHAIN_PARTITION)
+		if (fv_avb_descriptor_tag(av, i, NULL) !=
+		    FV_AVB_CHAIN_PARTITION)
 			continue;
 		if ((r = fv_avb_described_image(av, i, &path)) ||
 		    (r = fv_avb_show(path, &ch))) {
@@ -753,8 +753,8 @@ int cli_avb_main(int argc, const char **argv)
 	}
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
-	if ((s->bit & (S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
-		       S_EXTRACT_VBMETA)) &&
+	if ((s->bit &
+	     (S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA)) &&
 	    a.image) {
 		const char *kind;
 
@@ -781,9 +781,8 @@ int cli_avb_main(int argc, const char **argv)
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a.threads;
 		o.no_progress = 1;
-		r = cli_run_options(&o, &opts, NULL)
-			    ? EXIT_PARAMS
-			    : cli_avb_verify(&a, opts);
+		r = cli_run_options(&o, &opts, NULL) ? EXIT_PARAMS
+						     : cli_avb_verify(&a, opts);
 		fv_options_free(opts);
 		break;
 	}

@@ -293,10 +293,8 @@ static void machine(struct bench_report *r)
 	if (f)
 		fclose(f);
 	r->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s",
-		 fv_cpu_features());
-	r->sha256_kernel =
-		fv_sha256_kernel_name(cli_sha256_choice());
+	snprintf(r->cpu_flags, sizeof(r->cpu_flags), "%s", fv_cpu_features());
+	r->sha256_kernel = fv_sha256_kernel_name(cli_sha256_choice());
 }
 
 /* Bytes of memory available for new allocations (MemAvailable), or 0
@@ -355,7 +353,7 @@ int cmd_bench(struct cli_opts *o)
 		/* one per online CPU, as the library's default */
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-		threads = cpus < 1 ? 1
+		threads = cpus < 1                ? 1
 			  : cpus > FV_MAX_THREADS ? FV_MAX_THREADS
 						  : (unsigned)cpus;
 	}

@@ -40,11 +40,10 @@ static int prune_sidecars(const char *image, const struct sidecars *side,
 			  int with_fec, int signed_now)
 {
 	unsigned removed;
-	int r = fv_sidecar_prune(
-		image,
-		(signed_now ? FV_SIDECAR_SIGNATURE : 0) |
-			(with_fec ? FV_SIDECAR_FEC : 0),
-		&removed);
+	int r = fv_sidecar_prune(image,
+				 (signed_now ? FV_SIDECAR_SIGNATURE : 0) |
+					 (with_fec ? FV_SIDECAR_FEC : 0),
+				 &removed);
 
 	if (r)
 		return cli_lib_error(-EIO);
@@ -62,8 +61,7 @@ static int prune_sidecars(const char *image, const struct sidecars *side,
 }
 
 /* The pair format makes: <data> <hash>, or <image> and its sidecars. */
-static int format_pair(struct cli_opts *o, struct sidecars *side,
-		       fv_pair **fp)
+static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 {
 	const char *data, *hash;
 	struct cli_fec fec;
@@ -136,8 +134,9 @@ int cmd_format(struct cli_opts *o)
 		goto out;
 	/* no output over an input */
 	{
-		const char *in[] = {fv_pair_data_path(fp), fv_pair_hash_path(fp),
-				    fv_pair_fec_path(fp), o->key, o->cert};
+		const char *in[] = {fv_pair_data_path(fp),
+				    fv_pair_hash_path(fp), fv_pair_fec_path(fp),
+				    o->key, o->cert};
 
 		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
 					  5)) ||

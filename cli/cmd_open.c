@@ -33,8 +33,7 @@ static int policies(const struct cli_opts *o)
 		return cli_error(-EINVAL, "choose one of --ignore-corruption, "
 					  "--restart-on-corruption and "
 					  "--panic-on-corruption");
-	if (several(o->activation,
-		    FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
+	if (several(o->activation, FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "
 					  "and --panic-on-error");
 	return 0;
@@ -136,13 +135,14 @@ int cmd_close(struct cli_opts *o)
 		return cli_error(
 			-EINVAL,
 			"choose --deferred or --cancel-deferred, not both");
-	r = fv_close(o->args[0], o->close & CLI_CLOSE_DEFERRED ? FV_CLOSE_DEFERRED
-				 : o->close & CLI_CLOSE_CANCEL
-					 ? FV_CLOSE_CANCEL_DEFERRED
-					 : FV_CLOSE_NOW);
+	r = fv_close(o->args[0],
+		     o->close & CLI_CLOSE_DEFERRED ? FV_CLOSE_DEFERRED
+		     : o->close & CLI_CLOSE_CANCEL ? FV_CLOSE_CANCEL_DEFERRED
+						   : FV_CLOSE_NOW);
 	if (r)
 		return cli_lib_error(r);
-	if ((o->close & CLI_CLOSE_DEFERRED) && fv_status_get(o->args[0], &st) == 0) {
+	if ((o->close & CLI_CLOSE_DEFERRED) &&
+	    fv_status_get(o->args[0], &st) == 0) {
 		printf("Device %s is still active and scheduled for deferred "
 		       "removal.\n",
 		       o->args[0]);
@@ -164,12 +164,11 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 
 		if (!(f & flag))
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      fv_flag_name(flag),
-				      flag == FV_CHECK_AT_MOST_ONCE ||
-						      flag == FV_USE_TASKLETS
-					      ? ""
-					      : " ");
+		n += (size_t)snprintf(
+			buf + n, len - n, "%s%s", fv_flag_name(flag),
+			flag == FV_CHECK_AT_MOST_ONCE || flag == FV_USE_TASKLETS
+				? ""
+				: " ");
 	}
 	return buf;
 }
@@ -199,9 +198,11 @@ static void status_json(const char *name, const fv_status *st)
 	json_object_object_add(j, "name", cli_json_str(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
 	json_object_object_add(
-		j, "in_use", json_object_new_boolean(fv_status_open_count(st) > 0));
+		j, "in_use",
+		json_object_new_boolean(fv_status_open_count(st) > 0));
 	json_object_object_add(
-		j, "type", cli_json_str(fv_status_is_verity(st) ? "VERITY" : "n/a"));
+		j, "type",
+		cli_json_str(fv_status_is_verity(st) ? "VERITY" : "n/a"));
 	if (fv_status_is_verity(st)) {
 		json_object_object_add(j, "status",
 				       cli_json_str(fv_status_corrupted(st)
@@ -267,7 +268,8 @@ static void status_json(const char *name, const fv_status *st)
 					fv_params_hash_block_size(p) / 512));
 			json_object_object_add(
 				f, "blocks",
-				json_object_new_uint64(fv_status_fec_blocks(st)));
+				json_object_new_uint64(
+					fv_status_fec_blocks(st)));
 			json_object_object_add(
 				f, "roots",
 				json_object_new_int(
@@ -282,7 +284,8 @@ static void status_json(const char *name, const fv_status *st)
 		for (unsigned i = 0; i < FV_NFLAGS; i++)
 			if (fv_status_flags(st) & (1u << i))
 				json_object_array_add(
-					flags, cli_json_str(fv_flag_name(1u << i)));
+					flags,
+					cli_json_str(fv_flag_name(1u << i)));
 	}
 	json_object_object_add(j, "flags", flags);
 	cli_json_print(j);
@@ -295,7 +298,8 @@ static void status_text(const char *name, const fv_status *st)
 
 	printf("/dev/mapper/%s is active%s.\n", name,
 	       fv_status_open_count(st) ? " and is in use" : "");
-	printf("  type:        %s\n", fv_status_is_verity(st) ? "VERITY" : "n/a");
+	printf("  type:        %s\n",
+	       fv_status_is_verity(st) ? "VERITY" : "n/a");
 	if (!fv_status_is_verity(st))
 		return;
 	printf("  status:      %s%s\n",

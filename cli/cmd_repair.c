@@ -78,9 +78,9 @@ static void print_json(const struct repair_out *ro, const struct cli_pair *cp,
 
 	cli_counts_before(res, &before);
 	cli_counts_of(out, &after);
-	json_object_object_add(j, "dry_run",
-			       json_object_new_boolean(
-				       !!(ro->o->repair & FV_REPAIR_DRY_RUN)));
+	json_object_object_add(
+		j, "dry_run",
+		json_object_new_boolean(!!(ro->o->repair & FV_REPAIR_DRY_RUN)));
 	json_object_object_add(
 		j, "rewrite_parity",
 		json_object_new_boolean(

@@ -104,8 +104,9 @@ static void json_open(struct verify_report *vr, const fv_result *res)
 			    fv_pair_root_hex(fp));
 	json_object_object_add(j, "data_device",
 			       cli_json_str(fv_pair_data_path(fp)));
-	json_object_object_add(j, "signature",
-			       cli_json_signature(vr->cp, res ? res : vr->dump));
+	json_object_object_add(
+		j, "signature",
+		cli_json_signature(vr->cp, res ? res : vr->dump));
 	fputs("{\n", stdout);
 	json_members(j);
 	fputs(",\n  \"failures\":[", stdout);

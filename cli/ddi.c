@@ -91,7 +91,8 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 {
 	struct ddi_report *rep = c;
 	struct cli_failure f = {kind, offset, block, level};
-	int data = kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK;
+	int data =
+		kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK;
 	const struct fv_gpt_partition *p = data ? &rep->d->data : &rep->d->hash;
 
 	if (rep->failures) {
@@ -251,11 +252,13 @@ static int verify_one(const struct cli_opts *o, const char *image,
 		json_object_object_add(
 			j, "certificate_fingerprint",
 			trust == FV_TRUST_CHECK
-				? cli_json_str(fv_result_signer_fingerprint(res))
+				? cli_json_str(
+					  fv_result_signer_fingerprint(res))
 				: NULL);
 		json_object_object_add(j, "trust",
 				       cli_json_str(cli_trust_word(trust)));
-		json_object_object_add(j, "root_hash", cli_json_str(d.root_hex));
+		json_object_object_add(j, "root_hash",
+				       cli_json_str(d.root_hex));
 		json_object_object_add(j, "result",
 				       cli_json_str(cli_verdict_word(code)));
 		cli_json_add_counts(j, &counts);
@@ -275,8 +278,9 @@ static int verify_one(const struct cli_opts *o, const char *image,
 		fprintf(stderr,
 			"fastverity: %s: warning: %s is signed (partition %u), "
 			"and its signer was not checked (give "
-			"--trusted-cert=<cert.pem>, or put the certificate in "
-			VERITY_D "/ as systemd does): the image matches its "
+			"--trusted-cert=<cert.pem>, or put the certificate "
+			"in " VERITY_D
+			"/ as systemd does): the image matches its "
 			"root hash, but nothing proves who made it\n",
 			image, data_name, d.signature.index);
 	printf("%s-%s: %s, tree in partition %u, %s: %s.\n", d.role, d.arch,
@@ -359,7 +363,8 @@ static int dump_one(const struct cli_opts *o, const char *image,
 			cli_json_header(image, p, &l, fv_pair_root_hex(fp));
 
 		json_object_object_add(j, "role", cli_json_str(d->role));
-		json_object_object_add(j, "architecture", cli_json_str(d->arch));
+		json_object_object_add(j, "architecture",
+				       cli_json_str(d->arch));
 		json_object_object_add(j, "data_partition",
 				       json_partition(&d->data));
 		json_object_object_add(j, "hash_partition",
@@ -373,8 +378,9 @@ static int dump_one(const struct cli_opts *o, const char *image,
 					       : NULL);
 		json_object_object_add(j, "signed",
 				       json_object_new_boolean(d->is_signed));
-		json_object_object_add(
-			j, "signer", d->is_signed ? cli_json_str(signer) : NULL);
+		json_object_object_add(j, "signer",
+				       d->is_signed ? cli_json_str(signer)
+						    : NULL);
 		json_object_array_add(list, j);
 		goto out;
 	}

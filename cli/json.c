@@ -28,10 +28,12 @@ void *cli_json_header(const char *device, const fv_params *p,
 		json_object_object_add(o, "uuid", NULL);
 	}
 	json_object_object_add(o, "superblock", json_object_new_boolean(sb));
-	json_object_object_add(o, "hash_type",
-			       json_object_new_int((int)fv_params_hash_type(p)));
-	json_object_object_add(o, "data_blocks",
-			       json_object_new_uint64(fv_params_data_blocks(p)));
+	json_object_object_add(
+		o, "hash_type",
+		json_object_new_int((int)fv_params_hash_type(p)));
+	json_object_object_add(
+		o, "data_blocks",
+		json_object_new_uint64(fv_params_data_blocks(p)));
 	json_object_object_add(
 		o, "data_block_size",
 		json_object_new_int64(fv_params_data_block_size(p)));
@@ -44,11 +46,13 @@ void *cli_json_header(const char *device, const fv_params *p,
 			       json_object_new_string(fv_params_hash(p)));
 	cli_hex(salt, salt_size, hex);
 	json_object_object_add(o, "salt", json_object_new_string(hex));
-	json_object_object_add(o, "hash_offset",
-			       json_object_new_uint64(fv_params_hash_offset(p)));
+	json_object_object_add(
+		o, "hash_offset",
+		json_object_new_uint64(fv_params_hash_offset(p)));
 	json_object_object_add(o, "tree_offset",
 			       json_object_new_uint64(l->tree_offset));
-	json_object_object_add(o, "levels", json_object_new_int((int)l->levels));
+	json_object_object_add(o, "levels",
+			       json_object_new_int((int)l->levels));
 	json_object_object_add(
 		o, "hash_device_size",
 		json_object_new_uint64(cli_nominal_hash_end(p, l)));
@@ -155,14 +159,17 @@ void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "roots", json_object_new_int((int)l->fec_roots));
+	json_object_object_add(j, "roots",
+			       json_object_new_int((int)l->fec_roots));
 	json_object_object_add(
 		j, "roots_from",
 		json_object_new_string(roots_source_word(l->fec_roots_from)));
-	json_object_object_add(j, "offset", json_object_new_uint64(l->fec_offset));
+	json_object_object_add(j, "offset",
+			       json_object_new_uint64(l->fec_offset));
 	json_object_object_add(j, "covered_blocks",
 			       json_object_new_uint64(l->fec_blocks));
-	json_object_object_add(j, "rounds", json_object_new_uint64(l->fec_rounds));
+	json_object_object_add(j, "rounds",
+			       json_object_new_uint64(l->fec_rounds));
 	json_object_object_add(j, "bad_blocks",
 			       json_object_new_uint64(f->bad_blocks));
 	json_object_object_add(j, "repairable_blocks",
@@ -316,13 +323,15 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 	j = json_object_new_object();
 	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
 	json_object_object_add(j, "checked", json_object_new_boolean(checked));
-	json_object_object_add(j, "trust", cli_json_str(cli_trust_word(cp->trust)));
-	json_object_object_add(
-		j, "signer", checked ? cli_json_str(fv_result_signer(res)) : NULL);
-	json_object_object_add(j, "warning",
-			       checked && *fv_result_signature_warning(res)
-				       ? cli_json_str(
-						 fv_result_signature_warning(res))
+	json_object_object_add(j, "trust",
+			       cli_json_str(cli_trust_word(cp->trust)));
+	json_object_object_add(j, "signer",
+			       checked ? cli_json_str(fv_result_signer(res))
 				       : NULL);
+	json_object_object_add(
+		j, "warning",
+		checked && *fv_result_signature_warning(res)
+			? cli_json_str(fv_result_signature_warning(res))
+			: NULL);
 	return j;
 }

@@ -105,7 +105,8 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	int r;
 
 	if (o->container) {
-		if (strcmp(o->container, "avb") && strcmp(o->container, "ddi") &&
+		if (strcmp(o->container, "avb") &&
+		    strcmp(o->container, "ddi") &&
 		    strcmp(o->container, "sidecar") &&
 		    strcmp(o->container, "plain"))
 			return cli_error(-EINVAL,
@@ -130,7 +131,7 @@ int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor)
 				 "trust anchor the image takes (--key for "
 				 "Android images, --trusted-cert for the "
 				 "others)");
-	*anchor = o->key       ? FV_ANCHOR_KEY
+	*anchor = o->key        ? FV_ANCHOR_KEY
 		  : o->ntrusted ? FV_ANCHOR_CERT
 				: FV_ANCHOR_NONE;
 	return 0;
@@ -138,13 +139,12 @@ int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor)
 
 int cli_writes(const struct cli_opts *o)
 {
-	return !strcmp(o->action, "repair") &&
-	       !(o->repair & FV_REPAIR_DRY_RUN);
+	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
 }
 
 int cli_trust(const struct cli_opts *o, const char *container,
-	      const char *image, enum fv_signature_from signature,
-	      int writes, size_t implicit_certs, enum fv_trust *trust)
+	      const char *image, enum fv_signature_from signature, int writes,
+	      size_t implicit_certs, enum fv_trust *trust)
 {
 	enum fv_anchor anchor;
 	int r;
@@ -178,7 +178,7 @@ static int pair_trust(struct cli_opts *o, struct cli_pair *cp,
 static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct cli_opts side = *o; /* the options, with the sidecars where
-				     * none were given */
+				    * none were given */
 	char *roothash = NULL;
 	int r;
 

@@ -48,8 +48,8 @@ int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor);
  * certificates trusted without an option (a disk image's
  * /etc/verity.d). */
 int cli_trust(const struct cli_opts *o, const char *container,
-	      const char *image, enum fv_signature_from signature,
-	      int writes, size_t implicit_certs, enum fv_trust *trust);
+	      const char *image, enum fv_signature_from signature, int writes,
+	      size_t implicit_certs, enum fv_trust *trust);
 /* Whether the action writes on the image's word: repair, not a dry
  * run. */
 int cli_writes(const struct cli_opts *o);

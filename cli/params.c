@@ -280,7 +280,7 @@ void cli_threads_said(const struct cli_opts *o)
 	if (!threads) {
 		/* the library's default: one per online CPU */
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus < 1 ? 1
+		threads = cpus < 1             ? 1
 			  : cpus > MAX_THREADS ? MAX_THREADS
 					       : (unsigned)cpus;
 	}

@@ -18,15 +18,15 @@
  * options) renders the fix again with them (ht_render_fix). */
 enum ht_param {
 	HT_PARAM_NONE,
-	HT_PARAM_DATA_BLOCKS, /* the data block count */
-	HT_PARAM_HASH_OFFSET, /* the hash offset */
-	HT_PARAM_FEC_ROOTS,   /* the parity's roots */
-	HT_PARAM_FEC_OFFSET,  /* the parity's offset */
-	HT_PARAM_PASSPHRASE,  /* the key's passphrase or token PIN */
-	HT_PARAM_DRY_RUN,     /* a repair for real, not a dry run */
-	HT_PARAM_CONTAINER,   /* the container an image is read as: value[0]
-			       * and value[1] the two readings (enum
-			       * verity_container) */
+	HT_PARAM_DATA_BLOCKS,  /* the data block count */
+	HT_PARAM_HASH_OFFSET,  /* the hash offset */
+	HT_PARAM_FEC_ROOTS,    /* the parity's roots */
+	HT_PARAM_FEC_OFFSET,   /* the parity's offset */
+	HT_PARAM_PASSPHRASE,   /* the key's passphrase or token PIN */
+	HT_PARAM_DRY_RUN,      /* a repair for real, not a dry run */
+	HT_PARAM_CONTAINER,    /* the container an image is read as: value[0]
+				* and value[1] the two readings (enum
+				* verity_container) */
 	HT_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
 	HT_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
 				* must have */

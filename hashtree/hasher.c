@@ -209,8 +209,8 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		   size_t out_stride, struct ht_error *err)
 {
 	if (h->path == HT_PATH_FAST && h->sha1) {
-		ht_sha1_finup_many(&h->sha1_state, blocks, block_size, count, out,
-				out_stride);
+		ht_sha1_finup_many(&h->sha1_state, blocks, block_size, count,
+				   out, out_stride);
 		return 0;
 	}
 	if (h->path == HT_PATH_FAST) {

@@ -25,11 +25,11 @@ struct sha1_salted_state {
 int ht_sha1_kernel_available(void);
 /* Absorbs the salt (call only when ht_sha1_kernel_available()). */
 void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
-		      size_t salt_len);
+			 size_t salt_len);
 /* count messages of msg_len bytes one after the other at msgs: digest i
  * = SHA-1(salt || message i) to out + i * out_stride. */
 void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
-		     size_t msg_len, size_t count, uint8_t *out,
-		     size_t out_stride);
+			size_t msg_len, size_t count, uint8_t *out,
+			size_t out_stride);
 
 #endif

@@ -134,7 +134,7 @@ static void blocks2(uint32_t h1[5], uint32_t h2[5], const uint8_t *p1,
 }
 
 void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
-		      size_t salt_len)
+			 size_t salt_len)
 {
 	static const uint32_t iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe,
 				       0x10325476, 0xc3d2e1f0};
@@ -238,8 +238,8 @@ static void finup2(const struct sha1_salted_state *st, const uint8_t *m1,
 }
 
 void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
-		     size_t msg_len, size_t count, uint8_t *out,
-		     size_t out_stride)
+			size_t msg_len, size_t count, uint8_t *out,
+			size_t out_stride)
 {
 	size_t i = 0;
 
@@ -259,7 +259,7 @@ int ht_sha1_kernel_available(void)
 }
 
 void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
-		      size_t salt_len)
+			 size_t salt_len)
 {
 	(void)salt;
 	memset(st, 0, sizeof(*st));
@@ -267,8 +267,8 @@ void ht_sha1_salted_init(struct sha1_salted_state *st, const uint8_t *salt,
 }
 
 void ht_sha1_finup_many(const struct sha1_salted_state *st, const uint8_t *msgs,
-		     size_t msg_len, size_t count, uint8_t *out,
-		     size_t out_stride)
+			size_t msg_len, size_t count, uint8_t *out,
+			size_t out_stride)
 {
 	(void)st;
 	(void)msgs;

@@ -53,8 +53,8 @@ static void sha256_portable_blocks(uint32_t h[8], const uint8_t *p,
 		for (int i = 0; i < 64; i++) {
 			uint32_t s1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
 			uint32_t ch = (e & f) ^ (~e & g);
-			uint32_t t1 =
-				hh + s1 + ch + ht_sha256_round_constants[i] + w[i];
+			uint32_t t1 = hh + s1 + ch +
+				      ht_sha256_round_constants[i] + w[i];
 			uint32_t s0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
 			uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
 			uint32_t t2 = s0 + maj;
@@ -80,7 +80,7 @@ static void sha256_portable_blocks(uint32_t h[8], const uint8_t *p,
 }
 
 void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
-			size_t salt_len)
+			   size_t salt_len)
 {
 	static const uint32_t iv[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -97,14 +97,15 @@ void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 }
 
 void ht_sha256_portable_finup(const struct sha256_salted_state *st,
-			   const uint8_t *msg, size_t len, uint8_t *out)
+			      const uint8_t *msg, size_t len, uint8_t *out)
 {
 	sha256_finup_tmpl(sha256_portable_blocks, st, msg, len, out);
 }
 
 void ht_sha256_portable_finup_many(const struct sha256_salted_state *st,
-				const uint8_t *msgs, size_t msg_len,
-				size_t count, uint8_t *out, size_t out_stride)
+				   const uint8_t *msgs, size_t msg_len,
+				   size_t count, uint8_t *out,
+				   size_t out_stride)
 {
 	for (size_t i = 0; i < count; i++)
 		sha256_finup_tmpl(sha256_portable_blocks, st,
@@ -212,7 +213,7 @@ const char *ht_sha256_cpu_features(void)
 {
 #if defined(__x86_64__)
 	return ht_sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
-				      : "none of sha_ni";
+					 : "none of sha_ni";
 #elif defined(__aarch64__)
 	return ht_sha256_cpu_has_armv8() ? "sha2 (Armv8 CE)" : "none of sha2";
 #else
@@ -238,20 +239,25 @@ static int always(void)
 static const struct ht_sha256_kernel_ops kernels[SHA256_KERNEL_COUNT] = {
 	[SHA256_KERNEL_PORTABLE] = {"portable C", "portable C", always,
 				    ht_sha256_portable_finup_many,
-				    ht_sha256_portable_finup, portable_finup_two},
+				    ht_sha256_portable_finup,
+				    portable_finup_two},
 #if defined(__x86_64__)
 	[SHA256_KERNEL_SHANI] = {"sha-ni (two-way)", "SHA-NI",
-				 ht_sha256_cpu_has_shani, ht_sha256_shani_finup_many,
-				 ht_sha256_shani_finup, ht_sha256_shani_finup2x},
+				 ht_sha256_cpu_has_shani,
+				 ht_sha256_shani_finup_many,
+				 ht_sha256_shani_finup,
+				 ht_sha256_shani_finup2x},
 	[SHA256_KERNEL_SHANI3] = {"sha-ni (three-way)", "SHA-NI",
 				  ht_sha256_cpu_has_shani,
-				  ht_sha256_shani_finup_many3, ht_sha256_shani_finup,
+				  ht_sha256_shani_finup_many3,
+				  ht_sha256_shani_finup,
 				  ht_sha256_shani_finup2x},
 #endif
 #if defined(__aarch64__)
 	[SHA256_KERNEL_ARMV8] = {"armv8-ce (two-way)", "Armv8 CE",
-				 ht_sha256_cpu_has_armv8, sha256_armv8_finup_many,
-				 sha256_armv8_finup, sha256_armv8_finup2x},
+				 ht_sha256_cpu_has_armv8,
+				 sha256_armv8_finup_many, sha256_armv8_finup,
+				 sha256_armv8_finup2x},
 #endif
 };
 
@@ -264,7 +270,7 @@ int ht_sha256_kernel_available(enum sha256_kernel k)
 const struct ht_sha256_kernel_ops *ht_sha256_kernel_ops(enum sha256_kernel k)
 {
 	return ht_sha256_kernel_available(k) ? &kernels[k]
-					  : &kernels[SHA256_KERNEL_PORTABLE];
+					     : &kernels[SHA256_KERNEL_PORTABLE];
 }
 
 enum sha256_kernel ht_sha256_kernel_choose(enum sha256_choice choice)

@@ -33,7 +33,7 @@ enum sha256_kernel {
 };
 
 void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
-			size_t salt_len);
+			   size_t salt_len);
 
 /* Which kernel to run: the fastest this CPU has (on x86-64, SHA-NI
  * three-way where that was measured faster than two-way: AMD family
@@ -91,7 +91,7 @@ static inline void sha256_finup_many(enum sha256_kernel k,
 				     size_t out_stride)
 {
 	ht_sha256_kernel_ops(k)->finup_many(st, msgs, msg_len, count, out,
-					 out_stride);
+					    out_stride);
 }
 
 static inline void sha256_finup_one(enum sha256_kernel k,

@@ -175,28 +175,28 @@ static void shani_blocks3(uint32_t h[3][8], const uint8_t *const p[3],
 }
 
 void ht_sha256_shani_finup(const struct sha256_salted_state *st,
-			const uint8_t *msg, size_t len, uint8_t *out)
+			   const uint8_t *msg, size_t len, uint8_t *out)
 {
 	sha256_finup_tmpl(shani_blocks, st, msg, len, out);
 }
 
 void ht_sha256_shani_finup2x(const struct sha256_salted_state *st,
-			  const uint8_t *msg1, const uint8_t *msg2, size_t len,
-			  uint8_t *out1, uint8_t *out2)
+			     const uint8_t *msg1, const uint8_t *msg2,
+			     size_t len, uint8_t *out1, uint8_t *out2)
 {
 	sha256_finup2x_tmpl(shani_blocks2, st, msg1, msg2, len, out1, out2, 0);
 }
 
 void ht_sha256_shani_finup_many(const struct sha256_salted_state *st,
-			     const uint8_t *msgs, size_t msg_len, size_t count,
-			     uint8_t *out, size_t out_stride)
+				const uint8_t *msgs, size_t msg_len,
+				size_t count, uint8_t *out, size_t out_stride)
 {
 	sha256_finup_many_tmpl(shani_blocks, shani_blocks2, st, msgs, msg_len,
 			       count, out, out_stride);
 }
 void ht_sha256_shani_finup_many3(const struct sha256_salted_state *st,
-			      const uint8_t *msgs, size_t msg_len, size_t count,
-			      uint8_t *out, size_t out_stride)
+				 const uint8_t *msgs, size_t msg_len,
+				 size_t count, uint8_t *out, size_t out_stride)
 {
 	sha256_finup_many3_tmpl(shani_blocks, shani_blocks2, shani_blocks3, st,
 				msgs, msg_len, count, out, out_stride);

@@ -25,7 +25,7 @@
 /* Level 0: how far past the windows handed out the data is asked for
  * (io->prefetch), and in what steps. */
 #define PREFETCH_AHEAD (32u << 20)
-#define PREFETCH_STEP (2u << 20)
+#define PREFETCH_STEP  (2u << 20)
 /* How far windows may finish ahead of the oldest unfinished one. */
 #define DONE_RING 4096
 

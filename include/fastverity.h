@@ -409,8 +409,8 @@ const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
  * never waited on); *buf has a NUL after the last byte (fv_free). what
  * names it in messages ("passphrase file"). Errors: EINVAL (not a
  * regular file, too large, or missing), EIO, ENOMEM. */
-int fv_input_read(const char *path, const char *what, size_t max,
-		  uint8_t **buf, size_t *len);
+int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
+		  size_t *len);
 
 /* --- Android images ---------------------------------------------------------
  * An image with an AVB footer (docs/android.md): its tree, parity and
@@ -434,10 +434,9 @@ int fv_avb_params(const fv_avb *a, fv_params **p);
 const char *fv_avb_root_hex(const fv_avb *a);
 /* Where data, tree and parity sit in the image (any may be NULL);
  * fec_roots 0: no parity. */
-void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
-		   uint64_t *tree_offset, uint64_t *tree_size,
-		   unsigned *fec_roots, uint64_t *fec_offset,
-		   uint64_t *fec_size);
+void fv_avb_layout(const fv_avb *a, uint64_t *image_size, uint64_t *tree_offset,
+		   uint64_t *tree_size, unsigned *fec_roots,
+		   uint64_t *fec_offset, uint64_t *fec_size);
 /* The vbmeta: its algorithm ("NONE", "SHA256_RSA2048", ...), rollback
  * index, and whether fv_avb_open checked its signer against a key. */
 const char *fv_avb_algorithm(const fv_avb *a);
@@ -490,7 +489,7 @@ struct fv_avb_footer {
 int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f);
 struct fv_avb_header {
 	size_t size;
-	unsigned required_major, required_minor; /* libavb's version */
+	unsigned required_major, required_minor;   /* libavb's version */
 	uint64_t header_size, auth_size, aux_size; /* the three blocks */
 	const char *algorithm;                     /* "SHA256_RSA4096" */
 	const char *public_key_sha1;               /* "" unsigned */
@@ -661,10 +660,10 @@ enum fv_footer_kind {
 	FV_FOOTER_HASHTREE = 1, /* a tree, and parity */
 };
 enum fv_footer_flags {
-	FV_FOOTER_DO_NOT_USE_AB = 1u << 0,      /* the descriptor's flags */
+	FV_FOOTER_DO_NOT_USE_AB = 1u << 0, /* the descriptor's flags */
 	FV_FOOTER_CHECK_AT_MOST_ONCE = 1u << 1,
-	FV_FOOTER_DYNAMIC_SIZE = 1u << 2,       /* hash: size to the image */
-	FV_FOOTER_DO_NOT_APPEND = 1u << 3,      /* no vbmeta or footer */
+	FV_FOOTER_DYNAMIC_SIZE = 1u << 2,  /* hash: size to the image */
+	FV_FOOTER_DO_NOT_APPEND = 1u << 3, /* no vbmeta or footer */
 };
 typedef struct fv_footer_opts fv_footer_opts;
 /* The defaults avbtool has: sha1 (hashtree) or sha256 (hash), 4096-byte
@@ -672,8 +671,7 @@ typedef struct fv_footer_opts fv_footer_opts;
 fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind);
 void fv_footer_opts_free(fv_footer_opts *f);
 /* 0: the image grows as needed (hashtree). */
-int fv_footer_set_partition(fv_footer_opts *f, const char *name,
-			    uint64_t size);
+int fv_footer_set_partition(fv_footer_opts *f, const char *name, uint64_t size);
 /* Errors: EINVAL (a digest AVB does not know: sha1, sha256, sha512). */
 int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
 		       uint32_t block_size);
@@ -778,8 +776,8 @@ typedef struct fv_image fv_image;
  * container named; malformed metadata; an anchor of the wrong kind),
  * EPERM (an anchor for an image that is not signed; an Android vbmeta
  * signed by another key), ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_image_open(const char *path, const char *container,
-		  const fv_options *o, fv_image **out);
+int fv_image_open(const char *path, const char *container, const fv_options *o,
+		  fv_image **out);
 void fv_image_free(fv_image *img);
 /* "avb", "ddi" or "sidecar". */
 const char *fv_image_container(const fv_image *img);
@@ -797,8 +795,7 @@ enum fv_trust fv_image_trust(const fv_image *img, size_t i);
 int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
 		    fv_failure_fn fn, void *ctx, fv_result **res);
 int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
-		    unsigned how, fv_failure_fn fn, void *ctx,
-		    fv_result **res);
+		    unsigned how, fv_failure_fn fn, void *ctx, fv_result **res);
 
 /* --- pairs -------------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
@@ -918,9 +915,8 @@ void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx);
 /* With parity: each bad block as the repair (or verify: what a repair
  * would do) leaves it: repaired 1 when rebuilt and proven, 0 when it
  * stays bad. */
-typedef void (*fv_block_fn)(void *ctx, int repaired,
-			    enum fv_failure_kind kind, uint64_t block,
-			    uint64_t offset, unsigned level);
+typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
+			    uint64_t block, uint64_t offset, unsigned level);
 void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx);
 /* The SHA-256 kernel of the fast path, for measuring and testing (the
  * results are the same with each): FV_SHA256_FASTEST, the default, is
@@ -1000,10 +996,10 @@ int fv_result_layout(const fv_result *r, struct fv_layout *l);
 /* What parity did (versioned, as fv_layout). */
 struct fv_fec_report {
 	size_t size;
-	uint64_t bad_blocks;       /* data and hash blocks proven bad */
-	uint64_t repaired;         /* rebuilt and proven by the tree */
-	uint64_t passes;           /* verify passes run */
-	uint64_t stale_codewords;  /* parity disagreeing with good data */
+	uint64_t bad_blocks;      /* data and hash blocks proven bad */
+	uint64_t repaired;        /* rebuilt and proven by the tree */
+	uint64_t passes;          /* verify passes run */
+	uint64_t stale_codewords; /* parity disagreeing with good data */
 	uint64_t stale_rounds;
 	uint64_t unchecked_rounds; /* rounds with blocks still bad */
 	uint64_t parity_rewritten; /* rounds of parity written again */
@@ -1038,10 +1034,10 @@ const char *fv_result_signature_warning(const fv_result *r);
  * fv_image_open ("ddi"): its GPT, and each pair's partitions. Strings
  * point into the image handle (valid until fv_image_free). */
 struct fv_ddi_disk {
-	size_t size;          /* the caller's sizeof (versioned, as fv_layout) */
+	size_t size; /* the caller's sizeof (versioned, as fv_layout) */
 	unsigned sector_size; /* 512 or 4096 */
 	const char *disk_uuid;
-	size_t partitions;    /* used entries of the table */
+	size_t partitions; /* used entries of the table */
 };
 int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d);
 /* One GPT partition. This structure is fixed (new facts about partitions
@@ -1051,15 +1047,15 @@ struct fv_gpt_partition {
 	const char *type; /* the type's name ("root-x86-64"), or its GUID */
 	const char *label;
 	const char *uuid;
-	uint64_t offset;  /* bytes from the start of the image */
+	uint64_t offset; /* bytes from the start of the image */
 	uint64_t bytes;
 };
 struct fv_ddi_pair {
-	size_t size;          /* versioned, as fv_layout */
-	const char *role;     /* "root" or "usr" */
-	const char *arch;     /* "x86-64", "arm64", ... */
-	const char *root_hex; /* as the partitions or the signature say */
-	int is_signed;        /* a signature partition */
+	size_t size;             /* versioned, as fv_layout */
+	const char *role;        /* "root" or "usr" */
+	const char *arch;        /* "x86-64", "arm64", ... */
+	const char *root_hex;    /* as the partitions or the signature say */
+	int is_signed;           /* a signature partition */
 	const char *fingerprint; /* its certificateFingerprint ("" none) */
 	struct fv_gpt_partition data, hash, signature;
 };
@@ -1114,8 +1110,8 @@ void fv_salted_free(fv_salted *s);
  * Errors: EINVAL (a kernel this CPU lacks, a NULL pointer, stride < 32). */
 int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
 		   size_t len, size_t count, uint8_t *out, size_t stride);
-int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
-		       const uint8_t *msg, size_t len, uint8_t out[32]);
+int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s, const uint8_t *msg,
+		       size_t len, uint8_t out[32]);
 
 /* Reed-Solomon over GF(2^8) as dm-verity's parity has it (255-byte
  * codewords, roots parity bytes each). */

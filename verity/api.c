@@ -7,7 +7,6 @@
 
 #include <openssl/evp.h>
 
-
 /* The public enums are the internal ones, value for value. */
 _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
 			       (unsigned)VERITY_ACT_IGNORE_CORRUPTION &&
@@ -37,10 +36,6 @@ _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 			       (int)HT_UNREADABLE_DATA &&
 		       (int)FV_UNREADABLE_HASH_BLOCK == (int)HT_UNREADABLE_HASH,
 	       "fv_failure_kind and ht_failure_kind differ");
-
-
-
-
 
 API const char *fastverity_version(void)
 {
@@ -84,7 +79,6 @@ _Static_assert(FV_MAX_SALT_SIZE == VERITY_MAX_SALT_SIZE &&
 /* This thread's last error, its fix included. */
 _Thread_local struct ht_error verity_api_last;
 
-
 API const char *fv_last_error(void)
 {
 	return verity_api_last.msg;
@@ -92,8 +86,9 @@ API const char *fv_last_error(void)
 
 API enum fv_param fv_last_error_param(void)
 {
-	return verity_api_last.param < HT_PARAM_COUNT ? (enum fv_param)verity_api_last.param
-					   : FV_PARAM_NONE;
+	return verity_api_last.param < HT_PARAM_COUNT
+		       ? (enum fv_param)verity_api_last.param
+		       : FV_PARAM_NONE;
 }
 
 API int fv_last_error_say(const struct fv_param_words *words, size_t n,
@@ -102,8 +97,10 @@ API int fv_last_error_say(const struct fv_param_words *words, size_t n,
 	struct ht_param_names names = {NULL, NULL};
 
 	if (!out || !len)
-		return verity_api_fail(EINVAL, "fv_last_error_say: out is NULL or empty");
-	if (words && (size_t)verity_api_last.param < n && verity_api_last.param < HT_PARAM_COUNT) {
+		return verity_api_fail(
+			EINVAL, "fv_last_error_say: out is NULL or empty");
+	if (words && (size_t)verity_api_last.param < n &&
+	    verity_api_last.param < HT_PARAM_COUNT) {
 		names.with_value = words[verity_api_last.param].with_value;
 		names.alone = words[verity_api_last.param].alone;
 	}
@@ -119,7 +116,7 @@ int verity_api_keep(int r, const struct ht_error *err)
 }
 
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
-						      const char *fmt, ...)
+							  const char *fmt, ...)
 {
 	va_list ap;
 
@@ -136,7 +133,6 @@ void *verity_api_out_of_memory(void)
 	verity_api_fail(ENOMEM, "out of memory");
 	return NULL;
 }
-
 
 API void fv_free(void *p)
 {
@@ -155,7 +151,8 @@ API fv_params *fv_params_new(void)
 		return verity_api_out_of_memory();
 	verity_params_default(&p->p);
 	p->p.salt_size = 32;
-	if (verity_api_keep(verity_random(p->p.salt, p->p.salt_size, &err), &err) ||
+	if (verity_api_keep(verity_random(p->p.salt, p->p.salt_size, &err),
+			    &err) ||
 	    verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err)) {
 		free(p);
 		return NULL;
@@ -189,7 +186,8 @@ API int fv_params_set_hash(fv_params *p, const char *name)
 	NEED(p);
 	NEED(name);
 	if (strlen(name) > VERITY_MAX_HASH_NAME || !ht_digest_size(name))
-		return verity_api_fail(EINVAL, "hash algorithm %s not supported", name);
+		return verity_api_fail(EINVAL,
+				       "hash algorithm %s not supported", name);
 	snprintf(p->p.hash_name, sizeof(p->p.hash_name), "%s", name);
 	return 0;
 }
@@ -198,7 +196,8 @@ API int fv_params_set_hash_type(fv_params *p, unsigned type)
 {
 	NEED(p);
 	if (type > 1)
-		return verity_api_fail(EINVAL, "unsupported hash type %u (0 or 1)", type);
+		return verity_api_fail(
+			EINVAL, "unsupported hash type %u (0 or 1)", type);
 	p->p.hash_type = (int)type;
 	return 0;
 }
@@ -208,15 +207,17 @@ API int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
 {
 	NEED(p);
 	if (!ht_block_size_valid(data_block_size))
-		return verity_api_fail(EINVAL,
-			    "unsupported data block size %u (a power of two "
-			    "from 512 to 524288)",
-			    data_block_size);
+		return verity_api_fail(
+			EINVAL,
+			"unsupported data block size %u (a power of two "
+			"from 512 to 524288)",
+			data_block_size);
 	if (!ht_block_size_valid(hash_block_size))
-		return verity_api_fail(EINVAL,
-			    "unsupported hash block size %u (a power of two "
-			    "from 512 to 524288)",
-			    hash_block_size);
+		return verity_api_fail(
+			EINVAL,
+			"unsupported hash block size %u (a power of two "
+			"from 512 to 524288)",
+			hash_block_size);
 	p->p.data_block_size = data_block_size;
 	p->p.hash_block_size = hash_block_size;
 	return 0;
@@ -234,7 +235,7 @@ API int fv_params_set_hash_offset(fv_params *p, uint64_t bytes)
 	NEED(p);
 	if (bytes > (uint64_t)INT64_MAX)
 		return verity_api_fail(EINVAL, "hash offset %llu is too large",
-			    (unsigned long long)bytes);
+				       (unsigned long long)bytes);
 	p->p.hash_offset = bytes;
 	return 0;
 }
@@ -243,10 +244,12 @@ API int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len)
 {
 	NEED(p);
 	if (len > VERITY_MAX_SALT_SIZE)
-		return verity_api_fail(EINVAL, "salt of %zu bytes is too long (at most %d)",
-			    len, VERITY_MAX_SALT_SIZE);
+		return verity_api_fail(
+			EINVAL, "salt of %zu bytes is too long (at most %d)",
+			len, VERITY_MAX_SALT_SIZE);
 	if (len && !salt)
-		return verity_api_fail(EINVAL, "fv_params_set_salt: salt is NULL");
+		return verity_api_fail(EINVAL,
+				       "fv_params_set_salt: salt is NULL");
 	if (len)
 		memcpy(p->p.salt, salt, len);
 	p->p.salt_size = len;
@@ -260,7 +263,8 @@ API int fv_params_set_uuid(fv_params *p, const char *uuid)
 
 	NEED(p);
 	if (!uuid) {
-		if (verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err))
+		if (verity_api_keep(verity_random(rnd, sizeof(rnd), &err),
+				    &err))
 			return -EIO;
 		verity_uuid_random(p->p.uuid, rnd);
 		return 0;
@@ -356,8 +360,9 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 
 	NEED(p);
 	if (!p->p.data_blocks)
-		return verity_api_fail(EINVAL, "fv_params_layout: the data blocks are "
-				    "not set");
+		return verity_api_fail(EINVAL,
+				       "fv_params_layout: the data blocks are "
+				       "not set");
 	r = verity_layout_compute(&p->p, &l, &err);
 	if (r)
 		return verity_api_keep(r, &err);
@@ -377,8 +382,9 @@ API int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE])
 	NEED(p);
 	NEED(sb);
 	if (p->p.no_superblock)
-		return verity_api_fail(EINVAL, "these parameters have no superblock "
-				    "(fv_params_set_superblock)");
+		return verity_api_fail(EINVAL,
+				       "these parameters have no superblock "
+				       "(fv_params_set_superblock)");
 	if (!p->p.data_blocks)
 		return verity_api_fail(EINVAL, "the data blocks are not set");
 	if (verity_api_keep(verity_params_validate(&p->p, &err), &err))
@@ -429,8 +435,8 @@ API int fv_options_set_threads(fv_options *o, unsigned threads)
 {
 	NEED(o);
 	if (threads > VERITY_MAX_THREADS)
-		return verity_api_fail(EINVAL, "%u threads (at most %d)", threads,
-			    VERITY_MAX_THREADS);
+		return verity_api_fail(EINVAL, "%u threads (at most %d)",
+				       threads, VERITY_MAX_THREADS);
 	o->threads = threads;
 	return 0;
 }
@@ -458,7 +464,7 @@ API int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
 	NEED(o);
 	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
 		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
-			    FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (path && !(copy = strdup(path)))
 		return verity_api_fail(ENOMEM, "out of memory");
 	free(o->fec_path);
@@ -487,10 +493,12 @@ API int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len)
 
 	NEED(o);
 	if (len > VERITY_MAX_SIGNATURE)
-		return verity_api_fail(EINVAL, "a signature of %zu bytes (at most %d)",
-			    len, VERITY_MAX_SIGNATURE);
+		return verity_api_fail(EINVAL,
+				       "a signature of %zu bytes (at most %d)",
+				       len, VERITY_MAX_SIGNATURE);
 	if (len && !der)
-		return verity_api_fail(EINVAL, "fv_options_set_signature: der is NULL");
+		return verity_api_fail(EINVAL,
+				       "fv_options_set_signature: der is NULL");
 	if (len && !(copy = malloc(len)))
 		return verity_api_fail(ENOMEM, "out of memory");
 	if (len)
@@ -508,11 +516,13 @@ API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 
 	NEED(o);
 	if (n && !paths)
-		return verity_api_fail(EINVAL, "fv_options_set_trusted_certs: paths is "
-				    "NULL");
+		return verity_api_fail(EINVAL,
+				       "fv_options_set_trusted_certs: paths is "
+				       "NULL");
 	if (n > VERITY_MAX_TRUSTED_FILES)
-		return verity_api_fail(EINVAL, "%zu certificate files (at most %d)", n,
-			    VERITY_MAX_TRUSTED_FILES);
+		return verity_api_fail(EINVAL,
+				       "%zu certificate files (at most %d)", n,
+				       VERITY_MAX_TRUSTED_FILES);
 	if (n && !(copy = calloc(n, sizeof(*copy))))
 		return verity_api_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -520,11 +530,13 @@ API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 			while (i--)
 				free(copy[i]);
 			free(copy);
-			return paths[i] ? verity_api_fail(ENOMEM, "out of memory")
-					: verity_api_fail(EINVAL,
-					       "certificate file %zu "
-					       "is NULL",
-					       i);
+			return paths[i]
+				       ? verity_api_fail(ENOMEM,
+							 "out of memory")
+				       : verity_api_fail(EINVAL,
+							 "certificate file %zu "
+							 "is NULL",
+							 i);
 		}
 	}
 	for (size_t i = 0; i < o->ntrusted; i++)
@@ -558,8 +570,8 @@ void verity_api_run_of(const fv_options *o, struct verity_run *run)
 /* The pair of the arguments: whole files, the options' parity and
  * signature. */
 void verity_api_pair_of(const fv_params *p, const char *data_path,
-		    const char *hash_path, const fv_options *o,
-		    struct verity_pair *pair)
+			const char *hash_path, const fv_options *o,
+			struct verity_pair *pair)
 {
 	memset(pair, 0, sizeof(*pair));
 	pair->params = p->p;
@@ -588,7 +600,8 @@ API int fv_fec_info(const fv_params *p, const char *hash_path,
 	NEED(p);
 	NEED(hash_path);
 	if (!o || !o->fec_path)
-		return verity_api_fail(EINVAL, "no FEC device (fv_options_set_fec)");
+		return verity_api_fail(EINVAL,
+				       "no FEC device (fv_options_set_fec)");
 	verity_api_pair_of(p, hash_path, hash_path, o, &pair);
 	/* the parameters as given: no superblock read again */
 	r = verity_op_dump(&pair, 0, &out, &err);
@@ -661,7 +674,8 @@ API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
 		made = verity_api_result_new();
 		if (!made)
 			return -ENOMEM;
-		verity_api_result_root(made, out.root, out.layout.geo.digest_size);
+		verity_api_result_root(made, out.root,
+				       out.layout.geo.digest_size);
 		verity_api_result_outcome(made, &out);
 		*res = made;
 	}
@@ -679,8 +693,8 @@ void verity_api_bridge_failure(void *c, const struct verity_failure *f)
 		      f->position, f->level);
 }
 
-int verity_api_root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
-		       size_t *len)
+int verity_api_root_decode(const fv_params *p, const char *root_hex,
+			   uint8_t *root, size_t *len)
 {
 	size_t want = ht_digest_size(p->p.hash_name);
 
@@ -688,30 +702,30 @@ int verity_api_root_decode(const fv_params *p, const char *root_hex, uint8_t *ro
 		return verity_api_fail(EINVAL, "the root hash is NULL");
 	if (verity_hex_decode(root_hex, root, HT_MAX_DIGEST_SIZE, len) ||
 	    *len != want)
-		return verity_api_fail(EINVAL,
-			    "invalid root hash %s (%zu hex digits for %s)",
-			    root_hex, 2 * want, p->p.hash_name);
+		return verity_api_fail(
+			EINVAL, "invalid root hash %s (%zu hex digits for %s)",
+			root_hex, 2 * want, p->p.hash_name);
 	return 0;
 }
 
 /* The pair of a verify or repair call, its root decoded. */
 int verity_api_check_pair(fv_params *p, const char *data_path,
-		      const char *hash_path, const char *root_hex,
-		      const fv_options *o, struct verity_pair *pair)
+			  const char *hash_path, const char *root_hex,
+			  const fv_options *o, struct verity_pair *pair)
 {
 	NEED(p);
 	NEED(data_path);
 	NEED(hash_path);
 	verity_api_pair_of(p, data_path, hash_path, o, pair);
-	return verity_api_root_decode(p, root_hex, pair->root, &pair->root_size);
+	return verity_api_root_decode(p, root_hex, pair->root,
+				      &pair->root_size);
 }
-
 
 /* verify and repair (with how, enum fv_repair_flags) of the older entry
  * points: one call of the shared operations. */
 int verity_api_check(struct verity_pair *pair, const fv_options *o,
-		 enum check_op op, unsigned how, struct bridge *b,
-		 fv_result **res)
+		     enum check_op op, unsigned how, struct bridge *b,
+		     fv_result **res)
 {
 	int repair = op == CHECK_REPAIR;
 	struct verity_run run;
@@ -722,11 +736,12 @@ int verity_api_check(struct verity_pair *pair, const fv_options *o,
 
 	if (repair && !pair->fec.region.path)
 		return verity_api_fail(EINVAL, "repair needs FEC parity "
-				    "(fv_options_set_fec)");
+					       "(fv_options_set_fec)");
 	if (pair->signature && !pair->signature_found && (!o || !o->ntrusted))
-		return verity_api_fail(EINVAL, "a root hash signature is set but no "
-				    "certificate to check it against "
-				    "(fv_options_set_trusted_certs)");
+		return verity_api_fail(EINVAL,
+				       "a root hash signature is set but no "
+				       "certificate to check it against "
+				       "(fv_options_set_trusted_certs)");
 	verity_api_run_of(o, &run);
 	run.flags = how;
 	run.report = verity_api_bridge_failure;
@@ -773,7 +788,8 @@ API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
 	NEED(res);
 	*res = NULL;
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(EINVAL, "fv_repair: unknown flags 0x%x", how);
+		return verity_api_fail(EINVAL, "fv_repair: unknown flags 0x%x",
+				       how);
 	r = verity_api_check_pair(p, data_path, hash_path, root_hex, o, &pair);
 	return r ? r : verity_api_check(&pair, o, CHECK_REPAIR, how, &b, res);
 }
@@ -920,7 +936,8 @@ API int fv_open(const char *name, fv_params *p, const char *data_path,
 	NEED(data_path);
 	NEED(hash_path);
 	verity_api_pair_of(p, data_path, hash_path, o, &pair);
-	if ((r = verity_api_root_decode(p, root_hex, pair.root, &pair.root_size)))
+	if ((r = verity_api_root_decode(p, root_hex, pair.root,
+					&pair.root_size)))
 		return r;
 	verity_api_run_of(o, &run);
 	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
@@ -937,7 +954,8 @@ API int fv_close(const char *name, enum fv_close_how how)
 	NEED(name);
 	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
 	    how != FV_CLOSE_CANCEL_DEFERRED)
-		return verity_api_fail(EINVAL, "fv_close: unknown way %d", (int)how);
+		return verity_api_fail(EINVAL, "fv_close: unknown way %d",
+				       (int)how);
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
@@ -1099,8 +1117,9 @@ API int fv_container_of(const char *image, const char *asked, const char **name)
 	NEED(name);
 	if (asked && ((want = verity_container_by_name(asked)) < 0 ||
 		      want == VERITY_CONTAINER_SPARSE))
-		return verity_api_fail(EINVAL, "no container named '%s' (avb, ddi, sidecar)",
-			    asked);
+		return verity_api_fail(
+			EINVAL, "no container named '%s' (avb, ddi, sidecar)",
+			asked);
 	if ((r = verity_container_identify(image, (enum verity_container)want,
 					   &kind, &err)))
 		return verity_api_keep(r, &err);
@@ -1121,11 +1140,12 @@ API int fv_trust_decide(const char *container, enum fv_signature_from signature,
 	NEED(verdict);
 	if (c < 0 || c == VERITY_CONTAINER_SPARSE)
 		return verity_api_fail(EINVAL, "no container named '%s'",
-			    container ? container : "(null)");
+				       container ? container : "(null)");
 	if ((unsigned)signature > FV_SIGNATURE_GIVEN ||
 	    (unsigned)anchor > FV_ANCHOR_KEY)
-		return verity_api_fail(EINVAL, "fv_trust_decide: a signature source or "
-				    "anchor out of range");
+		return verity_api_fail(EINVAL,
+				       "fv_trust_decide: a signature source or "
+				       "anchor out of range");
 	ask = (struct verity_trust_ask){(enum verity_container)c, image,
 					(enum verity_signature_from)signature,
 					(enum verity_anchor)anchor, !!writes};
@@ -1154,7 +1174,6 @@ API int fv_options_set_key(fv_options *o, const char *path)
 
 /* --- signers ---------------------------------------------------------- */
 
-
 API int fv_signer_new(const char *key, const char *cert, fv_signer **out)
 {
 	fv_signer *s;
@@ -1165,7 +1184,8 @@ API int fv_signer_new(const char *key, const char *cert, fv_signer **out)
 	NEED(cert);
 	if (!(s = calloc(1, sizeof(*s))))
 		return verity_api_fail(ENOMEM, "out of memory");
-	if (verity_api_set_string(&s->key, key) || verity_api_set_string(&s->cert, cert)) {
+	if (verity_api_set_string(&s->key, key) ||
+	    verity_api_set_string(&s->cert, cert)) {
 		fv_signer_free(s);
 		return -ENOMEM;
 	}
@@ -1213,7 +1233,8 @@ API int fv_signer_set_flags(fv_signer *s, unsigned flags)
 {
 	NEED(s);
 	if (flags & ~(unsigned)FV_SIGN_EMBED_CERT)
-		return verity_api_fail(EINVAL, "unknown signing flags %#x", flags);
+		return verity_api_fail(EINVAL, "unknown signing flags %#x",
+				       flags);
 	s->flags = flags;
 	return 0;
 }
@@ -1230,7 +1251,8 @@ API int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
 	NEED(len);
 	vs = (struct verity_signer){s->key, s->cert, s->passphrase, s->module,
 				    !!(s->flags & FV_SIGN_EMBED_CERT)};
-	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err), &err);
+	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
+			       &err);
 }
 
 API int fv_ddi_signature_json(const char *root_hex, const char *cert,

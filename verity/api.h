@@ -36,11 +36,11 @@
 #define API __attribute__((visibility("default")))
 
 /* An argument that must not be NULL. */
-#define NEED(x)                                                              \
-	do {                                                                 \
-		if (!(x))                                                    \
-			return verity_api_fail(EINVAL, "%s: %s is NULL",     \
-					       __func__, #x);                \
+#define NEED(x)                                                          \
+	do {                                                             \
+		if (!(x))                                                \
+			return verity_api_fail(EINVAL, "%s: %s is NULL", \
+					       __func__, #x);            \
 	} while (0)
 
 /* This thread's last error, its fix included. */
@@ -191,65 +191,67 @@ struct bridge {
 
 int verity_api_keep(int r, const struct ht_error *err);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
-						      const char *fmt, ...);
+							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);
 void verity_api_run_of(const fv_options *o, struct verity_run *run);
 void verity_api_pair_of(const fv_params *p, const char *data_path,
-		    const char *hash_path, const fv_options *o,
-		    struct verity_pair *pair);
+			const char *hash_path, const fv_options *o,
+			struct verity_pair *pair);
 fv_result *verity_api_result_new(void);
 void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
 void verity_api_result_info(fv_result *r, const struct verity_info *info);
 void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
 void verity_api_bridge_failure(void *c, const struct verity_failure *f);
-int verity_api_root_decode(const fv_params *p, const char *root_hex, uint8_t *root,
-		       size_t *len);
+int verity_api_root_decode(const fv_params *p, const char *root_hex,
+			   uint8_t *root, size_t *len);
 int verity_api_check_pair(fv_params *p, const char *data_path,
-		      const char *hash_path, const char *root_hex,
-		      const fv_options *o, struct verity_pair *pair);
+			  const char *hash_path, const char *root_hex,
+			  const fv_options *o, struct verity_pair *pair);
 int verity_api_check(struct verity_pair *pair, const fv_options *o,
-		 enum check_op op, unsigned how, struct bridge *b,
-		 fv_result **res);
+		     enum check_op op, unsigned how, struct bridge *b,
+		     fv_result **res);
 const char *verity_api_or_null(const char *s);
 int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
-		     enum verity_trust *trust);
+			 enum verity_trust *trust);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
-int verity_api_image_avb(fv_image *img, const fv_options *o, struct ht_error *err);
-int verity_api_image_ddi(fv_image *img, const fv_options *o, struct ht_error *err);
-int verity_api_image_sidecar(fv_image *img, const fv_options *o,
+int verity_api_image_avb(fv_image *img, const fv_options *o,
 			 struct ht_error *err);
+int verity_api_image_ddi(fv_image *img, const fv_options *o,
+			 struct ht_error *err);
+int verity_api_image_sidecar(fv_image *img, const fv_options *o,
+			     struct ht_error *err);
 int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
-		       enum check_op op, unsigned how, fv_failure_fn fn, void *ctx,
-		       fv_result **res);
+			   enum check_op op, unsigned how, fv_failure_fn fn,
+			   void *ctx, fv_result **res);
 int verity_api_set_string(char **dst, const char *s);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
-		       const struct verity_failure *f);
+			   const struct verity_failure *f);
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
 void verity_api_pair_run(const fv_options *o, struct verity_run *run);
-int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
-		      unsigned how, fv_result **res);
+int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
+			  enum check_op op, unsigned how, fv_result **res);
 const char *verity_api_or_empty(const char *s);
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-		    const void *want, size_t n);
+			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
 void verity_api_wipe(char *p);
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
-			     struct fv_gpt_partition *p);
+				 struct fv_gpt_partition *p);
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
 int verity_api_kernel_known(enum fv_kernel k);
 int verity_api_kernel_usable(enum fv_kernel k);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
-					       uint64_t tag);
+						   uint64_t tag);
 char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n);
 void *verity_api_grow(void *array, size_t n, size_t size);
 int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
-		      const char *s);
+			  const char *s);
 int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src);
 struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
-					const char *image);
+					    const char *image);
 
 #endif

@@ -8,7 +8,6 @@
 
 /* --- Android images --- */
 
-
 API void fv_avb_free(fv_avb *a)
 {
 	if (!a)
@@ -22,14 +21,13 @@ API void fv_avb_free(fv_avb *a)
 /* The signer is the key at key_path. */
 /* The trust policy's verdict on a's vbmeta (verity/trust.h). */
 int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
-		     enum verity_trust *trust)
+			 enum verity_trust *trust)
 {
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, a->path,
-		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-			? VERITY_SIGNATURE_FOUND
-			: VERITY_SIGNATURE_NONE,
-		anchor, writes};
+	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, a->path,
+				       a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+					       ? VERITY_SIGNATURE_FOUND
+					       : VERITY_SIGNATURE_NONE,
+				       anchor, writes};
 	struct ht_error err;
 	int r = verity_trust_decide(&ask, trust, &err);
 
@@ -47,8 +45,9 @@ void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
 	if (!v->h.public_key_size)
 		return;
 	md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
-	if (md && EVP_Digest(v->public_key, (size_t)v->h.public_key_size, d,
-			     &len, md, NULL) &&
+	if (md &&
+	    EVP_Digest(v->public_key, (size_t)v->h.public_key_size, d, &len, md,
+		       NULL) &&
 	    len == 20)
 		verity_hex_encode(d, 20, out);
 	EVP_MD_free(md);
@@ -71,9 +70,9 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	if ((r = verity_avb_image_read(a->path, &a->img, &err)) ||
-	    (!show &&
-	     (r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
-				   NULL, 0, 0, &a->trust, &why, &err)))) {
+	    (!show && (r = verity_avb_vbmeta_judge(
+			       &a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
+			       NULL, 0, 0, &a->trust, &why, &err)))) {
 		fv_avb_free(a);
 		return verity_api_keep(r, &err);
 	}
@@ -91,7 +90,8 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 	}
 	/* the pair, when the image has one; its errors are fv_avb_pair's */
 	if (a->ht && a->img.has_footer &&
-	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable, &err)) {
+	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
+				   &err)) {
 		a->paired = 1;
 		verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
 	}
@@ -122,8 +122,9 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 	/* judged as the command judges it: a key for an unsigned vbmeta
 	 * refused, the signer's key compared */
 	if (!(r = verity_avb_key_file_blob(key, &blob, &len, &err)))
-		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_KEY,
-				     blob, len, 0, &a->trust, &why, &err);
+		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
+					    VERITY_ANCHOR_KEY, blob, len, 0,
+					    &a->trust, &why, &err);
 	free(blob);
 	return verity_api_keep(r, &err);
 }
@@ -161,14 +162,18 @@ int verity_api_avb_unpaired(const fv_avb *a)
 	int unusable;
 
 	if (a->shown)
-		return verity_api_fail(EINVAL, "%s: read for showing (fv_avb_show), its "
-				    "signature not checked: no pair",
-			    a->path);
+		return verity_api_fail(
+			EINVAL,
+			"%s: read for showing (fv_avb_show), its "
+			"signature not checked: no pair",
+			a->path);
 	if (!a->ht)
-		return verity_api_fail(EINVAL, "%s: the vbmeta has no hashtree descriptor",
-			    a->path);
-	return verity_api_keep(verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
-		    &err);
+		return verity_api_fail(
+			EINVAL, "%s: the vbmeta has no hashtree descriptor",
+			a->path);
+	return verity_api_keep(
+		verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
+		&err);
 }
 
 API int fv_avb_open(const char *image, const char *key, fv_avb **out)
@@ -275,11 +280,11 @@ API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
 		return verity_api_avb_unpaired(a);
 	{
 		enum verity_trust trust;
-		int r = verity_api_avb_trust(a,
-				  a->trust == VERITY_TRUST_CHECK
-					  ? VERITY_ANCHOR_KEY
-					  : VERITY_ANCHOR_NONE,
-				  !(how & FV_REPAIR_DRY_RUN), &trust);
+		int r = verity_api_avb_trust(
+			a,
+			a->trust == VERITY_TRUST_CHECK ? VERITY_ANCHOR_KEY
+						       : VERITY_ANCHOR_NONE,
+			!(how & FV_REPAIR_DRY_RUN), &trust);
 
 		if (r)
 			return r;
@@ -320,7 +325,6 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	return 0;
 }
 
-
 /* --- Android images described ---------------------------------------- */
 
 _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
@@ -332,12 +336,13 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 
 /* Copies full (of its type) into out, as much as out->size says: the
  * versioned structures' one rule. */
-#define GIVE(out, full, first)                                               \
-	do {                                                                 \
-		if ((out)->size < offsetof(__typeof__(full), first) +         \
-					  sizeof((full).first))               \
-			return verity_api_fail(EINVAL, "%s: size %zu is too small",      \
-				    __func__, (out)->size);                   \
+#define GIVE(out, full, first)                                                \
+	do {                                                                  \
+		if ((out)->size <                                             \
+		    offsetof(__typeof__(full), first) + sizeof((full).first)) \
+			return verity_api_fail(EINVAL,                        \
+					       "%s: size %zu is too small",   \
+					       __func__, (out)->size);        \
 		(full).size = (out)->size < sizeof(full) ? (out)->size        \
 							 : sizeof(full);      \
 		memcpy((out), &(full), (full).size);                          \
@@ -351,8 +356,8 @@ API int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f)
 	NEED(a);
 	NEED(f);
 	if (!a->img.has_footer)
-		return verity_api_fail(ENODATA, "%s: a vbmeta image, with no footer",
-			    a->path);
+		return verity_api_fail(
+			ENODATA, "%s: a vbmeta image, with no footer", a->path);
 	ft = &a->img.footer;
 	memset(&full, 0, sizeof(full));
 	full.version_major = ft->version_major;
@@ -397,20 +402,21 @@ API size_t fv_avb_descriptors(const fv_avb *a)
 /* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
  * message. */
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
-					       uint64_t tag)
+						   uint64_t tag)
 {
 	const struct avb_descriptor *d;
 
 	if (!a || i >= a->img.vbmeta.ndesc) {
-		verity_api_fail(EINVAL, "%s: no descriptor %zu", a ? a->path : "(NULL)",
-		     i);
+		verity_api_fail(EINVAL, "%s: no descriptor %zu",
+				a ? a->path : "(NULL)", i);
 		return NULL;
 	}
 	d = &a->img.vbmeta.desc[i];
 	if (tag != UINT64_MAX && d->tag != tag) {
-		verity_api_fail(EINVAL, "%s: descriptor %zu has tag %llu, not %llu",
-		     a->path, i, (unsigned long long)d->tag,
-		     (unsigned long long)tag);
+		verity_api_fail(EINVAL,
+				"%s: descriptor %zu has tag %llu, not %llu",
+				a->path, i, (unsigned long long)d->tag,
+				(unsigned long long)tag);
 		return NULL;
 	}
 	return d;
@@ -418,7 +424,8 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 
 API uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, UINT64_MAX);
 
 	if (bytes)
 		*bytes = d ? d->raw_size - AVB_DESCRIPTOR_HEADER : 0;
@@ -427,7 +434,8 @@ API uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes)
 
 API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_PROPERTY);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_PROPERTY);
 	struct fv_avb_property full;
 
 	NEED(out);
@@ -444,7 +452,8 @@ API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
 
 API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
 	struct fv_avb_hashtree full;
 
 	NEED(out);
@@ -474,7 +483,8 @@ API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
 
 API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASH);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASH);
 	struct fv_avb_hash full;
 
 	NEED(out);
@@ -548,8 +558,9 @@ API int fv_avb_check_signature(fv_avb *a)
 	int r;
 
 	NEED(a);
-	if ((r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
-				  NULL, 0, 0, &a->trust, &why, &err)))
+	if ((r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
+					 VERITY_ANCHOR_NONE, NULL, 0, 0,
+					 &a->trust, &why, &err)))
 		return verity_api_keep(r, &err);
 	a->shown = 0;
 	return 0;
@@ -563,9 +574,10 @@ API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
 	NEED(a);
 	NEED(blob);
 	return verity_api_keep(verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
-				     VERITY_ANCHOR_KEY, blob, len, 0, &a->trust,
-				     &why, &err),
-		    &err);
+						       VERITY_ANCHOR_KEY, blob,
+						       len, 0, &a->trust, &why,
+						       &err),
+			       &err);
 }
 
 API int fv_avb_check_partitions(const fv_avb *a)
@@ -573,24 +585,28 @@ API int fv_avb_check_partitions(const fv_avb *a)
 	struct ht_error err;
 
 	NEED(a);
-	return verity_api_keep(verity_avb_check_partitions(&a->img, &err), &err);
+	return verity_api_keep(verity_avb_check_partitions(&a->img, &err),
+			       &err);
 }
 
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, UINT64_MAX);
 	struct ht_error err;
 
 	NEED(path);
 	*path = NULL;
 	if (!d)
 		return -EINVAL;
-	return verity_api_keep(verity_avb_described_image(&a->img, d, path, &err), &err);
+	return verity_api_keep(
+		verity_avb_described_image(&a->img, d, path, &err), &err);
 }
 
 API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASH);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASH);
 	struct ht_error err;
 
 	NEED(image);
@@ -602,7 +618,8 @@ API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
 API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 			       fv_pair **out)
 {
-	const struct avb_descriptor *d = verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
 	struct verity_device dev;
 	struct verity_pair vp;
 	struct ht_error err;
@@ -638,11 +655,11 @@ API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 
 /* --- Android images written ------------------------------------------- */
 
-_Static_assert((unsigned)FV_FOOTER_DO_NOT_USE_AB == AVB_HASHTREE_DO_NOT_USE_AB &&
+_Static_assert((unsigned)FV_FOOTER_DO_NOT_USE_AB ==
+			       AVB_HASHTREE_DO_NOT_USE_AB &&
 		       (unsigned)FV_FOOTER_CHECK_AT_MOST_ONCE ==
 			       AVB_HASHTREE_CHECK_AT_MOST_ONCE,
 	       "the footer flags and the descriptor's differ");
-
 
 /* s (n bytes, then a NUL) kept by v; NULL when out of memory. */
 char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n)
@@ -696,11 +713,12 @@ API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
 	NEED(v);
 	NEED(name);
 	if ((alg = verity_avb_algorithm_by_name(name)) < 0)
-		return verity_api_fail(EINVAL,
-			    "Algorithm with name %s is not supported (NONE, "
-			    "SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
-			    "SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192)",
-			    name);
+		return verity_api_fail(
+			EINVAL,
+			"Algorithm with name %s is not supported (NONE, "
+			"SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
+			"SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192)",
+			name);
 	if (key && !(key = verity_api_vb_keep(v, key, strlen(key))))
 		return -ENOMEM;
 	v->vb.algorithm = alg;
@@ -728,8 +746,10 @@ API int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
 			      const char *append)
 {
 	NEED(v);
-	if ((release && !(release = verity_api_vb_keep(v, release, strlen(release)))) ||
-	    (append && !(append = verity_api_vb_keep(v, append, strlen(append)))))
+	if ((release &&
+	     !(release = verity_api_vb_keep(v, release, strlen(release)))) ||
+	    (append &&
+	     !(append = verity_api_vb_keep(v, append, strlen(append)))))
 		return -ENOMEM;
 	v->vb.release = release;
 	v->vb.append_release = append;
@@ -756,21 +776,22 @@ API int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
 	NEED(v);
 	NEED(key);
 	if (len && !value)
-		return verity_api_fail(EINVAL, "fv_vbmeta_add_property: value is NULL");
+		return verity_api_fail(EINVAL,
+				       "fv_vbmeta_add_property: value is NULL");
 	if (!(k = verity_api_vb_keep(v, key, strlen(key))) ||
 	    !(val = verity_api_vb_keep(v, value, len)) ||
 	    !(more = verity_api_grow(v->props, v->vb.nprops, sizeof(*more))))
 		return -ENOMEM;
 	v->props = more;
-	v->props[v->vb.nprops++] = (struct avb_prop){k, (const uint8_t *)val,
-						      len};
+	v->props[v->vb.nprops++] =
+		(struct avb_prop){k, (const uint8_t *)val, len};
 	v->vb.props = v->props;
 	return 0;
 }
 
 /* A string kept and added to a list of n. */
 int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
-		      const char *s)
+			  const char *s)
 {
 	char *c, **more;
 
@@ -788,7 +809,8 @@ API int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline)
 
 	NEED(v);
 	NEED(cmdline);
-	if ((r = verity_api_add_string(v, &v->cmdlines, &v->vb.ncmdlines, cmdline)))
+	if ((r = verity_api_add_string(v, &v->cmdlines, &v->vb.ncmdlines,
+				       cmdline)))
 		return r;
 	v->vb.cmdlines = (const char *const *)v->cmdlines;
 	return 0;
@@ -800,7 +822,8 @@ API int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image)
 
 	NEED(v);
 	NEED(image);
-	if ((r = verity_api_add_string(v, &v->includes, &v->vb.nincludes, image)))
+	if ((r = verity_api_add_string(v, &v->includes, &v->vb.nincludes,
+				       image)))
 		return r;
 	v->vb.includes = (const char *const *)v->includes;
 	return 0;
@@ -855,13 +878,15 @@ API int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
 	NEED(v);
 	for (size_t i = 0; i < v->vb.nincludes; i++)
 		if (verity_path_same_storage(output, v->vb.includes[i]))
-			return verity_api_fail(EINVAL,
-				    "%s: is the input %s: an output is never "
-				    "written over what is read",
-				    output, v->vb.includes[i]);
-	return verity_api_keep(verity_avb_make_vbmeta_image(output, &v->vb, padding, &err), &err);
+			return verity_api_fail(
+				EINVAL,
+				"%s: is the input %s: an output is never "
+				"written over what is read",
+				output, v->vb.includes[i]);
+	return verity_api_keep(
+		verity_avb_make_vbmeta_image(output, &v->vb, padding, &err),
+		&err);
 }
-
 
 API fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind)
 {
@@ -913,9 +938,10 @@ API int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
 	NEED(f);
 	NEED(algorithm);
 	if (!verity_avb_digest_size(algorithm))
-		return verity_api_fail(EINVAL, "hash algorithm %s not supported (sha1, "
-				    "sha256, sha512)",
-			    algorithm);
+		return verity_api_fail(EINVAL,
+				       "hash algorithm %s not supported (sha1, "
+				       "sha256, sha512)",
+				       algorithm);
 	if (verity_api_set_string(&f->hash, algorithm))
 		return -ENOMEM;
 	f->f.hash_algorithm = f->hash;
@@ -927,8 +953,9 @@ API int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len)
 {
 	NEED(f);
 	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
-		return verity_api_fail(EINVAL, "salt of %zu bytes is too long (at most %d)",
-			    len, VERITY_MAX_SALT_SIZE);
+		return verity_api_fail(
+			EINVAL, "salt of %zu bytes is too long (at most %d)",
+			len, VERITY_MAX_SALT_SIZE);
 	if (len)
 		memcpy(f->salt, salt, len);
 	f->f.salt = f->salt;
@@ -948,12 +975,13 @@ API int fv_footer_set_fec(fv_footer_opts *f, unsigned roots)
 API int fv_footer_set_flags(fv_footer_opts *f, unsigned flags)
 {
 	NEED(f);
-	if (flags & ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB |
-				FV_FOOTER_CHECK_AT_MOST_ONCE |
-				FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND))
-		return verity_api_fail(EINVAL, "unknown footer flags %#x", flags);
-	f->f.descriptor_flags =
-		flags & (FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE);
+	if (flags &
+	    ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE |
+			FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND))
+		return verity_api_fail(EINVAL, "unknown footer flags %#x",
+				       flags);
+	f->f.descriptor_flags = flags & (FV_FOOTER_DO_NOT_USE_AB |
+					 FV_FOOTER_CHECK_AT_MOST_ONCE);
 	f->f.dynamic_size = !!(flags & FV_FOOTER_DYNAMIC_SIZE);
 	f->f.do_not_append = !!(flags & FV_FOOTER_DO_NOT_APPEND);
 	return 0;
@@ -1019,7 +1047,7 @@ API int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v)
 
 /* f's options as the container takes them, for image. */
 struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
-					const char *image)
+					    const char *image)
 {
 	struct avb_footer_opts o = f->f;
 
@@ -1036,8 +1064,8 @@ API uint64_t fv_avb_max_image_size(const fv_footer_opts *f)
 		return 0;
 	o = verity_api_footer_of(f, NULL);
 	return verity_avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
-					      ? AVB_FOOTER_HASHTREE
-					      : AVB_FOOTER_HASH);
+						     ? AVB_FOOTER_HASHTREE
+						     : AVB_FOOTER_HASH);
 }
 
 API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
@@ -1052,9 +1080,11 @@ API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
 	NEED(f);
 	o = verity_api_footer_of(f, image);
 	if (f->kind == FV_FOOTER_HASH)
-		return verity_api_keep(verity_avb_add_hash_footer(&o, &err), &err);
+		return verity_api_keep(verity_avb_add_hash_footer(&o, &err),
+				       &err);
 	verity_api_run_of(opts, &run);
-	return verity_api_keep(verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
+	return verity_api_keep(
+		verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
 }
 
 API int fv_avb_erase_footer(const char *image, unsigned flags)
@@ -1063,10 +1093,12 @@ API int fv_avb_erase_footer(const char *image, unsigned flags)
 
 	NEED(image);
 	if (flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
-		return verity_api_fail(EINVAL, "unknown erase flags %#x", flags);
-	return verity_api_keep(verity_avb_erase_footer(image, !!(flags & FV_ERASE_KEEP_HASHTREE),
-				     &err),
-		    &err);
+		return verity_api_fail(EINVAL, "unknown erase flags %#x",
+				       flags);
+	return verity_api_keep(
+		verity_avb_erase_footer(
+			image, !!(flags & FV_ERASE_KEEP_HASHTREE), &err),
+		&err);
 }
 
 API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
@@ -1077,7 +1109,8 @@ API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
 	NEED(blob);
 	NEED(len);
 	*blob = NULL;
-	return verity_api_keep(verity_avb_key_file_blob(key, blob, len, &err), &err);
+	return verity_api_keep(verity_avb_key_file_blob(key, blob, len, &err),
+			       &err);
 }
 
 API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,

@@ -6,8 +6,6 @@
 
 /* --- images given alone -------------------------------------------------- */
 
-
-
 API void fv_image_free(fv_image *img)
 {
 	if (!img)
@@ -35,7 +33,8 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 /* An Android image's one pair: opened as fv_avb_read opens one, judged
  * for the options' anchor (a key: its signer's; certificates: the wrong
  * kind, refused by the policy), its hashtree descriptor made the pair. */
-int verity_api_image_avb(fv_image *img, const fv_options *o, struct ht_error *err)
+int verity_api_image_avb(fv_image *img, const fv_options *o,
+			 struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
 	fv_avb *a;
@@ -52,7 +51,8 @@ int verity_api_image_avb(fv_image *img, const fv_options *o, struct ht_error *er
 			goto said;
 	} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
 		struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, img->path,
-					       ip->from, verity_api_anchor_of(o), 0};
+					       ip->from,
+					       verity_api_anchor_of(o), 0};
 		enum verity_trust t;
 
 		if ((r = verity_trust_decide(&ask, &t, err)))
@@ -74,7 +74,8 @@ said:
 }
 
 /* A disk image's pairs, one a protected partition ("root-x86-64"). */
-int verity_api_image_ddi(fv_image *img, const fv_options *o, struct ht_error *err)
+int verity_api_image_ddi(fv_image *img, const fv_options *o,
+			 struct ht_error *err)
 {
 	int r;
 
@@ -87,11 +88,11 @@ int verity_api_image_ddi(fv_image *img, const fv_options *o, struct ht_error *er
 	for (size_t i = 0; i < img->ddi.nv; i++) {
 		const struct ddi_verity *v = &img->ddi.v[i];
 		struct image_pair *ip = &img->pairs[i];
-		struct verity_trust_ask ask = {
-			VERITY_CONTAINER_DDI, img->path,
-			v->signature ? VERITY_SIGNATURE_FOUND
-				     : VERITY_SIGNATURE_NONE,
-			verity_api_anchor_of(o), 0};
+		struct verity_trust_ask ask = {VERITY_CONTAINER_DDI, img->path,
+					       v->signature
+						       ? VERITY_SIGNATURE_FOUND
+						       : VERITY_SIGNATURE_NONE,
+					       verity_api_anchor_of(o), 0};
 
 		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)) ||
 		    (r = verity_trust_decide(&ask, &ip->trust, err)))
@@ -108,7 +109,7 @@ int verity_api_image_ddi(fv_image *img, const fv_options *o, struct ht_error *er
 /* An image with sidecar files: IMAGE.verity's superblock, the root hash
  * in IMAGE.roothash, IMAGE.roothash.p7s and IMAGE.fec when there. */
 int verity_api_image_sidecar(fv_image *img, const fv_options *o,
-			 struct ht_error *err)
+			     struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
 	struct verity_pair *pair = &ip->pair;
@@ -128,7 +129,8 @@ int verity_api_image_sidecar(fv_image *img, const fv_options *o,
 		return ht_fail(err, ENODEV, "%s: does not exist",
 			       img->side.roothash);
 	/* the grammar of every root hash file */
-	if ((r = fv_root_hash_file_read(img->side.roothash, hex, sizeof(hex)))) {
+	if ((r = fv_root_hash_file_read(img->side.roothash, hex,
+					sizeof(hex)))) {
 		snprintf(err->msg, sizeof(err->msg), "%s", verity_api_last.msg);
 		err->param = HT_PARAM_NONE;
 		return r;
@@ -169,12 +171,14 @@ API int fv_image_open(const char *path, const char *container,
 	NEED(path);
 	NEED(out);
 	*out = NULL;
-	if (container && ((want = verity_container_by_name(container)) < 0 ||
-			  want == VERITY_CONTAINER_SPARSE ||
-			  want == VERITY_CONTAINER_PLAIN))
-		return verity_api_fail(EINVAL, "no container of images named '%s' (avb, "
-				    "ddi, sidecar)",
-			    container);
+	if (container &&
+	    ((want = verity_container_by_name(container)) < 0 ||
+	     want == VERITY_CONTAINER_SPARSE || want == VERITY_CONTAINER_PLAIN))
+		return verity_api_fail(
+			EINVAL,
+			"no container of images named '%s' (avb, "
+			"ddi, sidecar)",
+			container);
 	if (!(img = calloc(1, sizeof(*img))) || !(img->path = strdup(path))) {
 		free(img);
 		return verity_api_fail(ENOMEM, "out of memory");
@@ -185,7 +189,8 @@ API int fv_image_open(const char *path, const char *container,
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))))
 		r = ht_fail(&err, ENOMEM, "out of memory");
 	if (!r)
-		r = img->kind == VERITY_CONTAINER_AVB ? verity_api_image_avb(img, o, &err)
+		r = img->kind == VERITY_CONTAINER_AVB
+			    ? verity_api_image_avb(img, o, &err)
 		    : img->kind == VERITY_CONTAINER_DDI
 			    ? verity_api_image_ddi(img, o, &err)
 			    : verity_api_image_sidecar(img, o, &err);
@@ -218,13 +223,12 @@ API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
 				 : FV_TRUST_UNSIGNED;
 }
 
-
 /* verify or repair of pair i: fv_pair_verify or fv_pair_repair of it, with
  * the callback given and the options' parity for images whose container
  * carries none. */
 int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
-		       enum check_op op, unsigned how, fv_failure_fn fn, void *ctx,
-		       fv_result **res)
+			   enum check_op op, unsigned how, fv_failure_fn fn,
+			   void *ctx, fv_result **res)
 {
 	fv_options with = {0};
 	fv_pair *pr;
@@ -260,8 +264,10 @@ API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
 			fv_result **res)
 {
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(EINVAL, "fv_image_repair: unknown flags %#x", how);
-	return verity_api_image_check(img, i, o, CHECK_REPAIR, how, fn, ctx, res);
+		return verity_api_fail(
+			EINVAL, "fv_image_repair: unknown flags %#x", how);
+	return verity_api_image_check(img, i, o, CHECK_REPAIR, how, fn, ctx,
+				      res);
 }
 
 /* --- disk images --------------------------------------------------------- */
@@ -273,11 +279,13 @@ API int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d)
 	NEED(img);
 	NEED(d);
 	if (!img->ddi_read)
-		return verity_api_fail(EINVAL, "%s: not opened as a disk image", img->path);
-	if (d->size < offsetof(struct fv_ddi_disk, sector_size) +
-			      sizeof(d->sector_size))
-		return verity_api_fail(EINVAL, "fv_image_ddi_disk: size %zu is too small",
-			    d->size);
+		return verity_api_fail(EINVAL, "%s: not opened as a disk image",
+				       img->path);
+	if (d->size <
+	    offsetof(struct fv_ddi_disk, sector_size) + sizeof(d->sector_size))
+		return verity_api_fail(
+			EINVAL, "fv_image_ddi_disk: size %zu is too small",
+			d->size);
 	memset(&full, 0, sizeof(full));
 	full.sector_size = img->ddi.gpt.h.sector;
 	full.disk_uuid = img->ddi.gpt.h.disk_uuid;
@@ -288,7 +296,7 @@ API int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d)
 }
 
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
-			     struct fv_gpt_partition *p)
+				 struct fv_gpt_partition *p)
 {
 	const char *type;
 
@@ -308,12 +316,12 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 {
 	if (!img || !img->ddi_read) {
 		verity_api_fail(EINVAL, "%s: not opened as a disk image",
-		     img ? img->path : "(NULL)");
+				img ? img->path : "(NULL)");
 		return NULL;
 	}
 	if (i >= img->ddi.nv) {
-		verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
-		     img->ddi.nv);
+		verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
+				img->path, i, img->ddi.nv);
 		return NULL;
 	}
 	return &img->ddi.v[i];
@@ -328,8 +336,9 @@ API int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p)
 	if (!v)
 		return -EINVAL;
 	if (p->size < offsetof(struct fv_ddi_pair, role) + sizeof(p->role))
-		return verity_api_fail(EINVAL, "fv_image_ddi_pair: size %zu is too small",
-			    p->size);
+		return verity_api_fail(
+			EINVAL, "fv_image_ddi_pair: size %zu is too small",
+			p->size);
 	memset(&full, 0, sizeof(full));
 	full.role = verity_ddi_role_name(v->role);
 	full.arch = v->arch;
@@ -374,4 +383,3 @@ API const char *fv_result_signer_fingerprint(const fv_result *r)
 {
 	return r ? r->sig.fingerprint : NULL;
 }
-

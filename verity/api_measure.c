@@ -24,14 +24,16 @@ API int fv_kernel_available(enum fv_kernel k)
 
 API const char *fv_kernel_name(enum fv_kernel k)
 {
-	return verity_api_kernel_known(k) ? ht_sha256_kernel_name((enum sha256_kernel)k)
-			       : NULL;
+	return verity_api_kernel_known(k)
+		       ? ht_sha256_kernel_name((enum sha256_kernel)k)
+		       : NULL;
 }
 
 API const char *fv_kernel_label(enum fv_kernel k)
 {
-	return verity_api_kernel_known(k) ? ht_sha256_kernel_label((enum sha256_kernel)k)
-			       : NULL;
+	return verity_api_kernel_known(k)
+		       ? ht_sha256_kernel_label((enum sha256_kernel)k)
+		       : NULL;
 }
 
 API enum fv_kernel fv_kernel_of_arch(void)
@@ -52,7 +54,6 @@ API const char *fv_cpu_features(void)
 	return ht_sha256_cpu_features();
 }
 
-
 API int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out)
 {
 	fv_salted *s;
@@ -60,8 +61,9 @@ API int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out)
 	NEED(out);
 	*out = NULL;
 	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
-		return verity_api_fail(EINVAL, "a salt of %zu bytes (at most %d)", len,
-			    VERITY_MAX_SALT_SIZE);
+		return verity_api_fail(EINVAL,
+				       "a salt of %zu bytes (at most %d)", len,
+				       VERITY_MAX_SALT_SIZE);
 	if (!(s = calloc(1, sizeof(*s))))
 		return verity_api_fail(ENOMEM, "out of memory");
 	ht_sha256_salted_init(&s->st, salt, len);
@@ -77,13 +79,14 @@ API void fv_salted_free(fv_salted *s)
 int verity_api_kernel_usable(enum fv_kernel k)
 {
 	if (!fv_kernel_available(k))
-		return verity_api_fail(EINVAL, "this CPU has no SHA-256 kernel %d",
-			    (int)k);
+		return verity_api_fail(
+			EINVAL, "this CPU has no SHA-256 kernel %d", (int)k);
 	return 0;
 }
 
-API int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
-		       size_t len, size_t count, uint8_t *out, size_t stride)
+API int fv_kernel_hash(enum fv_kernel k, const fv_salted *s,
+		       const uint8_t *msgs, size_t len, size_t count,
+		       uint8_t *out, size_t stride)
 {
 	int r;
 
@@ -92,8 +95,9 @@ API int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs
 	if ((r = verity_api_kernel_usable(k)))
 		return r;
 	if ((count && !msgs) || stride < 32)
-		return verity_api_fail(EINVAL, "fv_kernel_hash: no messages, or a stride "
-				    "under 32");
+		return verity_api_fail(
+			EINVAL, "fv_kernel_hash: no messages, or a stride "
+				"under 32");
 	sha256_finup_many((enum sha256_kernel)k, &s->st, msgs, len, count, out,
 			  stride);
 	return 0;
@@ -109,11 +113,11 @@ API int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
 	if ((r = verity_api_kernel_usable(k)))
 		return r;
 	if (len && !msg)
-		return verity_api_fail(EINVAL, "fv_kernel_hash_one: msg is NULL");
+		return verity_api_fail(EINVAL,
+				       "fv_kernel_hash_one: msg is NULL");
 	sha256_finup_one((enum sha256_kernel)k, &s->st, msg, len, out);
 	return 0;
 }
-
 
 API int fv_rs_new(unsigned roots, fv_rs **out)
 {
@@ -123,8 +127,8 @@ API int fv_rs_new(unsigned roots, fv_rs **out)
 	NEED(out);
 	*out = NULL;
 	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
-		return verity_api_fail(EINVAL, "%u roots (%d to %d)", roots, FEC_MIN_ROOTS,
-			    FEC_MAX_ROOTS);
+		return verity_api_fail(EINVAL, "%u roots (%d to %d)", roots,
+				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (!(rs = calloc(1, sizeof(*rs))))
 		return verity_api_fail(ENOMEM, "out of memory");
 	if (verity_fec_rs_init(&rs->rs, roots, &err)) {
@@ -167,9 +171,8 @@ API int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity)
 	return 0;
 }
 
-
-API int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path,
-		       const fv_options *o, fv_memtree **out)
+API int fv_memtree_new(const fv_params *p, const uint8_t *data,
+		       const char *path, const fv_options *o, fv_memtree **out)
 {
 	struct ht_error err;
 	fv_memtree *m;
@@ -179,7 +182,8 @@ API int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path
 	*out = NULL;
 	NEED(p);
 	if (!data && !path)
-		return verity_api_fail(EINVAL, "fv_memtree_new: no data and no path");
+		return verity_api_fail(EINVAL,
+				       "fv_memtree_new: no data and no path");
 	if ((r = verity_params_validate(&p->p, &err)))
 		return verity_api_keep(r, &err);
 	if (!(m = calloc(1, sizeof(*m))))
@@ -193,12 +197,13 @@ API int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path
 		m->has_dev = 1;
 		if (p->p.data_blocks > m->dev.size / p->p.data_block_size) {
 			fv_memtree_free(m);
-			return verity_api_fail(EINVAL,
-				    "%s: %llu bytes, fewer than %llu blocks "
-				    "of %u bytes",
-				    path, (unsigned long long)m->dev.size,
-				    (unsigned long long)p->p.data_blocks,
-				    p->p.data_block_size);
+			return verity_api_fail(
+				EINVAL,
+				"%s: %llu bytes, fewer than %llu blocks "
+				"of %u bytes",
+				path, (unsigned long long)m->dev.size,
+				(unsigned long long)p->p.data_blocks,
+				p->p.data_block_size);
 		}
 	}
 	if ((r = verity_memtree_init(&m->mt, &p->p, data,
@@ -234,12 +239,11 @@ API int fv_memtree_build(fv_memtree *m, unsigned threads, uint8_t *root,
 	NEED(m);
 	NEED(root);
 	if (threads > VERITY_MAX_THREADS)
-		return verity_api_fail(EINVAL, "%u threads (at most %d)", threads,
-			    VERITY_MAX_THREADS);
-	if ((r = verity_memtree_build(&m->mt,
-				      threads ? threads
-					      : verity_default_threads(),
-				      digest, &err)))
+		return verity_api_fail(EINVAL, "%u threads (at most %d)",
+				       threads, VERITY_MAX_THREADS);
+	if ((r = verity_memtree_build(
+		     &m->mt, threads ? threads : verity_default_threads(),
+		     digest, &err)))
 		return verity_api_keep(r, &err);
 	memcpy(root, digest,
 	       size < m->mt.h.digest_size ? size : m->mt.h.digest_size);
@@ -277,5 +281,6 @@ API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
 		verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
 		return NULL;
 	}
-	return ht_sha256_kernel_name(ht_sha256_kernel_choose((enum sha256_choice)k));
+	return ht_sha256_kernel_name(
+		ht_sha256_kernel_choose((enum sha256_choice)k));
 }

@@ -6,7 +6,6 @@
 
 /* --- pairs ------------------------------------------------------------- */
 
-
 /* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
 int verity_api_set_string(char **dst, const char *s)
 {
@@ -36,7 +35,8 @@ API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
 	}
 	pr->params = *p;
 	free(p);
-	if (verity_api_set_string(&pr->data, data) || verity_api_set_string(&pr->hash, hash)) {
+	if (verity_api_set_string(&pr->data, data) ||
+	    verity_api_set_string(&pr->hash, hash)) {
 		fv_pair_free(pr);
 		return -ENOMEM;
 	}
@@ -92,8 +92,9 @@ API int fv_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 	NEED(pr);
 	NEED(root);
 	if (!len || len > HT_MAX_DIGEST_SIZE)
-		return verity_api_fail(EINVAL, "a root hash of %zu bytes (1 to %d)", len,
-			    HT_MAX_DIGEST_SIZE);
+		return verity_api_fail(EINVAL,
+				       "a root hash of %zu bytes (1 to %d)",
+				       len, HT_MAX_DIGEST_SIZE);
 	memcpy(pr->pair.root, root, len);
 	pr->pair.root_size = len;
 	verity_hex_encode(root, len, pr->root_hex);
@@ -108,9 +109,11 @@ API int fv_pair_set_root_hex(fv_pair *pr, const char *hex)
 	NEED(pr);
 	NEED(hex);
 	if (verity_hex_decode(hex, root, sizeof(root), &len) || !len)
-		return verity_api_fail(EINVAL, "invalid root hash %s (hex digits, at most "
-				    "%d)",
-			    hex, 2 * HT_MAX_DIGEST_SIZE);
+		return verity_api_fail(
+			EINVAL,
+			"invalid root hash %s (hex digits, at most "
+			"%d)",
+			hex, 2 * HT_MAX_DIGEST_SIZE);
 	return fv_pair_set_root(pr, root, len);
 }
 
@@ -125,7 +128,7 @@ API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 	NEED(pr);
 	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
 		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
-			    FEC_MIN_ROOTS, FEC_MAX_ROOTS);
+				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (verity_api_set_string(&pr->fec, path))
 		return -ENOMEM;
 	pr->pair.fec = (struct verity_fec_params){{pr->fec, 0, 0}, 0, 0, 0};
@@ -187,8 +190,8 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	NEED(out);
 	*out = NULL;
 	if (i >= img->n)
-		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)", img->path, i,
-			    img->n);
+		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
+				       img->path, i, img->n);
 	ip = &img->pairs[i];
 	src = &ip->pair;
 	if ((r = fv_pair_new(src->data.path, src->hash.path, &pr)))
@@ -273,7 +276,7 @@ void verity_api_pair_failure(void *c, const struct verity_failure *f)
 }
 
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
-		       const struct verity_failure *f)
+			   const struct verity_failure *f)
 {
 	const fv_options *o = c;
 
@@ -323,7 +326,8 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
-		verity_api_result_root(made, out.root, out.layout.geo.digest_size);
+		verity_api_result_root(made, out.root,
+				       out.layout.geo.digest_size);
 		verity_api_result_outcome(made, &out);
 		*res = made;
 	}
@@ -334,8 +338,8 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
  * options' anchor (an Android vbmeta's key judged when it was opened),
  * and a disk image's signer must be the one its certificateFingerprint
  * names. */
-int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
-		      unsigned how, fv_result **res)
+int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
+			  enum check_op op, unsigned how, fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_run run;
@@ -348,9 +352,10 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op 
 	NEED(res);
 	*res = NULL;
 	if (!pr->pair.root_size)
-		return verity_api_fail(EINVAL, "%s: no root hash to check against "
-				    "(fv_pair_set_root)",
-			    pr->data);
+		return verity_api_fail(EINVAL,
+				       "%s: no root hash to check against "
+				       "(fv_pair_set_root)",
+				       pr->data);
 	if (pr->of_image) {
 		struct verity_trust_ask ask = {
 			pr->pair.container, pr->image,
@@ -371,9 +376,10 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op 
 			return verity_api_keep(r, &err);
 	}
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
-		return verity_api_fail(EINVAL, "%s: repair needs FEC parity "
-				    "(fv_pair_set_fec, fv_options_set_fec)",
-			    pr->data);
+		return verity_api_fail(EINVAL,
+				       "%s: repair needs FEC parity "
+				       "(fv_pair_set_fec, fv_options_set_fec)",
+				       pr->data);
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
 	run.flags = how;
@@ -383,11 +389,12 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o, enum check_op 
 		return verity_api_keep(r, &err);
 	if (pr->fingerprint[0] && out.signature_checked &&
 	    strcmp(pr->fingerprint, out.sig.fingerprint))
-		return verity_api_fail(EINVAL,
-			    "%s: partition %u: certificateFingerprint %s is not "
-			    "the signer's (%s)",
-			    pr->image, pr->fingerprint_at, pr->fingerprint,
-			    out.sig.fingerprint);
+		return verity_api_fail(
+			EINVAL,
+			"%s: partition %u: certificateFingerprint %s is not "
+			"the signer's (%s)",
+			pr->image, pr->fingerprint_at, pr->fingerprint,
+			out.sig.fingerprint);
 	if (!(made = verity_api_result_new()))
 		return -ENOMEM;
 	made->res = out.res;
@@ -409,7 +416,8 @@ API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
 
 API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	return verity_api_pair_check(pr, o, CHECK_REPAIR, o ? o->repair : 0, res);
+	return verity_api_pair_check(pr, o, CHECK_REPAIR, o ? o->repair : 0,
+				     res);
 }
 
 API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
@@ -457,13 +465,15 @@ API int fv_result_layout(const fv_result *r, struct fv_layout *l)
 
 	NEED(r);
 	NEED(l);
-	if (l->size < offsetof(struct fv_layout, data_blocks) +
-			      sizeof(l->data_blocks))
-		return verity_api_fail(EINVAL, "fv_result_layout: size %zu is too small",
-			    l->size);
+	if (l->size <
+	    offsetof(struct fv_layout, data_blocks) + sizeof(l->data_blocks))
+		return verity_api_fail(
+			EINVAL, "fv_result_layout: size %zu is too small",
+			l->size);
 	if (!r->has_layout)
-		return verity_api_fail(EINVAL, "fv_result_layout: the result has no "
-				    "layout");
+		return verity_api_fail(EINVAL,
+				       "fv_result_layout: the result has no "
+				       "layout");
 	in = &r->layout;
 	memset(&full, 0, sizeof(full));
 	full.data_blocks = in->geo.data_blocks;
@@ -493,12 +503,14 @@ API int fv_result_fec(const fv_result *r, struct fv_fec_report *f)
 
 	NEED(r);
 	NEED(f);
-	if (f->size < offsetof(struct fv_fec_report, bad_blocks) +
-			      sizeof(f->bad_blocks))
-		return verity_api_fail(EINVAL, "fv_result_fec: size %zu is too small",
-			    f->size);
+	if (f->size <
+	    offsetof(struct fv_fec_report, bad_blocks) + sizeof(f->bad_blocks))
+		return verity_api_fail(EINVAL,
+				       "fv_result_fec: size %zu is too small",
+				       f->size);
 	if (!r->has_fec)
-		return verity_api_fail(ENODATA, "the action ran without parity");
+		return verity_api_fail(ENODATA,
+				       "the action ran without parity");
 	memset(&full, 0, sizeof(full));
 	full.bad_blocks = r->fec.bad_blocks;
 	full.repaired = r->fec.repaired;
@@ -575,21 +587,23 @@ API int fv_root_hash_file_read(const char *path, char *hex, size_t size)
 	r = verity_root_text_parse(text, len, hex, size, &bad);
 	free(text);
 	if (r && bad)
-		return verity_api_fail(EINVAL,
-			    "%s: invalid root hash string specified: byte %zu "
-			    "is not a hex digit (the file holds the hex root "
-			    "hash, and nothing after it but white space)",
-			    path, bad);
+		return verity_api_fail(
+			EINVAL,
+			"%s: invalid root hash string specified: byte %zu "
+			"is not a hex digit (the file holds the hex root "
+			"hash, and nothing after it but white space)",
+			path, bad);
 	if (r)
-		return verity_api_fail(EINVAL,
-			    "%s: invalid root hash string specified (more "
-			    "than %zu hex digits)",
-			    path, size ? size - 1 : 0);
+		return verity_api_fail(
+			EINVAL,
+			"%s: invalid root hash string specified (more "
+			"than %zu hex digits)",
+			path, size ? size - 1 : 0);
 	return 0;
 }
 
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-		    const void *want, size_t n)
+			const void *want, size_t n)
 {
 	uint8_t m[8];
 
@@ -597,8 +611,7 @@ int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
 }
 
-API enum fv_superblock_at fv_superblock_probe(const char *path,
-					      uint64_t offset)
+API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
 {
 	struct verity_device d;
 	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
@@ -608,7 +621,7 @@ API enum fv_superblock_at fv_superblock_probe(const char *path,
 	if (verity_api_bytes_at(&d, offset, "verity\0\0", 8))
 		at = FV_SUPERBLOCK_FOUND;
 	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UNFINISHED,
-			  sizeof(VERITY_SB_UNFINISHED)))
+				     sizeof(VERITY_SB_UNFINISHED)))
 		at = FV_SUPERBLOCK_UNFINISHED;
 	verity_device_close(&d);
 	return at;
@@ -637,15 +650,17 @@ API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 		from = h.size - (uint64_t)SCAN_MAX * 4096;
 	r = -ENOENT;
 	for (uint64_t off = from; off + 512 <= h.size; off += 4096)
-		if (off != skip && verity_api_bytes_at(&h, off, "verity\0\0", 8)) {
+		if (off != skip &&
+		    verity_api_bytes_at(&h, off, "verity\0\0", 8)) {
 			*offset = off;
 			r = 0;
 			break;
 		}
 	verity_device_close(&h);
-	return r ? verity_api_fail(ENOENT, "%s: no superblock where an appended tree's "
-				"would be",
-			path)
+	return r ? verity_api_fail(ENOENT,
+				   "%s: no superblock where an appended tree's "
+				   "would be",
+				   path)
 		 : 0;
 }
 
@@ -727,8 +742,10 @@ API int fv_sidecar_names(const char *image, char **tree, char **roothash,
 	NEED(image);
 	if ((r = verity_sidecar_names(image, &side, &err)))
 		return verity_api_keep(r, &err);
-	if ((r = verity_api_give(tree, side.tree)) || (r = verity_api_give(roothash, side.roothash)) ||
-	    (r = verity_api_give(signature, side.signature)) || (r = verity_api_give(fec, side.fec))) {
+	if ((r = verity_api_give(tree, side.tree)) ||
+	    (r = verity_api_give(roothash, side.roothash)) ||
+	    (r = verity_api_give(signature, side.signature)) ||
+	    (r = verity_api_give(fec, side.fec))) {
 		if (tree && r) {
 			free(*tree);
 			*tree = NULL;
@@ -756,7 +773,8 @@ API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 
 	NEED(image);
 	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
-		return verity_api_fail(EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
+		return verity_api_fail(
+			EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
 	if ((r = verity_sidecar_names(image, &side, &err)))
 		return verity_api_keep(r, &err);
 	memset(&pair, 0, sizeof(pair));
@@ -779,7 +797,8 @@ API int fv_output_write(const char *path, const char *what, const void *buf,
 	NEED(what);
 	if (len && !buf)
 		return verity_api_fail(EINVAL, "fv_output_write: buf is NULL");
-	return verity_api_keep(verity_write_file(path, what, buf, len, &err), &err);
+	return verity_api_keep(verity_write_file(path, what, buf, len, &err),
+			       &err);
 }
 
 API int fv_params_check(const fv_params *p)
@@ -799,7 +818,8 @@ API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
 	NEED(len);
 	*der = NULL;
 	*len = 0;
-	return verity_api_keep(verity_read_signature(path, der, len, &err), &err);
+	return verity_api_keep(verity_read_signature(path, der, len, &err),
+			       &err);
 }
 
 API int fv_refuse_sparse(const char *path)
@@ -807,7 +827,8 @@ API int fv_refuse_sparse(const char *path)
 	struct ht_error err;
 
 	NEED(path);
-	return verity_api_keep(verity_container_refuse_sparse(path, &err), &err);
+	return verity_api_keep(verity_container_refuse_sparse(path, &err),
+			       &err);
 }
 
 API int fv_device_size(const char *path, uint64_t *size)

@@ -41,8 +41,8 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 		if ((r = verity_fec_layout_flat(job.fec_offset, AVB_FEC_BLOCK,
 						o->roots, job.fec_offset, &fl,
 						err)) ||
-		    (r = verity_fec_encode_flat(&job.image, &fl, run->ht.threads,
-					 err))) {
+		    (r = verity_fec_encode_flat(&job.image, &fl,
+						run->ht.threads, err))) {
 			verity_avb_hashtree_abort(&job);
 			return r;
 		}
@@ -61,11 +61,11 @@ int verity_op_check_signature(const struct verity_pair *pair,
 		.container = pair->container ? pair->container
 					     : VERITY_CONTAINER_PLAIN,
 		.image = pair->signature ? name : pair->data.path,
-		.signature = !pair->signature	? VERITY_SIGNATURE_NONE
+		.signature = !pair->signature        ? VERITY_SIGNATURE_NONE
 			     : pair->signature_found ? VERITY_SIGNATURE_FOUND
 						     : VERITY_SIGNATURE_GIVEN,
-		.anchor = run->ntrusted ? VERITY_ANCHOR_CERT
-					: VERITY_ANCHOR_NONE,
+		.anchor =
+			run->ntrusted ? VERITY_ANCHOR_CERT : VERITY_ANCHOR_NONE,
 		.writes = run->writes,
 	};
 	int r;

@@ -101,7 +101,8 @@ static int pair(char **argv)
 		if (!n || (r = fv_options_set_signature(o, der, n)))
 			return 2;
 	}
-	if (strcmp(cert, "-") && (r = fv_options_set_trusted_certs(o, &cert, 1)))
+	if (strcmp(cert, "-") &&
+	    (r = fv_options_set_trusted_certs(o, &cert, 1)))
 		return error(r);
 	if (strcmp(argv[8], "-") && (r = fv_options_set_fec(o, argv[8], 0, 0)))
 		return error(r);
@@ -122,8 +123,7 @@ static int avb(char **argv)
 {
 	fv_avb *a = NULL;
 	fv_result *res = NULL;
-	int r = fv_avb_open(argv[3], strcmp(argv[4], "-") ? argv[4] : NULL,
-			    &a);
+	int r = fv_avb_open(argv[3], strcmp(argv[4], "-") ? argv[4] : NULL, &a);
 
 	if (r)
 		return error(r);

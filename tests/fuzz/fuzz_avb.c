@@ -87,8 +87,8 @@ static int overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 
 /* What was accepted lies inside the blob, and a hashtree descriptor
  * made a pair lies inside the image; with the footer f, a pair the image
- * makes (verity_avb_image_pair) never has its vbmeta or footer inside data, tree
- * or parity. */
+ * makes (verity_avb_image_pair) never has its vbmeta or footer inside data,
+ * tree or parity. */
 static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		  size_t blob_len, const struct avb_footer *f)
 {
@@ -114,18 +114,26 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 		     !in(dp->digest, dp->digest_len, d->raw, d->raw_size)))
 			abort();
 		if (d->tag == AVB_TAG_HASHTREE && f) {
-			struct avb_image ai = {.path = "fuzz", .file_size = len,
-					       .has_footer = 1, .footer = *f,
+			struct avb_image ai = {.path = "fuzz",
+					       .file_size = len,
+					       .has_footer = 1,
+					       .footer = *f,
 					       .vbmeta = v};
 
-			if (!verity_avb_image_pair(&ai, d, &pair, &unusable, &err))
+			if (!verity_avb_image_pair(&ai, d, &pair, &unusable,
+						   &err))
 				for (int k = 0; k < 3; k++) {
-					uint64_t o = k == 0   ? 0
-						     : k == 1 ? d->hashtree.tree_offset
-							      : d->hashtree.fec_offset;
-					uint64_t n = k == 0   ? d->hashtree.p.image_size
-						     : k == 1 ? d->hashtree.tree_size
-							      : d->hashtree.fec_size;
+					uint64_t o =
+						k == 0   ? 0
+						: k == 1 ? d->hashtree
+								   .tree_offset
+							 : d->hashtree
+								   .fec_offset;
+					uint64_t n =
+						k == 0 ? d->hashtree.p
+								 .image_size
+						: k == 1 ? d->hashtree.tree_size
+							 : d->hashtree.fec_size;
 
 					if (overlaps(f->vbmeta_offset,
 						     f->vbmeta_size, o, n) ||
@@ -135,7 +143,8 @@ static void check(const uint8_t *img, size_t len, const uint8_t *blob,
 				}
 		}
 		if (d->tag != AVB_TAG_HASHTREE ||
-		    verity_avb_hashtree_pair("fuzz", len, d, &pair, &unusable, &err))
+		    verity_avb_hashtree_pair("fuzz", len, d, &pair, &unusable,
+					     &err))
 			continue;
 		if (pair.data.length > len || d->hashtree.tree_offset > len ||
 		    d->hashtree.tree_size > len - d->hashtree.tree_offset ||
@@ -171,8 +180,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(img, data + 1, len);
 	}
 	if (len >= AVB_FOOTER_SIZE &&
-	    !verity_avb_footer_parse(img + len - AVB_FOOTER_SIZE, len, "fuzz", &f,
-			      &err)) {
+	    !verity_avb_footer_parse(img + len - AVB_FOOTER_SIZE, len, "fuzz",
+				     &f, &err)) {
 		if (f.vbmeta_offset > len ||
 		    f.vbmeta_size > len - f.vbmeta_offset)
 			abort();

@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *der;
 	size_t der_len, n;
 
-	if (verity_ddi_sig_json_parse(data, size, "fuzz", root, &der, &der_len, fp,
-			       &err) == 0) {
+	if (verity_ddi_sig_json_parse(data, size, "fuzz", root, &der, &der_len,
+				      fp, &err) == 0) {
 		if (strlen(root) != 64 && strlen(root) != 128)
 			abort();
 		free(der);

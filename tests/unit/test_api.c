@@ -127,9 +127,9 @@ START_TEST(android_images)
 	/* add_hashtree_footer, as the command's avb subcommand makes it */
 	ck_assert_int_eq(fv_vbmeta_set_algorithm(vo, "SHA256_RSA2048", key), 0);
 	ck_assert_int_eq(fv_vbmeta_set_rollback(vo, 9, 0), 0);
-	ck_assert_int_eq(fv_vbmeta_add_property(vo, "com.x", (const uint8_t *)"v1",
-						2),
-			 0);
+	ck_assert_int_eq(
+		fv_vbmeta_add_property(vo, "com.x", (const uint8_t *)"v1", 2),
+		0);
 	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(vo, "quiet"), 0);
 	ck_assert_int_eq(fv_footer_set_partition(fo, "system", 0), 0);
 	ck_assert_int_eq(fv_footer_set_hash(fo, "sha256", BS), 0);
@@ -257,7 +257,8 @@ START_TEST(android_images)
 			struct fv_avb_kernel_cmdline kc = {.size = sizeof(kc)};
 			struct fv_avb_hash hh = {.size = sizeof(hh)};
 			struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
-			size_t n = fv_avb_descriptors(a), it = n, ip = n, ik = n;
+			size_t n = fv_avb_descriptors(a), it = n, ip = n,
+			       ik = n;
 			uint64_t bytes;
 
 			ck_assert_int_eq(fv_avb_footer_of(a, &ft), 0);
@@ -267,10 +268,12 @@ START_TEST(android_images)
 			ck_assert_str_eq(hd.algorithm, "SHA256_RSA2048");
 			ck_assert_uint_eq(hd.rollback_index, 9);
 			ck_assert_uint_eq(hd.header_size, 256);
-			ck_assert_str_eq(hd.public_key_sha1, fv_avb_key_sha1(a));
+			ck_assert_str_eq(hd.public_key_sha1,
+					 fv_avb_key_sha1(a));
 			ck_assert_uint_eq(n, 3);
 			for (size_t i = 0; i < n; i++) {
-				uint64_t tag = fv_avb_descriptor_tag(a, i, &bytes);
+				uint64_t tag =
+					fv_avb_descriptor_tag(a, i, &bytes);
 
 				ck_assert_uint_gt(bytes, 0);
 				it = tag == FV_AVB_HASHTREE ? i : it;
@@ -282,7 +285,8 @@ START_TEST(android_images)
 			ck_assert_uint_eq(t.tree_offset, toff);
 			ck_assert_uint_eq(t.fec_num_roots, 2);
 			ck_assert_uint_eq(t.partition_name_len, 6);
-			ck_assert_int_eq(memcmp(t.partition_name, "system", 6), 0);
+			ck_assert_int_eq(memcmp(t.partition_name, "system", 6),
+					 0);
 			ck_assert_uint_eq(t.salt_len, sizeof(salt));
 			ck_assert_uint_eq(t.root_digest_len, 32);
 			ck_assert_int_eq(fv_avb_property(a, ip, &pp), 0);
@@ -292,7 +296,8 @@ START_TEST(android_images)
 			ck_assert_uint_eq(kc.cmdline_len, 5);
 			/* another tag, or no such descriptor */
 			ck_assert_int_eq(fv_avb_hash(a, it, &hh), -EINVAL);
-			ck_assert_int_eq(fv_avb_chain_partition(a, it, &cp), -EINVAL);
+			ck_assert_int_eq(fv_avb_chain_partition(a, it, &cp),
+					 -EINVAL);
 			ck_assert_int_eq(fv_avb_hashtree(a, n, &t), -EINVAL);
 			ck_assert_uint_eq(fv_avb_descriptor_tag(a, n, NULL),
 					  UINT64_MAX);
@@ -302,19 +307,27 @@ START_TEST(android_images)
 				fv_pair *dp;
 
 				ck_assert_int_eq(fv_avb_check_partitions(a), 0);
-				ck_assert_int_eq(fv_avb_described_image(a, it, &path), 0);
+				ck_assert_int_eq(
+					fv_avb_described_image(a, it, &path),
+					0);
 				ck_assert_str_eq(path, img);
 				fv_free(path);
-				ck_assert_int_eq(fv_avb_check_hash(a, it, img), -EINVAL);
-				ck_assert_int_eq(fv_avb_descriptor_pair(a, it, img, &dp), 0);
-				ck_assert_int_eq(fv_pair_verify(dp, NULL, &res), 0);
+				ck_assert_int_eq(fv_avb_check_hash(a, it, img),
+						 -EINVAL);
+				ck_assert_int_eq(
+					fv_avb_descriptor_pair(a, it, img, &dp),
+					0);
+				ck_assert_int_eq(fv_pair_verify(dp, NULL, &res),
+						 0);
 				ck_assert_int_eq(fv_result_intact(res), 1);
 				fv_result_free(res);
 				fv_pair_free(dp);
-				ck_assert_int_eq(fv_avb_check_key_blob(
-							 a, (const uint8_t *)"nokey", 5),
-						 -EPERM);
-				ck_assert_str_eq(fv_name_shown("a\nb\\", 4, shown,
+				ck_assert_int_eq(
+					fv_avb_check_key_blob(
+						a, (const uint8_t *)"nokey", 5),
+					-EPERM);
+				ck_assert_str_eq(fv_name_shown("a\nb\\", 4,
+							       shown,
 							       sizeof(shown)),
 						 "a\\x0ab\\x5c");
 			}
@@ -761,29 +774,28 @@ START_TEST(sign_and_check)
 		ck_assert_int_eq(fv_signer_set_passphrase(s, "unused"), 0);
 		ck_assert_int_eq(fv_signer_set_pkcs11_module(s, NULL), 0);
 		ck_assert_int_eq(fv_signer_sign(s, root, &der, &len), 0);
-		ck_assert_int_eq(fv_signature_check(der, len, trusted, 1, root,
-						    NULL),
-				 0);
-		ck_assert_int_eq(fv_ddi_signature_json(root, cert, der, len,
-						       &json),
-				 0);
+		ck_assert_int_eq(
+			fv_signature_check(der, len, trusted, 1, root, NULL),
+			0);
+		ck_assert_int_eq(
+			fv_ddi_signature_json(root, cert, der, len, &json), 0);
 		ck_assert_ptr_nonnull(strstr(json, "\"rootHash\""));
 		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
 		fv_free(json);
 		fv_free(der);
 		fv_signer_free(s);
-		ck_assert_int_eq(fv_input_read(cert, "certificate", 1 << 16,
-					       &in, &n),
-				 0);
+		ck_assert_int_eq(
+			fv_input_read(cert, "certificate", 1 << 16, &in, &n),
+			0);
 		ck_assert_ptr_nonnull(strstr((char *)in, "BEGIN CERTIFICATE"));
 		ck_assert_uint_eq(strlen((char *)in), n);
 		fv_free(in);
-		ck_assert_int_eq(fv_input_read(cert, "certificate", 16, &in,
-					       &n),
-				 -EINVAL);
-		ck_assert_int_eq(fv_input_read("/nonexistent/f", "file", 16,
-					       &in, &n),
-				 -EINVAL);
+		ck_assert_int_eq(
+			fv_input_read(cert, "certificate", 16, &in, &n),
+			-EINVAL);
+		ck_assert_int_eq(
+			fv_input_read("/nonexistent/f", "file", 16, &in, &n),
+			-EINVAL);
 	}
 }
 END_TEST
@@ -861,7 +873,8 @@ START_TEST(sidecar_images)
 		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
 		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
 		ck_assert_str_eq(fv_result_signature_warning(res), "");
-		ck_assert_uint_eq(strlen(fv_result_signer_fingerprint(res)), 64);
+		ck_assert_uint_eq(strlen(fv_result_signer_fingerprint(res)),
+				  64);
 		fv_result_free(res);
 		/* without the certificate: checked blocks, unchecked signer */
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
@@ -1027,7 +1040,8 @@ START_TEST(pairs)
 		fv_result *again;
 
 		ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
-		ck_assert_uint_eq(fv_result_root(res, bytes, sizeof(bytes)), 32);
+		ck_assert_uint_eq(fv_result_root(res, bytes, sizeof(bytes)),
+				  32);
 		ck_assert_int_eq(fv_pair_set_root(other, bytes, 0), -EINVAL);
 		ck_assert_int_eq(fv_pair_set_root(other, bytes, 32), 0);
 		ck_assert_str_eq(fv_pair_root_hex(other), root);
@@ -1158,7 +1172,7 @@ START_TEST(files_around_pairs)
 {
 	char path[128], os[96], tree[96], roothash[96], sig[96], fecf[96];
 	char hex[129], *t = NULL, *rh = NULL, *sg = NULL, *fc = NULL;
-	static const uint8_t sparse[12] = {0x3a, 0xff, 0x26, 0xed, 1, 0,
+	static const uint8_t sparse[12] = {0x3a, 0xff, 0x26, 0xed, 1,  0,
 					   0,    0,    28,   0,    12, 0};
 	fv_params *p = fv_params_new();
 	fv_result *made, *res;
@@ -1189,7 +1203,8 @@ START_TEST(files_around_pairs)
 	ck_assert_int_eq(fv_superblock_probe(path, 0), FV_SUPERBLOCK_NONE);
 	snprintf(path, sizeof(path), "%s/appended", dir);
 	write_file(path, image, (size_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_params_set_hash_offset(p, (uint64_t)BLOCKS * BS), 0);
+	ck_assert_int_eq(fv_params_set_hash_offset(p, (uint64_t)BLOCKS * BS),
+			 0);
 	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
 	ck_assert_int_eq(fv_format(p, data, path, NULL, &res), 0);
 	fv_result_free(res);
@@ -1298,14 +1313,15 @@ START_TEST(measuring)
 		ck_assert_ptr_nonnull(fv_kernel_name(k));
 		ck_assert_ptr_nonnull(fv_kernel_label(k));
 		if (!fv_kernel_available(k)) {
-			ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out,
-							40),
-					 -EINVAL);
+			ck_assert_int_eq(
+				fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
+				-EINVAL);
 			continue;
 		}
 		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 31),
 				 -EINVAL);
-		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 40), 0);
+		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
+				 0);
 		for (int i = 0; i < 5; i++) {
 			EVP_MD_CTX *c = EVP_MD_CTX_new();
 
@@ -1316,9 +1332,8 @@ START_TEST(measuring)
 			EVP_MD_CTX_free(c);
 			ck_assert_int_eq(memcmp(out + i * 40, want, 32), 0);
 		}
-		ck_assert_int_eq(fv_kernel_hash_one(k, st, msgs + 4 * BS, BS,
-						    out),
-				 0);
+		ck_assert_int_eq(
+			fv_kernel_hash_one(k, st, msgs + 4 * BS, BS, out), 0);
 		ck_assert_int_eq(memcmp(out, want, 32), 0);
 	}
 	fv_salted_free(st);
@@ -1419,7 +1434,8 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_vbmeta_set_rollback(v, 3, 0), 0);
 	ck_assert_int_eq(fv_vbmeta_set_flags(v, 0), 0);
 	ck_assert_int_eq(fv_vbmeta_set_release(v, NULL, "x"), 0);
-	ck_assert_int_eq(fv_vbmeta_add_property(v, "k", (const uint8_t *)"v", 1), 0);
+	ck_assert_int_eq(
+		fv_vbmeta_add_property(v, "k", (const uint8_t *)"v", 1), 0);
 	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(v, "quiet"), 0);
 	ck_assert_int_eq(fv_footer_set_hash(f, "md5", 4096), -EINVAL);
 	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", 4096), 0);
@@ -1427,7 +1443,8 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_footer_set_salt(f, (const uint8_t *)"salt", 4), 0);
 	ck_assert_int_eq(fv_footer_set_fec(f, 2), 0);
 	ck_assert_int_eq(fv_footer_set_flags(f, 1u << 9), -EINVAL);
-	ck_assert_int_eq(fv_footer_set_flags(f, FV_FOOTER_CHECK_AT_MOST_ONCE), 0);
+	ck_assert_int_eq(fv_footer_set_flags(f, FV_FOOTER_CHECK_AT_MOST_ONCE),
+			 0);
 	ck_assert_int_eq(fv_footer_set_output_vbmeta(f, NULL), 0);
 	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
 	ck_assert_int_eq(fv_avb_add_footer(img, f, NULL), 0);
@@ -1484,9 +1501,11 @@ START_TEST(android_writers)
 		for (size_t i = 0; i < n; i++)
 			if (fv_avb_descriptor_tag(a, i, NULL) ==
 			    FV_AVB_CHAIN_PARTITION) {
-				ck_assert_int_eq(fv_avb_chain_partition(a, i, &c), 0);
+				ck_assert_int_eq(
+					fv_avb_chain_partition(a, i, &c), 0);
 				ck_assert_uint_eq(c.rollback_index_location, 1);
-				ck_assert_int_eq(fv_avb_described_image(a, i, &path), 0);
+				ck_assert_int_eq(
+					fv_avb_described_image(a, i, &path), 0);
 				ck_assert_str_eq(path, img);
 				fv_free(path);
 				found++;
@@ -1522,7 +1541,8 @@ START_TEST(messages_with_a_fix)
 					 FV_ANCHOR_NONE, 0, "img", &v),
 			 -EINVAL);
 	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(), "(give the signer's certificate)"));
+	ck_assert_ptr_nonnull(
+		strstr(fv_last_error(), "(give the signer's certificate)"));
 	ck_assert_int_eq(fv_last_error_say(words, n, said, sizeof(said)),
 			 (int)strlen(said));
 	ck_assert_ptr_nonnull(strstr(said, "(give --trusted-cert)"));
@@ -1611,7 +1631,8 @@ START_TEST(device_mapper_errors)
 	/* the kernel's words, in its order */
 	ck_assert_str_eq(fv_flag_name(FV_IGNORE_CORRUPTION),
 			 "ignore_corruption");
-	ck_assert_str_eq(fv_flag_name(FV_USE_TASKLETS), "try_verify_in_tasklet");
+	ck_assert_str_eq(fv_flag_name(FV_USE_TASKLETS),
+			 "try_verify_in_tasklet");
 	ck_assert_str_eq(fv_flag_name(1u << (FV_NFLAGS - 1)),
 			 "try_verify_in_tasklet");
 	ck_assert_ptr_null(fv_flag_name(1u << FV_NFLAGS));
@@ -1630,14 +1651,12 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u,
-			UNIT_TESTS(params_defaults_and_checks, options_checks,
-				   android_images, format_verify_and_failures,
-				   repair_from_parity, sign_and_check,
-				   sidecar_images,
-				   repair_checks_signature, messages_with_a_fix,
-				   pairs, image_pairs, files_around_pairs,
-				   measuring, android_writers,
-				   errno_values,
-				   device_mapper_errors));
+	return run_unit(
+		&u, UNIT_TESTS(params_defaults_and_checks, options_checks,
+			       android_images, format_verify_and_failures,
+			       repair_from_parity, sign_and_check,
+			       sidecar_images, repair_checks_signature,
+			       messages_with_a_fix, pairs, image_pairs,
+			       files_around_pairs, measuring, android_writers,
+			       errno_values, device_mapper_errors));
 }

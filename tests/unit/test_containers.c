@@ -51,7 +51,8 @@ START_TEST(avb_descriptors_round_trip)
 	/* each padded to 8 bytes, as avbtool writes them */
 	ck_assert_uint_eq(b.len % 8, 0);
 	ck_assert_int_eq(
-		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err), 0);
+		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
+		0);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(back[0].hashtree.p.image_size, 8192);
 	ck_assert_uint_eq(back[0].hashtree.p.salt_len, 4);
@@ -82,11 +83,13 @@ START_TEST(avb_footer_checks)
 	struct ht_error err;
 
 	verity_avb_footer_encode(&f, buf);
-	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err), 0);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
+			 0);
 	ck_assert_uint_eq(back.vbmeta_offset, 8192);
 	/* the vbmeta past the footer, the data larger than the file */
-	ck_assert_int_eq(verity_avb_footer_parse(buf, 8192 + 64, "t", &back, &err),
-			 -EINVAL);
+	ck_assert_int_eq(
+		verity_avb_footer_parse(buf, 8192 + 64, "t", &back, &err),
+		-EINVAL);
 	f.original_image_size = 1 << 20;
 	verity_avb_footer_encode(&f, buf);
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
@@ -150,9 +153,10 @@ START_TEST(gpt_checks)
 	entry(entries, 1, 34, 99);
 	entry(entries + 2 * 128, 2, 100, 199);
 	header(h, entries);
-	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+	ck_assert_int_eq(
+		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
+	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 0);
-	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err), 0);
 	ck_assert_uint_eq(g.nparts, 2);
 	ck_assert_uint_eq(g.part[1].index, 3);
 	ck_assert_uint_eq(g.part[1].offset, 100 * 512);
@@ -160,26 +164,28 @@ START_TEST(gpt_checks)
 	ck_assert_str_eq(g.part[0].label, "p");
 	verity_gpt_free(&g);
 	/* the image ends before the usable sectors do */
-	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
-			 -EINVAL);
+	ck_assert_int_eq(
+		verity_gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
+		-EINVAL);
 	/* a header CRC that does not match */
 	h[60] ^= 1;
-	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
-			 -EINVAL);
+	ck_assert_int_eq(
+		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
+		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "GPT header: CRC"));
 	/* overlapping partitions */
 	entry(entries + 2 * 128, 2, 99, 199);
 	header(h, entries);
-	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
 	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "partitions 1 and 3 overlap"));
 	/* past the usable sectors; and an entry CRC that does not match */
 	entry(entries + 2 * 128, 2, 100, 2001);
 	header(h, entries);
-	ck_assert_int_eq(verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
 	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "partition 3: sectors 100"));
@@ -200,12 +206,13 @@ START_TEST(ddi_signature_json)
 
 	memset(hex, 'a', 64);
 	hex[64] = 0;
-	ck_assert_int_eq(
-		verity_ddi_sig_json_make(hex, hex, der, sizeof(der), &json, &err), 0);
+	ck_assert_int_eq(verity_ddi_sig_json_make(hex, hex, der, sizeof(der),
+						  &json, &err),
+			 0);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, json, strlen(json));
-	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
-					    &len, fp, &err),
+	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
+						   &back, &len, fp, &err),
 			 0);
 	ck_assert_str_eq(root, hex);
 	ck_assert_str_eq(fp, hex);
@@ -215,8 +222,8 @@ START_TEST(ddi_signature_json)
 	free(json);
 	/* not NUL-padded; a rootHash too short; upper case; no signature */
 	memcpy(buf + 3000, "x", 1);
-	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root, &back,
-					    &len, fp, &err),
+	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
+						   &back, &len, fp, &err),
 			 -EINVAL);
 	static const char *bad[] = {
 		"{\"rootHash\":\"abcd\",\"signature\":\"MAMCAQc=\"}",
@@ -232,11 +239,13 @@ START_TEST(ddi_signature_json)
 		"aaaaaaaaaaaaaa\",\"signature\":\"M!MCAQc=\"}",
 		/* a key given twice, also spelled with an escape: json-c
 		 * keeps the last, so the first would be read elsewhere */
-		"{\"rootHash\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		"{\"rootHash\":"
+		"\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 		"bbbbbbbbbbbbbb\",\"rootHash\":"
 		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
-		"{\"root\\u0048ash\":\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		"{\"root\\u0048ash\":"
+		"\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 		"bbbbbbbbbbbbbb\",\"rootHash\":"
 		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
@@ -244,9 +253,9 @@ START_TEST(ddi_signature_json)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(buf, 0, sizeof(buf));
 		memcpy(buf, bad[i], strlen(bad[i]));
-		ck_assert_msg(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
-						 &back, &len, fp,
-						 &err) == -EINVAL,
+		ck_assert_msg(verity_ddi_sig_json_parse(buf, sizeof(buf), "t",
+							root, &back, &len, fp,
+							&err) == -EINVAL,
 			      "%s", bad[i]);
 	}
 }
@@ -285,7 +294,7 @@ START_TEST(trust_table)
 						want = 0;
 					else
 						want = sig == VERITY_SIGNATURE_FOUND &&
-							       !w
+								       !w
 							       ? 0
 							       : -EINVAL;
 					ck_assert_msg(r == want,
@@ -296,9 +305,10 @@ START_TEST(trust_table)
 								 "img: "));
 					else
 						ck_assert_int_eq(
-							t, !sig ? VERITY_TRUST_UNSIGNED
-							: an	? VERITY_TRUST_CHECK
-								: VERITY_TRUST_UNCHECKED);
+							t,
+							!sig ? VERITY_TRUST_UNSIGNED
+							: an ? VERITY_TRUST_CHECK
+							     : VERITY_TRUST_UNCHECKED);
 				}
 }
 END_TEST
@@ -329,51 +339,50 @@ START_TEST(registry_order)
 	snprintf(img, sizeof(img), "%s/os.raw", dir);
 	snprintf(side, sizeof(side), "%s/os.verity", dir);
 	put_file(img, zeros, sizeof(zeros), 0);
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		0);
 	ck_assert_int_eq(k, VERITY_CONTAINER_SIDECAR); /* reads no way */
 	put_file(img, "EFI PART", 8, 512);             /* a GPT header */
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		0);
 	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
 	put_file(img, foot, sizeof(foot), sizeof(zeros) - sizeof(foot));
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 -EINVAL);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		-EINVAL);
 	ck_assert(strstr(err.msg, "reads two ways, as an Android image"));
 	ck_assert(strstr(err.msg, "and as a systemd disk image"));
 	ck_assert_int_eq(err.param, HT_PARAM_CONTAINER);
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_DDI,
-						   &k, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_DDI, &k, &err),
+		0);
 	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AVB,
-						   &k, &err),
-			 0);
-	ck_assert_int_eq(verity_container_identify(img,
-						   VERITY_CONTAINER_SIDECAR,
-						   &k, &err),
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AVB, &k, &err),
+		0);
+	ck_assert_int_eq(verity_container_identify(
+				 img, VERITY_CONTAINER_SIDECAR, &k, &err),
 			 -EINVAL);
 	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_PLAIN,
 						   &k, &err),
 			 -EINVAL);
 	put_file(side, zeros, 512, 0); /* os.verity beside it: three ways */
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 -EINVAL);
-	put_file(img, "\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00",
-		 12, 0); /* a sparse header first: refused before the rest */
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 -EINVAL);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		-EINVAL);
+	put_file(img, "\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00", 12,
+		 0); /* a sparse header first: refused before the rest */
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		-EINVAL);
 	ck_assert(strstr(err.msg, "sparse"));
 	unlink(side);
 	unlink(img);
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_AUTO,
-						   &k, &err),
-			 -ENODEV);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		-ENODEV);
 	rmdir(dir);
 }
 END_TEST

@@ -92,8 +92,9 @@ START_TEST(erasures_up_to_roots_are_rebuilt)
 			for (unsigned t = 0; t < ne; t++)
 				pos[t] = ne == 1 ? rs.rsn - 1
 						 : t * (rs.rsn - 1) / (ne - 1);
-			ck_assert_int_eq(
-				verity_fec_rs_erasure_init(&rs, &e, pos, ne, NULL), 0);
+			ck_assert_int_eq(verity_fec_rs_erasure_init(
+						 &rs, &e, pos, ne, NULL),
+					 0);
 			for (unsigned t = 0; t < ne; t++)
 				src[rs.rsn + t] = par[e.rows[t]];
 			verity_fec_rs_erasure_decode(&rs, &e, LEN, src, out);
@@ -119,10 +120,13 @@ START_TEST(erasure_patterns_refused)
 	unsigned pos[3] = {5, 5, 9};
 
 	ck_assert_int_eq(verity_fec_rs_init(&rs, 2, NULL), 0);
-	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 3, NULL), -EINVAL);
-	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 2, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 3, NULL),
+			 -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 2, NULL),
+			 -EINVAL);
 	pos[0] = 253;
-	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 1, NULL), -EINVAL);
+	ck_assert_int_eq(verity_fec_rs_erasure_init(&rs, &e, pos, 1, NULL),
+			 -EINVAL);
 	verity_fec_rs_free(&rs);
 	ck_assert_int_eq(verity_fec_rs_init(&rs, 1, NULL), -EINVAL);
 	ck_assert_int_eq(verity_fec_rs_init(&rs, 25, NULL), -EINVAL);

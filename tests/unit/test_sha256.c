@@ -147,7 +147,7 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 				 * after the pairs or threes */
 				for (size_t c = n - 2; c <= n; c++) {
 					ht_sha256_salted_init(&st, salt,
-							   salt_sizes[si]);
+							      salt_sizes[si]);
 					sha256_finup_many(k, &st, msgs, bs, c,
 							  out, 40);
 					for (size_t i = 0; i < c; i++) {

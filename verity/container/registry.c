@@ -59,7 +59,8 @@ static const struct row {
 	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
 	 "not an Android image: no AVB footer in its last 64 bytes and no "
 	 "vbmeta at byte 0"},
-	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)", verity_ddi_probe,
+	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)",
+	 verity_ddi_probe,
 	 "not a systemd disk image: no GPT header at sector 1 (of 512 or "
 	 "4096 bytes)"},
 	{VERITY_CONTAINER_SIDECAR, "sidecar",
@@ -99,8 +100,7 @@ int verity_container_by_name(const char *name)
 }
 
 int verity_container_identify(const char *image, enum verity_container asked,
-			      enum verity_container *kind,
-			      struct ht_error *err)
+			      enum verity_container *kind, struct ht_error *err)
 {
 	enum verity_container found[2];
 	struct verity_device d;
@@ -146,7 +146,8 @@ int verity_container_identify(const char *image, enum verity_container asked,
 			 verity_container_name(found[0]),
 			 verity_container_name(found[1]));
 		return ht_fail_fix(
-			err, EINVAL, HT_PARAM_CONTAINER, found[0], found[1], fix,
+			err, EINVAL, HT_PARAM_CONTAINER, found[0], found[1],
+			fix,
 			"%s: reads two ways, as %s and as %s, which are "
 			"checked differently",
 			image, verity_container_words(found[0]),

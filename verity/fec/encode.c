@@ -109,8 +109,9 @@ static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
 	}
 }
 
-void verity_fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
-		       uint8_t *const *planes, uint8_t *out)
+void verity_fec_encode_stored(const struct fec_rs *rs, size_t len,
+			      uint8_t *const *src, uint8_t *const *planes,
+			      uint8_t *out)
 {
 	verity_fec_rs_encode(rs, len, src, planes);
 	interleave(out, planes, rs->roots, len);
@@ -158,7 +159,8 @@ static int read_run_tolerant(struct parity_job *j, struct parity_buffers *b,
 	size_t bs = j->s->fl->block_size;
 
 	for (uint64_t k = 0; k < nb; k++) {
-		int r = verity_fec_read_covered(j->s, first + k, 1, out + k * bs, err);
+		int r = verity_fec_read_covered(j->s, first + k, 1,
+						out + k * bs, err);
 
 		if (r == -EIO) {
 			memset(out + k * bs, 0, bs);
@@ -236,9 +238,9 @@ static void *parity_worker(void *arg)
 }
 
 int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
-		    enum fec_pass_mode mode, const uint8_t *skip,
-		    unsigned threads, struct fec_pass_result *res,
-		    struct ht_error *err)
+			   enum fec_pass_mode mode, const uint8_t *skip,
+			   unsigned threads, struct fec_pass_result *res,
+			   struct ht_error *err)
 {
 	struct parity_job j;
 	pthread_t tid[FEC_PASS_MAX_THREADS];
@@ -284,8 +286,8 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 /* --- parity while the tree is built ------------------------------------ */
 
 int verity_fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
-		   const struct verity_fec_layout *fl, unsigned threads,
-		   const struct verity_tuning *t, struct ht_error *err)
+			  const struct verity_fec_layout *fl, unsigned threads,
+			  const struct verity_tuning *t, struct ht_error *err)
 {
 	size_t max_bytes = t && t->fused_max_bytes ? t->fused_max_bytes
 						   : FEC_FUSED_MAX_BYTES;
@@ -331,13 +333,14 @@ static void fused_add(struct fec_fused *f, unsigned set, uint64_t first,
 		for (unsigned k = 0; k < fl->roots; k++)
 			par[k] = base + k * f->plane_bytes + round * bs;
 		verity_fec_rs_encode_update(f->rs, c * bs, (unsigned)i,
-				     blocks + (j - first) * bs, par);
+					    blocks + (j - first) * bs, par);
 		j += c;
 	}
 }
 
-int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
-			const uint8_t *blocks, size_t n, struct ht_error *err)
+int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker,
+			       uint64_t first, const uint8_t *blocks, size_t n,
+			       struct ht_error *err)
 {
 	if (worker >= f->threads)
 		return ht_fail(err, EINVAL, "FEC: worker %u of %u", worker,
@@ -347,7 +350,7 @@ int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t fi
 }
 
 void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
-			    const uint8_t *blocks, size_t n)
+				   const uint8_t *blocks, size_t n)
 {
 	const struct verity_fec_layout *fl = f->fl;
 	uint64_t j = fl->data_blocks + tree_block;
@@ -364,7 +367,7 @@ void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
 }
 
 int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
-		     struct ht_error *err)
+			    struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = f->fl;
 	size_t bs = fl->block_size, per = CHUNK_BLOCKS_BYTES / bs;
@@ -426,8 +429,8 @@ void verity_fec_fused_free(struct fec_fused *f)
 }
 
 int verity_fec_encode_flat(const struct verity_device *d,
-		    const struct verity_fec_layout *fl, unsigned threads,
-		    struct ht_error *err)
+			   const struct verity_fec_layout *fl, unsigned threads,
+			   struct ht_error *err)
 {
 	struct fec_rs rs = {0};
 	struct fec_source src = {d, d, d, fl, NULL};
@@ -435,8 +438,8 @@ int verity_fec_encode_flat(const struct verity_device *d,
 
 	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
 		return r;
-	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
-			    err);
+	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads,
+				   NULL, err);
 	verity_fec_rs_free(&rs);
 	return r ? r : verity_device_flush(d, err);
 }

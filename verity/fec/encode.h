@@ -39,20 +39,21 @@ struct fec_fused {
  * verity_fec_parity_pass), or a negative errno. t (may be NULL) lowers the
  * limits. */
 int verity_fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
-		   const struct verity_fec_layout *fl, unsigned threads,
-		   const struct verity_tuning *t, struct ht_error *err);
+			  const struct verity_fec_layout *fl, unsigned threads,
+			  const struct verity_tuning *t, struct ht_error *err);
 /* From ht_io.data_seen: data blocks [first, first + n), just hashed. */
-int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker, uint64_t first,
-			const uint8_t *blocks, size_t n, struct ht_error *err);
+int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker,
+			       uint64_t first, const uint8_t *blocks, size_t n,
+			       struct ht_error *err);
 /* From ht_io.write_tree: tree blocks [tree_block, tree_block + n) as
  * written (the tree starts at the first covered hash block). Any
  * thread. */
 void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
-			    const uint8_t *blocks, size_t n);
+				   const uint8_t *blocks, size_t n);
 /* Adds the covered hash blocks after the tree, sums the sets and writes
  * the parity area. */
 int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
-		     struct ht_error *err);
+			    struct ht_error *err);
 void verity_fec_fused_free(struct fec_fused *f);
 
 enum fec_pass_mode {
@@ -72,21 +73,22 @@ struct fec_pass_result {
  * caller gave a bitmap (rounds bits, zeroed), and leaves alone rounds
  * with a block it cannot read. */
 int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
-		    enum fec_pass_mode mode, const uint8_t *skip,
-		    unsigned threads, struct fec_pass_result *res,
-		    struct ht_error *err);
+			   enum fec_pass_mode mode, const uint8_t *skip,
+			   unsigned threads, struct fec_pass_result *res,
+			   struct ht_error *err);
 
 /* The parity a flat layout describes (verity_fec_layout_flat) of d,
  * written onto d and flushed. */
 int verity_fec_encode_flat(const struct verity_device *d,
-		    const struct verity_fec_layout *fl, unsigned threads,
-		    struct ht_error *err);
+			   const struct verity_fec_layout *fl, unsigned threads,
+			   struct ht_error *err);
 
 /* The parity of one round (or of a batch of consecutive rounds, len
  * bytes of each message position): src[i] holds symbol position i,
  * planes receives roots planes of len bytes, out the parity as stored
  * (roots bytes per codeword). */
-void verity_fec_encode_stored(const struct fec_rs *rs, size_t len, uint8_t *const *src,
-		       uint8_t *const *planes, uint8_t *out);
+void verity_fec_encode_stored(const struct fec_rs *rs, size_t len,
+			      uint8_t *const *src, uint8_t *const *planes,
+			      uint8_t *out);
 
 #endif

@@ -5,8 +5,9 @@
 #include <string.h>
 
 int verity_fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
-		   const struct ht_hasher *h, const struct fec_source *src,
-		   const uint8_t *root, struct ht_error *err)
+			  const struct ht_hasher *h,
+			  const struct fec_source *src, const uint8_t *root,
+			  struct ht_error *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->g = g;
@@ -31,8 +32,8 @@ void verity_fec_proof_reset(struct fec_proof *p)
 	memset(p->valid, 0, sizeof(p->valid));
 }
 
-int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
-		     size_t *slot)
+int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c,
+			    uint64_t *parent, size_t *slot)
 {
 	uint64_t nd = p->g->data_blocks;
 
@@ -64,8 +65,8 @@ static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
 	return buf;
 }
 
-int verity_fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
-		    struct ht_error *err)
+int verity_fec_proof_check(struct fec_proof *p, uint64_t c,
+			   const uint8_t *block, struct ht_error *err)
 {
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
 	const uint8_t *parent_block;

@@ -28,8 +28,9 @@ struct fec_proof {
 };
 
 int verity_fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
-		   const struct ht_hasher *h, const struct fec_source *src,
-		   const uint8_t *root, struct ht_error *err);
+			  const struct ht_hasher *h,
+			  const struct fec_source *src, const uint8_t *root,
+			  struct ht_error *err);
 void verity_fec_proof_free(struct fec_proof *p);
 /* Forgets the proven blocks (after a write). */
 void verity_fec_proof_reset(struct fec_proof *p);
@@ -37,13 +38,13 @@ void verity_fec_proof_reset(struct fec_proof *p);
 /* Covered block c: its parent tree block and the byte offset of its
  * digest there (0), or the root (1), or nothing (-1: a covered block of
  * the hash device after the tree, which no digest proves). */
-int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c, uint64_t *parent,
-		     size_t *slot);
+int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c,
+			    uint64_t *parent, size_t *slot);
 
 /* 1 when covered block c, holding block, is what the root says, through
  * tree blocks read now; 0 when not; a negative errno. A block no digest
  * covers proves nothing and passes. */
-int verity_fec_proof_check(struct fec_proof *p, uint64_t c, const uint8_t *block,
-		    struct ht_error *err);
+int verity_fec_proof_check(struct fec_proof *p, uint64_t c,
+			   const uint8_t *block, struct ht_error *err);
 
 #endif

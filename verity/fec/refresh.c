@@ -59,8 +59,9 @@ static int read_proven_round(const struct verity_fec_refresh *x, uint64_t n,
 
 /* Rewrites the parity of each stale round from its blocks, each read
  * once and proven against the root before it goes in. */
-static int rewrite_rounds(const struct verity_fec_refresh *x, const uint8_t *stale,
-			  struct verity_fec_result *res, struct ht_error *err)
+static int rewrite_rounds(const struct verity_fec_refresh *x,
+			  const uint8_t *stale, struct verity_fec_result *res,
+			  struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 	size_t bs = fl->block_size, round_bytes = bs * fl->roots;
@@ -94,8 +95,8 @@ static int rewrite_rounds(const struct verity_fec_refresh *x, const uint8_t *sta
 	return r;
 }
 
-int verity_fec_refresh(const struct verity_fec_refresh *x, struct verity_fec_result *res,
-		struct ht_error *err)
+int verity_fec_refresh(const struct verity_fec_refresh *x,
+		       struct verity_fec_result *res, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = x->src->fl;
 	struct fec_pass_result pr = {0, 0, NULL};
@@ -105,8 +106,8 @@ int verity_fec_refresh(const struct verity_fec_refresh *x, struct verity_fec_res
 
 	if (x->rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1)))
 		return ht_fail(err, ENOMEM, "out of memory");
-	r = verity_fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip, x->threads,
-			    &pr, err);
+	r = verity_fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip,
+				   x->threads, &pr, err);
 	res->stale_codewords = pr.stale_codewords;
 	res->stale_rounds = pr.stale_rounds;
 	res->rewrite_limit = verity_parity_rewrite_limit(fl);

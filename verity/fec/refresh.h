@@ -32,7 +32,7 @@ struct verity_fec_refresh {
  * refuses (-EINVAL, nothing written) more than the limit, else writes
  * each stale round again and flushes. A block that no longer proves
  * (changed meanwhile) stops with -ESTALE, its round as it was. */
-int verity_fec_refresh(const struct verity_fec_refresh *x, struct verity_fec_result *res,
-		struct ht_error *err);
+int verity_fec_refresh(const struct verity_fec_refresh *x,
+		       struct verity_fec_result *res, struct ht_error *err);
 
 #endif

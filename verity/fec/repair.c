@@ -94,8 +94,8 @@ static int rio_read_tree(void *c, uint64_t off, void *buf, size_t len,
 	    verity_fec_overlay_has(&rp->ov, rp->p->data_blocks + off / bs))
 		r = 0;
 	if (!r && rp->ov.count)
-		verity_fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf, len,
-				  bs);
+		verity_fec_overlay_patch(&rp->ov, rp->p->data_blocks, off, buf,
+					 len, bs);
 	return r;
 }
 
@@ -369,7 +369,8 @@ static int repair_round(struct repair *rp, struct round_state *st,
 		uint64_t c = (uint64_t)i * fl->rounds + st->n;
 		size_t k;
 
-		r = verity_fec_read_covered(&rp->src, c, 1, rp->round + i * bs, err);
+		r = verity_fec_read_covered(&rp->src, c, 1, rp->round + i * bs,
+					    err);
 		if (r != -EIO && r)
 			return r;
 		if (!r)
@@ -685,8 +686,8 @@ int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
 	if (!r) {
 		ht_hasher_use_kernel(&rp.h, run->sha256);
 		verity_fill_info(&out->info, &rp.h);
-		r = verity_fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src, rp.root,
-				   err);
+		r = verity_fec_proof_init(&rp.proof, rp.g, &rp.h, &rp.src,
+					  rp.root, err);
 	}
 	if (!r)
 		r = alloc_buffers(&rp, err);

@@ -55,7 +55,7 @@ int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 }
 
 void verity_fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
-			  uint8_t *parity)
+				 uint8_t *parity)
 {
 	encode_rs_char(rs->karn, (uint8_t *)msg, parity);
 }
@@ -69,16 +69,17 @@ void verity_fec_rs_free(struct fec_rs *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-void verity_fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
-		   uint8_t *const *par)
+void verity_fec_rs_encode(const struct fec_rs *rs, size_t len,
+			  uint8_t *const *src, uint8_t *const *par)
 {
 	ec_encode_data((int)len, (int)rs->rsn, (int)rs->roots, rs->enc_tables,
 		       (unsigned char **)src, (unsigned char **)par);
 	simd_clean();
 }
 
-void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
-			  const uint8_t *src, uint8_t *const *par)
+void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len,
+				 unsigned pos, const uint8_t *src,
+				 uint8_t *const *par)
 {
 	ec_encode_data_update((int)len, (int)rs->rsn, (int)rs->roots, (int)pos,
 			      rs->enc_tables, (unsigned char *)src,
@@ -88,9 +89,9 @@ void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned p
 
 /* m_E = A^-1 (p_R + M_R,notE m_notE), A = M restricted to rows R and
  * columns E: one product over the surviving message and the parity. */
-int verity_fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
-			const unsigned *erased, unsigned ne,
-			struct ht_error *err)
+int verity_fec_rs_erasure_init(const struct fec_rs *rs,
+			       struct fec_rs_erasure *e, const unsigned *erased,
+			       unsigned ne, struct ht_error *err)
 {
 	uint8_t a[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
 	uint8_t inv[FEC_MAX_ROOTS * FEC_MAX_ROOTS];
@@ -153,8 +154,8 @@ void verity_fec_rs_erasure_free(struct fec_rs_erasure *e)
 }
 
 void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
-			   const struct fec_rs_erasure *e, size_t len,
-			   uint8_t *const *src, uint8_t *const *out)
+				  const struct fec_rs_erasure *e, size_t len,
+				  uint8_t *const *src, uint8_t *const *out)
 {
 	ec_encode_data((int)len, (int)(rs->rsn + e->ne), (int)e->ne, e->tables,
 		       (unsigned char **)src, (unsigned char **)out);
@@ -162,7 +163,7 @@ void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
 }
 
 int verity_fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
-			   const int *eras, int neras)
+				  const int *eras, int neras)
 {
 	/* libfec writes the positions it corrected into this array */
 	int pos[FEC_RS_N];

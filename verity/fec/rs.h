@@ -43,20 +43,21 @@ void verity_fec_rs_free(struct fec_rs *rs);
 
 /* Parity of len codewords laid out column-wise: byte x of src[i] is
  * message symbol i of codeword x, byte x of par[j] parity symbol j. */
-void verity_fec_rs_encode(const struct fec_rs *rs, size_t len, uint8_t *const *src,
-		   uint8_t *const *par);
+void verity_fec_rs_encode(const struct fec_rs *rs, size_t len,
+			  uint8_t *const *src, uint8_t *const *par);
 
 /* Adds message column pos (len bytes: symbol pos of len codewords) into
  * the parity rows par, which hold the sum of the other columns so far:
  * parity is linear, so columns can come in any order. len <= INT_MAX. */
-void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len, unsigned pos,
-			  const uint8_t *src, uint8_t *const *par);
+void verity_fec_rs_encode_update(const struct fec_rs *rs, size_t len,
+				 unsigned pos, const uint8_t *src,
+				 uint8_t *const *par);
 
 /* The parity of one codeword (msg[0..rsn) -> parity[0..roots)) with
  * libfec's scalar encoder, one symbol at a time: veritysetup's encoder,
  * kept for the bench and the tests. */
 void verity_fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,
-			  uint8_t *parity);
+				 uint8_t *parity);
 
 /* Rebuilding ne <= roots erased message symbols from the others and ne
  * parity rows (rows[t]). */
@@ -68,16 +69,16 @@ struct fec_rs_erasure {
 };
 
 /* Prepares the decode for a pattern; -EINVAL if it cannot be solved. */
-int verity_fec_rs_erasure_init(const struct fec_rs *rs, struct fec_rs_erasure *e,
-			const unsigned *erased, unsigned ne,
-			struct ht_error *err);
+int verity_fec_rs_erasure_init(const struct fec_rs *rs,
+			       struct fec_rs_erasure *e, const unsigned *erased,
+			       unsigned ne, struct ht_error *err);
 void verity_fec_rs_erasure_free(struct fec_rs_erasure *e);
 
 /* src[0..rsn) the message columns (erased ones are ignored), src[rsn + t]
  * parity row e->rows[t]; out[k] receives erased column e->erased[k]. */
 void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
-			   const struct fec_rs_erasure *e, size_t len,
-			   uint8_t *const *src, uint8_t *const *out);
+				  const struct fec_rs_erasure *e, size_t len,
+				  uint8_t *const *src, uint8_t *const *out);
 
 /* Decodes one whole codeword in place (cw[0..rsn) message, cw[rsn..255)
  * parity) with libfec, erasures at positions eras[0..neras) of the
@@ -85,6 +86,6 @@ void verity_fec_rs_erasure_decode(const struct fec_rs *rs,
  * number when the codeword is beyond repair (libfec's count; -1 for more
  * erasures than roots). */
 int verity_fec_rs_decode_codeword(const struct fec_rs *rs, uint8_t cw[FEC_RS_N],
-			   const int *eras, int neras);
+				  const int *eras, int neras);
 
 #endif

@@ -8,8 +8,9 @@
 
 static size_t overlay_find(const struct fec_overlay *ov, uint64_t c);
 
-void verity_fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
-		       uint64_t off, uint8_t *buf, size_t len, size_t bs)
+void verity_fec_overlay_patch(const struct fec_overlay *ov,
+			      uint64_t first_block, uint64_t off, uint8_t *buf,
+			      size_t len, size_t bs)
 {
 	uint64_t hi_b = first_block + (off + len + bs - 1) / bs;
 	size_t lo = overlay_find(ov, first_block + off / bs);
@@ -23,8 +24,8 @@ void verity_fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block
 	}
 }
 
-int verity_fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
-		     uint8_t *buf, struct ht_error *err)
+int verity_fec_read_covered(const struct fec_source *s, uint64_t first,
+			    uint64_t count, uint8_t *buf, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = s->fl;
 	size_t bs = fl->block_size;
@@ -58,12 +59,14 @@ int verity_fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t
 		out += n * bs;
 	}
 	if (s->overlay && s->overlay->count)
-		verity_fec_overlay_patch(s->overlay, first, 0, buf, count * bs, bs);
+		verity_fec_overlay_patch(s->overlay, first, 0, buf, count * bs,
+					 bs);
 	return 0;
 }
 
-int verity_fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
-		    size_t bs, struct ht_error *err)
+int verity_fec_overlay_add(struct fec_overlay *ov, uint64_t c,
+			   const uint8_t *block, size_t bs,
+			   struct ht_error *err)
 {
 	uint8_t *copy;
 	size_t i;

@@ -26,15 +26,17 @@ struct fec_overlay {
 
 /* Adds a rebuilt block (bs bytes) as covered block c; the overlay stays
  * sorted. Each block is added once. -ENOMEM past FEC_OVERLAY_MAX_BYTES. */
-int verity_fec_overlay_add(struct fec_overlay *ov, uint64_t c, const uint8_t *block,
-		    size_t bs, struct ht_error *err);
+int verity_fec_overlay_add(struct fec_overlay *ov, uint64_t c,
+			   const uint8_t *block, size_t bs,
+			   struct ht_error *err);
 /* 1 when covered block c is in the overlay. */
 int verity_fec_overlay_has(const struct fec_overlay *ov, uint64_t c);
 void verity_fec_overlay_free(struct fec_overlay *ov);
 /* Copies the overlaid blocks into buf, which holds bytes [off, off + len)
  * of the run of covered blocks that starts at first_block. */
-void verity_fec_overlay_patch(const struct fec_overlay *ov, uint64_t first_block,
-		       uint64_t off, uint8_t *buf, size_t len, size_t bs);
+void verity_fec_overlay_patch(const struct fec_overlay *ov,
+			      uint64_t first_block, uint64_t off, uint8_t *buf,
+			      size_t len, size_t bs);
 
 /* The covered blocks and the parity. */
 struct fec_source {
@@ -44,7 +46,7 @@ struct fec_source {
 };
 
 /* Reads count covered blocks from index first (zeros past the end). */
-int verity_fec_read_covered(const struct fec_source *s, uint64_t first, uint64_t count,
-		     uint8_t *buf, struct ht_error *err);
+int verity_fec_read_covered(const struct fec_source *s, uint64_t first,
+			    uint64_t count, uint8_t *buf, struct ht_error *err);
 
 #endif

@@ -26,7 +26,8 @@ static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
 				    err);
 
 	if (!r)
-		verity_fec_fused_tree_written(ctx->fused, off / bs, buf, len / bs);
+		verity_fec_fused_tree_written(ctx->fused, off / bs, buf,
+					      len / bs);
 	return r;
 }
 
@@ -35,7 +36,8 @@ static int io_data_seen(void *c, unsigned worker, uint64_t first,
 {
 	const struct verity_io_ctx *ctx = c;
 
-	return verity_fec_fused_data_seen(ctx->fused, worker, first, blocks, n, err);
+	return verity_fec_fused_data_seen(ctx->fused, worker, first, blocks, n,
+					  err);
 }
 
 /* The superblock, then zeros up to the first tree block. */
@@ -103,8 +105,8 @@ static int write_fec(const struct verity_layout *l,
 	if (!r && fused->planes)
 		r = verity_fec_fused_finish(fused, &src, err);
 	else if (!r)
-		r = verity_fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL, threads,
-				    NULL, err);
+		r = verity_fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL,
+					   threads, NULL, err);
 	return r;
 }
 
@@ -128,8 +130,9 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 		/* the data blocks go into the parity as the tree hashes them
 		 * (a tree of no level hashes none) */
 		if (!r && l->geo.levels)
-			r = verity_fec_fused_init(fused, rs, &l->fec, run->ht.threads,
-					   &run->tuning, err);
+			r = verity_fec_fused_init(fused, rs, &l->fec,
+						  run->ht.threads, &run->tuning,
+						  err);
 		if (r > 0)
 			r = 0;
 		if (fused->planes) {

@@ -55,6 +55,6 @@ void verity_fill_info(struct verity_info *info, const struct ht_hasher *h)
 	info->path_reason = h->path_reason;
 	info->kernel = h->path != HT_PATH_FAST ? "OpenSSL EVP"
 		       : h->sha1               ? "sha-ni sha1 (two-way)"
-					       : ht_sha256_kernel_name(h->kernel);
+				 : ht_sha256_kernel_name(h->kernel);
 	memcpy(info->provider, h->provider, sizeof(info->provider));
 }

@@ -114,7 +114,7 @@ struct verity_run {
 	const char *const *trusted; /* certificates to check the pair's
 				     * signature against */
 	size_t ntrusted;
-	unsigned activation;       /* open: enum verity_act_flags */
+	unsigned activation; /* open: enum verity_act_flags */
 	int writes; /* the action writes on the pair's word (repair, not a
 		     * dry run): a signature must be checked */
 	enum sha256_choice sha256; /* the SHA-256 kernel (0: the fastest) */

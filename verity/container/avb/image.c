@@ -72,12 +72,12 @@ static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 		return ht_fail(err, ENOMEM, "out of memory");
 	if ((r = verity_device_read(d, off, img->blob, (size_t)len, err)))
 		return r;
-	return verity_avb_vbmeta_parse(img->blob, (size_t)len, img->path, &img->vbmeta,
-				err);
+	return verity_avb_vbmeta_parse(img->blob, (size_t)len, img->path,
+				       &img->vbmeta, err);
 }
 
 int verity_avb_image_read(const char *path, struct avb_image *img,
-		   struct ht_error *err)
+			  struct ht_error *err)
 {
 	struct verity_device d;
 	uint8_t head[AVB_HEADER_SIZE], foot[AVB_FOOTER_SIZE];
@@ -110,12 +110,13 @@ int verity_avb_image_read(const char *path, struct avb_image *img,
 	}
 	if (verity_avb_footer_magic(foot)) {
 		img->has_footer = 1;
-		if (!(r = verity_avb_footer_parse(foot, d.size, path, &img->footer,
-					   err)))
+		if (!(r = verity_avb_footer_parse(foot, d.size, path,
+						  &img->footer, err)))
 			r = read_blob(&d, img->footer.vbmeta_offset,
 				      img->footer.vbmeta_size, img, err);
 	} else if (!memcmp(head, "AVB0", 4)) {
-		uint64_t auth = verity_avb_be64(head + 12), aux = verity_avb_be64(head + 20);
+		uint64_t auth = verity_avb_be64(head + 12),
+			 aux = verity_avb_be64(head + 20);
 
 		if (auth > AVB_MAX_VBMETA || aux > AVB_MAX_VBMETA ||
 		    AVB_HEADER_SIZE + auth + aux > d.size)
@@ -148,7 +149,8 @@ void verity_avb_image_free(struct avb_image *img)
 	img->blob = NULL;
 }
 
-const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *img)
+const struct avb_descriptor *
+verity_avb_image_hashtree(const struct avb_image *img)
 {
 	for (size_t i = 0; i < img->vbmeta.ndesc; i++)
 		if (img->vbmeta.desc[i].tag == AVB_TAG_HASHTREE)
@@ -177,18 +179,22 @@ static int hashtree_params(const char *path, const struct avb_descriptor *d,
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: salt of %u bytes (at "
 			       "most %d)",
-			       path, d->hashtree.p.salt_len, VERITY_MAX_SALT_SIZE);
+			       path, d->hashtree.p.salt_len,
+			       VERITY_MAX_SALT_SIZE);
 	if (d->hashtree.p.digest_len != size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: root digest of %u "
 			       "bytes for %s (%u bytes)",
-			       path, d->hashtree.p.digest_len, d->hashtree.p.hash_algorithm, size);
-	if (!d->hashtree.data_block_size || d->hashtree.p.image_size % d->hashtree.data_block_size ||
+			       path, d->hashtree.p.digest_len,
+			       d->hashtree.p.hash_algorithm, size);
+	if (!d->hashtree.data_block_size ||
+	    d->hashtree.p.image_size % d->hashtree.data_block_size ||
 	    !d->hashtree.p.image_size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: image size %llu is "
 			       "not a whole number of %u-byte blocks",
-			       path, (unsigned long long)d->hashtree.p.image_size,
+			       path,
+			       (unsigned long long)d->hashtree.p.image_size,
 			       d->hashtree.data_block_size);
 	snprintf(p->hash_name, sizeof(p->hash_name), "%.31s",
 		 d->hashtree.p.hash_algorithm);
@@ -204,8 +210,9 @@ static int hashtree_params(const char *path, const struct avb_descriptor *d,
 }
 
 int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
-		      const struct avb_descriptor *d, struct verity_pair *pair,
-		      int *fec_unusable, struct ht_error *err)
+			     const struct avb_descriptor *d,
+			     struct verity_pair *pair, int *fec_unusable,
+			     struct ht_error *err)
 {
 	struct verity_layout l;
 	uint64_t tree_bytes, covered;
@@ -224,27 +231,32 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 			       path, (unsigned long long)d->hashtree.tree_size,
 			       (unsigned long long)tree_bytes,
 			       (unsigned long long)pair->params.data_blocks);
-	if (d->hashtree.tree_offset < d->hashtree.p.image_size || d->hashtree.tree_offset > file_size ||
+	if (d->hashtree.tree_offset < d->hashtree.p.image_size ||
+	    d->hashtree.tree_offset > file_size ||
 	    d->hashtree.tree_size > file_size - d->hashtree.tree_offset)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: tree [%llu, +%llu) is "
 			       "not between the data and the end of the file "
 			       "(%llu bytes)",
-			       path, (unsigned long long)d->hashtree.tree_offset,
+			       path,
+			       (unsigned long long)d->hashtree.tree_offset,
 			       (unsigned long long)d->hashtree.tree_size,
 			       (unsigned long long)file_size);
 	pair->data = (struct verity_region){path, 0, d->hashtree.p.image_size};
 	pair->hash = (struct verity_region){path, 0, 0};
 	memcpy(pair->root, d->hashtree.p.digest, d->hashtree.p.digest_len);
 	pair->root_size = d->hashtree.p.digest_len;
-	if (!d->hashtree.fec_num_roots && !d->hashtree.fec_offset && !d->hashtree.fec_size)
+	if (!d->hashtree.fec_num_roots && !d->hashtree.fec_offset &&
+	    !d->hashtree.fec_size)
 		return 0;
 	covered = d->hashtree.fec_offset;
 	if (d->hashtree.fec_num_roots < FEC_MIN_ROOTS ||
-	    d->hashtree.fec_num_roots > FEC_MAX_ROOTS || covered % AVB_FEC_BLOCK ||
-	    covered < d->hashtree.tree_offset + d->hashtree.tree_size || covered > file_size ||
-	    d->hashtree.fec_size > file_size - covered ||
-	    d->hashtree.fec_size != parity_bytes(covered, d->hashtree.fec_num_roots))
+	    d->hashtree.fec_num_roots > FEC_MAX_ROOTS ||
+	    covered % AVB_FEC_BLOCK ||
+	    covered < d->hashtree.tree_offset + d->hashtree.tree_size ||
+	    covered > file_size || d->hashtree.fec_size > file_size - covered ||
+	    d->hashtree.fec_size !=
+		    parity_bytes(covered, d->hashtree.fec_num_roots))
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: parity of %u roots, "
 			       "%llu bytes at %llu, is not the parity of the "
@@ -259,7 +271,8 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 	if (d->hashtree.data_block_size != AVB_FEC_BLOCK ||
 	    d->hashtree.hash_block_size != AVB_FEC_BLOCK ||
 	    d->hashtree.tree_offset != d->hashtree.p.image_size ||
-	    covered != d->hashtree.tree_offset + round_up(d->hashtree.tree_size, AVB_FEC_BLOCK)) {
+	    covered != d->hashtree.tree_offset +
+			       round_up(d->hashtree.tree_size, AVB_FEC_BLOCK)) {
 		*fec_unusable = 1;
 		return 0;
 	}
@@ -271,15 +284,16 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 }
 
 int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
-		     enum verity_anchor anchor, const uint8_t *key,
-		     size_t key_len, int writes, enum verity_trust *trust,
-		     enum avb_judgement *why, struct ht_error *err)
+			    enum verity_anchor anchor, const uint8_t *key,
+			    size_t key_len, int writes,
+			    enum verity_trust *trust, enum avb_judgement *why,
+			    struct ht_error *err)
 {
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, path,
-		v->h.algorithm != AVB_ALG_NONE ? VERITY_SIGNATURE_FOUND
+	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, path,
+				       v->h.algorithm != AVB_ALG_NONE
+					       ? VERITY_SIGNATURE_FOUND
 					       : VERITY_SIGNATURE_NONE,
-		anchor, writes};
+				       anchor, writes};
 	int r;
 
 	*why = AVB_BAD_SIGNATURE;
@@ -304,9 +318,10 @@ static int overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return alen && blen && a < b + blen && b < a + alen;
 }
 
-int verity_avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
-		   struct verity_pair *pair, int *fec_unusable,
-		   struct ht_error *err)
+int verity_avb_image_pair(const struct avb_image *img,
+			  const struct avb_descriptor *d,
+			  struct verity_pair *pair, int *fec_unusable,
+			  struct ht_error *err)
 {
 	const struct avb_footer *f = &img->footer;
 	const uint64_t foot = img->file_size - AVB_FOOTER_SIZE;
@@ -326,7 +341,7 @@ int verity_avb_image_pair(const struct avb_image *img, const struct avb_descript
 			       img->path);
 	/* every offset and size checked against the file first */
 	if ((r = verity_avb_hashtree_pair(img->path, img->file_size, d, pair,
-				   fec_unusable, err)))
+					  fec_unusable, err)))
 		return r;
 	if (f->original_image_size > d->hashtree.p.image_size)
 		return ht_fail(err, EINVAL,
@@ -338,17 +353,16 @@ int verity_avb_image_pair(const struct avb_image *img, const struct avb_descript
 	for (size_t i = 0; i < 3; i++) {
 		if (overlap(f->vbmeta_offset, f->vbmeta_size, parts[i].off,
 			    parts[i].len))
-			return ht_fail(err, EINVAL,
-				       "%s: the vbmeta (%llu bytes at %llu) "
-				       "lies inside the %s [%llu, +%llu): "
-				       "metadata that a repair could write "
-				       "over is not trusted",
-				       img->path,
-				       (unsigned long long)f->vbmeta_size,
-				       (unsigned long long)f->vbmeta_offset,
-				       parts[i].what,
-				       (unsigned long long)parts[i].off,
-				       (unsigned long long)parts[i].len);
+			return ht_fail(
+				err, EINVAL,
+				"%s: the vbmeta (%llu bytes at %llu) "
+				"lies inside the %s [%llu, +%llu): "
+				"metadata that a repair could write "
+				"over is not trusted",
+				img->path, (unsigned long long)f->vbmeta_size,
+				(unsigned long long)f->vbmeta_offset,
+				parts[i].what, (unsigned long long)parts[i].off,
+				(unsigned long long)parts[i].len);
 		if (overlap(foot, AVB_FOOTER_SIZE, parts[i].off, parts[i].len))
 			return ht_fail(err, EINVAL,
 				       "%s: the footer lies inside the %s "
@@ -410,7 +424,8 @@ static int add_included(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 			const struct avb_descriptor *d =
 				&imgs[i].vbmeta.desc[j];
 			uint32_t name_len;
-			const uint8_t *name = verity_avb_desc_name(d, &name_len);
+			const uint8_t *name =
+				verity_avb_desc_name(d, &name_len);
 			size_t k, len;
 
 			if (d->tag != AVB_TAG_HASHTREE &&
@@ -577,8 +592,8 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 }
 
 int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
-		    const struct avb_descriptor *first, size_t nfirst,
-		    struct avb_buf *out, struct ht_error *err)
+			   const struct avb_descriptor *first, size_t nfirst,
+			   struct avb_buf *out, struct ht_error *err)
 {
 	const struct avb_algorithm_info *alg =
 		verity_avb_algorithm((unsigned)o->algorithm);
@@ -613,7 +628,8 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		goto out;
 	descs = aux.len;
 	if (verity_avb_buf_put(&aux, blob, blob_len) ||
-	    verity_avb_buf_zeros(&aux, (size_t)(round_up(aux.len, 64) - aux.len))) {
+	    verity_avb_buf_zeros(&aux,
+				 (size_t)(round_up(aux.len, 64) - aux.len))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -648,11 +664,11 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (alg->key_bits) {
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
 
-		r = verity_avb_digest(alg, header, sizeof(header), aux.p, aux.len,
-			       auth, err);
+		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
+				      aux.len, auth, err);
 		if (!r)
 			r = verity_avb_sign_digest(key, alg, auth,
-					    auth + alg->hash_size, err);
+						   auth + alg->hash_size, err);
 	}
 out:
 	if (r && out)
@@ -700,7 +716,7 @@ static uint64_t tree_bytes_of(uint64_t size, uint64_t bs, uint64_t slot)
 }
 
 uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
-			    enum avb_footer_kind kind)
+				   enum avb_footer_kind kind)
 {
 	uint64_t meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK, room;
 
@@ -781,18 +797,19 @@ static int set_size(const struct verity_device *d, uint64_t size,
 
 /* Bytes [off, off + len) of d made zero: a hole punched where the file
  * system can, zeros written where it cannot. */
-static int zero_range(const struct verity_device *d, uint64_t off,
-		      uint64_t len, struct ht_error *err)
+static int zero_range(const struct verity_device *d, uint64_t off, uint64_t len,
+		      struct ht_error *err)
 {
 	static const uint8_t zeros[1u << 16];
 	int r = 0;
 
-	if (!len || !fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			       (off_t)off, (off_t)len))
+	if (!len ||
+	    !fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		       (off_t)off, (off_t)len))
 		return 0;
 	for (uint64_t at = 0; !r && at < len; at += sizeof(zeros)) {
 		size_t n = len - at < sizeof(zeros) ? (size_t)(len - at)
-						     : sizeof(zeros);
+						    : sizeof(zeros);
 
 		r = verity_device_write(d, off + at, zeros, n, err);
 	}
@@ -832,9 +849,9 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 		size_t n = bytes - (uint64_t)in < (1u << 30)
 				   ? (size_t)(bytes - (uint64_t)in)
 				   : 1u << 30;
-		ssize_t got = buf ? -1
-				  : copy_file_range(d->fd, &in, tmp.fd, &out, n,
-						    0);
+		ssize_t got =
+			buf ? -1
+			    : copy_file_range(d->fd, &in, tmp.fd, &out, n, 0);
 
 		if (got > 0)
 			continue;
@@ -879,8 +896,8 @@ static int finish_image(struct verity_device *d, struct ht_error *err)
 static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
 			  uint64_t partition_size, struct ht_error *err)
 {
-	uint64_t need = off + round_up(blob_len, AVB_FOOTER_BLOCK) +
-			AVB_FOOTER_BLOCK;
+	uint64_t need =
+		off + round_up(blob_len, AVB_FOOTER_BLOCK) + AVB_FOOTER_BLOCK;
 
 	if (!partition_size)
 		return need;
@@ -900,7 +917,7 @@ static int vbmeta_fits(const char *image, uint64_t off, size_t blob_len,
 		       uint64_t partition_size, struct ht_error *err)
 {
 	return image_end(image, off, blob_len, partition_size, err) ? 0
-								     : -ENOSPC;
+								    : -ENOSPC;
 }
 
 /* The vbmeta blob padded to 4096 at off, then the footer: at the end of
@@ -925,7 +942,8 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 	verity_avb_footer_encode(&f, foot);
 	if (!old_end) {
 		if ((r = set_size(d, size, err)) ||
-		    (r = verity_device_write(d, off, blob->p, blob->len, err)) ||
+		    (r = verity_device_write(d, off, blob->p, blob->len,
+					     err)) ||
 		    (r = verity_device_flush(d, err)))
 			return r;
 		return verity_device_write(d, size - sizeof(foot), foot,
@@ -934,21 +952,24 @@ static int append_vbmeta(const struct verity_device *d, uint64_t off,
 	/* in place: zeros up to the footer's place, the old footer last */
 	stop = (size < old_end ? size : old_end) - AVB_FOOTER_SIZE;
 	if (stop < off + blob->len)
-		return ht_fail(err, EINVAL, "%s: the vbmeta reaches the old "
-					    "footer", d->path);
+		return ht_fail(err, EINVAL,
+			       "%s: the vbmeta reaches the old "
+			       "footer",
+			       d->path);
 	if ((r = verity_device_write(d, off, blob->p, blob->len, err)) ||
 	    (r = zero_range(d, off + blob->len, stop - (off + blob->len),
 			    err)) ||
 	    (r = verity_device_flush(d, err)) ||
-	    (r = verity_device_write(d, size - sizeof(foot), foot,
-				     sizeof(foot), err)))
+	    (r = verity_device_write(d, size - sizeof(foot), foot, sizeof(foot),
+				     err)))
 		return r;
 	if (size < old_end)
-		return (r = verity_device_flush(d, err)) ? r
-							 : set_size(d, size, err);
+		return (r = verity_device_flush(d, err))
+			       ? r
+			       : set_size(d, size, err);
 	if (size > old_end)
-		return zero_range(d, old_end - AVB_FOOTER_SIZE,
-				  AVB_FOOTER_SIZE, err);
+		return zero_range(d, old_end - AVB_FOOTER_SIZE, AVB_FOOTER_SIZE,
+				  err);
 	return 0;
 }
 
@@ -1014,11 +1035,13 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->hashtree.fec_num_roots = o->fec ? o->roots : 0;
 	ht->hashtree.fec_offset = o->fec ? job->fec_offset : 0;
 	ht->hashtree.fec_size = fec_size;
-	snprintf(ht->hashtree.p.hash_algorithm, sizeof(ht->hashtree.p.hash_algorithm), "%s",
+	snprintf(ht->hashtree.p.hash_algorithm,
+		 sizeof(ht->hashtree.p.hash_algorithm), "%s",
 		 o->hash_algorithm);
 	ht->hashtree.p.name =
 		(const uint8_t *)(o->partition_name ? o->partition_name : "");
-	ht->hashtree.p.name_len = (uint32_t)strlen((const char *)ht->hashtree.p.name);
+	ht->hashtree.p.name_len =
+		(uint32_t)strlen((const char *)ht->hashtree.p.name);
 	ht->hashtree.p.salt = job->salt;
 	ht->hashtree.p.salt_len = (uint32_t)job->salt_len;
 	ht->hashtree.p.digest = root;
@@ -1027,8 +1050,8 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 }
 
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
-		       struct avb_hashtree_job *job, struct verity_pair *pair,
-		       struct ht_error *err)
+			      struct avb_hashtree_job *job,
+			      struct verity_pair *pair, struct ht_error *err)
 {
 	struct verity_device *d = &job->image;
 	uint64_t max, tree_size;
@@ -1145,9 +1168,9 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	 * without a footer */
 	{
 		uint64_t tree_end = job->image_size + tree_size;
-		uint64_t end = job->fec_offset +
-			       (o->fec ? parity_bytes(job->fec_offset, o->roots)
-				       : 0);
+		uint64_t end =
+			job->fec_offset +
+			(o->fec ? parity_bytes(job->fec_offset, o->roots) : 0);
 
 		if (job->old_end) {
 			if (!(r = zero_range(d, job->original,
@@ -1192,10 +1215,10 @@ void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 }
 
 int verity_avb_hashtree_end(const struct avb_footer_opts *o,
-		     struct avb_hashtree_job *job,
-		     const struct verity_pair *pair,
-		     const struct verity_run *run, const uint8_t *root,
-		     struct ht_error *err)
+			    struct avb_hashtree_job *job,
+			    const struct verity_pair *pair,
+			    const struct verity_run *run, const uint8_t *root,
+			    struct ht_error *err)
 {
 	struct verity_device *d = &job->image;
 	struct avb_descriptor ht;
@@ -1215,8 +1238,7 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 	if (!r && !o->do_not_append)
 		r = append_vbmeta(d, end, &blob, o->partition_size,
 				  job->original, job->old_end, err);
-	else if (!r && job->old_end &&
-		 !(r = verity_device_flush(d, err)))
+	else if (!r && job->old_end && !(r = verity_device_flush(d, err)))
 		/* no vbmeta: the old footer cut off last */
 		r = set_size(d, end, err);
 	if (!r)
@@ -1262,7 +1284,7 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 }
 
 int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
-		   struct ht_error *err)
+			  struct ht_error *err)
 {
 	struct verity_device dev;
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
@@ -1273,13 +1295,13 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 		return -EINVAL;
 	if ((r = verity_device_open(&dev, path, VERITY_OPEN_READ, err)))
 		return r;
-	r = hash_image(&dev, d->hash.p.image_size, d->hash.p.hash_algorithm, d->hash.p.salt,
-		       d->hash.p.salt_len, digest, err);
+	r = hash_image(&dev, d->hash.p.image_size, d->hash.p.hash_algorithm,
+		       d->hash.p.salt, d->hash.p.salt_len, digest, err);
 	verity_device_close(&dev);
 	if (r)
 		return r;
 	if (d->hash.p.digest_len && (d->hash.p.digest_len != ds ||
-			      memcmp(digest, d->hash.p.digest, ds)))
+				     memcmp(digest, d->hash.p.digest, ds)))
 		return ht_fail(err, EPERM,
 			       "%s digest of %s does not match digest in "
 			       "descriptor",
@@ -1287,7 +1309,8 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 	return 0;
 }
 
-int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err)
+int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
+			       struct ht_error *err)
 {
 	struct verity_device d;
 	struct avb_descriptor hd = {.tag = AVB_TAG_HASH};
@@ -1340,9 +1363,10 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error 
 			    digest, err)))
 		goto close;
 	hd.hash.p.image_size = original;
-	snprintf(hd.hash.p.hash_algorithm, sizeof(hd.hash.p.hash_algorithm), "%s",
-		 o->hash_algorithm);
-	hd.hash.p.name = (const uint8_t *)(o->partition_name ? o->partition_name : "");
+	snprintf(hd.hash.p.hash_algorithm, sizeof(hd.hash.p.hash_algorithm),
+		 "%s", o->hash_algorithm);
+	hd.hash.p.name =
+		(const uint8_t *)(o->partition_name ? o->partition_name : "");
 	hd.hash.p.name_len = (uint32_t)strlen((const char *)hd.hash.p.name);
 	hd.hash.p.salt = salt;
 	hd.hash.p.salt_len = (uint32_t)salt_len;
@@ -1364,20 +1388,21 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error 
 		/* over an old footer: staged, or in place with the footer
 		 * kept last when the new vbmeta does not reach it */
 		if (had_footer &&
-		    !(r = stage_image(&d, original,
-				      off + round_up(blob.len,
-						     AVB_FOOTER_BLOCK) +
-						      AVB_FOOTER_SIZE >
-					      d.size,
-				      &staged, err)) &&
+		    !(r = stage_image(
+			      &d, original,
+			      off + round_up(blob.len, AVB_FOOTER_BLOCK) +
+					      AVB_FOOTER_SIZE >
+				      d.size,
+			      &staged, err)) &&
 		    !staged)
 			old_end = d.size;
 		if (!r)
-			r = old_end ? zero_range(&d, original, off - original, err)
+			r = old_end ? zero_range(&d, original, off - original,
+						 err)
 				    : set_size(&d, original, err);
-		if (!r && !(r = append_vbmeta(&d, off, &blob,
-					      sized.partition_size, original,
-					      old_end, err)))
+		if (!r &&
+		    !(r = append_vbmeta(&d, off, &blob, sized.partition_size,
+					original, old_end, err)))
 			r = finish_image(&d, err);
 		/* a failure leaves the data without a footer (a first run),
 		 * the old footer (in place), or the old image whole (staged) */
@@ -1390,8 +1415,9 @@ close:
 	return r;
 }
 
-int verity_avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
-			  uint64_t padding, struct ht_error *err)
+int verity_avb_make_vbmeta_image(const char *output,
+				 const struct avb_vbmeta_opts *o,
+				 uint64_t padding, struct ht_error *err)
 {
 	struct avb_vbmeta_opts vb = *o;
 	struct avb_buf blob = {0};
@@ -1411,7 +1437,8 @@ int verity_avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opt
 	return r;
 }
 
-int verity_avb_erase_footer(const char *image, int keep_hashtree, struct ht_error *err)
+int verity_avb_erase_footer(const char *image, int keep_hashtree,
+			    struct ht_error *err)
 {
 	struct avb_image img;
 	struct verity_device d;
@@ -1433,7 +1460,8 @@ int verity_avb_erase_footer(const char *image, int keep_hashtree, struct ht_erro
 		return r;
 	}
 	if (keep_hashtree) {
-		const struct avb_descriptor *ht = verity_avb_image_hashtree(&img);
+		const struct avb_descriptor *ht =
+			verity_avb_image_hashtree(&img);
 		struct verity_pair pair;
 		int unusable;
 
@@ -1447,12 +1475,14 @@ int verity_avb_erase_footer(const char *image, int keep_hashtree, struct ht_erro
 		/* the descriptor validated as verify validates it: every
 		 * offset and size inside the file, none over the data the
 		 * footer counts, nor the metadata; then no sum wraps */
-		if ((r = verity_avb_image_pair(&img, ht, &pair, &unusable, err))) {
+		if ((r = verity_avb_image_pair(&img, ht, &pair, &unusable,
+					       err))) {
 			verity_avb_image_free(&img);
 			return r;
 		}
 		size = ht->hashtree.tree_offset + ht->hashtree.tree_size;
-		if (ht->hashtree.fec_size && ht->hashtree.fec_offset + ht->hashtree.fec_size > size)
+		if (ht->hashtree.fec_size &&
+		    ht->hashtree.fec_offset + ht->hashtree.fec_size > size)
 			size = ht->hashtree.fec_offset + ht->hashtree.fec_size;
 	}
 	verity_avb_image_free(&img);
@@ -1476,7 +1506,8 @@ static int checked_tag(uint64_t tag)
 	return tag == AVB_TAG_HASHTREE || tag == AVB_TAG_HASH;
 }
 
-int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *err)
+int verity_avb_check_partitions(const struct avb_image *img,
+				struct ht_error *err)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
 	size_t n = 0;
@@ -1502,22 +1533,22 @@ int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *er
 			if (!checked_tag(e->tag) || en != dn ||
 			    memcmp(ename, dname, dn))
 				continue;
-			return ht_fail(err, EINVAL,
-				       "%s: two descriptors of partition '%s' "
-				       "(%zu and %zu): each partition's data "
-				       "is checked once, against one digest",
-				       img->path,
-				       ht_name_shown(dname, dn, shown,
-						     sizeof(shown)),
-				       j + 1, i + 1);
+			return ht_fail(
+				err, EINVAL,
+				"%s: two descriptors of partition '%s' "
+				"(%zu and %zu): each partition's data "
+				"is checked once, against one digest",
+				img->path,
+				ht_name_shown(dname, dn, shown, sizeof(shown)),
+				j + 1, i + 1);
 		}
 	}
 	return 0;
 }
 
 int verity_avb_described_image(const struct avb_image *img,
-			const struct avb_descriptor *d, char **path,
-			struct ht_error *err)
+			       const struct avb_descriptor *d, char **path,
+			       struct ht_error *err)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
 	const uint8_t *own = NULL, *name;
@@ -1544,15 +1575,14 @@ int verity_avb_described_image(const struct avb_image *img,
 	if (!verity_avb_partition_name_ok(name, name_len)) {
 		char shown[HT_NAME_SHOWN_MAX];
 
-		return ht_fail(err, EINVAL,
-			       "%s: the %spartition name '%s' is not a name "
-			       "(letters, digits, '_', '-', '.'): no file is "
-			       "looked up by it",
-			       img->path,
-			       d->tag == AVB_TAG_CHAIN_PARTITION ? "chained "
-								  : "",
-			       ht_name_shown(name, name_len, shown,
-					     sizeof(shown)));
+		return ht_fail(
+			err, EINVAL,
+			"%s: the %spartition name '%s' is not a name "
+			"(letters, digits, '_', '-', '.'): no file is "
+			"looked up by it",
+			img->path,
+			d->tag == AVB_TAG_CHAIN_PARTITION ? "chained " : "",
+			ht_name_shown(name, name_len, shown, sizeof(shown)));
 	}
 	if (!(copy = strdup(img->path)))
 		return ht_fail(err, ENOMEM, "out of memory");

@@ -40,11 +40,12 @@ int verity_avb_sparse_probe(const char *path);
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
  * is refused (simg2img makes a raw one). */
 int verity_avb_image_read(const char *path, struct avb_image *img,
-		   struct ht_error *err);
+			  struct ht_error *err);
 void verity_avb_image_free(struct avb_image *img);
 
 /* The first hashtree descriptor, or NULL. */
-const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *img);
+const struct avb_descriptor *
+verity_avb_image_hashtree(const struct avb_image *img);
 
 /* A hashtree descriptor of the image at path as a verity pair: data
  * [0, image_size), the tree at tree_offset, the parity at fec_offset
@@ -53,8 +54,9 @@ const struct avb_descriptor *verity_avb_image_hashtree(const struct avb_image *i
  * digest, the tree's and parity's sizes and places. *fec_unusable is
  * set when the descriptor has parity of another geometry. */
 int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
-		      const struct avb_descriptor *d, struct verity_pair *pair,
-		      int *fec_unusable, struct ht_error *err);
+			     const struct avb_descriptor *d,
+			     struct verity_pair *pair, int *fec_unusable,
+			     struct ht_error *err);
 
 /* What a vbmeta proves, judged once for every reader (the command's
  * verify, repair, open and verify_image, and the library): its signature
@@ -70,9 +72,10 @@ enum avb_judgement {
 	AVB_OTHER_KEY,     /* signed, by another key than the one given */
 };
 int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
-		     enum verity_anchor anchor, const uint8_t *key,
-		     size_t key_len, int writes, enum verity_trust *trust,
-		     enum avb_judgement *why, struct ht_error *err);
+			    enum verity_anchor anchor, const uint8_t *key,
+			    size_t key_len, int writes,
+			    enum verity_trust *trust, enum avb_judgement *why,
+			    struct ht_error *err);
 
 /* The image's own hashtree descriptor d as its pair (verity_avb_hashtree_pair),
  * once its metadata is proven to lie outside what the pair reads and
@@ -80,9 +83,10 @@ int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
  * data, tree and parity, the data the footer counts inside the
  * descriptor's. A bare vbmeta image (no footer) has no pair of its own:
  * its descriptors describe other partitions' images. */
-int verity_avb_image_pair(const struct avb_image *img, const struct avb_descriptor *d,
-		   struct verity_pair *pair, int *fec_unusable,
-		   struct ht_error *err);
+int verity_avb_image_pair(const struct avb_image *img,
+			  const struct avb_descriptor *d,
+			  struct verity_pair *pair, int *fec_unusable,
+			  struct ht_error *err);
 
 /* What a new vbmeta blob holds besides the descriptor its command makes:
  * avbtool's common options. */
@@ -120,8 +124,8 @@ struct avb_vbmeta_opts {
  * the key. out is malloc'd; out NULL: only checks what the options name
  * (the key and its size, chained keys, included images). */
 int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
-		    const struct avb_descriptor *first, size_t nfirst,
-		    struct avb_buf *out, struct ht_error *err);
+			   const struct avb_descriptor *first, size_t nfirst,
+			   struct avb_buf *out, struct ht_error *err);
 
 /* The release string of avbtool 1.3.0, whose bytes fastverity makes. */
 #define AVB_RELEASE_DEFAULT "avbtool 1.3.0"
@@ -153,7 +157,7 @@ enum avb_footer_kind {
 /* avbtool's largest image for a partition: what is left after the most
  * the tree, parity and metadata of a partition_size image may take. */
 uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
-			    enum avb_footer_kind kind);
+				   enum avb_footer_kind kind);
 
 /* add_hashtree_footer in two steps around the format of the pair (the
  * container translates, the caller formats and, when parity_apart,
@@ -184,38 +188,41 @@ struct avb_hashtree_job {
 			   * ends the file until the new one is written */
 };
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
-		       struct avb_hashtree_job *job, struct verity_pair *pair,
-		       struct ht_error *err);
+			      struct avb_hashtree_job *job,
+			      struct verity_pair *pair, struct ht_error *err);
 int verity_avb_hashtree_end(const struct avb_footer_opts *o,
-		     struct avb_hashtree_job *job,
-		     const struct verity_pair *pair,
-		     const struct verity_run *run, const uint8_t *root,
-		     struct ht_error *err);
+			    struct avb_hashtree_job *job,
+			    const struct verity_pair *pair,
+			    const struct verity_run *run, const uint8_t *root,
+			    struct ht_error *err);
 void verity_avb_hashtree_abort(struct avb_hashtree_job *job);
 /* A hash descriptor checked over the image at path: the salted digest of
  * its first image_size bytes. -EPERM when it differs (avbtool's words,
  * naming the digest and path); an empty digest (a persistent one) is
  * not compared. */
 int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
-		   struct ht_error *err);
+			  struct ht_error *err);
 /* add_hash_footer: one digest of the whole data. */
-int verity_avb_add_hash_footer(const struct avb_footer_opts *o, struct ht_error *err);
+int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
+			       struct ht_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */
-int verity_avb_make_vbmeta_image(const char *output, const struct avb_vbmeta_opts *o,
-			  uint64_t padding, struct ht_error *err);
+int verity_avb_make_vbmeta_image(const char *output,
+				 const struct avb_vbmeta_opts *o,
+				 uint64_t padding, struct ht_error *err);
 /* verify_image's rules, avbtool's and libavb's: each partition's data
  * checked once (two hash or hashtree descriptors of one partition, or
  * more than 128, refused), and the image a descriptor describes (the
  * image itself for its own partition's and a nameless one; else
  * <dir>/<partition name><ext>, the name a name, never a path; *path
  * malloc'd). */
-int verity_avb_check_partitions(const struct avb_image *img, struct ht_error *err);
+int verity_avb_check_partitions(const struct avb_image *img,
+				struct ht_error *err);
 int verity_avb_described_image(const struct avb_image *img,
-			const struct avb_descriptor *d, char **path,
-			struct ht_error *err);
+			       const struct avb_descriptor *d, char **path,
+			       struct ht_error *err);
 /* erase_footer: the image cut back to its data (keep_hashtree: to the end
  * of its tree and parity). */
 int verity_avb_erase_footer(const char *image, int keep_hashtree,
-		     struct ht_error *err);
+			    struct ht_error *err);
 
 #endif

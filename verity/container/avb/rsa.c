@@ -43,7 +43,7 @@ static unsigned pow2_at_least(unsigned n)
 }
 
 int verity_avb_key_load(const char *path, int want_private, EVP_PKEY **key,
-		 unsigned *bits, struct ht_error *err)
+			unsigned *bits, struct ht_error *err)
 {
 	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
 	uint8_t *buf = NULL;
@@ -96,7 +96,7 @@ int verity_avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 }
 
 int verity_avb_key_blob(EVP_PKEY *key, uint8_t **blob, size_t *len,
-		 struct ht_error *err)
+			struct ht_error *err)
 {
 	BIGNUM *n = NULL, *b32 = BN_new(), *inv = BN_new(), *rr = BN_new();
 	BN_CTX *bn = BN_CTX_new();
@@ -138,7 +138,7 @@ out:
 }
 
 int verity_avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
-		      struct ht_error *err)
+			     struct ht_error *err)
 {
 	EVP_PKEY *key;
 	unsigned bits;
@@ -152,7 +152,7 @@ int verity_avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
 }
 
 int verity_avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
-		       size_t len)
+			      size_t len)
 {
 	return len == v->h.public_key_size && !memcmp(blob, v->public_key, len);
 }
@@ -163,8 +163,8 @@ static EVP_MD *fetch_md(const struct avb_algorithm_info *alg)
 }
 
 int verity_avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
-	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
-	       struct ht_error *err)
+		      size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
+		      struct ht_error *err)
 {
 	EVP_MD *md = fetch_md(alg);
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -198,7 +198,8 @@ static EVP_PKEY_CTX *pkcs1(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 }
 
 int verity_avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
-		    const uint8_t *digest, uint8_t *sig, struct ht_error *err)
+			   const uint8_t *digest, uint8_t *sig,
+			   struct ht_error *err)
 {
 	EVP_PKEY_CTX *c = pkcs1(key, alg, 1);
 	size_t len = alg->key_bits / 8;
@@ -234,9 +235,10 @@ static EVP_PKEY *key_of_blob(const uint8_t *blob, size_t nb)
 }
 
 int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
-		     struct ht_error *err)
+			    struct ht_error *err)
 {
-	const struct avb_algorithm_info *alg = verity_avb_algorithm(v->h.algorithm);
+	const struct avb_algorithm_info *alg =
+		verity_avb_algorithm(v->h.algorithm);
 	const uint8_t *aux = v->blob + AVB_HEADER_SIZE + v->h.auth_size;
 	uint8_t digest[64];
 	size_t nb = alg->key_bits / 8;
@@ -257,7 +259,7 @@ int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 			       path, (unsigned long long)v->h.public_key_size,
 			       alg->key_bits, 8 + 2 * nb, alg->name);
 	if ((r = verity_avb_digest(alg, v->blob, AVB_HEADER_SIZE, aux,
-			    (size_t)v->h.aux_size, digest, err)))
+				   (size_t)v->h.aux_size, digest, err)))
 		return r;
 	if (memcmp(digest, v->hash, alg->hash_size))
 		return ht_fail(err, EPERM,

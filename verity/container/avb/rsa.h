@@ -19,38 +19,40 @@ struct evp_pkey_st;
 /* A private key (or, with want_private 0, a public or private key) from
  * a PEM file; the exponent must be 65537. *bits: the key's size as AVB
  * counts it (the modulus's bits rounded up to a power of two). */
-int verity_avb_key_load(const char *path, int want_private, struct evp_pkey_st **key,
-		 unsigned *bits, struct ht_error *err);
+int verity_avb_key_load(const char *path, int want_private,
+			struct evp_pkey_st **key, unsigned *bits,
+			struct ht_error *err);
 void verity_avb_key_free(struct evp_pkey_st *key);
 
 /* The key's AVB public key blob (malloc'd): u32 bits, u32 n0inv, n, rr. */
 int verity_avb_key_blob(struct evp_pkey_st *key, uint8_t **blob, size_t *len,
-		 struct ht_error *err);
+			struct ht_error *err);
 
 /* The AVB public key blob of the RSA key (public or private PEM) at path
  * (malloc'd). */
 int verity_avb_key_file_blob(const char *path, uint8_t **blob, size_t *len,
-		      struct ht_error *err);
+			     struct ht_error *err);
 /* 1 when v carries the public key blob given. */
 int verity_avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
-		       size_t len);
+			      size_t len);
 
 /* The digest of data (alg's hash) into out (alg->hash_size bytes). */
 int verity_avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
-	       size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
-	       struct ht_error *err);
+		      size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
+		      struct ht_error *err);
 
 /* PKCS#1 v1.5 signature of digest (alg's hash) with key: key_bits / 8
  * bytes into sig. */
 int verity_avb_sign_digest(struct evp_pkey_st *key,
-		    const struct avb_algorithm_info *alg, const uint8_t *digest,
-		    uint8_t *sig, struct ht_error *err);
+			   const struct avb_algorithm_info *alg,
+			   const uint8_t *digest, uint8_t *sig,
+			   struct ht_error *err);
 
 /* Checks a vbmeta blob's authentication block: the digest of header and
  * auxiliary block, then the signature with the embedded public key.
  * 0: it holds (or the blob is unsigned); -EPERM with the reason;
  * -EINVAL for a key blob of the wrong size. */
 int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
-		     struct ht_error *err);
+			    struct ht_error *err);
 
 #endif

@@ -64,11 +64,17 @@ struct field {
 	uint16_t member; /* offsetof the struct member (uint32_t, uint64_t) */
 };
 /* the member's width checked when the table is compiled */
-#define WIDTH(type, m, n)                                                    \
+#define WIDTH(type, m, n) \
 	(n + 0 * sizeof(char[sizeof(((type *)0)->m) == n ? 1 : -1]))
-#define U32(at, type, m) {(at), WIDTH(type, m, 4), offsetof(type, m)}
-#define U64(at, type, m) {(at), WIDTH(type, m, 8), offsetof(type, m)}
-#define COUNT(a)         (sizeof(a) / sizeof((a)[0]))
+#define U32(at, type, m)                                   \
+	{                                                  \
+		(at), WIDTH(type, m, 4), offsetof(type, m) \
+	}
+#define U64(at, type, m)                                   \
+	{                                                  \
+		(at), WIDTH(type, m, 8), offsetof(type, m) \
+	}
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void get_fields(const uint8_t *p, void *s, const struct field *f,
 		       size_t n)
@@ -192,9 +198,9 @@ int verity_avb_footer_magic(const uint8_t *buf)
 	return !memcmp(buf, "AVBf", 4);
 }
 
-int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
-		     const char *path, struct avb_footer *f,
-		     struct ht_error *err)
+int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE],
+			    uint64_t file_size, const char *path,
+			    struct avb_footer *f, struct ht_error *err)
 {
 	if (!verity_avb_footer_magic(buf))
 		return ht_fail(err, EINVAL, "%s: no AVB footer (magic AVBf)",
@@ -227,7 +233,8 @@ int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_si
 	return 0;
 }
 
-void verity_avb_footer_encode(const struct avb_footer *f, uint8_t buf[AVB_FOOTER_SIZE])
+void verity_avb_footer_encode(const struct avb_footer *f,
+			      uint8_t buf[AVB_FOOTER_SIZE])
 {
 	memset(buf, 0, AVB_FOOTER_SIZE);
 	memcpy(buf, "AVBf", 4);
@@ -339,9 +346,9 @@ static int parse_hashtree(struct avb_descriptor *x, const uint8_t *d,
 		return variable_part(d, following, AVB_HASHTREE_FIXED, 0, path,
 				     "hashtree", err);
 	get_fields(d, x, hashtree_fields, COUNT(hashtree_fields));
-	return name_salt_digest(&x->hashtree.p, d, following, AVB_HASHTREE_FIXED,
-				HASHTREE_ALGORITHM, "hashtree", "root digest",
-				path, err);
+	return name_salt_digest(&x->hashtree.p, d, following,
+				AVB_HASHTREE_FIXED, HASHTREE_ALGORITHM,
+				"hashtree", "root digest", path, err);
 }
 
 static int parse_hash(struct avb_descriptor *x, const uint8_t *d,
@@ -416,8 +423,8 @@ static int parse_one(struct avb_descriptor *x, const uint8_t *d,
 }
 
 int verity_avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
-			  struct avb_descriptor **out, size_t *n,
-			  struct ht_error *err)
+				 struct avb_descriptor **out, size_t *n,
+				 struct ht_error *err)
 {
 	struct avb_descriptor *list = NULL;
 	size_t count = 0, cap = 0, off = 0;
@@ -476,7 +483,7 @@ int verity_avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
 }
 
 int verity_avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
-		     struct avb_vbmeta *v, struct ht_error *err)
+			    struct avb_vbmeta *v, struct ht_error *err)
 {
 	struct avb_header *h = &v->h;
 	const struct avb_algorithm_info *alg;
@@ -543,8 +550,8 @@ int verity_avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 	aux = b + AVB_HEADER_SIZE + h->auth_size;
 	v->public_key = aux + h->public_key_offset;
 	return verity_avb_descriptors_parse(aux + h->descriptors_offset,
-				     (size_t)h->descriptors_size, path,
-				     &v->desc, &v->ndesc, err);
+					    (size_t)h->descriptors_size, path,
+					    &v->desc, &v->ndesc, err);
 }
 
 void verity_avb_vbmeta_free(struct avb_vbmeta *v)
@@ -629,13 +636,14 @@ static int put_digest_part(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 {
 	memcpy(fixed + alg, x->hash_algorithm,
 	       strnlen(x->hash_algorithm, ALGORITHM_FIELD));
-	return put_descriptor(b, fixed, fixed_len, tag,
-			      &(struct parts){{x->name, x->salt, x->digest},
-					      {x->name_len, x->salt_len,
-					       x->digest_len}});
+	return put_descriptor(
+		b, fixed, fixed_len, tag,
+		&(struct parts){{x->name, x->salt, x->digest},
+				{x->name_len, x->salt_len, x->digest_len}});
 }
 
-const struct avb_digest_part *verity_avb_digest_part(const struct avb_descriptor *d)
+const struct avb_digest_part *
+verity_avb_digest_part(const struct avb_descriptor *d)
 {
 	return d->tag == AVB_TAG_HASHTREE ? &d->hashtree.p
 	       : d->tag == AVB_TAG_HASH   ? &d->hash.p
@@ -647,15 +655,16 @@ const uint8_t *verity_avb_desc_name(const struct avb_descriptor *d,
 {
 	const struct avb_digest_part *p = verity_avb_digest_part(d);
 
-	*len = p ? p->name_len
+	*len = p                                   ? p->name_len
 	       : d->tag == AVB_TAG_CHAIN_PARTITION ? d->chain.name_len
-						    : 0;
-	return p ? p->name
+						   : 0;
+	return p                                   ? p->name
 	       : d->tag == AVB_TAG_CHAIN_PARTITION ? d->chain.name
-						    : NULL;
+						   : NULL;
 }
 
-int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b)
+int verity_avb_descriptor_encode(const struct avb_descriptor *d,
+				 struct avb_buf *b)
 {
 	uint8_t f[AVB_HASHTREE_FIXED];
 	static const uint8_t nul = 0;
@@ -675,10 +684,11 @@ int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf 
 			return r;
 		}
 		/* tmp: value NUL NUL; the key's NUL goes between */
-		r = put_descriptor(b, f, AVB_PROPERTY_FIXED, d->tag,
-				   &(struct parts){{d->property.key, &nul, tmp.p},
-						   {(size_t)d->property.key_len,
-						    1, tmp.len - 1}});
+		r = put_descriptor(
+			b, f, AVB_PROPERTY_FIXED, d->tag,
+			&(struct parts){
+				{d->property.key, &nul, tmp.p},
+				{(size_t)d->property.key_len, 1, tmp.len - 1}});
 		verity_avb_buf_free(&tmp);
 		return r;
 	case AVB_TAG_HASHTREE:
@@ -694,23 +704,24 @@ int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf 
 		put_fields(f, d, cmdline_fields, COUNT(cmdline_fields));
 		verity_avb_put32(f + CMDLINE_VALUE_LEN,
 				 (uint32_t)d->cmdline.value_len);
-		return put_descriptor(b, f, AVB_CMDLINE_FIXED, d->tag,
-				      &(struct parts){{d->cmdline.value},
-						      {(size_t)d->cmdline
-							       .value_len}});
+		return put_descriptor(
+			b, f, AVB_CMDLINE_FIXED, d->tag,
+			&(struct parts){{d->cmdline.value},
+					{(size_t)d->cmdline.value_len}});
 	case AVB_TAG_CHAIN_PARTITION:
 		put_fields(f, d, chain_fields, COUNT(chain_fields));
 		return put_descriptor(
 			b, f, AVB_CHAIN_FIXED, d->tag,
-			&(struct parts){{d->chain.name, d->chain.public_key},
-					{d->chain.name_len,
-					 d->chain.public_key_len}});
+			&(struct parts){
+				{d->chain.name, d->chain.public_key},
+				{d->chain.name_len, d->chain.public_key_len}});
 	default: /* an unknown descriptor is copied as it was read */
 		return verity_avb_buf_put(b, d->raw, d->raw_size);
 	}
 }
 
-void verity_avb_header_encode(const struct avb_header *h, uint8_t b[AVB_HEADER_SIZE])
+void verity_avb_header_encode(const struct avb_header *h,
+			      uint8_t b[AVB_HEADER_SIZE])
 {
 	memset(b, 0, AVB_HEADER_SIZE);
 	memcpy(b, "AVB0", 4);

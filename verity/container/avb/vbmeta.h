@@ -126,7 +126,8 @@ struct avb_descriptor {
 
 /* The digest part of a hash or hashtree descriptor; NULL for any other
  * tag. */
-const struct avb_digest_part *verity_avb_digest_part(const struct avb_descriptor *d);
+const struct avb_digest_part *
+verity_avb_digest_part(const struct avb_descriptor *d);
 /* The partition a hash, hashtree or chain descriptor names (*len 0 and
  * NULL for another tag). */
 const uint8_t *verity_avb_desc_name(const struct avb_descriptor *d,
@@ -169,24 +170,24 @@ int verity_avb_footer_magic(const uint8_t *buf);
 /* Parses the footer in the last 64 bytes of a file of file_size bytes:
  * magic, major version 1, and a vbmeta blob and original size inside
  * the file. The message names path and the field. */
-int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE], uint64_t file_size,
-		     const char *path, struct avb_footer *f,
-		     struct ht_error *err);
+int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE],
+			    uint64_t file_size, const char *path,
+			    struct avb_footer *f, struct ht_error *err);
 void verity_avb_footer_encode(const struct avb_footer *f,
-		       uint8_t buf[AVB_FOOTER_SIZE]);
+			      uint8_t buf[AVB_FOOTER_SIZE]);
 
 /* Parses blob (len bytes, len >= 256 + its blocks): the header (magic,
  * major version, block sizes, algorithm, every offset and size inside
  * its block) and every descriptor (lengths, tags, names, digests).
  * v->desc is malloc'd (verity_avb_vbmeta_free). */
 int verity_avb_vbmeta_parse(const uint8_t *blob, size_t len, const char *path,
-		     struct avb_vbmeta *v, struct ht_error *err);
+			    struct avb_vbmeta *v, struct ht_error *err);
 void verity_avb_vbmeta_free(struct avb_vbmeta *v);
 
 /* Parses one descriptor list (descriptors_size bytes). */
 int verity_avb_descriptors_parse(const uint8_t *p, size_t len, const char *path,
-			  struct avb_descriptor **out, size_t *n,
-			  struct ht_error *err);
+				 struct avb_descriptor **out, size_t *n,
+				 struct ht_error *err);
 
 /* Encoding, as avbtool lays the bytes out. Each appends to a growing
  * buffer (avb_buf); 0 or -ENOMEM. */
@@ -197,9 +198,10 @@ struct avb_buf {
 int verity_avb_buf_put(struct avb_buf *b, const void *p, size_t len);
 int verity_avb_buf_zeros(struct avb_buf *b, size_t len);
 void verity_avb_buf_free(struct avb_buf *b);
-int verity_avb_descriptor_encode(const struct avb_descriptor *d, struct avb_buf *b);
+int verity_avb_descriptor_encode(const struct avb_descriptor *d,
+				 struct avb_buf *b);
 void verity_avb_header_encode(const struct avb_header *h,
-		       uint8_t buf[AVB_HEADER_SIZE]);
+			      uint8_t buf[AVB_HEADER_SIZE]);
 
 /* The size in bytes of a digest AVB descriptors use (sha1, sha256,
  * sha512: the one list), 0 for any other name. */

@@ -136,7 +136,8 @@ static int read_gpt(const struct verity_device *d, const char *path,
 		    verity_device_read(d, s, buf, s, NULL) ||
 		    !verity_gpt_signature(buf))
 			continue;
-		if ((r = verity_gpt_header_parse(buf, s, d->size, path, &h, err)))
+		if ((r = verity_gpt_header_parse(buf, s, d->size, path, &h,
+						 err)))
 			return r;
 		if (!(entries = malloc((size_t)h.entries * h.entry_size + 1)))
 			return ht_fail(err, ENOMEM, "out of memory");
@@ -301,9 +302,9 @@ static int no_duplicate_keys(const char *buf, size_t n, const char *where,
 }
 
 int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
-		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
-		       size_t *der_len, char fingerprint[65],
-		       struct ht_error *err)
+			      char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
+			      uint8_t **der, size_t *der_len,
+			      char fingerprint[65], struct ht_error *err)
 {
 	size_t n = 0;
 	struct json_tokener *tok;
@@ -373,8 +374,8 @@ int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 }
 
 int verity_ddi_sig_json_make(const char *root_hex, const char *fingerprint,
-		      const uint8_t *der, size_t der_len, char **json,
-		      struct ht_error *err)
+			     const uint8_t *der, size_t der_len, char **json,
+			     struct ht_error *err)
 {
 	size_t b64len = 4 * ((der_len + 2) / 3) + 1;
 	char *b64 = malloc(b64len), *out;
@@ -425,8 +426,9 @@ static int read_sig(const struct verity_device *d,
 		return ht_fail(err, ENOMEM, "out of memory");
 	r = verity_device_read(d, p->offset, buf, len, err);
 	if (!r)
-		r = verity_ddi_sig_json_parse(buf, len, where, root_hex, &v->signature,
-				       &v->signature_len, v->fingerprint, err);
+		r = verity_ddi_sig_json_parse(buf, len, where, root_hex,
+					      &v->signature, &v->signature_len,
+					      v->fingerprint, err);
 	free(buf);
 	return r;
 }
@@ -512,39 +514,43 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 			"second half)",
 			img->path, unmatched->index,
 			verity_ddi_type_name(unmatched->type), unmatched_root,
-			verity_ddi_type_name(types[arch].t[role][0]), hash->index);
+			verity_ddi_type_name(types[arch].t[role][0]),
+			hash->index);
 	if (v->sig) {
 		memcpy(first, v->root_hex, 32);
 		first[32] = 0;
 		n = find_data(g, arch, role, first, &data);
 		if (!n)
-			return ht_fail(err, EINVAL,
-				       "%s: partition %u (%s): its rootHash %s "
-				       "names no %s partition (none has the "
-				       "UUID of its first half)",
-				       img->path, v->sig->index,
-				       verity_ddi_type_name(v->sig->type), v->root_hex,
-				       verity_ddi_type_name(types[arch].t[role][0]));
+			return ht_fail(
+				err, EINVAL,
+				"%s: partition %u (%s): its rootHash %s "
+				"names no %s partition (none has the "
+				"UUID of its first half)",
+				img->path, v->sig->index,
+				verity_ddi_type_name(v->sig->type), v->root_hex,
+				verity_ddi_type_name(types[arch].t[role][0]));
 	} else {
 		n = find_data(g, arch, role, NULL, &data);
 		if (n > 1) {
 			/* the root hash's first half is unknown without a
 			 * signature: each candidate would do */
-			return ht_fail(err, EINVAL,
-				       "%s: partition %u (%s): %d %s "
-				       "partitions could be its data, and no "
-				       "signature partition names one",
-				       img->path, hash->index,
-				       verity_ddi_type_name(hash->type), n,
-				       verity_ddi_type_name(types[arch].t[role][0]));
+			return ht_fail(
+				err, EINVAL,
+				"%s: partition %u (%s): %d %s "
+				"partitions could be its data, and no "
+				"signature partition names one",
+				img->path, hash->index,
+				verity_ddi_type_name(hash->type), n,
+				verity_ddi_type_name(types[arch].t[role][0]));
 		}
 		if (!n)
-			return ht_fail(err, EINVAL,
-				       "%s: partition %u (%s) has no %s "
-				       "partition",
-				       img->path, hash->index,
-				       verity_ddi_type_name(hash->type),
-				       verity_ddi_type_name(types[arch].t[role][0]));
+			return ht_fail(
+				err, EINVAL,
+				"%s: partition %u (%s) has no %s "
+				"partition",
+				img->path, hash->index,
+				verity_ddi_type_name(hash->type),
+				verity_ddi_type_name(types[arch].t[role][0]));
 		uuid_hex(data->uuid, uroot);
 		memcpy(uroot + 32, half, 33);
 		snprintf(v->root_hex, sizeof(v->root_hex), "%s", uroot);
@@ -560,7 +566,7 @@ static int match(struct ddi_image *img, const struct verity_device *d,
 }
 
 int verity_ddi_image_read(const char *path, struct ddi_image *img,
-		   struct ht_error *err)
+			  struct ht_error *err)
 {
 	struct verity_device d;
 	int r;
@@ -610,7 +616,7 @@ void verity_ddi_image_free(struct ddi_image *img)
 }
 
 int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
-	     struct verity_pair *pair, struct ht_error *err)
+		    struct verity_pair *pair, struct ht_error *err)
 {
 	size_t len;
 	int r;

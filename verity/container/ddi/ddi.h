@@ -55,27 +55,27 @@ int verity_ddi_probe(const char *path);
  * the root hash's first half; exactly one), and the signature partition
  * whose rootHash is that root hash. */
 int verity_ddi_image_read(const char *path, struct ddi_image *img,
-		   struct ht_error *err);
+			  struct ht_error *err);
 void verity_ddi_image_free(struct ddi_image *img);
 
 /* The verity pair of v: data and hash regions of the image, parameters
  * from the -verity partition's superblock, the root hash, the
  * signature. */
 int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
-	     struct verity_pair *pair, struct ht_error *err);
+		    struct verity_pair *pair, struct ht_error *err);
 
 /* The signature partition's bytes (len of them): JSON, then only NULs.
  * rootHash (lowercase hex of 32 or 64 bytes), signature (base64 DER,
  * malloc'd into *der) and the optional certificateFingerprint (64
  * lowercase hex digits) are checked; where names the partition. */
 int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
-		       char root_hex[2 * HT_MAX_DIGEST_SIZE + 1], uint8_t **der,
-		       size_t *der_len, char fingerprint[65],
-		       struct ht_error *err);
+			      char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
+			      uint8_t **der, size_t *der_len,
+			      char fingerprint[65], struct ht_error *err);
 /* The JSON systemd-repart writes: {"rootHash":..,
  * "certificateFingerprint":.., "signature":..} (malloc'd, no newline). */
 int verity_ddi_sig_json_make(const char *root_hex, const char *fingerprint,
-		      const uint8_t *der, size_t der_len, char **json,
-		      struct ht_error *err);
+			     const uint8_t *der, size_t der_len, char **json,
+			     struct ht_error *err);
 
 #endif

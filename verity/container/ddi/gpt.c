@@ -33,9 +33,9 @@ void verity_gpt_guid_text(const uint8_t *b, char out[37])
 		 b[13], b[14], b[15]);
 }
 
-int verity_gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
-		     const char *path, struct gpt_header *h,
-		     struct ht_error *err)
+int verity_gpt_header_parse(const uint8_t *buf, unsigned sector,
+			    uint64_t image_size, const char *path,
+			    struct gpt_header *h, struct ht_error *err)
 {
 	uint8_t copy[4096];
 	uint32_t size, crc;
@@ -103,16 +103,16 @@ int verity_gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_
 	 * start after the header and the entry array */
 	if (h->first_usable < h->entries_lba + (bytes + sector - 1) / sector ||
 	    h->first_usable < 2)
-		return ht_fail(err, EINVAL,
-			       "%s: GPT header: the usable sectors start at "
-			       "%llu, over the partition table (header at 1, "
-			       "entries at %llu to %llu)",
-			       path, (unsigned long long)h->first_usable,
-			       (unsigned long long)h->entries_lba,
-			       (unsigned long long)(h->entries_lba +
-						    (bytes + sector - 1) /
-							    sector -
-						    1));
+		return ht_fail(
+			err, EINVAL,
+			"%s: GPT header: the usable sectors start at "
+			"%llu, over the partition table (header at 1, "
+			"entries at %llu to %llu)",
+			path, (unsigned long long)h->first_usable,
+			(unsigned long long)h->entries_lba,
+			(unsigned long long)(h->entries_lba +
+					     (bytes + sector - 1) / sector -
+					     1));
 	return 0;
 }
 
@@ -150,7 +150,8 @@ static int by_start(const void *a, const void *b)
 }
 
 int verity_gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
-		      const char *path, struct gpt *g, struct ht_error *err)
+			     const char *path, struct gpt *g,
+			     struct ht_error *err)
 {
 	static const uint8_t unused[16];
 	size_t bytes = (size_t)h->entries * h->entry_size;

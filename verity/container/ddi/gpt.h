@@ -48,14 +48,15 @@ int verity_gpt_signature(const uint8_t *buf);
 /* Checks the header in buf (sector bytes, read at byte sector of an
  * image of image_size bytes): signature, revision, size, CRC, own LBA,
  * the usable range and the entry array inside the image. */
-int verity_gpt_header_parse(const uint8_t *buf, unsigned sector, uint64_t image_size,
-		     const char *path, struct gpt_header *h,
-		     struct ht_error *err);
+int verity_gpt_header_parse(const uint8_t *buf, unsigned sector,
+			    uint64_t image_size, const char *path,
+			    struct gpt_header *h, struct ht_error *err);
 /* Checks the entry array (h->entries * h->entry_size bytes): its CRC,
  * then each used entry inside the usable range, none overlapping
  * another. g->part is malloc'd (verity_gpt_free). */
 int verity_gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
-		      const char *path, struct gpt *g, struct ht_error *err);
+			     const char *path, struct gpt *g,
+			     struct ht_error *err);
 void verity_gpt_free(struct gpt *g);
 /* A GUID's 16 on-disk bytes (first three fields little-endian) as text. */
 void verity_gpt_guid_text(const uint8_t *b, char out[37]);
