@@ -8,6 +8,10 @@
  *   doors pair verify|repair DATA HASH ROOT SIG|- CERT|- FEC|-
  *   doors avb verify|repair IMAGE KEY|-
  *        the action through the library: "ok TRUST" or "error ERRNO".
+ *   doors dump IMAGE
+ *        an image's pairs as dump lays them out (fv_image_open,
+ *        fv_image_pair, fv_pair_dump): a line each, as dump --json has
+ *        the same facts
  *   doors ddi IMAGE
  *        a disk image's description: a line per pair, as the command's
  *        dump --json gives the same facts */
@@ -170,6 +174,38 @@ static int ddi(const char *path)
 	return 0;
 }
 
+/* Every pair of an image as dump lays it out. */
+static int dump(const char *path)
+{
+	fv_image *im;
+	int r;
+
+	if ((r = fv_image_open(path, NULL, NULL, &im)))
+		return error(r);
+	for (size_t i = 0; i < fv_image_pairs(im); i++) {
+		struct fv_layout l = {.size = sizeof(l)};
+		fv_result *res = NULL;
+		fv_pair *pr = NULL;
+
+		if ((r = fv_image_pair(im, i, &pr)) ||
+		    (r = fv_pair_dump(pr, NULL, &res)) ||
+		    (r = fv_result_layout(res, &l))) {
+			fv_result_free(res);
+			fv_pair_free(pr);
+			fv_image_free(im);
+			return error(r);
+		}
+		printf("%llu %llu %u %u %s\n",
+		       (unsigned long long)l.tree_offset,
+		       (unsigned long long)l.tree_blocks, l.levels, l.fec_roots,
+		       fv_pair_root_hex(pr));
+		fv_result_free(res);
+		fv_pair_free(pr);
+	}
+	fv_image_free(im);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	fv_params *p = fv_params_new();
@@ -195,6 +231,8 @@ int main(int argc, char **argv)
 		return avb(argv);
 	if (argc == 3 && !strcmp(argv[1], "ddi"))
 		return ddi(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "dump"))
+		return dump(argv[2]);
 	if (argc < 4 || !p || !o)
 		return 2;
 	if (argc > 4 && fv_options_set_fec(o, argv[4], 0, 0))
