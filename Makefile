@@ -17,7 +17,7 @@ B        = build
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
-           verity/storage/file.c verity/storage/loop.c \
+           verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
            verity/tree/memtree.c \
@@ -27,6 +27,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/rsa.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
+           verity/container/sparse/sparse.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \

@@ -1,0 +1,318 @@
+/* Android sparse images read as extents (verity/container/sparse/): images
+ * made here chunk by chunk (RAW, FILL, DONT_CARE, CRC32; header sizes
+ * larger than 28/12), read back through the extents and compared with
+ * the bytes unsparsed by hand; then each malformed field refused with the
+ * chunk named. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "verity/container/sparse/sparse.h"
+
+#define BS 4096
+
+static char path[64];
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+/* A sparse image being made, and the bytes it unsparses to. */
+struct made {
+	uint8_t *file, *raw;
+	size_t flen, rlen;
+	unsigned hs, cs; /* header sizes */
+	uint32_t chunks, blocks;
+};
+
+static void append(struct made *m, const void *p, size_t n)
+{
+	m->file = realloc(m->file, m->flen + n);
+	memcpy(m->file + m->flen, p, n);
+	m->flen += n;
+}
+
+static void start(struct made *m, unsigned hs, unsigned cs)
+{
+	uint8_t h[64] = {0};
+
+	memset(m, 0, sizeof(*m));
+	m->hs = hs;
+	m->cs = cs;
+	append(m, h, hs); /* filled in by finish() */
+}
+
+/* A chunk: type, blocks, the bytes after its header. */
+static void add(struct made *m, uint16_t type, uint32_t blocks,
+		const void *body, size_t blen, uint32_t total_fix)
+{
+	uint8_t c[64] = {0};
+
+	put16(c, type);
+	put32(c + 4, blocks);
+	put32(c + 8, total_fix ? total_fix : (uint32_t)(m->cs + blen));
+	append(m, c, m->cs);
+	append(m, body, blen);
+	m->chunks++;
+	m->blocks += blocks;
+	m->raw = realloc(m->raw, m->rlen + (size_t)blocks * BS + 1);
+	for (size_t i = 0; i < (size_t)blocks * BS; i++) {
+		const uint8_t *b = body;
+
+		m->raw[m->rlen + i] = type == 0xcac1   ? b[i]
+				      : type == 0xcac2 ? b[i % 4]
+						       : 0;
+	}
+	m->rlen += (size_t)blocks * BS;
+}
+
+static void finish(struct made *m, uint32_t blocks_fix, uint32_t chunks_fix)
+{
+	FILE *f;
+
+	put32(m->file, 0xed26ff3a);
+	put16(m->file + 4, 1);
+	put16(m->file + 6, 0);
+	put16(m->file + 8, (uint16_t)m->hs);
+	put16(m->file + 10, (uint16_t)m->cs);
+	put32(m->file + 12, BS);
+	put32(m->file + 16, blocks_fix ? blocks_fix : m->blocks);
+	put32(m->file + 20, chunks_fix ? chunks_fix : m->chunks);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_uint_eq(fwrite(m->file, 1, m->flen, f), m->flen);
+	fclose(f);
+}
+
+/* The image at path read: 0 or the errno, the message in err. */
+static int read_image(struct verity_sparse *s, struct ht_error *err)
+{
+	struct verity_device d;
+	int r;
+
+	ck_assert_int_eq(verity_device_open(&d, path, VERITY_OPEN_READ, err),
+			 0);
+	r = verity_sparse_read(&d, path, s, err);
+	verity_device_close(&d);
+	return r;
+}
+
+static void setup(void)
+{
+	strcpy(path, "/tmp/fv-sparse-XXXXXX");
+	close(mkstemp(path));
+}
+
+static void teardown(void)
+{
+	unlink(path);
+}
+
+/* RAW, DONT_CARE, FILL, RAW, CRC32, zero FILL, RAW (the chunk kinds of
+ * AOSP's builders), with headers of 28/12 and of 32/16: the unsparsed
+ * bytes read back whole and at odd offsets. */
+START_TEST(read_back)
+{
+	for (int sizes = 0; sizes < 2; sizes++) {
+		uint8_t *r1 = malloc(3 * BS), *r2 = malloc(10 * BS), r3[BS];
+		static const uint8_t pat[4] = {0x2d, 0x9e, 0xb5, 0x54},
+				     zero[4] = {0}, crc[4] = {1, 2, 3, 4};
+		struct verity_sparse s;
+		struct verity_device d;
+		struct ht_error err;
+		struct made m;
+		uint8_t *out;
+
+		for (size_t i = 0; i < 3 * BS; i++)
+			r1[i] = (uint8_t)(i * 7 + 1);
+		for (size_t i = 0; i < 10 * BS; i++)
+			r2[i] = (uint8_t)(i * 13 + 5);
+		memset(r3, 0xa5, sizeof(r3));
+		start(&m, sizes ? 32 : 28, sizes ? 16 : 12);
+		add(&m, 0xcac1, 3, r1, 3 * BS, 0);
+		add(&m, 0xcac3, 5, NULL, 0, 0);
+		add(&m, 0xcac2, 2, pat, 4, 0);
+		add(&m, 0xcac1, 10, r2, 10 * BS, 0);
+		add(&m, 0xcac4, 0, crc, 4, 0);
+		add(&m, 0xcac2, 7, zero, 4, 0);
+		add(&m, 0xcac1, 1, r3, BS, 0);
+		finish(&m, 0, 0);
+		ck_assert_int_eq(read_image(&s, &err), 0);
+		ck_assert_uint_eq(s.blocks, 28);
+		ck_assert_uint_eq(s.chunks, 7);
+		ck_assert_uint_eq(s.crc_chunks, 1);
+		ck_assert_uint_eq(s.x.size, 28 * BS);
+		ck_assert_uint_eq(s.x.n, 6);
+		ck_assert_int_eq(s.x.e[1].kind, VERITY_EXTENT_ZERO);
+		ck_assert_int_eq(s.x.e[2].kind, VERITY_EXTENT_FILL);
+		ck_assert_int_eq(s.x.e[4].kind, VERITY_EXTENT_ZERO);
+		ck_assert_uint_eq(m.rlen, 28 * BS);
+		out = malloc(m.rlen);
+		ck_assert_int_eq(
+			verity_device_open(&d, path, VERITY_OPEN_READ, &err),
+			0);
+		ck_assert_int_eq(
+			verity_extents_read(&s.x, &d, 0, out, m.rlen, &err), 0);
+		ck_assert(!memcmp(out, m.raw, m.rlen));
+		/* across extents, at offsets no block boundary holds */
+		for (size_t off = 1; off < m.rlen; off += 4093) {
+			size_t n = m.rlen - off < 9000 ? m.rlen - off : 9000;
+
+			memset(out, 0, n);
+			ck_assert_int_eq(verity_extents_read(&s.x, &d, off, out,
+							     n, &err),
+					 0);
+			ck_assert(!memcmp(out, m.raw + off, n));
+		}
+		ck_assert_int_eq(
+			verity_extents_read(&s.x, &d, m.rlen - 1, out, 2, &err),
+			-EINVAL);
+		verity_device_close(&d);
+		verity_sparse_free(&s);
+		free(out);
+		free(m.file);
+		free(m.raw);
+		free(r1);
+		free(r2);
+	}
+}
+END_TEST
+
+/* One malformed image a time: refused, the message saying what. */
+static void refused(const char *what)
+{
+	struct verity_sparse s;
+	struct ht_error err;
+
+	ck_assert_int_eq(read_image(&s, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, what), "'%s' not in '%s'", what, err.msg);
+}
+
+START_TEST(malformed)
+{
+	static const uint8_t pat[4] = {1, 2, 3, 4};
+	uint8_t raw[BS] = {0};
+	struct made m;
+
+	/* the declared blocks and the chunks' disagree */
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 1, raw, BS, 0);
+	finish(&m, 2, 0);
+	refused("hold 1 blocks, the header declares 2");
+	free(m.file), free(m.raw);
+	/* a chunk past the declared blocks */
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 1, raw, BS, 0);
+	add(&m, 0xcac3, 3, NULL, 0, 0);
+	finish(&m, 2, 0);
+	refused("sparse chunk 2 (byte 4136): 3 blocks from block 1, past the "
+		"2");
+	free(m.file), free(m.raw);
+	/* a RAW chunk whose size says other than its blocks */
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 2, raw, BS, 0);
+	finish(&m, 0, 0);
+	refused("a RAW chunk of 2 blocks with 4096 bytes of data (8192)");
+	free(m.file), free(m.raw);
+	/* a FILL chunk of 8 bytes, a DONT_CARE chunk with data */
+	start(&m, 28, 12);
+	add(&m, 0xcac2, 1, pat, 4, 12 + 8);
+	finish(&m, 0, 0);
+	refused("a FILL chunk of 8 bytes after its header");
+	free(m.file), free(m.raw);
+	start(&m, 28, 12);
+	add(&m, 0xcac3, 1, NULL, 0, 12 + 4);
+	finish(&m, 0, 0);
+	refused("a DONT_CARE chunk with 4 bytes");
+	free(m.file), free(m.raw);
+	/* an unknown type, a total smaller than the header */
+	start(&m, 28, 12);
+	add(&m, 0xcac9, 0, NULL, 0, 0);
+	finish(&m, 0, 0);
+	refused("unknown chunk type 0xcac9");
+	free(m.file), free(m.raw);
+	start(&m, 28, 12);
+	add(&m, 0xcac3, 1, NULL, 0, 4);
+	finish(&m, 0, 0);
+	refused("its total size 4 is smaller than its header");
+	free(m.file), free(m.raw);
+	/* more chunks declared than the file holds */
+	start(&m, 28, 12);
+	add(&m, 0xcac3, 1, NULL, 0, 0);
+	finish(&m, 0, 2);
+	refused("ends inside the header of chunk 2");
+	free(m.file), free(m.raw);
+	/* a RAW chunk cut short */
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 1, raw, BS, 0);
+	m.flen -= 100;
+	finish(&m, 0, 0);
+	refused("its data ends past the file");
+	free(m.file), free(m.raw);
+	/* headers: version 2, sizes below 28/12, a block size of 3, magic */
+	start(&m, 28, 12);
+	add(&m, 0xcac3, 1, NULL, 0, 0);
+	finish(&m, 0, 0);
+	put16(m.file + 4, 2);
+	{
+		FILE *f = fopen(path, "wb");
+
+		fwrite(m.file, 1, m.flen, f);
+		fclose(f);
+	}
+	refused("sparse image version 2.0");
+	put16(m.file + 4, 1);
+	put16(m.file + 10, 8);
+	{
+		FILE *f = fopen(path, "wb");
+
+		fwrite(m.file, 1, m.flen, f);
+		fclose(f);
+	}
+	refused("sparse header sizes 28 and 8");
+	put16(m.file + 10, 12);
+	put32(m.file + 12, 3);
+	{
+		FILE *f = fopen(path, "wb");
+
+		fwrite(m.file, 1, m.flen, f);
+		fclose(f);
+	}
+	refused("sparse block size 3");
+	put32(m.file, 0x12345678);
+	{
+		FILE *f = fopen(path, "wb");
+
+		fwrite(m.file, 1, m.flen, f);
+		fclose(f);
+	}
+	refused("not an Android sparse image");
+	{
+		FILE *f = fopen(path, "wb");
+
+		fwrite(m.file, 1, 10, f);
+		fclose(f);
+	}
+	refused("ends inside its header");
+	free(m.file), free(m.raw);
+}
+END_TEST
+
+int main(void)
+{
+	static const struct unit_suite u = {
+		.name = "sparse", .setup = setup, .teardown = teardown};
+
+	return run_unit(&u, UNIT_TESTS(read_back, malformed));
+}

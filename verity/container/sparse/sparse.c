@@ -1,0 +1,212 @@
+/* Android sparse images read as extents (verity/container/sparse/sparse.h). */
+#include "verity/container/sparse/sparse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static int read_at(const struct verity_device *d, const char *path,
+		   uint64_t off, void *buf, size_t len, const char *what,
+		   struct ht_error *err)
+{
+	if (off > d->size || len > d->size - off)
+		return ht_fail(err, EINVAL,
+			       "%s: the sparse image ends inside %s (byte %llu "
+			       "of %llu)",
+			       path, what, (unsigned long long)off,
+			       (unsigned long long)d->size);
+	return verity_device_read(d, off, buf, len, err);
+}
+
+static int header(const struct verity_device *d, const char *path,
+		  struct verity_sparse *s, struct ht_error *err)
+{
+	uint8_t h[VERITY_SPARSE_HEADER];
+	int r;
+
+	if ((r = read_at(d, path, 0, h, sizeof(h), "its header", err)))
+		return r;
+	if (le32(h) != VERITY_SPARSE_MAGIC)
+		return ht_fail(err, EINVAL,
+			       "%s: not an Android sparse image (magic %#x)",
+			       path, le32(h));
+	s->major = le16(h + 4);
+	s->minor = le16(h + 6);
+	s->header_size = le16(h + 8);
+	s->chunk_header_size = le16(h + 10);
+	s->block_size = le32(h + 12);
+	s->blocks = le32(h + 16);
+	s->chunks = le32(h + 20);
+	s->image_crc = le32(h + 24);
+	if (s->major != 1)
+		return ht_fail(err, EINVAL,
+			       "%s: sparse image version %u.%u (1.x is read)",
+			       path, s->major, s->minor);
+	if (s->header_size < VERITY_SPARSE_HEADER ||
+	    s->chunk_header_size < VERITY_SPARSE_CHUNK)
+		return ht_fail(err, EINVAL,
+			       "%s: sparse header sizes %u and %u (at least %d "
+			       "and %d)",
+			       path, s->header_size, s->chunk_header_size,
+			       VERITY_SPARSE_HEADER, VERITY_SPARSE_CHUNK);
+	if (!s->block_size || s->block_size % 4)
+		return ht_fail(err, EINVAL,
+			       "%s: sparse block size %u (a multiple of 4)",
+			       path, s->block_size);
+	if (s->chunks > VERITY_SPARSE_MAX_CHUNKS)
+		return ht_fail(err, EINVAL, "%s: %u sparse chunks (at most %u)",
+			       path, s->chunks, VERITY_SPARSE_MAX_CHUNKS);
+	return 0;
+}
+
+/* Chunk i (1-based, as simg_dump numbers them) at byte off. */
+static int chunk(const struct verity_device *d, const char *path,
+		 struct verity_sparse *s, uint32_t i, uint64_t *off,
+		 uint64_t *done, struct ht_error *err)
+{
+	uint8_t c[VERITY_SPARSE_CHUNK], fill[4];
+	const uint64_t hs = s->chunk_header_size, bs = s->block_size;
+	uint64_t blocks, total, body;
+	char what[64];
+	uint16_t type;
+	int r;
+
+	snprintf(what, sizeof(what), "the header of chunk %u", i);
+	if ((r = read_at(d, path, *off, c, sizeof(c), what, err)))
+		return r;
+	type = le16(c);
+	blocks = le32(c + 4);
+	total = le32(c + 8);
+	if (total < hs)
+		return ht_fail(
+			err, EINVAL,
+			"%s: sparse chunk %u (byte %llu): its total size "
+			"%llu is smaller than its header",
+			path, i, (unsigned long long)*off,
+			(unsigned long long)total);
+	body = total - hs;
+	if (blocks > s->blocks - *done)
+		return ht_fail(err, EINVAL,
+			       "%s: sparse chunk %u (byte %llu): %llu blocks "
+			       "from block %llu, past the %u the header "
+			       "declares",
+			       path, i, (unsigned long long)*off,
+			       (unsigned long long)blocks,
+			       (unsigned long long)*done, s->blocks);
+	switch (type) {
+	case VERITY_SPARSE_RAW:
+		/* 32-bit counts times a block size: no 64-bit overflow */
+		if (body != blocks * bs)
+			return ht_fail(
+				err, EINVAL,
+				"%s: sparse chunk %u (byte %llu): a RAW "
+				"chunk of %llu blocks with %llu bytes of "
+				"data (%llu)",
+				path, i, (unsigned long long)*off,
+				(unsigned long long)blocks,
+				(unsigned long long)body,
+				(unsigned long long)(blocks * bs));
+		if (*off + total > d->size)
+			return ht_fail(err, EINVAL,
+				       "%s: sparse chunk %u (byte %llu): its "
+				       "data ends past the file (%llu bytes)",
+				       path, i, (unsigned long long)*off,
+				       (unsigned long long)d->size);
+		r = verity_extents_add(&s->x, VERITY_EXTENT_FILE, blocks * bs,
+				       *off + hs, 0, err);
+		break;
+	case VERITY_SPARSE_FILL:
+	case VERITY_SPARSE_CRC32:
+		if (body != 4)
+			return ht_fail(err, EINVAL,
+				       "%s: sparse chunk %u (byte %llu): a %s "
+				       "chunk of %llu bytes after its header "
+				       "(4)",
+				       path, i, (unsigned long long)*off,
+				       type == VERITY_SPARSE_FILL ? "FILL"
+								  : "CRC32",
+				       (unsigned long long)body);
+		snprintf(what, sizeof(what), "chunk %u", i);
+		if ((r = read_at(d, path, *off + hs, fill, 4, what, err)))
+			return r;
+		if (type == VERITY_SPARSE_CRC32) {
+			if (blocks)
+				return ht_fail(
+					err, EINVAL,
+					"%s: sparse chunk %u (byte %llu): "
+					"a CRC32 chunk of %llu blocks "
+					"(0)",
+					path, i, (unsigned long long)*off,
+					(unsigned long long)blocks);
+			s->crc_chunks++;
+			break;
+		}
+		r = verity_extents_add(&s->x,
+				       le32(fill) ? VERITY_EXTENT_FILL
+						  : VERITY_EXTENT_ZERO,
+				       blocks * bs, 0, le32(fill), err);
+		break;
+	case VERITY_SPARSE_DONT_CARE:
+		if (body)
+			return ht_fail(err, EINVAL,
+				       "%s: sparse chunk %u (byte %llu): a "
+				       "DONT_CARE chunk with %llu bytes after "
+				       "its header (0)",
+				       path, i, (unsigned long long)*off,
+				       (unsigned long long)body);
+		r = verity_extents_add(&s->x, VERITY_EXTENT_ZERO, blocks * bs,
+				       0, 0, err);
+		break;
+	default:
+		return ht_fail(err, EINVAL,
+			       "%s: sparse chunk %u (byte %llu): unknown chunk "
+			       "type %#x",
+			       path, i, (unsigned long long)*off, type);
+	}
+	if (r)
+		return r;
+	*done += blocks;
+	*off += total;
+	return 0;
+}
+
+int verity_sparse_read(const struct verity_device *d, const char *path,
+		       struct verity_sparse *s, struct ht_error *err)
+{
+	uint64_t off, done = 0;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	if ((r = header(d, path, s, err)))
+		return r;
+	off = s->header_size;
+	for (uint32_t i = 1; i <= s->chunks; i++)
+		if ((r = chunk(d, path, s, i, &off, &done, err))) {
+			verity_sparse_free(s);
+			return r;
+		}
+	if (done != s->blocks) {
+		verity_sparse_free(s);
+		return ht_fail(err, EINVAL,
+			       "%s: the sparse chunks hold %llu blocks, the "
+			       "header declares %u",
+			       path, (unsigned long long)done, s->blocks);
+	}
+	return 0;
+}
+
+void verity_sparse_free(struct verity_sparse *s)
+{
+	verity_extents_free(&s->x);
+}

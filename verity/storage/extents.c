@@ -1,0 +1,99 @@
+/* Sources of extents (verity/storage/extents.h). */
+#include "verity/storage/extents.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
+		       uint64_t length, uint64_t file_offset, uint32_t pattern,
+		       struct ht_error *err)
+{
+	if (!length)
+		return 0;
+	if (length > UINT64_MAX - x->size)
+		return ht_fail(err, EOVERFLOW, "extents past 64 bits of bytes");
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 16;
+		struct verity_extent *more = realloc(x->e, cap * sizeof(*more));
+
+		if (!more)
+			return ht_fail(err, ENOMEM, "out of memory");
+		x->e = more;
+		x->cap = cap;
+	}
+	x->e[x->n++] = (struct verity_extent){x->size, length, kind,
+					      file_offset, pattern};
+	x->size += length;
+	return 0;
+}
+
+void verity_extents_free(struct verity_extents *x)
+{
+	free(x->e);
+	memset(x, 0, sizeof(*x));
+}
+
+const struct verity_extent *verity_extents_at(const struct verity_extents *x,
+					      uint64_t off)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->e[mid].logical <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return x->n ? &x->e[lo] : NULL;
+}
+
+/* n bytes of pattern p as they lie from logical offset at. */
+static void fill(uint8_t *out, size_t n, uint32_t p, uint64_t at)
+{
+	uint8_t b[4] = {(uint8_t)p, (uint8_t)(p >> 8), (uint8_t)(p >> 16),
+			(uint8_t)(p >> 24)};
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = b[(at + i) % 4];
+}
+
+int verity_extents_read(const struct verity_extents *x,
+			const struct verity_device *d, uint64_t off, void *buf,
+			size_t len, struct ht_error *err)
+{
+	uint8_t *out = buf;
+
+	if (off > x->size || len > x->size - off)
+		return ht_fail(err, EINVAL,
+			       "a read of %zu bytes at %llu past the end (%llu "
+			       "bytes)",
+			       len, (unsigned long long)off,
+			       (unsigned long long)x->size);
+	while (len) {
+		const struct verity_extent *e = verity_extents_at(x, off);
+		uint64_t in = off - e->logical, left = e->length - in;
+		size_t n = left < len ? (size_t)left : len;
+		int r;
+
+		switch (e->kind) {
+		case VERITY_EXTENT_FILE:
+			if ((r = verity_device_read(d, e->file_offset + in, out,
+						    n, err)))
+				return r;
+			break;
+		case VERITY_EXTENT_FILL:
+			/* the pattern repeats from the extent's start */
+			fill(out, n, e->pattern, in);
+			break;
+		default:
+			memset(out, 0, n);
+		}
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* A source of bytes: a region's logical bytes mapped onto extents, each
+ * a range of a file, a repeated 4-byte pattern (an Android sparse
+ * image's FILL chunk) or zeros (a hole, a DONT_CARE chunk). Containers
+ * whose data is not one range of one file (sparse images, and next the
+ * linear and zero extents of super.img's logical partitions) describe
+ * it as extents; reading goes through them (docs/architecture.md). */
+#ifndef FV_STORAGE_EXTENTS_H
+#define FV_STORAGE_EXTENTS_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/error.h"
+#include "verity/storage/device.h"
+
+enum verity_extent_kind {
+	VERITY_EXTENT_FILE, /* bytes of the source's file, from file_offset */
+	VERITY_EXTENT_FILL, /* the 4-byte pattern, repeated */
+	VERITY_EXTENT_ZERO, /* zeros, nothing stored */
+};
+
+struct verity_extent {
+	uint64_t logical; /* its first byte in the source's logical bytes */
+	uint64_t length;
+	enum verity_extent_kind kind;
+	uint64_t file_offset; /* FILE */
+	uint32_t pattern;     /* FILL: the 4 bytes, little-endian as stored */
+};
+
+/* The extents in logical order, without gaps, covering [0, size). */
+struct verity_extents {
+	struct verity_extent *e;
+	size_t n, cap;
+	uint64_t size;
+};
+
+/* Appends an extent at the end (logical: the current size): -ENOMEM,
+ * -EOVERFLOW (the size past 64 bits). */
+int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
+		       uint64_t length, uint64_t file_offset, uint32_t pattern,
+		       struct ht_error *err);
+void verity_extents_free(struct verity_extents *x);
+/* The extent holding logical byte off (off < x->size), by binary
+ * search. */
+const struct verity_extent *verity_extents_at(const struct verity_extents *x,
+					      uint64_t off);
+/* len bytes from logical byte off (all inside [0, size)), the file
+ * extents read from d: -EINVAL past the end, and d's errors. */
+int verity_extents_read(const struct verity_extents *x,
+			const struct verity_device *d, uint64_t off, void *buf,
+			size_t len, struct ht_error *err);
+
+#endif
