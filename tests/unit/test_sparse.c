@@ -40,7 +40,8 @@ struct made {
 static void append(struct made *m, const void *p, size_t n)
 {
 	m->file = realloc(m->file, m->flen + n);
-	memcpy(m->file + m->flen, p, n);
+	if (n)
+		memcpy(m->file + m->flen, p, n);
 	m->flen += n;
 }
 
@@ -71,9 +72,10 @@ static void add(struct made *m, uint16_t type, uint32_t blocks,
 	for (size_t i = 0; i < (size_t)blocks * BS; i++) {
 		const uint8_t *b = body;
 
-		m->raw[m->rlen + i] = type == 0xcac1   ? b[i]
-				      : type == 0xcac2 ? b[i % 4]
-						       : 0;
+		/* (a malformed chunk may have fewer bytes than blocks) */
+		m->raw[m->rlen + i] = type == 0xcac1 && i < blen    ? b[i]
+				      : type == 0xcac2 && blen >= 4 ? b[i % 4]
+								    : 0;
 	}
 	m->rlen += (size_t)blocks * BS;
 }
