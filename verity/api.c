@@ -727,14 +727,10 @@ int verity_api_check(struct verity_pair *pair, const fv_options *o,
 		     enum check_op op, unsigned how, struct bridge *b,
 		     fv_result **res)
 {
-	int repair = op == CHECK_REPAIR;
 	struct verity_run run;
 	struct verity_outcome out;
-	struct ht_error err;
-	fv_result *made;
-	int r;
 
-	if (repair && !pair->fec.region.path)
+	if (op == CHECK_REPAIR && !pair->fec.region.path)
 		return verity_api_fail(EINVAL, "repair needs FEC parity "
 					       "(fv_options_set_fec)");
 	if (pair->signature && !pair->signature_found && (!o || !o->ntrusted))
@@ -746,17 +742,27 @@ int verity_api_check(struct verity_pair *pair, const fv_options *o,
 	run.flags = how;
 	run.report = verity_api_bridge_failure;
 	run.ctx = b;
-	r = repair ? verity_op_repair(pair, &run, &out, &err)
-		   : verity_op_verify(pair, &run, &out, &err);
+	return verity_api_run_check(pair, &run, op, &out, res);
+}
+
+int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
+			 enum check_op op, struct verity_outcome *out,
+			 fv_result **res)
+{
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	r = op == CHECK_REPAIR ? verity_op_repair(pair, run, out, &err)
+			       : verity_op_verify(pair, run, out, &err);
 	if (r)
 		return verity_api_keep(r, &err);
-	made = verity_api_result_new();
-	if (!made)
+	if (!(made = verity_api_result_new()))
 		return -ENOMEM;
-	made->res = out.res;
-	made->fec = out.fec;
-	made->has_fec = out.has_fec;
-	verity_api_result_outcome(made, &out);
+	made->res = out->res;
+	made->fec = out->fec;
+	made->has_fec = out->has_fec;
+	verity_api_result_outcome(made, out);
 	verity_api_result_root(made, pair->root, pair->root_size);
 	made->checked = 1;
 	*res = made;

@@ -207,6 +207,11 @@ int verity_api_root_decode(const fv_params *p, const char *root_hex,
 int verity_api_check_pair(fv_params *p, const char *data_path,
 			  const char *hash_path, const char *root_hex,
 			  const fv_options *o, struct verity_pair *pair);
+/* verify or repair of pair as run says, and the result made of its
+ * outcome (out: for what a caller checks besides). */
+int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
+			 enum check_op op, struct verity_outcome *out,
+			 fv_result **res);
 int verity_api_check(struct verity_pair *pair, const fv_options *o,
 		     enum check_op op, unsigned how, struct bridge *b,
 		     fv_result **res);

@@ -383,28 +383,20 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
 	run.flags = how;
-	r = op == CHECK_REPAIR ? verity_op_repair(&pair, &run, &out, &err)
-			       : verity_op_verify(&pair, &run, &out, &err);
-	if (r)
-		return verity_api_keep(r, &err);
+	if ((r = verity_api_run_check(&pair, &run, op, &out, &made)))
+		return r;
 	if (pr->fingerprint[0] && out.signature_checked &&
-	    strcmp(pr->fingerprint, out.sig.fingerprint))
+	    strcmp(pr->fingerprint, out.sig.fingerprint)) {
+		fv_result_free(made);
 		return verity_api_fail(
 			EINVAL,
 			"%s: partition %u: certificateFingerprint %s is not "
 			"the signer's (%s)",
 			pr->image, pr->fingerprint_at, pr->fingerprint,
 			out.sig.fingerprint);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	made->res = out.res;
-	made->fec = out.fec;
-	made->has_fec = out.has_fec;
-	verity_api_result_outcome(made, &out);
+	}
 	if (pr->pair.container == VERITY_CONTAINER_AVB)
 		made->trust = pr->opened; /* the vbmeta's, judged when opened */
-	verity_api_result_root(made, pair.root, pair.root_size);
-	made->checked = 1;
 	*res = made;
 	return 0;
 }

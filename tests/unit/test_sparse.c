@@ -97,6 +97,16 @@ static void finish(struct made *m, uint32_t blocks_fix, uint32_t chunks_fix)
 	fclose(f);
 }
 
+/* The first len bytes of m's file written over path again. */
+static void rewrite(const struct made *m, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(m->file, 1, len, f), len);
+	fclose(f);
+}
+
 /* The image at path read: 0 or the errno, the message in err. */
 static int read_image(struct verity_sparse *s, struct ht_error *err)
 {
@@ -267,45 +277,20 @@ START_TEST(malformed)
 	add(&m, 0xcac3, 1, NULL, 0, 0);
 	finish(&m, 0, 0);
 	put16(m.file + 4, 2);
-	{
-		FILE *f = fopen(path, "wb");
-
-		fwrite(m.file, 1, m.flen, f);
-		fclose(f);
-	}
+	rewrite(&m, m.flen);
 	refused("sparse image version 2.0");
 	put16(m.file + 4, 1);
 	put16(m.file + 10, 8);
-	{
-		FILE *f = fopen(path, "wb");
-
-		fwrite(m.file, 1, m.flen, f);
-		fclose(f);
-	}
+	rewrite(&m, m.flen);
 	refused("sparse header sizes 28 and 8");
 	put16(m.file + 10, 12);
 	put32(m.file + 12, 3);
-	{
-		FILE *f = fopen(path, "wb");
-
-		fwrite(m.file, 1, m.flen, f);
-		fclose(f);
-	}
+	rewrite(&m, m.flen);
 	refused("sparse block size 3");
 	put32(m.file, 0x12345678);
-	{
-		FILE *f = fopen(path, "wb");
-
-		fwrite(m.file, 1, m.flen, f);
-		fclose(f);
-	}
+	rewrite(&m, m.flen);
 	refused("not an Android sparse image");
-	{
-		FILE *f = fopen(path, "wb");
-
-		fwrite(m.file, 1, 10, f);
-		fclose(f);
-	}
+	rewrite(&m, 10);
 	refused("ends inside its header");
 	free(m.file), free(m.raw);
 }
