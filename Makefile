@@ -27,7 +27,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/rsa.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
-           verity/container/sparse/sparse.c \
+           verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
@@ -51,7 +51,7 @@ BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
              libjson-c-dev zlib1g-dev libisal-dev libfec-dev
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
-            softhsm2 libengine-pkcs11-openssl $(ARM64_PKGS)
+            softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's

@@ -175,11 +175,12 @@ static void print_info(FILE *f, const fv_avb *a)
 			ft.original_image_size, ft.vbmeta_offset,
 			ft.vbmeta_size);
 	fprintf(f,
-		"Minimum libavb version:   %u.%u\n"
+		"Minimum libavb version:   %u.%u%s\n"
 		"Header Block:             %" PRIu64 " bytes\n"
 		"Authentication Block:     %" PRIu64 " bytes\n"
 		"Auxiliary Block:          %" PRIu64 " bytes\n",
-		h.required_major, h.required_minor, h.header_size, h.auth_size,
+		h.required_major, h.required_minor,
+		fv_avb_sparse(a) ? " (Sparse)" : "", h.header_size, h.auth_size,
 		h.aux_size);
 	if (h.public_key_sha1[0])
 		fprintf(f, "Public key (sha1):        %s\n", h.public_key_sha1);

@@ -229,8 +229,6 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 				 "%s: requires <data_device> <hash_device> "
 				 "[<root_hash>], or <image>, as arguments",
 				 o->action);
-	if (cli_refuse_sparse(o->args[0]))
-		return EXIT_PARAMS;
 	/* veritysetup verify ignores what follows the root hash */
 	for (int i = 3; i < o->nargs; i++)
 		fprintf(stderr,

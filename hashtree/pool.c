@@ -92,6 +92,7 @@ static void *prefetch_main(void *arg)
 	 * SEEK_HOLE); pos only grows */
 	uint64_t ext_end = 0;
 	int hole = 0;
+	uint32_t pattern = 0;
 
 	pthread_mutex_lock(&lp->lock);
 	while (pos < end && !lp->prefetch_stop && !lp->error) {
@@ -108,7 +109,7 @@ static void *prefetch_main(void *arg)
 		pthread_mutex_unlock(&lp->lock);
 		if (pos >= ext_end &&
 		    (!io->data_extent ||
-		     io->data_extent(io->ctx, pos, &hole, &ext_end) ||
+		     io->data_extent(io->ctx, pos, &hole, &pattern, &ext_end) ||
 		     ext_end <= pos)) {
 			hole = 0; /* no answer: read it */
 			ext_end = end;

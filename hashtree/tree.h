@@ -24,10 +24,13 @@ struct ht_io {
 			 struct ht_error *err);
 	int (*write_tree)(void *ctx, uint64_t off, const void *buf, size_t len,
 			  struct ht_error *err);
-	/* Optional. Says whether data offset off lies in a hole (reads as
-	 * zeros) and where that hole or data extent ends. */
+	/* Optional. Says whether data offset off lies in a uniform run
+	 * (*is_hole: a hole, or a run of one 4-byte pattern, *pattern, as
+	 * the bytes from off lie, little-endian; 0 for zeros) and where that
+	 * run or data extent ends. A run's blocks are not read, and their
+	 * one digest is computed once per run. */
 	int (*data_extent)(void *ctx, uint64_t off, int *is_hole,
-			   uint64_t *end);
+			   uint32_t *pattern, uint64_t *end);
 	/* Optional. Maps data [off, off + len) read-only instead of copying
 	 * it; unmap_data releases what map_data returned. NULL from
 	 * map_data falls back to read_data. */
@@ -35,7 +38,8 @@ struct ht_io {
 	void (*unmap_data)(void *ctx, const uint8_t *p, size_t len);
 	/* Optional, ht_build only. Sees the n data blocks from block first
 	 * right after they are hashed, while they are in cache (at most
-	 * 256 KiB at a time; blocks of holes are not shown: they are zeros).
+	 * 256 KiB at a time; blocks of zero holes are not shown: they are
+	 * zeros; runs of another pattern are read and shown).
 	 * worker < opt->threads (at least 1) says which thread calls, so
 	 * that each can keep its own state. Non-zero stops the build. */
 	int (*data_seen)(void *ctx, unsigned worker, uint64_t first,

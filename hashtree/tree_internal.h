@@ -99,7 +99,11 @@ struct worker {
 	uint64_t map_off;
 	size_t map_len;
 	uint64_t window_end; /* byte offset where this window's children end */
-	int hole;            /* cached data extent: hole or data */
+	int hole;            /* cached data extent: a uniform run or data */
+	uint32_t pattern;    /* ... the run's pattern (0: zeros) */
+	uint32_t fill_of;    /* fill_digest is the digest of a block of */
+	int fill_known;      /* ... this pattern, when known */
+	uint8_t fill_digest[HT_MAX_DIGEST_SIZE];
 	uint64_t extent_end; /* ... valid below this data offset */
 	uint64_t extent_start;
 };

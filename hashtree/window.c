@@ -16,25 +16,34 @@ static uint32_t children_of(const struct level_pass *lp, uint64_t p)
 	return left < per ? (uint32_t)left : per;
 }
 
-/* Of the n child blocks from c, how many to read (0: how many are holes,
- * returned as a negative count). Only level 0 has holes. */
+/* Of the n child blocks from c, how many to read (0: how many are in a
+ * uniform run, returned as a negative count). Only level 0 has runs. */
 static int64_t plan_children(struct worker *w, uint64_t c, size_t n)
 {
 	const struct level_pass *lp = w->lp;
 	uint64_t off = c * lp->child_size, end;
+	uint32_t pattern = 0;
 	int hole;
 
 	if (lp->level || !lp->io->data_extent)
 		return (int64_t)n;
 	if (off < w->extent_start || off >= w->extent_end) {
-		if (lp->io->data_extent(lp->io->ctx, off, &hole, &end) ||
+		if (lp->io->data_extent(lp->io->ctx, off, &hole, &pattern,
+					&end) ||
 		    end <= off)
 			return (int64_t)n;
+		/* a block starts on the run's pattern where the run does
+		 * (blocks are multiples of 4 bytes): the phase at off holds
+		 * for every block after it */
 		w->hole = hole;
+		w->pattern = hole ? pattern : 0;
 		w->extent_start = off;
 		w->extent_end = end;
 	}
 	end = w->extent_end;
+	/* data_seen sees every block but zeros: a patterned run is read */
+	if (w->hole && w->pattern && lp->seen)
+		return (int64_t)n;
 	if (w->hole) {
 		/* whole zero blocks inside the hole */
 		uint64_t k = (end - off) / lp->child_size;
@@ -150,13 +159,14 @@ static uint8_t *chunk_of(struct worker *w)
 
 /* The digests of children [c, c + n) into dst, whose block k is parent
  * first_parent + k: hashed from src (n blocks of size bytes), or, with
- * src NULL, the digest of a zero block. A parent's slots fill its block
+ * src NULL, each the digest same. A parent's slots fill its block
  * when hbs / slot is their number (format 1); format 0 packs digests
  * that are not a power of two (20-byte SHA-1: 128 in the first 2560
  * bytes of a 4 KiB block), so the digests then go a parent at a time. */
 static int put_digests(const struct level_pass *lp, uint8_t *dst,
 		       uint64_t first_parent, uint64_t c, size_t n,
-		       const uint8_t *src, size_t size, struct ht_error *err)
+		       const uint8_t *src, size_t size, const uint8_t *same,
+		       struct ht_error *err)
 {
 	const struct ht_geometry *g = lp->g;
 	uint32_t per = ht_digests_per_block(g);
@@ -165,15 +175,15 @@ static int put_digests(const struct level_pass *lp, uint8_t *dst,
 	while (n) {
 		uint64_t in = c & (per - 1);
 		size_t k = filled || n < per - in ? n : (size_t)(per - in);
-		uint8_t *out = dst +
-			       ((c >> g->bits) - first_parent) *
-				       g->hash_block_size +
-			       in * g->slot_size;
+		uint8_t *out =
+			dst +
+			((c >> g->bits) - first_parent) * g->hash_block_size +
+			in * g->slot_size;
 		int r = 0;
 
 		if (!src)
 			for (size_t i = 0; i < k; i++)
-				memcpy(out + i * g->slot_size, lp->zero_digest,
+				memcpy(out + i * g->slot_size, same,
 				       g->digest_size);
 		else
 			r = ht_hash_blocks(lp->h, src, size, k, out,
@@ -186,6 +196,36 @@ static int put_digests(const struct level_pass *lp, uint8_t *dst,
 		n -= k;
 	}
 	return 0;
+}
+
+/* The digest of one block of the current run: a zero block's, known to
+ * the pass, or that of a block of the run's pattern, hashed the first
+ * time the worker meets the pattern (once per run, not per block). */
+static const uint8_t *run_digest(struct worker *w, int *r, struct ht_error *err)
+{
+	const struct level_pass *lp = w->lp;
+	uint8_t *b;
+
+	*r = 0;
+	if (!w->pattern)
+		return lp->zero_digest;
+	if (w->fill_known && w->fill_of == w->pattern)
+		return w->fill_digest;
+	if (!(b = chunk_of(w))) {
+		*r = ht_fail(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < lp->child_size; i += 4) {
+		b[i] = (uint8_t)w->pattern;
+		b[i + 1] = (uint8_t)(w->pattern >> 8);
+		b[i + 2] = (uint8_t)(w->pattern >> 16);
+		b[i + 3] = (uint8_t)(w->pattern >> 24);
+	}
+	*r = ht_hash_blocks(lp->h, b, lp->child_size, 1, w->fill_digest,
+			    HT_MAX_DIGEST_SIZE, err);
+	w->fill_known = !*r;
+	w->fill_of = w->pattern;
+	return w->fill_digest;
 }
 
 /* The children of parents [p0 + k, p0 + k2) are consecutive: hashed a
@@ -207,9 +247,12 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 		int r = 0;
 
 		if (plan < 0) {
+			const uint8_t *same = run_digest(w, &r, err);
+
 			n = (size_t)-plan;
-			r = put_digests(lp, w->computed, p0, c, n, NULL, 0,
-					err);
+			if (!r)
+				r = put_digests(lp, w->computed, p0, c, n, NULL,
+						0, same, err);
 		} else {
 			const uint8_t *src;
 
@@ -225,7 +268,7 @@ static int hash_run(struct worker *w, uint64_t p0, size_t k, size_t k2,
 			}
 			if (!r)
 				r = put_digests(lp, w->computed, p0, c, n, src,
-						lp->child_size, err);
+						lp->child_size, NULL, err);
 			if (!r && lp->seen)
 				r = lp->io->data_seen(lp->io->ctx, w->index, c,
 						      src, n, err);
@@ -433,7 +476,8 @@ static int hash_up(struct worker *w, uint64_t p0, size_t np,
 	int r;
 
 	memset(w->upper, 0, nq * hbs);
-	r = put_digests(lp, w->upper, p0 / per, p0, np, w->computed, hbs, err);
+	r = put_digests(lp, w->upper, p0 / per, p0, np, w->computed, hbs, NULL,
+			err);
 	return r ? r
 		 : lp->io->write_tree(lp->io->ctx,
 				      (g->level_first[1] + p0 / per) * hbs,

@@ -49,11 +49,11 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 6
+#define FASTVERITY_VERSION_MINOR 7
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.6.0"
+#define FASTVERITY_VERSION       "0.7.0"
 
-/* The version of the library loaded at run time ("0.6.0"), which may be
+/* The version of the library loaded at run time ("0.7.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
@@ -467,6 +467,10 @@ int fv_avb_has_hashtree(const fv_avb *a);
  * unsigned), and its release string. */
 const char *fv_avb_key_sha1(const fv_avb *a);
 const char *fv_avb_release(const fv_avb *a);
+/* Since 0.7 (FASTVERITY_1.5): 1 when the image is an Android sparse
+ * image, read as its unsparsed bytes (every offset and size the handle
+ * gives is theirs); 0 otherwise. */
+int fv_avb_sparse(const fv_avb *a);
 /* 1 when the descriptor has parity that dm-verity cannot use (4096-byte
  * blocks under a tree of smaller ones, avbtool's way): the pair then
  * has none. */

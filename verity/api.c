@@ -337,7 +337,7 @@ API size_t fv_params_root_size(const fv_params *p)
 
 API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 {
-	struct verity_region region = {hash_path, 0, 0};
+	struct verity_region region = {hash_path, 0, 0, NULL};
 	struct verity_params q;
 	struct ht_error err;
 	int r;

@@ -2,6 +2,7 @@
  * judging, describing (one type per descriptor tag), verify_image's
  * steps and avbtool's writers, each handed over to
  * verity/container/avb/. */
+#include "verity/container/registry.h"
 #include "verity/api.h"
 
 #include <openssl/evp.h>
@@ -147,6 +148,11 @@ API const char *fv_avb_key_sha1(const fv_avb *a)
 API const char *fv_avb_release(const fv_avb *a)
 {
 	return a ? a->img.vbmeta.h.release : NULL;
+}
+
+API int fv_avb_sparse(const fv_avb *a)
+{
+	return a ? a->img.sparse : 0;
 }
 
 API int fv_avb_parity_unusable(const fv_avb *a)
@@ -631,7 +637,7 @@ API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 	*out = NULL;
 	if (!d)
 		return -EINVAL;
-	if ((r = verity_device_open(&dev, image, VERITY_OPEN_READ, &err)))
+	if ((r = verity_container_open(&dev, image, NULL, &err)))
 		return verity_api_keep(r, &err);
 	r = verity_avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
 	verity_device_close(&dev);

@@ -2,6 +2,7 @@
  * or an image's, acted on by the operations with one options handle and
  * one result; and the files around pairs (root hash files, superblocks
  * looked for, sidecar names, outputs). */
+#include "verity/container/registry.h"
 #include "verity/api.h"
 
 /* --- pairs ------------------------------------------------------------- */
@@ -79,9 +80,15 @@ API int fv_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 	int r;
 
 	NEED(pr);
+	struct verity_sources s = {0};
+
 	verity_params_default(&p);
 	p.hash_offset = hash_offset;
-	if ((r = verity_read_superblock(&pr->pair.hash, &p, &err)))
+	if (!(r = verity_container_region_source(&pr->pair.hash, &s, &err))) {
+		r = verity_read_superblock(&pr->pair.hash, &p, &err);
+		verity_container_sources_end(&pr->pair, &s);
+	}
+	if (r)
 		return verity_api_keep(r, &err);
 	pr->params.p = p;
 	return 0;
@@ -131,7 +138,8 @@ API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (verity_api_set_string(&pr->fec, path))
 		return -ENOMEM;
-	pr->pair.fec = (struct verity_fec_params){{pr->fec, 0, 0}, 0, 0, 0};
+	pr->pair.fec =
+		(struct verity_fec_params){{pr->fec, 0, 0, NULL}, 0, 0, 0};
 	if (path) {
 		pr->pair.fec.offset = offset;
 		pr->pair.fec.roots = roots;
@@ -608,7 +616,7 @@ API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
 	struct verity_device d;
 	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
 
-	if (!path || verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+	if (!path || verity_container_open(&d, path, NULL, NULL))
 		return FV_SUPERBLOCK_NONE;
 	if (verity_api_bytes_at(&d, offset, "verity\0\0", 8))
 		at = FV_SUPERBLOCK_FOUND;
@@ -634,7 +642,7 @@ API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 
 	NEED(path);
 	NEED(offset);
-	if ((r = verity_device_open(&h, path, VERITY_OPEN_READ, &err)))
+	if ((r = verity_container_open(&h, path, NULL, &err)))
 		return verity_api_keep(r, &err);
 	from = h.size - h.size / 64;
 	from -= from % 4096;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "verity/container/registry.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
 #include "verity/fec/repair.h"
@@ -11,10 +12,39 @@
 #include "verity/tree/verify.h"
 #include "verity/trust.h"
 
+/* An operation on a pair. */
+typedef int (*verity_op_fn)(struct verity_pair *pair,
+			    const struct verity_run *run,
+			    struct verity_outcome *out, struct ht_error *err);
+
+/* op with the pair's regions read through what their files hold (an
+ * Android sparse image's unsparsed bytes: the registry's sources). */
+static int through_sources(verity_op_fn op, struct verity_pair *pair,
+			   const struct verity_run *run,
+			   struct verity_outcome *out, struct ht_error *err)
+{
+	struct verity_sources s;
+	int r;
+
+	if ((r = verity_container_sources(pair, &s, err)))
+		return r;
+	r = op(pair, run, out, err);
+	verity_container_sources_end(pair, &s);
+	return r;
+}
+
 int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct ht_error *err)
 {
-	return verity_format(pair, run, out, err);
+	struct verity_sources s = {0};
+	int r;
+
+	/* the data only: tree and parity are outputs, written whole */
+	if ((r = verity_container_region_source(&pair->data, &s, err)))
+		return r;
+	r = verity_format(pair, run, out, err);
+	verity_container_sources_end(pair, &s);
+	return r;
 }
 
 int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
@@ -86,11 +116,6 @@ int verity_op_check_signature(const struct verity_pair *pair,
 	return r;
 }
 
-/* An operation on a pair. */
-typedef int (*verity_op_fn)(struct verity_pair *pair,
-			    const struct verity_run *run,
-			    struct verity_outcome *out, struct ht_error *err);
-
 /* The signature checked, then op; the signature's verdict kept in out
  * (op starts out afresh). */
 static int after_signature(verity_op_fn op, struct verity_pair *pair,
@@ -108,7 +133,7 @@ static int after_signature(verity_op_fn op, struct verity_pair *pair,
 	sig = out->sig;
 	signed_ok = out->signature_checked;
 	trust = out->trust;
-	r = op(pair, run, out, err);
+	r = through_sources(op, pair, run, out, err);
 	out->sig = sig;
 	out->signature_checked = signed_ok;
 	out->trust = trust;
@@ -144,12 +169,16 @@ int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 int verity_op_dump(struct verity_pair *pair, unsigned flags,
 		   struct verity_outcome *out, struct ht_error *err)
 {
+	struct verity_sources s;
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
 	if ((flags & VERITY_DUMP_READ_SUPERBLOCK) &&
-	    !pair->params.no_superblock)
+	    !pair->params.no_superblock &&
+	    !(r = verity_container_sources(pair, &s, err))) {
 		r = verity_read_superblock(&pair->hash, &pair->params, err);
+		verity_container_sources_end(pair, &s);
+	}
 	if (!r)
 		r = verity_layout_compute(&pair->params, &pair->layout, err);
 	if (!r && pair->fec.region.path)
@@ -162,5 +191,23 @@ int verity_op_dump(struct verity_pair *pair, unsigned flags,
 int verity_op_open(const char *name, struct verity_pair *pair,
 		   const struct verity_run *run, struct ht_error *err)
 {
+	struct verity_sources s;
+	const char *sparse;
+	int r;
+
+	/* the kernel maps files' own bytes, never a sparse image's */
+	if ((r = verity_container_sources(pair, &s, err)))
+		return r;
+	sparse = pair->data.extents         ? pair->data.path
+		 : pair->hash.extents       ? pair->hash.path
+		 : pair->fec.region.extents ? pair->fec.region.path
+					    : NULL;
+	verity_container_sources_end(pair, &s);
+	if (sparse)
+		return ht_fail(err, EINVAL,
+			       "%s: an Android sparse image, which the kernel "
+			       "cannot map: make a raw image first (simg2img "
+			       "%s IMAGE.raw)",
+			       sparse, sparse);
 	return verity_open(name, pair, run, err);
 }

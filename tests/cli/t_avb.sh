@@ -189,15 +189,20 @@ check "  every refusal left the image alone" cmp -s images/system.img gold/syste
 printf 'data' >odd.img
 check "data of no whole 4096 bytes without a partition size" run_rc 1 avbtool add_hashtree_footer --image odd.img
 check "  says so" grep -q "not a multiple of the image block size 4096" "$T/err"
-# an Android sparse image header: magic, version 1.0, 28 and 12 bytes
+# an Android sparse image header (magic, version 1.0, 28 and 12 bytes,
+# no chunk), then bytes no chunk holds: read as a sparse image by every
+# command, and refused by each, naming the file and what is wrong
 printf '\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00\x00\x10\x00\x00' >sparse.img && head -c 8176 /dev/zero >>sparse.img
 cp sparse.img sparse.orig
 for cmd in "avb info_image --image sparse.img" "avb add_hashtree_footer --image sparse.img" "verify sparse.img" \
-	"verify sparse.img sparse.hash 00" "format sparse.img sparse.hash" "dump sparse.img"; do
+	"dump sparse.img"; do
 	# shellcheck disable=SC2086
-	check "a sparse image refused: $cmd" run_rc 1 "$FV" $cmd
-	check "  names simg2img" grep -q "an Android sparse image.*simg2img sparse.img" "$T/err"
+	check "a malformed sparse image refused: $cmd" run_rc 1 "$FV" $cmd
+	check "  in one line naming the bytes no chunk holds" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'sparse.img: 8164 bytes follow the last of its 0 sparse chunks (at byte 28)' '$T/err'"
 done
+# format hashes raw bytes only (veritysetup hashes the file as it is)
+check "format of a sparse image refused" run_rc 1 "$FV" format sparse.img sparse.hash
+check "  names simg2img" grep -q "an Android sparse image.*simg2img sparse.img" "$T/err"
 check "  and is left alone" cmp -s sparse.img sparse.orig
 check "  and nothing was made" test ! -e sparse.hash
 

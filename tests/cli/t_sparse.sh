@@ -29,4 +29,109 @@ done
 head -c 30000 "$T/sp_g.input.img" >"$T/cut.img"
 check "a sparse image cut short: refused" sh -c "! '$T/sparsemap' '$T/cut.img' 2>'$T/err' >/dev/null"
 check "  naming the chunk" grep -q "cut.img: sparse chunk 4 (byte 12356): its data ends past the file" "$T/err"
+
+# ---- avbtool 1.3.0's goldens re-made byte for byte (README.md there) ----
+cd "$T" || exit 1
+K=$TOP/tests/avb/keys
+S5=0000000000000000000000000000000000000000000000000000000000000005
+python3 "$S/mkinput.py" spgold-a 300 0 a.raw && img2simg a.raw a.sp
+python3 "$S/mkinput.py" spgold-c 400 0 c.raw && img2simg c.raw c.sp
+python3 "$S/mkinput.py" spgold-d 200 23 d.raw && img2simg d.raw d.sp
+for x in a c d; do
+	check "case $x: the input img2simg makes is the goldens' input" sh -c "sha256sum $x.sp | cut -d' ' -f1 | grep -qx \$(awk '/sp_$x.input/ {print \$1}' '$S/inputs.sha256')"
+done
+golden() { # CASE FILE: FILE's SHA-256 is avbtool's output's
+	test "$(sha256sum "$2" | cut -d' ' -f1)" = "$(awk -v f="sp_$1.img" '$2 == f {print $1}' "$S/outputs.sha256" "$S/SHA256SUMS")"
+}
+cp a.sp system.img
+check "case a: add_hashtree_footer on a sparse image" "$FV" avb add_hashtree_footer --image system.img --partition_name system --partition_size 2097152 --hash_algorithm sha256 --salt $S5 --do_not_generate_fec
+check "  byte-identical with avbtool's" golden a system.img
+cp system.img sp_a.img
+check "  info_image as avbtool prints it (Sparse)" sh -c "'$FV' avb info_image --image system.img | cmp -s - '$S/sp_a.info.txt'"
+cp sp_a.img system.img
+check "case e: erase_footer gives the input back" sh -c "'$FV' avb erase_footer --image system.img && cmp -s system.img a.sp"
+cp sp_a.img system.img
+check "case f: the same footer again is the same image" sh -c "'$FV' avb add_hashtree_footer --image system.img --partition_name system --partition_size 2097152 --hash_algorithm sha256 --salt $S5 --do_not_generate_fec && cmp -s system.img sp_a.img"
+cp a.sp system.img
+check "case b: with parity (FEC of the unsparsed data and tree)" "$FV" avb add_hashtree_footer --image system.img --partition_name system --partition_size 2097152 --hash_algorithm sha256 --salt $S5 --fec_num_roots 2
+check "  byte-identical with avbtool's" golden b system.img
+check "  info_image" sh -c "'$FV' avb info_image --image system.img | cmp -s - '$S/sp_b.info.txt'"
+cp system.img sp_b.img
+cp c.sp vendor.img
+check "case c: signed, sha1, no partition size, roots 8" "$FV" avb add_hashtree_footer --image vendor.img --partition_name vendor --hash_algorithm sha1 --salt $S5 --key "$K/rsa4096.pem" --algorithm SHA256_RSA4096 --fec_num_roots 8
+check "  byte-identical with avbtool's" golden c vendor.img
+check "  info_image" sh -c "'$FV' avb info_image --image vendor.img | cmp -s - '$S/sp_c.info.txt'"
+check "  verify_image with its key" run_rc 0 "$FV" avb verify_image --image vendor.img --key "$K/rsa4096.pem"
+cp d.sp boot.img
+check "case d: add_hash_footer on a sparse image ending in a hole" "$FV" avb add_hash_footer --image boot.img --partition_name boot --partition_size 2097152 --hash_algorithm sha256 --salt $S5
+check "  byte-identical with avbtool's" golden d boot.img
+check "  info_image" sh -c "'$FV' avb info_image --image boot.img | cmp -s - '$S/sp_d.info.txt'"
+check "  verify_image checks its digest" sh -c "'$FV' avb verify_image --image boot.img | grep -qx 'boot: Successfully verified sha256 hash of boot.img for image of 913408 bytes'"
+xz -dc "$S/sp_g.input.img.xz" >system.img
+check "case g: every chunk kind (DONT_CARE, CRC32) kept" "$FV" avb add_hashtree_footer --image system.img --partition_name system --partition_size 1048576 --salt 00 --hash_algorithm sha256 --do_not_generate_fec
+check "  byte-identical with avbtool's" golden g system.img
+check "  info_image" sh -c "'$FV' avb info_image --image system.img | cmp -s - '$S/sp_g.info.txt'"
+
+# ---- native actions on sparse images, against the same on raw ones ----
+cp sp_b.img s.img
+simg2img s.img s.raw
+check "verify of a sparse Android image" run_rc 0 "$FV" verify s.img
+check "  and of its unsparsed form" run_rc 0 "$FV" verify s.raw
+check "dump of both: the same description" sh -c "'$FV' dump s.img | sed 's/s.img/X/' >d1 && '$FV' dump s.raw | sed 's/s.raw/X/' >d2 && cmp -s d1 d2"
+# two data blocks of RAW chunks damaged, in both forms
+for blk in 0 110; do
+	off=$(awk -v b=$blk '/Raw data/ && $4 <= b && b < $4 + $5 { print $2 + (b - $4) * 4096 + 100 }' <<EOF2
+$(simg_dump -v s.img 2>/dev/null || true)
+EOF2
+)
+	[ -n "$off" ] || off=$(python3 - s.img $blk <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read(); want = int(sys.argv[2])
+off, out = 28, 0
+for _ in range(struct.unpack_from('<I', d, 20)[0]):
+    t, _r, n, tot = struct.unpack_from('<HHII', d, off)
+    if t == 0xcac1 and out <= want < out + n:
+        print(off + 12 + (want - out) * 4096 + 100); break
+    out += n; off += tot
+PY
+)
+	flip s.img "$off"
+	flip s.raw $((blk * 4096 + 100))
+done
+"$FV" verify s.img >v1 2>&1; r1=$?
+"$FV" verify s.raw >v2 2>&1; r2=$?
+check "damaged RAW blocks: exit 2, as the raw image" test "$r1:$r2" = "2:2"
+sed 's/s.img/X/g' v1 >v1x
+sed 's/s.raw/X/g' v2 >v2x
+check "  the same bad blocks at the same unsparsed offsets" sh -c "grep -q 'position 450560' v1 && cmp -s v1x v2x"
+check "repair of the sparse image from its parity" run_rc 0 "$FV" repair s.img
+check "  then it verifies" run_rc 0 "$FV" verify s.img
+check "  and unsparses to the golden's bytes" sh -c "simg2img s.img s2.raw && simg2img sp_b.img s3.raw && cmp -s s2.raw s3.raw"
+check "open of a sparse image: refused, naming simg2img" sh -c "'$FV' open s.img sparse-t 2>e; test \$? = 1 && grep -q 's.img: an Android sparse image, which the kernel cannot map: make a raw image first (simg2img s.img IMAGE.raw)' e"
+
+# verify DATA HASH ROOT with the data sparse (img2simg's round trip)
+"$TOP/build/mkimage" random 31 $((600 * 4096)) >r.raw
+dd if=/dev/zero of=r.raw bs=4096 seek=100 count=200 conv=notrunc status=none
+python3 -c "import sys; sys.stdout.buffer.write(b'\x12\x34\x56\x78' * 1024)" | dd of=r.raw bs=4096 seek=350 conv=notrunc status=none
+"$FV" format r.raw r.hash --salt=$SALT --uuid=$UUID --fec-device=r.fec >fo
+img2simg r.raw r.sp
+check "img2simg's round trip gives the raw bytes back" sh -c "simg2img r.sp r2.raw && cmp -s r.raw r2.raw"
+check "verify DATA HASH ROOT, the data sparse (FILL runs hashed once)" run_rc 0 "$FV" verify r.sp r.hash "$(root_of fo)"
+cp r.sp rf.sp
+# a FILL chunk's pattern changed: blocks bad, and a repair refused by name
+python3 - rf.sp <<'PY'
+import struct, sys
+p = sys.argv[1]; d = bytearray(open(p, 'rb').read())
+off = 28
+for i in range(struct.unpack_from('<I', d, 20)[0]):
+    t, _r, n, tot = struct.unpack_from('<HHII', d, off)
+    if t == 0xcac2 and struct.unpack_from('<I', d, off + 12)[0] == 0x78563412:
+        d[off + 12] ^= 1; break
+    off += tot
+open(p, 'wb').write(d)
+PY
+check "a FILL chunk changed: its blocks bad" sh -c "'$FV' verify rf.sp r.hash '$(root_of fo)' --fec-device=r.fec >vf 2>&1; test \$? = 2 && grep -q 'position 1433600' vf"
+cp rf.sp rf.orig
+check "  a repair would write into it: refused, naming the chunk" sh -c "'$FV' repair rf.sp r.hash '$(root_of fo)' --fec-device=r.fec 2>ef; test \$? = 1 && grep -q 'rf.sp: byte 1433600 lies in sparse chunk [0-9]* (a FILL), which the file does not store: not written' ef"
+check "  and nothing was written" cmp -s rf.sp rf.orig
 finish

@@ -247,6 +247,8 @@ START_TEST(android_images)
 		ck_assert_int_eq(fv_avb_parity_unusable(a), 0);
 		ck_assert_uint_eq(strlen(fv_avb_key_sha1(a)), 40);
 		ck_assert_str_eq(fv_avb_release(a), "avbtool 1.3.0");
+		/* a raw image: not read through a sparse chunk list */
+		ck_assert_int_eq(fv_avb_sparse(a), 0);
 		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
 		/* what info_image shows, one type a descriptor */
 		{

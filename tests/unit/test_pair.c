@@ -76,11 +76,12 @@ static void pair_init(struct verity_pair *p)
 static void image_pair(struct verity_pair *p)
 {
 	pair_init(p);
-	p->data = (struct verity_region){image, DATA_AT, (uint64_t)BLOCKS * BS};
+	p->data = (struct verity_region){image, DATA_AT, (uint64_t)BLOCKS * BS,
+					 NULL};
 	/* the parity covers the hash region whole: the tree, exactly */
-	p->hash = (struct verity_region){image, HASH_AT, TREE};
+	p->hash = (struct verity_region){image, HASH_AT, TREE, NULL};
 	/* 304 covered blocks, 2 rounds of 2 roots: 4 blocks of parity */
-	p->fec.region = (struct verity_region){image, FEC_AT, 4 * BS};
+	p->fec.region = (struct verity_region){image, FEC_AT, 4 * BS, NULL};
 	p->fec.roots = 2;
 }
 

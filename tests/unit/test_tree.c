@@ -422,10 +422,12 @@ static int sparse_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 	return mem_write_tree(&((struct sparse *)c)->m, off, buf, len, err);
 }
 
-static int sparse_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
+static int sparse_extent(void *c, uint64_t off, int *is_hole, uint32_t *pattern,
+			 uint64_t *end)
 {
 	struct sparse *sp = c;
 
+	*pattern = 0;
 	*is_hole = off >= sp->hole_start && off < sp->hole_end;
 	*end = *is_hole               ? sp->hole_end
 	       : off < sp->hole_start ? sp->hole_start
@@ -485,13 +487,14 @@ struct slow {
 /* set in the prefetcher's thread by its first prefetch call */
 static _Thread_local int is_prefetcher;
 
-static int slow_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
+static int slow_extent(void *c, uint64_t off, int *is_hole, uint32_t *pattern,
+		       uint64_t *end)
 {
 	struct slow *s = c;
 
 	if (is_prefetcher)
 		atomic_fetch_add(&s->prefetcher_extents, 1);
-	return sparse_extent(&s->sp, off, is_hole, end);
+	return sparse_extent(&s->sp, off, is_hole, pattern, end);
 }
 
 static int slow_read_data(void *c, uint64_t off, void *buf, size_t len,
@@ -645,12 +648,15 @@ static uint8_t *reference_tree(const struct mem *m, const struct ht_geometry *g,
 
 		for (uint64_t c = 0; c < children; c++)
 			ck_assert_int_eq(
-				ht_hash_blocks(h, below + c * csize, csize, 1,
-					       t + (g->level_first[l] +
-						    (c >> g->bits)) * hbs +
-						       (c & ((1u << g->bits) -
-							     1)) * g->slot_size,
-					       h->digest_size, &err),
+				ht_hash_blocks(
+					h, below + c * csize, csize, 1,
+					t +
+						(g->level_first[l] +
+						 (c >> g->bits)) *
+							hbs +
+						(c & ((1u << g->bits) - 1)) *
+							g->slot_size,
+					h->digest_size, &err),
 				0);
 	}
 	return t;

@@ -2,6 +2,7 @@
 #include "verity/container/registry.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include "verity/container/ddi/ddi.h"
 #include "verity/container/sidecar.h"
 #include "verity/storage/device.h"
+#include "verity/tree/pair.h"
 
 /* 1 when IMAGE.verity is there: the image has systemd's sidecar tree. */
 static int sidecar_probe(const char *image)
@@ -26,14 +28,15 @@ static int sidecar_probe(const char *image)
 }
 
 /* An Android image: a footer at the end, or a bare vbmeta image (as
- * make_vbmeta_image writes it) at the start. */
+ * make_vbmeta_image writes it) at the start; of a sparse image, in its
+ * unsparsed bytes. */
 static int avb_probe(const char *image)
 {
 	struct verity_device d;
 	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
 	int yes;
 
-	if (verity_device_open(&d, image, VERITY_OPEN_READ, NULL))
+	if (verity_container_open(&d, image, NULL, NULL))
 		return 0;
 	yes = (d.size >= AVB_FOOTER_SIZE &&
 	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
@@ -47,6 +50,18 @@ static int avb_probe(const char *image)
 }
 
 /* One row a container, in the order they are tried. */
+static int sparse_probe(const char *image)
+{
+	struct verity_device d;
+	int yes;
+
+	if (verity_device_open(&d, image, VERITY_OPEN_READ, NULL))
+		return 0;
+	yes = verity_sparse_magic(&d);
+	verity_device_close(&d);
+	return yes;
+}
+
 static const struct row {
 	enum verity_container kind;
 	const char *name;
@@ -55,7 +70,7 @@ static const struct row {
 	const char *not_one; /* when asked for and not there */
 } rows[] = {
 	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
-	 verity_avb_sparse_probe, NULL},
+	 sparse_probe, NULL},
 	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
 	 "not an Android image: no AVB footer in its last 64 bytes and no "
 	 "vbmeta at byte 0"},
@@ -107,13 +122,19 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	size_t nfound = 0;
 	int r;
 
-	/* an image that cannot be opened says why, whatever it would be */
-	if ((r = verity_device_open(&d, image, VERITY_OPEN_READ, err)))
+	int sparse;
+
+	/* an image that cannot be opened says why, whatever it would be;
+	 * a sparse image's chunk list is read whole (a bad one refused,
+	 * naming the chunk): its unsparsed bytes are then the image */
+	if ((r = verity_container_open(&d, image, &sparse, err)))
 		return r;
 	verity_device_close(&d);
-	/* a sparse image is never read as raw bytes, whatever was asked */
-	if ((r = verity_container_refuse_sparse(image, err)))
-		return r;
+	if (asked == VERITY_CONTAINER_SPARSE)
+		return ht_fail(err, EINVAL,
+			       "%s: a sparse image holds another container: "
+			       "name that one (avb)",
+			       image);
 	if (asked == VERITY_CONTAINER_PLAIN)
 		return ht_fail(err, EINVAL,
 			       "%s: a plain pair is a data and a hash device, "
@@ -131,7 +152,9 @@ int verity_container_identify(const char *image, enum verity_container asked,
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		/* sparse images hold Android images (or sidecar data) */
 		if (rows[i].kind == VERITY_CONTAINER_SPARSE || !rows[i].probe ||
+		    (sparse && rows[i].kind == VERITY_CONTAINER_DDI) ||
 		    !rows[i].probe(image))
 			continue;
 		if (nfound == 2)
@@ -155,6 +178,96 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	}
 	*kind = nfound ? found[0] : VERITY_CONTAINER_SIDECAR;
 	return 0;
+}
+
+int verity_container_open(struct verity_device *d, const char *path,
+			  int *sparse, struct ht_error *err)
+{
+	struct verity_sparse sp;
+	struct verity_extents *x;
+	int r;
+
+	if (sparse)
+		*sparse = 0;
+	if ((r = verity_device_open(d, path, VERITY_OPEN_READ, err)))
+		return r;
+	if (!verity_sparse_magic(d))
+		return 0;
+	if ((r = verity_sparse_read(d, path, &sp, err))) {
+		verity_device_close(d);
+		return r;
+	}
+	if (!(x = malloc(sizeof(*x)))) {
+		verity_sparse_free(&sp);
+		verity_device_close(d);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	*x = sp.x;
+	if (sparse)
+		*sparse = 1;
+	return verity_device_take_source(d, x, err);
+}
+
+int verity_container_region_source(struct verity_region *r,
+				   struct verity_sources *s,
+				   struct ht_error *err)
+{
+	struct verity_device d;
+	struct verity_sparse *sp;
+	int ret;
+
+	if (!r->path || r->extents)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->path[i], r->path)) {
+			r->extents = &s->sparse[i].x;
+			return 0;
+		}
+	/* a file that cannot be opened is left to the operation's own
+	 * open, whose message is the one the user expects */
+	if (verity_device_open(&d, r->path, VERITY_OPEN_READ, NULL))
+		return 0;
+	if (!verity_sparse_magic(&d) || s->n == VERITY_SOURCES_MAX) {
+		verity_device_close(&d);
+		return 0;
+	}
+	sp = &s->sparse[s->n];
+	ret = verity_sparse_read(&d, r->path, sp, err);
+	verity_device_close(&d);
+	if (ret)
+		return ret;
+	s->path[s->n++] = r->path;
+	r->extents = &sp->x;
+	return 0;
+}
+
+int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
+			     struct ht_error *err)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	if ((r = verity_container_region_source(&pair->data, s, err)) ||
+	    (r = verity_container_region_source(&pair->hash, s, err)) ||
+	    (r = verity_container_region_source(&pair->fec.region, s, err)))
+		verity_container_sources_end(pair, s);
+	return r;
+}
+
+void verity_container_sources_end(struct verity_pair *pair,
+				  struct verity_sources *s)
+{
+	pair->data.extents = pair->hash.extents = pair->fec.region.extents =
+		NULL;
+	for (size_t i = 0; i < s->n; i++)
+		verity_sparse_free(&s->sparse[i]);
+	s->n = 0;
+}
+
+int verity_container_has_sources(const struct verity_pair *pair)
+{
+	return pair->data.extents || pair->hash.extents ||
+	       pair->fec.region.extents;
 }
 
 int verity_container_refuse_sparse(const char *path, struct ht_error *err)

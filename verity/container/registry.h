@@ -10,13 +10,49 @@
 #define FV_CONTAINER_REGISTRY_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
+/* The file at path opened for reading as the bytes it holds: an Android
+ * sparse image's unsparsed bytes (its chunk list read and checked, each
+ * refusal naming the chunk), any other file's own. *sparse says which
+ * (may be NULL). verity_device_open's errors, and the sparse reader's. */
+int verity_container_open(struct verity_device *d, const char *path,
+			  int *sparse, struct ht_error *err);
+
+/* What a pair's regions are read through while an operation runs. */
+#define VERITY_SOURCES_MAX 3
+struct verity_sources {
+	struct verity_sparse sparse[VERITY_SOURCES_MAX];
+	const char *path[VERITY_SOURCES_MAX];
+	size_t n;
+};
+
+/* Every region of pair (data, hash, parity) whose file is an Android
+ * sparse image is read through its chunk list (offsets and lengths are
+ * then its unsparsed bytes'), read once per file into s; end with
+ * verity_container_sources_end. The sparse reader's errors. */
+int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
+			     struct ht_error *err);
+/* The same for one region. */
+int verity_container_region_source(struct verity_region *r,
+				   struct verity_sources *s,
+				   struct ht_error *err);
+/* The pair's regions back to files, s freed. */
+void verity_container_sources_end(struct verity_pair *pair,
+				  struct verity_sources *s);
+/* 1 when one of the pair's regions reads through a source. */
+int verity_container_has_sources(const struct verity_pair *pair);
+
 #endif
 
 #include "hashtree/error.h"
+#include "verity/container/sparse/sparse.h"
+#include "verity/storage/device.h"
+
+struct verity_pair;
 
 enum verity_container {
 	VERITY_CONTAINER_AUTO = 0, /* asked: let the registry decide */
-	VERITY_CONTAINER_SPARSE,   /* an Android sparse image (refused) */
+	VERITY_CONTAINER_SPARSE,   /* an Android sparse image: its unsparsed
+				    * bytes are read as the image */
 	VERITY_CONTAINER_AVB,      /* an Android image: vbmeta and footer */
 	VERITY_CONTAINER_DDI,      /* a systemd Discoverable Disk Image */
 	VERITY_CONTAINER_SIDECAR,  /* IMAGE with IMAGE.verity beside it */
@@ -47,5 +83,36 @@ int verity_container_identify(const char *image, enum verity_container asked,
  * file at path is an Android sparse image (data given where raw bytes
  * are read); 0 otherwise. */
 int verity_container_refuse_sparse(const char *path, struct ht_error *err);
+
+/* The file at path opened for reading as the bytes it holds: an Android
+ * sparse image's unsparsed bytes (its chunk list read and checked, each
+ * refusal naming the chunk), any other file's own. *sparse says which
+ * (may be NULL). verity_device_open's errors, and the sparse reader's. */
+int verity_container_open(struct verity_device *d, const char *path,
+			  int *sparse, struct ht_error *err);
+
+/* What a pair's regions are read through while an operation runs. */
+#define VERITY_SOURCES_MAX 3
+struct verity_sources {
+	struct verity_sparse sparse[VERITY_SOURCES_MAX];
+	const char *path[VERITY_SOURCES_MAX];
+	size_t n;
+};
+
+/* Every region of pair (data, hash, parity) whose file is an Android
+ * sparse image is read through its chunk list (offsets and lengths are
+ * then its unsparsed bytes'), read once per file into s; end with
+ * verity_container_sources_end. The sparse reader's errors. */
+int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
+			     struct ht_error *err);
+/* The same for one region. */
+int verity_container_region_source(struct verity_region *r,
+				   struct verity_sources *s,
+				   struct ht_error *err);
+/* The pair's regions back to files, s freed. */
+void verity_container_sources_end(struct verity_pair *pair,
+				  struct verity_sources *s);
+/* 1 when one of the pair's regions reads through a source. */
+int verity_container_has_sources(const struct verity_pair *pair);
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "verity/storage/backing.h"
+#include "verity/storage/extents.h"
 
 /* S_IFMT names for messages. */
 const char *verity_file_kind(mode_t m)
@@ -196,9 +197,24 @@ int verity_device_open_region(struct verity_device *d,
 {
 	int ret = verity_device_open(d, r->path, mode, err);
 
+	if (!ret && r->extents) {
+		d->src = r->extents;
+		d->size = r->extents->size;
+	}
 	if (!ret && (ret = apply_region(d, r, mode, err)))
 		verity_device_close(d);
 	return ret;
+}
+
+int verity_device_take_source(struct verity_device *d, struct verity_extents *x,
+			      struct ht_error *err)
+{
+	(void)err;
+	d->src = d->src_owned = x;
+	d->base = 0;
+	d->bounded = 0;
+	d->size = x->size;
+	return 0;
 }
 
 int verity_device_open_beside(struct verity_device *d,
@@ -219,6 +235,10 @@ int verity_device_open_beside(struct verity_device *d,
 	*d = *held;
 	d->path = r->path;
 	d->tmp = d->final = NULL;
+	d->src = r->extents;
+	d->src_owned = NULL;
+	if (d->src)
+		whole = d->src->size;
 	d->base = 0;
 	d->size = whole;
 	d->bounded = 0;
@@ -241,6 +261,11 @@ void verity_device_close(struct verity_device *d)
 	free(d->final);
 	d->tmp = NULL;
 	d->final = NULL;
+	if (d->src_owned) {
+		verity_extents_free(d->src_owned);
+		free(d->src_owned);
+	}
+	d->src = d->src_owned = NULL;
 }
 
 /* A read that found the end of the file at off: a file cut short since it
@@ -252,7 +277,7 @@ static int eof_error(const struct verity_device *d, uint64_t off,
 
 	/* ENODATA, not EIO: nothing to read there is not an unreadable
 	 * block, and is never taken for one */
-	if (!d->is_block && fstat(d->fd, &st) == 0 &&
+	if (!d->is_block && !d->src && fstat(d->fd, &st) == 0 &&
 	    (uint64_t)st.st_size < d->base + d->size)
 		return ht_fail(err, ENODATA,
 			       "%s: the file shrank while it was being read "
@@ -279,16 +304,11 @@ static int past_region(const struct verity_device *d, uint64_t off, size_t len,
 		       (unsigned long long)(d->base + d->size));
 }
 
-/* All of [off, off + len) of the region read into p or, with out, p
+/* All of [off, off + len) of the file read into p or, with out, p
  * written there, short and interrupted calls retried. */
-static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
-		    size_t len, int out, struct ht_error *err)
+static int file_transfer(const struct verity_device *d, uint64_t off,
+			 uint8_t *p, size_t len, int out, struct ht_error *err)
 {
-	int r = past_region(d, off, len, err);
-
-	if (r)
-		return r;
-	off += d->base;
 	while (len) {
 		ssize_t n = out ? pwrite(d->fd, p, len, (off_t)off)
 				: pread(d->fd, p, len, (off_t)off);
@@ -310,6 +330,86 @@ static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* A write into bytes a source does not store (a FILL or DONT_CARE
+ * chunk): nothing to do when they would not change, else refused,
+ * naming the block and what holds it. */
+static int unstored_write(const struct verity_device *d,
+			  const struct verity_extent *e, uint64_t in,
+			  const uint8_t *p, size_t n, struct ht_error *err)
+{
+	uint8_t now[256];
+
+	for (size_t k = 0; k < n; k += sizeof(now)) {
+		size_t m = n - k < sizeof(now) ? n - k : sizeof(now);
+
+		verity_extent_fill(e, in + k, now, m);
+		if (memcmp(now, p + k, m))
+			return ht_fail(
+				err, EROFS,
+				"%s: byte %llu lies in %s %u (%s), which the "
+				"file does not store: not written (make a raw "
+				"image first: simg2img %s IMAGE.raw)",
+				d->path,
+				(unsigned long long)(e->logical + in + k),
+				d->src->unit ? d->src->unit : "extent",
+				e->origin,
+				e->kind == VERITY_EXTENT_FILL ? "a FILL"
+							      : "no data",
+				d->path);
+	}
+	return 0;
+}
+
+/* The same through the source's extents: file extents transferred,
+ * the others filled in (or, written, left as they are). */
+static int source_transfer(const struct verity_device *d, uint64_t off,
+			   uint8_t *p, size_t len, int out,
+			   struct ht_error *err)
+{
+	const struct verity_extents *x = d->src;
+
+	if (off > x->size || len > x->size - off)
+		return ht_fail(err, ENODATA,
+			       "%s: bytes [%llu, %llu) lie past the end of its "
+			       "unsparsed bytes (%llu)",
+			       d->path, (unsigned long long)off,
+			       (unsigned long long)(off + len),
+			       (unsigned long long)x->size);
+	while (len) {
+		const struct verity_extent *e = verity_extents_at(x, off);
+		uint64_t in = off - e->logical, left = e->length - in;
+		size_t n = left < len ? (size_t)left : len;
+		int r = 0;
+
+		if (e->kind == VERITY_EXTENT_FILE)
+			r = file_transfer(d, e->file_offset + in, p, n, out,
+					  err);
+		else if (out)
+			r = unstored_write(d, e, in, p, n, err);
+		else
+			verity_extent_fill(e, in, p, n);
+		if (r)
+			return r;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* All of [off, off + len) of the region read into p or, with out, p
+ * written there. */
+static int transfer(const struct verity_device *d, uint64_t off, uint8_t *p,
+		    size_t len, int out, struct ht_error *err)
+{
+	int r = past_region(d, off, len, err);
+
+	if (r)
+		return r;
+	return d->src ? source_transfer(d, d->base + off, p, len, out, err)
+		      : file_transfer(d, d->base + off, p, len, out, err);
 }
 
 int verity_device_flush(const struct verity_device *d, struct ht_error *err)
@@ -353,10 +453,8 @@ static int byte_cached(const struct verity_device *d, off_t at)
  * the copy. A range the workers read in order is cached whole when its
  * last byte is, and reading it again would cost a copy. Errors are left
  * for the real reads to find and report. */
-void verity_device_prefetch(const struct verity_device *d, uint64_t off,
-			    uint64_t len)
+static void file_prefetch(const struct verity_device *d, off_t at, uint64_t len)
 {
-	off_t at = (off_t)(d->base + off);
 	char buf[64 << 10];
 	struct iovec v = {buf, sizeof(buf)};
 
@@ -371,6 +469,31 @@ void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 			return;
 		at += n;
 		len -= (uint64_t)n;
+	}
+}
+
+void verity_device_prefetch(const struct verity_device *d, uint64_t off,
+			    uint64_t len)
+{
+	uint64_t at = d->base + off;
+
+	if (!d->src) {
+		file_prefetch(d, (off_t)at, len);
+		return;
+	}
+	/* a source's stored bytes, extent by extent */
+	if (at > d->src->size || len > d->src->size - at)
+		return;
+	while (len) {
+		const struct verity_extent *e = verity_extents_at(d->src, at);
+		uint64_t in = at - e->logical, n = e->length - in;
+
+		if (n > len)
+			n = len;
+		if (e->kind == VERITY_EXTENT_FILE)
+			file_prefetch(d, (off_t)(e->file_offset + in), n);
+		at += n;
+		len -= n;
 	}
 }
 

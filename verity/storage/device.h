@@ -13,6 +13,8 @@
 #include "hashtree/error.h"
 #include "verity/storage/backing.h"
 
+struct verity_extents;
+
 /* Bytes [offset, offset + length) of a file or block device: where a
  * container keeps data, tree or parity (an Android image holds all three
  * in one partition, a disk image holds partitions). A whole file is the
@@ -21,6 +23,10 @@ struct verity_region {
 	const char *path; /* NULL: none */
 	uint64_t offset;  /* where the region starts in the file or device */
 	uint64_t length;  /* its bytes; 0: up to the end */
+	/* NULL: the file's bytes. Else the file is a source of extents (an
+	 * Android sparse image) and offset and length are in its logical
+	 * bytes (verity/storage/extents.h); the caller keeps them. */
+	const struct verity_extents *extents;
 };
 
 struct verity_device {
@@ -41,6 +47,11 @@ struct verity_device {
 	 * path it replaces on commit (both NULL otherwise) */
 	char *tmp;
 	char *final;
+	/* a source of extents: base and size are in its logical bytes,
+	 * reads go through it and writes only to its file extents; NULL:
+	 * the file's own bytes */
+	const struct verity_extents *src;
+	struct verity_extents *src_owned; /* freed on close */
 };
 
 enum verity_open_mode {
@@ -70,6 +81,10 @@ int verity_device_open_beside(struct verity_device *d,
 			      const struct verity_region *r,
 			      enum verity_open_mode mode,
 			      const struct verity_device *held,
+			      struct ht_error *err);
+/* Makes d, opened whole on the file, the source x of its logical bytes
+ * (owned: freed on close, also on failure). */
+int verity_device_take_source(struct verity_device *d, struct verity_extents *x,
 			      struct ht_error *err);
 /* Closes d; an output not committed is removed (its temporary file). */
 void verity_device_close(struct verity_device *d);

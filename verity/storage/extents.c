@@ -7,7 +7,7 @@
 
 int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 		       uint64_t length, uint64_t file_offset, uint32_t pattern,
-		       struct ht_error *err)
+		       uint32_t origin, struct ht_error *err)
 {
 	if (!length)
 		return 0;
@@ -22,8 +22,8 @@ int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 		x->e = more;
 		x->cap = cap;
 	}
-	x->e[x->n++] = (struct verity_extent){x->size, length, kind,
-					      file_offset, pattern};
+	x->e[x->n++] = (struct verity_extent){x->size,     length,  kind,
+					      file_offset, pattern, origin};
 	x->size += length;
 	return 0;
 }
@@ -32,6 +32,23 @@ void verity_extents_free(struct verity_extents *x)
 {
 	free(x->e);
 	memset(x, 0, sizeof(*x));
+}
+
+void verity_extents_cut(struct verity_extents *x, uint64_t size)
+{
+	struct verity_extent *e;
+
+	if (size >= x->size)
+		return;
+	if (!size) {
+		x->n = 0;
+		x->size = 0;
+		return;
+	}
+	e = (struct verity_extent *)verity_extents_at(x, size - 1);
+	e->length = size - e->logical;
+	x->n = (size_t)(e - x->e) + 1;
+	x->size = size;
 }
 
 const struct verity_extent *verity_extents_at(const struct verity_extents *x,
@@ -50,14 +67,28 @@ const struct verity_extent *verity_extents_at(const struct verity_extents *x,
 	return x->n ? &x->e[lo] : NULL;
 }
 
-/* n bytes of pattern p as they lie from logical offset at. */
-static void fill(uint8_t *out, size_t n, uint32_t p, uint64_t at)
+/* The pattern repeats from the extent's start. */
+uint32_t verity_extent_pattern_at(const struct verity_extent *e, uint64_t in)
 {
+	unsigned shift = (unsigned)(in % 4) * 8;
+	uint32_t p = e->kind == VERITY_EXTENT_FILL ? e->pattern : 0;
+
+	return shift ? p >> shift | p << (32 - shift) : p;
+}
+
+void verity_extent_fill(const struct verity_extent *e, uint64_t in,
+			uint8_t *out, size_t n)
+{
+	uint32_t p = verity_extent_pattern_at(e, in);
 	uint8_t b[4] = {(uint8_t)p, (uint8_t)(p >> 8), (uint8_t)(p >> 16),
 			(uint8_t)(p >> 24)};
 
+	if (!p) {
+		memset(out, 0, n);
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = b[(at + i) % 4];
+		out[i] = b[i % 4];
 }
 
 int verity_extents_read(const struct verity_extents *x,
@@ -84,12 +115,8 @@ int verity_extents_read(const struct verity_extents *x,
 						    n, err)))
 				return r;
 			break;
-		case VERITY_EXTENT_FILL:
-			/* the pattern repeats from the extent's start */
-			fill(out, n, e->pattern, in);
-			break;
 		default:
-			memset(out, 0, n);
+			verity_extent_fill(e, in, out, n);
 		}
 		out += n;
 		off += n;

@@ -28,6 +28,8 @@ struct verity_extent {
 	enum verity_extent_kind kind;
 	uint64_t file_offset; /* FILE */
 	uint32_t pattern;     /* FILL: the 4 bytes, little-endian as stored */
+	uint32_t origin;      /* the container's number for what made it (a
+			       * sparse chunk's, 1-based), for messages */
 };
 
 /* The extents in logical order, without gaps, covering [0, size). */
@@ -35,18 +37,27 @@ struct verity_extents {
 	struct verity_extent *e;
 	size_t n, cap;
 	uint64_t size;
+	const char *unit; /* what an origin numbers ("sparse chunk") */
 };
 
 /* Appends an extent at the end (logical: the current size): -ENOMEM,
  * -EOVERFLOW (the size past 64 bits). */
 int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 		       uint64_t length, uint64_t file_offset, uint32_t pattern,
-		       struct ht_error *err);
+		       uint32_t origin, struct ht_error *err);
 void verity_extents_free(struct verity_extents *x);
+/* The extents cut to size bytes (size <= x->size). */
+void verity_extents_cut(struct verity_extents *x, uint64_t size);
 /* The extent holding logical byte off (off < x->size), by binary
  * search. */
 const struct verity_extent *verity_extents_at(const struct verity_extents *x,
 					      uint64_t off);
+/* n bytes of extent e (FILL or ZERO) as they lie from byte in of it. */
+void verity_extent_fill(const struct verity_extent *e, uint64_t in,
+			uint8_t *out, size_t n);
+/* The 4 bytes that repeat in e from its byte in on, as a little-endian
+ * pattern (0 for ZERO). */
+uint32_t verity_extent_pattern_at(const struct verity_extent *e, uint64_t in);
 /* len bytes from logical byte off (all inside [0, size)), the file
  * extents read from d: -EINVAL past the end, and d's errors. */
 int verity_extents_read(const struct verity_extents *x,

@@ -84,7 +84,9 @@ static int extend_for_fec(const struct verity_layout *l,
 {
 	struct stat st;
 
-	if (l->fec.on_hash_device && !hash->is_block &&
+	/* (a source's size is its extents': a sparse image grows by its
+	 * writer's chunks, never by ftruncate) */
+	if (l->fec.on_hash_device && !hash->is_block && !hash->src &&
 	    fstat(hash->fd, &st) == 0 && (uint64_t)st.st_size < l->fec.offset &&
 	    ftruncate(hash->fd, (off_t)l->fec.offset) < 0)
 		return ht_fail(err, EIO, "%s: cannot extend: %s", hash->path,

@@ -11,6 +11,8 @@
 
 #include "verity/tree/io.h"
 
+#include "verity/storage/extents.h"
+
 static int io_read_data(void *c, uint64_t off, void *buf, size_t len,
 			struct ht_error *err)
 {
@@ -35,8 +37,8 @@ static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 			 struct ht_error *err)
 {
 	const struct verity_io_ctx *ctx = c;
-	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf,
-				    len, err);
+	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf, len,
+				    err);
 
 	/* writeback of each whole MiB of the tree started once a write
 	 * ends in the next, while the workers hash on, so that the final
@@ -48,20 +50,42 @@ static int io_write_tree(void *c, uint64_t off, const void *buf, size_t len,
 	uint64_t from = off / WRITEBACK_BYTES * WRITEBACK_BYTES;
 	uint64_t to = (off + len) / WRITEBACK_BYTES * WRITEBACK_BYTES;
 
-	if (!r && to > from)
-		sync_file_range(ctx->hash->fd,
-				(off_t)(ctx->hash->base + ctx->tree_offset +
-					from),
-				(off_t)(to - from), SYNC_FILE_RANGE_WRITE);
+	if (!r && to > from && !ctx->hash->src)
+		sync_file_range(
+			ctx->hash->fd,
+			(off_t)(ctx->hash->base + ctx->tree_offset + from),
+			(off_t)(to - from), SYNC_FILE_RANGE_WRITE);
 	return r;
+}
+
+/* A source's extents (an Android sparse image's chunks): a FILL or
+ * DONT_CARE chunk is a uniform run, hashed once, not read. */
+static int source_extent(const struct verity_device *d, uint64_t off,
+			 int *is_hole, uint32_t *pattern, uint64_t *end)
+{
+	uint64_t at = d->base + off;
+	const struct verity_extent *e;
+
+	if (at >= d->src->size)
+		return -EINVAL;
+	e = verity_extents_at(d->src, at);
+	*is_hole = e->kind != VERITY_EXTENT_FILE;
+	*pattern = verity_extent_pattern_at(e, at - e->logical);
+	*end = e->logical + e->length - d->base;
+	return 0;
 }
 
 /* Holes of a sparse data file read as zeros: their blocks need no read.
  * Offsets in the region (the file's, less its base). */
-static int io_data_extent(void *c, uint64_t off, int *is_hole, uint64_t *end)
+static int io_data_extent(void *c, uint64_t off, int *is_hole,
+			  uint32_t *pattern, uint64_t *end)
 {
 	const struct verity_io_ctx *ctx = c;
 	uint64_t base = ctx->data->base;
+
+	*pattern = 0;
+	if (ctx->data->src)
+		return source_extent(ctx->data, off, is_hole, pattern, end);
 	off_t data = lseek(ctx->data->fd, (off_t)(base + off), SEEK_DATA);
 
 	if (data < 0) {
@@ -131,7 +155,7 @@ int verity_data_unchanged(const struct verity_device *data,
 {
 	struct stat st;
 
-	if (data->is_block || fstat(data->fd, &st) < 0 ||
+	if (data->is_block || data->src || fstat(data->fd, &st) < 0 ||
 	    (uint64_t)st.st_size >= data->base + l->data_bytes)
 		return 0;
 	return ht_fail(err, EIO,
@@ -151,8 +175,11 @@ void verity_io_init(struct ht_io *io, struct verity_io_ctx *ctx)
 	io->prefetch = io_prefetch;
 	if (!ctx->data->is_block) {
 		io->data_extent = io_data_extent;
-		io->map_data = io_map_data;
-		io->unmap_data = io_unmap_data;
+		/* a source's bytes are not the file's: read, not mapped */
+		if (!ctx->data->src) {
+			io->map_data = io_map_data;
+			io->unmap_data = io_unmap_data;
+		}
 	}
 	posix_fadvise(ctx->data->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }

@@ -1,6 +1,7 @@
 /* Android images as a container: reading footer and vbmeta, a hashtree
  * descriptor as a verity pair, and avbtool's writers, byte for byte. */
 #include "verity/container/avb/image.h"
+#include "verity/container/registry.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -85,7 +86,8 @@ int verity_avb_image_read(const char *path, struct avb_image *img,
 
 	memset(img, 0, sizeof(*img));
 	img->path = path;
-	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, err)))
+	/* a sparse image: its unsparsed bytes, as avbtool reads them */
+	if ((r = verity_container_open(&d, path, &img->sparse, err)))
 		return r;
 	img->file_size = d.size;
 	if (d.size < AVB_HEADER_SIZE) {
@@ -99,15 +101,6 @@ int verity_avb_image_read(const char *path, struct avb_image *img,
 	    (r = verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
 				    sizeof(foot), err)))
 		goto out;
-	if (((uint32_t)head[0] | (uint32_t)head[1] << 8 |
-	     (uint32_t)head[2] << 16 | (uint32_t)head[3] << 24) ==
-	    AVB_SPARSE_MAGIC) {
-		r = ht_fail(err, EINVAL,
-			    "%s: an Android sparse image: make a raw image "
-			    "first (simg2img %s IMAGE.raw)",
-			    path, path);
-		goto out;
-	}
 	if (verity_avb_footer_magic(foot)) {
 		img->has_footer = 1;
 		if (!(r = verity_avb_footer_parse(foot, d.size, path,
@@ -242,8 +235,9 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 			       (unsigned long long)d->hashtree.tree_offset,
 			       (unsigned long long)d->hashtree.tree_size,
 			       (unsigned long long)file_size);
-	pair->data = (struct verity_region){path, 0, d->hashtree.p.image_size};
-	pair->hash = (struct verity_region){path, 0, 0};
+	pair->data =
+		(struct verity_region){path, 0, d->hashtree.p.image_size, NULL};
+	pair->hash = (struct verity_region){path, 0, 0, NULL};
 	memcpy(pair->root, d->hashtree.p.digest, d->hashtree.p.digest_len);
 	pair->root_size = d->hashtree.p.digest_len;
 	if (!d->hashtree.fec_num_roots && !d->hashtree.fec_offset &&
@@ -276,7 +270,7 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 		*fec_unusable = 1;
 		return 0;
 	}
-	pair->fec.region = (struct verity_region){path, 0, 0};
+	pair->fec.region = (struct verity_region){path, 0, 0, NULL};
 	pair->fec.offset = d->hashtree.fec_offset;
 	pair->fec.roots = d->hashtree.fec_num_roots;
 	pair->fec.described = 1;
@@ -737,6 +731,131 @@ uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
 
 /* The image opened for writing: a regular file; its original size (the
  * data, before any footer of an earlier run). */
+/* --- Android sparse images written: avbtool's layout ---------------- */
+
+static uint64_t image_end(const char *image, uint64_t off, size_t blob_len,
+			  uint64_t partition_size, struct ht_error *err);
+
+/* 1 when the file at path starts with the sparse magic: written as a
+ * sparse image (whose reading then says what is wrong with it). */
+static int sparse_target(const char *path)
+{
+	struct verity_device d;
+	int yes;
+
+	if (verity_device_open(&d, path, VERITY_OPEN_READ, NULL))
+		return 0;
+	yes = verity_sparse_magic(&d);
+	verity_device_close(&d);
+	return yes;
+}
+
+/* The sparse image at path open for writing (*wp), and d a device of
+ * its unsparsed bytes, reads and writes through its extents: the same
+ * facts as open_image gives of a raw image. */
+static int open_sparse(const char *path, struct verity_sparse_writer **wp,
+		       struct verity_device *d, uint64_t *original,
+		       int *had_footer, struct ht_error *err)
+{
+	struct verity_sparse_writer *w = calloc(1, sizeof(*w));
+	uint8_t f[AVB_FOOTER_SIZE];
+	struct avb_footer footer;
+	int r;
+
+	*had_footer = 0;
+	if (!w)
+		return ht_fail(err, ENOMEM, "out of memory");
+	if ((r = verity_sparse_writer_open(w, path, err))) {
+		free(w);
+		return r;
+	}
+	*wp = w;
+	if ((r = verity_loop_refuse_backing(&w->d, path, err)))
+		goto fail;
+	if (w->s.block_size != AVB_FOOTER_BLOCK) {
+		r = ht_fail(err, EINVAL,
+			    "%s: a sparse image of %u-byte blocks: AVB footers "
+			    "are written into sparse images of 4096-byte "
+			    "blocks",
+			    path, w->s.block_size);
+		goto fail;
+	}
+	*d = w->d;
+	d->tmp = d->final = NULL;
+	d->src = &w->s.x;
+	d->src_owned = NULL;
+	d->size = w->s.x.size;
+	if ((d->fd = fcntl(w->d.fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		r = ht_fail(err, errno, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	*original = d->size;
+	if (d->size < AVB_FOOTER_SIZE)
+		return 0;
+	if ((r = verity_device_read(d, d->size - AVB_FOOTER_SIZE, f, sizeof(f),
+				    err)))
+		goto fail_d;
+	if (!verity_avb_footer_magic(f))
+		return 0;
+	if ((r = verity_avb_footer_parse(f, d->size, path, &footer, err)))
+		goto fail_d;
+	*original = footer.original_image_size;
+	*had_footer = 1;
+	return 0;
+fail_d:
+	verity_device_close(d);
+fail:
+	verity_sparse_writer_close(w);
+	free(w);
+	*wp = NULL;
+	return r;
+}
+
+static void close_sparse(struct verity_sparse_writer **wp,
+			 struct verity_device *d)
+{
+	verity_device_close(d);
+	d->fd = -1;
+	if (*wp) {
+		verity_sparse_writer_close(*wp);
+		free(*wp);
+	}
+	*wp = NULL;
+}
+
+/* The vbmeta blob (padded to a block) appended after what the image
+ * holds, then DONT_CARE up to the partition's last block, then the
+ * footer's block, and the totals committed: avbtool's chunks. */
+static int sparse_footer(struct verity_sparse_writer *w,
+			 const struct avb_buf *blob, uint64_t partition_size,
+			 uint64_t original, struct ht_error *err)
+{
+	uint64_t off = w->s.x.size, padded = round_up(blob->len, 4096);
+	struct avb_footer f = {1, 0, original, off, blob->len};
+	uint8_t *b = calloc(1, padded > 4096 ? padded : 4096);
+	int r;
+
+	if (!b)
+		return ht_fail(err, ENOMEM, "out of memory");
+	memcpy(b, blob->p, blob->len);
+	r = verity_sparse_append(w, VERITY_SPARSE_RAW, padded, b, 0, err);
+	/* (avbtool appends the DONT_CARE chunk even when it is empty) */
+	if (!r && partition_size)
+		r = image_end(w->path, off, blob->len, partition_size, err)
+			    ? verity_sparse_append(
+				      w, VERITY_SPARSE_DONT_CARE,
+				      partition_size - (off + padded) - 4096,
+				      NULL, 0, err)
+			    : -ENOSPC;
+	if (!r) {
+		memset(b, 0, 4096);
+		verity_avb_footer_encode(&f, b + 4096 - AVB_FOOTER_SIZE);
+		r = verity_sparse_append(w, VERITY_SPARSE_RAW, 4096, b, 0, err);
+	}
+	free(b);
+	return r ? r : verity_sparse_commit(w, err);
+}
+
 static int open_image(const char *path, struct verity_device *d,
 		      uint64_t *original, int *had_footer, struct ht_error *err)
 {
@@ -1072,8 +1191,13 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			       o->roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
 	if (!o->block_size)
 		return ht_fail(err, EINVAL, "block size 0");
-	if ((r = check_vbmeta_opts(&o->vb, err)) ||
-	    (r = open_image(o->image, d, &job->original, &had_footer, err)))
+	if ((r = check_vbmeta_opts(&o->vb, err)))
+		return r;
+	r = sparse_target(o->image)
+		    ? open_sparse(o->image, &job->sparse, d, &job->original,
+				  &had_footer, err)
+		    : open_image(o->image, d, &job->original, &had_footer, err);
+	if (r)
 		return r;
 	if (!o->partition_size && d->size % AVB_FOOTER_BLOCK) {
 		r = ht_fail(err, EINVAL,
@@ -1099,6 +1223,16 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		goto close;
 	job->image_size = round_up(round_up(job->original, o->block_size),
 				   AVB_FOOTER_BLOCK);
+	/* avbtool pads a sparse image with a RAW chunk of the bytes that
+	 * are missing, a chunk no reader takes: not written */
+	if (job->sparse && job->image_size != job->original) {
+		r = ht_fail(err, EINVAL,
+			    "%s: a sparse image of %llu bytes, not a multiple "
+			    "of the %u-byte block size",
+			    o->image, (unsigned long long)job->original,
+			    o->block_size);
+		goto close;
+	}
 	memset(pair, 0, sizeof(*pair));
 	verity_params_default(&pair->params);
 	snprintf(pair->params.hash_name, sizeof(pair->params.hash_name), "%s",
@@ -1110,8 +1244,8 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	memcpy(pair->params.salt, job->salt, job->salt_len);
 	pair->params.salt_size = job->salt_len;
 	pair->params.no_superblock = 1;
-	pair->data = (struct verity_region){o->image, 0, job->image_size};
-	pair->hash = (struct verity_region){o->image, 0, 0};
+	pair->data = (struct verity_region){o->image, 0, job->image_size, NULL};
+	pair->hash = (struct verity_region){o->image, 0, 0, NULL};
 	if ((r = verity_params_validate(&pair->params, err)) ||
 	    (r = verity_layout_compute(&pair->params, &pair->layout, err)))
 		goto close;
@@ -1120,7 +1254,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	/* the parity is made with the tree when the kernel's geometry is
 	 * avbtool's: 4096-byte blocks */
 	if (o->fec && o->block_size == AVB_FEC_BLOCK) {
-		pair->fec.region = (struct verity_region){o->image, 0, 0};
+		pair->fec.region = (struct verity_region){o->image, 0, 0, NULL};
 		pair->fec.offset = job->fec_offset;
 		pair->fec.roots = o->roots;
 	}
@@ -1147,7 +1281,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			goto close;
 		/* over an old footer: staged, or in place with the footer
 		 * kept last when nothing new reaches it (stage_image) */
-		if (had_footer) {
+		if (had_footer && !job->sparse) {
 			if ((r = stage_image(d, job->original,
 					     meta_end + AVB_FOOTER_SIZE >
 						     d->size,
@@ -1172,7 +1306,29 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			job->fec_offset +
 			(o->fec ? parity_bytes(job->fec_offset, o->roots) : 0);
 
-		if (job->old_end) {
+		if (job->sparse) {
+			/* the chunks cut to the data, then the tree's and the
+			 * parity's chunks, zeros that the tree's build and the
+			 * parity's fill in through the extents */
+			struct verity_sparse_writer *w = job->sparse;
+
+			r = verity_sparse_cut(w, job->original, err);
+			if (!r && tree_end > job->image_size)
+				r = verity_sparse_append(
+					w, VERITY_SPARSE_RAW,
+					job->fec_offset - job->image_size, NULL,
+					0, err);
+			if (!r && o->fec)
+				r = verity_sparse_append(
+					w, VERITY_SPARSE_RAW,
+					round_up(end - job->fec_offset,
+						 AVB_FOOTER_BLOCK),
+					NULL, 0, err);
+			d->size = w->s.x.size;
+			pair->data.extents = pair->hash.extents = &w->s.x;
+			if (pair->fec.region.path)
+				pair->fec.region.extents = &w->s.x;
+		} else if (job->old_end) {
 			if (!(r = zero_range(d, job->original,
 					     job->image_size - job->original,
 					     err)))
@@ -1191,12 +1347,18 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	}
 	return 0;
 close:
-	verity_device_close(d);
+	close_sparse(&job->sparse, d);
 	return r;
 }
 
 void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 {
+	/* a sparse image: the chunks appended and not counted cut off,
+	 * avbtool's way (the data, without a footer) */
+	if (job->sparse) {
+		close_sparse(&job->sparse, &job->image);
+		return;
+	}
 	/* a staged image: the temporary file goes (or was renamed over the
 	 * old one whole), the old image stays; in place over the old
 	 * footer: the footer is still there */
@@ -1235,6 +1397,19 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 	r = footer_vbmeta(o, &ht, &blob, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
+	if (job->sparse) {
+		if (!r)
+			r = o->do_not_append
+				    ? verity_sparse_commit(job->sparse, err)
+				    : sparse_footer(job->sparse, &blob,
+						    o->partition_size,
+						    job->original, err);
+		verity_avb_buf_free(&blob);
+		if (r)
+			goto fail;
+		close_sparse(&job->sparse, d);
+		return 0;
+	}
 	if (!r && !o->do_not_append)
 		r = append_vbmeta(d, end, &blob, o->partition_size,
 				  job->original, job->old_end, err);
@@ -1293,7 +1468,7 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 
 	if (!ds)
 		return -EINVAL;
-	if ((r = verity_device_open(&dev, path, VERITY_OPEN_READ, err)))
+	if ((r = verity_container_open(&dev, path, NULL, err)))
 		return r;
 	r = hash_image(&dev, d->hash.p.image_size, d->hash.p.hash_algorithm,
 		       d->hash.p.salt, d->hash.p.salt_len, digest, err);
@@ -1316,6 +1491,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	struct avb_descriptor hd = {.tag = AVB_TAG_HASH};
 	struct avb_buf blob = {0};
 	struct avb_footer_opts sized = *o;
+	struct verity_sparse_writer *sparse = NULL;
 	uint8_t salt[VERITY_MAX_SALT_SIZE], digest[HT_MAX_DIGEST_SIZE];
 	uint64_t original, max, meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK;
 	size_t salt_len;
@@ -1334,8 +1510,13 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			       "to be at least %llu",
 			       (unsigned long long)o->partition_size,
 			       (unsigned long long)meta);
-	if ((r = check_vbmeta_opts(&o->vb, err)) ||
-	    (r = open_image(o->image, &d, &original, &had_footer, err)))
+	if ((r = check_vbmeta_opts(&o->vb, err)))
+		return r;
+	r = sparse_target(o->image)
+		    ? open_sparse(o->image, &sparse, &d, &original, &had_footer,
+				  err)
+		    : open_image(o->image, &d, &original, &had_footer, err);
+	if (r)
 		return r;
 	if (o->dynamic_size)
 		sized.partition_size =
@@ -1379,7 +1560,13 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 				blob.len, sized.partition_size, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
-	if (!r && !o->do_not_append) {
+	if (!r && !o->do_not_append && sparse) {
+		/* avbtool's chunks: the data's cut where the old footer's
+		 * data ended, then vbmeta, DONT_CARE and footer */
+		if (!(r = verity_sparse_cut(sparse, original, err)))
+			r = sparse_footer(sparse, &blob, sized.partition_size,
+					  original, err);
+	} else if (!r && !o->do_not_append) {
 		uint64_t off = round_up(original, AVB_FOOTER_BLOCK);
 
 		uint64_t old_end = 0;
@@ -1411,7 +1598,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	}
 	verity_avb_buf_free(&blob);
 close:
-	verity_device_close(&d);
+	close_sparse(&sparse, &d);
 	return r;
 }
 
@@ -1486,6 +1673,18 @@ int verity_avb_erase_footer(const char *image, int keep_hashtree,
 			size = ht->hashtree.fec_offset + ht->hashtree.fec_size;
 	}
 	verity_avb_image_free(&img);
+	if (sparse_target(image)) {
+		struct verity_sparse_writer w;
+
+		/* the chunk list cut, avbtool's way */
+		if ((r = verity_sparse_writer_open(&w, image, err)))
+			return r;
+		if (!(r = verity_loop_refuse_backing(&w.d, image, err)) &&
+		    !(r = verity_sparse_cut(&w, size, err)))
+			r = verity_sparse_commit(&w, err);
+		verity_sparse_writer_close(&w);
+		return r;
+	}
 	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
 		return r;
 	if ((r = verity_loop_refuse_backing(&d, image, err))) {

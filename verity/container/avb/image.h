@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "verity/container/avb/vbmeta.h"
+#include "verity/container/sparse/sparse.h"
 #include "verity/tree/pair.h"
 
 /* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
@@ -29,6 +30,7 @@ struct avb_image {
 	struct avb_footer footer;
 	uint8_t *blob; /* the vbmeta blob as read */
 	struct avb_vbmeta vbmeta;
+	int sparse; /* an Android sparse image, read unsparsed */
 };
 
 /* 1 when the file at path starts with an Android sparse image's header
@@ -38,7 +40,8 @@ int verity_avb_sparse_probe(const char *path);
 
 /* Reads the footer (when the last 64 bytes start with its magic) and the
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
- * is refused (simg2img makes a raw one). */
+ * is read as its unsparsed bytes (offsets and sizes are theirs), as
+ * avbtool reads it. */
 int verity_avb_image_read(const char *path, struct avb_image *img,
 			  struct ht_error *err);
 void verity_avb_image_free(struct avb_image *img);
@@ -186,6 +189,9 @@ struct avb_hashtree_job {
 			   * [0, fec_offset) of the image */
 	uint64_t old_end; /* written in place over an old footer, which
 			   * ends the file until the new one is written */
+	/* an Android sparse image, written as avbtool writes one: chunks
+	 * appended (image reads and writes its unsparsed bytes) */
+	struct verity_sparse_writer *sparse;
 };
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			      struct avb_hashtree_job *job,

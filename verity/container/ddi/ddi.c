@@ -623,9 +623,9 @@ int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 
 	memset(pair, 0, sizeof(*pair));
 	pair->data = (struct verity_region){img->path, v->data->offset,
-					    v->data->size};
+					    v->data->size, NULL};
 	pair->hash = (struct verity_region){img->path, v->hash->offset,
-					    v->hash->size};
+					    v->hash->size, NULL};
 	verity_params_default(&pair->params);
 	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)))
 		return r;

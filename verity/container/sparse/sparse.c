@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint16_t le16(const uint8_t *p)
@@ -75,7 +76,7 @@ static int chunk(const struct verity_device *d, const char *path,
 		 struct verity_sparse *s, uint32_t i, uint64_t *off,
 		 uint64_t *done, struct ht_error *err)
 {
-	uint8_t c[VERITY_SPARSE_CHUNK], fill[4];
+	uint8_t c[VERITY_SPARSE_CHUNK], fill[4] = {0};
 	const uint64_t hs = s->chunk_header_size, bs = s->block_size;
 	uint64_t blocks, total, body;
 	char what[64];
@@ -124,7 +125,7 @@ static int chunk(const struct verity_device *d, const char *path,
 				       path, i, (unsigned long long)*off,
 				       (unsigned long long)d->size);
 		r = verity_extents_add(&s->x, VERITY_EXTENT_FILE, blocks * bs,
-				       *off + hs, 0, err);
+				       *off + hs, 0, i, err);
 		break;
 	case VERITY_SPARSE_FILL:
 	case VERITY_SPARSE_CRC32:
@@ -155,7 +156,7 @@ static int chunk(const struct verity_device *d, const char *path,
 		r = verity_extents_add(&s->x,
 				       le32(fill) ? VERITY_EXTENT_FILL
 						  : VERITY_EXTENT_ZERO,
-				       blocks * bs, 0, le32(fill), err);
+				       blocks * bs, 0, le32(fill), i, err);
 		break;
 	case VERITY_SPARSE_DONT_CARE:
 		if (body)
@@ -166,7 +167,7 @@ static int chunk(const struct verity_device *d, const char *path,
 				       path, i, (unsigned long long)*off,
 				       (unsigned long long)body);
 		r = verity_extents_add(&s->x, VERITY_EXTENT_ZERO, blocks * bs,
-				       0, 0, err);
+				       0, 0, i, err);
 		break;
 	default:
 		return ht_fail(err, EINVAL,
@@ -176,20 +177,35 @@ static int chunk(const struct verity_device *d, const char *path,
 	}
 	if (r)
 		return r;
+	s->c[i - 1] = (struct verity_sparse_chunk){
+		type, (uint32_t)blocks, *off, *done,
+		type == VERITY_SPARSE_FILL ? le32(fill) : 0};
 	*done += blocks;
 	*off += total;
 	return 0;
 }
 
-int verity_sparse_read(const struct verity_device *d, const char *path,
-		       struct verity_sparse *s, struct ht_error *err)
+static int sparse_read(const struct verity_device *d, const char *path,
+		       struct verity_sparse *s, int tail_ok,
+		       struct ht_error *err)
 {
 	uint64_t off, done = 0;
 	int r;
 
 	memset(s, 0, sizeof(*s));
+	s->x.unit = "sparse chunk";
 	if ((r = header(d, path, s, err)))
 		return r;
+	/* every chunk takes at least 12 bytes of the file: no more of them
+	 * than it can hold */
+	if (s->chunks > d->size / VERITY_SPARSE_CHUNK)
+		return ht_fail(
+			err, EINVAL,
+			"%s: %u sparse chunks declared in a file of %llu "
+			"bytes",
+			path, s->chunks, (unsigned long long)d->size);
+	if (s->chunks && !(s->c = calloc(s->chunks, sizeof(*s->c))))
+		return ht_fail(err, ENOMEM, "out of memory");
 	off = s->header_size;
 	for (uint32_t i = 1; i <= s->chunks; i++)
 		if ((r = chunk(d, path, s, i, &off, &done, err))) {
@@ -203,10 +219,44 @@ int verity_sparse_read(const struct verity_device *d, const char *path,
 			       "header declares %u",
 			       path, (unsigned long long)done, s->blocks);
 	}
-	return 0;
+	s->end = off;
+	s->tail = d->size - off;
+	if (s->tail && !tail_ok) {
+		r = ht_fail(err, EINVAL,
+			    "%s: %llu bytes follow the last of its %u sparse "
+			    "chunks (at byte %llu): not a whole sparse image, "
+			    "or one whose writing was interrupted",
+			    path, (unsigned long long)s->tail, s->chunks,
+			    (unsigned long long)off);
+		verity_sparse_free(s);
+	}
+	return r;
+}
+
+int verity_sparse_read(const struct verity_device *d, const char *path,
+		       struct verity_sparse *s, struct ht_error *err)
+{
+	return sparse_read(d, path, s, 0, err);
+}
+
+int verity_sparse_read_tail(const struct verity_device *d, const char *path,
+			    struct verity_sparse *s, struct ht_error *err)
+{
+	return sparse_read(d, path, s, 1, err);
 }
 
 void verity_sparse_free(struct verity_sparse *s)
 {
 	verity_extents_free(&s->x);
+	free(s->c);
+	s->c = NULL;
+}
+
+int verity_sparse_magic(const struct verity_device *d)
+{
+	uint8_t m[4];
+
+	return !d->src && d->size >= VERITY_SPARSE_HEADER &&
+	       !verity_device_read(d, 0, m, sizeof(m), NULL) &&
+	       le32(m) == VERITY_SPARSE_MAGIC;
 }
