@@ -179,7 +179,7 @@ check-arm64: $(B)/mkimage
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
 
-check-cli: fastverity
+check-cli: fastverity $(B)/mkimage $(B)/libfastverity-internal.a
 	@tests/cli/run.sh
 
 # The library, the command, the unit suites and the command tests built

@@ -194,12 +194,16 @@ check "  says so" grep -q "not a multiple of the image block size 4096" "$T/err"
 # command, and refused by each, naming the file and what is wrong
 printf '\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00\x00\x10\x00\x00' >sparse.img && head -c 8176 /dev/zero >>sparse.img
 cp sparse.img sparse.orig
-for cmd in "avb info_image --image sparse.img" "avb add_hashtree_footer --image sparse.img" "verify sparse.img" \
-	"dump sparse.img"; do
+for cmd in "avb info_image --image sparse.img" "verify sparse.img" "dump sparse.img"; do
 	# shellcheck disable=SC2086
 	check "a malformed sparse image refused: $cmd" run_rc 1 "$FV" $cmd
 	check "  in one line naming the bytes no chunk holds" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'sparse.img: 8164 bytes follow the last of its 0 sparse chunks (at byte 28)' '$T/err'"
 done
+# its writer cuts bytes after the last chunk (what its own interrupted
+# run leaves), but refuses an image of no blocks before it writes
+check "add_hashtree_footer of a sparse image of no blocks refused" run_rc 1 "$FV" avb add_hashtree_footer --image sparse.img
+check "  in one line naming it" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'sparse.img: an image of no data' '$T/err'"
+check "  and the image is left alone" cmp -s sparse.img sparse.orig
 # format hashes raw bytes only (veritysetup hashes the file as it is)
 check "format of a sparse image refused" run_rc 1 "$FV" format sparse.img sparse.hash
 check "  names simg2img" grep -q "an Android sparse image.*simg2img sparse.img" "$T/err"

@@ -1223,6 +1223,13 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		goto close;
 	job->image_size = round_up(round_up(job->original, o->block_size),
 				   AVB_FOOTER_BLOCK);
+	if (!job->image_size) {
+		r = ht_fail(err, EINVAL,
+			    "%s: an image of no data: no blocks for a hash "
+			    "tree to protect",
+			    o->image);
+		goto close;
+	}
 	/* avbtool pads a sparse image with a RAW chunk of the bytes that
 	 * are missing, a chunk no reader takes: not written */
 	if (job->sparse && job->image_size != job->original) {

@@ -63,7 +63,8 @@ static int header(const struct verity_device *d, const char *path,
 			       VERITY_SPARSE_HEADER, VERITY_SPARSE_CHUNK);
 	if (!s->block_size || s->block_size % 4)
 		return ht_fail(err, EINVAL,
-			       "%s: sparse block size %u (a multiple of 4)",
+			       "%s: sparse block size %u, not a non-zero multiple "
+			       "of 4",
 			       path, s->block_size);
 	if (s->chunks > VERITY_SPARSE_MAX_CHUNKS)
 		return ht_fail(err, EINVAL, "%s: %u sparse chunks (at most %u)",
