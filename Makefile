@@ -25,7 +25,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
            verity/container/sidecar.c verity/container/avb/vbmeta.c \
-           verity/container/avb/rsa.c verity/container/avb/image.c \
+           verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/dm/table.c verity/dm/activate.c \

@@ -16,15 +16,18 @@ struct cli_avb_args {
 	const char *hash_algorithm, *salt, *block_size, *partition_size;
 	const char *fec_num_roots, *rollback_index, *rollback_index_location;
 	const char *flags, *padding_size, *release, *append_release;
-	const char *output_vbmeta_image, *threads;
+	const char *output_vbmeta_image, *threads, *vbmeta_image;
+	const char *signing_helper, *signing_helper_with_files;
+	const char *public_key_metadata;
 	int generate_fec, do_not_generate_fec, calc_max_image_size;
 	int do_not_append_vbmeta_image, check_at_most_once, do_not_use_ab;
 	int follow, keep_hashtree, json, set_hashtree_disabled_flag;
 	int dynamic_partition_size, print_required_libavb_version;
+	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
 	const char **props, **props_from_file, **chains, **includes;
-	const char **cmdlines, **expected;
+	const char **cmdlines, **expected, **chains_no_ab;
 	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
-		nexpected;
+		nexpected, nchains_no_ab;
 };
 
 struct cli_opts;
@@ -36,6 +39,10 @@ int cli_avb_info(const struct cli_avb_args *a);
 /* verify_image with the library's options (threads); their failure
  * callback is the command's for the time of each check. */
 int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts);
+/* print_partition_digests and calculate_kernel_cmdline: what the image
+ * and its chained partitions' images describe (cli/avb_show.c). */
+int cli_avb_digests(const struct cli_avb_args *a);
+int cli_avb_cmdline(const struct cli_avb_args *a);
 /* An Android image given alone to verify, repair or open: the vbmeta
  * checked (with --key: signed by that key), the hashtree descriptor
  * made the pair (cli/avb_pair.c). Options that set the tree's

@@ -442,7 +442,7 @@ static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
 /* A hashtree descriptor checked over its image: every block, then the
  * parity against the verified data. */
 static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
-			   fv_options *opts)
+			   int accept_zeroed, fv_options *opts)
 {
 	struct fv_avb_hashtree t = {.size = sizeof(t)};
 	struct fv_fec_report fec = {.size = sizeof(fec)};
@@ -450,11 +450,39 @@ static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
 	struct cli_counts counts;
 	fv_result *res = NULL;
 	fv_pair *pr = NULL;
-	int r;
+	uint8_t root[FV_MAX_DIGEST_SIZE];
+	size_t rl = 0;
+	int r, zeroed = 0;
 
 	fv_avb_hashtree(av, i, &t);
+	if (accept_zeroed && (zeroed = fv_avb_tree_zeroed(av, i, image)) < 0)
+		return cli_lib_error(zeroed);
+	/* the data's own root: where the descriptor keeps none (a
+	 * persistent digest) the tree is checked against it; a zeroed tree
+	 * is skipped, its data still checked against the root (avbtool) */
+	if ((zeroed || !t.root_digest_len) &&
+	    (r = fv_avb_data_root(av, i, image, opts, root, &rl)))
+		return cli_lib_error(r);
+	if (zeroed) {
+		if (t.root_digest_len &&
+		    (rl != t.root_digest_len ||
+		     memcmp(root, t.root_digest, rl))) {
+			fprintf(stderr,
+				"hashtree of %s does not match descriptor\n",
+				image);
+			return EXIT_PARAMS;
+		}
+		printf("%s: skipping verification since hashtree is zeroed "
+		       "and --accept_zeroed_hashtree was given\n",
+		       CLI_NAME(t.partition_name, t.partition_name_len));
+		return EXIT_OK;
+	}
 	if ((r = fv_avb_descriptor_pair(av, i, image, &pr)))
 		return cli_lib_error(r);
+	if (!t.root_digest_len && (r = fv_pair_set_root(pr, root, rl))) {
+		fv_pair_free(pr);
+		return cli_lib_error(r);
+	}
 	/* the options as given, with this check's own failure callback */
 	fv_options_set_failure_fn(opts, report_block, &bad);
 	r = fv_pair_verify(pr, opts, &res);
@@ -661,7 +689,9 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 			break;
 		}
 		r = tag == FV_AVB_HASH ? verify_hash(av, i, path)
-				       : verify_hashtree(av, i, path, opts);
+				       : verify_hashtree(av, i, path,
+							 a->accept_zeroed_hashtree,
+							 opts);
 		fv_free(path);
 	}
 	if (r)
@@ -750,4 +780,227 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 			  &(struct signer){a->key, NULL}, opts)
 		       ? EXIT_PARAMS
 		       : EXIT_OK;
+}
+
+/* ---- print_partition_digests, calculate_kernel_cmdline ---- */
+
+/* The most chained images followed from one image (a chain that names
+ * an image that chains back would otherwise go round for ever). */
+#define MAX_CHAIN_DEPTH 32
+
+/* A name as Python's json.dumps writes it: ASCII kept, '"' and '\'
+ * escaped, every other code point as \uXXXX (surrogate pairs past
+ * U+FFFF); a byte that is not UTF-8 as its own code point. */
+static void json_py_string(FILE *f, const uint8_t *p, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n;) {
+		uint32_t c = p[i], need = 0;
+
+		if (c >= 0xf0 && c < 0xf8)
+			need = 3, c &= 0x07;
+		else if (c >= 0xe0)
+			need = c < 0xf0 ? 2 : 0, c &= 0x0f;
+		else if (c >= 0xc0)
+			need = 1, c &= 0x1f;
+		if (p[i] >= 0x80 && need) {
+			size_t k;
+
+			for (k = 1; k <= need && i + k < n &&
+				    (p[i + k] & 0xc0) == 0x80;
+			     k++)
+				c = c << 6 | (p[i + k] & 0x3f);
+			if (k == need + 1)
+				i += need;
+			else
+				c = p[i];
+		} else if (p[i] >= 0x80) {
+			c = p[i];
+		}
+		i++;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", (int)c);
+		else if (c >= 0x20 && c < 0x7f)
+			fputc((int)c, f);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c == '\b')
+			fputs("\\b", f);
+		else if (c == '\f')
+			fputs("\\f", f);
+		else if (c > 0xffff)
+			fprintf(f, "\\u%04x\\u%04x",
+				(unsigned)(0xd800 + ((c - 0x10000) >> 10)),
+				(unsigned)(0xdc00 + ((c - 0x10000) & 0x3ff)));
+		else
+			fprintf(f, "\\u%04x", (unsigned)c);
+	}
+	fputc('"', f);
+}
+
+/* One image's hash and hashtree digests, chains followed as avbtool
+ * follows them (<dir>/<name><ext> of the first image). */
+static int digests_of(const char *image, FILE *f, int json, size_t *count,
+		      unsigned depth)
+{
+	fv_avb *av;
+	int r = 0;
+
+	if (depth > MAX_CHAIN_DEPTH)
+		return cli_error(-ELOOP,
+				 "%s: more than %d chained partitions deep "
+				 "(a chain that comes back round?)",
+				 image, MAX_CHAIN_DEPTH);
+	if ((r = fv_avb_show(image, &av)))
+		return cli_lib_error(r);
+	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
+		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
+		struct fv_avb_hashtree t = {.size = sizeof(t)};
+		struct fv_avb_hash h = {.size = sizeof(h)};
+		const uint8_t *name, *d;
+		size_t nl, dl;
+		char *path;
+
+		if (tag == FV_AVB_CHAIN_PARTITION) {
+			if ((r = fv_avb_described_image(av, i, &path))) {
+				r = cli_lib_error(r);
+				break;
+			}
+			r = digests_of(path, f, json, count, depth + 1);
+			fv_free(path);
+			continue;
+		}
+		if (tag == FV_AVB_HASH) {
+			fv_avb_hash(av, i, &h);
+			name = h.partition_name, nl = h.partition_name_len;
+			d = h.digest, dl = h.digest_len;
+		} else if (tag == FV_AVB_HASHTREE) {
+			fv_avb_hashtree(av, i, &t);
+			name = t.partition_name, nl = t.partition_name_len;
+			d = t.root_digest, dl = t.root_digest_len;
+		} else {
+			continue;
+		}
+		if (json) {
+			fputs(*count ? ",\n    {\n      \"name\": "
+				     : "\n    {\n      \"name\": ",
+			      f);
+			json_py_string(f, name, nl);
+			fputs(",\n      \"digest\": \"", f);
+			hex(f, d, dl);
+			fputs("\"\n    }", f);
+		} else {
+			fwrite(name, 1, nl, f);
+			fputs(": ", f);
+			hex(f, d, dl);
+			fputc('\n', f);
+		}
+		(*count)++;
+	}
+	fv_avb_free(av);
+	return r;
+}
+
+/* text made in memory, then written to --output or stdout */
+static int emit(const struct cli_avb_args *a, const char *what, char *buf,
+		size_t len)
+{
+	int r = EXIT_OK;
+
+	if (a->output)
+		r = cli_avb_write(a->output, what, buf, len, &a->image, 1);
+	else
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+	return r;
+}
+
+int cli_avb_digests(const struct cli_avb_args *a)
+{
+	char *buf = NULL;
+	size_t len = 0, count = 0;
+	FILE *f;
+	int r;
+
+	if (!a->image)
+		return cli_error(-EINVAL, "avb print_partition_digests: "
+					  "--image is required");
+	if (!(f = open_memstream(&buf, &len)))
+		return cli_error(-ENOMEM, "out of memory");
+	if (a->json)
+		fputs("{\n  \"partitions\": [", f);
+	r = digests_of(a->image, f, a->json, &count, 0);
+	/* json.dumps(..., indent=2): no newline at the end */
+	if (a->json)
+		fputs(count ? "\n  ]\n}" : "]\n}", f);
+	fclose(f);
+	if (r) {
+		free(buf);
+		return r;
+	}
+	return emit(a, "partition digests", buf, len);
+}
+
+/* The kernel command line descriptors of image and, one level down, of
+ * the images its chain descriptors name, kept or left out by their
+ * flags (1: only when the tree is not disabled, 2: only when it is),
+ * joined by spaces as avbtool joins them (no newline). */
+static int cmdlines_of(const char *image, FILE *f, int disabled, int follow,
+		       size_t *count)
+{
+	fv_avb *av;
+	int r = 0;
+
+	if ((r = fv_avb_show(image, &av)))
+		return cli_lib_error(r);
+	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
+		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
+		struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
+		char *path;
+
+		if (tag == FV_AVB_CHAIN_PARTITION && follow) {
+			if ((r = fv_avb_described_image(av, i, &path))) {
+				r = cli_lib_error(r);
+				break;
+			}
+			r = cmdlines_of(path, f, disabled, 0, count);
+			fv_free(path);
+			continue;
+		}
+		if (tag != FV_AVB_KERNEL_CMDLINE)
+			continue;
+		fv_avb_kernel_cmdline(av, i, &k);
+		if (((k.flags & 1) && disabled) || ((k.flags & 2) && !disabled))
+			continue;
+		if ((*count)++)
+			fputc(' ', f);
+		fwrite(k.cmdline, 1, k.cmdline_len, f);
+	}
+	fv_avb_free(av);
+	return r;
+}
+
+int cli_avb_cmdline(const struct cli_avb_args *a)
+{
+	char *buf = NULL;
+	size_t len = 0, count = 0;
+	FILE *f;
+	int r;
+
+	if (!a->image)
+		return cli_error(-EINVAL, "avb calculate_kernel_cmdline: "
+					  "--image is required");
+	if (!(f = open_memstream(&buf, &len)))
+		return cli_error(-ENOMEM, "out of memory");
+	r = cmdlines_of(a->image, f, a->hashtree_disabled, 1, &count);
+	fclose(f);
+	if (r) {
+		free(buf);
+		return r;
+	}
+	return emit(a, "kernel command line", buf, len);
 }

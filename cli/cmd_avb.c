@@ -30,6 +30,11 @@ enum sub {
 	S_DIGEST = 1u << 7, /* calculate_vbmeta_digest */
 	S_EXTRACT_VBMETA = 1u << 8,
 	S_VERSION = 1u << 9,
+	S_APPEND = 1u << 10, /* append_vbmeta_image */
+	S_RESIZE = 1u << 11,
+	S_ZERO = 1u << 12,    /* zero_hashtree */
+	S_DIGESTS = 1u << 13, /* print_partition_digests */
+	S_CMDLINE = 1u << 14, /* calculate_kernel_cmdline */
 	S_COMMON = S_HASHTREE | S_HASH | S_MAKE, /* avbtool's common args */
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
@@ -52,16 +57,19 @@ static const struct subcommand {
 	 "digest of the vbmeta and its chained partitions' vbmeta"},
 	{"extract_vbmeta_image", S_EXTRACT_VBMETA,
 	 "write the vbmeta blob of an image"},
+	{"append_vbmeta_image", S_APPEND,
+	 "append a vbmeta image's blob and a footer to an image"},
+	{"resize_image", S_RESIZE, "move an image's footer to a new size"},
+	{"zero_hashtree", S_ZERO, "make an image's hash tree and parity zeros"},
+	{"print_partition_digests", S_DIGESTS,
+	 "the digest or root of every partition, chains followed"},
+	{"calculate_kernel_cmdline", S_CMDLINE,
+	 "the kernel command line an image's descriptors make"},
 	{"version", S_VERSION, "print the avbtool version this matches"},
 };
 
 /* avbtool's subcommands fastverity does not have. */
 static const char *const missing_subs[] = {
-	"append_vbmeta_image",
-	"zero_hashtree",
-	"resize_image",
-	"print_partition_digests",
-	"calculate_kernel_cmdline",
 	"set_ab_metadata",
 	"make_atx_certificate",
 	"make_atx_permanent_attributes",
@@ -89,13 +97,32 @@ struct row {
 
 static const struct row rows[] = {
 	{"image", STR, F(image), 0,
-	 S_FOOTER | S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA,
+	 S_FOOTER | S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA |
+		 S_APPEND | S_RESIZE | S_ZERO | S_DIGESTS | S_CMDLINE,
 	 "IMAGE", "the image"},
 	{"output", STR, F(output), 0,
-	 S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA, "FILE",
-	 "the output file"},
-	{"partition_size", STR, F(partition_size), 0, S_FOOTER, "SIZE",
-	 "partition size"},
+	 S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
+		 S_DIGESTS | S_CMDLINE,
+	 "FILE", "the output file"},
+	{"partition_size", STR, F(partition_size), 0,
+	 S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"},
+	{"vbmeta_image", STR, F(vbmeta_image), 0, S_APPEND, "IMAGE",
+	 "the image whose vbmeta blob is appended"},
+	{"hashtree_disabled", FLAG, F(hashtree_disabled), 0, S_CMDLINE, NULL,
+	 "the command line for a disabled hash tree"},
+	{"accept_zeroed_hashtree", FLAG, F(accept_zeroed_hashtree), 0,
+	 S_VERIFY, NULL, "accept a tree and parity zero_hashtree zeroed"},
+	{"use_persistent_digest", FLAG, F(use_persistent_digest), 0, S_FOOTER,
+	 NULL, "no digest in the descriptor: the device keeps it"},
+	{"signing_helper", STR, F(signing_helper), 0, S_COMMON, "PROGRAM",
+	 "a program that signs in the key's place (stdin, stdout)"},
+	{"signing_helper_with_files", STR, F(signing_helper_with_files), 0,
+	 S_COMMON, "PROGRAM", "the same, the block in a file it overwrites"},
+	{"public_key_metadata", STR, F(public_key_metadata), 0, S_COMMON,
+	 "FILE", "bytes put after the public key"},
+	{"chain_partition_do_not_use_ab", LIST, L(chains_no_ab), S_COMMON,
+	 "PART_NAME:ROLLBACK_SLOT:KEY_PATH",
+	 "chain a partition that has no A/B slots"},
 	{"partition_name", STR, F(partition_name), 0, S_FOOTER, "NAME",
 	 "partition name"},
 	{"hash_algorithm", STR, F(hash_algorithm), 0, S_FOOTER | S_DIGEST,
@@ -157,24 +184,18 @@ static const struct row rows[] = {
 	 "check chained partitions too"},
 	{"keep_hashtree", FLAG, F(keep_hashtree), 0, S_ERASE, NULL,
 	 "keep the hash tree and parity"},
-	{"json", FLAG, F(json), 0, S_INFO, NULL, "JSON output (fastverity)"},
+	{"json", FLAG, F(json), 0, S_INFO | S_DIGESTS, NULL,
+	 "JSON output (info_image: fastverity's)"},
 	{"threads", STR, F(threads), 0, S_HASHTREE | S_VERIFY, "N",
 	 "worker threads (fastverity; default: one per CPU)"},
 	/* avbtool's, not here */
-	{"signing_helper", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
-	{"signing_helper_with_files", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
-	{"public_key_metadata", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
 	{"setup_rootfs_from_kernel", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
 	{"generate_dm_verity_cmdline_from_hashtree", MISSING_STR, 0, 0,
 	 S_COMMON, NULL, NULL},
-	{"chain_partition_do_not_use_ab", MISSING_STR, 0, 0, S_COMMON, NULL,
-	 NULL},
-	{"use_persistent_digest", MISSING_FLAG, 0, 0, S_FOOTER, NULL, NULL},
 	{"setup_as_rootfs_from_kernel", MISSING_FLAG, 0, 0, S_HASHTREE, NULL,
 	 NULL},
 	{"no_hashtree", MISSING_FLAG, 0, 0, S_HASHTREE, NULL, NULL},
 	{"atx", MISSING_FLAG, 0, 0, S_INFO, NULL, NULL},
-	{"accept_zeroed_hashtree", MISSING_FLAG, 0, 0, S_VERIFY, NULL, NULL},
 };
 
 #define NROWS       (sizeof(rows) / sizeof(rows[0]))
@@ -366,11 +387,22 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 	    (r = fv_vbmeta_set_flags(
 		     *v, (uint32_t)flags |
 				 (a->set_hashtree_disabled_flag ? 1u : 0))) ||
-	    (r = fv_vbmeta_set_release(*v, a->release, a->append_release)))
+	    (r = fv_vbmeta_set_release(*v, a->release, a->append_release)) ||
+	    (r = fv_vbmeta_set_signing_helper(
+		     *v,
+		     a->signing_helper_with_files ? a->signing_helper_with_files
+						  : a->signing_helper,
+		     a->signing_helper_with_files != NULL)) ||
+	    (r = fv_vbmeta_set_public_key_metadata(*v,
+						   a->public_key_metadata)))
 		return cli_lib_error(r);
-	/* avbtool's order: chains, properties, command lines, includes */
-	for (size_t i = 0; i < a->nchains; i++) {
-		const char *s = a->chains[i], *c1 = strchr(s, ':'), *c2;
+	/* avbtool's order: chains (those with A/B first), properties,
+	 * command lines, includes */
+	for (size_t i = 0; i < a->nchains + a->nchains_no_ab; i++) {
+		int no_ab = i >= a->nchains;
+		const char *s = no_ab ? a->chains_no_ab[i - a->nchains]
+				      : a->chains[i],
+			   *c1 = strchr(s, ':'), *c2;
 		uint64_t loc;
 		char *name, *num;
 
@@ -386,7 +418,9 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 			return EXIT_PARAMS;
 		if (!(name = strndup(s, (size_t)(c1 - s))))
 			return cli_error(-ENOMEM, "out of memory");
-		r = fv_vbmeta_add_chain(*v, name, (uint32_t)loc, c2 + 1);
+		r = fv_vbmeta_add_chain_flags(
+			*v, name, (uint32_t)loc, c2 + 1,
+			no_ab ? FV_CHAIN_DO_NOT_USE_AB : 0);
 		free(name);
 		if (r)
 			return cli_lib_error(r);
@@ -481,6 +515,9 @@ static int footer_options(const struct cli_avb_args *a,
 							: 0) |
 			     (a->do_not_append_vbmeta_image
 				      ? FV_FOOTER_DO_NOT_APPEND
+				      : 0) |
+			     (a->use_persistent_digest
+				      ? FV_FOOTER_PERSISTENT_DIGEST
 				      : 0))) ||
 	    (r = fv_footer_set_output_vbmeta(*f, a->output_vbmeta_image)) ||
 	    (r = fv_footer_set_vbmeta(*f, v)))
@@ -498,14 +535,18 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	if ((r = vb_options(a, &v)) || (r = footer_options(a, kind, v, &f)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor =
-			a->do_not_use_ab || a->check_at_most_once ? 1 : 0;
+		unsigned minor = a->do_not_use_ab || a->check_at_most_once ||
+						 a->use_persistent_digest
+					 ? 1
+					 : 0;
 		uint64_t location = 0;
 
 		parse_number("rollback_index_location",
 			     a->rollback_index_location, UINT32_MAX, &location);
 		if (location)
 			minor = 2;
+		if (a->nchains_no_ab)
+			minor = 3;
 		printf("1.%u\n", minor);
 		goto out;
 	}
@@ -612,6 +653,35 @@ static int erase(const struct cli_avb_args *a)
 				 "avb erase_footer: --image is required");
 	r = fv_avb_erase_footer(a->image,
 				a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0);
+	return r ? cli_write_error(r) : EXIT_OK;
+}
+
+/* append_vbmeta_image, resize_image, zero_hashtree. */
+static int rewrite(const struct cli_avb_args *a, unsigned sub)
+{
+	uint64_t size = 0;
+	int r;
+
+	if (!a->image)
+		return cli_error(-EINVAL, "avb %s: --image is required",
+				 a->sub);
+	if (sub != S_ZERO) {
+		if (!a->partition_size)
+			return cli_error(-EINVAL,
+					 "avb %s: --partition_size is required",
+					 a->sub);
+		if (parse_number("partition_size", a->partition_size,
+				 INT64_MAX, &size))
+			return EXIT_PARAMS;
+	}
+	if (sub == S_APPEND && !a->vbmeta_image)
+		return cli_error(-EINVAL,
+				 "avb append_vbmeta_image: --vbmeta_image is "
+				 "required");
+	r = sub == S_APPEND ? fv_avb_append_vbmeta_image(a->image,
+							 a->vbmeta_image, size)
+	    : sub == S_RESIZE ? fv_avb_resize_image(a->image, size)
+			      : fv_avb_zero_hashtree(a->image);
 	return r ? cli_write_error(r) : EXIT_OK;
 }
 
@@ -753,8 +823,9 @@ int cli_avb_main(int argc, const char **argv)
 	}
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
-	if ((s->bit &
-	     (S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA)) &&
+	if ((s->bit & (S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
+		       S_EXTRACT_VBMETA | S_RESIZE | S_ZERO | S_DIGESTS |
+		       S_CMDLINE)) &&
 	    a.image) {
 		const char *kind;
 
@@ -800,6 +871,17 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	case S_EXTRACT_VBMETA:
 		r = extract_vbmeta(&a);
+		break;
+	case S_APPEND:
+	case S_RESIZE:
+	case S_ZERO:
+		r = rewrite(&a, s->bit);
+		break;
+	case S_DIGESTS:
+		r = cli_avb_digests(&a);
+		break;
+	case S_CMDLINE:
+		r = cli_avb_cmdline(&a);
 		break;
 	default:
 		printf("%s\n", FV_AVB_RELEASE);

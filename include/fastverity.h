@@ -646,6 +646,23 @@ int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline);
  * key blob at key_path (extract_public_key's) it must be signed with. */
 int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
 			uint32_t location, const char *key_path);
+/* The same with flags (since 0.7): FV_CHAIN_DO_NOT_USE_AB, a partition
+ * without A/B slots (avbtool's --chain_partition_do_not_use_ab; the
+ * vbmeta then needs libavb 1.3). */
+enum fv_chain_flags { FV_CHAIN_DO_NOT_USE_AB = 1u << 0 };
+int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
+			      uint32_t location, const char *key_path,
+			      unsigned flags);
+/* Since 0.7: a program that signs in the key's place (avbtool's
+ * --signing_helper; with_files: --signing_helper_with_files), run
+ * directly with the algorithm's name and the key path; the key may then
+ * be a public PEM key, and the signature it answers is checked against
+ * it before use (docs/android.md, "Signing helpers"). NULL: none. */
+int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
+				 int with_files);
+/* Since 0.7: a file whose bytes follow the public key in the auxiliary
+ * block (avbtool's --public_key_metadata). NULL: none. */
+int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path);
 /* An image whose vbmeta's descriptors are added. */
 int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image);
 /* The libavb version (1.minor) a vbmeta of these options needs, the
@@ -668,6 +685,9 @@ enum fv_footer_flags {
 	FV_FOOTER_CHECK_AT_MOST_ONCE = 1u << 1,
 	FV_FOOTER_DYNAMIC_SIZE = 1u << 2,  /* hash: size to the image */
 	FV_FOOTER_DO_NOT_APPEND = 1u << 3, /* no vbmeta or footer */
+	/* since 0.7: no digest in the descriptor (the device keeps it),
+	 * and no random salt (avbtool's --use_persistent_digest) */
+	FV_FOOTER_PERSISTENT_DIGEST = 1u << 4,
 };
 typedef struct fv_footer_opts fv_footer_opts;
 /* The defaults avbtool has: sha1 (hashtree) or sha256 (hash), 4096-byte
@@ -700,6 +720,27 @@ int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
  * FV_ERASE_KEEP_HASHTREE to the end of its tree and parity. */
 enum fv_erase_flags { FV_ERASE_KEEP_HASHTREE = 1u << 0 };
 int fv_avb_erase_footer(const char *image, unsigned flags);
+/* Since 0.7: append_vbmeta_image: the vbmeta blob of vbmeta_image (a
+ * vbmeta image, or an image with a footer) appended to image with a
+ * footer at the end of partition_size, as add_hash_footer appends its
+ * own; resize_image: the footer moved to the end of partition_size;
+ * zero_hashtree: tree and parity made zeros after avbtool's marker
+ * (verify_image then needs --accept_zeroed_hashtree). Sparse images are
+ * written as avbtool writes them. Errors: EINVAL, EIO, ENOSPC, ENOMEM,
+ * EBUSY, EACCES, EFBIG. */
+int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
+			       uint64_t partition_size);
+int fv_avb_resize_image(const char *image, uint64_t partition_size);
+int fv_avb_zero_hashtree(const char *image);
+/* Since 0.7: 1 when the tree hashtree descriptor i describes in image
+ * is zeroed (zero_hashtree's marker, or no tree), 0 when not. */
+int fv_avb_tree_zeroed(const fv_avb *a, size_t i, const char *image);
+/* Since 0.7: the root of hashtree descriptor i's tree computed from the
+ * data in image alone (o: threads; may be NULL): *len bytes into root
+ * (FV_MAX_DIGEST_SIZE of room). For a descriptor without a root digest
+ * (a persistent digest), or a zeroed tree. */
+int fv_avb_data_root(const fv_avb *a, size_t i, const char *image,
+		     const fv_options *o, uint8_t *root, size_t *len);
 /* extract_public_key: the AVB public key blob of a PEM RSA key (*blob:
  * fv_free). Errors: EINVAL, ENOMEM. */
 int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);

@@ -90,7 +90,7 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	/* the pair, when the image has one; its errors are fv_avb_pair's */
-	if (a->ht && a->img.has_footer &&
+	if (a->ht && a->img.has_footer && a->ht->hashtree.p.digest_len &&
 	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
 				   &err)) {
 		a->paired = 1;
@@ -177,6 +177,15 @@ int verity_api_avb_unpaired(const fv_avb *a)
 		return verity_api_fail(
 			EINVAL, "%s: the vbmeta has no hashtree descriptor",
 			a->path);
+	if (!a->ht->hashtree.p.digest_len)
+		return verity_api_fail(
+			EINVAL,
+			"%s: the hashtree descriptor holds no root digest (a "
+			"persistent digest the device keeps): nothing to "
+			"check the data against here (fastverity avb "
+			"verify_image --image %s checks the tree against the "
+			"data)",
+			a->path, a->path);
 	return verity_api_keep(
 		verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
 		&err);
@@ -838,19 +847,51 @@ API int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image)
 API int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
 			    uint32_t location, const char *key_path)
 {
+	return fv_vbmeta_add_chain_flags(v, partition, location, key_path, 0);
+}
+
+API int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
+				  uint32_t location, const char *key_path,
+				  unsigned flags)
+{
 	struct avb_chain *more;
 	const char *name, *key;
 
 	NEED(v);
 	NEED(partition);
 	NEED(key_path);
+	if (flags & ~(unsigned)FV_CHAIN_DO_NOT_USE_AB)
+		return verity_api_fail(EINVAL, "unknown chain flags %#x",
+				       flags);
 	if (!(name = verity_api_vb_keep(v, partition, strlen(partition))) ||
 	    !(key = verity_api_vb_keep(v, key_path, strlen(key_path))) ||
 	    !(more = verity_api_grow(v->chains, v->vb.nchains, sizeof(*more))))
 		return -ENOMEM;
 	v->chains = more;
-	v->chains[v->vb.nchains++] = (struct avb_chain){name, location, key};
+	v->chains[v->vb.nchains++] =
+		(struct avb_chain){name, location, key, flags};
 	v->vb.chains = v->chains;
+	return 0;
+}
+
+API int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
+				     int with_files)
+{
+	NEED(v);
+	if (program && !(program = verity_api_vb_keep(v, program,
+						      strlen(program))))
+		return -ENOMEM;
+	v->vb.signing_helper = program;
+	v->vb.helper_files = program && with_files;
+	return 0;
+}
+
+API int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path)
+{
+	NEED(v);
+	if (path && !(path = verity_api_vb_keep(v, path, strlen(path))))
+		return -ENOMEM;
+	v->vb.public_key_metadata = path;
 	return 0;
 }
 
@@ -858,9 +899,12 @@ API int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor)
 {
 	NEED(v);
 	NEED(minor);
-	/* a rollback index location needs 1.2; the included images' needs
-	 * count too */
+	/* a rollback index location needs 1.2, a chain without A/B 1.3;
+	 * the included images' needs count too */
 	*minor = v->vb.rollback_index_location ? 2 : 0;
+	for (size_t i = 0; i < v->vb.nchains; i++)
+		if (v->vb.chains[i].flags)
+			*minor = 3;
 	for (size_t i = 0; i < v->vb.nincludes; i++) {
 		struct avb_image img;
 		struct ht_error err;
@@ -983,13 +1027,15 @@ API int fv_footer_set_flags(fv_footer_opts *f, unsigned flags)
 	NEED(f);
 	if (flags &
 	    ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE |
-			FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND))
+			FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND |
+			FV_FOOTER_PERSISTENT_DIGEST))
 		return verity_api_fail(EINVAL, "unknown footer flags %#x",
 				       flags);
 	f->f.descriptor_flags = flags & (FV_FOOTER_DO_NOT_USE_AB |
 					 FV_FOOTER_CHECK_AT_MOST_ONCE);
 	f->f.dynamic_size = !!(flags & FV_FOOTER_DYNAMIC_SIZE);
 	f->f.do_not_append = !!(flags & FV_FOOTER_DO_NOT_APPEND);
+	f->f.persistent_digest = !!(flags & FV_FOOTER_PERSISTENT_DIGEST);
 	return 0;
 }
 
@@ -1024,9 +1070,16 @@ int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
 	for (size_t i = 0; !r && i < o->ncmdlines; i++)
 		r = fv_vbmeta_add_kernel_cmdline(dst, o->cmdlines[i]);
 	for (size_t i = 0; !r && i < o->nchains; i++)
-		r = fv_vbmeta_add_chain(dst, o->chains[i].name,
-					o->chains[i].rollback_index_location,
-					o->chains[i].key_path);
+		r = fv_vbmeta_add_chain_flags(
+			dst, o->chains[i].name,
+			o->chains[i].rollback_index_location,
+			o->chains[i].key_path, o->chains[i].flags);
+	if (!r)
+		r = fv_vbmeta_set_signing_helper(dst, o->signing_helper,
+						 o->helper_files);
+	if (!r)
+		r = fv_vbmeta_set_public_key_metadata(dst,
+						      o->public_key_metadata);
 	for (size_t i = 0; !r && i < o->nincludes; i++)
 		r = fv_vbmeta_add_include(dst, o->includes[i]);
 	dst->vb.required_minor = o->required_minor;
@@ -1132,4 +1185,64 @@ API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
 				      ? (size_t)a->img.footer.vbmeta_size
 				      : a->img.vbmeta.size;
 	return 0;
+}
+
+API int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
+				   uint64_t partition_size)
+{
+	struct ht_error err;
+
+	NEED(image);
+	NEED(vbmeta_image);
+	return verity_api_keep(verity_avb_append_vbmeta_image(
+				       image, vbmeta_image, partition_size,
+				       &err),
+			       &err);
+}
+
+API int fv_avb_resize_image(const char *image, uint64_t partition_size)
+{
+	struct ht_error err;
+
+	NEED(image);
+	return verity_api_keep(
+		verity_avb_resize_image(image, partition_size, &err), &err);
+}
+
+API int fv_avb_zero_hashtree(const char *image)
+{
+	struct ht_error err;
+
+	NEED(image);
+	return verity_api_keep(verity_avb_zero_hashtree(image, &err), &err);
+}
+
+API int fv_avb_tree_zeroed(const fv_avb *a, size_t i, const char *image)
+{
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	struct ht_error err;
+
+	NEED(image);
+	if (!d)
+		return -EINVAL;
+	return verity_api_keep(verity_avb_tree_zeroed(image, d, &err), &err);
+}
+
+API int fv_avb_data_root(const fv_avb *a, size_t i, const char *image,
+			 const fv_options *o, uint8_t *root, size_t *len)
+{
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
+	struct ht_error err;
+
+	NEED(image);
+	NEED(root);
+	NEED(len);
+	if (!d)
+		return -EINVAL;
+	return verity_api_keep(verity_avb_data_root(image, d,
+						    o ? o->threads : 0, root,
+						    len, &err),
+			       &err);
 }

@@ -171,10 +171,10 @@ check "  avbtool's release" grep -qx "avbtool 1.3.0" "$T/out"
 
 # Refusals: each names what is wrong, and the image is left alone.
 cp gold/system.img images/system.img
-check "an option avbtool has and fastverity lacks" run_rc 1 avbtool add_hashtree_footer --image images/system.img --signing_helper /bin/true
-check "  named" grep -q "avbtool's --signing_helper is not implemented" "$T/err"
-check "a subcommand fastverity lacks" run_rc 1 avbtool resize_image --image images/system.img --partition_size 1048576
-check "  named" grep -q "avbtool's resize_image is not implemented" "$T/err"
+check "an option avbtool has and fastverity lacks" run_rc 1 avbtool add_hashtree_footer --image images/system.img --setup_as_rootfs_from_kernel
+check "  named" grep -q "avbtool's --setup_as_rootfs_from_kernel is not implemented" "$T/err"
+check "a subcommand fastverity lacks" run_rc 1 avbtool set_ab_metadata --misc_image images/system.img --slot_data 15:7:0:14:7:0
+check "  named" grep -q "avbtool's set_ab_metadata is not implemented" "$T/err"
 check "an unknown option" run_rc 1 avbtool add_hashtree_footer --image images/system.img --frobnicate
 check "  named" grep -q "frobnicate" "$T/err"
 check "--hash_algorithm md5 refused" run_rc 1 avbtool add_hashtree_footer --image images/system.img --hash_algorithm md5

@@ -1516,6 +1516,54 @@ START_TEST(android_writers)
 	}
 	fv_avb_free(a);
 
+	/* since 0.7: a chain without A/B, key metadata, no helper: libavb
+	 * 1.3; the vbmeta appended to boot's data; resized; system's tree
+	 * made zeros, its root still the data's */
+	{
+		char meta[4200], vb2[4200];
+		uint8_t root[FV_MAX_DIGEST_SIZE];
+		size_t rl = 0;
+		struct fv_avb_hashtree t = {.size = sizeof(t)};
+
+		snprintf(meta, sizeof(meta), "%s/pkmd", dir);
+		snprintf(vb2, sizeof(vb2), "%s/vbmeta2.img", dir);
+		write_file(meta, image, 100);
+		ck_assert_int_eq(fv_vbmeta_add_chain_flags(v, "vendor", 2, pub,
+							   1u << 7),
+				 -EINVAL);
+		ck_assert_int_eq(fv_vbmeta_add_chain_flags(
+					 v, "vendor", 2, pub,
+					 FV_CHAIN_DO_NOT_USE_AB),
+				 0);
+		ck_assert_int_eq(fv_vbmeta_set_public_key_metadata(v, meta), 0);
+		ck_assert_int_eq(fv_vbmeta_set_signing_helper(v, NULL, 0), 0);
+		ck_assert_int_eq(fv_vbmeta_required_minor(v, &minor), 0);
+		ck_assert_uint_eq(minor, 3);
+		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, v, 0), 0);
+		ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
+		ck_assert_int_eq(fv_avb_append_vbmeta_image(himg, vb2, 1 << 20),
+				 0);
+		ck_assert_int_eq(fv_avb_resize_image(himg, 2 << 20), 0);
+		ck_assert_int_eq(fv_avb_resize_image(himg, 4096), -EINVAL);
+		ck_assert_int_eq(fv_avb_show(himg, &a), 0);
+		ck_assert_int_eq(fv_avb_has_footer(a), 1);
+		fv_avb_free(a);
+
+		ck_assert_int_eq(fv_avb_show(img, &a), 0);
+		ck_assert_int_eq(fv_avb_hashtree(a, 0, &t), 0);
+		ck_assert_int_eq(fv_avb_tree_zeroed(a, 0, img), 0);
+		ck_assert_int_eq(fv_avb_data_root(a, 0, img, NULL, root, &rl),
+				 0);
+		ck_assert_uint_eq(rl, t.root_digest_len);
+		ck_assert_int_eq(memcmp(root, t.root_digest, rl), 0);
+		fv_avb_free(a);
+		ck_assert_int_eq(fv_avb_zero_hashtree(img), 0);
+		ck_assert_int_eq(fv_avb_show(img, &a), 0);
+		ck_assert_int_eq(fv_avb_tree_zeroed(a, 0, img), 1);
+		ck_assert_int_eq(fv_avb_tree_zeroed(a, 1, img), -EINVAL);
+		fv_avb_free(a);
+	}
+
 	/* the footer erased: the data as it was */
 	ck_assert_int_eq(fv_avb_erase_footer(img, 4), -EINVAL);
 	ck_assert_int_eq(fv_avb_erase_footer(img, FV_ERASE_KEEP_HASHTREE), 0);

@@ -17,13 +17,16 @@
 #include <openssl/evp.h>
 
 #include "hashtree/hasher.h"
+#include "verity/container/avb/helper.h"
 #include "verity/container/avb/rsa.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
+#include "verity/storage/backing.h"
 #include "verity/storage/file.h"
 #include "verity/storage/loop.h"
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
+#include "verity/tree/memtree.h"
 #include "verity/trust.h"
 
 static uint64_t round_up(uint64_t n, uint64_t m)
@@ -174,7 +177,9 @@ static int hashtree_params(const char *path, const struct avb_descriptor *d,
 			       "most %d)",
 			       path, d->hashtree.p.salt_len,
 			       VERITY_MAX_SALT_SIZE);
-	if (d->hashtree.p.digest_len != size)
+	/* no root: a persistent digest the device keeps (the tree is then
+	 * checked against the data alone) */
+	if (d->hashtree.p.digest_len && d->hashtree.p.digest_len != size)
 		return ht_fail(err, EINVAL,
 			       "%s: hashtree descriptor: root digest of %u "
 			       "bytes for %s (%u bytes)",
@@ -500,6 +505,7 @@ static int add_chains(const struct avb_vbmeta_opts *o, struct avb_buf *b,
 		d.chain.rollback_index_location = c->rollback_index_location;
 		d.chain.public_key = key;
 		d.chain.public_key_len = (uint32_t)len;
+		d.chain.flags = c->flags;
 		if (verity_avb_descriptor_encode(&d, b))
 			r = ht_fail(err, ENOMEM, "out of memory");
 		free(key);
@@ -568,7 +574,10 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 	if (!o->key_path)
 		return ht_fail(err, EINVAL, "Key is required for algorithm %s",
 			       alg->name);
-	if ((r = verity_avb_key_load(o->key_path, 1, key, &bits, err)))
+	/* a signing helper signs in the key's place: its public part will
+	 * do */
+	if ((r = verity_avb_key_load(o->key_path, !o->signing_helper, key,
+				     &bits, err)))
 		return r;
 	if (bits != alg->key_bits) {
 		verity_avb_key_free(*key);
@@ -595,7 +604,8 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	struct avb_header h;
 	uint8_t header[AVB_HEADER_SIZE], *blob = NULL;
 	struct evp_pkey_st *key = NULL;
-	size_t blob_len = 0, descs;
+	uint8_t *pkmd = NULL;
+	size_t blob_len = 0, pkmd_len = 0, descs;
 	uint32_t minor = o->required_minor;
 	int r = 0;
 
@@ -612,16 +622,25 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			r = ht_fail(err, ENOMEM, "out of memory");
 	if (!r)
 		r = add_chains(o, &aux, err);
+	/* a chain without A/B needs libavb 1.3 */
+	for (size_t i = 0; i < o->nchains; i++)
+		if (o->chains[i].flags && minor < 3)
+			minor = 3;
 	if (!r)
 		r = add_props(o, &aux, err);
 	if (!r && o->nincludes)
 		r = add_included(o, &aux, &minor, err);
 	if (!r)
 		r = signing_key(o, alg, &key, &blob, &blob_len, err);
+	if (!r && o->public_key_metadata)
+		r = verity_read_file(o->public_key_metadata,
+				     "public key metadata file", AVB_MAX_VBMETA,
+				     &pkmd, &pkmd_len, err);
 	if (r || !out)
 		goto out;
 	descs = aux.len;
 	if (verity_avb_buf_put(&aux, blob, blob_len) ||
+	    verity_avb_buf_put(&aux, pkmd, pkmd_len) ||
 	    verity_avb_buf_zeros(&aux,
 				 (size_t)(round_up(aux.len, 64) - aux.len))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
@@ -640,6 +659,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	h.public_key_offset = descs;
 	h.public_key_size = blob_len;
 	h.metadata_offset = descs + blob_len;
+	h.metadata_size = pkmd_len;
 	h.auth_size = round_up(alg->hash_size + alg->key_bits / 8, 64);
 	h.algorithm = (uint32_t)o->algorithm;
 	h.hash_size = alg->hash_size;
@@ -655,20 +675,28 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	if (alg->key_bits) {
+	if (alg->key_bits && !o->size_only) {
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
 
 		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
 				      aux.len, auth, err);
 		if (!r)
-			r = verity_avb_sign_digest(key, alg, auth,
-						   auth + alg->hash_size, err);
+			r = o->signing_helper
+				    ? verity_avb_helper_sign(
+					      o->signing_helper,
+					      o->helper_files, o->key_path,
+					      key, alg, auth,
+					      auth + alg->hash_size, err)
+				    : verity_avb_sign_digest(
+					      key, alg, auth,
+					      auth + alg->hash_size, err);
 	}
 out:
 	if (r && out)
 		verity_avb_buf_free(out);
 	verity_avb_buf_free(&aux);
 	free(blob);
+	free(pkmd);
 	verity_avb_key_free(key);
 	return r;
 }
@@ -1103,6 +1131,11 @@ static int random_salt(uint8_t *salt, size_t *len, unsigned size,
 static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
 		    uint8_t *salt, size_t *len, struct ht_error *err)
 {
+	/* a persistent digest is made on the device: no random salt */
+	if (!o->salt_given && o->persistent_digest) {
+		*len = 0;
+		return 0;
+	}
 	if (!o->salt_given)
 		return random_salt(salt, len, digest_size, err);
 	if (o->salt_len > VERITY_MAX_SALT_SIZE)
@@ -1130,7 +1163,8 @@ static int footer_vbmeta(const struct avb_footer_opts *o,
 {
 	struct avb_vbmeta_opts vb = o->vb;
 
-	if (o->descriptor_flags && vb.required_minor < 1)
+	if ((o->descriptor_flags || o->persistent_digest) &&
+	    vb.required_minor < 1)
 		vb.required_minor = 1;
 	if (vb.rollback_index_location)
 		vb.required_minor = 2;
@@ -1164,7 +1198,7 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->hashtree.p.salt = job->salt;
 	ht->hashtree.p.salt_len = (uint32_t)job->salt_len;
 	ht->hashtree.p.digest = root;
-	ht->hashtree.p.digest_len = job->digest_size;
+	ht->hashtree.p.digest_len = o->persistent_digest ? 0 : job->digest_size;
 	ht->hashtree.p.flags = o->descriptor_flags;
 }
 
@@ -1277,9 +1311,14 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		struct avb_buf blob = {0};
 		int staged;
 
+		struct avb_footer_opts sizing = *o;
+
+		/* its size only: nothing signed (a signing helper runs
+		 * once, for the blob written) */
+		sizing.vb.size_only = 1;
 		hashtree_descriptor(o, job, tree_size, fec_size, zero, &ht);
 		if (!o->do_not_append &&
-		    !(r = footer_vbmeta(o, &ht, &blob, err)) &&
+		    !(r = footer_vbmeta(&sizing, &ht, &blob, err)) &&
 		    !(r = vbmeta_fits(o->image, meta_end, blob.len,
 				      o->partition_size, err)))
 			meta_end += round_up(blob.len, AVB_FOOTER_BLOCK);
@@ -1491,6 +1530,47 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 	return 0;
 }
 
+/* The vbmeta blob and the footer after original bytes of data: a sparse
+ * image's chunk list cut there and avbtool's chunks appended; a raw
+ * image written in place or staged (stage_image) over an old footer. */
+static int put_vbmeta(struct verity_device *d,
+		      struct verity_sparse_writer *sparse, uint64_t original,
+		      int had_footer, const struct avb_buf *blob,
+		      uint64_t partition_size, struct ht_error *err)
+{
+	uint64_t off = round_up(original, AVB_FOOTER_BLOCK), old_end = 0;
+	int staged = 0, r = 0;
+
+	if (sparse)
+		/* avbtool's chunks: the data's cut where the old footer's
+		 * data ended, then vbmeta, DONT_CARE and footer */
+		return (r = verity_sparse_cut(sparse, original, err))
+			       ? r
+			       : sparse_footer(sparse, blob, partition_size,
+					       original, err);
+	/* over an old footer: staged, or in place with the footer kept last
+	 * when the new vbmeta does not reach it */
+	if (had_footer &&
+	    !(r = stage_image(d, original,
+			      off + round_up(blob->len, AVB_FOOTER_BLOCK) +
+					      AVB_FOOTER_SIZE >
+				      d->size,
+			      &staged, err)) &&
+	    !staged)
+		old_end = d->size;
+	if (!r)
+		r = old_end ? zero_range(d, original, off - original, err)
+			    : set_size(d, original, err);
+	if (!r && !(r = append_vbmeta(d, off, blob, partition_size, original,
+				      old_end, err)))
+		r = finish_image(d, err);
+	/* a failure leaves the data without a footer (a first run), the old
+	 * footer (in place), or the old image whole (staged) */
+	if (r && !had_footer)
+		(void)set_size(d, original, NULL);
+	return r;
+}
+
 int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			       struct ht_error *err)
 {
@@ -1559,7 +1639,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	hd.hash.p.salt = salt;
 	hd.hash.p.salt_len = (uint32_t)salt_len;
 	hd.hash.p.digest = digest;
-	hd.hash.p.digest_len = ds;
+	hd.hash.p.digest_len = o->persistent_digest ? 0 : ds;
 	hd.hash.p.flags = o->descriptor_flags;
 	r = footer_vbmeta(o, &hd, &blob, err);
 	if (!r && !o->do_not_append)
@@ -1567,45 +1647,58 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 				blob.len, sized.partition_size, err);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
-	if (!r && !o->do_not_append && sparse) {
-		/* avbtool's chunks: the data's cut where the old footer's
-		 * data ended, then vbmeta, DONT_CARE and footer */
-		if (!(r = verity_sparse_cut(sparse, original, err)))
-			r = sparse_footer(sparse, &blob, sized.partition_size,
-					  original, err);
-	} else if (!r && !o->do_not_append) {
-		uint64_t off = round_up(original, AVB_FOOTER_BLOCK);
-
-		uint64_t old_end = 0;
-		int staged = 0;
-
-		/* over an old footer: staged, or in place with the footer
-		 * kept last when the new vbmeta does not reach it */
-		if (had_footer &&
-		    !(r = stage_image(
-			      &d, original,
-			      off + round_up(blob.len, AVB_FOOTER_BLOCK) +
-					      AVB_FOOTER_SIZE >
-				      d.size,
-			      &staged, err)) &&
-		    !staged)
-			old_end = d.size;
-		if (!r)
-			r = old_end ? zero_range(&d, original, off - original,
-						 err)
-				    : set_size(&d, original, err);
-		if (!r &&
-		    !(r = append_vbmeta(&d, off, &blob, sized.partition_size,
-					original, old_end, err)))
-			r = finish_image(&d, err);
-		/* a failure leaves the data without a footer (a first run),
-		 * the old footer (in place), or the old image whole (staged) */
-		if (r && !had_footer)
-			(void)set_size(&d, original, NULL);
-	}
+	if (!r && !o->do_not_append)
+		r = put_vbmeta(&d, sparse, original, had_footer, &blob,
+			       sized.partition_size, err);
 	verity_avb_buf_free(&blob);
 close:
 	close_sparse(&sparse, &d);
+	return r;
+}
+
+int verity_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
+				   uint64_t partition_size,
+				   struct ht_error *err)
+{
+	struct verity_sparse_writer *sparse = NULL;
+	struct verity_device d;
+	struct avb_image vb;
+	struct avb_buf blob = {0};
+	uint64_t original;
+	int had_footer, r;
+
+	if (!partition_size || partition_size % AVB_FOOTER_BLOCK)
+		return ht_fail(err, EINVAL,
+			       "Partition size of %llu is not a multiple of "
+			       "the image block size 4096",
+			       (unsigned long long)partition_size);
+	if (verity_path_same_storage(image, vbmeta_image))
+		return ht_fail(err, EINVAL,
+			       "%s: is the vbmeta image %s: an output is "
+			       "never written over what is read",
+			       image, vbmeta_image);
+	/* the blob as verify reads it: whole, and consistent with the key
+	 * it carries */
+	if ((r = verity_avb_image_read(vbmeta_image, &vb, err)))
+		return r;
+	if ((r = verity_avb_vbmeta_check(&vb.vbmeta, vbmeta_image, err)) ||
+	    verity_avb_buf_put(&blob, vb.vbmeta.blob, vb.vbmeta.size)) {
+		verity_avb_image_free(&vb);
+		return r ? r : ht_fail(err, ENOMEM, "out of memory");
+	}
+	verity_avb_image_free(&vb);
+	r = sparse_target(image)
+		    ? open_sparse(image, &sparse, &d, &original, &had_footer,
+				  err)
+		    : open_image(image, &d, &original, &had_footer, err);
+	if (!r) {
+		if (!(r = vbmeta_fits(image, round_up(original, AVB_FOOTER_BLOCK),
+				      blob.len, partition_size, err)))
+			r = put_vbmeta(&d, sparse, original, had_footer, &blob,
+				       partition_size, err);
+		close_sparse(&sparse, &d);
+	}
+	verity_avb_buf_free(&blob);
 	return r;
 }
 
@@ -1805,4 +1898,368 @@ int verity_avb_described_image(const struct avb_image *img,
 			 (const char *)name, ext);
 	free(copy);
 	return *path ? 0 : ht_fail(err, ENOMEM, "out of memory");
+}
+
+int verity_avb_resize_image(const char *image, uint64_t partition_size,
+			    struct ht_error *err)
+{
+	struct avb_image img;
+	struct verity_device d;
+	uint8_t foot[AVB_FOOTER_SIZE];
+	uint64_t vb_end, old_end, keep;
+	int r;
+
+	if (!partition_size || partition_size % AVB_FOOTER_BLOCK)
+		return ht_fail(err, EINVAL,
+			       "Partition size of %llu is not a multiple of "
+			       "the image block size 4096",
+			       (unsigned long long)partition_size);
+	if ((r = verity_avb_image_read(image, &img, err)))
+		return r;
+	if (!img.has_footer) {
+		verity_avb_image_free(&img);
+		return ht_fail(err, EINVAL, "%s: the image has no footer",
+			       image);
+	}
+	/* the vbmeta ends the image's own bytes: the footer moves */
+	vb_end = round_up(img.footer.vbmeta_offset + img.footer.vbmeta_size,
+			  AVB_FOOTER_BLOCK);
+	verity_avb_footer_encode(&img.footer, foot);
+	old_end = img.file_size;
+	verity_avb_image_free(&img);
+	if (partition_size < vb_end + AVB_FOOTER_BLOCK)
+		return ht_fail(err, EINVAL,
+			       "%s: Requested size of %llu is too small for an "
+			       "image of size %llu",
+			       image, (unsigned long long)partition_size,
+			       (unsigned long long)(vb_end + AVB_FOOTER_BLOCK));
+	if (sparse_target(image)) {
+		struct verity_sparse_writer w;
+		uint8_t *b = calloc(1, AVB_FOOTER_BLOCK);
+
+		if (!b)
+			return ht_fail(err, ENOMEM, "out of memory");
+		memcpy(b + AVB_FOOTER_BLOCK - AVB_FOOTER_SIZE, foot,
+		       AVB_FOOTER_SIZE);
+		/* avbtool's chunks: cut after the vbmeta, DONT_CARE (even
+		 * when empty), the footer's block */
+		if (!(r = verity_sparse_writer_open(&w, image, err))) {
+			if (!(r = verity_loop_refuse_backing(&w.d, image,
+							     err)) &&
+			    !(r = verity_sparse_cut(&w, vb_end, err)) &&
+			    !(r = verity_sparse_append(
+				      &w, VERITY_SPARSE_DONT_CARE,
+				      partition_size - vb_end -
+					      AVB_FOOTER_BLOCK,
+				      NULL, 0, err)) &&
+			    !(r = verity_sparse_append(&w, VERITY_SPARSE_RAW,
+						       AVB_FOOTER_BLOCK, b, 0,
+						       err)))
+				r = verity_sparse_commit(&w, err);
+			verity_sparse_writer_close(&w);
+		}
+		free(b);
+		return r;
+	}
+	if ((r = verity_device_open(&d, image, VERITY_OPEN_WRITE, err)))
+		return r;
+	if ((r = verity_loop_refuse_backing(&d, image, err)))
+		goto out;
+	/* what lies between the vbmeta and the footer is zeros, as
+	 * avbtool's cut and regrowth leave it; the old footer stays until
+	 * the new one is written (an interruption leaves one of the two at
+	 * the file's end) */
+	keep = (old_end < partition_size ? old_end : partition_size) -
+	       AVB_FOOTER_SIZE;
+	if (keep > vb_end && (r = zero_range(&d, vb_end, keep - vb_end, err)))
+		goto out;
+	if ((r = verity_device_write(&d, partition_size - AVB_FOOTER_SIZE,
+				     foot, sizeof(foot), err)) ||
+	    (r = verity_device_flush(&d, err)))
+		goto out;
+	if (partition_size < old_end)
+		r = set_size(&d, partition_size, err);
+	else if (partition_size > old_end)
+		r = zero_range(&d, old_end - AVB_FOOTER_SIZE, AVB_FOOTER_SIZE,
+			       err);
+	if (!r)
+		r = verity_device_flush(&d, err);
+out:
+	verity_device_close(&d);
+	return r;
+}
+
+/* The first block avbtool's zero_hashtree writes over a tree and over
+ * its parity: a marker that says they are to be made again. */
+static const char zeroed_marker[8] = {'Z', 'e', 'R', 'o', 'H', 'a', 'S', 'H'};
+
+/* The bytes after a zeroed tree and parity, kept while the sparse image
+ * is cut: its extents, the file's bytes of them read (at most
+ * ZERO_REST_MAX). */
+#define ZERO_REST_MAX (64u << 20)
+struct rest {
+	struct verity_extent *e;
+	size_t n;
+	uint8_t *bytes; /* the FILE extents' bytes, in order */
+	uint64_t held;
+};
+
+static void rest_free(struct rest *x)
+{
+	free(x->e);
+	free(x->bytes);
+}
+
+static int rest_read(const struct verity_device *d,
+		     const struct verity_extents *x, uint64_t from,
+		     struct rest *out, struct ht_error *err)
+{
+	uint64_t off = from;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	while (off < x->size) {
+		const struct verity_extent *e = verity_extents_at(x, off);
+		uint64_t in = off - e->logical, len = e->length - in;
+		struct verity_extent *more =
+			realloc(out->e, (out->n + 1) * sizeof(*more));
+
+		if (!more)
+			return ht_fail(err, ENOMEM, "out of memory");
+		out->e = more;
+		more[out->n] = *e;
+		more[out->n].logical = off;
+		more[out->n].length = len;
+		if (e->kind == VERITY_EXTENT_FILL)
+			more[out->n].pattern = verity_extent_pattern_at(e, in);
+		if (e->kind == VERITY_EXTENT_FILE) {
+			uint8_t *b;
+
+			if (out->held + len > ZERO_REST_MAX)
+				return ht_fail(
+					err, EFBIG,
+					"%s: more than %u MiB of stored bytes "
+					"follow the tree and parity: make a "
+					"raw image first (simg2img %s "
+					"IMAGE.raw)",
+					d->path, ZERO_REST_MAX >> 20, d->path);
+			if (!(b = realloc(out->bytes, out->held + len)))
+				return ht_fail(err, ENOMEM, "out of memory");
+			out->bytes = b;
+			if ((r = verity_device_read(d, off, b + out->held,
+						    (size_t)len, err)))
+				return r;
+			out->held += len;
+		}
+		out->n++;
+		off += len;
+	}
+	return 0;
+}
+
+/* The rest written back into the RAW chunk appended for it (zeros are
+ * already there: the chunk grew the file). */
+static int rest_write(const struct verity_device *d, const struct rest *x,
+		      struct ht_error *err)
+{
+	const uint8_t *held = x->bytes;
+	uint8_t *buf = NULL;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < x->n; i++) {
+		const struct verity_extent *e = &x->e[i];
+
+		if (e->kind == VERITY_EXTENT_FILE) {
+			r = verity_device_write(d, e->logical, held,
+						(size_t)e->length, err);
+			held += e->length;
+		} else if (e->kind == VERITY_EXTENT_FILL && e->pattern) {
+			struct verity_extent f = *e;
+
+			f.logical = 0;
+			if (!buf && !(buf = malloc(1u << 20))) {
+				r = ht_fail(err, ENOMEM, "out of memory");
+				break;
+			}
+			for (uint64_t at = 0; !r && at < e->length;) {
+				size_t n = e->length - at < (1u << 20)
+						   ? (size_t)(e->length - at)
+						   : 1u << 20;
+
+				verity_extent_fill(&f, at, buf, n);
+				r = verity_device_write(d, e->logical + at,
+							buf, n, err);
+				at += n;
+			}
+		}
+	}
+	free(buf);
+	return r;
+}
+
+int verity_avb_zero_hashtree(const char *image, struct ht_error *err)
+{
+	struct avb_image img;
+	const struct avb_descriptor *ht;
+	struct verity_pair pair;
+	uint64_t tree_off, tree_size, fec_off = 0, fec_size = 0, end;
+	uint8_t *block;
+	int unusable, r;
+
+	if ((r = verity_avb_image_read(image, &img, err)))
+		return r;
+	if (!img.has_footer) {
+		verity_avb_image_free(&img);
+		return ht_fail(err, EINVAL, "%s: the image has no footer",
+			       image);
+	}
+	if (!(ht = verity_avb_image_hashtree(&img))) {
+		verity_avb_image_free(&img);
+		return ht_fail(err, EINVAL,
+			       "%s: no hashtree descriptor was found", image);
+	}
+	/* every offset and size checked as verify checks them */
+	if ((r = verity_avb_image_pair(&img, ht, &pair, &unusable, err))) {
+		verity_avb_image_free(&img);
+		return r;
+	}
+	tree_off = ht->hashtree.tree_offset;
+	tree_size = ht->hashtree.tree_size;
+	if (ht->hashtree.fec_offset) {
+		fec_off = ht->hashtree.fec_offset;
+		fec_size = ht->hashtree.fec_size;
+	}
+	verity_avb_image_free(&img);
+	if (fec_off && fec_off != tree_off + tree_size)
+		return ht_fail(err, EINVAL,
+			       "%s: the hash tree and the parity are not "
+			       "adjacent: not zeroed",
+			       image);
+	if (tree_size < AVB_FOOTER_BLOCK || tree_size % AVB_FOOTER_BLOCK ||
+	    (fec_off && (fec_size < AVB_FOOTER_BLOCK ||
+			 fec_size % AVB_FOOTER_BLOCK)))
+		return ht_fail(err, EINVAL,
+			       "%s: a hash tree of %llu bytes and parity of "
+			       "%llu: not whole 4096-byte blocks, not zeroed",
+			       image, (unsigned long long)tree_size,
+			       (unsigned long long)fec_size);
+	end = tree_off + tree_size + fec_size;
+	if (!(block = calloc(1, AVB_FOOTER_BLOCK)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	memcpy(block, zeroed_marker, sizeof(zeroed_marker));
+	if (sparse_target(image)) {
+		struct verity_sparse_writer *w = NULL;
+		struct verity_device d;
+		struct rest rest;
+		uint64_t original, size;
+		int had_footer;
+
+		if ((r = open_sparse(image, &w, &d, &original, &had_footer,
+				     err))) {
+			free(block);
+			return r;
+		}
+		size = d.size;
+		/* avbtool's chunks: cut at the tree; the marker's block
+		 * (RAW) and zeros (FILL) for the tree, the same for the
+		 * parity; then what followed, as one RAW chunk */
+		if (!(r = rest_read(&d, &w->s.x, end, &rest, err)) &&
+		    !(r = verity_sparse_cut(w, tree_off, err)) &&
+		    !(r = verity_sparse_append(w, VERITY_SPARSE_RAW,
+					       AVB_FOOTER_BLOCK, block, 0,
+					       err)) &&
+		    !(r = verity_sparse_append(w, VERITY_SPARSE_FILL,
+					       tree_size - AVB_FOOTER_BLOCK,
+					       NULL, 0, err)) &&
+		    !(fec_off &&
+		      ((r = verity_sparse_append(w, VERITY_SPARSE_RAW,
+						 AVB_FOOTER_BLOCK, block, 0,
+						 err)) ||
+		       (r = verity_sparse_append(w, VERITY_SPARSE_FILL,
+						 fec_size - AVB_FOOTER_BLOCK,
+						 NULL, 0, err)))) &&
+		    !(r = verity_sparse_append(w, VERITY_SPARSE_RAW,
+					       size - end, NULL, 0, err))) {
+			d.size = w->s.x.size;
+			if (!(r = rest_write(&d, &rest, err)) &&
+			    !(r = verity_device_flush(&d, err)))
+				r = verity_sparse_commit(w, err);
+		}
+		rest_free(&rest);
+		close_sparse(&w, &d);
+	} else {
+		struct verity_device d;
+
+		if (!(r = verity_device_open(&d, image, VERITY_OPEN_WRITE,
+					     err))) {
+			if (!(r = verity_loop_refuse_backing(&d, image,
+							     err)) &&
+			    !(r = verity_device_write(&d, tree_off, block,
+						      AVB_FOOTER_BLOCK,
+						      err)) &&
+			    !(r = zero_range(&d, tree_off + AVB_FOOTER_BLOCK,
+					     tree_size - AVB_FOOTER_BLOCK,
+					     err)) &&
+			    !(fec_off &&
+			      ((r = verity_device_write(&d, fec_off, block,
+							AVB_FOOTER_BLOCK,
+							err)) ||
+			       (r = zero_range(&d, fec_off + AVB_FOOTER_BLOCK,
+					       fec_size - AVB_FOOTER_BLOCK,
+					       err)))))
+				r = verity_device_flush(&d, err);
+			verity_device_close(&d);
+		}
+	}
+	free(block);
+	return r;
+}
+
+int verity_avb_tree_zeroed(const char *image, const struct avb_descriptor *ht,
+			   struct ht_error *err)
+{
+	struct verity_device d;
+	uint8_t first[sizeof(zeroed_marker)];
+	int r;
+
+	if (!ht->hashtree.tree_size)
+		return 1;
+	if (ht->hashtree.tree_size < sizeof(first))
+		return 0;
+	if ((r = verity_container_open(&d, image, NULL, err)))
+		return r;
+	if (ht->hashtree.tree_offset > d.size ||
+	    d.size - ht->hashtree.tree_offset < sizeof(first))
+		r = ht_fail(err, EINVAL,
+			    "%s: the hash tree at byte %llu lies outside the "
+			    "image",
+			    image,
+			    (unsigned long long)ht->hashtree.tree_offset);
+	else if (!(r = verity_device_read(&d, ht->hashtree.tree_offset, first,
+					  sizeof(first), err)))
+		r = !memcmp(first, zeroed_marker, sizeof(first));
+	verity_device_close(&d);
+	return r;
+}
+
+int verity_avb_data_root(const char *image, const struct avb_descriptor *ht,
+			 unsigned threads, uint8_t *root, size_t *len,
+			 struct ht_error *err)
+{
+	struct verity_device d;
+	struct verity_pair pair;
+	struct verity_memtree m;
+	int unusable, r;
+
+	if ((r = verity_container_open(&d, image, NULL, err)))
+		return r;
+	if (!(r = verity_avb_hashtree_pair(image, d.size, ht, &pair, &unusable,
+					   err)) &&
+	    !(r = verity_memtree_init(&m, &pair.params, NULL, &d, err))) {
+		r = verity_memtree_build(&m, threads, root, err);
+		verity_memtree_free(&m);
+		*len = ht_digest_size(ht->hashtree.p.hash_algorithm);
+	}
+	verity_device_close(&d);
+	return r;
 }

@@ -102,10 +102,23 @@ struct avb_chain {
 	const char *name;
 	uint32_t rollback_index_location;
 	const char *key_path; /* an .avbpubkey blob */
+	uint32_t flags;       /* AVB_CHAIN_DO_NOT_USE_AB */
 };
+/* A chain partition descriptor's flag: the partition has no A/B slots
+ * (--chain_partition_do_not_use_ab; libavb 1.3). */
+#define AVB_CHAIN_DO_NOT_USE_AB 1u
 struct avb_vbmeta_opts {
 	int algorithm;        /* enum verity_avb_algorithm */
-	const char *key_path; /* PEM private key; NULL for NONE */
+	const char *key_path; /* PEM private key; NULL for NONE; a public
+			       * one will do with a signing helper */
+	/* a program that signs in the key's place, avbtool's way: run with
+	 * the algorithm's name and key_path, given the PKCS#1 v1.5 block on
+	 * stdin (helper_files: in a file named third, which it overwrites)
+	 * and answering the signature; checked against the key before use */
+	const char *signing_helper;
+	int helper_files;
+	const char *public_key_metadata; /* a file put after the key */
+	int size_only; /* made for its size: not signed */
 	uint64_t rollback_index;
 	uint32_t rollback_index_location;
 	uint32_t flags;
@@ -148,6 +161,7 @@ struct avb_footer_opts {
 	uint32_t descriptor_flags; /* AVB_HASHTREE_* */
 	int do_not_append;         /* no vbmeta or footer in the image */
 	const char *output_vbmeta; /* also write the blob here */
+	int persistent_digest;     /* no digest (and no random salt) */
 	struct avb_vbmeta_opts vb;
 };
 
@@ -230,5 +244,28 @@ int verity_avb_described_image(const struct avb_image *img,
  * of its tree and parity). */
 int verity_avb_erase_footer(const char *image, int keep_hashtree,
 			    struct ht_error *err);
+
+/* append_vbmeta_image: the vbmeta blob of vbmeta_image appended to
+ * image as add_hash_footer appends its own (replacing a footer the image
+ * has), the footer at the end of partition_size. */
+int verity_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
+				   uint64_t partition_size,
+				   struct ht_error *err);
+/* resize_image: the footer of an image moved to the end of a partition
+ * of partition_size bytes (zeros between the vbmeta and it). */
+int verity_avb_resize_image(const char *image, uint64_t partition_size,
+			    struct ht_error *err);
+/* zero_hashtree: the tree and the parity after it made zeros, each
+ * starting with avbtool's "ZeRoHaSH" marker. */
+int verity_avb_zero_hashtree(const char *image, struct ht_error *err);
+/* 1 when the tree hashtree descriptor ht describes in image is zeroed
+ * (no tree, or one starting with the marker), 0 when not; < 0 error. */
+int verity_avb_tree_zeroed(const char *image, const struct avb_descriptor *ht,
+			   struct ht_error *err);
+/* The root of the tree ht describes computed from image's data alone
+ * (the tree built in memory): *len bytes into root. */
+int verity_avb_data_root(const char *image, const struct avb_descriptor *ht,
+			 unsigned threads, uint8_t *root, size_t *len,
+			 struct ht_error *err);
 
 #endif

@@ -210,6 +210,19 @@ int verity_avb_sign_digest(EVP_PKEY *key, const struct avb_algorithm_info *alg,
 	return ok ? 0 : ht_fail(err, EIO, "cannot sign: %s", ossl_reason());
 }
 
+int verity_avb_verify_digest(struct evp_pkey_st *key,
+			     const struct avb_algorithm_info *alg,
+			     const uint8_t *digest, const uint8_t *sig)
+{
+	EVP_PKEY_CTX *c = pkcs1(key, alg, 0);
+	int ok = c && EVP_PKEY_verify(c, sig, alg->key_bits / 8, digest,
+				      alg->hash_size) == 1;
+
+	EVP_PKEY_CTX_free(c);
+	ERR_clear_error();
+	return ok;
+}
+
 /* The public key an AVB key blob holds (n, exponent 65537). */
 static EVP_PKEY *key_of_blob(const uint8_t *blob, size_t nb)
 {

@@ -48,6 +48,12 @@ int verity_avb_sign_digest(struct evp_pkey_st *key,
 			   const uint8_t *digest, uint8_t *sig,
 			   struct ht_error *err);
 
+/* 1 when sig (key_bits / 8 bytes) is key's PKCS#1 v1.5 signature of
+ * digest. */
+int verity_avb_verify_digest(struct evp_pkey_st *key,
+			     const struct avb_algorithm_info *alg,
+			     const uint8_t *digest, const uint8_t *sig);
+
 /* Checks a vbmeta blob's authentication block: the digest of header and
  * auxiliary block, then the signature with the embedded public key.
  * 0: it holds (or the blob is unsigned); -EPERM with the reason;

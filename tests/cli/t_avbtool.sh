@@ -1,0 +1,287 @@
+# The rest of avbtool's commands and options, each against a golden made
+# here from the format (avbtool is not packaged): print_partition_digests
+# and calculate_kernel_cmdline from avbtool's own info_image texts of the
+# golden images; append_vbmeta_image, resize_image and zero_hashtree
+# byte for byte as avbtool's source writes them, raw and sparse;
+# --signing_helper(_with_files) byte for byte with the key's own
+# signature; --use_persistent_digest, --do_not_use_ab,
+# --check_at_most_once, --chain_partition_do_not_use_ab and
+# --public_key_metadata in the fields the format gives them.
+. "$(dirname "$0")/lib.sh"
+
+G=$TOP/tests/avb
+cd "$T" || exit 1
+cp -r "$G/keys" . && mkdir images
+avbtool() { "$FV" avb "$@"; }
+mkdata() { "$TOP/build/mkimage" labels "$1" "$2"; }
+# field NAME FILE: the value of an info_image line "NAME: value"
+field() { sed -n "s/^ *$1: *//p" "$2" | head -1; }
+
+# avbtool's golden set h (tests/avb/README.md): system, boot, vendor and
+# the vbmeta that includes the first two and chains the third
+mkdata avbgold-b 425984 >images/system.img
+avbtool add_hashtree_footer --image images/system.img --partition_name system --hash_algorithm sha256 --block_size 4096 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --rollback_index 7 --prop com.example.avbgold.build:golden-b
+mkdata avbgold-g 150000 >images/boot.img
+avbtool add_hash_footer --image images/boot.img --partition_name boot --partition_size 262144 --hash_algorithm sha256 --salt c37c78eccdd984ae6ce951aeac2a766c93d0cbb0eb06c45aa41c69ad376e12ef --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+mkdata avbgold-h 98304 >images/vendor.img
+avbtool add_hashtree_footer --image images/vendor.img --partition_name vendor --hash_algorithm sha256 --block_size 4096 --salt 2c0ad0f89e9da3ec0a75c4ca2f7b16b7bcef1d42 --do_not_generate_fec --key keys/rsa4096.pem --algorithm SHA256_RSA4096 --rollback_index 2
+avbtool make_vbmeta_image --output images/vbmeta.img --key keys/rsa4096.pem --algorithm SHA256_RSA4096 --rollback_index 5 --include_descriptors_from_image images/system.img --include_descriptors_from_image images/boot.img --chain_partition vendor:1:keys/rsa4096.avbpubkey --padding_size 4096
+for f in system boot vendor vbmeta; do
+	check "$f.img: avbtool's golden" grep -q "$(sha256sum <images/$f.img | cut -d' ' -f1)  $f.img" "$G/expected/SHA256SUMS"
+done
+
+# --- print_partition_digests: in descriptor order, chains followed; the
+# digests are those avbtool's info_image printed for the same images
+E=$G/expected
+vendor_root=$(field "Root Digest" "$E/case_h.vendor.info.txt")
+boot_digest=$(sed -n 's/^ *Digest: *//p' "$E/case_h.info.txt")
+system_root=$(field "Root Digest" "$E/case_h.info.txt")
+printf 'vendor: %s\nboot: %s\nsystem: %s\n' "$vendor_root" "$boot_digest" "$system_root" >digests.want
+check "print_partition_digests" run_rc 0 avbtool print_partition_digests --image images/vbmeta.img
+check "  every partition, the chained one first (avbtool's order)" cmp -s "$T/out" digests.want
+python3 - "$vendor_root" "$boot_digest" "$system_root" >digests.json <<'EOF'
+import json, sys
+v, b, s = sys.argv[1:]
+sys.stdout.write(json.dumps({'partitions': [{'name': 'vendor', 'digest': v}, {'name': 'boot', 'digest': b}, {'name': 'system', 'digest': s}]}, indent=2))
+EOF
+check "print_partition_digests --json" run_rc 0 avbtool print_partition_digests --image images/vbmeta.img --json
+check "  json.dumps(indent=2), byte for byte" cmp -s "$T/out" digests.json
+check "  --output writes the same" run_rc 0 avbtool print_partition_digests --image images/vbmeta.img --json --output d.json
+check "  into the file" cmp -s d.json digests.json
+check "of an image with a footer: its own" run_rc 0 avbtool print_partition_digests --image images/boot.img
+check "  one line" test "$(cat "$T/out")" = "boot: $boot_digest"
+mkdir lone && cp images/vbmeta.img lone/
+check "a chained image that is missing refused" run_rc 4 avbtool print_partition_digests --image lone/vbmeta.img
+check "  naming it" grep -q "lone/vendor.img" "$T/err"
+
+# --- calculate_kernel_cmdline: the command lines of the image and of the
+# images it chains (one level), joined by spaces, no newline; a
+# descriptor's flags say when it counts (1: tree on, 2: tree off)
+mkdata cmdline-v 8192 >images/kv.img
+avbtool add_hash_footer --image images/kv.img --partition_name kv --partition_size 1114112 --salt 00 --kernel_cmdline 'kv=1' --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+avbtool extract_public_key --key keys/rsa2048.pem --output k2048.avbpubkey
+avbtool make_vbmeta_image --output images/top.img --chain_partition kv:1:k2048.avbpubkey --kernel_cmdline 'on=1' --kernel_cmdline 'off=1' --kernel_cmdline 'always=1'
+# the flags of the first two set as avbtool's dm-verity command lines set
+# them (an unsigned vbmeta: no signature to break)
+python3 - images/top.img <<'EOF'
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+for text, flags in ((b'on=1', 1), (b'off=1', 2)):
+    at = b.index(text)
+    assert struct.unpack('>I', b[at - 4:at])[0] == len(text)
+    b[at - 8:at - 4] = struct.pack('>I', flags)
+open(p, 'wb').write(b)
+EOF
+check "calculate_kernel_cmdline" run_rc 0 avbtool calculate_kernel_cmdline --image images/top.img
+check "  the chain's, then the tree-on and unconditional ones" test "$(cat "$T/out")" = "kv=1 on=1 always=1"
+check "  without a newline" test "$(wc -c <"$T/out")" = 18
+check "calculate_kernel_cmdline --hashtree_disabled" run_rc 0 avbtool calculate_kernel_cmdline --image images/top.img --hashtree_disabled
+check "  the tree-off one instead" test "$(cat "$T/out")" = "kv=1 off=1 always=1"
+
+# --- append_vbmeta_image: the blob of a vbmeta image after the data (its
+# size rounded up to 4096), zeros, the footer in the partition's last
+# bytes; the same layout add_hash_footer writes
+head -c 10000 /dev/urandom >data.orig
+cp data.orig data.img
+expect_append() { # IMAGE_DATA VBMETA PARTITION_SIZE
+	python3 - "$@" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+vb = open(sys.argv[2], 'rb').read()
+auth, aux = struct.unpack('>QQ', vb[12:28])
+blob = vb[:256 + auth + aux]
+size = int(sys.argv[3])
+off = (len(data) + 4095) // 4096 * 4096
+out = data + bytes(off - len(data)) + blob
+out += bytes(size - 64 - len(out))
+out += b'AVBf' + struct.pack('>IIQQQ', 1, 0, len(data), off, len(blob)) + bytes(28)
+sys.stdout.buffer.write(out)
+EOF
+}
+expect_append data.orig images/vbmeta.img 1048576 >append.want
+check "append_vbmeta_image" run_rc 0 avbtool append_vbmeta_image --image data.img --vbmeta_image images/vbmeta.img --partition_size 1048576
+check "  data, the blob, zeros, the footer" cmp -s data.img append.want
+check "  again over its own footer: the same bytes" run_rc 0 avbtool append_vbmeta_image --image data.img --vbmeta_image images/vbmeta.img --partition_size 1048576
+check "  (idempotent, as avbtool's)" cmp -s data.img append.want
+check "  info_image reads the footer and vbmeta" run_rc 0 avbtool info_image --image data.img
+check "  the original size" grep -q "^Original image size:      10000 bytes" "$T/out"
+head -c 12288 /dev/urandom >data3.orig
+img2simg data3.orig sdata.img 2>/dev/null
+expect_append data3.orig images/vbmeta.img 1048576 >append3.want
+check "append_vbmeta_image of a sparse image" run_rc 0 avbtool append_vbmeta_image --image sdata.img --vbmeta_image images/vbmeta.img --partition_size 1048576
+simg2img sdata.img sdata.raw
+check "  unsparsed: the raw image's bytes" cmp -s sdata.raw append3.want
+cp data.img keep.img
+check "a partition too small refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image images/vbmeta.img --partition_size 12288
+check "  the image left alone" cmp -s data.img keep.img
+check "a partition size of no whole blocks refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image images/vbmeta.img --partition_size 1000000
+check "  with avbtool's words" grep -q "not a multiple of the image block size 4096" "$T/err"
+check "a vbmeta image that is not one refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image data.orig --partition_size 1048576
+check "  the image left alone" cmp -s data.img keep.img
+check "the image as its own vbmeta image refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image data.img --partition_size 1048576
+
+# --- resize_image: the footer moved; between the vbmeta and it, zeros
+expect_resize() { # IMAGE SIZE
+	python3 - "$@" <<'EOF'
+import struct, sys
+a = open(sys.argv[1], 'rb').read()
+size = int(sys.argv[2])
+foot = a[-64:]
+voff, vsize = struct.unpack('>QQ', foot[20:36])
+end = (voff + vsize + 4095) // 4096 * 4096
+sys.stdout.buffer.write(a[:end] + bytes(size - end - 64) + foot)
+EOF
+}
+cp images/boot.img r.img
+expect_resize images/boot.img 1048576 >grow.want
+expect_resize images/boot.img 163840 >shrink.want
+check "resize_image larger" run_rc 0 avbtool resize_image --image r.img --partition_size 1048576
+check "  the footer at the new end" cmp -s r.img grow.want
+check "resize_image smaller" run_rc 0 avbtool resize_image --image r.img --partition_size 163840
+check "  the footer at the new end" cmp -s r.img shrink.want
+check "  verify_image still holds" run_rc 0 avbtool verify_image --image r.img
+check "resize_image back" run_rc 0 avbtool resize_image --image r.img --partition_size 262144
+check "  the image avbtool made" cmp -s r.img images/boot.img
+check "a size under the vbmeta's end refused" run_rc 1 avbtool resize_image --image r.img --partition_size 155648
+check "  with avbtool's words" grep -q "Requested size of 155648 is too small for an image of size 159744" "$T/err"
+check "  the image left alone" cmp -s r.img images/boot.img
+check "an image without a footer refused" run_rc 1 avbtool resize_image --image data.orig --partition_size 1048576
+mkdata sparse-r 98304 >sr.raw
+img2simg sr.raw sr.img 2>/dev/null
+avbtool add_hash_footer --image sr.img --partition_name sr --partition_size 262144 --salt 01
+simg2img sr.img sr.before
+expect_resize sr.before 524288 >sr.want
+check "resize_image of a sparse image" run_rc 0 avbtool resize_image --image sr.img --partition_size 524288
+simg2img sr.img sr.after
+check "  unsparsed: the raw image's bytes" cmp -s sr.after sr.want
+check "  info_image says sparse" sh -c "'$FV' avb info_image --image sr.img | grep -q 'Minimum libavb version:   1.0 (Sparse)'"
+
+# --- zero_hashtree: the marker and zeros over tree and parity; then
+# verify_image needs --accept_zeroed_hashtree
+expect_zero() { # IMAGE
+	python3 - "$@" <<'EOF'
+import struct, sys
+a = bytearray(open(sys.argv[1], 'rb').read())
+foot = a[-64:]
+voff, = struct.unpack('>Q', foot[20:28])
+vb = a[voff:]
+auth, aux = struct.unpack('>QQ', vb[12:28])
+doff, dsize = struct.unpack('>QQ', vb[96:112])
+d = vb[256 + auth + doff:]
+tag, n = struct.unpack('>QQ', d[:16])
+while tag != 1:
+    d = d[16 + n:]
+    tag, n = struct.unpack('>QQ', d[:16])
+_, _, _, size, toff, tsize, _, _, roots, foff, fsize = struct.unpack('>QQIQQQIIIQQ', d[:72])
+mark = b'ZeRoHaSH' + bytes(4088)
+a[toff:toff + tsize] = mark + bytes(tsize - 4096)
+if foff:
+    a[foff:foff + fsize] = mark + bytes(fsize - 4096)
+sys.stdout.buffer.write(bytes(a))
+EOF
+}
+mkdata zero-z 2097152 >z.raw
+cp z.raw z.img
+avbtool add_hashtree_footer --image z.img --partition_name zz --partition_size 4194304 --hash_algorithm sha256 --salt 0a0b
+cp z.img z.full
+expect_zero z.full >z.want
+check "zero_hashtree" run_rc 0 avbtool zero_hashtree --image z.img
+check "  the marker and zeros over tree and parity" cmp -s z.img z.want
+check "verify_image of a zeroed tree fails" run_rc 1 avbtool verify_image --image z.img
+check "verify_image --accept_zeroed_hashtree" run_rc 0 avbtool verify_image --image z.img --accept_zeroed_hashtree
+check "  avbtool's line" grep -qx "zz: skipping verification since hashtree is zeroed and --accept_zeroed_hashtree was given" "$T/out"
+printf 'X' | dd of=z.img bs=1 seek=5000 conv=notrunc 2>/dev/null
+check "  damaged data still found (the data's root against the descriptor)" run_rc 1 avbtool verify_image --image z.img --accept_zeroed_hashtree
+check "  avbtool's message" grep -q "hashtree of z.img does not match descriptor" "$T/err"
+img2simg z.raw zs.img 2>/dev/null
+avbtool add_hashtree_footer --image zs.img --partition_name zz --partition_size 4194304 --hash_algorithm sha256 --salt 0a0b
+check "zero_hashtree of a sparse image" run_rc 0 avbtool zero_hashtree --image zs.img
+simg2img zs.img zs.raw
+check "  unsparsed: the raw image's bytes" cmp -s zs.raw z.want
+check "  verify_image --accept_zeroed_hashtree" run_rc 0 avbtool verify_image --image zs.img --accept_zeroed_hashtree
+check "an image without a hashtree refused" run_rc 1 avbtool zero_hashtree --image images/boot.img
+check "  naming it" grep -q "boot.img: no hashtree descriptor" "$T/err"
+
+# --- signing helpers: avbtool's protocol (ALGORITHM KEY [FILE]); the
+# block signed raw gives the key's own signature, byte for byte; the key
+# named may then be the public one
+cat >helper <<'EOF'
+#!/bin/sh
+exec openssl rsautl -sign -raw -inkey "$SIGNING_KEY" 2>/dev/null
+EOF
+cat >helper-files <<'EOF'
+#!/bin/sh
+test -f "$3" && openssl rsautl -sign -raw -inkey "$SIGNING_KEY" -in "$3" -out "$3.sig" 2>/dev/null && mv "$3.sig" "$3"
+EOF
+cat >helper-wrong <<'EOF'
+#!/bin/sh
+cat >/dev/null; head -c 256 /dev/urandom
+EOF
+printf '#!/bin/sh\nexit 3\n' >helper-fails
+chmod +x helper helper-files helper-wrong helper-fails
+openssl rsa -in keys/rsa2048.pem -pubout -out pub2048.pem 2>/dev/null
+export SIGNING_KEY=keys/rsa2048.pem
+for h in "--signing_helper ./helper" "--signing_helper_with_files ./helper-files"; do
+	mkdata avbgold-b 425984 >h.img
+	# shellcheck disable=SC2086
+	check "add_hashtree_footer $h" run_rc 0 avbtool add_hashtree_footer --image h.img --partition_name system --hash_algorithm sha256 --block_size 4096 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 --fec_num_roots 2 --key pub2048.pem --algorithm SHA256_RSA2048 --rollback_index 7 --prop com.example.avbgold.build:golden-b $h
+	check "  avbtool's golden, byte for byte" cmp -s h.img images/system.img
+done
+check "make_vbmeta_image --signing_helper" run_rc 0 avbtool make_vbmeta_image --output hv.img --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./helper --rollback_index 3
+avbtool make_vbmeta_image --output kv.img --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --rollback_index 3
+check "  the key's own signature" cmp -s hv.img kv.img
+check "  no file left in TMPDIR" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fastverity-sign.*' -newer hv.img 2>/dev/null)"
+mkdata avbgold-b 425984 >h.img
+cp h.img h.orig
+check "a helper that answers another signature refused" run_rc 1 avbtool add_hashtree_footer --image h.img --partition_name system --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./helper-wrong
+check "  naming it: the key does not verify it" grep -q "helper-wrong answered a signature that the key pub2048.pem does not verify" "$T/err"
+check "  the image left alone" cmp -s h.img h.orig
+check "a helper that fails refused" run_rc 1 avbtool add_hash_footer --image h.img --partition_size 1048576 --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./helper-fails
+check "  with its exit status" grep -q "helper-fails failed (exit status 3)" "$T/err"
+check "  the image left alone" cmp -s h.img h.orig
+check "a helper that is not there refused" run_rc 1 avbtool make_vbmeta_image --output none.img --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./no-such-helper
+check "  and nothing written" test ! -e none.img
+check "  run directly, never through a shell" run_rc 1 avbtool make_vbmeta_image --output none.img --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper './helper; touch shell-ran'
+check "  (no shell ran it)" test ! -e shell-ran
+unset SIGNING_KEY
+
+# --- descriptor flags and the libavb versions they need
+mkdata flags-p 65536 >p.img
+check "add_hash_footer --use_persistent_digest" run_rc 0 avbtool add_hash_footer --image p.img --partition_name pd --partition_size 1114112 --use_persistent_digest --do_not_use_ab
+avbtool info_image --image p.img >p.info
+check "  no digest, no salt" sh -c "grep -qx '      Digest:                ' p.info && grep -qx '      Salt:                  ' p.info"
+check "  the flag of --do_not_use_ab" grep -qx "      Flags:                 1" p.info
+check "  libavb 1.1" grep -q "^Minimum libavb version:   1.1$" p.info
+check "  verify_image: nothing to compare, as avbtool" run_rc 0 avbtool verify_image --image p.img
+check "--print_required_libavb_version with it" run_rc 0 avbtool add_hash_footer --image p.img --partition_size 1114112 --use_persistent_digest --print_required_libavb_version
+check "  1.1" grep -qx 1.1 "$T/out"
+mkdata flags-t 1048576 >t.img
+check "add_hashtree_footer --use_persistent_digest --check_at_most_once" run_rc 0 avbtool add_hashtree_footer --image t.img --partition_name pt --use_persistent_digest --check_at_most_once --do_not_use_ab
+avbtool info_image --image t.img >t.info
+check "  no root digest, flags 3, libavb 1.1" sh -c "grep -qx '      Root Digest:           ' t.info && grep -qx '      Flags:                 3' t.info && grep -q '^Minimum libavb version:   1.1$' t.info"
+check "  verify_image checks the tree against the data" run_rc 0 avbtool verify_image --image t.img
+printf 'X' | dd of=t.img bs=1 seek=1052672 conv=notrunc 2>/dev/null
+check "  a damaged tree found" run_rc 1 avbtool verify_image --image t.img
+check "  the native verify says there is no root to check against" run_rc 1 "$FV" verify t.img
+check "  naming the persistent digest" grep -q "no root digest (a persistent digest" "$T/err"
+check "make_vbmeta_image --chain_partition_do_not_use_ab" run_rc 0 avbtool make_vbmeta_image --output c.img --chain_partition a:1:k2048.avbpubkey --chain_partition_do_not_use_ab b:2:k2048.avbpubkey
+avbtool info_image --image c.img >c.info
+check "  libavb 1.3" grep -q "^Minimum libavb version:   1.3$" c.info
+check "  the chain with A/B first, flags 0 then 1" sh -c "grep -A4 'Chain Partition descriptor' c.info | sed -n 's/^ *Flags: *//p' | tr '\n' ' ' | grep -qx '0 1 '"
+check "  --print_required_libavb_version says 1.3" run_rc 0 avbtool make_vbmeta_image --chain_partition_do_not_use_ab b:2:k2048.avbpubkey --print_required_libavb_version
+check "  1.3" grep -qx 1.3 "$T/out"
+printf 'metadata of the key' >pkmd.bin
+check "make_vbmeta_image --public_key_metadata" run_rc 0 avbtool make_vbmeta_image --output m.img --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --public_key_metadata pkmd.bin
+check "  after the key, counted in the header" python3 -c "
+import struct
+b = open('m.img', 'rb').read()
+auth, aux = struct.unpack('>QQ', b[12:28])
+koff, ksize, moff, msize = struct.unpack('>QQQQ', b[64:96])
+a = b[256 + auth:]
+assert moff == koff + ksize and msize == 19, (moff, koff, ksize, msize)
+assert a[moff:moff + msize] == b'metadata of the key'
+"
+check "  signed over it: verify_image holds" run_rc 0 avbtool verify_image --image m.img
+
+finish
