@@ -24,6 +24,8 @@ struct cli_avb_args {
 	int follow, keep_hashtree, json, set_hashtree_disabled_flag;
 	int dynamic_partition_size, print_required_libavb_version;
 	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
+	int progress;
+	struct cli_progress *bar; /* verify_image's, cleared before output */
 	const char **props, **props_from_file, **chains, **includes;
 	const char **cmdlines, **expected, **chains_no_ab;
 	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
@@ -32,6 +34,7 @@ struct cli_avb_args {
 
 struct cli_opts;
 struct cli_pair;
+struct cli_progress;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);

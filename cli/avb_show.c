@@ -14,6 +14,7 @@
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
+#include "cli/progress.h"
 #include "cli/text.h"
 
 static void hex(FILE *f, const uint8_t *p, size_t n)
@@ -417,6 +418,7 @@ int cli_avb_info(const struct cli_avb_args *a)
 
 struct bad_blocks {
 	uint64_t data, hash;
+	struct cli_progress *bar; /* cleared before a line is printed */
 };
 
 static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
@@ -425,6 +427,8 @@ static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
 	struct bad_blocks *b = c;
 
 	(void)block;
+	if (b->bar)
+		cli_progress_end(b->bar);
 	if (kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK)
 		b->data++;
 	else
@@ -442,11 +446,12 @@ static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
 /* A hashtree descriptor checked over its image: every block, then the
  * parity against the verified data. */
 static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
-			   int accept_zeroed, fv_options *opts)
+			   int accept_zeroed, struct cli_progress *bar,
+			   fv_options *opts)
 {
 	struct fv_avb_hashtree t = {.size = sizeof(t)};
 	struct fv_fec_report fec = {.size = sizeof(fec)};
-	struct bad_blocks bad = {0, 0};
+	struct bad_blocks bad = {0, 0, bar};
 	struct cli_counts counts;
 	fv_result *res = NULL;
 	fv_pair *pr = NULL;
@@ -487,6 +492,8 @@ static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
 	fv_options_set_failure_fn(opts, report_block, &bad);
 	r = fv_pair_verify(pr, opts, &res);
 	fv_options_set_failure_fn(opts, NULL, NULL);
+	if (bar)
+		cli_progress_end(bar);
 	if (r) {
 		fv_pair_free(pr);
 		return cli_lib_error(r);
@@ -691,7 +698,7 @@ static int verify_descriptors(const struct cli_avb_args *a, const char *image,
 		r = tag == FV_AVB_HASH ? verify_hash(av, i, path)
 				       : verify_hashtree(av, i, path,
 							 a->accept_zeroed_hashtree,
-							 opts);
+							 a->bar, opts);
 		fv_free(path);
 	}
 	if (r)

@@ -42,6 +42,7 @@ struct cli_opts {
 	char *container;  /* an image alone read as: avb, ddi, sidecar */
 	char *bench_time; /* bench --time: seconds */
 	int ddi_json;     /* sign: systemd's signature partition JSON */
+	int check_crc;    /* sparse images: their CRC32 sums checked */
 	int csv;
 	int no_superblock;
 	int progress;

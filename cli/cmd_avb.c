@@ -17,6 +17,7 @@
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/pair.h"
+#include "cli/progress.h"
 #include "cli/cli.h"
 
 enum sub {
@@ -188,6 +189,8 @@ static const struct row rows[] = {
 	 "JSON output (info_image: fastverity's)"},
 	{"threads", STR, F(threads), 0, S_HASHTREE | S_VERIFY, "N",
 	 "worker threads (fastverity; default: one per CPU)"},
+	{"progress", FLAG, F(progress), 0, S_HASHTREE | S_VERIFY, NULL,
+	 "progress on stderr also when it is not a terminal (fastverity)"},
 	/* avbtool's, not here */
 	{"setup_rootfs_from_kernel", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
 	{"generate_dm_verity_cmdline_from_hashtree", MISSING_STR, 0, 0,
@@ -527,6 +530,7 @@ static int footer_options(const struct cli_avb_args *a,
 
 static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 {
+	struct cli_progress bar = {0};
 	fv_vbmeta_opts *v = NULL;
 	fv_footer_opts *f = NULL;
 	fv_options *opts = NULL;
@@ -574,13 +578,16 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a->threads;
-		o.no_progress = 1;
-		if (cli_run_options(&o, &opts, NULL)) {
+		o.progress = a->progress;
+		o.action = a->sub;
+		if (cli_run_options(&o, &opts, &bar)) {
 			r = EXIT_PARAMS;
 			goto out;
 		}
 	}
-	if ((r = fv_avb_add_footer(a->image, f, opts)))
+	r = fv_avb_add_footer(a->image, f, opts);
+	cli_progress_end(&bar);
+	if (r)
 		r = cli_write_error(r);
 out:
 	fv_options_free(opts);
@@ -846,14 +853,18 @@ int cli_avb_main(int argc, const char **argv)
 		r = cli_avb_info(&a);
 		break;
 	case S_VERIFY: {
+		struct cli_progress bar = {0};
 		fv_options *opts;
 		struct cli_opts o;
 
 		memset(&o, 0, sizeof(o));
 		o.threads = (char *)a.threads;
-		o.no_progress = 1;
-		r = cli_run_options(&o, &opts, NULL) ? EXIT_PARAMS
+		o.progress = a.progress;
+		o.action = s->name;
+		a.bar = &bar;
+		r = cli_run_options(&o, &opts, &bar) ? EXIT_PARAMS
 						     : cli_avb_verify(&a, opts);
+		cli_progress_end(&bar);
 		fv_options_free(opts);
 		break;
 	}

@@ -28,7 +28,7 @@ int cmd_dump(struct cli_opts *o)
 				 "dump: requires <hash_device> as argument");
 	/* a hash device alone is dumped as it is; an image in a container
 	 * as the registry reads it */
-	if ((r = cli_image_kind(o, o->args[0], &kind)))
+	if ((r = cli_check_crc(o)) || (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
 	if (kind == CLI_AVB)
 		return cli_avb_dump(o, o->args[0]);

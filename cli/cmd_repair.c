@@ -166,6 +166,8 @@ int cmd_repair(struct cli_opts *o)
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
+	if ((r = cli_check_crc(o)))
+		return r;
 	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
 	r = kind == CLI_DDI ? cli_ddi_pair(o, o->args[0], &cp)

@@ -216,6 +216,8 @@ int cmd_verify(struct cli_opts *o)
 
 	memset(&vr, 0, sizeof(vr));
 	memset(&cp, 0, sizeof(cp));
+	if ((r = cli_check_crc(o)))
+		return r;
 	if (o->nargs == 1) {
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;

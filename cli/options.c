@@ -139,6 +139,11 @@ static const struct cli_option rows[] = {
 	 "An image given alone: the container to read it as (default: told "
 	 "from the image; one that reads two ways is refused)",
 	 0, NULL},
+	{"check-crc", '\0', K_FLAG, AT(check_crc), 0,
+	 A_VERIFY | A_REPAIR | A_DUMP, NULL,
+	 "Android sparse images given: check the CRC32 sums they hold "
+	 "first, as libsparse does",
+	 0, NULL},
 	{"ddi-json", '\0', K_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
 	 "Write the JSON of a disk image's signature partition (as "
 	 "systemd-repart writes it) instead of the DER",

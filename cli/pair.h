@@ -59,6 +59,10 @@ int cli_writes(const struct cli_opts *o);
  * [<root>], or <image> with systemd's sidecar files (IMAGE.verity,
  * IMAGE.roothash, and IMAGE.roothash.p7s and IMAGE.fec when they
  * exist), or an Android image. */
+/* --check-crc: the CRC32 sums of the sparse images among the first two
+ * arguments checked (cli_lib_error's exit code when one does not hold);
+ * 0 otherwise. */
+int cli_check_crc(const struct cli_opts *o);
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or

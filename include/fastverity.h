@@ -471,6 +471,13 @@ const char *fv_avb_release(const fv_avb *a);
  * image, read as its unsparsed bytes (every offset and size the handle
  * gives is theirs); 0 otherwise. */
 int fv_avb_sparse(const fv_avb *a);
+/* Since 0.7: the CRC32 sums an Android sparse image holds checked as
+ * libsparse checks them (each CRC32 chunk's against the unsparsed bytes
+ * before it, the header's checksum when not 0 against them all): 0 when
+ * they hold (*sums: how many there were; may be NULL), 1 when path is
+ * not a sparse image. Errors: EPERM (a sum that does not hold, named),
+ * EINVAL (a malformed image), ENODEV, EIO, ENOMEM. */
+int fv_sparse_check_crc(const char *path, unsigned *sums);
 /* 1 when the descriptor has parity that dm-verity cannot use (4096-byte
  * blocks under a tree of smaller ones, avbtool's way): the pair then
  * has none. */

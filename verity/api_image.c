@@ -3,6 +3,7 @@
  * (Android, disk image, sidecar files) and judged by the trust policy;
  * a disk image described. */
 #include "verity/api.h"
+#include "verity/container/sparse/sparse.h"
 
 /* --- images given alone -------------------------------------------------- */
 
@@ -382,4 +383,30 @@ API int fv_image_signer(const fv_image *img, size_t i, char **subject)
 API const char *fv_result_signer_fingerprint(const fv_result *r)
 {
 	return r ? r->sig.fingerprint : NULL;
+}
+
+API int fv_sparse_check_crc(const char *path, unsigned *sums)
+{
+	struct verity_device d;
+	struct verity_sparse sp;
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	if (sums)
+		*sums = 0;
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
+		return verity_api_keep(r, &err);
+	if (!verity_sparse_magic(&d)) {
+		verity_device_close(&d);
+		return 1;
+	}
+	if (!(r = verity_sparse_read(&d, path, &sp, &err))) {
+		r = verity_sparse_check_crc(&d, path, &sp, &err);
+		if (!r && sums)
+			*sums = sp.crc_chunks + (sp.image_crc != 0);
+		verity_sparse_free(&sp);
+	}
+	verity_device_close(&d);
+	return verity_api_keep(r, &err);
 }

@@ -6,8 +6,9 @@
 # repair); SHA-256 kernel throughput; peak RSS on a 4 GiB image.
 # Android images: fastverity avb against format and verify doing the
 # same work, and a sha1 tree; a systemd disk image against its partitions
-# as files and against losetup + veritysetup. BENCH_ONLY=fec, android or
-# ddi runs those rows alone; BENCH_ONLY=limits the rows against the
+# as files and against losetup + veritysetup; Android sparse images
+# against their raw form. BENCH_ONLY=fec, android, sparse or ddi runs
+# those rows alone; BENCH_ONLY=limits the rows against the
 # machine's limits (the SHA unit, the disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
 # Markdown table. Needs about 6 GiB in BENCH_DIR.
@@ -175,6 +176,73 @@ android_section() {
 		"format $img $dir/h1.vs $common --hash=sha1" "format $img $dir/h1.fv $common --hash=sha1"
 	echo
 }
+# Android sparse images (docs/android.md): add_hashtree_footer and verify
+# of a 1 GiB image of 70% data and 30% zeros as img2simg writes it (RAW
+# and FILL chunks) against the same on its raw form, alternately; then
+# peak RSS on a 4 GiB sparse image of 100,000 chunks.
+sparse_section() {
+	local raw=$dir/sp.raw sp=$dir/sp.img big=$dir/sp4g.img i
+	local avb="--partition_name system --hash_algorithm sha256 --salt $salt"
+	if [ ! -s "$sp" ]; then
+		: >"$raw"
+		# 7 MiB of data then 3 MiB of zeros, over and over
+		for i in $(seq 0 101); do
+			dd if="$img" bs=1M skip=$((i * 7 % 1000)) count=7 status=none >>"$raw"
+			head -c $((3 << 20)) /dev/zero >>"$raw"
+		done
+		truncate -s $((1 << 30)) "$raw"
+		img2simg "$raw" "$sp"
+		cp "$raw" "$dir/sp.raw.orig"
+	fi
+	cp "$dir/sp.raw.orig" "$raw"
+	echo "| Android sparse image, 1 GiB (70% data, 30% zero FILL) | raw form | sparse | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	sparse_vs() { # LABEL TARGET "RAW ARGS" "SPARSE ARGS"
+		local label=$1 target=$2 rs=() ss=() r q ratio
+		for i in $(seq "$runs"); do
+			# shellcheck disable=SC2086
+			rs+=("$(seconds "$fv" $3)")
+			# shellcheck disable=SC2086
+			ss+=("$(seconds "$fv" $4)")
+		done
+		r=$(printf '%s
+' "${rs[@]}" | median)
+		q=$(printf '%s
+' "${ss[@]}" | median)
+		ratio=$(echo "$q / $r" | bc -l)
+		printf '| %s | %.3f s | %.3f s | %.2fx | at most %sx | %s |\n' "$label" "$r" "$q" "$ratio" "$target" \
+			"$([ "$(echo "$ratio <= $target" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	}
+	# shellcheck disable=SC2086
+	sparse_vs "add_hashtree_footer (parity, roots 2)" 1.3 \
+		"avb add_hashtree_footer --image $raw $avb" "avb add_hashtree_footer --image $sp $avb"
+	sparse_vs "verify IMAGE" 1.1 "verify $raw" "verify $sp"
+	sparse_vs "avb verify_image" 1.1 "avb verify_image --image $raw" "avb verify_image --image $sp"
+	if [ ! -s "$big" ]; then
+		# 50,000 RAW chunks of 10 blocks and 50,000 FILL chunks of 11
+		python3 - "$big" <<'PY'
+import os, struct, sys
+raw, fill, n = 10, 11, 50000
+data = os.urandom(raw * 4096)
+with open(sys.argv[1], 'wb') as f:
+    f.write(struct.pack('<IHHHHIIII', 0xed26ff3a, 1, 0, 28, 12, 4096, n * (raw + fill), 2 * n, 0))
+    for i in range(n):
+        f.write(struct.pack('<HHII', 0xcac1, 0, raw, 12 + raw * 4096))
+        f.write(struct.pack('<I', i) + data[4:])
+        f.write(struct.pack('<HHIII', 0xcac2, 0, fill, 16, i * 2654435761 & 0xffffffff))
+PY
+	fi
+	rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+	local ar vr
+	ar=$(rss "$fv" avb add_hashtree_footer --image "$big" $avb)
+	vr=$(rss "$fv" verify "$big")
+	echo
+	echo "| 4 GiB sparse image, 100,000 chunks | peak RSS | target |"
+	echo "|---|---|---|"
+	echo "| avb add_hashtree_footer | $((ar / 1024)) MiB | 64 MiB |"
+	echo "| verify IMAGE | $((vr / 1024)) MiB | 64 MiB |"
+	echo
+}
 # How close to the machine's limits (the speed issue): cached format and
 # verify against the SHA unit (the data over threads x the best kernel's
 # one-core rate, measured in this run), cold ones (page cache dropped:
@@ -325,6 +393,10 @@ if [ "${BENCH_ONLY:-}" = android ]; then
 	android_section
 	exit 0
 fi
+if [ "${BENCH_ONLY:-}" = sparse ]; then
+	sparse_section
+	exit 0
+fi
 seconds_rc() { # CMD...: wall time, whatever the exit code
 	local start=$EPOCHREALTIME
 	"$@" >/dev/null 2>&1 || true
@@ -357,6 +429,7 @@ echo
 limits_section
 fec_section
 android_section
+sparse_section
 ddi_section
 
 # Kernels, data in cache, from fastverity bench.

@@ -30,9 +30,9 @@ int main(int argc, char **argv)
 	run.ht.threads = 1;
 	verity_params_default(&pair.params);
 	pair.data = (struct verity_region){argv[2], strtoull(argv[3], NULL, 0),
-					   strtoull(argv[4], NULL, 0)};
+					   strtoull(argv[4], NULL, 0), NULL};
 	pair.hash = (struct verity_region){argv[2], strtoull(argv[5], NULL, 0),
-					   strtoull(argv[6], NULL, 0)};
+					   strtoull(argv[6], NULL, 0), NULL};
 	if (verity_hex_decode(argv[7], pair.root, sizeof(pair.root), &len)) {
 		fprintf(stderr, "bad root hash\n");
 		return 2;

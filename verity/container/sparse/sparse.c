@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 static uint16_t le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
@@ -180,7 +182,9 @@ static int chunk(const struct verity_device *d, const char *path,
 		return r;
 	s->c[i - 1] = (struct verity_sparse_chunk){
 		type, (uint32_t)blocks, *off, *done,
-		type == VERITY_SPARSE_FILL ? le32(fill) : 0};
+		type == VERITY_SPARSE_FILL || type == VERITY_SPARSE_CRC32
+			? le32(fill)
+			: 0};
 	*done += blocks;
 	*off += total;
 	return 0;
@@ -260,4 +264,75 @@ int verity_sparse_magic(const struct verity_device *d)
 	return !d->src && d->size >= VERITY_SPARSE_HEADER &&
 	       !verity_device_read(d, 0, m, sizeof(m), NULL) &&
 	       le32(m) == VERITY_SPARSE_MAGIC;
+}
+
+/* crc over n bytes of pattern p (4 bytes, repeated from a 4-byte
+ * boundary), from a block-sized buffer made once. */
+static uLong crc_pattern(uLong crc, uint32_t p, uint64_t n, uint8_t *buf,
+			 size_t size)
+{
+	for (size_t i = 0; i + 4 <= size; i += 4)
+		memcpy(buf + i, &(uint8_t[4]){(uint8_t)p, (uint8_t)(p >> 8),
+					      (uint8_t)(p >> 16),
+					      (uint8_t)(p >> 24)},
+		       4);
+	while (n) {
+		size_t k = n < size ? (size_t)n : size;
+
+		crc = crc32(crc, buf, (uInt)k);
+		n -= k;
+	}
+	return crc;
+}
+
+int verity_sparse_check_crc(const struct verity_device *d, const char *path,
+			    const struct verity_sparse *s, struct ht_error *err)
+{
+	const size_t size = 1u << 20;
+	uint8_t *buf = malloc(size);
+	uLong crc = crc32(0L, Z_NULL, 0);
+	int r = 0;
+
+	if (!buf)
+		return ht_fail(err, ENOMEM, "out of memory");
+	/* libsparse's sum: every output byte in order, DONT_CARE as zeros */
+	for (uint32_t i = 0; !r && i < s->chunks; i++) {
+		const struct verity_sparse_chunk *c = &s->c[i];
+		uint64_t n = (uint64_t)c->blocks * s->block_size;
+
+		if (c->type == VERITY_SPARSE_CRC32) {
+			if ((uint32_t)crc != c->fill)
+				r = ht_fail(err, EPERM,
+					    "%s: sparse chunk %u (byte %llu): "
+					    "CRC32 %08x, and the bytes before "
+					    "it sum to %08x",
+					    path, i + 1,
+					    (unsigned long long)c->at, c->fill,
+					    (unsigned)crc);
+		} else if (c->type == VERITY_SPARSE_RAW) {
+			uint64_t at = c->at + s->chunk_header_size;
+
+			while (!r && n) {
+				size_t k = n < size ? (size_t)n : size;
+
+				if (!(r = verity_device_read(d, at, buf, k,
+							     err)))
+					crc = crc32(crc, buf, (uInt)k);
+				at += k;
+				n -= k;
+			}
+		} else {
+			crc = crc_pattern(crc,
+					  c->type == VERITY_SPARSE_FILL ? c->fill
+									: 0,
+					  n, buf, size);
+		}
+	}
+	if (!r && s->image_crc && (uint32_t)crc != s->image_crc)
+		r = ht_fail(err, EPERM,
+			    "%s: the sparse header's image checksum %08x, and "
+			    "the unsparsed bytes sum to %08x",
+			    path, s->image_crc, (unsigned)crc);
+	free(buf);
+	return r;
 }

@@ -72,7 +72,7 @@ struct verity_sparse_chunk {
 	uint32_t blocks; /* output blocks (0 for CRC32) */
 	uint64_t at;     /* its header's byte in the file */
 	uint64_t first;  /* its first output block */
-	uint32_t fill;   /* FILL: the pattern */
+	uint32_t fill;   /* FILL: the pattern; CRC32: the sum it holds */
 };
 
 struct verity_sparse {
@@ -101,6 +101,12 @@ int verity_sparse_read(const struct verity_device *d, const char *path,
 int verity_sparse_read_tail(const struct verity_device *d, const char *path,
 			    struct verity_sparse *s, struct ht_error *err);
 void verity_sparse_free(struct verity_sparse *s);
+/* The CRC32 sums the image holds checked (--check-crc), as libsparse
+ * checks them: a CRC32 chunk's against the unsparsed bytes before it
+ * (DONT_CARE as zeros), the header's checksum (when not 0) against them
+ * all. -EINVAL naming the chunk and both sums. */
+int verity_sparse_check_crc(const struct verity_device *d, const char *path,
+			    const struct verity_sparse *s, struct ht_error *err);
 /* 1 when the file open in d (its own bytes) starts with the sparse
  * magic: read as a sparse image, whose reading then says what is wrong. */
 int verity_sparse_magic(const struct verity_device *d);
