@@ -781,9 +781,35 @@ static int sparse_target(const char *path)
 /* The sparse image at path open for writing (*wp), and d a device of
  * its unsparsed bytes, reads and writes through its extents: the same
  * facts as open_image gives of a raw image. */
-static int open_sparse(const char *path, struct verity_sparse_writer **wp,
-		       struct verity_device *d, uint64_t *original,
-		       int *had_footer, struct ht_error *err)
+static int stage_image(struct verity_device *d, uint64_t bytes, int must,
+		       int *staged, struct ht_error *err);
+
+/* The sparse image at path open for writing through a copy staged
+ * beside it (stage_image), which verity_device_commit renames over it:
+ * for rewrites whose interruption must leave the image as it was. */
+static int sparse_writer_staged(const char *path, struct verity_sparse_writer *w,
+				struct ht_error *err)
+{
+	struct verity_device d;
+	uint64_t size;
+	int staged, r;
+
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_WRITE, err)))
+		return r;
+	size = d.size;
+	if ((r = verity_loop_refuse_backing(&d, path, err)) ||
+	    (r = stage_image(&d, size, 1, &staged, err))) {
+		verity_device_close(&d);
+		return r;
+	}
+	d.size = size; /* the copy's */
+	return verity_sparse_writer_adopt(w, &d, path, err);
+}
+
+static int open_sparse(const char *path, int stage,
+		       struct verity_sparse_writer **wp, struct verity_device *d,
+		       uint64_t *original, int *had_footer,
+		       struct ht_error *err)
 {
 	struct verity_sparse_writer *w = calloc(1, sizeof(*w));
 	uint8_t f[AVB_FOOTER_SIZE];
@@ -793,7 +819,8 @@ static int open_sparse(const char *path, struct verity_sparse_writer **wp,
 	*had_footer = 0;
 	if (!w)
 		return ht_fail(err, ENOMEM, "out of memory");
-	if ((r = verity_sparse_writer_open(w, path, err))) {
+	if ((r = stage ? sparse_writer_staged(path, w, err)
+		       : verity_sparse_writer_open(w, path, err))) {
 		free(w);
 		return r;
 	}
@@ -1228,7 +1255,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	if ((r = check_vbmeta_opts(&o->vb, err)))
 		return r;
 	r = sparse_target(o->image)
-		    ? open_sparse(o->image, &job->sparse, d, &job->original,
+		    ? open_sparse(o->image, 0, &job->sparse, d, &job->original,
 				  &had_footer, err)
 		    : open_image(o->image, d, &job->original, &had_footer, err);
 	if (r)
@@ -1600,7 +1627,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	if ((r = check_vbmeta_opts(&o->vb, err)))
 		return r;
 	r = sparse_target(o->image)
-		    ? open_sparse(o->image, &sparse, &d, &original, &had_footer,
+		    ? open_sparse(o->image, 0, &sparse, &d, &original, &had_footer,
 				  err)
 		    : open_image(o->image, &d, &original, &had_footer, err);
 	if (r)
@@ -1688,7 +1715,7 @@ int verity_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
 	}
 	verity_avb_image_free(&vb);
 	r = sparse_target(image)
-		    ? open_sparse(image, &sparse, &d, &original, &had_footer,
+		    ? open_sparse(image, 0, &sparse, &d, &original, &had_footer,
 				  err)
 		    : open_image(image, &d, &original, &had_footer, err);
 	if (!r) {
@@ -1943,10 +1970,10 @@ int verity_avb_resize_image(const char *image, uint64_t partition_size,
 		       AVB_FOOTER_SIZE);
 		/* avbtool's chunks: cut after the vbmeta, DONT_CARE (even
 		 * when empty), the footer's block */
-		if (!(r = verity_sparse_writer_open(&w, image, err))) {
-			if (!(r = verity_loop_refuse_backing(&w.d, image,
-							     err)) &&
-			    !(r = verity_sparse_cut(&w, vb_end, err)) &&
+		/* staged: the footer is cut off before the new one is
+		 * appended */
+		if (!(r = sparse_writer_staged(image, &w, err))) {
+			if (!(r = verity_sparse_cut(&w, vb_end, err)) &&
 			    !(r = verity_sparse_append(
 				      &w, VERITY_SPARSE_DONT_CARE,
 				      partition_size - vb_end -
@@ -1954,8 +1981,9 @@ int verity_avb_resize_image(const char *image, uint64_t partition_size,
 				      NULL, 0, err)) &&
 			    !(r = verity_sparse_append(&w, VERITY_SPARSE_RAW,
 						       AVB_FOOTER_BLOCK, b, 0,
-						       err)))
-				r = verity_sparse_commit(&w, err);
+						       err)) &&
+			    !(r = verity_sparse_commit(&w, err)))
+				r = verity_device_commit(&w.d, err);
 			verity_sparse_writer_close(&w);
 		}
 		free(b);
@@ -2154,7 +2182,7 @@ int verity_avb_zero_hashtree(const char *image, struct ht_error *err)
 		uint64_t original, size;
 		int had_footer;
 
-		if ((r = open_sparse(image, &w, &d, &original, &had_footer,
+		if ((r = open_sparse(image, 1, &w, &d, &original, &had_footer,
 				     err))) {
 			free(block);
 			return r;
@@ -2182,8 +2210,9 @@ int verity_avb_zero_hashtree(const char *image, struct ht_error *err)
 					       size - end, NULL, 0, err))) {
 			d.size = w->s.x.size;
 			if (!(r = rest_write(&d, &rest, err)) &&
-			    !(r = verity_device_flush(&d, err)))
-				r = verity_sparse_commit(w, err);
+			    !(r = verity_device_flush(&d, err)) &&
+			    !(r = verity_sparse_commit(w, err)))
+				r = verity_device_commit(&w->d, err);
 		}
 		rest_free(&rest);
 		close_sparse(&w, &d);

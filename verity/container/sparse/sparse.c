@@ -260,10 +260,15 @@ void verity_sparse_free(struct verity_sparse *s)
 int verity_sparse_magic(const struct verity_device *d)
 {
 	uint8_t m[4];
+	int r;
 
-	return !d->src && d->size >= VERITY_SPARSE_HEADER &&
-	       !verity_device_read(d, 0, m, sizeof(m), NULL) &&
-	       le32(m) == VERITY_SPARSE_MAGIC;
+	if (d->src || d->size < VERITY_SPARSE_HEADER)
+		return 0;
+	/* bytes that cannot be read: maybe one, and the reading of it then
+	 * says why (never taken for raw data, and written as such) */
+	if ((r = verity_device_read(d, 0, m, sizeof(m), NULL)))
+		return r;
+	return le32(m) == VERITY_SPARSE_MAGIC;
 }
 
 /* crc over n bytes of pattern p (4 bytes, repeated from a 4-byte

@@ -34,6 +34,12 @@ struct verity_sparse_writer {
  * what is not, the reader's errors, verity_device_open's. */
 int verity_sparse_writer_open(struct verity_sparse_writer *w, const char *path,
 			      struct ht_error *err);
+/* The same over a device already open for writing (taken over: d is
+ * left closed), e.g. a copy staged beside the image, whose commit
+ * (verity_device_commit) then renames it over path. */
+int verity_sparse_writer_adopt(struct verity_sparse_writer *w,
+			       struct verity_device *d, const char *path,
+			       struct ht_error *err);
 /* The unsparsed bytes made size long (a multiple of the block size):
  * shorter, at a chunk's start or inside one; longer, by a DONT_CARE
  * chunk. */
@@ -108,7 +114,8 @@ void verity_sparse_free(struct verity_sparse *s);
 int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 			    const struct verity_sparse *s, struct ht_error *err);
 /* 1 when the file open in d (its own bytes) starts with the sparse
- * magic: read as a sparse image, whose reading then says what is wrong. */
+ * magic: read as a sparse image, whose reading then says what is wrong;
+ * < 0 (true too) when its first bytes cannot be read. */
 int verity_sparse_magic(const struct verity_device *d);
 
 /* --- written, as avbtool 1.3.0 writes them ---------------------------
@@ -133,6 +140,12 @@ struct verity_sparse_writer {
  * what is not, the reader's errors, verity_device_open's. */
 int verity_sparse_writer_open(struct verity_sparse_writer *w, const char *path,
 			      struct ht_error *err);
+/* The same over a device already open for writing (taken over: d is
+ * left closed), e.g. a copy staged beside the image, whose commit
+ * (verity_device_commit) then renames it over path. */
+int verity_sparse_writer_adopt(struct verity_sparse_writer *w,
+			       struct verity_device *d, const char *path,
+			       struct ht_error *err);
 /* The unsparsed bytes made size long (a multiple of the block size):
  * shorter, at a chunk's start or inside one; longer, by a DONT_CARE
  * chunk. */

@@ -23,6 +23,9 @@ static void put32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+static int writer_take(struct verity_sparse_writer *w, const char *path,
+		       struct ht_error *err);
+
 int verity_sparse_writer_open(struct verity_sparse_writer *w, const char *path,
 			      struct ht_error *err)
 {
@@ -32,6 +35,29 @@ int verity_sparse_writer_open(struct verity_sparse_writer *w, const char *path,
 	w->path = path;
 	if ((r = verity_device_open(&w->d, path, VERITY_OPEN_WRITE, err)))
 		return r;
+	return writer_take(w, path, err);
+}
+
+int verity_sparse_writer_adopt(struct verity_sparse_writer *w,
+			       struct verity_device *d, const char *path,
+			       struct ht_error *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->path = path;
+	w->d = *d;
+	d->fd = -1;
+	d->tmp = d->final = NULL;
+	d->src = d->src_owned = NULL;
+	return writer_take(w, path, err);
+}
+
+/* w->d open: the chunk list read, and what the writer appends to
+ * checked. */
+static int writer_take(struct verity_sparse_writer *w, const char *path,
+		       struct ht_error *err)
+{
+	int r;
+
 	if (w->d.is_block) {
 		verity_device_close(&w->d);
 		return ht_fail(err, EINVAL,
@@ -231,13 +257,15 @@ int verity_sparse_append(struct verity_sparse_writer *w, uint16_t type,
 
 int verity_sparse_commit(struct verity_sparse_writer *w, struct ht_error *err)
 {
-	int r = put_totals(w, w->s.blocks, w->s.chunks, err);
+	/* the chunks on disk before the header counts them; once it does,
+	 * they are the image (close cuts nothing), whether or not the last
+	 * flush succeeds */
+	int r = verity_device_flush(&w->d, err);
 
-	if (!r)
-		r = verity_device_flush(&w->d, err);
-	if (!r)
-		w->kept_end = w->s.end;
-	return r;
+	if (r || (r = put_totals(w, w->s.blocks, w->s.chunks, err)))
+		return r;
+	w->kept_end = w->s.end;
+	return verity_device_flush(&w->d, err);
 }
 
 void verity_sparse_writer_close(struct verity_sparse_writer *w)
