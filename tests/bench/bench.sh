@@ -192,9 +192,10 @@ sparse_section() {
 		done
 		truncate -s $((1 << 30)) "$raw"
 		img2simg "$raw" "$sp"
-		cp "$raw" "$dir/sp.raw.orig"
+		cp --sparse=never "$raw" "$dir/sp.raw.orig"
 	fi
-	cp "$dir/sp.raw.orig" "$raw"
+	# real zero blocks, as an image builder writes them (no holes)
+	cp --sparse=never "$dir/sp.raw.orig" "$raw"
 	echo "| Android sparse image, 1 GiB (70% data, 30% zero FILL) | raw form | sparse | ratio | target | |"
 	echo "|---|---|---|---|---|---|"
 	sparse_vs() { # LABEL TARGET "RAW ARGS" "SPARSE ARGS"
