@@ -3,7 +3,9 @@
  * declared blocks, without gaps, every file extent inside the file, and
  * every byte of them readable. Inputs of 8 bytes or more are also tried
  * behind a valid header (their first 8 bytes choose its block and chunk
- * counts), so that the chunk list is where most runs go. */
+ * counts), so that the chunk list is where most runs go. What reads as
+ * an image also has its CRC32 sums checked (--check-crc). */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +91,14 @@ static void one(const uint8_t *data, size_t size)
 
 			if (verity_extents_read(&s.x, &d, e->logical, b, n,
 						&err))
+				abort();
+		}
+		/* --check-crc's sums over what it reads: they hold or are
+		 * named (small images: the sum covers every byte) */
+		if (s.x.size <= (16u << 20)) {
+			int r = verity_sparse_check_crc(&d, path, &s, &err);
+
+			if (r && r != -EPERM)
 				abort();
 		}
 		verity_sparse_free(&s);

@@ -2,13 +2,16 @@
  * made here chunk by chunk (RAW, FILL, DONT_CARE, CRC32; header sizes
  * larger than 28/12), read back through the extents and compared with
  * the bytes unsparsed by hand; then each malformed field refused with the
- * chunk named. */
+ * chunk named; the CRC32 sums checked; the writer's cut, appends, commit
+ * and close. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "check_main.h"
 #include "verity/container/sparse/sparse.h"
@@ -296,10 +299,158 @@ START_TEST(malformed)
 }
 END_TEST
 
+/* --check-crc: a CRC32 chunk's sum of the bytes before it (DONT_CARE
+ * as zeros, as libsparse sums them) and the header's checksum hold; one
+ * byte changed is named with the chunk. */
+START_TEST(crc_sums)
+{
+	uint8_t r1[2 * BS], sum[4];
+	static const uint8_t pat[4] = {9, 8, 7, 6};
+	struct verity_sparse s;
+	struct verity_device d;
+	struct ht_error err;
+	struct made m;
+	uLong c = crc32(0L, Z_NULL, 0), all;
+
+	for (size_t i = 0; i < sizeof(r1); i++)
+		r1[i] = (uint8_t)(i * 3 + 11);
+	/* the sum, over the unsparsed bytes made by hand */
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 2, r1, sizeof(r1), 0);
+	add(&m, 0xcac3, 3, NULL, 0, 0);
+	add(&m, 0xcac2, 1, pat, 4, 0);
+	c = crc32(c, m.raw, (uInt)m.rlen);
+	put32(sum, (uint32_t)c);
+	add(&m, 0xcac4, 0, sum, 4, 0);
+	add(&m, 0xcac3, 2, NULL, 0, 0);
+	all = crc32(0L, Z_NULL, 0);
+	all = crc32(all, m.raw, (uInt)m.rlen);
+	finish(&m, 0, 0);
+	for (int pass = 0; pass < 4; pass++) {
+		if (pass == 1) /* the header's checksum, right */
+			put32(m.file + 24, (uint32_t)all);
+		if (pass == 2) /* and wrong */
+			put32(m.file + 24, (uint32_t)all ^ 1);
+		if (pass == 3) { /* a byte of the first RAW chunk changed */
+			put32(m.file + 24, 0);
+			m.file[28 + 12 + 100] ^= 0x40;
+		}
+		rewrite(&m, m.flen);
+		ck_assert_int_eq(
+			verity_device_open(&d, path, VERITY_OPEN_READ, &err),
+			0);
+		ck_assert_int_eq(verity_sparse_read(&d, path, &s, &err), 0);
+		ck_assert_int_eq(verity_sparse_check_crc(&d, path, &s, &err),
+				 pass == 0 || pass == 1 ? 0 : -EPERM);
+		if (pass == 2)
+			ck_assert_ptr_nonnull(
+				strstr(err.msg, "header's image checksum"));
+		if (pass == 3)
+			ck_assert_ptr_nonnull(strstr(err.msg, "sparse chunk 4"));
+		verity_sparse_free(&s);
+		verity_device_close(&d);
+	}
+	free(m.file);
+	free(m.raw);
+}
+END_TEST
+
+/* The writer, avbtool's way: a cut inside a FILL chunk keeps its first
+ * blocks, chunks appended after it are counted at commit; appended and
+ * not committed, they are cut off on close; bytes after the last
+ * counted chunk (an interrupted run) are refused by the reader and cut
+ * by the next writer. */
+START_TEST(writer)
+{
+	uint8_t r1[3 * BS], r2[2 * BS], *out;
+	static const uint8_t pat[4] = {0x11, 0x22, 0x33, 0x44};
+	struct verity_sparse_writer w;
+	struct verity_sparse s;
+	struct verity_device d;
+	struct ht_error err;
+	struct made m, want;
+	long before;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(r1); i++)
+		r1[i] = (uint8_t)(i * 5 + 1);
+	for (size_t i = 0; i < sizeof(r2); i++)
+		r2[i] = (uint8_t)(i * 9 + 2);
+	start(&m, 28, 12);
+	add(&m, 0xcac1, 3, r1, sizeof(r1), 0);
+	add(&m, 0xcac2, 4, pat, 4, 0);
+	finish(&m, 0, 0);
+	/* what the cut and the appends make: RAW 3, FILL 1, RAW 2, DONT_CARE 3 */
+	start(&want, 28, 12);
+	add(&want, 0xcac1, 3, r1, sizeof(r1), 0);
+	add(&want, 0xcac2, 1, pat, 4, 0);
+	add(&want, 0xcac1, 2, r2, sizeof(r2), 0);
+	add(&want, 0xcac3, 3, NULL, 0, 0);
+
+	ck_assert_int_eq(verity_sparse_writer_open(&w, path, &err), 0);
+	ck_assert_int_eq(verity_sparse_cut(&w, 4 * BS + 100, &err), -EINVAL);
+	ck_assert_int_eq(verity_sparse_cut(&w, 4 * BS, &err), 0);
+	ck_assert_int_eq(verity_sparse_append(&w, VERITY_SPARSE_RAW,
+					      sizeof(r2), r2, 0, &err),
+			 0);
+	ck_assert_int_eq(verity_sparse_append(&w, VERITY_SPARSE_DONT_CARE,
+					      3 * BS, NULL, 0, &err),
+			 0);
+	ck_assert_int_eq(verity_sparse_commit(&w, &err), 0);
+	verity_sparse_writer_close(&w);
+	ck_assert_int_eq(read_image(&s, &err), 0);
+	ck_assert_uint_eq(s.blocks, 9);
+	ck_assert_uint_eq(s.chunks, 4);
+	ck_assert_uint_eq(s.x.size, want.rlen);
+	out = malloc(want.rlen);
+	ck_assert_int_eq(verity_device_open(&d, path, VERITY_OPEN_READ, &err),
+			 0);
+	ck_assert_int_eq(verity_extents_read(&s.x, &d, 0, out, want.rlen, &err),
+			 0);
+	ck_assert(!memcmp(out, want.raw, want.rlen));
+	verity_device_close(&d);
+	verity_sparse_free(&s);
+
+	/* appended, not committed: cut off on close */
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	fseek(f, 0, SEEK_END);
+	before = ftell(f);
+	fclose(f);
+	ck_assert_int_eq(verity_sparse_writer_open(&w, path, &err), 0);
+	ck_assert_int_eq(verity_sparse_append(&w, VERITY_SPARSE_RAW,
+					      sizeof(r2), r2, 0, &err),
+			 0);
+	verity_sparse_writer_close(&w);
+	ck_assert_int_eq(read_image(&s, &err), 0);
+	ck_assert_uint_eq(s.chunks, 4);
+	verity_sparse_free(&s);
+	ck_assert_ptr_nonnull(f = fopen(path, "ab"));
+	ck_assert_int_eq(ftell(f), before);
+	/* bytes after the last chunk: refused, then cut by a writer */
+	ck_assert_uint_eq(fwrite(r2, 1, 100, f), 100);
+	fclose(f);
+	ck_assert_int_eq(read_image(&s, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "100 bytes follow the last"));
+	ck_assert_int_eq(verity_sparse_writer_open(&w, path, &err), 0);
+	ck_assert_int_eq(verity_sparse_append(&w, VERITY_SPARSE_FILL, BS, NULL,
+					      0x01020304, &err),
+			 0);
+	ck_assert_int_eq(verity_sparse_commit(&w, &err), 0);
+	verity_sparse_writer_close(&w);
+	ck_assert_int_eq(read_image(&s, &err), 0);
+	ck_assert_uint_eq(s.chunks, 5);
+	ck_assert_uint_eq(s.blocks, 10);
+	verity_sparse_free(&s);
+	free(out);
+	free(m.file), free(m.raw);
+	free(want.file), free(want.raw);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {
 		.name = "sparse", .setup = setup, .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(read_back, malformed));
+	return run_unit(&u, UNIT_TESTS(read_back, malformed, crc_sums, writer));
 }
