@@ -186,7 +186,8 @@ check-cli: fastverity $(B)/mkimage $(B)/libfastverity-internal.a
 # with AddressSanitizer (leaks included) and UBSan; a test of a leak,
 # overflow or undefined behaviour fails. ASAN_CLI_TESTS picks the command
 # tests (default: input checks, output safety, signatures, repair's trust
-# checks, corruption and vectors, about a minute; "all" for every one,
+# checks, corruption and vectors, Android images, sparse images and
+# avbtool's commands, disk images; about two minutes; "all" for every one,
 # about three; repair also runs under ASan in its fuzz target).
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all

@@ -202,7 +202,8 @@ int verity_container_open(struct verity_device *d, const char *path,
 		verity_device_close(d);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
-	*x = sp.x;
+	*x = sp.x; /* the extents kept, the chunk list not */
+	free(sp.c);
 	if (sparse)
 		*sparse = 1;
 	return verity_device_take_source(d, x, err);
