@@ -384,8 +384,8 @@ static int source_transfer(const struct verity_device *d, uint64_t off,
 		int r = 0;
 
 		if (e->kind == VERITY_EXTENT_FILE)
-			r = file_transfer(d, e->file_offset + in, p, n, out,
-					  err);
+			r = file_transfer(verity_extent_file(x, e, d),
+					  e->file_offset + in, p, n, out, err);
 		else if (out)
 			r = unstored_write(d, e, in, p, n, err);
 		else
@@ -491,7 +491,8 @@ void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 		if (n > len)
 			n = len;
 		if (e->kind == VERITY_EXTENT_FILE)
-			file_prefetch(d, (off_t)(e->file_offset + in), n);
+			file_prefetch(verity_extent_file(d->src, e, d),
+				      (off_t)(e->file_offset + in), n);
 		at += n;
 		len -= n;
 	}

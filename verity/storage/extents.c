@@ -22,10 +22,36 @@ int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 		x->e = more;
 		x->cap = cap;
 	}
-	x->e[x->n++] = (struct verity_extent){x->size,     length,  kind,
-					      file_offset, pattern, origin};
+	x->e[x->n++] = (struct verity_extent){
+		x->size, length, kind, file_offset, pattern, origin, 0};
 	x->size += length;
 	return 0;
+}
+
+int verity_extents_add_in(struct verity_extents *x, uint32_t file,
+			  uint64_t length, uint64_t file_offset,
+			  uint32_t origin, struct ht_error *err)
+{
+	size_t n = x->n;
+	int r;
+
+	if (file > x->nfiles)
+		return ht_fail(err, EINVAL,
+			       "an extent in file %u of %u the extents have",
+			       file, x->nfiles);
+	if ((r = verity_extents_add(x, VERITY_EXTENT_FILE, length, file_offset,
+				    0, origin, err)))
+		return r;
+	if (x->n > n)
+		x->e[x->n - 1].file = file;
+	return 0;
+}
+
+const struct verity_device *verity_extent_file(const struct verity_extents *x,
+					       const struct verity_extent *e,
+					       const struct verity_device *d)
+{
+	return e->file && e->file <= x->nfiles ? x->files[e->file - 1] : d;
 }
 
 void verity_extents_free(struct verity_extents *x)
@@ -111,8 +137,9 @@ int verity_extents_read(const struct verity_extents *x,
 
 		switch (e->kind) {
 		case VERITY_EXTENT_FILE:
-			if ((r = verity_device_read(d, e->file_offset + in, out,
-						    n, err)))
+			if ((r = verity_device_read(verity_extent_file(x, e, d),
+						    e->file_offset + in, out, n,
+						    err)))
 				return r;
 			break;
 		default:

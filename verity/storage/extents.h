@@ -30,6 +30,8 @@ struct verity_extent {
 	uint32_t pattern;     /* FILL: the 4 bytes, little-endian as stored */
 	uint32_t origin;      /* the container's number for what made it (a
 			       * sparse chunk's, 1-based), for messages */
+	uint32_t file;        /* FILE: 0 the device's own file, k > 0 the
+			       * extents' files[k - 1] */
 };
 
 /* The extents in logical order, without gaps, covering [0, size). */
@@ -38,6 +40,11 @@ struct verity_extents {
 	size_t n, cap;
 	uint64_t size;
 	const char *unit; /* what an origin numbers ("sparse chunk") */
+	/* the other files FILE extents lie in (a super image's other block
+	 * devices: a logical partition's linear extents on any of them),
+	 * open for as long as the extents are used; not owned */
+	const struct verity_device *const *files;
+	uint32_t nfiles;
 };
 
 /* Appends an extent at the end (logical: the current size): -ENOMEM,
@@ -45,6 +52,15 @@ struct verity_extents {
 int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 		       uint64_t length, uint64_t file_offset, uint32_t pattern,
 		       uint32_t origin, struct ht_error *err);
+/* The same for a FILE extent in files[file - 1] (file 0: the device's
+ * own): -EINVAL for a file the extents do not have. */
+int verity_extents_add_in(struct verity_extents *x, uint32_t file,
+			  uint64_t length, uint64_t file_offset,
+			  uint32_t origin, struct ht_error *err);
+/* The file a FILE extent lies in: d itself, or one of x's files. */
+const struct verity_device *verity_extent_file(const struct verity_extents *x,
+					       const struct verity_extent *e,
+					       const struct verity_device *d);
 void verity_extents_free(struct verity_extents *x);
 /* The extents cut to size bytes (size <= x->size). */
 void verity_extents_cut(struct verity_extents *x, uint64_t size);
