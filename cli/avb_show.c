@@ -499,12 +499,20 @@ static int verify_hashtree(const fv_avb *av, size_t i, const char *image,
 		return cli_lib_error(r);
 	}
 	cli_counts_of(res, &counts);
-	if (bad.data || !counts.root_matches) {
-		fprintf(stderr, "hashtree of %s does not match descriptor\n",
-			image);
-		r = EXIT_PARAMS;
-	} else if (bad.hash || cli_verdict(&counts)) {
-		fprintf(stderr, "hashtree of %s contains invalid data\n",
+	if (bad.data || bad.hash || !counts.root_matches ||
+	    cli_verdict(&counts)) {
+		/* avbtool's two words: the data's own root against the
+		 * descriptor's says which (a tree made zeros, or damaged,
+		 * over intact data: the tree's fault) */
+		int data_ok = !t.root_digest_len ||
+			      (!fv_avb_data_root(av, i, image, opts, root,
+						 &rl) &&
+			       rl == t.root_digest_len &&
+			       !memcmp(root, t.root_digest, rl));
+
+		fprintf(stderr,
+			data_ok ? "hashtree of %s contains invalid data\n"
+				: "hashtree of %s does not match descriptor\n",
 			image);
 		r = EXIT_PARAMS;
 	} else if (!fv_result_fec(res, &fec) && fec.stale_codewords) {

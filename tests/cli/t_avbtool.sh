@@ -189,6 +189,7 @@ expect_zero z.full >z.want
 check "zero_hashtree" run_rc 0 avbtool zero_hashtree --image z.img
 check "  the marker and zeros over tree and parity" cmp -s z.img z.want
 check "verify_image of a zeroed tree fails" run_rc 1 avbtool verify_image --image z.img
+check "  avbtool's message: the data is right, the tree not" grep -qx "hashtree of z.img contains invalid data" "$T/err"
 check "verify_image --accept_zeroed_hashtree" run_rc 0 avbtool verify_image --image z.img --accept_zeroed_hashtree
 check "  avbtool's line" grep -qx "zz: skipping verification since hashtree is zeroed and --accept_zeroed_hashtree was given" "$T/out"
 printf 'X' | dd of=z.img bs=1 seek=5000 conv=notrunc 2>/dev/null
