@@ -211,7 +211,7 @@ static void print_subs(FILE *f)
 	      "(docs/android.md):\n",
 	      f);
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		fprintf(f, "\t%-24s %s\n", subs[i].name, subs[i].what);
+		fprintf(f, "\t%-25s %s\n", subs[i].name, subs[i].what);
 	fputs("fastverity avb <subcommand> --help lists its options.\n", f);
 }
 
