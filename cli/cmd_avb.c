@@ -72,6 +72,10 @@ static const struct subcommand {
 /* avbtool's subcommands fastverity does not have. */
 static const char *const missing_subs[] = {
 	"set_ab_metadata",
+	"make_certificate",
+	"make_cert_permanent_attributes",
+	"make_cert_metadata",
+	"make_cert_unlock_credential",
 	"make_atx_certificate",
 	"make_atx_permanent_attributes",
 	"make_atx_metadata",
@@ -199,6 +203,7 @@ static const struct row rows[] = {
 	 NULL},
 	{"no_hashtree", MISSING_FLAG, 0, 0, S_HASHTREE, NULL, NULL},
 	{"atx", MISSING_FLAG, 0, 0, S_INFO, NULL, NULL},
+	{"cert", MISSING_FLAG, 0, 0, S_INFO, NULL, NULL},
 };
 
 #define NROWS       (sizeof(rows) / sizeof(rows[0]))

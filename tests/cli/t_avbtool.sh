@@ -295,4 +295,11 @@ assert a[moff:moff + msize] == b'metadata of the key'
 "
 check "  signed over it: verify_image holds" run_rc 0 avbtool verify_image --image m.img
 
+# what is left out is refused by name (docs/android.md says why)
+check "avbtool 1.3's make_certificate refused by name" run_rc 1 avbtool make_certificate --output cert.bin
+check "  in one line" grep -qx "fastverity: avb: avbtool's make_certificate is not implemented in fastverity" "$T/err"
+check "  nothing written" test ! -e cert.bin
+check "info_image --cert refused by name" run_rc 1 avbtool info_image --image images/vbmeta.img --cert
+check "  in one line" grep -qx "fastverity: avb info_image: avbtool's --cert is not implemented in fastverity" "$T/err"
+
 finish
