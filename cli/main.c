@@ -319,7 +319,11 @@ static int run(int argc, const char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "avb"))
 		return cli_avb_main(argc - 1, argv + 1);
 	help_unknown = NULL;
-	if ((act = help_request(argc, argv)) == NULL && help_unknown) {
+	act = help_request(argc, argv);
+	/* help avb: avbtool's commands, each with its own --help */
+	if (!act && help_unknown && !strcmp(help_unknown, "avb"))
+		return cli_avb_main(2, (const char *[]){"avb", "--help", NULL});
+	if (!act && help_unknown) {
 		cli_error(-EINVAL,
 			  "help: no action '%s' (fastverity help lists the "
 			  "actions)",

@@ -295,6 +295,11 @@ assert a[moff:moff + msize] == b'metadata of the key'
 "
 check "  signed over it: verify_image holds" run_rc 0 avbtool verify_image --image m.img
 
+# fastverity help avb: the avb subcommands, each with its own --help
+check "help avb" run_rc 0 "$FV" help avb
+check "  lists avbtool's commands" grep -q "^	print_partition_digests " "$T/out"
+check "  and says how to get each one's options" grep -q "fastverity avb <subcommand> --help" "$T/out"
+
 # what is left out is refused by name (docs/android.md says why)
 check "avbtool 1.3's make_certificate refused by name" run_rc 1 avbtool make_certificate --output cert.bin
 check "  in one line" grep -qx "fastverity: avb: avbtool's make_certificate is not implemented in fastverity" "$T/err"
