@@ -920,44 +920,48 @@ static int digests_of(const char *image, FILE *f, int json, size_t *count,
 	return r;
 }
 
-/* text made in memory, then written to --output or stdout */
-static int emit(const struct cli_avb_args *a, const char *what, char *buf,
-		size_t len)
+/* The text make writes, made in memory, then written to --output or
+ * stdout (nothing when make fails). */
+static int emit(const struct cli_avb_args *a, const char *what,
+		int (*make)(const struct cli_avb_args *a, FILE *f))
 {
-	int r = EXIT_OK;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
 
-	if (a->output)
+	if (!f)
+		return cli_error(-ENOMEM, "out of memory");
+	r = make(a, f);
+	fclose(f);
+	if (!r && a->output)
 		r = cli_avb_write(a->output, what, buf, len, &a->image, 1);
-	else
+	else if (!r)
 		fwrite(buf, 1, len, stdout);
 	free(buf);
 	return r;
 }
 
-int cli_avb_digests(const struct cli_avb_args *a)
+static int digests_text(const struct cli_avb_args *a, FILE *f)
 {
-	char *buf = NULL;
-	size_t len = 0, count = 0;
-	FILE *f;
+	size_t count = 0;
 	int r;
 
-	if (!a->image)
-		return cli_error(-EINVAL, "avb print_partition_digests: "
-					  "--image is required");
-	if (!(f = open_memstream(&buf, &len)))
-		return cli_error(-ENOMEM, "out of memory");
 	if (a->json)
 		fputs("{\n  \"partitions\": [", f);
 	r = digests_of(a->image, f, a->json, &count, 0);
 	/* json.dumps(..., indent=2): no newline at the end */
 	if (a->json)
 		fputs(count ? "\n  ]\n}" : "]\n}", f);
-	fclose(f);
-	if (r) {
-		free(buf);
-		return r;
-	}
-	return emit(a, "partition digests", buf, len);
+	return r;
+}
+
+int cli_avb_digests(const struct cli_avb_args *a)
+{
+	if (!a->image)
+		return cli_error(-EINVAL, "avb print_partition_digests: "
+					  "--image is required");
+	return emit(a, "partition digests", digests_text);
 }
 
 /* The kernel command line descriptors of image and, one level down, of
@@ -999,23 +1003,17 @@ static int cmdlines_of(const char *image, FILE *f, int disabled, int follow,
 	return r;
 }
 
+static int cmdline_text(const struct cli_avb_args *a, FILE *f)
+{
+	size_t count = 0;
+
+	return cmdlines_of(a->image, f, a->hashtree_disabled, 1, &count);
+}
+
 int cli_avb_cmdline(const struct cli_avb_args *a)
 {
-	char *buf = NULL;
-	size_t len = 0, count = 0;
-	FILE *f;
-	int r;
-
 	if (!a->image)
 		return cli_error(-EINVAL, "avb calculate_kernel_cmdline: "
 					  "--image is required");
-	if (!(f = open_memstream(&buf, &len)))
-		return cli_error(-ENOMEM, "out of memory");
-	r = cmdlines_of(a->image, f, a->hashtree_disabled, 1, &count);
-	fclose(f);
-	if (r) {
-		free(buf);
-		return r;
-	}
-	return emit(a, "kernel command line", buf, len);
+	return emit(a, "kernel command line", cmdline_text);
 }

@@ -177,21 +177,21 @@ check "sign: $runs faulted runs, each a success or one line with the old signatu
 # footer from which the same run makes the new one
 cp -r "$TOP/tests/avb/keys" .
 reset_a() { cp a.old a; }
-judge_a() { # N KIND: a failure leaves the old image, the new one, or
-	# (written in place) the old footer, from which the same run without a
-	# fault makes the new image
+# judge N KIND: a failure leaves the old image (a.old), the new one
+# (a.new), or one from which RUN (the same run, without a fault) makes
+# the new image; LABEL names the run in messages
+judge() {
 	local ok=0
 	if [ "$(cat rc)" = 0 ]; then
-		cmp -s a a.new || { echo "  $SUB again, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
+		cmp -s a a.new || { echo "  $LABEL, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
 	elif ! one_line; then
-		echo "  $SUB again, call $1 $2: exit $(cat rc), no one-line message: $(head -2 err)" >&2
+		echo "  $LABEL, call $1 $2: exit $(cat rc), no one-line message: $(head -2 err)" >&2
 		ok=1
-	elif ! cmp -s a a.old && ! cmp -s a a.new &&
-		! { "$FV" avb "$SUB" --image a $ARGS --salt 02 >/dev/null 2>&1 && cmp -s a a.new; }; then
-		echo "  $SUB again, call $1 $2: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
+	elif ! cmp -s a a.old && ! cmp -s a a.new && ! { "${RUN[@]}" >/dev/null 2>&1 && cmp -s a a.new; }; then
+		echo "  $LABEL, call $1 $2: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
 		ok=1
 	fi
-	no_temporary "$SUB again" "$1" "$2" && return $ok
+	no_temporary "$LABEL" "$1" "$2" && return $ok
 }
 # SUBCOMMAND DATA_FILE ARGS...: every I/O call of SUBCOMMAND (salt 02) over
 # the image it made from DATA_FILE with salt 01
@@ -203,9 +203,11 @@ rerun_faults() {
 	cp a.old a.new
 	# shellcheck disable=SC2086
 	"$FV" avb "$SUB" --image a.new $ARGS --salt 02 >/dev/null
+	LABEL="$SUB again"
+	# shellcheck disable=SC2206
+	RUN=("$FV" avb "$SUB" --image a $ARGS --salt 02)
 	bad=0 runs=0
-	# shellcheck disable=SC2086
-	each_fault reset_a judge_a "$FV" avb "$SUB" --image a $ARGS --salt 02
+	each_fault reset_a judge "${RUN[@]}"
 	check "avb $SUB over a footer: $runs faulted runs, each a success or one line; the old image, the new one, or the old footer its re-run makes new" test $bad = 0
 }
 gen 53 $((48 * 4096)) >a.data
@@ -222,19 +224,6 @@ rerun_faults add_hash_footer sb.data --partition_name boot --partition_size $((6
 
 # resize_image, zero_hashtree and append_vbmeta_image, raw and sparse: a
 # fault leaves the old image, the new one, or one the same run makes new
-judge_c() { # N KIND
-	local ok=0
-	if [ "$(cat rc)" = 0 ]; then
-		cmp -s a a.new || { echo "  $LABEL, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
-	elif ! one_line; then
-		echo "  $LABEL, call $1 $2: exit $(cat rc), no one-line message: $(head -2 err)" >&2
-		ok=1
-	elif ! cmp -s a a.old && ! cmp -s a a.new && ! { "${RUN[@]}" >/dev/null 2>&1 && cmp -s a a.new; }; then
-		echo "  $LABEL, call $1 $2: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
-		ok=1
-	fi
-	no_temporary "$LABEL" "$1" "$2" && return $ok
-}
 simple_faults() { # LABEL OLD_IMAGE CMD... (on the file a)
 	LABEL=$1
 	cp "$2" a.old
@@ -242,7 +231,7 @@ simple_faults() { # LABEL OLD_IMAGE CMD... (on the file a)
 	RUN=("$@")
 	cp a.old a && "${RUN[@]}" >/dev/null && cp a a.new
 	bad=0 runs=0
-	each_fault reset_a judge_c "${RUN[@]}"
+	each_fault reset_a judge "${RUN[@]}"
 	check "$LABEL: $runs faulted runs, each a success or one line; the old image, the new one, or one its re-run makes new" test $bad = 0
 }
 "$FV" avb make_vbmeta_image --output vb.img

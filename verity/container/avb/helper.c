@@ -48,15 +48,16 @@ static int pad_block(const struct avb_algorithm_info *alg,
 	return 0;
 }
 
-/* Runs argv with stdin_fd and stdout_fd (-1: /dev/null); its status. */
-static int run(const char *const *argv, int stdin_fd, int stdout_fd,
-	       int *status, struct ht_error *err)
+/* argv started with stdin_fd and stdout_fd (-1: /dev/null), directly
+ * (no shell); its pid, or -1 with the message set. */
+static pid_t spawn(const char *const *argv, int stdin_fd, int stdout_fd,
+		   struct ht_error *err)
 {
 	pid_t pid = fork();
 
 	if (pid < 0)
-		return ht_fail(err, EIO, "signing helper %s: cannot start: %s",
-			       argv[0], strerror(errno));
+		ht_fail(err, EIO, "signing helper %s: cannot start: %s",
+			argv[0], strerror(errno));
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
@@ -68,12 +69,18 @@ static int run(const char *const *argv, int stdin_fd, int stdout_fd,
 		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+static int wait_for(const char *program, pid_t pid, int *status,
+		    struct ht_error *err)
+{
 	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
 			return ht_fail(err, EIO,
 				       "signing helper %s: cannot wait for "
 				       "it: %s",
-				       argv[0], strerror(errno));
+				       program, strerror(errno));
 	return 0;
 }
 
@@ -125,20 +132,11 @@ static int sign_streams(const char *program, const char *const *argv,
 		goto out;
 	}
 	{
-		pid_t pid = fork();
+		pid_t pid = spawn(argv, sv[1], out[1], err);
 
 		if (pid < 0) {
-			r = ht_fail(err, EIO,
-				    "signing helper %s: cannot start: %s",
-				    program, strerror(errno));
+			r = -EIO;
 			goto out;
-		}
-		if (pid == 0) {
-			dup2(sv[1], 0);
-			dup2(out[1], 1);
-			signal(SIGPIPE, SIG_DFL);
-			execvp(argv[0], (char *const *)argv);
-			_exit(127);
 		}
 		close(sv[1]);
 		sv[1] = -1;
@@ -160,9 +158,8 @@ static int sign_streams(const char *program, const char *const *argv,
 			if (len <= MAX_SIG)
 				len += (size_t)k;
 		}
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				break;
+		if ((r = wait_for(program, pid, &status, err)))
+			goto out;
 	}
 	if (!(r = judge_status(program, status, err))) {
 		*got = len;
@@ -225,9 +222,17 @@ static int sign_file(const char *program, const char **argv,
 	close(fd);
 	fd = -1;
 	argv[3] = file;
-	if ((r = run(argv, -1, -1, &status, err)) ||
-	    (r = judge_status(program, status, err)))
-		goto out;
+	{
+		pid_t pid = spawn(argv, -1, -1, err);
+
+		if (pid < 0) {
+			r = -EIO;
+			goto out;
+		}
+		if ((r = wait_for(program, pid, &status, err)) ||
+		    (r = judge_status(program, status, err)))
+			goto out;
+	}
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
 		r = ht_fail(err, EIO, "signing helper %s: %s: %s", program,
 			    file, strerror(errno));

@@ -1064,6 +1064,18 @@ static int finish_image(struct verity_device *d, struct ht_error *err)
 		      : verity_device_flush(d, err);
 }
 
+/* A partition size of whole 4096-byte blocks (0: only where zero_ok,
+ * the image growing as it needs), in avbtool's words. */
+static int partition_blocks(uint64_t size, int zero_ok, struct ht_error *err)
+{
+	if ((size || zero_ok) && size % AVB_FOOTER_BLOCK == 0)
+		return 0;
+	return ht_fail(err, EINVAL,
+		       "Partition size of %llu is not a multiple of the image "
+		       "block size 4096",
+		       (unsigned long long)size);
+}
+
 /* The size of the image that ends with the vbmeta blob at off: the
  * partition's, or the blob's end and one footer block; 0 when it does
  * not fit the partition (the message set). */
@@ -1241,11 +1253,8 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	d->fd = -1;
 	if (!(job->digest_size = digest_size_checked(o->hash_algorithm, err)))
 		return -EINVAL;
-	if (o->partition_size % AVB_FOOTER_BLOCK)
-		return ht_fail(err, EINVAL,
-			       "Partition size of %llu is not a multiple of "
-			       "the image block size 4096",
-			       (unsigned long long)o->partition_size);
+	if ((r = partition_blocks(o->partition_size, 1, err)))
+		return r;
 	if (o->fec && (o->roots < FEC_MIN_ROOTS || o->roots > FEC_MAX_ROOTS))
 		return ht_fail(err, EINVAL,
 			       "FEC of %u roots is not supported (%d to %d)",
@@ -1636,13 +1645,8 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 		sized.partition_size =
 			round_up(original + meta, AVB_FOOTER_BLOCK);
 	max = verity_avb_max_image_size(&sized, AVB_FOOTER_HASH);
-	if (sized.partition_size % AVB_FOOTER_BLOCK) {
-		r = ht_fail(err, EINVAL,
-			    "Partition size of %llu is not a multiple of the "
-			    "image block size 4096",
-			    (unsigned long long)sized.partition_size);
+	if ((r = partition_blocks(sized.partition_size, 1, err)))
 		goto close;
-	}
 	if (original > max) {
 		r = ht_fail(err, EINVAL,
 			    "%s: image size of %llu exceeds maximum image size "
@@ -1694,11 +1698,8 @@ int verity_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
 	uint64_t original;
 	int had_footer, r;
 
-	if (!partition_size || partition_size % AVB_FOOTER_BLOCK)
-		return ht_fail(err, EINVAL,
-			       "Partition size of %llu is not a multiple of "
-			       "the image block size 4096",
-			       (unsigned long long)partition_size);
+	if ((r = partition_blocks(partition_size, 0, err)))
+		return r;
 	if (verity_path_same_storage(image, vbmeta_image))
 		return ht_fail(err, EINVAL,
 			       "%s: is the vbmeta image %s: an output is "
@@ -1751,21 +1752,30 @@ int verity_avb_make_vbmeta_image(const char *output,
 	return r;
 }
 
+/* The image read, and refused unless it has a footer (the commands that
+ * rewrite one). */
+static int read_footed(const char *image, struct avb_image *img,
+		       struct ht_error *err)
+{
+	int r = verity_avb_image_read(image, img, err);
+
+	if (!r && !img->has_footer) {
+		verity_avb_image_free(img);
+		r = ht_fail(err, EINVAL, "%s: the image has no footer", image);
+	}
+	return r;
+}
+
 int verity_avb_erase_footer(const char *image, int keep_hashtree,
 			    struct ht_error *err)
 {
 	struct avb_image img;
 	struct verity_device d;
 	uint64_t size;
-	int r = verity_avb_image_read(image, &img, err);
+	int r = read_footed(image, &img, err);
 
 	if (r)
 		return r;
-	if (!img.has_footer) {
-		verity_avb_image_free(&img);
-		return ht_fail(err, EINVAL, "%s: the image has no footer",
-			       image);
-	}
 	size = img.footer.original_image_size;
 	/* the vbmeta read as verify reads it: whole, and consistent with
 	 * the key it carries */
@@ -1936,18 +1946,10 @@ int verity_avb_resize_image(const char *image, uint64_t partition_size,
 	uint64_t vb_end, old_end, keep;
 	int r;
 
-	if (!partition_size || partition_size % AVB_FOOTER_BLOCK)
-		return ht_fail(err, EINVAL,
-			       "Partition size of %llu is not a multiple of "
-			       "the image block size 4096",
-			       (unsigned long long)partition_size);
-	if ((r = verity_avb_image_read(image, &img, err)))
+	if ((r = partition_blocks(partition_size, 0, err)))
 		return r;
-	if (!img.has_footer) {
-		verity_avb_image_free(&img);
-		return ht_fail(err, EINVAL, "%s: the image has no footer",
-			       image);
-	}
+	if ((r = read_footed(image, &img, err)))
+		return r;
 	/* the vbmeta ends the image's own bytes: the footer moves */
 	vb_end = round_up(img.footer.vbmeta_offset + img.footer.vbmeta_size,
 			  AVB_FOOTER_BLOCK);
@@ -2134,13 +2136,8 @@ int verity_avb_zero_hashtree(const char *image, struct ht_error *err)
 	uint8_t *block;
 	int unusable, r;
 
-	if ((r = verity_avb_image_read(image, &img, err)))
+	if ((r = read_footed(image, &img, err)))
 		return r;
-	if (!img.has_footer) {
-		verity_avb_image_free(&img);
-		return ht_fail(err, EINVAL, "%s: the image has no footer",
-			       image);
-	}
 	if (!(ht = verity_avb_image_hashtree(&img))) {
 		verity_avb_image_free(&img);
 		return ht_fail(err, EINVAL,
