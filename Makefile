@@ -28,16 +28,18 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
+           verity/container/super/lp.c verity/container/super/super.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
-           verity/api_avb.c verity/api_measure.c
+           verity/api_avb.c verity/api_measure.c verity/api_super.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/ddi.c cli/hints.c cli/bench_rank.c
+           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/ddi.c cli/super.c cli/hints.c \
+           cli/bench_rank.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)

@@ -51,6 +51,10 @@ int cli_avb_cmdline(const struct cli_avb_args *a);
  * made the pair (cli/avb_pair.c). Options that set the tree's
  * parameters are refused. */
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
+/* The same for an image read already (fv_avb_read, fv_super_avb), which
+ * it frees. */
+int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
+		    struct cli_pair *cp);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */
 int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,

@@ -36,14 +36,10 @@ static const char *parameter_option(const struct cli_opts *o)
 /* The image read and its vbmeta judged: its own signature, the trust
  * policy for the anchor given, and with --key that key as the signer.
  * 0 and *a, or the exit code (printed). */
-static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
-		       enum fv_trust *trust)
+static int judged(const struct cli_opts *o, const char *image, fv_avb **a,
+		  enum fv_trust *trust)
 {
-	int r;
-
-	if ((r = fv_avb_read(image, a)))
-		return cli_lib_error(r);
-	r = cli_trust(o, "avb", image,
+	int r = cli_trust(o, "avb", image,
 		      strcmp(fv_avb_algorithm(*a), "NONE") ? FV_SIGNATURE_FOUND
 							   : FV_SIGNATURE_NONE,
 		      cli_writes(o), 0, trust);
@@ -59,6 +55,16 @@ static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
 		*a = NULL;
 	}
 	return r;
+}
+
+static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
+		       enum fv_trust *trust)
+{
+	int r;
+
+	if ((r = fv_avb_read(image, a)))
+		return cli_lib_error(r);
+	return judged(o, image, a, trust);
 }
 
 /* The pair of an Android image read (a): its hashtree descriptor made
@@ -130,6 +136,23 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 
 	if ((r = refuse_parameters(o, image)) ||
 	    (r = read_judged(o, image, &a, &trust)))
+		return r;
+	r = pair_of(o, image, a, trust, cp);
+	fv_avb_free(a);
+	return r;
+}
+
+int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
+		    struct cli_pair *cp)
+{
+	enum fv_trust trust;
+	int r;
+
+	if ((r = refuse_parameters(o, image))) {
+		fv_avb_free(a);
+		return r;
+	}
+	if ((r = judged(o, image, &a, &trust)))
 		return r;
 	r = pair_of(o, image, a, trust, cp);
 	fv_avb_free(a);

@@ -38,7 +38,11 @@ struct cli_opts {
 	char *salt_size;     /* bench lists */
 	char *size;
 	char *device;
-	char *partition;  /* a disk image's protected partition: root, usr */
+	char *partition;  /* a disk image's protected partition (root, usr),
+			   * a super image's logical partition */
+	char *slot;       /* a super image's partitions: the suffix a, b */
+	const char **block_devices; /* a split super's NAME=FILE */
+	size_t nblock_devices;
 	char *container;  /* an image alone read as: avb, ddi, sidecar */
 	char *bench_time; /* bench --time: seconds */
 	int ddi_json;     /* sign: systemd's signature partition JSON */

@@ -4,6 +4,7 @@
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
+#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
 #include "cli/pair.h"
@@ -34,6 +35,8 @@ int cmd_dump(struct cli_opts *o)
 		return cli_avb_dump(o, o->args[0]);
 	if (kind == CLI_DDI)
 		return cli_ddi_dump(o, o->args[0]);
+	if (kind == CLI_SUPER)
+		return cli_super_dump(o, o->args[0]);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
 	if ((r = fv_pair_new(o->args[0], o->args[0], &fp)))

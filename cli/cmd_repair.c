@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "cli/ddi.h"
+#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -170,6 +171,8 @@ int cmd_repair(struct cli_opts *o)
 		return r;
 	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
+	if (kind == CLI_SUPER)
+		return cli_super_refuse(o, o->args[0]);
 	r = kind == CLI_DDI ? cli_ddi_pair(o, o->args[0], &cp)
 			    : cli_pair_from_args(o, kind, &cp);
 	if (r)

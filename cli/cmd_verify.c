@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "cli/ddi.h"
+#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/text.h"
@@ -223,6 +224,8 @@ int cmd_verify(struct cli_opts *o)
 			return r;
 		if (kind == CLI_DDI)
 			return cli_ddi_verify(o, o->args[0]);
+		if (kind == CLI_SUPER)
+			return cli_super_verify(o, o->args[0]);
 	}
 	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;

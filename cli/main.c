@@ -392,6 +392,8 @@ static int run(int argc, const char **argv)
 		opts.nargs++;
 	while (opts.trusted_certs && opts.trusted_certs[opts.ntrusted])
 		opts.ntrusted++;
+	while (opts.block_devices && opts.block_devices[opts.nblock_devices])
+		opts.nblock_devices++;
 	cli_debug(&opts, "fastverity %s: running command %s.",
 		  FASTVERITY_VERSION, act->name);
 	rc = act->run(&opts);

@@ -130,9 +130,19 @@ static const struct cli_option rows[] = {
 	 "repeatable",
 	 0, NULL},
 	{"partition", '\0', K_VALUE, AT(partition), 0,
-	 A_VERIFY | A_DUMP | A_OPEN, "root|usr",
-	 "Disk images: the protected partition to take (default: all; open: "
-	 "root)",
+	 A_VERIFY | A_DUMP | A_OPEN, "name",
+	 "Disk images: the protected partition to take, root or usr "
+	 "(default: all; open: root). Super images: the logical partition "
+	 "(system, or system_a; default: all; open: required)",
+	 0, NULL},
+	{"slot", '\0', K_VALUE, AT(slot), 0, A_VERIFY | A_DUMP | A_OPEN, "a|b",
+	 "Super images: the partitions of slot a or b (default: for each, "
+	 "the first slot that has it)",
+	 0, NULL},
+	{"block-device", '\0', K_LIST, AT(block_devices), 0,
+	 A_VERIFY | A_DUMP | A_OPEN, "name=path",
+	 "Split super images: the image of block device NAME (default: "
+	 "NAME.img beside the super image); repeatable",
 	 0, NULL},
 	{"container", '\0', K_VALUE, AT(container), 0,
 	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "avb|ddi|sidecar",

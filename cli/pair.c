@@ -128,18 +128,20 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 		if (strcmp(o->container, "avb") &&
 		    strcmp(o->container, "ddi") &&
 		    strcmp(o->container, "sidecar") &&
+		    strcmp(o->container, "super") &&
 		    strcmp(o->container, "plain"))
 			return cli_error(-EINVAL,
 					 "--container: '%s' is not avb, ddi, "
-					 "sidecar or plain",
+					 "super, sidecar or plain",
 					 o->container);
 		asked = o->container;
 	}
 	if ((r = fv_container_of(image, asked, &name)))
 		return cli_lib_error(r);
 	*kind = !strcmp(name, "avb")   ? CLI_AVB
-		: !strcmp(name, "ddi") ? CLI_DDI
-				       : CLI_SIDECAR;
+		: !strcmp(name, "ddi")   ? CLI_DDI
+		: !strcmp(name, "super") ? CLI_SUPER
+					 : CLI_SIDECAR;
 	return 0;
 }
 

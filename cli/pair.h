@@ -18,6 +18,7 @@ enum cli_container {
 	CLI_SIDECAR, /* an image with sidecar files */
 	CLI_AVB,     /* an Android image */
 	CLI_DDI,     /* a systemd disk image */
+	CLI_SUPER,   /* an Android super image */
 };
 
 struct cli_pair {

@@ -49,11 +49,11 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 7
+#define FASTVERITY_VERSION_MINOR 8
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.7.0"
+#define FASTVERITY_VERSION       "0.8.0"
 
-/* The version of the library loaded at run time ("0.7.0"), which may be
+/* The version of the library loaded at run time ("0.8.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
@@ -756,6 +756,105 @@ int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
  * writes them; the blob's own size for a vbmeta image). Point into a. */
 int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
 		       size_t *footer_len);
+
+/* --- Android super images (docs/android.md, "Factory images and
+ * super.img") ---------------------------------------------------------
+ * Since 0.8 (FASTVERITY_1.6). A super image (raw or sparse; a split one
+ * with its other block devices) read as a container of logical
+ * partitions, each an Android image with its own footer. A logical
+ * partition is also named by the path IMAGE/NAME ("super.img/system_a":
+ * no file can have that path, as super.img is not a directory), which
+ * every function taking an image path reads: fv_avb_read, fv_container_of,
+ * fv_image_open. */
+typedef struct fv_super fv_super;
+/* Opens the super image at image and reads metadata slot slot (0 for
+ * the first). Block devices past the first: files[i] for names[i] (n of
+ * them), else <dir>/<name>.img beside the image. Errors: EINVAL (not a
+ * super image, or a field that does not hold in any copy, named),
+ * ENOENT (a block device neither given nor beside), ENODEV, EIO,
+ * ENOMEM. */
+int fv_super_open(const char *image, const char *const *names,
+		  const char *const *files, size_t n, unsigned slot,
+		  fv_super **out);
+void fv_super_free(fv_super *s);
+
+struct fv_super_info {
+	size_t size; /* sizeof(struct fv_super_info), set by the caller */
+	unsigned major, minor;      /* the metadata's version */
+	uint32_t header_size, tables_size, header_flags;
+	uint32_t metadata_max_size, metadata_slot_count, logical_block_size;
+	unsigned slot;              /* the slot read */
+	int geometry_backup;        /* the geometry read from its backup */
+	int metadata_backup;        /* the slot read from its backup */
+	int sparse;                 /* an Android sparse image */
+	uint64_t image_size;        /* its (unsparsed) bytes */
+};
+int fv_super_info(const fv_super *s, struct fv_super_info *info);
+/* What was read from a backup copy, and why (one line each; the
+ * geometry's, the slot's and the other slots'). */
+size_t fv_super_notes(const fv_super *s);
+const char *fv_super_note(const fv_super *s, size_t i);
+
+#define FV_LP_READONLY      (1u << 0)
+#define FV_LP_SLOT_SUFFIXED (1u << 1)
+#define FV_LP_UPDATED       (1u << 2)
+#define FV_LP_DISABLED      (1u << 3)
+
+struct fv_super_partition {
+	size_t size;
+	const char *name;
+	uint32_t attributes; /* FV_LP_* */
+	const char *group;
+	uint64_t bytes; /* its extents' */
+	uint32_t first_extent, num_extents;
+};
+struct fv_super_extent {
+	size_t size;
+	uint64_t sectors;
+	unsigned type;   /* 0 linear, 1 zero */
+	uint64_t target; /* linear: its first sector on the device */
+	uint32_t source; /* linear: the block device's index */
+	const char *device; /* linear: the block device's name */
+};
+struct fv_super_group {
+	size_t size;
+	const char *name;
+	uint32_t flags; /* bit 0: slot-suffixed */
+	uint64_t max_size;
+};
+struct fv_super_block_device {
+	size_t size;
+	const char *name;
+	uint64_t first_sector;
+	uint32_t alignment, alignment_offset;
+	uint64_t bytes;
+	uint32_t flags; /* bit 0: slot-suffixed */
+	const char *file; /* the file read for it */
+};
+size_t fv_super_partitions(const fv_super *s);
+size_t fv_super_extents(const fv_super *s);
+size_t fv_super_groups(const fv_super *s);
+size_t fv_super_block_devices(const fv_super *s);
+int fv_super_partition(const fv_super *s, size_t i,
+		       struct fv_super_partition *p);
+int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e);
+int fv_super_group(const fv_super *s, size_t i, struct fv_super_group *g);
+int fv_super_block_device(const fv_super *s, size_t i,
+			  struct fv_super_block_device *b);
+/* The partition named name, or for slot ("a", "b"; NULL: the first that
+ * has it with extents) name_<slot>: its index, or -ENOENT. */
+int fv_super_find(const fv_super *s, const char *name, const char *slot);
+/* Byte off of partition i as the block device and byte that hold it
+ * (*device: the block device's index). Errors: EINVAL (past its end),
+ * ENODATA (a zero extent). */
+int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
+		    uint32_t *device, uint64_t *at);
+/* Partition i read as an Android image, as fv_avb_read reads a file
+ * (its vbmeta's signature checked), through s's files: s outlives *out
+ * and every pair made of it is used before s is freed. Errors: those of
+ * fv_avb_read, ENODATA (an empty partition), ENOMSG (no AVB footer and
+ * no vbmeta: not an Android image). */
+int fv_super_avb(const fv_super *s, size_t i, fv_avb **out);
 
 /* --- containers and trust (docs/trust.md) --------------------------------
  * Since 0.5 (FASTVERITY_1.3). The command asks the same two functions. */

@@ -100,6 +100,9 @@ struct fv_status {
 
 struct fv_avb {
 	char *path;
+	/* a logical partition's extents (fv_super_avb), owned; their files
+	 * are the super image's */
+	struct verity_extents *src;
 	struct avb_image img;
 	const struct avb_descriptor *ht; /* NULL: no hashtree descriptor */
 	struct verity_pair pair;         /* with ht and a footer */
@@ -143,6 +146,7 @@ struct fv_pair {
 	int of_image;
 	char *image;
 	enum verity_trust opened; /* the verdict when the image was opened */
+	struct verity_extents *src; /* a logical partition's, owned */
 	char fingerprint[65];     /* a disk image's certificateFingerprint */
 	unsigned fingerprint_at;  /* its signature partition */
 };
@@ -220,6 +224,10 @@ int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 			 enum verity_trust *trust);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
+/* The same from extents (src: NULL, the file at image), which *out takes
+ * (freed also on failure). */
+int verity_api_avb_read_from(const char *image, struct verity_extents *src,
+			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 int verity_api_image_avb(fv_image *img, const fv_options *o,

@@ -14,6 +14,10 @@ API void fv_avb_free(fv_avb *a)
 	if (!a)
 		return;
 	verity_avb_image_free(&a->img);
+	if (a->src) {
+		verity_extents_free(a->src);
+		free(a->src);
+	}
 	free(a->path);
 	free(a->name);
 	free(a);
@@ -54,9 +58,13 @@ void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
 	EVP_MD_free(md);
 }
 
-/* An Android image read; judged (its own signature checked) unless
- * shown. */
 int verity_api_avb_read(const char *image, int show, fv_avb **out)
+{
+	return verity_api_avb_read_from(image, NULL, show, out);
+}
+
+int verity_api_avb_read_from(const char *image, struct verity_extents *src,
+			     int show, fv_avb **out)
 {
 	enum avb_judgement why;
 	struct ht_error err;
@@ -68,9 +76,16 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 	*out = NULL;
 	if (!(a = calloc(1, sizeof(*a))) || !(a->path = strdup(image))) {
 		free(a);
+		if (src) {
+			verity_extents_free(src);
+			free(src);
+		}
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	if ((r = verity_avb_image_read(a->path, &a->img, &err)) ||
+	a->src = src;
+	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img,
+						    &err)
+		     : verity_avb_image_read(a->path, &a->img, &err)) ||
 	    (!show && (r = verity_avb_vbmeta_judge(
 			       &a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
 			       NULL, 0, 0, &a->trust, &why, &err)))) {
@@ -332,6 +347,17 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 		return r;
 	}
 	pr->pair.fec.region.path = pr->fec;
+	if (a->src) {
+		/* the pair outlives a: its own copy of the extents (their
+		 * files stay the super image's) */
+		if (!(pr->src = verity_extents_copy(a->src))) {
+			fv_pair_free(pr);
+			return verity_api_fail(ENOMEM, "out of memory");
+		}
+		pr->pair.data.extents = pr->pair.hash.extents = pr->src;
+		if (pr->pair.fec.region.path)
+			pr->pair.fec.region.extents = pr->src;
+	}
 	pr->pair.container = VERITY_CONTAINER_AVB;
 	verity_hex_encode(a->pair.root, a->pair.root_size, pr->root_hex);
 	pr->of_image = 1;

@@ -57,6 +57,10 @@ API void fv_pair_free(fv_pair *pr)
 	free(pr->signature_name);
 	free(pr->signature);
 	free(pr->image);
+	if (pr->src) {
+		verity_extents_free(pr->src);
+		free(pr->src);
+	}
 	free(pr);
 }
 

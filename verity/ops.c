@@ -173,18 +173,20 @@ int verity_op_dump(struct verity_pair *pair, unsigned flags,
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* every file read through its source (a sparse image's chunks, a
+	 * logical partition's extents) */
+	if ((r = verity_container_sources(pair, &s, err)))
+		return r;
 	if ((flags & VERITY_DUMP_READ_SUPERBLOCK) &&
-	    !pair->params.no_superblock &&
-	    !(r = verity_container_sources(pair, &s, err))) {
+	    !pair->params.no_superblock)
 		r = verity_read_superblock(&pair->hash, &pair->params, err);
-		verity_container_sources_end(pair, &s);
-	}
 	if (!r)
 		r = verity_layout_compute(&pair->params, &pair->layout, err);
 	if (!r && pair->fec.region.path)
 		r = verity_fec_describe(pair, err);
 	if (!r)
 		out->layout = pair->layout;
+	verity_container_sources_end(pair, &s);
 	return r;
 }
 

@@ -10,6 +10,7 @@
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
 #include "verity/container/sidecar.h"
+#include "verity/container/super/super.h"
 #include "verity/storage/device.h"
 #include "verity/tree/pair.h"
 
@@ -49,6 +50,20 @@ static int avb_probe(const char *image)
 	return yes;
 }
 
+/* An Android super image: liblp's geometry (either copy) in its
+ * unsparsed bytes. */
+static int super_probe(const char *image)
+{
+	struct verity_device d;
+	int yes;
+
+	if (verity_container_open(&d, image, NULL, NULL))
+		return 0;
+	yes = verity_lp_probe(&d);
+	verity_device_close(&d);
+	return yes;
+}
+
 /* One row a container, in the order they are tried. */
 static int sparse_probe(const char *image)
 {
@@ -71,6 +86,9 @@ static const struct row {
 } rows[] = {
 	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
 	 sparse_probe, NULL},
+	{VERITY_CONTAINER_SUPER, "super",
+	 "an Android super image (logical partitions)", super_probe,
+	 "not an Android super image: no geometry at byte 4096 or 8192"},
 	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
 	 "not an Android image: no AVB footer in its last 64 bytes and no "
 	 "vbmeta at byte 0"},
@@ -184,11 +202,29 @@ int verity_container_open(struct verity_device *d, const char *path,
 			  int *sparse, struct ht_error *err)
 {
 	struct verity_sparse sp;
-	struct verity_extents *x;
+	struct verity_extents *x = NULL;
 	int r;
 
 	if (sparse)
 		*sparse = 0;
+	/* a logical partition named through its super image */
+	{
+		const char *file;
+
+		r = verity_super_open_path(path, &x, &file, err);
+		if (r != -ENOENT || x) {
+			if (r)
+				return r;
+			if ((r = verity_device_open(d, file, VERITY_OPEN_READ,
+						    err))) {
+				verity_extents_free(x);
+				free(x);
+				return r;
+			}
+			d->path = path;
+			return verity_device_take_source(d, x, err);
+		}
+	}
 	if ((r = verity_device_open(d, path, VERITY_OPEN_READ, err)))
 		return r;
 	if (!verity_sparse_magic(d))
@@ -221,9 +257,26 @@ int verity_container_region_source(struct verity_region *r,
 		return 0;
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->path[i], r->path)) {
-			r->extents = &s->sparse[i].x;
+			r->extents = s->part[i] ? s->part[i]
+						: &s->sparse[i].x;
 			return 0;
 		}
+	/* a logical partition named through its super image */
+	if (s->n < VERITY_SOURCES_MAX) {
+		struct verity_extents *x = NULL;
+		const char *file;
+
+		ret = verity_super_open_path(r->path, &x, &file, err);
+		if (ret != -ENOENT || x) {
+			if (ret)
+				return ret;
+			x->path = file;
+			s->part[s->n] = x;
+			s->path[s->n++] = r->path;
+			r->extents = x;
+			return 0;
+		}
+	}
 	/* a file that cannot be opened is left to the operation's own
 	 * open, whose message is the one the user expects */
 	if (verity_device_open(&d, r->path, VERITY_OPEN_READ, NULL))
@@ -260,8 +313,15 @@ void verity_container_sources_end(struct verity_pair *pair,
 {
 	pair->data.extents = pair->hash.extents = pair->fec.region.extents =
 		NULL;
-	for (size_t i = 0; i < s->n; i++)
-		verity_sparse_free(&s->sparse[i]);
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->part[i]) {
+			verity_extents_free(s->part[i]);
+			free(s->part[i]);
+			s->part[i] = NULL;
+		} else {
+			verity_sparse_free(&s->sparse[i]);
+		}
+	}
 	s->n = 0;
 }
 

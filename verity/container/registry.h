@@ -1,6 +1,7 @@
 /* The registry: the one place that decides what an image given alone is
  * (docs/containers.md). One row a container, tried in one documented
- * order: sparse, Android (AVB footer), systemd disk image (GPT), sidecar
+ * order: sparse, Android super image (liblp geometry), Android (AVB
+ * footer), systemd disk image (GPT), sidecar
  * files, and plain pairs, which are never an image alone. An image that
  * reads two ways (a GPT disk image with an AVB footer; a disk image or
  * Android image with a sidecar tree beside it) is refused unless the
@@ -10,37 +11,6 @@
 #define FV_CONTAINER_REGISTRY_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* The file at path opened for reading as the bytes it holds: an Android
- * sparse image's unsparsed bytes (its chunk list read and checked, each
- * refusal naming the chunk), any other file's own. *sparse says which
- * (may be NULL). verity_device_open's errors, and the sparse reader's. */
-int verity_container_open(struct verity_device *d, const char *path,
-			  int *sparse, struct ht_error *err);
-
-/* What a pair's regions are read through while an operation runs. */
-#define VERITY_SOURCES_MAX 3
-struct verity_sources {
-	struct verity_sparse sparse[VERITY_SOURCES_MAX];
-	const char *path[VERITY_SOURCES_MAX];
-	size_t n;
-};
-
-/* Every region of pair (data, hash, parity) whose file is an Android
- * sparse image is read through its chunk list (offsets and lengths are
- * then its unsparsed bytes'), read once per file into s; end with
- * verity_container_sources_end. The sparse reader's errors. */
-int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
-			     struct ht_error *err);
-/* The same for one region. */
-int verity_container_region_source(struct verity_region *r,
-				   struct verity_sources *s,
-				   struct ht_error *err);
-/* The pair's regions back to files, s freed. */
-void verity_container_sources_end(struct verity_pair *pair,
-				  struct verity_sources *s);
-/* 1 when one of the pair's regions reads through a source. */
-int verity_container_has_sources(const struct verity_pair *pair);
-
 #endif
 
 #include "hashtree/error.h"
@@ -53,6 +23,8 @@ enum verity_container {
 	VERITY_CONTAINER_AUTO = 0, /* asked: let the registry decide */
 	VERITY_CONTAINER_SPARSE,   /* an Android sparse image: its unsparsed
 				    * bytes are read as the image */
+	VERITY_CONTAINER_SUPER,    /* an Android super image: logical
+				    * partitions, each an Android image */
 	VERITY_CONTAINER_AVB,      /* an Android image: vbmeta and footer */
 	VERITY_CONTAINER_DDI,      /* a systemd Discoverable Disk Image */
 	VERITY_CONTAINER_SIDECAR,  /* IMAGE with IMAGE.verity beside it */
@@ -60,7 +32,8 @@ enum verity_container {
 	VERITY_CONTAINER_COUNT
 };
 
-/* "avb", "ddi", "sidecar", "plain", "sparse"; "auto" for AUTO. */
+/* "avb", "ddi", "sidecar", "plain", "sparse", "super"; "auto" for
+ * AUTO. */
 const char *verity_container_name(enum verity_container c);
 /* What a container is, in a message: "an Android image (AVB footer)". */
 const char *verity_container_words(enum verity_container c);
@@ -95,12 +68,17 @@ int verity_container_open(struct verity_device *d, const char *path,
 #define VERITY_SOURCES_MAX 3
 struct verity_sources {
 	struct verity_sparse sparse[VERITY_SOURCES_MAX];
+	/* a logical partition's extents (a path through a super image),
+	 * in place of sparse[i] */
+	struct verity_extents *part[VERITY_SOURCES_MAX];
 	const char *path[VERITY_SOURCES_MAX];
 	size_t n;
 };
 
 /* Every region of pair (data, hash, parity) whose file is an Android
- * sparse image is read through its chunk list (offsets and lengths are
+ * sparse image, or whose path names a logical partition through its
+ * super image (IMAGE/NAME), is read through its chunk list or the
+ * partition's extents (offsets and lengths are
  * then its unsparsed bytes'), read once per file into s; end with
  * verity_container_sources_end. The sparse reader's errors. */
 int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,

@@ -195,11 +195,14 @@ int verity_device_open_region(struct verity_device *d,
 			      const struct verity_region *r,
 			      enum verity_open_mode mode, struct ht_error *err)
 {
-	int ret = verity_device_open(d, r->path, mode, err);
+	int ret = verity_device_open(
+		d, r->extents && r->extents->path ? r->extents->path : r->path,
+		mode, err);
 
 	if (!ret && r->extents) {
 		d->src = r->extents;
 		d->size = r->extents->size;
+		d->path = r->path; /* messages name what the caller named */
 	}
 	if (!ret && (ret = apply_region(d, r, mode, err)))
 		verity_device_close(d);

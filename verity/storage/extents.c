@@ -54,10 +54,70 @@ const struct verity_device *verity_extent_file(const struct verity_extents *x,
 	return e->file && e->file <= x->nfiles ? x->files[e->file - 1] : d;
 }
 
+struct verity_extents *verity_extents_copy(const struct verity_extents *x)
+{
+	struct verity_extents *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *x;
+	c->release = NULL;
+	c->owner = NULL;
+	c->cap = x->n ? x->n : 1;
+	if (!(c->e = malloc(c->cap * sizeof(*c->e)))) {
+		free(c);
+		return NULL;
+	}
+	if (x->n)
+		memcpy(c->e, x->e, x->n * sizeof(*c->e));
+	return c;
+}
+
 void verity_extents_free(struct verity_extents *x)
 {
+	void (*release)(void *) = x->release;
+	void *owner = x->owner;
+
 	free(x->e);
 	memset(x, 0, sizeof(*x));
+	if (release)
+		release(owner);
+}
+
+int verity_extents_add_from(struct verity_extents *x,
+			    const struct verity_extents *under, uint32_t file,
+			    uint64_t off, uint64_t len, uint32_t origin,
+			    struct ht_error *err)
+{
+	if (!under)
+		return verity_extents_add_in(x, file, len, off, origin, err);
+	if (off > under->size || len > under->size - off)
+		return ht_fail(err, EINVAL,
+			       "bytes [%llu, +%llu) past the end (%llu bytes)",
+			       (unsigned long long)off,
+			       (unsigned long long)len,
+			       (unsigned long long)under->size);
+	while (len) {
+		const struct verity_extent *e = verity_extents_at(under, off);
+		uint64_t in = off - e->logical, n = e->length - in;
+		int r;
+
+		if (n > len)
+			n = len;
+		if (e->kind == VERITY_EXTENT_FILE)
+			r = verity_extents_add_in(x, file, n,
+						  e->file_offset + in,
+						  e->origin, err);
+		else
+			r = verity_extents_add(x, e->kind, n, 0,
+					       verity_extent_pattern_at(e, in),
+					       e->origin, err);
+		if (r)
+			return r;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }
 
 void verity_extents_cut(struct verity_extents *x, uint64_t size)

@@ -45,6 +45,15 @@ struct verity_extents {
 	 * open for as long as the extents are used; not owned */
 	const struct verity_device *const *files;
 	uint32_t nfiles;
+	/* what keeps those files open, let go by verity_extents_free (a
+	 * super image opened for one partition's extents); NULL: the
+	 * caller keeps them */
+	void (*release)(void *owner);
+	void *owner;
+	/* the file the device's own extents (file 0) lie in, when the
+	 * region's path names a place inside it rather than a file (a
+	 * logical partition: super.img/system_a); NULL: the region's path */
+	const char *path;
 };
 
 /* Appends an extent at the end (logical: the current size): -ENOMEM,
@@ -57,10 +66,24 @@ int verity_extents_add(struct verity_extents *x, enum verity_extent_kind kind,
 int verity_extents_add_in(struct verity_extents *x, uint32_t file,
 			  uint64_t length, uint64_t file_offset,
 			  uint32_t origin, struct ht_error *err);
+/* Bytes [off, off + len) of under (NULL: of a file's own bytes) appended
+ * to x as extents: under's file extents as extents in x's file file
+ * (0: the device's own, k: files[k - 1]), its patterns and zeros as they
+ * are; origins kept (x's own when under is NULL). -EINVAL past under's
+ * end; verity_extents_add's errors. */
+int verity_extents_add_from(struct verity_extents *x,
+			    const struct verity_extents *under, uint32_t file,
+			    uint64_t off, uint64_t len, uint32_t origin,
+			    struct ht_error *err);
 /* The file a FILE extent lies in: d itself, or one of x's files. */
 const struct verity_device *verity_extent_file(const struct verity_extents *x,
 					       const struct verity_extent *e,
 					       const struct verity_device *d);
+/* A copy of x's extents on the heap, borrowing x's files (never its
+ * release: the copy must not outlive what keeps them), NULL when out of
+ * memory; freed with verity_extents_free and free. */
+struct verity_extents *verity_extents_copy(const struct verity_extents *x);
+/* Frees the extents and lets their files go (release). */
 void verity_extents_free(struct verity_extents *x);
 /* The extents cut to size bytes (size <= x->size). */
 void verity_extents_cut(struct verity_extents *x, uint64_t size);

@@ -80,11 +80,14 @@ static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 				       &img->vbmeta, err);
 }
 
+/* The footer and vbmeta of the image open at d (its bytes as read). */
+static int image_read(struct verity_device *d, const char *path,
+		      struct avb_image *img, struct ht_error *err);
+
 int verity_avb_image_read(const char *path, struct avb_image *img,
 			  struct ht_error *err)
 {
 	struct verity_device d;
-	uint8_t head[AVB_HEADER_SIZE], foot[AVB_FOOTER_SIZE];
 	int r;
 
 	memset(img, 0, sizeof(*img));
@@ -92,6 +95,40 @@ int verity_avb_image_read(const char *path, struct avb_image *img,
 	/* a sparse image: its unsparsed bytes, as avbtool reads them */
 	if ((r = verity_container_open(&d, path, &img->sparse, err)))
 		return r;
+	r = image_read(&d, path, img, err);
+	verity_device_close(&d);
+	if (r)
+		verity_avb_image_free(img);
+	return r;
+}
+
+int verity_avb_image_read_source(const char *path,
+				 const struct verity_extents *x,
+				 struct avb_image *img, struct ht_error *err)
+{
+	struct verity_region whole = {path, 0, 0, x};
+	struct verity_device d;
+	int r;
+
+	memset(img, 0, sizeof(*img));
+	img->path = path;
+	img->src = x;
+	if ((r = verity_device_open_region(&d, &whole, VERITY_OPEN_READ, err)))
+		return r;
+	r = image_read(&d, path, img, err);
+	verity_device_close(&d);
+	if (r)
+		verity_avb_image_free(img);
+	return r;
+}
+
+static int image_read(struct verity_device *dp, const char *path,
+		      struct avb_image *img, struct ht_error *err)
+{
+	struct verity_device d = *dp;
+	uint8_t head[AVB_HEADER_SIZE], foot[AVB_FOOTER_SIZE];
+	int r;
+
 	img->file_size = d.size;
 	if (d.size < AVB_HEADER_SIZE) {
 		r = ht_fail(err, EINVAL,
@@ -132,9 +169,6 @@ int verity_avb_image_read(const char *path, struct avb_image *img,
 			    path);
 	}
 out:
-	verity_device_close(&d);
-	if (r)
-		verity_avb_image_free(img);
 	return r;
 }
 
@@ -342,6 +376,10 @@ int verity_avb_image_pair(const struct avb_image *img,
 	if ((r = verity_avb_hashtree_pair(img->path, img->file_size, d, pair,
 					  fec_unusable, err)))
 		return r;
+	/* read from extents the caller keeps: the pair reads them too */
+	pair->data.extents = pair->hash.extents = img->src;
+	if (pair->fec.region.path)
+		pair->fec.region.extents = img->src;
 	if (f->original_image_size > d->hashtree.p.image_size)
 		return ht_fail(err, EINVAL,
 			       "%s: the footer counts %llu bytes of data, and "

@@ -31,6 +31,10 @@ struct avb_image {
 	uint8_t *blob; /* the vbmeta blob as read */
 	struct avb_vbmeta vbmeta;
 	int sparse; /* an Android sparse image, read unsparsed */
+	/* read from extents the caller keeps (a logical partition of a
+	 * super image opened by the caller), which its pairs read: NULL,
+	 * the file at path */
+	const struct verity_extents *src;
 };
 
 /* 1 when the file at path starts with an Android sparse image's header
@@ -45,6 +49,12 @@ int verity_avb_sparse_probe(const char *path);
 int verity_avb_image_read(const char *path, struct avb_image *img,
 			  struct ht_error *err);
 void verity_avb_image_free(struct avb_image *img);
+/* The same for the bytes of extents x (x->path: the file their own
+ * extents lie in), which the caller keeps for as long as img and its
+ * pairs; path names them in messages. */
+int verity_avb_image_read_source(const char *path,
+				 const struct verity_extents *x,
+				 struct avb_image *img, struct ht_error *err);
 
 /* The first hashtree descriptor, or NULL. */
 const struct avb_descriptor *

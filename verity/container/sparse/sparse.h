@@ -12,51 +12,6 @@
 #define FV_CONTAINER_SPARSE_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* --- written, as avbtool 1.3.0 writes them ---------------------------
- * avbtool never rewrites a sparse image's chunks: it cuts the chunk list
- * (a chunk cut inside keeps its first blocks) and appends chunks, each a
- * RAW, FILL or DONT_CARE chunk of its own, and sets the header's totals.
- * The writer does the same, in an order that keeps the file a sparse
- * image at every step: a cut sets the totals first, then shortens the
- * file; appended chunks lie past the chunks the header counts until
- * commit counts them. An interrupted run leaves bytes after the last
- * counted chunk, which readers refuse and the next writer cuts. */
-struct verity_sparse_writer {
-	struct verity_device d; /* the file's own bytes, read-write */
-	struct verity_sparse s; /* its chunks and unsparsed extents */
-	const char *path;
-	size_t cap;        /* room in s.c */
-	uint64_t kept_end; /* the file's end at the last cut or commit */
-};
-
-/* Opens the sparse image at path for writing: 1.0 images of 28- and
- * 12-byte headers (the chunks appended are of 12 bytes); -EINVAL naming
- * what is not, the reader's errors, verity_device_open's. */
-int verity_sparse_writer_open(struct verity_sparse_writer *w, const char *path,
-			      struct ht_error *err);
-/* The same over a device already open for writing (taken over: d is
- * left closed), e.g. a copy staged beside the image, whose commit
- * (verity_device_commit) then renames it over path. */
-int verity_sparse_writer_adopt(struct verity_sparse_writer *w,
-			       struct verity_device *d, const char *path,
-			       struct ht_error *err);
-/* The unsparsed bytes made size long (a multiple of the block size):
- * shorter, at a chunk's start or inside one; longer, by a DONT_CARE
- * chunk. */
-int verity_sparse_cut(struct verity_sparse_writer *w, uint64_t size,
-		      struct ht_error *err);
-/* A chunk of bytes (a multiple of the block size) appended: RAW of data
- * (NULL: zeros, written later through the extents), FILL of fill, or
- * DONT_CARE; its logical bytes start at the old size. */
-int verity_sparse_append(struct verity_sparse_writer *w, uint16_t type,
-			 uint64_t bytes, const void *data, uint32_t fill,
-			 struct ht_error *err);
-/* The header's totals set to the chunks there are, and flushed. */
-int verity_sparse_commit(struct verity_sparse_writer *w, struct ht_error *err);
-/* Closes; chunks appended and not committed cut off (the image as it
- * was at the last cut or commit). */
-void verity_sparse_writer_close(struct verity_sparse_writer *w);
-
 #endif
 
 #include <stdint.h>

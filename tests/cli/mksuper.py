@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Writes Android super images for the tests, from the format
+(docs/android.md, "Factory images and super.img"): Debian has no lpmake.
+
+    mksuper.py SPEC.json OUT
+
+SPEC: {"device_size": bytes of block device 0 (the image),
+       "metadata_size": 65536, "slots": 2, "minor": 0..2, "flags": 0,
+       "block_devices": [{"name": "super_1", "size": N, "file": PATH}]
+                         (further devices of a split super),
+       "groups": [{"name": "main_a", "max": 0, "flags": 0}],
+       "partitions": [{"name": "system_a", "attrs": 1, "group": "main_a",
+                       "image": PATH (its bytes, whole sectors),
+                       "split": true (two extents, 1 MiB apart),
+                       "device": 1 (on block device 1),
+                       "zero": N (then N zero sectors)}]}
+Partitions with no image have no extents (the empty _b twins). Data
+starts 1 MiB-aligned after the metadata, as lpmake places it."""
+import hashlib
+import json
+import os
+import struct
+import sys
+
+SECTOR = 512
+MIB = 1 << 20
+
+
+def name36(s):
+    b = s.encode()
+    assert len(b) <= 36
+    return b + b"\0" * (36 - len(b))
+
+
+def main():
+    spec = json.load(open(sys.argv[1]))
+    out = sys.argv[2]
+    meta_size = spec.get("metadata_size", 65536)
+    slots = spec.get("slots", 2)
+    minor = spec.get("minor", 0)
+    flags = spec.get("flags", 0)
+    size0 = spec["device_size"]
+    meta_end = 4096 * 3 + 2 * slots * meta_size
+    first = -(-meta_end // MIB) * MIB
+    devices = [{"name": "super", "size": size0, "first": first}]
+    for b in spec.get("block_devices", []):
+        devices.append({"name": b["name"], "size": b["size"],
+                        "first": 0, "file": b["file"]})
+    groups = spec.get("groups") or [{"name": "default"}]
+    gindex = {g["name"]: i for i, g in enumerate(groups)}
+    # the bytes each device holds
+    data = [bytearray(size0)] + [bytearray(d["size"]) for d in devices[1:]]
+    cursor = [d["first"] for d in devices]
+    parts, extents = [], []
+    for p in spec["partitions"]:
+        first_extent = len(extents)
+        if p.get("image"):
+            body = open(p["image"], "rb").read()
+            assert len(body) % SECTOR == 0, p["image"]
+            dev = p.get("device", 0)
+            pieces = [body]
+            if p.get("split"):
+                half = (len(body) // 2) // 4096 * 4096
+                pieces = [body[:half], body[half:]]
+            for k, piece in enumerate(pieces):
+                at = cursor[dev]
+                if k:
+                    at += MIB  # a gap: the extents are not contiguous
+                data[dev][at:at + len(piece)] = piece
+                extents.append((len(piece) // SECTOR, 0, at // SECTOR, dev))
+                cursor[dev] = -(-(at + len(piece)) // MIB) * MIB
+        if p.get("zero"):
+            extents.append((p["zero"], 1, 0, 0))
+        parts.append(name36(p["name"]) + struct.pack(
+            "<IIII", p.get("attrs", 1), first_extent,
+            len(extents) - first_extent, gindex[p.get("group", "default")]))
+    ptab = b"".join(parts)
+    etab = b"".join(struct.pack("<QIQI", *e) for e in extents)
+    gtab = b"".join(name36(g["name"]) + struct.pack(
+        "<IQ", g.get("flags", 0), g.get("max", 0)) for g in groups)
+    btab = b"".join(struct.pack("<QIIQ", d["first"] // SECTOR, MIB, 0,
+                                d["size"]) + name36(d["name"]) +
+                    struct.pack("<I", 0) for d in devices)
+    tables = ptab + etab + gtab + btab
+    hsize = 256 if minor >= 2 else 128
+    descs = b""
+    off = 0
+    for t, esz in ((ptab, 52), (etab, 24), (gtab, 48), (btab, 64)):
+        descs += struct.pack("<III", off, len(t) // esz, esz)
+        off += len(t)
+    head = struct.pack("<IHHI", 0x414C5030, 10, minor, hsize) + b"\0" * 32
+    head += struct.pack("<I", len(tables)) + hashlib.sha256(tables).digest()
+    head += descs
+    if minor >= 2:
+        head += struct.pack("<I", flags) + b"\0" * 124
+    assert len(head) == hsize
+    head = head[:12] + hashlib.sha256(head).digest() + head[44:]
+    meta = head + tables
+    assert len(meta) <= meta_size
+    geo = struct.pack("<II", 0x616C4467, 52) + b"\0" * 32
+    geo += struct.pack("<III", meta_size, slots, 4096)
+    geo = geo[:8] + hashlib.sha256(geo).digest() + geo[40:]
+    img = data[0]
+    img[4096:4096 + 52] = geo
+    img[8192:8192 + 52] = geo
+    for copy in range(2):
+        for s in range(slots):
+            at = 12288 + (copy * slots + s) * meta_size
+            img[at:at + len(meta)] = meta
+    with open(out, "wb") as f:
+        f.write(img)
+    for d, body in zip(devices[1:], data[1:]):
+        with open(d["file"], "wb") as f:
+            f.write(body)
+
+
+if __name__ == "__main__":
+    main()

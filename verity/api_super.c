@@ -1,0 +1,322 @@
+/* The public library: Android super images (include/fastverity.h,
+ * "Android super images"). */
+#include "verity/api.h"
+#include "verity/container/super/super.h"
+
+struct fv_super {
+	struct verity_super s;
+	/* the notes, geometry's and slot's first, then the other slots' */
+	const char *notes[2 + LP_MAX_SLOTS];
+	size_t nnotes;
+};
+
+API int fv_super_open(const char *image, const char *const *names,
+		      const char *const *files, size_t n, unsigned slot,
+		      fv_super **out)
+{
+	struct ht_error err;
+	fv_super *s;
+	int r;
+
+	NEED(image);
+	NEED(out);
+	*out = NULL;
+	if (n && (!names || !files))
+		return verity_api_fail(EINVAL, "%s: names or files is NULL",
+				       __func__);
+	for (size_t i = 0; i < n; i++)
+		if (!names[i] || !files[i])
+			return verity_api_fail(EINVAL,
+					       "%s: block device %zu is NULL",
+					       __func__, i);
+	if (!(s = calloc(1, sizeof(*s))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	if ((r = verity_super_open(&s->s, image, names, files, n, slot,
+				   &err))) {
+		free(s);
+		return verity_api_keep(r, &err);
+	}
+	for (int k = 0; k < 2; k++)
+		if (s->s.m.note[k][0])
+			s->notes[s->nnotes++] = s->s.m.note[k];
+	for (uint32_t k = 0; k < s->s.nslot_notes; k++)
+		s->notes[s->nnotes++] = s->s.slot_notes[k];
+	*out = s;
+	return 0;
+}
+
+API void fv_super_free(fv_super *s)
+{
+	if (!s)
+		return;
+	verity_super_close(&s->s);
+	free(s);
+}
+
+/* Copies full into out, as much as out->size says (the versioned
+ * structures' one rule). */
+#define GIVE(out, full, first)                                                \
+	do {                                                                  \
+		if ((out)->size <                                             \
+		    offsetof(__typeof__(full), first) + sizeof((full).first)) \
+			return verity_api_fail(EINVAL,                        \
+					       "%s: size %zu is too small",   \
+					       __func__, (out)->size);        \
+		(full).size = (out)->size < sizeof(full) ? (out)->size        \
+							 : sizeof(full);      \
+		memcpy((out), &(full), (full).size);                          \
+	} while (0)
+
+API int fv_super_info(const fv_super *s, struct fv_super_info *info)
+{
+	struct fv_super_info full;
+	const struct lp_metadata *m;
+
+	NEED(s);
+	NEED(info);
+	m = &s->s.m;
+	memset(&full, 0, sizeof(full));
+	full.major = m->major;
+	full.minor = m->minor;
+	full.header_size = m->header_size;
+	full.tables_size = m->tables_size;
+	full.header_flags = m->flags;
+	full.metadata_max_size = m->max_size;
+	full.metadata_slot_count = m->slots;
+	full.logical_block_size = m->block_size;
+	full.slot = m->slot;
+	full.geometry_backup = m->geometry_backup;
+	full.metadata_backup = m->backup;
+	full.sparse = s->s.sparse;
+	full.image_size = s->s.d.size;
+	GIVE(info, full, major);
+	return 0;
+}
+
+API size_t fv_super_notes(const fv_super *s)
+{
+	return s ? s->nnotes : 0;
+}
+
+API const char *fv_super_note(const fv_super *s, size_t i)
+{
+	return s && i < s->nnotes ? s->notes[i] : NULL;
+}
+
+API size_t fv_super_partitions(const fv_super *s)
+{
+	return s ? s->s.m.np : 0;
+}
+
+API size_t fv_super_extents(const fv_super *s)
+{
+	return s ? s->s.m.ne : 0;
+}
+
+API size_t fv_super_groups(const fv_super *s)
+{
+	return s ? s->s.m.ng : 0;
+}
+
+API size_t fv_super_block_devices(const fv_super *s)
+{
+	return s ? s->s.m.nb : 0;
+}
+
+#define INDEX(i, n, what)                                                   \
+	do {                                                                \
+		if ((i) >= (n))                                             \
+			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
+					       (size_t)(i), (unsigned)(n));  \
+	} while (0)
+
+API int fv_super_partition(const fv_super *s, size_t i,
+			   struct fv_super_partition *p)
+{
+	struct fv_super_partition full;
+	const struct lp_partition *q;
+
+	NEED(s);
+	NEED(p);
+	INDEX(i, s->s.m.np, "partition");
+	q = &s->s.m.p[i];
+	memset(&full, 0, sizeof(full));
+	full.name = q->name;
+	full.attributes = q->attributes;
+	full.group = s->s.m.g[q->group].name;
+	full.bytes = q->size;
+	full.first_extent = q->first_extent;
+	full.num_extents = q->num_extents;
+	GIVE(p, full, name);
+	return 0;
+}
+
+API int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e)
+{
+	struct fv_super_extent full;
+	const struct lp_extent *q;
+
+	NEED(s);
+	NEED(e);
+	INDEX(i, s->s.m.ne, "extent");
+	q = &s->s.m.e[i];
+	memset(&full, 0, sizeof(full));
+	full.sectors = q->sectors;
+	full.type = q->type;
+	full.target = q->target;
+	full.source = q->source;
+	full.device =
+		q->type == LP_TARGET_LINEAR ? s->s.m.b[q->source].name : NULL;
+	GIVE(e, full, sectors);
+	return 0;
+}
+
+API int fv_super_group(const fv_super *s, size_t i, struct fv_super_group *g)
+{
+	struct fv_super_group full;
+	const struct lp_group *q;
+
+	NEED(s);
+	NEED(g);
+	INDEX(i, s->s.m.ng, "group");
+	q = &s->s.m.g[i];
+	memset(&full, 0, sizeof(full));
+	full.name = q->name;
+	full.flags = q->flags;
+	full.max_size = q->max_size;
+	GIVE(g, full, name);
+	return 0;
+}
+
+API int fv_super_block_device(const fv_super *s, size_t i,
+			      struct fv_super_block_device *b)
+{
+	struct fv_super_block_device full;
+	const struct lp_block_device *q;
+
+	NEED(s);
+	NEED(b);
+	INDEX(i, s->s.m.nb, "block device");
+	q = &s->s.m.b[i];
+	memset(&full, 0, sizeof(full));
+	full.name = q->name;
+	full.first_sector = q->first_sector;
+	full.alignment = q->alignment;
+	full.alignment_offset = q->alignment_offset;
+	full.bytes = q->size;
+	full.flags = q->flags;
+	full.file = i ? s->s.other_path[i - 1] : s->s.path;
+	GIVE(b, full, name);
+	return 0;
+}
+
+API int fv_super_find(const fv_super *s, const char *name, const char *slot)
+{
+	static const char *const slots[] = {"a", "b"};
+	char with[LP_NAME_MAX + 8];
+	int i;
+
+	NEED(s);
+	NEED(name);
+	if (slot) {
+		snprintf(with, sizeof(with), "%s_%s", name, slot);
+		i = verity_lp_find(&s->s.m, with);
+		return i < 0 ? -ENOENT : i;
+	}
+	if ((i = verity_lp_find(&s->s.m, name)) >= 0)
+		return i;
+	/* the first slot that has it with extents (factory images carry
+	 * empty _b twins) */
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(with, sizeof(with), "%s_%s", name, slots[k]);
+		if ((i = verity_lp_find(&s->s.m, with)) >= 0 &&
+		    s->s.m.p[i].num_extents)
+			return i;
+	}
+	return -ENOENT;
+}
+
+API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
+			uint32_t *device, uint64_t *at)
+{
+	NEED(s);
+	NEED(device);
+	NEED(at);
+	INDEX(i, s->s.m.np, "partition");
+	if (off >= s->s.m.p[i].size)
+		return verity_api_fail(EINVAL,
+				       "%s: byte %llu past partition %s (%llu "
+				       "bytes)",
+				       s->s.path, (unsigned long long)off,
+				       s->s.m.p[i].name,
+				       (unsigned long long)s->s.m.p[i].size);
+	if (verity_lp_locate(&s->s.m, (uint32_t)i, off, device, at))
+		return -ENODATA;
+	return 0;
+}
+
+/* 1 when the bytes of x carry an AVB footer or start with a vbmeta. */
+static int avb_there(const struct verity_extents *x, const char *path)
+{
+	struct verity_region whole = {path, 0, 0, x};
+	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
+	struct verity_device d;
+	int yes;
+
+	if (verity_device_open_region(&d, &whole, VERITY_OPEN_READ, NULL))
+		return 0;
+	yes = (d.size >= AVB_FOOTER_SIZE &&
+	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
+				   sizeof(foot), NULL) &&
+	       verity_avb_footer_magic(foot)) ||
+	      (d.size >= AVB_HEADER_SIZE &&
+	       !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
+	       !memcmp(magic, "AVB0", 4));
+	verity_device_close(&d);
+	return yes;
+}
+
+API int fv_super_avb(const fv_super *s, size_t i, fv_avb **out)
+{
+	struct verity_extents *x;
+	struct ht_error err;
+	size_t len;
+	char *path;
+	int r;
+
+	NEED(s);
+	NEED(out);
+	*out = NULL;
+	INDEX(i, s->s.m.np, "partition");
+	if (!s->s.m.p[i].num_extents)
+		return verity_api_fail(ENODATA,
+				       "%s/%s: the partition is empty (no "
+				       "extents)",
+				       s->s.path, s->s.m.p[i].name);
+	len = strlen(s->s.path) + 1 + strlen(s->s.m.p[i].name) + 1;
+	if (!(x = calloc(1, sizeof(*x))) || !(path = malloc(len))) {
+		free(x);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	snprintf(path, len, "%s/%s", s->s.path, s->s.m.p[i].name);
+	if ((r = verity_super_extents(&s->s, (uint32_t)i, x, &err))) {
+		free(x);
+		free(path);
+		return verity_api_keep(r, &err);
+	}
+	x->path = s->s.path;
+	if (!avb_there(x, path)) {
+		r = verity_api_fail(ENOMSG,
+				    "%s: not an Android image: no AVB footer "
+				    "in its last 64 bytes and no vbmeta at "
+				    "byte 0",
+				    path);
+		verity_extents_free(x);
+		free(x);
+		free(path);
+		return r;
+	}
+	r = verity_api_avb_read_from(path, x, 0, out);
+	free(path);
+	return r;
+}

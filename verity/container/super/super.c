@@ -1,0 +1,243 @@
+/* Android super images opened, and logical partitions as extents
+ * (verity/container/super/super.h). */
+#include "verity/container/super/super.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verity/container/registry.h"
+
+/* <dir of path>/<name>.img */
+static char *beside(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path + 1) : 0;
+	size_t len = (size_t)dir + strlen(name) + 5;
+	char *out = malloc(len);
+
+	if (out)
+		snprintf(out, len, "%.*s%s.img", dir, path, name);
+	return out;
+}
+
+/* Block device k's file: given, or beside the image. */
+static int other_open(struct verity_super *s, uint32_t k,
+		      const char *const *names, const char *const *files,
+		      size_t n, struct ht_error *err)
+{
+	const struct lp_block_device *b = &s->m.b[k];
+	struct verity_device *d = &s->other[k - 1];
+	const char *given = NULL;
+	struct stat st;
+	char *path;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], b->name))
+			given = files[i];
+	path = given ? strdup(given) : beside(s->path, b->name);
+	if (!path)
+		return ht_fail(err, ENOMEM, "out of memory");
+	s->other_path[k - 1] = path;
+	if (!given && stat(path, &st) != 0)
+		return ht_fail(err, ENOENT,
+			       "%s: a split super image: block device %u (%s) "
+			       "is neither given (%s=FILE) nor beside it (%s)",
+			       s->path, k, b->name, b->name, path);
+	if ((r = verity_container_open(d, path, NULL, err)))
+		return r;
+	if (d->size < b->size)
+		return ht_fail(err, EINVAL,
+			       "%s: block device %u (%s) is %llu bytes, %s "
+			       "holds %llu",
+			       s->path, k, b->name, (unsigned long long)b->size,
+			       path, (unsigned long long)d->size);
+	return 0;
+}
+
+int verity_super_open(struct verity_super *s, const char *path,
+		      const char *const *names, const char *const *files,
+		      size_t n, uint32_t slot, struct ht_error *err)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->d.fd = -1;
+	if (!(s->path = strdup(path)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	if ((r = verity_container_open(&s->d, path, &s->sparse, err)))
+		goto fail;
+	s->d.path = s->path;
+	if (!verity_lp_probe(&s->d)) {
+		r = ht_fail(err, EINVAL,
+			    "%s: not a super image: no geometry magic at byte "
+			    "%u or %u",
+			    path, LP_RESERVED, LP_RESERVED + LP_GEOMETRY_AREA);
+		goto fail;
+	}
+	if ((r = verity_lp_read(&s->d, s->path, slot, &s->m, err)))
+		goto fail;
+	/* every slot is checked: one that reads in neither copy is a
+	 * damaged image, whichever slot is asked for */
+	if (!(s->slot_notes = calloc(s->m.slots, sizeof(*s->slot_notes)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (uint32_t i = 0; i < s->m.slots; i++) {
+		struct lp_metadata o;
+
+		if (i == slot)
+			continue;
+		if ((r = verity_lp_read(&s->d, s->path, i, &o, err)))
+			goto fail;
+		if (o.note[1][0])
+			memcpy(s->slot_notes[s->nslot_notes++], o.note[1],
+			       sizeof(o.note[1]));
+		verity_lp_free(&o);
+	}
+	s->nother = s->m.nb - 1;
+	if (s->nother &&
+	    (!(s->other = calloc(s->nother, sizeof(*s->other))) ||
+	     !(s->files = calloc(s->nother, sizeof(*s->files))) ||
+	     !(s->other_path = calloc(s->nother, sizeof(*s->other_path))))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (uint32_t k = 0; k < s->nother; k++)
+		s->other[k].fd = -1;
+	for (uint32_t k = 1; k < s->m.nb; k++) {
+		if ((r = other_open(s, k, names, files, n, err)))
+			goto fail;
+		s->files[k - 1] = &s->other[k - 1];
+	}
+	return 0;
+fail:
+	verity_super_close(s);
+	return r;
+}
+
+void verity_super_close(struct verity_super *s)
+{
+	for (uint32_t k = 0; s->other && k < s->nother; k++)
+		verity_device_close(&s->other[k]);
+	for (uint32_t k = 0; s->other_path && k < s->nother; k++)
+		free(s->other_path[k]);
+	free(s->other);
+	free(s->files);
+	free(s->other_path);
+	free(s->slot_notes);
+	verity_lp_free(&s->m);
+	if (s->d.fd >= 0)
+		verity_device_close(&s->d);
+	free(s->path);
+	memset(s, 0, sizeof(*s));
+	s->d.fd = -1;
+}
+
+int verity_super_extents(const struct verity_super *s, uint32_t i,
+			 struct verity_extents *x, struct ht_error *err)
+{
+	const struct lp_partition *p = &s->m.p[i];
+	int r = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->unit = s->sparse ? "sparse chunk" : "extent";
+	x->files = s->files;
+	x->nfiles = s->nother;
+	for (uint32_t k = 0; !r && k < p->num_extents; k++) {
+		const struct lp_extent *e = &s->m.e[p->first_extent + k];
+		uint64_t len = e->sectors * LP_SECTOR;
+
+		if (e->type == LP_TARGET_ZERO)
+			r = verity_extents_add(x, VERITY_EXTENT_ZERO, len, 0, 0,
+					       k + 1, err);
+		else if (!e->source)
+			r = verity_extents_add_from(x, s->d.src, 0,
+						    e->target * LP_SECTOR, len,
+						    k + 1, err);
+		else
+			r = verity_extents_add_from(
+				x, s->other[e->source - 1].src, e->source,
+				e->target * LP_SECTOR, len, k + 1, err);
+	}
+	if (r)
+		verity_extents_free(x);
+	return r;
+}
+
+int verity_super_split_path(const char *path, char **image,
+			    const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *img;
+
+	if (!slash || slash == path || !slash[1] ||
+	    !verity_lp_name_ok(slash + 1))
+		return 0;
+	/* a path that is a file is that file */
+	if (stat(path, &st) == 0 || errno != ENOTDIR)
+		return 0;
+	if (!(img = strndup(path, (size_t)(slash - path))))
+		return 0;
+	if (stat(img, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) {
+		free(img);
+		return 0;
+	}
+	*image = img;
+	*name = slash + 1;
+	return 1;
+}
+
+static void release_super(void *owner)
+{
+	verity_super_close(owner);
+	free(owner);
+}
+
+int verity_super_open_path(const char *path, struct verity_extents **x,
+			   const char **file, struct ht_error *err)
+{
+	struct verity_super *s;
+	const char *name;
+	char *image;
+	int r, i;
+
+	if (!verity_super_split_path(path, &image, &name))
+		return -ENOENT;
+	if (!(s = malloc(sizeof(*s))) || !(*x = calloc(1, sizeof(**x)))) {
+		free(s);
+		free(image);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	r = verity_super_open(s, image, NULL, NULL, 0, 0, err);
+	free(image);
+	if (r) {
+		free(s);
+		free(*x);
+		return r;
+	}
+	if ((i = verity_lp_find(&s->m, name)) < 0)
+		r = ht_fail(err, ENOENT,
+			    "%s: the super image has no partition %s", path,
+			    name);
+	else if (!s->m.p[i].num_extents)
+		r = ht_fail(err, ENODATA,
+			    "%s: partition %s is empty (no extents)", path,
+			    name);
+	else
+		r = verity_super_extents(s, (uint32_t)i, *x, err);
+	if (r) {
+		release_super(s);
+		free(*x);
+		return r;
+	}
+	(*x)->release = release_super;
+	(*x)->owner = s;
+	*file = s->path;
+	return 0;
+}

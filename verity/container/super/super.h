@@ -1,0 +1,77 @@
+/* Android super images as a container (docs/android.md, "Factory images
+ * and super.img"): the image (raw or sparse) and its other block devices
+ * opened, one metadata slot read (verity/container/super/lp.h), and a
+ * logical partition's bytes made a source of extents
+ * (verity/storage/extents.h) over them, so that every reader of images
+ * reads a logical partition as it reads a file.
+ *
+ * A logical partition is also named by a path through the image:
+ * "super.img/system_a" cannot name a file (super.img is not a
+ * directory), and names partition system_a of super.img wherever an
+ * image is read. */
+#ifndef FV_CONTAINER_SUPER_H
+#define FV_CONTAINER_SUPER_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/error.h"
+#include "verity/container/super/lp.h"
+#include "verity/storage/device.h"
+#include "verity/storage/extents.h"
+
+struct verity_super {
+	char *path;
+	struct verity_device d; /* the image, its unsparsed bytes */
+	int sparse;
+	struct lp_metadata m;
+	/* block devices 1.. (a split super), opened raw; files[k - 1] is
+	 * block device k's */
+	struct verity_device *other;
+	const struct verity_device **files;
+	char **other_path;
+	uint32_t nother;
+	/* the slots whose primary copy failed, said (note[1]'s kind),
+	 * besides the one read */
+	char (*slot_notes)[256];
+	uint32_t nslot_notes;
+};
+
+/* Opens the super image at path and reads metadata slot slot. Block
+ * devices past the first are the files given for their names (names[i]
+ * = files[i], n of them), else <dir>/<name>.img beside the image; one
+ * neither given nor beside is refused, naming it. Every other slot's
+ * metadata is read too: a slot that reads in neither copy is refused, a
+ * backup read is noted. -EINVAL naming the field; open errors. */
+int verity_super_open(struct verity_super *s, const char *path,
+		      const char *const *names, const char *const *files,
+		      size_t n, uint32_t slot, struct ht_error *err);
+void verity_super_close(struct verity_super *s);
+
+/* Partition i's bytes as extents over the image's file (file 0) and the
+ * other block devices' (s->files): the image's own sparse chunks
+ * followed, zero extents as zeros. x borrows s's devices: s outlives
+ * it. */
+int verity_super_extents(const struct verity_super *s, uint32_t i,
+			 struct verity_extents *x, struct ht_error *err);
+
+/* The partition a path through a super image names: 1 and *image (the
+ * image's path, to free) and *name (into path) when path is
+ * IMAGE/NAME with IMAGE an existing file or block device (so path is no
+ * file); 0 otherwise. */
+int verity_super_split_path(const char *path, char **image,
+			    const char **name);
+
+/* A path through a super image (verity_super_split_path) opened: *x the
+ * partition's extents, owning the image it reads (freed with
+ * verity_extents_free), *file the file its extents' file 0 is (owned by
+ * x's image: valid as long as x). The partition must have extents.
+ * -ENOENT when path is not such a path (nothing set); the super reader's
+ * errors, and -ENOENT naming the partition the image does not have. */
+int verity_super_open_path(const char *path, struct verity_extents **x,
+			   const char **file, struct ht_error *err);
+
+#endif
