@@ -55,6 +55,13 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
  * it frees. */
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		    struct cli_pair *cp);
+/* verify of a firmware set given as its top vbmeta image (no footer):
+ * every chain followed, every hash and hashtree descriptor checked over
+ * its partition (a file beside, or a logical partition of super.img
+ * beside), one verdict per partition; the exit code (cli/avb_set.c). */
+int cli_avb_set_verify(struct cli_opts *o, const char *image);
+/* 1 when image is a vbmeta image (no footer): a set's top. */
+int cli_avb_is_set(const char *image);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */
 int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,

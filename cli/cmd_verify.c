@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
@@ -226,6 +227,8 @@ int cmd_verify(struct cli_opts *o)
 			return cli_ddi_verify(o, o->args[0]);
 		if (kind == CLI_SUPER)
 			return cli_super_verify(o, o->args[0]);
+		if (kind == CLI_AVB && cli_avb_is_set(o->args[0]))
+			return cli_avb_set_verify(o, o->args[0]);
 	}
 	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;

@@ -73,6 +73,12 @@ static int open_super(const struct cli_opts *o, const char *image,
 	}
 	r = fv_super_open(image, names, files, o->nblock_devices, 0, s);
 	names_free(o, names, files);
+	if (r == -ENOENT) { /* a split super's block device missing */
+		r = cli_lib_error(r);
+		fprintf(stderr,
+			"fastverity: give it: --block-device NAME=FILE\n");
+		return r;
+	}
 	if (r)
 		return cli_lib_error(r);
 	for (size_t i = 0; i < fv_super_notes(*s); i++)

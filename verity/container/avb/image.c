@@ -19,6 +19,7 @@
 #include "hashtree/hasher.h"
 #include "verity/container/avb/helper.h"
 #include "verity/container/avb/rsa.h"
+#include "verity/container/super/super.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
 #include "verity/storage/backing.h"
@@ -1971,6 +1972,19 @@ int verity_avb_described_image(const struct avb_image *img,
 		snprintf(*path, len, "%s%s%.*s%s", dir ? dir : "",
 			 dir && strcmp(dir, "/") ? "/" : "", (int)name_len,
 			 (const char *)name, ext);
+	/* a factory image set: the partition inside super.img beside,
+	 * when there is no file of its own */
+	if (*path && access(*path, F_OK) != 0 && errno == ENOENT) {
+		char part[LP_NAME_MAX + 1];
+		char *in;
+
+		snprintf(part, sizeof(part), "%.*s", (int)name_len,
+			 (const char *)name);
+		if ((in = verity_super_beside(dir, part))) {
+			free(*path);
+			*path = in;
+		}
+	}
 	free(copy);
 	return *path ? 0 : ht_fail(err, ENOMEM, "out of memory");
 }

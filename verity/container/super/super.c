@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "verity/container/registry.h"
 
@@ -44,9 +45,10 @@ static int other_open(struct verity_super *s, uint32_t k,
 	s->other_path[k - 1] = path;
 	if (!given && stat(path, &st) != 0)
 		return ht_fail(err, ENOENT,
-			       "%s: a split super image: block device %u (%s) "
-			       "is neither given (%s=FILE) nor beside it (%s)",
-			       s->path, k, b->name, b->name, path);
+			       "%s: a split super image: the image of block "
+			       "device %u (%s) is missing: none given, and no "
+			       "%s beside it",
+			       s->path, k, b->name, path);
 	if ((r = verity_container_open(d, path, NULL, err)))
 		return r;
 	if (d->size < b->size)
@@ -240,4 +242,33 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	(*x)->owner = s;
 	*file = s->path;
 	return 0;
+}
+
+char *verity_super_beside(const char *dir, const char *name)
+{
+	static const char *const suffix[] = {"", "_a", "_b"};
+	struct verity_super s;
+	char image[4096], *out = NULL;
+
+	if ((size_t)snprintf(image, sizeof(image), "%s%ssuper.img",
+			     dir ? dir : "", dir && strcmp(dir, "/") ? "/" : "") >=
+		    sizeof(image) ||
+	    access(image, F_OK) != 0 ||
+	    verity_super_open(&s, image, NULL, NULL, 0, 0, NULL))
+		return NULL;
+	for (size_t k = 0; !out && k < 3; k++) {
+		char part[LP_NAME_MAX + 8];
+		int i;
+
+		snprintf(part, sizeof(part), "%s%s", name, suffix[k]);
+		if ((i = verity_lp_find(&s.m, part)) >= 0 &&
+		    s.m.p[i].num_extents) {
+			size_t len = strlen(image) + strlen(part) + 2;
+
+			if ((out = malloc(len)))
+				snprintf(out, len, "%s/%s", image, part);
+		}
+	}
+	verity_super_close(&s);
+	return out;
 }

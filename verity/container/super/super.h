@@ -74,4 +74,10 @@ int verity_super_split_path(const char *path, char **image,
 int verity_super_open_path(const char *path, struct verity_extents **x,
 			   const char **file, struct ht_error *err);
 
+/* The logical partition name (or name_a, name_b: the first with
+ * extents) of dir/super.img (dir NULL: the working directory) as a path
+ * through it (dir/super.img/system_a, to free), or NULL when there is
+ * none. */
+char *verity_super_beside(const char *dir, const char *name);
+
 #endif
