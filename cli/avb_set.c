@@ -26,6 +26,7 @@ struct set {
 	struct cli_opts *o;
 	json_object *list; /* --json: the partitions */
 	int worst;         /* EXIT_OK or EXIT_VERIFY */
+	int missing;       /* a partition's image not found */
 };
 
 /* Who vouches for a vbmeta: said in its partitions' verdicts. */
@@ -60,6 +61,26 @@ static void verdict(struct set *st, const char *name, const char *kind,
 {
 	if (code == EXIT_VERIFY)
 		st->worst = EXIT_VERIFY;
+	if (code == EXIT_NODEV) {
+		/* no image of it: said, and the rest checked */
+		st->missing = 1;
+		if (st->list) {
+			json_object *j = json_object_new_object();
+
+			json_object_object_add(j, "name", cli_json_str(name));
+			json_object_object_add(j, "descriptor",
+					       cli_json_str(kind));
+			json_object_object_add(j, "path", cli_json_str(path));
+			json_object_object_add(j, "result",
+					       cli_json_str("missing"));
+			json_object_array_add(st->list, j);
+		} else {
+			printf("%s: %s of %s: missing (no such file, and no "
+			       "super.img beside holding it).\n",
+			       name, kind, path);
+		}
+		return;
+	}
 	if (st->list) {
 		json_object *j = json_object_new_object();
 
@@ -95,8 +116,12 @@ static int check_tree(struct set *st, const fv_avb *av, size_t i,
 	fv_pair *fp = NULL;
 	int r;
 
-	if ((r = fv_avb_descriptor_pair(av, i, path, &fp)))
-		return cli_lib_error(r);
+	if ((r = fv_avb_descriptor_pair(av, i, path, &fp))) {
+		if (r != -ENODEV)
+			return cli_lib_error(r);
+		verdict(st, name, "hashtree", path, v, NULL, EXIT_NODEV, NULL);
+		return 0;
+	}
 	if (cli_run_options(st->o, &opts, &pr)) {
 		fv_pair_free(fp);
 		return EXIT_PARAMS;
@@ -227,6 +252,14 @@ static int descriptor(struct set *st, const char *image, const fv_avb *av,
 
 		fv_avb_chain_partition(av, i, &c);
 		r = walk(st, path, &c, image, v->trust, depth + 1);
+		if (r == -ENODEV) {
+			verdict(st,
+				CLI_NAME(c.partition_name,
+					 c.partition_name_len),
+				"chained vbmeta", path, v, NULL, EXIT_NODEV,
+				NULL);
+			r = 0;
+		}
 	} else if (tag == FV_AVB_HASH) {
 		struct fv_avb_hash h = {.size = sizeof(h)};
 
@@ -234,7 +267,11 @@ static int descriptor(struct set *st, const char *image, const fv_avb *av,
 		snprintf(name, sizeof(name), "%s",
 			 CLI_NAME(h.partition_name, h.partition_name_len));
 		r = fv_avb_check_hash(av, i, path);
-		if (r == -EPERM) {
+		if (r == -ENODEV) {
+			verdict(st, name, "hash", path, v, NULL, EXIT_NODEV,
+				NULL);
+			r = 0;
+		} else if (r == -EPERM) {
 			if (!st->list)
 				fprintf(stderr, "fastverity: %s\n",
 					fv_last_error());
@@ -273,7 +310,7 @@ static int walk(struct set *st, const char *image,
 				 "chains?)",
 				 image, SET_DEPTH_MAX);
 	if ((r = fv_avb_show(image, &av)))
-		return cli_lib_error(r);
+		return r == -ENODEV && depth ? r : cli_lib_error(r);
 	if (!(r = judge(st, image, av, pin, pinner, parent, &v)))
 		for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++)
 			r = descriptor(st, image, av, i, &v, depth);
@@ -283,12 +320,13 @@ static int walk(struct set *st, const char *image,
 
 int cli_avb_set_verify(struct cli_opts *o, const char *image)
 {
-	struct set st = {o, o->json ? json_object_new_array() : NULL, EXIT_OK};
+	struct set st = {o, o->json ? json_object_new_array() : NULL, EXIT_OK,
+			 0};
 	int r = walk(&st, image, NULL, NULL, FV_TRUST_UNSIGNED, 0);
 
 	if (!r)
-		r = st.worst;
-	if (!r || r == EXIT_VERIFY) {
+		r = st.worst ? st.worst : st.missing ? EXIT_NODEV : EXIT_OK;
+	if (!r || r == EXIT_VERIFY || (r == EXIT_NODEV && st.missing)) {
 		if (o->json) {
 			json_object *j = json_object_new_object();
 
@@ -296,7 +334,10 @@ int cli_avb_set_verify(struct cli_opts *o, const char *image)
 			json_object_object_add(j, "container",
 					       cli_json_str("avb"));
 			json_object_object_add(
-				j, "result", cli_json_str(cli_verdict_word(r)));
+				j, "result",
+				cli_json_str(r == EXIT_NODEV
+						     ? "incomplete"
+						     : cli_verdict_word(r)));
 			json_object_object_add(j, "partitions", st.list);
 			st.list = NULL;
 			cli_json_print(j);

@@ -73,7 +73,7 @@ static int open_super(const struct cli_opts *o, const char *image,
 	}
 	r = fv_super_open(image, names, files, o->nblock_devices, 0, s);
 	names_free(o, names, files);
-	if (r == -ENOENT) { /* a split super's block device missing */
+	if (r == -ENODEV) { /* a split super's other image missing */
 		r = cli_lib_error(r);
 		fprintf(stderr,
 			"fastverity: give it: --block-device NAME=FILE\n");

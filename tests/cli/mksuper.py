@@ -3,6 +3,12 @@
 (docs/android.md, "Factory images and super.img"): Debian has no lpmake.
 
     mksuper.py SPEC.json OUT
+    mksuper.py --patch IMAGE geometry|header|tables OFFSET FORMAT VALUE
+
+--patch writes VALUE (struct FORMAT, e.g. "<I" 7, or "s" for text)
+at OFFSET of the geometry, the metadata header or its tables in every
+copy of every slot, and sets the checksums again: metadata that is well
+formed and says something false.
 
 SPEC: {"device_size": bytes of block device 0 (the image),
        "metadata_size": 65536, "slots": 2, "minor": 0..2, "flags": 0,
@@ -114,5 +120,33 @@ def main():
             f.write(body)
 
 
+def patch(image, where, off, fmt, value):
+    img = bytearray(open(image, "rb").read())
+    value = value.encode() if fmt == "s" else struct.pack(fmt, int(value, 0))
+    for g in (4096, 8192):
+        if where == "geometry":
+            img[g + off:g + off + len(value)] = value
+            geo = bytes(img[g:g + 8]) + b"\0" * 32 + bytes(img[g + 40:g + 52])
+            img[g + 8:g + 40] = hashlib.sha256(geo).digest()
+    meta_size, slots = struct.unpack_from("<II", img, 4096 + 40)
+    for copy in range(2 * slots):
+        at = 12288 + copy * meta_size
+        hsize, = struct.unpack_from("<I", img, at + 8)
+        if where == "header":
+            img[at + off:at + off + len(value)] = value
+        tsize, = struct.unpack_from("<I", img, at + 44)
+        t0 = at + hsize
+        if where == "tables":
+            img[t0 + off:t0 + off + len(value)] = value
+        img[at + 48:at + 80] = hashlib.sha256(img[t0:t0 + tsize]).digest()
+        head = bytes(img[at:at + 12]) + b"\0" * 32 + bytes(img[at + 44:at + hsize])
+        img[at + 12:at + 44] = hashlib.sha256(head).digest()
+    open(image, "wb").write(img)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--patch":
+        patch(sys.argv[2], sys.argv[3], int(sys.argv[4], 0), sys.argv[5],
+              sys.argv[6])
+    else:
+        main()

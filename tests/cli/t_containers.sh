@@ -205,8 +205,10 @@ check "9: a re-run whose metadata reaches the old footer (8 roots over 2): made 
 # shellcheck disable=SC2086
 check "9: then the re-run completes, its new footer verified" sh -c "'$FV' avb add_hashtree_footer --image k9.img $K9 --salt 02 && '$FV' verify k9.img --key keys/rsa2048.pem"
 
-# ---- a bare vbmeta image given to verify: said what it is, and what checks it ----
-check "a vbmeta image given to verify: named, with the command that checks it" sh -c "'$FV' verify vbmeta.img 2>'$T/evb'; test \$? = 1 && grep -qx \"fastverity: vbmeta.img: a vbmeta image (no footer): its descriptors describe other partitions' images, which fastverity avb verify_image --image vbmeta.img checks\" '$T/evb'"
+# ---- a bare vbmeta image given to verify: the set it describes checked,
+# each partition whose image is absent said missing (t_super: whole sets) ----
+mkdir lone && cp vbmeta.img lone/
+check "a vbmeta image alone given to verify: its partitions said missing, exit 4" sh -c "'$FV' verify lone/vbmeta.img >'$T/ovb' 2>'$T/evb'; test \$? = 4 && grep -qx 'system: chained vbmeta of lone/system.img: missing (no such file, and no super.img beside holding it).' '$T/ovb'"
 check "a file that does not exist: named itself, exit 4" sh -c "'$FV' verify sytem.img 2>'$T/enx'; test \$? = 4 && grep -qx 'fastverity: sytem.img: does not exist or access denied (No such file or directory)' '$T/enx'"
 
 # ---- the avb subcommands that read an image ask the registry too ----

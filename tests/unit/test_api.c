@@ -1577,6 +1577,186 @@ START_TEST(android_writers)
 }
 END_TEST
 
+/* A super image written from the format: metadata 10.0, two slots,
+ * partitions system_a (the bytes of part, n of them, at 1 MiB) and an
+ * empty system_b, both copies of everything. */
+static void sha256_of(const uint8_t *p, size_t n, uint8_t out[32])
+{
+	unsigned len = 32;
+
+	ck_assert_int_eq(EVP_Digest(p, n, out, &len, EVP_sha256(), NULL), 1);
+}
+
+static void le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void make_super(const char *path, const uint8_t *part, size_t n)
+{
+	const size_t size = (3u << 20) + n, meta = 65536;
+	uint8_t *img = calloc(1, size), *g = img + 4096, *h, *t;
+	const size_t tsize = 2 * 52 + 24 + 48 + 64;
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_uint_eq(n % 512, 0);
+	memcpy(img + (1u << 20), part, n);
+	/* the geometry */
+	le(g, 0x616c4467, 4);
+	le(g + 4, 52, 4);
+	le(g + 40, meta, 4);
+	le(g + 44, 2, 4);
+	le(g + 48, 4096, 4);
+	sha256_of(g, 52, g + 8);
+	memcpy(img + 8192, g, 52);
+	/* slot 0's primary copy: header, then the tables */
+	h = img + 12288;
+	t = h + 128;
+	memcpy(t, "system_a", 8);
+	le(t + 36, 1, 4);     /* readonly */
+	le(t + 44, 1, 4);     /* one extent, the first */
+	memcpy(t + 52, "system_b", 8);
+	le(t + 52 + 36, 1, 4);
+	t += 104;
+	le(t, n / 512, 8); /* linear onto super at sector 2048 */
+	le(t + 12, 2048, 8);
+	t += 24;
+	memcpy(t, "default", 7);
+	t += 48;
+	le(t, 2048, 8);
+	le(t + 8, 1u << 20, 4);
+	le(t + 16, size, 8);
+	memcpy(t + 24, "super", 5);
+	le(h, 0x414c5030, 4);
+	le(h + 4, 10, 2);
+	le(h + 8, 128, 4);
+	le(h + 44, tsize, 4);
+	sha256_of(h + 128, tsize, h + 48);
+	le(h + 80, 0, 4), le(h + 84, 2, 4), le(h + 88, 52, 4);
+	le(h + 92, 104, 4), le(h + 96, 1, 4), le(h + 100, 24, 4);
+	le(h + 104, 128, 4), le(h + 108, 1, 4), le(h + 112, 48, 4);
+	le(h + 116, 176, 4), le(h + 120, 1, 4), le(h + 124, 64, 4);
+	sha256_of(h, 128, h + 12);
+	for (unsigned c = 1; c < 4; c++)
+		memcpy(h + c * meta, h, 128 + tsize);
+	write_file(path, img, size);
+	free(img);
+}
+
+START_TEST(super_images)
+{
+	struct fv_super_info in = {.size = sizeof(in)};
+	struct fv_super_partition p = {.size = sizeof(p)};
+	struct fv_super_extent e = {.size = sizeof(e)};
+	struct fv_super_group g = {.size = sizeof(g)};
+	struct fv_super_block_device b = {.size = sizeof(b)};
+	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
+	char img[96], sup[96], part[128];
+	struct seen seen;
+	const char *kind;
+	fv_result *res;
+	fv_super *s;
+	fv_avb *a;
+	uint8_t *bytes;
+	uint64_t at;
+	uint32_t dev;
+	long n;
+	FILE *f;
+
+	snprintf(img, sizeof(img), "%s/system.img", dir);
+	snprintf(sup, sizeof(sup), "%s/super.img", dir);
+	snprintf(part, sizeof(part), "%s/system_a", sup);
+	write_file(img, image, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_footer_set_partition(fo, "system", 2u << 20), 0);
+	ck_assert_int_eq(fv_footer_set_hash(fo, "sha256", BS), 0);
+	ck_assert_int_eq(fv_avb_add_footer(img, fo, NULL), 0);
+	fv_footer_opts_free(fo);
+	f = fopen(img, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	bytes = malloc((size_t)n);
+	ck_assert_uint_eq(fread(bytes, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	make_super(sup, bytes, (size_t)n);
+	free(bytes);
+
+	ck_assert_int_eq(fv_container_of(sup, NULL, &kind), 0);
+	ck_assert_str_eq(kind, "super");
+	ck_assert_int_eq(fv_container_of(part, NULL, &kind), 0);
+	ck_assert_str_eq(kind, "avb");
+	ck_assert_msg(fv_super_open(sup, NULL, NULL, 0, 0, &s) == 0, "%s",
+		      fv_last_error());
+	ck_assert_int_eq(fv_super_info(s, &in), 0);
+	ck_assert_uint_eq(in.major, 10);
+	ck_assert_uint_eq(in.metadata_slot_count, 2);
+	ck_assert_int_eq(in.metadata_backup, 0);
+	ck_assert_uint_eq(fv_super_notes(s), 0);
+	ck_assert_ptr_null(fv_super_note(s, 0));
+	ck_assert_uint_eq(fv_super_partitions(s), 2);
+	ck_assert_uint_eq(fv_super_extents(s), 1);
+	ck_assert_uint_eq(fv_super_groups(s), 1);
+	ck_assert_uint_eq(fv_super_block_devices(s), 1);
+	ck_assert_int_eq(fv_super_partition(s, 1, &p), 0);
+	ck_assert_str_eq(p.name, "system_b");
+	ck_assert_uint_eq(p.num_extents, 0);
+	ck_assert_int_eq(fv_super_partition(s, 2, &p), -EINVAL);
+	ck_assert_int_eq(fv_super_partition(s, 0, &p), 0);
+	ck_assert_uint_eq(p.bytes, (uint64_t)n);
+	ck_assert_str_eq(p.group, "default");
+	ck_assert_int_eq(fv_super_extent(s, 0, &e), 0);
+	ck_assert_uint_eq(e.target, 2048);
+	ck_assert_str_eq(e.device, "super");
+	ck_assert_int_eq(fv_super_group(s, 0, &g), 0);
+	ck_assert_str_eq(g.name, "default");
+	ck_assert_int_eq(fv_super_block_device(s, 0, &b), 0);
+	ck_assert_str_eq(b.file, sup);
+	ck_assert_int_eq(fv_super_find(s, "system", NULL), 0);
+	ck_assert_int_eq(fv_super_find(s, "system", "b"), 1);
+	ck_assert_int_eq(fv_super_find(s, "vendor", NULL), -ENOENT);
+	ck_assert_int_eq(fv_super_offset(s, 0, 5000, &dev, &at), 0);
+	ck_assert_uint_eq(at, (1u << 20) + 5000);
+	ck_assert_int_eq(fv_super_offset(s, 0, (uint64_t)n, &dev, &at),
+			 -EINVAL);
+	ck_assert_int_eq(fv_super_avb(s, 1, &a), -ENODATA);
+	ck_assert_msg(fv_super_avb(s, 0, &a) == 0, "%s", fv_last_error());
+	ck_assert_str_eq(fv_avb_partition_name(a), "system");
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(fv_avb_verify(a, NULL, on_failure, &seen, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 0);
+	fv_result_free(res);
+	fv_avb_free(a);
+	/* a byte of the partition changed in super.img: found at its
+	 * offset in the partition, through the path too */
+	poke(sup, (1u << 20) + 5 * BS + 7);
+	ck_assert_int_eq(fv_super_avb(s, 0, &a), 0);
+	ck_assert_int_eq(fv_avb_verify(a, NULL, on_failure, &seen, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_uint_eq(seen.offset[0], 5 * BS);
+	fv_result_free(res);
+	fv_avb_free(a);
+	fv_super_free(s);
+	ck_assert_int_eq(fv_avb_read(part, &a), 0);
+	ck_assert_int_eq(fv_avb_verify(a, NULL, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	fv_result_free(res);
+	fv_avb_free(a);
+	/* both geometries damaged: refused, naming both */
+	poke(sup, 4096 + 20);
+	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), 0);
+	ck_assert_uint_eq(fv_super_notes(s), 1);
+	ck_assert_ptr_nonnull(strstr(fv_super_note(s, 0), "read its backup"));
+	fv_super_free(s);
+	poke(sup, 8192 + 20);
+	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "its backup at byte 8192"));
+	ck_assert_int_eq(fv_super_open(img, NULL, NULL, 0, 0, &s), -EINVAL);
+}
+END_TEST
+
 /* A message with a fix, said in the library's words and in a caller's
  * (fv_last_error_say), and one without. */
 START_TEST(messages_with_a_fix)
@@ -1710,5 +1890,6 @@ int main(void)
 			       sidecar_images, repair_checks_signature,
 			       messages_with_a_fix, pairs, image_pairs,
 			       files_around_pairs, measuring, android_writers,
-			       errno_values, device_mapper_errors));
+			       errno_values, device_mapper_errors,
+			       super_images));
 }
