@@ -53,7 +53,8 @@ BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
              libjson-c-dev zlib1g-dev libisal-dev libfec-dev
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
-            softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils $(ARM64_PKGS)
+            softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
+            make-dynpart-mappings $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's

@@ -10,6 +10,7 @@
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
+#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/params.h"
@@ -39,10 +40,8 @@ static int policies(const struct cli_opts *o)
 	return 0;
 }
 
-/* The pair made (made: 0, or the exit code of making it) mapped as name;
- * the signature is the kernel's to check. Frees cp. */
-static int open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		     int made)
+int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
+		  int made)
 {
 	fv_options *opts = NULL;
 	int r = made;
@@ -71,7 +70,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return open_pair(o, name, &cp,
+	return cli_open_pair(o, name, &cp,
 			 cli_pair_make(o, data, hash, root_arg, &cp));
 }
 
@@ -85,7 +84,7 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
+	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
 }
 
 int cmd_open(struct cli_opts *o)
@@ -102,6 +101,10 @@ int cmd_open(struct cli_opts *o)
 			return (r = policies(o)) ? r
 						 : cli_ddi_open(o, o->args[0],
 								o->args[1]);
+		if (kind == CLI_SUPER)
+			return (r = policies(o)) ? r
+						 : cli_super_open(o, o->args[0],
+								  o->args[1]);
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(

@@ -72,6 +72,11 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
 void cli_pair_free(struct cli_pair *cp);
+/* The pair made (made: 0, or the exit code of making it) mapped as name
+ * with open's options; the signature is the kernel's to check. Frees
+ * cp (cli/cmd_open.c). */
+int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
+		  int made);
 /* After the check: its warning, and who signed (--debug); a signer not
  * checked said so. */
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,

@@ -589,12 +589,45 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
-	(void)o;
-	(void)name;
-	return cli_error(-EINVAL,
-			 "%s: an Android super image: open one logical "
-			 "partition, named as %s/NAME",
-			 image, image);
+	struct fv_super_partition p = {.size = sizeof(p)};
+	struct cli_pair cp;
+	fv_super *s;
+	fv_avb *a;
+	char *path;
+	size_t len;
+	int r, i;
+
+	if (!o->partition)
+		return cli_error(-EINVAL,
+				 "%s: an Android super image: name the logical "
+				 "partition to open (--partition=system_a)",
+				 image);
+	if ((r = open_super(o, image, &s)))
+		return r;
+	if ((i = fv_super_find(s, o->partition, o->slot)) < 0) {
+		r = check_partition(o, image, s);
+		fv_super_free(s);
+		return r;
+	}
+	memset(&cp, 0, sizeof(cp));
+	/* the partition's Android image, read through the super image's
+	 * files (which stay open until the device holds them) */
+	if ((r = fv_super_avb(s, (size_t)i, &a))) {
+		fv_super_free(s);
+		return cli_lib_error(r);
+	}
+	fv_super_partition(s, (size_t)i, &p);
+	len = strlen(image) + strlen(p.name) + 2;
+	if (!(path = malloc(len))) {
+		fv_avb_free(a);
+		fv_super_free(s);
+		return cli_error(-ENOMEM, "out of memory");
+	}
+	snprintf(path, len, "%s/%s", image, p.name);
+	r = cli_open_pair(o, name, &cp, cli_pair_avb_of(o, path, a, &cp));
+	free(path);
+	fv_super_free(s);
+	return r;
 }
 
 int cli_super_refuse(const struct cli_opts *o, const char *image)

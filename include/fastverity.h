@@ -771,7 +771,8 @@ typedef struct fv_super fv_super;
  * the first). Block devices past the first: files[i] for names[i] (n of
  * them), else <dir>/<name>.img beside the image. Errors: EINVAL (not a
  * super image, or a field that does not hold in any copy, named),
- * ENOENT (a block device neither given nor beside), ENODEV, EIO,
+ * ENODEV (a block device's image neither given nor beside, a file that
+ * cannot be opened), EIO,
  * ENOMEM. */
 int fv_super_open(const char *image, const char *const *names,
 		  const char *const *files, size_t n, unsigned slot,

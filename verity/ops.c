@@ -190,6 +190,14 @@ int verity_op_dump(struct verity_pair *pair, unsigned flags,
 	return r;
 }
 
+/* A region read through a sparse image's chunks (its own, or those of
+ * the super image it is a logical partition of). */
+static int is_sparse(const struct verity_region *r)
+{
+	return r->extents && r->extents->unit &&
+	       !strcmp(r->extents->unit, "sparse chunk");
+}
+
 int verity_op_open(const char *name, struct verity_pair *pair,
 		   const struct verity_run *run, struct ht_error *err)
 {
@@ -197,19 +205,23 @@ int verity_op_open(const char *name, struct verity_pair *pair,
 	const char *sparse;
 	int r;
 
-	/* the kernel maps files' own bytes, never a sparse image's */
+	/* the kernel maps files' own bytes, never a sparse image's; a
+	 * logical partition of a raw super image through a linear device
+	 * over its extents */
 	if ((r = verity_container_sources(pair, &s, err)))
 		return r;
-	sparse = pair->data.extents         ? pair->data.path
-		 : pair->hash.extents       ? pair->hash.path
-		 : pair->fec.region.extents ? pair->fec.region.path
-					    : NULL;
-	verity_container_sources_end(pair, &s);
+	sparse = is_sparse(&pair->data)         ? pair->data.path
+		 : is_sparse(&pair->hash)       ? pair->hash.path
+		 : is_sparse(&pair->fec.region) ? pair->fec.region.path
+						: NULL;
 	if (sparse)
-		return ht_fail(err, EINVAL,
-			       "%s: an Android sparse image, which the kernel "
-			       "cannot map: make a raw image first (simg2img "
-			       "%s IMAGE.raw)",
-			       sparse, sparse);
-	return verity_open(name, pair, run, err);
+		r = ht_fail(err, EINVAL,
+			    "%s: an Android sparse image, which the kernel "
+			    "cannot map: make a raw image first (simg2img "
+			    "%s IMAGE.raw)",
+			    sparse, sparse);
+	else
+		r = verity_open(name, pair, run, err);
+	verity_container_sources_end(pair, &s);
+	return r;
 }

@@ -37,6 +37,7 @@ cat >ab.json <<'EOF'
 EOF
 $MK ab.json super.img || fail "mksuper"
 sum0=$(sha256sum super.img)
+img2simg super.img sparse.img
 
 # ---- verify and dump ----
 check "verify super.img" run_rc 0 "$FV" verify super.img
@@ -68,6 +69,10 @@ check "  the layout by place" grep -qx "super: 12288 .. 16384: vendor_a (4096 se
 check "  the block device and groups" sh -c "grep -qx '  First sector: 2048' out && grep -qx '  Maximum size: 12582912 bytes' out"
 check "dump --json" run_rc 0 "$FV" dump super.img --json
 check "  partitions, extents, groups, block devices" jqok '.metadata.version_minor == 0 and (.partitions | length) == 6 and .partitions[0].extents[1].target_sector == 8192 and .partitions[0].attributes == "readonly" and .groups[1].maximum_size == 12582912 and .block_devices[0].first_sector == 2048 and .metadata.metadata_from_backup == false' out
+check "open super.img without --partition: refused" run_rc 1 "$FV" open super.img sys
+check "  saying which option names it" grep -q "super.img: an Android super image: name the logical partition to open (--partition=system_a)" err
+check "open of a sparse super image's partition: refused before device-mapper" run_rc 1 "$FV" open sparse.img sys --partition=system_a
+check "  saying to make a raw one" grep -q "an Android sparse image, which the kernel cannot map" err
 check "repair super.img: one partition at a time" run_rc 1 "$FV" repair super.img
 check "  saying how to name one" grep -q "super.img: an Android super image: repair one logical partition, named as super.img/NAME" err
 
@@ -85,7 +90,6 @@ check "  --json" run_rc 2 "$FV" verify bad.img --json
 check "  the failures' super offsets" jqok '.result == "corrupted" and .partitions[0].failures[1].device_offset == 4206592 and .partitions[0].failures[1].position == 2109440 and .partitions[1].failures[0].block_device == "super"' out
 
 # ---- sparse, 10.2, three slots ----
-img2simg super.img sparse.img
 check "a sparse super image verifies" run_rc 0 "$FV" verify sparse.img
 check "  the same verdicts" sh -c "grep -q '^system_a: .*verified.' out && grep -q '^vendor_a: .*verified.' out"
 check "  dump --json says sparse" sh -c "'$FV' dump sparse.img --json | jq -e '.sparse == true' >/dev/null"

@@ -26,7 +26,7 @@ for m in $(cat /modules.order); do
 		dmesg | tail -3 | sed 's/^/FVTEST   | /'
 	}
 done
-for _ in $(seq 50); do [ -b /dev/vdi ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/vdj1 ] && break; sleep 0.1; done
 
 FV=/bin/fastverity
 R=$(param root)
@@ -36,6 +36,8 @@ S1=$(param sum1)
 OFF1=$(param off1)
 SAVB=$(param sumavb)
 SDDI=$(param sumddi)
+SLP=$(param sumlp)
+SLPP=$(param sumlpp)
 QUICK=$(param quick)
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 status_has() { # NAME PATTERN (the status is shown when it fails)
@@ -198,6 +200,28 @@ t "Android: open the image alone" "$FV" open /dev/vdh avb
 t "Android: the kernel corrects the data with the image's parity" test "$(sum /dev/mapper/avb)" = "$SAVB"
 t "Android: status names the image as data, hash and FEC device" status_has avb 'FEC device:  /dev/vdh'
 t "Android: closed" "$FV" close avb
+
+# An Android super image (/dev/vdj1, partition "super" of a GPT disk):
+# logical partition system_a, in two extents, mapped by a linear device
+# under dm-verity; a bad byte in each extent corrected by the kernel from
+# the partition's own parity.
+t "super: open a logical partition (--partition=system_a)" "$FV" open /dev/vdj1 lpsys --partition=system_a
+t "super: the kernel reads the data back, corrected" test "$(sum /dev/mapper/lpsys)" = "$SLP"
+t "super: its data device is the linear device" sh -c "'$FV' status lpsys | grep -q 'data device: /dev/dm-'"
+[ -x /bin/dmsetup ] && t "super: the linear device maps two extents" sh -c "dmsetup table lpsys-linear >/tmp/lin; cat /tmp/lin; test \$(grep -c ' linear ' /tmp/lin) = 2"
+t "super: closed" "$FV" close lpsys
+t "super: the linear device is gone with it" sh -c "for _ in \$(seq 20); do [ -e /dev/mapper/lpsys-linear ] || break; sleep 0.1; done; [ ! -e /dev/mapper/lpsys-linear ]"
+t "super: open by its path through the image" "$FV" open /dev/vdj1/system_a lp2
+t "super: the same bytes" test "$(sum /dev/mapper/lp2)" = "$SLP"
+t "super: closed" "$FV" close lp2
+t "super: an empty partition refused by name" sh -c "! '$FV' open /dev/vdj1 lp3 --partition=system_b 2>/tmp/err; cat /tmp/err; grep -q 'system_b: the partition is empty' /tmp/err"
+if [ -x /bin/make-dynpart-mappings ] && [ -x /bin/dmsetup ]; then
+	# the super device, the metadata slot, the block device (found by
+	# its partition label, "super")
+	t "super: make-dynpart-mappings (an independent reader) maps the partitions" make-dynpart-mappings /dev/vdj1 0 /dev/vdj1
+	t "super: its system_a holds the extents' bytes" test "$(sum /dev/mapper/system_a)" = "$SLPP"
+	for d in /dev/mapper/system_*; do [ -e "$d" ] && dmsetup remove "${d##*/}"; done
+fi
 
 # A systemd disk image (/dev/vdi): its root partition mapped from the
 # GPT alone, through loop devices over the partitions' sectors.

@@ -134,7 +134,10 @@ else
 	# dmsetup: a device with unreadable sectors (the error target)
 	dms=$(command -v dmsetup) || die "dmsetup is not installed"
 	cp "$dms" "$root/bin/dmsetup"
-	for lib in $(ldd "$fv" "$vs" "$api" "$dms" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+	# an independent reader of super images' metadata
+	mdm=$(command -v make-dynpart-mappings) || die "make-dynpart-mappings is not installed"
+	cp "$mdm" "$root/bin/make-dynpart-mappings"
+	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
@@ -189,6 +192,29 @@ printf 'label: gpt\nstart=2048, size=8192, type=4f68bce3-e8cd-4db1-96e7-fbcaf984
 	sfdisk -q "$work/ddi.img" >/dev/null || die "sfdisk failed (fdisk is not installed?)"
 dd if="$work/ddi.data" of="$work/ddi.img" bs=512 seek=2048 conv=notrunc status=none
 dd if="$work/ddi.hash" of="$work/ddi.img" bs=512 seek=10240 conv=notrunc status=none
+# An Android super image (liblp metadata written by tests/cli/mksuper.py):
+# system_a, an Android image with parity, in two extents 1 MiB apart
+# ([1, 3) and [4, 6) MiB of super.img), with a bad byte in each (one per
+# codeword); the bytes of its extents as the host cuts them out, for
+# make-dynpart-mappings' mapping.
+"$top/build/mkimage" random 75 $((3 << 20)) >"$work/lp.img"
+sumlp=$(sha256sum "$work/lp.img" | cut -d' ' -f1)
+"$host_fv" avb add_hashtree_footer --image "$work/lp.img" --partition_name system --partition_size $((4 << 20)) \
+	--hash_algorithm sha256 --salt $salt --fec_num_roots 2 || die "avb add_hashtree_footer (super) failed"
+printf '{"device_size": %d, "partitions": [{"name": "system_a", "image": "%s", "split": true}, {"name": "system_b"}]}' \
+	$((8 << 20)) "$work/lp.img" >"$work/super.json"
+python3 "$top/tests/cli/mksuper.py" "$work/super.json" "$work/super.img" || die "mksuper failed"
+for at in $(((1 << 20) + 5000)) $(((4 << 20) + 70000)); do
+	printf 'S' | dd of="$work/super.img" bs=1 seek=$at conv=notrunc status=none
+done
+sumlpp=$({ dd if="$work/super.img" bs=1M skip=1 count=2 status=none; dd if="$work/super.img" bs=1M skip=4 count=2 status=none; } |
+	sha256sum | cut -d' ' -f1)
+# on a disk, as partition "super" of a GPT (make-dynpart-mappings finds
+# the block device the metadata names by its partition label)
+truncate -s $((10 << 20)) "$work/superdisk.img"
+printf 'label: gpt\nstart=2048, size=16384, name=super\n' | sfdisk -q "$work/superdisk.img" >/dev/null ||
+	die "sfdisk (super) failed"
+dd if="$work/super.img" of="$work/superdisk.img" bs=1M seek=1 conv=notrunc status=none
 # A root hash signature by a key the kernel does not trust.
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pem" \
 	-subj /CN=untrusted -days 2 >/dev/null 2>&1
@@ -200,7 +226,7 @@ head -c 64 /dev/urandom >"$root/junk.p7s"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.sumlp=$sumlp fv.sumlpp=$sumlpp fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
@@ -213,6 +239,7 @@ timeout 300 $qemu -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
 	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") $(drive "$work/avb.img") $(drive "$work/ddi.img") \
+	$(drive "$work/superdisk.img") \
 	</dev/null >"$work/console" 2>&1
 rc=$?
 tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -17,6 +18,7 @@
 #include <linux/dm-ioctl.h>
 
 #include "verity/dm/activate.h"
+#include "verity/storage/extents.h"
 #include "verity/storage/loop.h"
 
 /* libdevmapper is opened when open, close or status first needs it.
@@ -33,6 +35,7 @@
 	X(dm_task_deferred_remove)  \
 	X(dm_task_destroy)          \
 	X(dm_task_get_info)         \
+	X(dm_task_get_uuid)         \
 	X(dm_task_retry_remove)     \
 	X(dm_task_run)              \
 	X(dm_task_set_cookie)       \
@@ -207,6 +210,158 @@ static int dm_find(const char *name, struct dm_info *info, struct ht_error *err)
 	return r < 0 ? r : 0;
 }
 
+/* A region read through extents (a logical partition of a super image)
+ * is mapped by a device-mapper linear device over loop devices of the
+ * files its extents lie in (zero extents: the zero target), named
+ * <name>-linear; the verity device sits on it, and close removes both.
+ * One such device per open: the regions of one partition share it. */
+#define LINEAR_SUFFIX "-linear"
+#define LINEAR_UUID   "FASTVERITY-LINEAR-"
+
+struct linear {
+	const struct verity_extents *src; /* NULL: none made */
+	uint64_t base;
+	char name[DM_NAME_LEN];
+	char dev[32];
+};
+
+static int remove_now(const char *name);
+
+/* The linear device of d's extents from d's base to their end. */
+static int linear_make(const char *name, const struct verity_device *d,
+		       struct linear *lin, struct ht_error *err)
+{
+	const struct verity_extents *x = d->src;
+	const uint32_t nfiles = x->nfiles + 1;
+	char (*devs)[32] = calloc(nfiles, sizeof(*devs));
+	int *loops = malloc(nfiles * sizeof(*loops));
+	char uuid[DM_UUID_LEN], params[64];
+	struct dm_task *dmt = NULL;
+	struct dm_info info;
+	uint32_t cookie = 0;
+	int r = 0, ok = 1;
+
+	if (!devs || !loops) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint32_t k = 0; k < nfiles; k++)
+		loops[k] = -1;
+	if (strlen(name) + sizeof(LINEAR_SUFFIX) > DM_NAME_LEN) {
+		r = ht_fail(err, EINVAL,
+			    "%s: too long a name for its linear device", name);
+		goto out;
+	}
+	snprintf(lin->name, sizeof(lin->name), "%s" LINEAR_SUFFIX, name);
+	snprintf(uuid, sizeof(uuid), LINEAR_UUID "%s", name);
+	if (dm_info(lin->name, &info, err) > 0) {
+		r = ht_fail(err, EBUSY, "%s: device already exists", lin->name);
+		goto out;
+	}
+	if (!(dmt = dmlib.dm_task_create(DM_DEVICE_CREATE))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	ok = dmlib.dm_task_set_name(dmt, lin->name) &&
+	     dmlib.dm_task_set_uuid(dmt, uuid) && dmlib.dm_task_set_ro(dmt);
+	for (size_t i = 0; ok && !r && i < x->n; i++) {
+		const struct verity_extent *e = &x->e[i];
+		uint64_t end = e->logical + e->length, at, in, len;
+
+		if (end <= d->base)
+			continue;
+		at = e->logical > d->base ? e->logical : d->base;
+		in = at - e->logical;
+		len = end - at;
+		if (e->kind == VERITY_EXTENT_FILL) {
+			r = ht_fail(err, EINVAL,
+				    "%s: byte %llu lies in a FILL chunk, which "
+				    "the kernel cannot map: make a raw image "
+				    "first",
+				    d->path, (unsigned long long)at);
+			break;
+		}
+		if ((at - d->base) % 512 || len % 512 ||
+		    (e->kind == VERITY_EXTENT_FILE &&
+		     (e->file_offset + in) % 512)) {
+			r = ht_fail(err, EINVAL,
+				    "%s: extent %zu is not in whole sectors: "
+				    "the kernel cannot map it",
+				    d->path, i);
+			break;
+		}
+		if (e->kind == VERITY_EXTENT_FILE) {
+			uint32_t k = e->file <= x->nfiles ? e->file : 0;
+			const struct verity_device *f =
+				verity_extent_file(x, e, d);
+			struct stat st;
+			char loop[64];
+
+			if (loops[k] < 0) {
+				loops[k] = verity_loop_attach(
+					f->fd, f->path, 0, 0, loop,
+					sizeof(loop), err);
+				if (loops[k] < 0) {
+					r = loops[k];
+					break;
+				}
+				if (fstat(loops[k], &st) < 0) {
+					r = ht_fail(err, errno, "%s: %s", loop,
+						    strerror(errno));
+					break;
+				}
+				snprintf(devs[k], sizeof(devs[k]), "%u:%u",
+					 major(st.st_rdev), minor(st.st_rdev));
+			}
+			snprintf(params, sizeof(params), "%s %llu", devs[k],
+				 (unsigned long long)((e->file_offset + in) /
+						      512));
+		} else {
+			params[0] = '\0';
+		}
+		ok = dmlib.dm_task_add_target(
+			dmt, (at - d->base) / 512, len / 512,
+			e->kind == VERITY_EXTENT_FILE ? "linear" : "zero",
+			params);
+	}
+	if (!r && ok) {
+		ok = dmlib.dm_task_set_cookie(dmt, &cookie, 0) &&
+		     dmlib.dm_task_run(dmt);
+		if (cookie || ok)
+			dmlib.dm_udev_wait(cookie);
+		if (!ok)
+			r = ht_fail(err, EINVAL,
+				    "%s: the kernel refused the linear table: "
+				    "%s",
+				    lin->name,
+				    dm_last_error[0] ? dm_last_error
+						     : "unknown error");
+	} else if (!r) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+	}
+	if (!r && dm_info(lin->name, &info, err) > 0) {
+		snprintf(lin->dev, sizeof(lin->dev), "%u:%u", info.major,
+			 info.minor);
+		lin->src = x;
+		lin->base = d->base;
+	} else if (!r) {
+		remove_now(lin->name);
+		r = ht_fail(err, EIO, "%s: made, and then not found",
+			    lin->name);
+	}
+out:
+	if (dmt)
+		dmlib.dm_task_destroy(dmt);
+	/* the linear device holds the loop devices now; without it, closing
+	 * them detaches them (autoclear) */
+	for (uint32_t k = 0; loops && k < nfiles; k++)
+		if (loops[k] >= 0)
+			close(loops[k]);
+	free(loops);
+	free(devs);
+	return r;
+}
+
 /* "major:minor" of a whole block device, or of the loop device a file
  * or a region (offset, size limit) gets. */
 struct backing {
@@ -214,12 +369,26 @@ struct backing {
 	int loop_fd;
 };
 
-static int backing_for(const struct verity_device *d, struct backing *b,
+static int backing_for(const char *name, const struct verity_device *d,
+		       struct linear *lin, struct backing *b,
 		       struct ht_error *err)
 {
 	struct stat st;
+	int r;
 
 	b->loop_fd = -1;
+	if (d->src) {
+		if (lin->src && (lin->src != d->src || lin->base != d->base))
+			return ht_fail(err, EINVAL,
+				       "%s: its regions lie in two sets of "
+				       "extents: one linear device is made "
+				       "per open",
+				       d->path);
+		if (!lin->src && (r = linear_make(name, d, lin, err)))
+			return r;
+		memcpy(b->dev, lin->dev, sizeof(b->dev));
+		return 0;
+	}
 	if (!d->is_block || d->base || d->bounded) {
 		char loop[64];
 
@@ -282,16 +451,16 @@ static int create_device(const char *name, const char *uuid, uint64_t sectors,
 
 /* The loop devices of the pair's regions: one where two regions are the
  * same (one-file layouts). */
-static int backings(const struct verity_devices *d, struct backing *bd,
-		    struct backing *bh, struct backing *bf,
-		    struct ht_error *err)
+static int backings(const char *name, const struct verity_devices *d,
+		    struct linear *lin, struct backing *bd, struct backing *bh,
+		    struct backing *bf, struct ht_error *err)
 {
-	int r = backing_for(&d->data, bd, err);
+	int r = backing_for(name, &d->data, lin, bd, err);
 
 	if (!r && verity_device_same_region(&d->data, &d->hash))
 		memcpy(bh->dev, bd->dev, sizeof(bh->dev));
 	else if (!r)
-		r = backing_for(&d->hash, bh, err);
+		r = backing_for(name, &d->hash, lin, bh, err);
 	if (r || d->fec.fd < 0)
 		return r;
 	if (verity_device_same_region(&d->fec, &d->hash))
@@ -299,7 +468,7 @@ static int backings(const struct verity_devices *d, struct backing *bd,
 	else if (verity_device_same_region(&d->fec, &d->data))
 		memcpy(bf->dev, bd->dev, sizeof(bf->dev));
 	else
-		r = backing_for(&d->fec, bf, err);
+		r = backing_for(name, &d->fec, lin, bf, err);
 	return r;
 }
 
@@ -317,6 +486,7 @@ static int open_device(const char *name, struct verity_pair *pair,
 	struct verity_devices d;
 	struct verity_fec_table ft;
 	struct backing bd = {"", -1}, bh = {"", -1}, bf = {"", -1};
+	struct linear lin;
 	struct dm_info info;
 	char table[2048], uuid[DM_UUID_LEN], desc[160], hex[33] = "";
 	long key = -1;
@@ -334,12 +504,13 @@ static int open_device(const char *name, struct verity_pair *pair,
 	r = verity_pair_open(pair, VERITY_OPEN_READ, VERITY_OPEN_READ, &d, err);
 	if (r)
 		return r;
+	memset(&lin, 0, sizeof(lin));
 	if (!p->no_superblock)
 		verity_hex_encode(p->uuid, 16, hex);
 	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
 		 hex[0] ? "-" : "", name);
 	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
-	r = backings(&d, &bd, &bh, &bf, err);
+	r = backings(name, &d, &lin, &bd, &bh, &bf, err);
 	if (!r && d.fec.fd >= 0) {
 		ft.dev = bf.dev;
 		ft.start_block = l->fec.offset / l->fec.block_size;
@@ -368,6 +539,8 @@ static int open_device(const char *name, struct verity_pair *pair,
 	}
 	if (!r)
 		r = create_device(name, uuid, l->data_bytes / 512, table, err);
+	if (r && lin.src)
+		remove_now(lin.name);
 	if (key >= 0)
 		syscall(SYS_keyctl, KEYCTL_UNLINK, key,
 			KEY_SPEC_THREAD_KEYRING);
@@ -378,6 +551,61 @@ static int open_device(const char *name, struct verity_pair *pair,
 	release(&bf);
 	verity_pair_close(&d);
 	return r;
+}
+
+/* Removes device name now (a linear device just made, on failure). */
+static int remove_now(const char *name)
+{
+	struct dm_task *dmt = dmlib.dm_task_create(DM_DEVICE_REMOVE);
+	uint32_t cookie = 0;
+	int ok;
+
+	if (!dmt)
+		return -ENOMEM;
+	ok = dmlib.dm_task_set_name(dmt, name) &&
+	     dmlib.dm_task_retry_remove(dmt) &&
+	     dmlib.dm_task_set_cookie(dmt, &cookie, 0) &&
+	     dmlib.dm_task_run(dmt);
+	dmlib.dm_udev_wait(cookie);
+	dmlib.dm_task_destroy(dmt);
+	return ok ? 0 : -EBUSY;
+}
+
+/* The linear device open made under name, removed with it (deferred:
+ * when the verity device above it goes); one of another uuid is not
+ * ours and stays. */
+static void linear_remove(const char *name, int deferred)
+{
+	char lname[DM_NAME_LEN], want[DM_UUID_LEN];
+	struct dm_task *dmt;
+	const char *uuid;
+	uint32_t cookie = 0;
+	int ours;
+
+	if (strlen(name) + sizeof(LINEAR_SUFFIX) > DM_NAME_LEN)
+		return;
+	snprintf(lname, sizeof(lname), "%s" LINEAR_SUFFIX, name);
+	snprintf(want, sizeof(want), LINEAR_UUID "%s", name);
+	if (!(dmt = dmlib.dm_task_create(DM_DEVICE_INFO)))
+		return;
+	ours = dmlib.dm_task_set_name(dmt, lname) && dmlib.dm_task_run(dmt) &&
+	       (uuid = dmlib.dm_task_get_uuid(dmt)) && !strcmp(uuid, want);
+	dmlib.dm_task_destroy(dmt);
+	if (!ours)
+		return;
+	if (!deferred) {
+		remove_now(lname);
+		return;
+	}
+	if (!(dmt = dmlib.dm_task_create(DM_DEVICE_REMOVE)))
+		return;
+	if (dmlib.dm_task_set_name(dmt, lname) &&
+	    dmlib.dm_task_deferred_remove(dmt) &&
+	    dmlib.dm_task_set_cookie(dmt, &cookie,
+				     DM_UDEV_DISABLE_LIBRARY_FALLBACK) &&
+	    dmlib.dm_task_run(dmt))
+		dmlib.dm_udev_wait(cookie);
+	dmlib.dm_task_destroy(dmt);
 }
 
 static int close_device(const char *name, enum verity_close_how how,
@@ -430,6 +658,7 @@ static int close_device(const char *name, enum verity_close_how how,
 	if (!ok)
 		return ht_fail(err, EBUSY, "%s: cannot remove the device: %s",
 			       name, dm_last_error);
+	linear_remove(name, deferred);
 	return 0;
 }
 

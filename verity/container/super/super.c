@@ -44,7 +44,7 @@ static int other_open(struct verity_super *s, uint32_t k,
 		return ht_fail(err, ENOMEM, "out of memory");
 	s->other_path[k - 1] = path;
 	if (!given && stat(path, &st) != 0)
-		return ht_fail(err, ENOENT,
+		return ht_fail(err, ENODEV,
 			       "%s: a split super image: the image of block "
 			       "device %u (%s) is missing: none given, and no "
 			       "%s beside it",
