@@ -7,7 +7,8 @@
 # Android images: fastverity avb against format and verify doing the
 # same work, and a sha1 tree; a systemd disk image against its partitions
 # as files and against losetup + veritysetup; Android sparse images
-# against their raw form. BENCH_ONLY=fec, android, sparse or ddi runs
+# against their raw form; super images against their partitions as
+# files. BENCH_ONLY=fec, android, sparse, super or ddi runs
 # those rows alone; BENCH_ONLY=limits the rows against the
 # machine's limits (the SHA unit, the disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
@@ -244,6 +245,51 @@ PY
 	echo "| verify IMAGE | $((vr / 1024)) MiB | 64 MiB |"
 	echo
 }
+# Android super images (docs/android.md, "Factory images and super.img"):
+# verify of super.img (three logical partitions of 1 GiB in all, each an
+# Android image with its tree and parity) and of the firmware set its
+# vbmeta.img describes, against verify of the same partitions as files,
+# alternately.
+super_section() {
+	local s=$dir/super i p name mib skip=0 total=0 spec
+	mkdir -p "$s/set"
+	if [ ! -s "$s/set/super.img" ]; then
+		spec='{"device_size": 1207959552, "partitions": ['
+		for p in system:600 vendor:300 product:124; do
+			name=${p%%:*} mib=${p##*:}
+			dd if="$img" of="$s/$name.img" bs=1M skip=$skip count="$mib" status=none
+			skip=$((skip + mib))
+			"$fv" avb add_hashtree_footer --image "$s/$name.img" --partition_name "$name" \
+				--hash_algorithm sha256 --salt "$salt" >/dev/null
+			spec="$spec$([ $total = 0 ] || echo ,){\"name\": \"${name}_a\", \"image\": \"$s/$name.img\"}"
+			total=$((total + 1))
+		done
+		echo "$spec]}" >"$s/super.json"
+		python3 "$top/tests/cli/mksuper.py" "$s/super.json" "$s/set/super.img"
+		"$fv" avb make_vbmeta_image --output "$s/set/vbmeta.img" --include_descriptors_from_image "$s/system.img" \
+			--include_descriptors_from_image "$s/vendor.img" --include_descriptors_from_image "$s/product.img"
+	fi
+	cat "$s"/*.img "$s/set/super.img" >/dev/null
+	as_files() { "$fv" verify "$s/system.img" && "$fv" verify "$s/vendor.img" && "$fv" verify "$s/product.img"; }
+	echo "| Android super image, 3 partitions, 1 GiB | as files | through super.img | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	super_vs() { # LABEL TARGET ARGS...
+		local label=$1 target=$2 fs=() ss=() f q ratio
+		shift 2
+		for i in $(seq "$runs"); do
+			fs+=("$(seconds as_files)")
+			ss+=("$(seconds "$fv" "$@")")
+		done
+		f=$(printf '%s\n' "${fs[@]}" | median)
+		q=$(printf '%s\n' "${ss[@]}" | median)
+		ratio=$(echo "$q / $f" | bc -l)
+		printf '| %s | %.3f s | %.3f s | %.2fx | at most %sx | %s |\n' "$label" "$f" "$q" "$ratio" "$target" \
+			"$([ "$(echo "$ratio <= $target" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	}
+	super_vs "verify super.img" 1.1 verify "$s/set/super.img"
+	super_vs "verify vbmeta.img (the firmware set)" 1.1 verify "$s/set/vbmeta.img"
+	echo
+}
 # How close to the machine's limits (the speed issue): cached format and
 # verify against the SHA unit (the data over threads x the best kernel's
 # one-core rate, measured in this run), cold ones (page cache dropped:
@@ -398,6 +444,10 @@ if [ "${BENCH_ONLY:-}" = sparse ]; then
 	sparse_section
 	exit 0
 fi
+if [ "${BENCH_ONLY:-}" = super ]; then
+	super_section
+	exit 0
+fi
 seconds_rc() { # CMD...: wall time, whatever the exit code
 	local start=$EPOCHREALTIME
 	"$@" >/dev/null 2>&1 || true
@@ -431,6 +481,7 @@ limits_section
 fec_section
 android_section
 sparse_section
+super_section
 ddi_section
 
 # Kernels, data in cache, from fastverity bench.
