@@ -653,7 +653,14 @@ API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
 	NEED(image);
 	if (!d)
 		return -EINVAL;
-	return verity_api_keep(verity_avb_hash_check(image, d, &err), &err);
+	/* the image a was read from: through its extents, when it is a
+	 * logical partition read through its super image's files */
+	return verity_api_keep(
+		verity_avb_hash_check(image,
+				      a->src && !strcmp(image, a->path) ? a->src
+									: NULL,
+				      d, &err),
+		&err);
 }
 
 API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,

@@ -101,6 +101,16 @@ $MK v2.json v2.img
 check "a 10.2 header with three slots" run_rc 0 "$FV" verify v2.img
 check "  dump says 10.2 and the virtual A/B flag" sh -c "'$FV' dump v2.img >out && grep -qx 'Metadata version: 10.2' out && grep -qx 'Header flags: virtual_ab_device' out && grep -qx 'Metadata slot count: 3' out"
 
+# ---- a logical partition with a hash footer: its digest ----
+cp boot.img dlkm.img
+printf '{"device_size": 4194304, "partitions": [{"name": "dlkm_a", "image": "dlkm.img"}]}' >hash.json
+$MK hash.json hash.img
+check "a partition with a hash footer: its digest checked" run_rc 0 "$FV" verify hash.img
+check "  verified" grep -qx "dlkm_a: 262144 bytes in 1 extent, Android image with a hash footer (unsigned): verified." out
+flip hash.img $((MIB + 1000))
+check "  a byte changed: FAILED, exit 2" run_rc 2 "$FV" verify hash.img
+check "  avbtool's words" grep -q "sha256 digest of hash.img/dlkm_a does not match digest in descriptor" err
+
 # ---- damaged copies: the backups read, and said ----
 cp super.img geo.img
 flip geo.img $((4096 + 20))

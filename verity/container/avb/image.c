@@ -1579,9 +1579,10 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 	return r;
 }
 
-int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
-			  struct ht_error *err)
+int verity_avb_hash_check(const char *path, const struct verity_extents *src,
+			  const struct avb_descriptor *d, struct ht_error *err)
 {
+	struct verity_region whole = {path, 0, 0, src};
 	struct verity_device dev;
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
 	unsigned ds = digest_size_checked(d->hash.p.hash_algorithm, err);
@@ -1589,7 +1590,9 @@ int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
 
 	if (!ds)
 		return -EINVAL;
-	if ((r = verity_container_open(&dev, path, NULL, err)))
+	if ((r = src ? verity_device_open_region(&dev, &whole, VERITY_OPEN_READ,
+						 err)
+		     : verity_container_open(&dev, path, NULL, err)))
 		return r;
 	r = hash_image(&dev, d->hash.p.image_size, d->hash.p.hash_algorithm,
 		       d->hash.p.salt, d->hash.p.salt_len, digest, err);

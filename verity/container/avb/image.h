@@ -226,11 +226,12 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 			    const struct verity_run *run, const uint8_t *root,
 			    struct ht_error *err);
 void verity_avb_hashtree_abort(struct avb_hashtree_job *job);
-/* A hash descriptor checked over the image at path: the salted digest of
- * its first image_size bytes. -EPERM when it differs (avbtool's words,
+/* A hash descriptor checked over the image at path (read through src
+ * when not NULL): the salted digest of its first image_size bytes. -EPERM when it differs (avbtool's words,
  * naming the digest and path); an empty digest (a persistent one) is
  * not compared. */
-int verity_avb_hash_check(const char *path, const struct avb_descriptor *d,
+int verity_avb_hash_check(const char *path, const struct verity_extents *src,
+			  const struct avb_descriptor *d,
 			  struct ht_error *err);
 /* add_hash_footer: one digest of the whole data. */
 int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
