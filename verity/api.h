@@ -129,6 +129,8 @@ struct fv_image {
 	struct image_pair *pairs;
 	size_t n;
 	fv_avb *av; /* an Android image's */
+	fv_avb **avs; /* a super image's logical partitions' */
+	size_t navs;
 	struct ddi_image ddi;
 	int ddi_read;
 	struct verity_sidecar side;
@@ -232,6 +234,8 @@ int verity_api_avb_unpaired(const fv_avb *a);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 int verity_api_image_avb(fv_image *img, const fv_options *o,
 			 struct ht_error *err);
+int verity_api_image_super(fv_image *img, const fv_options *o,
+			   struct ht_error *err);
 int verity_api_image_ddi(fv_image *img, const fv_options *o,
 			 struct ht_error *err);
 int verity_api_image_sidecar(fv_image *img, const fv_options *o,

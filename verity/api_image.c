@@ -12,6 +12,9 @@ API void fv_image_free(fv_image *img)
 	if (!img)
 		return;
 	fv_avb_free(img->av);
+	for (size_t i = 0; i < img->navs; i++)
+		fv_avb_free(img->avs[i]);
+	free(img->avs);
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
 	verity_sidecar_free(&img->side);
@@ -68,6 +71,78 @@ int verity_api_image_avb(fv_image *img, const fv_options *o,
 	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
 	img->n = 1;
 	return 0;
+said:
+	/* the message is this thread's already: err carries it on */
+	*err = verity_api_last;
+	return r;
+}
+
+/* A super image's pairs: one a logical partition that is an Android
+ * image with a hashtree descriptor, read as fv_avb_read reads one by its
+ * path through the super image (super.img/system_a), judged for the
+ * options' anchor as an Android image is; empty partitions and those
+ * that are not Android images have none. */
+int verity_api_image_super(fv_image *img, const fv_options *o,
+			   struct ht_error *err)
+{
+	fv_super *s;
+	size_t np;
+	int r;
+
+	if ((r = fv_super_open(img->path, NULL, NULL, 0, 0, &s)))
+		goto said;
+	np = fv_super_partitions(s);
+	free(img->pairs);
+	if (!(img->pairs = calloc(np ? np : 1, sizeof(*img->pairs))) ||
+	    !(img->avs = calloc(np ? np : 1, sizeof(*img->avs)))) {
+		fv_super_free(s);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; !r && i < np; i++) {
+		struct fv_super_partition p = {.size = sizeof(p)};
+		struct image_pair *ip = &img->pairs[img->n];
+		char path[4096 + 64];
+		fv_avb *a;
+
+		fv_super_partition(s, i, &p);
+		if (!p.num_extents)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", img->path, p.name);
+		if ((r = fv_super_avb(s, i, &a)) == -ENOMSG) {
+			r = 0;
+			continue;
+		}
+		fv_avb_free(a);
+		if (r || (r = verity_api_avb_read(path, 0, &a)))
+			break;
+		img->avs[img->navs++] = a;
+		if (!a->paired)
+			continue;
+		ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+				   ? VERITY_SIGNATURE_FOUND
+				   : VERITY_SIGNATURE_NONE;
+		if (o && o->key) {
+			if ((r = fv_avb_check_key(a, o->key)))
+				break;
+		} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
+			struct verity_trust_ask ask = {
+				VERITY_CONTAINER_AVB, path, ip->from,
+				verity_api_anchor_of(o), 0};
+			enum verity_trust t;
+
+			if ((r = verity_trust_decide(&ask, &t, err))) {
+				fv_super_free(s);
+				return r;
+			}
+		}
+		ip->pair = a->pair;
+		ip->trust = a->trust;
+		snprintf(ip->name, sizeof(ip->name), "%s", p.name);
+		img->n++;
+	}
+	fv_super_free(s);
+	if (!r)
+		return 0;
 said:
 	/* the message is this thread's already: err carries it on */
 	*err = verity_api_last;
@@ -178,7 +253,7 @@ API int fv_image_open(const char *path, const char *container,
 		return verity_api_fail(
 			EINVAL,
 			"no container of images named '%s' (avb, "
-			"ddi, sidecar)",
+			"ddi, super, sidecar)",
 			container);
 	if (!(img = calloc(1, sizeof(*img))) || !(img->path = strdup(path))) {
 		free(img);
@@ -194,6 +269,8 @@ API int fv_image_open(const char *path, const char *container,
 			    ? verity_api_image_avb(img, o, &err)
 		    : img->kind == VERITY_CONTAINER_DDI
 			    ? verity_api_image_ddi(img, o, &err)
+		    : img->kind == VERITY_CONTAINER_SUPER
+			    ? verity_api_image_super(img, o, &err)
 			    : verity_api_image_sidecar(img, o, &err);
 	if (r) {
 		fv_image_free(img);

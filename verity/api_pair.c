@@ -230,7 +230,11 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (src->root_size)
 		verity_hex_encode(src->root, src->root_size, pr->root_hex);
 	pr->of_image = 1;
-	pr->pair.container = img->kind;
+	/* a super image's pair is its logical partition's, an Android
+	 * image's */
+	pr->pair.container = img->kind == VERITY_CONTAINER_SUPER
+				     ? VERITY_CONTAINER_AVB
+				     : img->kind;
 	pr->opened = ip->trust;
 	if (ip->ddi) {
 		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",

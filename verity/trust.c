@@ -54,8 +54,9 @@ static const struct rule {
 
 enum verity_anchor verity_trust_anchor_of(enum verity_container c)
 {
-	return c == VERITY_CONTAINER_AVB ? VERITY_ANCHOR_KEY
-					 : VERITY_ANCHOR_CERT;
+	return c == VERITY_CONTAINER_AVB || c == VERITY_CONTAINER_SUPER
+		       ? VERITY_ANCHOR_KEY
+		       : VERITY_ANCHOR_CERT;
 }
 
 static const char *anchor_words(enum verity_anchor a)

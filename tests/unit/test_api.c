@@ -1656,6 +1656,8 @@ START_TEST(super_images)
 	struct seen seen;
 	const char *kind;
 	fv_result *res;
+	fv_image *im;
+	fv_pair *pr;
 	fv_super *s;
 	fv_avb *a;
 	uint8_t *bytes;
@@ -1744,6 +1746,17 @@ START_TEST(super_images)
 	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
 	fv_result_free(res);
 	fv_avb_free(a);
+	/* the image alone: a container of one pair, the Android image's */
+	ck_assert_msg(fv_image_open(sup, NULL, NULL, &im) == 0, "%s",
+		      fv_last_error());
+	ck_assert_str_eq(fv_image_container(im), "super");
+	ck_assert_uint_eq(fv_image_pairs(im), 1);
+	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+	fv_image_free(im);
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	fv_result_free(res);
+	fv_pair_free(pr);
 	/* both geometries damaged: refused, naming both */
 	poke(sup, 4096 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), 0);
