@@ -105,8 +105,7 @@ static void verdict(struct set *st, const char *name, const char *kind,
 
 /* Hashtree descriptor i over path. */
 static int check_tree(struct set *st, const fv_avb *av, size_t i,
-		      const char *name, const char *path,
-		      const struct vouch *v)
+		      const char *name, const char *path, const struct vouch *v)
 {
 	struct failures f = {name, path, NULL};
 	struct cli_counts counts;
@@ -164,8 +163,9 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 	int unsigned_ = !strcmp(alg, "NONE"), r;
 
 	if ((r = fv_avb_check_signature(av)))
-		return cli_error(r, "%s: the vbmeta's signature (%s) does not "
-				    "hold: %s",
+		return cli_error(r,
+				 "%s: the vbmeta's signature (%s) does not "
+				 "hold: %s",
 				 image, alg, fv_last_error());
 	if (pin) {
 		const char *name =
@@ -191,8 +191,7 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 		v->trust = parent == FV_TRUST_CHECK ? FV_TRUST_CHECK
 						    : FV_TRUST_UNCHECKED;
 		snprintf(v->words, sizeof(v->words),
-			 "vbmeta %s signed by the key %s pins%s", image,
-			 pinner,
+			 "vbmeta %s signed by the key %s pins%s", image, pinner,
 			 v->trust == FV_TRUST_CHECK ? "" : " (not checked)");
 		return 0;
 	}
@@ -218,8 +217,8 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 						   st->o->key)
 				       : cli_lib_error(r);
 		v->trust = FV_TRUST_CHECK;
-		snprintf(v->words, sizeof(v->words),
-			 "vbmeta %s signed by %s", image, st->o->key);
+		snprintf(v->words, sizeof(v->words), "vbmeta %s signed by %s",
+			 image, st->o->key);
 		return 0;
 	}
 	v->trust = FV_TRUST_UNCHECKED;
@@ -281,8 +280,7 @@ static int descriptor(struct set *st, const char *image, const fv_avb *av,
 		} else if (r) {
 			r = cli_lib_error(r);
 		} else {
-			verdict(st, name, "hash", path, v, NULL, EXIT_OK,
-				NULL);
+			verdict(st, name, "hash", path, v, NULL, EXIT_OK, NULL);
 		}
 	} else {
 		struct fv_avb_hashtree t = {.size = sizeof(t)};

@@ -58,8 +58,7 @@ static void names_free(const struct cli_opts *o, const char **names,
 }
 
 /* The image opened (its notes said on stderr): 0, or the exit code. */
-static int open_super(const struct cli_opts *o, const char *image,
-		      fv_super **s)
+static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
 {
 	const char **names = NULL, **files = NULL;
 	int r;
@@ -139,9 +138,9 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 
 		json_object_object_add(j, "block_device",
 				       mapped ? cli_json_str(b.name) : NULL);
-		json_object_object_add(
-			j, "device_offset",
-			mapped ? json_object_new_uint64(at) : NULL);
+		json_object_object_add(j, "device_offset",
+				       mapped ? json_object_new_uint64(at)
+					      : NULL);
 		json_object_array_add(rep->failures, j);
 		return;
 	}
@@ -316,10 +315,10 @@ static int verify_one(struct cli_opts *o, const char *image, const fv_super *s,
 		json_object_object_add(j, "path", cli_json_str(path));
 		json_object_object_add(j, "algorithm",
 				       cli_json_str(cp.avb_algorithm));
-		json_object_object_add(
-			j, "public_key_sha1",
-			cp.avb_key_sha1[0] ? cli_json_str(cp.avb_key_sha1)
-					   : NULL);
+		json_object_object_add(j, "public_key_sha1",
+				       cp.avb_key_sha1[0]
+					       ? cli_json_str(cp.avb_key_sha1)
+					       : NULL);
 		json_object_object_add(j, "trust",
 				       cli_json_str(cli_trust_word(cp.trust)));
 		json_object_object_add(j, "root_hash",
@@ -342,8 +341,7 @@ static int verify_one(struct cli_opts *o, const char *image, const fv_super *s,
 		       cli_plural(p.num_extents),
 		       !strcmp(cp.avb_algorithm, "NONE") ? "unsigned"
 							 : cp.avb_algorithm,
-		       cp.avb_key_sha1[0] ? ", key sha1 " : "",
-		       cp.avb_key_sha1,
+		       cp.avb_key_sha1[0] ? ", key sha1 " : "", cp.avb_key_sha1,
 		       cp.trust == FV_TRUST_UNCHECKED ? ", signer not checked"
 		       : cp.trust == FV_TRUST_CHECK   ? ", signed by --key"
 						      : "",
@@ -454,15 +452,13 @@ static int by_target(const void *x, const void *y)
 static void dump_text(const fv_super *s, const struct fv_super_info *in)
 {
 	size_t n = 0;
-	struct placed *laid =
-		calloc(fv_super_extents(s) + 1, sizeof(*laid));
+	struct placed *laid = calloc(fv_super_extents(s) + 1, sizeof(*laid));
 	char attrs[64];
 
 	if (in->metadata_slot_count > 1)
 		printf("Slot %u:\n", in->slot);
 	printf("Metadata version: %u.%u\n", in->major, in->minor);
-	printf("Metadata size: %u bytes\n",
-	       in->header_size + in->tables_size);
+	printf("Metadata size: %u bytes\n", in->header_size + in->tables_size);
 	printf("Metadata max size: %u bytes\n", in->metadata_max_size);
 	printf("Metadata slot count: %u\n", in->metadata_slot_count);
 	printf("Header flags: %s\n", header_flags_text(in->header_flags));
@@ -536,7 +532,8 @@ static void dump_json(const char *image, const fv_super *s,
 
 	json_object_object_add(j, "image", cli_json_str(image));
 	json_object_object_add(j, "container", cli_json_str("super"));
-	json_object_object_add(j, "sparse", json_object_new_boolean(in->sparse));
+	json_object_object_add(j, "sparse",
+			       json_object_new_boolean(in->sparse));
 	m = json_object_new_object();
 	json_object_object_add(m, "slot", json_object_new_uint64(in->slot));
 	json_object_object_add(m, "version_major",
@@ -578,16 +575,18 @@ static void dump_json(const char *image, const fv_super *s,
 			json_object_object_add(ej, "first_sector",
 					       json_object_new_uint64(first));
 			json_object_object_add(
-				ej, "sectors", json_object_new_uint64(e.sectors));
+				ej, "sectors",
+				json_object_new_uint64(e.sectors));
 			json_object_object_add(
 				ej, "type",
 				cli_json_str(e.type ? "zero" : "linear"));
-			json_object_object_add(
-				ej, "block_device",
-				e.type ? NULL : cli_json_str(e.device));
+			json_object_object_add(ej, "block_device",
+					       e.type ? NULL
+						      : cli_json_str(e.device));
 			json_object_object_add(
 				ej, "target_sector",
-				e.type ? NULL : json_object_new_uint64(e.target));
+				e.type ? NULL
+				       : json_object_new_uint64(e.target));
 			json_object_array_add(ex, ej);
 			first += e.sectors;
 		}

@@ -123,9 +123,9 @@ API size_t fv_super_block_devices(const fv_super *s)
 	return s ? s->s.m.nb : 0;
 }
 
-#define INDEX(i, n, what)                                                   \
-	do {                                                                \
-		if ((i) >= (n))                                             \
+#define INDEX(i, n, what)                                                    \
+	do {                                                                 \
+		if ((i) >= (n))                                              \
 			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
 					       (size_t)(i), (unsigned)(n));  \
 	} while (0)

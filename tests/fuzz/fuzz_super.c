@@ -71,8 +71,8 @@ static void one(const uint8_t *data, size_t size)
 						   ? (size_t)x.e[k].length
 						   : sizeof(b);
 
-				if (verity_device_read(&d, x.e[k].logical, b,
-						       n, &err))
+				if (verity_device_read(&d, x.e[k].logical, b, n,
+						       &err))
 					abort();
 			}
 			verity_device_close(&d);

@@ -119,8 +119,8 @@ static int geometry_parse(const uint8_t *g, struct lp_metadata *m, char *why,
 	uint32_t size = le32(g + 4);
 
 	if (le32(g) != LP_GEOMETRY_MAGIC) {
-		snprintf(why, whylen, "magic %#x (a geometry has %#x)",
-			 le32(g), LP_GEOMETRY_MAGIC);
+		snprintf(why, whylen, "magic %#x (a geometry has %#x)", le32(g),
+			 LP_GEOMETRY_MAGIC);
 		return -EINVAL;
 	}
 	if (size != LP_GEOMETRY_SIZE) {
@@ -175,10 +175,10 @@ static int geometry(const struct verity_device *d, const char *path,
 			m->geometry_backup = copy;
 			if (copy)
 				say(m->note[0], sizeof(m->note[0]),
-					 "%s: the geometry at byte %u: %s; "
-					 "read its backup at byte %u",
-					 path, LP_RESERVED, why[0],
-					 LP_RESERVED + LP_GEOMETRY_AREA);
+				    "%s: the geometry at byte %u: %s; "
+				    "read its backup at byte %u",
+				    path, LP_RESERVED, why[0],
+				    LP_RESERVED + LP_GEOMETRY_AREA);
 			return 0;
 		}
 	}
@@ -415,23 +415,23 @@ static int tables_check(const struct verity_device *d, const char *path,
 				       (unsigned long long)b->first_sector);
 		if (e->target > b->size / LP_SECTOR ||
 		    e->sectors > b->size / LP_SECTOR - e->target)
-			return ht_fail(err, EINVAL,
-				       "%s: extent %u: sectors [%llu, %llu) "
-				       "lie past the end of %s (%llu bytes)",
-				       path, i, (unsigned long long)e->target,
-				       (unsigned long long)(e->target +
-							    e->sectors),
-				       b->name, (unsigned long long)b->size);
+			return ht_fail(
+				err, EINVAL,
+				"%s: extent %u: sectors [%llu, %llu) "
+				"lie past the end of %s (%llu bytes)",
+				path, i, (unsigned long long)e->target,
+				(unsigned long long)(e->target + e->sectors),
+				b->name, (unsigned long long)b->size);
 		if (!e->source &&
 		    (e->target + e->sectors) * LP_SECTOR > d->size)
-			return ht_fail(err, EINVAL,
-				       "%s: extent %u: sectors [%llu, %llu) "
-				       "lie past the end of the image (%llu "
-				       "bytes)",
-				       path, i, (unsigned long long)e->target,
-				       (unsigned long long)(e->target +
-							    e->sectors),
-				       (unsigned long long)d->size);
+			return ht_fail(
+				err, EINVAL,
+				"%s: extent %u: sectors [%llu, %llu) "
+				"lie past the end of the image (%llu "
+				"bytes)",
+				path, i, (unsigned long long)e->target,
+				(unsigned long long)(e->target + e->sectors),
+				(unsigned long long)d->size);
 	}
 	for (uint32_t i = 0; i < m->np; i++) {
 		struct lp_partition *p = &m->p[i];
@@ -449,12 +449,11 @@ static int tables_check(const struct verity_device *d, const char *path,
 				       "%s: partition %s: extents %u to %u "
 				       "of %u",
 				       path, p->name, p->first_extent,
-				       p->first_extent + p->num_extents,
-				       m->ne);
+				       p->first_extent + p->num_extents, m->ne);
 		if (p->group >= m->ng)
 			return ht_fail(err, EINVAL,
-				       "%s: partition %s: group %u of %u",
-				       path, p->name, p->group, m->ng);
+				       "%s: partition %s: group %u of %u", path,
+				       p->name, p->group, m->ng);
 		for (uint32_t k = 0; k < p->num_extents; k++) {
 			uint64_t s = m->e[p->first_extent + k].sectors;
 
@@ -501,9 +500,8 @@ int verity_lp_read(const struct verity_device *d, const char *path,
 	if ((r = geometry(d, path, m, err)))
 		return r;
 	if (slot >= m->slots)
-		return ht_fail(err, EINVAL,
-			       "%s: metadata slot %u of %u", path, slot,
-			       m->slots);
+		return ht_fail(err, EINVAL, "%s: metadata slot %u of %u", path,
+			       slot, m->slots);
 	m->slot = slot;
 	for (int copy = 0; copy < 2; copy++) {
 		uint64_t at = LP_METADATA_OFFSET +
@@ -518,13 +516,13 @@ int verity_lp_read(const struct verity_device *d, const char *path,
 			m->backup = copy;
 			if (copy)
 				say(m->note[1], sizeof(m->note[1]),
-					"%s: metadata slot %u at byte %llu: "
-					"%s; read its backup at byte %llu",
-					path, slot,
-					(unsigned long long)(LP_METADATA_OFFSET +
-							     (uint64_t)slot *
-								     m->max_size),
-					why[0], (unsigned long long)at);
+				    "%s: metadata slot %u at byte %llu: "
+				    "%s; read its backup at byte %llu",
+				    path, slot,
+				    (unsigned long long)(LP_METADATA_OFFSET +
+							 (uint64_t)slot *
+								 m->max_size),
+				    why[0], (unsigned long long)at);
 			if ((r = tables_check(d, path, m, err)))
 				goto fail;
 			return 0;

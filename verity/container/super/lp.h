@@ -28,8 +28,8 @@
 #define LP_NAME_MAX        36u
 #define LP_METADATA_OFFSET (LP_RESERVED + 2 * LP_GEOMETRY_AREA)
 /* bounds a reader keeps (liblp's builder stays far below them) */
-#define LP_MAX_METADATA  (16u << 20)
-#define LP_MAX_SLOTS     64u
+#define LP_MAX_METADATA (16u << 20)
+#define LP_MAX_SLOTS    64u
 
 enum lp_attribute {
 	LP_ATTR_READONLY = 1u << 0,

@@ -170,8 +170,7 @@ int verity_super_extents(const struct verity_super *s, uint32_t i,
 	return r;
 }
 
-int verity_super_split_path(const char *path, char **image,
-			    const char **name)
+int verity_super_split_path(const char *path, char **image, const char **name)
 {
 	const char *slash = strrchr(path, '/');
 	struct stat st;
@@ -250,9 +249,9 @@ char *verity_super_beside(const char *dir, const char *name)
 	struct verity_super s;
 	char image[4096], *out = NULL;
 
-	if ((size_t)snprintf(image, sizeof(image), "%s%ssuper.img",
-			     dir ? dir : "", dir && strcmp(dir, "/") ? "/" : "") >=
-		    sizeof(image) ||
+	if ((size_t)snprintf(
+		    image, sizeof(image), "%s%ssuper.img", dir ? dir : "",
+		    dir && strcmp(dir, "/") ? "/" : "") >= sizeof(image) ||
 	    access(image, F_OK) != 0 ||
 	    verity_super_open(&s, image, NULL, NULL, 0, 0, NULL))
 		return NULL;

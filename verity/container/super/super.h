@@ -62,8 +62,7 @@ int verity_super_extents(const struct verity_super *s, uint32_t i,
  * image's path, to free) and *name (into path) when path is
  * IMAGE/NAME with IMAGE an existing file or block device (so path is no
  * file); 0 otherwise. */
-int verity_super_split_path(const char *path, char **image,
-			    const char **name);
+int verity_super_split_path(const char *path, char **image, const char **name);
 
 /* A path through a super image (verity_super_split_path) opened: *x the
  * partition's extents, owning the image it reads (freed with
