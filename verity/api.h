@@ -43,6 +43,20 @@
 					       __func__, #x);            \
 	} while (0)
 
+/* Copies full (of its type) into out, as much as out->size says: the
+ * versioned structures' one rule. */
+#define GIVE(out, full, first)                                                \
+	do {                                                                  \
+		if ((out)->size <                                             \
+		    offsetof(__typeof__(full), first) + sizeof((full).first)) \
+			return verity_api_fail(EINVAL,                        \
+					       "%s: size %zu is too small",   \
+					       __func__, (out)->size);        \
+		(full).size = (out)->size < sizeof(full) ? (out)->size        \
+							 : sizeof(full);      \
+		memcpy((out), &(full), (full).size);                          \
+	} while (0)
+
 /* This thread's last error, its fix included. */
 extern _Thread_local struct ht_error verity_api_last;
 

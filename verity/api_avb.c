@@ -375,19 +375,6 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
 	       "fv_avb_tag and the AVB tags differ");
 
-/* Copies full (of its type) into out, as much as out->size says: the
- * versioned structures' one rule. */
-#define GIVE(out, full, first)                                                \
-	do {                                                                  \
-		if ((out)->size <                                             \
-		    offsetof(__typeof__(full), first) + sizeof((full).first)) \
-			return verity_api_fail(EINVAL,                        \
-					       "%s: size %zu is too small",   \
-					       __func__, (out)->size);        \
-		(full).size = (out)->size < sizeof(full) ? (out)->size        \
-							 : sizeof(full);      \
-		memcpy((out), &(full), (full).size);                          \
-	} while (0)
 
 API int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f)
 {

@@ -53,20 +53,6 @@ API void fv_super_free(fv_super *s)
 	free(s);
 }
 
-/* Copies full into out, as much as out->size says (the versioned
- * structures' one rule). */
-#define GIVE(out, full, first)                                                \
-	do {                                                                  \
-		if ((out)->size <                                             \
-		    offsetof(__typeof__(full), first) + sizeof((full).first)) \
-			return verity_api_fail(EINVAL,                        \
-					       "%s: size %zu is too small",   \
-					       __func__, (out)->size);        \
-		(full).size = (out)->size < sizeof(full) ? (out)->size        \
-							 : sizeof(full);      \
-		memcpy((out), &(full), (full).size);                          \
-	} while (0)
-
 API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 {
 	struct fv_super_info full;
@@ -259,19 +245,12 @@ API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 static int avb_there(const struct verity_extents *x, const char *path)
 {
 	struct verity_region whole = {path, 0, 0, x};
-	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
 	struct verity_device d;
 	int yes;
 
 	if (verity_device_open_region(&d, &whole, VERITY_OPEN_READ, NULL))
 		return 0;
-	yes = (d.size >= AVB_FOOTER_SIZE &&
-	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
-				   sizeof(foot), NULL) &&
-	       verity_avb_footer_magic(foot)) ||
-	      (d.size >= AVB_HEADER_SIZE &&
-	       !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
-	       !memcmp(magic, "AVB0", 4));
+	yes = verity_avb_device_probe(&d);
 	verity_device_close(&d);
 	return yes;
 }

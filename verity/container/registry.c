@@ -34,18 +34,11 @@ static int sidecar_probe(const char *image)
 static int avb_probe(const char *image)
 {
 	struct verity_device d;
-	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
 	int yes;
 
 	if (verity_container_open(&d, image, NULL, NULL))
 		return 0;
-	yes = (d.size >= AVB_FOOTER_SIZE &&
-	       !verity_device_read(&d, d.size - AVB_FOOTER_SIZE, foot,
-				   sizeof(foot), NULL) &&
-	       verity_avb_footer_magic(foot)) ||
-	      (d.size >= AVB_HEADER_SIZE &&
-	       !verity_device_read(&d, 0, magic, sizeof(magic), NULL) &&
-	       !memcmp(magic, "AVB0", 4));
+	yes = verity_avb_device_probe(&d);
 	verity_device_close(&d);
 	return yes;
 }

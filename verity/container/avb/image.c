@@ -81,6 +81,19 @@ static int read_blob(struct verity_device *d, uint64_t off, uint64_t len,
 				       &img->vbmeta, err);
 }
 
+int verity_avb_device_probe(const struct verity_device *d)
+{
+	uint8_t foot[AVB_FOOTER_SIZE], magic[4];
+
+	return (d->size >= AVB_FOOTER_SIZE &&
+		!verity_device_read(d, d->size - AVB_FOOTER_SIZE, foot,
+				    sizeof(foot), NULL) &&
+		verity_avb_footer_magic(foot)) ||
+	       (d->size >= AVB_HEADER_SIZE &&
+		!verity_device_read(d, 0, magic, sizeof(magic), NULL) &&
+		!memcmp(magic, "AVB0", 4));
+}
+
 /* The footer and vbmeta of the image open at d (its bytes as read). */
 static int image_read(struct verity_device *d, const char *path,
 		      struct avb_image *img, struct ht_error *err);

@@ -42,6 +42,9 @@ struct avb_image {
  * data (0 otherwise, also for a file that cannot be read). */
 int verity_avb_sparse_probe(const char *path);
 
+/* 1 when d's bytes end with an AVB footer or start with a vbmeta. */
+int verity_avb_device_probe(const struct verity_device *d);
+
 /* Reads the footer (when the last 64 bytes start with its magic) and the
  * vbmeta blob it points to, or a vbmeta image at byte 0. A sparse image
  * is read as its unsparsed bytes (offsets and sizes are theirs), as
