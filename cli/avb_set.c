@@ -33,6 +33,9 @@ struct set {
 struct vouch {
 	enum fv_trust trust; /* FV_TRUST_CHECK, _UNCHECKED, _UNSIGNED */
 	char words[512];
+	const char *vbmeta;   /* the vbmeta image that describes it */
+	char algorithm[32];   /* its signature's */
+	char key_sha1[41];    /* its signer's public key ("": none) */
 };
 
 struct failures {
@@ -89,6 +92,12 @@ static void verdict(struct set *st, const char *name, const char *kind,
 		json_object_object_add(j, "path", cli_json_str(path));
 		json_object_object_add(j, "trust",
 				       cli_json_str(cli_trust_word(v->trust)));
+		json_object_object_add(j, "vbmeta", cli_json_str(v->vbmeta));
+		json_object_object_add(j, "algorithm",
+				       cli_json_str(v->algorithm));
+		json_object_object_add(j, "public_key_sha1",
+				       v->key_sha1[0] ? cli_json_str(v->key_sha1)
+						      : NULL);
 		json_object_object_add(j, "vouched_by", cli_json_str(v->words));
 		json_object_object_add(j, "result",
 				       cli_json_str(cli_verdict_word(code)));
@@ -162,6 +171,9 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 	const char *alg = fv_avb_algorithm(av);
 	int unsigned_ = !strcmp(alg, "NONE"), r;
 
+	v->vbmeta = image;
+	snprintf(v->algorithm, sizeof(v->algorithm), "%s", alg);
+	snprintf(v->key_sha1, sizeof(v->key_sha1), "%s", fv_avb_key_sha1(av));
 	if ((r = fv_avb_check_signature(av)))
 		return cli_error(r,
 				 "%s: the vbmeta's signature (%s) does not "

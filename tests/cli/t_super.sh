@@ -190,7 +190,7 @@ check "verify vbmeta.img: the whole set" run_rc 0 "$FV" verify set/vbmeta.img --
 check "  system inside super.img, vouched for by the chain" grep -qx "system: hashtree of set/super.img/system_a, vbmeta set/vbmeta_system.img signed by the key set/vbmeta.img pins: verified." out
 check "  vendor too" grep -q "^vendor: hashtree of set/super.img/vendor_a, .*: verified.$" out
 check "  boot.img, a file" grep -qx "boot: hash of set/boot.img, vbmeta set/vbmeta.img signed by $K/rsa2048.pem: verified." out
-check "  --json: one verdict per partition" sh -c "'$FV' verify set/vbmeta.img --key '$K/rsa2048.pem' --json | jq -e '.result == \"ok\" and ([.partitions[].name] | sort) == [\"boot\", \"system\", \"vendor\"] and ([.partitions[].trust] | unique) == [\"checked\"]' >/dev/null"
+check "  --json: one verdict per partition" sh -c "'$FV' verify set/vbmeta.img --key '$K/rsa2048.pem' --json | jq -e '.result == \"ok\" and ([.partitions[].name] | sort) == [\"boot\", \"system\", \"vendor\"] and ([.partitions[].trust] | unique) == [\"checked\"] and (.partitions[] | select(.name == \"system\") | .vbmeta == \"set/vbmeta_system.img\" and .algorithm == \"SHA256_RSA4096\" and (.public_key_sha1 | length) == 40)' >/dev/null"
 check "  without --key: the signer said not checked" run_rc 0 "$FV" verify set/vbmeta.img
 check "    on stderr" grep -q "set/vbmeta.img: warning: the vbmeta is signed (SHA256_RSA2048, public key sha1 [0-9a-f]*) and checks out against the key it carries, but its signer was not checked" err
 check "avb verify_image --follow_chain_partitions finds them in super.img" run_rc 0 "$FV" avb verify_image --image set/vbmeta.img --follow_chain_partitions
