@@ -20,6 +20,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
+           verity/tree/update.c \
            verity/tree/memtree.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
@@ -37,7 +38,7 @@ KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
-           cli/cmd_sign.c cli/cmd_repair.c cli/pair.c cli/options.c \
+           cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \
            cli/bench_rank.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)

@@ -38,6 +38,7 @@ struct cli_opts {
 	char *salt_size;     /* bench lists */
 	char *size;
 	char *device;
+	char *changed;    /* update: OFFSET:LENGTH[,...] */
 	char *partition;  /* a disk image's protected partition (root, usr),
 			   * a super image's logical partition */
 	char *slot;       /* a super image's partitions: the suffix a, b */
@@ -79,6 +80,7 @@ int cmd_status(struct cli_opts *o);
 int cmd_verify(struct cli_opts *o);
 int cmd_dump(struct cli_opts *o);
 int cmd_repair(struct cli_opts *o);
+int cmd_update(struct cli_opts *o);
 
 /* Signs a root hash (hex) into out_path ("-": stdout) with --key and
  * --cert: sign, and format --sidecar (cli/cmd_sign.c). */

@@ -108,6 +108,13 @@ static const struct action_help {
 	{"status",
 	 "0 active; 1 no device-mapper; 4 no such mapping",
 	 {"fastverity status root", "fastverity status --json root"}},
+	{"update",
+	 "0 updated; 1 bad parameters, a wrong old root hash, a damaged "
+	 "tree, I/O",
+	 {"fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
+	  "--changed=1048576:4096 --root-hash-file=rootfs.roothash",
+	  "fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
+	  "--fec-device=rootfs.fec   # finds the changed blocks"}},
 	{"bench",
 	 "0 measured; 1 a setting that cannot be built",
 	 {"fastverity bench", "fastverity bench --hash=sha256,sha512 "
@@ -117,6 +124,10 @@ static const struct action_help {
 static const struct action actions[] = {
 	{"format", cmd_format, "<data_device> <hash_device>",
 	 "build the hash tree and superblock", A_FORMAT},
+	{"update", cmd_update, "<data_device> <hash_device> <old_root_hash>",
+	 "after data blocks changed, rewrite only the tree blocks and parity "
+	 "they reach (byte-identical with a new format)",
+	 A_UPDATE},
 	{"verify", cmd_verify,
 	 "<data_device> <hash_device> [<root_hash>] | <image>",
 	 "check every block offline (one argument: an Android image, a "

@@ -63,7 +63,7 @@ static const struct cli_option rows[] = {
 	 "Hash block sizes to measure (default 4096)"},
 	{"data-blocks", '\0', K_VALUE, AT(data_blocks), 0, A_TREE, "blocks",
 	 "Number of data blocks to protect (default: the whole device)",
-	 A_VERIFY | A_REPAIR | A_OPEN,
+	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Number of data blocks (with --no-superblock; else the "
 	 "superblock's)"},
 	{"hash-offset", '\0', K_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
@@ -72,7 +72,7 @@ static const struct cli_option rows[] = {
 	 NULL},
 	{"salt", 's', K_VALUE, AT(salt), 0, A_TREE, "hex string",
 	 "Salt as hex, '-' for none (default: 32 random bytes)",
-	 A_VERIFY | A_REPAIR | A_OPEN,
+	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Salt as hex, '-' for none (with --no-superblock; else the "
 	 "superblock's)"},
 	{"uuid", '\0', K_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
@@ -81,7 +81,7 @@ static const struct cli_option rows[] = {
 	 "Hash type: 1 normal (default), 0 original Chrome OS", A_BENCH,
 	 "Hash types to measure (default 1)"},
 	{"no-superblock", '\0', K_FLAG, AT(no_superblock), 0, A_TREE, NULL,
-	 "Do not write a superblock", A_VERIFY | A_REPAIR | A_OPEN,
+	 "Do not write a superblock", A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "The hash device has no superblock: the tree's parameters are "
 	 "given"},
 	{"root-hash-file", '\0', K_VALUE, AT(root_hash_file), 0,
@@ -185,6 +185,12 @@ static const struct cli_option rows[] = {
 	 A_REPAIR, NULL,
 	 "Also rewrite parity that disagrees with the verified image "
 	 "(refused when more than 5% of its codewords do)",
+	 0, NULL},
+	{"changed", '\0', K_VALUE, AT(changed), 0, A_UPDATE,
+	 "offset:length[,...]",
+	 "The data byte ranges that changed (widened to whole blocks): only "
+	 "those blocks are read, with the parity rounds they are in "
+	 "(default: every block hashed against its stored leaf)",
 	 0, NULL},
 	{"threads", '\0', K_VALUE, AT(threads), 0, A_RUN, "number",
 	 "Worker threads (default: online CPUs)", 0, NULL},

@@ -21,13 +21,14 @@ enum {
 	A_CLOSE = 1u << 6,
 	A_STATUS = 1u << 7,
 	A_BENCH = 1u << 8,
-	A_ALL = (1u << 9) - 1,
+	A_UPDATE = 1u << 9,
+	A_ALL = (1u << 10) - 1,
 	/* the tree's parameters, given to every action that reads a tree */
-	A_TREE = A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN,
-	A_RUN = A_FORMAT | A_VERIFY | A_REPAIR | A_BENCH,
-	A_FEC = A_FORMAT | A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+	A_TREE = A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
+	A_RUN = A_FORMAT | A_VERIFY | A_REPAIR | A_BENCH | A_UPDATE,
+	A_FEC = A_FORMAT | A_VERIFY | A_REPAIR | A_DUMP | A_OPEN | A_UPDATE,
 	/* the actions that read existing parity */
-	A_FEC_READ = A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+	A_FEC_READ = A_VERIFY | A_REPAIR | A_DUMP | A_OPEN | A_UPDATE,
 };
 
 /* popt's table for opts: help (included first), then the rows. Each

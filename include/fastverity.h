@@ -1092,6 +1092,34 @@ int fv_options_set_repair(fv_options *o, unsigned how);
  * and *res (may be NULL) has the root hash and the layout. Errors:
  * fv_format's. */
 int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
+
+/* Since 0.8 (FASTVERITY_1.6): update (docs/format.md, "update"). After
+ * some data bytes changed, the tree blocks and parity rounds they reach
+ * are rewritten in place, byte-identical with a format of the changed
+ * data (salt, UUID and superblock kept). The pair's root is the old
+ * root: the old tree is proven against it before anything is reused
+ * (EPERM naming the first block that is not, nothing written). ranges:
+ * n pairs of (offset, length) of changed data bytes, widened to whole
+ * blocks; only those blocks (and the rounds of parity they are in) are
+ * read; NULL: every data block hashed against its stored leaf to find
+ * them. An interrupted update leaves the superblock's place marked
+ * (verify and dump call it unfinished); the same update again completes
+ * it. *res: the new root (fv_result_root_hex) and fv_result_update.
+ * Errors: EPERM, EINVAL (a range past the data), fv_verify's. */
+int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
+		   const fv_options *o, fv_result **res);
+/* The superblock read as fv_pair_read_superblock reads it, an
+ * interrupted update's marker accepted (for fv_pair_update). */
+int fv_pair_update_read_superblock(fv_pair *pair, uint64_t hash_offset);
+struct fv_update_report {
+	size_t size; /* sizeof(struct fv_update_report), set by the caller */
+	uint64_t changed_blocks; /* data blocks hashed again */
+	uint64_t tree_blocks;    /* hash blocks written */
+	uint64_t parity_rounds;  /* parity rounds written */
+	int resumed;             /* an interrupted update completed */
+};
+/* What fv_pair_update did. Errors: EINVAL (no update ran). */
+int fv_result_update(const fv_result *r, struct fv_update_report *u);
 /* verify and repair as fv_verify and fv_repair do, with the trust
  * policy (docs/trust.md) asked first for the options' anchor: a
  * signature given with fv_pair_set_signature needs trusted

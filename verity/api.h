@@ -104,6 +104,9 @@ struct fv_result {
 	struct verity_info info;
 	enum verity_trust trust;
 	struct verity_sig_check sig; /* trust CHECK: who signed */
+	/* since 0.8 */
+	struct verity_update_result update;
+	int has_update;
 };
 
 struct fv_status {

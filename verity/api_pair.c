@@ -77,19 +77,32 @@ API const fv_params *fv_pair_params(const fv_pair *pr)
 	return pr ? &pr->params : NULL;
 }
 
+static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
+
 API int fv_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 {
+	return read_superblock(pr, hash_offset, 0);
+}
+
+API int fv_pair_update_read_superblock(fv_pair *pr, uint64_t hash_offset)
+{
+	return read_superblock(pr, hash_offset, 1);
+}
+
+static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
+{
+	struct verity_sources s = {0};
 	struct verity_params p;
 	struct ht_error err;
-	int r;
+	int r, updating;
 
 	NEED(pr);
-	struct verity_sources s = {0};
-
 	verity_params_default(&p);
 	p.hash_offset = hash_offset;
 	if (!(r = verity_container_region_source(&pr->pair.hash, &s, &err))) {
-		r = verity_read_superblock(&pr->pair.hash, &p, &err);
+		r = update ? verity_read_superblock_update(&pr->pair.hash, &p,
+							   &updating, &err)
+			   : verity_read_superblock(&pr->pair.hash, &p, &err);
 		verity_container_sources_end(&pr->pair, &s);
 	}
 	if (r)
@@ -347,6 +360,68 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 		verity_api_result_outcome(made, &out);
 		*res = made;
 	}
+	return 0;
+}
+
+API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
+			 const fv_options *o, fv_result **res)
+{
+	struct verity_range *rv = NULL;
+	struct verity_update_result u;
+	struct verity_pair pair;
+	struct verity_run run;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	if (res)
+		*res = NULL;
+	if (ranges && n && !(rv = calloc(n, sizeof(*rv))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; rv && i < n; i++)
+		rv[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
+	verity_api_pair_take(pr, &pair);
+	pair.signature = NULL;
+	verity_api_pair_run(o, &run);
+	/* (ranges given with n 0: nothing changed) */
+	r = verity_op_update(&pair,
+			     !ranges ? NULL
+			     : rv    ? rv
+				     : &(struct verity_range){0, 0},
+			     ranges ? n : 0, &run, &u, &err);
+	free(rv);
+	if (r)
+		return verity_api_keep(r, &err);
+	fv_pair_set_root(pr, u.root, pair.layout.geo.digest_size);
+	if (res) {
+		if (!(made = verity_api_result_new()))
+			return -ENOMEM;
+		verity_api_result_root(made, u.root,
+				       pair.layout.geo.digest_size);
+		made->layout = pair.layout;
+		made->has_layout = 1;
+		made->update = u;
+		made->has_update = 1;
+		*res = made;
+	}
+	return 0;
+}
+
+API int fv_result_update(const fv_result *r, struct fv_update_report *out)
+{
+	struct fv_update_report full;
+
+	NEED(r);
+	NEED(out);
+	if (!r->has_update)
+		return verity_api_fail(EINVAL, "%s: no update ran", __func__);
+	memset(&full, 0, sizeof(full));
+	full.changed_blocks = r->update.changed_blocks;
+	full.tree_blocks = r->update.tree_blocks;
+	full.parity_rounds = r->update.parity_rounds;
+	full.resumed = r->update.resumed;
+	GIVE(out, full, changed_blocks);
 	return 0;
 }
 

@@ -47,6 +47,23 @@ int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 	return r;
 }
 
+int verity_op_update(struct verity_pair *pair,
+		     const struct verity_range *ranges, size_t n,
+		     const struct verity_run *run,
+		     struct verity_update_result *res, struct ht_error *err)
+{
+	struct verity_sources s;
+	int r;
+
+	/* every region read through its source; a sparse image's tree is
+	 * written only where its chunks store bytes */
+	if ((r = verity_container_sources(pair, &s, err)))
+		return r;
+	r = verity_update(pair, ranges, n, run, res, err);
+	verity_container_sources_end(pair, &s);
+	return r;
+}
+
 int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 				  const struct verity_run *run,
 				  struct verity_outcome *out,

@@ -12,6 +12,7 @@
 #include "verity/container/avb/image.h"
 #include "verity/dm/activate.h"
 #include "verity/tree/pair.h"
+#include "verity/tree/update.h"
 
 int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct ht_error *err);
@@ -35,6 +36,12 @@ int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 enum verity_dump_flags {
 	VERITY_DUMP_READ_SUPERBLOCK = 1u << 0,
 };
+/* update: the tree and parity a change reaches rewritten
+ * (verity/tree/update.h). */
+int verity_op_update(struct verity_pair *pair,
+		     const struct verity_range *ranges, size_t n,
+		     const struct verity_run *run,
+		     struct verity_update_result *res, struct ht_error *err);
 int verity_op_dump(struct verity_pair *pair, unsigned flags,
 		   struct verity_outcome *out, struct ht_error *err);
 

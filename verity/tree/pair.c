@@ -186,7 +186,9 @@ int verity_pair_open(struct verity_pair *pair, enum verity_open_mode hash_mode,
 	if (!r)
 		r = verity_device_open_region(
 			&d->data, &pair->data,
-			create ? VERITY_OPEN_READ : hash_mode, err);
+			create || pair->data_read_only ? VERITY_OPEN_READ
+						       : hash_mode,
+			err);
 	if (!r && !create)
 		r = verity_device_open_beside(&d->hash, &pair->hash, hash_mode,
 					      &d->data, err);

@@ -48,6 +48,7 @@ struct verity_pair {
 	enum verity_container container;
 	int signature_found; /* the container carries the signature (else
 			      * the caller gave it to be checked) */
+	int data_read_only;  /* update: the data is read, not written */
 	/* set when the pair is opened: from parameters validated once */
 	struct verity_layout layout;
 };

@@ -116,9 +116,11 @@ int verity_sb_decode(const uint8_t sb[VERITY_SB_SIZE], struct verity_params *p,
 }
 
 /* The superblock at p->hash_offset of the hash device, read and decoded
- * into p (an interrupted format is named as such). */
-int verity_read_superblock(const struct verity_region *region,
-			   struct verity_params *p, struct ht_error *err)
+ * into p (an interrupted format is named as such; an interrupted update
+ * too, unless updating is given: then it is read, and said there). */
+static int read_superblock(const struct verity_region *region,
+			   struct verity_params *p, int *updating,
+			   struct ht_error *err)
 {
 	const char *hash_path = region->path;
 	struct verity_device hash;
@@ -145,6 +147,21 @@ int verity_read_superblock(const struct verity_region *region,
 			       "%s: unfinished: a format of this hash image "
 			       "was interrupted (run format again)",
 			       hash_path);
+	if (updating)
+		*updating = 0;
+	if (!memcmp(sb, VERITY_SB_UPDATING, 8)) {
+		if (!updating)
+			return ht_fail(err, EINVAL,
+				       "%s: unfinished: an update of this hash "
+				       "image was interrupted (run the same "
+				       "fastverity update again)",
+				       hash_path);
+		*updating = 1;
+		memcpy(sb, "verity\0\0", 8);
+		/* the roots the update keeps there (past any salt) */
+		memset(sb + VERITY_SB_UPDATE_OLD, 0,
+		       VERITY_SB_SIZE - VERITY_SB_UPDATE_OLD);
+	}
 	r = verity_sb_decode(sb, p, err);
 	if (r) {
 		struct ht_error inner = *err;
@@ -152,4 +169,17 @@ int verity_read_superblock(const struct verity_region *region,
 		return ht_fail(err, -r, "%s: %s", hash_path, inner.msg);
 	}
 	return 0;
+}
+
+int verity_read_superblock(const struct verity_region *region,
+			   struct verity_params *p, struct ht_error *err)
+{
+	return read_superblock(region, p, NULL, err);
+}
+
+int verity_read_superblock_update(const struct verity_region *region,
+				  struct verity_params *p, int *updating,
+				  struct ht_error *err)
+{
+	return read_superblock(region, p, updating, err);
 }

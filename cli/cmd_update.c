@@ -1,0 +1,199 @@
+/* fastverity update <data_device> <hash_device> <old_root_hash>
+ * [--changed=OFFSET:LENGTH,...]: the tree blocks and parity a change
+ * reaches rewritten in place (docs/format.md, "update"); the new root
+ * printed as format prints it. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli/errors.h"
+#include "cli/hints.h"
+#include "cli/json.h"
+#include "cli/params.h"
+#include "cli/progress.h"
+#include "cli/root.h"
+#include "cli/text.h"
+#include "cli/cli.h"
+
+/* Most ranges --changed takes. */
+#define CHANGED_MAX (1u << 20)
+
+static int number(const char *s, const char *end, uint64_t *v)
+{
+	char *stop;
+
+	if (s == end || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &stop, 0);
+	return errno || stop != end ? -1 : 0;
+}
+
+/* --changed: OFFSET:LENGTH pairs, comma-separated, into *ranges (two
+ * numbers a range). */
+static int parse_changed(const char *text, uint64_t **ranges, size_t *n)
+{
+	size_t cap = 1;
+
+	for (const char *c = text; *c; c++)
+		cap += *c == ',';
+	if (cap > CHANGED_MAX)
+		return cli_error(-EINVAL, "--changed: more than %u ranges",
+				 CHANGED_MAX);
+	if (!(*ranges = calloc(2 * cap, sizeof(**ranges))))
+		return cli_error(-ENOMEM, "out of memory");
+	*n = 0;
+	for (const char *s = text;;) {
+		const char *end = strchr(s, ','), *colon;
+
+		if (!end)
+			end = s + strlen(s);
+		colon = memchr(s, ':', (size_t)(end - s));
+		if (!colon || number(s, colon, &(*ranges)[2 * *n]) ||
+		    number(colon + 1, end, &(*ranges)[2 * *n + 1]) ||
+		    (*ranges)[2 * *n + 1] >
+			    UINT64_MAX - (*ranges)[2 * *n])
+			return cli_error(-EINVAL,
+					 "--changed: '%.*s' is not "
+					 "OFFSET:LENGTH (bytes of the data)",
+					 (int)(end - s), s);
+		++*n;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+/* The pair: parameters from the superblock (an interrupted update's
+ * read too) or the options, the old root, the parity. */
+static int update_pair(const struct cli_opts *o, fv_pair **fp)
+{
+	struct cli_opts in = *o;
+	struct cli_fec fec;
+	fv_params *p;
+	uint8_t root[64];
+	uint64_t off;
+	int r;
+
+	if ((r = fv_pair_new(o->args[0], o->args[1], fp)))
+		return cli_lib_error(r);
+	if (cli_params_from_opts(o, &p, 0))
+		return EXIT_PARAMS;
+	off = fv_params_hash_offset(p);
+	if (!fv_params_superblock(p)) {
+		r = fv_params_check(p);
+		if (!r)
+			r = fv_pair_set_params(*fp, p);
+		fv_params_free(p);
+		if (r)
+			return cli_lib_error(r);
+	} else {
+		fv_params_free(p);
+		if ((r = fv_pair_update_read_superblock(*fp, off)))
+			return cli_no_superblock(r, o->args[0], o->args[1],
+						 off);
+	}
+	/* --root-hash-file is where the new root goes: the old one is the
+	 * argument */
+	in.root_hash_file = NULL;
+	if (cli_root_hash(&in, o->args[2],
+			  (unsigned)fv_params_root_size(fv_pair_params(*fp)),
+			  root))
+		return EXIT_PARAMS;
+	if ((r = fv_pair_set_root(
+		     *fp, root, fv_params_root_size(fv_pair_params(*fp)))))
+		return cli_lib_error(r);
+	if (cli_fec_params(o, &fec))
+		return EXIT_PARAMS;
+	if ((r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots)))
+		return cli_lib_error(r);
+	return 0;
+}
+
+int cmd_update(struct cli_opts *o)
+{
+	struct fv_update_report u = {.size = sizeof(u)};
+	struct fv_layout l = {.size = sizeof(l)};
+	uint64_t *ranges = NULL;
+	fv_options *opts = NULL;
+	fv_result *out = NULL;
+	fv_pair *fp = NULL;
+	struct cli_progress pr;
+	size_t n = 0;
+	char uuid[37] = "";
+	int r;
+
+	if (o->nargs != 3)
+		return cli_error(-EINVAL,
+				 "update: requires <data_device> "
+				 "<hash_device> <old_root_hash> as arguments");
+	if ((o->changed && (r = parse_changed(o->changed, &ranges, &n))) ||
+	    (r = update_pair(o, &fp)) ||
+	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
+		goto out;
+	{
+		const char *in[] = {fv_pair_data_path(fp),
+				    fv_pair_hash_path(fp),
+				    fv_pair_fec_path(fp)};
+
+		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
+					  3)))
+			goto out;
+	}
+	r = fv_pair_update(fp, ranges, n, opts, &out);
+	cli_progress_end(&pr);
+	if (r) {
+		r = cli_write_error(r);
+		goto out;
+	}
+	fv_result_layout(out, &l);
+	fv_result_update(out, &u);
+	cli_debug(o,
+		  "Update: %" PRIu64 " data block%s hashed again, %" PRIu64
+		  " hash block%s and %" PRIu64 " parity round%s written%s.",
+		  u.changed_blocks, cli_plural(u.changed_blocks), u.tree_blocks,
+		  cli_plural(u.tree_blocks), u.parity_rounds,
+		  cli_plural(u.parity_rounds),
+		  u.resumed ? " (an interrupted update completed)" : "");
+	if (o->root_hash_file &&
+	    (r = fv_output_write(o->root_hash_file, "the root hash file",
+				 fv_result_root_hex(out),
+				 strlen(fv_result_root_hex(out))))) {
+		r = cli_lib_error(-EIO);
+		goto out;
+	}
+	if (o->json) {
+		json_object *j = cli_json_header(fv_pair_hash_path(fp),
+						 fv_pair_params(fp), &l,
+						 fv_result_root_hex(out));
+		json_object *uj = json_object_new_object();
+
+		json_object_object_add(uj, "changed_blocks",
+				       json_object_new_uint64(u.changed_blocks));
+		json_object_object_add(uj, "hash_blocks_written",
+				       json_object_new_uint64(u.tree_blocks));
+		json_object_object_add(
+			uj, "parity_rounds_written",
+			json_object_new_uint64(u.parity_rounds));
+		json_object_object_add(uj, "resumed",
+				       json_object_new_boolean(u.resumed));
+		json_object_object_add(j, "update", uj);
+		cli_json_print(j);
+		r = EXIT_OK;
+		goto out;
+	}
+	if (fv_params_superblock(fv_pair_params(fp)))
+		fv_params_uuid(fv_pair_params(fp), uuid);
+	cli_print_header(fv_pair_hash_path(fp), fv_pair_params(fp), uuid, &l,
+			 fv_result_root_hex(out));
+	r = EXIT_OK;
+out:
+	free(ranges);
+	fv_result_free(out);
+	fv_options_free(opts);
+	fv_pair_free(fp);
+	return r;
+}

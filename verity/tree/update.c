@@ -1,0 +1,629 @@
+/* update: the tree blocks and parity rounds a change reaches, rewritten
+ * in place (verity/tree/update.h).
+ *
+ * The tree is read whole (1/128 of the data at 4 KiB blocks and sha256)
+ * and proven against the old root, every block against its parent and
+ * every byte of padding zero, before any of it is reused. The changed
+ * data blocks are hashed, their leaves set, and each hash block they
+ * reach hashed again up to the root. The superblock's place holds a
+ * marker (VERITY_SB_UPDATING, with the old and the new root) while
+ * tree and parity are written; the superblock, unchanged, comes back
+ * last. A re-run over the marker, with the same old root, rebuilds the
+ * same blocks from the data and proves the whole tree against the new
+ * root the marker holds. */
+#include "verity/tree/update.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtree/hasher.h"
+#include "verity/fec/encode.h"
+#include "verity/fec/rs.h"
+#include "verity/fec/source.h"
+#include "verity/tree/io.h"
+#include "verity/tree/superblock.h"
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts and removes repeats; the new count. */
+static size_t uniq(uint64_t *v, size_t n)
+{
+	size_t k = 0;
+
+	qsort(v, n, sizeof(*v), by_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/* A growing array of block numbers. */
+struct blocks {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int push(struct blocks *b, uint64_t x, struct ht_error *err)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		uint64_t *v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v)
+			return ht_fail(err, ENOMEM, "out of memory");
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = x;
+	return 0;
+}
+
+struct update {
+	struct verity_pair *pair;
+	const struct ht_geometry *g;
+	struct verity_devices d;
+	struct ht_hasher h;
+	uint8_t *tree; /* every hash block, as on disk */
+	size_t hbs, dbs;
+	struct blocks changed; /* data blocks */
+	struct blocks dirty;   /* tree blocks rewritten */
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+};
+
+/* The children of tree block t: how many there are. */
+static uint64_t children_of(const struct ht_geometry *g, uint64_t t,
+			    uint32_t level)
+{
+	uint64_t below = level ? g->level_blocks[level - 1] : g->data_blocks;
+	uint64_t i = t - g->level_first[level], per = ht_digests_per_block(g);
+
+	return below - i * per < per ? below - i * per : per;
+}
+
+/* Tree block t's bytes other than its children's digests are zero. */
+static int padding_zero(const struct update *u, uint64_t t, uint32_t level)
+{
+	const struct ht_geometry *g = u->g;
+	const uint8_t *b = u->tree + t * u->hbs;
+	uint64_t n = children_of(g, t, level);
+
+	for (uint64_t k = 0; k < n; k++)
+		for (size_t x = g->digest_size; x < g->slot_size; x++)
+			if (b[k * g->slot_size + x])
+				return 0;
+	for (size_t x = (size_t)n * g->slot_size; x < u->hbs; x++)
+		if (b[x])
+			return 0;
+	return 1;
+}
+
+/* Every hash block proven against root, top down: 0, or -EPERM naming
+ * the first that is not. */
+static int prove_tree(struct update *u, const uint8_t *root,
+		      const char *what, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	uint8_t d[HT_MAX_DIGEST_SIZE];
+	int r;
+
+	for (uint32_t l = g->levels; l-- > 0;) {
+		for (uint64_t t = g->level_first[l];
+		     t < g->level_first[l] + g->level_blocks[l]; t++) {
+			uint64_t parent;
+			size_t slot;
+			const uint8_t *want;
+
+			if ((r = ht_hash_blocks(&u->h, u->tree + t * u->hbs,
+						u->hbs, 1, d, g->digest_size,
+						err)))
+				return r;
+			want = ht_tree_parent(g, t, &parent, &slot) == 1
+				       ? root
+				       : u->tree + parent * u->hbs + slot;
+			if (memcmp(d, want, g->digest_size) ||
+			    !padding_zero(u, t, l))
+				return ht_fail(
+					err, EPERM,
+					"%s: hash block %llu (level %u, at "
+					"byte %llu) does not match %s: %s",
+					u->pair->hash.path,
+					(unsigned long long)t, l,
+					(unsigned long long)(u->pair->layout
+								     .tree_offset +
+							     t * u->hbs),
+					ht_tree_parent(g, t, &parent, &slot) ==
+							1
+						? "the root hash"
+						: "its parent",
+					what);
+		}
+	}
+	return 0;
+}
+
+/* The changed data blocks: the ranges widened to whole blocks. */
+static int changed_from_ranges(struct update *u,
+			       const struct verity_range *ranges, size_t n,
+			       struct ht_error *err)
+{
+	const uint64_t bytes = u->pair->layout.data_bytes;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = ranges[i].offset, len = ranges[i].length;
+
+		if (!len)
+			continue;
+		if (off >= bytes || len > bytes - off)
+			return ht_fail(err, EINVAL,
+				       "%s: the changed range [%llu, +%llu) "
+				       "lies past the data (%llu bytes)",
+				       u->pair->data.path,
+				       (unsigned long long)off,
+				       (unsigned long long)len,
+				       (unsigned long long)bytes);
+		for (uint64_t b = off / u->dbs; b <= (off + len - 1) / u->dbs;
+		     b++)
+			if ((r = push(&u->changed, b, err)))
+				return r;
+	}
+	u->changed.n = uniq(u->changed.v, u->changed.n);
+	return 0;
+}
+
+/* Batches of data blocks read and hashed at a time. */
+#define UPDATE_BATCH 64
+
+/* The leaves of data blocks v[0..n) set from the data (digests into the
+ * in-memory tree, or the root when the tree has no level); with find,
+ * the blocks whose leaf does not change are dropped from v (*kept: how
+ * many stay). */
+static int hash_data(struct update *u, uint64_t *v, size_t n, int find,
+		     size_t *kept, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	uint8_t *buf = malloc(UPDATE_BATCH * u->dbs);
+	uint8_t *dig = malloc(UPDATE_BATCH * HT_MAX_DIGEST_SIZE);
+	size_t k = 0;
+	int r = 0;
+
+	if (!buf || !dig) {
+		free(buf);
+		free(dig);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; !r && i < n; i += UPDATE_BATCH) {
+		size_t m = n - i < UPDATE_BATCH ? n - i : UPDATE_BATCH;
+
+		for (size_t j = 0; !r && j < m; j++)
+			r = verity_device_read(&u->d.data, v[i + j] * u->dbs,
+					       buf + j * u->dbs, u->dbs, err);
+		if (!r)
+			r = ht_hash_blocks(&u->h, buf, u->dbs, m, dig,
+					   g->digest_size, err);
+		for (size_t j = 0; !r && j < m; j++) {
+			uint64_t parent;
+			size_t slot;
+			uint8_t *at =
+				ht_data_parent(g, v[i + j], &parent, &slot) == 1
+					? u->root
+					: u->tree + parent * u->hbs + slot;
+
+			if (find && !memcmp(at, dig + j * g->digest_size,
+					    g->digest_size))
+				continue;
+			memcpy(at, dig + j * g->digest_size, g->digest_size);
+			v[k++] = v[i + j];
+		}
+	}
+	free(buf);
+	free(dig);
+	*kept = k;
+	return r;
+}
+
+/* Auto mode: every data block hashed against its stored leaf, the ones
+ * that differ kept (and their leaves set). */
+static int changed_by_hashing(struct update *u, struct ht_error *err)
+{
+	const uint64_t blocks = u->g->data_blocks;
+	uint64_t chunk[4096];
+	size_t kept;
+	int r = 0;
+
+	for (uint64_t b = 0; !r && b < blocks; b += 4096) {
+		size_t m = blocks - b < 4096 ? (size_t)(blocks - b) : 4096;
+
+		for (size_t j = 0; j < m; j++)
+			chunk[j] = b + j;
+		r = hash_data(u, chunk, m, 1, &kept, err);
+		for (size_t j = 0; !r && j < kept; j++)
+			r = push(&u->changed, chunk[j], err);
+	}
+	return r;
+}
+
+/* The hash blocks over the changed leaves hashed again, level by level:
+ * u->dirty holds every tree block rewritten, u->root the new root. */
+static int rehash_up(struct update *u, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	struct blocks level = {0};
+	uint8_t d[HT_MAX_DIGEST_SIZE];
+	int r = 0;
+
+	for (size_t i = 0; !r && i < u->changed.n; i++) {
+		uint64_t parent;
+		size_t slot;
+
+		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1)
+			r = push(&level, parent, err);
+	}
+	while (!r && level.n) {
+		struct blocks up = {0};
+
+		level.n = uniq(level.v, level.n);
+		for (size_t i = 0; !r && i < level.n; i++) {
+			uint64_t t = level.v[i], parent;
+			size_t slot;
+
+			if ((r = push(&u->dirty, t, err)) ||
+			    (r = ht_hash_blocks(&u->h, u->tree + t * u->hbs,
+						u->hbs, 1, d, g->digest_size,
+						err)))
+				break;
+			if (ht_tree_parent(g, t, &parent, &slot) == 1) {
+				memcpy(u->root, d, g->digest_size);
+			} else {
+				memcpy(u->tree + parent * u->hbs + slot, d,
+				       g->digest_size);
+				r = push(&up, parent, err);
+			}
+		}
+		free(level.v);
+		level = up;
+	}
+	free(level.v);
+	if (!r)
+		u->dirty.n = uniq(u->dirty.v, u->dirty.n);
+	return r;
+}
+
+/* While the marker stands in the superblock's place, the parity reads
+ * the superblock's block as it will be: the superblock sb in it. */
+static int sb_overlay(struct update *u, const uint8_t *sb,
+		      struct fec_overlay *ov, struct ht_error *err)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	uint64_t off = u->pair->params.hash_offset;
+	uint64_t at = off / fl->block_size;
+	uint8_t *b;
+	int r;
+
+	memset(ov, 0, sizeof(*ov));
+	if (u->pair->params.no_superblock || at < fl->hash_start_block ||
+	    at - fl->hash_start_block >= fl->hash_blocks)
+		return 0;
+	if (!(b = malloc(fl->block_size)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	if (!(r = verity_device_read(&u->d.hash, at * fl->block_size, b,
+				     fl->block_size, err))) {
+		memcpy(b + off % fl->block_size, sb, VERITY_SB_SIZE);
+		r = verity_fec_overlay_add(
+			ov, fl->data_blocks + at - fl->hash_start_block, b,
+			fl->block_size, err);
+	}
+	free(b);
+	return r;
+}
+
+/* The parity rounds the written blocks are in, encoded again from the
+ * covered blocks as they now are, and written. */
+static int rewrite_parity(struct update *u, const uint8_t *sb,
+			  struct verity_update_result *res,
+			  struct ht_error *err)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	const uint64_t tree_off = u->pair->layout.tree_offset;
+	struct fec_overlay ov;
+	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, &ov};
+	struct blocks rounds = {0};
+	struct fec_rs rs = {0};
+	uint8_t **msg = NULL, **planes = NULL, *out = NULL;
+	int r = 0;
+
+	if ((r = sb_overlay(u, sb, &ov, err)))
+		return r;
+	for (size_t i = 0; !r && i < u->changed.n; i++)
+		r = push(&rounds, u->changed.v[i] % fl->rounds, err);
+	for (size_t i = 0; !r && i < u->dirty.n; i++) {
+		uint64_t at = (tree_off + u->dirty.v[i] * u->hbs) /
+			      fl->block_size;
+
+		if (at >= fl->hash_start_block &&
+		    at - fl->hash_start_block < fl->hash_blocks)
+			r = push(&rounds,
+				 (fl->data_blocks + at - fl->hash_start_block) %
+					 fl->rounds,
+				 err);
+	}
+	if (r)
+		goto out;
+	rounds.n = uniq(rounds.v, rounds.n);
+	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
+		goto out;
+	msg = calloc(rs.rsn, sizeof(*msg));
+	planes = calloc(fl->roots, sizeof(*planes));
+	out = malloc((size_t)fl->block_size * fl->roots);
+	if (!msg || !planes || !out) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < rs.rsn; i++)
+		if (!(msg[i] = malloc(fl->block_size))) {
+			r = ht_fail(err, ENOMEM, "out of memory");
+			goto out;
+		}
+	for (unsigned k = 0; k < fl->roots; k++)
+		if (!(planes[k] = malloc(fl->block_size))) {
+			r = ht_fail(err, ENOMEM, "out of memory");
+			goto out;
+		}
+	for (size_t i = 0; !r && i < rounds.n; i++) {
+		uint64_t n = rounds.v[i];
+
+		/* codeword j of round n: covered blocks n + j * rounds */
+		for (unsigned j = 0; !r && j < rs.rsn; j++) {
+			uint64_t c = (uint64_t)j * fl->rounds + n;
+
+			if (c >= fl->blocks)
+				memset(msg[j], 0, fl->block_size);
+			else
+				r = verity_fec_read_covered(&src, c, 1, msg[j],
+							    err);
+		}
+		if (r)
+			break;
+		verity_fec_encode_stored(&rs, fl->block_size, msg, planes, out);
+		r = verity_device_write(&u->d.fec,
+					fl->offset + n * fl->block_size *
+							     fl->roots,
+					out, (size_t)fl->block_size * fl->roots,
+					err);
+	}
+	if (!r)
+		res->parity_rounds = rounds.n;
+out:
+	for (unsigned i = 0; msg && i < rs.rsn; i++)
+		free(msg[i]);
+	for (unsigned k = 0; planes && k < fl->roots; k++)
+		free(planes[k]);
+	free(msg);
+	free(planes);
+	free(out);
+	if (rs.karn)
+		verity_fec_rs_free(&rs);
+	free(rounds.v);
+	verity_fec_overlay_free(&ov);
+	return r;
+}
+
+/* The superblock as it is (512 bytes at the hash offset). */
+static int read_sb(struct update *u, uint8_t sb[VERITY_SB_SIZE],
+		   struct ht_error *err)
+{
+	return verity_device_read(&u->d.hash, u->pair->params.hash_offset, sb,
+				  VERITY_SB_SIZE, err);
+}
+
+int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
+		  size_t n, const struct verity_run *run,
+		  struct verity_update_result *res, struct ht_error *err)
+{
+	const struct verity_params *p = &pair->params;
+	const int has_sb = !p->no_superblock;
+	uint8_t sb[VERITY_SB_SIZE], mark[VERITY_SB_SIZE];
+	struct update u;
+	int r, resume = 0;
+	size_t kept;
+
+	memset(res, 0, sizeof(*res));
+	memset(&u, 0, sizeof(u));
+	u.pair = pair;
+	pair->data_read_only = 1;
+	r = verity_pair_open(pair, VERITY_OPEN_WRITE, VERITY_OPEN_WRITE, &u.d,
+			     err);
+	pair->data_read_only = 0;
+	if (r)
+		return r;
+	u.g = &pair->layout.geo;
+	u.hbs = p->hash_block_size;
+	u.dbs = p->data_block_size;
+	if ((r = ht_hasher_init(&u.h, p->hash_name, p->hash_type, p->salt,
+				p->salt_size, err)))
+		goto close;
+	ht_hasher_use_kernel(&u.h, run->sha256);
+	if (pair->root_size != u.g->digest_size) {
+		r = ht_fail(err, EINVAL,
+			    "the old root hash has %zu bytes, %s digests %u",
+			    pair->root_size, p->hash_name, u.g->digest_size);
+		goto close;
+	}
+	/* an interrupted update of this very change: its marker names the
+	 * old root it started from and the root it was making */
+	if (has_sb && !(r = read_sb(&u, sb, err)) &&
+	    !memcmp(sb, VERITY_SB_UPDATING, 8)) {
+		if (memcmp(sb + VERITY_SB_UPDATE_OLD, pair->root,
+			   u.g->digest_size)) {
+			r = ht_fail(err, EPERM,
+				    "%s: an interrupted update from another "
+				    "old root hash (run that update again)",
+				    pair->hash.path);
+			goto close;
+		}
+		resume = 1;
+		memcpy(mark, sb, sizeof(mark));
+		memcpy(sb, "verity\0\0", 8);
+		memset(sb + VERITY_SB_UPDATE_OLD, 0,
+		       VERITY_SB_SIZE - VERITY_SB_UPDATE_OLD);
+	}
+	if (r)
+		goto close;
+	if (!(u.tree = malloc(u.g->tree_blocks ? u.g->tree_blocks * u.hbs
+					       : 1))) {
+		r = ht_fail(err, ENOMEM,
+			    "out of memory for the tree (%llu bytes)",
+			    (unsigned long long)(u.g->tree_blocks * u.hbs));
+		goto close;
+	}
+	if (u.g->tree_blocks &&
+	    (r = verity_device_read(&u.d.hash, pair->layout.tree_offset,
+				    u.tree, u.g->tree_blocks * u.hbs, err)))
+		goto close;
+	/* nothing is reused before the old tree is proven (resumed: the
+	 * tree is proven against the new root once rebuilt) */
+	if (!resume && u.g->levels &&
+	    (r = prove_tree(&u, pair->root,
+			    "the old tree does not match the old root hash "
+			    "(a wrong root hash, or a damaged tree): nothing "
+			    "written",
+			    err)))
+		goto close;
+	memcpy(u.root, pair->root, u.g->digest_size);
+	if (ranges)
+		r = changed_from_ranges(&u, ranges, n, err);
+	else if (resume)
+		/* what changed can no longer be told from the leaves: every
+		 * block hashed again */
+		for (uint64_t b = 0; !r && b < u.g->data_blocks; b++)
+			r = push(&u.changed, b, err);
+	else
+		r = changed_by_hashing(&u, err);
+	if (!r && (ranges || resume))
+		r = hash_data(&u, u.changed.v, u.changed.n, 0, &kept, err);
+	if (!r && resume && !ranges) {
+		/* the whole tree, rebuilt from its leaves */
+		for (uint32_t l = 0; !r && l < u.g->levels; l++)
+			for (uint64_t t = u.g->level_first[l];
+			     !r && t < u.g->level_first[l] + u.g->level_blocks[l];
+			     t++)
+				r = push(&u.dirty, t, err);
+		u.changed.n = 0;
+		if (!r)
+			r = rehash_up(&u, err);
+		/* every block, bottom-up */
+		for (uint32_t l = 0; !r && l < u.g->levels; l++)
+			for (uint64_t t = u.g->level_first[l];
+			     !r && t < u.g->level_first[l] + u.g->level_blocks[l];
+			     t++) {
+				uint8_t d[HT_MAX_DIGEST_SIZE];
+				uint64_t parent;
+				size_t slot;
+
+				r = ht_hash_blocks(&u.h, u.tree + t * u.hbs,
+						   u.hbs, 1, d,
+						   u.g->digest_size, err);
+				if (r)
+					break;
+				if (ht_tree_parent(u.g, t, &parent, &slot) == 1)
+					memcpy(u.root, d, u.g->digest_size);
+				else
+					memcpy(u.tree + parent * u.hbs + slot,
+					       d, u.g->digest_size);
+			}
+	} else if (!r) {
+		r = rehash_up(&u, err);
+	}
+	/* resumed: the whole tree as it now stands proven against the root
+	 * rebuilt, which must be the one the interrupted update made */
+	if (!r && resume && u.g->levels)
+		r = prove_tree(&u, u.root,
+			       "the tree left by the interrupted update does "
+			       "not match the root it was making: nothing "
+			       "written",
+			       err);
+	if (r)
+		goto close;
+	res->changed_blocks = u.changed.n;
+	if (resume &&
+	    memcmp(u.root, mark + VERITY_SB_UPDATE_NEW, u.g->digest_size)) {
+		r = ht_fail(err, EPERM,
+			    "%s: the interrupted update was making another "
+			    "root hash than this data gives (the data changed "
+			    "since): nothing written",
+			    pair->data.path);
+		goto close;
+	}
+	if (!u.dirty.n && !u.changed.n && !resume)
+		goto done; /* nothing changed: nothing written */
+	/* the marker, durable before the first block */
+	if (has_sb) {
+		memcpy(mark, sb, sizeof(mark));
+		memcpy(mark, VERITY_SB_UPDATING, 8);
+		memcpy(mark + VERITY_SB_UPDATE_OLD, pair->root,
+		       u.g->digest_size);
+		memcpy(mark + VERITY_SB_UPDATE_NEW, u.root, u.g->digest_size);
+		if ((r = verity_device_write(&u.d.hash, p->hash_offset, mark,
+					     sizeof(mark), err)) ||
+		    (r = verity_device_flush(&u.d.hash, err)))
+			goto close;
+	}
+	for (size_t i = 0; !r && i < u.dirty.n; i++)
+		r = verity_device_write(&u.d.hash,
+					pair->layout.tree_offset +
+						u.dirty.v[i] * u.hbs,
+					u.tree + u.dirty.v[i] * u.hbs, u.hbs,
+					err);
+	res->tree_blocks = u.dirty.n;
+	if (!r && pair->layout.fec.roots) {
+		if (resume && !ranges) {
+			struct fec_overlay ov;
+			struct fec_source src = {&u.d.data, &u.d.hash,
+						 &u.d.fec, &pair->layout.fec,
+						 &ov};
+			struct fec_rs rs = {0};
+
+			if (!(r = sb_overlay(&u, sb, &ov, err)) &&
+			    !(r = verity_fec_rs_init(&rs,
+						     pair->layout.fec.roots,
+						     err))) {
+				r = verity_fec_parity_pass(&src, &rs,
+							   FEC_PASS_WRITE, NULL,
+							   run->ht.threads,
+							   NULL, err);
+				verity_fec_rs_free(&rs);
+			}
+			verity_fec_overlay_free(&ov);
+			res->parity_rounds = pair->layout.fec.rounds;
+		} else {
+			r = rewrite_parity(&u, sb, res, err);
+		}
+		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
+			r = verity_device_flush(&u.d.fec, err);
+	}
+	/* the tree and parity durable, then the superblock back */
+	if (!r)
+		r = verity_device_flush(&u.d.hash, err);
+	if (!r && has_sb &&
+	    !(r = verity_device_write(&u.d.hash, p->hash_offset, sb,
+				      sizeof(sb), err)))
+		r = verity_device_flush(&u.d.hash, err);
+done:
+	if (!r) {
+		memcpy(res->root, u.root, u.g->digest_size);
+		res->resumed = resume;
+	}
+close:
+	ht_hasher_free(&u.h);
+	free(u.tree);
+	free(u.changed.v);
+	free(u.dirty.v);
+	verity_pair_close(&u.d);
+	return r;
+}
