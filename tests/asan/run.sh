@@ -23,7 +23,7 @@ done
 units=$(ls build-asan/unit/test_* | wc -l)
 # command tests: the sanitized binary; any sanitizer report fails its
 # check (exit 86/87) and is kept in the log
-tests=${ASAN_CLI_TESTS:-t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors t_avb t_avbtool t_sparse t_super t_ddi t_containers}
+tests=${ASAN_CLI_TESTS:-t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors t_avb t_avbtool t_sparse t_super t_update t_ddi t_containers}
 [ "$tests" = all ] && tests=$(cd tests/cli && ls t_*.sh | sed 's/\.sh$//')
 . tests/cli/tally.sh
 export RESULTS

@@ -1,4 +1,4 @@
-# Fault injection: every I/O call of format, verify and sign in turn fails
+# Fault injection: every I/O call of format, verify, sign and update in turn fails
 # (EIO, ENOSPC), is interrupted (EINTR) or comes up short, through an
 # LD_PRELOAD shim. Every run succeeds, or fails with one line naming the
 # problem; each output file is then the old one or the complete new one,
@@ -244,5 +244,43 @@ for kind in raw sparse; do
 	simple_faults "avb zero_hashtree ($kind)" img.$kind "$FV" avb zero_hashtree --image a
 	simple_faults "avb append_vbmeta_image ($kind)" $src "$FV" avb append_vbmeta_image --image a --vbmeta_image vb.img --partition_size $((64 * 4096))
 done
+
+# update (in place): a failure leaves the old files (nothing written
+# yet), the new ones (the last flush failed), or what verify and dump
+# call an unfinished update, which the same update run again completes
+bad=0 runs=0
+gen 52 $((100 * 4096)) >du
+"$FV" format du hu.old --salt=$SALT --uuid=$UUID --root-hash-file=ru.old --fec-device=fu.old --fec-roots=2 >/dev/null
+gen 53 5000 | dd of=du bs=1 seek=70000 conv=notrunc status=none
+RU=$(cat ru.old)
+cp hu.old hu.new && cp fu.old fu.new
+"$FV" update du hu.new "$RU" --fec-device=fu.new --changed=70000:5000 >/dev/null
+reset_update() { cp hu.old hu; cp fu.old fu; }
+judge_update() {
+	local state
+	if [ "$(cat rc)" = 0 ]; then
+		cmp -s hu hu.new && cmp -s fu fu.new && return
+		echo "  update, call $1 $2: exit 0 but not the new files" >&2
+		return 1
+	fi
+	if ! one_line; then
+		echo "  update, call $1 $2: no one-line message: $(head -2 err)" >&2
+		return 1
+	fi
+	if { cmp -s hu hu.old && cmp -s fu fu.old; } || { cmp -s hu hu.new && cmp -s fu fu.new; }; then
+		return 0
+	fi
+	state=$("$FV" verify du hu "$RU" 2>&1)
+	if ! echo "$state" | grep -q "unfinished: an update of this hash image was interrupted"; then
+		echo "  update, call $1 $2: neither old, new nor unfinished: $state" >&2
+		return 1
+	fi
+	"$FV" update du hu "$RU" --fec-device=fu --changed=70000:5000 >/dev/null 2>&1 &&
+		cmp -s hu hu.new && cmp -s fu fu.new && return
+	echo "  update, call $1 $2: the re-run did not complete it" >&2
+	return 1
+}
+each_fault reset_update judge_update "$FV" update du hu "$RU" --fec-device=fu --changed=70000:5000
+check "update: $runs faulted runs: the old files, the new ones, or unfinished and completed by a re-run" test $bad = 0
 
 finish

@@ -1770,6 +1770,65 @@ START_TEST(super_images)
 }
 END_TEST
 
+/* update: two changed blocks rewritten, the same root and bytes as a
+ * new format; a wrong old root refused with nothing written; found by
+ * hashing when no range is given. */
+START_TEST(updates)
+{
+	struct fv_update_report u = {.size = sizeof(u)};
+	const uint64_t ranges[] = {5 * BS + 10, 1, 200 * BS, BS + 3};
+	char fresh[96], fresh_fec[96], old[65];
+	uint8_t *img = malloc((size_t)BLOCKS * BS);
+	fv_result *made, *res;
+	fv_pair *pr, *fr;
+
+	snprintf(fresh, sizeof(fresh), "%s/fresh", dir);
+	snprintf(fresh_fec, sizeof(fresh_fec), "%s/fresh.fec", dir);
+	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
+	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
+	snprintf(old, sizeof(old), "%s", fv_result_root_hex(made));
+	ck_assert_int_eq(fv_result_update(made, &u), -EINVAL);
+	fv_result_free(made);
+	fv_pair_free(pr);
+	/* two ranges of the data changed */
+	memcpy(img, image, (size_t)BLOCKS * BS);
+	img[5 * BS + 10] ^= 1;
+	img[201 * BS] ^= 0xff;
+	write_file(data, img, (size_t)BLOCKS * BS);
+	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+	ck_assert_int_eq(fv_pair_update_read_superblock(pr, 0), 0);
+	ck_assert_int_eq(fv_pair_set_root_hex(pr, old), 0);
+	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
+	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
+		      fv_last_error());
+	ck_assert_int_eq(fv_result_update(res, &u), 0);
+	ck_assert_uint_eq(u.changed_blocks, 3);
+	ck_assert_uint_gt(u.tree_blocks, 0);
+	ck_assert_uint_gt(u.parity_rounds, 0);
+	ck_assert_int_eq(u.resumed, 0);
+	/* a new format of the changed data, with the same salt and UUID */
+	ck_assert_int_eq(fv_pair_new(data, fresh, &fr), 0);
+	ck_assert_int_eq(fv_pair_set_params(fr, fv_pair_params(pr)), 0);
+	ck_assert_int_eq(fv_pair_set_fec(fr, fresh_fec, 0, 2), 0);
+	ck_assert_int_eq(fv_pair_format(fr, NULL, &made), 0);
+	ck_assert_str_eq(fv_result_root_hex(made), fv_result_root_hex(res));
+	fv_result_free(made);
+	fv_pair_free(fr);
+	fv_result_free(res);
+	fv_pair_free(pr);
+	/* the old root again: the tree is the new one's now, refused */
+	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+	ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
+	ck_assert_int_eq(fv_pair_set_root_hex(pr, old), 0);
+	ck_assert_int_eq(fv_pair_update(pr, NULL, 0, NULL, &res), -EPERM);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nothing written"));
+	fv_pair_free(pr);
+	write_file(data, image, (size_t)BLOCKS * BS);
+	free(img);
+}
+END_TEST
+
 /* A message with a fix, said in the library's words and in a caller's
  * (fv_last_error_say), and one without. */
 START_TEST(messages_with_a_fix)
@@ -1904,5 +1963,5 @@ int main(void)
 			       messages_with_a_fix, pairs, image_pairs,
 			       files_around_pairs, measuring, android_writers,
 			       errno_values, device_mapper_errors,
-			       super_images));
+			       super_images, updates));
 }

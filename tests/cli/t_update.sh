@@ -1,0 +1,134 @@
+# update against veritysetup: random parameter sets (t_sweep's), random
+# images formatted by veritysetup, random bytes changed in random ranges,
+# then fastverity update (given the ranges, or finding them itself in
+# one case of three) against a fresh veritysetup format of the changed
+# data with the same salt and UUID: the same root, and byte-identical
+# hash image and parity. make check runs UPDATE_CASES (12) cases from a
+# fixed seed, `make sweep` 200 from a new one (UPDATE_SEED=N repeats a
+# run). Then the refusals: a wrong old root, a damaged tree, ranges past
+# the data, all with nothing written; an interrupted update, said by
+# verify and dump, completed by running it again.
+. "$(dirname "$0")/lib.sh"
+
+seed=${UPDATE_SEED:-20261202}
+cases=${UPDATE_CASES:-12}
+RANDOM=$seed
+hashes=(sha1 sha256 sha256 sha512)
+sizes=(512 1024 4096 4096 8192)
+gen 9 $((32 << 20)) >"$T/pool"
+bad=0
+for i in $(seq "$cases"); do
+	fmt=$((RANDOM % 2)) hash=${hashes[$((RANDOM % ${#hashes[@]}))]}
+	dbs=${sizes[$((RANDOM % ${#sizes[@]}))]} hbs=${sizes[$((RANDOM % ${#sizes[@]}))]}
+	[ $((RANDOM % 2)) = 0 ] && hbs=$dbs
+	blocks=$(((RANDOM * 32768 + RANDOM) % ((16 << 20) / dbs) + 1))
+	[ $((RANDOM % 3)) = 0 ] && blocks=$((RANDOM % 300 + 1))
+	salt=$(head -c $((RANDOM % 70)) "$T/pool" | od -An -tx1 | tr -d ' \n')
+	roots=0
+	[ "$dbs" = "$hbs" ] && [ $((RANDOM % 3)) = 0 ] && roots=$((RANDOM % 23 + 2))
+	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
+	params="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--}"
+	protected=$blocks
+	if [ $((RANDOM % 5)) = 0 ]; then
+		protected=$((RANDOM % blocks + 1))
+		params="$params --data-blocks=$protected"
+	fi
+	uargs=""
+	if [ $((RANDOM % 5)) = 0 ]; then
+		params="$params --no-superblock --hash-offset=$((RANDOM % 8 * hbs))"
+		uargs=$params
+	fi
+	what="seed $seed case $i: $blocks blocks, $params"
+	rm -f "$T/old.h" "$T/new.h" "$T/old.fec" "$T/new.fec"
+	vf="" uf="" vnf=""
+	if [ $roots != 0 ]; then
+		what="$what --fec-roots=$roots"
+		vf="--fec-device=$T/old.fec --fec-roots=$roots"
+		uf="--fec-device=$T/upd.fec --fec-roots=$roots"
+		vnf="--fec-device=$T/new.fec --fec-roots=$roots"
+	fi
+	# shellcheck disable=SC2086
+	$VS format "$T/data" "$T/old.h" $params --uuid=$UUID $vf >"$T/vs.out" 2>&1 ||
+		{ bad=$((bad + 1)); echo "  veritysetup refused: $what" >&2; continue; }
+	old=$(root_of "$T/vs.out")
+	# 1 to 6 ranges of 1 byte to 3 blocks, their bytes changed
+	ranges=""
+	for _ in $(seq $((RANDOM % 6 + 1))); do
+		len=$((RANDOM % (3 * dbs) + 1))
+		at=$(((RANDOM * 32768 + RANDOM) % (protected * dbs)))
+		[ $((at + len)) -gt $((protected * dbs)) ] && len=$((protected * dbs - at))
+		head -c "$len" /dev/urandom | dd of="$T/data" bs=1 seek="$at" conv=notrunc status=none
+		ranges="$ranges${ranges:+,}$at:$len"
+	done
+	changed="--changed=$ranges"
+	[ $((RANDOM % 3)) = 0 ] && changed="" && what="$what (finding the changed blocks)"
+	cp "$T/old.h" "$T/upd.h"
+	[ $roots = 0 ] || cp "$T/old.fec" "$T/upd.fec"
+	# shellcheck disable=SC2086
+	$VS format "$T/data" "$T/new.h" $params --uuid=$UUID $vnf >"$T/vs.out" 2>&1
+	new=$(root_of "$T/vs.out")
+	# shellcheck disable=SC2086
+	if ! "$FV" update "$T/data" "$T/upd.h" "$old" $uargs $uf $changed >"$T/fv.out" 2>"$T/fv.err"; then
+		bad=$((bad + 1)); echo "  update failed: $what: $(head -1 "$T/fv.err")" >&2
+	elif [ "$(root_of "$T/fv.out")" != "$new" ] || ! cmp -s "$T/upd.h" "$T/new.h"; then
+		bad=$((bad + 1)); echo "  root or hash image differs: $what $changed" >&2
+	elif [ $roots != 0 ] && ! cmp -s "$T/upd.fec" "$T/new.fec"; then
+		bad=$((bad + 1)); echo "  parity differs: $what $changed" >&2
+	fi
+done
+check "$cases updates from seed $seed: the root, hash image and parity of a new veritysetup format" test $bad = 0
+
+# ---- the refusals: nothing written ----
+cd "$T" || exit 1
+gen 21 $((256 * 4096)) >d
+"$FV" format d h --salt=$SALT --uuid=$UUID --fec-device=f --fec-roots=2 --root-hash-file=r >/dev/null
+R=$(cat r)
+gen 22 4096 >blk
+dd if=blk of=d bs=4096 seek=100 conv=notrunc status=none
+cp h h.0 && cp f f.0
+wrong=$(printf '%s' "$R" | sed 's/^\(.\)/\1/' | tr '0-9a-f' '1-9a-f0')
+check "a wrong old root hash: refused" run_rc 2 "$FV" update d h "$wrong" --fec-device=f --changed=409600:4096
+check "  naming the block that does not match it" grep -q "h: hash block 0 (level 1, at byte 4096) does not match the root hash: the old tree does not match the old root hash (a wrong root hash, or a damaged tree): nothing written" err
+check "  nothing written" sh -c "cmp -s h h.0 && cmp -s f f.0"
+flip h $((4096 + 8192 + 40))
+cp h h.1
+check "a damaged tree block: refused" run_rc 2 "$FV" update d h "$R" --fec-device=f --changed=409600:4096
+check "  naming it" grep -q "h: hash block 2 (level 0, at byte 12288) does not match its parent" err
+check "  nothing written" cmp -s h h.1
+cp h.0 h
+check "a range past the data: refused" run_rc 1 "$FV" update d h "$R" --changed=1048576:1
+check "  naming it" grep -q "d: the changed range \[1048576, +1) lies past the data (1048576 bytes)" err
+check "--changed that is not OFFSET:LENGTH: refused" run_rc 1 "$FV" update d h "$R" --changed=5
+check "  nothing written" cmp -s h h.0
+check "a root hash of the wrong size: refused" run_rc 1 "$FV" update d h abcd
+check "three arguments" run_rc 1 "$FV" update d h
+
+# ---- the new root, as format says it ----
+veritysetup format d h.vs --salt=$SALT --uuid=$UUID --fec-device=f.vs --fec-roots=2 >vs.out
+check "update: the new root, format's lines" run_rc 0 "$FV" update d h "$R" --fec-device=f --changed=409600:4096 --root-hash-file=r.new
+check "  the root veritysetup gives" sh -c "test \"\$(awk -F'\t' '/^Root hash:/ {print \$2}' '$T/out')\" = \"\$(awk -F'\t' '/^Root hash:/ {print \$2}' vs.out)\""
+check "  --root-hash-file written" sh -c "test \"\$(cat r.new)\" = \"\$(awk -F'\t' '/^Root hash:/ {print \$2}' vs.out)\""
+check "  hash image and parity byte for byte" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+check "  verify of the result" run_rc 0 "$FV" verify d h "$(cat r.new)" --fec-device=f
+check "again: nothing changed, nothing written" run_rc 0 "$FV" update d h "$(cat r.new)" --fec-device=f --json
+check "  --json: 0 blocks" jqok '.root_hash != null and .update.changed_blocks == 0 and .update.hash_blocks_written == 0' out
+
+# ---- interrupted: said by verify and dump, completed by a re-run ----
+cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || fail "the fault shim does not build"
+cp h.0 h && cp f.0 f
+FAULT_COUNT_FILE=cnt LD_PRELOAD=./shim.so "$FV" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+n=$(($(cat cnt) - 3))
+cp h.0 h && cp f.0 f
+check "an update interrupted (EIO at call $n)" sh -c "! FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so '$FV' update d h '$R' --fec-device=f --changed=409600:4096 >/dev/null 2>&1"
+check "  verify calls it unfinished" run_rc 1 "$FV" verify d h "$R"
+check "  in one line" grep -qx "fastverity: h: unfinished: an update of this hash image was interrupted (run the same fastverity update again)" err
+check "  dump too" run_rc 1 "$FV" dump h
+check "  the same update again completes it" run_rc 0 "$FV" update d h "$R" --fec-device=f --changed=409600:4096 --debug
+check "    saying so" grep -q "an interrupted update completed" err
+check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+cp h.0 h && cp f.0 f
+FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+check "  another old root hash refused over the marker" run_rc 2 "$FV" update d h "$wrong" --fec-device=f
+check "  a re-run finding the changes itself completes it too" run_rc 0 "$FV" update d h "$R" --fec-device=f
+check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+finish
