@@ -13,7 +13,7 @@ complete_words() { # WORDS...: COMPREPLY for the last word, sorted, one line
 	_fastverity
 	printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '
 }
-check "actions" test "$(complete_words "")" = "avb bench close create dump format help open remove repair sign status verify "
+check "actions" test "$(complete_words "")" = "avb bench close create dump format help open remove repair sign status update verify "
 check "actions by prefix" test "$(complete_words "ve")" = "verify "
 check "verify's options by prefix" test "$(complete_words verify --max)" = "--max-failures= "
 check "verify's options exclude open's" sh -c "! echo '$(complete_words verify --)' | grep -q -- '--panic-on-corruption'"
