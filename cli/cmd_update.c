@@ -54,8 +54,7 @@ static int parse_changed(const char *text, uint64_t **ranges, size_t *n)
 		colon = memchr(s, ':', (size_t)(end - s));
 		if (!colon || number(s, colon, &(*ranges)[2 * *n]) ||
 		    number(colon + 1, end, &(*ranges)[2 * *n + 1]) ||
-		    (*ranges)[2 * *n + 1] >
-			    UINT64_MAX - (*ranges)[2 * *n])
+		    (*ranges)[2 * *n + 1] > UINT64_MAX - (*ranges)[2 * *n])
 			return cli_error(-EINVAL,
 					 "--changed: '%.*s' is not "
 					 "OFFSET:LENGTH (bytes of the data)",
@@ -103,8 +102,8 @@ static int update_pair(const struct cli_opts *o, fv_pair **fp)
 			  (unsigned)fv_params_root_size(fv_pair_params(*fp)),
 			  root))
 		return EXIT_PARAMS;
-	if ((r = fv_pair_set_root(
-		     *fp, root, fv_params_root_size(fv_pair_params(*fp)))))
+	if ((r = fv_pair_set_root(*fp, root,
+				  fv_params_root_size(fv_pair_params(*fp)))))
 		return cli_lib_error(r);
 	if (cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
@@ -171,13 +170,13 @@ int cmd_update(struct cli_opts *o)
 						 fv_result_root_hex(out));
 		json_object *uj = json_object_new_object();
 
-		json_object_object_add(uj, "changed_blocks",
-				       json_object_new_uint64(u.changed_blocks));
+		json_object_object_add(
+			uj, "changed_blocks",
+			json_object_new_uint64(u.changed_blocks));
 		json_object_object_add(uj, "hash_blocks_written",
 				       json_object_new_uint64(u.tree_blocks));
-		json_object_object_add(
-			uj, "parity_rounds_written",
-			json_object_new_uint64(u.parity_rounds));
+		json_object_object_add(uj, "parity_rounds_written",
+				       json_object_new_uint64(u.parity_rounds));
 		json_object_object_add(uj, "resumed",
 				       json_object_new_boolean(u.resumed));
 		json_object_object_add(j, "update", uj);

@@ -16,7 +16,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "hashtree/buffer.h"
 #include "hashtree/hasher.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
@@ -70,6 +74,9 @@ struct update {
 	struct verity_devices d;
 	struct ht_hasher h;
 	uint8_t *tree; /* every hash block, as on disk */
+	void *map;     /* the tree mapped (privately: changes stay here) */
+	size_t map_len;
+	size_t tree_len; /* read into a buffer of this size */
 	size_t hbs, dbs;
 	struct blocks changed; /* data blocks */
 	struct blocks dirty;   /* tree blocks rewritten */
@@ -103,48 +110,144 @@ static int padding_zero(const struct update *u, uint64_t t, uint32_t level)
 	return 1;
 }
 
-/* Every hash block proven against root, top down: 0, or -EPERM naming
- * the first that is not. */
-static int prove_tree(struct update *u, const uint8_t *root,
-		      const char *what, struct ht_error *err)
+/* Tree block t (of level l), whose digest is d, against its parent's
+ * slot (the root for the top), its padding zero: 0, or -EPERM naming
+ * it. */
+static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *d,
+		     const uint8_t *root, const char *what,
+		     struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
-	uint8_t d[HT_MAX_DIGEST_SIZE];
-	int r;
+	uint64_t parent;
+	size_t slot;
+	int top = ht_tree_parent(g, t, &parent, &slot) == 1;
+	const uint8_t *want = top ? root : u->tree + parent * u->hbs + slot;
 
-	for (uint32_t l = g->levels; l-- > 0;) {
-		for (uint64_t t = g->level_first[l];
-		     t < g->level_first[l] + g->level_blocks[l]; t++) {
-			uint64_t parent;
-			size_t slot;
-			const uint8_t *want;
+	if (!memcmp(d, want, g->digest_size) && padding_zero(u, t, l))
+		return 0;
+	return ht_fail(
+		err, EPERM,
+		"%s: hash block %llu (level %u, at byte %llu) does not "
+		"match %s: %s",
+		u->pair->hash.path, (unsigned long long)t, l,
+		(unsigned long long)(u->pair->layout.tree_offset + t * u->hbs),
+		top ? "the root hash" : "its parent", what);
+}
 
-			if ((r = ht_hash_blocks(&u->h, u->tree + t * u->hbs,
-						u->hbs, 1, d, g->digest_size,
-						err)))
-				return r;
-			want = ht_tree_parent(g, t, &parent, &slot) == 1
-				       ? root
-				       : u->tree + parent * u->hbs + slot;
-			if (memcmp(d, want, g->digest_size) ||
-			    !padding_zero(u, t, l))
-				return ht_fail(
-					err, EPERM,
-					"%s: hash block %llu (level %u, at "
-					"byte %llu) does not match %s: %s",
-					u->pair->hash.path,
-					(unsigned long long)t, l,
-					(unsigned long long)(u->pair->layout
-								     .tree_offset +
-							     t * u->hbs),
-					ht_tree_parent(g, t, &parent, &slot) ==
-							1
-						? "the root hash"
-						: "its parent",
-					what);
-		}
+/* Hash blocks proven at a time (the kernels hash several at once). */
+#define PROVE_BATCH 256
+/* Threads that load and prove the tree at most. */
+#define PROVE_THREADS 8
+
+/* Tree blocks [first, end) proven against root: 0, or -EPERM naming the
+ * first that is not (into err). */
+static int prove_range(struct update *u, uint64_t first, uint64_t end,
+		       const uint8_t *root, const char *what,
+		       struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	uint8_t *dig = malloc(PROVE_BATCH * HT_MAX_DIGEST_SIZE);
+	int r = 0;
+
+	if (!dig)
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (uint64_t t0 = first; !r && t0 < end;) {
+		uint32_t l = ht_level_of(g, t0);
+		uint64_t lend = g->level_first[l] + g->level_blocks[l];
+		size_t m = (lend < end ? lend : end) - t0;
+
+		if (m > PROVE_BATCH)
+			m = PROVE_BATCH;
+		if ((r = ht_hash_blocks(&u->h, u->tree + t0 * u->hbs, u->hbs, m,
+					dig, g->digest_size, err)))
+			break;
+		for (size_t k = 0; !r && k < m; k++)
+			r = prove_one(u, t0 + k, l, dig + k * g->digest_size,
+				      root, what, err);
+		t0 += m;
 	}
-	return 0;
+	free(dig);
+	return r;
+}
+
+/* One thread's share of the tree: its blocks read, or proven. */
+struct prove_job {
+	struct update *u;
+	uint64_t first, end; /* tree blocks */
+	const uint8_t *root; /* NULL: read them */
+	const char *what;
+	int r;
+	struct ht_error err;
+};
+
+static void *prove_worker(void *arg)
+{
+	struct prove_job *j = arg;
+	struct update *u = j->u;
+
+	if (j->end <= j->first)
+		return NULL;
+	if (!j->root)
+		j->r = verity_device_read(
+			&u->d.hash,
+			u->pair->layout.tree_offset + j->first * u->hbs,
+			u->tree + j->first * u->hbs,
+			(size_t)((j->end - j->first) * u->hbs), &j->err);
+	else
+		j->r = prove_range(u, j->first, j->end, j->root, j->what,
+				   &j->err);
+	return NULL;
+}
+
+/* The tree's blocks read (root NULL) or proven against root, split over
+ * up to threads threads (one that will not start: its share done here):
+ * 0, or the error of the first block (top down) that failed. */
+static int split_tree(struct update *u, unsigned threads, const uint8_t *root,
+		      const char *what, struct ht_error *err)
+{
+	const uint64_t n = u->g->tree_blocks;
+	struct prove_job jobs[PROVE_THREADS];
+	pthread_t tid[PROVE_THREADS];
+	int started[PROVE_THREADS] = {0};
+	unsigned nt = threads ? threads : 1;
+	int r = 0;
+
+	if (nt > PROVE_THREADS)
+		nt = PROVE_THREADS;
+	/* small trees are not worth a thread */
+	if (n * u->hbs < (1u << 20))
+		nt = 1;
+	for (unsigned i = 0; i < nt; i++) {
+		memset(&jobs[i], 0, sizeof(jobs[i]));
+		jobs[i].u = u;
+		jobs[i].first = n * i / nt;
+		jobs[i].end = n * (i + 1) / nt;
+		jobs[i].root = root;
+		jobs[i].what = what;
+	}
+	for (unsigned i = 1; i < nt; i++)
+		started[i] =
+			!pthread_create(&tid[i], NULL, prove_worker, &jobs[i]);
+	prove_worker(&jobs[0]);
+	for (unsigned i = 1; i < nt; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			prove_worker(&jobs[i]);
+	}
+	/* the first failure, in the tree's order (top levels first) */
+	for (unsigned i = 0; !r && i < nt; i++)
+		if ((r = jobs[i].r))
+			*err = jobs[i].err;
+	return r;
+}
+
+/* Every hash block proven against root, top down: 0, or -EPERM naming
+ * the first that is not. */
+static int prove_tree(struct update *u, const uint8_t *root, unsigned threads,
+		      const char *what, struct ht_error *err)
+{
+	return split_tree(u, threads, root, what, err);
 }
 
 /* The changed data blocks: the ranges widened to whole blocks. */
@@ -343,8 +446,8 @@ static int rewrite_parity(struct update *u, const uint8_t *sb,
 	for (size_t i = 0; !r && i < u->changed.n; i++)
 		r = push(&rounds, u->changed.v[i] % fl->rounds, err);
 	for (size_t i = 0; !r && i < u->dirty.n; i++) {
-		uint64_t at = (tree_off + u->dirty.v[i] * u->hbs) /
-			      fl->block_size;
+		uint64_t at =
+			(tree_off + u->dirty.v[i] * u->hbs) / fl->block_size;
 
 		if (at >= fl->hash_start_block &&
 		    at - fl->hash_start_block < fl->hash_blocks)
@@ -391,11 +494,9 @@ static int rewrite_parity(struct update *u, const uint8_t *sb,
 		if (r)
 			break;
 		verity_fec_encode_stored(&rs, fl->block_size, msg, planes, out);
-		r = verity_device_write(&u->d.fec,
-					fl->offset + n * fl->block_size *
-							     fl->roots,
-					out, (size_t)fl->block_size * fl->roots,
-					err);
+		r = verity_device_write(
+			&u->d.fec, fl->offset + n * fl->block_size * fl->roots,
+			out, (size_t)fl->block_size * fl->roots, err);
 	}
 	if (!r)
 		res->parity_rounds = rounds.n;
@@ -412,6 +513,45 @@ out:
 	free(rounds.v);
 	verity_fec_overlay_free(&ov);
 	return r;
+}
+
+/* The tree in memory: mapped privately from the hash image (no copy out
+ * of the page cache; the blocks changed here are copied on write and
+ * written back with pwrite), or read (no_map, or a region read through
+ * extents). */
+static int load_tree(struct update *u, int no_map, unsigned threads,
+		     struct ht_error *err)
+{
+	const uint64_t len = u->g->tree_blocks * u->hbs;
+	const struct verity_device *h = &u->d.hash;
+
+	if (!len)
+		return (u->tree = malloc(1))
+			       ? 0
+			       : ht_fail(err, ENOMEM, "out of memory");
+	if (!no_map && !h->src) {
+		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t off = h->base + u->pair->layout.tree_offset;
+		uint64_t base = off - off % page;
+		void *p = mmap(NULL, (size_t)(len + off - base),
+			       PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_POPULATE, h->fd, (off_t)base);
+
+		if (p != MAP_FAILED) {
+			u->map = p;
+			u->map_len = (size_t)(len + off - base);
+			u->tree = (uint8_t *)p + (off - base);
+			return 0;
+		}
+	}
+	/* huge pages, populated: a read into fresh 4 KiB pages costs more
+	 * in faults than the copy */
+	if (!(u->tree = ht_buffer_alloc((size_t)len)))
+		return ht_fail(err, ENOMEM,
+			       "out of memory for the tree (%llu bytes)",
+			       (unsigned long long)len);
+	u->tree_len = (size_t)len;
+	return split_tree(u, threads, NULL, NULL, err);
 }
 
 /* The superblock as it is (512 bytes at the hash offset). */
@@ -475,21 +615,12 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	}
 	if (r)
 		goto close;
-	if (!(u.tree = malloc(u.g->tree_blocks ? u.g->tree_blocks * u.hbs
-					       : 1))) {
-		r = ht_fail(err, ENOMEM,
-			    "out of memory for the tree (%llu bytes)",
-			    (unsigned long long)(u.g->tree_blocks * u.hbs));
-		goto close;
-	}
-	if (u.g->tree_blocks &&
-	    (r = verity_device_read(&u.d.hash, pair->layout.tree_offset,
-				    u.tree, u.g->tree_blocks * u.hbs, err)))
+	if ((r = load_tree(&u, run->ht.no_map, run->ht.threads, err)))
 		goto close;
 	/* nothing is reused before the old tree is proven (resumed: the
 	 * tree is proven against the new root once rebuilt) */
 	if (!resume && u.g->levels &&
-	    (r = prove_tree(&u, pair->root,
+	    (r = prove_tree(&u, pair->root, run->ht.threads,
 			    "the old tree does not match the old root hash "
 			    "(a wrong root hash, or a damaged tree): nothing "
 			    "written",
@@ -511,7 +642,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		/* the whole tree, rebuilt from its leaves */
 		for (uint32_t l = 0; !r && l < u.g->levels; l++)
 			for (uint64_t t = u.g->level_first[l];
-			     !r && t < u.g->level_first[l] + u.g->level_blocks[l];
+			     !r &&
+			     t < u.g->level_first[l] + u.g->level_blocks[l];
 			     t++)
 				r = push(&u.dirty, t, err);
 		u.changed.n = 0;
@@ -520,7 +652,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		/* every block, bottom-up */
 		for (uint32_t l = 0; !r && l < u.g->levels; l++)
 			for (uint64_t t = u.g->level_first[l];
-			     !r && t < u.g->level_first[l] + u.g->level_blocks[l];
+			     !r &&
+			     t < u.g->level_first[l] + u.g->level_blocks[l];
 			     t++) {
 				uint8_t d[HT_MAX_DIGEST_SIZE];
 				uint64_t parent;
@@ -543,7 +676,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	/* resumed: the whole tree as it now stands proven against the root
 	 * rebuilt, which must be the one the interrupted update made */
 	if (!r && resume && u.g->levels)
-		r = prove_tree(&u, u.root,
+		r = prove_tree(&u, u.root, run->ht.threads,
 			       "the tree left by the interrupted update does "
 			       "not match the root it was making: nothing "
 			       "written",
@@ -575,28 +708,24 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			goto close;
 	}
 	for (size_t i = 0; !r && i < u.dirty.n; i++)
-		r = verity_device_write(&u.d.hash,
-					pair->layout.tree_offset +
-						u.dirty.v[i] * u.hbs,
-					u.tree + u.dirty.v[i] * u.hbs, u.hbs,
-					err);
+		r = verity_device_write(
+			&u.d.hash,
+			pair->layout.tree_offset + u.dirty.v[i] * u.hbs,
+			u.tree + u.dirty.v[i] * u.hbs, u.hbs, err);
 	res->tree_blocks = u.dirty.n;
 	if (!r && pair->layout.fec.roots) {
 		if (resume && !ranges) {
 			struct fec_overlay ov;
-			struct fec_source src = {&u.d.data, &u.d.hash,
-						 &u.d.fec, &pair->layout.fec,
-						 &ov};
+			struct fec_source src = {&u.d.data, &u.d.hash, &u.d.fec,
+						 &pair->layout.fec, &ov};
 			struct fec_rs rs = {0};
 
 			if (!(r = sb_overlay(&u, sb, &ov, err)) &&
-			    !(r = verity_fec_rs_init(&rs,
-						     pair->layout.fec.roots,
-						     err))) {
-				r = verity_fec_parity_pass(&src, &rs,
-							   FEC_PASS_WRITE, NULL,
-							   run->ht.threads,
-							   NULL, err);
+			    !(r = verity_fec_rs_init(
+				      &rs, pair->layout.fec.roots, err))) {
+				r = verity_fec_parity_pass(
+					&src, &rs, FEC_PASS_WRITE, NULL,
+					run->ht.threads, NULL, err);
 				verity_fec_rs_free(&rs);
 			}
 			verity_fec_overlay_free(&ov);
@@ -611,8 +740,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	if (!r)
 		r = verity_device_flush(&u.d.hash, err);
 	if (!r && has_sb &&
-	    !(r = verity_device_write(&u.d.hash, p->hash_offset, sb,
-				      sizeof(sb), err)))
+	    !(r = verity_device_write(&u.d.hash, p->hash_offset, sb, sizeof(sb),
+				      err)))
 		r = verity_device_flush(&u.d.hash, err);
 done:
 	if (!r) {
@@ -621,7 +750,12 @@ done:
 	}
 close:
 	ht_hasher_free(&u.h);
-	free(u.tree);
+	if (u.map)
+		munmap(u.map, u.map_len);
+	else if (u.tree_len)
+		ht_buffer_free(u.tree, u.tree_len);
+	else
+		free(u.tree);
 	free(u.changed.v);
 	free(u.dirty.v);
 	verity_pair_close(&u.d);

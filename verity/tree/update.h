@@ -21,10 +21,10 @@ struct verity_range {
 };
 
 struct verity_update_result {
-	uint64_t changed_blocks;   /* data blocks re-hashed */
-	uint64_t tree_blocks;      /* hash blocks written */
-	uint64_t parity_rounds;    /* parity rounds written */
-	int resumed;               /* an interrupted update completed */
+	uint64_t changed_blocks; /* data blocks re-hashed */
+	uint64_t tree_blocks;    /* hash blocks written */
+	uint64_t parity_rounds;  /* parity rounds written */
+	int resumed;             /* an interrupted update completed */
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 };
 
