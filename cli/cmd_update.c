@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 
 /* Most ranges --changed takes. */
-#define CHANGED_MAX (1u << 20)
+#define CHANGED_MAX (4u << 20)
 
 static int number(const char *s, const char *end, uint64_t *v)
 {
@@ -32,9 +32,50 @@ static int number(const char *s, const char *end, uint64_t *v)
 	return errno || stop != end ? -1 : 0;
 }
 
-/* --changed: OFFSET:LENGTH pairs, comma-separated, into *ranges (two
- * numbers a range). */
-static int parse_changed(const char *text, uint64_t **ranges, size_t *n)
+/* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
+ * --changed=@FILE names, separated by commas, blanks or new lines), into
+ * *ranges (two numbers a range). */
+static int parse_list(const char *text, uint64_t **ranges, size_t *n);
+
+static int parse_changed(const char *arg, uint64_t **ranges, size_t *n)
+{
+	uint8_t *buf;
+	size_t len;
+	int r;
+
+	if (arg[0] != '@')
+		return parse_list(arg, ranges, n);
+	/* a list too long for one argument (128 KiB on Linux) */
+	if ((r = fv_input_read(arg + 1, "list of changed ranges", 64u << 20,
+			       &buf, &len)))
+		return cli_lib_error(r);
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' ||
+		    buf[i] == '\r')
+			buf[i] = ',';
+	while (len && buf[len - 1] == ',')
+		len--;
+	if (memchr(buf, '\0', len)) {
+		fv_free(buf);
+		return cli_error(-EINVAL, "%s: not a list of ranges", arg + 1);
+	}
+	{
+		char *text = malloc(len + 1);
+
+		if (!text) {
+			fv_free(buf);
+			return cli_error(-ENOMEM, "out of memory");
+		}
+		memcpy(text, buf, len);
+		text[len] = '\0';
+		fv_free(buf);
+		r = parse_list(text, ranges, n);
+		free(text);
+	}
+	return r;
+}
+
+static int parse_list(const char *text, uint64_t **ranges, size_t *n)
 {
 	size_t cap = 1;
 

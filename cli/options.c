@@ -187,10 +187,11 @@ static const struct cli_option rows[] = {
 	 "(refused when more than 5% of its codewords do)",
 	 0, NULL},
 	{"changed", '\0', K_VALUE, AT(changed), 0, A_UPDATE,
-	 "offset:length[,...]",
-	 "The data byte ranges that changed (widened to whole blocks): only "
-	 "those blocks are read, with the parity rounds they are in "
-	 "(default: every block hashed against its stored leaf)",
+	 "offset:length[,...]|@file",
+	 "The data byte ranges that changed (widened to whole blocks; @file: "
+	 "read from file): only those blocks are read, with the parity "
+	 "rounds they are in (default: every block hashed against its stored "
+	 "leaf)",
 	 0, NULL},
 	{"threads", '\0', K_VALUE, AT(threads), 0, A_RUN, "number",
 	 "Worker threads (default: online CPUs)", 0, NULL},

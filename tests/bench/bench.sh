@@ -8,7 +8,8 @@
 # same work, and a sha1 tree; a systemd disk image against its partitions
 # as files and against losetup + veritysetup; Android sparse images
 # against their raw form; super images against their partitions as
-# files. BENCH_ONLY=fec, android, sparse, super or ddi runs
+# files; update against a full format. BENCH_ONLY=fec, android, sparse,
+# super, update or ddi runs
 # those rows alone; BENCH_ONLY=limits the rows against the
 # machine's limits (the SHA unit, the disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
@@ -290,6 +291,71 @@ super_section() {
 	super_vs "verify vbmeta.img (the firmware set)" 1.1 verify "$s/set/vbmeta.img"
 	echo
 }
+# update (docs/format.md, "update"): 1, 100 and 10,000 changed blocks,
+# scattered, in 1 GiB and 4 GiB images, with parity (roots 2) and
+# without, given as --changed and found by hashing, against a full format
+# (with the same parity) of the same image; the old tree and parity put
+# back before each run (not timed).
+update_section() {
+	local size f u h0 f0 h n r i ts fs full one
+	echo "| update (sha256, 4 KiB blocks) | changed blocks | parity | update | full format | ratio | target |"
+	echo "|---|---|---|---|---|---|---|"
+	for size in 1 4; do
+		f=$dir/${size}g.img u=$dir/upd${size}.img
+		[ "$(stat -c %s "$f" 2>/dev/null || echo 0)" = $((size << 30)) ] ||
+			"$top/build/mkimage" random "$size" $((size << 30)) >"$f"
+		cp "$f" "$u"
+		"$fv" format "$u" "$u.h0" --salt="$salt" --uuid=$uuid --fec-device="$u.f0" --fec-roots=2 --root-hash-file="$u.r" >/dev/null
+		"$fv" format "$u" "$u.n0" --salt="$salt" --uuid=$uuid >/dev/null
+		r=$(cat "$u.r")
+		# 10,000 blocks spread over the image, changed
+		python3 - "$u" 10000 >"$u.ranges" <<'PY'
+import os, sys
+path, n = sys.argv[1], int(sys.argv[2])
+blocks = os.path.getsize(path) // 4096
+stride = blocks // n
+with open(path, 'r+b') as f:
+    out = []
+    for i in range(n):
+        at = (i * stride + 7) * 4096
+        f.seek(at)
+        f.write(os.urandom(4096))
+        out.append('%d:4096' % at)
+print(','.join(out))
+PY
+		cat "$u" >/dev/null
+		fs=()
+		for i in $(seq "$runs"); do
+			fs+=("$(seconds "$fv" format "$u" "$u.hf" --salt="$salt" --uuid=$uuid --fec-device="$u.ff" --fec-roots=2)")
+		done
+		full=$(printf '%s\n' "${fs[@]}" | median)
+		for n in 1 100 10000 auto; do
+			for par in 2 0; do
+				[ "$n" = auto ] && [ $par = 0 ] && continue
+				ts=()
+				for i in $(seq "$runs"); do
+					if [ $par = 2 ]; then
+						cp "$u.h0" "$u.h" && cp "$u.f0" "$u.f"
+						set -- --fec-device="$u.f"
+					else
+						cp "$u.n0" "$u.h"
+						set --
+					fi
+					[ "$n" = auto ] || { cut -d, -f1-"$n" "$u.ranges" >"$u.changed"; set -- "$@" --changed=@"$u.changed"; }
+					ts+=("$(seconds "$fv" update "$u" "$u.h" "$r" "$@")")
+				done
+				one=$(printf '%s\n' "${ts[@]}" | median)
+				printf '| %s GiB | %s | %s | %.4f s | %.3f s | %.0fx | %s |\n' "$size" \
+					"$([ "$n" = auto ] && echo "10000, found by hashing" || echo "$n")" \
+					"$([ $par = 2 ] && echo "roots 2" || echo none)" "$one" "$full" \
+					"$(echo "$full / $one" | bc -l)" \
+					"$([ "$n" = 1 ] && [ $par = 2 ] && [ "$size" = 1 ] && echo ">= 50x, under 10 ms")"
+			done
+		done
+		rm -f "$u" "$u".*
+	done
+	echo
+}
 # How close to the machine's limits (the speed issue): cached format and
 # verify against the SHA unit (the data over threads x the best kernel's
 # one-core rate, measured in this run), cold ones (page cache dropped:
@@ -448,6 +514,10 @@ if [ "${BENCH_ONLY:-}" = super ]; then
 	super_section
 	exit 0
 fi
+if [ "${BENCH_ONLY:-}" = update ]; then
+	update_section
+	exit 0
+fi
 seconds_rc() { # CMD...: wall time, whatever the exit code
 	local start=$EPOCHREALTIME
 	"$@" >/dev/null 2>&1 || true
@@ -482,6 +552,7 @@ fec_section
 android_section
 sparse_section
 super_section
+update_section
 ddi_section
 
 # Kernels, data in cache, from fastverity bench.

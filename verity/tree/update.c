@@ -331,25 +331,75 @@ static int hash_data(struct update *u, uint64_t *v, size_t n, int find,
 	return r;
 }
 
-/* Auto mode: every data block hashed against its stored leaf, the ones
- * that differ kept (and their leaves set). */
-static int changed_by_hashing(struct update *u, struct ht_error *err)
+/* Auto mode: the blocks a verify of the old tree against the old root
+ * finds bad are the change (the verify's threads, windows and reads: the
+ * cost of a verify); anything else it finds wrong (a hash block, the
+ * padding, an unreadable block) is refused. */
+struct found {
+	struct update *u;
+	int r;
+	struct ht_error err;
+	uint64_t other; /* a hash block, padding or unreadable: the first */
+	int has_other;
+	enum ht_failure_kind kind;
+};
+
+static void found_one(void *ctx, const struct ht_failure *f)
 {
-	const uint64_t blocks = u->g->data_blocks;
-	uint64_t chunk[4096];
-	size_t kept;
-	int r = 0;
+	struct found *x = ctx;
 
-	for (uint64_t b = 0; !r && b < blocks; b += 4096) {
-		size_t m = blocks - b < 4096 ? (size_t)(blocks - b) : 4096;
-
-		for (size_t j = 0; j < m; j++)
-			chunk[j] = b + j;
-		r = hash_data(u, chunk, m, 1, &kept, err);
-		for (size_t j = 0; !r && j < kept; j++)
-			r = push(&u->changed, chunk[j], err);
+	if (f->kind == HT_BAD_DATA_BLOCK) {
+		if (!x->r)
+			x->r = push(&x->u->changed, f->block, &x->err);
+	} else if (!x->has_other) {
+		x->has_other = 1;
+		x->other = f->block;
+		x->kind = f->kind;
 	}
-	return r;
+}
+
+static int changed_by_verify(struct update *u, const struct verity_run *run,
+			     struct ht_error *err)
+{
+	struct verity_io_ctx ctx = {&u->d.data, &u->d.hash,
+				    u->pair->layout.tree_offset, NULL};
+	struct ht_options opt = run->ht;
+	struct ht_verify_result res;
+	struct found x = {u, 0, {{0}, 0, 0, {0, 0}, {0}}, 0, 0, 0};
+	struct ht_io io;
+	int r;
+
+	verity_io_init(&io, &ctx);
+	opt.report = found_one;
+	opt.report_ctx = &x;
+	opt.suspects = 0;
+	if ((r = ht_verify(u->g, &u->h, &io, &opt, u->pair->root, &res, err)))
+		return r;
+	if (x.r) {
+		*err = x.err;
+		return x.r;
+	}
+	if (!res.root_matches || res.root_first)
+		return ht_fail(err, EPERM,
+			       "%s: the top of the tree does not match the old "
+			       "root hash (a wrong root hash, or a damaged "
+			       "tree): nothing written",
+			       u->pair->hash.path);
+	if (x.has_other)
+		return ht_fail(err, EPERM,
+			       "%s: %s %llu of the old tree does not hold (%s): "
+			       "nothing written",
+			       u->pair->hash.path,
+			       x.kind == HT_UNREADABLE_DATA ? "data block"
+							    : "hash block",
+			       (unsigned long long)x.other,
+			       x.kind == HT_BAD_PADDING	     ? "its padding"
+			       : x.kind == HT_UNREADABLE_DATA ||
+					 x.kind == HT_UNREADABLE_HASH
+				       ? "unreadable"
+				       : "it does not match its parent");
+	u->changed.n = uniq(u->changed.v, u->changed.n);
+	return 0;
 }
 
 /* The hash blocks over the changed leaves hashed again, level by level:
@@ -429,7 +479,7 @@ static int sb_overlay(struct update *u, const uint8_t *sb,
 /* The parity rounds the written blocks are in, encoded again from the
  * covered blocks as they now are, and written. */
 static int rewrite_parity(struct update *u, const uint8_t *sb,
-			  struct verity_update_result *res,
+			  unsigned threads, struct verity_update_result *res,
 			  struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
@@ -461,6 +511,16 @@ static int rewrite_parity(struct update *u, const uint8_t *sb,
 	rounds.n = uniq(rounds.v, rounds.n);
 	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
 		goto out;
+	/* a round alone reads its rsn blocks one by one: past a quarter of
+	 * the rounds, the pass over all of them (runs of blocks, every
+	 * thread) reads less per round */
+	if (rounds.n * 4 > fl->rounds) {
+		r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
+					   threads, NULL, err);
+		if (!r)
+			res->parity_rounds = fl->rounds;
+		goto out;
+	}
 	msg = calloc(rs.rsn, sizeof(*msg));
 	planes = calloc(fl->roots, sizeof(*planes));
 	out = malloc((size_t)fl->block_size * fl->roots);
@@ -619,7 +679,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		goto close;
 	/* nothing is reused before the old tree is proven (resumed: the
 	 * tree is proven against the new root once rebuilt) */
-	if (!resume && u.g->levels &&
+	if (!resume && ranges && u.g->levels &&
 	    (r = prove_tree(&u, pair->root, run->ht.threads,
 			    "the old tree does not match the old root hash "
 			    "(a wrong root hash, or a damaged tree): nothing "
@@ -635,8 +695,10 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		for (uint64_t b = 0; !r && b < u.g->data_blocks; b++)
 			r = push(&u.changed, b, err);
 	else
-		r = changed_by_hashing(&u, err);
-	if (!r && (ranges || resume))
+		r = changed_by_verify(&u, run, err);
+	/* the changed leaves set from the data (found by verify: hashed
+	 * again, as the data may change under us only through a race) */
+	if (!r)
 		r = hash_data(&u, u.changed.v, u.changed.n, 0, &kept, err);
 	if (!r && resume && !ranges) {
 		/* the whole tree, rebuilt from its leaves */
@@ -731,7 +793,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			verity_fec_overlay_free(&ov);
 			res->parity_rounds = pair->layout.fec.rounds;
 		} else {
-			r = rewrite_parity(&u, sb, res, err);
+			r = rewrite_parity(&u, sb, run->ht.threads, res, err);
 		}
 		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
 			r = verity_device_flush(&u.d.fec, err);
