@@ -40,6 +40,8 @@ static size_t uniq(uint64_t *v, size_t n)
 {
 	size_t k = 0;
 
+	if (!n)
+		return 0;
 	qsort(v, n, sizeof(*v), by_u64);
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
