@@ -64,6 +64,39 @@ int verity_op_update(struct verity_pair *pair,
 	return r;
 }
 
+/* Over an old footer, in place: when the old hashtree descriptor lays
+ * out the very tree this run makes (hash, block sizes, salt, the data's
+ * size, tree and parity in the same places), its root, for update to
+ * rewrite only what the data's change reaches (1); else 0, a full
+ * format. */
+static int same_tree(const struct avb_footer_opts *o,
+		     const struct avb_hashtree_job *job,
+		     const struct verity_pair *pair, const struct avb_image *old,
+		     uint8_t *root)
+{
+	const struct avb_descriptor *d = verity_avb_image_hashtree(old);
+	const struct avb_hashtree_desc *h = d ? &d->hashtree : NULL;
+	uint64_t tree = pair->layout.geo.tree_blocks * o->block_size;
+
+	if (!h || !old->has_footer || job->staged || job->sparse ||
+	    o->persistent_digest || !h->p.digest_len ||
+	    h->p.digest_len != job->digest_size ||
+	    old->footer.original_image_size != job->original ||
+	    strcmp(h->p.hash_algorithm, o->hash_algorithm) ||
+	    h->dm_verity_version != 1 ||
+	    h->data_block_size != o->block_size ||
+	    h->hash_block_size != o->block_size ||
+	    h->p.image_size != job->image_size ||
+	    h->tree_offset != job->image_size || h->tree_size != tree ||
+	    h->p.salt_len != job->salt_len ||
+	    memcmp(h->p.salt, job->salt, job->salt_len) ||
+	    h->fec_num_roots != (o->fec ? o->roots : 0) ||
+	    (o->fec && h->fec_offset != job->fec_offset))
+		return 0;
+	memcpy(root, h->p.digest, h->p.digest_len);
+	return 1;
+}
+
 int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 				  const struct verity_run *run,
 				  struct verity_outcome *out,
@@ -71,12 +104,42 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 {
 	struct avb_hashtree_job job;
 	struct verity_pair pair;
-	int r;
+	struct avb_image old;
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	int r, have_old;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = verity_avb_hashtree_begin(o, &job, &pair, err)))
+	/* the old footer, read before this run touches the image */
+	have_old = !verity_avb_image_read(o->image, &old, NULL);
+	if ((r = verity_avb_hashtree_begin(o, &job, &pair, err))) {
+		if (have_old)
+			verity_avb_image_free(&old);
 		return r;
-	if ((r = verity_format(&pair, run, out, err))) {
+	}
+	r = 1;
+	if (have_old && same_tree(o, &job, &pair, &old, root)) {
+		struct verity_update_result u;
+		struct verity_pair up = pair;
+
+		/* the old tree proven against its root, the changed blocks
+		 * found by that one verify, only what they reach written;
+		 * an old tree that does not prove: the full format */
+		memcpy(up.root, root, job.digest_size);
+		up.root_size = job.digest_size;
+		r = verity_update(&up, NULL, 0, run, &u, err);
+		if (!r) {
+			pair.layout = up.layout;
+			memcpy(out->root, u.root, job.digest_size);
+			out->layout = up.layout;
+		} else if (r == -EPERM) {
+			r = 1;
+		}
+	}
+	if (have_old)
+		verity_avb_image_free(&old);
+	if (r == 1)
+		r = verity_format(&pair, run, out, err);
+	if (r) {
 		verity_avb_hashtree_abort(&job);
 		return r;
 	}

@@ -133,4 +133,42 @@ FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV" update d h "$R" --fec-devi
 check "  another old root hash refused over the marker" run_rc 2 "$FV" update d h "$wrong" --fec-device=f
 check "  a re-run finding the changes itself completes it too" run_rc 0 "$FV" update d h "$R" --fec-device=f
 check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+
+# ---- Android images: add_hashtree_footer over a footer of the same
+# tree rebuilds only what changed, byte for byte a full rebuild (the
+# golden images' command lines, tests/avb/README.md) ----
+cp -r "$TOP/tests/avb/keys" .
+mkdata() { "$TOP/build/mkimage" labels "$1" "$2"; }
+avb_case() { # NAME LABEL SIZE ARGS...
+	local name=$1 label=$2 size=$3
+	shift 3
+	mkdata "$label" "$size" >raw.img
+	cp raw.img inc.img
+	"$FV" avb add_hashtree_footer --image inc.img --partition_name "$name" "$@" >/dev/null 2>&1 ||
+		{ fail "$name: the first footer"; return; }
+	# bytes of the data changed, in the image and in the raw data
+	for at in 5000 $((size / 2)) $((size - 3)); do
+		printf 'CHG' | dd of=inc.img bs=1 seek="$at" conv=notrunc status=none
+		printf 'CHG' | dd of=raw.img bs=1 seek="$at" conv=notrunc status=none
+	done
+	cp raw.img full.img
+	"$FV" avb add_hashtree_footer --image full.img --partition_name "$name" "$@" >/dev/null 2>&1
+	strace -f -e trace=pwrite64 -o writes "$FV" avb add_hashtree_footer --image inc.img --partition_name "$name" "$@" >/dev/null 2>&1
+	check "$name: add_hashtree_footer again after a change: a full rebuild's bytes" cmp -s inc.img full.img
+	check "  in a few writes ($(grep -c pwrite64 writes))" test "$(grep -c pwrite64 writes)" -le 12
+}
+avb_case odm_dlkm avbgold-a 614400 --partition_size 786432 --hash_algorithm sha256 --block_size 4096 --salt 230257464e283eec086dbd3f09901dbde6073a729e4b84bbc0059ca96aa5b6bc --do_not_generate_fec
+avb_case system avbgold-b 425984 --hash_algorithm sha256 --block_size 4096 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --rollback_index 7 --prop com.example.avbgold.build:golden-b
+avb_case product_services avbgold-c 294912 --partition_size 655360 --hash_algorithm sha512 --block_size 4096 --salt dfb7ca1bf49264b927502d27d69329b722a8e39e8c4490399539e24747b65bff80ae04a07ffa1fadd6c0377a2540949718badc04ae41891503901432ce6f95d5 --fec_num_roots 8 --key keys/rsa4096.pem --algorithm SHA512_RSA4096 --rollback_index 1000
+avb_case system_other avbgold-d 204800 --hash_algorithm sha1 --block_size 4096 --salt '' --do_not_generate_fec --key keys/rsa8192.pem --algorithm SHA256_RSA8192
+avb_case blk1024 avbgold-f 333333 --partition_size 458752 --hash_algorithm sha256 --block_size 1024 --salt 050a4e238f5bc6b7be89c2dc9411bd3b9fb1e368f8d1c20c --fec_num_roots 4
+# a damaged tree under the old footer: not reused, the full rebuild
+mkdata avbgold-b 425984 >raw.img
+cp raw.img dmg.img
+"$FV" avb add_hashtree_footer --image dmg.img --partition_name system --hash_algorithm sha256 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 >/dev/null
+flip dmg.img $((425984 + 100))
+cp raw.img full.img
+"$FV" avb add_hashtree_footer --image full.img --partition_name system --hash_algorithm sha256 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 >/dev/null
+check "a damaged tree under the footer: rebuilt whole" run_rc 0 "$FV" avb add_hashtree_footer --image dmg.img --partition_name system --hash_algorithm sha256 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7
+check "  a full rebuild's bytes" cmp -s dmg.img full.img
 finish
