@@ -19,6 +19,7 @@ struct cli_avb_args {
 	const char *output_vbmeta_image, *threads, *vbmeta_image;
 	const char *signing_helper, *signing_helper_with_files;
 	const char *public_key_metadata;
+	const char *changed; /* fastverity's: the data ranges that changed */
 	int generate_fec, do_not_generate_fec, calc_max_image_size;
 	int do_not_append_vbmeta_image, check_at_most_once, do_not_use_ab;
 	int follow, keep_hashtree, json, set_hashtree_disabled_flag;

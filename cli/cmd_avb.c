@@ -40,6 +40,23 @@ enum sub {
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
 
+/* --changed, fastverity's: the ranges given to the library. 0, or the
+ * exit code (printed). */
+static int footer_changed(const struct cli_avb_args *a, fv_footer_opts *f)
+{
+	uint64_t *ranges = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!a->changed)
+		return 0;
+	if ((r = cli_parse_changed(a->changed, &ranges, &n)))
+		return r;
+	r = fv_footer_set_changed(f, ranges, n);
+	free(ranges);
+	return r ? cli_lib_error(r) : 0;
+}
+
 static const struct subcommand {
 	const char *name;
 	unsigned bit;
@@ -142,6 +159,9 @@ static const struct row rows[] = {
 	 NULL, "no parity"},
 	{"fec_num_roots", STR, F(fec_num_roots), 0, S_HASHTREE, "N",
 	 "parity roots (default: 2)"},
+	{"changed", STR, F(changed), 0, S_HASHTREE, "OFFSET:LENGTH,...|@FILE",
+	 "fastverity's: over a footer of the same tree, the data bytes that "
+	 "changed (default: found by a verify of the old tree)"},
 	{"calc_max_image_size", FLAG, F(calc_max_image_size), 0, S_FOOTER, NULL,
 	 "print the largest image that fits the partition size"},
 	{"output_vbmeta_image", STR, F(output_vbmeta_image), 0, S_FOOTER,
@@ -530,6 +550,8 @@ static int footer_options(const struct cli_avb_args *a,
 	    (r = fv_footer_set_output_vbmeta(*f, a->output_vbmeta_image)) ||
 	    (r = fv_footer_set_vbmeta(*f, v)))
 		return cli_lib_error(r);
+	if ((r = footer_changed(a, *f)))
+		return r;
 	return salt_option(a, *f);
 }
 

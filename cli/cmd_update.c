@@ -18,95 +18,6 @@
 #include "cli/text.h"
 #include "cli/cli.h"
 
-/* Most ranges --changed takes. */
-#define CHANGED_MAX (4u << 20)
-
-static int number(const char *s, const char *end, uint64_t *v)
-{
-	char *stop;
-
-	if (s == end || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &stop, 0);
-	return errno || stop != end ? -1 : 0;
-}
-
-/* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
- * --changed=@FILE names, separated by commas, blanks or new lines), into
- * *ranges (two numbers a range). */
-static int parse_list(const char *text, uint64_t **ranges, size_t *n);
-
-static int parse_changed(const char *arg, uint64_t **ranges, size_t *n)
-{
-	uint8_t *buf;
-	size_t len;
-	int r;
-
-	if (arg[0] != '@')
-		return parse_list(arg, ranges, n);
-	/* a list too long for one argument (128 KiB on Linux) */
-	if ((r = fv_input_read(arg + 1, "list of changed ranges", 64u << 20,
-			       &buf, &len)))
-		return cli_lib_error(r);
-	for (size_t i = 0; i < len; i++)
-		if (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' ||
-		    buf[i] == '\r')
-			buf[i] = ',';
-	while (len && buf[len - 1] == ',')
-		len--;
-	if (memchr(buf, '\0', len)) {
-		fv_free(buf);
-		return cli_error(-EINVAL, "%s: not a list of ranges", arg + 1);
-	}
-	{
-		char *text = malloc(len + 1);
-
-		if (!text) {
-			fv_free(buf);
-			return cli_error(-ENOMEM, "out of memory");
-		}
-		memcpy(text, buf, len);
-		text[len] = '\0';
-		fv_free(buf);
-		r = parse_list(text, ranges, n);
-		free(text);
-	}
-	return r;
-}
-
-static int parse_list(const char *text, uint64_t **ranges, size_t *n)
-{
-	size_t cap = 1;
-
-	for (const char *c = text; *c; c++)
-		cap += *c == ',';
-	if (cap > CHANGED_MAX)
-		return cli_error(-EINVAL, "--changed: more than %u ranges",
-				 CHANGED_MAX);
-	if (!(*ranges = calloc(2 * cap, sizeof(**ranges))))
-		return cli_error(-ENOMEM, "out of memory");
-	*n = 0;
-	for (const char *s = text;;) {
-		const char *end = strchr(s, ','), *colon;
-
-		if (!end)
-			end = s + strlen(s);
-		colon = memchr(s, ':', (size_t)(end - s));
-		if (!colon || number(s, colon, &(*ranges)[2 * *n]) ||
-		    number(colon + 1, end, &(*ranges)[2 * *n + 1]) ||
-		    (*ranges)[2 * *n + 1] > UINT64_MAX - (*ranges)[2 * *n])
-			return cli_error(-EINVAL,
-					 "--changed: '%.*s' is not "
-					 "OFFSET:LENGTH (bytes of the data)",
-					 (int)(end - s), s);
-		++*n;
-		if (!*end)
-			return 0;
-		s = end + 1;
-	}
-}
-
 /* The pair: parameters from the superblock (an interrupted update's
  * read too) or the options, the old root, the parity. */
 static int update_pair(const struct cli_opts *o, fv_pair **fp)
@@ -170,7 +81,7 @@ int cmd_update(struct cli_opts *o)
 		return cli_error(-EINVAL,
 				 "update: requires <data_device> "
 				 "<hash_device> <old_root_hash> as arguments");
-	if ((o->changed && (r = parse_changed(o->changed, &ranges, &n))) ||
+	if ((o->changed && (r = cli_parse_changed(o->changed, &ranges, &n))) ||
 	    (r = update_pair(o, &fp)) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;

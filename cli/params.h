@@ -54,4 +54,10 @@ int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
 /* Lowercase hex of n bytes into out (2 n + 1 bytes). */
 void cli_hex(const uint8_t *in, size_t n, char *out);
 
+/* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
+ * --changed=@FILE names, separated by commas, blanks or new lines), into
+ * *ranges (two numbers a range, *n ranges; free). 0, or the exit code
+ * (printed). */
+int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n);
+
 #endif

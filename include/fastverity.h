@@ -710,6 +710,14 @@ int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
 int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len);
 /* Hashtree: parity of roots (0: none). */
 int fv_footer_set_fec(fv_footer_opts *f, unsigned roots);
+/* Since 0.8: over a footer of the same tree (the same hash, block size,
+ * salt, data size and places), fv_avb_add_footer rewrites only what the
+ * data's change reaches (as fv_pair_update), byte for byte a full
+ * rebuild; these n (offset, length) pairs are the changed data bytes
+ * (ranges NULL: found by one verify of the old tree, the default).
+ * Another layout, or an old tree that does not prove, is built whole. */
+int fv_footer_set_changed(fv_footer_opts *f, const uint64_t *ranges,
+			  size_t n);
 int fv_footer_set_flags(fv_footer_opts *f, unsigned flags);
 /* Also write the vbmeta blob to path. */
 int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path);

@@ -204,6 +204,7 @@ struct fv_footer_opts {
 	enum fv_footer_kind kind;
 	fv_vbmeta_opts *vb;
 	char *name, *hash, *output_vbmeta;
+	struct verity_range *changed; /* f.changed */
 	uint8_t salt[VERITY_MAX_SALT_SIZE];
 };
 

@@ -988,7 +988,27 @@ API void fv_footer_opts_free(fv_footer_opts *f)
 	free(f->name);
 	free(f->hash);
 	free(f->output_vbmeta);
+	free(f->changed);
 	free(f);
+}
+
+API int fv_footer_set_changed(fv_footer_opts *f, const uint64_t *ranges,
+			      size_t n)
+{
+	struct verity_range *v = NULL;
+
+	NEED(f);
+	if (n && !ranges)
+		return verity_api_fail(EINVAL, "%s: ranges is NULL", __func__);
+	if (ranges && !(v = calloc(n ? n : 1, sizeof(*v))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
+	free(f->changed);
+	f->changed = v;
+	f->f.changed = v;
+	f->f.nchanged = n;
+	return 0;
 }
 
 API int fv_footer_set_partition(fv_footer_opts *f, const char *name,

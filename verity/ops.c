@@ -122,11 +122,12 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 		struct verity_pair up = pair;
 
 		/* the old tree proven against its root, the changed blocks
-		 * found by that one verify, only what they reach written;
-		 * an old tree that does not prove: the full format */
+		 * given or found by that one verify, only what they reach
+		 * written; an old tree that does not prove: the full
+		 * format */
 		memcpy(up.root, root, job.digest_size);
 		up.root_size = job.digest_size;
-		r = verity_update(&up, NULL, 0, run, &u, err);
+		r = verity_update(&up, o->changed, o->nchanged, run, &u, err);
 		if (!r) {
 			pair.layout = up.layout;
 			memcpy(out->root, u.root, job.digest_size);

@@ -162,6 +162,20 @@ avb_case system avbgold-b 425984 --hash_algorithm sha256 --block_size 4096 --sal
 avb_case product_services avbgold-c 294912 --partition_size 655360 --hash_algorithm sha512 --block_size 4096 --salt dfb7ca1bf49264b927502d27d69329b722a8e39e8c4490399539e24747b65bff80ae04a07ffa1fadd6c0377a2540949718badc04ae41891503901432ce6f95d5 --fec_num_roots 8 --key keys/rsa4096.pem --algorithm SHA512_RSA4096 --rollback_index 1000
 avb_case system_other avbgold-d 204800 --hash_algorithm sha1 --block_size 4096 --salt '' --do_not_generate_fec --key keys/rsa8192.pem --algorithm SHA256_RSA8192
 avb_case blk1024 avbgold-f 333333 --partition_size 458752 --hash_algorithm sha256 --block_size 1024 --salt 050a4e238f5bc6b7be89c2dc9411bd3b9fb1e368f8d1c20c --fec_num_roots 4
+# --changed, fastverity's option: the ranges given
+mkdata avbgold-b 425984 >raw.img
+cp raw.img inc.img
+B="--partition_name system --hash_algorithm sha256 --salt 85df5576b1d831d60d5a4002e38f1083c9057c6bb2e6dbaa150cbd9e90dc3aa7 --fec_num_roots 2"
+# shellcheck disable=SC2086
+"$FV" avb add_hashtree_footer --image inc.img $B >/dev/null
+printf 'CHG' | dd of=inc.img bs=1 seek=300000 conv=notrunc status=none
+printf 'CHG' | dd of=raw.img bs=1 seek=300000 conv=notrunc status=none
+cp raw.img full.img
+# shellcheck disable=SC2086
+"$FV" avb add_hashtree_footer --image full.img $B >/dev/null
+# shellcheck disable=SC2086
+check "avb add_hashtree_footer --changed" run_rc 0 "$FV" avb add_hashtree_footer --image inc.img $B --changed=300000:3
+check "  a full rebuild's bytes" cmp -s inc.img full.img
 # a damaged tree under the old footer: not reused, the full rebuild
 mkdata avbgold-b 425984 >raw.img
 cp raw.img dmg.img

@@ -1826,6 +1826,15 @@ START_TEST(updates)
 	fv_pair_free(pr);
 	write_file(data, image, (size_t)BLOCKS * BS);
 	free(img);
+	/* an Android image's changed ranges, kept by its footer options */
+	{
+		fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
+
+		ck_assert_int_eq(fv_footer_set_changed(fo, NULL, 1), -EINVAL);
+		ck_assert_int_eq(fv_footer_set_changed(fo, ranges, 2), 0);
+		ck_assert_int_eq(fv_footer_set_changed(fo, NULL, 0), 0);
+		fv_footer_opts_free(fo);
+	}
 }
 END_TEST
 

@@ -388,18 +388,19 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 			       "tree): nothing written",
 			       u->pair->hash.path);
 	if (x.has_other)
-		return ht_fail(err, EPERM,
-			       "%s: %s %llu of the old tree does not hold (%s): "
-			       "nothing written",
-			       u->pair->hash.path,
-			       x.kind == HT_UNREADABLE_DATA ? "data block"
-							    : "hash block",
-			       (unsigned long long)x.other,
-			       x.kind == HT_BAD_PADDING	     ? "its padding"
-			       : x.kind == HT_UNREADABLE_DATA ||
-					 x.kind == HT_UNREADABLE_HASH
-				       ? "unreadable"
-				       : "it does not match its parent");
+		return ht_fail(
+			err, EPERM,
+			"%s: %s %llu of the old tree does not hold (%s): "
+			"nothing written",
+			u->pair->hash.path,
+			x.kind == HT_UNREADABLE_DATA ? "data block"
+						     : "hash block",
+			(unsigned long long)x.other,
+			x.kind == HT_BAD_PADDING ? "its padding"
+			: x.kind == HT_UNREADABLE_DATA ||
+					x.kind == HT_UNREADABLE_HASH
+				? "unreadable"
+				: "it does not match its parent");
 	u->changed.n = uniq(u->changed.v, u->changed.n);
 	return 0;
 }
@@ -480,8 +481,8 @@ static int sb_overlay(struct update *u, const uint8_t *sb,
 
 /* The parity rounds the written blocks are in, encoded again from the
  * covered blocks as they now are, and written. */
-static int rewrite_parity(struct update *u, const uint8_t *sb,
-			  unsigned threads, struct verity_update_result *res,
+static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
+			  struct verity_update_result *res,
 			  struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;

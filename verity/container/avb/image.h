@@ -15,6 +15,7 @@
 #include "verity/container/avb/vbmeta.h"
 #include "verity/container/sparse/sparse.h"
 #include "verity/tree/pair.h"
+#include "verity/tree/update.h"
 
 /* AOSP's fec tool and avbtool's parity: 4096-byte blocks, whatever the
  * tree's block size. */
@@ -176,6 +177,10 @@ struct avb_footer_opts {
 	const char *output_vbmeta; /* also write the blob here */
 	int persistent_digest;     /* no digest (and no random salt) */
 	struct avb_vbmeta_opts vb;
+	/* over a footer of the same tree: the data ranges that changed
+	 * (NULL: found by the old tree's verify) */
+	const struct verity_range *changed;
+	size_t nchanged;
 };
 
 /* The two footers avbtool adds. */
