@@ -451,6 +451,9 @@ static int rehash_up(struct update *u, struct ht_error *err)
 	return r;
 }
 
+/* Consecutive parity rounds encoded together at most. */
+#define RUN_ROUNDS 8
+
 /* While the marker stands in the superblock's place, the parity reads
  * the superblock's block as it will be: the superblock sb in it. */
 static int sb_overlay(struct update *u, const uint8_t *sb,
@@ -526,40 +529,50 @@ static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 	}
 	msg = calloc(rs.rsn, sizeof(*msg));
 	planes = calloc(fl->roots, sizeof(*planes));
-	out = malloc((size_t)fl->block_size * fl->roots);
+	out = malloc((size_t)fl->block_size * fl->roots * RUN_ROUNDS);
 	if (!msg || !planes || !out) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < rs.rsn; i++)
-		if (!(msg[i] = malloc(fl->block_size))) {
+		if (!(msg[i] = malloc((size_t)fl->block_size * RUN_ROUNDS))) {
 			r = ht_fail(err, ENOMEM, "out of memory");
 			goto out;
 		}
 	for (unsigned k = 0; k < fl->roots; k++)
-		if (!(planes[k] = malloc(fl->block_size))) {
+		if (!(planes[k] =
+			      malloc((size_t)fl->block_size * RUN_ROUNDS))) {
 			r = ht_fail(err, ENOMEM, "out of memory");
 			goto out;
 		}
-	for (size_t i = 0; !r && i < rounds.n; i++) {
-		uint64_t n = rounds.v[i];
+	/* runs of consecutive rounds (the tree blocks a change reaches lie
+	 * together): message symbol j of a run is one read of consecutive
+	 * covered blocks */
+	for (size_t i = 0; !r && i < rounds.n;) {
+		uint64_t n = rounds.v[i], k = 1;
+		size_t len;
 
+		while (i + k < rounds.n && k < RUN_ROUNDS &&
+		       rounds.v[i + k] == n + k)
+			k++;
+		i += k;
+		len = (size_t)(k * fl->block_size);
 		/* codeword j of round n: covered blocks n + j * rounds */
 		for (unsigned j = 0; !r && j < rs.rsn; j++) {
 			uint64_t c = (uint64_t)j * fl->rounds + n;
 
 			if (c >= fl->blocks)
-				memset(msg[j], 0, fl->block_size);
+				memset(msg[j], 0, len);
 			else
-				r = verity_fec_read_covered(&src, c, 1, msg[j],
+				r = verity_fec_read_covered(&src, c, k, msg[j],
 							    err);
 		}
 		if (r)
 			break;
-		verity_fec_encode_stored(&rs, fl->block_size, msg, planes, out);
+		verity_fec_encode_stored(&rs, len, msg, planes, out);
 		r = verity_device_write(
 			&u->d.fec, fl->offset + n * fl->block_size * fl->roots,
-			out, (size_t)fl->block_size * fl->roots, err);
+			out, len * fl->roots, err);
 	}
 	if (!r)
 		res->parity_rounds = rounds.n;
