@@ -482,8 +482,80 @@ static int sb_overlay(struct update *u, const uint8_t *sb,
 	return r;
 }
 
+/* One thread's share of the rounds to write: encoded from their covered
+ * blocks, runs of consecutive rounds together, and written. */
+struct parity_job {
+	const struct update *u;
+	const struct fec_source *src;
+	const struct fec_rs *rs;
+	const uint64_t *rounds; /* sorted */
+	size_t n;
+	int r;
+	struct ht_error err;
+};
+
+static void *parity_worker(void *arg)
+{
+	struct parity_job *j = arg;
+	const struct verity_fec_layout *fl = j->src->fl;
+	const unsigned rsn = j->rs->rsn, roots = fl->roots;
+	const size_t run = (size_t)fl->block_size * RUN_ROUNDS;
+	uint8_t **msg = calloc(rsn, sizeof(*msg));
+	uint8_t **planes = calloc(roots, sizeof(*planes));
+	uint8_t *out = malloc(run * roots);
+	int r = msg && planes && out ? 0 : -ENOMEM;
+
+	for (unsigned i = 0; !r && i < rsn; i++)
+		if (!(msg[i] = malloc(run)))
+			r = -ENOMEM;
+	for (unsigned k = 0; !r && k < roots; k++)
+		if (!(planes[k] = malloc(run)))
+			r = -ENOMEM;
+	if (r)
+		r = ht_fail(&j->err, ENOMEM, "out of memory");
+	/* runs of consecutive rounds (the tree blocks a change reaches lie
+	 * together): message symbol i of a run is one read of consecutive
+	 * covered blocks */
+	for (size_t i = 0; !r && i < j->n;) {
+		uint64_t n = j->rounds[i], k = 1;
+		size_t len;
+
+		while (i + k < j->n && k < RUN_ROUNDS &&
+		       j->rounds[i + k] == n + k)
+			k++;
+		i += k;
+		len = (size_t)(k * fl->block_size);
+		/* codeword symbol s of round n: covered block n + s * rounds */
+		for (unsigned sym = 0; !r && sym < rsn; sym++) {
+			uint64_t c = (uint64_t)sym * fl->rounds + n;
+
+			if (c >= fl->blocks)
+				memset(msg[sym], 0, len);
+			else
+				r = verity_fec_read_covered(j->src, c, k,
+							    msg[sym], &j->err);
+		}
+		if (r)
+			break;
+		verity_fec_encode_stored(j->rs, len, msg, planes, out);
+		r = verity_device_write(&j->u->d.fec,
+					fl->offset + n * fl->block_size * roots,
+					out, len * roots, &j->err);
+	}
+	for (unsigned i = 0; msg && i < rsn; i++)
+		free(msg[i]);
+	for (unsigned k = 0; planes && k < roots; k++)
+		free(planes[k]);
+	free(msg);
+	free(planes);
+	free(out);
+	j->r = r;
+	return NULL;
+}
+
 /* The parity rounds the written blocks are in, encoded again from the
- * covered blocks as they now are, and written. */
+ * covered blocks as they now are, and written, on up to threads
+ * threads. */
 static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 			  struct verity_update_result *res,
 			  struct ht_error *err)
@@ -492,9 +564,12 @@ static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 	const uint64_t tree_off = u->pair->layout.tree_offset;
 	struct fec_overlay ov;
 	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, &ov};
+	struct parity_job jobs[PROVE_THREADS];
+	pthread_t tid[PROVE_THREADS];
+	int started[PROVE_THREADS] = {0};
 	struct blocks rounds = {0};
 	struct fec_rs rs = {0};
-	uint8_t **msg = NULL, **planes = NULL, *out = NULL;
+	unsigned nt = threads ? threads : 1;
 	int r = 0;
 
 	if ((r = sb_overlay(u, sb, &ov, err)))
@@ -527,63 +602,36 @@ static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 			res->parity_rounds = fl->rounds;
 		goto out;
 	}
-	msg = calloc(rs.rsn, sizeof(*msg));
-	planes = calloc(fl->roots, sizeof(*planes));
-	out = malloc((size_t)fl->block_size * fl->roots * RUN_ROUNDS);
-	if (!msg || !planes || !out) {
-		r = ht_fail(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < rs.rsn; i++)
-		if (!(msg[i] = malloc((size_t)fl->block_size * RUN_ROUNDS))) {
-			r = ht_fail(err, ENOMEM, "out of memory");
-			goto out;
-		}
-	for (unsigned k = 0; k < fl->roots; k++)
-		if (!(planes[k] =
-			      malloc((size_t)fl->block_size * RUN_ROUNDS))) {
-			r = ht_fail(err, ENOMEM, "out of memory");
-			goto out;
-		}
-	/* runs of consecutive rounds (the tree blocks a change reaches lie
-	 * together): message symbol j of a run is one read of consecutive
-	 * covered blocks */
-	for (size_t i = 0; !r && i < rounds.n;) {
-		uint64_t n = rounds.v[i], k = 1;
-		size_t len;
+	if (nt > PROVE_THREADS)
+		nt = PROVE_THREADS;
+	if (nt > rounds.n)
+		nt = rounds.n ? (unsigned)rounds.n : 1;
+	for (unsigned i = 0; i < nt; i++) {
+		size_t first = rounds.n * i / nt, end = rounds.n * (i + 1) / nt;
 
-		while (i + k < rounds.n && k < RUN_ROUNDS &&
-		       rounds.v[i + k] == n + k)
-			k++;
-		i += k;
-		len = (size_t)(k * fl->block_size);
-		/* codeword j of round n: covered blocks n + j * rounds */
-		for (unsigned j = 0; !r && j < rs.rsn; j++) {
-			uint64_t c = (uint64_t)j * fl->rounds + n;
-
-			if (c >= fl->blocks)
-				memset(msg[j], 0, len);
-			else
-				r = verity_fec_read_covered(&src, c, k, msg[j],
-							    err);
-		}
-		if (r)
-			break;
-		verity_fec_encode_stored(&rs, len, msg, planes, out);
-		r = verity_device_write(
-			&u->d.fec, fl->offset + n * fl->block_size * fl->roots,
-			out, len * fl->roots, err);
+		memset(&jobs[i], 0, sizeof(jobs[i]));
+		jobs[i].u = u;
+		jobs[i].src = &src;
+		jobs[i].rs = &rs;
+		jobs[i].rounds = rounds.v + first;
+		jobs[i].n = end - first;
 	}
+	for (unsigned i = 1; i < nt; i++)
+		started[i] =
+			!pthread_create(&tid[i], NULL, parity_worker, &jobs[i]);
+	parity_worker(&jobs[0]);
+	for (unsigned i = 1; i < nt; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			parity_worker(&jobs[i]);
+	}
+	for (unsigned i = 0; !r && i < nt; i++)
+		if ((r = jobs[i].r))
+			*err = jobs[i].err;
 	if (!r)
 		res->parity_rounds = rounds.n;
 out:
-	for (unsigned i = 0; msg && i < rs.rsn; i++)
-		free(msg[i]);
-	for (unsigned k = 0; planes && k < fl->roots; k++)
-		free(planes[k]);
-	free(msg);
-	free(planes);
-	free(out);
 	if (rs.karn)
 		verity_fec_rs_free(&rs);
 	free(rounds.v);
