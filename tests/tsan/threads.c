@@ -1,6 +1,7 @@
 /* The library from many threads at once (docs/library.md, "Threads"):
  * 8 threads each format an image of their own with parity, damage it,
- * verify it, repair it and verify it again, through the public API
+ * verify it, repair it, verify it, change a block on purpose, update
+ * tree and parity and verify it again, through the public API
  * alone. Built and run under ThreadSanitizer by make check-tsan: a data
  * race anywhere in the library fails it. Exit 0 when every thread's
  * image came back whole. */
@@ -100,6 +101,37 @@ static void *run(void *arg)
 	if (fv_verify(q, data, hash, root, o, NULL, NULL, &res) ||
 	    !fv_result_intact(res))
 		FAIL("verify after repair: %s", fv_last_error());
+	fv_result_free(res);
+	res = NULL;
+	/* a block changed on purpose, the tree and parity updated */
+	if (poke(data, (off_t)(j->id * 29 + 100) * BS + 7))
+		FAIL("change");
+	{
+		const uint64_t changed[2] = {
+			(uint64_t)(j->id * 29 + 100) * BS + 7, 1};
+		fv_pair *pr = NULL;
+		int r = fv_pair_new(data, hash, &pr);
+
+		if (!r)
+			r = fv_pair_read_superblock(pr, 0);
+		if (!r)
+			r = fv_pair_set_root_hex(pr, root);
+		if (!r)
+			r = fv_pair_set_fec(pr, fec, 0, 4);
+		if (!r)
+			r = fv_pair_update(pr, changed, 1, o, &res);
+		if (!r)
+			snprintf(root, sizeof(root), "%s",
+				 fv_result_root_hex(res));
+		fv_pair_free(pr);
+		if (r)
+			FAIL("update: %s", fv_last_error());
+	}
+	fv_result_free(res);
+	res = NULL;
+	if (fv_verify(q, data, hash, root, o, NULL, NULL, &res) ||
+	    !fv_result_intact(res) || fv_result_stale_codewords(res))
+		FAIL("verify after update: %s", fv_last_error());
 	j->ok = 1;
 out:
 	fv_result_free(res);
@@ -137,7 +169,8 @@ int main(void)
 		if (system(cmd))
 			failed = 1;
 	}
-	printf("tsan: %d threads formatted, verified and repaired at once: "
+	printf("tsan: %d threads formatted, verified, repaired and updated at "
+	       "once: "
 	       "%s\n",
 	       THREADS, failed ? "FAILED" : "ok");
 	return failed;
