@@ -36,7 +36,7 @@ static const char *parameter_option(const struct cli_opts *o)
 /* The image read and its vbmeta judged: its own signature, the trust
  * policy for the anchor given, and with --key that key as the signer.
  * 0 and *a, or the exit code (printed). */
-static int judged(const struct cli_opts *o, const char *image, fv_avb **a,
+int cli_avb_judge(const struct cli_opts *o, const char *image, fv_avb **a,
 		  enum fv_trust *trust)
 {
 	int r = cli_trust(o, "avb", image,
@@ -64,7 +64,7 @@ static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
 
 	if ((r = fv_avb_read(image, a)))
 		return cli_lib_error(r);
-	return judged(o, image, a, trust);
+	return cli_avb_judge(o, image, a, trust);
 }
 
 /* The pair of an Android image read (a): its hashtree descriptor made
@@ -152,7 +152,7 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		fv_avb_free(a);
 		return r;
 	}
-	if ((r = judged(o, image, &a, &trust)))
+	if ((r = cli_avb_judge(o, image, &a, &trust)))
 		return r;
 	r = pair_of(o, image, a, trust, cp);
 	fv_avb_free(a);

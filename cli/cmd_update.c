@@ -10,8 +10,8 @@
 #include <json-c/json.h>
 
 #include "cli/errors.h"
-#include "cli/hints.h"
 #include "cli/json.h"
+#include "cli/pair.h"
 #include "cli/params.h"
 #include "cli/progress.h"
 #include "cli/root.h"
@@ -24,29 +24,13 @@ static int update_pair(const struct cli_opts *o, fv_pair **fp)
 {
 	struct cli_opts in = *o;
 	struct cli_fec fec;
-	fv_params *p;
 	uint8_t root[64];
-	uint64_t off;
 	int r;
 
 	if ((r = fv_pair_new(o->args[0], o->args[1], fp)))
 		return cli_lib_error(r);
-	if (cli_params_from_opts(o, &p, 0))
-		return EXIT_PARAMS;
-	off = fv_params_hash_offset(p);
-	if (!fv_params_superblock(p)) {
-		r = fv_params_check(p);
-		if (!r)
-			r = fv_pair_set_params(*fp, p);
-		fv_params_free(p);
-		if (r)
-			return cli_lib_error(r);
-	} else {
-		fv_params_free(p);
-		if ((r = fv_pair_update_read_superblock(*fp, off)))
-			return cli_no_superblock(r, o->args[0], o->args[1],
-						 off);
-	}
+	if ((r = cli_pair_tree_params(o, *fp, 1)))
+		return r;
 	/* --root-hash-file is where the new root goes: the old one is the
 	 * argument */
 	in.root_hash_file = NULL;

@@ -145,7 +145,7 @@ static const struct cli_option rows[] = {
 	 "NAME.img beside the super image); repeatable",
 	 0, NULL},
 	{"container", '\0', K_VALUE, AT(container), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "avb|ddi|sidecar",
+	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "avb|super|ddi|sidecar",
 	 "An image given alone: the container to read it as (default: told "
 	 "from the image; one that reads two ways is refused)",
 	 0, NULL},

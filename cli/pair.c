@@ -49,9 +49,7 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
-/* The tree's parameters: from the superblock of the hash device, or
- * from the options with --no-superblock. */
-static int tree_params(const struct cli_opts *o, struct cli_pair *cp)
+int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update)
 {
 	fv_params *p;
 	uint64_t off;
@@ -63,15 +61,18 @@ static int tree_params(const struct cli_opts *o, struct cli_pair *cp)
 	if (!fv_params_superblock(p)) {
 		r = fv_params_check(p);
 		if (!r)
-			r = fv_pair_set_params(cp->fp, p);
+			r = fv_pair_set_params(fp, p);
 		fv_params_free(p);
 		return r ? cli_lib_error(r) : EXIT_OK;
 	}
 	fv_params_free(p);
-	if (!(r = fv_pair_read_superblock(cp->fp, off)))
+	/* update reads an interrupted update's superblock too, to
+	 * complete it */
+	if (!(r = update ? fv_pair_update_read_superblock(fp, off)
+			 : fv_pair_read_superblock(fp, off)))
 		return EXIT_OK;
-	return cli_no_superblock(r, fv_pair_data_path(cp->fp),
-				 fv_pair_hash_path(cp->fp), off);
+	return cli_no_superblock(r, fv_pair_data_path(fp),
+				 fv_pair_hash_path(fp), off);
 }
 
 /* The signature to check (verify, repair) or to hand the kernel (open):
@@ -102,7 +103,7 @@ int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 
 	if (!cp->fp && (r = fv_pair_new(data, hash, &cp->fp)))
 		return cli_lib_error(r);
-	if ((r = tree_params(o, cp)))
+	if ((r = cli_pair_tree_params(o, cp->fp, 0)))
 		return r;
 	size = fv_params_root_size(fv_pair_params(cp->fp));
 	if (cli_root_hash(o, root_arg, (unsigned)size, root))

@@ -72,6 +72,10 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
 void cli_pair_free(struct cli_pair *cp);
+/* The tree's parameters into fp: from the superblock of the hash device
+ * (update: an interrupted update's too), or from the options with
+ * --no-superblock. 0, or the exit code (printed). */
+int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update);
 /* The pair made (made: 0, or the exit code of making it) mapped as name
  * with open's options; the signature is the kernel's to check. Frees
  * cp (cli/cmd_open.c). */

@@ -190,15 +190,8 @@ static int check_hash(const struct cli_opts *o, const char *path,
 				 "hash descriptor",
 				 path);
 	}
-	if ((r = cli_trust(o, "avb", path,
-			   strcmp(fv_avb_algorithm(a), "NONE")
-				   ? FV_SIGNATURE_FOUND
-				   : FV_SIGNATURE_NONE,
-			   0, 0, &trust)) ||
-	    (o->key && (r = fv_avb_check_key(a, o->key)) &&
-	     (r = cli_lib_error(r)))) {
+	if ((r = cli_avb_judge(o, path, &a, &trust))) {
 		json_object_put(j);
-		fv_avb_free(a);
 		return r;
 	}
 	r = fv_avb_check_hash(a, i, path);

@@ -62,6 +62,10 @@ check "  avb info_image --image super.img/vendor_a" run_rc 0 "$FV" avb info_imag
 check "  its footer" grep -q "^Original image size:      1000000 bytes" out
 check "  an empty one refused by name" run_rc 1 "$FV" verify super.img/system_b
 check "    saying it is empty" grep -q "super.img/system_b: partition system_b is empty" err
+check "the registry: --container=super of another image refused" run_rc 1 "$FV" verify system.img --container=super
+check "  naming what it lacks" grep -q "system.img: not an Android super image: no geometry at byte 4096 or 8192" err
+check "  --container=super of super.img" run_rc 0 "$FV" verify super.img --container=super --partition=odm
+check "  a partition by path reads as an Android image" run_rc 0 "$FV" dump super.img/vendor_a --container=avb
 check "dump super.img" run_rc 0 "$FV" dump super.img
 check "  lpdump's header lines" sh -c "grep -qx 'Metadata version: 10.0' out && grep -qx 'Metadata max size: 65536 bytes' out && grep -qx 'Metadata slot count: 2' out && grep -qx 'Header flags: none' out"
 check "  system_a's two extents" sh -c "grep -qx '    0 .. 4095 linear super 2048' out && grep -qx '    4096 .. 8191 linear super 8192' out"

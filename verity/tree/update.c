@@ -286,16 +286,13 @@ static int changed_from_ranges(struct update *u,
 #define UPDATE_BATCH 64
 
 /* The leaves of data blocks v[0..n) set from the data (digests into the
- * in-memory tree, or the root when the tree has no level); with find,
- * the blocks whose leaf does not change are dropped from v (*kept: how
- * many stay). */
-static int hash_data(struct update *u, uint64_t *v, size_t n, int find,
-		     size_t *kept, struct ht_error *err)
+ * in-memory tree, or the root when the tree has no level). */
+static int hash_data(struct update *u, const uint64_t *v, size_t n,
+		     struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	uint8_t *buf = malloc(UPDATE_BATCH * u->dbs);
 	uint8_t *dig = malloc(UPDATE_BATCH * HT_MAX_DIGEST_SIZE);
-	size_t k = 0;
 	int r = 0;
 
 	if (!buf || !dig) {
@@ -320,16 +317,11 @@ static int hash_data(struct update *u, uint64_t *v, size_t n, int find,
 					? u->root
 					: u->tree + parent * u->hbs + slot;
 
-			if (find && !memcmp(at, dig + j * g->digest_size,
-					    g->digest_size))
-				continue;
 			memcpy(at, dig + j * g->digest_size, g->digest_size);
-			v[k++] = v[i + j];
 		}
 	}
 	free(buf);
 	free(dig);
-	*kept = k;
 	return r;
 }
 
@@ -454,34 +446,6 @@ static int rehash_up(struct update *u, struct ht_error *err)
 /* Consecutive parity rounds encoded together at most. */
 #define RUN_ROUNDS 8
 
-/* While the marker stands in the superblock's place, the parity reads
- * the superblock's block as it will be: the superblock sb in it. */
-static int sb_overlay(struct update *u, const uint8_t *sb,
-		      struct fec_overlay *ov, struct ht_error *err)
-{
-	const struct verity_fec_layout *fl = &u->pair->layout.fec;
-	uint64_t off = u->pair->params.hash_offset;
-	uint64_t at = off / fl->block_size;
-	uint8_t *b;
-	int r;
-
-	memset(ov, 0, sizeof(*ov));
-	if (u->pair->params.no_superblock || at < fl->hash_start_block ||
-	    at - fl->hash_start_block >= fl->hash_blocks)
-		return 0;
-	if (!(b = malloc(fl->block_size)))
-		return ht_fail(err, ENOMEM, "out of memory");
-	if (!(r = verity_device_read(&u->d.hash, at * fl->block_size, b,
-				     fl->block_size, err))) {
-		memcpy(b + off % fl->block_size, sb, VERITY_SB_SIZE);
-		r = verity_fec_overlay_add(
-			ov, fl->data_blocks + at - fl->hash_start_block, b,
-			fl->block_size, err);
-	}
-	free(b);
-	return r;
-}
-
 /* One thread's share of the rounds to write: encoded from their covered
  * blocks, runs of consecutive rounds together, and written. */
 struct parity_job {
@@ -553,17 +517,18 @@ static void *parity_worker(void *arg)
 	return NULL;
 }
 
-/* The parity rounds the written blocks are in, encoded again from the
- * covered blocks as they now are, and written, on up to threads
- * threads. */
-static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
+/* The parity rounds the written blocks are in (all: every round),
+ * encoded again from the covered blocks as they now are, and written, on
+ * up to threads threads. */
+static int rewrite_parity(struct update *u, int all, unsigned threads,
 			  struct verity_update_result *res,
 			  struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
 	const uint64_t tree_off = u->pair->layout.tree_offset;
-	struct fec_overlay ov;
-	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, &ov};
+	/* (the superblock, whose place holds the marker meanwhile, is no
+	 * covered block: the parity starts at the tree) */
+	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, NULL};
 	struct parity_job jobs[PROVE_THREADS];
 	pthread_t tid[PROVE_THREADS];
 	int started[PROVE_THREADS] = {0};
@@ -572,8 +537,6 @@ static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 	unsigned nt = threads ? threads : 1;
 	int r = 0;
 
-	if ((r = sb_overlay(u, sb, &ov, err)))
-		return r;
 	for (size_t i = 0; !r && i < u->changed.n; i++)
 		r = push(&rounds, u->changed.v[i] % fl->rounds, err);
 	for (size_t i = 0; !r && i < u->dirty.n; i++) {
@@ -595,7 +558,7 @@ static int rewrite_parity(struct update *u, const uint8_t *sb, unsigned threads,
 	/* a round alone reads its rsn blocks one by one: past a quarter of
 	 * the rounds, the pass over all of them (runs of blocks, every
 	 * thread) reads less per round */
-	if (rounds.n * 4 > fl->rounds) {
+	if (all || rounds.n * 4 > fl->rounds) {
 		r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
 					   threads, NULL, err);
 		if (!r)
@@ -635,7 +598,6 @@ out:
 	if (rs.karn)
 		verity_fec_rs_free(&rs);
 	free(rounds.v);
-	verity_fec_overlay_free(&ov);
 	return r;
 }
 
@@ -695,7 +657,6 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	uint8_t sb[VERITY_SB_SIZE], mark[VERITY_SB_SIZE];
 	struct update u;
 	int r, resume = 0;
-	size_t kept;
 
 	memset(res, 0, sizeof(*res));
 	memset(&u, 0, sizeof(u));
@@ -763,42 +724,11 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	/* the changed leaves set from the data (found by verify: hashed
 	 * again, as the data may change under us only through a race) */
 	if (!r)
-		r = hash_data(&u, u.changed.v, u.changed.n, 0, &kept, err);
-	if (!r && resume && !ranges) {
-		/* the whole tree, rebuilt from its leaves */
-		for (uint32_t l = 0; !r && l < u.g->levels; l++)
-			for (uint64_t t = u.g->level_first[l];
-			     !r &&
-			     t < u.g->level_first[l] + u.g->level_blocks[l];
-			     t++)
-				r = push(&u.dirty, t, err);
-		u.changed.n = 0;
-		if (!r)
-			r = rehash_up(&u, err);
-		/* every block, bottom-up */
-		for (uint32_t l = 0; !r && l < u.g->levels; l++)
-			for (uint64_t t = u.g->level_first[l];
-			     !r &&
-			     t < u.g->level_first[l] + u.g->level_blocks[l];
-			     t++) {
-				uint8_t d[HT_MAX_DIGEST_SIZE];
-				uint64_t parent;
-				size_t slot;
-
-				r = ht_hash_blocks(&u.h, u.tree + t * u.hbs,
-						   u.hbs, 1, d,
-						   u.g->digest_size, err);
-				if (r)
-					break;
-				if (ht_tree_parent(u.g, t, &parent, &slot) == 1)
-					memcpy(u.root, d, u.g->digest_size);
-				else
-					memcpy(u.tree + parent * u.hbs + slot,
-					       d, u.g->digest_size);
-			}
-	} else if (!r) {
+		r = hash_data(&u, u.changed.v, u.changed.n, err);
+	/* every hash block the changed leaves reach hashed again (resumed
+	 * without ranges: every leaf, so the whole tree) */
+	if (!r)
 		r = rehash_up(&u, err);
-	}
 	/* resumed: the whole tree as it now stands proven against the root
 	 * rebuilt, which must be the one the interrupted update made */
 	if (!r && resume && u.g->levels)
@@ -840,25 +770,10 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			u.tree + u.dirty.v[i] * u.hbs, u.hbs, err);
 	res->tree_blocks = u.dirty.n;
 	if (!r && pair->layout.fec.roots) {
-		if (resume && !ranges) {
-			struct fec_overlay ov;
-			struct fec_source src = {&u.d.data, &u.d.hash, &u.d.fec,
-						 &pair->layout.fec, &ov};
-			struct fec_rs rs = {0};
-
-			if (!(r = sb_overlay(&u, sb, &ov, err)) &&
-			    !(r = verity_fec_rs_init(
-				      &rs, pair->layout.fec.roots, err))) {
-				r = verity_fec_parity_pass(
-					&src, &rs, FEC_PASS_WRITE, NULL,
-					run->ht.threads, NULL, err);
-				verity_fec_rs_free(&rs);
-			}
-			verity_fec_overlay_free(&ov);
-			res->parity_rounds = pair->layout.fec.rounds;
-		} else {
-			r = rewrite_parity(&u, sb, run->ht.threads, res, err);
-		}
+		/* resumed without ranges: every round (what changed is no
+		 * longer known) */
+		r = rewrite_parity(&u, resume && !ranges, run->ht.threads, res,
+				   err);
 		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
 			r = verity_device_flush(&u.d.fec, err);
 	}
