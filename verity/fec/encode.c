@@ -89,8 +89,8 @@ static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
 }
 
 /* Codeword x of the batch has its parity bytes at parity[x * roots]. */
-static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
-		       size_t len)
+void verity_fec_interleave(uint8_t *out, uint8_t *const *planes,
+			   unsigned roots, size_t len)
 {
 	if (roots == 2) {
 		const uint8_t *p0 = planes[0], *p1 = planes[1];
@@ -109,12 +109,23 @@ static void interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
 	}
 }
 
+void verity_fec_deinterleave(uint8_t *const *planes, const uint8_t *in,
+			     unsigned roots, size_t len)
+{
+	for (unsigned k = 0; k < roots; k++) {
+		uint8_t *p = planes[k];
+
+		for (size_t x = 0; x < len; x++)
+			p[x] = in[x * roots + k];
+	}
+}
+
 void verity_fec_encode_stored(const struct fec_rs *rs, size_t len,
 			      uint8_t *const *src, uint8_t *const *planes,
 			      uint8_t *out)
 {
 	verity_fec_rs_encode(rs, len, src, planes);
-	interleave(out, planes, rs->roots, len);
+	verity_fec_interleave(out, planes, rs->roots, len);
 }
 
 /* Compares round by round, counting (and marking) what differs. */
@@ -405,7 +416,7 @@ int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 
 		for (unsigned k = 0; k < fl->roots; k++)
 			planes[k] = f->planes + k * f->plane_bytes + x;
-		interleave(buf, planes, fl->roots, len);
+		verity_fec_interleave(buf, planes, fl->roots, len);
 		r = verity_device_write(s->fec, fl->offset + x * fl->roots, buf,
 					len * fl->roots, err);
 	}

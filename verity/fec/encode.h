@@ -83,6 +83,13 @@ int verity_fec_encode_flat(const struct verity_device *d,
 			   const struct verity_fec_layout *fl, unsigned threads,
 			   struct ht_error *err);
 
+/* Parity as stored (out: roots bytes per codeword, len codewords) from
+ * roots planes of len bytes, and back. */
+void verity_fec_interleave(uint8_t *out, uint8_t *const *planes,
+			   unsigned roots, size_t len);
+void verity_fec_deinterleave(uint8_t *const *planes, const uint8_t *in,
+			     unsigned roots, size_t len);
+
 /* The parity of one round (or of a batch of consecutive rounds, len
  * bytes of each message position): src[i] holds symbol position i,
  * planes receives roots planes of len bytes, out the parity as stored

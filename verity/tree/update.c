@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "hashtree/buffer.h"
 #include "hashtree/hasher.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
@@ -75,12 +75,19 @@ struct update {
 	const struct ht_geometry *g;
 	struct verity_devices d;
 	struct ht_hasher h;
-	uint8_t *tree; /* every hash block, as on disk */
-	void *map;     /* the tree mapped (privately: changes stay here) */
-	size_t map_len;
-	size_t tree_len; /* read into a buffer of this size */
+	/* the tree's place in memory (a private anonymous mapping: the
+	 * pages never touched cost nothing): the upper levels and the
+	 * leaves in need, as on disk, then as rewritten */
+	uint8_t *tree;
+	size_t tree_len;
+	/* the rewritten blocks' bytes before, in the same places (kept:
+	 * one bit per tree block), for the parity's deltas; NULL when no
+	 * parity is added to, only encoded again */
+	uint8_t *old;
+	uint64_t *kept;
 	size_t hbs, dbs;
 	struct blocks changed; /* data blocks */
+	struct blocks need;    /* level-0 blocks over them */
 	struct blocks dirty;   /* tree blocks rewritten */
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 };
@@ -95,11 +102,12 @@ static uint64_t children_of(const struct ht_geometry *g, uint64_t t,
 	return below - i * per < per ? below - i * per : per;
 }
 
-/* Tree block t's bytes other than its children's digests are zero. */
-static int padding_zero(const struct update *u, uint64_t t, uint32_t level)
+/* Tree block t (of level level), at b, is zero past its children's
+ * digests. */
+static int padding_zero(const struct update *u, const uint8_t *b, uint64_t t,
+			uint32_t level)
 {
 	const struct ht_geometry *g = u->g;
-	const uint8_t *b = u->tree + t * u->hbs;
 	uint64_t n = children_of(g, t, level);
 
 	for (uint64_t k = 0; k < n; k++)
@@ -112,12 +120,12 @@ static int padding_zero(const struct update *u, uint64_t t, uint32_t level)
 	return 1;
 }
 
-/* Tree block t (of level l), whose digest is d, against its parent's
- * slot (the root for the top), its padding zero: 0, or -EPERM naming
- * it. */
-static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *d,
-		     const uint8_t *root, const char *what,
-		     struct ht_error *err)
+/* Tree block t (of level l), at b, whose digest is d, against its
+ * parent's slot in the tree in memory (the root for the top), its
+ * padding zero: 0, or -EPERM naming it. */
+static int prove_one(struct update *u, uint64_t t, uint32_t l,
+		     const uint8_t *b, const uint8_t *d, const uint8_t *root,
+		     const char *what, struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	uint64_t parent;
@@ -125,7 +133,7 @@ static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *d,
 	int top = ht_tree_parent(g, t, &parent, &slot) == 1;
 	const uint8_t *want = top ? root : u->tree + parent * u->hbs + slot;
 
-	if (!memcmp(d, want, g->digest_size) && padding_zero(u, t, l))
+	if (!memcmp(d, want, g->digest_size) && padding_zero(u, b, t, l))
 		return 0;
 	return ht_fail(
 		err, EPERM,
@@ -136,120 +144,196 @@ static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *d,
 		top ? "the root hash" : "its parent", what);
 }
 
-/* Hash blocks proven at a time (the kernels hash several at once). */
-#define PROVE_BATCH 256
-/* Threads that load and prove the tree at most. */
+/* Level-0 hash blocks read and proven at a time (a window that stays in
+ * the cache; the kernels hash several at once). */
+#define PROVE_WINDOW 64
+/* Threads that prove the tree at most. */
 #define PROVE_THREADS 8
 
-/* Tree blocks [first, end) proven against root: 0, or -EPERM naming the
+/* Tree blocks [first, end), at b (block first), all of one level, proven
+ * against root (dig: room for their digests): 0, or -EPERM naming the
  * first that is not (into err). */
-static int prove_range(struct update *u, uint64_t first, uint64_t end,
-		       const uint8_t *root, const char *what,
-		       struct ht_error *err)
+static int prove_blocks(struct update *u, uint64_t first, uint64_t end,
+			const uint8_t *b, uint8_t *dig, const uint8_t *root,
+			const char *what, struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
-	uint8_t *dig = malloc(PROVE_BATCH * HT_MAX_DIGEST_SIZE);
-	int r = 0;
+	uint32_t l = ht_level_of(g, first);
+	int r = ht_hash_blocks(&u->h, b, u->hbs, (size_t)(end - first), dig,
+			       g->digest_size, err);
 
-	if (!dig)
-		return ht_fail(err, ENOMEM, "out of memory");
-	for (uint64_t t0 = first; !r && t0 < end;) {
-		uint32_t l = ht_level_of(g, t0);
-		uint64_t lend = g->level_first[l] + g->level_blocks[l];
-		size_t m = (lend < end ? lend : end) - t0;
-
-		if (m > PROVE_BATCH)
-			m = PROVE_BATCH;
-		if ((r = ht_hash_blocks(&u->h, u->tree + t0 * u->hbs, u->hbs, m,
-					dig, g->digest_size, err)))
-			break;
-		for (size_t k = 0; !r && k < m; k++)
-			r = prove_one(u, t0 + k, l, dig + k * g->digest_size,
-				      root, what, err);
-		t0 += m;
-	}
-	free(dig);
+	for (uint64_t t = first; !r && t < end; t++)
+		r = prove_one(u, t, l, b + (t - first) * u->hbs,
+			      dig + (t - first) * g->digest_size, root, what,
+			      err);
 	return r;
 }
 
-/* One thread's share of the tree: its blocks read, or proven. */
-struct prove_job {
+/* A stretch of the tree proven a window at a time, by every thread that
+ * takes the next window (a thread that starts late, as the second often
+ * does here, takes fewer): blocks in memory (resident) proven there; the
+ * others read into the window, the leaves u->need names copied out of it
+ * into the tree in memory (load) or over it from there (they are the
+ * ones rewritten: the tree as it will be is what is proven). */
+struct prove_stretch {
 	struct update *u;
 	uint64_t first, end; /* tree blocks */
-	const uint8_t *root; /* NULL: read them */
+	int resident, load;
+	const uint8_t *root;
 	const char *what;
+	atomic_uint_fast64_t next; /* the next window's first block */
+	atomic_uint_fast64_t bad;  /* the lowest window that failed */
+};
+
+struct prove_job {
+	struct prove_stretch *s;
+	uint64_t bad; /* the window of r, if r */
 	int r;
 	struct ht_error err;
 };
 
+/* Window [w, end) of s proven (win: room for a window, dig for its
+ * digests). */
+static int prove_window(struct prove_stretch *s, uint64_t w, uint64_t end,
+			uint8_t *win, uint8_t *dig, struct ht_error *err)
+{
+	struct update *u = s->u;
+	const struct ht_geometry *g = u->g;
+	const struct blocks *need = &u->need;
+	const uint8_t *b = u->tree + w * u->hbs;
+	int r = 0;
+
+	if (!s->resident) {
+		size_t lo = 0, hi = need->n;
+
+		if ((r = verity_device_read(
+			     &u->d.hash, u->pair->layout.tree_offset + w * u->hbs,
+			     win, (size_t)((end - w) * u->hbs), err)))
+			return r;
+		while (lo < hi) { /* the first leaf in need at or past w */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (need->v[mid] < w)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < need->n && need->v[lo] < end; lo++) {
+			uint8_t *at = win + (need->v[lo] - w) * u->hbs;
+			uint8_t *t = u->tree + need->v[lo] * u->hbs;
+
+			memcpy(s->load ? t : at, s->load ? at : t, u->hbs);
+		}
+		b = win;
+	}
+	/* one level at a time */
+	for (uint64_t t0 = w; !r && t0 < end;) {
+		uint32_t l = ht_level_of(g, t0);
+		uint64_t lend = g->level_first[l] + g->level_blocks[l];
+		uint64_t e = lend < end ? lend : end;
+
+		r = prove_blocks(u, t0, e, b + (t0 - w) * u->hbs, dig, s->root,
+				 s->what, err);
+		t0 = e;
+	}
+	return r;
+}
+
 static void *prove_worker(void *arg)
 {
 	struct prove_job *j = arg;
-	struct update *u = j->u;
+	struct prove_stretch *s = j->s;
+	uint8_t *dig = malloc(PROVE_WINDOW * HT_MAX_DIGEST_SIZE);
+	uint8_t *win = s->resident ? NULL : malloc(PROVE_WINDOW * s->u->hbs);
 
-	if (j->end <= j->first)
-		return NULL;
-	if (!j->root)
-		j->r = verity_device_read(
-			&u->d.hash,
-			u->pair->layout.tree_offset + j->first * u->hbs,
-			u->tree + j->first * u->hbs,
-			(size_t)((j->end - j->first) * u->hbs), &j->err);
-	else
-		j->r = prove_range(u, j->first, j->end, j->root, j->what,
-				   &j->err);
+	if (!dig || (!s->resident && !win)) {
+		j->r = ht_fail(&j->err, ENOMEM, "out of memory");
+		j->bad = 0;
+		atomic_store(&s->bad, 0);
+	}
+	while (!j->r) {
+		uint64_t w = atomic_fetch_add(&s->next, PROVE_WINDOW);
+
+		/* past the end, or past a window that failed: the windows
+		 * before it are all taken, and will be finished */
+		if (w >= s->end || w > atomic_load(&s->bad))
+			break;
+		j->r = prove_window(s, w,
+				    s->end - w < PROVE_WINDOW ? s->end
+							      : w + PROVE_WINDOW,
+				    win, dig, &j->err);
+		if (j->r) {
+			uint64_t b = atomic_load(&s->bad);
+
+			j->bad = w;
+			while (w < b &&
+			       !atomic_compare_exchange_weak(&s->bad, &b, w))
+				;
+		}
+	}
+	free(dig);
+	free(win);
 	return NULL;
 }
 
-/* The tree's blocks read (root NULL) or proven against root, split over
- * up to threads threads (one that will not start: its share done here):
- * 0, or the error of the first block (top down) that failed. */
-static int split_tree(struct update *u, unsigned threads, const uint8_t *root,
-		      const char *what, struct ht_error *err)
+/* Tree blocks [first, end) proven against root on up to threads threads
+ * (one that will not start: the others do its share): 0, or the error
+ * of the first block (top down) that failed. */
+static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
+			 int resident, int load, unsigned threads,
+			 const uint8_t *root, const char *what,
+			 struct ht_error *err)
 {
-	const uint64_t n = u->g->tree_blocks;
+	struct prove_stretch s = {u, first, end, resident, load, root, what,
+				  first, UINT64_MAX};
 	struct prove_job jobs[PROVE_THREADS];
 	pthread_t tid[PROVE_THREADS];
 	int started[PROVE_THREADS] = {0};
 	unsigned nt = threads ? threads : 1;
-	int r = 0;
+	const struct prove_job *first_bad = NULL;
 
 	if (nt > PROVE_THREADS)
 		nt = PROVE_THREADS;
-	/* small trees are not worth a thread */
-	if (n * u->hbs < (1u << 20))
+	/* small stretches are not worth a thread */
+	if ((end - first) * u->hbs < (1u << 20))
 		nt = 1;
-	for (unsigned i = 0; i < nt; i++) {
-		memset(&jobs[i], 0, sizeof(jobs[i]));
-		jobs[i].u = u;
-		jobs[i].first = n * i / nt;
-		jobs[i].end = n * (i + 1) / nt;
-		jobs[i].root = root;
-		jobs[i].what = what;
-	}
+	memset(jobs, 0, sizeof(jobs));
+	for (unsigned i = 0; i < nt; i++)
+		jobs[i].s = &s;
 	for (unsigned i = 1; i < nt; i++)
 		started[i] =
 			!pthread_create(&tid[i], NULL, prove_worker, &jobs[i]);
 	prove_worker(&jobs[0]);
-	for (unsigned i = 1; i < nt; i++) {
+	for (unsigned i = 1; i < nt; i++)
 		if (started[i])
 			pthread_join(tid[i], NULL);
-		else
-			prove_worker(&jobs[i]);
-	}
 	/* the first failure, in the tree's order (top levels first) */
-	for (unsigned i = 0; !r && i < nt; i++)
-		if ((r = jobs[i].r))
-			*err = jobs[i].err;
-	return r;
+	for (unsigned i = 0; i < nt; i++)
+		if (jobs[i].r && (!first_bad || jobs[i].bad < first_bad->bad))
+			first_bad = &jobs[i];
+	if (!first_bad)
+		return 0;
+	*err = first_bad->err;
+	return first_bad->r;
 }
 
-/* Every hash block proven against root, top down: 0, or -EPERM naming
- * the first that is not. */
-static int prove_tree(struct update *u, const uint8_t *root, unsigned threads,
-		      const char *what, struct ht_error *err)
+/* Every hash block proven against root, top down: the upper levels (in
+ * memory), then level 0, which is in memory only if all_leaves, else
+ * streamed from the hash image with the leaves u->need names taken from
+ * it into memory (load) or from memory into the proof (not load). 0, or
+ * -EPERM naming the first block that does not hold. */
+static int prove_tree(struct update *u, const uint8_t *root, int all_leaves,
+		      int load, unsigned threads, const char *what,
+		      struct ht_error *err)
 {
-	return split_tree(u, threads, root, what, err);
+	const struct ht_geometry *g = u->g;
+	const uint64_t leaves = g->levels ? g->level_first[0] : 0;
+	int r = prove_stretch(u, 0, leaves, 1, 0, threads, root, what, err);
+
+	if (!r && g->levels)
+		r = prove_stretch(u, leaves, g->tree_blocks, all_leaves, load,
+				  threads, root, what, err);
+	return r;
 }
 
 /* The changed data blocks: the ranges widened to whole blocks. */
@@ -282,6 +366,15 @@ static int changed_from_ranges(struct update *u,
 	return 0;
 }
 
+/* Tree block t about to change: its bytes as they were kept first. */
+static void keep_old(struct update *u, uint64_t t)
+{
+	if (!u->old || (u->kept[t / 64] >> (t % 64) & 1))
+		return;
+	u->kept[t / 64] |= (uint64_t)1 << (t % 64);
+	memcpy(u->old + t * u->hbs, u->tree + t * u->hbs, u->hbs);
+}
+
 /* Batches of data blocks read and hashed at a time. */
 #define UPDATE_BATCH 64
 
@@ -312,11 +405,12 @@ static int hash_data(struct update *u, const uint64_t *v, size_t n,
 		for (size_t j = 0; !r && j < m; j++) {
 			uint64_t parent;
 			size_t slot;
-			uint8_t *at =
-				ht_data_parent(g, v[i + j], &parent, &slot) == 1
-					? u->root
-					: u->tree + parent * u->hbs + slot;
+			uint8_t *at = u->root;
 
+			if (ht_data_parent(g, v[i + j], &parent, &slot) != 1) {
+				keep_old(u, parent);
+				at = u->tree + parent * u->hbs + slot;
+			}
 			memcpy(at, dig + j * g->digest_size, g->digest_size);
 		}
 	}
@@ -429,6 +523,7 @@ static int rehash_up(struct update *u, struct ht_error *err)
 			if (ht_tree_parent(g, t, &parent, &slot) == 1) {
 				memcpy(u->root, d, g->digest_size);
 			} else {
+				keep_old(u, parent);
 				memcpy(u->tree + parent * u->hbs + slot, d,
 				       g->digest_size);
 				r = push(&up, parent, err);
@@ -446,109 +541,189 @@ static int rehash_up(struct update *u, struct ht_error *err)
 /* Consecutive parity rounds encoded together at most. */
 #define RUN_ROUNDS 8
 
-/* One thread's share of the rounds to write: encoded from their covered
- * blocks, runs of consecutive rounds together, and written. */
-struct parity_job {
+/* A piece of the parity to write: a run of consecutive rounds encoded
+ * again from their covered blocks (deltas 0), or one round whose only
+ * changes are tree blocks: its stored parity plus each block's change
+ * (parity is linear: the parity of new = the parity of old + the parity
+ * of new - old, in the block's message position), which reads the round
+ * and the blocks' old and new bytes, not its rsn covered blocks. */
+struct parity_piece {
+	uint64_t first, count; /* rounds */
+	size_t d0, deltas;     /* the round's tree blocks: tb[d0..+deltas) */
+};
+
+/* The pieces, each taken by the next thread free (a thread that starts
+ * late takes fewer). */
+struct parity_plan {
 	const struct update *u;
 	const struct fec_source *src;
 	const struct fec_rs *rs;
-	const uint64_t *rounds; /* sorted */
+	struct parity_piece *piece;
 	size_t n;
+	const uint64_t *tb; /* (round, tree block) pairs, by round */
+	uint64_t longest;   /* rounds in a piece at most */
+	atomic_size_t next;
+	atomic_int failed;
+};
+
+struct parity_job {
+	struct parity_plan *p;
 	int r;
 	struct ht_error err;
 };
 
+/* A run of rounds encoded again (msg: rsn symbols, planes: roots, out:
+ * the parity as stored). */
+static int encode_run(const struct parity_plan *p, const struct parity_piece *x,
+		      uint8_t *const *msg, uint8_t *const *planes, uint8_t *out,
+		      struct ht_error *err)
+{
+	const struct verity_fec_layout *fl = p->src->fl;
+	const size_t len = (size_t)(x->count * fl->block_size);
+	int r = 0;
+
+	/* codeword symbol s of round n: covered block n + s * rounds */
+	for (unsigned sym = 0; !r && sym < p->rs->rsn; sym++) {
+		uint64_t c = (uint64_t)sym * fl->rounds + x->first;
+
+		if (c >= fl->blocks)
+			memset(msg[sym], 0, len);
+		else
+			r = verity_fec_read_covered(p->src, c, x->count,
+						    msg[sym], err);
+	}
+	if (!r)
+		verity_fec_encode_stored(p->rs, len, msg, planes, out);
+	return r;
+}
+
+/* A round's stored parity (into out) plus its tree blocks' changes
+ * (delta: room for a block). */
+static int add_deltas(const struct parity_plan *p,
+		      const struct parity_piece *x, uint8_t *delta,
+		      uint8_t *const *planes, uint8_t *out,
+		      struct ht_error *err)
+{
+	const struct update *u = p->u;
+	const struct verity_fec_layout *fl = p->src->fl;
+	const size_t bs = fl->block_size;
+	int r = verity_device_read(&u->d.fec,
+				   fl->offset + x->first * bs * fl->roots, out,
+				   bs * fl->roots, err);
+
+	if (r)
+		return r;
+	verity_fec_deinterleave(planes, out, fl->roots, bs);
+	for (size_t i = x->d0; i < x->d0 + x->deltas; i++) {
+		uint64_t t = p->tb[2 * i + 1];
+		uint64_t c = fl->data_blocks +
+			     (u->pair->layout.tree_offset + t * u->hbs) / bs -
+			     fl->hash_start_block;
+		const uint8_t *a = u->old + t * u->hbs, *b = u->tree + t * u->hbs;
+
+		for (size_t k = 0; k < bs; k++)
+			delta[k] = a[k] ^ b[k];
+		verity_fec_rs_encode_update(p->rs, bs, (unsigned)(c / fl->rounds),
+					    delta, planes);
+	}
+	verity_fec_interleave(out, planes, fl->roots, bs);
+	return 0;
+}
+
 static void *parity_worker(void *arg)
 {
 	struct parity_job *j = arg;
-	const struct verity_fec_layout *fl = j->src->fl;
-	const unsigned rsn = j->rs->rsn, roots = fl->roots;
-	const size_t run = (size_t)fl->block_size * RUN_ROUNDS;
-	uint8_t **msg = calloc(rsn, sizeof(*msg));
-	uint8_t **planes = calloc(roots, sizeof(*planes));
-	uint8_t *out = malloc(run * roots);
-	int r = msg && planes && out ? 0 : -ENOMEM;
+	struct parity_plan *p = j->p;
+	const struct verity_fec_layout *fl = p->src->fl;
+	const unsigned rsn = p->rs->rsn, roots = fl->roots;
+	const size_t most = (size_t)(p->longest * fl->block_size);
+	uint8_t *msg[FEC_RS_N], *planes[FEC_MAX_ROOTS];
+	uint8_t *buf = NULL, *out = NULL;
+	int r = 0;
 
-	for (unsigned i = 0; !r && i < rsn; i++)
-		if (!(msg[i] = malloc(run)))
-			r = -ENOMEM;
-	for (unsigned k = 0; !r && k < roots; k++)
-		if (!(planes[k] = malloc(run)))
-			r = -ENOMEM;
-	if (r)
-		r = ht_fail(&j->err, ENOMEM, "out of memory");
-	/* runs of consecutive rounds (the tree blocks a change reaches lie
-	 * together): message symbol i of a run is one read of consecutive
-	 * covered blocks */
-	for (size_t i = 0; !r && i < j->n;) {
-		uint64_t n = j->rounds[i], k = 1;
-		size_t len;
+	while (!r && !atomic_load(&p->failed)) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		const struct parity_piece *x = p->piece + i;
 
-		while (i + k < j->n && k < RUN_ROUNDS &&
-		       j->rounds[i + k] == n + k)
-			k++;
-		i += k;
-		len = (size_t)(k * fl->block_size);
-		/* codeword symbol s of round n: covered block n + s * rounds */
-		for (unsigned sym = 0; !r && sym < rsn; sym++) {
-			uint64_t c = (uint64_t)sym * fl->rounds + n;
-
-			if (c >= fl->blocks)
-				memset(msg[sym], 0, len);
-			else
-				r = verity_fec_read_covered(j->src, c, k,
-							    msg[sym], &j->err);
-		}
-		if (r)
+		if (i >= p->n)
 			break;
-		verity_fec_encode_stored(j->rs, len, msg, planes, out);
-		r = verity_device_write(&j->u->d.fec,
-					fl->offset + n * fl->block_size * roots,
-					out, len * roots, &j->err);
+		/* one allocation, once there is a piece to do */
+		if (!buf) {
+			if (!(buf = malloc(most * (rsn + 2u * roots)))) {
+				r = ht_fail(&j->err, ENOMEM, "out of memory");
+				break;
+			}
+			for (unsigned k = 0; k < rsn; k++)
+				msg[k] = buf + k * most;
+			for (unsigned k = 0; k < roots; k++)
+				planes[k] = buf + (rsn + k) * most;
+			out = buf + (rsn + roots) * most;
+		}
+		r = x->deltas ? add_deltas(p, x, msg[0], planes, out, &j->err)
+			      : encode_run(p, x, msg, planes, out, &j->err);
+		if (!r)
+			r = verity_device_write(
+				&p->u->d.fec,
+				fl->offset + x->first * fl->block_size * roots,
+				out, (size_t)(x->count * fl->block_size) * roots,
+				&j->err);
 	}
-	for (unsigned i = 0; msg && i < rsn; i++)
-		free(msg[i]);
-	for (unsigned k = 0; planes && k < roots; k++)
-		free(planes[k]);
-	free(msg);
-	free(planes);
-	free(out);
+	free(buf);
 	j->r = r;
+	if (r)
+		atomic_store(&p->failed, 1);
 	return NULL;
 }
 
+/* Tree block t's covered block's round, or -1 if the parity does not
+ * cover it. */
+static int64_t round_of_tree_block(const struct update *u, uint64_t t)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	uint64_t at = (u->pair->layout.tree_offset + t * u->hbs) /
+		      fl->block_size;
+
+	if (at < fl->hash_start_block ||
+	    at - fl->hash_start_block >= fl->hash_blocks)
+		return -1;
+	return (int64_t)((fl->data_blocks + at - fl->hash_start_block) %
+			 fl->rounds);
+}
+
 /* The parity rounds the written blocks are in (all: every round),
- * encoded again from the covered blocks as they now are, and written, on
- * up to threads threads. */
+ * written again on up to threads threads: the rounds of changed data
+ * blocks encoded again from their covered blocks; those of tree blocks
+ * alone, if the old bytes of the tree blocks were kept (u->old), from
+ * their stored parity and the blocks' changes, else encoded again. */
 static int rewrite_parity(struct update *u, int all, unsigned threads,
 			  struct verity_update_result *res,
 			  struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
-	const uint64_t tree_off = u->pair->layout.tree_offset;
 	/* (the superblock, whose place holds the marker meanwhile, is no
 	 * covered block: the parity starts at the tree) */
 	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, NULL};
 	struct parity_job jobs[PROVE_THREADS];
 	pthread_t tid[PROVE_THREADS];
 	int started[PROVE_THREADS] = {0};
-	struct blocks rounds = {0};
+	struct blocks rounds = {0}, tb = {0};
 	struct fec_rs rs = {0};
+	struct parity_plan pl = {u, &src, &rs, NULL, 0, NULL, 1, 0, 0};
 	unsigned nt = threads ? threads : 1;
+	size_t written = 0;
 	int r = 0;
 
 	for (size_t i = 0; !r && i < u->changed.n; i++)
 		r = push(&rounds, u->changed.v[i] % fl->rounds, err);
 	for (size_t i = 0; !r && i < u->dirty.n; i++) {
-		uint64_t at =
-			(tree_off + u->dirty.v[i] * u->hbs) / fl->block_size;
+		int64_t n = round_of_tree_block(u, u->dirty.v[i]);
 
-		if (at >= fl->hash_start_block &&
-		    at - fl->hash_start_block < fl->hash_blocks)
-			r = push(&rounds,
-				 (fl->data_blocks + at - fl->hash_start_block) %
-					 fl->rounds,
-				 err);
+		if (n < 0)
+			continue;
+		if (!u->old)
+			r = push(&rounds, (uint64_t)n, err);
+		else if (!(r = push(&tb, (uint64_t)n, err)))
+			r = push(&tb, u->dirty.v[i], err);
 	}
 	if (r)
 		goto out;
@@ -565,79 +740,125 @@ static int rewrite_parity(struct update *u, int all, unsigned threads,
 			res->parity_rounds = fl->rounds;
 		goto out;
 	}
+	/* the tree blocks' rounds that no changed data block is in: their
+	 * changes added (a round with a changed data block is encoded
+	 * again from the blocks as they now are, its tree blocks' too) */
+	tb.n /= 2; /* pairs, sorted by their first: the round */
+	if (tb.n)
+		qsort(tb.v, tb.n, 2 * sizeof(*tb.v), by_u64);
+	if (!(pl.piece = calloc(rounds.n + tb.n + 1, sizeof(*pl.piece)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < tb.n;) {
+		uint64_t n = tb.v[2 * i];
+		size_t k = 1;
+
+		while (i + k < tb.n && tb.v[2 * (i + k)] == n)
+			k++;
+		if (!bsearch(&n, rounds.v, rounds.n, sizeof(n), by_u64))
+			pl.piece[pl.n++] = (struct parity_piece){n, 1, i, k};
+		i += k;
+	}
+	written = pl.n;
+	for (size_t i = 0; i < rounds.n;) {
+		uint64_t k = 1;
+
+		while (i + k < rounds.n && k < RUN_ROUNDS &&
+		       rounds.v[i + k] == rounds.v[i] + k)
+			k++;
+		pl.piece[pl.n++] = (struct parity_piece){rounds.v[i], k, 0, 0};
+		if (k > pl.longest)
+			pl.longest = k;
+		i += k;
+	}
+	written += rounds.n;
+	pl.tb = tb.v;
 	if (nt > PROVE_THREADS)
 		nt = PROVE_THREADS;
-	if (nt > rounds.n)
-		nt = rounds.n ? (unsigned)rounds.n : 1;
-	for (unsigned i = 0; i < nt; i++) {
-		size_t first = rounds.n * i / nt, end = rounds.n * (i + 1) / nt;
-
-		memset(&jobs[i], 0, sizeof(jobs[i]));
-		jobs[i].u = u;
-		jobs[i].src = &src;
-		jobs[i].rs = &rs;
-		jobs[i].rounds = rounds.v + first;
-		jobs[i].n = end - first;
-	}
+	if (nt > pl.n)
+		nt = pl.n ? (unsigned)pl.n : 1;
+	memset(jobs, 0, sizeof(jobs));
+	for (unsigned i = 0; i < nt; i++)
+		jobs[i].p = &pl;
 	for (unsigned i = 1; i < nt; i++)
 		started[i] =
 			!pthread_create(&tid[i], NULL, parity_worker, &jobs[i]);
 	parity_worker(&jobs[0]);
-	for (unsigned i = 1; i < nt; i++) {
+	for (unsigned i = 1; i < nt; i++)
 		if (started[i])
 			pthread_join(tid[i], NULL);
-		else
-			parity_worker(&jobs[i]);
-	}
 	for (unsigned i = 0; !r && i < nt; i++)
 		if ((r = jobs[i].r))
 			*err = jobs[i].err;
 	if (!r)
-		res->parity_rounds = rounds.n;
+		res->parity_rounds = written;
 out:
 	if (rs.karn)
 		verity_fec_rs_free(&rs);
+	free(pl.piece);
+	free(tb.v);
 	free(rounds.v);
 	return r;
 }
 
-/* The tree in memory: mapped privately from the hash image (no copy out
- * of the page cache; the blocks changed here are copied on write and
- * written back with pwrite), or read (no_map, or a region read through
- * extents). */
-static int load_tree(struct update *u, int no_map, unsigned threads,
-		     struct ht_error *err)
+/* The tree's place in memory (and, if keep, the place of the old bytes
+ * of the blocks rewritten), and its upper levels read into it (all but
+ * level 0: 1/128 of the tree at 4 KiB blocks and sha256, and every
+ * parent a leaf is proven against). */
+static int load_tree(struct update *u, int keep, struct ht_error *err)
 {
-	const uint64_t len = u->g->tree_blocks * u->hbs;
-	const struct verity_device *h = &u->d.hash;
+	const struct ht_geometry *g = u->g;
+	const uint64_t len = g->tree_blocks * u->hbs;
+	void *p;
 
-	if (!len)
-		return (u->tree = malloc(1))
-			       ? 0
-			       : ht_fail(err, ENOMEM, "out of memory");
-	if (!no_map && !h->src) {
-		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-		uint64_t off = h->base + u->pair->layout.tree_offset;
-		uint64_t base = off - off % page;
-		void *p = mmap(NULL, (size_t)(len + off - base),
-			       PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_POPULATE, h->fd, (off_t)base);
-
-		if (p != MAP_FAILED) {
-			u->map = p;
-			u->map_len = (size_t)(len + off - base);
-			u->tree = (uint8_t *)p + (off - base);
-			return 0;
-		}
-	}
-	/* huge pages, populated: a read into fresh 4 KiB pages costs more
-	 * in faults than the copy */
-	if (!(u->tree = ht_buffer_alloc((size_t)len)))
+	if (len > SIZE_MAX / 2 - 1)
+		return ht_fail(err, EFBIG, "the tree (%llu bytes) does not fit "
+				"in memory", (unsigned long long)len);
+	u->tree_len = len ? (size_t)len * (keep ? 2 : 1) : 1;
+	if (keep && len &&
+	    !(u->kept = calloc((size_t)(g->tree_blocks + 63) / 64,
+			       sizeof(*u->kept))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	p = mmap(NULL, u->tree_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		u->tree_len = 0;
 		return ht_fail(err, ENOMEM,
 			       "out of memory for the tree (%llu bytes)",
 			       (unsigned long long)len);
-	u->tree_len = (size_t)len;
-	return split_tree(u, threads, NULL, NULL, err);
+	}
+	u->tree = p;
+	if (u->kept)
+		u->old = u->tree + len;
+	if (!g->levels || !g->level_first[0])
+		return 0;
+	return verity_device_read(&u->d.hash, u->pair->layout.tree_offset,
+				  u->tree, (size_t)(g->level_first[0] * u->hbs),
+				  err);
+}
+
+/* The level-0 blocks over the changed data blocks (u->need), and, if
+ * read, their bytes read into the tree in memory. */
+static int leaves_in_need(struct update *u, int read, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < u->changed.n; i++) {
+		uint64_t parent;
+		size_t slot;
+
+		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1 &&
+		    (!u->need.n || u->need.v[u->need.n - 1] != parent))
+			r = push(&u->need, parent, err);
+	}
+	for (size_t i = 0; !r && read && i < u->need.n; i++)
+		r = verity_device_read(
+			&u->d.hash,
+			u->pair->layout.tree_offset + u->need.v[i] * u->hbs,
+			u->tree + u->need.v[i] * u->hbs, u->hbs, err);
+	return r;
 }
 
 /* The superblock as it is (512 bytes at the hash offset). */
@@ -700,16 +921,9 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	}
 	if (r)
 		goto close;
-	if ((r = load_tree(&u, run->ht.no_map, run->ht.threads, err)))
-		goto close;
-	/* nothing is reused before the old tree is proven (resumed: the
-	 * tree is proven against the new root once rebuilt) */
-	if (!resume && ranges && u.g->levels &&
-	    (r = prove_tree(&u, pair->root, run->ht.threads,
-			    "the old tree does not match the old root hash "
-			    "(a wrong root hash, or a damaged tree): nothing "
-			    "written",
-			    err)))
+	/* the old bytes of what is rewritten kept for the parity's deltas
+	 * (resumed: parity encoded again, as what was written is unknown) */
+	if ((r = load_tree(&u, pair->layout.fec.roots && !resume, err)))
 		goto close;
 	memcpy(u.root, pair->root, u.g->digest_size);
 	if (ranges)
@@ -721,6 +935,20 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			r = push(&u.changed, b, err);
 	else
 		r = changed_by_verify(&u, run, err);
+	/* the leaves over the change: taken from the old tree as it is
+	 * proven (ranges), read (found by verify, which proved the tree,
+	 * or resumed over the change); resumed without ranges: every leaf
+	 * built again */
+	if (!r && (ranges || !resume))
+		r = leaves_in_need(&u, !ranges || resume, err);
+	/* nothing is reused before the old tree is proven (resumed: the
+	 * tree is proven against the new root once rebuilt) */
+	if (!r && !resume && ranges && u.g->levels)
+		r = prove_tree(&u, pair->root, 0, 1, run->ht.threads,
+			       "the old tree does not match the old root hash "
+			       "(a wrong root hash, or a damaged tree): nothing "
+			       "written",
+			       err);
 	/* the changed leaves set from the data (found by verify: hashed
 	 * again, as the data may change under us only through a race) */
 	if (!r)
@@ -729,10 +957,10 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	 * without ranges: every leaf, so the whole tree) */
 	if (!r)
 		r = rehash_up(&u, err);
-	/* resumed: the whole tree as it now stands proven against the root
+	/* resumed: the whole tree as it will stand proven against the root
 	 * rebuilt, which must be the one the interrupted update made */
 	if (!r && resume && u.g->levels)
-		r = prove_tree(&u, u.root, run->ht.threads,
+		r = prove_tree(&u, u.root, !ranges, 0, run->ht.threads,
 			       "the tree left by the interrupted update does "
 			       "not match the root it was making: nothing "
 			       "written",
@@ -791,13 +1019,11 @@ done:
 	}
 close:
 	ht_hasher_free(&u.h);
-	if (u.map)
-		munmap(u.map, u.map_len);
-	else if (u.tree_len)
-		ht_buffer_free(u.tree, u.tree_len);
-	else
-		free(u.tree);
+	if (u.tree_len)
+		munmap(u.tree, u.tree_len);
 	free(u.changed.v);
+	free(u.need.v);
+	free(u.kept);
 	free(u.dirty.v);
 	verity_pair_close(&u.d);
 	return r;
