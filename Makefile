@@ -20,7 +20,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
-           verity/tree/update.c \
+           verity/tree/update.c verity/tree/update_parity.c \
            verity/tree/memtree.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \

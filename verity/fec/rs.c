@@ -25,7 +25,7 @@ static inline void simd_clean(void)
 
 int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 {
-	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS];
+	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS], gen[FEC_MAX_ROOTS];
 
 	memset(rs, 0, sizeof(*rs));
 	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
@@ -41,14 +41,26 @@ int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 		verity_fec_rs_free(rs);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
-	/* column i of M: the parity of the unit vector e_i */
+	/* column i of M: the parity of the unit vector e_i, which is the
+	 * encoder's register after a 1 and then rsn - 1 - i zeros. The
+	 * register after the 1 alone (libfec's encoder, once) is the
+	 * generator's coefficients, and a zero shifts the register and adds
+	 * its first symbol times them: one column from the next in roots
+	 * products (253 encodings took 0.3 ms here) */
 	memset(msg, 0, sizeof(msg));
-	for (unsigned i = 0; i < rs->rsn; i++) {
-		msg[i] = 1;
-		encode_rs_char(rs->karn, msg, parity);
-		msg[i] = 0;
+	msg[rs->rsn - 1] = 1;
+	encode_rs_char(rs->karn, msg, parity);
+	memcpy(gen, parity, roots);
+	for (unsigned i = rs->rsn; i-- > 0;) {
 		for (unsigned j = 0; j < roots; j++)
 			rs->matrix[j * rs->rsn + i] = parity[j];
+		if (i) {
+			uint8_t f = parity[0];
+
+			for (unsigned j = 0; j + 1 < roots; j++)
+				parity[j] = parity[j + 1] ^ gf_mul(f, gen[j]);
+			parity[roots - 1] = gf_mul(f, gen[roots - 1]);
+		}
 	}
 	ec_init_tables((int)rs->rsn, (int)roots, rs->matrix, rs->enc_tables);
 	return 0;

@@ -11,7 +11,7 @@
  * last. A re-run over the marker, with the same old root, rebuilds the
  * same blocks from the data and proves the whole tree against the new
  * root the marker holds. */
-#include "verity/tree/update.h"
+#include "verity/tree/update_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,34 +28,27 @@
 #include "verity/tree/io.h"
 #include "verity/tree/superblock.h"
 
-static int by_u64(const void *a, const void *b)
+int update_by_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts and removes repeats; the new count. */
-static size_t uniq(uint64_t *v, size_t n)
+size_t update_uniq(uint64_t *v, size_t n)
 {
 	size_t k = 0;
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), by_u64);
+	qsort(v, n, sizeof(*v), update_by_u64);
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
 			v[k++] = v[i];
 	return k;
 }
 
-/* A growing array of block numbers. */
-struct blocks {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-static int push(struct blocks *b, uint64_t x, struct ht_error *err)
+int update_push(struct blocks *b, uint64_t x, struct ht_error *err)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 64;
@@ -69,28 +62,6 @@ static int push(struct blocks *b, uint64_t x, struct ht_error *err)
 	b->v[b->n++] = x;
 	return 0;
 }
-
-struct update {
-	struct verity_pair *pair;
-	const struct ht_geometry *g;
-	struct verity_devices d;
-	struct ht_hasher h;
-	/* the tree's place in memory (a private anonymous mapping: the
-	 * pages never touched cost nothing): the upper levels and the
-	 * leaves in need, as on disk, then as rewritten */
-	uint8_t *tree;
-	size_t tree_len;
-	/* the rewritten blocks' bytes before, in the same places (kept:
-	 * one bit per tree block), for the parity's deltas; NULL when no
-	 * parity is added to, only encoded again */
-	uint8_t *old;
-	uint64_t *kept;
-	size_t hbs, dbs;
-	struct blocks changed; /* data blocks */
-	struct blocks need;    /* level-0 blocks over them */
-	struct blocks dirty;   /* tree blocks rewritten */
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-};
 
 /* The children of tree block t: how many there are. */
 static uint64_t children_of(const struct ht_geometry *g, uint64_t t,
@@ -147,8 +118,6 @@ static int prove_one(struct update *u, uint64_t t, uint32_t l,
 /* Level-0 hash blocks read and proven at a time (a window that stays in
  * the cache; the kernels hash several at once). */
 #define PROVE_WINDOW 64
-/* Threads that prove the tree at most. */
-#define PROVE_THREADS 8
 
 /* Tree blocks [first, end), at b (block first), all of one level, proven
  * against root (dig: room for their digests): 0, or -EPERM naming the
@@ -179,6 +148,7 @@ struct prove_stretch {
 	struct update *u;
 	uint64_t first, end; /* tree blocks */
 	int resident, load;
+	int hold; /* the held parity runs encoded first */
 	const uint8_t *root;
 	const char *what;
 	atomic_uint_fast64_t next; /* the next window's first block */
@@ -246,8 +216,18 @@ static void *prove_worker(void *arg)
 	uint8_t *dig = malloc(PROVE_WINDOW * HT_MAX_DIGEST_SIZE);
 	uint8_t *win = s->resident ? NULL : malloc(PROVE_WINDOW * s->u->hbs);
 
-	if (!dig || (!s->resident && !win)) {
-		j->r = ht_fail(&j->err, ENOMEM, "out of memory");
+	struct parity_bufs pb = {0};
+	int k = 1;
+
+	if (!dig || (!s->resident && !win))
+		k = j->r = ht_fail(&j->err, ENOMEM, "out of memory");
+	/* the held parity runs first: the data is read once either way,
+	 * and a thread that starts late finds the windows left */
+	while (s->hold && k > 0)
+		k = update_parity_hold(s->u, &pb, &j->err);
+	update_parity_bufs_free(&pb);
+	if (k < 0) {
+		j->r = k;
 		j->bad = 0;
 		atomic_store(&s->bad, 0);
 	}
@@ -280,20 +260,20 @@ static void *prove_worker(void *arg)
  * (one that will not start: the others do its share): 0, or the error
  * of the first block (top down) that failed. */
 static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
-			 int resident, int load, unsigned threads,
+			 int resident, int load, int hold, unsigned threads,
 			 const uint8_t *root, const char *what,
 			 struct ht_error *err)
 {
-	struct prove_stretch s = {u, first, end, resident, load, root, what,
-				  first, UINT64_MAX};
-	struct prove_job jobs[PROVE_THREADS];
-	pthread_t tid[PROVE_THREADS];
-	int started[PROVE_THREADS] = {0};
+	struct prove_stretch s = {u,    first, end,   resident, load, hold,
+				  root, what,  first, UINT64_MAX};
+	struct prove_job jobs[UPDATE_THREADS];
+	pthread_t tid[UPDATE_THREADS];
+	int started[UPDATE_THREADS] = {0};
 	unsigned nt = threads ? threads : 1;
 	const struct prove_job *first_bad = NULL;
 
-	if (nt > PROVE_THREADS)
-		nt = PROVE_THREADS;
+	if (nt > UPDATE_THREADS)
+		nt = UPDATE_THREADS;
 	/* small stretches are not worth a thread */
 	if ((end - first) * u->hbs < (1u << 20))
 		nt = 1;
@@ -320,19 +300,20 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 /* Every hash block proven against root, top down: the upper levels (in
  * memory), then level 0, which is in memory only if all_leaves, else
  * streamed from the hash image with the leaves u->need names taken from
- * it into memory (load) or from memory into the proof (not load). 0, or
- * -EPERM naming the first block that does not hold. */
+ * it into memory (load) or from memory into the proof (not load); the
+ * held parity runs encoded meanwhile (hold). 0, or -EPERM naming the
+ * first block that does not hold. */
 static int prove_tree(struct update *u, const uint8_t *root, int all_leaves,
-		      int load, unsigned threads, const char *what,
+		      int load, int hold, unsigned threads, const char *what,
 		      struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	const uint64_t leaves = g->levels ? g->level_first[0] : 0;
-	int r = prove_stretch(u, 0, leaves, 1, 0, threads, root, what, err);
+	int r = prove_stretch(u, 0, leaves, 1, 0, 0, threads, root, what, err);
 
 	if (!r && g->levels)
 		r = prove_stretch(u, leaves, g->tree_blocks, all_leaves, load,
-				  threads, root, what, err);
+				  hold, threads, root, what, err);
 	return r;
 }
 
@@ -359,10 +340,10 @@ static int changed_from_ranges(struct update *u,
 				       (unsigned long long)bytes);
 		for (uint64_t b = off / u->dbs; b <= (off + len - 1) / u->dbs;
 		     b++)
-			if ((r = push(&u->changed, b, err)))
+			if ((r = update_push(&u->changed, b, err)))
 				return r;
 	}
-	u->changed.n = uniq(u->changed.v, u->changed.n);
+	u->changed.n = update_uniq(u->changed.v, u->changed.n);
 	return 0;
 }
 
@@ -438,7 +419,7 @@ static void found_one(void *ctx, const struct ht_failure *f)
 
 	if (f->kind == HT_BAD_DATA_BLOCK) {
 		if (!x->r)
-			x->r = push(&x->u->changed, f->block, &x->err);
+			x->r = update_push(&x->u->changed, f->block, &x->err);
 	} else if (!x->has_other) {
 		x->has_other = 1;
 		x->other = f->block;
@@ -487,7 +468,7 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 					x.kind == HT_UNREADABLE_HASH
 				? "unreadable"
 				: "it does not match its parent");
-	u->changed.n = uniq(u->changed.v, u->changed.n);
+	u->changed.n = update_uniq(u->changed.v, u->changed.n);
 	return 0;
 }
 
@@ -505,17 +486,17 @@ static int rehash_up(struct update *u, struct ht_error *err)
 		size_t slot;
 
 		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1)
-			r = push(&level, parent, err);
+			r = update_push(&level, parent, err);
 	}
 	while (!r && level.n) {
 		struct blocks up = {0};
 
-		level.n = uniq(level.v, level.n);
+		level.n = update_uniq(level.v, level.n);
 		for (size_t i = 0; !r && i < level.n; i++) {
 			uint64_t t = level.v[i], parent;
 			size_t slot;
 
-			if ((r = push(&u->dirty, t, err)) ||
+			if ((r = update_push(&u->dirty, t, err)) ||
 			    (r = ht_hash_blocks(&u->h, u->tree + t * u->hbs,
 						u->hbs, 1, d, g->digest_size,
 						err)))
@@ -526,7 +507,7 @@ static int rehash_up(struct update *u, struct ht_error *err)
 				keep_old(u, parent);
 				memcpy(u->tree + parent * u->hbs + slot, d,
 				       g->digest_size);
-				r = push(&up, parent, err);
+				r = update_push(&up, parent, err);
 			}
 		}
 		free(level.v);
@@ -534,271 +515,7 @@ static int rehash_up(struct update *u, struct ht_error *err)
 	}
 	free(level.v);
 	if (!r)
-		u->dirty.n = uniq(u->dirty.v, u->dirty.n);
-	return r;
-}
-
-/* Consecutive parity rounds encoded together at most. */
-#define RUN_ROUNDS 8
-
-/* A piece of the parity to write: a run of consecutive rounds encoded
- * again from their covered blocks (deltas 0), or one round whose only
- * changes are tree blocks: its stored parity plus each block's change
- * (parity is linear: the parity of new = the parity of old + the parity
- * of new - old, in the block's message position), which reads the round
- * and the blocks' old and new bytes, not its rsn covered blocks. */
-struct parity_piece {
-	uint64_t first, count; /* rounds */
-	size_t d0, deltas;     /* the round's tree blocks: tb[d0..+deltas) */
-};
-
-/* The pieces, each taken by the next thread free (a thread that starts
- * late takes fewer). */
-struct parity_plan {
-	const struct update *u;
-	const struct fec_source *src;
-	const struct fec_rs *rs;
-	struct parity_piece *piece;
-	size_t n;
-	const uint64_t *tb; /* (round, tree block) pairs, by round */
-	uint64_t longest;   /* rounds in a piece at most */
-	atomic_size_t next;
-	atomic_int failed;
-};
-
-struct parity_job {
-	struct parity_plan *p;
-	int r;
-	struct ht_error err;
-};
-
-/* A run of rounds encoded again (msg: rsn symbols, planes: roots, out:
- * the parity as stored). */
-static int encode_run(const struct parity_plan *p, const struct parity_piece *x,
-		      uint8_t *const *msg, uint8_t *const *planes, uint8_t *out,
-		      struct ht_error *err)
-{
-	const struct verity_fec_layout *fl = p->src->fl;
-	const size_t len = (size_t)(x->count * fl->block_size);
-	int r = 0;
-
-	/* codeword symbol s of round n: covered block n + s * rounds */
-	for (unsigned sym = 0; !r && sym < p->rs->rsn; sym++) {
-		uint64_t c = (uint64_t)sym * fl->rounds + x->first;
-
-		if (c >= fl->blocks)
-			memset(msg[sym], 0, len);
-		else
-			r = verity_fec_read_covered(p->src, c, x->count,
-						    msg[sym], err);
-	}
-	if (!r)
-		verity_fec_encode_stored(p->rs, len, msg, planes, out);
-	return r;
-}
-
-/* A round's stored parity (into out) plus its tree blocks' changes
- * (delta: room for a block). */
-static int add_deltas(const struct parity_plan *p,
-		      const struct parity_piece *x, uint8_t *delta,
-		      uint8_t *const *planes, uint8_t *out,
-		      struct ht_error *err)
-{
-	const struct update *u = p->u;
-	const struct verity_fec_layout *fl = p->src->fl;
-	const size_t bs = fl->block_size;
-	int r = verity_device_read(&u->d.fec,
-				   fl->offset + x->first * bs * fl->roots, out,
-				   bs * fl->roots, err);
-
-	if (r)
-		return r;
-	verity_fec_deinterleave(planes, out, fl->roots, bs);
-	for (size_t i = x->d0; i < x->d0 + x->deltas; i++) {
-		uint64_t t = p->tb[2 * i + 1];
-		uint64_t c = fl->data_blocks +
-			     (u->pair->layout.tree_offset + t * u->hbs) / bs -
-			     fl->hash_start_block;
-		const uint8_t *a = u->old + t * u->hbs, *b = u->tree + t * u->hbs;
-
-		for (size_t k = 0; k < bs; k++)
-			delta[k] = a[k] ^ b[k];
-		verity_fec_rs_encode_update(p->rs, bs, (unsigned)(c / fl->rounds),
-					    delta, planes);
-	}
-	verity_fec_interleave(out, planes, fl->roots, bs);
-	return 0;
-}
-
-static void *parity_worker(void *arg)
-{
-	struct parity_job *j = arg;
-	struct parity_plan *p = j->p;
-	const struct verity_fec_layout *fl = p->src->fl;
-	const unsigned rsn = p->rs->rsn, roots = fl->roots;
-	const size_t most = (size_t)(p->longest * fl->block_size);
-	uint8_t *msg[FEC_RS_N], *planes[FEC_MAX_ROOTS];
-	uint8_t *buf = NULL, *out = NULL;
-	int r = 0;
-
-	while (!r && !atomic_load(&p->failed)) {
-		size_t i = atomic_fetch_add(&p->next, 1);
-		const struct parity_piece *x = p->piece + i;
-
-		if (i >= p->n)
-			break;
-		/* one allocation, once there is a piece to do */
-		if (!buf) {
-			if (!(buf = malloc(most * (rsn + 2u * roots)))) {
-				r = ht_fail(&j->err, ENOMEM, "out of memory");
-				break;
-			}
-			for (unsigned k = 0; k < rsn; k++)
-				msg[k] = buf + k * most;
-			for (unsigned k = 0; k < roots; k++)
-				planes[k] = buf + (rsn + k) * most;
-			out = buf + (rsn + roots) * most;
-		}
-		r = x->deltas ? add_deltas(p, x, msg[0], planes, out, &j->err)
-			      : encode_run(p, x, msg, planes, out, &j->err);
-		if (!r)
-			r = verity_device_write(
-				&p->u->d.fec,
-				fl->offset + x->first * fl->block_size * roots,
-				out, (size_t)(x->count * fl->block_size) * roots,
-				&j->err);
-	}
-	free(buf);
-	j->r = r;
-	if (r)
-		atomic_store(&p->failed, 1);
-	return NULL;
-}
-
-/* Tree block t's covered block's round, or -1 if the parity does not
- * cover it. */
-static int64_t round_of_tree_block(const struct update *u, uint64_t t)
-{
-	const struct verity_fec_layout *fl = &u->pair->layout.fec;
-	uint64_t at = (u->pair->layout.tree_offset + t * u->hbs) /
-		      fl->block_size;
-
-	if (at < fl->hash_start_block ||
-	    at - fl->hash_start_block >= fl->hash_blocks)
-		return -1;
-	return (int64_t)((fl->data_blocks + at - fl->hash_start_block) %
-			 fl->rounds);
-}
-
-/* The parity rounds the written blocks are in (all: every round),
- * written again on up to threads threads: the rounds of changed data
- * blocks encoded again from their covered blocks; those of tree blocks
- * alone, if the old bytes of the tree blocks were kept (u->old), from
- * their stored parity and the blocks' changes, else encoded again. */
-static int rewrite_parity(struct update *u, int all, unsigned threads,
-			  struct verity_update_result *res,
-			  struct ht_error *err)
-{
-	const struct verity_fec_layout *fl = &u->pair->layout.fec;
-	/* (the superblock, whose place holds the marker meanwhile, is no
-	 * covered block: the parity starts at the tree) */
-	struct fec_source src = {&u->d.data, &u->d.hash, &u->d.fec, fl, NULL};
-	struct parity_job jobs[PROVE_THREADS];
-	pthread_t tid[PROVE_THREADS];
-	int started[PROVE_THREADS] = {0};
-	struct blocks rounds = {0}, tb = {0};
-	struct fec_rs rs = {0};
-	struct parity_plan pl = {u, &src, &rs, NULL, 0, NULL, 1, 0, 0};
-	unsigned nt = threads ? threads : 1;
-	size_t written = 0;
-	int r = 0;
-
-	for (size_t i = 0; !r && i < u->changed.n; i++)
-		r = push(&rounds, u->changed.v[i] % fl->rounds, err);
-	for (size_t i = 0; !r && i < u->dirty.n; i++) {
-		int64_t n = round_of_tree_block(u, u->dirty.v[i]);
-
-		if (n < 0)
-			continue;
-		if (!u->old)
-			r = push(&rounds, (uint64_t)n, err);
-		else if (!(r = push(&tb, (uint64_t)n, err)))
-			r = push(&tb, u->dirty.v[i], err);
-	}
-	if (r)
-		goto out;
-	rounds.n = uniq(rounds.v, rounds.n);
-	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
-		goto out;
-	/* a round alone reads its rsn blocks one by one: past a quarter of
-	 * the rounds, the pass over all of them (runs of blocks, every
-	 * thread) reads less per round */
-	if (all || rounds.n * 4 > fl->rounds) {
-		r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL,
-					   threads, NULL, err);
-		if (!r)
-			res->parity_rounds = fl->rounds;
-		goto out;
-	}
-	/* the tree blocks' rounds that no changed data block is in: their
-	 * changes added (a round with a changed data block is encoded
-	 * again from the blocks as they now are, its tree blocks' too) */
-	tb.n /= 2; /* pairs, sorted by their first: the round */
-	if (tb.n)
-		qsort(tb.v, tb.n, 2 * sizeof(*tb.v), by_u64);
-	if (!(pl.piece = calloc(rounds.n + tb.n + 1, sizeof(*pl.piece)))) {
-		r = ht_fail(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < tb.n;) {
-		uint64_t n = tb.v[2 * i];
-		size_t k = 1;
-
-		while (i + k < tb.n && tb.v[2 * (i + k)] == n)
-			k++;
-		if (!bsearch(&n, rounds.v, rounds.n, sizeof(n), by_u64))
-			pl.piece[pl.n++] = (struct parity_piece){n, 1, i, k};
-		i += k;
-	}
-	written = pl.n;
-	for (size_t i = 0; i < rounds.n;) {
-		uint64_t k = 1;
-
-		while (i + k < rounds.n && k < RUN_ROUNDS &&
-		       rounds.v[i + k] == rounds.v[i] + k)
-			k++;
-		pl.piece[pl.n++] = (struct parity_piece){rounds.v[i], k, 0, 0};
-		if (k > pl.longest)
-			pl.longest = k;
-		i += k;
-	}
-	written += rounds.n;
-	pl.tb = tb.v;
-	if (nt > PROVE_THREADS)
-		nt = PROVE_THREADS;
-	if (nt > pl.n)
-		nt = pl.n ? (unsigned)pl.n : 1;
-	memset(jobs, 0, sizeof(jobs));
-	for (unsigned i = 0; i < nt; i++)
-		jobs[i].p = &pl;
-	for (unsigned i = 1; i < nt; i++)
-		started[i] =
-			!pthread_create(&tid[i], NULL, parity_worker, &jobs[i]);
-	parity_worker(&jobs[0]);
-	for (unsigned i = 1; i < nt; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
-	for (unsigned i = 0; !r && i < nt; i++)
-		if ((r = jobs[i].r))
-			*err = jobs[i].err;
-	if (!r)
-		res->parity_rounds = written;
-out:
-	if (rs.karn)
-		verity_fec_rs_free(&rs);
-	free(pl.piece);
-	free(tb.v);
-	free(rounds.v);
+		u->dirty.n = update_uniq(u->dirty.v, u->dirty.n);
 	return r;
 }
 
@@ -851,7 +568,7 @@ static int leaves_in_need(struct update *u, int read, struct ht_error *err)
 
 		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1 &&
 		    (!u->need.n || u->need.v[u->need.n - 1] != parent))
-			r = push(&u->need, parent, err);
+			r = update_push(&u->need, parent, err);
 	}
 	for (size_t i = 0; !r && read && i < u->need.n; i++)
 		r = verity_device_read(
@@ -932,7 +649,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		/* what changed can no longer be told from the leaves: every
 		 * block hashed again */
 		for (uint64_t b = 0; !r && b < u.g->data_blocks; b++)
-			r = push(&u.changed, b, err);
+			r = update_push(&u.changed, b, err);
 	else
 		r = changed_by_verify(&u, run, err);
 	/* the leaves over the change: taken from the old tree as it is
@@ -943,8 +660,12 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		r = leaves_in_need(&u, !ranges || resume, err);
 	/* nothing is reused before the old tree is proven (resumed: the
 	 * tree is proven against the new root once rebuilt) */
+	/* the rounds of the changed data blocks encoded meanwhile (the
+	 * tree blocks' changes added to them once known) */
+	if (!r && !resume && ranges && u.g->levels && u.old)
+		r = update_parity_plan(&u, 1, err);
 	if (!r && !resume && ranges && u.g->levels)
-		r = prove_tree(&u, pair->root, 0, 1, run->ht.threads,
+		r = prove_tree(&u, pair->root, 0, 1, 1, run->ht.threads,
 			       "the old tree does not match the old root hash "
 			       "(a wrong root hash, or a damaged tree): nothing "
 			       "written",
@@ -960,7 +681,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	/* resumed: the whole tree as it will stand proven against the root
 	 * rebuilt, which must be the one the interrupted update made */
 	if (!r && resume && u.g->levels)
-		r = prove_tree(&u, u.root, !ranges, 0, run->ht.threads,
+		r = prove_tree(&u, u.root, !ranges, 0, 0, run->ht.threads,
 			       "the tree left by the interrupted update does "
 			       "not match the root it was making: nothing "
 			       "written",
@@ -1000,8 +721,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	if (!r && pair->layout.fec.roots) {
 		/* resumed without ranges: every round (what changed is no
 		 * longer known) */
-		r = rewrite_parity(&u, resume && !ranges, run->ht.threads, res,
-				   err);
+		r = update_parity_write(&u, resume && !ranges, run->ht.threads,
+					res, err);
 		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
 			r = verity_device_flush(&u.d.fec, err);
 	}
@@ -1024,6 +745,7 @@ close:
 	free(u.changed.v);
 	free(u.need.v);
 	free(u.kept);
+	update_parity_free(&u);
 	free(u.dirty.v);
 	verity_pair_close(&u.d);
 	return r;

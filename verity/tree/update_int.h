@@ -1,0 +1,110 @@
+/* update's parts (verity/tree/update.c, update_parity.c): the state of
+ * one update, shared by the tree's part and the parity's. */
+#ifndef FV_TREE_UPDATE_INT_H
+#define FV_TREE_UPDATE_INT_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtree/hasher.h"
+#include "verity/fec/rs.h"
+#include "verity/fec/source.h"
+#include "verity/tree/update.h"
+
+/* Threads an update runs at most. */
+#define UPDATE_THREADS 8
+
+/* A growing array of block numbers. */
+struct blocks {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+int update_push(struct blocks *b, uint64_t x, struct ht_error *err);
+/* Sorts and removes repeats; the new count. */
+size_t update_uniq(uint64_t *v, size_t n);
+int update_by_u64(const void *a, const void *b);
+
+/* A piece of the parity to write: a run of consecutive rounds encoded
+ * from their covered blocks (deltas 0), or one round whose only changes
+ * are tree blocks: its stored parity plus each block's change (parity is
+ * linear: the parity of new = the parity of old + the parity of
+ * new - old in the block's message position), which reads the round and
+ * the blocks' old and new bytes, not its rsn covered blocks. */
+struct parity_piece {
+	uint64_t first, count; /* rounds */
+	size_t d0, deltas;     /* a tree-only round: tb pairs [d0, +deltas) */
+	size_t at;             /* a held run: its parity at held + at */
+};
+
+/* The parity to write, in pieces that each thread free takes next (a
+ * thread that starts late, as the second often does here, takes fewer).
+ * Held: the runs encoded while the old tree is proven (the covered tree
+ * blocks then as they were: their changes are added once they are
+ * rewritten). */
+struct parity_plan {
+	struct fec_source src;
+	struct fec_rs rs;
+	struct parity_piece *piece;
+	size_t n, encodes; /* pieces [0, encodes) are runs encoded */
+	uint64_t *tb;      /* (round, tree block) pairs, by round */
+	size_t ntb;
+	uint8_t *held; /* the runs' parity, if held */
+	size_t held_len;
+	uint64_t longest; /* rounds in a run at most */
+	int planned, full;
+	atomic_size_t next;
+	atomic_int failed;
+};
+
+struct update {
+	struct verity_pair *pair;
+	const struct ht_geometry *g;
+	struct verity_devices d;
+	struct ht_hasher h;
+	/* the tree's place in memory (a private anonymous mapping: the
+	 * pages never touched cost nothing): the upper levels and the
+	 * leaves in need, as on disk, then as rewritten */
+	uint8_t *tree;
+	size_t tree_len;
+	/* the rewritten blocks' bytes before, in the same places (kept:
+	 * one bit per tree block), for the parity's deltas; NULL when no
+	 * parity is added to, only encoded again */
+	uint8_t *old;
+	uint64_t *kept;
+	size_t hbs, dbs;
+	struct blocks changed; /* data blocks */
+	struct blocks need;    /* level-0 blocks over them */
+	struct blocks dirty;   /* tree blocks rewritten */
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	struct parity_plan parity;
+};
+
+/* One thread's buffers for encoding runs (taken at the first run). */
+struct parity_bufs {
+	uint8_t *buf;
+	uint8_t *msg[FEC_RS_N], *planes[FEC_MAX_ROOTS], *out;
+};
+
+/* The runs of the rounds the changed data blocks are in (and, without
+ * u->old, the rounds of the tree blocks rewritten), held if hold (the
+ * tree blocks' changes to be added: u->old is kept), or the pass over
+ * every round if they are many. */
+int update_parity_plan(struct update *u, int hold, struct ht_error *err);
+/* One held run taken and encoded: 1, 0 when none is left, or an error. */
+int update_parity_hold(struct update *u, struct parity_bufs *b,
+		       struct ht_error *err);
+void update_parity_bufs_free(struct parity_bufs *b);
+/* The parity written (all: every round encoded again) once the tree
+ * blocks are: the plan's runs (held: with the tree blocks' changes
+ * added), then the rounds only tree blocks changed in. */
+int update_parity_write(struct update *u, int all, unsigned threads,
+			struct verity_update_result *res,
+			struct ht_error *err);
+void update_parity_free(struct update *u);
+
+#endif

@@ -1,0 +1,373 @@
+/* update's parity (verity/tree/update_int.h): the rounds a change
+ * reaches written again.
+ *
+ * A round with a changed data block is encoded again from its rsn
+ * covered blocks (the old data block is gone: nothing else gives its
+ * change). With --changed those runs are encoded while the old tree is
+ * proven, by whichever thread is free, and held; their covered tree
+ * blocks are then the old ones, so each rewritten tree block's change is
+ * added once it is known. A round whose only changes are tree blocks is
+ * its stored parity plus those changes: two reads, not rsn. */
+#include "verity/tree/update_int.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verity/fec/encode.h"
+#include "verity/storage/device.h"
+
+/* Consecutive parity rounds encoded together at most. */
+#define RUN_ROUNDS 8
+/* Parity held while the tree is proven at most (past it: encoded after
+ * the tree is written, from the blocks as they then are). */
+#define HELD_MAX ((size_t)64 << 20)
+
+/* Tree block t's covered block: its index, or -1 if the parity does not
+ * cover it. */
+static int64_t covered_of_tree_block(const struct update *u, uint64_t t)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	uint64_t at = (u->pair->layout.tree_offset + t * u->hbs) /
+		      fl->block_size;
+
+	if (at < fl->hash_start_block ||
+	    at - fl->hash_start_block >= fl->hash_blocks)
+		return -1;
+	return (int64_t)(fl->data_blocks + at - fl->hash_start_block);
+}
+
+int update_parity_plan(struct update *u, int hold, struct ht_error *err)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	struct parity_plan *pl = &u->parity;
+	const size_t round_bytes = (size_t)fl->block_size * fl->roots;
+	struct blocks rounds = {0};
+	int r = 0;
+
+	pl->src = (struct fec_source){&u->d.data, &u->d.hash, &u->d.fec, fl,
+				      NULL};
+	pl->longest = 1;
+	pl->planned = 1;
+	for (size_t i = 0; !r && i < u->changed.n; i++)
+		r = update_push(&rounds, u->changed.v[i] % fl->rounds, err);
+	for (size_t i = 0; !r && !u->old && i < u->dirty.n; i++) {
+		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
+
+		if (c >= 0)
+			r = update_push(&rounds, (uint64_t)c % fl->rounds, err);
+	}
+	if (r || (r = verity_fec_rs_init(&pl->rs, fl->roots, err)))
+		goto out;
+	rounds.n = update_uniq(rounds.v, rounds.n);
+	/* a round alone reads its rsn blocks one by one: past a quarter of
+	 * the rounds, the pass over all of them (runs of blocks, every
+	 * thread) reads less per round */
+	if (rounds.n * 4 > fl->rounds) {
+		pl->full = 1;
+		goto out;
+	}
+	if (!(pl->piece = calloc(rounds.n + 1, sizeof(*pl->piece)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < rounds.n;) {
+		uint64_t k = 1;
+
+		while (i + k < rounds.n && k < RUN_ROUNDS &&
+		       rounds.v[i + k] == rounds.v[i] + k)
+			k++;
+		pl->piece[pl->n++] = (struct parity_piece){
+			rounds.v[i], k, 0, 0, i * round_bytes};
+		if (k > pl->longest)
+			pl->longest = k;
+		i += k;
+	}
+	pl->encodes = pl->n;
+	if (hold && rounds.n && rounds.n <= HELD_MAX / round_bytes) {
+		if (!(pl->held = malloc(rounds.n * round_bytes))) {
+			r = ht_fail(err, ENOMEM, "out of memory");
+			goto out;
+		}
+		pl->held_len = rounds.n * round_bytes;
+	}
+out:
+	free(rounds.v);
+	return r;
+}
+
+/* b's buffers, taken once. */
+static int bufs_get(const struct update *u, struct parity_bufs *b,
+		    struct ht_error *err)
+{
+	const struct parity_plan *pl = &u->parity;
+	const unsigned rsn = pl->rs.rsn, roots = pl->rs.roots;
+	const size_t most = (size_t)pl->longest * u->pair->layout.fec.block_size;
+
+	if (b->buf)
+		return 0;
+	if (!(b->buf = malloc(most * (rsn + 2u * roots))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (unsigned k = 0; k < rsn; k++)
+		b->msg[k] = b->buf + k * most;
+	for (unsigned k = 0; k < roots; k++)
+		b->planes[k] = b->buf + (rsn + k) * most;
+	b->out = b->buf + (rsn + roots) * most;
+	return 0;
+}
+
+void update_parity_bufs_free(struct parity_bufs *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+}
+
+/* Run x encoded from its covered blocks as they are now, into out (the
+ * parity as stored). */
+static int encode_run(const struct update *u, const struct parity_piece *x,
+		      struct parity_bufs *b, uint8_t *out, struct ht_error *err)
+{
+	const struct parity_plan *pl = &u->parity;
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	const size_t len = (size_t)(x->count * fl->block_size);
+	int r = 0;
+
+	/* codeword symbol s of round n: covered block n + s * rounds */
+	for (unsigned sym = 0; !r && sym < pl->rs.rsn; sym++) {
+		uint64_t c = (uint64_t)sym * fl->rounds + x->first;
+
+		if (c >= fl->blocks)
+			memset(b->msg[sym], 0, len);
+		else
+			r = verity_fec_read_covered(&pl->src, c, x->count,
+						    b->msg[sym], err);
+	}
+	if (!r)
+		verity_fec_encode_stored(&pl->rs, len, b->msg, b->planes, out);
+	return r;
+}
+
+int update_parity_hold(struct update *u, struct parity_bufs *b,
+		       struct ht_error *err)
+{
+	struct parity_plan *pl = &u->parity;
+	size_t i;
+	int r;
+
+	if (!pl->held)
+		return 0;
+	if ((i = atomic_fetch_add(&pl->next, 1)) >= pl->encodes)
+		return 0;
+	if ((r = bufs_get(u, b, err)) ||
+	    (r = encode_run(u, &pl->piece[i], b, pl->held + pl->piece[i].at,
+			    err)))
+		return r;
+	return 1;
+}
+
+/* Round n's parity as stored (at parity) plus the changes of the
+ * rewritten tree blocks in it. */
+static void add_deltas(const struct update *u, uint64_t n, uint8_t *parity,
+		       struct parity_bufs *b)
+{
+	const struct parity_plan *pl = &u->parity;
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	const size_t bs = fl->block_size;
+	size_t lo = 0, hi = pl->ntb;
+
+	while (lo < hi) { /* the first pair of round n or past it */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pl->tb[2 * mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == pl->ntb || pl->tb[2 * lo] != n)
+		return;
+	verity_fec_deinterleave(b->planes, parity, fl->roots, bs);
+	for (; lo < pl->ntb && pl->tb[2 * lo] == n; lo++) {
+		uint64_t t = pl->tb[2 * lo + 1];
+		uint64_t c = (uint64_t)covered_of_tree_block(u, t);
+		const uint8_t *was = u->old + t * u->hbs;
+		const uint8_t *is = u->tree + t * u->hbs;
+
+		for (size_t k = 0; k < bs; k++)
+			b->msg[0][k] = was[k] ^ is[k];
+		verity_fec_rs_encode_update(&pl->rs, bs,
+					    (unsigned)(c / fl->rounds),
+					    b->msg[0], b->planes);
+	}
+	verity_fec_interleave(parity, b->planes, fl->roots, bs);
+}
+
+/* Piece x written. */
+static int write_piece(const struct update *u, const struct parity_piece *x,
+		       struct parity_bufs *b, struct ht_error *err)
+{
+	const struct parity_plan *pl = &u->parity;
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	const size_t round_bytes = (size_t)fl->block_size * fl->roots;
+	const uint64_t at = fl->offset + x->first * round_bytes;
+	uint8_t *p;
+	int r;
+
+	if ((r = bufs_get(u, b, err)))
+		return r;
+	if (x->deltas) {
+		p = b->out;
+		if ((r = verity_device_read(&u->d.fec, at, p, round_bytes,
+					    err)))
+			return r;
+		add_deltas(u, x->first, p, b);
+	} else if (pl->held) {
+		p = pl->held + x->at;
+		for (uint64_t k = 0; u->old && k < x->count; k++)
+			add_deltas(u, x->first + k, p + k * round_bytes, b);
+	} else {
+		p = b->out;
+		if ((r = encode_run(u, x, b, p, err)))
+			return r;
+	}
+	return verity_device_write(&u->d.fec, at, p,
+				   (size_t)x->count * round_bytes, err);
+}
+
+struct parity_job {
+	struct update *u;
+	int r;
+	struct ht_error err;
+};
+
+static void *parity_worker(void *arg)
+{
+	struct parity_job *j = arg;
+	struct parity_plan *pl = &j->u->parity;
+	struct parity_bufs b = {0};
+
+	while (!j->r && !atomic_load(&pl->failed)) {
+		size_t i = atomic_fetch_add(&pl->next, 1);
+
+		if (i >= pl->n)
+			break;
+		if ((j->r = write_piece(j->u, &pl->piece[i], &b, &j->err)))
+			atomic_store(&pl->failed, 1);
+	}
+	update_parity_bufs_free(&b);
+	return NULL;
+}
+
+/* The rewritten tree blocks' rounds that no run is encoded for: pieces
+ * of their own (tb: every pair, kept for the runs held too). */
+static int plan_deltas(struct update *u, struct ht_error *err)
+{
+	struct parity_plan *pl = &u->parity;
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	struct blocks tb = {0};
+	struct parity_piece *more;
+	size_t rounds = 0;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < u->dirty.n; i++) {
+		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
+
+		if (c >= 0 && !(r = update_push(&tb, (uint64_t)c % fl->rounds,
+						err)))
+			r = update_push(&tb, u->dirty.v[i], err);
+	}
+	if (r) {
+		free(tb.v);
+		return r;
+	}
+	pl->tb = tb.v;
+	pl->ntb = tb.n / 2;
+	/* pairs, by their first: the round */
+	if (pl->ntb)
+		qsort(pl->tb, pl->ntb, 2 * sizeof(*pl->tb), update_by_u64);
+	for (size_t i = 0; i < pl->ntb; i++)
+		rounds += !i || pl->tb[2 * i] != pl->tb[2 * i - 2];
+	if (!(more = realloc(pl->piece, (pl->n + rounds + 1) * sizeof(*more))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	pl->piece = more;
+	for (size_t i = 0; i < pl->ntb;) {
+		uint64_t n = pl->tb[2 * i];
+		size_t k = 1, lo = 0, hi = pl->encodes;
+
+		while (i + k < pl->ntb && pl->tb[2 * (i + k)] == n)
+			k++;
+		while (lo < hi) { /* the first run past round n */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (pl->piece[mid].first <= n)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo || pl->piece[lo - 1].first + pl->piece[lo - 1].count <= n)
+			pl->piece[pl->n++] = (struct parity_piece){n, 1, i, k, 0};
+		i += k;
+	}
+	return 0;
+}
+
+int update_parity_write(struct update *u, int all, unsigned threads,
+			struct verity_update_result *res,
+			struct ht_error *err)
+{
+	struct parity_plan *pl = &u->parity;
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	struct parity_job jobs[UPDATE_THREADS];
+	pthread_t tid[UPDATE_THREADS];
+	int started[UPDATE_THREADS] = {0};
+	unsigned nt = threads ? threads : 1;
+	int r = 0;
+
+	if (!pl->planned && (r = update_parity_plan(u, 0, err)))
+		return r;
+	if (all || pl->full) {
+		r = verity_fec_parity_pass(&pl->src, &pl->rs, FEC_PASS_WRITE,
+					   NULL, threads, NULL, err);
+		if (!r)
+			res->parity_rounds = fl->rounds;
+		return r;
+	}
+	if (u->old && (r = plan_deltas(u, err)))
+		return r;
+	/* threads for runs to encode now; the rest is a few reads */
+	if (nt > UPDATE_THREADS)
+		nt = UPDATE_THREADS;
+	if (pl->held || !pl->encodes)
+		nt = 1;
+	else if (nt > pl->n)
+		nt = (unsigned)pl->n;
+	atomic_store(&pl->next, 0);
+	memset(jobs, 0, sizeof(jobs));
+	for (unsigned i = 0; i < nt; i++)
+		jobs[i].u = u;
+	for (unsigned i = 1; i < nt; i++)
+		started[i] =
+			!pthread_create(&tid[i], NULL, parity_worker, &jobs[i]);
+	parity_worker(&jobs[0]);
+	for (unsigned i = 1; i < nt; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+	for (unsigned i = 0; !r && i < nt; i++)
+		if ((r = jobs[i].r))
+			*err = jobs[i].err;
+	for (size_t i = 0; !r && i < pl->n; i++)
+		res->parity_rounds += pl->piece[i].count;
+	return r;
+}
+
+void update_parity_free(struct update *u)
+{
+	struct parity_plan *pl = &u->parity;
+
+	if (pl->rs.karn)
+		verity_fec_rs_free(&pl->rs);
+	free(pl->piece);
+	free(pl->tb);
+	free(pl->held);
+	memset(pl, 0, sizeof(*pl));
+}
