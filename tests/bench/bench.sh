@@ -295,7 +295,7 @@ super_section() {
 # scattered, in 1 GiB and 4 GiB images, with parity (roots 2) and
 # without, given as --changed and found by hashing, against a full format
 # (with the same parity) of the same image; the old tree and parity put
-# back before each run (not timed).
+# back and synced before each run (not timed).
 update_section() {
 	local size f u n r i ts fs full one prev mode
 	echo "| update (sha256, 4 KiB blocks) | changed blocks | parity | update | full format | ratio | target |"
@@ -345,6 +345,9 @@ PY
 						set -- --fec-device="$u.f"
 					fi
 					[ $mode = auto ] || { cut -d, -f1-"$n" "$u.ranges" >"$u.changed"; set -- "$@" --changed=@"$u.changed"; }
+					# (the copies on disk first: update's flushes
+					# are its own writes, not the copy's)
+					sync
 					ts+=("$(seconds "$fv" update "$u" "$u.h" "$r" "$@")")
 				done
 				one=$(printf '%s\n' "${ts[@]}" | median)
