@@ -616,6 +616,11 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	cli_progress_end(&bar);
 	if (r)
 		r = cli_write_error(r);
+	/* avbtool's default for a hash tree, said once it is made (a
+	 * refusal stays one line) */
+	else if (kind == FV_FOOTER_HASHTREE && !a->hash_algorithm)
+		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
+				"given (Android's trees use sha256)\n");
 out:
 	fv_options_free(opts);
 	fv_footer_opts_free(f);

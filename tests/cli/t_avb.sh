@@ -103,6 +103,14 @@ gen 7 $((8 << 20)) >big.img
 cp big.img big.data
 check "add_hashtree_footer, 8 MiB, parity" run_rc 0 avbtool add_hashtree_footer --image big.img --partition_name system --hash_algorithm sha256 --salt "$SALT"
 check "  data left as it was" cmp -s big.data <(head -c $((8 << 20)) big.img)
+check "  --hash_algorithm given: no default said" sh -c "! grep -q Defaulting '$T/err'"
+# without --hash_algorithm, avbtool's sha1, and said on stderr as avbtool
+# says it; stdout stays avbtool's
+cp big.data sha1.img
+check "add_hashtree_footer without --hash_algorithm" run_rc 0 avbtool add_hashtree_footer --image sha1.img --partition_name system --salt "$SALT" --do_not_generate_fec
+check "  says it defaults to sha1" grep -q "^Defaulting to sha1" "$T/err"
+avbtool info_image --image sha1.img >sha1.info
+check "  and makes a sha1 tree" grep -q 'Hash Algorithm: *sha1$' sha1.info
 avbtool info_image --image big.img --json >big.json
 root=$(jq -r '.descriptors[0].root_digest' big.json)
 foff=$(jq -r '.descriptors[0].fec_offset' big.json)

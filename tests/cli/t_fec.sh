@@ -124,6 +124,11 @@ cp first.out out
 hline=$(grep -n 'hash block' out | cut -d: -f1)
 dline=$(grep -n '(data block 250)' out | cut -d: -f1)
 check "repair: the leaf hash block before the data block it covers" test "${hline:-9}" -lt "${dline:-0}"
+# in order: the hash device's blocks, then the data device's, each by
+# offset (the blocks were damaged out of order: 3 250 999 1777 2048
+# 3999 17 3333)
+grep '^Repaired position' out | sed 's/^Repaired position \([0-9]*\) (\([a-z]*\).*/\2 \1/' >order.txt
+check "repair: the blocks listed in order, hash device first, each by offset" sh -c "sort -s -k1,1r -k2,2n order.txt | cmp -s - order.txt && head -1 order.txt | grep -q '^hash' && test \$(grep -c '^data' order.txt) = 8"
 run_rc 0 "$FV" repair d.img h.img "$R" $FEC
 check "a second repair changes nothing" sh -c "same_as_orig() { cmp -s d.img orig.img && cmp -s h.img h.orig && cmp -s f.img f.orig; }; same_as_orig && ! grep -q Repaired '$T/out'"
 check "veritysetup verifies the repaired image" $VS verify d.img h.img "$R" --fec-device=f.img --fec-roots=8

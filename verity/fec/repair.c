@@ -251,7 +251,6 @@ static int accept(struct repair *rp, struct round_state *st,
 		unsigned i = cand_pos[k];
 		uint64_t c = (uint64_t)i * fl->rounds + st->n;
 		const uint8_t *blk = rp->candidate + k * bs;
-		struct verity_failure f;
 		size_t pk;
 		int r;
 
@@ -273,9 +272,6 @@ static int accept(struct repair *rp, struct round_state *st,
 		st->fixed[pk] = 1;
 		st->accepted++;
 		rp->res->repaired++;
-		failure_of(rp, c, &f);
-		if (rp->run->event)
-			rp->run->event(rp->run->ctx, VERITY_REPAIRED, &f);
 	}
 	return 0;
 }
@@ -566,19 +562,27 @@ static int finish(struct repair *rp, struct ht_error *err)
 	uint64_t nd = rp->p->data_blocks, remaining = 0;
 	int r = 0;
 
-	for (uint64_t c = 0; c < nd + rp->g->tree_blocks; c++) {
+	/* the events in the order of the blocks: the hash device's (the
+	 * tree blocks, which prove the data blocks under them), then the
+	 * data device's, each by offset */
+	for (uint64_t i = 0; i < nd + rp->g->tree_blocks; i++) {
+		uint64_t c = i < rp->g->tree_blocks ? nd + i
+						    : i - rp->g->tree_blocks;
 		struct verity_failure f;
+		int bad = bit(rp->bad, c);
 
-		if (!bit(rp->bad, c))
+		if (!bad && !bit(rp->rebuilt, c))
 			continue;
-		remaining++;
 		/* rebuilt, and bad again: the write did not take (a medium
 		 * that still cannot read it) */
-		if (bit(rp->rebuilt, c))
+		if (bad && bit(rp->rebuilt, c))
 			rp->res->repaired--;
+		remaining += bad;
 		failure_of(rp, c, &f);
 		if (rp->run->event)
-			rp->run->event(rp->run->ctx, VERITY_UNREPAIRED, &f);
+			rp->run->event(rp->run->ctx,
+				       bad ? VERITY_UNREPAIRED : VERITY_REPAIRED,
+				       &f);
 	}
 	rp->res->bad_blocks = rp->res->repaired + remaining;
 	if (!rp->dry_run && rp->res->repaired)
