@@ -62,6 +62,8 @@ static void verdict(struct set *st, const char *name, const char *kind,
 		    const struct cli_counts *counts, int code,
 		    json_object *failures)
 {
+	char words[160];
+
 	if (code == EXIT_VERIFY)
 		st->worst = EXIT_VERIFY;
 	if (code == EXIT_NODEV) {
@@ -109,7 +111,7 @@ static void verdict(struct set *st, const char *name, const char *kind,
 	}
 	json_object_put(failures);
 	printf("%s: %s of %s, %s: %s.\n", name, kind, path, v->words,
-	       code == EXIT_OK ? "verified" : "FAILED");
+	       cli_verdict_text(code, counts, words, sizeof(words)));
 }
 
 /* Hashtree descriptor i over path. */

@@ -204,6 +204,7 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	struct fv_ddi_pair d;
 	struct ddi_report rep = {o, &d, NULL};
 	struct cli_counts counts;
+	char verdict[160];
 	fv_result *res = NULL;
 	const char **trusted;
 	size_t ntrusted;
@@ -289,7 +290,7 @@ static int verify_one(const struct cli_opts *o, const char *image,
 			      "partition UUIDs)"
 	       : trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
 					     : "signed",
-	       code == EXIT_OK ? "verified" : "FAILED");
+	       cli_verdict_text(code, &counts, verdict, sizeof(verdict)));
 	if (d.is_signed && trust == FV_TRUST_CHECK)
 		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
 		       "%u.\n",

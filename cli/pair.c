@@ -202,12 +202,32 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct cli_opts side = *o; /* the options, with the sidecars where
 				    * none were given */
-	char *roothash = NULL;
+	char *roothash = NULL, *tree = NULL;
 	int r;
 
-	if ((r = fv_sidecar_names(o->args[0], NULL, &roothash,
-				  &cp->side_signature, &cp->side_fec)) ||
-	    (r = fv_pair_sidecar(o->args[0], &cp->fp))) {
+	if ((r = fv_sidecar_names(o->args[0], &tree, &roothash,
+				  &cp->side_signature, &cp->side_fec))) {
+		fv_free(roothash);
+		return cli_lib_error(r);
+	}
+	/* what was typed, named: the image is nothing fastverity knows
+	 * alone, and the tree beside it, which would make it a sidecar
+	 * image, is not there */
+	if (access(o->args[0], F_OK) == 0 && access(tree, F_OK) != 0 &&
+	    !o->container) {
+		r = cli_error(-ENODEV,
+			      "%s: not an image fastverity knows alone (no "
+			      "AVB footer or vbmeta, GPT, sparse or super "
+			      "header) and no %s beside it: give its hash "
+			      "device and root hash (%s %s HASH_DEVICE "
+			      "ROOT_HASH)",
+			      o->args[0], tree, o->action, o->args[0]);
+		fv_free(tree);
+		fv_free(roothash);
+		return r;
+	}
+	fv_free(tree);
+	if ((r = fv_pair_sidecar(o->args[0], &cp->fp))) {
 		fv_free(roothash);
 		return cli_lib_error(r);
 	}

@@ -233,6 +233,7 @@ static int verify_one(struct cli_opts *o, const char *image, const fv_super *s,
 	struct fv_super_partition p = {.size = sizeof(p)};
 	struct super_report rep = {s, image, i, NULL, NULL};
 	struct cli_counts counts;
+	char verdict[160];
 	struct cli_progress pr;
 	struct cli_pair cp;
 	fv_options *opts = NULL;
@@ -338,7 +339,8 @@ static int verify_one(struct cli_opts *o, const char *image, const fv_super *s,
 		       cp.trust == FV_TRUST_UNCHECKED ? ", signer not checked"
 		       : cp.trust == FV_TRUST_CHECK   ? ", signed by --key"
 						      : "",
-		       code == EXIT_OK ? "verified" : "FAILED");
+		       cli_verdict_text(code, &counts, verdict,
+					sizeof(verdict)));
 	}
 	r = code;
 out:

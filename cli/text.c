@@ -122,6 +122,34 @@ void cli_print_counts(const struct cli_counts *c)
 			d, cli_plural(d), h, cli_plural(h));
 }
 
+const char *cli_verdict_text(int code, const struct cli_counts *c, char *buf,
+			     size_t len)
+{
+	size_t n = 0;
+
+	if (code == 0)
+		return "verified";
+	if (!c)
+		return "FAILED";
+	/* what failed, so that "signed: FAILED" is not read as a failed
+	 * signature */
+	if (!c->root_matches)
+		return "FAILED: the tree does not match the root hash";
+	n += (size_t)snprintf(buf, len, "FAILED:");
+#define PART(count, what)                                                   \
+	if ((count) && n < len)                                             \
+		n += (size_t)snprintf(buf + n, len - n, "%s %" PRIu64 " " what \
+				      "%s",                                 \
+				      n > 7 ? "," : "", (count),            \
+				      cli_plural(count))
+	PART(c->bad_data, "bad data block");
+	PART(c->bad_hash, "bad hash block");
+	PART(c->bad_padding, "bad spare area");
+	PART(c->unreadable, "unreadable block");
+#undef PART
+	return n > 7 ? buf : "FAILED";
+}
+
 void cli_fec_roots_text(const struct fv_layout *l, const char *dev, char *buf,
 			size_t len)
 {

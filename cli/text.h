@@ -52,6 +52,10 @@ int cli_verdict(const struct cli_counts *c);
 /* veritysetup's counts line on stderr, then the unreadable and unchecked
  * blocks, when there are any. */
 void cli_print_counts(const struct cli_counts *c);
+/* A verdict line's last words: "verified" (code 0), or "FAILED: " and
+ * what failed (the counts; NULL: "FAILED"), in buf. */
+const char *cli_verdict_text(int code, const struct cli_counts *c, char *buf,
+			     size_t len);
 /* "parity of 8 roots, told from the size of f.fec". */
 void cli_fec_roots_text(const struct fv_layout *l, const char *dev, char *buf,
 			size_t len);

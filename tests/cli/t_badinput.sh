@@ -89,6 +89,13 @@ refuse "missing data device" 4 "nodata: does not exist or access denied" "$FV" f
 refuse "missing data device (verify)" 4 "nodata: does not exist" "$FV" verify nodata hash "$R"
 refuse "missing hash device (verify)" 4 "nohash: does not exist" "$FV" verify data nohash "$R"
 refuse "missing hash device (dump)" 4 "nohash: does not exist" "$FV" dump nohash
+# one argument: what was typed is named, never a file beside it
+refuse "a missing image alone (a typo): the name typed" 4 "sytem.img: does not exist" "$FV" verify sytem.img
+check "  and not the sidecar tree it would have" sh -c "! grep -q 'sytem.img.verity' '$T/err' && test \$(wc -l <'$T/err') = 1"
+head -c 8192 data >vbmeta.img
+refuse "a file that is no known image, alone: named, with what to give" 4 "vbmeta.img: not an image fastverity knows alone .* and no vbmeta.img.verity beside it: give its hash device and root hash \\(verify vbmeta.img HASH_DEVICE ROOT_HASH\\)" "$FV" verify vbmeta.img
+check "  in one line, no 'valid VERITY device' about the sidecar" sh -c "test \$(wc -l <'$T/err') = 1"
+rm -f vbmeta.img
 refuse "hash in a missing directory (exit 1, as veritysetup)" 1 "nodir/h: cannot create the hash image" "$FV" format data nodir/h
 mkdir adir
 refuse "a directory as data (exit 4, as veritysetup)" 4 "adir: a directory, not a regular file or block device" "$FV" format adir newhash

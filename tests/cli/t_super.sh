@@ -89,7 +89,7 @@ check "verify of a damaged super image" run_rc 2 "$FV" verify bad.img
 check "  system_a's first extent" grep -qx "Verification failed at position 8192 (partition system_a; bad.img byte $((MIB + 8192)))." err
 check "  system_a's second extent" grep -qx "Verification failed at position $((2 * MIB + 12288)) (partition system_a; bad.img byte $((4 * MIB + 12288)))." err
 check "  vendor_a" grep -qx "Verification failed at position 4096 (partition vendor_a; bad.img byte $((6 * MIB + 4096)))." err
-check "  both FAILED" sh -c "grep -q '^system_a: .*FAILED.' out && grep -q '^vendor_a: .*FAILED.' out"
+check "  both FAILED, saying what failed" sh -c "grep -q '^system_a: .*: FAILED: [0-9]* bad data blocks\?.$' out && grep -q '^vendor_a: .*: FAILED: [0-9]* bad .*.$' out"
 check "  --json" run_rc 2 "$FV" verify bad.img --json
 check "  the failures' super offsets" jqok '.result == "corrupted" and .partitions[0].failures[1].device_offset == 4206592 and .partitions[0].failures[1].position == 2109440 and .partitions[1].failures[0].block_device == "super"' out
 
