@@ -49,6 +49,7 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 	struct failures *f = c;
 	struct cli_failure x = {kind, offset, block, level};
 
+	cli_progress_clear();
 	if (f->list) {
 		json_object_array_add(f->list, cli_json_failure(&x));
 		return;

@@ -426,6 +426,7 @@ static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
 {
 	struct bad_blocks *b = c;
 
+	cli_progress_clear();
 	(void)block;
 	if (b->bar)
 		cli_progress_end(b->bar);

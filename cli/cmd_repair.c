@@ -41,6 +41,7 @@ static void on_event(void *c, int repaired, enum fv_failure_kind kind,
 	struct cli_failure f = {kind, offset, block, level};
 	char what[96];
 
+	cli_progress_clear();
 	if (repaired)
 		ro->nrepaired++;
 	else

@@ -39,6 +39,7 @@ static void fec_event(void *c, int repaired, enum fv_failure_kind kind,
 	struct verify_report *vr = c;
 	struct cli_failure f = {kind, offset, block, level};
 
+	cli_progress_clear();
 	if (repaired)
 		return;
 	if (vr->o->json)
@@ -120,6 +121,7 @@ static void report_failure(void *c, enum fv_failure_kind kind, uint64_t block,
 	struct verify_report *vr = c;
 	struct cli_failure f = {kind, offset, block, level};
 
+	cli_progress_clear();
 	if (vr->shown >= vr->max_shown) {
 		vr->not_shown++;
 		return;

@@ -95,6 +95,7 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 		kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK;
 	const struct fv_gpt_partition *p = data ? &rep->d->data : &rep->d->hash;
 
+	cli_progress_clear();
 	if (rep->failures) {
 		json_object *j = cli_json_failure(&f);
 

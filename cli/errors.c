@@ -1,5 +1,6 @@
 /* The command's messages and exit codes (cli/errors.h). */
 #include "cli/errors.h"
+#include "cli/progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -67,6 +68,7 @@ int cli_error(int r, const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_clear();
 	fputs("fastverity: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

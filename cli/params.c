@@ -327,6 +327,7 @@ int cli_run_options(const struct cli_opts *o, fv_options **opts,
 	if (pr) {
 		cli_progress_init(pr, o);
 		fv_options_set_progress(fo, cli_progress_update, pr);
+		fv_options_set_pass_fn(fo, cli_progress_pass);
 	}
 	*opts = fo;
 	return 0;

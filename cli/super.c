@@ -133,6 +133,7 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 	int mapped = !fv_super_offset(rep->s, rep->part, offset, &dev, &at) &&
 		     !fv_super_block_device(rep->s, dev, &b);
 
+	cli_progress_clear();
 	if (rep->failures) {
 		json_object *j = cli_json_failure(&f);
 

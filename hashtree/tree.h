@@ -84,6 +84,10 @@ struct ht_options {
 			   * HT_MAX_THREADS */
 	ht_progress_fn progress;
 	void *progress_ctx;
+	/* Optional: a pass over the image begins, named (ctx:
+	 * progress_ctx); the progress calls after it count that pass from
+	 * 0 to its own total. */
+	void (*pass)(void *ctx, const char *name);
 	/* verify: each failure (may be NULL), top levels first, in
 	 * position order within a level, one call at a time */
 	ht_report_fn report;
@@ -144,6 +148,13 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
  * go to opt->report. Returns 0 when the whole check ran (the result says what
  * it found), or a negative errno when it could not run (memory, an I/O error
  * other than EIO). */
+/* A pass named to opt->pass, if any (opt may be NULL). */
+static inline void ht_pass(const struct ht_options *opt, const char *name)
+{
+	if (opt && opt->pass)
+		opt->pass(opt->progress_ctx, name);
+}
+
 int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	      const struct ht_io *io, const struct ht_options *opt,
 	      const uint8_t *root, struct ht_verify_result *res,

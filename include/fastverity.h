@@ -198,6 +198,14 @@ int fv_options_set_map(fv_options *o, int map);
  * at a time. */
 typedef void (*fv_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx);
+/* Since 0.8 (FASTVERITY_1.6): fn is told when a pass over the image
+ * begins, by name ("verify data", "rebuild", "verify again", "check
+ * parity", "hash data", "hash data and parity", "write parity"), with
+ * the progress callback's ctx; the
+ * progress calls after it count that pass from 0 to its own total (a
+ * bar per pass, whose 100% means that pass is done). NULL: none. */
+typedef void (*fv_pass_fn)(void *ctx, const char *pass);
+void fv_options_set_pass_fn(fv_options *o, fv_pass_fn fn);
 
 /* Reed-Solomon parity (docs/format.md, "FEC"): path (copied; NULL: no
  * FEC), its byte offset there, and 2 to 24 roots (format); verify and

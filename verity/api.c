@@ -448,6 +448,12 @@ API int fv_options_set_map(fv_options *o, int map)
 	return 0;
 }
 
+API void fv_options_set_pass_fn(fv_options *o, fv_pass_fn fn)
+{
+	if (o)
+		o->pass = fn;
+}
+
 API void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx)
 {
 	if (!o)
@@ -561,6 +567,7 @@ void verity_api_run_of(const fv_options *o, struct verity_run *run)
 	run->ht.no_map = !o->map;
 	run->ht.progress = o->progress;
 	run->ht.progress_ctx = o->progress_ctx;
+	run->ht.pass = o->pass;
 	run->trusted = (const char *const *)o->trusted;
 	run->ntrusted = o->ntrusted;
 	run->activation = o->flags;

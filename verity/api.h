@@ -72,6 +72,7 @@ struct fv_options {
 	int map;
 	fv_progress_fn progress;
 	void *progress_ctx;
+	fv_pass_fn pass;
 	char *fec_path;
 	uint64_t fec_offset;
 	unsigned fec_roots;

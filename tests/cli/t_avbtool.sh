@@ -251,10 +251,10 @@ unset SIGNING_KEY
 # into a pipe too (plain lines on stderr); the output is unchanged
 mkdata progress-p 1048576 >pg.img
 check "add_hashtree_footer --progress" run_rc 0 avbtool add_hashtree_footer --image pg.img --partition_name pg --salt 01 --progress
-check "  lines on stderr, the last at 100%" grep -q "^add_hashtree_footer: 100%, 1.0 of 1.0 MiB" "$T/err"
+check "  lines on stderr, the last at 100%" grep -q "^add_hashtree_footer, hash data and parity: 100%, 1.0 of 1.0 MiB" "$T/err"
 check "  nothing on stdout" test ! -s "$T/out"
 check "verify_image --progress" run_rc 0 avbtool verify_image --image pg.img --progress
-check "  its lines on stderr" grep -q "^verify_image: 100%" "$T/err"
+check "  its lines on stderr" grep -q "^verify_image, verify data: 100%" "$T/err"
 check "  avbtool's lines on stdout, as without it" grep -qx "pg: Successfully verified sha1 hashtree of pg.img for image of 1048576 bytes" "$T/out"
 
 # --- descriptor flags and the libavb versions they need

@@ -27,15 +27,49 @@ check "--threads=257 refused" run_rc 1 "$FV" format data h --threads=257
 check "no progress when stderr is a file" run_rc 0 "$FV" format data h --salt=$SALT
 check "  stderr empty" test ! -s "$T/err"
 check "--progress forces it" run_rc 0 "$FV" format data h --salt=$SALT --progress
-check "  action, percent and MiB/s" grep -qE '^format: 100%, [0-9.]+ of [0-9.]+ MiB, [0-9.]+ MiB/s$' "$T/err"
-check "  plain lines, the last at 100%" sh -c "tail -1 '$T/err' | grep -q '^format: 100%, ' && ! grep -q \"\$(printf '\\r')\" '$T/err'"
+check "  action, pass, percent and MiB/s" grep -qE '^format, hash data: 100%, [0-9.]+ of [0-9.]+ MiB, [0-9.]+ MiB/s$' "$T/err"
+check "  plain lines, the last at 100%" sh -c "tail -1 '$T/err' | grep -q '^format, hash data: 100%, ' && ! grep -q \"\$(printf '\\r')\" '$T/err'"
 run_rc 2 "$FV" verify data hash.1 "$R" --progress --threads=1
-check "--progress on verify" grep -qE '^verify: 100%, .* MiB/s$' "$T/err"
+check "--progress on verify" grep -qE '^verify, verify data: 100%, .* MiB/s$' "$T/err"
 if command -v script >/dev/null; then
 	script -qec "'$FV' format data h2 --salt=$SALT --threads=1" /dev/null </dev/null >tty.out 2>&1
 	check "terminal: progress shown" grep -q 'MiB/s' tty.out
 	script -qec "'$FV' format data h2 --salt=$SALT --no-progress" /dev/null </dev/null >tty.out 2>&1
 	check "terminal: --no-progress hides it" sh -c "! grep -q 'MiB/s' tty.out"
+	# a damaged image with parity: the failure lines, the counts and the
+	# FEC lines never share a line with a bar (what the terminal shows:
+	# the text after the last carriage return or line clear), and each
+	# pass has its own bar, named, ending at 100%
+	gen 44 $((16 << 20)) >pdata
+	"$FV" format pdata ph --fec-device=pf --fec-roots=2 --root-hash-file=pr >/dev/null
+	"$TOP/build/mkimage" random 45 4096 | dd of=pdata bs=4096 seek=7 conv=notrunc status=none
+	for act in verify repair; do
+		cp pdata pd.$act
+		script -qec "'$FV' $act pd.$act ph $(cat pr) --fec-device=pf --threads=1" /dev/null </dev/null >tty.out 2>&1
+		python3 - tty.out >tty.check <<'PY'
+import re, sys
+text = open(sys.argv[1], 'rb').read().decode('utf-8', 'replace')
+bad, last, order = 0, {}, []
+for line in text.split('\n'):
+    for f in re.split(r'\r|\x1b\[K', line):
+        if 'MiB/s' not in f:
+            continue
+        m = re.fullmatch(r'(\w+, [a-z ]+): +([0-9.]+)%  .* s left', f)
+        if not m:
+            bad += 1  # a bar with other text on its line
+            continue
+        if m.group(1) not in last:
+            order.append(m.group(1))
+        last[m.group(1)] = float(m.group(2))
+print('glued', bad)
+print('passes', ' | '.join(order))
+print('unfinished', sum(1 for v in last.values() if v != 100.0))
+PY
+		check "terminal, $act of a damaged image: no result glued to a bar" grep -qx 'glued 0' tty.check
+		check "  a bar per pass, each ending at 100%" grep -qx 'unfinished 0' tty.check
+		check "  the passes named in order" grep -q "^passes $act, verify data | $act, rebuild | $act, verify again | $act, check parity$" tty.check
+		check "  the result lines whole" grep -q "Verification failed at position 28672\|Repaired position 28672" tty.out
+	done
 else
 	skip "progress on a terminal (no script(1) here)"
 fi

@@ -89,9 +89,9 @@ check "--help and --usage agree on --trusted-cert=path" sh -c "'$FV' --help | gr
 # --progress into a file: plain lines, no control characters, the last 100%.
 gen 32 $((8 << 20)) >pdata
 check "format --progress into a file" run_rc 0 "$FV" format --progress pdata phash --salt=$SALT
-check "  every line: action, percent, bytes, MiB/s" sh -c "test -s '$T/err' && ! grep -qvE '^format: [0-9]+%, [0-9.]+ of [0-9.]+ MiB, [0-9.]+ MiB/s$' '$T/err'"
+check "  every line: action, pass, percent, bytes, MiB/s" sh -c "test -s '$T/err' && ! grep -qvE '^format, hash data: [0-9]+%, [0-9.]+ of [0-9.]+ MiB, [0-9.]+ MiB/s$' '$T/err'"
 check "  no control characters" sh -c "! grep -q \"\$(printf '[\\r\\033]')\" '$T/err'"
-check "  ends at 100%" sh -c "tail -1 '$T/err' | grep -q '^format: 100%, '"
-check "verify --progress names its action" sh -c "'$FV' verify --progress pdata phash '$(root_of "$T/out")' 2>&1 >/dev/null | tail -1 | grep -q '^verify: 100%, '"
+check "  ends at 100%" sh -c "tail -1 '$T/err' | grep -q '^format, hash data: 100%, '"
+check "verify --progress names its action and pass" sh -c "'$FV' verify --progress pdata phash '$(root_of "$T/out")' 2>&1 >/dev/null | tail -1 | grep -q '^verify, verify data: 100%, '"
 
 finish

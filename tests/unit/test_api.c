@@ -491,6 +491,7 @@ struct seen {
 	uint64_t block[8], offset[8];
 	unsigned level[8];
 	uint64_t progress_done, progress_total;
+	char passes[128]; /* the passes named, '|' between */
 };
 
 static void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
@@ -515,6 +516,15 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	s->progress_total = total;
 }
 
+static void on_pass(void *ctx, const char *pass)
+{
+	struct seen *s = ctx;
+	size_t n = strlen(s->passes);
+
+	snprintf(s->passes + n, sizeof(s->passes) - n, "%s%s", n ? "|" : "",
+		 pass);
+}
+
 START_TEST(format_verify_and_failures)
 {
 	fv_params *p = fv_params_new(), *q = fv_params_new();
@@ -526,8 +536,11 @@ START_TEST(format_verify_and_failures)
 	const uint8_t *salt, *salt2;
 
 	fv_options_set_progress(o, on_progress, &s);
+	fv_options_set_pass_fn(o, on_pass);
 	ck_assert_int_eq(fv_options_set_threads(o, 2), 0);
 	ck_assert_int_eq(fv_format(p, data, hash, o, &made), 0);
+	/* one pass, named, its progress counted from 0 to its total */
+	ck_assert_str_eq(s.passes, "hash data");
 	ck_assert_uint_eq(fv_params_data_blocks(p), BLOCKS); /* filled in */
 	ck_assert_uint_eq(fv_result_root(made, root, sizeof(root)), 32);
 	ck_assert_uint_eq(strlen(fv_result_root_hex(made)), 64);

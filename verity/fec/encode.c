@@ -33,6 +33,8 @@ struct parity_job {
 	pthread_mutex_t lock;
 	struct fec_pass_result res;
 	struct ht_error err;
+	const struct ht_options *opt; /* progress, may be NULL */
+	uint64_t rounds_done;         /* under lock */
 };
 
 struct parity_buffers {
@@ -237,6 +239,20 @@ static void *parity_worker(void *arg)
 		if (bi >= j->batches)
 			break;
 		r = run_batch(j, &b, bi, &res, &err);
+		if (!r && j->opt && j->opt->progress) {
+			const struct verity_fec_layout *fl = j->s->fl;
+			uint64_t n0 = bi * j->batch_rounds, unit;
+
+			unit = (uint64_t)j->rs->rsn * fl->block_size;
+			pthread_mutex_lock(&j->lock);
+			j->rounds_done += fl->rounds - n0 < j->batch_rounds
+						  ? fl->rounds - n0
+						  : j->batch_rounds;
+			j->opt->progress(j->opt->progress_ctx,
+					 j->rounds_done * unit,
+					 fl->rounds * unit);
+			pthread_mutex_unlock(&j->lock);
+		}
 	}
 	buffers_free(&b);
 	pthread_mutex_lock(&j->lock);
@@ -250,8 +266,8 @@ static void *parity_worker(void *arg)
 
 int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 			   enum fec_pass_mode mode, const uint8_t *skip,
-			   unsigned threads, struct fec_pass_result *res,
-			   struct ht_error *err)
+			   unsigned threads, const struct ht_options *opt,
+			   struct fec_pass_result *res, struct ht_error *err)
 {
 	struct parity_job j;
 	pthread_t tid[FEC_PASS_MAX_THREADS];
@@ -263,6 +279,7 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	j.rs = rs;
 	j.mode = mode;
 	j.skip = skip;
+	j.opt = opt;
 	j.stale = res ? res->stale : NULL;
 	j.batch_rounds = per ? per : 1;
 	if (j.batch_rounds > s->fl->rounds)
@@ -449,7 +466,7 @@ int verity_fec_encode_flat(const struct verity_device *d,
 
 	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
 		return r;
-	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads,
+	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
 				   NULL, err);
 	verity_fec_rs_free(&rs);
 	return r ? r : verity_device_flush(d, err);

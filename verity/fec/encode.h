@@ -71,11 +71,13 @@ struct fec_pass_result {
  * skip (may be NULL): a bitmap of rounds left alone (blocks still bad).
  * A check never writes; it marks stale rounds in res->stale when the
  * caller gave a bitmap (rounds bits, zeroed), and leaves alone rounds
- * with a block it cannot read. */
+ * with a block it cannot read. opt (may be NULL): its progress callback
+ * is told the covered bytes read, batch by batch, from 0 (the caller
+ * names the pass). */
 int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 			   enum fec_pass_mode mode, const uint8_t *skip,
-			   unsigned threads, struct fec_pass_result *res,
-			   struct ht_error *err);
+			   unsigned threads, const struct ht_options *opt,
+			   struct fec_pass_result *res, struct ht_error *err);
 
 /* The parity a flat layout describes (verity_fec_layout_flat) of d,
  * written onto d and flushed. */

@@ -106,8 +106,9 @@ int verity_fec_refresh(const struct verity_fec_refresh *x,
 
 	if (x->rewrite && !(pr.stale = calloc((fl->rounds + 7) / 8, 1)))
 		return ht_fail(err, ENOMEM, "out of memory");
+	ht_pass(x->opt, "check parity");
 	r = verity_fec_parity_pass(x->src, x->rs, FEC_PASS_CHECK, x->skip,
-				   x->threads, &pr, err);
+				   x->threads, x->opt, &pr, err);
 	res->stale_codewords = pr.stale_codewords;
 	res->stale_rounds = pr.stale_rounds;
 	res->rewrite_limit = verity_parity_rewrite_limit(fl);

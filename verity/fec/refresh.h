@@ -26,6 +26,7 @@ struct verity_fec_refresh {
 	const uint8_t *skip; /* rounds with blocks not proven: left alone */
 	unsigned threads;
 	int rewrite; /* rewrite stale rounds (else only count them) */
+	const struct ht_options *opt; /* progress (may be NULL) */
 };
 
 /* Counts the stale codewords and rounds into res; with x->rewrite,

@@ -140,6 +140,7 @@ static int verify_pass(struct repair *rp, struct ht_verify_result *vr,
 	}
 	/* a top block that fails against the root is reported with the
 	 * rest */
+	ht_pass(&opt, rp->first_pass ? "verify data" : "verify again");
 	r = ht_verify(rp->g, &rp->h, &io, &opt, rp->root, vr, err);
 	rp->res->passes++;
 	if (r)
@@ -454,9 +455,18 @@ static int repair_pass(struct repair *rp, const struct bad_list *bl,
 	struct round_state *st = malloc(sizeof(*st));
 	int r = 0;
 
+	const struct ht_options *opt = &rp->run->ht;
+	/* progress: the covered bytes of the rounds decoded */
+	const uint64_t unit = (uint64_t)rp->rs.rsn * rp->l->fec.block_size;
+	uint64_t total = 0, done = 0;
+
 	if (!st)
 		return ht_fail(err, ENOMEM, "out of memory");
 	*accepted = 0;
+	for (size_t k = 0; k < bl->n; k++)
+		total += !k || bl->c[k] % rounds != bl->c[k - 1] % rounds;
+	if (total)
+		ht_pass(opt, "rebuild");
 	for (size_t k = 0; !r && k < bl->n;) {
 		size_t end = k;
 
@@ -470,6 +480,9 @@ static int repair_pass(struct repair *rp, const struct bad_list *bl,
 		r = repair_round(rp, st, err);
 		*accepted += st->accepted;
 		k = end;
+		if (opt->progress)
+			opt->progress(opt->progress_ctx, ++done * unit,
+				      total * unit);
 	}
 	free(st);
 	return r;
@@ -545,7 +558,8 @@ static int check_parity(struct repair *rp, struct ht_error *err)
 		&rp->proof,
 		NULL,
 		rp->run->ht.threads,
-		!rp->dry_run && (rp->run->flags & VERITY_RUN_REWRITE_PARITY)};
+		!rp->dry_run && (rp->run->flags & VERITY_RUN_REWRITE_PARITY),
+		&rp->run->ht};
 	uint8_t *skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
 	int r;
 

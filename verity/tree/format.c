@@ -98,17 +98,19 @@ static int extend_for_fec(const struct verity_layout *l,
  * computed in a pass of its own. */
 static int write_fec(const struct verity_layout *l,
 		     const struct verity_devices *d, const struct fec_rs *rs,
-		     struct fec_fused *fused, unsigned threads,
+		     struct fec_fused *fused, const struct ht_options *opt,
 		     struct ht_error *err)
 {
 	struct fec_source src = {&d->data, &d->hash, &d->fec, &l->fec, NULL};
 	int r = extend_for_fec(l, &d->hash, err);
 
-	if (!r && fused->planes)
+	if (!r && fused->planes) {
 		r = verity_fec_fused_finish(fused, &src, err);
-	else if (!r)
+	} else if (!r) {
+		ht_pass(opt, "write parity");
 		r = verity_fec_parity_pass(&src, rs, FEC_PASS_WRITE, NULL,
-					   threads, NULL, err);
+					   opt->threads, opt, NULL, err);
+	}
 	return r;
 }
 
@@ -154,6 +156,7 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 		return r;
 	ht_hasher_use_kernel(&h, run->sha256);
 	verity_fill_info(&out->info, &h);
+	ht_pass(&build, fused->planes ? "hash data and parity" : "hash data");
 	r = ht_build(&l->geo, &h, &io, &build, out->root, err);
 	ht_hasher_free(&h);
 	if (!r)
@@ -209,7 +212,7 @@ int verity_format(struct verity_pair *pair, const struct verity_run *run,
 		r = build_tree(pair, &d, run, &rs, &fused, out, err);
 	/* parity after the tree, before the superblock, as veritysetup */
 	if (!r && pair->layout.fec.roots)
-		r = write_fec(&pair->layout, &d, &rs, &fused, run->ht.threads,
+		r = write_fec(&pair->layout, &d, &rs, &fused, &run->ht,
 			      err);
 	if (!r)
 		r = commit(pair, &d, err);

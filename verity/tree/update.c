@@ -32,27 +32,27 @@
 #include "verity/tree/io.h"
 #include "verity/tree/superblock.h"
 
-int update_by_u64(const void *a, const void *b)
+int verity_update_by_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-size_t update_uniq(uint64_t *v, size_t n)
+size_t verity_update_uniq(uint64_t *v, size_t n)
 {
 	size_t k = 0;
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), update_by_u64);
+	qsort(v, n, sizeof(*v), verity_update_by_u64);
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
 			v[k++] = v[i];
 	return k;
 }
 
-int update_push(struct blocks *b, uint64_t x, struct ht_error *err)
+int verity_update_push(struct blocks *b, uint64_t x, struct ht_error *err)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 64;
@@ -228,8 +228,8 @@ static void *prove_worker(void *arg)
 	/* the held parity runs first: the data is read once either way,
 	 * and a thread that starts late finds the windows left */
 	while (s->hold && k > 0)
-		k = update_parity_hold(s->u, &pb, &j->err);
-	update_parity_bufs_free(&pb);
+		k = verity_update_parity_hold(s->u, &pb, &j->err);
+	verity_update_parity_bufs_free(&pb);
 	if (k < 0) {
 		j->r = k;
 		j->bad = 0;
@@ -422,10 +422,10 @@ static int changed_from_ranges(struct update *u,
 				       (unsigned long long)bytes);
 		for (uint64_t b = off / u->dbs; b <= (off + len - 1) / u->dbs;
 		     b++)
-			if ((r = update_push(&u->changed, b, err)))
+			if ((r = verity_update_push(&u->changed, b, err)))
 				return r;
 	}
-	u->changed.n = update_uniq(u->changed.v, u->changed.n);
+	u->changed.n = verity_update_uniq(u->changed.v, u->changed.n);
 	return 0;
 }
 
@@ -501,7 +501,7 @@ static void found_one(void *ctx, const struct ht_failure *f)
 
 	if (f->kind == HT_BAD_DATA_BLOCK) {
 		if (!x->r)
-			x->r = update_push(&x->u->changed, f->block, &x->err);
+			x->r = verity_update_push(&x->u->changed, f->block, &x->err);
 	} else if (!x->has_other) {
 		x->has_other = 1;
 		x->other = f->block;
@@ -550,7 +550,7 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 					x.kind == HT_UNREADABLE_HASH
 				? "unreadable"
 				: "it does not match its parent");
-	u->changed.n = update_uniq(u->changed.v, u->changed.n);
+	u->changed.n = verity_update_uniq(u->changed.v, u->changed.n);
 	return 0;
 }
 
@@ -568,17 +568,17 @@ static int rehash_up(struct update *u, struct ht_error *err)
 		size_t slot;
 
 		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1)
-			r = update_push(&level, parent, err);
+			r = verity_update_push(&level, parent, err);
 	}
 	while (!r && level.n) {
 		struct blocks up = {0};
 
-		level.n = update_uniq(level.v, level.n);
+		level.n = verity_update_uniq(level.v, level.n);
 		for (size_t i = 0; !r && i < level.n; i++) {
 			uint64_t t = level.v[i], parent;
 			size_t slot;
 
-			if ((r = update_push(&u->dirty, t, err)) ||
+			if ((r = verity_update_push(&u->dirty, t, err)) ||
 			    (r = ht_hash_blocks(&u->h, u->tree + t * u->hbs,
 						u->hbs, 1, d, g->digest_size,
 						err)))
@@ -589,7 +589,7 @@ static int rehash_up(struct update *u, struct ht_error *err)
 				keep_old(u, parent);
 				memcpy(u->tree + parent * u->hbs + slot, d,
 				       g->digest_size);
-				r = update_push(&up, parent, err);
+				r = verity_update_push(&up, parent, err);
 			}
 		}
 		free(level.v);
@@ -597,7 +597,7 @@ static int rehash_up(struct update *u, struct ht_error *err)
 	}
 	free(level.v);
 	if (!r)
-		u->dirty.n = update_uniq(u->dirty.v, u->dirty.n);
+		u->dirty.n = verity_update_uniq(u->dirty.v, u->dirty.n);
 	return r;
 }
 
@@ -650,7 +650,7 @@ static int leaves_in_need(struct update *u, int read, struct ht_error *err)
 
 		if (ht_data_parent(g, u->changed.v[i], &parent, &slot) != 1 &&
 		    (!u->need.n || u->need.v[u->need.n - 1] != parent))
-			r = update_push(&u->need, parent, err);
+			r = verity_update_push(&u->need, parent, err);
 	}
 	for (size_t i = 0; !r && read && i < u->need.n; i++)
 		r = verity_device_read(
@@ -738,7 +738,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		/* what changed can no longer be told from the leaves: every
 		 * block hashed again */
 		for (uint64_t b = 0; !r && b < u.g->data_blocks; b++)
-			r = update_push(&u.changed, b, err);
+			r = verity_update_push(&u.changed, b, err);
 	else
 		r = changed_by_verify(&u, run, err);
 	/* the leaves over the change: taken from the old tree as it is
@@ -752,7 +752,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	/* the rounds of the changed data blocks encoded meanwhile (the
 	 * tree blocks' changes added to them once known) */
 	if (!r && !resume && ranges && u.g->levels && u.old)
-		r = update_parity_plan(&u, 1, err);
+		r = verity_update_parity_plan(&u, 1, err);
 	if (!r && !resume && ranges && u.g->levels)
 		r = prove_tree(&u, pair->root, 0, 1, 1, run->ht.threads, &crew,
 			       "the old tree does not match the old root hash "
@@ -810,8 +810,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	if (!r && pair->layout.fec.roots) {
 		/* resumed without ranges: every round (what changed is no
 		 * longer known) */
-		r = update_parity_write(&u, resume && !ranges, run->ht.threads,
-					res, err);
+		r = verity_update_parity_write(&u, resume && !ranges, &run->ht, res,
+					err);
 		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
 			r = verity_device_flush(&u.d.fec, err);
 	}
@@ -835,7 +835,7 @@ close:
 	free(u.changed.v);
 	free(u.need.v);
 	free(u.kept);
-	update_parity_free(&u);
+	verity_update_parity_free(&u);
 	free(u.dirty.v);
 	verity_pair_close(&u.d);
 	return r;

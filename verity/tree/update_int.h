@@ -24,10 +24,10 @@ struct blocks {
 	size_t n, cap;
 };
 
-int update_push(struct blocks *b, uint64_t x, struct ht_error *err);
+int verity_update_push(struct blocks *b, uint64_t x, struct ht_error *err);
 /* Sorts and removes repeats; the new count. */
-size_t update_uniq(uint64_t *v, size_t n);
-int update_by_u64(const void *a, const void *b);
+size_t verity_update_uniq(uint64_t *v, size_t n);
+int verity_update_by_u64(const void *a, const void *b);
 
 /* A piece of the parity to write: a run of consecutive rounds encoded
  * from their covered blocks (deltas 0), or one round whose only changes
@@ -94,17 +94,18 @@ struct parity_bufs {
  * u->old, the rounds of the tree blocks rewritten), held if hold (the
  * tree blocks' changes to be added: u->old is kept), or the pass over
  * every round if they are many. */
-int update_parity_plan(struct update *u, int hold, struct ht_error *err);
+int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err);
 /* One held run taken and encoded: 1, 0 when none is left, or an error. */
-int update_parity_hold(struct update *u, struct parity_bufs *b,
+int verity_update_parity_hold(struct update *u, struct parity_bufs *b,
 		       struct ht_error *err);
-void update_parity_bufs_free(struct parity_bufs *b);
+void verity_update_parity_bufs_free(struct parity_bufs *b);
 /* The parity written (all: every round encoded again) once the tree
  * blocks are: the plan's runs (held: with the tree blocks' changes
  * added), then the rounds only tree blocks changed in. */
-int update_parity_write(struct update *u, int all, unsigned threads,
+int verity_update_parity_write(struct update *u, int all,
+			const struct ht_options *opt,
 			struct verity_update_result *res,
 			struct ht_error *err);
-void update_parity_free(struct update *u);
+void verity_update_parity_free(struct update *u);
 
 #endif

@@ -38,7 +38,7 @@ static int64_t covered_of_tree_block(const struct update *u, uint64_t t)
 	return (int64_t)(fl->data_blocks + at - fl->hash_start_block);
 }
 
-int update_parity_plan(struct update *u, int hold, struct ht_error *err)
+int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
 	struct parity_plan *pl = &u->parity;
@@ -51,16 +51,16 @@ int update_parity_plan(struct update *u, int hold, struct ht_error *err)
 	pl->longest = 1;
 	pl->planned = 1;
 	for (size_t i = 0; !r && i < u->changed.n; i++)
-		r = update_push(&rounds, u->changed.v[i] % fl->rounds, err);
+		r = verity_update_push(&rounds, u->changed.v[i] % fl->rounds, err);
 	for (size_t i = 0; !r && !u->old && i < u->dirty.n; i++) {
 		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
 
 		if (c >= 0)
-			r = update_push(&rounds, (uint64_t)c % fl->rounds, err);
+			r = verity_update_push(&rounds, (uint64_t)c % fl->rounds, err);
 	}
 	if (r || (r = verity_fec_rs_init(&pl->rs, fl->roots, err)))
 		goto out;
-	rounds.n = update_uniq(rounds.v, rounds.n);
+	rounds.n = verity_update_uniq(rounds.v, rounds.n);
 	/* a round alone reads its rsn blocks one by one: past a quarter of
 	 * the rounds, the pass over all of them (runs of blocks, every
 	 * thread) reads less per round */
@@ -117,7 +117,7 @@ static int bufs_get(const struct update *u, struct parity_bufs *b,
 	return 0;
 }
 
-void update_parity_bufs_free(struct parity_bufs *b)
+void verity_update_parity_bufs_free(struct parity_bufs *b)
 {
 	free(b->buf);
 	b->buf = NULL;
@@ -148,7 +148,7 @@ static int encode_run(const struct update *u, const struct parity_piece *x,
 	return r;
 }
 
-int update_parity_hold(struct update *u, struct parity_bufs *b,
+int verity_update_parity_hold(struct update *u, struct parity_bufs *b,
 		       struct ht_error *err)
 {
 	struct parity_plan *pl = &u->parity;
@@ -254,7 +254,7 @@ static void *parity_worker(void *arg)
 		if ((j->r = write_piece(j->u, &pl->piece[i], &b, &j->err)))
 			atomic_store(&pl->failed, 1);
 	}
-	update_parity_bufs_free(&b);
+	verity_update_parity_bufs_free(&b);
 	return NULL;
 }
 
@@ -272,9 +272,9 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 	for (size_t i = 0; !r && i < u->dirty.n; i++) {
 		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
 
-		if (c >= 0 && !(r = update_push(&tb, (uint64_t)c % fl->rounds,
+		if (c >= 0 && !(r = verity_update_push(&tb, (uint64_t)c % fl->rounds,
 						err)))
-			r = update_push(&tb, u->dirty.v[i], err);
+			r = verity_update_push(&tb, u->dirty.v[i], err);
 	}
 	if (r) {
 		free(tb.v);
@@ -284,7 +284,7 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 	pl->ntb = tb.n / 2;
 	/* pairs, by their first: the round */
 	if (pl->ntb)
-		qsort(pl->tb, pl->ntb, 2 * sizeof(*pl->tb), update_by_u64);
+		qsort(pl->tb, pl->ntb, 2 * sizeof(*pl->tb), verity_update_by_u64);
 	for (size_t i = 0; i < pl->ntb; i++)
 		rounds += !i || pl->tb[2 * i] != pl->tb[2 * i - 2];
 	if (!(more = realloc(pl->piece, (pl->n + rounds + 1) * sizeof(*more))))
@@ -311,10 +311,12 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 	return 0;
 }
 
-int update_parity_write(struct update *u, int all, unsigned threads,
+int verity_update_parity_write(struct update *u, int all,
+			const struct ht_options *opt,
 			struct verity_update_result *res,
 			struct ht_error *err)
 {
+	const unsigned threads = opt->threads;
 	struct parity_plan *pl = &u->parity;
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
 	struct parity_job jobs[UPDATE_THREADS];
@@ -323,11 +325,12 @@ int update_parity_write(struct update *u, int all, unsigned threads,
 	unsigned nt = threads ? threads : 1;
 	int r = 0;
 
-	if (!pl->planned && (r = update_parity_plan(u, 0, err)))
+	if (!pl->planned && (r = verity_update_parity_plan(u, 0, err)))
 		return r;
 	if (all || pl->full) {
+		ht_pass(opt, "write parity");
 		r = verity_fec_parity_pass(&pl->src, &pl->rs, FEC_PASS_WRITE,
-					   NULL, threads, NULL, err);
+					   NULL, threads, opt, NULL, err);
 		if (!r)
 			res->parity_rounds = fl->rounds;
 		return r;
@@ -360,7 +363,7 @@ int update_parity_write(struct update *u, int all, unsigned threads,
 	return r;
 }
 
-void update_parity_free(struct update *u)
+void verity_update_parity_free(struct update *u)
 {
 	struct parity_plan *pl = &u->parity;
 

@@ -82,11 +82,13 @@ int verity_tree_verify(struct verity_pair *pair, const struct verity_run *run,
 	if (!r && (run->flags & VERITY_RUN_ROOT_FIRST) &&
 	    top == HT_TOP_MISMATCH)
 		out->res.root_first = 1;
-	else if (!r)
+	else if (!r) {
 		/* a damaged top block is blamed, and the root proven by the
 		 * top its children rebuild */
+		ht_pass(&opt, "verify data");
 		r = ht_verify(&l->geo, &h, &io, &opt, pair->root, &out->res,
 			      err);
+	}
 	ht_hasher_free(&h);
 	if (!r)
 		r = verity_data_unchanged(&d.data, l, err);
