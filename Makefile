@@ -55,7 +55,7 @@ BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings $(ARM64_PKGS)
+            make-dynpart-mappings python3-jsonschema $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
@@ -148,6 +148,11 @@ $(B)/mkimage: images/mkimage.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lcrypto
 
+# The command as the tests run it: --json documents kept for their check.
+$(B)/fvjson: tests/cli/fvjson.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+
 # Installs what is missing with apt-get (needs root on Debian).
 # deps: what make check needs; deps-build: what building and make demo
 # need.
@@ -169,7 +174,7 @@ deps deps-build:
 # beside the rest.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(B)/fvjson $(UNIT_BIN)
 	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-arm64
 
 check-host:
@@ -183,7 +188,7 @@ check-arm64: $(B)/mkimage
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
 
-check-cli: fastverity $(B)/mkimage $(B)/libfastverity-internal.a
+check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/libfastverity-internal.a
 	@tests/cli/run.sh
 
 # The library, the command, the unit suites and the command tests built

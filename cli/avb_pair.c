@@ -95,6 +95,7 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 		 fv_avb_algorithm(a));
 	snprintf(cp->avb_key_sha1, sizeof(cp->avb_key_sha1), "%s",
 		 fv_avb_key_sha1(a));
+	cp->avb_rollback_index = fv_avb_rollback_index(a);
 	/* messages about the parity name the image */
 	if (fv_pair_fec_path(cp->fp))
 		cp->fec_name = image;

@@ -30,6 +30,9 @@ struct verify_report {
 	uint64_t max_shown;        /* --max-failures (UINT64_MAX: all) */
 	uint64_t not_shown;        /* failures past it */
 	json_object *unrepairable; /* --fec-device, --json */
+	json_object *fec_layout;   /* the parity's place, for the one "fec"
+				    * object at the end (with what the check
+				    * found) */
 };
 
 /* --fec-device: blocks the parity cannot bring back. */
@@ -105,6 +108,11 @@ static void json_open(struct verify_report *vr, const fv_result *res)
 	fv_result_layout(vr->dump, &l);
 	j = cli_json_header(fv_pair_hash_path(fp), fv_pair_params(fp), &l,
 			    fv_pair_root_hex(fp));
+	/* one "fec" key: the layout's joins the check's at the end */
+	if (json_object_object_get_ex(j, "fec", &vr->fec_layout)) {
+		json_object_get(vr->fec_layout);
+		json_object_object_del(j, "fec");
+	}
 	json_object_object_add(j, "data_device",
 			       cli_json_str(fv_pair_data_path(fp)));
 	json_object_object_add(
@@ -199,8 +207,19 @@ static void json_close(struct verify_report *vr, const fv_result *result,
 				? cli_json_str(fv_result_hashing_path(result))
 				: NULL);
 	}
-	if (fec)
-		json_object_object_add(j, "fec", fec);
+	if (fec && vr->fec_layout) {
+		json_object_object_foreach(vr->fec_layout, key, val)
+		{
+			if (!json_object_object_get_ex(fec, key, NULL))
+				json_object_object_add(fec, key,
+						       json_object_get(val));
+		}
+	}
+	if (fec || vr->fec_layout)
+		json_object_object_add(
+			j, "fec", fec ? fec : json_object_get(vr->fec_layout));
+	json_object_put(vr->fec_layout);
+	vr->fec_layout = NULL;
 	json_members(j);
 	fputs("\n}\n", stdout);
 }

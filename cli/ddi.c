@@ -367,12 +367,12 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		json_object_object_add(j, "role", cli_json_str(d->role));
 		json_object_object_add(j, "architecture",
 				       cli_json_str(d->arch));
-		json_object_object_add(j, "data_partition",
+		json_object_object_add(j, "data",
 				       json_partition(&d->data));
-		json_object_object_add(j, "hash_partition",
+		json_object_object_add(j, "hash",
 				       json_partition(&d->hash));
 		json_object_object_add(
-			j, "signature_partition",
+			j, "signature",
 			d->is_signed ? json_partition(&d->signature) : NULL);
 		json_object_object_add(j, "certificate_fingerprint",
 				       d->fingerprint[0]
@@ -432,7 +432,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 	}
 	if (o->json)
 		print_doc(image, "disk_uuid", cli_json_str(disk.disk_uuid),
-			  "verity", &list);
+			  "partitions", &list);
 out:
 	json_object_put(list);
 	fv_image_free(im);

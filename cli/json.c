@@ -310,6 +310,9 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 		json_object_object_add(j, "public_key_sha1",
 				       cli_json_str(cp->avb_key_sha1));
 		json_object_object_add(
+			j, "rollback_index",
+			json_object_new_uint64(cp->avb_rollback_index));
+		json_object_object_add(
 			j, "checked",
 			json_object_new_boolean(cp->trust == FV_TRUST_CHECK));
 		json_object_object_add(j, "trust",

@@ -34,6 +34,7 @@ struct cli_pair {
 	int avb;                    /* an Android image (cli/avb_pair.c) */
 	char avb_algorithm[32];     /* its algorithm ("SHA256_RSA4096") */
 	char avb_key_sha1[41];      /* its public key's SHA-1, "" for none */
+	uint64_t avb_rollback_index; /* its vbmeta's rollback index */
 };
 
 /* What the one image argument is: the library's registry decides,

@@ -3,10 +3,16 @@
 # pass, FAIL or SKIP; tests/cli/tally.sh counts them).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-FV="${FV_BIN:-$TOP/fastverity}" # check-asan runs the sanitized build
 VS=veritysetup
 T=$(mktemp -d /tmp/fastverity-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# the command (check-asan runs the sanitized build), through build/fvjson
+# when it is built: every --json document kept, checked by finish
+FV_REAL="${FV_BIN:-$TOP/fastverity}"
+FV_JSON_LOG=$T/json.log
+export FV_REAL FV_JSON_LOG
+FV=$FV_REAL
+[ -x "$TOP/build/fvjson" ] && FV=$TOP/build/fvjson
 RESULTS=${RESULTS:-$T/results}
 NAME=$(basename "$0" .sh)
 SALT=e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d
@@ -65,7 +71,29 @@ skip() {
 # finish: the last line of every test file. A file that recorded no
 # check fails; "done" tells the runner it got here (a file that stops
 # early fails there).
+# Every --json document of the file's commands: one JSON document, no
+# key twice in an object, valid against docs/fastverity.schema.json
+# (python3-jsonschema).
+json_documents() {
+	local py schema=$TOP/docs/fastverity.schema.json
+	[ -s "$FV_JSON_LOG" ] || return 0
+	[ -f "$schema" ] || schema=
+	for py in python3 /usr/bin/python3; do
+		"$py" -c 'import jsonschema' 2>/dev/null && break
+		py=
+	done
+	if [ -z "$py" ]; then
+		skip "the --json documents against the schema (no python3-jsonschema)"
+		py=python3 schema=
+	fi
+	# shellcheck disable=SC2086
+	check "every --json document: one document, no key twice, valid against the schema" \
+		"$py" "$TOP/tests/cli/jsoncheck.py" "$FV_JSON_LOG" ${schema:+"$schema"}
+	: >"$FV_JSON_LOG"
+}
+
 finish() {
+	json_documents
 	grep -q "^\(pass\|FAIL\|SKIP\) $NAME:" "$RESULTS" || fail "no check ran"
 	echo "done $NAME" >>"$RESULTS"
 }

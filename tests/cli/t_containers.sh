@@ -37,7 +37,7 @@ if [ $have_repart = 1 ]; then
 	quiet systemd-repart --empty=create --size=auto --definitions=unsigned.d --dry-run=no \
 		--seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 unsigned.raw
 	check "systemd-repart made a signed and an unsigned DDI" test -s signed.raw -a -s unsigned.raw
-	DOFF=$("$FV" dump --json signed.raw | jq '.verity[0].data_partition.offset')
+	DOFF=$("$FV" dump --json signed.raw | jq '.partitions[0].data.offset')
 	mkdir verity.d && cp c.pem verity.d/signer.crt
 fi
 
@@ -311,7 +311,7 @@ fi
 # ---- 17: a rootHash given twice in the signature JSON ----
 if [ $have_repart = 1 ]; then
 	cp signed.raw j17.raw
-	SOFF=$("$FV" dump --json j17.raw | jq '.verity[0].signature_partition.offset')
+	SOFF=$("$FV" dump --json j17.raw | jq '.partitions[0].signature.offset')
 	python3 -c 'import sys
 f=open(sys.argv[1],"r+b"); o=int(sys.argv[2]); f.seek(o); d=f.read(16384).rstrip(b"\0")
 d=b"{\"rootHash\":\"" + b"0"*64 + b"\"," + d[1:]

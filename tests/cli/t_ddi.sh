@@ -47,10 +47,10 @@ check "dump IMAGE" run_rc 0 "$FV" dump signed.raw
 check "  repart's root hash" grep -q "^Root hash:      	$ROOT$" "$T/out"
 check "  512-byte blocks, as repart makes them" grep -q "^Data block size: 	512$" "$T/out"
 check "dump IMAGE --json" run_rc 0 "$FV" dump signed.raw --json
-check "  partitions and signature" jqok ".verity[0].root_hash == \"$ROOT\" and .verity[0].signed and .verity[0].signer == \"/CN=ddi-signer\" and .verity[0].hash_partition.index == 2 and (.verity[0].certificate_fingerprint | length) == 64" "$T/out"
-dataoff=$(jq '.verity[0].data_partition.offset' "$T/out")
-hashoff=$(jq '.verity[0].hash_partition.offset' "$T/out")
-sigoff=$(jq '.verity[0].signature_partition.offset' "$T/out")
+check "  partitions and signature" jqok ".partitions[0].root_hash == \"$ROOT\" and .partitions[0].signed and .partitions[0].signer == \"/CN=ddi-signer\" and .partitions[0].hash.index == 2 and (.partitions[0].certificate_fingerprint | length) == 64" "$T/out"
+dataoff=$(jq '.partitions[0].data.offset' "$T/out")
+hashoff=$(jq '.partitions[0].hash.offset' "$T/out")
+sigoff=$(jq '.partitions[0].signature.offset' "$T/out")
 
 # sign --ddi-json: the JSON repart wrote, byte for byte
 dd if=signed.raw bs=1 skip="$sigoff" count=16384 status=none | tr -d '\000' >repart-sig.json

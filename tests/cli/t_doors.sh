@@ -184,10 +184,10 @@ if command -v systemd-repart >/dev/null; then
 	# the same description through both doors
 	for img in signed.raw unsigned.raw; do
 		./doors ddi $img >ddi.lib 2>ddi.err
-		"$FV" dump --json $img | jq -r '"disk \(.disk_uuid)", (.verity[] | "\(.role) \(.architecture) \(.data_partition.index) \(.hash_partition.index) \(.signature_partition.index // 0) \(.root_hash) \(.signer)")' >ddi.cmd
+		"$FV" dump --json $img | jq -r '"disk \(.disk_uuid)", (.partitions[] | "\(.role) \(.architecture) \(.data.index) \(.hash.index) \(.signature.index // 0) \(.root_hash) \(.signer)")' >ddi.cmd
 		check "  $img described the same by the library and dump --json" sh -c "test -s ddi.lib && cmp -s ddi.lib ddi.cmd"
 		./doors dump $img >dump.lib 2>dump.err
-		"$FV" dump --json $img | jq -r '.verity[] | "\(.tree_offset) \(.hash_blocks) \(.levels) \(.fec.roots // 0) \(.root_hash)"' >dump.cmd
+		"$FV" dump --json $img | jq -r '.partitions[] | "\(.tree_offset) \(.hash_blocks) \(.levels) \(.fec.roots // 0) \(.root_hash)"' >dump.cmd
 		check "  $img dumped the same by the library and the command" sh -c "test -s dump.lib && cmp -s dump.lib dump.cmd"
 	done
 	have_ddi=1
@@ -205,7 +205,7 @@ check "docs/library.md's program builds against the header alone" \
 printf 'X' | dd of=p.data bs=1 seek=$((17 * 4096 + 5)) conv=notrunc status=none
 printf 'X' | dd of=s.img bs=1 seek=$((33 * 4096 + 5)) conv=notrunc status=none
 if [ "$have_ddi" = 1 ]; then
-	D=$("$FV" dump --json signed.raw | jq '.verity[0].data_partition.offset')
+	D=$("$FV" dump --json signed.raw | jq '.partitions[0].data.offset')
 	printf 'X' | dd of=signed.raw bs=1 seek=$((D + 5 * 512 + 3)) conv=notrunc status=none
 	./every p.data p.hash "$PR" s.img keys/rsa2048.pem signed.raw c.pem >every.out 2>every.err
 else

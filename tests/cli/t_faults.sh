@@ -6,6 +6,9 @@
 # is the old one, the new one, or one that dump and verify call
 # unfinished.
 . "$(dirname "$0")/lib.sh"
+# the command itself: the shim, preloaded into build/fvjson, would stay
+# there (it takes LD_PRELOAD out of the environment of what it runs)
+FV=$FV_REAL
 
 cd "$T" || exit 1
 # under make check-asan the shim comes before the sanitizer's runtime

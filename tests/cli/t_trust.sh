@@ -79,13 +79,13 @@ cp sf.orig sf.damaged
 round1() { dd if="$1" bs=8192 skip=1 count=1 status=none | sha256sum; }
 want=$(round1 sf.good)
 gen 34 4096 >junk
-FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$FV" repair small.img sh.img "$SR" --fec-device=sf.damaged --rewrite-parity --threads=1 >/dev/null 2>&1
+FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$FV_REAL" repair small.img sh.img "$SR" --fec-device=sf.damaged --rewrite-parity --threads=1 >/dev/null 2>&1
 N=$(cat cnt)
 bad=0 runs=0
 for n in $(seq 1 $((N + 2))); do
 	cp small.img sd.img; cp sf.damaged sf.fec
 	FAULT_HOOK_AT=$n FAULT_HOOK_CMD="dd if=$T/junk of=$T/sd.img bs=4096 seek=299 conv=notrunc status=none" \
-		LD_PRELOAD="$T/shim.so" "$FV" repair sd.img sh.img "$SR" --fec-device=sf.fec --rewrite-parity --threads=1 >out 2>err
+		LD_PRELOAD="$T/shim.so" "$FV_REAL" repair sd.img sh.img "$SR" --fec-device=sf.fec --rewrite-parity --threads=1 >out 2>err
 	rc=$?
 	runs=$((runs + 1))
 	[ "$(round1 sf.fec)" = "$want" ] || { bad=$((bad + 1)); echo "  hook at call $n: the changed block went into the parity" >&2; }
@@ -105,7 +105,8 @@ gen 36 $((1000 * 4096)) >u.orig
 UR=$(root_of uo.out)
 cp u.orig u.img
 corrupt u.img 900
-bad_at() { FAULT_BAD="$1" LD_PRELOAD="$T/shim.so" "${@:2}"; }
+# (the command itself: a shim preloaded into build/fvjson would stay there)
+bad_at() { local c=$2; [ "$c" = "$FV" ] && c=$FV_REAL; FAULT_BAD="$1" LD_PRELOAD="$T/shim.so" "$c" "${@:3}"; }
 bad_at u.img:315392:315393 "$FV" verify u.img uh.img "$UR" >out 2>err
 check "verify: an unreadable block named by its own position, exit 2" sh -c "test $? = 2 && grep -qx 'Unreadable block at position 315392.' '$T/err'"
 check "  the check goes on: the bad block after it is found too" grep -qx 'Verification failed at position 3686400.' err

@@ -118,10 +118,10 @@ check "  --json: 0 blocks" jqok '.root_hash != null and .update.changed_blocks =
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || fail "the fault shim does not build"
 cp h.0 h && cp f.0 f
-FAULT_COUNT_FILE=cnt LD_PRELOAD=./shim.so "$FV" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+FAULT_COUNT_FILE=cnt LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 n=$(($(cat cnt) - 3))
 cp h.0 h && cp f.0 f
-check "an update interrupted (EIO at call $n)" sh -c "! FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so '$FV' update d h '$R' --fec-device=f --changed=409600:4096 >/dev/null 2>&1"
+check "an update interrupted (EIO at call $n)" sh -c "! FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so '$FV_REAL' update d h '$R' --fec-device=f --changed=409600:4096 >/dev/null 2>&1"
 check "  verify calls it unfinished" run_rc 1 "$FV" verify d h "$R"
 check "  in one line" grep -qx "fastverity: h: unfinished: an update of this hash image was interrupted (run the same fastverity update again)" err
 check "  dump too" run_rc 1 "$FV" dump h
@@ -129,7 +129,7 @@ check "  the same update again completes it" run_rc 0 "$FV" update d h "$R" --fe
 check "    saying so" grep -q "an interrupted update completed" err
 check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
 cp h.0 h && cp f.0 f
-FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 check "  another old root hash refused over the marker" run_rc 2 "$FV" update d h "$wrong" --fec-device=f
 check "  a re-run finding the changes itself completes it too" run_rc 0 "$FV" update d h "$R" --fec-device=f
 check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"

@@ -1,0 +1,83 @@
+"""The --json documents the tests made (tests/cli/fv-json's log): each
+one JSON document, no key twice in one object, and, when a schema is
+given, valid against it. Prints one line per document that is not, and
+exits 1 if any."""
+import json
+import sys
+
+
+class Duplicate(Exception):
+    pass
+
+
+def no_duplicates(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Duplicate(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def kind_of(doc):
+    """The document kind the schema's anyOf should take (for a message
+    that says what is wrong in it, not only that no kind fits)."""
+    if not isinstance(doc, dict):
+        return None
+    if doc.get('result') == 'error' and 'device' not in doc:
+        return 'error_document'
+    if 'image' in doc and 'partitions' in doc:
+        return 'image_document'
+    if 'machine' in doc:
+        return 'bench_document'
+    if 'descriptors' in doc:
+        return 'avb_info_document'
+    if list(doc) == ['partitions']:
+        return 'avb_digests_document'
+    return 'pair_document'
+
+
+def main():
+    log = open(sys.argv[1], 'rb').read().decode('utf-8', 'replace')
+    validator = None
+    if len(sys.argv) > 2:
+        import jsonschema  # python3-jsonschema
+        import jsonschema.exceptions
+        schema = json.load(open(sys.argv[2]))
+        validator = jsonschema.Draft202012Validator(schema)
+        kinds = {}
+        for name in schema['$defs']:
+            if name.endswith('_document'):
+                one = dict(schema, anyOf=[{'$ref': '#/$defs/' + name}])
+                kinds[name] = jsonschema.Draft202012Validator(one)
+    bad = 0
+    records = [r for r in log.split('\x1d') if r]
+    for record in records:
+        args, _, text = record.partition('\x1e')
+        if not text.strip():
+            continue  # no document: an error said on stderr
+        try:
+            doc = json.loads(text, object_pairs_hook=no_duplicates)
+        except Duplicate as e:
+            print('%s: the key "%s" twice in one object' % (args, e), file=sys.stderr)
+            bad += 1
+            continue
+        except ValueError as e:
+            print('%s: not one JSON document (%s)' % (args, e), file=sys.stderr)
+            bad += 1
+            continue
+        if validator:
+            e = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+            if e is not None:
+                kind = kinds.get(kind_of(doc))
+                if kind is not None:
+                    e = jsonschema.exceptions.best_match(
+                        kind.iter_errors(doc)) or e
+                where = '/'.join(str(p) for p in e.absolute_path)
+                print('%s: at /%s: %s' % (args, where, e.message[:300]), file=sys.stderr)
+                bad += 1
+    print('%d documents checked' % len(records))
+    return 1 if bad else 0
+
+
+sys.exit(main())
