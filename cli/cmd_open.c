@@ -61,6 +61,28 @@ int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 	return r;
 }
 
+int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
+			     const char *const *trusted, size_t ntrusted)
+{
+	fv_options *opts = fv_options_new();
+	fv_result *res = NULL;
+	int r;
+
+	if (!opts)
+		return cli_lib_error(-ENOMEM);
+	if ((r = fv_options_set_trusted_certs(opts, trusted, ntrusted)) ||
+	    (r = fv_pair_check_signature(fp, opts, &res))) {
+		fv_options_free(opts);
+		return cli_lib_error(r);
+	}
+	if (fv_result_trust(res) == FV_TRUST_CHECK)
+		cli_debug(o, "The root hash signature checks out: signed by %s.",
+			  fv_result_signer(res));
+	fv_result_free(res);
+	fv_options_free(opts);
+	return 0;
+}
+
 static int do_open(struct cli_opts *o, const char *data, const char *name,
 		   const char *hash, const char *root_arg)
 {
@@ -70,8 +92,14 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return cli_open_pair(o, name, &cp,
-			 cli_pair_make(o, data, hash, root_arg, &cp));
+	r = cli_pair_make(o, data, hash, root_arg, &cp);
+	/* --trusted-cert: the signature checked here, before the table
+	 * is loaded (and still handed to the kernel) */
+	if (!r && o->ntrusted)
+		r = cli_open_check_signature(
+			o, cp.fp, (const char *const *)o->trusted_certs,
+			o->ntrusted);
+	return cli_open_pair(o, name, &cp, r);
 }
 
 /* open IMAGE NAME: an Android image, its data mapped with its

@@ -450,14 +450,36 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	if ((r = read_image(o, image, &im)))
 		return r;
 	for (size_t i = 0, n = fv_image_pairs(im); i < n; i++) {
+		const char **trusted;
+		size_t ntrusted;
+		enum fv_trust trust;
+		glob_t g;
+
 		pair_of(im, i, &d);
 		if (!picked(o, &d) ||
 		    (!o->partition && strcmp(d.role, "root") && n > 1))
 			continue;
-		/* the signature is the kernel's to check */
+		if ((r = fv_image_pair(im, i, &fp))) {
+			r = cli_lib_error(r);
+			goto out;
+		}
+		/* the one policy, as verify has it: a signer checked
+		 * against --trusted-cert or /etc/verity.d before the table
+		 * is loaded; without either, the kernel's keyring checks
+		 * it */
+		trusted_of(o, &trusted, &ntrusted, &g);
+		r = cli_trust(o, "ddi", image,
+			      d.is_signed ? FV_SIGNATURE_FOUND
+					  : FV_SIGNATURE_NONE,
+			      0, ntrusted, &trust);
+		if (!r && trust == FV_TRUST_CHECK)
+			r = cli_open_check_signature(
+				o, fp, (const char *const *)trusted, ntrusted);
+		globfree(&g);
+		if (r)
+			goto out;
 		if (!(opts = fv_options_new()) ||
 		    (r = fv_options_set_flags(opts, o->activation)) ||
-		    (r = fv_image_pair(im, i, &fp)) ||
 		    (r = fv_pair_activate(name, fp, opts)))
 			r = cli_lib_error(opts ? r : -ENOMEM);
 		goto out;

@@ -125,7 +125,7 @@ static const struct cli_option rows[] = {
 	{"embed-cert", '\0', K_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT, NULL,
 	 "Include the signer certificate in the signature", 0, NULL},
 	{"trusted-cert", '\0', K_LIST, AT(trusted_certs), 0,
-	 A_VERIFY | A_REPAIR, "path",
+	 A_VERIFY | A_REPAIR | A_OPEN, "path",
 	 "PEM certificate (or bundle) trusted to sign root hashes; "
 	 "repeatable",
 	 0, NULL},

@@ -78,8 +78,14 @@ void cli_pair_free(struct cli_pair *cp);
  * --no-superblock. 0, or the exit code (printed). */
 int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update);
 /* The pair made (made: 0, or the exit code of making it) mapped as name
- * with open's options; the signature is the kernel's to check. Frees
- * cp (cli/cmd_open.c). */
+ * with open's options; its signature handed to the kernel (and checked
+ * here first with --trusted-cert: cli_open_check_signature). Frees cp
+ * (cli/cmd_open.c). */
+/* open with trust anchors: the pair's signature judged by the policy
+ * and checked against them before the table is loaded: 0, or the exit
+ * code (printed). */
+int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
+			     const char *const *trusted, size_t ntrusted);
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made);
 /* After the check: its warning, and who signed (--debug); a signer not

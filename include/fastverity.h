@@ -1150,6 +1150,16 @@ int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);
  * its size when not set. Errors: EINVAL (parameters, devices too
  * small), EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
+/* Since 0.8 (FASTVERITY_1.6): the pair's root hash signature (given, or
+ * carried by its container) judged by the trust policy for the options'
+ * anchor and checked against the trusted certificates, without reading
+ * a block: before fv_pair_activate, so that a signer is checked offline
+ * and not only by the kernel. The result says the trust and the signer
+ * (fv_result_trust, fv_result_signer). Errors: the policy's (EINVAL,
+ * EPERM), EPERM (a signer not trusted, a signature over another root),
+ * EINVAL (not a PKCS#7 signature), ENOMEM. */
+int fv_pair_check_signature(const fv_pair *pair, const fv_options *o,
+			    fv_result **res);
 /* fv_open of the pair: the read-only /dev/mapper/<name>, the options'
  * flags. Errors: fv_open's. */
 int fv_pair_activate(const char *name, const fv_pair *pair,

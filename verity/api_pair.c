@@ -503,6 +503,31 @@ API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
 				     res);
 }
 
+API int fv_pair_check_signature(const fv_pair *pr, const fv_options *o,
+				fv_result **res)
+{
+	struct verity_pair pair;
+	struct verity_outcome out;
+	struct verity_run run;
+	struct ht_error err;
+	fv_result *made;
+	int r;
+
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	verity_api_pair_take(pr, &pair);
+	verity_api_run_of(o, &run);
+	memset(&out, 0, sizeof(out));
+	if ((r = verity_op_check_signature(&pair, &run, &out, &err)))
+		return verity_api_keep(r, &err);
+	if (!(made = verity_api_result_new()))
+		return -ENOMEM;
+	verity_api_result_outcome(made, &out);
+	*res = made;
+	return 0;
+}
+
 API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
 	struct verity_pair pair;

@@ -37,6 +37,12 @@ check "  and the verdict says so" grep -q "^root-x86-64: .*, signed, signer not 
 check "  JSON: trust not checked, no signer" sh -c "'$FV' verify --json signed.raw 2>/dev/null | jq -e '.partitions[0].trust == \"not checked\" and .partitions[0].signer == null' >/dev/null"
 mkdir verity.d && cp c.pem verity.d/signer.crt
 check "verify IMAGE: signed, the certificate in verity.d" run_rc 0 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" verify signed.raw
+check "open IMAGE --trusted-cert: an untrusted signer refused before mapping (exit 2)" run_rc 2 "$FV" open signed.raw ddi-x --trusted-cert=c2.pem
+check "  names the image and the signer" grep -q "signed.raw: the signer /CN=ddi-signer is not trusted" "$T/err"
+run_rc 9 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" open signed.raw ddi-x --debug
+check "open IMAGE: the signer in verity.d passes the check" grep -q "signature checks out: signed by /CN=ddi-signer" "$T/err"
+"$FV" close ddi-x >/dev/null 2>&1
+check "open IMAGE --trusted-cert of an unsigned DDI: refused (nothing to check)" run_rc 2 "$FV" open unsigned.raw ddi-x --trusted-cert=c.pem
 check "verify IMAGE: an unsigned DDI" run_rc 0 "$FV" verify unsigned.raw
 check "  says it is unsigned" grep -q "unsigned (the root hash comes from the partition UUIDs): verified.$" "$T/out"
 check "verify IMAGE --json" run_rc 0 "$FV" verify signed.raw --trusted-cert=c.pem --json

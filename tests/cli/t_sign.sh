@@ -57,6 +57,15 @@ check "wrong certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-ha
 check "  message, naming the signer by issuer and serial" grep -qx "fastverity: fv.p7s: the signer (issuer /CN=fastverity-test, serial [0-9A-F]*) is not a trusted certificate, and the signature does not hold its certificate" "$T/err"
 check "embedded but untrusted certificate refused" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=emb.p7s --trusted-cert=c2.pem
 check "  message" grep -qx "fastverity: emb.p7s: the signer /CN=fastverity-test is not trusted" "$T/err"
+# open checks the signature offline when given --trusted-cert, before
+# any table is loaded (and still hands it to the kernel)
+check "open --trusted-cert: an untrusted signer refused, exit 2" run_rc 2 "$FV" open data sig-x hash "$R" --root-hash-signature=emb.p7s --trusted-cert=c2.pem
+check "  the signer named, nothing mapped" sh -c "grep -qx 'fastverity: emb.p7s: the signer /CN=fastverity-test is not trusted' '$T/err' && test ! -e /dev/mapper/sig-x"
+check "open --trusted-cert: a signature over another root refused" run_rc 2 "$FV" open data sig-x hash "$T0" --root-hash-signature=fv.p7s --trusted-cert=c.pem
+check "open --trusted-cert without a signature: refused (nothing to check)" run_rc 2 "$FV" open data sig-x hash "$R" --trusted-cert=c.pem
+run_rc 9 "$FV" open data sig-x hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c.pem --debug
+check "open --trusted-cert: the trusted signer passes the check" grep -q "The root hash signature checks out: signed by /CN=fastverity-test" "$T/err"
+"$FV" close sig-x >/dev/null 2>&1
 head -c 100 /dev/urandom >junk.p7s
 check "malformed signature refused" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=junk.p7s --trusted-cert=c.pem
 check "  message" grep -qx "fastverity: junk.p7s: not a detached DER PKCS#7 signature" "$T/err"

@@ -962,6 +962,30 @@ START_TEST(repair_checks_signature)
 	ck_assert_uint_eq(fv_result_repaired(res), 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
+	/* the pair's signature alone, as open checks it before mapping: the
+	 * signer trusted, then another one */
+	{
+		fv_pair *pr;
+		uint8_t *sig;
+		size_t n;
+
+		ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
+		ck_assert_int_eq(fv_pair_set_root_hex(pr, root_hex), 0);
+		ck_assert_int_eq(
+			fv_sign(key, cert, NULL, root_hex, 0, &sig, &n), 0);
+		ck_assert_int_eq(fv_pair_set_signature(pr, sig, n, "sig"), 0);
+		fv_free(sig);
+		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), 0);
+		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
+		fv_result_free(res);
+		ck_assert_int_eq(fv_options_set_trusted_certs(o, untrusted, 1),
+				 0);
+		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), -EPERM);
+		ck_assert_ptr_null(res);
+		fv_pair_free(pr);
+	}
 	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 2), -EINVAL);
 	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
 	fv_options_free(o);
