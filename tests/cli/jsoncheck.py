@@ -76,7 +76,6 @@ def main():
                 where = '/'.join(str(p) for p in e.absolute_path)
                 print('%s: at /%s: %s' % (args, where, e.message[:300]), file=sys.stderr)
                 bad += 1
-    print('%d documents checked' % len(records))
     return 1 if bad else 0
 
 
