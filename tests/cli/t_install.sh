@@ -87,6 +87,17 @@ check "every exported function is called by a test${untested:+ (not:$untested)}"
 # arm64 packages); make check installs those too
 check "make demo installs only the build packages" sh -c "make -n -C '$TOP' demo 2>/dev/null | grep -q 'libssl-dev' && ! make -n -C '$TOP' demo 2>/dev/null | grep -qE 'qemu-system|clang|-dev:arm64'"
 check "make check installs the test packages" sh -c "make -n -C '$TOP' deps 2>/dev/null | grep -q 'qemu-system-x86'"
+# the README is the front page: the two commands first, a tour of each
+# action and container, where the docs are; under 300 lines (the figures
+# and notes are docs/performance.md's)
+check "the README is under 300 lines" test "$(wc -l <"$TOP/README.md")" -lt 300
+check "  its first commands are make demo and make check" sh -c "grep -m2 '^make ' '$TOP/README.md' | cut -d' ' -f1-2 | tr '\n' ' ' | grep -qx 'make demo make check '"
+for h in Usage "Android images" "systemd disk images" Speed "Use the library" Documentation; do
+	check "  has its section '$h'" grep -q "^## $h" "$TOP/README.md"
+done
+for f in $(grep -o '(docs/[a-z.-]*)' "$TOP/README.md" | tr -d '()' | sort -u); do
+	check "  its link $f is there" test -f "$TOP/$f"
+done
 # the README's example, as printed there
 sed -n '/^## Use the library/,/^## How it is built/p' "$TOP/README.md" | sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$T/readme.c"
 # shellcheck disable=SC2086
