@@ -125,7 +125,7 @@ gen 83 $((200 * 4096)) >os.raw; cp os.raw un.raw
 "$FV" format --sidecar un.raw --fec-roots=2 >/dev/null
 "$FV" sign --key k.pem --cert c.pem "$(cat un.raw.roothash 2>/dev/null || cat un.roothash)" un.p7s
 gen 84 $((200 * 4096)) >s.img; cp s.img u.img
-"$FV" avb add_hashtree_footer --image s.img --partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+"$FV" avb add_hashtree_footer --image s.img --partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048 2>/dev/null
 "$FV" avb add_hashtree_footer --image u.img --partition_name system --fec_num_roots 2
 rows=0 wrong=0
 for anchor in none cert key; do

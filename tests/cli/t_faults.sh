@@ -202,10 +202,10 @@ rerun_faults() {
 	SUB=$1 ARGS=${*:3}
 	cp "$2" a.old
 	# shellcheck disable=SC2086
-	"$FV" avb "$SUB" --image a.old $ARGS --salt 01 >/dev/null
+	"$FV" avb "$SUB" --image a.old $ARGS --salt 01 >/dev/null 2>&1
 	cp a.old a.new
 	# shellcheck disable=SC2086
-	"$FV" avb "$SUB" --image a.new $ARGS --salt 02 >/dev/null
+	"$FV" avb "$SUB" --image a.new $ARGS --salt 02 >/dev/null 2>&1
 	LABEL="$SUB again"
 	# shellcheck disable=SC2206
 	RUN=("$FV" avb "$SUB" --image a $ARGS --salt 02)
@@ -242,7 +242,7 @@ for kind in raw sparse; do
 	src=b.data
 	[ $kind = sparse ] && src=sb.data
 	cp $src img.$kind
-	"$FV" avb add_hashtree_footer --image img.$kind --partition_name system --partition_size $((128 * 4096)) --salt 01
+	"$FV" avb add_hashtree_footer --image img.$kind --partition_name system --partition_size $((128 * 4096)) --salt 01 2>/dev/null
 	simple_faults "avb resize_image ($kind)" img.$kind "$FV" avb resize_image --image a --partition_size $((192 * 4096))
 	simple_faults "avb zero_hashtree ($kind)" img.$kind "$FV" avb zero_hashtree --image a
 	simple_faults "avb append_vbmeta_image ($kind)" $src "$FV" avb append_vbmeta_image --image a --vbmeta_image vb.img --partition_size $((64 * 4096))
