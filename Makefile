@@ -55,7 +55,7 @@ BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema $(ARM64_PKGS)
+            make-dynpart-mappings python3-jsonschema zsh fish $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
@@ -290,17 +290,21 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
-	  $(DESTDIR)$(INCLUDEDIR)
+	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(INCLUDEDIR)
 	install -m 755 fastverity $(DESTDIR)$(BINDIR)/
 	install -m 644 libfastverity.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 libfastverity.so $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libfastverity.so
 	install -m 644 fastverity.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 completion/fastverity.bash $(DESTDIR)$(BASHCOMPDIR)/fastverity
+	install -m 644 completion/_fastverity $(DESTDIR)$(ZSHCOMPDIR)/_fastverity
+	install -m 644 completion/fastverity.fish $(DESTDIR)$(FISHCOMPDIR)/fastverity.fish
 	install -m 644 include/fastverity.h $(DESTDIR)$(INCLUDEDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  -e 's|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
@@ -314,6 +318,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libfastverity.so \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/fastverity.pc \
 	  $(DESTDIR)$(MANDIR)/man8/fastverity.8 $(DESTDIR)$(BASHCOMPDIR)/fastverity \
+	  $(DESTDIR)$(ZSHCOMPDIR)/_fastverity $(DESTDIR)$(FISHCOMPDIR)/fastverity.fish \
 	  $(DESTDIR)$(INCLUDEDIR)/fastverity.h
 
 VERSION = $(shell sed -n 's/^#define FASTVERITY_VERSION *"\(.*\)"/\1/p' include/fastverity.h)

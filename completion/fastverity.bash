@@ -1,4 +1,5 @@
-# bash completion for fastverity: actions, each action's options and
+# bash completion for fastverity: actions, each action's options, the
+# avb commands and their options, --partition= values from the image, and
 # files. The actions and options come from the command itself
 # (`fastverity help` and `fastverity help ACTION`), which takes them from
 # the one table that also decides which options an action accepts.
@@ -17,6 +18,14 @@ _fastverity_options()
 	else
 		"$cmd" --help 2>/dev/null
 	fi | grep -o -- '--[a-z0-9-]*=\?' | sort -u
+}
+
+# --partition=: the image's own (a disk image's roles, a super image's
+# logical partitions), from `fastverity dump --json IMAGE` (each
+# partition's "role" or "name", one level into its "partitions" list).
+_fastverity_partitions()
+{
+	"$1" dump --json "$2" 2>/dev/null | sed -n '/^  "partitions":\[/,/^  \]/s/^      "\(role\|name\)":"\([^"]*\)".*/\2/p'
 }
 
 # fastverity avb SUBCOMMAND --option value: avbtool's spelling, from
@@ -57,6 +66,31 @@ _fastverity()
 	done
 	if [ "$action" = avb ]; then
 		_fastverity_avb "$cmd" "$cur"
+		return 0
+	fi
+	# --partition=NAME: one word, or three where '=' breaks words (bash's
+	# default COMP_WORDBREAKS: --partition, =, NAME)
+	local prefix="" value="" split=0
+	if [[ $cur == --partition=* ]]; then
+		prefix=--partition= value=${cur#--partition=} split=1
+	elif [ "$cur" = "=" ] && [ "${COMP_WORDS[COMP_CWORD - 1]}" = --partition ]; then
+		split=1
+	elif [ "${COMP_WORDS[COMP_CWORD - 1]}" = "=" ] &&
+		[ "${COMP_WORDS[COMP_CWORD - 2]}" = --partition ]; then
+		value=$cur split=1
+	fi
+	if [ $split = 1 ]; then
+		# the first argument after the action: the image
+		local image=""
+		for ((i = 1; i < COMP_CWORD; i++)); do
+			w=${COMP_WORDS[i]}
+			case $w in -* | = | "$action") continue ;; esac
+			[ "${COMP_WORDS[i - 1]}" = "=" ] && continue
+			image=$w
+			break
+		done
+		[ -n "$image" ] && COMPREPLY=($(compgen -P "$prefix" -W \
+			"$(_fastverity_partitions "$cmd" "$image")" -- "$value"))
 		return 0
 	fi
 	if [[ $cur == -* ]]; then

@@ -23,6 +23,48 @@ check "help completes an action" test "$(complete_words help re)" = "remove repa
 check "options before the action: all" sh -c "echo '$(complete_words --js)' | grep -q -- '--json'"
 check "avb: avbtool's subcommands" sh -c "echo '$(complete_words avb add_)' | grep -qx 'add_hash_footer add_hashtree_footer '"
 check "avb: a subcommand's options" test "$(complete_words avb add_hashtree_footer --fec)" = "--fec_num_roots "
+# --partition=: the image's own, from its dump (a super image's logical
+# partitions), as one word or as bash splits it at '='
+printf '%s' '{"device_size": 8388608, "slots": 1, "groups": [{"name": "default"}], "partitions": [{"name": "system", "group": "default"}, {"name": "vendor", "group": "default"}]}' >s.json
+python3 "$TOP/tests/cli/mksuper.py" s.json super.img || fail "mksuper"
+check "--partition= values from the image" test "$(complete_words verify super.img --partition=)" = "--partition=system --partition=vendor "
+check "  split at '=' as bash splits it" test "$(complete_words verify super.img --partition = v)" = "vendor "
 check "make install puts it where bash-completion looks" sh -c "make -s -C '$TOP' install DESTDIR='$T/root' PREFIX=/usr >/dev/null 2>&1 && test -s '$T/root/usr/share/bash-completion/completions/fastverity'"
+check "  zsh's and fish's beside it" sh -c "test -s '$T/root/usr/share/zsh/vendor-completions/_fastverity' && test -s '$T/root/usr/share/fish/vendor_completions.d/fastverity.fish'"
+
+# fish, as fish asks (complete -C), the command found on PATH
+mkdir bin && ln -s "$FV_REAL" bin/fastverity
+if command -v fish >/dev/null; then
+	fc() { PATH="$T/bin:$PATH" fish -c "source '$TOP/completion/fastverity.fish'; complete -C '$*'" 2>&1 | cut -f1 | sort | tr '\n' ' '; }
+	check "fish: actions by prefix" test "$(fc fastverity ve)" = "verify "
+	check "fish: an action's options" test "$(fc fastverity verify --max)" = "--max-failures "
+	check "fish: avb's commands" test "$(fc fastverity avb add_)" = "add_hash_footer add_hashtree_footer "
+	check "fish: an avb command's options" test "$(fc fastverity avb add_hashtree_footer --fec)" = "--fec_num_roots "
+	check "fish: --partition= from the image" test "$(fc fastverity verify super.img --partition=s)" = "--partition=system "
+	check "fish: files after the action" test "$(fc fastverity verify data.)" = "data.img data.verity "
+else
+	skip "fish completion (no fish here)"
+fi
+# zsh: the completion function run with zsh's completion builtins
+# standing in (compadd records what it is given; zsh itself then matches
+# it against the word)
+if command -v zsh >/dev/null; then
+	cat >zstub <<'ZEOF'
+compadd() { local -a out; while (( $# )); do case $1 in -a) shift; out+=(${(P)1});; -S|-P) shift;; --) shift; out+=("$@"); break;; -*) ;; *) out+=("$1");; esac; shift; done; print -l -- $out >>z.out; }
+_files() { print "<files>" >>z.out; }
+compset() { PREFIX=${PREFIX#--partition=}; }
+: >z.out; words=("$@"); CURRENT=$#; PREFIX=${words[-1]}
+source "$ZCOMP"
+sort z.out | tr "\n" " "
+ZEOF
+	zc() { PATH="$T/bin:$PATH" ZCOMP="$TOP/completion/_fastverity" zsh -f zstub "$@"; }
+	check "zsh: actions" sh -c "echo '$(zc fastverity "")' | grep -q '^avb bench close create dump format help open remove repair sign status update verify '"
+	check "zsh: an action's options" sh -c "echo '$(zc fastverity verify --)' | grep -q -- '--max-failures= '"
+	check "zsh: avb's commands" sh -c "echo '$(zc fastverity avb "")' | grep -q 'add_hashtree_footer'"
+	check "zsh: --partition= from the image" test "$(zc fastverity verify super.img --partition=)" = "system vendor "
+	check "zsh: files after the action" test "$(zc fastverity verify da)" = "<files> "
+else
+	skip "zsh completion (no zsh here)"
+fi
 
 finish

@@ -1,0 +1,66 @@
+# fish completion for fastverity: actions, each action's options, the avb
+# commands and their options, --partition= values from the image, and
+# files. Everything comes from the command itself (`fastverity help`,
+# `fastverity help ACTION`, `fastverity avb SUBCOMMAND --help`, `fastverity
+# dump --json IMAGE`), as bash's completion does.
+
+function __fastverity_actions
+    fastverity help 2>/dev/null | sed -n '/^<action> is one of:/,/^$/s/^\t\([a-z]*\) .*/\1/p'
+end
+
+# The action on the line, if any (the first word that is one).
+function __fastverity_action
+    set -l actions (__fastverity_actions)
+    for t in (commandline -opc)[2..-1]
+        if contains -- $t $actions
+            echo $t
+            return 0
+        end
+    end
+    return 1
+end
+
+function __fastverity_avb_sub
+    set -l subs (fastverity avb --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p')
+    for t in (commandline -opc)[3..-1]
+        if contains -- $t $subs
+            echo $t
+            return 0
+        end
+    end
+    return 1
+end
+
+function __fastverity_needs_action
+    not __fastverity_action >/dev/null; or test "$(__fastverity_action)" = help
+end
+
+function __fastverity_options
+    set -l a (__fastverity_action)
+    if test -n "$a"
+        fastverity help $a 2>/dev/null
+    else
+        fastverity --help 2>/dev/null
+    end | grep -o -- '--[a-z0-9-]*' | sort -u
+end
+
+# The image: the first word after the action that is no option.
+function __fastverity_partitions
+    set -l a (__fastverity_action)
+    set -l seen 0
+    for t in (commandline -opc)[2..-1]
+        if test $seen = 1; and not string match -q -- '-*' $t
+            fastverity dump --json $t 2>/dev/null | sed -n '/^  "partitions":\[/,/^  \]/s/^      "\(role\|name\)":"\([^"]*\)".*/\2/p'
+            return 0
+        end
+        test "$t" = "$a"; and set seen 1
+    end
+end
+
+complete -c fastverity -f
+complete -c fastverity -n '__fastverity_needs_action' -a '(__fastverity_actions)'
+complete -c fastverity -n '__fastverity_action >/dev/null; and test "$(__fastverity_action)" != avb; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
+complete -c fastverity -n 'test "$(__fastverity_action)" = avb; and not __fastverity_avb_sub >/dev/null' -a '(fastverity avb --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
+complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity avb (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_]*" | sort -u)'
+complete -c fastverity -l partition -x -a '(__fastverity_partitions)'
+complete -c fastverity -n '__fastverity_action >/dev/null; and not __fastverity_needs_action; and not string match -q -- "-*" (commandline -ct)' -F
