@@ -37,7 +37,7 @@ struct bench_setting {
 };
 
 /* FEC parity encoders, one core: MB/s of message. */
-#define BENCH_FEC_ROWS 8
+#define BENCH_FEC_ROWS 10
 struct bench_fec {
 	unsigned roots;
 	int scalar; /* libfec's encoder, the reference for the ratio */
@@ -47,6 +47,20 @@ struct bench_fec {
 	double mb_per_s;   /* median of the rounds; < 0: not measured */
 	double lo, hi;
 	char why[160];
+};
+
+/* What a number of roots means for the image measured (4096-byte blocks,
+ * sha256 tree): the parity, its encoding on this machine, and the
+ * longest run of consecutive bad blocks it corrects, when the tree names
+ * them (erasures: roots per codeword) and when nothing does (errors:
+ * roots / 2). */
+#define BENCH_FEC_ADVICE 5
+struct bench_fec_advice {
+	unsigned roots;
+	uint64_t parity_bytes;
+	double share;          /* of the data */
+	double encode_seconds; /* < 0: not measured */
+	uint64_t run_named, run_unnamed; /* bytes */
 };
 
 struct bench_report {
@@ -63,6 +77,9 @@ struct bench_report {
 	size_t nsettings;
 	struct bench_fec fec[BENCH_FEC_ROWS];
 	size_t nfec;
+	struct bench_fec_advice advice[BENCH_FEC_ADVICE];
+	size_t nadvice;
+	uint64_t advice_data_bytes;
 	/* --device: what bounds a tree built from it (MB/s; 0: not
 	 * measured): its reads with its cache dropped, the SHA unit on the
 	 * threads, and the first setting built from it cold */
@@ -87,8 +104,11 @@ bench_noisy_kernel(const struct bench_impl *impls, size_t n,
 
 /* Measures every implementation, in about total seconds. */
 void bench_run_impls(struct bench_report *r, double total);
-/* Measures the FEC encoders for 2, 8, 16 and 24 roots, the same way. */
+/* Measures the FEC encoders for 2, 4, 8, 16 and 24 roots, the same way. */
 void bench_run_fec(struct bench_report *r, double total);
+/* The advice for those roots on r->size bytes of data (after
+ * bench_run_fec: the encode times from its rates and r->threads). */
+void bench_fec_advise(struct bench_report *r);
 
 /* Rounds each figure is measured in: the median is shown, with the
  * slowest and the fastest round as its spread. */

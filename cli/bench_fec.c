@@ -13,7 +13,7 @@
  * round of dm-verity FEC with 4 KiB blocks (about 1 MB of message). */
 #define FEC_CODEWORDS 4096
 
-static const unsigned fec_roots[] = {2, 8, 16, 24};
+static const unsigned fec_roots[] = {2, 4, 8, 16, 24};
 
 /* One pass of fastverity's encoder: ISA-L over rsn columns. */
 static void pass_isal(const fv_rs *rs, uint8_t *const *cols,
@@ -99,4 +99,45 @@ void bench_run_fec(struct bench_report *rep, double total)
 	}
 	free(buf);
 	free(out);
+}
+
+/* Rounds of parity over covered blocks (as the kernel lays them out):
+ * each round holds rsn blocks spaced rounds apart, so a run of
+ * consecutive bad blocks puts at most ceil(run / rounds) into one
+ * codeword. */
+void bench_fec_advise(struct bench_report *r)
+{
+	const uint64_t bs = 4096, data = r->size / bs;
+	uint64_t tree = 0, covered;
+
+	r->nadvice = 0;
+	r->advice_data_bytes = data * bs;
+	if (!data)
+		return;
+	for (uint64_t n = data; n > 1;) { /* sha256: 128 digests a block */
+		n = (n + 127) / 128;
+		tree += n;
+	}
+	covered = data + tree;
+	for (size_t k = 0; k < sizeof(fec_roots) / sizeof(fec_roots[0]) &&
+			   r->nadvice < BENCH_FEC_ADVICE;
+	     k++) {
+		struct bench_fec_advice *a = &r->advice[r->nadvice++];
+		unsigned roots = fec_roots[k], rsn = FEC_RS_N - roots;
+		uint64_t rounds = (covered + rsn - 1) / rsn;
+
+		a->roots = roots;
+		a->parity_bytes = rounds * roots * bs;
+		a->share = (double)a->parity_bytes / (double)(data * bs);
+		a->run_named = rounds * roots * bs;
+		a->run_unnamed = rounds * (roots / 2) * bs;
+		a->encode_seconds = -1;
+		for (size_t i = 0; i < r->nfec; i++)
+			if (r->fec[i].roots == roots && !r->fec[i].scalar &&
+			    r->fec[i].mb_per_s > 0)
+				a->encode_seconds =
+					(double)(covered * bs) /
+					(r->fec[i].mb_per_s * 1e6 *
+					 (r->threads ? r->threads : 1));
+	}
 }

@@ -163,6 +163,21 @@ static size_t summary(const struct bench_report *r, char lines[][400],
 				fec_ratio(r, a), a->roots, fec_ratio(r, z),
 				z->roots);
 	}
+	/* FEC: the roots to choose, for this image */
+	if (r->nadvice && n < max) {
+		const struct bench_fec_advice *a = &r->advice[0];
+
+		snprintf(lines[n++], 400,
+			 "FEC, recommended here: %u roots (the default of "
+			 "veritysetup and avbtool): parity %.2f%% of the data, "
+			 "correcting a run of up to %.2f MiB of bad blocks the "
+			 "tree names (%.2f MiB unnamed); more roots only for a "
+			 "medium that loses longer runs: doubling them doubles "
+			 "both the parity and the run.",
+			 a->roots, 100.0 * a->share,
+			 (double)a->run_named / 1048576.0,
+			 (double)a->run_unnamed / 1048576.0);
+	}
 	/* salt cost, against the smallest salt of the same settings */
 	for (size_t i = 0; i < r->nsettings && n < max; i++) {
 		const struct bench_setting *s = &r->settings[i], *base = NULL;
@@ -325,6 +340,34 @@ void bench_print_table(const struct bench_report *r)
 			       f->roots, f->name, f->mb_per_s, f->lo, f->hi,
 			       ratio, f->note);
 	}
+	if (r->nadvice) {
+		printf("\nFEC for this image (%.1f MiB of data and its sha256 "
+		       "tree, 4096-byte blocks; the encode time from the rates "
+		       "above on %u thread%s): the longest run of consecutive "
+		       "bad blocks corrected, named by the tree (as repair "
+		       "takes them) or not:\n",
+		       (double)r->advice_data_bytes / 1048576.0,
+		       r->threads ? r->threads : 1u,
+		       r->threads == 1 ? "" : "s");
+		printf("  %5s  %12s  %8s  %12s  %14s  %14s\n", "roots",
+		       "parity", "of data", "encode here", "run, named",
+		       "run, unnamed");
+	}
+	for (size_t i = 0; i < r->nadvice; i++) {
+		const struct bench_fec_advice *a = &r->advice[i];
+		char t[32];
+
+		if (a->encode_seconds < 0)
+			snprintf(t, sizeof(t), "-");
+		else
+			snprintf(t, sizeof(t), "%.2f ms",
+				 1e3 * a->encode_seconds);
+		printf("  %5u  %8.2f MiB  %7.2f%%  %12s  %10.2f MiB  %10.2f "
+		       "MiB\n",
+		       a->roots, (double)a->parity_bytes / 1048576.0,
+		       100.0 * a->share, t, (double)a->run_named / 1048576.0,
+		       (double)a->run_unnamed / 1048576.0);
+	}
 	printf("\nWhole tree, %u thread%s (MB/s of data, upper levels "
 	       "included; median of %d rounds, then the slowest and fastest):"
 	       "\n",
@@ -465,6 +508,37 @@ void bench_print_json(const struct bench_report *r)
 		json_object_array_add(fec, j);
 	}
 	json_object_object_add(root, "fec", fec);
+	{
+		json_object *adv = json_object_new_array();
+
+		for (size_t i = 0; i < r->nadvice; i++) {
+			const struct bench_fec_advice *a = &r->advice[i];
+			json_object *j = json_object_new_object();
+
+			json_object_object_add(
+				j, "roots", json_object_new_int((int)a->roots));
+			json_object_object_add(
+				j, "parity_bytes",
+				json_object_new_uint64(a->parity_bytes));
+			json_object_object_add(
+				j, "parity_percent",
+				num_digits(100.0 * a->share, 2));
+			json_object_object_add(
+				j, "encode_ms",
+				a->encode_seconds < 0
+					? NULL
+					: num_digits(1e3 * a->encode_seconds,
+						     3));
+			json_object_object_add(
+				j, "run_named_bytes",
+				json_object_new_uint64(a->run_named));
+			json_object_object_add(
+				j, "run_unnamed_bytes",
+				json_object_new_uint64(a->run_unnamed));
+			json_object_array_add(adv, j);
+		}
+		json_object_object_add(root, "fec_advice", adv);
+	}
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *s = &r->settings[i];
 		json_object *j = json_object_new_object();

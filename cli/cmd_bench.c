@@ -494,6 +494,7 @@ int cmd_bench(struct cli_opts *o)
 		}
 	}
 	bench_run_fec(&rep, seconds / 10);
+	bench_fec_advise(&rep);
 
 	if (b.dev)
 		device_bound(&rep, pp, &b, threads);

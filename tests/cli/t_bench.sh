@@ -24,9 +24,14 @@ check "table: sha512 is generic" grep -qE '^  sha512 +32 +4096 +4096 +1 +[0-9]+ 
 check "table: overhead of sha256 at 4096" grep -qE '^  sha256 +0 +4096 +4096 +1 .* 36.0 KiB +0.88%  [0-9]+-[0-9]+$' table
 check "table: each path with its reason" sh -c "grep -q '^  fast path: sha256 in format 1' table && grep -q '^  generic path: format 0 appends the salt' table && grep -q '^  generic path: not sha256' table"
 check "table: summary" grep -q '^Summary:' table
-check "table: 8 FEC rows, ISA-L and libfec for 2, 8, 16, 24 roots" test "$(grep -cE '^ +(2|8|16|24)  (ISA-L|libfec), ' table)" = 8
+check "table: 10 FEC rows, ISA-L and libfec for 2, 4, 8, 16, 24 roots" test "$(grep -cE '^ +(2|4|8|16|24)  (ISA-L|libfec), ' table)" = 10
 check "table: FEC rows measured, libfec the reference" sh -c "grep -qE '^ +24  libfec, one codeword at a time +[0-9]+ +[0-9]+-[0-9]+ +1.0x  how veritysetup encodes$' table && grep -qE '^ +2  ISA-L, every codeword of a round +[0-9]+ +[0-9]+-[0-9]+ +[0-9.]+x  fastverity.s encoder$' table"
 check "table: FEC summary sentence" grep -qE '^  FEC parity: ISA-L encodes [0-9]+x \(2 roots\) to [0-9]+x \(24 roots\) as fast as libfec' table
+# the choice of roots, for the image measured: parity, its share, the
+# encode time here, the longest run of bad blocks corrected (named by
+# the tree: roots per codeword of each round; not: half that)
+check "table: FEC advice for this image, 5 rows" test "$(sed -n '/^FEC for this image/,/^$/p' table | grep -cE '^ +(2|4|8|16|24) +[0-9.]+ MiB +[0-9.]+% +([0-9.]+ ms|-) +[0-9.]+ MiB +[0-9.]+ MiB$')" = 5
+check "table: the roots recommended, with what they cost and correct" grep -qE '^  FEC, recommended here: 2 roots \(the default of veritysetup and avbtool\): parity [0-9.]+% of the data, correcting a run of up to [0-9.]+ MiB of bad blocks the tree names \([0-9.]+ MiB unnamed\)' table
 check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
 check "table: spread columns" grep -qE '^  sha256 +0 +4096 +4096 +1 +[0-9]+ fast +2 .* [0-9]+-[0-9]+$' table
 # (which setting wins is a measurement: on a loaded machine sha512 or
@@ -44,7 +49,10 @@ check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.
 impls=6
 grep -q sha_ni /proc/cpuinfo && impls=7
 check "json: implementations have every field, with their spread" jqok '.implementations | length == '"$impls"' and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
-check "json: 8 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 8 and ([.[].roots] | unique == [2, 8, 16, 24])' out
+check "json: 10 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 10 and ([.[].roots] | unique == [2, 4, 8, 16, 24])' out
+# 1 MiB: 256 data blocks and 3 tree blocks; 2 roots: 2 rounds (253 a
+# round), 4 parity blocks; a run of 4 blocks named, 2 unnamed
+check "json: the FEC advice, computed for the image" jqok '.fec_advice | length == 5 and .[0].roots == 2 and .[0].parity_bytes == 16384 and .[0].run_named_bytes == 16384 and .[0].run_unnamed_bytes == 8192 and .[0].parity_percent == 1.56 and (.[0].encode_ms > 0) and .[4].roots == 24 and .[4].run_unnamed_bytes * 2 == .[4].run_named_bytes' out
 check "json: the setting with every field" jqok '.settings | length == 1 and all(has("hash") and has("salt_size") and has("data_block_size") and has("hash_block_size") and has("format") and has("valid") and has("reason") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("path") and has("path_reason") and has("levels") and has("tree_bytes") and has("overhead_percent"))' out
 check "json: the setting is fast" test "$(jq -r '.settings[] | select(.valid) | [.hash, .salt_size, .data_block_size, .format, .path, .levels, .tree_bytes] | @csv' out)" = '"sha256",32,4096,1,"fast",2,12288'
 check "json: numbers with the digits they mean" sh -c "! grep -qE '[0-9]\.[0-9]{4,}' '$T/out'"
@@ -62,7 +70,7 @@ done
 check "csv" run_rc 0 "$FV" bench --csv --size=1M --format=1,0 --salt-size=0
 check "csv: header" test "$(head -1 out)" = "kind,name,hash,salt_size,data_block_size,hash_block_size,format,mb_per_s,path,levels,tree_bytes,overhead_percent,note"
 check "csv: $impls implementation rows" test "$(grep -c '^implementation,' out)" = $impls
-check "csv: 8 FEC rows of 13 fields" test "$(grep '^fec,' out | sed 's/"[^"]*"/q/g' | awk -F, 'NF == 13' | wc -l)" = 8
+check "csv: 10 FEC rows of 13 fields" test "$(grep '^fec,' out | sed 's/"[^"]*"/q/g' | awk -F, 'NF == 13' | wc -l)" = 10
 check "csv: 2 tree rows, fast then generic" test "$(grep '^tree,' out | cut -d, -f3,7,9 | tr '\n' ' ')" = "sha256,1,fast sha256,0,generic "
 
 # --device: a real image, read-only.
