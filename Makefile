@@ -7,7 +7,7 @@ DESTDIR ?=
 PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
-ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libdevmapper: its header only; it is opened when first needed
 # (verity/dm/activate.c)
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper,$(PKGS)) 2>/dev/null) \
@@ -49,13 +49,15 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 # Packages for building (make, make demo), then for testing (make check:
 # Check, the oracles cryptsetup-bin, systemd-repart and sfdisk, clang,
-# qemu for the kernel and arm64 tests, SoftHSM for PKCS#11 keys).
+# qemu for the kernel and arm64 tests, SoftHSM for PKCS#11 keys,
+# debhelper and lintian for the Debian packages).
 BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
              libjson-c-dev zlib1g-dev libisal-dev libfec-dev
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema zsh fish $(ARM64_PKGS)
+            make-dynpart-mappings python3-jsonschema zsh fish debhelper lintian \
+            $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
 # packages (multiarch; deps adds the arm64 architecture to dpkg). ISA-L's
@@ -118,8 +120,8 @@ libfastverity.a: $(LIB_OBJ)
 	ar rcs $@ $(B)/libfastverity.o
 
 libfastverity.so: $(LIB_OBJ) libfastverity.map
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,libfastverity.map \
-	  -o $@ $(LIB_OBJ) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	  -Wl,--version-script,libfastverity.map -o $@ $(LIB_OBJ) $(LIBS)
 
 # a program linked in the tree (-L. -lfastverity) finds the soname here
 # (LD_LIBRARY_PATH=.)
@@ -129,8 +131,18 @@ $(SONAME): libfastverity.so
 # The command links the archive that is installed, whose only global
 # names are the public API's: a call of an internal function would not
 # link (tests/cli/t_frontdoor.sh links it against the shared library too).
+# CLI_LINK=shared links it against libfastverity.so.1 instead, as the
+# Debian package ships it (debian/rules); that binary runs only where the
+# library is installed.
+CLI_LINK ?= static
+ifeq ($(CLI_LINK),shared)
+fastverity: $(CLI_OBJ) $(SONAME)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L. -lfastverity \
+	  $(shell pkg-config --libs popt json-c libcrypto 2>/dev/null)
+else
 fastverity: $(CLI_OBJ) libfastverity.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
+endif
 
 $(B)/tests/%: tests/unit/%.c $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)

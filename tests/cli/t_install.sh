@@ -92,7 +92,7 @@ check "make check installs the test packages" sh -c "make -n -C '$TOP' deps 2>/d
 # and notes are docs/performance.md's)
 check "the README is under 300 lines" test "$(wc -l <"$TOP/README.md")" -lt 300
 check "  its first commands are make demo and make check" sh -c "grep -m2 '^make ' '$TOP/README.md' | cut -d' ' -f1-2 | tr '\n' ' ' | grep -qx 'make demo make check '"
-for h in Usage "Android images" "systemd disk images" Speed "Use the library" Documentation; do
+for h in Usage "Android images" "systemd disk images" Speed "Use the library" Install Documentation; do
 	check "  has its section '$h'" grep -q "^## $h" "$TOP/README.md"
 done
 for f in $(grep -o '(docs/[a-z.-]*)' "$TOP/README.md" | tr -d '()' | sort -u); do
