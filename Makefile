@@ -39,7 +39,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \
+           cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \
            cli/bench_rank.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 

@@ -1,6 +1,6 @@
 /* fastverity avb SUBCOMMAND: avbtool's image commands, its option
  * spelling and its output (cli/cmd_avb.c parses and writes,
- * cli/avb_show.c shows and checks). */
+ * cli/avb_show.c shows, cli/avb_verify.c checks). */
 #ifndef FV_CLI_AVB_H
 #define FV_CLI_AVB_H
 
