@@ -66,6 +66,20 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
  * its partition (a file beside, or a logical partition of super.img
  * beside), one verdict per partition; the exit code (cli/avb_set.c). */
 int cli_avb_set_verify(struct cli_opts *o, const char *image);
+/* Who vouches for the descriptors of one vbmeta: said in its
+ * partitions' verdicts (a firmware set's, verify_image's). */
+struct cli_avb_vouch {
+	const char *vbmeta;  /* the vbmeta image that describes them */
+	enum fv_trust trust; /* FV_TRUST_CHECK, _UNCHECKED, _UNSIGNED */
+	char words[512];
+	char algorithm[32]; /* its signature's */
+	char key_sha1[41];  /* its signer's public key ("": none) */
+};
+/* --json: a new object of one partition of an image document (name,
+ * descriptor, path, and who vouches for it; the result added). */
+void *cli_avb_partition_json(const char *name, const char *kind,
+			     const char *path, const struct cli_avb_vouch *v,
+			     const char *result);
 /* 1 when image is a vbmeta image (no footer): a set's top. */
 int cli_avb_is_set(const char *image);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */

@@ -29,15 +29,6 @@ struct set {
 	int missing;       /* a partition's image not found */
 };
 
-/* Who vouches for a vbmeta: said in its partitions' verdicts. */
-struct vouch {
-	enum fv_trust trust; /* FV_TRUST_CHECK, _UNCHECKED, _UNSIGNED */
-	char words[512];
-	const char *vbmeta;   /* the vbmeta image that describes it */
-	char algorithm[32];   /* its signature's */
-	char key_sha1[41];    /* its signer's public key ("": none) */
-};
-
 struct failures {
 	const char *name, *path;
 	json_object *list;
@@ -58,8 +49,29 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 		cli_failure_words(kind), offset, f->name, f->path);
 }
 
+void *cli_avb_partition_json(const char *name, const char *kind,
+			     const char *path, const struct cli_avb_vouch *v,
+			     const char *result)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "name", cli_json_str(name));
+	json_object_object_add(j, "descriptor", cli_json_str(kind));
+	json_object_object_add(j, "path", cli_json_str(path));
+	json_object_object_add(j, "trust",
+			       cli_json_str(cli_trust_word(v->trust)));
+	json_object_object_add(j, "vbmeta", cli_json_str(v->vbmeta));
+	json_object_object_add(j, "algorithm", cli_json_str(v->algorithm));
+	json_object_object_add(j, "public_key_sha1",
+			       v->key_sha1[0] ? cli_json_str(v->key_sha1)
+					      : NULL);
+	json_object_object_add(j, "vouched_by", cli_json_str(v->words));
+	json_object_object_add(j, "result", cli_json_str(result));
+	return j;
+}
+
 static void verdict(struct set *st, const char *name, const char *kind,
-		    const char *path, const struct vouch *v,
+		    const char *path, const struct cli_avb_vouch *v,
 		    const struct cli_counts *counts, int code,
 		    json_object *failures)
 {
@@ -88,22 +100,9 @@ static void verdict(struct set *st, const char *name, const char *kind,
 		return;
 	}
 	if (st->list) {
-		json_object *j = json_object_new_object();
+		json_object *j = cli_avb_partition_json(name, kind, path, v,
+							cli_verdict_word(code));
 
-		json_object_object_add(j, "name", cli_json_str(name));
-		json_object_object_add(j, "descriptor", cli_json_str(kind));
-		json_object_object_add(j, "path", cli_json_str(path));
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(v->trust)));
-		json_object_object_add(j, "vbmeta", cli_json_str(v->vbmeta));
-		json_object_object_add(j, "algorithm",
-				       cli_json_str(v->algorithm));
-		json_object_object_add(j, "public_key_sha1",
-				       v->key_sha1[0] ? cli_json_str(v->key_sha1)
-						      : NULL);
-		json_object_object_add(j, "vouched_by", cli_json_str(v->words));
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(code)));
 		if (counts)
 			cli_json_add_counts(j, counts);
 		json_object_object_add(j, "failures", failures);
@@ -117,7 +116,8 @@ static void verdict(struct set *st, const char *name, const char *kind,
 
 /* Hashtree descriptor i over path. */
 static int check_tree(struct set *st, const fv_avb *av, size_t i,
-		      const char *name, const char *path, const struct vouch *v)
+		      const char *name, const char *path,
+		      const struct cli_avb_vouch *v)
 {
 	struct failures f = {name, path, NULL};
 	struct cli_counts counts;
@@ -169,7 +169,7 @@ static int walk(struct set *st, const char *image,
  * the key its chain pins. 0 and *v, or the exit code (printed). */
 static int judge(struct set *st, const char *image, fv_avb *av,
 		 const struct fv_avb_chain_partition *pin, const char *pinner,
-		 enum fv_trust parent, struct vouch *v)
+		 enum fv_trust parent, struct cli_avb_vouch *v)
 {
 	const char *alg = fv_avb_algorithm(av);
 	int unsigned_ = !strcmp(alg, "NONE"), r;
@@ -250,7 +250,7 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 
 /* Descriptor i of av (read from image, vouched for by v). */
 static int descriptor(struct set *st, const char *image, const fv_avb *av,
-		      size_t i, const struct vouch *v, int depth)
+		      size_t i, const struct cli_avb_vouch *v, int depth)
 {
 	uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
 	char *path = NULL, name[CLI_NAME_MAX];
@@ -313,7 +313,7 @@ static int walk(struct set *st, const char *image,
 		const struct fv_avb_chain_partition *pin, const char *pinner,
 		enum fv_trust parent, int depth)
 {
-	struct vouch v;
+	struct cli_avb_vouch v;
 	fv_avb *av;
 	int r;
 

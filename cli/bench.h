@@ -58,8 +58,8 @@ struct bench_fec {
 struct bench_fec_advice {
 	unsigned roots;
 	uint64_t parity_bytes;
-	double share;          /* of the data */
-	double encode_seconds; /* < 0: not measured */
+	double share;                    /* of the data */
+	double encode_seconds;           /* < 0: not measured */
 	uint64_t run_named, run_unnamed; /* bytes */
 };
 

@@ -520,9 +520,8 @@ void bench_print_json(const struct bench_report *r)
 			json_object_object_add(
 				j, "parity_bytes",
 				json_object_new_uint64(a->parity_bytes));
-			json_object_object_add(
-				j, "parity_percent",
-				num_digits(100.0 * a->share, 2));
+			json_object_object_add(j, "parity_percent",
+					       num_digits(100.0 * a->share, 2));
 			json_object_object_add(
 				j, "encode_ms",
 				a->encode_seconds < 0

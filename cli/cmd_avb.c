@@ -33,9 +33,9 @@ enum sub {
 	S_VERSION = 1u << 9,
 	S_APPEND = 1u << 10, /* append_vbmeta_image */
 	S_RESIZE = 1u << 11,
-	S_ZERO = 1u << 12,    /* zero_hashtree */
-	S_DIGESTS = 1u << 13, /* print_partition_digests */
-	S_CMDLINE = 1u << 14, /* calculate_kernel_cmdline */
+	S_ZERO = 1u << 12,                       /* zero_hashtree */
+	S_DIGESTS = 1u << 13,                    /* print_partition_digests */
+	S_CMDLINE = 1u << 14,                    /* calculate_kernel_cmdline */
 	S_COMMON = S_HASHTREE | S_HASH | S_MAKE, /* avbtool's common args */
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
@@ -132,8 +132,8 @@ static const struct row rows[] = {
 	 "the image whose vbmeta blob is appended"},
 	{"hashtree_disabled", FLAG, F(hashtree_disabled), 0, S_CMDLINE, NULL,
 	 "the command line for a disabled hash tree"},
-	{"accept_zeroed_hashtree", FLAG, F(accept_zeroed_hashtree), 0,
-	 S_VERIFY, NULL, "accept a tree and parity zero_hashtree zeroed"},
+	{"accept_zeroed_hashtree", FLAG, F(accept_zeroed_hashtree), 0, S_VERIFY,
+	 NULL, "accept a tree and parity zero_hashtree zeroed"},
 	{"use_persistent_digest", FLAG, F(use_persistent_digest), 0, S_FOOTER,
 	 NULL, "no digest in the descriptor: the device keeps it"},
 	{"signing_helper", STR, F(signing_helper), 0, S_COMMON, "PROGRAM",
@@ -209,8 +209,8 @@ static const struct row rows[] = {
 	 "check chained partitions too"},
 	{"keep_hashtree", FLAG, F(keep_hashtree), 0, S_ERASE, NULL,
 	 "keep the hash tree and parity"},
-	{"json", FLAG, F(json), 0, S_INFO | S_DIGESTS, NULL,
-	 "JSON output (info_image: fastverity's)"},
+	{"json", FLAG, F(json), 0, S_INFO | S_DIGESTS | S_VERIFY, NULL,
+	 "JSON output (info_image, verify_image: fastverity's)"},
 	{"threads", STR, F(threads), 0, S_HASHTREE | S_VERIFY, "N",
 	 "worker threads (fastverity; default: one per CPU)"},
 	{"progress", FLAG, F(progress), 0, S_HASHTREE | S_VERIFY, NULL,
@@ -421,8 +421,7 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 		     a->signing_helper_with_files ? a->signing_helper_with_files
 						  : a->signing_helper,
 		     a->signing_helper_with_files != NULL)) ||
-	    (r = fv_vbmeta_set_public_key_metadata(*v,
-						   a->public_key_metadata)))
+	    (r = fv_vbmeta_set_public_key_metadata(*v, a->public_key_metadata)))
 		return cli_lib_error(r);
 	/* avbtool's order: chains (those with A/B first), properties,
 	 * command lines, includes */
@@ -446,9 +445,9 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 			return EXIT_PARAMS;
 		if (!(name = strndup(s, (size_t)(c1 - s))))
 			return cli_error(-ENOMEM, "out of memory");
-		r = fv_vbmeta_add_chain_flags(
-			*v, name, (uint32_t)loc, c2 + 1,
-			no_ab ? FV_CHAIN_DO_NOT_USE_AB : 0);
+		r = fv_vbmeta_add_chain_flags(*v, name, (uint32_t)loc, c2 + 1,
+					      no_ab ? FV_CHAIN_DO_NOT_USE_AB
+						    : 0);
 		free(name);
 		if (r)
 			return cli_lib_error(r);
@@ -709,16 +708,16 @@ static int rewrite(const struct cli_avb_args *a, unsigned sub)
 			return cli_error(-EINVAL,
 					 "avb %s: --partition_size is required",
 					 a->sub);
-		if (parse_number("partition_size", a->partition_size,
-				 INT64_MAX, &size))
+		if (parse_number("partition_size", a->partition_size, INT64_MAX,
+				 &size))
 			return EXIT_PARAMS;
 	}
 	if (sub == S_APPEND && !a->vbmeta_image)
 		return cli_error(-EINVAL,
 				 "avb append_vbmeta_image: --vbmeta_image is "
 				 "required");
-	r = sub == S_APPEND ? fv_avb_append_vbmeta_image(a->image,
-							 a->vbmeta_image, size)
+	r = sub == S_APPEND   ? fv_avb_append_vbmeta_image(a->image,
+							   a->vbmeta_image, size)
 	    : sub == S_RESIZE ? fv_avb_resize_image(a->image, size)
 			      : fv_avb_zero_hashtree(a->image);
 	return r ? cli_write_error(r) : EXIT_OK;
@@ -862,9 +861,9 @@ int cli_avb_main(int argc, const char **argv)
 	}
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
-	if ((s->bit & (S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
-		       S_EXTRACT_VBMETA | S_RESIZE | S_ZERO | S_DIGESTS |
-		       S_CMDLINE)) &&
+	if ((s->bit &
+	     (S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA |
+	      S_RESIZE | S_ZERO | S_DIGESTS | S_CMDLINE)) &&
 	    a.image) {
 		const char *kind;
 

@@ -54,6 +54,33 @@ mkdir lone && cp images/vbmeta.img lone/
 check "a chained image that is missing refused" run_rc 4 avbtool print_partition_digests --image lone/vbmeta.img
 check "  naming it" grep -q "lone/vendor.img" "$T/err"
 
+# --- verify_image --json (fastverity's): docs/json.md's image document,
+# one object per descriptor checked with who vouches for it, the same
+# objects verify vbmeta.img --json gives for the same set
+parts() { jq -r '[.partitions[] | .name + ":" + .descriptor + ":" + .result] | join(" ")' "$T/out"; }
+check "verify_image --json, chains followed" run_rc 0 avbtool verify_image --image images/vbmeta.img --follow_chain_partitions --json
+check "  one document, none of avbtool's lines" jqok '.image == "images/vbmeta.img" and .container == "avb" and .result == "ok"' "$T/out"
+check "  vendor (chained), boot, system: each checked, ok" test "$(parts)" = "vendor:hashtree:ok boot:hash:ok system:hashtree:ok"
+check "  each with the vbmeta that vouches for it, signer not checked" test "$(jq -r '[.partitions[] | .vbmeta + "=" + .trust] | join(" ")' "$T/out")" = "images/vendor.img=not checked images/vbmeta.img=not checked images/vbmeta.img=not checked"
+check "  the trees' counts: every block checked" jqok '[.partitions[] | select(.descriptor == "hashtree") | .root_hash_matches and .bad_data_blocks == 0 and .failures == []] == [true, true]' "$T/out"
+jq -c '[.partitions[] | {name, descriptor, path, vbmeta, trust, vouched_by, result}]' "$T/out" >vi.parts
+"$FV" verify images/vbmeta.img --json 2>/dev/null | jq -c '[.partitions[] | {name, descriptor, path, vbmeta, trust, vouched_by, result}]' >set.parts
+check "  the same partitions as verify vbmeta.img --json" cmp -s vi.parts set.parts
+check "verify_image --json --key: the signer checked" run_rc 0 avbtool verify_image --image images/vbmeta.img --follow_chain_partitions --key keys/rsa4096.pem --json
+check "  and so the chained vbmeta signed by the key it pins" test "$(jq -r '[.partitions[].trust] | unique | join(",")' "$T/out")" = checked
+check "verify_image --json --expected_chain_partition" run_rc 0 avbtool verify_image --image images/vbmeta.img --expected_chain_partition vendor:1:keys/rsa4096.avbpubkey --json
+check "  the chain descriptor checked as a partition of its own" test "$(parts)" = "vendor:chain partition:ok boot:hash:ok system:hashtree:ok"
+mkdir dmg && cp images/system.img images/boot.img images/vendor.img images/vbmeta.img dmg/
+flip dmg/system.img $((5 * 4096 + 7))
+check "verify_image --json of a damaged tree's data: exit 1, as avbtool" run_rc 1 avbtool verify_image --image dmg/vbmeta.img --follow_chain_partitions --json
+check "  the document says corrupted, and which block" jqok '.result == "corrupted" and ([.partitions[] | select(.name == "system")][0] | .result == "corrupted" and .bad_data_blocks == 1 and .failures == [{"type": "data", "position": 20480, "block": 5}])' "$T/out"
+check "  avbtool's words on stderr" grep -q "hashtree of dmg/system.img does not match descriptor" "$T/err"
+flip dmg/boot.img 1000
+check "verify_image --json of a damaged hash partition: exit 1" run_rc 1 avbtool verify_image --image dmg/vbmeta.img --follow_chain_partitions --json
+check "  boot corrupted" jqok '.result == "corrupted" and ([.partitions[] | select(.name == "boot")][0].result == "corrupted")' "$T/out"
+check "verify_image --json, signed by another key than --key's: exit 1" run_rc 1 avbtool verify_image --image images/vbmeta.img --key keys/rsa2048.pem --json
+check "  the error document, with the message" jqok '.result == "error" and .exit_code == 1 and (.error | contains("images/vbmeta.img: Embedded public key does not match given key"))' "$T/out"
+
 # --- calculate_kernel_cmdline: the command lines of the image and of the
 # images it chains (one level), joined by spaces, no newline; a
 # descriptor's flags say when it counts (1: tree on, 2: tree off)
@@ -191,6 +218,7 @@ check "  the marker and zeros over tree and parity" cmp -s z.img z.want
 check "verify_image of a zeroed tree fails" run_rc 1 avbtool verify_image --image z.img
 check "  avbtool's message: the data is right, the tree not" grep -qx "hashtree of z.img contains invalid data" "$T/err"
 check "verify_image --accept_zeroed_hashtree" run_rc 0 avbtool verify_image --image z.img --accept_zeroed_hashtree
+check "  --json: that partition skipped" sh -c "'$FV' avb verify_image --image z.img --accept_zeroed_hashtree --json | jq -e '.result == \"ok\" and .partitions[0].result == \"skipped\"' >/dev/null"
 check "  avbtool's line" grep -qx "zz: skipping verification since hashtree is zeroed and --accept_zeroed_hashtree was given" "$T/out"
 printf 'X' | dd of=z.img bs=1 seek=5000 conv=notrunc 2>/dev/null
 check "  damaged data still found (the data's root against the descriptor)" run_rc 1 avbtool verify_image --image z.img --accept_zeroed_hashtree
