@@ -73,8 +73,7 @@ static int run_level(struct pass *ps, uint32_t level, int *fused_up,
 			level ? g->level_blocks[level - 1] : g->data_blocks,
 		.parents = g->level_blocks[level],
 		.zero_digest = ps->zero_digest,
-		.seen = ps->mode == PASS_BUILD && level == 0 &&
-			ps->io->data_seen,
+		.seen = level == 0 && ps->io->data_seen,
 		.untrusted = tr ? tr->untrusted : NULL,
 		.proven_bad = tr ? tr->proven_bad : NULL,
 		.children_proven =

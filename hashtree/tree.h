@@ -36,8 +36,8 @@ struct ht_io {
 	 * map_data falls back to read_data. */
 	const uint8_t *(*map_data)(void *ctx, uint64_t off, size_t len);
 	void (*unmap_data)(void *ctx, const uint8_t *p, size_t len);
-	/* Optional, ht_build only. Sees the n data blocks from block first
-	 * right after they are hashed, while they are in cache (at most
+	/* Optional. Sees the n data blocks from block first right after
+	 * ht_build or ht_verify hashes them, while they are in cache (at most
 	 * 256 KiB at a time; blocks of zero holes are not shown: they are
 	 * zeros; runs of another pattern are read and shown).
 	 * worker < opt->threads (at least 1) says which thread calls, so
@@ -67,6 +67,9 @@ struct ht_failure {
 	uint32_t offset; /* padding: first byte of the bad spare area */
 	int suspect;     /* under a bad hash block: it does not match that
 			  * block, which proves nothing (opt->suspects) */
+	/* a bad block's digest as computed (digest size bytes), valid
+	 * during the report; NULL for the other kinds */
+	const uint8_t *digest;
 };
 
 typedef void (*ht_report_fn)(void *ctx, const struct ht_failure *f);

@@ -318,6 +318,7 @@ static void found(struct worker *w, enum ht_failure_kind kind, uint32_t level,
 	f->block = block;
 	f->offset = offset;
 	f->suspect = suspect;
+	f->digest = NULL;
 	if (suspect)
 		return;
 	if (kind == HT_BAD_DATA_BLOCK)
@@ -426,6 +427,9 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 		if (!differs)
 			continue;
 		found(w, bad_kind, lp->level ? lp->level - 1 : 0, idx, 0, 0);
+		/* (computed stays until the window's failures are reported) */
+		w->found[w->nfound - 1].digest =
+			computed + (size_t)s * g->slot_size;
 		if (lp->level) {
 			set_bit(lp->untrusted, idx);
 			set_bit(lp->proven_bad, idx);

@@ -253,7 +253,9 @@ done
 # call an unfinished update, which the same update run again completes.
 # 100 blocks: the parity's one round encoded again; 1024 blocks, one
 # changed: its round encoded while the tree is proven, the tree blocks'
-# rounds their stored parity plus the blocks' changes.
+# rounds their stored parity plus the blocks' changes; 100 blocks found
+# by hashing: every round, the parity made from the verify's reads, the
+# leaves streamed.
 reset_update() { cp hu.old hu; cp fu.old fu; }
 judge_update() {
 	local state
@@ -274,27 +276,30 @@ judge_update() {
 		echo "  update, call $1 $2: neither old, new nor unfinished: $state" >&2
 		return 1
 	fi
-	"$FV" update du hu "$RU" --fec-device=fu --changed=$CHANGED >/dev/null 2>&1 &&
+	"$FV" update du hu "$RU" --fec-device=fu $CHANGED >/dev/null 2>&1 &&
 		cmp -s hu hu.new && cmp -s fu fu.new && return
 	echo "  update, call $1 $2: the re-run did not complete it" >&2
 	return 1
 }
-for blocks in 100 1024; do
-	bad=0 runs=0
+for kase in 100 1024 found; do
+	bad=0 runs=0 blocks=${kase/found/100}
 	gen 52 $((blocks * 4096)) >du
 	"$FV" format du hu.old --salt=$SALT --uuid=$UUID --root-hash-file=ru.old --fec-device=fu.old --fec-roots=2 >/dev/null
 	if [ $blocks = 100 ]; then
-		CHANGED=70000:5000
+		CHANGED=--changed=70000:5000
 		gen 53 5000 | dd of=du bs=1 seek=70000 conv=notrunc status=none
 	else
-		CHANGED=$((777 * 4096)):4096
+		CHANGED=--changed=$((777 * 4096)):4096
 		gen 53 4096 | dd of=du bs=4096 seek=777 conv=notrunc status=none
 	fi
+	how=given
+	[ $kase = found ] && CHANGED= how="found by hashing"
 	RU=$(cat ru.old)
 	cp hu.old hu.new && cp fu.old fu.new
-	"$FV" update du hu.new "$RU" --fec-device=fu.new --changed=$CHANGED >/dev/null
-	each_fault reset_update judge_update "$FV" update du hu "$RU" --fec-device=fu --changed=$CHANGED
-	check "update ($blocks blocks): $runs faulted runs: the old files, the new ones, or unfinished and completed by a re-run" test $bad = 0
+	"$FV" update du hu.new "$RU" --fec-device=fu.new $CHANGED >/dev/null
+	# shellcheck disable=SC2086
+	each_fault reset_update judge_update "$FV" update du hu "$RU" --fec-device=fu $CHANGED
+	check "update ($blocks blocks, $how): $runs faulted runs: the old files, the new ones, or unfinished and completed by a re-run" test $bad = 0
 done
 
 finish

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "check_main.h"
+#include "unit_files.h"
 #include <fec.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,34 +288,11 @@ END_TEST
 
 /* --- parity built with the tree (fused) == parity of its own pass ----- */
 
+static char dir[64];
+
 static char *tmp_path(const char *name)
 {
-	static char dir[64];
-	char *path;
-
-	if (!dir[0]) {
-		strcpy(dir, "/tmp/fv-unit-fec.XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir));
-	}
-	ck_assert_int_ge(asprintf(&path, "%s/%s", dir, name), 0);
-	return path;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n ? (size_t)n : 1);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return unit_path(dir, "/tmp/fv-unit-fec.XXXXXX", name);
 }
 
 /* Formats data with FEC fused (forced) and with a pass of its own
@@ -356,8 +334,8 @@ static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
 		ck_assert_msg(verity_format(&pair, &run, &out, &err) == 0, "%s",
 			      err.msg);
 		l[k] = out.layout;
-		img[k] = slurp(h[k], &ilen[k]);
-		par[k] = on_hash ? NULL : slurp(fe[k], &plen[k]);
+		img[k] = unit_slurp(h[k], &ilen[k]);
+		par[k] = on_hash ? NULL : unit_slurp(fe[k], &plen[k]);
 	}
 	ck_assert_uint_eq(ilen[0], ilen[1]);
 	ck_assert_msg(memcmp(img[0], img[1], ilen[0]) == 0,

@@ -102,6 +102,9 @@ struct verity_tuning {
 	size_t fused_max_bytes;   /* parity made with the tree only up to
 				   * this many bytes of planes */
 	unsigned fused_max_roots; /* ... and this many roots */
+	size_t update_stream_min; /* update: level 0 streamed from this
+				   * many leaves to rewrite on (SIZE_MAX:
+				   * never) */
 };
 
 /* How an operation runs. */

@@ -98,9 +98,9 @@ static int padding_zero(const struct update *u, const uint8_t *b, uint64_t t,
 /* Tree block t (of level l), at b, whose digest is d, against its
  * parent's slot in the tree in memory (the root for the top), its
  * padding zero: 0, or -EPERM naming it. */
-static int prove_one(struct update *u, uint64_t t, uint32_t l,
-		     const uint8_t *b, const uint8_t *d, const uint8_t *root,
-		     const char *what, struct ht_error *err)
+static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *b,
+		     const uint8_t *d, const uint8_t *root, const char *what,
+		     struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	uint64_t parent;
@@ -181,8 +181,9 @@ static int prove_window(struct prove_stretch *s, uint64_t w, uint64_t end,
 		size_t lo = 0, hi = need->n;
 
 		if ((r = verity_device_read(
-			     &u->d.hash, u->pair->layout.tree_offset + w * u->hbs,
-			     win, (size_t)((end - w) * u->hbs), err)))
+			     &u->d.hash,
+			     u->pair->layout.tree_offset + w * u->hbs, win,
+			     (size_t)((end - w) * u->hbs), err)))
 			return r;
 		while (lo < hi) { /* the first leaf in need at or past w */
 			size_t mid = lo + (hi - lo) / 2;
@@ -242,10 +243,10 @@ static void *prove_worker(void *arg)
 		 * before it are all taken, and will be finished */
 		if (w >= s->end || w > atomic_load(&s->bad))
 			break;
-		j->r = prove_window(s, w,
-				    s->end - w < PROVE_WINDOW ? s->end
-							      : w + PROVE_WINDOW,
-				    win, dig, &j->err);
+		j->r = prove_window(
+			s, w,
+			s->end - w < PROVE_WINDOW ? s->end : w + PROVE_WINDOW,
+			win, dig, &j->err);
 		if (j->r) {
 			uint64_t b = atomic_load(&s->bad);
 
@@ -330,8 +331,8 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 			 struct crew *crew, const uint8_t *root,
 			 const char *what, struct ht_error *err)
 {
-	struct prove_stretch s = {u,    first, end,   resident, load, hold,
-				  root, what,  first, UINT64_MAX};
+	struct prove_stretch s = {u,    first, end,  resident, load,
+				  hold, root,  what, first,    UINT64_MAX};
 	struct prove_job jobs[UPDATE_THREADS];
 	struct prove_job *done[UPDATE_THREADS];
 	pthread_t tid[UPDATE_THREADS];
@@ -438,6 +439,38 @@ static void keep_old(struct update *u, uint64_t t)
 	memcpy(u->old + t * u->hbs, u->tree + t * u->hbs, u->hbs);
 }
 
+/* Tree blocks read or written at once at most (1 MiB at 4 KiB). */
+#define STREAM_RUN 256
+/* Leaves in need from which level 0 is streamed (stream_leaves): any
+ * (a second read of a few leaves costs less than their fresh pages). */
+#define UPDATE_STREAM_MIN 1
+
+/* Tree blocks v[i..) of a run of consecutive ones: how many (at most
+ * STREAM_RUN), so that they are read or written at once. */
+static size_t run_of(const uint64_t *v, size_t n, size_t i)
+{
+	size_t k = 1;
+
+	while (i + k < n && k < STREAM_RUN && v[i + k] == v[i] + k)
+		k++;
+	return k;
+}
+
+/* Data block b's leaf digest set (into the in-memory tree, or the root
+ * when the tree has no level). */
+static void set_leaf(struct update *u, uint64_t b, const uint8_t *digest)
+{
+	uint64_t parent;
+	size_t slot;
+	uint8_t *at = u->root;
+
+	if (ht_data_parent(u->g, b, &parent, &slot) != 1) {
+		keep_old(u, parent);
+		at = u->tree + parent * u->hbs + slot;
+	}
+	memcpy(at, digest, u->g->digest_size);
+}
+
 /* Batches of data blocks read and hashed at a time. */
 #define UPDATE_BATCH 64
 
@@ -465,17 +498,8 @@ static int hash_data(struct update *u, const uint64_t *v, size_t n,
 		if (!r)
 			r = ht_hash_blocks(&u->h, buf, u->dbs, m, dig,
 					   g->digest_size, err);
-		for (size_t j = 0; !r && j < m; j++) {
-			uint64_t parent;
-			size_t slot;
-			uint8_t *at = u->root;
-
-			if (ht_data_parent(g, v[i + j], &parent, &slot) != 1) {
-				keep_old(u, parent);
-				at = u->tree + parent * u->hbs + slot;
-			}
-			memcpy(at, dig + j * g->digest_size, g->digest_size);
-		}
+		for (size_t j = 0; !r && j < m; j++)
+			set_leaf(u, v[i + j], dig + j * g->digest_size);
 	}
 	free(buf);
 	free(dig);
@@ -493,15 +517,48 @@ struct found {
 	uint64_t other; /* a hash block, padding or unreadable: the first */
 	int has_other;
 	enum ht_failure_kind kind;
+	/* the bad data blocks' digests as computed, in report order (NULL
+	 * once one came without) */
+	uint8_t *digests;
+	size_t cap;
+	int no_digests;
 };
+
+/* A bad data block's computed digest kept beside it (x->u->changed's
+ * last). */
+static int keep_digest(struct found *x, const uint8_t *d)
+{
+	const size_t ds = x->u->g->digest_size, n = x->u->changed.n;
+
+	if (x->no_digests || !d) {
+		x->no_digests = 1;
+		return 0;
+	}
+	if (n > x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 1024;
+		uint8_t *p;
+
+		if (cap < n || cap > SIZE_MAX / ds ||
+		    !(p = realloc(x->digests, cap * ds)))
+			return ht_fail(&x->err, ENOMEM, "out of memory");
+		x->digests = p;
+		x->cap = cap;
+	}
+	memcpy(x->digests + (n - 1) * ds, d, ds);
+	return 0;
+}
 
 static void found_one(void *ctx, const struct ht_failure *f)
 {
 	struct found *x = ctx;
 
 	if (f->kind == HT_BAD_DATA_BLOCK) {
+		atomic_fetch_add(&x->u->seen.found, 1);
 		if (!x->r)
-			x->r = verity_update_push(&x->u->changed, f->block, &x->err);
+			x->r = verity_update_push(&x->u->changed, f->block,
+						  &x->err);
+		if (!x->r)
+			x->r = keep_digest(x, f->digest);
 	} else if (!x->has_other) {
 		x->has_other = 1;
 		x->other = f->block;
@@ -512,24 +569,39 @@ static void found_one(void *ctx, const struct ht_failure *f)
 static int changed_by_verify(struct update *u, const struct verity_run *run,
 			     struct ht_error *err)
 {
-	struct verity_io_ctx ctx = {&u->d.data, &u->d.hash,
-				    u->pair->layout.tree_offset, NULL};
+	struct update_io ctx = {
+		{&u->d.data, &u->d.hash, u->pair->layout.tree_offset, NULL}, u};
 	struct ht_options opt = run->ht;
 	struct ht_verify_result res;
-	struct found x = {u, 0, {{0}, 0, 0, {0, 0}, {0}}, 0, 0, 0};
+	struct found x;
 	struct ht_io io;
 	int r;
 
-	verity_io_init(&io, &ctx);
+	memset(&x, 0, sizeof(x));
+	x.u = u;
+	verity_io_init(&io, &ctx.io);
+	/* with parity, the reads make it too once the change is large */
+	if ((r = verity_update_seen_start(u, run, &io, err)))
+		return r;
 	opt.report = found_one;
 	opt.report_ctx = &x;
 	opt.suspects = 0;
-	if ((r = ht_verify(u->g, &u->h, &io, &opt, u->pair->root, &res, err)))
-		return r;
-	if (x.r) {
+	r = ht_verify(u->g, &u->h, &io, &opt, u->pair->root, &res, err);
+	if (!r && x.r) {
 		*err = x.err;
-		return x.r;
+		r = x.r;
 	}
+	/* the digests kept if every one came, in block order (the reports
+	 * come in window order) */
+	for (size_t i = 1; !r && !x.no_digests && i < u->changed.n; i++)
+		x.no_digests = u->changed.v[i] <= u->changed.v[i - 1];
+	if (!r && !x.no_digests && u->changed.n) {
+		u->found_digests = x.digests;
+		x.digests = NULL;
+	}
+	free(x.digests);
+	if (r)
+		return r;
 	if (!res.root_matches || res.root_first)
 		return ht_fail(err, EPERM,
 			       "%s: the top of the tree does not match the old "
@@ -554,16 +626,79 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 	return 0;
 }
 
-/* The hash blocks over the changed leaves hashed again, level by level:
- * u->dirty holds every tree block rewritten, u->root the new root. */
-static int rehash_up(struct update *u, struct ht_error *err)
+/* Level 0 streamed (found by hashing, a change over many leaves, no old
+ * bytes kept): the leaves in need read a run at a time into one buffer
+ * and the changed blocks' digests set in them, then hashed into their
+ * parents (up: the parents, or the root), or written (write). Twice
+ * through a buffer of 1 MiB costs less than the tree's pages here (a
+ * fault each, on memory never touched). */
+static int stream_leaves(struct update *u, int write, struct blocks *up,
+			 struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	const size_t ds = g->digest_size;
+	uint8_t *buf = malloc(STREAM_RUN * u->hbs);
+	uint8_t *dig = malloc(STREAM_RUN * HT_MAX_DIGEST_SIZE);
+	size_t c = 0;
+	int r = buf && dig ? 0 : ht_fail(err, ENOMEM, "out of memory");
+
+	for (size_t i = 0, k; !r && i < u->need.n; i += k) {
+		const uint64_t t0 = u->need.v[i];
+		const uint64_t off = u->pair->layout.tree_offset + t0 * u->hbs;
+		uint64_t parent;
+		size_t slot;
+
+		k = run_of(u->need.v, u->need.n, i);
+		if ((r = verity_device_read(&u->d.hash, off, buf, k * u->hbs,
+					    err)))
+			break;
+		/* the changed blocks under this run (both lists in order) */
+		for (; c < u->changed.n; c++) {
+			ht_data_parent(g, u->changed.v[c], &parent, &slot);
+			if (parent >= t0 + k)
+				break;
+			memcpy(buf + (parent - t0) * u->hbs + slot,
+			       u->found_digests + c * ds, ds);
+		}
+		if (write) {
+			r = verity_device_write(&u->d.hash, off, buf,
+						k * u->hbs, err);
+			continue;
+		}
+		if ((r = ht_hash_blocks(&u->h, buf, u->hbs, k, dig, ds, err)))
+			break;
+		for (size_t j = 0; !r && j < k; j++) {
+			if (ht_tree_parent(g, t0 + j, &parent, &slot) == 1) {
+				memcpy(u->root, dig + j * ds, ds);
+				continue;
+			}
+			memcpy(u->tree + parent * u->hbs + slot, dig + j * ds,
+			       ds);
+			if (!up->n || up->v[up->n - 1] != parent)
+				r = verity_update_push(up, parent, err);
+		}
+	}
+	free(buf);
+	free(dig);
+	return r;
+}
+
+/* The hash blocks over the changed leaves hashed again, level by level
+ * (from: the blocks to start from, if level 0 was streamed): u->dirty
+ * holds every tree block rewritten, u->root the new root. */
+static int rehash_up(struct update *u, struct blocks *from,
+		     struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	struct blocks level = {0};
 	uint8_t d[HT_MAX_DIGEST_SIZE];
 	int r = 0;
 
-	for (size_t i = 0; !r && i < u->changed.n; i++) {
+	if (from) {
+		level = *from;
+		memset(from, 0, sizeof(*from));
+	}
+	for (size_t i = 0; !r && !from && i < u->changed.n; i++) {
 		uint64_t parent;
 		size_t slot;
 
@@ -612,8 +747,10 @@ static int load_tree(struct update *u, int keep, struct ht_error *err)
 	void *p;
 
 	if (len > SIZE_MAX / 2 - 1)
-		return ht_fail(err, EFBIG, "the tree (%llu bytes) does not fit "
-				"in memory", (unsigned long long)len);
+		return ht_fail(err, EFBIG,
+			       "the tree (%llu bytes) does not fit "
+			       "in memory",
+			       (unsigned long long)len);
 	u->tree_len = len ? (size_t)len * (keep ? 2 : 1) : 1;
 	if (keep && len &&
 	    !(u->kept = calloc((size_t)(g->tree_blocks + 63) / 64,
@@ -637,14 +774,14 @@ static int load_tree(struct update *u, int keep, struct ht_error *err)
 				  err);
 }
 
-/* The level-0 blocks over the changed data blocks (u->need), and, if
+/* The level-0 blocks over the changed data blocks (u->need), or, if
  * read, their bytes read into the tree in memory. */
 static int leaves_in_need(struct update *u, int read, struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	int r = 0;
 
-	for (size_t i = 0; !r && i < u->changed.n; i++) {
+	for (size_t i = 0; !r && !read && i < u->changed.n; i++) {
 		uint64_t parent;
 		size_t slot;
 
@@ -652,11 +789,13 @@ static int leaves_in_need(struct update *u, int read, struct ht_error *err)
 		    (!u->need.n || u->need.v[u->need.n - 1] != parent))
 			r = verity_update_push(&u->need, parent, err);
 	}
-	for (size_t i = 0; !r && read && i < u->need.n; i++)
+	for (size_t i = 0, k; !r && read && i < u->need.n; i += k) {
+		k = run_of(u->need.v, u->need.n, i);
 		r = verity_device_read(
 			&u->d.hash,
 			u->pair->layout.tree_offset + u->need.v[i] * u->hbs,
-			u->tree + u->need.v[i] * u->hbs, u->hbs, err);
+			u->tree + u->need.v[i] * u->hbs, k * u->hbs, err);
+	}
 	return r;
 }
 
@@ -677,7 +816,8 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	uint8_t sb[VERITY_SB_SIZE], mark[VERITY_SB_SIZE];
 	struct update u;
 	struct crew crew;
-	int r, resume = 0;
+	int r, resume = 0, stream = 0;
+	struct blocks up = {0};
 
 	memset(res, 0, sizeof(*res));
 	memset(&u, 0, sizeof(u));
@@ -741,32 +881,59 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			r = verity_update_push(&u.changed, b, err);
 	else
 		r = changed_by_verify(&u, run, err);
+	/* found by hashing: the plan now, to know whether the tree blocks'
+	 * old bytes are needed */
+	if (!r && !resume && !ranges && u.g->levels && u.old)
+		r = verity_update_parity_plan(&u, 0, err);
+	/* the whole parity made again: no change is added to it, and the
+	 * old bytes (pages never touched, here: a fault each) are not kept */
+	if (!r && u.parity.full)
+		u.old = NULL;
 	/* the leaves over the change: taken from the old tree as it is
 	 * proven (ranges), read (found by verify, which proved the tree,
-	 * or resumed over the change); resumed without ranges: every leaf
+	 * or resumed over the change), or streamed (found by verify, many
+	 * of them, no old bytes kept); resumed without ranges: every leaf
 	 * built again */
-	if (!r && (ranges || !resume))
-		r = leaves_in_need(&u, !ranges || resume, err);
+	if (!r && (ranges || !resume)) {
+		r = leaves_in_need(&u, 0, err);
+		stream = !r && !ranges && !resume && u.found_digests &&
+			 !u.old && u.g->levels &&
+			 u.need.n >= (run->tuning.update_stream_min
+					      ? run->tuning.update_stream_min
+					      : UPDATE_STREAM_MIN);
+		if (!r && (!ranges || resume) && !stream)
+			r = leaves_in_need(&u, 1, err);
+	}
 	/* nothing is reused before the old tree is proven (resumed: the
 	 * tree is proven against the new root once rebuilt) */
 	/* the rounds of the changed data blocks encoded meanwhile (the
 	 * tree blocks' changes added to them once known) */
 	if (!r && !resume && ranges && u.g->levels && u.old)
 		r = verity_update_parity_plan(&u, 1, err);
+	if (!r && u.parity.full)
+		u.old = NULL;
 	if (!r && !resume && ranges && u.g->levels)
-		r = prove_tree(&u, pair->root, 0, 1, 1, run->ht.threads, &crew,
-			       "the old tree does not match the old root hash "
-			       "(a wrong root hash, or a damaged tree): nothing "
-			       "written",
-			       err);
-	/* the changed leaves set from the data (found by verify: hashed
-	 * again, as the data may change under us only through a race) */
-	if (!r)
+		r = prove_tree(
+			&u, pair->root, 0, 1, 1, run->ht.threads, &crew,
+			"the old tree does not match the old root hash "
+			"(a wrong root hash, or a damaged tree): nothing "
+			"written",
+			err);
+	/* the changed leaves set from the data: found by verify, from the
+	 * digests it computed (the data the parity was made from, if it
+	 * was), else hashed */
+	if (!r && stream)
+		r = stream_leaves(&u, 0, &up, err);
+	else if (!r && u.found_digests)
+		for (size_t i = 0; i < u.changed.n; i++)
+			set_leaf(&u, u.changed.v[i],
+				 u.found_digests + i * u.g->digest_size);
+	else if (!r)
 		r = hash_data(&u, u.changed.v, u.changed.n, err);
 	/* every hash block the changed leaves reach hashed again (resumed
 	 * without ranges: every leaf, so the whole tree) */
 	if (!r)
-		r = rehash_up(&u, err);
+		r = rehash_up(&u, stream ? &up : NULL, err);
 	/* resumed: the whole tree as it will stand proven against the root
 	 * rebuilt, which must be the one the interrupted update made */
 	if (!r && resume && u.g->levels)
@@ -801,17 +968,21 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		    (r = verity_device_flush(&u.d.hash, err)))
 			goto close;
 	}
-	for (size_t i = 0; !r && i < u.dirty.n; i++)
+	for (size_t i = 0, k; !r && i < u.dirty.n; i += k) {
+		k = run_of(u.dirty.v, u.dirty.n, i);
 		r = verity_device_write(
 			&u.d.hash,
 			pair->layout.tree_offset + u.dirty.v[i] * u.hbs,
-			u.tree + u.dirty.v[i] * u.hbs, u.hbs, err);
-	res->tree_blocks = u.dirty.n;
+			u.tree + u.dirty.v[i] * u.hbs, k * u.hbs, err);
+	}
+	if (!r && stream)
+		r = stream_leaves(&u, 1, NULL, err);
+	res->tree_blocks = u.dirty.n + (stream ? u.need.n : 0);
 	if (!r && pair->layout.fec.roots) {
 		/* resumed without ranges: every round (what changed is no
 		 * longer known) */
-		r = verity_update_parity_write(&u, resume && !ranges, &run->ht, res,
-					err);
+		r = verity_update_parity_write(&u, resume && !ranges, &run->ht,
+					       res, err);
 		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
 			r = verity_device_flush(&u.d.fec, err);
 	}
@@ -833,7 +1004,9 @@ close:
 	if (u.tree_len)
 		munmap(u.tree, u.tree_len);
 	free(u.changed.v);
+	free(u.found_digests);
 	free(u.need.v);
+	free(up.v);
 	free(u.kept);
 	verity_update_parity_free(&u);
 	free(u.dirty.v);

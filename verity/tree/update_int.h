@@ -6,13 +6,16 @@
 #error "an internal header of libfastverity: include <fastverity.h>"
 #endif
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hashtree/hasher.h"
+#include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
 #include "verity/fec/source.h"
+#include "verity/tree/io.h"
 #include "verity/tree/update.h"
 
 /* Threads an update runs at most. */
@@ -61,6 +64,25 @@ struct parity_plan {
 	atomic_int failed;
 };
 
+/* Found by hashing, with parity: the parity made from the verify's reads
+ * as format makes it from its own (fused), for a change that reaches so
+ * many rounds that they are all encoded again. Off, and its planes not
+ * even allocated (tens of MiB: milliseconds here), until the changed
+ * blocks found reach start; the chunks read before are kept per thread
+ * (first, count pairs) and read again at the end. Used when the plan is
+ * the full pass; else dropped. */
+struct parity_seen {
+	struct fec_fused fused; /* planes NULL: not made */
+	const struct verity_run *run;
+	unsigned threads;
+	atomic_uint_fast64_t found;
+	uint64_t start;
+	atomic_int on;        /* 1: planes made; -1: they cannot be */
+	pthread_mutex_t lock; /* over turning it on */
+	int made;             /* lock initialised */
+	struct blocks missed[UPDATE_THREADS];
+};
+
 struct update {
 	struct verity_pair *pair;
 	const struct ht_geometry *g;
@@ -81,8 +103,20 @@ struct update {
 	struct blocks need;    /* level-0 blocks over them */
 	struct blocks dirty;   /* tree blocks rewritten */
 	uint8_t root[HT_MAX_DIGEST_SIZE];
+	/* found by hashing: the changed blocks' digests as the verify
+	 * computed them, in the order of changed (NULL: hash them again) */
+	uint8_t *found_digests;
 	struct parity_plan parity;
+	struct parity_seen seen;
 };
+/* Found by hashing, with parity: the verify's reads made into parity
+ * too, for threads workers (io->data_seen set, ctx an update_io). */
+struct update_io {
+	struct verity_io_ctx io; /* first: the io's context */
+	struct update *u;
+};
+int verity_update_seen_start(struct update *u, const struct verity_run *run,
+			     struct ht_io *io, struct ht_error *err);
 
 /* One thread's buffers for encoding runs (taken at the first run). */
 struct parity_bufs {
@@ -97,15 +131,15 @@ struct parity_bufs {
 int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err);
 /* One held run taken and encoded: 1, 0 when none is left, or an error. */
 int verity_update_parity_hold(struct update *u, struct parity_bufs *b,
-		       struct ht_error *err);
+			      struct ht_error *err);
 void verity_update_parity_bufs_free(struct parity_bufs *b);
 /* The parity written (all: every round encoded again) once the tree
  * blocks are: the plan's runs (held: with the tree blocks' changes
  * added), then the rounds only tree blocks changed in. */
 int verity_update_parity_write(struct update *u, int all,
-			const struct ht_options *opt,
-			struct verity_update_result *res,
-			struct ht_error *err);
+			       const struct ht_options *opt,
+			       struct verity_update_result *res,
+			       struct ht_error *err);
 void verity_update_parity_free(struct update *u);
 
 #endif

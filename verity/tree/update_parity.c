@@ -29,8 +29,8 @@
 static int64_t covered_of_tree_block(const struct update *u, uint64_t t)
 {
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
-	uint64_t at = (u->pair->layout.tree_offset + t * u->hbs) /
-		      fl->block_size;
+	uint64_t at =
+		(u->pair->layout.tree_offset + t * u->hbs) / fl->block_size;
 
 	if (at < fl->hash_start_block ||
 	    at - fl->hash_start_block >= fl->hash_blocks)
@@ -51,14 +51,18 @@ int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err)
 	pl->longest = 1;
 	pl->planned = 1;
 	for (size_t i = 0; !r && i < u->changed.n; i++)
-		r = verity_update_push(&rounds, u->changed.v[i] % fl->rounds, err);
+		r = verity_update_push(&rounds, u->changed.v[i] % fl->rounds,
+				       err);
 	for (size_t i = 0; !r && !u->old && i < u->dirty.n; i++) {
 		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
 
 		if (c >= 0)
-			r = verity_update_push(&rounds, (uint64_t)c % fl->rounds, err);
+			r = verity_update_push(&rounds,
+					       (uint64_t)c % fl->rounds, err);
 	}
-	if (r || (r = verity_fec_rs_init(&pl->rs, fl->roots, err)))
+	/* (the code may be set up already, for the parity seen) */
+	if (r || (!pl->rs.roots &&
+		  (r = verity_fec_rs_init(&pl->rs, fl->roots, err))))
 		goto out;
 	rounds.n = verity_update_uniq(rounds.v, rounds.n);
 	/* a round alone reads its rsn blocks one by one: past a quarter of
@@ -78,8 +82,8 @@ int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err)
 		while (i + k < rounds.n && k < RUN_ROUNDS &&
 		       rounds.v[i + k] == rounds.v[i] + k)
 			k++;
-		pl->piece[pl->n++] = (struct parity_piece){
-			rounds.v[i], k, 0, 0, i * round_bytes};
+		pl->piece[pl->n++] = (struct parity_piece){rounds.v[i], k, 0, 0,
+							   i * round_bytes};
 		if (k > pl->longest)
 			pl->longest = k;
 		i += k;
@@ -103,7 +107,8 @@ static int bufs_get(const struct update *u, struct parity_bufs *b,
 {
 	const struct parity_plan *pl = &u->parity;
 	const unsigned rsn = pl->rs.rsn, roots = pl->rs.roots;
-	const size_t most = (size_t)pl->longest * u->pair->layout.fec.block_size;
+	const size_t most =
+		(size_t)pl->longest * u->pair->layout.fec.block_size;
 
 	if (b->buf)
 		return 0;
@@ -149,7 +154,7 @@ static int encode_run(const struct update *u, const struct parity_piece *x,
 }
 
 int verity_update_parity_hold(struct update *u, struct parity_bufs *b,
-		       struct ht_error *err)
+			      struct ht_error *err)
 {
 	struct parity_plan *pl = &u->parity;
 	size_t i;
@@ -272,8 +277,8 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 	for (size_t i = 0; !r && i < u->dirty.n; i++) {
 		int64_t c = covered_of_tree_block(u, u->dirty.v[i]);
 
-		if (c >= 0 && !(r = verity_update_push(&tb, (uint64_t)c % fl->rounds,
-						err)))
+		if (c >= 0 && !(r = verity_update_push(
+					&tb, (uint64_t)c % fl->rounds, err)))
 			r = verity_update_push(&tb, u->dirty.v[i], err);
 	}
 	if (r) {
@@ -284,7 +289,8 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 	pl->ntb = tb.n / 2;
 	/* pairs, by their first: the round */
 	if (pl->ntb)
-		qsort(pl->tb, pl->ntb, 2 * sizeof(*pl->tb), verity_update_by_u64);
+		qsort(pl->tb, pl->ntb, 2 * sizeof(*pl->tb),
+		      verity_update_by_u64);
 	for (size_t i = 0; i < pl->ntb; i++)
 		rounds += !i || pl->tb[2 * i] != pl->tb[2 * i - 2];
 	if (!(more = realloc(pl->piece, (pl->n + rounds + 1) * sizeof(*more))))
@@ -304,17 +310,119 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 			else
 				hi = mid;
 		}
-		if (!lo || pl->piece[lo - 1].first + pl->piece[lo - 1].count <= n)
-			pl->piece[pl->n++] = (struct parity_piece){n, 1, i, k, 0};
+		if (!lo ||
+		    pl->piece[lo - 1].first + pl->piece[lo - 1].count <= n)
+			pl->piece[pl->n++] =
+				(struct parity_piece){n, 1, i, k, 0};
 		i += k;
 	}
 	return 0;
 }
 
+/* ---- found by hashing: the parity made with the verify ---- */
+
+/* A chunk the verify read: added into the thread's planes once on, else
+ * kept to be read again. */
+static int seen_data(void *c, unsigned worker, uint64_t first,
+		     const uint8_t *blocks, size_t n, struct ht_error *err)
+{
+	struct update *u = ((struct update_io *)c)->u;
+	struct parity_seen *s = &u->seen;
+	int r, on = atomic_load(&s->on);
+
+	if (!on && atomic_load(&s->found) >= s->start) {
+		pthread_mutex_lock(&s->lock);
+		if (!(on = atomic_load(&s->on))) {
+			/* format's limits: where it would not fuse, neither
+			 * does this (1: the plan's pass then) */
+			r = verity_fec_fused_init(
+				&s->fused, &u->parity.rs, &u->pair->layout.fec,
+				s->threads, &s->run->tuning, err);
+			on = r ? -1 : 1;
+			atomic_store(&s->on, on);
+		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (on > 0)
+		return verity_fec_fused_data_seen(&s->fused, worker, first,
+						  blocks, n, err);
+	if (on < 0)
+		return 0;
+	if (!(r = verity_update_push(&s->missed[worker], first, err)))
+		r = verity_update_push(&s->missed[worker], n, err);
+	return r;
+}
+
+int verity_update_seen_start(struct update *u, const struct verity_run *run,
+			     struct ht_io *io, struct ht_error *err)
+{
+	const struct verity_fec_layout *fl = &u->pair->layout.fec;
+	struct parity_seen *s = &u->seen;
+	unsigned threads = run->ht.threads ? run->ht.threads : 1;
+	int r;
+
+	if (!fl->roots || !u->g->levels || threads > UPDATE_THREADS)
+		return 0;
+	if (!u->parity.rs.roots &&
+	    (r = verity_fec_rs_init(&u->parity.rs, fl->roots, err)))
+		return r;
+	s->run = run;
+	s->threads = threads;
+	/* a quarter of the rounds: the plan's full pass (found blocks are
+	 * in as many rounds at most) */
+	s->start = fl->rounds / 4 + 1;
+	pthread_mutex_init(&s->lock, NULL);
+	s->made = 1;
+	io->data_seen = seen_data;
+	return 0;
+}
+
+/* The parity seen made whole: the chunks read before it was on and the
+ * tree as rewritten added, then written as format writes it. */
+static int seen_finish(struct update *u, struct ht_error *err)
+{
+	struct parity_seen *s = &u->seen;
+	const struct parity_plan *pl = &u->parity;
+	const size_t bs = u->pair->layout.fec.block_size;
+	const size_t per = ((size_t)1 << 20) / bs ? ((size_t)1 << 20) / bs : 1;
+	uint8_t *buf = malloc(per * bs);
+	int r = buf ? 0 : ht_fail(err, ENOMEM, "out of memory");
+
+	for (unsigned w = 0; !r && w < UPDATE_THREADS; w++)
+		for (size_t i = 0; !r && i + 1 < s->missed[w].n; i += 2) {
+			uint64_t first = s->missed[w].v[i];
+			uint64_t n = s->missed[w].v[i + 1];
+
+			for (uint64_t k = 0; !r && k < n; k += per) {
+				size_t m = n - k < per ? (size_t)(n - k) : per;
+
+				r = verity_fec_read_covered(&pl->src, first + k,
+							    m, buf, err);
+				if (!r)
+					r = verity_fec_fused_data_seen(
+						&s->fused, 0, first + k, buf, m,
+						err);
+			}
+		}
+	for (uint64_t t = 0; !r && t < u->g->tree_blocks; t += per) {
+		size_t m = u->g->tree_blocks - t < per
+				   ? (size_t)(u->g->tree_blocks - t)
+				   : per;
+
+		r = verity_device_read(&u->d.hash,
+				       u->pair->layout.tree_offset + t * u->hbs,
+				       buf, m * u->hbs, err);
+		if (!r)
+			verity_fec_fused_tree_written(&s->fused, t, buf, m);
+	}
+	free(buf);
+	return r ? r : verity_fec_fused_finish(&s->fused, &pl->src, err);
+}
+
 int verity_update_parity_write(struct update *u, int all,
-			const struct ht_options *opt,
-			struct verity_update_result *res,
-			struct ht_error *err)
+			       const struct ht_options *opt,
+			       struct verity_update_result *res,
+			       struct ht_error *err)
 {
 	const unsigned threads = opt->threads;
 	struct parity_plan *pl = &u->parity;
@@ -329,8 +437,11 @@ int verity_update_parity_write(struct update *u, int all,
 		return r;
 	if (all || pl->full) {
 		ht_pass(opt, "write parity");
-		r = verity_fec_parity_pass(&pl->src, &pl->rs, FEC_PASS_WRITE,
-					   NULL, threads, opt, NULL, err);
+		r = !all && u->seen.fused.planes
+			    ? seen_finish(u, err)
+			    : verity_fec_parity_pass(&pl->src, &pl->rs,
+						     FEC_PASS_WRITE, NULL,
+						     threads, opt, NULL, err);
 		if (!r)
 			res->parity_rounds = fl->rounds;
 		return r;
@@ -373,4 +484,10 @@ void verity_update_parity_free(struct update *u)
 	free(pl->tb);
 	free(pl->held);
 	memset(pl, 0, sizeof(*pl));
+	verity_fec_fused_free(&u->seen.fused);
+	for (unsigned w = 0; w < UPDATE_THREADS; w++)
+		free(u->seen.missed[w].v);
+	if (u->seen.made)
+		pthread_mutex_destroy(&u->seen.lock);
+	memset(&u->seen, 0, sizeof(u->seen));
 }
