@@ -106,19 +106,20 @@ static int bufs_get(const struct update *u, struct parity_bufs *b,
 		    struct ht_error *err)
 {
 	const struct parity_plan *pl = &u->parity;
-	const unsigned rsn = pl->rs.rsn, roots = pl->rs.roots;
+	const unsigned roots = pl->rs.roots;
 	const size_t most =
 		(size_t)pl->longest * u->pair->layout.fec.block_size;
 
 	if (b->buf)
 		return 0;
-	if (!(b->buf = malloc(most * (rsn + 2u * roots))))
+	/* one message position at a time (encode_run), its planes, the
+	 * parity as stored */
+	if (!(b->buf = malloc(most * (1 + 2u * roots))))
 		return ht_fail(err, ENOMEM, "out of memory");
-	for (unsigned k = 0; k < rsn; k++)
-		b->msg[k] = b->buf + k * most;
+	b->msg[0] = b->buf;
 	for (unsigned k = 0; k < roots; k++)
-		b->planes[k] = b->buf + (rsn + k) * most;
-	b->out = b->buf + (rsn + roots) * most;
+		b->planes[k] = b->buf + (1 + k) * most;
+	b->out = b->buf + (1 + roots) * most;
 	return 0;
 }
 
@@ -138,18 +139,25 @@ static int encode_run(const struct update *u, const struct parity_piece *x,
 	const size_t len = (size_t)(x->count * fl->block_size);
 	int r = 0;
 
-	/* codeword symbol s of round n: covered block n + s * rounds */
+	for (unsigned k = 0; k < pl->rs.roots; k++)
+		memset(b->planes[k], 0, len);
+	/* codeword symbol s of round n: covered block n + s * rounds, read
+	 * and added one message position at a time (parity is linear: a
+	 * run needs one block's buffer, not rsn of fresh memory); past the
+	 * covered blocks, zeros, which add nothing */
 	for (unsigned sym = 0; !r && sym < pl->rs.rsn; sym++) {
 		uint64_t c = (uint64_t)sym * fl->rounds + x->first;
 
 		if (c >= fl->blocks)
-			memset(b->msg[sym], 0, len);
-		else
-			r = verity_fec_read_covered(&pl->src, c, x->count,
-						    b->msg[sym], err);
+			break;
+		r = verity_fec_read_covered(&pl->src, c, x->count, b->msg[0],
+					    err);
+		if (!r)
+			verity_fec_rs_encode_update(&pl->rs, len, sym,
+						    b->msg[0], b->planes);
 	}
 	if (!r)
-		verity_fec_encode_stored(&pl->rs, len, b->msg, b->planes, out);
+		verity_fec_interleave(out, b->planes, pl->rs.roots, len);
 	return r;
 }
 
