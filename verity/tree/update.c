@@ -120,8 +120,10 @@ static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *b,
 }
 
 /* Level-0 hash blocks read and proven at a time (a window that stays in
- * the cache; the kernels hash several at once). */
-#define PROVE_WINDOW 64
+ * the cache; the kernels hash several at once). 16, not 64: each
+ * thread's window is fresh memory, a page fault a page here (1 GiB, one
+ * block: 14.5 ms against 16.2). */
+#define PROVE_WINDOW 16
 
 /* Tree blocks [first, end), at b (block first), all of one level, proven
  * against root (dig: room for their digests): 0, or -EPERM naming the
