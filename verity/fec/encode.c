@@ -91,8 +91,8 @@ static int buffers_init(struct parity_buffers *b, const struct parity_job *j)
 }
 
 /* Codeword x of the batch has its parity bytes at parity[x * roots]. */
-void verity_fec_interleave(uint8_t *out, uint8_t *const *planes,
-			   unsigned roots, size_t len)
+void verity_fec_interleave(uint8_t *out, uint8_t *const *planes, unsigned roots,
+			   size_t len)
 {
 	if (roots == 2) {
 		const uint8_t *p0 = planes[0], *p1 = planes[1];
@@ -334,10 +334,9 @@ int verity_fec_fused_init(struct fec_fused *f, const struct fec_rs *rs,
 	f->threads = threads;
 	f->plane_bytes = (size_t)(fl->rounds * fl->block_size);
 	/* one set of planes per worker, and one for the tree blocks */
-	f->planes = ht_buffer_alloc((threads + 1) * (size_t)per_thread);
+	f->planes = ht_buffer_alloc(threads * (size_t)per_thread);
 	if (!f->planes)
 		return ht_fail(err, ENOMEM, "out of memory");
-	pthread_mutex_init(&f->tree_lock, NULL);
 	return 0;
 }
 
@@ -377,23 +376,6 @@ int verity_fec_fused_data_seen(struct fec_fused *f, unsigned worker,
 	return 0;
 }
 
-void verity_fec_fused_tree_written(struct fec_fused *f, uint64_t tree_block,
-				   const uint8_t *blocks, size_t n)
-{
-	const struct verity_fec_layout *fl = f->fl;
-	uint64_t j = fl->data_blocks + tree_block;
-
-	if (j >= fl->blocks)
-		return;
-	if (n > fl->blocks - j)
-		n = (size_t)(fl->blocks - j);
-	pthread_mutex_lock(&f->tree_lock);
-	fused_add(f, f->threads, j, blocks, n);
-	if (tree_block + n > f->tree_end)
-		f->tree_end = tree_block + n;
-	pthread_mutex_unlock(&f->tree_lock);
-}
-
 int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 			    struct ht_error *err)
 {
@@ -407,19 +389,19 @@ int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 
 	if (!buf)
 		return ht_fail(err, ENOMEM, "out of memory");
-	/* covered hash blocks after the tree (the rest of a hash device,
-	 * or the gap before the parity) */
-	for (uint64_t j = fl->data_blocks + f->tree_end; !r && j < fl->blocks;
-	     j += per) {
+	/* the covered hash blocks: the tree, then the rest of a hash
+	 * device or the gap before the parity (the workers are done: into
+	 * the first set) */
+	for (uint64_t j = fl->data_blocks; !r && j < fl->blocks; j += per) {
 		size_t n =
 			fl->blocks - j < per ? (size_t)(fl->blocks - j) : per;
 
 		r = verity_fec_read_covered(s, j, n, buf, err);
 		if (!r)
-			fused_add(f, f->threads, j, buf, n);
+			fused_add(f, 0, j, buf, n);
 	}
 	/* the sum over the sets, into the first */
-	for (unsigned t = 1; !r && t <= f->threads; t++) {
+	for (unsigned t = 1; !r && t < f->threads; t++) {
 		const uint64_t *src = (const uint64_t *)(f->planes + t * total);
 		uint64_t *dst = (uint64_t *)f->planes;
 
@@ -444,14 +426,13 @@ int verity_fec_fused_finish(struct fec_fused *f, const struct fec_source *s,
 /* All the sets' bytes. */
 static size_t planes_bytes(const struct fec_fused *f)
 {
-	return (f->threads + 1) * f->plane_bytes * f->fl->roots;
+	return f->threads * f->plane_bytes * f->fl->roots;
 }
 
 void verity_fec_fused_free(struct fec_fused *f)
 {
 	if (!f->planes)
 		return;
-	pthread_mutex_destroy(&f->tree_lock);
 	ht_buffer_free(f->planes, planes_bytes(f));
 	f->planes = NULL;
 }
@@ -466,8 +447,8 @@ int verity_fec_encode_flat(const struct verity_device *d,
 
 	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
 		return r;
-	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads, NULL,
-				   NULL, err);
+	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads,
+				   NULL, NULL, err);
 	verity_fec_rs_free(&rs);
 	return r ? r : verity_device_flush(d, err);
 }

@@ -15,22 +15,6 @@
 #include "verity/tree/io.h"
 #include "verity/tree/superblock.h"
 
-/* Format with parity built alongside: tree blocks go into the parity as
- * they are written. */
-static int io_write_tree_fused(void *c, uint64_t off, const void *buf,
-			       size_t len, struct ht_error *err)
-{
-	const struct verity_io_ctx *ctx = c;
-	size_t bs = ctx->fused->fl->block_size;
-	int r = verity_device_write(ctx->hash, ctx->tree_offset + off, buf, len,
-				    err);
-
-	if (!r)
-		verity_fec_fused_tree_written(ctx->fused, off / bs, buf,
-					      len / bs);
-	return r;
-}
-
 static int io_data_seen(void *c, unsigned worker, uint64_t first,
 			const uint8_t *blocks, size_t n, struct ht_error *err)
 {
@@ -145,7 +129,6 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 			 * format with parity was 15% slower here) */
 			build.no_map = 1;
 			io.data_seen = io_data_seen;
-			io.write_tree = io_write_tree_fused;
 			ctx.fused = fused;
 		}
 	}
@@ -212,8 +195,7 @@ int verity_format(struct verity_pair *pair, const struct verity_run *run,
 		r = build_tree(pair, &d, run, &rs, &fused, out, err);
 	/* parity after the tree, before the superblock, as veritysetup */
 	if (!r && pair->layout.fec.roots)
-		r = write_fec(&pair->layout, &d, &rs, &fused, &run->ht,
-			      err);
+		r = write_fec(&pair->layout, &d, &rs, &fused, &run->ht, err);
 	if (!r)
 		r = commit(pair, &d, err);
 	verity_fec_fused_free(&fused);

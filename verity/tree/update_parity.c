@@ -385,8 +385,8 @@ int verity_update_seen_start(struct update *u, const struct verity_run *run,
 	return 0;
 }
 
-/* The parity seen made whole: the chunks read before it was on and the
- * tree as rewritten added, then written as format writes it. */
+/* The parity seen made whole: the chunks read before it was on added,
+ * then the tree as rewritten and the parity written as format does. */
 static int seen_finish(struct update *u, struct ht_error *err)
 {
 	struct parity_seen *s = &u->seen;
@@ -412,17 +412,6 @@ static int seen_finish(struct update *u, struct ht_error *err)
 						err);
 			}
 		}
-	for (uint64_t t = 0; !r && t < u->g->tree_blocks; t += per) {
-		size_t m = u->g->tree_blocks - t < per
-				   ? (size_t)(u->g->tree_blocks - t)
-				   : per;
-
-		r = verity_device_read(&u->d.hash,
-				       u->pair->layout.tree_offset + t * u->hbs,
-				       buf, m * u->hbs, err);
-		if (!r)
-			verity_fec_fused_tree_written(&s->fused, t, buf, m);
-	}
 	free(buf);
 	return r ? r : verity_fec_fused_finish(&s->fused, &pl->src, err);
 }
