@@ -435,6 +435,35 @@ static void add_rate(json_object *j, double mb, double lo, double hi)
 			       num_or_null(mb < 0 ? -1 : hi));
 }
 
+/* bench --json's fec_advice: one object per number of roots. */
+static json_object *fec_advice_json(const struct bench_report *r)
+{
+	json_object *adv = json_object_new_array();
+
+	for (size_t i = 0; i < r->nadvice; i++) {
+		const struct bench_fec_advice *a = &r->advice[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "roots",
+				       json_object_new_int((int)a->roots));
+		json_object_object_add(j, "parity_bytes",
+				       json_object_new_uint64(a->parity_bytes));
+		json_object_object_add(j, "parity_percent",
+				       num_digits(100.0 * a->share, 2));
+		json_object_object_add(
+			j, "encode_ms",
+			a->encode_seconds < 0
+				? NULL
+				: num_digits(1e3 * a->encode_seconds, 3));
+		json_object_object_add(j, "run_named_bytes",
+				       json_object_new_uint64(a->run_named));
+		json_object_object_add(j, "run_unnamed_bytes",
+				       json_object_new_uint64(a->run_unnamed));
+		json_object_array_add(adv, j);
+	}
+	return adv;
+}
+
 void bench_print_json(const struct bench_report *r)
 {
 	json_object *root = json_object_new_object(),
@@ -508,36 +537,7 @@ void bench_print_json(const struct bench_report *r)
 		json_object_array_add(fec, j);
 	}
 	json_object_object_add(root, "fec", fec);
-	{
-		json_object *adv = json_object_new_array();
-
-		for (size_t i = 0; i < r->nadvice; i++) {
-			const struct bench_fec_advice *a = &r->advice[i];
-			json_object *j = json_object_new_object();
-
-			json_object_object_add(
-				j, "roots", json_object_new_int((int)a->roots));
-			json_object_object_add(
-				j, "parity_bytes",
-				json_object_new_uint64(a->parity_bytes));
-			json_object_object_add(j, "parity_percent",
-					       num_digits(100.0 * a->share, 2));
-			json_object_object_add(
-				j, "encode_ms",
-				a->encode_seconds < 0
-					? NULL
-					: num_digits(1e3 * a->encode_seconds,
-						     3));
-			json_object_object_add(
-				j, "run_named_bytes",
-				json_object_new_uint64(a->run_named));
-			json_object_object_add(
-				j, "run_unnamed_bytes",
-				json_object_new_uint64(a->run_unnamed));
-			json_object_array_add(adv, j);
-		}
-		json_object_object_add(root, "fec_advice", adv);
-	}
+	json_object_object_add(root, "fec_advice", fec_advice_json(r));
 	for (size_t i = 0; i < r->nsettings; i++) {
 		const struct bench_setting *s = &r->settings[i];
 		json_object *j = json_object_new_object();
