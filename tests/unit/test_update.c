@@ -105,7 +105,7 @@ struct change {
  * parity updated with the change found by hashing against a format of
  * the changed data. */
 static void update_case(unsigned roots, int own_fec, unsigned threads,
-			size_t stream_min, size_t fused_max, struct change ch)
+			int hold_leaves, size_t fused_max, struct change ch)
 {
 	char *data = path_of("data"), *old = path_of("old");
 	char *h0 = path_of("h0"), *f0 = path_of("f0");
@@ -115,7 +115,7 @@ static void update_case(unsigned roots, int own_fec, unsigned threads,
 	uint8_t root0[HT_MAX_DIGEST_SIZE], rootref[HT_MAX_DIGEST_SIZE];
 	struct verity_run run = {.ht = {.threads = threads},
 				 .tuning = {.fused_max_bytes = fused_max,
-					    .update_stream_min = stream_min}};
+					    .update_hold_leaves = hold_leaves}};
 	struct verity_update_result res;
 	struct verity_pair pair;
 	struct ht_error err;
@@ -181,22 +181,22 @@ START_TEST(found_by_hashing_equals_format)
 	free(img);
 	for (unsigned t = 1; t <= 3; t++) {
 		/* the parity from the verify's reads, level 0 streamed */
-		update_case(2, 1, t, 1, 0, many);
+		update_case(2, 1, t, 0, 0, many);
 		/* ... level 0 read into memory */
-		update_case(2, 1, t, SIZE_MAX, 0, many);
+		update_case(2, 1, t, 1, 0, many);
 		/* the parity by a pass of its own (planes never fit) */
-		update_case(2, 1, t, 1, 1, many);
+		update_case(2, 1, t, 0, 1, many);
 	}
 	/* roots past the verify's: its own pass */
-	update_case(24, 1, 2, 1, 0, many);
+	update_case(24, 1, 2, 0, 0, many);
 	/* the parity after the tree, on the hash image */
-	update_case(2, 0, 2, 1, 0, many);
+	update_case(2, 0, 2, 0, 0, many);
 	/* no parity, streamed */
-	update_case(0, 0, 2, 1, 0, many);
+	update_case(0, 0, 2, 0, 0, many);
 	/* a few blocks: neither */
-	update_case(2, 1, 2, 1, 0, few);
+	update_case(2, 1, 2, 0, 0, few);
+	update_case(0, 0, 1, 0, 0, few);
 	update_case(0, 0, 1, 1, 0, few);
-	update_case(0, 0, 1, SIZE_MAX, 0, few);
 	unlink(old);
 	free(old);
 }

@@ -102,9 +102,8 @@ struct verity_tuning {
 	size_t fused_max_bytes;   /* parity made with the tree only up to
 				   * this many bytes of planes */
 	unsigned fused_max_roots; /* ... and this many roots */
-	size_t update_stream_min; /* update: level 0 streamed from this
-				   * many leaves to rewrite on (SIZE_MAX:
-				   * never) */
+	int update_hold_leaves;   /* update: the leaves to rewrite held in
+				   * memory, never streamed */
 };
 
 /* How an operation runs. */

@@ -443,9 +443,6 @@ static void keep_old(struct update *u, uint64_t t)
 
 /* Tree blocks read or written at once at most (1 MiB at 4 KiB). */
 #define STREAM_RUN 256
-/* Leaves in need from which level 0 is streamed (stream_leaves): any
- * (a second read of a few leaves costs less than their fresh pages). */
-#define UPDATE_STREAM_MIN 1
 
 /* Tree blocks v[i..) of a run of consecutive ones: how many (at most
  * STREAM_RUN), so that they are read or written at once. */
@@ -776,14 +773,13 @@ static int load_tree(struct update *u, int keep, struct ht_error *err)
 				  err);
 }
 
-/* The level-0 blocks over the changed data blocks (u->need), or, if
- * read, their bytes read into the tree in memory. */
-static int leaves_in_need(struct update *u, int read, struct ht_error *err)
+/* The level-0 blocks over the changed data blocks (u->need). */
+static int leaves_in_need(struct update *u, struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	int r = 0;
 
-	for (size_t i = 0; !r && !read && i < u->changed.n; i++) {
+	for (size_t i = 0; !r && i < u->changed.n; i++) {
 		uint64_t parent;
 		size_t slot;
 
@@ -791,7 +787,15 @@ static int leaves_in_need(struct update *u, int read, struct ht_error *err)
 		    (!u->need.n || u->need.v[u->need.n - 1] != parent))
 			r = verity_update_push(&u->need, parent, err);
 	}
-	for (size_t i = 0, k; !r && read && i < u->need.n; i += k) {
+	return r;
+}
+
+/* Those blocks read into the tree in memory. */
+static int read_leaves(struct update *u, struct ht_error *err)
+{
+	int r = 0;
+
+	for (size_t i = 0, k; !r && i < u->need.n; i += k) {
 		k = run_of(u->need.v, u->need.n, i);
 		r = verity_device_read(
 			&u->d.hash,
@@ -883,10 +887,11 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 			r = verity_update_push(&u.changed, b, err);
 	else
 		r = changed_by_verify(&u, run, err);
-	/* found by hashing: the plan now, to know whether the tree blocks'
-	 * old bytes are needed */
-	if (!r && !resume && !ranges && u.g->levels && u.old)
-		r = verity_update_parity_plan(&u, 0, err);
+	/* the parity's plan, before the old bytes are kept: with ranges,
+	 * the rounds of the changed data blocks encoded while the tree is
+	 * proven (the tree blocks' changes added to them once known) */
+	if (!r && !resume && u.g->levels && u.old)
+		r = verity_update_parity_plan(&u, ranges != NULL, err);
 	/* the whole parity made again: no change is added to it, and the
 	 * old bytes (pages never touched, here: a fault each) are not kept */
 	if (!r && u.parity.full)
@@ -897,23 +902,15 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	 * of them, no old bytes kept); resumed without ranges: every leaf
 	 * built again */
 	if (!r && (ranges || !resume)) {
-		r = leaves_in_need(&u, 0, err);
+		r = leaves_in_need(&u, err);
 		stream = !r && !ranges && !resume && u.found_digests &&
 			 !u.old && u.g->levels &&
-			 u.need.n >= (run->tuning.update_stream_min
-					      ? run->tuning.update_stream_min
-					      : UPDATE_STREAM_MIN);
+			 !run->tuning.update_hold_leaves;
 		if (!r && (!ranges || resume) && !stream)
-			r = leaves_in_need(&u, 1, err);
+			r = read_leaves(&u, err);
 	}
 	/* nothing is reused before the old tree is proven (resumed: the
 	 * tree is proven against the new root once rebuilt) */
-	/* the rounds of the changed data blocks encoded meanwhile (the
-	 * tree blocks' changes added to them once known) */
-	if (!r && !resume && ranges && u.g->levels && u.old)
-		r = verity_update_parity_plan(&u, 1, err);
-	if (!r && u.parity.full)
-		u.old = NULL;
 	if (!r && !resume && ranges && u.g->levels)
 		r = prove_tree(
 			&u, pair->root, 0, 1, 1, run->ht.threads, &crew,

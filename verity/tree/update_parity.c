@@ -392,7 +392,7 @@ static int seen_finish(struct update *u, struct ht_error *err)
 	struct parity_seen *s = &u->seen;
 	const struct parity_plan *pl = &u->parity;
 	const size_t bs = u->pair->layout.fec.block_size;
-	const size_t per = ((size_t)1 << 20) / bs ? ((size_t)1 << 20) / bs : 1;
+	const size_t per = ((size_t)1 << 20) / bs; /* bs <= 512 KiB */
 	uint8_t *buf = malloc(per * bs);
 	int r = buf ? 0 : ht_fail(err, ENOMEM, "out of memory");
 
