@@ -506,15 +506,14 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 	struct check c = {a, opts, a->json ? json_object_new_array() : NULL, 0};
 	int r;
 
-	if (!a->image) {
-		json_object_put(c.parts);
-		return cli_error(-EINVAL,
-				 "avb verify_image: --image is required");
-	}
-	r = verify_one(&c, a->image, a->follow,
-		       &(struct signer){a->key, NULL, NULL, FV_TRUST_UNSIGNED})
-		    ? EXIT_PARAMS
-		    : EXIT_OK;
+	if (!a->image)
+		r = cli_error(-EINVAL, "avb verify_image: --image is required");
+	else
+		r = verify_one(&c, a->image, a->follow,
+			       &(struct signer){a->key, NULL, NULL,
+						FV_TRUST_UNSIGNED})
+			    ? EXIT_PARAMS
+			    : EXIT_OK;
 	/* --json: the image document when every descriptor was checked or
 	 * one failed its check (avbtool's exit code 1 for that); else the
 	 * error document, from the message printed */

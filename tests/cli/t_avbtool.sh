@@ -80,6 +80,8 @@ check "verify_image --json of a damaged hash partition: exit 1" run_rc 1 avbtool
 check "  boot corrupted" jqok '.result == "corrupted" and ([.partitions[] | select(.name == "boot")][0].result == "corrupted")' "$T/out"
 check "verify_image --json, signed by another key than --key's: exit 1" run_rc 1 avbtool verify_image --image images/vbmeta.img --key keys/rsa2048.pem --json
 check "  the error document, with the message" jqok '.result == "error" and .exit_code == 1 and (.error | contains("images/vbmeta.img: Embedded public key does not match given key"))' "$T/out"
+check "verify_image --json without --image: exit 1" run_rc 1 avbtool verify_image --json
+check "  the error document too" jqok '.result == "error" and .exit_code == 1 and (.error | contains("--image is required"))' "$T/out"
 
 # --- calculate_kernel_cmdline: the command lines of the image and of the
 # images it chains (one level), joined by spaces, no newline; a
