@@ -21,7 +21,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
            verity/tree/update.c verity/tree/update_parity.c \
-           verity/tree/memtree.c \
+           verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
@@ -33,14 +33,14 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
-           verity/api_avb.c verity/api_measure.c verity/api_super.c
+           verity/api_avb.c verity/api_measure.c verity/api_super.c verity/api_fsverity.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \
-           cli/bench_rank.c
+           cli/bench_rank.c cli/cmd_fsverity.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
@@ -50,13 +50,14 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # Packages for building (make, make demo), then for testing (make check:
 # Check, the oracles cryptsetup-bin, systemd-repart and sfdisk, clang,
 # qemu for the kernel and arm64 tests, SoftHSM for PKCS#11 keys,
-# debhelper and lintian for the Debian packages).
+# debhelper and lintian for the Debian packages, fsverity-utils for
+# fs-verity).
 BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
              libjson-c-dev zlib1g-dev libisal-dev libfec-dev
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema zsh fish debhelper lintian \
+            make-dynpart-mappings python3-jsonschema zsh fish debhelper lintian fsverity \
             $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
@@ -85,6 +86,7 @@ ALL_CFLAGS += $(INTERNAL_CFLAGS)
 $(CLI_OBJ): INTERNAL_CFLAGS =
 # test_api is a program of the public API alone, as the command is
 $(B)/tests/test_api $(B)/unit/test_api: INTERNAL_CFLAGS =
+$(B)/tests/test_fsverity $(B)/unit/test_fsverity: INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;

@@ -87,6 +87,20 @@ int cmd_update(struct cli_opts *o);
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path);
 
+/* Signs with --key and --cert (the passphrase from
+ * --key-passphrase-file, or asked on the terminal): fn(s, ctx, der, len)
+ * makes the signature. 0 and *der (fv_free), or the exit code, the
+ * message printed. */
+typedef struct fv_signer fv_signer;
+typedef int (*cli_sign_fn)(const fv_signer *s, const void *ctx, uint8_t **der,
+			   size_t *len);
+int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
+		  uint8_t **der, size_t *len);
+
+/* fastverity fsverity SUBCOMMAND: fsverity-utils' commands
+ * (cli/cmd_fsverity.c). */
+int cli_fsverity_main(int argc, const char **argv);
+
 /* "s" for a count other than one, for messages. */
 static inline const char *cli_plural(uint64_t n)
 {

@@ -65,10 +65,11 @@ static char *ask_passphrase(const char *key)
 	return p;
 }
 
-/* The signature of root_hex by the options' key and certificate: 0 and
+/* A signature by the options' key and certificate, fn making it: 0 and
  * *der (fv_free), or the library's negative errno (its message kept). */
 static int sign_with(const struct cli_opts *o, const char *pass,
-		     const char *root_hex, uint8_t **der, size_t *len)
+		     cli_sign_fn fn, const void *ctx, uint8_t **der,
+		     size_t *len)
 {
 	fv_signer *s;
 	int r;
@@ -83,15 +84,41 @@ static int sign_with(const struct cli_opts *o, const char *pass,
 	    !(r = fv_signer_set_flags(s, o->embed_cert || o->ddi_json
 						 ? FV_SIGN_EMBED_CERT
 						 : 0)))
-		r = fv_signer_sign(s, root_hex, der, len);
+		r = fn(s, ctx, der, len);
 	fv_signer_free(s);
 	return r;
+}
+
+int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
+		  uint8_t **der, size_t *len)
+{
+	char *pass = NULL;
+	int r;
+
+	if (o->key_passphrase_file &&
+	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
+		return r;
+	r = sign_with(o, pass, fn, ctx, der, len);
+	/* an encrypted key and no file: ask on the terminal, if there is
+	 * one (never through OpenSSL's own prompt) */
+	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
+		r = sign_with(o, pass, fn, ctx, der, len);
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		fv_free(pass);
+	}
+	return r ? cli_lib_error(r) : 0;
+}
+
+static int sign_root(const fv_signer *s, const void *root_hex, uint8_t **der,
+		     size_t *len)
+{
+	return fv_signer_sign(s, root_hex, der, len);
 }
 
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path)
 {
-	char *pass = NULL;
 	uint8_t *der;
 	size_t len;
 	int r;
@@ -106,20 +133,8 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		    (r = cli_check_output(out_path, "signature", in, 4)))
 			return r;
 	}
-	if (o->key_passphrase_file &&
-	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
+	if ((r = cli_sign_with(o, sign_root, root_hex, &der, &len)))
 		return r;
-	r = sign_with(o, pass, root_hex, &der, &len);
-	/* an encrypted key and no file: ask on the terminal, if there is
-	 * one (never through OpenSSL's own prompt) */
-	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
-		r = sign_with(o, pass, root_hex, &der, &len);
-	if (pass) {
-		explicit_bzero(pass, strlen(pass));
-		fv_free(pass);
-	}
-	if (r)
-		return cli_lib_error(r);
 	if (o->ddi_json) {
 		char *json;
 

@@ -171,6 +171,10 @@ static void print_actions(FILE *f)
 	fputs("\tavb <subcommand> [--option value ...] - avbtool's commands "
 	      "for Android images (fastverity avb --help)\n",
 	      f);
+	fputs("\tfsverity <command> [<args>] - fsverity-utils' commands for "
+	      "fs-verity files: digest, sign, enable, measure, dump_metadata "
+	      "(fastverity fsverity --help)\n",
+	      f);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
 	      f);
@@ -330,11 +334,17 @@ static int run(int argc, const char **argv)
 	/* avbtool's commands, with avbtool's spelling (cli/cmd_avb.c) */
 	if (argc >= 2 && !strcmp(argv[1], "avb"))
 		return cli_avb_main(argc - 1, argv + 1);
+	/* fsverity-utils' commands (cli/cmd_fsverity.c) */
+	if (argc >= 2 && !strcmp(argv[1], "fsverity"))
+		return cli_fsverity_main(argc - 1, argv + 1);
 	help_unknown = NULL;
 	act = help_request(argc, argv);
 	/* help avb: avbtool's commands, each with its own --help */
 	if (!act && help_unknown && !strcmp(help_unknown, "avb"))
 		return cli_avb_main(2, (const char *[]){"avb", "--help", NULL});
+	if (!act && help_unknown && !strcmp(help_unknown, "fsverity"))
+		return cli_fsverity_main(
+			2, (const char *[]){"fsverity", "--help", NULL});
 	if (!act && help_unknown) {
 		cli_error(-EINVAL,
 			  "help: no action '%s' (fastverity help lists the "

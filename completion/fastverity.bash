@@ -1,5 +1,5 @@
 # bash completion for fastverity: actions, each action's options, the
-# avb commands and their options, --partition= values from the image, and
+# avb and fsverity commands and their options, --partition= values from the image, and
 # files. The actions and options come from the command itself
 # (`fastverity help` and `fastverity help ACTION`), which takes them from
 # the one table that also decides which options an action accepts.
@@ -28,12 +28,13 @@ _fastverity_partitions()
 	"$1" dump --json "$2" 2>/dev/null | sed -n '/^  "partitions":\[/,/^  \]/s/^      "\(role\|name\)":"\([^"]*\)".*/\2/p'
 }
 
-# fastverity avb SUBCOMMAND --option value: avbtool's spelling, from
-# `fastverity avb --help` and `fastverity avb SUBCOMMAND --help`.
-_fastverity_avb()
+# fastverity avb SUBCOMMAND --option value (avbtool's spelling) and
+# fastverity fsverity COMMAND --option=value (fsverity-utils'), from
+# `fastverity GROUP --help` and `fastverity GROUP SUBCOMMAND --help`.
+_fastverity_group()
 {
-	local cmd=$1 cur=$2 sub="" subs w i
-	subs=$("$cmd" avb --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p' | tr '\n' ' ')
+	local cmd=$1 group=$2 cur=$3 sub="" subs w i
+	subs=$("$cmd" "$group" --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p' | tr '\n' ' ')
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case " $subs " in *" $w "*) sub=$w ;; esac
@@ -41,8 +42,8 @@ _fastverity_avb()
 	if [ -z "$sub" ]; then
 		COMPREPLY=($(compgen -W "$subs" -- "$cur"))
 	elif [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$("$cmd" avb "$sub" --help 2>/dev/null |
-			grep -o -- '--[a-z0-9_]*' | sort -u)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$("$cmd" "$group" "$sub" --help 2>/dev/null |
+			grep -o -- '--[a-z0-9_-]*' | sort -u)" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null
@@ -64,8 +65,8 @@ _fastverity()
 			fi
 		done
 	done
-	if [ "$action" = avb ]; then
-		_fastverity_avb "$cmd" "$cur"
+	if [ "$action" = avb ] || [ "$action" = fsverity ]; then
+		_fastverity_group "$cmd" "$action" "$cur"
 		return 0
 	fi
 	# --partition=NAME: one word, or three where '=' breaks words (bash's

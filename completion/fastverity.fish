@@ -1,5 +1,5 @@
 # fish completion for fastverity: actions, each action's options, the avb
-# commands and their options, --partition= values from the image, and
+# and fsverity commands and their options, --partition= values from the image, and
 # files. Everything comes from the command itself (`fastverity help`,
 # `fastverity help ACTION`, `fastverity avb SUBCOMMAND --help`, `fastverity
 # dump --json IMAGE`), as bash's completion does.
@@ -20,8 +20,11 @@ function __fastverity_action
     return 1
 end
 
+# The avb or fsverity command on the line, if any.
 function __fastverity_avb_sub
-    set -l subs (fastverity avb --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p')
+    set -l a (__fastverity_action)
+    contains -- "$a" avb fsverity; or return 1
+    set -l subs (fastverity $a --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p')
     for t in (commandline -opc)[3..-1]
         if contains -- $t $subs
             echo $t
@@ -33,6 +36,15 @@ end
 
 function __fastverity_needs_action
     not __fastverity_action >/dev/null; or test "$(__fastverity_action)" = help
+end
+
+# Files after an action (after an avb or fsverity command, not in its
+# place).
+function __fastverity_wants_files
+    __fastverity_action >/dev/null; or return 1
+    __fastverity_needs_action; and return 1
+    contains -- "$(__fastverity_action)" avb fsverity; and not __fastverity_avb_sub >/dev/null; and return 1
+    return 0
 end
 
 function __fastverity_options
@@ -59,8 +71,8 @@ end
 
 complete -c fastverity -f
 complete -c fastverity -n '__fastverity_needs_action' -a '(__fastverity_actions)'
-complete -c fastverity -n '__fastverity_action >/dev/null; and test "$(__fastverity_action)" != avb; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
-complete -c fastverity -n 'test "$(__fastverity_action)" = avb; and not __fastverity_avb_sub >/dev/null' -a '(fastverity avb --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
-complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity avb (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_]*" | sort -u)'
+complete -c fastverity -n '__fastverity_action >/dev/null; and not contains -- "$(__fastverity_action)" avb fsverity; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
+complete -c fastverity -n 'contains -- "$(__fastverity_action)" avb fsverity; and not __fastverity_avb_sub >/dev/null' -a '(fastverity (__fastverity_action) --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
+complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity (__fastverity_action) (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_-]*" | sort -u)'
 complete -c fastverity -l partition -x -a '(__fastverity_partitions)'
-complete -c fastverity -n '__fastverity_action >/dev/null; and not __fastverity_needs_action; and not string match -q -- "-*" (commandline -ct)' -F
+complete -c fastverity -n '__fastverity_wants_files; and not string match -q -- "-*" (commandline -ct)' -F

@@ -49,9 +49,9 @@ extern "C" {
 #endif
 
 #define FASTVERITY_VERSION_MAJOR 0
-#define FASTVERITY_VERSION_MINOR 8
+#define FASTVERITY_VERSION_MINOR 9
 #define FASTVERITY_VERSION_PATCH 0
-#define FASTVERITY_VERSION       "0.8.0"
+#define FASTVERITY_VERSION       "0.9.0"
 
 /* The version of the library loaded at run time ("0.8.0"), which may be
  * newer than the FASTVERITY_VERSION a program was built with. */
@@ -1414,6 +1414,105 @@ const char *fv_status_fec_file(const fv_status *st);
  * 1u << (FV_NFLAGS - 1). */
 #define FV_NFLAGS 8
 const char *fv_flag_name(unsigned flag);
+
+/* Since 0.9 (FASTVERITY_1.7): fs-verity (docs/fsverity.md). A file's
+ * fs-verity digest, what `fsverity digest` (fsverity-utils) prints and
+ * the kernel measures: the Merkle tree over the file's 1-64 KiB blocks,
+ * the 256-byte descriptor holding its root, and the digest of that. */
+typedef struct fv_fsverity_params fv_fsverity_params;
+typedef struct fv_fsverity_digest fv_fsverity_digest;
+/* SHA-256, 4096-byte blocks, no salt. NULL: out of memory. */
+fv_fsverity_params *fv_fsverity_params_new(void);
+void fv_fsverity_params_free(fv_fsverity_params *p);
+/* "sha256" or "sha512"; a power of two from 1024 to 65536; at most 32
+ * bytes of salt. Errors: EINVAL. */
+int fv_fsverity_params_set_hash(fv_fsverity_params *p, const char *name);
+int fv_fsverity_params_set_block_size(fv_fsverity_params *p, uint32_t size);
+int fv_fsverity_params_set_salt(fv_fsverity_params *p, const uint8_t *salt,
+				size_t len);
+/* The digest of the file at path, with o's threads (NULL: every CPU),
+ * the file mapped when o says so (fv_options_set_map). Errors: ENODEV
+ * (missing), EISDIR, EINVAL (not a file, parameters), EIO, ENOMEM. */
+int fv_fsverity_compute(const fv_fsverity_params *p, const char *path,
+			const fv_options *o, fv_fsverity_digest **out);
+/* The same for size bytes given by read (fsverity-utils' read_fn: fills
+ * buf with exactly count bytes, the next ones, and returns 0 or a
+ * negative errno), called in order from the calling thread; name is
+ * what messages call the file (may be NULL). */
+typedef int (*fv_read_fn)(void *ctx, void *buf, size_t count);
+int fv_fsverity_compute_read(const fv_fsverity_params *p, fv_read_fn read,
+			     void *ctx, uint64_t size, const char *name,
+			     fv_fsverity_digest **out);
+enum fv_fsverity_flags {
+	FV_FSVERITY_KEEP_TREE = 1u << 0, /* keep each file's tree */
+};
+/* n files at once: small files each on one thread, several at a time,
+ * large ones each on every thread; out[i] (n pointers) is paths[i]'s.
+ * On failure *failed is the first file, in paths' order, that failed
+ * (fv_last_error: its message), and out[j] for j < *failed are set; the
+ * others are NULL. Without FV_FSVERITY_KEEP_TREE, fv_fsverity_tree says
+ * no tree. */
+int fv_fsverity_compute_files(const fv_fsverity_params *p,
+			      const char *const *paths, size_t n,
+			      const fv_options *o, unsigned flags,
+			      fv_fsverity_digest **out, size_t *failed);
+void fv_fsverity_digest_free(fv_fsverity_digest *d);
+/* "sha256" or "sha512". */
+const char *fv_fsverity_digest_hash(const fv_fsverity_digest *d);
+/* The digest, its bytes (returns their number) and in lowercase hex. */
+size_t fv_fsverity_digest_bytes(const fv_fsverity_digest *d,
+				const uint8_t **digest);
+const char *fv_fsverity_digest_hex(const fv_fsverity_digest *d);
+/* The tree's root hash (returns its size). */
+size_t fv_fsverity_root(const fv_fsverity_digest *d, const uint8_t **root);
+/* The descriptor, 256 bytes. */
+const uint8_t *fv_fsverity_descriptor(const fv_fsverity_digest *d);
+/* The Merkle tree as the kernel stores it (`fsverity digest
+ * --out-merkle-tree`: the root's level first); its bytes, 0 for a file
+ * of at most one block. */
+uint64_t fv_fsverity_tree(const fv_fsverity_digest *d, const uint8_t **tree);
+uint64_t fv_fsverity_file_size(const fv_fsverity_digest *d);
+/* What a built-in signature signs ("FSVerity", le16 hash number, le16
+ * digest size, the digest; `--for-builtin-sig`): copies it into buf
+ * (size bytes, at least 12 + 64) and returns its length, 0 when buf is
+ * too small. */
+size_t fv_fsverity_signed_digest(const fv_fsverity_digest *d, uint8_t *buf,
+				 size_t size);
+/* A built-in signature of the digest (`fsverity sign`): a detached DER
+ * PKCS#7, no attributes, no certificate, with the file's hash as its
+ * digest (*der: fv_free). Errors: fv_sign's. */
+int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
+		     uint8_t **der, size_t *len);
+/* The kernel's side (a file system with fs-verity: ext4 or f2fs with
+ * the verity feature, btrfs). FS_IOC_ENABLE_VERITY: path becomes a
+ * verity file of p's parameters, with a built-in signature (sig, len;
+ * NULL, 0: none). Errors: ENODEV (missing), EISDIR, EOPNOTSUPP (no
+ * fs-verity there), EEXIST (already one), ETXTBSY, EKEYREJECTED,
+ * EBADMSG, ENOKEY (the signature refused), EINVAL, and the system's;
+ * the message names the file and says what the error means. */
+int fv_fsverity_enable(const char *path, const fv_fsverity_params *p,
+		       const uint8_t *sig, size_t len);
+/* FS_IOC_MEASURE_VERITY: the digest the kernel holds (at most 64
+ * bytes into digest, *len of them) and its hash's number (1 sha256, 2
+ * sha512: fv_fsverity_hash_name). Errors: ENODATA (not a verity file),
+ * ENODEV, EISDIR, EOPNOTSUPP, and the system's. */
+int fv_fsverity_measure(const char *path, unsigned *hash, uint8_t *digest,
+			size_t *len);
+/* "sha256" for 1, "sha512" for 2, NULL for another number. */
+const char *fv_fsverity_hash_name(unsigned hash);
+enum fv_fsverity_metadata {
+	FV_FSVERITY_MERKLE_TREE = 1,
+	FV_FSVERITY_DESCRIPTOR = 2,
+	FV_FSVERITY_SIGNATURE = 3,
+};
+/* FS_IOC_READ_VERITY_METADATA: length bytes (0: to the end) of a
+ * verity file's metadata from offset, handed to out a piece at a time
+ * (its non-zero return stops the read and is returned). Errors:
+ * fv_fsverity_measure's. */
+typedef int (*fv_write_fn)(void *ctx, const void *buf, size_t n);
+int fv_fsverity_read_metadata(const char *path, enum fv_fsverity_metadata type,
+			      uint64_t offset, uint64_t length, fv_write_fn out,
+			      void *ctx);
 
 #ifdef __cplusplus
 }

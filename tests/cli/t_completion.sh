@@ -13,7 +13,7 @@ complete_words() { # WORDS...: COMPREPLY for the last word, sorted, one line
 	_fastverity
 	printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '
 }
-check "actions" test "$(complete_words "")" = "avb bench close create dump format help open remove repair sign status update verify "
+check "actions" test "$(complete_words "")" = "avb bench close create dump format fsverity help open remove repair sign status update verify "
 check "actions by prefix" test "$(complete_words "ve")" = "verify "
 check "verify's options by prefix" test "$(complete_words verify --max)" = "--max-failures= "
 check "verify's options exclude open's" sh -c "! echo '$(complete_words verify --)' | grep -q -- '--panic-on-corruption'"
@@ -23,6 +23,8 @@ check "help completes an action" test "$(complete_words help re)" = "remove repa
 check "options before the action: all" sh -c "echo '$(complete_words --js)' | grep -q -- '--json'"
 check "avb: avbtool's subcommands" sh -c "echo '$(complete_words avb add_)' | grep -qx 'add_hash_footer add_hashtree_footer '"
 check "avb: a subcommand's options" test "$(complete_words avb add_hashtree_footer --fec)" = "--fec_num_roots "
+check "fsverity: its commands" test "$(complete_words fsverity d)" = "digest dump_metadata "
+check "fsverity: a command's options" test "$(complete_words fsverity digest --for)" = "--for-builtin-sig "
 # --partition=: the image's own, from its dump (a super image's logical
 # partitions), as one word or as bash splits it at '='
 printf '%s' '{"device_size": 8388608, "slots": 1, "groups": [{"name": "default"}], "partitions": [{"name": "system", "group": "default"}, {"name": "vendor", "group": "default"}]}' >s.json
@@ -40,6 +42,8 @@ if command -v fish >/dev/null; then
 	check "fish: an action's options" test "$(fc fastverity verify --max)" = "--max-failures "
 	check "fish: avb's commands" test "$(fc fastverity avb add_)" = "add_hash_footer add_hashtree_footer "
 	check "fish: an avb command's options" test "$(fc fastverity avb add_hashtree_footer --fec)" = "--fec_num_roots "
+	check "fish: fsverity's commands" test "$(fc fastverity fsverity d)" = "digest dump_metadata "
+	check "fish: a fsverity command's options" test "$(fc fastverity fsverity digest --out)" = "--out-descriptor --out-merkle-tree "
 	check "fish: --partition= from the image" test "$(fc fastverity verify super.img --partition=s)" = "--partition=system "
 	check "fish: files after the action" test "$(fc fastverity verify data.)" = "data.img data.verity "
 else
@@ -58,9 +62,10 @@ source "$ZCOMP"
 sort z.out | tr "\n" " "
 ZEOF
 	zc() { PATH="$T/bin:$PATH" ZCOMP="$TOP/completion/_fastverity" zsh -f zstub "$@"; }
-	check "zsh: actions" sh -c "echo '$(zc fastverity "")' | grep -q '^avb bench close create dump format help open remove repair sign status update verify '"
+	check "zsh: actions" sh -c "echo '$(zc fastverity "")' | grep -q '^avb bench close create dump format fsverity help open remove repair sign status update verify '"
 	check "zsh: an action's options" sh -c "echo '$(zc fastverity verify --)' | grep -q -- '--max-failures= '"
 	check "zsh: avb's commands" sh -c "echo '$(zc fastverity avb "")' | grep -q 'add_hashtree_footer'"
+	check "zsh: fsverity's commands" sh -c "echo '$(zc fastverity fsverity "")' | grep -q 'dump_metadata'"
 	check "zsh: --partition= from the image" test "$(zc fastverity verify super.img --partition=)" = "system vendor "
 	check "zsh: files after the action" test "$(zc fastverity verify da)" = "<files> "
 else

@@ -91,6 +91,14 @@ static int pass_cb(char *buf, int size, int rwflag, void *u)
 int verity_sign(const struct verity_signer *s, const char *root_hex,
 		uint8_t **der, size_t *der_len, struct ht_error *err)
 {
+	return verity_sign_bytes(s, root_hex, strlen(root_hex), NULL, der,
+				 der_len, err);
+}
+
+int verity_sign_bytes(const struct verity_signer *s, const void *bytes,
+		      size_t bytes_len, const char *md_name, uint8_t **der,
+		      size_t *der_len, struct ht_error *err)
+{
 	const char *key_path = s->key, *cert_path = s->cert;
 	const char *passphrase = s->passphrase;
 	int embed_cert = s->embed_cert;
@@ -100,8 +108,9 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 	EVP_PKEY *key = NULL;
 	X509 *cert = NULL;
 	PKCS7 *p7 = NULL;
+	EVP_MD *md = NULL;
 	unsigned char *buf = NULL;
-	int n, r = 0;
+	int n, flags, r = 0;
 
 	ERR_clear_error();
 	*der = NULL;
@@ -153,12 +162,24 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 			    key_path, cert_path);
 		goto out;
 	}
-	data = BIO_new_mem_buf(root_hex, (int)strlen(root_hex));
-	p7 = data ? PKCS7_sign_ex(cert, key, NULL, data,
-				  PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOATTR |
-					  (embed_cert ? 0 : PKCS7_NOCERTS),
-				  ctx, NULL)
-		  : NULL;
+	data = BIO_new_mem_buf(bytes, (int)bytes_len);
+	flags = PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOATTR |
+		(embed_cert ? 0 : PKCS7_NOCERTS);
+	if (!md_name) {
+		p7 = data ? PKCS7_sign_ex(cert, key, NULL, data, flags, ctx,
+					  NULL)
+			  : NULL;
+	} else if (data && (md = EVP_MD_fetch(ctx, md_name, NULL))) {
+		/* a handle first, then the signer with its digest */
+		p7 = PKCS7_sign_ex(NULL, NULL, NULL, data,
+				   flags | PKCS7_PARTIAL, ctx, NULL);
+		if (p7 && (!PKCS7_sign_add_signer(p7, cert, key, md,
+						  flags | PKCS7_PARTIAL) ||
+			   PKCS7_final(p7, data, flags) != 1)) {
+			PKCS7_free(p7);
+			p7 = NULL;
+		}
+	}
 	n = p7 ? i2d_PKCS7(p7, &buf) : -1;
 	if (n <= 0) {
 		r = ht_fail(err, EINVAL, "cannot sign: %s", ssl_reason());
@@ -174,6 +195,7 @@ int verity_sign(const struct verity_signer *s, const char *root_hex,
 out:
 	OPENSSL_free(buf);
 	PKCS7_free(p7);
+	EVP_MD_free(md);
 	BIO_free(data);
 	X509_free(cert);
 	EVP_PKEY_free(key);

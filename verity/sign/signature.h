@@ -28,6 +28,13 @@ struct verity_signer {
 int verity_sign(const struct verity_signer *s, const char *root_hex,
 		uint8_t **der, size_t *der_len, struct ht_error *err);
 
+/* Signs len bytes the same way, with the digest md (an OpenSSL name:
+ * "SHA256"), or OpenSSL's default for the key when md is NULL (what
+ * verity_sign does). */
+int verity_sign_bytes(const struct verity_signer *s, const void *bytes,
+		      size_t len, const char *md, uint8_t **der,
+		      size_t *der_len, struct ht_error *err);
+
 struct verity_sig_check {
 	char signer[256];     /* subject of the signer certificate */
 	char fingerprint[65]; /* SHA-256 of the (first) signer certificate's

@@ -1,0 +1,625 @@
+/* fastverity fsverity SUBCOMMAND: fsverity-utils' commands (digest, sign,
+ * enable, measure, dump_metadata) with its options, output and exit
+ * codes (0; 1 a failure; 2 a usage error), so that a script swaps
+ * `fsverity` for `fastverity fsverity` (docs/fsverity.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <popt.h>
+
+#include "cli/cli.h"
+#include "cli/errors.h"
+#include "cli/params.h"
+#include "include/fastverity.h"
+
+enum {
+	F_DIGEST = 1u << 0,
+	F_SIGN = 1u << 1,
+	F_ENABLE = 1u << 2,
+	F_MEASURE = 1u << 3,
+	F_DUMP = 1u << 4,
+	F_TREE = F_DIGEST | F_SIGN | F_ENABLE, /* the tree's parameters */
+};
+
+/* fsverity-utils' exit code for usage errors. */
+#define EXIT_USAGE 2
+
+struct fsv_args {
+	char *hash_alg, *block_size, *salt, *out_tree, *out_desc;
+	char *key, *cert, *pkcs11_engine, *pkcs11_module, *pkcs11_keyid;
+	char *passphrase_file, *signature, *offset, *length, *threads;
+	int compact, for_builtin_sig;
+	unsigned seen[32]; /* how often each option was given */
+	const char **args;
+	int nargs;
+};
+
+static const struct sub {
+	const char *name;
+	unsigned bit;
+	const char *usage;
+	const char *what;
+} subs[] = {
+	{"digest", F_DIGEST,
+	 "FILE... [--hash-alg=HASH_ALG] [--block-size=BLOCK_SIZE] "
+	 "[--salt=SALT] [--out-merkle-tree=FILE] [--out-descriptor=FILE] "
+	 "[--compact] [--for-builtin-sig]",
+	 "compute the fs-verity digest of the given file(s), for offline "
+	 "signing"},
+	{"sign", F_SIGN,
+	 "FILE OUT_SIGFILE --key=KEYFILE --cert=CERTFILE "
+	 "[--hash-alg=HASH_ALG] [--block-size=BLOCK_SIZE] [--salt=SALT] "
+	 "[--out-merkle-tree=FILE] [--out-descriptor=FILE]",
+	 "sign a file for fs-verity built-in signature verification"},
+	{"enable", F_ENABLE,
+	 "FILE [--hash-alg=HASH_ALG] [--block-size=BLOCK_SIZE] [--salt=SALT] "
+	 "[--signature=SIGFILE]",
+	 "enable fs-verity on a file"},
+	{"measure", F_MEASURE, "FILE...",
+	 "display the fs-verity digest of the given verity file(s)"},
+	{"dump_metadata", F_DUMP,
+	 "TYPE FILE [--offset=OFFSET] [--length=LENGTH]",
+	 "dump the fs-verity metadata of the given file (TYPE: merkle_tree, "
+	 "descriptor or signature)"},
+};
+
+#define ARG(f) offsetof(struct fsv_args, f)
+static const struct row {
+	const char *name;
+	unsigned subs;
+	size_t off;
+	int flag;
+	const char *help;
+} rows[] = {
+	{"hash-alg", F_TREE, ARG(hash_alg), 0, "sha256 (the default) or sha512"},
+	{"block-size", F_TREE, ARG(block_size), 0,
+	 "the tree's block size: a power of two from 1024 to 65536 (4096)"},
+	{"salt", F_TREE, ARG(salt), 0, "a salt of up to 32 bytes, in hex"},
+	{"out-merkle-tree", F_DIGEST | F_SIGN, ARG(out_tree), 0,
+	 "write the Merkle tree there (as the kernel stores it)"},
+	{"out-descriptor", F_DIGEST | F_SIGN, ARG(out_desc), 0,
+	 "write the 256-byte descriptor there"},
+	{"compact", F_DIGEST, ARG(compact), 1, "only the digest, in hex"},
+	{"for-builtin-sig", F_DIGEST, ARG(for_builtin_sig), 1,
+	 "the digest formatted as a built-in signature signs it"},
+	{"key", F_SIGN, ARG(key), 0,
+	 "the PEM private key, or a pkcs11: URI of a key in a token"},
+	{"cert", F_SIGN, ARG(cert), 0, "its PEM certificate"},
+	{"key-passphrase-file", F_SIGN, ARG(passphrase_file), 0,
+	 "the key's passphrase, or the token's PIN (fastverity's)"},
+	{"pkcs11-engine", F_SIGN, ARG(pkcs11_engine), 0,
+	 "not taken: give --key=pkcs11:URI"},
+	{"pkcs11-module", F_SIGN, ARG(pkcs11_module), 0,
+	 "the PKCS#11 module of a pkcs11: key (p11-kit's proxy)"},
+	{"pkcs11-keyid", F_SIGN, ARG(pkcs11_keyid), 0,
+	 "not taken: give --key=pkcs11:URI"},
+	{"signature", F_ENABLE, ARG(signature), 0,
+	 "a built-in signature file (fastverity fsverity sign)"},
+	{"offset", F_DUMP, ARG(offset), 0, "the first byte to dump"},
+	{"length", F_DUMP, ARG(length), 0, "how many bytes to dump"},
+	{"threads", F_DIGEST | F_SIGN, ARG(threads), 0,
+	 "worker threads (fastverity's; every CPU by default)"},
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+/* popt's value of row i: ROW_VAL + i (above any letter) */
+#define ROW_VAL 1000
+
+static void print_subs(FILE *f)
+{
+	fputs("Usage: fastverity fsverity <command> [<args>]\n\n"
+	      "fsverity-utils' commands, with its options and output:\n",
+	      f);
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		fprintf(f, "\t%-14s %s\n", subs[i].name, subs[i].what);
+	fputs("\nfastverity fsverity <command> --help shows one command's "
+	      "options. Available hash algorithms: sha256 sha512\n",
+	      f);
+}
+
+static void print_sub_help(const struct sub *s)
+{
+	printf("Usage: fastverity fsverity %s %s\n%s\n\nOptions:\n", s->name,
+	       s->usage, s->what);
+	for (size_t i = 0; i < NROWS; i++)
+		if (rows[i].subs & s->bit)
+			printf("  --%-22s %s\n", rows[i].name, rows[i].help);
+	printf("\nExit status: 0 done; 1 failed; 2 a usage error.\n"
+	       "\nSee fastverity(8).\n");
+}
+
+/* The command line of subcommand s: 0, -1 after --help, or the exit
+ * code. */
+static int parse(const struct sub *s, int argc, const char **argv,
+		 struct fsv_args *a)
+{
+	struct poptOption table[NROWS + 2];
+	size_t n = 0;
+	poptContext pc;
+	int rc;
+
+	for (size_t i = 0; i < NROWS; i++) {
+		struct poptOption *p = &table[n];
+
+		if (!(rows[i].subs & s->bit))
+			continue;
+		memset(p, 0, sizeof(*p));
+		p->longName = rows[i].name;
+		p->arg = (char *)a + rows[i].off;
+		p->argInfo = rows[i].flag ? POPT_ARG_NONE : POPT_ARG_STRING;
+		p->val = ROW_VAL + (int)i;
+		n++;
+	}
+	memset(&table[n], 0, sizeof(table[n]));
+	table[n].longName = "help";
+	table[n].shortName = '?';
+	table[n].val = 'h';
+	memset(&table[n + 1], 0, sizeof(table[n + 1]));
+	pc = poptGetContext("fastverity fsverity", argc, argv, table, 0);
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		if (rc == 'h') {
+			print_sub_help(s);
+			poptFreeContext(pc);
+			return -1;
+		}
+		if (rc >= ROW_VAL && ++a->seen[rc - ROW_VAL] == 2) {
+			cli_error(-EINVAL,
+				  "fsverity %s: --%s can only be given once",
+				  s->name, rows[rc - ROW_VAL].name);
+			poptFreeContext(pc);
+			return EXIT_USAGE;
+		}
+	}
+	if (rc < -1) {
+		cli_error(-EINVAL, "fsverity %s: %s: %s (fastverity fsverity %s "
+				   "--help)",
+			  s->name, poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc), s->name);
+		poptFreeContext(pc);
+		return EXIT_USAGE;
+	}
+	{
+		const char **rest = poptGetArgs(pc);
+
+		while (rest && rest[a->nargs])
+			a->nargs++;
+		a->args = calloc((size_t)a->nargs + 1, sizeof(*a->args));
+		for (int i = 0; a->args && i < a->nargs; i++)
+			a->args[i] = strdup(rest[i]);
+	}
+	poptFreeContext(pc);
+	if (!a->args)
+		return cli_error(-ENOMEM, "out of memory");
+	for (int i = 0; i < a->nargs; i++)
+		if (!a->args[i])
+			return cli_error(-ENOMEM, "out of memory");
+	return 0;
+}
+
+static void free_args(struct fsv_args *a)
+{
+	for (size_t i = 0; i < NROWS; i++)
+		if (!rows[i].flag)
+			free(*(char **)((char *)a + rows[i].off));
+	for (int i = 0; a->args && i < a->nargs; i++)
+		free((char *)a->args[i]);
+	free(a->args);
+}
+
+/* The tree's parameters from the options: 0 or the exit code. */
+static int tree_params(const char *sub, const struct fsv_args *a,
+		       fv_fsverity_params **out)
+{
+	fv_fsverity_params *p = fv_fsverity_params_new();
+
+	*out = NULL;
+	if (!p)
+		return cli_error(-ENOMEM, "out of memory");
+	if (a->hash_alg && fv_fsverity_params_set_hash(p, a->hash_alg)) {
+		cli_error(-EINVAL,
+			  "fsverity %s: --hash-alg=%s: unknown hash algorithm "
+			  "(available: sha256 sha512)",
+			  sub, a->hash_alg);
+		fv_fsverity_params_free(p);
+		return EXIT_USAGE;
+	}
+	if (a->block_size) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(a->block_size, &end, 10);
+		if (errno || end == a->block_size || *end ||
+		    a->block_size[0] == '-' || v > UINT32_MAX ||
+		    fv_fsverity_params_set_block_size(p, (uint32_t)v)) {
+			cli_error(-EINVAL,
+				  "fsverity %s: --block-size=%s: a power of "
+				  "two from 1024 to 65536",
+				  sub, a->block_size);
+			fv_fsverity_params_free(p);
+			return EXIT_USAGE;
+		}
+	}
+	if (a->salt) {
+		uint8_t salt[33];
+		size_t len = 0;
+
+		if (strlen(a->salt) > 64) {
+			cli_error(-EINVAL,
+				  "fsverity %s: --salt: %zu bytes, fs-verity "
+				  "takes at most 32",
+				  sub, (strlen(a->salt) + 1) / 2);
+			fv_fsverity_params_free(p);
+			return EXIT_PARAMS;
+		}
+		if (cli_unhex(a->salt, salt, sizeof(salt), &len)) {
+			cli_error(-EINVAL,
+				  "fsverity %s: --salt=%s: not a hex string",
+				  sub, a->salt);
+			fv_fsverity_params_free(p);
+			return EXIT_USAGE;
+		}
+		fv_fsverity_params_set_salt(p, salt, len);
+	}
+	*out = p;
+	return 0;
+}
+
+static int run_options(const struct fsv_args *a, fv_options **opts)
+{
+	struct cli_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.threads = a->threads;
+	o.action = "fsverity";
+	return cli_run_options(&o, opts, NULL) ? EXIT_USAGE : 0;
+}
+
+/* --out-merkle-tree and --out-descriptor of d: 0 or the exit code. */
+static int write_outputs(const struct fsv_args *a, const fv_fsverity_digest *d)
+{
+	const uint8_t *tree;
+	uint64_t n = fv_fsverity_tree(d, &tree);
+
+	if (a->out_tree &&
+	    fv_output_write(a->out_tree, "the Merkle tree file",
+			    n ? tree : (const uint8_t *)"", (size_t)n))
+		return cli_lib_error(-EIO);
+	if (a->out_desc &&
+	    fv_output_write(a->out_desc, "the descriptor file",
+			    fv_fsverity_descriptor(d), 256))
+		return cli_lib_error(-EIO);
+	return 0;
+}
+
+/* The outputs are none of the inputs. */
+static int outputs_apart(const struct fsv_args *a, const char *const *in,
+			 size_t n)
+{
+	int r;
+
+	if (a->out_tree &&
+	    (r = cli_check_output(a->out_tree, "Merkle tree", in, n)))
+		return r;
+	if (a->out_desc &&
+	    (r = cli_check_output(a->out_desc, "descriptor", in, n)))
+		return r;
+	if (a->out_tree && a->out_desc &&
+	    (r = cli_check_output(a->out_desc, "descriptor",
+				  (const char *[]){a->out_tree}, 1)))
+		return r;
+	return 0;
+}
+
+/* The library's message; fsverity-utils' exit code for any failure. */
+static int lib_failed(int r)
+{
+	cli_lib_error(r);
+	return EXIT_PARAMS;
+}
+
+/* A decimal number of bytes: 0, or -1. */
+static int bytes_of(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+static void hex_of(const uint8_t *b, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int digest(const struct sub *s, struct fsv_args *a)
+{
+	fv_fsverity_params *p = NULL;
+	fv_fsverity_digest **d = NULL;
+	fv_options *opts = NULL;
+	size_t n = (size_t)a->nargs, failed = n;
+	int r;
+
+	if (!a->nargs) {
+		cli_error(-EINVAL, "fsverity digest: no file given (fastverity "
+				   "fsverity digest --help)");
+		return EXIT_USAGE;
+	}
+	if ((r = tree_params(s->name, a, &p)) || (r = run_options(a, &opts)))
+		goto out;
+	if ((r = outputs_apart(a, a->args, n)))
+		goto out;
+	d = calloc(n, sizeof(*d));
+	if (!d) {
+		r = cli_error(-ENOMEM, "out of memory");
+		goto out;
+	}
+	r = fv_fsverity_compute_files(
+		p, a->args, n, opts,
+		a->out_tree || a->out_desc ? FV_FSVERITY_KEEP_TREE : 0, d,
+		&failed);
+	/* each file's line, in the order given, up to the first that
+	 * failed */
+	for (size_t i = 0; i < failed; i++) {
+		uint8_t f[12 + 64];
+		char hex[2 * sizeof(f) + 1];
+
+		if (a->for_builtin_sig)
+			hex_of(f, fv_fsverity_signed_digest(d[i], f, sizeof(f)),
+			       hex);
+		else
+			snprintf(hex, sizeof(hex), "%s",
+				 fv_fsverity_digest_hex(d[i]));
+		if (a->compact)
+			printf("%s\n", hex);
+		else if (a->for_builtin_sig)
+			printf("%s %s\n", hex, a->args[i]);
+		else
+			printf("%s:%s %s\n", fv_fsverity_digest_hash(d[i]), hex,
+			       a->args[i]);
+	}
+	if (r) {
+		r = lib_failed(r);
+		goto out;
+	}
+	/* as fsverity-utils leaves them: the last file's */
+	r = write_outputs(a, d[n - 1]);
+out:
+	for (size_t i = 0; d && i < n; i++)
+		fv_fsverity_digest_free(d[i]);
+	free(d);
+	fv_options_free(opts);
+	fv_fsverity_params_free(p);
+	return r;
+}
+
+static int sign_digest(const fv_signer *s, const void *ctx, uint8_t **der,
+		       size_t *len)
+{
+	return fv_fsverity_sign(ctx, s, der, len);
+}
+
+static int sign(const struct sub *s, struct fsv_args *a)
+{
+	fv_fsverity_params *p = NULL;
+	fv_fsverity_digest *d = NULL;
+	fv_options *opts = NULL;
+	struct cli_opts o;
+	uint8_t *der = NULL;
+	size_t len = 0;
+	int r;
+
+	if (a->nargs != 2) {
+		cli_error(-EINVAL, "fsverity sign: FILE and OUT_SIGFILE are "
+				   "needed (fastverity fsverity sign --help)");
+		return EXIT_USAGE;
+	}
+	if (a->pkcs11_engine || a->pkcs11_keyid)
+		return cli_error(-EINVAL,
+				 "fsverity sign: --pkcs11-engine and "
+				 "--pkcs11-keyid are not taken: give the key "
+				 "as --key=pkcs11:URI (and --pkcs11-module)");
+	if (!a->key || !a->cert) {
+		cli_error(-EINVAL, "fsverity sign: --key and --cert are needed");
+		return EXIT_USAGE;
+	}
+	if ((r = tree_params(s->name, a, &p)) || (r = run_options(a, &opts)))
+		goto out;
+	{
+		const char *in[] = {a->args[0], a->key, a->cert,
+				    a->passphrase_file};
+
+		if ((r = cli_check_output(a->args[1], "signature", in, 4)) ||
+		    (r = outputs_apart(a, in, 4)) ||
+		    (r = cli_check_output(a->args[1], "signature",
+					  (const char *[]){a->out_tree,
+							   a->out_desc},
+					  2)))
+			goto out;
+	}
+	if ((r = fv_fsverity_compute(p, a->args[0], opts, &d))) {
+		r = lib_failed(r);
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.key = a->key;
+	o.cert = a->cert;
+	o.key_passphrase_file = a->passphrase_file;
+	if (a->pkcs11_module)
+		setenv("FASTVERITY_PKCS11_MODULE", a->pkcs11_module, 1);
+	if ((r = cli_sign_with(&o, sign_digest, d, &der, &len)))
+		goto out;
+	if (fv_output_write(a->args[1], "the signature file", der, len)) {
+		r = cli_lib_error(-EIO);
+		goto out;
+	}
+	if ((r = write_outputs(a, d)))
+		goto out;
+	printf("Signed file '%s' (%s:%s)\n", a->args[0],
+	       fv_fsverity_digest_hash(d), fv_fsverity_digest_hex(d));
+out:
+	fv_free(der);
+	fv_fsverity_digest_free(d);
+	fv_options_free(opts);
+	fv_fsverity_params_free(p);
+	return r;
+}
+
+static int enable(const struct sub *s, struct fsv_args *a)
+{
+	fv_fsverity_params *p = NULL;
+	uint8_t *sig = NULL;
+	size_t len = 0;
+	int r;
+
+	if (a->nargs != 1) {
+		cli_error(-EINVAL, "fsverity enable: one FILE is needed "
+				   "(fastverity fsverity enable --help)");
+		return EXIT_USAGE;
+	}
+	if ((r = tree_params(s->name, a, &p)))
+		return r;
+	if (a->signature && (r = fv_signature_read(a->signature, &sig, &len)))
+		r = lib_failed(r);
+	else if ((r = fv_fsverity_enable(a->args[0], p, sig, len)))
+		r = lib_failed(r);
+	fv_free(sig);
+	fv_fsverity_params_free(p);
+	return r;
+}
+
+static int measure(const struct sub *s, struct fsv_args *a)
+{
+	(void)s;
+	if (!a->nargs) {
+		cli_error(-EINVAL, "fsverity measure: no file given (fastverity "
+				   "fsverity measure --help)");
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < a->nargs; i++) {
+		uint8_t dg[64];
+		char hex[129], alg[32];
+		const char *name;
+		unsigned h;
+		size_t len;
+		int r = fv_fsverity_measure(a->args[i], &h, dg, &len);
+
+		if (r)
+			return lib_failed(r);
+		hex_of(dg, len, hex);
+		if (!(name = fv_fsverity_hash_name(h))) {
+			snprintf(alg, sizeof(alg), "ALG_%u", h);
+			name = alg;
+		}
+		printf("%s:%s %s\n", name, hex, a->args[i]);
+	}
+	return 0;
+}
+
+static int to_stdout(void *ctx, const void *buf, size_t n)
+{
+	(void)ctx;
+	return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
+}
+
+static int dump_metadata(const struct sub *s, struct fsv_args *a)
+{
+	static const char *const types[] = {"merkle_tree", "descriptor",
+					    "signature"};
+	uint64_t offset = 0, length = 0;
+	unsigned type = 0;
+	int r;
+
+	(void)s;
+	if (a->nargs != 2) {
+		cli_error(-EINVAL, "fsverity dump_metadata: TYPE and FILE are "
+				   "needed (fastverity fsverity dump_metadata "
+				   "--help)");
+		return EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < 3; i++)
+		if (!strcmp(a->args[0], types[i]))
+			type = i + 1;
+	if (!type) {
+		cli_error(-EINVAL,
+			  "fsverity dump_metadata: unknown metadata type '%s' "
+			  "(merkle_tree, descriptor or signature)",
+			  a->args[0]);
+		return EXIT_USAGE;
+	}
+	if (a->offset && bytes_of(a->offset, &offset)) {
+		cli_error(-EINVAL,
+			  "fsverity dump_metadata: --offset=%s: not a number "
+			  "of bytes",
+			  a->offset);
+		return EXIT_USAGE;
+	}
+	if (a->length && bytes_of(a->length, &length)) {
+		cli_error(-EINVAL,
+			  "fsverity dump_metadata: --length=%s: not a number "
+			  "of bytes",
+			  a->length);
+		return EXIT_USAGE;
+	}
+	if (a->length && !length)
+		return 0; /* nothing asked for */
+	r = fv_fsverity_read_metadata(a->args[1], type, offset, length,
+				      to_stdout, NULL);
+	return r ? lib_failed(r) : 0;
+}
+
+int cli_fsverity_main(int argc, const char **argv)
+{
+	const struct sub *s = NULL;
+	struct fsv_args a;
+	int r;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
+	    !strcmp(argv[1], "help")) {
+		print_subs(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			s = &subs[i];
+	if (!s) {
+		cli_error(-EINVAL,
+			  "fsverity: unknown command '%s' (fastverity fsverity "
+			  "--help lists them)",
+			  argv[1]);
+		return EXIT_USAGE;
+	}
+	memset(&a, 0, sizeof(a));
+	r = parse(s, argc - 1, argv + 1, &a);
+	if (r) {
+		free_args(&a);
+		return r < 0 ? EXIT_OK : r;
+	}
+	switch (s->bit) {
+	case F_DIGEST:
+		r = digest(s, &a);
+		break;
+	case F_SIGN:
+		r = sign(s, &a);
+		break;
+	case F_ENABLE:
+		r = enable(s, &a);
+		break;
+	case F_MEASURE:
+		r = measure(s, &a);
+		break;
+	default:
+		r = dump_metadata(s, &a);
+		break;
+	}
+	free_args(&a);
+	return r;
+}

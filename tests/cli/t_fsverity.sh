@@ -1,0 +1,137 @@
+# fastverity fsverity against fsverity-utils 1.5 (Debian's fsverity), the
+# oracle: digest lines, --compact and --for-builtin-sig, the Merkle tree
+# and descriptor files, for every option over files of 0 bytes to a few
+# MiB (a sparse one, one large enough to be split across the threads),
+# 2,000 files in one call; sign byte for byte; every bad input refused
+# with one line, its exit code, nothing written. enable, measure and
+# dump_metadata need a file system with fs-verity: the kernel test.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+if ! command -v fsverity >/dev/null; then
+	skip "fsverity-utils (Debian's fsverity) is not installed: make deps installs it"
+	finish
+	exit 0
+fi
+FS="$FV fsverity"
+
+# the files: every edge of a 4096-byte block, a tree of two levels, a
+# sparse file, and one over the 8 MiB a single worker takes whole
+sizes="0 1 4095 4096 4097 65537 $((1048576 + 1)) $((3 * 1048576 + 17))"
+for n in $sizes; do gen $((n % 97 + 1)) "$n" >"f$n"; done
+truncate -s $((5 * 1048576 + 3)) sparse
+gen 5 12288 | dd of=sparse bs=4096 seek=300 conv=notrunc status=none
+gen 6 $((9 * 1048576 + 5)) >large
+files="$(for n in $sizes; do printf 'f%s ' "$n"; done)sparse large"
+check "test files made" test -s large -a -s sparse
+
+# same OPTIONS...: every file's digest line, tree and descriptor against
+# fsverity's (with EXTRAS set, its --compact and --for-builtin-sig lines
+# too); FVX: options of fastverity's alone
+same() {
+	local f ok=1
+	for f in $files; do
+		# shellcheck disable=SC2086
+		"$FV" fsverity digest "$f" "$@" ${FVX:-} --out-merkle-tree=t.fv --out-descriptor=d.fv >o.fv 2>e.fv &&
+			fsverity digest "$f" "$@" --out-merkle-tree=t.fu --out-descriptor=d.fu >o.fu 2>e.fu &&
+			cmp -s o.fv o.fu && cmp -s t.fv t.fu && cmp -s d.fv d.fu || {
+			echo "  $f $*: differs" >&2
+			ok=0
+		}
+		[ -n "${EXTRAS:-}" ] || continue
+		for extra in --compact --for-builtin-sig "--compact --for-builtin-sig"; do
+			# shellcheck disable=SC2086
+			[ "$("$FV" fsverity digest "$f" "$@" ${FVX:-} $extra)" = "$(fsverity digest "$f" "$@" $extra)" ] || {
+				echo "  $f $* $extra: differs" >&2
+				ok=0
+			}
+		done
+	done
+	[ $ok = 1 ]
+}
+EXTRAS=1 check "digest, tree and descriptor as fsverity's: the defaults" same
+EXTRAS=1 check "  --hash-alg=sha512" same --hash-alg=sha512
+check "  --hash-alg=sha256 given" same --hash-alg=sha256
+for bs in 1024 2048 8192 16384 32768 65536; do
+	check "  --block-size=$bs" same --block-size=$bs
+done
+check "  an empty --salt (no salt)" same --salt=
+check "  a 1-byte salt" same --salt=ab
+check "  a 31-byte salt" same --salt="$(printf '%062x' 31)"
+check "  a 32-byte salt" same --salt=E48DA609055204E89AE53B655CA2216DD983CF3CB829F34F63A297D106D53E2D
+EXTRAS=1 check "  sha512, 1024-byte blocks, a 17-byte salt" same --hash-alg=sha512 --block-size=1024 --salt="$(printf '%034x' 17)"
+check "  sha512, 65536-byte blocks, a 32-byte salt" same --hash-alg=sha512 --block-size=65536 --salt=$SALT
+FVX=--threads=1 check "  on one thread (fastverity's --threads)" same
+FVX=--threads=3 check "  on three threads" same --block-size=1024
+
+# many files in one call: the lines in the order given
+mkdir many && cd many || exit 1
+python3 - <<'EOF'
+import random
+r = random.Random(7)
+for i in range(2000):
+    n = r.randint(4096, 81920)
+    open('m%04d' % i, 'wb').write(r.randbytes(n))
+EOF
+check "2000 files in one call: the lines of fsverity, in order" sh -c "$FS digest m* >../many.fv && fsverity digest m* >../many.fu && cmp ../many.fv ../many.fu && test \$(wc -l <../many.fv) = 2000"
+check "  and files twice, with large ones between them" sh -c "$FS digest ../large m0* ../f0 ../large m0* >../many.fv && fsverity digest ../large m0* ../f0 ../large m0* >../many.fu && cmp ../many.fv ../many.fu"
+cd "$T" || exit 1
+check "several files with --out-merkle-tree: the last file's tree, as fsverity leaves it" sh -c "$FS digest f4097 f65537 --out-merkle-tree=t.fv >/dev/null && fsverity digest f4097 f65537 --out-merkle-tree=t.fu >/dev/null && cmp t.fv t.fu"
+
+# a file that fails: the lines before it, then one message
+check "a missing file among others: the lines before it, exit 1" run_rc 1 $FS digest f1 nosuch f4096
+check "  the first file's line only" test "$(cat "$T/out")" = "$(fsverity digest f1)"
+check "  one line naming it" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'nosuch' '$T/err'"
+
+# sign: byte for byte with fsverity sign (RSA signatures are
+# deterministic), the output line as its
+quiet() { "$@" >/dev/null 2>&1; }
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -subj /CN=fsverity-test -days 30
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout k2.pem -out c2.pem -subj /CN=other -days 30
+for opts in "" "--hash-alg=sha512" "--block-size=1024 --salt=$SALT" "--hash-alg=sha512 --block-size=65536 --salt=01"; do
+	# shellcheck disable=SC2086
+	check "sign as fsverity sign${opts:+: $opts}" sh -c "$FS sign f65537 s.fv --key=k.pem --cert=c.pem $opts >o.fv && fsverity sign f65537 s.fu --key=k.pem --cert=c.pem $opts >o.fu && cmp s.fv s.fu && cmp o.fv o.fu"
+done
+check "sign --out-merkle-tree and --out-descriptor as fsverity's" sh -c "$FS sign large s.fv --key=k.pem --cert=c.pem --out-merkle-tree=t.fv --out-descriptor=d.fv >/dev/null && fsverity sign large s.fu --key=k.pem --cert=c.pem --out-merkle-tree=t.fu --out-descriptor=d.fu >/dev/null && cmp s.fv s.fu && cmp t.fv t.fu && cmp d.fv d.fu"
+$FS digest f65537 --for-builtin-sig --compact | xxd -r -p >signed.bin
+check "openssl verifies the signature over --for-builtin-sig's bytes" sh -c "$FS sign f65537 s2.fv --key=k.pem --cert=c.pem >/dev/null && openssl smime -verify -inform der -binary -in s2.fv -content signed.bin -certfile c.pem -CAfile c.pem -purpose any -out /dev/null 2>/dev/null"
+
+# bad inputs: one line, the exit code fsverity uses, nothing written
+bad() { # WANT_RC DESCRIPTION WORD ARGS...: exit WANT_RC, one line naming WORD
+	local rc=$1 what=$2 word=$3
+	shift 3
+	check "$what: exit $rc" run_rc "$rc" "$FV" fsverity "$@"
+	check "  one line naming $word" sh -c "test \$(wc -l <'$T/err') = 1 && grep -qF -- '$word' '$T/err'"
+}
+bad 1 "a missing file" nosuch digest nosuch
+bad 1 "a directory" "is a directory" digest "$T"
+bad 1 "a character device" "character device" digest /dev/null
+bad 2 "a block size that is no power of two" 3000 digest f1 --block-size=3000
+bad 2 "a block size below 1024" 512 digest f1 --block-size=512
+bad 2 "a block size above 65536" 131072 digest f1 --block-size=131072
+bad 2 "a block size in hex" 0x1000 digest f1 --block-size=0x1000
+bad 2 "a salt that is not hex" zz digest f1 --salt=zz
+bad 2 "a salt of an odd number of digits" abc digest f1 --salt=abc
+bad 1 "a salt of 33 bytes" "33 bytes" digest f1 --salt="$(printf '%066x' 1)"
+bad 2 "an unknown hash" md5 digest f1 --hash-alg=md5
+bad 2 "an option given twice" --block-size digest f1 --block-size=4096 --block-size=1024
+bad 2 "an unknown option" --bogus digest f1 --bogus
+bad 2 "no file" "no file" digest
+bad 2 "an unknown command" bogus bogus
+bad 1 "a Merkle tree over an input" "input" digest f1 --out-merkle-tree=f1
+bad 2 "sign without OUT_SIGFILE" OUT_SIGFILE sign f1
+bad 2 "sign without --key" --key sign f1 none.sig --cert=c.pem
+bad 1 "sign with a key not of the certificate" "does not belong" sign f1 none.sig --key=k2.pem --cert=c.pem
+bad 1 "sign with a certificate as the key" c.pem sign f1 none.sig --key=c.pem --cert=c.pem
+bad 1 "sign a missing file" nosuch sign nosuch none.sig --key=k.pem --cert=c.pem
+bad 1 "sign over the file signed" input sign f1 f1 --key=k.pem --cert=c.pem
+bad 1 "sign --pkcs11-engine" pkcs11 sign f1 none.sig --key=k.pem --cert=c.pem --pkcs11-engine=x.so
+check "  no signature file written by any of them" test ! -e none.sig
+bad 2 "dump_metadata of an unknown type" foo dump_metadata foo f1
+bad 2 "dump_metadata --offset not a number" --offset dump_metadata descriptor f1 --offset=x
+bad 1 "measure a file that is not a verity file here" f1 measure f1
+bad 1 "enable a missing file" nosuch enable nosuch
+check "help: the commands" sh -c "$FS --help | grep -q dump_metadata"
+check "digest --help: its options" sh -c "$FS digest --help | grep -q for-builtin-sig"
+check "fastverity help fsverity: the commands" sh -c "$FV help fsverity | grep -q 'sign '"
+finish

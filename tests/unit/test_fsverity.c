@@ -1,0 +1,414 @@
+/* fs-verity digests through the public API against a plain model of
+ * fs-verity written here (OpenSSL, one block at a time, each level in
+ * memory): digest, root, descriptor and tree for files of 0 bytes to
+ * past the size one worker reads whole, every hash, block sizes 1 and 64
+ * KiB, salts 0-32 bytes (the padded salt of 64 bytes on the fast path),
+ * from a path and from a read callback, on one and three threads; many
+ * files at once and the first failure among them; the parameters'
+ * checks. */
+#include <check.h>
+
+#include "check_main.h"
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "include/fastverity.h"
+
+static char dir[] = "/tmp/fv-unit-fsverity.XXXXXX";
+static uint64_t rng = 0x243f6a8885a308d3u;
+
+static uint8_t next_byte(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint8_t)(rng >> 32);
+}
+
+static void hash(const char *md, const uint8_t *salt, size_t salt_len,
+		 const uint8_t *b, size_t n, uint8_t *out)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+	ck_assert(EVP_DigestInit_ex(c, EVP_get_digestbyname(md), NULL));
+	ck_assert(EVP_DigestUpdate(c, salt, salt_len));
+	ck_assert(EVP_DigestUpdate(c, b, n));
+	ck_assert(EVP_DigestFinal_ex(c, out, NULL));
+	EVP_MD_CTX_free(c);
+}
+
+struct model {
+	uint8_t digest[64], root[64], desc[256];
+	uint8_t *tree;
+	size_t tree_len;
+};
+
+/* The model: each level the digests of the one below, packed and padded
+ * to whole blocks, until one block is left; the tree stored top level
+ * first. */
+static void model(const uint8_t *data, size_t size, const char *md,
+		  unsigned alg, size_t bs, const uint8_t *salt, size_t salt_len,
+		  struct model *m)
+{
+	size_t ds = alg == 1 ? 32 : 64, unit = alg == 1 ? 64 : 128;
+	uint8_t psalt[128] = {0};
+	size_t plen = (salt_len + unit - 1) / unit * unit;
+	size_t n = (size + bs - 1) / bs, cur_len = n * bs, levels = 0;
+	uint8_t *padded = calloc(1, cur_len ? cur_len : 1), *cur = padded;
+	uint8_t *lv[64];
+	size_t lv_len[64];
+	unsigned log = 0;
+
+	memset(m, 0, sizeof(*m));
+	memcpy(psalt, salt, salt_len);
+	memcpy(padded, data, size);
+	while (n > 1) {
+		size_t next_len = (n * ds + bs - 1) / bs * bs;
+		uint8_t *next = calloc(1, next_len);
+
+		for (size_t i = 0; i < n; i++)
+			hash(md, psalt, plen, cur + i * bs, bs, next + i * ds);
+		lv[levels] = next;
+		lv_len[levels++] = next_len;
+		cur = next;
+		n = next_len / bs;
+	}
+	if (size)
+		hash(md, psalt, plen, cur, bs, m->root);
+	free(padded);
+	for (size_t l = 0; l < levels; l++)
+		m->tree_len += lv_len[l];
+	m->tree = malloc(m->tree_len ? m->tree_len : 1);
+	for (size_t l = levels, at = 0; l-- > 0;) {
+		memcpy(m->tree + at, lv[l], lv_len[l]);
+		at += lv_len[l];
+		free(lv[l]);
+	}
+	while ((1u << log) < bs)
+		log++;
+	m->desc[0] = 1;
+	m->desc[1] = (uint8_t)alg;
+	m->desc[2] = (uint8_t)log;
+	m->desc[3] = (uint8_t)salt_len;
+	for (int i = 0; i < 8; i++)
+		m->desc[8 + i] = (uint8_t)((uint64_t)size >> (8 * i));
+	memcpy(m->desc + 16, m->root, ds);
+	memcpy(m->desc + 80, salt, salt_len);
+	hash(md, NULL, 0, m->desc, 256, m->digest);
+}
+
+static void same_as_model(const fv_fsverity_digest *d, const struct model *m,
+			  size_t ds, int tree_kept, const char *what)
+{
+	const uint8_t *b, *tree;
+
+	ck_assert_uint_eq(fv_fsverity_digest_bytes(d, &b), ds);
+	ck_assert_msg(!memcmp(b, m->digest, ds), "%s: digest", what);
+	ck_assert_uint_eq(fv_fsverity_root(d, &b), ds);
+	ck_assert_msg(!memcmp(b, m->root, ds), "%s: root", what);
+	ck_assert_msg(!memcmp(fv_fsverity_descriptor(d), m->desc, 256),
+		      "%s: descriptor", what);
+	if (!tree_kept)
+		return;
+	ck_assert_uint_eq(fv_fsverity_tree(d, &tree), m->tree_len);
+	ck_assert_msg(!m->tree_len || !memcmp(tree, m->tree, m->tree_len),
+		      "%s: tree", what);
+}
+
+struct reader {
+	const uint8_t *data;
+	size_t at, size;
+	int fail_at; /* fail the read that passes this byte; -1: never */
+};
+
+static int read_fn(void *ctx, void *buf, size_t count)
+{
+	struct reader *r = ctx;
+
+	if (r->fail_at >= 0 && r->at + count > (size_t)r->fail_at)
+		return -EIO;
+	ck_assert_uint_le(r->at + count, r->size);
+	memcpy(buf, r->data + r->at, count);
+	r->at += count;
+	return 0;
+}
+
+static void spill(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static const struct setting {
+	const char *md;
+	unsigned alg;
+	uint32_t bs;
+	size_t salt;
+} settings[] = {
+	{"sha256", 1, 4096, 0},  {"sha256", 1, 1024, 13},
+	{"sha256", 1, 2048, 32}, {"sha512", 2, 65536, 32},
+	{"sha512", 2, 1024, 0},  {"sha256", 1, 65536, 1},
+};
+
+START_TEST(digests_equal_the_model)
+{
+	static const size_t sizes[] = {
+		0, 1, 4095, 4096, 4097, 128 * 4096, 128 * 4096 + 1,
+		129 * 1024 * 33 + 7, (9u << 20) + 5};
+	size_t max = (9u << 20) + 5;
+	uint8_t *data = malloc(max), salt[32];
+	char path[128];
+
+	for (size_t i = 0; i < max; i++)
+		data[i] = next_byte();
+	for (size_t i = 0; i < sizeof(salt); i++)
+		salt[i] = next_byte();
+	snprintf(path, sizeof(path), "%s/file", dir);
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		spill(path, data, sizes[z]);
+		for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]);
+		     k++) {
+			const struct setting *s = &settings[k];
+			fv_fsverity_params *p = fv_fsverity_params_new();
+			size_t ds = s->alg == 1 ? 32 : 64;
+			struct model m;
+			char what[128];
+
+			/* the largest file with two settings only: its
+			 * model is slow */
+			if (sizes[z] > (4u << 20) && k > 1)
+				continue;
+			snprintf(what, sizeof(what), "%zu bytes, %s, %u, salt %zu",
+				 sizes[z], s->md, s->bs, s->salt);
+			model(data, sizes[z], s->md, s->alg, s->bs, salt, s->salt,
+			      &m);
+			ck_assert_int_eq(fv_fsverity_params_set_hash(p, s->md), 0);
+			ck_assert_int_eq(fv_fsverity_params_set_block_size(p, s->bs),
+					 0);
+			ck_assert_int_eq(fv_fsverity_params_set_salt(p, salt, s->salt),
+					 0);
+			for (unsigned threads = 1; threads <= 3; threads += 2) {
+				fv_options *o = fv_options_new();
+				fv_fsverity_digest *d;
+
+				fv_options_set_threads(o, threads);
+				ck_assert_int_eq(fv_fsverity_compute(p, path, o, &d), 0);
+				same_as_model(d, &m, ds, 1, what);
+				fv_fsverity_digest_free(d);
+				fv_options_set_map(o, 1);
+				ck_assert_int_eq(fv_fsverity_compute(p, path, o, &d), 0);
+				same_as_model(d, &m, ds, 1, what);
+				fv_fsverity_digest_free(d);
+				fv_options_free(o);
+			}
+			{
+				struct reader r = {data, 0, sizes[z], -1};
+				fv_fsverity_digest *d;
+
+				ck_assert_int_eq(fv_fsverity_compute_read(
+							 p, read_fn, &r, sizes[z],
+							 "stream", &d),
+						 0);
+				ck_assert_uint_eq(r.at, sizes[z]);
+				same_as_model(d, &m, ds, 1, what);
+				fv_fsverity_digest_free(d);
+			}
+			free(m.tree);
+			fv_fsverity_params_free(p);
+		}
+	}
+	unlink(path);
+	free(data);
+}
+END_TEST
+
+START_TEST(many_files_and_the_first_failure)
+{
+	enum { N = 40 };
+	const char *paths[N];
+	fv_fsverity_digest *out[N];
+	fv_fsverity_params *p = fv_fsverity_params_new();
+	fv_options *o = fv_options_new();
+	static char names[N][128];
+	uint8_t *data = malloc(9u << 20);
+	size_t sizes[N], failed;
+
+	for (size_t i = 0; i < (9u << 20); i++)
+		data[i] = next_byte();
+	for (int i = 0; i < N; i++) {
+		/* small files, and two over what one worker reads whole */
+		sizes[i] = i == 5 || i == 30 ? (9u << 20) - (size_t)i
+					     : (size_t)(i * 7919) % 90000;
+		snprintf(names[i], sizeof(names[i]), "%s/m%02d", dir, i);
+		spill(names[i], data + i, sizes[i]);
+		paths[i] = names[i];
+	}
+	fv_options_set_threads(o, 2);
+	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, N, o,
+						   FV_FSVERITY_KEEP_TREE, out,
+						   &failed),
+			 0);
+	ck_assert_uint_eq(failed, N);
+	for (int i = 0; i < N; i++) {
+		struct model m;
+
+		model(data + i, sizes[i], "sha256", 1, 4096, NULL, 0, &m);
+		same_as_model(out[i], &m, 32, 1, names[i]);
+		free(m.tree);
+		fv_fsverity_digest_free(out[i]);
+	}
+	/* without the trees kept: none */
+	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, 3, o, 0, out,
+						   &failed),
+			 0);
+	ck_assert_uint_eq(fv_fsverity_tree(out[2], NULL), 0);
+	for (int i = 0; i < 3; i++)
+		fv_fsverity_digest_free(out[i]);
+	/* a missing file at 17 (and a directory at 25): the first of them,
+	 * the digests before it, none after */
+	unlink(names[17]);
+	paths[25] = dir;
+	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, N, o, 0, out,
+						   &failed),
+			 -ENODEV);
+	ck_assert_uint_eq(failed, 17);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "m17"));
+	for (int i = 0; i < N; i++) {
+		if (i < 17)
+			ck_assert_ptr_nonnull(out[i]);
+		else
+			ck_assert_ptr_null(out[i]);
+		fv_fsverity_digest_free(out[i]);
+	}
+	for (int i = 0; i < N; i++)
+		unlink(names[i]);
+	fv_options_free(o);
+	fv_fsverity_params_free(p);
+	free(data);
+}
+END_TEST
+
+START_TEST(bad_parameters_and_reads)
+{
+	fv_fsverity_params *p = fv_fsverity_params_new();
+	uint8_t salt[33] = {0}, f[12 + 64];
+	struct reader r = {salt, 0, sizeof(salt), 20};
+	fv_fsverity_digest *d;
+
+	ck_assert_int_eq(fv_fsverity_params_set_block_size(p, 512), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_block_size(p, 3000), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_block_size(p, 131072), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_salt(p, salt, 33), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_hash(p, "md5"), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_hash(p, "sha1"), -EINVAL);
+	ck_assert_int_eq(fv_fsverity_params_set_block_size(p, 1024), 0);
+	/* a read that fails: the error, the stream's name in it */
+	ck_assert_int_eq(
+		fv_fsverity_compute_read(p, read_fn, &r, sizeof(salt), "blob",
+					 &d),
+		-EIO);
+	ck_assert_ptr_null(d);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "blob"));
+	/* the formatted digest: "FSVerity", le16 1, le16 32, the digest */
+	r = (struct reader){salt, 0, sizeof(salt), -1};
+	ck_assert_int_eq(fv_fsverity_compute_read(p, read_fn, &r, sizeof(salt),
+						  NULL, &d),
+			 0);
+	ck_assert_uint_eq(fv_fsverity_signed_digest(d, f, sizeof(f)), 44);
+	ck_assert(!memcmp(f, "FSVerity\1\0\40\0", 12));
+	ck_assert_uint_eq(fv_fsverity_signed_digest(d, f, 43), 0);
+	ck_assert_str_eq(fv_fsverity_digest_hash(d), "sha256");
+	ck_assert_uint_eq(fv_fsverity_file_size(d), sizeof(salt));
+	{
+		const uint8_t *b;
+		char hex[65];
+
+		ck_assert_uint_eq(fv_fsverity_digest_bytes(d, &b), 32);
+		for (int i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", b[i]);
+		ck_assert_str_eq(fv_fsverity_digest_hex(d), hex);
+	}
+	/* a signer whose key cannot be read: refused, its name said (the
+	 * signatures themselves: t_fsverity, against fsverity sign) */
+	{
+		fv_signer *sg;
+		uint8_t *der = NULL;
+		size_t len = 0;
+
+		ck_assert_int_eq(fv_signer_new("/nonexistent/k.pem",
+					       "/nonexistent/c.pem", &sg),
+				 0);
+		ck_assert_int_lt(fv_fsverity_sign(d, sg, &der, &len), 0);
+		ck_assert_ptr_null(der);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "k.pem"));
+		fv_signer_free(sg);
+	}
+	fv_fsverity_digest_free(d);
+	ck_assert_str_eq(fv_fsverity_hash_name(2), "sha512");
+	ck_assert_ptr_null(fv_fsverity_hash_name(3));
+	fv_fsverity_params_free(p);
+}
+END_TEST
+
+static int count_bytes(void *ctx, const void *buf, size_t n)
+{
+	(void)buf;
+	*(size_t *)ctx += n;
+	return 0;
+}
+
+/* The kernel's side, on a file system without fs-verity (the test
+ * directory's): each refused, the file named (the kernel test runs
+ * them on ext4 with the verity feature). */
+START_TEST(kernel_calls_name_the_file)
+{
+	fv_fsverity_params *p = fv_fsverity_params_new();
+	char path[128], missing[128];
+	uint8_t dg[64];
+	unsigned h;
+	size_t len, n = 0;
+
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	snprintf(missing, sizeof(missing), "%s/missing", dir);
+	spill(path, (const uint8_t *)"x", 1);
+	ck_assert_int_lt(fv_fsverity_measure(path, &h, dg, &len), 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), path));
+	ck_assert_int_lt(fv_fsverity_read_metadata(path, FV_FSVERITY_DESCRIPTOR,
+						   0, 0, count_bytes, &n),
+			 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), path));
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(fv_fsverity_enable(missing, p, NULL, 0), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "does not exist"));
+	ck_assert_int_eq(fv_fsverity_read_metadata(path, 4, 0, 0, count_bytes,
+						   &n),
+			 -EINVAL);
+	unlink(path);
+	fv_fsverity_params_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	static const struct unit_suite u = {.name = "fsverity", .timeout = 300};
+	int r;
+
+	if (!mkdtemp(dir)) {
+		perror(dir);
+		return 1;
+	}
+	r = run_unit(&u, UNIT_TESTS(digests_equal_the_model,
+				    many_files_and_the_first_failure,
+				    bad_parameters_and_reads,
+				    kernel_calls_name_the_file));
+	rmdir(dir);
+	return r;
+}

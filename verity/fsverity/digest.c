@@ -1,0 +1,553 @@
+/* fs-verity digests (verity/fsverity/digest.h).
+ *
+ * The tree is hashtree/'s, built into memory: a dm-verity tree of format
+ * 1 with equal data and hash block sizes is fs-verity's tree exactly
+ * (digests packed, each level padded to a block, the top level first),
+ * once its salt is fs-verity's salt zero-padded to the hash's block size
+ * and the file is zero-padded to whole blocks. The padding is this
+ * file's I/O: reads past the end of the file are zeros. */
+#include "verity/fsverity/digest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hashtree/buffer.h"
+#include "hashtree/geometry.h"
+#include "verity/storage/device.h"
+#include "verity/tree/io.h"
+
+static const struct {
+	const char *name;
+	const char *evp;
+	unsigned digest_size;
+	unsigned block; /* the hash's own block: the salt is padded to it */
+} algs[] = {
+	[FSV_SHA256] = {"sha256", "SHA256", 32, 64},
+	[FSV_SHA512] = {"sha512", "SHA512", 64, 128},
+};
+
+static int alg_known(enum fsv_alg a)
+{
+	return a == FSV_SHA256 || a == FSV_SHA512;
+}
+
+const char *verity_fsv_alg_name(enum fsv_alg alg)
+{
+	return alg_known(alg) ? algs[alg].name : NULL;
+}
+
+enum fsv_alg verity_fsv_alg_of(const char *name)
+{
+	for (unsigned a = FSV_SHA256; a <= FSV_SHA512; a++)
+		if (!strcmp(name, algs[a].name))
+			return (enum fsv_alg)a;
+	return 0;
+}
+
+unsigned verity_fsv_digest_size(enum fsv_alg alg)
+{
+	return alg_known(alg) ? algs[alg].digest_size : 0;
+}
+
+int verity_fsv_params_check(const struct fsv_params *p, struct ht_error *err)
+{
+	if (!alg_known(p->alg))
+		return ht_fail(err, EINVAL,
+			       "hash algorithm %d: fs-verity has sha256 (1) "
+			       "and sha512 (2)",
+			       (int)p->alg);
+	if (p->block_size < FSV_MIN_BLOCK || p->block_size > FSV_MAX_BLOCK ||
+	    (p->block_size & (p->block_size - 1)))
+		return ht_fail(err, EINVAL,
+			       "block size %u: a power of two from %d to %d "
+			       "bytes",
+			       p->block_size, FSV_MIN_BLOCK, FSV_MAX_BLOCK);
+	if (p->salt_size > FSV_MAX_SALT)
+		return ht_fail(err, EINVAL,
+			       "a salt of %zu bytes: at most %d", p->salt_size,
+			       FSV_MAX_SALT);
+	return 0;
+}
+
+void verity_fsv_digest_free(struct fsv_digest *d)
+{
+	if (d && d->tree)
+		ht_buffer_free(d->tree, (size_t)d->tree_bytes);
+	if (d)
+		d->tree = NULL;
+}
+
+/* A hasher of the tree: format 1 (salt first), the salt padded. */
+static int tree_hasher(const struct fsv_params *p, struct ht_hasher *h,
+		       struct ht_error *err)
+{
+	uint8_t salt[128] = {0};
+	size_t unit = algs[p->alg].block;
+	size_t padded = (p->salt_size + unit - 1) / unit * unit;
+
+	memcpy(salt, p->salt, p->salt_size);
+	return ht_hasher_init(h, algs[p->alg].name, 1, salt, padded, err);
+}
+
+/* The file's bytes, read or mapped, zeros past its end. */
+struct fsv_io {
+	const struct fsv_source *src;
+	uint64_t size;
+	const char *name;
+	/* a file */
+	struct verity_io_ctx vio;
+	struct ht_io inner;
+	/* a read callback: where the next read must start */
+	uint64_t next;
+	uint8_t *tree;
+};
+
+static int fio_read_data(void *c, uint64_t off, void *buf, size_t len,
+			 struct ht_error *err)
+{
+	struct fsv_io *f = c;
+	size_t n = off >= f->size			? 0
+		   : f->size - off < (uint64_t)len ? (size_t)(f->size - off)
+						   : len;
+	int r = 0;
+
+	if (n && f->src->mem) {
+		memcpy(buf, f->src->mem + off, n);
+	} else if (n && f->src->read) {
+		if (off != f->next)
+			return ht_fail(err, EINVAL,
+				       "%s: read out of order (at %llu, not "
+				       "%llu)",
+				       f->name, (unsigned long long)off,
+				       (unsigned long long)f->next);
+		r = f->src->read(f->src->read_ctx, buf, n);
+		if (r)
+			return ht_fail(err, r < 0 ? -r : EIO,
+				       "%s: cannot read bytes %llu to %llu: %s",
+				       f->name, (unsigned long long)off,
+				       (unsigned long long)(off + n),
+				       strerror(r < 0 ? -r : EIO));
+		f->next = off + n;
+	} else if (n) {
+		r = f->inner.read_data(f->inner.ctx, off, buf, n, err);
+		if (r == -ENODATA)
+			return ht_fail(err, EIO,
+				       "%s: the file shrank while it was read",
+				       f->name);
+	}
+	if (!r && n < len)
+		memset((uint8_t *)buf + n, 0, len - n);
+	return r;
+}
+
+/* Only whole blocks of the file are mapped; the last one, padded, is
+ * read. */
+static const uint8_t *fio_map_data(void *c, uint64_t off, size_t len)
+{
+	struct fsv_io *f = c;
+
+	if (f->src->mem)
+		return off + len <= f->src->mem_bytes ? f->src->mem + off
+						      : NULL;
+	if (off + len > f->size)
+		return NULL;
+	return f->inner.map_data(f->inner.ctx, off, len);
+}
+
+static void fio_unmap_data(void *c, const uint8_t *p, size_t len)
+{
+	struct fsv_io *f = c;
+
+	if (!f->src->mem)
+		f->inner.unmap_data(f->inner.ctx, p, len);
+}
+
+static int fio_data_extent(void *c, uint64_t off, int *is_hole,
+			   uint32_t *pattern, uint64_t *end)
+{
+	struct fsv_io *f = c;
+
+	if (off >= f->size) { /* the padding of the last block */
+		*is_hole = 1;
+		*pattern = 0;
+		*end = UINT64_MAX;
+		return 0;
+	}
+	return f->inner.data_extent(f->inner.ctx, off, is_hole, pattern, end);
+}
+
+static void fio_prefetch(void *c, uint64_t off, uint64_t len)
+{
+	struct fsv_io *f = c;
+
+	if (off < f->size)
+		f->inner.prefetch(f->inner.ctx, off,
+				  f->size - off < len ? f->size - off : len);
+}
+
+static int fio_read_tree(void *c, uint64_t off, void *buf, size_t len,
+			 struct ht_error *err)
+{
+	(void)err;
+	memcpy(buf, ((struct fsv_io *)c)->tree + off, len);
+	return 0;
+}
+
+static int fio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
+			  struct ht_error *err)
+{
+	(void)err;
+	memcpy(((struct fsv_io *)c)->tree + off, buf, len);
+	return 0;
+}
+
+static void fill_descriptor(const struct fsv_params *p, struct fsv_digest *d)
+{
+	uint8_t *desc = d->descriptor;
+	unsigned log = 0;
+
+	while ((1u << log) < p->block_size)
+		log++;
+	memset(desc, 0, FSV_DESCRIPTOR_SIZE);
+	desc[0] = 1; /* version */
+	desc[1] = (uint8_t)p->alg;
+	desc[2] = (uint8_t)log;
+	desc[3] = (uint8_t)p->salt_size;
+	/* 4: the signature's size, 0 in the digest */
+	for (int i = 0; i < 8; i++)
+		desc[8 + i] = (uint8_t)(d->size >> (8 * i));
+	memcpy(desc + 16, d->root, d->digest_size);
+	memcpy(desc + 80, p->salt, p->salt_size);
+}
+
+static int finish_digest(const struct fsv_params *p, struct fsv_digest *d,
+			 struct ht_error *err)
+{
+	size_t len = 0;
+
+	fill_descriptor(p, d);
+	if (!EVP_Q_digest(ht_crypto_libctx(), algs[p->alg].evp, NULL,
+			  d->descriptor, FSV_DESCRIPTOR_SIZE, d->digest, &len) ||
+	    len != d->digest_size)
+		return ht_fail(err, EINVAL, "cannot hash the descriptor (%s)",
+			       algs[p->alg].evp);
+	return 0;
+}
+
+/* One file's tree and digest, its hasher made by the caller; src->size
+ * set; dev: the open file of a path source. */
+static int compute_with(const struct fsv_params *p, const struct ht_hasher *h,
+			const struct fsv_source *src,
+			const struct verity_device *dev,
+			const struct ht_options *opt, struct fsv_digest *out,
+			struct ht_error *err)
+{
+	struct fsv_io f = {.src = src, .size = src->size};
+	struct ht_io io = {.ctx = &f,
+			   .read_data = fio_read_data,
+			   .read_tree = fio_read_tree,
+			   .write_tree = fio_write_tree};
+	struct ht_options o = opt ? *opt : (struct ht_options){.threads = 1};
+	struct ht_geometry g;
+	uint64_t blocks;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->alg = p->alg;
+	out->digest_size = algs[p->alg].digest_size;
+	out->size = src->size;
+	f.name = src->path ? src->path : src->name ? src->name : "the file";
+	if (!src->size) /* an empty file: no tree, a root of zeros */
+		return finish_digest(p, out, err);
+	blocks = src->size / p->block_size + !!(src->size % p->block_size);
+	r = ht_geometry_init(&g, blocks, p->block_size, p->block_size,
+			     out->digest_size, 1, err);
+	if (r)
+		return r;
+	out->tree_bytes = g.tree_blocks * p->block_size;
+	if (out->tree_bytes) {
+		out->tree = ht_buffer_alloc((size_t)out->tree_bytes);
+		if (!out->tree)
+			return ht_fail(err, ENOMEM,
+				       "%s: out of memory for a tree of %llu "
+				       "bytes",
+				       f.name,
+				       (unsigned long long)out->tree_bytes);
+	}
+	f.tree = out->tree;
+	if (src->read) {
+		o.threads = 1; /* read in order */
+	} else if (src->mem) {
+		io.map_data = fio_map_data;
+		io.unmap_data = fio_unmap_data;
+		o.no_map = 0;
+	} else {
+		f.vio.data = dev;
+		verity_io_init(&f.inner, &f.vio);
+		io.map_data = fio_map_data;
+		io.unmap_data = fio_unmap_data;
+		io.data_extent = fio_data_extent;
+		io.prefetch = fio_prefetch;
+	}
+	r = ht_build(&g, h, &io, &o, out->root, err);
+	if (r) {
+		verity_fsv_digest_free(out);
+		return r;
+	}
+	return finish_digest(p, out, err);
+}
+
+/* Opens a path source: a regular file (or a block device), its size. */
+static int open_file(const char *path, struct verity_device *d,
+		     struct ht_error *err)
+{
+	int r = verity_device_open(d, path, VERITY_OPEN_READ, err);
+
+	struct stat st;
+
+	if (r == -ENOTBLK && !stat(path, &st)) /* a directory, a character
+						* device */
+		return ht_fail(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+			       "%s: is %s, not a file", path,
+			       verity_file_kind(st.st_mode));
+	return r;
+}
+
+int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
+		const struct ht_options *opt, struct fsv_digest *out,
+		struct ht_error *err)
+{
+	struct fsv_source s = *src;
+	struct verity_device dev;
+	struct ht_hasher h;
+	int r = verity_fsv_params_check(p, err);
+
+	memset(out, 0, sizeof(*out));
+	if (r)
+		return r;
+	if (!!src->path + !!src->mem + !!src->read != 1)
+		return ht_fail(err, EINVAL,
+			       "a file's bytes come from one of a path, memory "
+			       "or a read callback");
+	if (src->path) {
+		r = open_file(src->path, &dev, err);
+		if (r)
+			return r;
+		s.size = dev.size;
+	}
+	r = tree_hasher(p, &h, err);
+	if (!r) {
+		r = compute_with(p, &h, &s, src->path ? &dev : NULL, opt, out,
+				 err);
+		ht_hasher_free(&h);
+	}
+	if (src->path)
+		verity_device_close(&dev);
+	return r;
+}
+
+/* Files up to this size are read whole by one worker, several files at
+ * a time; larger ones are hashed one after another by every worker. */
+#define FSV_SMALL_FILE (8u << 20)
+
+struct batch {
+	const struct fsv_params *p;
+	const struct ht_hasher *h;
+	const char *const *paths;
+	size_t n;
+	int keep_tree;
+	struct fsv_digest *out;
+	uint8_t *large; /* large[i]: paths[i] is left for the second pass */
+	size_t next;    /* the next file a worker takes (atomic) */
+	pthread_mutex_t lock;
+	size_t failed; /* the first file that failed; n: none */
+	int rc;
+	struct ht_error *err;
+};
+
+static void batch_fail(struct batch *b, size_t i, int r,
+		       const struct ht_error *e)
+{
+	pthread_mutex_lock(&b->lock);
+	if (i < b->failed) {
+		b->failed = i;
+		b->rc = r;
+		memcpy(b->err, e, sizeof(*e));
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
+static size_t batch_failed(struct batch *b)
+{
+	size_t f;
+
+	pthread_mutex_lock(&b->lock);
+	f = b->failed;
+	pthread_mutex_unlock(&b->lock);
+	return f;
+}
+
+static void kept(struct batch *b, struct fsv_digest *d)
+{
+	if (!b->keep_tree)
+		verity_fsv_digest_free(d);
+}
+
+/* A small file: read whole into the worker's buffer, zero-padded to its
+ * blocks, and hashed from there on this thread. */
+static int small_file(struct batch *b, size_t i, struct verity_device *dev,
+		      uint8_t **buf, size_t *cap, struct ht_error *err)
+{
+	size_t bs = b->p->block_size;
+	size_t need = (size_t)(dev->size + bs - 1) / bs * bs;
+	struct fsv_source s = {.mem = *buf,
+			       .size = dev->size,
+			       .mem_bytes = need,
+			       .name = b->paths[i]};
+	int r;
+
+	if (need > *cap) {
+		uint8_t *nb = realloc(*buf, need);
+
+		if (!nb)
+			return ht_fail(err, ENOMEM, "out of memory");
+		*buf = nb;
+		*cap = need;
+		s.mem = nb;
+	}
+	r = dev->size ? verity_device_read(dev, 0, *buf, (size_t)dev->size, err)
+		      : 0;
+	if (r == -ENODATA)
+		return ht_fail(err, EIO, "%s: the file shrank while it was read",
+			       b->paths[i]);
+	if (r)
+		return r;
+	memset(*buf + dev->size, 0, need - (size_t)dev->size);
+	r = compute_with(b->p, b->h, &s, NULL, NULL, &b->out[i], err);
+	if (!r)
+		kept(b, &b->out[i]);
+	return r;
+}
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	struct ht_error *err = malloc(sizeof(*err));
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	for (;;) {
+		size_t i = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+		struct verity_device dev;
+		int r;
+
+		if (i >= b->n || i > batch_failed(b))
+			break;
+		if (!err) {
+			batch_fail(b, i, -ENOMEM, &(struct ht_error){
+				.msg = "out of memory"});
+			break;
+		}
+		r = open_file(b->paths[i], &dev, err);
+		if (r) {
+			batch_fail(b, i, r, err);
+			continue;
+		}
+		if (dev.size > FSV_SMALL_FILE)
+			b->large[i] = 1;
+		else if ((r = small_file(b, i, &dev, &buf, &cap, err)))
+			batch_fail(b, i, r, err);
+		verity_device_close(&dev);
+	}
+	free(buf);
+	free(err);
+	return NULL;
+}
+
+int verity_fsv_compute_files(const struct fsv_params *p, const char *const *paths,
+		      size_t n, const struct ht_options *opt, int keep_tree,
+		      struct fsv_digest *out, size_t *failed,
+		      struct ht_error *err)
+{
+	struct ht_options o = opt ? *opt : (struct ht_options){.threads = 1};
+	struct batch b = {.p = p, .paths = paths, .n = n,
+			  .keep_tree = keep_tree, .out = out, .failed = n,
+			  .err = err};
+	struct ht_hasher h;
+	pthread_t tids[HT_MAX_THREADS];
+	unsigned workers, started = 0;
+	int r = verity_fsv_params_check(p, err);
+
+	*failed = n;
+	memset(out, 0, n * sizeof(*out));
+	if (r)
+		return r;
+	if (o.threads < 1)
+		o.threads = 1;
+	if (o.threads > HT_MAX_THREADS)
+		o.threads = HT_MAX_THREADS;
+	b.large = calloc(1, n ? n : 1);
+	if (!b.large)
+		return ht_fail(err, ENOMEM, "out of memory");
+	r = tree_hasher(p, &h, err);
+	if (r) {
+		free(b.large);
+		return r;
+	}
+	b.h = &h;
+	pthread_mutex_init(&b.lock, NULL);
+	workers = n < o.threads ? (unsigned)n : o.threads;
+	/* the first pass: small files, the calling thread one of the
+	 * workers */
+	while (started + 1 < workers &&
+	       !pthread_create(&tids[started], NULL, batch_worker, &b))
+		started++;
+	batch_worker(&b);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	/* the second: large files, in order, every worker on each */
+	for (size_t i = 0; i < n && i < b.failed; i++) {
+		struct fsv_source s = {.path = paths[i]};
+		struct verity_device dev;
+
+		if (!b.large[i])
+			continue;
+		r = open_file(paths[i], &dev, err);
+		if (!r) {
+			s.size = dev.size;
+			r = compute_with(p, &h, &s, &dev, &o, &out[i], err);
+			verity_device_close(&dev);
+		}
+		if (r) {
+			b.failed = i;
+			b.rc = r;
+			break;
+		}
+		kept(&b, &out[i]);
+	}
+	pthread_mutex_destroy(&b.lock);
+	ht_hasher_free(&h);
+	free(b.large);
+	for (size_t i = b.failed; i < n; i++)
+		verity_fsv_digest_free(&out[i]);
+	*failed = b.failed;
+	return b.failed < n ? b.rc : 0;
+}
+
+size_t verity_fsv_signed_digest(const struct fsv_digest *d,
+			 uint8_t out[FSV_SIGNED_HEADER + HT_MAX_DIGEST_SIZE])
+{
+	memcpy(out, "FSVerity", 8);
+	out[8] = (uint8_t)d->alg;
+	out[9] = (uint8_t)(d->alg >> 8);
+	out[10] = (uint8_t)d->digest_size;
+	out[11] = (uint8_t)(d->digest_size >> 8);
+	memcpy(out + FSV_SIGNED_HEADER, d->digest, d->digest_size);
+	return FSV_SIGNED_HEADER + d->digest_size;
+}
