@@ -28,7 +28,7 @@ arm64)
 esac
 work=$(mktemp -d /tmp/fastverity-kernel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-modules="virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio virtio_pci virtio_blk reed_solomon dax dm-mod dm-bufio dm-verity loop"
+modules="virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio virtio_pci virtio_blk reed_solomon dax dm-mod dm-bufio dm-verity loop crc16 mbcache jbd2 crc32c_generic ext4 sha512_generic"
 die() { echo "kernel: $*" >&2; echo "kernel: 0 passed, 1 failed"; exit 1; }
 
 # Debian's kernel, resolved through linux-image-$karch, not installed:
@@ -221,12 +221,38 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/k.pem" -out "$work/c.pe
 "$host_fv" sign --key "$work/k.pem" --cert "$work/c.pem" --root-hash-file="$work/root" "$work/root.p7s" ||
 	die "sign failed"
 cp "$work/root.p7s" "$root/root.p7s"
+# fs-verity: an ext4 file system with the verity feature, its files made
+# here; their digests, trees and descriptors from fastverity, each the
+# same as fsverity-utils' (the oracle) here first; a built-in signature
+# by the key the kernel does not trust.
+fsv=$work/fsvroot
+mkdir -p "$fsv" "$root/fsv"
+"$top/build/mkimage" random 76 70000 >"$fsv/a"
+"$top/build/mkimage" random 77 $(((1 << 20) + 1)) >"$fsv/b"
+"$top/build/mkimage" random 78 5000 >"$fsv/c"
+mkfs.ext4 -q -F -O verity -b 4096 -d "$fsv" "$work/fsv.img" 16M >/dev/null 2>&1 ||
+	die "mkfs.ext4 -O verity failed (e2fsprogs)"
+fsvsalt=0123456789abcdef
+"$host_fv" fsverity digest "$fsv/a" --out-merkle-tree="$root/fsv/a.tree" --out-descriptor="$root/fsv/a.desc" \
+	--compact >"$work/fsva" || die "fsverity digest failed"
+"$host_fv" fsverity digest "$fsv/b" --hash-alg=sha512 --salt=$fsvsalt --out-merkle-tree="$root/fsv/b.tree" \
+	--out-descriptor="$root/fsv/b.desc" --compact >"$work/fsvb" || die "fsverity digest (sha512) failed"
+if command -v fsverity >/dev/null; then
+	[ "$(fsverity digest "$fsv/a" --compact)" = "$(cat "$work/fsva")" ] &&
+		[ "$(fsverity digest "$fsv/b" --hash-alg=sha512 --salt=$fsvsalt --compact)" = "$(cat "$work/fsvb")" ] ||
+		die "fastverity's fs-verity digests differ from fsverity-utils'"
+fi
+"$host_fv" fsverity sign "$fsv/c" "$root/fsv/c.sig" --key="$work/k.pem" --cert="$work/c.pem" >/dev/null ||
+	die "fsverity sign failed"
+# where file a's first data block lies in the file system (to damage it)
+fsvblk=$(debugfs -R "bmap /a 0" "$work/fsv.img" 2>/dev/null | tr -dc 0-9)
+[ -n "$fsvblk" ] || die "debugfs bmap failed"
 head -c 64 /dev/urandom >"$root/junk.p7s"
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1 >"$work/initramfs.gz") || die "cannot pack the initramfs"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.sumlp=$sumlp fv.sumlpp=$sumlpp fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.sumlp=$sumlp fv.sumlpp=$sumlpp fv.fsva=$(cat "$work/fsva") fv.fsvb=$(cat "$work/fsvb") fv.fsvsalt=$fsvsalt fv.fsvblk=$fsvblk fv.fsvsum=$(sha256sum "$fsv/a" | cut -d' ' -f1) fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
@@ -239,7 +265,7 @@ timeout 300 $qemu -accel tcg -m 512 -nographic -no-reboot -nic none \
 	-kernel "$cache/vmlinux" -initrd "$work/initramfs.gz" -append "$append" \
 	$(drive "$work/good.img") $(drive "$work/good.hash") $(drive "$work/bad.img") $(drive "$work/one.img") \
 	$(drive "$work/fec.hash") $(drive "$work/good.fec") $(drive "$work/fecbad.img") $(drive "$work/avb.img") $(drive "$work/ddi.img") \
-	$(drive "$work/superdisk.img") \
+	$(drive "$work/superdisk.img") -drive file="$work/fsv.img",format=raw,if=virtio \
 	</dev/null >"$work/console" 2>&1
 rc=$?
 tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"

@@ -179,6 +179,16 @@ int verity_fsv_read_metadata(const char *path, unsigned type, uint64_t offset,
 		arg.length = want;
 		arg.buf_ptr = (uintptr_t)buf;
 		n = ioctl(fd, FS_IOC_READ_VERITY_METADATA, &arg);
+		if (n < 0 && errno == ENODATA &&
+		    type == FS_VERITY_METADATA_TYPE_SIGNATURE) {
+			/* a verity file without one */
+			r = ht_fail(err, ENODATA,
+				    "%s: read metadata "
+				    "(FS_IOC_READ_VERITY_METADATA): the file "
+				    "has no built-in signature",
+				    path);
+			break;
+		}
 		if (n < 0) {
 			r = ioctl_failed(path, "read metadata",
 					 "FS_IOC_READ_VERITY_METADATA", err);
