@@ -99,16 +99,21 @@ static int run_levels(struct pass *ps, struct ht_error *err)
 {
 	static const struct ht_options defaults = {.threads = 1};
 	const struct ht_geometry *g = ps->g;
-	uint8_t *zero = calloc(1, g->data_block_size);
-	int r;
+	int r = 0;
 
 	if (!ps->opt)
 		ps->opt = &defaults;
-	if (!zero)
-		return ht_fail(err, ENOMEM, "out of memory");
-	r = ht_hash_blocks(ps->h, zero, g->data_block_size, 1, ps->zero_digest,
-			   HT_MAX_DIGEST_SIZE, err);
-	free(zero);
+	/* a zero block's digest, for the runs data_extent finds (none
+	 * without it: one block hashed for nothing, per file of many) */
+	if (ps->io->data_extent) {
+		uint8_t *zero = calloc(1, g->data_block_size);
+
+		if (!zero)
+			return ht_fail(err, ENOMEM, "out of memory");
+		r = ht_hash_blocks(ps->h, zero, g->data_block_size, 1,
+				   ps->zero_digest, HT_MAX_DIGEST_SIZE, err);
+		free(zero);
+	}
 	for (uint32_t i = 0; !r && i < g->levels; i++) {
 		int fused = 0;
 

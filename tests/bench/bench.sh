@@ -8,8 +8,9 @@
 # same work, and a sha1 tree; a systemd disk image against its partitions
 # as files and against losetup + veritysetup; Android sparse images
 # against their raw form; super images against their partitions as
-# files; update against a full format. BENCH_ONLY=fec, android, sparse,
-# super, update or ddi runs
+# files; update against a full format; fs-verity digests against
+# fsverity-utils. BENCH_ONLY=fec, android, sparse, super, update, ddi or
+# fsverity runs
 # those rows alone; BENCH_ONLY=limits the rows against the
 # machine's limits (the SHA unit, the disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
@@ -530,6 +531,57 @@ ddi_section() {
 	fi
 	echo
 }
+# fs-verity (docs/fsverity.md): fastverity fsverity digest against
+# fsverity-utils' fsverity digest (Debian's fsverity 1.5), alternately:
+# the 1 GiB image cached, SHA-256 and SHA-512, and 2,000 files of 4 to 80
+# KiB in one call, cached.
+fsverity_section() {
+	command -v fsverity >/dev/null || {
+		echo "bench: fsverity (fsverity-utils) is not installed: make deps installs it" >&2
+		return 0
+	}
+	local many=$dir/fsv-files
+	if [ "$(ls "$many" 2>/dev/null | wc -l)" != 2000 ]; then
+		rm -rf "$many" && mkdir -p "$many"
+		python3 -c "
+import random
+r = random.Random(2000)
+for i in range(2000):
+    open('$many/f%04d' % i, 'wb').write(r.randbytes(r.randint(4096, 81920)))
+"
+	fi
+	cat "$many"/* >/dev/null
+	echo "| fs-verity digest | fsverity-utils 1.5 | fastverity | ratio | target | |"
+	echo "|---|---|---|---|---|---|"
+	fsv() { # LABEL TARGET "OURS" ARGS...: fsverity digest ARGS against
+		# ours with OURS (fastverity's own options) besides
+		local label=$1 target=$2 ours=$3 us=() fs=() i u f ratio
+		shift 3
+		# shellcheck disable=SC2086
+		[ "$(fsverity digest "$@")" = "$("$fv" fsverity digest "$@" $ours)" ] ||
+			{ echo "bench: fs-verity digests differ: $*" >&2; exit 1; }
+		for i in $(seq "$runs"); do
+			us+=("$(seconds fsverity digest "$@")")
+			# shellcheck disable=SC2086
+			fs+=("$(seconds "$fv" fsverity digest "$@" $ours)")
+		done
+		u=$(printf '%s\n' "${us[@]}" | median)
+		f=$(printf '%s\n' "${fs[@]}" | median)
+		ratio=$(echo "$u / $f" | bc -l)
+		printf '| %s | %.3f s | %.3f s | %.2fx | %sx | %s |\n' "$label" "$u" "$f" "$ratio" "$target" \
+			"$([ "$(echo "$ratio >= $target" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	}
+	fsv "1 GiB, sha256, $threads threads" 3 "" "$img"
+	fsv "1 GiB, sha256, one thread (--threads=1, fastverity's)" 1 --threads=1 "$img"
+	fsv "2,000 files of 4-80 KiB, sha256" 2 "" "$many"/*
+	fsv "1 GiB, sha512 (the generic path)" 1 "" "$img" --hash-alg=sha512
+	fsv "1 GiB, sha256, a 32-byte salt" 3 "" "$img" --salt="$salt"
+	echo
+}
+if [ "${BENCH_ONLY:-}" = fsverity ]; then
+	fsverity_section
+	exit 0
+fi
 if [ "${BENCH_ONLY:-}" = ddi ]; then
 	ddi_section
 	exit 0
@@ -586,6 +638,7 @@ sparse_section
 super_section
 update_section
 ddi_section
+fsverity_section
 
 # Kernels, data in cache, from fastverity bench.
 "$fv" bench --json --salt-size=32 >"$dir/kernels.json"
