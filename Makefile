@@ -248,12 +248,14 @@ faults: fastverity $(B)/mkimage
 
 # Random parameter sets against veritysetup: make check runs 16 format
 # cases and 12 update cases from fixed seeds, this 300 and 200 from new
-# ones (SWEEP_SEED=N, UPDATE_SEED=N repeat a run).
+# ones (SWEEP_SEED=N, UPDATE_SEED=N repeat a run); and fs-verity digests
+# of a sparse file past 4 GiB against fsverity-utils.
 sweep: fastverity $(B)/mkimage
 	@r=$$(mktemp); SWEEP_SEED=$${SWEEP_SEED:-$$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')} \
 	  SWEEP_CASES=$${SWEEP_CASES:-300} RESULTS=$$r bash tests/cli/t_sweep.sh; \
 	  UPDATE_SEED=$${UPDATE_SEED:-$$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')} \
 	  UPDATE_CASES=$${UPDATE_CASES:-200} RESULTS=$$r bash tests/cli/t_update.sh; \
+	  FSV_LARGE=1 RESULTS=$$r bash tests/cli/t_fsverity.sh; \
 	  cat $$r; ! grep -q ^FAIL $$r
 
 # open/status/close against a real kernel, under qemu.
