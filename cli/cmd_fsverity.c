@@ -146,7 +146,9 @@ static int parse(const struct sub *s, int argc, const char **argv,
 			continue;
 		memset(p, 0, sizeof(*p));
 		p->longName = rows[i].name;
-		p->arg = (char *)a + rows[i].off;
+		/* strings are taken one at a time below (a value given twice
+		 * is refused, the first not lost) */
+		p->arg = rows[i].flag ? (char *)a + rows[i].off : NULL;
 		p->argInfo = rows[i].flag ? POPT_ARG_NONE : POPT_ARG_STRING;
 		p->val = ROW_VAL + (int)i;
 		n++;
@@ -169,6 +171,15 @@ static int parse(const struct sub *s, int argc, const char **argv,
 				  s->name, rows[rc - ROW_VAL].name);
 			poptFreeContext(pc);
 			return EXIT_USAGE;
+		}
+		if (rc >= ROW_VAL && !rows[rc - ROW_VAL].flag) {
+			char *v = poptGetOptArg(pc);
+
+			if (!v) {
+				poptFreeContext(pc);
+				return cli_error(-ENOMEM, "out of memory");
+			}
+			*(char **)((char *)a + rows[rc - ROW_VAL].off) = v;
 		}
 	}
 	if (rc < -1) {

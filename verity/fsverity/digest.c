@@ -428,7 +428,8 @@ static int small_file(struct batch *b, size_t i, struct verity_device *dev,
 			       b->paths[i]);
 	if (r)
 		return r;
-	memset(*buf + dev->size, 0, need - (size_t)dev->size);
+	if (need > dev->size)
+		memset(*buf + dev->size, 0, need - (size_t)dev->size);
 	r = compute_with(b->p, b->h, &s, NULL, NULL, &b->out[i], err);
 	if (!r)
 		kept(b, &b->out[i]);

@@ -119,27 +119,27 @@ int verity_fsv_enable(const char *path, const struct fsv_params *p,
 int verity_fsv_measure(const char *path, unsigned *alg, uint8_t *digest, size_t *len,
 		struct ht_error *err)
 {
-	struct {
-		struct fsverity_digest d;
-		uint8_t room[HT_MAX_DIGEST_SIZE];
-	} m;
+	/* the header and room for the longest digest after it */
+	_Alignas(struct fsverity_digest) uint8_t
+		buf[sizeof(struct fsverity_digest) + HT_MAX_DIGEST_SIZE];
+	struct fsverity_digest *m = (struct fsverity_digest *)buf;
 	int fd, r;
 
 	if ((r = open_regular(path, &fd, err)))
 		return r;
-	memset(&m, 0, sizeof(m));
-	m.d.digest_size = HT_MAX_DIGEST_SIZE;
-	if (ioctl(fd, FS_IOC_MEASURE_VERITY, &m) != 0)
+	memset(buf, 0, sizeof(buf));
+	m->digest_size = HT_MAX_DIGEST_SIZE;
+	if (ioctl(fd, FS_IOC_MEASURE_VERITY, m) != 0)
 		r = ioctl_failed(path, "measure", "FS_IOC_MEASURE_VERITY", err);
-	else if (m.d.digest_size > HT_MAX_DIGEST_SIZE)
+	else if (m->digest_size > HT_MAX_DIGEST_SIZE)
 		r = ht_fail(err, EINVAL, "%s: a digest of %u bytes", path,
-			    m.d.digest_size);
+			    m->digest_size);
 	close(fd);
 	if (r)
 		return r;
-	*alg = m.d.digest_algorithm;
-	*len = m.d.digest_size;
-	memcpy(digest, m.d.digest, m.d.digest_size);
+	*alg = m->digest_algorithm;
+	*len = m->digest_size;
+	memcpy(digest, m->digest, m->digest_size);
 	return 0;
 }
 
