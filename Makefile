@@ -191,13 +191,17 @@ check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(B)/fvjson $(UNIT_BIN)
 	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-arm64
 
+# Each phase says how long it took (wall seconds, beside check-arm64).
+HOST_PHASES = check-clang check-unit check-asan check-tsan check-fuzz check-images check-cli check-kernel
 check-host:
-	@$(MAKE) --no-print-directory check-clang check-unit check-asan check-tsan check-fuzz check-images check-cli check-kernel
+	@for p in $(HOST_PHASES); do s=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$p || exit 1; \
+	  echo "$$p: $$(( $$(date +%s) - s )) s"; done
 
 # The aarch64 build, its unit suites and a subset of the command tests
 # under qemu-user (tests/arm64/run.sh says which).
 check-arm64: $(B)/mkimage
-	@tests/arm64/run.sh
+	@s=$$(date +%s); tests/arm64/run.sh && echo "check-arm64: $$(( $$(date +%s) - s )) s"
 
 check-unit: $(UNIT_BIN)
 	@tests/unit/run.sh $(UNIT_BIN)
