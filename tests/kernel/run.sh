@@ -137,7 +137,10 @@ else
 	# an independent reader of super images' metadata
 	mdm=$(command -v make-dynpart-mappings) || die "make-dynpart-mappings is not installed"
 	cp "$mdm" "$root/bin/make-dynpart-mappings"
-	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+	# fsverity-utils, the oracle of fs-verity's measure
+	fsu=$(command -v fsverity) || die "fsverity (fsverity-utils) is not installed"
+	cp "$fsu" "$root/bin/fsverity"
+	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" "$fsu" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
