@@ -5,7 +5,8 @@
  * a crash; arguments with a '/' are skipped so that nothing outside the
  * scratch directory is named, and actions that need device-mapper, loop
  * devices or long measurements are left out. Its output is not what is
- * tested: run.sh closes it (-close_fd_mask=3). */
+ * tested: run.sh closes it (-close_fd_mask=3). The fsverity commands are
+ * among them (its dictionary has their words). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
