@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +23,11 @@
 
 static const struct {
 	const char *name;
-	const char *evp;
 	unsigned digest_size;
 	unsigned block; /* the hash's own block: the salt is padded to it */
 } algs[] = {
-	[FSV_SHA256] = {"sha256", "SHA256", 32, 64},
-	[FSV_SHA512] = {"sha512", "SHA512", 64, 128},
+	[FSV_SHA256] = {"sha256", 32, 64},
+	[FSV_SHA512] = {"sha512", 64, 128},
 };
 
 static int alg_known(enum fsv_alg a)
@@ -83,16 +81,35 @@ void verity_fsv_digest_free(struct fsv_digest *d)
 		d->tree = NULL;
 }
 
-/* A hasher of the tree: format 1 (salt first), the salt padded. */
-static int tree_hasher(const struct fsv_params *p, struct ht_hasher *h,
-		       struct ht_error *err)
+/* The hashers of a file's digest: the tree's (format 1, salt first, the
+ * salt padded) and the descriptor's (no salt), made once for many
+ * files. */
+struct fsv_hashers {
+	struct ht_hasher tree, desc;
+};
+
+static int hashers_init(const struct fsv_params *p, struct fsv_hashers *hs,
+			struct ht_error *err)
 {
 	uint8_t salt[128] = {0};
 	size_t unit = algs[p->alg].block;
 	size_t padded = (p->salt_size + unit - 1) / unit * unit;
+	int r;
 
 	memcpy(salt, p->salt, p->salt_size);
-	return ht_hasher_init(h, algs[p->alg].name, 1, salt, padded, err);
+	r = ht_hasher_init(&hs->tree, algs[p->alg].name, 1, salt, padded, err);
+	if (r)
+		return r;
+	r = ht_hasher_init(&hs->desc, algs[p->alg].name, 1, NULL, 0, err);
+	if (r)
+		ht_hasher_free(&hs->tree);
+	return r;
+}
+
+static void hashers_free(struct fsv_hashers *hs)
+{
+	ht_hasher_free(&hs->tree);
+	ht_hasher_free(&hs->desc);
 }
 
 /* The file's bytes, read or mapped, zeros past its end. */
@@ -226,23 +243,19 @@ static void fill_descriptor(const struct fsv_params *p, struct fsv_digest *d)
 	memcpy(desc + 80, p->salt, p->salt_size);
 }
 
-static int finish_digest(const struct fsv_params *p, struct fsv_digest *d,
+static int finish_digest(const struct fsv_params *p,
+			 const struct fsv_hashers *hs, struct fsv_digest *d,
 			 struct ht_error *err)
 {
-	size_t len = 0;
-
 	fill_descriptor(p, d);
-	if (!EVP_Q_digest(ht_crypto_libctx(), algs[p->alg].evp, NULL,
-			  d->descriptor, FSV_DESCRIPTOR_SIZE, d->digest, &len) ||
-	    len != d->digest_size)
-		return ht_fail(err, EINVAL, "cannot hash the descriptor (%s)",
-			       algs[p->alg].evp);
-	return 0;
+	return ht_hash_blocks(&hs->desc, d->descriptor, FSV_DESCRIPTOR_SIZE, 1,
+			      d->digest, d->digest_size, err);
 }
 
 /* One file's tree and digest, its hasher made by the caller; src->size
  * set; dev: the open file of a path source. */
-static int compute_with(const struct fsv_params *p, const struct ht_hasher *h,
+static int compute_with(const struct fsv_params *p,
+			const struct fsv_hashers *hs,
 			const struct fsv_source *src,
 			const struct verity_device *dev,
 			const struct ht_options *opt, struct fsv_digest *out,
@@ -264,7 +277,7 @@ static int compute_with(const struct fsv_params *p, const struct ht_hasher *h,
 	out->size = src->size;
 	f.name = src->path ? src->path : src->name ? src->name : "the file";
 	if (!src->size) /* an empty file: no tree, a root of zeros */
-		return finish_digest(p, out, err);
+		return finish_digest(p, hs, out, err);
 	blocks = src->size / p->block_size + !!(src->size % p->block_size);
 	r = ht_geometry_init(&g, blocks, p->block_size, p->block_size,
 			     out->digest_size, 1, err);
@@ -295,12 +308,12 @@ static int compute_with(const struct fsv_params *p, const struct ht_hasher *h,
 		io.data_extent = fio_data_extent;
 		io.prefetch = fio_prefetch;
 	}
-	r = ht_build(&g, h, &io, &o, out->root, err);
+	r = ht_build(&g, &hs->tree, &io, &o, out->root, err);
 	if (r) {
 		verity_fsv_digest_free(out);
 		return r;
 	}
-	return finish_digest(p, out, err);
+	return finish_digest(p, hs, out, err);
 }
 
 /* Opens a path source: a regular file (or a block device), its size. */
@@ -325,7 +338,7 @@ int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 {
 	struct fsv_source s = *src;
 	struct verity_device dev;
-	struct ht_hasher h;
+	struct fsv_hashers hs;
 	int r = verity_fsv_params_check(p, err);
 
 	memset(out, 0, sizeof(*out));
@@ -341,11 +354,11 @@ int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 			return r;
 		s.size = dev.size;
 	}
-	r = tree_hasher(p, &h, err);
+	r = hashers_init(p, &hs, err);
 	if (!r) {
-		r = compute_with(p, &h, &s, src->path ? &dev : NULL, opt, out,
+		r = compute_with(p, &hs, &s, src->path ? &dev : NULL, opt, out,
 				 err);
-		ht_hasher_free(&h);
+		hashers_free(&hs);
 	}
 	if (src->path)
 		verity_device_close(&dev);
@@ -358,7 +371,7 @@ int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 
 struct batch {
 	const struct fsv_params *p;
-	const struct ht_hasher *h;
+	const struct fsv_hashers *hs;
 	const char *const *paths;
 	size_t n;
 	int keep_tree;
@@ -430,7 +443,7 @@ static int small_file(struct batch *b, size_t i, struct verity_device *dev,
 		return r;
 	if (need > dev->size)
 		memset(*buf + dev->size, 0, need - (size_t)dev->size);
-	r = compute_with(b->p, b->h, &s, NULL, NULL, &b->out[i], err);
+	r = compute_with(b->p, b->hs, &s, NULL, NULL, &b->out[i], err);
 	if (!r)
 		kept(b, &b->out[i]);
 	return r;
@@ -480,7 +493,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 	struct batch b = {.p = p, .paths = paths, .n = n,
 			  .keep_tree = keep_tree, .out = out, .failed = n,
 			  .err = err};
-	struct ht_hasher h;
+	struct fsv_hashers hs;
 	pthread_t tids[HT_MAX_THREADS];
 	unsigned workers, started = 0;
 	int r = verity_fsv_params_check(p, err);
@@ -496,12 +509,12 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 	b.large = calloc(1, n ? n : 1);
 	if (!b.large)
 		return ht_fail(err, ENOMEM, "out of memory");
-	r = tree_hasher(p, &h, err);
+	r = hashers_init(p, &hs, err);
 	if (r) {
 		free(b.large);
 		return r;
 	}
-	b.h = &h;
+	b.hs = &hs;
 	pthread_mutex_init(&b.lock, NULL);
 	workers = n < o.threads ? (unsigned)n : o.threads;
 	/* the first pass: small files, the calling thread one of the
@@ -522,7 +535,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 		r = open_file(paths[i], &dev, err);
 		if (!r) {
 			s.size = dev.size;
-			r = compute_with(p, &h, &s, &dev, &o, &out[i], err);
+			r = compute_with(p, &hs, &s, &dev, &o, &out[i], err);
 			verity_device_close(&dev);
 		}
 		if (r) {
@@ -533,7 +546,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 		kept(&b, &out[i]);
 	}
 	pthread_mutex_destroy(&b.lock);
-	ht_hasher_free(&h);
+	hashers_free(&hs);
 	free(b.large);
 	for (size_t i = b.failed; i < n; i++)
 		verity_fsv_digest_free(&out[i]);
