@@ -34,7 +34,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
            verity/api_avb.c verity/api_measure.c verity/api_super.c verity/api_fsverity.c
-KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c
+KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
+             hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
@@ -99,6 +100,7 @@ SONAME = libfastverity.so.1
 TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
 ifeq ($(TARGET_ARCH),x86_64)
 $(B)/hashtree/sha256_shani.o $(B)/hashtree/sha1_shani.o: ALL_CFLAGS += -msha -msse4.1 -mssse3
+$(B)/hashtree/sha256_avx512.o: ALL_CFLAGS += -mavx512f -mavx512bw
 endif
 ifeq ($(TARGET_ARCH),aarch64)
 $(B)/hashtree/sha256_armv8.o: ALL_CFLAGS += -march=armv8-a+crypto

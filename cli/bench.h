@@ -71,7 +71,7 @@ struct bench_report {
 	unsigned threads;
 	uint64_t size;
 	const char *device;
-	struct bench_impl impls[8];
+	struct bench_impl impls[10];
 	size_t nimpls;
 	struct bench_setting *settings;
 	size_t nsettings;

@@ -21,6 +21,7 @@
 /* --- one core, 4096-byte messages ------------------------------------ */
 
 enum impl {
+	IMPL_AVX512,  /* 16 lanes of AVX-512, where the CPU has it */
 	IMPL_HW_3WAY, /* SHA-NI three-way, where the CPU has SHA-NI */
 	IMPL_HW_2WAY, /* this architecture's SHA-256 instructions */
 	IMPL_HW_1WAY,
@@ -32,6 +33,7 @@ enum impl {
 };
 
 static const char *const impl_names[IMPL_COUNT] = {
+	"SHA-256 AVX-512 16-lane",
 	"SHA-256 SHA-NI three-way",
 	"SHA-256 instructions two-way", /* named after the kernel */
 	"SHA-256 instructions one-way",
@@ -43,6 +45,7 @@ static const char *const impl_names[IMPL_COUNT] = {
 
 /* (the fast path's note goes to the kernel the command picks) */
 static const char *const impl_notes[IMPL_COUNT] = {
+	"",
 	"",
 	"",
 	"",
@@ -71,6 +74,9 @@ static int impl_pass(enum impl k, const struct impl_start *is,
 	const uint8_t *salt = is->salt;
 
 	switch (k) {
+	case IMPL_AVX512:
+		return fv_kernel_hash(FV_KERNEL_AVX512, st, buf, IMPL_BLOCK,
+				      IMPL_BLOCKS, out, 32);
 	case IMPL_HW_3WAY:
 		return fv_kernel_hash(FV_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
 				      IMPL_BLOCKS, out, 32);
@@ -193,12 +199,15 @@ void bench_run_impls(struct bench_report *rep, double total)
 		r->name = impl_names[k];
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
-		if ((k == IMPL_HW_3WAY && fast == FV_KERNEL_SHANI3) ||
+		if ((k == IMPL_AVX512 && fast == FV_KERNEL_AVX512) ||
+		    (k == IMPL_HW_3WAY && fast == FV_KERNEL_SHANI3) ||
 		    (k == IMPL_HW_2WAY && fast != FV_KERNEL_SHANI3 &&
-		     fast != FV_KERNEL_PORTABLE))
+		     fast != FV_KERNEL_AVX512 && fast != FV_KERNEL_PORTABLE))
 			r->note = "fastverity's fast path";
-		if (k == IMPL_HW_3WAY &&
-		    !fv_kernel_available(FV_KERNEL_SHANI3)) {
+		if ((k == IMPL_HW_3WAY &&
+		     !fv_kernel_available(FV_KERNEL_SHANI3)) ||
+		    (k == IMPL_AVX512 &&
+		     !fv_kernel_available(FV_KERNEL_AVX512))) {
 			rep->nimpls--; /* no row off x86-64 or without SHA-NI */
 			continue;
 		}

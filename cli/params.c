@@ -299,6 +299,8 @@ enum fv_sha256_kernel cli_sha256_choice(void)
 		return FV_SHA256_TWO_WAY;
 	if (!strcmp(force, "three-way"))
 		return FV_SHA256_THREE_WAY;
+	if (!strcmp(force, "avx512"))
+		return FV_SHA256_AVX512;
 	return FV_SHA256_FASTEST;
 }
 

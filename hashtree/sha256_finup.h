@@ -35,6 +35,14 @@ void ht_sha256_shani_finup_many(const struct sha256_salted_state *st,
 void ht_sha256_shani_finup_many3(const struct sha256_salted_state *st,
 				 const uint8_t *msgs, size_t msg_len,
 				 size_t count, uint8_t *out, size_t out_stride);
+void ht_sha256_avx512_finup(const struct sha256_salted_state *st,
+			    const uint8_t *msg, size_t len, uint8_t *out);
+void ht_sha256_avx512_finup2x(const struct sha256_salted_state *st,
+			      const uint8_t *msg1, const uint8_t *msg2,
+			      size_t len, uint8_t *out1, uint8_t *out2);
+void ht_sha256_avx512_finup_many(const struct sha256_salted_state *st,
+				 const uint8_t *msgs, size_t msg_len,
+				 size_t count, uint8_t *out, size_t out_stride);
 #endif
 #if defined(__aarch64__)
 void sha256_armv8_finup(const struct sha256_salted_state *st,

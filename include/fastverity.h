@@ -1094,6 +1094,8 @@ enum fv_sha256_kernel {
 	FV_SHA256_PORTABLE = 1,  /* C, one block at a time */
 	FV_SHA256_TWO_WAY = 2,   /* the CPU's SHA instructions, two blocks */
 	FV_SHA256_THREE_WAY = 3, /* three blocks */
+	FV_SHA256_AVX512 = 4,    /* since 0.9: sixteen in AVX-512 lanes, where
+				  * the CPU has them (the fastest otherwise) */
 };
 int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k);
 /* The kernel k runs on this CPU, by name ("SHA-NI, three blocks at a
@@ -1288,6 +1290,9 @@ enum fv_kernel {
 	FV_KERNEL_SHANI = 1,    /* x86-64 SHA extensions, two at a time */
 	FV_KERNEL_ARMV8 = 2,    /* Armv8 SHA-2 instructions, two at a time */
 	FV_KERNEL_SHANI3 = 3,   /* x86-64 SHA extensions, three at a time */
+	FV_KERNEL_AVX512 = 4,   /* x86-64 AVX-512, sixteen at a time in vector
+				 * lanes (since 0.9; the fastest on AMD family
+				 * 1Ah, Zen 5) */
 };
 /* 1 when this CPU runs k (the portable kernel always). */
 int fv_kernel_available(enum fv_kernel k);

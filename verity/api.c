@@ -60,7 +60,8 @@ _Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
 _Static_assert((int)FV_SHA256_FASTEST == (int)SHA256_CHOOSE_FASTEST &&
 		       (int)FV_SHA256_PORTABLE == (int)SHA256_CHOOSE_PORTABLE &&
 		       (int)FV_SHA256_TWO_WAY == (int)SHA256_CHOOSE_TWO_WAY &&
-		       (int)FV_SHA256_THREE_WAY == (int)SHA256_CHOOSE_THREE_WAY,
+		       (int)FV_SHA256_THREE_WAY == (int)SHA256_CHOOSE_THREE_WAY &&
+		       (int)FV_SHA256_AVX512 == (int)SHA256_CHOOSE_AVX512,
 	       "fv_sha256_kernel and sha256_choice differ");
 _Static_assert((int)FV_ROOTS_GIVEN == (int)VERITY_ROOTS_GIVEN &&
 		       (int)FV_ROOTS_INFERRED == (int)VERITY_ROOTS_INFERRED &&

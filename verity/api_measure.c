@@ -8,7 +8,8 @@ _Static_assert((int)FV_KERNEL_PORTABLE == (int)SHA256_KERNEL_PORTABLE &&
 		       (int)FV_KERNEL_SHANI == (int)SHA256_KERNEL_SHANI &&
 		       (int)FV_KERNEL_ARMV8 == (int)SHA256_KERNEL_ARMV8 &&
 		       (int)FV_KERNEL_SHANI3 == (int)SHA256_KERNEL_SHANI3 &&
-		       (int)FV_KERNEL_SHANI3 + 1 == (int)SHA256_KERNEL_COUNT,
+		       (int)FV_KERNEL_AVX512 == (int)SHA256_KERNEL_AVX512 &&
+		       (int)FV_KERNEL_AVX512 + 1 == (int)SHA256_KERNEL_COUNT,
 	       "fv_kernel and sha256_kernel differ");
 
 int verity_api_kernel_known(enum fv_kernel k)
@@ -43,7 +44,7 @@ API enum fv_kernel fv_kernel_of_arch(void)
 
 API enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice)
 {
-	if ((unsigned)choice > FV_SHA256_THREE_WAY)
+	if ((unsigned)choice > FV_SHA256_AVX512)
 		choice = FV_SHA256_FASTEST;
 	return (enum fv_kernel)ht_sha256_kernel_choose(
 		(enum sha256_choice)choice);
@@ -277,7 +278,7 @@ API const char *fv_memtree_hashing_reason(const fv_memtree *m)
 
 API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
 {
-	if ((unsigned)k > FV_SHA256_THREE_WAY) {
+	if ((unsigned)k > FV_SHA256_AVX512) {
 		verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
 		return NULL;
 	}

@@ -279,7 +279,7 @@ API void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx)
 API int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k)
 {
 	NEED(o);
-	if ((unsigned)k > FV_SHA256_THREE_WAY)
+	if ((unsigned)k > FV_SHA256_AVX512)
 		return verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
 	o->sha256 = k;
 	return 0;

@@ -397,7 +397,7 @@ PY
 limits_section() {
 	local rate kjson=$dir/kernels-now.json i vs fs cs v f c lim share
 	"$fv" bench --json --salt-size=32 --time=3 >"$kjson"
-	rate=$(jq '[.implementations[] | select(.name | test("^SHA-256 .*-way")) | .mb_per_s // 0] | max' "$kjson")
+	rate=$(jq '[.implementations[] | select(.name | test("^SHA-256 .*(-way|-lane)")) | .mb_per_s // 0] | max' "$kjson")
 	lim=$(echo "$(stat -c %s "$img") / 1000000 / ($threads * $rate)" | bc -l)
 	echo "| run (1 GiB, sha256, 4 KiB blocks) | veritysetup | fastverity | limit | share of the limit | target | |"
 	echo "|---|---|---|---|---|---|---|"
@@ -654,6 +654,18 @@ if [ -n "$one" ]; then
 	echo "| SHA-NI one-way | $one |"
 	echo "| SHA-NI two-way | $two ($(echo "$two / $one" | bc -l | xargs printf '%.2f')x one-way; target 1.7x) |"
 	echo "| SHA-NI three-way | $three ($(echo "$three / $one" | bc -l | xargs printf '%.2f')x one-way)$("$fv" --version | grep -q 'three-way' && echo '; the fast path here') |"
+fi
+avx=$(rate "SHA-256 AVX-512 16-lane")
+if [ -n "$avx" ] && [ -n "$three" ]; then
+	echo "| AVX-512 16-lane | $avx ($(echo "$avx / $three" | bc -l | xargs printf '%.2f')x SHA-NI three-way)$("$fv" --version | grep -q '16-lane' && echo '; the fast path here') |"
+fi
+# cycles per byte at the clock the kernel reports (no cycle counter in
+# this virtual machine: the nominal clock, not a measured one)
+mhz=$(awk -F: '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo | tr -d ' ')
+if [ -n "$mhz" ]; then
+	printf '| cycles per byte at %s MHz | ' "${mhz%.*}"
+	for r in "$one" "$two" "$three" "$avx"; do [ -n "$r" ] && printf '%.2f ' "$(echo "$mhz / $r" | bc -l)"; done
+	echo "(one-, two-, three-way, 16-lane) |"
 fi
 echo
 

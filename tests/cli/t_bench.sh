@@ -14,8 +14,11 @@ check "table: AF_ALG row measured or says why" grep -qE '^  Kernel crypto API \(
 if grep -q sha_ni /proc/cpuinfo; then
 	check "table: SHA-NI rows" grep -q '^  SHA-256 SHA-NI two-way ' table
 	check "table: SHA-NI three-way row" grep -q '^  SHA-256 SHA-NI three-way ' table
-	check "table: the fast path is the kernel --version names" \
-		grep -q "^  SHA-256 SHA-NI $("$FV" --version | sed -n 's/^SHA-256 on this CPU: sha-ni (\(.*\))$/\1/p') .* fastverity.s fast path$" table
+	# the row of the kernel --version names: "sha-ni (three-way)" is
+	# "SHA-NI three-way", "avx-512 (16-lane)" "AVX-512 16-lane"
+	row=$("$FV" --version | sed -n 's/^SHA-256 on this CPU: \(.*\) (\(.*\))$/\1 \2/p' | sed 's/^sha-ni/SHA-NI/; s/^avx-512/AVX-512/')
+	check "table: the fast path is the kernel --version names ($row)" \
+		grep -q "^  SHA-256 $row .* fastverity.s fast path$" table
 fi
 check "table: 8 tree rows" test "$(grep -cE '^  sha(256|512) ' table)" = 8
 check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +1 +[0-9]+ fast +2 ' table
@@ -45,9 +48,11 @@ check "json" run_rc 0 "$FV" bench --json --size=1M --salt-size=32
 jqok . out
 check "json: parses" test $? = 0
 check "json: machine" jqok '.machine | (.cpu | length > 0) and .cpus >= 1 and (.flags_used | type == "array") and .threads >= 1 and (.sha256_kernel | length > 0)' out
-# six implementations, and SHA-NI three-way where the CPU has SHA-NI
+# six implementations, SHA-NI three-way where the CPU has SHA-NI, the
+# 16 lanes of AVX-512 where it has AVX-512F and BW
 impls=6
 grep -q sha_ni /proc/cpuinfo && impls=7
+grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && impls=$((impls + 1))
 check "json: implementations have every field, with their spread" jqok '.implementations | length == '"$impls"' and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
 check "json: 10 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 10 and ([.[].roots] | unique == [2, 4, 8, 16, 24])' out
 # 1 MiB: 256 data blocks and 3 tree blocks; 2 roots: 2 rounds (253 a

@@ -7,7 +7,7 @@ gen 31 $((300 * 4096)) >data
 check "--version" run_rc 0 "$FV" --version
 check "--version text" sh -c "head -1 '$T/out' | grep -qE '^fastverity [0-9]+\.[0-9]+\.[0-9]+$'"
 check "--version names OpenSSL" sh -c "sed -n 2p '$T/out' | grep -q '^OpenSSL 3'"
-check "--version names the SHA-256 path" grep -qE '^SHA-256 on this CPU: (sha-ni \((two|three)-way\)|portable C)$' out
+check "--version names the SHA-256 path" grep -qE '^SHA-256 on this CPU: (sha-ni \((two|three)-way\)|avx-512 \(16-lane\)|portable C)$' out
 check "--help" run_rc 0 "$FV" --help
 check "--help lists the options" grep -q -- '--data-block-size=bytes' out
 check "--help lists the actions" grep -q 'verify <data_device> <hash_device> \[<root_hash>\]' out
@@ -27,7 +27,7 @@ check "veritysetup says the same" test "$(veritysetup -v dump nohash 2>/dev/null
 
 check "--debug format" run_rc 0 "$FV" --debug format data hash --salt=$SALT
 check "--debug names the fast path" grep -q '^# Hashing path: fast (sha256 in format 1' err
-check "--debug names the kernel" grep -qE 'kernel (sha-ni \((two|three)-way\)|portable C)' err
+check "--debug names the kernel" grep -qE 'kernel (sha-ni \((two|three)-way\)|avx-512 \(16-lane\)|portable C)' err
 check "--debug keeps stdout to the header" test "$(head -1 out)" = "VERITY header information for hash"
 check "--debug generic path" run_rc 0 "$FV" --debug format data hash0 --salt=$SALT --format=0
 check "--debug says why generic" grep -q '^# Hashing path: generic (format 0 appends the salt' err

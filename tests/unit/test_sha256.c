@@ -126,6 +126,54 @@ END_TEST
 
 /* Counts that leave one or two messages after the kernel's pairs or
  * threes exercise the tails of the batch. */
+/* Batches of 16 and more (the AVX-512 kernel's lanes) and what is left
+ * after them: every salt size that leaves 0, 1, 55-57 or 63 bytes
+ * buffered, 512- to 4096-byte messages. */
+START_TEST(finup_many_matches_openssl_for_wide_batches)
+{
+	static const size_t block_sizes[] = {512, 1024, 4096};
+	static const size_t salt_sizes[] = {0,  1,  31, 32, 55,  56,
+					    57, 63, 64, 65, 119, 256};
+	static const size_t counts[] = {15, 16, 17, 33, 47};
+
+	for (int k = 0; k < SHA256_KERNEL_COUNT; k++) {
+		if (!ht_sha256_kernel_available((enum sha256_kernel)k))
+			continue;
+		for (size_t b = 0; b < 3; b++)
+			for (size_t si = 0; si < 12; si++)
+				for (size_t ci = 0; ci < 5; ci++) {
+					size_t bs = block_sizes[b], c = counts[ci];
+					struct sha256_salted_state st;
+					uint8_t *out = malloc(c * 40);
+
+					if (c * bs > MSGS_SIZE)
+						c = MSGS_SIZE / bs;
+					ht_sha256_salted_init(&st, salt,
+							      salt_sizes[si]);
+					sha256_finup_many(k, &st, msgs, bs, c,
+							  out, 40);
+					for (size_t i = 0; i < c; i++) {
+						uint8_t want[32];
+
+						reference("sha256", 1, salt,
+							  salt_sizes[si],
+							  msgs + i * bs, bs,
+							  want);
+						ck_assert_msg(
+							!memcmp(want,
+								out + i * 40,
+								32),
+							"kernel %d bs %zu salt "
+							"%zu count %zu block %zu",
+							k, bs, salt_sizes[si], c,
+							i);
+					}
+					free(out);
+				}
+	}
+}
+END_TEST
+
 START_TEST(finup_many_matches_openssl_for_odd_batches)
 {
 	static const size_t block_sizes[] = {512, 1024, 4096, 65536};
@@ -285,5 +333,6 @@ int main(void)
 
 	return run_unit(&u,
 			UNIT_TESTS(finup_many_matches_openssl_for_odd_batches,
+				   finup_many_matches_openssl_for_wide_batches,
 				   hasher_refuses_unknown_digest));
 }
