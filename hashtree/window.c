@@ -553,9 +553,12 @@ int ht_worker_init(struct worker *w, struct level_pass *lp, unsigned index)
 	 * need no 256 KiB buffer, mapped and populated, and unmapped) */
 	if (w->chunk_blocks > ((uint64_t)lp->window << g->bits))
 		w->chunk_blocks = (size_t)((uint64_t)lp->window << g->bits);
-	/* a multiple of six: the kernels take two or three blocks at a
-	 * time, and a lone last block of a chunk runs one-way */
-	if (w->chunk_blocks > 6)
+	/* a multiple of 48 (or of six when smaller): the kernels take two,
+	 * three or sixteen blocks at a time, and what is left of a chunk
+	 * runs narrower (a lone last block one-way) */
+	if (w->chunk_blocks > 48)
+		w->chunk_blocks -= w->chunk_blocks % 48;
+	else if (w->chunk_blocks > 6)
 		w->chunk_blocks -= w->chunk_blocks % 6;
 	if (w->chunk_blocks == 0)
 		w->chunk_blocks = 1;
