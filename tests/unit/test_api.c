@@ -1349,7 +1349,7 @@ START_TEST(measuring)
 	ck_assert_int_eq(fv_kernel_chosen(FV_SHA256_PORTABLE),
 			 FV_KERNEL_PORTABLE);
 	ck_assert_int_ge(fv_kernel_of_arch(), FV_KERNEL_PORTABLE);
-	for (int k = FV_KERNEL_PORTABLE; k <= FV_KERNEL_SHANI3; k++) {
+	for (int k = FV_KERNEL_PORTABLE; k <= FV_KERNEL_AVX512; k++) {
 		ck_assert_ptr_nonnull(fv_kernel_name(k));
 		ck_assert_ptr_nonnull(fv_kernel_label(k));
 		if (!fv_kernel_available(k)) {
