@@ -86,8 +86,8 @@ INTERNAL_CFLAGS = -DFASTVERITY_COMPILATION
 ALL_CFLAGS += $(INTERNAL_CFLAGS)
 $(CLI_OBJ): INTERNAL_CFLAGS =
 # test_api is a program of the public API alone, as the command is
-$(B)/tests/test_api $(B)/unit/test_api: INTERNAL_CFLAGS =
-$(B)/tests/test_fsverity $(B)/unit/test_fsverity: INTERNAL_CFLAGS =
+$(B)/tests/test_api $(B)/unit/test_api: private INTERNAL_CFLAGS =
+$(B)/tests/test_fsverity $(B)/unit/test_fsverity: private INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;

@@ -100,7 +100,7 @@ static int hashers_init(const struct fsv_params *p, struct fsv_hashers *hs,
 	r = ht_hasher_init(&hs->tree, algs[p->alg].name, 1, salt, padded, err);
 	if (r)
 		return r;
-	r = ht_hasher_init(&hs->desc, algs[p->alg].name, 1, NULL, 0, err);
+	r = ht_hasher_init(&hs->desc, algs[p->alg].name, 1, salt, 0, err);
 	if (r)
 		ht_hasher_free(&hs->tree);
 	return r;
