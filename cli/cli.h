@@ -29,6 +29,8 @@ struct cli_opts {
 	char *root_hash_signature;
 	char *key;
 	char *cert;
+	char *pkcs11_module; /* fsverity sign's --pkcs11-module (NULL:
+			      * FASTVERITY_PKCS11_MODULE) */
 	int embed_cert;
 	const char **trusted_certs; /* --trusted-cert, repeatable */
 	size_t ntrusted;

@@ -223,55 +223,48 @@ static int tree_params(const char *sub, const struct fsv_args *a,
 		       fv_fsverity_params **out)
 {
 	fv_fsverity_params *p = fv_fsverity_params_new();
+	uint8_t salt[33];
+	size_t len = 0;
+	unsigned long v = 0;
+	char *end;
+	int rc = EXIT_USAGE, bad_bs = 0;
 
 	*out = NULL;
 	if (!p)
 		return cli_error(-ENOMEM, "out of memory");
-	if (a->hash_alg && fv_fsverity_params_set_hash(p, a->hash_alg)) {
+	if (a->block_size) {
+		errno = 0;
+		v = strtoul(a->block_size, &end, 10);
+		bad_bs = errno || end == a->block_size || *end ||
+			 a->block_size[0] == '-' || v > UINT32_MAX;
+	}
+	if (a->hash_alg && fv_fsverity_params_set_hash(p, a->hash_alg))
 		cli_error(-EINVAL,
 			  "fsverity %s: --hash-alg=%s: unknown hash algorithm "
 			  "(available: sha256 sha512)",
 			  sub, a->hash_alg);
+	else if (a->block_size &&
+		 (bad_bs || fv_fsverity_params_set_block_size(p, (uint32_t)v)))
+		cli_error(-EINVAL,
+			  "fsverity %s: --block-size=%s: a power of two from "
+			  "1024 to 65536",
+			  sub, a->block_size);
+	else if (a->salt && strlen(a->salt) > 64)
+		/* fsverity-utils' code for it */
+		rc = cli_error(-EINVAL,
+			       "fsverity %s: --salt: %zu bytes, fs-verity "
+			       "takes at most 32",
+			       sub, (strlen(a->salt) + 1) / 2);
+	else if (a->salt && cli_unhex(a->salt, salt, sizeof(salt), &len))
+		cli_error(-EINVAL, "fsverity %s: --salt=%s: not a hex string",
+			  sub, a->salt);
+	else if (a->salt && fv_fsverity_params_set_salt(p, salt, len))
+		rc = cli_lib_error(-EINVAL);
+	else
+		rc = 0;
+	if (rc) {
 		fv_fsverity_params_free(p);
-		return EXIT_USAGE;
-	}
-	if (a->block_size) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(a->block_size, &end, 10);
-		if (errno || end == a->block_size || *end ||
-		    a->block_size[0] == '-' || v > UINT32_MAX ||
-		    fv_fsverity_params_set_block_size(p, (uint32_t)v)) {
-			cli_error(-EINVAL,
-				  "fsverity %s: --block-size=%s: a power of "
-				  "two from 1024 to 65536",
-				  sub, a->block_size);
-			fv_fsverity_params_free(p);
-			return EXIT_USAGE;
-		}
-	}
-	if (a->salt) {
-		uint8_t salt[33];
-		size_t len = 0;
-
-		if (strlen(a->salt) > 64) {
-			cli_error(-EINVAL,
-				  "fsverity %s: --salt: %zu bytes, fs-verity "
-				  "takes at most 32",
-				  sub, (strlen(a->salt) + 1) / 2);
-			fv_fsverity_params_free(p);
-			return EXIT_PARAMS;
-		}
-		if (cli_unhex(a->salt, salt, sizeof(salt), &len)) {
-			cli_error(-EINVAL,
-				  "fsverity %s: --salt=%s: not a hex string",
-				  sub, a->salt);
-			fv_fsverity_params_free(p);
-			return EXIT_USAGE;
-		}
-		fv_fsverity_params_set_salt(p, salt, len);
+		return rc;
 	}
 	*out = p;
 	return 0;
@@ -340,17 +333,6 @@ static int bytes_of(const char *s, uint64_t *v)
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
-static void hex_of(const uint8_t *b, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 static int digest(const struct sub *s, struct fsv_args *a)
 {
 	fv_fsverity_params *p = NULL;
@@ -384,7 +366,7 @@ static int digest(const struct sub *s, struct fsv_args *a)
 		char hex[2 * sizeof(f) + 1];
 
 		if (a->for_builtin_sig)
-			hex_of(f, fv_fsverity_signed_digest(d[i], f, sizeof(f)),
+			cli_hex(f, fv_fsverity_signed_digest(d[i], f, sizeof(f)),
 			       hex);
 		else
 			snprintf(hex, sizeof(hex), "%s",
@@ -464,8 +446,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 	o.key = a->key;
 	o.cert = a->cert;
 	o.key_passphrase_file = a->passphrase_file;
-	if (a->pkcs11_module)
-		setenv("FASTVERITY_PKCS11_MODULE", a->pkcs11_module, 1);
+	o.pkcs11_module = a->pkcs11_module;
 	if ((r = cli_sign_with(&o, sign_digest, d, &der, &len)))
 		goto out;
 	if (fv_output_write(a->args[1], "the signature file", der, len)) {
@@ -525,7 +506,7 @@ static int measure(const struct sub *s, struct fsv_args *a)
 
 		if (r)
 			return lib_failed(r);
-		hex_of(dg, len, hex);
+		cli_hex(dg, len, hex);
 		if (!(name = fv_fsverity_hash_name(h))) {
 			snprintf(alg, sizeof(alg), "ALG_%u", h);
 			name = alg;

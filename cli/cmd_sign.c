@@ -80,7 +80,8 @@ static int sign_with(const struct cli_opts *o, const char *pass,
 	 * systemd's signature partition holds the certificate */
 	if (!(r = fv_signer_set_passphrase(s, pass)) &&
 	    !(r = fv_signer_set_pkcs11_module(
-		      s, getenv("FASTVERITY_PKCS11_MODULE"))) &&
+		      s, o->pkcs11_module ? o->pkcs11_module
+					  : getenv("FASTVERITY_PKCS11_MODULE"))) &&
 	    !(r = fv_signer_set_flags(s, o->embed_cert || o->ddi_json
 						 ? FV_SIGN_EMBED_CERT
 						 : 0)))

@@ -213,8 +213,12 @@ void ht_sha256_avx512_finup2x(const struct sha256_salted_state *st,
 			      const uint8_t *msg1, const uint8_t *msg2,
 			      size_t len, uint8_t *out1, uint8_t *out2)
 {
-	ht_sha256_avx512_finup(st, msg1, len, out1);
-	ht_sha256_avx512_finup(st, msg2, len, out2);
+	if (ht_sha256_cpu_has_shani()) {
+		ht_sha256_shani_finup2x(st, msg1, msg2, len, out1, out2);
+	} else {
+		ht_sha256_portable_finup(st, msg1, len, out1);
+		ht_sha256_portable_finup(st, msg2, len, out2);
+	}
 }
 
 /* count messages of msg_len bytes: sixteen at a time, each lane with the

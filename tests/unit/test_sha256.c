@@ -124,8 +124,27 @@ START_TEST(cpu_kernels_one_and_two_way_match_openssl_every_salt_size)
 }
 END_TEST
 
-/* Counts that leave one or two messages after the kernel's pairs or
- * threes exercise the tails of the batch. */
+/* count messages of bs bytes through kernel k's finup_many, each
+ * against OpenSSL. */
+static void check_batch(int k, size_t bs, size_t salt_size, size_t count)
+{
+	struct sha256_salted_state st;
+	uint8_t *out = malloc(count * 40);
+
+	ht_sha256_salted_init(&st, salt, salt_size);
+	sha256_finup_many(k, &st, msgs, bs, count, out, 40);
+	for (size_t i = 0; i < count; i++) {
+		uint8_t want[32];
+
+		reference("sha256", 1, salt, salt_size, msgs + i * bs, bs,
+			  want);
+		ck_assert_msg(!memcmp(want, out + i * 40, 32),
+			      "kernel %d bs %zu salt %zu count %zu block %zu",
+			      k, bs, salt_size, count, i);
+	}
+	free(out);
+}
+
 /* Batches of 16 and more (the AVX-512 kernel's lanes) and what is left
  * after them: every salt size that leaves 0, 1, 55-57 or 63 bytes
  * buffered, 512- to 4096-byte messages. */
@@ -142,38 +161,19 @@ START_TEST(finup_many_matches_openssl_for_wide_batches)
 		for (size_t b = 0; b < 3; b++)
 			for (size_t si = 0; si < 12; si++)
 				for (size_t ci = 0; ci < 5; ci++) {
-					size_t bs = block_sizes[b], c = counts[ci];
-					struct sha256_salted_state st;
-					uint8_t *out = malloc(c * 40);
+					size_t c = counts[ci];
 
-					if (c * bs > MSGS_SIZE)
-						c = MSGS_SIZE / bs;
-					ht_sha256_salted_init(&st, salt,
-							      salt_sizes[si]);
-					sha256_finup_many(k, &st, msgs, bs, c,
-							  out, 40);
-					for (size_t i = 0; i < c; i++) {
-						uint8_t want[32];
-
-						reference("sha256", 1, salt,
-							  salt_sizes[si],
-							  msgs + i * bs, bs,
-							  want);
-						ck_assert_msg(
-							!memcmp(want,
-								out + i * 40,
-								32),
-							"kernel %d bs %zu salt "
-							"%zu count %zu block %zu",
-							k, bs, salt_sizes[si], c,
-							i);
-					}
-					free(out);
+					if (c * block_sizes[b] > MSGS_SIZE)
+						c = MSGS_SIZE / block_sizes[b];
+					check_batch(k, block_sizes[b],
+						    salt_sizes[si], c);
 				}
 	}
 }
 END_TEST
 
+/* Counts that leave one or two messages after the kernel's pairs or
+ * threes exercise the tails of the batch. */
 START_TEST(finup_many_matches_openssl_for_odd_batches)
 {
 	static const size_t block_sizes[] = {512, 1024, 4096, 65536};
@@ -184,40 +184,15 @@ START_TEST(finup_many_matches_openssl_for_odd_batches)
 			continue;
 		for (size_t b = 0; b < 4; b++)
 			for (size_t si = 0; si < 7; si++) {
-				size_t bs = block_sizes[b],
-				       n = MSGS_SIZE / bs - 1;
-				struct sha256_salted_state st;
-				uint8_t *out = malloc(n * 40);
+				size_t n = MSGS_SIZE / block_sizes[b] - 1;
 
 				if (n > 9)
 					n = 9;
 				/* n, n - 1, n - 2 messages: every tail
 				 * after the pairs or threes */
-				for (size_t c = n - 2; c <= n; c++) {
-					ht_sha256_salted_init(&st, salt,
-							      salt_sizes[si]);
-					sha256_finup_many(k, &st, msgs, bs, c,
-							  out, 40);
-					for (size_t i = 0; i < c; i++) {
-						uint8_t want[32];
-
-						reference("sha256", 1, salt,
-							  salt_sizes[si],
-							  msgs + i * bs, bs,
-							  want);
-						ck_assert_msg(
-							!memcmp(want,
-								out + i * 40,
-								32),
-							"kernel %d bs %zu salt "
-							"%zu "
-							"block "
-							"%zu",
-							k, bs, salt_sizes[si],
-							i);
-					}
-				}
-				free(out);
+				for (size_t c = n - 2; c <= n; c++)
+					check_batch(k, block_sizes[b],
+						    salt_sizes[si], c);
 			}
 	}
 }
