@@ -14,6 +14,9 @@ struct bench_impl {
 	double mb_per_s;   /* median of the rounds; < 0: not measured */
 	double lo, hi;     /* slowest and fastest round */
 	double ratio;      /* to the fastest */
+	/* a kernel's rate on every thread at once, each on its own
+	 * messages (MB/s, all threads together; < 0: not measured) */
+	double all_mb_per_s, all_lo, all_hi;
 	char why[160];
 };
 
@@ -68,6 +71,9 @@ struct bench_report {
 	unsigned cpus;
 	char cpu_flags[128]; /* the ones the kernels use */
 	const char *sha256_kernel;
+	/* the core's clock, measured by a chain of dependent adds (one a
+	 * cycle); 0: not measured (another architecture) */
+	double clock_mhz;
 	unsigned threads;
 	uint64_t size;
 	const char *device;

@@ -294,29 +294,46 @@ static void human(uint64_t bytes, char *out, size_t len)
 
 void bench_print_table(const struct bench_report *r)
 {
-	char lines[32][400], size[32];
+	char lines[32][400], size[32], thr[16];
 	size_t n;
 
+	snprintf(thr, sizeof(thr), "%u threads", r->threads);
 	human(r->size, size, sizeof(size));
 	printf("fastverity bench: %s, %u CPUs (%s), %u thread%s, %s of %s\n\n",
 	       r->cpu, r->cpus, r->cpu_flags, r->threads,
 	       r->threads == 1 ? "" : "s", size,
 	       r->device ? r->device : "synthetic data in memory");
 	printf("One core, 4096-byte blocks, 32-byte salt (MB/s: median of %d "
-	       "rounds, then the slowest and fastest):\n",
+	       "rounds, then the slowest and fastest",
 	       BENCH_ROUNDS);
-	printf("  %-40s %9s %13s %8s  %s\n", "implementation", "MB/s", "spread",
-	       "ratio", "note");
+	if (r->threads > 1)
+		printf("; the SHA-256 kernels also on %u threads at once, "
+		       "their MB/s together",
+		       r->threads);
+	if (r->clock_mhz > 0)
+		printf("; cycles a byte at the %.0f MHz measured",
+		       r->clock_mhz);
+	printf("):\n");
+	printf("  %-40s %9s %13s %8s %9s %6s  %s\n", "implementation", "MB/s",
+	       "spread", "ratio", r->threads > 1 ? thr : "", "c/B", "note");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const struct bench_impl *m = &r->impls[i];
+		char all[16] = "", cpb[16] = "-";
 
-		if (m->mb_per_s < 0)
-			printf("  %-40s %9s %13s %8s  not measured: %s\n",
-			       m->name, "-", "-", "-", m->why);
-		else
-			printf("  %-40s %9.0f %6.0f-%-6.0f %8.2f  %s\n",
-			       m->name, m->mb_per_s, m->lo, m->hi, m->ratio,
-			       m->note);
+		if (m->mb_per_s < 0) {
+			printf("  %-40s %9s %13s %8s %9s %6s  not measured: "
+			       "%s\n",
+			       m->name, "-", "-", "-", "", "", m->why);
+			continue;
+		}
+		if (m->all_mb_per_s >= 0)
+			snprintf(all, sizeof(all), "%.0f", m->all_mb_per_s);
+		if (r->clock_mhz > 0 && m->mb_per_s > 0)
+			snprintf(cpb, sizeof(cpb), "%.2f",
+				 r->clock_mhz / m->mb_per_s);
+		printf("  %-40s %9.0f %6.0f-%-6.0f %8.2f %9s %6s  %s\n",
+		       m->name, m->mb_per_s, m->lo, m->hi, m->ratio, all, cpb,
+		       m->note);
 	}
 	if (r->nfec) {
 		printf("\nFEC parity, one core, 4096-byte blocks (MB/s of "
@@ -487,6 +504,9 @@ void bench_print_json(const struct bench_report *r)
 			       cli_json_str(r->sha256_kernel));
 	json_object_object_add(m, "threads",
 			       json_object_new_int((int)r->threads));
+	json_object_object_add(
+		m, "clock_mhz",
+		num_or_null(r->clock_mhz > 0 ? r->clock_mhz : -1));
 	json_object_object_add(root, "machine", m);
 	json_object_object_add(root, "size", json_object_new_uint64(r->size));
 	if (r->dev_read_mbps > 0) {
@@ -515,6 +535,21 @@ void bench_print_json(const struct bench_report *r)
 		json_object_object_add(j, "name", cli_json_str(b->name));
 		add_rate(j, b->mb_per_s, b->lo, b->hi);
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
+		/* the kernels' rows: every thread at once, and cycles a
+		 * byte at the clock measured */
+		if (b->all_mb_per_s >= 0) {
+			json_object_object_add(j, "all_threads_mb_per_s",
+					       num_or_null(b->all_mb_per_s));
+			json_object_object_add(j, "all_threads_mb_per_s_min",
+					       num_or_null(b->all_lo));
+			json_object_object_add(j, "all_threads_mb_per_s_max",
+					       num_or_null(b->all_hi));
+		}
+		json_object_object_add(
+			j, "cycles_per_byte",
+			num_or_null(r->clock_mhz > 0 && b->mb_per_s > 0
+					    ? r->clock_mhz / b->mb_per_s
+					    : -1));
 		json_object_object_add(
 			j, "note",
 			cli_json_str(b->mb_per_s < 0 ? b->why : b->note));

@@ -150,7 +150,8 @@ static void device_bound(struct bench_report *rep, struct prepared *pp,
 
 	for (size_t i = 0; i < rep->nimpls; i++)
 		if (!strncmp(rep->impls[i].name, "SHA-256 ", 8) &&
-		    strstr(rep->impls[i].name, "-way") &&
+		    (strstr(rep->impls[i].name, "-way") ||
+		     strstr(rep->impls[i].name, "-lane")) &&
 		    rep->impls[i].mb_per_s > best)
 			best = rep->impls[i].mb_per_s;
 	rep->cpu_mbps = best * threads;

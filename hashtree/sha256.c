@@ -247,8 +247,14 @@ enum sha256_kernel ht_sha256_arch_kernel(void)
 const char *ht_sha256_cpu_features(void)
 {
 #if defined(__x86_64__)
-	return ht_sha256_cpu_has_shani() ? "sha_ni sse4_1 ssse3"
-					 : "none of sha_ni";
+	int shani = ht_sha256_cpu_has_shani(),
+	    avx512 = ht_sha256_cpu_has_avx512();
+
+	if (shani && avx512)
+		return "sha_ni sse4_1 ssse3 avx512f avx512bw";
+	if (avx512)
+		return "avx512f avx512bw, none of sha_ni";
+	return shani ? "sha_ni sse4_1 ssse3" : "none of sha_ni";
 #elif defined(__aarch64__)
 	return ht_sha256_cpu_has_armv8() ? "sha2 (Armv8 CE)" : "none of sha2";
 #else

@@ -46,8 +46,10 @@ static inline void transpose16(const __m512i r[16], __m512i w[16])
 	for (int q = 0; q < 4; q++) {
 		u[4 * q] = _mm512_unpacklo_epi64(t[4 * q], t[4 * q + 2]);
 		u[4 * q + 1] = _mm512_unpackhi_epi64(t[4 * q], t[4 * q + 2]);
-		u[4 * q + 2] = _mm512_unpacklo_epi64(t[4 * q + 1], t[4 * q + 3]);
-		u[4 * q + 3] = _mm512_unpackhi_epi64(t[4 * q + 1], t[4 * q + 3]);
+		u[4 * q + 2] =
+			_mm512_unpacklo_epi64(t[4 * q + 1], t[4 * q + 3]);
+		u[4 * q + 3] =
+			_mm512_unpackhi_epi64(t[4 * q + 1], t[4 * q + 3]);
 	}
 	/* v[2c] and v[2c + 1]: words c, 8 + c and 4 + c, 12 + c of rows 0-7
 	 * (from u[c], u[4 + c]); v[8 + ...] the same of rows 8-15 */
@@ -64,7 +66,8 @@ static inline void transpose16(const __m512i r[16], __m512i w[16])
 	for (int c = 0; c < 4; c++) {
 		w[c] = _mm512_shuffle_i32x4(v[2 * c], v[8 + 2 * c], 0x88);
 		w[8 + c] = _mm512_shuffle_i32x4(v[2 * c], v[8 + 2 * c], 0xdd);
-		w[4 + c] = _mm512_shuffle_i32x4(v[2 * c + 1], v[9 + 2 * c], 0x88);
+		w[4 + c] =
+			_mm512_shuffle_i32x4(v[2 * c + 1], v[9 + 2 * c], 0x88);
 		w[12 + c] =
 			_mm512_shuffle_i32x4(v[2 * c + 1], v[9 + 2 * c], 0xdd);
 	}
@@ -104,25 +107,25 @@ static inline void transpose16(const __m512i r[16], __m512i w[16])
 
 /* Word t of the schedule (t >= 16) into w[t % 16], from the words
  * before it. */
-#define SCHED(t)                                                            \
-	do {                                                                \
-		__m512i w15_ = w[((t) - 15) & 15], w2_ = w[((t) - 2) & 15]; \
-		__m512i s0_ = xor3(ror(w15_, 7), ror(w15_, 18),             \
-				   _mm512_srli_epi32(w15_, 3));             \
-		__m512i s1_ = xor3(ror(w2_, 17), ror(w2_, 19),              \
-				   _mm512_srli_epi32(w2_, 10));             \
-		w[(t) & 15] = _mm512_add_epi32(                             \
-			_mm512_add_epi32(w[(t) & 15], s0_),                 \
-			_mm512_add_epi32(w[((t) - 7) & 15], s1_));          \
+#define SCHED(t)                                                        \
+	do {                                                            \
+		__m512i w15_ = w[((t)-15) & 15], w2_ = w[((t)-2) & 15]; \
+		__m512i s0_ = xor3(ror(w15_, 7), ror(w15_, 18),         \
+				   _mm512_srli_epi32(w15_, 3));         \
+		__m512i s1_ = xor3(ror(w2_, 17), ror(w2_, 19),          \
+				   _mm512_srli_epi32(w2_, 10));         \
+		w[(t)&15] = _mm512_add_epi32(                           \
+			_mm512_add_epi32(w[(t)&15], s0_),               \
+			_mm512_add_epi32(w[((t)-7) & 15], s1_));        \
 	} while (0)
 
-#define STEP(t, a, b, c, d, e, f, g, h)                                    \
-	do {                                                               \
-		if ((t) >= 16)                                             \
-			SCHED(t);                                          \
-		ROUND(a, b, c, d, e, f, g, h,                              \
-		      _mm512_add_epi32(w[(t) & 15],                        \
-				       _mm512_set1_epi32((int)K[t])));     \
+#define STEP(t, a, b, c, d, e, f, g, h)                                \
+	do {                                                           \
+		if ((t) >= 16)                                         \
+			SCHED(t);                                      \
+		ROUND(a, b, c, d, e, f, g, h,                          \
+		      _mm512_add_epi32(w[(t)&15],                      \
+				       _mm512_set1_epi32((int)K[t]))); \
 	} while (0)
 
 /* nblocks 64-byte blocks of each of 16 streams; h[l] the state of stream
@@ -161,17 +164,18 @@ static void avx512_blocks16(uint32_t h[LANES][8], const uint8_t *const p[LANES],
 #pragma GCC unroll 16
 		for (int i = 0; i < 16; i++)
 			w[i] = _mm512_shuffle_epi8(w[i], bswap);
-		/* every index a constant: the schedule stays in registers */
-#define EIGHT(t)                                                \
-	do {                                                    \
-		STEP((t), a, bb, c, d, e, f, g, hh);            \
-		STEP((t) + 1, hh, a, bb, c, d, e, f, g);        \
-		STEP((t) + 2, g, hh, a, bb, c, d, e, f);        \
-		STEP((t) + 3, f, g, hh, a, bb, c, d, e);        \
-		STEP((t) + 4, e, f, g, hh, a, bb, c, d);        \
-		STEP((t) + 5, d, e, f, g, hh, a, bb, c);        \
-		STEP((t) + 6, c, d, e, f, g, hh, a, bb);        \
-		STEP((t) + 7, bb, c, d, e, f, g, hh, a);        \
+			/* every index a constant: the schedule stays in
+			 * registers */
+#define EIGHT(t)                                         \
+	do {                                             \
+		STEP((t), a, bb, c, d, e, f, g, hh);     \
+		STEP((t) + 1, hh, a, bb, c, d, e, f, g); \
+		STEP((t) + 2, g, hh, a, bb, c, d, e, f); \
+		STEP((t) + 3, f, g, hh, a, bb, c, d, e); \
+		STEP((t) + 4, e, f, g, hh, a, bb, c, d); \
+		STEP((t) + 5, d, e, f, g, hh, a, bb, c); \
+		STEP((t) + 6, c, d, e, f, g, hh, a, bb); \
+		STEP((t) + 7, bb, c, d, e, f, g, hh, a); \
 	} while (0)
 		EIGHT(0);
 		EIGHT(8);
@@ -182,7 +186,7 @@ static void avx512_blocks16(uint32_t h[LANES][8], const uint8_t *const p[LANES],
 		EIGHT(48);
 		EIGHT(56);
 #undef EIGHT
-#define ADD(j, x) \
+#define ADD(j, x)                   \
 	_mm512_store_si512(cols[j], \
 			   _mm512_add_epi32(_mm512_load_si512(cols[j]), x))
 		ADD(0, a);
@@ -202,9 +206,9 @@ static void avx512_blocks16(uint32_t h[LANES][8], const uint8_t *const p[LANES],
 
 /* What is left of a batch, and single messages: the SHA unit's, where
  * the CPU has one. */
-static void rest_many(const struct sha256_salted_state *st,
-		      const uint8_t *msgs, size_t msg_len, size_t count,
-		      uint8_t *out, size_t out_stride)
+static void rest_many(const struct sha256_salted_state *st, const uint8_t *msgs,
+		      size_t msg_len, size_t count, uint8_t *out,
+		      size_t out_stride)
 {
 	if (ht_sha256_cpu_has_shani())
 		ht_sha256_shani_finup_many3(st, msgs, msg_len, count, out,

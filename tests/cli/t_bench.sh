@@ -20,6 +20,10 @@ if grep -q sha_ni /proc/cpuinfo; then
 	check "table: the fast path is the kernel --version names ($row)" \
 		grep -q "^  SHA-256 $row .* fastverity.s fast path$" table
 fi
+check "table: the kernels' columns: every thread, cycles a byte" grep -qE '^  implementation +MB/s +spread +ratio +([0-9]+ threads)? +c/B  note$' table
+if [ "$(nproc)" -gt 1 ]; then
+	check "table: the portable kernel's rate on every thread" grep -qE '^  SHA-256 portable C +[0-9]+ +[0-9]+-[0-9]+ +[0-9.]+ +[0-9]+ +([0-9.]+|-)  fastverity without them$' table
+fi
 check "table: 8 tree rows" test "$(grep -cE '^  sha(256|512) ' table)" = 8
 check "table: sha256 format 1 is fast" grep -qE '^  sha256 +(0|32) +4096 +4096 +1 +[0-9]+ fast +2 ' table
 check "table: sha256 format 0 is generic" grep -qE '^  sha256 +(0|32) +4096 +4096 +0 +[0-9]+ generic ' table
@@ -54,6 +58,14 @@ impls=6
 grep -q sha_ni /proc/cpuinfo && impls=7
 grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && impls=$((impls + 1))
 check "json: implementations have every field, with their spread" jqok '.implementations | length == '"$impls"' and all(has("name") and has("mb_per_s") and has("mb_per_s_min") and has("mb_per_s_max") and has("ratio") and has("note")) and all(.mb_per_s == null or (.mb_per_s_min <= .mb_per_s and .mb_per_s <= .mb_per_s_max))' out
+# the kernels also on every thread at once (with more than one), and
+# cycles a byte at the clock measured by a chain of adds (x86-64, arm64)
+check "json: the clock measured" jqok '.machine.clock_mhz == null or (.machine.clock_mhz > 100 and .machine.clock_mhz < 10000)' out
+if [ "$(nproc)" -gt 1 ]; then
+	check "json: the SHA-256 kernels on every thread at once" jqok '[.implementations[] | select(.name | test("^SHA-256 .*(-way|-lane)$")) | select(.mb_per_s != null)] | length >= 1 and all(.all_threads_mb_per_s > 0 and .all_threads_mb_per_s_min <= .all_threads_mb_per_s and .all_threads_mb_per_s <= .all_threads_mb_per_s_max)' out
+	check "json: OpenSSL's rows on one core only" jqok '[.implementations[] | select(.name | test("^OpenSSL")) | has("all_threads_mb_per_s")] | all(. == false)' out
+fi
+check "json: cycles a byte for every row measured" jqok '.machine.clock_mhz == null or ([.implementations[] | select(.mb_per_s != null) | .cycles_per_byte > 0] | all)' out
 check "json: 10 FEC encoders with every field" jqok '[.fec[] | select(has("roots") and has("encoder") and (.mb_per_s > 0) and (.mb_per_s_min <= .mb_per_s) and (.mb_per_s <= .mb_per_s_max) and has("vs_libfec") and has("note"))] | length == 10 and ([.[].roots] | unique == [2, 4, 8, 16, 24])' out
 # 1 MiB: 256 data blocks and 3 tree blocks; 2 roots: 2 rounds (253 a
 # round), 4 parity blocks; a run of 4 blocks named, 2 unnamed
