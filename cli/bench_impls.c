@@ -170,9 +170,19 @@ static int af_alg_open(char *why, size_t len)
  * often have no cycle counter, and /proc/cpuinfo's "cpu MHz" is then the
  * nominal clock, not the one the kernels ran at); the fastest of a few
  * short runs. 0 elsewhere. */
+#if defined(__x86_64__)
+#define ADD1 "add %1,%0\n\t"
+#elif defined(__aarch64__)
+#define ADD1 "add %0,%0,%1\n\t"
+#endif
+#ifdef ADD1
+#define ADDS5  ADD1 ADD1 ADD1 ADD1 ADD1
+#define ADDS20 ADDS5 ADDS5 ADDS5 ADDS5
+#endif
+
 static double clock_mhz(void)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
+#ifdef ADD1
 	double best = 0;
 
 	for (int run = 0; run < 5; run++) {
@@ -181,31 +191,7 @@ static double clock_mhz(void)
 		double t0 = cli_now(), t;
 
 		for (long i = 0; i < n; i++)
-#if defined(__x86_64__)
-			__asm__ volatile(
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-				"add %1,%0\n\tadd %1,%0"
-				: "+r"(x)
-				: "r"(y));
-#else
-			__asm__ volatile("add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1\n\t"
-					 "add %0,%0,%1\n\tadd %0,%0,%1"
-					 : "+r"(x)
-					 : "r"(y));
-#endif
+			__asm__ volatile(ADDS20 : "+r"(x) : "r"(y));
 		t = cli_now() - t0;
 		if (t > 0 && 20.0 * n / t / 1e6 > best)
 			best = 20.0 * n / t / 1e6;
@@ -224,7 +210,6 @@ struct all_thread {
 	enum impl k;
 	const struct impl_start *is;
 	double until;
-	unsigned index; /* the messages differ from thread to thread */
 	uint64_t passes;
 	int failed;
 	/* aligned as the tree's buffers are (unaligned, the lanes'
@@ -237,8 +222,6 @@ static void *all_thread_run(void *arg)
 {
 	struct all_thread *a = arg;
 
-	for (size_t i = 0; i < sizeof(a->buf); i++)
-		a->buf[i] = (uint8_t)(i * 131 + (i >> 12) + a->index);
 	do {
 		if (impl_pass(a->k, a->is, a->buf, a->out)) {
 			a->failed = 1;
@@ -265,6 +248,13 @@ static void run_all_threads(struct bench_impl *r, enum impl k,
 	if (threads < 2 || threads > FV_MAX_THREADS ||
 	    !(a = aligned_alloc(64, threads * sizeof(*a))))
 		return;
+	/* each thread its own messages, made once, outside the rounds */
+	for (unsigned i = 0; i < threads; i++) {
+		a[i].k = k;
+		a[i].is = is;
+		for (size_t b = 0; b < sizeof(a[i].buf); b++)
+			a[i].buf[b] = (uint8_t)(b * 131 + (b >> 12) + i);
+	}
 	for (unsigned round = 0; round < BENCH_ROUNDS; round++) {
 		double t0 = cli_now(), t;
 		uint64_t passes = 0;
@@ -272,11 +262,9 @@ static void run_all_threads(struct bench_impl *r, enum impl k,
 		int failed = 0;
 
 		for (unsigned i = 0; i < threads; i++) {
-			a[i] = (struct all_thread){
-				.k = k,
-				.is = is,
-				.until = t0 + budget / BENCH_ROUNDS,
-				.index = i};
+			a[i].until = t0 + budget / BENCH_ROUNDS;
+			a[i].passes = 0;
+			a[i].failed = 0;
 			if (pthread_create(&tid[i], NULL, all_thread_run,
 					   &a[i]))
 				break;

@@ -292,6 +292,15 @@ static void human(uint64_t bytes, char *out, size_t len)
 		snprintf(out, len, "%.1f KiB", (double)bytes / 1024);
 }
 
+/* A row's cycles a byte at the clock measured; -1 when either is not
+ * measured. */
+static double cycles_per_byte(const struct bench_report *r,
+			      const struct bench_impl *m)
+{
+	return r->clock_mhz > 0 && m->mb_per_s > 0 ? r->clock_mhz / m->mb_per_s
+						   : -1;
+}
+
 void bench_print_table(const struct bench_report *r)
 {
 	char lines[32][400], size[32], thr[16];
@@ -328,9 +337,9 @@ void bench_print_table(const struct bench_report *r)
 		}
 		if (m->all_mb_per_s >= 0)
 			snprintf(all, sizeof(all), "%.0f", m->all_mb_per_s);
-		if (r->clock_mhz > 0 && m->mb_per_s > 0)
+		if (cycles_per_byte(r, m) > 0)
 			snprintf(cpb, sizeof(cpb), "%.2f",
-				 r->clock_mhz / m->mb_per_s);
+				 cycles_per_byte(r, m));
 		printf("  %-40s %9.0f %6.0f-%-6.0f %8.2f %9s %6s  %s\n",
 		       m->name, m->mb_per_s, m->lo, m->hi, m->ratio, all, cpb,
 		       m->note);
@@ -443,13 +452,22 @@ static json_object *num_or_null(double v)
 
 /* mb_per_s and its spread (slowest, fastest round); NULL when not
  * measured (mb < 0). */
+static void add_rate_as(json_object *j, const char *prefix, double mb,
+			double lo, double hi)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%smb_per_s", prefix);
+	json_object_object_add(j, key, num_or_null(mb));
+	snprintf(key, sizeof(key), "%smb_per_s_min", prefix);
+	json_object_object_add(j, key, num_or_null(mb < 0 ? -1 : lo));
+	snprintf(key, sizeof(key), "%smb_per_s_max", prefix);
+	json_object_object_add(j, key, num_or_null(mb < 0 ? -1 : hi));
+}
+
 static void add_rate(json_object *j, double mb, double lo, double hi)
 {
-	json_object_object_add(j, "mb_per_s", num_or_null(mb));
-	json_object_object_add(j, "mb_per_s_min",
-			       num_or_null(mb < 0 ? -1 : lo));
-	json_object_object_add(j, "mb_per_s_max",
-			       num_or_null(mb < 0 ? -1 : hi));
+	add_rate_as(j, "", mb, lo, hi);
 }
 
 /* bench --json's fec_advice: one object per number of roots. */
@@ -537,19 +555,11 @@ void bench_print_json(const struct bench_report *r)
 		json_object_object_add(j, "ratio", num_or_null(b->ratio));
 		/* the kernels' rows: every thread at once, and cycles a
 		 * byte at the clock measured */
-		if (b->all_mb_per_s >= 0) {
-			json_object_object_add(j, "all_threads_mb_per_s",
-					       num_or_null(b->all_mb_per_s));
-			json_object_object_add(j, "all_threads_mb_per_s_min",
-					       num_or_null(b->all_lo));
-			json_object_object_add(j, "all_threads_mb_per_s_max",
-					       num_or_null(b->all_hi));
-		}
-		json_object_object_add(
-			j, "cycles_per_byte",
-			num_or_null(r->clock_mhz > 0 && b->mb_per_s > 0
-					    ? r->clock_mhz / b->mb_per_s
-					    : -1));
+		if (b->all_mb_per_s >= 0)
+			add_rate_as(j, "all_threads_", b->all_mb_per_s,
+				    b->all_lo, b->all_hi);
+		json_object_object_add(j, "cycles_per_byte",
+				       num_or_null(cycles_per_byte(r, b)));
 		json_object_object_add(
 			j, "note",
 			cli_json_str(b->mb_per_s < 0 ? b->why : b->note));
