@@ -16,25 +16,33 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || { fail "shim does not build"; exit 1; }
 KINDS="eio enospc eintr short"
 # each call with one kind in turn (FAULT_FULL=1: every kind at every call)
+# each call with one kind in turn (FAULT_FULL=1: every kind at every
+# call): the kinds for call N in $kinds (no subshell: a process costs
+# milliseconds here, and a run is a few of them)
 kinds_for() { # N
 	local n=$1
-	if [ "${FAULT_FULL:-0}" = 1 ]; then echo "$KINDS"; return; fi
+	if [ "${FAULT_FULL:-0}" = 1 ]; then kinds=$KINDS; return; fi
 	# shellcheck disable=SC2086
 	set -- $KINDS
 	shift $((n % 4))
-	echo "$1"
+	kinds=$1
 }
 gen 51 $((100 * 4096)) >d
 "$FV" format d h.old --salt=$SALT --uuid=$UUID --root-hash-file=r.old --fec-device=f.old --fec-roots=4 >/dev/null
 R=$(cat r.old)
 printf '%s' "$R" >r.good
 calls() { FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$@" >/dev/null 2>&1; cat "$T/cnt"; }
-inject() { # N KIND CMD...: rc in $T/rc, stderr in $T/err
+inject() { # N KIND CMD...: exit code in $rc, stderr in $T/err
 	local n=$1 k=$2; shift 2
 	FAULT_AT=$n FAULT_KIND=$k LD_PRELOAD="$T/shim.so" "$@" >"$T/out" 2>"$T/err"
-	echo $? >"$T/rc"
+	rc=$?
 }
-one_line() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^fastverity: ' "$T/err"; }
+# stderr is one line, "fastverity: ..." (read by the shell itself)
+one_line() {
+	local e=
+	IFS= read -r -d '' e <"$T/err"
+	[[ $e == "fastverity: "*$'\n' && ${e%$'\n'} != *$'\n'* ]]
+}
 # each_fault RESET JUDGE CMD...: every I/O call of CMD in turn faulted
 # (kinds_for), RESET run before each run and JUDGE N KIND after it (it
 # says what is wrong, and fails); counts in runs and bad
@@ -44,7 +52,8 @@ each_fault() {
 	$reset
 	count=$(calls "$@")
 	for n in $(seq 1 $((count + 1))); do
-		for k in $(kinds_for "$n"); do
+		kinds_for "$n"
+		for k in $kinds; do
 			$reset
 			inject "$n" "$k" "$@"
 			runs=$((runs + 1))
@@ -53,10 +62,13 @@ each_fault() {
 	done
 }
 no_temporary() { # WHAT N KIND
-	[ -z "$(ls -A | grep '^\.')" ] && return
-	echo "  $1, call $2 $3: temporary file left" >&2
-	rm -f .??*
-	return 1
+	local f
+	for f in .[!.]* ..?*; do
+		[ -e "$f" ] || continue
+		echo "  $1, call $2 $3: temporary file left" >&2
+		rm -f .??*
+		return 1
+	done
 }
 
 # format with separate outputs: hash image, root hash file, FEC file; the
@@ -67,11 +79,11 @@ old_or_new() { cmp -s "$1" "$1.old" || cmp -s "$1" "$1.new"; }
 reset_outputs() { cp h.old h; cp r.old r; cp f.old f; }
 judge_outputs() {
 	local ok=0
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		cmp -s h h.new && cmp -s r r.new && cmp -s f f.new ||
 			{ echo "  format, call $1 $2: exit 0 but not the new files" >&2; ok=1; }
 	elif ! one_line || ! old_or_new h || ! old_or_new r || ! old_or_new f; then
-		echo "  format, call $1 $2: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
+		echo "  format, call $1 $2: exit $rc, a file neither old nor new, or no one-line message: $(head -2 err)" >&2
 		ok=1
 	fi
 	no_temporary format "$1" "$2" && return $ok
@@ -92,7 +104,7 @@ cp one.old one
 reset_one() { cp one.old one; }
 judge_in_place() {
 	# shellcheck disable=SC2086
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		"$FV" verify one one "$(root_of out)" $P >/dev/null 2>&1 && return
 		echo "  in place, call $1 $2: exit 0 but the image does not verify" >&2
 		return 1
@@ -124,10 +136,10 @@ bad=0 runs=0
 reset_h5() { cp h5.old h5; }
 judge_h5() {
 	local ok=0
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		cmp -s h5 h5.new || { echo "  512-byte blocks, call $1 $2: exit 0 but not the new file" >&2; ok=1; }
 	elif ! one_line || ! { cmp -s h5 h5.old || cmp -s h5 h5.new; }; then
-		echo "  512-byte blocks, call $1 $2: exit $(cat rc), a file neither old nor new, or no one-line message: $(head -2 err)" >&2
+		echo "  512-byte blocks, call $1 $2: exit $rc, a file neither old nor new, or no one-line message: $(head -2 err)" >&2
 		ok=1
 	fi
 	no_temporary "512-byte blocks" "$1" "$2" && return $ok
@@ -144,11 +156,11 @@ unreadable_only() {
 	grep -q '^Unreadable block at position' "$T/err" && ! grep -q 'Verification failed' "$T/err"
 }
 judge_verify() {
-	case "$(cat rc)" in
+	case "$rc" in
 	0) ;;
 	1) one_line || { echo "  verify, call $1 $2: $(head -3 err)" >&2; return 1; } ;;
 	2) unreadable_only || { echo "  verify, call $1 $2: exit 2: $(head -3 err)" >&2; return 1; } ;;
-	*) echo "  verify, call $1 $2: exit $(cat rc): $(head -3 err)" >&2; return 1 ;;
+	*) echo "  verify, call $1 $2: exit $rc: $(head -3 err)" >&2; return 1 ;;
 	esac
 }
 each_fault : judge_verify "$FV" verify d h.old "$R" --fec-device=f.old --fec-roots=4
@@ -161,12 +173,12 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj
 bad=0 runs=0
 reset_sig() { cp s.old s; }
 judge_sign() {
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		"$FV" verify d h.old "$R" --root-hash-signature=s --trusted-cert=c.pem >/dev/null 2>&1 && return
 		echo "  sign, call $1 $2: exit 0 but the signature does not check" >&2
 		return 1
 	elif ! one_line || ! cmp -s s s.old; then
-		echo "  sign, call $1 $2: exit $(cat rc): $(head -2 err)" >&2
+		echo "  sign, call $1 $2: exit $rc: $(head -2 err)" >&2
 		return 1
 	fi
 }
@@ -185,13 +197,13 @@ reset_a() { cp a.old a; }
 # the new image; LABEL names the run in messages
 judge() {
 	local ok=0
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		cmp -s a a.new || { echo "  $LABEL, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
 	elif ! one_line; then
-		echo "  $LABEL, call $1 $2: exit $(cat rc), no one-line message: $(head -2 err)" >&2
+		echo "  $LABEL, call $1 $2: exit $rc, no one-line message: $(head -2 err)" >&2
 		ok=1
 	elif ! cmp -s a a.old && ! cmp -s a a.new && ! { "${RUN[@]}" >/dev/null 2>&1 && cmp -s a a.new; }; then
-		echo "  $LABEL, call $1 $2: exit $(cat rc): not the old image, the new one, or one its re-run makes new" >&2
+		echo "  $LABEL, call $1 $2: exit $rc: not the old image, the new one, or one its re-run makes new" >&2
 		ok=1
 	fi
 	no_temporary "$LABEL" "$1" "$2" && return $ok
@@ -259,7 +271,7 @@ done
 reset_update() { cp hu.old hu; cp fu.old fu; }
 judge_update() {
 	local state
-	if [ "$(cat rc)" = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		cmp -s hu hu.new && cmp -s fu fu.new && return
 		echo "  update, call $1 $2: exit 0 but not the new files" >&2
 		return 1

@@ -76,8 +76,8 @@ check "  (the small image has 2 rounds)" test "$(jq -r .fec.rounds <("$FV" dump 
 dd if=/dev/zero of=sf.orig bs=512 seek=1 count=1 conv=notrunc status=none 2>/dev/null
 cp sf.orig sf.damaged
 "$FV" format small.img sh2.img --fec-device=sf.good --salt=$SALT >/dev/null
-round1() { dd if="$1" bs=8192 skip=1 count=1 status=none | sha256sum; }
-want=$(round1 sf.good)
+# round 1's parity: the 8192 bytes after round 0's
+round1_is_good() { cmp -s -i 8192:8192 -n 8192 "$1" sf.good; }
 gen 34 4096 >junk
 FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$FV_REAL" repair small.img sh.img "$SR" --fec-device=sf.damaged --rewrite-parity --threads=1 >/dev/null 2>&1
 N=$(cat cnt)
@@ -88,7 +88,7 @@ for n in $(seq 1 $((N + 2))); do
 		LD_PRELOAD="$T/shim.so" "$FV_REAL" repair sd.img sh.img "$SR" --fec-device=sf.fec --rewrite-parity --threads=1 >out 2>err
 	rc=$?
 	runs=$((runs + 1))
-	[ "$(round1 sf.fec)" = "$want" ] || { bad=$((bad + 1)); echo "  hook at call $n: the changed block went into the parity" >&2; }
+	round1_is_good sf.fec || { bad=$((bad + 1)); echo "  hook at call $n: the changed block went into the parity" >&2; }
 	case $rc in
 	0 | 2) ;;
 	1) grep -q 'no longer matches the tree (changed while repair ran?)' err || { bad=$((bad + 1)); echo "  hook at call $n: exit 1: $(head -2 err)" >&2; } ;;
@@ -177,7 +177,8 @@ run_rc 0 "$FV" verify d.img h.img "$R" --root-hash-signature=two.p7s --trusted-c
 check "two signers, both trusted: passes" test $? = 0
 # a bundle with too many certificates
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ek.pem -out ec.pem -days 2 -subj /CN=e >/dev/null 2>&1
-for i in $(seq 1 1025); do cat ec.pem; done >bundle.pem
+pem=$(<ec.pem)
+for ((i = 0; i < 1025; i++)); do printf '%s\n' "$pem"; done >bundle.pem
 run_rc 1 "$FV" verify d.img h.img "$R" --root-hash-signature=root.p7s --trusted-cert=bundle.pem
 check "a bundle of 1025 certificates: refused with the limit" grep -q 'bundle.pem: more than 1024 trusted certificates in all' err
 
