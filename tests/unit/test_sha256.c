@@ -2,6 +2,7 @@
  * OpenSSL one-shot hashing, for every salt size 0..256 and several
  * message sizes. */
 #include <errno.h>
+#include <stdio.h>
 #include <check.h>
 
 #include "check_main.h"
@@ -298,6 +299,26 @@ static void add_loops(TCase *tc)
 	tcase_add_loop_test(tc, hasher_paths_match_openssl, 0, 257);
 }
 
+/* Says which of this architecture's kernels the CPU lacks: their
+ * comparisons are skipped, and a run on such a CPU says so. */
+static void say_skipped(void)
+{
+	static const enum sha256_kernel arch[] = {
+#if defined(__x86_64__)
+		SHA256_KERNEL_SHANI, SHA256_KERNEL_SHANI3, SHA256_KERNEL_AVX512,
+#elif defined(__aarch64__)
+		SHA256_KERNEL_ARMV8,
+#endif
+		SHA256_KERNEL_PORTABLE,
+	};
+
+	for (size_t i = 0; arch[i] != SHA256_KERNEL_PORTABLE; i++)
+		if (!ht_sha256_kernel_available(arch[i]))
+			printf("sha256: %s is not on this CPU: its comparisons "
+			       "with OpenSSL skipped\n",
+			       ht_sha256_kernel_name(arch[i]));
+}
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "sha256",
@@ -306,6 +327,7 @@ int main(void)
 					    .teardown = teardown,
 					    .loops = add_loops};
 
+	say_skipped();
 	return run_unit(&u,
 			UNIT_TESTS(finup_many_matches_openssl_for_odd_batches,
 				   finup_many_matches_openssl_for_wide_batches,
