@@ -69,7 +69,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
-.PHONY: all deps deps-build check check-host check-side check-arm64 check-unit check-cli check-images \
+.PHONY: all deps deps-build check check-full check-host check-side check-arm64 check-unit check-cli check-images \
         check-clang check-kernel check-fuzz check-asan check-tsan fuzz faults sweep demo install uninstall clean bench
 
 all: fastverity libfastverity.a libfastverity.so libfastverity.so.1
@@ -188,16 +188,41 @@ deps deps-build:
 
 # The build uses every CPU; then two lanes at once: the host's builds and
 # tests in one, in the other the phases that keep one core busy (arm64
-# under qemu, the fuzz targets, the kernel under qemu), so that neither
-# core waits for the other's longest phase.
+# under qemu, the fuzz targets, the kernel under qemu, then TSan and the
+# clang build), so that neither core waits for the other's longest phase.
+#
+# make check is the short run of each phase (about five minutes here):
+# each command test runs once, those that parse what an image holds
+# (ASAN_QUICK_TESTS) under ASan and UBSan only, without the leak check
+# (the unit suites and the fuzz targets keep it); the unit suites without
+# a fork a check; arm64 runs the suites of its own code and t_vectors;
+# each fuzz target 1 s; the Debian packages are built by check-full alone.
+# make check-full (CHECK_FULL=1) runs every phase whole: every command
+# test on the optimised build and the 14 of ASAN_CLI_TESTS again under
+# ASan with leak checks, the arm64 command tests, suites and kernel, the
+# fuzz targets 3 s each, and the packages (about eleven minutes here).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(B)/fvjson $(UNIT_BIN)
-	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-side
+	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-side \
+	  CHECK_QUICK=$(if $(filter 1,$(CHECK_FULL)),,1)
+
+check-full:
+	@$(MAKE) --no-print-directory check CHECK_FULL=1
+
+# The command tests check-asan runs: all of ASAN_CLI_TESTS alone and in
+# check-full; in make check the ones that parse what an image holds
+# (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
+# test runs once there).
+ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
+  t_avb t_avbtool t_sparse t_super t_update t_ddi t_containers
+ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_sparse t_super \
+  t_ddi t_containers
+ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 
 # Each phase says how long it took (wall seconds, beside the other lane).
-HOST_PHASES = check-clang check-unit check-asan check-tsan check-images check-cli
-SIDE_PHASES = check-arm64 check-fuzz check-kernel
+HOST_PHASES = check-unit check-asan check-images check-cli
+SIDE_PHASES = check-arm64 check-fuzz check-kernel check-tsan check-clang
 check-host check-side:
 	@for p in $(if $(filter check-host,$@),$(HOST_PHASES),$(SIDE_PHASES)); do \
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$p || exit 1; \
@@ -206,27 +231,32 @@ check-host check-side:
 # The aarch64 build, its unit suites and a subset of the command tests
 # under qemu-user (tests/arm64/run.sh says which).
 check-arm64: $(B)/mkimage
-	@tests/arm64/run.sh
+	@CHECK_QUICK=$(CHECK_QUICK) tests/arm64/run.sh
 
+# (CK_FORK=no: a fork for each of test_sha256's thousand checks cost
+# half the phase; a crash still fails its suite, as under ASan)
 check-unit: $(UNIT_BIN)
-	@tests/unit/run.sh $(UNIT_BIN)
+	@CK_FORK=no tests/unit/run.sh $(UNIT_BIN)
 
 check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/libfastverity-internal.a
-	@tests/cli/run.sh
+	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/cli/run.sh
 
 # The library, the command, the unit suites and the command tests built
 # with AddressSanitizer (leaks included) and UBSan; a test of a leak,
 # overflow or undefined behaviour fails. ASAN_CLI_TESTS picks the command
-# tests (default: input checks, output safety, signatures, repair's trust
+# tests (above: input checks, output safety, signatures, repair's trust
 # checks, corruption and vectors, Android images, sparse images and
-# avbtool's commands, disk images; about two minutes; "all" for every one,
-# about three; repair also runs under ASan in its fuzz target).
+# avbtool's commands, disk images, updates; about two minutes; "all" for
+# every one; repair also runs under ASan in its fuzz target). In make
+# check (CHECK_QUICK=1) the command tests run without the leak check:
+# LeakSanitizer's stop at exit costs 20-40 ms a process on this machine,
+# a third of the phase; the unit suites keep it.
 ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 check-asan:
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-asan CFLAGS="$(ASAN_CFLAGS)" \
 	  build-asan/fastverity-asan $(UNIT_SRC:tests/unit/%.c=build-asan/unit/%)
-	@tests/asan/run.sh
+	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/asan/run.sh
 
 # The library from 8 threads at once (format, verify, repair on images
 # of their own) under ThreadSanitizer: a data race fails it.
@@ -242,9 +272,10 @@ $(B)/tsan-threads: tests/tsan/threads.c $(LIB_OBJ)
 
 # libFuzzer with ASan and UBSan: superblocks, kernel tables, damaged trees,
 # repair, root hash files, signatures, hash image -> verify; each target
-# 3 s here, `make fuzz FUZZ_SECONDS=600` for a longer run.
+# 1 s in make check, 3 s in check-full, `make fuzz FUZZ_SECONDS=600` for
+# a longer run.
 check-fuzz:
-	@FUZZ_SECONDS=$${FUZZ_SECONDS:-3} tests/fuzz/run.sh
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-$(if $(CHECK_QUICK),1,3)} tests/fuzz/run.sh
 
 fuzz:
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} tests/fuzz/run.sh

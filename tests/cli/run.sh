@@ -5,6 +5,9 @@
 # longest others, to even the lanes out) one after another in the first,
 # every other test in the second. A new test that makes devices goes in
 # the first lane's list.
+# CHECK_QUICK=1 (make check): the tests make check runs under ASan
+# (ASAN_CLI_TESTS) are left to that run, and t_package (the Debian
+# packages built from the tree) to make check-full.
 cd "$(dirname "$0")" || exit 1
 . ./tally.sh
 export RESULTS
@@ -16,16 +19,22 @@ lane() {
 		cli_test "$t.sh"
 	done
 }
-others=()
+elsewhere=
+if [ "${CHECK_QUICK:-}" = 1 ]; then
+	elsewhere=t_package
+	[ "${ASAN_CLI_TESTS:-all}" = all ] || elsewhere="$elsewhere $ASAN_CLI_TESTS"
+fi
+firsts=() others=()
 for t in t_*.sh; do
 	t=${t%.sh}
-	case " $first " in *" $t "*) ;; *) others+=("$t") ;; esac
+	case " $elsewhere " in *" $t "*) continue ;; esac
+	case " $first " in *" $t "*) firsts+=("$t") ;; *) others+=("$t") ;; esac
 done
-# shellcheck disable=SC2086
-lane $first &
+lane "${firsts[@]}" &
 lane "${others[@]}"
 wait
-tally cli
+# shellcheck disable=SC2086
+tally cli "${elsewhere:+(left to the ASan run or check-full:$(printf ' %s' $elsewhere))}"
 rc=$?
 rm -f "$RESULTS"
 exit $rc
