@@ -48,14 +48,14 @@ def main():
             import jsonschema.exceptions
         except ImportError:
             missing = True
-    if len(sys.argv) > 2 and not missing:
-        schema = json.load(open(sys.argv[2]))
-        validator = jsonschema.Draft202012Validator(schema)
-        kinds = {}
-        for name in schema['$defs']:
-            if name.endswith('_document'):
-                one = dict(schema, anyOf=[{'$ref': '#/$defs/' + name}])
-                kinds[name] = jsonschema.Draft202012Validator(one)
+        else:
+            schema = json.load(open(sys.argv[2]))
+            validator = jsonschema.Draft202012Validator(schema)
+            kinds = {}
+            for name in schema['$defs']:
+                if name.endswith('_document'):
+                    one = dict(schema, anyOf=[{'$ref': '#/$defs/' + name}])
+                    kinds[name] = jsonschema.Draft202012Validator(one)
     bad = 0
     records = [r for r in log.split('\x1d') if r]
     for record in records:

@@ -15,7 +15,6 @@ cd "$T" || exit 1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || { fail "shim does not build"; exit 1; }
 KINDS="eio enospc eintr short"
-# each call with one kind in turn (FAULT_FULL=1: every kind at every call)
 # each call with one kind in turn (FAULT_FULL=1: every kind at every
 # call): the kinds for call N in $kinds (no subshell: a process costs
 # milliseconds here, and a run is a few of them)
@@ -66,7 +65,7 @@ no_temporary() { # WHAT N KIND
 	for f in .[!.]* ..?*; do
 		[ -e "$f" ] || continue
 		echo "  $1, call $2 $3: temporary file left" >&2
-		rm -f .??*
+		rm -f .[!.]* ..?*
 		return 1
 	done
 }

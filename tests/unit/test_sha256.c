@@ -309,7 +309,7 @@ static void say_skipped(void)
 #elif defined(__aarch64__)
 		SHA256_KERNEL_ARMV8,
 #endif
-		SHA256_KERNEL_PORTABLE,
+		SHA256_KERNEL_PORTABLE, /* the end: every CPU has it */
 	};
 
 	for (size_t i = 0; arch[i] != SHA256_KERNEL_PORTABLE; i++)
