@@ -62,6 +62,12 @@ repart_defs() {
 	[ -z "${3:-}" ] || printf '[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n' >"$1/30-sig.conf"
 }
 
+# files_same A B [A B ...]: every pair holds the same bytes (cmp -s of
+# each); files_copy SRC DST [SRC DST ...]: cp of each; one process for
+# all (build/fvfiles)
+files_same() { "$TOP/build/fvfiles" same "$@"; }
+files_copy() { "$TOP/build/fvfiles" copy "$@"; }
+
 root_of() { awk -F'\t' '/^Root hash:/ {print $2}' "$1"; }
 
 jqok() { jq -e "$@" >/dev/null; }

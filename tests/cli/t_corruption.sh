@@ -28,7 +28,7 @@ verdict() {
 	if [ "$vrc" = "$want" ]; then pass "$name: veritysetup agrees ($vrc)"; else fail "$name: veritysetup exits $vrc"; fi
 }
 
-reset() { cp "$T/data" "$T/d"; cp "$T/hash" "$T/h"; }
+reset() { files_copy "$T/data" "$T/d" "$T/hash" "$T/h"; }
 
 reset
 flip "$T/d" $((1234 * 512 + 17))

@@ -74,14 +74,15 @@ no_temporary() { # WHAT N KIND
 # complete new ones from a run without faults
 bad=0 runs=0
 "$FV" format d h.new --salt=00 --uuid=$UUID --root-hash-file=r.new --fec-device=f.new --fec-roots=4 >/dev/null
-old_or_new() { cmp -s "$1" "$1.old" || cmp -s "$1" "$1.new"; }
-reset_outputs() { cp h.old h; cp r.old r; cp f.old f; }
+old_or_new() { files_same "$1" "$1.old" || files_same "$1" "$1.new"; }
+reset_outputs() { files_copy h.old h r.old r f.old f; }
 judge_outputs() {
 	local ok=0
 	if [ "$rc" = 0 ]; then
-		cmp -s h h.new && cmp -s r r.new && cmp -s f f.new ||
+		files_same h h.new r r.new f f.new ||
 			{ echo "  format, call $1 $2: exit 0 but not the new files" >&2; ok=1; }
-	elif ! one_line || ! old_or_new h || ! old_or_new r || ! old_or_new f; then
+	elif ! one_line || ! { files_same h h.old r r.old f f.old ||
+		{ old_or_new h && old_or_new r && old_or_new f; }; }; then
 		echo "  format, call $1 $2: exit $rc, a file neither old nor new, or no one-line message: $(head -2 err)" >&2
 		ok=1
 	fi
@@ -100,7 +101,7 @@ P="--hash-offset=$((100 * 4096)) --data-blocks=100"
 cp one.old one
 # shellcheck disable=SC2086
 "$FV" format one one $P --salt=00 --uuid=$UUID --root-hash-file=rone.new >/dev/null
-reset_one() { cp one.old one; }
+reset_one() { files_copy one.old one; }
 judge_in_place() {
 	# shellcheck disable=SC2086
 	if [ "$rc" = 0 ]; then
@@ -132,12 +133,12 @@ bad=0 runs=0
 "$FV" format d5 h5.old $B5 --salt=$SALT --uuid=$UUID >/dev/null
 # shellcheck disable=SC2086
 "$FV" format d5 h5.new $B5 --salt=00 --uuid=$UUID >/dev/null
-reset_h5() { cp h5.old h5; }
+reset_h5() { files_copy h5.old h5; }
 judge_h5() {
 	local ok=0
 	if [ "$rc" = 0 ]; then
-		cmp -s h5 h5.new || { echo "  512-byte blocks, call $1 $2: exit 0 but not the new file" >&2; ok=1; }
-	elif ! one_line || ! { cmp -s h5 h5.old || cmp -s h5 h5.new; }; then
+		files_same h5 h5.new || { echo "  512-byte blocks, call $1 $2: exit 0 but not the new file" >&2; ok=1; }
+	elif ! one_line || ! { files_same h5 h5.old || files_same h5 h5.new; }; then
 		echo "  512-byte blocks, call $1 $2: exit $rc, a file neither old nor new, or no one-line message: $(head -2 err)" >&2
 		ok=1
 	fi
@@ -152,8 +153,11 @@ check "format, 512-byte blocks (level 1 with level 0): $runs faulted runs, each 
 # block
 bad=0 runs=0
 unreadable_only() {
-	grep -q '^Unreadable block at position' "$T/err" && ! grep -q 'Verification failed' "$T/err"
+	local e=
+	IFS= read -r -d '' e <"$T/err"
+	[[ $'\n'$e == *$'\n'"Unreadable block at position"* && $e != *"Verification failed"* ]]
 }
+files_copy d d.before h.old h.before f.old f.before
 judge_verify() {
 	case "$rc" in
 	0) ;;
@@ -164,19 +168,19 @@ judge_verify() {
 }
 each_fault : judge_verify "$FV" verify d h.old "$R" --fec-device=f.old --fec-roots=4
 check "verify: $runs faulted runs, each exit 0, one line (exit 1) or an unreadable block (exit 2), never a bad block" test $bad = 0
-check "verify: the files read are unchanged" sh -c "cmp -s d d && cmp -s h.old h.old"
+check "verify: the files read are unchanged" files_same d d.before h.old h.before f.old f.before
 
 # sign: the signature is replaced whole
 openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -days 2 -subj /CN=t >/dev/null 2>&1
 "$FV" sign --key k.pem --cert c.pem "$R" s.old >/dev/null
 bad=0 runs=0
-reset_sig() { cp s.old s; }
+reset_sig() { files_copy s.old s; }
 judge_sign() {
 	if [ "$rc" = 0 ]; then
 		"$FV" verify d h.old "$R" --root-hash-signature=s --trusted-cert=c.pem >/dev/null 2>&1 && return
 		echo "  sign, call $1 $2: exit 0 but the signature does not check" >&2
 		return 1
-	elif ! one_line || ! cmp -s s s.old; then
+	elif ! one_line || ! files_same s s.old; then
 		echo "  sign, call $1 $2: exit $rc: $(head -2 err)" >&2
 		return 1
 	fi
@@ -190,18 +194,18 @@ check "sign: $runs faulted runs, each a success or one line with the old signatu
 # for free), so a fault leaves the old image, the new one, or the old
 # footer from which the same run makes the new one
 cp -r "$TOP/tests/avb/keys" .
-reset_a() { cp a.old a; }
+reset_a() { files_copy a.old a; }
 # judge N KIND: a failure leaves the old image (a.old), the new one
 # (a.new), or one from which RUN (the same run, without a fault) makes
 # the new image; LABEL names the run in messages
 judge() {
 	local ok=0
 	if [ "$rc" = 0 ]; then
-		cmp -s a a.new || { echo "  $LABEL, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
+		files_same a a.new || { echo "  $LABEL, call $1 $2: exit 0 but not the new image" >&2; ok=1; }
 	elif ! one_line; then
 		echo "  $LABEL, call $1 $2: exit $rc, no one-line message: $(head -2 err)" >&2
 		ok=1
-	elif ! cmp -s a a.old && ! cmp -s a a.new && ! { "${RUN[@]}" >/dev/null 2>&1 && cmp -s a a.new; }; then
+	elif ! files_same a a.old && ! files_same a a.new && ! { "${RUN[@]}" >/dev/null 2>&1 && files_same a a.new; }; then
 		echo "  $LABEL, call $1 $2: exit $rc: not the old image, the new one, or one its re-run makes new" >&2
 		ok=1
 	fi
@@ -267,11 +271,11 @@ done
 # rounds their stored parity plus the blocks' changes; 100 blocks found
 # by hashing: every round, the parity made from the verify's reads, the
 # leaves streamed.
-reset_update() { cp hu.old hu; cp fu.old fu; }
+reset_update() { files_copy hu.old hu fu.old fu; }
 judge_update() {
 	local state
 	if [ "$rc" = 0 ]; then
-		cmp -s hu hu.new && cmp -s fu fu.new && return
+		files_same hu hu.new fu fu.new && return
 		echo "  update, call $1 $2: exit 0 but not the new files" >&2
 		return 1
 	fi
@@ -279,7 +283,7 @@ judge_update() {
 		echo "  update, call $1 $2: no one-line message: $(head -2 err)" >&2
 		return 1
 	fi
-	if { cmp -s hu hu.old && cmp -s fu fu.old; } || { cmp -s hu hu.new && cmp -s fu fu.new; }; then
+	if files_same hu hu.old fu fu.old || files_same hu hu.new fu fu.new; then
 		return 0
 	fi
 	state=$("$FV" verify du hu "$RU" 2>&1)
@@ -288,7 +292,7 @@ judge_update() {
 		return 1
 	fi
 	"$FV" update du hu "$RU" --fec-device=fu $CHANGED >/dev/null 2>&1 &&
-		cmp -s hu hu.new && cmp -s fu fu.new && return
+		files_same hu hu.new fu fu.new && return
 	echo "  update, call $1 $2: the re-run did not complete it" >&2
 	return 1
 }

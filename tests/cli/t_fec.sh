@@ -91,7 +91,7 @@ check "parity over the data refused" cmp -s d300 "$T/d300"
 gen 21 $((4000 * 4096)) >orig.img
 "$FV" format orig.img h.orig --fec-device=f.orig --fec-roots=8 --salt=$SALT --uuid=$UUID >o.out
 R=$(root_of o.out)
-reset() { cp orig.img d.img; cp h.orig h.img; cp f.orig f.img; }
+reset() { files_copy orig.img d.img h.orig h.img f.orig f.img; }
 # corrupt FILE BLOCK: 4 KiB of other bytes at that block
 corrupt() { "$TOP/build/mkimage" random "$((1000 + $2))" 4096 | dd of="$1" bs=4096 seek="$2" conv=notrunc status=none; }
 same_as_orig() { cmp -s d.img orig.img && cmp -s h.img h.orig && cmp -s f.img f.orig; }

@@ -34,7 +34,7 @@ same() {
 		# shellcheck disable=SC2086
 		"$FV" fsverity digest "$f" "$@" ${FVX:-} --out-merkle-tree=t.fv --out-descriptor=d.fv >o.fv 2>e.fv &&
 			fsverity digest "$f" "$@" --out-merkle-tree=t.fu --out-descriptor=d.fu >o.fu 2>e.fu &&
-			cmp -s o.fv o.fu && cmp -s t.fv t.fu && cmp -s d.fv d.fu || {
+			files_same o.fv o.fu t.fv t.fu d.fv d.fu || {
 			echo "  $f $*: differs" >&2
 			ok=0
 		}

@@ -83,7 +83,7 @@ FAULT_COUNT_FILE="$T/cnt" LD_PRELOAD="$T/shim.so" "$FV_REAL" repair small.img sh
 N=$(cat cnt)
 bad=0 runs=0
 for n in $(seq 1 $((N + 2))); do
-	cp small.img sd.img; cp sf.damaged sf.fec
+	files_copy small.img sd.img sf.damaged sf.fec
 	FAULT_HOOK_AT=$n FAULT_HOOK_CMD="dd if=$T/junk of=$T/sd.img bs=4096 seek=299 conv=notrunc status=none" \
 		LD_PRELOAD="$T/shim.so" "$FV_REAL" repair sd.img sh.img "$SR" --fec-device=sf.fec --rewrite-parity --threads=1 >out 2>err
 	rc=$?
