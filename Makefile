@@ -259,7 +259,9 @@ check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/libfastverity-i
 # check (CHECK_QUICK=1) the command tests run without the leak check:
 # LeakSanitizer's stop at exit costs 20-40 ms a process on this machine,
 # a third of the phase; the unit suites keep it.
-ASAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+# (-g1: the line tables a report's stack needs, a sixth less compile time
+# than -g)
+ASAN_CFLAGS = -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 check-asan:
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-asan CFLAGS="$(ASAN_CFLAGS)" \
@@ -268,7 +270,7 @@ check-asan:
 
 # The library from 8 threads at once (format, verify, repair on images
 # of their own) under ThreadSanitizer: a data race fails it.
-TSAN_CFLAGS = -O1 -g -fsanitize=thread
+TSAN_CFLAGS = -O1 -g1 -fsanitize=thread
 check-tsan:
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
 	  build-tsan/tsan-threads
@@ -323,10 +325,12 @@ $(B)/fv-regions: tests/kernel/regions.c $(LIB_OBJ)
 check-images: fastverity $(B)/mkimage
 	@images/check.sh
 
-# The whole tree must also build warning-free with clang.
+# The whole tree must also build warning-free with clang (at -O0: clang's
+# warnings come from its front end, and the code generation of -O2 cost
+# a third more; the gcc build is the optimised one).
 check-clang:
 	@if command -v clang >/dev/null; then \
-	  $(MAKE) --no-print-directory -s -j$(NPROC) CC=clang B=build-clang \
+	  $(MAKE) --no-print-directory -s -j$(NPROC) CC=clang B=build-clang CFLAGS=-O0 \
 	    build-clang/fastverity-clang && echo "clang build: ok"; \
 	else echo "clang build: clang not installed" >&2; exit 1; fi
 

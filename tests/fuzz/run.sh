@@ -14,7 +14,7 @@ lib=$(make -s --no-print-directory -C "$top" print-LIB_SRC print-KERNEL_SRC)
 cli=$(make -s --no-print-directory -C "$top" print-CLI_SRC)
 passed=0 failed=0
 cd "$top" || exit 1
-flags="-std=c11 -D_GNU_SOURCE -I$top -g -O1 -msha -msse4.1 -mssse3 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+flags="-std=c11 -D_GNU_SOURCE -I$top -g1 -O1 -msha -msse4.1 -mssse3 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 # the library once, with coverage for the fuzzer (each object on its own
 # CPU), then each target
 objs="" cobjs="" todo=()
