@@ -199,7 +199,7 @@ deps deps-build:
 # under qemu, the fuzz targets, the kernel under qemu, then TSan and the
 # clang build), so that neither core waits for the other's longest phase.
 #
-# make check is the short run of each phase (about seven minutes here):
+# make check is the short run of each phase (about five minutes here):
 # each command test runs once, those that parse what an image holds
 # (ASAN_QUICK_TESTS) under ASan and UBSan only, without the leak check
 # (the unit suites and the fuzz targets keep it); the unit suites without
