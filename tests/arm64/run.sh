@@ -28,8 +28,9 @@
 # make check (CHECK_QUICK=1) runs the short set: the build, the kernel
 # picked and forced, bench's names, the suites of the code that differs
 # on arm64 (test_sha256: the Armv8 kernels; test_fec: ISA-L's NEON
-# parity, without its fused-parity case) and t_vectors (trees through the Armv8 kernel, byte-identical
-# with veritysetup's); make check-full all of the above.
+# parity, without its fused-parity case) and t_vectors (trees through the
+# Armv8 kernel, byte-identical with veritysetup's); make check-full all
+# of the above.
 #
 # ISA-L's arm64 package cannot be installed beside the host's (libisal2
 # is not Multi-Arch: same), so it is unpacked into build-arm64/sysroot.

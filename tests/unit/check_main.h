@@ -22,7 +22,7 @@ static inline int run_suite(Suite *s)
 struct unit_suite {
 	const char *name;
 	double timeout;           /* seconds; 0: Check's default */
-	SFun setup, teardown;     /* a checked fixture, or NULL */
+	SFun setup, teardown;     /* a fixture (checked unless once), or NULL */
 	int once;                 /* the fixture makes data no check changes:
 				     set up once for the case (unchecked) */
 	void (*loops)(TCase *tc); /* adds the loop tests, or NULL */
@@ -54,7 +54,7 @@ static inline int run_unit(const struct unit_suite *u,
 	Suite *s = suite_create(u->name);
 	TCase *tc = tcase_create(u->name);
 
-	if ((u->setup || u->teardown) && u->once)
+	if (u->once)
 		tcase_add_unchecked_fixture(tc, u->setup, u->teardown);
 	else if (u->setup || u->teardown)
 		tcase_add_checked_fixture(tc, u->setup, u->teardown);
