@@ -8,13 +8,15 @@ PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
 ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libdevmapper: its header only; it is opened when first needed
-# (verity/dm/activate.c)
-LIBS     = $(shell pkg-config --libs $(filter-out devmapper,$(PKGS)) 2>/dev/null) \
+# libdevmapper and libcrypto: their headers only; each is opened when
+# first needed (verity/dm/activate.c, hashtree/libcrypto.h). Test
+# programs that call OpenSSL themselves link it (CRYPTO_LIBS).
+LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto,$(PKGS)) 2>/dev/null) \
            -lfec -lz -lpthread -lm
+CRYPTO_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null)
 B        = build
 
-LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c \
+LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/libcrypto.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
@@ -142,7 +144,7 @@ CLI_LINK ?= static
 ifeq ($(CLI_LINK),shared)
 fastverity: $(CLI_OBJ) $(SONAME)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L. -lfastverity \
-	  $(shell pkg-config --libs popt json-c libcrypto 2>/dev/null)
+	  $(shell pkg-config --libs popt json-c 2>/dev/null)
 else
 fastverity: $(CLI_OBJ) libfastverity.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) libfastverity.a $(LIBS)
@@ -153,14 +155,14 @@ UNIT_H = $(wildcard tests/unit/*.h)
 $(B)/tests/%: tests/unit/%.c $(UNIT_H) $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-	  $(B)/libfastverity-internal.a $(LIBS) $(shell pkg-config --libs check)
+	  $(B)/libfastverity-internal.a $(LIBS) $(CRYPTO_LIBS) $(shell pkg-config --libs check)
 
 # Unit suites linked from the objects of $(B) (check-asan builds them
 # with the sanitizers).
 $(B)/unit/%: tests/unit/%.c $(UNIT_H) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-	  $(LIB_OBJ) $(LIBS) $(shell pkg-config --libs check)
+	  $(LIB_OBJ) $(LIBS) $(CRYPTO_LIBS) $(shell pkg-config --libs check)
 
 $(B)/mkimage: images/mkimage.c
 	@mkdir -p $(dir $@)

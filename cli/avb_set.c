@@ -177,7 +177,9 @@ static int judge(struct set *st, const char *image, fv_avb *av,
 	v->vbmeta = image;
 	snprintf(v->algorithm, sizeof(v->algorithm), "%s", alg);
 	snprintf(v->key_sha1, sizeof(v->key_sha1), "%s", fv_avb_key_sha1(av));
-	if ((r = fv_avb_check_signature(av)))
+	if ((r = fv_avb_check_signature(av)) == -ENOSYS)
+		return cli_lib_error(r); /* OpenSSL not there: nothing checked */
+	if (r)
 		return cli_error(r,
 				 "%s: the vbmeta's signature (%s) does not "
 				 "hold: %s",

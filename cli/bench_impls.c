@@ -8,8 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "bench.h"
 #include "cli/cli.h"
 #include "cli/params.h"
@@ -57,13 +55,10 @@ static const char *const impl_notes[IMPL_COUNT] = {
 };
 
 /* What the ways of hashing start from: the salt, its salted state for
- * the kernels, OpenSSL's digest and a context holding the salt, and an
- * AF_ALG socket. */
+ * the kernels, and an AF_ALG socket. */
 struct impl_start {
 	const uint8_t *salt;
 	fv_salted *st;
-	EVP_MD *md;
-	EVP_MD_CTX *presalted;
 	int alg_fd;
 };
 
@@ -95,31 +90,9 @@ static int impl_pass(enum impl k, const struct impl_start *is,
 		return fv_kernel_hash(FV_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
 				      IMPL_BLOCKS, out, 32);
 	case IMPL_EVP_PER_BLOCK:
-		for (int i = 0; i < IMPL_BLOCKS; i++) {
-			EVP_MD_CTX *c = EVP_MD_CTX_new();
-			int ok = c && EVP_DigestInit_ex(c, is->md, NULL) &&
-				 EVP_DigestUpdate(c, salt, IMPL_SALT) &&
-				 EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
-						  IMPL_BLOCK) &&
-				 EVP_DigestFinal_ex(c, out + i * 32, NULL);
-
-			EVP_MD_CTX_free(c);
-			if (!ok)
-				return -EIO;
-		}
-		return 0;
-	case IMPL_EVP_PRESALTED: {
-		EVP_MD_CTX *c = EVP_MD_CTX_new();
-		int ok = c != NULL;
-
-		for (int i = 0; ok && i < IMPL_BLOCKS; i++)
-			ok = EVP_MD_CTX_copy_ex(c, is->presalted) &&
-			     EVP_DigestUpdate(c, buf + i * IMPL_BLOCK,
-					      IMPL_BLOCK) &&
-			     EVP_DigestFinal_ex(c, out + i * 32, NULL);
-		EVP_MD_CTX_free(c);
-		return ok ? 0 : -EIO;
-	}
+	case IMPL_EVP_PRESALTED:
+		return fv_evp_hash(k == IMPL_EVP_PER_BLOCK, salt, IMPL_SALT,
+				   buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
 	case IMPL_AF_ALG:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
 			if (send(is->alg_fd, salt, IMPL_SALT, MSG_MORE) !=
@@ -297,9 +270,6 @@ void bench_run_impls(struct bench_report *rep, double total)
 	uint8_t salt[IMPL_SALT];
 	struct impl_start is = {
 		.salt = salt,
-		/* OpenSSL's default provider, as the generic path has it */
-		.md = EVP_MD_fetch(NULL, "SHA256", "provider=default"),
-		.presalted = EVP_MD_CTX_new(),
 		.alg_fd = -1,
 	};
 	enum fv_kernel fast = fv_kernel_chosen(cli_sha256_choice());
@@ -309,16 +279,8 @@ void bench_run_impls(struct bench_report *rep, double total)
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 12));
 	memset(salt, 0x5a, sizeof(salt));
-	if (fv_salted_new(salt, sizeof(salt), &is.st)) {
-		/* out of memory: no rows */
-		EVP_MD_CTX_free(is.presalted);
-		EVP_MD_free(is.md);
-		return;
-	}
-	if (is.md && is.presalted) {
-		EVP_DigestInit_ex(is.presalted, is.md, NULL);
-		EVP_DigestUpdate(is.presalted, salt, sizeof(salt));
-	}
+	if (fv_salted_new(salt, sizeof(salt), &is.st))
+		return; /* out of memory: no rows */
 	for (int k = 0; k < IMPL_COUNT; k++) {
 		struct bench_impl *r = &rep->impls[rep->nimpls++];
 		int ok = 1;
@@ -363,10 +325,11 @@ void bench_run_impls(struct bench_report *rep, double total)
 				continue;
 			}
 		}
+		/* (OpenSSL opened here, by the first of them) */
 		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
-		    (!is.md || !is.presalted)) {
-			snprintf(r->why, sizeof(r->why),
-				 "OpenSSL has no sha256");
+		    fv_evp_hash(k == IMPL_EVP_PER_BLOCK, salt, IMPL_SALT, buf,
+				IMPL_BLOCK, 1, out, 32)) {
+			snprintf(r->why, sizeof(r->why), "%s", fv_last_error());
 			continue;
 		}
 		if (k == IMPL_AF_ALG) {
@@ -409,8 +372,6 @@ void bench_run_impls(struct bench_report *rep, double total)
 		rep->impls[i].ratio = rep->impls[i].mb_per_s > 0 && best > 0
 					      ? rep->impls[i].mb_per_s / best
 					      : -1;
-	EVP_MD_CTX_free(is.presalted);
-	EVP_MD_free(is.md);
 	fv_salted_free(is.st);
 }
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
 #include <popt.h>
 
 #include "cli/errors.h"
@@ -723,36 +722,45 @@ static int rewrite(const struct cli_avb_args *a, unsigned sub)
 	return r ? cli_write_error(r) : EXIT_OK;
 }
 
+/* Blob (n bytes) appended to *all (*len bytes so far). */
+static int append_blob(uint8_t **all, size_t *len, const uint8_t *blob,
+		       size_t n)
+{
+	uint8_t *p = n ? realloc(*all, *len + n) : *all;
+
+	if (n && !p)
+		return cli_error(-ENOMEM, "out of memory");
+	if (n)
+		memcpy(p + *len, blob, n);
+	*all = p;
+	*len += n;
+	return 0;
+}
+
 /* The blob of an image, and of the images its chain descriptors name. */
 static int vbmeta_digest(const struct cli_avb_args *a)
 {
 	const char *alg = a->hash_algorithm ? a->hash_algorithm : "sha256";
-	EVP_MD *md = EVP_MD_fetch(NULL, alg, "provider=default");
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	uint8_t d[EVP_MAX_MD_SIZE];
+	uint8_t d[FV_MAX_DIGEST_SIZE], *all = NULL;
 	const uint8_t *blob;
-	unsigned len = 0;
-	size_t n;
+	size_t n, total = 0, len = 0;
 	fv_avb *av = NULL;
-	int r = 0;
+	int r;
 
-	if (!a->image) {
-		r = cli_error(-EINVAL,
-			      "avb calculate_vbmeta_digest: --image is "
-			      "required");
-		goto out;
-	}
-	if (!md || !c || !EVP_DigestInit_ex(c, md, NULL)) {
-		r = cli_error(-EINVAL, "hash algorithm '%s' is not supported",
-			      alg);
-		goto out;
-	}
-	if ((r = fv_avb_show(a->image, &av))) {
-		r = cli_lib_error(r);
-		goto out;
-	}
+	if (!a->image)
+		return cli_error(-EINVAL,
+				 "avb calculate_vbmeta_digest: --image is "
+				 "required");
+	if ((r = fv_digest(alg, 0, NULL, NULL, d, &len)))
+		return r == -EINVAL ? cli_error(r,
+						"hash algorithm '%s' is not "
+						"supported",
+						alg)
+				    : cli_lib_error(r);
+	if ((r = fv_avb_show(a->image, &av)))
+		return cli_lib_error(r);
 	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
-	EVP_DigestUpdate(c, blob, n);
+	r = append_blob(&all, &total, blob, n);
 	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
 		fv_avb *ch;
 		char *path;
@@ -769,11 +777,17 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		}
 		fv_free(path);
 		fv_avb_vbmeta_blob(ch, &blob, &n, NULL);
-		EVP_DigestUpdate(c, blob, n);
+		r = append_blob(&all, &total, blob, n);
 		fv_avb_free(ch);
 	}
-	if (!r && EVP_DigestFinal_ex(c, d, &len)) {
-		char hex[2 * EVP_MAX_MD_SIZE + 2];
+	if (!r) {
+		const void *part = all;
+
+		if ((r = fv_digest(alg, 1, &part, &total, d, &len)))
+			r = cli_lib_error(r);
+	}
+	if (!r) {
+		char hex[2 * FV_MAX_DIGEST_SIZE + 2];
 
 		cli_hex(d, len, hex);
 		hex[2 * len] = '\n';
@@ -783,10 +797,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		else
 			fwrite(hex, 1, 2 * len + 1, stdout);
 	}
-out:
+	free(all);
 	fv_avb_free(av);
-	EVP_MD_CTX_free(c);
-	EVP_MD_free(md);
 	return r;
 }
 

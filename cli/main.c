@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
 #include <popt.h>
 
 #include "cli/avb.h"
@@ -383,8 +382,10 @@ static int run(int argc, const char **argv)
 	}
 	if (opts.version) {
 		/* the first line as veritysetup's; then what hashes here */
+		const char *ossl = fv_openssl_version();
+
 		printf("fastverity %s\n%s\nSHA-256 on this CPU: %s\n",
-		       FASTVERITY_VERSION, OpenSSL_version(OPENSSL_VERSION),
+		       FASTVERITY_VERSION, ossl ? ossl : fv_last_error(),
 		       fv_sha256_kernel_name(cli_sha256_choice()));
 		poptFreeContext(pc);
 		return EXIT_OK;

@@ -177,10 +177,14 @@ static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 				-EINVAL,
 				"--hash: hash algorithm '%s' not supported",
 				o->hash);
-		if (fv_params_set_hash(p, o->hash))
-			return cli_error(-EINVAL,
-					 "hash algorithm %s not supported",
+		int r = fv_params_set_hash(p, o->hash);
+
+		/* (veritysetup's words; OpenSSL not opened: the library's) */
+		if (r == -EINVAL)
+			return cli_error(r, "hash algorithm %s not supported",
 					 o->hash);
+		if (r)
+			return cli_lib_error(r);
 	}
 	if (o->format) {
 		if (parse_u64("--format", o->format, UINT32_MAX, &v))

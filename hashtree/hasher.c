@@ -2,12 +2,14 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
+#include "hashtree/libcrypto.h"
 
 static OSSL_LIB_CTX *crypto_ctx;
 static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
@@ -17,7 +19,8 @@ static void crypto_setup(void)
 	OSSL_LIB_CTX *ctx;
 
 	/* Never read openssl.cnf: it can load engines or other providers. */
-	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL))
+	if (ht_libcrypto_load(NULL, NULL) ||
+	    !OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL))
 		return;
 	ctx = OSSL_LIB_CTX_new();
 	if (!ctx)
@@ -36,32 +39,36 @@ OSSL_LIB_CTX *ht_crypto_libctx(void)
 }
 
 /* Fetches alg from the private context and checks it is implemented by the
- * default provider (the CPU), never by an engine or an offload driver. */
-static EVP_MD *fetch_digest(const char *alg, struct ht_error *err)
+ * default provider (the CPU), never by an engine or an offload driver:
+ * 0, or a negative errno with why in err. */
+static int fetch_digest(const char *alg, EVP_MD **out, struct ht_error *err)
 {
-	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
+	OSSL_LIB_CTX *ctx;
 	const OSSL_PROVIDER *prov;
 	EVP_MD *md;
+	char need[64];
+	int r;
 
-	if (!ctx) {
-		ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
-		return NULL;
-	}
+	*out = NULL;
+	snprintf(need, sizeof(need), "hash algorithm %.40s", alg);
+	if ((r = ht_libcrypto_load(need, err)))
+		return r;
+	if (!(ctx = ht_crypto_libctx()))
+		return ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	md = EVP_MD_fetch(ctx, alg, NULL);
-	if (!md) {
-		ht_fail(err, EINVAL, "hash algorithm %s not supported", alg);
-		return NULL;
-	}
+	if (!md)
+		return ht_fail(err, EINVAL, "hash algorithm %s not supported",
+			       alg);
 	prov = EVP_MD_get0_provider(md);
 	if (!prov || strcmp(OSSL_PROVIDER_get0_name(prov), "default") != 0) {
 		EVP_MD_free(md);
-		ht_fail(err, EINVAL,
-			"hash algorithm %s does not come from OpenSSL's "
-			"default provider",
-			alg);
-		return NULL;
+		return ht_fail(err, EINVAL,
+			       "hash algorithm %s does not come from OpenSSL's "
+			       "default provider",
+			       alg);
 	}
-	return md;
+	*out = md;
+	return 0;
 }
 
 /* sha256 by its usual name: the fast path's own code hashes it, so
@@ -71,19 +78,34 @@ static int plain_sha256(const char *alg)
 	return strcasecmp(alg, "sha256") == 0;
 }
 
-unsigned ht_digest_size(const char *alg)
+int ht_digest_size_of(const char *alg, unsigned *size, struct ht_error *err)
 {
 	EVP_MD *md;
-	int size;
+	int n, r;
 
-	if (plain_sha256(alg))
-		return SHA256_DIGEST_SIZE;
-	md = fetch_digest(alg, NULL);
-	if (!md)
+	*size = 0;
+	if (plain_sha256(alg)) {
+		*size = SHA256_DIGEST_SIZE;
 		return 0;
-	size = EVP_MD_get_size(md);
+	}
+	if ((r = fetch_digest(alg, &md, err)))
+		return r;
+	n = EVP_MD_get_size(md);
 	EVP_MD_free(md);
-	return size > 0 ? (unsigned)size : 0;
+	if (n <= 0 || n > HT_MAX_DIGEST_SIZE)
+		return ht_fail(
+			err, EINVAL,
+			"hash algorithm %s has an unsupported digest size",
+			alg);
+	*size = (unsigned)n;
+	return 0;
+}
+
+unsigned ht_digest_size(const char *alg)
+{
+	unsigned size;
+
+	return ht_digest_size_of(alg, &size, NULL) ? 0 : size;
 }
 
 static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
@@ -99,7 +121,7 @@ static int init_fast(struct ht_hasher *h, const uint8_t *salt, size_t salt_size)
 int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		   const uint8_t *salt, size_t salt_size, struct ht_error *err)
 {
-	int size;
+	int size, r;
 
 	memset(h, 0, sizeof(*h));
 	if (hash_type != 0 && hash_type != 1)
@@ -118,9 +140,8 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		h->digest_size = SHA256_DIGEST_SIZE;
 		return init_fast(h, salt, salt_size);
 	}
-	h->md = fetch_digest(alg, err);
-	if (!h->md)
-		return -EINVAL;
+	if ((r = fetch_digest(alg, &h->md, err)))
+		return r;
 	size = EVP_MD_get_size(h->md);
 	if (size <= 0 || size > HT_MAX_DIGEST_SIZE) {
 		ht_hasher_free(h);
@@ -167,8 +188,11 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 
 void ht_hasher_free(struct ht_hasher *h)
 {
-	EVP_MD_CTX_free(h->salted);
-	EVP_MD_free(h->md);
+	/* (the fast path never opened OpenSSL: nothing to free there) */
+	if (h->salted)
+		EVP_MD_CTX_free(h->salted);
+	if (h->md)
+		EVP_MD_free(h->md);
 	h->salted = NULL;
 	h->md = NULL;
 }
@@ -219,4 +243,74 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 		return 0;
 	}
 	return hash_generic(h, blocks, block_size, count, out, out_stride, err);
+}
+
+const char *ht_openssl_version(struct ht_error *err)
+{
+	return ht_libcrypto_load(NULL, err) ? NULL
+					    : OpenSSL_version(OPENSSL_VERSION);
+}
+
+int ht_digest_parts(const char *alg, size_t n, const void *const *parts,
+		    const size_t *sizes, uint8_t *out, size_t *out_len,
+		    struct ht_error *err)
+{
+	EVP_MD *md;
+	EVP_MD_CTX *c;
+	unsigned len = 0;
+	int ok;
+
+	if ((ok = fetch_digest(alg, &md, err)))
+		return ok;
+	c = EVP_MD_CTX_new();
+	ok = c && EVP_MD_get_size(md) <= HT_MAX_DIGEST_SIZE &&
+	     EVP_DigestInit_ex2(c, md, NULL);
+	for (size_t i = 0; ok && i < n; i++)
+		ok = EVP_DigestUpdate(c, parts[i], sizes[i]);
+	ok = ok && EVP_DigestFinal_ex(c, out, &len);
+	EVP_MD_CTX_free(c);
+	EVP_MD_free(md);
+	*out_len = len;
+	return ok ? 0 : ht_fail(err, ENOMEM, "hashing failed in OpenSSL");
+}
+
+/* SHA-256 from the default provider, fetched once for the measuring
+ * below. */
+static EVP_MD *evp_sha256;
+static pthread_once_t evp_sha256_once = PTHREAD_ONCE_INIT;
+
+static void fetch_sha256(void)
+{
+	fetch_digest("SHA256", &evp_sha256, NULL);
+}
+
+int ht_evp_sha256_blocks(int fresh, const uint8_t *salt, size_t salt_size,
+			 const uint8_t *msgs, size_t len, size_t count,
+			 uint8_t *out, size_t stride, struct ht_error *err)
+{
+	EVP_MD_CTX *salted = NULL, *c;
+	int ok;
+
+	if (ht_libcrypto_load(NULL, err))
+		return -ENOSYS;
+	pthread_once(&evp_sha256_once, fetch_sha256);
+	if (!evp_sha256)
+		return ht_fail(err, EINVAL,
+			       "OpenSSL's default provider has no SHA256");
+	c = EVP_MD_CTX_new();
+	ok = c != NULL;
+	if (ok && !fresh)
+		ok = (salted = EVP_MD_CTX_new()) &&
+		     EVP_DigestInit_ex2(salted, evp_sha256, NULL) &&
+		     EVP_DigestUpdate(salted, salt, salt_size);
+	for (size_t i = 0; ok && i < count; i++) {
+		ok = fresh ? EVP_DigestInit_ex2(c, evp_sha256, NULL) &&
+				     EVP_DigestUpdate(c, salt, salt_size)
+			   : EVP_MD_CTX_copy_ex(c, salted);
+		ok = ok && EVP_DigestUpdate(c, msgs + i * len, len) &&
+		     EVP_DigestFinal_ex(c, out + i * stride, NULL);
+	}
+	EVP_MD_CTX_free(salted);
+	EVP_MD_CTX_free(c);
+	return ok ? 0 : ht_fail(err, ENOMEM, "hashing failed in OpenSSL");
 }

@@ -60,8 +60,11 @@ void ht_hasher_free(struct ht_hasher *h);
  * default); nothing on the generic path. */
 void ht_hasher_use_kernel(struct ht_hasher *h, enum sha256_choice choice);
 
-/* The digest size of alg, or 0 when the default provider lacks it. */
+/* The digest size of alg, or 0 when the default provider lacks it (or
+ * OpenSSL cannot be opened); ht_digest_size_of says which (0, or a
+ * negative errno with why in err). */
 unsigned ht_digest_size(const char *alg);
+int ht_digest_size_of(const char *alg, unsigned *size, struct ht_error *err);
 
 /* Hashes count blocks of block_size bytes laid out at blocks; digest i goes
  * to out + i * out_stride. Safe to call from several threads at once. */
@@ -72,5 +75,25 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
 /* OpenSSL, loaded without its configuration file in a private library
  * context with only the default provider. Returns NULL on failure. */
 struct ossl_lib_ctx_st *ht_crypto_libctx(void);
+
+/* OpenSSL's version line ("OpenSSL 3.0.11 19 Sep 2023"), libcrypto opened
+ * for it; NULL, and why in err, if it cannot be. */
+const char *ht_openssl_version(struct ht_error *err);
+
+/* The digest of n parts (sizes[i] bytes at parts[i]) one after the
+ * other, with alg from OpenSSL's default provider: to out
+ * (HT_MAX_DIGEST_SIZE of room), its size to *out_len. */
+int ht_digest_parts(const char *alg, size_t n, const void *const *parts,
+		    const size_t *sizes, uint8_t *out, size_t *out_len,
+		    struct ht_error *err);
+
+/* What bench compares with the kernels: SHA-256(salt || message i) of
+ * count messages of len bytes through OpenSSL's EVP, to out + i * stride
+ * (32 bytes each). fresh: a context set up and the salt hashed for each
+ * message, as veritysetup does; else a context holding the salt, copied
+ * for each, as the generic path does. */
+int ht_evp_sha256_blocks(int fresh, const uint8_t *salt, size_t salt_size,
+			 const uint8_t *msgs, size_t len, size_t count,
+			 uint8_t *out, size_t stride, struct ht_error *err);
 
 #endif

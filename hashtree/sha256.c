@@ -96,6 +96,16 @@ void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 	st->bytes = salt_len;
 }
 
+void ht_sha256(const uint8_t *msg, size_t len, uint8_t out[32])
+{
+	static const uint8_t no_salt[1];
+	struct sha256_salted_state st;
+
+	ht_sha256_salted_init(&st, no_salt, 0);
+	ht_sha256_kernel_ops(ht_sha256_kernel_choose(SHA256_CHOOSE_FASTEST))
+		->finup_one(&st, msg, len, out);
+}
+
 void ht_sha256_portable_finup(const struct sha256_salted_state *st,
 			      const uint8_t *msg, size_t len, uint8_t *out)
 {

@@ -37,6 +37,9 @@ enum sha256_kernel {
 
 void ht_sha256_salted_init(struct sha256_salted_state *st, const uint8_t *salt,
 			   size_t salt_len);
+/* SHA-256 of len bytes at msg, unsalted, on the fastest kernel (a
+ * checksum of metadata: OpenSSL is not opened for it). */
+void ht_sha256(const uint8_t *msg, size_t len, uint8_t out[32]);
 
 /* Which kernel to run: the fastest this CPU has (on x86-64, SHA-NI
  * three-way where that was measured faster than two-way: AMD family

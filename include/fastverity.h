@@ -57,6 +57,21 @@ extern "C" {
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
+/* Since 0.9 (FASTVERITY_1.7). The library opens OpenSSL (libcrypto.so.3)
+ * when it first needs it, not when it is loaded: sha256 trees at format
+ * 1 never do (the library's own kernels hash them); other hash
+ * algorithms, keys, signatures and certificates do. OpenSSL's version
+ * line ("OpenSSL 3.0.11 19 Sep 2023"), OpenSSL opened for it; NULL, with
+ * fv_last_error(), if it cannot be. */
+const char *fv_openssl_version(void);
+/* Since 0.9 (FASTVERITY_1.7). The digest of n parts (sizes[i] bytes at
+ * parts[i]) one after the other with alg ("sha256", "sha512", ...) from
+ * OpenSSL's default provider: to out (FV_MAX_DIGEST_SIZE of room), its
+ * size to *len. Errors: EINVAL (no such algorithm, a NULL pointer),
+ * ENOSYS (OpenSSL cannot be opened), ENOMEM. */
+int fv_digest(const char *alg, size_t n, const void *const *parts,
+	      const size_t *sizes, uint8_t *out, size_t *len);
+
 /* This thread's message for its last failed call ("" before any). */
 const char *fv_last_error(void);
 
@@ -1323,6 +1338,15 @@ int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
 		   size_t len, size_t count, uint8_t *out, size_t stride);
 int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s, const uint8_t *msg,
 		       size_t len, uint8_t out[32]);
+/* Since 0.9 (FASTVERITY_1.7). The same digests through OpenSSL's EVP
+ * (its default provider), to compare with the kernels: fresh, a context
+ * set up and the salt hashed for each message (how veritysetup hashes);
+ * else one context holding the salt, copied for each (the library's
+ * generic path). salt: at most FV_MAX_SALT_SIZE bytes. Errors: EINVAL,
+ * ENOSYS (OpenSSL cannot be opened), ENOMEM. */
+int fv_evp_hash(int fresh, const uint8_t *salt, size_t salt_len,
+		const uint8_t *msgs, size_t len, size_t count, uint8_t *out,
+		size_t stride);
 
 /* Reed-Solomon over GF(2^8) as dm-verity's parity has it (255-byte
  * codewords, roots parity bytes each). */

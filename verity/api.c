@@ -5,8 +5,6 @@
  * its own: each call checks its arguments and hands over. */
 #include "verity/api.h"
 
-#include <openssl/evp.h>
-
 /* The public enums are the internal ones, value for value. */
 _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
 			       (unsigned)VERITY_ACT_IGNORE_CORRUPTION &&
@@ -40,6 +38,34 @@ _Static_assert((int)FV_BAD_DATA_BLOCK == (int)HT_BAD_DATA_BLOCK &&
 API const char *fastverity_version(void)
 {
 	return FASTVERITY_VERSION;
+}
+
+API const char *fv_openssl_version(void)
+{
+	struct ht_error err;
+	const char *v = ht_openssl_version(&err);
+
+	if (!v)
+		verity_api_keep(-ENOSYS, &err);
+	return v;
+}
+
+API int fv_digest(const char *alg, size_t n, const void *const *parts,
+		  const size_t *sizes, uint8_t *out, size_t *len)
+{
+	struct ht_error err;
+
+	NEED(alg);
+	NEED(out);
+	NEED(len);
+	if (n && (!parts || !sizes))
+		return verity_api_fail(EINVAL, "fv_digest: no parts");
+	for (size_t i = 0; i < n; i++)
+		if (sizes[i] && !parts[i])
+			return verity_api_fail(
+				EINVAL, "fv_digest: part %zu is NULL", i);
+	return verity_api_keep(
+		ht_digest_parts(alg, n, parts, sizes, out, len, &err), &err);
 }
 
 /* --- errors ---------------------------------------------------------- */
@@ -184,11 +210,17 @@ API void fv_params_free(fv_params *p)
 
 API int fv_params_set_hash(fv_params *p, const char *name)
 {
+	struct ht_error err;
+	unsigned size;
+	int r;
+
 	NEED(p);
 	NEED(name);
-	if (strlen(name) > VERITY_MAX_HASH_NAME || !ht_digest_size(name))
+	if (strlen(name) > VERITY_MAX_HASH_NAME)
 		return verity_api_fail(EINVAL,
 				       "hash algorithm %s not supported", name);
+	if ((r = ht_digest_size_of(name, &size, &err)))
+		return verity_api_keep(r, &err);
 	snprintf(p->p.hash_name, sizeof(p->p.hash_name), "%s", name);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "verity/api.h"
 
 #include <openssl/evp.h>
+#include "hashtree/libcrypto.h"
 
 /* --- Android images --- */
 

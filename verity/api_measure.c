@@ -120,6 +120,26 @@ API int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
 	return 0;
 }
 
+API int fv_evp_hash(int fresh, const uint8_t *salt, size_t salt_len,
+		    const uint8_t *msgs, size_t len, size_t count, uint8_t *out,
+		    size_t stride)
+{
+	struct ht_error err;
+
+	NEED(out);
+	if ((salt_len && !salt) || salt_len > FV_MAX_SALT_SIZE ||
+	    (count && !msgs) || stride < 32)
+		return verity_api_fail(
+			EINVAL,
+			"fv_evp_hash: no messages or salt, a salt over "
+			"%d bytes, or a stride under 32",
+			FV_MAX_SALT_SIZE);
+	return verity_api_keep(ht_evp_sha256_blocks(fresh, salt, salt_len, msgs,
+						    len, count, out, stride,
+						    &err),
+			       &err);
+}
+
 API int fv_rs_new(unsigned roots, fv_rs **out)
 {
 	struct ht_error err;

@@ -15,6 +15,7 @@
 #include <openssl/engine.h>
 #include <openssl/err.h>
 #include <openssl/ui.h>
+#include "hashtree/libcrypto.h"
 
 int verity_pkcs11_is_uri(const char *key)
 {

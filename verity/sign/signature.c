@@ -16,6 +16,7 @@
 #include "hashtree/hasher.h"
 #include "verity/storage/file.h"
 #include "verity/sign/pkcs11.h"
+#include "hashtree/libcrypto.h"
 
 int verity_read_signature(const char *path, uint8_t **out, size_t *len,
 			  struct ht_error *err)
@@ -103,7 +104,7 @@ int verity_sign_bytes(const struct verity_signer *s, const void *bytes,
 	const char *passphrase = s->passphrase;
 	int embed_cert = s->embed_cert;
 	struct pass pass = {passphrase, 0};
-	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
+	OSSL_LIB_CTX *ctx;
 	BIO *kb = NULL, *cb = NULL, *data = NULL;
 	EVP_PKEY *key = NULL;
 	X509 *cert = NULL;
@@ -112,8 +113,11 @@ int verity_sign_bytes(const struct verity_signer *s, const void *bytes,
 	unsigned char *buf = NULL;
 	int n, flags, r = 0;
 
-	ERR_clear_error();
 	*der = NULL;
+	if ((r = ht_libcrypto_load("signing", err)))
+		return r;
+	ctx = ht_crypto_libctx();
+	ERR_clear_error();
 	if (!ctx)
 		return ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
 	/* a key held in a token: the passphrase is its PIN */
@@ -430,11 +434,18 @@ int verity_signature_check(const struct verity_sig *sig,
 	size_t sig_len = sig->len;
 	const unsigned char *p = sig->der;
 	PKCS7 *p7 = NULL;
-	X509_STORE *store = X509_STORE_new();
-	STACK_OF(X509) *certs = sk_X509_new_null();
+	X509_STORE *store = NULL;
+	STACK_OF(X509) *certs = NULL;
+	char need[300];
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
+	snprintf(need, sizeof(need), "%.256s: checking the signature",
+		 sig_name);
+	if ((r = ht_libcrypto_load(need, err)))
+		return r;
+	store = X509_STORE_new();
+	certs = sk_X509_new_null();
 	if (!store || !certs || !ht_crypto_libctx()) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;

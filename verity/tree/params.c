@@ -22,6 +22,7 @@ void verity_params_default(struct verity_params *p)
 int verity_params_validate(const struct verity_params *p, struct ht_error *err)
 {
 	unsigned digest;
+	int r;
 
 	if (p->hash_type != 0 && p->hash_type != 1)
 		return ht_fail(err, EINVAL, "unsupported hash type %d (0 or 1)",
@@ -54,10 +55,8 @@ int verity_params_validate(const struct verity_params *p, struct ht_error *err)
 			       p->data_block_size);
 	if (p->hash_name[0] == '\0')
 		return ht_fail(err, EINVAL, "no hash algorithm given");
-	digest = ht_digest_size(p->hash_name);
-	if (digest == 0)
-		return ht_fail(err, EINVAL, "hash algorithm %s not supported",
-			       p->hash_name);
+	if ((r = ht_digest_size_of(p->hash_name, &digest, err)))
+		return r;
 	if (digest > p->hash_block_size / 2)
 		return ht_fail(err, EINVAL,
 			       "hash algorithm %s: a %u-byte hash block holds "

@@ -29,6 +29,7 @@
 #include "verity/tree/layout.h"
 #include "verity/tree/memtree.h"
 #include "verity/trust.h"
+#include "hashtree/libcrypto.h"
 
 static uint64_t round_up(uint64_t n, uint64_t m)
 {
@@ -1568,12 +1569,19 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 		      const char *alg, const uint8_t *salt, size_t salt_len,
 		      uint8_t *out, struct ht_error *err)
 {
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
 	size_t chunk = 1u << 20;
-	uint8_t *buf = malloc(chunk);
-	int r = 0;
+	EVP_MD_CTX *c;
+	EVP_MD *md;
+	uint8_t *buf;
+	char need[64];
+	int r;
 
+	snprintf(need, sizeof(need), "hash algorithm %.40s", alg);
+	if ((r = ht_libcrypto_load(need, err)))
+		return r;
+	c = EVP_MD_CTX_new();
+	md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
+	buf = malloc(chunk);
 	if (!c || !md || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
 	    !EVP_DigestUpdate(c, salt, salt_len))
 		r = ht_fail(err, ENOMEM, "cannot hash with %s", alg);

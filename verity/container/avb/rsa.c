@@ -17,6 +17,7 @@
 
 #include "hashtree/hasher.h"
 #include "verity/storage/file.h"
+#include "hashtree/libcrypto.h"
 
 #define KEY_FILE_MAX (1u << 20)
 
@@ -45,15 +46,20 @@ static unsigned pow2_at_least(unsigned n)
 int verity_avb_key_load(const char *path, int want_private, EVP_PKEY **key,
 			unsigned *bits, struct ht_error *err)
 {
-	OSSL_LIB_CTX *ctx = ht_crypto_libctx();
+	OSSL_LIB_CTX *ctx;
 	uint8_t *buf = NULL;
 	size_t len;
 	BIO *bio = NULL;
 	BIGNUM *e = NULL;
 	EVP_PKEY *k = NULL;
+	char need[300];
 	int r;
 
 	*key = NULL;
+	snprintf(need, sizeof(need), "%.256s: the key", path);
+	if ((r = ht_libcrypto_load(need, err)))
+		return r;
+	ctx = ht_crypto_libctx();
 	ERR_clear_error();
 	if (!ctx)
 		return ht_fail(err, ENOMEM, "cannot initialise OpenSSL");
@@ -166,9 +172,17 @@ int verity_avb_digest(const struct avb_algorithm_info *alg, const uint8_t *a,
 		      size_t alen, const uint8_t *b, size_t blen, uint8_t *out,
 		      struct ht_error *err)
 {
-	EVP_MD *md = fetch_md(alg);
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok = md && c && EVP_DigestInit_ex(c, md, NULL) &&
+	char need[64];
+	EVP_MD *md;
+	EVP_MD_CTX *c;
+	int ok;
+
+	snprintf(need, sizeof(need), "the vbmeta digest (%s)", alg->digest);
+	if ((ok = ht_libcrypto_load(need, err)))
+		return ok;
+	md = fetch_md(alg);
+	c = EVP_MD_CTX_new();
+	ok = md && c && EVP_DigestInit_ex(c, md, NULL) &&
 		 EVP_DigestUpdate(c, a, alen) && EVP_DigestUpdate(c, b, blen) &&
 		 EVP_DigestFinal_ex(c, out, NULL);
 
@@ -257,10 +271,15 @@ int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
 	size_t nb = alg->key_bits / 8;
 	EVP_PKEY_CTX *c;
 	EVP_PKEY *key;
+	char need[300];
 	int ok, r;
 
 	if (!alg->key_bits)
 		return 0;
+	snprintf(need, sizeof(need), "%.256s: checking its signature (%s)",
+		 path, alg->name);
+	if ((r = ht_libcrypto_load(need, err)))
+		return r;
 	ERR_clear_error();
 	/* a key blob of the wrong shape is a malformed image; a digest or
 	 * signature that does not match is a failed check */

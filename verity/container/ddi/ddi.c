@@ -12,6 +12,7 @@
 
 #include "verity/storage/device.h"
 #include "verity/tree/superblock.h"
+#include "hashtree/libcrypto.h"
 
 /* The Discoverable Partitions Specification's types: per architecture,
  * root and usr, each with its -verity and -verity-sig. */
@@ -225,6 +226,8 @@ static int base64_der(const char *b64, const char *where, uint8_t **der,
 				       where, c, i);
 	}
 	pad = (b64[n - 1] == '=') + (b64[n - 2] == '=');
+	if ((got = ht_libcrypto_load("the signature's base64", err)))
+		return got;
 	if (!(out = malloc(n / 4 * 3 + 1)))
 		return ht_fail(err, ENOMEM, "out of memory");
 	got = EVP_DecodeBlock(out, (const unsigned char *)b64, (int)n);

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "hashtree/hasher.h"
 
 static uint16_t le16(const uint8_t *p)
@@ -32,17 +30,14 @@ static uint64_t le64(const uint8_t *p)
 static int sum_holds(const uint8_t *p, size_t n, size_t sum)
 {
 	uint8_t *copy = malloc(n), d[32];
-	unsigned len = 0;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
 	int ok = 0;
 
-	if (copy && md) {
+	if (copy) {
 		memcpy(copy, p, n);
 		memset(copy + sum, 0, 32);
-		ok = EVP_Digest(copy, n, d, &len, md, NULL) && len == 32 &&
-		     !memcmp(d, p + sum, 32);
+		ht_sha256(copy, n, d);
+		ok = !memcmp(d, p + sum, 32);
 	}
-	EVP_MD_free(md);
 	free(copy);
 	return ok;
 }
@@ -50,13 +45,9 @@ static int sum_holds(const uint8_t *p, size_t n, size_t sum)
 static int digest_holds(const uint8_t *p, size_t n, const uint8_t *want)
 {
 	uint8_t d[32];
-	unsigned len = 0;
-	EVP_MD *md = EVP_MD_fetch(ht_crypto_libctx(), "SHA256", NULL);
-	int ok = md && EVP_Digest(p, n, d, &len, md, NULL) && len == 32 &&
-		 !memcmp(d, want, 32);
 
-	EVP_MD_free(md);
-	return ok;
+	ht_sha256(p, n, d);
+	return !memcmp(d, want, 32);
 }
 
 int verity_lp_name_ok(const char *name)

@@ -1,0 +1,88 @@
+# OpenSSL opened when first needed (hashtree/libcrypto.h): neither the
+# command nor the shared library is linked with libcrypto; sha256 trees at
+# format 1 never open it, other hash algorithms and keys do; and where it
+# cannot be opened, what needs it fails with one line saying so while
+# everything else works.
+. "$(dirname "$0")/lib.sh"
+
+for f in "$TOP/fastverity" "$TOP/libfastverity.so"; do
+	check "${f##*/} is not linked with libcrypto" \
+		sh -c "! readelf -d '$f' | grep NEEDED | grep -q libcrypto"
+done
+
+# opened: the libraries the dynamic linker loaded for one run (LD_DEBUG's
+# record of it)
+opened() {
+	rm -rf "$T/ld" && mkdir "$T/ld"
+	LD_DEBUG=files LD_DEBUG_OUTPUT=$T/ld/run "$FV_REAL" "$@" >"$T/out" 2>"$T/err" || return 2
+	grep -qs 'file=libcrypto\.so' "$T/ld"/run.*
+}
+
+gen 41 $((1000 * 4096)) >"$T/d"
+opened format "$T/d" "$T/h" --salt="$SALT" --uuid=$UUID --fec-device="$T/f" --fec-roots=2 --root-hash-file="$T/r"
+check "format (sha256, with parity) does not open libcrypto" test $? = 1
+r=$(cat "$T/r")
+opened verify "$T/d" "$T/h" "$r" --fec-device="$T/f"
+check "verify does not" test $? = 1
+opened dump "$T/h"
+check "dump does not" test $? = 1
+flip "$T/d" 12345
+opened repair "$T/d" "$T/h" "$r" --fec-device="$T/f"
+check "repair does not" test $? = 1
+flip "$T/d" 777777
+opened update "$T/d" "$T/h" "$r" --changed=777777:1 --fec-device="$T/f" --root-hash-file="$T/r2"
+check "update does not" test $? = 1
+opened format "$T/d" "$T/h512" --hash=sha512
+check "format --hash=sha512 does" test $? = 0
+opened --version
+check "--version does (it names OpenSSL's)" test $? = 0
+
+# Where libcrypto cannot be opened: a mount namespace with an empty file
+# over it
+lib=$(readlink -f "$(ldconfig -p | awk '/libcrypto\.so\.3 / {print $NF; exit}')")
+if [ ! -f "$lib" ] || ! unshare -m true 2>/dev/null; then
+	skip "no libcrypto.so.3 in ldconfig's cache, or no mount namespace (unshare -m)"
+	finish
+fi
+without() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$@"; }
+check "  (there, even openssl cannot start)" sh -c "! unshare -m sh -c 'mount --bind /dev/null $lib && openssl version' 2>/dev/null"
+
+gen 42 $((300 * 4096)) >"$T/e"
+"$FV_REAL" format "$T/e" "$T/eh" --salt="$SALT" --uuid=$UUID >"$T/with" || fail "format with OpenSSL"
+files_copy "$T/eh" "$T/eh.with"
+check "without libcrypto: format (sha256) works" run_rc 0 without "$FV_REAL" format "$T/e" "$T/eh" --salt="$SALT" --uuid=$UUID
+check "  with the same output and tree" sh -c "cmp -s '$T/with' '$T/out' && cmp -s '$T/eh' '$T/eh.with'"
+check "  verify works" run_rc 0 without "$FV_REAL" verify "$T/e" "$T/eh" "$(root_of "$T/with")"
+check "  --version says OpenSSL cannot be loaded, and exits 0" run_rc 0 without "$FV_REAL" --version
+check "    on its second line" sh -c "sed -n 2p '$T/out' | grep -q '^OpenSSL cannot be loaded ($lib\|^OpenSSL cannot be loaded (.*libcrypto'"
+
+# each: one line naming what needs OpenSSL, exit 1, nothing written
+needs() { # DESCRIPTION WORDS CMD...
+	local what=$1 words=$2
+	shift 2
+	run_rc 1 without "$@"
+	check "$what: exit 1" test $? = 0
+	check "  one line: $words needs OpenSSL, which cannot be loaded" \
+		sh -c "test \$(wc -l <'$T/err') = 1 && grep -q '$words needs OpenSSL, which cannot be loaded (.*libcrypto' '$T/err'"
+}
+needs "format --hash=sha512" "hash algorithm sha512" "$FV_REAL" format "$T/e" "$T/x512" --hash=sha512
+check "  and no hash image" test ! -e "$T/x512"
+needs "format --format=0 (sha1)" "hash algorithm sha1" "$FV_REAL" format "$T/e" "$T/x1" --hash=sha1 --format=0
+key=$TOP/tests/avb/keys/rsa2048.pem
+cp "$T/e" "$T/a.img"
+"$FV_REAL" avb add_hashtree_footer --image "$T/a.img" --partition_name system \
+	--hash_algorithm sha256 --key "$key" --algorithm SHA256_RSA2048 --salt "$SALT" >/dev/null ||
+	fail "avb add_hashtree_footer"
+needs "verify of a signed Android image" "$T/a.img: checking its signature (SHA256_RSA2048)" "$FV_REAL" verify "$T/a.img"
+needs "avb verify_image" "$T/a.img: checking its signature (SHA256_RSA2048)" "$FV_REAL" avb verify_image --image "$T/a.img"
+cp "$T/e" "$T/b.img"
+files_copy "$T/b.img" "$T/b.before"
+needs "avb add_hashtree_footer --key" "$key: the key" "$FV_REAL" avb add_hashtree_footer --image "$T/b.img" \
+	--partition_name system --hash_algorithm sha256 --key "$key" --algorithm SHA256_RSA2048
+check "  and the image unchanged" files_same "$T/b.img" "$T/b.before"
+root_of "$T/with" >"$T/root"
+# (OpenSSL is asked for before the key and certificate are read)
+needs "sign" "signing" "$FV_REAL" sign --root-hash-file="$T/root" "$T/sig" --key="$key" --cert="$key"
+check "  and no signature file" test ! -e "$T/sig"
+
+finish
