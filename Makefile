@@ -8,15 +8,15 @@ PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
 ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libdevmapper and libcrypto: their headers only; each is opened when
-# first needed (verity/dm/activate.c, hashtree/libcrypto.h). Test
-# programs that call OpenSSL themselves link it (CRYPTO_LIBS).
+# libdevmapper, libcrypto and libfec: their headers only; each is
+# opened when first needed (hashtree/dl.h). Test programs that call
+# OpenSSL or libfec themselves link them (TEST_LIBS).
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto,$(PKGS)) 2>/dev/null) \
-           -lfec -lz -lpthread -lm
-CRYPTO_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null)
+           -lz -lpthread
+TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec
 B        = build
 
-LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/libcrypto.c \
+LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/libcrypto.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
@@ -155,14 +155,14 @@ UNIT_H = $(wildcard tests/unit/*.h)
 $(B)/tests/%: tests/unit/%.c $(UNIT_H) $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-	  $(B)/libfastverity-internal.a $(LIBS) $(CRYPTO_LIBS) $(shell pkg-config --libs check)
+	  $(B)/libfastverity-internal.a $(LIBS) $(TEST_LIBS) $(shell pkg-config --libs check)
 
 # Unit suites linked from the objects of $(B) (check-asan builds them
 # with the sanitizers).
 $(B)/unit/%: tests/unit/%.c $(UNIT_H) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-	  $(LIB_OBJ) $(LIBS) $(CRYPTO_LIBS) $(shell pkg-config --libs check)
+	  $(LIB_OBJ) $(LIBS) $(TEST_LIBS) $(shell pkg-config --libs check)
 
 $(B)/mkimage: images/mkimage.c
 	@mkdir -p $(dir $@)

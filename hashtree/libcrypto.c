@@ -1,11 +1,12 @@
 /* OpenSSL's libcrypto opened when first needed (hashtree/libcrypto.h). */
 #include "hashtree/libcrypto.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "hashtree/dl.h"
 
 static const char *const fn_names[HT_LC_COUNT] = {
 #define HT_LIBCRYPTO_NAME(f) #f,
@@ -31,21 +32,11 @@ static long not_loaded(void)
 static void open_libcrypto(void)
 {
 	/* the soname this was built against (OpenSSL 3) */
-	void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-	size_t i;
+	static const char *const soname[] = {"libcrypto.so.3"};
 
-	if (!h)
-		snprintf(why, sizeof(why), "%s", dlerror());
-	for (i = 0; h && i < HT_LC_COUNT; i++)
-		if (!(fns[i] = dlsym(h, fn_names[i]))) {
-			snprintf(why, sizeof(why), "libcrypto.so.3 has no %s",
-				 fn_names[i]);
-			break;
-		}
-	loaded = h && i == HT_LC_COUNT;
-	if (loaded)
-		return;
-	for (i = 0; i < HT_LC_COUNT; i++) {
+	loaded = !ht_dl_open(soname, 1, fn_names, HT_LC_COUNT, fns, why,
+			     sizeof(why));
+	for (size_t i = 0; !loaded && i < HT_LC_COUNT; i++) {
 		long (*f)(void) = not_loaded;
 
 		memcpy(&fns[i], &f, sizeof(f));

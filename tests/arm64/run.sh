@@ -60,10 +60,10 @@ if [ ! -e "$isal_lib/libisal.so.2" ]; then
 fi
 
 export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig:$isal_lib/pkgconfig
-# (libcrypto for the suites that call OpenSSL themselves: the library
-# opens it when needed)
-libs="-L$isal_lib $(pkg-config --libs popt json-c) -lisal -lfec -lz -lpthread -lm"
-crypto_libs=$(pkg-config --libs libcrypto)
+# (libcrypto and libfec for the suites that call them themselves: the
+# library opens them when needed)
+libs="-L$isal_lib $(pkg-config --libs popt json-c) -lisal -lz -lpthread"
+test_libs="$(pkg-config --libs libcrypto) -lfec"
 units=$(for t in tests/unit/test_*.c; do t=${t##*/}; echo "$B/unit/${t%.c}"; done)
 quick=
 [ "${CHECK_QUICK:-}" = 1 ] && quick=1
@@ -77,7 +77,7 @@ if [ -n "$quick" ]; then
 	skip=fused_parity_equals_own_pass
 fi
 # shellcheck disable=SC2086
-make -s -j"$(nproc)" CC=$CC B=$B LIBS="$libs" CRYPTO_LIBS="$crypto_libs" \
+make -s -j"$(nproc)" CC=$CC B=$B LIBS="$libs" TEST_LIBS="$test_libs" \
 	"$B/fastverity-cross" $api $units >"$B/build.log" 2>&1 || {
 	tail -20 "$B/build.log" >&2
 	echo "check-arm64: the aarch64 build failed ($B/build.log)" >&2

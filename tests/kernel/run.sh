@@ -110,13 +110,16 @@ if [ "$karch" = arm64 ]; then
 	dirs="$cache/guest/root/lib/aarch64-linux-gnu $cache/guest/root/usr/lib/aarch64-linux-gnu
 		$top/build-arm64/sysroot/usr/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu"
 	mkdir -p "$root/lib/aarch64-linux-gnu"
-	todo="$fv $vs $api" seen=" "
+	# (and the libraries fastverity opens when it needs them, which no
+	# NEEDED entry names: hashtree/dl.h)
+	todo="$fv $vs $api" seen=" " opened="libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1"
 	while [ -n "$todo" ]; do
 		set -- $todo
 		f=$1
 		shift
 		todo="$*"
-		for n in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		for n in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') $opened; do
+			opened=
 			case "$seen" in *" $n "*) continue ;; esac
 			seen="$seen$n "
 			lib=
@@ -140,7 +143,14 @@ else
 	# fsverity-utils, the oracle of fs-verity's measure
 	fsu=$(command -v fsverity) || die "fsverity (fsverity-utils) is not installed"
 	cp "$fsu" "$root/bin/fsverity"
-	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" "$fsu" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u); do
+	# (and the libraries fastverity opens when it needs them, which ldd
+	# does not list: hashtree/dl.h)
+	opened=$(for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1; do
+		ldconfig -p | awk -v n="$n" '$1 == n && /x86-64/ {print $NF; exit}'
+	done)
+	[ "$(echo "$opened" | wc -w)" = 3 ] || die "libfec, libcrypto or libdevmapper is not in ldconfig's cache"
+	# shellcheck disable=SC2086
+	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" "$fsu" $opened | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u) $opened; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done

@@ -1,5 +1,4 @@
 /* open, close and status through libdevmapper. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,6 +16,7 @@
 #include <libdevmapper.h>
 #include <linux/dm-ioctl.h>
 
+#include "hashtree/dl.h"
 #include "verity/dm/activate.h"
 #include "verity/storage/extents.h"
 #include "verity/storage/loop.h"
@@ -60,26 +60,21 @@ static char dmlib_error[256];
 static void dmlib_open(void)
 {
 	/* Debian's name, then upstream's */
-	static const char *const names[] = {"libdevmapper.so.1.02.1",
-					    "libdevmapper.so.1.02"};
-	void *h = NULL, *sym;
+	static const char *const sonames[] = {"libdevmapper.so.1.02.1",
+					      "libdevmapper.so.1.02"};
+#define DM_NAME(f) #f,
+	static const char *const names[] = {DM_FUNCTIONS(DM_NAME)};
+#undef DM_NAME
+	void *fns[sizeof(names) / sizeof(names[0])];
+	size_t i = 0;
 
-	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(dmlib_error, sizeof(dmlib_error), "%s", dlerror());
+	if (ht_dl_open(sonames, sizeof(sonames) / sizeof(sonames[0]), names,
+		       sizeof(names) / sizeof(names[0]), fns, dmlib_error,
+		       sizeof(dmlib_error)))
 		return;
-	}
-#define DM_LOAD(f)                                         \
-	sym = dlsym(h, #f);                                \
-	if (!sym) {                                        \
-		snprintf(dmlib_error, sizeof(dmlib_error), \
-			 "libdevmapper has no %s", #f);    \
-		return;                                    \
-	}                                                  \
-	memcpy(&dmlib.f, &sym, sizeof(sym));
-	DM_FUNCTIONS(DM_LOAD)
-#undef DM_LOAD
+#define DM_SET(f) memcpy(&dmlib.f, &fns[i++], sizeof(fns[0]));
+	DM_FUNCTIONS(DM_SET)
+#undef DM_SET
 	dmlib_loaded = 1;
 }
 

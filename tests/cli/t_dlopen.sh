@@ -1,41 +1,51 @@
-# OpenSSL opened when first needed (hashtree/libcrypto.h): neither the
-# command nor the shared library is linked with libcrypto; sha256 trees at
-# format 1 never open it, other hash algorithms and keys do; and where it
-# cannot be opened, what needs it fails with one line saying so while
-# everything else works.
+# Libraries opened when first needed (hashtree/dl.h): neither the command
+# nor the shared library is linked with libcrypto, libfec or
+# libdevmapper; sha256 trees at format 1 never open OpenSSL, other hash
+# algorithms and keys do; a tree without parity never opens libfec; and
+# where libcrypto cannot be opened, what needs it fails with one line
+# saying so while everything else works.
 . "$(dirname "$0")/lib.sh"
 
 for f in "$TOP/fastverity" "$TOP/libfastverity.so"; do
-	check "${f##*/} is not linked with libcrypto" \
-		sh -c "! readelf -d '$f' | grep NEEDED | grep -q libcrypto"
+	check "${f##*/} is not linked with libcrypto, libfec or libdevmapper" \
+		sh -c "! readelf -d '$f' | grep NEEDED | grep -qE 'libcrypto|libfec|libdevmapper'"
 done
 
-# opened: the libraries the dynamic linker loaded for one run (LD_DEBUG's
-# record of it)
+# opened LIB ARGS...: whether the dynamic linker loaded LIB (libcrypto,
+# libfec) for one run (LD_DEBUG's record of it): 0 yes, 1 no, 2 the run
+# failed
 opened() {
+	local lib=$1
+	shift
 	rm -rf "$T/ld" && mkdir "$T/ld"
 	LD_DEBUG=files LD_DEBUG_OUTPUT=$T/ld/run "$FV_REAL" "$@" >"$T/out" 2>"$T/err" || return 2
-	grep -qs 'file=libcrypto\.so' "$T/ld"/run.*
+	grep -qs "file=$lib\.so" "$T/ld"/run.*
 }
 
 gen 41 $((1000 * 4096)) >"$T/d"
-opened format "$T/d" "$T/h" --salt="$SALT" --uuid=$UUID --fec-device="$T/f" --fec-roots=2 --root-hash-file="$T/r"
+opened libcrypto format "$T/d" "$T/h" --salt="$SALT" --uuid=$UUID --fec-device="$T/f" --fec-roots=2 --root-hash-file="$T/r"
 check "format (sha256, with parity) does not open libcrypto" test $? = 1
 r=$(cat "$T/r")
-opened verify "$T/d" "$T/h" "$r" --fec-device="$T/f"
+opened libcrypto verify "$T/d" "$T/h" "$r" --fec-device="$T/f"
 check "verify does not" test $? = 1
-opened dump "$T/h"
+opened libcrypto dump "$T/h"
 check "dump does not" test $? = 1
 flip "$T/d" 12345
-opened repair "$T/d" "$T/h" "$r" --fec-device="$T/f"
+opened libcrypto repair "$T/d" "$T/h" "$r" --fec-device="$T/f"
 check "repair does not" test $? = 1
 flip "$T/d" 777777
-opened update "$T/d" "$T/h" "$r" --changed=777777:1 --fec-device="$T/f" --root-hash-file="$T/r2"
+opened libcrypto update "$T/d" "$T/h" "$r" --changed=777777:1 --fec-device="$T/f" --root-hash-file="$T/r2"
 check "update does not" test $? = 1
-opened format "$T/d" "$T/h512" --hash=sha512
+opened libcrypto format "$T/d" "$T/h512" --hash=sha512
 check "format --hash=sha512 does" test $? = 0
-opened --version
+opened libcrypto --version
 check "--version does (it names OpenSSL's)" test $? = 0
+opened libfec format "$T/d" "$T/h0" --root-hash-file="$T/r0"
+check "format without parity does not open libfec" test $? = 1
+opened libfec verify "$T/d" "$T/h0" "$(cat "$T/r0")"
+check "  nor does verify" test $? = 1
+opened libfec verify "$T/d" "$T/h" "$(cat "$T/r2")" --fec-device="$T/f"
+check "verify with parity does" test $? = 0
 
 # Where libcrypto cannot be opened: a mount namespace with an empty file
 # over it
