@@ -1351,7 +1351,8 @@ int fv_evp_hash(int fresh, const uint8_t *salt, size_t salt_len,
 /* Reed-Solomon over GF(2^8) as dm-verity's parity has it (255-byte
  * codewords, roots parity bytes each). */
 typedef struct fv_rs fv_rs;
-/* roots: FV_FEC_MIN_ROOTS to FV_FEC_MAX_ROOTS. Errors: EINVAL, ENOMEM. */
+/* roots: FV_FEC_MIN_ROOTS to FV_FEC_MAX_ROOTS. Errors: EINVAL, ENOMEM,
+ * ENOSYS (libfec, for fv_rs_encode_one, cannot be opened). */
 int fv_rs_new(unsigned roots, fv_rs **out);
 void fv_rs_free(fv_rs *rs);
 /* The message bytes of a codeword: 255 - roots. */

@@ -1,7 +1,7 @@
 # Libraries opened when first needed (hashtree/dl.h): neither the command
 # nor the shared library is linked with libcrypto, libfec or
 # libdevmapper; sha256 trees at format 1 never open OpenSSL, other hash
-# algorithms and keys do; a tree without parity never opens libfec; and
+# algorithms and keys do; only decoding parity opens libfec; and
 # where libcrypto cannot be opened, what needs it fails with one line
 # saying so while everything else works.
 . "$(dirname "$0")/lib.sh"
@@ -44,8 +44,14 @@ opened libfec format "$T/d" "$T/h0" --root-hash-file="$T/r0"
 check "format without parity does not open libfec" test $? = 1
 opened libfec verify "$T/d" "$T/h0" "$(cat "$T/r0")"
 check "  nor does verify" test $? = 1
-opened libfec verify "$T/d" "$T/h" "$(cat "$T/r2")" --fec-device="$T/f"
-check "verify with parity does" test $? = 0
+# encoding needs only the code's generator (verity/fec/rs.c)
+opened libfec format "$T/d" "$T/h3" --fec-device="$T/f3" --fec-roots=8 --root-hash-file="$T/r3"
+check "format with parity does not either (it only encodes)" test $? = 1
+flip "$T/d" 4096
+opened libfec update "$T/d" "$T/h3" "$(cat "$T/r3")" --changed=4096:1 --fec-device="$T/f3" --root-hash-file="$T/r3"
+check "  nor does update" test $? = 1
+opened libfec verify "$T/d" "$T/h3" "$(cat "$T/r3")" --fec-device="$T/f3"
+check "verify with parity does (it would decode)" test $? = 0
 
 # Where libcrypto cannot be opened: a mount namespace with an empty file
 # over it

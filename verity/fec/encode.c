@@ -445,7 +445,7 @@ int verity_fec_encode_flat(const struct verity_device *d,
 	struct fec_source src = {d, d, d, fl, NULL};
 	int r;
 
-	if ((r = verity_fec_rs_init(&rs, fl->roots, err)))
+	if ((r = verity_fec_rs_init_encoder(&rs, fl->roots, err)))
 		return r;
 	r = verity_fec_parity_pass(&src, &rs, FEC_PASS_WRITE, NULL, threads,
 				   NULL, NULL, err);

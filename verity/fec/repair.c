@@ -657,7 +657,7 @@ static void free_all(struct repair *rp)
 	verity_fec_overlay_free(&rp->ov);
 	verity_fec_proof_free(&rp->proof);
 	ht_hasher_free(&rp->h); /* safe on a zeroed hasher */
-	if (rp->rs.karn)
+	if (rp->rs.matrix)
 		verity_fec_rs_free(&rp->rs);
 	verity_pair_close(&rp->d);
 }

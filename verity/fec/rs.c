@@ -12,10 +12,11 @@
 
 #include "hashtree/dl.h"
 
-/* libfec is opened when parity is first made or read: linked, it and
- * the libm it brings cost every run of the command about 0.5 ms to load
- * (dump of a hash image: 3.6-3.8 ms linked, 3.1-3.2 ms not), though
- * only a tree with parity uses it. */
+/* libfec is opened when parity is first decoded (repair) or encoded
+ * symbol by symbol (the bench's reference): linked, it and the libm it
+ * brings cost every run of the command about 0.5 ms to load (dump of a
+ * hash image: 3.6-3.8 ms linked, 3.1-3.2 ms not; dlopen of it 0.45-0.7
+ * ms), and encoding needs only the code's generator. */
 #define FEC_FUNCTIONS(X) \
 	X(init_rs_char) X(encode_rs_char) X(decode_rs_char) X(free_rs_char)
 
@@ -60,40 +61,44 @@ static inline void simd_clean(void)
 #endif
 }
 
-int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
+int verity_fec_rs_init_encoder(struct fec_rs *rs, unsigned roots,
+			       struct ht_error *err)
 {
-	uint8_t msg[FEC_RS_N], parity[FEC_MAX_ROOTS], gen[FEC_MAX_ROOTS];
+	uint8_t g[FEC_MAX_ROOTS + 1], parity[FEC_MAX_ROOTS], gen[FEC_MAX_ROOTS];
+	uint8_t a = 1;
 
 	memset(rs, 0, sizeof(*rs));
 	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
 		return ht_fail(err, EINVAL,
 			       "%u FEC roots are not supported (%d to %d)",
 			       roots, FEC_MIN_ROOTS, FEC_MAX_ROOTS);
-	pthread_once(&feclib_once, feclib_open);
-	if (!feclib_loaded)
-		return ht_fail(err, ENOSYS,
-			       "parity needs libfec, which cannot be loaded "
-			       "(%s)",
-			       feclib_error);
 	rs->roots = roots;
 	rs->rsn = FEC_RS_N - roots;
-	rs->karn = feclib.init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
 	rs->matrix = malloc((size_t)roots * rs->rsn);
 	rs->enc_tables = malloc(32u * roots * rs->rsn);
-	if (!rs->karn || !rs->matrix || !rs->enc_tables) {
+	if (!rs->matrix || !rs->enc_tables) {
 		verity_fec_rs_free(rs);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
+	/* the code's generator, g(x) = (x + a^0)(x + a^1)...(x + a^(roots-1))
+	 * with a = 2 in ISA-L's GF(2^8) (polynomial 0x11d): the one libfec's
+	 * init_rs_char(8, 0x11d, 0, 1, roots) makes, as veritysetup and the
+	 * kernel have it; g[k] is the coefficient of x^k */
+	memset(g, 0, sizeof(g));
+	g[0] = 1;
+	for (unsigned i = 0; i < roots; i++, a = gf_mul(a, 2)) {
+		for (unsigned k = i + 1; k > 0; k--)
+			g[k] = g[k - 1] ^ gf_mul(g[k], a);
+		g[0] = gf_mul(g[0], a);
+	}
 	/* column i of M: the parity of the unit vector e_i, which is the
 	 * encoder's register after a 1 and then rsn - 1 - i zeros. The
-	 * register after the 1 alone (libfec's encoder, once) is the
-	 * generator's coefficients, and a zero shifts the register and adds
-	 * its first symbol times them: one column from the next in roots
-	 * products (253 encodings took 0.3 ms here) */
-	memset(msg, 0, sizeof(msg));
-	msg[rs->rsn - 1] = 1;
-	feclib.encode_rs_char(rs->karn, msg, parity);
-	memcpy(gen, parity, roots);
+	 * register after the 1 alone is x^roots mod g(x): g's coefficients
+	 * below x^roots, the highest first. A zero shifts the register and
+	 * adds its first symbol times them: one column from the next in
+	 * roots products */
+	for (unsigned j = 0; j < roots; j++)
+		gen[j] = parity[j] = g[roots - 1 - j];
 	for (unsigned i = rs->rsn; i-- > 0;) {
 		for (unsigned j = 0; j < roots; j++)
 			rs->matrix[j * rs->rsn + i] = parity[j];
@@ -106,6 +111,28 @@ int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
 		}
 	}
 	ec_init_tables((int)rs->rsn, (int)roots, rs->matrix, rs->enc_tables);
+	return 0;
+}
+
+int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
+{
+	int r = verity_fec_rs_init_encoder(rs, roots, err);
+
+	if (r)
+		return r;
+	pthread_once(&feclib_once, feclib_open);
+	if (!feclib_loaded) {
+		verity_fec_rs_free(rs);
+		return ht_fail(err, ENOSYS,
+			       "decoding parity needs libfec, which cannot be "
+			       "loaded (%s)",
+			       feclib_error);
+	}
+	rs->karn = feclib.init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
+	if (!rs->karn) {
+		verity_fec_rs_free(rs);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

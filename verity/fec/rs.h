@@ -35,9 +35,15 @@ struct fec_rs {
 	unsigned rsn;
 	uint8_t *matrix;     /* roots x rsn, row-major */
 	uint8_t *enc_tables; /* ISA-L tables of matrix */
-	void *karn;          /* libfec codec */
+	void *karn;          /* libfec codec (verity_fec_rs_init) */
 };
 
+/* ISA-L's tables of the code with roots parity symbols, for encoding
+ * (format, update, the parity's check); verity_fec_rs_init also makes
+ * libfec's codec, for decoding and its scalar encoder (libfec opened
+ * then). */
+int verity_fec_rs_init_encoder(struct fec_rs *rs, unsigned roots,
+			       struct ht_error *err);
 int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err);
 void verity_fec_rs_free(struct fec_rs *rs);
 

@@ -114,7 +114,7 @@ static int build_tree(struct verity_pair *pair, struct verity_devices *d,
 
 	verity_io_init(&io, &ctx);
 	if (l->fec.roots) {
-		r = verity_fec_rs_init(rs, l->fec.roots, err);
+		r = verity_fec_rs_init_encoder(rs, l->fec.roots, err);
 		/* the data blocks go into the parity as the tree hashes them
 		 * (a tree of no level hashes none) */
 		if (!r && l->geo.levels)
@@ -199,7 +199,7 @@ int verity_format(struct verity_pair *pair, const struct verity_run *run,
 	if (!r)
 		r = commit(pair, &d, err);
 	verity_fec_fused_free(&fused);
-	if (rs.karn)
+	if (rs.matrix)
 		verity_fec_rs_free(&rs);
 	verity_pair_close(&d);
 	if (!r) {

@@ -62,7 +62,7 @@ int verity_update_parity_plan(struct update *u, int hold, struct ht_error *err)
 	}
 	/* (the code may be set up already, for the parity seen) */
 	if (r || (!pl->rs.roots &&
-		  (r = verity_fec_rs_init(&pl->rs, fl->roots, err))))
+		  (r = verity_fec_rs_init_encoder(&pl->rs, fl->roots, err))))
 		goto out;
 	rounds.n = verity_update_uniq(rounds.v, rounds.n);
 	/* a round alone reads its rsn blocks one by one: past a quarter of
@@ -372,7 +372,7 @@ int verity_update_seen_start(struct update *u, const struct verity_run *run,
 	if (!fl->roots || !u->g->levels || threads > UPDATE_THREADS)
 		return 0;
 	if (!u->parity.rs.roots &&
-	    (r = verity_fec_rs_init(&u->parity.rs, fl->roots, err)))
+	    (r = verity_fec_rs_init_encoder(&u->parity.rs, fl->roots, err)))
 		return r;
 	s->run = run;
 	s->threads = threads;
@@ -475,7 +475,7 @@ void verity_update_parity_free(struct update *u)
 {
 	struct parity_plan *pl = &u->parity;
 
-	if (pl->rs.karn)
+	if (pl->rs.matrix)
 		verity_fec_rs_free(&pl->rs);
 	free(pl->piece);
 	free(pl->tb);
