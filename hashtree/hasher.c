@@ -38,10 +38,7 @@ OSSL_LIB_CTX *ht_crypto_libctx(void)
 	return crypto_ctx;
 }
 
-/* Fetches alg from the private context and checks it is implemented by the
- * default provider (the CPU), never by an engine or an offload driver:
- * 0, or a negative errno with why in err. */
-static int fetch_digest(const char *alg, EVP_MD **out, struct ht_error *err)
+int ht_fetch_digest(const char *alg, EVP_MD **out, struct ht_error *err)
 {
 	OSSL_LIB_CTX *ctx;
 	const OSSL_PROVIDER *prov;
@@ -88,7 +85,7 @@ int ht_digest_size_of(const char *alg, unsigned *size, struct ht_error *err)
 		*size = SHA256_DIGEST_SIZE;
 		return 0;
 	}
-	if ((r = fetch_digest(alg, &md, err)))
+	if ((r = ht_fetch_digest(alg, &md, err)))
 		return r;
 	n = EVP_MD_get_size(md);
 	EVP_MD_free(md);
@@ -140,7 +137,7 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 		h->digest_size = SHA256_DIGEST_SIZE;
 		return init_fast(h, salt, salt_size);
 	}
-	if ((r = fetch_digest(alg, &h->md, err)))
+	if ((r = ht_fetch_digest(alg, &h->md, err)))
 		return r;
 	size = EVP_MD_get_size(h->md);
 	if (size <= 0 || size > HT_MAX_DIGEST_SIZE) {
@@ -260,7 +257,7 @@ int ht_digest_parts(const char *alg, size_t n, const void *const *parts,
 	unsigned len = 0;
 	int ok;
 
-	if ((ok = fetch_digest(alg, &md, err)))
+	if ((ok = ht_fetch_digest(alg, &md, err)))
 		return ok;
 	c = EVP_MD_CTX_new();
 	ok = c && EVP_MD_get_size(md) <= HT_MAX_DIGEST_SIZE &&
@@ -281,7 +278,7 @@ static pthread_once_t evp_sha256_once = PTHREAD_ONCE_INIT;
 
 static void fetch_sha256(void)
 {
-	fetch_digest("SHA256", &evp_sha256, NULL);
+	ht_fetch_digest("SHA256", &evp_sha256, NULL);
 }
 
 int ht_evp_sha256_blocks(int fresh, const uint8_t *salt, size_t salt_size,

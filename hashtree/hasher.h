@@ -76,6 +76,12 @@ int ht_hash_blocks(const struct ht_hasher *h, const uint8_t *blocks,
  * context with only the default provider. Returns NULL on failure. */
 struct ossl_lib_ctx_st *ht_crypto_libctx(void);
 
+/* alg fetched from that context, and checked to come from the default
+ * provider (the CPU), never from an engine or an offload driver (OpenSSL
+ * opened first): 0, or a negative errno with why in err. */
+int ht_fetch_digest(const char *alg, struct evp_md_st **out,
+		    struct ht_error *err);
+
 /* OpenSSL's version line ("OpenSSL 3.0.11 19 Sep 2023"), libcrypto opened
  * for it; NULL, and why in err, if it cannot be. */
 const char *ht_openssl_version(struct ht_error *err);

@@ -1573,14 +1573,11 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 	EVP_MD_CTX *c;
 	EVP_MD *md;
 	uint8_t *buf;
-	char need[64];
 	int r;
 
-	snprintf(need, sizeof(need), "hash algorithm %.40s", alg);
-	if ((r = ht_libcrypto_load(need, err)))
+	if ((r = ht_fetch_digest(alg, &md, err)))
 		return r;
 	c = EVP_MD_CTX_new();
-	md = EVP_MD_fetch(ht_crypto_libctx(), alg, NULL);
 	buf = malloc(chunk);
 	if (!c || !md || !buf || !EVP_DigestInit_ex(c, md, NULL) ||
 	    !EVP_DigestUpdate(c, salt, salt_len))
