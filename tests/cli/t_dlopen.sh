@@ -1,7 +1,8 @@
 # Libraries opened when first needed (hashtree/dl.h): neither the command
 # nor the shared library is linked with libcrypto, libfec or
 # libdevmapper; sha256 trees at format 1 never open OpenSSL, other hash
-# algorithms and keys do; only decoding parity opens libfec; and
+# algorithms and keys do; only decoding errors in parity (not erasures)
+# and the bench's reference encoder open libfec; and
 # where libcrypto cannot be opened, what needs it fails with one line
 # saying so while everything else works.
 . "$(dirname "$0")/lib.sh"
@@ -51,7 +52,13 @@ flip "$T/d" 4096
 opened libfec update "$T/d" "$T/h3" "$(cat "$T/r3")" --changed=4096:1 --fec-device="$T/f3" --root-hash-file="$T/r3"
 check "  nor does update" test $? = 1
 opened libfec verify "$T/d" "$T/h3" "$(cat "$T/r3")" --fec-device="$T/f3"
-check "verify with parity does (it would decode)" test $? = 0
+check "  nor verify with parity (nothing to decode)" test $? = 1
+flip "$T/d" 8192
+opened libfec repair "$T/d" "$T/h3" "$(cat "$T/r3")" --fec-device="$T/f3"
+check "  nor repair of a block the tree names (an erasure: ISA-L's)" test $? = 1
+check "    which it rebuilt" run_rc 0 "$FV_REAL" verify "$T/d" "$T/h3" "$(cat "$T/r3")" --fec-device="$T/f3"
+FASTVERITY_BENCH_SECONDS=0.1 opened libfec bench
+check "bench does (libfec's encoder, the reference it compares)" test $? = 0
 
 # Where libcrypto cannot be opened: a mount namespace with an empty file
 # over it

@@ -320,7 +320,10 @@ static int try_karn(struct repair *rp, struct round_state *st,
 	unsigned cand[FEC_RS_N];
 	int epos[FEC_MAX_ROOTS];
 	uint8_t cw[FEC_RS_N];
+	int r;
 
+	if ((r = verity_fec_rs_open_decoder(&rp->rs, err)))
+		return r;
 	for (unsigned t = 0; t < ne; t++)
 		epos[t] = (int)eras[t];
 	for (size_t k = 0; k < st->nproven; k++)
@@ -697,7 +700,8 @@ int verity_fec_repair(struct verity_pair *pair, const struct verity_run *run,
 	out->layout = pair->layout;
 	rp.src = (struct fec_source){&rp.d.data, &rp.d.hash, &rp.d.fec,
 				     &rp.l->fec, &rp.ov};
-	r = verity_fec_rs_init(&rp.rs, rp.l->fec.roots, err);
+	/* (libfec's decoder made when a round first needs it: try_karn) */
+	r = verity_fec_rs_init_encoder(&rp.rs, rp.l->fec.roots, err);
 	if (!r)
 		r = ht_hasher_init(&rp.h, p->hash_name, p->hash_type, p->salt,
 				   p->salt_size, err);

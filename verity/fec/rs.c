@@ -12,11 +12,12 @@
 
 #include "hashtree/dl.h"
 
-/* libfec is opened when parity is first decoded (repair) or encoded
- * symbol by symbol (the bench's reference): linked, it and the libm it
- * brings cost every run of the command about 0.5 ms to load (dump of a
- * hash image: 3.6-3.8 ms linked, 3.1-3.2 ms not; dlopen of it 0.45-0.7
- * ms), and encoding needs only the code's generator. */
+/* libfec is opened when errors are first decoded (a repair whose bad
+ * blocks the tree cannot name) or a codeword encoded symbol by symbol
+ * (the bench's reference): linked, it and the libm it brings cost every
+ * run of the command about 0.5 ms to load (dump of a hash image:
+ * 3.6-3.8 ms linked, 3.1-3.2 ms not; dlopen of it 0.45-0.7 ms), and
+ * encoding and erasures need only the code's generator. */
 #define FEC_FUNCTIONS(X) \
 	X(init_rs_char) X(encode_rs_char) X(decode_rs_char) X(free_rs_char)
 
@@ -114,26 +115,27 @@ int verity_fec_rs_init_encoder(struct fec_rs *rs, unsigned roots,
 	return 0;
 }
 
-int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
+int verity_fec_rs_open_decoder(struct fec_rs *rs, struct ht_error *err)
 {
-	int r = verity_fec_rs_init_encoder(rs, roots, err);
-
-	if (r)
-		return r;
+	if (rs->karn)
+		return 0;
 	pthread_once(&feclib_once, feclib_open);
-	if (!feclib_loaded) {
-		verity_fec_rs_free(rs);
+	if (!feclib_loaded)
 		return ht_fail(err, ENOSYS,
 			       "decoding parity needs libfec, which cannot be "
 			       "loaded (%s)",
 			       feclib_error);
-	}
-	rs->karn = feclib.init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
-	if (!rs->karn) {
+	rs->karn = feclib.init_rs_char(8, 0x11d, 0, 1, (int)rs->roots, 0);
+	return rs->karn ? 0 : ht_fail(err, ENOMEM, "out of memory");
+}
+
+int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err)
+{
+	int r = verity_fec_rs_init_encoder(rs, roots, err);
+
+	if (!r && (r = verity_fec_rs_open_decoder(rs, err)))
 		verity_fec_rs_free(rs);
-		return ht_fail(err, ENOMEM, "out of memory");
-	}
-	return 0;
+	return r;
 }
 
 void verity_fec_rs_encode_scalar(const struct fec_rs *rs, const uint8_t *msg,

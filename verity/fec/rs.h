@@ -39,11 +39,12 @@ struct fec_rs {
 };
 
 /* ISA-L's tables of the code with roots parity symbols, for encoding
- * (format, update, the parity's check); verity_fec_rs_init also makes
- * libfec's codec, for decoding and its scalar encoder (libfec opened
- * then). */
+ * (format, update, the parity's check) and erasures; then libfec's codec
+ * too, for decoding errors and its scalar encoder (libfec opened then:
+ * verity_fec_rs_open_decoder, once; verity_fec_rs_init does both). */
 int verity_fec_rs_init_encoder(struct fec_rs *rs, unsigned roots,
 			       struct ht_error *err);
+int verity_fec_rs_open_decoder(struct fec_rs *rs, struct ht_error *err);
 int verity_fec_rs_init(struct fec_rs *rs, unsigned roots, struct ht_error *err);
 void verity_fec_rs_free(struct fec_rs *rs);
 
