@@ -126,7 +126,7 @@ libfastverity.a: $(LIB_OBJ)
 	ar rcs $@ $(B)/libfastverity.o
 
 libfastverity.so: $(LIB_OBJ) libfastverity.map
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
 	  -Wl,--version-script,libfastverity.map -o $@ $(LIB_OBJ) $(LIBS)
 
 # a program linked in the tree (-L. -lfastverity) finds the soname here

@@ -110,23 +110,27 @@ if [ "$karch" = arm64 ]; then
 	dirs="$cache/guest/root/lib/aarch64-linux-gnu $cache/guest/root/usr/lib/aarch64-linux-gnu
 		$top/build-arm64/sysroot/usr/lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu"
 	mkdir -p "$root/lib/aarch64-linux-gnu"
+	todo="$fv $vs $api" seen=" "
+	# want SONAME BY: the library copied once, its own NEEDED to follow
+	want() {
+		local lib= d
+		case "$seen" in *" $1 "*) return ;; esac
+		seen="$seen$1 "
+		for d in $dirs; do [ -e "$d/$1" ] && { lib=$d/$1; break; }; done
+		[ -n "$lib" ] || die "arm64 library $1 (needed by $2) not found"
+		cp -L "$lib" "$root/lib/aarch64-linux-gnu/$1"
+		todo="$todo $lib"
+	}
 	# (and the libraries fastverity opens when it needs them, which no
 	# NEEDED entry names: hashtree/dl.h)
-	todo="$fv $vs $api" seen=" " opened="libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1"
+	for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1; do want "$n" fastverity; done
 	while [ -n "$todo" ]; do
 		set -- $todo
 		f=$1
 		shift
 		todo="$*"
-		for n in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') $opened; do
-			opened=
-			case "$seen" in *" $n "*) continue ;; esac
-			seen="$seen$n "
-			lib=
-			for d in $dirs; do [ -e "$d/$n" ] && { lib=$d/$n; break; }; done
-			[ -n "$lib" ] || die "arm64 library $n (needed by $(basename "$f")) not found"
-			cp -L "$lib" "$root/lib/aarch64-linux-gnu/$n"
-			todo="$todo $lib"
+		for n in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			want "$n" "$(basename "$f")"
 		done
 	done
 	cp -L /usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 "$root/lib/ld-linux-aarch64.so.1" ||
