@@ -16,7 +16,7 @@ LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto,$(PKGS)) 2
 TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec
 B        = build
 
-LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/libcrypto.c \
+LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/thread.c hashtree/libcrypto.c \
            hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \

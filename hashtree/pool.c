@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "thread.h"
 #include "tree_internal.h"
 
 static void fail_pass(struct level_pass *lp, int r, const struct ht_error *err)
@@ -185,8 +186,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 
 		/* workers[0] runs on this thread */
 		for (unsigned i = 1; i < n; i++) {
-			if (pthread_create(&tids[i], NULL, worker_main,
-					   &workers[i]))
+			if (ht_thread_start(&tids[i], worker_main, &workers[i]))
 				break;
 			spawned++;
 		}

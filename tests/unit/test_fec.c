@@ -390,6 +390,10 @@ START_TEST(fused_parity_equals_own_pass)
 	fused_equals_pass(data, 300, 7, 3, 1, 1);
 	unlink(data);
 	free(data);
+	/* the suite's directory too (the test may run in a child: its
+	 * name is known only here) */
+	rmdir(dir);
+	dir[0] = '\0';
 }
 END_TEST
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hashtree/buffer.h"
+#include "hashtree/thread.h"
 
 /* Message bytes a batch of rounds reads: rsn runs of consecutive covered
  * blocks, together about this much, so the GF(2^8) passes stay in cache. */
@@ -293,7 +294,7 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	if (threads > FEC_PASS_MAX_THREADS)
 		threads = FEC_PASS_MAX_THREADS;
 	for (unsigned t = 1; t < threads; t++)
-		if (pthread_create(&tid[started], NULL, parity_worker, &j) == 0)
+		if (ht_thread_start(&tid[started], parity_worker, &j) == 0)
 			started++;
 	parity_worker(&j);
 	for (unsigned t = 0; t < started; t++)

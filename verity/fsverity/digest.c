@@ -18,6 +18,7 @@
 
 #include "hashtree/buffer.h"
 #include "hashtree/geometry.h"
+#include "hashtree/thread.h"
 #include "verity/storage/device.h"
 #include "verity/tree/io.h"
 
@@ -513,7 +514,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 	/* the first pass: small files, the calling thread one of the
 	 * workers */
 	while (started + 1 < workers &&
-	       !pthread_create(&tids[started], NULL, batch_worker, &b))
+	       !ht_thread_start(&tids[started], batch_worker, &b))
 		started++;
 	batch_worker(&b);
 	for (unsigned t = 0; t < started; t++)

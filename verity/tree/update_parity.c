@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtree/thread.h"
 #include "verity/fec/encode.h"
 #include "verity/storage/device.h"
 
@@ -453,12 +454,14 @@ int verity_update_parity_write(struct update *u, int all,
 	else if (nt > pl->n)
 		nt = (unsigned)pl->n;
 	atomic_store(&pl->next, 0);
-	memset(jobs, 0, sizeof(jobs));
-	for (unsigned i = 0; i < nt; i++)
+	/* each job's fields set, not the whole array: its errors are 12 KiB
+	 * each, pages a fault each here (written only by a job that fails) */
+	for (unsigned i = 0; i < nt; i++) {
 		jobs[i].u = u;
+		jobs[i].r = 0;
+	}
 	for (unsigned i = 1; i < nt; i++)
-		started[i] =
-			!pthread_create(&tid[i], NULL, parity_worker, &jobs[i]);
+		started[i] = !ht_thread_start(&tid[i], parity_worker, &jobs[i]);
 	parity_worker(&jobs[0]);
 	for (unsigned i = 1; i < nt; i++)
 		if (started[i])
