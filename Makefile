@@ -8,12 +8,12 @@ PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
 ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libdevmapper, libcrypto and libfec: their headers only; each is
+# libdevmapper, libcrypto, libfec and zlib: their headers only; each is
 # opened when first needed (hashtree/dl.h). Test programs that call
-# OpenSSL or libfec themselves link them (TEST_LIBS).
+# OpenSSL, libfec or zlib themselves link them (TEST_LIBS).
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto,$(PKGS)) 2>/dev/null) \
-           -lz -lpthread
-TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec
+           -lpthread
+TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/thread.c hashtree/libcrypto.c \
@@ -27,7 +27,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c \
-           verity/container/sidecar.c verity/container/avb/vbmeta.c \
+           verity/container/crc32.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \

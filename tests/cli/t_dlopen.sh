@@ -1,15 +1,16 @@
 # Libraries opened when first needed (hashtree/dl.h): neither the command
-# nor the shared library is linked with libcrypto, libfec or
-# libdevmapper; sha256 trees at format 1 never open OpenSSL, other hash
+# nor the shared library is linked with libcrypto, libfec, libdevmapper
+# or zlib; sha256 trees at format 1 never open OpenSSL, other hash
 # algorithms and keys do; only decoding errors in parity (not erasures)
-# and the bench's reference encoder open libfec; and
+# and the bench's reference encoder open libfec; only GPTs and sparse
+# images' checksums open zlib; and
 # where libcrypto cannot be opened, what needs it fails with one line
 # saying so while everything else works.
 . "$(dirname "$0")/lib.sh"
 
 for f in "$TOP/fastverity" "$TOP/libfastverity.so"; do
-	check "${f##*/} is not linked with libcrypto, libfec or libdevmapper" \
-		sh -c "! readelf -d '$f' | grep NEEDED | grep -qE 'libcrypto|libfec|libdevmapper'"
+	check "${f##*/} is not linked with libcrypto, libfec, libdevmapper or zlib" \
+		sh -c "! readelf -d '$f' | grep NEEDED | grep -qE 'libcrypto|libfec|libdevmapper|libz\\.'"
 done
 
 # opened LIB ARGS...: whether the dynamic linker loaded LIB (libcrypto,
@@ -59,6 +60,24 @@ check "  nor repair of a block the tree names (an erasure: ISA-L's)" test $? = 1
 check "    which it rebuilt" run_rc 0 "$FV_REAL" verify "$T/d" "$T/h3" "$(cat "$T/r3")" --fec-device="$T/f3"
 FASTVERITY_BENCH_SECONDS=0.1 opened libfec bench
 check "bench does (libfec's encoder, the reference it compares)" test $? = 0
+
+# zlib: CRC-32 for GPTs and sparse images only
+opened libz format "$T/d" "$T/hz" --fec-device="$T/fz" --fec-roots=2 --root-hash-file="$T/rz"
+check "format does not open zlib" test $? = 1
+opened libz update "$T/d" "$T/hz" "$(cat "$T/rz")" --changed=0:1 --fec-device="$T/fz" --root-hash-file="$T/rz"
+check "  nor does update" test $? = 1
+opened libz verify "$T/d" "$T/hz" "$(cat "$T/rz")" --fec-device="$T/fz"
+check "  nor verify" test $? = 1
+if command -v img2simg >/dev/null; then
+	img2simg "$T/d" "$T/d.sp" 4096 >/dev/null 2>&1 || fail "img2simg"
+	opened libz verify "$T/d.sp" "$T/hz" "$(cat "$T/rz")"
+	check "  nor verify of a sparse image (no checksums asked for)" test $? = 1
+	opened libz verify "$T/d.sp" "$T/hz" "$(cat "$T/rz")" --check-crc
+	check "  verify --check-crc of it does" test $? = 0
+	check "    and it holds" run_rc 0 "$FV_REAL" verify "$T/d.sp" "$T/hz" "$(cat "$T/rz")" --check-crc
+else
+	skip "img2simg (android-sdk-libsparse-utils) is not installed"
+fi
 
 # Where libcrypto cannot be opened: a mount namespace with an empty file
 # over it

@@ -56,8 +56,8 @@ check "fastverity depends on libfastverity1 (the command is the library's client
 	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libfastverity1 \(>= [0-9.]+\)'"
 check "libfastverity1 depends on libdevmapper, which it opens when needed" \
 	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -q 'libdevmapper1.02.1'"
-check "  and on libssl3 (libcrypto) and libfec0, which it opens when needed too" \
-	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -qE '(^|, )libfec0($|,| )'"
+check "  and on libssl3 (libcrypto), libfec0 and zlib1g, which it opens when needed too" \
+	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -E '(^|, )libfec0($|,| )' | grep -qE '(^|, )zlib1g($|,| )'"
 check "libfastverity-dev depends on exactly this libfastverity1" \
 	sh -c "dpkg-deb -f '$T/src/libfastverity-dev_${V}_$ARCH.deb' Depends | grep -qF 'libfastverity1 (= $V)'"
 # the symbols file: every exported symbol of tests/abi, with the version

@@ -1,5 +1,5 @@
 /* GUID partition tables: the primary header and its entries, checked
- * field by field. CRC-32 from zlib. */
+ * field by field. CRC-32 from zlib (verity/container/crc32.h). */
 #include "verity/container/ddi/gpt.h"
 
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
+#include "verity/container/crc32.h"
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -40,6 +40,7 @@ int verity_gpt_header_parse(const uint8_t *buf, unsigned sector,
 	uint8_t copy[4096];
 	uint32_t size, crc;
 	uint64_t sectors = image_size / sector, bytes;
+	int r;
 
 	memset(h, 0, sizeof(*h));
 	if (!verity_gpt_signature(buf))
@@ -56,7 +57,9 @@ int verity_gpt_header_parse(const uint8_t *buf, unsigned sector,
 			       (unsigned)size, GPT_HEADER_MIN, sector);
 	memcpy(copy, buf, size);
 	memset(copy + 16, 0, 4);
-	crc = (uint32_t)crc32(0, copy, size);
+	if ((r = verity_crc32_load("checking a GPT header", err)))
+		return r;
+	crc = verity_crc32(0, copy, size);
 	if (crc != le32(buf + 16))
 		return ht_fail(err, EINVAL,
 			       "%s: GPT header: CRC %08x does not match its "
@@ -156,11 +159,14 @@ int verity_gpt_entries_parse(const struct gpt_header *h, const uint8_t *entries,
 	static const uint8_t unused[16];
 	size_t bytes = (size_t)h->entries * h->entry_size;
 	struct gpt_partition *sorted = NULL;
-	uint32_t crc = (uint32_t)crc32(0, entries, (uInt)bytes);
-	int r = 0;
+	uint32_t crc;
+	int r;
 
 	memset(g, 0, sizeof(*g));
 	g->h = *h;
+	if ((r = verity_crc32_load("checking GPT entries", err)))
+		return r;
+	crc = verity_crc32(0, entries, bytes);
 	if (crc != h->entries_crc)
 		return ht_fail(err, EINVAL,
 			       "%s: GPT entries: CRC %08x does not match their "

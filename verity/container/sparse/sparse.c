@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
+#include "verity/container/crc32.h"
+
 
 static uint16_t le16(const uint8_t *p)
 {
@@ -273,7 +274,7 @@ int verity_sparse_magic(const struct verity_device *d)
 
 /* crc over n bytes of pattern p (4 bytes, repeated from a 4-byte
  * boundary), from a block-sized buffer made once. */
-static uLong crc_pattern(uLong crc, uint32_t p, uint64_t n, uint8_t *buf,
+static uint32_t crc_pattern(uint32_t crc, uint32_t p, uint64_t n, uint8_t *buf,
 			 size_t size)
 {
 	for (size_t i = 0; i + 4 <= size; i += 4)
@@ -284,7 +285,7 @@ static uLong crc_pattern(uLong crc, uint32_t p, uint64_t n, uint8_t *buf,
 	while (n) {
 		size_t k = n < size ? (size_t)n : size;
 
-		crc = crc32(crc, buf, (uInt)k);
+		crc = verity_crc32(crc, buf, k);
 		n -= k;
 	}
 	return crc;
@@ -294,11 +295,13 @@ int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 			    const struct verity_sparse *s, struct ht_error *err)
 {
 	const size_t size = 1u << 20;
-	uint8_t *buf = malloc(size);
-	uLong crc = crc32(0L, Z_NULL, 0);
-	int r = 0;
+	uint8_t *buf;
+	uint32_t crc = 0;
+	int r = verity_crc32_load("checking a sparse image's checksums", err);
 
-	if (!buf)
+	if (r)
+		return r;
+	if (!(buf = malloc(size)))
 		return ht_fail(err, ENOMEM, "out of memory");
 	/* libsparse's sum: every output byte in order, DONT_CARE as zeros */
 	for (uint32_t i = 0; !r && i < s->chunks; i++) {
@@ -322,7 +325,7 @@ int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 
 				if (!(r = verity_device_read(d, at, buf, k,
 							     err)))
-					crc = crc32(crc, buf, (uInt)k);
+					crc = verity_crc32(crc, buf, k);
 				at += k;
 				n -= k;
 			}
