@@ -8,10 +8,11 @@ PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
 ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libdevmapper, libcrypto, libfec and zlib: their headers only; each is
-# opened when first needed (hashtree/dl.h). Test programs that call
-# OpenSSL, libfec or zlib themselves link them (TEST_LIBS).
-LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto,$(PKGS)) 2>/dev/null) \
+# libdevmapper, libcrypto, libfec, zlib and json-c: their headers only;
+# each is opened when first needed (hashtree/dl.h, cli/jsonc.h). Test
+# programs that call OpenSSL, libfec or zlib themselves link them
+# (TEST_LIBS).
+LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto json-c,$(PKGS)) 2>/dev/null) \
            -lpthread
 TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz
 B        = build
@@ -29,7 +30,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/sign/signature.c verity/sign/pkcs11.c \
            verity/container/crc32.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
-           verity/container/ddi/gpt.c verity/container/ddi/ddi.c \
+           verity/container/ddi/gpt.c verity/container/ddi/ddi.c verity/container/ddi/jsonc.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
            verity/dm/table.c verity/dm/activate.c \
@@ -39,7 +40,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
-           cli/json.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
+           cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \

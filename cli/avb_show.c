@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "cli/errors.h"
 #include "cli/json.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "bench.h"
 #include "cli/json.h"

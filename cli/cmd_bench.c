@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "bench.h"
 #include "cli/errors.h"

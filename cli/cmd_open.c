@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"

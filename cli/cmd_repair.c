@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "cli/ddi.h"
 #include "cli/super.h"

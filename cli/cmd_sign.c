@@ -13,7 +13,7 @@
 #include "cli/root.h"
 #include "cli/cli.h"
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
+#include "cli/jsonc.h"
 
 #include "cli/errors.h"
 #include "cli/params.h"

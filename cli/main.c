@@ -11,6 +11,7 @@
 #include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/json.h"
+#include "cli/jsonc.h"
 #include "cli/pair.h"
 #include "cli/cli.h"
 #include "cli/params.h"
@@ -270,7 +271,7 @@ int cli_main(int argc, const char **argv)
 	cli_last_error = NULL;
 	rc = run(argc, argv);
 	/* --json: exactly one document, whatever happened */
-	if (opts.json)
+	if (opts.json && !cli_jsonc_load())
 		cli_json_final(rc, failure_text(rc));
 	return rc;
 }
@@ -419,6 +420,12 @@ static int run(int argc, const char **argv)
 		opts.nblock_devices++;
 	cli_debug(&opts, "fastverity %s: running command %s.",
 		  FASTVERITY_VERSION, act->name);
+	/* --json: json-c opened before anything is done (it is opened when
+	 * first needed: cli/jsonc.h) */
+	if (opts.json && cli_jsonc_load()) {
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
 	rc = act->run(&opts);
 	if (opts.verbose && !opts.json) {
 		if (rc == EXIT_OK)

@@ -1,16 +1,17 @@
 # Libraries opened when first needed (hashtree/dl.h): neither the command
-# nor the shared library is linked with libcrypto, libfec, libdevmapper
-# or zlib; sha256 trees at format 1 never open OpenSSL, other hash
+# nor the shared library is linked with libcrypto, libfec, libdevmapper,
+# zlib or json-c; sha256 trees at format 1 never open OpenSSL, other hash
 # algorithms and keys do; only decoding errors in parity (not erasures)
 # and the bench's reference encoder open libfec; only GPTs and sparse
-# images' checksums open zlib; and
+# images' checksums open zlib, and JSON (written, or a DDI's read)
+# json-c; and
 # where libcrypto cannot be opened, what needs it fails with one line
 # saying so while everything else works.
 . "$(dirname "$0")/lib.sh"
 
 for f in "$TOP/fastverity" "$TOP/libfastverity.so"; do
-	check "${f##*/} is not linked with libcrypto, libfec, libdevmapper or zlib" \
-		sh -c "! readelf -d '$f' | grep NEEDED | grep -qE 'libcrypto|libfec|libdevmapper|libz\\.'"
+	check "${f##*/} is not linked with libcrypto, libfec, libdevmapper, zlib or json-c" \
+		sh -c "! readelf -d '$f' | grep NEEDED | grep -qE 'libcrypto|libfec|libdevmapper|libz\\.|libjson-c'"
 done
 
 # opened LIB ARGS...: whether the dynamic linker loaded LIB (libcrypto,
@@ -77,6 +78,32 @@ if command -v img2simg >/dev/null; then
 	check "    and it holds" run_rc 0 "$FV_REAL" verify "$T/d.sp" "$T/hz" "$(cat "$T/rz")" --check-crc
 else
 	skip "img2simg (android-sdk-libsparse-utils) is not installed"
+fi
+
+# json-c: JSON written (--json), or a DDI's signature JSON read
+opened libjson-c dump "$T/hz"
+check "dump does not open json-c" test $? = 1
+opened libjson-c dump "$T/hz" --json
+check "  dump --json does" test $? = 0
+check "    and its document is JSON" sh -c "jq -e .data_blocks '$T/out' >/dev/null"
+opened libjson-c update "$T/d" "$T/hz" "$(cat "$T/rz")" --changed=0:1 --fec-device="$T/fz" --root-hash-file="$T/rz"
+check "  update does not" test $? = 1
+# where json-c cannot be opened (an empty file over it, in a mount
+# namespace): --json fails with one line before anything is done
+jlib=$(readlink -f "$(ldconfig -p | awk '/libjson-c\.so\.5 / {print $NF; exit}')")
+if [ -f "$jlib" ] && unshare -m true 2>/dev/null; then
+	nojson() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$jlib" "$@"; }
+	check "without json-c: dump --json exits 1" run_rc 1 nojson "$FV_REAL" dump "$T/hz" --json
+	check "  with one line: writing JSON needs json-c, which cannot be loaded" \
+		sh -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q '^fastverity: writing JSON needs json-c, which cannot be loaded' '$T/err'"
+	check "  and nothing on stdout" test ! -s "$T/out"
+	files_copy "$T/hz" "$T/hz.before"
+	flip "$T/d" 0 # (a change the update would write)
+	check "  update --json refused before it writes" run_rc 1 nojson "$FV_REAL" update "$T/d" "$T/hz" "$(cat "$T/rz")" --changed=0:1 --fec-device="$T/fz" --json
+	check "    the hash image unchanged" files_same "$T/hz" "$T/hz.before"
+	check "  dump without --json works" run_rc 0 nojson "$FV_REAL" dump "$T/hz"
+else
+	skip "no libjson-c.so.5 in ldconfig's cache, or no mount namespace (unshare -m)"
 fi
 
 # Where libcrypto cannot be opened: a mount namespace with an empty file

@@ -54,10 +54,12 @@ check "libfastverity-dev: the header, the .so link, the static library, the pkg-
 dep() { dpkg-deb -f "$T/src/$1_${V}_$ARCH.deb" Depends; }
 check "fastverity depends on libfastverity1 (the command is the library's client)" \
 	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libfastverity1 \(>= [0-9.]+\)'"
+check "  and on libjson-c5, which it opens to write JSON" \
+	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libjson-c5($|,| )'"
 check "libfastverity1 depends on libdevmapper, which it opens when needed" \
 	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -q 'libdevmapper1.02.1'"
-check "  and on libssl3 (libcrypto), libfec0 and zlib1g, which it opens when needed too" \
-	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -E '(^|, )libfec0($|,| )' | grep -qE '(^|, )zlib1g($|,| )'"
+check "  and on libssl3 (libcrypto), libfec0, zlib1g and libjson-c5, which it opens when needed too" \
+	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -E '(^|, )libfec0($|,| )' | grep -E '(^|, )zlib1g($|,| )' | grep -qE '(^|, )libjson-c5($|,| )'"
 check "libfastverity-dev depends on exactly this libfastverity1" \
 	sh -c "dpkg-deb -f '$T/src/libfastverity-dev_${V}_$ARCH.deb' Depends | grep -qF 'libfastverity1 (= $V)'"
 # the symbols file: every exported symbol of tests/abi, with the version

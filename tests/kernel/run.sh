@@ -123,7 +123,7 @@ if [ "$karch" = arm64 ]; then
 	}
 	# (and the libraries fastverity opens when it needs them, which no
 	# NEEDED entry names: hashtree/dl.h)
-	for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1 libz.so.1; do want "$n" fastverity; done
+	for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1 libz.so.1 libjson-c.so.5; do want "$n" fastverity; done
 	while [ -n "$todo" ]; do
 		set -- $todo
 		f=$1
@@ -149,10 +149,10 @@ else
 	cp "$fsu" "$root/bin/fsverity"
 	# (and the libraries fastverity opens when it needs them, which ldd
 	# does not list: hashtree/dl.h)
-	opened=$(for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1 libz.so.1; do
+	opened=$(for n in libfec.so.0 libcrypto.so.3 libdevmapper.so.1.02.1 libz.so.1 libjson-c.so.5; do
 		ldconfig -p | awk -v n="$n" '$1 == n && /x86-64/ {print $NF; exit}'
 	done)
-	[ "$(echo "$opened" | wc -w)" = 4 ] || die "libfec, libcrypto, libdevmapper or zlib is not in ldconfig's cache"
+	[ "$(echo "$opened" | wc -w)" = 5 ] || die "libfec, libcrypto, libdevmapper, zlib or json-c is not in ldconfig's cache"
 	# shellcheck disable=SC2086
 	for lib in $(ldd "$fv" "$vs" "$api" "$dms" "$mdm" "$fsu" $opened | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u) $opened; do
 		mkdir -p "$root$(dirname "$lib")"

@@ -13,6 +13,7 @@
 #include "verity/storage/device.h"
 #include "verity/tree/superblock.h"
 #include "hashtree/libcrypto.h"
+#include "verity/container/ddi/jsonc.h"
 
 /* The Discoverable Partitions Specification's types: per architecture,
  * root and usr, each with its -verity and -verity-sig. */
@@ -331,6 +332,8 @@ int verity_ddi_sig_json_parse(const uint8_t *buf, size_t len, const char *where,
 				       "%s: bytes after the JSON's NUL at %zu "
 				       "are not NULs",
 				       where, n);
+	if ((bad = verity_jsonc_load("reading a DDI's signature JSON", err)))
+		return bad;
 	if (!(tok = json_tokener_new()))
 		return ht_fail(err, ENOMEM, "out of memory");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
