@@ -68,15 +68,18 @@ struct parity_plan {
  * as format makes it from its own (fused), for a change that reaches so
  * many rounds that they are all encoded again. Off, and its planes not
  * even allocated (tens of MiB: milliseconds here), until the changed
- * blocks found reach start; the chunks read before are kept per thread
- * (first, count pairs) and read again at the end. Used when the plan is
- * the full pass; else dropped. */
+ * blocks found reach start, or reach an eighth of it at a rate that
+ * projects twice start over the whole data (read: the blocks seen so
+ * far); the chunks read before are kept per thread (first, count pairs)
+ * and read again at the end. Used when the plan is the full pass; else
+ * dropped. */
 struct parity_seen {
 	struct fec_fused fused; /* planes NULL: not made */
 	const struct verity_run *run;
 	unsigned threads;
 	atomic_uint_fast64_t found;
-	uint64_t start;
+	atomic_uint_fast64_t read;
+	uint64_t start, total;
 	atomic_int on;        /* 1: planes made; -1: they cannot be */
 	pthread_mutex_t lock; /* over turning it on */
 	int made;             /* lock initialised */

@@ -330,6 +330,27 @@ static int plan_deltas(struct update *u, struct ht_error *err)
 
 /* ---- found by hashing: the parity made with the verify ---- */
 
+/* Whether the changed blocks found so far, read blocks into the data,
+ * make the full pass likely: start reached, or an eighth of it found at a
+ * rate that gives twice start over all the data (scattered changes: the
+ * parity is on after a few per cent of the reads, not a quarter of the
+ * rounds' worth, and little is read again). Wrong either way costs time,
+ * never bytes: on and not needed, the planes are dropped; off, the chunks
+ * are read again. */
+static int seen_enough(struct parity_seen *s, uint64_t read)
+{
+	const uint64_t f = atomic_load(&s->found);
+
+	if (f >= s->start)
+		return 1;
+	if (f < s->start / 8 || !read)
+		return 0;
+	/* f / read * total >= 2 * start, without overflow: f < start and
+	 * read <= total, both under 2^40 for any layout the library takes */
+	return (double)f * (double)s->total >=
+	       2.0 * (double)s->start * (double)read;
+}
+
 /* A chunk the verify read: added into the thread's planes once on, else
  * kept to be read again. */
 static int seen_data(void *c, unsigned worker, uint64_t first,
@@ -339,7 +360,7 @@ static int seen_data(void *c, unsigned worker, uint64_t first,
 	struct parity_seen *s = &u->seen;
 	int r, on = atomic_load(&s->on);
 
-	if (!on && atomic_load(&s->found) >= s->start) {
+	if (!on && seen_enough(s, atomic_fetch_add(&s->read, n))) {
 		pthread_mutex_lock(&s->lock);
 		if (!(on = atomic_load(&s->on))) {
 			/* format's limits: where it would not fuse, neither
@@ -380,6 +401,7 @@ int verity_update_seen_start(struct update *u, const struct verity_run *run,
 	/* a quarter of the rounds: the plan's full pass (found blocks are
 	 * in as many rounds at most) */
 	s->start = fl->rounds / 4 + 1;
+	s->total = fl->data_blocks;
 	pthread_mutex_init(&s->lock, NULL);
 	s->made = 1;
 	io->data_seen = seen_data;
