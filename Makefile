@@ -36,14 +36,14 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/dm/table.c verity/dm/activate.c \
            verity/container/registry.c verity/trust.c \
            verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
-           verity/api_avb.c verity/api_measure.c verity/api_super.c verity/api_fsverity.c
+           verity/api_avb.c verity/api_measure.c verity/api_super.c verity/api_slot.c verity/api_fsverity.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/bench_output.c cli/bench_impls.c cli/bench_fec.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/avb_set.c cli/ddi.c cli/super.c cli/hints.c \
+           cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/set.c cli/ddi.c cli/super.c cli/hints.c \
            cli/bench_rank.c cli/cmd_fsverity.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 

@@ -61,11 +61,11 @@ int cli_avb_judge(const struct cli_opts *o, const char *image, fv_avb **a,
  * it frees. */
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		    struct cli_pair *cp);
-/* verify of a firmware set given as its top vbmeta image (no footer):
- * every chain followed, every hash and hashtree descriptor checked over
- * its partition (a file beside, or a logical partition of super.img
- * beside), one verdict per partition; the exit code (cli/avb_set.c). */
-int cli_avb_set_verify(struct cli_opts *o, const char *image);
+/* verify of a firmware set given alone (cli/set.c): a vbmeta image, an
+ * image whose vbmeta has no hashtree descriptor (a hash footer), or a
+ * super image (super 1), walked by the library's fv_slot_verify; one
+ * verdict per partition; the exit code. */
+int cli_set_verify(struct cli_opts *o, const char *image, int super);
 /* Who vouches for the descriptors of one vbmeta: said in its
  * partitions' verdicts (a firmware set's, verify_image's). */
 struct cli_avb_vouch {
@@ -77,10 +77,16 @@ struct cli_avb_vouch {
 };
 /* --json: a new object of one partition of an image document (name,
  * descriptor, path, and who vouches for it; the result added). */
+struct fv_slot;
+/* The words for who vouches for the descriptors of the walk's vbmeta
+ * step vbmeta (its path, signer, trust). */
+void cli_avb_vouch_of(const struct fv_slot *s, size_t vbmeta,
+		      struct cli_avb_vouch *v);
 void *cli_avb_partition_json(const char *name, const char *kind,
 			     const char *path, const struct cli_avb_vouch *v,
 			     const char *result);
-/* 1 when image is a vbmeta image (no footer): a set's top. */
+/* 1 when image is a set's top: a vbmeta image (no footer), or an image
+ * whose vbmeta has no hashtree descriptor (a hash footer's digest). */
 int cli_avb_is_set(const char *image);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */
 int cli_avb_dump(struct cli_opts *o, const char *image);

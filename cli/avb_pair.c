@@ -83,10 +83,10 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 				 image, image);
 	if (!fv_avb_has_hashtree(a))
 		return cli_error(-EINVAL,
-				 "%s: the vbmeta has no hashtree descriptor "
-				 "(fastverity avb verify_image checks hash "
-				 "descriptors)",
-				 image);
+				 "%s: the vbmeta has no hashtree descriptor, "
+				 "no tree to %s (verify checks its hash "
+				 "descriptor)",
+				 image, o->action);
 	if ((r = fv_avb_pair(a, &cp->fp)))
 		return cli_lib_error(r);
 	cp->avb = 1;
@@ -230,6 +230,76 @@ static void dump_json(const char *image, const fv_avb *a,
 	cli_json_print(j);
 }
 
+/* dump of an image with a hash footer: its hash descriptor (no tree to
+ * show), and the vbmeta. */
+static int dump_hash(const struct cli_opts *o, const char *image,
+		     const fv_avb *a)
+{
+	struct fv_avb_hash h = {.size = sizeof(h)};
+	const char *sha1 = fv_avb_key_sha1(a);
+	char hex[2 * 64 + 1] = "";
+	size_t i;
+
+	for (i = 0; i < fv_avb_descriptors(a) &&
+		    fv_avb_descriptor_tag(a, i, NULL) != FV_AVB_HASH;
+	     i++)
+		;
+	if (i == fv_avb_descriptors(a) || fv_avb_hash(a, i, &h))
+		return cli_error(-EINVAL,
+				 "%s: the vbmeta has neither a hashtree nor a "
+				 "hash descriptor",
+				 image);
+	for (size_t k = 0; k < h.digest_len && k < 64; k++)
+		snprintf(hex + 2 * k, 3, "%02x", h.digest[k]);
+	if (o->json) {
+		json_object *j = json_object_new_object(), *list, *p, *d;
+
+		json_object_object_add(j, "image", cli_json_str(image));
+		json_object_object_add(j, "container", cli_json_str("avb"));
+		p = json_object_new_object();
+		json_object_object_add(
+			p, "name",
+			cli_json_str(CLI_NAME(h.partition_name,
+					      h.partition_name_len)));
+		json_object_object_add(p, "descriptor", cli_json_str("hash"));
+		json_object_object_add(p, "path", cli_json_str(image));
+		d = json_object_new_object();
+		json_object_object_add(
+			d, "partition_name",
+			cli_json_str(CLI_NAME(h.partition_name,
+					      h.partition_name_len)));
+		json_object_object_add(d, "image_size",
+				       json_object_new_uint64(h.image_size));
+		json_object_object_add(d, "hash_algorithm",
+				       cli_json_str(h.hash_algorithm));
+		json_object_object_add(d, "digest", cli_json_str(hex));
+		json_object_object_add(d, "algorithm",
+				       cli_json_str(fv_avb_algorithm(a)));
+		json_object_object_add(d, "public_key_sha1",
+				       sha1[0] ? cli_json_str(sha1) : NULL);
+		json_object_object_add(
+			d, "rollback_index",
+			json_object_new_uint64(fv_avb_rollback_index(a)));
+		json_object_object_add(d, "release_string",
+				       cli_json_str(fv_avb_release(a)));
+		json_object_object_add(p, "android", d);
+		list = json_object_new_array();
+		json_object_array_add(list, p);
+		json_object_object_add(j, "partitions", list);
+		cli_json_print(j);
+		return EXIT_OK;
+	}
+	printf("Android image:   \tpartition %s, data %" PRIu64
+	       " bytes, hash footer: %s digest %s\n",
+	       CLI_NAME(h.partition_name, h.partition_name_len), h.image_size,
+	       h.hash_algorithm, hex[0] ? hex : "(persistent)");
+	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
+	       ", release '%s'\n",
+	       fv_avb_algorithm(a), sha1[0] ? ", key sha1 " : "", sha1,
+	       fv_avb_rollback_index(a), fv_avb_release(a));
+	return EXIT_OK;
+}
+
 int cli_avb_dump(struct cli_opts *o, const char *image)
 {
 	struct fv_layout l = {.size = sizeof(l)};
@@ -243,6 +313,11 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	if ((r = refuse_parameters(o, image)) ||
 	    (r = read_judged(o, image, &a, &trust)))
 		return r;
+	if (fv_avb_has_footer(a) && !fv_avb_has_hashtree(a)) {
+		r = dump_hash(o, image, a);
+		fv_avb_free(a);
+		return r;
+	}
 	/* the layout of tree and parity as dump gives every pair's */
 	if (!(r = pair_of(o, image, a, trust, &cp)) &&
 	    (r = fv_pair_dump(cp.fp, NULL, &out)))

@@ -475,44 +475,52 @@ static void json_py_string(FILE *f, const uint8_t *p, size_t n)
 	fputc('"', f);
 }
 
-/* One image's hash and hashtree digests, chains followed as avbtool
- * follows them (<dir>/<name><ext> of the first image). */
-static int digests_of(const char *image, FILE *f, int json, size_t *count,
-		      unsigned depth)
+/* The walk of image's set for what it describes, no check (avbtool's
+ * print commands read, they do not verify): chains followed to any
+ * depth (nested: print_partition_digests) or one level down, each
+ * chained partition once. 0 and *out, or the exit code (printed). */
+static int read_set(const char *image, int nested, fv_slot **out)
 {
-	fv_avb *av;
-	int r = 0;
+	struct fv_slot_request req = {.size = sizeof(req)};
+	int r;
 
-	if (depth > MAX_CHAIN_DEPTH)
-		return cli_error(-ELOOP,
-				 "%s: more than %d chained partitions deep "
-				 "(a chain that comes back round?)",
-				 image, MAX_CHAIN_DEPTH);
-	if ((r = fv_avb_show(image, &av)))
+	req.image = image;
+	req.container = "avb";
+	req.flags = FV_SLOT_FOLLOW | (nested ? FV_SLOT_FOLLOW_NESTED : 0);
+	if ((r = fv_slot_verify(&req, NULL, NULL, NULL, out)))
 		return cli_lib_error(r);
-	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
-		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
+	/* an image that cannot be read stops the command, as in avbtool */
+	for (size_t i = 0; i < fv_slot_steps(*out); i++) {
+		struct fv_slot_step st = {.size = sizeof(st)};
+
+		fv_slot_step(*out, i, &st);
+		if (st.result != FV_SLOT_OK && st.result != FV_SLOT_SKIPPED)
+			return cli_error(st.error ? st.error : -EINVAL, "%s",
+					 st.message);
+	}
+	return 0;
+}
+
+/* The hash and hashtree digests of the set, in the order walked. */
+static int digests_of(const char *image, FILE *f, int json, size_t *count)
+{
+	fv_slot *s = NULL;
+	int r = read_set(image, 1, &s);
+
+	for (size_t i = 0; !r && i < fv_slot_steps(s); i++) {
+		struct fv_slot_step st = {.size = sizeof(st)};
 		struct fv_avb_hashtree t = {.size = sizeof(t)};
 		struct fv_avb_hash h = {.size = sizeof(h)};
 		const uint8_t *name, *d;
 		size_t nl, dl;
-		char *path;
 
-		if (tag == FV_AVB_CHAIN_PARTITION) {
-			if ((r = fv_avb_described_image(av, i, &path))) {
-				r = cli_lib_error(r);
-				break;
-			}
-			r = digests_of(path, f, json, count, depth + 1);
-			fv_free(path);
-			continue;
-		}
-		if (tag == FV_AVB_HASH) {
-			fv_avb_hash(av, i, &h);
+		fv_slot_step(s, i, &st);
+		if (st.kind == FV_SLOT_HASH) {
+			fv_avb_hash(st.avb, st.descriptor, &h);
 			name = h.partition_name, nl = h.partition_name_len;
 			d = h.digest, dl = h.digest_len;
-		} else if (tag == FV_AVB_HASHTREE) {
-			fv_avb_hashtree(av, i, &t);
+		} else if (st.kind == FV_SLOT_HASHTREE) {
+			fv_avb_hashtree(st.avb, st.descriptor, &t);
 			name = t.partition_name, nl = t.partition_name_len;
 			d = t.root_digest, dl = t.root_digest_len;
 		} else {
@@ -534,7 +542,7 @@ static int digests_of(const char *image, FILE *f, int json, size_t *count,
 		}
 		(*count)++;
 	}
-	fv_avb_free(av);
+	fv_slot_free(s);
 	return r;
 }
 
@@ -567,7 +575,7 @@ static int digests_text(const struct cli_avb_args *a, FILE *f)
 
 	if (a->json)
 		fputs("{\n  \"partitions\": [", f);
-	r = digests_of(a->image, f, a->json, &count, 0);
+	r = digests_of(a->image, f, a->json, &count);
 	/* json.dumps(..., indent=2): no newline at the end */
 	if (a->json)
 		fputs(count ? "\n  ]\n}" : "]\n}", f);
@@ -586,46 +594,33 @@ int cli_avb_digests(const struct cli_avb_args *a)
  * the images its chain descriptors name, kept or left out by their
  * flags (1: only when the tree is not disabled, 2: only when it is),
  * joined by spaces as avbtool joins them (no newline). */
-static int cmdlines_of(const char *image, FILE *f, int disabled, int follow,
-		       size_t *count)
+static int cmdlines_of(const char *image, FILE *f, int disabled)
 {
-	fv_avb *av;
-	int r = 0;
+	fv_slot *s = NULL;
+	size_t count = 0;
+	int r = read_set(image, 0, &s);
 
-	if ((r = fv_avb_show(image, &av)))
-		return cli_lib_error(r);
-	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
-		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
+	for (size_t i = 0; !r && i < fv_slot_steps(s); i++) {
+		struct fv_slot_step st = {.size = sizeof(st)};
 		struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
-		char *path;
 
-		if (tag == FV_AVB_CHAIN_PARTITION && follow) {
-			if ((r = fv_avb_described_image(av, i, &path))) {
-				r = cli_lib_error(r);
-				break;
-			}
-			r = cmdlines_of(path, f, disabled, 0, count);
-			fv_free(path);
+		fv_slot_step(s, i, &st);
+		if (st.kind != FV_SLOT_CMDLINE)
 			continue;
-		}
-		if (tag != FV_AVB_KERNEL_CMDLINE)
-			continue;
-		fv_avb_kernel_cmdline(av, i, &k);
+		fv_avb_kernel_cmdline(st.avb, st.descriptor, &k);
 		if (((k.flags & 1) && disabled) || ((k.flags & 2) && !disabled))
 			continue;
-		if ((*count)++)
+		if (count++)
 			fputc(' ', f);
 		fwrite(k.cmdline, 1, k.cmdline_len, f);
 	}
-	fv_avb_free(av);
+	fv_slot_free(s);
 	return r;
 }
 
 static int cmdline_text(const struct cli_avb_args *a, FILE *f)
 {
-	size_t count = 0;
-
-	return cmdlines_of(a->image, f, a->hashtree_disabled, 1, &count);
+	return cmdlines_of(a->image, f, a->hashtree_disabled);
 }
 
 int cli_avb_cmdline(const struct cli_avb_args *a)

@@ -1,12 +1,15 @@
 /* fastverity avb verify_image: the vbmeta's signature and signer, then
  * every hash and hashtree descriptor over its image (every block of a
  * tree, and its parity), chain descriptors against
- * --expected_chain_partition or followed; avbtool's lines, or --json
- * (docs/android.md). */
+ * --expected_chain_partition or followed. The library walks the set
+ * (fv_slot_verify, with avbtool's rules: one level of chains, stopping
+ * at the first failure); this prints avbtool's lines for each step as it
+ * ends, or with --json one document (docs/android.md). */
 #include "cli/avb.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,19 +17,25 @@
 
 #include "cli/errors.h"
 #include "cli/json.h"
-#include "cli/pair.h"
 #include "cli/progress.h"
 #include "cli/text.h"
-#include <stdarg.h>
 
-/* One run of verify_image: its options, and with --json the partitions
- * checked (docs/json.md's image document) and whether one of them
- * failed its check (a verdict, not an error). */
+/* One run of verify_image: its arguments, the --key's blob, and with
+ * --json the partitions checked and whether one failed its check (a
+ * verdict, not an error). */
 struct check {
 	const struct cli_avb_args *a;
-	fv_options *opts;
+	const fv_slot *s;
+	uint8_t *key; /* --key as an AVB public key blob */
+	size_t key_len;
+	struct fv_slot_expected *expected;
+	uint8_t **expected_keys;
+	size_t nexpected;
 	json_object *parts; /* NULL: avbtool's lines */
+	json_object *failures;
+	uint64_t bad_data, bad_hash;
 	int corrupted;
+	size_t stopped; /* the step that failed (SIZE_MAX: none) */
 };
 
 /* avbtool's lines on stdout; with --json, the document alone. */
@@ -43,50 +52,53 @@ static void say(const struct check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* --json: one partition's verdict (counts and failures may be NULL). */
-static void part(struct check *c, const char *name, const char *kind,
-		 const char *path, const struct cli_avb_vouch *v,
-		 const char *result, const struct cli_counts *counts,
-		 json_object *failures)
+static struct fv_slot_step step_at(const fv_slot *s, size_t i)
 {
+	struct fv_slot_step st = {.size = sizeof(st)};
+
+	fv_slot_step(s, i, &st);
+	return st;
+}
+
+/* --json: one partition's verdict (counts and failures may be NULL). */
+static void part(struct check *c, const struct fv_slot_step *st,
+		 const char *kind, const char *result,
+		 const struct cli_counts *counts)
+{
+	struct cli_avb_vouch v;
 	json_object *j;
 
-	if (!c->parts) {
-		json_object_put(failures);
+	if (!c->parts)
 		return;
-	}
 	if (strcmp(result, "ok") && strcmp(result, "skipped"))
 		c->corrupted = 1;
-	j = cli_avb_partition_json(name, kind, path, v, result);
+	cli_avb_vouch_of(c->s, st->parent, &v);
+	j = cli_avb_partition_json(st->name, kind, st->path, &v, result);
 	if (counts)
 		cli_json_add_counts(j, counts);
-	if (counts || failures)
-		json_object_object_add(j, "failures", failures);
+	if (counts || c->failures) {
+		json_object_object_add(j, "failures", c->failures);
+		c->failures = NULL;
+	}
 	json_object_array_add(c->parts, j);
 }
 
-struct bad_blocks {
-	uint64_t data, hash;
-	struct cli_progress *bar; /* cleared before a line is printed */
-	json_object *list;        /* --json: the failures */
-};
-
-static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
+static void report_block(void *ctx, enum fv_failure_kind kind, uint64_t block,
 			 uint64_t offset, unsigned level)
 {
-	struct bad_blocks *b = c;
+	struct check *c = ctx;
 
 	cli_progress_clear();
-	if (b->bar)
-		cli_progress_end(b->bar);
+	if (c->a->bar)
+		cli_progress_end(c->a->bar);
 	if (kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK)
-		b->data++;
+		c->bad_data++;
 	else
-		b->hash++;
-	if (b->list) {
+		c->bad_hash++;
+	if (c->failures) {
 		struct cli_failure x = {kind, offset, block, level};
 
-		json_object_array_add(b->list, cli_json_failure(&x));
+		json_object_array_add(c->failures, cli_json_failure(&x));
 		return;
 	}
 	if (kind == FV_BAD_HASH_BLOCK)
@@ -99,154 +111,284 @@ static void report_block(void *c, enum fv_failure_kind kind, uint64_t block,
 			cli_failure_words(kind), offset);
 }
 
-/* A hashtree descriptor checked over its image: every block, then the
- * parity against the verified data. */
-static int verify_hashtree(struct check *c, const fv_avb *av, size_t i,
-			   const char *image, const struct cli_avb_vouch *v)
+/* ---- each step ---- */
+
+static void vbmeta_begins(struct check *c, const struct fv_slot_step *st)
+{
+	const struct cli_avb_args *a = c->a;
+
+	if (st->depth) {
+		struct fv_slot_step ch = step_at(c->s, st->parent);
+		struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
+
+		/* a chained image is checked against the key its chain
+		 * descriptor pins: avbtool's words only when that key is
+		 * --key's, or no key was given */
+		if (!fv_avb_chain_partition(ch.avb, ch.descriptor, &cp) &&
+		    c->key &&
+		    (cp.public_key_len != c->key_len ||
+		     memcmp(cp.public_key, c->key, c->key_len))) {
+			say(c,
+			    "Verifying image %s using the key %s pins for %s "
+			    "(sha1 %s)\n",
+			    st->path, step_at(c->s, ch.parent).path, ch.name,
+			    cp.public_key_sha1);
+			return;
+		}
+	}
+	if (a->key)
+		say(c, "Verifying image %s using key at %s\n", st->path, a->key);
+	else
+		say(c, "Verifying image %s using embedded public key\n",
+		    st->path);
+}
+
+static void vbmeta_ends(struct check *c, const struct fv_slot_step *st)
+{
+	const char *alg = fv_avb_algorithm(st->avb);
+	struct fv_avb_footer ft = {.size = sizeof(ft)};
+
+	if (st->result == FV_SLOT_OK) {
+		say(c, "vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
+		    fv_avb_footer_of(st->avb, &ft) ? "" : "footer and ", alg,
+		    st->path);
+		return;
+	}
+	switch (st->why) {
+	case FV_SLOT_WHY_SIGNATURE:
+		cli_error(st->error, "%s: Signature check failed for %s vbmeta "
+				     "struct (%s)",
+			  st->path, alg, st->message);
+		break;
+	case FV_SLOT_WHY_OTHER_KEY:
+		cli_error(st->error,
+			  "%s: Embedded public key does not match given key.",
+			  st->path);
+		break;
+	case FV_SLOT_WHY_PINNED_KEY: {
+		struct fv_slot_step ch = step_at(c->s, st->parent);
+
+		cli_error(st->error,
+			  "%s: Embedded public key does not match the key the "
+			  "chain partition descriptor for %s pins.",
+			  st->path, ch.name);
+		break;
+	}
+	default:
+		cli_error(st->error ? st->error : -EINVAL, "%s", st->message);
+		break;
+	}
+}
+
+static const struct fv_slot_expected *expected_of(const struct check *c,
+						  const char *name)
+{
+	for (size_t k = 0; k < c->nexpected; k++)
+		if (!strcmp(c->expected[k].name, name))
+			return &c->expected[k];
+	return NULL;
+}
+
+static void chain_ends(struct check *c, const struct fv_slot_step *st)
+{
+	struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
+	const struct fv_slot_expected *x = expected_of(c, st->name);
+
+	fv_avb_chain_partition(st->avb, st->descriptor, &cp);
+	switch (st->result == FV_SLOT_OK ? FV_SLOT_WHY_NONE : st->why) {
+	case FV_SLOT_WHY_NONE:
+		if (st->expected) {
+			say(c,
+			    "%s: Successfully verified chain partition "
+			    "descriptor matches expected data\n",
+			    st->name);
+			part(c, st, "chain partition", "ok", NULL);
+		} else if (st->followed) {
+			say(c,
+			    "%s: Chained but ROLLBACK_SLOT (which is %u) and "
+			    "KEY (which has sha1 %s) not specified\n",
+			    st->name, cp.rollback_index_location,
+			    cp.public_key_sha1);
+		}
+		if (st->followed)
+			say(c, "--\n");
+		return;
+	case FV_SLOT_WHY_NOT_EXPECTED:
+		fprintf(stderr,
+			"No expected chain partition for partition %s. Use "
+			"--expected_chain_partition to specify expected "
+			"contents or --follow_chain_partitions.\n",
+			st->name);
+		return;
+	case FV_SLOT_WHY_LOCATION:
+		fprintf(stderr,
+			"Expected rollback_index_location %u does not match "
+			"%u in descriptor for partition %s\n",
+			x ? x->rollback_index_location : 0,
+			cp.rollback_index_location, st->name);
+		return;
+	case FV_SLOT_WHY_KEY_BLOB:
+		fprintf(stderr,
+			"Expected public key blob does not match public key "
+			"blob in descriptor for partition %s\n",
+			st->name);
+		return;
+	case FV_SLOT_WHY_VISITED:
+		say(c, "%s: chained partition checked already\n", st->name);
+		return;
+	default:
+		cli_error(st->error ? st->error : -EINVAL, "%s", st->message);
+		return;
+	}
+}
+
+static void hash_ends(struct check *c, const struct fv_slot_step *st)
+{
+	struct fv_avb_hash h = {.size = sizeof(h)};
+
+	fv_avb_hash(st->avb, st->descriptor, &h);
+	if (st->result == FV_SLOT_OK) {
+		say(c,
+		    "%s: Successfully verified %s hash of %s for image of "
+		    "%" PRIu64 " bytes\n",
+		    st->name, h.hash_algorithm, st->path, h.image_size);
+		part(c, st, "hash", "ok", NULL);
+	} else if (st->result == FV_SLOT_BAD) {
+		/* avbtool's line, as it prints it */
+		fprintf(stderr, "%s\n", st->message);
+		part(c, st, "hash", "corrupted", NULL);
+	} else if (st->result == FV_SLOT_SKIPPED) {
+		say(c, "%s: checked already\n", st->name);
+	} else {
+		cli_error(st->error ? st->error : -EINVAL, "%s", st->message);
+	}
+}
+
+static void tree_ends(struct check *c, const struct fv_slot_step *st)
 {
 	struct fv_avb_hashtree t = {.size = sizeof(t)};
-	struct fv_fec_report fec = {.size = sizeof(fec)};
-	struct cli_progress *bar = c->a->bar;
-	struct bad_blocks bad = {0, 0, bar, NULL};
-	fv_options *opts = c->opts;
-	const char *name;
-	struct cli_counts counts;
-	fv_result *res = NULL;
-	fv_pair *pr = NULL;
-	uint8_t root[FV_MAX_DIGEST_SIZE];
-	size_t rl = 0;
-	int r, zeroed = 0;
+	struct cli_counts counts, *n = NULL;
 
-	fv_avb_hashtree(av, i, &t);
-	name = CLI_NAME(t.partition_name, t.partition_name_len);
-	if (c->a->accept_zeroed_hashtree &&
-	    (zeroed = fv_avb_tree_zeroed(av, i, image)) < 0)
-		return cli_lib_error(zeroed);
-	/* the data's own root: where the descriptor keeps none (a
-	 * persistent digest) the tree is checked against it; a zeroed tree
-	 * is skipped, its data still checked against the root (avbtool) */
-	if ((zeroed || !t.root_digest_len) &&
-	    (r = fv_avb_data_root(av, i, image, opts, root, &rl)))
-		return cli_lib_error(r);
-	if (zeroed) {
-		if (t.root_digest_len && (rl != t.root_digest_len ||
-					  memcmp(root, t.root_digest, rl))) {
-			fprintf(stderr,
-				"hashtree of %s does not match descriptor\n",
-				image);
-			part(c, name, "hashtree", image, v,
-			     "root hash mismatch", NULL, NULL);
-			return EXIT_PARAMS;
-		}
+	fv_avb_hashtree(st->avb, st->descriptor, &t);
+	if (st->result_of) {
+		cli_counts_of(st->result_of, &counts);
+		n = &counts;
+	}
+	if (st->result == FV_SLOT_OK) {
+		part(c, st, "hashtree", "ok", n);
 		say(c,
-		    "%s: skipping verification since hashtree is zeroed "
-		    "and --accept_zeroed_hashtree was given\n",
-		    name);
-		part(c, name, "hashtree", image, v, "skipped", NULL, NULL);
-		return EXIT_OK;
+		    "%s: Successfully verified %s hashtree of %s for image of "
+		    "%" PRIu64 " bytes\n",
+		    st->name, t.hash_algorithm, st->path, t.image_size);
+		return;
 	}
-	if ((r = fv_avb_descriptor_pair(av, i, image, &pr)))
-		return cli_lib_error(r);
-	if (!t.root_digest_len && (r = fv_pair_set_root(pr, root, rl))) {
-		fv_pair_free(pr);
-		return cli_lib_error(r);
+	if (st->result == FV_SLOT_SKIPPED && st->why == FV_SLOT_WHY_ZEROED) {
+		say(c,
+		    "%s: skipping verification since hashtree is zeroed and "
+		    "--accept_zeroed_hashtree was given\n",
+		    st->name);
+		part(c, st, "hashtree", "skipped", NULL);
+		return;
 	}
-	/* the options as given, with this check's own failure callback */
-	if (c->parts)
-		bad.list = json_object_new_array();
-	fv_options_set_failure_fn(opts, report_block, &bad);
-	r = fv_pair_verify(pr, opts, &res);
-	fv_options_set_failure_fn(opts, NULL, NULL);
-	if (bar)
-		cli_progress_end(bar);
-	if (r) {
-		json_object_put(bad.list);
-		fv_pair_free(pr);
-		return cli_lib_error(r);
+	if (st->result == FV_SLOT_SKIPPED) {
+		say(c, "%s: checked already\n", st->name);
+		return;
 	}
-	cli_counts_of(res, &counts);
-	if (bad.data || bad.hash || !counts.root_matches ||
-	    cli_verdict(&counts)) {
-		/* avbtool's two words: the data's own root against the
-		 * descriptor's says which (a tree made zeros, or damaged,
-		 * over intact data: the tree's fault) */
-		int data_ok =
-			!t.root_digest_len ||
-			(!fv_avb_data_root(av, i, image, opts, root, &rl) &&
-			 rl == t.root_digest_len &&
-			 !memcmp(root, t.root_digest, rl));
+	if (st->result != FV_SLOT_BAD) {
+		cli_error(st->error ? st->error : -EINVAL, "%s", st->message);
+		return;
+	}
+	if (st->why == FV_SLOT_WHY_PARITY) {
+		struct fv_fec_report fec = {.size = sizeof(fec)};
 
-		fprintf(stderr,
-			data_ok ? "hashtree of %s contains invalid data\n"
-				: "hashtree of %s does not match descriptor\n",
-			image);
-		r = EXIT_PARAMS;
-		part(c, name, "hashtree", image, v,
-		     cli_verdict(&counts) == EXIT_PARAMS ? "root hash mismatch"
-							 : "corrupted",
-		     &counts, bad.list);
-	} else if (!fv_result_fec(res, &fec) && fec.stale_codewords) {
+		fv_result_fec(st->result_of, &fec);
 		fprintf(stderr,
 			"parity of %s: %" PRIu64 " codewords in %" PRIu64
 			" rounds disagree with the verified data\n",
-			image, fec.stale_codewords, fec.stale_rounds);
-		r = EXIT_PARAMS;
-		part(c, name, "hashtree", image, v, "corrupted", &counts,
-		     bad.list);
-	} else {
-		part(c, name, "hashtree", image, v, "ok", &counts, bad.list);
+			st->path, fec.stale_codewords, fec.stale_rounds);
+		part(c, st, "hashtree", "corrupted", n);
+		return;
 	}
-	if (!r && t.fec_num_roots && !fv_pair_fec_path(pr))
-		fprintf(stderr,
-			"fastverity: %s: the parity uses 4096-byte blocks and "
-			"the tree %u-byte blocks: the kernel cannot use it "
-			"(not checked)\n",
-			image, t.data_block_size);
-	if (!r)
-		say(c,
-		    "%s: Successfully verified %s hashtree of %s for image "
-		    "of %" PRIu64 " bytes\n",
-		    name, t.hash_algorithm, image, t.image_size);
-	fv_result_free(res);
-	fv_pair_free(pr);
-	return r;
+	/* avbtool's two words: the data's own root against the
+	 * descriptor's says which (a tree made zeros, or damaged, over
+	 * intact data: the tree's fault) */
+	fprintf(stderr,
+		st->why == FV_SLOT_WHY_TREE
+			? "hashtree of %s contains invalid data\n"
+			: "hashtree of %s does not match descriptor\n",
+		st->path);
+	part(c, st, "hashtree",
+	     n && cli_verdict(n) == EXIT_PARAMS ? "root hash mismatch"
+						: "corrupted",
+	     n);
 }
 
-static int verify_hash(struct check *c, const fv_avb *av, size_t i,
-		       const char *image, const struct cli_avb_vouch *v)
+static void on_step(void *ctx, const fv_slot *s, size_t i, int done)
 {
-	struct fv_avb_hash h = {.size = sizeof(h)};
-	int r = fv_avb_check_hash(av, i, image);
-	const char *name;
+	struct check *c = ctx;
+	struct fv_slot_step st = step_at(s, i);
 
-	fv_avb_hash(av, i, &h);
-	name = CLI_NAME(h.partition_name, h.partition_name_len);
-	if (r == -EPERM) {
-		/* avbtool's line, as it prints it */
-		fprintf(stderr, "%s\n", fv_last_error());
-		part(c, name, "hash", image, v, "corrupted", NULL, NULL);
-		return EXIT_PARAMS;
+	c->s = s;
+	if (!done) {
+		if (st.kind == FV_SLOT_VBMETA)
+			vbmeta_begins(c, &st);
+		if (st.kind == FV_SLOT_HASHTREE && c->parts && !c->failures)
+			c->failures = json_object_new_array();
+		return;
 	}
-	if (r)
-		return cli_lib_error(r);
-	say(c,
-	    "%s: Successfully verified %s hash of %s for image of %" PRIu64
-	    " bytes\n",
-	    name, h.hash_algorithm, image, h.image_size);
-	part(c, name, "hash", image, v, "ok", NULL, NULL);
-	return EXIT_OK;
+	if (c->a->bar && (st.kind == FV_SLOT_HASHTREE ||
+			  st.kind == FV_SLOT_HASH))
+		cli_progress_end(c->a->bar);
+	if (st.kind == FV_SLOT_VBMETA)
+		vbmeta_ends(c, &st);
+	else if (st.kind == FV_SLOT_CHAIN)
+		chain_ends(c, &st);
+	else if (st.kind == FV_SLOT_HASH)
+		hash_ends(c, &st);
+	else if (st.kind == FV_SLOT_HASHTREE)
+		tree_ends(c, &st);
+	if (st.result != FV_SLOT_OK && st.result != FV_SLOT_SKIPPED &&
+	    c->stopped == SIZE_MAX)
+		c->stopped = i;
+	json_object_put(c->failures);
+	c->failures = NULL;
 }
 
-/* --expected_chain_partition NAME:LOCATION:KEY_PATH for chain c. */
-static int expected_chain(const struct cli_avb_args *a,
-			  const struct fv_avb_chain_partition *c,
-			  uint32_t *location, uint8_t **key, size_t *len,
-			  int *found)
+/* After a failure: each vbmeta whose descriptors were being checked
+ * says so, the innermost first (avbtool's lines). */
+static void error_lines(const struct check *c)
 {
-	*found = 0;
+	struct fv_slot_step st = step_at(c->s, c->stopped);
+	size_t at = st.kind == FV_SLOT_VBMETA &&
+				    st.why != FV_SLOT_WHY_DESCRIPTORS
+			    ? st.parent
+			    : c->stopped;
+
+	while (at != SIZE_MAX) {
+		st = step_at(c->s, at);
+		if (st.kind == FV_SLOT_VBMETA)
+			fprintf(stderr,
+				"fastverity: %s: Error verifying descriptor.\n",
+				st.path);
+		at = st.parent;
+	}
+}
+
+/* --expected_chain_partition NAME:LOCATION:KEY_PATH, each read. */
+static int expected_read(struct check *c)
+{
+	const struct cli_avb_args *a = c->a;
+
+	if (!a->nexpected)
+		return 0;
+	c->expected = calloc(a->nexpected, sizeof(*c->expected));
+	c->expected_keys = calloc(a->nexpected, sizeof(*c->expected_keys));
+	if (!c->expected || !c->expected_keys)
+		return cli_error(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < a->nexpected; i++) {
 		const char *s = a->expected[i], *c1 = strchr(s, ':'), *c2;
-		char *end;
+		struct fv_slot_expected *x = &c->expected[i];
+		char *end, *name;
 		unsigned long loc;
 		int r;
 
@@ -254,268 +396,78 @@ static int expected_chain(const struct cli_avb_args *a,
 			return cli_error(-EINVAL,
 					 "malformed chained partition \"%s\"",
 					 s);
-		if ((size_t)(c1 - s) != c->partition_name_len ||
-		    memcmp(s, c->partition_name, c->partition_name_len))
-			continue;
 		loc = strtoul(c1 + 1, &end, 10);
-		if (end != c2 || loc > UINT32_MAX)
+		if (end != c2 || c1 + 1 == c2 || loc > UINT32_MAX)
 			return cli_error(-EINVAL,
 					 "malformed chained partition \"%s\"",
 					 s);
-		if ((r = fv_input_read(c2 + 1, "public key file", 1u << 16, key,
-				       len)))
+		if (!(name = strndup(s, (size_t)(c1 - s))))
+			return cli_error(-ENOMEM, "out of memory");
+		x->name = name;
+		c->nexpected = i + 1;
+		x->rollback_index_location = (unsigned)loc;
+		if ((r = fv_input_read(c2 + 1, "public key file", 1u << 16,
+				       &c->expected_keys[i],
+				       &x->public_key_len)))
 			return cli_lib_error(r);
-		*location = (uint32_t)loc;
-		*found = 1;
-		return 0;
+		x->public_key = c->expected_keys[i];
 	}
 	return 0;
 }
 
-static int verify_chain(struct check *ck,
-			const struct fv_avb_chain_partition *c,
-			const char *image, const struct cli_avb_vouch *v)
+static void check_free(struct check *c)
 {
-	const char *name = CLI_NAME(c->partition_name, c->partition_name_len);
-	uint8_t *key = NULL;
-	size_t len = 0;
-	uint32_t loc = 0;
-	int found, r = expected_chain(ck->a, c, &loc, &key, &len, &found);
-
-	if (r)
-		return r;
-	if (!found) {
-		fprintf(stderr,
-			"No expected chain partition for partition %s. Use "
-			"--expected_chain_partition to specify expected "
-			"contents or --follow_chain_partitions.\n",
-			name);
-		return EXIT_PARAMS;
+	for (size_t i = 0; i < c->nexpected; i++) {
+		free((char *)c->expected[i].name);
+		fv_free(c->expected_keys[i]);
 	}
-	if (loc != c->rollback_index_location) {
-		fprintf(stderr,
-			"Expected rollback_index_location %u does not match "
-			"%u in descriptor for partition %s\n",
-			loc, c->rollback_index_location, name);
-		r = EXIT_PARAMS;
-	} else if (len != c->public_key_len ||
-		   memcmp(key, c->public_key, len)) {
-		fprintf(stderr,
-			"Expected public key blob does not match public key "
-			"blob in descriptor for partition %s\n",
-			name);
-		r = EXIT_PARAMS;
-	} else {
-		say(ck,
-		    "%s: Successfully verified chain partition descriptor "
-		    "matches expected data\n",
-		    name);
-		part(ck, name, "chain partition", image, v, "ok", NULL, NULL);
-	}
-	fv_free(key);
-	return r;
-}
-
-/* The key an image's vbmeta must be signed with: --key's (the image
- * given), or the one its chain descriptor pins (a chained partition, as
- * libavb judges it on a device). No key: the embedded one, said to
- * prove nothing of who signed. */
-struct signer {
-	const char *key_path;
-	const struct fv_avb_chain_partition *chain; /* the pinning one */
-	const char *pinner;  /* the image whose descriptor pins it */
-	enum fv_trust trust; /* the pinner's */
-};
-
-static int verify_one(struct check *c, const char *image, int follow,
-		      const struct signer *want);
-
-/* A chain partition descriptor: as expected, and followed. */
-static int chain_step(struct check *ck, const fv_avb *av, size_t i,
-		      const char *image, int follow,
-		      const struct cli_avb_vouch *v)
-{
-	const struct cli_avb_args *a = ck->a;
-	struct fv_avb_chain_partition c = {.size = sizeof(c)};
-	uint8_t *k = NULL;
-	size_t kl;
-	uint32_t loc;
-	int found, r;
-	char *path;
-
-	fv_avb_chain_partition(av, i, &c);
-	if ((r = expected_chain(a, &c, &loc, &k, &kl, &found)))
-		return r;
-	fv_free(k);
-	if (follow && !found)
-		say(ck,
-		    "%s: Chained but ROLLBACK_SLOT (which is %u) and KEY "
-		    "(which has sha1 %s) not specified\n",
-		    CLI_NAME(c.partition_name, c.partition_name_len),
-		    c.rollback_index_location, c.public_key_sha1);
-	else if ((r = verify_chain(ck, &c, image, v)))
-		return r;
-	if (!follow)
-		return 0;
-	say(ck, "--\n");
-	if ((r = fv_avb_described_image(av, i, &path)))
-		return cli_lib_error(r);
-	r = verify_one(ck, path, 0,
-		       &(struct signer){NULL, &c, image, v->trust});
-	fv_free(path);
-	return r;
-}
-
-static int verify_descriptors(struct check *c, const char *image,
-			      const fv_avb *av, int follow,
-			      const struct cli_avb_vouch *v)
-{
-	int r;
-
-	/* each partition's data checked once (fv_avb_check_partitions) */
-	if ((r = fv_avb_check_partitions(av)))
-		r = cli_lib_error(r);
-	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
-		uint64_t tag = fv_avb_descriptor_tag(av, i, NULL);
-		char *path;
-
-		if (tag == FV_AVB_CHAIN_PARTITION) {
-			r = chain_step(c, av, i, image, follow, v);
-			continue;
-		}
-		if (tag != FV_AVB_HASHTREE && tag != FV_AVB_HASH)
-			continue;
-		/* an image with a footer carries its own partition's
-		 * descriptor first: that one is checked over the image
-		 * given, whatever <name>.img lies beside it */
-		if ((r = fv_avb_described_image(av, i, &path))) {
-			r = cli_lib_error(r);
-			break;
-		}
-		r = tag == FV_AVB_HASH ? verify_hash(c, av, i, path, v)
-				       : verify_hashtree(c, av, i, path, v);
-		fv_free(path);
-	}
-	if (r)
-		fprintf(stderr, "fastverity: %s: Error verifying descriptor.\n",
-			image);
-	return r;
-}
-
-/* The vbmeta judged as libavb judges it on a device: its own signature,
- * then a key given (or pinned by a chain descriptor), refused for an
- * unsigned vbmeta; a chained partition is always judged against its
- * pinned key. Said in avbtool's words. */
-static int judge_signer(const char *image, fv_avb *av,
-			const struct signer *want, struct cli_avb_vouch *v)
-{
-	const char *alg = fv_avb_algorithm(av);
-	int r = fv_avb_check_signature(av), unsigned_ = !strcmp(alg, "NONE");
-	const struct fv_avb_chain_partition *c = want->chain;
-
-	/* the trust policy's words for what follows (docs/trust.md) */
-	v->vbmeta = image;
-	snprintf(v->algorithm, sizeof(v->algorithm), "%s", alg);
-	snprintf(v->key_sha1, sizeof(v->key_sha1), "%s",
-		 unsigned_ ? "" : fv_avb_key_sha1(av));
-	if (c) {
-		v->trust = want->trust == FV_TRUST_CHECK ? FV_TRUST_CHECK
-							 : FV_TRUST_UNCHECKED;
-		snprintf(v->words, sizeof(v->words),
-			 "vbmeta %s signed by the key %s pins%s", image,
-			 want->pinner,
-			 v->trust == FV_TRUST_CHECK ? "" : " (not checked)");
-	} else if (unsigned_) {
-		v->trust = FV_TRUST_UNSIGNED;
-		snprintf(v->words, sizeof(v->words), "vbmeta %s unsigned",
-			 image);
-	} else if (want->key_path) {
-		v->trust = FV_TRUST_CHECK;
-		snprintf(v->words, sizeof(v->words), "vbmeta %s signed by %s",
-			 image, want->key_path);
-	} else {
-		v->trust = FV_TRUST_UNCHECKED;
-		snprintf(v->words, sizeof(v->words),
-			 "vbmeta %s signed, signer not checked", image);
-	}
-	if (r == -ENOSYS) /* OpenSSL not there: nothing was checked */
-		return cli_lib_error(r);
-	if (r)
-		return cli_error(r,
-				 "%s: Signature check failed for %s vbmeta "
-				 "struct (%s)",
-				 image, alg, fv_last_error());
-	if (!want->key_path && !c)
-		return 0;
-	r = c ? fv_avb_check_key_blob(av, c->public_key, c->public_key_len)
-	      : fv_avb_check_key(av, want->key_path);
-	if (!r)
-		return 0;
-	if (unsigned_ && c)
-		return cli_error(
-			r,
-			"%s: the vbmeta of chained partition %s is "
-			"not signed, and its chain descriptor pins a "
-			"key: nothing proves who made it",
-			image,
-			CLI_NAME(c->partition_name, c->partition_name_len));
-	if (unsigned_ || r != -EPERM)
-		return cli_lib_error(r);
-	if (c)
-		return cli_error(
-			r,
-			"%s: Embedded public key does not match the "
-			"key the chain partition descriptor for %s "
-			"pins.",
-			image,
-			CLI_NAME(c->partition_name, c->partition_name_len));
-	return cli_error(r, "%s: Embedded public key does not match given key.",
-			 image);
-}
-
-static int verify_one(struct check *c, const char *image, int follow,
-		      const struct signer *want)
-{
-	const struct cli_avb_args *a = c->a;
-	struct cli_avb_vouch v;
-	fv_avb *av;
-	int r;
-
-	/* avbtool's words (which name --key for a chained partition too,
-	 * though the key that judges it is the one its descriptor pins) */
-	if (a->key)
-		say(c, "Verifying image %s using key at %s\n", image, a->key);
-	else
-		say(c, "Verifying image %s using embedded public key\n", image);
-	if ((r = fv_avb_show(image, &av)))
-		return cli_lib_error(r);
-	if (!(r = judge_signer(image, av, want, &v))) {
-		struct fv_avb_footer ft = {.size = sizeof(ft)};
-
-		say(c,
-		    "vbmeta: Successfully verified %s%s vbmeta struct in "
-		    "%s\n",
-		    fv_avb_footer_of(av, &ft) ? "" : "footer and ",
-		    fv_avb_algorithm(av), image);
-		r = verify_descriptors(c, image, av, follow, &v);
-	}
-	fv_avb_free(av);
-	return r;
+	free(c->expected);
+	free(c->expected_keys);
+	fv_free(c->key);
+	json_object_put(c->parts);
+	json_object_put(c->failures);
 }
 
 int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 {
-	struct check c = {a, opts, a->json ? json_object_new_array() : NULL, 0};
+	struct check c = {a, NULL, NULL, 0, NULL, NULL, 0,
+			  a->json ? json_object_new_array() : NULL,
+			  NULL, 0, 0, 0, SIZE_MAX};
+	struct fv_slot_request req = {.size = sizeof(req)};
+	fv_slot *s = NULL;
 	int r;
 
-	if (!a->image)
+	if (!a->image) {
 		r = cli_error(-EINVAL, "avb verify_image: --image is required");
-	else
-		r = verify_one(&c, a->image, a->follow,
-			       &(struct signer){a->key, NULL, NULL,
-						FV_TRUST_UNSIGNED})
-			    ? EXIT_PARAMS
-			    : EXIT_OK;
+		goto out;
+	}
+	if ((r = expected_read(&c)) ||
+	    (a->key && (r = fv_avb_public_key(a->key, &c.key, &c.key_len)) &&
+	     (r = cli_lib_error(r))))
+		goto out;
+	req.image = a->image;
+	req.container = "avb";
+	req.key = a->key;
+	req.expected = c.expected;
+	req.nexpected = c.nexpected;
+	req.flags = FV_SLOT_CHECK | FV_SLOT_STOP | FV_SLOT_EXPECTED |
+		    (a->follow ? FV_SLOT_FOLLOW : 0) |
+		    (a->accept_zeroed_hashtree ? FV_SLOT_ACCEPT_ZEROED : 0);
+	fv_options_set_failure_fn(opts, report_block, &c);
+	r = fv_slot_verify(&req, opts, on_step, &c, &s);
+	fv_options_set_failure_fn(opts, NULL, NULL);
+	if (r) {
+		r = cli_lib_error(r);
+		goto out;
+	}
+	c.s = s;
+	for (size_t i = 0; i < fv_slot_notes(s); i++)
+		fprintf(stderr, "fastverity: %s\n", fv_slot_note(s, i));
+	if (c.stopped != SIZE_MAX) {
+		error_lines(&c);
+		r = EXIT_PARAMS;
+	}
+out:
 	/* --json: the image document when every descriptor was checked or
 	 * one failed its check (avbtool's exit code 1 for that); else the
 	 * error document, from the message printed */
@@ -530,8 +482,9 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		c.parts = NULL;
 		cli_json_print(j);
 	} else if (c.parts) {
-		cli_json_final(r, "verification failed");
+		cli_json_final(r ? r : EXIT_PARAMS, "verification failed");
 	}
-	json_object_put(c.parts);
+	check_free(&c);
+	fv_slot_free(s);
 	return r;
 }

@@ -247,9 +247,9 @@ int cmd_verify(struct cli_opts *o)
 		if (kind == CLI_DDI)
 			return cli_ddi_verify(o, o->args[0]);
 		if (kind == CLI_SUPER)
-			return cli_super_verify(o, o->args[0]);
+			return cli_set_verify(o, o->args[0], 1);
 		if (kind == CLI_AVB && cli_avb_is_set(o->args[0]))
-			return cli_avb_set_verify(o, o->args[0]);
+			return cli_set_verify(o, o->args[0], 0);
 	}
 	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;

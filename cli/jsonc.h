@@ -63,7 +63,13 @@ void *cli_jsonc_fn(enum cli_jsonc_fn i);
 #define json_object_object_add         CLI_JSONC(json_object_object_add)
 #define json_object_object_del         CLI_JSONC(json_object_object_del)
 #define json_object_object_get_ex      CLI_JSONC(json_object_object_get_ex)
-#define json_object_put                CLI_JSONC(json_object_put)
+/* a NULL object is no object: putting it needs no json-c (a run without
+ * --json frees the NULL documents it never made) */
+static inline int cli_jsonc_put(json_object *o)
+{
+	return o ? CLI_JSONC(json_object_put)(o) : 0;
+}
+#define json_object_put cli_jsonc_put
 #define json_object_to_json_string_ext CLI_JSONC(json_object_to_json_string_ext)
 
 #endif

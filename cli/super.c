@@ -21,8 +21,8 @@
 #include "cli/text.h"
 
 /* --block-device NAME=FILE split into names and files. */
-static int block_devices(const struct cli_opts *o, const char ***names,
-			 const char ***files)
+int cli_block_devices(const struct cli_opts *o, const char ***names,
+		      const char ***files)
 {
 	size_t n = o->nblock_devices;
 
@@ -48,8 +48,8 @@ static int block_devices(const struct cli_opts *o, const char ***names,
 	return 0;
 }
 
-static void names_free(const struct cli_opts *o, const char **names,
-		       const char **files)
+void cli_block_devices_free(const struct cli_opts *o, const char **names,
+			    const char **files)
 {
 	for (size_t i = 0; names && i < o->nblock_devices; i++)
 		free((char *)names[i]);
@@ -57,21 +57,20 @@ static void names_free(const struct cli_opts *o, const char **names,
 	free(files);
 }
 
-/* The image opened (its notes said on stderr): 0, or the exit code. */
-static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
+/* The image opened for metadata slot slot (its notes said on stderr):
+ * 0, or the exit code. */
+static int open_slot(const struct cli_opts *o, const char *image,
+		     unsigned slot, fv_super **s)
 {
 	const char **names = NULL, **files = NULL;
 	int r;
 
-	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-				 o->slot);
-	if ((r = block_devices(o, &names, &files))) {
-		names_free(o, names, files);
+	if ((r = cli_block_devices(o, &names, &files))) {
+		cli_block_devices_free(o, names, files);
 		return r;
 	}
-	r = fv_super_open(image, names, files, o->nblock_devices, 0, s);
-	names_free(o, names, files);
+	r = fv_super_open(image, names, files, o->nblock_devices, slot, s);
+	cli_block_devices_free(o, names, files);
 	if (r == -ENODEV) { /* a split super's other image missing */
 		r = cli_lib_error(r);
 		fprintf(stderr,
@@ -86,316 +85,29 @@ static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
 	return 0;
 }
 
-/* Whether partition p is one --partition and --slot ask for. */
-static int picked(const struct cli_opts *o, const fv_super *s, size_t i,
-		  const struct fv_super_partition *p)
+/* The image opened for --slot's metadata slot (a: 0, b: 1; none: 0),
+ * as the device booting that slot reads it. */
+static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
 {
-	size_t len = strlen(p->name);
+	struct fv_super_info in = {.size = sizeof(in)};
+	int r;
 
-	if (o->partition) {
-		int k = fv_super_find(s, o->partition, o->slot);
-
-		return k >= 0 && (size_t)k == i;
-	}
-	if (o->slot)
-		return len > 2 && p->name[len - 2] == '_' &&
-		       !strcmp(p->name + len - 1, o->slot);
-	return 1;
-}
-
-/* --partition names one the image has. */
-static int check_partition(const struct cli_opts *o, const char *image,
-			   const fv_super *s)
-{
-	if (!o->partition || fv_super_find(s, o->partition, o->slot) >= 0)
+	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
+		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
+				 o->slot);
+	if ((r = open_slot(o, image, 0, s)))
+		return r;
+	if (!o->slot || !strcmp(o->slot, "a"))
 		return 0;
-	return cli_error(-ENOENT, "%s: no logical partition %s%s%s", image,
-			 o->partition, o->slot ? "_" : "",
-			 o->slot ? o->slot : "");
-}
-
-struct super_report {
-	const fv_super *s;
-	const char *image;
-	size_t part;
-	const char *name;
-	json_object *failures; /* --json */
-};
-
-static void report(void *c, enum fv_failure_kind kind, uint64_t block,
-		   uint64_t offset, unsigned level)
-{
-	struct super_report *rep = c;
-	struct cli_failure f = {kind, offset, block, level};
-	struct fv_super_block_device b = {.size = sizeof(b)};
-	uint32_t dev = 0;
-	uint64_t at = 0;
-	int mapped = !fv_super_offset(rep->s, rep->part, offset, &dev, &at) &&
-		     !fv_super_block_device(rep->s, dev, &b);
-
-	cli_progress_clear();
-	if (rep->failures) {
-		json_object *j = cli_json_failure(&f);
-
-		json_object_object_add(j, "block_device",
-				       mapped ? cli_json_str(b.name) : NULL);
-		json_object_object_add(j, "device_offset",
-				       mapped ? json_object_new_uint64(at)
-					      : NULL);
-		json_object_array_add(rep->failures, j);
-		return;
-	}
-	if (mapped)
-		fprintf(stderr,
-			"%s at position %" PRIu64 " (partition %s; %s byte "
-			"%" PRIu64 ").\n",
-			cli_failure_words(kind), offset, rep->name,
-			dev ? b.file : rep->image, at);
-	else
-		fprintf(stderr, "%s at position %" PRIu64 " (partition %s).\n",
-			cli_failure_words(kind), offset, rep->name);
-}
-
-static json_object *json_part(const struct fv_super_partition *p)
-{
-	json_object *j = json_object_new_object();
-
-	json_object_object_add(j, "name", cli_json_str(p->name));
-	json_object_object_add(j, "group", cli_json_str(p->group));
-	json_object_object_add(j, "size", json_object_new_uint64(p->bytes));
-	json_object_object_add(j, "extents",
-			       json_object_new_uint64(p->num_extents));
-	return j;
-}
-
-/* A logical partition whose own descriptor is a hash descriptor (a hash
- * footer): its digest checked; the exit code (printed). Frees a, takes
- * j. */
-static int check_hash(const struct cli_opts *o, const char *path,
-		      const struct fv_super_partition *p, fv_avb *a,
-		      json_object *j, json_object *list)
-{
-	enum fv_trust trust;
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < fv_avb_descriptors(a) &&
-		    fv_avb_descriptor_tag(a, i, NULL) != FV_AVB_HASH;
-	     i++)
-		;
-	if (i == fv_avb_descriptors(a)) {
-		json_object_put(j);
-		fv_avb_free(a);
+	fv_super_info(*s, &in);
+	fv_super_free(*s);
+	*s = NULL;
+	if (in.metadata_slot_count < 2)
 		return cli_error(-EINVAL,
-				 "%s: the vbmeta has neither a hashtree nor a "
-				 "hash descriptor",
-				 path);
-	}
-	if ((r = cli_avb_judge(o, path, &a, &trust))) {
-		json_object_put(j);
-		return r;
-	}
-	r = fv_avb_check_hash(a, i, path);
-	if (r && r != -EPERM) {
-		json_object_put(j);
-		fv_avb_free(a);
-		return cli_lib_error(r);
-	}
-	if (j) {
-		json_object_object_add(j, "path", cli_json_str(path));
-		json_object_object_add(j, "algorithm",
-				       cli_json_str(fv_avb_algorithm(a)));
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(trust)));
-		json_object_object_add(
-			j, "result",
-			cli_json_str(r ? "corrupted" : cli_verdict_word(0)));
-		json_object_array_add(list, j);
-	} else {
-		if (r)
-			fprintf(stderr, "fastverity: %s\n", fv_last_error());
-		printf("%s: %" PRIu64 " bytes in %u extent%s, Android image "
-		       "with a hash footer (%s): %s.\n",
-		       p->name, p->bytes, p->num_extents,
-		       cli_plural(p->num_extents),
-		       !strcmp(fv_avb_algorithm(a), "NONE")
-			       ? "unsigned"
-			       : fv_avb_algorithm(a),
-		       r ? "FAILED" : "verified");
-	}
-	fv_avb_free(a);
-	return r ? EXIT_VERIFY : EXIT_OK;
-}
-
-/* Partition i checked: 0, or the exit code (printed). */
-static int verify_one(struct cli_opts *o, const char *image, const fv_super *s,
-		      size_t i, json_object *list)
-{
-	struct fv_super_partition p = {.size = sizeof(p)};
-	struct super_report rep = {s, image, i, NULL, NULL};
-	struct cli_counts counts;
-	char verdict[160];
-	struct cli_progress pr;
-	struct cli_pair cp;
-	fv_options *opts = NULL;
-	fv_result *res = NULL;
-	char *path = NULL;
-	json_object *j = NULL;
-	size_t len;
-	fv_avb *a;
-	int r, code;
-
-	memset(&cp, 0, sizeof(cp));
-	fv_super_partition(s, i, &p);
-	rep.name = p.name;
-	if (list)
-		j = json_part(&p);
-	if (!p.num_extents) {
-		if (j) {
-			json_object_object_add(j, "result",
-					       cli_json_str("empty"));
-			json_object_array_add(list, j);
-		} else {
-			printf("%s: empty (no extents): nothing to check.\n",
-			       p.name);
-		}
-		return 0;
-	}
-	r = fv_super_avb(s, i, &a);
-	if (r == -ENOMSG) {
-		if (j) {
-			json_object_object_add(j, "result",
-					       cli_json_str("not_android"));
-			json_object_array_add(list, j);
-		} else {
-			printf("%s: %" PRIu64 " bytes, no AVB footer: not "
-			       "checked.\n",
-			       p.name, p.bytes);
-		}
-		return 0;
-	}
-	len = strlen(image) + strlen(p.name) + 2;
-	if (!r && !(path = malloc(len)))
-		r = -ENOMEM;
-	if (r) {
-		json_object_put(j);
-		fv_avb_free(a);
-		return cli_lib_error(r);
-	}
-	snprintf(path, len, "%s/%s", image, p.name);
-	if (!fv_avb_has_hashtree(a)) {
-		/* a partition with a hash footer: its digest */
-		r = check_hash(o, path, &p, a, j, list);
-		j = NULL;
-		goto out;
-	}
-	if ((r = cli_pair_avb_of(o, path, a, &cp)))
-		goto out;
-	if (cli_run_options(o, &opts, &pr)) {
-		r = EXIT_PARAMS;
-		goto out;
-	}
-	if (j)
-		rep.failures = json_object_new_array();
-	fv_options_set_failure_fn(opts, report, &rep);
-	r = fv_pair_verify(cp.fp, opts, &res);
-	cli_progress_end(&pr);
-	if (r) {
-		r = cli_lib_error(r);
-		goto out;
-	}
-	cli_counts_of(res, &counts);
-	code = cli_verdict(&counts);
-	if (j) {
-		json_object_object_add(j, "path", cli_json_str(path));
-		json_object_object_add(j, "algorithm",
-				       cli_json_str(cp.avb_algorithm));
-		json_object_object_add(j, "public_key_sha1",
-				       cp.avb_key_sha1[0]
-					       ? cli_json_str(cp.avb_key_sha1)
-					       : NULL);
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(cp.trust)));
-		json_object_object_add(j, "root_hash",
-				       cli_json_str(fv_pair_root_hex(cp.fp)));
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(code)));
-		cli_json_add_counts(j, &counts);
-		json_object_object_add(j, "failures", rep.failures);
-		rep.failures = NULL;
-		json_object_array_add(list, j);
-		j = NULL;
-	} else {
-		if (code == EXIT_VERIFY)
-			cli_print_counts(&counts);
-		if (!counts.root_matches)
-			fprintf(stderr, "Verification of root hash failed.\n");
-		printf("%s: %" PRIu64 " bytes in %u extent%s, Android image "
-		       "(%s%s%s%s): %s.\n",
-		       p.name, p.bytes, p.num_extents,
-		       cli_plural(p.num_extents),
-		       !strcmp(cp.avb_algorithm, "NONE") ? "unsigned"
-							 : cp.avb_algorithm,
-		       cp.avb_key_sha1[0] ? ", key sha1 " : "", cp.avb_key_sha1,
-		       cp.trust == FV_TRUST_UNCHECKED ? ", signer not checked"
-		       : cp.trust == FV_TRUST_CHECK   ? ", signed by --key"
-						      : "",
-		       cli_verdict_text(code, &counts, verdict,
-					sizeof(verdict)));
-	}
-	r = code;
-out:
-	json_object_put(rep.failures);
-	json_object_put(j);
-	fv_result_free(res);
-	fv_options_free(opts);
-	cli_pair_free(&cp);
-	free(path);
-	return r;
-}
-
-int cli_super_verify(struct cli_opts *o, const char *image)
-{
-	json_object *list = o->json ? json_object_new_array() : NULL;
-	int r, worst = EXIT_OK;
-	fv_super *s;
-
-	if ((r = open_super(o, image, &s))) {
-		json_object_put(list);
-		return r;
-	}
-	if ((r = check_partition(o, image, s)))
-		goto out;
-	for (size_t i = 0; i < fv_super_partitions(s); i++) {
-		struct fv_super_partition p = {.size = sizeof(p)};
-
-		fv_super_partition(s, i, &p);
-		if (!picked(o, s, i, &p))
-			continue;
-		r = verify_one(o, image, s, i, list);
-		/* bad blocks go on to the next partition; anything else
-		 * stops */
-		if (r && r != EXIT_VERIFY)
-			goto out;
-		if (r)
-			worst = r;
-	}
-	r = worst;
-	if (o->json) {
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(j, "container", cli_json_str("super"));
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(r)));
-		json_object_object_add(j, "partitions", list);
-		list = NULL;
-		cli_json_print(j);
-	}
-out:
-	json_object_put(list);
-	fv_super_free(s);
-	return r;
+				 "%s: metadata of 1 slot: no slot b (slot b is "
+				 "metadata slot 1)",
+				 image);
+	return open_slot(o, image, 1, s);
 }
 
 /* ---- dump: what lpdump shows ---- */
@@ -445,91 +157,107 @@ static int by_target(const void *x, const void *y)
 	return a->target < b->target ? -1 : a->target > b->target;
 }
 
-static void dump_text(const fv_super *s, const struct fv_super_info *in)
+/* lpdump's text of the slot s holds, into f. */
+static void dump_text(FILE *f, const fv_super *s,
+		      const struct fv_super_info *in)
 {
+	const size_t ne = fv_super_extents(s);
 	size_t n = 0;
-	struct placed *laid = calloc(fv_super_extents(s) + 1, sizeof(*laid));
+	struct placed *laid = calloc(ne + 1, sizeof(*laid));
 	char attrs[64];
 
 	if (in->metadata_slot_count > 1)
-		printf("Slot %u:\n", in->slot);
-	printf("Metadata version: %u.%u\n", in->major, in->minor);
-	printf("Metadata size: %u bytes\n", in->header_size + in->tables_size);
-	printf("Metadata max size: %u bytes\n", in->metadata_max_size);
-	printf("Metadata slot count: %u\n", in->metadata_slot_count);
-	printf("Header flags: %s\n", header_flags_text(in->header_flags));
-	printf("Partition table:\n------------------------\n");
+		fprintf(f, "Slot %u:\n", in->slot);
+	fprintf(f, "Metadata version: %u.%u\n", in->major, in->minor);
+	fprintf(f, "Metadata size: %u bytes\n", in->header_size + in->tables_size);
+	fprintf(f, "Metadata max size: %u bytes\n", in->metadata_max_size);
+	fprintf(f, "Metadata slot count: %u\n", in->metadata_slot_count);
+	fprintf(f, "Header flags: %s\n", header_flags_text(in->header_flags));
+	fprintf(f, "Partition table:\n------------------------\n");
 	for (size_t i = 0; i < fv_super_partitions(s); i++) {
 		struct fv_super_partition p = {.size = sizeof(p)};
 		uint64_t first = 0;
 
 		fv_super_partition(s, i, &p);
 		attributes_text(p.attributes, attrs, sizeof(attrs));
-		printf("  Name: %s\n  Group: %s\n  Attributes: %s\n  "
+		fprintf(f, "  Name: %s\n  Group: %s\n  Attributes: %s\n  "
 		       "Extents:\n",
-		       p.name, p.group, attrs);
+		       CLI_NAME(p.name, strlen(p.name)),
+		       CLI_NAME(p.group, strlen(p.group)), attrs);
 		for (uint32_t k = 0; k < p.num_extents; k++) {
 			struct fv_super_extent e = {.size = sizeof(e)};
 
 			fv_super_extent(s, p.first_extent + k, &e);
-			printf("    %" PRIu64 " .. %" PRIu64 " ", first,
+			fprintf(f, "    %" PRIu64 " .. %" PRIu64 " ", first,
 			       first + e.sectors - 1);
 			first += e.sectors;
 			if (e.type == 0)
-				printf("linear %s %" PRIu64 "\n", e.device,
-				       e.target);
+				fprintf(f, "linear %s %" PRIu64 "\n",
+					CLI_NAME(e.device, strlen(e.device)),
+					e.target);
 			else
-				printf("zero\n");
-			if (e.type == 0 && laid)
+				fprintf(f, "zero\n");
+			/* one place an extent entry (the reader refuses
+			 * shared ones; bounded all the same) */
+			if (e.type == 0 && laid && n < ne)
 				laid[n++] = (struct placed){e, p.name};
 		}
-		printf("------------------------\n");
+		fprintf(f, "------------------------\n");
 	}
 	/* the linear extents by their place on the block devices */
-	printf("Super partition layout:\n------------------------\n");
+	fprintf(f, "Super partition layout:\n------------------------\n");
 	if (laid)
 		qsort(laid, n, sizeof(*laid), by_target);
 	for (size_t k = 0; k < n; k++)
-		printf("%s: %" PRIu64 " .. %" PRIu64 ": %s (%" PRIu64
+		fprintf(f, "%s: %" PRIu64 " .. %" PRIu64 ": %s (%" PRIu64
 		       " sectors)\n",
-		       laid[k].e.device, laid[k].e.target,
-		       laid[k].e.target + laid[k].e.sectors, laid[k].owner,
+		       CLI_NAME(laid[k].e.device, strlen(laid[k].e.device)),
+		       laid[k].e.target,
+		       laid[k].e.target + laid[k].e.sectors,
+		       CLI_NAME(laid[k].owner, strlen(laid[k].owner)),
 		       laid[k].e.sectors);
-	printf("------------------------\n");
-	printf("Block device table:\n------------------------\n");
+	fprintf(f, "------------------------\n");
+	fprintf(f, "Block device table:\n------------------------\n");
 	for (size_t i = 0; i < fv_super_block_devices(s); i++) {
 		struct fv_super_block_device b = {.size = sizeof(b)};
 
 		fv_super_block_device(s, i, &b);
-		printf("  Partition name: %s\n  First sector: %" PRIu64
+		fprintf(f, "  Partition name: %s\n  First sector: %" PRIu64
 		       "\n  Size: %" PRIu64 " bytes\n  Flags: %s\n"
 		       "------------------------\n",
-		       b.name, b.first_sector, b.bytes,
+		       CLI_NAME(b.name, strlen(b.name)), b.first_sector, b.bytes,
 		       b.flags & 1 ? "slot-suffixed" : "none");
 	}
-	printf("Group table:\n------------------------\n");
+	fprintf(f, "Group table:\n------------------------\n");
 	for (size_t i = 0; i < fv_super_groups(s); i++) {
 		struct fv_super_group g = {.size = sizeof(g)};
 
 		fv_super_group(s, i, &g);
-		printf("  Name: %s\n  Maximum size: %" PRIu64
+		fprintf(f, "  Name: %s\n  Maximum size: %" PRIu64
 		       " bytes\n  Flags: %s\n------------------------\n",
-		       g.name, g.max_size,
+		       CLI_NAME(g.name, strlen(g.name)), g.max_size,
 		       g.flags & 1 ? "slot-suffixed" : "none");
 	}
 	free(laid);
 }
 
-static void dump_json(const char *image, const fv_super *s,
-		      const struct fv_super_info *in)
+static json_object *json_part(const struct fv_super_partition *p)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "name", cli_json_str(p->name));
+	json_object_object_add(j, "group", cli_json_str(p->group));
+	json_object_object_add(j, "size", json_object_new_uint64(p->bytes));
+	return j;
+}
+
+/* The slot s holds as one object: its metadata, partitions, groups and
+ * block devices. */
+static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 {
 	json_object *j = json_object_new_object(), *m, *list;
 	char attrs[64];
 
-	json_object_object_add(j, "image", cli_json_str(image));
-	json_object_object_add(j, "container", cli_json_str("super"));
-	json_object_object_add(j, "sparse",
-			       json_object_new_boolean(in->sparse));
 	m = json_object_new_object();
 	json_object_object_add(m, "slot", json_object_new_uint64(in->slot));
 	json_object_object_add(m, "version_major",
@@ -586,7 +314,6 @@ static void dump_json(const char *image, const fv_super *s,
 			json_object_array_add(ex, ej);
 			first += e.sectors;
 		}
-		json_object_object_del(pj, "extents");
 		json_object_object_add(pj, "extents", ex);
 		json_object_array_add(list, pj);
 	}
@@ -629,16 +356,45 @@ static void dump_json(const char *image, const fv_super *s,
 		json_object_array_add(list, bj);
 	}
 	json_object_object_add(j, "block_devices", list);
-	cli_json_print(j);
+	return j;
+}
+
+/* The text of metadata slot k of image, into a buffer (to compare one
+ * slot with another), and the slot read (*keep); NULL when it cannot be
+ * read (said). */
+static char *slot_text(const struct cli_opts *o, const char *image,
+		       unsigned k, fv_super **keep)
+{
+	struct fv_super_info in = {.size = sizeof(in)};
+	char *buf = NULL;
+	size_t len = 0;
+	fv_super *s;
+	FILE *f;
+
+	*keep = NULL;
+	if (open_slot(o, image, k, &s))
+		return NULL;
+	fv_super_info(s, &in);
+	if (!(f = open_memstream(&buf, &len))) {
+		fv_super_free(s);
+		return NULL;
+	}
+	dump_text(f, s, &in);
+	fclose(f);
+	*keep = s;
+	return buf;
 }
 
 int cli_super_dump(struct cli_opts *o, const char *image)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
+	json_object *j = NULL, *others = NULL;
+	char *first = NULL;
+	size_t first_len = 0;
 	fv_super *s;
 	int r;
 
-	if (o->partition || o->slot)
+	if (o->partition)
 		return cli_error(-EINVAL,
 				 "%s: dump shows the whole super image; a "
 				 "logical partition is dumped as %s/NAME",
@@ -646,12 +402,72 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 	if ((r = open_super(o, image, &s)))
 		return r;
 	fv_super_info(s, &in);
-	if (o->json)
-		dump_json(image, s, &in);
+	if (o->json) {
+		j = dump_json(s, &in);
+		json_object_object_add(j, "image", cli_json_str(image));
+		json_object_object_add(j, "container", cli_json_str("super"));
+		json_object_object_add(j, "sparse",
+				       json_object_new_boolean(in.sparse));
+	} else {
+		dump_text(stdout, s, &in);
+	}
+	/* without --slot, every slot: each other one in full, or said to
+	 * hold what slot 0 holds */
+	if (!o->slot && in.metadata_slot_count > 1) {
+		FILE *f = open_memstream(&first, &first_len);
+
+		if (!f) {
+			r = cli_error(-ENOMEM, "out of memory");
+			goto out;
+		}
+		dump_text(f, s, &in);
+		fclose(f);
+		if (j)
+			others = json_object_new_array();
+		for (unsigned k = 1; k < in.metadata_slot_count; k++) {
+			struct fv_super_info ik = {.size = sizeof(ik)};
+			fv_super *sk;
+			char *text = slot_text(o, image, k, &sk);
+			/* the same but for its "Slot N:" line */
+			const char *a = strchr(first, '\n');
+			const char *b = text ? strchr(text, '\n') : NULL;
+			int same = a && b && !strcmp(a, b);
+
+			if (!text) {
+				r = EXIT_PARAMS;
+				break;
+			}
+			fv_super_info(sk, &ik);
+			if (others) {
+				json_object *jk = same ? json_object_new_object()
+						       : dump_json(sk, &ik);
+
+				json_object_object_add(
+					jk, "slot", json_object_new_uint64(k));
+				if (same)
+					json_object_object_add(
+						jk, "same_as_slot",
+						json_object_new_uint64(0));
+				json_object_array_add(others, jk);
+			} else if (same) {
+				printf("Slot %u: the same as slot 0.\n", k);
+			} else {
+				fputs(text, stdout);
+			}
+			free(text);
+			fv_super_free(sk);
+		}
+		if (j)
+			json_object_object_add(j, "slots", others);
+	}
+out:
+	if (j && !r)
+		cli_json_print(j);
 	else
-		dump_text(s, &in);
+		json_object_put(j);
+	free(first);
 	fv_super_free(s);
-	return EXIT_OK;
+	return r;
 }
 
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
@@ -671,8 +487,10 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 				 image);
 	if ((r = open_super(o, image, &s)))
 		return r;
-	if ((i = fv_super_find(s, o->partition, o->slot)) < 0) {
-		r = check_partition(o, image, s);
+	/* the partition the device maps: NAME_<slot> on an A/B image */
+	if ((i = fv_super_find(s, o->partition, NULL)) < 0) {
+		r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s",
+			      image, o->partition, o->slot ? o->slot : "a");
 		fv_super_free(s);
 		return r;
 	}

@@ -4,10 +4,14 @@
 
 #include "cli/cli.h"
 
-/* verify: every logical partition (or --partition, --slot) that carries
- * an AVB footer checked; the exit code. */
-int cli_super_verify(struct cli_opts *o, const char *image);
-/* dump: the metadata as lpdump shows it (text or --json). */
+/* --block-device NAME=FILE split into names and files (freed with
+ * cli_block_devices_free, also after an error): 0, or the exit code. */
+int cli_block_devices(const struct cli_opts *o, const char ***names,
+		      const char ***files);
+void cli_block_devices_free(const struct cli_opts *o, const char **names,
+			    const char **files);
+/* dump: the metadata as lpdump shows it (text or --json), every slot's
+ * (or --slot's). */
 int cli_super_dump(struct cli_opts *o, const char *image);
 /* open: --partition's logical partition mapped (dm-linear) under
  * dm-verity as name. */

@@ -873,8 +873,10 @@ int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e);
 int fv_super_group(const fv_super *s, size_t i, struct fv_super_group *g);
 int fv_super_block_device(const fv_super *s, size_t i,
 			  struct fv_super_block_device *b);
-/* The partition named name, or for slot ("a", "b"; NULL: the first that
- * has it with extents) name_<slot>: its index, or -ENOENT. */
+/* The partition a device booting slot ("a", "b"; NULL: the slot s was
+ * read for) maps for name: name itself when it has a slot suffix (then
+ * of that slot) or the image is not A/B, else name_<slot>, never a
+ * partition of the bare name on an A/B image: its index, or -ENOENT. */
 int fv_super_find(const fv_super *s, const char *name, const char *slot);
 /* Byte off of partition i as the block device and byte that hold it
  * (*device: the block device's index). Errors: EINVAL (past its end),
@@ -937,6 +939,178 @@ int fv_trust_decide(const char *container, enum fv_signature_from signature,
  * opened it: FV_TRUST_CHECK with its signer's key checked, UNCHECKED
  * signed and opened without a key, UNSIGNED. */
 enum fv_trust fv_avb_trust(const fv_avb *a);
+
+/* --- Android firmware sets: one walk ------------------------------------
+ * Since 0.10 (FASTVERITY_1.8). A set given by its top image — a vbmeta
+ * image, an image with an AVB footer, or a super image — walked as
+ * libavb's avb_slot_verify walks it (docs/android.md, "Firmware sets"):
+ * each vbmeta judged (its own signature, then the key given for the top
+ * one or the key a chain partition descriptor pins for a chained one),
+ * each chained partition visited once, each partition's data checked
+ * once, the metadata copy and slot of a super image that the device
+ * maps (liblp's rules), and the work bounded (at most 32 vbmetas and
+ * 128 checked partitions a set). Every printer of a set reads its one
+ * result: the steps, in the order walked. */
+typedef struct fv_slot fv_slot;
+
+enum fv_slot_flag {
+	/* judge every vbmeta's signature and signer, check every
+	 * partition's data; without it the walk only reads (digests,
+	 * command lines), as avbtool's print commands do */
+	FV_SLOT_CHECK = 1u << 0,
+	/* follow the chain partition descriptors of the top vbmeta */
+	FV_SLOT_FOLLOW = 1u << 1,
+	/* follow those of chained vbmetas too (avbtool's
+	 * print_partition_digests); without it a chain descriptor below the
+	 * top is refused when checking, as libavb refuses it, unless
+	 * FV_SLOT_EXPECTED */
+	FV_SLOT_FOLLOW_NESTED = 1u << 2,
+	/* chain descriptors are compared with the expected ones
+	 * (avbtool's --expected_chain_partition): one not followed must be
+	 * expected */
+	FV_SLOT_EXPECTED = 1u << 3,
+	/* stop at the first step that does not hold (avbtool's
+	 * verify_image); else bad data and missing images are reported and
+	 * the walk goes on */
+	FV_SLOT_STOP = 1u << 4,
+	/* a hashtree whose tree is all zeros: skipped, its data checked
+	 * against the root (avbtool's --accept_zeroed_hashtree) */
+	FV_SLOT_ACCEPT_ZEROED = 1u << 5,
+};
+
+/* A chain partition descriptor's expected contents. */
+struct fv_slot_expected {
+	const char *name;
+	unsigned rollback_index_location;
+	const uint8_t *public_key; /* an AVB public key blob */
+	size_t public_key_len;
+};
+
+struct fv_slot_request {
+	size_t size;       /* sizeof(struct fv_slot_request) */
+	const char *image;     /* the set's top image */
+	const char *container; /* "avb" or "super" where the image reads
+				* two ways (fv_container_of); NULL */
+	const char *key; /* the top vbmeta's signer's key (PEM); NULL */
+	/* "a" or "b": the slot booted (partitions NAME_<slot>, a super
+	 * image's metadata slot 0 or 1); NULL: a, where the image is A/B */
+	const char *slot;
+	/* a super image: the partitions to check (NULL: every one of the
+	 * slot's metadata); a name without a slot suffix means the slot's
+	 * NAME_<slot> on an A/B image */
+	const char *const *partitions;
+	size_t npartitions;
+	/* a split super image's other block devices' files */
+	const char *const *device_names, *const *device_files;
+	size_t ndevices;
+	const struct fv_slot_expected *expected; /* FV_SLOT_EXPECTED */
+	size_t nexpected;
+	unsigned flags; /* enum fv_slot_flag */
+};
+
+enum fv_slot_kind {
+	FV_SLOT_VBMETA = 1,    /* a vbmeta read (and judged) */
+	FV_SLOT_HASH = 2,      /* a hash descriptor's partition */
+	FV_SLOT_HASHTREE = 3,  /* a hashtree descriptor's partition */
+	FV_SLOT_CHAIN = 4,     /* a chain partition descriptor */
+	FV_SLOT_CMDLINE = 5,   /* a kernel command line descriptor */
+	FV_SLOT_PARTITION = 6, /* a super image's logical partition */
+};
+
+enum fv_slot_result {
+	FV_SLOT_OK = 0,      /* checked and good; read, without CHECK */
+	FV_SLOT_BAD = 1,     /* the data is not what the descriptor says */
+	FV_SLOT_REFUSED = 2, /* a signature, signer or rule does not hold */
+	FV_SLOT_MISSING = 3, /* no image of the partition */
+	FV_SLOT_SKIPPED = 4, /* not checked: why says why */
+	FV_SLOT_ERROR = 5,   /* could not be read or checked */
+};
+
+enum fv_slot_why {
+	FV_SLOT_WHY_NONE = 0,
+	FV_SLOT_WHY_SIGNATURE,    /* the vbmeta's signature does not hold */
+	FV_SLOT_WHY_POLICY,       /* the trust policy refused (message) */
+	FV_SLOT_WHY_OTHER_KEY,    /* signed by another key than the one given */
+	FV_SLOT_WHY_PINNED_KEY,   /* signed by another key than its chain pins */
+	FV_SLOT_WHY_UNSIGNED_PIN, /* chained, not signed, and a key is pinned */
+	FV_SLOT_WHY_NESTED,       /* a chain descriptor below the top vbmeta */
+	FV_SLOT_WHY_NOT_EXPECTED, /* a chain not followed and not expected */
+	FV_SLOT_WHY_LOCATION,     /* expected another rollback index location */
+	FV_SLOT_WHY_KEY_BLOB,     /* expected another public key blob */
+	FV_SLOT_WHY_DIGEST,       /* a hash that differs */
+	FV_SLOT_WHY_BLOCKS,       /* bad blocks, or a root that differs */
+	FV_SLOT_WHY_TREE,         /* the data is intact, the tree is not */
+	FV_SLOT_WHY_PARITY,       /* parity that disagrees with the data */
+	FV_SLOT_WHY_ZEROED,       /* a zeroed tree, skipped as asked */
+	FV_SLOT_WHY_VISITED,      /* visited already in this walk */
+	FV_SLOT_WHY_EMPTY,        /* a logical partition with no extents */
+	FV_SLOT_WHY_NO_FOOTER,    /* a logical partition with no AVB footer */
+	FV_SLOT_WHY_LIMIT,        /* past the walk's bounds */
+	FV_SLOT_WHY_DESCRIPTORS,  /* a vbmeta's descriptors refused (two of
+				   * one partition, more than 128): its step
+				   * ends twice, OK and then this */
+};
+
+/* One step of the walk. Strings and handles belong to the walk's
+ * result (valid until fv_slot_free). */
+struct fv_slot_step {
+	size_t size; /* sizeof(struct fv_slot_step), set by the caller */
+	enum fv_slot_kind kind;
+	enum fv_slot_result result;
+	enum fv_slot_why why;
+	int error;           /* the -errno behind a result other than OK */
+	const char *message; /* why, one line naming the file; "" for OK */
+	unsigned depth;      /* 0: the top vbmeta; a chain adds 1 */
+	/* a descriptor's vbmeta step; a vbmeta's: the chain step that led
+	 * to it, or the partition step it is the footer of; SIZE_MAX: none */
+	size_t parent;
+	const char *name; /* the partition's name (shown safely: odd bytes
+			   * escaped); "" for a top vbmeta image */
+	const char *path; /* the image read: a file, or SUPER/NAME */
+	/* a vbmeta step: its handle; a descriptor step: its vbmeta's, and
+	 * the descriptor's index there */
+	const fv_avb *avb;
+	size_t descriptor;
+	/* a vbmeta step (CHECK): the verdict, and who signs: the key
+	 * given (trust CHECK at the top), or the chain's pinning vbmeta */
+	enum fv_trust trust;
+	const char *signer;
+	/* a hashtree step: the verify's result (counts, parity), or NULL */
+	const fv_result *result_of;
+	/* a chain step: 1 when it matched an expected one, 1 when followed */
+	int expected, followed;
+	/* a partition step: its size, extents, index in fv_slot_super */
+	uint64_t bytes;
+	unsigned extents;
+	size_t partition;
+};
+
+/* Called as each step begins (done 0: the failures reported next
+ * through o's failure callback are its) and ends (done 1). */
+typedef void (*fv_slot_fn)(void *ctx, const fv_slot *s, size_t step,
+			   int done);
+
+/* Walks the set req names with o's run options (threads, failure
+ * callback, progress). 0 and *out whatever the steps found (each
+ * failure is a step's result); an error only when the walk cannot
+ * start or cannot go on at all: EINVAL (a request that makes no sense,
+ * an image that is no firmware set), ENODEV (the top image missing),
+ * ENOMEM. *out: fv_slot_free, also after an error when not NULL. */
+int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
+		   fv_slot_fn fn, void *ctx, fv_slot **out);
+void fv_slot_free(fv_slot *s);
+size_t fv_slot_steps(const fv_slot *s);
+/* Step i. Errors: EINVAL (i out of range, size too small). */
+int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
+/* What the walk has to say besides its steps: backup metadata read,
+ * a signer not checked, the partition a short name stood for. */
+size_t fv_slot_notes(const fv_slot *s);
+const char *fv_slot_note(const fv_slot *s, size_t i);
+/* A super image's metadata as the walk read it (the slot's); NULL for
+ * another set. */
+const fv_super *fv_slot_super(const fv_slot *s);
+/* "a" or "b": the slot walked; "" when the set has none. */
+const char *fv_slot_name(const fv_slot *s);
 
 /* An Android vbmeta's anchor for fv_image_open: the public key (PEM,
  * private or public) its signer must have; copied, NULL: none. Errors:

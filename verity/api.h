@@ -21,6 +21,7 @@
 #include "verity/container/avb/rsa.h"
 #include "verity/container/ddi/ddi.h"
 #include "verity/container/registry.h"
+#include "verity/container/super/super.h"
 #include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
 #include "verity/ops.h"
@@ -114,6 +115,13 @@ struct fv_status {
 	struct verity_active a;
 	fv_params params;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+};
+
+struct fv_super {
+	struct verity_super s;
+	/* the notes, geometry's and slot's first, then the other slots' */
+	const char *notes[2 + LP_MAX_SLOTS];
+	size_t nnotes;
 };
 
 struct fv_avb {
@@ -250,6 +258,9 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out);
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
+/* fv_super_avb, read for showing (show 1: its signature not checked,
+ * as fv_avb_show) or judged (0). */
+int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 int verity_api_image_avb(fv_image *img, const fv_options *o,
 			 struct ht_error *err);

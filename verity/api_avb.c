@@ -629,7 +629,7 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 	if (!d)
 		return -EINVAL;
 	return verity_api_keep(
-		verity_avb_described_image(&a->img, d, path, &err), &err);
+		verity_avb_described_image(&a->img, d, 0, path, &err), &err);
 }
 
 API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)

@@ -1,14 +1,6 @@
 /* The public library: Android super images (include/fastverity.h,
  * "Android super images"). */
 #include "verity/api.h"
-#include "verity/container/super/super.h"
-
-struct fv_super {
-	struct verity_super s;
-	/* the notes, geometry's and slot's first, then the other slots' */
-	const char *notes[2 + LP_MAX_SLOTS];
-	size_t nnotes;
-};
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -198,28 +190,26 @@ API int fv_super_block_device(const fv_super *s, size_t i,
 
 API int fv_super_find(const fv_super *s, const char *name, const char *slot)
 {
-	static const char *const slots[] = {"a", "b"};
-	char with[LP_NAME_MAX + 8];
-	int i;
+	char picked[LP_NAME_MAX + 8];
+	int own, i;
 
 	NEED(s);
 	NEED(name);
-	if (slot) {
-		snprintf(with, sizeof(with), "%s_%s", name, slot);
-		i = verity_lp_find(&s->s.m, with);
-		return i < 0 ? -ENOENT : i;
+	own = verity_lp_suffix_slot(name);
+	if (slot && strcmp(slot, "a") && strcmp(slot, "b"))
+		return verity_api_fail(EINVAL, "slot '%s' is not a or b", slot);
+	/* a name with a slot suffix is that partition, of that slot */
+	if (slot && own >= 0)
+		return own == (slot[0] == 'b') &&
+				       (i = verity_lp_find(&s->s.m, name)) >= 0
+			       ? i
+			       : -ENOENT;
+	if (slot && verity_lp_ab(&s->s.m)) {
+		snprintf(picked, sizeof(picked), "%s_%s", name, slot);
+		return (i = verity_lp_find(&s->s.m, picked)) < 0 ? -ENOENT : i;
 	}
-	if ((i = verity_lp_find(&s->s.m, name)) >= 0)
-		return i;
-	/* the first slot that has it with extents (factory images carry
-	 * empty _b twins) */
-	for (size_t k = 0; k < 2; k++) {
-		snprintf(with, sizeof(with), "%s_%s", name, slots[k]);
-		if ((i = verity_lp_find(&s->s.m, with)) >= 0 &&
-		    s->s.m.p[i].num_extents)
-			return i;
-	}
-	return -ENOENT;
+	i = verity_super_pick(&s->s.m, name, picked, sizeof(picked));
+	return i < 0 ? -ENOENT : i;
 }
 
 API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
@@ -256,6 +246,11 @@ static int avb_there(const struct verity_extents *x, const char *path)
 }
 
 API int fv_super_avb(const fv_super *s, size_t i, fv_avb **out)
+{
+	return verity_api_super_avb(s, i, 0, out);
+}
+
+int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 {
 	struct verity_extents *x;
 	struct ht_error err;
@@ -295,7 +290,7 @@ API int fv_super_avb(const fv_super *s, size_t i, fv_avb **out)
 		free(path);
 		return r;
 	}
-	r = verity_api_avb_read_from(path, x, 0, out);
+	r = verity_api_avb_read_from(path, x, show, out);
 	free(path);
 	return r;
 }

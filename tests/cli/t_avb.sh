@@ -134,8 +134,17 @@ check "verify IMAGE: sha1 tree, no salt" run_rc 0 "$FV" verify gold/system_other
 check "verify IMAGE: one block, no tree" run_rc 0 "$FV" verify gold/oneblock.img
 check "verify IMAGE: 1024-byte blocks" run_rc 0 "$FV" verify gold/blk1024.img
 check "  says the kernel cannot use its parity" grep -q "the parity uses 4096-byte blocks under a tree of 1024-byte blocks" "$T/err"
-check "verify IMAGE: a hash footer has no tree" run_rc 1 "$FV" verify gold/boot.img
-check "  says where it is checked" grep -q "fastverity avb verify_image checks hash descriptors" "$T/err"
+check "verify IMAGE: a hash footer's digest checked" run_rc 0 "$FV" verify gold/boot.img --key "$TOP/tests/avb/keys/rsa2048.pem"
+check "  saying what vouches for it" grep -qx "boot: hash of gold/boot.img, vbmeta gold/boot.img signed by $TOP/tests/avb/keys/rsa2048.pem: verified." "$T/out"
+check "dump IMAGE: a hash footer's descriptor" run_rc 0 "$FV" dump gold/boot.img
+check "  its partition, size and digest" grep -q "^Android image: *	partition boot, data 150000 bytes, hash footer: sha256 digest [0-9a-f]\{64\}$" "$T/out"
+check "  --json" sh -c "'$FV' dump gold/boot.img --json | jq -e '.partitions[0].android.hash_algorithm == \"sha256\" and (.partitions[0].android.digest | length) == 64' >/dev/null"
+cp gold/boot.img bootbad.img
+flip bootbad.img 5000
+check "verify IMAGE: a hash footer over changed data" run_rc 2 "$FV" verify bootbad.img
+check "  avbtool's words, and FAILED" sh -c "grep -q 'digest of bootbad.img does not match digest in descriptor' '$T/err' && grep -q '^boot: hash of bootbad.img, .*: FAILED.$' '$T/out'"
+check "repair IMAGE: a hash footer has no tree" run_rc 1 "$FV" repair gold/boot.img --key "$TOP/tests/avb/keys/rsa2048.pem"
+check "  says verify checks it" grep -q "no tree to repair (verify checks its hash descriptor)" "$T/err"
 check "verify IMAGE with --hash-offset refused" run_rc 1 "$FV" verify gold/system.img --hash-offset=4096
 check "  the image carries its parameters" grep -q "an Android image carries its own parameters.*--hash-offset does not apply" "$T/err"
 cp gold/product_services.img p.img

@@ -102,6 +102,18 @@ if [ -f "$jlib" ] && unshare -m true 2>/dev/null; then
 	check "  update --json refused before it writes" run_rc 1 nojson "$FV_REAL" update "$T/d" "$T/hz" "$(cat "$T/rz")" --changed=0:1 --fec-device="$T/fz" --json
 	check "    the hash image unchanged" files_same "$T/hz" "$T/hz.before"
 	check "  dump without --json works" run_rc 0 nojson "$FV_REAL" dump "$T/hz"
+	# firmware sets: verify of a super image and of a vbmeta image
+	gen 43 $((256 * 4096)) >"$T/e1"
+	"$FV_REAL" avb add_hashtree_footer --image "$T/e1" --partition_name system \
+		--partition_size $((2 << 20)) --key "$TOP/tests/avb/keys/rsa2048.pem" \
+		--algorithm SHA256_RSA2048 >/dev/null 2>&1 || fail "add_hashtree_footer for the set"
+	printf '{"device_size": 8388608, "partitions": [{"name": "system_a", "image": "%s"}]}' "$T/e1" >"$T/sj"
+	python3 "$TOP/tests/cli/mksuper.py" "$T/sj" "$T/super.img"
+	check "  verify super.img --key works" run_rc 0 nojson "$FV_REAL" verify "$T/super.img" --key "$TOP/tests/avb/keys/rsa2048.pem"
+	"$FV_REAL" avb make_vbmeta_image --output "$T/vbmeta.img" --include_descriptors_from_image "$T/e1" >/dev/null 2>&1
+	cp "$T/e1" "$T/system.img"
+	check "  verify vbmeta.img works" run_rc 0 nojson "$FV_REAL" verify "$T/vbmeta.img"
+	check "  avb verify_image works" run_rc 0 nojson "$FV_REAL" avb verify_image --image "$T/vbmeta.img"
 else
 	skip "no libjson-c.so.5 in ldconfig's cache, or no mount namespace (unshare -m)"
 fi

@@ -149,7 +149,6 @@ craft() { # WHAT WHERE OFFSET FORMAT VALUE MESSAGE
 # them), groups at 408 (48 each: 3), block devices at 552
 craft "an extent past the device" tables $((312 + 24 + 12)) "<Q" 40000 "craft.img: extent 1: sectors \[40000, 44096) lie past the end of super (16777216 bytes)"
 craft "an extent in the metadata" tables $((312 + 12)) "<Q" 100 "craft.img: extent 0: sector 100 of super lies in the metadata"
-craft "a partition name with a slash" tables 3 s "/" "partition 0: its name 'sys/em_a' is not a partition name"
 craft "an unknown attribute" tables 36 "<I" 16 "craft.img: partition system_a: attributes 0x10 (version 10.0 knows 0x3)"
 craft "a group index past the groups" tables 48 "<I" 9 "craft.img: partition system_a: group 9 of 3"
 craft "extents past the extent table" tables 40 "<I" 3 "craft.img: partition system_a: extents 3 to 5 of 4"

@@ -1861,6 +1861,233 @@ START_TEST(super_images)
 }
 END_TEST
 
+/* Firmware sets walked once (fv_slot_verify): a vbmeta chaining a
+ * signed system image and including a hash footer's descriptor; each
+ * step in order, its verdict and signer; bad data found and the walk
+ * gone on; a chain below the top refused as libavb refuses it; the
+ * same walk without
+ * checks for the print commands; a super image's partition named
+ * without its slot suffix. */
+struct walked {
+	size_t begun, ended;
+};
+
+static void on_step(void *c, const fv_slot *s, size_t i, int done)
+{
+	struct walked *w = c;
+
+	ck_assert_uint_lt(i, fv_slot_steps(s));
+	if (done)
+		w->ended++;
+	else
+		w->begun++;
+}
+
+static struct fv_slot_step step_of(const fv_slot *s, size_t i)
+{
+	struct fv_slot_step st = {.size = sizeof(st)};
+
+	ck_assert_int_eq(fv_slot_step(s, i, &st), 0);
+	return st;
+}
+
+START_TEST(firmware_sets)
+{
+	char sys[96], boot[96], key[96], pub[96], vb[96], vb2[96], sup[96];
+	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
+		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
+	fv_vbmeta_opts *v = fv_vbmeta_opts_new(), *top = fv_vbmeta_opts_new();
+	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_slot_step st;
+	struct walked w = {0, 0};
+	const char *names[1] = {"system"};
+	uint8_t *pk;
+	size_t pklen, n;
+	fv_slot *s;
+	FILE *fp;
+
+	snprintf(sys, sizeof(sys), "%s/system.img", dir);
+	snprintf(boot, sizeof(boot), "%s/boot.img", dir);
+	snprintf(key, sizeof(key), "%s/k.pem", dir);
+	snprintf(pub, sizeof(pub), "%s/k.avbpubkey", dir);
+	snprintf(vb, sizeof(vb), "%s/vbmeta.img", dir);
+	snprintf(vb2, sizeof(vb2), "%s/vbmeta_system.img", dir);
+	snprintf(sup, sizeof(sup), "%s/super.img", dir);
+	write_file(sys, image, (size_t)BLOCKS * BS);
+	write_file(boot, image, 64 * BS);
+	make_key(key, 2048);
+	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
+	ck_assert_ptr_nonnull(fp = fopen(pub, "wb"));
+	ck_assert_uint_eq(fwrite(pk, 1, pklen, fp), pklen);
+	fclose(fp);
+	fv_free(pk);
+	/* system signed by k (chained, pinned), boot unsigned (included) */
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", key), 0);
+	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", BS), 0);
+	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
+	ck_assert_int_eq(fv_avb_add_footer(sys, f, NULL), 0);
+	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
+	ck_assert_int_eq(fv_avb_add_footer(boot, h, NULL), 0);
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(top, "SHA256_RSA2048", key),
+			 0);
+	ck_assert_int_eq(fv_vbmeta_add_chain(top, "system", 1, pub), 0);
+	ck_assert_int_eq(fv_vbmeta_add_include(top, boot), 0);
+	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(top, "quiet"), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, top, 0), 0);
+
+	ck_assert_int_eq(fv_slot_verify(NULL, NULL, NULL, NULL, &s), -EINVAL);
+	req.image = vb;
+	req.key = key;
+	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW;
+	ck_assert_msg(fv_slot_verify(&req, NULL, on_step, &w, &s) == 0, "%s",
+		      fv_last_error());
+	/* vbmeta, chain system, its vbmeta, its tree, the command line,
+	 * boot's hash (avbtool's order: chains, command lines, included) */
+	n = fv_slot_steps(s);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(w.begun, n);
+	ck_assert_uint_eq(w.ended, n);
+	st = step_of(s, 0);
+	ck_assert_int_eq(st.kind, FV_SLOT_VBMETA);
+	ck_assert_int_eq(st.result, FV_SLOT_OK);
+	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+	ck_assert_str_eq(st.signer, key);
+	ck_assert_uint_eq(st.parent, SIZE_MAX);
+	st = step_of(s, 1);
+	ck_assert_int_eq(st.kind, FV_SLOT_CHAIN);
+	ck_assert_str_eq(st.name, "system");
+	ck_assert_str_eq(st.path, sys);
+	ck_assert_int_eq(st.followed, 1);
+	st = step_of(s, 2);
+	ck_assert_int_eq(st.kind, FV_SLOT_VBMETA);
+	ck_assert_uint_eq(st.depth, 1);
+	ck_assert_uint_eq(st.parent, 1);
+	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+	ck_assert_str_eq(st.signer, vb); /* the vbmeta that pins its key */
+	st = step_of(s, 3);
+	ck_assert_int_eq(st.kind, FV_SLOT_HASHTREE);
+	ck_assert_int_eq(st.result, FV_SLOT_OK);
+	ck_assert_ptr_nonnull(st.result_of);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(st.result_of), 0);
+	ck_assert_int_eq(step_of(s, 4).kind, FV_SLOT_CMDLINE);
+	st = step_of(s, 5);
+	ck_assert_int_eq(st.kind, FV_SLOT_HASH);
+	ck_assert_str_eq(st.path, boot);
+	ck_assert_int_eq(st.result, FV_SLOT_OK);
+	ck_assert_int_eq(fv_slot_step(s, 6, &st), -EINVAL);
+	ck_assert_ptr_null(fv_slot_super(s));
+	fv_slot_free(s);
+
+	/* boot's data changed: its step BAD, the rest still walked */
+	poke(boot, 10);
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	st = step_of(s, 5);
+	ck_assert_int_eq(st.result, FV_SLOT_BAD);
+	ck_assert_int_eq(st.why, FV_SLOT_WHY_DIGEST);
+	ck_assert_ptr_nonnull(strstr(st.message, "does not match"));
+	ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
+	fv_slot_free(s);
+	poke(boot, 10);
+
+	/* another key given: the top refused, nothing under it checked */
+	req.key = NULL;
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	ck_assert_int_eq(step_of(s, 0).trust, FV_TRUST_UNCHECKED);
+	ck_assert_int_eq(step_of(s, 2).trust, FV_TRUST_UNCHECKED);
+	fv_slot_free(s);
+
+	/* a vbmeta that chains from a chained one: refused as libavb
+	 * refuses it (a chain named twice: tests/cli/t_sets.sh) */
+	req.key = key;
+	ck_assert_int_eq(fv_vbmeta_add_chain(v, "vbmeta_system", 2, pub), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, v, 0), 0);
+	ck_assert_int_eq(fv_vbmeta_add_chain(top, "vbmeta_system", 2, pub), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, top, 0), 0);
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	{
+		size_t nested = 0;
+
+		for (size_t i = 0; i < fv_slot_steps(s); i++) {
+			st = step_of(s, i);
+			if (st.result != FV_SLOT_REFUSED)
+				continue;
+			ck_assert_int_eq(st.kind, FV_SLOT_CHAIN);
+			ck_assert_int_eq(st.why, FV_SLOT_WHY_NESTED);
+			ck_assert_uint_eq(st.depth, 1);
+			nested++;
+		}
+		ck_assert_uint_eq(nested, 1);
+	}
+	fv_slot_free(s);
+	/* without checks (the print commands): every chain followed once,
+	 * nothing refused */
+	req.flags = FV_SLOT_FOLLOW | FV_SLOT_FOLLOW_NESTED;
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	for (size_t i = 0; i < fv_slot_steps(s); i++)
+		ck_assert_int_ne(step_of(s, i).result, FV_SLOT_REFUSED);
+	fv_slot_free(s);
+
+	/* a super image: "system" is the slot's system_a */
+	{
+		long len;
+		uint8_t *bytes;
+
+		ck_assert_ptr_nonnull(fp = fopen(sys, "rb"));
+		fseek(fp, 0, SEEK_END);
+		len = ftell(fp);
+		rewind(fp);
+		bytes = malloc((size_t)len);
+		ck_assert_uint_eq(fread(bytes, 1, (size_t)len, fp),
+				  (size_t)len);
+		fclose(fp);
+		make_super(sup, bytes, (size_t)len);
+		free(bytes);
+	}
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.image = sup;
+	req.key = key;
+	req.partitions = names;
+	req.npartitions = 1;
+	req.flags = FV_SLOT_CHECK;
+	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
+		      fv_last_error());
+	ck_assert_ptr_nonnull(fv_slot_super(s));
+	ck_assert_str_eq(fv_slot_name(s), "a");
+	ck_assert_uint_eq(fv_slot_notes(s), 1);
+	ck_assert_ptr_nonnull(
+		strstr(fv_slot_note(s, 0), "system is partition system_a"));
+	ck_assert_ptr_null(fv_slot_note(s, 1));
+	st = step_of(s, 0);
+	ck_assert_int_eq(st.kind, FV_SLOT_PARTITION);
+	ck_assert_str_eq(st.name, "system_a");
+	ck_assert_uint_eq(st.partition, 0);
+	ck_assert_int_eq(step_of(s, 2).kind, FV_SLOT_HASHTREE);
+	ck_assert_int_eq(step_of(s, 2).result, FV_SLOT_OK);
+	fv_slot_free(s);
+	/* slot b: its partition is empty, and named with a key: refused */
+	req.slot = "b";
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	st = step_of(s, 0);
+	ck_assert_str_eq(st.name, "system_b");
+	ck_assert_int_eq(st.result, FV_SLOT_REFUSED);
+	ck_assert_int_eq(st.why, FV_SLOT_WHY_EMPTY);
+	fv_slot_free(s);
+	req.slot = "c";
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), -EINVAL);
+	fv_slot_free(s);
+	fv_slot_free(NULL);
+	ck_assert_uint_eq(fv_slot_steps(NULL), 0);
+	ck_assert_uint_eq(fv_slot_notes(NULL), 0);
+	ck_assert_ptr_null(fv_slot_name(NULL));
+	fv_footer_opts_free(f);
+	fv_footer_opts_free(h);
+	fv_vbmeta_opts_free(v);
+	fv_vbmeta_opts_free(top);
+}
+END_TEST
+
 /* update: two changed blocks rewritten, the same root and bytes as a
  * new format; a wrong old root refused with nothing written; found by
  * hashing when no range is given. */
@@ -2063,5 +2290,5 @@ int main(void)
 			       messages_with_a_fix, pairs, image_pairs,
 			       files_around_pairs, measuring, android_writers,
 			       errno_values, device_mapper_errors,
-			       super_images, updates));
+			       super_images, firmware_sets, updates));
 }

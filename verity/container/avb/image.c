@@ -1943,8 +1943,8 @@ int verity_avb_check_partitions(const struct avb_image *img,
 }
 
 int verity_avb_described_image(const struct avb_image *img,
-			       const struct avb_descriptor *d, char **path,
-			       struct ht_error *err)
+			       const struct avb_descriptor *d, uint32_t slot,
+			       char **path, struct ht_error *err)
 {
 	const struct avb_vbmeta *v = &img->vbmeta;
 	const uint8_t *own = NULL, *name;
@@ -2001,7 +2001,7 @@ int verity_avb_described_image(const struct avb_image *img,
 
 		snprintf(part, sizeof(part), "%.*s", (int)name_len,
 			 (const char *)name);
-		if ((in = verity_super_beside(dir, part))) {
+		if ((in = verity_super_beside(dir, part, slot))) {
 			free(*path);
 			*path = in;
 		}

@@ -256,9 +256,12 @@ int verity_avb_make_vbmeta_image(const char *output,
  * malloc'd). */
 int verity_avb_check_partitions(const struct avb_image *img,
 				struct ht_error *err);
+/* slot: the metadata slot a super.img beside is read for, when the
+ * partition has no file of its own (verity_super_beside); the public
+ * face's lookup is slot 0's. */
 int verity_avb_described_image(const struct avb_image *img,
-			       const struct avb_descriptor *d, char **path,
-			       struct ht_error *err);
+			       const struct avb_descriptor *d, uint32_t slot,
+			       char **path, struct ht_error *err);
 /* erase_footer: the image cut back to its data (keep_hashtree: to the end
  * of its tree and parity). */
 int verity_avb_erase_footer(const char *image, int keep_hashtree,

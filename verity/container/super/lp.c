@@ -54,27 +54,40 @@ int verity_lp_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (!n || n > LP_NAME_MAX)
+	if (!n || n > LP_NAME_MAX || !strcmp(name, ".") || !strcmp(name, ".."))
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+	for (size_t i = 0; i < n; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '/')
 			return 0;
-	}
 	return 1;
 }
 
-/* A 36-byte name field: NUL-padded (or all 36 bytes used). */
+int verity_lp_suffix_slot(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n < 3 || name[n - 2] != '_')
+		return -1;
+	return name[n - 1] == 'a' ? 0 : name[n - 1] == 'b' ? 1 : -1;
+}
+
+int verity_lp_ab(const struct lp_metadata *m)
+{
+	for (uint32_t i = 0; i < m->np; i++)
+		if (verity_lp_suffix_slot(m->p[i].name) >= 0)
+			return 1;
+	return 0;
+}
+
+/* A 36-byte name field as liblp reads it: up to the first NUL, or all
+ * 36 bytes when there is none. liblp takes any other byte; so does this
+ * reader (a name is shown escaped, and looked up as a path only when it
+ * is one: verity_lp_name_ok). An empty name is no name. */
 static int name_of(const uint8_t *p, char out[LP_NAME_MAX + 1])
 {
 	memcpy(out, p, LP_NAME_MAX);
 	out[LP_NAME_MAX] = '\0';
-	for (size_t i = strlen(out); i < LP_NAME_MAX; i++)
-		if (p[i])
-			return 0; /* bytes after the end */
-	return verity_lp_name_ok(out);
+	return out[0] != '\0';
 }
 
 /* A message into a fixed buffer, cut if it must be: -EINVAL. */
@@ -192,17 +205,28 @@ static const struct table {
 	{"block device", 64, 116},
 };
 
-/* One copy of the slot's metadata at byte at, into m; 0, or -EINVAL
- * with why. */
+/* One copy of the slot's metadata at byte at, into m. 1 with why when
+ * the copy is not intact (unreadable, not metadata, or a checksum that
+ * does not match: liblp then reads the backup); 0 when it is, and reads
+ * as liblp reads it; -EINVAL naming the field when it is intact and
+ * still malformed (liblp's reader refuses it, and no builder writes it:
+ * refused, never replaced by the other copy); -ENOMEM. */
 static int copy_parse(const struct verity_device *d, const char *path,
-		      uint64_t at, struct lp_metadata *m, char *why,
-		      size_t whylen, struct ht_error *err)
+		      uint32_t slot, int copy, uint64_t at,
+		      struct lp_metadata *m, char *why, size_t whylen,
+		      struct ht_error *err)
 {
 	uint8_t h[256], *t = NULL;
 	uint32_t off[4], cnt[4];
 	int r;
 
-#define WHY(...) say(why, whylen, __VA_ARGS__)
+#define WHY(...) (say(why, whylen, __VA_ARGS__), 1)
+#define BAD(fmt, ...)                                                        \
+	ht_fail(err, EINVAL,                                                 \
+		"%s: metadata slot %u%s at byte %llu (its checksums match): " \
+		fmt,                                                         \
+		path, slot, copy ? ", backup copy," : "",                    \
+		(unsigned long long)at, __VA_ARGS__)
 	if ((r = read_at(d, path, at, h, sizeof(h), "the metadata header",
 			 err)))
 		return WHY("%s", err ? err->msg : "unreadable");
@@ -221,9 +245,10 @@ static int copy_parse(const struct verity_device *d, const char *path,
 			   m->header_size, m->minor, m->minor >= 2 ? 256 : 128);
 	if (!sum_holds(h, m->header_size, 12))
 		return WHY("the header's SHA-256 checksum does not match");
+	/* the header is intact from here: what it says is the slot's */
 	m->flags = m->minor >= 2 ? le32(h + 128) : 0;
 	if (m->tables_size > m->max_size - m->header_size)
-		return WHY("tables_size %u past metadata_max_size %u",
+		return BAD("tables_size %u past metadata_max_size %u",
 			   m->tables_size, m->max_size);
 	for (int i = 0; i < 4; i++) {
 		const uint8_t *p = h + tables[i].at;
@@ -232,18 +257,15 @@ static int copy_parse(const struct verity_device *d, const char *path,
 		off[i] = le32(p);
 		cnt[i] = le32(p + 4);
 		if (size != tables[i].entry)
-			return WHY("%s entry size %u (10.x has %u)",
+			return BAD("%s entry size %u (10.x has %u)",
 				   tables[i].name, size, tables[i].entry);
 		if (off[i] > m->tables_size ||
 		    (uint64_t)cnt[i] * size > m->tables_size - off[i])
-			return WHY("the %s table (%u entries at %u) lies past "
+			return BAD("the %s table (%u entries at %u) lies past "
 				   "the tables (%u bytes)",
 				   tables[i].name, cnt[i], off[i],
 				   m->tables_size);
 	}
-	if (!cnt[3])
-		return WHY("no block device (the super device is block "
-			   "device 0)");
 	if (!(t = malloc(m->tables_size ? m->tables_size : 1)))
 		return ht_fail(err, ENOMEM, "out of memory");
 	if ((r = read_at(d, path, at + m->header_size, t, m->tables_size,
@@ -254,6 +276,11 @@ static int copy_parse(const struct verity_device *d, const char *path,
 	if (!digest_holds(t, m->tables_size, h + 48)) {
 		free(t);
 		return WHY("the tables' SHA-256 checksum does not match");
+	}
+	if (!cnt[3]) {
+		free(t);
+		return BAD("%s", "no block device (the super device is block "
+				 "device 0)");
 	}
 	m->np = cnt[0];
 	m->ne = cnt[1];
@@ -278,10 +305,7 @@ static int copy_parse(const struct verity_device *d, const char *path,
 		b->flags = le32(q + 60);
 		if (!name_of(q + 24, b->name)) {
 			free(t);
-			return WHY("block device %u: its name is not a "
-				   "partition name (letters, digits, '_', "
-				   "'-'; 1-36)",
-				   i);
+			return BAD("block device %u has no name", i);
 		}
 	}
 	for (uint32_t i = 0; i < m->ng; i++) {
@@ -290,12 +314,7 @@ static int copy_parse(const struct verity_device *d, const char *path,
 
 		g->flags = le32(q + 36);
 		g->max_size = le64(q + 40);
-		if (!name_of(q, g->name)) {
-			free(t);
-			return WHY("group %u: its name is not a group name "
-				   "(letters, digits, '_', '-'; 1-36)",
-				   i);
-		}
+		name_of(q, g->name); /* liblp takes an empty group name */
 	}
 	for (uint32_t i = 0; i < m->ne; i++) {
 		const uint8_t *q = t + off[1] + (size_t)i * 24;
@@ -315,19 +334,15 @@ static int copy_parse(const struct verity_device *d, const char *path,
 		p->num_extents = le32(q + 44);
 		p->group = le32(q + 48);
 		if (!name_of(q, p->name)) {
-			char shown[HT_NAME_SHOWN_MAX];
-
-			ht_name_shown(q, strnlen((const char *)q, LP_NAME_MAX),
-				      shown, sizeof(shown));
 			free(t);
-			return WHY("partition %u: its name '%s' is not a "
-				   "partition name (letters, digits, '_', "
-				   "'-'; 1-36)",
-				   i, shown);
+			return BAD("partition %u has no name (device-mapper "
+				   "cannot map it)",
+				   i);
 		}
 	}
 	free(t);
 	return 0;
+#undef BAD
 #undef WHY
 }
 
@@ -344,6 +359,130 @@ static void tables_free(struct lp_metadata *m)
 	m->np = m->ne = m->ng = m->nb = 0;
 }
 
+/* A name from the metadata, shown in a message (odd bytes escaped). */
+#define SHOWN(name)                                                     \
+	ht_name_shown((name), strlen(name), (char[HT_NAME_SHOWN_MAX]){0}, \
+		      HT_NAME_SHOWN_MAX)
+
+/* A partition's extent entries [first, first + n), by first. */
+struct span {
+	uint32_t first, n, part;
+};
+
+static int by_first(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* A linear extent on its block device: sectors [start, end). */
+struct placed {
+	uint32_t device, part, extent;
+	uint64_t start, end;
+};
+
+static int by_place(const void *x, const void *y)
+{
+	const struct placed *a = x, *b = y;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* No two partitions share an extent entry, and no two linear extents
+ * share a sector of a block device: liblp's builder never writes either,
+ * and a partition that lies on another's bytes would be checked by one
+ * digest and changed through the other (a repair of one writing into
+ * the other). With the entries not shared, the extents placed are at
+ * most the table's, each read once. */
+static int overlaps_check(const char *path, const struct lp_metadata *m,
+			  struct ht_error *err)
+{
+	struct span *sp = calloc(m->np + 1, sizeof(*sp));
+	struct placed *pl = NULL;
+	size_t n = 0, np = 0;
+	int r = 0;
+
+	if (!sp)
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < m->np; i++)
+		if (m->p[i].num_extents)
+			sp[np++] = (struct span){m->p[i].first_extent,
+						 m->p[i].num_extents, i};
+	qsort(sp, np, sizeof(*sp), by_first);
+	for (size_t k = 1; k < np; k++)
+		if (sp[k].first < sp[k - 1].first + sp[k - 1].n) {
+			r = ht_fail(err, EINVAL,
+				    "%s: partitions %s and %s share extent %u "
+				    "(liblp never writes that: one partition's "
+				    "bytes would be another's)",
+				    path, SHOWN(m->p[sp[k - 1].part].name),
+				    SHOWN(m->p[sp[k].part].name), sp[k].first);
+			goto out;
+		}
+	if (!(pl = calloc(m->ne + 1, sizeof(*pl)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < np; k++)
+		for (uint32_t j = 0; j < sp[k].n; j++) {
+			const struct lp_extent *e = &m->e[sp[k].first + j];
+
+			if (e->type == LP_TARGET_LINEAR)
+				pl[n++] = (struct placed){
+					e->source, sp[k].part, sp[k].first + j,
+					e->target, e->target + e->sectors};
+		}
+	qsort(pl, n, sizeof(*pl), by_place);
+	for (size_t k = 1; k < n; k++)
+		if (pl[k].device == pl[k - 1].device &&
+		    pl[k].start < pl[k - 1].end) {
+			r = ht_fail(err, EINVAL,
+				    "%s: extent %u (partition %s) and extent %u "
+				    "(partition %s) overlap on %s at sector "
+				    "%llu (liblp never writes overlapping "
+				    "extents)",
+				    path, pl[k - 1].extent,
+				    SHOWN(m->p[pl[k - 1].part].name),
+				    pl[k].extent, SHOWN(m->p[pl[k].part].name),
+				    SHOWN(m->b[pl[k].device].name),
+				    (unsigned long long)pl[k].start);
+			goto out;
+		}
+out:
+	free(pl);
+	free(sp);
+	return r;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The n names at first, stride bytes apart, each different: 0, or
+ * -EINVAL naming the one given twice. */
+static int names_once(const char *path, const char *what, const char *first,
+		      size_t stride, uint32_t n, struct ht_error *err)
+{
+	const char **v = calloc((size_t)n + 1, sizeof(*v));
+	int r = 0;
+
+	if (!v)
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = first + (size_t)i * stride;
+	qsort(v, n, sizeof(*v), by_name);
+	for (uint32_t i = 1; i < n && !r; i++)
+		if (!strcmp(v[i], v[i - 1]))
+			r = ht_fail(err, EINVAL, "%s: two %s are named %s",
+				    path, what, SHOWN(v[i]));
+	free(v);
+	return r;
+}
+
 /* What the tables say checked against each other and against d. */
 static int tables_check(const struct verity_device *d, const char *path,
 			struct lp_metadata *m, struct ht_error *err)
@@ -352,6 +491,7 @@ static int tables_check(const struct verity_device *d, const char *path,
 		LP_METADATA_OFFSET + 2 * (uint64_t)m->slots * m->max_size;
 	const struct lp_block_device *super = &m->b[0];
 	const uint32_t mask = m->minor >= 1 ? 0xfu : 0x3u;
+	int r;
 
 	if (super->first_sector > UINT64_MAX / LP_SECTOR ||
 	    super->first_sector * LP_SECTOR < meta_end)
@@ -359,7 +499,7 @@ static int tables_check(const struct verity_device *d, const char *path,
 			       "%s: block device 0 (%s): partitions start at "
 			       "sector %llu, inside the metadata (which ends "
 			       "at byte %llu)",
-			       path, super->name,
+			       path, SHOWN(super->name),
 			       (unsigned long long)super->first_sector,
 			       (unsigned long long)meta_end);
 	if (meta_end > d->size)
@@ -369,13 +509,6 @@ static int tables_check(const struct verity_device *d, const char *path,
 			       path, m->slots, m->max_size,
 			       (unsigned long long)meta_end,
 			       (unsigned long long)d->size);
-	for (uint32_t i = 0; i < m->nb; i++)
-		for (uint32_t k = 0; k < i; k++)
-			if (!strcmp(m->b[i].name, m->b[k].name))
-				return ht_fail(err, EINVAL,
-					       "%s: block devices %u and %u "
-					       "are both named %s",
-					       path, k, i, m->b[i].name);
 	for (uint32_t i = 0; i < m->ne; i++) {
 		const struct lp_extent *e = &m->e[i];
 		const struct lp_block_device *b;
@@ -402,7 +535,7 @@ static int tables_check(const struct verity_device *d, const char *path,
 				       "in the metadata (partitions start at "
 				       "sector %llu)",
 				       path, i, (unsigned long long)e->target,
-				       b->name,
+				       SHOWN(b->name),
 				       (unsigned long long)b->first_sector);
 		if (e->target > b->size / LP_SECTOR ||
 		    e->sectors > b->size / LP_SECTOR - e->target)
@@ -412,7 +545,7 @@ static int tables_check(const struct verity_device *d, const char *path,
 				"lie past the end of %s (%llu bytes)",
 				path, i, (unsigned long long)e->target,
 				(unsigned long long)(e->target + e->sectors),
-				b->name, (unsigned long long)b->size);
+				SHOWN(b->name), (unsigned long long)b->size);
 		if (!e->source &&
 		    (e->target + e->sectors) * LP_SECTOR > d->size)
 			return ht_fail(
@@ -432,19 +565,19 @@ static int tables_check(const struct verity_device *d, const char *path,
 			return ht_fail(err, EINVAL,
 				       "%s: partition %s: attributes %#x "
 				       "(version 10.%u knows %#x)",
-				       path, p->name, p->attributes, m->minor,
-				       mask);
+				       path, SHOWN(p->name), p->attributes,
+				       m->minor, mask);
 		if (p->first_extent > m->ne ||
 		    p->num_extents > m->ne - p->first_extent)
 			return ht_fail(err, EINVAL,
 				       "%s: partition %s: extents %u to %u "
 				       "of %u",
-				       path, p->name, p->first_extent,
+				       path, SHOWN(p->name), p->first_extent,
 				       p->first_extent + p->num_extents, m->ne);
 		if (p->group >= m->ng)
 			return ht_fail(err, EINVAL,
 				       "%s: partition %s: group %u of %u", path,
-				       p->name, p->group, m->ng);
+				       SHOWN(p->name), p->group, m->ng);
 		for (uint32_t k = 0; k < p->num_extents; k++) {
 			uint64_t s = m->e[p->first_extent + k].sectors;
 
@@ -452,18 +585,19 @@ static int tables_check(const struct verity_device *d, const char *path,
 				return ht_fail(err, EINVAL,
 					       "%s: partition %s: its size is "
 					       "past 64 bits",
-					       path, p->name);
+					       path, SHOWN(p->name));
 			sectors += s;
 		}
 		p->size = sectors * LP_SECTOR;
-		for (uint32_t k = 0; k < i; k++)
-			if (!strcmp(m->p[k].name, p->name))
-				return ht_fail(err, EINVAL,
-					       "%s: two partitions are named "
-					       "%s",
-					       path, p->name);
 	}
-	return 0;
+	/* names once each: one lookup finds one partition or device
+	 * (sorted, not a pass per pair: the tables may hold 300,000) */
+	if ((r = names_once(path, "partitions", m->p[0].name, sizeof(*m->p),
+			    m->np, err)) ||
+	    (r = names_once(path, "block devices", m->b[0].name,
+			    sizeof(*m->b), m->nb, err)))
+		return r;
+	return overlaps_check(path, m, err);
 }
 
 int verity_lp_probe(const struct verity_device *d)
@@ -491,17 +625,20 @@ int verity_lp_read(const struct verity_device *d, const char *path,
 	if ((r = geometry(d, path, m, err)))
 		return r;
 	if (slot >= m->slots)
-		return ht_fail(err, EINVAL, "%s: metadata slot %u of %u", path,
+		return ht_fail(err, EINVAL,
+			       "%s: metadata slot %u: the image has %u", path,
 			       slot, m->slots);
 	m->slot = slot;
+	/* liblp's rule: the primary copy whenever it is intact; the backup
+	 * only when the primary is not (a checksum that does not match) */
 	for (int copy = 0; copy < 2; copy++) {
 		uint64_t at = LP_METADATA_OFFSET +
 			      ((uint64_t)copy * m->slots + slot) * m->max_size;
 
 		tables_free(m);
-		r = copy_parse(d, path, at, m, why[copy], sizeof(why[copy]),
-			       err);
-		if (r && r != -EINVAL)
+		r = copy_parse(d, path, slot, copy, at, m, why[copy],
+			       sizeof(why[copy]), err);
+		if (r < 0)
 			goto fail;
 		if (!r) {
 			m->backup = copy;

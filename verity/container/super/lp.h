@@ -1,7 +1,9 @@
 /* Android super images (dynamic partitions): liblp's metadata 10.0-10.2
  * read and checked (docs/android.md, "Factory images and super.img"):
  * the geometry and its backup, one metadata slot and its backup (the
- * backup read when the primary's checks fail, and said), partitions,
+ * backup read only when the primary's checksums do not match, and said:
+ * an intact primary is what liblp maps, and is refused when malformed,
+ * never replaced by its backup), partitions,
  * extents, groups and block devices; every field a later step trusts
  * checked first, each refusal naming the field.
  *
@@ -96,9 +98,11 @@ int verity_lp_probe(const struct verity_device *d);
 
 /* Reads metadata slot slot of the super image d (its unsparsed bytes;
  * path names it in messages): the geometry (its backup when the primary
- * fails), the slot's primary copy, else its backup, every table checked
- * (bounds, entry sizes, indexes, attributes, names, extents inside their
- * block device and outside the metadata, block device 0 inside d).
+ * fails), the slot's primary copy when its checksums match, else its
+ * backup, every table checked (bounds, entry sizes, indexes, attributes,
+ * names given once, extents inside their block device and outside the
+ * metadata, no extent shared or overlapping another, block device 0
+ * inside d).
  * -EINVAL naming the field; d's read errors. */
 int verity_lp_read(const struct verity_device *d, const char *path,
 		   uint32_t slot, struct lp_metadata *m, struct ht_error *err);
@@ -113,8 +117,19 @@ int verity_lp_find(const struct lp_metadata *m, const char *name);
 int verity_lp_locate(const struct lp_metadata *m, uint32_t i, uint64_t off,
 		     uint32_t *device, uint64_t *at);
 
-/* Whether a name is one liblp writes: 1-36 of letters, digits, '_',
- * '-'. */
+/* Whether a partition name can be named in a path (SUPER/NAME): 1-36
+ * printable ASCII bytes, no '/', not "." or "..". The metadata takes
+ * more (liblp takes any bytes up to the first NUL): such a partition is
+ * read, shown escaped, and not looked up by path. */
 int verity_lp_name_ok(const char *name);
+
+/* The metadata slot a partition name's slot suffix stands for: 0 for
+ * "_a", 1 for "_b", -1 for none (liblp's SlotNumberForSlotSuffix). */
+int verity_lp_suffix_slot(const char *name);
+
+/* 1 when m is an A/B image's: a partition is named with a slot suffix.
+ * A name without one then stands for the slot's NAME_<slot> (a device
+ * maps that one: fstab's slotselect), never for a partition NAME. */
+int verity_lp_ab(const struct lp_metadata *m);
 
 #endif

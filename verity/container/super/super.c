@@ -206,7 +206,7 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	struct verity_super *s;
 	const char *name;
 	char *image;
-	int r, i;
+	int r, i, slot;
 
 	if (!verity_super_split_path(path, &image, &name))
 		return -ENOENT;
@@ -215,7 +215,16 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 		free(image);
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
+	/* a name with a slot suffix is read from that slot's metadata, as
+	 * the device booting the slot reads it (liblp: metadata slot N for
+	 * suffix N); an image with one slot has only slot 0's */
 	r = verity_super_open(s, image, NULL, NULL, 0, 0, err);
+	if (!r && (slot = verity_lp_suffix_slot(name)) > 0 &&
+	    (uint32_t)slot < s->m.slots) {
+		verity_super_close(s);
+		r = verity_super_open(s, image, NULL, NULL, 0, (uint32_t)slot,
+				      err);
+	}
 	free(image);
 	if (r) {
 		free(s);
@@ -243,11 +252,25 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	return 0;
 }
 
-char *verity_super_beside(const char *dir, const char *name)
+int verity_super_pick(const struct lp_metadata *m, const char *name,
+		      char *picked, size_t len)
 {
-	static const char *const suffix[] = {"", "_a", "_b"};
+	int i;
+
+	if (verity_lp_suffix_slot(name) >= 0 || !verity_lp_ab(m)) {
+		snprintf(picked, len, "%s", name);
+		return (i = verity_lp_find(m, name)) < 0 ? -ENOENT : i;
+	}
+	snprintf(picked, len, "%s_%c", name, m->slot ? 'b' : 'a');
+	return (i = verity_lp_find(m, picked)) < 0 ? -ENOENT : i;
+}
+
+char *verity_super_beside(const char *dir, const char *name, uint32_t slot)
+{
 	struct verity_super s;
-	char image[4096], *out = NULL;
+	char image[4096], part[LP_NAME_MAX + 8], *out = NULL;
+	size_t len;
+	int i;
 
 	if ((size_t)snprintf(
 		    image, sizeof(image), "%s%ssuper.img", dir ? dir : "",
@@ -255,18 +278,19 @@ char *verity_super_beside(const char *dir, const char *name)
 	    access(image, F_OK) != 0 ||
 	    verity_super_open(&s, image, NULL, NULL, 0, 0, NULL))
 		return NULL;
-	for (size_t k = 0; !out && k < 3; k++) {
-		char part[LP_NAME_MAX + 8];
-		int i;
-
-		snprintf(part, sizeof(part), "%s%s", name, suffix[k]);
-		if ((i = verity_lp_find(&s.m, part)) >= 0 &&
-		    s.m.p[i].num_extents) {
-			size_t len = strlen(image) + strlen(part) + 2;
-
-			if ((out = malloc(len)))
-				snprintf(out, len, "%s/%s", image, part);
-		}
+	/* the slot's own metadata (an image of one slot has only slot 0) */
+	if (slot && slot < s.m.slots) {
+		verity_super_close(&s);
+		if (verity_super_open(&s, image, NULL, NULL, 0, slot, NULL))
+			return NULL;
+	}
+	/* the partition the device maps: NAME_<slot> on an A/B image, never
+	 * a partition NAME beside it */
+	if ((i = verity_super_pick(&s.m, name, part, sizeof(part))) >= 0 &&
+	    s.m.p[i].num_extents && verity_lp_name_ok(part)) {
+		len = strlen(image) + strlen(part) + 2;
+		if ((out = malloc(len)))
+			snprintf(out, len, "%s/%s", image, part);
 	}
 	verity_super_close(&s);
 	return out;

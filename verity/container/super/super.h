@@ -67,16 +67,26 @@ int verity_super_split_path(const char *path, char **image, const char **name);
 /* A path through a super image (verity_super_split_path) opened: *x the
  * partition's extents, owning the image it reads (freed with
  * verity_extents_free), *file the file its extents' file 0 is (owned by
- * x's image: valid as long as x). The partition must have extents.
+ * x's image: valid as long as x). The partition must have extents. A
+ * name with a slot suffix is read from that slot's metadata (liblp's
+ * rule), slot 0's on an image of one slot.
  * -ENOENT when path is not such a path (nothing set); the super reader's
  * errors, and -ENOENT naming the partition the image does not have. */
 int verity_super_open_path(const char *path, struct verity_extents **x,
 			   const char **file, struct ht_error *err);
 
-/* The logical partition name (or name_a, name_b: the first with
- * extents) of dir/super.img (dir NULL: the working directory) as a path
- * through it (dir/super.img/system_a, to free), or NULL when there is
- * none. */
-char *verity_super_beside(const char *dir, const char *name);
+/* The partition name stands for in metadata m (read for slot
+ * m->slot): name itself when it carries a slot suffix or the image is
+ * not A/B, else NAME_<slot> (verity_lp_ab); *picked says which. Its
+ * index, or -ENOENT. */
+int verity_super_pick(const struct lp_metadata *m, const char *name,
+		      char *picked, size_t len);
+
+/* The logical partition name stands for (verity_super_pick) in
+ * dir/super.img (dir NULL: the working directory), read for metadata
+ * slot slot (slot 0 on an image of one slot), as a path through it
+ * (dir/super.img/system_a, to free); NULL when there is none or it is
+ * empty. */
+char *verity_super_beside(const char *dir, const char *name, uint32_t slot);
 
 #endif
