@@ -451,9 +451,12 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 }
 
 /* A hash or hashtree descriptor's step: its partition checked once a
- * walk (with FV_SLOT_CHECK), else only read. */
+ * walk (with FV_SLOT_CHECK), else only read. own: the descriptor is a
+ * super image's logical partition's own (over its extents), each
+ * partition checked once by the metadata's rules already. */
 static int partition_step(struct walk *w, size_t vstep, const fv_avb *a,
-			  size_t k, unsigned depth, const fv_pair *own)
+			  size_t k, unsigned depth, const fv_pair *own,
+			  int in_super)
 {
 	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
 	const int tree = d->tag == AVB_TAG_HASHTREE;
@@ -461,7 +464,7 @@ static int partition_step(struct walk *w, size_t vstep, const fv_avb *a,
 	uint32_t nl;
 	const uint8_t *name = verity_avb_desc_name(d, &nl);
 	size_t i;
-	int r, again, e;
+	int r, again = 0, e = 0;
 
 	if ((r = described(w, a, d, &path)))
 		path = NULL;
@@ -480,7 +483,8 @@ static int partition_step(struct walk *w, size_t vstep, const fv_avb *a,
 	/* each partition's data once: the same descriptor again is
 	 * checked already, another of the same partition is checked too
 	 * (both must hold) */
-	if ((again = seen_before(w->s, w->s->steps[i].name, d, &e)) > 0)
+	if (!in_super &&
+	    (again = seen_before(w->s, w->s->steps[i].name, d, &e)) > 0)
 		return step_say(w, i, FV_SLOT_SKIPPED, FV_SLOT_WHY_VISITED, 0,
 				"%s: checked already in this set",
 				w->s->steps[i].path);
@@ -614,7 +618,7 @@ static int descriptors(struct walk *w, size_t vstep, const fv_avb *a,
 		if (d->tag == AVB_TAG_CHAIN_PARTITION)
 			r = chain_step(w, vstep, a, k, depth);
 		else if (d->tag == AVB_TAG_HASH || d->tag == AVB_TAG_HASHTREE)
-			r = partition_step(w, vstep, a, k, depth, NULL);
+			r = partition_step(w, vstep, a, k, depth, NULL, 0);
 		else if (d->tag == AVB_TAG_KERNEL_CMDLINE &&
 			 !(r = step_add(w, FV_SLOT_CMDLINE, vstep, depth, NULL,
 					0, a->path, &i))) {
@@ -837,12 +841,12 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 			}
 			if ((r = fv_avb_pair(a, &own)))
 				return r;
-			r = partition_step(w, vi, a, k, 0, own);
+			r = partition_step(w, vi, a, k, 0, own, 1);
 			fv_pair_free(own);
 			return r;
 		}
 		if (d->tag == AVB_TAG_HASH)
-			return partition_step(w, vi, a, k, 0, NULL);
+			return partition_step(w, vi, a, k, 0, NULL, 1);
 	}
 	if ((r = step_add(w, FV_SLOT_HASH, vi, 0, lp->name, strlen(lp->name),
 			  a->path, &vi)))

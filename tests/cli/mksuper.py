@@ -4,11 +4,17 @@
 
     mksuper.py SPEC.json OUT
     mksuper.py --patch IMAGE geometry|header|tables OFFSET FORMAT VALUE
+    mksuper.py --merge IMAGE OTHER backup|slot1
 
 --patch writes VALUE (struct FORMAT, e.g. "<I" 7, or "s" for text)
 at OFFSET of the geometry, the metadata header or its tables in every
 copy of every slot, and sets the checksums again: metadata that is well
 formed and says something false.
+
+--merge takes OTHER's metadata (two images of one geometry) into IMAGE:
+every slot's backup copies (backup), or slot 1's two copies (slot1);
+and OTHER's data blocks where IMAGE's are zeros: one image whose copies
+or slots say different things, each true of its own data.
 
 SPEC: {"device_size": bytes of block device 0 (the image),
        "metadata_size": 65536, "slots": 2, "minor": 0..2, "flags": 0,
@@ -19,6 +25,8 @@ SPEC: {"device_size": bytes of block device 0 (the image),
                        "image": PATH (its bytes, whole sectors),
                        "split": true (two extents, 1 MiB apart),
                        "device": 1 (on block device 1),
+                       "at": SECTOR (placed there, not after the last),
+                       "extents_of": NAME (NAME's extent entries, shared),
                        "zero": N (then N zero sectors)}]}
 Partitions with no image have no extents (the empty _b twins). Data
 starts 1 MiB-aligned after the metadata, as lpmake places it."""
@@ -58,8 +66,15 @@ def main():
     data = [bytearray(size0)] + [bytearray(d["size"]) for d in devices[1:]]
     cursor = [d["first"] for d in devices]
     parts, extents = [], []
+    where = {}
     for p in spec["partitions"]:
         first_extent = len(extents)
+        if p.get("extents_of"):
+            first_extent, count = where[p["extents_of"]]
+            parts.append(name36(p["name"]) + struct.pack(
+                "<IIII", p.get("attrs", 1), first_extent, count,
+                gindex[p.get("group", "default")]))
+            continue
         if p.get("image"):
             body = open(p["image"], "rb").read()
             assert len(body) % SECTOR == 0, p["image"]
@@ -72,11 +87,15 @@ def main():
                 at = cursor[dev]
                 if k:
                     at += MIB  # a gap: the extents are not contiguous
+                if "at" in p:
+                    at = p["at"] * SECTOR
                 data[dev][at:at + len(piece)] = piece
                 extents.append((len(piece) // SECTOR, 0, at // SECTOR, dev))
-                cursor[dev] = -(-(at + len(piece)) // MIB) * MIB
+                cursor[dev] = max(cursor[dev],
+                                  -(-(at + len(piece)) // MIB) * MIB)
         if p.get("zero"):
             extents.append((p["zero"], 1, 0, 0))
+        where[p["name"]] = (first_extent, len(extents) - first_extent)
         parts.append(name36(p["name"]) + struct.pack(
             "<IIII", p.get("attrs", 1), first_extent,
             len(extents) - first_extent, gindex[p.get("group", "default")]))
@@ -144,8 +163,27 @@ def patch(image, where, off, fmt, value):
     open(image, "wb").write(img)
 
 
+def merge(image, other, what):
+    img = bytearray(open(image, "rb").read())
+    oth = open(other, "rb").read()
+    meta_size, slots = struct.unpack_from("<II", img, 4096 + 40)
+    copies = {"backup": [slots + s for s in range(slots)],
+              "slot1": [1, slots + 1]}[what]
+    for c in copies:
+        at = 12288 + c * meta_size
+        img[at:at + meta_size] = oth[at:at + meta_size]
+    data = 12288 + 2 * slots * meta_size
+    zero = bytes(4096)
+    for at in range(data, min(len(img), len(oth)), 4096):
+        if img[at:at + 4096] == zero:
+            img[at:at + 4096] = oth[at:at + 4096]
+    open(image, "wb").write(img)
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--patch":
+    if sys.argv[1] == "--merge":
+        merge(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "--patch":
         patch(sys.argv[2], sys.argv[3], int(sys.argv[4], 0), sys.argv[5],
               sys.argv[6])
     else:
