@@ -13,6 +13,8 @@
 #include <popt.h>
 
 #include "cli/errors.h"
+#include "cli/json.h"
+#include "cli/jsonc.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/pair.h"
@@ -881,8 +883,7 @@ int cli_avb_main(int argc, const char **argv)
 
 		if ((r = fv_container_of(a.image, "avb", &kind))) {
 			r = cli_lib_error(r);
-			free_strings(&a);
-			return r;
+			goto out;
 		}
 	}
 	switch (s->bit) {
@@ -942,6 +943,11 @@ int cli_avb_main(int argc, const char **argv)
 		r = EXIT_OK;
 		break;
 	}
+out:
+	/* --json: one document also when the command failed before it
+	 * wrote one (docs/json.md): the error's */
+	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())
+		cli_json_final(r, "failed");
 	free_strings(&a);
 	return r;
 }

@@ -192,6 +192,20 @@ check "verify_image --key --follow_chain_partitions" run_rc 0 "$FV" avb verify_i
 check "  the top with --key" grep -qx "Verifying image top.img using key at $K/rsa2048.pem" out
 check "  the chained one with the key its chain pins, named" grep -q "^Verifying image vbmeta_system.img using the key top.img pins for vbmeta_system (sha1 [0-9a-f]\{40\})$" out
 
+# ---- 18. --json: one document, also when the command fails early ----
+for c in info_image verify_image print_partition_digests; do
+	check "avb $c --json of a missing image: an error document" run_rc 4 "$FV" avb $c --image nosuch.img --json
+	check "  naming the file" jqok '.result == "error" and .exit_code == 4 and (.error | test("nosuch.img"))' out
+	check "avb $c --json of no Android image: an error document" run_rc 1 "$FV" avb $c --image over.json --json
+	check "  saying why" jqok '.result == "error" and (.error | test("not an Android image"))' out
+done
+"$FV" avb make_vbmeta_image --output lone_chain.img --chain_partition nothere:1:"$K/rsa2048.avbpubkey"
+check "verify_image --follow_chain_partitions --json, a chained image missing: one document" \
+	run_rc 1 "$FV" avb verify_image --image lone_chain.img --follow_chain_partitions --json
+check "  the error document" jqok '.result == "error" and (.error | test("nothere"))' out
+check "verify of the same set --json: incomplete, exit 4" run_rc 4 "$FV" verify lone_chain.img --json
+check "  the partition missing" jqok '.result == "incomplete" and .partitions[0].result == "missing"' out
+
 # ---- 27. exit 0 says what was checked ----
 "$FV" avb make_vbmeta_image --output lone.img
 check "a lone unsigned vbmeta with no descriptors: exit 0" run_rc 0 "$FV" verify lone.img
