@@ -118,7 +118,18 @@ static void print_text(const struct repair_out *ro, const fv_result *out,
 		printf("%" PRIu64 " of %" PRIu64 " bad block%s %s.\n",
 		       res->repaired, res->bad_blocks,
 		       cli_plural(res->bad_blocks), verb);
-	if (res->stale_codewords)
+	/* past the limit (only a repair that does not rewrite gets here):
+	 * not this image's parity, which --rewrite-parity refuses */
+	if (res->stale_codewords > res->rewrite_limit)
+		printf("Parity: %" PRIu64 " codeword%s in %" PRIu64
+		       " round%s disagree with the verified data, more than "
+		       "the %" PRIu64 " that damage explains: not this "
+		       "image's parity, or the roots or offset are wrong; "
+		       "left as it is.\n",
+		       res->stale_codewords, cli_plural(res->stale_codewords),
+		       res->stale_rounds, cli_plural(res->stale_rounds),
+		       res->rewrite_limit);
+	else if (res->stale_codewords)
 		printf("Parity: %" PRIu64 " codeword%s in %" PRIu64
 		       " round%s disagree with the verified data; %s.\n",
 		       res->stale_codewords, cli_plural(res->stale_codewords),

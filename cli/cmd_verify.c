@@ -52,31 +52,58 @@ static void fec_event(void *c, int repaired, enum fv_failure_kind kind,
 			f.position);
 }
 
+/* The arguments repair takes for this verify's: the same, less the
+ * options only verify takes, and with the anchor a write needs when the
+ * signer was not checked (repair writes only on a checked signer's
+ * word). The hints name a command that runs. */
+static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
+			char *out, size_t len)
+{
+	static const char *const only_verify[] = {
+		"--max-failures", "--partition", "--slot", "--block-device"};
+	const int given[] = {!!o->max_failures, !!o->partition, !!o->slot,
+			     o->nblock_devices > 0};
+	size_t n = 0, dropped = 0;
+
+	n += (size_t)snprintf(out, len, "with the same arguments");
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (given[i] && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s",
+					      dropped++ ? ", " : " less ",
+					      only_verify[i]);
+	if (cp->trust == FV_TRUST_UNCHECKED && n < len)
+		snprintf(out + n, len - n, "%s",
+			 cp->avb ? " and with --key=<key.pem>"
+				 : " and with --trusted-cert=<cert.pem>");
+}
+
 static void print_fec(const struct cli_opts *o, const struct cli_pair *cp,
 		      const struct fv_layout *fl,
 		      const struct fv_fec_report *fr)
 {
-	char roots[160];
+	char roots[160], args[200];
 
 	if (fr->bad_blocks || fr->stale_codewords || o->verbose) {
 		cli_fec_roots_text(fl, cp->fec_name, roots, sizeof(roots));
 		fprintf(stderr, "FEC: %s.\n", roots);
 	}
+	repair_args(o, cp, args, sizeof(args));
 	if (fr->bad_blocks)
 		fprintf(stderr,
 			"FEC can repair %" PRIu64 " of %" PRIu64
-			" bad block%s (fastverity repair, with the same "
-			"arguments).\n",
+			" bad block%s (fastverity repair, %s).\n",
 			fr->repaired, fr->bad_blocks,
-			cli_plural(fr->bad_blocks));
+			cli_plural(fr->bad_blocks), args);
+	/* (more than the limit is not this image's parity: the library
+	 * refused it, naming it) */
 	if (fr->stale_codewords)
 		fprintf(stderr,
 			"FEC parity: %" PRIu64 " codeword%s in %" PRIu64
 			" round%s disagree with the verified data (stale or "
-			"damaged); fastverity repair --rewrite-parity, with "
-			"the same arguments, rewrites them.\n",
+			"damaged); fastverity repair --rewrite-parity, %s, "
+			"rewrites them.\n",
 			fr->stale_codewords, cli_plural(fr->stale_codewords),
-			fr->stale_rounds, cli_plural(fr->stale_rounds));
+			fr->stale_rounds, cli_plural(fr->stale_rounds), args);
 }
 
 /* Prints obj's members without its braces, each line indented as a member

@@ -297,10 +297,13 @@ int fv_format(fv_params *p, const char *data_path, const char *hash_path,
  * failure through fn (may be NULL). Returns 0 when the check ran: *res
  * says whether the image is intact. p: from fv_params_read_superblock,
  * or complete without a superblock. With FEC options, also what the
- * parity could repair. Errors (the check did not run; *res NULL): EINVAL
- * (root_hex, parameters, devices too small, a signature set without
- * trusted certificates), EPERM (the signature does not check out),
- * EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
+ * parity could repair, and its stale codewords. Errors (the check did
+ * not run to a verdict; *res NULL): EINVAL (root_hex, parameters,
+ * devices too small, a signature set without trusted certificates;
+ * parity that is not this image's: more than 5% of its codewords
+ * disagree with the verified image, as FV_REPAIR_REWRITE_PARITY
+ * refuses), EPERM (the signature does not check out), EOVERFLOW,
+ * ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
 int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
 	      const char *root_hex, const fv_options *o, fv_failure_fn fn,
 	      void *ctx, fv_result **res);
@@ -312,7 +315,7 @@ enum fv_repair_flags {
 	/* also rewrite parity that disagrees with the verified image, from
 	 * blocks proven again as they are read; -EINVAL (nothing
 	 * rewritten) when more than 5% of its codewords disagree: the
-	 * parity is then not this image's */
+	 * parity is then not this image's (a dry run refuses it too) */
 	FV_REPAIR_REWRITE_PARITY = 1u << 1,
 };
 

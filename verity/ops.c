@@ -228,9 +228,10 @@ int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
 
 	checked.flags = VERITY_RUN_ROOT_FIRST;
 	/* with parity, a dry-run repair: the same report, then what parity
-	 * can do */
+	 * can do; parity that is not this image's fails the check */
 	if (pair->fec.region.path)
-		checked.flags |= VERITY_RUN_DRY_RUN;
+		checked.flags |=
+			VERITY_RUN_DRY_RUN | VERITY_RUN_PARITY_MUST_MATCH;
 	return after_signature(pair->fec.region.path ? verity_fec_repair
 						     : verity_tree_verify,
 			       pair, &checked, out, err);

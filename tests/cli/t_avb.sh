@@ -152,7 +152,7 @@ flip p.img 100000
 flip p.img 300000
 check "verify IMAGE: bad data and tree blocks" run_rc 2 "$FV" verify p.img
 check "  the tree block named, as veritysetup" grep -qx "Verification failed at position 299008." "$T/err"
-check "  what the parity can repair" grep -qx "FEC can repair 2 of 2 bad blocks (fastverity repair, with the same arguments)." "$T/err"
+check "  what the parity can repair, and the key its repair needs (signed, verified without it)" grep -qx "FEC can repair 2 of 2 bad blocks (fastverity repair, with the same arguments and with --key=<key.pem>)." "$T/err"
 check "verify IMAGE --json" run_rc 2 "$FV" verify p.img --json
 check "  counts, and the roots the image's descriptor gives" jqok '.bad_hash_blocks == 1 and .fec.roots == 8 and .fec.roots_from == "image"' "$T/out"
 check "repair IMAGE of a signed image needs its key" run_rc 1 "$FV" repair p.img

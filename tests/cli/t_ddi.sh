@@ -37,6 +37,19 @@ check "  and the verdict says so" grep -q "^root-x86-64: .*, signed, signer not 
 check "  JSON: trust not checked, no signer" sh -c "'$FV' verify --json signed.raw 2>/dev/null | jq -e '.partitions[0].trust == \"not checked\" and .partitions[0].signer == null' >/dev/null"
 mkdir verity.d && cp c.pem verity.d/signer.crt
 check "verify IMAGE: signed, the certificate in verity.d" run_rc 0 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" verify signed.raw
+# a CA-issued leaf in /etc/verity.d, as systemd takes it: the leaf is
+# the anchor, whatever its issuer (issue 53, finding 16)
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -subj /CN=ddi-ca -days 2 \
+	-addext basicConstraints=critical,CA:TRUE -addext keyUsage=keyCertSign,cRLSign
+quiet openssl req -new -newkey rsa:2048 -nodes -keyout leaf.key -subj /CN=ddi-leaf -out leaf.csr
+quiet openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out leaf.pem
+systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=leaf.key --certificate=leaf.pem \
+	--dry-run=no --seed=$SEED leaf.raw >/dev/null 2>&1
+mkdir leaf.d && cp leaf.pem leaf.d/leaf.crt
+check "verify IMAGE: signed by a CA-issued leaf, the leaf in verity.d: accepted" run_rc 0 env FASTVERITY_VERITY_D="$T/leaf.d" "$FV" verify leaf.raw
+check "  the leaf is the signer" grep -q "^root-x86-64: signed by /CN=ddi-leaf " "$T/out"
+check "  and --trusted-cert with the leaf: accepted" run_rc 0 "$FV" verify leaf.raw --trusted-cert=leaf.pem
+check "  an unrelated certificate: refused, exit 2" run_rc 2 "$FV" verify leaf.raw --trusted-cert=c.pem
 check "open IMAGE --trusted-cert: an untrusted signer refused before mapping (exit 2)" run_rc 2 "$FV" open signed.raw ddi-x --trusted-cert=c2.pem
 check "  names the image and the signer" grep -q "signed.raw: the signer /CN=ddi-signer is not trusted" "$T/err"
 run_rc 9 env FASTVERITY_VERITY_D="$T/verity.d" "$FV" open signed.raw ddi-x --debug

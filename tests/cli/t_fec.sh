@@ -181,6 +181,66 @@ check "repair --json: stale parity counted, not rewritten" jqok '.parity_rounds_
 check "repair --rewrite-parity --json: parity rewritten" jqok '.parity_rounds_rewritten >= 1 and .result == "ok" and .exit_code == 0' r.json
 check "repair: parity back byte for byte" same_as_orig
 
+# Another image's parity: verify fails, naming it (issue 53, finding 17:
+# it exited 0, "ok", with nearly every codeword disagreeing, and its hint
+# named repair --rewrite-parity, which refuses such parity).
+reset
+gen 22 $((4000 * 4096)) >other.img
+"$FV" format other.img oh.img --fec-device=of.img --fec-roots=8 >/dev/null
+cp of.img of.before
+not_ours="of.img: [0-9]* of [0-9]* parity codewords disagree with the verified image, more than the 5% ([0-9]*) that damage explains: it is not this image's parity, or the roots or offset are wrong"
+run_rc 1 "$FV" verify d.img h.img "$R" --fec-device=of.img
+check "verify with another image's parity: exit 1" test $? = 0
+check "  one line, naming the parity file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -qx \"fastverity: $not_ours\" '$T/err'"
+check "  no hint of a command that refuses" sh -c "! grep -q rewrite-parity '$T/err'"
+run_rc 1 "$FV" verify d.img h.img "$R" --fec-device=of.img --fec-roots=8
+check "  the same with --fec-roots given" grep -qx "fastverity: $not_ours" err
+"$FV" verify --json d.img h.img "$R" --fec-device=of.img >v.json 2>/dev/null
+check "  --json: an error naming it" jqok '.result == "error" and (.error | test("^of.img: .* it is not this image.s parity"))' v.json
+run_rc 1 "$FV" repair d.img h.img "$R" --fec-device=of.img --rewrite-parity --dry-run
+check "repair --rewrite-parity --dry-run refuses it as the repair does (it said it would rewrite it)" sh -c "grep -qx \"fastverity: $not_ours; nothing rewritten\" '$T/err' && cmp -s of.img of.before"
+run_rc 0 "$FV" repair d.img h.img "$R" --fec-device=of.img
+check "repair without --rewrite-parity: says it is not this image's parity, no --rewrite-parity hint" sh -c "grep -q 'more than the [0-9]* that damage explains: not this image.s parity, or the roots or offset are wrong; left as it is' '$T/out' && ! grep -q rewrite-parity '$T/out' && cmp -s of.img of.before"
+corrupt d.img 77
+run_rc 1 "$FV" verify d.img h.img "$R" --fec-device=of.img
+check "another image's parity and a bad block: the block named, then the parity" sh -c "grep -q 'at position 315392' '$T/err' && grep -qx \"fastverity: $not_ours\" '$T/err'"
+
+# A few stale codewords stay a warning (exit 0), and the hint's command
+# works as printed: the arguments verify alone takes left out, the
+# anchor a write needs added. run_hint VERIFY_ARGS...: runs the repair
+# the hint in $T/err names, built from the verify's arguments.
+run_hint() {
+	local line less add a skip args=()
+	line=$(grep -o 'fastverity repair --rewrite-parity, with the same arguments[^,]*\(, --[a-z-]*\)*, rewrites them' "$T/err") || return 1
+	less=$(printf '%s' "$line" | sed -n 's/.* less \(.*\), rewrites them$/\1/p' | sed 's/ and with .*//; s/,//g')
+	add=$(printf '%s' "$line" | sed -n 's/.* and with \(--[a-z-]*\)=<[a-z.]*>.*/\1/p')
+	for a in "$@"; do
+		skip=0
+		for l in $less; do case $a in "$l"|"$l"=*) skip=1 ;; esac; done
+		[ $skip = 1 ] || args+=("$a")
+	done
+	[ -z "$add" ] || args+=("$add=$HINT_ANCHOR")
+	"$FV" repair --rewrite-parity "${args[@]}" >"$T/out" 2>"$T/err"
+}
+reset
+corrupt f.img 0
+run_rc 0 "$FV" verify d.img h.img "$R" $FEC --max-failures=3
+check "stale parity with --max-failures: exit 0, the hint leaves it out" grep -q 'fastverity repair --rewrite-parity, with the same arguments less --max-failures, rewrites them' err
+check "  the hint's command works" run_hint d.img h.img "$R" $FEC --max-failures=3
+check "  the parity back byte for byte" same_as_orig
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -subj /CN=fec-signer -days 2 >/dev/null 2>&1
+rm -rf ss && mkdir ss && cp orig.img ss/os.raw
+"$FV" format --sidecar ss/os.raw --fec-roots=2 --key k.pem --cert c.pem >/dev/null
+cp ss/os.fec ss/os.good
+dd if=/dev/zero of=ss/os.fec bs=4096 count=1 conv=notrunc status=none
+run_rc 0 "$FV" verify ss/os.raw
+check "a signed image's stale parity, verified without a certificate: the hint adds --trusted-cert" grep -q 'fastverity repair --rewrite-parity, with the same arguments and with --trusted-cert=<cert.pem>, rewrites them' err
+HINT_ANCHOR=c.pem
+check "  the hint's command works" run_hint ss/os.raw
+check "  the parity back byte for byte" cmp -s ss/os.fec ss/os.good
+run_rc 1 "$FV" repair --rewrite-parity ss/os.raw
+check "  (the same arguments alone: refused, nothing written on an unchecked root)" grep -q 'nothing is written on the word of an unchecked root' err
+
 # veritysetup's FEC image repaired by fastverity.
 cp orig.img vd.img
 $VS format vd.img vh.img --fec-device=vf.img --fec-roots=4 --salt=$SALT --uuid=$UUID >vo.out

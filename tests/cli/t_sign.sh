@@ -84,6 +84,31 @@ cat c2.pem c.pem >bundle.pem
 check "a bundle of trusted certificates" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=bundle.pem
 check "--trusted-cert twice" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c2.pem --trusted-cert=c.pem
 
+# A certificate issued by a CA: a trusted certificate is a trust anchor
+# whatever its issuer, as the kernel trusts the key in its keyring and
+# systemd a certificate of /etc/verity.d (issue 53, finding 16: the leaf
+# trusted by itself was refused).
+quiet openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -subj /CN=test-ca -days 30 \
+	-addext basicConstraints=critical,CA:TRUE -addext keyUsage=keyCertSign,cRLSign
+quiet openssl req -new -newkey rsa:2048 -nodes -keyout leaf.key -subj /CN=ca-issued-leaf -out leaf.csr
+quiet openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 -out leaf.pem
+check "a CA and a leaf it issued made" sh -c "test -s ca.pem -a -s leaf.pem && openssl verify -CAfile ca.pem leaf.pem >/dev/null 2>&1"
+check "sign with the CA-issued leaf" run_rc 0 "$FV" sign --key leaf.key --cert leaf.pem "$R" leaf.p7s
+check "sign with the CA-issued leaf, its certificate inside" run_rc 0 "$FV" sign --key leaf.key --cert leaf.pem --embed-cert "$R" leafe.p7s
+check "the leaf trusted by itself: accepted" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=leaf.p7s --trusted-cert=leaf.pem
+check "  and says nothing" test ! -s "$T/err"
+check "the leaf trusted by itself, its certificate inside: accepted" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=leafe.p7s --trusted-cert=leaf.pem
+check "the CA that issued the leaf trusted (the leaf inside): accepted" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=leafe.p7s --trusted-cert=ca.pem
+check "the CA trusted, the leaf nowhere: refused, exit 2" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=leaf.p7s --trusted-cert=ca.pem
+check "  message" grep -qx "fastverity: leaf.p7s: the signer (issuer /CN=test-ca, serial [0-9A-F]*) is not a trusted certificate, and the signature does not hold its certificate" "$T/err"
+check "an unrelated certificate trusted: refused, exit 2" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=leafe.p7s --trusted-cert=c2.pem
+check "  message" grep -qx "fastverity: leafe.p7s: the signer /CN=ca-issued-leaf is not trusted" "$T/err"
+check "an unrelated certificate trusted, the leaf nowhere: refused, exit 2" run_rc 2 "$FV" verify data hash "$R" --root-hash-signature=leaf.p7s --trusted-cert=c2.pem
+check "--json with the leaf trusted: the leaf is the signer" run_rc 0 "$FV" verify --json data hash "$R" --root-hash-signature=leaf.p7s --trusted-cert=leaf.pem
+check "  signer" test "$(jq -r '.signature.signer' "$T/out")" = "/CN=ca-issued-leaf"
+check "open --trusted-cert with the leaf: the check passes" sh -c "'$FV' open data sig-l hash '$R' --root-hash-signature=leaf.p7s --trusted-cert=leaf.pem --debug >/dev/null 2>'$T/err'; grep -q 'The root hash signature checks out: signed by /CN=ca-issued-leaf' '$T/err'"
+"$FV" close sig-l >/dev/null 2>&1
+
 # Outside the validity period: a warning, never a silent pass.
 openssl smime -sign -nocerts -noattr -binary -in root -inkey kx.pem -signer cx.pem -outform der -out x.p7s
 check "expired signer: accepted" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=x.p7s --trusted-cert=cx.pem

@@ -700,6 +700,33 @@ START_TEST(repair_from_parity)
 		fv_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
 	fv_result_free(res);
+	/* parity that is not this image's (every codeword disagrees): verify
+	 * fails naming it, as a rewrite (or a dry run of one) refuses it; a
+	 * repair that only reads it counts it */
+	for (uint64_t off = 0; off < 2 * 4 * BS; off += 4)
+		poke(fec, off);
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+		-EINVAL);
+	ck_assert_ptr_null(res);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), fec));
+	ck_assert_ptr_nonnull(
+		strstr(fv_last_error(), "it is not this image's parity"));
+	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o,
+				   FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY,
+				   NULL, NULL, &res),
+			 -EINVAL);
+	ck_assert_int_eq(fv_repair(p, data, hash, root_hex, o,
+				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
+			 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 2 * BS);
+	fv_result_free(res);
+	for (uint64_t off = 0; off < 2 * 4 * BS; off += 4)
+		poke(fec, off);
+	ck_assert_int_eq(
+		fv_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
+	fv_result_free(res);
 	ck_assert_int_eq(
 		fv_repair(p, data, hash, root_hex, o, 4, NULL, NULL, &res),
 		-EINVAL);

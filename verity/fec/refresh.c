@@ -112,17 +112,18 @@ int verity_fec_refresh(const struct verity_fec_refresh *x,
 	res->stale_codewords = pr.stale_codewords;
 	res->stale_rounds = pr.stale_rounds;
 	res->rewrite_limit = verity_parity_rewrite_limit(fl);
-	if (!r && x->rewrite && pr.stale_codewords > res->rewrite_limit)
+	if (!r && (x->rewrite_asked || x->must_match) &&
+	    pr.stale_codewords > res->rewrite_limit)
 		r = ht_fail(err, EINVAL,
 			    "%s: %llu of %llu parity codewords disagree with "
 			    "the verified image, more than the %d%% (%llu) "
 			    "that damage explains: it is not this image's "
-			    "parity, or the roots or offset are wrong; "
-			    "nothing rewritten",
+			    "parity, or the roots or offset are wrong%s",
 			    where, (unsigned long long)pr.stale_codewords,
 			    (unsigned long long)(fl->rounds * fl->block_size),
 			    VERITY_PARITY_REWRITE_PERCENT,
-			    (unsigned long long)res->rewrite_limit);
+			    (unsigned long long)res->rewrite_limit,
+			    x->rewrite_asked ? "; nothing rewritten" : "");
 	if (!r && x->rewrite && pr.stale_rounds)
 		r = rewrite_rounds(x, pr.stale, res, err);
 	if (!r && res->parity_rewritten)

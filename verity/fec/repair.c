@@ -552,17 +552,21 @@ static int run_passes(struct repair *rp, struct ht_error *err)
 }
 
 /* Parity that disagrees with verified data: counted; rewritten only when
- * asked (docs/format.md, "Where we differ", 12). */
+ * asked (docs/format.md, "Where we differ", 12). Parity that is not this
+ * image's (past the rewrite limit) is refused by a rewrite, a dry run of
+ * one, and verify; a repair that only reads it reports it. */
 static int check_parity(struct repair *rp, struct ht_error *err)
 {
+	unsigned flags = rp->run->flags;
 	struct verity_fec_refresh x = {
-		&rp->src,
-		&rp->rs,
-		&rp->proof,
-		NULL,
-		rp->run->ht.threads,
-		!rp->dry_run && (rp->run->flags & VERITY_RUN_REWRITE_PARITY),
-		&rp->run->ht};
+		.src = &rp->src,
+		.rs = &rp->rs,
+		.proof = &rp->proof,
+		.threads = rp->run->ht.threads,
+		.rewrite = !rp->dry_run && (flags & VERITY_RUN_REWRITE_PARITY),
+		.rewrite_asked = !!(flags & VERITY_RUN_REWRITE_PARITY),
+		.must_match = !!(flags & VERITY_RUN_PARITY_MUST_MATCH),
+		.opt = &rp->run->ht};
 	uint8_t *skip = unverified_rounds(rp, &rp->res->unchecked_rounds);
 	int r;
 

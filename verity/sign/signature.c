@@ -263,7 +263,7 @@ static int pkcs7_check(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 	BIO *data = BIO_new(BIO_f_buffer());
 	int ok;
 
-	X509_STORE_set_flags(store, flags_store);
+	X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN | flags_store);
 	ERR_clear_error();
 	if (!mem || !data) {
 		BIO_free(mem);
@@ -317,7 +317,11 @@ static void fingerprint(X509 *x, char out[65])
 /* Every signer must be a trusted certificate, or chain to one (the
  * signature's own certificates may fill the chain): the first that is
  * not is named. res->signer gets the signers' subjects. Validity periods
- * are left to the signature check, which warns about them. */
+ * are left to the signature check, which warns about them. A trusted
+ * certificate is a trust anchor whatever its issuer (the store's
+ * X509_V_FLAG_PARTIAL_CHAIN): a CA-issued leaf trusted by itself is
+ * accepted, as the kernel accepts the key in its keyring and systemd a
+ * certificate of /etc/verity.d; a CA that issued the signer still is. */
 static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 			 const char *sig_name, struct verity_sig_check *res,
 			 struct ht_error *err)
@@ -351,8 +355,9 @@ static int check_signers(PKCS7 *p7, STACK_OF(X509) * certs, X509_STORE *store,
 		}
 		ok = X509_STORE_CTX_init(ctx, store, x, inside) == 1;
 		if (ok) {
-			X509_STORE_CTX_set_flags(ctx,
-						 X509_V_FLAG_NO_CHECK_TIME);
+			X509_STORE_CTX_set_flags(
+				ctx, X509_V_FLAG_NO_CHECK_TIME |
+					     X509_V_FLAG_PARTIAL_CHAIN);
 			X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_ANY);
 			ok = X509_verify_cert(ctx) == 1;
 		}
@@ -477,6 +482,8 @@ int verity_signature_check(const struct verity_sig *sig,
 	if (r)
 		goto out;
 	X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
+	/* every trusted certificate an anchor, for PKCS7_verify too */
+	X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN);
 	r = check_signers(p7, certs, store, sig_name, res, err);
 	if (r)
 		goto out;

@@ -95,6 +95,10 @@ enum verity_run_flags {
 	VERITY_RUN_ROOT_FIRST = 1u << 2,     /* a top that matches neither the
 					      * root nor its rebuilt self stops
 					      * before any block is judged */
+	VERITY_RUN_PARITY_MUST_MATCH = 1u << 3, /* verify: parity that is
+						 * not this image's (past
+						 * the rewrite limit) is
+						 * an error */
 };
 
 /* Settings tests change to reach every path; 0 is the default. */
