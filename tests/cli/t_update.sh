@@ -7,7 +7,8 @@
 # fixed seed, `make sweep` 200 from a new one (UPDATE_SEED=N repeats a
 # run). Then the refusals: a wrong old root, a damaged tree, ranges past
 # the data, all with nothing written; an interrupted update, said by
-# verify and dump, completed by running it again.
+# verify and dump, completed by running it again (without --changed once
+# the leaves over the change were rewritten); a planted marker.
 . "$(dirname "$0")/lib.sh"
 
 seed=${UPDATE_SEED:-20261202}
@@ -119,20 +120,61 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || fail "the fault shim does not build"
 cp h.0 h && cp f.0 f
 FAULT_COUNT_FILE=cnt LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
-n=$(($(cat cnt) - 3))
+# each I/O call of the update made to fail in turn; where it leaves the
+# marker, the same update again either completes it (the leaves over the
+# change not yet rewritten: the tree is proven against the old root) or
+# is refused with nothing written (they were: the old root can no longer
+# be proven), and then a re-run without --changed completes it
+early="" late="" odd=0
+for n in $(seq "$(cat cnt)"); do
+	cp h.0 h && cp f.0 f
+	FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+	printf fvupdat | cmp -s -n 7 - h || continue
+	cp h h.int && cp f f.int
+	if "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>err.n; then
+		files_same h h.vs f f.vs || { odd=$((odd + 1)); echo "  EIO at call $n: completed, not veritysetup's bytes" >&2; }
+		early=${early:-$n}
+	elif [ $? = 2 ] && files_same h h.int f f.int && grep -q "only a re-run without changed ranges can complete" err.n &&
+		"$FV_REAL" update d h "$R" --fec-device=f >/dev/null 2>&1 && files_same h h.vs f f.vs; then
+		late=${late:-$n}
+	else
+		odd=$((odd + 1)); echo "  EIO at call $n: $(cat err.n)" >&2
+	fi
+done
+check "an update interrupted at each call: completed by the same update (first at call ${early:-none}), or refused, nothing written, and completed without --changed (first at call ${late:-none})" \
+	test $odd = 0 -a -n "$early" -a -n "$late"
 cp h.0 h && cp f.0 f
-check "an update interrupted (EIO at call $n)" sh -c "! FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so '$FV_REAL' update d h '$R' --fec-device=f --changed=409600:4096 >/dev/null 2>&1"
+FAULT_AT=$early FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 check "  verify calls it unfinished" run_rc 1 "$FV" verify d h "$R"
 check "  in one line" grep -qx "fastverity: h: unfinished: an update of this hash image was interrupted (run the same fastverity update again)" err
 check "  dump too" run_rc 1 "$FV" dump h
 check "  the same update again completes it" run_rc 0 "$FV" update d h "$R" --fec-device=f --changed=409600:4096 --debug
 check "    saying so" grep -q "an interrupted update completed" err
-check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+check "    veritysetup's bytes" files_same h h.vs f f.vs
 cp h.0 h && cp f.0 f
-FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+FAULT_AT=$late FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 check "  another old root hash refused over the marker" run_rc 2 "$FV" update d h "$wrong" --fec-device=f
-check "  a re-run finding the changes itself completes it too" run_rc 0 "$FV" update d h "$R" --fec-device=f
-check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+check "  the leaves over the change rewritten: --changed refused" run_rc 2 "$FV" update d h "$R" --fec-device=f --changed=409600:4096
+check "    naming the block" grep -q "h: hash block 0 (level 1, at byte 4096) does not match the root hash: the tree does not match the old root hash" err
+check "  a re-run finding the changes itself completes it" run_rc 0 "$FV" update d h "$R" --fec-device=f
+check "    veritysetup's bytes" files_same h h.vs f f.vs
+
+# ---- the marker is a hint, never a proof: a tree that vouches for a
+# block outside --changed (7, changed too), and a marker naming the old
+# root and that tree's root, are refused as a fresh update refuses them ----
+cp d d.keep
+printf EVIL | dd of=d bs=1 seek=$((7 * 4096 + 5)) conv=notrunc status=none
+"$FV" format d h.evil --salt=$SALT --uuid=$UUID --root-hash-file=r.evil >/dev/null
+hexbytes() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
+printf 'fvupdat\0' | dd of=h.evil conv=notrunc status=none
+hexbytes "$R" | dd of=h.evil bs=1 seek=344 conv=notrunc status=none
+hexbytes "$(cat r.evil)" | dd of=h.evil bs=1 seek=408 conv=notrunc status=none
+cp h.evil h.evil.0
+check "a planted marker over a tree vouching for a block outside --changed: refused" run_rc 2 "$FV" update d h.evil "$R" --changed=409600:4096
+check "  naming the block that does not match the old root" grep -q "h.evil: hash block 0 (level 1, at byte 4096) does not match the root hash: the tree does not match the old root hash" err
+check "  nothing written" cmp -s h.evil h.evil.0
+check "  no root given out" test ! -s out
+cp d.keep d
 
 # ---- Android images: add_hashtree_footer over a footer of the same
 # tree rebuilds only what changed, byte for byte a full rebuild (the

@@ -11,9 +11,16 @@
  * reach hashed again up to the root. The superblock's place holds a
  * marker (VERITY_SB_UPDATING, with the old and the new root) while
  * tree and parity are written; the superblock, unchanged, comes back
- * last. A re-run over the marker, with the same old root, rebuilds the
- * same blocks from the data and proves the whole tree against the new
- * root the marker holds. */
+ * last. The marker is a hint, never a proof (whoever can write the hash
+ * image can write one): a re-run over it with the same old root and
+ * ranges proves the tree against the old root as a fresh update does
+ * (the hash blocks over the change above level 0 made again from the
+ * blocks below first, as the interrupted run may have rewritten them),
+ * and rebuilds the same blocks, which must give the new root the marker
+ * holds; once the leaves over the change were rewritten, only a re-run
+ * without ranges completes it, rebuilding the whole tree from the data
+ * (as a fresh update without ranges, it vouches for every data block as
+ * it now is). */
 #include "verity/tree/update_int.h"
 
 #include <errno.h>
@@ -888,8 +895,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		goto close;
 	/* the threads that will prove level 0 with this one started now
 	 * (to be running by then) */
-	if (ranges && !resume && u.g->levels &&
-	    u.g->level_blocks[0] * u.hbs >= (1u << 20))
+	if (ranges && u.g->levels && u.g->level_blocks[0] * u.hbs >= (1u << 20))
 		crew_start(&crew, run->ht.threads);
 	/* the old bytes of what is rewritten kept for the parity's deltas
 	 * (resumed: parity encoded again, as what was written is unknown) */
@@ -927,14 +933,36 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		if (!r && (!ranges || resume) && !stream)
 			r = read_leaves(&u, err);
 	}
-	/* nothing is reused before the old tree is proven (resumed: the
-	 * tree is proven against the new root once rebuilt) */
-	if (!r && !resume && ranges && u.g->levels)
+	/* resumed over ranges: the marker proves nothing (whoever can
+	 * write the hash image can write it, with any root), so the tree
+	 * is proven against the old root as a fresh update proves it. The
+	 * interrupted update may have rewritten the hash blocks over the
+	 * change above level 0; every byte of theirs but the slots of the
+	 * blocks below them on the way to the change is the old tree's,
+	 * so those slots are made again from the blocks below first. The
+	 * leaves over the change must still be the old ones: once one is
+	 * rewritten, the old digests of the changed blocks are gone and
+	 * the tree can no longer be proven, only rebuilt from all the data
+	 * (a re-run without ranges) */
+	if (!r && resume && ranges && u.g->levels) {
+		r = rehash_up(&u, NULL, err);
+		u.dirty.n = 0;
+		memcpy(u.root, pair->root, u.g->digest_size);
+	}
+	/* nothing is reused before the old tree is proven */
+	if (!r && ranges && u.g->levels)
 		r = prove_tree(
-			&u, pair->root, 0, 1, 1, run->ht.threads, &crew,
-			"the old tree does not match the old root hash "
-			"(a wrong root hash, or a damaged tree): nothing "
-			"written",
+			&u, pair->root, 0, !resume, !resume, run->ht.threads,
+			&crew,
+			resume ? "the tree does not match the old root hash (a "
+				 "wrong root hash, a damaged tree, or one the "
+				 "interrupted update had rewritten over the "
+				 "change, which only a re-run without changed "
+				 "ranges can complete, from all the data): "
+				 "nothing written"
+			       : "the old tree does not match the old root "
+				 "hash (a wrong root hash, or a damaged tree): "
+				 "nothing written",
 			err);
 	/* the changed leaves set from the data: found by verify, from the
 	 * digests it computed (the data the parity was made from, if it
@@ -951,10 +979,11 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	 * without ranges: every leaf, so the whole tree) */
 	if (!r)
 		r = rehash_up(&u, stream ? &up : NULL, err);
-	/* resumed: the whole tree as it will stand proven against the root
-	 * rebuilt, which must be the one the interrupted update made */
-	if (!r && resume && u.g->levels)
-		r = prove_tree(&u, u.root, !ranges, 0, 0, run->ht.threads, NULL,
+	/* resumed without ranges: the whole tree, rebuilt from all the
+	 * data, proven against the root it makes, which must be the one
+	 * the interrupted update was making */
+	if (!r && resume && !ranges && u.g->levels)
+		r = prove_tree(&u, u.root, 1, 0, 0, run->ht.threads, NULL,
 			       "the tree left by the interrupted update does "
 			       "not match the root it was making: nothing "
 			       "written",
