@@ -8,7 +8,8 @@
 # run). Then the refusals: a wrong old root, a damaged tree, ranges past
 # the data, all with nothing written; an interrupted update, said by
 # verify and dump, completed by running it again (without --changed once
-# the leaves over the change were rewritten); a planted marker.
+# the leaves over the change were rewritten); a planted marker; data
+# grown past the tree.
 . "$(dirname "$0")/lib.sh"
 
 seed=${UPDATE_SEED:-20261202}
@@ -30,11 +31,13 @@ for i in $(seq "$cases"); do
 	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
 	params="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--}"
 	protected=$blocks
+	uargs=""
 	if [ $((RANDOM % 5)) = 0 ]; then
 		protected=$((RANDOM % blocks + 1))
 		params="$params --data-blocks=$protected"
+		# the data holds more than the tree: said again to update
+		uargs="--data-blocks=$protected"
 	fi
-	uargs=""
 	if [ $((RANDOM % 5)) = 0 ]; then
 		params="$params --no-superblock --hash-offset=$((RANDOM % 8 * hbs))"
 		uargs=$params
@@ -175,6 +178,27 @@ check "  naming the block that does not match the old root" grep -q "h.evil: has
 check "  nothing written" cmp -s h.evil h.evil.0
 check "  no root given out" test ! -s out
 cp d.keep d
+
+# ---- the data grew: a tree's size is fixed ----
+cp d d.grown && cat blk >>d.grown
+cp h.0 h
+check "data grown past the tree's blocks: refused" run_rc 1 "$FV" update d.grown h "$R" --changed=409600:4096
+check "  saying so" grep -qx "fastverity: d.grown: 1052672 bytes, more than the 256 data blocks of 4096 bytes the tree covers, which would leave the rest unprotected: nothing written (a tree's size is fixed: format again, or give --data-blocks=256 if the bytes past them are not the tree's data)" err
+check "  nothing written" cmp -s h h.0
+check "  --data-blocks other than the superblock's: refused" run_rc 1 "$FV" update d.grown h "$R" --changed=409600:4096 --data-blocks=257
+check "  --data-blocks=256: the rest is not the tree's" run_rc 0 "$FV" update d.grown h "$R" --changed=409600:4096 --data-blocks=256
+check "    veritysetup's bytes" cmp -s h h.vs
+# without a superblock the tree is taken to cover the whole device: one
+# that grew within the last leaf block proves against the old root
+gen 23 $((10 * 4096)) >d10
+"$FV" format d10 h10 --no-superblock --salt=- --root-hash-file=r10 >/dev/null
+cp h10 h10.0 && cat blk >>d10
+check "no superblock, data grown: refused" run_rc 1 "$FV" update d10 h10 "$(cat r10)" --no-superblock --salt=- --changed=0:1
+check "  saying so" grep -qx "fastverity: d10: the tree covers 10 data blocks, fewer than the 11 of the data (its leaf for block 10 is empty), which would leave the rest unprotected: nothing written (a tree's size is fixed: format again, or give --data-blocks=10 if the bytes past them are not the tree's data)" err
+check "  nothing written" cmp -s h10 h10.0
+check "  the new block in --changed: covered" run_rc 0 "$FV" update d10 h10 "$(cat r10)" --no-superblock --salt=- --changed=0:1,40960:4096 --root-hash-file=r11
+"$FV" format d10 h11 --no-superblock --salt=- --root-hash-file=r11.f >/dev/null
+check "    a format's root and bytes" sh -c "cmp -s r11 r11.f && cmp -s h10 h11"
 
 # ---- Android images: add_hashtree_footer over a footer of the same
 # tree rebuilds only what changed, byte for byte a full rebuild (the
