@@ -109,9 +109,11 @@ static const struct action_help {
 	 "0 active; 1 no device-mapper; 4 no such mapping",
 	 {"fastverity status root", "fastverity status --json root"}},
 	{"update",
-	 "0 updated; 1 bad parameters, I/O; 2 the old tree does not match "
-	 "the old root hash (a wrong root hash, or a damaged tree), or an "
-	 "interrupted update was from another: nothing written",
+	 "0 updated; 1 bad parameters, I/O, data grown past the tree; 2 the "
+	 "old tree does not match the old root hash (a wrong root hash, a "
+	 "damaged tree, or one an interrupted update rewrote over the change: "
+	 "complete that one without --changed), or an interrupted update was "
+	 "from another: nothing written",
 	 {"fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
 	  "--changed=1048576:4096 --root-hash-file=rootfs.roothash",
 	  "fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "

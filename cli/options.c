@@ -65,7 +65,8 @@ static const struct cli_option rows[] = {
 	 "Number of data blocks to protect (default: the whole device)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Number of data blocks (with --no-superblock; else the "
-	 "superblock's)"},
+	 "superblock's: update takes it said again as leave to ignore the "
+	 "rest of a larger data device)"},
 	{"hash-offset", '\0', K_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
 	 "bytes",
 	 "Byte offset of the hash area on the hash device (multiple of 512)", 0,
@@ -191,7 +192,8 @@ static const struct cli_option rows[] = {
 	 "The data byte ranges that changed (widened to whole blocks; @file: "
 	 "read from file): only those blocks are read, with the parity "
 	 "rounds they are in (default: every block hashed against its stored "
-	 "leaf)",
+	 "leaf). A block changed outside them is not seen nor warned of: it "
+	 "keeps its old leaf, and a later repair may revert it",
 	 0, NULL},
 	{"threads", '\0', K_VALUE, AT(threads), 0, A_RUN, "number",
 	 "Worker threads (default: online CPUs)", 0, NULL},

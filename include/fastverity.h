@@ -1311,11 +1311,20 @@ int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
  * (EPERM naming the first block that is not, nothing written). ranges:
  * n pairs of (offset, length) of changed data bytes, widened to whole
  * blocks; only those blocks (and the rounds of parity they are in) are
- * read; NULL: every data block hashed against its stored leaf to find
- * them. An interrupted update leaves the superblock's place marked
- * (verify and dump call it unfinished); the same update again completes
- * it. *res: the new root (fv_result_root_hex) and fv_result_update.
- * Errors: EPERM, EINVAL (a range past the data), fv_verify's. */
+ * read, so a change outside them is neither seen nor in the new root
+ * (the block keeps its old leaf: a later repair may write its old bytes
+ * back); NULL: every data block hashed against its stored leaf to find
+ * them. A tree's size is fixed: a data device holding more than its
+ * blocks (the data grew) is refused, EINVAL, unless the caller gave the
+ * data blocks (fv_pair_set_params with them not 0, such as the
+ * superblock's parameters set again). An interrupted update leaves the
+ * superblock's place marked (verify and dump call it unfinished); the
+ * marker proves nothing: the same update again completes it only while
+ * the tree still proves against the old root (EPERM once the leaves
+ * over the change were rewritten), and without ranges always (the tree
+ * from all the data). *res: the new root (fv_result_root_hex) and
+ * fv_result_update. Errors: EPERM, EINVAL (a range past the data, data
+ * that grew), fv_verify's. */
 int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
 		   const fv_options *o, fv_result **res);
 /* The superblock read as fv_pair_read_superblock reads it, an

@@ -362,6 +362,8 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	pr->pair.container = VERITY_CONTAINER_AVB;
 	verity_hex_encode(a->pair.root, a->pair.root_size, pr->root_hex);
 	pr->of_image = 1;
+	/* the descriptor lays out the data region and its blocks */
+	pr->pair.data_blocks_given = 1;
 	pr->opened = a->trust;
 	*out = pr;
 	return 0;

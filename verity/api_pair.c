@@ -69,6 +69,7 @@ API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
 	NEED(pr);
 	NEED(p);
 	pr->params = *p;
+	pr->pair.data_blocks_given = p->p.data_blocks != 0;
 	return 0;
 }
 
@@ -108,6 +109,7 @@ static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 	if (r)
 		return verity_api_keep(r, &err);
 	pr->params.p = p;
+	pr->pair.data_blocks_given = 0;
 	return 0;
 }
 
@@ -243,6 +245,8 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (src->root_size)
 		verity_hex_encode(src->root, src->root_size, pr->root_hex);
 	pr->of_image = 1;
+	/* the container lays out the data region and its blocks */
+	pr->pair.data_blocks_given = 1;
 	/* a super image's pair is its logical partition's, an Android
 	 * image's */
 	pr->pair.container = img->kind == VERITY_CONTAINER_SUPER

@@ -127,6 +127,7 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 		 * format */
 		memcpy(up.root, root, job.digest_size);
 		up.root_size = job.digest_size;
+		up.data_blocks_given = 1; /* the image's size, given */
 		r = verity_update(&up, o->changed, o->nchanged, run, &u, err);
 		if (!r) {
 			pair.layout = up.layout;

@@ -7,7 +7,9 @@
 # fixed seed, `make sweep` 200 from a new one (UPDATE_SEED=N repeats a
 # run). Then the refusals: a wrong old root, a damaged tree, ranges past
 # the data, all with nothing written; an interrupted update, said by
-# verify and dump, completed by running it again.
+# verify and dump, completed by running it again (without --changed once
+# the leaves over the change were rewritten); a planted marker; data
+# grown past the tree.
 . "$(dirname "$0")/lib.sh"
 
 seed=${UPDATE_SEED:-20261202}
@@ -29,11 +31,13 @@ for i in $(seq "$cases"); do
 	head -c $((blocks * dbs)) "$T/pool" >"$T/data"
 	params="--format=$fmt --hash=$hash --data-block-size=$dbs --hash-block-size=$hbs --salt=${salt:--}"
 	protected=$blocks
+	uargs=""
 	if [ $((RANDOM % 5)) = 0 ]; then
 		protected=$((RANDOM % blocks + 1))
 		params="$params --data-blocks=$protected"
+		# the data holds more than the tree: said again to update
+		uargs="--data-blocks=$protected"
 	fi
-	uargs=""
 	if [ $((RANDOM % 5)) = 0 ]; then
 		params="$params --no-superblock --hash-offset=$((RANDOM % 8 * hbs))"
 		uargs=$params
@@ -119,20 +123,82 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 cc -shared -fPIC -O1 -o shim.so "$TOP/tests/fault/shim.c" -ldl || fail "the fault shim does not build"
 cp h.0 h && cp f.0 f
 FAULT_COUNT_FILE=cnt LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
-n=$(($(cat cnt) - 3))
+# each I/O call of the update made to fail in turn; where it leaves the
+# marker, the same update again either completes it (the leaves over the
+# change not yet rewritten: the tree is proven against the old root) or
+# is refused with nothing written (they were: the old root can no longer
+# be proven), and then a re-run without --changed completes it
+early="" late="" odd=0
+for n in $(seq "$(cat cnt)"); do
+	cp h.0 h && cp f.0 f
+	FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+	printf fvupdat | cmp -s -n 7 - h || continue
+	cp h h.int && cp f f.int
+	if "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>err.n; then
+		files_same h h.vs f f.vs || { odd=$((odd + 1)); echo "  EIO at call $n: completed, not veritysetup's bytes" >&2; }
+		early=${early:-$n}
+	elif [ $? = 2 ] && files_same h h.int f f.int && grep -q "only a re-run without changed ranges can complete" err.n &&
+		"$FV_REAL" update d h "$R" --fec-device=f >/dev/null 2>&1 && files_same h h.vs f f.vs; then
+		late=${late:-$n}
+	else
+		odd=$((odd + 1)); echo "  EIO at call $n: $(cat err.n)" >&2
+	fi
+done
+check "an update interrupted at each call: completed by the same update (first at call ${early:-none}), or refused, nothing written, and completed without --changed (first at call ${late:-none})" \
+	test $odd = 0 -a -n "$early" -a -n "$late"
 cp h.0 h && cp f.0 f
-check "an update interrupted (EIO at call $n)" sh -c "! FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so '$FV_REAL' update d h '$R' --fec-device=f --changed=409600:4096 >/dev/null 2>&1"
+FAULT_AT=$early FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 check "  verify calls it unfinished" run_rc 1 "$FV" verify d h "$R"
 check "  in one line" grep -qx "fastverity: h: unfinished: an update of this hash image was interrupted (run the same fastverity update again)" err
 check "  dump too" run_rc 1 "$FV" dump h
 check "  the same update again completes it" run_rc 0 "$FV" update d h "$R" --fec-device=f --changed=409600:4096 --debug
 check "    saying so" grep -q "an interrupted update completed" err
-check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+check "    veritysetup's bytes" files_same h h.vs f f.vs
 cp h.0 h && cp f.0 f
-FAULT_AT=$n FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
+FAULT_AT=$late FAULT_KIND=eio LD_PRELOAD=./shim.so "$FV_REAL" update d h "$R" --fec-device=f --changed=409600:4096 >/dev/null 2>&1
 check "  another old root hash refused over the marker" run_rc 2 "$FV" update d h "$wrong" --fec-device=f
-check "  a re-run finding the changes itself completes it too" run_rc 0 "$FV" update d h "$R" --fec-device=f
-check "    veritysetup's bytes" sh -c "cmp -s h h.vs && cmp -s f f.vs"
+check "  the leaves over the change rewritten: --changed refused" run_rc 2 "$FV" update d h "$R" --fec-device=f --changed=409600:4096
+check "    naming the block" grep -q "h: hash block 0 (level 1, at byte 4096) does not match the root hash: the tree does not match the old root hash" err
+check "  a re-run finding the changes itself completes it" run_rc 0 "$FV" update d h "$R" --fec-device=f
+check "    veritysetup's bytes" files_same h h.vs f f.vs
+
+# ---- the marker is a hint, never a proof: a tree that vouches for a
+# block outside --changed (7, changed too), and a marker naming the old
+# root and that tree's root, are refused as a fresh update refuses them ----
+cp d d.keep
+printf EVIL | dd of=d bs=1 seek=$((7 * 4096 + 5)) conv=notrunc status=none
+"$FV" format d h.evil --salt=$SALT --uuid=$UUID --root-hash-file=r.evil >/dev/null
+hexbytes() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
+printf 'fvupdat\0' | dd of=h.evil conv=notrunc status=none
+hexbytes "$R" | dd of=h.evil bs=1 seek=344 conv=notrunc status=none
+hexbytes "$(cat r.evil)" | dd of=h.evil bs=1 seek=408 conv=notrunc status=none
+cp h.evil h.evil.0
+check "a planted marker over a tree vouching for a block outside --changed: refused" run_rc 2 "$FV" update d h.evil "$R" --changed=409600:4096
+check "  naming the block that does not match the old root" grep -q "h.evil: hash block 0 (level 1, at byte 4096) does not match the root hash: the tree does not match the old root hash" err
+check "  nothing written" cmp -s h.evil h.evil.0
+check "  no root given out" test ! -s out
+cp d.keep d
+
+# ---- the data grew: a tree's size is fixed ----
+cp d d.grown && cat blk >>d.grown
+cp h.0 h
+check "data grown past the tree's blocks: refused" run_rc 1 "$FV" update d.grown h "$R" --changed=409600:4096
+check "  saying so" grep -qx "fastverity: d.grown: 1052672 bytes, more than the 256 data blocks of 4096 bytes the tree covers, which would leave the rest unprotected: nothing written (a tree's size is fixed: format again, or give --data-blocks=256 if the bytes past them are not the tree's data)" err
+check "  nothing written" cmp -s h h.0
+check "  --data-blocks other than the superblock's: refused" run_rc 1 "$FV" update d.grown h "$R" --changed=409600:4096 --data-blocks=257
+check "  --data-blocks=256: the rest is not the tree's" run_rc 0 "$FV" update d.grown h "$R" --changed=409600:4096 --data-blocks=256
+check "    veritysetup's bytes" cmp -s h h.vs
+# without a superblock the tree is taken to cover the whole device: one
+# that grew within the last leaf block proves against the old root
+gen 23 $((10 * 4096)) >d10
+"$FV" format d10 h10 --no-superblock --salt=- --root-hash-file=r10 >/dev/null
+cp h10 h10.0 && cat blk >>d10
+check "no superblock, data grown: refused" run_rc 1 "$FV" update d10 h10 "$(cat r10)" --no-superblock --salt=- --changed=0:1
+check "  saying so" grep -qx "fastverity: d10: the tree covers 10 data blocks, fewer than the 11 of the data (its leaf for block 10 is empty), which would leave the rest unprotected: nothing written (a tree's size is fixed: format again, or give --data-blocks=10 if the bytes past them are not the tree's data)" err
+check "  nothing written" cmp -s h10 h10.0
+check "  the new block in --changed: covered" run_rc 0 "$FV" update d10 h10 "$(cat r10)" --no-superblock --salt=- --changed=0:1,40960:4096 --root-hash-file=r11
+"$FV" format d10 h11 --no-superblock --salt=- --root-hash-file=r11.f >/dev/null
+check "    a format's root and bytes" sh -c "cmp -s r11 r11.f && cmp -s h10 h11"
 
 # ---- Android images: add_hashtree_footer over a footer of the same
 # tree rebuilds only what changed, byte for byte a full rebuild (the

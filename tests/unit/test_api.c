@@ -2122,8 +2122,8 @@ START_TEST(updates)
 {
 	struct fv_update_report u = {.size = sizeof(u)};
 	const uint64_t ranges[] = {5 * BS + 10, 1, 200 * BS, BS + 3};
-	char fresh[96], fresh_fec[96], old[65];
-	uint8_t *img = malloc((size_t)BLOCKS * BS);
+	char fresh[96], fresh_fec[96], old[65], now[65];
+	uint8_t *img = malloc((size_t)BLOCKS * BS), *big;
 	fv_result *made, *res;
 	fv_pair *pr, *fr;
 
@@ -2152,6 +2152,7 @@ START_TEST(updates)
 	ck_assert_uint_gt(u.tree_blocks, 0);
 	ck_assert_uint_gt(u.parity_rounds, 0);
 	ck_assert_int_eq(u.resumed, 0);
+	snprintf(now, sizeof(now), "%s", fv_result_root_hex(res));
 	/* a new format of the changed data, with the same salt and UUID */
 	ck_assert_int_eq(fv_pair_new(data, fresh, &fr), 0);
 	ck_assert_int_eq(fv_pair_set_params(fr, fv_pair_params(pr)), 0);
@@ -2168,6 +2169,24 @@ START_TEST(updates)
 	ck_assert_int_eq(fv_pair_set_root_hex(pr, old), 0);
 	ck_assert_int_eq(fv_pair_update(pr, NULL, 0, NULL, &res), -EPERM);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nothing written"));
+	fv_pair_free(pr);
+	/* the data grown past the tree's blocks: refused (a tree's size is
+	 * fixed), unless the caller gives the data blocks */
+	ck_assert_ptr_nonnull(big = calloc((size_t)BLOCKS + 1, BS));
+	memcpy(big, img, (size_t)BLOCKS * BS);
+	write_file(data, big, ((size_t)BLOCKS + 1) * BS);
+	free(big);
+	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
+	ck_assert_int_eq(fv_pair_update_read_superblock(pr, 0), 0);
+	ck_assert_int_eq(fv_pair_set_root_hex(pr, now), 0);
+	ck_assert_int_eq(fv_pair_update(pr, ranges, 2, NULL, &res), -EINVAL);
+	ck_assert_ptr_nonnull(
+		strstr(fv_last_error(), "more than the 300 data blocks"));
+	ck_assert_int_eq(fv_pair_set_params(pr, fv_pair_params(pr)), 0);
+	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
+		      fv_last_error());
+	ck_assert_str_eq(fv_result_root_hex(res), now);
+	fv_result_free(res);
 	fv_pair_free(pr);
 	write_file(data, image, (size_t)BLOCKS * BS);
 	free(img);

@@ -49,6 +49,10 @@ struct verity_pair {
 	int signature_found; /* the container carries the signature (else
 			      * the caller gave it to be checked) */
 	int data_read_only;  /* update: the data is read, not written */
+	/* update: the data blocks were given (not read from a superblock,
+	 * nor all of the device): a data region larger than they are is
+	 * not taken for data that grew */
+	int data_blocks_given;
 	/* set when the pair is opened: from parameters validated once */
 	struct verity_layout layout;
 };

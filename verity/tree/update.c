@@ -11,9 +11,16 @@
  * reach hashed again up to the root. The superblock's place holds a
  * marker (VERITY_SB_UPDATING, with the old and the new root) while
  * tree and parity are written; the superblock, unchanged, comes back
- * last. A re-run over the marker, with the same old root, rebuilds the
- * same blocks from the data and proves the whole tree against the new
- * root the marker holds. */
+ * last. The marker is a hint, never a proof (whoever can write the hash
+ * image can write one): a re-run over it with the same old root and
+ * ranges proves the tree against the old root as a fresh update does
+ * (the hash blocks over the change above level 0 made again from the
+ * blocks below first, as the interrupted run may have rewritten them),
+ * and rebuilds the same blocks, which must give the new root the marker
+ * holds; once the leaves over the change were rewritten, only a re-run
+ * without ranges completes it, rebuilding the whole tree from the data
+ * (as a fresh update without ranges, it vouches for every data block as
+ * it now is). */
 #include "verity/tree/update_int.h"
 
 #include <errno.h>
@@ -823,6 +830,59 @@ static int read_leaves(struct update *u, struct ht_error *err)
 	return r;
 }
 
+/* Without a superblock or a count given, the tree is taken to cover
+ * every block of the data device: the last level-0 block, for the data
+ * that grew within it (more blocks, the same upper levels, all proven
+ * against the old root), is kept as it is proven. */
+static int need_last_leaves(struct update *u, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	uint64_t last = g->level_first[0] + g->level_blocks[0] - 1;
+
+	if (u->need.n && u->need.v[u->need.n - 1] == last)
+		return 0;
+	return verity_update_push(&u->need, last, err);
+}
+
+/* Those leaves, proven: one that is empty (zeros, a digest no block
+ * has) under a data block the change leaves alone is the old tree's
+ * padding: the data grew past the blocks the tree was made for. */
+static int grown_within(struct update *u, struct ht_error *err)
+{
+	const struct ht_geometry *g = u->g;
+	uint64_t last = g->level_first[0] + g->level_blocks[0] - 1;
+	uint64_t first = g->data_blocks - children_of(g, last, 0);
+	size_t c = 0;
+
+	for (uint64_t b = first; b < g->data_blocks; b++) {
+		uint64_t parent;
+		size_t slot, x = 0;
+
+		while (c < u->changed.n && u->changed.v[c] < b)
+			c++;
+		if (c < u->changed.n && u->changed.v[c] == b)
+			continue;
+		ht_data_parent(g, b, &parent, &slot);
+		while (x < g->digest_size &&
+		       !u->tree[parent * u->hbs + slot + x])
+			x++;
+		if (x == g->digest_size)
+			return ht_fail_fix(
+				err, EINVAL, HT_PARAM_DATA_BLOCKS, b, 0,
+				"a tree's size is fixed: format again, or give "
+				"%1 if the bytes past them are not the tree's "
+				"data",
+				"%s: the tree covers %llu data blocks, fewer "
+				"than the %llu of the data (its leaf for block "
+				"%llu is empty), which would leave the rest "
+				"unprotected: nothing written",
+				u->pair->data.path, (unsigned long long)b,
+				(unsigned long long)g->data_blocks,
+				(unsigned long long)b);
+	}
+	return 0;
+}
+
 /* The superblock as it is (512 bytes at the hash offset). */
 static int read_sb(struct update *u, uint8_t sb[VERITY_SB_SIZE],
 		   struct ht_error *err)
@@ -840,7 +900,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	uint8_t sb[VERITY_SB_SIZE], mark[VERITY_SB_SIZE];
 	struct update u;
 	struct crew crew;
-	int r, resume = 0, stream = 0;
+	int r, resume = 0, stream = 0, grown;
 	struct blocks up = {0};
 
 	memset(res, 0, sizeof(*res));
@@ -856,6 +916,22 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	u.g = &pair->layout.geo;
 	u.hbs = p->hash_block_size;
 	u.dbs = p->data_block_size;
+	/* a tree's size is fixed: data past its blocks (the data grew)
+	 * would be left out of the new root, which would still be called
+	 * the data's */
+	if (u.d.data.size > pair->layout.data_bytes &&
+	    !pair->data_blocks_given) {
+		r = ht_fail_fix(
+			err, EINVAL, HT_PARAM_DATA_BLOCKS, p->data_blocks, 0,
+			"a tree's size is fixed: format again, or give %1 if "
+			"the bytes past them are not the tree's data",
+			"%s: %llu bytes, more than the %llu data blocks of %u "
+			"bytes the tree covers, which would leave the rest "
+			"unprotected: nothing written",
+			pair->data.path, (unsigned long long)u.d.data.size,
+			(unsigned long long)p->data_blocks, (unsigned)u.dbs);
+		goto close;
+	}
 	if ((r = ht_hasher_init(&u.h, p->hash_name, p->hash_type, p->salt,
 				p->salt_size, err)))
 		goto close;
@@ -888,8 +964,7 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		goto close;
 	/* the threads that will prove level 0 with this one started now
 	 * (to be running by then) */
-	if (ranges && !resume && u.g->levels &&
-	    u.g->level_blocks[0] * u.hbs >= (1u << 20))
+	if (ranges && u.g->levels && u.g->level_blocks[0] * u.hbs >= (1u << 20))
 		crew_start(&crew, run->ht.threads);
 	/* the old bytes of what is rewritten kept for the parity's deltas
 	 * (resumed: parity encoded again, as what was written is unknown) */
@@ -919,23 +994,51 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	 * or resumed over the change), or streamed (found by verify, many
 	 * of them, no old bytes kept); resumed without ranges: every leaf
 	 * built again */
+	grown = ranges && p->no_superblock && !pair->data_blocks_given &&
+		u.g->levels;
 	if (!r && (ranges || !resume)) {
 		r = leaves_in_need(&u, err);
+		if (!r && grown)
+			r = need_last_leaves(&u, err);
 		stream = !r && !ranges && !resume && u.found_digests &&
 			 !u.old && u.g->levels &&
 			 !run->tuning.update_hold_leaves;
 		if (!r && (!ranges || resume) && !stream)
 			r = read_leaves(&u, err);
 	}
-	/* nothing is reused before the old tree is proven (resumed: the
-	 * tree is proven against the new root once rebuilt) */
-	if (!r && !resume && ranges && u.g->levels)
+	/* resumed over ranges: the marker proves nothing (whoever can
+	 * write the hash image can write it, with any root), so the tree
+	 * is proven against the old root as a fresh update proves it. The
+	 * interrupted update may have rewritten the hash blocks over the
+	 * change above level 0; every byte of theirs but the slots of the
+	 * blocks below them on the way to the change is the old tree's,
+	 * so those slots are made again from the blocks below first. The
+	 * leaves over the change must still be the old ones: once one is
+	 * rewritten, the old digests of the changed blocks are gone and
+	 * the tree can no longer be proven, only rebuilt from all the data
+	 * (a re-run without ranges) */
+	if (!r && resume && ranges && u.g->levels) {
+		r = rehash_up(&u, NULL, err);
+		u.dirty.n = 0;
+		memcpy(u.root, pair->root, u.g->digest_size);
+	}
+	/* nothing is reused before the old tree is proven */
+	if (!r && ranges && u.g->levels)
 		r = prove_tree(
-			&u, pair->root, 0, 1, 1, run->ht.threads, &crew,
-			"the old tree does not match the old root hash "
-			"(a wrong root hash, or a damaged tree): nothing "
-			"written",
+			&u, pair->root, 0, !resume, !resume, run->ht.threads,
+			&crew,
+			resume ? "the tree does not match the old root hash (a "
+				 "wrong root hash, a damaged tree, or one the "
+				 "interrupted update had rewritten over the "
+				 "change, which only a re-run without changed "
+				 "ranges can complete, from all the data): "
+				 "nothing written"
+			       : "the old tree does not match the old root "
+				 "hash (a wrong root hash, or a damaged tree): "
+				 "nothing written",
 			err);
+	if (!r && grown)
+		r = grown_within(&u, err);
 	/* the changed leaves set from the data: found by verify, from the
 	 * digests it computed (the data the parity was made from, if it
 	 * was), else hashed */
@@ -951,10 +1054,11 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 	 * without ranges: every leaf, so the whole tree) */
 	if (!r)
 		r = rehash_up(&u, stream ? &up : NULL, err);
-	/* resumed: the whole tree as it will stand proven against the root
-	 * rebuilt, which must be the one the interrupted update made */
-	if (!r && resume && u.g->levels)
-		r = prove_tree(&u, u.root, !ranges, 0, 0, run->ht.threads, NULL,
+	/* resumed without ranges: the whole tree, rebuilt from all the
+	 * data, proven against the root it makes, which must be the one
+	 * the interrupted update was making */
+	if (!r && resume && !ranges && u.g->levels)
+		r = prove_tree(&u, u.root, 1, 0, 0, run->ht.threads, NULL,
 			       "the tree left by the interrupted update does "
 			       "not match the root it was making: nothing "
 			       "written",
