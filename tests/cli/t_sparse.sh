@@ -242,4 +242,47 @@ open('huge.sp', 'wb').write(struct.pack('<IHHHHIIIIHHII', 0xed26ff3a, 1, 0, 28, 
 cp huge.sp huge.orig
 check "add_hash_footer over 16 TiB of DONT_CARE: refused at once" run_rc 1 timeout 120 "$FV" avb add_hash_footer --image huge.sp --partition_name boot --partition_size $(((2 ** 32 - 1) * 4096)) --salt 00
 check "  naming the cap, the image untouched" sh -c "grep -q 'huge.sp: 17592185634816 of the 17592185634816 bytes to hash lie in DONT_CARE and FILL chunks' '$T/err' && cmp -s huge.sp huge.orig"
+
+# ---- sidecar files beside a sparse file (issue 53, item 12) ----
+# veritysetup, systemd and the kernel take a file with sidecar files as
+# its own bytes, an img2simg output too (not its unsparsed bytes, which
+# were verified): both ways against veritysetup, its tree byte for byte
+n=$(($(stat -c %s r.sp) / 4096))
+cp r.sp sc.img
+cp r.sp fs.img
+"$VS" format sc.img sc.img.verity --salt=$SALT --uuid=$UUID --data-blocks=$n >vo
+root_of vo >sc.img.roothash
+check "a sparse file with veritysetup's sidecar tree of its bytes: verify agrees (0)" run_rc 0 "$FV" verify sc.img
+check "format --sidecar of a sparse file: its own bytes" run_rc 0 "$FV" format --sidecar fs.img --salt=$SALT --uuid=$UUID --data-blocks=$n
+check "  said once" grep -qx "fastverity: fs.img: warning: an Android sparse image: its own bytes are hashed, as the kernel maps them (simg2img fs.img IMAGE.raw makes its unsparsed ones)" "$T/err"
+check "  veritysetup's tree byte for byte, and its root" sh -c "cmp -s fs.img.verity sc.img.verity && test \"\$(cat fs.img.roothash)\" = \"\$(cat sc.img.roothash)\""
+check "  veritysetup verifies it" run_rc 0 "$VS" verify fs.img fs.img.verity "$(cat fs.img.roothash)"
+# the chunk list is data: a byte of the header's checksum changed (the
+# list still reads) fails both, at block 0
+flip sc.img 24
+"$VS" verify sc.img sc.img.verity "$(cat sc.img.roothash)" >/dev/null 2>&1
+vs=$?
+check "a byte of the sparse header changed: exit 2, as veritysetup's ($vs)" run_rc "$vs" "$FV" verify sc.img
+check "  at block 0" grep -q "Verification failed at position 0" "$T/err"
+# a chunk list that does not read: refused, naming the chunk, until
+# --container=sidecar says the file is data (it might be either)
+head -c $((n * 4096)) r.sp >cut.img
+"$VS" format cut.img cut.img.verity --salt=$SALT --uuid=$UUID >vo
+root_of vo >cut.img.roothash
+check "a sparse file cut short, with sidecar files: refused, naming the chunk" run_rc 1 "$FV" verify cut.img
+check "  (the chunk)" grep -q "cut.img: sparse chunk [0-9]* (byte [0-9]*): its data ends past the file" "$T/err"
+check "  with --container=sidecar: verified as it is" run_rc 0 "$FV" verify cut.img --container=sidecar
+# a sidecar tree of the unsparsed bytes fails now, as veritysetup's does
+gen 43 $((300 * 4096)) >ua.raw
+img2simg ua.raw us.img
+"$VS" format ua.raw us.img.verity --salt=$SALT --uuid=$UUID >vo
+root_of vo >us.img.roothash
+check "a sidecar tree of the unsparsed bytes: veritysetup fails" run_rc 2 "$VS" verify us.img us.img.verity "$(cat us.img.roothash)"
+check "  and so does verify (it passed)" run_rc 2 "$FV" verify us.img
+# repair writes the file's own bytes back, the header's too
+cp r.sp rp.img
+"$FV" format --sidecar rp.img --data-blocks=$n --fec-roots=2 >/dev/null 2>&1
+cp rp.img rp.orig
+flip rp.img 25
+check "repair of a sparse file with sidecar files: its header's byte rebuilt" sh -c "'$FV' repair rp.img >/dev/null 2>&1 && cmp -s rp.img rp.orig"
 finish
