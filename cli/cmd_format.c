@@ -108,8 +108,11 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 		fv_params_free(p);
 		return EXIT_PARAMS;
 	}
+	/* sidecar files take the image as it is (its own bytes, as the
+	 * kernel maps them, an Android sparse image's too) */
 	if (!(r = fv_pair_new(data, hash, fp)) &&
-	    !(r = fv_pair_set_params(*fp, p)))
+	    !(r = fv_pair_set_params(*fp, p)) &&
+	    !(r = o->sidecar ? fv_pair_set_sidecar(*fp) : 0))
 		r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots);
 	fv_params_free(p);
 	return r ? cli_lib_error(r) : 0;
@@ -129,7 +132,7 @@ int cmd_format(struct cli_opts *o)
 
 	cli_warn_weak_digest(o->hash);
 	if ((r = format_pair(o, &side, &fp)) ||
-	    (r = cli_refuse_sparse(fv_pair_data_path(fp))) ||
+	    (r = o->sidecar ? 0 : cli_refuse_sparse(fv_pair_data_path(fp))) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;
 	/* no output over an input */
@@ -146,6 +149,12 @@ int cmd_format(struct cli_opts *o)
 					  in + 3, 2)))
 			goto out;
 	}
+	if (o->sidecar && fv_refuse_sparse(fv_pair_data_path(fp)))
+		fprintf(stderr,
+			"fastverity: %s: warning: an Android sparse image: "
+			"its own bytes are hashed, as the kernel maps them "
+			"(simg2img %s IMAGE.raw makes its unsparsed ones)\n",
+			o->args[0], o->args[0]);
 	r = fv_pair_format(fp, opts, &out);
 	cli_progress_end(&pr);
 	cli_threads_said(o);

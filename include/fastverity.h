@@ -1238,6 +1238,14 @@ int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset);
  * Errors: EINVAL (IMAGE.roothash or the signature not valid), ENOMEM,
  * EIO. */
 int fv_pair_sidecar(const char *image, fv_pair **out);
+/* Since 0.9 (FASTVERITY_1.7): a pair made otherwise (fv_pair_new: the
+ * one `format --sidecar` writes) taken as fv_pair_sidecar takes its
+ * pair: an image's with sidecar files, whose files are read as they
+ * are, as veritysetup, systemd and the kernel read them (an Android
+ * sparse image's own bytes, not its unsparsed ones), and whose
+ * signature the trust policy judges as the sidecar container's.
+ * Errors: EINVAL. */
+int fv_pair_set_sidecar(fv_pair *pair);
 
 /* When two existing paths share their storage (the same file, a file
  * and a loop device of it, a disk and its partition): a phrase for

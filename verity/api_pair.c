@@ -824,6 +824,13 @@ API int fv_pair_sidecar(const char *image, fv_pair **out)
 	return 0;
 }
 
+API int fv_pair_set_sidecar(fv_pair *pr)
+{
+	NEED(pr);
+	pr->pair.container = VERITY_CONTAINER_SIDECAR;
+	return 0;
+}
+
 API const char *fv_same_storage(const char *a, const char *b)
 {
 	return a && b ? verity_path_same_storage(a, b) : NULL;

@@ -39,8 +39,10 @@ int verity_op_format(struct verity_pair *pair, const struct verity_run *run,
 	struct verity_sources s = {0};
 	int r;
 
-	/* the data only: tree and parity are outputs, written whole */
-	if ((r = verity_container_region_source(&pair->data, &s, err)))
+	/* the data only: tree and parity are outputs, written whole; the
+	 * data of sidecar files as it is */
+	if (!verity_container_as_is(pair) &&
+	    (r = verity_container_region_source(&pair->data, &s, err)))
 		return r;
 	r = verity_format(pair, run, out, err);
 	verity_container_sources_end(pair, &s);

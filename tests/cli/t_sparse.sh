@@ -146,4 +146,143 @@ check "a FILL chunk changed: its blocks bad" sh -c "'$FV' verify rf.sp r.hash '$
 cp rf.sp rf.orig
 check "  a repair would write into it: refused, naming the chunk" sh -c "'$FV' repair rf.sp r.hash '$(root_of fo)' --fec-device=r.fec 2>ef; test \$? = 1 && grep -q 'rf.sp: byte 1433600 lies in sparse chunk [0-9]* (a FILL), which the file does not store: not written' ef"
 check "  and nothing was written" cmp -s rf.sp rf.orig
+
+# ---- a few KiB declaring 16 TiB (issue 53, item 7) ----
+# One DONT_CARE chunk of 2^32 - 3 blocks, then the vbmeta and footer of
+# a hash descriptor over all of it: its SHA-256 is refused before a byte
+# is hashed (it ran for hours), past the cap (4 GiB, or 16 times what
+# the image stores); --check-crc sums the run from one block's sum (an
+# hour, byte by byte). The CRC32 chunk after the run and the header's
+# sum are made here with zlib's combine by GF(2) matrices, checked
+# against zlib.crc32 first.
+gen 41 4096 >hs.img
+"$FV" avb add_hash_footer --image hs.img --partition_name boot --partition_size 131072 --salt 00
+python3 - hs.img big.img <<'PY'
+import struct, sys, zlib
+def times(mat, vec):
+    s, i = 0, 0
+    while vec:
+        if vec & 1:
+            s ^= mat[i]
+        vec >>= 1
+        i += 1
+    return s
+def square(mat):
+    return [times(mat, mat[k]) for k in range(32)]
+def combine(c1, c2, n):  # zlib's crc32_combine
+    if not n:
+        return c1
+    odd = [0xedb88320] + [1 << k for k in range(31)]
+    even = square(odd)
+    odd = square(even)
+    while True:
+        even = square(odd)
+        if n & 1:
+            c1 = times(even, c1)
+        n >>= 1
+        if not n:
+            break
+        odd = square(even)
+        if n & 1:
+            c1 = times(odd, c1)
+        n >>= 1
+        if not n:
+            break
+    return c1 ^ c2
+def zeros(blocks):  # the sum of blocks zero blocks, doubling
+    s, run, ln = 0, zlib.crc32(bytes(4096)), 4096
+    while blocks:
+        if blocks & 1:
+            s = combine(s, run, ln)
+        blocks >>= 1
+        run, ln = combine(run, run, ln), ln * 2
+    return s
+a, b = b'\x01\x02' * 3000, b'\x07' * 5000
+assert combine(zlib.crc32(a), zlib.crc32(b), len(b)) == zlib.crc32(a + b)
+assert zeros(37) == zlib.crc32(bytes(4096 * 37))
+src, out = sys.argv[1], sys.argv[2]
+d = open(src, 'rb').read()
+voff, vsize = struct.unpack_from('>QQ', d, len(d) - 64 + 20)
+vb = bytearray(d[voff:voff + vsize])
+auth = struct.unpack_from('>Q', vb, 12)[0]
+doff, dsize = struct.unpack_from('>QQ', vb, 96)
+n = 2**32 - 3
+p = 256 + auth + doff
+while p < 256 + auth + doff + dsize:
+    tag, nbf = struct.unpack_from('>QQ', vb, p)
+    if tag == 2:  # the hash descriptor's image size: the DONT_CARE run
+        struct.pack_into('>Q', vb, p + 16, n * 4096)
+    p += 16 + nbf
+vblk = bytes(vb) + bytes(-len(vb) % 4096)
+foot = bytearray(4096)
+foot[-64:] = b'AVBf' + struct.pack('>IIQQQ', 1, 0, n * 4096, n * 4096, vsize) + bytes(28)
+crc = zeros(n)
+total = zlib.crc32(bytes(foot), zlib.crc32(vblk, crc))
+o = struct.pack('<IHHHHIIII', 0xed26ff3a, 1, 0, 28, 12, 4096, n + 2, 4, total)
+o += struct.pack('<HHII', 0xcac3, 0, n, 12)
+o += struct.pack('<HHII', 0xcac4, 0, 0, 16) + struct.pack('<I', crc)
+o += struct.pack('<HHII', 0xcac1, 0, 1, 12 + 4096) + vblk
+o += struct.pack('<HHII', 0xcac1, 0, 1, 12 + 4096) + bytes(foot)
+open(out, 'wb').write(o)
+PY
+check "a hash descriptor over 16 TiB of DONT_CARE (8 KiB of file): refused at once" run_rc 1 timeout 120 "$FV" avb verify_image --image big.img
+check "  naming the bytes and the cap" grep -q "big.img: 17592186032128 of the 17592186032128 bytes to hash lie in DONT_CARE and FILL chunks, which the image does not store: more than the 4294967296 hashed at most (4 GiB, or 16 times the 8192 bytes it stores)" "$T/err"
+check "  info_image reads it" sh -c "'$FV' avb info_image --image big.img | grep -q 'Image Size: *17592186032128 bytes'"
+check "--check-crc of it: the CRC32 chunk and the header's sum hold" run_rc 1 timeout 120 "$FV" verify big.img --check-crc -v
+check "  both summed" grep -qx "big.img: the sparse image's CRC32 sums hold (2)." "$T/out"
+cp big.img bigc.img
+printf '\001' | dd of=bigc.img bs=1 seek=24 conv=notrunc status=none
+check "  the header's sum changed: exit 2, at once" run_rc 2 timeout 120 "$FV" verify bigc.img --check-crc
+check "  naming both sums" grep -q "bigc.img: the sparse header's image checksum [0-9a-f]*, and the unsparsed bytes sum to [0-9a-f]*" "$T/err"
+# add_hash_footer over a run the file does not store: the same cap
+python3 -c "
+import struct
+n = 2**32 - 100
+open('huge.sp', 'wb').write(struct.pack('<IHHHHIIIIHHII', 0xed26ff3a, 1, 0, 28, 12, 4096, n, 1, 0, 0xcac3, 0, n, 12))"
+cp huge.sp huge.orig
+check "add_hash_footer over 16 TiB of DONT_CARE: refused at once" run_rc 1 timeout 120 "$FV" avb add_hash_footer --image huge.sp --partition_name boot --partition_size $(((2 ** 32 - 1) * 4096)) --salt 00
+check "  naming the cap, the image untouched" sh -c "grep -q 'huge.sp: 17592185634816 of the 17592185634816 bytes to hash lie in DONT_CARE and FILL chunks' '$T/err' && cmp -s huge.sp huge.orig"
+
+# ---- sidecar files beside a sparse file (issue 53, item 12) ----
+# veritysetup, systemd and the kernel take a file with sidecar files as
+# its own bytes, an img2simg output too (not its unsparsed bytes, which
+# were verified): both ways against veritysetup, its tree byte for byte
+n=$(($(stat -c %s r.sp) / 4096))
+cp r.sp sc.img
+cp r.sp fs.img
+"$VS" format sc.img sc.img.verity --salt=$SALT --uuid=$UUID --data-blocks=$n >vo
+root_of vo >sc.img.roothash
+check "a sparse file with veritysetup's sidecar tree of its bytes: verify agrees (0)" run_rc 0 "$FV" verify sc.img
+check "format --sidecar of a sparse file: its own bytes" run_rc 0 "$FV" format --sidecar fs.img --salt=$SALT --uuid=$UUID --data-blocks=$n
+check "  said once" grep -qx "fastverity: fs.img: warning: an Android sparse image: its own bytes are hashed, as the kernel maps them (simg2img fs.img IMAGE.raw makes its unsparsed ones)" "$T/err"
+check "  veritysetup's tree byte for byte, and its root" sh -c "cmp -s fs.img.verity sc.img.verity && test \"\$(cat fs.img.roothash)\" = \"\$(cat sc.img.roothash)\""
+check "  veritysetup verifies it" run_rc 0 "$VS" verify fs.img fs.img.verity "$(cat fs.img.roothash)"
+# the chunk list is data: a byte of the header's checksum changed (the
+# list still reads) fails both, at block 0
+flip sc.img 24
+"$VS" verify sc.img sc.img.verity "$(cat sc.img.roothash)" >/dev/null 2>&1
+vs=$?
+check "a byte of the sparse header changed: exit 2, as veritysetup's ($vs)" run_rc "$vs" "$FV" verify sc.img
+check "  at block 0" grep -q "Verification failed at position 0" "$T/err"
+# a chunk list that does not read: refused, naming the chunk, until
+# --container=sidecar says the file is data (it might be either)
+head -c $((n * 4096)) r.sp >cut.img
+"$VS" format cut.img cut.img.verity --salt=$SALT --uuid=$UUID >vo
+root_of vo >cut.img.roothash
+check "a sparse file cut short, with sidecar files: refused, naming the chunk" run_rc 1 "$FV" verify cut.img
+check "  (the chunk)" grep -q "cut.img: sparse chunk [0-9]* (byte [0-9]*): its data ends past the file" "$T/err"
+check "  with --container=sidecar: verified as it is" run_rc 0 "$FV" verify cut.img --container=sidecar
+# a sidecar tree of the unsparsed bytes fails now, as veritysetup's does
+gen 43 $((300 * 4096)) >ua.raw
+img2simg ua.raw us.img
+"$VS" format ua.raw us.img.verity --salt=$SALT --uuid=$UUID >vo
+root_of vo >us.img.roothash
+check "a sidecar tree of the unsparsed bytes: veritysetup fails" run_rc 2 "$VS" verify us.img us.img.verity "$(cat us.img.roothash)"
+check "  and so does verify (it passed)" run_rc 2 "$FV" verify us.img
+# repair writes the file's own bytes back, the header's too
+cp r.sp rp.img
+"$FV" format --sidecar rp.img --data-blocks=$n --fec-roots=2 >/dev/null 2>&1
+cp rp.img rp.orig
+flip rp.img 25
+check "repair of a sparse file with sidecar files: its header's byte rebuilt" sh -c "'$FV' repair rp.img >/dev/null 2>&1 && cmp -s rp.img rp.orig"
 finish

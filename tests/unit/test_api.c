@@ -1338,6 +1338,59 @@ START_TEST(files_around_pairs)
 	fv_free(der);
 	ck_assert_int_eq(fv_signature_read(fecf, &der, &len), -EINVAL);
 
+	/* an Android sparse image with sidecar files: its own bytes are the
+	 * data (two blocks of its 8244 bytes), as the kernel maps them, not
+	 * its 102 unsparsed blocks */
+	{
+		static uint8_t sp[28 + 12 + 2 * BS + 12];
+		static const uint8_t head[28] = {
+			0x3a, 0xff, 0x26, 0xed, 1,   0, 0, 0, 28, 0, 12, 0,
+			0,    0x10, 0,    0,    102, 0, 0, 0, 2,  0, 0,  0};
+		static const uint8_t raw[12] = {0xc1, 0xca, 0,    0,    2, 0,
+						0,    0,    0x0c, 0x20, 0, 0};
+		static const uint8_t skip[12] = {0xc3, 0xca, 0,  0, 100, 0,
+						 0,    0,    12, 0, 0,   0};
+		struct fv_layout l = {.size = sizeof(l)};
+		char spt[128], sprh[128];
+
+		memcpy(sp, head, sizeof(head));
+		memcpy(sp + 28, raw, sizeof(raw));
+		memcpy(sp + 28 + 12, image, 2 * BS);
+		memcpy(sp + 28 + 12 + 2 * BS, skip, sizeof(skip));
+		snprintf(path, sizeof(path), "%s/sp.img", dir);
+		snprintf(spt, sizeof(spt), "%s/sp.img.verity", dir);
+		snprintf(sprh, sizeof(sprh), "%s/sp.img.roothash", dir);
+		write_file(path, sp, sizeof(sp));
+		ck_assert_int_eq(fv_pair_set_sidecar(NULL), -EINVAL);
+		ck_assert_int_eq(fv_pair_new(path, spt, &pr), 0);
+		ck_assert_int_eq(fv_pair_set_sidecar(pr), 0);
+		/* its 52 bytes past the blocks left uncovered, as said */
+		ck_assert_int_eq(fv_params_set_data_blocks(p, 2), 0);
+		ck_assert_int_eq(fv_pair_set_params(pr, p), 0);
+		ck_assert_int_eq(fv_params_set_data_blocks(p, 0), 0);
+		ck_assert_int_eq(fv_pair_format(pr, NULL, &res), 0);
+		fv_result_layout(res, &l);
+		ck_assert_uint_eq(l.data_blocks, 2);
+		ck_assert_int_eq(
+			fv_output_write(sprh, "the root hash file",
+					fv_result_root_hex(res),
+					strlen(fv_result_root_hex(res))),
+			0);
+		fv_result_free(res);
+		fv_pair_free(pr);
+		ck_assert_int_eq(fv_pair_sidecar(path, &pr), 0);
+		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
+		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_int_eq(fv_result_intact(res), 1);
+		fv_result_free(res);
+		/* the header is data: a byte of it changed is a bad block */
+		poke(path, 20);
+		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+		fv_result_free(res);
+		fv_pair_free(pr);
+	}
+
 	/* an Android sparse image where raw data belongs */
 	ck_assert_int_eq(fv_refuse_sparse(data), 0);
 	write_file(path, sparse, sizeof(sparse));

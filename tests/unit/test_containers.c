@@ -378,6 +378,12 @@ START_TEST(registry_order)
 		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
 		-EINVAL);
 	ck_assert(strstr(err.msg, "sparse"));
+	/* sidecar files asked for: the image as it is, its chunk list
+	 * never read */
+	ck_assert_int_eq(verity_container_identify(
+				 img, VERITY_CONTAINER_SIDECAR, &k, &err),
+			 0);
+	ck_assert_int_eq(k, VERITY_CONTAINER_SIDECAR);
 	unlink(side);
 	unlink(img);
 	ck_assert_int_eq(

@@ -6,6 +6,7 @@
  * and close. */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <zlib.h>
 
 #include "check_main.h"
+#include "verity/container/crc32.h"
 #include "verity/container/sparse/sparse.h"
 
 #define BS 4096
@@ -355,6 +357,138 @@ START_TEST(crc_sums)
 }
 END_TEST
 
+/* Runs summed without their bytes: count copies of a unit (4 bytes, 12,
+ * a block; zeros and a pattern) after a seed, as zlib sums them byte by
+ * byte; and 2^32 - 3 blocks of zeros as zlib's crc32_combine64 sums
+ * them, doubling. */
+START_TEST(crc_runs)
+{
+	static const size_t units[] = {4, 12, BS};
+	static const uint64_t counts[] = {0, 1, 2, 3, 5, 64, 255, 1000};
+	static const uint32_t pats[] = {0, 0x44332211};
+	static uint8_t buf[1000 * BS];
+	struct ht_error err;
+	uint32_t unit, shift, got;
+	uLong want, run;
+	uint64_t len, count = ((uint64_t)1 << 32) - 3;
+
+	ck_assert_int_eq(verity_crc32_load("a test", &err), 0);
+	ck_assert_uint_eq(verity_crc32_shift(0), 1u << 31);
+	for (size_t u = 0; u < 3; u++)
+		for (size_t p = 0; p < 2; p++)
+			for (size_t c = 0; c < 8; c++)
+				for (uint32_t seed = 0; seed < 2; seed++) {
+					size_t n = units[u] * counts[c];
+
+					for (size_t i = 0; i < n; i++)
+						buf[i] = (uint8_t)(pats[p] >>
+								   (i % 4 * 8));
+					unit = (uint32_t)crc32(0L, buf,
+							       (uInt)units[u]);
+					shift = verity_crc32_shift(units[u]);
+					want = crc32(seed * 0x9e3779b9u, buf,
+						     (uInt)n);
+					got = verity_crc32_repeat(
+						seed * 0x9e3779b9u, unit, shift,
+						counts[c]);
+					ck_assert_uint_eq(got, (uint32_t)want);
+				}
+	/* 16 TiB of zeros less three blocks: zlib's doubling */
+	memset(buf, 0, BS);
+	unit = (uint32_t)(run = crc32(0L, buf, BS));
+	want = crc32(0L, Z_NULL, 0);
+	len = BS;
+	for (uint64_t k = count; k; k >>= 1) {
+		if (k & 1)
+			want = crc32_combine64(want, run, (z_off64_t)len);
+		run = crc32_combine64(run, run, (z_off64_t)len);
+		len *= 2;
+	}
+	got = verity_crc32_repeat(0, unit, verity_crc32_shift(BS), count);
+	ck_assert_uint_eq(got, (uint32_t)want);
+}
+END_TEST
+
+/* A chunk's header and body appended to m's file alone (its blocks too
+ * many to unsparse by hand). */
+static void add_file_only(struct made *m, uint16_t type, uint32_t blocks,
+			  const void *body, size_t blen)
+{
+	uint8_t c[12] = {0};
+
+	put16(c, type);
+	put32(c + 4, blocks);
+	put32(c + 8, (uint32_t)(12 + blen));
+	append(m, c, 12);
+	append(m, body, blen);
+	m->chunks++;
+	m->blocks += blocks;
+}
+
+/* --check-crc of a few KiB declaring 16 TiB: DONT_CARE and FILL chunks
+ * summed from one block's sum, in well under a minute (they were summed
+ * byte by byte, for about an hour), the sums zlib's. */
+START_TEST(crc_huge)
+{
+	static const uint8_t pat[4] = {0x5a, 0xa5, 0x01, 0x80};
+	static uint8_t blk[BS];
+	const uint32_t zeros = 0xfffffffcu; /* + 3 blocks: 2^32 - 1 */
+	struct verity_sparse s;
+	struct verity_device d;
+	struct ht_error err;
+	struct made m;
+	uLong run, sum = crc32(0L, Z_NULL, 0), all;
+	uint64_t len = BS;
+	uint8_t c4[4];
+
+	memset(blk, 0, BS);
+	run = crc32(0L, blk, BS);
+	for (uint64_t k = zeros; k; k >>= 1) {
+		if (k & 1)
+			sum = crc32_combine64(sum, run, (z_off64_t)len);
+		run = crc32_combine64(run, run, (z_off64_t)len);
+		len *= 2;
+	}
+	for (size_t i = 0; i < BS; i++)
+		blk[i] = pat[i % 4];
+	sum = crc32(sum, blk, BS); /* the FILL block */
+	start(&m, 28, 12);
+	add_file_only(&m, 0xcac3, zeros, NULL, 0);
+	add_file_only(&m, 0xcac2, 1, pat, 4);
+	put32(c4, (uint32_t)sum);
+	add_file_only(&m, 0xcac4, 0, c4, 4);
+	for (size_t i = 0; i < BS; i++)
+		blk[i] = (uint8_t)(i * 7 + 3);
+	add_file_only(&m, 0xcac1, 1, blk, BS);
+	all = crc32(sum, blk, BS);
+	memset(blk, 0, BS);
+	all = crc32(all, blk, BS); /* the last DONT_CARE block */
+	add_file_only(&m, 0xcac3, 1, NULL, 0);
+	finish(&m, 0, 0);
+	ck_assert_uint_eq(m.blocks, 0xffffffffu);
+	for (int pass = 0; pass < 3; pass++) {
+		put32(m.file + 24, pass == 0   ? 0
+				   : pass == 1 ? (uint32_t)all
+					       : (uint32_t)all ^ 4);
+		rewrite(&m, m.flen);
+		ck_assert_int_eq(
+			verity_device_open(&d, path, VERITY_OPEN_READ, &err),
+			0);
+		ck_assert_int_eq(verity_sparse_read(&d, path, &s, &err), 0);
+		alarm(60);
+		ck_assert_int_eq(verity_sparse_check_crc(&d, path, &s, &err),
+				 pass < 2 ? 0 : -EPERM);
+		alarm(0);
+		if (pass == 2)
+			ck_assert_ptr_nonnull(
+				strstr(err.msg, "header's image checksum"));
+		verity_sparse_free(&s);
+		verity_device_close(&d);
+	}
+	free(m.file);
+}
+END_TEST
+
 /* The writer, avbtool's way: a cut inside a FILL chunk keeps its first
  * blocks, chunks appended after it are counted at commit; appended and
  * not committed, they are cut off on close; bytes after the last
@@ -518,6 +652,6 @@ int main(void)
 	static const struct unit_suite u = {
 		.name = "sparse", .setup = setup, .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(read_back, malformed, crc_sums, writer,
-					   extents_across_files));
+	return run_unit(&u, UNIT_TESTS(read_back, malformed, crc_sums, crc_runs,
+				       crc_huge, writer, extents_across_files));
 }

@@ -46,3 +46,47 @@ uint32_t verity_crc32(uint32_t crc, const void *buf, size_t len)
 	}
 	return crc;
 }
+
+/* a times b modulo the CRC's polynomial, each a polynomial of degree
+ * below 32 as the CRC holds it (bit 31 the coefficient of x^0) */
+static uint32_t mulmod(uint32_t a, uint32_t b)
+{
+	uint32_t p = 0;
+
+	for (uint32_t m = 1u << 31; m; m >>= 1) {
+		if (a & m)
+			p ^= b;
+		/* b times x, reduced */
+		b = b & 1 ? b >> 1 ^ 0xedb88320u : b >> 1;
+	}
+	return p;
+}
+
+uint32_t verity_crc32_shift(uint64_t n)
+{
+	uint32_t p = 1u << 31, sq = 1u << 23; /* 1 and x^8 */
+
+	for (; n; n >>= 1) {
+		if (n & 1)
+			p = mulmod(sq, p);
+		sq = mulmod(sq, sq);
+	}
+	return p;
+}
+
+uint32_t verity_crc32_repeat(uint32_t crc, uint32_t unit, uint32_t shift,
+			     uint64_t count)
+{
+	/* runs of 1, 2, 4, ... units (all alike, so their order is no
+	 * matter), one appended for each bit of count */
+	while (count) {
+		if (count & 1)
+			crc = mulmod(shift, crc) ^ unit;
+		count >>= 1;
+		if (count) {
+			unit = mulmod(shift, unit) ^ unit;
+			shift = mulmod(shift, shift);
+		}
+	}
+	return crc;
+}

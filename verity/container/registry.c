@@ -135,9 +135,23 @@ int verity_container_identify(const char *image, enum verity_container asked,
 
 	int sparse;
 
+	/* sidecar files take the image's own bytes, as veritysetup, systemd
+	 * and the kernel do: what they hold (a sparse image's chunk list
+	 * included) is never read as anything else */
+	if (asked == VERITY_CONTAINER_SIDECAR) {
+		if ((r = verity_device_open(&d, image, VERITY_OPEN_READ, err)))
+			return r;
+		verity_device_close(&d);
+		if (!sidecar_probe(image))
+			return ht_fail(err, EINVAL, "%s: %s", image,
+				       row_of(asked)->not_one);
+		*kind = asked;
+		return 0;
+	}
 	/* an image that cannot be opened says why, whatever it would be;
 	 * a sparse image's chunk list is read whole (a bad one refused,
-	 * naming the chunk): its unsparsed bytes are then the image */
+	 * naming the chunk, unless sidecar files are asked for): its
+	 * unsparsed bytes are then the image */
 	if ((r = verity_container_open(&d, image, &sparse, err)))
 		return r;
 	verity_device_close(&d);
@@ -288,12 +302,19 @@ int verity_container_region_source(struct verity_region *r,
 	return 0;
 }
 
+int verity_container_as_is(const struct verity_pair *pair)
+{
+	return pair->container == VERITY_CONTAINER_SIDECAR;
+}
+
 int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
 			     struct ht_error *err)
 {
 	int r;
 
 	memset(s, 0, sizeof(*s));
+	if (verity_container_as_is(pair))
+		return 0;
 	if ((r = verity_container_region_source(&pair->data, s, err)) ||
 	    (r = verity_container_region_source(&pair->hash, s, err)) ||
 	    (r = verity_container_region_source(&pair->fec.region, s, err)))

@@ -75,12 +75,18 @@ struct verity_sources {
 	size_t n;
 };
 
+/* 1 when the pair's files are read as they are, never through a source:
+ * an image with sidecar files, whose data veritysetup, systemd and the
+ * kernel take as the file's own bytes (an Android sparse image's too,
+ * not its unsparsed ones). */
+int verity_container_as_is(const struct verity_pair *pair);
 /* Every region of pair (data, hash, parity) whose file is an Android
  * sparse image, or whose path names a logical partition through its
  * super image (IMAGE/NAME), is read through its chunk list or the
  * partition's extents (offsets and lengths are
  * then its unsparsed bytes'), read once per file into s; end with
- * verity_container_sources_end. The sparse reader's errors. */
+ * verity_container_sources_end. None for a pair read as it is
+ * (verity_container_as_is). The sparse reader's errors. */
 int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
 			     struct ht_error *err);
 /* The same for one region. */

@@ -177,6 +177,37 @@ void verity_extent_fill(const struct verity_extent *e, uint64_t in,
 		out[i] = b[i % 4];
 }
 
+uint64_t verity_extents_unstored(const struct verity_extents *x, uint64_t off,
+				 uint64_t len)
+{
+	uint64_t n = 0, end;
+
+	if (off >= x->size)
+		return 0;
+	end = len > x->size - off ? x->size : off + len;
+	for (const struct verity_extent *e = verity_extents_at(x, off);
+	     e < x->e + x->n && e->logical < end; e++) {
+		uint64_t from = e->logical > off ? e->logical : off;
+		uint64_t to = e->logical + e->length < end
+				      ? e->logical + e->length
+				      : end;
+
+		if (e->kind != VERITY_EXTENT_FILE)
+			n += to - from;
+	}
+	return n;
+}
+
+uint64_t verity_extents_stored(const struct verity_extents *x)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < x->n; i++)
+		if (x->e[i].kind == VERITY_EXTENT_FILE)
+			n += x->e[i].length;
+	return n;
+}
+
 int verity_extents_read(const struct verity_extents *x,
 			const struct verity_device *d, uint64_t off, void *buf,
 			size_t len, struct ht_error *err)

@@ -97,6 +97,13 @@ void verity_extent_fill(const struct verity_extent *e, uint64_t in,
 /* The 4 bytes that repeat in e from its byte in on, as a little-endian
  * pattern (0 for ZERO). */
 uint32_t verity_extent_pattern_at(const struct verity_extent *e, uint64_t in);
+/* The bytes of [off, off + len) (clipped to the extents' size) that lie
+ * in FILL or ZERO extents, which the files do not store; and the bytes
+ * of all the FILE extents, which they do. Bounded by the extents there
+ * are, not by their lengths. */
+uint64_t verity_extents_unstored(const struct verity_extents *x, uint64_t off,
+				 uint64_t len);
+uint64_t verity_extents_stored(const struct verity_extents *x);
 /* len bytes from logical byte off (all inside [0, size)), the file
  * extents read from d: -EINVAL past the end, and d's errors. */
 int verity_extents_read(const struct verity_extents *x,

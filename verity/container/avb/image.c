@@ -1564,6 +1564,40 @@ fail:
 	return r;
 }
 
+/* The first size bytes of d, read through its source (a sparse image,
+ * a logical partition), hold at most the bytes it does not store that
+ * are hashed (VERITY_AVB_UNSTORED_MIN, _RATIO): counted over its extents,
+ * not hashed. */
+static int hash_bounded(const struct verity_device *d, uint64_t size,
+			struct ht_error *err)
+{
+	uint64_t stored, unstored, most;
+	int sparse;
+
+	if (!d->src)
+		return 0;
+	stored = verity_extents_stored(d->src);
+	unstored = verity_extents_unstored(d->src, d->base, size);
+	most = stored > VERITY_AVB_UNSTORED_MIN / VERITY_AVB_UNSTORED_RATIO
+		       ? (stored > UINT64_MAX / VERITY_AVB_UNSTORED_RATIO
+				  ? UINT64_MAX
+				  : stored * VERITY_AVB_UNSTORED_RATIO)
+		       : VERITY_AVB_UNSTORED_MIN;
+	if (unstored <= most)
+		return 0;
+	sparse = d->src->unit && !strcmp(d->src->unit, "sparse chunk");
+	return ht_fail(err, EFBIG,
+		       "%s: %llu of the %llu bytes to hash lie in %s, which "
+		       "the image does not store: more than the %llu hashed "
+		       "at most (4 GiB, or %d times the %llu bytes it "
+		       "stores)",
+		       d->path, (unsigned long long)unstored,
+		       (unsigned long long)size,
+		       sparse ? "DONT_CARE and FILL chunks" : "zero extents",
+		       (unsigned long long)most, VERITY_AVB_UNSTORED_RATIO,
+		       (unsigned long long)stored);
+}
+
 /* salt || the first size bytes of the image, hashed. */
 static int hash_image(const struct verity_device *d, uint64_t size,
 		      const char *alg, const uint8_t *salt, size_t salt_len,
@@ -1575,7 +1609,8 @@ static int hash_image(const struct verity_device *d, uint64_t size,
 	uint8_t *buf;
 	int r;
 
-	if ((r = ht_fetch_digest(alg, &md, err)))
+	if ((r = hash_bounded(d, size, err)) ||
+	    (r = ht_fetch_digest(alg, &md, err)))
 		return r;
 	c = EVP_MD_CTX_new();
 	buf = malloc(chunk);

@@ -234,14 +234,25 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 			    const struct verity_run *run, const uint8_t *root,
 			    struct ht_error *err);
 void verity_avb_hashtree_abort(struct avb_hashtree_job *job);
+/* A hash descriptor's digest is of every byte, those a sparse image's
+ * DONT_CARE and FILL chunks (or a logical partition's zero extents) do
+ * not store too: no run of them can be skipped, and a few KiB of sparse
+ * image can declare 16 TiB of them, hours of hashing. At most this many
+ * such bytes are hashed: 4 GiB (about 3 s of SHA-256 here), or 16 times
+ * the bytes the image stores when more (docs/android.md); past it the
+ * run is refused, -EFBIG, before a byte is hashed. */
+#define VERITY_AVB_UNSTORED_MIN   (UINT64_C(4) << 30)
+#define VERITY_AVB_UNSTORED_RATIO 16
 /* A hash descriptor checked over the image at path (read through src
- * when not NULL): the salted digest of its first image_size bytes. -EPERM when it differs (avbtool's words,
- * naming the digest and path); an empty digest (a persistent one) is
- * not compared. */
+ * when not NULL): the salted digest of its first image_size bytes.
+ * -EPERM when it differs (avbtool's words, naming the digest and path);
+ * an empty digest (a persistent one) is not compared; -EFBIG past the
+ * bytes not stored that are hashed at most (above). */
 int verity_avb_hash_check(const char *path, const struct verity_extents *src,
 			  const struct avb_descriptor *d,
 			  struct ht_error *err);
-/* add_hash_footer: one digest of the whole data. */
+/* add_hash_footer: one digest of the whole data (of a sparse image, at
+ * most the unstored bytes above). */
 int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			       struct ht_error *err);
 /* make_vbmeta_image: the blob alone, padded to a multiple of padding. */

@@ -272,23 +272,16 @@ int verity_sparse_magic(const struct verity_device *d)
 	return le32(m) == VERITY_SPARSE_MAGIC;
 }
 
-/* crc over n bytes of pattern p (4 bytes, repeated from a 4-byte
- * boundary), from a block-sized buffer made once. */
-static uint32_t crc_pattern(uint32_t crc, uint32_t p, uint64_t n, uint8_t *buf,
-			 size_t size)
+/* The sum (from 0) of size bytes (a multiple of 4) of pattern p (4
+ * bytes, repeated from a 4-byte boundary), made in buf. */
+static uint32_t crc_block(uint32_t p, uint8_t *buf, size_t size)
 {
 	for (size_t i = 0; i + 4 <= size; i += 4)
 		memcpy(buf + i, &(uint8_t[4]){(uint8_t)p, (uint8_t)(p >> 8),
 					      (uint8_t)(p >> 16),
 					      (uint8_t)(p >> 24)},
 		       4);
-	while (n) {
-		size_t k = n < size ? (size_t)n : size;
-
-		crc = verity_crc32(crc, buf, k);
-		n -= k;
-	}
-	return crc;
+	return verity_crc32(0, buf, size);
 }
 
 int verity_sparse_check_crc(const struct verity_device *d, const char *path,
@@ -296,15 +289,26 @@ int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 {
 	const size_t size = 1u << 20;
 	uint8_t *buf;
-	uint32_t crc = 0;
-	int r = verity_crc32_load("checking a sparse image's checksums", err);
+	uint32_t crc = 0, last = 0, unit = 0, pattern = 0;
+	/* a run's unit: a block, or 4 bytes of blocks larger than buf */
+	const size_t ulen = s->block_size <= size ? s->block_size : 4;
+	const uint32_t shift = verity_crc32_shift(ulen);
+	int r = verity_crc32_load("checking a sparse image's checksums", err),
+	    known = 0;
 
 	if (r)
 		return r;
 	if (!(buf = malloc(size)))
 		return ht_fail(err, ENOMEM, "out of memory");
-	/* libsparse's sum: every output byte in order, DONT_CARE as zeros */
-	for (uint32_t i = 0; !r && i < s->chunks; i++) {
+	/* nothing is summed past the last sum to check */
+	for (uint32_t i = 0; i < s->chunks; i++)
+		if (s->image_crc || s->c[i].type == VERITY_SPARSE_CRC32)
+			last = i + 1;
+	/* libsparse's sum: every output byte in order, DONT_CARE as zeros;
+	 * a DONT_CARE or FILL chunk's blocks summed from one block's sum
+	 * (verity_crc32_repeat), not byte by byte: a few bytes of file may
+	 * declare 16 TiB of them */
+	for (uint32_t i = 0; !r && i < last; i++) {
 		const struct verity_sparse_chunk *c = &s->c[i];
 		uint64_t n = (uint64_t)c->blocks * s->block_size;
 
@@ -329,11 +333,15 @@ int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 				at += k;
 				n -= k;
 			}
-		} else {
-			crc = crc_pattern(crc,
-					  c->type == VERITY_SPARSE_FILL ? c->fill
-									: 0,
-					  n, buf, size);
+		} else if (c->blocks) {
+			uint32_t p =
+				c->type == VERITY_SPARSE_FILL ? c->fill : 0;
+
+			if (!known || p != pattern)
+				unit = crc_block(p, buf, ulen);
+			known = 1;
+			pattern = p;
+			crc = verity_crc32_repeat(crc, unit, shift, n / ulen);
 		}
 	}
 	if (!r && s->image_crc && (uint32_t)crc != s->image_crc)
