@@ -2,6 +2,7 @@
  * enable, measure, dump_metadata) with its options, output and exit
  * codes (0; 1 a failure; 2 a usage error), so that a script swaps
  * `fsverity` for `fastverity fsverity` (docs/fsverity.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -218,6 +219,17 @@ static void free_args(struct fsv_args *a)
 	free(a->args);
 }
 
+/* An even number of hex digits (none is a salt of 0 bytes). */
+static int hex_string(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return n % 2 == 0;
+}
+
 /* The tree's parameters from the options: 0 or the exit code. */
 static int tree_params(const char *sub, const struct fsv_args *a,
 		       fv_fsverity_params **out)
@@ -249,16 +261,19 @@ static int tree_params(const char *sub, const struct fsv_args *a,
 			  "fsverity %s: --block-size=%s: a power of two from "
 			  "1024 to 65536",
 			  sub, a->block_size);
-	else if (a->salt && strlen(a->salt) > 64)
-		/* fsverity-utils' code for it */
+	else if (a->salt && !hex_string(a->salt))
+		cli_error(-EINVAL,
+			  "fsverity %s: --salt=%s: not a valid hex string", sub,
+			  a->salt);
+	else if (a->salt && strlen(a->salt) / 2 > 32)
+		/* a hex string, too long: fsverity-utils refuses it when it
+		 * computes the digest, in its words, and exits 1 */
 		rc = cli_error(-EINVAL,
-			       "fsverity %s: --salt: %zu bytes, fs-verity "
-			       "takes at most 32",
-			       sub, (strlen(a->salt) + 1) / 2);
-	else if (a->salt && cli_unhex(a->salt, salt, sizeof(salt), &len))
-		cli_error(-EINVAL, "fsverity %s: --salt=%s: not a hex string",
-			  sub, a->salt);
-	else if (a->salt && fv_fsverity_params_set_salt(p, salt, len))
+			       "fsverity %s: unsupported salt size (%zu): "
+			       "fs-verity takes at most 32 bytes",
+			       sub, strlen(a->salt) / 2);
+	else if (a->salt && (cli_unhex(a->salt, salt, sizeof(salt), &len) ||
+			     fv_fsverity_params_set_salt(p, salt, len)))
 		rc = cli_lib_error(-EINVAL);
 	else
 		rc = 0;

@@ -126,7 +126,30 @@ bad 2 "a block size above 65536" 131072 digest f1 --block-size=131072
 bad 2 "a block size in hex" 0x1000 digest f1 --block-size=0x1000
 bad 2 "a salt that is not hex" zz digest f1 --salt=zz
 bad 2 "a salt of an odd number of digits" abc digest f1 --salt=abc
-bad 1 "a salt of 33 bytes" "33 bytes" digest f1 --salt="$(printf '%066x' 1)"
+# salts fsverity refuses: a hex string of over 32 bytes when it computes
+# the digest (exit 1, "unsupported salt size (N)"), anything else that is
+# no even number of hex digits as a usage error (exit 2), whatever its
+# length; fastverity the same, one line holding fsverity's words
+salt_as_fsverity() { # WORDS SUBCOMMAND SALT
+	local words=$1 sub=$2 salt=$3 want
+	shift 3
+	if [ "$sub" = sign ]; then set -- f1 none.sig --key=k.pem --cert=c.pem; else set -- f1; fi
+	fsverity "$sub" "$@" --salt="$salt" >/dev/null 2>fu.err
+	want=$?
+	grep -q "^ERROR: .*$words" fu.err || {
+		echo "  fsverity said: $(head -1 fu.err)" >&2
+		return 1
+	}
+	run_rc "$want" "$FV" fsverity "$sub" "$@" --salt="$salt" &&
+		test "$(wc -l <"$T/err")" = 1 && grep -qF -- "$words" "$T/err" &&
+		test ! -e none.sig
+}
+check "a salt of 64 bytes: refused as fsverity refuses it, exit 1, its words" salt_as_fsverity "unsupported salt size (64)" digest "$(printf '%0128x' 64)"
+check "  of 33 bytes" salt_as_fsverity "unsupported salt size (33)" digest "$(printf '%066x' 1)"
+check "  of 64 bytes to sign" salt_as_fsverity "unsupported salt size (64)" sign "$(printf '%0128x' 64)"
+check "  70 digits that are no hex: its usage error, exit 2" salt_as_fsverity "not a valid hex string" digest "$(printf 'z%.0s' $(seq 70))"
+check "  65 hex digits (an odd number)" salt_as_fsverity "not a valid hex string" digest "$(printf 'a%.0s' $(seq 65))"
+check "  3 hex digits" salt_as_fsverity "not a valid hex string" digest abc
 bad 2 "an unknown hash" md5 digest f1 --hash-alg=md5
 bad 2 "an option given twice" --block-size digest f1 --block-size=4096 --block-size=1024
 bad 2 "an unknown option" --bogus digest f1 --bogus
