@@ -2,6 +2,7 @@
  * enable, measure, dump_metadata) with its options, output and exit
  * codes (0; 1 a failure; 2 a usage error), so that a script swaps
  * `fsverity` for `fastverity fsverity` (docs/fsverity.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -218,6 +219,17 @@ static void free_args(struct fsv_args *a)
 	free(a->args);
 }
 
+/* An even number of hex digits (none is a salt of 0 bytes). */
+static int hex_string(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return n % 2 == 0;
+}
+
 /* The tree's parameters from the options: 0 or the exit code. */
 static int tree_params(const char *sub, const struct fsv_args *a,
 		       fv_fsverity_params **out)
@@ -249,16 +261,19 @@ static int tree_params(const char *sub, const struct fsv_args *a,
 			  "fsverity %s: --block-size=%s: a power of two from "
 			  "1024 to 65536",
 			  sub, a->block_size);
-	else if (a->salt && strlen(a->salt) > 64)
-		/* fsverity-utils' code for it */
+	else if (a->salt && !hex_string(a->salt))
+		cli_error(-EINVAL,
+			  "fsverity %s: --salt=%s: not a valid hex string", sub,
+			  a->salt);
+	else if (a->salt && strlen(a->salt) / 2 > 32)
+		/* a hex string, too long: fsverity-utils refuses it when it
+		 * computes the digest, in its words, and exits 1 */
 		rc = cli_error(-EINVAL,
-			       "fsverity %s: --salt: %zu bytes, fs-verity "
-			       "takes at most 32",
-			       sub, (strlen(a->salt) + 1) / 2);
-	else if (a->salt && cli_unhex(a->salt, salt, sizeof(salt), &len))
-		cli_error(-EINVAL, "fsverity %s: --salt=%s: not a hex string",
-			  sub, a->salt);
-	else if (a->salt && fv_fsverity_params_set_salt(p, salt, len))
+			       "fsverity %s: unsupported salt size (%zu): "
+			       "fs-verity takes at most 32 bytes",
+			       sub, strlen(a->salt) / 2);
+	else if (a->salt && (cli_unhex(a->salt, salt, sizeof(salt), &len) ||
+			     fv_fsverity_params_set_salt(p, salt, len)))
 		rc = cli_lib_error(-EINVAL);
 	else
 		rc = 0;
@@ -280,21 +295,29 @@ static int run_options(const struct fsv_args *a, fv_options **opts)
 	return cli_run_options(&o, opts, NULL) ? EXIT_USAGE : 0;
 }
 
-/* --out-merkle-tree and --out-descriptor of d: 0 or the exit code. */
-static int write_outputs(const struct fsv_args *a, const fv_fsverity_digest *d)
+/* --out-descriptor of d: 0 or the exit code (--out-merkle-tree is
+ * written as the tree is made: fv_fsverity_compute_tree). */
+static int write_descriptor(const struct fsv_args *a,
+			    const fv_fsverity_digest *d)
 {
-	const uint8_t *tree;
-	uint64_t n = fv_fsverity_tree(d, &tree);
-
-	if (a->out_tree &&
-	    fv_output_write(a->out_tree, "the Merkle tree file",
-			    n ? tree : (const uint8_t *)"", (size_t)n))
-		return cli_lib_error(-EIO);
 	if (a->out_desc &&
 	    fv_output_write(a->out_desc, "the descriptor file",
 			    fv_fsverity_descriptor(d), 256))
 		return cli_lib_error(-EIO);
 	return 0;
+}
+
+/* The digest of one file, its tree written to --out-merkle-tree when
+ * given, never held in memory. */
+static int compute_one(const fv_fsverity_params *p, const char *path,
+		       const fv_options *opts, const char *out_tree,
+		       fv_fsverity_digest **d)
+{
+	size_t failed;
+
+	if (out_tree)
+		return fv_fsverity_compute_tree(p, path, opts, out_tree, d);
+	return fv_fsverity_compute_files(p, &path, 1, opts, 0, d, &failed);
 }
 
 /* The outputs are none of the inputs. */
@@ -338,7 +361,7 @@ static int digest(const struct sub *s, struct fsv_args *a)
 	fv_fsverity_params *p = NULL;
 	fv_fsverity_digest **d = NULL;
 	fv_options *opts = NULL;
-	size_t n = (size_t)a->nargs, failed = n;
+	size_t n = (size_t)a->nargs, failed = n, last;
 	int r;
 
 	if (!a->nargs) {
@@ -355,10 +378,14 @@ static int digest(const struct sub *s, struct fsv_args *a)
 		r = cli_error(-ENOMEM, "out of memory");
 		goto out;
 	}
-	r = fv_fsverity_compute_files(
-		p, a->args, n, opts,
-		a->out_tree || a->out_desc ? FV_FSVERITY_KEEP_TREE : 0, d,
-		&failed);
+	/* no tree kept: --out-merkle-tree is the last file's (as
+	 * fsverity-utils leaves it), written as it is made */
+	last = a->out_tree ? n - 1 : n;
+	r = fv_fsverity_compute_files(p, a->args, last, opts, 0, d, &failed);
+	if (!r && last < n) {
+		r = compute_one(p, a->args[last], opts, a->out_tree, &d[last]);
+		failed = r ? last : n;
+	}
 	/* each file's line, in the order given, up to the first that
 	 * failed */
 	for (size_t i = 0; i < failed; i++) {
@@ -383,8 +410,8 @@ static int digest(const struct sub *s, struct fsv_args *a)
 		r = lib_failed(r);
 		goto out;
 	}
-	/* as fsverity-utils leaves them: the last file's */
-	r = write_outputs(a, d[n - 1]);
+	/* as fsverity-utils leaves it: the last file's */
+	r = write_descriptor(a, d[n - 1]);
 out:
 	for (size_t i = 0; d && i < n; i++)
 		fv_fsverity_digest_free(d[i]);
@@ -438,7 +465,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 					  2)))
 			goto out;
 	}
-	if ((r = fv_fsverity_compute(p, a->args[0], opts, &d))) {
+	if ((r = compute_one(p, a->args[0], opts, NULL, &d))) {
 		r = lib_failed(r);
 		goto out;
 	}
@@ -449,11 +476,35 @@ static int sign(const struct sub *s, struct fsv_args *a)
 	o.pkcs11_module = a->pkcs11_module;
 	if ((r = cli_sign_with(&o, sign_digest, d, &der, &len)))
 		goto out;
+	/* the tree once the signature is made (a sign that fails writes
+	 * nothing): the file read again, its tree written as it is made,
+	 * never held in memory */
+	if (a->out_tree) {
+		fv_fsverity_digest *again = NULL;
+		int same;
+
+		if ((r = compute_one(p, a->args[0], opts, a->out_tree,
+				     &again))) {
+			r = lib_failed(r);
+			goto out;
+		}
+		same = !strcmp(fv_fsverity_digest_hex(again),
+			       fv_fsverity_digest_hex(d));
+		fv_fsverity_digest_free(again);
+		if (!same) {
+			r = cli_error(-EIO,
+				      "fsverity sign: %s: changed while it was "
+				      "read: the Merkle tree file is not the "
+				      "signed file's",
+				      a->args[0]);
+			goto out;
+		}
+	}
 	if (fv_output_write(a->args[1], "the signature file", der, len)) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}
-	if ((r = write_outputs(a, d)))
+	if ((r = write_descriptor(a, d)))
 		goto out;
 	printf("Signed file '%s' (%s:%s)\n", a->args[0],
 	       fv_fsverity_digest_hash(d), fv_fsverity_digest_hex(d));

@@ -28,9 +28,10 @@ static void fail_pass(struct level_pass *lp, int r, const struct ht_error *err)
 static void window_commit(struct worker *w, uint64_t wi, uint64_t bytes)
 {
 	struct level_pass *lp = w->lp;
+	uint64_t ahead = lp->leaves_only ? LEAVES_AHEAD : DONE_RING;
 
 	pthread_mutex_lock(&lp->lock);
-	while ((w->nfound || wi - lp->committed >= DONE_RING) &&
+	while ((w->nfound || wi - lp->committed >= ahead) &&
 	       lp->committed != wi && !lp->error)
 		pthread_cond_wait(&lp->turn, &lp->lock);
 	if (!lp->error) {
@@ -158,7 +159,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 		threads = HT_MAX_THREADS;
 	plan_windows(lp, threads);
 	lp->fuse_up = lp->mode == PASS_BUILD && lp->level == 0 &&
-		      lp->g->levels >= 2 &&
+		      lp->g->levels >= 2 && !lp->leaves_only &&
 		      lp->window % ht_digests_per_block(lp->g) == 0;
 	n = lp->windows < threads ? (unsigned)lp->windows : threads;
 	atomic_init(&lp->next_window, 0);

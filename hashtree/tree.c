@@ -54,6 +54,7 @@ struct pass {
 	struct trust *tr;             /* verify */
 	struct ht_verify_result *res; /* verify */
 	uint64_t base;                /* bytes done, for progress */
+	int leaves_only;              /* ht_build_leaves */
 };
 
 /* Runs one level: its parent blocks from its children. */
@@ -82,7 +83,10 @@ static int run_level(struct pass *ps, uint32_t level, int *fused_up,
 		.report_ctx = ps->opt->report_ctx,
 		.opt = ps->opt,
 		.progress_base = ps->base,
-		.progress_total = total_bytes(g),
+		.progress_total = ps->leaves_only
+					  ? g->data_blocks * g->data_block_size
+					  : total_bytes(g),
+		.leaves_only = ps->leaves_only,
 	};
 	int r = ht_level_run(&lp, ps->opt->threads, err);
 
@@ -114,7 +118,7 @@ static int run_levels(struct pass *ps, struct ht_error *err)
 				   ps->zero_digest, HT_MAX_DIGEST_SIZE, err);
 		free(zero);
 	}
-	for (uint32_t i = 0; !r && i < g->levels; i++) {
+	for (uint32_t i = 0; !r && i < (ps->leaves_only ? 1 : g->levels); i++) {
 		int fused = 0;
 
 		r = run_level(ps,
@@ -138,6 +142,24 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	int r = run_levels(&ps, err);
 
 	return r ? r : compute_root(g, h, io, root, err);
+}
+
+int ht_build_leaves(const struct ht_geometry *g, const struct ht_hasher *h,
+		    const struct ht_io *io, const struct ht_options *opt,
+		    struct ht_error *err)
+{
+	struct pass ps = {.g = g,
+			  .h = h,
+			  .io = io,
+			  .opt = opt,
+			  .mode = PASS_BUILD,
+			  .leaves_only = 1};
+
+	if (!g->levels)
+		return ht_fail(err, EINVAL,
+			       "one data block: no level to build (its digest "
+			       "is the root)");
+	return run_levels(&ps, err);
 }
 
 /* The top block (or the only data block) against the root, reported when

@@ -123,6 +123,20 @@ int ht_build(const struct ht_geometry *g, const struct ht_hasher *h,
 	     const struct ht_io *io, const struct ht_options *opt,
 	     uint8_t *root, struct ht_error *err);
 
+/* Level 0 alone, for a caller that hashes the levels above as its
+ * blocks come (fs-verity's digest: memory bounded by a block per level,
+ * not by the tree). Each window's level-0 blocks are handed to
+ * io->write_tree in one call, whole blocks at their tree offsets, from
+ * any worker and out of order, but never more than HT_LEAVES_AHEAD +
+ * opt->threads windows past the first one not yet written: a caller who
+ * puts them in order keeps at most that many aside. Nothing
+ * is read back (read_tree is not called); g->levels must be at least 1.
+ * Progress counts the data bytes. */
+#define HT_LEAVES_AHEAD 64
+int ht_build_leaves(const struct ht_geometry *g, const struct ht_hasher *h,
+		    const struct ht_io *io, const struct ht_options *opt,
+		    struct ht_error *err);
+
 /* Where the top of the tree stands against the root hash, from at most
  * one hash block and its children (the tree's top two levels). */
 enum ht_top {

@@ -28,6 +28,9 @@
 #define PREFETCH_STEP  (2u << 20)
 /* How far windows may finish ahead of the oldest unfinished one. */
 #define DONE_RING 4096
+/* ht_build_leaves: the same, much nearer (its caller puts the blocks
+ * in order) */
+#define LEAVES_AHEAD HT_LEAVES_AHEAD
 
 enum pass_mode { PASS_BUILD, PASS_VERIFY };
 
@@ -51,6 +54,9 @@ struct level_pass {
 	 * into level 1 while they are in cache, and level 1 has no pass of
 	 * its own (set by ht_level_run) */
 	int fuse_up;
+	/* ht_build_leaves: level 0 alone, never fused up, its windows
+	 * committed at most LEAVES_AHEAD ahead of the oldest unfinished */
+	int leaves_only;
 	/* verify: bitmaps over the tree's blocks, filled top-down; a level's
 	 * bits are final before its blocks are parents */
 	uint8_t *untrusted;  /* not proven: bad, unreadable, or under one */

@@ -1655,10 +1655,19 @@ int fv_fsverity_params_set_block_size(fv_fsverity_params *p, uint32_t size);
 int fv_fsverity_params_set_salt(fv_fsverity_params *p, const uint8_t *salt,
 				size_t len);
 /* The digest of the file at path, with o's threads (NULL: every CPU),
- * the file mapped when o says so (fv_options_set_map). Errors: ENODEV
- * (missing), EISDIR, EINVAL (not a file, parameters), EIO, ENOMEM. */
+ * the file mapped when o says so (fv_options_set_map), its tree kept in
+ * memory (fv_fsverity_tree: 1/128 of the file's size, for SHA-256 and
+ * 4 KiB blocks). Errors: ENODEV (missing), EISDIR, EINVAL (not a file,
+ * parameters), EIO, ENOMEM. */
 int fv_fsverity_compute(const fv_fsverity_params *p, const char *path,
 			const fv_options *o, fv_fsverity_digest **out);
+/* The same, the tree written to the file tree_path as the kernel stores
+ * it (`fsverity digest --out-merkle-tree`: a new file, or one replaced
+ * when the tree is whole), not kept: memory does not grow with the
+ * file. Errors: fv_fsverity_compute's, and an output's (fv_output_write). */
+int fv_fsverity_compute_tree(const fv_fsverity_params *p, const char *path,
+			     const fv_options *o, const char *tree_path,
+			     fv_fsverity_digest **out);
 /* The same for size bytes given by read (fsverity-utils' read_fn: fills
  * buf with exactly count bytes, the next ones, and returns 0 or a
  * negative errno), called in order from the calling thread; name is
@@ -1675,7 +1684,8 @@ enum fv_fsverity_flags {
  * On failure *failed is the first file, in paths' order, that failed
  * (fv_last_error: its message), and out[j] for j < *failed are set; the
  * others are NULL. Without FV_FSVERITY_KEEP_TREE, fv_fsverity_tree says
- * no tree. */
+ * no tree, and memory does not grow with the files' sizes (a few blocks
+ * of each level of a tree, the threads' windows). */
 int fv_fsverity_compute_files(const fv_fsverity_params *p,
 			      const char *const *paths, size_t n,
 			      const fv_options *o, unsigned flags,

@@ -127,7 +127,29 @@ API int fv_fsverity_compute(const fv_fsverity_params *p, const char *path,
 	NEED(p);
 	NEED(path);
 	options_of(o, &ho);
-	r = verity_fsv_compute(&p->p, &src, &ho, &d, &err);
+	r = verity_fsv_compute(&p->p, &src, &ho, NULL, &d, &err);
+	if (r)
+		return verity_api_keep(r, &err);
+	return give(&d, out);
+}
+
+API int fv_fsverity_compute_tree(const fv_fsverity_params *p, const char *path,
+				 const fv_options *o, const char *tree_path,
+				 fv_fsverity_digest **out)
+{
+	struct fsv_source src = {.path = path};
+	struct ht_options ho;
+	struct ht_error err;
+	struct fsv_digest d;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	NEED(p);
+	NEED(path);
+	NEED(tree_path);
+	options_of(o, &ho);
+	r = verity_fsv_compute(&p->p, &src, &ho, tree_path, &d, &err);
 	if (r)
 		return verity_api_keep(r, &err);
 	return give(&d, out);
@@ -148,7 +170,7 @@ API int fv_fsverity_compute_read(const fv_fsverity_params *p, fv_read_fn read,
 	*out = NULL;
 	NEED(p);
 	NEED(read);
-	r = verity_fsv_compute(&p->p, &src, &ho, &d, &err);
+	r = verity_fsv_compute(&p->p, &src, &ho, NULL, &d, &err);
 	if (r)
 		return verity_api_keep(r, &err);
 	return give(&d, out);

@@ -126,7 +126,30 @@ bad 2 "a block size above 65536" 131072 digest f1 --block-size=131072
 bad 2 "a block size in hex" 0x1000 digest f1 --block-size=0x1000
 bad 2 "a salt that is not hex" zz digest f1 --salt=zz
 bad 2 "a salt of an odd number of digits" abc digest f1 --salt=abc
-bad 1 "a salt of 33 bytes" "33 bytes" digest f1 --salt="$(printf '%066x' 1)"
+# salts fsverity refuses: a hex string of over 32 bytes when it computes
+# the digest (exit 1, "unsupported salt size (N)"), anything else that is
+# no even number of hex digits as a usage error (exit 2), whatever its
+# length; fastverity the same, one line holding fsverity's words
+salt_as_fsverity() { # WORDS SUBCOMMAND SALT
+	local words=$1 sub=$2 salt=$3 want
+	shift 3
+	if [ "$sub" = sign ]; then set -- f1 none.sig --key=k.pem --cert=c.pem; else set -- f1; fi
+	fsverity "$sub" "$@" --salt="$salt" >/dev/null 2>fu.err
+	want=$?
+	grep -q "^ERROR: .*$words" fu.err || {
+		echo "  fsverity said: $(head -1 fu.err)" >&2
+		return 1
+	}
+	run_rc "$want" "$FV" fsverity "$sub" "$@" --salt="$salt" &&
+		test "$(wc -l <"$T/err")" = 1 && grep -qF -- "$words" "$T/err" &&
+		test ! -e none.sig
+}
+check "a salt of 64 bytes: refused as fsverity refuses it, exit 1, its words" salt_as_fsverity "unsupported salt size (64)" digest "$(printf '%0128x' 64)"
+check "  of 33 bytes" salt_as_fsverity "unsupported salt size (33)" digest "$(printf '%066x' 1)"
+check "  of 64 bytes to sign" salt_as_fsverity "unsupported salt size (64)" sign "$(printf '%0128x' 64)"
+check "  70 digits that are no hex: its usage error, exit 2" salt_as_fsverity "not a valid hex string" digest "$(printf 'z%.0s' $(seq 70))"
+check "  65 hex digits (an odd number)" salt_as_fsverity "not a valid hex string" digest "$(printf 'a%.0s' $(seq 65))"
+check "  3 hex digits" salt_as_fsverity "not a valid hex string" digest abc
 bad 2 "an unknown hash" md5 digest f1 --hash-alg=md5
 bad 2 "an option given twice" --block-size digest f1 --block-size=4096 --block-size=1024
 bad 2 "an unknown option" --bogus digest f1 --bogus
@@ -140,11 +163,65 @@ bad 1 "sign with a certificate as the key" c.pem sign f1 none.sig --key=c.pem --
 bad 1 "sign a missing file" nosuch sign nosuch none.sig --key=k.pem --cert=c.pem
 bad 1 "sign over the file signed" input sign f1 f1 --key=k.pem --cert=c.pem
 bad 1 "sign --pkcs11-engine" pkcs11 sign f1 none.sig --key=k.pem --cert=c.pem --pkcs11-engine=x.so
-check "  no signature file written by any of them" test ! -e none.sig
+bad 1 "sign with a key not of the certificate, --out-merkle-tree" "does not belong" sign f65537 none.sig --key=k2.pem --cert=c.pem --out-merkle-tree=none.tree --out-descriptor=none.desc
+check "  no signature, tree or descriptor file written by any of them" test ! -e none.sig -a ! -e none.tree -a ! -e none.desc
 bad 2 "dump_metadata of an unknown type" foo dump_metadata foo f1
 bad 2 "dump_metadata --offset not a number" --offset dump_metadata descriptor f1 --offset=x
 bad 1 "measure a file that is not a verity file here" f1 measure f1
 bad 1 "enable a missing file" nosuch enable nosuch
+# memory: the tree is made a block per level at a time, never held
+# (the digest of a sparse file of 64 GiB was 533 MB resident, of 16 TiB
+# more than the machine had; fsverity-utils needs about 5 MB). RSS_MAX:
+# KiB resident at most (a few blocks, the workers' windows, the
+# libraries; under ASan its shadow on top, and its quarantine of freed
+# blocks made small: by default it keeps up to 256 MiB of them)
+RSS_MAX=32768
+RSS_ENV=
+case "$FV_REAL" in *asan*)
+	RSS_MAX=65536
+	RSS_ENV="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4"
+	;;
+esac
+small_rss() { # ARGS...: fastverity fsverity ARGS exits 0 under RSS_MAX
+	local kib
+	# shellcheck disable=SC2086
+	env $RSS_ENV /usr/bin/time -f %M -o "$T/rss" "$FV_REAL" fsverity "$@" >"$T/out" 2>"$T/err" || return 1
+	kib=$(tail -1 "$T/rss")
+	[ "$kib" -lt "$RSS_MAX" ] || {
+		echo "  $kib KiB resident: fastverity fsverity $*" >&2
+		return 1
+	}
+}
+if ! [ -x /usr/bin/time ]; then
+	skip "the memory checks need /usr/bin/time (Debian's time)"
+else
+	# 1 GiB + 4097 bytes, sparse, data at 300 MiB and at its end;
+	# 1 KiB blocks and SHA-512: a tree of 64 MiB
+	truncate -s $((1024 * 1048576 + 4097)) big
+	gen 9 100000 | dd of=big bs=1M seek=300 conv=notrunc status=none
+	gen 10 5000 | dd of=big bs=1 seek=$((1024 * 1048576 + 4097 - 5000)) conv=notrunc status=none
+	opts="--block-size=1024 --hash-alg=sha512"
+	# shellcheck disable=SC2086
+	fsverity digest big $opts --out-merkle-tree=tbig.fu --out-descriptor=dbig.fu >big.fu
+	# shellcheck disable=SC2086
+	check "a sparse file of 1 GiB, 1 KiB blocks, sha512: under $RSS_MAX KiB" small_rss digest big $opts
+	check "  fsverity's digest" cmp "$T/out" big.fu
+	# shellcheck disable=SC2086
+	check "  with --out-merkle-tree (64 MiB): under $RSS_MAX KiB" small_rss digest big $opts --out-merkle-tree=tbig.fv --out-descriptor=dbig.fv
+	check "  fsverity's digest, tree and descriptor" files_same "$T/out" big.fu tbig.fv tbig.fu dbig.fv dbig.fu
+	rm -f tbig.fv
+	# shellcheck disable=SC2086
+	check "  sign too: under $RSS_MAX KiB" small_rss sign big sbig.fv --key=k.pem --cert=c.pem $opts --out-merkle-tree=tbig.fv
+	check "  fsverity's tree" cmp tbig.fv tbig.fu
+	rm -f big tbig.fu tbig.fv sbig.fv
+	# 64 GiB of holes, the default parameters: the digest fsverity-utils
+	# prints, after 6 minutes here
+	truncate -s $((64 * 1024 * 1048576)) huge
+	check "a sparse file of 64 GiB: under $RSS_MAX KiB" small_rss digest huge
+	check "  the digest of its 16 Mi zero blocks" grep -qx "sha256:51776dbea37cac77003f68ecb7794242bbfba4912749fca03c66c7b96153d7bc huge" "$T/out"
+	rm -f huge
+fi
+
 # past 4 GiB (make sweep; fsverity-utils takes 12 s over its zeros): a
 # sparse file of 5 GiB + 4097 bytes, data at 4200 MiB and at 5 GiB
 if [ -n "${FSV_LARGE:-}" ]; then
@@ -153,6 +230,12 @@ if [ -n "${FSV_LARGE:-}" ]; then
 	gen 10 5000 | dd of=big bs=1 seek=$((5 * 1024 * 1024 * 1024)) conv=notrunc status=none
 	check "a sparse file of 5 GiB: fsverity's digest" sh -c "test \"\$($FS digest big)\" = \"\$(fsverity digest big)\""
 	check "  sha512, 65536-byte blocks, a salt" sh -c "test \"\$($FS digest big --hash-alg=sha512 --block-size=65536 --salt=ab)\" = \"\$(fsverity digest big --hash-alg=sha512 --block-size=65536 --salt=ab)\""
+	if [ -x /usr/bin/time ]; then
+		fsverity digest big --out-merkle-tree=tbig.fu >big.fu
+		check "  under $RSS_MAX KiB with its tree written" small_rss digest big --out-merkle-tree=tbig.fv
+		check "  fsverity's digest and tree" files_same "$T/out" big.fu tbig.fv tbig.fu
+		rm -f tbig.fu tbig.fv
+	fi
 	rm -f big
 fi
 check "help: the commands" sh -c "$FS --help | grep -q dump_metadata"

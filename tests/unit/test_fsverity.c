@@ -3,9 +3,10 @@
  * memory): digest, root, descriptor and tree for files of 0 bytes to
  * past the size one worker reads whole, every hash, block sizes 1 and 64
  * KiB, salts 0-32 bytes (the padded salt of 64 bytes on the fast path),
- * from a path and from a read callback, on one and three threads; many
- * files at once and the first failure among them; the parameters'
- * checks. */
+ * from a path and from a read callback, on one and three threads, the
+ * tree kept, written to a file or dropped; many files at once and the
+ * first failure among them; memory that does not grow with the file;
+ * the parameters' checks. */
 #include <check.h>
 
 #include "check_main.h"
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "include/fastverity.h"
@@ -140,6 +143,21 @@ static int read_fn(void *ctx, void *buf, size_t count)
 	return 0;
 }
 
+/* The file at path holds the n bytes at b. */
+static void file_is(const char *path, const uint8_t *b, size_t n,
+		    const char *what)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *got = malloc(n + 1);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(fread(got, 1, n + 1, f) == n, "%s: tree file's size",
+		      what);
+	ck_assert_msg(!n || !memcmp(got, b, n), "%s: tree file", what);
+	fclose(f);
+	free(got);
+}
+
 static void spill(const char *path, const uint8_t *b, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -167,13 +185,15 @@ START_TEST(digests_equal_the_model)
 		129 * 1024 * 33 + 7, (9u << 20) + 5};
 	size_t max = (9u << 20) + 5;
 	uint8_t *data = malloc(max), salt[32];
-	char path[128];
+	char path[128], tree[128];
+	size_t failed;
 
 	for (size_t i = 0; i < max; i++)
 		data[i] = next_byte();
 	for (size_t i = 0; i < sizeof(salt); i++)
 		salt[i] = next_byte();
 	snprintf(path, sizeof(path), "%s/file", dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		spill(path, data, sizes[z]);
 		for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]);
@@ -210,6 +230,23 @@ START_TEST(digests_equal_the_model)
 				ck_assert_int_eq(fv_fsverity_compute(p, path, o, &d), 0);
 				same_as_model(d, &m, ds, 1, what);
 				fv_fsverity_digest_free(d);
+				/* the tree written to a file, not kept */
+				ck_assert_int_eq(fv_fsverity_compute_tree(
+							 p, path, o, tree, &d),
+						 0);
+				same_as_model(d, &m, ds, 0, what);
+				ck_assert_uint_eq(fv_fsverity_tree(d, NULL), 0);
+				file_is(tree, m.tree, m.tree_len, what);
+				fv_fsverity_digest_free(d);
+				/* neither */
+				ck_assert_int_eq(fv_fsverity_compute_files(
+							 p,
+							 (const char *[]){path},
+							 1, o, 0, &d, &failed),
+						 0);
+				same_as_model(d, &m, ds, 0, what);
+				ck_assert_uint_eq(fv_fsverity_tree(d, NULL), 0);
+				fv_fsverity_digest_free(d);
 				fv_options_free(o);
 			}
 			{
@@ -229,7 +266,82 @@ START_TEST(digests_equal_the_model)
 		}
 	}
 	unlink(path);
+	unlink(tree);
 	free(data);
+}
+END_TEST
+
+/* AddressSanitizer keeps freed blocks aside (up to 256 MiB): the bound
+ * on memory is the optimised build's to check. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static long max_rss_kib(void)
+{
+	struct rusage u;
+
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &u), 0);
+	return u.ru_maxrss;
+}
+
+/* A sparse file of 4 GiB in 1 KiB blocks, SHA-512: a tree of 256 MiB,
+ * never held (memory grew by the tree's size when it was); the same
+ * digest as with the tree kept. A tree file that cannot be made: its
+ * name said, nothing left. */
+START_TEST(memory_does_not_grow_with_the_file)
+{
+	fv_fsverity_params *p = fv_fsverity_params_new();
+	fv_options *o = fv_options_new();
+	fv_fsverity_digest *d, *kept;
+	char path[128], bad[160];
+	const char *paths[1] = {path};
+	long before;
+	size_t failed;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sparse", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_int_eq(fseeko(f, (off_t)3 << 30, SEEK_SET), 0);
+	ck_assert_int_ge(fputs("data past 3 GiB", f), 0);
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)4 << 30), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fv_fsverity_params_set_hash(p, "sha512"), 0);
+	ck_assert_int_eq(fv_fsverity_params_set_block_size(p, 1024), 0);
+	fv_options_set_threads(o, 3);
+	before = max_rss_kib();
+	ck_assert_int_eq(
+		fv_fsverity_compute_files(p, paths, 1, o, 0, &d, &failed), 0);
+	ck_assert_msg(UNDER_ASAN || max_rss_kib() - before < 32768,
+		      "%ld KiB more resident for a file of 4 GiB",
+		      max_rss_kib() - before);
+	ck_assert_uint_eq(fv_fsverity_tree(d, NULL), 0);
+	ck_assert_int_eq(fv_fsverity_compute(p, path, o, &kept), 0);
+	ck_assert_uint_eq(fv_fsverity_tree(kept, NULL),
+			  256u << 20 | 16u << 20 | 1u << 20 | 64u << 10 |
+				  4u << 10 | 1u << 10);
+	ck_assert_str_eq(fv_fsverity_digest_hex(d),
+			 fv_fsverity_digest_hex(kept));
+	fv_fsverity_digest_free(kept);
+	fv_fsverity_digest_free(d);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/tree", dir);
+	ck_assert_int_lt(fv_fsverity_compute_tree(p, path, o, bad, &d), 0);
+	ck_assert_ptr_null(d);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), bad));
+	snprintf(bad, sizeof(bad), "%s", dir);
+	ck_assert_int_eq(fv_fsverity_compute_tree(p, path, o, bad, &d),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "not a regular file"));
+	unlink(path);
+	fv_options_free(o);
+	fv_fsverity_params_free(p);
 }
 END_TEST
 
@@ -409,6 +521,7 @@ int main(void)
 		return 1;
 	}
 	r = run_unit(&u, UNIT_TESTS(digests_equal_the_model,
+				    memory_does_not_grow_with_the_file,
 				    many_files_and_the_first_failure,
 				    bad_parameters_and_reads,
 				    kernel_calls_name_the_file));

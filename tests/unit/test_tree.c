@@ -735,6 +735,109 @@ START_TEST(level_one_made_with_level_zero)
 }
 END_TEST
 
+/* ht_build_leaves: level 0 alone, each block written once, whole, and
+ * never far ahead of the first block not yet written, however long the
+ * first window takes (its data read slowly here); nothing read back. */
+struct leaves {
+	struct mem *m;
+	const struct ht_geometry *g;
+	pthread_mutex_t lock;
+	uint8_t *written;     /* one byte a level-0 block */
+	uint64_t first_gap;   /* the first block not yet written */
+	uint64_t aside[4096]; /* the first blocks of writes past first_gap */
+	unsigned naside, most_aside;
+	int bad;
+	atomic_int slowed;
+};
+
+static int leaves_read(void *c, uint64_t off, void *buf, size_t len,
+		       struct ht_error *err)
+{
+	struct leaves *l = c;
+
+	if (off == 0 && !atomic_exchange(&l->slowed, 1))
+		usleep(100000);
+	return mem_read_data(l->m, off, buf, len, err);
+}
+
+static int leaves_write(void *c, uint64_t off, const void *buf, size_t len,
+			struct ht_error *err)
+{
+	struct leaves *l = c;
+	const struct ht_geometry *g = l->g;
+	size_t hbs = g->hash_block_size;
+	uint64_t first = off / hbs - g->level_first[0], n = len / hbs;
+	unsigned k = 0;
+
+	pthread_mutex_lock(&l->lock);
+	if (off % hbs || len % hbs || off / hbs < g->level_first[0] ||
+	    first + n > g->level_blocks[0] || l->naside == 4096)
+		l->bad = 1;
+	for (uint64_t b = first; !l->bad && b < first + n; b++)
+		l->bad |= l->written[b]++;
+	if (!l->bad && first > l->first_gap)
+		l->aside[l->naside++] = first;
+	while (l->first_gap < g->level_blocks[0] && l->written[l->first_gap])
+		l->first_gap++;
+	for (unsigned i = 0; i < l->naside; i++)
+		if (l->aside[i] > l->first_gap)
+			l->aside[k++] = l->aside[i];
+	l->naside = k;
+	if (k > l->most_aside)
+		l->most_aside = k;
+	pthread_mutex_unlock(&l->lock);
+	return mem_write_tree(l->m, off, buf, len, err);
+}
+
+START_TEST(level_zero_alone_never_far_ahead)
+{
+	static const uint64_t blocks = 16384 * 3 + 77;
+	struct mem m = {0};
+	struct ht_geometry g;
+	struct ht_hasher h;
+	struct ht_error err;
+	uint8_t *ref;
+	char root_hex[65];
+
+	m.data_size = blocks * 512;
+	m.data = malloc(m.data_size);
+	srand(12);
+	for (size_t i = 0; i < m.data_size; i++)
+		m.data[i] = (uint8_t)rand();
+	build(&m, &g, &h, "sha256", 1, "0102", 512, 512, root_hex);
+	ref = reference_tree(&m, &g, &h);
+	for (unsigned threads = 1; threads <= 8; threads += 7) {
+		struct leaves l = {.m = &m, .g = &g};
+		struct ht_io io = {.ctx = &l,
+				   .read_data = leaves_read,
+				   .write_tree = leaves_write};
+		struct ht_options opt = {.threads = threads};
+
+		pthread_mutex_init(&l.lock, NULL);
+		l.written = calloc(1, g.level_blocks[0]);
+		memset(m.tree, 0xee, m.tree_size);
+		ck_assert_int_eq(ht_build_leaves(&g, &h, &io, &opt, &err), 0);
+		ck_assert(!l.bad);
+		ck_assert_uint_eq(l.first_gap, g.level_blocks[0]);
+		ck_assert(!memcmp(ref + g.level_first[0] * 512,
+				  m.tree + g.level_first[0] * 512,
+				  g.level_blocks[0] * 512));
+		/* the levels above untouched */
+		for (size_t i = 0; i < g.level_first[0] * 512; i++)
+			ck_assert_uint_eq(m.tree[i], 0xee);
+		ck_assert_uint_le(l.most_aside, HT_LEAVES_AHEAD + threads);
+		if (threads > 1)
+			ck_assert_uint_ge(l.most_aside, HT_LEAVES_AHEAD / 2);
+		free(l.written);
+		pthread_mutex_destroy(&l.lock);
+	}
+	ht_hasher_free(&h);
+	free(ref);
+	free(m.tree);
+	free(m.data);
+}
+END_TEST
+
 static void add_loops(TCase *tc)
 {
 	tcase_add_loop_test(tc, known_vectors_8mib_of_zeros, 0,
@@ -817,5 +920,6 @@ int main(void)
 				   holes_are_not_read_and_hash_as_zeros,
 				   prefetch_stays_in_the_data_and_out_of_holes,
 				   threads_give_identical_results,
+				   level_zero_alone_never_far_ahead,
 				   threads_start_elsewhere_and_keep_the_mask));
 }

@@ -1,11 +1,20 @@
 /* fs-verity digests (verity/fsverity/digest.h).
  *
- * The tree is hashtree/'s, built into memory: a dm-verity tree of format
- * 1 with equal data and hash block sizes is fs-verity's tree exactly
- * (digests packed, each level padded to a block, the top level first),
- * once its salt is fs-verity's salt zero-padded to the hash's block size
- * and the file is zero-padded to whole blocks. The padding is this
- * file's I/O: reads past the end of the file are zeros. */
+ * A dm-verity tree of format 1 with equal data and hash block sizes is
+ * fs-verity's tree exactly (digests packed, each level padded to a
+ * block, the top level first), once its salt is fs-verity's salt
+ * zero-padded to the hash's block size and the file is zero-padded to
+ * whole blocks. The padding is this file's I/O: reads past the end of
+ * the file are zeros.
+ *
+ * hashtree/ hashes level 0, every worker on its windows
+ * (ht_build_leaves); the levels above are made here as level 0's blocks
+ * come, as fsverity-utils does: one block of each level in flight,
+ * hashed when full (or at the end) and its digest put in its parent's.
+ * A level-0 window that comes before its turn waits aside, its digests
+ * only. Memory is then a few blocks per level and the workers' windows,
+ * whatever the file's size; the tree is kept only when asked for, in
+ * memory (the API's digest) or written to a file at its offsets. */
 #include "verity/fsverity/digest.h"
 
 #include <errno.h>
@@ -20,6 +29,7 @@
 #include "hashtree/geometry.h"
 #include "hashtree/thread.h"
 #include "verity/storage/device.h"
+#include "verity/storage/output.h"
 #include "verity/tree/io.h"
 
 static const struct {
@@ -123,7 +133,7 @@ struct fsv_io {
 	struct ht_io inner;
 	/* a read callback: where the next read must start */
 	uint64_t next;
-	uint8_t *tree;
+	struct stream *stream; /* the levels above level 0 */
 };
 
 static int fio_read_data(void *c, uint64_t off, void *buf, size_t len,
@@ -205,20 +215,231 @@ static void fio_prefetch(void *c, uint64_t off, uint64_t len)
 				  f->size - off < len ? f->size - off : len);
 }
 
-static int fio_read_tree(void *c, uint64_t off, void *buf, size_t len,
-			 struct ht_error *err)
+/* Where a file's tree goes, block by block at its offsets from any
+ * thread: NULL put for nowhere. */
+struct tree_sink {
+	int (*put)(void *ctx, uint64_t off, const void *buf, size_t len,
+		   struct ht_error *err);
+	void *ctx;
+};
+
+/* The tree in memory: bytes. */
+struct mem_tree {
+	uint8_t *tree;
+	uint64_t bytes;
+};
+
+static int mem_put(void *c, uint64_t off, const void *buf, size_t len,
+		   struct ht_error *err)
 {
-	(void)err;
-	memcpy(buf, ((struct fsv_io *)c)->tree + off, len);
+	struct mem_tree *m = c;
+
+	if (off > m->bytes || len > m->bytes - off)
+		return ht_fail(
+			err, EIO,
+			"a tree block at %llu past the tree's %llu bytes",
+			(unsigned long long)off, (unsigned long long)m->bytes);
+	memcpy(m->tree + off, buf, len);
 	return 0;
 }
 
-static int fio_write_tree(void *c, uint64_t off, const void *buf, size_t len,
-			  struct ht_error *err)
+/* A level-0 window that came before its turn: its blocks' digests. */
+struct early {
+	uint64_t first; /* its first level-0 block */
+	size_t n;
+	uint8_t *digests;
+	struct early *next; /* the next one, in block order */
+};
+
+/* The levels above level 0, one block of each in flight. */
+struct stream {
+	const struct ht_geometry *g;
+	const struct ht_hasher *h;
+	const struct tree_sink *sink;
+	const char *name;
+	uint8_t *blocks; /* level l's block (1 <= l < levels) at (l - 1) * bs */
+	uint32_t filled[HT_MAX_LEVELS];    /* digests in level l's block */
+	uint64_t made[HT_MAX_LEVELS];      /* level l's blocks hashed */
+	uint8_t carry[HT_MAX_DIGEST_SIZE]; /* the digest of the last one */
+	uint8_t root[HT_MAX_DIGEST_SIZE];
+	int have_root;
+	uint64_t next;       /* the level-0 block whose digest comes next */
+	struct early *early; /* windows aside, in block order */
+	pthread_mutex_t lock;
+};
+
+static int stream_broken(const struct stream *s, const char *what,
+			 struct ht_error *err)
 {
-	(void)err;
-	memcpy(((struct fsv_io *)c)->tree + off, buf, len);
+	return ht_fail(err, EIO, "%s: the Merkle tree went wrong: %s", s->name,
+		       what);
+}
+
+/* Level l's block in flight: hashed into carry, written out, emptied. */
+static int emit(struct stream *s, uint32_t l, struct ht_error *err)
+{
+	const struct ht_geometry *g = s->g;
+	size_t bs = g->hash_block_size;
+	uint8_t *b = s->blocks + (size_t)(l - 1) * bs;
+	int r;
+
+	if (s->made[l] >= g->level_blocks[l])
+		return stream_broken(s, "a level longer than its geometry",
+				     err);
+	r = ht_hash_blocks(s->h, b, bs, 1, s->carry, g->digest_size, err);
+	if (!r && s->sink->put)
+		r = s->sink->put(s->sink->ctx,
+				 (g->level_first[l] + s->made[l]) * bs, b, bs,
+				 err);
+	s->made[l]++;
+	s->filled[l] = 0;
+	memset(b, 0, bs);
+	return r;
+}
+
+/* Digest d into level l's block (l == levels: it is the root); a block
+ * filled is hashed, its digest carried up. */
+static int push(struct stream *s, uint32_t l, const uint8_t *d,
+		struct ht_error *err)
+{
+	const struct ht_geometry *g = s->g;
+	int r;
+
+	for (; l < g->levels; l++, d = s->carry) {
+		uint8_t *b = s->blocks + (size_t)(l - 1) * g->hash_block_size;
+
+		memcpy(b + (size_t)s->filled[l] * g->slot_size, d,
+		       g->digest_size);
+		if (++s->filled[l] < ht_digests_per_block(g))
+			return 0;
+		if ((r = emit(s, l, err)))
+			return r;
+	}
+	if (s->have_root)
+		return stream_broken(s, "two roots", err);
+	memcpy(s->root, d, g->digest_size);
+	s->have_root = 1;
 	return 0;
+}
+
+/* n digests of level-0 blocks from s->next on, in order. */
+static int feed(struct stream *s, const uint8_t *d, size_t n,
+		struct ht_error *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++)
+		r = push(s, 1, d + i * s->g->digest_size, err);
+	s->next += n;
+	return r;
+}
+
+/* A window's digests (d, owned from here on): fed when their turn has
+ * come, with the windows aside that follow them; kept aside till then. */
+static int take(struct stream *s, uint64_t first, size_t n, uint8_t *d,
+		struct ht_error *err)
+{
+	struct early **at = &s->early, *e;
+	int r;
+
+	if (first < s->next) {
+		free(d);
+		return stream_broken(s, "a level-0 block written twice", err);
+	}
+	if (first > s->next) {
+		while (*at && (*at)->first < first)
+			at = &(*at)->next;
+		if (!(e = malloc(sizeof(*e)))) {
+			free(d);
+			return ht_fail(err, ENOMEM, "out of memory");
+		}
+		*e = (struct early){first, n, d, *at};
+		*at = e;
+		return 0;
+	}
+	r = feed(s, d, n, err);
+	free(d);
+	while (!r && (e = s->early) && e->first == s->next) {
+		s->early = e->next;
+		r = feed(s, e->digests, e->n, err);
+		free(e->digests);
+		free(e);
+	}
+	return r;
+}
+
+/* hashtree's write of a window of level-0 blocks: out to the sink at
+ * their offsets, hashed here (on the worker, while they are in cache,
+ * the window at once), their digests into the levels above in order. */
+static int stream_write(void *c, uint64_t off, const void *buf, size_t len,
+			struct ht_error *err)
+{
+	struct stream *s = ((struct fsv_io *)c)->stream;
+	const struct ht_geometry *g = s->g;
+	size_t bs = g->hash_block_size, n = len / bs;
+	uint64_t first = off / bs;
+	uint8_t *d;
+	int r;
+
+	if (off % bs || len % bs || first < g->level_first[0] ||
+	    first - g->level_first[0] > g->level_blocks[0] ||
+	    n > g->level_blocks[0] - (first - g->level_first[0]))
+		return stream_broken(s, "a write outside level 0", err);
+	first -= g->level_first[0];
+	if (s->sink->put &&
+	    (r = s->sink->put(s->sink->ctx, off, buf, len, err)))
+		return r;
+	if (!(d = malloc(n * g->digest_size + 1)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	r = ht_hash_blocks(s->h, buf, bs, n, d, g->digest_size, err);
+	if (r) {
+		free(d);
+		return r;
+	}
+	pthread_mutex_lock(&s->lock);
+	r = take(s, first, n, d, err);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+/* Level 0 by hashtree's workers, the levels above here: the root. */
+static int stream_build(const struct ht_geometry *g, const struct ht_hasher *h,
+			const struct ht_io *io, struct fsv_io *f,
+			const struct ht_options *o,
+			const struct tree_sink *sink, uint8_t *root,
+			struct ht_error *err)
+{
+	struct stream s = {.g = g, .h = h, .sink = sink, .name = f->name};
+	size_t bytes = (size_t)(g->levels - 1) * g->hash_block_size;
+	int r = 0;
+
+	if (bytes && !(s.blocks = ht_buffer_alloc(bytes)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	pthread_mutex_init(&s.lock, NULL);
+	f->stream = &s;
+	r = ht_build_leaves(g, h, io, o, err);
+	f->stream = NULL;
+	/* the blocks left part-filled, from the bottom up */
+	for (uint32_t l = 1; !r && l < g->levels; l++)
+		if (s.filled[l] && !(r = emit(&s, l, err)))
+			r = push(&s, l + 1, s.carry, err);
+	if (!r && (s.next != g->level_blocks[0] || !s.have_root || s.early))
+		r = stream_broken(&s, "a level left unfinished", err);
+	for (uint32_t l = 1; !r && l < g->levels; l++)
+		if (s.made[l] != g->level_blocks[l])
+			r = stream_broken(&s, "a level cut short", err);
+	if (!r)
+		memcpy(root, s.root, g->digest_size);
+	while (s.early) {
+		struct early *e = s.early;
+
+		s.early = e->next;
+		free(e->digests);
+		free(e);
+	}
+	pthread_mutex_destroy(&s.lock);
+	ht_buffer_free(s.blocks, bytes);
+	return r;
 }
 
 static void fill_descriptor(const struct fsv_params *p, struct fsv_digest *d)
@@ -249,21 +470,25 @@ static int finish_digest(const struct fsv_params *p,
 			      d->digest, d->digest_size, err);
 }
 
-/* One file's tree and digest, its hasher made by the caller; src->size
- * set; dev: the open file of a path source. */
+/* One file's digest, its hasher made by the caller; src->size set;
+ * dev: the open file of a path source. The tree is kept in out when
+ * keep says so, written through sink when it has put, else dropped
+ * block by block. */
 static int compute_with(const struct fsv_params *p,
 			const struct fsv_hashers *hs,
 			const struct fsv_source *src,
 			const struct verity_device *dev,
-			const struct ht_options *opt, struct fsv_digest *out,
+			const struct ht_options *opt, int keep,
+			const struct tree_sink *sink, struct fsv_digest *out,
 			struct ht_error *err)
 {
 	struct fsv_io f = {.src = src, .size = src->size};
 	struct ht_io io = {.ctx = &f,
 			   .read_data = fio_read_data,
-			   .read_tree = fio_read_tree,
-			   .write_tree = fio_write_tree};
+			   .write_tree = stream_write};
 	struct ht_options o = opt ? *opt : (struct ht_options){.threads = 1};
+	struct tree_sink none = {0}, mem = {.put = mem_put};
+	struct mem_tree m = {0};
 	struct ht_geometry g;
 	uint64_t blocks;
 	int r;
@@ -280,17 +505,22 @@ static int compute_with(const struct fsv_params *p,
 			     out->digest_size, 1, err);
 	if (r)
 		return r;
-	out->tree_bytes = g.tree_blocks * p->block_size;
-	if (out->tree_bytes) {
-		out->tree = ht_buffer_alloc((size_t)out->tree_bytes);
-		if (!out->tree)
+	if (keep && g.tree_blocks) {
+		if (g.tree_blocks > SIZE_MAX / p->block_size ||
+		    !(m.tree = ht_buffer_alloc(
+			      (size_t)(g.tree_blocks * p->block_size))))
 			return ht_fail(err, ENOMEM,
 				       "%s: out of memory for a tree of %llu "
 				       "bytes",
 				       f.name,
-				       (unsigned long long)out->tree_bytes);
+				       (unsigned long long)g.tree_blocks *
+					       p->block_size);
+		m.bytes = g.tree_blocks * p->block_size;
+		mem.ctx = &m;
+		sink = &mem;
+	} else if (!sink) {
+		sink = &none;
 	}
-	f.tree = out->tree;
 	if (src->read) {
 		o.threads = 1; /* read in order */
 	} else if (src->mem) {
@@ -305,11 +535,16 @@ static int compute_with(const struct fsv_params *p,
 		io.data_extent = fio_data_extent;
 		io.prefetch = fio_prefetch;
 	}
-	r = ht_build(&g, &hs->tree, &io, &o, out->root, err);
+	/* one block: its digest is the root, no tree */
+	r = g.levels ? stream_build(&g, &hs->tree, &io, &f, &o, sink, out->root,
+				    err)
+		     : ht_build(&g, &hs->tree, &io, &o, out->root, err);
 	if (r) {
-		verity_fsv_digest_free(out);
+		ht_buffer_free(m.tree, (size_t)m.bytes);
 		return r;
 	}
+	out->tree = m.tree;
+	out->tree_bytes = m.bytes;
 	return finish_digest(p, hs, out, err);
 }
 
@@ -329,13 +564,22 @@ static int open_file(const char *path, struct verity_device *d,
 	return r;
 }
 
+/* The tree file: its blocks written at their offsets. */
+static int file_put(void *c, uint64_t off, const void *buf, size_t len,
+		    struct ht_error *err)
+{
+	return verity_device_write(c, off, buf, len, err);
+}
+
 int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
-		const struct ht_options *opt, struct fsv_digest *out,
-		struct ht_error *err)
+		       const struct ht_options *opt, const char *tree_path,
+		       struct fsv_digest *out, struct ht_error *err)
 {
 	struct fsv_source s = *src;
-	struct verity_device dev;
+	struct verity_device dev, tree = {.fd = -1};
+	struct tree_sink sink = {.put = file_put, .ctx = &tree};
 	struct fsv_hashers hs;
+	struct stat st;
 	int r = verity_fsv_params_check(p, err);
 
 	memset(out, 0, sizeof(*out));
@@ -351,12 +595,26 @@ int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 			return r;
 		s.size = dev.size;
 	}
-	r = hashers_init(p, &hs, err);
-	if (!r) {
-		r = compute_with(p, &hs, &s, src->path ? &dev : NULL, opt, out,
+	/* the tree file: a new one, or a regular file replaced once it is
+	 * whole (what verity_write_file does for small outputs) */
+	if (tree_path && !stat(tree_path, &st) && !S_ISREG(st.st_mode))
+		r = ht_fail(err, EINVAL, "%s: %s, not a regular file",
+			    tree_path, verity_file_kind(st.st_mode));
+	else if (tree_path)
+		r = verity_device_open_output(
+			&tree, tree_path, "the Merkle tree file", 0644, err);
+	if (!r && !(r = hashers_init(p, &hs, err))) {
+		r = compute_with(p, &hs, &s, src->path ? &dev : NULL, opt,
+				 !tree_path, tree_path ? &sink : NULL, out,
 				 err);
 		hashers_free(&hs);
 	}
+	if (!r && tree_path)
+		r = verity_device_commit(&tree, err);
+	if (r)
+		verity_fsv_digest_free(out);
+	if (tree.fd >= 0)
+		verity_device_close(&tree);
 	if (src->path)
 		verity_device_close(&dev);
 	return r;
@@ -403,12 +661,6 @@ static size_t batch_failed(struct batch *b)
 	return f;
 }
 
-static void kept(struct batch *b, struct fsv_digest *d)
-{
-	if (!b->keep_tree)
-		verity_fsv_digest_free(d);
-}
-
 /* A small file: read whole into the worker's buffer, zero-padded to its
  * blocks, and hashed from there on this thread. */
 static int small_file(struct batch *b, size_t i, struct verity_device *dev,
@@ -437,10 +689,8 @@ static int small_file(struct batch *b, size_t i, struct verity_device *dev,
 		return r;
 	if (need > dev->size)
 		memset(*buf + dev->size, 0, need - (size_t)dev->size);
-	r = compute_with(b->p, b->hs, &s, NULL, NULL, &b->out[i], err);
-	if (!r)
-		kept(b, &b->out[i]);
-	return r;
+	return compute_with(b->p, b->hs, &s, NULL, NULL, b->keep_tree, NULL,
+			    &b->out[i], err);
 }
 
 static void *batch_worker(void *arg)
@@ -529,7 +779,8 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 		r = open_file(paths[i], &dev, err);
 		if (!r) {
 			s.size = dev.size;
-			r = compute_with(p, &hs, &s, &dev, &o, &out[i], err);
+			r = compute_with(p, &hs, &s, &dev, &o, keep_tree, NULL,
+					 &out[i], err);
 			verity_device_close(&dev);
 		}
 		if (r) {
@@ -537,7 +788,6 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 			b.rc = r;
 			break;
 		}
-		kept(&b, &out[i]);
 	}
 	pthread_mutex_destroy(&b.lock);
 	hashers_free(&hs);

@@ -1,8 +1,10 @@
 /* fs-verity file digests (docs/fsverity.md): the file's Merkle tree,
- * built by hashtree/ as a dm-verity tree of format 1 whose salt is the
- * fs-verity salt zero-padded to the hash's own block size, over the file
- * zero-padded to whole blocks; then the 256-byte descriptor and its
- * digest. */
+ * level 0 hashed by hashtree/ as a dm-verity tree of format 1 whose salt
+ * is the fs-verity salt zero-padded to the hash's own block size, over
+ * the file zero-padded to whole blocks, the levels above as level 0's
+ * blocks come, a block of each in flight; then the 256-byte descriptor
+ * and its digest. Memory does not grow with the file unless its tree is
+ * kept in memory. */
 #ifndef FV_FSVERITY_DIGEST_H
 #define FV_FSVERITY_DIGEST_H
 #ifndef FASTVERITY_COMPILATION
@@ -75,16 +77,20 @@ struct fsv_source {
 };
 
 /* Computes the digest of one file with opt->threads workers (a read
- * callback: one, as it is read in order). */
+ * callback: one, as it is read in order). tree_path NULL: the tree is
+ * kept in out (memory: the tree's bytes); else it is written to that
+ * file (a new file, or one replaced when it is whole), not kept, with
+ * memory bounded. */
 int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
-		const struct ht_options *opt, struct fsv_digest *out,
-		struct ht_error *err);
+		       const struct ht_options *opt, const char *tree_path,
+		       struct fsv_digest *out, struct ht_error *err);
 
 /* Many files at once: small files each on one worker, several at a
  * time, large ones one after another on every worker. out[i] is the
  * digest of paths[i]; on failure *failed is the first file (in argument
  * order) that failed, err its message, and out[j] for j < *failed are
- * valid. Without keep_tree the trees are not kept. */
+ * valid. Without keep_tree the trees are not kept, and memory does not
+ * grow with the files' sizes. */
 int verity_fsv_compute_files(const struct fsv_params *p, const char *const *paths,
 		      size_t n, const struct ht_options *opt, int keep_tree,
 		      struct fsv_digest *out, size_t *failed,
