@@ -690,6 +690,12 @@ int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
  * it before use (docs/android.md, "Signing helpers"). NULL: none. */
 int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
 				 int with_files);
+/* Since 0.9 (FASTVERITY_1.7): the directory where a helper run
+ * with_files gets its file (in a private directory made there and
+ * removed after; avbtool's is TMPDIR's, which the command passes). NULL:
+ * the directory of the image or vbmeta image written; the library reads
+ * no environment. */
+int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir);
 /* Since 0.7: a file whose bytes follow the public key in the auxiliary
  * block (avbtool's --public_key_metadata). NULL: none. */
 int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path);

@@ -295,6 +295,18 @@ check "make_vbmeta_image --signing_helper" run_rc 0 avbtool make_vbmeta_image --
 avbtool make_vbmeta_image --output kv.img --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --rollback_index 3
 check "  the key's own signature" cmp -s hv.img kv.img
 check "  no file left in TMPDIR" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fastverity-sign.*' -newer hv.img 2>/dev/null)"
+# the helper's file made under TMPDIR, which the command reads and hands
+# the library (the library reads no environment)
+cat >helper-where <<'EOF'
+#!/bin/sh
+dirname "$(dirname "$3")" >"$WHERE" && exec ./helper-files "$@"
+EOF
+chmod +x helper-where
+mkdir tmpdir
+check "--signing_helper_with_files under TMPDIR" run_rc 0 env TMPDIR="$T/tmpdir" WHERE="$T/where" "$FV" avb make_vbmeta_image --output wv.img --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper_with_files ./helper-where --rollback_index 3
+check "  its file in a directory made there" test "$(cat where)" = "$T/tmpdir"
+check "  the key's own signature" cmp -s wv.img kv.img
+check "  nothing left there" test -z "$(ls -A tmpdir)"
 mkdata avbgold-b 425984 >h.img
 cp h.img h.orig
 check "a helper that answers another signature refused" run_rc 1 avbtool add_hashtree_footer --image h.img --partition_name system --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./helper-wrong

@@ -647,6 +647,24 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 	return r;
 }
 
+/* The directory a file-taking signing helper's file is made in: the
+ * caller's, else that of the file written, else the working one (no
+ * environment is read). */
+static const char *helper_dir(const struct avb_vbmeta_opts *o, char *buf,
+			      size_t size)
+{
+	const char *slash;
+
+	if (o->temp_dir && *o->temp_dir)
+		return o->temp_dir;
+	if (!o->output || !(slash = strrchr(o->output, '/')))
+		return ".";
+	if (slash == o->output)
+		return "/";
+	snprintf(buf, size, "%.*s", (int)(slash - o->output), o->output);
+	return buf;
+}
+
 int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			   const struct avb_descriptor *first, size_t nfirst,
 			   struct avb_buf *out, struct ht_error *err)
@@ -730,6 +748,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	}
 	if (alg->key_bits && !o->size_only) {
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
+		char dir[4096];
 
 		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
 				      aux.len, auth, err);
@@ -737,7 +756,9 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			r = o->signing_helper
 				    ? verity_avb_helper_sign(
 					      o->signing_helper,
-					      o->helper_files, o->key_path,
+					      o->helper_files,
+					      helper_dir(o, dir, sizeof(dir)),
+					      o->key_path,
 					      key, alg, auth,
 					      auth + alg->hash_size, err)
 				    : verity_avb_sign_digest(
@@ -1255,6 +1276,7 @@ static int footer_vbmeta(const struct avb_footer_opts *o,
 {
 	struct avb_vbmeta_opts vb = o->vb;
 
+	vb.output = o->image;
 	if ((o->descriptor_flags || o->persistent_digest) &&
 	    vb.required_minor < 1)
 		vb.required_minor = 1;
@@ -1798,6 +1820,7 @@ int verity_avb_make_vbmeta_image(const char *output,
 	struct avb_buf blob = {0};
 	int r;
 
+	vb.output = output;
 	if (vb.rollback_index_location && vb.required_minor < 2)
 		vb.required_minor = 2;
 	if ((r = verity_avb_vbmeta_make(&vb, NULL, 0, &blob, err)))

@@ -131,6 +131,12 @@ struct avb_vbmeta_opts {
 	 * and answering the signature; checked against the key before use */
 	const char *signing_helper;
 	int helper_files;
+	/* where helper_files' file is made, in a private directory of its
+	 * own: the caller's (the command's TMPDIR), else the directory of
+	 * output, the file the vbmeta is written into (the library reads no
+	 * environment) */
+	const char *temp_dir;
+	const char *output;
 	const char *public_key_metadata; /* a file put after the key */
 	int size_only; /* made for its size: not signed */
 	uint64_t rollback_index;
