@@ -693,6 +693,12 @@ int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
  * it before use (docs/android.md, "Signing helpers"). NULL: none. */
 int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
 				 int with_files);
+/* Since 0.9 (FASTVERITY_1.7): the directory where a helper run
+ * with_files gets its file (in a private directory made there and
+ * removed after; avbtool's is TMPDIR's, which the command passes). NULL:
+ * the directory of the image or vbmeta image written; the library reads
+ * no environment. */
+int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir);
 /* Since 0.7: a file whose bytes follow the public key in the auxiliary
  * block (avbtool's --public_key_metadata). NULL: none. */
 int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path);
@@ -724,7 +730,11 @@ enum fv_footer_flags {
 };
 typedef struct fv_footer_opts fv_footer_opts;
 /* The defaults avbtool has: sha1 (hashtree) or sha256 (hash), 4096-byte
- * blocks, a random salt, parity of 2 roots (hashtree). */
+ * blocks, a random salt (over an old footer whose descriptor digests
+ * with the same hash: its salt, since 0.9), parity of 2 roots
+ * (hashtree). Over an old footer, fv_avb_add_footer leaves, if
+ * interrupted, the old image or the new one (docs/android.md, "Runs
+ * over a footer"). */
 fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind);
 void fv_footer_opts_free(fv_footer_opts *f);
 /* 0: the image grows as needed (hashtree). */
@@ -737,11 +747,13 @@ int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len);
 /* Hashtree: parity of roots (0: none). */
 int fv_footer_set_fec(fv_footer_opts *f, unsigned roots);
 /* Since 0.8: over a footer of the same tree (the same hash, block size,
- * salt, data size and places), fv_avb_add_footer rewrites only what the
- * data's change reaches (as fv_pair_update), byte for byte a full
- * rebuild; these n (offset, length) pairs are the changed data bytes
- * (ranges NULL: found by one verify of the old tree, the default).
- * Another layout, or an old tree that does not prove, is built whole. */
+ * salt, data size and places) whose vbmeta is signed by the key of the
+ * options (since 0.9), fv_avb_add_footer rewrites only what the data's
+ * change reaches (as fv_pair_update), byte for byte a full rebuild;
+ * these n (offset, length) pairs are the changed data bytes (ranges
+ * NULL: found by one verify of the old tree, the default). Another
+ * layout, an old tree that does not prove, or one under a vbmeta
+ * unsigned or signed by another key, is built whole. */
 int fv_footer_set_changed(fv_footer_opts *f, const uint64_t *ranges,
 			  size_t n);
 int fv_footer_set_flags(fv_footer_opts *f, unsigned flags);

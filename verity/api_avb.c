@@ -909,6 +909,15 @@ API int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
 	return 0;
 }
 
+API int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir)
+{
+	NEED(v);
+	if (dir && !(dir = verity_api_vb_keep(v, dir, strlen(dir))))
+		return -ENOMEM;
+	v->vb.temp_dir = dir;
+	return 0;
+}
+
 API int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path)
 {
 	NEED(v);
@@ -1120,6 +1129,8 @@ int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
 	if (!r)
 		r = fv_vbmeta_set_signing_helper(dst, o->signing_helper,
 						 o->helper_files);
+	if (!r)
+		r = fv_vbmeta_set_temp_dir(dst, o->temp_dir);
 	if (!r)
 		r = fv_vbmeta_set_public_key_metadata(dst,
 						      o->public_key_metadata);

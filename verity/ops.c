@@ -66,21 +66,24 @@ int verity_op_update(struct verity_pair *pair,
 	return r;
 }
 
-/* Over an old footer, in place: when the old hashtree descriptor lays
- * out the very tree this run makes (hash, block sizes, salt, the data's
+/* Over an old footer, in place: when the old vbmeta is signed by the
+ * run's key (nothing else vouches for the root it holds, nor so for the
+ * tree blocks update would keep) and its hashtree descriptor lays out
+ * the very tree this run makes (hash, block sizes, salt, the data's
  * size, tree and parity in the same places), its root, for update to
  * rewrite only what the data's change reaches (1); else 0, a full
  * format. */
 static int same_tree(const struct avb_footer_opts *o,
 		     const struct avb_hashtree_job *job,
-		     const struct verity_pair *pair, const struct avb_image *old,
-		     uint8_t *root)
+		     const struct verity_pair *pair, uint8_t *root)
 {
-	const struct avb_descriptor *d = verity_avb_image_hashtree(old);
+	const struct avb_image *old = &job->old;
+	const struct avb_descriptor *d =
+		job->have_old ? verity_avb_image_hashtree(old) : NULL;
 	const struct avb_hashtree_desc *h = d ? &d->hashtree : NULL;
 	uint64_t tree = pair->layout.geo.tree_blocks * o->block_size;
 
-	if (!h || !old->has_footer || job->staged || job->sparse ||
+	if (!h || !job->old_signed || job->staged || job->sparse ||
 	    o->persistent_digest || !h->p.digest_len ||
 	    h->p.digest_len != job->digest_size ||
 	    old->footer.original_image_size != job->original ||
@@ -106,20 +109,15 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 {
 	struct avb_hashtree_job job;
 	struct verity_pair pair;
-	struct avb_image old;
 	uint8_t root[HT_MAX_DIGEST_SIZE];
-	int r, have_old;
+	int r;
 
 	memset(out, 0, sizeof(*out));
-	/* the old footer, read before this run touches the image */
-	have_old = !verity_avb_image_read(o->image, &old, NULL);
-	if ((r = verity_avb_hashtree_begin(o, &job, &pair, err))) {
-		if (have_old)
-			verity_avb_image_free(&old);
+	/* the old footer is read by begin, before the image is touched */
+	if ((r = verity_avb_hashtree_begin(o, &job, &pair, err)))
 		return r;
-	}
 	r = 1;
-	if (have_old && same_tree(o, &job, &pair, &old, root)) {
+	if (same_tree(o, &job, &pair, root)) {
 		struct verity_update_result u;
 		struct verity_pair up = pair;
 
@@ -139,8 +137,6 @@ int verity_op_avb_hashtree_footer(const struct avb_footer_opts *o,
 			r = 1;
 		}
 	}
-	if (have_old)
-		verity_avb_image_free(&old);
 	if (r == 1)
 		r = verity_format(&pair, run, out, err);
 	if (r) {

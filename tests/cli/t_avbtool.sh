@@ -176,6 +176,38 @@ check "a size under the vbmeta's end refused" run_rc 1 avbtool resize_image --im
 check "  with avbtool's words" grep -q "Requested size of 155648 is too small for an image of size 159744" "$T/err"
 check "  the image left alone" cmp -s r.img images/boot.img
 check "an image without a footer refused" run_rc 1 avbtool resize_image --image data.orig --partition_size 1048576
+# a footer whose original image size reaches past its vbmeta's offset
+# (the vbmeta inside the data it counts): refused by every reader and
+# writer, naming the file and the field, the image left alone (issue 53:
+# resize_image zeroed the data after the vbmeta)
+inside() { # IMAGE OUT: IMAGE's footer counting data up to its last block
+	python3 - "$1" >"$2" <<'EOF'
+import struct, sys
+a = bytearray(open(sys.argv[1], 'rb').read())
+struct.pack_into('>Q', a, len(a) - 64 + 12, len(a) - 4096)
+sys.stdout.buffer.write(a)
+EOF
+}
+inside images/boot.img inside.img
+cp inside.img inside.keep
+for cmd in "resize_image --partition_size 262144" "resize_image --partition_size 1048576" erase_footer \
+	"add_hash_footer --partition_name boot --partition_size 262144" \
+	"append_vbmeta_image --vbmeta_image images/vbmeta.img --partition_size 262144" \
+	verify_image info_image; do
+	# shellcheck disable=SC2086
+	check "${cmd%% *} over a vbmeta inside the data refused" run_rc 1 avbtool $cmd --image inside.img
+	check "  one line naming the file and the field" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'inside.img: AVB footer: original image size 258048 reaches past the vbmeta offset 151552' '$T/err'"
+	check "  the image left alone" cmp -s inside.img inside.keep
+done
+inside images/system.img inside.img
+cp inside.img inside.keep
+for cmd in zero_hashtree "erase_footer --keep_hashtree" \
+	"add_hashtree_footer --partition_name system --fec_num_roots 2"; do
+	# shellcheck disable=SC2086
+	check "${cmd%% *} over a vbmeta inside the data refused" run_rc 1 avbtool $cmd --image inside.img
+	check "  one line naming the file and the field" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'inside.img: AVB footer: original image size [0-9]* reaches past the vbmeta offset [0-9]*' '$T/err'"
+	check "  the image left alone" cmp -s inside.img inside.keep
+done
 mkdata sparse-r 98304 >sr.raw
 img2simg sr.raw sr.img 2>/dev/null
 avbtool add_hash_footer --image sr.img --partition_name sr --partition_size 262144 --salt 01
@@ -263,6 +295,18 @@ check "make_vbmeta_image --signing_helper" run_rc 0 avbtool make_vbmeta_image --
 avbtool make_vbmeta_image --output kv.img --key keys/rsa2048.pem --algorithm SHA256_RSA2048 --rollback_index 3
 check "  the key's own signature" cmp -s hv.img kv.img
 check "  no file left in TMPDIR" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fastverity-sign.*' -newer hv.img 2>/dev/null)"
+# the helper's file made under TMPDIR, which the command reads and hands
+# the library (the library reads no environment)
+cat >helper-where <<'EOF'
+#!/bin/sh
+dirname "$(dirname "$3")" >"$WHERE" && exec ./helper-files "$@"
+EOF
+chmod +x helper-where
+mkdir tmpdir
+check "--signing_helper_with_files under TMPDIR" run_rc 0 env TMPDIR="$T/tmpdir" WHERE="$T/where" "$FV" avb make_vbmeta_image --output wv.img --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper_with_files ./helper-where --rollback_index 3
+check "  its file in a directory made there" test "$(cat where)" = "$T/tmpdir"
+check "  the key's own signature" cmp -s wv.img kv.img
+check "  nothing left there" test -z "$(ls -A tmpdir)"
 mkdata avbgold-b 425984 >h.img
 cp h.img h.orig
 check "a helper that answers another signature refused" run_rc 1 avbtool add_hashtree_footer --image h.img --partition_name system --key pub2048.pem --algorithm SHA256_RSA2048 --signing_helper ./helper-wrong

@@ -148,6 +148,13 @@ dd if=p8.img of=p8.img bs=1 skip="$VOFF" seek=8192 count="$VSIZE" conv=notrunc s
 put64 p8.img $(($(stat -c %s p8.img) - 64 + 20)) 8192
 cp p8.img p8.before
 check "8: a footer pointing into the data: verify --key refuses (exit 1)" run_rc 1 "$FV" verify p8.img --key keys/rsa2048.pem
+check "  the footer refused: its data reaches past its vbmeta" grep -q "p8.img: AVB footer: original image size 819200 reaches past the vbmeta offset 8192" err
+check "8: repair --key refuses, nothing written" sh -c "'$FV' repair p8.img --key keys/rsa2048.pem >/dev/null 2>&1; test \$? = 1 && cmp -s p8.img p8.before"
+# the footer counting less data than the vbmeta's offset: the descriptor's
+# data still holds the vbmeta
+put64 p8.img $(($(stat -c %s p8.img) - 64 + 12)) 8192
+cp p8.img p8.before
+check "8: a footer of less data, its vbmeta inside the descriptor's: verify --key refuses (exit 1)" run_rc 1 "$FV" verify p8.img --key keys/rsa2048.pem
 check "  says where the vbmeta lies" grep -q "p8.img: the vbmeta ($VSIZE bytes at 8192) lies inside the data \[0, +819200): metadata that a repair could write over is not trusted" err
 check "8: repair --key refuses, nothing written" sh -c "'$FV' repair p8.img --key keys/rsa2048.pem >/dev/null 2>&1; test \$? = 1 && cmp -s p8.img p8.before"
 gen 98 $((200 * 4096)) >q8.img

@@ -40,4 +40,14 @@ check "  and need nothing of it but what it exports" sh -c "LD_LIBRARY_PATH='$TO
 grep -vE '^(fv_|fastverity_|ht_|verity_)' "$T/lib" >"$T/foreign"
 check "the library's internal names are ht_ or verity_ (none other projects')" test ! -s "$T/foreign"
 sed 's/^/  foreign: /' "$T/foreign" >&2
+# the library reads no environment: the command reads what it honours
+# (TMPDIR for a signing helper's file, FASTVERITY_*) and passes it on.
+# No source file of hashtree/ or verity/ names getenv or secure_getenv,
+# and no object of the library calls them
+(cd "$TOP" && grep -rnwE 'getenv|secure_getenv' hashtree verity) >"$T/getenv"
+check "no file of hashtree/ or verity/ calls getenv or secure_getenv" test ! -s "$T/getenv"
+sed 's/^/  reads the environment: /' "$T/getenv" >&2
+# shellcheck disable=SC2086
+(cd "$B" && nm -u $(echo $lib | sed 's/\.c/.o/g')) | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -xE 'getenv|secure_getenv' >"$T/getenv-o"
+check "  and no object of the library calls them" test ! -s "$T/getenv-o"
 finish

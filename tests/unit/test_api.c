@@ -1708,6 +1708,8 @@ START_TEST(android_writers)
 				 0);
 		ck_assert_int_eq(fv_vbmeta_set_public_key_metadata(v, meta), 0);
 		ck_assert_int_eq(fv_vbmeta_set_signing_helper(v, NULL, 0), 0);
+		ck_assert_int_eq(fv_vbmeta_set_temp_dir(v, dir), 0);
+		ck_assert_int_eq(fv_vbmeta_set_temp_dir(NULL, dir), -EINVAL);
 		ck_assert_int_eq(fv_vbmeta_required_minor(v, &minor), 0);
 		ck_assert_uint_eq(minor, 3);
 		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, v, 0), 0);

@@ -95,6 +95,24 @@ START_TEST(avb_footer_checks)
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "original image size"));
+	/* the data reaching over the vbmeta (inside the file): refused,
+	 * naming both fields; up to the vbmeta's offset it is taken */
+	f.original_image_size = 8192 + 1;
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(
+		strstr(err.msg, "original image size 8193 reaches past the "
+				"vbmeta offset 8192"));
+	f.original_image_size = 8192;
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
+			 0);
+	/* a vbmeta whose end wraps */
+	f = (struct avb_footer){1, 0, 0, UINT64_MAX - 100, 512};
+	verity_avb_footer_encode(&f, buf);
+	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
+			 -EINVAL);
 	f = (struct avb_footer){2, 0, 0, 0, 256};
 	verity_avb_footer_encode(&f, buf);
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),

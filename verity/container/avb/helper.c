@@ -194,17 +194,14 @@ static void remove_dir(const char *dir)
 
 /* The block in a file of a private directory, overwritten by the
  * program. */
-static int sign_file(const char *program, const char **argv,
+static int sign_file(const char *program, const char *tmp, const char **argv,
 		     const uint8_t *block, size_t n, uint8_t *sig, size_t *got,
 		     struct ht_error *err)
 {
-	const char *tmp = getenv("TMPDIR");
 	char dir[4096], file[4200];
 	int fd, status = 0, r;
 	ssize_t k;
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/fastverity-sign.XXXXXX",
 			     tmp) >= sizeof(dir) ||
 	    !mkdtemp(dir))
@@ -247,7 +244,7 @@ out:
 	return r;
 }
 
-int verity_avb_helper_sign(const char *program, int files,
+int verity_avb_helper_sign(const char *program, int files, const char *dir,
 			   const char *key_path, struct evp_pkey_st *key,
 			   const struct avb_algorithm_info *alg,
 			   const uint8_t *digest, uint8_t *sig,
@@ -262,7 +259,7 @@ int verity_avb_helper_sign(const char *program, int files,
 	if (n > MAX_SIG || pad_block(alg, digest, block, n))
 		return ht_fail(err, EINVAL, "%s: no signing block for %s",
 			       program, alg->name);
-	r = files ? sign_file(program, argv, block, n, answer, &got, err)
+	r = files ? sign_file(program, dir, argv, block, n, answer, &got, err)
 		  : sign_streams(program, argv, block, n, answer, &got, err);
 	if (r)
 		return r;

@@ -647,6 +647,24 @@ static int signing_key(const struct avb_vbmeta_opts *o,
 	return r;
 }
 
+/* The directory a file-taking signing helper's file is made in: the
+ * caller's, else that of the file written, else the working one (no
+ * environment is read). */
+static const char *helper_dir(const struct avb_vbmeta_opts *o, char *buf,
+			      size_t size)
+{
+	const char *slash;
+
+	if (o->temp_dir && *o->temp_dir)
+		return o->temp_dir;
+	if (!o->output || !(slash = strrchr(o->output, '/')))
+		return ".";
+	if (slash == o->output)
+		return "/";
+	snprintf(buf, size, "%.*s", (int)(slash - o->output), o->output);
+	return buf;
+}
+
 int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			   const struct avb_descriptor *first, size_t nfirst,
 			   struct avb_buf *out, struct ht_error *err)
@@ -730,6 +748,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	}
 	if (alg->key_bits && !o->size_only) {
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
+		char dir[4096];
 
 		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
 				      aux.len, auth, err);
@@ -737,7 +756,9 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			r = o->signing_helper
 				    ? verity_avb_helper_sign(
 					      o->signing_helper,
-					      o->helper_files, o->key_path,
+					      o->helper_files,
+					      helper_dir(o, dir, sizeof(dir)),
+					      o->key_path,
 					      key, alg, auth,
 					      auth + alg->hash_size, err)
 				    : verity_avb_sign_digest(
@@ -1063,8 +1084,19 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 	*staged = 0;
 	/* no temporary file beside it (a directory that cannot be written):
 	 * in place, unless it must be staged */
-	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err)))
+	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err))) {
+		if (must && err) {
+			char was[sizeof(err->msg)];
+
+			snprintf(was, sizeof(was), "%s", err->msg);
+			ht_fail(err, -r,
+				"%s (the new image is made beside the old one "
+				"and renamed over it, as it changes what the "
+				"old footer counts)",
+				was);
+		}
 		return must ? r : 0;
+	}
 	if (!ioctl(tmp.fd, FICLONE, d->fd)) {
 		in = (loff_t)bytes;
 		r = set_size(&tmp, bytes, err);
@@ -1219,13 +1251,25 @@ static int random_salt(uint8_t *salt, size_t *len, unsigned size,
 	return verity_random(salt, size, err);
 }
 
-/* The salt given (hex decoded by the caller) or a random one. */
+/* The salt given (hex decoded by the caller); else the salt of old, the
+ * descriptor of the same kind the image's old footer has, when it digests
+ * with the same hash (a run over unchanged data then makes the bytes the
+ * image holds: docs/android.md, "Runs over a footer"); else a random
+ * one. */
 static int the_salt(const struct avb_footer_opts *o, unsigned digest_size,
-		    uint8_t *salt, size_t *len, struct ht_error *err)
+		    const struct avb_digest_part *old, uint8_t *salt,
+		    size_t *len, struct ht_error *err)
 {
 	/* a persistent digest is made on the device: no random salt */
 	if (!o->salt_given && o->persistent_digest) {
 		*len = 0;
+		return 0;
+	}
+	if (!o->salt_given && old && old->salt_len &&
+	    old->salt_len <= VERITY_MAX_SALT_SIZE &&
+	    !strcmp(old->hash_algorithm, o->hash_algorithm)) {
+		memcpy(salt, old->salt, old->salt_len);
+		*len = old->salt_len;
 		return 0;
 	}
 	if (!o->salt_given)
@@ -1255,6 +1299,7 @@ static int footer_vbmeta(const struct avb_footer_opts *o,
 {
 	struct avb_vbmeta_opts vb = o->vb;
 
+	vb.output = o->image;
 	if ((o->descriptor_flags || o->persistent_digest) &&
 	    vb.required_minor < 1)
 		vb.required_minor = 1;
@@ -1292,6 +1337,130 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->hashtree.p.digest = root;
 	ht->hashtree.p.digest_len = o->persistent_digest ? 0 : job->digest_size;
 	ht->hashtree.p.flags = o->descriptor_flags;
+}
+
+/* The first descriptor of tag in img's vbmeta, or NULL. */
+static const struct avb_descriptor *first_of(const struct avb_image *img,
+					     uint64_t tag)
+{
+	for (size_t i = 0; i < img->vbmeta.ndesc; i++)
+		if (img->vbmeta.desc[i].tag == tag)
+			return &img->vbmeta.desc[i];
+	return NULL;
+}
+
+/* 1 when v is signed, its signature holds, and its signer is the key o
+ * names (its public part): an old vbmeta that something vouches for. */
+static int signed_by(const struct avb_vbmeta *v,
+		     const struct avb_vbmeta_opts *o)
+{
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int yes;
+
+	if (v->h.algorithm == AVB_ALG_NONE || o->algorithm == AVB_ALG_NONE ||
+	    !o->key_path || verity_avb_vbmeta_check(v, "", NULL) ||
+	    verity_avb_key_file_blob(o->key_path, &blob, &len, NULL))
+		return 0;
+	yes = verity_avb_vbmeta_has_key(v, blob, len);
+	free(blob);
+	return yes;
+}
+
+/* The image's old footer and vbmeta read into job (have_old), and
+ * whether the key of o vouches for it (old_signed). An old vbmeta that
+ * does not parse is no old image: nothing of it is kept. */
+static void read_old(const struct avb_footer_opts *o,
+		     struct avb_hashtree_job *job)
+{
+	job->have_old = !verity_avb_image_read(o->image, &job->old, NULL) &&
+			job->old.has_footer;
+	if (!job->have_old) {
+		verity_avb_image_free(&job->old);
+		return;
+	}
+	job->old_signed = signed_by(&job->old.vbmeta, &o->vb);
+}
+
+static void free_old(struct avb_hashtree_job *job)
+{
+	if (job->have_old)
+		verity_avb_image_free(&job->old);
+	job->have_old = job->old_signed = 0;
+}
+
+/* 1 when [off, off + len) of d reads as zeros. */
+static int reads_zero(const struct verity_device *d, uint64_t off,
+		      uint64_t len)
+{
+	uint8_t buf[4096];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+
+		if (verity_device_read(d, off, buf, n, NULL))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (buf[i])
+				return 0;
+		off += n;
+		len -= n;
+	}
+	return 1;
+}
+
+/* 1 when this run, written in place, gives every byte the old footer
+ * counts the value it holds while the data is unchanged, so that an
+ * interruption leaves the old image or the new one: the old hashtree
+ * descriptor is this run's over the old root (ht: the tree and parity
+ * come out the same), the old vbmeta is the blob this run makes over
+ * that root (blob, unsigned; NULL: none is appended) at its place
+ * (vbmeta_off) with the old signature holding (over the same header and
+ * auxiliary block, whose key is this run's, the signature comes out the
+ * same: PKCS#1 v1.5 is deterministic), and the padding the run zeroes
+ * reads as zeros. */
+static int rewrites_same(const struct avb_hashtree_job *job,
+			 const struct avb_descriptor *ht,
+			 const struct avb_buf *blob, uint64_t vbmeta_off,
+			 uint64_t tree_end)
+{
+	const struct avb_image *old = &job->old;
+	const struct avb_vbmeta *v = &old->vbmeta;
+	const struct avb_descriptor *oht = first_of(old, AVB_TAG_HASHTREE);
+	struct avb_buf b = {0};
+	int same;
+
+	if (!job->have_old || !oht ||
+	    oht != &v->desc[0] /* this run's descriptor comes first */)
+		return 0;
+	same = !verity_avb_descriptor_encode(ht, &b) &&
+	       b.len == oht->raw_size && !memcmp(b.p, oht->raw, b.len);
+	verity_avb_buf_free(&b);
+	if (!same)
+		return 0;
+	if (blob) {
+		uint8_t *want;
+
+		if (old->footer.vbmeta_offset != vbmeta_off ||
+		    old->footer.vbmeta_size != blob->len ||
+		    v->size != blob->len || !(want = malloc(blob->len)))
+			return 0;
+		/* the old digest and signature in their places of the blob
+		 * this run makes: all else must be the same bytes */
+		memcpy(want, blob->p, blob->len);
+		memcpy(want + AVB_HEADER_SIZE + v->h.hash_offset, v->hash,
+		       (size_t)v->h.hash_size);
+		memcpy(want + AVB_HEADER_SIZE + v->h.signature_offset,
+		       v->signature, (size_t)v->h.signature_size);
+		same = !memcmp(want, old->blob, blob->len) &&
+		       !verity_avb_vbmeta_check(v, "", NULL);
+		free(want);
+		if (!same)
+			return 0;
+	}
+	return reads_zero(&job->image, job->original,
+			  job->image_size - job->original) &&
+	       reads_zero(&job->image, tree_end, job->fec_offset - tree_end);
 }
 
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
@@ -1342,7 +1511,13 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			    (unsigned long long)o->partition_size);
 		goto close;
 	}
-	if ((r = the_salt(o, job->digest_size, job->salt, &job->salt_len, err)))
+	if (had_footer)
+		read_old(o, job);
+	if ((r = the_salt(o, job->digest_size,
+			  job->have_old ? verity_avb_digest_part(first_of(
+						  &job->old, AVB_TAG_HASHTREE))
+					: NULL,
+			  job->salt, &job->salt_len, err)))
 		goto close;
 	job->image_size = round_up(round_up(job->original, o->block_size),
 				   AVB_FOOTER_BLOCK);
@@ -1396,30 +1571,46 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		uint64_t fec_size =
 			o->fec ? parity_bytes(job->fec_offset, o->roots) : 0;
 		uint64_t meta_end = job->fec_offset + fec_size;
+		const struct avb_digest_part *old =
+			job->have_old ? verity_avb_digest_part(first_of(
+						&job->old, AVB_TAG_HASHTREE))
+				      : NULL;
 		struct avb_descriptor ht;
 		struct avb_buf blob = {0};
-		int staged;
+		int staged, same = 0;
 
 		struct avb_footer_opts sizing = *o;
 
 		/* its size only: nothing signed (a signing helper runs
-		 * once, for the blob written) */
+		 * once, for the blob written); over the old root, if any,
+		 * the blob a run over unchanged data makes */
 		sizing.vb.size_only = 1;
-		hashtree_descriptor(o, job, tree_size, fec_size, zero, &ht);
+		hashtree_descriptor(o, job, tree_size, fec_size,
+				    old && old->digest_len == job->digest_size
+					    ? old->digest
+					    : zero,
+				    &ht);
 		if (!o->do_not_append &&
 		    !(r = footer_vbmeta(&sizing, &ht, &blob, err)) &&
 		    !(r = vbmeta_fits(o->image, meta_end, blob.len,
 				      o->partition_size, err)))
 			meta_end += round_up(blob.len, AVB_FOOTER_BLOCK);
+		if (!r && had_footer && !job->sparse)
+			same = rewrites_same(job, &ht,
+					     o->do_not_append ? NULL : &blob,
+					     job->fec_offset + fec_size,
+					     job->image_size + tree_size);
 		verity_avb_buf_free(&blob);
 		if (r)
 			goto close;
-		/* over an old footer: staged, or in place with the footer
-		 * kept last when nothing new reaches it (stage_image) */
+		/* over an old footer: in place with the footer kept last
+		 * only when the run rewrites what the old footer counts
+		 * with the same bytes and nothing new reaches the footer;
+		 * else staged (stage_image) */
 		if (had_footer && !job->sparse) {
 			if ((r = stage_image(d, job->original,
-					     meta_end + AVB_FOOTER_SIZE >
-						     d->size,
+					     !same || meta_end + AVB_FOOTER_SIZE >
+							      d->size,
 					     &staged, err)))
 				goto close;
 			job->staged = staged;
@@ -1483,11 +1674,13 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 	return 0;
 close:
 	close_sparse(&job->sparse, d);
+	free_old(job);
 	return r;
 }
 
 void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 {
+	free_old(job);
 	/* a sparse image: the chunks appended and not counted cut off,
 	 * avbtool's way (the data, without a footer) */
 	if (job->sparse) {
@@ -1543,6 +1736,7 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 		if (r)
 			goto fail;
 		close_sparse(&job->sparse, d);
+		free_old(job);
 		return 0;
 	}
 	if (!r && !o->do_not_append)
@@ -1558,6 +1752,7 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 		goto fail;
 	verity_device_close(d);
 	d->fd = -1;
+	free_old(job);
 	return 0;
 fail:
 	verity_avb_hashtree_abort(job);
@@ -1661,6 +1856,28 @@ int verity_avb_hash_check(const char *path, const struct verity_extents *src,
 	return 0;
 }
 
+/* 1 when the footer at the end of d points to a vbmeta at off holding
+ * blob's bytes: what writing blob there in place leaves as it was. */
+static int same_vbmeta(const struct verity_device *d, uint64_t off,
+		       const struct avb_buf *blob)
+{
+	uint8_t foot[AVB_FOOTER_SIZE], *old;
+	struct avb_footer f;
+	int same;
+
+	if (d->size < AVB_FOOTER_SIZE ||
+	    verity_device_read(d, d->size - AVB_FOOTER_SIZE, foot, sizeof(foot),
+			       NULL) ||
+	    verity_avb_footer_parse(foot, d->size, d->path, &f, NULL) ||
+	    f.vbmeta_offset != off || f.vbmeta_size != blob->len ||
+	    !(old = malloc(blob->len)))
+		return 0;
+	same = !verity_device_read(d, off, old, blob->len, NULL) &&
+	       !memcmp(old, blob->p, blob->len);
+	free(old);
+	return same;
+}
+
 /* The vbmeta blob and the footer after original bytes of data: a sparse
  * image's chunk list cut there and avbtool's chunks appended; a raw
  * image written in place or staged (stage_image) over an old footer. */
@@ -1679,13 +1896,17 @@ static int put_vbmeta(struct verity_device *d,
 			       ? r
 			       : sparse_footer(sparse, blob, partition_size,
 					       original, err);
-	/* over an old footer: staged, or in place with the footer kept last
-	 * when the new vbmeta does not reach it */
+	/* over an old footer: in place with the footer kept last when the
+	 * new vbmeta is the old one's bytes at its place (a run over
+	 * unchanged data) and does not reach the footer, else staged: an
+	 * interruption leaves the old image or the new one */
 	if (had_footer &&
 	    !(r = stage_image(d, original,
-			      off + round_up(blob->len, AVB_FOOTER_BLOCK) +
-					      AVB_FOOTER_SIZE >
-				      d->size,
+			      !same_vbmeta(d, off, blob) ||
+				      off + round_up(blob->len,
+						     AVB_FOOTER_BLOCK) +
+						      AVB_FOOTER_SIZE >
+					      d->size,
 			      &staged, err)) &&
 	    !staged)
 		old_end = d->size;
@@ -1714,6 +1935,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	uint64_t original, max, meta = AVB_MAX_VBMETA_ROOM + AVB_FOOTER_BLOCK;
 	size_t salt_len;
 	unsigned ds = digest_size_checked(o->hash_algorithm, err);
+	struct avb_image old;
 	int had_footer, r;
 
 	if (!ds)
@@ -1752,7 +1974,16 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			    (unsigned long long)sized.partition_size);
 		goto close;
 	}
-	if ((r = the_salt(o, ds, salt, &salt_len, err)) ||
+	/* over an old footer of the same hash: its salt kept */
+	if (had_footer && !verity_avb_image_read(o->image, &old, NULL)) {
+		r = the_salt(o, ds,
+			     verity_avb_digest_part(first_of(&old, AVB_TAG_HASH)),
+			     salt, &salt_len, err);
+		verity_avb_image_free(&old);
+	} else {
+		r = the_salt(o, ds, NULL, salt, &salt_len, err);
+	}
+	if (r ||
 	    (r = hash_image(&d, original, o->hash_algorithm, salt, salt_len,
 			    digest, err)))
 		goto close;
@@ -1833,6 +2064,7 @@ int verity_avb_make_vbmeta_image(const char *output,
 	struct avb_buf blob = {0};
 	int r;
 
+	vb.output = output;
 	if (vb.rollback_index_location && vb.required_minor < 2)
 		vb.required_minor = 2;
 	if ((r = verity_avb_vbmeta_make(&vb, NULL, 0, &blob, err)))

@@ -131,6 +131,12 @@ struct avb_vbmeta_opts {
 	 * and answering the signature; checked against the key before use */
 	const char *signing_helper;
 	int helper_files;
+	/* where helper_files' file is made, in a private directory of its
+	 * own: the caller's (the command's TMPDIR), else the directory of
+	 * output, the file the vbmeta is written into (the library reads no
+	 * environment) */
+	const char *temp_dir;
+	const char *output;
 	const char *public_key_metadata; /* a file put after the key */
 	int size_only; /* made for its size: not signed */
 	uint64_t rollback_index;
@@ -201,8 +207,10 @@ uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
  * size included) before it writes, opens the image, lays out the data's
  * and the tree's padding and fills pair (data, tree and, with 4096-byte
  * blocks, the parity in the image); over an existing footer it writes in
- * place with the old footer kept last, or stages the new image beside
- * the old (docs/android.md, "Runs over a footer"). verity_avb_hashtree_end
+ * place only where the run gives every byte the old footer counts (tree,
+ * parity, vbmeta) the value it has while the data is unchanged, else it
+ * stages the new image beside the old (docs/android.md, "Runs over a
+ * footer"). verity_avb_hashtree_end
  * writes the vbmeta blob with its hashtree descriptor (root: the
  * formatted root digest) and the footer, last. A failure after begin
  * (or verity_avb_hashtree_abort) leaves the data without a footer (a first
@@ -224,6 +232,12 @@ struct avb_hashtree_job {
 	/* an Android sparse image, written as avbtool writes one: chunks
 	 * appended (image reads and writes its unsparsed bytes) */
 	struct verity_sparse_writer *sparse;
+	/* the old footer's vbmeta, read before anything is written
+	 * (have_old): its salt kept when none is given; old_signed when it
+	 * is signed by the key of the options (its signature holds, and the
+	 * signer is that key), the only vbmeta whose tree a run reuses */
+	struct avb_image old;
+	int have_old, old_signed;
 };
 int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			      struct avb_hashtree_job *job,

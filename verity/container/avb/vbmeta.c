@@ -230,6 +230,16 @@ int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE],
 			       (unsigned long long)f->vbmeta_offset,
 			       (unsigned long long)file_size, AVB_HEADER_SIZE,
 			       AVB_MAX_VBMETA);
+	/* the data the footer counts ends where its vbmeta may start: a
+	 * vbmeta inside the data is one that a writer (resize_image,
+	 * erase_footer, a re-run) would cut or zero the data after */
+	if (f->original_image_size > f->vbmeta_offset)
+		return ht_fail(err, EINVAL,
+			       "%s: AVB footer: original image size %llu "
+			       "reaches past the vbmeta offset %llu (the "
+			       "vbmeta would lie inside the data)",
+			       path, (unsigned long long)f->original_image_size,
+			       (unsigned long long)f->vbmeta_offset);
 	return 0;
 }
 

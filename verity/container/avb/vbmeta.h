@@ -167,9 +167,12 @@ struct avb_vbmeta {
 
 /* 1 when buf (64 bytes) starts with the footer's magic. */
 int verity_avb_footer_magic(const uint8_t *buf);
-/* Parses the footer in the last 64 bytes of a file of file_size bytes:
- * magic, major version 1, and a vbmeta blob and original size inside
- * the file. The message names path and the field. */
+/* Parses the footer in the last 64 bytes of a file of file_size bytes,
+ * as libavb validates one (magic, major version 1) and then its ranges:
+ * the vbmeta blob inside the file before the footer, the original size
+ * no further than the vbmeta's offset (no sum wraps). Every reader and
+ * writer of a footer goes through it. The message names path and the
+ * field. */
 int verity_avb_footer_parse(const uint8_t buf[AVB_FOOTER_SIZE],
 			    uint64_t file_size, const char *path,
 			    struct avb_footer *f, struct ht_error *err);
