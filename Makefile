@@ -239,9 +239,20 @@ check-host check-side:
 	  s=$$(date +%s); $(MAKE) --no-print-directory $$p || exit 1; \
 	  echo "$$p: $$(( $$(date +%s) - s )) s"; done
 
+# What the command tests use besides the command they test, so that each
+# target that runs them runs alone from a clean checkout: the helpers of
+# tests/cli/lib.sh (mkimage, fvfiles; fvjson, which checks every --json
+# document when it is built), the library as installed (t_doors,
+# t_dlopen and t_frontdoor link or load libfastverity.a, .so and .so.1,
+# and the command's objects) and the library's objects (t_sparse's
+# sparsemap links libfastverity-internal.a).
+CLI_HELPERS = $(B)/mkimage $(B)/fvjson $(B)/fvfiles
+CLI_TEST_DEPS = all $(CLI_HELPERS) $(B)/libfastverity-internal.a
+
 # The aarch64 build, its unit suites and a subset of the command tests
-# under qemu-user (tests/arm64/run.sh says which).
-check-arm64: $(B)/mkimage
+# under qemu-user (tests/arm64/run.sh says which; they take the host's
+# helpers).
+check-arm64: $(CLI_HELPERS)
 	@CHECK_QUICK=$(CHECK_QUICK) tests/arm64/run.sh
 
 # (CK_FORK=no: a fork for each of test_sha256's thousand checks cost
@@ -249,7 +260,7 @@ check-arm64: $(B)/mkimage
 check-unit: $(UNIT_BIN)
 	@CK_FORK=no tests/unit/run.sh $(UNIT_BIN)
 
-check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/libfastverity-internal.a
+check-cli: $(CLI_TEST_DEPS)
 	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/cli/run.sh
 
 # The library, the command, the unit suites and the command tests built
@@ -266,7 +277,8 @@ check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/libfastverity-i
 # than -g)
 ASAN_CFLAGS = -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
-check-asan:
+# (the command tests' helpers are the host build's: CLI_TEST_DEPS)
+check-asan: $(CLI_TEST_DEPS)
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-asan CFLAGS="$(ASAN_CFLAGS)" \
 	  build-asan/fastverity-asan $(UNIT_SRC:tests/unit/%.c=build-asan/unit/%)
 	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/asan/run.sh
@@ -295,7 +307,7 @@ fuzz:
 
 # Fault injection at every I/O call with every kind of fault (make check
 # runs one kind per call).
-faults: fastverity $(B)/mkimage $(B)/fvfiles
+faults: fastverity $(CLI_HELPERS)
 	@r=$$(mktemp); FAULT_FULL=1 RESULTS=$$r bash tests/cli/t_faults.sh; \
 	  cat $$r; ! grep -q ^FAIL $$r
 
@@ -303,7 +315,7 @@ faults: fastverity $(B)/mkimage $(B)/fvfiles
 # cases and 12 update cases from fixed seeds, this 300 and 200 from new
 # ones (SWEEP_SEED=N, UPDATE_SEED=N repeat a run); and fs-verity digests
 # of a sparse file past 4 GiB against fsverity-utils.
-sweep: fastverity $(B)/mkimage $(B)/fvfiles
+sweep: fastverity $(CLI_HELPERS)
 	@r=$$(mktemp); SWEEP_SEED=$${SWEEP_SEED:-$$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')} \
 	  SWEEP_CASES=$${SWEEP_CASES:-300} RESULTS=$$r bash tests/cli/t_sweep.sh; \
 	  UPDATE_SEED=$${UPDATE_SEED:-$$(od -An -tu4 -N4 /dev/urandom | tr -d ' ')} \

@@ -1,6 +1,9 @@
 /* fastverity dump <hash_device> */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
@@ -13,6 +16,32 @@
 #include "cli/json.h"
 #include "cli/cli.h"
 
+/* An image with systemd's sidecar files: IMAGE.verity beside it and no
+ * superblock of its own where dump looks (or --container=sidecar). Its
+ * tree is dumped, as dump IMAGE.verity would, with its parity IMAGE.fec
+ * when there and no --fec-device names another. *tree stays NULL for a
+ * hash device dumped as it is; the caller fv_free's *tree and
+ * *side_fec. */
+static int sidecar_tree(const struct cli_opts *o, uint64_t off,
+			struct cli_fec *fec, char **tree, char **side_fec)
+{
+	const char *image = o->args[0];
+	int r;
+
+	if (!o->container && cli_superblock_at(image, off))
+		return 0;
+	if ((r = fv_sidecar_names(image, tree, NULL, NULL, side_fec)))
+		return cli_lib_error(r);
+	if (!o->container && access(*tree, F_OK) != 0) {
+		fv_free(*tree);
+		*tree = NULL;
+		return 0;
+	}
+	if (!fec->path && access(*side_fec, F_OK) == 0)
+		fec->path = *side_fec;
+	return 0;
+}
+
 int cmd_dump(struct cli_opts *o)
 {
 	struct fv_layout l = {.size = sizeof(l)};
@@ -20,6 +49,8 @@ int cmd_dump(struct cli_opts *o)
 	enum cli_container kind;
 	fv_result *res = NULL;
 	fv_pair *fp = NULL;
+	const char *hash;
+	char *tree = NULL, *side_fec = NULL;
 	uint64_t off;
 	char uuid[37];
 	int r;
@@ -39,12 +70,20 @@ int cmd_dump(struct cli_opts *o)
 		return cli_super_dump(o, o->args[0]);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
-	if ((r = fv_pair_new(o->args[0], o->args[0], &fp)))
-		return cli_lib_error(r);
+	/* (the registry calls an image it knows no other way a sidecar
+	 * image, whether IMAGE.verity is there or not) */
+	if (kind == CLI_SIDECAR &&
+	    (r = sidecar_tree(o, off, &fec, &tree, &side_fec)))
+		goto out;
+	hash = tree ? tree : o->args[0];
+	if ((r = fv_pair_new(hash, hash, &fp))) {
+		r = cli_lib_error(r);
+		goto out;
+	}
 	if ((r = fv_pair_read_superblock(fp, off))) {
-		r = cli_superblock_at(o->args[0], off)
+		r = cli_superblock_at(hash, off)
 			    ? cli_lib_error(r)
-			    : cli_no_superblock(r, NULL, o->args[0], off);
+			    : cli_no_superblock(r, NULL, hash, off);
 		goto out;
 	}
 	if ((r = fv_pair_set_fec(fp, fec.path, fec.offset, fec.roots)) ||
@@ -54,16 +93,26 @@ int cmd_dump(struct cli_opts *o)
 	}
 	fv_result_layout(res, &l);
 	if (o->json) {
-		cli_json_print(cli_json_header(o->args[0], fv_pair_params(fp),
-					       &l, NULL));
+		void *j = cli_json_header(hash, fv_pair_params(fp), &l, NULL);
+
+		if (tree) {
+			json_object_object_add(j, "data_device",
+					       cli_json_str(o->args[0]));
+			json_object_object_add(j, "container",
+					       cli_json_str("sidecar"));
+		}
+		cli_json_print(j);
 	} else {
 		fv_params_uuid(fv_pair_params(fp), uuid);
-		cli_print_header(o->args[0], fv_pair_params(fp), uuid, &l,
-				 NULL);
+		if (tree)
+			printf("Sidecar tree of %s:\n", o->args[0]);
+		cli_print_header(hash, fv_pair_params(fp), uuid, &l, NULL);
 	}
 	r = EXIT_OK;
 out:
 	fv_result_free(res);
 	fv_pair_free(fp);
+	fv_free(tree);
+	fv_free(side_fec);
 	return r;
 }

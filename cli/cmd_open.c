@@ -172,11 +172,14 @@ int cmd_close(struct cli_opts *o)
 						   : FV_CLOSE_NOW);
 	if (r)
 		return cli_lib_error(r);
+	/* (with --json, stdout holds the one document: the line goes to
+	 * stderr) */
 	if ((o->close & CLI_CLOSE_DEFERRED) &&
 	    fv_status_get(o->args[0], &st) == 0) {
-		printf("Device %s is still active and scheduled for deferred "
-		       "removal.\n",
-		       o->args[0]);
+		fprintf(o->json ? stderr : stdout,
+			"Device %s is still active and scheduled for deferred "
+			"removal.\n",
+			o->args[0]);
 		fv_status_free(st);
 	}
 	return EXIT_OK;
@@ -391,6 +394,8 @@ int cmd_status(struct cli_opts *o)
 			json_object_object_add(j, "name", cli_json_str(name));
 			json_object_object_add(j, "active",
 					       json_object_new_boolean(0));
+			json_object_object_add(j, "exit_code",
+					       json_object_new_int(EXIT_NODEV));
 			cli_json_print(j);
 		} else
 			printf("/dev/mapper/%s is inactive.\n", name);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/errors.h"
+#include "cli/json.h"
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/cli.h"
@@ -111,6 +112,27 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 	return r ? cli_lib_error(r) : 0;
 }
 
+/* sign --json: the sign document (docs/fastverity.schema.json). */
+static void sign_json(const struct cli_opts *o, const char *root_hex,
+		      const char *out_path, const uint8_t *bytes, size_t len)
+{
+	json_object *j = json_object_new_object();
+	int to_stdout = !strcmp(out_path, "-");
+
+	json_object_object_add(j, "result", json_object_new_string("ok"));
+	json_object_object_add(j, "root_hash", cli_json_str(root_hex));
+	json_object_object_add(
+		j, "format",
+		json_object_new_string(o->ddi_json ? "ddi-json" : "pkcs7"));
+	json_object_object_add(j, "file",
+			       to_stdout ? NULL : cli_json_str(out_path));
+	json_object_object_add(j, "bytes", json_object_new_uint64(len));
+	json_object_object_add(j, "base64",
+			       to_stdout ? cli_json_base64(bytes, len) : NULL);
+	json_object_object_add(j, "exit_code", json_object_new_int(0));
+	cli_json_print(j);
+}
+
 static int sign_root(const fv_signer *s, const void *root_hex, uint8_t **der,
 		     size_t *len)
 {
@@ -146,15 +168,21 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		der = (uint8_t *)json;
 		len = strlen(json);
 	}
-	if (!strcmp(out_path, "-")) {
+	if (!strcmp(out_path, "-") && !o->json) {
 		/* the DER on standard output (checked at exit) */
 		r = fwrite(der, 1, len, stdout) == len
 			    ? 0
 			    : cli_error(-EIO, "cannot write the signature to "
 					      "standard output");
-	} else {
+	} else if (strcmp(out_path, "-")) {
 		r = write_file(out_path, der, len);
+	} else {
+		r = 0;
 	}
+	/* --json (sign; format's document is its own): stdout holds the
+	 * one document, which carries the bytes written to '-' */
+	if (!r && o->json && !strcmp(o->action, "sign"))
+		sign_json(o, root_hex, out_path, der, len);
 	fv_free(der);
 	return r;
 }

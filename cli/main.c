@@ -391,6 +391,8 @@ static int run(int argc, const char **argv)
 		       FASTVERITY_VERSION, ossl ? ossl : fv_last_error(),
 		       fv_sha256_kernel_name(cli_sha256_choice()));
 		poptFreeContext(pc);
+		/* text, as --help's: no --json document after it */
+		opts.json = 0;
 		return EXIT_OK;
 	}
 	name = poptGetArg(pc);

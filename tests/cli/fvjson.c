@@ -1,8 +1,9 @@
 /* The command under test, as the tests run it (lib.sh's $FV): with
  * --json among its arguments, what it prints is also appended to
- * $FV_JSON_LOG (the arguments, 0x1e, the document, 0x1d), which lib.sh's
- * finish checks (tests/cli/jsoncheck.py): one JSON document, no key twice
- * in an object, valid against docs/fastverity.schema.json. Otherwise the
+ * $FV_JSON_LOG (the arguments, 0x1e, the document, 0x1f, the exit code,
+ * 0x1d), which lib.sh's finish checks (tests/cli/jsoncheck.py): one JSON
+ * document, no key twice in an object, valid against
+ * docs/fastverity.schema.json, and an exit code that agrees with it. Otherwise the
  * command itself, exec'd: a program, not a script, so that LD_PRELOAD
  * shims and strace see the command's calls and nothing else. */
 #include <stdio.h>
@@ -57,13 +58,16 @@ int main(int argc, char **argv)
 			fwrite(buf, 1, (size_t)n, out);
 	}
 	fflush(stdout);
-	if (out) {
-		fputc(0x1d, out);
-		fclose(out);
-	}
 	close(fd[0]);
 	if (waitpid(pid, &status, 0) < 0)
-		return 127;
-	return WIFEXITED(status) ? WEXITSTATUS(status)
-				 : 128 + WTERMSIG(status);
+		status = 127 << 8;
+	status = WIFEXITED(status) ? WEXITSTATUS(status)
+				   : 128 + WTERMSIG(status);
+	if (out) {
+		/* the exit code, for the check that it agrees with the
+		 * document */
+		fprintf(out, "%c%d%c", 0x1f, status, 0x1d);
+		fclose(out);
+	}
+	return status;
 }

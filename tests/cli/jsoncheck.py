@@ -1,8 +1,9 @@
-"""The --json documents the tests made (tests/cli/fv-json's log): each
-one JSON document, no key twice in one object, and, when a schema is
-given, valid against it. Prints one line per document that is not, and
-exits 1 if any; exits 3 when a schema is given and python3-jsonschema is
-not installed (the documents still checked)."""
+"""The --json documents the tests made (tests/cli/fvjson's log): each
+one JSON document, no key twice in one object, an exit code that agrees
+with it, and, when a schema is given, valid against it. Prints one line
+per document that is not, and exits 1 if any; exits 3 when a schema is
+given and python3-jsonschema is not installed (the documents still
+checked)."""
 import json
 import sys
 
@@ -27,6 +28,12 @@ def kind_of(doc):
         return None
     if doc.get('result') == 'error' and 'device' not in doc:
         return 'error_document'
+    if set(doc) == {'result', 'error', 'exit_code'}:
+        return 'done_document'
+    if 'root_hash' in doc and 'format' in doc and 'base64' in doc:
+        return 'sign_document'
+    if 'active' in doc:
+        return 'status_document'
     if 'image' in doc and 'partitions' in doc:
         return 'image_document'
     if 'machine' in doc:
@@ -36,6 +43,23 @@ def kind_of(doc):
     if list(doc) == ['partitions']:
         return 'avb_digests_document'
     return 'pair_document'
+
+
+def exit_code_disagrees(doc, rc):
+    """Why the command's exit code rc disagrees with its document, or
+    None: the document's exit_code is rc; a result "ok" is exit 0 and any
+    other result is not; a document with neither (dump, bench, status) is
+    printed by a run that succeeded."""
+    if rc is None or not isinstance(doc, dict):
+        return None
+    if 'exit_code' in doc and doc['exit_code'] != rc:
+        return 'exit code %d, the document says %r' % (rc, doc['exit_code'])
+    if 'result' in doc:
+        if (doc['result'] == 'ok') != (rc == 0):
+            return 'exit code %d with the result %r' % (rc, doc['result'])
+    elif 'exit_code' not in doc and rc != 0:
+        return 'exit code %d with a document that says no failure' % rc
+    return None
 
 
 def main():
@@ -60,8 +84,21 @@ def main():
     records = [r for r in log.split('\x1d') if r]
     for record in records:
         args, _, text = record.partition('\x1e')
+        text, _, code = text.partition('\x1f')
+        rc = int(code) if code.strip().isdigit() else None
+        words = args.split()
+        if set(words) & {'--help', '-?', '--usage', '--version', '-V'} or \
+                [w for w in words if not w.startswith('-')][:1] == ['help']:
+            continue  # their text, no document
         if not text.strip():
-            continue  # no document: an error said on stderr
+            # no document: only where --json cannot make one (json-c
+            # missing), an error said on stderr; or avbtool's --json
+            # --output FILE, which writes it to FILE
+            action = [w for w in words if not w.startswith('-')][:1]
+            if rc == 0 and action != ['avb']:
+                print('%s: exit 0 and no document' % args, file=sys.stderr)
+                bad += 1
+            continue
         try:
             doc = json.loads(text, object_pairs_hook=no_duplicates)
         except Duplicate as e:
@@ -72,6 +109,10 @@ def main():
             print('%s: not one JSON document (%s)' % (args, e), file=sys.stderr)
             bad += 1
             continue
+        why = exit_code_disagrees(doc, rc)
+        if why:
+            print('%s: %s' % (args, why), file=sys.stderr)
+            bad += 1
         if validator:
             e = jsonschema.exceptions.best_match(validator.iter_errors(doc))
             if e is not None:

@@ -130,6 +130,20 @@ check "  veritysetup's words first" sh -c "head -1 '$T/err' | grep -qx 'Device i
 check "  where the superblock is" grep -qx "fastverity: img1 has a verity superblock at byte 262144: add --hash-offset=262144" "$T/err"
 check "swapped data and hash" run_rc 1 "$FV" verify hash data "$(printf '%064d' 0)"
 check "  named" grep -qx "fastverity: hash holds a verity superblock and data does not: are the arguments swapped? (<data_device> <hash_device>)" "$T/err"
+# Issue 53, 20: format with the data and hash swapped would write the
+# data's small tree over the image (truncating it): an existing file with
+# no superblock, larger than the data and the tree, is refused in one
+# line that names the swap and says what to do.
+refuse "format with data and hash swapped" 1 \
+	"data: 1228800 bytes with no verity superblock, larger than the data hash \\(20480 bytes\\): are the data and hash swapped\\? Nothing written; if it is the hash image, delete it first" \
+	"$FV" format hash data
+check "  one line" test "$(wc -l <"$T/err")" = 1
+check "  no temporary file left" sh -c "! ls -a | grep -q '^\.data\.'"
+gen 22 $((8 * 4096)) >small
+cp hash oldhash
+check "an old hash image larger than the data (it has a superblock) is formatted over" \
+	run_rc 0 "$FV" format small oldhash --salt=$SALT
+check "  and keeps its size" test "$(stat -c %s oldhash)" = 20480
 echo "$(printf '%064d' 0)" >rootfile
 check "a root hash argument that is a file" run_rc 1 "$FV" verify data hash rootfile
 check "  veritysetup's words first" sh -c "head -1 '$T/err' | grep -qx 'Invalid root hash string specified.'"

@@ -100,6 +100,10 @@ check "--device: what bounds it, and how near a cold build runs" grep -qE '^  im
 check "--device: image unchanged" sha256sum -c --quiet sum
 check "--device: opened read-only" sh -c "grep '\"img\"' trace | grep -q O_RDONLY && ! grep '\"img\"' trace | grep -q 'O_RDWR\|O_WRONLY'"
 check "--device: missing file" run_rc 4 "$FV" bench --device=nothere
+# Issue 53, 18: bench --json --device says what bounds a cold format in
+# device_bound, which the schema now describes (finish validates it)
+check "--device --json" run_rc 0 "$FV" bench --json --device=img --salt-size=32 --time=1
+check "--device --json: device_bound" jqok '.device == "img" and (.device_bound | .bound == "disk" or .bound == "cpu") and .device_bound.device_read_mb_per_s > 0' out
 check "bench takes no arguments" run_rc 1 "$FV" bench extra
 check "bad list" run_rc 1 "$FV" bench --salt-size=a,b
 

@@ -80,6 +80,11 @@ check "  repart's JSON byte for byte" cmp -s fv-sig.json repart-sig.json
 cp signed.raw bad.raw
 flip bad.raw $((dataoff + 5 * 512 + 9))
 check "a flipped byte in root: exit 2" run_rc 2 "$FV" verify bad.raw --trusted-cert=c.pem
+# Issue 53, 18: --json names the partition and the image byte too, as the
+# schema's failure allows (finish validates the document)
+check "  --json: exit 2" run_rc 2 "$FV" verify --json bad.raw --trusted-cert=c.pem
+check "  --json: the failure's partition and image byte" jqok ".result == \"corrupted\" and .partitions[0].failures[0].partition == 1 and .partitions[0].failures[0].image_offset == $((dataoff + 2560))" "$T/out"
+"$FV" verify bad.raw --trusted-cert=c.pem >"$T/out" 2>"$T/err"
 check "  named in root, with the image byte" grep -qx "Verification failed at position 2560 (partition 1: root-x86-64, label 'root-x86-64', UUID ${ROOT:0:8}-${ROOT:8:4}-${ROOT:12:4}-${ROOT:16:4}-${ROOT:20:12}; image byte $((dataoff + 2560)))." "$T/err"
 check "  the verdict line says what failed (not the signature)" grep -q "^root-x86-64: .*, signed: FAILED: 1 bad data block.$" "$T/out"
 cp signed.raw bad.raw

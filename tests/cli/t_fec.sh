@@ -267,6 +267,15 @@ run_rc 0 "$FV" repair sc/os.raw
 check "repair <image>: repaired from os.fec" cmp -s sc/os.raw orig.img
 run_rc 0 "$FV" verify sc/os.raw --fec-roots=6
 check "verify <image> --fec-roots: given roots taken" test ! -s err
+# Issue 53, 21: dump finds the sidecar tree as verify and repair do (it
+# read the image itself for a superblock, and failed).
+"$FV" dump sc/os.verity --fec-device=sc/os.fec >want21
+run_rc 0 "$FV" dump sc/os.raw
+check "21: dump <image>: the sidecar tree, as dump os.verity --fec-device=os.fec" \
+	sh -c "{ echo 'Sidecar tree of sc/os.raw:'; cat want21; } | cmp -s - '$T/out'"
+check "21: dump --json <image>: the tree's document, saying where it came from" sh -c "
+	'$FV' dump --json sc/os.raw | jq -e '.device == \"sc/os.verity\" and .data_device == \"sc/os.raw\" and
+		.container == \"sidecar\" and .fec.roots == 6 and .data_blocks == $(($(stat -c %s orig.img) / 4096))' >/dev/null"
 truncate -s +4096 sc/os.fec
 run_rc 1 "$FV" verify sc/os.raw
 check "verify <image>: a parity file of no roots value refused" grep -q 'os.fec: .* no FEC area of 2 to 24 roots.*--fec-roots' err
@@ -274,6 +283,8 @@ run_rc 1 "$FV" format --sidecar sc/os.raw --fec-device=sc/x.fec
 check "format --sidecar --fec-device refused, naming os.fec" grep -q 'writes the parity to sc/os.fec' err
 run_rc 0 "$FV" format --sidecar sc/os.raw
 check "format --sidecar without FEC removes the stale os.fec" sh -c "test ! -e sc/os.fec && grep -q 'removed sc/os.fec' '$T/err'"
+run_rc 0 "$FV" dump sc/os.raw
+check "21: dump <image> without os.fec: no FEC lines" sh -c "grep -q '^Hash algorithm:' '$T/out' && ! grep -q '^FEC' '$T/out'"
 run_rc 1 "$FV" repair sc/os.raw
 check "repair <image> without os.fec: names it" grep -q 'requires --fec-device, or sc/os.fec' err
 

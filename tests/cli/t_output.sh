@@ -48,6 +48,9 @@ check "verify --json result" test "$(jq -c '[.result, .root_hash_matches, .bad_d
 	'["ok",true,0,0,0,[],"data"]'
 check "verify --json wrong root" run_rc 1 "$FV" verify --json data hash "$(printf '0%.0s' $(seq 64))"
 check "verify --json wrong root result" test "$(jq -r .result out)" = "root hash mismatch"
+# Issue 53, 18: --version's text is all --json --version prints (a
+# document followed it on stdout), as for --help
+check "--json --version: the text, no document after it" sh -c "'$FV' --json --version >'$T/v' && head -1 '$T/v' | grep -q '^fastverity ' && ! grep -q '\"result\"' '$T/v'"
 check "--json with --no-superblock has no uuid" sh -c "\"$FV\" format --json --no-superblock data nsb | jq -e >/dev/null '.uuid == null and .superblock == false'"
 
 # Format output as veritysetup prints it: the hash name as typed, the

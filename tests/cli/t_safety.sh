@@ -219,6 +219,36 @@ openssl crl2pkcs7 -nocrl -certfile c.pem -outform DER -out nosigner.p7s
 check "14: a PKCS#7 without a signer: exit 1" run_rc 1 "$FV" verify data hash "$R" --root-hash-signature=nosigner.p7s --trusted-cert=c.pem
 check "14:   says so" grep -q 'nosigner.p7s: not a signature: the PKCS#7 structure holds no signer' err
 
+# Issue 53, 20: format never shrinks an existing hash image: as
+# veritysetup (which writes in place), the bytes past the tree stay, and
+# the parity, which covers the hash device to its end, covers them too
+# (the file used to be cut to the tree). Compared with veritysetup both
+# ways: the same files from the same old ones (but the rest of the
+# superblock's block, which veritysetup leaves as it was and fastverity
+# zeroes), and each one's output verified by the other. A parity file of
+# its own is its parity's size (its size says its roots).
+gen 52 $((2 << 20)) >data20
+gen 53 $((1 << 20)) >old20
+files_copy old20 vs20 old20 fv20 old20 vsone20 old20 fvone20
+"$VS" format data20 vs20 --fec-device=vsfec20 --salt=$SALT --uuid=$UUID >vs20.out
+run_rc 0 "$FV" format data20 fv20 --fec-device=fvfec20 --salt=$SALT --uuid=$UUID
+check "20: the hash image keeps its size" test "$(stat -c %s fv20)" = $((1 << 20))
+check "20:   as veritysetup's" test "$(stat -c %s vs20)" = $((1 << 20))
+check "20: the same root" test "$(root_of out)" = "$(root_of vs20.out)"
+check "20: the superblock as veritysetup's" cmp -n 512 fv20 vs20
+check "20: the tree and the old bytes past it as veritysetup's" cmp -i 4096 fv20 vs20
+check "20: the parity (over them too) as veritysetup's" cmp fvfec20 vsfec20
+check "20: veritysetup verifies fastverity's" "$VS" verify data20 fv20 "$(root_of out)" --fec-device=fvfec20
+check "20: fastverity verifies veritysetup's" run_rc 0 "$FV" verify data20 vs20 "$(root_of out)" --fec-device=vsfec20
+"$VS" format data20 vsone20 --fec-device=vsone20 --fec-offset=73728 --salt=$SALT --uuid=$UUID >/dev/null
+check "20: parity after the tree in a kept hash image, as veritysetup's" sh -c "
+	'$FV' format data20 fvone20 --fec-device=fvone20 --fec-offset=73728 --salt=$SALT --uuid=$UUID >/dev/null &&
+	cmp -n 512 fvone20 vsone20 && cmp -i 4096 fvone20 vsone20"
+check "20: a smaller old file grows to the tree, as veritysetup's" sh -c "
+	head -c 100 old20 >fvs20; head -c 100 old20 >vss20
+	'$VS' format data20 vss20 --salt=$SALT --uuid=$UUID >/dev/null &&
+	'$FV' format data20 fvs20 --salt=$SALT --uuid=$UUID >/dev/null && cmp fvs20 vss20"
+
 # 4: outputs are replaced whole: a format that fails (here: disk full)
 # leaves the old hash image and root hash file as they were.
 mkdir -p small

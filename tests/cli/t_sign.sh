@@ -36,6 +36,21 @@ check "the same signature either way" cmp -s fv.p7s fv2.p7s
 check "openssl verifies fastverity's signature" quiet openssl smime -verify -inform der -binary -in fv.p7s -content root -certfile c.pem -CAfile c.pem -purpose any -out /dev/null
 check "no certificate inside by default" sh -c "! openssl pkcs7 -inform der -in fv.p7s -print_certs | grep -q subject"
 check "no signed attributes" sh -c "openssl asn1parse -inform der -in fv.p7s >asn && grep -q rsaEncryption asn && ! grep -qE 'messageDigest|signingTime|contentType' asn"
+# Issue 53, 18: sign --json prints one document of its own kind (it
+# printed a bare "ok" that fit no kind, after the DER when the output was
+# '-'): the file it wrote, or with '-' the bytes as base64 in it, and
+# nothing else on stdout (finish validates each document)
+check "sign --json: exit 0" run_rc 0 "$FV" sign --json --key k.pem --cert c.pem "$R" fvj.p7s
+check "  the signature document, naming the file" jqok --arg r "$R" '.result == "ok" and .root_hash == $r and .format == "pkcs7" and .file == "fvj.p7s" and .base64 == null and .exit_code == 0' "$T/out"
+check "  the file as without --json" sh -c "cmp -s fvj.p7s fv.p7s && test \"\$(jq .bytes '$T/out')\" = $(stat -c %s fv.p7s)"
+check "sign --json -: exit 0" run_rc 0 "$FV" sign --json --key k.pem --cert c.pem "$R" -
+check "  stdout is the one document" python3 -m json.tool "$T/out" /dev/null
+check "  which carries the signature's bytes" sh -c "jq -r .base64 '$T/out' | base64 -d | cmp -s - fv.p7s && jq -e '.file == null' '$T/out' >/dev/null"
+"$FV" sign --ddi-json --key k.pem --cert c.pem "$R" - >ddi.json
+check "sign --json --ddi-json -: the signature JSON as base64" sh -c "'$FV' sign --json --ddi-json --key k.pem --cert c.pem '$R' - >'$T/j' &&
+	jq -e '.format == \"ddi-json\"' '$T/j' >/dev/null && jq -r .base64 '$T/j' | base64 -d | cmp -s - ddi.json"
+check "sign --json, a missing key: exit 1" run_rc 1 "$FV" sign --json --key nokey.pem --cert c.pem "$R" -
+check "  the error document" jqok '.result == "error" and (.error | test("nokey.pem")) and .exit_code == 1' "$T/out"
 check "sign --embed-cert" run_rc 0 "$FV" sign --key k.pem --cert c.pem --embed-cert "$R" emb.p7s
 check "openssl verifies it as the kernel docs say" quiet openssl smime -verify -inform der -binary -in emb.p7s -content root -CAfile c.pem -purpose any -out /dev/null
 check "fastverity verifies its own" run_rc 0 "$FV" verify data hash "$R" --root-hash-signature=fv.p7s --trusted-cert=c.pem

@@ -18,6 +18,17 @@ t() { # NAME CMD...
 	if "$@" >/tmp/out 2>&1; then pass "$name"; else fail "$name"; sed 's/^/FVTEST   | /' /tmp/out; fi
 }
 param() { sed -n "s/.* fv\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+# jdoc ARGS...: fastverity ARGS (with --json); its document, also left in
+# /tmp/jdoc, goes to the console as one line (FVJSON rc<TAB>args<TAB>the
+# document), whatever t() does with stdout, for the host to check against
+# docs/fastverity.schema.json and the exit code (tests/cli/jsoncheck.py);
+# returns the exit code.
+jdoc() {
+	"$FV" "$@" >/tmp/jdoc 2>/dev/null
+	jrc=$?
+	printf 'FVJSON %s\t%s\t%s\n' "$jrc" "$*" "$(tr -d '\n' </tmp/jdoc)" >/dev/console
+	return $jrc
+}
 
 for m in $(cat /modules.order); do
 	insmod "/lib/modules/$m.ko" 2>/tmp/insmod || {
@@ -62,17 +73,21 @@ t "status: block devices named" status_has good 'data device: /dev/vda'
 t "status: read-only" status_has good 'mode:        readonly'
 t "status: size in sectors" status_has good 'size:        16384 sectors'
 t "status: root hash" status_has good "root hash:   $R"
-t "status --json" sh -c "'$FV' status --json good | grep -q '\"status\":\"verified\"'"
+jdoc status --json good
+t "status --json" grep -q '"status":"verified"' /tmp/jdoc
 t "open: a name in use is refused with exit 5" sh -c "'$FV' open /dev/vda good /dev/vdb $R; test \$? = 5"
-t "close: block devices" "$FV" close good
+t "close: block devices (--json: the done document)" jdoc close --json good
 t "close: device gone" gone good
 t "status: inactive gives exit 4" sh -c "'$FV' status good; test \$? = 4"
-t "status --json: inactive" sh -c "'$FV' status --json good | grep -q '\"active\":false'"
+jdoc status --json good
+t "status --json: inactive" grep -q '"active":false' /tmp/jdoc
 
 # The same image as files, through loop devices.
 cat /dev/vda >/tmp/good.img
 cat /dev/vdb >/tmp/good.hash
-t "open: files through loop devices" "$FV" open /tmp/good.img goodfile /tmp/good.hash "$R"
+t "open: files through loop devices (--json: the done document)" jdoc open --json /tmp/good.img goodfile /tmp/good.hash "$R"
+jdoc status --json goodfile
+t "status --json: the loop devices named" grep -q '"data_loop":"/tmp/good.img"' /tmp/jdoc
 t "read: loop-backed device matches" test "$(sum /dev/mapper/goodfile)" = "$S"
 t "status: data loop file" status_has goodfile 'data loop:   /tmp/good.img'
 t "status: hash loop file" status_has goodfile 'hash loop:   /tmp/good.hash'
@@ -186,7 +201,8 @@ t "FEC: open with our parity" "$FV" open /dev/vdg fec /dev/vde "$R" --fec-device
 t "FEC: the kernel corrects the data with our parity" test "$(sum /dev/mapper/fec)" = "$S"
 t "FEC: status names the FEC device" status_has fec 'FEC device:  /dev/vdf'
 t "FEC: status shows the roots" status_has fec 'FEC roots:   2'
-t "FEC: status --json" sh -c "'$FV' status --json fec | grep -q '\"roots\":2'"
+jdoc status --json fec
+t "FEC: status --json" grep -q '"roots":2' /tmp/jdoc
 t "FEC: same status lines as veritysetup" same_status fec
 t "FEC: closed" "$FV" close fec
 t "FEC: veritysetup opens our layout" veritysetup open /dev/vdg vsfec /dev/vde "$R" --fec-device=/dev/vdf
@@ -262,6 +278,9 @@ if [ "$QUICK" != 1 ]; then
 # The old argument order, and deferred removal.
 t "create: old argument order" "$FV" create old /dev/vda /dev/vdb "$R"
 exec 3</dev/mapper/old
+jdoc close --json --deferred old
+t "close --json --deferred while in use: the document alone on stdout" grep -q '"result":"ok"' /tmp/jdoc
+t "close --cancel-deferred" "$FV" close --cancel-deferred old
 t "close --deferred while in use" sh -c "'$FV' close --deferred old | grep -q 'scheduled for deferred removal'"
 t "still active while in use" test -b /dev/mapper/old
 exec 3<&-

@@ -289,6 +289,24 @@ tr -d '\r' <"$work/console" | grep '^FVTEST' >"$work/markers"
 grep -v '^FVTEST DONE' "$work/markers"
 passed=$(grep -c '^FVTEST PASS' "$work/markers")
 failed=$(grep -c '^FVTEST FAIL' "$work/markers")
+# the guest's --json documents (its FVJSON lines) against the schema and
+# their exit codes, as the command tests check theirs
+tr -d '\r' <"$work/console" | grep '^FVJSON ' | python3 -c '
+import sys
+for line in sys.stdin:
+    rc, args, doc = line[7:].rstrip("\n").split("\t", 2)
+    sys.stdout.write(args + "\x1e" + doc + "\x1f" + rc + "\x1d")
+' >"$work/json.log"
+if [ ! -s "$work/json.log" ]; then
+	echo "FVTEST FAIL the guest printed no --json document"
+	failed=$((failed + 1))
+elif python3 "$top/tests/cli/jsoncheck.py" "$work/json.log" "$top/docs/fastverity.schema.json"; then
+	echo "FVTEST PASS $(tr -cd '\035' <"$work/json.log" | wc -c) --json documents: valid, exit codes agree"
+	passed=$((passed + 1))
+else
+	echo "FVTEST FAIL the --json documents above"
+	failed=$((failed + 1))
+fi
 if ! grep -q '^FVTEST DONE' "$work/markers"; then
 	echo "kernel: the guest did not finish (qemu exit $rc); its console ends with:" >&2
 	tr -d '\r' <"$work/console" | tail -20 >&2

@@ -230,6 +230,81 @@ static int sync_dir_of(const struct verity_device *d, const char *dir,
 	return 0;
 }
 
+/* Bytes [at, end) of old copied into the temporary file:
+ * copy_file_range (shares extents where the file system can), else
+ * reads and writes. */
+static int copy_range(const struct verity_device *d, int old, uint64_t at,
+		      uint64_t end, struct ht_error *err)
+{
+	static const size_t chunk = 1 << 20;
+	char *buf = NULL;
+	int plain = 0, r = 0;
+
+	while (at < end && !r) {
+		size_t want = end - at < chunk ? (size_t)(end - at) : chunk;
+		loff_t in = (loff_t)at, out = (loff_t)at;
+		ssize_t n = -1;
+
+		if (!plain) {
+			n = copy_file_range(old, &in, d->fd, &out, want, 0);
+			if (n < 0 && (errno == EXDEV || errno == ENOSYS ||
+				      errno == EINVAL || errno == EOPNOTSUPP))
+				plain = 1;
+		}
+		if (plain) {
+			if (!buf && !(buf = malloc(chunk))) {
+				r = ht_fail(err, ENOMEM, "out of memory");
+				break;
+			}
+			n = pread(old, buf, want, (off_t)at);
+			if (n > 0 && pwrite(d->fd, buf, (size_t)n, (off_t)at) != n)
+				n = -1;
+		}
+		if (n < 0)
+			r = ht_fail(err, EIO,
+				    "%s: cannot keep the old file's bytes past "
+				    "byte %llu: %s",
+				    d->path, (unsigned long long)at,
+				    strerror(errno));
+		else if (n == 0)
+			break; /* the old file shrank meanwhile */
+		else
+			at += (uint64_t)n;
+	}
+	free(buf);
+	return r;
+}
+
+/* The bytes of the file d replaces from byte from (at least the
+ * temporary file's end) to its end, copied into the temporary file;
+ * *end: where they end (the old file's size, or the temporary file's
+ * when that is larger). A file gone meanwhile leaves nothing to keep. */
+static int copy_old(const struct verity_device *d, uint64_t from,
+		    uint64_t *end, struct ht_error *err)
+{
+	struct stat old, now;
+	int fd, r = 0;
+
+	fd = open(d->final, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0; /* gone meanwhile: nothing to keep */
+	if (fstat(fd, &old) < 0 || fstat(d->fd, &now) < 0) {
+		r = ht_fail(err, EIO, "%s: cannot stat: %s", d->path,
+			    strerror(errno));
+	} else {
+		if (from < (uint64_t)now.st_size)
+			from = (uint64_t)now.st_size;
+		*end = (uint64_t)now.st_size;
+		if (S_ISREG(old.st_mode) && (uint64_t)old.st_size > from) {
+			r = copy_range(d, fd, from, (uint64_t)old.st_size,
+				       err);
+			*end = (uint64_t)old.st_size;
+		}
+	}
+	close(fd);
+	return r;
+}
+
 int verity_device_commit(struct verity_device *d, struct ht_error *err)
 {
 	char *dir = NULL;
@@ -319,8 +394,7 @@ int verity_write_file(const char *path, const char *what, const void *buf,
 }
 
 /* (verity_device_open_format_output) An output is written in place when
- * it is a block device, the data
- * file itself (one-file layout) or an existing file written from an
+ * it is a block device, the data file itself (one-file layout) or an existing file written from an
  * offset (its bytes before the offset stay); otherwise as a temporary
  * file renamed over it at the end. */
 static int output_in_place(const char *path, const struct stat *st,
@@ -336,10 +410,11 @@ static int output_in_place(const char *path, const struct stat *st,
 int verity_device_open_format_output(struct verity_device *d,
 				     const struct verity_region *r,
 				     const char *what, const char *data_path,
-				     uint64_t offset, struct ht_error *err)
+				     uint64_t offset, uint64_t keep_from,
+				     struct ht_error *err)
 {
 	struct stat st;
-	int ret = output_stat(r->path, &st, err);
+	int ret = output_stat(r->path, &st, err), exists;
 
 	if (ret < 0)
 		return ret;
@@ -347,5 +422,13 @@ int verity_device_open_format_output(struct verity_device *d,
 	if (r->offset || r->length ||
 	    (ret == 0 && output_in_place(r->path, &st, data_path, offset)))
 		return verity_device_open_region(d, r, VERITY_OPEN_CREATE, err);
-	return verity_device_open_output(d, r->path, what, 0600, err);
+	exists = ret == 0;
+	ret = verity_device_open_output(d, r->path, what, 0600, err);
+	/* an existing file replaced whole, not shrunk: its bytes from
+	 * keep_from on are there from the start (the parity over a hash
+	 * image covers them, as veritysetup's, which writes in place) */
+	if (!ret && exists && d->tmp && keep_from != UINT64_MAX &&
+	    (ret = copy_old(d, keep_from, &d->size, err)))
+		verity_device_close(d);
+	return ret;
 }

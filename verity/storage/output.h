@@ -28,11 +28,15 @@ int verity_device_open_output(struct verity_device *d, const char *path,
  * block device, the data's own storage under any name (one-file layout,
  * or the file behind a loop device of the data), or an existing file
  * written from an offset (its bytes before the offset stay); otherwise
- * whole, through verity_device_open_output (new: 0600). */
+ * whole, through verity_device_open_output (new: 0600). An existing file
+ * replaced whole keeps its bytes from keep_from to its end: they are
+ * copied into the new one now (d->size: where they end); UINT64_MAX:
+ * none (a parity file is its parity's size, which says its roots). */
 int verity_device_open_format_output(struct verity_device *d,
 				     const struct verity_region *r,
 				     const char *what, const char *data_path,
-				     uint64_t offset, struct ht_error *err);
+				     uint64_t offset, uint64_t keep_from,
+				     struct ht_error *err);
 /* Makes an output durable and visible under its name: fsync, rename over
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */

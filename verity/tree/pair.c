@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "verity/tree/superblock.h"
 
 #include "verity/fec/layout.h"
 #include "verity/storage/backing.h"
@@ -133,6 +136,51 @@ static int check_sizes(const struct verity_pair *pair,
 	return 0;
 }
 
+/* format over an existing file that looks like data, not a tree: larger
+ * than the data and than the tree about to be written, with no
+ * superblock (nor an interrupted format's marker) where the tree's
+ * would be. The data and hash given the other way round look so, and
+ * format would write a small tree over the image. Regular files only (a
+ * block device is what it is); the data's own file (a tree appended to
+ * it) and regions of an image are never this. */
+static int refuse_swapped(const struct verity_pair *pair,
+			  const struct verity_device *data,
+			  struct ht_error *err)
+{
+	const struct verity_params *p = &pair->params;
+	const struct verity_region *h = &pair->hash;
+	struct verity_device d;
+	struct stat st;
+	uint8_t m[8];
+	int looks_like_data;
+
+	if (h->offset || h->length || h->extents || !pair->data.path ||
+	    stat(h->path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size <= p->hash_offset ||
+	    (uint64_t)st.st_size - p->hash_offset <= data->size ||
+	    (uint64_t)st.st_size <= pair->layout.hash_end ||
+	    verity_path_same_storage(h->path, pair->data.path))
+		return 0;
+	if (verity_device_open(&d, h->path, VERITY_OPEN_READ, NULL))
+		return 0;
+	looks_like_data =
+		d.size >= p->hash_offset + sizeof(m) &&
+		!verity_device_read(&d, p->hash_offset, m, sizeof(m), NULL) &&
+		memcmp(m, "verity\0\0", 8) != 0 &&
+		memcmp(m, VERITY_SB_UNFINISHED, sizeof(VERITY_SB_UNFINISHED)) !=
+			0;
+	verity_device_close(&d);
+	if (!looks_like_data)
+		return 0;
+	return ht_fail(err, EINVAL,
+		       "%s: %llu bytes with no verity superblock, larger than "
+		       "the data %s (%llu bytes): are the data and hash "
+		       "swapped? Nothing written; if it is the hash image, "
+		       "delete it first",
+		       h->path, (unsigned long long)st.st_size, data->path,
+		       (unsigned long long)data->size);
+}
+
 /* The parity's region: for format the hash image itself when it names
  * the same region (the parity then goes into the same temporary file),
  * else an output; for the others, existing parity. */
@@ -153,9 +201,9 @@ static int open_fec(struct verity_pair *pair, enum verity_open_mode mode,
 					    strerror(errno))
 				  : 0;
 	} else if (mode == VERITY_OPEN_CREATE) {
-		r = verity_device_open_format_output(&d->fec, f, "the FEC file",
-						     pair->data.path,
-						     pair->fec.offset, err);
+		r = verity_device_open_format_output(
+			&d->fec, f, "the FEC file", pair->data.path,
+			pair->fec.offset, UINT64_MAX, err);
 	} else {
 		r = verity_device_open_beside(
 			&d->fec, f, mode,
@@ -198,12 +246,15 @@ int verity_pair_open(struct verity_pair *pair, enum verity_open_mode hash_mode,
 		r = verity_layout_of(p, &pair->layout, err);
 	if (!r && create)
 		r = unaligned_tree(p, err);
+	if (!r && create)
+		r = refuse_swapped(pair, &d->data, err);
 	/* format makes the hash image only once everything else is known
 	 * good */
 	if (!r && create)
 		r = verity_device_open_format_output(
 			&d->hash, &pair->hash, "the hash image",
-			pair->data.path, p->hash_offset, err);
+			pair->data.path, p->hash_offset,
+			pair->layout.hash_end, err);
 	if (!r)
 		r = check_overlap(&pair->layout, &d->data, &d->hash, err);
 	if (!r)
