@@ -139,6 +139,10 @@ void verity_mldsa_mu_final(struct verity_mldsa_mu *m,
  * pk. 0, -EINVAL (not a consistent key) or -ENOMEM. */
 int verity_mldsa_sk_to_pk(int level, const uint8_t *sk, uint8_t *pk);
 
+/* Decompose (FIPS 204 Algorithm 36) for gamma2 = (q-1)/32, r in [0, q):
+ * the function signing uses, for the unit test's exhaustive check. */
+void verity_mldsa_decompose(int32_t r, int32_t *r1, int32_t *r0);
+
 /* Compares n bytes in time that depends on n alone: 0 when equal. */
 int verity_mldsa_ct_differ(const void *a, const void *b, size_t n);
 
