@@ -180,6 +180,12 @@ $(B)/fvfiles: tests/cli/fvfiles.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -static -o $@ $<
 
+# The library's ML-DSA over hex lines, for tests/cli/t_mldsa.sh's
+# cross-check against @noble/post-quantum.
+$(B)/mldsa-tool: tests/cli/mldsa_tool.c $(B)/libfastverity-internal.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libfastverity-internal.a $(LIBS)
+
 # Installs what is missing with apt-get (needs root on Debian).
 # deps: what make check needs; deps-build: what building and make demo
 # need.
@@ -214,7 +220,7 @@ deps deps-build:
 # fuzz targets 3 s each, and the packages (about eleven minutes here).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/mldsa-tool $(UNIT_BIN)
 	@$(MAKE) --no-print-directory -j$(NPROC) check-host check-side \
 	  CHECK_QUICK=$(if $(filter 1,$(CHECK_FULL)),,1)
 
@@ -249,7 +255,7 @@ check-arm64: $(B)/mkimage
 check-unit: $(UNIT_BIN)
 	@CK_FORK=no tests/unit/run.sh $(UNIT_BIN)
 
-check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/libfastverity-internal.a
+check-cli: fastverity $(B)/mkimage $(B)/fvjson $(B)/fvfiles $(B)/mldsa-tool $(B)/libfastverity-internal.a
 	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/cli/run.sh
 
 # The library, the command, the unit suites and the command tests built
