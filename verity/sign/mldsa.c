@@ -6,12 +6,14 @@
  * Why by hand. Android 17 signs vbmeta with ML-DSA-65/87 (AVB
  * algorithms 7 and 8). Debian 12's OpenSSL is 3.0, which has no ML-DSA
  * (it came in 3.5), and Debian 12 packages no well-kept C library of it
- * (no liboqs, no mldsa-native, no BoringSSL): the choice was this file
- * or no ML-DSA on the hosts the project builds for. It is small (the
- * standard's algorithms, no assembly), checked against the AOSP test
- * keys, two independent implementations (@noble/post-quantum, and
- * OpenSSL's ML-DSA where an OpenSSL >= 3.5 is at hand) and known-answer
- * vectors (tests/unit/test_mldsa.c, tests/cli/t_mldsa.sh).
+ * (no liboqs, no mldsa-native; its BoringSSL, android-libboringssl
+ * 13.0.0, is Android 13's, from before BoringSSL had ML-DSA): the
+ * choice was this file or no ML-DSA on the hosts the project builds
+ * for. It is small (the
+ * standard's algorithms, no assembly) and checked against AOSP's test
+ * keys and two vbmeta images signed with them, Wycheproof's vectors
+ * (tests/unit/test_mldsa.c) and, both ways, @noble/post-quantum
+ * (tests/cli/t_mldsa.sh).
  *
  * Why its own Keccak, not OpenSSL's SHAKE. OpenSSL 3.0 squeezes a XOF
  * once (EVP_DigestFinalXOF; EVP_DigestSqueeze is 3.3+), while ML-DSA's
