@@ -1,0 +1,89 @@
+#!/bin/bash
+# ML-DSA-65/87 of the library (build/mldsa-tool) against an independent
+# implementation, @noble/post-quantum 0.7.1 from npm (installed once
+# into build/noble; SKIP, said plainly, when npm cannot install it or
+# node cannot run it): for MLDSA_PAIRS (200) random (seed, message)
+# pairs of each level, the same public key from the seed, the same
+# deterministic signature, each side's hedged signatures verified by
+# the other, and a flipped bit of a signature or a message refused by
+# both.
+. "$(dirname "$0")/lib.sh"
+TOOL=${MLDSA_TOOL:-$TOP/build/mldsa-tool}
+NOBLE=${NOBLE_DIR:-$TOP/build/noble}
+PAIRS=${MLDSA_PAIRS:-200}
+JS=$TOP/tests/cli/mldsa_noble.mjs
+cd "$T" || exit 1
+
+noble_ready() {
+	[ -e "$NOBLE/node_modules/@noble/post-quantum/ml-dsa.js" ] &&
+		echo "pk 65 $(printf '%064d' 0)" | node "$JS" "$NOBLE" >/dev/null 2>"$T/node.err"
+}
+
+if [ ! -x "$TOOL" ]; then
+	fail "$TOOL is not built (make build/mldsa-tool)"
+elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	skip "ML-DSA against @noble/post-quantum: node and npm are not installed"
+elif ! noble_ready && ! { mkdir -p "$NOBLE" 2>"$T/npm.log" &&
+	npm install --prefix "$NOBLE" --no-audit --no-fund --loglevel=error \
+		@noble/post-quantum@0.7.1 >"$T/npm.log" 2>&1 && noble_ready; }; then
+	why=$(tail -1 "$T/node.err" 2>/dev/null; tail -1 "$T/npm.log" 2>/dev/null)
+	skip "ML-DSA against @noble/post-quantum: npm could not install it or node cannot run it ($(echo "$why" | tr '\n' ' ' | cut -c1-160))"
+else
+	for L in 65 87; do
+		echo "gen $L $PAIRS" | node "$JS" "$NOBLE" >pairs$L || fail "ML-DSA-$L: random pairs"
+		awk -v L=$L '{print "pk " L " " $1; print "sign " L " " $1 " " $2 " det";
+			print "sign " L " " $1 " " $2 " hedged"}' pairs$L >cmds$L
+		"$TOOL" <cmds$L >ours$L || fail "ML-DSA-$L: mldsa-tool failed"
+		node "$JS" "$NOBLE" <cmds$L >noble$L || fail "ML-DSA-$L: noble failed"
+		check "ML-DSA-$L: $PAIRS answers of each side" \
+			test "$(wc -l <ours$L)" = $((3 * PAIRS)) -a "$(wc -l <noble$L)" = $((3 * PAIRS))
+		check "ML-DSA-$L: KeyGen(seed) the same public key as noble's, $PAIRS seeds" \
+			cmp -s <(awk 'NR % 3 == 1' ours$L) <(awk 'NR % 3 == 1' noble$L)
+		check "ML-DSA-$L: deterministic signatures equal to noble's, $PAIRS messages" \
+			cmp -s <(awk 'NR % 3 == 2' ours$L) <(awk 'NR % 3 == 2' noble$L)
+		# each side verifies the other's hedged signatures, intact and
+		# with one bit flipped (a different bit each), and a message
+		# with a bit flipped
+		python3 - "$L" pairs$L ours$L noble$L <<'PY'
+import random, sys
+L, pairs, ours, noble = sys.argv[1], open(sys.argv[2]).read().split('\n'), \
+    open(sys.argv[3]).read().split('\n'), open(sys.argv[4]).read().split('\n')
+rng = random.Random()
+def flip(h):
+    b = bytearray(bytes.fromhex(h)); i = rng.randrange(8 * len(b))
+    b[i // 8] ^= 1 << (i % 8); return b.hex()
+out = {n: open(n, 'w') for n in ('for_noble', 'for_ours', 'flip_for_noble', 'flip_for_ours',
+                                 'msg_for_noble', 'msg_for_ours')}
+for i, p in enumerate(x for x in pairs if x):
+    seed, msg = p.split()
+    pk, mine, theirs = ours[3 * i], ours[3 * i + 2], noble[3 * i + 2]
+    out['for_noble'].write(f'verify {L} {pk} {msg} {mine}\n')
+    out['for_ours'].write(f'verify {L} {pk} {msg} {theirs}\n')
+    out['flip_for_noble'].write(f'verify {L} {pk} {msg} {flip(mine)}\n')
+    out['flip_for_ours'].write(f'verify {L} {pk} {msg} {flip(theirs)}\n')
+    if msg != '-':
+        out['msg_for_noble'].write(f'verify {L} {pk} {flip(msg)} {mine}\n')
+        out['msg_for_ours'].write(f'verify {L} {pk} {flip(msg)} {theirs}\n')
+PY
+		node "$JS" "$NOBLE" <for_noble >v1
+		"$TOOL" <for_ours >v2
+		check "ML-DSA-$L: our hedged signatures verify under noble" \
+			test "$(grep -c '^ok$' v1)" = "$PAIRS" -a "$(wc -l <v1)" = "$PAIRS"
+		check "ML-DSA-$L: noble's hedged signatures verify under ours" \
+			test "$(grep -c '^ok$' v2)" = "$PAIRS" -a "$(wc -l <v2)" = "$PAIRS"
+		check "ML-DSA-$L: hedged signatures differ from the deterministic ones" \
+			test -z "$(comm -12 <(awk 'NR % 3 == 2' ours$L | sort) <(awk 'NR % 3 == 0' ours$L | sort))"
+		node "$JS" "$NOBLE" <flip_for_noble >v3
+		"$TOOL" <flip_for_ours >v4
+		check "ML-DSA-$L: a flipped bit in our signatures refused by noble" \
+			test "$(grep -c '^bad$' v3)" = "$PAIRS"
+		check "ML-DSA-$L: a flipped bit in noble's signatures refused by ours" \
+			test "$(grep -c '^bad$' v4)" = "$PAIRS"
+		node "$JS" "$NOBLE" <msg_for_noble >v5
+		"$TOOL" <msg_for_ours >v6
+		check "ML-DSA-$L: a flipped bit in the message refused by both" \
+			test "$(grep -c '^bad$' v5)" = "$(wc -l <msg_for_noble)" -a \
+			"$(grep -c '^bad$' v6)" = "$(wc -l <msg_for_ours)" -a -s msg_for_ours
+	done
+fi
+finish
