@@ -144,6 +144,9 @@ cp hash oldhash
 check "an old hash image larger than the data (it has a superblock) is formatted over" \
 	run_rc 0 "$FV" format small oldhash --salt=$SALT
 check "  and keeps its size" test "$(stat -c %s oldhash)" = 20480
+truncate -s $((4 << 20)) region
+check "a tree placed at an offset of a larger file is not taken for a swap" \
+	run_rc 0 "$FV" format small region --hash-offset=$((2 << 20)) --salt=$SALT
 echo "$(printf '%064d' 0)" >rootfile
 check "a root hash argument that is a file" run_rc 1 "$FV" verify data hash rootfile
 check "  veritysetup's words first" sh -c "head -1 '$T/err' | grep -qx 'Invalid root hash string specified.'"

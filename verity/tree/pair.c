@@ -138,11 +138,12 @@ static int check_sizes(const struct verity_pair *pair,
 
 /* format over an existing file that looks like data, not a tree: larger
  * than the data and than the tree about to be written, with no
- * superblock (nor an interrupted format's marker) where the tree's
- * would be. The data and hash given the other way round look so, and
- * format would write a small tree over the image. Regular files only (a
- * block device is what it is); the data's own file (a tree appended to
- * it) and regions of an image are never this. */
+ * superblock (nor an interrupted format's marker) at its start. The
+ * data and hash given the other way round look so, and format would
+ * write a small tree over the image. A whole regular file only (a block
+ * device is what it is); the data's own file (a tree appended to it),
+ * regions of an image and a tree placed at a hash offset (written in
+ * place, into a larger file) are never this. */
 static int refuse_swapped(const struct verity_pair *pair,
 			  const struct verity_device *data,
 			  struct ht_error *err)
@@ -154,18 +155,17 @@ static int refuse_swapped(const struct verity_pair *pair,
 	uint8_t m[8];
 	int looks_like_data;
 
-	if (h->offset || h->length || h->extents || !pair->data.path ||
-	    stat(h->path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size <= p->hash_offset ||
-	    (uint64_t)st.st_size - p->hash_offset <= data->size ||
+	if (h->offset || h->length || h->extents || p->hash_offset ||
+	    !pair->data.path || stat(h->path, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= data->size ||
 	    (uint64_t)st.st_size <= pair->layout.hash_end ||
 	    verity_path_same_storage(h->path, pair->data.path))
 		return 0;
 	if (verity_device_open(&d, h->path, VERITY_OPEN_READ, NULL))
 		return 0;
 	looks_like_data =
-		d.size >= p->hash_offset + sizeof(m) &&
-		!verity_device_read(&d, p->hash_offset, m, sizeof(m), NULL) &&
+		d.size >= sizeof(m) &&
+		!verity_device_read(&d, 0, m, sizeof(m), NULL) &&
 		memcmp(m, "verity\0\0", 8) != 0 &&
 		memcmp(m, VERITY_SB_UNFINISHED, sizeof(VERITY_SB_UNFINISHED)) !=
 			0;
