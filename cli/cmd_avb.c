@@ -423,7 +423,8 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 		     a->signing_helper_with_files ? a->signing_helper_with_files
 						  : a->signing_helper,
 		     a->signing_helper_with_files != NULL)) ||
-	    (r = fv_vbmeta_set_public_key_metadata(*v, a->public_key_metadata)) ||
+	    (r = fv_vbmeta_set_public_key_metadata(*v,
+						   a->public_key_metadata)) ||
 	    /* avbtool's temporary files: TMPDIR's, else /tmp */
 	    (r = fv_vbmeta_set_temp_dir(*v, tmp && *tmp ? tmp : "/tmp")))
 		return cli_lib_error(r);

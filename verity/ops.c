@@ -88,8 +88,7 @@ static int same_tree(const struct avb_footer_opts *o,
 	    h->p.digest_len != job->digest_size ||
 	    old->footer.original_image_size != job->original ||
 	    strcmp(h->p.hash_algorithm, o->hash_algorithm) ||
-	    h->dm_verity_version != 1 ||
-	    h->data_block_size != o->block_size ||
+	    h->dm_verity_version != 1 || h->data_block_size != o->block_size ||
 	    h->hash_block_size != o->block_size ||
 	    h->p.image_size != job->image_size ||
 	    h->tree_offset != job->image_size || h->tree_size != tree ||

@@ -22,9 +22,9 @@ struct evp_pkey_st;
  * key's size) on its standard input, the signature read from its
  * standard output; with files, the block in a file named third, which
  * the program overwrites with the signature (the file lives in a private
- * directory of its own made in dir, removed after). key (its public part) checks
- * the signature: key_bits / 8 bytes into sig. -EIO: the program
- * failed or answered something that is not the key's signature. */
+ * directory of its own made in dir, removed after). key (its public part)
+ * checks the signature: key_bits / 8 bytes into sig. -EIO: the program failed
+ * or answered something that is not the key's signature. */
 int verity_avb_helper_sign(const char *program, int files, const char *dir,
 			   const char *key_path, struct evp_pkey_st *key,
 			   const struct avb_algorithm_info *alg,

@@ -758,8 +758,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 					      o->signing_helper,
 					      o->helper_files,
 					      helper_dir(o, dir, sizeof(dir)),
-					      o->key_path,
-					      key, alg, auth,
+					      o->key_path, key, alg, auth,
 					      auth + alg->hash_size, err)
 				    : verity_avb_sign_digest(
 					      key, alg, auth,
@@ -1084,7 +1083,8 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 	*staged = 0;
 	/* no temporary file beside it (a directory that cannot be written):
 	 * in place, unless it must be staged */
-	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600, err))) {
+	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600,
+					   err))) {
 		if (must && err) {
 			char was[sizeof(err->msg)];
 
@@ -1390,8 +1390,7 @@ static void free_old(struct avb_hashtree_job *job)
 }
 
 /* 1 when [off, off + len) of d reads as zeros. */
-static int reads_zero(const struct verity_device *d, uint64_t off,
-		      uint64_t len)
+static int reads_zero(const struct verity_device *d, uint64_t off, uint64_t len)
 {
 	uint8_t buf[4096];
 
@@ -1608,10 +1607,11 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		 * with the same bytes and nothing new reaches the footer;
 		 * else staged (stage_image) */
 		if (had_footer && !job->sparse) {
-			if ((r = stage_image(d, job->original,
-					     !same || meta_end + AVB_FOOTER_SIZE >
-							      d->size,
-					     &staged, err)))
+			if ((r = stage_image(
+				     d, job->original,
+				     !same || meta_end + AVB_FOOTER_SIZE >
+						      d->size,
+				     &staged, err)))
 				goto close;
 			job->staged = staged;
 			job->old_end = staged ? 0 : d->size;
@@ -1901,13 +1901,13 @@ static int put_vbmeta(struct verity_device *d,
 	 * unchanged data) and does not reach the footer, else staged: an
 	 * interruption leaves the old image or the new one */
 	if (had_footer &&
-	    !(r = stage_image(d, original,
-			      !same_vbmeta(d, off, blob) ||
-				      off + round_up(blob->len,
-						     AVB_FOOTER_BLOCK) +
-						      AVB_FOOTER_SIZE >
-					      d->size,
-			      &staged, err)) &&
+	    !(r = stage_image(
+		      d, original,
+		      !same_vbmeta(d, off, blob) ||
+			      off + round_up(blob->len, AVB_FOOTER_BLOCK) +
+					      AVB_FOOTER_SIZE >
+				      d->size,
+		      &staged, err)) &&
 	    !staged)
 		old_end = d->size;
 	if (!r)
@@ -1976,16 +1976,16 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	}
 	/* over an old footer of the same hash: its salt kept */
 	if (had_footer && !verity_avb_image_read(o->image, &old, NULL)) {
-		r = the_salt(o, ds,
-			     verity_avb_digest_part(first_of(&old, AVB_TAG_HASH)),
-			     salt, &salt_len, err);
+		r = the_salt(
+			o, ds,
+			verity_avb_digest_part(first_of(&old, AVB_TAG_HASH)),
+			salt, &salt_len, err);
 		verity_avb_image_free(&old);
 	} else {
 		r = the_salt(o, ds, NULL, salt, &salt_len, err);
 	}
-	if (r ||
-	    (r = hash_image(&d, original, o->hash_algorithm, salt, salt_len,
-			    digest, err)))
+	if (r || (r = hash_image(&d, original, o->hash_algorithm, salt,
+				 salt_len, digest, err)))
 		goto close;
 	hd.hash.p.image_size = original;
 	snprintf(hd.hash.p.hash_algorithm, sizeof(hd.hash.p.hash_algorithm),
