@@ -1,6 +1,6 @@
 /* The registry: the one place that decides what an image given alone is
- * (docs/containers.md). One row a container, tried in one documented
- * order: sparse, Android super image (liblp geometry), Android (AVB
+ * (docs/trust.md, "The registry"). One row a container, tried in one
+ * documented order: sparse, Android super image (liblp geometry), Android (AVB
  * footer), systemd disk image (GPT), sidecar
  * files, and plain pairs, which are never an image alone. An image that
  * reads two ways (a GPT disk image with an AVB footer; a disk image or
