@@ -85,62 +85,65 @@ static int trust(char **argv)
 
 static int pair(char **argv)
 {
-	fv_params *p = fv_params_new();
 	fv_options *o = fv_options_new();
 	fv_result *res = NULL;
+	fv_pair *pr = NULL;
 	const char *cert = argv[7];
 	int repair = !strcmp(argv[2], "repair"), r;
 
-	if (!p || !o)
+	if (!o)
 		return 2;
-	if ((r = fv_params_read_superblock(p, argv[4])))
+	if ((r = fv_pair_new(argv[3], argv[4], &pr)) ||
+	    (r = fv_pair_read_superblock(pr, 0)) ||
+	    (r = fv_pair_set_root_hex(pr, argv[5])))
 		return error(r);
 	if (strcmp(argv[6], "-")) {
-		static uint8_t der[1 << 16];
-		FILE *f = fopen(argv[6], "rb");
-		size_t n = f ? fread(der, 1, sizeof(der), f) : 0;
+		uint8_t *der;
+		size_t n;
 
-		if (f)
-			fclose(f);
-		if (!n || (r = fv_options_set_signature(o, der, n)))
-			return 2;
+		if ((r = fv_signature_read(argv[6], &der, &n)))
+			return error(r);
+		r = fv_pair_set_signature(pr, der, n, argv[6]);
+		fv_free(der);
+		if (r)
+			return error(r);
 	}
 	if (strcmp(cert, "-") &&
 	    (r = fv_options_set_trusted_certs(o, &cert, 1)))
 		return error(r);
-	if (strcmp(argv[8], "-") && (r = fv_options_set_fec(o, argv[8], 0, 0)))
+	if (strcmp(argv[8], "-") && (r = fv_pair_set_fec(pr, argv[8], 0, 0)))
 		return error(r);
-	r = repair ? fv_repair(p, argv[3], argv[4], argv[5], o, 0, NULL, NULL,
-			       &res)
-		   : fv_verify(p, argv[3], argv[4], argv[5], o, NULL, NULL,
-			       &res);
+	r = repair ? fv_pair_repair(pr, o, &res) : fv_pair_verify(pr, o, &res);
 	if (r)
 		return error(r);
 	printf("ok %s\n", fv_result_intact(res) ? "intact" : "damaged");
 	fv_result_free(res);
 	fv_options_free(o);
-	fv_params_free(p);
+	fv_pair_free(pr);
 	return 0;
 }
 
 static int avb(char **argv)
 {
 	fv_avb *a = NULL;
+	fv_pair *pr = NULL;
 	fv_result *res = NULL;
-	int r = fv_avb_open(argv[3], strcmp(argv[4], "-") ? argv[4] : NULL, &a);
+	int r = fv_avb_read(argv[3], &a);
 
+	if (!r && strcmp(argv[4], "-"))
+		r = fv_avb_check_key(a, argv[4]);
+	if (!r)
+		r = fv_avb_pair(a, &pr);
+	fv_avb_free(a);
 	if (r)
 		return error(r);
-	r = !strcmp(argv[2], "repair")
-		    ? fv_avb_repair(a, NULL, 0, NULL, NULL, &res)
-		    : fv_avb_verify(a, NULL, NULL, NULL, &res);
-	if (r) {
-		fv_avb_free(a);
+	r = !strcmp(argv[2], "repair") ? fv_pair_repair(pr, NULL, &res)
+					: fv_pair_verify(pr, NULL, &res);
+	fv_pair_free(pr);
+	if (r)
 		return error(r);
-	}
-	printf("ok %s\n", trust_name[fv_avb_trust(a)]);
+	printf("ok %s\n", trust_name[fv_result_trust(res)]);
 	fv_result_free(res);
-	fv_avb_free(a);
 	return 0;
 }
 
@@ -208,9 +211,9 @@ static int dump(const char *path)
 
 int main(int argc, char **argv)
 {
-	fv_params *p = fv_params_new();
 	fv_options *o = fv_options_new();
 	fv_result *res = NULL;
+	fv_pair *pr = NULL;
 	uint64_t hash_blocks, data_blocks;
 
 	if (argc == 6 && !strcmp(argv[1], "trust"))
@@ -233,17 +236,18 @@ int main(int argc, char **argv)
 		return ddi(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "dump"))
 		return dump(argv[2]);
-	if (argc < 4 || !p || !o)
+	if (argc < 4 || !o || fv_pair_new(argv[1], argv[2], &pr))
 		return 2;
-	if (argc > 4 && fv_options_set_fec(o, argv[4], 0, 0))
+	if (argc > 4 && fv_pair_set_fec(pr, argv[4], 0, 0))
 		return 2;
-	if (fv_params_read_superblock(p, argv[2])) {
+	if (fv_pair_read_superblock(pr, 0) ||
+	    fv_pair_set_root_hex(pr, argv[3])) {
 		printf("{\"error\":\"%s\"}\n", fv_last_error());
 		return 1;
 	}
+	fv_options_set_failure_fn(o, on_failure, NULL);
 	printf("{\"failures\":[");
-	if (fv_verify(p, argv[1], argv[2], argv[3], o, on_failure, NULL,
-		      &res)) {
+	if (fv_pair_verify(pr, o, &res)) {
 		printf("],\"error\":\"%s\"}\n", fv_last_error());
 		return 1;
 	}
@@ -265,6 +269,6 @@ int main(int argc, char **argv)
 	       (unsigned long long)fv_result_repaired(res));
 	fv_result_free(res);
 	fv_options_free(o);
-	fv_params_free(p);
+	fv_pair_free(pr);
 	return 0;
 }

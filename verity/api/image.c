@@ -301,53 +301,6 @@ API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
 				 : FV_TRUST_UNSIGNED;
 }
 
-/* verify or repair of pair i: fv_pair_verify or fv_pair_repair of it, with
- * the callback given and the options' parity for images whose container
- * carries none. */
-int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
-			   enum check_op op, unsigned how, fv_failure_fn fn,
-			   void *ctx, fv_result **res)
-{
-	fv_options with = {0};
-	fv_pair *pr;
-	int r;
-
-	NEED(img);
-	NEED(res);
-	*res = NULL;
-	if ((r = fv_image_pair(img, i, &pr)))
-		return r;
-	if (o)
-		with = *o; /* borrowed: not freed */
-	with.failure_fn = fn;
-	with.failure_ctx = ctx;
-	with.block_fn = NULL;
-	if (img->kind != VERITY_CONTAINER_AVB && o && o->fec_path)
-		r = fv_pair_set_fec(pr, o->fec_path, o->fec_offset,
-				    o->fec_roots);
-	if (!r)
-		r = verity_api_pair_check(pr, &with, op, how, res);
-	fv_pair_free(pr);
-	return r;
-}
-
-API int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
-			fv_failure_fn fn, void *ctx, fv_result **res)
-{
-	return verity_api_image_check(img, i, o, CHECK_VERIFY, 0, fn, ctx, res);
-}
-
-API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
-			unsigned how, fv_failure_fn fn, void *ctx,
-			fv_result **res)
-{
-	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(
-			EINVAL, "fv_image_repair: unknown flags %#x", how);
-	return verity_api_image_check(img, i, o, CHECK_REPAIR, how, fn, ctx,
-				      res);
-}
-
 /* --- disk images --------------------------------------------------------- */
 
 API int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d)

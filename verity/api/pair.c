@@ -474,7 +474,7 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
-				       "(fv_pair_set_fec, fv_options_set_fec)",
+				       "(fv_pair_set_fec)",
 				       pr->data);
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
