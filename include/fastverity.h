@@ -702,7 +702,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
  * partition is also named by the path IMAGE/NAME ("super.img/system_a":
  * no file can have that path, as super.img is not a directory), which
  * every function taking an image path reads: fv_avb_read, fv_container_of,
- * fv_image_open. */
+ * fv_open. */
 typedef struct fv_super fv_super;
 /* Opens the super image at image and reads metadata slot slot (0 for
  * the first). Block devices past the first: files[i] for names[i] (n of
@@ -1014,37 +1014,67 @@ const fv_super *fv_slot_super(const fv_slot *s);
 /* "a" or "b": the slot walked; "" when the set has none. */
 const char *fv_slot_name(const fv_slot *s);
 
-/* An Android vbmeta's anchor for fv_image_open: the public key (PEM,
+/* An Android vbmeta's anchor for fv_open: the public key (PEM,
  * private or public) its signer must have; copied, NULL: none. Errors:
  * EINVAL (a NULL handle), ENOMEM. */
 int fv_options_set_key(fv_options *o, const char *path);
 
-/* --- images given alone ---------------------------------------------------
- * Since 0.5 (FASTVERITY_1.3). An image whatever its container (an Android
- * image, a systemd disk image, an image with sidecar files): the registry
- * says what it is (container NULL) or the caller names it ("avb", "ddi",
- * "sidecar"); its pairs (one for Android and sidecar images, one a
- * protected partition for disk images) are verified and repaired
- * through fv_image_pair, judged by the trust policy for the options'
- * anchor (fv_options_set_key for Android images,
- * fv_options_set_trusted_certs for the others). */
+/* --- the door ---------------------------------------------------------------
+ * Since 0.11. What verify, repair and open act on, opened once whatever
+ * it is: an image given alone, which the registry names (or the caller:
+ * container "avb", "ddi", "super", "sidecar"), or a data and a hash
+ * device (a plain pair). Its pairs (one for a plain pair, an Android
+ * image and an image with sidecar files; one a protected partition for
+ * a disk image; one a logical Android partition for a super image) are
+ * judged here, once, by the trust policy (docs/trust.md) for the
+ * options' anchor (fv_options_set_key for Android images,
+ * fv_options_set_trusted_certs for the others), and acted on through
+ * fv_image_pair. */
 typedef struct fv_image fv_image;
 
-/* Opens and checks the image's metadata; o (may be NULL) gives the
- * anchor. Errors: EINVAL (an image that reads two ways, or not the
- * container named; malformed metadata; an anchor of the wrong kind),
- * EPERM (an anchor for an image that is not signed; an Android vbmeta
- * signed by another key), ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_image_open(const char *path, const char *container, const fv_options *o,
-		  fv_image **out);
+struct fv_open_request {
+	size_t size;             /* sizeof(struct fv_open_request) */
+	const char *image;       /* an image given alone; NULL for: */
+	const char *data, *hash; /* a plain pair's devices */
+	const char *container;   /* NULL: as the registry says */
+	/* a plain pair's or a sidecar image's tree: its parameters, or
+	 * NULL: its superblock at hash_offset */
+	const fv_params *params;
+	uint64_t hash_offset;
+	/* the parity: its file (a sidecar image's IMAGE.fec when NULL),
+	 * offset and roots (0: told from its size) */
+	const char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	/* a PKCS#7 signature of the root hash, given to be checked (a
+	 * sidecar image's IMAGE.roothash.p7s when NULL) */
+	const char *signature_path;
+	/* the action writes on the image's word (a repair, not a dry run):
+	 * judged so */
+	int writes;
+};
+
+/* Opens what req names and judges it. Errors: EINVAL (an image that
+ * reads two ways, or not the container named; malformed metadata; an
+ * anchor of the wrong kind; a signature given with no anchor; a write
+ * on an unchecked signer's word), EPERM (an anchor for an image that is
+ * not signed; an Android vbmeta signed by another key), ENODEV,
+ * ENOTBLK, EIO, ENOMEM. */
+int fv_open(const struct fv_open_request *req, const fv_options *o,
+	    fv_image **out);
 void fv_image_free(fv_image *img);
-/* "avb", "ddi" or "sidecar". */
+/* "plain", "sidecar", "avb", "ddi" or "super". */
 const char *fv_image_container(const fv_image *img);
+/* An Android image's vbmeta as opened (NULL for other containers): what
+ * it says, for showing. Valid while img is. */
+const fv_avb *fv_image_avb(const fv_image *img);
 /* How many pairs, and each one's name: the partition's ("system",
- * "root-x86-64"), "data" for a sidecar image. */
+ * "root-x86-64"), "data" for a plain pair and a sidecar image. */
 size_t fv_image_pairs(const fv_image *img);
 const char *fv_image_pair_name(const fv_image *img, size_t i);
-/* The policy's verdict on pair i as opened. */
+/* The policy's verdict on pair i as opened; for an Android image, i 0
+ * is its vbmeta's, also where the vbmeta describes no pair (a vbmeta
+ * image, a hash footer, a persistent digest: no pairs). */
 enum fv_trust fv_image_trust(const fv_image *img, size_t i);
 
 /* --- pairs -------------------------------------------------------------
@@ -1358,7 +1388,7 @@ const char *fv_result_signature_warning(const fv_result *r);
 
 /* --- disk images ----------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). A systemd disk image opened with
- * fv_image_open ("ddi"): its GPT, and each pair's partitions. Strings
+ * fv_open ("ddi"): its GPT, and each pair's partitions. Strings
  * point into the image handle (valid until fv_image_free). */
 struct fv_ddi_disk {
 	size_t size; /* the caller's sizeof (versioned, as fv_layout) */

@@ -166,6 +166,17 @@ static int t_repair(fv_params *p, const char *d, const char *h,
 	return t_check(1, p, d, h, root_hex, o, how, fn, ctx, res);
 }
 
+/* An image given alone through the door (container NULL: the
+ * registry's word). */
+static int image_open(const char *path, const char *container,
+		      const fv_options *o, fv_image **im)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = path, .container = container};
+
+	return fv_open(&rq, o, im);
+}
+
 /* verify (how 0) or repair (how: its flags, or'ed with 1u << 31) of an
  * Android image's pair, or an image's pair i. */
 #define REPAIR (1u << 31)
@@ -348,11 +359,22 @@ START_TEST(android_images)
 		fv_options *o = fv_options_new();
 		fv_image *im;
 
-		ck_assert_int_eq(fv_image_open(img, NULL, NULL, &im), 0);
+		ck_assert_int_eq(image_open(img, NULL, NULL, &im), 0);
 		ck_assert_str_eq(fv_image_container(im), "avb");
 		ck_assert_uint_eq(fv_image_pairs(im), 1);
 		ck_assert_str_eq(fv_image_pair_name(im, 0), "system");
 		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNCHECKED);
+		/* not a disk image: no table, no disk image pairs or signers */
+		{
+			struct fv_ddi_disk dd = {.size = sizeof(dd)};
+			struct fv_ddi_pair dp = {.size = sizeof(dp)};
+			char *who = NULL;
+
+			ck_assert_int_eq(fv_image_ddi_disk(im, &dd), -EINVAL);
+			ck_assert_int_eq(fv_image_ddi_pair(im, 0, &dp), -EINVAL);
+			ck_assert_int_eq(fv_image_signer(im, 0, &who), -EINVAL);
+			ck_assert_ptr_null(who);
+		}
 		poke(img, 9 * BS + 1);
 		ck_assert_int_eq(image_check(im, 0, NULL, 0, NULL, NULL, &res),
 				 0);
@@ -369,19 +391,19 @@ START_TEST(android_images)
 		ck_assert_int_eq(fv_options_set_trusted_certs(
 					 o, (const char *const[]){key}, 1),
 				 0);
-		ck_assert_int_eq(fv_image_open(img, NULL, o, &im), -EINVAL);
+		ck_assert_int_eq(image_open(img, NULL, o, &im), -EINVAL);
 		ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
 		ck_assert_int_eq(fv_options_set_key(o, other), 0);
-		ck_assert_int_eq(fv_image_open(img, NULL, o, &im), -EPERM);
+		ck_assert_int_eq(image_open(img, NULL, o, &im), -EPERM);
 		ck_assert_int_eq(fv_options_set_key(o, key), 0);
-		ck_assert_int_eq(fv_image_open(img, "avb", o, &im), 0);
+		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
 		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
 		ck_assert_int_eq(image_check(im, 0, o, REPAIR, NULL, NULL, &res),
 				 0);
 		ck_assert_int_eq(fv_result_intact(res), 1);
 		fv_result_free(res);
 		fv_image_free(im);
-		ck_assert_int_eq(fv_image_open(img, "ddi", o, &im), -EINVAL);
+		ck_assert_int_eq(image_open(img, "ddi", o, &im), -EINVAL);
 		fv_options_free(o);
 	}
 
@@ -730,6 +752,7 @@ START_TEST(format_verify_and_failures)
 		0);
 	ck_assert_int_eq(fv_result_intact(res), 0);
 	ck_assert_int_eq(fv_result_root_matches(res), 0);
+	ck_assert_int_eq(fv_result_root_first(res), 1);
 	ck_assert_uint_eq(s.n, 0);
 	fv_result_free(res);
 
@@ -983,7 +1006,7 @@ static void image_intact(const char *path, fv_options *o,
 	fv_image *im;
 	fv_result *res;
 
-	ck_assert_int_eq(fv_image_open(path, NULL, o, &im), 0);
+	ck_assert_int_eq(image_open(path, NULL, o, &im), 0);
 	ck_assert_str_eq(fv_image_container(im), "sidecar");
 	ck_assert_int_eq(fv_image_trust(im, 0), want);
 	ck_assert_int_eq(image_check(im, 0, o, 0, NULL, NULL, &res), 0);
@@ -1018,7 +1041,7 @@ START_TEST(sidecar_images)
 	write_text(roothash, fv_result_root_hex(made));
 	image_intact(os, NULL, FV_TRUST_UNSIGNED);
 	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
-	ck_assert_int_eq(fv_image_open(os, NULL, o, &im), -EPERM);
+	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
 	ck_assert_int_eq(fv_sign(key, cert, NULL, fv_result_root_hex(made), 0,
 				 &der, &len),
@@ -1033,7 +1056,7 @@ START_TEST(sidecar_images)
 		fv_result *res;
 		fv_pair *pr;
 
-		ck_assert_int_eq(fv_image_open(os, NULL, o, &im), 0);
+		ck_assert_int_eq(image_open(os, NULL, o, &im), 0);
 		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 		ck_assert_int_eq(fv_pair_verify(pr, o, &res), 0);
 		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
@@ -1181,6 +1204,118 @@ static void seen_block(void *c, int repaired, enum fv_failure_kind kind,
 
 /* A pair made of its parts: format, dump, verify with failures, repair
  * from parity, each SHA-256 kernel; and an image's pair acted on. */
+/* The door of a plain pair: its tree read from the superblock or given,
+ * its parity and signature, judged once for the anchor and whether the
+ * action writes. */
+START_TEST(door)
+{
+	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
+				     .hash = hash};
+	char key[128], cert[128], sig[128], root[65];
+	const char *trusted[1] = {cert};
+	fv_options *o = fv_options_new();
+	fv_result *made, *res;
+	fv_image *im;
+	fv_pair *pr;
+	uint8_t *der;
+	size_t len;
+
+	ck_assert_int_eq(set_parity(fec, 2), 0);
+	{
+		fv_params *p = fv_params_new();
+
+		ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
+		fv_params_free(p);
+	}
+	strcpy(root, fv_result_root_hex(made));
+	fv_result_free(made);
+	/* the request checked */
+	ck_assert_int_eq(fv_open(NULL, NULL, &im), -EINVAL);
+	rq.size = 8;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	rq.size = sizeof(rq);
+	rq.hash = NULL;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	rq.hash = hash;
+	rq.container = "avb";
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "plain pair"));
+	rq.container = "floppy";
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	rq.container = "plain";
+	/* unsigned: read from its superblock, its parity given */
+	rq.fec_path = fec;
+	ck_assert_msg(fv_open(&rq, NULL, &im) == 0, "%s", fv_last_error());
+	ck_assert_str_eq(fv_image_container(im), "plain");
+	ck_assert_uint_eq(fv_image_pairs(im), 1);
+	ck_assert_str_eq(fv_image_pair_name(im, 0), "data");
+	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNSIGNED);
+	ck_assert_ptr_null(fv_image_avb(im));
+	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+	fv_image_free(im);
+	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
+	ck_assert_uint_eq(fv_params_data_blocks(fv_pair_params(pr)), BLOCKS);
+	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
+	poke(data, 5 * BS);
+	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	fv_result_free(res);
+	fv_pair_free(pr);
+	/* a superblock where there is none: refused, named */
+	rq.hash_offset = 4096;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), hash));
+	rq.hash_offset = 0;
+	/* a key for a plain pair: the wrong anchor */
+	snprintf(key, sizeof(key), "%s/dkey.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/dcert.pem", dir);
+	snprintf(sig, sizeof(sig), "%s/root.p7s", dir);
+	make_signer(key, cert);
+	ck_assert_int_eq(fv_options_set_key(o, key), 0);
+	ck_assert_int_eq(fv_open(&rq, o, &im), -EINVAL);
+	ck_assert_int_eq(fv_options_set_key(o, NULL), 0);
+	/* a signature given: refused with nothing to check it against,
+	 * judged CHECK with a certificate, and a write allowed then */
+	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	write_file(sig, der, len);
+	fv_free(der);
+	rq.signature_path = sig;
+	ck_assert_int_eq(fv_open(&rq, o, &im), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nothing to check"));
+	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	rq.writes = 1;
+	ck_assert_msg(fv_open(&rq, o, &im) == 0, "%s", fv_last_error());
+	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
+	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+	fv_image_free(im);
+	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
+	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
+	ck_assert_msg(fv_pair_repair(pr, o, &res) == 0, "%s", fv_last_error());
+	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
+	fv_result_free(res);
+	fv_pair_free(pr);
+	/* the tree's parameters given: the pair's, no superblock read */
+	{
+		fv_params *p = fv_params_new();
+
+		rq.params = p;
+		rq.signature_path = NULL;
+		rq.writes = 0;
+		ck_assert_int_eq(fv_params_set_data_blocks(p, 7), 0);
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+		ck_assert_uint_eq(fv_params_data_blocks(fv_pair_params(pr)), 7);
+		fv_pair_free(pr);
+		fv_image_free(im);
+		fv_params_free(p);
+	}
+	fv_options_free(o);
+}
+END_TEST
+
 START_TEST(pairs)
 {
 	struct fv_layout l = {.size = sizeof(l)}, small = {.size = 8};
@@ -1336,7 +1471,7 @@ START_TEST(image_pairs)
 	write_file(os, image, (size_t)BLOCKS * BS);
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &made), 0);
 	write_text(roothash, fv_result_root_hex(made));
-	ck_assert_int_eq(fv_image_open(os, NULL, NULL, &im), 0);
+	ck_assert_int_eq(image_open(os, NULL, NULL, &im), 0);
 	ck_assert_int_eq(fv_image_pair(im, 1, &pr), -EINVAL);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	ck_assert_str_eq(fv_pair_data_path(pr), os);
@@ -2035,7 +2170,7 @@ START_TEST(super_images)
 	fv_result_free(res);
 	fv_avb_free(a);
 	/* the image alone: a container of one pair, the Android image's */
-	ck_assert_msg(fv_image_open(sup, NULL, NULL, &im) == 0, "%s",
+	ck_assert_msg(image_open(sup, NULL, NULL, &im) == 0, "%s",
 		      fv_last_error());
 	ck_assert_str_eq(fv_image_container(im), "super");
 	ck_assert_uint_eq(fv_image_pairs(im), 1);
@@ -2502,7 +2637,7 @@ int main(void)
 			       android_images, format_verify_and_failures,
 			       repair_from_parity, sign_and_check,
 			       sidecar_images, repair_checks_signature,
-			       messages_with_a_fix, pairs, image_pairs,
+			       messages_with_a_fix, door, pairs, image_pairs,
 			       files_around_pairs, measuring, android_writers,
 			       errno_values, device_mapper_errors,
 			       super_images, firmware_sets, updates));

@@ -52,7 +52,7 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out)
 {
-	enum avb_judgement why;
+	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	fv_avb *a;
 	int r;
@@ -113,7 +113,7 @@ API int fv_avb_show(const char *image, fv_avb **out)
 
 API int fv_avb_check_key(fv_avb *a, const char *key)
 {
-	enum avb_judgement why;
+	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	uint8_t *blob = NULL;
 	size_t len = 0;
@@ -128,6 +128,11 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 					    VERITY_ANCHOR_KEY, blob, len, 0,
 					    &a->trust, &why, &err);
 	free(blob);
+	if (r == -EPERM && why == AVB_OTHER_KEY)
+		return verity_api_fail(EPERM,
+				       "%s: the vbmeta is signed by another "
+				       "key (public key sha1 %s), not by %s",
+				       a->path, a->key_sha1, key);
 	return verity_api_keep(r, &err);
 }
 

@@ -155,8 +155,7 @@ struct fv_image {
 	size_t navs;
 	struct ddi_image ddi;
 	int ddi_read;
-	struct verity_sidecar side;
-	uint8_t *signature; /* the sidecar's IMAGE.roothash.p7s */
+	fv_pair *own; /* a plain pair's, a sidecar image's */
 };
 
 struct fv_pair {
@@ -244,14 +243,8 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * as fv_avb_show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
-int verity_api_image_avb(fv_image *img, const fv_options *o,
-			 struct ht_error *err);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
-int verity_api_image_ddi(fv_image *img, const fv_options *o,
-			 struct ht_error *err);
-int verity_api_image_sidecar(fv_image *img, const fv_options *o,
-			     struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
