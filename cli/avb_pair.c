@@ -33,40 +33,6 @@ static const char *parameter_option(const struct cli_opts *o)
 					: NULL;
 }
 
-/* An Android image read already (a super image's logical partition,
- * read with its slot and block devices) judged: the trust policy for
- * the anchor given, and with --key that key as its signer. 0 and
- * *trust, or the exit code (printed; *a freed and NULL). */
-int cli_avb_judge(const struct cli_opts *o, const char *image, fv_avb **a,
-		  enum fv_trust *trust)
-{
-	enum fv_anchor anchor = o->key        ? FV_ANCHOR_KEY
-				: o->ntrusted ? FV_ANCHOR_CERT
-					      : FV_ANCHOR_NONE;
-	int r = o->key && o->ntrusted
-			? cli_error(-EINVAL,
-				    "--key and --trusted-cert: give the one "
-				    "trust anchor the image takes (--key for "
-				    "Android images, --trusted-cert for the "
-				    "others)")
-			: 0;
-
-	if (!r && (r = fv_trust_decide(
-			   "avb",
-			   strcmp(fv_avb_algorithm(*a), "NONE")
-				   ? FV_SIGNATURE_FOUND
-				   : FV_SIGNATURE_NONE,
-			   anchor, cli_writes(o), image, trust)))
-		r = cli_lib_error(r);
-	if (!r && o->key && (r = fv_avb_check_key(*a, o->key)))
-		r = cli_lib_error(r);
-	if (r) {
-		fv_avb_free(*a);
-		*a = NULL;
-	}
-	return r;
-}
-
 /* The image through the door (fv_open): judged, and its pair when it
  * has one. 0 and *img, or the exit code (printed). */
 static int open_avb(const struct cli_opts *o, const char *image,
@@ -157,16 +123,10 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		    struct cli_pair *cp)
 {
-	enum fv_trust trust;
-	int r;
+	int r = refuse_parameters(o, image);
 
-	if ((r = refuse_parameters(o, image))) {
-		fv_avb_free(a);
-		return r;
-	}
-	if ((r = cli_avb_judge(o, image, &a, &trust)))
-		return r;
-	r = pair_of(o, image, a, trust, cp);
+	if (!r)
+		r = pair_of(o, image, a, fv_avb_trust(a), cp);
 	fv_avb_free(a);
 	return r;
 }

@@ -168,26 +168,49 @@ int cli_writes(const struct cli_opts *o)
 	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
 }
 
-int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
-	     const char *const *certs, size_t ncerts, fv_image **img)
+/* The options holding the anchor (--key, or certs): 0 and *opts, the
+ * exit code of a refusal of the command's (printed), or the library's
+ * negative errno. */
+static int anchor_options(const struct cli_opts *o, const char *const *certs,
+			  size_t ncerts, fv_options **opts)
 {
-	fv_options *opts;
 	int r;
 
+	*opts = NULL;
 	if (o->key && o->ntrusted)
 		return cli_error(-EINVAL,
 				 "--key and --trusted-cert: give the one "
 				 "trust anchor the image takes (--key for "
 				 "Android images, --trusted-cert for the "
 				 "others)");
-	if (!(opts = fv_options_new()))
+	if (!(*opts = fv_options_new()))
 		return cli_error(-ENOMEM, "out of memory");
+	if ((r = o->key ? fv_options_set_key(*opts, o->key) : 0) ||
+	    (r = ncerts ? fv_options_set_trusted_certs(*opts, certs, ncerts)
+			: 0)) {
+		fv_options_free(*opts);
+		*opts = NULL;
+	}
+	return r;
+}
+
+int cli_anchor_options(const struct cli_opts *o, fv_options **opts)
+{
+	return anchor_options(o, (const char *const *)o->trusted_certs,
+			      o->ntrusted, opts);
+}
+
+int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
+	     const char *const *certs, size_t ncerts, fv_image **img)
+{
+	fv_options *opts;
+	int r;
+
+	if ((r = anchor_options(o, certs, ncerts, &opts)))
+		return r;
 	rq->size = sizeof(*rq);
 	rq->writes = cli_writes(o);
-	if (!(r = o->key ? fv_options_set_key(opts, o->key) : 0) &&
-	    !(r = ncerts ? fv_options_set_trusted_certs(opts, certs, ncerts)
-			 : 0))
-		r = fv_open(rq, opts, img);
+	r = fv_open(rq, opts, img);
 	fv_options_free(opts);
 	return r;
 }

@@ -790,14 +790,18 @@ int fv_super_find(const fv_super *s, const char *name, const char *slot);
 int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 		    uint32_t *device, uint64_t *at);
 /* Partition i read as an Android image, as fv_avb_read reads a file
- * (its vbmeta's signature checked), through s's files: s outlives *out
- * and every pair made of it is used before s is freed. Errors: those of
- * fv_avb_read, ENODATA (an empty partition), ENOMSG (no AVB footer and
- * no vbmeta: not an Android image). */
-int fv_super_avb(const fv_super *s, size_t i, fv_avb **out);
+ * (its vbmeta's signature checked), through s's files (s outlives *out
+ * and every pair made of it is used before s is freed), and judged as
+ * fv_open judges an Android image for o's anchor (o may be NULL: none;
+ * the verdict: fv_avb_trust). Errors: those of fv_avb_read and
+ * fv_open's judging, ENODATA (an empty partition), ENOMSG (no AVB footer
+ * and no vbmeta: not an Android image). */
+int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
+		 fv_avb **out);
 
 /* --- containers and trust (docs/trust.md) --------------------------------
- * Since 0.5 (FASTVERITY_1.3). The command asks the same two functions. */
+ * Since 0.5 (FASTVERITY_1.3). The registry alone; the door asks it and
+ * the trust policy (fv_open). */
 
 /* What an image given alone is, decided once, in one order: "sparse"
  * (refused: not raw data), "avb", "ddi", "sidecar" (also an image that
@@ -814,17 +818,8 @@ int fv_container_of(const char *image, const char *asked, const char **name);
  * -EINVAL, the message naming the command that makes a raw one. */
 int fv_refuse_sparse(const char *path);
 
-/* The trust policy's verdict (docs/trust.md has the table). */
-enum fv_signature_from {
-	FV_SIGNATURE_NONE = 0,  /* the image has none */
-	FV_SIGNATURE_FOUND = 1, /* its container carries one */
-	FV_SIGNATURE_GIVEN = 2, /* the caller gave one to be checked */
-};
-enum fv_anchor {
-	FV_ANCHOR_NONE = 0, /* nothing to check a signer against */
-	FV_ANCHOR_CERT = 1, /* trusted certificates */
-	FV_ANCHOR_KEY = 2,  /* a public key (Android vbmeta) */
-};
+/* The trust policy's verdict (docs/trust.md has the table), which the
+ * door reaches (fv_open, fv_image_trust). */
 enum fv_trust {
 	FV_TRUST_UNSIGNED = 0,  /* nothing signed, nothing asked */
 	FV_TRUST_CHECK = 1,     /* the signature must hold against the anchor */
@@ -832,15 +827,11 @@ enum fv_trust {
 				 * are checked against the stated root, the
 				 * signer is not */
 };
-/* container: as fv_container_of names it, or "plain". writes: the
- * action writes on the image's word (a repair that is no dry run).
- * image names it in the message. Errors: EINVAL (an anchor of the wrong
- * kind for the container; a signature given with no anchor; a write
- * with a signer not checked; an unknown container), EPERM (an anchor
- * for an image that is not signed: nothing proves who made it). */
-int fv_trust_decide(const char *container, enum fv_signature_from signature,
-		    enum fv_anchor anchor, int writes, const char *image,
-		    enum fv_trust *verdict);
+/* How an Android image's signer stands as judged so far:
+ * FV_TRUST_UNSIGNED, FV_TRUST_UNCHECKED (signed, checked against the
+ * key it carries), or FV_TRUST_CHECK (fv_avb_check_key, or a key
+ * fv_super_avb judged it by). */
+enum fv_trust fv_avb_trust(const fv_avb *a);
 
 /* --- Android firmware sets: one walk ------------------------------------
  * Since 0.10 (FASTVERITY_1.8). A set given by its top image — a vbmeta
@@ -1289,7 +1280,7 @@ int fv_result_update(const fv_result *r, struct fv_update_report *u);
  * devices too small; parity that is not this image's: more than 5% of
  * its codewords disagree with the verified image; a repair without
  * parity), EPERM (the signature does not check out; the policy's
- * refusals: fv_trust_decide), EBUSY (repair: a device in use, mounted
+ * refusals, as fv_open's), EBUSY (repair: a device in use, mounted
  * or mapped), EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
 int fv_pair_verify(const fv_pair *pair, const fv_options *o, fv_result **res);
 int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);

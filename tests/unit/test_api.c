@@ -487,8 +487,11 @@ START_TEST(android_images)
 						 "a\\x0ab\\x5c");
 			}
 		}
+		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
 		ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "not by"));
 		ck_assert_int_eq(fv_avb_check_key(a, key), 0);
+		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_CHECK);
 		ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
 		ck_assert_str_eq(fv_pair_root_hex(pr), hex);
 		ck_assert_str_eq(fv_pair_fec_path(pr), img);
@@ -2145,8 +2148,8 @@ START_TEST(super_images)
 	ck_assert_uint_eq(at, (1u << 20) + 5000);
 	ck_assert_int_eq(fv_super_offset(s, 0, (uint64_t)n, &dev, &at),
 			 -EINVAL);
-	ck_assert_int_eq(fv_super_avb(s, 1, &a), -ENODATA);
-	ck_assert_msg(fv_super_avb(s, 0, &a) == 0, "%s", fv_last_error());
+	ck_assert_int_eq(fv_super_avb(s, 1, NULL, &a), -ENODATA);
+	ck_assert_msg(fv_super_avb(s, 0, NULL, &a) == 0, "%s", fv_last_error());
 	ck_assert_str_eq(fv_avb_partition_name(a), "system");
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
@@ -2156,7 +2159,7 @@ START_TEST(super_images)
 	/* a byte of the partition changed in super.img: found at its
 	 * offset in the partition, through the path too */
 	poke(sup, (1u << 20) + 5 * BS + 7);
-	ck_assert_int_eq(fv_super_avb(s, 0, &a), 0);
+	ck_assert_int_eq(fv_super_avb(s, 0, NULL, &a), 0);
 	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
 	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
 	ck_assert_uint_eq(seen.n, 1);
@@ -2516,12 +2519,33 @@ START_TEST(messages_with_a_fix)
 					   "--trusted-cert"},
 	};
 	const size_t n = sizeof(words) / sizeof(words[0]);
-	enum fv_trust v;
-	char said[512];
+	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
+				     .hash = hash};
+	char said[512], key[128], cert[128], sig[128];
+	fv_result *made;
+	fv_image *im;
+	uint8_t *der;
+	size_t len;
 
-	ck_assert_int_eq(fv_trust_decide("sidecar", FV_SIGNATURE_GIVEN,
-					 FV_ANCHOR_NONE, 0, "img", &v),
-			 -EINVAL);
+	/* a signature given to be checked, and nothing to check it against */
+	{
+		fv_params *p = fv_params_new();
+
+		ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
+		fv_params_free(p);
+	}
+	snprintf(key, sizeof(key), "%s/mkey.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/mcert.pem", dir);
+	snprintf(sig, sizeof(sig), "%s/m.p7s", dir);
+	make_signer(key, cert);
+	ck_assert_int_eq(fv_sign(key, cert, NULL, fv_result_root_hex(made), 0,
+				 &der, &len),
+			 0);
+	fv_result_free(made);
+	write_file(sig, der, len);
+	fv_free(der);
+	rq.signature_path = sig;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
 	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "(give the signer's certificate)"));

@@ -905,11 +905,7 @@ API const char *fv_flag_name(unsigned flag)
 
 /* --- containers and trust ------------------------------------------------ */
 
-_Static_assert((int)FV_SIGNATURE_FOUND == (int)VERITY_SIGNATURE_FOUND &&
-		       (int)FV_SIGNATURE_GIVEN == (int)VERITY_SIGNATURE_GIVEN &&
-		       (int)FV_ANCHOR_CERT == (int)VERITY_ANCHOR_CERT &&
-		       (int)FV_ANCHOR_KEY == (int)VERITY_ANCHOR_KEY &&
-		       (int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
+_Static_assert((int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
 		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
 	       "the public trust enums are the policy's");
 
@@ -930,34 +926,6 @@ API int fv_container_of(const char *image, const char *asked, const char **name)
 					   &kind, &err)))
 		return verity_api_keep(r, &err);
 	*name = verity_container_name(kind);
-	return 0;
-}
-
-API int fv_trust_decide(const char *container, enum fv_signature_from signature,
-			enum fv_anchor anchor, int writes, const char *image,
-			enum fv_trust *verdict)
-{
-	int c = verity_container_by_name(container);
-	struct verity_trust_ask ask;
-	enum verity_trust t;
-	struct ht_error err;
-	int r;
-
-	NEED(verdict);
-	if (c < 0 || c == VERITY_CONTAINER_SPARSE)
-		return verity_api_fail(EINVAL, "no container named '%s'",
-				       container ? container : "(null)");
-	if ((unsigned)signature > FV_SIGNATURE_GIVEN ||
-	    (unsigned)anchor > FV_ANCHOR_KEY)
-		return verity_api_fail(EINVAL,
-				       "fv_trust_decide: a signature source or "
-				       "anchor out of range");
-	ask = (struct verity_trust_ask){(enum verity_container)c, image,
-					(enum verity_signature_from)signature,
-					(enum verity_anchor)anchor, !!writes};
-	if ((r = verity_trust_decide(&ask, &t, &err)))
-		return verity_api_keep(r, &err);
-	*verdict = (enum fv_trust)t;
 	return 0;
 }
 

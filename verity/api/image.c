@@ -34,12 +34,35 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
  * by the policy for the options' anchor (certificates: the wrong kind)
  * and with a key as its signer's, its hashtree descriptor made the
  * pair. */
+/* a's vbmeta judged by the policy for o's anchor (certificates: the
+ * wrong kind) and whether the action writes, and with a key as its
+ * signer's: 0, or the refusal (this thread's message). */
+int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, a->path,
+		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			? VERITY_SIGNATURE_FOUND
+			: VERITY_SIGNATURE_NONE,
+		verity_api_anchor_of(o), writes};
+	struct ht_error err;
+	enum verity_trust t;
+	int r;
+
+	if ((r = verity_trust_decide(&ask, &t, &err)))
+		return verity_api_keep(r, &err);
+	return o && o->key ? fv_avb_check_key(a, o->key) : 0;
+}
+
+API enum fv_trust fv_avb_trust(const fv_avb *a)
+{
+	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
+}
+
 static int image_avb(fv_image *img, const fv_options *o, int writes,
 		     struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
-	struct verity_trust_ask ask;
-	enum verity_trust t;
 	fv_avb *a;
 	int r;
 
@@ -49,12 +72,7 @@ static int image_avb(fv_image *img, const fv_options *o, int writes,
 	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 			   ? VERITY_SIGNATURE_FOUND
 			   : VERITY_SIGNATURE_NONE;
-	ask = (struct verity_trust_ask){VERITY_CONTAINER_AVB, img->path,
-					ip->from, verity_api_anchor_of(o),
-					writes};
-	if ((r = verity_trust_decide(&ask, &t, err)))
-		return r;
-	if (o && o->key && (r = fv_avb_check_key(a, o->key)))
+	if ((r = verity_api_avb_judge(a, o, writes)))
 		goto said;
 	/* the vbmeta's verdict, also where it describes no pair (a vbmeta
 	 * image, a hash footer, a persistent digest): fv_image_avb says
@@ -103,7 +121,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		if (!p.num_extents)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", img->path, p.name);
-		if ((r = fv_super_avb(s, i, &a)) == -ENOMSG) {
+		if ((r = fv_super_avb(s, i, NULL, &a)) == -ENOMSG) {
 			r = 0;
 			continue;
 		}

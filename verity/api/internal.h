@@ -243,6 +243,7 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * as fv_avb_show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
+int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
