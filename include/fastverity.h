@@ -1499,6 +1499,112 @@ int fv_image_signer(const fv_image *img, size_t i, char **subject);
  * found (FV_TRUST_CHECK; "" otherwise). */
 const char *fv_result_signer_fingerprint(const fv_result *r);
 
+/* --- bench -----------------------------------------------------------------
+ * Since 0.10 (FASTVERITY_1.8). What `fastverity bench` measures here, in
+ * about req->seconds: the ways of hashing 4096-byte blocks with a 32-byte
+ * salt (the SHA-256 kernels, also on every thread at once; OpenSSL's EVP
+ * two ways; the kernel's AF_ALG), the FEC encoders (ISA-L's, libfec's)
+ * for 2 to 24 roots and what those roots cost and correct on the data,
+ * and a whole tree of every setting asked for, built in memory from
+ * synthetic data or read from a device (never written). A rate is the
+ * median of FV_BENCH_ROUNDS rounds, the slowest and fastest its spread;
+ * the conclusions (enum fv_bench_flag) allow for that noise. */
+#define FV_BENCH_ROUNDS 5
+
+struct fv_bench_request {
+	size_t size;     /* sizeof(struct fv_bench_request) */
+	size_t row_size; /* sizeof(struct fv_bench_row): the rows' stride */
+	/* the settings: every combination of these (1 to 16 each), the
+	 * hashes varying slowest, then the formats, the data and the hash
+	 * block sizes, the salt sizes fastest */
+	const char *const *hashes;
+	size_t nhashes;
+	const unsigned *formats;
+	size_t nformats;
+	const uint32_t *data_block_sizes, *hash_block_sizes, *salt_sizes;
+	size_t ndata_block_sizes, nhash_block_sizes, nsalt_sizes;
+	const char *device; /* the data read from it; NULL: synthetic */
+	uint64_t bytes;     /* of data (a device: at most its size, 0 all) */
+	double seconds;     /* about how long it all takes (at most a day) */
+};
+
+enum fv_bench_kind {
+	FV_BENCH_MACHINE = 1, /* the first row: the machine and the run */
+	FV_BENCH_HASHING = 2, /* a way of hashing */
+	FV_BENCH_FEC = 3,     /* a parity encoder for some roots, one core */
+	FV_BENCH_ROOTS = 4,   /* what some roots cost and correct here */
+	FV_BENCH_TREE = 5,    /* a whole tree of one setting */
+};
+
+enum fv_bench_flag {
+	FV_BENCH_FAST_PATH = 1 << 0, /* HASHING: the fast path's kernel */
+	FV_BENCH_REFERENCE = 1 << 1, /* HASHING, FEC: veritysetup's way */
+	/* HASHING: a kernel faster than the fast path's, measured twice:
+	 * the machine was noisy, the rows are no ranking */
+	FV_BENCH_NOISE = 1 << 2,
+	/* TREE: the setting to take (the fastest with sha256 or stronger,
+	 * a salt, 4096-byte data blocks); DEFAULT_KEPT with it: format's
+	 * default, no lead over it beyond the noise; NO_DIFFERENCE: a
+	 * spread overlapping the recommended one's */
+	FV_BENCH_RECOMMENDED = 1 << 3,
+	FV_BENCH_DEFAULT_KEPT = 1 << 4,
+	FV_BENCH_NO_DIFFERENCE = 1 << 5,
+};
+
+/* MB/s: the median round, the slowest, the fastest (median < 0: not
+ * measured). */
+struct fv_bench_rate {
+	double median, min, max;
+};
+
+/* One row of the report; its strings live until the visitor returns. */
+struct fv_bench_row {
+	enum fv_bench_kind kind;
+	unsigned flags;   /* enum fv_bench_flag */
+	const char *name; /* the CPU; the way; TREE: the hash */
+	const char *note; /* what it is; not measured, tree failed: why */
+	struct fv_bench_rate rate; /* HASHING, FEC: one core; TREE: all */
+	struct fv_bench_rate all;  /* HASHING: every thread at once */
+	double ratio; /* HASHING: to the fastest; FEC: to the reference of
+		       * its roots; < 0: none */
+	unsigned roots; /* FEC, ROOTS */
+	/* ROOTS: the parity, its encoding here (seconds, < 0: not
+	 * measured), the longest run of bad blocks it corrects when the
+	 * tree names them and when not (bytes) */
+	uint64_t parity_bytes;
+	double encode_seconds;
+	uint64_t run_named, run_unnamed;
+	/* TREE: the setting (valid 0: its tree failed), the hashing path
+	 * ("fast", "generic") and why, levels, trees built, tree bytes */
+	uint32_t salt_size, data_block_size, hash_block_size;
+	unsigned format;
+	int valid;
+	const char *path, *path_reason;
+	unsigned levels, runs;
+	uint64_t tree_bytes;
+	uint64_t data_bytes; /* TREE, ROOTS: whole blocks; MACHINE: all */
+	/* MACHINE: CPUs online, threads run, the SHA-256 instructions
+	 * ("sha_ni sse4_1"), fv_sha256_kernel_name's, the device (NULL:
+	 * synthetic data), the clock measured (MHz; 0: not); a device's
+	 * read with its cache dropped, the SHA unit on the threads, the
+	 * first tree built cold (MB/s; 0: not measured) */
+	unsigned cpus, threads;
+	const char *cpu_flags, *sha256_kernel, *device;
+	double clock_mhz, device_read, sha_unit, cold_tree;
+};
+
+/* Called once, everything measured: rows[0, n), req->row_size apart, the
+ * machine first, then each kind in turn, the trees in the settings'
+ * order. Its return is fv_bench_run's. */
+typedef int (*fv_bench_fn)(void *ctx, const struct fv_bench_row *rows,
+			   size_t n);
+/* o: the threads and the SHA-256 kernel (NULL: the defaults). Every
+ * setting is checked and its tree prepared before anything is timed.
+ * Errors: EINVAL (the request; a setting that cannot make a tree, the
+ * message naming it), ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
+		 fv_bench_fn fn, void *ctx);
+
 /* --- measuring -------------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). What `fastverity bench` measures, for
  * programs that compare ways of hashing on their own machines: the
