@@ -110,7 +110,6 @@ START_TEST(android_images)
 	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
 	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8}, root[32];
 	fv_options *two = fv_options_new();
-	fv_memtree *m;
 	fv_avb *a;
 	fv_params *p;
 	fv_result *res;
@@ -147,9 +146,9 @@ START_TEST(android_images)
 	ck_assert_int_eq(fv_params_set_salt(p, salt, sizeof(salt)), 0);
 	ck_assert_int_eq(fv_params_set_superblock(p, 0), 0);
 	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
-	ck_assert_int_eq(fv_memtree_new(p, image, NULL, NULL, &m), 0);
-	ck_assert_int_eq(fv_memtree_build(m, 1, root, sizeof(root)), 0);
-	fv_memtree_free(m);
+	ck_assert_int_eq(fv_format(p, data, hash, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_root(res, root, sizeof(root)), 32);
+	fv_result_free(res);
 	fv_params_free(p);
 	for (int i = 0; i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", root[i]);
@@ -1540,82 +1539,10 @@ START_TEST(bench_run)
 }
 END_TEST
 
-/* What bench measures, through the header: each kernel against
- * OpenSSL's SHA-256 of salt || message, the two Reed-Solomon encoders
- * against each other, and a tree built in memory against format's. */
-START_TEST(measuring)
+/* OpenSSL's digests through the header, and the sizes of files. */
+START_TEST(digests_and_sizes)
 {
-	static uint8_t msgs[5 * BS], out[5 * 40], want[32];
-	uint8_t salt[45], root[64], par[24];
-	const char *features = fv_cpu_features();
-	fv_params *p = fv_params_new();
-	fv_result *made;
-	fv_memtree *m;
-	fv_salted *st;
-	fv_rs *rs;
 	uint64_t size;
-
-	ck_assert_ptr_nonnull(features);
-	fill(msgs, sizeof(msgs), 3);
-	fill(salt, sizeof(salt), 4);
-	ck_assert_int_eq(fv_salted_new(salt, FV_MAX_SALT_SIZE + 1, &st),
-			 -EINVAL);
-	ck_assert_int_eq(fv_salted_new(salt, sizeof(salt), &st), 0);
-	ck_assert_int_eq(fv_kernel_available(FV_KERNEL_PORTABLE), 1);
-	ck_assert_int_eq(fv_kernel_available((enum fv_kernel)7), 0);
-	ck_assert_ptr_null(fv_kernel_name((enum fv_kernel)7));
-	ck_assert(fv_kernel_available(fv_kernel_chosen(FV_SHA256_FASTEST)));
-	ck_assert_int_eq(fv_kernel_chosen(FV_SHA256_PORTABLE),
-			 FV_KERNEL_PORTABLE);
-	ck_assert_int_ge(fv_kernel_of_arch(), FV_KERNEL_PORTABLE);
-	for (int k = FV_KERNEL_PORTABLE; k <= FV_KERNEL_AVX512; k++) {
-		ck_assert_ptr_nonnull(fv_kernel_name(k));
-		ck_assert_ptr_nonnull(fv_kernel_label(k));
-		if (!fv_kernel_available(k)) {
-			ck_assert_int_eq(
-				fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
-				-EINVAL);
-			continue;
-		}
-		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 31),
-				 -EINVAL);
-		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
-				 0);
-		for (int i = 0; i < 5; i++) {
-			EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-			EVP_DigestInit_ex(c, EVP_sha256(), NULL);
-			EVP_DigestUpdate(c, salt, sizeof(salt));
-			EVP_DigestUpdate(c, msgs + i * BS, BS);
-			EVP_DigestFinal_ex(c, want, NULL);
-			EVP_MD_CTX_free(c);
-			ck_assert_int_eq(memcmp(out + i * 40, want, 32), 0);
-		}
-		ck_assert_int_eq(
-			fv_kernel_hash_one(k, st, msgs + 4 * BS, BS, out), 0);
-		ck_assert_int_eq(memcmp(out, want, 32), 0);
-	}
-	fv_salted_free(st);
-
-	/* OpenSSL's SHA-256 as the bench has it, both ways: the same
-	 * digests (want: message 4's, from above) */
-	for (int fresh = 0; fresh < 2; fresh++) {
-		memset(out, 0, sizeof(out));
-		ck_assert_int_eq(fv_evp_hash(fresh, salt, sizeof(salt), msgs,
-					     BS, 5, out, 40),
-				 0);
-		ck_assert_int_eq(memcmp(out + 4 * 40, want, 32), 0);
-	}
-	ck_assert_int_eq(fv_evp_hash(1, salt, sizeof(salt), msgs, BS, 5, out,
-				     31),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, NULL, 3, msgs, BS, 5, out, 32),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, salt, FV_MAX_SALT_SIZE + 1, msgs, BS,
-				     5, out, 32),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, salt, 0, NULL, BS, 5, out, 32),
-			 -EINVAL);
 
 	/* a digest of parts: SHA-256("abc") split in two, SHA-512 too */
 	{
@@ -1649,63 +1576,9 @@ START_TEST(measuring)
 	}
 	ck_assert_ptr_nonnull(fv_openssl_version());
 	ck_assert_int_eq(strncmp(fv_openssl_version(), "OpenSSL ", 8), 0);
-
-	/* ISA-L's parity and libfec's, codeword by codeword */
-	ck_assert_int_eq(fv_rs_new(1, &rs), -EINVAL);
-	ck_assert_int_eq(fv_rs_new(8, &rs), 0);
-	ck_assert_uint_eq(fv_rs_message_size(rs), 247);
-	{
-		enum { LEN = 64 };
-		static uint8_t cols[255][LEN];
-		uint8_t *src[255], *prow[8], msg[247];
-
-		for (int i = 0; i < 255; i++) {
-			fill(cols[i], LEN, (unsigned)i + 9);
-			if (i < 247)
-				src[i] = cols[i];
-			else
-				prow[i - 247] = cols[i];
-		}
-		ck_assert_int_eq(fv_rs_encode(rs, LEN, src, prow), 0);
-		for (int x = 0; x < LEN; x++) {
-			for (int i = 0; i < 247; i++)
-				msg[i] = cols[i][x];
-			ck_assert_int_eq(fv_rs_encode_one(rs, msg, par), 0);
-			for (int j = 0; j < 8; j++)
-				ck_assert_uint_eq(par[j], prow[j][x]);
-		}
-	}
-	fv_rs_free(rs);
-
-	/* a tree in memory: the root format writes, from memory and from
-	 * the file */
-	ck_assert_int_eq(fv_format(p, data, hash, NULL, &made), 0);
-	ck_assert_int_eq(fv_memtree_new(p, NULL, NULL, NULL, &m), -EINVAL);
-	ck_assert_int_eq(fv_memtree_new(p, image, NULL, NULL, &m), 0);
-	ck_assert_uint_eq(fv_memtree_levels(m), 2);
-	ck_assert_uint_eq(fv_memtree_data_bytes(m), (uint64_t)BLOCKS * BS);
-	ck_assert_uint_eq(fv_memtree_tree_bytes(m), 4 * BS);
-	ck_assert_str_eq(fv_memtree_hashing_path(m), "fast");
-	ck_assert(*fv_memtree_hashing_reason(m));
-	ck_assert_int_eq(fv_memtree_build(m, 2, root, sizeof(root)), 0);
-	{
-		uint8_t want_root[32];
-
-		fv_result_root(made, want_root, sizeof(want_root));
-		ck_assert_int_eq(memcmp(root, want_root, 32), 0);
-		fv_memtree_free(m);
-		ck_assert_int_eq(fv_memtree_new(p, NULL, data, NULL, &m), 0);
-		ck_assert_int_eq(fv_memtree_build(m, 0, root, sizeof(root)), 0);
-		ck_assert_int_eq(memcmp(root, want_root, 32), 0);
-		fv_memtree_free(m);
-	}
-	ck_assert_int_eq(fv_memtree_new(p, NULL, "/nonexistent/d", NULL, &m),
-			 -ENODEV);
 	ck_assert_int_eq(fv_device_size(data, &size), 0);
 	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
 	ck_assert_int_eq(fv_device_size(dir, &size), -ENOTBLK);
-	fv_result_free(made);
-	fv_params_free(p);
 }
 END_TEST
 
@@ -2528,7 +2401,7 @@ int main(void)
 			       repair_from_parity, sign_and_check,
 			       sidecar_images, repair_checks_signature,
 			       messages_with_a_fix, pairs, image_pairs,
-			       files_around_pairs, bench_run, measuring,
+			       files_around_pairs, bench_run, digests_and_sizes,
 			       android_writers, errno_values,
 			       device_mapper_errors, super_images,
 			       firmware_sets, updates));
