@@ -1011,7 +1011,8 @@ const char *fv_slot_name(const fv_slot *s);
 int fv_options_set_key(fv_options *o, const char *path);
 
 /* --- the door ---------------------------------------------------------------
- * Since 0.11. What verify, repair and open act on, opened once whatever
+ * Since 0.10 (FASTVERITY_1.8). What verify, repair and open act on,
+ * opened once whatever
  * it is: an image given alone, which the registry names (or the caller:
  * container "avb", "ddi", "super", "sidecar"), or a data and a hash
  * device (a plain pair). Its pairs (one for a plain pair, an Android
@@ -1418,98 +1419,111 @@ int fv_image_signer(const fv_image *img, size_t i, char **subject);
  * found (FV_TRUST_CHECK; "" otherwise). */
 const char *fv_result_signer_fingerprint(const fv_result *r);
 
-/* --- measuring -------------------------------------------------------------
- * Since 0.6 (FASTVERITY_1.4). What `fastverity bench` measures, for
- * programs that compare ways of hashing on their own machines: the
- * SHA-256 kernels one by one, the Reed-Solomon encoders, and whole trees
- * built in memory. */
+/* --- bench -----------------------------------------------------------------
+ * Since 0.10 (FASTVERITY_1.8). What `fastverity bench` measures here, in
+ * about req->seconds: the ways of hashing 4096-byte blocks with a 32-byte
+ * salt (the SHA-256 kernels, also on every thread at once; OpenSSL's EVP
+ * two ways; the kernel's AF_ALG), the FEC encoders (ISA-L's, libfec's)
+ * for 2 to 24 roots and what those roots cost and correct on the data,
+ * and a whole tree of every setting asked for, built in memory from
+ * synthetic data or read from a device (never written). A rate is the
+ * median of FV_BENCH_ROUNDS rounds, the slowest and fastest its spread;
+ * the conclusions (enum fv_bench_flag) allow for that noise. */
+#define FV_BENCH_ROUNDS 5
 
-/* The kernels (FV_SHA256_* choose among them). */
-enum fv_kernel {
-	FV_KERNEL_PORTABLE = 0, /* C, one message at a time */
-	FV_KERNEL_SHANI = 1,    /* x86-64 SHA extensions, two at a time */
-	FV_KERNEL_ARMV8 = 2,    /* Armv8 SHA-2 instructions, two at a time */
-	FV_KERNEL_SHANI3 = 3,   /* x86-64 SHA extensions, three at a time */
-	FV_KERNEL_AVX512 = 4,   /* x86-64 AVX-512, sixteen at a time in vector
-				 * lanes (since 0.9; the fastest on AMD family
-				 * 1Ah, Zen 5) */
+struct fv_bench_request {
+	size_t size;     /* sizeof(struct fv_bench_request) */
+	size_t row_size; /* sizeof(struct fv_bench_row): the rows' stride */
+	/* the settings: every combination of these (1 to 16 each), the
+	 * hashes varying slowest, then the formats, the data and the hash
+	 * block sizes, the salt sizes fastest */
+	const char *const *hashes;
+	size_t nhashes;
+	const unsigned *formats;
+	size_t nformats;
+	const uint32_t *data_block_sizes, *hash_block_sizes, *salt_sizes;
+	size_t ndata_block_sizes, nhash_block_sizes, nsalt_sizes;
+	const char *device; /* the data read from it; NULL: synthetic */
+	uint64_t bytes;     /* of data (a device: at most its size, 0 all) */
+	double seconds;     /* about how long it all takes (at most a day) */
 };
-/* 1 when this CPU runs k (the portable kernel always). */
-int fv_kernel_available(enum fv_kernel k);
-/* "sha-ni (two-way)", and the short form "SHA-NI"; NULL for no such k. */
-const char *fv_kernel_name(enum fv_kernel k);
-const char *fv_kernel_label(enum fv_kernel k);
-/* The kernel of the architecture the library was built for (the CPU may
- * lack it; FV_KERNEL_PORTABLE where there is none), and the one a
- * choice runs on this CPU. */
-enum fv_kernel fv_kernel_of_arch(void);
-enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice);
-/* The SHA-256 instructions this CPU has, as words ("sha_ni sse4_1"). */
-const char *fv_cpu_features(void);
 
-/* SHA-256 after a salt, computed once: what the fast path starts each
- * block from. */
-typedef struct fv_salted fv_salted;
-/* salt: at most FV_MAX_SALT_SIZE bytes (NULL, 0: none). Errors: EINVAL,
- * ENOMEM. */
-int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out);
-void fv_salted_free(fv_salted *s);
-/* count messages of len bytes, one after the other at msgs: digest i =
- * SHA-256(salt || message i) to out + i * stride (at least 32), as k
- * hashes a tree's level (two or three at a time where it interleaves);
- * fv_kernel_hash_one hashes one message, the kernel's single stream.
- * Errors: EINVAL (a kernel this CPU lacks, a NULL pointer, stride < 32). */
-int fv_kernel_hash(enum fv_kernel k, const fv_salted *s, const uint8_t *msgs,
-		   size_t len, size_t count, uint8_t *out, size_t stride);
-int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s, const uint8_t *msg,
-		       size_t len, uint8_t out[32]);
-/* Since 0.9 (FASTVERITY_1.7). The same digests through OpenSSL's EVP
- * (its default provider), to compare with the kernels: fresh, a context
- * set up and the salt hashed for each message (how veritysetup hashes);
- * else one context holding the salt, copied for each (the library's
- * generic path). salt: at most FV_MAX_SALT_SIZE bytes. Errors: EINVAL,
- * ENOSYS (OpenSSL cannot be opened), ENOMEM. */
-int fv_evp_hash(int fresh, const uint8_t *salt, size_t salt_len,
-		const uint8_t *msgs, size_t len, size_t count, uint8_t *out,
-		size_t stride);
+enum fv_bench_kind {
+	FV_BENCH_MACHINE = 1, /* the first row: the machine and the run */
+	FV_BENCH_HASHING = 2, /* a way of hashing */
+	FV_BENCH_FEC = 3,     /* a parity encoder for some roots, one core */
+	FV_BENCH_ROOTS = 4,   /* what some roots cost and correct here */
+	FV_BENCH_TREE = 5,    /* a whole tree of one setting */
+};
 
-/* Reed-Solomon over GF(2^8) as dm-verity's parity has it (255-byte
- * codewords, roots parity bytes each). */
-typedef struct fv_rs fv_rs;
-/* roots: FV_FEC_MIN_ROOTS to FV_FEC_MAX_ROOTS. Errors: EINVAL, ENOMEM,
- * ENOSYS (libfec, for fv_rs_encode_one, cannot be opened). */
-int fv_rs_new(unsigned roots, fv_rs **out);
-void fv_rs_free(fv_rs *rs);
-/* The message bytes of a codeword: 255 - roots. */
-unsigned fv_rs_message_size(const fv_rs *rs);
-/* fastverity's encoder (ISA-L): the parity of len codewords laid out by
- * columns, byte x of src[i] symbol i of codeword x (message size
- * columns), byte x of par[j] its parity symbol j (roots rows). */
-int fv_rs_encode(const fv_rs *rs, size_t len, uint8_t *const *src,
-		 uint8_t *const *par);
-/* libfec's, as veritysetup encodes: one codeword (msg: message size
- * bytes) into parity (roots bytes). */
-int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity);
+enum fv_bench_flag {
+	FV_BENCH_FAST_PATH = 1 << 0, /* HASHING: the fast path's kernel */
+	FV_BENCH_REFERENCE = 1 << 1, /* HASHING, FEC: veritysetup's way */
+	/* HASHING: a kernel faster than the fast path's, measured twice:
+	 * the machine was noisy, the rows are no ranking */
+	FV_BENCH_NOISE = 1 << 2,
+	/* TREE: the setting to take (the fastest with sha256 or stronger,
+	 * a salt, 4096-byte data blocks); DEFAULT_KEPT with it: format's
+	 * default, no lead over it beyond the noise; NO_DIFFERENCE: a
+	 * spread overlapping the recommended one's */
+	FV_BENCH_RECOMMENDED = 1 << 3,
+	FV_BENCH_DEFAULT_KEPT = 1 << 4,
+	FV_BENCH_NO_DIFFERENCE = 1 << 5,
+};
 
-/* A tree built in memory, again and again, for measuring: nothing is
- * written. p complete, its data blocks set; the data in memory (data,
- * the data blocks' bytes) or read from path (data NULL); o's SHA-256
- * kernel. Errors: EINVAL (parameters), ENODEV, ENOTBLK, EIO, ENOMEM. */
-typedef struct fv_memtree fv_memtree;
-int fv_memtree_new(const fv_params *p, const uint8_t *data, const char *path,
-		   const fv_options *o, fv_memtree **out);
-void fv_memtree_free(fv_memtree *m);
-/* Builds the whole tree with threads workers (0: one per CPU); its root
- * into root (size bytes; the digest size copied). Errors: EIO, ENOMEM. */
-int fv_memtree_build(fv_memtree *m, unsigned threads, uint8_t *root,
-		     size_t size);
-/* The tree's levels and bytes, the data's bytes, and the hashing path it
- * takes ("fast" or "generic") and why. */
-unsigned fv_memtree_levels(const fv_memtree *m);
-uint64_t fv_memtree_tree_bytes(const fv_memtree *m);
-uint64_t fv_memtree_data_bytes(const fv_memtree *m);
-const char *fv_memtree_hashing_path(const fv_memtree *m);
-const char *fv_memtree_hashing_reason(const fv_memtree *m);
+/* MB/s: the median round, the slowest, the fastest (median < 0: not
+ * measured). */
+struct fv_bench_rate {
+	double median, min, max;
+};
+
+/* One row of the report; its strings live until the visitor returns. */
+struct fv_bench_row {
+	enum fv_bench_kind kind;
+	unsigned flags;   /* enum fv_bench_flag */
+	const char *name; /* the CPU; the way; TREE: the hash */
+	const char *note; /* what it is; not measured, tree failed: why */
+	struct fv_bench_rate rate; /* HASHING, FEC: one core; TREE: all */
+	struct fv_bench_rate all;  /* HASHING: every thread at once */
+	double ratio; /* HASHING: to the fastest; FEC: to the reference of
+		       * its roots; < 0: none */
+	unsigned roots; /* FEC, ROOTS */
+	/* ROOTS: the parity, its encoding here (seconds, < 0: not
+	 * measured), the longest run of bad blocks it corrects when the
+	 * tree names them and when not (bytes) */
+	uint64_t parity_bytes;
+	double encode_seconds;
+	uint64_t run_named, run_unnamed;
+	/* TREE: the setting (valid 0: its tree failed), the hashing path
+	 * ("fast", "generic") and why, levels, trees built, tree bytes */
+	uint32_t salt_size, data_block_size, hash_block_size;
+	unsigned format;
+	int valid;
+	const char *path, *path_reason;
+	unsigned levels, runs;
+	uint64_t tree_bytes;
+	uint64_t data_bytes; /* TREE, ROOTS: whole blocks; MACHINE: all */
+	/* MACHINE: CPUs online, threads run, the SHA-256 instructions
+	 * ("sha_ni sse4_1"), fv_sha256_kernel_name's, the device (NULL:
+	 * synthetic data), the clock measured (MHz; 0: not); a device's
+	 * read with its cache dropped, the SHA unit on the threads, the
+	 * first tree built cold (MB/s; 0: not measured) */
+	unsigned cpus, threads;
+	const char *cpu_flags, *sha256_kernel, *device;
+	double clock_mhz, device_read, sha_unit, cold_tree;
+};
+
+/* Called once, everything measured: rows[0, n), req->row_size apart, the
+ * machine first, then each kind in turn, the trees in the settings'
+ * order. Its return is fv_bench_run's. */
+typedef int (*fv_bench_fn)(void *ctx, const struct fv_bench_row *rows,
+			   size_t n);
+/* o: the threads and the SHA-256 kernel (NULL: the defaults). Every
+ * setting is checked and its tree prepared before anything is timed.
+ * Errors: EINVAL (the request; a setting that cannot make a tree, the
+ * message naming it), ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
+		 fv_bench_fn fn, void *ctx);
 
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop

@@ -267,7 +267,6 @@ START_TEST(android_images)
 	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
 	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8}, root[32];
 	fv_options *two = fv_options_new();
-	fv_memtree *m;
 	fv_avb *a;
 	fv_params *p;
 	fv_result *res;
@@ -304,9 +303,9 @@ START_TEST(android_images)
 	ck_assert_int_eq(fv_params_set_salt(p, salt, sizeof(salt)), 0);
 	ck_assert_int_eq(fv_params_set_superblock(p, 0), 0);
 	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
-	ck_assert_int_eq(fv_memtree_new(p, image, NULL, NULL, &m), 0);
-	ck_assert_int_eq(fv_memtree_build(m, 1, root, sizeof(root)), 0);
-	fv_memtree_free(m);
+	ck_assert_int_eq(t_format(p, data, hash, NULL, &res), 0);
+	ck_assert_uint_eq(fv_result_root(res, root, sizeof(root)), 32);
+	fv_result_free(res);
 	fv_params_free(p);
 	for (int i = 0; i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", root[i]);
@@ -1663,82 +1662,149 @@ START_TEST(files_around_pairs)
 }
 END_TEST
 
-/* What bench measures, through the header: each kernel against
- * OpenSSL's SHA-256 of salt || message, the two Reed-Solomon encoders
- * against each other, and a tree built in memory against format's. */
-START_TEST(measuring)
+/* What the bench rows hold. */
+struct bench_seen {
+	size_t n, kinds[6], trees;
+	uint64_t tree_bytes;
+	unsigned levels, recommended;
+	char path[16], kernel[64];
+};
+
+static int bench_rows_seen(void *ctx, const struct fv_bench_row *rows, size_t n)
 {
-	static uint8_t msgs[5 * BS], out[5 * 40], want[32];
-	uint8_t salt[45], root[64], par[24];
-	const char *features = fv_cpu_features();
-	fv_params *p = fv_params_new();
-	fv_result *made;
-	fv_memtree *m;
-	fv_salted *st;
-	fv_rs *rs;
+	struct bench_seen *seen = ctx;
+	/* the caller's row size: struct fv_bench_row and 40 bytes more */
+	const size_t stride = sizeof(*rows) + 40;
+
+	enum fv_bench_kind prev = FV_BENCH_MACHINE;
+
+	seen->n = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct fv_bench_row *r =
+			(const void *)((const uint8_t *)rows + i * stride);
+
+		ck_assert_int_ge(r->kind, FV_BENCH_MACHINE);
+		ck_assert_int_le(r->kind, FV_BENCH_TREE);
+		/* in the order of the report, the machine first */
+		ck_assert(i ? r->kind != FV_BENCH_MACHINE
+			    : r->kind == FV_BENCH_MACHINE);
+		ck_assert_int_ge(r->kind, prev);
+		prev = r->kind;
+		seen->kinds[r->kind]++;
+		if (r->kind == FV_BENCH_MACHINE) {
+			ck_assert_uint_eq(r->threads, 2);
+			ck_assert_uint_eq(r->data_bytes, (uint64_t)BLOCKS * BS);
+			ck_assert_ptr_nonnull(r->cpu_flags);
+			snprintf(seen->kernel, sizeof(seen->kernel), "%s",
+				 r->sha256_kernel);
+		}
+		if (r->kind == FV_BENCH_HASHING && r->rate.median >= 0)
+			ck_assert(r->rate.min <= r->rate.median &&
+				  r->rate.median <= r->rate.max);
+		if (r->kind == FV_BENCH_ROOTS)
+			ck_assert_uint_eq(r->data_bytes, (uint64_t)BLOCKS * BS);
+		if (r->kind == FV_BENCH_TREE) {
+			ck_assert_str_eq(r->name, "sha256");
+			ck_assert_uint_eq(r->salt_size, 32);
+			ck_assert_int_eq(r->valid, 1);
+			ck_assert_uint_ge(r->runs, FV_BENCH_ROUNDS);
+			ck_assert(r->rate.median > 0);
+			snprintf(seen->path, sizeof(seen->path), "%s", r->path);
+			seen->levels = r->levels;
+			seen->tree_bytes = r->tree_bytes;
+			seen->recommended +=
+				!!(r->flags & FV_BENCH_RECOMMENDED);
+		}
+	}
+	return 7;
+}
+
+/* What bench measures, through the header: the rows of one short run
+ * (a tree of the data measured as format builds it), the settings
+ * checked before anything is timed, and the request's own checks. */
+START_TEST(bench_run)
+{
+	const char *sha256 = "sha256", *nosuch = "nosuchhash";
+	const unsigned format1 = 1;
+	const uint32_t bs = BS, salt32 = 32, salts[] = {32, 300};
+	struct fv_bench_request req = {
+		.size = sizeof(req),
+		.row_size = sizeof(struct fv_bench_row) + 40,
+		.hashes = &sha256,
+		.nhashes = 1,
+		.formats = &format1,
+		.nformats = 1,
+		.data_block_sizes = &bs,
+		.ndata_block_sizes = 1,
+		.hash_block_sizes = &bs,
+		.nhash_block_sizes = 1,
+		.salt_sizes = &salt32,
+		.nsalt_sizes = 1,
+		.device = data,
+		.seconds = 0.2,
+	};
+	struct bench_seen seen = {0};
+	fv_options *two = fv_options_new();
+
+	ck_assert_int_eq(fv_options_set_threads(two, 2), 0);
+	/* fn's return is the run's */
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen), 7);
+	ck_assert_uint_eq(seen.kinds[FV_BENCH_MACHINE], 1);
+	ck_assert_uint_ge(seen.kinds[FV_BENCH_HASHING], 6);
+	ck_assert_uint_eq(seen.kinds[FV_BENCH_FEC], 10);
+	ck_assert_uint_eq(seen.kinds[FV_BENCH_ROOTS], 5);
+	ck_assert_uint_eq(seen.kinds[FV_BENCH_TREE], 1);
+	ck_assert_str_eq(seen.path, "fast");
+	ck_assert_uint_eq(seen.levels, 2);
+	/* 300 blocks: 3 hash blocks of level 0, 1 of level 1 */
+	ck_assert_uint_eq(seen.tree_bytes, 4 * BS);
+	ck_assert_uint_eq(seen.recommended, 1);
+	ck_assert_str_eq(seen.kernel, fv_sha256_kernel_name(FV_SHA256_FASTEST));
+	/* a setting that cannot make a tree: refused before anything is
+	 * measured, named */
+	req.salt_sizes = salts;
+	req.nsalt_sizes = 2;
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	ck_assert_uint_eq(seen.n, 0);
+	ck_assert_str_eq(fv_last_error(),
+			 "sha256, 300-byte salt, 4096/4096-byte blocks, format "
+			 "1: salt of 300 bytes is too long (at most 256)");
+	req.salt_sizes = &salt32;
+	req.nsalt_sizes = 1;
+	req.hashes = &nosuch;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nosuchhash"));
+	req.hashes = &sha256;
+	/* the request's own checks */
+	req.device = "/nonexistent/d";
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -ENODEV);
+	req.device = data;
+	req.seconds = 0;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	req.seconds = 0.2;
+	req.nformats = 17;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	req.nformats = 1;
+	req.row_size = 8;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	ck_assert_int_eq(fv_bench_run(NULL, two, bench_rows_seen, &seen),
+			 -EINVAL);
+	ck_assert_uint_eq(seen.n, 0);
+	fv_options_free(two);
+}
+END_TEST
+
+/* OpenSSL's digests through the header, and the sizes of files. */
+START_TEST(digests_and_sizes)
+{
 	uint64_t size;
-
-	ck_assert_ptr_nonnull(features);
-	fill(msgs, sizeof(msgs), 3);
-	fill(salt, sizeof(salt), 4);
-	ck_assert_int_eq(fv_salted_new(salt, FV_MAX_SALT_SIZE + 1, &st),
-			 -EINVAL);
-	ck_assert_int_eq(fv_salted_new(salt, sizeof(salt), &st), 0);
-	ck_assert_int_eq(fv_kernel_available(FV_KERNEL_PORTABLE), 1);
-	ck_assert_int_eq(fv_kernel_available((enum fv_kernel)7), 0);
-	ck_assert_ptr_null(fv_kernel_name((enum fv_kernel)7));
-	ck_assert(fv_kernel_available(fv_kernel_chosen(FV_SHA256_FASTEST)));
-	ck_assert_int_eq(fv_kernel_chosen(FV_SHA256_PORTABLE),
-			 FV_KERNEL_PORTABLE);
-	ck_assert_int_ge(fv_kernel_of_arch(), FV_KERNEL_PORTABLE);
-	for (int k = FV_KERNEL_PORTABLE; k <= FV_KERNEL_AVX512; k++) {
-		ck_assert_ptr_nonnull(fv_kernel_name(k));
-		ck_assert_ptr_nonnull(fv_kernel_label(k));
-		if (!fv_kernel_available(k)) {
-			ck_assert_int_eq(
-				fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
-				-EINVAL);
-			continue;
-		}
-		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 31),
-				 -EINVAL);
-		ck_assert_int_eq(fv_kernel_hash(k, st, msgs, BS, 5, out, 40),
-				 0);
-		for (int i = 0; i < 5; i++) {
-			EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-			EVP_DigestInit_ex(c, EVP_sha256(), NULL);
-			EVP_DigestUpdate(c, salt, sizeof(salt));
-			EVP_DigestUpdate(c, msgs + i * BS, BS);
-			EVP_DigestFinal_ex(c, want, NULL);
-			EVP_MD_CTX_free(c);
-			ck_assert_int_eq(memcmp(out + i * 40, want, 32), 0);
-		}
-		ck_assert_int_eq(
-			fv_kernel_hash_one(k, st, msgs + 4 * BS, BS, out), 0);
-		ck_assert_int_eq(memcmp(out, want, 32), 0);
-	}
-	fv_salted_free(st);
-
-	/* OpenSSL's SHA-256 as the bench has it, both ways: the same
-	 * digests (want: message 4's, from above) */
-	for (int fresh = 0; fresh < 2; fresh++) {
-		memset(out, 0, sizeof(out));
-		ck_assert_int_eq(fv_evp_hash(fresh, salt, sizeof(salt), msgs,
-					     BS, 5, out, 40),
-				 0);
-		ck_assert_int_eq(memcmp(out + 4 * 40, want, 32), 0);
-	}
-	ck_assert_int_eq(fv_evp_hash(1, salt, sizeof(salt), msgs, BS, 5, out,
-				     31),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, NULL, 3, msgs, BS, 5, out, 32),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, salt, FV_MAX_SALT_SIZE + 1, msgs, BS,
-				     5, out, 32),
-			 -EINVAL);
-	ck_assert_int_eq(fv_evp_hash(1, salt, 0, NULL, BS, 5, out, 32),
-			 -EINVAL);
 
 	/* a digest of parts: SHA-256("abc") split in two, SHA-512 too */
 	{
@@ -1772,63 +1838,9 @@ START_TEST(measuring)
 	}
 	ck_assert_ptr_nonnull(fv_openssl_version());
 	ck_assert_int_eq(strncmp(fv_openssl_version(), "OpenSSL ", 8), 0);
-
-	/* ISA-L's parity and libfec's, codeword by codeword */
-	ck_assert_int_eq(fv_rs_new(1, &rs), -EINVAL);
-	ck_assert_int_eq(fv_rs_new(8, &rs), 0);
-	ck_assert_uint_eq(fv_rs_message_size(rs), 247);
-	{
-		enum { LEN = 64 };
-		static uint8_t cols[255][LEN];
-		uint8_t *src[255], *prow[8], msg[247];
-
-		for (int i = 0; i < 255; i++) {
-			fill(cols[i], LEN, (unsigned)i + 9);
-			if (i < 247)
-				src[i] = cols[i];
-			else
-				prow[i - 247] = cols[i];
-		}
-		ck_assert_int_eq(fv_rs_encode(rs, LEN, src, prow), 0);
-		for (int x = 0; x < LEN; x++) {
-			for (int i = 0; i < 247; i++)
-				msg[i] = cols[i][x];
-			ck_assert_int_eq(fv_rs_encode_one(rs, msg, par), 0);
-			for (int j = 0; j < 8; j++)
-				ck_assert_uint_eq(par[j], prow[j][x]);
-		}
-	}
-	fv_rs_free(rs);
-
-	/* a tree in memory: the root format writes, from memory and from
-	 * the file */
-	ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
-	ck_assert_int_eq(fv_memtree_new(p, NULL, NULL, NULL, &m), -EINVAL);
-	ck_assert_int_eq(fv_memtree_new(p, image, NULL, NULL, &m), 0);
-	ck_assert_uint_eq(fv_memtree_levels(m), 2);
-	ck_assert_uint_eq(fv_memtree_data_bytes(m), (uint64_t)BLOCKS * BS);
-	ck_assert_uint_eq(fv_memtree_tree_bytes(m), 4 * BS);
-	ck_assert_str_eq(fv_memtree_hashing_path(m), "fast");
-	ck_assert(*fv_memtree_hashing_reason(m));
-	ck_assert_int_eq(fv_memtree_build(m, 2, root, sizeof(root)), 0);
-	{
-		uint8_t want_root[32];
-
-		fv_result_root(made, want_root, sizeof(want_root));
-		ck_assert_int_eq(memcmp(root, want_root, 32), 0);
-		fv_memtree_free(m);
-		ck_assert_int_eq(fv_memtree_new(p, NULL, data, NULL, &m), 0);
-		ck_assert_int_eq(fv_memtree_build(m, 0, root, sizeof(root)), 0);
-		ck_assert_int_eq(memcmp(root, want_root, 32), 0);
-		fv_memtree_free(m);
-	}
-	ck_assert_int_eq(fv_memtree_new(p, NULL, "/nonexistent/d", NULL, &m),
-			 -ENODEV);
 	ck_assert_int_eq(fv_device_size(data, &size), 0);
 	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
 	ck_assert_int_eq(fv_device_size(dir, &size), -ENOTBLK);
-	fv_result_free(made);
-	fv_params_free(p);
 }
 END_TEST
 
@@ -2662,7 +2674,8 @@ int main(void)
 			       repair_from_parity, sign_and_check,
 			       sidecar_images, repair_checks_signature,
 			       messages_with_a_fix, door, pairs, image_pairs,
-			       files_around_pairs, measuring, android_writers,
-			       errno_values, device_mapper_errors,
-			       super_images, firmware_sets, updates));
+			       files_around_pairs, bench_run, digests_and_sizes,
+			       android_writers, errno_values,
+			       device_mapper_errors, super_images,
+			       firmware_sets, updates));
 }

@@ -30,7 +30,6 @@
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
-#include "verity/tree/memtree.h"
 #include "verity/tree/superblock.h"
 #include "verity/policy/trust.h"
 
@@ -179,20 +178,6 @@ struct fv_signer {
 	unsigned flags;
 };
 
-struct fv_salted {
-	struct sha256_salted_state st;
-};
-
-struct fv_rs {
-	struct fec_rs rs;
-};
-
-struct fv_memtree {
-	struct verity_memtree mt;
-	struct verity_device dev;
-	int has_dev;
-};
-
 struct fv_vbmeta_opts {
 	struct avb_vbmeta_opts vb; /* its pointers point below */
 	char *key, *release, *append;
@@ -262,8 +247,6 @@ void verity_api_wipe(char *p);
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
 				 struct fv_gpt_partition *p);
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
-int verity_api_kernel_known(enum fv_kernel k);
-int verity_api_kernel_usable(enum fv_kernel k);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag);
 char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n);

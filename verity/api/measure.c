@@ -1,299 +1,253 @@
-/* The public API of measuring (include/fastverity.h): the SHA-256
- * kernels one by one, the Reed-Solomon encoders, trees in memory. */
+/* The public API of measuring (include/fastverity.h): fv_bench_run, the
+ * door to verity/bench/, and the SHA-256 kernel a choice runs. */
 #include "verity/api/internal.h"
+#include "verity/bench/bench.h"
 
-/* --- measuring ------------------------------------------------------------ */
+_Static_assert((int)FV_BENCH_FAST_PATH == BENCH_FAST_PATH &&
+		       (int)FV_BENCH_REFERENCE == BENCH_REFERENCE &&
+		       (int)FV_BENCH_NOISE == BENCH_NOISE &&
+		       (int)FV_BENCH_RECOMMENDED == BENCH_RECOMMENDED &&
+		       (int)FV_BENCH_DEFAULT_KEPT == BENCH_DEFAULT_KEPT &&
+		       (int)FV_BENCH_NO_DIFFERENCE == BENCH_NO_DIFFERENCE &&
+		       (int)FV_BENCH_ROUNDS == BENCH_ROUNDS,
+	       "fv_bench_flag and bench_flag differ");
 
-_Static_assert((int)FV_KERNEL_PORTABLE == (int)SHA256_KERNEL_PORTABLE &&
-		       (int)FV_KERNEL_SHANI == (int)SHA256_KERNEL_SHANI &&
-		       (int)FV_KERNEL_ARMV8 == (int)SHA256_KERNEL_ARMV8 &&
-		       (int)FV_KERNEL_SHANI3 == (int)SHA256_KERNEL_SHANI3 &&
-		       (int)FV_KERNEL_AVX512 == (int)SHA256_KERNEL_AVX512 &&
-		       (int)FV_KERNEL_AVX512 + 1 == (int)SHA256_KERNEL_COUNT,
-	       "fv_kernel and sha256_kernel differ");
+#define BENCH_MAX_LIST 16
 
-int verity_api_kernel_known(enum fv_kernel k)
+/* The parameters of one setting, checked as fv_params checks them:
+ * 0, or -errno with the message naming the setting. */
+static int bench_params(const char *hash, unsigned format, uint32_t dbs,
+			uint32_t hbs, uint32_t salt_size,
+			struct verity_params *out)
 {
-	return (unsigned)k < SHA256_KERNEL_COUNT;
-}
-
-API int fv_kernel_available(enum fv_kernel k)
-{
-	return verity_api_kernel_known(k) &&
-	       ht_sha256_kernel_available((enum sha256_kernel)k);
-}
-
-API const char *fv_kernel_name(enum fv_kernel k)
-{
-	return verity_api_kernel_known(k)
-		       ? ht_sha256_kernel_name((enum sha256_kernel)k)
-		       : NULL;
-}
-
-API const char *fv_kernel_label(enum fv_kernel k)
-{
-	return verity_api_kernel_known(k)
-		       ? ht_sha256_kernel_label((enum sha256_kernel)k)
-		       : NULL;
-}
-
-API enum fv_kernel fv_kernel_of_arch(void)
-{
-	return (enum fv_kernel)ht_sha256_arch_kernel();
-}
-
-API enum fv_kernel fv_kernel_chosen(enum fv_sha256_kernel choice)
-{
-	if ((unsigned)choice > FV_SHA256_AVX512)
-		choice = FV_SHA256_FASTEST;
-	return (enum fv_kernel)ht_sha256_kernel_choose(
-		(enum sha256_choice)choice);
-}
-
-API const char *fv_cpu_features(void)
-{
-	return ht_sha256_cpu_features();
-}
-
-API int fv_salted_new(const uint8_t *salt, size_t len, fv_salted **out)
-{
-	fv_salted *s;
-
-	NEED(out);
-	*out = NULL;
-	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
-		return verity_api_fail(EINVAL,
-				       "a salt of %zu bytes (at most %d)", len,
-				       VERITY_MAX_SALT_SIZE);
-	if (!(s = calloc(1, sizeof(*s))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	ht_sha256_salted_init(&s->st, salt, len);
-	*out = s;
-	return 0;
-}
-
-API void fv_salted_free(fv_salted *s)
-{
-	free(s);
-}
-
-int verity_api_kernel_usable(enum fv_kernel k)
-{
-	if (!fv_kernel_available(k))
-		return verity_api_fail(
-			EINVAL, "this CPU has no SHA-256 kernel %d", (int)k);
-	return 0;
-}
-
-API int fv_kernel_hash(enum fv_kernel k, const fv_salted *s,
-		       const uint8_t *msgs, size_t len, size_t count,
-		       uint8_t *out, size_t stride)
-{
+	uint8_t salt[FV_MAX_SALT_SIZE];
+	fv_params *p = fv_params_new();
+	char why[512];
 	int r;
 
-	NEED(s);
-	NEED(out);
-	if ((r = verity_api_kernel_usable(k)))
-		return r;
-	if ((count && !msgs) || stride < 32)
+	if (!p)
+		return -ENOMEM;
+	memset(salt, 0x5a, sizeof(salt));
+	if ((r = fv_params_set_hash(p, hash)) ||
+	    (r = fv_params_set_hash_type(p, format)) ||
+	    (r = fv_params_set_block_sizes(p, dbs, hbs)) ||
+	    (r = fv_params_set_salt(p, salt, salt_size)) ||
+	    (r = fv_params_set_superblock(p, 1)) || (r = fv_params_check(p))) {
+		snprintf(why, sizeof(why), "%s", fv_last_error());
+		fv_params_free(p);
 		return verity_api_fail(
-			EINVAL, "fv_kernel_hash: no messages, or a stride "
-				"under 32");
-	sha256_finup_many((enum sha256_kernel)k, &s->st, msgs, len, count, out,
-			  stride);
-	return 0;
-}
-
-API int fv_kernel_hash_one(enum fv_kernel k, const fv_salted *s,
-			   const uint8_t *msg, size_t len, uint8_t out[32])
-{
-	int r;
-
-	NEED(s);
-	NEED(out);
-	if ((r = verity_api_kernel_usable(k)))
-		return r;
-	if (len && !msg)
-		return verity_api_fail(EINVAL,
-				       "fv_kernel_hash_one: msg is NULL");
-	sha256_finup_one((enum sha256_kernel)k, &s->st, msg, len, out);
-	return 0;
-}
-
-API int fv_evp_hash(int fresh, const uint8_t *salt, size_t salt_len,
-		    const uint8_t *msgs, size_t len, size_t count, uint8_t *out,
-		    size_t stride)
-{
-	struct ht_error err;
-
-	NEED(out);
-	if ((salt_len && !salt) || salt_len > FV_MAX_SALT_SIZE ||
-	    (count && !msgs) || stride < 32)
-		return verity_api_fail(
-			EINVAL,
-			"fv_evp_hash: no messages or salt, a salt over "
-			"%d bytes, or a stride under 32",
-			FV_MAX_SALT_SIZE);
-	return verity_api_keep(ht_evp_sha256_blocks(fresh, salt, salt_len, msgs,
-						    len, count, out, stride,
-						    &err),
-			       &err);
-}
-
-API int fv_rs_new(unsigned roots, fv_rs **out)
-{
-	struct ht_error err;
-	fv_rs *rs;
-
-	NEED(out);
-	*out = NULL;
-	if (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS)
-		return verity_api_fail(EINVAL, "%u roots (%d to %d)", roots,
-				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
-	if (!(rs = calloc(1, sizeof(*rs))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if (verity_fec_rs_init(&rs->rs, roots, &err)) {
-		free(rs);
-		return verity_api_keep(-ENOMEM, &err);
+			-r,
+			"%.31s, %u-byte salt, %u/%u-byte blocks, "
+			"format %u: %s",
+			hash, salt_size, dbs, hbs, format, why);
 	}
-	*out = rs;
+	*out = p->p;
+	fv_params_free(p);
 	return 0;
 }
 
-API void fv_rs_free(fv_rs *rs)
+/* A list of the request: 1 to BENCH_MAX_LIST items. */
+static int bench_list(const void *items, size_t n, const char *what)
 {
-	if (!rs)
-		return;
-	verity_fec_rs_free(&rs->rs);
-	free(rs);
-}
-
-API unsigned fv_rs_message_size(const fv_rs *rs)
-{
-	return rs ? rs->rs.rsn : 0;
-}
-
-API int fv_rs_encode(const fv_rs *rs, size_t len, uint8_t *const *src,
-		     uint8_t *const *par)
-{
-	NEED(rs);
-	NEED(src);
-	NEED(par);
-	verity_fec_rs_encode(&rs->rs, len, src, par);
+	if (!items || !n || n > BENCH_MAX_LIST)
+		return verity_api_fail(EINVAL, "fv_bench_run: %zu %s (1 to %d)",
+				       n, what, BENCH_MAX_LIST);
 	return 0;
 }
 
-API int fv_rs_encode_one(const fv_rs *rs, const uint8_t *msg, uint8_t *parity)
+/* Every combination of the lists, in the request's order: setting k's
+ * salt size is k's last digit in the lists' mixed radix, its hash the
+ * first. */
+static int bench_settings(const struct fv_bench_request *q,
+			  struct bench_report *rep)
 {
-	NEED(rs);
-	NEED(msg);
-	NEED(parity);
-	verity_fec_rs_encode_scalar(&rs->rs, msg, parity);
-	return 0;
-}
-
-API int fv_memtree_new(const fv_params *p, const uint8_t *data,
-		       const char *path, const fv_options *o, fv_memtree **out)
-{
-	struct ht_error err;
-	fv_memtree *m;
 	int r;
 
-	NEED(out);
-	*out = NULL;
-	NEED(p);
-	if (!data && !path)
-		return verity_api_fail(EINVAL,
-				       "fv_memtree_new: no data and no path");
-	if ((r = verity_params_validate(&p->p, &err)))
-		return verity_api_keep(r, &err);
-	if (!(m = calloc(1, sizeof(*m))))
+	rep->nsettings = q->nhashes * q->nformats * q->ndata_block_sizes *
+			 q->nhash_block_sizes * q->nsalt_sizes;
+	if (!(rep->settings = calloc(rep->nsettings, sizeof(*rep->settings))))
 		return verity_api_fail(ENOMEM, "out of memory");
-	if (!data) {
-		if ((r = verity_device_open(&m->dev, path, VERITY_OPEN_READ,
-					    &err))) {
-			free(m);
-			return verity_api_keep(r, &err);
-		}
-		m->has_dev = 1;
-		if (p->p.data_blocks > m->dev.size / p->p.data_block_size) {
-			fv_memtree_free(m);
+	for (size_t k = 0; k < rep->nsettings; k++) {
+		size_t i = k, s, h, d, f;
+
+		s = i % q->nsalt_sizes, i /= q->nsalt_sizes;
+		h = i % q->nhash_block_sizes, i /= q->nhash_block_sizes;
+		d = i % q->ndata_block_sizes, i /= q->ndata_block_sizes;
+		f = i % q->nformats, i /= q->nformats;
+		if (!q->hashes[i])
 			return verity_api_fail(
-				EINVAL,
-				"%s: %llu bytes, fewer than %llu blocks "
-				"of %u bytes",
-				path, (unsigned long long)m->dev.size,
-				(unsigned long long)p->p.data_blocks,
-				p->p.data_block_size);
-		}
+				EINVAL, "fv_bench_run: hash %zu is NULL", i);
+		if ((r = bench_params(q->hashes[i], q->formats[f],
+				      q->data_block_sizes[d],
+				      q->hash_block_sizes[h], q->salt_sizes[s],
+				      &rep->settings[k].p)))
+			return r;
 	}
-	if ((r = verity_memtree_init(&m->mt, &p->p, data,
-				     m->has_dev ? &m->dev : NULL, &err))) {
-		if (m->has_dev)
-			verity_device_close(&m->dev);
-		free(m);
-		return verity_api_keep(r, &err);
-	}
-	ht_hasher_use_kernel(&m->mt.h, (enum sha256_choice)(o ? o->sha256 : 0));
-	verity_fill_info(&m->mt.info, &m->mt.h);
-	*out = m;
 	return 0;
 }
 
-API void fv_memtree_free(fv_memtree *m)
+static struct fv_bench_rate rate_of(double median, double lo, double hi)
 {
-	if (!m)
-		return;
-	verity_memtree_free(&m->mt);
-	if (m->has_dev)
-		verity_device_close(&m->dev);
-	free(m);
+	return (struct fv_bench_rate){.median = median, .min = lo, .max = hi};
 }
 
-API int fv_memtree_build(fv_memtree *m, unsigned threads, uint8_t *root,
-			 size_t size)
+/* Row w as the caller's row i (row_size bytes of it at most). */
+static void give_row(uint8_t *rows, size_t row_size, size_t i,
+		     const struct fv_bench_row *w)
 {
-	uint8_t digest[HT_MAX_DIGEST_SIZE];
+	memcpy(rows + i * row_size, w,
+	       row_size < sizeof(*w) ? row_size : sizeof(*w));
+}
+
+/* The report as rows, the caller's row size apart: how many. */
+static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
+			 size_t row_size)
+{
+	struct fv_bench_row w = {
+		.kind = FV_BENCH_MACHINE,
+		.name = rep->cpu,
+		.cpus = rep->cpus,
+		.threads = rep->threads,
+		.cpu_flags = rep->cpu_flags,
+		.sha256_kernel = rep->sha256_kernel,
+		.device = rep->device,
+		.clock_mhz = rep->clock_mhz,
+		.data_bytes = rep->size,
+		.device_read = rep->dev_read_mbps,
+		.sha_unit = rep->cpu_mbps,
+		.cold_tree = rep->cold_mbps,
+	};
+	size_t n = 0;
+
+	give_row(rows, row_size, n++, &w);
+	for (size_t i = 0; i < rep->nimpls; i++) {
+		const struct bench_impl *m = &rep->impls[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_HASHING,
+			.flags = m->flags,
+			.name = m->name,
+			.note = m->mb_per_s < 0 ? m->why : m->note,
+			.rate = rate_of(m->mb_per_s, m->lo, m->hi),
+			.all = rate_of(m->all_mb_per_s, m->all_lo, m->all_hi),
+			.ratio = m->ratio,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nfec; i++) {
+		const struct bench_fec *f = &rep->fec[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_FEC,
+			.flags = f->scalar ? FV_BENCH_REFERENCE : 0,
+			.name = f->name,
+			.note = f->mb_per_s < 0 ? f->why : f->note,
+			.rate = rate_of(f->mb_per_s, f->lo, f->hi),
+			.ratio = f->ratio,
+			.roots = f->roots,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nadvice; i++) {
+		const struct bench_fec_advice *a = &rep->advice[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_ROOTS,
+			.roots = a->roots,
+			.parity_bytes = a->parity_bytes,
+			.encode_seconds = a->encode_seconds,
+			.run_named = a->run_named,
+			.run_unnamed = a->run_unnamed,
+			.data_bytes = rep->advice_data_bytes,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nsettings; i++) {
+		const struct bench_setting *s = &rep->settings[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_TREE,
+			.flags = s->flags,
+			.name = s->p.hash_name,
+			.note = s->valid ? "" : s->why,
+			.rate = rate_of(s->mb_per_s, s->lo, s->hi),
+			.salt_size = (uint32_t)s->p.salt_size,
+			.data_block_size = s->p.data_block_size,
+			.hash_block_size = s->p.hash_block_size,
+			.format = (unsigned)s->p.hash_type,
+			.valid = s->valid,
+			.path = s->path,
+			.path_reason = s->path_reason,
+			.levels = s->levels,
+			.runs = s->runs,
+			.tree_bytes = s->tree_bytes,
+			.data_bytes = s->data_bytes,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	return n;
+}
+
+API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
+		     fv_bench_fn fn, void *ctx)
+{
+	struct fv_bench_request q = {0};
+	struct bench_report *rep;
+	struct bench_plan plan;
 	struct ht_error err;
+	uint8_t *rows = NULL;
+	size_t n;
 	int r;
 
-	NEED(m);
-	NEED(root);
-	if (threads > VERITY_MAX_THREADS)
-		return verity_api_fail(EINVAL, "%u threads (at most %d)",
-				       threads, VERITY_MAX_THREADS);
-	if ((r = verity_memtree_build(
-		     &m->mt, threads ? threads : verity_default_threads(),
-		     digest, &err)))
-		return verity_api_keep(r, &err);
-	memcpy(root, digest,
-	       size < m->mt.h.digest_size ? size : m->mt.h.digest_size);
-	return 0;
-}
-
-API unsigned fv_memtree_levels(const fv_memtree *m)
-{
-	return m ? m->mt.g.levels : 0;
-}
-
-API uint64_t fv_memtree_tree_bytes(const fv_memtree *m)
-{
-	return m ? m->mt.tree_bytes : 0;
-}
-
-API uint64_t fv_memtree_data_bytes(const fv_memtree *m)
-{
-	return m ? m->mt.data_bytes : 0;
-}
-
-API const char *fv_memtree_hashing_path(const fv_memtree *m)
-{
-	return m ? verity_api_or_empty(m->mt.info.hash_path) : NULL;
-}
-
-API const char *fv_memtree_hashing_reason(const fv_memtree *m)
-{
-	return m ? verity_api_or_empty(m->mt.info.path_reason) : NULL;
+	NEED(req);
+	NEED(fn);
+	/* (the first version's sizes: later ones only add at the end) */
+	if (req->size < sizeof(q) ||
+	    req->row_size < sizeof(struct fv_bench_row) ||
+	    req->row_size % _Alignof(struct fv_bench_row))
+		return verity_api_fail(EINVAL,
+				       "%s: size %zu or row size %zu is too "
+				       "small, or the row size not aligned",
+				       __func__, req->size, req->row_size);
+	memcpy(&q, req, sizeof(q));
+	if ((r = bench_list(q.hashes, q.nhashes, "hashes")) ||
+	    (r = bench_list(q.formats, q.nformats, "formats")) ||
+	    (r = bench_list(q.data_block_sizes, q.ndata_block_sizes,
+			    "data block sizes")) ||
+	    (r = bench_list(q.hash_block_sizes, q.nhash_block_sizes,
+			    "hash block sizes")) ||
+	    (r = bench_list(q.salt_sizes, q.nsalt_sizes, "salt sizes")))
+		return r;
+	if (!(q.seconds > 0 && q.seconds <= 86400))
+		return verity_api_fail(EINVAL,
+				       "%s: %g seconds (more than 0, at most a "
+				       "day)",
+				       __func__, q.seconds);
+	if (!(rep = calloc(1, sizeof(*rep))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	if ((r = bench_settings(&q, rep)))
+		goto out;
+	plan = (struct bench_plan){
+		.device = q.device,
+		.size = q.bytes,
+		.threads = o ? o->threads : 0,
+		.sha256 = (enum sha256_choice)(o ? o->sha256 : 0),
+		.seconds = q.seconds,
+	};
+	if ((r = verity_api_keep(verity_bench_run(rep, &plan, &err), &err)))
+		goto out;
+	n = 1 + rep->nimpls + rep->nfec + rep->nadvice + rep->nsettings;
+	if (!(rows = calloc(n, q.row_size))) {
+		r = verity_api_fail(ENOMEM, "out of memory");
+		goto out;
+	}
+	n = bench_rows(rep, rows, q.row_size);
+	r = fn(ctx, (const struct fv_bench_row *)(void *)rows, n);
+out:
+	free(rows);
+	free(rep->settings);
+	free(rep);
+	return r;
 }
 
 API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)

@@ -1,13 +1,11 @@
-/* fastverity bench: the FEC parity encoders side by side, on one core. */
+/* bench: the FEC parity encoders side by side, on one core, and what
+ * their roots mean for the data measured. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli/cli.h"
-#include "include/fastverity.h"
-
-#define FEC_RS_N 255 /* bytes of a codeword */
+#include "verity/bench/bench.h"
+#include "verity/fec/rs.h"
 
 /* Codewords per pass: one 4096-byte block of each message position, as a
  * round of dm-verity FEC with 4 KiB blocks (about 1 MB of message). */
@@ -15,52 +13,56 @@
 
 static const unsigned fec_roots[] = {2, 4, 8, 16, 24};
 
-/* One pass of fastverity's encoder: ISA-L over rsn columns. */
-static void pass_isal(const fv_rs *rs, uint8_t *const *cols,
-		      uint8_t *const *par)
-{
-	fv_rs_encode(rs, FEC_CODEWORDS, cols, par);
-}
-
-/* One pass of veritysetup's: each codeword gathered from the columns,
- * then libfec's scalar encoder. */
-static void pass_scalar(const fv_rs *rs, unsigned roots, uint8_t *const *cols,
+/* One pass of veritysetup's encoder: each codeword gathered from the
+ * columns, then libfec's scalar encoder. */
+static void pass_scalar(const struct fec_rs *rs, uint8_t *const *cols,
 			uint8_t *out)
 {
-	unsigned rsn = fv_rs_message_size(rs);
 	uint8_t msg[FEC_RS_N];
 
 	for (size_t x = 0; x < FEC_CODEWORDS; x++) {
-		for (unsigned i = 0; i < rsn; i++)
+		for (unsigned i = 0; i < rs->rsn; i++)
 			msg[i] = cols[i][x];
-		fv_rs_encode_one(rs, msg, out + x * roots);
+		verity_fec_rs_encode_scalar(rs, msg, out + x * rs->roots);
 	}
 }
 
-void bench_run_fec(struct bench_report *rep, double total)
+/* An encoder's speed over libfec's for the same roots, or -1. */
+static double fec_ratio(const struct bench_report *r, const struct bench_fec *f)
+{
+	for (size_t i = 0; i < r->nfec; i++)
+		if (r->fec[i].roots == f->roots && r->fec[i].scalar &&
+		    r->fec[i].mb_per_s > 0 && f->mb_per_s > 0)
+			return f->mb_per_s / r->fec[i].mb_per_s;
+	return -1;
+}
+
+void verity_bench_fec(struct bench_report *rep, double total)
 {
 	size_t nroots = sizeof(fec_roots) / sizeof(fec_roots[0]);
 	double budget = total / (double)(2 * nroots);
 	uint8_t *buf = malloc((size_t)FEC_RS_N * FEC_CODEWORDS);
-	uint8_t *out = malloc((size_t)FV_FEC_MAX_ROOTS * FEC_CODEWORDS);
+	uint8_t *out = malloc((size_t)FEC_MAX_ROOTS * FEC_CODEWORDS);
 	uint8_t *cols[FEC_RS_N];
+	struct ht_error err;
 
-	for (size_t k = 0; k < nroots; k++) {
-		fv_rs *rs = NULL;
-		const char *why = "out of memory";
+	snprintf(err.msg, sizeof(err.msg), "out of memory");
+	for (size_t k = 0; k < nroots && rep->nfec + 2 <= BENCH_FEC_ROWS; k++) {
+		struct fec_rs rs;
 		unsigned rsn = 0;
 		int ok = 0;
 
+		memset(&rs, 0, sizeof(rs));
 		if (buf && out) {
-			ok = !fv_rs_new(fec_roots[k], &rs);
-			why = fv_last_error();
-			rsn = fv_rs_message_size(rs);
+			ok = !verity_fec_rs_init(&rs, fec_roots[k], &err);
+			rsn = rs.rsn;
 		}
 		for (int impl = 0; impl < 2; impl++) {
 			struct bench_fec *r = &rep->fec[rep->nfec++];
 			uint64_t passes = 0;
 			double t0, t, rates[BENCH_ROUNDS];
 
+			memset(r, 0, sizeof(*r));
 			r->roots = fec_roots[k];
 			r->scalar = impl;
 			r->name = impl ? "libfec, one codeword at a time"
@@ -68,8 +70,10 @@ void bench_run_fec(struct bench_report *rep, double total)
 			r->note = impl ? "how veritysetup encodes"
 				       : "fastverity's encoder";
 			r->mb_per_s = -1;
+			r->ratio = -1;
 			if (!ok) {
-				snprintf(r->why, sizeof(r->why), "%.159s", why);
+				snprintf(r->why, sizeof(r->why), "%.159s",
+					 err.msg);
 				continue;
 			}
 			for (unsigned i = 0; i < FEC_RS_N; i++)
@@ -79,24 +83,28 @@ void bench_run_fec(struct bench_report *rep, double total)
 			for (unsigned round = 0; round < BENCH_ROUNDS;
 			     round++) {
 				passes = 0;
-				t0 = cli_now();
+				t0 = verity_bench_now();
 				do {
 					if (impl)
-						pass_scalar(rs, fec_roots[k],
-							    cols, out);
+						pass_scalar(&rs, cols, out);
 					else
-						pass_isal(rs, cols, cols + rsn);
+						verity_fec_rs_encode(
+							&rs, FEC_CODEWORDS,
+							cols, cols + rsn);
 					passes++;
-					t = cli_now() - t0;
+					t = verity_bench_now() - t0;
 				} while (t < budget / BENCH_ROUNDS);
 				rates[round] = (double)passes * rsn *
 					       FEC_CODEWORDS / t / 1e6;
 			}
-			bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo,
-				    &r->hi);
+			verity_bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s,
+					   &r->lo, &r->hi);
 		}
-		fv_rs_free(rs);
+		if (ok)
+			verity_fec_rs_free(&rs);
 	}
+	for (size_t i = 0; i < rep->nfec; i++)
+		rep->fec[i].ratio = fec_ratio(rep, &rep->fec[i]);
 	free(buf);
 	free(out);
 }
@@ -105,7 +113,7 @@ void bench_run_fec(struct bench_report *rep, double total)
  * each round holds rsn blocks spaced rounds apart, so a run of
  * consecutive bad blocks puts at most ceil(run / rounds) into one
  * codeword. */
-void bench_fec_advise(struct bench_report *r)
+void verity_bench_fec_advise(struct bench_report *r)
 {
 	const uint64_t bs = 4096, data = r->size / bs;
 	uint64_t tree = 0, covered;
@@ -128,7 +136,6 @@ void bench_fec_advise(struct bench_report *r)
 
 		a->roots = roots;
 		a->parity_bytes = rounds * roots * bs;
-		a->share = (double)a->parity_bytes / (double)(data * bs);
 		a->run_named = rounds * roots * bs;
 		a->run_unnamed = rounds * (roots / 2) * bs;
 		a->encode_seconds = -1;

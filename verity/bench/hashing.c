@@ -1,17 +1,16 @@
-/* fastverity bench: the ways of hashing 4096-byte blocks, side by side,
- * on one core, and the kernels on every thread at once. */
+/* bench: the ways of hashing 4096-byte blocks, side by side, on one
+ * core, and the library's SHA-256 kernels on every thread at once. */
 #include <errno.h>
 #include <linux/if_alg.h>
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cli/cli.h"
-#include "cli/params.h"
-#include "include/fastverity.h"
+#include "hashtree/hasher.h"
+#include "hashtree/thread.h"
+#include "verity/bench/bench.h"
 
 #define IMPL_BLOCK  4096
 #define IMPL_SALT   32
@@ -42,7 +41,7 @@ static const char *const impl_names[IMPL_COUNT] = {
 	"Kernel crypto API (AF_ALG)",
 };
 
-/* (the fast path's note goes to the kernel the command picks) */
+/* (the fast path's note goes to the kernel the library picks) */
 static const char *const impl_notes[IMPL_COUNT] = {
 	"",
 	"",
@@ -55,10 +54,11 @@ static const char *const impl_notes[IMPL_COUNT] = {
 };
 
 /* What the ways of hashing start from: the salt, its salted state for
- * the kernels, and an AF_ALG socket. */
+ * the kernels, the architecture's kernel, and an AF_ALG socket. */
 struct impl_start {
 	const uint8_t *salt;
-	fv_salted *st;
+	struct sha256_salted_state st;
+	enum sha256_kernel hw;
 	int alg_fd;
 };
 
@@ -66,33 +66,38 @@ struct impl_start {
 static int impl_pass(enum impl k, const struct impl_start *is,
 		     const uint8_t *buf, uint8_t *out)
 {
-	const fv_salted *st = is->st;
+	const struct sha256_salted_state *st = &is->st;
 	const uint8_t *salt = is->salt;
 
 	switch (k) {
 	case IMPL_AVX512:
-		return fv_kernel_hash(FV_KERNEL_AVX512, st, buf, IMPL_BLOCK,
-				      IMPL_BLOCKS, out, 32);
+		sha256_finup_many(SHA256_KERNEL_AVX512, st, buf, IMPL_BLOCK,
+				  IMPL_BLOCKS, out, 32);
+		return 0;
 	case IMPL_HW_3WAY:
-		return fv_kernel_hash(FV_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
-				      IMPL_BLOCKS, out, 32);
+		sha256_finup_many(SHA256_KERNEL_SHANI3, st, buf, IMPL_BLOCK,
+				  IMPL_BLOCKS, out, 32);
+		return 0;
 	case IMPL_HW_2WAY:
-		return fv_kernel_hash(fv_kernel_of_arch(), st, buf, IMPL_BLOCK,
-				      IMPL_BLOCKS, out, 32);
+		sha256_finup_many(is->hw, st, buf, IMPL_BLOCK, IMPL_BLOCKS, out,
+				  32);
+		return 0;
 	case IMPL_HW_1WAY:
+		/* the kernel's single stream: one message a call is what
+		 * this row measures */
 		for (int i = 0; i < IMPL_BLOCKS; i++)
-			if (fv_kernel_hash_one(fv_kernel_of_arch(), st,
-					       buf + i * IMPL_BLOCK, IMPL_BLOCK,
-					       out + i * 32))
-				return -EINVAL;
+			sha256_finup_one(is->hw, st, buf + i * IMPL_BLOCK,
+					 IMPL_BLOCK, out + i * 32);
 		return 0;
 	case IMPL_PORTABLE:
-		return fv_kernel_hash(FV_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
-				      IMPL_BLOCKS, out, 32);
+		sha256_finup_many(SHA256_KERNEL_PORTABLE, st, buf, IMPL_BLOCK,
+				  IMPL_BLOCKS, out, 32);
+		return 0;
 	case IMPL_EVP_PER_BLOCK:
 	case IMPL_EVP_PRESALTED:
-		return fv_evp_hash(k == IMPL_EVP_PER_BLOCK, salt, IMPL_SALT,
-				   buf, IMPL_BLOCK, IMPL_BLOCKS, out, 32);
+		return ht_evp_sha256_blocks(k == IMPL_EVP_PER_BLOCK, salt,
+					    IMPL_SALT, buf, IMPL_BLOCK,
+					    IMPL_BLOCKS, out, 32, NULL);
 	case IMPL_AF_ALG:
 		for (int i = 0; i < IMPL_BLOCKS; i++) {
 			if (send(is->alg_fd, salt, IMPL_SALT, MSG_MORE) !=
@@ -161,11 +166,11 @@ static double clock_mhz(void)
 	for (int run = 0; run < 5; run++) {
 		const long n = 2000000; /* 20 adds each: 40 M cycles */
 		unsigned long x = 1, y = 3;
-		double t0 = cli_now(), t;
+		double t0 = verity_bench_now(), t;
 
 		for (long i = 0; i < n; i++)
 			__asm__ volatile(ADDS20 : "+r"(x) : "r"(y));
-		t = cli_now() - t0;
+		t = verity_bench_now() - t0;
 		if (t > 0 && 20.0 * n / t / 1e6 > best)
 			best = 20.0 * n / t / 1e6;
 	}
@@ -201,24 +206,23 @@ static void *all_thread_run(void *arg)
 			break;
 		}
 		a->passes++;
-	} while (cli_now() < a->until);
+	} while (verity_bench_now() < a->until);
 	return NULL;
 }
 
-/* Kernel k on every thread at once, in BENCH_ROUNDS rounds of about
- * budget / BENCH_ROUNDS seconds: MB/s of all threads together into r.
- * Not measured (left < 0) with one thread, or when a thread cannot be
- * started. */
+/* Kernel k on every thread at once (the library's one fan-out), in
+ * BENCH_ROUNDS rounds of about budget / BENCH_ROUNDS seconds: MB/s of
+ * all threads together into r. Not measured (left < 0) with one thread,
+ * or when a thread cannot be started. */
 static void run_all_threads(struct bench_impl *r, enum impl k,
 			    const struct impl_start *is, unsigned threads,
 			    double budget)
 {
 	struct all_thread *a;
-	pthread_t tid[FV_MAX_THREADS];
 	double rates[BENCH_ROUNDS];
 
 	r->all_mb_per_s = -1;
-	if (threads < 2 || threads > FV_MAX_THREADS ||
+	if (threads < 2 || threads > VERITY_MAX_THREADS ||
 	    !(a = aligned_alloc(64, threads * sizeof(*a))))
 		return;
 	/* each thread its own messages, made once, outside the rounds */
@@ -229,107 +233,117 @@ static void run_all_threads(struct bench_impl *r, enum impl k,
 			a[i].buf[b] = (uint8_t)(b * 131 + (b >> 12) + i);
 	}
 	for (unsigned round = 0; round < BENCH_ROUNDS; round++) {
-		double t0 = cli_now(), t;
+		double t0 = verity_bench_now(), t;
 		uint64_t passes = 0;
-		unsigned started = 0;
+		unsigned ran;
 		int failed = 0;
 
 		for (unsigned i = 0; i < threads; i++) {
 			a[i].until = t0 + budget / BENCH_ROUNDS;
 			a[i].passes = 0;
 			a[i].failed = 0;
-			if (pthread_create(&tid[i], NULL, all_thread_run,
-					   &a[i]))
-				break;
-			started++;
 		}
-		for (unsigned i = 0; i < started; i++) {
-			pthread_join(tid[i], NULL);
+		ran = ht_fan_out(threads, all_thread_run, a, sizeof(*a), NULL);
+		for (unsigned i = 0; i < threads; i++) {
 			passes += a[i].passes;
 			failed |= a[i].failed;
 		}
-		t = cli_now() - t0;
-		if (started < threads || failed || t <= 0) {
+		t = verity_bench_now() - t0;
+		if (ran < threads || failed || t <= 0) {
 			free(a);
 			return;
 		}
 		rates[round] = (double)passes * sizeof(a->buf) / t / 1e6;
 	}
 	free(a);
-	bench_stats(rates, BENCH_ROUNDS, &r->all_mb_per_s, &r->all_lo,
-		    &r->all_hi);
+	verity_bench_stats(rates, BENCH_ROUNDS, &r->all_mb_per_s, &r->all_lo,
+			   &r->all_hi);
 }
 
-void bench_run_impls(struct bench_report *rep, double total)
+void verity_bench_hashing(struct bench_report *rep, enum sha256_choice choice,
+			  double total)
 {
 	/* the five kernels' rows are measured twice: one core, then
 	 * every thread */
 	double budget = total / (IMPL_COUNT + 5);
-	static _Alignas(64) uint8_t buf[IMPL_BLOCKS * IMPL_BLOCK];
-	static uint8_t out[IMPL_BLOCKS * 32];
+	const size_t size = IMPL_BLOCKS * IMPL_BLOCK;
+	uint8_t *buf = aligned_alloc(64, size), *out = malloc(IMPL_BLOCKS * 32);
 	uint8_t salt[IMPL_SALT];
+	struct ht_error err;
 	struct impl_start is = {
 		.salt = salt,
+		.hw = ht_sha256_arch_kernel(),
 		.alg_fd = -1,
 	};
-	enum fv_kernel fast = fv_kernel_chosen(cli_sha256_choice());
+	enum sha256_kernel fast = ht_sha256_kernel_choose(choice);
 	double best = 0;
 
 	rep->clock_mhz = clock_mhz();
-	for (size_t i = 0; i < sizeof(buf); i++)
+	if (!buf || !out) {
+		free(buf);
+		free(out);
+		return; /* out of memory: no rows */
+	}
+	for (size_t i = 0; i < size; i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 12));
 	memset(salt, 0x5a, sizeof(salt));
-	if (fv_salted_new(salt, sizeof(salt), &is.st))
-		return; /* out of memory: no rows */
+	ht_sha256_salted_init(&is.st, salt, sizeof(salt));
 	for (int k = 0; k < IMPL_COUNT; k++) {
 		struct bench_impl *r = &rep->impls[rep->nimpls++];
 		int ok = 1;
 		uint64_t passes = 0;
 		double t0, t = 0, rates[BENCH_ROUNDS];
 
+		memset(r, 0, sizeof(*r));
 		r->name = impl_names[k];
 		r->note = impl_notes[k];
 		r->mb_per_s = -1;
 		r->all_mb_per_s = -1;
-		if ((k == IMPL_AVX512 && fast == FV_KERNEL_AVX512) ||
-		    (k == IMPL_HW_3WAY && fast == FV_KERNEL_SHANI3) ||
-		    (k == IMPL_HW_2WAY && fast != FV_KERNEL_SHANI3 &&
-		     fast != FV_KERNEL_AVX512 && fast != FV_KERNEL_PORTABLE))
+		r->ratio = -1;
+		if (k == IMPL_EVP_PER_BLOCK)
+			r->flags |= BENCH_REFERENCE;
+		if ((k == IMPL_AVX512 && fast == SHA256_KERNEL_AVX512) ||
+		    (k == IMPL_HW_3WAY && fast == SHA256_KERNEL_SHANI3) ||
+		    (k == IMPL_HW_2WAY && fast != SHA256_KERNEL_SHANI3 &&
+		     fast != SHA256_KERNEL_AVX512 &&
+		     fast != SHA256_KERNEL_PORTABLE)) {
 			r->note = "fastverity's fast path";
+			r->flags |= BENCH_FAST_PATH;
+		}
 		if ((k == IMPL_HW_3WAY &&
-		     !fv_kernel_available(FV_KERNEL_SHANI3)) ||
+		     !ht_sha256_kernel_available(SHA256_KERNEL_SHANI3)) ||
 		    (k == IMPL_AVX512 &&
-		     !fv_kernel_available(FV_KERNEL_AVX512))) {
+		     !ht_sha256_kernel_available(SHA256_KERNEL_AVX512))) {
 			rep->nimpls--; /* no row off x86-64 or without SHA-NI */
 			continue;
 		}
 		if (k == IMPL_HW_1WAY || k == IMPL_HW_2WAY) {
-			enum fv_kernel hw = fv_kernel_of_arch();
-
 			snprintf(r->name_buf, sizeof(r->name_buf),
 				 "SHA-256 %s %s-way",
-				 hw == FV_KERNEL_PORTABLE ? "instructions"
-							  : fv_kernel_label(hw),
+				 is.hw == SHA256_KERNEL_PORTABLE
+					 ? "instructions"
+					 : ht_sha256_kernel_label(is.hw),
 				 k == IMPL_HW_2WAY ? "two" : "one");
 			r->name = r->name_buf;
-			if (hw == FV_KERNEL_PORTABLE) {
+			if (is.hw == SHA256_KERNEL_PORTABLE) {
 				snprintf(r->why, sizeof(r->why),
 					 "fastverity has no SHA-256 kernel "
 					 "for this architecture");
 				continue;
 			}
-			if (!fv_kernel_available(hw)) {
+			if (!ht_sha256_kernel_available(is.hw)) {
 				snprintf(r->why, sizeof(r->why),
 					 "this CPU has no %s",
-					 fv_kernel_label(hw));
+					 ht_sha256_kernel_label(is.hw));
 				continue;
 			}
 		}
 		/* (OpenSSL opened here, by the first of them) */
 		if ((k == IMPL_EVP_PER_BLOCK || k == IMPL_EVP_PRESALTED) &&
-		    fv_evp_hash(k == IMPL_EVP_PER_BLOCK, salt, IMPL_SALT, buf,
-				IMPL_BLOCK, 1, out, 32)) {
-			snprintf(r->why, sizeof(r->why), "%s", fv_last_error());
+		    ht_evp_sha256_blocks(k == IMPL_EVP_PER_BLOCK, salt,
+					 IMPL_SALT, buf, IMPL_BLOCK, 1, out, 32,
+					 &err)) {
+			snprintf(r->why, sizeof(r->why), "%.159s", err.msg);
 			continue;
 		}
 		if (k == IMPL_AF_ALG) {
@@ -339,7 +353,7 @@ void bench_run_impls(struct bench_report *rep, double total)
 		}
 		for (unsigned round = 0; ok && round < BENCH_ROUNDS; round++) {
 			passes = 0;
-			t0 = cli_now();
+			t0 = verity_bench_now();
 			do {
 				if (impl_pass(k, &is, buf, out)) {
 					snprintf(r->why, sizeof(r->why),
@@ -349,19 +363,20 @@ void bench_run_impls(struct bench_report *rep, double total)
 					break;
 				}
 				passes++;
-				t = cli_now() - t0;
+				t = verity_bench_now() - t0;
 			} while (t < budget / BENCH_ROUNDS);
-			rates[round] = (double)passes * sizeof(buf) / t / 1e6;
+			rates[round] = (double)passes * size / t / 1e6;
 		}
 		if (is.alg_fd >= 0)
 			close(is.alg_fd);
 		is.alg_fd = -1;
 		if (!ok)
 			continue;
-		bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo, &r->hi);
-		/* fastverity's SHA-256 kernels (the instructions', the lanes',
-		 * C) on every thread too: whether the cores share what they run
-		 * on */
+		verity_bench_stats(rates, BENCH_ROUNDS, &r->mb_per_s, &r->lo,
+				   &r->hi);
+		/* the library's SHA-256 kernels (the instructions', the
+		 * lanes', C) on every thread too: whether the cores share
+		 * what they run on */
 		if (k <= IMPL_PORTABLE)
 			run_all_threads(r, (enum impl)k, &is, rep->threads,
 					budget);
@@ -372,21 +387,6 @@ void bench_run_impls(struct bench_report *rep, double total)
 		rep->impls[i].ratio = rep->impls[i].mb_per_s > 0 && best > 0
 					      ? rep->impls[i].mb_per_s / best
 					      : -1;
-	fv_salted_free(is.st);
-}
-
-static int cmp_rate(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void bench_stats(double *rates, unsigned n, double *median, double *lo,
-		 double *hi)
-{
-	qsort(rates, n, sizeof(*rates), cmp_rate);
-	*median = rates[n / 2];
-	*lo = rates[0];
-	*hi = rates[n - 1];
+	free(buf);
+	free(out);
 }
