@@ -27,9 +27,9 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
-           verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c \
+           verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c verity/sign/scheme.c \
            verity/container/crc32.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
-           verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
+           verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c verity/container/ddi/jsonc.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \

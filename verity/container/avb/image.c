@@ -18,7 +18,6 @@
 
 #include "hashtree/hasher.h"
 #include "verity/container/avb/helper.h"
-#include "verity/container/avb/rsa.h"
 #include "verity/container/super/super.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
@@ -610,41 +609,22 @@ static int release_string(const struct avb_vbmeta_opts *o, char *out,
 	return 0;
 }
 
-/* The key's blob, checked against the algorithm's size. */
+/* The key of the options, checked against the algorithm (its scheme,
+ * RSA size or ML-DSA level): nothing for NONE. */
 static int signing_key(const struct avb_vbmeta_opts *o,
-		       const struct avb_algorithm_info *alg,
-		       struct evp_pkey_st **key, uint8_t **blob, size_t *len,
-		       struct ht_error *err)
+		       const struct verity_scheme *alg,
+		       struct verity_sigkey *key, struct ht_error *err)
 {
-	unsigned bits;
-	int r;
-
-	*key = NULL;
-	*blob = NULL;
-	*len = 0;
-	if (!alg->key_bits)
+	memset(key, 0, sizeof(*key));
+	if (alg->kind == VERITY_SCHEME_NONE)
 		return 0;
 	if (!o->key_path)
 		return ht_fail(err, EINVAL, "Key is required for algorithm %s",
 			       alg->name);
 	/* a signing helper signs in the key's place: its public part will
 	 * do */
-	if ((r = verity_avb_key_load(o->key_path, !o->signing_helper, key,
-				     &bits, err)))
-		return r;
-	if (bits != alg->key_bits) {
-		verity_avb_key_free(*key);
-		*key = NULL;
-		return ht_fail(err, EINVAL,
-			       "%s: key of %u bits is the wrong size for "
-			       "algorithm %s (%u bits)",
-			       o->key_path, bits, alg->name, alg->key_bits);
-	}
-	if ((r = verity_avb_key_blob(*key, blob, len, err))) {
-		verity_avb_key_free(*key);
-		*key = NULL;
-	}
-	return r;
+	return verity_sigkey_read(o->key_path, alg, !o->signing_helper, key,
+				  err);
 }
 
 /* The directory a file-taking signing helper's file is made in: the
@@ -669,14 +649,14 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			   const struct avb_descriptor *first, size_t nfirst,
 			   struct avb_buf *out, struct ht_error *err)
 {
-	const struct avb_algorithm_info *alg =
+	const struct verity_scheme *alg =
 		verity_avb_algorithm((unsigned)o->algorithm);
 	struct avb_buf aux = {0};
 	struct avb_header h;
-	uint8_t header[AVB_HEADER_SIZE], *blob = NULL;
-	struct evp_pkey_st *key = NULL;
+	uint8_t header[AVB_HEADER_SIZE];
+	struct verity_sigkey key = {0};
 	uint8_t *pkmd = NULL;
-	size_t blob_len = 0, pkmd_len = 0, descs;
+	size_t pkmd_len = 0, descs;
 	uint32_t minor = o->required_minor;
 	int r = 0;
 
@@ -702,7 +682,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (!r && o->nincludes)
 		r = add_included(o, &aux, &minor, err);
 	if (!r)
-		r = signing_key(o, alg, &key, &blob, &blob_len, err);
+		r = signing_key(o, alg, &key, err);
 	if (!r && o->public_key_metadata)
 		r = verity_read_file(o->public_key_metadata,
 				     "public key metadata file", AVB_MAX_VBMETA,
@@ -710,7 +690,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (r || !out)
 		goto out;
 	descs = aux.len;
-	if (verity_avb_buf_put(&aux, blob, blob_len) ||
+	if (verity_avb_buf_put(&aux, key.blob, key.blob_len) ||
 	    verity_avb_buf_put(&aux, pkmd, pkmd_len) ||
 	    verity_avb_buf_zeros(&aux,
 				 (size_t)(round_up(aux.len, 64) - aux.len))) {
@@ -728,14 +708,14 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	h.aux_size = aux.len;
 	h.descriptors_size = descs;
 	h.public_key_offset = descs;
-	h.public_key_size = blob_len;
-	h.metadata_offset = descs + blob_len;
+	h.public_key_size = key.blob_len;
+	h.metadata_offset = descs + key.blob_len;
 	h.metadata_size = pkmd_len;
-	h.auth_size = round_up(alg->hash_size + alg->key_bits / 8, 64);
+	h.auth_size = round_up(alg->hash_size + alg->sig_size, 64);
 	h.algorithm = (uint32_t)o->algorithm;
 	h.hash_size = alg->hash_size;
 	h.signature_offset = alg->hash_size;
-	h.signature_size = alg->key_bits / 8;
+	h.signature_size = alg->sig_size;
 	h.rollback_index = o->rollback_index;
 	h.flags = o->flags;
 	h.rollback_index_location = o->rollback_index_location;
@@ -746,31 +726,34 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	if (alg->key_bits && !o->size_only) {
+	if (alg->kind != VERITY_SCHEME_NONE && !o->size_only) {
+		/* the signed message: the header, then the auxiliary block;
+		 * RSA's digest first in the authentication block, the
+		 * signature after it (ML-DSA: at its start) */
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
+		const struct verity_msg m[2] = {{header, sizeof(header)},
+						{aux.p, aux.len}};
 		char dir[4096];
 
-		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
-				      aux.len, auth, err);
-		if (!r)
-			r = o->signing_helper
-				    ? verity_avb_helper_sign(
-					      o->signing_helper,
-					      o->helper_files,
-					      helper_dir(o, dir, sizeof(dir)),
-					      o->key_path, key, alg, auth,
-					      auth + alg->hash_size, err)
-				    : verity_avb_sign_digest(
-					      key, alg, auth,
-					      auth + alg->hash_size, err);
+		r = o->signing_helper
+			    ? verity_avb_helper_sign(
+				      o->signing_helper, o->helper_files,
+				      helper_dir(o, dir, sizeof(dir)),
+				      o->key_path, &key, alg, m, 2, auth,
+				      auth + alg->hash_size, err)
+			    : verity_scheme_sign(
+				      alg, &key, m, 2,
+				      o->deterministic
+					      ? VERITY_MLDSA_DETERMINISTIC
+					      : VERITY_MLDSA_HEDGED,
+				      auth, auth + alg->hash_size, err);
 	}
 out:
 	if (r && out)
 		verity_avb_buf_free(out);
 	verity_avb_buf_free(&aux);
-	free(blob);
 	free(pkmd);
-	verity_avb_key_free(key);
+	verity_sigkey_free(&key);
 	return r;
 }
 
@@ -1360,7 +1343,7 @@ static int signed_by(const struct avb_vbmeta *v,
 
 	if (v->h.algorithm == AVB_ALG_NONE || o->algorithm == AVB_ALG_NONE ||
 	    !o->key_path || verity_avb_vbmeta_check(v, "", NULL) ||
-	    verity_avb_key_file_blob(o->key_path, &blob, &len, NULL))
+	    verity_sigkey_file_blob(o->key_path, &blob, &len, NULL))
 		return 0;
 	yes = verity_avb_vbmeta_has_key(v, blob, len);
 	free(blob);
