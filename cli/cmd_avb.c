@@ -37,6 +37,8 @@ enum sub {
 	S_ZERO = 1u << 12,                       /* zero_hashtree */
 	S_DIGESTS = 1u << 13,                    /* print_partition_digests */
 	S_CMDLINE = 1u << 14,                    /* calculate_kernel_cmdline */
+	S_KEY_DIGEST = 1u << 15,                 /* extract_public_key_digest */
+	S_GENKEY = 1u << 16,                     /* generate_key (fastverity's) */
 	S_COMMON = S_HASHTREE | S_HASH | S_MAKE, /* avbtool's common args */
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
@@ -71,6 +73,10 @@ static const struct subcommand {
 	{"make_vbmeta_image", S_MAKE, "make a vbmeta image"},
 	{"extract_public_key", S_EXTRACT_KEY,
 	 "write a key's AVB public key blob"},
+	{"extract_public_key_digest", S_KEY_DIGEST,
+	 "write the SHA-256 (hex) of a key's AVB public key blob"},
+	{"generate_key", S_GENKEY,
+	 "fastverity's: make an ML-DSA private key (MLDSA65, MLDSA87)"},
 	{"erase_footer", S_ERASE, "remove the footer from an image"},
 	{"calculate_vbmeta_digest", S_DIGEST,
 	 "digest of the vbmeta and its chained partitions' vbmeta"},
@@ -125,7 +131,7 @@ static const struct row rows[] = {
 	 "IMAGE", "the image"},
 	{"output", STR, F(output), 0,
 	 S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
-		 S_DIGESTS | S_CMDLINE,
+		 S_DIGESTS | S_CMDLINE | S_KEY_DIGEST | S_GENKEY,
 	 "FILE", "the output file"},
 	{"partition_size", STR, F(partition_size), 0,
 	 S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"},
@@ -175,10 +181,16 @@ static const struct row rows[] = {
 	 NULL, "size the partition to the image"},
 	{"do_not_use_ab", FLAG, F(do_not_use_ab), 0, S_FOOTER, NULL,
 	 "the partition does not use A/B"},
-	{"algorithm", STR, F(algorithm), 0, S_COMMON, "ALG",
-	 "NONE (default), SHA256_RSA2048/4096/8192, SHA512_RSA2048/4096/8192"},
-	{"key", STR, F(key), 0, S_COMMON | S_EXTRACT_KEY | S_VERIFY, "KEY",
-	 "RSA key (PEM)"},
+	{"algorithm", STR, F(algorithm), 0, S_COMMON | S_GENKEY, "ALG",
+	 "NONE (default), SHA256_RSA2048/4096/8192, SHA512_RSA2048/4096/8192, "
+	 "MLDSA65, MLDSA87"},
+	{"key", STR, F(key), 0,
+	 S_COMMON | S_EXTRACT_KEY | S_VERIFY | S_KEY_DIGEST, "KEY",
+	 "RSA key (PEM, or pkcs11: URI), ML-DSA key (PKCS#8/SPKI, PEM or "
+	 "DER), or AVB public key blob"},
+	{"deterministic", FLAG, F(deterministic), 0, S_COMMON, NULL,
+	 "fastverity's: ML-DSA signatures the same bytes each run "
+	 "(reproducible builds; default: hedged, fresh randomness)"},
 	{"rollback_index", STR, F(rollback_index), 0, S_COMMON, "N",
 	 "rollback index"},
 	{"rollback_index_location", STR, F(rollback_index_location), 0,
@@ -405,7 +417,9 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 	if (!(*v = fv_vbmeta_opts_new()))
 		return cli_lib_error(-ENOMEM);
 	if (fv_vbmeta_set_algorithm(*v, a->algorithm ? a->algorithm : "NONE",
-				    a->key))
+				    a->key) ||
+	    fv_vbmeta_set_sign_flags(
+		    *v, a->deterministic ? FV_VBMETA_DETERMINISTIC : 0))
 		return cli_lib_error(-EINVAL);
 	if (parse_number("rollback_index", a->rollback_index, UINT64_MAX,
 			 &index) ||
@@ -687,6 +701,39 @@ static int extract_key(const struct cli_avb_args *a)
 	return r;
 }
 
+/* extract_public_key_digest: the hex SHA-256 of the blob, no newline,
+ * as avbtool 1.3.0 writes it. */
+static int key_digest(const struct cli_avb_args *a)
+{
+	char hex[65];
+	int r;
+
+	if (!a->key || !a->output)
+		return cli_error(-EINVAL, "avb extract_public_key_digest: --key "
+					  "and --output are required");
+	if ((r = fv_avb_public_key_digest(a->key, hex)))
+		return cli_lib_error(r);
+	return cli_avb_write(a->output, "public key digest file", hex,
+			     strlen(hex), &a->key, 1);
+}
+
+/* generate_key: fastverity's, as avbtool has no key maker (an RSA key
+ * is openssl's). */
+static int generate_key(const struct cli_avb_args *a)
+{
+	int r;
+
+	if (!a->algorithm || !a->output)
+		return cli_error(-EINVAL, "avb generate_key: --algorithm "
+					  "(MLDSA65, MLDSA87) and --output "
+					  "are required");
+	r = fv_avb_generate_key(a->algorithm, a->output);
+	/* an output that exists is a parameter to change, not a busy one */
+	return !r ? EXIT_OK
+	       : r == -EEXIST ? cli_lib_error(-EINVAL)
+			      : cli_write_error(r);
+}
+
 static int erase(const struct cli_avb_args *a)
 {
 	int r;
@@ -921,6 +968,12 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	case S_EXTRACT_KEY:
 		r = extract_key(&a);
+		break;
+	case S_KEY_DIGEST:
+		r = key_digest(&a);
+		break;
+	case S_GENKEY:
+		r = generate_key(&a);
 		break;
 	case S_ERASE:
 		r = erase(&a);
