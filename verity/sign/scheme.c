@@ -176,6 +176,12 @@ static int rsa_token(const char *uri, struct verity_sigkey *k,
 	EVP_PKEY *key;
 	int r = verity_pkcs11_load_key(uri, NULL, NULL, &key, err);
 
+	/* avbtool's options have no PIN file: the URI holds it */
+	if (r == -EACCES)
+		return ht_fail(err, EINVAL,
+			       "%s: no private key there, or the token needs "
+			       "its PIN (give it in the URI: ...;pin-value=PIN)",
+			       uri);
 	return r ? r : rsa_key(uri, key, 1, k, err);
 }
 
