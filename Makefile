@@ -28,15 +28,15 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c verity/sign/scheme.c \
-           verity/container/crc32.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
+           verity/storage/crc32.c verity/container/source.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
            verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c verity/container/ddi/jsonc.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
            verity/dm/table.c verity/dm/activate.c \
-           verity/container/registry.c verity/trust.c \
-           verity/ops.c verity/api.c verity/api_pair.c verity/api_image.c \
-           verity/api_avb.c verity/api_measure.c verity/api_super.c verity/api_slot.c verity/api_fsverity.c
+           verity/api/registry.c verity/policy/kinds.c verity/policy/trust.c \
+           verity/api/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
+           verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
@@ -93,7 +93,7 @@ $(B)/tests/test_api $(B)/unit/test_api: private INTERNAL_CFLAGS =
 $(B)/tests/test_fsverity $(B)/unit/test_fsverity: private INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
-# (verity/api.c marks them), versioned FASTVERITY_1 by libfastverity.map;
+# (verity/api/ marks them), versioned FASTVERITY_1 by libfastverity.map;
 # the soname's number changes only when one is removed or changes
 # meaning (docs/library.md).
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden

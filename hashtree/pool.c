@@ -149,7 +149,6 @@ static void plan_windows(struct level_pass *lp, unsigned threads)
 int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 {
 	struct worker workers[HT_MAX_THREADS];
-	pthread_t tids[HT_MAX_THREADS];
 	unsigned n, started = 0;
 	int r = 0;
 
@@ -179,21 +178,13 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 			ht_fail(err, ENOMEM, "out of memory");
 	}
 	if (!r) {
-		unsigned spawned = 1;
 		pthread_t pf;
 		int prefetching = lp->level == 0 && lp->io->prefetch &&
 				  lp->windows > 1 &&
 				  !pthread_create(&pf, NULL, prefetch_main, lp);
 
 		/* workers[0] runs on this thread */
-		for (unsigned i = 1; i < n; i++) {
-			if (ht_thread_start(&tids[i], worker_main, &workers[i]))
-				break;
-			spawned++;
-		}
-		worker_main(&workers[0]);
-		for (unsigned i = 1; i < spawned; i++)
-			pthread_join(tids[i], NULL);
+		ht_fan_out(n, worker_main, workers, sizeof(workers[0]), NULL);
 		if (prefetching) {
 			pthread_mutex_lock(&lp->lock);
 			lp->prefetch_stop = 1;

@@ -56,3 +56,36 @@ int ht_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 		free(s);
 	return r;
 }
+
+unsigned ht_fan_out(unsigned n, void *(*fn)(void *), void *args,
+		    size_t stride, unsigned char *ran)
+{
+	struct {
+		pthread_t t;
+		int started;
+	} few[16], *w = n <= 16 ? few : calloc(n, sizeof(*w));
+	unsigned count = 1;
+
+	for (unsigned i = 1; i < n; i++) {
+		/* no room to track more workers: the caller's thread does
+		 * their share */
+		int ok = w && !ht_thread_start(&w[i].t, fn,
+					       (char *)args + i * stride);
+
+		if (w)
+			w[i].started = ok;
+		if (ran)
+			ran[i] = (unsigned char)ok;
+		count += (unsigned)ok;
+	}
+	if (ran && n)
+		ran[0] = 1;
+	if (n)
+		fn(args);
+	for (unsigned i = 1; w && i < n; i++)
+		if (w[i].started)
+			pthread_join(w[i].t, NULL);
+	if (w != few)
+		free(w);
+	return n ? count : 0;
+}

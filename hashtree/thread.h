@@ -21,4 +21,14 @@
  * where another is allowed: 0, or pthread_create's error. */
 int ht_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/* The one fan-out of the library's passes: fn run n times at once,
+ * fn(arg 0) on the calling thread and fn(arg i), i in [1, n), on workers
+ * started by ht_thread_start; returns when all have returned. The
+ * arguments lie stride bytes apart from args (stride 0: the one shared
+ * argument). A worker that cannot be started is left out, and ran[i]
+ * (ran may be NULL) says which did: a pass hands its work out from a
+ * shared queue, so the ones that run do it all. Returns how many ran. */
+unsigned ht_fan_out(unsigned n, void *(*fn)(void *), void *args,
+		    size_t stride, unsigned char *ran);
+
 #endif

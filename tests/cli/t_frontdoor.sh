@@ -14,7 +14,7 @@ for f in $src; do
 done
 
 # a header of the library refuses a program outside it
-printf '#include "verity/ops.h"\nint main(void) { return 0; }\n' >"$T/inside.c"
+printf '#include "verity/api/ops.h"\nint main(void) { return 0; }\n' >"$T/inside.c"
 check "an internal header refuses to be included outside the library" \
 	sh -c "! cc -std=c11 -I'$TOP' -c '$T/inside.c' -o '$T/inside.o' 2>'$T/err' && grep -q 'include <fastverity.h>' '$T/err'"
 
@@ -50,4 +50,22 @@ sed 's/^/  reads the environment: /' "$T/getenv" >&2
 # shellcheck disable=SC2086
 (cd "$B" && nm -u $(echo $lib | sed 's/\.c/.o/g')) | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -xE 'getenv|secure_getenv' >"$T/getenv-o"
 check "  and no object of the library calls them" test ! -s "$T/getenv-o"
+# dependencies point one way: no folders (tree and fec one layer) and no
+# headers that include each other round a cycle
+python3 "$TOP/tests/cli/layers.py" "$TOP" >"$T/layers"
+check "no include cycle between folders or headers" test ! -s "$T/layers"
+sed 's/^/  /' "$T/layers" >&2
+# the house's own words: every document a file of the tree cites exists,
+# and no cache or build output is kept in git
+(cd "$TOP" && for f in $( (git ls-files 2>/dev/null || find . -type f) |
+	grep -E '\.(c|h|sh|py|md|8)$|^Makefile$'); do
+	grep -oE 'docs/[A-Za-z0-9_.-]+\.(md|json)' "$f" | sed "s|^|$f: |"
+done | sort -u | while read -r f d; do [ -e "$d" ] || echo "$f $d"; done) >"$T/cited"
+check "every document a file cites exists" test ! -s "$T/cited"
+sed 's/^/  missing: /' "$T/cited" >&2
+if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	git -C "$TOP" ls-files | grep -E '__pycache__|\.pyc$|\.o$|^build/' >"$T/kept"
+	check "no cache or build output kept in git" test ! -s "$T/kept"
+	sed 's/^/  kept: /' "$T/kept" >&2
+fi
 finish

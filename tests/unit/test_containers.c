@@ -14,8 +14,9 @@
 #include "check_main.h"
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
-#include "verity/container/registry.h"
-#include "verity/trust.h"
+#include "verity/api/registry.h"
+#include "verity/container/source.h"
+#include "verity/policy/trust.h"
 
 START_TEST(avb_descriptors_round_trip)
 {

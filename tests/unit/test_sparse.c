@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "check_main.h"
-#include "verity/container/crc32.h"
+#include "verity/storage/crc32.h"
 #include "verity/container/sparse/sparse.h"
 
 #define BS 4096

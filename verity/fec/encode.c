@@ -279,8 +279,6 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 			   struct fec_pass_result *res, struct ht_error *err)
 {
 	struct parity_job j;
-	pthread_t tid[FEC_PASS_MAX_THREADS];
-	unsigned started = 0;
 	size_t batch = FEC_PASS_BYTES / (threads ? threads : 1);
 	uint64_t per;
 
@@ -308,12 +306,7 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 		threads = (unsigned)j.batches;
 	if (threads > FEC_PASS_MAX_THREADS)
 		threads = FEC_PASS_MAX_THREADS;
-	for (unsigned t = 1; t < threads; t++)
-		if (ht_thread_start(&tid[started], parity_worker, &j) == 0)
-			started++;
-	parity_worker(&j);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	ht_fan_out(threads ? threads : 1, parity_worker, &j, 0, NULL);
 	pthread_mutex_destroy(&j.lock);
 	if (res) {
 		res->stale_codewords = j.res.stale_codewords;

@@ -738,8 +738,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 			  .keep_tree = keep_tree, .out = out, .failed = n,
 			  .err = err};
 	struct fsv_hashers hs;
-	pthread_t tids[HT_MAX_THREADS];
-	unsigned workers, started = 0;
+	unsigned workers;
 	int r = verity_fsv_params_check(p, err);
 
 	*failed = n;
@@ -763,12 +762,7 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 	workers = n < o.threads ? (unsigned)n : o.threads;
 	/* the first pass: small files, the calling thread one of the
 	 * workers */
-	while (started + 1 < workers &&
-	       !ht_thread_start(&tids[started], batch_worker, &b))
-		started++;
-	batch_worker(&b);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tids[t], NULL);
+	ht_fan_out(workers ? workers : 1, batch_worker, &b, 0, NULL);
 	/* the second: large files, in order, every worker on each */
 	for (size_t i = 0; i < n && i < b.failed; i++) {
 		struct fsv_source s = {.path = paths[i]};

@@ -1,5 +1,6 @@
 /* Sources of extents (verity/storage/extents.h). */
 #include "verity/storage/extents.h"
+#include "verity/storage/device.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "hashtree/error.h"
-#include "verity/storage/device.h"
+struct verity_device;
 
 enum verity_extent_kind {
 	VERITY_EXTENT_FILE, /* bytes of the source's file, from file_offset */

@@ -18,7 +18,7 @@
 #include "verity/storage/device.h"
 #include "verity/tree/layout.h"
 #include "verity/tree/params.h"
-#include "verity/trust.h"
+#include "verity/policy/trust.h"
 
 /* Reed-Solomon parity over data and tree (docs/format.md, "FEC"). Not in
  * the superblock: the caller names the region, offset and roots. */
@@ -44,7 +44,7 @@ struct verity_pair {
 	size_t signature_size;
 	const char *signature_name; /* its file, for messages */
 	/* the container the pair came from, for the trust policy's words
-	 * and anchor (verity/trust.h); AUTO: a plain pair */
+	 * and anchor (verity/policy/trust.h); AUTO: a plain pair */
 	enum verity_container container;
 	int signature_found; /* the container carries the signature (else
 			      * the caller gave it to be checked) */

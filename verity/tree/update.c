@@ -360,8 +360,6 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 				  hold, root,  what, first,    UINT64_MAX};
 	struct prove_job jobs[UPDATE_THREADS];
 	struct prove_job *done[UPDATE_THREADS];
-	pthread_t tid[UPDATE_THREADS];
-	int started[UPDATE_THREADS] = {0};
 	unsigned nt = threads ? threads : 1, nd = 1;
 	const struct prove_job *first_bad = NULL;
 
@@ -386,15 +384,9 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 		}
 		crew->n = 0;
 	} else {
+		ht_fan_out(nt, prove_worker, jobs, sizeof(jobs[0]), NULL);
 		for (unsigned i = 1; i < nt; i++)
-			started[i] = !ht_thread_start(&tid[i], prove_worker,
-						      &jobs[i]);
-		prove_worker(&jobs[0]);
-		for (unsigned i = 1; i < nt; i++) {
-			if (started[i])
-				pthread_join(tid[i], NULL);
 			done[nd++] = &jobs[i];
-		}
 	}
 	/* the first failure, in the tree's order (top levels first) */
 	for (unsigned i = 0; i < nd; i++)

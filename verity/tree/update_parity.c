@@ -448,8 +448,6 @@ int verity_update_parity_write(struct update *u, int all,
 	struct parity_plan *pl = &u->parity;
 	const struct verity_fec_layout *fl = &u->pair->layout.fec;
 	struct parity_job jobs[UPDATE_THREADS];
-	pthread_t tid[UPDATE_THREADS];
-	int started[UPDATE_THREADS] = {0};
 	unsigned nt = threads ? threads : 1;
 	int r = 0;
 
@@ -482,12 +480,7 @@ int verity_update_parity_write(struct update *u, int all,
 		jobs[i].u = u;
 		jobs[i].r = 0;
 	}
-	for (unsigned i = 1; i < nt; i++)
-		started[i] = !ht_thread_start(&tid[i], parity_worker, &jobs[i]);
-	parity_worker(&jobs[0]);
-	for (unsigned i = 1; i < nt; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
+	ht_fan_out(nt, parity_worker, jobs, sizeof(jobs[0]), NULL);
 	for (unsigned i = 0; !r && i < nt; i++)
 		if ((r = jobs[i].r))
 			*err = jobs[i].err;

@@ -1,7 +1,7 @@
 /* Android images as a container: reading footer and vbmeta, a hashtree
  * descriptor as a verity pair, and avbtool's writers, byte for byte. */
 #include "verity/container/avb/image.h"
-#include "verity/container/registry.h"
+#include "verity/container/source.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -27,7 +27,7 @@
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
 #include "verity/tree/memtree.h"
-#include "verity/trust.h"
+#include "verity/policy/trust.h"
 #include "hashtree/libcrypto.h"
 
 static uint64_t round_up(uint64_t n, uint64_t m)
@@ -1648,7 +1648,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		}
 	}
 	/* parity of another geometry than the tree's: made apart, after
-	 * the tree (verity/ops.c) */
+	 * the tree (verity/api/ops.c) */
 	job->parity_apart = o->fec && !pair->fec.region.path;
 	if (r) {
 		verity_avb_hashtree_abort(job);

@@ -78,7 +78,7 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 /* What a vbmeta proves, judged once for every reader (the command's
  * verify, repair, open and verify_image, and the library): its signature
  * checked against the key it carries, the trust policy asked for the
- * anchor given (verity/trust.h), and with a key (key_len bytes of an AVB
+ * anchor given (verity/policy/trust.h), and with a key (key_len bytes of an AVB
  * public key blob) that the signer's is that key. 0 and *trust, or the
  * failure and *why, so that each caller says it in its own words (err
  * has the library's). */
@@ -208,7 +208,7 @@ uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
 /* add_hashtree_footer in two steps around the format of the pair (the
  * container translates, the caller formats and, when parity_apart,
  * makes the parity of 4096-byte blocks under a tree of others:
- * verity/ops.c): verity_avb_hashtree_begin decides everything (the vbmeta's
+ * verity/api/ops.c): verity_avb_hashtree_begin decides everything (the vbmeta's
  * size included) before it writes, opens the image, lays out the data's
  * and the tree's padding and fills pair (data, tree and, with 4096-byte
  * blocks, the parity in the image); over an existing footer it writes in

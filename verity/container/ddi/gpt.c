@@ -1,5 +1,5 @@
 /* GUID partition tables: the primary header and its entries, checked
- * field by field. CRC-32 from zlib (verity/container/crc32.h). */
+ * field by field. CRC-32 from zlib (verity/storage/crc32.h). */
 #include "verity/container/ddi/gpt.h"
 
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/container/crc32.h"
+#include "verity/storage/crc32.h"
 
 static uint32_t le32(const uint8_t *p)
 {

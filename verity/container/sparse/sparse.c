@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/container/crc32.h"
+#include "verity/storage/crc32.h"
 
 
 static uint16_t le16(const uint8_t *p)
@@ -351,4 +351,33 @@ int verity_sparse_check_crc(const struct verity_device *d, const char *path,
 			    path, s->image_crc, (unsigned)crc);
 	free(buf);
 	return r;
+}
+
+int verity_sparse_open(struct verity_device *d, const char *path,
+		       int *sparse, struct ht_error *err)
+{
+	struct verity_sparse sp;
+	struct verity_extents *x;
+	int r;
+
+	if (sparse)
+		*sparse = 0;
+	if ((r = verity_device_open(d, path, VERITY_OPEN_READ, err)))
+		return r;
+	if (!verity_sparse_magic(d))
+		return 0;
+	if ((r = verity_sparse_read(d, path, &sp, err))) {
+		verity_device_close(d);
+		return r;
+	}
+	if (!(x = malloc(sizeof(*x)))) {
+		verity_sparse_free(&sp);
+		verity_device_close(d);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	*x = sp.x; /* the extents kept, the chunk list not */
+	free(sp.c);
+	if (sparse)
+		*sparse = 1;
+	return verity_device_take_source(d, x, err);
 }

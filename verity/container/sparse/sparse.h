@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "verity/storage/device.h"
 #include "verity/storage/extents.h"
 
 #define VERITY_SPARSE_MAGIC      0xed26ff3au
@@ -117,5 +118,11 @@ int verity_sparse_commit(struct verity_sparse_writer *w, struct ht_error *err);
 /* Closes; chunks appended and not committed cut off (the image as it
  * was at the last cut or commit). */
 void verity_sparse_writer_close(struct verity_sparse_writer *w);
+
+/* The file at path opened for reading as the bytes it holds: an Android
+ * sparse image as its unsparsed bytes (its chunk list read and checked,
+ * *sparse 1; may be NULL), any other file as it is. */
+int verity_sparse_open(struct verity_device *d, const char *path,
+		       int *sparse, struct ht_error *err);
 
 #endif

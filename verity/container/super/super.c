@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "verity/container/registry.h"
+#include "verity/container/sparse/sparse.h"
 
 /* <dir of path>/<name>.img */
 static char *beside(const char *path, const char *name)
@@ -49,7 +49,7 @@ static int other_open(struct verity_super *s, uint32_t k,
 			       "device %u (%s) is missing: none given, and no "
 			       "%s beside it",
 			       s->path, k, b->name, path);
-	if ((r = verity_container_open(d, path, NULL, err)))
+	if ((r = verity_sparse_open(d, path, NULL, err)))
 		return r;
 	if (d->size < b->size)
 		return ht_fail(err, EINVAL,
@@ -70,7 +70,7 @@ int verity_super_open(struct verity_super *s, const char *path,
 	s->d.fd = -1;
 	if (!(s->path = strdup(path)))
 		return ht_fail(err, ENOMEM, "out of memory");
-	if ((r = verity_container_open(&s->d, path, &s->sparse, err)))
+	if ((r = verity_sparse_open(&s->d, path, &s->sparse, err)))
 		goto fail;
 	s->d.path = s->path;
 	if (!verity_lp_probe(&s->d)) {

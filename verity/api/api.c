@@ -3,7 +3,7 @@
  * Android images and measuring are api_pair.c, api_image.c, api_avb.c and
  * api_measure.c (their structures in api.h). Nothing here does work of
  * its own: each call checks its arguments and hands over. */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 
 /* The public enums are the internal ones, value for value. */
 _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==

@@ -2,8 +2,9 @@
  * or an image's, acted on by the operations with one options handle and
  * one result; and the files around pairs (root hash files, superblocks
  * looked for, sidecar names, outputs). */
-#include "verity/container/registry.h"
-#include "verity/api.h"
+#include "verity/api/registry.h"
+#include "verity/container/source.h"
+#include "verity/api/internal.h"
 
 /* --- pairs ------------------------------------------------------------- */
 

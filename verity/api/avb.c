@@ -2,8 +2,9 @@
  * judging, describing (one type per descriptor tag), verify_image's
  * steps and avbtool's writers, each handed over to
  * verity/container/avb/. */
-#include "verity/container/registry.h"
-#include "verity/api.h"
+#include "verity/api/registry.h"
+#include "verity/container/source.h"
+#include "verity/api/internal.h"
 
 #include <sys/stat.h>
 
@@ -27,7 +28,7 @@ API void fv_avb_free(fv_avb *a)
 }
 
 /* The signer is the key at key_path. */
-/* The trust policy's verdict on a's vbmeta (verity/trust.h). */
+/* The trust policy's verdict on a's vbmeta (verity/policy/trust.h). */
 int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
 			 enum verity_trust *trust)
 {

@@ -14,7 +14,7 @@
 #endif
 
 #include "hashtree/error.h"
-#include "verity/container/registry.h"
+#include "verity/policy/kinds.h"
 
 enum verity_anchor {
 	VERITY_ANCHOR_NONE, /* nothing given to check a signer against */

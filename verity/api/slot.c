@@ -11,7 +11,7 @@
  * by its own footer. Every reader of a set (verify, avbtool's
  * verify_image, print_partition_digests, calculate_kernel_cmdline)
  * reads this one result, so they cannot disagree on what a set is. */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 
 /* libavb's bound on the vbmeta images of one slot
  * (MAX_NUMBER_OF_VBMETA_IMAGES); a set's checked partitions, and its

@@ -1,16 +1,17 @@
-#include "verity/ops.h"
+#include "verity/api/ops.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "verity/container/registry.h"
+#include "verity/api/registry.h"
+#include "verity/container/source.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
 #include "verity/fec/repair.h"
 #include "verity/tree/format.h"
 #include "verity/tree/superblock.h"
 #include "verity/tree/verify.h"
-#include "verity/trust.h"
+#include "verity/policy/trust.h"
 
 /* An operation on a pair. */
 typedef int (*verity_op_fn)(struct verity_pair *pair,
@@ -180,7 +181,7 @@ int verity_op_check_signature(const struct verity_pair *pair,
 	int r;
 
 	out->signature_checked = 0;
-	/* the one policy decides (verity/trust.h): a repair never writes
+	/* the one policy decides (verity/policy/trust.h): a repair never writes
 	 * on the word of a signature nobody checked */
 	if ((r = verity_trust_decide(&ask, &out->trust, err)))
 		return r;

@@ -1,5 +1,5 @@
-/* The trust policy (verity/trust.h; the table in docs/trust.md). */
-#include "verity/trust.h"
+/* The trust policy (verity/policy/trust.h; the table in docs/trust.md). */
+#include "verity/policy/trust.h"
 
 #include <errno.h>
 

@@ -1,7 +1,7 @@
-/* The public API's insides (verity/api*.c): the structures behind the
+/* The public API's insides (verity/api/): the structures behind the
  * handles of include/fastverity.h, and what the files of the API share
  * (the thread's last error, the handovers to the operations). Nothing
- * outside verity/api*.c includes this. */
+ * outside verity/api/ includes this. */
 #ifndef FV_API_H
 #define FV_API_H
 #ifndef FASTVERITY_COMPILATION
@@ -20,18 +20,19 @@
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
-#include "verity/container/registry.h"
+#include "verity/api/registry.h"
+#include "verity/container/source.h"
 #include "verity/container/super/super.h"
 #include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
-#include "verity/ops.h"
+#include "verity/api/ops.h"
 #include "verity/sign/signature.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
 #include "verity/storage/output.h"
 #include "verity/tree/memtree.h"
 #include "verity/tree/superblock.h"
-#include "verity/trust.h"
+#include "verity/policy/trust.h"
 
 /* What the shared library exports. */
 #define API __attribute__((visibility("default")))

@@ -1,6 +1,6 @@
 /* The public library: Android super images (include/fastverity.h,
  * "Android super images"). */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,

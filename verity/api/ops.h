@@ -1,5 +1,5 @@
 /* The library's operations on a verity pair: the one layer the command
- * and the public API (verity/api.c) both call, so that the two doors
+ * and the public API (verity/api/api.c) both call, so that the two doors
  * cannot disagree. A signed root hash is checked before any block is
  * read; verify always checks the root first; with parity, verify is a
  * dry-run repair. */

@@ -1,6 +1,6 @@
 /* The public API of measuring (include/fastverity.h): the SHA-256
  * kernels one by one, the Reed-Solomon encoders, trees in memory. */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 
 /* --- measuring ------------------------------------------------------------ */
 

@@ -1,5 +1,5 @@
-/* The registry (verity/container/registry.h): what an image is. */
-#include "verity/container/registry.h"
+/* The registry (verity/api/registry.h): what an image is. */
+#include "verity/api/registry.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "verity/container/avb/image.h"
+#include "verity/container/source.h"
 #include "verity/container/ddi/ddi.h"
 #include "verity/container/sidecar.h"
 #include "verity/container/super/super.h"
@@ -72,27 +73,21 @@ static int sparse_probe(const char *image)
 
 static const struct row {
 	enum verity_container kind;
-	const char *name;
-	const char *words;
 	int (*probe)(const char *image);
 	const char *not_one; /* when asked for and not there */
 } rows[] = {
-	{VERITY_CONTAINER_SPARSE, "sparse", "an Android sparse image",
-	 sparse_probe, NULL},
-	{VERITY_CONTAINER_SUPER, "super",
-	 "an Android super image (logical partitions)", super_probe,
+	{VERITY_CONTAINER_SPARSE, sparse_probe, NULL},
+	{VERITY_CONTAINER_SUPER, super_probe,
 	 "not an Android super image: no geometry at byte 4096 or 8192"},
-	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)", avb_probe,
+	{VERITY_CONTAINER_AVB, avb_probe,
 	 "not an Android image: no AVB footer in its last 64 bytes and no "
 	 "vbmeta at byte 0"},
-	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)",
-	 verity_ddi_probe,
+	{VERITY_CONTAINER_DDI, verity_ddi_probe,
 	 "not a systemd disk image: no GPT header at sector 1 (of 512 or "
 	 "4096 bytes)"},
-	{VERITY_CONTAINER_SIDECAR, "sidecar",
-	 "an image with sidecar files (IMAGE.verity)", sidecar_probe,
+	{VERITY_CONTAINER_SIDECAR, sidecar_probe,
 	 "no sidecar tree beside it (IMAGE.verity)"},
-	{VERITY_CONTAINER_PLAIN, "plain", "a verity pair", NULL, NULL},
+	{VERITY_CONTAINER_PLAIN, NULL, NULL},
 };
 
 static const struct row *row_of(enum verity_container c)
@@ -101,28 +96,6 @@ static const struct row *row_of(enum verity_container c)
 		if (rows[i].kind == c)
 			return &rows[i];
 	return NULL;
-}
-
-const char *verity_container_name(enum verity_container c)
-{
-	const struct row *r = row_of(c);
-
-	return r ? r->name : "auto";
-}
-
-const char *verity_container_words(enum verity_container c)
-{
-	const struct row *r = row_of(c);
-
-	return r ? r->words : "any container";
-}
-
-int verity_container_by_name(const char *name)
-{
-	for (size_t i = 0; name && i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (!strcmp(rows[i].name, name))
-			return (int)rows[i].kind;
-	return -1;
 }
 
 int verity_container_identify(const char *image, enum verity_container asked,
@@ -203,146 +176,6 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	}
 	*kind = nfound ? found[0] : VERITY_CONTAINER_SIDECAR;
 	return 0;
-}
-
-int verity_container_open(struct verity_device *d, const char *path,
-			  int *sparse, struct ht_error *err)
-{
-	struct verity_sparse sp;
-	struct verity_extents *x = NULL;
-	int r;
-
-	if (sparse)
-		*sparse = 0;
-	/* a logical partition named through its super image */
-	{
-		const char *file;
-
-		r = verity_super_open_path(path, &x, &file, err);
-		if (r != -ENOENT || x) {
-			if (r)
-				return r;
-			if ((r = verity_device_open(d, file, VERITY_OPEN_READ,
-						    err))) {
-				verity_extents_free(x);
-				free(x);
-				return r;
-			}
-			d->path = path;
-			return verity_device_take_source(d, x, err);
-		}
-	}
-	if ((r = verity_device_open(d, path, VERITY_OPEN_READ, err)))
-		return r;
-	if (!verity_sparse_magic(d))
-		return 0;
-	if ((r = verity_sparse_read(d, path, &sp, err))) {
-		verity_device_close(d);
-		return r;
-	}
-	if (!(x = malloc(sizeof(*x)))) {
-		verity_sparse_free(&sp);
-		verity_device_close(d);
-		return ht_fail(err, ENOMEM, "out of memory");
-	}
-	*x = sp.x; /* the extents kept, the chunk list not */
-	free(sp.c);
-	if (sparse)
-		*sparse = 1;
-	return verity_device_take_source(d, x, err);
-}
-
-int verity_container_region_source(struct verity_region *r,
-				   struct verity_sources *s,
-				   struct ht_error *err)
-{
-	struct verity_device d;
-	struct verity_sparse *sp;
-	int ret;
-
-	if (!r->path || r->extents)
-		return 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->path[i], r->path)) {
-			r->extents = s->part[i] ? s->part[i]
-						: &s->sparse[i].x;
-			return 0;
-		}
-	/* a logical partition named through its super image */
-	if (s->n < VERITY_SOURCES_MAX) {
-		struct verity_extents *x = NULL;
-		const char *file;
-
-		ret = verity_super_open_path(r->path, &x, &file, err);
-		if (ret != -ENOENT || x) {
-			if (ret)
-				return ret;
-			x->path = file;
-			s->part[s->n] = x;
-			s->path[s->n++] = r->path;
-			r->extents = x;
-			return 0;
-		}
-	}
-	/* a file that cannot be opened is left to the operation's own
-	 * open, whose message is the one the user expects */
-	if (verity_device_open(&d, r->path, VERITY_OPEN_READ, NULL))
-		return 0;
-	if (!verity_sparse_magic(&d) || s->n == VERITY_SOURCES_MAX) {
-		verity_device_close(&d);
-		return 0;
-	}
-	sp = &s->sparse[s->n];
-	ret = verity_sparse_read(&d, r->path, sp, err);
-	verity_device_close(&d);
-	if (ret)
-		return ret;
-	s->path[s->n++] = r->path;
-	r->extents = &sp->x;
-	return 0;
-}
-
-int verity_container_as_is(const struct verity_pair *pair)
-{
-	return pair->container == VERITY_CONTAINER_SIDECAR;
-}
-
-int verity_container_sources(struct verity_pair *pair, struct verity_sources *s,
-			     struct ht_error *err)
-{
-	int r;
-
-	memset(s, 0, sizeof(*s));
-	if (verity_container_as_is(pair))
-		return 0;
-	if ((r = verity_container_region_source(&pair->data, s, err)) ||
-	    (r = verity_container_region_source(&pair->hash, s, err)) ||
-	    (r = verity_container_region_source(&pair->fec.region, s, err)))
-		verity_container_sources_end(pair, s);
-	return r;
-}
-
-void verity_container_sources_end(struct verity_pair *pair,
-				  struct verity_sources *s)
-{
-	pair->data.extents = pair->hash.extents = pair->fec.region.extents =
-		NULL;
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->part[i]) {
-			verity_extents_free(s->part[i]);
-			free(s->part[i]);
-			s->part[i] = NULL;
-		} else {
-			verity_sparse_free(&s->sparse[i]);
-		}
-	}
-	s->n = 0;
-}
-
-int verity_container_has_sources(const struct verity_pair *pair)
-{
-	return pair->data.extents || pair->hash.extents ||
-	       pair->fec.region.extents;
 }
 
 int verity_container_refuse_sparse(const char *path, struct ht_error *err)

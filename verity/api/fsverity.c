@@ -1,6 +1,6 @@
 /* The public API of fs-verity digests (include/fastverity.h, "fs-verity"):
  * handles around verity/fsverity/digest.h. */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 
 #include "verity/fsverity/digest.h"
 #include "verity/fsverity/kernel.h"

@@ -2,7 +2,7 @@
  * registry says what an image is, its pairs are made by its container
  * (Android, disk image, sidecar files) and judged by the trust policy;
  * a disk image described. */
-#include "verity/api.h"
+#include "verity/api/internal.h"
 #include "verity/container/sparse/sparse.h"
 
 /* --- images given alone -------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* zlib's CRC-32, zlib opened when first needed (crc32.h). */
-#include "verity/container/crc32.h"
+#include "verity/storage/crc32.h"
 
 #include <errno.h>
 #include <pthread.h>
