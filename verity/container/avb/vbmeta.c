@@ -668,6 +668,8 @@ static int put_digest_part(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 const struct avb_digest_part *
 verity_avb_digest_part(const struct avb_descriptor *d)
 {
+	if (!d)
+		return NULL;
 	return d->tag == AVB_TAG_HASHTREE ? &d->hashtree.p
 	       : d->tag == AVB_TAG_HASH   ? &d->hash.p
 					  : NULL;

@@ -124,7 +124,7 @@ struct avb_descriptor {
 };
 
 /* The digest part of a hash or hashtree descriptor; NULL for any other
- * tag. */
+ * tag, and for d NULL (an image whose vbmeta has no such descriptor). */
 const struct avb_digest_part *
 verity_avb_digest_part(const struct avb_descriptor *d);
 /* The partition a hash, hashtree or chain descriptor names (*len 0 and
