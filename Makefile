@@ -215,7 +215,7 @@ deps deps-build:
 # a fork a check; arm64 runs the suites of its own code and t_vectors;
 # each fuzz target 1 s; the Debian packages are built by check-full alone.
 # make check-full (CHECK_FULL=1) runs every phase whole: every command
-# test on the optimised build and the 14 of ASAN_CLI_TESTS again under
+# test on the optimised build and the 16 of ASAN_CLI_TESTS again under
 # ASan with leak checks, the arm64 command tests, suites and kernel, the
 # fuzz targets 3 s each, and the packages (about eleven minutes here).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
@@ -232,8 +232,8 @@ check-full:
 # (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
 # test runs once there).
 ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
-  t_avb t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers
-ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_sparse t_super t_sets \
+  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers
+ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_avb_mldsa t_sparse t_super t_sets \
   t_ddi t_containers
 ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 

@@ -14,7 +14,12 @@
  *        parsed and checked as every reader checks one; a vbmeta that
  *        still verifies has the original's signed bytes and signature
  *        (only the padding after the signature may differ), and the
- *        unchanged one verifies.
+ *        unchanged one verifies;
+ *   8-9  a good key file of ML-DSA-65 or -87 (a PKCS#8 private key of
+ *        each form, or an SPKI public key; DER or PEM) with the fuzzer's
+ *        bytes XORed in at an offset its next two bytes give: read as
+ *        the key readers read one; what is read holds together, and the
+ *        unchanged file gives the key back.
  * Every call returns one of its documented codes. */
 #include <errno.h>
 #include <stdint.h>
@@ -28,6 +33,10 @@ static const uint8_t msg[] = "fuzz_mldsa: the signed message";
 static uint8_t pk[2][VERITY_MLDSA_MAX_PK_BYTES], sig[2][VERITY_MLDSA_MAX_SIG_BYTES];
 static uint8_t vbmeta[2][8192];
 static size_t vbmeta_len[2];
+/* the key files: [level][form], forms 0-2 PKCS#8 (enum
+ * verity_mldsa_form), 3 SPKI */
+static uint8_t keyder[2][4][8192];
+static size_t keyder_len[2][4];
 
 /* A vbmeta of one property descriptor signed with the level's key, as
  * avbtool lays it out (FORMAT-android17 A.1). */
@@ -77,6 +86,27 @@ static void make_vbmeta(int i, const uint8_t *sk)
 	verity_avb_buf_free(&all);
 }
 
+/* The four files of the level's key (DER). */
+static void make_keys(int i, const uint8_t *seed)
+{
+	struct verity_mldsa_key key = {.level = i ? 87 : 65,
+				       .has_secret = 1,
+				       .has_seed = 1};
+
+	memcpy(key.seed, seed, sizeof(key.seed));
+	if (verity_mldsa_keygen(key.level, seed, key.pk, key.sk))
+		abort();
+	for (int f = 0; f < 3; f++)
+		if (verity_mldsa_pkcs8_der(&key, (enum verity_mldsa_form)f,
+					   keyder[i][f], sizeof(keyder[i][f]),
+					   &keyder_len[i][f]))
+			abort();
+	if (verity_mldsa_spki_der(&key, keyder[i][3], sizeof(keyder[i][3]),
+				  &keyder_len[i][3]))
+		abort();
+	verity_mldsa_key_wipe(&key);
+}
+
 static void setup(void)
 {
 	static int done;
@@ -92,6 +122,7 @@ static void setup(void)
 				      VERITY_MLDSA_DETERMINISTIC, NULL, sig[i]))
 			abort();
 		make_vbmeta(i, sk);
+		make_keys(i, seed);
 	}
 	done = 1;
 }
@@ -191,6 +222,43 @@ static void vbmeta_image(const uint8_t *data, size_t size, int i)
 	verity_avb_vbmeta_free(&v);
 }
 
+/* A good key file with the fuzzer's bytes XORed in, as DER or as PEM
+ * (pem), read for its level or for either (any). */
+static void mutated_key(const uint8_t *data, size_t size, int i, int form,
+			int pem, int any)
+{
+	static char text[12288];
+	uint8_t copy[sizeof(keyder[0][0])];
+	size_t len = keyder_len[i][form], at;
+	struct verity_mldsa_key key;
+	struct ht_error err;
+	int changed = 0, r;
+
+	if (size < 2)
+		return;
+	at = ((size_t)data[0] << 8 | data[1]) % len;
+	memcpy(copy, keyder[i][form], len);
+	for (size_t n = 2; n < size && at + n - 2 < len; n++) {
+		copy[at + n - 2] ^= data[n];
+		changed |= data[n];
+	}
+	if (pem && verity_mldsa_pem(form == 3 ? "PUBLIC KEY" : "PRIVATE KEY",
+				    copy, len, text, sizeof(text)))
+		abort();
+	key_file(pem ? (const uint8_t *)text : copy, pem ? strlen(text) : len,
+		 any ? 0 : i ? 87 : 65);
+	if (changed)
+		return;
+	r = verity_mldsa_key_read(pem ? (const uint8_t *)text : copy,
+				  pem ? strlen(text) : len, 0, "fuzz", &key,
+				  &err);
+	if (r || key.level != (i ? 87 : 65) ||
+	    memcmp(key.pk, pk[i], i ? VERITY_MLDSA87_PK_BYTES : VERITY_MLDSA65_PK_BYTES) ||
+	    key.has_secret != (form != 3))
+		abort();
+	verity_mldsa_key_wipe(&key);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct verity_mldsa_sizes s;
@@ -201,17 +269,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	setup();
-	switch (data[0] % 8) {
+	switch (data[0] % 10) {
 	case 0:
 	case 1:
-		key_file(data + 1, size - 1, data[0] / 8 % 3 == 0 ? 0 : data[0] / 8 % 3 == 1 ? 65 : 87);
+		key_file(data + 1, size - 1, data[0] / 10 % 3 == 0 ? 0 : data[0] / 10 % 3 == 1 ? 65 : 87);
 		break;
 	case 2:
 	case 3:
-		signature(data + 1, size - 1, data[0] % 8 == 3, data[0] / 8 % 2);
+		signature(data + 1, size - 1, data[0] % 10 == 3, data[0] / 10 % 2);
 		break;
 	case 4:
-		level = data[0] / 8 % 2 ? 87 : 65;
+		level = data[0] / 10 % 2 ? 87 : 65;
 		verity_mldsa_sizes(level, &s);
 		if (size - 1 < s.pk)
 			break;
@@ -229,7 +297,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 6:
 	case 7:
-		vbmeta_image(data + 1, size - 1, data[0] % 8 == 7);
+		vbmeta_image(data + 1, size - 1, data[0] % 10 == 7);
+		break;
+	case 8:
+	case 9:
+		/* data[0] / 10: the form (4), DER or PEM, either level */
+		mutated_key(data + 1, size - 1, data[0] % 10 == 9,
+			    data[0] / 10 % 4, data[0] / 40 % 2,
+			    data[0] / 80 % 2);
 		break;
 	}
 	return 0;
