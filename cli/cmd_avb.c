@@ -155,7 +155,7 @@ static const struct row rows[] = {
 	{"partition_name", STR, F(partition_name), 0, S_FOOTER, "NAME",
 	 "partition name"},
 	{"hash_algorithm", STR, F(hash_algorithm), 0, S_FOOTER | S_DIGEST,
-	 "ALG", "sha1, sha256 or sha512 (hashtree: sha1, hash: sha256)"},
+	 "ALG", "the hash (default: sha256; add_hashtree_footer's: sha1)"},
 	{"salt", STR, F(salt), 0, S_FOOTER, "HEX",
 	 "salt in hex (default: random)"},
 	{"block_size", STR, F(block_size), 0, S_HASHTREE, "SIZE",
@@ -181,9 +181,10 @@ static const struct row rows[] = {
 	 NULL, "size the partition to the image"},
 	{"do_not_use_ab", FLAG, F(do_not_use_ab), 0, S_FOOTER, NULL,
 	 "the partition does not use A/B"},
-	{"algorithm", STR, F(algorithm), 0, S_COMMON | S_GENKEY, "ALG",
-	 "NONE (default), SHA256_RSA2048/4096/8192, SHA512_RSA2048/4096/8192, "
-	 "MLDSA65, MLDSA87"},
+	{"algorithm", STR, F(algorithm), 0, S_COMMON, "ALG",
+	 "the vbmeta's signature (default: NONE, unsigned)"},
+	{"algorithm", STR, F(algorithm), 0, S_GENKEY, "ALG",
+	 "the new key's (ML-DSA-65 or -87)"},
 	{"key", STR, F(key), 0,
 	 S_COMMON | S_EXTRACT_KEY | S_VERIFY | S_KEY_DIGEST, "KEY",
 	 "RSA key (PEM, or pkcs11: URI), ML-DSA key (PKCS#8/SPKI, PEM or "
@@ -240,6 +241,31 @@ static const struct row rows[] = {
 };
 
 #define NROWS       (sizeof(rows) / sizeof(rows[0]))
+
+/* The options that take one of a closed set of values (comma-separated):
+ * --help shows them in braces in the argument's place ("--algorithm
+ * {NONE,...}"), as argparse shows its choices, and the shells'
+ * completion offers them (completion/). */
+static const struct choice {
+	const char *name;
+	unsigned subs;
+	const char *values;
+} choices[] = {
+	{"algorithm", S_COMMON,
+	 "NONE,SHA256_RSA2048,SHA256_RSA4096,SHA256_RSA8192,SHA512_RSA2048,"
+	 "SHA512_RSA4096,SHA512_RSA8192,MLDSA65,MLDSA87"},
+	{"algorithm", S_GENKEY, "MLDSA65,MLDSA87"},
+	{"hash_algorithm", S_FOOTER, "sha1,sha256,sha512"},
+};
+
+static const char *values_of(const struct row *r, unsigned bit)
+{
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
+		if (!strcmp(choices[i].name, r->name) &&
+		    (choices[i].subs & bit))
+			return choices[i].values;
+	return NULL;
+}
 #define MISSING_VAL 1000
 
 static void print_subs(FILE *f)
@@ -259,14 +285,23 @@ static void print_sub_help(const struct subcommand *s)
 	       "Options:\n",
 	       s->name, s->what);
 	for (size_t i = 0; i < NROWS; i++) {
-		char left[80];
+		const struct row *r = &rows[i];
+		const char *values = values_of(r, s->bit);
+		char left[256];
+		int n;
 
-		if (!(rows[i].subs & s->bit) || rows[i].kind >= MISSING_STR)
+		if (!(r->subs & s->bit) || r->kind >= MISSING_STR)
 			continue;
-		snprintf(left, sizeof(left), "--%s%s%s", rows[i].name,
-			 rows[i].arg ? " " : "",
-			 rows[i].arg ? rows[i].arg : "");
-		printf("  %-44s %s\n", left, rows[i].help);
+		n = values ? snprintf(left, sizeof(left), "--%s {%s}", r->name,
+				      values)
+			   : snprintf(left, sizeof(left), "--%s%s%s",
+					 r->name, r->arg ? " " : "",
+					 r->arg ? r->arg : "");
+		/* a long left column: the help on a line of its own */
+		if (n > 44)
+			printf("  %s\n  %-44s %s\n", left, "", r->help);
+		else
+			printf("  %-44s %s\n", left, r->help);
 	}
 }
 
