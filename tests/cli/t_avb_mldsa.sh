@@ -126,6 +126,33 @@ check "add_hashtree_footer again, same key: the tree kept, signed anew" run_rc 0
 	--partition_name system --hash_algorithm sha256 --algorithm MLDSA65 --key "$M/testkey_mldsa65.pem"
 check "  verifies" run_rc 0 avbtool verify_image --image system.img --key "$M/testkey_mldsa65.pem"
 check "  the data unchanged" cmp -s <(head -c $((3 << 20)) system.img) system.orig
+# run again with the same options over unchanged data: the image keeps
+# its bytes, the old (hedged) signature with them, as an RSA image does
+# (a new hedged signature written in place over the old one could be
+# left half of each by an interruption)
+cp system.img system.before
+check "add_hashtree_footer again, hedged: the image keeps its bytes" sh -c "'$FV' avb add_hashtree_footer --image system.img \
+	--partition_name system --hash_algorithm sha256 --algorithm MLDSA65 --key '$M/testkey_mldsa65.pem' && cmp -s system.img system.before"
+cp boot.img boot.before
+check "add_hash_footer again, hedged: the image keeps its bytes" sh -c "'$FV' avb add_hash_footer --image boot.img --partition_name boot \
+	--partition_size $((1 << 20)) --algorithm MLDSA87 --key '$M/testkey_mldsa87.pem' --rollback_index 4 && cmp -s boot.img boot.before"
+# --deterministic asks for the deterministic signature's bytes: written
+# (beside and renamed, as they differ from the hedged one in place)
+for f in system boot; do
+	case $f in
+	system) args="add_hashtree_footer --partition_name system --hash_algorithm sha256 --algorithm MLDSA65 --key $M/testkey_mldsa65.pem" ;;
+	boot) args="add_hash_footer --partition_name boot --partition_size $((1 << 20)) --algorithm MLDSA87 --key $M/testkey_mldsa87.pem --rollback_index 4" ;;
+	esac
+	cp $f.img $f.det
+	# shellcheck disable=SC2086
+	check "$f: --deterministic over the hedged image" run_rc 0 avbtool $args --image $f.det --deterministic
+	check "  not the hedged bytes" sh -c "! cmp -s $f.det $f.before"
+	cp $f.det $f.det2
+	# shellcheck disable=SC2086
+	avbtool $args --image $f.det2 --deterministic
+	check "  again: the same bytes" cmp -s $f.det $f.det2
+	check "  verifies" run_rc 0 avbtool verify_image --image $f.det
+done
 # a sparse image, written sparse as avbtool writes one
 gen 14 $((2 << 20)) >sp.raw
 img2simg sp.raw sp.img 2>/dev/null

@@ -1322,6 +1322,46 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->hashtree.p.flags = o->descriptor_flags;
 }
 
+/* 1 when the options ask for signatures whose bytes the run knows
+ * before it signs: deterministic ML-DSA with the key at hand (RSA's
+ * PKCS#1 v1.5 is deterministic too, but a token may hold its key, and a
+ * signing helper chooses its own randomness). */
+static int exact_signature(const struct avb_vbmeta_opts *vb)
+{
+	return vb->deterministic && !vb->signing_helper &&
+	       (vb->algorithm == AVB_ALG_MLDSA65 ||
+		vb->algorithm == AVB_ALG_MLDSA87);
+}
+
+/* A run over a footer that makes its vbmeta again over the same bytes
+ * (the same header and auxiliary block: unchanged data, the same
+ * options) keeps the old signature when it holds, so that the image
+ * keeps its bytes: an RSA signature comes out the same anyway (PKCS#1
+ * v1.5 is deterministic), a hedged ML-DSA one is new each run, and
+ * writing it in place over the old one could leave, if interrupted, a
+ * signature half of each under the old footer. Not when deterministic
+ * signatures are asked for (exact_signature): their bytes are written,
+ * beside the image when they differ (rewrites_same, same_vbmeta). */
+static void keep_signature(const struct avb_vbmeta_opts *vb,
+			   const struct avb_image *old, struct avb_buf *blob)
+{
+	const struct avb_vbmeta *v = &old->vbmeta;
+	size_t auth_end;
+
+	if (exact_signature(vb) || !old->blob || v->size != blob->len ||
+	    v->h.algorithm == AVB_ALG_NONE ||
+	    blob->len < AVB_HEADER_SIZE + v->h.auth_size)
+		return;
+	auth_end = AVB_HEADER_SIZE + (size_t)v->h.auth_size;
+	if (memcmp(old->blob, blob->p, AVB_HEADER_SIZE) ||
+	    memcmp(old->blob + auth_end, blob->p + auth_end,
+		   blob->len - auth_end) ||
+	    verity_avb_vbmeta_check(v, "", NULL))
+		return;
+	memcpy(blob->p + AVB_HEADER_SIZE, old->blob + AVB_HEADER_SIZE,
+	       (size_t)v->h.auth_size);
+}
+
 /* The first descriptor of tag in img's vbmeta, or NULL. */
 static const struct avb_descriptor *first_of(const struct avb_image *img,
 					     uint64_t tag)
@@ -1403,8 +1443,8 @@ static int reads_zero(const struct verity_device *d, uint64_t off, uint64_t len)
  * reads as zeros. */
 static int rewrites_same(const struct avb_hashtree_job *job,
 			 const struct avb_descriptor *ht,
-			 const struct avb_buf *blob, uint64_t vbmeta_off,
-			 uint64_t tree_end)
+			 const struct avb_buf *blob, int exact,
+			 uint64_t vbmeta_off, uint64_t tree_end)
 {
 	const struct avb_image *old = &job->old;
 	const struct avb_vbmeta *v = &old->vbmeta;
@@ -1428,12 +1468,16 @@ static int rewrites_same(const struct avb_hashtree_job *job,
 		    v->size != blob->len || !(want = malloc(blob->len)))
 			return 0;
 		/* the old digest and signature in their places of the blob
-		 * this run makes: all else must be the same bytes */
+		 * this run makes (which keep_signature keeps): all else
+		 * must be the same bytes; a blob signed already
+		 * (exact_signature) must be the old bytes whole */
 		memcpy(want, blob->p, blob->len);
-		memcpy(want + AVB_HEADER_SIZE + v->h.hash_offset, v->hash,
-		       (size_t)v->h.hash_size);
-		memcpy(want + AVB_HEADER_SIZE + v->h.signature_offset,
-		       v->signature, (size_t)v->h.signature_size);
+		if (!exact) {
+			memcpy(want + AVB_HEADER_SIZE + v->h.hash_offset,
+			       v->hash, (size_t)v->h.hash_size);
+			memcpy(want + AVB_HEADER_SIZE + v->h.signature_offset,
+			       v->signature, (size_t)v->h.signature_size);
+		}
 		same = !memcmp(want, old->blob, blob->len) &&
 		       !verity_avb_vbmeta_check(v, "", NULL);
 		free(want);
@@ -1564,9 +1608,11 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		struct avb_footer_opts sizing = *o;
 
 		/* its size only: nothing signed (a signing helper runs
-		 * once, for the blob written); over the old root, if any,
-		 * the blob a run over unchanged data makes */
-		sizing.vb.size_only = 1;
+		 * once, for the blob written), unless the signature's bytes
+		 * are known before (exact_signature: signed, to compare);
+		 * over the old root, if any, the blob a run over unchanged
+		 * data makes */
+		sizing.vb.size_only = !exact_signature(&o->vb);
 		hashtree_descriptor(o, job, tree_size, fec_size,
 				    old && old->digest_len == job->digest_size
 					    ? old->digest
@@ -1580,6 +1626,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		if (!r && had_footer && !job->sparse)
 			same = rewrites_same(job, &ht,
 					     o->do_not_append ? NULL : &blob,
+					     exact_signature(&o->vb),
 					     job->fec_offset + fec_size,
 					     job->image_size + tree_size);
 		verity_avb_buf_free(&blob);
@@ -1706,6 +1753,8 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 	(void)run;
 	hashtree_descriptor(o, job, tree_size, fec_size, root, &ht);
 	r = footer_vbmeta(o, &ht, &blob, err);
+	if (!r && job->have_old)
+		keep_signature(&o->vb, &job->old, &blob);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (job->sparse) {
@@ -1919,7 +1968,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	size_t salt_len;
 	unsigned ds = digest_size_checked(o->hash_algorithm, err);
 	struct avb_image old;
-	int had_footer, r;
+	int had_footer, have_old = 0, r;
 
 	if (!ds)
 		return -EINVAL;
@@ -1957,16 +2006,14 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			    (unsigned long long)sized.partition_size);
 		goto close;
 	}
-	/* over an old footer of the same hash: its salt kept */
-	if (had_footer && !verity_avb_image_read(o->image, &old, NULL)) {
-		r = the_salt(
-			o, ds,
-			verity_avb_digest_part(first_of(&old, AVB_TAG_HASH)),
-			salt, &salt_len, err);
-		verity_avb_image_free(&old);
-	} else {
-		r = the_salt(o, ds, NULL, salt, &salt_len, err);
-	}
+	/* over an old footer of the same hash: its salt kept (and its
+	 * signature, over the same bytes: keep_signature) */
+	have_old = had_footer && !verity_avb_image_read(o->image, &old, NULL);
+	r = the_salt(o, ds,
+		     have_old ? verity_avb_digest_part(
+					first_of(&old, AVB_TAG_HASH))
+			      : NULL,
+		     salt, &salt_len, err);
 	if (r || (r = hash_image(&d, original, o->hash_algorithm, salt,
 				 salt_len, digest, err)))
 		goto close;
@@ -1982,6 +2029,8 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	hd.hash.p.digest_len = o->persistent_digest ? 0 : ds;
 	hd.hash.p.flags = o->descriptor_flags;
 	r = footer_vbmeta(o, &hd, &blob, err);
+	if (!r && have_old)
+		keep_signature(&o->vb, &old, &blob);
 	if (!r && !o->do_not_append)
 		r = vbmeta_fits(o->image, round_up(original, AVB_FOOTER_BLOCK),
 				blob.len, sized.partition_size, err);
@@ -1992,6 +2041,8 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			       sized.partition_size, err);
 	verity_avb_buf_free(&blob);
 close:
+	if (have_old)
+		verity_avb_image_free(&old);
 	close_sparse(&sparse, &d);
 	return r;
 }
