@@ -446,10 +446,11 @@ typedef struct fv_avb fv_avb;
 
 /* Reads image's footer and vbmeta and checks the vbmeta's signature
  * against the public key it carries; key (a PEM RSA key, public or
- * private; may be NULL) must then be that key. Errors: EINVAL (not an
- * Android image, malformed metadata, no hashtree descriptor, a key that
- * cannot be read), EPERM (the signature does not check out, or another
- * key signed it), ENODEV, EIO, ENOMEM. */
+ * private; since 0.10 also an ML-DSA key, PKCS#8 or SPKI, PEM or DER,
+ * or a key's AVB public-key blob; may be NULL) must then be that key.
+ * Errors: EINVAL (not an Android image, malformed metadata, no
+ * hashtree descriptor, a key that cannot be read), EPERM (the signature
+ * does not check out, or another key signed it), ENODEV, EIO, ENOMEM. */
 int fv_avb_open(const char *image, const char *key, fv_avb **out);
 void fv_avb_free(fv_avb *a);
 /* The hashtree descriptor's partition name, and the tree's parameters
@@ -480,7 +481,7 @@ int fv_avb_read(const char *image, fv_avb **out);
  * FV_TRUST_UNCHECKED for a signed one), and its pair refused
  * (fv_avb_pair, fv_avb_verify, fv_avb_repair: EINVAL). */
 int fv_avb_show(const char *image, fv_avb **out);
-/* Judges the signer against key (a PEM RSA key): 0, its signer now
+/* Judges the signer against key (fv_avb_open's forms): 0, its signer now
  * checked; EPERM (another key signed it, or nothing did), EINVAL (a key
  * that cannot be read). */
 int fv_avb_check_key(fv_avb *a, const char *key);
@@ -1028,7 +1029,8 @@ struct fv_slot_request {
 	const char *image;     /* the set's top image */
 	const char *container; /* "avb" or "super" where the image reads
 				* two ways (fv_container_of); NULL */
-	const char *key; /* the top vbmeta's signer's key (PEM); NULL */
+	const char *key; /* the top vbmeta's signer's key (fv_avb_open's
+			  * forms: RSA or ML-DSA, or an AVB blob); NULL */
 	/* "a" or "b": the slot booted (partitions NAME_<slot>, a super
 	 * image's metadata slot 0 or 1); NULL: a, where the image is A/B */
 	const char *slot;
