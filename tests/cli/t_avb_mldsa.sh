@@ -222,6 +222,21 @@ check "repair with its key" run_rc 0 "$FV" repair s2.img --key "$M/testkey_mldsa
 check "  the image as it was" cmp -s s2.img system.img
 check "verify with another key: refused" run_rc 2 "$FV" verify system.img --key "$M/testkey_mldsa87.pem"
 check "dump names the algorithm and key" sh -c "'$FV' dump system.img | grep -q 'MLDSA65, key sha1 8c9fdad9320bcf548d6367c20fdc71c14dd5b227'"
+check "repair without a key: refused (the signer unchecked)" run_rc 1 "$FV" repair s2.img
+check "verify --json: the signature's algorithm and trust" sh -c "'$FV' verify --json system.img --key '$M/testkey_mldsa65.avbpubkey' | jq -e '.signature.algorithm == \"MLDSA65\" and .signature.trust == \"checked\"' >/dev/null"
+check "verify of the sparse ML-DSA-87 image, natively" run_rc 0 "$FV" verify sp.img --key "$M/testkey_mldsa87.pub.pem"
+check "verify_image --json of an ML-DSA set" sh -c "'$FV' avb verify_image --image mltop.img --key '$M/testkey_mldsa65.pem' --follow_chain_partitions --json | jq -e '.result == \"ok\" and ([.partitions[].trust] | unique) == [\"checked\"]' >/dev/null"
+# the writers that move a footer or zero a tree keep the signature
+cp system.img rs.img
+check "resize_image of an ML-DSA image" run_rc 0 avbtool resize_image --image rs.img --partition_size $((8 << 20))
+check "  verifies" run_rc 0 avbtool verify_image --image rs.img --key "$M/testkey_mldsa65.pem"
+check "zero_hashtree" run_rc 0 avbtool zero_hashtree --image rs.img
+check "  verify_image refuses the zeroed tree" run_rc 1 avbtool verify_image --image rs.img --key "$M/testkey_mldsa65.pem"
+check "  and takes it with --accept_zeroed_hashtree" run_rc 0 avbtool verify_image --image rs.img --key "$M/testkey_mldsa65.pem" --accept_zeroed_hashtree
+check "extract_vbmeta_image: the blob" run_rc 0 avbtool extract_vbmeta_image --image system.img --output ex.img
+check "  verifies alone" run_rc 0 avbtool verify_image --image ex.img --key "$M/testkey_mldsa65.pem"
+check "erase_footer --keep_hashtree" run_rc 0 avbtool erase_footer --image rs.img --keep_hashtree
+check "  no footer left" sh -c "! '$FV' avb info_image --image rs.img >/dev/null 2>&1"
 
 # ---- a super.img set of ML-DSA-signed partitions ----
 cat >s.json <<'EOF'
