@@ -380,7 +380,7 @@ demo: deps-build
 
 # Speed against veritysetup; prints the table the README shows.
 bench: deps
-	@$(MAKE) --no-print-directory all $(B)/mkimage
+	@$(MAKE) --no-print-directory all $(B)/mkimage $(B)/mldsa-tool
 	@tests/bench/bench.sh
 
 # Where make install puts things (all under DESTDIR).
