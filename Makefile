@@ -248,7 +248,7 @@ check-host check-side:
 # What the command tests use besides the command they test, so that each
 # target that runs them runs alone from a clean checkout: the helpers of
 # tests/cli/lib.sh (mkimage, fvfiles; fvjson, which checks every --json
-# document when it is built), the library as installed (t_doors,
+# document when it is built), the library as installed (t_trust,
 # t_dlopen and t_frontdoor link or load libfastverity.a, .so and .so.1,
 # and the command's objects) and the library's objects (t_sparse's
 # sparsemap links libfastverity-internal.a).

@@ -53,13 +53,8 @@ int cli_avb_cmdline(const struct cli_avb_args *a);
  * made the pair (cli/avb_pair.c). Options that set the tree's
  * parameters are refused. */
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
-/* An image read already, judged: the trust policy for its vbmeta, and
- * with --key that key as its signer. 0 and *trust, or the exit code
- * (printed; *a freed and NULL). */
-int cli_avb_judge(const struct cli_opts *o, const char *image, fv_avb **a,
-		  enum fv_trust *trust);
-/* The same for an image read already (fv_avb_read, fv_super_avb), which
- * it frees. */
+/* The same for an image read and judged already (fv_super_avb with the
+ * options' anchor), which it frees. */
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		    struct cli_pair *cp);
 /* verify of a firmware set given alone (cli/set.c): a vbmeta image, an

@@ -33,42 +33,20 @@ static const char *parameter_option(const struct cli_opts *o)
 					: NULL;
 }
 
-/* The image read and its vbmeta judged: its own signature, the trust
- * policy for the anchor given, and with --key that key as the signer.
- * 0 and *a, or the exit code (printed). */
-int cli_avb_judge(const struct cli_opts *o, const char *image, fv_avb **a,
-		  enum fv_trust *trust)
+/* The image through the door (fv_open): judged, and its pair when it
+ * has one. 0 and *img, or the exit code (printed). */
+static int open_avb(const struct cli_opts *o, const char *image,
+		    fv_image **img)
 {
-	int r = cli_trust(o, "avb", image,
-		      strcmp(fv_avb_algorithm(*a), "NONE") ? FV_SIGNATURE_FOUND
-							   : FV_SIGNATURE_NONE,
-		      cli_writes(o), 0, trust);
-	if (!r && o->key && (r = fv_avb_check_key(*a, o->key)))
-		r = r == -EPERM ? cli_error(r,
-					    "%s: the vbmeta is signed by "
-					    "another key (public key sha1 "
-					    "%s), not by %s",
-					    image, fv_avb_key_sha1(*a), o->key)
-				: cli_lib_error(r);
-	if (r) {
-		fv_avb_free(*a);
-		*a = NULL;
-	}
-	return r;
+	struct fv_open_request rq = {.image = image, .container = "avb"};
+	int r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
+			 o->ntrusted, img);
+
+	return r < 0 ? cli_lib_error(r) : r;
 }
 
-static int read_judged(const struct cli_opts *o, const char *image, fv_avb **a,
-		       enum fv_trust *trust)
-{
-	int r;
-
-	if ((r = fv_avb_read(image, a)))
-		return cli_lib_error(r);
-	return cli_avb_judge(o, image, a, trust);
-}
-
-/* The pair of an Android image read (a): its hashtree descriptor made
- * the pair. */
+/* The pair of an Android image (a): its hashtree descriptor made the
+ * pair. */
 static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 		   enum fv_trust trust, struct cli_pair *cp)
 {
@@ -131,31 +109,24 @@ static int refuse_parameters(const struct cli_opts *o, const char *image)
 
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
-	enum fv_trust trust;
-	fv_avb *a;
+	fv_image *img;
 	int r;
 
 	if ((r = refuse_parameters(o, image)) ||
-	    (r = read_judged(o, image, &a, &trust)))
+	    (r = open_avb(o, image, &img)))
 		return r;
-	r = pair_of(o, image, a, trust, cp);
-	fv_avb_free(a);
+	r = pair_of(o, image, fv_image_avb(img), fv_image_trust(img, 0), cp);
+	fv_image_free(img);
 	return r;
 }
 
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 		    struct cli_pair *cp)
 {
-	enum fv_trust trust;
-	int r;
+	int r = refuse_parameters(o, image);
 
-	if ((r = refuse_parameters(o, image))) {
-		fv_avb_free(a);
-		return r;
-	}
-	if ((r = cli_avb_judge(o, image, &a, &trust)))
-		return r;
-	r = pair_of(o, image, a, trust, cp);
+	if (!r)
+		r = pair_of(o, image, a, fv_avb_trust(a), cp);
 	fv_avb_free(a);
 	return r;
 }
@@ -304,22 +275,23 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 {
 	struct fv_layout l = {.size = sizeof(l)};
 	struct cli_pair cp;
-	enum fv_trust trust;
 	fv_result *out = NULL;
-	fv_avb *a;
+	const fv_avb *a;
+	fv_image *img;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
 	if ((r = refuse_parameters(o, image)) ||
-	    (r = read_judged(o, image, &a, &trust)))
+	    (r = open_avb(o, image, &img)))
 		return r;
+	a = fv_image_avb(img);
 	if (fv_avb_has_footer(a) && !fv_avb_has_hashtree(a)) {
 		r = dump_hash(o, image, a);
-		fv_avb_free(a);
+		fv_image_free(img);
 		return r;
 	}
 	/* the layout of tree and parity as dump gives every pair's */
-	if (!(r = pair_of(o, image, a, trust, &cp)) &&
+	if (!(r = pair_of(o, image, a, fv_image_trust(img, 0), &cp)) &&
 	    (r = fv_pair_dump(cp.fp, NULL, &out)))
 		r = cli_lib_error(r);
 	if (!r) {
@@ -330,7 +302,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 			dump_text(image, a, &cp, &l);
 	}
 	fv_result_free(out);
-	fv_avb_free(a);
+	fv_image_free(img);
 	cli_pair_free(&cp);
 	return r;
 }

@@ -1,7 +1,7 @@
 /* A systemd Discoverable Disk Image given alone to verify, dump, open or
  * repair (docs/ddi.md): every protected partition found in its GPT
  * checked in full (tree, root hash, signature), shown, or mapped; the
- * library reads the image (fv_image_open, fv_image_ddi_pair). */
+ * library reads the image (fv_open, fv_image_ddi_pair). */
 #include "cli/ddi.h"
 
 #include <errno.h>
@@ -55,15 +55,55 @@ static int check_partition_option(const struct cli_opts *o, const char *image,
 			 o->partition);
 }
 
-/* The image's table read, and --partition checked against it: 0, or the
- * exit code (printed; nothing left to free). */
-static int read_image(const struct cli_opts *o, const char *image,
-		      fv_image **im)
+/* The certificates to check a signature against: --trusted-cert, or
+ * /etc/verity.d/'s (FASTVERITY_VERITY_D names another directory, for
+ * tests). */
+static void trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
+		       glob_t *g)
 {
+	const char *dir = getenv("FASTVERITY_VERITY_D");
+	char pattern[4096];
+
+	*list = o->trusted_certs;
+	*n = o->ntrusted;
+	memset(g, 0, sizeof(*g));
+	if (*n)
+		return;
+	snprintf(pattern, sizeof(pattern), "%s/*.crt", dir ? dir : VERITY_D);
+	if (glob(pattern, 0, NULL, g) == 0 && g->gl_pathc) {
+		*list = (const char **)g->gl_pathv;
+		*n = g->gl_pathc;
+	}
+}
+
+/* How read_image judges the image's pairs. */
+enum judge {
+	DESCRIBE,   /* not judged: dump describes it */
+	SYSTEMD,    /* --trusted-cert, or /etc/verity.d's as systemd trusts */
+	GIVEN_ONLY, /* --trusted-cert's alone (a repair writes) */
+};
+
+/* The image's table read through the door (fv_open), its pairs judged
+ * as how says, and --partition checked against it: 0, or the exit code
+ * (printed; nothing left to free). */
+static int read_image(const struct cli_opts *o, const char *image,
+		      enum judge how, fv_image **im)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = image, .container = "ddi"};
+	const char **certs = (const char **)o->trusted_certs;
+	size_t ncerts = o->ntrusted;
+	glob_t g;
 	int r;
 
-	if ((r = fv_image_open(image, "ddi", NULL, im)))
-		return cli_lib_error(r);
+	memset(&g, 0, sizeof(g));
+	if (how == SYSTEMD)
+		trusted_of(o, &certs, &ncerts, &g);
+	r = how == DESCRIBE ? fv_open(&rq, NULL, im)
+			    : cli_open(o, &rq, certs, ncerts, im);
+	globfree(&g);
+	if (r)
+		return r < 0 ? cli_lib_error(r) : r;
 	if ((r = check_partition_option(o, image, *im))) {
 		fv_image_free(*im);
 		*im = NULL;
@@ -114,27 +154,6 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 		cli_failure_words(kind), f.position, p->index, p->type,
 		CLI_NAME(p->label, strlen(p->label)), p->uuid,
 		p->offset + f.position);
-}
-
-/* The certificates to check a signature against: --trusted-cert, or
- * /etc/verity.d/'s (FASTVERITY_VERITY_D names another directory, for
- * tests). */
-static void trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
-		       glob_t *g)
-{
-	const char *dir = getenv("FASTVERITY_VERITY_D");
-	char pattern[4096];
-
-	*list = o->trusted_certs;
-	*n = o->ntrusted;
-	memset(g, 0, sizeof(*g));
-	if (*n)
-		return;
-	snprintf(pattern, sizeof(pattern), "%s/*.crt", dir ? dir : VERITY_D);
-	if (glob(pattern, 0, NULL, g) == 0 && g->gl_pathc) {
-		*list = (const char **)g->gl_pathv;
-		*n = g->gl_pathc;
-	}
 }
 
 static json_object *json_partition(const struct fv_gpt_partition *p)
@@ -216,16 +235,10 @@ static int verify_one(const struct cli_opts *o, const char *image,
 
 	pair_of(im, i, &d);
 	partition_name(&d.data, data_name, sizeof(data_name));
+	/* the door's verdict: a signer checked against --trusted-cert or
+	 * /etc/verity.d, or said not to be */
+	trust = fv_image_trust(im, i);
 	trusted_of(o, &trusted, &ntrusted, &g);
-	/* the one policy: a signer checked against --trusted-cert or
-	 * /etc/verity.d, or said not to be; a certificate for an unsigned
-	 * image, or a key, refused */
-	if ((r = cli_trust(o, "ddi", image,
-			   d.is_signed ? FV_SIGNATURE_FOUND : FV_SIGNATURE_NONE,
-			   0, ntrusted, &trust))) {
-		globfree(&g);
-		return r;
-	}
 	if (o->json)
 		rep.failures = json_object_new_array();
 	r = check_pair(o, image, im, i, &d, trusted, ntrusted, &rep, &res);
@@ -308,7 +321,7 @@ int cli_ddi_verify(struct cli_opts *o, const char *image)
 	fv_image *im;
 	int r, worst = EXIT_OK;
 
-	if ((r = read_image(o, image, &im))) {
+	if ((r = read_image(o, image, SYSTEMD, &im))) {
 		json_object_put(list);
 		return r;
 	}
@@ -415,7 +428,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 	fv_image *im;
 	int r;
 
-	if ((r = read_image(o, image, &im))) {
+	if ((r = read_image(o, image, DESCRIBE, &im))) {
 		json_object_put(list);
 		return r;
 	}
@@ -447,7 +460,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	fv_pair *fp = NULL;
 	int r;
 
-	if ((r = read_image(o, image, &im)))
+	if ((r = read_image(o, image, SYSTEMD, &im)))
 		return r;
 	for (size_t i = 0, n = fv_image_pairs(im); i < n; i++) {
 		const char **trusted;
@@ -463,16 +476,13 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 			r = cli_lib_error(r);
 			goto out;
 		}
-		/* the one policy, as verify has it: a signer checked
+		/* the door's verdict, as verify has it: a signer checked
 		 * against --trusted-cert or /etc/verity.d before the table
 		 * is loaded; without either, the kernel's keyring checks
 		 * it */
 		trusted_of(o, &trusted, &ntrusted, &g);
-		r = cli_trust(o, "ddi", image,
-			      d.is_signed ? FV_SIGNATURE_FOUND
-					  : FV_SIGNATURE_NONE,
-			      0, ntrusted, &trust);
-		if (!r && trust == FV_TRUST_CHECK)
+		trust = fv_image_trust(im, i);
+		if (trust == FV_TRUST_CHECK)
 			r = cli_open_check_signature(
 				o, fp, (const char *const *)trusted, ntrusted);
 		globfree(&g);
@@ -501,7 +511,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
-	if ((r = read_image(o, image, &im)))
+	if ((r = read_image(o, image, GIVEN_ONLY, &im)))
 		return r;
 	for (size_t i = 0, n = 0; i < fv_image_pairs(im); i++) {
 		pair_of(im, i, &d);
@@ -533,10 +543,9 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 		r = cli_lib_error(r);
 		goto out;
 	}
-	/* a repair's trusted certificates are the ones given: it writes */
-	r = cli_trust(o, "ddi", image,
-		      d.is_signed ? FV_SIGNATURE_FOUND : FV_SIGNATURE_NONE,
-		      cli_writes(o), 0, &cp->trust);
+	/* judged by the door with the certificates given alone: a repair
+	 * writes */
+	cp->trust = fv_image_trust(im, at);
 out:
 	fv_image_free(im);
 	return r;

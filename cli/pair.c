@@ -163,60 +163,116 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	return 0;
 }
 
-int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor)
+int cli_writes(const struct cli_opts *o)
 {
+	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
+}
+
+/* The options holding the anchor (--key, or certs): 0 and *opts, the
+ * exit code of a refusal of the command's (printed), or the library's
+ * negative errno. */
+static int anchor_options(const struct cli_opts *o, const char *const *certs,
+			  size_t ncerts, fv_options **opts)
+{
+	int r;
+
+	*opts = NULL;
 	if (o->key && o->ntrusted)
 		return cli_error(-EINVAL,
 				 "--key and --trusted-cert: give the one "
 				 "trust anchor the image takes (--key for "
 				 "Android images, --trusted-cert for the "
 				 "others)");
-	*anchor = o->key        ? FV_ANCHOR_KEY
-		  : o->ntrusted ? FV_ANCHOR_CERT
-				: FV_ANCHOR_NONE;
-	return 0;
+	if (!(*opts = fv_options_new()))
+		return cli_error(-ENOMEM, "out of memory");
+	if ((r = o->key ? fv_options_set_key(*opts, o->key) : 0) ||
+	    (r = ncerts ? fv_options_set_trusted_certs(*opts, certs, ncerts)
+			: 0)) {
+		fv_options_free(*opts);
+		*opts = NULL;
+	}
+	return r;
 }
 
-int cli_writes(const struct cli_opts *o)
+int cli_anchor_options(const struct cli_opts *o, fv_options **opts)
 {
-	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
+	return anchor_options(o, (const char *const *)o->trusted_certs,
+			      o->ntrusted, opts);
 }
 
-int cli_trust(const struct cli_opts *o, const char *container,
-	      const char *image, enum fv_signature_from signature, int writes,
-	      size_t implicit_certs, enum fv_trust *trust)
+int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
+	     const char *const *certs, size_t ncerts, fv_image **img)
 {
-	enum fv_anchor anchor;
+	fv_options *opts;
 	int r;
 
-	if ((r = cli_anchor(o, &anchor)))
+	if ((r = anchor_options(o, certs, ncerts, &opts)))
 		return r;
-	if (anchor == FV_ANCHOR_NONE && implicit_certs)
-		anchor = FV_ANCHOR_CERT;
-	if ((r = fv_trust_decide(container, signature, anchor, writes, image,
-				 trust)))
-		return cli_lib_error(r);
-	return 0;
+	rq->size = sizeof(*rq);
+	rq->writes = cli_writes(o);
+	r = fv_open(rq, opts, img);
+	fv_options_free(opts);
+	return r;
 }
 
-/* The trust policy on a sidecar or plain pair, before a block is read. */
-static int pair_trust(struct cli_opts *o, struct cli_pair *cp,
-		      const char *container)
+/* A plain pair or an image with sidecar files (side: its options, the
+ * sidecar files where none were given) through the door: the tree's
+ * parameters from the options or the superblock, the parity and the
+ * signature; then the root hash (root_arg, or the options' file). */
+static int open_made(struct cli_opts *o, const struct cli_opts *side,
+		     struct fv_open_request *rq, const char *hash_name,
+		     const char *root_arg, struct cli_pair *cp)
 {
-	enum fv_signature_from from = !cp->signature_path ? FV_SIGNATURE_NONE
-				      : o->root_hash_signature
-					      ? FV_SIGNATURE_GIVEN
-					      : FV_SIGNATURE_FOUND;
+	const char *data_name = rq->image ? rq->image : rq->data;
+	uint8_t root[64];
+	struct cli_fec fec;
+	fv_params *p = NULL;
+	fv_image *img = NULL;
+	size_t size;
+	int r;
 
-	return cli_trust(o, container,
-			 cp->signature_path ? cp->signature_path
-					    : fv_pair_data_path(cp->fp),
-			 from, cli_writes(o), 0, &cp->trust);
+	if (cli_params_from_opts(side, &p, 0) || cli_fec_params(side, &fec)) {
+		fv_params_free(p);
+		return EXIT_PARAMS;
+	}
+	rq->hash_offset = fv_params_hash_offset(p);
+	rq->params = fv_params_superblock(p) ? NULL : p;
+	rq->fec_path = fec.path;
+	rq->fec_offset = fec.offset;
+	rq->fec_roots = fec.roots;
+	rq->signature_path = o->root_hash_signature;
+	r = cli_open(o, rq, (const char *const *)o->trusted_certs, o->ntrusted,
+		     &img);
+	/* the library's message, with veritysetup's words and the hints
+	 * where the tree read from a superblock has none */
+	if (r < 0)
+		r = rq->params ? cli_lib_error(r)
+			       : cli_no_superblock(r, data_name, hash_name,
+						   rq->hash_offset);
+	fv_params_free(p);
+	if (r)
+		return r;
+	r = fv_image_pair(img, 0, &cp->fp);
+	cp->trust = fv_image_trust(img, 0);
+	fv_image_free(img);
+	if (r)
+		return cli_lib_error(r);
+	if (o->root_hash_signature)
+		cp->signature_path = o->root_hash_signature;
+	if (!cp->fec_name)
+		cp->fec_name = side->fec_device;
+	size = fv_params_root_size(fv_pair_params(cp->fp));
+	if (cli_root_hash(side, root_arg, (unsigned)size, root))
+		return EXIT_PARAMS;
+	return (r = fv_pair_set_root(cp->fp, root, size)) ? cli_lib_error(r)
+							   : 0;
 }
 
 /* <image> with systemd's sidecar files. */
 static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 {
+	struct fv_open_request rq = {.image = o->args[0],
+				     .container = "sidecar"};
 	struct cli_opts side = *o; /* the options, with the sidecars where
 				    * none were given */
 	char *roothash = NULL, *tree = NULL;
@@ -243,30 +299,25 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 		fv_free(roothash);
 		return r;
 	}
-	fv_free(tree);
-	if ((r = fv_pair_sidecar(o->args[0], &cp->fp))) {
-		fv_free(roothash);
-		return cli_lib_error(r);
-	}
 	/* explicit options win over the sidecars */
 	if (!side.root_hash_file)
 		side.root_hash_file = roothash;
 	/* the sidecar parity takes --fec-roots as --fec-device does */
-	if (!side.fec_device && fv_pair_fec_path(cp->fp))
+	if (!side.fec_device && access(cp->side_fec, F_OK) == 0)
 		side.fec_device = cp->side_fec;
 	/* the sidecar's signature, unless --root-hash-signature names one */
 	if (!o->root_hash_signature && access(cp->side_signature, F_OK) == 0)
 		cp->signature_path = cp->side_signature;
-	r = cli_pair_make(&side, o->args[0], fv_pair_hash_path(cp->fp), NULL,
-			  cp);
+	r = open_made(o, &side, &rq, tree, NULL, cp);
+	fv_free(tree);
 	fv_free(roothash);
-	return r ? r : pair_trust(o, cp, "sidecar");
+	return r;
 }
 
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp)
 {
-	int r;
+	struct fv_open_request rq = {0};
 
 	memset(cp, 0, sizeof(*cp));
 	if (o->nargs == 1) {
@@ -295,10 +346,10 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 			"fastverity: warning: ignoring the extra argument "
 			"'%s' (as veritysetup does)\n",
 			o->args[i]);
-	if ((r = cli_pair_make(o, o->args[0], o->args[1],
-			       o->nargs >= 3 ? o->args[2] : NULL, cp)))
-		return r;
-	return pair_trust(o, cp, "plain");
+	rq.data = o->args[0];
+	rq.hash = o->args[1];
+	return open_made(o, o, &rq, rq.hash, o->nargs >= 3 ? o->args[2] : NULL,
+			 cp);
 }
 
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,

@@ -23,8 +23,8 @@ enum cli_container {
 
 struct cli_pair {
 	fv_pair *fp;
-	enum fv_trust trust;        /* the policy's verdict, asked before
-				     * anything is read */
+	enum fv_trust trust;        /* the policy's verdict, the door's
+				     * (fv_open), before anything is read */
 	const char *fec_name;       /* the parity's file, as messages name it
 				     * (--fec-device, IMAGE.fec, the image) */
 	char *side_fec;             /* a sidecar image's IMAGE.fec, whether
@@ -41,20 +41,20 @@ struct cli_pair {
  * --container names it. 0 and *kind, or the exit code (printed). */
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind);
-/* The trust anchor the options give: --key (a public key, Android
- * images) or --trusted-cert; both at once is refused (exit code). */
-int cli_anchor(const struct cli_opts *o, enum fv_anchor *anchor);
-/* The policy asked before anything is read (fv_trust_decide): 0 and
- * *trust, or the exit code of its refusal (printed). container: the
- * library's name ("plain", "sidecar", "avb", "ddi"). implicit_certs:
- * certificates trusted without an option (a disk image's
- * /etc/verity.d). */
-int cli_trust(const struct cli_opts *o, const char *container,
-	      const char *image, enum fv_signature_from signature, int writes,
-	      size_t implicit_certs, enum fv_trust *trust);
 /* Whether the action writes on the image's word: repair, not a dry
  * run. */
 int cli_writes(const struct cli_opts *o);
+/* The door (fv_open) for rq, with the trust anchor the options give
+ * (--key, or certs: --trusted-cert's or the ones trusted without an
+ * option, a disk image's /etc/verity.d; --key and --trusted-cert both
+ * refused) and whether the action writes: 0 and *img, the exit code of
+ * a refusal of the command's (printed), or the library's negative
+ * errno (not printed: fv_last_error). */
+int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
+	     const char *const *certs, size_t ncerts, fv_image **img);
+/* The options holding the anchor --key or --trusted-cert give, for the
+ * library to judge with: as cli_open returns. */
+int cli_anchor_options(const struct cli_opts *o, fv_options **opts);
 
 /* verify's and repair's arguments (kind: what cli_image_kind said of an
  * image given alone; ignored for two or more arguments): <data> <hash>

@@ -473,6 +473,7 @@ out:
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
 	struct fv_super_partition p = {.size = sizeof(p)};
+	fv_options *opts = NULL;
 	struct cli_pair cp;
 	fv_super *s;
 	fv_avb *a;
@@ -496,11 +497,15 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	}
 	memset(&cp, 0, sizeof(cp));
 	/* the partition's Android image, read through the super image's
-	 * files (which stay open until the device holds them) */
-	if ((r = fv_super_avb(s, (size_t)i, &a))) {
+	 * files (which stay open until the device holds them), judged by
+	 * the library for the anchor given */
+	if ((r = cli_anchor_options(o, &opts)) ||
+	    (r = fv_super_avb(s, (size_t)i, opts, &a))) {
+		fv_options_free(opts);
 		fv_super_free(s);
-		return cli_lib_error(r);
+		return r > 0 ? r : cli_lib_error(r);
 	}
+	fv_options_free(opts);
 	fv_super_partition(s, (size_t)i, &p);
 	len = strlen(image) + strlen(p.name) + 2;
 	if (!(path = malloc(len))) {

@@ -222,12 +222,6 @@ void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx);
 typedef void (*fv_pass_fn)(void *ctx, const char *pass);
 void fv_options_set_pass_fn(fv_options *o, fv_pass_fn fn);
 
-/* Reed-Solomon parity (docs/format.md, "FEC"): path (copied; NULL: no
- * FEC), its byte offset there, and 2 to 24 roots (format); verify and
- * repair take 0 roots to infer them from the device's size. */
-int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
-		       unsigned roots);
-
 /* open: the target's flags (several may be or'ed, but one corruption
  * and one error policy at most). */
 enum fv_flags {
@@ -241,23 +235,10 @@ enum fv_flags {
 	FV_USE_TASKLETS = 1u << 7,
 };
 int fv_options_set_flags(fv_options *o, unsigned flags);
-/* A PKCS#7 signature of the root hash (copied; NULL, 0: none). open gives
- * it to the kernel to check against its keyring; verify and repair check
- * it against the trusted certificates before reading a block, and refuse
- * (-EINVAL) when none are set. */
-int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len);
 /* verify and repair: PEM certificates (or bundles) trusted to sign the
  * root hash, copied (NULL, 0: none). Since 0.3 (FASTVERITY_1.1). */
 int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
 				 size_t n);
-
-/* The parity the FEC options of o describe for p's tree on hash_path, as
- * dump shows it: its roots (inferred from the FEC device's size when o
- * says 0), the blocks it covers, and the parity area's bytes. Errors:
- * EINVAL (no FEC device in o, a size no roots fit, parameters), EOVERFLOW,
- * ENODEV, ENOTBLK, ENOSPC, EIO, ENOMEM. */
-int fv_fec_info(const fv_params *p, const char *hash_path, const fv_options *o,
-		unsigned *roots, uint64_t *blocks, uint64_t *parity_bytes);
 
 /* --- format, verify, repair ---------------------------------------------
  */
@@ -282,33 +263,7 @@ enum fv_failure_kind {
 typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 			      uint64_t block, uint64_t offset, unsigned level);
 
-/* Builds the tree of data_path into hash_path (replaced whole, or
- * written in place on a block device or at an offset), the superblock
- * last; with FEC options, the parity too. Refuses outputs that overlap
- * the data. p's data blocks, when 0, are filled in. *res (may be NULL)
- * receives the root hash. Errors: EINVAL, EOVERFLOW, ENOMEM, ENODEV,
- * ENOTBLK, ENOSPC, ENODATA, EIO, EBUSY (a device in use given as an
- * output), EACCES; the old hash image is left as it was, or (written in
- * place) marked unfinished. */
-int fv_format(fv_params *p, const char *data_path, const char *hash_path,
-	      const fv_options *o, fv_result **res);
-
-/* Checks every block against root_hex (read-only), reporting each
- * failure through fn (may be NULL). Returns 0 when the check ran: *res
- * says whether the image is intact. p: from fv_params_read_superblock,
- * or complete without a superblock. With FEC options, also what the
- * parity could repair, and its stale codewords. Errors (the check did
- * not run to a verdict; *res NULL): EINVAL (root_hex, parameters,
- * devices too small, a signature set without trusted certificates;
- * parity that is not this image's: more than 5% of its codewords
- * disagree with the verified image, as FV_REPAIR_REWRITE_PARITY
- * refuses), EPERM (the signature does not check out), EOVERFLOW,
- * ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
-int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
-	      const char *root_hex, const fv_options *o, fv_failure_fn fn,
-	      void *ctx, fv_result **res);
-
-/* How fv_repair goes (or'ed). */
+/* How fv_pair_repair goes (or'ed). */
 enum fv_repair_flags {
 	FV_REPAIR_DRY_RUN = 1u << 0, /* find what can be repaired, write
 				      * nothing */
@@ -318,20 +273,6 @@ enum fv_repair_flags {
 	 * parity is then not this image's (a dry run refuses it too) */
 	FV_REPAIR_REWRITE_PARITY = 1u << 1,
 };
-
-/* Verifies (and checks the options' signature, when set, before
- * anything else), then rebuilds bad blocks from the FEC options' parity,
- * writing back only blocks the tree proves right, hash blocks before the
- * blocks they cover; fsync before it returns. Stale parity is counted,
- * and rewritten only with FV_REPAIR_REWRITE_PARITY. how: enum
- * fv_repair_flags (1 is a dry run, as in 0.2). fn sees the first pass's
- * failures. 0 when it ran: *res says what it repaired and whether the
- * image is now intact. Errors (*res NULL): fv_verify's, and EBUSY (a
- * device in use: mounted, mapped), EINVAL (no FEC options; parity to
- * rewrite that is not this image's). */
-int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
-	      const char *root_hex, const fv_options *o, unsigned how,
-	      fv_failure_fn fn, void *ctx, fv_result **res);
 
 void fv_result_free(fv_result *r);
 /* The root hash (format) or the one checked (verify, repair), as
@@ -444,46 +385,33 @@ int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
  * Since 0.4 (FASTVERITY_1.2). */
 typedef struct fv_avb fv_avb;
 
-/* Reads image's footer and vbmeta and checks the vbmeta's signature
- * against the public key it carries; key (a PEM RSA key, public or
- * private; since 0.10 also an ML-DSA key, PKCS#8 or SPKI, PEM or DER,
- * or a key's AVB public-key blob; may be NULL) must then be that key.
- * Errors: EINVAL (not an Android image, malformed metadata, no
- * hashtree descriptor, a key that cannot be read), EPERM (the signature
- * does not check out, or another key signed it), ENODEV, EIO, ENOMEM. */
-int fv_avb_open(const char *image, const char *key, fv_avb **out);
 void fv_avb_free(fv_avb *a);
-/* The hashtree descriptor's partition name, and the tree's parameters
- * (no superblock; the hash offset is the tree's offset in the image):
- * *p is fv_params_free'd by the caller. */
+/* The hashtree descriptor's partition name and root hash. */
 const char *fv_avb_partition_name(const fv_avb *a);
-int fv_avb_params(const fv_avb *a, fv_params **p);
 const char *fv_avb_root_hex(const fv_avb *a);
 /* Where data, tree and parity sit in the image (any may be NULL);
  * fec_roots 0: no parity. */
 void fv_avb_layout(const fv_avb *a, uint64_t *image_size, uint64_t *tree_offset,
 		   uint64_t *tree_size, unsigned *fec_roots,
 		   uint64_t *fec_offset, uint64_t *fec_size);
-/* The vbmeta: its algorithm ("NONE", "SHA256_RSA2048", ...), rollback
- * index, and whether fv_avb_open checked its signer against a key. */
+/* The vbmeta: its algorithm ("NONE", "SHA256_RSA2048", ...) and
+ * rollback index. */
 const char *fv_avb_algorithm(const fv_avb *a);
 uint64_t fv_avb_rollback_index(const fv_avb *a);
-int fv_avb_signer_checked(const fv_avb *a);
 /* Since 0.6 (FASTVERITY_1.4): an Android image read as it is, any
  * vbmeta (a vbmeta image without footer, one without a hashtree
  * descriptor), its own signature checked against the key it carries,
- * nothing else judged (fv_avb_trust: UNCHECKED when signed). Errors:
+ * nothing else judged (its pair's trust UNCHECKED when signed). Errors:
  * EINVAL (not an Android image, malformed metadata), EPERM (the
  * signature does not hold), ENODEV, EIO, ENOMEM. */
 int fv_avb_read(const char *image, fv_avb **out);
 /* The same for showing what an image says (info_image): parsed and
- * validated, its signature not checked (fv_avb_trust then says
- * FV_TRUST_UNCHECKED for a signed one), and its pair refused
- * (fv_avb_pair, fv_avb_verify, fv_avb_repair: EINVAL). */
+ * validated, its signature not checked, and its pair refused
+ * (fv_avb_pair: EINVAL). */
 int fv_avb_show(const char *image, fv_avb **out);
-/* Judges the signer against key (fv_avb_open's forms): 0, its signer now
- * checked; EPERM (another key signed it, or nothing did), EINVAL (a key
- * that cannot be read). */
+/* Judges the signer against key (fv_options_set_key's forms): 0, its
+ * signer now checked; EPERM (another key signed it, or nothing did),
+ * EINVAL (a key that cannot be read). */
 int fv_avb_check_key(fv_avb *a, const char *key);
 /* 1 when the image has an AVB footer (its data, tree and parity are
  * inside it), and when its vbmeta has a hashtree descriptor (else the
@@ -611,17 +539,6 @@ int fv_avb_chain_partition(const fv_avb *a, size_t i,
 
 /* verify_image's steps (since 0.6), for a program that checks a set of
  * images as avbtool does: */
-/* A handle from fv_avb_show judged as fv_avb_read judges it: its own
- * signature checked (EPERM when it does not hold), then usable as
- * fv_avb_read's. */
-int fv_avb_check_signature(fv_avb *a);
-/* fv_avb_check_key with the key as an AVB public key blob (a chain
- * partition descriptor's pinned key). */
-int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len);
-/* Each partition's data is checked once: refused (EINVAL) when two hash
- * or hashtree descriptors name one partition, or there are more than
- * 128 of them. */
-int fv_avb_check_partitions(const fv_avb *a);
 /* The image descriptor i (hash, hashtree, chain partition) describes,
  * as avbtool looks it up: the image itself for its own partition's
  * descriptor (the first hash or hashtree descriptor of an image with a
@@ -629,24 +546,6 @@ int fv_avb_check_partitions(const fv_avb *a);
  * the image's own path, the name a name (letters, digits, '_', '-',
  * '.'), never a path. *path: fv_free. Errors: EINVAL, ENOMEM. */
 int fv_avb_described_image(const fv_avb *a, size_t i, char **path);
-/* Hash descriptor i checked over image: its salted digest of the first
- * image_size bytes. Errors: EPERM (it differs: avbtool's words, naming
- * the digest and path), EINVAL, ENODEV, EIO. */
-int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image);
-/* Hashtree descriptor i over image as a pair (data, tree and parity of
- * image, the descriptor's root), every offset checked against the file.
- * Errors: EINVAL, ENODEV, EIO, ENOMEM. */
-int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-			   fv_pair **out);
-
-/* fv_verify and fv_repair of the image's pair: data, tree and parity
- * from the descriptor (o's FEC options are not used). A repair of a
- * signed image needs its signer checked (fv_avb_open with its key):
- * EINVAL otherwise. */
-int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
-		  void *ctx, fv_result **res);
-int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
-		  fv_failure_fn fn, void *ctx, fv_result **res);
 
 /* --- Android images written --------------------------------------------
  * Since 0.6 (FASTVERITY_1.4): avbtool's writers, byte for byte as
@@ -796,15 +695,6 @@ int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
 			       uint64_t partition_size);
 int fv_avb_resize_image(const char *image, uint64_t partition_size);
 int fv_avb_zero_hashtree(const char *image);
-/* Since 0.7: 1 when the tree hashtree descriptor i describes in image
- * is zeroed (zero_hashtree's marker, or no tree), 0 when not. */
-int fv_avb_tree_zeroed(const fv_avb *a, size_t i, const char *image);
-/* Since 0.7: the root of hashtree descriptor i's tree computed from the
- * data in image alone (o: threads; may be NULL): *len bytes into root
- * (FV_MAX_DIGEST_SIZE of room). For a descriptor without a root digest
- * (a persistent digest), or a zeroed tree. */
-int fv_avb_data_root(const fv_avb *a, size_t i, const char *image,
-		     const fv_options *o, uint8_t *root, size_t *len);
 /* extract_public_key: the AVB public key blob of a key (*blob: fv_free):
  * a PEM RSA key, private or public; since 0.10 also an ML-DSA key
  * (PKCS#8 private or SPKI public, PEM or DER) or an AVB public key blob.
@@ -834,7 +724,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
  * partition is also named by the path IMAGE/NAME ("super.img/system_a":
  * no file can have that path, as super.img is not a directory), which
  * every function taking an image path reads: fv_avb_read, fv_container_of,
- * fv_image_open. */
+ * fv_open. */
 typedef struct fv_super fv_super;
 /* Opens the super image at image and reads metadata slot slot (0 for
  * the first). Block devices past the first: files[i] for names[i] (n of
@@ -922,14 +812,18 @@ int fv_super_find(const fv_super *s, const char *name, const char *slot);
 int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 		    uint32_t *device, uint64_t *at);
 /* Partition i read as an Android image, as fv_avb_read reads a file
- * (its vbmeta's signature checked), through s's files: s outlives *out
- * and every pair made of it is used before s is freed. Errors: those of
- * fv_avb_read, ENODATA (an empty partition), ENOMSG (no AVB footer and
- * no vbmeta: not an Android image). */
-int fv_super_avb(const fv_super *s, size_t i, fv_avb **out);
+ * (its vbmeta's signature checked), through s's files (s outlives *out
+ * and every pair made of it is used before s is freed), and judged as
+ * fv_open judges an Android image for o's anchor (o may be NULL: none;
+ * the verdict: fv_avb_trust). Errors: those of fv_avb_read and
+ * fv_open's judging, ENODATA (an empty partition), ENOMSG (no AVB footer
+ * and no vbmeta: not an Android image). */
+int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
+		 fv_avb **out);
 
 /* --- containers and trust (docs/trust.md) --------------------------------
- * Since 0.5 (FASTVERITY_1.3). The command asks the same two functions. */
+ * Since 0.5 (FASTVERITY_1.3). The registry alone; the door asks it and
+ * the trust policy (fv_open). */
 
 /* What an image given alone is, decided once, in one order: "sparse"
  * (refused: not raw data), "avb", "ddi", "sidecar" (also an image that
@@ -946,17 +840,8 @@ int fv_container_of(const char *image, const char *asked, const char **name);
  * -EINVAL, the message naming the command that makes a raw one. */
 int fv_refuse_sparse(const char *path);
 
-/* The trust policy's verdict (docs/trust.md has the table). */
-enum fv_signature_from {
-	FV_SIGNATURE_NONE = 0,  /* the image has none */
-	FV_SIGNATURE_FOUND = 1, /* its container carries one */
-	FV_SIGNATURE_GIVEN = 2, /* the caller gave one to be checked */
-};
-enum fv_anchor {
-	FV_ANCHOR_NONE = 0, /* nothing to check a signer against */
-	FV_ANCHOR_CERT = 1, /* trusted certificates */
-	FV_ANCHOR_KEY = 2,  /* a public key (Android vbmeta) */
-};
+/* The trust policy's verdict (docs/trust.md has the table), which the
+ * door reaches (fv_open, fv_image_trust). */
 enum fv_trust {
 	FV_TRUST_UNSIGNED = 0,  /* nothing signed, nothing asked */
 	FV_TRUST_CHECK = 1,     /* the signature must hold against the anchor */
@@ -964,18 +849,10 @@ enum fv_trust {
 				 * are checked against the stated root, the
 				 * signer is not */
 };
-/* container: as fv_container_of names it, or "plain". writes: the
- * action writes on the image's word (a repair that is no dry run).
- * image names it in the message. Errors: EINVAL (an anchor of the wrong
- * kind for the container; a signature given with no anchor; a write
- * with a signer not checked; an unknown container), EPERM (an anchor
- * for an image that is not signed: nothing proves who made it). */
-int fv_trust_decide(const char *container, enum fv_signature_from signature,
-		    enum fv_anchor anchor, int writes, const char *image,
-		    enum fv_trust *verdict);
-/* The policy's verdict on an Android image's vbmeta as fv_avb_open
- * opened it: FV_TRUST_CHECK with its signer's key checked, UNCHECKED
- * signed and opened without a key, UNSIGNED. */
+/* How an Android image's signer stands as judged so far:
+ * FV_TRUST_UNSIGNED, FV_TRUST_UNCHECKED (signed, checked against the
+ * key it carries), or FV_TRUST_CHECK (fv_avb_check_key, or a key
+ * fv_super_avb judged it by). */
 enum fv_trust fv_avb_trust(const fv_avb *a);
 
 /* --- Android firmware sets: one walk ------------------------------------
@@ -1029,8 +906,8 @@ struct fv_slot_request {
 	const char *image;     /* the set's top image */
 	const char *container; /* "avb" or "super" where the image reads
 				* two ways (fv_container_of); NULL */
-	const char *key; /* the top vbmeta's signer's key (fv_avb_open's
-			  * forms: RSA or ML-DSA, or an AVB blob); NULL */
+	const char *key; /* the top vbmeta's signer's key
+			  * (fv_options_set_key's forms); NULL */
 	/* "a" or "b": the slot booted (partitions NAME_<slot>, a super
 	 * image's metadata slot 0 or 1); NULL: a, where the image is A/B */
 	const char *slot;
@@ -1151,47 +1028,70 @@ const fv_super *fv_slot_super(const fv_slot *s);
 /* "a" or "b": the slot walked; "" when the set has none. */
 const char *fv_slot_name(const fv_slot *s);
 
-/* An Android vbmeta's anchor for fv_image_open: the public key (PEM,
- * private or public) its signer must have; copied, NULL: none. Errors:
- * EINVAL (a NULL handle), ENOMEM. */
+/* An Android vbmeta's anchor for fv_open: the public key its signer
+ * must have, a file of either scheme: an RSA key (PEM, private or
+ * public), an ML-DSA key (PKCS#8 or SPKI, PEM or DER), or the key's AVB
+ * public-key blob; copied, NULL: none. Errors: EINVAL (a NULL handle),
+ * ENOMEM. */
 int fv_options_set_key(fv_options *o, const char *path);
 
-/* --- images given alone ---------------------------------------------------
- * Since 0.5 (FASTVERITY_1.3). An image whatever its container (an Android
- * image, a systemd disk image, an image with sidecar files): the registry
- * says what it is (container NULL) or the caller names it ("avb", "ddi",
- * "sidecar"); its pairs (one for Android and sidecar images, one a
- * protected partition for disk images) are verified and repaired as
- * fv_verify and fv_repair do, judged by the trust policy for the
+/* --- the door ---------------------------------------------------------------
+ * Since 0.11. What verify, repair and open act on, opened once whatever
+ * it is: an image given alone, which the registry names (or the caller:
+ * container "avb", "ddi", "super", "sidecar"), or a data and a hash
+ * device (a plain pair). Its pairs (one for a plain pair, an Android
+ * image and an image with sidecar files; one a protected partition for
+ * a disk image; one a logical Android partition for a super image) are
+ * judged here, once, by the trust policy (docs/trust.md) for the
  * options' anchor (fv_options_set_key for Android images,
- * fv_options_set_trusted_certs for the others). */
+ * fv_options_set_trusted_certs for the others), and acted on through
+ * fv_image_pair. */
 typedef struct fv_image fv_image;
 
-/* Opens and checks the image's metadata; o (may be NULL) gives the
- * anchor. Errors: EINVAL (an image that reads two ways, or not the
- * container named; malformed metadata; an anchor of the wrong kind),
- * EPERM (an anchor for an image that is not signed; an Android vbmeta
- * signed by another key), ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_image_open(const char *path, const char *container, const fv_options *o,
-		  fv_image **out);
+struct fv_open_request {
+	size_t size;             /* sizeof(struct fv_open_request) */
+	const char *image;       /* an image given alone; NULL for: */
+	const char *data, *hash; /* a plain pair's devices */
+	const char *container;   /* NULL: as the registry says */
+	/* a plain pair's or a sidecar image's tree: its parameters, or
+	 * NULL: its superblock at hash_offset */
+	const fv_params *params;
+	uint64_t hash_offset;
+	/* the parity: its file (a sidecar image's IMAGE.fec when NULL),
+	 * offset and roots (0: told from its size) */
+	const char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	/* a PKCS#7 signature of the root hash, given to be checked (a
+	 * sidecar image's IMAGE.roothash.p7s when NULL) */
+	const char *signature_path;
+	/* the action writes on the image's word (a repair, not a dry run):
+	 * judged so */
+	int writes;
+};
+
+/* Opens what req names and judges it. Errors: EINVAL (an image that
+ * reads two ways, or not the container named; malformed metadata; an
+ * anchor of the wrong kind; a signature given with no anchor; a write
+ * on an unchecked signer's word), EPERM (an anchor for an image that is
+ * not signed; an Android vbmeta signed by another key), ENODEV,
+ * ENOTBLK, EIO, ENOMEM. */
+int fv_open(const struct fv_open_request *req, const fv_options *o,
+	    fv_image **out);
 void fv_image_free(fv_image *img);
-/* "avb", "ddi" or "sidecar". */
+/* "plain", "sidecar", "avb", "ddi" or "super". */
 const char *fv_image_container(const fv_image *img);
+/* An Android image's vbmeta as opened (NULL for other containers): what
+ * it says, for showing. Valid while img is. */
+const fv_avb *fv_image_avb(const fv_image *img);
 /* How many pairs, and each one's name: the partition's ("system",
- * "root-x86-64"), "data" for a sidecar image. */
+ * "root-x86-64"), "data" for a plain pair and a sidecar image. */
 size_t fv_image_pairs(const fv_image *img);
 const char *fv_image_pair_name(const fv_image *img, size_t i);
-/* The policy's verdict on pair i as opened. */
+/* The policy's verdict on pair i as opened; for an Android image, i 0
+ * is its vbmeta's, also where the vbmeta describes no pair (a vbmeta
+ * image, a hash footer, a persistent digest: no pairs). */
 enum fv_trust fv_image_trust(const fv_image *img, size_t i);
-/* fv_verify and fv_repair of pair i with o's anchor and threads (and
- * FEC options for images whose container carries no parity). A repair
- * of a signed pair needs its signer checked. Errors: as fv_verify's and
- * fv_repair's; EINVAL for i out of range, a disk image whose
- * certificateFingerprint is not its signer's. */
-int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
-		    fv_failure_fn fn, void *ctx, fv_result **res);
-int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
-		    unsigned how, fv_failure_fn fn, void *ctx, fv_result **res);
 
 /* --- pairs -------------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
@@ -1221,8 +1121,9 @@ int fv_pair_set_root(fv_pair *pair, const uint8_t *root, size_t len);
 int fv_pair_set_root_hex(fv_pair *pair, const char *hex);
 /* "" before a root is set. */
 const char *fv_pair_root_hex(const fv_pair *pair);
-/* The parity (docs/format.md, "FEC"), as fv_options_set_fec takes it;
- * path NULL: none. Errors: EINVAL, ENOMEM. */
+/* The parity (docs/format.md, "FEC"): path (copied; NULL: none), its
+ * byte offset there, and 2 to 24 roots (format; verify and repair take
+ * 0 to tell them from the parity's size). Errors: EINVAL, ENOMEM. */
 int fv_pair_set_fec(fv_pair *pair, const char *path, uint64_t offset,
 		    unsigned roots);
 /* A PKCS#7 signature of the root hash the caller gives to be checked
@@ -1236,8 +1137,8 @@ const char *fv_pair_hash_path(const fv_pair *pair);
 const char *fv_pair_fec_path(const fv_pair *pair);
 /* A copy of an opened image's pair i, with what its container says
  * (where its signature came from, how its signer was judged when the
- * image was opened): acting on it is acting on the image's pair
- * (fv_image_verify is fv_pair_verify of it). *out: fv_pair_free.
+ * image was opened): acting on it (fv_pair_verify, fv_pair_repair) is
+ * acting on the image's pair. *out: fv_pair_free.
  * Errors: EINVAL (i out of range), ENOMEM. */
 int fv_image_pair(const fv_image *img, size_t i, fv_pair **out);
 
@@ -1341,10 +1242,14 @@ const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 /* repair's flags (enum fv_repair_flags) for fv_pair_repair. */
 int fv_options_set_repair(fv_options *o, unsigned how);
 
-/* Builds the pair's tree (and, with parity, the parity) as fv_format
- * does; the data blocks, when 0, are filled in the pair's parameters,
- * and *res (may be NULL) has the root hash and the layout. Errors:
- * fv_format's. */
+/* Builds the pair's tree of its data into its hash device (replaced
+ * whole, or written in place on a block device or at an offset), the
+ * superblock last; with parity, the parity too. Refuses outputs that
+ * overlap the data. The data blocks, when 0, are filled in the pair's
+ * parameters, and *res (may be NULL) has the root hash and the layout.
+ * Errors: EINVAL, EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENOSPC, ENODATA,
+ * EIO, EBUSY (a device in use given as an output), EACCES; the old hash
+ * image is left as it was, or (written in place) marked unfinished. */
 int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
 
 /* Since 0.8 (FASTVERITY_1.6): update (docs/format.md, "update"). After
@@ -1368,7 +1273,7 @@ int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
  * over the change were rewritten), and without ranges always (the tree
  * from all the data). *res: the new root (fv_result_root_hex) and
  * fv_result_update. Errors: EPERM, EINVAL (a range past the data, data
- * that grew), fv_verify's. */
+ * that grew), fv_pair_verify's. */
 int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
 		   const fv_options *o, fv_result **res);
 /* The superblock read as fv_pair_read_superblock reads it, an
@@ -1383,13 +1288,25 @@ struct fv_update_report {
 };
 /* What fv_pair_update did. Errors: EINVAL (no update ran). */
 int fv_result_update(const fv_result *r, struct fv_update_report *u);
-/* verify and repair as fv_verify and fv_repair do, with the trust
- * policy (docs/trust.md) asked first for the options' anchor: a
- * signature given with fv_pair_set_signature needs trusted
- * certificates; one the container carries is checked when they are
- * given, and otherwise the result says it was not (fv_result_trust).
- * Errors: fv_verify's and fv_repair's, and the policy's (EINVAL, EPERM:
- * fv_trust_decide). */
+/* verify checks every block against the pair's root (read-only),
+ * reporting each failure through the options' failure callback; with
+ * parity, also what the parity could repair, and its stale codewords.
+ * repair verifies, then rebuilds bad blocks from the parity, writing
+ * back only blocks the tree proves right, hash blocks before the blocks
+ * they cover, fsync before it returns; stale parity is counted, and
+ * rewritten only with FV_REPAIR_REWRITE_PARITY (fv_options_set_repair;
+ * FV_REPAIR_DRY_RUN writes nothing). The trust policy (docs/trust.md)
+ * is asked first for the options' anchor: a signature given with
+ * fv_pair_set_signature needs trusted certificates; one the container
+ * carries is checked when they are given, and otherwise the result says
+ * it was not (fv_result_trust); a repair never writes on the word of an
+ * unchecked signer. 0 when the action ran: *res says whether the image
+ * is (now) intact. Errors (*res NULL): EINVAL (the root, parameters,
+ * devices too small; parity that is not this image's: more than 5% of
+ * its codewords disagree with the verified image; a repair without
+ * parity), EPERM (the signature does not check out; the policy's
+ * refusals, as fv_open's), EBUSY (repair: a device in use, mounted
+ * or mapped), EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
 int fv_pair_verify(const fv_pair *pair, const fv_options *o, fv_result **res);
 int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);
 /* Where everything of the pair sits, as dump shows it, without reading
@@ -1407,8 +1324,11 @@ int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
  * EINVAL (not a PKCS#7 signature), ENOMEM. */
 int fv_pair_check_signature(const fv_pair *pair, const fv_options *o,
 			    fv_result **res);
-/* fv_open of the pair: the read-only /dev/mapper/<name>, the options'
- * flags. Errors: fv_open's. */
+/* Checks the pair as verify's first step does, then creates the
+ * read-only /dev/mapper/<name> with the options' flags. Errors: EBUSY
+ * (the name is taken), ENOSYS (no device-mapper), EINVAL (the name,
+ * parameters, the root; the kernel refused the table), ENAMETOOLONG
+ * (device paths too long for a table), ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_pair_activate(const char *name, const fv_pair *pair,
 		     const fv_options *o);
 
@@ -1484,7 +1404,7 @@ const char *fv_result_signature_warning(const fv_result *r);
 
 /* --- disk images ----------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). A systemd disk image opened with
- * fv_image_open ("ddi"): its GPT, and each pair's partitions. Strings
+ * fv_open ("ddi"): its GPT, and each pair's partitions. Strings
  * point into the image handle (valid until fv_image_free). */
 struct fv_ddi_disk {
 	size_t size; /* the caller's sizeof (versioned, as fv_layout) */
@@ -1619,14 +1539,6 @@ const char *fv_memtree_hashing_reason(const fv_memtree *m);
 /* --- device-mapper --------------------------------------------------------
  * Needs root and the kernel's dm-verity; image files go through loop
  * devices. */
-
-/* Checks as verify's first step does, then creates the read-only
- * /dev/mapper/<name>. Errors: EBUSY (the name is taken), ENOSYS (no
- * device-mapper), EINVAL (the name, parameters, root_hex; the kernel
- * refused the table), ENAMETOOLONG (device paths too long for a table),
- * ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_open(const char *name, fv_params *p, const char *data_path,
-	    const char *hash_path, const char *root_hex, const fv_options *o);
 
 enum fv_close_how {
 	FV_CLOSE_NOW = 0,

@@ -110,17 +110,20 @@ cat >"$T/use.c" <<'C'
 int main(int argc, char **argv)
 {
 	fv_params *p = fv_params_new();
+	fv_pair *pair = NULL;
 	fv_result *r = NULL;
 	unsigned char salt[32];
 	for (int i = 0; argc == 4 && i < 32; i++)
 		sscanf(argv[3] + 2 * i, "%2hhx", &salt[i]);
 	if (argc != 4 || !p || fv_params_set_salt(p, salt, sizeof(salt)) ||
-	    fv_format(p, argv[1], argv[2], NULL, &r)) {
+	    fv_pair_new(argv[1], argv[2], &pair) || fv_pair_set_params(pair, p) ||
+	    fv_pair_format(pair, NULL, &r)) {
 		fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
 	}
 	printf("%s %s\n", fastverity_version(), fv_result_root_hex(r));
 	fv_result_free(r);
+	fv_pair_free(pair);
 	fv_params_free(p);
 	return strcmp(fastverity_version(), FASTVERITY_VERSION) != 0;
 }

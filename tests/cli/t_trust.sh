@@ -275,4 +275,126 @@ check "a wrong root on a damaged image: exit 1 with --fec-device as without" sh 
 run_rc 1 "$FV" bench --size=100000G
 check "bench --size beyond memory: refused, nothing allocated" grep -q -- '--size: .* more than half of the memory available' err
 
+mkdir -p "$T/table" && cd "$T/table" || exit 1
+# ---- the trust table (docs/trust.md), through the command ----
+# expect CONTAINER SIGNATURE ANCHOR ACTION: the table's verdict, written
+# here from the documentation, not from the code
+expect() {
+	local right=cert st
+	[ "$1" = avb ] && right=key
+	if [ "$3" = none ]; then st=none; elif [ "$3" = $right ]; then st=right; else st=wrong; fi
+	case $2:$st:$4 in
+	none:none:*) echo unsigned ;;
+	none:right:*) echo EPERM ;;
+	*:wrong:*) echo EINVAL ;;
+	found:none:read) echo unchecked ;;
+	found:none:write) echo EINVAL ;;
+	given:none:*) echo EINVAL ;;
+	*:right:*) echo check ;;
+	esac
+}
+class() { case $1 in unsigned | check | unchecked) echo ok ;; *) echo "$1" ;; esac; }
+
+# the command on real images: each row's exit (0 ok, 1 EINVAL, 2 EPERM)
+# as the table says
+cp -r "$TOP/tests/avb/keys" .
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k.pem -out c.pem -subj /CN=trust-table -days 2 >/dev/null 2>&1
+anchor_opt() { # CONTAINER ANCHOR
+	case $2 in cert) echo "--trusted-cert=c.pem" ;; key) echo "--key=keys/rsa2048.pem" ;; esac
+}
+cmd_class() { # CMD...: the exit's class
+	"$@" >"$T/out" 2>"$T/err"
+	case $? in
+	0) echo ok ;;
+	1) if grep -q 'holds no parity' "$T/err"; then echo ok; else echo EINVAL; fi ;;
+	2) echo EPERM ;;
+	*) echo "exit $?" ;;
+	esac
+}
+row() { # CONTAINER SIG ANCHOR ACTION GOT
+	local want
+	want=$(class "$(expect "$1" "$2" "$3" "$4")")
+	rows=$((rows + 1))
+	[ "$5" = "$want" ] || { wrong=$((wrong + 1)); echo "  $6: $1 $2 $3 $4: $5, the table says $want" >&2; sed 's/^/    | /' "$T/err" >&2; }
+}
+gen 82 $((200 * 4096)) >p.data
+"$FV" format p.data p.hash --fec-device=p.fec --fec-roots=2 >p.out
+PR=$(root_of p.out)
+"$FV" sign --key k.pem --cert c.pem "$PR" p.p7s
+gen 83 $((200 * 4096)) >os.raw; cp os.raw un.raw
+"$FV" format --sidecar os.raw --key k.pem --cert c.pem --fec-roots=2 >/dev/null
+"$FV" format --sidecar un.raw --fec-roots=2 >/dev/null
+"$FV" sign --key k.pem --cert c.pem "$(cat un.raw.roothash 2>/dev/null || cat un.roothash)" un.p7s
+gen 84 $((200 * 4096)) >s.img; cp s.img u.img
+"$FV" avb add_hashtree_footer --image s.img --partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048 2>/dev/null
+"$FV" avb add_hashtree_footer --image u.img --partition_name system --fec_num_roots 2
+rows=0 wrong=0
+for anchor in none cert key; do
+	for act in read write; do
+		if [ $act = read ]; then verb=verify; else verb=repair; fi
+		# shellcheck disable=SC2046
+		row plain none $anchor $act "$(cmd_class "$FV" $verb p.data p.hash "$PR" --fec-device=p.fec $(anchor_opt plain $anchor))" command
+		# shellcheck disable=SC2046
+		row plain given $anchor $act "$(cmd_class "$FV" $verb p.data p.hash "$PR" --fec-device=p.fec --root-hash-signature=p.p7s $(anchor_opt plain $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar found $anchor $act "$(cmd_class "$FV" $verb os.raw $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar none $anchor $act "$(cmd_class "$FV" $verb un.raw $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row sidecar given $anchor $act "$(cmd_class "$FV" $verb un.raw --root-hash-signature=un.p7s $(anchor_opt sidecar $anchor))" command
+		# shellcheck disable=SC2046
+		row avb found $anchor $act "$(cmd_class "$FV" $verb s.img $(anchor_opt avb $anchor))" command
+		# shellcheck disable=SC2046
+		row avb none $anchor $act "$(cmd_class "$FV" $verb u.img $(anchor_opt avb $anchor))" command
+	done
+done
+check "plain pairs, sidecar and Android images: $rows rows through the command, as the table says" test $wrong = 0
+if command -v systemd-repart >/dev/null; then
+	gen 85 $((4 << 20)) >ddi.data
+	repart_defs signed.d "$T/table/ddi.data" sig
+	repart_defs unsigned.d "$T/table/ddi.data"
+	systemd-repart --empty=create --size=auto --definitions=signed.d --private-key=k.pem --certificate=c.pem \
+		--dry-run=no --seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 signed.raw >/dev/null 2>&1
+	systemd-repart --empty=create --size=auto --definitions=unsigned.d --dry-run=no \
+		--seed=0e8b1f3c-5a7d-4e21-9c6b-2f4d8a1e3b57 unsigned.raw >/dev/null 2>&1
+	rows=0 wrong=0
+	for anchor in none cert key; do
+		for act in read write; do
+			if [ $act = read ]; then verb=verify; else verb=repair; fi
+			# shellcheck disable=SC2046
+			row ddi found $anchor $act "$(FASTVERITY_VERITY_D=/nonexistent cmd_class "$FV" $verb signed.raw $(anchor_opt ddi $anchor))" command
+			# shellcheck disable=SC2046
+			row ddi none $anchor $act "$(FASTVERITY_VERITY_D=/nonexistent cmd_class "$FV" $verb unsigned.raw $(anchor_opt ddi $anchor))" command
+		done
+	done
+	check "disk images: $rows rows through the command, as the table says" test $wrong = 0
+	have_ddi=1
+else
+	skip "disk images through the trust table: systemd-repart is not installed"
+	have_ddi=0
+fi
+
+# docs/library.md's program, every container through <fastverity.h>,
+# judged against its signer's key and certificate
+sed -n '/^### One program, every container/,/^The command line is one user/p' "$TOP/docs/library.md" |
+	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >every.c
+check "docs/library.md's program builds against the header alone" \
+	cc -std=c11 -Wall -Wextra -Werror -I"$TOP/include" -o every every.c "$TOP/libfastverity.a" \
+	$(pkg-config --libs libcrypto popt json-c libisal zlib) -lfec -lpthread -lm
+printf 'X' | dd of=p.data bs=1 seek=$((17 * 4096 + 5)) conv=notrunc status=none
+printf 'X' | dd of=s.img bs=1 seek=$((33 * 4096 + 5)) conv=notrunc status=none
+if [ "$have_ddi" = 1 ]; then
+	D=$("$FV" dump --json signed.raw | jq '.partitions[0].data.offset')
+	printf 'X' | dd of=signed.raw bs=1 seek=$((D + 5 * 512 + 3)) conv=notrunc status=none
+	./every p.data p.hash "$PR" s.img keys/rsa2048.pem signed.raw c.pem >every.out 2>every.err
+else
+	./every p.data p.hash "$PR" s.img keys/rsa2048.pem >every.out 2>every.err
+fi
+check "  it names each bad block: the plain pair's" grep -qx 'p.data: bad data block 17 (byte 69632, level 0)' every.out
+check "  the Android image's, against its key" sh -c "grep -qx 's.img: bad data block 33 (byte 135168, level 0)' every.out && grep -qx 's.img system: damaged' every.out"
+if [ "$have_ddi" = 1 ]; then
+	check "  the disk image's, against its certificate" sh -c "grep -qx 'signed.raw: bad data block 5 (byte 2560, level 0)' every.out && grep -qx 'signed.raw root-x86-64: damaged' every.out"
+	check "  and the command says the same blocks" sh -c "'$FV' verify signed.raw --trusted-cert=c.pem 2>&1 | grep -q 'Verification failed at position 2560 '"
+fi
+
 finish

@@ -1,5 +1,5 @@
 /* The public API against the real dm-verity target (run in the kernel
- * test's guest): fv_open, fv_status_get and its readers, fv_close.
+ * test's guest): fv_pair_activate, fv_status_get and its readers, fv_close.
  * Usage: fv-api NAME DATA_DEV HASH_DEV ROOT_HEX. Prints what failed;
  * exit 0 when everything held. */
 #include <errno.h>
@@ -20,25 +20,28 @@ static void expect(int ok, const char *what)
 
 int main(int argc, char **argv)
 {
-	fv_params *p;
+	const fv_params *p;
 	fv_options *o;
+	fv_pair *pr = NULL;
 	fv_status *st = NULL;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: fv-api NAME DATA HASH ROOT\n");
 		return 2;
 	}
-	p = fv_params_new();
 	o = fv_options_new();
-	expect(p && o, "handles");
-	expect(fv_params_read_superblock(p, argv[3]) == 0, "read superblock");
+	expect(o && fv_pair_new(argv[2], argv[3], &pr) == 0, "handles");
+	if (!o || !pr)
+		return 1;
+	expect(fv_pair_read_superblock(pr, 0) == 0, "read superblock");
+	expect(fv_pair_set_root_hex(pr, argv[4]) == 0, "root");
+	p = fv_pair_params(pr);
 	expect(fv_options_set_flags(o, FV_IGNORE_ZERO_BLOCKS |
 					       FV_CHECK_AT_MOST_ONCE) == 0,
 	       "flags");
-	expect(fv_open(argv[1], p, argv[2], argv[3], argv[4], o) == 0,
-	       "fv_open");
-	expect(fv_open(argv[1], p, argv[2], argv[3], argv[4], o) == -EBUSY,
-	       "fv_open of a name in use: -EBUSY");
+	expect(fv_pair_activate(argv[1], pr, o) == 0, "fv_pair_activate");
+	expect(fv_pair_activate(argv[1], pr, o) == -EBUSY,
+	       "fv_pair_activate of a name in use: -EBUSY");
 	expect(fv_status_get(argv[1], &st) == 0, "fv_status_get");
 	if (st) {
 		expect(fv_status_is_verity(st), "a verity target");
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == -ENODEV,
 	       "fv_close of no device: -ENODEV");
 	fv_options_free(o);
-	fv_params_free(p);
+	fv_pair_free(pr);
 	if (!failed)
 		printf("ok\n");
 	return failed;

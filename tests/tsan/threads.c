@@ -68,38 +68,40 @@ static void *run(void *arg)
 {
 	struct job *j = arg;
 	char data[96], hash[96], fec[96], root[129];
-	fv_params *p = fv_params_new(), *q = fv_params_new();
 	fv_options *o = fv_options_new();
 	fv_result *res = NULL;
+	fv_pair *pr = NULL;
 
 	snprintf(data, sizeof(data), "%s/data", j->dir);
 	snprintf(hash, sizeof(hash), "%s/hash", j->dir);
 	snprintf(fec, sizeof(fec), "%s/fec", j->dir);
-	if (!p || !q || !o || fill(data, j->id))
+	if (!o || fill(data, j->id))
 		FAIL("setup");
-	if (fv_options_set_threads(o, 2) || fv_options_set_fec(o, fec, 0, 4))
+	if (fv_options_set_threads(o, 2) || fv_pair_new(data, hash, &pr) ||
+	    fv_pair_set_fec(pr, fec, 0, 4))
 		FAIL("options: %s", fv_last_error());
-	if (fv_format(p, data, hash, o, &res))
+	if (fv_pair_format(pr, o, &res))
 		FAIL("format: %s", fv_last_error());
 	snprintf(root, sizeof(root), "%s", fv_result_root_hex(res));
 	fv_result_free(res);
 	res = NULL;
 	if (poke(data, (off_t)(j->id * 13 + 5) * BS + j->id))
 		FAIL("damage");
-	if (fv_params_read_superblock(q, hash))
+	/* the pair again, as its superblock says */
+	fv_pair_free(pr);
+	if (fv_pair_new(data, hash, &pr) || fv_pair_read_superblock(pr, 0) ||
+	    fv_pair_set_root_hex(pr, root) || fv_pair_set_fec(pr, fec, 0, 0))
 		FAIL("superblock: %s", fv_last_error());
-	if (fv_verify(q, data, hash, root, o, NULL, NULL, &res) ||
-	    fv_result_intact(res) || fv_result_bad_data_blocks(res) != 1)
+	if (fv_pair_verify(pr, o, &res) || fv_result_intact(res) ||
+	    fv_result_bad_data_blocks(res) != 1)
 		FAIL("verify: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_repair(q, data, hash, root, o, 0, NULL, NULL, &res) ||
-	    fv_result_repaired(res) != 1)
+	if (fv_pair_repair(pr, o, &res) || fv_result_repaired(res) != 1)
 		FAIL("repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_verify(q, data, hash, root, o, NULL, NULL, &res) ||
-	    !fv_result_intact(res))
+	if (fv_pair_verify(pr, o, &res) || !fv_result_intact(res))
 		FAIL("verify after repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
@@ -109,28 +111,20 @@ static void *run(void *arg)
 	{
 		const uint64_t changed[2] = {
 			(uint64_t)(j->id * 29 + 100) * BS + 7, 1};
-		fv_pair *pr = NULL;
-		int r = fv_pair_new(data, hash, &pr);
+		int r = fv_pair_update(pr, changed, 1, o, &res);
 
-		if (!r)
-			r = fv_pair_read_superblock(pr, 0);
-		if (!r)
-			r = fv_pair_set_root_hex(pr, root);
-		if (!r)
-			r = fv_pair_set_fec(pr, fec, 0, 4);
-		if (!r)
-			r = fv_pair_update(pr, changed, 1, o, &res);
-		if (!r)
+		if (!r) {
 			snprintf(root, sizeof(root), "%s",
 				 fv_result_root_hex(res));
-		fv_pair_free(pr);
+			r = fv_pair_set_root_hex(pr, root);
+		}
 		if (r)
 			FAIL("update: %s", fv_last_error());
 	}
 	fv_result_free(res);
 	res = NULL;
-	if (fv_verify(q, data, hash, root, o, NULL, NULL, &res) ||
-	    !fv_result_intact(res) || fv_result_stale_codewords(res))
+	if (fv_pair_verify(pr, o, &res) || !fv_result_intact(res) ||
+	    fv_result_stale_codewords(res))
 		FAIL("verify after update: %s", fv_last_error());
 	/* fs-verity digests of the three files at once (each on one of
 	 * three workers), the data's again alone on two: the same */
@@ -162,8 +156,7 @@ static void *run(void *arg)
 out:
 	fv_result_free(res);
 	fv_options_free(o);
-	fv_params_free(p);
-	fv_params_free(q);
+	fv_pair_free(pr);
 	return NULL;
 }
 

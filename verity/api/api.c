@@ -455,9 +455,7 @@ API void fv_options_free(fv_options *o)
 {
 	if (!o)
 		return;
-	free(o->fec_path);
 	free(o->key);
-	free(o->signature);
 	for (size_t i = 0; i < o->ntrusted; i++)
 		free(o->trusted[i]);
 	free(o->trusted);
@@ -495,24 +493,6 @@ API void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx)
 	o->progress_ctx = ctx;
 }
 
-API int fv_options_set_fec(fv_options *o, const char *path, uint64_t offset,
-			   unsigned roots)
-{
-	char *copy = NULL;
-
-	NEED(o);
-	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
-		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
-				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
-	if (path && !(copy = strdup(path)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	free(o->fec_path);
-	o->fec_path = copy;
-	o->fec_offset = path ? offset : 0;
-	o->fec_roots = path ? roots : 0;
-	return 0;
-}
-
 API int fv_options_set_flags(fv_options *o, unsigned flags)
 {
 	struct ht_error err;
@@ -523,28 +503,6 @@ API int fv_options_set_flags(fv_options *o, unsigned flags)
 	if (verity_api_keep(verity_flags_check(flags, &err), &err))
 		return -EINVAL;
 	o->flags = flags;
-	return 0;
-}
-
-API int fv_options_set_signature(fv_options *o, const uint8_t *der, size_t len)
-{
-	uint8_t *copy = NULL;
-
-	NEED(o);
-	if (len > VERITY_MAX_SIGNATURE)
-		return verity_api_fail(EINVAL,
-				       "a signature of %zu bytes (at most %d)",
-				       len, VERITY_MAX_SIGNATURE);
-	if (len && !der)
-		return verity_api_fail(EINVAL,
-				       "fv_options_set_signature: der is NULL");
-	if (len && !(copy = malloc(len)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if (len)
-		memcpy(copy, der, len);
-	free(o->signature);
-	o->signature = copy;
-	o->signature_len = len;
 	return 0;
 }
 
@@ -607,55 +565,6 @@ void verity_api_run_of(const fv_options *o, struct verity_run *run)
 	run->sha256 = (enum sha256_choice)o->sha256;
 }
 
-/* The pair of the arguments: whole files, the options' parity and
- * signature. */
-void verity_api_pair_of(const fv_params *p, const char *data_path,
-			const char *hash_path, const fv_options *o,
-			struct verity_pair *pair)
-{
-	memset(pair, 0, sizeof(*pair));
-	pair->params = p->p;
-	pair->data.path = data_path;
-	pair->hash.path = hash_path;
-	if (o && o->fec_path) {
-		pair->fec.region.path = o->fec_path;
-		pair->fec.offset = o->fec_offset;
-		pair->fec.roots = o->fec_roots;
-	}
-	if (o && o->signature) {
-		pair->signature = o->signature;
-		pair->signature_size = o->signature_len;
-	}
-}
-
-API int fv_fec_info(const fv_params *p, const char *hash_path,
-		    const fv_options *o, unsigned *roots, uint64_t *blocks,
-		    uint64_t *parity_bytes)
-{
-	struct verity_pair pair;
-	struct verity_outcome out;
-	struct ht_error err;
-	int r;
-
-	NEED(p);
-	NEED(hash_path);
-	if (!o || !o->fec_path)
-		return verity_api_fail(EINVAL,
-				       "no FEC device (fv_options_set_fec)");
-	verity_api_pair_of(p, hash_path, hash_path, o, &pair);
-	/* the parameters as given: no superblock read again */
-	r = verity_op_dump(&pair, 0, &out, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	if (roots)
-		*roots = out.layout.fec.roots;
-	if (blocks)
-		*blocks = out.layout.fec.blocks;
-	if (parity_bytes)
-		*parity_bytes = out.layout.fec.parity_bytes;
-	return 0;
-}
-
 fv_result *verity_api_result_new(void)
 {
 	fv_result *r = calloc(1, sizeof(*r));
@@ -688,103 +597,6 @@ void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out)
 		r->sig = out->sig;
 }
 
-API int fv_format(fv_params *p, const char *data_path, const char *hash_path,
-		  const fv_options *o, fv_result **res)
-{
-	struct verity_pair pair;
-	struct verity_run run;
-	struct verity_outcome out;
-	struct ht_error err;
-	fv_result *made;
-	int r;
-
-	NEED(p);
-	NEED(data_path);
-	NEED(hash_path);
-	if (res)
-		*res = NULL;
-	verity_api_pair_of(p, data_path, hash_path, o, &pair);
-	pair.signature = NULL;
-	verity_api_run_of(o, &run);
-	r = verity_op_format(&pair, &run, &out, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	p->p.data_blocks = pair.params.data_blocks;
-	if (res) {
-		made = verity_api_result_new();
-		if (!made)
-			return -ENOMEM;
-		verity_api_result_root(made, out.root,
-				       out.layout.geo.digest_size);
-		verity_api_result_outcome(made, &out);
-		*res = made;
-	}
-	return 0;
-}
-
-/* The failure callback of the internal API, passed on. */
-
-void verity_api_bridge_failure(void *c, const struct verity_failure *f)
-{
-	const struct bridge *b = c;
-
-	if (b->fn)
-		b->fn(b->ctx, (enum fv_failure_kind)f->kind, f->block,
-		      f->position, f->level);
-}
-
-int verity_api_root_decode(const fv_params *p, const char *root_hex,
-			   uint8_t *root, size_t *len)
-{
-	size_t want = ht_digest_size(p->p.hash_name);
-
-	if (!root_hex)
-		return verity_api_fail(EINVAL, "the root hash is NULL");
-	if (verity_hex_decode(root_hex, root, HT_MAX_DIGEST_SIZE, len) ||
-	    *len != want)
-		return verity_api_fail(
-			EINVAL, "invalid root hash %s (%zu hex digits for %s)",
-			root_hex, 2 * want, p->p.hash_name);
-	return 0;
-}
-
-/* The pair of a verify or repair call, its root decoded. */
-int verity_api_check_pair(fv_params *p, const char *data_path,
-			  const char *hash_path, const char *root_hex,
-			  const fv_options *o, struct verity_pair *pair)
-{
-	NEED(p);
-	NEED(data_path);
-	NEED(hash_path);
-	verity_api_pair_of(p, data_path, hash_path, o, pair);
-	return verity_api_root_decode(p, root_hex, pair->root,
-				      &pair->root_size);
-}
-
-/* verify and repair (with how, enum fv_repair_flags) of the older entry
- * points: one call of the shared operations. */
-int verity_api_check(struct verity_pair *pair, const fv_options *o,
-		     enum check_op op, unsigned how, struct bridge *b,
-		     fv_result **res)
-{
-	struct verity_run run;
-	struct verity_outcome out;
-
-	if (op == CHECK_REPAIR && !pair->fec.region.path)
-		return verity_api_fail(EINVAL, "repair needs FEC parity "
-					       "(fv_options_set_fec)");
-	if (pair->signature && !pair->signature_found && (!o || !o->ntrusted))
-		return verity_api_fail(EINVAL,
-				       "a root hash signature is set but no "
-				       "certificate to check it against "
-				       "(fv_options_set_trusted_certs)");
-	verity_api_run_of(o, &run);
-	run.flags = how;
-	run.report = verity_api_bridge_failure;
-	run.ctx = b;
-	return verity_api_run_check(pair, &run, op, &out, res);
-}
-
 int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
 			 enum check_op op, struct verity_outcome *out,
 			 fv_result **res)
@@ -807,37 +619,6 @@ int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
 	made->checked = 1;
 	*res = made;
 	return 0;
-}
-
-API int fv_verify(fv_params *p, const char *data_path, const char *hash_path,
-		  const char *root_hex, const fv_options *o, fv_failure_fn fn,
-		  void *ctx, fv_result **res)
-{
-	struct bridge b = {fn, ctx};
-	struct verity_pair pair;
-	int r;
-
-	NEED(res);
-	*res = NULL;
-	r = verity_api_check_pair(p, data_path, hash_path, root_hex, o, &pair);
-	return r ? r : verity_api_check(&pair, o, CHECK_VERIFY, 0, &b, res);
-}
-
-API int fv_repair(fv_params *p, const char *data_path, const char *hash_path,
-		  const char *root_hex, const fv_options *o, unsigned how,
-		  fv_failure_fn fn, void *ctx, fv_result **res)
-{
-	struct bridge b = {fn, ctx};
-	struct verity_pair pair;
-	int r;
-
-	NEED(res);
-	*res = NULL;
-	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(EINVAL, "fv_repair: unknown flags 0x%x",
-				       how);
-	r = verity_api_check_pair(p, data_path, hash_path, root_hex, o, &pair);
-	return r ? r : verity_api_check(&pair, o, CHECK_REPAIR, how, &b, res);
 }
 
 API void fv_result_free(fv_result *r)
@@ -967,27 +748,6 @@ API int fv_signature_check(const uint8_t *sig, size_t len,
 
 /* --- device-mapper ----------------------------------------------------------
  */
-
-API int fv_open(const char *name, fv_params *p, const char *data_path,
-		const char *hash_path, const char *root_hex,
-		const fv_options *o)
-{
-	struct verity_pair pair;
-	struct verity_run run;
-	struct ht_error err;
-	int r;
-
-	NEED(name);
-	NEED(p);
-	NEED(data_path);
-	NEED(hash_path);
-	verity_api_pair_of(p, data_path, hash_path, o, &pair);
-	if ((r = verity_api_root_decode(p, root_hex, pair.root,
-					&pair.root_size)))
-		return r;
-	verity_api_run_of(o, &run);
-	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
-}
 
 API int fv_close(const char *name, enum fv_close_how how)
 {
@@ -1145,11 +905,7 @@ API const char *fv_flag_name(unsigned flag)
 
 /* --- containers and trust ------------------------------------------------ */
 
-_Static_assert((int)FV_SIGNATURE_FOUND == (int)VERITY_SIGNATURE_FOUND &&
-		       (int)FV_SIGNATURE_GIVEN == (int)VERITY_SIGNATURE_GIVEN &&
-		       (int)FV_ANCHOR_CERT == (int)VERITY_ANCHOR_CERT &&
-		       (int)FV_ANCHOR_KEY == (int)VERITY_ANCHOR_KEY &&
-		       (int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
+_Static_assert((int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
 		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
 	       "the public trust enums are the policy's");
 
@@ -1171,39 +927,6 @@ API int fv_container_of(const char *image, const char *asked, const char **name)
 		return verity_api_keep(r, &err);
 	*name = verity_container_name(kind);
 	return 0;
-}
-
-API int fv_trust_decide(const char *container, enum fv_signature_from signature,
-			enum fv_anchor anchor, int writes, const char *image,
-			enum fv_trust *verdict)
-{
-	int c = verity_container_by_name(container);
-	struct verity_trust_ask ask;
-	enum verity_trust t;
-	struct ht_error err;
-	int r;
-
-	NEED(verdict);
-	if (c < 0 || c == VERITY_CONTAINER_SPARSE)
-		return verity_api_fail(EINVAL, "no container named '%s'",
-				       container ? container : "(null)");
-	if ((unsigned)signature > FV_SIGNATURE_GIVEN ||
-	    (unsigned)anchor > FV_ANCHOR_KEY)
-		return verity_api_fail(EINVAL,
-				       "fv_trust_decide: a signature source or "
-				       "anchor out of range");
-	ask = (struct verity_trust_ask){(enum verity_container)c, image,
-					(enum verity_signature_from)signature,
-					(enum verity_anchor)anchor, !!writes};
-	if ((r = verity_trust_decide(&ask, &t, &err)))
-		return verity_api_keep(r, &err);
-	*verdict = (enum fv_trust)t;
-	return 0;
-}
-
-API enum fv_trust fv_avb_trust(const fv_avb *a)
-{
-	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
 }
 
 API int fv_options_set_key(fv_options *o, const char *path)

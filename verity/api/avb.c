@@ -27,22 +27,6 @@ API void fv_avb_free(fv_avb *a)
 	free(a);
 }
 
-/* The signer is the key at key_path. */
-/* The trust policy's verdict on a's vbmeta (verity/policy/trust.h). */
-int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
-			 enum verity_trust *trust)
-{
-	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, a->path,
-				       a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-					       ? VERITY_SIGNATURE_FOUND
-					       : VERITY_SIGNATURE_NONE,
-				       anchor, writes};
-	struct ht_error err;
-	int r = verity_trust_decide(&ask, trust, &err);
-
-	return r ? verity_api_keep(r, &err) : 0;
-}
-
 /* The vbmeta's public key's SHA-1, hex ("" for none). */
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
 {
@@ -70,7 +54,7 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out)
 {
-	enum avb_judgement why;
+	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	fv_avb *a;
 	int r;
@@ -131,7 +115,7 @@ API int fv_avb_show(const char *image, fv_avb **out)
 
 API int fv_avb_check_key(fv_avb *a, const char *key)
 {
-	enum avb_judgement why;
+	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	uint8_t *blob = NULL;
 	size_t len = 0;
@@ -146,6 +130,11 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 					    VERITY_ANCHOR_KEY, blob, len, 0,
 					    &a->trust, &why, &err);
 	free(blob);
+	if (r == -EPERM && why == AVB_OTHER_KEY)
+		return verity_api_fail(EPERM,
+				       "%s: the vbmeta is signed by another "
+				       "key (public key sha1 %s), not by %s",
+				       a->path, a->key_sha1, key);
 	return verity_api_keep(r, &err);
 }
 
@@ -210,39 +199,9 @@ int verity_api_avb_unpaired(const fv_avb *a)
 		&err);
 }
 
-API int fv_avb_open(const char *image, const char *key, fv_avb **out)
-{
-	fv_avb *a;
-	int r;
-
-	NEED(out);
-	*out = NULL;
-	if ((r = fv_avb_read(image, &a)))
-		return r;
-	if ((key && (r = fv_avb_check_key(a, key))) ||
-	    (!a->paired && (r = verity_api_avb_unpaired(a)))) {
-		fv_avb_free(a);
-		return r;
-	}
-	*out = a;
-	return 0;
-}
-
 API const char *fv_avb_partition_name(const fv_avb *a)
 {
 	return a ? a->name : NULL;
-}
-
-API int fv_avb_params(const fv_avb *a, fv_params **p)
-{
-	NEED(a);
-	NEED(p);
-	if (!a->paired || a->shown)
-		return verity_api_avb_unpaired(a);
-	if (!(*p = calloc(1, sizeof(**p))))
-		return -ENOMEM;
-	(*p)->p = a->pair.params;
-	return 0;
 }
 
 API const char *fv_avb_root_hex(const fv_avb *a)
@@ -279,52 +238,6 @@ API const char *fv_avb_algorithm(const fv_avb *a)
 API uint64_t fv_avb_rollback_index(const fv_avb *a)
 {
 	return a ? a->img.vbmeta.h.rollback_index : 0;
-}
-
-API int fv_avb_signer_checked(const fv_avb *a)
-{
-	return a && a->trust == VERITY_TRUST_CHECK;
-}
-
-API int fv_avb_verify(const fv_avb *a, const fv_options *o, fv_failure_fn fn,
-		      void *ctx, fv_result **res)
-{
-	struct bridge b = {fn, ctx};
-	struct verity_pair pair;
-
-	NEED(a);
-	NEED(res);
-	*res = NULL;
-	if (!a->paired || a->shown)
-		return verity_api_avb_unpaired(a);
-	pair = a->pair;
-	return verity_api_check(&pair, o, CHECK_VERIFY, 0, &b, res);
-}
-
-API int fv_avb_repair(const fv_avb *a, const fv_options *o, unsigned how,
-		      fv_failure_fn fn, void *ctx, fv_result **res)
-{
-	struct bridge b = {fn, ctx};
-	struct verity_pair pair;
-
-	NEED(a);
-	NEED(res);
-	*res = NULL;
-	if (!a->paired || a->shown)
-		return verity_api_avb_unpaired(a);
-	{
-		enum verity_trust trust;
-		int r = verity_api_avb_trust(
-			a,
-			a->trust == VERITY_TRUST_CHECK ? VERITY_ANCHOR_KEY
-						       : VERITY_ANCHOR_NONE,
-			!(how & FV_REPAIR_DRY_RUN), &trust);
-
-		if (r)
-			return r;
-	}
-	pair = a->pair;
-	return verity_api_check(&pair, o, CHECK_REPAIR, how, &b, res);
 }
 
 /* --- Android images as pairs ---------------------------------------- */
@@ -585,44 +498,6 @@ API int fv_avb_chain_partition(const fv_avb *a, size_t i,
 
 /* --- verify_image's steps -------------------------------------------- */
 
-API int fv_avb_check_signature(fv_avb *a)
-{
-	enum avb_judgement why;
-	struct ht_error err;
-	int r;
-
-	NEED(a);
-	if ((r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
-					 VERITY_ANCHOR_NONE, NULL, 0, 0,
-					 &a->trust, &why, &err)))
-		return verity_api_keep(r, &err);
-	a->shown = 0;
-	return 0;
-}
-
-API int fv_avb_check_key_blob(fv_avb *a, const uint8_t *blob, size_t len)
-{
-	enum avb_judgement why;
-	struct ht_error err;
-
-	NEED(a);
-	NEED(blob);
-	return verity_api_keep(verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
-						       VERITY_ANCHOR_KEY, blob,
-						       len, 0, &a->trust, &why,
-						       &err),
-			       &err);
-}
-
-API int fv_avb_check_partitions(const fv_avb *a)
-{
-	struct ht_error err;
-
-	NEED(a);
-	return verity_api_keep(verity_avb_check_partitions(&a->img, &err),
-			       &err);
-}
-
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 {
 	const struct avb_descriptor *d =
@@ -637,27 +512,8 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 		verity_avb_described_image(&a->img, d, 0, path, &err), &err);
 }
 
-API int fv_avb_check_hash(const fv_avb *a, size_t i, const char *image)
-{
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASH);
-	struct ht_error err;
-
-	NEED(image);
-	if (!d)
-		return -EINVAL;
-	/* the image a was read from: through its extents, when it is a
-	 * logical partition read through its super image's files */
-	return verity_api_keep(
-		verity_avb_hash_check(image,
-				      a->src && !strcmp(image, a->path) ? a->src
-									: NULL,
-				      d, &err),
-		&err);
-}
-
-API int fv_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-			       fv_pair **out)
+int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
+				    fv_pair **out)
 {
 	const struct avb_descriptor *d =
 		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
@@ -1343,34 +1199,4 @@ API int fv_avb_zero_hashtree(const char *image)
 
 	NEED(image);
 	return verity_api_keep(verity_avb_zero_hashtree(image, &err), &err);
-}
-
-API int fv_avb_tree_zeroed(const fv_avb *a, size_t i, const char *image)
-{
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
-	struct ht_error err;
-
-	NEED(image);
-	if (!d)
-		return -EINVAL;
-	return verity_api_keep(verity_avb_tree_zeroed(image, d, &err), &err);
-}
-
-API int fv_avb_data_root(const fv_avb *a, size_t i, const char *image,
-			 const fv_options *o, uint8_t *root, size_t *len)
-{
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
-	struct ht_error err;
-
-	NEED(image);
-	NEED(root);
-	NEED(len);
-	if (!d)
-		return -EINVAL;
-	return verity_api_keep(verity_avb_data_root(image, d,
-						    o ? o->threads : 0, root,
-						    len, &err),
-			       &err);
 }

@@ -17,8 +17,7 @@ API void fv_image_free(fv_image *img)
 	free(img->avs);
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
-	verity_sidecar_free(&img->side);
-	free(img->signature);
+	fv_pair_free(img->own);
 	free(img->pairs);
 	free(img->path);
 	free(img);
@@ -31,14 +30,37 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 				  : VERITY_ANCHOR_NONE;
 }
 
-/* An Android image's one pair: its vbmeta judged for the options'
- * anchor, its hashtree descriptor made the pair. */
-
 /* An Android image's one pair: opened as fv_avb_read opens one, judged
- * for the options' anchor (a key: its signer's; certificates: the wrong
- * kind, refused by the policy), its hashtree descriptor made the pair. */
-int verity_api_image_avb(fv_image *img, const fv_options *o,
-			 struct ht_error *err)
+ * by the policy for the options' anchor (certificates: the wrong kind)
+ * and with a key as its signer's, its hashtree descriptor made the
+ * pair. */
+/* a's vbmeta judged by the policy for o's anchor (certificates: the
+ * wrong kind) and whether the action writes, and with a key as its
+ * signer's: 0, or the refusal (this thread's message). */
+int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, a->path,
+		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			? VERITY_SIGNATURE_FOUND
+			: VERITY_SIGNATURE_NONE,
+		verity_api_anchor_of(o), writes};
+	struct ht_error err;
+	enum verity_trust t;
+	int r;
+
+	if ((r = verity_trust_decide(&ask, &t, &err)))
+		return verity_api_keep(r, &err);
+	return o && o->key ? fv_avb_check_key(a, o->key) : 0;
+}
+
+API enum fv_trust fv_avb_trust(const fv_avb *a)
+{
+	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
+}
+
+static int image_avb(fv_image *img, const fv_options *o, int writes,
+		     struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
 	fv_avb *a;
@@ -50,24 +72,15 @@ int verity_api_image_avb(fv_image *img, const fv_options *o,
 	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 			   ? VERITY_SIGNATURE_FOUND
 			   : VERITY_SIGNATURE_NONE;
-	if (o && o->key) {
-		if ((r = fv_avb_check_key(a, o->key)))
-			goto said;
-	} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
-		struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, img->path,
-					       ip->from,
-					       verity_api_anchor_of(o), 0};
-		enum verity_trust t;
-
-		if ((r = verity_trust_decide(&ask, &t, err)))
-			return r;
-	}
-	if (!a->paired) {
-		r = verity_api_avb_unpaired(a);
+	if ((r = verity_api_avb_judge(a, o, writes)))
 		goto said;
-	}
-	ip->pair = a->pair;
+	/* the vbmeta's verdict, also where it describes no pair (a vbmeta
+	 * image, a hash footer, a persistent digest): fv_image_avb says
+	 * what it holds */
 	ip->trust = a->trust;
+	if (!a->paired)
+		return 0;
+	ip->pair = a->pair;
 	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
 	img->n = 1;
 	return 0;
@@ -108,7 +121,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		if (!p.num_extents)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", img->path, p.name);
-		if ((r = fv_super_avb(s, i, &a)) == -ENOMSG) {
+		if ((r = fv_super_avb(s, i, NULL, &a)) == -ENOMSG) {
 			r = 0;
 			continue;
 		}
@@ -150,8 +163,8 @@ said:
 }
 
 /* A disk image's pairs, one a protected partition ("root-x86-64"). */
-int verity_api_image_ddi(fv_image *img, const fv_options *o,
-			 struct ht_error *err)
+static int image_ddi(fv_image *img, const fv_options *o, int writes,
+		     struct ht_error *err)
 {
 	int r;
 
@@ -168,7 +181,8 @@ int verity_api_image_ddi(fv_image *img, const fv_options *o,
 					       v->signature
 						       ? VERITY_SIGNATURE_FOUND
 						       : VERITY_SIGNATURE_NONE,
-					       verity_api_anchor_of(o), 0};
+					       verity_api_anchor_of(o),
+					       writes};
 
 		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)) ||
 		    (r = verity_trust_decide(&ask, &ip->trust, err)))
@@ -182,102 +196,133 @@ int verity_api_image_ddi(fv_image *img, const fv_options *o,
 	return 0;
 }
 
-/* An image with sidecar files: IMAGE.verity's superblock, the root hash
- * in IMAGE.roothash, IMAGE.roothash.p7s and IMAGE.fec when there. */
-int verity_api_image_sidecar(fv_image *img, const fv_options *o,
-			     struct ht_error *err)
+/* A plain pair or an image with sidecar files: the pair made of what
+ * req gives (what it does not give, a sidecar image's files), then
+ * judged. */
+static int open_pair(fv_image *img, const struct fv_open_request *req,
+		     const fv_options *o, struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
-	struct verity_pair *pair = &ip->pair;
-	const char *sig_path = NULL;
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	size_t n;
+	int side = img->kind == VERITY_CONTAINER_SIDECAR, r;
 	struct verity_trust_ask ask;
-	int r;
+	fv_pair *pr;
 
-	if ((r = verity_sidecar_names(img->path, &img->side, err)))
-		return r;
-	verity_sidecar_pair(&img->side, img->path, pair, &sig_path);
-	verity_params_default(&pair->params);
-	if ((r = verity_read_superblock(&pair->hash, &pair->params, err)))
-		return r == -ENOENT ? -ENODEV : r;
-	if (access(img->side.roothash, F_OK))
-		return ht_fail(err, ENODEV, "%s: does not exist",
-			       img->side.roothash);
-	/* the grammar of every root hash file */
-	if ((r = fv_root_hash_file_read(img->side.roothash, hex,
-					sizeof(hex)))) {
-		snprintf(err->msg, sizeof(err->msg), "%s", verity_api_last.msg);
-		err->param = HT_PARAM_NONE;
-		return r;
+	r = side ? fv_pair_sidecar(req->image, &img->own)
+		 : fv_pair_new(req->data, req->hash, &img->own);
+	if (r)
+		goto said;
+	pr = img->own;
+	if (req->params)
+		r = fv_params_check(req->params);
+	if (!r)
+		r = req->params ? fv_pair_set_params(pr, req->params)
+				: fv_pair_read_superblock(pr, req->hash_offset);
+	/* the parity given, or a sidecar image's own with the roots and
+	 * offset given */
+	if (!r && (req->fec_path || pr->fec)) {
+		char *path = strdup(req->fec_path ? req->fec_path : pr->fec);
+
+		r = path ? fv_pair_set_fec(pr, path, req->fec_offset,
+					   req->fec_roots)
+			 : -ENOMEM;
+		free(path);
 	}
-	r = verity_hex_decode(hex, pair->root, sizeof(pair->root), &n);
-	if (r || n != ht_digest_size(pair->params.hash_name))
-		return ht_fail(err, EINVAL, "%s: not a %s root hash",
-			       img->side.roothash, pair->params.hash_name);
-	pair->root_size = n;
-	if (sig_path) {
-		if ((r = verity_read_signature(sig_path, &img->signature,
-					       &pair->signature_size, err)))
+	if (!r && req->signature_path) {
+		uint8_t *der;
+		size_t len;
+
+		if ((r = verity_read_signature(req->signature_path, &der, &len,
+					       err)))
 			return r;
-		pair->signature = img->signature;
-		pair->signature_name = sig_path;
-		pair->signature_found = 1;
+		r = fv_pair_set_signature(pr, der, len, req->signature_path);
+		free(der);
+		pr->pair.signature_found = 0;
 	}
-	pair->container = VERITY_CONTAINER_SIDECAR;
+	if (r)
+		goto said;
+	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
+		   : pr->pair.signature_found ? VERITY_SIGNATURE_FOUND
+					      : VERITY_SIGNATURE_GIVEN;
 	ask = (struct verity_trust_ask){
-		VERITY_CONTAINER_SIDECAR, sig_path ? sig_path : img->path,
-		sig_path ? VERITY_SIGNATURE_FOUND : VERITY_SIGNATURE_NONE,
-		verity_api_anchor_of(o), 0};
+		img->kind,
+		ip->from != VERITY_SIGNATURE_NONE ? pr->signature_name
+						  : pr->data,
+		ip->from, verity_api_anchor_of(o), req->writes};
 	if ((r = verity_trust_decide(&ask, &ip->trust, err)))
 		return r;
-	ip->from = ask.signature;
 	snprintf(ip->name, sizeof(ip->name), "%s", "data");
 	img->n = 1;
 	return 0;
+said:
+	/* the message is this thread's already: err carries it on */
+	*err = verity_api_last;
+	return r;
 }
 
-API int fv_image_open(const char *path, const char *container,
-		      const fv_options *o, fv_image **out)
+API int fv_open(const struct fv_open_request *req, const fv_options *o,
+		fv_image **out)
 {
 	struct ht_error err;
 	fv_image *img;
 	int want = VERITY_CONTAINER_AUTO, r;
 
-	NEED(path);
+	NEED(req);
 	NEED(out);
 	*out = NULL;
-	if (container &&
-	    ((want = verity_container_by_name(container)) < 0 ||
-	     want == VERITY_CONTAINER_SPARSE || want == VERITY_CONTAINER_PLAIN))
+	if (req->size < offsetof(struct fv_open_request, writes) +
+				sizeof(req->writes))
+		return verity_api_fail(EINVAL, "fv_open: size %zu is too small",
+				       req->size);
+	if (req->container &&
+	    ((want = verity_container_by_name(req->container)) < 0 ||
+	     want == VERITY_CONTAINER_SPARSE))
 		return verity_api_fail(
 			EINVAL,
-			"no container of images named '%s' (avb, "
-			"ddi, super, sidecar)",
-			container);
-	if (!(img = calloc(1, sizeof(*img))) || !(img->path = strdup(path))) {
+			"no container of images named '%s' (avb, ddi, super, "
+			"sidecar, plain)",
+			req->container);
+	if (!req->image && (!req->data || !req->hash))
+		return verity_api_fail(EINVAL, "fv_open: an image, or a data "
+					       "and a hash device");
+	if (!req->image && want != VERITY_CONTAINER_AUTO &&
+	    want != VERITY_CONTAINER_PLAIN)
+		return verity_api_fail(EINVAL,
+				       "container %s: takes an image alone; a "
+				       "data and a hash device are a plain "
+				       "pair",
+				       req->container);
+	if (!(img = calloc(1, sizeof(*img))) ||
+	    !(img->path = strdup(req->image ? req->image : req->data))) {
 		free(img);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	r = verity_container_identify(path, (enum verity_container)want,
-				      &img->kind, &err);
+	img->kind = VERITY_CONTAINER_PLAIN;
+	r = req->image ? verity_container_identify(
+				 req->image, (enum verity_container)want,
+				 &img->kind, &err)
+		       : 0;
 	if (!r && img->kind != VERITY_CONTAINER_DDI &&
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))))
 		r = ht_fail(&err, ENOMEM, "out of memory");
 	if (!r)
 		r = img->kind == VERITY_CONTAINER_AVB
-			    ? verity_api_image_avb(img, o, &err)
+			    ? image_avb(img, o, req->writes, &err)
 		    : img->kind == VERITY_CONTAINER_DDI
-			    ? verity_api_image_ddi(img, o, &err)
+			    ? image_ddi(img, o, req->writes, &err)
 		    : img->kind == VERITY_CONTAINER_SUPER
 			    ? verity_api_image_super(img, o, &err)
-			    : verity_api_image_sidecar(img, o, &err);
+			    : open_pair(img, req, o, &err);
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);
 	}
 	*out = img;
 	return 0;
+}
+
+API const fv_avb *fv_image_avb(const fv_image *img)
+{
+	return img ? img->av : NULL;
 }
 
 API const char *fv_image_container(const fv_image *img)
@@ -297,55 +342,10 @@ API const char *fv_image_pair_name(const fv_image *img, size_t i)
 
 API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
 {
-	return img && i < img->n ? (enum fv_trust)img->pairs[i].trust
-				 : FV_TRUST_UNSIGNED;
-}
-
-/* verify or repair of pair i: fv_pair_verify or fv_pair_repair of it, with
- * the callback given and the options' parity for images whose container
- * carries none. */
-int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
-			   enum check_op op, unsigned how, fv_failure_fn fn,
-			   void *ctx, fv_result **res)
-{
-	fv_options with = {0};
-	fv_pair *pr;
-	int r;
-
-	NEED(img);
-	NEED(res);
-	*res = NULL;
-	if ((r = fv_image_pair(img, i, &pr)))
-		return r;
-	if (o)
-		with = *o; /* borrowed: not freed */
-	with.failure_fn = fn;
-	with.failure_ctx = ctx;
-	with.block_fn = NULL;
-	if (img->kind != VERITY_CONTAINER_AVB && o && o->fec_path)
-		r = fv_pair_set_fec(pr, o->fec_path, o->fec_offset,
-				    o->fec_roots);
-	if (!r)
-		r = verity_api_pair_check(pr, &with, op, how, res);
-	fv_pair_free(pr);
-	return r;
-}
-
-API int fv_image_verify(const fv_image *img, size_t i, const fv_options *o,
-			fv_failure_fn fn, void *ctx, fv_result **res)
-{
-	return verity_api_image_check(img, i, o, CHECK_VERIFY, 0, fn, ctx, res);
-}
-
-API int fv_image_repair(const fv_image *img, size_t i, const fv_options *o,
-			unsigned how, fv_failure_fn fn, void *ctx,
-			fv_result **res)
-{
-	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(
-			EINVAL, "fv_image_repair: unknown flags %#x", how);
-	return verity_api_image_check(img, i, o, CHECK_REPAIR, how, fn, ctx,
-				      res);
+	/* an Android image's vbmeta is judged whether or not it has a pair */
+	return img && (i < img->n || (i == 0 && img->av))
+		       ? (enum fv_trust)img->pairs[i].trust
+		       : FV_TRUST_UNSIGNED;
 }
 
 /* --- disk images --------------------------------------------------------- */

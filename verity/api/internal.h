@@ -75,12 +75,7 @@ struct fv_options {
 	fv_progress_fn progress;
 	void *progress_ctx;
 	fv_pass_fn pass;
-	char *fec_path;
-	uint64_t fec_offset;
-	unsigned fec_roots;
 	unsigned flags;
-	uint8_t *signature;
-	size_t signature_len;
 	char **trusted; /* certificate files for verify and repair */
 	size_t ntrusted;
 	char *key; /* an Android vbmeta's signer's public key (PEM) */
@@ -160,8 +155,7 @@ struct fv_image {
 	size_t navs;
 	struct ddi_image ddi;
 	int ddi_read;
-	struct verity_sidecar side;
-	uint8_t *signature; /* the sidecar's IMAGE.roothash.p7s */
+	fv_pair *own; /* a plain pair's, a sidecar image's */
 };
 
 struct fv_pair {
@@ -218,42 +212,28 @@ struct fv_footer_opts {
 	uint8_t salt[VERITY_MAX_SALT_SIZE];
 };
 
-struct bridge {
-	fv_failure_fn fn;
-	void *ctx;
-};
-
 int verity_api_keep(int r, const struct ht_error *err);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);
 void verity_api_run_of(const fv_options *o, struct verity_run *run);
-void verity_api_pair_of(const fv_params *p, const char *data_path,
-			const char *hash_path, const fv_options *o,
-			struct verity_pair *pair);
 fv_result *verity_api_result_new(void);
 void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
 void verity_api_result_info(fv_result *r, const struct verity_info *info);
 void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
-void verity_api_bridge_failure(void *c, const struct verity_failure *f);
-int verity_api_root_decode(const fv_params *p, const char *root_hex,
-			   uint8_t *root, size_t *len);
-int verity_api_check_pair(fv_params *p, const char *data_path,
-			  const char *hash_path, const char *root_hex,
-			  const fv_options *o, struct verity_pair *pair);
 /* verify or repair of pair as run says, and the result made of its
  * outcome (out: for what a caller checks besides). */
 int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
 			 enum check_op op, struct verity_outcome *out,
 			 fv_result **res);
-int verity_api_check(struct verity_pair *pair, const fv_options *o,
-		     enum check_op op, unsigned how, struct bridge *b,
-		     fv_result **res);
 const char *verity_api_or_null(const char *s);
-int verity_api_avb_trust(const fv_avb *a, enum verity_anchor anchor, int writes,
-			 enum verity_trust *trust);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
+/* Hashtree descriptor i over image as a pair (data, tree and parity of
+ * image, the descriptor's root), every offset checked against the
+ * file. */
+int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i,
+				   const char *image, fv_pair **out);
 /* The same from extents (src: NULL, the file at image), which *out takes
  * (freed also on failure). */
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
@@ -263,17 +243,9 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * as fv_avb_show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
-int verity_api_image_avb(fv_image *img, const fv_options *o,
-			 struct ht_error *err);
+int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
-int verity_api_image_ddi(fv_image *img, const fv_options *o,
-			 struct ht_error *err);
-int verity_api_image_sidecar(fv_image *img, const fv_options *o,
-			     struct ht_error *err);
-int verity_api_image_check(const fv_image *img, size_t i, const fv_options *o,
-			   enum check_op op, unsigned how, fv_failure_fn fn,
-			   void *ctx, fv_result **res);
 int verity_api_set_string(char **dst, const char *s);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,

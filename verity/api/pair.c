@@ -207,6 +207,36 @@ API const char *fv_pair_fec_path(const fv_pair *pr)
 	return pr ? pr->fec : NULL;
 }
 
+/* A copy of a pair made of its parts (a plain pair's, a sidecar
+ * image's), acting as the original would. */
+static int pair_copy(const fv_pair *src, fv_pair **out)
+{
+	fv_pair *pr;
+	int r;
+
+	if ((r = fv_pair_new(src->data, src->hash, &pr)))
+		return r;
+	pr->pair = src->pair;
+	pr->pair.data.path = pr->data;
+	pr->pair.hash.path = pr->hash;
+	pr->params = src->params;
+	memcpy(pr->root_hex, src->root_hex, sizeof(pr->root_hex));
+	r = verity_api_set_string(&pr->fec, src->fec);
+	pr->pair.fec.region.path = pr->fec;
+	if (!r && src->signature) {
+		r = fv_pair_set_signature(pr, src->signature,
+					  src->pair.signature_size,
+					  src->signature_name);
+		pr->pair.signature_found = src->pair.signature_found;
+	}
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	*out = pr;
+	return 0;
+}
+
 API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 {
 	const struct image_pair *ip;
@@ -220,6 +250,8 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (i >= img->n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
 				       img->path, i, img->n);
+	if (img->own)
+		return pair_copy(img->own, out);
 	ip = &img->pairs[i];
 	src = &ip->pair;
 	if ((r = fv_pair_new(src->data.path, src->hash.path, &pr)))
@@ -474,7 +506,7 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
-				       "(fv_pair_set_fec, fv_options_set_fec)",
+				       "(fv_pair_set_fec)",
 				       pr->data);
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);

@@ -399,7 +399,7 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 	}
 	/* the image's own pair (a logical partition's, over its extents),
 	 * else one made of the descriptor over the path */
-	r = own ? 0 : fv_avb_descriptor_pair(a, desc, path, &pr);
+	r = own ? 0 : verity_api_avb_descriptor_pair(a, desc, path, &pr);
 	if (!r && !own && !d->hashtree.p.digest_len)
 		r = fv_pair_set_root(pr, root, rl);
 	if (!r)

@@ -245,9 +245,16 @@ static int avb_there(const struct verity_extents *x, const char *path)
 	return yes;
 }
 
-API int fv_super_avb(const fv_super *s, size_t i, fv_avb **out)
+API int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
+			 fv_avb **out)
 {
-	return verity_api_super_avb(s, i, 0, out);
+	int r = verity_api_super_avb(s, i, 0, out);
+
+	if (!r && (r = verity_api_avb_judge(*out, o, 0))) {
+		fv_avb_free(*out);
+		*out = NULL;
+	}
+	return r;
 }
 
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)

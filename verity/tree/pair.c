@@ -128,11 +128,16 @@ static int check_sizes(const struct verity_pair *pair,
 			       "%llu",
 			       d->hash.path, (unsigned long long)d->hash.size,
 			       (unsigned long long)l->hash_end);
-	if (pair->root_size && pair->root_size != l->geo.digest_size)
+	if (pair->root_size && pair->root_size != l->geo.digest_size) {
+		char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+
+		verity_hex_encode(pair->root, pair->root_size, hex);
 		return ht_fail(err, EINVAL,
-			       "root hash has %zu bytes, %s digests have %u",
-			       pair->root_size, pair->params.hash_name,
+			       "invalid root hash %s: %zu bytes, %s digests "
+			       "have %u",
+			       hex, pair->root_size, pair->params.hash_name,
 			       l->geo.digest_size);
+	}
 	return 0;
 }
 
