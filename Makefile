@@ -27,9 +27,9 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
-           verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c \
+           verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c verity/sign/scheme.c \
            verity/storage/crc32.c verity/container/source.c verity/container/sidecar.c verity/container/avb/vbmeta.c \
-           verity/container/avb/rsa.c verity/container/avb/helper.c verity/container/avb/image.c \
+           verity/container/avb/helper.c verity/container/avb/image.c \
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c verity/container/ddi/jsonc.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
@@ -216,7 +216,7 @@ deps deps-build:
 # a fork a check; arm64 runs the suites of its own code and t_vectors;
 # each fuzz target 1 s; the Debian packages are built by check-full alone.
 # make check-full (CHECK_FULL=1) runs every phase whole: every command
-# test on the optimised build and the 14 of ASAN_CLI_TESTS again under
+# test on the optimised build and the 16 of ASAN_CLI_TESTS again under
 # ASan with leak checks, the arm64 command tests, suites and kernel, the
 # fuzz targets 3 s each, and the packages (about eleven minutes here).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
@@ -233,8 +233,8 @@ check-full:
 # (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
 # test runs once there).
 ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
-  t_avb t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers
-ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_sparse t_super t_sets \
+  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers
+ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_avb_mldsa t_sparse t_super t_sets \
   t_ddi t_containers
 ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 
@@ -381,7 +381,7 @@ demo: deps-build
 
 # Speed against veritysetup; prints the table the README shows.
 bench: deps
-	@$(MAKE) --no-print-directory all $(B)/mkimage
+	@$(MAKE) --no-print-directory all $(B)/mkimage $(B)/mldsa-tool
 	@tests/bench/bench.sh
 
 # Where make install puts things (all under DESTDIR).

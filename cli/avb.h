@@ -26,6 +26,7 @@ struct cli_avb_args {
 	int dynamic_partition_size, print_required_libavb_version;
 	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
 	int progress;
+	int deterministic; /* fastverity's: ML-DSA signed deterministically */
 	struct cli_progress *bar; /* verify_image's, cleared before output */
 	const char **props, **props_from_file, **chains, **includes;
 	const char **cmdlines, **expected, **chains_no_ab;

@@ -37,6 +37,8 @@ enum sub {
 	S_ZERO = 1u << 12,                       /* zero_hashtree */
 	S_DIGESTS = 1u << 13,                    /* print_partition_digests */
 	S_CMDLINE = 1u << 14,                    /* calculate_kernel_cmdline */
+	S_KEY_DIGEST = 1u << 15,                 /* extract_public_key_digest */
+	S_GENKEY = 1u << 16,                     /* generate_key (fastverity's) */
 	S_COMMON = S_HASHTREE | S_HASH | S_MAKE, /* avbtool's common args */
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
@@ -71,6 +73,10 @@ static const struct subcommand {
 	{"make_vbmeta_image", S_MAKE, "make a vbmeta image"},
 	{"extract_public_key", S_EXTRACT_KEY,
 	 "write a key's AVB public key blob"},
+	{"extract_public_key_digest", S_KEY_DIGEST,
+	 "write the SHA-256 (hex) of a key's AVB public key blob"},
+	{"generate_key", S_GENKEY,
+	 "fastverity's: make an ML-DSA private key (MLDSA65, MLDSA87)"},
 	{"erase_footer", S_ERASE, "remove the footer from an image"},
 	{"calculate_vbmeta_digest", S_DIGEST,
 	 "digest of the vbmeta and its chained partitions' vbmeta"},
@@ -125,7 +131,7 @@ static const struct row rows[] = {
 	 "IMAGE", "the image"},
 	{"output", STR, F(output), 0,
 	 S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
-		 S_DIGESTS | S_CMDLINE,
+		 S_DIGESTS | S_CMDLINE | S_KEY_DIGEST | S_GENKEY,
 	 "FILE", "the output file"},
 	{"partition_size", STR, F(partition_size), 0,
 	 S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"},
@@ -149,7 +155,7 @@ static const struct row rows[] = {
 	{"partition_name", STR, F(partition_name), 0, S_FOOTER, "NAME",
 	 "partition name"},
 	{"hash_algorithm", STR, F(hash_algorithm), 0, S_FOOTER | S_DIGEST,
-	 "ALG", "sha1, sha256 or sha512 (hashtree: sha1, hash: sha256)"},
+	 "ALG", "the hash (default: sha256; add_hashtree_footer's: sha1)"},
 	{"salt", STR, F(salt), 0, S_FOOTER, "HEX",
 	 "salt in hex (default: random)"},
 	{"block_size", STR, F(block_size), 0, S_HASHTREE, "SIZE",
@@ -176,9 +182,16 @@ static const struct row rows[] = {
 	{"do_not_use_ab", FLAG, F(do_not_use_ab), 0, S_FOOTER, NULL,
 	 "the partition does not use A/B"},
 	{"algorithm", STR, F(algorithm), 0, S_COMMON, "ALG",
-	 "NONE (default), SHA256_RSA2048/4096/8192, SHA512_RSA2048/4096/8192"},
-	{"key", STR, F(key), 0, S_COMMON | S_EXTRACT_KEY | S_VERIFY, "KEY",
-	 "RSA key (PEM)"},
+	 "the vbmeta's signature (default: NONE, unsigned)"},
+	{"algorithm", STR, F(algorithm), 0, S_GENKEY, "ALG",
+	 "the new key's (ML-DSA-65 or -87)"},
+	{"key", STR, F(key), 0,
+	 S_COMMON | S_EXTRACT_KEY | S_VERIFY | S_KEY_DIGEST, "KEY",
+	 "RSA key (PEM, or pkcs11: URI), ML-DSA key (PKCS#8/SPKI, PEM or "
+	 "DER), or AVB public key blob"},
+	{"deterministic", FLAG, F(deterministic), 0, S_COMMON, NULL,
+	 "fastverity's: ML-DSA signatures the same bytes each run "
+	 "(reproducible builds; default: hedged, fresh randomness)"},
 	{"rollback_index", STR, F(rollback_index), 0, S_COMMON, "N",
 	 "rollback index"},
 	{"rollback_index_location", STR, F(rollback_index_location), 0,
@@ -228,6 +241,31 @@ static const struct row rows[] = {
 };
 
 #define NROWS       (sizeof(rows) / sizeof(rows[0]))
+
+/* The options that take one of a closed set of values (comma-separated):
+ * --help shows them in braces in the argument's place ("--algorithm
+ * {NONE,...}"), as argparse shows its choices, and the shells'
+ * completion offers them (completion/). */
+static const struct choice {
+	const char *name;
+	unsigned subs;
+	const char *values;
+} choices[] = {
+	{"algorithm", S_COMMON,
+	 "NONE,SHA256_RSA2048,SHA256_RSA4096,SHA256_RSA8192,SHA512_RSA2048,"
+	 "SHA512_RSA4096,SHA512_RSA8192,MLDSA65,MLDSA87"},
+	{"algorithm", S_GENKEY, "MLDSA65,MLDSA87"},
+	{"hash_algorithm", S_FOOTER, "sha1,sha256,sha512"},
+};
+
+static const char *values_of(const struct row *r, unsigned bit)
+{
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
+		if (!strcmp(choices[i].name, r->name) &&
+		    (choices[i].subs & bit))
+			return choices[i].values;
+	return NULL;
+}
 #define MISSING_VAL 1000
 
 static void print_subs(FILE *f)
@@ -247,14 +285,23 @@ static void print_sub_help(const struct subcommand *s)
 	       "Options:\n",
 	       s->name, s->what);
 	for (size_t i = 0; i < NROWS; i++) {
-		char left[80];
+		const struct row *r = &rows[i];
+		const char *values = values_of(r, s->bit);
+		char left[256];
+		int n;
 
-		if (!(rows[i].subs & s->bit) || rows[i].kind >= MISSING_STR)
+		if (!(r->subs & s->bit) || r->kind >= MISSING_STR)
 			continue;
-		snprintf(left, sizeof(left), "--%s%s%s", rows[i].name,
-			 rows[i].arg ? " " : "",
-			 rows[i].arg ? rows[i].arg : "");
-		printf("  %-44s %s\n", left, rows[i].help);
+		n = values ? snprintf(left, sizeof(left), "--%s {%s}", r->name,
+				      values)
+			   : snprintf(left, sizeof(left), "--%s%s%s",
+					 r->name, r->arg ? " " : "",
+					 r->arg ? r->arg : "");
+		/* a long left column: the help on a line of its own */
+		if (n > 44)
+			printf("  %s\n  %-44s %s\n", left, "", r->help);
+		else
+			printf("  %-44s %s\n", left, r->help);
 	}
 }
 
@@ -405,7 +452,9 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 	if (!(*v = fv_vbmeta_opts_new()))
 		return cli_lib_error(-ENOMEM);
 	if (fv_vbmeta_set_algorithm(*v, a->algorithm ? a->algorithm : "NONE",
-				    a->key))
+				    a->key) ||
+	    fv_vbmeta_set_sign_flags(
+		    *v, a->deterministic ? FV_VBMETA_DETERMINISTIC : 0))
 		return cli_lib_error(-EINVAL);
 	if (parse_number("rollback_index", a->rollback_index, UINT64_MAX,
 			 &index) ||
@@ -687,6 +736,39 @@ static int extract_key(const struct cli_avb_args *a)
 	return r;
 }
 
+/* extract_public_key_digest: the hex SHA-256 of the blob, no newline,
+ * as avbtool 1.3.0 writes it. */
+static int key_digest(const struct cli_avb_args *a)
+{
+	char hex[65];
+	int r;
+
+	if (!a->key || !a->output)
+		return cli_error(-EINVAL, "avb extract_public_key_digest: --key "
+					  "and --output are required");
+	if ((r = fv_avb_public_key_digest(a->key, hex)))
+		return cli_lib_error(r);
+	return cli_avb_write(a->output, "public key digest file", hex,
+			     strlen(hex), &a->key, 1);
+}
+
+/* generate_key: fastverity's, as avbtool has no key maker (an RSA key
+ * is openssl's). */
+static int generate_key(const struct cli_avb_args *a)
+{
+	int r;
+
+	if (!a->algorithm || !a->output)
+		return cli_error(-EINVAL, "avb generate_key: --algorithm "
+					  "(MLDSA65, MLDSA87) and --output "
+					  "are required");
+	r = fv_avb_generate_key(a->algorithm, a->output);
+	/* an output that exists is a parameter to change, not a busy one */
+	return !r ? EXIT_OK
+	       : r == -EEXIST ? cli_lib_error(-EINVAL)
+			      : cli_write_error(r);
+}
+
 static int erase(const struct cli_avb_args *a)
 {
 	int r;
@@ -921,6 +1003,12 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	case S_EXTRACT_KEY:
 		r = extract_key(&a);
+		break;
+	case S_KEY_DIGEST:
+		r = key_digest(&a);
+		break;
+	case S_GENKEY:
+		r = generate_key(&a);
 		break;
 	case S_ERASE:
 		r = erase(&a);

@@ -115,7 +115,8 @@ static const struct cli_option rows[] = {
 	 "PEM private key (or pkcs11: URI) to sign the root hash (format: "
 	 "with --sidecar)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_DUMP,
-	 "Android images: the RSA key (PEM) the vbmeta must be signed with"},
+	 "Android images: the key the vbmeta must be signed with (RSA PEM, "
+	 "ML-DSA PKCS#8/SPKI, or an AVB public-key blob)"},
 	{"key-passphrase-file", '\0', K_VALUE, AT(key_passphrase_file), 0,
 	 A_SIGN | A_FORMAT, "path",
 	 "File whose first line is the passphrase of an encrypted key or a "

@@ -1,5 +1,6 @@
 # bash completion for fastverity: actions, each action's options, the
-# avb and fsverity commands and their options, --partition= values from the image, and
+# avb and fsverity commands, their options and the values an avb option
+# takes from a closed set, --partition= values from the image, and
 # files. The actions and options come from the command itself
 # (`fastverity help` and `fastverity help ACTION`), which takes them from
 # the one table that also decides which options an action accepts.
@@ -28,19 +29,32 @@ _fastverity_partitions()
 	"$1" dump --json "$2" 2>/dev/null | sed -n '/^  "partitions":\[/,/^  \]/s/^      "\(role\|name\)":"\([^"]*\)".*/\2/p'
 }
 
+# The values an avb option takes when they are a closed set: its
+# `fastverity avb SUBCOMMAND --help` line shows them in braces
+# ("--algorithm {NONE,...,MLDSA65,MLDSA87}").
+_fastverity_values()
+{
+	"$1" "$2" "$3" --help 2>/dev/null | sed -n "s/^  $4 {\([^}]*\)}.*/\1/p" | tr , ' '
+}
+
 # fastverity avb SUBCOMMAND --option value (avbtool's spelling) and
 # fastverity fsverity COMMAND --option=value (fsverity-utils'), from
-# `fastverity GROUP --help` and `fastverity GROUP SUBCOMMAND --help`.
+# `fastverity GROUP --help` and `fastverity GROUP SUBCOMMAND --help`;
+# an option's value from its closed set, when it has one.
 _fastverity_group()
 {
-	local cmd=$1 group=$2 cur=$3 sub="" subs w i
+	local cmd=$1 group=$2 cur=$3 sub="" subs w i values prev
 	subs=$("$cmd" "$group" --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p' | tr '\n' ' ')
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case " $subs " in *" $w "*) sub=$w ;; esac
 	done
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if [ -z "$sub" ]; then
 		COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+	elif [[ $prev == --* ]] && values=$(_fastverity_values "$cmd" "$group" "$sub" "$prev") &&
+		[ -n "$values" ]; then
+		COMPREPLY=($(compgen -W "$values" -- "$cur"))
 	elif [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$("$cmd" "$group" "$sub" --help 2>/dev/null |
 			grep -o -- '--[a-z0-9_-]*' | sort -u)" -- "$cur"))

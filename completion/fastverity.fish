@@ -1,5 +1,6 @@
 # fish completion for fastverity: actions, each action's options, the avb
-# and fsverity commands and their options, --partition= values from the image, and
+# and fsverity commands, their options and the values an avb option takes
+# from a closed set, --partition= values from the image, and
 # files. Everything comes from the command itself (`fastverity help`,
 # `fastverity help ACTION`, `fastverity avb SUBCOMMAND --help`, `fastverity
 # dump --json IMAGE`), as bash's completion does.
@@ -34,6 +35,17 @@ function __fastverity_avb_sub
     return 1
 end
 
+# The values the avb option before the cursor takes, when they are a
+# closed set ("--algorithm {NONE,...}" in the subcommand's --help).
+function __fastverity_values
+    set -l sub (__fastverity_avb_sub); or return 1
+    set -l prev (commandline -opc)[-1]
+    string match -q -- '--*' $prev; or return 1
+    set -l v (fastverity (__fastverity_action) $sub --help 2>/dev/null | sed -n "s/^  $prev {\([^}]*\)}.*/\1/p")
+    test -n "$v"; or return 1
+    string split , -- $v
+end
+
 function __fastverity_needs_action
     not __fastverity_action >/dev/null; or test "$(__fastverity_action)" = help
 end
@@ -44,6 +56,7 @@ function __fastverity_wants_files
     __fastverity_action >/dev/null; or return 1
     __fastverity_needs_action; and return 1
     contains -- "$(__fastverity_action)" avb fsverity; and not __fastverity_avb_sub >/dev/null; and return 1
+    __fastverity_values >/dev/null; and return 1
     return 0
 end
 
@@ -74,5 +87,6 @@ complete -c fastverity -n '__fastverity_needs_action' -a '(__fastverity_actions)
 complete -c fastverity -n '__fastverity_action >/dev/null; and not contains -- "$(__fastverity_action)" avb fsverity; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
 complete -c fastverity -n 'contains -- "$(__fastverity_action)" avb fsverity; and not __fastverity_avb_sub >/dev/null' -a '(fastverity (__fastverity_action) --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
 complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity (__fastverity_action) (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_-]*" | sort -u)'
+complete -c fastverity -n '__fastverity_values >/dev/null' -a '(__fastverity_values)'
 complete -c fastverity -l partition -x -a '(__fastverity_partitions)'
 complete -c fastverity -n '__fastverity_wants_files; and not string match -q -- "-*" (commandline -ct)' -F

@@ -409,9 +409,9 @@ int fv_avb_read(const char *image, fv_avb **out);
  * validated, its signature not checked, and its pair refused
  * (fv_avb_pair: EINVAL). */
 int fv_avb_show(const char *image, fv_avb **out);
-/* Judges the signer against key (a PEM RSA key): 0, its signer now
- * checked; EPERM (another key signed it, or nothing did), EINVAL (a key
- * that cannot be read). */
+/* Judges the signer against key (fv_options_set_key's forms): 0, its
+ * signer now checked; EPERM (another key signed it, or nothing did),
+ * EINVAL (a key that cannot be read). */
 int fv_avb_check_key(fv_avb *a, const char *key);
 /* 1 when the image has an AVB footer (its data, tree and parity are
  * inside it), and when its vbmeta has a hashtree descriptor (else the
@@ -561,8 +561,10 @@ int fv_avb_described_image(const fv_avb *a, size_t i, char **path);
 typedef struct fv_vbmeta_opts fv_vbmeta_opts;
 fv_vbmeta_opts *fv_vbmeta_opts_new(void);
 void fv_vbmeta_opts_free(fv_vbmeta_opts *v);
-/* "NONE" (the default), "SHA256_RSA2048" ... "SHA512_RSA8192"; key: a
- * PEM RSA private key. Errors: EINVAL (an algorithm avbtool lacks). */
+/* "NONE" (the default), "SHA256_RSA2048" ... "SHA512_RSA8192",
+ * "MLDSA65", "MLDSA87" (since 0.10); key: a PEM RSA private key (or a
+ * "pkcs11:" URI of one in a token, since 0.10), an ML-DSA PKCS#8 private
+ * key (PEM or DER). Errors: EINVAL (an algorithm avbtool lacks). */
 int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
 			    const char *key);
 int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
@@ -599,6 +601,14 @@ int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
  * the directory of the image or vbmeta image written; the library reads
  * no environment. */
 int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir);
+/* Since 0.10 (FASTVERITY_1.8): how an ML-DSA vbmeta is signed.
+ * FV_VBMETA_DETERMINISTIC: deterministic signatures (FIPS 204's rnd of
+ * zeros: the same key and vbmeta give the same bytes, for reproducible
+ * builds); by default each signature is hedged, made with fresh
+ * randomness, as FIPS 204 recommends. RSA's signatures are always the
+ * same bytes. */
+enum fv_vbmeta_sign_flags { FV_VBMETA_DETERMINISTIC = 1u << 0 };
+int fv_vbmeta_set_sign_flags(fv_vbmeta_opts *v, unsigned flags);
 /* Since 0.7: a file whose bytes follow the public key in the auxiliary
  * block (avbtool's --public_key_metadata). NULL: none. */
 int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path);
@@ -685,9 +695,21 @@ int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
 			       uint64_t partition_size);
 int fv_avb_resize_image(const char *image, uint64_t partition_size);
 int fv_avb_zero_hashtree(const char *image);
-/* extract_public_key: the AVB public key blob of a PEM RSA key (*blob:
- * fv_free). Errors: EINVAL, ENOMEM. */
+/* extract_public_key: the AVB public key blob of a key (*blob: fv_free):
+ * a PEM RSA key, private or public; since 0.10 also an ML-DSA key
+ * (PKCS#8 private or SPKI public, PEM or DER) or an AVB public key blob.
+ * Errors: EINVAL, ENOMEM. */
 int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
+/* Since 0.10 (FASTVERITY_1.8): extract_public_key_digest: the SHA-256 of
+ * the key's AVB public key blob, lowercase hex (what avb_custom_key
+ * holds the digest of). Errors: fv_avb_public_key's. */
+int fv_avb_public_key_digest(const char *key, char hex[65]);
+/* Since 0.10: a new ML-DSA private key ("MLDSA65", "MLDSA87") from a
+ * fresh seed, written to output (mode 0600) as PKCS#8 PEM in the form
+ * OpenSSL 3.5 writes by default (seed and expanded key). Errors: EINVAL
+ * (another algorithm), EEXIST (output exists: never written over), EIO,
+ * ENOMEM. */
+int fv_avb_generate_key(const char *algorithm, const char *output);
 /* The vbmeta blob (header, authentication and auxiliary blocks), and the
  * bytes the footer counts for it (vbmeta_size: as extract_vbmeta_image
  * writes them; the blob's own size for a vbmeta image). Point into a. */
@@ -884,7 +906,8 @@ struct fv_slot_request {
 	const char *image;     /* the set's top image */
 	const char *container; /* "avb" or "super" where the image reads
 				* two ways (fv_container_of); NULL */
-	const char *key; /* the top vbmeta's signer's key (PEM); NULL */
+	const char *key; /* the top vbmeta's signer's key
+			  * (fv_options_set_key's forms); NULL */
 	/* "a" or "b": the slot booted (partitions NAME_<slot>, a super
 	 * image's metadata slot 0 or 1); NULL: a, where the image is A/B */
 	const char *slot;
@@ -1005,9 +1028,11 @@ const fv_super *fv_slot_super(const fv_slot *s);
 /* "a" or "b": the slot walked; "" when the set has none. */
 const char *fv_slot_name(const fv_slot *s);
 
-/* An Android vbmeta's anchor for fv_open: the public key (PEM,
- * private or public) its signer must have; copied, NULL: none. Errors:
- * EINVAL (a NULL handle), ENOMEM. */
+/* An Android vbmeta's anchor for fv_open: the public key its signer
+ * must have, a file of either scheme: an RSA key (PEM, private or
+ * public), an ML-DSA key (PKCS#8 or SPKI, PEM or DER), or the key's AVB
+ * public-key blob; copied, NULL: none. Errors: EINVAL (a NULL handle),
+ * ENOMEM. */
 int fv_options_set_key(fv_options *o, const char *path);
 
 /* --- the door ---------------------------------------------------------------

@@ -35,7 +35,7 @@ if [ "${CHECK_QUICK:-}" = 1 ]; then
 	export ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}
 	leaks="without leak checks"
 fi
-tests=${ASAN_CLI_TESTS:-t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors t_avb t_avbtool t_sparse t_super t_update t_ddi t_containers}
+tests=${ASAN_CLI_TESTS:-t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors t_avb t_avb_mldsa t_avbtool t_sparse t_super t_update t_ddi t_containers}
 [ "$tests" = all ] && tests=$(cd tests/cli && ls t_*.sh | sed 's/\.sh$//')
 . tests/cli/tally.sh
 export RESULTS

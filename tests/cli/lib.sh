@@ -79,6 +79,30 @@ skip() {
 	echo "  SKIP: $*" >&2
 }
 
+# noble_install: @noble/post-quantum 0.7.1, the independent ML-DSA the
+# ML-DSA tests check against, in $NOBLE (build/noble), installed there
+# once with npm: 0 when node loads it, else 1 with the reason in
+# $NOBLE_WHY (the test then says SKIP with it).
+NOBLE=${NOBLE_DIR:-$TOP/build/noble}
+noble_loads() {
+	[ -e "$NOBLE/node_modules/@noble/post-quantum/ml-dsa.js" ] &&
+		node --input-type=module -e "await import('$NOBLE/node_modules/@noble/post-quantum/ml-dsa.js')" \
+			>/dev/null 2>"$T/node.err"
+}
+noble_install() {
+	NOBLE_WHY=
+	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+		NOBLE_WHY="node and npm are not installed"
+		return 1
+	fi
+	noble_loads && return 0
+	mkdir -p "$NOBLE" 2>"$T/npm.log" &&
+		npm install --prefix "$NOBLE" --no-audit --no-fund --loglevel=error \
+			@noble/post-quantum@0.7.1 >"$T/npm.log" 2>&1 && noble_loads && return 0
+	NOBLE_WHY="npm could not install it or node cannot run it ($({ tail -1 "$T/node.err"; tail -1 "$T/npm.log"; } 2>/dev/null | tr '\n' ' ' | cut -c1-160))"
+	return 1
+}
+
 # finish: the last line of every test file. A file that recorded no
 # check fails; "done" tells the runner it got here (a file that stops
 # early fails there).

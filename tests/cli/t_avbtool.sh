@@ -149,6 +149,16 @@ check "  with avbtool's words" grep -q "not a multiple of the image block size 4
 check "a vbmeta image that is not one refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image data.orig --partition_size 1048576
 check "  the image left alone" cmp -s data.img keep.img
 check "the image as its own vbmeta image refused" run_rc 1 avbtool append_vbmeta_image --image data.img --vbmeta_image data.img --partition_size 1048576
+# a footer whose vbmeta has no hash or hashtree descriptor (a property
+# only): add_hash_footer and add_hashtree_footer over it sign anew (they
+# crashed looking for the old descriptor's salt)
+avbtool make_vbmeta_image --output prop.vbmeta --prop only:a-property --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+for f in add_hash_footer add_hashtree_footer; do
+	cp data.orig noh.img
+	avbtool append_vbmeta_image --image noh.img --vbmeta_image prop.vbmeta --partition_size 1048576
+	check "$f over a footer of no hash descriptor" run_rc 0 avbtool $f --image noh.img --partition_size 1048576 --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+	check "  verify_image" run_rc 0 avbtool verify_image --image noh.img --key keys/rsa2048.pem
+done
 
 # --- resize_image: the footer moved; between the vbmeta and it, zeros
 expect_resize() { # IMAGE SIZE

@@ -24,6 +24,12 @@ check "options before the action: all" sh -c "echo '$(complete_words --js)' | gr
 check "avb: avbtool's subcommands" sh -c "echo '$(complete_words avb add_)' | grep -qx 'add_hash_footer add_hashtree_footer '"
 check "avb: a subcommand's options" test "$(complete_words avb add_hashtree_footer --fec)" = "--fec_num_roots "
 check "fsverity: its commands" test "$(complete_words fsverity d)" = "digest dump_metadata "
+check "avb --algorithm: its values, ML-DSA's among them" test "$(complete_words avb make_vbmeta_image --algorithm M)" = "MLDSA65 MLDSA87 "
+check "  every one" test "$(complete_words avb add_hashtree_footer --algorithm "")" = \
+	"MLDSA65 MLDSA87 NONE SHA256_RSA2048 SHA256_RSA4096 SHA256_RSA8192 SHA512_RSA2048 SHA512_RSA4096 SHA512_RSA8192 "
+check "  generate_key's: ML-DSA's alone" test "$(complete_words avb generate_key --algorithm "")" = "MLDSA65 MLDSA87 "
+check "avb --hash_algorithm: its values" test "$(complete_words avb add_hash_footer --hash_algorithm sha)" = "sha1 sha256 sha512 "
+check "avb --key: files" test "$(complete_words avb make_vbmeta_image --key data.)" = "data.img data.verity "
 check "fsverity: a command's options" test "$(complete_words fsverity digest --for)" = "--for-builtin-sig "
 # --partition=: the image's own, from its dump (a super image's logical
 # partitions), as one word or as bash splits it at '='
@@ -44,6 +50,8 @@ if command -v fish >/dev/null; then
 	check "fish: an avb command's options" test "$(fc fastverity avb add_hashtree_footer --fec)" = "--fec_num_roots "
 	check "fish: fsverity's commands" test "$(fc fastverity fsverity d)" = "digest dump_metadata "
 	check "fish: a fsverity command's options" test "$(fc fastverity fsverity digest --out)" = "--out-descriptor --out-merkle-tree "
+	check "fish: avb --algorithm's values" test "$(fc fastverity avb make_vbmeta_image --algorithm M)" = "MLDSA65 MLDSA87 "
+	check "fish: avb --key: files" test "$(fc fastverity avb make_vbmeta_image --key data.)" = "data.img data.verity "
 	check "fish: --partition= from the image" test "$(fc fastverity verify super.img --partition=s)" = "--partition=system "
 	check "fish: files after the action" test "$(fc fastverity verify data.)" = "data.img data.verity "
 else
@@ -66,6 +74,9 @@ ZEOF
 	check "zsh: an action's options" sh -c "echo '$(zc fastverity verify --)' | grep -q -- '--max-failures= '"
 	check "zsh: avb's commands" sh -c "echo '$(zc fastverity avb "")' | grep -q 'add_hashtree_footer'"
 	check "zsh: fsverity's commands" sh -c "echo '$(zc fastverity fsverity "")' | grep -q 'dump_metadata'"
+	check "zsh: avb --algorithm's values" sh -c "echo '$(zc fastverity avb make_vbmeta_image --algorithm "")' | grep -q '^MLDSA65 MLDSA87 NONE SHA256_RSA2048 '"
+	check "zsh: avb generate_key --algorithm: ML-DSA's alone" test "$(zc fastverity avb generate_key --algorithm "")" = "MLDSA65 MLDSA87 "
+	check "zsh: avb --key: files" test "$(zc fastverity avb make_vbmeta_image --key "")" = "<files> "
 	check "zsh: --partition= from the image" test "$(zc fastverity verify super.img --partition=)" = "system vendor "
 	check "zsh: files after the action" test "$(zc fastverity verify da)" = "<files> "
 else

@@ -9,25 +9,14 @@
 # both.
 . "$(dirname "$0")/lib.sh"
 TOOL=${MLDSA_TOOL:-$TOP/build/mldsa-tool}
-NOBLE=${NOBLE_DIR:-$TOP/build/noble}
 PAIRS=${MLDSA_PAIRS:-200}
 JS=$TOP/tests/cli/mldsa_noble.mjs
 cd "$T" || exit 1
 
-noble_ready() {
-	[ -e "$NOBLE/node_modules/@noble/post-quantum/ml-dsa.js" ] &&
-		echo "pk 65 $(printf '%064d' 0)" | node "$JS" "$NOBLE" >/dev/null 2>"$T/node.err"
-}
-
 if [ ! -x "$TOOL" ]; then
 	fail "$TOOL is not built (make build/mldsa-tool)"
-elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	skip "ML-DSA against @noble/post-quantum: node and npm are not installed"
-elif ! noble_ready && ! { mkdir -p "$NOBLE" 2>"$T/npm.log" &&
-	npm install --prefix "$NOBLE" --no-audit --no-fund --loglevel=error \
-		@noble/post-quantum@0.7.1 >"$T/npm.log" 2>&1 && noble_ready; }; then
-	why=$(tail -1 "$T/node.err" 2>/dev/null; tail -1 "$T/npm.log" 2>/dev/null)
-	skip "ML-DSA against @noble/post-quantum: npm could not install it or node cannot run it ($(echo "$why" | tr '\n' ' ' | cut -c1-160))"
+elif ! noble_install; then
+	skip "ML-DSA against @noble/post-quantum: $NOBLE_WHY"
 else
 	for L in 65 87; do
 		echo "gen $L $PAIRS" | node "$JS" "$NOBLE" >pairs$L || fail "ML-DSA-$L: random pairs"

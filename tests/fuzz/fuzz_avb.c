@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "verity/container/avb/image.h"
-#include "verity/container/avb/rsa.h"
+#include "verity/sign/scheme.h"
 
 #define IMAGE_MAX (64u << 10)
 

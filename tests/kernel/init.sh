@@ -210,9 +210,11 @@ t "FEC: veritysetup's device reads the original" test "$(sum /dev/mapper/vsfec)"
 t "FEC: same status lines (veritysetup's device)" same_status vsfec
 t "FEC: fastverity closes veritysetup's device" "$FV" close vsfec
 
-# An Android image (/dev/vdh): opened alone, from its footer and vbmeta;
-# two bad bytes in its data, corrected by the kernel from its parity.
-t "Android: open the image alone" "$FV" open /dev/vdh avb
+# An Android image (/dev/vdh): opened alone, from its footer and vbmeta
+# (signed with ML-DSA-65: its key checked); two bad bytes in its data,
+# corrected by the kernel from its parity.
+t "Android: open with another key (ML-DSA-87's): refused" sh -c "'$FV' open /dev/vdh avb --key=/mldsa87.avbpubkey; test \$? = 2 && [ ! -e /dev/mapper/avb ]"
+t "Android: open the image alone, its ML-DSA-65 signer checked" "$FV" open /dev/vdh avb --key=/mldsa65.avbpubkey
 t "Android: the kernel corrects the data with the image's parity" test "$(sum /dev/mapper/avb)" = "$SAVB"
 t "Android: status names the image as data, hash and FEC device" status_has avb 'FEC device:  /dev/vdh'
 t "Android: closed" "$FV" close avb

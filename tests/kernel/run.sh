@@ -186,12 +186,17 @@ sum1=$(sha256sum "$work/one.img" | cut -d' ' -f1)
 "$host_fv" format "$work/one.img" "$work/one.img" --hash-offset=$((4 << 20)) --salt=$salt \
 	--root-hash-file="$work/root1" >/dev/null || die "format (one file) failed"
 # An Android image (avbtool's layout, made by fastverity avb): data, tree
-# and parity in one file; avbbad.img has a bad byte in two data blocks,
-# at different offsets (one error per codeword).
+# and parity in one file, its vbmeta signed with ML-DSA-65 (AOSP's test
+# key; the guest has its public-key blob, and ML-DSA-87's to refuse);
+# avbbad.img has a bad byte in two data blocks, at different offsets
+# (one error per codeword).
 "$top/build/mkimage" random 73 $((4 << 20)) >"$work/avb.img"
 sumavb=$(sha256sum "$work/avb.img" | cut -d' ' -f1)
 "$host_fv" avb add_hashtree_footer --image "$work/avb.img" --partition_name system \
-	--hash_algorithm sha256 --salt $salt --fec_num_roots 2 || die "avb add_hashtree_footer failed"
+	--hash_algorithm sha256 --salt $salt --fec_num_roots 2 \
+	--algorithm MLDSA65 --key "$top/tests/avb/mldsa/testkey_mldsa65.pem" || die "avb add_hashtree_footer failed"
+cp "$top/tests/avb/mldsa/testkey_mldsa65.avbpubkey" "$root/mldsa65.avbpubkey"
+cp "$top/tests/avb/mldsa/testkey_mldsa87.avbpubkey" "$root/mldsa87.avbpubkey"
 for b in 7 900; do
 	printf 'Q' | dd of="$work/avb.img" bs=1 seek=$((b * 4096 + b % 3000 + 1)) conv=notrunc status=none
 done

@@ -1017,7 +1017,7 @@ static void image_intact(const char *path, fv_options *o,
 	fv_image_free(im);
 }
 
-/* An image with sidecar files through fv_image_open: unsigned, then
+/* An image with sidecar files through the door: unsigned, then
  * signed (its signer not checked without a certificate, checked with
  * one, refused with a certificate for an unsigned image). */
 START_TEST(sidecar_images)
@@ -2435,6 +2435,171 @@ START_TEST(firmware_sets)
 }
 END_TEST
 
+/* A firmware set of both schemes (fv_slot_verify): an RSA vbmeta
+ * pinning an ML-DSA-87 system image, an ML-DSA-65 vbmeta pinning an RSA
+ * boot image; every signer judged, whichever its scheme; the top's key
+ * given as its AVB blob; another key at the top, and a chained image
+ * signed by another ML-DSA key than its pin, refused by name. */
+static void write_blob(const char *key, const char *out)
+{
+	uint8_t *pk;
+	size_t len;
+
+	ck_assert_msg(fv_avb_public_key(key, &pk, &len) == 0, "%s",
+		      fv_last_error());
+	write_file(out, pk, len);
+	fv_free(pk);
+}
+
+START_TEST(firmware_sets_mldsa)
+{
+	char rsa[96], rsapub[96], k65[96], k65pub[96], k87[96], k87pub[96],
+		other[96], sys[96], boot[96], top[96];
+	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
+		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
+	fv_vbmeta_opts *v = fv_vbmeta_opts_new(), *t = fv_vbmeta_opts_new();
+	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_slot_step st;
+	fv_slot *s;
+
+	snprintf(rsa, sizeof(rsa), "%s/rsa.pem", dir);
+	snprintf(rsapub, sizeof(rsapub), "%s/rsa.avbpubkey", dir);
+	snprintf(k65, sizeof(k65), "%s/k65.pem", dir);
+	snprintf(k65pub, sizeof(k65pub), "%s/k65.avbpubkey", dir);
+	snprintf(k87, sizeof(k87), "%s/k87.pem", dir);
+	snprintf(k87pub, sizeof(k87pub), "%s/k87.avbpubkey", dir);
+	snprintf(other, sizeof(other), "%s/other87.pem", dir);
+	snprintf(sys, sizeof(sys), "%s/system.img", dir);
+	snprintf(boot, sizeof(boot), "%s/boot.img", dir);
+	snprintf(top, sizeof(top), "%s/vbmeta.img", dir);
+	make_key(rsa, 2048);
+	write_blob(rsa, rsapub);
+	ck_assert_int_eq(fv_avb_generate_key("MLDSA65", k65), 0);
+	ck_assert_int_eq(fv_avb_generate_key("MLDSA87", k87), 0);
+	ck_assert_int_eq(fv_avb_generate_key("MLDSA87", other), 0);
+	ck_assert_int_eq(fv_avb_generate_key("MLDSA87", other), -EEXIST);
+	write_blob(k65, k65pub);
+	write_blob(k87, k87pub);
+	write_file(sys, image, (size_t)BLOCKS * BS);
+	write_file(boot, image, 64 * BS);
+
+	/* system: ML-DSA-87; boot: RSA */
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MLDSA87", k87), 0);
+	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", BS), 0);
+	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
+	ck_assert_msg(fv_avb_add_footer(sys, f, NULL) == 0, "%s",
+		      fv_last_error());
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", rsa), 0);
+	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(h, v), 0);
+	ck_assert_int_eq(fv_avb_add_footer(boot, h, NULL), 0);
+
+	/* RSA at the top, pinning system's ML-DSA-87 key */
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(t, "SHA256_RSA2048", rsa), 0);
+	ck_assert_int_eq(fv_vbmeta_add_chain(t, "system", 1, k87pub), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
+	req.image = top;
+	req.key = rsapub;
+	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW;
+	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
+		      fv_last_error());
+	ck_assert_uint_eq(fv_slot_steps(s), 4);
+	st = step_of(s, 0);
+	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+	ck_assert_str_eq(fv_avb_algorithm(st.avb), "SHA256_RSA2048");
+	st = step_of(s, 2);
+	ck_assert_int_eq(st.kind, FV_SLOT_VBMETA);
+	ck_assert_int_eq(st.result, FV_SLOT_OK);
+	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+	ck_assert_str_eq(st.signer, top);
+	ck_assert_str_eq(fv_avb_algorithm(st.avb), "MLDSA87");
+	ck_assert_int_eq(step_of(s, 3).kind, FV_SLOT_HASHTREE);
+	ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
+	fv_slot_free(s);
+
+	/* system signed by another ML-DSA-87 key: refused, naming the pin */
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MLDSA87", other), 0);
+	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
+	ck_assert_int_eq(fv_avb_add_footer(sys, f, NULL), 0);
+	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+	st = step_of(s, 2);
+	ck_assert_int_eq(st.result, FV_SLOT_REFUSED);
+	ck_assert_int_eq(st.why, FV_SLOT_WHY_PINNED_KEY);
+	ck_assert_ptr_nonnull(strstr(st.message, "than the one"));
+	fv_slot_free(s);
+
+	/* ML-DSA-65 at the top, pinning boot's RSA key; its key given as
+	 * the PEM key or the blob */
+	fv_vbmeta_opts_free(t);
+	t = fv_vbmeta_opts_new();
+	ck_assert_int_eq(fv_vbmeta_set_algorithm(t, "MLDSA65", k65), 0);
+	ck_assert_int_eq(fv_vbmeta_add_chain(t, "boot", 1, rsapub), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
+	for (int i = 0; i < 2; i++) {
+		req.key = i ? k65pub : k65;
+		ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0,
+			      "%s", fv_last_error());
+		st = step_of(s, 0);
+		ck_assert_int_eq(st.result, FV_SLOT_OK);
+		ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+		ck_assert_str_eq(fv_avb_algorithm(st.avb), "MLDSA65");
+		st = step_of(s, 2);
+		ck_assert_int_eq(st.result, FV_SLOT_OK);
+		ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
+		ck_assert_str_eq(fv_avb_algorithm(st.avb), "SHA256_RSA2048");
+		ck_assert_int_eq(step_of(s, 3).kind, FV_SLOT_HASH);
+		ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
+		fv_slot_free(s);
+	}
+	/* the key's digest (extract_public_key_digest): the same from the
+	 * private key and its blob; deterministic signatures: the same
+	 * image twice, hedged ones differ */
+	{
+		char d1[65], d2[65], again[96];
+		uint8_t *bytes;
+		size_t len;
+		FILE *fp;
+
+		ck_assert_int_eq(fv_avb_public_key_digest(k65, d1), 0);
+		ck_assert_int_eq(fv_avb_public_key_digest(k65pub, d2), 0);
+		ck_assert_str_eq(d1, d2);
+		ck_assert_uint_eq(strlen(d1), 64);
+		snprintf(again, sizeof(again), "%s/again.img", dir);
+		ck_assert_int_eq(fv_vbmeta_set_sign_flags(t, 2), -EINVAL);
+		for (int det = 0; det < 2; det++) {
+			ck_assert_int_eq(fv_vbmeta_set_sign_flags(
+						 t, det ? FV_VBMETA_DETERMINISTIC : 0),
+					 0);
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(again, t, 0), 0);
+			ck_assert_ptr_nonnull(fp = fopen(top, "rb"));
+			fseek(fp, 0, SEEK_END);
+			len = (size_t)ftell(fp);
+			rewind(fp);
+			bytes = malloc(len);
+			ck_assert_uint_eq(fread(bytes, 1, len, fp), len);
+			fclose(fp);
+			ck_assert_int_eq(same_file(again, bytes, len), det);
+			free(bytes);
+		}
+	}
+	/* another key at the top: ML-DSA-87's, RSA's */
+	for (int i = 0; i < 2; i++) {
+		req.key = i ? rsapub : k87pub;
+		ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
+		st = step_of(s, 0);
+		ck_assert_int_eq(st.result, FV_SLOT_REFUSED);
+		ck_assert_int_eq(st.why, FV_SLOT_WHY_OTHER_KEY);
+		fv_slot_free(s);
+	}
+	fv_footer_opts_free(f);
+	fv_footer_opts_free(h);
+	fv_vbmeta_opts_free(v);
+	fv_vbmeta_opts_free(t);
+}
+END_TEST
+
 /* update: two changed blocks rewritten, the same root and bytes as a
  * new format; a wrong old root refused with nothing written; found by
  * hashing when no range is given. */
@@ -2677,5 +2842,5 @@ int main(void)
 			       files_around_pairs, bench_run, digests_and_sizes,
 			       android_writers, errno_values,
 			       device_mapper_errors, super_images,
-			       firmware_sets, updates));
+			       firmware_sets, firmware_sets_mldsa, updates));
 }

@@ -6,6 +6,8 @@
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
 
+#include <sys/stat.h>
+
 #include <openssl/evp.h>
 #include "hashtree/libcrypto.h"
 
@@ -123,7 +125,7 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 	NEED(key);
 	/* judged as the command judges it: a key for an unsigned vbmeta
 	 * refused, the signer's key compared */
-	if (!(r = verity_avb_key_file_blob(key, &blob, &len, &err)))
+	if (!(r = verity_sigkey_file_blob(key, &blob, &len, &err)))
 		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
 					    VERITY_ANCHOR_KEY, blob, len, 0,
 					    &a->trust, &why, &err);
@@ -612,7 +614,8 @@ API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
 			EINVAL,
 			"Algorithm with name %s is not supported (NONE, "
 			"SHA256_RSA2048, SHA256_RSA4096, SHA256_RSA8192, "
-			"SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192)",
+			"SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192, "
+			"MLDSA65, MLDSA87)",
 			name);
 	if (key && !(key = verity_api_vb_keep(v, key, strlen(key))))
 		return -ENOMEM;
@@ -763,6 +766,16 @@ API int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
 		return -ENOMEM;
 	v->vb.signing_helper = program;
 	v->vb.helper_files = program && with_files;
+	return 0;
+}
+
+API int fv_vbmeta_set_sign_flags(fv_vbmeta_opts *v, unsigned flags)
+{
+	NEED(v);
+	if (flags & ~(unsigned)FV_VBMETA_DETERMINISTIC)
+		return verity_api_fail(EINVAL, "unknown signing flags %#x",
+				       flags);
+	v->vb.deterministic = !!(flags & FV_VBMETA_DETERMINISTIC);
 	return 0;
 }
 
@@ -989,6 +1002,9 @@ int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
 	if (!r)
 		r = fv_vbmeta_set_temp_dir(dst, o->temp_dir);
 	if (!r)
+		r = fv_vbmeta_set_sign_flags(
+			dst, o->deterministic ? FV_VBMETA_DETERMINISTIC : 0);
+	if (!r)
 		r = fv_vbmeta_set_public_key_metadata(dst,
 						      o->public_key_metadata);
 	for (size_t i = 0; !r && i < o->nincludes; i++)
@@ -1079,8 +1095,65 @@ API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
 	NEED(blob);
 	NEED(len);
 	*blob = NULL;
-	return verity_api_keep(verity_avb_key_file_blob(key, blob, len, &err),
+	return verity_api_keep(verity_sigkey_file_blob(key, blob, len, &err),
 			       &err);
+}
+
+API int fv_avb_public_key_digest(const char *key, char hex[65])
+{
+	struct ht_error err;
+	uint8_t *blob = NULL, d[FV_MAX_DIGEST_SIZE];
+	size_t len = 0, dlen = 0;
+	int r;
+
+	NEED(key);
+	NEED(hex);
+	hex[0] = '\0';
+	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
+		return verity_api_keep(r, &err);
+	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d,
+		      &dlen);
+	free(blob);
+	if (r)
+		return r;
+	verity_hex_encode(d, dlen, hex);
+	return 0;
+}
+
+API int fv_avb_generate_key(const char *algorithm, const char *output)
+{
+	const struct verity_scheme *s;
+	struct ht_error err;
+	struct stat st;
+	char *pem = NULL;
+	size_t len = 0;
+	int alg, r;
+
+	NEED(algorithm);
+	NEED(output);
+	alg = verity_avb_algorithm_by_name(algorithm);
+	s = alg < 0 ? NULL : verity_avb_algorithm((unsigned)alg);
+	if (!s || s->kind != VERITY_SCHEME_MLDSA)
+		return verity_api_fail(
+			EINVAL,
+			"%s: keys are made here for MLDSA65 and MLDSA87 only "
+			"(an RSA key: openssl genpkey -algorithm RSA -pkeyopt "
+			"rsa_keygen_bits:4096 -out KEY.pem)",
+			algorithm);
+	/* a private key never replaces a file, which may be readable by
+	 * others */
+	if (lstat(output, &st) == 0)
+		return verity_api_fail(EEXIST,
+				       "%s: exists: a new private key is not "
+				       "written over a file",
+				       output);
+	if ((r = verity_mldsa_generate_pem(s->level, &pem, &len, &err)))
+		return verity_api_keep(r, &err);
+	r = verity_write_file_mode(output, "private key file", pem, len, 0600,
+				   &err);
+	explicit_bzero(pem, len);
+	free(pem);
+	return verity_api_keep(r, &err);
 }
 
 API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,

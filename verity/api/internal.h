@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "verity/container/avb/image.h"
-#include "verity/container/avb/rsa.h"
+#include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
 #include "verity/api/registry.h"
 #include "verity/container/source.h"

@@ -935,7 +935,7 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	if ((r = fv_container_of(req->image, req->container, &kind)))
 		return r;
 	if (req->key && (req->flags & FV_SLOT_CHECK) &&
-	    (r = verity_api_keep(verity_avb_key_file_blob(req->key, &w.key,
+	    (r = verity_api_keep(verity_sigkey_file_blob(req->key, &w.key,
 							  &w.key_len, &err),
 				 &err)))
 		return r;

@@ -179,6 +179,11 @@ enum verity_mldsa_form {
 int verity_mldsa_key_read(const uint8_t *buf, size_t len, int level,
 			  const char *what, struct verity_mldsa_key *key,
 			  struct ht_error *err);
+/* The ML-DSA level a key file names (44, 65 or 87: the OID of its
+ * PKCS#8 or SPKI structure, PEM or DER, or an AVB public-key blob's key
+ * length), or 0 when it names none (another algorithm's key, not a key
+ * file). Nothing else of the key is checked. */
+int verity_mldsa_key_level(const uint8_t *buf, size_t len);
 /* Wipes the key (its secrets). */
 void verity_mldsa_key_wipe(struct verity_mldsa_key *key);
 

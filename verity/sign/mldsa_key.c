@@ -571,6 +571,45 @@ static int is_rsa_avb_blob(const uint8_t *buf, size_t len)
 	       len == 8 + 2 * (size_t)bits / 8;
 }
 
+/* The OID of a PKCS#8 or SPKI DER as an ML-DSA level (0: another). */
+static int der_level(const uint8_t *buf, size_t len)
+{
+	struct der in = {buf, len}, body, alg, oid, version;
+
+	if (der_expect(&in, 0x30, &body) || in.len || !body.len)
+		return 0;
+	if (body.p[0] == 0x02 && der_expect(&body, 0x02, &version))
+		return 0;
+	if (der_expect(&body, 0x30, &alg) || der_expect(&alg, 0x06, &oid))
+		return 0;
+	return oid_level(&oid);
+}
+
+int verity_mldsa_key_level(const uint8_t *buf, size_t len)
+{
+	const uint8_t *body, *pk;
+	size_t body_len, der_len;
+	char label[64];
+	uint8_t *der;
+	int lv = 0;
+
+	if (len > KEY_FILE_MAX)
+		return 0;
+	if (!verity_mldsa_avb_blob_read(buf, len, 0, NULL, &lv, &pk, NULL))
+		return lv;
+	if (len && buf[0] == 0x30)
+		return der_level(buf, len);
+	if (pem_block(buf, len, label, sizeof(label), &body, &body_len) ||
+	    (strcmp(label, "PRIVATE KEY") && strcmp(label, "PUBLIC KEY")) ||
+	    !(der = malloc(body_len / 4 * 3 + 3)))
+		return 0;
+	if (!b64_decode(body, body_len, der, &der_len))
+		lv = der_level(der, der_len);
+	explicit_bzero(der, body_len / 4 * 3 + 3);
+	free(der);
+	return lv;
+}
+
 int verity_mldsa_key_read(const uint8_t *buf, size_t len, int level,
 			  const char *what, struct verity_mldsa_key *key,
 			  struct ht_error *err)

@@ -375,6 +375,14 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 int verity_write_file(const char *path, const char *what, const void *buf,
 		      size_t len, struct ht_error *err)
 {
+	/* a new small file is readable by all */
+	return verity_write_file_mode(path, what, buf, len, 0644, err);
+}
+
+int verity_write_file_mode(const char *path, const char *what,
+			   const void *buf, size_t len, unsigned mode,
+			   struct ht_error *err)
+{
 	struct verity_device d;
 	struct stat st;
 	int r;
@@ -382,8 +390,7 @@ int verity_write_file(const char *path, const char *what, const void *buf,
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return ht_fail(err, EINVAL, "%s: %s, not a regular file", path,
 			       verity_file_kind(st.st_mode));
-	/* a new small file is readable by all */
-	r = verity_device_open_output(&d, path, what, 0644, err);
+	r = verity_device_open_output(&d, path, what, (mode_t)mode, err);
 	if (r)
 		return r;
 	r = verity_device_write(&d, 0, buf, len, err);

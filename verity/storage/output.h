@@ -49,5 +49,10 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
  * hash, a signature. A new file gets mode 0644 less the umask. */
 int verity_write_file(const char *path, const char *what, const void *buf,
 		      size_t len, struct ht_error *err);
+/* The same, a new file getting mode (less the umask): 0600 for a
+ * secret. */
+int verity_write_file_mode(const char *path, const char *what,
+			   const void *buf, size_t len, unsigned mode,
+			   struct ht_error *err);
 
 #endif

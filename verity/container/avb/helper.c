@@ -1,6 +1,8 @@
 /* Signing helpers, run as avbtool runs them (helper.h). The program gets
- * the block on a socket rather than a pipe, so that one that exits
- * without reading it cannot end the caller with SIGPIPE. */
+ * what it signs in an anonymous file rather than a pipe: one that exits
+ * without reading it cannot end the caller with SIGPIPE, and a message of
+ * any size (an ML-DSA helper gets the whole vbmeta) is there before it
+ * starts, so that nothing waits on the other end. */
 #include "verity/container/avb/helper.h"
 
 #include <dirent.h>
@@ -10,12 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "verity/container/avb/rsa.h"
 
 /* DER of the DigestInfo before the digest (RFC 8017, 9.2, note 1). */
 static const uint8_t sha256_info[] = {0x30, 0x31, 0x30, 0x0d, 0x06,
@@ -27,10 +28,10 @@ static const uint8_t sha512_info[] = {0x30, 0x51, 0x30, 0x0d, 0x06,
 				      0x65, 0x03, 0x04, 0x02, 0x03,
 				      0x05, 0x00, 0x04, 0x40};
 
-#define MAX_SIG 1024 /* RSA-8192 */
+#define MAX_SIG VERITY_SCHEME_MAX_SIG /* ML-DSA-87 */
 
 /* EMSA-PKCS1-v1_5 of digest, n bytes: what avbtool hands the helper. */
-static int pad_block(const struct avb_algorithm_info *alg,
+static int pad_block(const struct verity_scheme *alg,
 		     const uint8_t *digest, uint8_t *block, size_t n)
 {
 	const uint8_t *info = alg->hash_size == 32 ? sha256_info : sha512_info;
@@ -104,42 +105,49 @@ static int judge_status(const char *program, int status, struct ht_error *err)
 	return 0;
 }
 
-/* The block on a socket, the answer read from a pipe. */
+/* The block in an anonymous file, the answer read from a pipe. */
 static int sign_streams(const char *program, const char *const *argv,
 			const uint8_t *block, size_t n, uint8_t *sig,
 			size_t *got, struct ht_error *err)
 {
-	int sv[2] = {-1, -1}, out[2] = {-1, -1}, status = 0, r;
+	int in = -1, out[2] = {-1, -1}, status = 0, r;
 	uint8_t *ans = NULL;
-	size_t len = 0;
+	size_t len = 0, done = 0;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	if ((in = memfd_create("fastverity-sign", MFD_CLOEXEC)) < 0 ||
 	    pipe2(out, O_CLOEXEC) < 0) {
 		r = ht_fail(err, EIO, "signing helper %s: %s", program,
 			    strerror(errno));
 		goto out;
 	}
-	/* the block is small: it fits the socket's buffer before the
-	 * program runs, so nothing waits on the other end */
-	if (send(sv[0], block, n, MSG_NOSIGNAL) != (ssize_t)n) {
+	while (done < n) {
+		ssize_t k = write(in, block + done, n - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r = ht_fail(err, EIO, "signing helper %s: %s", program,
+				    k < 0 ? strerror(errno) : "short write");
+			goto out;
+		}
+		done += (size_t)k;
+	}
+	if (lseek(in, 0, SEEK_SET) != 0) {
 		r = ht_fail(err, EIO, "signing helper %s: %s", program,
 			    strerror(errno));
 		goto out;
 	}
-	shutdown(sv[0], SHUT_WR);
 	if (!(ans = malloc(MAX_SIG + 1))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	{
-		pid_t pid = spawn(argv, sv[1], out[1], err);
+		pid_t pid = spawn(argv, in, out[1], err);
 
 		if (pid < 0) {
 			r = -EIO;
 			goto out;
 		}
-		close(sv[1]);
-		sv[1] = -1;
 		close(out[1]);
 		out[1] = -1;
 		/* everything it answers (more than a signature is an error,
@@ -166,12 +174,11 @@ static int sign_streams(const char *program, const char *const *argv,
 		memcpy(sig, ans, len < MAX_SIG ? len : MAX_SIG);
 	}
 out:
-	for (int i = 0; i < 2; i++) {
-		if (sv[i] >= 0)
-			close(sv[i]);
+	if (in >= 0)
+		close(in);
+	for (int i = 0; i < 2; i++)
 		if (out[i] >= 0)
 			close(out[i]);
-	}
 	free(ans);
 	return r;
 }
@@ -211,7 +218,21 @@ static int sign_file(const char *program, const char *tmp, const char **argv,
 			       program, tmp, strerror(errno));
 	snprintf(file, sizeof(file), "%s/block", dir);
 	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, block, n) != (ssize_t)n) {
+	for (size_t done = 0; fd >= 0 && done < n;) {
+		ssize_t w = write(fd, block + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			close(fd);
+			fd = -1;
+			break;
+		}
+		done += (size_t)w;
+	}
+	if (fd < 0) {
 		r = ht_fail(err, EIO, "signing helper %s: %s: %s", program,
 			    file, strerror(errno));
 		goto out;
@@ -245,22 +266,53 @@ out:
 }
 
 int verity_avb_helper_sign(const char *program, int files, const char *dir,
-			   const char *key_path, struct evp_pkey_st *key,
-			   const struct avb_algorithm_info *alg,
-			   const uint8_t *digest, uint8_t *sig,
-			   struct ht_error *err)
+			   const char *key_path, const struct verity_sigkey *key,
+			   const struct verity_scheme *alg,
+			   const struct verity_msg *m, size_t nm,
+			   uint8_t *digest, uint8_t *sig, struct ht_error *err)
 {
-	const size_t n = alg->key_bits / 8;
+	const size_t n = alg->sig_size;
 	const char *argv[5] = {program, alg->name, key_path, NULL, NULL};
-	uint8_t block[MAX_SIG], answer[MAX_SIG + 1];
-	size_t got = 0;
+	uint8_t block[1024], answer[MAX_SIG + 1];
+	const uint8_t *give = block;
+	uint8_t *whole = NULL;
+	size_t give_len = n, got = 0;
 	int r;
 
-	if (n > MAX_SIG || pad_block(alg, digest, block, n))
+	if (n > MAX_SIG)
 		return ht_fail(err, EINVAL, "%s: no signing block for %s",
 			       program, alg->name);
-	r = files ? sign_file(program, dir, argv, block, n, answer, &got, err)
-		  : sign_streams(program, argv, block, n, answer, &got, err);
+	if (alg->kind == VERITY_SCHEME_MLDSA) {
+		/* ML-DSA signs the message itself (FORMAT-android17 A.6) */
+		give_len = 0;
+		for (size_t i = 0; i < nm; i++)
+			give_len += m[i].len;
+		if (!(whole = malloc(give_len ? give_len : 1)))
+			return ht_fail(err, ENOMEM, "out of memory");
+		give_len = 0;
+		for (size_t i = 0; i < nm; i++) {
+			memcpy(whole + give_len, m[i].p, m[i].len);
+			give_len += m[i].len;
+		}
+		give = whole;
+	} else {
+		/* RSA: the PKCS#1 v1.5 block of the digest */
+		if (n > sizeof(block))
+			return ht_fail(err, EINVAL,
+				       "%s: no signing block for %s", program,
+				       alg->name);
+		if ((r = verity_scheme_digest(alg, m, nm, digest, err)))
+			return r;
+		if (pad_block(alg, digest, block, n))
+			return ht_fail(err, EINVAL,
+				       "%s: no signing block for %s", program,
+				       alg->name);
+	}
+	r = files ? sign_file(program, dir, argv, give, give_len, answer, &got,
+			      err)
+		  : sign_streams(program, argv, give, give_len, answer, &got,
+				 err);
+	free(whole);
 	if (r)
 		return r;
 	if (got != n)
@@ -270,11 +322,15 @@ int verity_avb_helper_sign(const char *program, int files, const char *dir,
 			       program, got > MAX_SIG ? "more than " : "",
 			       got > MAX_SIG ? (size_t)MAX_SIG : got, n,
 			       alg->name);
-	if (!verity_avb_verify_digest(key, alg, digest, answer))
+	r = verity_scheme_verify(alg, key->blob, key->blob_len, m, nm, NULL,
+				 answer, n, key_path, err);
+	if (r == -EPERM)
 		return ht_fail(err, EIO,
 			       "signing helper %s answered a signature that "
 			       "the key %s does not verify: not used",
 			       program, key_path);
+	if (r)
+		return r;
 	memcpy(sig, answer, n);
 	return 0;
 }

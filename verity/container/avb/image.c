@@ -18,7 +18,6 @@
 
 #include "hashtree/hasher.h"
 #include "verity/container/avb/helper.h"
-#include "verity/container/avb/rsa.h"
 #include "verity/container/super/super.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
@@ -610,41 +609,22 @@ static int release_string(const struct avb_vbmeta_opts *o, char *out,
 	return 0;
 }
 
-/* The key's blob, checked against the algorithm's size. */
+/* The key of the options, checked against the algorithm (its scheme,
+ * RSA size or ML-DSA level): nothing for NONE. */
 static int signing_key(const struct avb_vbmeta_opts *o,
-		       const struct avb_algorithm_info *alg,
-		       struct evp_pkey_st **key, uint8_t **blob, size_t *len,
-		       struct ht_error *err)
+		       const struct verity_scheme *alg,
+		       struct verity_sigkey *key, struct ht_error *err)
 {
-	unsigned bits;
-	int r;
-
-	*key = NULL;
-	*blob = NULL;
-	*len = 0;
-	if (!alg->key_bits)
+	memset(key, 0, sizeof(*key));
+	if (alg->kind == VERITY_SCHEME_NONE)
 		return 0;
 	if (!o->key_path)
 		return ht_fail(err, EINVAL, "Key is required for algorithm %s",
 			       alg->name);
 	/* a signing helper signs in the key's place: its public part will
 	 * do */
-	if ((r = verity_avb_key_load(o->key_path, !o->signing_helper, key,
-				     &bits, err)))
-		return r;
-	if (bits != alg->key_bits) {
-		verity_avb_key_free(*key);
-		*key = NULL;
-		return ht_fail(err, EINVAL,
-			       "%s: key of %u bits is the wrong size for "
-			       "algorithm %s (%u bits)",
-			       o->key_path, bits, alg->name, alg->key_bits);
-	}
-	if ((r = verity_avb_key_blob(*key, blob, len, err))) {
-		verity_avb_key_free(*key);
-		*key = NULL;
-	}
-	return r;
+	return verity_sigkey_read(o->key_path, alg, !o->signing_helper, key,
+				  err);
 }
 
 /* The directory a file-taking signing helper's file is made in: the
@@ -669,14 +649,14 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 			   const struct avb_descriptor *first, size_t nfirst,
 			   struct avb_buf *out, struct ht_error *err)
 {
-	const struct avb_algorithm_info *alg =
+	const struct verity_scheme *alg =
 		verity_avb_algorithm((unsigned)o->algorithm);
 	struct avb_buf aux = {0};
 	struct avb_header h;
-	uint8_t header[AVB_HEADER_SIZE], *blob = NULL;
-	struct evp_pkey_st *key = NULL;
+	uint8_t header[AVB_HEADER_SIZE];
+	struct verity_sigkey key = {0};
 	uint8_t *pkmd = NULL;
-	size_t blob_len = 0, pkmd_len = 0, descs;
+	size_t pkmd_len = 0, descs;
 	uint32_t minor = o->required_minor;
 	int r = 0;
 
@@ -702,7 +682,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (!r && o->nincludes)
 		r = add_included(o, &aux, &minor, err);
 	if (!r)
-		r = signing_key(o, alg, &key, &blob, &blob_len, err);
+		r = signing_key(o, alg, &key, err);
 	if (!r && o->public_key_metadata)
 		r = verity_read_file(o->public_key_metadata,
 				     "public key metadata file", AVB_MAX_VBMETA,
@@ -710,7 +690,7 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	if (r || !out)
 		goto out;
 	descs = aux.len;
-	if (verity_avb_buf_put(&aux, blob, blob_len) ||
+	if (verity_avb_buf_put(&aux, key.blob, key.blob_len) ||
 	    verity_avb_buf_put(&aux, pkmd, pkmd_len) ||
 	    verity_avb_buf_zeros(&aux,
 				 (size_t)(round_up(aux.len, 64) - aux.len))) {
@@ -728,14 +708,14 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 	h.aux_size = aux.len;
 	h.descriptors_size = descs;
 	h.public_key_offset = descs;
-	h.public_key_size = blob_len;
-	h.metadata_offset = descs + blob_len;
+	h.public_key_size = key.blob_len;
+	h.metadata_offset = descs + key.blob_len;
 	h.metadata_size = pkmd_len;
-	h.auth_size = round_up(alg->hash_size + alg->key_bits / 8, 64);
+	h.auth_size = round_up(alg->hash_size + alg->sig_size, 64);
 	h.algorithm = (uint32_t)o->algorithm;
 	h.hash_size = alg->hash_size;
 	h.signature_offset = alg->hash_size;
-	h.signature_size = alg->key_bits / 8;
+	h.signature_size = alg->sig_size;
 	h.rollback_index = o->rollback_index;
 	h.flags = o->flags;
 	h.rollback_index_location = o->rollback_index_location;
@@ -746,31 +726,34 @@ int verity_avb_vbmeta_make(const struct avb_vbmeta_opts *o,
 		r = ht_fail(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	if (alg->key_bits && !o->size_only) {
+	if (alg->kind != VERITY_SCHEME_NONE && !o->size_only) {
+		/* the signed message: the header, then the auxiliary block;
+		 * RSA's digest first in the authentication block, the
+		 * signature after it (ML-DSA: at its start) */
 		uint8_t *auth = out->p + AVB_HEADER_SIZE;
+		const struct verity_msg m[2] = {{header, sizeof(header)},
+						{aux.p, aux.len}};
 		char dir[4096];
 
-		r = verity_avb_digest(alg, header, sizeof(header), aux.p,
-				      aux.len, auth, err);
-		if (!r)
-			r = o->signing_helper
-				    ? verity_avb_helper_sign(
-					      o->signing_helper,
-					      o->helper_files,
-					      helper_dir(o, dir, sizeof(dir)),
-					      o->key_path, key, alg, auth,
-					      auth + alg->hash_size, err)
-				    : verity_avb_sign_digest(
-					      key, alg, auth,
-					      auth + alg->hash_size, err);
+		r = o->signing_helper
+			    ? verity_avb_helper_sign(
+				      o->signing_helper, o->helper_files,
+				      helper_dir(o, dir, sizeof(dir)),
+				      o->key_path, &key, alg, m, 2, auth,
+				      auth + alg->hash_size, err)
+			    : verity_scheme_sign(
+				      alg, &key, m, 2,
+				      o->deterministic
+					      ? VERITY_MLDSA_DETERMINISTIC
+					      : VERITY_MLDSA_HEDGED,
+				      auth, auth + alg->hash_size, err);
 	}
 out:
 	if (r && out)
 		verity_avb_buf_free(out);
 	verity_avb_buf_free(&aux);
-	free(blob);
 	free(pkmd);
-	verity_avb_key_free(key);
+	verity_sigkey_free(&key);
 	return r;
 }
 
@@ -1339,6 +1322,46 @@ static void hashtree_descriptor(const struct avb_footer_opts *o,
 	ht->hashtree.p.flags = o->descriptor_flags;
 }
 
+/* 1 when the options ask for signatures whose bytes the run knows
+ * before it signs: deterministic ML-DSA with the key at hand (RSA's
+ * PKCS#1 v1.5 is deterministic too, but a token may hold its key, and a
+ * signing helper chooses its own randomness). */
+static int exact_signature(const struct avb_vbmeta_opts *vb)
+{
+	return vb->deterministic && !vb->signing_helper &&
+	       (vb->algorithm == AVB_ALG_MLDSA65 ||
+		vb->algorithm == AVB_ALG_MLDSA87);
+}
+
+/* A run over a footer that makes its vbmeta again over the same bytes
+ * (the same header and auxiliary block: unchanged data, the same
+ * options) keeps the old signature when it holds, so that the image
+ * keeps its bytes: an RSA signature comes out the same anyway (PKCS#1
+ * v1.5 is deterministic), a hedged ML-DSA one is new each run, and
+ * writing it in place over the old one could leave, if interrupted, a
+ * signature half of each under the old footer. Not when deterministic
+ * signatures are asked for (exact_signature): their bytes are written,
+ * beside the image when they differ (rewrites_same, same_vbmeta). */
+static void keep_signature(const struct avb_vbmeta_opts *vb,
+			   const struct avb_image *old, struct avb_buf *blob)
+{
+	const struct avb_vbmeta *v = &old->vbmeta;
+	size_t auth_end;
+
+	if (exact_signature(vb) || !old->blob || v->size != blob->len ||
+	    v->h.algorithm == AVB_ALG_NONE ||
+	    blob->len < AVB_HEADER_SIZE + v->h.auth_size)
+		return;
+	auth_end = AVB_HEADER_SIZE + (size_t)v->h.auth_size;
+	if (memcmp(old->blob, blob->p, AVB_HEADER_SIZE) ||
+	    memcmp(old->blob + auth_end, blob->p + auth_end,
+		   blob->len - auth_end) ||
+	    verity_avb_vbmeta_check(v, "", NULL))
+		return;
+	memcpy(blob->p + AVB_HEADER_SIZE, old->blob + AVB_HEADER_SIZE,
+	       (size_t)v->h.auth_size);
+}
+
 /* The first descriptor of tag in img's vbmeta, or NULL. */
 static const struct avb_descriptor *first_of(const struct avb_image *img,
 					     uint64_t tag)
@@ -1360,7 +1383,7 @@ static int signed_by(const struct avb_vbmeta *v,
 
 	if (v->h.algorithm == AVB_ALG_NONE || o->algorithm == AVB_ALG_NONE ||
 	    !o->key_path || verity_avb_vbmeta_check(v, "", NULL) ||
-	    verity_avb_key_file_blob(o->key_path, &blob, &len, NULL))
+	    verity_sigkey_file_blob(o->key_path, &blob, &len, NULL))
 		return 0;
 	yes = verity_avb_vbmeta_has_key(v, blob, len);
 	free(blob);
@@ -1420,8 +1443,8 @@ static int reads_zero(const struct verity_device *d, uint64_t off, uint64_t len)
  * reads as zeros. */
 static int rewrites_same(const struct avb_hashtree_job *job,
 			 const struct avb_descriptor *ht,
-			 const struct avb_buf *blob, uint64_t vbmeta_off,
-			 uint64_t tree_end)
+			 const struct avb_buf *blob, int exact,
+			 uint64_t vbmeta_off, uint64_t tree_end)
 {
 	const struct avb_image *old = &job->old;
 	const struct avb_vbmeta *v = &old->vbmeta;
@@ -1445,12 +1468,16 @@ static int rewrites_same(const struct avb_hashtree_job *job,
 		    v->size != blob->len || !(want = malloc(blob->len)))
 			return 0;
 		/* the old digest and signature in their places of the blob
-		 * this run makes: all else must be the same bytes */
+		 * this run makes (which keep_signature keeps): all else
+		 * must be the same bytes; a blob signed already
+		 * (exact_signature) must be the old bytes whole */
 		memcpy(want, blob->p, blob->len);
-		memcpy(want + AVB_HEADER_SIZE + v->h.hash_offset, v->hash,
-		       (size_t)v->h.hash_size);
-		memcpy(want + AVB_HEADER_SIZE + v->h.signature_offset,
-		       v->signature, (size_t)v->h.signature_size);
+		if (!exact) {
+			memcpy(want + AVB_HEADER_SIZE + v->h.hash_offset,
+			       v->hash, (size_t)v->h.hash_size);
+			memcpy(want + AVB_HEADER_SIZE + v->h.signature_offset,
+			       v->signature, (size_t)v->h.signature_size);
+		}
 		same = !memcmp(want, old->blob, blob->len) &&
 		       !verity_avb_vbmeta_check(v, "", NULL);
 		free(want);
@@ -1581,9 +1608,11 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		struct avb_footer_opts sizing = *o;
 
 		/* its size only: nothing signed (a signing helper runs
-		 * once, for the blob written); over the old root, if any,
-		 * the blob a run over unchanged data makes */
-		sizing.vb.size_only = 1;
+		 * once, for the blob written), unless the signature's bytes
+		 * are known before (exact_signature: signed, to compare);
+		 * over the old root, if any, the blob a run over unchanged
+		 * data makes */
+		sizing.vb.size_only = !exact_signature(&o->vb);
 		hashtree_descriptor(o, job, tree_size, fec_size,
 				    old && old->digest_len == job->digest_size
 					    ? old->digest
@@ -1597,6 +1626,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		if (!r && had_footer && !job->sparse)
 			same = rewrites_same(job, &ht,
 					     o->do_not_append ? NULL : &blob,
+					     exact_signature(&o->vb),
 					     job->fec_offset + fec_size,
 					     job->image_size + tree_size);
 		verity_avb_buf_free(&blob);
@@ -1723,6 +1753,8 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 	(void)run;
 	hashtree_descriptor(o, job, tree_size, fec_size, root, &ht);
 	r = footer_vbmeta(o, &ht, &blob, err);
+	if (!r && job->have_old)
+		keep_signature(&o->vb, &job->old, &blob);
 	if (!r)
 		r = write_vbmeta_copy(o->output_vbmeta, &blob, err);
 	if (job->sparse) {
@@ -1936,7 +1968,7 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	size_t salt_len;
 	unsigned ds = digest_size_checked(o->hash_algorithm, err);
 	struct avb_image old;
-	int had_footer, r;
+	int had_footer, have_old = 0, r;
 
 	if (!ds)
 		return -EINVAL;
@@ -1974,16 +2006,14 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			    (unsigned long long)sized.partition_size);
 		goto close;
 	}
-	/* over an old footer of the same hash: its salt kept */
-	if (had_footer && !verity_avb_image_read(o->image, &old, NULL)) {
-		r = the_salt(
-			o, ds,
-			verity_avb_digest_part(first_of(&old, AVB_TAG_HASH)),
-			salt, &salt_len, err);
-		verity_avb_image_free(&old);
-	} else {
-		r = the_salt(o, ds, NULL, salt, &salt_len, err);
-	}
+	/* over an old footer of the same hash: its salt kept (and its
+	 * signature, over the same bytes: keep_signature) */
+	have_old = had_footer && !verity_avb_image_read(o->image, &old, NULL);
+	r = the_salt(o, ds,
+		     have_old ? verity_avb_digest_part(
+					first_of(&old, AVB_TAG_HASH))
+			      : NULL,
+		     salt, &salt_len, err);
 	if (r || (r = hash_image(&d, original, o->hash_algorithm, salt,
 				 salt_len, digest, err)))
 		goto close;
@@ -1999,6 +2029,8 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 	hd.hash.p.digest_len = o->persistent_digest ? 0 : ds;
 	hd.hash.p.flags = o->descriptor_flags;
 	r = footer_vbmeta(o, &hd, &blob, err);
+	if (!r && have_old)
+		keep_signature(&o->vb, &old, &blob);
 	if (!r && !o->do_not_append)
 		r = vbmeta_fits(o->image, round_up(original, AVB_FOOTER_BLOCK),
 				blob.len, sized.partition_size, err);
@@ -2009,6 +2041,8 @@ int verity_avb_add_hash_footer(const struct avb_footer_opts *o,
 			       sized.partition_size, err);
 	verity_avb_buf_free(&blob);
 close:
+	if (have_old)
+		verity_avb_image_free(&old);
 	close_sparse(&sparse, &d);
 	return r;
 }

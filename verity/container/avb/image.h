@@ -123,12 +123,17 @@ struct avb_chain {
 #define AVB_CHAIN_DO_NOT_USE_AB 1u
 struct avb_vbmeta_opts {
 	int algorithm;        /* enum verity_avb_algorithm */
-	const char *key_path; /* PEM private key; NULL for NONE; a public
-			       * one will do with a signing helper */
+	const char *key_path; /* the private key (RSA: PEM or a pkcs11:
+			       * URI; ML-DSA: PKCS#8); NULL for NONE; a
+			       * public one will do with a signing helper */
+	int deterministic;    /* ML-DSA: deterministic signatures (the
+			       * same bytes for the same key and vbmeta),
+			       * not hedged ones */
 	/* a program that signs in the key's place, avbtool's way: run with
-	 * the algorithm's name and key_path, given the PKCS#1 v1.5 block on
-	 * stdin (helper_files: in a file named third, which it overwrites)
-	 * and answering the signature; checked against the key before use */
+	 * the algorithm's name and key_path, given the PKCS#1 v1.5 block
+	 * (RSA) or the message (ML-DSA) on stdin (helper_files: in a file
+	 * named third, which it overwrites) and answering the signature;
+	 * checked against the key before use */
 	const char *signing_helper;
 	int helper_files;
 	/* where helper_files' file is made, in a private directory of its

@@ -4,20 +4,31 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct avb_algorithm_info algorithms[AVB_ALG_COUNT] = {
-	{"NONE", "", 0, 0},
-	{"SHA256_RSA2048", "sha256", 32, 2048},
-	{"SHA256_RSA4096", "sha256", 32, 4096},
-	{"SHA256_RSA8192", "sha256", 32, 8192},
-	{"SHA512_RSA2048", "sha512", 64, 2048},
-	{"SHA512_RSA4096", "sha512", 64, 4096},
-	{"SHA512_RSA8192", "sha512", 64, 8192},
+/* libavb's algorithm types: RSA (hash, then signature, in the
+ * authentication block; the key blob 8 + 2 * bits / 8 bytes) and ML-DSA
+ * (FORMAT-android17 A.1: no hash, the signature at its start; the key
+ * blob 4 + the FIPS 204 public key). */
+#define RSA(name, dg, hs, bits) \
+	{name, VERITY_SCHEME_RSA, dg, hs, bits, 0, (bits) / 8, 8 + (bits) / 4}
+#define MLDSA(name, lv, sig, pk) \
+	{name, VERITY_SCHEME_MLDSA, "", 0, 0, lv, sig, 4 + (pk)}
+static const struct verity_scheme algorithms[AVB_ALG_COUNT] = {
+	{"NONE", VERITY_SCHEME_NONE, "", 0, 0, 0, 0, 0},
+	RSA("SHA256_RSA2048", "sha256", 32, 2048),
+	RSA("SHA256_RSA4096", "sha256", 32, 4096),
+	RSA("SHA256_RSA8192", "sha256", 32, 8192),
+	RSA("SHA512_RSA2048", "sha512", 64, 2048),
+	RSA("SHA512_RSA4096", "sha512", 64, 4096),
+	RSA("SHA512_RSA8192", "sha512", 64, 8192),
+	MLDSA("MLDSA65", 65, VERITY_MLDSA65_SIG_BYTES, VERITY_MLDSA65_PK_BYTES),
+	MLDSA("MLDSA87", 87, VERITY_MLDSA87_SIG_BYTES, VERITY_MLDSA87_PK_BYTES),
 };
 
-const struct avb_algorithm_info *verity_avb_algorithm(unsigned type)
+const struct verity_scheme *verity_avb_algorithm(unsigned type)
 {
 	return type < AVB_ALG_COUNT ? &algorithms[type] : NULL;
 }
@@ -496,7 +507,7 @@ int verity_avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 			    struct avb_vbmeta *v, struct ht_error *err)
 {
 	struct avb_header *h = &v->h;
-	const struct avb_algorithm_info *alg;
+	const struct verity_scheme *alg;
 	const uint8_t *aux;
 
 	memset(v, 0, sizeof(*v));
@@ -545,8 +556,10 @@ int verity_avb_vbmeta_parse(const uint8_t *b, size_t len, const char *path,
 			       "%s: vbmeta public key, key metadata or "
 			       "descriptors are outside the auxiliary block",
 			       path);
-	if (alg->key_bits && (h->hash_size != alg->hash_size ||
-			      h->signature_size != alg->key_bits / 8))
+	/* libavb's sizes, exactly: an ML-DSA vbmeta has no hash */
+	if (alg->kind != VERITY_SCHEME_NONE &&
+	    (h->hash_size != alg->hash_size ||
+	     h->signature_size != alg->sig_size))
 		return ht_fail(err, EINVAL,
 			       "%s: vbmeta hash of %llu and signature of %llu "
 			       "bytes do not fit %s",
@@ -655,6 +668,8 @@ static int put_digest_part(struct avb_buf *b, uint8_t *fixed, size_t fixed_len,
 const struct avb_digest_part *
 verity_avb_digest_part(const struct avb_descriptor *d)
 {
+	if (!d)
+		return NULL;
 	return d->tag == AVB_TAG_HASHTREE ? &d->hashtree.p
 	       : d->tag == AVB_TAG_HASH   ? &d->hash.p
 					  : NULL;
@@ -753,4 +768,47 @@ int verity_avb_partition_name_ok(const uint8_t *name, size_t len)
 			return 0;
 	}
 	return 1;
+}
+
+int verity_avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
+			      size_t len)
+{
+	return len == v->h.public_key_size && !memcmp(blob, v->public_key, len);
+}
+
+int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
+			    struct ht_error *err)
+{
+	const struct verity_scheme *alg = verity_avb_algorithm(v->h.algorithm);
+	const uint8_t *aux = v->blob + AVB_HEADER_SIZE + v->h.auth_size;
+	/* the signed message: the header, then the whole auxiliary block */
+	const struct verity_msg m[2] = {{v->blob, AVB_HEADER_SIZE},
+					{aux, (size_t)v->h.aux_size}};
+	char what[300];
+	int r;
+
+	if (alg->kind == VERITY_SCHEME_NONE)
+		return 0;
+	/* a key blob of the wrong shape is a malformed image; a digest or
+	 * signature that does not match is a failed check */
+	snprintf(what, sizeof(what), "%.256s: checking its signature (%s)",
+		 path, alg->name);
+	if ((r = verity_scheme_load(alg, what, err)))
+		return r;
+	snprintf(what, sizeof(what), "%.256s: vbmeta public key", path);
+	r = verity_scheme_verify(alg, v->public_key,
+				 (size_t)v->h.public_key_size, m, 2, v->hash,
+				 v->signature, (size_t)v->h.signature_size,
+				 what, err);
+	if (r == -EBADMSG)
+		return ht_fail(err, EPERM,
+			       "%s: the vbmeta digest does not match its "
+			       "header and auxiliary block",
+			       path);
+	if (r == -EPERM)
+		return ht_fail(err, EPERM,
+			       "%s: the vbmeta signature does not match its "
+			       "embedded public key",
+			       path);
+	return r;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hashtree/error.h"
+#include "verity/sign/scheme.h"
 
 #define AVB_FOOTER_SIZE  64
 #define AVB_HEADER_SIZE  256
@@ -32,16 +33,14 @@ enum verity_avb_algorithm {
 	AVB_ALG_SHA512_RSA2048,
 	AVB_ALG_SHA512_RSA4096,
 	AVB_ALG_SHA512_RSA8192,
+	AVB_ALG_MLDSA65, /* Android 17 (docs/android.md, "ML-DSA") */
+	AVB_ALG_MLDSA87,
 	AVB_ALG_COUNT
 };
 
-struct avb_algorithm_info {
-	const char *name;   /* "SHA256_RSA2048" */
-	const char *digest; /* "sha256"; "" for NONE */
-	unsigned hash_size; /* bytes of the digest in the auth block */
-	unsigned key_bits;  /* the RSA key's size; 0 for NONE */
-};
-const struct avb_algorithm_info *verity_avb_algorithm(unsigned type);
+/* An algorithm type's scheme (verity/sign/scheme.h): its name, hash and
+ * signature sizes, key; NULL for a number libavb does not know. */
+const struct verity_scheme *verity_avb_algorithm(unsigned type);
 /* -1 for a name avbtool does not know */
 int verity_avb_algorithm_by_name(const char *name);
 
@@ -125,7 +124,7 @@ struct avb_descriptor {
 };
 
 /* The digest part of a hash or hashtree descriptor; NULL for any other
- * tag. */
+ * tag, and for d NULL (an image whose vbmeta has no such descriptor). */
 const struct avb_digest_part *
 verity_avb_digest_part(const struct avb_descriptor *d);
 /* The partition a hash, hashtree or chain descriptor names (*len 0 and
@@ -220,5 +219,16 @@ uint32_t verity_avb_be32(const uint8_t *p);
 uint64_t verity_avb_be64(const uint8_t *p);
 void verity_avb_put32(uint8_t *p, uint32_t v);
 void verity_avb_put64(uint8_t *p, uint64_t v);
+
+/* Checks a vbmeta blob's authentication block as libavb does: for RSA
+ * the digest of header and auxiliary block, then the signature with the
+ * embedded public key (for ML-DSA over header and auxiliary block).
+ * 0: it holds (or the blob is unsigned); -EPERM with the reason;
+ * -EINVAL for a key blob of the wrong shape. */
+int verity_avb_vbmeta_check(const struct avb_vbmeta *v, const char *path,
+			    struct ht_error *err);
+/* 1 when v carries the public key blob given. */
+int verity_avb_vbmeta_has_key(const struct avb_vbmeta *v, const uint8_t *blob,
+			      size_t len);
 
 #endif
