@@ -43,23 +43,6 @@ enum sub {
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
 
-/* --changed, fastverity's: the ranges given to the library. 0, or the
- * exit code (printed). */
-static int footer_changed(const struct cli_avb_args *a, fv_footer_opts *f)
-{
-	uint64_t *ranges = NULL;
-	size_t n = 0;
-	int r;
-
-	if (!a->changed)
-		return 0;
-	if ((r = cli_parse_changed(a->changed, &ranges, &n)))
-		return r;
-	r = fv_footer_set_changed(f, ranges, n);
-	free(ranges);
-	return r ? cli_lib_error(r) : 0;
-}
-
 static const struct subcommand {
 	const char *name;
 	unsigned bit;
@@ -441,45 +424,75 @@ static void free_strings(struct cli_avb_args *a)
 	free_lists(a);
 }
 
-/* The vbmeta options every writer shares, into a new *v
- * (fv_vbmeta_opts_free). */
-static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
+/* A vbmeta request and what it points to, owned here. */
+struct vb {
+	struct fv_vbmeta_request q;
+	struct fv_vbmeta_chain *chains;
+	struct fv_vbmeta_property *props;
+	uint8_t **values; /* the property files' bytes */
+};
+
+static void vb_free(struct vb *v)
 {
+	for (size_t i = 0; i < v->q.nchains; i++)
+		free((char *)v->chains[i].partition);
+	for (size_t i = 0; i < v->q.nproperties; i++) {
+		free((char *)v->props[i].key);
+		fv_free(v->values[i]);
+	}
+	free(v->chains);
+	free(v->props);
+	free(v->values);
+}
+
+/* The vbmeta request every writer shares, into v (vb_free). */
+static int vb_options(const struct cli_avb_args *a, struct vb *v)
+{
+	size_t nchains = a->nchains + a->nchains_no_ab,
+	       nprops = a->nprops + a->nprops_from_file;
 	uint64_t index = 0, location = 0, flags = 0;
 	const char *tmp = getenv("TMPDIR");
 	int r;
 
-	if (!(*v = fv_vbmeta_opts_new()))
-		return cli_lib_error(-ENOMEM);
-	if (fv_vbmeta_set_algorithm(*v, a->algorithm ? a->algorithm : "NONE",
-				    a->key) ||
-	    fv_vbmeta_set_sign_flags(
-		    *v, a->deterministic ? FV_VBMETA_DETERMINISTIC : 0))
-		return cli_lib_error(-EINVAL);
+	memset(v, 0, sizeof(*v));
+	if ((nchains && !(v->chains = calloc(nchains, sizeof(*v->chains)))) ||
+	    (nprops && (!(v->props = calloc(nprops, sizeof(*v->props))) ||
+			!(v->values = calloc(nprops, sizeof(*v->values))))))
+		return cli_error(-ENOMEM, "out of memory");
 	if (parse_number("rollback_index", a->rollback_index, UINT64_MAX,
 			 &index) ||
 	    parse_number("rollback_index_location", a->rollback_index_location,
 			 UINT32_MAX, &location) ||
 	    parse_number("flags", a->flags, UINT32_MAX, &flags))
 		return EXIT_PARAMS;
-	if ((r = fv_vbmeta_set_rollback(*v, index, (uint32_t)location)) ||
-	    (r = fv_vbmeta_set_flags(
-		     *v, (uint32_t)flags |
-				 (a->set_hashtree_disabled_flag ? 1u : 0))) ||
-	    (r = fv_vbmeta_set_release(*v, a->release, a->append_release)) ||
-	    (r = fv_vbmeta_set_signing_helper(
-		     *v,
-		     a->signing_helper_with_files ? a->signing_helper_with_files
-						  : a->signing_helper,
-		     a->signing_helper_with_files != NULL)) ||
-	    (r = fv_vbmeta_set_public_key_metadata(*v,
-						   a->public_key_metadata)) ||
-	    /* avbtool's temporary files: TMPDIR's, else /tmp */
-	    (r = fv_vbmeta_set_temp_dir(*v, tmp && *tmp ? tmp : "/tmp")))
-		return cli_lib_error(r);
+	v->q = (struct fv_vbmeta_request){
+		.size = sizeof(v->q),
+		.algorithm = a->algorithm,
+		.key = a->key,
+		.sign_flags = a->deterministic ? FV_VBMETA_DETERMINISTIC : 0,
+		.rollback_index = index,
+		.rollback_location = (uint32_t)location,
+		.flags = (uint32_t)flags |
+			 (a->set_hashtree_disabled_flag ? 1u : 0),
+		.release = a->release,
+		.release_append = a->append_release,
+		.chains = v->chains,
+		.properties = v->props,
+		.cmdlines = (const char *const *)a->cmdlines,
+		.ncmdlines = a->ncmdlines,
+		.includes = (const char *const *)a->includes,
+		.nincludes = a->nincludes,
+		.signing_helper = a->signing_helper_with_files
+					  ? a->signing_helper_with_files
+					  : a->signing_helper,
+		.signing_helper_with_files = a->signing_helper_with_files != NULL,
+		.public_key_metadata = a->public_key_metadata,
+		/* avbtool's temporary files: TMPDIR's, else /tmp */
+		.temp_dir = tmp && *tmp ? tmp : "/tmp",
+	};
 	/* avbtool's order: chains (those with A/B first), properties,
 	 * command lines, includes */
-	for (size_t i = 0; i < a->nchains + a->nchains_no_ab; i++) {
+	for (size_t i = 0; i < nchains; i++) {
 		int no_ab = i >= a->nchains;
 		const char *s = no_ab ? a->chains_no_ab[i - a->nchains]
 				      : a->chains[i],
@@ -499,149 +512,131 @@ static int vb_options(const struct cli_avb_args *a, fv_vbmeta_opts **v)
 			return EXIT_PARAMS;
 		if (!(name = strndup(s, (size_t)(c1 - s))))
 			return cli_error(-ENOMEM, "out of memory");
-		r = fv_vbmeta_add_chain_flags(*v, name, (uint32_t)loc, c2 + 1,
-					      no_ab ? FV_CHAIN_DO_NOT_USE_AB
-						    : 0);
-		free(name);
-		if (r)
-			return cli_lib_error(r);
+		v->chains[v->q.nchains++] = (struct fv_vbmeta_chain){
+			name, (uint32_t)loc, c2 + 1,
+			no_ab ? FV_CHAIN_DO_NOT_USE_AB : 0};
 	}
-	for (size_t i = 0; i < a->nprops + a->nprops_from_file; i++) {
+	for (size_t i = 0; i < nprops; i++) {
 		int file = i >= a->nprops;
 		const char *s =
 			file ? a->props_from_file[i - a->nprops] : a->props[i];
 		const char *colon = strchr(s, ':');
-		uint8_t *value = NULL;
-		size_t len;
-		char *key;
+		struct fv_vbmeta_property *p = &v->props[i];
 
 		if (!colon)
 			return cli_error(-EINVAL, "Malformed property \"%s\".",
 					 s);
-		if (file && (r = fv_input_read(colon + 1, "property file",
-					       1u << 20, &value, &len)))
-			return cli_lib_error(r);
-		if (!(key = strndup(s, (size_t)(colon - s)))) {
-			fv_free(value);
+		if (!(p->key = strndup(s, (size_t)(colon - s))))
 			return cli_error(-ENOMEM, "out of memory");
+		v->q.nproperties++;
+		if (!file) {
+			p->value = (const uint8_t *)colon + 1;
+			p->len = strlen(colon + 1);
+		} else if ((r = fv_input_read(colon + 1, "property file",
+					      1u << 20, &v->values[i],
+					      &p->len))) {
+			return cli_lib_error(r);
+		} else {
+			p->value = v->values[i];
 		}
-		r = file ? fv_vbmeta_add_property(*v, key, value, len)
-			 : fv_vbmeta_add_property(*v, key,
-						  (const uint8_t *)colon + 1,
-						  strlen(colon + 1));
-		free(key);
-		fv_free(value);
-		if (r)
-			return cli_lib_error(r);
 	}
-	for (size_t i = 0; i < a->ncmdlines; i++)
-		if ((r = fv_vbmeta_add_kernel_cmdline(*v, a->cmdlines[i])))
-			return cli_lib_error(r);
-	for (size_t i = 0; i < a->nincludes; i++)
-		if ((r = fv_vbmeta_add_include(*v, a->includes[i])))
-			return cli_lib_error(r);
 	return 0;
 }
 
-/* --salt: hex, '' for none; absent: random. */
-static int salt_option(const struct cli_avb_args *a, fv_footer_opts *f)
-{
-	uint8_t salt[FV_MAX_SALT_SIZE];
-	size_t len = 0;
-
-	if (!a->salt)
-		return 0;
-	if (cli_unhex(a->salt, salt, sizeof(salt), &len))
-		return cli_error(-EINVAL,
-				 "--salt: '%s' is not hex of at most %d bytes",
-				 a->salt, FV_MAX_SALT_SIZE);
-	return fv_footer_set_salt(f, salt, len) ? cli_lib_error(-EINVAL) : 0;
-}
-
-/* The footer's options, into a new *f (fv_footer_opts_free). */
+/* The footer's request, into f (pointing into a, v and ranges, which
+ * the caller frees). */
 static int footer_options(const struct cli_avb_args *a,
-			  enum fv_footer_kind kind, const fv_vbmeta_opts *v,
-			  fv_footer_opts **f)
+			  enum fv_footer_kind kind, const struct vb *v,
+			  struct fv_footer_request *f, uint8_t *salt,
+			  uint64_t **ranges)
 {
-	const char *alg = a->hash_algorithm            ? a->hash_algorithm
-			  : kind == FV_FOOTER_HASHTREE ? "sha1"
-						       : "sha256";
 	uint64_t block = 4096, size = 0, roots = 2;
+	size_t n = 0;
 	int r;
 
-	if (!(*f = fv_footer_opts_new(kind)))
-		return cli_lib_error(-ENOMEM);
 	if (parse_number("block_size", a->block_size, UINT32_MAX, &block) ||
 	    parse_number("partition_size", a->partition_size, INT64_MAX,
 			 &size) ||
 	    parse_number("fec_num_roots", a->fec_num_roots, 255, &roots))
 		return EXIT_PARAMS;
-	if (fv_footer_set_hash(*f, alg, (uint32_t)block))
-		return cli_error(-EINVAL,
-				 "--hash_algorithm: '%s' is not supported "
-				 "(sha1, sha256, sha512)",
-				 alg);
-	if ((r = fv_footer_set_partition(*f, a->partition_name, size)) ||
-	    (r = fv_footer_set_fec(*f, kind == FV_FOOTER_HASHTREE &&
-						       !a->do_not_generate_fec
-					       ? (unsigned)roots
-					       : 0)) ||
-	    (r = fv_footer_set_flags(
-		     *f,
-		     (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
-			     (a->check_at_most_once
-				      ? FV_FOOTER_CHECK_AT_MOST_ONCE
-				      : 0) |
-			     (a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
-							: 0) |
-			     (a->do_not_append_vbmeta_image
-				      ? FV_FOOTER_DO_NOT_APPEND
-				      : 0) |
-			     (a->use_persistent_digest
-				      ? FV_FOOTER_PERSISTENT_DIGEST
-				      : 0))) ||
-	    (r = fv_footer_set_output_vbmeta(*f, a->output_vbmeta_image)) ||
-	    (r = fv_footer_set_vbmeta(*f, v)))
-		return cli_lib_error(r);
-	if ((r = footer_changed(a, *f)))
-		return r;
-	return salt_option(a, *f);
+	*f = (struct fv_footer_request){
+		.size = sizeof(*f),
+		.kind = kind,
+		.partition_name = a->partition_name,
+		.partition_size = size,
+		.hash = a->hash_algorithm,
+		.block_size = (uint32_t)block,
+		.fec_roots = (unsigned)roots,
+		.flags = (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
+			 (a->check_at_most_once ? FV_FOOTER_CHECK_AT_MOST_ONCE
+						: 0) |
+			 (a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
+						    : 0) |
+			 (a->do_not_append_vbmeta_image
+				  ? FV_FOOTER_DO_NOT_APPEND
+				  : 0) |
+			 (a->use_persistent_digest ? FV_FOOTER_PERSISTENT_DIGEST
+						   : 0) |
+			 (a->do_not_generate_fec || !roots ? FV_FOOTER_NO_FEC
+							   : 0),
+		.output_vbmeta = a->output_vbmeta_image,
+		.vbmeta = &v->q,
+	};
+	/* --changed, fastverity's: the ranges given to the library */
+	if (a->changed) {
+		if ((r = cli_parse_changed(a->changed, ranges, &n)))
+			return r;
+		f->changed = *ranges;
+		f->nchanged = n;
+		f->flags |= FV_FOOTER_CHANGED_GIVEN;
+	}
+	/* --salt: hex, '' for none; absent: random */
+	if (a->salt) {
+		if (cli_unhex(a->salt, salt, FV_MAX_SALT_SIZE, &n))
+			return cli_error(
+				-EINVAL,
+				"--salt: '%s' is not hex of at most %d bytes",
+				a->salt, FV_MAX_SALT_SIZE);
+		f->salt = salt;
+		f->salt_len = n;
+		f->flags |= FV_FOOTER_SALT_GIVEN;
+	}
+	return 0;
 }
 
 static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 {
+	uint8_t salt[FV_MAX_SALT_SIZE];
 	struct cli_progress bar = {0};
-	fv_vbmeta_opts *v = NULL;
-	fv_footer_opts *f = NULL;
+	struct fv_footer_request f;
 	fv_options *opts = NULL;
+	uint64_t *ranges = NULL;
+	struct vb v;
 	int r;
 
-	if ((r = vb_options(a, &v)) || (r = footer_options(a, kind, v, &f)))
+	if ((r = vb_options(a, &v)) ||
+	    (r = footer_options(a, kind, &v, &f, salt, &ranges)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor = a->do_not_use_ab || a->check_at_most_once ||
-						 a->use_persistent_digest
-					 ? 1
-					 : 0;
-		uint64_t location = 0;
+		unsigned minor;
 
-		parse_number("rollback_index_location",
-			     a->rollback_index_location, UINT32_MAX, &location);
-		if (location)
-			minor = 2;
-		if (a->nchains_no_ab)
-			minor = 3;
-		printf("1.%u\n", minor);
+		if ((r = fv_avb_required_minor(NULL, &f, &minor)))
+			r = cli_lib_error(r);
+		else
+			printf("1.%u\n", minor);
 		goto out;
 	}
 	if (a->calc_max_image_size) {
-		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size) {
+		uint64_t max;
+
+		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size)
 			r = cli_error(-EINVAL,
 				      "--calc_max_image_size not supported "
 				      "with --dynamic_partition_size");
-			goto out;
-		}
-		printf("%" PRIu64 "\n", fv_avb_max_image_size(f));
+		else if ((r = fv_avb_max_image_size(&f, &max)))
+			r = cli_lib_error(r);
+		else
+			printf("%" PRIu64 "\n", max);
 		goto out;
 	}
 	if (!a->image) {
@@ -665,7 +660,7 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 			goto out;
 		}
 	}
-	r = fv_avb_add_footer(a->image, f, opts);
+	r = fv_avb_add_footer(a->image, &f, opts);
 	cli_progress_end(&bar);
 	if (r)
 		r = cli_write_error(r);
@@ -676,16 +671,16 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 				"given (Android's trees use sha256)\n");
 out:
 	fv_options_free(opts);
-	fv_footer_opts_free(f);
-	fv_vbmeta_opts_free(v);
+	free(ranges);
+	vb_free(&v);
 	return r;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
 {
-	fv_vbmeta_opts *v = NULL;
 	uint64_t padding = 0;
 	unsigned minor;
+	struct vb v;
 	int r;
 
 	if ((r = vb_options(a, &v)) ||
@@ -694,7 +689,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	if (a->print_required_libavb_version) {
 		/* the included images' needs count too */
-		if ((r = fv_vbmeta_required_minor(v, &minor)))
+		if ((r = fv_avb_required_minor(&v.q, NULL, &minor)))
 			r = cli_lib_error(r);
 		else
 			printf("1.%u\n", minor);
@@ -713,10 +708,10 @@ static int make_vbmeta(const struct cli_avb_args *a)
 				      a->output, a->includes[i]);
 			goto out;
 		}
-	if ((r = fv_avb_make_vbmeta_image(a->output, v, padding)))
+	if ((r = fv_avb_make_vbmeta_image(a->output, &v.q, padding)))
 		r = cli_write_error(r);
 out:
-	fv_vbmeta_opts_free(v);
+	vb_free(&v);
 	return r;
 }
 

@@ -554,75 +554,78 @@ int fv_avb_described_image(const fv_avb *a, size_t i, char **path);
 /* The release string avbtool 1.3.0 writes, whose bytes these match. */
 #define FV_AVB_RELEASE "avbtool 1.3.0"
 
-/* What every vbmeta is made of: algorithm and key, rollback index and
- * location, flags, release string, and the descriptors added (in
- * avbtool's order: chains, properties, kernel command lines, then the
- * included images' descriptors). Strings and bytes are copied. */
-typedef struct fv_vbmeta_opts fv_vbmeta_opts;
-fv_vbmeta_opts *fv_vbmeta_opts_new(void);
-void fv_vbmeta_opts_free(fv_vbmeta_opts *v);
-/* "NONE" (the default), "SHA256_RSA2048" ... "SHA512_RSA8192",
- * "MLDSA65", "MLDSA87" (since 0.10); key: a PEM RSA private key (or a
- * "pkcs11:" URI of one in a token, since 0.10), an ML-DSA PKCS#8 private
- * key (PEM or DER). Errors: EINVAL (an algorithm avbtool lacks). */
-int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
-			    const char *key);
-int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
-			   uint32_t location);
-int fv_vbmeta_set_flags(fv_vbmeta_opts *v, uint32_t flags);
-/* NULL release: avbtool's ("avbtool 1.3.0"); append (may be NULL) is
- * added after a space, as avbtool adds it. */
-int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
-			  const char *append);
-int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
-			   const uint8_t *value, size_t len);
-int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline);
+/* What every vbmeta is made of (since 0.10, FASTVERITY_1.8, one request
+ * in place of 0.6's fv_vbmeta_opts and its setters): algorithm and key,
+ * rollback index and location, flags, release string, and the
+ * descriptors added, in avbtool's order: chains, properties, kernel
+ * command lines, then the included images' descriptors. The library
+ * reads the request during the call only. */
+enum fv_chain_flags {
+	/* a partition without A/B slots (avbtool's
+	 * --chain_partition_do_not_use_ab; the vbmeta then needs libavb
+	 * 1.3) */
+	FV_CHAIN_DO_NOT_USE_AB = 1u << 0,
+};
 /* A chained partition: its rollback index location and the AVB public
  * key blob at key_path (extract_public_key's) it must be signed with. */
-int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
-			uint32_t location, const char *key_path);
-/* The same with flags (since 0.7): FV_CHAIN_DO_NOT_USE_AB, a partition
- * without A/B slots (avbtool's --chain_partition_do_not_use_ab; the
- * vbmeta then needs libavb 1.3). */
-enum fv_chain_flags { FV_CHAIN_DO_NOT_USE_AB = 1u << 0 };
-int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
-			      uint32_t location, const char *key_path,
-			      unsigned flags);
-/* Since 0.7: a program that signs in the key's place (avbtool's
- * --signing_helper; with_files: --signing_helper_with_files), run
- * directly with the algorithm's name and the key path; the key may then
- * be a public PEM key, and the signature it answers is checked against
- * it before use (docs/android.md, "Signing helpers"). NULL: none. */
-int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
-				 int with_files);
-/* Since 0.9 (FASTVERITY_1.7): the directory where a helper run
- * with_files gets its file (in a private directory made there and
- * removed after; avbtool's is TMPDIR's, which the command passes). NULL:
- * the directory of the image or vbmeta image written; the library reads
- * no environment. */
-int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir);
-/* Since 0.10 (FASTVERITY_1.8): how an ML-DSA vbmeta is signed.
- * FV_VBMETA_DETERMINISTIC: deterministic signatures (FIPS 204's rnd of
- * zeros: the same key and vbmeta give the same bytes, for reproducible
- * builds); by default each signature is hedged, made with fresh
- * randomness, as FIPS 204 recommends. RSA's signatures are always the
- * same bytes. */
-enum fv_vbmeta_sign_flags { FV_VBMETA_DETERMINISTIC = 1u << 0 };
-int fv_vbmeta_set_sign_flags(fv_vbmeta_opts *v, unsigned flags);
-/* Since 0.7: a file whose bytes follow the public key in the auxiliary
- * block (avbtool's --public_key_metadata). NULL: none. */
-int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path);
-/* An image whose vbmeta's descriptors are added. */
-int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image);
-/* The libavb version (1.minor) a vbmeta of these options needs, the
- * included images' counted: 0 and *minor. Errors: an include's. */
-int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor);
-/* make_vbmeta_image: the vbmeta blob alone into output, padded to a
- * multiple of padding (0: none), written whole. Errors: EINVAL (a key
- * or included image that cannot be used; output an input), EIO, ENOMEM,
- * EACCES. */
-int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
-			     uint64_t padding);
+struct fv_vbmeta_chain {
+	const char *partition;
+	uint32_t location;
+	const char *key_path;
+	unsigned flags; /* enum fv_chain_flags */
+};
+struct fv_vbmeta_property {
+	const char *key;
+	const uint8_t *value;
+	size_t len;
+};
+enum fv_vbmeta_sign_flags {
+	/* ML-DSA: deterministic signatures (FIPS 204's rnd of zeros: the
+	 * same key and vbmeta give the same bytes, for reproducible
+	 * builds); by default each signature is hedged, made with fresh
+	 * randomness, as FIPS 204 recommends. RSA's signatures are always
+	 * the same bytes. */
+	FV_VBMETA_DETERMINISTIC = 1u << 0,
+};
+struct fv_vbmeta_request {
+	size_t size; /* sizeof(struct fv_vbmeta_request), set by the caller */
+	/* NULL or "NONE" (unsigned), "SHA256_RSA2048" ... "SHA512_RSA8192",
+	 * "MLDSA65", "MLDSA87"; key: a PEM RSA private key (or a "pkcs11:"
+	 * URI of one in a token), an ML-DSA PKCS#8 private key (PEM or DER) */
+	const char *algorithm;
+	const char *key;
+	unsigned sign_flags; /* enum fv_vbmeta_sign_flags */
+	uint64_t rollback_index;
+	uint32_t rollback_location;
+	uint32_t flags;
+	/* NULL release: avbtool's ("avbtool 1.3.0"); release_append (may
+	 * be NULL) is added after a space, as avbtool adds it */
+	const char *release;
+	const char *release_append;
+	const struct fv_vbmeta_chain *chains;
+	size_t nchains;
+	const struct fv_vbmeta_property *properties;
+	size_t nproperties;
+	const char *const *cmdlines;
+	size_t ncmdlines;
+	const char *const *includes; /* images whose descriptors are added */
+	size_t nincludes;
+	/* a program that signs in the key's place (avbtool's
+	 * --signing_helper; with_files: --signing_helper_with_files), run
+	 * directly with the algorithm's name and the key path; the key may
+	 * then be a public key, and the signature it answers is checked
+	 * against it before use (docs/android.md, "Signing helpers") */
+	const char *signing_helper;
+	int signing_helper_with_files;
+	/* where a helper run with files gets its file (in a private
+	 * directory made there and removed after; avbtool's is TMPDIR's,
+	 * which the command passes). NULL: the directory of the image or
+	 * vbmeta image written; the library reads no environment. */
+	const char *temp_dir;
+	/* a file whose bytes follow the public key in the auxiliary block
+	 * (avbtool's --public_key_metadata); NULL: none */
+	const char *public_key_metadata;
+};
 
 /* add_hash_footer and add_hashtree_footer. */
 enum fv_footer_kind {
@@ -634,50 +637,70 @@ enum fv_footer_flags {
 	FV_FOOTER_CHECK_AT_MOST_ONCE = 1u << 1,
 	FV_FOOTER_DYNAMIC_SIZE = 1u << 2,  /* hash: size to the image */
 	FV_FOOTER_DO_NOT_APPEND = 1u << 3, /* no vbmeta or footer */
-	/* since 0.7: no digest in the descriptor (the device keeps it),
-	 * and no random salt (avbtool's --use_persistent_digest) */
+	/* no digest in the descriptor (the device keeps it), and no random
+	 * salt (avbtool's --use_persistent_digest) */
 	FV_FOOTER_PERSISTENT_DIGEST = 1u << 4,
+	FV_FOOTER_NO_FEC = 1u << 5,      /* hashtree: no parity */
+	FV_FOOTER_SALT_GIVEN = 1u << 6,  /* salt, salt_len are the salt, none
+					  * when 0 bytes; else random (over an
+					  * old footer whose descriptor
+					  * digests with the same hash: its
+					  * salt) */
+	FV_FOOTER_CHANGED_GIVEN = 1u << 7, /* changed, nchanged name the
+					    * changed data */
 };
-typedef struct fv_footer_opts fv_footer_opts;
-/* The defaults avbtool has: sha1 (hashtree) or sha256 (hash), 4096-byte
- * blocks, a random salt (over an old footer whose descriptor digests
- * with the same hash: its salt, since 0.9), parity of 2 roots
- * (hashtree). Over an old footer, fv_avb_add_footer leaves, if
- * interrupted, the old image or the new one (docs/android.md, "Runs
- * over a footer"). */
-fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind);
-void fv_footer_opts_free(fv_footer_opts *f);
-/* 0: the image grows as needed (hashtree). */
-int fv_footer_set_partition(fv_footer_opts *f, const char *name, uint64_t size);
-/* Errors: EINVAL (a digest AVB does not know: sha1, sha256, sha512). */
-int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
-		       uint32_t block_size);
-/* The salt (copied; NULL, 0 with given 1: none; given 0: random). */
-int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len);
-/* Hashtree: parity of roots (0: none). */
-int fv_footer_set_fec(fv_footer_opts *f, unsigned roots);
-/* Since 0.8: over a footer of the same tree (the same hash, block size,
- * salt, data size and places) whose vbmeta is signed by the key of the
- * options (since 0.9), fv_avb_add_footer rewrites only what the data's
- * change reaches (as fv_pair_update), byte for byte a full rebuild;
- * these n (offset, length) pairs are the changed data bytes (ranges
- * NULL: found by one verify of the old tree, the default). Another
- * layout, an old tree that does not prove, or one under a vbmeta
- * unsigned or signed by another key, is built whole. */
-int fv_footer_set_changed(fv_footer_opts *f, const uint64_t *ranges,
-			  size_t n);
-int fv_footer_set_flags(fv_footer_opts *f, unsigned flags);
-/* Also write the vbmeta blob to path. */
-int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path);
-/* The vbmeta's options (copied). */
-int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v);
+/* Over an old footer, fv_avb_add_footer leaves, if interrupted, the old
+ * image or the new one (docs/android.md, "Runs over a footer"). */
+struct fv_footer_request {
+	size_t size; /* sizeof(struct fv_footer_request), set by the caller */
+	enum fv_footer_kind kind;
+	const char *partition_name; /* NULL: "" */
+	uint64_t partition_size;    /* 0: the image grows (hashtree) */
+	/* sha1, sha256 or sha512 (NULL: avbtool's default, sha1 for a
+	 * tree, sha256 for a hash); block_size 0: 4096 */
+	const char *hash;
+	uint32_t block_size;
+	const uint8_t *salt;
+	size_t salt_len;
+	unsigned fec_roots; /* hashtree's parity: 0: 2 roots */
+	unsigned flags;     /* enum fv_footer_flags */
+	/* Over a footer of the same tree (the same hash, block size, salt,
+	 * data size and places) whose vbmeta is signed by the request's
+	 * key, fv_avb_add_footer rewrites only what the data's change
+	 * reaches (as fv_pair_update), byte for byte a full rebuild; with
+	 * FV_FOOTER_CHANGED_GIVEN these nchanged (offset, length) pairs are
+	 * the changed data bytes, else they are found by one verify of the
+	 * old tree. Another layout, an old tree that does not prove, or one
+	 * under a vbmeta unsigned or signed by another key, is built
+	 * whole. */
+	const uint64_t *changed;
+	size_t nchanged;
+	const char *output_vbmeta; /* also write the vbmeta blob here */
+	const struct fv_vbmeta_request *vbmeta; /* NULL: unsigned */
+};
+
+/* The libavb version (1.minor) needed by a vbmeta image of v (the
+ * included images' needs counted), or by an image with the footer f and
+ * its vbmeta (avbtool's rule: the footer's flags, the rollback index
+ * location, the chains); one of v and f, the other NULL. Checks the
+ * request first, as the writers do. Errors: EINVAL (a request that
+ * cannot be used), an include's. */
+int fv_avb_required_minor(const struct fv_vbmeta_request *v,
+			  const struct fv_footer_request *f, unsigned *minor);
+/* make_vbmeta_image: the vbmeta blob alone into output, padded to a
+ * multiple of padding (0: none), written whole. Errors: EINVAL (a
+ * request, key or included image that cannot be used; output an
+ * input), EIO, ENOMEM, EACCES. */
+int fv_avb_make_vbmeta_image(const char *output,
+			     const struct fv_vbmeta_request *v,
+			     uint64_t padding);
 /* avbtool's --calc_max_image_size: the largest image the partition
- * size leaves room for. */
-uint64_t fv_avb_max_image_size(const fv_footer_opts *f);
+ * size leaves room for, into *max. Errors: EINVAL (the request). */
+int fv_avb_max_image_size(const struct fv_footer_request *f, uint64_t *max);
 /* Adds the footer to image (o: threads; may be NULL), replacing one it
  * has (docs/android.md, "Runs over a footer"). Errors: EINVAL, EIO,
  * ENOSPC (the partition size), ENOMEM, EBUSY, EACCES. */
-int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
+int fv_avb_add_footer(const char *image, const struct fv_footer_request *f,
 		      const fv_options *o);
 /* erase_footer: image cut back to its data, or with
  * FV_ERASE_KEEP_HASHTREE to the end of its tree and parity. */

@@ -263,9 +263,18 @@ static void make_key(const char *path, unsigned bits)
 START_TEST(android_images)
 {
 	char img[96], key[96], other[96];
-	fv_vbmeta_opts *vo = fv_vbmeta_opts_new();
-	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
 	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8}, root[32];
+	struct fv_vbmeta_property prop = {"com.x", (const uint8_t *)"v1", 2};
+	const char *cmdline = "quiet";
+	struct fv_vbmeta_request vo = {
+		.size = sizeof(vo), .algorithm = "SHA256_RSA2048",
+		.rollback_index = 9, .properties = &prop, .nproperties = 1,
+		.cmdlines = &cmdline, .ncmdlines = 1};
+	struct fv_footer_request fo = {
+		.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
+		.partition_name = "system", .hash = "sha256", .block_size = BS,
+		.salt = salt, .salt_len = sizeof(salt),
+		.flags = FV_FOOTER_SALT_GIVEN, .fec_roots = 2, .vbmeta = &vo};
 	fv_options *two = fv_options_new();
 	fv_avb *a;
 	fv_params *p;
@@ -281,22 +290,10 @@ START_TEST(android_images)
 	make_key(key, 2048);
 	make_key(other, 2048);
 	/* add_hashtree_footer, as the command's avb subcommand makes it */
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(vo, "SHA256_RSA2048", key), 0);
-	ck_assert_int_eq(fv_vbmeta_set_rollback(vo, 9, 0), 0);
-	ck_assert_int_eq(
-		fv_vbmeta_add_property(vo, "com.x", (const uint8_t *)"v1", 2),
-		0);
-	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(vo, "quiet"), 0);
-	ck_assert_int_eq(fv_footer_set_partition(fo, "system", 0), 0);
-	ck_assert_int_eq(fv_footer_set_hash(fo, "sha256", BS), 0);
-	ck_assert_int_eq(fv_footer_set_salt(fo, salt, sizeof(salt)), 0);
-	ck_assert_int_eq(fv_footer_set_fec(fo, 2), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(fo, vo), 0);
+	vo.key = key;
 	ck_assert_int_eq(fv_options_set_threads(two, 2), 0);
-	ck_assert_msg(fv_avb_add_footer(img, fo, two) == 0, "%s",
+	ck_assert_msg(fv_avb_add_footer(img, &fo, two) == 0, "%s",
 		      fv_last_error());
-	fv_footer_opts_free(fo);
-	fv_vbmeta_opts_free(vo);
 	fv_options_free(two);
 	/* the root the descriptor must have: the data's tree, built apart */
 	p = fv_params_new();
@@ -1850,13 +1847,29 @@ END_TEST
 START_TEST(android_writers)
 {
 	char img[96], himg[96], key[96], pub[96], vb[96];
-	fv_vbmeta_opts *v = fv_vbmeta_opts_new();
-	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
-		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
+	struct fv_vbmeta_property prop = {"k", (const uint8_t *)"v", 1};
+	struct fv_vbmeta_chain chains[2] = {{"system", 1, NULL, 0},
+					    {"vendor", 2, NULL, 1u << 7}};
+	const char *cmdline = "quiet", *include = himg;
+	struct fv_vbmeta_request v = {
+		.size = sizeof(v), .algorithm = "MD5_RSA1", .key = key,
+		.rollback_index = 3, .release_append = "x",
+		.properties = &prop, .nproperties = 1, .cmdlines = &cmdline,
+		.ncmdlines = 1};
+	struct fv_footer_request f = {
+		.size = sizeof(f), .kind = FV_FOOTER_HASHTREE,
+		.partition_name = "system", .hash = "md5", .block_size = 4096,
+		.salt = (const uint8_t *)"salt", .salt_len = 4,
+		.flags = FV_FOOTER_SALT_GIVEN | 1u << 9, .fec_roots = 2,
+		.vbmeta = &v},
+		h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
+		     .partition_name = "boot", .partition_size = 1 << 20},
+		bad = f;
 	const uint8_t *blob;
 	size_t len, flen;
 	uint8_t *pk;
 	size_t pklen;
+	uint64_t max;
 	unsigned minor;
 	fv_avb *a;
 	fv_pair *pr;
@@ -1871,30 +1884,23 @@ START_TEST(android_writers)
 	write_file(img, image, (size_t)BLOCKS * BS);
 	write_file(himg, image, 64 * BS);
 	make_key(key, 2048);
-	ck_assert_ptr_nonnull(v);
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(h);
-	ck_assert_ptr_null(fv_footer_opts_new((enum fv_footer_kind)5));
-
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MD5_RSA1", key), -EINVAL);
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", key), 0);
-	ck_assert_int_eq(fv_vbmeta_set_rollback(v, 3, 0), 0);
-	ck_assert_int_eq(fv_vbmeta_set_flags(v, 0), 0);
-	ck_assert_int_eq(fv_vbmeta_set_release(v, NULL, "x"), 0);
-	ck_assert_int_eq(
-		fv_vbmeta_add_property(v, "k", (const uint8_t *)"v", 1), 0);
-	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(v, "quiet"), 0);
-	ck_assert_int_eq(fv_footer_set_hash(f, "md5", 4096), -EINVAL);
-	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", 4096), 0);
-	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
-	ck_assert_int_eq(fv_footer_set_salt(f, (const uint8_t *)"salt", 4), 0);
-	ck_assert_int_eq(fv_footer_set_fec(f, 2), 0);
-	ck_assert_int_eq(fv_footer_set_flags(f, 1u << 9), -EINVAL);
-	ck_assert_int_eq(fv_footer_set_flags(f, FV_FOOTER_CHECK_AT_MOST_ONCE),
-			 0);
-	ck_assert_int_eq(fv_footer_set_output_vbmeta(f, NULL), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
-	ck_assert_int_eq(fv_avb_add_footer(img, f, NULL), 0);
+	/* each part of the requests checked before anything is written */
+	ck_assert_int_eq(fv_avb_add_footer(img, &f, NULL), -EINVAL);
+	v.algorithm = "SHA256_RSA2048";
+	ck_assert_int_eq(fv_avb_add_footer(img, &f, NULL), -EINVAL);
+	f.hash = "sha256";
+	ck_assert_int_eq(fv_avb_add_footer(img, &f, NULL), -EINVAL);
+	f.flags = FV_FOOTER_SALT_GIVEN | FV_FOOTER_CHECK_AT_MOST_ONCE;
+	bad.kind = (enum fv_footer_kind)5;
+	ck_assert_int_eq(fv_avb_add_footer(img, &bad, NULL), -EINVAL);
+	bad = f;
+	bad.size = 8;
+	ck_assert_int_eq(fv_avb_add_footer(img, &bad, NULL), -EINVAL);
+	bad = f;
+	bad.salt_len = 300;
+	ck_assert_int_eq(fv_avb_add_footer(img, &bad, NULL), -EINVAL);
+	ck_assert(same_file(img, image, (size_t)BLOCKS * BS));
+	ck_assert_int_eq(fv_avb_add_footer(img, &f, NULL), 0);
 
 	/* read back, judged by its key's blob, and verified */
 	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
@@ -1913,10 +1919,10 @@ START_TEST(android_writers)
 	fv_avb_free(a);
 
 	/* a hash footer in a partition of 1 MiB, and what fits there */
-	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
-	ck_assert_uint_gt(fv_avb_max_image_size(h), 64 * BS);
-	ck_assert_uint_lt(fv_avb_max_image_size(h), 1 << 20);
-	ck_assert_int_eq(fv_avb_add_footer(himg, h, NULL), 0);
+	ck_assert_int_eq(fv_avb_max_image_size(&h, &max), 0);
+	ck_assert_uint_gt(max, 64 * BS);
+	ck_assert_uint_lt(max, 1 << 20);
+	ck_assert_int_eq(fv_avb_add_footer(himg, &h, NULL), 0);
 	ck_assert_int_eq(fv_avb_read(himg, &a), 0);
 	{
 		struct fv_avb_hash hd = {.size = sizeof(hd)};
@@ -1931,12 +1937,19 @@ START_TEST(android_writers)
 	ck_assert_uint_eq(fwrite(pk, 1, pklen, fp), pklen);
 	fclose(fp);
 	fv_free(pk);
-	ck_assert_int_eq(fv_vbmeta_add_chain(v, "system", 1, pub), 0);
-	ck_assert_int_eq(fv_vbmeta_add_include(v, himg), 0);
-	ck_assert_int_eq(fv_vbmeta_required_minor(v, &minor), 0);
+	chains[0].key_path = chains[1].key_path = pub;
+	v.chains = chains;
+	v.nchains = 1;
+	v.includes = &include;
+	v.nincludes = 1;
+	ck_assert_int_eq(fv_avb_required_minor(&v, NULL, &minor), 0);
 	ck_assert_uint_eq(minor, 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(himg, v, 0), -EINVAL);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, v, 4096), 0);
+	/* a footer's rule: its own flags count, its includes do not */
+	ck_assert_int_eq(fv_avb_required_minor(NULL, &f, &minor), 0);
+	ck_assert_uint_eq(minor, 1);
+	ck_assert_int_eq(fv_avb_required_minor(&v, &f, &minor), -EINVAL);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(himg, &v, 0), -EINVAL);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, &v, 4096), 0);
 	ck_assert_int_eq(fv_avb_show(vb, &a), 0);
 	ck_assert_int_eq(fv_avb_has_footer(a), 0);
 	{
@@ -1970,20 +1983,17 @@ START_TEST(android_writers)
 		snprintf(meta, sizeof(meta), "%s/pkmd", dir);
 		snprintf(vb2, sizeof(vb2), "%s/vbmeta2.img", dir);
 		write_file(meta, image, 100);
-		ck_assert_int_eq(fv_vbmeta_add_chain_flags(v, "vendor", 2, pub,
-							   1u << 7),
+		v.nchains = 2;
+		ck_assert_int_eq(fv_avb_required_minor(&v, NULL, &minor),
 				 -EINVAL);
-		ck_assert_int_eq(fv_vbmeta_add_chain_flags(
-					 v, "vendor", 2, pub,
-					 FV_CHAIN_DO_NOT_USE_AB),
-				 0);
-		ck_assert_int_eq(fv_vbmeta_set_public_key_metadata(v, meta), 0);
-		ck_assert_int_eq(fv_vbmeta_set_signing_helper(v, NULL, 0), 0);
-		ck_assert_int_eq(fv_vbmeta_set_temp_dir(v, dir), 0);
-		ck_assert_int_eq(fv_vbmeta_set_temp_dir(NULL, dir), -EINVAL);
-		ck_assert_int_eq(fv_vbmeta_required_minor(v, &minor), 0);
+		chains[1].flags = FV_CHAIN_DO_NOT_USE_AB;
+		v.public_key_metadata = meta;
+		v.temp_dir = dir;
+		ck_assert_int_eq(fv_avb_required_minor(&v, NULL, &minor), 0);
 		ck_assert_uint_eq(minor, 3);
-		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, v, 0), 0);
+		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, NULL, 0),
+				 -EINVAL);
+		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, &v, 0), 0);
 		ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
 		ck_assert_int_eq(fv_avb_append_vbmeta_image(himg, vb2, 1 << 20),
 				 0);
@@ -2009,9 +2019,6 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_erase_footer(img, FV_ERASE_KEEP_HASHTREE), 0);
 	ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
 	ck_assert(same_file(himg, image, 64 * BS));
-	fv_footer_opts_free(f);
-	fv_footer_opts_free(h);
-	fv_vbmeta_opts_free(v);
 }
 END_TEST
 
@@ -2089,7 +2096,10 @@ START_TEST(super_images)
 	struct fv_super_extent e = {.size = sizeof(e)};
 	struct fv_super_group g = {.size = sizeof(g)};
 	struct fv_super_block_device b = {.size = sizeof(b)};
-	fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
+	struct fv_footer_request fo = {
+		.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
+		.partition_name = "system", .partition_size = 2u << 20,
+		.hash = "sha256", .block_size = BS};
 	char img[96], sup[96], part[128];
 	struct seen seen;
 	const char *kind;
@@ -2108,10 +2118,7 @@ START_TEST(super_images)
 	snprintf(sup, sizeof(sup), "%s/super.img", dir);
 	snprintf(part, sizeof(part), "%s/system_a", sup);
 	write_file(img, image, (size_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_footer_set_partition(fo, "system", 2u << 20), 0);
-	ck_assert_int_eq(fv_footer_set_hash(fo, "sha256", BS), 0);
-	ck_assert_int_eq(fv_avb_add_footer(img, fo, NULL), 0);
-	fv_footer_opts_free(fo);
+	ck_assert_int_eq(fv_avb_add_footer(img, &fo, NULL), 0);
 	f = fopen(img, "rb");
 	ck_assert_ptr_nonnull(f);
 	fseek(f, 0, SEEK_END);
@@ -2241,9 +2248,26 @@ static struct fv_slot_step step_of(const fv_slot *s, size_t i)
 START_TEST(firmware_sets)
 {
 	char sys[96], boot[96], key[96], pub[96], vb[96], vb2[96], sup[96];
-	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
-		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
-	fv_vbmeta_opts *v = fv_vbmeta_opts_new(), *top = fv_vbmeta_opts_new();
+	struct fv_vbmeta_chain chains[2] = {{"system", 1, pub, 0},
+					    {"vbmeta_system", 2, pub, 0}};
+	const char *include = boot, *cmdline = "quiet";
+	struct fv_vbmeta_request v = {.size = sizeof(v),
+				      .algorithm = "SHA256_RSA2048",
+				      .key = key},
+				 top = {.size = sizeof(top),
+					.algorithm = "SHA256_RSA2048",
+					.key = key, .chains = chains,
+					.nchains = 1, .includes = &include,
+					.nincludes = 1, .cmdlines = &cmdline,
+					.ncmdlines = 1};
+	struct fv_footer_request f = {.size = sizeof(f),
+				      .kind = FV_FOOTER_HASHTREE,
+				      .partition_name = "system",
+				      .hash = "sha256", .block_size = BS,
+				      .vbmeta = &v},
+				 h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
+				      .partition_name = "boot",
+				      .partition_size = 1 << 20};
 	struct fv_slot_request req = {.size = sizeof(req)};
 	struct fv_slot_step st;
 	struct walked w = {0, 0};
@@ -2269,19 +2293,9 @@ START_TEST(firmware_sets)
 	fclose(fp);
 	fv_free(pk);
 	/* system signed by k (chained, pinned), boot unsigned (included) */
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", key), 0);
-	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", BS), 0);
-	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
-	ck_assert_int_eq(fv_avb_add_footer(sys, f, NULL), 0);
-	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
-	ck_assert_int_eq(fv_avb_add_footer(boot, h, NULL), 0);
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(top, "SHA256_RSA2048", key),
-			 0);
-	ck_assert_int_eq(fv_vbmeta_add_chain(top, "system", 1, pub), 0);
-	ck_assert_int_eq(fv_vbmeta_add_include(top, boot), 0);
-	ck_assert_int_eq(fv_vbmeta_add_kernel_cmdline(top, "quiet"), 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, top, 0), 0);
+	ck_assert_int_eq(fv_avb_add_footer(sys, &f, NULL), 0);
+	ck_assert_int_eq(fv_avb_add_footer(boot, &h, NULL), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, &top, 0), 0);
 
 	ck_assert_int_eq(fv_slot_verify(NULL, NULL, NULL, NULL, &s), -EINVAL);
 	req.image = vb;
@@ -2347,10 +2361,11 @@ START_TEST(firmware_sets)
 	/* a vbmeta that chains from a chained one: refused as libavb
 	 * refuses it (a chain named twice: tests/cli/t_sets.sh) */
 	req.key = key;
-	ck_assert_int_eq(fv_vbmeta_add_chain(v, "vbmeta_system", 2, pub), 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, v, 0), 0);
-	ck_assert_int_eq(fv_vbmeta_add_chain(top, "vbmeta_system", 2, pub), 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, top, 0), 0);
+	v.chains = chains + 1;
+	v.nchains = 1;
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, &v, 0), 0);
+	top.nchains = 2;
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, &top, 0), 0);
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
 	{
 		size_t nested = 0;
@@ -2428,10 +2443,6 @@ START_TEST(firmware_sets)
 	ck_assert_uint_eq(fv_slot_steps(NULL), 0);
 	ck_assert_uint_eq(fv_slot_notes(NULL), 0);
 	ck_assert_ptr_null(fv_slot_name(NULL));
-	fv_footer_opts_free(f);
-	fv_footer_opts_free(h);
-	fv_vbmeta_opts_free(v);
-	fv_vbmeta_opts_free(top);
 }
 END_TEST
 
@@ -2455,9 +2466,23 @@ START_TEST(firmware_sets_mldsa)
 {
 	char rsa[96], rsapub[96], k65[96], k65pub[96], k87[96], k87pub[96],
 		other[96], sys[96], boot[96], top[96];
-	fv_footer_opts *f = fv_footer_opts_new(FV_FOOTER_HASHTREE),
-		       *h = fv_footer_opts_new(FV_FOOTER_HASH);
-	fv_vbmeta_opts *v = fv_vbmeta_opts_new(), *t = fv_vbmeta_opts_new();
+	struct fv_vbmeta_chain chain = {"system", 1, k87pub, 0};
+	struct fv_vbmeta_request v = {.size = sizeof(v), .algorithm = "MLDSA87",
+				      .key = k87},
+				 vr = {.size = sizeof(vr),
+				       .algorithm = "SHA256_RSA2048",
+				       .key = rsa},
+				 t = {.size = sizeof(t),
+				      .algorithm = "SHA256_RSA2048", .key = rsa,
+				      .chains = &chain, .nchains = 1};
+	struct fv_footer_request f = {.size = sizeof(f),
+				      .kind = FV_FOOTER_HASHTREE,
+				      .partition_name = "system",
+				      .hash = "sha256", .block_size = BS,
+				      .vbmeta = &v},
+				 h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
+				      .partition_name = "boot",
+				      .partition_size = 1 << 20, .vbmeta = &vr};
 	struct fv_slot_request req = {.size = sizeof(req)};
 	struct fv_slot_step st;
 	fv_slot *s;
@@ -2484,21 +2509,12 @@ START_TEST(firmware_sets_mldsa)
 	write_file(boot, image, 64 * BS);
 
 	/* system: ML-DSA-87; boot: RSA */
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MLDSA87", k87), 0);
-	ck_assert_int_eq(fv_footer_set_hash(f, "sha256", BS), 0);
-	ck_assert_int_eq(fv_footer_set_partition(f, "system", 0), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
-	ck_assert_msg(fv_avb_add_footer(sys, f, NULL) == 0, "%s",
+	ck_assert_msg(fv_avb_add_footer(sys, &f, NULL) == 0, "%s",
 		      fv_last_error());
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "SHA256_RSA2048", rsa), 0);
-	ck_assert_int_eq(fv_footer_set_partition(h, "boot", 1 << 20), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(h, v), 0);
-	ck_assert_int_eq(fv_avb_add_footer(boot, h, NULL), 0);
+	ck_assert_int_eq(fv_avb_add_footer(boot, &h, NULL), 0);
 
 	/* RSA at the top, pinning system's ML-DSA-87 key */
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(t, "SHA256_RSA2048", rsa), 0);
-	ck_assert_int_eq(fv_vbmeta_add_chain(t, "system", 1, k87pub), 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), 0);
 	req.image = top;
 	req.key = rsapub;
 	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW;
@@ -2519,9 +2535,8 @@ START_TEST(firmware_sets_mldsa)
 	fv_slot_free(s);
 
 	/* system signed by another ML-DSA-87 key: refused, naming the pin */
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(v, "MLDSA87", other), 0);
-	ck_assert_int_eq(fv_footer_set_vbmeta(f, v), 0);
-	ck_assert_int_eq(fv_avb_add_footer(sys, f, NULL), 0);
+	v.key = other;
+	ck_assert_int_eq(fv_avb_add_footer(sys, &f, NULL), 0);
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
 	st = step_of(s, 2);
 	ck_assert_int_eq(st.result, FV_SLOT_REFUSED);
@@ -2531,11 +2546,10 @@ START_TEST(firmware_sets_mldsa)
 
 	/* ML-DSA-65 at the top, pinning boot's RSA key; its key given as
 	 * the PEM key or the blob */
-	fv_vbmeta_opts_free(t);
-	t = fv_vbmeta_opts_new();
-	ck_assert_int_eq(fv_vbmeta_set_algorithm(t, "MLDSA65", k65), 0);
-	ck_assert_int_eq(fv_vbmeta_add_chain(t, "boot", 1, rsapub), 0);
-	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
+	chain = (struct fv_vbmeta_chain){"boot", 1, rsapub, 0};
+	t.algorithm = "MLDSA65";
+	t.key = k65;
+	ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), 0);
 	for (int i = 0; i < 2; i++) {
 		req.key = i ? k65pub : k65;
 		ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0,
@@ -2566,13 +2580,12 @@ START_TEST(firmware_sets_mldsa)
 		ck_assert_str_eq(d1, d2);
 		ck_assert_uint_eq(strlen(d1), 64);
 		snprintf(again, sizeof(again), "%s/again.img", dir);
-		ck_assert_int_eq(fv_vbmeta_set_sign_flags(t, 2), -EINVAL);
+		t.sign_flags = 2;
+		ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), -EINVAL);
 		for (int det = 0; det < 2; det++) {
-			ck_assert_int_eq(fv_vbmeta_set_sign_flags(
-						 t, det ? FV_VBMETA_DETERMINISTIC : 0),
-					 0);
-			ck_assert_int_eq(fv_avb_make_vbmeta_image(top, t, 0), 0);
-			ck_assert_int_eq(fv_avb_make_vbmeta_image(again, t, 0), 0);
+			t.sign_flags = det ? FV_VBMETA_DETERMINISTIC : 0;
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), 0);
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(again, &t, 0), 0);
 			ck_assert_ptr_nonnull(fp = fopen(top, "rb"));
 			fseek(fp, 0, SEEK_END);
 			len = (size_t)ftell(fp);
@@ -2593,10 +2606,6 @@ START_TEST(firmware_sets_mldsa)
 		ck_assert_int_eq(st.why, FV_SLOT_WHY_OTHER_KEY);
 		fv_slot_free(s);
 	}
-	fv_footer_opts_free(f);
-	fv_footer_opts_free(h);
-	fv_vbmeta_opts_free(v);
-	fv_vbmeta_opts_free(t);
 }
 END_TEST
 
@@ -2675,14 +2684,21 @@ START_TEST(updates)
 	fv_pair_free(pr);
 	write_file(data, image, (size_t)BLOCKS * BS);
 	free(img);
-	/* an Android image's changed ranges, kept by its footer options */
+	/* an Android image's changed ranges: a count without its list
+	 * refused, checked before anything is read */
 	{
-		fv_footer_opts *fo = fv_footer_opts_new(FV_FOOTER_HASHTREE);
+		struct fv_footer_request fo = {
+			.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
+			.partition_size = 2u << 20,
+			.flags = FV_FOOTER_CHANGED_GIVEN, .nchanged = 1};
+		uint64_t max;
 
-		ck_assert_int_eq(fv_footer_set_changed(fo, NULL, 1), -EINVAL);
-		ck_assert_int_eq(fv_footer_set_changed(fo, ranges, 2), 0);
-		ck_assert_int_eq(fv_footer_set_changed(fo, NULL, 0), 0);
-		fv_footer_opts_free(fo);
+		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), -EINVAL);
+		fo.changed = ranges;
+		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
+		fo.changed = NULL;
+		fo.nchanged = 0;
+		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
 	}
 }
 END_TEST

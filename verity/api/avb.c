@@ -555,60 +555,46 @@ int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 _Static_assert((unsigned)FV_FOOTER_DO_NOT_USE_AB ==
 			       AVB_HASHTREE_DO_NOT_USE_AB &&
 		       (unsigned)FV_FOOTER_CHECK_AT_MOST_ONCE ==
-			       AVB_HASHTREE_CHECK_AT_MOST_ONCE,
-	       "the footer flags and the descriptor's differ");
+			       AVB_HASHTREE_CHECK_AT_MOST_ONCE &&
+		       (unsigned)FV_CHAIN_DO_NOT_USE_AB ==
+			       AVB_CHAIN_DO_NOT_USE_AB,
+	       "the footer or chain flags and the descriptor's differ");
 
-/* s (n bytes, then a NUL) kept by v; NULL when out of memory. */
-char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n)
+/* A vbmeta request as the container takes it: the request checked, its
+ * lists copied into the container's types (freed by vb_done). */
+struct vb {
+	struct avb_vbmeta_opts o;
+	struct avb_prop *props;
+	struct avb_chain *chains;
+};
+
+static void vb_done(struct vb *v)
 {
-	char **more = realloc(v->strings, (v->nstrings + 1) * sizeof(*more));
-	char *c = malloc(n + 1);
-
-	if (more)
-		v->strings = more;
-	if (!more || !c) {
-		free(c);
-		verity_api_fail(ENOMEM, "out of memory");
-		return NULL;
-	}
-	if (n)
-		memcpy(c, p, n);
-	c[n] = '\0';
-	v->strings[v->nstrings++] = c;
-	return c;
-}
-
-API fv_vbmeta_opts *fv_vbmeta_opts_new(void)
-{
-	fv_vbmeta_opts *v = calloc(1, sizeof(*v));
-
-	if (!v)
-		return verity_api_out_of_memory();
-	v->vb.algorithm = AVB_ALG_NONE;
-	return v;
-}
-
-API void fv_vbmeta_opts_free(fv_vbmeta_opts *v)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < v->nstrings; i++)
-		free(v->strings[i]);
-	free(v->strings);
 	free(v->props);
-	free(v->cmdlines);
-	free(v->includes);
 	free(v->chains);
-	free(v);
 }
 
-API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
-				const char *key)
+/* A list of n that must be there when n is not 0. */
+#define LIST(p, n, what)                                                    \
+	do {                                                                \
+		if ((n) && !(p))                                            \
+			return verity_api_fail(EINVAL, "%s: %s is NULL",    \
+					       __func__, what);             \
+	} while (0)
+
+static int vb_of(const struct fv_vbmeta_request *in, struct vb *v)
 {
+	static const unsigned sign_known = FV_VBMETA_DETERMINISTIC;
+	struct fv_vbmeta_request q;
+	const char *name;
 	int alg;
 
-	NEED(v);
-	NEED(name);
+	memset(v, 0, sizeof(*v));
+	v->o.algorithm = AVB_ALG_NONE;
+	if (!in)
+		return 0;
+	TAKE(q, in, public_key_metadata);
+	name = q.algorithm ? q.algorithm : "NONE";
 	if ((alg = verity_avb_algorithm_by_name(name)) < 0)
 		return verity_api_fail(
 			EINVAL,
@@ -617,460 +603,260 @@ API int fv_vbmeta_set_algorithm(fv_vbmeta_opts *v, const char *name,
 			"SHA512_RSA2048, SHA512_RSA4096, SHA512_RSA8192, "
 			"MLDSA65, MLDSA87)",
 			name);
-	if (key && !(key = verity_api_vb_keep(v, key, strlen(key))))
-		return -ENOMEM;
-	v->vb.algorithm = alg;
-	v->vb.key_path = key;
-	return 0;
-}
-
-API int fv_vbmeta_set_rollback(fv_vbmeta_opts *v, uint64_t index,
-			       uint32_t location)
-{
-	NEED(v);
-	v->vb.rollback_index = index;
-	v->vb.rollback_index_location = location;
-	return 0;
-}
-
-API int fv_vbmeta_set_flags(fv_vbmeta_opts *v, uint32_t flags)
-{
-	NEED(v);
-	v->vb.flags = flags;
-	return 0;
-}
-
-API int fv_vbmeta_set_release(fv_vbmeta_opts *v, const char *release,
-			      const char *append)
-{
-	NEED(v);
-	if ((release &&
-	     !(release = verity_api_vb_keep(v, release, strlen(release)))) ||
-	    (append &&
-	     !(append = verity_api_vb_keep(v, append, strlen(append)))))
-		return -ENOMEM;
-	v->vb.release = release;
-	v->vb.append_release = append;
-	return 0;
-}
-
-/* One more slot in an array of n, of size each; NULL when out of
- * memory. */
-void *verity_api_grow(void *array, size_t n, size_t size)
-{
-	void *more = realloc(array, (n + 1) * size);
-
-	if (!more)
-		verity_api_fail(ENOMEM, "out of memory");
-	return more;
-}
-
-API int fv_vbmeta_add_property(fv_vbmeta_opts *v, const char *key,
-			       const uint8_t *value, size_t len)
-{
-	struct avb_prop *more;
-	const char *k, *val;
-
-	NEED(v);
-	NEED(key);
-	if (len && !value)
-		return verity_api_fail(EINVAL,
-				       "fv_vbmeta_add_property: value is NULL");
-	if (!(k = verity_api_vb_keep(v, key, strlen(key))) ||
-	    !(val = verity_api_vb_keep(v, value, len)) ||
-	    !(more = verity_api_grow(v->props, v->vb.nprops, sizeof(*more))))
-		return -ENOMEM;
-	v->props = more;
-	v->props[v->vb.nprops++] =
-		(struct avb_prop){k, (const uint8_t *)val, len};
-	v->vb.props = v->props;
-	return 0;
-}
-
-/* A string kept and added to a list of n. */
-int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
-			  const char *s)
-{
-	char *c, **more;
-
-	if (!(c = verity_api_vb_keep(v, s, strlen(s))) ||
-	    !(more = verity_api_grow(*list, *n, sizeof(*more))))
-		return -ENOMEM;
-	*list = more;
-	(*list)[(*n)++] = c;
-	return 0;
-}
-
-API int fv_vbmeta_add_kernel_cmdline(fv_vbmeta_opts *v, const char *cmdline)
-{
-	int r;
-
-	NEED(v);
-	NEED(cmdline);
-	if ((r = verity_api_add_string(v, &v->cmdlines, &v->vb.ncmdlines,
-				       cmdline)))
-		return r;
-	v->vb.cmdlines = (const char *const *)v->cmdlines;
-	return 0;
-}
-
-API int fv_vbmeta_add_include(fv_vbmeta_opts *v, const char *image)
-{
-	int r;
-
-	NEED(v);
-	NEED(image);
-	if ((r = verity_api_add_string(v, &v->includes, &v->vb.nincludes,
-				       image)))
-		return r;
-	v->vb.includes = (const char *const *)v->includes;
-	return 0;
-}
-
-API int fv_vbmeta_add_chain(fv_vbmeta_opts *v, const char *partition,
-			    uint32_t location, const char *key_path)
-{
-	return fv_vbmeta_add_chain_flags(v, partition, location, key_path, 0);
-}
-
-API int fv_vbmeta_add_chain_flags(fv_vbmeta_opts *v, const char *partition,
-				  uint32_t location, const char *key_path,
-				  unsigned flags)
-{
-	struct avb_chain *more;
-	const char *name, *key;
-
-	NEED(v);
-	NEED(partition);
-	NEED(key_path);
-	if (flags & ~(unsigned)FV_CHAIN_DO_NOT_USE_AB)
-		return verity_api_fail(EINVAL, "unknown chain flags %#x",
-				       flags);
-	if (!(name = verity_api_vb_keep(v, partition, strlen(partition))) ||
-	    !(key = verity_api_vb_keep(v, key_path, strlen(key_path))) ||
-	    !(more = verity_api_grow(v->chains, v->vb.nchains, sizeof(*more))))
-		return -ENOMEM;
-	v->chains = more;
-	v->chains[v->vb.nchains++] =
-		(struct avb_chain){name, location, key, flags};
-	v->vb.chains = v->chains;
-	return 0;
-}
-
-API int fv_vbmeta_set_signing_helper(fv_vbmeta_opts *v, const char *program,
-				     int with_files)
-{
-	NEED(v);
-	if (program && !(program = verity_api_vb_keep(v, program,
-						      strlen(program))))
-		return -ENOMEM;
-	v->vb.signing_helper = program;
-	v->vb.helper_files = program && with_files;
-	return 0;
-}
-
-API int fv_vbmeta_set_sign_flags(fv_vbmeta_opts *v, unsigned flags)
-{
-	NEED(v);
-	if (flags & ~(unsigned)FV_VBMETA_DETERMINISTIC)
+	if (q.sign_flags & ~sign_known)
 		return verity_api_fail(EINVAL, "unknown signing flags %#x",
-				       flags);
-	v->vb.deterministic = !!(flags & FV_VBMETA_DETERMINISTIC);
+				       q.sign_flags);
+	LIST(q.chains, q.nchains, "chains");
+	LIST(q.properties, q.nproperties, "properties");
+	LIST(q.cmdlines, q.ncmdlines, "cmdlines");
+	LIST(q.includes, q.nincludes, "includes");
+	for (size_t i = 0; i < q.nchains; i++) {
+		const struct fv_vbmeta_chain *c = &q.chains[i];
+
+		NEED(c->partition);
+		NEED(c->key_path);
+		if (c->flags & ~(unsigned)FV_CHAIN_DO_NOT_USE_AB)
+			return verity_api_fail(EINVAL,
+					       "unknown chain flags %#x",
+					       c->flags);
+	}
+	for (size_t i = 0; i < q.nproperties; i++) {
+		NEED(q.properties[i].key);
+		LIST(q.properties[i].value, q.properties[i].len, "a value");
+	}
+	for (size_t i = 0; i < q.ncmdlines; i++)
+		NEED(q.cmdlines[i]);
+	for (size_t i = 0; i < q.nincludes; i++)
+		NEED(q.includes[i]);
+	if ((q.nchains &&
+	     !(v->chains = calloc(q.nchains, sizeof(*v->chains)))) ||
+	    (q.nproperties &&
+	     !(v->props = calloc(q.nproperties, sizeof(*v->props))))) {
+		vb_done(v);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < q.nchains; i++)
+		v->chains[i] = (struct avb_chain){
+			q.chains[i].partition, q.chains[i].location,
+			q.chains[i].key_path, q.chains[i].flags};
+	for (size_t i = 0; i < q.nproperties; i++)
+		v->props[i] = (struct avb_prop){q.properties[i].key,
+						q.properties[i].value,
+						q.properties[i].len};
+	v->o = (struct avb_vbmeta_opts){
+		.algorithm = alg,
+		.key_path = q.key,
+		.deterministic = !!(q.sign_flags & FV_VBMETA_DETERMINISTIC),
+		.signing_helper = q.signing_helper,
+		.helper_files = q.signing_helper && q.signing_helper_with_files,
+		.temp_dir = q.temp_dir,
+		.public_key_metadata = q.public_key_metadata,
+		.rollback_index = q.rollback_index,
+		.rollback_index_location = q.rollback_location,
+		.flags = q.flags,
+		.release = q.release,
+		.append_release = q.release_append,
+		.props = v->props,
+		.nprops = q.nproperties,
+		.cmdlines = q.cmdlines,
+		.ncmdlines = q.ncmdlines,
+		.chains = v->chains,
+		.nchains = q.nchains,
+		.includes = q.includes,
+		.nincludes = q.nincludes,
+	};
 	return 0;
 }
 
-API int fv_vbmeta_set_temp_dir(fv_vbmeta_opts *v, const char *dir)
+/* A footer request as the container takes it, for image (its vbmeta's
+ * lists in v, freed by vb_done). */
+static int footer_of(const struct fv_footer_request *in, const char *image,
+		     struct avb_footer_opts *o, struct vb *v,
+		     struct verity_range **changed)
 {
-	NEED(v);
-	if (dir && !(dir = verity_api_vb_keep(v, dir, strlen(dir))))
-		return -ENOMEM;
-	v->vb.temp_dir = dir;
+	static const unsigned known =
+		FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE |
+		FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND |
+		FV_FOOTER_PERSISTENT_DIGEST | FV_FOOTER_NO_FEC |
+		FV_FOOTER_SALT_GIVEN | FV_FOOTER_CHANGED_GIVEN;
+	struct fv_footer_request q;
+	int tree, r;
+
+	*changed = NULL;
+	memset(v, 0, sizeof(*v));
+	TAKE(q, in, vbmeta);
+	if (q.kind != FV_FOOTER_HASH && q.kind != FV_FOOTER_HASHTREE)
+		return verity_api_fail(EINVAL, "no footer of kind %d",
+				       (int)q.kind);
+	tree = q.kind == FV_FOOTER_HASHTREE;
+	if (!q.hash)
+		q.hash = tree ? "sha1" : "sha256";
+	if (!verity_avb_digest_size(q.hash))
+		return verity_api_fail(EINVAL,
+				       "hash algorithm '%s' is not supported "
+				       "(sha1, sha256, sha512)",
+				       q.hash);
+	if (q.flags & ~known)
+		return verity_api_fail(EINVAL, "unknown footer flags %#x",
+				       q.flags);
+	if (q.salt_len > VERITY_MAX_SALT_SIZE)
+		return verity_api_fail(
+			EINVAL, "salt of %zu bytes is too long (at most %d)",
+			q.salt_len, VERITY_MAX_SALT_SIZE);
+	LIST(q.salt, q.salt_len, "salt");
+	LIST(q.changed, q.nchanged, "changed");
+	if (q.nchanged > SIZE_MAX / sizeof(**changed))
+		return verity_api_fail(EINVAL, "%zu changed ranges",
+				       q.nchanged);
+	if ((r = vb_of(q.vbmeta, v)))
+		return r;
+	if ((q.flags & FV_FOOTER_CHANGED_GIVEN) &&
+	    !(*changed = calloc(q.nchanged ? q.nchanged : 1,
+				sizeof(**changed)))) {
+		vb_done(v);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; *changed && i < q.nchanged; i++)
+		(*changed)[i] = (struct verity_range){q.changed[2 * i],
+						      q.changed[2 * i + 1]};
+	*o = (struct avb_footer_opts){
+		.image = image,
+		.partition_size = q.partition_size,
+		.dynamic_size = !!(q.flags & FV_FOOTER_DYNAMIC_SIZE),
+		.partition_name = q.partition_name ? q.partition_name : "",
+		.hash_algorithm = q.hash,
+		.block_size = q.block_size ? q.block_size : 4096,
+		.salt = (q.flags & FV_FOOTER_SALT_GIVEN) ? q.salt : NULL,
+		.salt_len = (q.flags & FV_FOOTER_SALT_GIVEN) ? q.salt_len : 0,
+		.salt_given = !!(q.flags & FV_FOOTER_SALT_GIVEN),
+		.fec = tree && !(q.flags & FV_FOOTER_NO_FEC),
+		.roots = q.fec_roots ? q.fec_roots : 2,
+		.descriptor_flags =
+			q.flags & (FV_FOOTER_DO_NOT_USE_AB |
+				   FV_FOOTER_CHECK_AT_MOST_ONCE),
+		.do_not_append = !!(q.flags & FV_FOOTER_DO_NOT_APPEND),
+		.output_vbmeta = q.output_vbmeta,
+		.persistent_digest = !!(q.flags & FV_FOOTER_PERSISTENT_DIGEST),
+		.vb = v->o,
+		.changed = *changed,
+		.nchanged = *changed ? q.nchanged : 0,
+	};
 	return 0;
 }
 
-API int fv_vbmeta_set_public_key_metadata(fv_vbmeta_opts *v, const char *path)
+API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
+			      const struct fv_footer_request *fin,
+			      unsigned *minor)
 {
-	NEED(v);
-	if (path && !(path = verity_api_vb_keep(v, path, strlen(path))))
-		return -ENOMEM;
-	v->vb.public_key_metadata = path;
-	return 0;
-}
+	struct verity_range *changed = NULL;
+	struct avb_footer_opts f;
+	struct vb v;
+	int r;
 
-API int fv_vbmeta_required_minor(const fv_vbmeta_opts *v, unsigned *minor)
-{
-	NEED(v);
 	NEED(minor);
-	/* a rollback index location needs 1.2, a chain without A/B 1.3;
-	 * the included images' needs count too */
-	*minor = v->vb.rollback_index_location ? 2 : 0;
-	for (size_t i = 0; i < v->vb.nchains; i++)
-		if (v->vb.chains[i].flags)
+	if (!in == !fin)
+		return verity_api_fail(EINVAL, "%s: one of a vbmeta and a "
+				       "footer request", __func__);
+	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
+		return r;
+	/* avbtool's rule: a footer's flags need 1.1, a rollback index
+	 * location 1.2, a chain without A/B 1.3 */
+	*minor = fin && (f.descriptor_flags || f.persistent_digest) ? 1 : 0;
+	if (v.o.rollback_index_location)
+		*minor = 2;
+	for (size_t i = 0; i < v.o.nchains; i++)
+		if (v.o.chains[i].flags)
 			*minor = 3;
-	for (size_t i = 0; i < v->vb.nincludes; i++) {
+	/* a vbmeta image's included images count too */
+	for (size_t i = 0; !fin && !r && i < v.o.nincludes; i++) {
 		struct avb_image img;
 		struct ht_error err;
-		int r;
 
-		if ((r = verity_avb_image_read(v->vb.includes[i], &img, &err)))
-			return verity_api_keep(r, &err);
+		if ((r = verity_avb_image_read(v.o.includes[i], &img, &err))) {
+			r = verity_api_keep(r, &err);
+			break;
+		}
 		if (img.vbmeta.h.required_minor > *minor)
 			*minor = img.vbmeta.h.required_minor;
 		verity_avb_image_free(&img);
 	}
-	return 0;
+	free(changed);
+	vb_done(&v);
+	return r;
 }
 
-API int fv_avb_make_vbmeta_image(const char *output, const fv_vbmeta_opts *v,
+API int fv_avb_make_vbmeta_image(const char *output,
+				 const struct fv_vbmeta_request *in,
 				 uint64_t padding)
 {
 	struct ht_error err;
+	struct vb v;
+	int r;
 
 	NEED(output);
-	NEED(v);
-	for (size_t i = 0; i < v->vb.nincludes; i++)
-		if (verity_path_same_storage(output, v->vb.includes[i]))
+	NEED(in);
+	if ((r = vb_of(in, &v)))
+		return r;
+	for (size_t i = 0; i < v.o.nincludes; i++)
+		if (verity_path_same_storage(output, v.o.includes[i])) {
+			vb_done(&v);
 			return verity_api_fail(
 				EINVAL,
 				"%s: is the input %s: an output is never "
 				"written over what is read",
-				output, v->vb.includes[i]);
-	return verity_api_keep(
-		verity_avb_make_vbmeta_image(output, &v->vb, padding, &err),
+				output, v.o.includes[i]);
+		}
+	r = verity_api_keep(
+		verity_avb_make_vbmeta_image(output, &v.o, padding, &err),
 		&err);
-}
-
-API fv_footer_opts *fv_footer_opts_new(enum fv_footer_kind kind)
-{
-	fv_footer_opts *f;
-
-	if (kind != FV_FOOTER_HASH && kind != FV_FOOTER_HASHTREE) {
-		verity_api_fail(EINVAL, "no footer of kind %d", (int)kind);
-		return NULL;
-	}
-	if (!(f = calloc(1, sizeof(*f))) || !(f->vb = fv_vbmeta_opts_new())) {
-		free(f);
-		return verity_api_out_of_memory();
-	}
-	f->kind = kind;
-	f->f.partition_name = "";
-	f->f.hash_algorithm = kind == FV_FOOTER_HASHTREE ? "sha1" : "sha256";
-	f->f.block_size = 4096;
-	f->f.fec = kind == FV_FOOTER_HASHTREE;
-	f->f.roots = 2;
-	f->f.vb = f->vb->vb;
-	return f;
-}
-
-API void fv_footer_opts_free(fv_footer_opts *f)
-{
-	if (!f)
-		return;
-	fv_vbmeta_opts_free(f->vb);
-	free(f->name);
-	free(f->hash);
-	free(f->output_vbmeta);
-	free(f->changed);
-	free(f);
-}
-
-API int fv_footer_set_changed(fv_footer_opts *f, const uint64_t *ranges,
-			      size_t n)
-{
-	struct verity_range *v = NULL;
-
-	NEED(f);
-	if (n && !ranges)
-		return verity_api_fail(EINVAL, "%s: ranges is NULL", __func__);
-	if (ranges && !(v = calloc(n ? n : 1, sizeof(*v))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
-	free(f->changed);
-	f->changed = v;
-	f->f.changed = v;
-	f->f.nchanged = n;
-	return 0;
-}
-
-API int fv_footer_set_partition(fv_footer_opts *f, const char *name,
-				uint64_t size)
-{
-	NEED(f);
-	if (verity_api_set_string(&f->name, name))
-		return -ENOMEM;
-	f->f.partition_name = f->name ? f->name : "";
-	f->f.partition_size = size;
-	return 0;
-}
-
-API int fv_footer_set_hash(fv_footer_opts *f, const char *algorithm,
-			   uint32_t block_size)
-{
-	NEED(f);
-	NEED(algorithm);
-	if (!verity_avb_digest_size(algorithm))
-		return verity_api_fail(EINVAL,
-				       "hash algorithm %s not supported (sha1, "
-				       "sha256, sha512)",
-				       algorithm);
-	if (verity_api_set_string(&f->hash, algorithm))
-		return -ENOMEM;
-	f->f.hash_algorithm = f->hash;
-	f->f.block_size = block_size;
-	return 0;
-}
-
-API int fv_footer_set_salt(fv_footer_opts *f, const uint8_t *salt, size_t len)
-{
-	NEED(f);
-	if (len > VERITY_MAX_SALT_SIZE || (len && !salt))
-		return verity_api_fail(
-			EINVAL, "salt of %zu bytes is too long (at most %d)",
-			len, VERITY_MAX_SALT_SIZE);
-	if (len)
-		memcpy(f->salt, salt, len);
-	f->f.salt = f->salt;
-	f->f.salt_len = len;
-	f->f.salt_given = 1;
-	return 0;
-}
-
-API int fv_footer_set_fec(fv_footer_opts *f, unsigned roots)
-{
-	NEED(f);
-	f->f.fec = roots != 0 && f->kind == FV_FOOTER_HASHTREE;
-	f->f.roots = roots ? roots : 2;
-	return 0;
-}
-
-API int fv_footer_set_flags(fv_footer_opts *f, unsigned flags)
-{
-	NEED(f);
-	if (flags &
-	    ~(unsigned)(FV_FOOTER_DO_NOT_USE_AB | FV_FOOTER_CHECK_AT_MOST_ONCE |
-			FV_FOOTER_DYNAMIC_SIZE | FV_FOOTER_DO_NOT_APPEND |
-			FV_FOOTER_PERSISTENT_DIGEST))
-		return verity_api_fail(EINVAL, "unknown footer flags %#x",
-				       flags);
-	f->f.descriptor_flags = flags & (FV_FOOTER_DO_NOT_USE_AB |
-					 FV_FOOTER_CHECK_AT_MOST_ONCE);
-	f->f.dynamic_size = !!(flags & FV_FOOTER_DYNAMIC_SIZE);
-	f->f.do_not_append = !!(flags & FV_FOOTER_DO_NOT_APPEND);
-	f->f.persistent_digest = !!(flags & FV_FOOTER_PERSISTENT_DIGEST);
-	return 0;
-}
-
-API int fv_footer_set_output_vbmeta(fv_footer_opts *f, const char *path)
-{
-	NEED(f);
-	if (verity_api_set_string(&f->output_vbmeta, path))
-		return -ENOMEM;
-	f->f.output_vbmeta = f->output_vbmeta;
-	return 0;
-}
-
-/* dst made a copy of src. */
-int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src)
-{
-	const struct avb_vbmeta_opts *o = &src->vb;
-	int r = 0;
-
-	if (!(r = fv_vbmeta_set_algorithm(dst, "NONE", o->key_path)))
-		dst->vb.algorithm = o->algorithm;
-	if (!r)
-		r = fv_vbmeta_set_rollback(dst, o->rollback_index,
-					   o->rollback_index_location);
-	if (!r)
-		r = fv_vbmeta_set_flags(dst, o->flags);
-	if (!r)
-		r = fv_vbmeta_set_release(dst, o->release, o->append_release);
-	for (size_t i = 0; !r && i < o->nprops; i++)
-		r = fv_vbmeta_add_property(dst, o->props[i].key,
-					   o->props[i].value,
-					   o->props[i].value_len);
-	for (size_t i = 0; !r && i < o->ncmdlines; i++)
-		r = fv_vbmeta_add_kernel_cmdline(dst, o->cmdlines[i]);
-	for (size_t i = 0; !r && i < o->nchains; i++)
-		r = fv_vbmeta_add_chain_flags(
-			dst, o->chains[i].name,
-			o->chains[i].rollback_index_location,
-			o->chains[i].key_path, o->chains[i].flags);
-	if (!r)
-		r = fv_vbmeta_set_signing_helper(dst, o->signing_helper,
-						 o->helper_files);
-	if (!r)
-		r = fv_vbmeta_set_temp_dir(dst, o->temp_dir);
-	if (!r)
-		r = fv_vbmeta_set_sign_flags(
-			dst, o->deterministic ? FV_VBMETA_DETERMINISTIC : 0);
-	if (!r)
-		r = fv_vbmeta_set_public_key_metadata(dst,
-						      o->public_key_metadata);
-	for (size_t i = 0; !r && i < o->nincludes; i++)
-		r = fv_vbmeta_add_include(dst, o->includes[i]);
-	dst->vb.required_minor = o->required_minor;
+	vb_done(&v);
 	return r;
 }
 
-API int fv_footer_set_vbmeta(fv_footer_opts *f, const fv_vbmeta_opts *v)
+API int fv_avb_max_image_size(const struct fv_footer_request *in,
+			      uint64_t *max)
 {
-	fv_vbmeta_opts *copy;
+	struct verity_range *changed;
+	struct avb_footer_opts o;
+	struct vb v;
 	int r;
 
-	NEED(f);
-	NEED(v);
-	if (!(copy = fv_vbmeta_opts_new()))
-		return -ENOMEM;
-	if ((r = verity_api_vbmeta_copy(copy, v))) {
-		fv_vbmeta_opts_free(copy);
+	NEED(max);
+	if ((r = footer_of(in, NULL, &o, &v, &changed)))
 		return r;
-	}
-	fv_vbmeta_opts_free(f->vb);
-	f->vb = copy;
+	*max = verity_avb_max_image_size(&o, in->kind == FV_FOOTER_HASHTREE
+						      ? AVB_FOOTER_HASHTREE
+						      : AVB_FOOTER_HASH);
+	free(changed);
+	vb_done(&v);
 	return 0;
 }
 
-/* f's options as the container takes them, for image. */
-struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
-					    const char *image)
-{
-	struct avb_footer_opts o = f->f;
-
-	o.image = image;
-	o.vb = f->vb->vb;
-	return o;
-}
-
-API uint64_t fv_avb_max_image_size(const fv_footer_opts *f)
-{
-	struct avb_footer_opts o;
-
-	if (!f)
-		return 0;
-	o = verity_api_footer_of(f, NULL);
-	return verity_avb_max_image_size(&o, f->kind == FV_FOOTER_HASHTREE
-						     ? AVB_FOOTER_HASHTREE
-						     : AVB_FOOTER_HASH);
-}
-
-API int fv_avb_add_footer(const char *image, const fv_footer_opts *f,
+API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 			  const fv_options *opts)
 {
+	struct verity_range *changed;
 	struct avb_footer_opts o;
 	struct verity_outcome out;
 	struct verity_run run;
 	struct ht_error err;
+	struct vb v;
+	int r;
 
 	NEED(image);
-	NEED(f);
-	o = verity_api_footer_of(f, image);
-	if (f->kind == FV_FOOTER_HASH)
-		return verity_api_keep(verity_avb_add_hash_footer(&o, &err),
-				       &err);
-	verity_api_run_of(opts, &run);
-	return verity_api_keep(
-		verity_op_avb_hashtree_footer(&o, &run, &out, &err), &err);
+	if ((r = footer_of(in, image, &o, &v, &changed)))
+		return r;
+	if (in->kind == FV_FOOTER_HASH) {
+		r = verity_api_keep(verity_avb_add_hash_footer(&o, &err), &err);
+	} else {
+		verity_api_run_of(opts, &run);
+		r = verity_api_keep(
+			verity_op_avb_hashtree_footer(&o, &run, &out, &err),
+			&err);
+	}
+	free(changed);
+	vb_done(&v);
+	return r;
 }
 
 API int fv_avb_erase_footer(const char *image, unsigned flags)

@@ -58,6 +58,22 @@
 		memcpy((out), &(full), (full).size);                          \
 	} while (0)
 
+/* A caller's versioned request (in) copied into full, zeros past what
+ * the caller has: its size at least up to last, the member that ended
+ * the type when it came. */
+#define TAKE(full, in, last)                                                  \
+	do {                                                                  \
+		NEED(in);                                                     \
+		memset(&(full), 0, sizeof(full));                             \
+		if ((in)->size <                                              \
+		    offsetof(__typeof__(full), last) + sizeof((full).last))   \
+			return verity_api_fail(EINVAL,                        \
+					       "%s: size %zu is too small",   \
+					       __func__, (in)->size);         \
+		memcpy(&(full), (in),                                         \
+		       (in)->size < sizeof(full) ? (in)->size : sizeof(full)); \
+	} while (0)
+
 /* This thread's last error, its fix included. */
 extern _Thread_local struct ht_error verity_api_last;
 
@@ -178,25 +194,6 @@ struct fv_signer {
 	unsigned flags;
 };
 
-struct fv_vbmeta_opts {
-	struct avb_vbmeta_opts vb; /* its pointers point below */
-	char *key, *release, *append;
-	struct avb_prop *props;
-	char **strings; /* every string and value the options own */
-	size_t nstrings;
-	char **cmdlines, **includes;
-	struct avb_chain *chains;
-};
-
-struct fv_footer_opts {
-	struct avb_footer_opts f; /* f.vb: vb's, its pointers below */
-	enum fv_footer_kind kind;
-	fv_vbmeta_opts *vb;
-	char *name, *hash, *output_vbmeta;
-	struct verity_range *changed; /* f.changed */
-	uint8_t salt[VERITY_MAX_SALT_SIZE];
-};
-
 int verity_api_keep(int r, const struct ht_error *err);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
@@ -249,12 +246,5 @@ void verity_api_gpt_partition_of(const struct gpt_partition *g,
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag);
-char *verity_api_vb_keep(fv_vbmeta_opts *v, const void *p, size_t n);
-void *verity_api_grow(void *array, size_t n, size_t size);
-int verity_api_add_string(fv_vbmeta_opts *v, char ***list, size_t *n,
-			  const char *s);
-int verity_api_vbmeta_copy(fv_vbmeta_opts *dst, const fv_vbmeta_opts *src);
-struct avb_footer_opts verity_api_footer_of(const fv_footer_opts *f,
-					    const char *image);
 
 #endif
