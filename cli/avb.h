@@ -96,4 +96,9 @@ int cli_refuse_sparse(const char *path);
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *const *inputs, size_t ninputs);
 
+/* An Android image's fv_avb_info, whole (zeros for NULL), and its
+ * descriptor i (tag UINT64_MAX when there is none). */
+struct fv_avb_info cli_avb_facts(const fv_avb *a);
+struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i);
+
 #endif

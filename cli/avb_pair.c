@@ -14,6 +14,26 @@
 #include "cli/pair.h"
 #include "cli/text.h"
 
+struct fv_avb_info cli_avb_facts(const fv_avb *a)
+{
+	struct fv_avb_info in = {.size = sizeof(in)};
+
+	if (!a || fv_avb_info(a, &in))
+		memset(&in, 0, sizeof(in));
+	return in;
+}
+
+struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i)
+{
+	struct fv_avb_descriptor d = {.size = sizeof(d)};
+
+	if (!a || fv_avb_descriptor(a, i, &d)) {
+		memset(&d, 0, sizeof(d));
+		d.tag = UINT64_MAX;
+	}
+	return d;
+}
+
 /* Options that set what the image's descriptor says. */
 static const char *parameter_option(const struct cli_opts *o)
 {
@@ -50,16 +70,17 @@ static int open_avb(const struct cli_opts *o, const char *image,
 static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 		   enum fv_trust trust, struct cli_pair *cp)
 {
+	struct fv_avb_info in = cli_avb_facts(a);
 	int r;
 
-	if (!fv_avb_has_footer(a))
+	if (!in.has_footer)
 		return cli_error(-EINVAL,
 				 "%s: a vbmeta image (no footer): its "
 				 "descriptors describe other partitions' "
 				 "images, which fastverity avb verify_image "
 				 "--image %s checks",
 				 image, image);
-	if (!fv_avb_has_hashtree(a))
+	if (!in.has_hashtree)
 		return cli_error(-EINVAL,
 				 "%s: the vbmeta has no hashtree descriptor, "
 				 "no tree to %s (verify checks its hash "
@@ -70,14 +91,14 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 	cp->avb = 1;
 	cp->trust = trust;
 	snprintf(cp->avb_algorithm, sizeof(cp->avb_algorithm), "%s",
-		 fv_avb_algorithm(a));
+		 in.header.algorithm);
 	snprintf(cp->avb_key_sha1, sizeof(cp->avb_key_sha1), "%s",
-		 fv_avb_key_sha1(a));
-	cp->avb_rollback_index = fv_avb_rollback_index(a);
+		 in.header.public_key_sha1);
+	cp->avb_rollback_index = in.header.rollback_index;
 	/* messages about the parity name the image */
 	if (fv_pair_fec_path(cp->fp))
 		cp->fec_name = image;
-	if (fv_avb_parity_unusable(a))
+	if (in.parity_unusable)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "
 			"under a tree of %u-byte blocks (avbtool's way), which "
@@ -134,69 +155,63 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
 static void dump_text(const char *image, const fv_avb *a,
 		      const struct cli_pair *cp, const struct fv_layout *l)
 {
-	uint64_t image_size, tree_offset, tree_size, fec_offset, fec_size;
-	const char *name = fv_avb_partition_name(a), *sha1 = fv_avb_key_sha1(a);
-	unsigned fec_roots;
+	struct fv_avb_info in = cli_avb_facts(a);
+	const char *name = in.partition_name, *sha1 = in.header.public_key_sha1;
 
-	fv_avb_layout(a, &image_size, &tree_offset, &tree_size, &fec_roots,
-		      &fec_offset, &fec_size);
 	cli_print_header(image, fv_pair_params(cp->fp), "-", l,
 			 fv_pair_root_hex(cp->fp));
 	printf("Android image:   \tpartition %s, data %" PRIu64
 	       " bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",
-	       CLI_NAME(name, strlen(name)), image_size, tree_offset,
-	       tree_size);
-	if (fec_roots)
+	       CLI_NAME(name, strlen(name)), in.image_size, in.tree_offset,
+	       in.tree_size);
+	if (in.fec_roots)
 		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64
 		       " bytes)%s\n",
-		       fec_roots, fec_offset, fec_size,
+		       in.fec_roots, in.fec_offset, in.fec_size,
 		       fv_pair_fec_path(cp->fp)
 			       ? ""
 			       : ", 4096-byte blocks the kernel cannot use");
 	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
 	       ", release '%s'\n",
-	       fv_avb_algorithm(a), sha1[0] ? ", key sha1 " : "", sha1,
-	       fv_avb_rollback_index(a), fv_avb_release(a));
+	       in.header.algorithm, sha1[0] ? ", key sha1 " : "", sha1,
+	       in.header.rollback_index, in.header.release);
 }
 
 static void dump_json(const char *image, const fv_avb *a,
 		      const struct cli_pair *cp, const struct fv_layout *l)
 {
-	uint64_t image_size, tree_offset, tree_size, fec_offset, fec_size;
+	struct fv_avb_info in = cli_avb_facts(a);
 	json_object *j = cli_json_header(image, fv_pair_params(cp->fp), l,
 					 fv_pair_root_hex(cp->fp));
 	json_object *d = json_object_new_object();
-	const char *sha1 = fv_avb_key_sha1(a);
-	unsigned fec_roots;
+	const char *sha1 = in.header.public_key_sha1;
 
-	fv_avb_layout(a, &image_size, &tree_offset, &tree_size, &fec_roots,
-		      &fec_offset, &fec_size);
-	json_object_object_add(
-		d, "partition_name",
-		json_object_new_string(fv_avb_partition_name(a)));
+	json_object_object_add(d, "partition_name",
+			       json_object_new_string(in.partition_name));
 	json_object_object_add(d, "image_size",
-			       json_object_new_uint64(image_size));
+			       json_object_new_uint64(in.image_size));
 	json_object_object_add(d, "tree_offset",
-			       json_object_new_uint64(tree_offset));
+			       json_object_new_uint64(in.tree_offset));
 	json_object_object_add(d, "tree_size",
-			       json_object_new_uint64(tree_size));
+			       json_object_new_uint64(in.tree_size));
 	json_object_object_add(d, "fec_num_roots",
-			       json_object_new_uint64(fec_roots));
+			       json_object_new_uint64(in.fec_roots));
 	json_object_object_add(d, "fec_offset",
-			       json_object_new_uint64(fec_offset));
-	json_object_object_add(d, "fec_size", json_object_new_uint64(fec_size));
+			       json_object_new_uint64(in.fec_offset));
+	json_object_object_add(d, "fec_size",
+			       json_object_new_uint64(in.fec_size));
 	json_object_object_add(
 		d, "fec_usable_by_kernel",
 		json_object_new_boolean(fv_pair_fec_path(cp->fp) != NULL));
 	json_object_object_add(d, "algorithm",
-			       cli_json_str(fv_avb_algorithm(a)));
+			       cli_json_str(in.header.algorithm));
 	json_object_object_add(d, "public_key_sha1",
 			       sha1[0] ? cli_json_str(sha1) : NULL);
 	json_object_object_add(
 		d, "rollback_index",
-		json_object_new_uint64(fv_avb_rollback_index(a)));
+		json_object_new_uint64(in.header.rollback_index));
 	json_object_object_add(d, "release_string",
-			       cli_json_str(fv_avb_release(a)));
+			       cli_json_str(in.header.release));
 	json_object_object_add(j, "android", d);
 	cli_json_print(j);
 }
@@ -206,16 +221,19 @@ static void dump_json(const char *image, const fv_avb *a,
 static int dump_hash(const struct cli_opts *o, const char *image,
 		     const fv_avb *a)
 {
-	struct fv_avb_hash h = {.size = sizeof(h)};
-	const char *sha1 = fv_avb_key_sha1(a);
+	struct fv_avb_info in = cli_avb_facts(a);
+	const char *sha1 = in.header.public_key_sha1;
+	struct fv_avb_descriptor desc = {.tag = UINT64_MAX};
 	char hex[2 * 64 + 1] = "";
+	struct fv_avb_hash h;
 	size_t i;
 
-	for (i = 0; i < fv_avb_descriptors(a) &&
-		    fv_avb_descriptor_tag(a, i, NULL) != FV_AVB_HASH;
+	for (i = 0; i < in.descriptors &&
+		    (desc = cli_avb_descriptor(a, i)).tag != FV_AVB_HASH;
 	     i++)
 		;
-	if (i == fv_avb_descriptors(a) || fv_avb_hash(a, i, &h))
+	h = desc.hash;
+	if (desc.tag != FV_AVB_HASH)
 		return cli_error(-EINVAL,
 				 "%s: the vbmeta has neither a hashtree nor a "
 				 "hash descriptor",
@@ -245,14 +263,14 @@ static int dump_hash(const struct cli_opts *o, const char *image,
 				       cli_json_str(h.hash_algorithm));
 		json_object_object_add(d, "digest", cli_json_str(hex));
 		json_object_object_add(d, "algorithm",
-				       cli_json_str(fv_avb_algorithm(a)));
+				       cli_json_str(in.header.algorithm));
 		json_object_object_add(d, "public_key_sha1",
 				       sha1[0] ? cli_json_str(sha1) : NULL);
 		json_object_object_add(
 			d, "rollback_index",
-			json_object_new_uint64(fv_avb_rollback_index(a)));
+			json_object_new_uint64(in.header.rollback_index));
 		json_object_object_add(d, "release_string",
-				       cli_json_str(fv_avb_release(a)));
+				       cli_json_str(in.header.release));
 		json_object_object_add(p, "android", d);
 		list = json_object_new_array();
 		json_object_array_add(list, p);
@@ -266,8 +284,8 @@ static int dump_hash(const struct cli_opts *o, const char *image,
 	       h.hash_algorithm, hex[0] ? hex : "(persistent)");
 	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
 	       ", release '%s'\n",
-	       fv_avb_algorithm(a), sha1[0] ? ", key sha1 " : "", sha1,
-	       fv_avb_rollback_index(a), fv_avb_release(a));
+	       in.header.algorithm, sha1[0] ? ", key sha1 " : "", sha1,
+	       in.header.rollback_index, in.header.release);
 	return EXIT_OK;
 }
 
@@ -285,7 +303,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	    (r = open_avb(o, image, &img)))
 		return r;
 	a = fv_image_avb(img);
-	if (fv_avb_has_footer(a) && !fv_avb_has_hashtree(a)) {
+	if (cli_avb_facts(a).has_footer && !cli_avb_facts(a).has_hashtree) {
 		r = dump_hash(o, image, a);
 		fv_image_free(img);
 		return r;

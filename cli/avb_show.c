@@ -71,16 +71,16 @@ static void py_bytes_repr(FILE *f, const uint8_t *p, size_t n)
 /* Descriptor i of a as info_image prints it. */
 static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 {
-	uint64_t bytes, tag = fv_avb_descriptor_tag(a, i, &bytes);
-	struct fv_avb_property p = {.size = sizeof(p)};
-	struct fv_avb_hashtree t = {.size = sizeof(t)};
-	struct fv_avb_hash h = {.size = sizeof(h)};
-	struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
-	struct fv_avb_chain_partition c = {.size = sizeof(c)};
+	struct fv_avb_descriptor d = cli_avb_descriptor(a, i);
+	uint64_t bytes = d.bytes, tag = d.tag;
+	struct fv_avb_property p = d.property;
+	struct fv_avb_hashtree t = d.hashtree;
+	struct fv_avb_hash h = d.hash;
+	struct fv_avb_kernel_cmdline k = d.kernel_cmdline;
+	struct fv_avb_chain_partition c = d.chain_partition;
 
 	switch (tag) {
 	case FV_AVB_PROPERTY:
-		fv_avb_property(a, i, &p);
 		fprintf(f, "    Prop: %.*s -> ", (int)p.key_len,
 			(const char *)p.key);
 		if (p.value_len < 256)
@@ -90,7 +90,6 @@ static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 		fputc('\n', f);
 		break;
 	case FV_AVB_HASHTREE:
-		fv_avb_hashtree(a, i, &t);
 		fprintf(f,
 			"    Hashtree descriptor:\n"
 			"      Version of dm-verity:  %u\n"
@@ -116,7 +115,6 @@ static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 		fprintf(f, "\n      Flags:                 %u\n", t.flags);
 		break;
 	case FV_AVB_HASH:
-		fv_avb_hash(a, i, &h);
 		fprintf(f,
 			"    Hash descriptor:\n"
 			"      Image Size:            %" PRIu64 " bytes\n"
@@ -131,7 +129,6 @@ static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 		fprintf(f, "\n      Flags:                 %u\n", h.flags);
 		break;
 	case FV_AVB_KERNEL_CMDLINE:
-		fv_avb_kernel_cmdline(a, i, &k);
 		fprintf(f,
 			"    Kernel Cmdline descriptor:\n"
 			"      Flags:                 %u\n"
@@ -139,7 +136,6 @@ static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 			k.flags, (int)k.cmdline_len, (const char *)k.cmdline);
 		break;
 	case FV_AVB_CHAIN_PARTITION:
-		fv_avb_chain_partition(a, i, &c);
 		fprintf(f,
 			"    Chain Partition descriptor:\n"
 			"      Partition Name:          %s\n"
@@ -161,11 +157,11 @@ static void print_descriptor(FILE *f, const fv_avb *a, size_t i)
 
 static void print_info(FILE *f, const fv_avb *a)
 {
-	struct fv_avb_footer ft = {.size = sizeof(ft)};
-	struct fv_avb_header h = {.size = sizeof(h)};
+	struct fv_avb_info in = cli_avb_facts(a);
+	struct fv_avb_footer ft = in.footer;
+	struct fv_avb_header h = in.header;
 
-	fv_avb_header_of(a, &h);
-	if (!fv_avb_footer_of(a, &ft))
+	if (in.has_footer)
 		fprintf(f,
 			"Footer version:           %u.%u\n"
 			"Image size:               %" PRIu64 " bytes\n"
@@ -182,7 +178,7 @@ static void print_info(FILE *f, const fv_avb *a)
 		"Authentication Block:     %" PRIu64 " bytes\n"
 		"Auxiliary Block:          %" PRIu64 " bytes\n",
 		h.required_major, h.required_minor,
-		fv_avb_sparse(a) ? " (Sparse)" : "", h.header_size, h.auth_size,
+		in.sparse ? " (Sparse)" : "", h.header_size, h.auth_size,
 		h.aux_size);
 	if (h.public_key_sha1[0])
 		fprintf(f, "Public key (sha1):        %s\n", h.public_key_sha1);
@@ -195,9 +191,9 @@ static void print_info(FILE *f, const fv_avb *a)
 		"Descriptors:\n",
 		h.algorithm, h.rollback_index, h.flags,
 		h.rollback_index_location, h.release);
-	for (size_t i = 0; i < fv_avb_descriptors(a); i++)
+	for (size_t i = 0; i < in.descriptors; i++)
 		print_descriptor(f, a, i);
-	if (!fv_avb_descriptors(a))
+	if (!in.descriptors)
 		fputs("    (none)\n", f);
 }
 
@@ -221,25 +217,24 @@ static json_object *json_name(const uint8_t *p, size_t n)
 
 static json_object *json_descriptor(const fv_avb *a, size_t i)
 {
-	uint64_t bytes, tag = fv_avb_descriptor_tag(a, i, &bytes);
-	struct fv_avb_property p = {.size = sizeof(p)};
-	struct fv_avb_hashtree t = {.size = sizeof(t)};
-	struct fv_avb_hash h = {.size = sizeof(h)};
-	struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
-	struct fv_avb_chain_partition c = {.size = sizeof(c)};
+	struct fv_avb_descriptor d = cli_avb_descriptor(a, i);
+	uint64_t bytes = d.bytes, tag = d.tag;
+	struct fv_avb_property p = d.property;
+	struct fv_avb_hashtree t = d.hashtree;
+	struct fv_avb_hash h = d.hash;
+	struct fv_avb_kernel_cmdline k = d.kernel_cmdline;
+	struct fv_avb_chain_partition c = d.chain_partition;
 	json_object *j = json_object_new_object();
 
 #define ADD(k, v) json_object_object_add(j, k, v)
 #define U64(k, v) ADD(k, json_object_new_uint64(v))
 	switch (tag) {
 	case FV_AVB_PROPERTY:
-		fv_avb_property(a, i, &p);
 		ADD("type", cli_json_str("property"));
 		ADD("key", json_name(p.key, p.key_len));
 		ADD("value", json_name(p.value, (size_t)p.value_len));
 		break;
 	case FV_AVB_HASHTREE:
-		fv_avb_hashtree(a, i, &t);
 		ADD("type", cli_json_str("hashtree"));
 		ADD("partition_name",
 		    json_name(t.partition_name, t.partition_name_len));
@@ -259,7 +254,6 @@ static json_object *json_descriptor(const fv_avb *a, size_t i)
 		U64("flags", t.flags);
 		break;
 	case FV_AVB_HASH:
-		fv_avb_hash(a, i, &h);
 		ADD("type", cli_json_str("hash"));
 		ADD("partition_name",
 		    json_name(h.partition_name, h.partition_name_len));
@@ -270,13 +264,11 @@ static json_object *json_descriptor(const fv_avb *a, size_t i)
 		U64("flags", h.flags);
 		break;
 	case FV_AVB_KERNEL_CMDLINE:
-		fv_avb_kernel_cmdline(a, i, &k);
 		ADD("type", cli_json_str("kernel_cmdline"));
 		U64("flags", k.flags);
 		ADD("kernel_cmdline", json_name(k.cmdline, k.cmdline_len));
 		break;
 	case FV_AVB_CHAIN_PARTITION:
-		fv_avb_chain_partition(a, i, &c);
 		ADD("type", cli_json_str("chain_partition"));
 		ADD("partition_name",
 		    json_name(c.partition_name, c.partition_name_len));
@@ -298,16 +290,16 @@ static json_object *json_descriptor(const fv_avb *a, size_t i)
 
 static json_object *json_info(const char *image, const fv_avb *a)
 {
-	struct fv_avb_footer ft = {.size = sizeof(ft)};
-	struct fv_avb_header h = {.size = sizeof(h)};
+	struct fv_avb_info in = cli_avb_facts(a);
+	struct fv_avb_footer ft = in.footer;
+	struct fv_avb_header h = in.header;
 	json_object *j = json_object_new_object(), *list;
 	char version[24];
 	uint64_t file_size = 0;
 
-	fv_avb_header_of(a, &h);
 	fv_device_size(image, &file_size);
 	json_object_object_add(j, "image", cli_json_str(image));
-	if (!fv_avb_footer_of(a, &ft)) {
+	if (in.has_footer) {
 		json_object *f = json_object_new_object();
 
 		file_size = ft.image_size;
@@ -350,7 +342,7 @@ static json_object *json_info(const char *image, const fv_avb *a)
 		json_object_new_uint64(h.rollback_index_location));
 	json_object_object_add(j, "release_string", cli_json_str(h.release));
 	list = json_object_new_array();
-	for (size_t i = 0; i < fv_avb_descriptors(a); i++)
+	for (size_t i = 0; i < in.descriptors; i++)
 		json_object_array_add(list, json_descriptor(a, i));
 	json_object_object_add(j, "descriptors", list);
 	return j;
@@ -516,11 +508,11 @@ static int digests_of(const char *image, FILE *f, int json, size_t *count)
 
 		fv_slot_step(s, i, &st);
 		if (st.kind == FV_SLOT_HASH) {
-			fv_avb_hash(st.avb, st.descriptor, &h);
+			h = cli_avb_descriptor(st.avb, st.descriptor).hash;
 			name = h.partition_name, nl = h.partition_name_len;
 			d = h.digest, dl = h.digest_len;
 		} else if (st.kind == FV_SLOT_HASHTREE) {
-			fv_avb_hashtree(st.avb, st.descriptor, &t);
+			t = cli_avb_descriptor(st.avb, st.descriptor).hashtree;
 			name = t.partition_name, nl = t.partition_name_len;
 			d = t.root_digest, dl = t.root_digest_len;
 		} else {
@@ -607,7 +599,7 @@ static int cmdlines_of(const char *image, FILE *f, int disabled)
 		fv_slot_step(s, i, &st);
 		if (st.kind != FV_SLOT_CMDLINE)
 			continue;
-		fv_avb_kernel_cmdline(st.avb, st.descriptor, &k);
+		k = cli_avb_descriptor(st.avb, st.descriptor).kernel_cmdline;
 		if (((k.flags & 1) && disabled) || ((k.flags & 2) && !disabled))
 			continue;
 		if (count++)

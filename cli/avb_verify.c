@@ -119,13 +119,14 @@ static void vbmeta_begins(struct check *c, const struct fv_slot_step *st)
 
 	if (st->depth) {
 		struct fv_slot_step ch = step_at(c->s, st->parent);
-		struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
+		struct fv_avb_descriptor d =
+			cli_avb_descriptor(ch.avb, ch.descriptor);
+		struct fv_avb_chain_partition cp = d.chain_partition;
 
 		/* a chained image is checked against the key its chain
 		 * descriptor pins: avbtool's words only when that key is
 		 * --key's, or no key was given */
-		if (!fv_avb_chain_partition(ch.avb, ch.descriptor, &cp) &&
-		    c->key &&
+		if (d.tag == FV_AVB_CHAIN_PARTITION && c->key &&
 		    (cp.public_key_len != c->key_len ||
 		     memcmp(cp.public_key, c->key, c->key_len))) {
 			say(c,
@@ -145,12 +146,12 @@ static void vbmeta_begins(struct check *c, const struct fv_slot_step *st)
 
 static void vbmeta_ends(struct check *c, const struct fv_slot_step *st)
 {
-	const char *alg = fv_avb_algorithm(st->avb);
-	struct fv_avb_footer ft = {.size = sizeof(ft)};
+	struct fv_avb_info in = cli_avb_facts(st->avb);
+	const char *alg = in.header.algorithm;
 
 	if (st->result == FV_SLOT_OK) {
 		say(c, "vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
-		    fv_avb_footer_of(st->avb, &ft) ? "" : "footer and ", alg,
+		    in.has_footer ? "footer and " : "", alg,
 		    st->path);
 		return;
 	}
@@ -194,7 +195,7 @@ static void chain_ends(struct check *c, const struct fv_slot_step *st)
 	struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
 	const struct fv_slot_expected *x = expected_of(c, st->name);
 
-	fv_avb_chain_partition(st->avb, st->descriptor, &cp);
+	cp = cli_avb_descriptor(st->avb, st->descriptor).chain_partition;
 	switch (st->result == FV_SLOT_OK ? FV_SLOT_WHY_NONE : st->why) {
 	case FV_SLOT_WHY_NONE:
 		if (st->expected) {
@@ -246,7 +247,7 @@ static void hash_ends(struct check *c, const struct fv_slot_step *st)
 {
 	struct fv_avb_hash h = {.size = sizeof(h)};
 
-	fv_avb_hash(st->avb, st->descriptor, &h);
+	h = cli_avb_descriptor(st->avb, st->descriptor).hash;
 	if (st->result == FV_SLOT_OK) {
 		say(c,
 		    "%s: Successfully verified %s hash of %s for image of "
@@ -269,7 +270,7 @@ static void tree_ends(struct check *c, const struct fv_slot_step *st)
 	struct fv_avb_hashtree t = {.size = sizeof(t)};
 	struct cli_counts counts, *n = NULL;
 
-	fv_avb_hashtree(st->avb, st->descriptor, &t);
+	t = cli_avb_descriptor(st->avb, st->descriptor).hashtree;
 	if (st->result_of) {
 		cli_counts_of(st->result_of, &counts);
 		n = &counts;

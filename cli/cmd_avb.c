@@ -844,12 +844,11 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		return cli_lib_error(r);
 	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
 	r = append_blob(&all, &total, blob, n);
-	for (size_t i = 0; !r && i < fv_avb_descriptors(av); i++) {
+	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
 		fv_avb *ch;
 		char *path;
 
-		if (fv_avb_descriptor_tag(av, i, NULL) !=
-		    FV_AVB_CHAIN_PARTITION)
+		if (cli_avb_descriptor(av, i).tag != FV_AVB_CHAIN_PARTITION)
 			continue;
 		if ((r = fv_avb_described_image(av, i, &path)) ||
 		    (r = fv_avb_show(path, &ch))) {
@@ -902,7 +901,7 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 		return EXIT_PARAMS;
 	if ((r = fv_avb_show(a->image, &av)))
 		return cli_lib_error(r);
-	if (!fv_avb_has_footer(av)) {
+	if (!cli_avb_facts(av).has_footer) {
 		fv_avb_free(av);
 		return cli_error(-EINVAL, "%s: the image has no footer",
 				 a->image);

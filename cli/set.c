@@ -50,14 +50,14 @@ void cli_avb_vouch_of(const fv_slot *s, size_t vbmeta,
 		      struct cli_avb_vouch *v)
 {
 	struct fv_slot_step vb = step_at(s, vbmeta);
-	const char *alg = fv_avb_algorithm(vb.avb);
+	const char *alg = cli_avb_facts(vb.avb).header.algorithm;
 
 	memset(v, 0, sizeof(*v));
 	v->vbmeta = vb.path;
 	v->trust = vb.trust;
 	snprintf(v->algorithm, sizeof(v->algorithm), "%s", alg);
 	snprintf(v->key_sha1, sizeof(v->key_sha1), "%s",
-		 strcmp(alg, "NONE") ? fv_avb_key_sha1(vb.avb) : "");
+		 strcmp(alg, "NONE") ? cli_avb_facts(vb.avb).header.public_key_sha1 : "");
 	if (vb.depth)
 		snprintf(v->words, sizeof(v->words),
 			 "vbmeta %s signed by the key %s pins%s", vb.path,
@@ -282,8 +282,8 @@ static void vbmeta_step(struct printer *p, const struct fv_slot_step *st)
 			"public key sha1 %s) and checks out against the key "
 			"it carries, but its signer was not checked (give "
 			"--key=<key.pem>): nothing proves who made the set\n",
-			st->path, fv_avb_algorithm(st->avb),
-			fv_avb_key_sha1(st->avb));
+			st->path, cli_avb_facts(st->avb).header.algorithm,
+			cli_avb_facts(st->avb).header.public_key_sha1);
 }
 
 /* ---- a super image ---- */
@@ -353,8 +353,8 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 	struct fv_super_partition sp = partition_of(p, part->partition);
 	struct fv_slot_step vb =
 		st->kind == FV_SLOT_VBMETA ? *st : step_at(p->s, st->parent);
-	const char *alg = fv_avb_algorithm(vb.avb);
-	const char *sha1 = strcmp(alg, "NONE") ? fv_avb_key_sha1(vb.avb) : "";
+	const char *alg = cli_avb_facts(vb.avb).header.algorithm;
+	const char *sha1 = strcmp(alg, "NONE") ? cli_avb_facts(vb.avb).header.public_key_sha1 : "";
 	const char *shown = !strcmp(alg, "NONE") ? "unsigned" : alg;
 	struct cli_counts counts, *c = NULL;
 	char words[160];
@@ -402,7 +402,7 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 		if (c)
 			json_object_object_add(
 				j, "root_hash",
-				cli_json_str(fv_avb_root_hex(vb.avb)));
+				cli_json_str(cli_avb_facts(vb.avb).root_hex));
 		json_object_object_add(
 			j, "result",
 			cli_json_str(c ? cli_verdict_word(code)
@@ -472,8 +472,8 @@ static void super_step(struct printer *p, const struct fv_slot_step *st)
 				"against the key it carries, but its signer "
 				"was not checked (give --key=<key.pem>): "
 				"nothing proves who made it\n",
-				st->path, fv_avb_algorithm(st->avb),
-				fv_avb_key_sha1(st->avb));
+				st->path, cli_avb_facts(st->avb).header.algorithm,
+				cli_avb_facts(st->avb).header.public_key_sha1);
 		return;
 	}
 	if (st->kind == FV_SLOT_HASH || st->kind == FV_SLOT_HASHTREE) {
@@ -520,7 +520,7 @@ static void on_step(void *c, const fv_slot *s, size_t i, int done)
 static void signature_words(const fv_slot *s, char *out, size_t len)
 {
 	struct fv_slot_step top = step_at(s, 0);
-	const char *alg = top.avb ? fv_avb_algorithm(top.avb) : "NONE";
+	const char *alg = top.avb ? cli_avb_facts(top.avb).header.algorithm : "NONE";
 
 	if (!strcmp(alg, "NONE"))
 		snprintf(out, len, "none");
@@ -602,7 +602,7 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 			snprintf(summary, sizeof(summary),
 				 "%s: %s: nothing to verify; signature: %s",
 				 image,
-				 fv_avb_descriptors(top.avb)
+				 cli_avb_facts(top.avb).descriptors
 					 ? "no hash, hashtree or chain "
 					   "descriptor"
 					 : "no descriptors",
@@ -648,7 +648,7 @@ int cli_avb_is_set(const char *image)
 
 	if (fv_avb_show(image, &av))
 		return 0;
-	yes = !fv_avb_has_footer(av) || !fv_avb_has_hashtree(av);
+	yes = !cli_avb_facts(av).has_footer || !cli_avb_facts(av).has_hashtree;
 	fv_avb_free(av);
 	return yes;
 }

@@ -386,18 +386,6 @@ int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
 typedef struct fv_avb fv_avb;
 
 void fv_avb_free(fv_avb *a);
-/* The hashtree descriptor's partition name and root hash. */
-const char *fv_avb_partition_name(const fv_avb *a);
-const char *fv_avb_root_hex(const fv_avb *a);
-/* Where data, tree and parity sit in the image (any may be NULL);
- * fec_roots 0: no parity. */
-void fv_avb_layout(const fv_avb *a, uint64_t *image_size, uint64_t *tree_offset,
-		   uint64_t *tree_size, unsigned *fec_roots,
-		   uint64_t *fec_offset, uint64_t *fec_size);
-/* The vbmeta: its algorithm ("NONE", "SHA256_RSA2048", ...) and
- * rollback index. */
-const char *fv_avb_algorithm(const fv_avb *a);
-uint64_t fv_avb_rollback_index(const fv_avb *a);
 /* Since 0.6 (FASTVERITY_1.4): an Android image read as it is, any
  * vbmeta (a vbmeta image without footer, one without a hashtree
  * descriptor), its own signature checked against the key it carries,
@@ -413,19 +401,6 @@ int fv_avb_show(const char *image, fv_avb **out);
  * signer now checked; EPERM (another key signed it, or nothing did),
  * EINVAL (a key that cannot be read). */
 int fv_avb_check_key(fv_avb *a, const char *key);
-/* 1 when the image has an AVB footer (its data, tree and parity are
- * inside it), and when its vbmeta has a hashtree descriptor (else the
- * tree's readers and fv_avb_pair refuse it). */
-int fv_avb_has_footer(const fv_avb *a);
-int fv_avb_has_hashtree(const fv_avb *a);
-/* The vbmeta's public key's SHA-1 as avbtool names keys (hex; "" when
- * unsigned), and its release string. */
-const char *fv_avb_key_sha1(const fv_avb *a);
-const char *fv_avb_release(const fv_avb *a);
-/* Since 0.7 (FASTVERITY_1.5): 1 when the image is an Android sparse
- * image, read as its unsparsed bytes (every offset and size the handle
- * gives is theirs); 0 otherwise. */
-int fv_avb_sparse(const fv_avb *a);
 /* Since 0.7: the CRC32 sums an Android sparse image holds checked as
  * libsparse checks them (each CRC32 chunk's against the unsparsed bytes
  * before it, the header's checksum when not 0 against them all): 0 when
@@ -433,10 +408,6 @@ int fv_avb_sparse(const fv_avb *a);
  * not a sparse image. Errors: EPERM (a sum that does not hold, named),
  * EINVAL (a malformed image), ENODEV, EIO, ENOMEM. */
 int fv_sparse_check_crc(const char *path, unsigned *sums);
-/* 1 when the descriptor has parity that dm-verity cannot use (4096-byte
- * blocks under a tree of smaller ones, avbtool's way): the pair then
- * has none. */
-int fv_avb_parity_unusable(const fv_avb *a);
 typedef struct fv_pair fv_pair; /* (see "pairs" below) */
 /* The image's pair, as fv_image_pair gives it (the vbmeta's verdict
  * kept). Errors: EINVAL (no footer, no hashtree descriptor), ENOMEM. */
@@ -451,8 +422,6 @@ struct fv_avb_footer {
 	uint64_t original_image_size;
 	uint64_t vbmeta_offset, vbmeta_size;
 };
-/* -ENODATA for a vbmeta image (no footer). */
-int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f);
 struct fv_avb_header {
 	size_t size;
 	unsigned required_major, required_minor;   /* libavb's version */
@@ -463,7 +432,38 @@ struct fv_avb_header {
 	unsigned flags, rollback_index_location;
 	const char *release;
 };
-int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h);
+/* What the image is (since 0.10, FASTVERITY_1.8, one call in place of
+ * 0.4-0.7's fv_avb_partition_name, _root_hex, _layout, _algorithm,
+ * _rollback_index, _has_footer, _has_hashtree, _key_sha1, _release,
+ * _sparse, _parity_unusable, _footer_of, _header_of and
+ * _descriptors). Versioned by size; pointers point into a. */
+struct fv_avb_info {
+	size_t size; /* sizeof(struct fv_avb_info), set by the caller */
+	/* 1 when the image has an AVB footer (its data, tree and parity
+	 * are inside it), and when its vbmeta has a hashtree descriptor
+	 * (else the tree's readers and fv_avb_pair refuse it) */
+	int has_footer;
+	int has_hashtree;
+	/* 1 for an Android sparse image, read as its unsparsed bytes
+	 * (every offset and size here is theirs) */
+	int sparse;
+	/* 1 when the hashtree descriptor has parity dm-verity cannot use
+	 * (4096-byte blocks under a tree of smaller ones, avbtool's way):
+	 * the pair then has none */
+	int parity_unusable;
+	/* the hashtree descriptor's partition name and root hash (NULL
+	 * without one), and where data, tree and parity sit in the image
+	 * (fec_roots 0: no parity) */
+	const char *partition_name;
+	const char *root_hex;
+	uint64_t image_size, tree_offset, tree_size;
+	unsigned fec_roots;
+	uint64_t fec_offset, fec_size;
+	size_t descriptors; /* how many (fv_avb_descriptor) */
+	struct fv_avb_header header; /* the vbmeta's */
+	struct fv_avb_footer footer; /* zeros without one */
+};
+int fv_avb_info(const fv_avb *a, struct fv_avb_info *info);
 /* The descriptors, in the vbmeta's order: one type each. */
 enum fv_avb_tag {
 	FV_AVB_PROPERTY = 0,
@@ -472,10 +472,6 @@ enum fv_avb_tag {
 	FV_AVB_KERNEL_CMDLINE = 3,
 	FV_AVB_CHAIN_PARTITION = 4,
 };
-size_t fv_avb_descriptors(const fv_avb *a);
-/* Descriptor i's tag (a value outside enum fv_avb_tag for one libavb
- * does not know) and the bytes after its 16-byte header. */
-uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes);
 struct fv_avb_property {
 	size_t size;
 	const uint8_t *key;
@@ -527,15 +523,24 @@ struct fv_avb_chain_partition {
 	char public_key_sha1[41];
 	unsigned flags;
 };
-/* Descriptor i as its type. Errors: EINVAL (i out of range, another
- * tag, size smaller than the first member's end). */
-int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *d);
-int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *d);
-int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *d);
-int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
-			  struct fv_avb_kernel_cmdline *d);
-int fv_avb_chain_partition(const fv_avb *a, size_t i,
-			   struct fv_avb_chain_partition *d);
+/* Descriptor i (since 0.10, one call in place of fv_avb_descriptor_tag
+ * and one per type): its tag (a value outside enum fv_avb_tag for one
+ * libavb does not know: the union all zeros), the bytes after its
+ * 16-byte header, and the tag's structure (each with its size set).
+ * Errors: EINVAL (i out of range, size too small). */
+struct fv_avb_descriptor {
+	size_t size; /* sizeof(struct fv_avb_descriptor), set by the caller */
+	uint64_t tag;
+	uint64_t bytes;
+	union {
+		struct fv_avb_property property;
+		struct fv_avb_hashtree hashtree;
+		struct fv_avb_hash hash;
+		struct fv_avb_kernel_cmdline kernel_cmdline;
+		struct fv_avb_chain_partition chain_partition;
+	};
+};
+int fv_avb_descriptor(const fv_avb *a, size_t i, struct fv_avb_descriptor *d);
 
 /* verify_image's steps (since 0.6), for a program that checks a set of
  * images as avbtool does: */

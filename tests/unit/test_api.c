@@ -260,6 +260,23 @@ static void make_key(const char *path, unsigned bits)
 	EVP_PKEY_free(k);
 }
 
+/* An Android image's fv_avb_info, and its descriptor i. */
+static struct fv_avb_info avb_info(const fv_avb *a)
+{
+	struct fv_avb_info in = {.size = sizeof(in)};
+
+	ck_assert_int_eq(fv_avb_info(a, &in), 0);
+	return in;
+}
+
+static struct fv_avb_descriptor avb_desc(const fv_avb *a, size_t i)
+{
+	struct fv_avb_descriptor d = {.size = sizeof(d)};
+
+	ck_assert_int_eq(fv_avb_descriptor(a, i, &d), 0);
+	return d;
+}
+
 START_TEST(android_images)
 {
 	char img[96], key[96], other[96];
@@ -308,11 +325,20 @@ START_TEST(android_images)
 		sprintf(hex + 2 * i, "%02x", root[i]);
 
 	ck_assert_int_eq(fv_avb_read(img, &a), 0);
-	ck_assert_str_eq(fv_avb_partition_name(a), "system");
-	ck_assert_str_eq(fv_avb_root_hex(a), hex);
-	ck_assert_str_eq(fv_avb_algorithm(a), "SHA256_RSA2048");
-	ck_assert_uint_eq(fv_avb_rollback_index(a), 9);
-	fv_avb_layout(a, &size, &toff, &tsize, &roots, &foff, &fsize);
+	{
+		struct fv_avb_info in = avb_info(a);
+
+		ck_assert_str_eq(in.partition_name, "system");
+		ck_assert_str_eq(in.root_hex, hex);
+		ck_assert_str_eq(in.header.algorithm, "SHA256_RSA2048");
+		ck_assert_uint_eq(in.header.rollback_index, 9);
+		size = in.image_size, toff = in.tree_offset;
+		tsize = in.tree_size, roots = in.fec_roots;
+		foff = in.fec_offset, fsize = in.fec_size;
+		/* a smaller size than the first member's end refused */
+		in.size = 4;
+		ck_assert_int_eq(fv_avb_info(a, &in), -EINVAL);
+	}
 	/* 300 blocks: 3 leaf blocks and a top block; 304 blocks covered */
 	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
 	ck_assert_uint_eq(toff, size);
@@ -408,47 +434,43 @@ START_TEST(android_images)
 		fv_pair *pr;
 
 		ck_assert_int_eq(fv_avb_read(img, &a), 0);
-		ck_assert_int_eq(fv_avb_has_footer(a), 1);
-		ck_assert_int_eq(fv_avb_has_hashtree(a), 1);
-		ck_assert_int_eq(fv_avb_parity_unusable(a), 0);
-		ck_assert_uint_eq(strlen(fv_avb_key_sha1(a)), 40);
-		ck_assert_str_eq(fv_avb_release(a), "avbtool 1.3.0");
+		struct fv_avb_info in = avb_info(a);
+
+		ck_assert_int_eq(in.has_footer, 1);
+		ck_assert_int_eq(in.has_hashtree, 1);
+		ck_assert_int_eq(in.parity_unusable, 0);
+		ck_assert_uint_eq(strlen(in.header.public_key_sha1), 40);
+		ck_assert_str_eq(in.header.release, "avbtool 1.3.0");
 		/* a raw image: not read through a sparse chunk list */
-		ck_assert_int_eq(fv_avb_sparse(a), 0);
+		ck_assert_int_eq(in.sparse, 0);
 		/* what info_image shows, one type a descriptor */
 		{
-			struct fv_avb_footer ft = {.size = sizeof(ft)};
-			struct fv_avb_header hd = {.size = sizeof(hd)};
-			struct fv_avb_hashtree t = {.size = sizeof(t)};
-			struct fv_avb_property pp = {.size = sizeof(pp)};
-			struct fv_avb_kernel_cmdline kc = {.size = sizeof(kc)};
-			struct fv_avb_hash hh = {.size = sizeof(hh)};
-			struct fv_avb_chain_partition cp = {.size = sizeof(cp)};
-			size_t n = fv_avb_descriptors(a), it = n, ip = n,
-			       ik = n;
-			uint64_t bytes;
+			struct fv_avb_footer ft = in.footer;
+			struct fv_avb_header hd = in.header;
+			struct fv_avb_hashtree t;
+			struct fv_avb_property pp;
+			struct fv_avb_kernel_cmdline kc;
+			struct fv_avb_descriptor d = {.size = sizeof(d)};
+			size_t n = in.descriptors, it = n, ip = n, ik = n;
 
-			ck_assert_int_eq(fv_avb_footer_of(a, &ft), 0);
+			ck_assert_uint_eq(ft.size, sizeof(ft));
 			ck_assert_uint_eq(ft.original_image_size,
 					  (uint64_t)BLOCKS * BS);
-			ck_assert_int_eq(fv_avb_header_of(a, &hd), 0);
 			ck_assert_str_eq(hd.algorithm, "SHA256_RSA2048");
 			ck_assert_uint_eq(hd.rollback_index, 9);
 			ck_assert_uint_eq(hd.header_size, 256);
-			ck_assert_str_eq(hd.public_key_sha1,
-					 fv_avb_key_sha1(a));
 			ck_assert_uint_eq(n, 3);
 			for (size_t i = 0; i < n; i++) {
-				uint64_t tag =
-					fv_avb_descriptor_tag(a, i, &bytes);
+				uint64_t tag = avb_desc(a, i).tag;
 
-				ck_assert_uint_gt(bytes, 0);
+				ck_assert_uint_gt(avb_desc(a, i).bytes, 0);
 				it = tag == FV_AVB_HASHTREE ? i : it;
 				ip = tag == FV_AVB_PROPERTY ? i : ip;
 				ik = tag == FV_AVB_KERNEL_CMDLINE ? i : ik;
 			}
 			ck_assert_uint_lt(it, n);
-			ck_assert_int_eq(fv_avb_hashtree(a, it, &t), 0);
+			t = avb_desc(a, it).hashtree;
+			ck_assert_uint_eq(t.size, sizeof(t));
 			ck_assert_uint_eq(t.tree_offset, toff);
 			ck_assert_uint_eq(t.fec_num_roots, 2);
 			ck_assert_uint_eq(t.partition_name_len, 6);
@@ -456,18 +478,15 @@ START_TEST(android_images)
 					 0);
 			ck_assert_uint_eq(t.salt_len, sizeof(salt));
 			ck_assert_uint_eq(t.root_digest_len, 32);
-			ck_assert_int_eq(fv_avb_property(a, ip, &pp), 0);
+			pp = avb_desc(a, ip).property;
 			ck_assert_uint_eq(pp.value_len, 2);
 			ck_assert_int_eq(memcmp(pp.key, "com.x", 5), 0);
-			ck_assert_int_eq(fv_avb_kernel_cmdline(a, ik, &kc), 0);
+			kc = avb_desc(a, ik).kernel_cmdline;
 			ck_assert_uint_eq(kc.cmdline_len, 5);
-			/* another tag, or no such descriptor */
-			ck_assert_int_eq(fv_avb_hash(a, it, &hh), -EINVAL);
-			ck_assert_int_eq(fv_avb_chain_partition(a, it, &cp),
-					 -EINVAL);
-			ck_assert_int_eq(fv_avb_hashtree(a, n, &t), -EINVAL);
-			ck_assert_uint_eq(fv_avb_descriptor_tag(a, n, NULL),
-					  UINT64_MAX);
+			/* no such descriptor, or too small a structure */
+			ck_assert_int_eq(fv_avb_descriptor(a, n, &d), -EINVAL);
+			d.size = 8;
+			ck_assert_int_eq(fv_avb_descriptor(a, 0, &d), -EINVAL);
 			/* verify_image's steps */
 			{
 				char *path, shown[64];
@@ -505,7 +524,7 @@ START_TEST(android_images)
 	ck_assert_int_eq(fv_avb_read(img, &a), -EPERM);
 	/* shown as it is, never acted on; its signature checked on asking */
 	ck_assert_int_eq(fv_avb_show(img, &a), 0);
-	ck_assert_uint_eq(fv_avb_descriptors(a), 3);
+	ck_assert_uint_eq(avb_info(a).descriptors, 3);
 	{
 		fv_pair *pr;
 
@@ -1906,8 +1925,8 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
 	ck_assert_int_eq(fv_avb_read(img, &a), 0);
 	ck_assert_int_eq(fv_avb_check_key(a, key), 0);
-	ck_assert_str_eq(fv_avb_release(a), FV_AVB_RELEASE " x");
-	ck_assert_uint_eq(fv_avb_descriptors(a), 3);
+	ck_assert_str_eq(avb_info(a).header.release, FV_AVB_RELEASE " x");
+	ck_assert_uint_eq(avb_info(a).descriptors, 3);
 	ck_assert_int_eq(fv_avb_vbmeta_blob(a, &blob, &len, &flen), 0);
 	ck_assert_uint_gt(len, 256);
 	ck_assert_uint_ge(flen, len);
@@ -1925,10 +1944,10 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_add_footer(himg, &h, NULL), 0);
 	ck_assert_int_eq(fv_avb_read(himg, &a), 0);
 	{
-		struct fv_avb_hash hd = {.size = sizeof(hd)};
+		struct fv_avb_descriptor d = avb_desc(a, 0);
 
-		ck_assert_int_eq(fv_avb_hash(a, 0, &hd), 0);
-		ck_assert_uint_eq(hd.image_size, 64 * BS);
+		ck_assert_uint_eq(d.tag, FV_AVB_HASH);
+		ck_assert_uint_eq(d.hash.image_size, 64 * BS);
 	}
 	fv_avb_free(a);
 
@@ -1951,18 +1970,17 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_make_vbmeta_image(himg, &v, 0), -EINVAL);
 	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, &v, 4096), 0);
 	ck_assert_int_eq(fv_avb_show(vb, &a), 0);
-	ck_assert_int_eq(fv_avb_has_footer(a), 0);
+	ck_assert_int_eq(avb_info(a).has_footer, 0);
 	{
-		struct fv_avb_chain_partition c = {.size = sizeof(c)};
-		size_t n = fv_avb_descriptors(a), found = 0;
+		size_t n = avb_info(a).descriptors, found = 0;
 		char *path;
 
 		for (size_t i = 0; i < n; i++)
-			if (fv_avb_descriptor_tag(a, i, NULL) ==
-			    FV_AVB_CHAIN_PARTITION) {
-				ck_assert_int_eq(
-					fv_avb_chain_partition(a, i, &c), 0);
-				ck_assert_uint_eq(c.rollback_index_location, 1);
+			if (avb_desc(a, i).tag == FV_AVB_CHAIN_PARTITION) {
+				ck_assert_uint_eq(avb_desc(a, i)
+							  .chain_partition
+							  .rollback_index_location,
+						  1);
 				ck_assert_int_eq(
 					fv_avb_described_image(a, i, &path), 0);
 				ck_assert_str_eq(path, img);
@@ -2000,13 +2018,13 @@ START_TEST(android_writers)
 		ck_assert_int_eq(fv_avb_resize_image(himg, 2 << 20), 0);
 		ck_assert_int_eq(fv_avb_resize_image(himg, 4096), -EINVAL);
 		ck_assert_int_eq(fv_avb_show(himg, &a), 0);
-		ck_assert_int_eq(fv_avb_has_footer(a), 1);
+		ck_assert_int_eq(avb_info(a).has_footer, 1);
 		fv_avb_free(a);
 
 		/* not a sparse image: no sums to check */
 		ck_assert_int_eq(fv_sparse_check_crc(img, NULL), 1);
 		ck_assert_int_eq(fv_avb_show(img, &a), 0);
-		ck_assert_int_eq(fv_avb_hashtree(a, 0, &t), 0);
+		t = avb_desc(a, 0).hashtree;
 		ck_assert_uint_eq(t.root_digest_len, 32);
 		fv_avb_free(a);
 		ck_assert_int_eq(fv_avb_zero_hashtree(img), 0);
@@ -2169,7 +2187,7 @@ START_TEST(super_images)
 			 -EINVAL);
 	ck_assert_int_eq(fv_super_avb(s, 1, NULL, &a), -ENODATA);
 	ck_assert_msg(fv_super_avb(s, 0, NULL, &a) == 0, "%s", fv_last_error());
-	ck_assert_str_eq(fv_avb_partition_name(a), "system");
+	ck_assert_str_eq(avb_info(a).partition_name, "system");
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
 	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 0);
@@ -2523,13 +2541,13 @@ START_TEST(firmware_sets_mldsa)
 	ck_assert_uint_eq(fv_slot_steps(s), 4);
 	st = step_of(s, 0);
 	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
-	ck_assert_str_eq(fv_avb_algorithm(st.avb), "SHA256_RSA2048");
+	ck_assert_str_eq(avb_info(st.avb).header.algorithm, "SHA256_RSA2048");
 	st = step_of(s, 2);
 	ck_assert_int_eq(st.kind, FV_SLOT_VBMETA);
 	ck_assert_int_eq(st.result, FV_SLOT_OK);
 	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
 	ck_assert_str_eq(st.signer, top);
-	ck_assert_str_eq(fv_avb_algorithm(st.avb), "MLDSA87");
+	ck_assert_str_eq(avb_info(st.avb).header.algorithm, "MLDSA87");
 	ck_assert_int_eq(step_of(s, 3).kind, FV_SLOT_HASHTREE);
 	ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
 	fv_slot_free(s);
@@ -2557,11 +2575,11 @@ START_TEST(firmware_sets_mldsa)
 		st = step_of(s, 0);
 		ck_assert_int_eq(st.result, FV_SLOT_OK);
 		ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
-		ck_assert_str_eq(fv_avb_algorithm(st.avb), "MLDSA65");
+		ck_assert_str_eq(avb_info(st.avb).header.algorithm, "MLDSA65");
 		st = step_of(s, 2);
 		ck_assert_int_eq(st.result, FV_SLOT_OK);
 		ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
-		ck_assert_str_eq(fv_avb_algorithm(st.avb), "SHA256_RSA2048");
+		ck_assert_str_eq(avb_info(st.avb).header.algorithm, "SHA256_RSA2048");
 		ck_assert_int_eq(step_of(s, 3).kind, FV_SLOT_HASH);
 		ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
 		fv_slot_free(s);

@@ -138,36 +138,6 @@ API int fv_avb_check_key(fv_avb *a, const char *key)
 	return verity_api_keep(r, &err);
 }
 
-API int fv_avb_has_footer(const fv_avb *a)
-{
-	return a && a->img.has_footer;
-}
-
-API int fv_avb_has_hashtree(const fv_avb *a)
-{
-	return a && a->ht;
-}
-
-API const char *fv_avb_key_sha1(const fv_avb *a)
-{
-	return a ? a->key_sha1 : NULL;
-}
-
-API const char *fv_avb_release(const fv_avb *a)
-{
-	return a ? a->img.vbmeta.h.release : NULL;
-}
-
-API int fv_avb_sparse(const fv_avb *a)
-{
-	return a ? a->img.sparse : 0;
-}
-
-API int fv_avb_parity_unusable(const fv_avb *a)
-{
-	return a && a->paired && a->unusable;
-}
-
 /* The reason a's pair cannot be had, in the library's words. */
 int verity_api_avb_unpaired(const fv_avb *a)
 {
@@ -197,47 +167,6 @@ int verity_api_avb_unpaired(const fv_avb *a)
 	return verity_api_keep(
 		verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
 		&err);
-}
-
-API const char *fv_avb_partition_name(const fv_avb *a)
-{
-	return a ? a->name : NULL;
-}
-
-API const char *fv_avb_root_hex(const fv_avb *a)
-{
-	return a ? a->root_hex : NULL;
-}
-
-API void fv_avb_layout(const fv_avb *a, uint64_t *image_size,
-		       uint64_t *tree_offset, uint64_t *tree_size,
-		       unsigned *fec_roots, uint64_t *fec_offset,
-		       uint64_t *fec_size)
-{
-	const struct avb_descriptor *d = a ? a->ht : NULL;
-
-	if (image_size)
-		*image_size = d ? d->hashtree.p.image_size : 0;
-	if (tree_offset)
-		*tree_offset = d ? d->hashtree.tree_offset : 0;
-	if (tree_size)
-		*tree_size = d ? d->hashtree.tree_size : 0;
-	if (fec_roots)
-		*fec_roots = d ? d->hashtree.fec_num_roots : 0;
-	if (fec_offset)
-		*fec_offset = d ? d->hashtree.fec_offset : 0;
-	if (fec_size)
-		*fec_size = d ? d->hashtree.fec_size : 0;
-}
-
-API const char *fv_avb_algorithm(const fv_avb *a)
-{
-	return a ? verity_avb_algorithm(a->img.vbmeta.h.algorithm)->name : NULL;
-}
-
-API uint64_t fv_avb_rollback_index(const fv_avb *a)
-{
-	return a ? a->img.vbmeta.h.rollback_index : 0;
 }
 
 /* --- Android images as pairs ---------------------------------------- */
@@ -295,37 +224,33 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 	       "fv_avb_tag and the AVB tags differ");
 
 
-API int fv_avb_footer_of(const fv_avb *a, struct fv_avb_footer *f)
+static void avb_footer_of(const fv_avb *a, struct fv_avb_footer *out)
 {
 	struct fv_avb_footer full;
-	const struct avb_footer *ft;
+	const struct avb_footer *ft = &a->img.footer;
 
-	NEED(a);
-	NEED(f);
-	if (!a->img.has_footer)
-		return verity_api_fail(
-			ENODATA, "%s: a vbmeta image, with no footer", a->path);
-	ft = &a->img.footer;
 	memset(&full, 0, sizeof(full));
+	if (!a->img.has_footer) {
+		*out = full;
+		return;
+	}
+	full.size = sizeof(full);
 	full.version_major = ft->version_major;
 	full.version_minor = ft->version_minor;
 	full.image_size = a->img.file_size;
 	full.original_image_size = ft->original_image_size;
 	full.vbmeta_offset = ft->vbmeta_offset;
 	full.vbmeta_size = ft->vbmeta_size;
-	GIVE(f, full, version_major);
-	return 0;
+	*out = full;
 }
 
-API int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h)
+static void avb_header_of(const fv_avb *a, struct fv_avb_header *out)
 {
+	const struct avb_header *in = &a->img.vbmeta.h;
 	struct fv_avb_header full;
-	const struct avb_header *in;
 
-	NEED(a);
-	NEED(h);
-	in = &a->img.vbmeta.h;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.required_major = in->required_major;
 	full.required_minor = in->required_minor;
 	full.header_size = AVB_HEADER_SIZE;
@@ -337,13 +262,37 @@ API int fv_avb_header_of(const fv_avb *a, struct fv_avb_header *h)
 	full.flags = in->flags;
 	full.rollback_index_location = in->rollback_index_location;
 	full.release = in->release;
-	GIVE(h, full, required_major);
-	return 0;
+	*out = full;
 }
 
-API size_t fv_avb_descriptors(const fv_avb *a)
+API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 {
-	return a ? a->img.vbmeta.ndesc : 0;
+	const struct avb_descriptor *d;
+	struct fv_avb_info full;
+
+	NEED(a);
+	NEED(out);
+	d = a->ht;
+	memset(&full, 0, sizeof(full));
+	full.has_footer = a->img.has_footer;
+	full.has_hashtree = d != NULL;
+	full.sparse = a->img.sparse;
+	full.parity_unusable = a->paired && a->unusable;
+	full.partition_name = a->name;
+	full.root_hex = a->root_hex;
+	if (d) {
+		full.image_size = d->hashtree.p.image_size;
+		full.tree_offset = d->hashtree.tree_offset;
+		full.tree_size = d->hashtree.tree_size;
+		full.fec_roots = d->hashtree.fec_num_roots;
+		full.fec_offset = d->hashtree.fec_offset;
+		full.fec_size = d->hashtree.fec_size;
+	}
+	full.descriptors = a->img.vbmeta.ndesc;
+	avb_header_of(a, &full.header);
+	avb_footer_of(a, &full.footer);
+	GIVE(out, full, has_footer);
+	return 0;
 }
 
 /* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
@@ -369,44 +318,27 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 	return d;
 }
 
-API uint64_t fv_avb_descriptor_tag(const fv_avb *a, size_t i, uint64_t *bytes)
+static void avb_property_of(const struct avb_descriptor *d,
+                            struct fv_avb_property *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, UINT64_MAX);
-
-	if (bytes)
-		*bytes = d ? d->raw_size - AVB_DESCRIPTOR_HEADER : 0;
-	return d ? d->tag : UINT64_MAX;
-}
-
-API int fv_avb_property(const fv_avb *a, size_t i, struct fv_avb_property *out)
-{
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_PROPERTY);
 	struct fv_avb_property full;
 
-	NEED(out);
-	if (!d)
-		return -EINVAL;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.key = d->property.key;
 	full.key_len = (size_t)d->property.key_len;
 	full.value = d->property.value;
 	full.value_len = d->property.value_len;
-	GIVE(out, full, key);
-	return 0;
+	*out = full;
 }
 
-API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
+static void avb_hashtree_of(const struct avb_descriptor *d,
+                            struct fv_avb_hashtree *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
 	struct fv_avb_hashtree full;
 
-	NEED(out);
-	if (!d)
-		return -EINVAL;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.dm_verity_version = d->hashtree.dm_verity_version;
 	full.image_size = d->hashtree.p.image_size;
 	full.tree_offset = d->hashtree.tree_offset;
@@ -424,20 +356,16 @@ API int fv_avb_hashtree(const fv_avb *a, size_t i, struct fv_avb_hashtree *out)
 	full.root_digest = d->hashtree.p.digest;
 	full.root_digest_len = d->hashtree.p.digest_len;
 	full.flags = d->hashtree.p.flags;
-	GIVE(out, full, dm_verity_version);
-	return 0;
+	*out = full;
 }
 
-API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
+static void avb_hash_of(const struct avb_descriptor *d,
+                        struct fv_avb_hash *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASH);
 	struct fv_avb_hash full;
 
-	NEED(out);
-	if (!d)
-		return -EINVAL;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.image_size = d->hash.p.image_size;
 	full.hash_algorithm = d->hash.p.hash_algorithm;
 	full.partition_name = d->hash.p.name;
@@ -447,40 +375,30 @@ API int fv_avb_hash(const fv_avb *a, size_t i, struct fv_avb_hash *out)
 	full.digest = d->hash.p.digest;
 	full.digest_len = d->hash.p.digest_len;
 	full.flags = d->hash.p.flags;
-	GIVE(out, full, image_size);
-	return 0;
+	*out = full;
 }
 
-API int fv_avb_kernel_cmdline(const fv_avb *a, size_t i,
-			      struct fv_avb_kernel_cmdline *out)
+static void cmdline_of(const struct avb_descriptor *d,
+		       struct fv_avb_kernel_cmdline *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_KERNEL_CMDLINE);
 	struct fv_avb_kernel_cmdline full;
 
-	NEED(out);
-	if (!d)
-		return -EINVAL;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.flags = d->cmdline.flags;
 	full.cmdline = d->cmdline.value;
 	full.cmdline_len = (size_t)d->cmdline.value_len;
-	GIVE(out, full, flags);
-	return 0;
+	*out = full;
 }
 
-API int fv_avb_chain_partition(const fv_avb *a, size_t i,
-			       struct fv_avb_chain_partition *out)
+static void chain_of(const struct avb_descriptor *d,
+		     struct fv_avb_chain_partition *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_CHAIN_PARTITION);
 	struct fv_avb_chain_partition full;
 	struct avb_vbmeta key_only;
 
-	NEED(out);
-	if (!d)
-		return -EINVAL;
 	memset(&full, 0, sizeof(full));
+	full.size = sizeof(full);
 	full.partition_name = d->chain.name;
 	full.partition_name_len = d->chain.name_len;
 	full.rollback_index_location = d->chain.rollback_index_location;
@@ -492,7 +410,40 @@ API int fv_avb_chain_partition(const fv_avb *a, size_t i,
 	key_only.h.public_key_size = d->chain.public_key_len;
 	verity_api_key_sha1(&key_only, full.public_key_sha1);
 	full.flags = d->chain.flags;
-	GIVE(out, full, partition_name);
+	*out = full;
+}
+
+API int fv_avb_descriptor(const fv_avb *a, size_t i,
+			  struct fv_avb_descriptor *out)
+{
+	const struct avb_descriptor *d =
+		verity_api_descriptor(a, i, UINT64_MAX);
+	struct fv_avb_descriptor full;
+
+	NEED(out);
+	if (!d)
+		return -EINVAL;
+	memset(&full, 0, sizeof(full));
+	full.tag = d->tag;
+	full.bytes = d->raw_size - AVB_DESCRIPTOR_HEADER;
+	switch (d->tag) {
+	case AVB_TAG_PROPERTY:
+		avb_property_of(d, &full.property);
+		break;
+	case AVB_TAG_HASHTREE:
+		avb_hashtree_of(d, &full.hashtree);
+		break;
+	case AVB_TAG_HASH:
+		avb_hash_of(d, &full.hash);
+		break;
+	case AVB_TAG_KERNEL_CMDLINE:
+		cmdline_of(d, &full.kernel_cmdline);
+		break;
+	case AVB_TAG_CHAIN_PARTITION:
+		chain_of(d, &full.chain_partition);
+		break;
+	}
+	GIVE(out, full, bytes);
 	return 0;
 }
 

@@ -212,7 +212,7 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 {
 	struct step *st = &w->s->steps[i];
 	const struct avb_vbmeta *v = &a->img.vbmeta;
-	const char *alg = fv_avb_algorithm(a);
+	const char *alg = verity_avb_algorithm(v->h.algorithm)->name;
 	enum avb_judgement why;
 	struct ht_error err;
 	int r;
