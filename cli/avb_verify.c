@@ -150,9 +150,9 @@ static void vbmeta_ends(struct check *c, const struct fv_slot_step *st)
 	const char *alg = in.header.algorithm;
 
 	if (st->result == FV_SLOT_OK) {
-		say(c, "vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
-		    in.has_footer ? "footer and " : "", alg,
-		    st->path);
+		say(c,
+		    "vbmeta: Successfully verified %s%s vbmeta struct in %s\n",
+		    in.has_footer ? "footer and " : "", alg, st->path);
 		return;
 	}
 	switch (st->why) {

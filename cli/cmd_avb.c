@@ -485,7 +485,8 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 		.signing_helper = a->signing_helper_with_files
 					  ? a->signing_helper_with_files
 					  : a->signing_helper,
-		.signing_helper_with_files = a->signing_helper_with_files != NULL,
+		.signing_helper_with_files =
+			a->signing_helper_with_files != NULL,
 		.public_key_metadata = a->public_key_metadata,
 		/* avbtool's temporary files: TMPDIR's, else /tmp */
 		.temp_dir = tmp && *tmp ? tmp : "/tmp",
@@ -567,18 +568,18 @@ static int footer_options(const struct cli_avb_args *a,
 		.hash = a->hash_algorithm,
 		.block_size = (uint32_t)block,
 		.fec_roots = (unsigned)roots,
-		.flags = (a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
-			 (a->check_at_most_once ? FV_FOOTER_CHECK_AT_MOST_ONCE
-						: 0) |
-			 (a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
-						    : 0) |
-			 (a->do_not_append_vbmeta_image
-				  ? FV_FOOTER_DO_NOT_APPEND
-				  : 0) |
-			 (a->use_persistent_digest ? FV_FOOTER_PERSISTENT_DIGEST
+		.flags =
+			(a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
+			(a->check_at_most_once ? FV_FOOTER_CHECK_AT_MOST_ONCE
+					       : 0) |
+			(a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
 						   : 0) |
-			 (a->do_not_generate_fec || !roots ? FV_FOOTER_NO_FEC
-							   : 0),
+			(a->do_not_append_vbmeta_image ? FV_FOOTER_DO_NOT_APPEND
+						       : 0) |
+			(a->use_persistent_digest ? FV_FOOTER_PERSISTENT_DIGEST
+						  : 0) |
+			(a->do_not_generate_fec || !roots ? FV_FOOTER_NO_FEC
+							  : 0),
 		.output_vbmeta = a->output_vbmeta_image,
 		.vbmeta = &v->q,
 	};

@@ -57,7 +57,9 @@ void cli_avb_vouch_of(const fv_slot *s, size_t vbmeta,
 	v->trust = vb.trust;
 	snprintf(v->algorithm, sizeof(v->algorithm), "%s", alg);
 	snprintf(v->key_sha1, sizeof(v->key_sha1), "%s",
-		 strcmp(alg, "NONE") ? cli_avb_facts(vb.avb).header.public_key_sha1 : "");
+		 strcmp(alg, "NONE")
+			 ? cli_avb_facts(vb.avb).header.public_key_sha1
+			 : "");
 	if (vb.depth)
 		snprintf(v->words, sizeof(v->words),
 			 "vbmeta %s signed by the key %s pins%s", vb.path,
@@ -354,7 +356,10 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 	struct fv_slot_step vb =
 		st->kind == FV_SLOT_VBMETA ? *st : step_at(p->s, st->parent);
 	const char *alg = cli_avb_facts(vb.avb).header.algorithm;
-	const char *sha1 = strcmp(alg, "NONE") ? cli_avb_facts(vb.avb).header.public_key_sha1 : "";
+	const char *sha1 =
+		strcmp(alg, "NONE")
+			? cli_avb_facts(vb.avb).header.public_key_sha1
+			: "";
 	const char *shown = !strcmp(alg, "NONE") ? "unsigned" : alg;
 	struct cli_counts counts, *c = NULL;
 	char words[160];
@@ -472,7 +477,8 @@ static void super_step(struct printer *p, const struct fv_slot_step *st)
 				"against the key it carries, but its signer "
 				"was not checked (give --key=<key.pem>): "
 				"nothing proves who made it\n",
-				st->path, cli_avb_facts(st->avb).header.algorithm,
+				st->path,
+				cli_avb_facts(st->avb).header.algorithm,
 				cli_avb_facts(st->avb).header.public_key_sha1);
 		return;
 	}
@@ -520,7 +526,8 @@ static void on_step(void *c, const fv_slot *s, size_t i, int done)
 static void signature_words(const fv_slot *s, char *out, size_t len)
 {
 	struct fv_slot_step top = step_at(s, 0);
-	const char *alg = top.avb ? cli_avb_facts(top.avb).header.algorithm : "NONE";
+	const char *alg =
+		top.avb ? cli_avb_facts(top.avb).header.algorithm : "NONE";
 
 	if (!strcmp(alg, "NONE"))
 		snprintf(out, len, "none");

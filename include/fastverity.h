@@ -459,7 +459,7 @@ struct fv_avb_info {
 	uint64_t image_size, tree_offset, tree_size;
 	unsigned fec_roots;
 	uint64_t fec_offset, fec_size;
-	size_t descriptors; /* how many (fv_avb_descriptor) */
+	size_t descriptors;          /* how many (fv_avb_descriptor) */
 	struct fv_avb_header header; /* the vbmeta's */
 	struct fv_avb_footer footer; /* zeros without one */
 };
@@ -645,12 +645,12 @@ enum fv_footer_flags {
 	/* no digest in the descriptor (the device keeps it), and no random
 	 * salt (avbtool's --use_persistent_digest) */
 	FV_FOOTER_PERSISTENT_DIGEST = 1u << 4,
-	FV_FOOTER_NO_FEC = 1u << 5,      /* hashtree: no parity */
-	FV_FOOTER_SALT_GIVEN = 1u << 6,  /* salt, salt_len are the salt, none
-					  * when 0 bytes; else random (over an
-					  * old footer whose descriptor
-					  * digests with the same hash: its
-					  * salt) */
+	FV_FOOTER_NO_FEC = 1u << 5,        /* hashtree: no parity */
+	FV_FOOTER_SALT_GIVEN = 1u << 6,    /* salt, salt_len are the salt, none
+					    * when 0 bytes; else random (over an
+					    * old footer whose descriptor
+					    * digests with the same hash: its
+					    * salt) */
 	FV_FOOTER_CHANGED_GIVEN = 1u << 7, /* changed, nchanged name the
 					    * changed data */
 };

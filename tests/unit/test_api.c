@@ -283,15 +283,23 @@ START_TEST(android_images)
 	uint8_t salt[8] = {1, 2, 3, 4, 5, 6, 7, 8}, root[32];
 	struct fv_vbmeta_property prop = {"com.x", (const uint8_t *)"v1", 2};
 	const char *cmdline = "quiet";
-	struct fv_vbmeta_request vo = {
-		.size = sizeof(vo), .algorithm = "SHA256_RSA2048",
-		.rollback_index = 9, .properties = &prop, .nproperties = 1,
-		.cmdlines = &cmdline, .ncmdlines = 1};
-	struct fv_footer_request fo = {
-		.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
-		.partition_name = "system", .hash = "sha256", .block_size = BS,
-		.salt = salt, .salt_len = sizeof(salt),
-		.flags = FV_FOOTER_SALT_GIVEN, .fec_roots = 2, .vbmeta = &vo};
+	struct fv_vbmeta_request vo = {.size = sizeof(vo),
+				       .algorithm = "SHA256_RSA2048",
+				       .rollback_index = 9,
+				       .properties = &prop,
+				       .nproperties = 1,
+				       .cmdlines = &cmdline,
+				       .ncmdlines = 1};
+	struct fv_footer_request fo = {.size = sizeof(fo),
+				       .kind = FV_FOOTER_HASHTREE,
+				       .partition_name = "system",
+				       .hash = "sha256",
+				       .block_size = BS,
+				       .salt = salt,
+				       .salt_len = sizeof(salt),
+				       .flags = FV_FOOTER_SALT_GIVEN,
+				       .fec_roots = 2,
+				       .vbmeta = &vo};
 	fv_options *two = fv_options_new();
 	fv_avb *a;
 	fv_params *p;
@@ -1870,20 +1878,30 @@ START_TEST(android_writers)
 	struct fv_vbmeta_chain chains[2] = {{"system", 1, NULL, 0},
 					    {"vendor", 2, NULL, 1u << 7}};
 	const char *cmdline = "quiet", *include = himg;
-	struct fv_vbmeta_request v = {
-		.size = sizeof(v), .algorithm = "MD5_RSA1", .key = key,
-		.rollback_index = 3, .release_append = "x",
-		.properties = &prop, .nproperties = 1, .cmdlines = &cmdline,
-		.ncmdlines = 1};
-	struct fv_footer_request f = {
-		.size = sizeof(f), .kind = FV_FOOTER_HASHTREE,
-		.partition_name = "system", .hash = "md5", .block_size = 4096,
-		.salt = (const uint8_t *)"salt", .salt_len = 4,
-		.flags = FV_FOOTER_SALT_GIVEN | 1u << 9, .fec_roots = 2,
-		.vbmeta = &v},
-		h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
-		     .partition_name = "boot", .partition_size = 1 << 20},
-		bad = f;
+	struct fv_vbmeta_request v = {.size = sizeof(v),
+				      .algorithm = "MD5_RSA1",
+				      .key = key,
+				      .rollback_index = 3,
+				      .release_append = "x",
+				      .properties = &prop,
+				      .nproperties = 1,
+				      .cmdlines = &cmdline,
+				      .ncmdlines = 1};
+	struct fv_footer_request f = {.size = sizeof(f),
+				      .kind = FV_FOOTER_HASHTREE,
+				      .partition_name = "system",
+				      .hash = "md5",
+				      .block_size = 4096,
+				      .salt = (const uint8_t *)"salt",
+				      .salt_len = 4,
+				      .flags = FV_FOOTER_SALT_GIVEN | 1u << 9,
+				      .fec_roots = 2,
+				      .vbmeta = &v},
+				 h = {.size = sizeof(h),
+				      .kind = FV_FOOTER_HASH,
+				      .partition_name = "boot",
+				      .partition_size = 1 << 20},
+				 bad = f;
 	const uint8_t *blob;
 	size_t len, flen;
 	uint8_t *pk;
@@ -1977,10 +1995,11 @@ START_TEST(android_writers)
 
 		for (size_t i = 0; i < n; i++)
 			if (avb_desc(a, i).tag == FV_AVB_CHAIN_PARTITION) {
-				ck_assert_uint_eq(avb_desc(a, i)
-							  .chain_partition
-							  .rollback_index_location,
-						  1);
+				ck_assert_uint_eq(
+					avb_desc(a, i)
+						.chain_partition
+						.rollback_index_location,
+					1);
 				ck_assert_int_eq(
 					fv_avb_described_image(a, i, &path), 0);
 				ck_assert_str_eq(path, img);
@@ -2114,10 +2133,12 @@ START_TEST(super_images)
 	struct fv_super_extent e = {.size = sizeof(e)};
 	struct fv_super_group g = {.size = sizeof(g)};
 	struct fv_super_block_device b = {.size = sizeof(b)};
-	struct fv_footer_request fo = {
-		.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
-		.partition_name = "system", .partition_size = 2u << 20,
-		.hash = "sha256", .block_size = BS};
+	struct fv_footer_request fo = {.size = sizeof(fo),
+				       .kind = FV_FOOTER_HASHTREE,
+				       .partition_name = "system",
+				       .partition_size = 2u << 20,
+				       .hash = "sha256",
+				       .block_size = BS};
 	char img[96], sup[96], part[128];
 	struct seen seen;
 	const char *kind;
@@ -2274,16 +2295,21 @@ START_TEST(firmware_sets)
 				      .key = key},
 				 top = {.size = sizeof(top),
 					.algorithm = "SHA256_RSA2048",
-					.key = key, .chains = chains,
-					.nchains = 1, .includes = &include,
-					.nincludes = 1, .cmdlines = &cmdline,
+					.key = key,
+					.chains = chains,
+					.nchains = 1,
+					.includes = &include,
+					.nincludes = 1,
+					.cmdlines = &cmdline,
 					.ncmdlines = 1};
 	struct fv_footer_request f = {.size = sizeof(f),
 				      .kind = FV_FOOTER_HASHTREE,
 				      .partition_name = "system",
-				      .hash = "sha256", .block_size = BS,
+				      .hash = "sha256",
+				      .block_size = BS,
 				      .vbmeta = &v},
-				 h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
+				 h = {.size = sizeof(h),
+				      .kind = FV_FOOTER_HASH,
 				      .partition_name = "boot",
 				      .partition_size = 1 << 20};
 	struct fv_slot_request req = {.size = sizeof(req)};
@@ -2485,22 +2511,28 @@ START_TEST(firmware_sets_mldsa)
 	char rsa[96], rsapub[96], k65[96], k65pub[96], k87[96], k87pub[96],
 		other[96], sys[96], boot[96], top[96];
 	struct fv_vbmeta_chain chain = {"system", 1, k87pub, 0};
-	struct fv_vbmeta_request v = {.size = sizeof(v), .algorithm = "MLDSA87",
+	struct fv_vbmeta_request v = {.size = sizeof(v),
+				      .algorithm = "MLDSA87",
 				      .key = k87},
 				 vr = {.size = sizeof(vr),
 				       .algorithm = "SHA256_RSA2048",
 				       .key = rsa},
 				 t = {.size = sizeof(t),
-				      .algorithm = "SHA256_RSA2048", .key = rsa,
-				      .chains = &chain, .nchains = 1};
+				      .algorithm = "SHA256_RSA2048",
+				      .key = rsa,
+				      .chains = &chain,
+				      .nchains = 1};
 	struct fv_footer_request f = {.size = sizeof(f),
 				      .kind = FV_FOOTER_HASHTREE,
 				      .partition_name = "system",
-				      .hash = "sha256", .block_size = BS,
+				      .hash = "sha256",
+				      .block_size = BS,
 				      .vbmeta = &v},
-				 h = {.size = sizeof(h), .kind = FV_FOOTER_HASH,
+				 h = {.size = sizeof(h),
+				      .kind = FV_FOOTER_HASH,
 				      .partition_name = "boot",
-				      .partition_size = 1 << 20, .vbmeta = &vr};
+				      .partition_size = 1 << 20,
+				      .vbmeta = &vr};
 	struct fv_slot_request req = {.size = sizeof(req)};
 	struct fv_slot_step st;
 	fv_slot *s;
@@ -2579,7 +2611,8 @@ START_TEST(firmware_sets_mldsa)
 		st = step_of(s, 2);
 		ck_assert_int_eq(st.result, FV_SLOT_OK);
 		ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
-		ck_assert_str_eq(avb_info(st.avb).header.algorithm, "SHA256_RSA2048");
+		ck_assert_str_eq(avb_info(st.avb).header.algorithm,
+				 "SHA256_RSA2048");
 		ck_assert_int_eq(step_of(s, 3).kind, FV_SLOT_HASH);
 		ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
 		fv_slot_free(s);
@@ -2602,8 +2635,10 @@ START_TEST(firmware_sets_mldsa)
 		ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), -EINVAL);
 		for (int det = 0; det < 2; det++) {
 			t.sign_flags = det ? FV_VBMETA_DETERMINISTIC : 0;
-			ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0), 0);
-			ck_assert_int_eq(fv_avb_make_vbmeta_image(again, &t, 0), 0);
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(top, &t, 0),
+					 0);
+			ck_assert_int_eq(fv_avb_make_vbmeta_image(again, &t, 0),
+					 0);
 			ck_assert_ptr_nonnull(fp = fopen(top, "rb"));
 			fseek(fp, 0, SEEK_END);
 			len = (size_t)ftell(fp);
@@ -2705,10 +2740,11 @@ START_TEST(updates)
 	/* an Android image's changed ranges: a count without its list
 	 * refused, checked before anything is read */
 	{
-		struct fv_footer_request fo = {
-			.size = sizeof(fo), .kind = FV_FOOTER_HASHTREE,
-			.partition_size = 2u << 20,
-			.flags = FV_FOOTER_CHANGED_GIVEN, .nchanged = 1};
+		struct fv_footer_request fo = {.size = sizeof(fo),
+					       .kind = FV_FOOTER_HASHTREE,
+					       .partition_size = 2u << 20,
+					       .flags = FV_FOOTER_CHANGED_GIVEN,
+					       .nchanged = 1};
 		uint64_t max;
 
 		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), -EINVAL);

@@ -223,7 +223,6 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
 	       "fv_avb_tag and the AVB tags differ");
 
-
 static void avb_footer_of(const fv_avb *a, struct fv_avb_footer *out)
 {
 	struct fv_avb_footer full;
@@ -319,7 +318,7 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 }
 
 static void avb_property_of(const struct avb_descriptor *d,
-                            struct fv_avb_property *out)
+			    struct fv_avb_property *out)
 {
 	struct fv_avb_property full;
 
@@ -333,7 +332,7 @@ static void avb_property_of(const struct avb_descriptor *d,
 }
 
 static void avb_hashtree_of(const struct avb_descriptor *d,
-                            struct fv_avb_hashtree *out)
+			    struct fv_avb_hashtree *out)
 {
 	struct fv_avb_hashtree full;
 
@@ -359,8 +358,7 @@ static void avb_hashtree_of(const struct avb_descriptor *d,
 	*out = full;
 }
 
-static void avb_hash_of(const struct avb_descriptor *d,
-                        struct fv_avb_hash *out)
+static void avb_hash_of(const struct avb_descriptor *d, struct fv_avb_hash *out)
 {
 	struct fv_avb_hash full;
 
@@ -526,11 +524,11 @@ static void vb_done(struct vb *v)
 }
 
 /* A list of n that must be there when n is not 0. */
-#define LIST(p, n, what)                                                    \
-	do {                                                                \
-		if ((n) && !(p))                                            \
-			return verity_api_fail(EINVAL, "%s: %s is NULL",    \
-					       __func__, what);             \
+#define LIST(p, n, what)                                                 \
+	do {                                                             \
+		if ((n) && !(p))                                         \
+			return verity_api_fail(EINVAL, "%s: %s is NULL", \
+					       __func__, what);          \
 	} while (0)
 
 static int vb_of(const struct fv_vbmeta_request *in, struct vb *v)
@@ -567,9 +565,8 @@ static int vb_of(const struct fv_vbmeta_request *in, struct vb *v)
 		NEED(c->partition);
 		NEED(c->key_path);
 		if (c->flags & ~(unsigned)FV_CHAIN_DO_NOT_USE_AB)
-			return verity_api_fail(EINVAL,
-					       "unknown chain flags %#x",
-					       c->flags);
+			return verity_api_fail(
+				EINVAL, "unknown chain flags %#x", c->flags);
 	}
 	for (size_t i = 0; i < q.nproperties; i++) {
 		NEED(q.properties[i].key);
@@ -662,8 +659,8 @@ static int footer_of(const struct fv_footer_request *in, const char *image,
 	if ((r = vb_of(q.vbmeta, v)))
 		return r;
 	if ((q.flags & FV_FOOTER_CHANGED_GIVEN) &&
-	    !(*changed = calloc(q.nchanged ? q.nchanged : 1,
-				sizeof(**changed)))) {
+	    !(*changed =
+		      calloc(q.nchanged ? q.nchanged : 1, sizeof(**changed)))) {
 		vb_done(v);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
@@ -682,9 +679,8 @@ static int footer_of(const struct fv_footer_request *in, const char *image,
 		.salt_given = !!(q.flags & FV_FOOTER_SALT_GIVEN),
 		.fec = tree && !(q.flags & FV_FOOTER_NO_FEC),
 		.roots = q.fec_roots ? q.fec_roots : 2,
-		.descriptor_flags =
-			q.flags & (FV_FOOTER_DO_NOT_USE_AB |
-				   FV_FOOTER_CHECK_AT_MOST_ONCE),
+		.descriptor_flags = q.flags & (FV_FOOTER_DO_NOT_USE_AB |
+					       FV_FOOTER_CHECK_AT_MOST_ONCE),
 		.do_not_append = !!(q.flags & FV_FOOTER_DO_NOT_APPEND),
 		.output_vbmeta = q.output_vbmeta,
 		.persistent_digest = !!(q.flags & FV_FOOTER_PERSISTENT_DIGEST),
@@ -706,8 +702,10 @@ API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
 
 	NEED(minor);
 	if (!in == !fin)
-		return verity_api_fail(EINVAL, "%s: one of a vbmeta and a "
-				       "footer request", __func__);
+		return verity_api_fail(EINVAL,
+				       "%s: one of a vbmeta and a "
+				       "footer request",
+				       __func__);
 	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
 		return r;
 	/* avbtool's rule: a footer's flags need 1.1, a rollback index
@@ -764,8 +762,7 @@ API int fv_avb_make_vbmeta_image(const char *output,
 	return r;
 }
 
-API int fv_avb_max_image_size(const struct fv_footer_request *in,
-			      uint64_t *max)
+API int fv_avb_max_image_size(const struct fv_footer_request *in, uint64_t *max)
 {
 	struct verity_range *changed;
 	struct avb_footer_opts o;
@@ -776,8 +773,8 @@ API int fv_avb_max_image_size(const struct fv_footer_request *in,
 	if ((r = footer_of(in, NULL, &o, &v, &changed)))
 		return r;
 	*max = verity_avb_max_image_size(&o, in->kind == FV_FOOTER_HASHTREE
-						      ? AVB_FOOTER_HASHTREE
-						      : AVB_FOOTER_HASH);
+						     ? AVB_FOOTER_HASHTREE
+						     : AVB_FOOTER_HASH);
 	free(changed);
 	vb_done(&v);
 	return 0;

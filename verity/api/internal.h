@@ -61,16 +61,16 @@
 /* A caller's versioned request (in) copied into full, zeros past what
  * the caller has: its size at least up to last, the member that ended
  * the type when it came. */
-#define TAKE(full, in, last)                                                  \
-	do {                                                                  \
-		NEED(in);                                                     \
-		memset(&(full), 0, sizeof(full));                             \
-		if ((in)->size <                                              \
-		    offsetof(__typeof__(full), last) + sizeof((full).last))   \
-			return verity_api_fail(EINVAL,                        \
-					       "%s: size %zu is too small",   \
-					       __func__, (in)->size);         \
-		memcpy(&(full), (in),                                         \
+#define TAKE(full, in, last)                                                   \
+	do {                                                                   \
+		NEED(in);                                                      \
+		memset(&(full), 0, sizeof(full));                              \
+		if ((in)->size <                                               \
+		    offsetof(__typeof__(full), last) + sizeof((full).last))    \
+			return verity_api_fail(EINVAL,                         \
+					       "%s: size %zu is too small",    \
+					       __func__, (in)->size);          \
+		memcpy(&(full), (in),                                          \
 		       (in)->size < sizeof(full) ? (in)->size : sizeof(full)); \
 	} while (0)
 
