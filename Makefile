@@ -182,7 +182,8 @@ $(B)/fvfiles: tests/cli/fvfiles.c
 	$(CC) $(WARN) $(CFLAGS) -static -o $@ $<
 
 # The library's ML-DSA over hex lines, for tests/cli/t_mldsa.sh's
-# cross-check against @noble/post-quantum.
+# cross-check against @noble/post-quantum and t_mldsa_kat.sh's ACVP
+# known answers.
 $(B)/mldsa-tool: tests/cli/mldsa_tool.c $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libfastverity-internal.a $(LIBS)

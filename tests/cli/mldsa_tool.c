@@ -5,7 +5,16 @@
  *   pk LEVEL SEED               the public key of KeyGen(SEED)
  *   sign LEVEL SEED MSG MODE    a signature of MSG (empty context) by
  *                               KeyGen(SEED); MODE det or hedged
- *   verify LEVEL PK MSG SIG     "ok" or "bad"
+ *   verify LEVEL PK MSG SIG [CTX]
+ *                               "ok" or "bad" (CTX: the context, empty
+ *                               when left out)
+ *   sk LEVEL SEED               the expanded secret key of KeyGen(SEED)
+ *   signsk LEVEL SK MSG CTX MODE
+ *                               a signature of MSG with context CTX by
+ *                               the expanded secret key SK; MODE det or
+ *                               hedged
+ *                               (sk, signsk and CTX: for t_mldsa_kat.sh's
+ *                               ACVP known answers; noble's side has none)
  *   bench LEVEL RUNS            the median CPU time of keygen, sign
  *                               (hedged) and verify of a 2304-byte
  *                               message, each timed RUNS times
@@ -181,17 +190,18 @@ int main(void)
 	static char line[1 << 17];
 	static uint8_t msg[1 << 15], pk[VERITY_MLDSA_MAX_PK_BYTES + 8];
 	static uint8_t sk[VERITY_MLDSA_MAX_SK_BYTES], sig[VERITY_MLDSA_MAX_SIG_BYTES + 8];
+	static uint8_t ctx[255];
 	unsigned n = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
-		char *tok[6];
+		char *tok[7];
 		int nt = 0, level;
 		struct verity_mldsa_sizes s;
 		uint8_t seed[32];
-		size_t len, msg_len, pk_len, sig_len;
+		size_t len, msg_len, pk_len, sig_len, ctx_len = 0;
 
 		n++;
-		for (char *p = strtok(line, " \n"); p && nt < 6; p = strtok(NULL, " \n"))
+		for (char *p = strtok(line, " \n"); p && nt < 7; p = strtok(NULL, " \n"))
 			tok[nt++] = p;
 		if (nt == 4 && !strcmp(tok[0], "avb")) {
 			int r = bench_avb(tok[1], tok[2], (unsigned)atoi(tok[3]) ? (unsigned)atoi(tok[3]) : 1);
@@ -213,6 +223,21 @@ int main(void)
 			    verity_mldsa_keygen(level, seed, pk, sk))
 				return bad_line(n);
 			put_hex(pk, s.pk);
+		} else if (!strcmp(tok[0], "sk") && nt == 3) {
+			if (unhex(tok[2], seed, 32, &len) || len != 32 ||
+			    verity_mldsa_keygen(level, seed, pk, sk))
+				return bad_line(n);
+			put_hex(sk, s.sk);
+		} else if (!strcmp(tok[0], "signsk") && nt == 6) {
+			if (unhex(tok[2], sk, sizeof(sk), &len) || len != s.sk ||
+			    unhex(tok[3], msg, sizeof(msg), &msg_len) ||
+			    unhex(tok[4], ctx, sizeof(ctx), &ctx_len) ||
+			    verity_mldsa_sign(level, sk, msg, msg_len, ctx, ctx_len,
+					      strcmp(tok[5], "det") ? VERITY_MLDSA_HEDGED
+								    : VERITY_MLDSA_DETERMINISTIC,
+					      NULL, sig))
+				return bad_line(n);
+			put_hex(sig, s.sig);
 		} else if (!strcmp(tok[0], "sign") && nt == 5) {
 			if (unhex(tok[2], seed, 32, &len) || len != 32 ||
 			    unhex(tok[3], msg, sizeof(msg), &msg_len) ||
@@ -223,15 +248,16 @@ int main(void)
 					      NULL, sig))
 				return bad_line(n);
 			put_hex(sig, s.sig);
-		} else if (!strcmp(tok[0], "verify") && nt == 5) {
+		} else if (!strcmp(tok[0], "verify") && (nt == 5 || nt == 6)) {
 			int r;
 
 			if (unhex(tok[2], pk, sizeof(pk), &pk_len) ||
 			    unhex(tok[3], msg, sizeof(msg), &msg_len) ||
-			    unhex(tok[4], sig, sizeof(sig), &sig_len))
+			    unhex(tok[4], sig, sizeof(sig), &sig_len) ||
+			    (nt == 6 && unhex(tok[5], ctx, sizeof(ctx), &ctx_len)))
 				return bad_line(n);
-			r = verity_mldsa_verify(level, pk, pk_len, msg, msg_len, NULL, 0, sig,
-						sig_len);
+			r = verity_mldsa_verify(level, pk, pk_len, msg, msg_len, ctx, ctx_len,
+						sig, sig_len);
 			if (r && r != -EBADMSG && r != -EINVAL)
 				return bad_line(n);
 			puts(r ? "bad" : "ok");
