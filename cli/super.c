@@ -79,7 +79,7 @@ static int open_slot(const struct cli_opts *o, const char *image,
 	}
 	if (r)
 		return cli_lib_error(r);
-	for (size_t i = 0; i < fv_super_notes(*s); i++)
+	for (size_t i = 0; fv_super_note(*s, i); i++)
 		fprintf(stderr, "fastverity: warning: %s\n",
 			fv_super_note(*s, i));
 	return 0;
@@ -161,7 +161,7 @@ static int by_target(const void *x, const void *y)
 static void dump_text(FILE *f, const fv_super *s,
 		      const struct fv_super_info *in)
 {
-	const size_t ne = fv_super_extents(s);
+	const size_t ne = in->extents;
 	size_t n = 0;
 	struct placed *laid = calloc(ne + 1, sizeof(*laid));
 	char attrs[64];
@@ -174,7 +174,7 @@ static void dump_text(FILE *f, const fv_super *s,
 	fprintf(f, "Metadata slot count: %u\n", in->metadata_slot_count);
 	fprintf(f, "Header flags: %s\n", header_flags_text(in->header_flags));
 	fprintf(f, "Partition table:\n------------------------\n");
-	for (size_t i = 0; i < fv_super_partitions(s); i++) {
+	for (size_t i = 0; i < in->partitions; i++) {
 		struct fv_super_partition p = {.size = sizeof(p)};
 		uint64_t first = 0;
 
@@ -218,7 +218,7 @@ static void dump_text(FILE *f, const fv_super *s,
 		       laid[k].e.sectors);
 	fprintf(f, "------------------------\n");
 	fprintf(f, "Block device table:\n------------------------\n");
-	for (size_t i = 0; i < fv_super_block_devices(s); i++) {
+	for (size_t i = 0; i < in->block_devices; i++) {
 		struct fv_super_block_device b = {.size = sizeof(b)};
 
 		fv_super_block_device(s, i, &b);
@@ -229,7 +229,7 @@ static void dump_text(FILE *f, const fv_super *s,
 		       b.flags & 1 ? "slot-suffixed" : "none");
 	}
 	fprintf(f, "Group table:\n------------------------\n");
-	for (size_t i = 0; i < fv_super_groups(s); i++) {
+	for (size_t i = 0; i < in->groups; i++) {
 		struct fv_super_group g = {.size = sizeof(g)};
 
 		fv_super_group(s, i, &g);
@@ -282,7 +282,7 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 			       json_object_new_boolean(in->metadata_backup));
 	json_object_object_add(j, "metadata", m);
 	list = json_object_new_array();
-	for (size_t i = 0; i < fv_super_partitions(s); i++) {
+	for (size_t i = 0; i < in->partitions; i++) {
 		struct fv_super_partition p = {.size = sizeof(p)};
 		json_object *pj, *ex = json_object_new_array();
 		uint64_t first = 0;
@@ -319,7 +319,7 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	}
 	json_object_object_add(j, "partitions", list);
 	list = json_object_new_array();
-	for (size_t i = 0; i < fv_super_groups(s); i++) {
+	for (size_t i = 0; i < in->groups; i++) {
 		struct fv_super_group g = {.size = sizeof(g)};
 		json_object *gj = json_object_new_object();
 
@@ -334,7 +334,7 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	}
 	json_object_object_add(j, "groups", list);
 	list = json_object_new_array();
-	for (size_t i = 0; i < fv_super_block_devices(s); i++) {
+	for (size_t i = 0; i < in->block_devices; i++) {
 		struct fv_super_block_device b = {.size = sizeof(b)};
 		json_object *bj = json_object_new_object();
 

@@ -776,11 +776,14 @@ struct fv_super_info {
 	int metadata_backup;        /* the slot read from its backup */
 	int sparse;                 /* an Android sparse image */
 	uint64_t image_size;        /* its (unsparsed) bytes */
+	/* since 0.10: how many partitions, extents, groups, block devices
+	 * (fv_super_partition and its siblings) and notes */
+	size_t partitions, extents, groups, block_devices, notes;
 };
 int fv_super_info(const fv_super *s, struct fv_super_info *info);
-/* What was read from a backup copy, and why (one line each; the
- * geometry's, the slot's and the other slots'). */
-size_t fv_super_notes(const fv_super *s);
+/* Note i: what was read from a backup copy, and why (one line each;
+ * the geometry's, the slot's and the other slots'); NULL past the
+ * last. */
 const char *fv_super_note(const fv_super *s, size_t i);
 
 #define FV_LP_READONLY      (1u << 0)
@@ -819,10 +822,6 @@ struct fv_super_block_device {
 	uint32_t flags; /* bit 0: slot-suffixed */
 	const char *file; /* the file read for it */
 };
-size_t fv_super_partitions(const fv_super *s);
-size_t fv_super_extents(const fv_super *s);
-size_t fv_super_groups(const fv_super *s);
-size_t fv_super_block_devices(const fv_super *s);
 int fv_super_partition(const fv_super *s, size_t i,
 		       struct fv_super_partition *p);
 int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e);

@@ -2179,12 +2179,12 @@ START_TEST(super_images)
 	ck_assert_uint_eq(in.major, 10);
 	ck_assert_uint_eq(in.metadata_slot_count, 2);
 	ck_assert_int_eq(in.metadata_backup, 0);
-	ck_assert_uint_eq(fv_super_notes(s), 0);
+	ck_assert_uint_eq(in.notes, 0);
 	ck_assert_ptr_null(fv_super_note(s, 0));
-	ck_assert_uint_eq(fv_super_partitions(s), 2);
-	ck_assert_uint_eq(fv_super_extents(s), 1);
-	ck_assert_uint_eq(fv_super_groups(s), 1);
-	ck_assert_uint_eq(fv_super_block_devices(s), 1);
+	ck_assert_uint_eq(in.partitions, 2);
+	ck_assert_uint_eq(in.extents, 1);
+	ck_assert_uint_eq(in.groups, 1);
+	ck_assert_uint_eq(in.block_devices, 1);
 	ck_assert_int_eq(fv_super_partition(s, 1, &p), 0);
 	ck_assert_str_eq(p.name, "system_b");
 	ck_assert_uint_eq(p.num_extents, 0);
@@ -2244,8 +2244,10 @@ START_TEST(super_images)
 	/* both geometries damaged: refused, naming both */
 	poke(sup, 4096 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), 0);
-	ck_assert_uint_eq(fv_super_notes(s), 1);
+	ck_assert_int_eq(fv_super_info(s, &in), 0);
+	ck_assert_uint_eq(in.notes, 1);
 	ck_assert_ptr_nonnull(strstr(fv_super_note(s, 0), "read its backup"));
+	ck_assert_ptr_null(fv_super_note(s, 1));
 	fv_super_free(s);
 	poke(sup, 8192 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), -EINVAL);

@@ -104,7 +104,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 
 	if ((r = fv_super_open(img->path, NULL, NULL, 0, 0, &s)))
 		goto said;
-	np = fv_super_partitions(s);
+	np = s->s.m.np;
 	free(img->pairs);
 	if (!(img->pairs = calloc(np ? np : 1, sizeof(*img->pairs))) ||
 	    !(img->avs = calloc(np ? np : 1, sizeof(*img->avs)))) {

@@ -67,38 +67,18 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 	full.metadata_backup = m->backup;
 	full.sparse = s->s.sparse;
 	full.image_size = s->s.d.size;
+	full.partitions = m->np;
+	full.extents = m->ne;
+	full.groups = m->ng;
+	full.block_devices = m->nb;
+	full.notes = s->nnotes;
 	GIVE(info, full, major);
 	return 0;
-}
-
-API size_t fv_super_notes(const fv_super *s)
-{
-	return s ? s->nnotes : 0;
 }
 
 API const char *fv_super_note(const fv_super *s, size_t i)
 {
 	return s && i < s->nnotes ? s->notes[i] : NULL;
-}
-
-API size_t fv_super_partitions(const fv_super *s)
-{
-	return s ? s->s.m.np : 0;
-}
-
-API size_t fv_super_extents(const fv_super *s)
-{
-	return s ? s->s.m.ne : 0;
-}
-
-API size_t fv_super_groups(const fv_super *s)
-{
-	return s ? s->s.m.ng : 0;
-}
-
-API size_t fv_super_block_devices(const fv_super *s)
-{
-	return s ? s->s.m.nb : 0;
 }
 
 #define INDEX(i, n, what)                                                    \
