@@ -1568,33 +1568,39 @@ typedef struct fv_status fv_status;
  * device-mapper), EINVAL (the name), ENOMEM. */
 int fv_status_get(const char *name, fv_status **st);
 void fv_status_free(fv_status *st);
-int fv_status_is_verity(const fv_status *st);
-int fv_status_corrupted(const fv_status *st);
-int fv_status_open_count(const fv_status *st);
-unsigned fv_status_flags(const fv_status *st); /* enum fv_flags */
-/* Block sizes, data blocks, hash and salt of the table (no UUID). */
-const fv_params *fv_status_params(const fv_status *st);
-const char *fv_status_root_hex(const fv_status *st);
-/* The devices, "/dev/loop0"; for a loop device, its backing file (else
- * NULL); the FEC device is NULL without FEC. */
-const char *fv_status_data_device(const fv_status *st);
-const char *fv_status_hash_device(const fv_status *st);
-const char *fv_status_data_file(const fv_status *st);
-const char *fv_status_hash_file(const fv_status *st);
-const char *fv_status_fec_device(const fv_status *st);
-unsigned fv_status_fec_roots(const fv_status *st);
-/* Since 0.6 (FASTVERITY_1.4): the mapping read-only, its root hash
- * signature given to the kernel (its keyring checked it), its size in
- * 512-byte sectors, the tree's first block on the hash device, the
- * parity's first block and the blocks it covers, and the parity
- * device's backing file (NULL without one). */
-int fv_status_read_only(const fv_status *st);
-int fv_status_signed(const fv_status *st);
-uint64_t fv_status_size_sectors(const fv_status *st);
-uint64_t fv_status_hash_start_block(const fv_status *st);
-uint64_t fv_status_fec_start_block(const fv_status *st);
-uint64_t fv_status_fec_blocks(const fv_status *st);
-const char *fv_status_fec_file(const fv_status *st);
+/* Since 0.10 (FASTVERITY_1.8): what fv_status_get read, in one call. Its
+ * strings and params point into st, valid until fv_status_free. */
+struct fv_status_info {
+	size_t size; /* sizeof(struct fv_status_info), set by the caller */
+	int is_verity;
+	int corrupted;
+	int open_count;
+	unsigned flags; /* enum fv_flags */
+	/* Block sizes, data blocks, hash and salt of the table (no UUID). */
+	const fv_params *params;
+	const char *root_hex;
+	/* The devices, "/dev/loop0"; for a loop device, its backing file
+	 * (else NULL); the FEC device and its file are NULL without FEC. */
+	const char *data_device;
+	const char *hash_device;
+	const char *data_file;
+	const char *hash_file;
+	const char *fec_device;
+	const char *fec_file;
+	unsigned fec_roots;
+	/* The mapping read-only; its root hash signature given to the
+	 * kernel (its keyring checked it). */
+	int read_only;
+	int is_signed;
+	/* Its size in 512-byte sectors, the tree's first block on the hash
+	 * device, the parity's first block and the blocks it covers. */
+	uint64_t size_sectors;
+	uint64_t hash_start_block;
+	uint64_t fec_start_block;
+	uint64_t fec_blocks;
+};
+/* Errors: EINVAL (st or info NULL, size too small). */
+int fv_status_info(const fv_status *st, struct fv_status_info *info);
 /* The kernel's word for one flag of enum fv_flags ("ignore_corruption"),
  * NULL for anything else; flags in the kernel's order are 1u << 0 to
  * 1u << (FV_NFLAGS - 1). */
