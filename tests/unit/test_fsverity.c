@@ -318,6 +318,24 @@ START_TEST(digests_equal_the_model)
 						 0);
 				same_as_model(d, &m, ds, 0, what);
 				fv_fsverity_digest_free(d);
+				/* written to a file as it is made */
+				{
+					struct fv_fsverity_request q = {
+						.size = sizeof(q),
+						.params = p,
+						.read = read_fn,
+						.read_ctx = &r,
+						.read_size = sizes[z],
+						.tree_path = tree};
+
+					r.at = 0;
+					ck_assert_int_eq(
+						fv_fsverity_compute(&q, NULL, &d),
+						0);
+					same_as_model(d, &m, ds, 0, what);
+					file_is(tree, m.tree, m.tree_len, what);
+					fv_fsverity_digest_free(d);
+				}
 			}
 			free(m.tree);
 		}
