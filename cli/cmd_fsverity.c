@@ -230,33 +230,50 @@ static int hex_string(const char *s)
 	return n % 2 == 0;
 }
 
-/* The tree's parameters from the options: 0 or the exit code. */
-static int tree_params(const char *sub, const struct fsv_args *a,
-		       fv_fsverity_params **out)
+/* A tree's parameters, the salt's bytes with them. */
+struct tree {
+	struct fv_fsverity_params p;
+	uint8_t salt[32];
+};
+
+/* p as the library judges it (fv_fsverity_compute_files of no file
+ * checks the parameters alone). */
+static int params_ok(const struct fv_fsverity_params *p)
 {
-	fv_fsverity_params *p = fv_fsverity_params_new();
-	uint8_t salt[33];
+	fv_fsverity_digest *none[1];
+	size_t failed;
+
+	return fv_fsverity_compute_files(p, NULL, 0, NULL, 0, none, &failed) ==
+	       0;
+}
+
+/* The tree's parameters from the options, each judged as it is given:
+ * 0 or the exit code. */
+static int tree_params(const char *sub, const struct fsv_args *a,
+		       struct tree *t)
+{
 	size_t len = 0;
 	unsigned long v = 0;
 	char *end;
 	int rc = EXIT_USAGE, bad_bs = 0;
 
-	*out = NULL;
-	if (!p)
-		return cli_error(-ENOMEM, "out of memory");
+	memset(t, 0, sizeof(*t));
+	t->p.size = sizeof(t->p);
 	if (a->block_size) {
 		errno = 0;
 		v = strtoul(a->block_size, &end, 10);
+		/* (0 is no size: the library's default) */
 		bad_bs = errno || end == a->block_size || *end ||
-			 a->block_size[0] == '-' || v > UINT32_MAX;
+			 a->block_size[0] == '-' || v > UINT32_MAX || !v;
 	}
-	if (a->hash_alg && fv_fsverity_params_set_hash(p, a->hash_alg))
+	t->p.hash = a->hash_alg;
+	if (a->hash_alg && !params_ok(&t->p))
 		cli_error(-EINVAL,
 			  "fsverity %s: --hash-alg=%s: unknown hash algorithm "
 			  "(available: sha256 sha512)",
 			  sub, a->hash_alg);
 	else if (a->block_size &&
-		 (bad_bs || fv_fsverity_params_set_block_size(p, (uint32_t)v)))
+		 (bad_bs || (t->p.block_size = (uint32_t)v, !params_ok(&t->p))))
 		cli_error(-EINVAL,
 			  "fsverity %s: --block-size=%s: a power of two from "
 			  "1024 to 65536",
@@ -272,17 +289,14 @@ static int tree_params(const char *sub, const struct fsv_args *a,
 			       "fsverity %s: unsupported salt size (%zu): "
 			       "fs-verity takes at most 32 bytes",
 			       sub, strlen(a->salt) / 2);
-	else if (a->salt && (cli_unhex(a->salt, salt, sizeof(salt), &len) ||
-			     fv_fsverity_params_set_salt(p, salt, len)))
+	else if (a->salt &&
+		 (cli_unhex(a->salt, t->salt, sizeof(t->salt), &len) ||
+		  (t->p.salt = t->salt, t->p.salt_len = len,
+		   !params_ok(&t->p))))
 		rc = cli_lib_error(-EINVAL);
 	else
 		rc = 0;
-	if (rc) {
-		fv_fsverity_params_free(p);
-		return rc;
-	}
-	*out = p;
-	return 0;
+	return rc;
 }
 
 static int run_options(const struct fsv_args *a, fv_options **opts)
@@ -296,28 +310,34 @@ static int run_options(const struct fsv_args *a, fv_options **opts)
 }
 
 /* --out-descriptor of d: 0 or the exit code (--out-merkle-tree is
- * written as the tree is made: fv_fsverity_compute_tree). */
+ * written as the tree is made: fv_fsverity_compute's tree_path). */
 static int write_descriptor(const struct fsv_args *a,
 			    const fv_fsverity_digest *d)
 {
-	if (a->out_desc &&
-	    fv_output_write(a->out_desc, "the descriptor file",
-			    fv_fsverity_descriptor(d), 256))
+	struct fv_fsverity_info i = {.size = sizeof(i)};
+
+	if (!a->out_desc)
+		return 0;
+	if (fv_fsverity_digest_info(d, &i))
+		return cli_lib_error(-EINVAL);
+	if (fv_output_write(a->out_desc, "the descriptor file", i.descriptor,
+			    256))
 		return cli_lib_error(-EIO);
 	return 0;
 }
 
 /* The digest of one file, its tree written to --out-merkle-tree when
  * given, never held in memory. */
-static int compute_one(const fv_fsverity_params *p, const char *path,
+static int compute_one(const struct fv_fsverity_params *p, const char *path,
 		       const fv_options *opts, const char *out_tree,
 		       fv_fsverity_digest **d)
 {
-	size_t failed;
+	struct fv_fsverity_request q = {.size = sizeof(q),
+					.params = p,
+					.path = path,
+					.tree_path = out_tree};
 
-	if (out_tree)
-		return fv_fsverity_compute_tree(p, path, opts, out_tree, d);
-	return fv_fsverity_compute_files(p, &path, 1, opts, 0, d, &failed);
+	return fv_fsverity_compute(&q, opts, d);
 }
 
 /* The outputs are none of the inputs. */
@@ -358,7 +378,7 @@ static int bytes_of(const char *s, uint64_t *v)
 
 static int digest(const struct sub *s, struct fsv_args *a)
 {
-	fv_fsverity_params *p = NULL;
+	struct tree t;
 	fv_fsverity_digest **d = NULL;
 	fv_options *opts = NULL;
 	size_t n = (size_t)a->nargs, failed = n, last;
@@ -369,7 +389,7 @@ static int digest(const struct sub *s, struct fsv_args *a)
 				   "fsverity digest --help)");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &p)) || (r = run_options(a, &opts)))
+	if ((r = tree_params(s->name, a, &t)) || (r = run_options(a, &opts)))
 		goto out;
 	if ((r = outputs_apart(a, a->args, n)))
 		goto out;
@@ -381,30 +401,30 @@ static int digest(const struct sub *s, struct fsv_args *a)
 	/* no tree kept: --out-merkle-tree is the last file's (as
 	 * fsverity-utils leaves it), written as it is made */
 	last = a->out_tree ? n - 1 : n;
-	r = fv_fsverity_compute_files(p, a->args, last, opts, 0, d, &failed);
+	r = fv_fsverity_compute_files(&t.p, a->args, last, opts, 0, d,
+				      &failed);
 	if (!r && last < n) {
-		r = compute_one(p, a->args[last], opts, a->out_tree, &d[last]);
+		r = compute_one(&t.p, a->args[last], opts, a->out_tree,
+				&d[last]);
 		failed = r ? last : n;
 	}
 	/* each file's line, in the order given, up to the first that
 	 * failed */
 	for (size_t i = 0; i < failed; i++) {
-		uint8_t f[12 + 64];
-		char hex[2 * sizeof(f) + 1];
+		struct fv_fsverity_info f = {.size = sizeof(f)};
+		char hex[2 * (12 + 64) + 1];
 
+		fv_fsverity_digest_info(d[i], &f);
 		if (a->for_builtin_sig)
-			cli_hex(f, fv_fsverity_signed_digest(d[i], f, sizeof(f)),
-			       hex);
+			cli_hex(f.signed_digest, f.signed_digest_len, hex);
 		else
-			snprintf(hex, sizeof(hex), "%s",
-				 fv_fsverity_digest_hex(d[i]));
+			snprintf(hex, sizeof(hex), "%s", f.digest_hex);
 		if (a->compact)
 			printf("%s\n", hex);
 		else if (a->for_builtin_sig)
 			printf("%s %s\n", hex, a->args[i]);
 		else
-			printf("%s:%s %s\n", fv_fsverity_digest_hash(d[i]), hex,
-			       a->args[i]);
+			printf("%s:%s %s\n", f.hash, hex, a->args[i]);
 	}
 	if (r) {
 		r = lib_failed(r);
@@ -417,7 +437,6 @@ out:
 		fv_fsverity_digest_free(d[i]);
 	free(d);
 	fv_options_free(opts);
-	fv_fsverity_params_free(p);
 	return r;
 }
 
@@ -429,10 +448,12 @@ static int sign_digest(const fv_signer *s, const void *ctx, uint8_t **der,
 
 static int sign(const struct sub *s, struct fsv_args *a)
 {
-	fv_fsverity_params *p = NULL;
+	struct fv_fsverity_info info = {.size = sizeof(info)},
+				again_info = {.size = sizeof(again_info)};
 	fv_fsverity_digest *d = NULL;
 	fv_options *opts = NULL;
 	struct cli_opts o;
+	struct tree t;
 	uint8_t *der = NULL;
 	size_t len = 0;
 	int r;
@@ -451,7 +472,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 		cli_error(-EINVAL, "fsverity sign: --key and --cert are needed");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &p)) || (r = run_options(a, &opts)))
+	if ((r = tree_params(s->name, a, &t)) || (r = run_options(a, &opts)))
 		goto out;
 	{
 		const char *in[] = {a->args[0], a->key, a->cert,
@@ -465,7 +486,8 @@ static int sign(const struct sub *s, struct fsv_args *a)
 					  2)))
 			goto out;
 	}
-	if ((r = compute_one(p, a->args[0], opts, NULL, &d))) {
+	if ((r = compute_one(&t.p, a->args[0], opts, NULL, &d)) ||
+	    (r = fv_fsverity_digest_info(d, &info))) {
 		r = lib_failed(r);
 		goto out;
 	}
@@ -483,13 +505,14 @@ static int sign(const struct sub *s, struct fsv_args *a)
 		fv_fsverity_digest *again = NULL;
 		int same;
 
-		if ((r = compute_one(p, a->args[0], opts, a->out_tree,
-				     &again))) {
+		if ((r = compute_one(&t.p, a->args[0], opts, a->out_tree,
+				     &again)) ||
+		    (r = fv_fsverity_digest_info(again, &again_info))) {
+			fv_fsverity_digest_free(again);
 			r = lib_failed(r);
 			goto out;
 		}
-		same = !strcmp(fv_fsverity_digest_hex(again),
-			       fv_fsverity_digest_hex(d));
+		same = !strcmp(again_info.digest_hex, info.digest_hex);
 		fv_fsverity_digest_free(again);
 		if (!same) {
 			r = cli_error(-EIO,
@@ -506,19 +529,18 @@ static int sign(const struct sub *s, struct fsv_args *a)
 	}
 	if ((r = write_descriptor(a, d)))
 		goto out;
-	printf("Signed file '%s' (%s:%s)\n", a->args[0],
-	       fv_fsverity_digest_hash(d), fv_fsverity_digest_hex(d));
+	printf("Signed file '%s' (%s:%s)\n", a->args[0], info.hash,
+	       info.digest_hex);
 out:
 	fv_free(der);
 	fv_fsverity_digest_free(d);
 	fv_options_free(opts);
-	fv_fsverity_params_free(p);
 	return r;
 }
 
 static int enable(const struct sub *s, struct fsv_args *a)
 {
-	fv_fsverity_params *p = NULL;
+	struct tree t;
 	uint8_t *sig = NULL;
 	size_t len = 0;
 	int r;
@@ -528,14 +550,13 @@ static int enable(const struct sub *s, struct fsv_args *a)
 				   "(fastverity fsverity enable --help)");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &p)))
+	if ((r = tree_params(s->name, a, &t)))
 		return r;
 	if (a->signature && (r = fv_signature_read(a->signature, &sig, &len)))
 		r = lib_failed(r);
-	else if ((r = fv_fsverity_enable(a->args[0], p, sig, len)))
+	else if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
 		r = lib_failed(r);
 	fv_free(sig);
-	fv_fsverity_params_free(p);
 	return r;
 }
 
@@ -548,18 +569,16 @@ static int measure(const struct sub *s, struct fsv_args *a)
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < a->nargs; i++) {
-		uint8_t dg[64];
-		char hex[129], alg[32];
+		struct fv_fsverity_measurement m = {.size = sizeof(m)};
+		char hex[2 * sizeof(m.digest) + 1], alg[32];
 		const char *name;
-		unsigned h;
-		size_t len;
-		int r = fv_fsverity_measure(a->args[i], &h, dg, &len);
+		int r = fv_fsverity_measure(a->args[i], &m);
 
 		if (r)
 			return lib_failed(r);
-		cli_hex(dg, len, hex);
-		if (!(name = fv_fsverity_hash_name(h))) {
-			snprintf(alg, sizeof(alg), "ALG_%u", h);
+		cli_hex(m.digest, m.digest_len, hex);
+		if (!(name = m.hash_name)) {
+			snprintf(alg, sizeof(alg), "ALG_%u", m.hash);
 			name = alg;
 		}
 		printf("%s:%s %s\n", name, hex, a->args[i]);

@@ -222,29 +222,25 @@ static void *str_or_null(const char *s)
 	return s ? cli_json_str(s) : NULL;
 }
 
-static void status_json(const char *name, const fv_status *st)
+static void status_json(const char *name, const struct fv_status_info *s)
 {
 	json_object *j = json_object_new_object(),
 		    *flags = json_object_new_array();
-	const fv_params *p = fv_status_params(st);
+	const fv_params *p = s->params;
 	char hex[2 * FV_MAX_SALT_SIZE + 1];
 
 	json_object_object_add(j, "name", cli_json_str(name));
 	json_object_object_add(j, "active", json_object_new_boolean(1));
-	json_object_object_add(
-		j, "in_use",
-		json_object_new_boolean(fv_status_open_count(st) > 0));
-	json_object_object_add(
-		j, "type",
-		cli_json_str(fv_status_is_verity(st) ? "VERITY" : "n/a"));
-	if (fv_status_is_verity(st)) {
-		json_object_object_add(j, "status",
-				       cli_json_str(fv_status_corrupted(st)
-							    ? "corrupted"
-							    : "verified"));
+	json_object_object_add(j, "in_use",
+			       json_object_new_boolean(s->open_count > 0));
+	json_object_object_add(j, "type",
+			       cli_json_str(s->is_verity ? "VERITY" : "n/a"));
+	if (s->is_verity) {
 		json_object_object_add(
-			j, "signature",
-			json_object_new_boolean(fv_status_signed(st)));
+			j, "status",
+			cli_json_str(s->corrupted ? "corrupted" : "verified"));
+		json_object_object_add(j, "signature",
+				       json_object_new_boolean(s->is_signed));
 		json_object_object_add(
 			j, "hash_type",
 			json_object_new_int((int)fv_params_hash_type(p)));
@@ -263,60 +259,51 @@ static void status_json(const char *name, const fv_status *st)
 				       cli_json_str(salt_hex(p, hex, 0)));
 		json_object_object_add(
 			j, "data_device",
-			cli_json_str(fv_status_data_device(st)
-					     ? fv_status_data_device(st)
-					     : ""));
+			cli_json_str(s->data_device ? s->data_device : ""));
 		json_object_object_add(j, "data_loop",
-				       str_or_null(fv_status_data_file(st)));
+				       str_or_null(s->data_file));
 		json_object_object_add(
 			j, "hash_device",
-			cli_json_str(fv_status_hash_device(st)
-					     ? fv_status_hash_device(st)
-					     : ""));
+			cli_json_str(s->hash_device ? s->hash_device : ""));
 		json_object_object_add(j, "hash_loop",
-				       str_or_null(fv_status_hash_file(st)));
+				       str_or_null(s->hash_file));
+		json_object_object_add(j, "size_sectors",
+				       json_object_new_uint64(s->size_sectors));
 		json_object_object_add(
-			j, "size_sectors",
-			json_object_new_uint64(fv_status_size_sectors(st)));
-		json_object_object_add(j, "mode",
-				       cli_json_str(fv_status_read_only(st)
-							    ? "readonly"
-							    : "read/write"));
+			j, "mode",
+			cli_json_str(s->read_only ? "readonly" : "read/write"));
 		json_object_object_add(
 			j, "hash_offset_sectors",
-			json_object_new_uint64(fv_status_hash_start_block(st) *
+			json_object_new_uint64(s->hash_start_block *
 					       fv_params_hash_block_size(p) /
 					       512));
-		if (fv_status_fec_device(st)) {
+		if (s->fec_device) {
 			json_object *f = json_object_new_object();
 
-			json_object_object_add(
-				f, "device",
-				cli_json_str(fv_status_fec_device(st)));
-			json_object_object_add(
-				f, "loop", str_or_null(fv_status_fec_file(st)));
+			json_object_object_add(f, "device",
+					       cli_json_str(s->fec_device));
+			json_object_object_add(f, "loop",
+					       str_or_null(s->fec_file));
 			json_object_object_add(
 				f, "offset_sectors",
 				json_object_new_uint64(
-					fv_status_fec_start_block(st) *
+					s->fec_start_block *
 					fv_params_hash_block_size(p) / 512));
 			json_object_object_add(
 				f, "blocks",
-				json_object_new_uint64(
-					fv_status_fec_blocks(st)));
+				json_object_new_uint64(s->fec_blocks));
 			json_object_object_add(
 				f, "roots",
-				json_object_new_int(
-					(int)fv_status_fec_roots(st)));
+				json_object_new_int((int)s->fec_roots));
 			json_object_object_add(j, "fec", f);
 		} else {
 			json_object_object_add(j, "fec", NULL);
 		}
 		json_object_object_add(j, "root_hash",
-				       cli_json_str(fv_status_root_hex(st)));
+				       cli_json_str(s->root_hex));
 		/* from the flags themselves, not from the display line */
 		for (unsigned i = 0; i < FV_NFLAGS; i++)
-			if (fv_status_flags(st) & (1u << i))
+			if (s->flags & (1u << i))
 				json_object_array_add(
 					flags,
 					cli_json_str(fv_flag_name(1u << i)));
@@ -325,57 +312,50 @@ static void status_json(const char *name, const fv_status *st)
 	cli_json_print(j);
 }
 
-static void status_text(const char *name, const fv_status *st)
+static void status_text(const char *name, const struct fv_status_info *s)
 {
-	const fv_params *p = fv_status_params(st);
+	const fv_params *p = s->params;
 	char hex[2 * FV_MAX_SALT_SIZE + 1], words[256];
 
 	printf("/dev/mapper/%s is active%s.\n", name,
-	       fv_status_open_count(st) ? " and is in use" : "");
-	printf("  type:        %s\n",
-	       fv_status_is_verity(st) ? "VERITY" : "n/a");
-	if (!fv_status_is_verity(st))
+	       s->open_count ? " and is in use" : "");
+	printf("  type:        %s\n", s->is_verity ? "VERITY" : "n/a");
+	if (!s->is_verity)
 		return;
-	printf("  status:      %s%s\n",
-	       fv_status_corrupted(st) ? "corrupted" : "verified",
-	       fv_status_signed(st) ? " (with signature)" : "");
+	printf("  status:      %s%s\n", s->corrupted ? "corrupted" : "verified",
+	       s->is_signed ? " (with signature)" : "");
 	printf("  hash type:   %u\n", fv_params_hash_type(p));
 	printf("  data block:  %u\n", fv_params_data_block_size(p));
 	printf("  hash block:  %u\n", fv_params_hash_block_size(p));
 	printf("  hash name:   %s\n", fv_params_hash(p));
 	printf("  salt:        %s\n", salt_hex(p, hex, 1));
-	printf("  data device: %s\n",
-	       fv_status_data_device(st) ? fv_status_data_device(st) : "");
-	if (fv_status_data_file(st))
-		printf("  data loop:   %s\n", fv_status_data_file(st));
-	printf("  size:        %" PRIu64 " sectors\n",
-	       fv_status_size_sectors(st));
-	printf("  mode:        %s\n",
-	       fv_status_read_only(st) ? "readonly" : "read/write");
-	printf("  hash device: %s\n",
-	       fv_status_hash_device(st) ? fv_status_hash_device(st) : "");
-	if (fv_status_hash_file(st))
-		printf("  hash loop:   %s\n", fv_status_hash_file(st));
+	printf("  data device: %s\n", s->data_device ? s->data_device : "");
+	if (s->data_file)
+		printf("  data loop:   %s\n", s->data_file);
+	printf("  size:        %" PRIu64 " sectors\n", s->size_sectors);
+	printf("  mode:        %s\n", s->read_only ? "readonly" : "read/write");
+	printf("  hash device: %s\n", s->hash_device ? s->hash_device : "");
+	if (s->hash_file)
+		printf("  hash loop:   %s\n", s->hash_file);
 	printf("  hash offset: %" PRIu64 " sectors\n",
-	       fv_status_hash_start_block(st) * fv_params_hash_block_size(p) /
-		       512);
-	if (fv_status_fec_device(st)) {
-		printf("  FEC device:  %s\n", fv_status_fec_device(st));
-		if (fv_status_fec_file(st))
-			printf("  FEC loop:    %s\n", fv_status_fec_file(st));
+	       s->hash_start_block * fv_params_hash_block_size(p) / 512);
+	if (s->fec_device) {
+		printf("  FEC device:  %s\n", s->fec_device);
+		if (s->fec_file)
+			printf("  FEC loop:    %s\n", s->fec_file);
 		printf("  FEC offset:  %" PRIu64 " sectors\n",
-		       fv_status_fec_start_block(st) *
-			       fv_params_hash_block_size(p) / 512);
-		printf("  FEC roots:   %u\n", fv_status_fec_roots(st));
+		       s->fec_start_block * fv_params_hash_block_size(p) / 512);
+		printf("  FEC roots:   %u\n", s->fec_roots);
 	}
-	printf("  root hash:   %s\n", fv_status_root_hex(st));
-	if (fv_status_flags(st))
+	printf("  root hash:   %s\n", s->root_hex);
+	if (s->flags)
 		printf("  flags:       %s\n",
-		       flag_words(fv_status_flags(st), words, sizeof(words)));
+		       flag_words(s->flags, words, sizeof(words)));
 }
 
 int cmd_status(struct cli_opts *o)
 {
+	struct fv_status_info info;
 	fv_status *st;
 	const char *name;
 	int r;
@@ -403,10 +383,16 @@ int cmd_status(struct cli_opts *o)
 	}
 	if (r)
 		return cli_lib_error(r);
+	info.size = sizeof(info);
+	r = fv_status_info(st, &info);
+	if (r) {
+		fv_status_free(st);
+		return cli_lib_error(r);
+	}
 	if (o->json)
-		status_json(name, st);
+		status_json(name, &info);
 	else
-		status_text(name, st);
+		status_text(name, &info);
 	fv_status_free(st);
 	return EXIT_OK;
 }

@@ -1595,33 +1595,39 @@ typedef struct fv_status fv_status;
  * device-mapper), EINVAL (the name), ENOMEM. */
 int fv_status_get(const char *name, fv_status **st);
 void fv_status_free(fv_status *st);
-int fv_status_is_verity(const fv_status *st);
-int fv_status_corrupted(const fv_status *st);
-int fv_status_open_count(const fv_status *st);
-unsigned fv_status_flags(const fv_status *st); /* enum fv_flags */
-/* Block sizes, data blocks, hash and salt of the table (no UUID). */
-const fv_params *fv_status_params(const fv_status *st);
-const char *fv_status_root_hex(const fv_status *st);
-/* The devices, "/dev/loop0"; for a loop device, its backing file (else
- * NULL); the FEC device is NULL without FEC. */
-const char *fv_status_data_device(const fv_status *st);
-const char *fv_status_hash_device(const fv_status *st);
-const char *fv_status_data_file(const fv_status *st);
-const char *fv_status_hash_file(const fv_status *st);
-const char *fv_status_fec_device(const fv_status *st);
-unsigned fv_status_fec_roots(const fv_status *st);
-/* Since 0.6 (FASTVERITY_1.4): the mapping read-only, its root hash
- * signature given to the kernel (its keyring checked it), its size in
- * 512-byte sectors, the tree's first block on the hash device, the
- * parity's first block and the blocks it covers, and the parity
- * device's backing file (NULL without one). */
-int fv_status_read_only(const fv_status *st);
-int fv_status_signed(const fv_status *st);
-uint64_t fv_status_size_sectors(const fv_status *st);
-uint64_t fv_status_hash_start_block(const fv_status *st);
-uint64_t fv_status_fec_start_block(const fv_status *st);
-uint64_t fv_status_fec_blocks(const fv_status *st);
-const char *fv_status_fec_file(const fv_status *st);
+/* Since 0.10 (FASTVERITY_1.8): what fv_status_get read, in one call. Its
+ * strings and params point into st, valid until fv_status_free. */
+struct fv_status_info {
+	size_t size; /* sizeof(struct fv_status_info), set by the caller */
+	int is_verity;
+	int corrupted;
+	int open_count;
+	unsigned flags; /* enum fv_flags */
+	/* Block sizes, data blocks, hash and salt of the table (no UUID). */
+	const fv_params *params;
+	const char *root_hex;
+	/* The devices, "/dev/loop0"; for a loop device, its backing file
+	 * (else NULL); the FEC device and its file are NULL without FEC. */
+	const char *data_device;
+	const char *hash_device;
+	const char *data_file;
+	const char *hash_file;
+	const char *fec_device;
+	const char *fec_file;
+	unsigned fec_roots;
+	/* The mapping read-only; its root hash signature given to the
+	 * kernel (its keyring checked it). */
+	int read_only;
+	int is_signed;
+	/* Its size in 512-byte sectors, the tree's first block on the hash
+	 * device, the parity's first block and the blocks it covers. */
+	uint64_t size_sectors;
+	uint64_t hash_start_block;
+	uint64_t fec_start_block;
+	uint64_t fec_blocks;
+};
+/* Errors: EINVAL (st or info NULL, size too small). */
+int fv_status_info(const fv_status *st, struct fv_status_info *info);
 /* The kernel's word for one flag of enum fv_flags ("ignore_corruption"),
  * NULL for anything else; flags in the kernel's order are 1u << 0 to
  * 1u << (FV_NFLAGS - 1). */
@@ -1632,75 +1638,93 @@ const char *fv_flag_name(unsigned flag);
  * fs-verity digest, what `fsverity digest` (fsverity-utils) prints and
  * the kernel measures: the Merkle tree over the file's 1-64 KiB blocks,
  * the 256-byte descriptor holding its root, and the digest of that. */
-typedef struct fv_fsverity_params fv_fsverity_params;
 typedef struct fv_fsverity_digest fv_fsverity_digest;
-/* SHA-256, 4096-byte blocks, no salt. NULL: out of memory. */
-fv_fsverity_params *fv_fsverity_params_new(void);
-void fv_fsverity_params_free(fv_fsverity_params *p);
-/* "sha256" or "sha512"; a power of two from 1024 to 65536; at most 32
- * bytes of salt. Errors: EINVAL. */
-int fv_fsverity_params_set_hash(fv_fsverity_params *p, const char *name);
-int fv_fsverity_params_set_block_size(fv_fsverity_params *p, uint32_t size);
-int fv_fsverity_params_set_salt(fv_fsverity_params *p, const uint8_t *salt,
-				size_t len);
-/* The digest of the file at path, with o's threads (NULL: every CPU),
- * the file mapped when o says so (fv_options_set_map), its tree kept in
- * memory (fv_fsverity_tree: 1/128 of the file's size, for SHA-256 and
- * 4 KiB blocks). Errors: ENODEV (missing), EISDIR, EINVAL (not a file,
- * parameters), EIO, ENOMEM. */
-int fv_fsverity_compute(const fv_fsverity_params *p, const char *path,
-			const fv_options *o, fv_fsverity_digest **out);
-/* The same, the tree written to the file tree_path as the kernel stores
- * it (`fsverity digest --out-merkle-tree`: a new file, or one replaced
- * when the tree is whole), not kept: memory does not grow with the
- * file. Errors: fv_fsverity_compute's, and an output's (fv_output_write). */
-int fv_fsverity_compute_tree(const fv_fsverity_params *p, const char *path,
-			     const fv_options *o, const char *tree_path,
-			     fv_fsverity_digest **out);
-/* The same for size bytes given by read (fsverity-utils' read_fn: fills
+/* Since 0.10 (FASTVERITY_1.8): a tree's parameters, read as far as size
+ * says (members past it, and zeros, are the defaults); a NULL pointer
+ * to them: SHA-256, 4096-byte blocks, no salt. */
+struct fv_fsverity_params {
+	size_t size;         /* sizeof(struct fv_fsverity_params), set by
+			      * the caller */
+	const char *hash;    /* "sha256" or "sha512"; NULL: sha256 */
+	uint32_t block_size; /* a power of two from 1024 to 65536; 0: 4096 */
+	const uint8_t *salt; /* salt_len bytes, at most 32; none when 0 */
+	size_t salt_len;
+};
+/* The bytes of one file, given by read (fsverity-utils' read_fn: fills
  * buf with exactly count bytes, the next ones, and returns 0 or a
- * negative errno), called in order from the calling thread; name is
- * what messages call the file (may be NULL). */
+ * negative errno), called in order from the calling thread. */
 typedef int (*fv_read_fn)(void *ctx, void *buf, size_t count);
-int fv_fsverity_compute_read(const fv_fsverity_params *p, fv_read_fn read,
-			     void *ctx, uint64_t size, const char *name,
-			     fv_fsverity_digest **out);
 enum fv_fsverity_flags {
 	FV_FSVERITY_KEEP_TREE = 1u << 0, /* keep each file's tree */
 };
+/* Since 0.10 (FASTVERITY_1.8): what fv_fsverity_compute computes. */
+struct fv_fsverity_request {
+	size_t size; /* sizeof(struct fv_fsverity_request), set by the
+		      * caller */
+	const struct fv_fsverity_params *params; /* NULL: the defaults */
+	/* The file: at path (with o's threads, NULL: every CPU; mapped
+	 * when o says so, fv_options_set_map), or read_size bytes from
+	 * read(read_ctx, ...); name is what messages call the latter (may
+	 * be NULL). One of path and read. */
+	const char *path;
+	fv_read_fn read;
+	void *read_ctx;
+	uint64_t read_size;
+	const char *name;
+	/* The tree written to this file as the kernel stores it (`fsverity
+	 * digest --out-merkle-tree`: a new file, or one replaced when the
+	 * tree is whole), not kept; NULL: none. */
+	const char *tree_path;
+	/* FV_FSVERITY_KEEP_TREE: the tree kept in memory (1/128 of the
+	 * file's size, for SHA-256 and 4 KiB blocks) for
+	 * fv_fsverity_digest_info; without it (or with tree_path) memory
+	 * does not grow with a file at path. */
+	unsigned flags;
+};
+/* The digest of one file. Errors: ENODEV (missing), EISDIR, EINVAL (not
+ * a file, parameters, the request), EIO, ENOMEM, and a tree file's
+ * (fv_output_write). */
+int fv_fsverity_compute(const struct fv_fsverity_request *req,
+			const fv_options *o, fv_fsverity_digest **out);
 /* n files at once: small files each on one thread, several at a time,
  * large ones each on every thread; out[i] (n pointers) is paths[i]'s.
  * On failure *failed is the first file, in paths' order, that failed
  * (fv_last_error: its message), and out[j] for j < *failed are set; the
- * others are NULL. Without FV_FSVERITY_KEEP_TREE, fv_fsverity_tree says
- * no tree, and memory does not grow with the files' sizes (a few blocks
- * of each level of a tree, the threads' windows). */
-int fv_fsverity_compute_files(const fv_fsverity_params *p,
+ * others are NULL. Without FV_FSVERITY_KEEP_TREE no tree is kept, and
+ * memory does not grow with the files' sizes (a few blocks of each
+ * level of a tree, the threads' windows). With n 0, p is checked alone
+ * (-EINVAL, the message naming what is wrong). */
+int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 			      const char *const *paths, size_t n,
 			      const fv_options *o, unsigned flags,
 			      fv_fsverity_digest **out, size_t *failed);
 void fv_fsverity_digest_free(fv_fsverity_digest *d);
-/* "sha256" or "sha512". */
-const char *fv_fsverity_digest_hash(const fv_fsverity_digest *d);
-/* The digest, its bytes (returns their number) and in lowercase hex. */
-size_t fv_fsverity_digest_bytes(const fv_fsverity_digest *d,
-				const uint8_t **digest);
-const char *fv_fsverity_digest_hex(const fv_fsverity_digest *d);
-/* The tree's root hash (returns its size). */
-size_t fv_fsverity_root(const fv_fsverity_digest *d, const uint8_t **root);
-/* The descriptor, 256 bytes. */
-const uint8_t *fv_fsverity_descriptor(const fv_fsverity_digest *d);
-/* The Merkle tree as the kernel stores it (`fsverity digest
- * --out-merkle-tree`: the root's level first); its bytes, 0 for a file
- * of at most one block. */
-uint64_t fv_fsverity_tree(const fv_fsverity_digest *d, const uint8_t **tree);
-uint64_t fv_fsverity_file_size(const fv_fsverity_digest *d);
-/* What a built-in signature signs ("FSVerity", le16 hash number, le16
- * digest size, the digest; `--for-builtin-sig`): copies it into buf
- * (size bytes, at least 12 + 64) and returns its length, 0 when buf is
- * too small. */
-size_t fv_fsverity_signed_digest(const fv_fsverity_digest *d, uint8_t *buf,
-				 size_t size);
+/* Since 0.10 (FASTVERITY_1.8): a digest and what it is made of; the
+ * pointers into d, valid until fv_fsverity_digest_free. */
+struct fv_fsverity_info {
+	size_t size;           /* sizeof(struct fv_fsverity_info), set by the
+				* caller */
+	const char *hash;      /* "sha256" or "sha512" */
+	const uint8_t *digest; /* digest_len bytes */
+	size_t digest_len;
+	const char *digest_hex;    /* in lowercase hex */
+	const uint8_t *root;       /* the tree's root hash, digest_len bytes */
+	const uint8_t *descriptor; /* 256 bytes */
+	/* The Merkle tree as the kernel stores it (`fsverity digest
+	 * --out-merkle-tree`: the root's level first), tree_len bytes;
+	 * NULL, 0 for a file of at most one block or a tree not kept. */
+	const uint8_t *tree;
+	uint64_t tree_len;
+	uint64_t file_size;
+	/* What a built-in signature signs ("FSVerity", le16 hash number,
+	 * le16 digest size, the digest; `--for-builtin-sig`), at most
+	 * 12 + 64 bytes. */
+	const uint8_t *signed_digest;
+	size_t signed_digest_len;
+};
+/* Errors: EINVAL (d or info NULL, size too small). */
+int fv_fsverity_digest_info(const fv_fsverity_digest *d,
+			    struct fv_fsverity_info *info);
 /* A built-in signature of the digest (`fsverity sign`): a detached DER
  * PKCS#7, no attributes, no certificate, with the file's hash as its
  * digest (*der: fv_free). Errors: fv_sign's. */
@@ -1708,21 +1732,28 @@ int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
 		     uint8_t **der, size_t *len);
 /* The kernel's side (a file system with fs-verity: ext4 or f2fs with
  * the verity feature, btrfs). FS_IOC_ENABLE_VERITY: path becomes a
- * verity file of p's parameters, with a built-in signature (sig, len;
- * NULL, 0: none). Errors: ENODEV (missing), EISDIR, EOPNOTSUPP (no
- * fs-verity there), EEXIST (already one), ETXTBSY, EKEYREJECTED,
- * EBADMSG, ENOKEY (the signature refused), EINVAL, and the system's;
- * the message names the file and says what the error means. */
-int fv_fsverity_enable(const char *path, const fv_fsverity_params *p,
+ * verity file of p's parameters (NULL: the defaults), with a built-in
+ * signature (sig, len; NULL, 0: none). Errors: ENODEV (missing),
+ * EISDIR, EOPNOTSUPP (no fs-verity there), EEXIST (already one),
+ * ETXTBSY, EKEYREJECTED, EBADMSG, ENOKEY (the signature refused),
+ * EINVAL, and the system's; the message names the file and says what
+ * the error means. */
+int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
 		       const uint8_t *sig, size_t len);
-/* FS_IOC_MEASURE_VERITY: the digest the kernel holds (at most 64
- * bytes into digest, *len of them) and its hash's number (1 sha256, 2
- * sha512: fv_fsverity_hash_name). Errors: ENODATA (not a verity file),
- * ENODEV, EISDIR, EOPNOTSUPP, and the system's. */
-int fv_fsverity_measure(const char *path, unsigned *hash, uint8_t *digest,
-			size_t *len);
-/* "sha256" for 1, "sha512" for 2, NULL for another number. */
-const char *fv_fsverity_hash_name(unsigned hash);
+/* FS_IOC_MEASURE_VERITY: the digest the kernel holds. Since 0.10
+ * (FASTVERITY_1.8) into a structure. */
+struct fv_fsverity_measurement {
+	size_t size;   /* sizeof(struct fv_fsverity_measurement), set by the
+			* caller */
+	unsigned hash; /* its hash's number: 1 sha256, 2 sha512 */
+	const char *hash_name; /* "sha256", "sha512"; NULL for another
+				* number */
+	uint8_t digest[FV_MAX_DIGEST_SIZE]; /* digest_len bytes of it */
+	size_t digest_len;
+};
+/* Errors: ENODATA (not a verity file), ENODEV, EISDIR, EOPNOTSUPP,
+ * EINVAL (size too small), and the system's. */
+int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m);
 enum fv_fsverity_metadata {
 	FV_FSVERITY_MERKLE_TREE = 1,
 	FV_FSVERITY_DESCRIPTOR = 2,

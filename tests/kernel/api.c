@@ -1,8 +1,10 @@
 /* The public API against the real dm-verity target (run in the kernel
- * test's guest): fv_pair_activate, fv_status_get and its readers, fv_close.
+ * test's guest): fv_pair_activate, fv_status_get and fv_status_info,
+ * fv_close.
  * Usage: fv-api NAME DATA_DEV HASH_DEV ROOT_HEX. Prints what failed;
  * exit 0 when everything held. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,39 +46,40 @@ int main(int argc, char **argv)
 	       "fv_pair_activate of a name in use: -EBUSY");
 	expect(fv_status_get(argv[1], &st) == 0, "fv_status_get");
 	if (st) {
-		expect(fv_status_is_verity(st), "a verity target");
-		expect(!fv_status_corrupted(st), "not corrupted");
-		expect(!strcmp(fv_status_root_hex(st), argv[4]), "root hash");
-		expect(fv_status_data_device(st) &&
-			       !strcmp(fv_status_data_device(st), argv[2]),
+		struct fv_status_info i = {.size = sizeof(i)};
+
+		expect(fv_status_info(st, &i) == 0, "fv_status_info");
+		expect(i.size == sizeof(i), "the whole structure filled");
+		expect(i.is_verity, "a verity target");
+		expect(!i.corrupted, "not corrupted");
+		expect(i.root_hex && !strcmp(i.root_hex, argv[4]), "root hash");
+		expect(i.data_device && !strcmp(i.data_device, argv[2]),
 		       "data device");
-		expect(fv_status_hash_device(st) &&
-			       !strcmp(fv_status_hash_device(st), argv[3]),
+		expect(i.hash_device && !strcmp(i.hash_device, argv[3]),
 		       "hash device");
-		expect(!fv_status_data_file(st) && !fv_status_hash_file(st),
-		       "no loop backing files");
-		expect(!fv_status_fec_device(st) && !fv_status_fec_roots(st),
-		       "no FEC");
-		expect(fv_status_open_count(st) == 0, "nobody holds it open");
-		expect(fv_status_flags(st) ==
+		expect(!i.data_file && !i.hash_file, "no loop backing files");
+		expect(!i.fec_device && !i.fec_roots, "no FEC");
+		expect(i.open_count == 0, "nobody holds it open");
+		expect(i.flags ==
 			       (FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE),
 		       "flags as opened");
-		expect(fv_params_data_blocks(fv_status_params(st)) ==
-			       fv_params_data_blocks(p),
+		expect(i.params && fv_params_data_blocks(i.params) ==
+					   fv_params_data_blocks(p),
 		       "data blocks");
-		expect(!strcmp(fv_params_hash(fv_status_params(st)), "sha256"),
+		expect(i.params && !strcmp(fv_params_hash(i.params), "sha256"),
 		       "hash");
-		expect(fv_status_read_only(st), "read-only");
-		expect(!fv_status_signed(st), "no signature given");
-		expect(fv_status_size_sectors(st) ==
-			       fv_params_data_blocks(p) *
-				       fv_params_data_block_size(p) / 512,
+		expect(i.read_only, "read-only");
+		expect(!i.is_signed, "no signature given");
+		expect(i.size_sectors == fv_params_data_blocks(p) *
+						 fv_params_data_block_size(p) /
+						 512,
 		       "size in sectors");
-		expect(fv_status_hash_start_block(st) == 1,
-		       "tree after the superblock");
-		expect(!fv_status_fec_file(st) && !fv_status_fec_blocks(st) &&
-			       !fv_status_fec_start_block(st),
+		expect(i.hash_start_block == 1, "tree after the superblock");
+		expect(!i.fec_file && !i.fec_blocks && !i.fec_start_block,
 		       "no parity");
+		i.size = offsetof(struct fv_status_info, is_verity);
+		expect(fv_status_info(st, &i) == -EINVAL,
+		       "fv_status_info with a size too small: -EINVAL");
 		fv_status_free(st);
 	}
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == 0, "fv_close");

@@ -130,24 +130,29 @@ static void *run(void *arg)
 	 * three workers), the data's again alone on two: the same */
 	{
 		const char *files[3] = {data, hash, fec};
-		fv_fsverity_params *fp = fv_fsverity_params_new();
+		const struct fv_fsverity_request q = {
+			.size = sizeof(q),
+			.path = data,
+			.flags = FV_FSVERITY_KEEP_TREE};
+		struct fv_fsverity_info i1 = {.size = sizeof(i1)},
+					i0 = {.size = sizeof(i0)};
 		fv_fsverity_digest *d[3] = {NULL, NULL, NULL}, *one = NULL;
 		fv_options *o3 = fv_options_new();
 		size_t failed = 3;
-		int r = !fp || !o3 || fv_options_set_threads(o3, 3);
+		int r = !o3 || fv_options_set_threads(o3, 3);
 
 		if (!r)
-			r = fv_fsverity_compute_files(fp, files, 3, o3, 0, d,
+			r = fv_fsverity_compute_files(NULL, files, 3, o3, 0, d,
 						      &failed);
 		if (!r)
-			r = fv_fsverity_compute(fp, data, o, &one);
-		if (!r && strcmp(fv_fsverity_digest_hex(one),
-				 fv_fsverity_digest_hex(d[0])))
+			r = fv_fsverity_compute(&q, o, &one);
+		if (!r && (fv_fsverity_digest_info(one, &i1) ||
+			   fv_fsverity_digest_info(d[0], &i0) ||
+			   strcmp(i1.digest_hex, i0.digest_hex)))
 			r = -1;
 		for (int i = 0; i < 3; i++)
 			fv_fsverity_digest_free(d[i]);
 		fv_fsverity_digest_free(one);
-		fv_fsverity_params_free(fp);
 		fv_options_free(o3);
 		if (r)
 			FAIL("fs-verity: %s", fv_last_error());

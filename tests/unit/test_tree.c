@@ -868,7 +868,7 @@ static void *placed_main(void *arg)
 START_TEST(threads_start_elsewhere_and_keep_the_mask)
 {
 	cpu_set_t mine, one;
-	int cpu = sched_getcpu();
+	int cpu = sched_getcpu(), stayed = 0, elsewhere = 0;
 
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
 	for (int k = 0; k < 20; k++) {
@@ -884,10 +884,15 @@ START_TEST(threads_start_elsewhere_and_keep_the_mask)
 		/* the mask it would have had, whatever its first CPU */
 		ck_assert(CPU_EQUAL(&p.now, &mine));
 		/* with another CPU allowed, not the caller's (the caller
-		 * may have moved since: then nothing is asked) */
-		if (CPU_COUNT(&mine) > 1 && sched_getcpu() == cpu)
-			ck_assert_int_ne(p.cpu, cpu);
+		 * may have moved since: then nothing is asked; it may also
+		 * have moved away and back while the thread started, so
+		 * most starts, not all, are counted) */
+		if (CPU_COUNT(&mine) > 1 && sched_getcpu() == cpu) {
+			stayed++;
+			elsewhere += p.cpu != cpu;
+		}
 	}
+	ck_assert_int_ge(4 * elsewhere, 3 * stayed);
 	/* one CPU allowed: started as pthread_create would, and the mask
 	 * left alone */
 	CPU_ZERO(&one);

@@ -793,106 +793,40 @@ API void fv_status_free(fv_status *st)
 	free(st);
 }
 
-API int fv_status_is_verity(const fv_status *st)
-{
-	return st && st->a.is_verity;
-}
-
-API int fv_status_corrupted(const fv_status *st)
-{
-	return st && st->a.corrupted;
-}
-
-API int fv_status_open_count(const fv_status *st)
-{
-	return st ? st->a.open_count : 0;
-}
-
-API unsigned fv_status_flags(const fv_status *st)
-{
-	return st ? st->a.flags : 0;
-}
-
-API const fv_params *fv_status_params(const fv_status *st)
-{
-	return st ? &st->params : NULL;
-}
-
-API const char *fv_status_root_hex(const fv_status *st)
-{
-	return st ? st->root_hex : NULL;
-}
-
 const char *verity_api_or_null(const char *s)
 {
 	return s && *s ? s : NULL;
 }
 
-API const char *fv_status_data_device(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.data_dev) : NULL;
-}
-
-API const char *fv_status_hash_device(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.hash_dev) : NULL;
-}
-
-API const char *fv_status_data_file(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.data_loop) : NULL;
-}
-
-API const char *fv_status_hash_file(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.hash_loop) : NULL;
-}
-
-API const char *fv_status_fec_device(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.fec_dev) : NULL;
-}
-
-API unsigned fv_status_fec_roots(const fv_status *st)
-{
-	return st ? st->a.fec_roots : 0;
-}
-
 _Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
 
-API int fv_status_read_only(const fv_status *st)
+API int fv_status_info(const fv_status *st, struct fv_status_info *info)
 {
-	return st ? st->a.read_only : 0;
-}
+	struct fv_status_info full = {0};
 
-API int fv_status_signed(const fv_status *st)
-{
-	return st ? st->a.sig_key_desc[0] != 0 : 0;
-}
-
-API uint64_t fv_status_size_sectors(const fv_status *st)
-{
-	return st ? st->a.size_sectors : 0;
-}
-
-API uint64_t fv_status_hash_start_block(const fv_status *st)
-{
-	return st ? st->a.hash_start_block : 0;
-}
-
-API uint64_t fv_status_fec_start_block(const fv_status *st)
-{
-	return st ? st->a.fec_start_block : 0;
-}
-
-API uint64_t fv_status_fec_blocks(const fv_status *st)
-{
-	return st ? st->a.fec_blocks : 0;
-}
-
-API const char *fv_status_fec_file(const fv_status *st)
-{
-	return st ? verity_api_or_null(st->a.fec_loop) : NULL;
+	NEED(st);
+	NEED(info);
+	full.is_verity = st->a.is_verity != 0;
+	full.corrupted = st->a.corrupted != 0;
+	full.open_count = st->a.open_count;
+	full.flags = st->a.flags;
+	full.params = &st->params;
+	full.root_hex = st->root_hex;
+	full.data_device = verity_api_or_null(st->a.data_dev);
+	full.hash_device = verity_api_or_null(st->a.hash_dev);
+	full.data_file = verity_api_or_null(st->a.data_loop);
+	full.hash_file = verity_api_or_null(st->a.hash_loop);
+	full.fec_device = verity_api_or_null(st->a.fec_dev);
+	full.fec_file = verity_api_or_null(st->a.fec_loop);
+	full.fec_roots = st->a.fec_roots;
+	full.read_only = st->a.read_only != 0;
+	full.is_signed = st->a.sig_key_desc[0] != 0;
+	full.size_sectors = st->a.size_sectors;
+	full.hash_start_block = st->a.hash_start_block;
+	full.fec_start_block = st->a.fec_start_block;
+	full.fec_blocks = st->a.fec_blocks;
+	GIVE(info, full, is_verity);
+	return 0;
 }
 
 API const char *fv_flag_name(unsigned flag)

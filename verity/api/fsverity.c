@@ -6,77 +6,54 @@
 #include "verity/fsverity/kernel.h"
 #include "verity/tree/params.h"
 
-struct fv_fsverity_params {
-	struct fsv_params p;
-};
-
 struct fv_fsverity_digest {
 	struct fsv_digest d;
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
+	/* what a built-in signature signs */
+	uint8_t sig[FSV_SIGNED_HEADER + HT_MAX_DIGEST_SIZE];
+	size_t sig_len;
 };
 
-API fv_fsverity_params *fv_fsverity_params_new(void)
+/* The caller's parameters as the library's (NULL: the defaults), read
+ * as far as in->size says. */
+static int params_of(const struct fv_fsverity_params *in, struct fsv_params *p)
 {
-	fv_fsverity_params *p = calloc(1, sizeof(*p));
-
-	if (p) {
-		p->p.alg = FSV_SHA256;
-		p->p.block_size = 4096;
-	}
-	return p;
-}
-
-API void fv_fsverity_params_free(fv_fsverity_params *p)
-{
-	free(p);
-}
-
-API int fv_fsverity_params_set_hash(fv_fsverity_params *p, const char *name)
-{
-	enum fsv_alg a;
-
-	NEED(p);
-	NEED(name);
-	a = verity_fsv_alg_of(name);
-	if (!a)
-		return verity_api_fail(EINVAL,
-				       "hash algorithm '%s': fs-verity has "
-				       "sha256 and sha512",
-				       name);
-	p->p.alg = a;
-	return 0;
-}
-
-API int fv_fsverity_params_set_block_size(fv_fsverity_params *p, uint32_t size)
-{
-	struct fsv_params t;
+	struct fv_fsverity_params f = {0};
 	struct ht_error err;
 	int r;
 
-	NEED(p);
-	t = p->p;
-	t.block_size = size;
-	if ((r = verity_fsv_params_check(&t, &err)))
-		return verity_api_keep(r, &err);
-	p->p.block_size = size;
-	return 0;
-}
-
-API int fv_fsverity_params_set_salt(fv_fsverity_params *p, const uint8_t *salt,
-				    size_t len)
-{
-	NEED(p);
-	if (len && !salt)
-		return verity_api_fail(EINVAL, "%s: salt is NULL", __func__);
-	if (len > FSV_MAX_SALT)
+	memset(p, 0, sizeof(*p));
+	p->alg = FSV_SHA256;
+	p->block_size = 4096;
+	if (!in)
+		return 0;
+	if (in->size <
+	    offsetof(struct fv_fsverity_params, hash) + sizeof(in->hash))
+		return verity_api_fail(EINVAL,
+				       "fs-verity parameters: size %zu is too "
+				       "small",
+				       in->size);
+	memcpy(&f, in, in->size < sizeof(f) ? in->size : sizeof(f));
+	if (f.hash && !(p->alg = verity_fsv_alg_of(f.hash)))
+		return verity_api_fail(EINVAL,
+				       "hash algorithm '%s': fs-verity has "
+				       "sha256 and sha512",
+				       f.hash);
+	if (f.block_size)
+		p->block_size = f.block_size;
+	if (f.salt_len && !f.salt)
+		return verity_api_fail(EINVAL,
+				       "fs-verity parameters: salt is NULL");
+	if (f.salt_len > FSV_MAX_SALT)
 		return verity_api_fail(EINVAL,
 				       "a salt of %zu bytes: fs-verity takes at "
 				       "most %d",
-				       len, FSV_MAX_SALT);
-	memset(p->p.salt, 0, sizeof(p->p.salt));
-	if (len)
-		memcpy(p->p.salt, salt, len);
-	p->p.salt_size = len;
+				       f.salt_len, FSV_MAX_SALT);
+	if (f.salt_len)
+		memcpy(p->salt, f.salt, f.salt_len);
+	p->salt_size = f.salt_len;
+	if ((r = verity_fsv_params_check(p, &err)))
+		return verity_api_keep(r, &err);
 	return 0;
 }
 
@@ -100,6 +77,7 @@ static fv_fsverity_digest *wrap(const struct fsv_digest *d)
 		return NULL;
 	w->d = *d;
 	verity_hex_encode(d->digest, d->digest_size, w->hex);
+	w->sig_len = verity_fsv_signed_digest(d, w->sig);
 	return w;
 }
 
@@ -113,73 +91,9 @@ static int give(struct fsv_digest *d, fv_fsverity_digest **out)
 	return 0;
 }
 
-API int fv_fsverity_compute(const fv_fsverity_params *p, const char *path,
-			    const fv_options *o, fv_fsverity_digest **out)
-{
-	struct fsv_source src = {.path = path};
-	struct ht_options ho;
-	struct ht_error err;
-	struct fsv_digest d;
-	int r;
-
-	NEED(out);
-	*out = NULL;
-	NEED(p);
-	NEED(path);
-	options_of(o, &ho);
-	r = verity_fsv_compute(&p->p, &src, &ho, NULL, &d, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	return give(&d, out);
-}
-
-API int fv_fsverity_compute_tree(const fv_fsverity_params *p, const char *path,
-				 const fv_options *o, const char *tree_path,
-				 fv_fsverity_digest **out)
-{
-	struct fsv_source src = {.path = path};
-	struct ht_options ho;
-	struct ht_error err;
-	struct fsv_digest d;
-	int r;
-
-	NEED(out);
-	*out = NULL;
-	NEED(p);
-	NEED(path);
-	NEED(tree_path);
-	options_of(o, &ho);
-	r = verity_fsv_compute(&p->p, &src, &ho, tree_path, &d, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	return give(&d, out);
-}
-
-API int fv_fsverity_compute_read(const fv_fsverity_params *p, fv_read_fn read,
-				 void *ctx, uint64_t size, const char *name,
-				 fv_fsverity_digest **out)
-{
-	struct fsv_source src = {
-		.read = read, .read_ctx = ctx, .size = size, .name = name};
-	struct ht_options ho = {.threads = 1};
-	struct ht_error err;
-	struct fsv_digest d;
-	int r;
-
-	NEED(out);
-	*out = NULL;
-	NEED(p);
-	NEED(read);
-	r = verity_fsv_compute(&p->p, &src, &ho, NULL, &d, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	return give(&d, out);
-}
-
-API int fv_fsverity_compute_files(const fv_fsverity_params *p,
-				  const char *const *paths, size_t n,
-				  const fv_options *o, unsigned flags,
-				  fv_fsverity_digest **out, size_t *failed)
+static int compute_files(const struct fsv_params *p, const char *const *paths,
+			 size_t n, const fv_options *o, unsigned flags,
+			 fv_fsverity_digest **out, size_t *failed)
 {
 	struct fsv_digest *all;
 	struct ht_options ho;
@@ -187,27 +101,13 @@ API int fv_fsverity_compute_files(const fv_fsverity_params *p,
 	size_t bad = n;
 	int r;
 
-	NEED(p);
-	NEED(out);
-	NEED(failed);
-	*failed = n;
-	if (n && !paths)
-		return verity_api_fail(EINVAL, "%s: paths is NULL", __func__);
-	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
-		return verity_api_fail(EINVAL, "unknown fs-verity flags %#x",
-				       flags);
-	memset(out, 0, n * sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		if (!paths[i])
-			return verity_api_fail(EINVAL, "%s: paths[%zu] is NULL",
-					       __func__, i);
 	all = calloc(n ? n : 1, sizeof(*all));
 	if (!all)
 		return verity_api_fail(ENOMEM, "out of memory");
 	options_of(o, &ho);
-	r = verity_fsv_compute_files(&p->p, paths, n, &ho,
-			      !!(flags & FV_FSVERITY_KEEP_TREE), all, &bad,
-			      &err);
+	r = verity_fsv_compute_files(p, paths, n, &ho,
+				     !!(flags & FV_FSVERITY_KEEP_TREE), all,
+				     &bad, &err);
 	for (size_t i = 0; i < bad && i < n; i++) {
 		out[i] = wrap(&all[i]);
 		if (!out[i]) {
@@ -226,6 +126,82 @@ API int fv_fsverity_compute_files(const fv_fsverity_params *p,
 	return r ? verity_api_keep(r, &err) : 0;
 }
 
+API int fv_fsverity_compute(const struct fv_fsverity_request *req,
+			    const fv_options *o, fv_fsverity_digest **out)
+{
+	struct fv_fsverity_request q = {0};
+	struct fsv_source src = {0};
+	struct ht_options ho = {.threads = 1};
+	struct ht_error err;
+	struct fsv_params p;
+	struct fsv_digest d;
+	size_t failed;
+	int r, keep;
+
+	NEED(out);
+	*out = NULL;
+	NEED(req);
+	if (req->size < offsetof(struct fv_fsverity_request, params) +
+				sizeof(req->params))
+		return verity_api_fail(EINVAL, "%s: size %zu is too small",
+				       __func__, req->size);
+	memcpy(&q, req, req->size < sizeof(q) ? req->size : sizeof(q));
+	if ((r = params_of(q.params, &p)))
+		return r;
+	if (!q.path == !q.read)
+		return verity_api_fail(EINVAL,
+				       "%s: give one of path and read",
+				       __func__);
+	if (q.flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
+		return verity_api_fail(EINVAL, "unknown fs-verity flags %#x",
+				       q.flags);
+	keep = !!(q.flags & FV_FSVERITY_KEEP_TREE);
+	/* a file at path, its tree neither kept nor written: memory
+	 * bounded, as for many files */
+	if (q.path && !keep && !q.tree_path)
+		return compute_files(&p, &q.path, 1, o, 0, out, &failed);
+	if (q.path) {
+		src.path = q.path;
+		options_of(o, &ho);
+	} else {
+		/* called in order from the calling thread */
+		src.read = q.read;
+		src.read_ctx = q.read_ctx;
+		src.size = q.read_size;
+		src.name = q.name;
+	}
+	r = verity_fsv_compute(&p, &src, &ho, q.tree_path, keep, &d, &err);
+	if (r)
+		return verity_api_keep(r, &err);
+	return give(&d, out);
+}
+
+API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
+				  const char *const *paths, size_t n,
+				  const fv_options *o, unsigned flags,
+				  fv_fsverity_digest **out, size_t *failed)
+{
+	struct fsv_params fp;
+	int r;
+
+	NEED(out);
+	NEED(failed);
+	*failed = n;
+	if (n && !paths)
+		return verity_api_fail(EINVAL, "%s: paths is NULL", __func__);
+	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
+		return verity_api_fail(EINVAL, "unknown fs-verity flags %#x",
+				       flags);
+	memset(out, 0, n * sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		if (!paths[i])
+			return verity_api_fail(EINVAL, "%s: paths[%zu] is NULL",
+					       __func__, i);
+	if ((r = params_of(p, &fp)) || !n)
+		return r;
+	return compute_files(&fp, paths, n, o, flags, out, failed);
+}
+
 API void fv_fsverity_digest_free(fv_fsverity_digest *d)
 {
 	if (!d)
@@ -234,117 +210,81 @@ API void fv_fsverity_digest_free(fv_fsverity_digest *d)
 	free(d);
 }
 
-API const char *fv_fsverity_digest_hash(const fv_fsverity_digest *d)
+API int fv_fsverity_digest_info(const fv_fsverity_digest *d,
+				struct fv_fsverity_info *info)
 {
-	return d ? verity_fsv_alg_name(d->d.alg) : NULL;
-}
+	struct fv_fsverity_info full = {0};
 
-API size_t fv_fsverity_digest_bytes(const fv_fsverity_digest *d,
-				    const uint8_t **digest)
-{
-	if (!d)
-		return 0;
-	if (digest)
-		*digest = d->d.digest;
-	return d->d.digest_size;
-}
-
-API const char *fv_fsverity_digest_hex(const fv_fsverity_digest *d)
-{
-	return d ? d->hex : NULL;
-}
-
-API size_t fv_fsverity_root(const fv_fsverity_digest *d, const uint8_t **root)
-{
-	if (!d)
-		return 0;
-	if (root)
-		*root = d->d.root;
-	return d->d.digest_size;
-}
-
-API const uint8_t *fv_fsverity_descriptor(const fv_fsverity_digest *d)
-{
-	return d ? d->d.descriptor : NULL;
-}
-
-API uint64_t fv_fsverity_tree(const fv_fsverity_digest *d, const uint8_t **tree)
-{
-	if (tree)
-		*tree = d ? d->d.tree : NULL;
-	return d && d->d.tree ? d->d.tree_bytes : 0;
-}
-
-API uint64_t fv_fsverity_file_size(const fv_fsverity_digest *d)
-{
-	return d ? d->d.size : 0;
-}
-
-API size_t fv_fsverity_signed_digest(const fv_fsverity_digest *d, uint8_t *buf,
-				     size_t size)
-{
-	uint8_t f[FSV_SIGNED_HEADER + HT_MAX_DIGEST_SIZE];
-	size_t n;
-
-	if (!d || !buf)
-		return 0;
-	n = verity_fsv_signed_digest(&d->d, f);
-	if (size < n)
-		return 0;
-	memcpy(buf, f, n);
-	return n;
+	NEED(d);
+	NEED(info);
+	full.hash = verity_fsv_alg_name(d->d.alg);
+	full.digest = d->d.digest;
+	full.digest_len = d->d.digest_size;
+	full.digest_hex = d->hex;
+	full.root = d->d.root;
+	full.descriptor = d->d.descriptor;
+	full.tree = d->d.tree;
+	full.tree_len = d->d.tree ? d->d.tree_bytes : 0;
+	full.file_size = d->d.size;
+	full.signed_digest = d->sig;
+	full.signed_digest_len = d->sig_len;
+	GIVE(info, full, hash);
+	return 0;
 }
 
 API int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
 			 uint8_t **der, size_t *len)
 {
-	uint8_t f[FSV_SIGNED_HEADER + HT_MAX_DIGEST_SIZE];
 	struct verity_signer vs;
 	struct ht_error err;
-	size_t n;
 
 	NEED(d);
 	NEED(s);
 	NEED(der);
 	NEED(len);
-	n = verity_fsv_signed_digest(&d->d, f);
 	vs = (struct verity_signer){s->key, s->cert, s->passphrase, s->module,
 				    !!(s->flags & FV_SIGN_EMBED_CERT)};
 	return verity_api_keep(
-		verity_sign_bytes(&vs, f, n,
+		verity_sign_bytes(&vs, d->sig, d->sig_len,
 				  d->d.alg == FSV_SHA512 ? "SHA512" : "SHA256",
 				  der, len, &err),
 		&err);
 }
 
-API int fv_fsverity_enable(const char *path, const fv_fsverity_params *p,
+API int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
 			   const uint8_t *sig, size_t len)
 {
+	struct fsv_params fp;
 	struct ht_error err;
+	int r;
 
 	NEED(path);
-	NEED(p);
 	if (len && !sig)
 		return verity_api_fail(EINVAL, "%s: sig is NULL", __func__);
-	return verity_api_keep(verity_fsv_enable(path, &p->p, sig, len, &err), &err);
-}
-
-API int fv_fsverity_measure(const char *path, unsigned *hash, uint8_t *digest,
-			    size_t *len)
-{
-	struct ht_error err;
-
-	NEED(path);
-	NEED(hash);
-	NEED(digest);
-	NEED(len);
-	return verity_api_keep(verity_fsv_measure(path, hash, digest, len, &err),
+	if ((r = params_of(p, &fp)))
+		return r;
+	return verity_api_keep(verity_fsv_enable(path, &fp, sig, len, &err),
 			       &err);
 }
 
-API const char *fv_fsverity_hash_name(unsigned hash)
+_Static_assert(FV_MAX_DIGEST_SIZE == HT_MAX_DIGEST_SIZE,
+	       "the digest sizes differ");
+
+API int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m)
 {
-	return verity_fsv_alg_name((enum fsv_alg)hash);
+	struct fv_fsverity_measurement full = {0};
+	struct ht_error err;
+	int r;
+
+	NEED(path);
+	NEED(m);
+	r = verity_fsv_measure(path, &full.hash, full.digest, &full.digest_len,
+			       &err);
+	if (r)
+		return verity_api_keep(r, &err);
+	full.hash_name = verity_fsv_alg_name((enum fsv_alg)full.hash);
+	GIVE(m, full, hash);
+	return 0;
 }
 
 API int fv_fsverity_read_metadata(const char *path,

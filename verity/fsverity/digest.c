@@ -573,7 +573,8 @@ static int file_put(void *c, uint64_t off, const void *buf, size_t len,
 
 int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 		       const struct ht_options *opt, const char *tree_path,
-		       struct fsv_digest *out, struct ht_error *err)
+		       int keep_tree, struct fsv_digest *out,
+		       struct ht_error *err)
 {
 	struct fsv_source s = *src;
 	struct verity_device dev, tree = {.fd = -1};
@@ -605,8 +606,8 @@ int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 			&tree, tree_path, "the Merkle tree file", 0644, err);
 	if (!r && !(r = hashers_init(p, &hs, err))) {
 		r = compute_with(p, &hs, &s, src->path ? &dev : NULL, opt,
-				 !tree_path, tree_path ? &sink : NULL, out,
-				 err);
+				 keep_tree && !tree_path,
+				 tree_path ? &sink : NULL, out, err);
 		hashers_free(&hs);
 	}
 	if (!r && tree_path)

@@ -78,12 +78,13 @@ struct fsv_source {
 
 /* Computes the digest of one file with opt->threads workers (a read
  * callback: one, as it is read in order). tree_path NULL: the tree is
- * kept in out (memory: the tree's bytes); else it is written to that
- * file (a new file, or one replaced when it is whole), not kept, with
- * memory bounded. */
+ * kept in out when keep_tree says so (memory: the tree's bytes), else
+ * dropped as it is made; else it is written to that file (a new file,
+ * or one replaced when it is whole), not kept, with memory bounded. */
 int verity_fsv_compute(const struct fsv_params *p, const struct fsv_source *src,
 		       const struct ht_options *opt, const char *tree_path,
-		       struct fsv_digest *out, struct ht_error *err);
+		       int keep_tree, struct fsv_digest *out,
+		       struct ht_error *err);
 
 /* Many files at once: small files each on one worker, several at a
  * time, large ones one after another on every worker. out[i] is the
