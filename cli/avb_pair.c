@@ -291,7 +291,7 @@ static int dump_hash(const struct cli_opts *o, const char *image,
 
 int cli_avb_dump(struct cli_opts *o, const char *image)
 {
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_report rep;
 	struct cli_pair cp;
 	fv_result *out = NULL;
 	const fv_avb *a;
@@ -313,11 +313,11 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	    (r = fv_pair_dump(cp.fp, NULL, &out)))
 		r = cli_lib_error(r);
 	if (!r) {
-		fv_result_layout(out, &l);
+		cli_report(out, &rep);
 		if (o->json)
-			dump_json(image, a, &cp, &l);
+			dump_json(image, a, &cp, &rep.layout);
 		else
-			dump_text(image, a, &cp, &l);
+			dump_text(image, a, &cp, &rep.layout);
 	}
 	fv_result_free(out);
 	fv_image_free(img);

@@ -300,13 +300,14 @@ static void tree_ends(struct check *c, const struct fv_slot_step *st)
 		return;
 	}
 	if (st->why == FV_SLOT_WHY_PARITY) {
-		struct fv_fec_report fec = {.size = sizeof(fec)};
+		struct fv_report rep;
 
-		fv_result_fec(st->result_of, &fec);
+		cli_report(st->result_of, &rep);
 		fprintf(stderr,
 			"parity of %s: %" PRIu64 " codewords in %" PRIu64
 			" rounds disagree with the verified data\n",
-			st->path, fec.stale_codewords, fec.stale_rounds);
+			st->path, rep.fec.stale_codewords,
+			rep.fec.stale_rounds);
 		part(c, st, "hashtree", "corrupted", n);
 		return;
 	}

@@ -44,7 +44,7 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 
 int cmd_dump(struct cli_opts *o)
 {
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_report rep;
 	struct cli_fec fec;
 	enum cli_container kind;
 	fv_result *res = NULL;
@@ -91,9 +91,10 @@ int cmd_dump(struct cli_opts *o)
 		r = cli_lib_error(r);
 		goto out;
 	}
-	fv_result_layout(res, &l);
+	cli_report(res, &rep);
 	if (o->json) {
-		void *j = cli_json_header(hash, fv_pair_params(fp), &l, NULL);
+		void *j = cli_json_header(hash, fv_pair_params(fp), &rep.layout,
+					  NULL);
 
 		if (tree) {
 			json_object_object_add(j, "data_device",
@@ -106,7 +107,8 @@ int cmd_dump(struct cli_opts *o)
 		fv_params_uuid(fv_pair_params(fp), uuid);
 		if (tree)
 			printf("Sidecar tree of %s:\n", o->args[0]);
-		cli_print_header(hash, fv_pair_params(fp), uuid, &l, NULL);
+		cli_print_header(hash, fv_pair_params(fp), uuid, &rep.layout,
+				 NULL);
 	}
 	r = EXIT_OK;
 out:

@@ -121,7 +121,8 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 int cmd_format(struct cli_opts *o)
 {
 	struct sidecars side = {0};
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_report rep;
+	struct fv_layout l;
 	fv_options *opts = NULL;
 	fv_result *out = NULL;
 	fv_pair *fp = NULL;
@@ -163,17 +164,18 @@ int cmd_format(struct cli_opts *o)
 		goto out;
 	}
 	p = fv_pair_params(fp);
-	fv_result_layout(out, &l);
+	cli_report(out, &rep);
+	l = rep.layout;
 	cli_hashing_said(o, out);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
 		  l.levels, (unsigned long long)l.tree_blocks,
 		  (unsigned long long)(l.tree_offset /
 				       fv_params_hash_block_size(p)));
 	if (o->root_hash_file &&
-	    (r = write_root_file(o->root_hash_file, fv_result_root_hex(out))))
+	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
 		goto out;
 	if (o->sidecar && (o->key || o->cert) &&
-	    (r = cli_sign_root(o, fv_result_root_hex(out), side.signature)))
+	    (r = cli_sign_root(o, rep.root_hex, side.signature)))
 		goto out;
 	if (o->sidecar &&
 	    (r = prune_sidecars(o->args[0], &side, fv_pair_fec_path(fp) != NULL,
@@ -181,7 +183,7 @@ int cmd_format(struct cli_opts *o)
 		goto out;
 	if (o->json) {
 		cli_json_print(cli_json_header(fv_pair_hash_path(fp), p, &l,
-					       fv_result_root_hex(out)));
+					       rep.root_hex));
 		r = EXIT_OK;
 		goto out;
 	}
@@ -191,8 +193,7 @@ int cmd_format(struct cli_opts *o)
 		else
 			fv_params_uuid(p, uuid);
 	}
-	cli_print_header(fv_pair_hash_path(fp), p, uuid, &l,
-			 fv_result_root_hex(out));
+	cli_print_header(fv_pair_hash_path(fp), p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	fv_result_free(out);

@@ -15,6 +15,7 @@
 #include "cli/json.h"
 #include "cli/params.h"
 #include "cli/pair.h"
+#include "cli/text.h"
 #include "cli/cli.h"
 
 /* At most one bit of these. */
@@ -66,6 +67,7 @@ int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
 {
 	fv_options *opts = fv_options_new();
 	fv_result *res = NULL;
+	struct fv_report rep;
 	int r;
 
 	if (!opts)
@@ -75,9 +77,11 @@ int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
 		fv_options_free(opts);
 		return cli_lib_error(r);
 	}
-	if (fv_result_trust(res) == FV_TRUST_CHECK)
-		cli_debug(o, "The root hash signature checks out: signed by %s.",
-			  fv_result_signer(res));
+	cli_report(res, &rep);
+	if (rep.trust == FV_TRUST_CHECK)
+		cli_debug(o,
+			  "The root hash signature checks out: signed by %s.",
+			  rep.signer);
 	fv_result_free(res);
 	fv_options_free(opts);
 	return 0;

@@ -108,6 +108,7 @@ static void print_text(const struct repair_out *ro, const fv_result *out,
 	const char *verb = !!(ro->o->repair & FV_REPAIR_DRY_RUN)
 				   ? "can be repaired"
 				   : "repaired";
+	struct cli_counts after;
 	char roots[160];
 
 	if (fl->fec_roots_from != FV_ROOTS_GIVEN) {
@@ -141,7 +142,8 @@ static void print_text(const struct repair_out *ro, const fv_result *out,
 			       ? "repair --rewrite-parity would "
 				 "rewrite them"
 			       : "rewritten");
-	if (!fv_result_root_matches(out))
+	cli_counts_of(out, &after);
+	if (!after.root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
 }
 
@@ -171,8 +173,7 @@ int cmd_repair(struct cli_opts *o)
 	fv_options *opts = NULL;
 	fv_result *out = NULL;
 	struct cli_progress pr;
-	struct fv_layout l = {.size = sizeof(l)};
-	struct fv_fec_report fec = {.size = sizeof(fec)};
+	struct fv_report rep;
 	struct cli_counts counts;
 	struct repair_out ro = {o, NULL, NULL, 0, 0, NULL};
 	enum cli_container kind = CLI_PLAIN;
@@ -216,15 +217,14 @@ int cmd_repair(struct cli_opts *o)
 		goto out;
 	}
 	cli_signature_said(o, &cp, out);
-	fv_result_layout(out, &l);
-	fv_result_fec(out, &fec);
+	cli_report(out, &rep);
 	cli_counts_of(out, &counts);
 	/* a dry run leaves the image as it was */
 	r = cli_verdict(&counts);
 	if (o->json)
-		print_json(&ro, &cp, out, &l, &fec, r);
+		print_json(&ro, &cp, out, &rep.layout, &rep.fec, r);
 	else
-		print_text(&ro, out, &l, &fec);
+		print_text(&ro, out, &rep.layout, &rep.fec);
 out:
 	fv_result_free(out);
 	fv_options_free(opts);

@@ -50,8 +50,9 @@ static int update_pair(const struct cli_opts *o, fv_pair **fp)
 
 int cmd_update(struct cli_opts *o)
 {
-	struct fv_update_report u = {.size = sizeof(u)};
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_update_report u;
+	struct fv_layout l;
+	struct fv_report rep;
 	uint64_t *ranges = NULL;
 	fv_options *opts = NULL;
 	fv_result *out = NULL;
@@ -84,8 +85,9 @@ int cmd_update(struct cli_opts *o)
 		r = cli_write_error(r);
 		goto out;
 	}
-	fv_result_layout(out, &l);
-	fv_result_update(out, &u);
+	cli_report(out, &rep);
+	l = rep.layout;
+	u = rep.update;
 	cli_debug(o,
 		  "Update: %" PRIu64 " data block%s hashed again, %" PRIu64
 		  " hash block%s and %" PRIu64 " parity round%s written%s.",
@@ -95,15 +97,14 @@ int cmd_update(struct cli_opts *o)
 		  u.resumed ? " (an interrupted update completed)" : "");
 	if (o->root_hash_file &&
 	    (r = fv_output_write(o->root_hash_file, "the root hash file",
-				 fv_result_root_hex(out),
-				 strlen(fv_result_root_hex(out))))) {
+				 rep.root_hex, strlen(rep.root_hex)))) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}
 	if (o->json) {
-		json_object *j = cli_json_header(fv_pair_hash_path(fp),
-						 fv_pair_params(fp), &l,
-						 fv_result_root_hex(out));
+		json_object *j =
+			cli_json_header(fv_pair_hash_path(fp),
+					fv_pair_params(fp), &l, rep.root_hex);
 		json_object *uj = json_object_new_object();
 
 		json_object_object_add(
@@ -123,7 +124,7 @@ int cmd_update(struct cli_opts *o)
 	if (fv_params_superblock(fv_pair_params(fp)))
 		fv_params_uuid(fv_pair_params(fp), uuid);
 	cli_print_header(fv_pair_hash_path(fp), fv_pair_params(fp), uuid, &l,
-			 fv_result_root_hex(out));
+			 rep.root_hex);
 	r = EXIT_OK;
 out:
 	free(ranges);

@@ -125,16 +125,16 @@ static void json_members(json_object *obj)
 static void json_open(struct verify_report *vr, const fv_result *res)
 {
 	const fv_pair *fp = vr->cp->fp;
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_report dump;
 	json_object *j;
 
 	if (vr->opened)
 		return;
 	vr->opened = 1;
 	cli_json_emitted = 1; /* json_close() ends it, whatever happens */
-	fv_result_layout(vr->dump, &l);
-	j = cli_json_header(fv_pair_hash_path(fp), fv_pair_params(fp), &l,
-			    fv_pair_root_hex(fp));
+	cli_report(vr->dump, &dump);
+	j = cli_json_header(fv_pair_hash_path(fp), fv_pair_params(fp),
+			    &dump.layout, fv_pair_root_hex(fp));
 	/* one "fec" key: the layout's joins the check's at the end */
 	if (json_object_object_get_ex(j, "fec", &vr->fec_layout)) {
 		json_object_get(vr->fec_layout);
@@ -204,8 +204,10 @@ static void json_close(struct verify_report *vr, const fv_result *result,
 {
 	json_object *j = json_object_new_object();
 	struct cli_counts counts, *res = NULL;
+	struct fv_report rep;
 	int code = EXIT_PARAMS;
 
+	cli_report(result, &rep);
 	if (result) {
 		cli_counts_of(result, &counts);
 		res = &counts;
@@ -228,11 +230,10 @@ static void json_close(struct verify_report *vr, const fv_result *result,
 		json_object_object_add(
 			j, "hint",
 			res->root_first ? cli_json_str(root_first_hint) : NULL);
-		json_object_object_add(
-			j, "hashing_path",
-			*fv_result_hashing_path(result)
-				? cli_json_str(fv_result_hashing_path(result))
-				: NULL);
+		json_object_object_add(j, "hashing_path",
+				       *rep.hashing_path
+					       ? cli_json_str(rep.hashing_path)
+					       : NULL);
 	}
 	if (fec && vr->fec_layout) {
 		json_object_object_foreach(vr->fec_layout, key, val)
@@ -258,8 +259,7 @@ int cmd_verify(struct cli_opts *o)
 	fv_result *res = NULL;
 	struct cli_progress pr;
 	struct verify_report vr;
-	struct fv_layout l = {.size = sizeof(l)};
-	struct fv_fec_report fec = {.size = sizeof(fec)};
+	struct fv_report rep;
 	struct cli_counts counts;
 	enum cli_container kind = CLI_PLAIN;
 	int r, has_fec;
@@ -312,17 +312,18 @@ int cmd_verify(struct cli_opts *o)
 	}
 	cli_signature_said(o, &cp, res);
 	cli_hashing_said(o, res);
-	fv_result_layout(res, &l);
-	has_fec = !fv_result_fec(res, &fec);
+	cli_report(res, &rep);
+	has_fec = !!(rep.has & FV_REPORT_FEC);
 	cli_counts_of(res, &counts);
 	if (o->json) {
 		json_close(&vr, res, NULL,
-			   has_fec ? cli_json_fec(&l, &fec, vr.unrepairable)
+			   has_fec ? cli_json_fec(&rep.layout, &rep.fec,
+						  vr.unrepairable)
 				   : NULL);
 	} else {
 		print_summary(&vr, &counts);
 		if (has_fec)
-			print_fec(o, &cp, &l, &fec);
+			print_fec(o, &cp, &rep.layout, &rep.fec);
 	}
 	/* parity never makes a damaged image pass (docs/format.md) */
 	r = cli_verdict(&counts);

@@ -223,6 +223,7 @@ static int verify_one(const struct cli_opts *o, const char *image,
 {
 	struct fv_ddi_pair d;
 	struct ddi_report rep = {o, &d, NULL};
+	struct fv_report found;
 	struct cli_counts counts;
 	char verdict[160];
 	fv_result *res = NULL;
@@ -247,6 +248,7 @@ static int verify_one(const struct cli_opts *o, const char *image,
 		json_object_put(rep.failures);
 		return r;
 	}
+	cli_report(res, &found);
 	cli_counts_of(res, &counts);
 	code = cli_verdict(&counts);
 	if (o->json) {
@@ -259,16 +261,14 @@ static int verify_one(const struct cli_opts *o, const char *image,
 		json_object_object_add(
 			j, "signature",
 			d.is_signed ? json_partition(&d.signature) : NULL);
-		json_object_object_add(
-			j, "signer",
-			trust == FV_TRUST_CHECK
-				? cli_json_str(fv_result_signer(res))
-				: NULL);
+		json_object_object_add(j, "signer",
+				       trust == FV_TRUST_CHECK
+					       ? cli_json_str(found.signer)
+					       : NULL);
 		json_object_object_add(
 			j, "certificate_fingerprint",
 			trust == FV_TRUST_CHECK
-				? cli_json_str(
-					  fv_result_signer_fingerprint(res))
+				? cli_json_str(found.signer_fingerprint)
 				: NULL);
 		json_object_object_add(j, "trust",
 				       cli_json_str(cli_trust_word(trust)));
@@ -286,9 +286,9 @@ static int verify_one(const struct cli_opts *o, const char *image,
 		cli_print_counts(&counts);
 	if (!counts.root_matches)
 		fprintf(stderr, "Verification of root hash failed.\n");
-	if (*fv_result_signature_warning(res))
+	if (*found.signature_warning)
 		fprintf(stderr, "fastverity: %s: warning: %s\n", image,
-			fv_result_signature_warning(res));
+			found.signature_warning);
 	if (trust == FV_TRUST_UNCHECKED)
 		fprintf(stderr,
 			"fastverity: %s: warning: %s is signed (partition %u), "
@@ -308,8 +308,8 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	if (d.is_signed && trust == FV_TRUST_CHECK)
 		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
 		       "%u.\n",
-		       d.role, d.arch, fv_result_signer(res),
-		       fv_result_signer_fingerprint(res), d.signature.index);
+		       d.role, d.arch, found.signer, found.signer_fingerprint,
+		       d.signature.index);
 	fv_result_free(res);
 	return code;
 }
@@ -353,7 +353,7 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		    const fv_image *im, size_t i, const struct fv_ddi_pair *d,
 		    json_object *list)
 {
-	struct fv_layout l = {.size = sizeof(l)};
+	struct fv_report found;
 	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
 	char *signer = NULL;
 	fv_result *res = NULL;
@@ -367,15 +367,15 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		r = cli_lib_error(r);
 		goto out;
 	}
-	fv_result_layout(res, &l);
+	cli_report(res, &found);
 	p = fv_pair_params(fp);
 	partition_name(&d->data, data_name, sizeof(data_name));
 	partition_name(&d->hash, hash_name, sizeof(hash_name));
 	if (d->is_signed)
 		partition_name(&d->signature, sig_name, sizeof(sig_name));
 	if (o->json) {
-		json_object *j =
-			cli_json_header(image, p, &l, fv_pair_root_hex(fp));
+		json_object *j = cli_json_header(image, p, &found.layout,
+						 fv_pair_root_hex(fp));
 
 		json_object_object_add(j, "role", cli_json_str(d->role));
 		json_object_object_add(j, "architecture",
@@ -412,7 +412,8 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		printf("  signature: none (unsigned: the root hash comes from "
 		       "the partition UUIDs)\n");
 	fv_params_uuid(p, uuid);
-	cli_print_header(hash_name, p, uuid, &l, fv_pair_root_hex(fp));
+	cli_print_header(hash_name, p, uuid, &found.layout,
+			 fv_pair_root_hex(fp));
 out:
 	fv_free(signer);
 	fv_result_free(res);

@@ -325,9 +325,12 @@ const char *cli_trust_word(enum fv_trust t)
 
 void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 {
-	int checked = !cp->avb && fv_result_trust(res) == FV_TRUST_CHECK;
+	struct fv_report rep;
+	int checked;
 	json_object *j;
 
+	cli_report(res, &rep);
+	checked = !cp->avb && rep.trust == FV_TRUST_CHECK;
 	if (cp->avb) {
 		if (cp->trust == FV_TRUST_UNSIGNED)
 			return NULL;
@@ -356,12 +359,10 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 	json_object_object_add(j, "trust",
 			       cli_json_str(cli_trust_word(cp->trust)));
 	json_object_object_add(j, "signer",
-			       checked ? cli_json_str(fv_result_signer(res))
+			       checked ? cli_json_str(rep.signer) : NULL);
+	json_object_object_add(j, "warning",
+			       checked && *rep.signature_warning
+				       ? cli_json_str(rep.signature_warning)
 				       : NULL);
-	json_object_object_add(
-		j, "warning",
-		checked && *fv_result_signature_warning(res)
-			? cli_json_str(fv_result_signature_warning(res))
-			: NULL);
 	return j;
 }

@@ -13,6 +13,7 @@
 #include "cli/params.h"
 #include "cli/root.h"
 #include "cli/progress.h"
+#include "cli/text.h"
 #include "cli/cli.h"
 
 int cli_check_crc(const struct cli_opts *o)
@@ -355,6 +356,8 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 			const fv_result *res)
 {
+	struct fv_report rep;
+
 	if (!cp->avb && cp->trust == FV_TRUST_UNCHECKED) {
 		fprintf(stderr,
 			"fastverity: %s: warning: the root hash is signed, and "
@@ -366,19 +369,21 @@ void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 					   : fv_pair_data_path(cp->fp));
 		return;
 	}
-	if (cp->avb || fv_result_trust(res) != FV_TRUST_CHECK)
+	cli_report(res, &rep);
+	if (cp->avb || rep.trust != FV_TRUST_CHECK)
 		return;
-	if (*fv_result_signature_warning(res))
+	if (*rep.signature_warning)
 		fprintf(stderr, "fastverity: %s: warning: %s\n",
-			cp->signature_path, fv_result_signature_warning(res));
-	cli_debug(o, "Root hash signature by %s checks out.",
-		  fv_result_signer(res));
+			cp->signature_path, rep.signature_warning);
+	cli_debug(o, "Root hash signature by %s checks out.", rep.signer);
 }
 
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
 {
+	struct fv_report rep;
+
+	cli_report(res, &rep);
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
-		  fv_result_hashing_path(res), fv_result_hashing_reason(res),
-		  fv_result_hashing_kernel(res),
-		  fv_result_hashing_provider(res));
+		  rep.hashing_path, rep.hashing_reason, rep.hashing_kernel,
+		  rep.hashing_provider);
 }

@@ -9,16 +9,28 @@
 #include "cli/errors.h"
 #include "cli/params.h"
 
+void cli_report(const fv_result *r, struct fv_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->size = sizeof(*rep);
+	if (r)
+		fv_result_report(r, rep);
+}
+
 void cli_counts_of(const fv_result *r, struct cli_counts *c)
 {
+	struct fv_report rep;
+
+	cli_report(r, &rep);
 	memset(c, 0, sizeof(*c));
-	c->bad_data = fv_result_bad_data_blocks(r);
-	c->bad_hash = fv_result_bad_hash_blocks(r);
-	c->bad_padding = fv_result_bad_padding(r);
-	c->unreadable = fv_result_unreadable(r);
-	c->unchecked_data = fv_result_unchecked(r, &c->unchecked_hash);
-	c->root_matches = fv_result_root_matches(r);
-	c->root_first = fv_result_root_first(r);
+	c->bad_data = rep.bad_data_blocks;
+	c->bad_hash = rep.bad_hash_blocks;
+	c->bad_padding = rep.bad_padding;
+	c->unreadable = rep.unreadable;
+	c->unchecked_data = rep.unchecked_data_blocks;
+	c->unchecked_hash = rep.unchecked_hash_blocks;
+	c->root_matches = rep.root_matches;
+	c->root_first = rep.root_first;
 }
 
 void cli_counts_before(const struct fv_fec_report *f, struct cli_counts *c)

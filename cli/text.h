@@ -9,6 +9,10 @@
 
 #include "include/fastverity.h"
 
+/* What r found (fv_result_report), into *rep; a NULL r is a report
+ * of nothing (zeros, no strings, FV_TRUST_UNSIGNED). */
+void cli_report(const fv_result *r, struct fv_report *rep);
+
 /* What a check found: a result's counts (cli_counts_of), or a repair's
  * first pass (cli_counts_before). */
 struct cli_counts {

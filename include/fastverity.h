@@ -258,7 +258,7 @@ enum fv_failure_kind {
  * the tree level of a hash block (0: leaves). The tree is checked from
  * the top down, and only against proven blocks: a damaged hash block is
  * the failure reported, the blocks under it are counted as unchecked
- * (fv_result_unchecked), not reported. Failures come top level first, in
+ * (struct fv_report), not reported. Failures come top level first, in
  * device order within a level, data blocks last. */
 typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 			      uint64_t block, uint64_t offset, unsigned level);
@@ -274,36 +274,8 @@ enum fv_repair_flags {
 	FV_REPAIR_REWRITE_PARITY = 1u << 1,
 };
 
+/* What an action found: fv_result_report (struct fv_report, below). */
 void fv_result_free(fv_result *r);
-/* The root hash (format) or the one checked (verify, repair), as
- * lowercase hex; its bytes into buf, returning their number (at most
- * size copied). */
-const char *fv_result_root_hex(const fv_result *r);
-size_t fv_result_root(const fv_result *r, uint8_t *buf, size_t size);
-/* verify and repair: 1 when every block matches the root (after repair:
- * the image as left). */
-int fv_result_intact(const fv_result *r);
-/* 1 when the top of the tree matches the root; 0 means a wrong root
- * hash or parameters, or damage reaching the top. */
-int fv_result_root_matches(const fv_result *r);
-/* Since 0.3 (FASTVERITY_1.1): 1 when verify stopped at the top of the
- * tree, which matches neither the root hash nor the top its children
- * rebuild: a wrong root hash or parameter, no block judged. */
-int fv_result_root_first(const fv_result *r);
-uint64_t fv_result_bad_data_blocks(const fv_result *r);
-uint64_t fv_result_bad_hash_blocks(const fv_result *r);
-uint64_t fv_result_bad_padding(const fv_result *r);
-/* Since 0.3 (FASTVERITY_1.1): blocks that could not be read; data and
- * hash blocks under a bad or unreadable hash block, not checked. */
-uint64_t fv_result_unreadable(const fv_result *r);
-uint64_t fv_result_unchecked(const fv_result *r, uint64_t *hash_blocks);
-/* FEC: blocks rebuilt (and proven), blocks still bad, parity codewords
- * that disagreed with verified data. */
-uint64_t fv_result_repaired(const fv_result *r);
-uint64_t fv_result_unrepaired(const fv_result *r);
-uint64_t fv_result_stale_codewords(const fv_result *r);
-/* "fast" (salted SHA-256 state, CPU kernel) or "generic" (OpenSSL). */
-const char *fv_result_hashing_path(const fv_result *r);
 
 /* --- signatures ---------------------------------------------------------
  * A detached DER PKCS#7 over the lowercase hex root hash (the kernel's
@@ -1299,8 +1271,8 @@ int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
  * marker proves nothing: the same update again completes it only while
  * the tree still proves against the old root (EPERM once the leaves
  * over the change were rewritten), and without ranges always (the tree
- * from all the data). *res: the new root (fv_result_root_hex) and
- * fv_result_update. Errors: EPERM, EINVAL (a range past the data, data
+ * from all the data). *res: the new root and what the update did
+ * (fv_result_report). Errors: EPERM, EINVAL (a range past the data, data
  * that grew), fv_pair_verify's. */
 int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
 		   const fv_options *o, fv_result **res);
@@ -1308,14 +1280,12 @@ int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
  * interrupted update's marker accepted (for fv_pair_update). */
 int fv_pair_update_read_superblock(fv_pair *pair, uint64_t hash_offset);
 struct fv_update_report {
-	size_t size; /* sizeof(struct fv_update_report), set by the caller */
+	size_t size; /* its sizeof, set by the library (struct fv_report) */
 	uint64_t changed_blocks; /* data blocks hashed again */
 	uint64_t tree_blocks;    /* hash blocks written */
 	uint64_t parity_rounds;  /* parity rounds written */
 	int resumed;             /* an interrupted update completed */
 };
-/* What fv_pair_update did. Errors: EINVAL (no update ran). */
-int fv_result_update(const fv_result *r, struct fv_update_report *u);
 /* verify checks every block against the pair's root (read-only),
  * reporting each failure through the options' failure callback; with
  * parity, also what the parity could repair, and its stale codewords.
@@ -1327,18 +1297,19 @@ int fv_result_update(const fv_result *r, struct fv_update_report *u);
  * is asked first for the options' anchor: a signature given with
  * fv_pair_set_signature needs trusted certificates; one the container
  * carries is checked when they are given, and otherwise the result says
- * it was not (fv_result_trust); a repair never writes on the word of an
- * unchecked signer. 0 when the action ran: *res says whether the image
- * is (now) intact. Errors (*res NULL): EINVAL (the root, parameters,
- * devices too small; parity that is not this image's: more than 5% of
- * its codewords disagree with the verified image; a repair without
- * parity), EPERM (the signature does not check out; the policy's
- * refusals, as fv_open's), EBUSY (repair: a device in use, mounted
- * or mapped), EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
+ * it was not (fv_result_report: trust); a repair never writes on the
+ * word of an unchecked signer. 0 when the action ran: *res says whether
+ * the image is (now) intact. Errors (*res NULL): EINVAL (the root,
+ * parameters, devices too small; parity that is not this image's: more
+ * than 5% of its codewords disagree with the verified image; a repair
+ * without parity), EPERM (the signature does not check out; the
+ * policy's refusals, as fv_open's), EBUSY (repair: a device in use,
+ * mounted or mapped), EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA,
+ * EIO. */
 int fv_pair_verify(const fv_pair *pair, const fv_options *o, fv_result **res);
 int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);
 /* Where everything of the pair sits, as dump shows it, without reading
- * a block: the layout (fv_result_layout), the parity's roots told from
+ * a block: the layout (struct fv_report's), the parity's roots told from
  * its size when not set. Errors: EINVAL (parameters, devices too
  * small), EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
@@ -1347,9 +1318,9 @@ int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
  * anchor and checked against the trusted certificates, without reading
  * a block: before fv_pair_activate, so that a signer is checked offline
  * and not only by the kernel. The result says the trust and the signer
- * (fv_result_trust, fv_result_signer). Errors: the policy's (EINVAL,
- * EPERM), EPERM (a signer not trusted, a signature over another root),
- * EINVAL (not a PKCS#7 signature), ENOMEM. */
+ * (fv_result_report). Errors: the policy's (EINVAL, EPERM), EPERM (a
+ * signer not trusted, a signature over another root), EINVAL (not a
+ * PKCS#7 signature), ENOMEM. */
 int fv_pair_check_signature(const fv_pair *pair, const fv_options *o,
 			    fv_result **res);
 /* Checks the pair as verify's first step does, then creates the
@@ -1369,7 +1340,8 @@ enum fv_roots_from {
 };
 /* Where everything sits (docs/format.md). A versioned structure: the
  * program sets size to sizeof(struct fv_layout) as it knows it, and the
- * library fills that much; members are only ever added at the end. */
+ * library fills that much; members are only ever added at the end. (In
+ * struct fv_report, the library sets its size: see there.) */
 struct fv_layout {
 	size_t size;
 	uint64_t data_blocks;
@@ -1390,11 +1362,7 @@ struct fv_layout {
 	uint64_t fec_rounds;       /* its interleaving rounds */
 	uint64_t fec_parity_bytes; /* its size */
 };
-/* The layout of the pair acted on (format, verify, repair, dump).
- * Errors: EINVAL (a NULL handle, or a size smaller than the first
- * member's end). */
-int fv_result_layout(const fv_result *r, struct fv_layout *l);
-/* What parity did (versioned, as fv_layout). */
+/* What parity did (in struct fv_report, which sets its size). */
 struct fv_fec_report {
 	size_t size;
 	uint64_t bad_blocks;      /* data and hash blocks proven bad */
@@ -1415,20 +1383,74 @@ struct fv_fec_report {
 	uint64_t before_unchecked_data_blocks;
 	uint64_t before_unchecked_hash_blocks;
 };
-/* 0 and *f when the action ran with parity; -ENODATA without. */
-int fv_result_fec(const fv_result *r, struct fv_fec_report *f);
-/* The hashing path (fv_result_hashing_path), why it was taken, the
- * SHA-256 kernel of the fast path ("" on the generic one) and the
- * OpenSSL provider: static or result-owned strings. */
-const char *fv_result_hashing_reason(const fv_result *r);
-const char *fv_result_hashing_kernel(const fv_result *r);
-const char *fv_result_hashing_provider(const fv_result *r);
-/* The trust policy's verdict on the pair's signature, and, when it was
- * checked (FV_TRUST_CHECK), its signer's subject and any leniency the
- * check needed ("" none). */
-enum fv_trust fv_result_trust(const fv_result *r);
-const char *fv_result_signer(const fv_result *r);
-const char *fv_result_signature_warning(const fv_result *r);
+/* Since 0.10 (FASTVERITY_1.8): what an action found, in one versioned
+ * structure (as fv_layout: the caller sets size, the library fills that
+ * much). Strings point into the result (valid until fv_result_free) and
+ * are never NULL. */
+enum fv_report_has {
+	/* the layout of the pair acted on (format, verify, repair, dump,
+	 * update, the signature check) */
+	FV_REPORT_LAYOUT = 1u << 0,
+	FV_REPORT_FEC = 1u << 1,    /* the action ran with parity */
+	FV_REPORT_UPDATE = 1u << 2, /* what fv_pair_update did */
+};
+struct fv_report {
+	size_t size; /* sizeof(struct fv_report), set by the caller */
+	/* The root hash (format, update: the new one) or the one checked
+	 * (verify, repair): root_size bytes, and as lowercase hex. */
+	uint8_t root[FV_MAX_DIGEST_SIZE];
+	size_t root_size;
+	const char *root_hex;
+	/* verify and repair: 1 when every block matches the root (after
+	 * repair: the image as left) */
+	int intact;
+	/* 1 when the top of the tree matches the root; 0 means a wrong
+	 * root hash or parameters, or damage reaching the top */
+	int root_matches;
+	/* 1 when verify stopped at the top of the tree, which matches
+	 * neither the root hash nor the top its children rebuild: a wrong
+	 * root hash or parameter, no block judged */
+	int root_first;
+	uint64_t bad_data_blocks;
+	uint64_t bad_hash_blocks;
+	uint64_t bad_padding;
+	uint64_t unreadable; /* blocks that could not be read */
+	/* data and hash blocks under a bad or unreadable hash block, not
+	 * checked */
+	uint64_t unchecked_data_blocks;
+	uint64_t unchecked_hash_blocks;
+	/* FEC (0 without parity): blocks rebuilt (and proven), blocks
+	 * still bad, parity codewords that disagreed with verified data */
+	uint64_t repaired;
+	uint64_t unrepaired;
+	uint64_t stale_codewords;
+	/* "fast" (salted SHA-256 state, CPU kernel) or "generic"
+	 * (OpenSSL), why it was taken, the SHA-256 kernel of the fast path
+	 * ("" on the generic one) and the OpenSSL provider */
+	const char *hashing_path;
+	const char *hashing_reason;
+	const char *hashing_kernel;
+	const char *hashing_provider;
+	/* The trust policy's verdict on the pair's signature, and, when it
+	 * was checked (FV_TRUST_CHECK), its signer's subject, any leniency
+	 * the check needed and the signer's certificateFingerprint ("" when
+	 * none). */
+	enum fv_trust trust;
+	const char *signer;
+	const char *signature_warning;
+	const char *signer_fingerprint;
+	/* enum fv_report_has: which of the three below the action gave; one
+	 * it did not is all zeros. They are these structures as this header
+	 * has them (their size set by the library): one that grows later is
+	 * added anew at the end of fv_report. */
+	unsigned has;
+	struct fv_layout layout;
+	struct fv_fec_report fec;
+	struct fv_update_report update;
+};
+/* Errors: EINVAL (a NULL handle, or a size smaller than the first
+ * member's end). */
+int fv_result_report(const fv_result *r, struct fv_report *out);
 
 /* --- disk images ----------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). A systemd disk image opened with
@@ -1467,9 +1489,6 @@ int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p);
  * fv_pair_verify checks it): *subject fv_free'd, NULL when unsigned.
  * Errors: EINVAL (not a PKCS#7 signature, i out of range), ENOMEM. */
 int fv_image_signer(const fv_image *img, size_t i, char **subject);
-/* The signer's certificateFingerprint a verify with its signer checked
- * found (FV_TRUST_CHECK; "" otherwise). */
-const char *fv_result_signer_fingerprint(const fv_result *r);
 
 /* --- bench -----------------------------------------------------------------
  * Since 0.10 (FASTVERITY_1.8). What `fastverity bench` measures here, in

@@ -52,15 +52,19 @@ int main(int argc, char **argv)
 	}
 	std::unique_ptr<fv_pair, decltype(&fv_pair_free)> pair(raw, fv_pair_free);
 	fv_result *made = nullptr, *checked = nullptr;
-	if (fv_pair_format(pair.get(), nullptr, &made) ||
-	    fv_pair_set_root_hex(pair.get(), fv_result_root_hex(made)) ||
-	    fv_pair_verify(pair.get(), nullptr, &checked) || !fv_result_intact(checked)) {
+	struct fv_report mr{}, cr{};
+	mr.size = sizeof mr;
+	cr.size = sizeof cr;
+	if (fv_pair_format(pair.get(), nullptr, &made) || fv_result_report(made, &mr) ||
+	    fv_pair_set_root_hex(pair.get(), mr.root_hex) ||
+	    fv_pair_verify(pair.get(), nullptr, &checked) ||
+	    fv_result_report(checked, &cr) || !cr.intact) {
 		std::fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
 	}
 	if (std::strcmp(fastverity_version(), FASTVERITY_VERSION) != 0)
 		return 2;
-	std::printf("%s\n%s\n", fastverity_version(), fv_result_root_hex(made));
+	std::printf("%s\n%s\n", fastverity_version(), mr.root_hex);
 	fv_result_free(made);
 	fv_result_free(checked);
 	return 0;

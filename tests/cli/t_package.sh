@@ -112,16 +112,17 @@ int main(int argc, char **argv)
 	fv_params *p = fv_params_new();
 	fv_pair *pair = NULL;
 	fv_result *r = NULL;
+	struct fv_report rep = {.size = sizeof(rep)};
 	unsigned char salt[32];
 	for (int i = 0; argc == 4 && i < 32; i++)
 		sscanf(argv[3] + 2 * i, "%2hhx", &salt[i]);
 	if (argc != 4 || !p || fv_params_set_salt(p, salt, sizeof(salt)) ||
 	    fv_pair_new(argv[1], argv[2], &pair) || fv_pair_set_params(pair, p) ||
-	    fv_pair_format(pair, NULL, &r)) {
+	    fv_pair_format(pair, NULL, &r) || fv_result_report(r, &rep)) {
 		fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
 	}
-	printf("%s %s\n", fastverity_version(), fv_result_root_hex(r));
+	printf("%s %s\n", fastverity_version(), rep.root_hex);
 	fv_result_free(r);
 	fv_pair_free(pair);
 	fv_params_free(p);

@@ -58,6 +58,16 @@ static int poke(const char *path, off_t at)
 	return ok ? 0 : -1;
 }
 
+/* What a result says (fv_result_report); zeros when it cannot. */
+static struct fv_report rep_of(const fv_result *r)
+{
+	struct fv_report rep = {.size = sizeof(rep)};
+
+	if (fv_result_report(r, &rep))
+		memset(&rep, 0, sizeof(rep));
+	return rep;
+}
+
 #define FAIL(...)                                              \
 	do {                                                   \
 		snprintf(j->why, sizeof(j->why), __VA_ARGS__); \
@@ -82,7 +92,7 @@ static void *run(void *arg)
 		FAIL("options: %s", fv_last_error());
 	if (fv_pair_format(pr, o, &res))
 		FAIL("format: %s", fv_last_error());
-	snprintf(root, sizeof(root), "%s", fv_result_root_hex(res));
+	snprintf(root, sizeof(root), "%s", rep_of(res).root_hex);
 	fv_result_free(res);
 	res = NULL;
 	if (poke(data, (off_t)(j->id * 13 + 5) * BS + j->id))
@@ -92,16 +102,16 @@ static void *run(void *arg)
 	if (fv_pair_new(data, hash, &pr) || fv_pair_read_superblock(pr, 0) ||
 	    fv_pair_set_root_hex(pr, root) || fv_pair_set_fec(pr, fec, 0, 0))
 		FAIL("superblock: %s", fv_last_error());
-	if (fv_pair_verify(pr, o, &res) || fv_result_intact(res) ||
-	    fv_result_bad_data_blocks(res) != 1)
+	if (fv_pair_verify(pr, o, &res) || rep_of(res).intact ||
+	    rep_of(res).bad_data_blocks != 1)
 		FAIL("verify: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_repair(pr, o, &res) || fv_result_repaired(res) != 1)
+	if (fv_pair_repair(pr, o, &res) || rep_of(res).repaired != 1)
 		FAIL("repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_verify(pr, o, &res) || !fv_result_intact(res))
+	if (fv_pair_verify(pr, o, &res) || !rep_of(res).intact)
 		FAIL("verify after repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
@@ -115,7 +125,7 @@ static void *run(void *arg)
 
 		if (!r) {
 			snprintf(root, sizeof(root), "%s",
-				 fv_result_root_hex(res));
+				 rep_of(res).root_hex);
 			r = fv_pair_set_root_hex(pr, root);
 		}
 		if (r)
@@ -123,8 +133,8 @@ static void *run(void *arg)
 	}
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_verify(pr, o, &res) || !fv_result_intact(res) ||
-	    fv_result_stale_codewords(res))
+	if (fv_pair_verify(pr, o, &res) || !rep_of(res).intact ||
+	    rep_of(res).stale_codewords)
 		FAIL("verify after update: %s", fv_last_error());
 	/* fs-verity digests of the three files at once (each on one of
 	 * three workers), the data's again alone on two: the same */

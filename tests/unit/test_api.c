@@ -68,6 +68,35 @@ static int same_file(const char *a, const uint8_t *b, size_t n)
 
 static uint8_t *image;
 
+/* What a result says (fv_result_report): its strings point into r. */
+static struct fv_report rpt(const fv_result *r)
+{
+	struct fv_report rep = {.size = sizeof(rep)};
+
+	ck_assert_int_eq(fv_result_report(r, &rep), 0);
+	ck_assert_uint_eq(rep.size, sizeof(rep));
+	return rep;
+}
+
+/* The root's bytes into buf (at most size), their number returned. */
+static size_t root_of(const fv_result *r, uint8_t *buf, size_t size)
+{
+	struct fv_report rep = rpt(r);
+
+	memcpy(buf, rep.root, size < rep.root_size ? size : rep.root_size);
+	return rep.root_size;
+}
+
+/* The layout of the pair a result acted on. */
+static struct fv_layout layout_of(const fv_result *r)
+{
+	struct fv_report rep = rpt(r);
+
+	ck_assert(rep.has & FV_REPORT_LAYOUT);
+	ck_assert_uint_eq(rep.layout.size, sizeof(rep.layout));
+	return rep.layout;
+}
+
 /* A pair's parity and signature, for the pairs the tests below make of
  * their parts (set_parity, set_signature; reset for each test). */
 static const char *t_parity;
@@ -326,7 +355,7 @@ START_TEST(android_images)
 	ck_assert_int_eq(fv_params_set_superblock(p, 0), 0);
 	ck_assert_int_eq(fv_params_set_data_blocks(p, BLOCKS), 0);
 	ck_assert_int_eq(t_format(p, data, hash, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_root(res, root, sizeof(root)), 32);
+	ck_assert_uint_eq(root_of(res, root, sizeof(root)), 32);
 	fv_result_free(res);
 	fv_params_free(p);
 	for (int i = 0; i < 32; i++)
@@ -366,21 +395,21 @@ START_TEST(android_images)
 		fv_pair_free(pr);
 	}
 	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 
 	poke(img, 7 * BS + 100);
 	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
-	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
+	ck_assert_uint_eq(rpt(res).repaired, 1);
 	fv_result_free(res);
 	/* a signed image is repaired only once its signer is checked */
 	ck_assert_int_eq(avb_check(a, NULL, REPAIR, NULL, NULL, &res), -EINVAL);
 	ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
 	ck_assert_int_eq(fv_avb_check_key(a, key), 0);
 	ck_assert_int_eq(avb_check(a, NULL, REPAIR, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_repaired(res), 1);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_uint_eq(rpt(res).repaired, 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 	fv_avb_free(a);
 
@@ -408,7 +437,7 @@ START_TEST(android_images)
 		poke(img, 9 * BS + 1);
 		ck_assert_int_eq(image_check(im, 0, NULL, 0, NULL, NULL, &res),
 				 0);
-		ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+		ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 		fv_result_free(res);
 		/* a write with the signer unchecked: refused */
 		ck_assert_int_eq(
@@ -430,7 +459,7 @@ START_TEST(android_images)
 		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
 		ck_assert_int_eq(image_check(im, 0, o, REPAIR, NULL, NULL, &res),
 				 0);
-		ck_assert_int_eq(fv_result_intact(res), 1);
+		ck_assert_int_eq(rpt(res).intact, 1);
 		fv_result_free(res);
 		fv_image_free(im);
 		ck_assert_int_eq(image_open(img, "ddi", o, &im), -EINVAL);
@@ -519,8 +548,8 @@ START_TEST(android_images)
 		ck_assert_str_eq(fv_pair_root_hex(pr), hex);
 		ck_assert_str_eq(fv_pair_fec_path(pr), img);
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-		ck_assert_int_eq(fv_result_intact(res), 1);
-		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+		ck_assert_int_eq(rpt(res).intact, 1);
+		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 		fv_result_free(res);
 		fv_pair_free(pr);
 		fv_avb_free(a);
@@ -710,12 +739,12 @@ START_TEST(format_verify_and_failures)
 	/* one pass, named, its progress counted from 0 to its total */
 	ck_assert_str_eq(s.passes, "hash data");
 	ck_assert_uint_eq(fv_params_data_blocks(p), BLOCKS); /* filled in */
-	ck_assert_uint_eq(fv_result_root(made, root, sizeof(root)), 32);
-	ck_assert_uint_eq(strlen(fv_result_root_hex(made)), 64);
-	ck_assert_str_eq(fv_result_hashing_path(made), "fast");
+	ck_assert_uint_eq(root_of(made, root, sizeof(root)), 32);
+	ck_assert_uint_eq(strlen(rpt(made).root_hex), 64);
+	ck_assert_str_eq(rpt(made).hashing_path, "fast");
 	ck_assert_uint_eq(s.progress_done, s.progress_total);
 	ck_assert_uint_gt(s.progress_total, 0);
-	strcpy(root_hex, fv_result_root_hex(made));
+	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
 
 	/* the superblock gives the same parameters back */
@@ -732,8 +761,8 @@ START_TEST(format_verify_and_failures)
 	ck_assert_int_eq(fv_options_set_map(o, 1), 0);
 	ck_assert_int_eq(
 		t_verify(q, data, hash, root_hex, o, on_failure, &s, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
-	ck_assert_int_eq(fv_result_root_matches(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
+	ck_assert_int_eq(rpt(res).root_matches, 1);
 	ck_assert_uint_eq(s.n, 0);
 	fv_result_free(res);
 
@@ -748,17 +777,17 @@ START_TEST(format_verify_and_failures)
 	ck_assert_int_eq(
 		t_verify(q, data, hash, root_hex, NULL, on_failure, &s, &res),
 		0);
-	ck_assert_int_eq(fv_result_intact(res), 0);
-	ck_assert_int_eq(fv_result_root_matches(res), 1);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
-	ck_assert_uint_eq(fv_result_bad_hash_blocks(res), 1);
-	ck_assert_uint_eq(fv_result_bad_padding(res), 0);
-	ck_assert_uint_eq(fv_result_unreadable(res), 0);
+	ck_assert_int_eq(rpt(res).intact, 0);
+	ck_assert_int_eq(rpt(res).root_matches, 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
+	ck_assert_uint_eq(rpt(res).bad_hash_blocks, 1);
+	ck_assert_uint_eq(rpt(res).bad_padding, 0);
+	ck_assert_uint_eq(rpt(res).unreadable, 0);
 	{
-		uint64_t hash_blocks = 9;
+		struct fv_report rep = rpt(res);
 
-		ck_assert_uint_eq(fv_result_unchecked(res, &hash_blocks), 128);
-		ck_assert_uint_eq(hash_blocks, 0);
+		ck_assert_uint_eq(rep.unchecked_data_blocks, 128);
+		ck_assert_uint_eq(rep.unchecked_hash_blocks, 0);
 	}
 	ck_assert_uint_eq(s.n, 2);
 	ck_assert_int_eq(s.kind[0], FV_BAD_HASH_BLOCK);
@@ -776,9 +805,9 @@ START_TEST(format_verify_and_failures)
 	ck_assert_int_eq(
 		t_verify(q, data, hash, root_hex, NULL, on_failure, &s, &res),
 		0);
-	ck_assert_int_eq(fv_result_intact(res), 0);
-	ck_assert_int_eq(fv_result_root_matches(res), 0);
-	ck_assert_int_eq(fv_result_root_first(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 0);
+	ck_assert_int_eq(rpt(res).root_matches, 0);
+	ck_assert_int_eq(rpt(res).root_first, 1);
 	ck_assert_uint_eq(s.n, 0);
 	fv_result_free(res);
 
@@ -809,18 +838,18 @@ START_TEST(repair_from_parity)
 
 	ck_assert_int_eq(set_parity(fec, 4), 0);
 	ck_assert_int_eq(t_format(p, data, hash, o, &made), 0);
-	strcpy(root_hex, fv_result_root_hex(made));
+	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
 	ck_assert_int_eq(set_parity(fec, 0), 0); /* inferred */
 	{
-		struct fv_layout l = {.size = sizeof(l)};
+		struct fv_layout l;
 		fv_pair *pr;
 
 		/* 300 data blocks, 4 tree blocks: 304 covered, 2 rounds */
 		ck_assert_int_eq(pair_of(p, data, hash, root_hex, &pr), 0);
 		ck_assert_msg(fv_pair_dump(pr, o, &res) == 0, "%s",
 			      fv_last_error());
-		ck_assert_int_eq(fv_result_layout(res, &l), 0);
+		l = layout_of(res);
 		ck_assert_uint_eq(l.fec_roots, 4);
 		ck_assert_uint_eq(l.fec_blocks, 304);
 		ck_assert_uint_eq(l.fec_parity_bytes, 2 * 4 * BS);
@@ -834,35 +863,35 @@ START_TEST(repair_from_parity)
 	/* verify with parity: the damage, and that it is repairable */
 	ck_assert_int_eq(
 		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 3);
-	ck_assert_uint_eq(fv_result_repaired(res), 3);
+	ck_assert_int_eq(rpt(res).intact, 0);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 3);
+	ck_assert_uint_eq(rpt(res).repaired, 3);
 	fv_result_free(res);
 	/* a dry run changes nothing */
 	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
 				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
 			 0);
-	ck_assert_uint_eq(fv_result_repaired(res), 3);
+	ck_assert_uint_eq(rpt(res).repaired, 3);
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
 	/* the repair restores every byte */
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_repaired(res), 3);
-	ck_assert_uint_eq(fv_result_unrepaired(res), 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_uint_eq(rpt(res).repaired, 3);
+	ck_assert_uint_eq(rpt(res).unrepaired, 0);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 0);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
 	/* damaged parity: counted and left alone, unless asked */
 	poke(fec, 5);
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 1);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 1);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
 				   FV_REPAIR_REWRITE_PARITY, NULL, NULL, &res),
@@ -870,7 +899,7 @@ START_TEST(repair_from_parity)
 	fv_result_free(res);
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 0);
 	fv_result_free(res);
 	/* parity that is not this image's (every codeword disagrees): verify
 	 * fails naming it, as a rewrite (or a dry run of one) refuses it; a
@@ -891,13 +920,13 @@ START_TEST(repair_from_parity)
 	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
 				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
 			 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 2 * BS);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 2 * BS);
 	fv_result_free(res);
 	for (uint64_t off = 0; off < 2 * 4 * BS; off += 4)
 		poke(fec, off);
 	ck_assert_int_eq(
 		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_stale_codewords(res), 0);
+	ck_assert_uint_eq(rpt(res).stale_codewords, 0);
 	fv_result_free(res);
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 4, NULL, NULL, &res),
@@ -1036,7 +1065,7 @@ static void image_intact(const char *path, fv_options *o,
 	ck_assert_str_eq(fv_image_container(im), "sidecar");
 	ck_assert_int_eq(fv_image_trust(im, 0), want);
 	ck_assert_int_eq(image_check(im, 0, o, 0, NULL, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 	fv_image_free(im);
 }
@@ -1064,14 +1093,13 @@ START_TEST(sidecar_images)
 	snprintf(cert, sizeof(cert), "%s/sc.pem", dir);
 	write_file(os, image, (size_t)BLOCKS * BS);
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &made), 0);
-	write_text(roothash, fv_result_root_hex(made));
+	write_text(roothash, rpt(made).root_hex);
 	image_intact(os, NULL, FV_TRUST_UNSIGNED);
 	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
 	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, fv_result_root_hex(made), 0,
-				 &der, &len),
-			 0);
+	ck_assert_int_eq(
+		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
 	ck_assert_ptr_nonnull(f = fopen(sig, "wb"));
 	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
 	fclose(f);
@@ -1085,16 +1113,15 @@ START_TEST(sidecar_images)
 		ck_assert_int_eq(image_open(os, NULL, o, &im), 0);
 		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 		ck_assert_int_eq(fv_pair_verify(pr, o, &res), 0);
-		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
-		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
-		ck_assert_str_eq(fv_result_signature_warning(res), "");
-		ck_assert_uint_eq(strlen(fv_result_signer_fingerprint(res)),
-				  64);
+		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
+		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
+		ck_assert_str_eq(rpt(res).signature_warning, "");
+		ck_assert_uint_eq(strlen(rpt(res).signer_fingerprint), 64);
 		fv_result_free(res);
 		/* without the certificate: checked blocks, unchecked signer */
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_UNCHECKED);
-		ck_assert_str_eq(fv_result_signer(res), "");
+		ck_assert_int_eq(rpt(res).trust, FV_TRUST_UNCHECKED);
+		ck_assert_str_eq(rpt(res).signer, "");
 		fv_result_free(res);
 		fv_pair_free(pr);
 		fv_image_free(im);
@@ -1126,7 +1153,7 @@ START_TEST(repair_checks_signature)
 	make_signer(other_key, other);
 	ck_assert_int_eq(set_parity(fec, 2), 0);
 	ck_assert_int_eq(t_format(p, data, hash, o, &made), 0);
-	strcpy(root_hex, fv_result_root_hex(made));
+	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
 	ck_assert_int_eq(fv_sign(key, cert, NULL, root_hex, 0, &der, &len), 0);
 	ck_assert_int_eq(set_signature(der, len), 0);
@@ -1160,7 +1187,7 @@ START_TEST(repair_checks_signature)
 	/* the signer trusted: repaired */
 	ck_assert_int_eq(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
 	/* the pair's signature alone, as open checks it before mapping: the
@@ -1178,8 +1205,8 @@ START_TEST(repair_checks_signature)
 		ck_assert_int_eq(fv_pair_set_signature(pr, sig, n, "sig"), 0);
 		fv_free(sig);
 		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), 0);
-		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
-		ck_assert_ptr_nonnull(strstr(fv_result_signer(res), "CN="));
+		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
+		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
 		fv_result_free(res);
 		ck_assert_int_eq(fv_options_set_trusted_certs(o, untrusted, 1),
 				 0);
@@ -1253,7 +1280,7 @@ START_TEST(door)
 		ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
 		fv_params_free(p);
 	}
-	strcpy(root, fv_result_root_hex(made));
+	strcpy(root, rpt(made).root_hex);
 	fv_result_free(made);
 	/* the request checked */
 	ck_assert_int_eq(fv_open(NULL, NULL, &im), -EINVAL);
@@ -1284,8 +1311,8 @@ START_TEST(door)
 	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
 	poke(data, 5 * BS);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
-	ck_assert_uint_eq(fv_result_repaired(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
+	ck_assert_uint_eq(rpt(res).repaired, 1);
 	fv_result_free(res);
 	fv_pair_free(pr);
 	/* a superblock where there is none: refused, named */
@@ -1318,8 +1345,8 @@ START_TEST(door)
 	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
 	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
 	ck_assert_msg(fv_pair_repair(pr, o, &res) == 0, "%s", fv_last_error());
-	ck_assert_uint_eq(fv_result_repaired(res), 1);
-	ck_assert_int_eq(fv_result_trust(res), FV_TRUST_CHECK);
+	ck_assert_uint_eq(rpt(res).repaired, 1);
+	ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
 	fv_pair_free(pr);
@@ -1344,8 +1371,10 @@ END_TEST
 
 START_TEST(pairs)
 {
-	struct fv_layout l = {.size = sizeof(l)}, small = {.size = 8};
-	struct fv_fec_report f = {.size = sizeof(f)};
+	struct fv_report small = {.size = offsetof(struct fv_report, root)};
+	struct fv_report rep;
+	struct fv_layout l;
+	struct fv_fec_report f;
 	fv_options *o = fv_options_new();
 	fv_result *made, *res;
 	struct seen_pair s = {0};
@@ -1367,10 +1396,25 @@ START_TEST(pairs)
 	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
 	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
 	ck_assert_uint_eq(fv_params_data_blocks(fv_pair_params(pr)), BLOCKS);
-	ck_assert_str_eq(fv_pair_root_hex(pr), fv_result_root_hex(made));
-	snprintf(root, sizeof(root), "%s", fv_result_root_hex(made));
-	ck_assert_int_eq(fv_result_layout(made, &small), -EINVAL);
-	ck_assert_int_eq(fv_result_layout(made, &l), 0);
+	ck_assert_str_eq(fv_pair_root_hex(pr), rpt(made).root_hex);
+	snprintf(root, sizeof(root), "%s", rpt(made).root_hex);
+	/* a report as an older program knows it: what fits, no more */
+	ck_assert_int_eq(fv_result_report(NULL, &rep), -EINVAL);
+	ck_assert_int_eq(fv_result_report(made, NULL), -EINVAL);
+	ck_assert_int_eq(fv_result_report(made, &small), -EINVAL);
+	memset(&rep, 0xff, sizeof(rep));
+	rep.size = offsetof(struct fv_report, root_hex);
+	ck_assert_int_eq(fv_result_report(made, &rep), 0);
+	ck_assert_uint_eq(rep.size, offsetof(struct fv_report, root_hex));
+	ck_assert_uint_eq(rep.root_size, 32);
+	ck_assert_int_eq(rep.intact, -1); /* past size: untouched */
+	rep = rpt(made);
+	ck_assert_str_eq(rep.root_hex, root);
+	ck_assert_int_eq(rep.intact, 0); /* format checks nothing */
+	ck_assert_uint_eq(rep.has, FV_REPORT_LAYOUT);
+	ck_assert_uint_eq(rep.fec.size, 0);
+	ck_assert_uint_eq(rep.update.size, 0);
+	l = layout_of(made);
 	ck_assert_uint_eq(l.data_blocks, BLOCKS);
 	ck_assert_uint_eq(l.data_bytes, (uint64_t)BLOCKS * BS);
 	ck_assert_uint_eq(l.tree_offset, BS); /* after the superblock */
@@ -1391,37 +1435,36 @@ START_TEST(pairs)
 		fv_result *again;
 
 		ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
-		ck_assert_uint_eq(fv_result_root(res, bytes, sizeof(bytes)),
-				  32);
+		ck_assert_uint_eq(root_of(res, bytes, sizeof(bytes)), 32);
 		ck_assert_int_eq(fv_pair_set_root(other, bytes, 0), -EINVAL);
 		ck_assert_int_eq(fv_pair_set_root(other, bytes, 32), 0);
 		ck_assert_str_eq(fv_pair_root_hex(other), root);
 		ck_assert_int_eq(fv_pair_verify(other, NULL, &again), 0);
-		ck_assert_int_eq(fv_result_intact(again), 1);
+		ck_assert_int_eq(rpt(again).intact, 1);
 		fv_result_free(again);
 		fv_result_free(res);
 	}
 	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_layout(res, &l), 0);
+	l = layout_of(res);
 	ck_assert_uint_eq(l.fec_roots, 0); /* no parity given */
 	ck_assert_uint_eq(l.tree_blocks, 4);
 	fv_result_free(res);
 	ck_assert_int_eq(fv_pair_set_fec(other, fec, 0, 0), 0);
 	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_layout(res, &l), 0);
+	l = layout_of(res);
 	ck_assert_uint_eq(l.fec_roots, 2);
 	ck_assert_int_eq(l.fec_roots_from, FV_ROOTS_INFERRED);
 	fv_result_free(res);
 	for (int k = FV_SHA256_FASTEST; k <= FV_SHA256_THREE_WAY; k++) {
 		ck_assert_int_eq(fv_options_set_sha256(o, k), 0);
 		ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
-		ck_assert_int_eq(fv_result_intact(res), 1);
-		ck_assert_str_eq(fv_result_hashing_path(res), "fast");
-		ck_assert(*fv_result_hashing_reason(res));
-		ck_assert(*fv_result_hashing_kernel(res));
-		ck_assert(*fv_result_hashing_provider(res));
-		ck_assert_int_eq(fv_result_trust(res), FV_TRUST_UNSIGNED);
-		ck_assert_str_eq(fv_result_signer(res), "");
+		ck_assert_int_eq(rpt(res).intact, 1);
+		ck_assert_str_eq(rpt(res).hashing_path, "fast");
+		ck_assert(*rpt(res).hashing_reason);
+		ck_assert(*rpt(res).hashing_kernel);
+		ck_assert(*rpt(res).hashing_provider);
+		ck_assert_int_eq(rpt(res).trust, FV_TRUST_UNSIGNED);
+		ck_assert_str_eq(rpt(res).signer, "");
 		fv_result_free(res);
 	}
 	ck_assert_int_eq(fv_options_set_sha256(o, FV_SHA256_AVX512), 0);
@@ -1432,22 +1475,24 @@ START_TEST(pairs)
 	fv_options_set_failure_fn(o, seen_failure, &s);
 	fv_options_set_block_fn(o, seen_block, &s);
 	ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 0);
+	ck_assert_int_eq(rpt(res).intact, 0);
 	ck_assert_uint_eq(s.failures, 1);
 	ck_assert_uint_eq(s.first_block, 77);
-	ck_assert_int_eq(fv_result_fec(res, &f), 0);
+	ck_assert(rpt(res).has & FV_REPORT_FEC);
+	f = rpt(res).fec;
+	ck_assert_uint_eq(f.size, sizeof(f));
 	ck_assert_uint_eq(f.bad_blocks, 1);
 	ck_assert_uint_eq(f.repaired, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(fv_options_set_repair(o, 4), -EINVAL);
 	ck_assert_int_eq(fv_options_set_repair(o, FV_REPAIR_DRY_RUN), 0);
 	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 0); /* as found */
+	ck_assert_int_eq(rpt(res).intact, 0); /* as found */
 	fv_result_free(res);
 	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
 	memset(&s, 0, sizeof(s));
 	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	ck_assert_uint_eq(s.repaired, 1);
 	ck_assert_uint_eq(s.left, 0);
 	fv_result_free(res);
@@ -1456,7 +1501,9 @@ START_TEST(pairs)
 	/* without parity: no FEC report, no repair */
 	ck_assert_int_eq(fv_pair_set_fec(other, NULL, 0, 0), 0);
 	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_fec(res, &f), -ENODATA);
+	ck_assert_uint_eq(rpt(res).has, FV_REPORT_LAYOUT);
+	ck_assert_uint_eq(rpt(res).fec.size, 0);
+	ck_assert_uint_eq(rpt(res).repaired, 0);
 	fv_result_free(res);
 	ck_assert_int_eq(fv_pair_repair(other, NULL, &res), -EINVAL);
 
@@ -1473,7 +1520,7 @@ START_TEST(pairs)
 	ck_assert_int_eq(fv_params_set_salt(p, (const uint8_t *)"s", 1), 0);
 	ck_assert_int_eq(fv_pair_set_params(other, p), 0);
 	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_root_matches(res), 0);
+	ck_assert_int_eq(rpt(res).root_matches, 0);
 	fv_result_free(res);
 	fv_params_free(p);
 	fv_pair_free(other);
@@ -1496,19 +1543,19 @@ START_TEST(image_pairs)
 	snprintf(roothash, sizeof(roothash), "%s/os.roothash", dir);
 	write_file(os, image, (size_t)BLOCKS * BS);
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &made), 0);
-	write_text(roothash, fv_result_root_hex(made));
+	write_text(roothash, rpt(made).root_hex);
 	ck_assert_int_eq(image_open(os, NULL, NULL, &im), 0);
 	ck_assert_int_eq(fv_image_pair(im, 1, &pr), -EINVAL);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	ck_assert_str_eq(fv_pair_data_path(pr), os);
 	ck_assert_str_eq(fv_pair_hash_path(pr), tree);
-	ck_assert_str_eq(fv_pair_root_hex(pr), fv_result_root_hex(made));
+	ck_assert_str_eq(fv_pair_root_hex(pr), rpt(made).root_hex);
 	poke(os, 5 * BS);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(image_check(im, 0, NULL, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
 	fv_pair_free(pr);
 	fv_image_free(im);
@@ -1591,8 +1638,8 @@ START_TEST(files_around_pairs)
 	ck_assert_int_eq(fv_params_set_data_blocks(p, 0), 0);
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &res), 0);
 	ck_assert_int_eq(fv_output_write(roothash, "the root hash file",
-					 fv_result_root_hex(res),
-					 strlen(fv_result_root_hex(res))),
+					 rpt(res).root_hex,
+					 strlen(rpt(res).root_hex)),
 			 0);
 	fv_result_free(res);
 	ck_assert_int_eq(fv_pair_sidecar(os, &pr), 0);
@@ -1600,7 +1647,7 @@ START_TEST(files_around_pairs)
 	ck_assert_ptr_null(fv_pair_fec_path(pr));
 	ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 	fv_pair_free(pr);
 
@@ -1635,7 +1682,7 @@ START_TEST(files_around_pairs)
 						0,    0,    0x0c, 0x20, 0, 0};
 		static const uint8_t skip[12] = {0xc3, 0xca, 0,  0, 100, 0,
 						 0,    0,    12, 0, 0,   0};
-		struct fv_layout l = {.size = sizeof(l)};
+		struct fv_layout l;
 		char spt[128], sprh[128];
 
 		memcpy(sp, head, sizeof(head));
@@ -1654,24 +1701,23 @@ START_TEST(files_around_pairs)
 		ck_assert_int_eq(fv_pair_set_params(pr, p), 0);
 		ck_assert_int_eq(fv_params_set_data_blocks(p, 0), 0);
 		ck_assert_int_eq(fv_pair_format(pr, NULL, &res), 0);
-		fv_result_layout(res, &l);
+		l = layout_of(res);
 		ck_assert_uint_eq(l.data_blocks, 2);
-		ck_assert_int_eq(
-			fv_output_write(sprh, "the root hash file",
-					fv_result_root_hex(res),
-					strlen(fv_result_root_hex(res))),
-			0);
+		ck_assert_int_eq(fv_output_write(sprh, "the root hash file",
+						 rpt(res).root_hex,
+						 strlen(rpt(res).root_hex)),
+				 0);
 		fv_result_free(res);
 		fv_pair_free(pr);
 		ck_assert_int_eq(fv_pair_sidecar(path, &pr), 0);
 		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-		ck_assert_int_eq(fv_result_intact(res), 1);
+		ck_assert_int_eq(rpt(res).intact, 1);
 		fv_result_free(res);
 		/* the header is data: a byte of it changed is a bad block */
 		poke(path, 20);
 		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-		ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+		ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 		fv_result_free(res);
 		fv_pair_free(pr);
 	}
@@ -1950,7 +1996,7 @@ START_TEST(android_writers)
 	ck_assert_uint_ge(flen, len);
 	ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-	ck_assert_int_eq(fv_result_intact(res), 1);
+	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 	fv_pair_free(pr);
 	fv_avb_free(a);
@@ -2211,7 +2257,7 @@ START_TEST(super_images)
 	ck_assert_str_eq(avb_info(a).partition_name, "system");
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 0);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 0);
 	fv_result_free(res);
 	fv_avb_free(a);
 	/* a byte of the partition changed in super.img: found at its
@@ -2219,7 +2265,7 @@ START_TEST(super_images)
 	poke(sup, (1u << 20) + 5 * BS + 7);
 	ck_assert_int_eq(fv_super_avb(s, 0, NULL, &a), 0);
 	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	ck_assert_uint_eq(seen.n, 1);
 	ck_assert_uint_eq(seen.offset[0], 5 * BS);
 	fv_result_free(res);
@@ -2227,7 +2273,7 @@ START_TEST(super_images)
 	fv_super_free(s);
 	ck_assert_int_eq(fv_avb_read(part, &a), 0);
 	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
 	fv_avb_free(a);
 	/* the image alone: a container of one pair, the Android image's */
@@ -2238,7 +2284,7 @@ START_TEST(super_images)
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	fv_image_free(im);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(res), 1);
+	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
 	fv_pair_free(pr);
 	/* both geometries damaged: refused, naming both */
@@ -2376,7 +2422,7 @@ START_TEST(firmware_sets)
 	ck_assert_int_eq(st.kind, FV_SLOT_HASHTREE);
 	ck_assert_int_eq(st.result, FV_SLOT_OK);
 	ck_assert_ptr_nonnull(st.result_of);
-	ck_assert_uint_eq(fv_result_bad_data_blocks(st.result_of), 0);
+	ck_assert_uint_eq(rpt(st.result_of).bad_data_blocks, 0);
 	ck_assert_int_eq(step_of(s, 4).kind, FV_SLOT_CMDLINE);
 	st = step_of(s, 5);
 	ck_assert_int_eq(st.kind, FV_SLOT_HASH);
@@ -2669,7 +2715,7 @@ END_TEST
  * hashing when no range is given. */
 START_TEST(updates)
 {
-	struct fv_update_report u = {.size = sizeof(u)};
+	struct fv_update_report u;
 	const uint64_t ranges[] = {5 * BS + 10, 1, 200 * BS, BS + 3};
 	char fresh[96], fresh_fec[96], old[65], now[65];
 	uint8_t *img = malloc((size_t)BLOCKS * BS), *big;
@@ -2681,8 +2727,8 @@ START_TEST(updates)
 	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
 	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
 	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
-	snprintf(old, sizeof(old), "%s", fv_result_root_hex(made));
-	ck_assert_int_eq(fv_result_update(made, &u), -EINVAL);
+	snprintf(old, sizeof(old), "%s", rpt(made).root_hex);
+	ck_assert(!(rpt(made).has & FV_REPORT_UPDATE));
 	fv_result_free(made);
 	fv_pair_free(pr);
 	/* two ranges of the data changed */
@@ -2696,18 +2742,20 @@ START_TEST(updates)
 	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
 	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
 		      fv_last_error());
-	ck_assert_int_eq(fv_result_update(res, &u), 0);
+	ck_assert(rpt(res).has & FV_REPORT_UPDATE);
+	u = rpt(res).update;
+	ck_assert_uint_eq(u.size, sizeof(u));
 	ck_assert_uint_eq(u.changed_blocks, 3);
 	ck_assert_uint_gt(u.tree_blocks, 0);
 	ck_assert_uint_gt(u.parity_rounds, 0);
 	ck_assert_int_eq(u.resumed, 0);
-	snprintf(now, sizeof(now), "%s", fv_result_root_hex(res));
+	snprintf(now, sizeof(now), "%s", rpt(res).root_hex);
 	/* a new format of the changed data, with the same salt and UUID */
 	ck_assert_int_eq(fv_pair_new(data, fresh, &fr), 0);
 	ck_assert_int_eq(fv_pair_set_params(fr, fv_pair_params(pr)), 0);
 	ck_assert_int_eq(fv_pair_set_fec(fr, fresh_fec, 0, 2), 0);
 	ck_assert_int_eq(fv_pair_format(fr, NULL, &made), 0);
-	ck_assert_str_eq(fv_result_root_hex(made), fv_result_root_hex(res));
+	ck_assert_str_eq(rpt(made).root_hex, rpt(res).root_hex);
 	fv_result_free(made);
 	fv_pair_free(fr);
 	fv_result_free(res);
@@ -2734,7 +2782,7 @@ START_TEST(updates)
 	ck_assert_int_eq(fv_pair_set_params(pr, fv_pair_params(pr)), 0);
 	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
 		      fv_last_error());
-	ck_assert_str_eq(fv_result_root_hex(res), now);
+	ck_assert_str_eq(rpt(res).root_hex, now);
 	fv_result_free(res);
 	fv_pair_free(pr);
 	write_file(data, image, (size_t)BLOCKS * BS);
@@ -2787,9 +2835,8 @@ START_TEST(messages_with_a_fix)
 	snprintf(cert, sizeof(cert), "%s/mcert.pem", dir);
 	snprintf(sig, sizeof(sig), "%s/m.p7s", dir);
 	make_signer(key, cert);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, fv_result_root_hex(made), 0,
-				 &der, &len),
-			 0);
+	ck_assert_int_eq(
+		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
 	fv_result_free(made);
 	write_file(sig, der, len);
 	fv_free(der);
@@ -2843,7 +2890,7 @@ START_TEST(errno_values)
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
 
 	ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
-	strcpy(root_hex, fv_result_root_hex(made));
+	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
 	/* EINVAL: data shorter than the superblock says, a hash image
 	 * shorter than its tree */

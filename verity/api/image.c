@@ -457,11 +457,6 @@ API int fv_image_signer(const fv_image *img, size_t i, char **subject)
 	return 0;
 }
 
-API const char *fv_result_signer_fingerprint(const fv_result *r)
-{
-	return r ? r->sig.fingerprint : NULL;
-}
-
 API int fv_sparse_check_crc(const char *path, unsigned *sums)
 {
 	struct verity_device d;

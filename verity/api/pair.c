@@ -445,23 +445,6 @@ API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 	return 0;
 }
 
-API int fv_result_update(const fv_result *r, struct fv_update_report *out)
-{
-	struct fv_update_report full;
-
-	NEED(r);
-	NEED(out);
-	if (!r->has_update)
-		return verity_api_fail(EINVAL, "%s: no update ran", __func__);
-	memset(&full, 0, sizeof(full));
-	full.changed_blocks = r->update.changed_blocks;
-	full.tree_blocks = r->update.tree_blocks;
-	full.parity_rounds = r->update.parity_rounds;
-	full.resumed = r->update.resumed;
-	GIVE(out, full, changed_blocks);
-	return 0;
-}
-
 /* verify or repair of a pair: an image's asks the policy again for the
  * options' anchor (an Android vbmeta's key judged when it was opened),
  * and a disk image's signer must be the one its certificateFingerprint
@@ -603,78 +586,49 @@ API int fv_pair_activate(const char *name, const fv_pair *pr,
 	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
 }
 
-API int fv_result_layout(const fv_result *r, struct fv_layout *l)
+/* The layout as struct fv_layout has it. */
+static void layout_of(const struct verity_layout *in, struct fv_layout *l)
 {
-	struct fv_layout full;
-	const struct verity_layout *in;
-
-	NEED(r);
-	NEED(l);
-	if (l->size <
-	    offsetof(struct fv_layout, data_blocks) + sizeof(l->data_blocks))
-		return verity_api_fail(
-			EINVAL, "fv_result_layout: size %zu is too small",
-			l->size);
-	if (!r->has_layout)
-		return verity_api_fail(EINVAL,
-				       "fv_result_layout: the result has no "
-				       "layout");
-	in = &r->layout;
-	memset(&full, 0, sizeof(full));
-	full.data_blocks = in->geo.data_blocks;
-	full.data_bytes = in->data_bytes;
-	full.hash_area_start = in->hash_area_start;
-	full.tree_offset = in->tree_offset;
-	full.tree_blocks = in->geo.tree_blocks;
-	full.hash_end = in->hash_end;
-	full.levels = in->geo.levels;
-	full.digest_size = (unsigned)in->geo.digest_size;
-	full.fec_roots = in->fec.roots;
-	full.fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
-	full.fec_rsn = in->fec.rsn;
-	full.fec_on_hash_device = in->fec.on_hash_device;
-	full.fec_offset = in->fec.offset;
-	full.fec_blocks = in->fec.blocks;
-	full.fec_rounds = in->fec.rounds;
-	full.fec_parity_bytes = in->fec.parity_bytes;
-	full.size = l->size < sizeof(full) ? l->size : sizeof(full);
-	memcpy(l, &full, full.size);
-	return 0;
+	memset(l, 0, sizeof(*l));
+	l->size = sizeof(*l);
+	l->data_blocks = in->geo.data_blocks;
+	l->data_bytes = in->data_bytes;
+	l->hash_area_start = in->hash_area_start;
+	l->tree_offset = in->tree_offset;
+	l->tree_blocks = in->geo.tree_blocks;
+	l->hash_end = in->hash_end;
+	l->levels = in->geo.levels;
+	l->digest_size = (unsigned)in->geo.digest_size;
+	l->fec_roots = in->fec.roots;
+	l->fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
+	l->fec_rsn = in->fec.rsn;
+	l->fec_on_hash_device = in->fec.on_hash_device;
+	l->fec_offset = in->fec.offset;
+	l->fec_blocks = in->fec.blocks;
+	l->fec_rounds = in->fec.rounds;
+	l->fec_parity_bytes = in->fec.parity_bytes;
 }
 
-API int fv_result_fec(const fv_result *r, struct fv_fec_report *f)
+/* What parity did as struct fv_fec_report has it. */
+static void fec_of(const struct verity_fec_result *in, struct fv_fec_report *f)
 {
-	struct fv_fec_report full;
-
-	NEED(r);
-	NEED(f);
-	if (f->size <
-	    offsetof(struct fv_fec_report, bad_blocks) + sizeof(f->bad_blocks))
-		return verity_api_fail(EINVAL,
-				       "fv_result_fec: size %zu is too small",
-				       f->size);
-	if (!r->has_fec)
-		return verity_api_fail(ENODATA,
-				       "the action ran without parity");
-	memset(&full, 0, sizeof(full));
-	full.bad_blocks = r->fec.bad_blocks;
-	full.repaired = r->fec.repaired;
-	full.passes = r->fec.passes;
-	full.stale_codewords = r->fec.stale_codewords;
-	full.stale_rounds = r->fec.stale_rounds;
-	full.unchecked_rounds = r->fec.unchecked_rounds;
-	full.parity_rewritten = r->fec.parity_rewritten;
-	full.rewrite_limit = r->fec.rewrite_limit;
-	full.before_root_matches = r->fec.before.root_matches;
-	full.before_bad_data_blocks = r->fec.before.bad_data_blocks;
-	full.before_bad_hash_blocks = r->fec.before.bad_hash_blocks;
-	full.before_bad_padding = r->fec.before.bad_padding;
-	full.before_unreadable = r->fec.before.unreadable_blocks;
-	full.before_unchecked_data_blocks = r->fec.before.unchecked_data_blocks;
-	full.before_unchecked_hash_blocks = r->fec.before.unchecked_hash_blocks;
-	full.size = f->size < sizeof(full) ? f->size : sizeof(full);
-	memcpy(f, &full, full.size);
-	return 0;
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	f->bad_blocks = in->bad_blocks;
+	f->repaired = in->repaired;
+	f->passes = in->passes;
+	f->stale_codewords = in->stale_codewords;
+	f->stale_rounds = in->stale_rounds;
+	f->unchecked_rounds = in->unchecked_rounds;
+	f->parity_rewritten = in->parity_rewritten;
+	f->rewrite_limit = in->rewrite_limit;
+	f->before_root_matches = in->before.root_matches;
+	f->before_bad_data_blocks = in->before.bad_data_blocks;
+	f->before_bad_hash_blocks = in->before.bad_hash_blocks;
+	f->before_bad_padding = in->before.bad_padding;
+	f->before_unreadable = in->before.unreadable_blocks;
+	f->before_unchecked_data_blocks = in->before.unchecked_data_blocks;
+	f->before_unchecked_hash_blocks = in->before.unchecked_hash_blocks;
 }
 
 const char *verity_api_or_empty(const char *s)
@@ -682,34 +636,58 @@ const char *verity_api_or_empty(const char *s)
 	return s ? s : "";
 }
 
-API const char *fv_result_hashing_reason(const fv_result *r)
+API int fv_result_report(const fv_result *r, struct fv_report *out)
 {
-	return r ? verity_api_or_empty(r->info.path_reason) : NULL;
-}
+	struct fv_report full;
 
-API const char *fv_result_hashing_kernel(const fv_result *r)
-{
-	return r ? verity_api_or_empty(r->info.kernel) : NULL;
-}
-
-API const char *fv_result_hashing_provider(const fv_result *r)
-{
-	return r ? r->info.provider : NULL;
-}
-
-API enum fv_trust fv_result_trust(const fv_result *r)
-{
-	return r ? (enum fv_trust)r->trust : FV_TRUST_UNSIGNED;
-}
-
-API const char *fv_result_signer(const fv_result *r)
-{
-	return r ? r->sig.signer : NULL;
-}
-
-API const char *fv_result_signature_warning(const fv_result *r)
-{
-	return r ? r->sig.warning : NULL;
+	NEED(r);
+	NEED(out);
+	memset(&full, 0, sizeof(full));
+	memcpy(full.root, r->root, r->root_size);
+	full.root_size = r->root_size;
+	full.root_hex = r->root_hex;
+	full.intact = r->checked && r->res.root_matches &&
+		      !r->res.bad_data_blocks && !r->res.bad_hash_blocks &&
+		      !r->res.bad_padding && !r->res.unreadable_blocks;
+	full.root_matches = r->res.root_matches;
+	full.root_first = r->res.root_first;
+	full.bad_data_blocks = r->res.bad_data_blocks;
+	full.bad_hash_blocks = r->res.bad_hash_blocks;
+	full.bad_padding = r->res.bad_padding;
+	full.unreadable = r->res.unreadable_blocks;
+	full.unchecked_data_blocks = r->res.unchecked_data_blocks;
+	full.unchecked_hash_blocks = r->res.unchecked_hash_blocks;
+	if (r->has_fec) {
+		full.repaired = r->fec.repaired;
+		full.unrepaired = r->fec.bad_blocks - r->fec.repaired;
+		full.stale_codewords = r->fec.stale_codewords;
+	}
+	full.hashing_path = r->path;
+	full.hashing_reason = verity_api_or_empty(r->info.path_reason);
+	full.hashing_kernel = verity_api_or_empty(r->info.kernel);
+	full.hashing_provider = r->info.provider;
+	full.trust = (enum fv_trust)r->trust;
+	full.signer = r->sig.signer;
+	full.signature_warning = r->sig.warning;
+	full.signer_fingerprint = r->sig.fingerprint;
+	if (r->has_layout) {
+		full.has |= FV_REPORT_LAYOUT;
+		layout_of(&r->layout, &full.layout);
+	}
+	if (r->has_fec) {
+		full.has |= FV_REPORT_FEC;
+		fec_of(&r->fec, &full.fec);
+	}
+	if (r->has_update) {
+		full.has |= FV_REPORT_UPDATE;
+		full.update.size = sizeof(full.update);
+		full.update.changed_blocks = r->update.changed_blocks;
+		full.update.tree_blocks = r->update.tree_blocks;
+		full.update.parity_rounds = r->update.parity_rounds;
+		full.update.resumed = r->update.resumed;
+	}
+	GIVE(out, full, root);
+	return 0;
 }
 
 /* --- files around pairs ---------------------------------------------- */

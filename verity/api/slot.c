@@ -355,7 +355,6 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 {
 	struct step *st = &w->s->steps[i];
 	const char *path = st->path;
-	struct fv_fec_report fec = {.size = sizeof(fec)};
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	fv_pair *pr = NULL;
 	fv_result *res = NULL;
@@ -412,9 +411,9 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 	}
 	st->res = res;
 	st->pub.result_of = res;
-	if (fv_result_bad_data_blocks(res) || fv_result_bad_hash_blocks(res) ||
-	    fv_result_bad_padding(res) || fv_result_unreadable(res) ||
-	    !fv_result_root_matches(res)) {
+	if (res->res.bad_data_blocks || res->res.bad_hash_blocks ||
+	    res->res.bad_padding || res->res.unreadable_blocks ||
+	    !res->res.root_matches) {
 		/* whose fault: the data making the descriptor's root says
 		 * the tree (or a zeroed one) is wrong, not the data */
 		int tree = !d->hashtree.p.digest_len ||
@@ -430,13 +429,14 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 				       "descriptor's root",
 				path);
 	}
-	if (!fv_result_fec(res, &fec) && fec.stale_codewords) {
+	if (res->has_fec && res->fec.stale_codewords) {
 		fv_pair_free(pr);
 		return step_say(w, i, FV_SLOT_BAD, FV_SLOT_WHY_PARITY, -EPERM,
 				"%s: parity: %llu codewords in %llu rounds "
 				"disagree with the verified data",
-				path, (unsigned long long)fec.stale_codewords,
-				(unsigned long long)fec.stale_rounds);
+				path,
+				(unsigned long long)res->fec.stale_codewords,
+				(unsigned long long)res->fec.stale_rounds);
 	}
 	if (d->hashtree.fec_num_roots && !fv_pair_fec_path(own ? own : pr) &&
 	    (r = note(w->s,
