@@ -190,7 +190,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 			lp->prefetch_stop = 1;
 			pthread_cond_broadcast(&lp->turn);
 			pthread_mutex_unlock(&lp->lock);
-			ht_thread_join(pf);
+			ht_thread_join(pf, NULL);
 		}
 		if (lp->error) {
 			r = lp->error;

@@ -69,9 +69,9 @@ int ht_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
 	return r;
 }
 
-int ht_thread_join(pthread_t t)
+int ht_thread_join(pthread_t t, void **ret)
 {
-	int r = pthread_join(t, NULL);
+	int r = pthread_join(t, ret);
 
 	if (!r)
 		ht_store_joined(t);
@@ -141,7 +141,7 @@ unsigned ht_fan_out(unsigned n, void *(*fn)(void *), void *args,
 		fn(args);
 	for (unsigned i = 1; w && i < n; i++)
 		if (w[i].started)
-			ht_thread_join(w[i].t);
+			ht_thread_join(w[i].t, NULL);
 	if (w != few)
 		free(w);
 	return n ? count : 0;

@@ -24,10 +24,10 @@ int ht_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 /* pthread_create(t, NULL, fn, arg), placed as it would be. */
 int ht_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
-/* pthread_join(t, NULL) of a thread started by ht_thread_start or
+/* pthread_join(t, ret) of a thread started by ht_thread_start or
  * ht_thread_create: its errors' messages are then the caller's to read
  * and hand over (ht_handover, error.h) until it starts the next one. */
-int ht_thread_join(pthread_t t);
+int ht_thread_join(pthread_t t, void **ret);
 
 /* The one fan-out of the library's passes: fn run n times at once,
  * fn(arg 0) on the calling thread and fn(arg i), i in [1, n), on workers

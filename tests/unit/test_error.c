@@ -161,7 +161,7 @@ START_TEST(worker_messages_handed_over)
 
 	job_message(want, sizeof(want), 5);
 	ck_assert_int_eq(ht_thread_start(&t, job_run, &j), 0);
-	ck_assert_int_eq(ht_thread_join(t), 0);
+	ck_assert_int_eq(ht_thread_join(t, NULL), 0);
 	ck_assert_int_eq(j.r, -EIO);
 	ck_assert_str_eq(ht_msg(&j.err), want); /* the starter reads it */
 	ht_handover(&mine, &j.err);
@@ -173,7 +173,7 @@ START_TEST(worker_messages_handed_over)
 	/* the next thread, on the store the first had, many messages: the
 	 * handed-over one stays, the first's own is lost, not wrong */
 	ck_assert_int_eq(ht_thread_create(&t, job_run, &again), 0);
-	ck_assert_int_eq(ht_thread_join(t), 0);
+	ck_assert_int_eq(ht_thread_join(t, NULL), 0);
 	ck_assert_str_eq(ht_msg(&mine), want);
 	ck_assert_str_eq(ht_msg(&j.err), HT_ERROR_LOST);
 	job_message(want, sizeof(want), 6);

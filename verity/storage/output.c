@@ -347,7 +347,7 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 		flush_main(&ja);
 	r = verity_device_flush(b, err);
 	if (threaded)
-		ht_thread_join(t);
+		ht_thread_join(t, NULL);
 	if (ja.r) {
 		ht_handover(err, &ja.err);
 		return ja.r;

@@ -343,7 +343,7 @@ static void crew_end(struct crew *c)
 		return;
 	atomic_compare_exchange_strong(&c->go, &idle, -1);
 	for (unsigned i = 0; i < c->n; i++)
-		ht_thread_join(c->m[i].tid);
+		ht_thread_join(c->m[i].tid, NULL);
 	c->n = 0;
 }
 
@@ -378,7 +378,7 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 		atomic_store(&crew->go, 1);
 		prove_worker(&jobs[0]);
 		for (unsigned i = 0; i < crew->n; i++) {
-			ht_thread_join(crew->m[i].tid);
+			ht_thread_join(crew->m[i].tid, NULL);
 			done[nd++] = &crew->m[i].job;
 		}
 		crew->n = 0;
