@@ -93,7 +93,7 @@ END_TEST
 
 START_TEST(kept_outlives_the_slots)
 {
-	static char a[4097], b[4097], c[4097], want[HT_ERROR_MAX];
+	static char a[4097], b[4097], c[4097], want[HT_ERROR_MAX + 64];
 	struct ht_error e = {0}, kept = {0};
 
 	ht_fail(&e, EACCES, "first");
