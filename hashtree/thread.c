@@ -31,10 +31,11 @@ static void *started(void *p)
 /* pthread_create of s (attr may be NULL), its store lent. */
 static int create(pthread_t *t, const pthread_attr_t *attr, struct start *s)
 {
+	struct ht_store *errors = s->errors; /* s is the thread's to free */
 	int r = pthread_create(t, attr, started, s);
 
-	if (!r && s->errors)
-		ht_store_lent_to(s->errors, *t);
+	if (!r && errors)
+		ht_store_lent_to(errors, *t);
 	return r;
 }
 
