@@ -73,6 +73,16 @@ static void own_key_make(void)
 	own_key_made = !pthread_key_create(&own_key, own_free);
 }
 
+/* The library unloaded (dlclose): no thread's end calls into it after
+ * (a store still held is left). */
+__attribute__((destructor)) static void own_key_drop(void)
+{
+	if (own_key_made) {
+		own_key_made = 0;
+		pthread_key_delete(own_key);
+	}
+}
+
 /* This thread's store, its text not yet allocated perhaps. */
 static struct ht_store *store(void)
 {
