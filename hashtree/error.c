@@ -264,7 +264,7 @@ void ht_render_fix(const struct ht_error *err, const struct ht_param_names *n,
 int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 		uint64_t v0, uint64_t v1, const char *fix, const char *fmt, ...)
 {
-	char rendered[512];
+	char rendered[512], tmpl[HT_FIX_MAX];
 	struct ht_store *s;
 	size_t end;
 	va_list ap;
@@ -276,6 +276,8 @@ int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 		no_room(err);
 		return -errnum;
 	}
+	/* (fix, and the arguments, may be a message's text) */
+	snprintf(tmpl, sizeof(tmpl), "%s", fix);
 	t = scratch(s);
 	va_start(ap, fmt);
 	vsnprintf(t, HT_ERROR_MAX, fmt, ap);
@@ -284,12 +286,12 @@ int ht_fail_fix(struct ht_error *err, int errnum, enum ht_param param,
 	err->param = param;
 	err->value[0] = v0;
 	err->value[1] = v1;
-	render(fix, err->value, &library_names[param], rendered,
+	render(tmpl, err->value, &library_names[param], rendered,
 	       sizeof(rendered));
 	snprintf(t + err->problem_len, HT_ERROR_MAX - err->problem_len,
 		 " (%s)", rendered);
 	end = strlen(t) + 1;
-	snprintf(t + end, HT_FIX_MAX, "%s", fix);
+	memcpy(t + end, tmpl, strlen(tmpl) + 1);
 	place(err, s, 0);
 	return -errnum;
 }

@@ -268,6 +268,20 @@ START_TEST(fix_rendered_as_before)
 		ck_assert_int_eq(fv_last_error_param(), FV_PARAM_DATA_BLOCKS);
 		ck_assert_str_eq(fv_last_error(), ht_msg(&e));
 	}
+	/* a template past HT_FIX_MAX - 1 bytes: cut there, as before */
+	{
+		char big[400], said[HT_FIX_MAX + 2];
+
+		memset(big, 'f', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		ht_fail_fix(&e, EINVAL, HT_PARAM_FEC_ROOTS, 0, 0, big, "p");
+		memset(said, 'f', HT_FIX_MAX - 1);
+		said[HT_FIX_MAX - 1] = ')';
+		said[HT_FIX_MAX] = '\0';
+		ck_assert_str_eq(ht_msg(&e) + strlen("p ("), said);
+		ht_render_fix(&e, &cli, out, sizeof(out));
+		ck_assert_uint_eq(strlen(out), HT_FIX_MAX - 1);
+	}
 	/* a plain failure after it has no fix */
 	ht_fail(&e, EIO, "plain");
 	ht_render_fix(&e, &cli, out, sizeof(out));
