@@ -134,7 +134,7 @@ struct job {
 
 static void job_message(char *out, size_t len, int i)
 {
-	static char p[4001];
+	char p[4001]; /* (on the worker's own stack) */
 
 	long_path(p, 4000, (char)i);
 	snprintf(out, len, "worker %d: %s: cannot read", i, p);
