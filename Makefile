@@ -292,12 +292,14 @@ check-asan: $(CLI_TEST_DEPS)
 	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/asan/run.sh
 
 # The library from 8 threads at once (format, verify, repair on images
-# of their own) under ThreadSanitizer: a data race fails it.
+# of their own) under ThreadSanitizer: a data race fails it. So does one
+# in the errors workers hand over (test_error).
 TSAN_CFLAGS = -O1 -g1 -fsanitize=thread
 check-tsan:
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
-	  build-tsan/tsan-threads
+	  build-tsan/tsan-threads build-tsan/unit/test_error
 	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tsan-threads
+	@CK_FORK=no TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/unit/test_error
 
 $(B)/tsan-threads: tests/tsan/threads.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -6,6 +6,7 @@
 #error "an internal header of libfastverity: include <fastverity.h>"
 #endif
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,20 +34,61 @@ enum ht_param {
 	HT_PARAM_COUNT
 };
 
+/* A message's text is kept once, in a store of the thread that made it
+ * (a few messages, the oldest made again first); the error keeps where.
+ * An error of {0} has no message. A thread started by ht_thread_start
+ * or ht_thread_create writes to a store its starter keeps, so that after
+ * the join (ht_thread_join) the starter reads it and hands it over into
+ * its own (ht_handover). An error whose text was made again since, or
+ * another thread's, says HT_ERROR_LOST, never another message. */
+#define HT_ERROR_SLOTS 4
+/* The fix's template is kept after the message, cut to this length. */
+#define HT_FIX_MAX 256
+#define HT_ERROR_LOST "(this error's message is lost: more came after it)"
+
+struct ht_store;
+
 struct ht_error {
-	char msg[HT_ERROR_MAX]; /* the whole message: problem (fix) */
-	size_t problem_len;     /* the problem's length, before " (fix)" */
+	uint64_t serial;        /* the message's number; 0: no message */
+	struct ht_store *store; /* the store that keeps its text */
+	uint32_t slot;          /* where in it */
 	enum ht_param param;    /* HT_PARAM_NONE: no fix to render again */
-	uint64_t value[2];      /* the values the fix suggests */
-	char fix[256];          /* the fix's template: %0 the parameter, %1 the
-				 * parameter set to value[0], %2 value[0] alone, %3
+	size_t problem_len;     /* the problem's length, before " (fix)" */
+	uint64_t value[2];      /* the values the fix suggests; the fix's
+				 * template: %0 the parameter, %1 the parameter
+				 * set to value[0], %2 value[0] alone, %3
 				 * value[1] alone */
 };
+_Static_assert(sizeof(struct ht_error) <= 512, "struct ht_error grew");
+
+/* The whole message, problem (fix); "" for none. Valid until this thread
+ * makes HT_ERROR_SLOTS more. */
+const char *ht_msg(const struct ht_error *err);
+
+/* dst takes src's message, its text copied into this thread's store
+ * (src, after a join, may be a worker's); dst may be src. */
+void ht_handover(struct ht_error *dst, const struct ht_error *src);
+
+/* The same into the thread's one kept place, which only the next
+ * ht_keep replaces (the public API's last error). */
+void ht_keep(struct ht_error *dst, const struct ht_error *src);
+
+/* For thread.c: a store lent to a thread about to start (NULL when none
+ * can be had: the thread keeps its own, lost to its starter at its end),
+ * the started thread's use of it, the thread it went to and its return
+ * when that thread is joined. */
+struct ht_store *ht_store_lend(void);
+void ht_store_use(struct ht_store *s);
+void ht_store_lent_to(struct ht_store *s, pthread_t thread);
+void ht_store_unlend(struct ht_store *s);
+void ht_store_joined(pthread_t thread);
 
 /* Sets the message (printf-style) and returns -errnum, so that callers can
  * write `return ht_fail(err, EINVAL, "...")`. err may be NULL. */
 int ht_fail(struct ht_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int ht_failv(struct ht_error *err, int errnum, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* The same with a fix that sets param (values v0, v1): the message is
  * the problem (printf-style), then " (fix)", the fix template rendered in

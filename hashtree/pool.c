@@ -181,7 +181,7 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 		pthread_t pf;
 		int prefetching = lp->level == 0 && lp->io->prefetch &&
 				  lp->windows > 1 &&
-				  !pthread_create(&pf, NULL, prefetch_main, lp);
+				  !ht_thread_create(&pf, prefetch_main, lp);
 
 		/* workers[0] runs on this thread */
 		ht_fan_out(n, worker_main, workers, sizeof(workers[0]), NULL);
@@ -190,11 +190,11 @@ int ht_level_run(struct level_pass *lp, unsigned threads, struct ht_error *err)
 			lp->prefetch_stop = 1;
 			pthread_cond_broadcast(&lp->turn);
 			pthread_mutex_unlock(&lp->lock);
-			pthread_join(pf, NULL);
+			ht_thread_join(pf, NULL);
 		}
 		if (lp->error) {
 			r = lp->error;
-			*err = lp->err;
+			ht_handover(err, &lp->err);
 		}
 	}
 	for (unsigned i = 0; i < started; i++)

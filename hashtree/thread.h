@@ -21,9 +21,18 @@
  * where another is allowed: 0, or pthread_create's error. */
 int ht_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/* pthread_create(t, NULL, fn, arg), placed as it would be. */
+int ht_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* pthread_join(t, ret) of a thread started by ht_thread_start or
+ * ht_thread_create: its errors' messages are then the caller's to read
+ * and hand over (ht_handover, error.h) until it starts the next one. */
+int ht_thread_join(pthread_t t, void **ret);
+
 /* The one fan-out of the library's passes: fn run n times at once,
  * fn(arg 0) on the calling thread and fn(arg i), i in [1, n), on workers
- * started by ht_thread_start; returns when all have returned. The
+ * started by ht_thread_start; returns when all have returned (joined
+ * by ht_thread_join: a worker's error is the caller's to hand over). The
  * arguments lie stride bytes apart from args (stride 0: the one shared
  * argument). A worker that cannot be started is left out, and ran[i]
  * (ran may be NULL) says which did: a pass hands its work out from a

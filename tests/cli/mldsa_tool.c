@@ -147,7 +147,7 @@ static int bench_avb(const char *image, const char *key, unsigned runs)
 	if (verity_avb_vbmeta_parse(blob, len, image, &v, &err) ||
 	    !(alg = verity_avb_algorithm(v.h.algorithm)) || !alg->sig_size ||
 	    verity_sigkey_read(key, alg, 1, &k, &err)) {
-		fprintf(stderr, "mldsa-tool: %s\n", err.msg);
+		fprintf(stderr, "mldsa-tool: %s\n", ht_msg(&err));
 		return 1;
 	}
 	for (int i = 0; i < 2; i++)

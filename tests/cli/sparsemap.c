@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (verity_device_open(&d, argv[1], VERITY_OPEN_READ, &err) ||
 	    verity_sparse_read(&d, argv[1], &s, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "%s\n", ht_msg(&err));
 		return 1;
 	}
 	printf("blocks %u chunks %u crc %u\n", s.blocks, s.chunks,

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	if (!r)
 		r = verity_op_open(argv[1], &pair, &run, &err);
 	if (r) {
-		fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "%s\n", ht_msg(&err));
 		return 1;
 	}
 	return 0;

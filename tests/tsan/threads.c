@@ -2,7 +2,8 @@
  * 8 threads each format an image of their own with parity, damage it,
  * verify it, repair it, verify it, change a block on purpose, update
  * tree and parity and verify it again, then fs-verity digests of its
- * files, several at once, through the public API alone. Built and run under ThreadSanitizer by make check-tsan: a data
+ * files, several at once (one of them missing: its worker's message
+ * said), through the public API alone. Built and run under ThreadSanitizer by make check-tsan: a data
  * race anywhere in the library fails it. Exit 0 when every thread's
  * image came back whole. */
 #include <errno.h>
@@ -166,6 +167,29 @@ static void *run(void *arg)
 		fv_options_free(o3);
 		if (r)
 			FAIL("fs-verity: %s", fv_last_error());
+	}
+	/* a file that is not there, among three on three workers: the
+	 * worker's message, handed over, is this thread's last error */
+	{
+		char gone[96];
+		const char *files[3] = {data, gone, fec};
+		fv_fsverity_params *fp = fv_fsverity_params_new();
+		fv_fsverity_digest *d[3] = {NULL, NULL, NULL};
+		fv_options *o3 = fv_options_new();
+		size_t failed = 3;
+		int r;
+
+		snprintf(gone, sizeof(gone), "%s/gone", j->dir);
+		if (!fp || !o3 || fv_options_set_threads(o3, 3))
+			FAIL("fs-verity setup");
+		r = fv_fsverity_compute_files(fp, files, 3, o3, 0, d, &failed);
+		for (int i = 0; i < 3; i++)
+			fv_fsverity_digest_free(d[i]);
+		fv_fsverity_params_free(fp);
+		fv_options_free(o3);
+		if (!r || failed != 1 || !strstr(fv_last_error(), gone))
+			FAIL("fs-verity of a missing file: %d, %zu: %s", r,
+			     failed, fv_last_error());
 	}
 	j->ok = 1;
 out:

@@ -66,13 +66,13 @@ START_TEST(avb_descriptors_round_trip)
 	ck_assert_int_eq(
 		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
 		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "past the descriptors' end"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "past the descriptors' end"));
 	b.p[14] = 0;
 	b.p[15] = 0xa3;
 	ck_assert_int_eq(
 		verity_avb_descriptors_parse(b.p, b.len, "t", &back, &n, &err),
 		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "not a multiple of 8"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "not a multiple of 8"));
 	verity_avb_buf_free(&b);
 }
 END_TEST
@@ -95,7 +95,7 @@ START_TEST(avb_footer_checks)
 	verity_avb_footer_encode(&f, buf);
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "original image size"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "original image size"));
 	/* the data reaching over the vbmeta (inside the file): refused,
 	 * naming both fields; up to the vbmeta's offset it is taken */
 	f.original_image_size = 8192 + 1;
@@ -103,7 +103,7 @@ START_TEST(avb_footer_checks)
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(
-		strstr(err.msg, "original image size 8193 reaches past the "
+		strstr(ht_msg(&err), "original image size 8193 reaches past the "
 				"vbmeta offset 8192"));
 	f.original_image_size = 8192;
 	verity_avb_footer_encode(&f, buf);
@@ -118,7 +118,7 @@ START_TEST(avb_footer_checks)
 	verity_avb_footer_encode(&f, buf);
 	ck_assert_int_eq(verity_avb_footer_parse(buf, 16384, "t", &back, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "version 2.0"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "version 2.0"));
 }
 END_TEST
 
@@ -191,7 +191,7 @@ START_TEST(gpt_checks)
 	ck_assert_int_eq(
 		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
 		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "GPT header: CRC"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "GPT header: CRC"));
 	/* overlapping partitions */
 	entry(entries + 2 * 128, 2, 99, 199);
 	header(h, entries);
@@ -199,7 +199,7 @@ START_TEST(gpt_checks)
 		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
 	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "partitions 1 and 3 overlap"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "partitions 1 and 3 overlap"));
 	/* past the usable sectors; and an entry CRC that does not match */
 	entry(entries + 2 * 128, 2, 100, 2001);
 	header(h, entries);
@@ -207,11 +207,11 @@ START_TEST(gpt_checks)
 		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
 	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "partition 3: sectors 100"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "partition 3: sectors 100"));
 	entries[200] ^= 1;
 	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "GPT entries: CRC"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "GPT entries: CRC"));
 }
 END_TEST
 
@@ -320,7 +320,7 @@ START_TEST(trust_table)
 						      "%zu %d %d %d: %d", c,
 						      sig, an, w, r);
 					if (r)
-						ck_assert(strstr(err.msg,
+						ck_assert(strstr(ht_msg(&err),
 								 "img: "));
 					else
 						ck_assert_int_eq(
@@ -390,8 +390,8 @@ static void damaged(const uint8_t *img, size_t len, size_t at, int bytes,
 		verity_avb_vbmeta_free(&v);
 	}
 	if (says)
-		ck_assert_msg(strstr(err.msg, says), "'%s' lacks '%s'",
-			      err.msg, says);
+		ck_assert_msg(strstr(ht_msg(&err), says), "'%s' lacks '%s'",
+			      ht_msg(&err), says);
 	free(copy);
 }
 
@@ -479,8 +479,8 @@ START_TEST(registry_order)
 	ck_assert_int_eq(
 		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
 		-EINVAL);
-	ck_assert(strstr(err.msg, "reads two ways, as an Android image"));
-	ck_assert(strstr(err.msg, "and as a systemd disk image"));
+	ck_assert(strstr(ht_msg(&err), "reads two ways, as an Android image"));
+	ck_assert(strstr(ht_msg(&err), "and as a systemd disk image"));
 	ck_assert_int_eq(err.param, HT_PARAM_CONTAINER);
 	ck_assert_int_eq(
 		verity_container_identify(img, VERITY_CONTAINER_DDI, &k, &err),
@@ -504,7 +504,7 @@ START_TEST(registry_order)
 	ck_assert_int_eq(
 		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
 		-EINVAL);
-	ck_assert(strstr(err.msg, "sparse"));
+	ck_assert(strstr(ht_msg(&err), "sparse"));
 	/* sidecar files asked for: the image as it is, its chunk list
 	 * never read */
 	ck_assert_int_eq(verity_container_identify(

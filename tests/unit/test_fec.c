@@ -336,7 +336,7 @@ static void fused_equals_pass(const char *data, uint64_t blocks, unsigned roots,
 		unlink(h[k]);
 		unlink(fe[k]);
 		ck_assert_msg(verity_format(&pair, &run, &out, &err) == 0, "%s",
-			      err.msg);
+			      ht_msg(&err));
 		l[k] = out.layout;
 		img[k] = unit_slurp(h[k], &ilen[k]);
 		par[k] = on_hash ? NULL : unit_slurp(fe[k], &plen[k]);

@@ -157,7 +157,7 @@ static void read_key(const char *file, int level, struct verity_mldsa_key *key)
 	int r = verity_mldsa_key_read(buf, len, level, file, key, &err);
 
 	if (r)
-		ck_abort_msg("%s: %s", file, err.msg);
+		ck_abort_msg("%s: %s", file, ht_msg(&err));
 	free(buf);
 }
 
@@ -646,7 +646,7 @@ static void refused(const uint8_t *buf, size_t len, int level, const char *want)
 	int r = verity_mldsa_key_read(buf, len, level, "F", &key, &err);
 
 	ck_assert_int_eq(r, -EINVAL);
-	ck_assert_msg(strstr(err.msg, want), "\"%s\" does not say \"%s\"", err.msg, want);
+	ck_assert_msg(strstr(ht_msg(&err), want), "\"%s\" does not say \"%s\"", ht_msg(&err), want);
 	for (size_t i = 0; i < sizeof(key); i++)
 		ck_assert_int_eq(((uint8_t *)&key)[i], 0);
 }
@@ -786,7 +786,7 @@ static void sigkey_refused(const char *path, const struct verity_scheme *want,
 	struct ht_error err;
 
 	ck_assert_int_eq(verity_sigkey_read(path, want, priv, &k, &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, says), "%s: '%s' lacks '%s'", path, err.msg, says);
+	ck_assert_msg(strstr(ht_msg(&err), says), "%s: '%s' lacks '%s'", path, ht_msg(&err), says);
 	ck_assert_ptr_null(k.blob);
 }
 

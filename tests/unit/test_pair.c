@@ -122,10 +122,10 @@ START_TEST(regions_give_the_bytes_of_whole_files)
 	whole.fec.region.path = fec;
 	whole.fec.roots = 2;
 	ck_assert_msg(verity_op_format(&whole, &run, &a, &err) == 0, "%s",
-		      err.msg);
+		      ht_msg(&err));
 	image_pair(&in_image);
 	ck_assert_msg(verity_op_format(&in_image, &run, &b, &err) == 0, "%s",
-		      err.msg);
+		      ht_msg(&err));
 	ck_assert(!memcmp(a.root, b.root, 32));
 	tree_bytes = (size_t)a.layout.hash_end;
 	parity_bytes = (size_t)a.layout.fec.parity_bytes;
@@ -179,7 +179,7 @@ START_TEST(verify_and_repair_inside_an_image)
 	memcpy(p.root, root, 32);
 	p.root_size = 32;
 	ck_assert_msg(verity_op_verify(&p, &run, &out, &err) == 0, "%s",
-		      err.msg);
+		      ht_msg(&err));
 	ck_assert_uint_eq(out.res.bad_data_blocks, 1);
 	ck_assert_int_eq(s.n, 1);
 	ck_assert_uint_eq(s.position[0], 9 * BS); /* in the region */
@@ -204,17 +204,17 @@ START_TEST(regions_that_share_bytes_or_overrun_are_refused)
 	image_pair(&p);
 	p.hash.offset = DATA_AT + 290 * BS;
 	ck_assert_int_eq(verity_op_format(&p, &run, &out, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "overlaps the data area"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "overlaps the data area"));
 	/* the parity over the tree */
 	image_pair(&p);
 	p.fec.region.offset = HASH_AT + BS;
 	ck_assert_int_eq(verity_op_format(&p, &run, &out, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "overlaps the hash area"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "overlaps the hash area"));
 	/* a data region past the end of the image */
 	image_pair(&p);
 	p.data.offset = IMAGE - BS;
 	ck_assert_int_eq(verity_op_format(&p, &run, &out, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "lies past its end"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "lies past its end"));
 	/* a tree region too small for the tree */
 	image_pair(&p);
 	p.hash.length = BS;

@@ -257,7 +257,7 @@ START_TEST(hasher_refuses_unknown_digest)
 
 	ck_assert_int_eq(ht_hasher_init(&h, "nosuchhash", 1, salt, 0, &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "nosuchhash"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "nosuchhash"));
 	ck_assert_uint_eq(ht_digest_size("nosuchhash"), 0);
 	ck_assert_uint_eq(ht_digest_size("sha256"), 32);
 }

@@ -213,7 +213,7 @@ static void refused(const char *what)
 	struct ht_error err;
 
 	ck_assert_int_eq(read_image(&s, &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, what), "'%s' not in '%s'", what, err.msg);
+	ck_assert_msg(strstr(ht_msg(&err), what), "'%s' not in '%s'", what, ht_msg(&err));
 }
 
 START_TEST(malformed)
@@ -346,9 +346,9 @@ START_TEST(crc_sums)
 				 pass == 0 || pass == 1 ? 0 : -EPERM);
 		if (pass == 2)
 			ck_assert_ptr_nonnull(
-				strstr(err.msg, "header's image checksum"));
+				strstr(ht_msg(&err), "header's image checksum"));
 		if (pass == 3)
-			ck_assert_ptr_nonnull(strstr(err.msg, "sparse chunk 4"));
+			ck_assert_ptr_nonnull(strstr(ht_msg(&err), "sparse chunk 4"));
 		verity_sparse_free(&s);
 		verity_device_close(&d);
 	}
@@ -481,7 +481,7 @@ START_TEST(crc_huge)
 		alarm(0);
 		if (pass == 2)
 			ck_assert_ptr_nonnull(
-				strstr(err.msg, "header's image checksum"));
+				strstr(ht_msg(&err), "header's image checksum"));
 		verity_sparse_free(&s);
 		verity_device_close(&d);
 	}
@@ -564,7 +564,7 @@ START_TEST(writer)
 	ck_assert_uint_eq(fwrite(r2, 1, 100, f), 100);
 	fclose(f);
 	ck_assert_int_eq(read_image(&s, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "100 bytes follow the last"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "100 bytes follow the last"));
 	ck_assert_int_eq(verity_sparse_writer_open(&w, path, &err), 0);
 	ck_assert_int_eq(verity_sparse_append(&w, VERITY_SPARSE_FILL, BS, NULL,
 					      0x01020304, &err),

@@ -53,13 +53,13 @@ static void expect_reject(void (*mutate)(uint8_t *), int want,
 {
 	struct verity_params p = sample(), q;
 	uint8_t sb[VERITY_SB_SIZE];
-	struct ht_error err = {.msg = ""};
+	struct ht_error err = {0};
 
 	verity_sb_encode(&p, sb);
 	mutate(sb);
 	verity_params_default(&q);
 	ck_assert_int_eq(verity_sb_decode(sb, &q, &err), want);
-	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
+	ck_assert_msg(strstr(ht_msg(&err), needle), "'%s' lacks '%s'", ht_msg(&err),
 		      needle);
 }
 
@@ -156,7 +156,7 @@ START_TEST(params_validation)
 	ck_assert_int_eq(verity_params_validate(&p, &err), 0);
 	p.hash_offset = 100;
 	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "multiple of 512"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "multiple of 512"));
 	verity_params_default(&p);
 	p.salt_size = 257;
 	ck_assert_int_eq(verity_params_validate(&p, &err), -EINVAL);
@@ -172,7 +172,7 @@ START_TEST(params_validation)
 	verity_params_default(&p);
 	p.data_blocks = (1ULL << 52);
 	ck_assert_int_eq(verity_params_validate(&p, &err), -EOVERFLOW);
-	ck_assert_ptr_nonnull(strstr(err.msg, "overflow"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "overflow"));
 }
 END_TEST
 

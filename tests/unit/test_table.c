@@ -86,7 +86,7 @@ START_TEST(conflicts_refused)
 					 NULL, NULL},
 				 t, sizeof(t), &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "choose one corruption policy"));
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "choose one corruption policy"));
 	ck_assert_int_eq(verity_table_params(
 				 &(struct verity_target){
 					 &p, "7:0", "7:1", 1, root, 32,

@@ -878,7 +878,7 @@ START_TEST(threads_start_elsewhere_and_keep_the_mask)
 
 		cpu = sched_getcpu();
 		ck_assert_int_eq(ht_thread_start(&t, placed_main, &p), 0);
-		ck_assert_int_eq(pthread_join(t, &ret), 0);
+		ck_assert_int_eq(ht_thread_join(t, &ret), 0);
 		ck_assert_ptr_eq(ret, &p);
 		ck_assert_int_eq(p.value, k + 1);
 		/* the mask it would have had, whatever its first CPU */
@@ -903,7 +903,7 @@ START_TEST(threads_start_elsewhere_and_keep_the_mask)
 		pthread_t t;
 
 		ck_assert_int_eq(ht_thread_start(&t, placed_main, &p), 0);
-		ck_assert_int_eq(pthread_join(t, NULL), 0);
+		ck_assert_int_eq(ht_thread_join(t, NULL), 0);
 		ck_assert(CPU_EQUAL(&p.now, &one));
 		ck_assert_int_eq(p.value, 1);
 	}

@@ -92,7 +92,7 @@ static void format_to(const char *data, const char *hash, const char *fec,
 	if (fec)
 		unlink(fec);
 	ck_assert_msg(verity_format(&pair, &run, &out, &err) == 0, "%s",
-		      err.msg);
+		      ht_msg(&err));
 	memcpy(root, out.root, HT_MAX_DIGEST_SIZE);
 }
 
@@ -144,7 +144,7 @@ static void update_case(unsigned roots, int own_fec, unsigned threads,
 	memcpy(pair.root, root0, sizeof(pair.root));
 	pair.root_size = 32;
 	ck_assert_msg(verity_update(&pair, NULL, 0, &run, &res, &err) == 0,
-		      "%s", err.msg);
+		      "%s", ht_msg(&err));
 	ck_assert_uint_eq(res.changed_blocks, ch.count);
 	ck_assert_msg(memcmp(res.root, rootref, 32) == 0,
 		      "roots %u, threads %u: another root", roots, threads);

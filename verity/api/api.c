@@ -108,7 +108,7 @@ _Thread_local struct ht_error verity_api_last;
 
 API const char *fv_last_error(void)
 {
-	return verity_api_last.msg;
+	return ht_msg(&verity_api_last);
 }
 
 API enum fv_param fv_last_error_param(void)
@@ -138,20 +138,20 @@ API int fv_last_error_say(const struct fv_param_words *words, size_t n,
 int verity_api_keep(int r, const struct ht_error *err)
 {
 	if (r)
-		verity_api_last = *err;
+		ht_keep(&verity_api_last, err);
 	return r;
 }
 
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...)
 {
+	struct ht_error e = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(verity_api_last.msg, sizeof(verity_api_last.msg), fmt, ap);
+	ht_failv(&e, errnum, fmt, ap);
 	va_end(ap);
-	verity_api_last.problem_len = strlen(verity_api_last.msg);
-	verity_api_last.param = HT_PARAM_NONE;
+	ht_keep(&verity_api_last, &e);
 	return -errnum;
 }
 

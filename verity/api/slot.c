@@ -155,7 +155,7 @@ static int ended(int r)
 static int step_fail(struct walk *w, size_t i, enum fv_slot_result result,
 		     enum fv_slot_why why, int r)
 {
-	return step_end(w, i, result, why, r, verity_api_last.msg);
+	return step_end(w, i, result, why, r, ht_msg(&verity_api_last));
 }
 
 __attribute__((format(printf, 6, 7))) static int
@@ -228,7 +228,7 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 				r,
 				"%s: the vbmeta's signature (%s) does not "
 				"hold: %s",
-				a->path, alg, err.msg));
+				a->path, alg, ht_msg(&err)));
 	}
 	a->shown = 0;
 	if (pin) {
@@ -689,7 +689,7 @@ static int visit(struct walk *w, const char *path,
 			s->steps[i].pub.result = FV_SLOT_REFUSED;
 			s->steps[i].pub.why = FV_SLOT_WHY_DESCRIPTORS;
 			s->steps[i].pub.error = r;
-			if (!(s->steps[i].message = strdup(err.msg)))
+			if (!(s->steps[i].message = strdup(ht_msg(&err))))
 				return verity_api_fail(ENOMEM, "out of memory");
 			if (w->fn)
 				w->fn(w->ctx, s, i, 1);

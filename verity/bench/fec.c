@@ -1,5 +1,6 @@
 /* bench: the FEC parity encoders side by side, on one core, and what
  * their roots mean for the data measured. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ void verity_bench_fec(struct bench_report *rep, double total)
 	uint8_t *cols[FEC_RS_N];
 	struct ht_error err;
 
-	snprintf(err.msg, sizeof(err.msg), "out of memory");
+	ht_fail(&err, ENOMEM, "out of memory");
 	for (size_t k = 0; k < nroots && rep->nfec + 2 <= BENCH_FEC_ROWS; k++) {
 		struct fec_rs rs;
 		unsigned rsn = 0;
@@ -73,7 +74,7 @@ void verity_bench_fec(struct bench_report *rep, double total)
 			r->ratio = -1;
 			if (!ok) {
 				snprintf(r->why, sizeof(r->why), "%.159s",
-					 err.msg);
+					 ht_msg(&err));
 				continue;
 			}
 			for (unsigned i = 0; i < FEC_RS_N; i++)

@@ -343,7 +343,7 @@ void verity_bench_hashing(struct bench_report *rep, enum sha256_choice choice,
 		    ht_evp_sha256_blocks(k == IMPL_EVP_PER_BLOCK, salt,
 					 IMPL_SALT, buf, IMPL_BLOCK, 1, out, 32,
 					 &err)) {
-			snprintf(r->why, sizeof(r->why), "%.159s", err.msg);
+			snprintf(r->why, sizeof(r->why), "%.159s", ht_msg(&err));
 			continue;
 		}
 		if (k == IMPL_AF_ALG) {

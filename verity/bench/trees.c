@@ -44,14 +44,11 @@ struct bench_data {
 static int setting_fail(struct ht_error *err, int r,
 			const struct bench_setting *s, const char *why)
 {
-	char copy[HT_ERROR_MAX];
-
-	snprintf(copy, sizeof(copy), "%s", why);
 	return ht_fail(
 		err, -r,
 		"%s, %zu-byte salt, %u/%u-byte blocks, format %d: %.511s",
 		s->p.hash_name, s->p.salt_size, s->p.data_block_size,
-		s->p.hash_block_size, s->p.hash_type, copy);
+		s->p.hash_block_size, s->p.hash_type, why);
 }
 
 static int prepare_setting(struct bench_setting *s, struct prepared *pp,
@@ -61,21 +58,20 @@ static int prepare_setting(struct bench_setting *s, struct prepared *pp,
 	int r;
 
 	if (!(size / s->p.data_block_size)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "the data is smaller than one %u-byte block",
-			 s->p.data_block_size);
-		return setting_fail(err, -EINVAL, s, err->msg);
+		ht_fail(err, EINVAL, "the data is smaller than one %u-byte block",
+			s->p.data_block_size);
+		return setting_fail(err, -EINVAL, s, ht_msg(err));
 	}
 	s->p.data_blocks = size / s->p.data_block_size;
 	if (!b->data) {
 		if ((r = verity_device_open(&pp->dev, b->dev, VERITY_OPEN_READ,
 					    err)))
-			return setting_fail(err, r, s, err->msg);
+			return setting_fail(err, r, s, ht_msg(err));
 		pp->has_dev = 1;
 	}
 	if ((r = verity_memtree_init(&pp->mt, &s->p, b->data,
 				     pp->has_dev ? &pp->dev : NULL, err)))
-		return setting_fail(err, r, s, err->msg);
+		return setting_fail(err, r, s, ht_msg(err));
 	pp->has_mt = 1;
 	ht_hasher_use_kernel(&pp->mt.h, choice);
 	verity_fill_info(&pp->mt.info, &pp->mt.h);
@@ -99,7 +95,7 @@ static void measure_round(struct bench_setting *s, struct prepared *pp,
 
 	do {
 		if (verity_memtree_build(&pp->mt, threads, root, &err)) {
-			snprintf(s->why, sizeof(s->why), "%.511s", err.msg);
+			snprintf(s->why, sizeof(s->why), "%.511s", ht_msg(&err));
 			s->valid = 0;
 			return;
 		}

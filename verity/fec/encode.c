@@ -314,7 +314,7 @@ int verity_fec_parity_pass(const struct fec_source *s, const struct fec_rs *rs,
 	}
 	if (atomic_load(&j.failed)) {
 		if (err)
-			*err = j.err;
+			ht_handover(err, &j.err);
 		return atomic_load(&j.failed);
 	}
 	return 0;

@@ -697,7 +697,7 @@ static int small_file(struct batch *b, size_t i, struct verity_device *dev,
 static void *batch_worker(void *arg)
 {
 	struct batch *b = arg;
-	struct ht_error *err = malloc(sizeof(*err));
+	struct ht_error e = {0}, *err = &e;
 	uint8_t *buf = NULL;
 	size_t cap = 0;
 
@@ -708,11 +708,6 @@ static void *batch_worker(void *arg)
 
 		if (i >= b->n || i > batch_failed(b))
 			break;
-		if (!err) {
-			batch_fail(b, i, -ENOMEM, &(struct ht_error){
-				.msg = "out of memory"});
-			break;
-		}
 		r = open_file(b->paths[i], &dev, err);
 		if (r) {
 			batch_fail(b, i, r, err);
@@ -725,7 +720,6 @@ static void *batch_worker(void *arg)
 		verity_device_close(&dev);
 	}
 	free(buf);
-	free(err);
 	return NULL;
 }
 
@@ -764,6 +758,8 @@ int verity_fsv_compute_files(const struct fsv_params *p, const char *const *path
 	/* the first pass: small files, the calling thread one of the
 	 * workers */
 	ht_fan_out(workers ? workers : 1, batch_worker, &b, 0, NULL);
+	if (b.failed < n) /* a worker's message, this thread's now */
+		ht_handover(err, err);
 	/* the second: large files, in order, every worker on each */
 	for (size_t i = 0; i < n && i < b.failed; i++) {
 		struct fsv_source s = {.path = paths[i]};

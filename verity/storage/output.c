@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hashtree/thread.h"
 #include "verity/storage/backing.h"
 
 /* The directory part of path, with its slash ("." for none). */
@@ -338,7 +339,7 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 	struct flush_job ja = {.d = a};
 	char *da = NULL, *db = NULL;
 	pthread_t t;
-	int threaded = pthread_create(&t, NULL, flush_main, &ja) == 0;
+	int threaded = ht_thread_create(&t, flush_main, &ja) == 0;
 	int r;
 
 	/* both flushed at once: the file system may share the work */
@@ -346,9 +347,9 @@ int verity_device_commit_pair(struct verity_device *a, struct verity_device *b,
 		flush_main(&ja);
 	r = verity_device_flush(b, err);
 	if (threaded)
-		pthread_join(t, NULL);
+		ht_thread_join(t, NULL);
 	if (ja.r) {
-		*err = ja.err;
+		ht_handover(err, &ja.err);
 		return ja.r;
 	}
 	if (!r)

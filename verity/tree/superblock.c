@@ -163,11 +163,8 @@ static int read_superblock(const struct verity_region *region,
 		       VERITY_SB_SIZE - VERITY_SB_UPDATE_OLD);
 	}
 	r = verity_sb_decode(sb, p, err);
-	if (r) {
-		struct ht_error inner = *err;
-
-		return ht_fail(err, -r, "%s: %s", hash_path, inner.msg);
-	}
+	if (r)
+		return ht_fail(err, -r, "%s: %s", hash_path, ht_msg(err));
 	return 0;
 }
 

@@ -312,7 +312,7 @@ static void *crew_run(void *arg)
 	return NULL;
 }
 
-/* No members (the fields set, not the members' 12 KiB errors). */
+/* No members (the fields set, not the members' errors). */
 static void crew_clear(struct crew *c)
 {
 	c->n = 0;
@@ -343,7 +343,7 @@ static void crew_end(struct crew *c)
 		return;
 	atomic_compare_exchange_strong(&c->go, &idle, -1);
 	for (unsigned i = 0; i < c->n; i++)
-		pthread_join(c->m[i].tid, NULL);
+		ht_thread_join(c->m[i].tid, NULL);
 	c->n = 0;
 }
 
@@ -368,9 +368,8 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 	/* small stretches are not worth a thread */
 	if ((end - first) * u->hbs < (1u << 20))
 		nt = 1;
-	/* each job's fields set, not the whole array: its errors are 12 KiB
-	 * each, pages a fault each here (written only by a job that fails;
-	 * one block's update: 44 faults fewer with the crew's) */
+	/* each job's fields set, not the whole array (its error is written
+	 * only by a job that fails) */
 	for (unsigned i = 0; i < nt; i++)
 		prove_job_init(&jobs[i], &s);
 	done[0] = &jobs[0];
@@ -379,7 +378,7 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 		atomic_store(&crew->go, 1);
 		prove_worker(&jobs[0]);
 		for (unsigned i = 0; i < crew->n; i++) {
-			pthread_join(crew->m[i].tid, NULL);
+			ht_thread_join(crew->m[i].tid, NULL);
 			done[nd++] = &crew->m[i].job;
 		}
 		crew->n = 0;
@@ -394,7 +393,7 @@ static int prove_stretch(struct update *u, uint64_t first, uint64_t end,
 			first_bad = done[i];
 	if (!first_bad)
 		return 0;
-	*err = first_bad->err;
+	ht_handover(err, &first_bad->err);
 	return first_bad->r;
 }
 
@@ -604,7 +603,7 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 	opt.suspects = 0;
 	r = ht_verify(u->g, &u->h, &io, &opt, u->pair->root, &res, err);
 	if (!r && x.r) {
-		*err = x.err;
+		ht_handover(err, &x.err);
 		r = x.r;
 	}
 	/* the digests kept if every one came, in block order (the reports

@@ -474,8 +474,8 @@ int verity_update_parity_write(struct update *u, int all,
 	else if (nt > pl->n)
 		nt = (unsigned)pl->n;
 	atomic_store(&pl->next, 0);
-	/* each job's fields set, not the whole array: its errors are 12 KiB
-	 * each, pages a fault each here (written only by a job that fails) */
+	/* each job's fields set, not the whole array (its error is written
+	 * only by a job that fails) */
 	for (unsigned i = 0; i < nt; i++) {
 		jobs[i].u = u;
 		jobs[i].r = 0;
@@ -483,7 +483,7 @@ int verity_update_parity_write(struct update *u, int all,
 	ht_fan_out(nt, parity_worker, jobs, sizeof(jobs[0]), NULL);
 	for (unsigned i = 0; !r && i < nt; i++)
 		if ((r = jobs[i].r))
-			*err = jobs[i].err;
+			ht_handover(err, &jobs[i].err);
 	for (size_t i = 0; !r && i < pl->n; i++)
 		res->parity_rounds += pl->piece[i].count;
 	return r;

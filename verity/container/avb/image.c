@@ -1068,16 +1068,12 @@ static int stage_image(struct verity_device *d, uint64_t bytes, int must,
 	 * in place, unless it must be staged */
 	if ((r = verity_device_open_output(&tmp, d->path, "image", 0600,
 					   err))) {
-		if (must && err) {
-			char was[sizeof(err->msg)];
-
-			snprintf(was, sizeof(was), "%s", err->msg);
+		if (must && err)
 			ht_fail(err, -r,
 				"%s (the new image is made beside the old one "
 				"and renamed over it, as it changes what the "
 				"old footer counts)",
-				was);
-		}
+				ht_msg(err));
 		return must ? r : 0;
 	}
 	if (!ioctl(tmp.fd, FICLONE, d->fd)) {

@@ -229,7 +229,7 @@ static int copy_parse(const struct verity_device *d, const char *path,
 		(unsigned long long)at, __VA_ARGS__)
 	if ((r = read_at(d, path, at, h, sizeof(h), "the metadata header",
 			 err)))
-		return WHY("%s", err ? err->msg : "unreadable");
+		return WHY("%s", err ? ht_msg(err) : "unreadable");
 	if (le32(h) != LP_HEADER_MAGIC)
 		return WHY("header magic %#x (metadata has %#x)", le32(h),
 			   LP_HEADER_MAGIC);
@@ -271,7 +271,7 @@ static int copy_parse(const struct verity_device *d, const char *path,
 	if ((r = read_at(d, path, at + m->header_size, t, m->tables_size,
 			 "the metadata tables", err))) {
 		free(t);
-		return WHY("%s", err ? err->msg : "unreadable");
+		return WHY("%s", err ? ht_msg(err) : "unreadable");
 	}
 	if (!digest_holds(t, m->tables_size, h + 48)) {
 		free(t);
