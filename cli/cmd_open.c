@@ -210,8 +210,8 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 /* The table's salt as hex ("-" for none when dash). */
 static const char *salt_hex(const fv_params *p, char *hex, int dash)
 {
-	const uint8_t *salt;
-	size_t n = fv_params_salt(p, &salt);
+	const uint8_t *salt = p->salt;
+	size_t n = p->salt_len;
 
 	cli_hex(salt, n, hex);
 	return n || !dash ? hex : "-";
@@ -247,18 +247,18 @@ static void status_json(const char *name, const fv_status *st)
 			json_object_new_boolean(fv_status_signed(st)));
 		json_object_object_add(
 			j, "hash_type",
-			json_object_new_int((int)fv_params_hash_type(p)));
+			json_object_new_int((int)p->hash_type));
 		json_object_object_add(
 			j, "data_block_size",
-			json_object_new_int64(fv_params_data_block_size(p)));
+			json_object_new_int64(p->data_block_size));
 		json_object_object_add(
 			j, "hash_block_size",
-			json_object_new_int64(fv_params_hash_block_size(p)));
+			json_object_new_int64(p->hash_block_size));
 		json_object_object_add(
 			j, "data_blocks",
-			json_object_new_uint64(fv_params_data_blocks(p)));
+			json_object_new_uint64(p->data_blocks));
 		json_object_object_add(j, "hash_algorithm",
-				       cli_json_str(fv_params_hash(p)));
+				       cli_json_str(p->hash));
 		json_object_object_add(j, "salt",
 				       cli_json_str(salt_hex(p, hex, 0)));
 		json_object_object_add(
@@ -285,7 +285,7 @@ static void status_json(const char *name, const fv_status *st)
 		json_object_object_add(
 			j, "hash_offset_sectors",
 			json_object_new_uint64(fv_status_hash_start_block(st) *
-					       fv_params_hash_block_size(p) /
+					       p->hash_block_size /
 					       512));
 		if (fv_status_fec_device(st)) {
 			json_object *f = json_object_new_object();
@@ -299,7 +299,7 @@ static void status_json(const char *name, const fv_status *st)
 				f, "offset_sectors",
 				json_object_new_uint64(
 					fv_status_fec_start_block(st) *
-					fv_params_hash_block_size(p) / 512));
+					p->hash_block_size / 512));
 			json_object_object_add(
 				f, "blocks",
 				json_object_new_uint64(
@@ -339,10 +339,10 @@ static void status_text(const char *name, const fv_status *st)
 	printf("  status:      %s%s\n",
 	       fv_status_corrupted(st) ? "corrupted" : "verified",
 	       fv_status_signed(st) ? " (with signature)" : "");
-	printf("  hash type:   %u\n", fv_params_hash_type(p));
-	printf("  data block:  %u\n", fv_params_data_block_size(p));
-	printf("  hash block:  %u\n", fv_params_hash_block_size(p));
-	printf("  hash name:   %s\n", fv_params_hash(p));
+	printf("  hash type:   %u\n", p->hash_type);
+	printf("  data block:  %u\n", p->data_block_size);
+	printf("  hash block:  %u\n", p->hash_block_size);
+	printf("  hash name:   %s\n", p->hash);
 	printf("  salt:        %s\n", salt_hex(p, hex, 1));
 	printf("  data device: %s\n",
 	       fv_status_data_device(st) ? fv_status_data_device(st) : "");
@@ -357,7 +357,7 @@ static void status_text(const char *name, const fv_status *st)
 	if (fv_status_hash_file(st))
 		printf("  hash loop:   %s\n", fv_status_hash_file(st));
 	printf("  hash offset: %" PRIu64 " sectors\n",
-	       fv_status_hash_start_block(st) * fv_params_hash_block_size(p) /
+	       fv_status_hash_start_block(st) * p->hash_block_size /
 		       512);
 	if (fv_status_fec_device(st)) {
 		printf("  FEC device:  %s\n", fv_status_fec_device(st));
@@ -365,7 +365,7 @@ static void status_text(const char *name, const fv_status *st)
 			printf("  FEC loop:    %s\n", fv_status_fec_file(st));
 		printf("  FEC offset:  %" PRIu64 " sectors\n",
 		       fv_status_fec_start_block(st) *
-			       fv_params_hash_block_size(p) / 512);
+			       p->hash_block_size / 512);
 		printf("  FEC roots:   %u\n", fv_status_fec_roots(st));
 	}
 	printf("  root hash:   %s\n", fv_status_root_hex(st));

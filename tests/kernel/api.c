@@ -61,16 +61,16 @@ int main(int argc, char **argv)
 		expect(fv_status_flags(st) ==
 			       (FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE),
 		       "flags as opened");
-		expect(fv_params_data_blocks(fv_status_params(st)) ==
-			       fv_params_data_blocks(p),
+		expect(fv_status_params(st)->data_blocks ==
+			       p->data_blocks,
 		       "data blocks");
-		expect(!strcmp(fv_params_hash(fv_status_params(st)), "sha256"),
+		expect(!strcmp(fv_status_params(st)->hash, "sha256"),
 		       "hash");
 		expect(fv_status_read_only(st), "read-only");
 		expect(!fv_status_signed(st), "no signature given");
 		expect(fv_status_size_sectors(st) ==
-			       fv_params_data_blocks(p) *
-				       fv_params_data_block_size(p) / 512,
+			       p->data_blocks *
+				       p->data_block_size / 512,
 		       "size in sectors");
 		expect(fv_status_hash_start_block(st) == 1,
 		       "tree after the superblock");
