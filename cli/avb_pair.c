@@ -104,7 +104,7 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 			"under a tree of %u-byte blocks (avbtool's way), which "
 			"the kernel cannot use: left out\n",
 			image,
-			fv_params_data_block_size(fv_pair_params(cp->fp)));
+			fv_pair_params(cp->fp)->data_block_size);
 	if (trust == FV_TRUST_UNCHECKED && strcmp(o->action, "dump"))
 		fprintf(stderr,
 			"fastverity: %s: warning: the vbmeta is signed (%s, "

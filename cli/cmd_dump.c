@@ -104,7 +104,7 @@ int cmd_dump(struct cli_opts *o)
 		}
 		cli_json_print(j);
 	} else {
-		fv_params_uuid(fv_pair_params(fp), uuid);
+		snprintf(uuid, 37, "%s", fv_pair_params(fp)->uuid);
 		if (tree)
 			printf("Sidecar tree of %s:\n", o->args[0]);
 		cli_print_header(hash, fv_pair_params(fp), uuid, &rep.layout,

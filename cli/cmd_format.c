@@ -1,5 +1,6 @@
 /* fastverity format <data_device> <hash_device> */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -105,7 +106,7 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 	if (cli_params_from_opts(o, &p, 1))
 		return EXIT_PARAMS;
 	if (cli_fec_params(o, &fec)) {
-		fv_params_free(p);
+		free(p);
 		return EXIT_PARAMS;
 	}
 	/* sidecar files take the image as it is (its own bytes, as the
@@ -114,7 +115,7 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 	    !(r = fv_pair_set_params(*fp, p)) &&
 	    !(r = o->sidecar ? fv_pair_set_sidecar(*fp) : 0))
 		r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots);
-	fv_params_free(p);
+	free(p);
 	return r ? cli_lib_error(r) : 0;
 }
 
@@ -170,7 +171,7 @@ int cmd_format(struct cli_opts *o)
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
 		  l.levels, (unsigned long long)l.tree_blocks,
 		  (unsigned long long)(l.tree_offset /
-				       fv_params_hash_block_size(p)));
+				       p->hash_block_size));
 	if (o->root_hash_file &&
 	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
 		goto out;
@@ -187,11 +188,11 @@ int cmd_format(struct cli_opts *o)
 		r = EXIT_OK;
 		goto out;
 	}
-	if (fv_params_superblock(p)) {
+	if (p->superblock) {
 		if (o->uuid)
 			snprintf(uuid, sizeof(uuid), "%s", o->uuid);
 		else
-			fv_params_uuid(p, uuid);
+			snprintf(uuid, 37, "%s", p->uuid);
 	}
 	cli_print_header(fv_pair_hash_path(fp), p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;

@@ -214,8 +214,8 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 /* The table's salt as hex ("-" for none when dash). */
 static const char *salt_hex(const fv_params *p, char *hex, int dash)
 {
-	const uint8_t *salt;
-	size_t n = fv_params_salt(p, &salt);
+	const uint8_t *salt = p->salt;
+	size_t n = p->salt_len;
 
 	cli_hex(salt, n, hex);
 	return n || !dash ? hex : "-";
@@ -247,18 +247,18 @@ static void status_json(const char *name, const struct fv_status_info *s)
 				       json_object_new_boolean(s->is_signed));
 		json_object_object_add(
 			j, "hash_type",
-			json_object_new_int((int)fv_params_hash_type(p)));
+			json_object_new_int((int)p->hash_type));
 		json_object_object_add(
 			j, "data_block_size",
-			json_object_new_int64(fv_params_data_block_size(p)));
+			json_object_new_int64(p->data_block_size));
 		json_object_object_add(
 			j, "hash_block_size",
-			json_object_new_int64(fv_params_hash_block_size(p)));
+			json_object_new_int64(p->hash_block_size));
 		json_object_object_add(
 			j, "data_blocks",
-			json_object_new_uint64(fv_params_data_blocks(p)));
+			json_object_new_uint64(p->data_blocks));
 		json_object_object_add(j, "hash_algorithm",
-				       cli_json_str(fv_params_hash(p)));
+				       cli_json_str(p->hash));
 		json_object_object_add(j, "salt",
 				       cli_json_str(salt_hex(p, hex, 0)));
 		json_object_object_add(
@@ -279,7 +279,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 		json_object_object_add(
 			j, "hash_offset_sectors",
 			json_object_new_uint64(s->hash_start_block *
-					       fv_params_hash_block_size(p) /
+					       p->hash_block_size /
 					       512));
 		if (s->fec_device) {
 			json_object *f = json_object_new_object();
@@ -292,7 +292,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 				f, "offset_sectors",
 				json_object_new_uint64(
 					s->fec_start_block *
-					fv_params_hash_block_size(p) / 512));
+					p->hash_block_size / 512));
 			json_object_object_add(
 				f, "blocks",
 				json_object_new_uint64(s->fec_blocks));
@@ -328,10 +328,10 @@ static void status_text(const char *name, const struct fv_status_info *s)
 		return;
 	printf("  status:      %s%s\n", s->corrupted ? "corrupted" : "verified",
 	       s->is_signed ? " (with signature)" : "");
-	printf("  hash type:   %u\n", fv_params_hash_type(p));
-	printf("  data block:  %u\n", fv_params_data_block_size(p));
-	printf("  hash block:  %u\n", fv_params_hash_block_size(p));
-	printf("  hash name:   %s\n", fv_params_hash(p));
+	printf("  hash type:   %u\n", p->hash_type);
+	printf("  data block:  %u\n", p->data_block_size);
+	printf("  hash block:  %u\n", p->hash_block_size);
+	printf("  hash name:   %s\n", p->hash);
 	printf("  salt:        %s\n", salt_hex(p, hex, 1));
 	printf("  data device: %s\n", s->data_device ? s->data_device : "");
 	if (s->data_file)
@@ -342,13 +342,13 @@ static void status_text(const char *name, const struct fv_status_info *s)
 	if (s->hash_file)
 		printf("  hash loop:   %s\n", s->hash_file);
 	printf("  hash offset: %" PRIu64 " sectors\n",
-	       s->hash_start_block * fv_params_hash_block_size(p) / 512);
+	       s->hash_start_block * p->hash_block_size / 512);
 	if (s->fec_device) {
 		printf("  FEC device:  %s\n", s->fec_device);
 		if (s->fec_file)
 			printf("  FEC loop:    %s\n", s->fec_file);
 		printf("  FEC offset:  %" PRIu64 " sectors\n",
-		       s->fec_start_block * fv_params_hash_block_size(p) / 512);
+		       s->fec_start_block * p->hash_block_size / 512);
 		printf("  FEC roots:   %u\n", s->fec_roots);
 	}
 	printf("  root hash:   %s\n", s->root_hex);

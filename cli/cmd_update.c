@@ -121,8 +121,8 @@ int cmd_update(struct cli_opts *o)
 		r = EXIT_OK;
 		goto out;
 	}
-	if (fv_params_superblock(fv_pair_params(fp)))
-		fv_params_uuid(fv_pair_params(fp), uuid);
+	if (fv_pair_params(fp)->superblock)
+		snprintf(uuid, 37, "%s", fv_pair_params(fp)->uuid);
 	cli_print_header(fv_pair_hash_path(fp), fv_pair_params(fp), uuid, &l,
 			 rep.root_hex);
 	r = EXIT_OK;

@@ -411,7 +411,7 @@ static int dump_one(const struct cli_opts *o, const char *image,
 	else
 		printf("  signature: none (unsigned: the root hash comes from "
 		       "the partition UUIDs)\n");
-	fv_params_uuid(p, uuid);
+	snprintf(uuid, 37, "%s", p->uuid);
 	cli_print_header(hash_name, p, uuid, &found.layout,
 			 fv_pair_root_hex(fp));
 out:

@@ -16,13 +16,13 @@ void *cli_json_header(const char *device, const fv_params *p,
 {
 	json_object *o = json_object_new_object();
 	char hex[2 * 256 + 1], uuid[37];
-	const uint8_t *salt;
-	size_t salt_size = fv_params_salt(p, &salt);
-	int sb = fv_params_superblock(p);
+	const uint8_t *salt = p->salt;
+	size_t salt_size = p->salt_len;
+	int sb = p->superblock;
 
 	json_object_object_add(o, "device", cli_json_str(device));
 	if (sb) {
-		fv_params_uuid(p, uuid);
+		snprintf(uuid, 37, "%s", p->uuid);
 		json_object_object_add(o, "uuid", cli_json_str(uuid));
 	} else {
 		json_object_object_add(o, "uuid", NULL);
@@ -30,25 +30,25 @@ void *cli_json_header(const char *device, const fv_params *p,
 	json_object_object_add(o, "superblock", json_object_new_boolean(sb));
 	json_object_object_add(
 		o, "hash_type",
-		json_object_new_int((int)fv_params_hash_type(p)));
+		json_object_new_int((int)p->hash_type));
 	json_object_object_add(
 		o, "data_blocks",
-		json_object_new_uint64(fv_params_data_blocks(p)));
+		json_object_new_uint64(p->data_blocks));
 	json_object_object_add(
 		o, "data_block_size",
-		json_object_new_int64(fv_params_data_block_size(p)));
+		json_object_new_int64(p->data_block_size));
 	json_object_object_add(o, "hash_blocks",
 			       json_object_new_uint64(l->tree_blocks));
 	json_object_object_add(
 		o, "hash_block_size",
-		json_object_new_int64(fv_params_hash_block_size(p)));
+		json_object_new_int64(p->hash_block_size));
 	json_object_object_add(o, "hash_algorithm",
-			       json_object_new_string(fv_params_hash(p)));
+			       json_object_new_string(p->hash));
 	cli_hex(salt, salt_size, hex);
 	json_object_object_add(o, "salt", json_object_new_string(hex));
 	json_object_object_add(
 		o, "hash_offset",
-		json_object_new_uint64(fv_params_hash_offset(p)));
+		json_object_new_uint64(p->hash_offset));
 	json_object_object_add(o, "tree_offset",
 			       json_object_new_uint64(l->tree_offset));
 	json_object_object_add(o, "levels",

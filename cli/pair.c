@@ -59,16 +59,16 @@ int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update)
 
 	if (cli_params_from_opts(o, &p, 0))
 		return EXIT_PARAMS;
-	off = fv_params_hash_offset(p);
-	blocks = fv_params_data_blocks(p);
-	if (!fv_params_superblock(p)) {
+	off = p->hash_offset;
+	blocks = p->data_blocks;
+	if (!p->superblock) {
 		r = fv_params_check(p);
 		if (!r)
 			r = fv_pair_set_params(fp, p);
-		fv_params_free(p);
+		free(p);
 		return r ? cli_lib_error(r) : EXIT_OK;
 	}
-	fv_params_free(p);
+	free(p);
 	/* update reads an interrupted update's superblock too, to
 	 * complete it */
 	if ((r = update ? fv_pair_update_read_superblock(fp, off)
@@ -79,14 +79,14 @@ int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update)
 		return EXIT_OK;
 	/* update --data-blocks: the tree's count, said again, lets the data
 	 * device hold more (a tree's size is fixed) */
-	if (blocks != fv_params_data_blocks(fv_pair_params(fp)))
+	if (blocks != fv_pair_params(fp)->data_blocks)
 		return cli_error(-EINVAL,
 				 "%s: --data-blocks=%s, but the tree covers "
 				 "%" PRIu64 " data blocks (its superblock's "
 				 "count): a tree's size is fixed, format again "
 				 "for another",
 				 fv_pair_hash_path(fp), o->data_blocks,
-				 fv_params_data_blocks(fv_pair_params(fp)));
+				 fv_pair_params(fp)->data_blocks);
 	/* (the pair's own parameters set again: given, not read) */
 	return (r = fv_pair_set_params(fp, fv_pair_params(fp)))
 		       ? cli_lib_error(r)
@@ -233,11 +233,11 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	int r;
 
 	if (cli_params_from_opts(side, &p, 0) || cli_fec_params(side, &fec)) {
-		fv_params_free(p);
+		free(p);
 		return EXIT_PARAMS;
 	}
-	rq->hash_offset = fv_params_hash_offset(p);
-	rq->params = fv_params_superblock(p) ? NULL : p;
+	rq->hash_offset = p->hash_offset;
+	rq->params = p->superblock ? NULL : p;
 	rq->fec_path = fec.path;
 	rq->fec_offset = fec.offset;
 	rq->fec_roots = fec.roots;
@@ -250,7 +250,7 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 		r = rq->params ? cli_lib_error(r)
 			       : cli_no_superblock(r, data_name, hash_name,
 						   rq->hash_offset);
-	fv_params_free(p);
+	free(p);
 	if (r)
 		return r;
 	r = fv_image_pair(img, 0, &cp->fp);

@@ -145,12 +145,12 @@ static int parse_salt(const struct cli_opts *o, fv_params *p, int for_format)
 	uint8_t salt[MAX_SALT_SIZE];
 	size_t len = 0;
 
-	if (!o->salt) {
-		/* format: fv_params_new's random salt */
-		return for_format ? 0 : fv_params_set_salt(p, NULL, 0);
+	if (!o->salt || !strcmp(o->salt, "-") || !*o->salt) {
+		/* format without --salt: fv_params_init's random salt */
+		if (o->salt || !for_format)
+			p->salt_len = 0;
+		return 0;
 	}
-	if (!strcmp(o->salt, "-") || !*o->salt)
-		return fv_params_set_salt(p, NULL, 0);
 	if (strlen(o->salt) > 2 * MAX_SALT_SIZE)
 		return cli_error(-EINVAL,
 				 "--salt: salt of %zu hex digits is too long "
@@ -161,14 +161,16 @@ static int parse_salt(const struct cli_opts *o, fv_params *p, int for_format)
 			-EINVAL,
 			"--salt: '%s' is not an even number of hex digits",
 			o->salt);
-	return fv_params_set_salt(p, salt, len) ? cli_lib_error(-EINVAL) : 0;
+	memcpy(p->salt, salt, len);
+	p->salt_len = len;
+	return 0;
 }
 
 /* Each option into p; the library checks the whole set later. */
 static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 {
-	uint32_t data_block_size = fv_params_data_block_size(p),
-		 hash_block_size = fv_params_hash_block_size(p);
+	uint32_t data_block_size = p->data_block_size,
+		 hash_block_size = p->hash_block_size;
 	uint64_t v;
 
 	if (o->hash) {
@@ -177,8 +179,11 @@ static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 				-EINVAL,
 				"--hash: hash algorithm '%s' not supported",
 				o->hash);
-		int r = fv_params_set_hash(p, o->hash);
+		int r;
 
+		snprintf(p->hash, sizeof(p->hash), "%s", o->hash);
+		/* the hash checked now, the other fields still format's */
+		r = fv_params_check(p);
 		/* (veritysetup's words; OpenSSL not opened: the library's) */
 		if (r == -EINVAL)
 			return cli_error(r, "hash algorithm %s not supported",
@@ -194,30 +199,39 @@ static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 				-EINVAL,
 				"--format: unsupported hash type %s (0 or 1)",
 				o->format);
-		fv_params_set_hash_type(p, (unsigned)v);
+		p->hash_type = (unsigned)v;
 	}
 	if (parse_block_size("--data-block-size", o->data_block_size,
 			     &data_block_size) ||
 	    parse_block_size("--hash-block-size", o->hash_block_size,
 			     &hash_block_size))
 		return EXIT_PARAMS;
-	fv_params_set_block_sizes(p, data_block_size, hash_block_size);
+	p->data_block_size = data_block_size;
+	p->hash_block_size = hash_block_size;
 	if (o->data_blocks) {
 		if (parse_u64("--data-blocks", o->data_blocks,
 			      INT64_MAX / data_block_size, &v))
 			return EXIT_PARAMS;
-		fv_params_set_data_blocks(p, v);
+		p->data_blocks = v;
 	}
 	if (cli_parse_hash_offset(o, &v))
 		return EXIT_PARAMS;
-	fv_params_set_hash_offset(p, v);
+	p->hash_offset = v;
 	if (parse_salt(o, p, for_format))
 		return EXIT_PARAMS;
-	fv_params_set_superblock(p, !o->no_superblock);
+	p->superblock = !o->no_superblock;
 	if (o->uuid) {
-		if (fv_params_set_uuid(p, o->uuid))
+		fv_params alone;
+
+		/* the UUID checked alone, beside format's defaults */
+		if (fv_params_init(&alone))
+			return cli_lib_error(-EIO);
+		if (strlen(o->uuid) >= sizeof(p->uuid) ||
+		    (snprintf(alone.uuid, sizeof(alone.uuid), "%s", o->uuid),
+		     fv_params_check(&alone)))
 			return cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
 					 o->uuid);
+		memcpy(p->uuid, alone.uuid, sizeof(p->uuid));
 	}
 	return 0;
 }
@@ -227,11 +241,15 @@ int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 {
 	int r;
 
-	/* fv_params_new: a random salt and UUID, format's defaults */
-	if (!(*p = fv_params_new()))
-		return cli_lib_error(-ENOMEM);
-	if ((r = params_fill(o, *p, for_format))) {
-		fv_params_free(*p);
+	/* fv_params_init: a random salt and UUID, format's defaults */
+	if (!(*p = malloc(sizeof(**p))))
+		return cli_error(-ENOMEM, "out of memory");
+	if ((r = fv_params_init(*p)))
+		r = cli_lib_error(r);
+	else
+		r = params_fill(o, *p, for_format);
+	if (r) {
+		free(*p);
 		*p = NULL;
 	}
 	return r;

@@ -14,7 +14,7 @@
 struct cli_progress;
 
 /* The tree's parameters from the options (defaults where absent), into
- * a new *p (fv_params_free). for_format selects format's defaults (a
+ * a new *p (free). for_format selects format's defaults (a
  * random salt and UUID); otherwise no salt. */
 int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 			 int for_format);

@@ -47,8 +47,8 @@ void cli_counts_before(const struct fv_fec_report *f, struct cli_counts *c)
 
 void cli_uuid_text(const fv_params *p, char out[37])
 {
-	if (fv_params_superblock(p))
-		fv_params_uuid(p, out);
+	if (p->superblock)
+		snprintf(out, 37, "%s", p->uuid);
 	else
 		out[0] = '\0';
 }
@@ -58,25 +58,25 @@ void cli_uuid_text(const fv_params *p, char out[37])
 uint64_t cli_nominal_hash_end(const fv_params *p, const struct fv_layout *l)
 {
 	return l->tree_offset +
-	       l->tree_blocks * (uint64_t)fv_params_hash_block_size(p);
+	       l->tree_blocks * (uint64_t)p->hash_block_size;
 }
 
 void cli_print_header(const char *device, const fv_params *p,
 		      const char *uuid_text, const struct fv_layout *l,
 		      const char *root_hex)
 {
-	const uint8_t *salt;
-	size_t salt_size = fv_params_salt(p, &salt);
+	const uint8_t *salt = p->salt;
+	size_t salt_size = p->salt_len;
 	char hex[2 * 256 + 1];
 
 	printf("VERITY header information for %s\n", device);
 	printf("UUID:            \t%s\n", uuid_text);
-	printf("Hash type:       \t%u\n", fv_params_hash_type(p));
-	printf("Data blocks:     \t%" PRIu64 "\n", fv_params_data_blocks(p));
-	printf("Data block size: \t%u\n", fv_params_data_block_size(p));
+	printf("Hash type:       \t%u\n", p->hash_type);
+	printf("Data blocks:     \t%" PRIu64 "\n", p->data_blocks);
+	printf("Data block size: \t%u\n", p->data_block_size);
 	printf("Hash blocks:     \t%" PRIu64 "\n", l->tree_blocks);
-	printf("Hash block size: \t%u\n", fv_params_hash_block_size(p));
-	printf("Hash algorithm:  \t%s\n", fv_params_hash(p));
+	printf("Hash block size: \t%u\n", p->hash_block_size);
+	printf("Hash algorithm:  \t%s\n", p->hash);
 	if (l->fec_roots) {
 		printf("FEC RS roots:   \t%u\n", l->fec_roots);
 		printf("FEC blocks:     \t%" PRIu64 "\n",
@@ -88,7 +88,7 @@ void cli_print_header(const char *device, const fv_params *p,
 		printf("Root hash:      \t%s\n", root_hex);
 	/* veritysetup counts parity on the hash device as if it followed
 	 * the tree directly */
-	if (fv_params_hash_offset(p) == 0)
+	if (p->hash_offset == 0)
 		printf("Hash device size: \t%" PRIu64 " [bytes]\n",
 		       cli_nominal_hash_end(p, l) +
 			       (l->fec_on_hash_device ? l->fec_parity_bytes

@@ -123,47 +123,37 @@ void fv_free(void *p);
 #define FV_FEC_MAX_ROOTS   24
 
 /* --- parameters --------------------------------------------------------
- * What the superblock holds, plus where the hash area starts. */
+ * What the superblock holds, plus where the hash area starts: a plain
+ * structure since 0.10 (FASTVERITY_1.8), in place of 0.3-0.9's handle
+ * with its 19 setters and getters; format, verify and open check the
+ * whole set (fv_params_check). */
+struct fv_params {
+	size_t size; /* sizeof(struct fv_params): fv_params_init sets it */
+	char hash[FV_MAX_HASH_NAME + 1]; /* "sha256" */
+	unsigned hash_type;              /* 0 (Chrome OS) or 1 */
+	uint32_t data_block_size;        /* a power of two, 512 to 524288 */
+	uint32_t hash_block_size;
+	/* 0: every whole block of the data device (filled in by format) */
+	uint64_t data_blocks;
+	/* bytes from the start of the hash device to the superblock (or,
+	 * without one, to the tree) */
+	uint64_t hash_offset;
+	uint8_t salt[FV_MAX_SALT_SIZE];
+	size_t salt_len;
+	/* "12345678-1234-4234-8234-123456789abc"; "" as all zeros: none */
+	char uuid[37];
+	/* 1: a superblock (the default); 0: none, the parameters given */
+	int superblock;
+};
 typedef struct fv_params fv_params;
 
-/* veritysetup format's defaults: sha256, 4096-byte blocks, hash type 1,
- * a random 32-byte salt, a random UUID, a superblock at offset 0, and
- * every whole block of the data device. */
-fv_params *fv_params_new(void);
-fv_params *fv_params_copy(const fv_params *p);
-void fv_params_free(fv_params *p);
-
-/* Setters check their own value (-EINVAL, the message says why); format,
- * verify and open check the whole set. fv_params_set_uuid(NULL) also
- * -EIO: no random bytes. */
-int fv_params_set_hash(fv_params *p, const char *name);   /* "sha256" */
-int fv_params_set_hash_type(fv_params *p, unsigned type); /* 0 or 1 */
-int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
-			      uint32_t hash_block_size);
-/* 0: every whole block of the data device (filled in by format). */
-int fv_params_set_data_blocks(fv_params *p, uint64_t blocks);
-/* Bytes from the start of the hash device to the superblock (or, without
- * one, to the tree). */
-int fv_params_set_hash_offset(fv_params *p, uint64_t bytes);
-/* salt may be NULL with len 0: no salt. At most 256 bytes. */
-int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len);
-/* "12345678-1234-4234-8234-123456789abc"; NULL: a new random one. */
-int fv_params_set_uuid(fv_params *p, const char *uuid);
-/* 1: a superblock (the default); 0: none, the parameters are given. */
-int fv_params_set_superblock(fv_params *p, int present);
-
-const char *fv_params_hash(const fv_params *p);
-unsigned fv_params_hash_type(const fv_params *p);
-uint32_t fv_params_data_block_size(const fv_params *p);
-uint32_t fv_params_hash_block_size(const fv_params *p);
-uint64_t fv_params_data_blocks(const fv_params *p);
-uint64_t fv_params_hash_offset(const fv_params *p);
-/* The salt's length; *salt points into p (valid until p changes). */
-size_t fv_params_salt(const fv_params *p, const uint8_t **salt);
-/* The UUID as text, into out (37 bytes). */
-void fv_params_uuid(const fv_params *p, char out[37]);
-int fv_params_superblock(const fv_params *p);
-/* Bytes of the root hash: the digest size of the hash (32 for sha256). */
+/* veritysetup format's defaults into p: sha256, 4096-byte blocks, hash
+ * type 1, a random 32-byte salt, a random UUID, a superblock at offset
+ * 0, and every whole block of the data device. Errors: EINVAL (p NULL),
+ * EIO (no random bytes). */
+int fv_params_init(fv_params *p);
+/* Bytes of the root hash: the digest size of the hash (32 for sha256);
+ * 0 for a hash the library does not know. */
 size_t fv_params_root_size(const fv_params *p);
 
 /* Replaces p's parameters with the superblock at p's hash offset in
@@ -172,16 +162,11 @@ size_t fv_params_root_size(const fv_params *p);
  * ENOTBLK, EIO, ENOMEM. */
 int fv_params_read_superblock(fv_params *p, const char *hash_path);
 
-/* The 512-byte superblock (docs/format.md), for programs that lay out
- * images themselves: encode checks p (its data blocks set, a
- * superblock wanted); decode validates every field and keeps p's hash
- * offset. Errors: EINVAL, EOVERFLOW. */
-#define FV_SUPERBLOCK_SIZE 512
-int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE]);
-int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE]);
-
 /* Since 0.6: checks the whole set as format, verify and open will (the
- * message names the first field that is not valid). Errors: EINVAL. */
+ * message names the first field that is not valid: a hash the library
+ * does not know, a hash type other than 0 or 1, a block size, a salt
+ * too long, a UUID that is not one, a hash offset past INT64_MAX).
+ * Errors: EINVAL. */
 int fv_params_check(const fv_params *p);
 
 /* Where the tree goes for p (which must name the data blocks): its first
@@ -1102,7 +1087,7 @@ enum fv_trust fv_image_trust(const fv_image *img, size_t i);
  * trust anchor), one result handle says what it found. */
 typedef struct fv_pair fv_pair;
 
-/* data and hash: paths (copied). The parameters are fv_params_new()'s
+/* data and hash: paths (copied). The parameters are fv_params_init's
  * until fv_pair_set_params or fv_pair_read_superblock. Errors: EINVAL
  * (a NULL path), ENOMEM. */
 int fv_pair_new(const char *data, const char *hash, fv_pair **out);

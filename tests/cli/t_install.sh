@@ -18,11 +18,11 @@ cat >"$T/use.c" <<'C'
 #include <fastverity.h>
 int main(void)
 {
-	fv_params *p = fv_params_new();
-	int ok = p && fv_params_hash_block_size(p) == 4096 &&
-		 fv_params_set_block_sizes(p, 4096, 3000) == -22 &&
-		 *fv_last_error();
-	fv_params_free(p);
+	fv_params p;
+	int ok = !fv_params_init(&p) && p.hash_block_size == 4096;
+
+	p.hash_block_size = 3000;
+	ok = ok && fv_params_check(&p) == -22 && *fv_last_error();
 	return ok ? 0 : 1;
 }
 C

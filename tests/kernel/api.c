@@ -63,15 +63,15 @@ int main(int argc, char **argv)
 		expect(i.flags ==
 			       (FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE),
 		       "flags as opened");
-		expect(i.params && fv_params_data_blocks(i.params) ==
-					   fv_params_data_blocks(p),
+		expect(i.params && i.params->data_blocks ==
+					   p->data_blocks,
 		       "data blocks");
-		expect(i.params && !strcmp(fv_params_hash(i.params), "sha256"),
+		expect(i.params && !strcmp(i.params->hash, "sha256"),
 		       "hash");
 		expect(i.read_only, "read-only");
 		expect(!i.is_signed, "no signature given");
-		expect(i.size_sectors == fv_params_data_blocks(p) *
-						 fv_params_data_block_size(p) /
+		expect(i.size_sectors == p->data_blocks *
+						 p->data_block_size /
 						 512,
 		       "size in sectors");
 		expect(i.hash_start_block == 1, "tree after the superblock");

@@ -112,8 +112,8 @@ START_TEST(kept_outlives_the_slots)
 		ht_fail(&e, EIO, "later %d", i);
 	ck_assert_str_eq(fv_last_error(), want);
 	ck_assert_uint_eq(strlen(fv_last_error()), 3 * 4000 + 7);
-	ck_assert_ptr_null(fv_params_copy(NULL));
-	ck_assert_str_eq(fv_last_error(), "fv_params_copy: p is NULL");
+	ck_assert_int_eq(fv_params_check(NULL), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "fv_params_check: p is NULL");
 	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_NONE);
 	/* kept again from a message of its own */
 	ht_fail(&e, EIO, "via keep");

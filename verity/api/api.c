@@ -168,204 +168,105 @@ API void fv_free(void *p)
 
 /* --- parameters -------------------------------------------------------- */
 
-API fv_params *fv_params_new(void)
+API int fv_params_init(fv_params *p)
 {
-	fv_params *p = calloc(1, sizeof(*p));
+	struct verity_params q;
 	uint8_t rnd[16];
 	struct ht_error err;
 
-	if (!p)
-		return verity_api_out_of_memory();
-	verity_params_default(&p->p);
-	p->p.salt_size = 32;
-	if (verity_api_keep(verity_random(p->p.salt, p->p.salt_size, &err),
-			    &err) ||
-	    verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err)) {
-		free(p);
-		return NULL;
-	}
-	verity_uuid_random(p->p.uuid, rnd);
-	return p;
+	NEED(p);
+	verity_params_default(&q);
+	q.salt_size = 32;
+	if (verity_api_keep(verity_random(q.salt, q.salt_size, &err), &err) ||
+	    verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err))
+		return -EIO;
+	verity_uuid_random(q.uuid, rnd);
+	verity_api_params_out(&q, p);
+	return 0;
 }
 
-API fv_params *fv_params_copy(const fv_params *p)
-{
-	fv_params *c;
-
-	if (!p) {
-		verity_api_fail(EINVAL, "fv_params_copy: p is NULL");
-		return NULL;
-	}
-	c = malloc(sizeof(*c));
-	if (!c)
-		return verity_api_out_of_memory();
-	*c = *p;
-	return c;
-}
-
-API void fv_params_free(fv_params *p)
-{
-	free(p);
-}
-
-API int fv_params_set_hash(fv_params *p, const char *name)
+/* The caller's parameters as the library keeps them, each field checked
+ * on its own (-EINVAL naming it); the whole set is checked by
+ * verity_params_validate. */
+int verity_api_params_in(const fv_params *in, struct verity_params *out)
 {
 	struct ht_error err;
 	unsigned size;
+	size_t n;
 	int r;
 
-	NEED(p);
-	NEED(name);
-	if (strlen(name) > VERITY_MAX_HASH_NAME)
-		return verity_api_fail(EINVAL,
-				       "hash algorithm %s not supported", name);
-	if ((r = ht_digest_size_of(name, &size, &err)))
+	NEED(in);
+	if (in->size < offsetof(fv_params, superblock) + sizeof(in->superblock))
+		return verity_api_fail(EINVAL, "parameters of size %zu: too "
+				       "small (fv_params_init)", in->size);
+	n = strnlen(in->hash, sizeof(in->hash));
+	if (n == sizeof(in->hash) || n > VERITY_MAX_HASH_NAME)
+		return verity_api_fail(EINVAL, "hash algorithm %.*s not "
+				       "supported", (int)n, in->hash);
+	if ((r = ht_digest_size_of(in->hash, &size, &err)))
 		return verity_api_keep(r, &err);
-	snprintf(p->p.hash_name, sizeof(p->p.hash_name), "%s", name);
-	return 0;
-}
-
-API int fv_params_set_hash_type(fv_params *p, unsigned type)
-{
-	NEED(p);
-	if (type > 1)
-		return verity_api_fail(
-			EINVAL, "unsupported hash type %u (0 or 1)", type);
-	p->p.hash_type = (int)type;
-	return 0;
-}
-
-API int fv_params_set_block_sizes(fv_params *p, uint32_t data_block_size,
-				  uint32_t hash_block_size)
-{
-	NEED(p);
-	if (!ht_block_size_valid(data_block_size))
+	if (in->hash_type > 1)
+		return verity_api_fail(EINVAL,
+				       "unsupported hash type %u (0 or 1)",
+				       in->hash_type);
+	if (!ht_block_size_valid(in->data_block_size))
 		return verity_api_fail(
 			EINVAL,
 			"unsupported data block size %u (a power of two "
 			"from 512 to 524288)",
-			data_block_size);
-	if (!ht_block_size_valid(hash_block_size))
+			in->data_block_size);
+	if (!ht_block_size_valid(in->hash_block_size))
 		return verity_api_fail(
 			EINVAL,
 			"unsupported hash block size %u (a power of two "
 			"from 512 to 524288)",
-			hash_block_size);
-	p->p.data_block_size = data_block_size;
-	p->p.hash_block_size = hash_block_size;
-	return 0;
-}
-
-API int fv_params_set_data_blocks(fv_params *p, uint64_t blocks)
-{
-	NEED(p);
-	p->p.data_blocks = blocks;
-	return 0;
-}
-
-API int fv_params_set_hash_offset(fv_params *p, uint64_t bytes)
-{
-	NEED(p);
-	if (bytes > (uint64_t)INT64_MAX)
+			in->hash_block_size);
+	if (in->hash_offset > (uint64_t)INT64_MAX)
 		return verity_api_fail(EINVAL, "hash offset %llu is too large",
-				       (unsigned long long)bytes);
-	p->p.hash_offset = bytes;
-	return 0;
-}
-
-API int fv_params_set_salt(fv_params *p, const uint8_t *salt, size_t len)
-{
-	NEED(p);
-	if (len > VERITY_MAX_SALT_SIZE)
+				       (unsigned long long)in->hash_offset);
+	if (in->salt_len > VERITY_MAX_SALT_SIZE)
 		return verity_api_fail(
 			EINVAL, "salt of %zu bytes is too long (at most %d)",
-			len, VERITY_MAX_SALT_SIZE);
-	if (len && !salt)
-		return verity_api_fail(EINVAL,
-				       "fv_params_set_salt: salt is NULL");
-	if (len)
-		memcpy(p->p.salt, salt, len);
-	p->p.salt_size = len;
+			in->salt_len, VERITY_MAX_SALT_SIZE);
+	memset(out, 0, sizeof(*out));
+	if (strnlen(in->uuid, sizeof(in->uuid)) == sizeof(in->uuid) ||
+	    (in->uuid[0] && verity_uuid_parse(in->uuid, out->uuid)))
+		return verity_api_fail(EINVAL, "invalid UUID %.*s",
+				       (int)strnlen(in->uuid, sizeof(in->uuid)),
+				       in->uuid);
+	memcpy(out->hash_name, in->hash, n + 1);
+	out->hash_type = (int)in->hash_type;
+	out->data_block_size = in->data_block_size;
+	out->hash_block_size = in->hash_block_size;
+	out->data_blocks = in->data_blocks;
+	out->hash_offset = in->hash_offset;
+	memcpy(out->salt, in->salt, in->salt_len);
+	out->salt_size = in->salt_len;
+	out->no_superblock = !in->superblock;
 	return 0;
 }
 
-API int fv_params_set_uuid(fv_params *p, const char *uuid)
+void verity_api_params_out(const struct verity_params *in, fv_params *out)
 {
-	uint8_t rnd[16];
-	struct ht_error err;
-
-	NEED(p);
-	if (!uuid) {
-		if (verity_api_keep(verity_random(rnd, sizeof(rnd), &err),
-				    &err))
-			return -EIO;
-		verity_uuid_random(p->p.uuid, rnd);
-		return 0;
-	}
-	if (verity_uuid_parse(uuid, p->p.uuid))
-		return verity_api_fail(EINVAL, "invalid UUID %s", uuid);
-	return 0;
-}
-
-API int fv_params_set_superblock(fv_params *p, int present)
-{
-	NEED(p);
-	p->p.no_superblock = !present;
-	return 0;
-}
-
-API const char *fv_params_hash(const fv_params *p)
-{
-	return p ? p->p.hash_name : NULL;
-}
-
-API unsigned fv_params_hash_type(const fv_params *p)
-{
-	return p ? (unsigned)p->p.hash_type : 0;
-}
-
-API uint32_t fv_params_data_block_size(const fv_params *p)
-{
-	return p ? p->p.data_block_size : 0;
-}
-
-API uint32_t fv_params_hash_block_size(const fv_params *p)
-{
-	return p ? p->p.hash_block_size : 0;
-}
-
-API uint64_t fv_params_data_blocks(const fv_params *p)
-{
-	return p ? p->p.data_blocks : 0;
-}
-
-API uint64_t fv_params_hash_offset(const fv_params *p)
-{
-	return p ? p->p.hash_offset : 0;
-}
-
-API size_t fv_params_salt(const fv_params *p, const uint8_t **salt)
-{
-	if (salt)
-		*salt = p ? p->p.salt : NULL;
-	return p ? p->p.salt_size : 0;
-}
-
-API void fv_params_uuid(const fv_params *p, char out[37])
-{
-	static const uint8_t none[16];
-
-	verity_uuid_format(p ? p->p.uuid : none, out);
-}
-
-API int fv_params_superblock(const fv_params *p)
-{
-	return p && !p->p.no_superblock;
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	snprintf(out->hash, sizeof(out->hash), "%s", in->hash_name);
+	out->hash_type = (unsigned)in->hash_type;
+	out->data_block_size = in->data_block_size;
+	out->hash_block_size = in->hash_block_size;
+	out->data_blocks = in->data_blocks;
+	out->hash_offset = in->hash_offset;
+	memcpy(out->salt, in->salt, in->salt_size);
+	out->salt_len = in->salt_size;
+	verity_uuid_format(in->uuid, out->uuid);
+	out->superblock = !in->no_superblock;
 }
 
 API size_t fv_params_root_size(const fv_params *p)
 {
-	return p ? ht_digest_size(p->p.hash_name) : 0;
+	return p && strnlen(p->hash, sizeof(p->hash)) < sizeof(p->hash)
+		       ? ht_digest_size(p->hash)
+		       : 0;
 }
 
 API int fv_params_read_superblock(fv_params *p, const char *hash_path)
@@ -377,26 +278,30 @@ API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 
 	NEED(p);
 	NEED(hash_path);
-	q = p->p;
+	if ((r = verity_api_params_in(p, &q)))
+		return r;
 	r = verity_read_superblock(&region, &q, &err);
 	if (!r)
-		p->p = q;
+		verity_api_params_out(&q, p);
 	return verity_api_keep(r, &err);
 }
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
 {
+	struct verity_params q;
 	struct verity_layout l;
 	struct ht_error err;
 	int r;
 
 	NEED(p);
-	if (!p->p.data_blocks)
+	if ((r = verity_api_params_in(p, &q)))
+		return r;
+	if (!q.data_blocks)
 		return verity_api_fail(EINVAL,
 				       "fv_params_layout: the data blocks are "
 				       "not set");
-	r = verity_layout_compute(&p->p, &l, &err);
+	r = verity_layout_compute(&q, &l, &err);
 	if (r)
 		return verity_api_keep(r, &err);
 	if (tree_offset)
@@ -406,40 +311,6 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 	if (hash_bytes)
 		*hash_bytes = l.hash_end;
 	return 0;
-}
-
-API int fv_superblock_encode(const fv_params *p, uint8_t sb[FV_SUPERBLOCK_SIZE])
-{
-	struct ht_error err;
-
-	NEED(p);
-	NEED(sb);
-	if (p->p.no_superblock)
-		return verity_api_fail(EINVAL,
-				       "these parameters have no superblock "
-				       "(fv_params_set_superblock)");
-	if (!p->p.data_blocks)
-		return verity_api_fail(EINVAL, "the data blocks are not set");
-	if (verity_api_keep(verity_params_validate(&p->p, &err), &err))
-		return -EINVAL;
-	verity_sb_encode(&p->p, sb);
-	return 0;
-}
-
-API int fv_superblock_decode(fv_params *p, const uint8_t sb[FV_SUPERBLOCK_SIZE])
-{
-	struct verity_params q;
-	struct ht_error err;
-	int r;
-
-	NEED(p);
-	NEED(sb);
-	q = p->p;
-	q.no_superblock = 0;
-	r = verity_sb_decode(sb, &q, &err);
-	if (!r)
-		p->p = q;
-	return verity_api_keep(r, &err);
 }
 
 /* --- options ------------------------------------------------------------ */
@@ -702,7 +573,7 @@ API int fv_status_get(const char *name, fv_status **st)
 		free(s);
 		return verity_api_keep(r, &err);
 	}
-	s->params.p = s->a.p;
+	verity_api_params_out(&s->a.p, &s->params);
 	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
 	*st = s;
 	return 0;

@@ -186,7 +186,7 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	pr->pair = a->pair;
 	pr->pair.data.path = pr->data;
 	pr->pair.hash.path = pr->hash;
-	pr->params.p = a->pair.params;
+	verity_api_params_out(&a->pair.params, &pr->params);
 	if ((r = verity_api_set_string(&pr->fec, a->pair.fec.region.path)) ||
 	    (r = verity_api_set_string(&pr->image, a->path))) {
 		fv_pair_free(pr);
@@ -488,7 +488,7 @@ int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 	pr->pair = vp;
 	pr->pair.data.path = pr->data;
 	pr->pair.hash.path = pr->hash;
-	pr->params.p = vp.params;
+	verity_api_params_out(&vp.params, &pr->params);
 	if ((r = verity_api_set_string(&pr->fec, vp.fec.region.path))) {
 		fv_pair_free(pr);
 		return r;

@@ -80,9 +80,6 @@ extern _Thread_local struct ht_error verity_api_last;
 /* What check does with a pair. */
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
-struct fv_params {
-	struct verity_params p;
-};
 
 struct fv_options {
 	unsigned threads;
@@ -195,6 +192,8 @@ struct fv_signer {
 };
 
 int verity_api_keep(int r, const struct ht_error *err);
+int verity_api_params_in(const fv_params *in, struct verity_params *out);
+void verity_api_params_out(const struct verity_params *in, fv_params *out);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);

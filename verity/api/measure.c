@@ -20,29 +20,37 @@ static int bench_params(const char *hash, unsigned format, uint32_t dbs,
 			uint32_t hbs, uint32_t salt_size,
 			struct verity_params *out)
 {
-	uint8_t salt[FV_MAX_SALT_SIZE];
-	fv_params *p = fv_params_new();
+	struct fv_params p;
 	char why[512];
 	int r;
 
-	if (!p)
-		return -ENOMEM;
-	memset(salt, 0x5a, sizeof(salt));
-	if ((r = fv_params_set_hash(p, hash)) ||
-	    (r = fv_params_set_hash_type(p, format)) ||
-	    (r = fv_params_set_block_sizes(p, dbs, hbs)) ||
-	    (r = fv_params_set_salt(p, salt, salt_size)) ||
-	    (r = fv_params_set_superblock(p, 1)) || (r = fv_params_check(p))) {
+	if ((r = fv_params_init(&p)))
+		return r;
+	if (strlen(hash) > FV_MAX_HASH_NAME)
+		r = verity_api_fail(EINVAL, "hash algorithm %s not supported",
+				    hash);
+	if (!r && salt_size > FV_MAX_SALT_SIZE)
+		r = verity_api_fail(
+			EINVAL, "salt of %u bytes is too long (at most %d)",
+			salt_size, FV_MAX_SALT_SIZE);
+	if (!r) {
+		snprintf(p.hash, sizeof(p.hash), "%s", hash);
+		p.hash_type = format;
+		p.data_block_size = dbs;
+		p.hash_block_size = hbs;
+		memset(p.salt, 0x5a, salt_size);
+		p.salt_len = salt_size;
+		if (!(r = fv_params_check(&p)))
+			r = verity_api_params_in(&p, out);
+	}
+	if (r) {
 		snprintf(why, sizeof(why), "%s", fv_last_error());
-		fv_params_free(p);
 		return verity_api_fail(
 			-r,
 			"%.31s, %u-byte salt, %u/%u-byte blocks, "
 			"format %u: %s",
 			hash, salt_size, dbs, hbs, format, why);
 	}
-	*out = p->p;
-	fv_params_free(p);
 	return 0;
 }
 

@@ -23,20 +23,17 @@ int verity_api_set_string(char **dst, const char *s)
 API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
 {
 	fv_pair *pr;
-	fv_params *p;
 
 	NEED(out);
 	*out = NULL;
 	NEED(data);
 	NEED(hash);
-	if (!(p = fv_params_new()))
-		return -ENOMEM;
-	if (!(pr = calloc(1, sizeof(*pr)))) {
-		free(p);
+	if (!(pr = calloc(1, sizeof(*pr))))
 		return verity_api_fail(ENOMEM, "out of memory");
+	if (fv_params_init(&pr->params)) {
+		free(pr);
+		return -EIO;
 	}
-	pr->params = *p;
-	free(p);
 	if (verity_api_set_string(&pr->data, data) ||
 	    verity_api_set_string(&pr->hash, hash)) {
 		fv_pair_free(pr);
@@ -67,10 +64,16 @@ API void fv_pair_free(fv_pair *pr)
 
 API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
 {
+	struct verity_params q;
+	int r;
+
 	NEED(pr);
 	NEED(p);
-	pr->params = *p;
-	pr->pair.data_blocks_given = p->p.data_blocks != 0;
+	if ((r = verity_api_params_in(p, &q)))
+		return r;
+	/* kept as the library reads it back (fv_pair_params) */
+	verity_api_params_out(&q, &pr->params);
+	pr->pair.data_blocks_given = q.data_blocks != 0;
 	return 0;
 }
 
@@ -109,7 +112,7 @@ static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 	}
 	if (r)
 		return verity_api_keep(r, &err);
-	pr->params.p = p;
+	verity_api_params_out(&p, &pr->params);
 	pr->pair.data_blocks_given = 0;
 	return 0;
 }
@@ -260,7 +263,7 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	pr->pair = *src;
 	pr->pair.data.path = pr->data;
 	pr->pair.hash.path = pr->hash;
-	pr->params.p = src->params;
+	verity_api_params_out(&src->params, &pr->params);
 	r = verity_api_set_string(&pr->fec, src->fec.region.path);
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
@@ -356,7 +359,8 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
 {
 	*pair = pr->pair;
-	pair->params = pr->params.p;
+	/* kept checked (fv_pair_set_params): read back as it was */
+	verity_api_params_in(&pr->params, &pair->params);
 }
 
 /* An action's run: the options', with the pair callbacks. */
@@ -387,7 +391,7 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 	verity_api_pair_run(o, &run);
 	if ((r = verity_op_format(&pair, &run, &out, &err)))
 		return verity_api_keep(r, &err);
-	pr->params.p.data_blocks = pair.params.data_blocks;
+	pr->params.data_blocks = pair.params.data_blocks;
 	fv_pair_set_root(pr, out.root, out.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
@@ -933,10 +937,14 @@ API int fv_output_write(const char *path, const char *what, const void *buf,
 
 API int fv_params_check(const fv_params *p)
 {
+	struct verity_params q;
 	struct ht_error err;
+	int r;
 
 	NEED(p);
-	return verity_api_keep(verity_params_validate(&p->p, &err), &err);
+	if ((r = verity_api_params_in(p, &q)))
+		return r;
+	return verity_api_keep(verity_params_validate(&q, &err), &err);
 }
 
 API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
