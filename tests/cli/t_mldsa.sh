@@ -6,7 +6,8 @@
 # pairs of each level, the same public key from the seed, the same
 # deterministic signature, each side's hedged signatures verified by
 # the other, and a flipped bit of a signature or a message refused by
-# both.
+# both; where the openssl at hand has ML-DSA (3.5 or later), the same
+# both ways against it.
 . "$(dirname "$0")/lib.sh"
 TOOL=${MLDSA_TOOL:-$TOP/build/mldsa-tool}
 PAIRS=${MLDSA_PAIRS:-200}
@@ -73,6 +74,35 @@ PY
 		check "ML-DSA-$L: a flipped bit in the message refused by both" \
 			test "$(grep -c '^bad$' v5)" = "$(wc -l <msg_for_noble)" -a \
 			"$(grep -c '^bad$' v6)" = "$(wc -l <msg_for_ours)" -a -s msg_for_ours
+	done
+fi
+
+# OpenSSL >= 3.5 has ML-DSA: where the openssl at hand has it, a key
+# made from a seed there gives our public key, and each side verifies
+# the other's signatures (Debian 12's OpenSSL 3.0 has none: SKIP)
+if [ ! -x "$TOOL" ]; then
+	:
+elif ! openssl list -signature-algorithms 2>/dev/null | grep -qi 'ML-DSA-65'; then
+	skip "ML-DSA against OpenSSL: $(openssl version 2>/dev/null | cut -d' ' -f1-2) has no ML-DSA (OpenSSL 3.5 or later has)"
+else
+	unhex() { python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' "$1"; }
+	for L in 65 87; do
+		case $L in 65) PKLEN=1952 ;; 87) PKLEN=2592 ;; esac
+		seed=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+		msg=$(head -c 100 /dev/urandom | od -An -tx1 | tr -d ' \n')
+		unhex "$msg" >msg$L
+		openssl genpkey -algorithm ML-DSA-$L -pkeyopt hexseed:"$seed" -out ossl$L.pem 2>/dev/null &&
+			openssl pkey -in ossl$L.pem -pubout -out ossl$L.pub 2>/dev/null
+		theirs_pk=$(openssl pkey -pubin -in ossl$L.pub -outform DER 2>/dev/null | tail -c $PKLEN | od -An -tx1 | tr -d ' \n')
+		ours_pk=$(echo "pk $L $seed" | "$TOOL")
+		check "ML-DSA-$L: the public key OpenSSL makes from a seed, ours" \
+			test -n "$ours_pk" -a "$ours_pk" = "$theirs_pk"
+		openssl pkeyutl -sign -rawin -inkey ossl$L.pem -in msg$L -out ossl$L.sig 2>/dev/null
+		check "ML-DSA-$L: OpenSSL's signature verifies under ours" test \
+			"$(echo "verify $L $ours_pk $msg $(od -An -tx1 ossl$L.sig | tr -d ' \n')" | "$TOOL")" = ok
+		unhex "$(echo "sign $L $seed $msg hedged" | "$TOOL")" >ours$L.sig
+		check "ML-DSA-$L: our signature verifies under OpenSSL" \
+			openssl pkeyutl -verify -rawin -pubin -inkey ossl$L.pub -in msg$L -sigfile ours$L.sig
 	done
 fi
 finish
