@@ -266,13 +266,30 @@ void fv_result_free(fv_result *r);
  * A detached DER PKCS#7 over the lowercase hex root hash (the kernel's
  * and systemd's .roothash.p7s). */
 
-/* Signs with a PEM key (or a "pkcs11:" URI) and its certificate;
- * passphrase (may be NULL) decrypts an encrypted key. *der: fv_free.
- * Errors: EINVAL (a key, certificate or root hash that cannot be read,
- * is not valid, or does not match), EACCES (the passphrase or PIN),
- * ENOMEM. */
-int fv_sign(const char *key, const char *cert, const char *passphrase,
-	    const char *root_hex, int embed_cert, uint8_t **der, size_t *len);
+/* Who signs (since 0.10: one request in place of fv_signer and its
+ * setters), read during the call only: nothing of it is kept. */
+enum fv_sign_flags {
+	/* the certificate inside the signature (systemd's signature
+	 * partitions need it) */
+	FV_SIGN_EMBED_CERT = 1u << 0,
+};
+struct fv_sign_request {
+	size_t size; /* sizeof(struct fv_sign_request), set by the caller */
+	const char *key;  /* a PEM key or a "pkcs11:" URI */
+	const char *cert; /* its PEM certificate */
+	/* an encrypted key's passphrase or a token's PIN (NULL: none,
+	 * never asked for: -EACCES when one is needed) */
+	const char *passphrase;
+	/* the PKCS#11 module of "pkcs11:" keys; NULL: p11-kit's proxy */
+	const char *pkcs11_module;
+	unsigned flags; /* enum fv_sign_flags */
+};
+/* Signs root_hex as req says. *der: fv_free. Errors: EINVAL (a key,
+ * certificate or root hash that cannot be read, is not valid, or does
+ * not match; unknown flags; size too small), EACCES (the passphrase or
+ * PIN), ENOMEM. */
+int fv_sign(const struct fv_sign_request *req, const char *root_hex,
+	    uint8_t **der, size_t *len);
 /* Checks sig against the PEM certificates (or bundles) in trusted:
  * -EPERM when the signer is not trusted or the root hash differs.
  * *signer (may be NULL) receives the signer's subject: fv_free. Errors:
@@ -287,28 +304,6 @@ int fv_signature_check(const uint8_t *sig, size_t len,
  * too large, not a regular file), EIO, ENOMEM. */
 int fv_signature_read(const char *path, uint8_t **der, size_t *len);
 
-/* Since 0.6 (FASTVERITY_1.4): a signer as a handle, for what fv_sign's
- * arguments cannot say. key: a PEM key or a "pkcs11:" URI; cert: its
- * certificate (both copied). Errors: EINVAL, ENOMEM. */
-typedef struct fv_signer fv_signer;
-int fv_signer_new(const char *key, const char *cert, fv_signer **out);
-/* Wipes the passphrase it holds. */
-void fv_signer_free(fv_signer *s);
-/* An encrypted key's passphrase or a token's PIN (copied; NULL: none,
- * never asked for: -EACCES when one is needed). */
-int fv_signer_set_passphrase(fv_signer *s, const char *passphrase);
-/* The PKCS#11 module of "pkcs11:" keys (copied; NULL: p11-kit's
- * proxy). */
-int fv_signer_set_pkcs11_module(fv_signer *s, const char *path);
-enum fv_sign_flags {
-	/* the certificate inside the signature (systemd's signature
-	 * partitions need it) */
-	FV_SIGN_EMBED_CERT = 1u << 0,
-};
-int fv_signer_set_flags(fv_signer *s, unsigned flags);
-/* fv_sign with the signer's settings. Errors: fv_sign's. */
-int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
-		   size_t *len);
 /* systemd's signature partition content for root_hex signed by der
  * (made with FV_SIGN_EMBED_CERT) with cert: {"rootHash": ...,
  * "certificateFingerprint": ..., "signature": ...}, NUL-terminated
@@ -1732,8 +1727,9 @@ int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 /* A built-in signature of the digest (`fsverity sign`): a detached DER
  * PKCS#7, no attributes, no certificate, with the file's hash as its
  * digest (*der: fv_free). Errors: fv_sign's. */
-int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
-		     uint8_t **der, size_t *len);
+int fv_fsverity_sign(const fv_fsverity_digest *d,
+		     const struct fv_sign_request *req, uint8_t **der,
+		     size_t *len);
 /* The kernel's side (a file system with fs-verity: ext4 or f2fs with
  * the verity feature, btrfs). FS_IOC_ENABLE_VERITY: path becomes a
  * verity file of p's parameters (NULL: the defaults), with a built-in

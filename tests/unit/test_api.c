@@ -978,6 +978,17 @@ static void make_signer(const char *key_path, const char *cert_path)
 	EVP_PKEY_free(k);
 }
 
+/* root signed by key and cert, as fv_sign's plainest request. */
+static int sign_root(const char *key, const char *cert, const char *root,
+		     uint8_t **der, size_t *len)
+{
+	struct fv_sign_request q = {.size = sizeof(q)};
+
+	q.key = key;
+	q.cert = cert;
+	return fv_sign(&q, root, der, len);
+}
+
 START_TEST(sign_and_check)
 {
 	char key[128], cert[128], *signer;
@@ -990,7 +1001,7 @@ START_TEST(sign_and_check)
 	snprintf(key, sizeof(key), "%s/key.pem", dir);
 	snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
 	make_signer(key, cert);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
 	ck_assert_uint_gt(len, 0);
 	ck_assert_int_eq(
 		fv_signature_check(der, len, trusted, 1, root, &signer), 0);
@@ -1005,23 +1016,30 @@ START_TEST(sign_and_check)
 	ck_assert(*fv_last_error());
 	fv_free(der);
 	ck_assert_int_eq(
-		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len),
+		sign_root("/nonexistent/k", cert, root, &der, &len),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
-	/* a signer handle: the certificate embedded, systemd's JSON */
+	/* a request: the certificate embedded, systemd's JSON */
 	{
-		fv_signer *s;
+		struct fv_sign_request q = {.size = sizeof(q)};
 		uint8_t *in;
 		char *json;
 		size_t n;
 
-		ck_assert_int_eq(fv_signer_new(key, NULL, &s), -EINVAL);
-		ck_assert_int_eq(fv_signer_new(key, cert, &s), 0);
-		ck_assert_int_eq(fv_signer_set_flags(s, 2), -EINVAL);
-		ck_assert_int_eq(fv_signer_set_flags(s, FV_SIGN_EMBED_CERT), 0);
-		ck_assert_int_eq(fv_signer_set_passphrase(s, "unused"), 0);
-		ck_assert_int_eq(fv_signer_set_pkcs11_module(s, NULL), 0);
-		ck_assert_int_eq(fv_signer_sign(s, root, &der, &len), 0);
+		q.key = key;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		ck_assert_int_eq(fv_sign(NULL, root, &der, &len), -EINVAL);
+		q.cert = cert;
+		q.flags = 2;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "flags"));
+		q.flags = FV_SIGN_EMBED_CERT;
+		q.size = offsetof(struct fv_sign_request, flags);
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		q.size = sizeof(q);
+		q.passphrase = "unused";
+		q.pkcs11_module = NULL;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), 0);
 		ck_assert_int_eq(
 			fv_signature_check(der, len, trusted, 1, root, NULL),
 			0);
@@ -1031,7 +1049,6 @@ START_TEST(sign_and_check)
 		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
 		fv_free(json);
 		fv_free(der);
-		fv_signer_free(s);
 		ck_assert_int_eq(
 			fv_input_read(cert, "certificate", 1 << 16, &in, &n),
 			0);
@@ -1103,7 +1120,7 @@ START_TEST(sidecar_images)
 	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
 	ck_assert_int_eq(
-		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
+		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
 	ck_assert_ptr_nonnull(f = fopen(sig, "wb"));
 	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
 	fclose(f);
@@ -1159,7 +1176,7 @@ START_TEST(repair_checks_signature)
 	ck_assert_int_eq(t_format(p, data, hash, o, &made), 0);
 	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root_hex, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root_hex, &der, &len), 0);
 	ck_assert_int_eq(set_signature(der, len), 0);
 	fv_free(der);
 	poke(data, 7 * BS);
@@ -1205,7 +1222,7 @@ START_TEST(repair_checks_signature)
 		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
 		ck_assert_int_eq(fv_pair_set_root_hex(pr, root_hex), 0);
 		ck_assert_int_eq(
-			fv_sign(key, cert, NULL, root_hex, 0, &sig, &n), 0);
+			sign_root(key, cert, root_hex, &sig, &n), 0);
 		ck_assert_int_eq(fv_pair_set_signature(pr, sig, n, "sig"), 0);
 		fv_free(sig);
 		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), 0);
@@ -1334,7 +1351,7 @@ START_TEST(door)
 	ck_assert_int_eq(fv_options_set_key(o, NULL), 0);
 	/* a signature given: refused with nothing to check it against,
 	 * judged CHECK with a certificate, and a write allowed then */
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
 	write_file(sig, der, len);
 	fv_free(der);
 	rq.signature_path = sig;
@@ -2840,7 +2857,7 @@ START_TEST(messages_with_a_fix)
 	snprintf(sig, sizeof(sig), "%s/m.p7s", dir);
 	make_signer(key, cert);
 	ck_assert_int_eq(
-		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
+		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
 	fv_result_free(made);
 	write_file(sig, der, len);
 	fv_free(der);
