@@ -974,7 +974,8 @@ struct fv_slot_step {
 	const fv_result *result_of;
 	/* a chain step: 1 when it matched an expected one, 1 when followed */
 	int expected, followed;
-	/* a partition step: its size, extents, index in fv_slot_super */
+	/* a partition step: its size, extents, index in the walk's super
+	 * image (struct fv_slot_info) */
 	uint64_t bytes;
 	unsigned extents;
 	size_t partition;
@@ -994,18 +995,25 @@ typedef void (*fv_slot_fn)(void *ctx, const fv_slot *s, size_t step,
 int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 		   fv_slot_fn fn, void *ctx, fv_slot **out);
 void fv_slot_free(fv_slot *s);
-size_t fv_slot_steps(const fv_slot *s);
+/* What the walk holds (versioned: the caller sets size; strings and the
+ * handle belong to the walk's result). */
+struct fv_slot_info {
+	size_t size; /* sizeof(struct fv_slot_info), set by the caller */
+	size_t steps; /* how many (from the callback: so far) */
+	size_t notes; /* how many fv_slot_note has */
+	/* a super image's metadata as the walk read it (the slot's); NULL
+	 * for another set */
+	const fv_super *super;
+	const char *slot; /* "a" or "b": the slot walked; "" when none */
+};
+/* Errors: EINVAL (s or info NULL, size too small). */
+int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* What the walk has to say besides its steps: backup metadata read,
- * a signer not checked, the partition a short name stood for. */
-size_t fv_slot_notes(const fv_slot *s);
+/* Note i: what the walk has to say besides its steps (backup metadata
+ * read, a signer not checked, the partition a short name stood for);
+ * NULL past the last. */
 const char *fv_slot_note(const fv_slot *s, size_t i);
-/* A super image's metadata as the walk read it (the slot's); NULL for
- * another set. */
-const fv_super *fv_slot_super(const fv_slot *s);
-/* "a" or "b": the slot walked; "" when the set has none. */
-const char *fv_slot_name(const fv_slot *s);
 
 /* An Android vbmeta's anchor for fv_open: the public key its signer
  * must have, a file of either scheme: an RSA key (PEM, private or

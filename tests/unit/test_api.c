@@ -2330,6 +2330,14 @@ END_TEST
  * same walk without
  * checks for the print commands; a super image's partition named
  * without its slot suffix. */
+static struct fv_slot_info slot_info_of(const fv_slot *s)
+{
+	struct fv_slot_info in = {.size = sizeof(in)};
+
+	ck_assert_int_eq(fv_slot_info(s, &in), 0);
+	return in;
+}
+
 struct walked {
 	size_t begun, ended;
 };
@@ -2338,7 +2346,7 @@ static void on_step(void *c, const fv_slot *s, size_t i, int done)
 {
 	struct walked *w = c;
 
-	ck_assert_uint_lt(i, fv_slot_steps(s));
+	ck_assert_uint_lt(i, slot_info_of(s).steps);
 	if (done)
 		w->ended++;
 	else
@@ -2418,7 +2426,7 @@ START_TEST(firmware_sets)
 		      fv_last_error());
 	/* vbmeta, chain system, its vbmeta, its tree, the command line,
 	 * boot's hash (avbtool's order: chains, command lines, included) */
-	n = fv_slot_steps(s);
+	n = slot_info_of(s).steps;
 	ck_assert_uint_eq(n, 6);
 	ck_assert_uint_eq(w.begun, n);
 	ck_assert_uint_eq(w.ended, n);
@@ -2450,7 +2458,8 @@ START_TEST(firmware_sets)
 	ck_assert_str_eq(st.path, boot);
 	ck_assert_int_eq(st.result, FV_SLOT_OK);
 	ck_assert_int_eq(fv_slot_step(s, 6, &st), -EINVAL);
-	ck_assert_ptr_null(fv_slot_super(s));
+	ck_assert_ptr_null(slot_info_of(s).super);
+	ck_assert_str_eq(slot_info_of(s).slot, "");
 	fv_slot_free(s);
 
 	/* boot's data changed: its step BAD, the rest still walked */
@@ -2483,7 +2492,7 @@ START_TEST(firmware_sets)
 	{
 		size_t nested = 0;
 
-		for (size_t i = 0; i < fv_slot_steps(s); i++) {
+		for (size_t i = 0; i < slot_info_of(s).steps; i++) {
 			st = step_of(s, i);
 			if (st.result != FV_SLOT_REFUSED)
 				continue;
@@ -2499,7 +2508,7 @@ START_TEST(firmware_sets)
 	 * nothing refused */
 	req.flags = FV_SLOT_FOLLOW | FV_SLOT_FOLLOW_NESTED;
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
-	for (size_t i = 0; i < fv_slot_steps(s); i++)
+	for (size_t i = 0; i < slot_info_of(s).steps; i++)
 		ck_assert_int_ne(step_of(s, i).result, FV_SLOT_REFUSED);
 	fv_slot_free(s);
 
@@ -2528,9 +2537,22 @@ START_TEST(firmware_sets)
 	req.flags = FV_SLOT_CHECK;
 	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
 		      fv_last_error());
-	ck_assert_ptr_nonnull(fv_slot_super(s));
-	ck_assert_str_eq(fv_slot_name(s), "a");
-	ck_assert_uint_eq(fv_slot_notes(s), 1);
+	ck_assert_ptr_nonnull(slot_info_of(s).super);
+	ck_assert_str_eq(slot_info_of(s).slot, "a");
+	ck_assert_uint_eq(slot_info_of(s).notes, 1);
+	{
+		/* a caller of a smaller structure gets what fits */
+		struct fv_slot_info in = {
+			.size = offsetof(struct fv_slot_info, super)};
+
+		ck_assert_int_eq(fv_slot_info(s, &in), 0);
+		ck_assert_uint_eq(in.size,
+				  offsetof(struct fv_slot_info, super));
+		ck_assert_uint_eq(in.notes, 1);
+		ck_assert_ptr_null(in.super);
+		in.size = sizeof(size_t);
+		ck_assert_int_eq(fv_slot_info(s, &in), -EINVAL);
+	}
 	ck_assert_ptr_nonnull(
 		strstr(fv_slot_note(s, 0), "system is partition system_a"));
 	ck_assert_ptr_null(fv_slot_note(s, 1));
@@ -2553,9 +2575,12 @@ START_TEST(firmware_sets)
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), -EINVAL);
 	fv_slot_free(s);
 	fv_slot_free(NULL);
-	ck_assert_uint_eq(fv_slot_steps(NULL), 0);
-	ck_assert_uint_eq(fv_slot_notes(NULL), 0);
-	ck_assert_ptr_null(fv_slot_name(NULL));
+	{
+		struct fv_slot_info in = {.size = sizeof(in)};
+
+		ck_assert_int_eq(fv_slot_info(NULL, &in), -EINVAL);
+		ck_assert_ptr_null(fv_slot_note(NULL, 0));
+	}
 }
 END_TEST
 
@@ -2639,7 +2664,7 @@ START_TEST(firmware_sets_mldsa)
 	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW;
 	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
 		      fv_last_error());
-	ck_assert_uint_eq(fv_slot_steps(s), 4);
+	ck_assert_uint_eq(slot_info_of(s).steps, 4);
 	st = step_of(s, 0);
 	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
 	ck_assert_str_eq(avb_info(st.avb).header.algorithm, "SHA256_RSA2048");
