@@ -467,6 +467,14 @@ static void json_py_string(FILE *f, const uint8_t *p, size_t n)
 	fputc('"', f);
 }
 
+/* How many steps the walk s took (0 for none). */
+static size_t steps_of(const fv_slot *s)
+{
+	struct fv_slot_info in = {.size = sizeof(in)};
+
+	return s && !fv_slot_info(s, &in) ? in.steps : 0;
+}
+
 /* The walk of image's set for what it describes, no check (avbtool's
  * print commands read, they do not verify): chains followed to any
  * depth (nested: print_partition_digests) or one level down, each
@@ -482,7 +490,7 @@ static int read_set(const char *image, int nested, fv_slot **out)
 	if ((r = fv_slot_verify(&req, NULL, NULL, NULL, out)))
 		return cli_lib_error(r);
 	/* an image that cannot be read stops the command, as in avbtool */
-	for (size_t i = 0; i < fv_slot_steps(*out); i++) {
+	for (size_t i = 0, n = steps_of(*out); i < n; i++) {
 		struct fv_slot_step st = {.size = sizeof(st)};
 
 		fv_slot_step(*out, i, &st);
@@ -499,7 +507,7 @@ static int digests_of(const char *image, FILE *f, int json, size_t *count)
 	fv_slot *s = NULL;
 	int r = read_set(image, 1, &s);
 
-	for (size_t i = 0; !r && i < fv_slot_steps(s); i++) {
+	for (size_t i = 0, n = steps_of(s); !r && i < n; i++) {
 		struct fv_slot_step st = {.size = sizeof(st)};
 		struct fv_avb_hashtree t = {.size = sizeof(t)};
 		struct fv_avb_hash h = {.size = sizeof(h)};
@@ -592,7 +600,7 @@ static int cmdlines_of(const char *image, FILE *f, int disabled)
 	size_t count = 0;
 	int r = read_set(image, 0, &s);
 
-	for (size_t i = 0; !r && i < fv_slot_steps(s); i++) {
+	for (size_t i = 0, n = steps_of(s); !r && i < n; i++) {
 		struct fv_slot_step st = {.size = sizeof(st)};
 		struct fv_avb_kernel_cmdline k = {.size = sizeof(k)};
 

@@ -463,7 +463,7 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		goto out;
 	}
 	c.s = s;
-	for (size_t i = 0; i < fv_slot_notes(s); i++)
+	for (size_t i = 0; fv_slot_note(s, i); i++)
 		fprintf(stderr, "fastverity: %s\n", fv_slot_note(s, i));
 	if (c.stopped != SIZE_MAX) {
 		error_lines(&c);

@@ -90,12 +90,12 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path);
 
 /* Signs with --key and --cert (the passphrase from
- * --key-passphrase-file, or asked on the terminal): fn(s, ctx, der, len)
- * makes the signature. 0 and *der (fv_free), or the exit code, the
+ * --key-passphrase-file, or asked on the terminal): fn(req, ctx, der,
+ * len) makes the signature. 0 and *der (fv_free), or the exit code, the
  * message printed. */
-typedef struct fv_signer fv_signer;
-typedef int (*cli_sign_fn)(const fv_signer *s, const void *ctx, uint8_t **der,
-			   size_t *len);
+struct fv_sign_request;
+typedef int (*cli_sign_fn)(const struct fv_sign_request *req,
+			   const void *ctx, uint8_t **der, size_t *len);
 int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 		  uint8_t **der, size_t *len);
 

@@ -440,10 +440,10 @@ out:
 	return r;
 }
 
-static int sign_digest(const fv_signer *s, const void *ctx, uint8_t **der,
-		       size_t *len)
+static int sign_digest(const struct fv_sign_request *req, const void *ctx,
+		       uint8_t **der, size_t *len)
 {
-	return fv_fsverity_sign(ctx, s, der, len);
+	return fv_fsverity_sign(ctx, req, der, len);
 }
 
 static int sign(const struct sub *s, struct fsv_args *a)

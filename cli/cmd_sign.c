@@ -72,23 +72,18 @@ static int sign_with(const struct cli_opts *o, const char *pass,
 		     cli_sign_fn fn, const void *ctx, uint8_t **der,
 		     size_t *len)
 {
-	fv_signer *s;
-	int r;
+	struct fv_sign_request req = {.size = sizeof(req)};
 
-	if ((r = fv_signer_new(o->key, o->cert, &s)))
-		return r;
+	req.key = o->key;
+	req.cert = o->cert;
+	req.passphrase = pass;
 	/* the environment is the command's to read, not the library's;
 	 * systemd's signature partition holds the certificate */
-	if (!(r = fv_signer_set_passphrase(s, pass)) &&
-	    !(r = fv_signer_set_pkcs11_module(
-		      s, o->pkcs11_module ? o->pkcs11_module
-					  : getenv("FASTVERITY_PKCS11_MODULE"))) &&
-	    !(r = fv_signer_set_flags(s, o->embed_cert || o->ddi_json
-						 ? FV_SIGN_EMBED_CERT
-						 : 0)))
-		r = fn(s, ctx, der, len);
-	fv_signer_free(s);
-	return r;
+	req.pkcs11_module = o->pkcs11_module
+				    ? o->pkcs11_module
+				    : getenv("FASTVERITY_PKCS11_MODULE");
+	req.flags = o->embed_cert || o->ddi_json ? FV_SIGN_EMBED_CERT : 0;
+	return fn(&req, ctx, der, len);
 }
 
 int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
@@ -133,10 +128,10 @@ static void sign_json(const struct cli_opts *o, const char *root_hex,
 	cli_json_print(j);
 }
 
-static int sign_root(const fv_signer *s, const void *root_hex, uint8_t **der,
-		     size_t *len)
+static int sign_root(const struct fv_sign_request *req, const void *root_hex,
+		     uint8_t **der, size_t *len)
 {
-	return fv_signer_sign(s, root_hex, der, len);
+	return fv_sign(req, root_hex, der, len);
 }
 
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,

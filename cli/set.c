@@ -46,6 +46,15 @@ static struct fv_slot_step step_at(const fv_slot *s, size_t i)
 	return st;
 }
 
+/* What the walk holds: its counts, super image and slot. */
+static struct fv_slot_info info_of(const fv_slot *s)
+{
+	struct fv_slot_info in = {.size = sizeof(in)};
+
+	fv_slot_info(s, &in);
+	return in;
+}
+
 void cli_avb_vouch_of(const fv_slot *s, size_t vbmeta,
 		      struct cli_avb_vouch *v)
 {
@@ -104,7 +113,7 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 	struct printer *p = c;
 	struct cli_failure f = {kind, offset, block, level};
 	struct fv_super_block_device b = {.size = sizeof(b)};
-	const fv_super *sup = p->super ? fv_slot_super(p->s) : NULL;
+	const fv_super *sup = p->super ? info_of(p->s).super : NULL;
 	uint32_t dev = 0;
 	uint64_t at = 0;
 	int mapped = sup && p->partition != SIZE_MAX &&
@@ -308,7 +317,7 @@ static struct fv_super_partition partition_of(const struct printer *p,
 {
 	struct fv_super_partition sp = {.size = sizeof(sp)};
 
-	fv_super_partition(fv_slot_super(p->s), i, &sp);
+	fv_super_partition(info_of(p->s).super, i, &sp);
 	return sp;
 }
 
@@ -586,7 +595,7 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 		}
 		goto out;
 	}
-	for (size_t i = 0; i < fv_slot_notes(s); i++)
+	for (size_t i = 0; fv_slot_note(s, i); i++)
 		fprintf(stderr, "fastverity: warning: %s\n", fv_slot_note(s, i));
 	r = p.error	 ? p.error
 	    : p.bad	 ? EXIT_VERIFY
@@ -601,7 +610,7 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 				 "%s: nothing to verify: no partition of "
 				 "slot %s with an AVB footer",
 				 image,
-				 fv_slot_name(s)[0] ? fv_slot_name(s) : "0");
+				 info_of(s).slot[0] ? info_of(s).slot : "0");
 		} else {
 			struct fv_slot_step top = step_at(s, 0);
 
@@ -629,9 +638,9 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 			cli_json_str(!r || r == EXIT_VERIFY ? cli_verdict_word(r)
 				     : r == EXIT_NODEV ? "incomplete"
 						       : "error"));
-		if (super && fv_slot_name(s)[0])
+		if (super && info_of(s).slot[0])
 			json_object_object_add(j, "slot",
-					       cli_json_str(fv_slot_name(s)));
+					       cli_json_str(info_of(s).slot));
 		if (summary[0])
 			json_object_object_add(j, "summary",
 					       cli_json_str(summary));

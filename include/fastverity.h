@@ -266,13 +266,30 @@ void fv_result_free(fv_result *r);
  * A detached DER PKCS#7 over the lowercase hex root hash (the kernel's
  * and systemd's .roothash.p7s). */
 
-/* Signs with a PEM key (or a "pkcs11:" URI) and its certificate;
- * passphrase (may be NULL) decrypts an encrypted key. *der: fv_free.
- * Errors: EINVAL (a key, certificate or root hash that cannot be read,
- * is not valid, or does not match), EACCES (the passphrase or PIN),
- * ENOMEM. */
-int fv_sign(const char *key, const char *cert, const char *passphrase,
-	    const char *root_hex, int embed_cert, uint8_t **der, size_t *len);
+/* Who signs (since 0.10: one request in place of fv_signer and its
+ * setters), read during the call only: nothing of it is kept. */
+enum fv_sign_flags {
+	/* the certificate inside the signature (systemd's signature
+	 * partitions need it) */
+	FV_SIGN_EMBED_CERT = 1u << 0,
+};
+struct fv_sign_request {
+	size_t size; /* sizeof(struct fv_sign_request), set by the caller */
+	const char *key;  /* a PEM key or a "pkcs11:" URI */
+	const char *cert; /* its PEM certificate */
+	/* an encrypted key's passphrase or a token's PIN (NULL: none,
+	 * never asked for: -EACCES when one is needed) */
+	const char *passphrase;
+	/* the PKCS#11 module of "pkcs11:" keys; NULL: p11-kit's proxy */
+	const char *pkcs11_module;
+	unsigned flags; /* enum fv_sign_flags */
+};
+/* Signs root_hex as req says. *der: fv_free. Errors: EINVAL (a key,
+ * certificate or root hash that cannot be read, is not valid, or does
+ * not match; unknown flags; size too small), EACCES (the passphrase or
+ * PIN), ENOMEM. */
+int fv_sign(const struct fv_sign_request *req, const char *root_hex,
+	    uint8_t **der, size_t *len);
 /* Checks sig against the PEM certificates (or bundles) in trusted:
  * -EPERM when the signer is not trusted or the root hash differs.
  * *signer (may be NULL) receives the signer's subject: fv_free. Errors:
@@ -287,28 +304,6 @@ int fv_signature_check(const uint8_t *sig, size_t len,
  * too large, not a regular file), EIO, ENOMEM. */
 int fv_signature_read(const char *path, uint8_t **der, size_t *len);
 
-/* Since 0.6 (FASTVERITY_1.4): a signer as a handle, for what fv_sign's
- * arguments cannot say. key: a PEM key or a "pkcs11:" URI; cert: its
- * certificate (both copied). Errors: EINVAL, ENOMEM. */
-typedef struct fv_signer fv_signer;
-int fv_signer_new(const char *key, const char *cert, fv_signer **out);
-/* Wipes the passphrase it holds. */
-void fv_signer_free(fv_signer *s);
-/* An encrypted key's passphrase or a token's PIN (copied; NULL: none,
- * never asked for: -EACCES when one is needed). */
-int fv_signer_set_passphrase(fv_signer *s, const char *passphrase);
-/* The PKCS#11 module of "pkcs11:" keys (copied; NULL: p11-kit's
- * proxy). */
-int fv_signer_set_pkcs11_module(fv_signer *s, const char *path);
-enum fv_sign_flags {
-	/* the certificate inside the signature (systemd's signature
-	 * partitions need it) */
-	FV_SIGN_EMBED_CERT = 1u << 0,
-};
-int fv_signer_set_flags(fv_signer *s, unsigned flags);
-/* fv_sign with the signer's settings. Errors: fv_sign's. */
-int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
-		   size_t *len);
 /* systemd's signature partition content for root_hex signed by der
  * (made with FV_SIGN_EMBED_CERT) with cert: {"rootHash": ...,
  * "certificateFingerprint": ..., "signature": ...}, NUL-terminated
@@ -979,7 +974,8 @@ struct fv_slot_step {
 	const fv_result *result_of;
 	/* a chain step: 1 when it matched an expected one, 1 when followed */
 	int expected, followed;
-	/* a partition step: its size, extents, index in fv_slot_super */
+	/* a partition step: its size, extents, index in the walk's super
+	 * image (struct fv_slot_info) */
 	uint64_t bytes;
 	unsigned extents;
 	size_t partition;
@@ -999,18 +995,25 @@ typedef void (*fv_slot_fn)(void *ctx, const fv_slot *s, size_t step,
 int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 		   fv_slot_fn fn, void *ctx, fv_slot **out);
 void fv_slot_free(fv_slot *s);
-size_t fv_slot_steps(const fv_slot *s);
+/* What the walk holds (versioned: the caller sets size; strings and the
+ * handle belong to the walk's result). */
+struct fv_slot_info {
+	size_t size; /* sizeof(struct fv_slot_info), set by the caller */
+	size_t steps; /* how many (from the callback: so far) */
+	size_t notes; /* how many fv_slot_note has */
+	/* a super image's metadata as the walk read it (the slot's); NULL
+	 * for another set */
+	const fv_super *super;
+	const char *slot; /* "a" or "b": the slot walked; "" when none */
+};
+/* Errors: EINVAL (s or info NULL, size too small). */
+int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* What the walk has to say besides its steps: backup metadata read,
- * a signer not checked, the partition a short name stood for. */
-size_t fv_slot_notes(const fv_slot *s);
+/* Note i: what the walk has to say besides its steps (backup metadata
+ * read, a signer not checked, the partition a short name stood for);
+ * NULL past the last. */
 const char *fv_slot_note(const fv_slot *s, size_t i);
-/* A super image's metadata as the walk read it (the slot's); NULL for
- * another set. */
-const fv_super *fv_slot_super(const fv_slot *s);
-/* "a" or "b": the slot walked; "" when the set has none. */
-const char *fv_slot_name(const fv_slot *s);
 
 /* An Android vbmeta's anchor for fv_open: the public key its signer
  * must have, a file of either scheme: an RSA key (PEM, private or
@@ -1732,8 +1735,9 @@ int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 /* A built-in signature of the digest (`fsverity sign`): a detached DER
  * PKCS#7, no attributes, no certificate, with the file's hash as its
  * digest (*der: fv_free). Errors: fv_sign's. */
-int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
-		     uint8_t **der, size_t *len);
+int fv_fsverity_sign(const fv_fsverity_digest *d,
+		     const struct fv_sign_request *req, uint8_t **der,
+		     size_t *len);
 /* The kernel's side (a file system with fs-verity: ext4 or f2fs with
  * the verity feature, btrfs). FS_IOC_ENABLE_VERITY: path becomes a
  * verity file of p's parameters (NULL: the defaults), with a built-in

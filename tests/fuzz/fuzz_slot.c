@@ -44,7 +44,11 @@ static void walk(unsigned flags)
 	req.image = top;
 	req.flags = flags;
 	if (!fv_slot_verify(&req, NULL, NULL, NULL, &s)) {
-		for (size_t i = 0; i < fv_slot_steps(s); i++) {
+		struct fv_slot_info in = {.size = sizeof(in)};
+
+		if (fv_slot_info(s, &in))
+			abort();
+		for (size_t i = 0; i < in.steps; i++) {
 			struct fv_slot_step st = {.size = sizeof(st)};
 
 			if (fv_slot_step(s, i, &st) || !st.message ||
@@ -60,9 +64,11 @@ static void walk(unsigned flags)
 		}
 		if (vbmetas > 33) /* the 33rd is the refusal */
 			abort();
-		for (size_t i = 0; i < fv_slot_notes(s); i++)
+		for (size_t i = 0; i < in.notes; i++)
 			if (!fv_slot_note(s, i))
 				abort();
+		if (fv_slot_note(s, in.notes))
+			abort();
 	}
 	fv_slot_free(s);
 }

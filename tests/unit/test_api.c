@@ -978,6 +978,17 @@ static void make_signer(const char *key_path, const char *cert_path)
 	EVP_PKEY_free(k);
 }
 
+/* root signed by key and cert, as fv_sign's plainest request. */
+static int sign_root(const char *key, const char *cert, const char *root,
+		     uint8_t **der, size_t *len)
+{
+	struct fv_sign_request q = {.size = sizeof(q)};
+
+	q.key = key;
+	q.cert = cert;
+	return fv_sign(&q, root, der, len);
+}
+
 START_TEST(sign_and_check)
 {
 	char key[128], cert[128], *signer;
@@ -990,7 +1001,7 @@ START_TEST(sign_and_check)
 	snprintf(key, sizeof(key), "%s/key.pem", dir);
 	snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
 	make_signer(key, cert);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
 	ck_assert_uint_gt(len, 0);
 	ck_assert_int_eq(
 		fv_signature_check(der, len, trusted, 1, root, &signer), 0);
@@ -1005,23 +1016,30 @@ START_TEST(sign_and_check)
 	ck_assert(*fv_last_error());
 	fv_free(der);
 	ck_assert_int_eq(
-		fv_sign("/nonexistent/k", cert, NULL, root, 0, &der, &len),
+		sign_root("/nonexistent/k", cert, root, &der, &len),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
-	/* a signer handle: the certificate embedded, systemd's JSON */
+	/* a request: the certificate embedded, systemd's JSON */
 	{
-		fv_signer *s;
+		struct fv_sign_request q = {.size = sizeof(q)};
 		uint8_t *in;
 		char *json;
 		size_t n;
 
-		ck_assert_int_eq(fv_signer_new(key, NULL, &s), -EINVAL);
-		ck_assert_int_eq(fv_signer_new(key, cert, &s), 0);
-		ck_assert_int_eq(fv_signer_set_flags(s, 2), -EINVAL);
-		ck_assert_int_eq(fv_signer_set_flags(s, FV_SIGN_EMBED_CERT), 0);
-		ck_assert_int_eq(fv_signer_set_passphrase(s, "unused"), 0);
-		ck_assert_int_eq(fv_signer_set_pkcs11_module(s, NULL), 0);
-		ck_assert_int_eq(fv_signer_sign(s, root, &der, &len), 0);
+		q.key = key;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		ck_assert_int_eq(fv_sign(NULL, root, &der, &len), -EINVAL);
+		q.cert = cert;
+		q.flags = 2;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "flags"));
+		q.flags = FV_SIGN_EMBED_CERT;
+		q.size = offsetof(struct fv_sign_request, flags);
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
+		q.size = sizeof(q);
+		q.passphrase = "unused";
+		q.pkcs11_module = NULL;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), 0);
 		ck_assert_int_eq(
 			fv_signature_check(der, len, trusted, 1, root, NULL),
 			0);
@@ -1031,7 +1049,6 @@ START_TEST(sign_and_check)
 		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
 		fv_free(json);
 		fv_free(der);
-		fv_signer_free(s);
 		ck_assert_int_eq(
 			fv_input_read(cert, "certificate", 1 << 16, &in, &n),
 			0);
@@ -1103,7 +1120,7 @@ START_TEST(sidecar_images)
 	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
 	ck_assert_int_eq(
-		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
+		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
 	ck_assert_ptr_nonnull(f = fopen(sig, "wb"));
 	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
 	fclose(f);
@@ -1159,7 +1176,7 @@ START_TEST(repair_checks_signature)
 	ck_assert_int_eq(t_format(p, data, hash, o, &made), 0);
 	strcpy(root_hex, rpt(made).root_hex);
 	fv_result_free(made);
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root_hex, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root_hex, &der, &len), 0);
 	ck_assert_int_eq(set_signature(der, len), 0);
 	fv_free(der);
 	poke(data, 7 * BS);
@@ -1205,7 +1222,7 @@ START_TEST(repair_checks_signature)
 		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
 		ck_assert_int_eq(fv_pair_set_root_hex(pr, root_hex), 0);
 		ck_assert_int_eq(
-			fv_sign(key, cert, NULL, root_hex, 0, &sig, &n), 0);
+			sign_root(key, cert, root_hex, &sig, &n), 0);
 		ck_assert_int_eq(fv_pair_set_signature(pr, sig, n, "sig"), 0);
 		fv_free(sig);
 		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), 0);
@@ -1334,7 +1351,7 @@ START_TEST(door)
 	ck_assert_int_eq(fv_options_set_key(o, NULL), 0);
 	/* a signature given: refused with nothing to check it against,
 	 * judged CHECK with a certificate, and a write allowed then */
-	ck_assert_int_eq(fv_sign(key, cert, NULL, root, 0, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
 	write_file(sig, der, len);
 	fv_free(der);
 	rq.signature_path = sig;
@@ -2313,6 +2330,14 @@ END_TEST
  * same walk without
  * checks for the print commands; a super image's partition named
  * without its slot suffix. */
+static struct fv_slot_info slot_info_of(const fv_slot *s)
+{
+	struct fv_slot_info in = {.size = sizeof(in)};
+
+	ck_assert_int_eq(fv_slot_info(s, &in), 0);
+	return in;
+}
+
 struct walked {
 	size_t begun, ended;
 };
@@ -2321,7 +2346,7 @@ static void on_step(void *c, const fv_slot *s, size_t i, int done)
 {
 	struct walked *w = c;
 
-	ck_assert_uint_lt(i, fv_slot_steps(s));
+	ck_assert_uint_lt(i, slot_info_of(s).steps);
 	if (done)
 		w->ended++;
 	else
@@ -2401,7 +2426,7 @@ START_TEST(firmware_sets)
 		      fv_last_error());
 	/* vbmeta, chain system, its vbmeta, its tree, the command line,
 	 * boot's hash (avbtool's order: chains, command lines, included) */
-	n = fv_slot_steps(s);
+	n = slot_info_of(s).steps;
 	ck_assert_uint_eq(n, 6);
 	ck_assert_uint_eq(w.begun, n);
 	ck_assert_uint_eq(w.ended, n);
@@ -2433,7 +2458,8 @@ START_TEST(firmware_sets)
 	ck_assert_str_eq(st.path, boot);
 	ck_assert_int_eq(st.result, FV_SLOT_OK);
 	ck_assert_int_eq(fv_slot_step(s, 6, &st), -EINVAL);
-	ck_assert_ptr_null(fv_slot_super(s));
+	ck_assert_ptr_null(slot_info_of(s).super);
+	ck_assert_str_eq(slot_info_of(s).slot, "");
 	fv_slot_free(s);
 
 	/* boot's data changed: its step BAD, the rest still walked */
@@ -2466,7 +2492,7 @@ START_TEST(firmware_sets)
 	{
 		size_t nested = 0;
 
-		for (size_t i = 0; i < fv_slot_steps(s); i++) {
+		for (size_t i = 0; i < slot_info_of(s).steps; i++) {
 			st = step_of(s, i);
 			if (st.result != FV_SLOT_REFUSED)
 				continue;
@@ -2482,7 +2508,7 @@ START_TEST(firmware_sets)
 	 * nothing refused */
 	req.flags = FV_SLOT_FOLLOW | FV_SLOT_FOLLOW_NESTED;
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), 0);
-	for (size_t i = 0; i < fv_slot_steps(s); i++)
+	for (size_t i = 0; i < slot_info_of(s).steps; i++)
 		ck_assert_int_ne(step_of(s, i).result, FV_SLOT_REFUSED);
 	fv_slot_free(s);
 
@@ -2511,9 +2537,22 @@ START_TEST(firmware_sets)
 	req.flags = FV_SLOT_CHECK;
 	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
 		      fv_last_error());
-	ck_assert_ptr_nonnull(fv_slot_super(s));
-	ck_assert_str_eq(fv_slot_name(s), "a");
-	ck_assert_uint_eq(fv_slot_notes(s), 1);
+	ck_assert_ptr_nonnull(slot_info_of(s).super);
+	ck_assert_str_eq(slot_info_of(s).slot, "a");
+	ck_assert_uint_eq(slot_info_of(s).notes, 1);
+	{
+		/* a caller of a smaller structure gets what fits */
+		struct fv_slot_info in = {
+			.size = offsetof(struct fv_slot_info, super)};
+
+		ck_assert_int_eq(fv_slot_info(s, &in), 0);
+		ck_assert_uint_eq(in.size,
+				  offsetof(struct fv_slot_info, super));
+		ck_assert_uint_eq(in.notes, 1);
+		ck_assert_ptr_null(in.super);
+		in.size = sizeof(size_t);
+		ck_assert_int_eq(fv_slot_info(s, &in), -EINVAL);
+	}
 	ck_assert_ptr_nonnull(
 		strstr(fv_slot_note(s, 0), "system is partition system_a"));
 	ck_assert_ptr_null(fv_slot_note(s, 1));
@@ -2536,9 +2575,12 @@ START_TEST(firmware_sets)
 	ck_assert_int_eq(fv_slot_verify(&req, NULL, NULL, NULL, &s), -EINVAL);
 	fv_slot_free(s);
 	fv_slot_free(NULL);
-	ck_assert_uint_eq(fv_slot_steps(NULL), 0);
-	ck_assert_uint_eq(fv_slot_notes(NULL), 0);
-	ck_assert_ptr_null(fv_slot_name(NULL));
+	{
+		struct fv_slot_info in = {.size = sizeof(in)};
+
+		ck_assert_int_eq(fv_slot_info(NULL, &in), -EINVAL);
+		ck_assert_ptr_null(fv_slot_note(NULL, 0));
+	}
 }
 END_TEST
 
@@ -2622,7 +2664,7 @@ START_TEST(firmware_sets_mldsa)
 	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW;
 	ck_assert_msg(fv_slot_verify(&req, NULL, NULL, NULL, &s) == 0, "%s",
 		      fv_last_error());
-	ck_assert_uint_eq(fv_slot_steps(s), 4);
+	ck_assert_uint_eq(slot_info_of(s).steps, 4);
 	st = step_of(s, 0);
 	ck_assert_int_eq(st.trust, FV_TRUST_CHECK);
 	ck_assert_str_eq(avb_info(st.avb).header.algorithm, "SHA256_RSA2048");
@@ -2840,7 +2882,7 @@ START_TEST(messages_with_a_fix)
 	snprintf(sig, sizeof(sig), "%s/m.p7s", dir);
 	make_signer(key, cert);
 	ck_assert_int_eq(
-		fv_sign(key, cert, NULL, rpt(made).root_hex, 0, &der, &len), 0);
+		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
 	fv_result_free(made);
 	write_file(sig, der, len);
 	fv_free(der);

@@ -595,17 +595,17 @@ START_TEST(bad_parameters_and_reads)
 	/* a signer whose key cannot be read: refused, its name said (the
 	 * signatures themselves: t_fsverity, against fsverity sign) */
 	{
-		fv_signer *sg;
+		struct fv_sign_request q = {.size = sizeof(q)};
 		uint8_t *der = NULL;
 		size_t len = 0;
 
-		ck_assert_int_eq(fv_signer_new("/nonexistent/k.pem",
-					       "/nonexistent/c.pem", &sg),
-				 0);
-		ck_assert_int_lt(fv_fsverity_sign(d, sg, &der, &len), 0);
+		q.key = "/nonexistent/k.pem";
+		q.cert = "/nonexistent/c.pem";
+		ck_assert_int_lt(fv_fsverity_sign(d, &q, &der, &len), 0);
 		ck_assert_ptr_null(der);
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "k.pem"));
-		fv_signer_free(sg);
+		q.size = sizeof(size_t);
+		ck_assert_int_eq(fv_fsverity_sign(d, &q, &der, &len), -EINVAL);
 	}
 	fv_fsverity_digest_free(d);
 }

@@ -499,19 +499,37 @@ API void fv_result_free(fv_result *r)
 
 /* --- signatures ----------------------------------------------------------- */
 
-API int fv_sign(const char *key, const char *cert, const char *passphrase,
-		const char *root_hex, int embed_cert, uint8_t **der,
-		size_t *len)
+int verity_api_signer_of(const struct fv_sign_request *q,
+			 struct verity_signer *vs)
 {
-	struct verity_signer s = {key, cert, passphrase, NULL, embed_cert};
-	struct ht_error err;
+	if (!q->key || !q->cert)
+		return verity_api_fail(EINVAL, "a signing request without a "
+					       "key or a certificate");
+	if (q->flags & ~(unsigned)FV_SIGN_EMBED_CERT)
+		return verity_api_fail(EINVAL, "unknown signing flags %#x",
+				       q->flags);
+	*vs = (struct verity_signer){q->key, q->cert, q->passphrase,
+				     q->pkcs11_module,
+				     !!(q->flags & FV_SIGN_EMBED_CERT)};
+	return 0;
+}
 
-	NEED(key);
-	NEED(cert);
+API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
+		uint8_t **der, size_t *len)
+{
+	struct fv_sign_request q;
+	struct verity_signer vs;
+	struct ht_error err;
+	int r;
+
+	TAKE(q, req, flags);
 	NEED(root_hex);
 	NEED(der);
 	NEED(len);
-	return verity_api_keep(verity_sign(&s, root_hex, der, len, &err), &err);
+	if ((r = verity_api_signer_of(&q, &vs)))
+		return r;
+	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
+			       &err);
 }
 
 API int fv_signature_check(const uint8_t *sig, size_t len,
@@ -664,89 +682,6 @@ API int fv_options_set_key(fv_options *o, const char *path)
 	free(o->key);
 	o->key = copy;
 	return 0;
-}
-
-/* --- signers ---------------------------------------------------------- */
-
-API int fv_signer_new(const char *key, const char *cert, fv_signer **out)
-{
-	fv_signer *s;
-
-	NEED(out);
-	*out = NULL;
-	NEED(key);
-	NEED(cert);
-	if (!(s = calloc(1, sizeof(*s))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if (verity_api_set_string(&s->key, key) ||
-	    verity_api_set_string(&s->cert, cert)) {
-		fv_signer_free(s);
-		return -ENOMEM;
-	}
-	*out = s;
-	return 0;
-}
-
-void verity_api_wipe(char *p)
-{
-	if (p)
-		explicit_bzero(p, strlen(p));
-	free(p);
-}
-
-API void fv_signer_free(fv_signer *s)
-{
-	if (!s)
-		return;
-	free(s->key);
-	free(s->cert);
-	verity_api_wipe(s->passphrase);
-	free(s->module);
-	free(s);
-}
-
-API int fv_signer_set_passphrase(fv_signer *s, const char *passphrase)
-{
-	char *copy = NULL;
-
-	NEED(s);
-	if (passphrase && !(copy = strdup(passphrase)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	verity_api_wipe(s->passphrase);
-	s->passphrase = copy;
-	return 0;
-}
-
-API int fv_signer_set_pkcs11_module(fv_signer *s, const char *path)
-{
-	NEED(s);
-	return verity_api_set_string(&s->module, path);
-}
-
-API int fv_signer_set_flags(fv_signer *s, unsigned flags)
-{
-	NEED(s);
-	if (flags & ~(unsigned)FV_SIGN_EMBED_CERT)
-		return verity_api_fail(EINVAL, "unknown signing flags %#x",
-				       flags);
-	s->flags = flags;
-	return 0;
-}
-
-API int fv_signer_sign(const fv_signer *s, const char *root_hex, uint8_t **der,
-		       size_t *len)
-{
-	struct ht_error err;
-	struct verity_signer vs;
-
-	NEED(s);
-	NEED(root_hex);
-	NEED(der);
-	NEED(len);
-	vs = (struct verity_signer){s->key, s->cert, s->passphrase, s->module,
-				    !!(s->flags & FV_SIGN_EMBED_CERT)};
-	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
-			       &err);
 }
 
 API int fv_ddi_signature_json(const char *root_hex, const char *cert,

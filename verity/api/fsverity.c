@@ -232,18 +232,21 @@ API int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 	return 0;
 }
 
-API int fv_fsverity_sign(const fv_fsverity_digest *d, const fv_signer *s,
-			 uint8_t **der, size_t *len)
+API int fv_fsverity_sign(const fv_fsverity_digest *d,
+			 const struct fv_sign_request *req, uint8_t **der,
+			 size_t *len)
 {
+	struct fv_sign_request q;
 	struct verity_signer vs;
 	struct ht_error err;
+	int r;
 
 	NEED(d);
-	NEED(s);
+	TAKE(q, req, flags);
 	NEED(der);
 	NEED(len);
-	vs = (struct verity_signer){s->key, s->cert, s->passphrase, s->module,
-				    !!(s->flags & FV_SIGN_EMBED_CERT)};
+	if ((r = verity_api_signer_of(&q, &vs)))
+		return r;
 	return verity_api_keep(
 		verity_sign_bytes(&vs, d->sig, d->sig_len,
 				  d->d.alg == FSV_SHA512 ? "SHA512" : "SHA256",

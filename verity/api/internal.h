@@ -186,11 +186,6 @@ struct fv_pair {
 	unsigned fingerprint_at;  /* its signature partition */
 };
 
-struct fv_signer {
-	char *key, *cert, *passphrase, *module;
-	unsigned flags;
-};
-
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
 void verity_api_params_out(const struct verity_params *in, fv_params *out);
@@ -239,7 +234,10 @@ const char *verity_api_or_empty(const char *s);
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
-void verity_api_wipe(char *p);
+/* A signing request (taken already) as the signing code reads it: its
+ * key and certificate given, its flags known. */
+int verity_api_signer_of(const struct fv_sign_request *q,
+			 struct verity_signer *vs);
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
 				 struct fv_gpt_partition *p);
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);

@@ -992,9 +992,18 @@ API void fv_slot_free(fv_slot *s)
 	free(s);
 }
 
-API size_t fv_slot_steps(const fv_slot *s)
+API int fv_slot_info(const fv_slot *s, struct fv_slot_info *info)
 {
-	return s ? s->n : 0;
+	struct fv_slot_info full = {0};
+
+	NEED(s);
+	NEED(info);
+	full.steps = s->n;
+	full.notes = s->nnotes;
+	full.super = s->super;
+	full.slot = s->slot;
+	GIVE(info, full, steps);
+	return 0;
 }
 
 API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
@@ -1016,22 +1025,7 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	return 0;
 }
 
-API size_t fv_slot_notes(const fv_slot *s)
-{
-	return s ? s->nnotes : 0;
-}
-
 API const char *fv_slot_note(const fv_slot *s, size_t i)
 {
 	return s && i < s->nnotes ? s->notes[i] : NULL;
-}
-
-API const fv_super *fv_slot_super(const fv_slot *s)
-{
-	return s ? s->super : NULL;
-}
-
-API const char *fv_slot_name(const fv_slot *s)
-{
-	return s ? s->slot : NULL;
 }
