@@ -455,9 +455,11 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 	req.flags = FV_SLOT_CHECK | FV_SLOT_STOP | FV_SLOT_EXPECTED |
 		    (a->follow ? FV_SLOT_FOLLOW : 0) |
 		    (a->accept_zeroed_hashtree ? FV_SLOT_ACCEPT_ZEROED : 0);
-	fv_options_set_failure_fn(opts, report_block, &c);
+	opts->failure = report_block;
+	opts->failure_ctx = &c;
 	r = fv_slot_verify(&req, opts, on_step, &c, &s);
-	fv_options_set_failure_fn(opts, NULL, NULL);
+	opts->failure = NULL;
+	opts->failure_ctx = NULL;
 	if (r) {
 		r = cli_lib_error(r);
 		goto out;

@@ -610,7 +610,7 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	uint8_t salt[FV_MAX_SALT_SIZE];
 	struct cli_progress bar = {0};
 	struct fv_footer_request f;
-	fv_options *opts = NULL;
+	fv_options opts = {.size = sizeof(opts)};
 	uint64_t *ranges = NULL;
 	struct vb v;
 	int r;
@@ -661,7 +661,7 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 			goto out;
 		}
 	}
-	r = fv_avb_add_footer(a->image, &f, opts);
+	r = fv_avb_add_footer(a->image, &f, &opts);
 	cli_progress_end(&bar);
 	if (r)
 		r = cli_write_error(r);
@@ -671,7 +671,6 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
 				"given (Android's trees use sha256)\n");
 out:
-	fv_options_free(opts);
 	free(ranges);
 	vb_free(&v);
 	return r;
@@ -979,7 +978,7 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	case S_VERIFY: {
 		struct cli_progress bar = {0};
-		fv_options *opts;
+		fv_options opts;
 		struct cli_opts o;
 
 		memset(&o, 0, sizeof(o));
@@ -987,10 +986,10 @@ int cli_avb_main(int argc, const char **argv)
 		o.progress = a.progress;
 		o.action = s->name;
 		a.bar = &bar;
-		r = cli_run_options(&o, &opts, &bar) ? EXIT_PARAMS
-						     : cli_avb_verify(&a, opts);
+		r = cli_run_options(&o, &opts, &bar)
+			    ? EXIT_PARAMS
+			    : cli_avb_verify(&a, &opts);
 		cli_progress_end(&bar);
-		fv_options_free(opts);
 		break;
 	}
 	case S_MAKE:

@@ -144,7 +144,7 @@ int cmd_bench(struct cli_opts *o)
 	uint64_t size = 64ULL << 20;
 	double seconds;
 	unsigned threads;
-	fv_options *fo;
+	fv_options fo;
 	int r;
 
 	if (o->nargs)
@@ -228,8 +228,7 @@ int cmd_bench(struct cli_opts *o)
 	req.seconds = seconds;
 	if ((r = cli_run_options(o, &fo, NULL)))
 		return r;
-	r = fv_bench_run(&req, fo, print_rows, o);
-	fv_options_free(fo);
+	r = fv_bench_run(&req, &fo, print_rows, o);
 	if (r < 0)
 		return cli_error(r, "bench: %s", fv_last_error());
 	return r ? r : EXIT_OK;

@@ -124,7 +124,7 @@ int cmd_format(struct cli_opts *o)
 	struct sidecars side = {0};
 	struct fv_report rep;
 	struct fv_layout l;
-	fv_options *opts = NULL;
+	fv_options opts;
 	fv_result *out = NULL;
 	fv_pair *fp = NULL;
 	const fv_params *p;
@@ -157,7 +157,7 @@ int cmd_format(struct cli_opts *o)
 			"its own bytes are hashed, as the kernel maps them "
 			"(simg2img %s IMAGE.raw makes its unsparsed ones)\n",
 			o->args[0], o->args[0]);
-	r = fv_pair_format(fp, opts, &out);
+	r = fv_pair_format(fp, &opts, &out);
 	cli_progress_end(&pr);
 	cli_threads_said(o);
 	if (r) {
@@ -198,7 +198,6 @@ int cmd_format(struct cli_opts *o)
 	r = EXIT_OK;
 out:
 	fv_result_free(out);
-	fv_options_free(opts);
 	fv_pair_free(fp);
 	sidecars_free(&side);
 	return r;

@@ -299,7 +299,7 @@ static int tree_params(const char *sub, const struct fsv_args *a,
 	return rc;
 }
 
-static int run_options(const struct fsv_args *a, fv_options **opts)
+static int run_options(const struct fsv_args *a, fv_options *opts)
 {
 	struct cli_opts o;
 
@@ -380,7 +380,7 @@ static int digest(const struct sub *s, struct fsv_args *a)
 {
 	struct tree t;
 	fv_fsverity_digest **d = NULL;
-	fv_options *opts = NULL;
+	fv_options opts;
 	size_t n = (size_t)a->nargs, failed = n, last;
 	int r;
 
@@ -401,10 +401,10 @@ static int digest(const struct sub *s, struct fsv_args *a)
 	/* no tree kept: --out-merkle-tree is the last file's (as
 	 * fsverity-utils leaves it), written as it is made */
 	last = a->out_tree ? n - 1 : n;
-	r = fv_fsverity_compute_files(&t.p, a->args, last, opts, 0, d,
+	r = fv_fsverity_compute_files(&t.p, a->args, last, &opts, 0, d,
 				      &failed);
 	if (!r && last < n) {
-		r = compute_one(&t.p, a->args[last], opts, a->out_tree,
+		r = compute_one(&t.p, a->args[last], &opts, a->out_tree,
 				&d[last]);
 		failed = r ? last : n;
 	}
@@ -436,7 +436,6 @@ out:
 	for (size_t i = 0; d && i < n; i++)
 		fv_fsverity_digest_free(d[i]);
 	free(d);
-	fv_options_free(opts);
 	return r;
 }
 
@@ -451,7 +450,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 	struct fv_fsverity_info info = {.size = sizeof(info)},
 				again_info = {.size = sizeof(again_info)};
 	fv_fsverity_digest *d = NULL;
-	fv_options *opts = NULL;
+	fv_options opts;
 	struct cli_opts o;
 	struct tree t;
 	uint8_t *der = NULL;
@@ -486,7 +485,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 					  2)))
 			goto out;
 	}
-	if ((r = compute_one(&t.p, a->args[0], opts, NULL, &d)) ||
+	if ((r = compute_one(&t.p, a->args[0], &opts, NULL, &d)) ||
 	    (r = fv_fsverity_digest_info(d, &info))) {
 		r = lib_failed(r);
 		goto out;
@@ -505,7 +504,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 		fv_fsverity_digest *again = NULL;
 		int same;
 
-		if ((r = compute_one(&t.p, a->args[0], opts, a->out_tree,
+		if ((r = compute_one(&t.p, a->args[0], &opts, a->out_tree,
 				     &again)) ||
 		    (r = fv_fsverity_digest_info(again, &again_info))) {
 			fv_fsverity_digest_free(again);
@@ -534,7 +533,6 @@ static int sign(const struct sub *s, struct fsv_args *a)
 out:
 	fv_free(der);
 	fv_fsverity_digest_free(d);
-	fv_options_free(opts);
 	return r;
 }
 

@@ -44,20 +44,16 @@ static int policies(const struct cli_opts *o)
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made)
 {
-	fv_options *opts = NULL;
+	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
 	int r = made;
 
-	if (!r && (!(opts = fv_options_new()) ||
-		   fv_options_set_flags(opts, o->activation)))
-		r = cli_lib_error(-EINVAL);
 	if (!r) {
-		r = fv_pair_activate(name, cp->fp, opts);
+		r = fv_pair_activate(name, cp->fp, &opts);
 		r = r ? cli_lib_error(r) : EXIT_OK;
 	}
 	if (!r)
 		cli_debug(o, "Activated %s from %s and %s.", name,
 			  fv_pair_data_path(cp->fp), fv_pair_hash_path(cp->fp));
-	fv_options_free(opts);
 	cli_pair_free(cp);
 	return r;
 }
@@ -65,25 +61,22 @@ int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
 			     const char *const *trusted, size_t ntrusted)
 {
-	fv_options *opts = fv_options_new();
+	fv_options opts = {.size = sizeof(opts),
+			   .trusted_certs = trusted,
+			   .ntrusted_certs = ntrusted};
 	fv_result *res = NULL;
 	struct fv_report rep;
 	int r;
 
-	if (!opts)
-		return cli_lib_error(-ENOMEM);
-	if ((r = fv_options_set_trusted_certs(opts, trusted, ntrusted)) ||
-	    (r = fv_pair_check_signature(fp, opts, &res))) {
-		fv_options_free(opts);
+	/* (the certificates checked by the call, first) */
+	if ((r = fv_pair_check_signature(fp, &opts, &res)))
 		return cli_lib_error(r);
-	}
 	cli_report(res, &rep);
 	if (rep.trust == FV_TRUST_CHECK)
 		cli_debug(o,
 			  "The root hash signature checks out: signed by %s.",
 			  rep.signer);
 	fv_result_free(res);
-	fv_options_free(opts);
 	return 0;
 }
 

@@ -170,7 +170,7 @@ static int no_parity(const struct cli_opts *o, const struct cli_pair *cp)
 int cmd_repair(struct cli_opts *o)
 {
 	struct cli_pair cp;
-	fv_options *opts = NULL;
+	fv_options opts;
 	fv_result *out = NULL;
 	struct cli_progress pr;
 	struct fv_report rep;
@@ -197,18 +197,19 @@ int cmd_repair(struct cli_opts *o)
 	/* the root hash is trusted only once its signature checks out,
 	 * before anything is read, let alone written: the trust policy
 	 * refused an unchecked signer already (cli_pair_from_args) */
-	if (cli_run_options(o, &opts, &pr) ||
-	    fv_options_set_repair(opts, o->repair)) {
+	if (cli_run_options(o, &opts, &pr)) {
 		r = EXIT_PARAMS;
 		goto out;
 	}
+	opts.repair = o->repair;
 	ro.fec_name = cp.fec_name;
-	fv_options_set_block_fn(opts, on_event, &ro);
+	opts.block = on_event;
+	opts.block_ctx = &ro;
 	if (o->json) {
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = fv_pair_repair(cp.fp, opts, &out);
+	r = fv_pair_repair(cp.fp, &opts, &out);
 	cli_progress_end(&pr);
 	if (r) {
 		json_object_put(ro.repaired);
@@ -227,7 +228,6 @@ int cmd_repair(struct cli_opts *o)
 		print_text(&ro, out, &rep.layout, &rep.fec);
 out:
 	fv_result_free(out);
-	fv_options_free(opts);
 	cli_pair_free(&cp);
 	return r;
 }

@@ -54,7 +54,7 @@ int cmd_update(struct cli_opts *o)
 	struct fv_layout l;
 	struct fv_report rep;
 	uint64_t *ranges = NULL;
-	fv_options *opts = NULL;
+	fv_options opts;
 	fv_result *out = NULL;
 	fv_pair *fp = NULL;
 	struct cli_progress pr;
@@ -79,7 +79,7 @@ int cmd_update(struct cli_opts *o)
 					  3)))
 			goto out;
 	}
-	r = fv_pair_update(fp, ranges, n, opts, &out);
+	r = fv_pair_update(fp, ranges, n, &opts, &out);
 	cli_progress_end(&pr);
 	if (r) {
 		r = cli_write_error(r);
@@ -129,7 +129,6 @@ int cmd_update(struct cli_opts *o)
 out:
 	free(ranges);
 	fv_result_free(out);
-	fv_options_free(opts);
 	fv_pair_free(fp);
 	return r;
 }

@@ -255,7 +255,7 @@ static void json_close(struct verify_report *vr, const fv_result *result,
 int cmd_verify(struct cli_opts *o)
 {
 	struct cli_pair cp;
-	fv_options *opts = NULL;
+	fv_options opts;
 	fv_result *res = NULL;
 	struct cli_progress pr;
 	struct verify_report vr;
@@ -291,15 +291,17 @@ int cmd_verify(struct cli_opts *o)
 	vr.o = o;
 	vr.cp = &cp;
 	/* the layout the header shows before the first failure */
-	if (o->json && (r = fv_pair_dump(cp.fp, opts, &vr.dump))) {
+	if (o->json && (r = fv_pair_dump(cp.fp, &opts, &vr.dump))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
 	if (o->json && fv_pair_fec_path(cp.fp))
 		vr.unrepairable = json_object_new_array();
-	fv_options_set_failure_fn(opts, report_failure, &vr);
-	fv_options_set_block_fn(opts, fec_event, &vr);
-	r = fv_pair_verify(cp.fp, opts, &res);
+	opts.failure = report_failure;
+	opts.failure_ctx = &vr;
+	opts.block = fec_event;
+	opts.block_ctx = &vr;
+	r = fv_pair_verify(cp.fp, &opts, &res);
 	cli_progress_end(&pr);
 	cli_threads_said(o);
 	if (r) {
@@ -330,7 +332,6 @@ int cmd_verify(struct cli_opts *o)
 out:
 	fv_result_free(res);
 	fv_result_free(vr.dump);
-	fv_options_free(opts);
 	cli_pair_free(&cp);
 	return r;
 }

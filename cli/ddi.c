@@ -191,22 +191,23 @@ static int check_pair(const struct cli_opts *o, const char *image,
 		      struct ddi_report *rep, fv_result **res)
 {
 	struct cli_progress pr;
-	fv_options *opts;
+	fv_options opts;
 	fv_pair *fp = NULL;
 	int r;
 
 	if (cli_run_options(o, &opts, &pr))
 		return EXIT_PARAMS;
-	if ((r = fv_options_set_trusted_certs(opts, trusted, ntrusted)) ||
-	    (r = fv_image_pair(im, i, &fp))) {
-		fv_options_free(opts);
+	if ((r = cli_certs_fit(ntrusted)))
+		return r;
+	if ((r = fv_image_pair(im, i, &fp)))
 		return cli_lib_error(r);
-	}
-	fv_options_set_failure_fn(opts, report, rep);
-	r = fv_pair_verify(fp, opts, res);
+	opts.trusted_certs = trusted;
+	opts.ntrusted_certs = ntrusted;
+	opts.failure = report;
+	opts.failure_ctx = rep;
+	r = fv_pair_verify(fp, &opts, res);
 	cli_progress_end(&pr);
 	fv_pair_free(fp);
-	fv_options_free(opts);
 	/* a signature that does not check out is exit 2, as for every
 	 * container (docs/trust.md) */
 	if (r)
@@ -456,7 +457,7 @@ out:
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 {
 	struct fv_ddi_pair d;
-	fv_options *opts = NULL;
+	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
 	fv_image *im;
 	fv_pair *fp = NULL;
 	int r;
@@ -489,16 +490,13 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 		globfree(&g);
 		if (r)
 			goto out;
-		if (!(opts = fv_options_new()) ||
-		    (r = fv_options_set_flags(opts, o->activation)) ||
-		    (r = fv_pair_activate(name, fp, opts)))
-			r = cli_lib_error(opts ? r : -ENOMEM);
+		if ((r = fv_pair_activate(name, fp, &opts)))
+			r = cli_lib_error(r);
 		goto out;
 	}
 	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
 out:
 	fv_pair_free(fp);
-	fv_options_free(opts);
 	fv_image_free(im);
 	return r;
 }

@@ -169,33 +169,28 @@ int cli_writes(const struct cli_opts *o)
 	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
 }
 
-/* The options holding the anchor (--key, or certs): 0 and *opts, the
- * exit code of a refusal of the command's (printed), or the library's
- * negative errno. */
+/* The options holding the anchor (--key, or certs, which they point
+ * at): 0 and *opts, or the exit code of a refusal of the command's
+ * (printed). The library checks the certificates' count where it takes
+ * the options, before anything else, as it did when they were set. */
 static int anchor_options(const struct cli_opts *o, const char *const *certs,
-			  size_t ncerts, fv_options **opts)
+			  size_t ncerts, fv_options *opts)
 {
-	int r;
-
-	*opts = NULL;
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
 	if (o->key && o->ntrusted)
 		return cli_error(-EINVAL,
 				 "--key and --trusted-cert: give the one "
 				 "trust anchor the image takes (--key for "
 				 "Android images, --trusted-cert for the "
 				 "others)");
-	if (!(*opts = fv_options_new()))
-		return cli_error(-ENOMEM, "out of memory");
-	if ((r = o->key ? fv_options_set_key(*opts, o->key) : 0) ||
-	    (r = ncerts ? fv_options_set_trusted_certs(*opts, certs, ncerts)
-			: 0)) {
-		fv_options_free(*opts);
-		*opts = NULL;
-	}
-	return r;
+	opts->key = o->key;
+	opts->trusted_certs = certs;
+	opts->ntrusted_certs = ncerts;
+	return 0;
 }
 
-int cli_anchor_options(const struct cli_opts *o, fv_options **opts)
+int cli_anchor_options(const struct cli_opts *o, fv_options *opts)
 {
 	return anchor_options(o, (const char *const *)o->trusted_certs,
 			      o->ntrusted, opts);
@@ -204,16 +199,14 @@ int cli_anchor_options(const struct cli_opts *o, fv_options **opts)
 int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
 	     const char *const *certs, size_t ncerts, fv_image **img)
 {
-	fv_options *opts;
+	fv_options opts;
 	int r;
 
 	if ((r = anchor_options(o, certs, ncerts, &opts)))
 		return r;
 	rq->size = sizeof(*rq);
 	rq->writes = cli_writes(o);
-	r = fv_open(rq, opts, img);
-	fv_options_free(opts);
-	return r;
+	return fv_open(rq, &opts, img);
 }
 
 /* A plain pair or an image with sidecar files (side: its options, the

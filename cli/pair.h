@@ -54,7 +54,7 @@ int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
 	     const char *const *certs, size_t ncerts, fv_image **img);
 /* The options holding the anchor --key or --trusted-cert give, for the
  * library to judge with: as cli_open returns. */
-int cli_anchor_options(const struct cli_opts *o, fv_options **opts);
+int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
 
 /* verify's and repair's arguments (kind: what cli_image_kind said of an
  * image given alone; ignored for two or more arguments): <data> <hash>

@@ -36,11 +36,15 @@ int cli_parse_size(const char *text, uint64_t *out);
 int cli_parse_threads(const struct cli_opts *o, unsigned *threads);
 /* "Threads: N." with --debug: the workers an action runs. */
 void cli_threads_said(const struct cli_opts *o);
-/* How an action runs, as the library's options (*opts: fv_options_free):
- * --threads, progress (pr, may be NULL: none), --trusted-cert, the
- * SHA-256 kernel FASTVERITY_SHA256 names. */
-int cli_run_options(const struct cli_opts *o, fv_options **opts,
+/* How an action runs, as the library's options (*opts, which point at
+ * o's strings and pr): --threads, progress (pr, may be NULL: none),
+ * --trusted-cert, the SHA-256 kernel FASTVERITY_SHA256 names. 0, or the
+ * exit code (printed). */
+int cli_run_options(const struct cli_opts *o, fv_options *opts,
 		    struct cli_progress *pr);
+/* n certificate files are not more than the library takes: 0, or the
+ * exit code (printed, in the library's words). */
+int cli_certs_fit(size_t n);
 /* FASTVERITY_SHA256 (portable, two-way, three-way): the SHA-256 kernel
  * the library is asked to run (the fastest when unset). */
 enum fv_sha256_kernel cli_sha256_choice(void);

@@ -554,7 +554,7 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 	const char **names = NULL, **files = NULL;
 	const char *one[1] = {o->partition};
 	struct cli_progress pr;
-	fv_options *opts = NULL;
+	fv_options opts;
 	fv_slot *s = NULL;
 	char summary[512] = "";
 	int r;
@@ -581,8 +581,9 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 	p.pr = &pr;
 	if (o->json)
 		p.list = json_object_new_array();
-	fv_options_set_failure_fn(opts, report, &p);
-	r = fv_slot_verify(&req, opts, on_step, &p, &s);
+	opts.failure = report;
+	opts.failure_ctx = &p;
+	r = fv_slot_verify(&req, &opts, on_step, &p, &s);
 	cli_progress_end(&pr);
 	if (r) {
 		if (r == -ENODEV && super && o->nblock_devices == 0 &&
@@ -652,7 +653,6 @@ out:
 	json_object_put(p.list);
 	json_object_put(p.failures);
 	fv_slot_free(s);
-	fv_options_free(opts);
 	cli_block_devices_free(o, names, files);
 	return r;
 }

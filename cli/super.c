@@ -473,7 +473,7 @@ out:
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
 	struct fv_super_partition p = {.size = sizeof(p)};
-	fv_options *opts = NULL;
+	fv_options opts;
 	struct cli_pair cp;
 	fv_super *s;
 	fv_avb *a;
@@ -500,12 +500,10 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	 * files (which stay open until the device holds them), judged by
 	 * the library for the anchor given */
 	if ((r = cli_anchor_options(o, &opts)) ||
-	    (r = fv_super_avb(s, (size_t)i, opts, &a))) {
-		fv_options_free(opts);
+	    (r = fv_super_avb(s, (size_t)i, &opts, &a))) {
 		fv_super_free(s);
 		return r > 0 ? r : cli_lib_error(r);
 	}
-	fv_options_free(opts);
 	fv_super_partition(s, (size_t)i, &p);
 	len = strlen(image) + strlen(p.name) + 2;
 	if (!(path = malloc(len))) {

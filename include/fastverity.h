@@ -177,35 +177,51 @@ int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
 
 /* --- options ------------------------------------------------------------
- * How format, verify, repair and open run; NULL options mean defaults:
- * one worker per online CPU, no progress, no FEC, no flags. */
+ * How format, verify, repair and open run: a plain structure since 0.10
+ * (FASTVERITY_1.8), in place of 0.3-0.9's handle and its setters. The
+ * caller sets size to sizeof(struct fv_options) and zeroes the rest
+ * (fv_options o = {.size = sizeof(o)}): zero is each option's default,
+ * and NULL options mean the defaults (one worker per online CPU, no
+ * progress, no callbacks, no flags, no anchor). A call checks the
+ * options it is given before it reads or writes anything (EINVAL: a
+ * member out of its range), reads them during the call only and keeps
+ * nothing of them: the strings and arrays need live only as long. */
 typedef struct fv_options fv_options;
-
-fv_options *fv_options_new(void);
-void fv_options_free(fv_options *o);
-
-/* 0: one per online CPU; 1: the calling thread only; at most 256.
- * The option setters: EINVAL (the value, or a NULL handle), ENOMEM
- * (those that copy). */
-int fv_options_set_threads(fv_options *o, unsigned threads);
-
-/* 1: map the data instead of reading it: no copy, but a data file that
- * another program truncates meanwhile raises SIGBUS in the caller (a
- * library cannot catch it). Default 0: read, as the command does. */
-int fv_options_set_map(fv_options *o, int map);
 
 /* done of total bytes read so far; called from worker threads, one call
  * at a time. */
 typedef void (*fv_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx);
-/* Since 0.8 (FASTVERITY_1.6): fn is told when a pass over the image
- * begins, by name ("verify data", "rebuild", "verify again", "check
- * parity", "hash data", "hash data and parity", "write parity"), with
- * the progress callback's ctx; the
- * progress calls after it count that pass from 0 to its own total (a
- * bar per pass, whose 100% means that pass is done). NULL: none. */
+/* Since 0.8 (FASTVERITY_1.6): a pass over the image begins, by name
+ * ("verify data", "rebuild", "verify again", "check parity", "hash
+ * data", "hash data and parity", "write parity"), with the progress
+ * callback's ctx; the progress calls after it count that pass from 0 to
+ * its own total (a bar per pass, whose 100% means that pass is done). */
 typedef void (*fv_pass_fn)(void *ctx, const char *pass);
-void fv_options_set_pass_fn(fv_options *o, fv_pass_fn fn);
+
+enum fv_failure_kind {
+	FV_BAD_DATA_BLOCK, /* a data block does not match its digest */
+	FV_BAD_HASH_BLOCK, /* a hash block does not match its parent */
+	FV_BAD_PADDING,    /* non-zero bytes where a hash block must be 0 */
+	/* since 0.3: a block that cannot be read (EIO); the check goes on,
+	 * and repair rebuilds it like any other bad block */
+	FV_UNREADABLE_DATA_BLOCK,
+	FV_UNREADABLE_HASH_BLOCK,
+};
+/* One failure, as verify (or repair's first pass) finds it: block is the
+ * data block index (data) or the hash block index on the hash device;
+ * offset the byte offset on that device; level the tree level of a hash
+ * block (0: leaves). The tree is checked from the top down, and only
+ * against proven blocks: a damaged hash block is the failure reported,
+ * the blocks under it are counted as unchecked (struct fv_report), not
+ * reported. Failures come top level first, in device order within a
+ * level, data blocks last. */
+typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
+			      uint64_t block, uint64_t offset, unsigned level);
+/* With parity: each bad block as the repair (or verify: what a repair
+ * would do) leaves it: repaired 1 when rebuilt and proven, 0 when it
+ * stays bad. */
+typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
+			    uint64_t block, uint64_t offset, unsigned level);
 
 /* open: the target's flags (several may be or'ed, but one corruption
  * and one error policy at most). */
@@ -219,34 +235,18 @@ enum fv_flags {
 	FV_CHECK_AT_MOST_ONCE = 1u << 6,
 	FV_USE_TASKLETS = 1u << 7,
 };
-int fv_options_set_flags(fv_options *o, unsigned flags);
-/* verify and repair: PEM certificates (or bundles) trusted to sign the
- * root hash, copied (NULL, 0: none). Since 0.3 (FASTVERITY_1.1). */
-int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
-				 size_t n);
 
-/* --- format, verify, repair ---------------------------------------------
- */
-typedef struct fv_result fv_result;
-
-enum fv_failure_kind {
-	FV_BAD_DATA_BLOCK, /* a data block does not match its digest */
-	FV_BAD_HASH_BLOCK, /* a hash block does not match its parent */
-	FV_BAD_PADDING,    /* non-zero bytes where a hash block must be 0 */
-	/* since 0.3: a block that cannot be read (EIO); the check goes on,
-	 * and repair rebuilds it like any other bad block */
-	FV_UNREADABLE_DATA_BLOCK,
-	FV_UNREADABLE_HASH_BLOCK,
+/* The SHA-256 kernel of the fast path, for measuring and testing (the
+ * results are the same with each): FV_SHA256_FASTEST, the default, is
+ * the fastest this CPU has. */
+enum fv_sha256_kernel {
+	FV_SHA256_FASTEST = 0,
+	FV_SHA256_PORTABLE = 1,  /* C, one block at a time */
+	FV_SHA256_TWO_WAY = 2,   /* the CPU's SHA instructions, two blocks */
+	FV_SHA256_THREE_WAY = 3, /* three blocks */
+	FV_SHA256_AVX512 = 4,    /* since 0.9: sixteen in AVX-512 lanes, where
+				  * the CPU has them (the fastest otherwise) */
 };
-/* One failure: block is the data block index (data) or the hash block
- * index on the hash device; offset the byte offset on that device; level
- * the tree level of a hash block (0: leaves). The tree is checked from
- * the top down, and only against proven blocks: a damaged hash block is
- * the failure reported, the blocks under it are counted as unchecked
- * (struct fv_report), not reported. Failures come top level first, in
- * device order within a level, data blocks last. */
-typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
-			      uint64_t block, uint64_t offset, unsigned level);
 
 /* How fv_pair_repair goes (or'ed). */
 enum fv_repair_flags {
@@ -258,6 +258,47 @@ enum fv_repair_flags {
 	 * parity is then not this image's (a dry run refuses it too) */
 	FV_REPAIR_REWRITE_PARITY = 1u << 1,
 };
+
+/* The most certificate files trusted_certs may name. */
+#define FV_MAX_TRUSTED_CERTS 64
+
+struct fv_options {
+	size_t size; /* sizeof(struct fv_options), set by the caller */
+	/* 0: one per online CPU; 1: the calling thread only; at most
+	 * FV_MAX_THREADS */
+	unsigned threads;
+	/* 1: map the data instead of reading it: no copy, but a data file
+	 * that another program truncates meanwhile raises SIGBUS in the
+	 * caller (a library cannot catch it). 0: read, as the command
+	 * does. */
+	int map;
+	fv_progress_fn progress; /* NULL: none */
+	void *progress_ctx;      /* progress's and pass's */
+	fv_pass_fn pass;         /* NULL: none */
+	/* verify, repair: each failure; with parity, each bad block as
+	 * left (NULL: none) */
+	fv_failure_fn failure;
+	void *failure_ctx;
+	fv_block_fn block;
+	void *block_ctx;
+	unsigned flags; /* open: enum fv_flags */
+	/* verify, repair and open: PEM certificates (or bundles) trusted
+	 * to sign the root hash, at most FV_MAX_TRUSTED_CERTS (NULL, 0:
+	 * none) */
+	const char *const *trusted_certs;
+	size_t ntrusted_certs;
+	/* an Android vbmeta's anchor for open: the public key its signer
+	 * must have, a file of either scheme: an RSA key (PEM, private or
+	 * public), an ML-DSA key (PKCS#8 or SPKI, PEM or DER), or the
+	 * key's AVB public-key blob (NULL: none) */
+	const char *key;
+	enum fv_sha256_kernel sha256;
+	unsigned repair; /* fv_pair_repair: enum fv_repair_flags */
+};
+
+/* --- format, verify, repair ---------------------------------------------
+ */
+typedef struct fv_result fv_result;
 
 /* What an action found: fv_result_report (struct fv_report, below). */
 void fv_result_free(fv_result *r);
@@ -349,7 +390,7 @@ int fv_avb_read(const char *image, fv_avb **out);
  * validated, its signature not checked, and its pair refused
  * (fv_avb_pair: EINVAL). */
 int fv_avb_show(const char *image, fv_avb **out);
-/* Judges the signer against key (fv_options_set_key's forms): 0, its
+/* Judges the signer against key (struct fv_options' key's forms): 0, its
  * signer now checked; EPERM (another key signed it, or nothing did),
  * EINVAL (a key that cannot be read). */
 int fv_avb_check_key(fv_avb *a, const char *key);
@@ -885,8 +926,8 @@ struct fv_slot_request {
 	const char *image;     /* the set's top image */
 	const char *container; /* "avb" or "super" where the image reads
 				* two ways (fv_container_of); NULL */
-	const char *key; /* the top vbmeta's signer's key
-			  * (fv_options_set_key's forms); NULL */
+	const char *key;       /* the top vbmeta's signer's key
+				* (struct fv_options' key's forms); NULL */
 	/* "a" or "b": the slot booted (partitions NAME_<slot>, a super
 	 * image's metadata slot 0 or 1); NULL: a, where the image is A/B */
 	const char *slot;
@@ -1015,13 +1056,6 @@ int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
  * NULL past the last. */
 const char *fv_slot_note(const fv_slot *s, size_t i);
 
-/* An Android vbmeta's anchor for fv_open: the public key its signer
- * must have, a file of either scheme: an RSA key (PEM, private or
- * public), an ML-DSA key (PKCS#8 or SPKI, PEM or DER), or the key's AVB
- * public-key blob; copied, NULL: none. Errors: EINVAL (a NULL handle),
- * ENOMEM. */
-int fv_options_set_key(fv_options *o, const char *path);
-
 /* --- the door ---------------------------------------------------------------
  * Since 0.10 (FASTVERITY_1.8). What verify, repair and open act on,
  * opened once whatever
@@ -1031,8 +1065,8 @@ int fv_options_set_key(fv_options *o, const char *path);
  * image and an image with sidecar files; one a protected partition for
  * a disk image; one a logical Android partition for a super image) are
  * judged here, once, by the trust policy (docs/trust.md) for the
- * options' anchor (fv_options_set_key for Android images,
- * fv_options_set_trusted_certs for the others), and acted on through
+ * options' anchor (their key for Android images, their trusted_certs
+ * for the others), and acted on through
  * fv_image_pair. */
 typedef struct fv_image fv_image;
 
@@ -1203,32 +1237,10 @@ int fv_sidecar_prune(const char *image, unsigned keep, unsigned *removed);
 int fv_output_write(const char *path, const char *what, const void *buf,
 		    size_t len);
 
-/* Each failure as verify (or repair's first pass) finds it. */
-void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx);
-/* With parity: each bad block as the repair (or verify: what a repair
- * would do) leaves it: repaired 1 when rebuilt and proven, 0 when it
- * stays bad. */
-typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
-			    uint64_t block, uint64_t offset, unsigned level);
-void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx);
-/* The SHA-256 kernel of the fast path, for measuring and testing (the
- * results are the same with each): FV_SHA256_FASTEST, the default, is
- * the fastest this CPU has. */
-enum fv_sha256_kernel {
-	FV_SHA256_FASTEST = 0,
-	FV_SHA256_PORTABLE = 1,  /* C, one block at a time */
-	FV_SHA256_TWO_WAY = 2,   /* the CPU's SHA instructions, two blocks */
-	FV_SHA256_THREE_WAY = 3, /* three blocks */
-	FV_SHA256_AVX512 = 4,    /* since 0.9: sixteen in AVX-512 lanes, where
-				  * the CPU has them (the fastest otherwise) */
-};
-int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k);
 /* The kernel k runs on this CPU, by name ("SHA-NI, three blocks at a
  * time"; the fastest for FV_SHA256_FASTEST): a static string, NULL for
  * an unknown k. */
 const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
-/* repair's flags (enum fv_repair_flags) for fv_pair_repair. */
-int fv_options_set_repair(fv_options *o, unsigned how);
 
 /* Builds the pair's tree of its data into its hash device (replaced
  * whole, or written in place on a block device or at an offset), the
@@ -1280,7 +1292,7 @@ struct fv_update_report {
  * repair verifies, then rebuilds bad blocks from the parity, writing
  * back only blocks the tree proves right, hash blocks before the blocks
  * they cover, fsync before it returns; stale parity is counted, and
- * rewritten only with FV_REPAIR_REWRITE_PARITY (fv_options_set_repair;
+ * rewritten only with FV_REPAIR_REWRITE_PARITY (the options' repair;
  * FV_REPAIR_DRY_RUN writes nothing). The trust policy (docs/trust.md)
  * is asked first for the options' anchor: a signature given with
  * fv_pair_set_signature needs trusted certificates; one the container
@@ -1670,7 +1682,7 @@ struct fv_fsverity_request {
 		      * caller */
 	const struct fv_fsverity_params *params; /* NULL: the defaults */
 	/* The file: at path (with o's threads, NULL: every CPU; mapped
-	 * when o says so, fv_options_set_map), or read_size bytes from
+	 * when o's map says so), or read_size bytes from
 	 * read(read_ctx, ...); name is what messages call the latter (may
 	 * be NULL). One of path and read. */
 	const char *path;

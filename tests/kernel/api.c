@@ -23,7 +23,10 @@ static void expect(int ok, const char *what)
 int main(int argc, char **argv)
 {
 	const fv_params *p;
-	fv_options *o;
+	fv_options opts = {.size = sizeof(opts),
+			   .flags = FV_IGNORE_ZERO_BLOCKS |
+				    FV_CHECK_AT_MOST_ONCE},
+		   *o = &opts;
 	fv_pair *pr = NULL;
 	fv_status *st = NULL;
 
@@ -31,16 +34,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fv-api NAME DATA HASH ROOT\n");
 		return 2;
 	}
-	o = fv_options_new();
-	expect(o && fv_pair_new(argv[2], argv[3], &pr) == 0, "handles");
-	if (!o || !pr)
+	expect(fv_pair_new(argv[2], argv[3], &pr) == 0, "handles");
+	if (!pr)
 		return 1;
 	expect(fv_pair_read_superblock(pr, 0) == 0, "read superblock");
 	expect(fv_pair_set_root_hex(pr, argv[4]) == 0, "root");
 	p = fv_pair_params(pr);
-	expect(fv_options_set_flags(o, FV_IGNORE_ZERO_BLOCKS |
-					       FV_CHECK_AT_MOST_ONCE) == 0,
-	       "flags");
 	expect(fv_pair_activate(argv[1], pr, o) == 0, "fv_pair_activate");
 	expect(fv_pair_activate(argv[1], pr, o) == -EBUSY,
 	       "fv_pair_activate of a name in use: -EBUSY");
@@ -88,7 +87,6 @@ int main(int argc, char **argv)
 	       "fv_status_get after close: -ENODEV");
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == -ENODEV,
 	       "fv_close of no device: -ENODEV");
-	fv_options_free(o);
 	fv_pair_free(pr);
 	if (!failed)
 		printf("ok\n");

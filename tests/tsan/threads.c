@@ -79,17 +79,16 @@ static void *run(void *arg)
 {
 	struct job *j = arg;
 	char data[96], hash[96], fec[96], root[129];
-	fv_options *o = fv_options_new();
+	fv_options opts = {.size = sizeof(opts), .threads = 2}, *o = &opts;
 	fv_result *res = NULL;
 	fv_pair *pr = NULL;
 
 	snprintf(data, sizeof(data), "%s/data", j->dir);
 	snprintf(hash, sizeof(hash), "%s/hash", j->dir);
 	snprintf(fec, sizeof(fec), "%s/fec", j->dir);
-	if (!o || fill(data, j->id))
+	if (fill(data, j->id))
 		FAIL("setup");
-	if (fv_options_set_threads(o, 2) || fv_pair_new(data, hash, &pr) ||
-	    fv_pair_set_fec(pr, fec, 0, 4))
+	if (fv_pair_new(data, hash, &pr) || fv_pair_set_fec(pr, fec, 0, 4))
 		FAIL("options: %s", fv_last_error());
 	if (fv_pair_format(pr, o, &res))
 		FAIL("format: %s", fv_last_error());
@@ -148,13 +147,11 @@ static void *run(void *arg)
 		struct fv_fsverity_info i1 = {.size = sizeof(i1)},
 					i0 = {.size = sizeof(i0)};
 		fv_fsverity_digest *d[3] = {NULL, NULL, NULL}, *one = NULL;
-		fv_options *o3 = fv_options_new();
+		fv_options o3 = {.size = sizeof(o3), .threads = 3};
 		size_t failed = 3;
-		int r = !o3 || fv_options_set_threads(o3, 3);
+		int r = fv_fsverity_compute_files(NULL, files, 3, &o3, 0, d,
+						  &failed);
 
-		if (!r)
-			r = fv_fsverity_compute_files(NULL, files, 3, o3, 0, d,
-						      &failed);
 		if (!r)
 			r = fv_fsverity_compute(&q, o, &one);
 		if (!r && (fv_fsverity_digest_info(one, &i1) ||
@@ -164,7 +161,6 @@ static void *run(void *arg)
 		for (int i = 0; i < 3; i++)
 			fv_fsverity_digest_free(d[i]);
 		fv_fsverity_digest_free(one);
-		fv_options_free(o3);
 		if (r)
 			FAIL("fs-verity: %s", fv_last_error());
 	}
@@ -173,20 +169,16 @@ static void *run(void *arg)
 	{
 		char gone[96];
 		const char *files[3] = {data, gone, fec};
-		fv_fsverity_params *fp = fv_fsverity_params_new();
+		struct fv_fsverity_params fp = {.size = sizeof(fp)};
 		fv_fsverity_digest *d[3] = {NULL, NULL, NULL};
-		fv_options *o3 = fv_options_new();
+		fv_options o3 = {.size = sizeof(o3), .threads = 3};
 		size_t failed = 3;
 		int r;
 
 		snprintf(gone, sizeof(gone), "%s/gone", j->dir);
-		if (!fp || !o3 || fv_options_set_threads(o3, 3))
-			FAIL("fs-verity setup");
-		r = fv_fsverity_compute_files(fp, files, 3, o3, 0, d, &failed);
+		r = fv_fsverity_compute_files(&fp, files, 3, &o3, 0, d, &failed);
 		for (int i = 0; i < 3; i++)
 			fv_fsverity_digest_free(d[i]);
-		fv_fsverity_params_free(fp);
-		fv_options_free(o3);
 		if (!r || failed != 1 || !strstr(fv_last_error(), gone))
 			FAIL("fs-verity of a missing file: %d, %zu: %s", r,
 			     failed, fv_last_error());
@@ -194,7 +186,6 @@ static void *run(void *arg)
 	j->ok = 1;
 out:
 	fv_result_free(res);
-	fv_options_free(o);
 	fv_pair_free(pr);
 	return NULL;
 }

@@ -175,24 +175,39 @@ static int t_format(fv_params *p, const char *d, const char *h,
 	return r;
 }
 
+/* fv_pair_repair of repair with o's repair how, or fv_pair_verify of
+ * verify (repair NULL); o's repair left as it was when the call refuses
+ * how. */
+static int repair_with(fv_options *o, unsigned how, const fv_pair *repair,
+		       const fv_pair *verify, fv_result **res)
+{
+	unsigned was = o->repair;
+	int r;
+
+	o->repair = how;
+	r = repair ? fv_pair_repair(repair, o, res)
+		   : fv_pair_verify(verify, o, res);
+	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		o->repair = was;
+	return r;
+}
+
 /* verify (repair 0) or repair (how) of the pair, failures to fn. */
 static int t_check(int repair, fv_params *p, const char *d, const char *h,
 		   const char *root_hex, fv_options *o, unsigned how,
 		   fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	fv_options *own = o ? NULL : fv_options_new();
-	fv_options *use = o ? o : own;
+	fv_options own = {.size = sizeof(own)};
+	fv_options *use = o ? o : &own;
 	fv_pair *pr = NULL;
 	int r;
 
 	*res = NULL;
-	fv_options_set_failure_fn(use, fn, ctx);
-	if (!(r = pair_of(p, d, h, root_hex, &pr)) &&
-	    !(r = fv_options_set_repair(use, how)))
-		r = repair ? fv_pair_repair(pr, use, res)
-			   : fv_pair_verify(pr, use, res);
+	use->failure = fn;
+	use->failure_ctx = ctx;
+	if (!(r = pair_of(p, d, h, root_hex, &pr)))
+		r = repair_with(use, how, repair ? pr : NULL, pr, res);
 	fv_pair_free(pr);
-	fv_options_free(own);
 	return r;
 }
 
@@ -227,17 +242,14 @@ static int image_open(const char *path, const char *container,
 static int pair_check(const fv_pair *pr, fv_options *o, unsigned how,
 		      fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	fv_options *own = o ? NULL : fv_options_new();
-	fv_options *use = o ? o : own;
-	int r;
+	fv_options own = {.size = sizeof(own)};
+	fv_options *use = o ? o : &own;
 
 	*res = NULL;
-	fv_options_set_failure_fn(use, fn, ctx);
-	if (!(r = fv_options_set_repair(use, how & ~REPAIR)))
-		r = how & REPAIR ? fv_pair_repair(pr, use, res)
-				 : fv_pair_verify(pr, use, res);
-	fv_options_free(own);
-	return r;
+	use->failure = fn;
+	use->failure_ctx = ctx;
+	return repair_with(use, how & ~REPAIR, how & REPAIR ? pr : NULL, pr,
+			   res);
 }
 
 static int avb_check(const fv_avb *a, fv_options *o, unsigned how,
@@ -344,7 +356,7 @@ START_TEST(android_images)
 				       .flags = FV_FOOTER_SALT_GIVEN,
 				       .fec_roots = 2,
 				       .vbmeta = &vo};
-	fv_options *two = fv_options_new();
+	fv_options two_ = {.size = sizeof(two_)}, *two = &two_;
 	fv_avb *a;
 	fv_params *p;
 	fv_result *res;
@@ -360,10 +372,9 @@ START_TEST(android_images)
 	make_key(other, 2048);
 	/* add_hashtree_footer, as the command's avb subcommand makes it */
 	vo.key = key;
-	ck_assert_int_eq(fv_options_set_threads(two, 2), 0);
+	two->threads = 2;
 	ck_assert_msg(fv_avb_add_footer(img, &fo, two) == 0, "%s",
 		      fv_last_error());
-	fv_options_free(two);
 	/* the root the descriptor must have: the data's tree, built apart */
 	p = params_new();
 	params_salt(p, salt, sizeof(salt));
@@ -430,7 +441,7 @@ START_TEST(android_images)
 
 	/* the same image through the container-neutral handle */
 	{
-		fv_options *o = fv_options_new();
+		fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 		fv_image *im;
 
 		ck_assert_int_eq(image_open(img, NULL, NULL, &im), 0);
@@ -462,23 +473,22 @@ START_TEST(android_images)
 				 -EINVAL);
 		fv_image_free(im);
 		/* a certificate for a vbmeta: the wrong anchor */
-		ck_assert_int_eq(fv_options_set_trusted_certs(
-					 o, (const char *const[]){key}, 1),
-				 0);
+		o->trusted_certs = (const char *const[]){key};
+		o->ntrusted_certs = 1;
 		ck_assert_int_eq(image_open(img, NULL, o, &im), -EINVAL);
-		ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
-		ck_assert_int_eq(fv_options_set_key(o, other), 0);
+		o->trusted_certs = NULL;
+		o->ntrusted_certs = 0;
+		o->key = other;
 		ck_assert_int_eq(image_open(img, NULL, o, &im), -EPERM);
-		ck_assert_int_eq(fv_options_set_key(o, key), 0);
+		o->key = key;
 		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
 		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
-		ck_assert_int_eq(image_check(im, 0, o, REPAIR, NULL, NULL, &res),
-				 0);
+		ck_assert_int_eq(
+			image_check(im, 0, o, REPAIR, NULL, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		fv_result_free(res);
 		fv_image_free(im);
 		ck_assert_int_eq(image_open(img, "ddi", o, &im), -EINVAL);
-		fv_options_free(o);
 	}
 
 	/* read as it is, then judged; the pair as a pair */
@@ -663,26 +673,83 @@ START_TEST(params_defaults_and_checks)
 }
 END_TEST
 
+/* fv_open of a file that is not there with o: the options' refusal
+ * (EINVAL, said), or ENOENT once they pass, since the options are
+ * checked before anything is read. */
+static int open_missing(const fv_options *o)
+{
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .image = "/nonexistent/fastverity.img"};
+	fv_image *im = NULL;
+	int r = fv_open(&rq, o, &im);
+
+	ck_assert_ptr_null(im);
+	return r;
+}
+
 START_TEST(options_checks)
 {
-	fv_options *o = fv_options_new();
+	const char *certs[FV_MAX_TRUSTED_CERTS + 1] = {0};
+	fv_options o = {.size = sizeof(o)};
+	int missing = open_missing(NULL);
 
-	ck_assert_ptr_nonnull(o);
-	ck_assert_int_eq(fv_options_set_threads(o, 257), -EINVAL);
-	ck_assert_int_eq(fv_options_set_threads(o, 2), 0);
+	ck_assert_int_ne(missing, -EINVAL);
+	/* zero is each default, as NULL is */
+	ck_assert_int_eq(open_missing(&o), missing);
+	o.threads = 257;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "257 threads (at most 256)");
+	o.threads = 2;
+	ck_assert_int_eq(open_missing(&o), missing);
 	ck_assert_int_eq(set_parity(NULL, 0), 0);
-	ck_assert_int_eq(
-		fv_options_set_flags(o, FV_RESTART_ON_CORRUPTION |
-						FV_PANIC_ON_CORRUPTION),
-		-EINVAL);
+	o.flags = FV_RESTART_ON_CORRUPTION | FV_PANIC_ON_CORRUPTION;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
 	ck_assert(*fv_last_error());
-	ck_assert_int_eq(fv_options_set_flags(o, 1u << 12), -EINVAL);
-	ck_assert_int_eq(fv_options_set_flags(o, FV_IGNORE_ZERO_BLOCKS |
-							 FV_CHECK_AT_MOST_ONCE),
-			 0);
-	ck_assert_int_eq(fv_options_set_map(o, 1), 0);
-	fv_options_free(o);
-	fv_options_free(NULL);
+	o.flags = 1u << 12;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "unknown flags 0x1000");
+	o.flags = FV_IGNORE_ZERO_BLOCKS | FV_CHECK_AT_MOST_ONCE;
+	o.map = 1;
+	ck_assert_int_eq(open_missing(&o), missing);
+	o.sha256 = 5;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "no SHA-256 kernel 5");
+	o.sha256 = FV_SHA256_AVX512;
+	o.repair = 4;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "unknown repair flags 0x4");
+	o.repair = FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY;
+	ck_assert_int_eq(open_missing(&o), missing);
+	/* certificates: a list, its entries set, at most 64 */
+	o.ntrusted_certs = 1;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "fv_open: trusted_certs is NULL");
+	o.trusted_certs = certs;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "certificate file 0 is NULL");
+	for (size_t i = 0; i <= FV_MAX_TRUSTED_CERTS; i++)
+		certs[i] = "/nonexistent/cert.pem";
+	o.ntrusted_certs = FV_MAX_TRUSTED_CERTS + 1;
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "65 certificate files (at most 64)");
+	o.ntrusted_certs = FV_MAX_TRUSTED_CERTS;
+	ck_assert_int_eq(open_missing(&o), missing);
+	/* a program built against a smaller structure: too small, or its
+	 * part read and the rest the defaults */
+	o = (fv_options){.size = offsetof(fv_options, repair)};
+	ck_assert_int_eq(open_missing(&o), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "too small"));
+	o.size = offsetof(fv_options, repair) + sizeof(o.repair);
+	ck_assert_int_eq(open_missing(&o), missing);
+	/* and a larger one: what the library knows of it */
+	{
+		struct {
+			fv_options o;
+			uint64_t later;
+		} big = {.o = {.size = sizeof(big)}, .later = ~0ull};
+
+		ck_assert_int_eq(open_missing(&big.o), missing);
+	}
 }
 END_TEST
 
@@ -729,16 +796,17 @@ static void on_pass(void *ctx, const char *pass)
 START_TEST(format_verify_and_failures)
 {
 	fv_params *p = params_new(), *q = params_new();
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	struct seen s = {0};
 	uint8_t root[64];
 	char root_hex[65], uuid[37], uuid2[37];
 
 
-	fv_options_set_progress(o, on_progress, &s);
-	fv_options_set_pass_fn(o, on_pass);
-	ck_assert_int_eq(fv_options_set_threads(o, 2), 0);
+	o->progress = on_progress;
+	o->progress_ctx = &s;
+	o->pass = on_pass;
+	o->threads = 2;
 	ck_assert_int_eq(t_format(p, data, hash, o, &made), 0);
 	/* one pass, named, its progress counted from 0 to its total */
 	ck_assert_str_eq(s.passes, "hash data");
@@ -761,8 +829,8 @@ START_TEST(format_verify_and_failures)
 	ck_assert_uint_eq(q->data_blocks, BLOCKS);
 
 	/* intact, on one thread and with the data mapped */
-	ck_assert_int_eq(fv_options_set_threads(o, 1), 0);
-	ck_assert_int_eq(fv_options_set_map(o, 1), 0);
+	o->threads = 1;
+	o->map = 1;
 	ck_assert_int_eq(
 		t_verify(q, data, hash, root_hex, o, on_failure, &s, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
@@ -827,7 +895,6 @@ START_TEST(format_verify_and_failures)
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/d"));
 	ck_assert_int_eq(fv_params_read_superblock(q, data), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
-	fv_options_free(o);
 	free(p);
 	free(q);
 }
@@ -836,7 +903,7 @@ END_TEST
 START_TEST(repair_from_parity)
 {
 	fv_params *p = params_new();
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	char root_hex[65];
 
@@ -942,7 +1009,6 @@ START_TEST(repair_from_parity)
 		t_repair(p, data, hash, root_hex, NULL, 0, NULL, NULL, &res),
 		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "FEC"));
-	fv_options_free(o);
 	free(p);
 }
 END_TEST
@@ -1099,7 +1165,7 @@ START_TEST(sidecar_images)
 	char os[96], tree[96], roothash[96], sig[96], key[128], cert[128];
 	const char *trusted[1] = {cert};
 	fv_params *p = params_new();
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made;
 	fv_image *im;
 	uint8_t *der;
@@ -1116,7 +1182,8 @@ START_TEST(sidecar_images)
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &made), 0);
 	write_text(roothash, rpt(made).root_hex);
 	image_intact(os, NULL, FV_TRUST_UNSIGNED);
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	o->trusted_certs = trusted;
+	o->ntrusted_certs = 1;
 	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
 	ck_assert_int_eq(
@@ -1148,7 +1215,6 @@ START_TEST(sidecar_images)
 		fv_image_free(im);
 	}
 	fv_result_free(made);
-	fv_options_free(o);
 	free(p);
 }
 END_TEST
@@ -1161,7 +1227,7 @@ START_TEST(repair_checks_signature)
 	char saved;
 	const char *trusted[1] = {cert}, *untrusted[1] = {other};
 	fv_params *p = params_new();
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	uint8_t *der;
 	size_t len;
@@ -1190,14 +1256,16 @@ START_TEST(repair_checks_signature)
 		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
 		-EINVAL);
 	/* another signer trusted: refused, nothing written */
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, untrusted, 1), 0);
+	o->trusted_certs = untrusted;
+	o->ntrusted_certs = 1;
 	ck_assert_msg(
 		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res) ==
 			-EPERM,
 		"%s", fv_last_error());
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
 	/* another root hash under the right signer: refused */
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	o->trusted_certs = trusted;
+	o->ntrusted_certs = 1;
 	saved = root_hex[5];
 	root_hex[5] = saved == 'a' ? 'b' : 'a';
 	ck_assert_int_eq(
@@ -1229,15 +1297,14 @@ START_TEST(repair_checks_signature)
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
 		fv_result_free(res);
-		ck_assert_int_eq(fv_options_set_trusted_certs(o, untrusted, 1),
-				 0);
+		o->trusted_certs = untrusted;
+		o->ntrusted_certs = 1;
 		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), -EPERM);
 		ck_assert_ptr_null(res);
 		fv_pair_free(pr);
 	}
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 2), -EINVAL);
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, NULL, 0), 0);
-	fv_options_free(o);
+	o->trusted_certs = NULL;
+	o->ntrusted_certs = 0;
 	free(p);
 }
 END_TEST
@@ -1287,7 +1354,7 @@ START_TEST(door)
 				     .hash = hash};
 	char key[128], cert[128], sig[128], root[65];
 	const char *trusted[1] = {cert};
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	fv_image *im;
 	fv_pair *pr;
@@ -1346,9 +1413,9 @@ START_TEST(door)
 	snprintf(cert, sizeof(cert), "%s/dcert.pem", dir);
 	snprintf(sig, sizeof(sig), "%s/root.p7s", dir);
 	make_signer(key, cert);
-	ck_assert_int_eq(fv_options_set_key(o, key), 0);
+	o->key = key;
 	ck_assert_int_eq(fv_open(&rq, o, &im), -EINVAL);
-	ck_assert_int_eq(fv_options_set_key(o, NULL), 0);
+	o->key = NULL;
 	/* a signature given: refused with nothing to check it against,
 	 * judged CHECK with a certificate, and a write allowed then */
 	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
@@ -1357,14 +1424,15 @@ START_TEST(door)
 	rq.signature_path = sig;
 	ck_assert_int_eq(fv_open(&rq, o, &im), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nothing to check"));
-	ck_assert_int_eq(fv_options_set_trusted_certs(o, trusted, 1), 0);
+	o->trusted_certs = trusted;
+	o->ntrusted_certs = 1;
 	rq.writes = 1;
 	ck_assert_msg(fv_open(&rq, o, &im) == 0, "%s", fv_last_error());
 	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	fv_image_free(im);
 	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
-	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
+	o->repair = 0;
 	ck_assert_msg(fv_pair_repair(pr, o, &res) == 0, "%s", fv_last_error());
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
@@ -1386,7 +1454,6 @@ START_TEST(door)
 		fv_image_free(im);
 		free(p);
 	}
-	fv_options_free(o);
 }
 END_TEST
 
@@ -1396,7 +1463,7 @@ START_TEST(pairs)
 	struct fv_report rep;
 	struct fv_layout l;
 	struct fv_fec_report f;
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	struct seen_pair s = {0};
 	fv_pair *pr, *other;
@@ -1477,7 +1544,7 @@ START_TEST(pairs)
 	ck_assert_int_eq(l.fec_roots_from, FV_ROOTS_INFERRED);
 	fv_result_free(res);
 	for (int k = FV_SHA256_FASTEST; k <= FV_SHA256_THREE_WAY; k++) {
-		ck_assert_int_eq(fv_options_set_sha256(o, k), 0);
+		o->sha256 = k;
 		ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		ck_assert_str_eq(rpt(res).hashing_path, "fast");
@@ -1488,13 +1555,19 @@ START_TEST(pairs)
 		ck_assert_str_eq(rpt(res).signer, "");
 		fv_result_free(res);
 	}
-	ck_assert_int_eq(fv_options_set_sha256(o, FV_SHA256_AVX512), 0);
-	ck_assert_int_eq(fv_options_set_sha256(o, 5), -EINVAL);
+	o->sha256 = FV_SHA256_AVX512;
+	o->sha256 = 5;
+	ck_assert_int_eq(fv_pair_verify(other, o, &res), -EINVAL);
+	ck_assert_ptr_null(res);
+	ck_assert_str_eq(fv_last_error(), "no SHA-256 kernel 5");
+	o->sha256 = FV_SHA256_AVX512;
 
 	/* a bad block: named as found, repairable, repaired */
 	poke(data, 77 * BS + 9);
-	fv_options_set_failure_fn(o, seen_failure, &s);
-	fv_options_set_block_fn(o, seen_block, &s);
+	o->failure = seen_failure;
+	o->failure_ctx = &s;
+	o->block = seen_block;
+	o->block_ctx = &s;
 	ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 0);
 	ck_assert_uint_eq(s.failures, 1);
@@ -1505,12 +1578,15 @@ START_TEST(pairs)
 	ck_assert_uint_eq(f.bad_blocks, 1);
 	ck_assert_uint_eq(f.repaired, 1);
 	fv_result_free(res);
-	ck_assert_int_eq(fv_options_set_repair(o, 4), -EINVAL);
-	ck_assert_int_eq(fv_options_set_repair(o, FV_REPAIR_DRY_RUN), 0);
+	o->repair = 4;
+	ck_assert_int_eq(fv_pair_repair(other, o, &res), -EINVAL);
+	ck_assert_int_eq(fv_pair_verify(other, o, &res), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "unknown repair flags 0x4");
+	o->repair = FV_REPAIR_DRY_RUN;
 	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 0); /* as found */
 	fv_result_free(res);
-	ck_assert_int_eq(fv_options_set_repair(o, 0), 0);
+	o->repair = 0;
 	memset(&s, 0, sizeof(s));
 	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
@@ -1547,7 +1623,6 @@ START_TEST(pairs)
 	free(p);
 	fv_pair_free(other);
 	fv_pair_free(pr);
-	fv_options_free(o);
 }
 END_TEST
 
@@ -1835,9 +1910,9 @@ START_TEST(bench_run)
 		.seconds = 0.2,
 	};
 	struct bench_seen seen = {0};
-	fv_options *two = fv_options_new();
+	fv_options two_ = {.size = sizeof(two_)}, *two = &two_;
 
-	ck_assert_int_eq(fv_options_set_threads(two, 2), 0);
+	two->threads = 2;
 	/* fn's return is the run's */
 	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen), 7);
 	ck_assert_uint_eq(seen.kinds[FV_BENCH_MACHINE], 1);
@@ -1888,7 +1963,6 @@ START_TEST(bench_run)
 	ck_assert_int_eq(fv_bench_run(NULL, two, bench_rows_seen, &seen),
 			 -EINVAL);
 	ck_assert_uint_eq(seen.n, 0);
-	fv_options_free(two);
 }
 END_TEST
 

@@ -260,17 +260,17 @@ START_TEST(digests_equal_the_model)
 			fp.salt = salt;
 			fp.salt_len = s->salt;
 			for (unsigned threads = 1; threads <= 3; threads += 2) {
-				fv_options *o = fv_options_new();
+				fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 				fv_fsverity_digest *d;
 
-				fv_options_set_threads(o, threads);
+				o->threads = threads;
 				ck_assert_int_eq(compute(p, path, o, NULL,
 							 FV_FSVERITY_KEEP_TREE,
 							 &d),
 						 0);
 				same_as_model(d, &m, ds, 1, what);
 				fv_fsverity_digest_free(d);
-				fv_options_set_map(o, 1);
+				o->map = 1;
 				ck_assert_int_eq(compute(p, path, o, NULL,
 							 FV_FSVERITY_KEEP_TREE,
 							 &d),
@@ -297,7 +297,6 @@ START_TEST(digests_equal_the_model)
 						 0);
 				same_as_model(d, &m, ds, 0, what);
 				fv_fsverity_digest_free(d);
-				fv_options_free(o);
 			}
 			{
 				struct reader r = {data, 0, sizes[z], -1};
@@ -376,7 +375,7 @@ START_TEST(memory_does_not_grow_with_the_file)
 	const struct fv_fsverity_params p = {.size = sizeof(p),
 					     .hash = "sha512",
 					     .block_size = 1024};
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_fsverity_digest *d, *kept;
 	char path[128], bad[160];
 	const char *paths[1] = {path};
@@ -390,7 +389,7 @@ START_TEST(memory_does_not_grow_with_the_file)
 	ck_assert_int_ge(fputs("data past 3 GiB", f), 0);
 	ck_assert_int_eq(ftruncate(fileno(f), (off_t)4 << 30), 0);
 	ck_assert_int_eq(fclose(f), 0);
-	fv_options_set_threads(o, 3);
+	o->threads = 3;
 	before = max_rss_kib();
 	ck_assert_int_eq(
 		fv_fsverity_compute_files(&p, paths, 1, o, 0, &d, &failed), 0);
@@ -422,7 +421,6 @@ START_TEST(memory_does_not_grow_with_the_file)
 	ck_assert_int_eq(compute(&p, path, o, bad, 0, &d), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "not a regular file"));
 	unlink(path);
-	fv_options_free(o);
 }
 END_TEST
 
@@ -432,7 +430,7 @@ START_TEST(many_files_and_the_first_failure)
 	const char *paths[N];
 	fv_fsverity_digest *out[N];
 	const struct fv_fsverity_params *p = NULL; /* the defaults */
-	fv_options *o = fv_options_new();
+	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	static char names[N][128];
 	uint8_t *data = malloc(9u << 20);
 	size_t sizes[N], failed;
@@ -447,7 +445,7 @@ START_TEST(many_files_and_the_first_failure)
 		spill(names[i], data + i, sizes[i]);
 		paths[i] = names[i];
 	}
-	fv_options_set_threads(o, 2);
+	o->threads = 2;
 	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, N, o,
 						   FV_FSVERITY_KEEP_TREE, out,
 						   &failed),
@@ -486,7 +484,6 @@ START_TEST(many_files_and_the_first_failure)
 	}
 	for (int i = 0; i < N; i++)
 		unlink(names[i]);
-	fv_options_free(o);
 	free(data);
 }
 END_TEST

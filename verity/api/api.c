@@ -100,7 +100,8 @@ _Static_assert(FV_MAX_SALT_SIZE == VERITY_MAX_SALT_SIZE &&
 		       FV_MAX_HASH_NAME == VERITY_MAX_HASH_NAME &&
 		       FV_MAX_THREADS == VERITY_MAX_THREADS &&
 		       FV_FEC_MIN_ROOTS == FEC_MIN_ROOTS &&
-		       FV_FEC_MAX_ROOTS == FEC_MAX_ROOTS,
+		       FV_FEC_MAX_ROOTS == FEC_MAX_ROOTS &&
+		       FV_MAX_TRUSTED_CERTS == VERITY_MAX_TRUSTED_FILES,
 	       "the public limits and the library's differ");
 
 /* This thread's last error, its fix included. */
@@ -315,123 +316,66 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 
 /* --- options ------------------------------------------------------------ */
 
-API fv_options *fv_options_new(void)
-{
-	fv_options *o = calloc(1, sizeof(*o));
-
-	return o ? o : verity_api_out_of_memory();
-}
-
-API void fv_options_free(fv_options *o)
-{
-	if (!o)
-		return;
-	free(o->key);
-	for (size_t i = 0; i < o->ntrusted; i++)
-		free(o->trusted[i]);
-	free(o->trusted);
-	free(o);
-}
-
-API int fv_options_set_threads(fv_options *o, unsigned threads)
-{
-	NEED(o);
-	if (threads > VERITY_MAX_THREADS)
-		return verity_api_fail(EINVAL, "%u threads (at most %d)",
-				       threads, VERITY_MAX_THREADS);
-	o->threads = threads;
-	return 0;
-}
-
-API int fv_options_set_map(fv_options *o, int map)
-{
-	NEED(o);
-	o->map = !!map;
-	return 0;
-}
-
-API void fv_options_set_pass_fn(fv_options *o, fv_pass_fn fn)
-{
-	if (o)
-		o->pass = fn;
-}
-
-API void fv_options_set_progress(fv_options *o, fv_progress_fn fn, void *ctx)
-{
-	if (!o)
-		return;
-	o->progress = fn;
-	o->progress_ctx = ctx;
-}
-
-API int fv_options_set_flags(fv_options *o, unsigned flags)
+int verity_api_options_in(const char *who, const fv_options *in,
+			  fv_options *full)
 {
 	struct ht_error err;
 
-	NEED(o);
-	if (flags & ~((1u << VERITY_NFLAGS) - 1))
-		return verity_api_fail(EINVAL, "unknown flags 0x%x", flags);
-	if (verity_api_keep(verity_flags_check(flags, &err), &err))
-		return -EINVAL;
-	o->flags = flags;
-	return 0;
-}
-
-API int fv_options_set_trusted_certs(fv_options *o, const char *const *paths,
-				     size_t n)
-{
-	char **copy = NULL;
-
-	NEED(o);
-	if (n && !paths)
-		return verity_api_fail(EINVAL,
-				       "fv_options_set_trusted_certs: paths is "
-				       "NULL");
-	if (n > VERITY_MAX_TRUSTED_FILES)
-		return verity_api_fail(EINVAL,
-				       "%zu certificate files (at most %d)", n,
-				       VERITY_MAX_TRUSTED_FILES);
-	if (n && !(copy = calloc(n, sizeof(*copy))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		if (!paths[i] || !(copy[i] = strdup(paths[i]))) {
-			while (i--)
-				free(copy[i]);
-			free(copy);
-			return paths[i]
-				       ? verity_api_fail(ENOMEM,
-							 "out of memory")
-				       : verity_api_fail(EINVAL,
-							 "certificate file %zu "
-							 "is NULL",
-							 i);
-		}
+	memset(full, 0, sizeof(*full));
+	if (in) {
+		/* (0.10's first version ends with repair) */
+		if (in->size <
+		    offsetof(fv_options, repair) + sizeof(in->repair))
+			return verity_api_fail(EINVAL,
+					       "%s: options of size %zu: too "
+					       "small",
+					       who, in->size);
+		memcpy(full, in,
+		       in->size < sizeof(*full) ? in->size : sizeof(*full));
 	}
-	for (size_t i = 0; i < o->ntrusted; i++)
-		free(o->trusted[i]);
-	free(o->trusted);
-	o->trusted = copy;
-	o->ntrusted = n;
+	full->size = sizeof(*full);
+	full->map = !!full->map;
+	if (full->threads > VERITY_MAX_THREADS)
+		return verity_api_fail(EINVAL, "%u threads (at most %d)",
+				       full->threads, VERITY_MAX_THREADS);
+	if (full->flags & ~((1u << VERITY_NFLAGS) - 1))
+		return verity_api_fail(EINVAL, "unknown flags 0x%x",
+				       full->flags);
+	if (verity_api_keep(verity_flags_check(full->flags, &err), &err))
+		return -EINVAL;
+	if (full->ntrusted_certs && !full->trusted_certs)
+		return verity_api_fail(EINVAL, "%s: trusted_certs is NULL",
+				       who);
+	if (full->ntrusted_certs > VERITY_MAX_TRUSTED_FILES)
+		return verity_api_fail(
+			EINVAL, "%zu certificate files (at most %d)",
+			full->ntrusted_certs, VERITY_MAX_TRUSTED_FILES);
+	for (size_t i = 0; i < full->ntrusted_certs; i++)
+		if (!full->trusted_certs[i])
+			return verity_api_fail(
+				EINVAL, "certificate file %zu is NULL", i);
+	if ((unsigned)full->sha256 > FV_SHA256_AVX512)
+		return verity_api_fail(EINVAL, "no SHA-256 kernel %d",
+				       (int)full->sha256);
+	if (full->repair &
+	    ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
+		return verity_api_fail(EINVAL, "unknown repair flags %#x",
+				       full->repair);
 	return 0;
 }
 
 /* --- format, verify, repair ----------------------------------------------- */
 
-/* How an operation runs, from the options (NULL: defaults). */
 void verity_api_run_of(const fv_options *o, struct verity_run *run)
 {
-	static const fv_options none;
-
-	if (!o)
-		o = &none;
 	memset(run, 0, sizeof(*run));
 	run->ht.threads = o->threads ? o->threads : verity_default_threads();
 	run->ht.no_map = !o->map;
 	run->ht.progress = o->progress;
 	run->ht.progress_ctx = o->progress_ctx;
 	run->ht.pass = o->pass;
-	run->trusted = (const char *const *)o->trusted;
-	run->ntrusted = o->ntrusted;
+	run->trusted = o->trusted_certs;
+	run->ntrusted = o->ntrusted_certs;
 	run->activation = o->flags;
 	run->sha256 = (enum sha256_choice)o->sha256;
 }
@@ -669,18 +613,6 @@ API int fv_container_of(const char *image, const char *asked, const char **name)
 					   &kind, &err)))
 		return verity_api_keep(r, &err);
 	*name = verity_container_name(kind);
-	return 0;
-}
-
-API int fv_options_set_key(fv_options *o, const char *path)
-{
-	char *copy = NULL;
-
-	NEED(o);
-	if (path && !(copy = strdup(path)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	free(o->key);
-	o->key = copy;
 	return 0;
 }
 

@@ -788,16 +788,18 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	struct verity_outcome out;
 	struct verity_run run;
 	struct ht_error err;
+	fv_options full;
 	struct vb v;
 	int r;
 
 	NEED(image);
-	if ((r = footer_of(in, image, &o, &v, &changed)))
+	if ((r = verity_api_options_in(__func__, opts, &full)) ||
+	    (r = footer_of(in, image, &o, &v, &changed)))
 		return r;
 	if (in->kind == FV_FOOTER_HASH) {
 		r = verity_api_keep(verity_avb_add_hash_footer(&o, &err), &err);
 	} else {
-		verity_api_run_of(opts, &run);
+		verity_api_run_of(&full, &run);
 		r = verity_api_keep(
 			verity_op_avb_hashtree_footer(&o, &run, &out, &err),
 			&err);

@@ -57,16 +57,15 @@ static int params_of(const struct fv_fsverity_params *in, struct fsv_params *p)
 	return 0;
 }
 
+/* ho from checked options (verity_api_options_in). */
 static void options_of(const fv_options *o, struct ht_options *ho)
 {
 	memset(ho, 0, sizeof(*ho));
-	ho->threads = o && o->threads ? o->threads : verity_default_threads();
-	ho->no_map = !o || !o->map;
-	if (o) {
-		ho->progress = o->progress;
-		ho->progress_ctx = o->progress_ctx;
-		ho->pass = o->pass;
-	}
+	ho->threads = o->threads ? o->threads : verity_default_threads();
+	ho->no_map = !o->map;
+	ho->progress = o->progress;
+	ho->progress_ctx = o->progress_ctx;
+	ho->pass = o->pass;
 }
 
 static fv_fsverity_digest *wrap(const struct fsv_digest *d)
@@ -135,6 +134,7 @@ API int fv_fsverity_compute(const struct fv_fsverity_request *req,
 	struct ht_error err;
 	struct fsv_params p;
 	struct fsv_digest d;
+	fv_options opts;
 	size_t failed;
 	int r, keep;
 
@@ -145,6 +145,9 @@ API int fv_fsverity_compute(const struct fv_fsverity_request *req,
 				sizeof(req->params))
 		return verity_api_fail(EINVAL, "%s: size %zu is too small",
 				       __func__, req->size);
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
+	o = &opts;
 	memcpy(&q, req, req->size < sizeof(q) ? req->size : sizeof(q));
 	if ((r = params_of(q.params, &p)))
 		return r;
@@ -182,11 +185,14 @@ API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 				  fv_fsverity_digest **out, size_t *failed)
 {
 	struct fsv_params fp;
+	fv_options opts;
 	int r;
 
 	NEED(out);
 	NEED(failed);
 	*failed = n;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	if (n && !paths)
 		return verity_api_fail(EINVAL, "%s: paths is NULL", __func__);
 	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
@@ -199,7 +205,7 @@ API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 					       __func__, i);
 	if ((r = params_of(p, &fp)) || !n)
 		return r;
-	return compute_files(&fp, paths, n, o, flags, out, failed);
+	return compute_files(&fp, paths, n, &opts, flags, out, failed);
 }
 
 API void fv_fsverity_digest_free(fv_fsverity_digest *d)

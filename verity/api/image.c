@@ -25,9 +25,9 @@ API void fv_image_free(fv_image *img)
 
 enum verity_anchor verity_api_anchor_of(const fv_options *o)
 {
-	return o && o->key        ? VERITY_ANCHOR_KEY
-	       : o && o->ntrusted ? VERITY_ANCHOR_CERT
-				  : VERITY_ANCHOR_NONE;
+	return o->key              ? VERITY_ANCHOR_KEY
+	       : o->ntrusted_certs ? VERITY_ANCHOR_CERT
+				   : VERITY_ANCHOR_NONE;
 }
 
 /* An Android image's one pair: opened as fv_avb_read opens one, judged
@@ -51,7 +51,7 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 
 	if ((r = verity_trust_decide(&ask, &t, &err)))
 		return verity_api_keep(r, &err);
-	return o && o->key ? fv_avb_check_key(a, o->key) : 0;
+	return o->key ? fv_avb_check_key(a, o->key) : 0;
 }
 
 API enum fv_trust fv_avb_trust(const fv_avb *a)
@@ -134,7 +134,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 				   ? VERITY_SIGNATURE_FOUND
 				   : VERITY_SIGNATURE_NONE;
-		if (o && o->key) {
+		if (o->key) {
 			if ((r = fv_avb_check_key(a, o->key)))
 				break;
 		} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
@@ -263,6 +263,7 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
 	struct ht_error err;
+	fv_options opts;
 	fv_image *img;
 	int want = VERITY_CONTAINER_AUTO, r;
 
@@ -273,6 +274,9 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 				sizeof(req->writes))
 		return verity_api_fail(EINVAL, "fv_open: size %zu is too small",
 				       req->size);
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
+	o = &opts;
 	if (req->container &&
 	    ((want = verity_container_by_name(req->container)) < 0 ||
 	     want == VERITY_CONTAINER_SPARSE))

@@ -81,24 +81,6 @@ extern _Thread_local struct ht_error verity_api_last;
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
 
-struct fv_options {
-	unsigned threads;
-	int map;
-	fv_progress_fn progress;
-	void *progress_ctx;
-	fv_pass_fn pass;
-	unsigned flags;
-	char **trusted; /* certificate files for verify and repair */
-	size_t ntrusted;
-	char *key; /* an Android vbmeta's signer's public key (PEM) */
-	fv_failure_fn failure_fn; /* fv_pair_verify, fv_pair_repair */
-	void *failure_ctx;
-	fv_block_fn block_fn;
-	void *block_ctx;
-	enum fv_sha256_kernel sha256;
-	unsigned repair; /* enum fv_repair_flags, fv_pair_repair */
-};
-
 struct fv_result {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	size_t root_size;
@@ -192,6 +174,13 @@ void verity_api_params_out(const struct verity_params *in, fv_params *out);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);
+/* The caller's options (NULL: the defaults) copied into full, zeros
+ * past what the caller has, and checked as 0.3-0.9's setters checked
+ * them (who: the call, in messages). The calls that take options start
+ * with it and hand full on. */
+int verity_api_options_in(const char *who, const fv_options *in,
+			  fv_options *full);
+/* How an operation runs, from checked options (verity_api_options_in). */
 void verity_api_run_of(const fv_options *o, struct verity_run *run);
 fv_result *verity_api_result_new(void);
 void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
@@ -228,8 +217,6 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 			   const struct verity_failure *f);
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
 void verity_api_pair_run(const fv_options *o, struct verity_run *run);
-int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
-			  enum check_op op, unsigned how, fv_result **res);
 const char *verity_api_or_empty(const char *s);
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 			const void *want, size_t n);

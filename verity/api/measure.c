@@ -201,6 +201,7 @@ API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 {
 	struct fv_bench_request q = {0};
 	struct bench_report *rep;
+	fv_options opts;
 	struct bench_plan plan;
 	struct ht_error err;
 	uint8_t *rows = NULL;
@@ -209,6 +210,8 @@ API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 
 	NEED(req);
 	NEED(fn);
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	/* (the first version's sizes: later ones only add at the end) */
 	if (req->size < sizeof(q) ||
 	    req->row_size < sizeof(struct fv_bench_row) ||
@@ -238,8 +241,8 @@ API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 	plan = (struct bench_plan){
 		.device = q.device,
 		.size = q.bytes,
-		.threads = o ? o->threads : 0,
-		.sha256 = (enum sha256_choice)(o ? o->sha256 : 0),
+		.threads = opts.threads,
+		.sha256 = (enum sha256_choice)opts.sha256,
 		.seconds = q.seconds,
 	};
 	if ((r = verity_api_keep(verity_bench_run(rep, &plan, &err), &err)))

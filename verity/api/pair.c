@@ -300,48 +300,14 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	return 0;
 }
 
-API void fv_options_set_failure_fn(fv_options *o, fv_failure_fn fn, void *ctx)
-{
-	if (!o)
-		return;
-	o->failure_fn = fn;
-	o->failure_ctx = ctx;
-}
-
-API void fv_options_set_block_fn(fv_options *o, fv_block_fn fn, void *ctx)
-{
-	if (!o)
-		return;
-	o->block_fn = fn;
-	o->block_ctx = ctx;
-}
-
-API int fv_options_set_sha256(fv_options *o, enum fv_sha256_kernel k)
-{
-	NEED(o);
-	if ((unsigned)k > FV_SHA256_AVX512)
-		return verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
-	o->sha256 = k;
-	return 0;
-}
-
-API int fv_options_set_repair(fv_options *o, unsigned how)
-{
-	NEED(o);
-	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
-		return verity_api_fail(EINVAL, "unknown repair flags %#x", how);
-	o->repair = how;
-	return 0;
-}
-
 /* The callbacks of a pair action, passed on. */
 void verity_api_pair_failure(void *c, const struct verity_failure *f)
 {
 	const fv_options *o = c;
 
-	if (o->failure_fn)
-		o->failure_fn(o->failure_ctx, (enum fv_failure_kind)f->kind,
-			      f->block, f->position, f->level);
+	if (o->failure)
+		o->failure(o->failure_ctx, (enum fv_failure_kind)f->kind,
+			   f->block, f->position, f->level);
 }
 
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
@@ -349,10 +315,10 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 {
 	const fv_options *o = c;
 
-	if (o->block_fn)
-		o->block_fn(o->block_ctx, ev == VERITY_REPAIRED,
-			    (enum fv_failure_kind)f->kind, f->block,
-			    f->position, f->level);
+	if (o->block)
+		o->block(o->block_ctx, ev == VERITY_REPAIRED,
+			 (enum fv_failure_kind)f->kind, f->block, f->position,
+			 f->level);
 }
 
 /* The pair as an action takes it: the parameters as set. */
@@ -363,15 +329,13 @@ void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
 	verity_api_params_in(&pr->params, &pair->params);
 }
 
-/* An action's run: the options', with the pair callbacks. */
+/* An action's run: the options' (checked), with the pair callbacks. */
 void verity_api_pair_run(const fv_options *o, struct verity_run *run)
 {
-	static const fv_options none;
-
 	verity_api_run_of(o, run);
 	run->report = verity_api_pair_failure;
 	run->event = verity_api_pair_block;
-	run->ctx = (void *)(o ? o : &none);
+	run->ctx = (void *)o;
 }
 
 API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
@@ -380,15 +344,18 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 	struct verity_run run;
 	struct verity_outcome out;
 	struct ht_error err;
+	fv_options opts;
 	fv_result *made;
 	int r;
 
 	NEED(pr);
 	if (res)
 		*res = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	verity_api_pair_take(pr, &pair);
 	pair.signature = NULL;
-	verity_api_pair_run(o, &run);
+	verity_api_pair_run(&opts, &run);
 	if ((r = verity_op_format(&pair, &run, &out, &err)))
 		return verity_api_keep(r, &err);
 	pr->params.data_blocks = pair.params.data_blocks;
@@ -412,19 +379,22 @@ API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 	struct verity_pair pair;
 	struct verity_run run;
 	struct ht_error err;
+	fv_options opts;
 	fv_result *made;
 	int r;
 
 	NEED(pr);
 	if (res)
 		*res = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	if (ranges && n && !(rv = calloc(n, sizeof(*rv))))
 		return verity_api_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; rv && i < n; i++)
 		rv[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
 	verity_api_pair_take(pr, &pair);
 	pair.signature = NULL;
-	verity_api_pair_run(o, &run);
+	verity_api_pair_run(&opts, &run);
 	/* (ranges given with n 0: nothing changed) */
 	r = verity_op_update(&pair,
 			     !ranges ? NULL
@@ -449,23 +419,21 @@ API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 	return 0;
 }
 
-/* verify or repair of a pair: an image's asks the policy again for the
- * options' anchor (an Android vbmeta's key judged when it was opened),
- * and a disk image's signer must be the one its certificateFingerprint
- * names. */
-int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
-			  enum check_op op, unsigned how, fv_result **res)
+/* verify or repair of a pair (o checked, verity_api_options_in): an
+ * image's asks the policy again for the options' anchor (an Android
+ * vbmeta's key judged when it was opened), and a disk image's signer
+ * must be the one its certificateFingerprint names. */
+static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
+		      fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
 	struct ht_error err;
+	unsigned how = op == CHECK_REPAIR ? o->repair : 0;
 	fv_result *made;
 	int r;
 
-	NEED(pr);
-	NEED(res);
-	*res = NULL;
 	if (!pr->pair.root_size)
 		return verity_api_fail(EINVAL,
 				       "%s: no root hash to check against "
@@ -518,13 +486,28 @@ int verity_api_pair_check(const fv_pair *pr, const fv_options *o,
 
 API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	return verity_api_pair_check(pr, o, CHECK_VERIFY, 0, res);
+	fv_options opts;
+	int r;
+
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
+	return pair_check(pr, &opts, CHECK_VERIFY, res);
 }
 
 API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	return verity_api_pair_check(pr, o, CHECK_REPAIR, o ? o->repair : 0,
-				     res);
+	fv_options opts;
+	int r;
+
+	NEED(pr);
+	NEED(res);
+	*res = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
+	return pair_check(pr, &opts, CHECK_REPAIR, res);
 }
 
 API int fv_pair_check_signature(const fv_pair *pr, const fv_options *o,
@@ -534,14 +517,17 @@ API int fv_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	struct verity_outcome out;
 	struct verity_run run;
 	struct ht_error err;
+	fv_options opts;
 	fv_result *made;
 	int r;
 
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(o, &run);
+	verity_api_run_of(&opts, &run);
 	memset(&out, 0, sizeof(out));
 	if ((r = verity_op_check_signature(&pair, &run, &out, &err)))
 		return verity_api_keep(r, &err);
@@ -557,13 +543,16 @@ API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
 	struct verity_pair pair;
 	struct verity_outcome out;
 	struct ht_error err;
+	fv_options opts;
 	fv_result *made;
 	int r;
 
-	(void)o;
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
+	/* (checked as every call checks them; dump runs nothing) */
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	verity_api_pair_take(pr, &pair);
 	if ((r = verity_op_dump(&pair, 0, &out, &err)))
 		return verity_api_keep(r, &err);
@@ -582,11 +571,15 @@ API int fv_pair_activate(const char *name, const fv_pair *pr,
 	struct verity_pair pair;
 	struct verity_run run;
 	struct ht_error err;
+	fv_options opts;
+	int r;
 
 	NEED(name);
 	NEED(pr);
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(o, &run);
+	verity_api_run_of(&opts, &run);
 	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
 }
 

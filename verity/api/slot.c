@@ -340,8 +340,8 @@ static int data_makes_root(struct walk *w, const struct avb_descriptor *d,
 	size_t len = 0;
 
 	return d->hashtree.p.digest_len &&
-	       !verity_avb_data_root(path, d, w->o ? w->o->threads : 0, root,
-				     &len, NULL) &&
+	       !verity_avb_data_root(path, d, w->o->threads, root, &len,
+				     NULL) &&
 	       len == d->hashtree.p.digest_len &&
 	       !memcmp(root, d->hashtree.p.digest, len);
 }
@@ -374,8 +374,8 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 	 * persistent digest) the tree is checked against it; a zeroed
 	 * tree is skipped, its data still checked against the root */
 	if ((zeroed || !d->hashtree.p.digest_len) &&
-	    (r = verity_avb_data_root(path, d, w->o ? w->o->threads : 0, root,
-				      &rl, &err))) {
+	    (r = verity_avb_data_root(path, d, w->o->threads, root, &rl,
+				      &err))) {
 		verity_api_keep(r, &err);
 		return step_fail(w, i,
 				 r == -ENODEV ? FV_SLOT_MISSING : FV_SLOT_ERROR,
@@ -902,6 +902,7 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 {
 	struct walk w = {0};
 	struct ht_error err;
+	fv_options opts;
 	const char *kind;
 	fv_slot *s;
 	int r;
@@ -913,6 +914,8 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 				sizeof(req->flags))
 		return verity_api_fail(EINVAL, "%s: size %zu is too small",
 				       __func__, req->size);
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
 	NEED(req->image);
 	if (req->slot && strcmp(req->slot, "a") && strcmp(req->slot, "b"))
 		return verity_api_fail(EINVAL, "%s: slot '%s' is not a or b",
@@ -928,7 +931,7 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	*out = s;
 	w.s = s;
 	w.req = req;
-	w.o = o;
+	w.o = &opts;
 	w.fn = fn;
 	w.ctx = ctx;
 	w.slot = req->slot && !strcmp(req->slot, "b");

@@ -228,9 +228,15 @@ static int avb_there(const struct verity_extents *x, const char *path)
 API int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
 			 fv_avb **out)
 {
-	int r = verity_api_super_avb(s, i, 0, out);
+	fv_options opts;
+	int r;
 
-	if (!r && (r = verity_api_avb_judge(*out, o, 0))) {
+	if (out)
+		*out = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return r;
+	r = verity_api_super_avb(s, i, 0, out);
+	if (!r && (r = verity_api_avb_judge(*out, &opts, 0))) {
 		fv_avb_free(*out);
 		*out = NULL;
 	}
