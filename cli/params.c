@@ -221,17 +221,21 @@ static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 		return EXIT_PARAMS;
 	p->superblock = !o->no_superblock;
 	if (o->uuid) {
-		fv_params alone;
+		fv_params alone = {.size = sizeof(alone)};
 
-		/* the UUID checked alone, beside format's defaults */
+		/* the UUID checked alone, beside format's defaults (an empty
+		 * one is none to the library, not a UUID given) */
 		if (fv_params_init(&alone))
 			return cli_lib_error(-EIO);
-		if (strlen(o->uuid) >= sizeof(p->uuid) ||
+		if (!*o->uuid || strlen(o->uuid) >= sizeof(p->uuid) ||
 		    (snprintf(alone.uuid, sizeof(alone.uuid), "%s", o->uuid),
 		     fv_params_check(&alone)))
 			return cli_error(-EINVAL, "--uuid: '%s' is not a UUID",
 					 o->uuid);
-		memcpy(p->uuid, alone.uuid, sizeof(p->uuid));
+		/* kept as the superblock will say it: lowercase */
+		for (size_t i = 0; alone.uuid[i]; i++)
+			p->uuid[i] = (char)tolower((unsigned char)alone.uuid[i]);
+		p->uuid[strlen(alone.uuid)] = '\0';
 	}
 	return 0;
 }
@@ -244,6 +248,7 @@ int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 	/* fv_params_init: a random salt and UUID, format's defaults */
 	if (!(*p = malloc(sizeof(**p))))
 		return cli_error(-ENOMEM, "out of memory");
+	(*p)->size = sizeof(**p);
 	if ((r = fv_params_init(*p)))
 		r = cli_lib_error(r);
 	else

@@ -128,7 +128,7 @@ void fv_free(void *p);
  * with its 19 setters and getters; format, verify and open check the
  * whole set (fv_params_check). */
 struct fv_params {
-	size_t size; /* sizeof(struct fv_params): fv_params_init sets it */
+	size_t size; /* sizeof(struct fv_params), set by the caller */
 	char hash[FV_MAX_HASH_NAME + 1]; /* "sha256" */
 	unsigned hash_type;              /* 0 (Chrome OS) or 1 */
 	uint32_t data_block_size;        /* a power of two, 512 to 524288 */
@@ -140,24 +140,27 @@ struct fv_params {
 	uint64_t hash_offset;
 	uint8_t salt[FV_MAX_SALT_SIZE];
 	size_t salt_len;
-	/* "12345678-1234-4234-8234-123456789abc"; "" as all zeros: none */
+	/* "12345678-1234-4234-8234-123456789abc" (all zeros, or "" given:
+	 * none) */
 	char uuid[37];
 	/* 1: a superblock (the default); 0: none, the parameters given */
 	int superblock;
 };
 typedef struct fv_params fv_params;
 
-/* veritysetup format's defaults into p: sha256, 4096-byte blocks, hash
- * type 1, a random 32-byte salt, a random UUID, a superblock at offset
- * 0, and every whole block of the data device. Errors: EINVAL (p NULL),
- * EIO (no random bytes). */
+/* veritysetup format's defaults into p (as much as p->size holds, set
+ * by the caller): sha256, 4096-byte blocks, hash type 1, a random
+ * 32-byte salt, a random UUID, a superblock at offset 0, and every
+ * whole block of the data device. Errors: EINVAL (p NULL, its size too
+ * small), EIO (no random bytes). */
 int fv_params_init(fv_params *p);
 /* Bytes of the root hash: the digest size of the hash (32 for sha256);
  * 0 for a hash the library does not know. */
 size_t fv_params_root_size(const fv_params *p);
 
-/* Replaces p's parameters with the superblock at p's hash offset in
- * hash_path (validated; "unfinished" when a format was interrupted).
+/* Replaces p's parameters (as much as p->size holds) with the
+ * superblock at p's hash offset in hash_path, the only field of p read
+ * (validated; "unfinished" when a format was interrupted).
  * Errors: EINVAL (no valid superblock there, or unfinished), ENODEV,
  * ENOTBLK, EIO, ENOMEM. */
 int fv_params_read_superblock(fv_params *p, const char *hash_path);
@@ -444,9 +447,9 @@ struct fv_avb_info {
 	 * (4096-byte blocks under a tree of smaller ones, avbtool's way):
 	 * the pair then has none */
 	int parity_unusable;
-	/* the hashtree descriptor's partition name and root hash (NULL
-	 * without one), and where data, tree and parity sit in the image
-	 * (fec_roots 0: no parity) */
+	/* the hashtree descriptor's partition name (NULL without one) and
+	 * root hash ("" without one), and where data, tree and parity sit
+	 * in the image (zeros without one; fec_roots 0: no parity) */
 	const char *partition_name;
 	const char *root_hex;
 	uint64_t image_size, tree_offset, tree_size;
@@ -1622,7 +1625,8 @@ struct fv_status_info {
 	int corrupted;
 	int open_count;
 	unsigned flags; /* enum fv_flags */
-	/* Block sizes, data blocks, hash and salt of the table (no UUID). */
+	/* Block sizes, data blocks, hash and salt of the table (its UUID
+	 * all zeros: a table has none). */
 	const fv_params *params;
 	const char *root_hex;
 	/* The devices, "/dev/loop0"; for a loop device, its backing file

@@ -82,6 +82,7 @@ refuse "hash type 2" 1 "--format: unsupported hash type 2" "$FV" format data new
 refuse "hash offset not a multiple of 512" 1 "--hash-offset: 100 is not a multiple of 512" \
 	"$FV" format data newhash --hash-offset=100
 refuse "bad uuid" 1 "--uuid: 'bad' is not a UUID" "$FV" format data newhash --uuid=bad
+refuse "empty uuid" 1 "--uuid: '' is not a UUID" "$FV" format data newhash --uuid=
 check "no hash file made by any refused format" test ! -e newhash
 
 # Files.

@@ -18,7 +18,7 @@ cat >"$T/use.c" <<'C'
 #include <fastverity.h>
 int main(void)
 {
-	fv_params p;
+	fv_params p = {.size = sizeof(p)};
 	int ok = !fv_params_init(&p) && p.hash_block_size == 4096;
 
 	p.hash_block_size = 3000;

@@ -51,6 +51,7 @@ check "verify --json wrong root result" test "$(jq -r .result out)" = "root hash
 # Issue 53, 18: --version's text is all --json --version prints (a
 # document followed it on stdout), as for --help
 check "--json --version: the text, no document after it" sh -c "'$FV' --json --version >'$T/v' && head -1 '$T/v' | grep -q '^fastverity ' && ! grep -q '\"result\"' '$T/v'"
+check "format --json: an uppercase --uuid as the superblock holds it" sh -c "\"$FV\" format --json data upper --uuid=ABCDEF01-1234-4234-8234-123456789ABC | jq -e >/dev/null '.uuid == \"abcdef01-1234-4234-8234-123456789abc\"'"
 check "--json with --no-superblock has no uuid" sh -c "\"$FV\" format --json --no-superblock data nsb | jq -e >/dev/null '.uuid == null and .superblock == false'"
 
 # Format output as veritysetup prints it: the hash name as typed, the

@@ -109,7 +109,7 @@ cat >"$T/use.c" <<'C'
 #include <fastverity.h>
 int main(int argc, char **argv)
 {
-	fv_params p;
+	fv_params p = {.size = sizeof(p)};
 	fv_pair *pair = NULL;
 	fv_result *r = NULL;
 	struct fv_report rep = {.size = sizeof(rep)};

@@ -128,6 +128,7 @@ static fv_params *params_new(void)
 	fv_params *p = malloc(sizeof(*p));
 
 	ck_assert_ptr_nonnull(p);
+	p->size = sizeof(*p);
 	ck_assert_int_eq(fv_params_init(p), 0);
 	return p;
 }
@@ -601,6 +602,9 @@ START_TEST(params_defaults_and_checks)
 	fv_params p, c;
 	char uuid[37];
 
+	p.size = 8;
+	ck_assert_int_eq(fv_params_init(&p), -EINVAL);
+	p.size = sizeof(p);
 	ck_assert_int_eq(fv_params_init(&p), 0);
 	ck_assert_int_eq(fv_params_init(NULL), -EINVAL);
 	ck_assert_uint_eq(p.size, sizeof(p));

@@ -169,6 +169,16 @@ API void fv_free(void *p)
 
 /* --- parameters -------------------------------------------------------- */
 
+/* The parameters q into the caller's p, as much as p->size holds. */
+static int params_give(const struct verity_params *q, fv_params *p)
+{
+	fv_params full;
+
+	verity_api_params_out(q, &full);
+	GIVE(p, full, superblock);
+	return 0;
+}
+
 API int fv_params_init(fv_params *p)
 {
 	struct verity_params q;
@@ -176,14 +186,18 @@ API int fv_params_init(fv_params *p)
 	struct ht_error err;
 
 	NEED(p);
+	if (p->size < offsetof(fv_params, superblock) + sizeof(p->superblock))
+		return verity_api_fail(EINVAL,
+				       "%s: size %zu is too small (set it to "
+				       "sizeof(struct fv_params))",
+				       __func__, p->size);
 	verity_params_default(&q);
 	q.salt_size = 32;
 	if (verity_api_keep(verity_random(q.salt, q.salt_size, &err), &err) ||
 	    verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err))
 		return -EIO;
 	verity_uuid_random(q.uuid, rnd);
-	verity_api_params_out(&q, p);
-	return 0;
+	return params_give(&q, p);
 }
 
 /* The caller's parameters as the library keeps them, each field checked
@@ -279,11 +293,15 @@ API int fv_params_read_superblock(fv_params *p, const char *hash_path)
 
 	NEED(p);
 	NEED(hash_path);
-	if ((r = verity_api_params_in(p, &q)))
-		return r;
+	if (p->size < offsetof(fv_params, superblock) + sizeof(p->superblock))
+		return verity_api_fail(EINVAL, "%s: size %zu is too small",
+				       __func__, p->size);
+	/* only the hash offset is read from p */
+	verity_params_default(&q);
+	q.hash_offset = p->hash_offset;
 	r = verity_read_superblock(&region, &q, &err);
 	if (!r)
-		verity_api_params_out(&q, p);
+		return params_give(&q, p);
 	return verity_api_keep(r, &err);
 }
 

@@ -20,7 +20,7 @@ static int bench_params(const char *hash, unsigned format, uint32_t dbs,
 			uint32_t hbs, uint32_t salt_size,
 			struct verity_params *out)
 {
-	struct fv_params p;
+	struct fv_params p = {.size = sizeof(p)};
 	char why[512];
 	int r;
 

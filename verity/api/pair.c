@@ -30,6 +30,7 @@ API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
 	NEED(hash);
 	if (!(pr = calloc(1, sizeof(*pr))))
 		return verity_api_fail(ENOMEM, "out of memory");
+	pr->params.size = sizeof(pr->params);
 	if (fv_params_init(&pr->params)) {
 		free(pr);
 		return -EIO;
