@@ -44,7 +44,7 @@ struct ht_store {
  * it. */
 static _Thread_local struct ht_store *mine;
 static pthread_key_t own_key;
-static int own_key_made;
+static _Atomic int own_key_made; /* read by every thread */
 static pthread_once_t own_once = PTHREAD_ONCE_INIT;
 static _Atomic uint64_t serials;
 

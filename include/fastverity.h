@@ -409,8 +409,12 @@ typedef struct fv_pair fv_pair; /* (see "pairs" below) */
  * kept). Errors: EINVAL (no footer, no hashtree descriptor), ENOMEM. */
 int fv_avb_pair(const fv_avb *a, fv_pair **out);
 
-/* What info_image shows, as structures (since 0.6, versioned as
- * fv_layout: the caller sets size). Pointers point into the handle. */
+/* What info_image shows, as structures (since 0.6). The footer and the
+ * header are members of struct fv_avb_info (since 0.10): fixed there,
+ * their size set by the library; new facts go at the end of
+ * fv_avb_info. The descriptors' are members of struct
+ * fv_avb_descriptor's union, the same way. Pointers point into the
+ * handle. */
 struct fv_avb_footer {
 	size_t size;
 	unsigned version_major, version_minor;

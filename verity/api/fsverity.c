@@ -195,6 +195,8 @@ API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 		return r;
 	if (n && !paths)
 		return verity_api_fail(EINVAL, "%s: paths is NULL", __func__);
+	if (n > SIZE_MAX / sizeof(*out))
+		return verity_api_fail(EINVAL, "%s: %zu files", __func__, n);
 	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
 		return verity_api_fail(EINVAL, "unknown fs-verity flags %#x",
 				       flags);
