@@ -136,7 +136,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	if ((r = refuse_parameters(o, image)) ||
 	    (r = open_avb(o, image, &img)))
 		return r;
-	r = pair_of(o, image, fv_image_avb(img), fv_image_trust(img, 0), cp);
+	r = pair_of(o, image, cli_image_info(img).avb, cli_image_info(img).trust, cp);
 	fv_image_free(img);
 	return r;
 }
@@ -302,14 +302,14 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	if ((r = refuse_parameters(o, image)) ||
 	    (r = open_avb(o, image, &img)))
 		return r;
-	a = fv_image_avb(img);
+	a = cli_image_info(img).avb;
 	if (cli_avb_facts(a).has_footer && !cli_avb_facts(a).has_hashtree) {
 		r = dump_hash(o, image, a);
 		fv_image_free(img);
 		return r;
 	}
 	/* the layout of tree and parity as dump gives every pair's */
-	if (!(r = pair_of(o, image, a, fv_image_trust(img, 0), &cp)) &&
+	if (!(r = pair_of(o, image, a, cli_image_info(img).trust, &cp)) &&
 	    (r = fv_pair_dump(cp.fp, NULL, &out)))
 		r = cli_lib_error(r);
 	if (!r) {

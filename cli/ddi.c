@@ -1,7 +1,7 @@
 /* A systemd Discoverable Disk Image given alone to verify, dump, open or
  * repair (docs/ddi.md): every protected partition found in its GPT
  * checked in full (tree, root hash, signature), shown, or mapped; the
- * library reads the image (fv_open, fv_image_ddi_pair). */
+ * library reads the image (fv_open, fv_image_pair_info). */
 #include "cli/ddi.h"
 
 #include <errno.h>
@@ -31,9 +31,7 @@ static int picked(const struct cli_opts *o, const struct fv_ddi_pair *d)
 /* Pair i's description (the library's). */
 static void pair_of(const fv_image *im, size_t i, struct fv_ddi_pair *d)
 {
-	memset(d, 0, sizeof(*d));
-	d->size = sizeof(*d);
-	fv_image_ddi_pair(im, i, d);
+	*d = cli_image_pair(im, i).ddi;
 }
 
 static int check_partition_option(const struct cli_opts *o, const char *image,
@@ -46,7 +44,7 @@ static int check_partition_option(const struct cli_opts *o, const char *image,
 		return cli_error(-EINVAL,
 				 "--partition: '%s' is not root or usr",
 				 o->partition);
-	for (size_t i = 0; i < fv_image_pairs(im); i++) {
+	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
 		pair_of(im, i, &d);
 		if (picked(o, &d))
 			return 0;
@@ -239,7 +237,7 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	partition_name(&d.data, data_name, sizeof(data_name));
 	/* the door's verdict: a signer checked against --trusted-cert or
 	 * /etc/verity.d, or said not to be */
-	trust = fv_image_trust(im, i);
+	trust = cli_image_pair(im, i).trust;
 	trusted_of(o, &trusted, &ntrusted, &g);
 	if (o->json)
 		rep.failures = json_object_new_array();
@@ -326,7 +324,7 @@ int cli_ddi_verify(struct cli_opts *o, const char *image)
 		json_object_put(list);
 		return r;
 	}
-	for (size_t i = 0; i < fv_image_pairs(im); i++) {
+	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
 		pair_of(im, i, &d);
 		if (!picked(o, &d))
 			continue;
@@ -424,7 +422,7 @@ out:
 
 int cli_ddi_dump(struct cli_opts *o, const char *image)
 {
-	struct fv_ddi_disk disk = {.size = sizeof(disk)};
+	struct fv_ddi_disk disk;
 	json_object *list = json_object_new_array();
 	struct fv_ddi_pair d;
 	fv_image *im;
@@ -434,13 +432,13 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		json_object_put(list);
 		return r;
 	}
-	fv_image_ddi_disk(im, &disk);
+	disk = cli_image_info(im).disk;
 	if (!o->json)
 		printf("Discoverable disk image %s: GPT of %u-byte sectors, "
 		       "disk UUID %s, %zu partitions\n",
 		       image, disk.sector_size, disk.disk_uuid,
 		       disk.partitions);
-	for (size_t i = 0; i < fv_image_pairs(im); i++) {
+	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
 		pair_of(im, i, &d);
 		if (picked(o, &d) && (r = dump_one(o, image, im, i, &d, list)))
 			goto out;
@@ -464,7 +462,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 
 	if ((r = read_image(o, image, SYSTEMD, &im)))
 		return r;
-	for (size_t i = 0, n = fv_image_pairs(im); i < n; i++) {
+	for (size_t i = 0, n = cli_image_info(im).pairs; i < n; i++) {
 		const char **trusted;
 		size_t ntrusted;
 		enum fv_trust trust;
@@ -483,7 +481,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 		 * is loaded; without either, the kernel's keyring checks
 		 * it */
 		trusted_of(o, &trusted, &ntrusted, &g);
-		trust = fv_image_trust(im, i);
+		trust = cli_image_pair(im, i).trust;
 		if (trust == FV_TRUST_CHECK)
 			r = cli_open_check_signature(
 				o, fp, (const char *const *)trusted, ntrusted);
@@ -512,7 +510,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 	if ((r = read_image(o, image, GIVEN_ONLY, &im)))
 		return r;
-	for (size_t i = 0, n = 0; i < fv_image_pairs(im); i++) {
+	for (size_t i = 0, n = 0; i < cli_image_info(im).pairs; i++) {
 		pair_of(im, i, &d);
 		if (!picked(o, &d))
 			continue;
@@ -544,7 +542,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	}
 	/* judged by the door with the certificates given alone: a repair
 	 * writes */
-	cp->trust = fv_image_trust(im, at);
+	cp->trust = cli_image_pair(im, at).trust;
 out:
 	fv_image_free(im);
 	return r;

@@ -247,7 +247,7 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	if (r)
 		return r;
 	r = fv_image_pair(img, 0, &cp->fp);
-	cp->trust = fv_image_trust(img, 0);
+	cp->trust = cli_image_info(img).trust;
 	fv_image_free(img);
 	if (r)
 		return cli_lib_error(r);
@@ -379,4 +379,26 @@ void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  rep.hashing_path, rep.hashing_reason, rep.hashing_kernel,
 		  rep.hashing_provider);
+}
+
+struct fv_image_info cli_image_info(const fv_image *img)
+{
+	struct fv_image_info in = {.size = sizeof(in)};
+
+	if (!img || fv_image_info(img, &in)) {
+		memset(&in, 0, sizeof(in));
+		in.trust = FV_TRUST_UNSIGNED;
+	}
+	return in;
+}
+
+struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
+{
+	struct fv_image_pair_info p = {.size = sizeof(p)};
+
+	if (!img || fv_image_pair_info(img, i, &p)) {
+		memset(&p, 0, sizeof(p));
+		p.trust = FV_TRUST_UNSIGNED;
+	}
+	return p;
 }

@@ -95,4 +95,9 @@ void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 /* The debug lines of an action's result: the hashing path. */
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res);
 
+/* img's fv_image_info and its pair i's fv_image_pair_info, whole
+ * (zeros, trust UNSIGNED, when there is none). */
+struct fv_image_info cli_image_info(const fv_image *img);
+struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i);
+
 #endif

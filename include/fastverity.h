@@ -868,7 +868,7 @@ int fv_container_of(const char *image, const char *asked, const char **name);
 int fv_refuse_sparse(const char *path);
 
 /* The trust policy's verdict (docs/trust.md has the table), which the
- * door reaches (fv_open, fv_image_trust). */
+ * door reaches (fv_open, fv_image_info). */
 enum fv_trust {
 	FV_TRUST_UNSIGNED = 0,  /* nothing signed, nothing asked */
 	FV_TRUST_CHECK = 1,     /* the signature must hold against the anchor */
@@ -1108,19 +1108,15 @@ struct fv_open_request {
 int fv_open(const struct fv_open_request *req, const fv_options *o,
 	    fv_image **out);
 void fv_image_free(fv_image *img);
-/* "plain", "sidecar", "avb", "ddi" or "super". */
-const char *fv_image_container(const fv_image *img);
-/* An Android image's vbmeta as opened (NULL for other containers): what
- * it says, for showing. Valid while img is. */
-const fv_avb *fv_image_avb(const fv_image *img);
-/* How many pairs, and each one's name: the partition's ("system",
- * "root-x86-64"), "data" for a plain pair and a sidecar image. */
-size_t fv_image_pairs(const fv_image *img);
-const char *fv_image_pair_name(const fv_image *img, size_t i);
-/* The policy's verdict on pair i as opened; for an Android image, i 0
- * is its vbmeta's, also where the vbmeta describes no pair (a vbmeta
- * image, a hash footer, a persistent digest: no pairs). */
-enum fv_trust fv_image_trust(const fv_image *img, size_t i);
+struct fv_image_info; /* (below, with the disk images') */
+struct fv_image_pair_info;
+/* What img is (since 0.10, one call in place of fv_image_container,
+ * _avb, _pairs and _ddi_disk), and its pair i (in place of
+ * fv_image_pair_name, _trust and _ddi_pair). Errors: EINVAL (a NULL
+ * handle, i out of range, a size too small). */
+int fv_image_info(const fv_image *img, struct fv_image_info *info);
+int fv_image_pair_info(const fv_image *img, size_t i,
+		       struct fv_image_pair_info *p);
 
 /* --- pairs -------------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
@@ -1469,7 +1465,6 @@ struct fv_ddi_disk {
 	const char *disk_uuid;
 	size_t partitions; /* used entries of the table */
 };
-int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d);
 /* One GPT partition. This structure is fixed (new facts about partitions
  * go at the end of fv_ddi_pair). */
 struct fv_gpt_partition {
@@ -1489,9 +1484,31 @@ struct fv_ddi_pair {
 	const char *fingerprint; /* its certificateFingerprint ("" none) */
 	struct fv_gpt_partition data, hash, signature;
 };
-/* Pair i's partitions. Errors: EINVAL (not a disk image, i out of
- * range, size too small). */
-int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p);
+/* What fv_image_info and fv_image_pair_info fill. The disk image's
+ * structures are fixed members (their size set by the library; new
+ * facts go at the end of these two). Strings point into img. */
+struct fv_image_info {
+	size_t size; /* sizeof(struct fv_image_info), set by the caller */
+	const char *container; /* "plain", "sidecar", "avb", "ddi", "super" */
+	size_t pairs;
+	/* an Android image's vbmeta as opened (what it says, for showing;
+	 * NULL for other containers) */
+	const fv_avb *avb;
+	/* the policy's verdict on pair 0 as opened; for an Android image its
+	 * vbmeta's, also where the vbmeta describes no pair (a vbmeta
+	 * image, a hash footer, a persistent digest) */
+	enum fv_trust trust;
+	struct fv_ddi_disk disk; /* a disk image's GPT (zeros otherwise) */
+};
+struct fv_image_pair_info {
+	size_t size; /* sizeof(struct fv_image_pair_info), set by the caller */
+	/* the partition's ("system", "root-x86-64"), "data" for a plain
+	 * pair and a sidecar image */
+	const char *name;
+	enum fv_trust trust;    /* the policy's verdict as opened */
+	struct fv_ddi_pair ddi; /* a disk image's partitions (zeros
+				 * otherwise) */
+};
 /* Who pair i's signature says signed it, trusting nothing (for showing;
  * fv_pair_verify checks it): *subject fv_free'd, NULL when unsigned.
  * Errors: EINVAL (not a PKCS#7 signature, i out of range), ENOMEM. */

@@ -317,6 +317,23 @@ static void make_key(const char *path, unsigned bits)
 	EVP_PKEY_free(k);
 }
 
+/* What an image opened is (fv_image_info), and its pair i. */
+static struct fv_image_info img_info(const fv_image *im)
+{
+	struct fv_image_info in = {.size = sizeof(in)};
+
+	ck_assert_int_eq(fv_image_info(im, &in), 0);
+	return in;
+}
+
+static struct fv_image_pair_info img_pair(const fv_image *im, size_t i)
+{
+	struct fv_image_pair_info p = {.size = sizeof(p)};
+
+	ck_assert_int_eq(fv_image_pair_info(im, i, &p), 0);
+	return p;
+}
+
 /* An Android image's fv_avb_info, and its descriptor i. */
 static struct fv_avb_info avb_info(const fv_avb *a)
 {
@@ -446,18 +463,23 @@ START_TEST(android_images)
 		fv_image *im;
 
 		ck_assert_int_eq(image_open(img, NULL, NULL, &im), 0);
-		ck_assert_str_eq(fv_image_container(im), "avb");
-		ck_assert_uint_eq(fv_image_pairs(im), 1);
-		ck_assert_str_eq(fv_image_pair_name(im, 0), "system");
-		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNCHECKED);
+		ck_assert_str_eq(img_info(im).container, "avb");
+		ck_assert_uint_eq(img_info(im).pairs, 1);
+		ck_assert_str_eq(img_pair(im, 0).name, "system");
+		ck_assert_int_eq(img_info(im).trust, FV_TRUST_UNCHECKED);
 		/* not a disk image: no table, no disk image pairs or signers */
 		{
-			struct fv_ddi_disk dd = {.size = sizeof(dd)};
-			struct fv_ddi_pair dp = {.size = sizeof(dp)};
+			struct fv_image_pair_info pi = {.size = sizeof(pi)};
 			char *who = NULL;
 
-			ck_assert_int_eq(fv_image_ddi_disk(im, &dd), -EINVAL);
-			ck_assert_int_eq(fv_image_ddi_pair(im, 0, &dp), -EINVAL);
+			ck_assert_uint_eq(img_info(im).disk.size, 0);
+			ck_assert_ptr_null(img_info(im).disk.disk_uuid);
+			ck_assert_uint_eq(img_pair(im, 0).ddi.size, 0);
+			ck_assert_ptr_null(img_pair(im, 0).ddi.role);
+			ck_assert_int_eq(fv_image_pair_info(im, 1, &pi), -EINVAL);
+			pi.size = 4;
+			ck_assert_int_eq(fv_image_pair_info(im, 0, &pi), -EINVAL);
+			ck_assert_int_eq(fv_image_info(NULL, NULL), -EINVAL);
 			ck_assert_int_eq(fv_image_signer(im, 0, &who), -EINVAL);
 			ck_assert_ptr_null(who);
 		}
@@ -483,7 +505,7 @@ START_TEST(android_images)
 		ck_assert_int_eq(image_open(img, NULL, o, &im), -EPERM);
 		o->key = key;
 		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
-		ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
+		ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
 		ck_assert_int_eq(
 			image_check(im, 0, o, REPAIR, NULL, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
@@ -1153,8 +1175,8 @@ static void image_intact(const char *path, fv_options *o,
 	fv_result *res;
 
 	ck_assert_int_eq(image_open(path, NULL, o, &im), 0);
-	ck_assert_str_eq(fv_image_container(im), "sidecar");
-	ck_assert_int_eq(fv_image_trust(im, 0), want);
+	ck_assert_str_eq(img_info(im).container, "sidecar");
+	ck_assert_int_eq(img_info(im).trust, want);
 	ck_assert_int_eq(image_check(im, 0, o, 0, NULL, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
@@ -1391,11 +1413,11 @@ START_TEST(door)
 	/* unsigned: read from its superblock, its parity given */
 	rq.fec_path = fec;
 	ck_assert_msg(fv_open(&rq, NULL, &im) == 0, "%s", fv_last_error());
-	ck_assert_str_eq(fv_image_container(im), "plain");
-	ck_assert_uint_eq(fv_image_pairs(im), 1);
-	ck_assert_str_eq(fv_image_pair_name(im, 0), "data");
-	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_UNSIGNED);
-	ck_assert_ptr_null(fv_image_avb(im));
+	ck_assert_str_eq(img_info(im).container, "plain");
+	ck_assert_uint_eq(img_info(im).pairs, 1);
+	ck_assert_str_eq(img_pair(im, 0).name, "data");
+	ck_assert_int_eq(img_info(im).trust, FV_TRUST_UNSIGNED);
+	ck_assert_ptr_null(img_info(im).avb);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	fv_image_free(im);
 	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
@@ -1432,7 +1454,7 @@ START_TEST(door)
 	o->ntrusted_certs = 1;
 	rq.writes = 1;
 	ck_assert_msg(fv_open(&rq, o, &im) == 0, "%s", fv_last_error());
-	ck_assert_int_eq(fv_image_trust(im, 0), FV_TRUST_CHECK);
+	ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	fv_image_free(im);
 	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
@@ -2378,8 +2400,8 @@ START_TEST(super_images)
 	/* the image alone: a container of one pair, the Android image's */
 	ck_assert_msg(image_open(sup, NULL, NULL, &im) == 0, "%s",
 		      fv_last_error());
-	ck_assert_str_eq(fv_image_container(im), "super");
-	ck_assert_uint_eq(fv_image_pairs(im), 1);
+	ck_assert_str_eq(img_info(im).container, "super");
+	ck_assert_uint_eq(img_info(im).pairs, 1);
 	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
 	fv_image_free(im);
 	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);

@@ -75,7 +75,7 @@ static int image_avb(fv_image *img, const fv_options *o, int writes,
 	if ((r = verity_api_avb_judge(a, o, writes)))
 		goto said;
 	/* the vbmeta's verdict, also where it describes no pair (a vbmeta
-	 * image, a hash footer, a persistent digest): fv_image_avb says
+	 * image, a hash footer, a persistent digest): fv_image_info's avb says
 	 * what it holds */
 	ip->trust = a->trust;
 	if (!a->paired)
@@ -324,58 +324,59 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 	return 0;
 }
 
-API const fv_avb *fv_image_avb(const fv_image *img)
+API int fv_image_info(const fv_image *img, struct fv_image_info *out)
 {
-	return img ? img->av : NULL;
-}
+	struct fv_image_info full;
 
-API const char *fv_image_container(const fv_image *img)
-{
-	return img ? verity_container_name(img->kind) : NULL;
-}
-
-API size_t fv_image_pairs(const fv_image *img)
-{
-	return img ? img->n : 0;
-}
-
-API const char *fv_image_pair_name(const fv_image *img, size_t i)
-{
-	return img && i < img->n ? img->pairs[i].name : NULL;
-}
-
-API enum fv_trust fv_image_trust(const fv_image *img, size_t i)
-{
+	NEED(img);
+	NEED(out);
+	memset(&full, 0, sizeof(full));
+	full.container = verity_container_name(img->kind);
+	full.pairs = img->n;
+	full.avb = img->av;
 	/* an Android image's vbmeta is judged whether or not it has a pair */
-	return img && (i < img->n || (i == 0 && img->av))
-		       ? (enum fv_trust)img->pairs[i].trust
-		       : FV_TRUST_UNSIGNED;
+	full.trust = img->n || img->av ? (enum fv_trust)img->pairs[0].trust
+				       : FV_TRUST_UNSIGNED;
+	if (img->ddi_read) {
+		full.disk.size = sizeof(full.disk);
+		full.disk.sector_size = img->ddi.gpt.h.sector;
+		full.disk.disk_uuid = img->ddi.gpt.h.disk_uuid;
+		full.disk.partitions = img->ddi.gpt.nparts;
+	}
+	GIVE(out, full, disk);
+	return 0;
+}
+
+API int fv_image_pair_info(const fv_image *img, size_t i,
+			   struct fv_image_pair_info *out)
+{
+	struct fv_image_pair_info full;
+	const struct ddi_verity *v;
+
+	NEED(img);
+	NEED(out);
+	if (i >= img->n)
+		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
+				       img->path, i, img->n);
+	memset(&full, 0, sizeof(full));
+	full.name = img->pairs[i].name;
+	full.trust = (enum fv_trust)img->pairs[i].trust;
+	if (img->ddi_read && (v = verity_api_ddi_at(img, i))) {
+		full.ddi.size = sizeof(full.ddi);
+		full.ddi.role = verity_ddi_role_name(v->role);
+		full.ddi.arch = v->arch;
+		full.ddi.root_hex = v->root_hex;
+		full.ddi.is_signed = v->sig != NULL;
+		full.ddi.fingerprint = v->fingerprint;
+		verity_api_gpt_partition_of(v->data, &full.ddi.data);
+		verity_api_gpt_partition_of(v->hash, &full.ddi.hash);
+		verity_api_gpt_partition_of(v->sig, &full.ddi.signature);
+	}
+	GIVE(out, full, ddi);
+	return 0;
 }
 
 /* --- disk images --------------------------------------------------------- */
-
-API int fv_image_ddi_disk(const fv_image *img, struct fv_ddi_disk *d)
-{
-	struct fv_ddi_disk full;
-
-	NEED(img);
-	NEED(d);
-	if (!img->ddi_read)
-		return verity_api_fail(EINVAL, "%s: not opened as a disk image",
-				       img->path);
-	if (d->size <
-	    offsetof(struct fv_ddi_disk, sector_size) + sizeof(d->sector_size))
-		return verity_api_fail(
-			EINVAL, "fv_image_ddi_disk: size %zu is too small",
-			d->size);
-	memset(&full, 0, sizeof(full));
-	full.sector_size = img->ddi.gpt.h.sector;
-	full.disk_uuid = img->ddi.gpt.h.disk_uuid;
-	full.partitions = img->ddi.gpt.nparts;
-	full.size = d->size < sizeof(full) ? d->size : sizeof(full);
-	memcpy(d, &full, full.size);
-	return 0;
-}
 
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
 				 struct fv_gpt_partition *p)
@@ -407,32 +408,6 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 		return NULL;
 	}
 	return &img->ddi.v[i];
-}
-
-API int fv_image_ddi_pair(const fv_image *img, size_t i, struct fv_ddi_pair *p)
-{
-	const struct ddi_verity *v = verity_api_ddi_at(img, i);
-	struct fv_ddi_pair full;
-
-	NEED(p);
-	if (!v)
-		return -EINVAL;
-	if (p->size < offsetof(struct fv_ddi_pair, role) + sizeof(p->role))
-		return verity_api_fail(
-			EINVAL, "fv_image_ddi_pair: size %zu is too small",
-			p->size);
-	memset(&full, 0, sizeof(full));
-	full.role = verity_ddi_role_name(v->role);
-	full.arch = v->arch;
-	full.root_hex = v->root_hex;
-	full.is_signed = v->sig != NULL;
-	full.fingerprint = v->fingerprint;
-	verity_api_gpt_partition_of(v->data, &full.data);
-	verity_api_gpt_partition_of(v->hash, &full.hash);
-	verity_api_gpt_partition_of(v->sig, &full.signature);
-	full.size = p->size < sizeof(full) ? p->size : sizeof(full);
-	memcpy(p, &full, full.size);
-	return 0;
 }
 
 API int fv_image_signer(const fv_image *img, size_t i, char **subject)
