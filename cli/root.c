@@ -88,3 +88,30 @@ int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		return bad_root(o, hex, "32 to 128 hex digits");
 	return 0;
 }
+
+int cli_root_given(const struct cli_opts *o, const char *arg,
+		   const char **hex, const char **file)
+{
+	*hex = NULL;
+	*file = NULL;
+	if (arg && o->root_hash_file)
+		return cli_error(-EINVAL, "give the root hash as an argument "
+					  "or with --root-hash-file, not both");
+	if (!arg && !o->root_hash_file)
+		return cli_error(-EINVAL, "this action requires <root_hash> or "
+					  "the --root-hash-file option");
+	*hex = arg;
+	*file = o->root_hash_file;
+	return 0;
+}
+
+int cli_root_refused(int r, const char *hex)
+{
+	if (fv_last_error_param() != FV_PARAM_ROOT_HASH)
+		return cli_lib_error(r);
+	/* veritysetup's words first, for scripts that look for them */
+	fputs("Invalid root hash string specified.\n", stderr);
+	r = cli_lib_error(r);
+	cli_hint_root_file(hex);
+	return r;
+}

@@ -20,6 +20,7 @@ static const struct ht_param_names library_names[HT_PARAM_COUNT] = {
 				   "the signer's certificate"},
 	[HT_PARAM_TRUSTED_KEY] = {"the signer's public key",
 				  "the signer's public key"},
+	[HT_PARAM_ROOT_HASH] = {"the root hash", "the root hash"},
 };
 
 /* A slot: the message, its NUL, the fix's template, its NUL. */

@@ -31,6 +31,7 @@ enum ht_param {
 	HT_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
 	HT_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
 				* must have */
+	HT_PARAM_ROOT_HASH,    /* the root hash */
 	HT_PARAM_COUNT
 };
 

@@ -93,6 +93,7 @@ enum fv_param {
 	FV_PARAM_TRUSTED_CERT, /* a certificate trusted to sign the root */
 	FV_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
 				* must have */
+	FV_PARAM_ROOT_HASH,    /* the root hash (since 0.10) */
 };
 /* How a program names a parameter: set to a value (a printf format of
  * one unsigned long long, "--data-blocks=%llu"), and alone
@@ -1097,6 +1098,17 @@ struct fv_open_request {
 	/* the action writes on the image's word (a repair, not a dry run):
 	 * judged so */
 	int writes;
+	/* since 0.10: a plain pair's or a sidecar image's root hash to
+	 * check against, as hex text or the file holding it (at most one;
+	 * both NULL: none, or a sidecar image's IMAGE.roothash when it
+	 * exists); a text of the wrong length for the tree's hash, or not
+	 * hex, is refused (EINVAL, FV_PARAM_ROOT_HASH) */
+	const char *root_hex;
+	const char *root_hash_file;
+	/* since 0.10: the pair is opened to be mapped (fv_activate): a
+	 * signature given with no anchor goes to the kernel's keyring,
+	 * which checks it */
+	int activates;
 };
 
 /* Opens what req names and judges it. Errors: EINVAL (an image that
@@ -1117,6 +1129,92 @@ struct fv_image_pair_info;
 int fv_image_info(const fv_image *img, struct fv_image_info *info);
 int fv_image_pair_info(const fv_image *img, size_t i,
 		       struct fv_image_pair_info *p);
+
+/* Since 0.10: the actions, on pair i of an opened image, whatever its
+ * container (in place of fv_image_pair and the fv_pair_* actions).
+ * fv_verify checks every block against the pair's root (read-only),
+ * reporting each failure through the options' failure callback; with
+ * parity, also what it could repair, and its stale codewords.
+ * fv_repair verifies, then rebuilds bad blocks from the parity,
+ * writing back only blocks the tree proves right, hash blocks before
+ * the blocks they cover, fsync before it returns; stale parity is
+ * counted, and rewritten only with FV_REPAIR_REWRITE_PARITY (the
+ * options' repair; FV_REPAIR_DRY_RUN writes nothing); open the image
+ * with writes set for a repair that writes. The trust policy
+ * (docs/trust.md) judged the pair when the image was opened and is
+ * asked again for these options' anchor. 0 when the action ran: *res
+ * says whether the image is (now) intact. Errors (*res NULL): EINVAL
+ * (no root hash, parameters, devices too small; parity that is not this
+ * image's: more than 5% of its codewords disagree with the verified
+ * image; a repair without parity; i out of range), EPERM (the signature
+ * does not check out; the policy's refusals, as fv_open's), EBUSY
+ * (repair: a device in use, mounted or mapped), EOVERFLOW, ENOMEM,
+ * ENODEV, ENOTBLK, ENODATA, EIO. */
+int fv_verify(const fv_image *img, size_t i, const fv_options *o,
+	      fv_result **res);
+int fv_repair(const fv_image *img, size_t i, const fv_options *o,
+	      fv_result **res);
+/* Where everything of pair i sits, as dump shows it, without reading a
+ * block: the layout (struct fv_report's), the parity's roots told from
+ * its size when not given. Errors: EINVAL (parameters, devices too
+ * small), EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_describe(const fv_image *img, size_t i, const fv_options *o,
+		fv_result **res);
+/* Creates the read-only /dev/mapper/<name> of pair i with the options'
+ * flags (open the image with activates set: a signature given with no
+ * anchor then goes to the kernel). A signature the door judged
+ * checkable (an anchor given) is checked first, offline, against the
+ * options' trusted certificates; *res (may be NULL) says how the
+ * signer stands (fv_result_report: trust, signer). Errors: EBUSY (the
+ * name is taken), ENOSYS (no device-mapper), EINVAL (the name,
+ * parameters, the root; the kernel refused the table), EPERM (a signer
+ * not trusted, a signature over another root), ENAMETOOLONG (device
+ * paths too long for a table), ENODEV, ENOTBLK, EIO, ENOMEM. */
+int fv_activate(const char *name, const fv_image *img, size_t i,
+		const fv_options *o, fv_result **res);
+
+/* Since 0.10: what format and update make (in place of fv_pair_new and
+ * its setters for them). */
+struct fv_format_request {
+	size_t size;             /* sizeof(struct fv_format_request) */
+	const char *data, *hash; /* the data, and the tree's file */
+	/* the tree's parameters; update: NULL reads them from the
+	 * superblock at hash_offset (an interrupted update's too) */
+	const fv_params *params;
+	uint64_t hash_offset;
+	/* the parity: its file (NULL: none), offset, roots (format: 2 to
+	 * 24, 0 the default; update: 0 tells them from its size) */
+	const char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	/* the tree of an image with sidecar files: its files read as they
+	 * are, as veritysetup, systemd and the kernel read them */
+	int sidecar;
+	/* update: the old root, as hex or the file holding it (checked as
+	 * fv_open checks one) */
+	const char *root_hex;
+	const char *root_hash_file;
+	/* update: the tree's data block count said again (0: not), which
+	 * lets the data hold more bytes than the tree covers */
+	uint64_t data_blocks;
+};
+/* Builds the tree of req's data into its hash file (replaced whole, or
+ * written in place on a block device or at an offset), the superblock
+ * last; with parity, the parity too. Refuses outputs that overlap the
+ * data. *res (may be NULL): the root hash, the layout and the
+ * parameters as written (data blocks filled in when 0). Errors: EINVAL,
+ * EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENOSPC, ENODATA, EIO, EBUSY (a
+ * device in use given as an output), EACCES; the old hash image is left
+ * as it was, or (written in place) marked unfinished. */
+int fv_format(const struct fv_format_request *req, const fv_options *o,
+	      fv_result **res);
+/* update (docs/format.md, "update"): after some data bytes changed,
+ * the tree blocks and parity rounds they reach are rewritten in place,
+ * byte-identical with a format of the changed data (salt, UUID and
+ * superblock kept); as fv_pair_update did, whose words below hold:
+ * req's root is the old root, proven before anything is reused. */
+int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
+	      size_t n, const fv_options *o, fv_result **res);
 
 /* --- pairs -------------------------------------------------------------
  * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
@@ -1395,7 +1493,9 @@ enum fv_report_has {
 	 * update, the signature check) */
 	FV_REPORT_LAYOUT = 1u << 0,
 	FV_REPORT_FEC = 1u << 1,    /* the action ran with parity */
-	FV_REPORT_UPDATE = 1u << 2, /* what fv_pair_update did */
+	FV_REPORT_UPDATE = 1u << 2, /* what fv_update did */
+	FV_REPORT_PARAMS = 1u << 3, /* the tree's parameters (format,
+				     * update: as written) */
 };
 struct fv_report {
 	size_t size; /* sizeof(struct fv_report), set by the caller */
@@ -1450,6 +1550,8 @@ struct fv_report {
 	struct fv_layout layout;
 	struct fv_fec_report fec;
 	struct fv_update_report update;
+	/* since 0.10 */
+	fv_params params;
 };
 /* Errors: EINVAL (a NULL handle, or a size smaller than the first
  * member's end). */
@@ -1508,6 +1610,14 @@ struct fv_image_pair_info {
 	enum fv_trust trust;    /* the policy's verdict as opened */
 	struct fv_ddi_pair ddi; /* a disk image's partitions (zeros
 				 * otherwise) */
+	/* since 0.10: what the actions read: the data, tree and parity
+	 * files (fec NULL: none), the tree's parameters, the root hash
+	 * checked against ("" when none was given) and the signature's
+	 * file (NULL: none; a disk image's is the image) */
+	const char *data, *hash, *fec;
+	const fv_params *params;
+	const char *root_hex;
+	const char *signature;
 };
 /* Who pair i's signature says signed it, trusting nothing (for showing;
  * fv_pair_verify checks it): *subject fv_free'd, NULL when unsigned.

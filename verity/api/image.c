@@ -19,6 +19,7 @@ API void fv_image_free(fv_image *img)
 		verity_ddi_image_free(&img->ddi);
 	fv_pair_free(img->own);
 	free(img->pairs);
+	free(img->fec_path);
 	free(img->path);
 	free(img);
 }
@@ -44,7 +45,7 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 			? VERITY_SIGNATURE_FOUND
 			: VERITY_SIGNATURE_NONE,
-		verity_api_anchor_of(o), writes};
+		verity_api_anchor_of(o), writes, 0};
 	struct ht_error err;
 	enum verity_trust t;
 	int r;
@@ -140,7 +141,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
 			struct verity_trust_ask ask = {
 				VERITY_CONTAINER_AVB, path, ip->from,
-				verity_api_anchor_of(o), 0};
+				verity_api_anchor_of(o), 0, 0};
 			enum verity_trust t;
 
 			if ((r = verity_trust_decide(&ask, &t, err))) {
@@ -182,7 +183,7 @@ static int image_ddi(fv_image *img, const fv_options *o, int writes,
 						       ? VERITY_SIGNATURE_FOUND
 						       : VERITY_SIGNATURE_NONE,
 					       verity_api_anchor_of(o),
-					       writes};
+					       writes, 0};
 
 		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)) ||
 		    (r = verity_trust_decide(&ask, &ip->trust, err)))
@@ -194,6 +195,66 @@ static int image_ddi(fv_image *img, const fv_options *o, int writes,
 		img->n++;
 	}
 	return 0;
+}
+
+/* The root hash req gives (text, or the file holding it) set on pr,
+ * checked against the tree's hash: its digest size in hex digits. */
+int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	const char *hex = req->root_hex, *file = req->root_hash_file;
+	size_t size = fv_params_root_size(&pr->params);
+	int r;
+
+	if (hex && file)
+		return verity_api_fail(EINVAL,
+				       "the root hash given as text and in %s: "
+				       "give one",
+				       file);
+	if (file && (r = fv_root_hash_file_read(file, text, sizeof(text))))
+		return r;
+	if (file)
+		hex = text;
+	if (!hex)
+		return 0;
+	if (strlen(hex) != 2 * size ||
+	    strspn(hex, "0123456789abcdefABCDEF") != 2 * size) {
+		struct ht_error e = {0};
+
+		if (file)
+			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size,
+				    0, "expected %2 hex digits",
+				    "%s: invalid root hash string specified",
+				    file);
+		else
+			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size,
+				    0, "expected %2 hex digits",
+				    "invalid root hash string specified: '%s'",
+				    hex);
+		return verity_api_keep(-EINVAL, &e);
+	}
+	return fv_pair_set_root_hex(pr, hex);
+}
+
+
+/* What fv_image_pair_info shows of each pair, and the parity req gives
+ * kept for the pairs whose container has none. */
+static int image_facts(fv_image *img, const struct fv_open_request *req)
+{
+	for (size_t i = 0; !img->own && i < img->n; i++) {
+		struct image_pair *ip = &img->pairs[i];
+
+		ip->params.size = sizeof(ip->params);
+		verity_api_params_out(&ip->pair.params, &ip->params);
+		if (ip->pair.root_size)
+			verity_hex_encode(ip->pair.root, ip->pair.root_size,
+					  ip->root_hex);
+	}
+	if (img->own || !req->fec_path)
+		return 0;
+	img->fec_offset = req->fec_offset;
+	img->fec_roots = req->fec_roots;
+	return verity_api_set_string(&img->fec_path, req->fec_path);
 }
 
 /* A plain pair or an image with sidecar files: the pair made of what
@@ -238,6 +299,8 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 		free(der);
 		pr->pair.signature_found = 0;
 	}
+	if (!r)
+		r = verity_api_open_root(pr, req);
 	if (r)
 		goto said;
 	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
@@ -247,7 +310,8 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 		img->kind,
 		ip->from != VERITY_SIGNATURE_NONE ? pr->signature_name
 						  : pr->data,
-		ip->from, verity_api_anchor_of(o), req->writes};
+		ip->from, verity_api_anchor_of(o), req->writes,
+		req->activates};
 	if ((r = verity_trust_decide(&ask, &ip->trust, err)))
 		return r;
 	snprintf(ip->name, sizeof(ip->name), "%s", "data");
@@ -262,18 +326,16 @@ said:
 API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
+	struct fv_open_request full;
 	struct ht_error err;
 	fv_options opts;
 	fv_image *img;
 	int want = VERITY_CONTAINER_AUTO, r;
 
-	NEED(req);
 	NEED(out);
 	*out = NULL;
-	if (req->size < offsetof(struct fv_open_request, writes) +
-				sizeof(req->writes))
-		return verity_api_fail(EINVAL, "fv_open: size %zu is too small",
-				       req->size);
+	TAKE(full, req, writes);
+	req = &full;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
 	o = &opts;
@@ -319,6 +381,10 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);
+	}
+	if ((r = image_facts(img, req))) {
+		fv_image_free(img);
+		return r;
 	}
 	*out = img;
 	return 0;
@@ -372,8 +438,128 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 		verity_api_gpt_partition_of(v->hash, &full.ddi.hash);
 		verity_api_gpt_partition_of(v->sig, &full.ddi.signature);
 	}
+	if (img->own) {
+		const fv_pair *pr = img->own;
+
+		full.data = pr->data;
+		full.hash = pr->hash;
+		full.fec = pr->fec;
+		full.params = &pr->params;
+		full.root_hex = pr->root_hex;
+		full.signature = pr->pair.signature ? pr->signature_name : NULL;
+	} else {
+		const struct image_pair *ip = &img->pairs[i];
+
+		full.data = ip->pair.data.path;
+		full.hash = ip->pair.hash.path;
+		full.fec = ip->pair.fec.region.path ? ip->pair.fec.region.path
+						    : img->fec_path;
+		full.params = &ip->params;
+		full.root_hex = ip->root_hex;
+		full.signature =
+			ip->pair.signature
+				? (ip->pair.signature_name
+					   ? ip->pair.signature_name
+					   : img->path)
+				: NULL;
+	}
 	GIVE(out, full, ddi);
 	return 0;
+}
+
+/* --- actions on an opened image ----------------------------------------- */
+
+/* A copy of pair i to act on, with the parity the request gave a pair
+ * whose container has none. */
+static int acting(const fv_image *img, size_t i, fv_pair **pr)
+{
+	int r;
+
+	NEED(img);
+	if ((r = fv_image_pair(img, i, pr)))
+		return r;
+	if (img->fec_path && !(*pr)->fec &&
+	    (r = fv_pair_set_fec(*pr, img->fec_path, img->fec_offset,
+				 img->fec_roots))) {
+		fv_pair_free(*pr);
+		*pr = NULL;
+	}
+	return r;
+}
+
+API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
+		  fv_result **res)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(res);
+	*res = NULL;
+	if ((r = acting(img, i, &pr)))
+		return r;
+	r = fv_pair_verify(pr, o, res);
+	fv_pair_free(pr);
+	return r;
+}
+
+API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
+		  fv_result **res)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(res);
+	*res = NULL;
+	if ((r = acting(img, i, &pr)))
+		return r;
+	r = fv_pair_repair(pr, o, res);
+	fv_pair_free(pr);
+	return r;
+}
+
+API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
+		    fv_result **res)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(res);
+	*res = NULL;
+	if ((r = acting(img, i, &pr)))
+		return r;
+	r = fv_pair_dump(pr, o, res);
+	fv_pair_free(pr);
+	return r;
+}
+
+API int fv_activate(const char *name, const fv_image *img, size_t i,
+		    const fv_options *o, fv_result **res)
+{
+	fv_result *made = NULL;
+	fv_pair *pr;
+	int r;
+
+	NEED(name);
+	if (res)
+		*res = NULL;
+	if ((r = acting(img, i, &pr)))
+		return r;
+	/* a signer the door judged checkable is checked here, offline,
+	 * before the table is loaded (the kernel still gets the
+	 * signature) */
+	if (pr->pair.signature && img->pairs[img->own ? 0 : i].trust ==
+					  VERITY_TRUST_CHECK)
+		r = fv_pair_check_signature(pr, o, &made);
+	if (!r)
+		r = fv_pair_activate(name, pr, o);
+	fv_pair_free(pr);
+	if (!r && res && !made && !(made = verity_api_result_new()))
+		r = -ENOMEM;
+	if (r || !res)
+		fv_result_free(made);
+	else
+		*res = made;
+	return r;
 }
 
 /* --- disk images --------------------------------------------------------- */

@@ -99,6 +99,9 @@ struct fv_result {
 	/* since 0.8 */
 	struct verity_update_result update;
 	int has_update;
+	/* since 0.10: format's and update's parameters */
+	fv_params params;
+	int has_params;
 };
 
 struct fv_status {
@@ -137,6 +140,9 @@ struct image_pair {
 	enum verity_trust trust;
 	enum verity_signature_from from;
 	const struct ddi_verity *ddi; /* its protected partition */
+	/* as fv_image_pair_info shows them, made when the image opened */
+	fv_params params;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
 };
 
 struct fv_image {
@@ -150,6 +156,11 @@ struct fv_image {
 	struct ddi_image ddi;
 	int ddi_read;
 	fv_pair *own; /* a plain pair's, a sidecar image's */
+	/* the parity the request gave, for a pair whose container has none
+	 * (a disk image's) */
+	char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
 };
 
 struct fv_pair {
@@ -212,6 +223,9 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
+/* The root hash req gives (root_hex, root_hash_file) set on pr, its
+ * length checked against pr's hash (FV_PARAM_ROOT_HASH). */
+int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
 			   const struct verity_failure *f);

@@ -6,6 +6,8 @@
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
 
+#include <inttypes.h>
+
 /* --- pairs ------------------------------------------------------------- */
 
 /* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
@@ -420,6 +422,122 @@ API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 	return 0;
 }
 
+/* --- format and update requests --------------------------------------- */
+
+/* The pair req names, for format (update: the superblock read when no
+ * parameters are given, the data blocks said again checked against it,
+ * and the old root). */
+static int request_pair(const struct fv_format_request *req, int update,
+			fv_pair **out)
+{
+	fv_pair *pr;
+	int r;
+
+	NEED(req->data);
+	NEED(req->hash);
+	if (!update)
+		NEED(req->params);
+	if ((r = fv_pair_new(req->data, req->hash, &pr)))
+		return r;
+	if (req->params)
+		r = fv_pair_set_params(pr, req->params);
+	else
+		r = read_superblock(pr, req->hash_offset, 1);
+	if (!r && update && !req->params && req->data_blocks) {
+		/* the tree's own count, said again, lets the data device
+		 * hold more (a tree's size is fixed) */
+		if (req->data_blocks != pr->params.data_blocks)
+			r = verity_api_fail(
+				EINVAL,
+				"%s: %" PRIu64 " data blocks given, but the "
+				"tree covers %" PRIu64 " (its superblock's "
+				"count): a tree's size is fixed, format again "
+				"for another",
+				req->hash, req->data_blocks,
+				pr->params.data_blocks);
+		else
+			pr->pair.data_blocks_given = 1;
+	}
+	if (!r && req->sidecar)
+		r = fv_pair_set_sidecar(pr);
+	if (!r)
+		r = fv_pair_set_fec(pr, req->fec_path, req->fec_offset,
+				    req->fec_roots);
+	if (!r && update) {
+		struct fv_open_request root = {
+			.size = sizeof(root),
+			.root_hex = req->root_hex,
+			.root_hash_file = req->root_hash_file};
+
+		r = req->root_hex || req->root_hash_file
+			    ? verity_api_open_root(pr, &root)
+				  : verity_api_fail(EINVAL,
+						    "%s: no root hash to "
+						    "update from",
+						    req->hash);
+	}
+	if (r) {
+		fv_pair_free(pr);
+		return r;
+	}
+	*out = pr;
+	return 0;
+}
+
+/* The parameters as written, into the result. */
+static int with_params(int r, const fv_pair *pr, fv_result *made,
+		       fv_result **res)
+{
+	if (r || !made) {
+		fv_result_free(made);
+		return r;
+	}
+	made->params = pr->params;
+	made->has_params = 1;
+	if (res)
+		*res = made;
+	else
+		fv_result_free(made);
+	return 0;
+}
+
+API int fv_format(const struct fv_format_request *in, const fv_options *o,
+		  fv_result **res)
+{
+	struct fv_format_request req;
+	fv_result *made = NULL;
+	fv_pair *pr;
+	int r;
+
+	if (res)
+		*res = NULL;
+	TAKE(req, in, data_blocks);
+	if ((r = request_pair(&req, 0, &pr)))
+		return r;
+	r = with_params(fv_pair_format(pr, o, &made), pr, made, res);
+	fv_pair_free(pr);
+	return r;
+}
+
+API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
+		  size_t n, const fv_options *o, fv_result **res)
+{
+	struct fv_format_request req;
+	fv_result *made = NULL;
+	fv_pair *pr;
+	int r;
+
+	if (res)
+		*res = NULL;
+	TAKE(req, in, data_blocks);
+	if ((r = request_pair(&req, 1, &pr)))
+		return r;
+	r = with_params(fv_pair_update(pr, ranges, n, o, &made), pr, made,
+			res);
+	fv_pair_free(pr);
+	return r;
+}
+
 /* verify or repair of a pair (o checked, verity_api_options_in): an
  * image's asks the policy again for the options' anchor (an Android
  * vbmeta's key judged when it was opened), and a disk image's signer
@@ -450,7 +568,7 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 			: pr->pair.signature ? VERITY_SIGNATURE_FOUND
 					     : VERITY_SIGNATURE_NONE,
 			verity_api_anchor_of(o),
-			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN)};
+			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN), 0};
 		enum verity_trust t;
 
 		if (pr->pair.container == VERITY_CONTAINER_AVB &&
@@ -683,6 +801,10 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 		full.update.tree_blocks = r->update.tree_blocks;
 		full.update.parity_rounds = r->update.parity_rounds;
 		full.update.resumed = r->update.resumed;
+	}
+	if (r->has_params) {
+		full.has |= FV_REPORT_PARAMS;
+		full.params = r->params;
 	}
 	GIVE(out, full, root);
 	return 0;

@@ -6,7 +6,7 @@
 enum anchor_state { NO_ANCHOR, RIGHT_ANCHOR, WRONG_ANCHOR };
 
 /* One row a case: where the signature comes from, the anchor given,
- * reading or writing. errnum 0: the verdict; otherwise the refusal, in
+ * reading, writing or opening (the kernel checks what it is handed). errnum 0: the verdict; otherwise the refusal, in
  * words whose %s are the image, the container's words and the
  * anchor's. */
 #define UNSIGNED_ANCHOR                                                      \
@@ -25,29 +25,38 @@ static const struct rule {
 	enum verity_trust verdict;
 	int errnum;
 	const char *words;
-} table[3][3][2] = {
+} table[3][3][3] = {
 	[VERITY_SIGNATURE_NONE] = {
 		[NO_ANCHOR] = {{VERITY_TRUST_UNSIGNED, 0, NULL},
+			       {VERITY_TRUST_UNSIGNED, 0, NULL},
 			       {VERITY_TRUST_UNSIGNED, 0, NULL}},
 		[RIGHT_ANCHOR] = {{0, EPERM, UNSIGNED_ANCHOR},
+				  {0, EPERM, UNSIGNED_ANCHOR},
 				  {0, EPERM, UNSIGNED_ANCHOR}},
 		[WRONG_ANCHOR] = {{0, EINVAL, WRONG_UNSIGNED},
+				  {0, EINVAL, WRONG_UNSIGNED},
 				  {0, EINVAL, WRONG_UNSIGNED}},
 	},
 	[VERITY_SIGNATURE_FOUND] = {
 		[NO_ANCHOR] = {{VERITY_TRUST_UNCHECKED, 0, NULL},
-			       {0, EINVAL, WRITE_UNCHECKED}},
+			       {0, EINVAL, WRITE_UNCHECKED},
+			       {VERITY_TRUST_UNCHECKED, 0, NULL}},
 		[RIGHT_ANCHOR] = {{VERITY_TRUST_CHECK, 0, NULL},
+				  {VERITY_TRUST_CHECK, 0, NULL},
 				  {VERITY_TRUST_CHECK, 0, NULL}},
 		[WRONG_ANCHOR] = {{0, EINVAL, WRONG_SIGNED},
+				  {0, EINVAL, WRONG_SIGNED},
 				  {0, EINVAL, WRONG_SIGNED}},
 	},
 	[VERITY_SIGNATURE_GIVEN] = {
 		[NO_ANCHOR] = {{0, EINVAL, GIVEN_NO_ANCHOR},
-			       {0, EINVAL, GIVEN_NO_ANCHOR}},
+			       {0, EINVAL, GIVEN_NO_ANCHOR},
+			       {VERITY_TRUST_UNCHECKED, 0, NULL}},
 		[RIGHT_ANCHOR] = {{VERITY_TRUST_CHECK, 0, NULL},
+				  {VERITY_TRUST_CHECK, 0, NULL},
 				  {VERITY_TRUST_CHECK, 0, NULL}},
 		[WRONG_ANCHOR] = {{0, EINVAL, WRONG_SIGNED},
+				  {0, EINVAL, WRONG_SIGNED},
 				  {0, EINVAL, WRONG_SIGNED}},
 	},
 };
@@ -80,7 +89,7 @@ int verity_trust_decide(const struct verity_trust_ask *ask,
 
 	if ((unsigned)ask->signature > VERITY_SIGNATURE_GIVEN)
 		return ht_fail(err, EINVAL, "no such signature source");
-	r = &table[ask->signature][st][!!ask->writes];
+	r = &table[ask->signature][st][ask->writes ? 1 : ask->activates ? 2 : 0];
 	if (!r->errnum) {
 		*verdict = r->verdict;
 		return 0;

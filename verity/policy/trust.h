@@ -47,6 +47,8 @@ struct verity_trust_ask {
 	enum verity_anchor anchor;
 	int writes; /* repair (not a dry run), a writer on an existing
 		     * image */
+	int activates; /* open: the kernel gets the signature, and its
+			* keyring checks it (reading otherwise) */
 };
 
 /* The anchor that checks a container's signatures. */

@@ -340,7 +340,7 @@ int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
 				       v->h.algorithm != AVB_ALG_NONE
 					       ? VERITY_SIGNATURE_FOUND
 					       : VERITY_SIGNATURE_NONE,
-				       anchor, writes};
+				       anchor, writes, 0};
 	int r;
 
 	*why = AVB_BAD_SIGNATURE;
