@@ -53,9 +53,9 @@ int cli_avb_cmdline(const struct cli_avb_args *a);
  * made the pair (cli/avb_pair.c). Options that set the tree's
  * parameters are refused. */
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
-/* The same for an image read and judged already (fv_super_avb with the
- * options' anchor), which it frees. */
-int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
+/* The same for an image opened and judged already (fv_super_image with
+ * the options' anchor), which cp holds from here (freed on failure). */
+int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 		    struct cli_pair *cp);
 /* verify of a firmware set given alone (cli/set.c): a vbmeta image, an
  * image whose vbmeta has no hashtree descriptor (a hash footer), or a

@@ -65,13 +65,19 @@ static int open_avb(const struct cli_opts *o, const char *image,
 	return r < 0 ? cli_lib_error(r) : r;
 }
 
-/* The pair of an Android image (a): its hashtree descriptor made the
- * pair. */
-static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
-		   enum fv_trust trust, struct cli_pair *cp)
+/* The pair of an opened Android image (img, cp's from here on, freed
+ * here on failure): its hashtree descriptor's. */
+static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
+		   struct cli_pair *cp)
 {
+	const fv_avb *a = cli_image_info(img).avb;
+	enum fv_trust trust = cli_image_info(img).trust;
 	struct fv_avb_info in = cli_avb_facts(a);
-	int r;
+
+	if (!in.has_footer || !in.has_hashtree)
+		fv_image_free(img);
+	else if (cli_image_info(img).pairs)
+		cli_pair_take(cp, img, 0);
 
 	if (!in.has_footer)
 		return cli_error(-EINVAL,
@@ -86,8 +92,17 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 				 "no tree to %s (verify checks its hash "
 				 "descriptor)",
 				 image, o->action);
-	if ((r = fv_avb_pair(a, &cp->fp)))
-		return cli_lib_error(r);
+	if (!cp->img) {
+		/* the library says why the descriptor makes no pair */
+		fv_result *res = NULL;
+		int r = fv_describe(img, 0, NULL, &res);
+
+		fv_result_free(res);
+		fv_image_free(img);
+		return r ? cli_lib_error(r)
+			 : cli_error(-EINVAL, "%s: no pair to %s", image,
+				     o->action);
+	}
 	cp->avb = 1;
 	cp->trust = trust;
 	snprintf(cp->avb_algorithm, sizeof(cp->avb_algorithm), "%s",
@@ -96,15 +111,14 @@ static int pair_of(const struct cli_opts *o, const char *image, const fv_avb *a,
 		 in.header.public_key_sha1);
 	cp->avb_rollback_index = in.header.rollback_index;
 	/* messages about the parity name the image */
-	if (fv_pair_fec_path(cp->fp))
+	if (cp->pi.fec)
 		cp->fec_name = image;
 	if (in.parity_unusable)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "
 			"under a tree of %u-byte blocks (avbtool's way), which "
 			"the kernel cannot use: left out\n",
-			image,
-			fv_pair_params(cp->fp)->data_block_size);
+			image, cp->pi.params->data_block_size);
 	if (trust == FV_TRUST_UNCHECKED && strcmp(o->action, "dump"))
 		fprintf(stderr,
 			"fastverity: %s: warning: the vbmeta is signed (%s, "
@@ -136,20 +150,19 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	if ((r = refuse_parameters(o, image)) ||
 	    (r = open_avb(o, image, &img)))
 		return r;
-	r = pair_of(o, image, cli_image_info(img).avb, cli_image_info(img).trust, cp);
-	fv_image_free(img);
-	return r;
+	return pair_of(o, image, img, cp);
 }
 
-int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_avb *a,
+int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 		    struct cli_pair *cp)
 {
 	int r = refuse_parameters(o, image);
 
-	if (!r)
-		r = pair_of(o, image, a, fv_avb_trust(a), cp);
-	fv_avb_free(a);
-	return r;
+	if (r) {
+		fv_image_free(img);
+		return r;
+	}
+	return pair_of(o, image, img, cp);
 }
 
 static void dump_text(const char *image, const fv_avb *a,
@@ -158,8 +171,7 @@ static void dump_text(const char *image, const fv_avb *a,
 	struct fv_avb_info in = cli_avb_facts(a);
 	const char *name = in.partition_name, *sha1 = in.header.public_key_sha1;
 
-	cli_print_header(image, fv_pair_params(cp->fp), "-", l,
-			 fv_pair_root_hex(cp->fp));
+	cli_print_header(image, cp->pi.params, "-", l, cp->pi.root_hex);
 	printf("Android image:   \tpartition %s, data %" PRIu64
 	       " bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",
 	       CLI_NAME(name, strlen(name)), in.image_size, in.tree_offset,
@@ -168,7 +180,7 @@ static void dump_text(const char *image, const fv_avb *a,
 		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64
 		       " bytes)%s\n",
 		       in.fec_roots, in.fec_offset, in.fec_size,
-		       fv_pair_fec_path(cp->fp)
+		       cp->pi.fec
 			       ? ""
 			       : ", 4096-byte blocks the kernel cannot use");
 	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
@@ -181,8 +193,8 @@ static void dump_json(const char *image, const fv_avb *a,
 		      const struct cli_pair *cp, const struct fv_layout *l)
 {
 	struct fv_avb_info in = cli_avb_facts(a);
-	json_object *j = cli_json_header(image, fv_pair_params(cp->fp), l,
-					 fv_pair_root_hex(cp->fp));
+	json_object *j =
+		cli_json_header(image, cp->pi.params, l, cp->pi.root_hex);
 	json_object *d = json_object_new_object();
 	const char *sha1 = in.header.public_key_sha1;
 
@@ -202,7 +214,7 @@ static void dump_json(const char *image, const fv_avb *a,
 			       json_object_new_uint64(in.fec_size));
 	json_object_object_add(
 		d, "fec_usable_by_kernel",
-		json_object_new_boolean(fv_pair_fec_path(cp->fp) != NULL));
+		json_object_new_boolean(cp->pi.fec != NULL));
 	json_object_object_add(d, "algorithm",
 			       cli_json_str(in.header.algorithm));
 	json_object_object_add(d, "public_key_sha1",
@@ -308,9 +320,10 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 		fv_image_free(img);
 		return r;
 	}
-	/* the layout of tree and parity as dump gives every pair's */
-	if (!(r = pair_of(o, image, a, cli_image_info(img).trust, &cp)) &&
-	    (r = fv_pair_dump(cp.fp, NULL, &out)))
+	/* the layout of tree and parity as dump gives every pair's (cp
+	 * holds img from here) */
+	if (!(r = pair_of(o, image, img, &cp)) &&
+	    (r = fv_describe(cp.img, cp.at, NULL, &out)))
 		r = cli_lib_error(r);
 	if (!r) {
 		cli_report(out, &rep);
@@ -320,7 +333,6 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 			dump_text(image, a, &cp, &rep.layout);
 	}
 	fv_result_free(out);
-	fv_image_free(img);
 	cli_pair_free(&cp);
 	return r;
 }

@@ -48,7 +48,8 @@ int cmd_dump(struct cli_opts *o)
 	struct cli_fec fec;
 	enum cli_container kind;
 	fv_result *res = NULL;
-	fv_pair *fp = NULL;
+	fv_image *img = NULL;
+	struct fv_image_pair_info pi;
 	const char *hash;
 	char *tree = NULL, *side_fec = NULL;
 	uint64_t off;
@@ -76,25 +77,29 @@ int cmd_dump(struct cli_opts *o)
 	    (r = sidecar_tree(o, off, &fec, &tree, &side_fec)))
 		goto out;
 	hash = tree ? tree : o->args[0];
-	if ((r = fv_pair_new(hash, hash, &fp))) {
-		r = cli_lib_error(r);
-		goto out;
-	}
-	if ((r = fv_pair_read_superblock(fp, off))) {
+	/* the tree alone, through the door: its superblock, the parity */
+	if ((r = fv_open(&(struct fv_open_request){.size = sizeof(
+							   struct fv_open_request),
+						   .data = hash,
+						   .hash = hash,
+						   .hash_offset = off,
+						   .fec_path = fec.path,
+						   .fec_offset = fec.offset,
+						   .fec_roots = fec.roots},
+			 NULL, &img))) {
 		r = cli_superblock_at(hash, off)
 			    ? cli_lib_error(r)
 			    : cli_no_superblock(r, NULL, hash, off);
 		goto out;
 	}
-	if ((r = fv_pair_set_fec(fp, fec.path, fec.offset, fec.roots)) ||
-	    (r = fv_pair_dump(fp, NULL, &res))) {
+	if ((r = fv_describe(img, 0, NULL, &res))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
+	pi = cli_image_pair(img, 0);
 	cli_report(res, &rep);
 	if (o->json) {
-		void *j = cli_json_header(hash, fv_pair_params(fp), &rep.layout,
-					  NULL);
+		void *j = cli_json_header(hash, pi.params, &rep.layout, NULL);
 
 		if (tree) {
 			json_object_object_add(j, "data_device",
@@ -104,16 +109,15 @@ int cmd_dump(struct cli_opts *o)
 		}
 		cli_json_print(j);
 	} else {
-		snprintf(uuid, 37, "%s", fv_pair_params(fp)->uuid);
+		snprintf(uuid, 37, "%s", pi.params->uuid);
 		if (tree)
 			printf("Sidecar tree of %s:\n", o->args[0]);
-		cli_print_header(hash, fv_pair_params(fp), uuid, &rep.layout,
-				 NULL);
+		cli_print_header(hash, pi.params, uuid, &rep.layout, NULL);
 	}
 	r = EXIT_OK;
 out:
 	fv_result_free(res);
-	fv_pair_free(fp);
+	fv_image_free(img);
 	fv_free(tree);
 	fv_free(side_fec);
 	return r;

@@ -42,42 +42,34 @@ static int policies(const struct cli_opts *o)
 }
 
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  int made)
-{
-	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
-	int r = made;
-
-	if (!r) {
-		r = fv_pair_activate(name, cp->fp, &opts);
-		r = r ? cli_lib_error(r) : EXIT_OK;
-	}
-	if (!r)
-		cli_debug(o, "Activated %s from %s and %s.", name,
-			  fv_pair_data_path(cp->fp), fv_pair_hash_path(cp->fp));
-	cli_pair_free(cp);
-	return r;
-}
-
-int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
-			     const char *const *trusted, size_t ntrusted)
+		  const char *const *certs, size_t ncerts, int made)
 {
 	fv_options opts = {.size = sizeof(opts),
-			   .trusted_certs = trusted,
-			   .ntrusted_certs = ntrusted};
+			   .flags = o->activation,
+			   .trusted_certs = certs,
+			   .ntrusted_certs = ncerts};
 	fv_result *res = NULL;
 	struct fv_report rep;
-	int r;
+	int r = made;
 
-	/* (the certificates checked by the call, first) */
-	if ((r = fv_pair_check_signature(fp, &opts, &res)))
-		return cli_lib_error(r);
-	cli_report(res, &rep);
-	if (rep.trust == FV_TRUST_CHECK)
-		cli_debug(o,
-			  "The root hash signature checks out: signed by %s.",
-			  rep.signer);
+	/* a signature the door judged checkable is checked first, offline,
+	 * and still handed to the kernel */
+	if (!r && (r = fv_activate(name, cp->img, cp->at, &opts, &res)))
+		r = cli_lib_error(r);
+	if (res) {
+		cli_report(res, &rep);
+		if (rep.trust == FV_TRUST_CHECK && *rep.signer)
+			cli_debug(o,
+				  "The root hash signature checks out: "
+				  "signed by %s.",
+				  rep.signer);
+	}
+	if (!r)
+		cli_debug(o, "Activated %s from %s and %s.", name, cp->pi.data,
+			  cp->pi.hash);
 	fv_result_free(res);
-	return 0;
+	cli_pair_free(cp);
+	return r;
 }
 
 static int do_open(struct cli_opts *o, const char *data, const char *name,
@@ -90,13 +82,9 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	if ((r = policies(o)))
 		return r;
 	r = cli_pair_make(o, data, hash, root_arg, &cp);
-	/* --trusted-cert: the signature checked here, before the table
-	 * is loaded (and still handed to the kernel) */
-	if (!r && o->ntrusted)
-		r = cli_open_check_signature(
-			o, cp.fp, (const char *const *)o->trusted_certs,
-			o->ntrusted);
-	return cli_open_pair(o, name, &cp, r);
+	return cli_open_pair(o, name, &cp,
+			     (const char *const *)o->trusted_certs, o->ntrusted,
+			     r);
 }
 
 /* open IMAGE NAME: an Android image, its data mapped with its
@@ -109,7 +97,8 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
+	return cli_open_pair(o, name, &cp, NULL, 0,
+			     cli_pair_avb(o, image, &cp));
 }
 
 int cmd_open(struct cli_opts *o)

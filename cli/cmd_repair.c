@@ -75,8 +75,7 @@ static void print_json(const struct repair_out *ro, const struct cli_pair *cp,
 		       const struct fv_fec_report *res, int code)
 {
 	struct cli_counts before, after;
-	json_object *j = cli_json_header(fv_pair_hash_path(cp->fp),
-					 fv_pair_params(cp->fp), l, NULL);
+	json_object *j = cli_json_header(cp->pi.hash, cp->pi.params, l, NULL);
 
 	cli_counts_before(res, &before);
 	cli_counts_of(out, &after);
@@ -190,7 +189,7 @@ int cmd_repair(struct cli_opts *o)
 			    : cli_pair_from_args(o, kind, &cp);
 	if (r)
 		goto out;
-	if (!fv_pair_fec_path(cp.fp)) {
+	if (!cp.pi.fec) {
 		r = no_parity(o, &cp);
 		goto out;
 	}
@@ -209,7 +208,7 @@ int cmd_repair(struct cli_opts *o)
 		ro.repaired = json_object_new_array();
 		ro.unrepaired = json_object_new_array();
 	}
-	r = fv_pair_repair(cp.fp, &opts, &out);
+	r = fv_repair(cp.img, cp.at, &opts, &out);
 	cli_progress_end(&pr);
 	if (r) {
 		json_object_put(ro.repaired);

@@ -124,7 +124,7 @@ static void json_members(json_object *obj)
  * (res: the check's result, NULL before it ends). */
 static void json_open(struct verify_report *vr, const fv_result *res)
 {
-	const fv_pair *fp = vr->cp->fp;
+	const struct fv_image_pair_info *pi = &vr->cp->pi;
 	struct fv_report dump;
 	json_object *j;
 
@@ -133,15 +133,14 @@ static void json_open(struct verify_report *vr, const fv_result *res)
 	vr->opened = 1;
 	cli_json_emitted = 1; /* json_close() ends it, whatever happens */
 	cli_report(vr->dump, &dump);
-	j = cli_json_header(fv_pair_hash_path(fp), fv_pair_params(fp),
-			    &dump.layout, fv_pair_root_hex(fp));
+	j = cli_json_header(pi->hash, pi->params, &dump.layout, pi->root_hex);
 	/* one "fec" key: the layout's joins the check's at the end */
 	if (json_object_object_get_ex(j, "fec", &vr->fec_layout)) {
 		json_object_get(vr->fec_layout);
 		json_object_object_del(j, "fec");
 	}
 	json_object_object_add(j, "data_device",
-			       cli_json_str(fv_pair_data_path(fp)));
+			       cli_json_str(pi->data));
 	json_object_object_add(
 		j, "signature",
 		cli_json_signature(vr->cp, res ? res : vr->dump));
@@ -291,17 +290,17 @@ int cmd_verify(struct cli_opts *o)
 	vr.o = o;
 	vr.cp = &cp;
 	/* the layout the header shows before the first failure */
-	if (o->json && (r = fv_pair_dump(cp.fp, &opts, &vr.dump))) {
+	if (o->json && (r = fv_describe(cp.img, cp.at, &opts, &vr.dump))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
-	if (o->json && fv_pair_fec_path(cp.fp))
+	if (o->json && cp.pi.fec)
 		vr.unrepairable = json_object_new_array();
 	opts.failure = report_failure;
 	opts.failure_ctx = &vr;
 	opts.block = fec_event;
 	opts.block_ctx = &vr;
-	r = fv_pair_verify(cp.fp, &opts, &res);
+	r = fv_verify(cp.img, cp.at, &opts, &res);
 	cli_progress_end(&pr);
 	cli_threads_said(o);
 	if (r) {

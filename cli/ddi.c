@@ -91,12 +91,21 @@ static int read_image(const struct cli_opts *o, const char *image,
 		.size = sizeof(rq), .image = image, .container = "ddi"};
 	const char **certs = (const char **)o->trusted_certs;
 	size_t ncerts = o->ntrusted;
+	struct cli_fec fec;
 	glob_t g;
 	int r;
 
 	memset(&g, 0, sizeof(g));
 	if (how == SYSTEMD)
 		trusted_of(o, &certs, &ncerts, &g);
+	/* a repair's parity (--fec-device) */
+	if (how == GIVEN_ONLY) {
+		if (cli_fec_params(o, &fec))
+			return EXIT_PARAMS;
+		rq.fec_path = fec.path;
+		rq.fec_offset = fec.offset;
+		rq.fec_roots = fec.roots;
+	}
 	r = how == DESCRIBE ? fv_open(&rq, NULL, im)
 			    : cli_open(o, &rq, certs, ncerts, im);
 	globfree(&g);
@@ -190,22 +199,18 @@ static int check_pair(const struct cli_opts *o, const char *image,
 {
 	struct cli_progress pr;
 	fv_options opts;
-	fv_pair *fp = NULL;
 	int r;
 
 	if (cli_run_options(o, &opts, &pr))
 		return EXIT_PARAMS;
 	if ((r = cli_certs_fit(ntrusted)))
 		return r;
-	if ((r = fv_image_pair(im, i, &fp)))
-		return cli_lib_error(r);
 	opts.trusted_certs = trusted;
 	opts.ntrusted_certs = ntrusted;
 	opts.failure = report;
 	opts.failure_ctx = rep;
-	r = fv_pair_verify(fp, &opts, res);
+	r = fv_verify(im, i, &opts, res);
 	cli_progress_end(&pr);
-	fv_pair_free(fp);
 	/* a signature that does not check out is exit 2, as for every
 	 * container (docs/trust.md) */
 	if (r)
@@ -355,26 +360,25 @@ static int dump_one(const struct cli_opts *o, const char *image,
 	struct fv_report found;
 	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
 	char *signer = NULL;
+	struct fv_image_pair_info pi = cli_image_pair(im, i);
 	fv_result *res = NULL;
-	fv_pair *fp = NULL;
 	const fv_params *p;
 	int r;
 
-	if ((r = fv_image_pair(im, i, &fp)) ||
-	    (r = fv_pair_dump(fp, NULL, &res)) ||
+	if ((r = fv_describe(im, i, NULL, &res)) ||
 	    (r = fv_image_signer(im, i, &signer))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
 	cli_report(res, &found);
-	p = fv_pair_params(fp);
+	p = pi.params;
 	partition_name(&d->data, data_name, sizeof(data_name));
 	partition_name(&d->hash, hash_name, sizeof(hash_name));
 	if (d->is_signed)
 		partition_name(&d->signature, sig_name, sizeof(sig_name));
 	if (o->json) {
-		json_object *j = cli_json_header(image, p, &found.layout,
-						 fv_pair_root_hex(fp));
+		json_object *j =
+			cli_json_header(image, p, &found.layout, pi.root_hex);
 
 		json_object_object_add(j, "role", cli_json_str(d->role));
 		json_object_object_add(j, "architecture",
@@ -411,12 +415,10 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		printf("  signature: none (unsigned: the root hash comes from "
 		       "the partition UUIDs)\n");
 	snprintf(uuid, 37, "%s", p->uuid);
-	cli_print_header(hash_name, p, uuid, &found.layout,
-			 fv_pair_root_hex(fp));
+	cli_print_header(hash_name, p, uuid, &found.layout, pi.root_hex);
 out:
 	fv_free(signer);
 	fv_result_free(res);
-	fv_pair_free(fp);
 	return r;
 }
 
@@ -455,9 +457,8 @@ out:
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 {
 	struct fv_ddi_pair d;
-	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
+	struct cli_pair cp;
 	fv_image *im;
-	fv_pair *fp = NULL;
 	int r;
 
 	if ((r = read_image(o, image, SYSTEMD, &im)))
@@ -465,36 +466,25 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	for (size_t i = 0, n = cli_image_info(im).pairs; i < n; i++) {
 		const char **trusted;
 		size_t ntrusted;
-		enum fv_trust trust;
 		glob_t g;
 
 		pair_of(im, i, &d);
 		if (!picked(o, &d) ||
 		    (!o->partition && strcmp(d.role, "root") && n > 1))
 			continue;
-		if ((r = fv_image_pair(im, i, &fp))) {
-			r = cli_lib_error(r);
-			goto out;
-		}
 		/* the door's verdict, as verify has it: a signer checked
 		 * against --trusted-cert or /etc/verity.d before the table
 		 * is loaded; without either, the kernel's keyring checks
 		 * it */
+		memset(&cp, 0, sizeof(cp));
+		cli_pair_take(&cp, im, i);
 		trusted_of(o, &trusted, &ntrusted, &g);
-		trust = cli_image_pair(im, i).trust;
-		if (trust == FV_TRUST_CHECK)
-			r = cli_open_check_signature(
-				o, fp, (const char *const *)trusted, ntrusted);
+		r = cli_open_pair(o, name, &cp, (const char *const *)trusted,
+				  ntrusted, 0);
 		globfree(&g);
-		if (r)
-			goto out;
-		if ((r = fv_pair_activate(name, fp, &opts)))
-			r = cli_lib_error(r);
-		goto out;
+		return r;
 	}
 	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
-out:
-	fv_pair_free(fp);
 	fv_image_free(im);
 	return r;
 }
@@ -502,7 +492,6 @@ out:
 int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
 	struct fv_ddi_pair d;
-	struct cli_fec fec;
 	fv_image *im;
 	size_t at = 0;
 	int r;
@@ -524,25 +513,13 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 		at = i;
 	}
 	pair_of(im, at, &d);
-	/* the library's pair of that partition (its signature carried by
-	 * the image), with the parity options */
-	if ((r = fv_image_pair(im, at, &cp->fp))) {
-		r = cli_lib_error(r);
-		goto out;
-	}
+	/* that partition's pair (its signature carried by the image), with
+	 * the parity given (read_image), judged by the door with the
+	 * certificates given alone: a repair writes */
+	cli_pair_take(cp, im, at);
 	if (d.is_signed)
 		cp->signature_path = image;
-	if (cli_fec_params(o, &fec)) {
-		r = EXIT_PARAMS;
-		goto out;
-	}
-	if ((r = fv_pair_set_fec(cp->fp, fec.path, fec.offset, fec.roots))) {
-		r = cli_lib_error(r);
-		goto out;
-	}
-	/* judged by the door with the certificates given alone: a repair
-	 * writes */
-	cp->trust = cli_image_pair(im, at).trust;
+	return 0;
 out:
 	fv_image_free(im);
 	return r;

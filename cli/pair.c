@@ -45,7 +45,7 @@ int cli_refuse_sparse(const char *path)
 
 void cli_pair_free(struct cli_pair *cp)
 {
-	fv_pair_free(cp->fp);
+	fv_image_free(cp->img);
 	fv_free(cp->side_fec);
 	fv_free(cp->side_signature);
 	memset(cp, 0, sizeof(*cp));
@@ -91,50 +91,6 @@ int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update)
 	return (r = fv_pair_set_params(fp, fv_pair_params(fp)))
 		       ? cli_lib_error(r)
 		       : EXIT_OK;
-}
-
-/* The signature to check (verify, repair) or to hand the kernel (open):
- * --root-hash-signature, given to be checked. */
-static int read_signature(const struct cli_opts *o, struct cli_pair *cp)
-{
-	uint8_t *der;
-	size_t len;
-	int r;
-
-	if (!o->root_hash_signature)
-		return 0;
-	cp->signature_path = o->root_hash_signature;
-	if ((r = fv_signature_read(o->root_hash_signature, &der, &len)))
-		return cli_lib_error(r);
-	r = fv_pair_set_signature(cp->fp, der, len, o->root_hash_signature);
-	fv_free(der);
-	return r ? cli_lib_error(r) : 0;
-}
-
-int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
-		  const char *root_arg, struct cli_pair *cp)
-{
-	uint8_t root[64];
-	struct cli_fec fec;
-	size_t size;
-	int r;
-
-	if (!cp->fp && (r = fv_pair_new(data, hash, &cp->fp)))
-		return cli_lib_error(r);
-	if ((r = cli_pair_tree_params(o, cp->fp, 0)))
-		return r;
-	size = fv_params_root_size(fv_pair_params(cp->fp));
-	if (cli_root_hash(o, root_arg, (unsigned)size, root))
-		return EXIT_PARAMS;
-	if ((r = fv_pair_set_root(cp->fp, root, size)))
-		return cli_lib_error(r);
-	if (cli_fec_params(o, &fec))
-		return EXIT_PARAMS;
-	if ((r = fv_pair_set_fec(cp->fp, fec.path, fec.offset, fec.roots)))
-		return cli_lib_error(r);
-	if (!cp->fec_name)
-		cp->fec_name = o->fec_device;
-	return read_signature(o, cp);
 }
 
 int cli_image_kind(const struct cli_opts *o, const char *image,
@@ -209,20 +165,26 @@ int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
 	return fv_open(rq, &opts, img);
 }
 
+void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at)
+{
+	cp->img = img;
+	cp->at = at;
+	cp->pi = cli_image_pair(img, at);
+	cp->trust = cp->pi.trust;
+}
+
 /* A plain pair or an image with sidecar files (side: its options, the
  * sidecar files where none were given) through the door: the tree's
- * parameters from the options or the superblock, the parity and the
- * signature; then the root hash (root_arg, or the options' file). */
+ * parameters from the options or the superblock, the parity, the
+ * signature and the root hash (root_arg, or the options' file). */
 static int open_made(struct cli_opts *o, const struct cli_opts *side,
 		     struct fv_open_request *rq, const char *hash_name,
 		     const char *root_arg, struct cli_pair *cp)
 {
 	const char *data_name = rq->image ? rq->image : rq->data;
-	uint8_t root[64];
 	struct cli_fec fec;
 	fv_params *p = NULL;
 	fv_image *img = NULL;
-	size_t size;
 	int r;
 
 	if (cli_params_from_opts(side, &p, 0) || cli_fec_params(side, &fec)) {
@@ -235,31 +197,47 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	rq->fec_offset = fec.offset;
 	rq->fec_roots = fec.roots;
 	rq->signature_path = o->root_hash_signature;
+	/* the root, checked by the library against the tree's hash; one
+	 * missing, or given twice, is said once the tree is read */
+	if (!(root_arg && side->root_hash_file)) {
+		rq->root_hex = root_arg;
+		rq->root_hash_file = side->root_hash_file;
+	}
 	r = cli_open(o, rq, (const char *const *)o->trusted_certs, o->ntrusted,
 		     &img);
 	/* the library's message, with veritysetup's words and the hints
 	 * where the tree read from a superblock has none */
 	if (r < 0)
-		r = rq->params ? cli_lib_error(r)
-			       : cli_no_superblock(r, data_name, hash_name,
-						   rq->hash_offset);
+		r = fv_last_error_param() == FV_PARAM_ROOT_HASH
+			    ? cli_root_refused(r, rq->root_hex)
+			: rq->params ? cli_lib_error(r)
+				     : cli_no_superblock(r, data_name,
+							 hash_name,
+							 rq->hash_offset);
 	free(p);
 	if (r)
 		return r;
-	r = fv_image_pair(img, 0, &cp->fp);
-	cp->trust = cli_image_info(img).trust;
-	fv_image_free(img);
-	if (r)
-		return cli_lib_error(r);
+	cli_pair_take(cp, img, 0);
 	if (o->root_hash_signature)
 		cp->signature_path = o->root_hash_signature;
 	if (!cp->fec_name)
 		cp->fec_name = side->fec_device;
-	size = fv_params_root_size(fv_pair_params(cp->fp));
-	if (cli_root_hash(side, root_arg, (unsigned)size, root))
-		return EXIT_PARAMS;
-	return (r = fv_pair_set_root(cp->fp, root, size)) ? cli_lib_error(r)
-							   : 0;
+	if (!rq->root_hex && !rq->root_hash_file) {
+		const char *hex, *file;
+
+		return cli_root_given(side, root_arg, &hex, &file);
+	}
+	return 0;
+}
+
+int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
+		  const char *root_arg, struct cli_pair *cp)
+{
+	struct fv_open_request rq = {.data = data, .hash = hash,
+				     .activates = 1};
+
+	memset(cp, 0, sizeof(*cp));
+	return open_made(o, o, &rq, hash, root_arg, cp);
 }
 
 /* <image> with systemd's sidecar files. */
@@ -358,8 +336,7 @@ void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 			"--trusted-cert=<cert.pem> to check it): the image "
 			"matches its root hash, but nothing proves who made "
 			"it\n",
-			cp->signature_path ? cp->signature_path
-					   : fv_pair_data_path(cp->fp));
+			cp->signature_path ? cp->signature_path : cp->pi.data);
 		return;
 	}
 	cli_report(res, &rep);

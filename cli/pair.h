@@ -22,7 +22,10 @@ enum cli_container {
 };
 
 struct cli_pair {
-	fv_pair *fp;
+	fv_image *img; /* the door's (fv_open), freed by cli_pair_free */
+	size_t at;     /* its pair acted on */
+	struct fv_image_pair_info pi; /* that pair's facts: paths,
+				       * parameters, root (into img) */
 	enum fv_trust trust;        /* the policy's verdict, the door's
 				     * (fv_open), before anything is read */
 	const char *fec_name;       /* the parity's file, as messages name it
@@ -68,26 +71,23 @@ int cli_check_crc(const struct cli_opts *o);
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
- * --root-hash-file): parameters from the superblock or the options, the
- * parity and signature options. */
-int cli_pair_make(const struct cli_opts *o, const char *data, const char *hash,
+ * --root-hash-file) opened to be mapped: parameters from the superblock
+ * or the options, the parity and signature options. */
+int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
+/* img's pair at made cp's (cp owns img from here). */
+void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at);
 void cli_pair_free(struct cli_pair *cp);
 /* The tree's parameters into fp: from the superblock of the hash device
  * (update: an interrupted update's too), or from the options with
  * --no-superblock. 0, or the exit code (printed). */
 int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update);
 /* The pair made (made: 0, or the exit code of making it) mapped as name
- * with open's options; its signature handed to the kernel (and checked
- * here first with --trusted-cert: cli_open_check_signature). Frees cp
- * (cli/cmd_open.c). */
-/* open with trust anchors: the pair's signature judged by the policy
- * and checked against them before the table is loaded: 0, or the exit
- * code (printed). */
-int cli_open_check_signature(const struct cli_opts *o, const fv_pair *fp,
-			     const char *const *trusted, size_t ntrusted);
+ * with open's options; its signature handed to the kernel, and checked
+ * here first against the anchor given (certs, ncerts: --trusted-cert's,
+ * or a disk image's /etc/verity.d). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  int made);
+		  const char *const *certs, size_t ncerts, int made);
 /* After the check: its warning, and who signed (--debug); a signer not
  * checked said so. */
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,

@@ -476,7 +476,7 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	fv_options opts;
 	struct cli_pair cp;
 	fv_super *s;
-	fv_avb *a;
+	fv_image *img;
 	char *path;
 	size_t len;
 	int r, i;
@@ -500,19 +500,20 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	 * files (which stay open until the device holds them), judged by
 	 * the library for the anchor given */
 	if ((r = cli_anchor_options(o, &opts)) ||
-	    (r = fv_super_avb(s, (size_t)i, &opts, &a))) {
+	    (r = fv_super_image(s, (size_t)i, &opts, &img))) {
 		fv_super_free(s);
 		return r > 0 ? r : cli_lib_error(r);
 	}
 	fv_super_partition(s, (size_t)i, &p);
 	len = strlen(image) + strlen(p.name) + 2;
 	if (!(path = malloc(len))) {
-		fv_avb_free(a);
+		fv_image_free(img);
 		fv_super_free(s);
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	snprintf(path, len, "%s/%s", image, p.name);
-	r = cli_open_pair(o, name, &cp, cli_pair_avb_of(o, path, a, &cp));
+	r = cli_open_pair(o, name, &cp, NULL, 0,
+			  cli_pair_avb_of(o, path, img, &cp));
 	free(path);
 	fv_super_free(s);
 	return r;

@@ -755,6 +755,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
  * every function taking an image path reads: fv_avb_read, fv_container_of,
  * fv_open. */
 typedef struct fv_super fv_super;
+typedef struct fv_image fv_image; /* (the door, below) */
 /* Opens the super image at image and reads metadata slot slot (0 for
  * the first). Block devices past the first: files[i] for names[i] (n of
  * them), else <dir>/<name>.img beside the image. Errors: EINVAL (not a
@@ -848,6 +849,11 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
  * and no vbmeta: not an Android image). */
 int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
 		 fv_avb **out);
+/* Since 0.10: partition i so read, as an opened image (container
+ * "avb", its pair acted on as any image's: fv_verify, fv_activate);
+ * s outlives *out. Errors: fv_super_avb's. */
+int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
+		   fv_image **out);
 
 /* --- containers and trust (docs/trust.md) --------------------------------
  * Since 0.5 (FASTVERITY_1.3). The registry alone; the door asks it and
@@ -1076,7 +1082,6 @@ const char *fv_slot_note(const fv_slot *s, size_t i);
  * options' anchor (their key for Android images, their trusted_certs
  * for the others), and acted on through
  * fv_image_pair. */
-typedef struct fv_image fv_image;
 
 struct fv_open_request {
 	size_t size;             /* sizeof(struct fv_open_request) */
@@ -1165,7 +1170,8 @@ int fv_describe(const fv_image *img, size_t i, const fv_options *o,
  * anchor then goes to the kernel). A signature the door judged
  * checkable (an anchor given) is checked first, offline, against the
  * options' trusted certificates; *res (may be NULL) says how the
- * signer stands (fv_result_report: trust, signer). Errors: EBUSY (the
+ * signer stands (fv_result_report: trust, signer), also when the
+ * mapping then fails (NULL when the check did not pass). Errors: EBUSY (the
  * name is taken), ENOSYS (no device-mapper), EINVAL (the name,
  * parameters, the root; the kernel refused the table), EPERM (a signer
  * not trusted, a signature over another root), ENAMETOOLONG (device

@@ -476,6 +476,10 @@ static int acting(const fv_image *img, size_t i, fv_pair **pr)
 	int r;
 
 	NEED(img);
+	/* an Android image with no pair: why (a persistent digest, a
+	 * descriptor that does not fit the file, ...) */
+	if (i == 0 && !img->n && img->av)
+		return verity_api_avb_unpaired(img->av);
 	if ((r = fv_image_pair(img, i, pr)))
 		return r;
 	if (img->fec_path && !(*pr)->fec &&
@@ -550,15 +554,15 @@ API int fv_activate(const char *name, const fv_image *img, size_t i,
 	if (pr->pair.signature && img->pairs[img->own ? 0 : i].trust ==
 					  VERITY_TRUST_CHECK)
 		r = fv_pair_check_signature(pr, o, &made);
-	if (!r)
-		r = fv_pair_activate(name, pr, o);
-	fv_pair_free(pr);
-	if (!r && res && !made && !(made = verity_api_result_new()))
+	/* (the check's verdict handed back also when the mapping fails) */
+	if (!r && !(r = fv_pair_activate(name, pr, o)) && res && !made &&
+	    !(made = verity_api_result_new()))
 		r = -ENOMEM;
-	if (r || !res)
-		fv_result_free(made);
-	else
+	fv_pair_free(pr);
+	if (res)
 		*res = made;
+	else
+		fv_result_free(made);
 	return r;
 }
 
@@ -646,4 +650,48 @@ API int fv_sparse_check_crc(const char *path, unsigned *sums)
 	}
 	verity_device_close(&d);
 	return verity_api_keep(r, &err);
+}
+
+API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
+		       fv_image **out)
+{
+	struct fv_open_request none = {.size = sizeof(none)};
+	struct image_pair *ip;
+	fv_options opts;
+	fv_image *img;
+	fv_avb *a;
+	int r;
+
+	NEED(out);
+	*out = NULL;
+	if ((r = verity_api_options_in(__func__, o, &opts)) ||
+	    (r = fv_super_avb(s, i, &opts, &a)))
+		return r;
+	if (!(img = calloc(1, sizeof(*img))) ||
+	    !(img->pairs = calloc(1, sizeof(*img->pairs))) ||
+	    !(img->path = strdup(a->path))) {
+		if (img)
+			free(img->pairs);
+		free(img);
+		fv_avb_free(a);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	img->kind = VERITY_CONTAINER_AVB;
+	img->av = a;
+	ip = &img->pairs[0];
+	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			   ? VERITY_SIGNATURE_FOUND
+			   : VERITY_SIGNATURE_NONE;
+	ip->trust = a->trust;
+	if (a->paired) {
+		ip->pair = a->pair;
+		snprintf(ip->name, sizeof(ip->name), "%s", a->name);
+		img->n = 1;
+	}
+	if ((r = image_facts(img, &none))) {
+		fv_image_free(img);
+		return r;
+	}
+	*out = img;
+	return 0;
 }
