@@ -61,13 +61,12 @@ static int prune_sidecars(const char *image, const struct sidecars *side,
 	return 0;
 }
 
-/* The pair format makes: <data> <hash>, or <image> and its sidecars. */
-static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
+/* The request format makes: <data> <hash>, or <image> and its sidecars;
+ * *p, the parameters it points at (free). */
+static int format_request(struct cli_opts *o, struct sidecars *side,
+			  struct fv_format_request *req, fv_params **p)
 {
-	const char *data, *hash;
 	struct cli_fec fec;
-	fv_params *p;
-	int r;
 
 	if (o->sidecar) {
 		if (o->nargs != 1)
@@ -88,8 +87,8 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 					 "to %s; give --fec-roots, not "
 					 "--fec-device or --fec-offset",
 					 side->fec);
-		data = o->args[0];
-		hash = side->tree;
+		req->data = o->args[0];
+		req->hash = side->tree;
 		o->root_hash_file = side->roothash;
 		if (o->fec_roots)
 			o->fec_device = side->fec;
@@ -97,81 +96,78 @@ static int format_pair(struct cli_opts *o, struct sidecars *side, fv_pair **fp)
 		return cli_error(-EINVAL, "format: requires <data_device> "
 					  "<hash_device> as arguments");
 	} else {
-		data = o->args[0];
-		hash = o->args[1];
+		req->data = o->args[0];
+		req->hash = o->args[1];
 	}
 	if ((o->key || o->cert) && !o->sidecar)
 		return cli_error(-EINVAL, "--key and --cert go with format "
 					  "--sidecar, or with sign");
-	if (cli_params_from_opts(o, &p, 1))
+	if (cli_params_from_opts(o, p, 1))
 		return EXIT_PARAMS;
-	if (cli_fec_params(o, &fec)) {
-		free(p);
+	if (cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
-	}
+	req->params = *p;
+	req->fec_path = fec.path;
+	req->fec_offset = fec.offset;
+	req->fec_roots = fec.roots;
 	/* sidecar files take the image as it is (its own bytes, as the
 	 * kernel maps them, an Android sparse image's too) */
-	if (!(r = fv_pair_new(data, hash, fp)) &&
-	    !(r = fv_pair_set_params(*fp, p)) &&
-	    !(r = o->sidecar ? fv_pair_set_sidecar(*fp) : 0))
-		r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots);
-	free(p);
-	return r ? cli_lib_error(r) : 0;
+	req->sidecar = o->sidecar != 0;
+	return 0;
 }
 
 int cmd_format(struct cli_opts *o)
 {
+	struct fv_format_request req = {.size = sizeof(req)};
 	struct sidecars side = {0};
 	struct fv_report rep;
 	struct fv_layout l;
 	fv_options opts;
 	fv_result *out = NULL;
-	fv_pair *fp = NULL;
+	fv_params *asked = NULL;
 	const fv_params *p;
 	struct cli_progress pr;
 	char uuid[37] = "";
 	int r;
 
 	cli_warn_weak_digest(o->hash);
-	if ((r = format_pair(o, &side, &fp)) ||
-	    (r = o->sidecar ? 0 : cli_refuse_sparse(fv_pair_data_path(fp))) ||
+	if ((r = format_request(o, &side, &req, &asked)) ||
+	    (r = o->sidecar ? 0 : cli_refuse_sparse(req.data)) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;
 	/* no output over an input */
 	{
-		const char *in[] = {fv_pair_data_path(fp),
-				    fv_pair_hash_path(fp), fv_pair_fec_path(fp),
-				    o->key, o->cert};
+		const char *in[] = {req.data, req.hash, req.fec_path, o->key,
+				    o->cert};
 
 		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
 					  5)) ||
-		    (r = cli_check_output(fv_pair_hash_path(fp), "hash tree",
-					  in + 3, 2)) ||
-		    (r = cli_check_output(fv_pair_fec_path(fp), "FEC parity",
-					  in + 3, 2)))
+		    (r = cli_check_output(req.hash, "hash tree", in + 3, 2)) ||
+		    (r = cli_check_output(req.fec_path, "FEC parity", in + 3,
+					  2)))
 			goto out;
 	}
-	if (o->sidecar && fv_refuse_sparse(fv_pair_data_path(fp)))
+	if (o->sidecar && fv_refuse_sparse(req.data))
 		fprintf(stderr,
 			"fastverity: %s: warning: an Android sparse image: "
 			"its own bytes are hashed, as the kernel maps them "
 			"(simg2img %s IMAGE.raw makes its unsparsed ones)\n",
 			o->args[0], o->args[0]);
-	r = fv_pair_format(fp, &opts, &out);
+	r = fv_format(&req, &opts, &out);
 	cli_progress_end(&pr);
 	cli_threads_said(o);
 	if (r) {
 		r = cli_write_error(r);
 		goto out;
 	}
-	p = fv_pair_params(fp);
 	cli_report(out, &rep);
+	/* the parameters as written (data blocks filled in, the UUID) */
+	p = rep.has & FV_REPORT_PARAMS ? &rep.params : asked;
 	l = rep.layout;
 	cli_hashing_said(o, out);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
 		  l.levels, (unsigned long long)l.tree_blocks,
-		  (unsigned long long)(l.tree_offset /
-				       p->hash_block_size));
+		  (unsigned long long)(l.tree_offset / p->hash_block_size));
 	if (o->root_hash_file &&
 	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
 		goto out;
@@ -179,12 +175,11 @@ int cmd_format(struct cli_opts *o)
 	    (r = cli_sign_root(o, rep.root_hex, side.signature)))
 		goto out;
 	if (o->sidecar &&
-	    (r = prune_sidecars(o->args[0], &side, fv_pair_fec_path(fp) != NULL,
+	    (r = prune_sidecars(o->args[0], &side, req.fec_path != NULL,
 				o->key || o->cert)))
 		goto out;
 	if (o->json) {
-		cli_json_print(cli_json_header(fv_pair_hash_path(fp), p, &l,
-					       rep.root_hex));
+		cli_json_print(cli_json_header(req.hash, p, &l, rep.root_hex));
 		r = EXIT_OK;
 		goto out;
 	}
@@ -194,11 +189,11 @@ int cmd_format(struct cli_opts *o)
 		else
 			snprintf(uuid, 37, "%s", p->uuid);
 	}
-	cli_print_header(fv_pair_hash_path(fp), p, uuid, &l, rep.root_hex);
+	cli_print_header(req.hash, p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	fv_result_free(out);
-	fv_pair_free(fp);
+	free(asked);
 	sidecars_free(&side);
 	return r;
 }

@@ -10,42 +10,78 @@
 #include "cli/jsonc.h"
 
 #include "cli/errors.h"
+#include "cli/hints.h"
 #include "cli/json.h"
-#include "cli/pair.h"
 #include "cli/params.h"
 #include "cli/progress.h"
 #include "cli/root.h"
 #include "cli/text.h"
 #include "cli/cli.h"
 
-/* The pair: parameters from the superblock (an interrupted update's
- * read too) or the options, the old root, the parity. */
-static int update_pair(const struct cli_opts *o, fv_pair **fp)
+/* The request: the tree's parameters from the options with
+ * --no-superblock, else read by the library from the superblock (an
+ * interrupted update's too) at the options' hash offset, with
+ * --data-blocks said again; the old root (the argument: --root-hash-file
+ * is where the new one goes); the parity. *p: the parameters from the
+ * options (free). */
+static int update_request(const struct cli_opts *o,
+			  struct fv_format_request *req, fv_params **p)
 {
 	struct cli_opts in = *o;
 	struct cli_fec fec;
-	uint8_t root[64];
 	int r;
 
-	if ((r = fv_pair_new(o->args[0], o->args[1], fp)))
-		return cli_lib_error(r);
-	if ((r = cli_pair_tree_params(o, *fp, 1)))
-		return r;
-	/* --root-hash-file is where the new root goes: the old one is the
-	 * argument */
-	in.root_hash_file = NULL;
-	if (cli_root_hash(&in, o->args[2],
-			  (unsigned)fv_params_root_size(fv_pair_params(*fp)),
-			  root))
+	req->data = o->args[0];
+	req->hash = o->args[1];
+	if (cli_params_from_opts(o, p, 0))
 		return EXIT_PARAMS;
-	if ((r = fv_pair_set_root(*fp, root,
-				  fv_params_root_size(fv_pair_params(*fp)))))
-		return cli_lib_error(r);
+	if (!(*p)->superblock) {
+		if ((r = fv_params_check(*p)))
+			return cli_lib_error(r);
+		req->params = *p;
+	} else {
+		req->hash_offset = (*p)->hash_offset;
+		if (o->data_blocks)
+			req->data_blocks = (*p)->data_blocks;
+	}
+	in.root_hash_file = NULL;
+	if ((r = cli_root_given(&in, o->args[2], &req->root_hex,
+				&req->root_hash_file)))
+		return r;
 	if (cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
-	if ((r = fv_pair_set_fec(*fp, fec.path, fec.offset, fec.roots)))
-		return cli_lib_error(r);
+	req->fec_path = fec.path;
+	req->fec_offset = fec.offset;
+	req->fec_roots = fec.roots;
 	return 0;
+}
+
+/* The exit code of fv_update's refusal r (printed): the root hash given,
+ * in veritysetup's words; a superblock that cannot be read, with its
+ * hints (as verify says it); anything else, the library's message. The
+ * superblock is read before anything else: it failed when reading it
+ * again fails alike. An interrupted update's superblock, which update
+ * reads and verify refuses, fails otherwise. */
+static int update_refused(const struct fv_format_request *req, int r)
+{
+	char said[3 * 4096], again[3 * 4096];
+	fv_params sb = {.size = sizeof(sb)};
+
+	if (fv_last_error_param() == FV_PARAM_ROOT_HASH)
+		return cli_root_refused(r, req->root_hex);
+	if (req->params)
+		return cli_write_error(r);
+	fv_last_error_say(cli_option_words, cli_option_words_count, said,
+			  sizeof(said));
+	sb.hash_offset = req->hash_offset;
+	if (fv_params_read_superblock(&sb, req->hash) == r) {
+		fv_last_error_say(cli_option_words, cli_option_words_count,
+				  again, sizeof(again));
+		if (!strcmp(said, again))
+			return cli_no_superblock(r, req->data, req->hash,
+						 req->hash_offset);
+	}
+	return cli_error(r == -EBUSY ? -EINVAL : r, "%s", said);
 }
 
 int cmd_update(struct cli_opts *o)
@@ -56,7 +92,9 @@ int cmd_update(struct cli_opts *o)
 	uint64_t *ranges = NULL;
 	fv_options opts;
 	fv_result *out = NULL;
-	fv_pair *fp = NULL;
+	struct fv_format_request req = {.size = sizeof(req)};
+	fv_params *asked = NULL;
+	const fv_params *p;
 	struct cli_progress pr;
 	size_t n = 0;
 	char uuid[37] = "";
@@ -67,25 +105,30 @@ int cmd_update(struct cli_opts *o)
 				 "update: requires <data_device> "
 				 "<hash_device> <old_root_hash> as arguments");
 	if ((o->changed && (r = cli_parse_changed(o->changed, &ranges, &n))) ||
-	    (r = update_pair(o, &fp)) ||
+	    (r = update_request(o, &req, &asked)) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;
 	{
-		const char *in[] = {fv_pair_data_path(fp),
-				    fv_pair_hash_path(fp),
-				    fv_pair_fec_path(fp)};
+		const char *in[] = {req.data, req.hash, req.fec_path};
 
 		if ((r = cli_check_output(o->root_hash_file, "root hash", in,
 					  3)))
 			goto out;
 	}
-	r = fv_pair_update(fp, ranges, n, &opts, &out);
+	r = fv_update(&req, ranges, n, &opts, &out);
 	cli_progress_end(&pr);
 	if (r) {
-		r = cli_write_error(r);
+		r = update_refused(&req, r);
 		goto out;
 	}
 	cli_report(out, &rep);
+	/* the parameters as written: the superblock's, or the options' */
+	if (!(rep.has & FV_REPORT_PARAMS) && !req.params) {
+		r = cli_error(-EIO, "%s: the library gave no parameters",
+			      req.hash);
+		goto out;
+	}
+	p = rep.has & FV_REPORT_PARAMS ? &rep.params : req.params;
 	l = rep.layout;
 	u = rep.update;
 	cli_debug(o,
@@ -102,9 +145,7 @@ int cmd_update(struct cli_opts *o)
 		goto out;
 	}
 	if (o->json) {
-		json_object *j =
-			cli_json_header(fv_pair_hash_path(fp),
-					fv_pair_params(fp), &l, rep.root_hex);
+		json_object *j = cli_json_header(req.hash, p, &l, rep.root_hex);
 		json_object *uj = json_object_new_object();
 
 		json_object_object_add(
@@ -121,14 +162,13 @@ int cmd_update(struct cli_opts *o)
 		r = EXIT_OK;
 		goto out;
 	}
-	if (fv_pair_params(fp)->superblock)
-		snprintf(uuid, 37, "%s", fv_pair_params(fp)->uuid);
-	cli_print_header(fv_pair_hash_path(fp), fv_pair_params(fp), uuid, &l,
-			 rep.root_hex);
+	if (p->superblock)
+		snprintf(uuid, 37, "%s", p->uuid);
+	cli_print_header(req.hash, p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	free(ranges);
 	fv_result_free(out);
-	fv_pair_free(fp);
+	free(asked);
 	return r;
 }

@@ -514,7 +514,9 @@ API int fv_format(const struct fv_format_request *in, const fv_options *o,
 	TAKE(req, in, data_blocks);
 	if ((r = request_pair(&req, 0, &pr)))
 		return r;
-	r = with_params(fv_pair_format(pr, o, &made), pr, made, res);
+	/* (made read after the call that sets it) */
+	r = fv_pair_format(pr, o, &made);
+	r = with_params(r, pr, made, res);
 	fv_pair_free(pr);
 	return r;
 }
@@ -532,8 +534,8 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	TAKE(req, in, data_blocks);
 	if ((r = request_pair(&req, 1, &pr)))
 		return r;
-	r = with_params(fv_pair_update(pr, ranges, n, o, &made), pr, made,
-			res);
+	r = fv_pair_update(pr, ranges, n, o, &made);
+	r = with_params(r, pr, made, res);
 	fv_pair_free(pr);
 	return r;
 }
