@@ -57,31 +57,20 @@ static int update_request(const struct cli_opts *o,
 }
 
 /* The exit code of fv_update's refusal r (printed): the root hash given,
- * in veritysetup's words; a superblock that cannot be read, with its
- * hints (as verify says it); anything else, the library's message. The
- * superblock is read before anything else: it failed when reading it
- * again fails alike. An interrupted update's superblock, which update
- * reads and verify refuses, fails otherwise. */
+ * in veritysetup's words; no superblock (nor an interrupted format's or
+ * update's marker) where one was looked for, with its hints (as verify
+ * says it: the library reads it before anything else); anything else,
+ * the library's message. */
 static int update_refused(const struct fv_format_request *req, int r)
 {
-	char said[3 * 4096], again[3 * 4096];
-	fv_params sb = {.size = sizeof(sb)};
-
 	if (fv_last_error_param() == FV_PARAM_ROOT_HASH)
 		return cli_root_refused(r, req->root_hex);
-	if (req->params)
-		return cli_write_error(r);
-	fv_last_error_say(cli_option_words, cli_option_words_count, said,
-			  sizeof(said));
-	sb.hash_offset = req->hash_offset;
-	if (fv_params_read_superblock(&sb, req->hash) == r) {
-		fv_last_error_say(cli_option_words, cli_option_words_count,
-				  again, sizeof(again));
-		if (!strcmp(said, again))
-			return cli_no_superblock(r, req->data, req->hash,
-						 req->hash_offset);
-	}
-	return cli_error(r == -EBUSY ? -EINVAL : r, "%s", said);
+	/* no superblock (nor a marker) where it was looked for: said with
+	 * veritysetup's words and the hints */
+	if (!req->params && !cli_superblock_at(req->hash, req->hash_offset))
+		return cli_no_superblock(r, req->data, req->hash,
+					 req->hash_offset);
+	return cli_write_error(r);
 }
 
 int cmd_update(struct cli_opts *o)

@@ -1280,13 +1280,16 @@ int fv_image_pair(const fv_image *img, size_t i, fv_pair **out);
 int fv_root_hash_file_read(const char *path, char *hex, size_t size);
 
 /* What lies at offset of path: a superblock's magic (FV_SUPERBLOCK_FOUND;
- * fv_params_read_superblock validates it), the marker of a format that
- * was interrupted (FV_SUPERBLOCK_UNFINISHED), or neither (0, also when
+ * fv_params_read_superblock validates it), the marker of a format or an
+ * update that was interrupted (FV_SUPERBLOCK_UNFINISHED, _UPDATING), or
+ * none (0, also when
  * path cannot be read). */
 enum fv_superblock_at {
 	FV_SUPERBLOCK_NONE = 0,
 	FV_SUPERBLOCK_FOUND = 1,
 	FV_SUPERBLOCK_UNFINISHED = 2,
+	FV_SUPERBLOCK_UPDATING = 3, /* since 0.10: an interrupted update's
+				     * marker */
 };
 enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset);
 /* A superblock's magic where an appended tree's would be (the last 1/64

@@ -868,6 +868,9 @@ API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
 	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UNFINISHED,
 				     sizeof(VERITY_SB_UNFINISHED)))
 		at = FV_SUPERBLOCK_UNFINISHED;
+	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UPDATING,
+				     sizeof(VERITY_SB_UPDATING)))
+		at = FV_SUPERBLOCK_UPDATING;
 	verity_device_close(&d);
 	return at;
 }
