@@ -158,7 +158,7 @@ check "  and says good of a good image" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib'
 printf 'x' | dd of="$T/rd" bs=1 seek=$((9 * 4096 + 5)) conv=notrunc status=none
 check "  and bad of a damaged one (block 9 named)" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/readme' '$T/rd' '$T/rh' '$(root_of "$T/ro")' | tr '\n' ' ' | grep -qx 'data block 9 bad '"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/readme" "$T/rd" "$T/rh" 0000 >/dev/null 2>"$T/rerr"
-check "  and a bad root hash is a one-line error" sh -c "test \$(wc -l <'$T/rerr') = 1 && grep -q 'invalid root hash 0000' '$T/rerr'"
+check "  and a bad root hash is a one-line error" sh -c "test \$(wc -l <'$T/rerr') = 1 && grep -qF \"invalid root hash string specified: '0000'\" '$T/rerr'"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/readme" "$T/rd" "$T/rh" "$(printf '%064d' 1)" >"$T/rout"
 check "  and a wrong root hash says so in one line, exit 1" test "$?:$(cat "$T/rout")" = "1:the root hash does not match the tree"
 # against the build tree, as the README shows it
