@@ -45,19 +45,36 @@ cat >"$T/use.cc" <<'CC'
 // format DATA HASH, then verify it: RAII over the library's handles
 int main(int argc, char **argv)
 {
-	fv_pair *raw = nullptr;
-	if (argc != 3 || fv_pair_new(argv[1], argv[2], &raw)) {
-		std::fprintf(stderr, "%s\n", fv_last_error());
+	if (argc != 3)
 		return 1;
-	}
-	std::unique_ptr<fv_pair, decltype(&fv_pair_free)> pair(raw, fv_pair_free);
+	fv_params p{};
+	p.size = sizeof p;
+	fv_format_request fq{};
+	fq.size = sizeof fq;
+	fq.data = argv[1];
+	fq.hash = argv[2];
+	fq.params = &p;
 	fv_result *made = nullptr, *checked = nullptr;
 	struct fv_report mr{}, cr{};
 	mr.size = sizeof mr;
 	cr.size = sizeof cr;
-	if (fv_pair_format(pair.get(), nullptr, &made) || fv_result_report(made, &mr) ||
-	    fv_pair_set_root_hex(pair.get(), mr.root_hex) ||
-	    fv_pair_verify(pair.get(), nullptr, &checked) ||
+	if (fv_params_init(&p) || fv_format(&fq, nullptr, &made) ||
+	    fv_result_report(made, &mr)) {
+		std::fprintf(stderr, "%s\n", fv_last_error());
+		return 1;
+	}
+	fv_open_request rq{};
+	rq.size = sizeof rq;
+	rq.data = argv[1];
+	rq.hash = argv[2];
+	rq.root_hex = mr.root_hex;
+	fv_image *raw = nullptr;
+	if (fv_open(&rq, nullptr, &raw)) {
+		std::fprintf(stderr, "%s\n", fv_last_error());
+		return 1;
+	}
+	std::unique_ptr<fv_image, decltype(&fv_image_free)> img(raw, fv_image_free);
+	if (fv_verify(img.get(), 0, nullptr, &checked) ||
 	    fv_result_report(checked, &cr) || !cr.intact) {
 		std::fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
@@ -141,7 +158,7 @@ check "  and says good of a good image" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib'
 printf 'x' | dd of="$T/rd" bs=1 seek=$((9 * 4096 + 5)) conv=notrunc status=none
 check "  and bad of a damaged one (block 9 named)" sh -c "LD_LIBRARY_PATH='$T/root/usr/lib' '$T/readme' '$T/rd' '$T/rh' '$(root_of "$T/ro")' | tr '\n' ' ' | grep -qx 'data block 9 bad '"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/readme" "$T/rd" "$T/rh" 0000 >/dev/null 2>"$T/rerr"
-check "  and a bad root hash is a one-line error" sh -c "test \$(wc -l <'$T/rerr') = 1 && grep -q 'invalid root hash 0000' '$T/rerr'"
+check "  and a bad root hash is a one-line error" sh -c "test \$(wc -l <'$T/rerr') = 1 && grep -qF \"invalid root hash string specified: '0000'\" '$T/rerr'"
 LD_LIBRARY_PATH="$T/root/usr/lib" "$T/readme" "$T/rd" "$T/rh" "$(printf '%064d' 1)" >"$T/rout"
 check "  and a wrong root hash says so in one line, exit 1" test "$?:$(cat "$T/rout")" = "1:the root hash does not match the tree"
 # against the build tree, as the README shows it

@@ -68,8 +68,8 @@ dpkg-deb -I "$T/src/libfastverity1_${V}_$ARCH.deb" symbols >"$T/symbols" 2>/dev/
 check "libfastverity1's symbols file lists every exported symbol, by node" test \
 	"$(sed -n 's/^ \([^ ]*\) .*/\1/p' "$T/symbols" | sed 's/@/@@/' | sort)" = \
 	"$(sed 's/^\(FASTVERITY_[0-9.]*\)$/\1@@\1/' "$TOP/tests/abi/libfastverity.symbols" | sort)"
-check "  with the version each node came with (fv_update's 0.8, fv_params_layout's 0.2)" sh -c \
-	"grep -qE '^ fv_pair_update@FASTVERITY_1.6 0.8$' '$T/symbols' && grep -qE '^ fv_params_layout@FASTVERITY_1 0.2$' '$T/symbols'"
+check "  with the version each node came with (fv_super_open's 0.8, fv_params_layout's 0.2)" sh -c \
+	"grep -qE '^ fv_super_open@FASTVERITY_1.6 0.8$' '$T/symbols' && grep -qE '^ fv_params_layout@FASTVERITY_1 0.2$' '$T/symbols'"
 check "  and the -dev package to build against" grep -qx '\* Build-Depends-Package: libfastverity-dev' "$T/symbols"
 
 # lintian: no error (warnings are printed, not failed)
@@ -110,7 +110,7 @@ cat >"$T/use.c" <<'C'
 int main(int argc, char **argv)
 {
 	fv_params p = {.size = sizeof(p)};
-	fv_pair *pair = NULL;
+	struct fv_format_request q = {.size = sizeof(q), .params = &p};
 	fv_result *r = NULL;
 	struct fv_report rep = {.size = sizeof(rep)};
 	unsigned char salt[32];
@@ -120,14 +120,14 @@ int main(int argc, char **argv)
 		return 1;
 	memcpy(p.salt, salt, sizeof(salt));
 	p.salt_len = sizeof(salt);
-	if (fv_pair_new(argv[1], argv[2], &pair) || fv_pair_set_params(pair, &p) ||
-	    fv_pair_format(pair, NULL, &r) || fv_result_report(r, &rep)) {
+	q.data = argv[1];
+	q.hash = argv[2];
+	if (fv_format(&q, NULL, &r) || fv_result_report(r, &rep)) {
 		fprintf(stderr, "%s\n", fv_last_error());
 		return 1;
 	}
 	printf("%s %s\n", fastverity_version(), rep.root_hex);
 	fv_result_free(r);
-	fv_pair_free(pair);
 	return strcmp(fastverity_version(), FASTVERITY_VERSION) != 0;
 }
 C

@@ -1,6 +1,6 @@
 /* The public API against the real dm-verity target (run in the kernel
- * test's guest): fv_pair_activate, fv_status_get and fv_status_info,
- * fv_close.
+ * test's guest): fv_open and fv_activate, fv_status_get and
+ * fv_status_info, fv_close.
  * Usage: fv-api NAME DATA_DEV HASH_DEV ROOT_HEX. Prints what failed;
  * exit 0 when everything held. */
 #include <errno.h>
@@ -22,27 +22,45 @@ static void expect(int ok, const char *what)
 
 int main(int argc, char **argv)
 {
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
 	const fv_params *p;
 	fv_options opts = {.size = sizeof(opts),
 			   .flags = FV_IGNORE_ZERO_BLOCKS |
 				    FV_CHECK_AT_MOST_ONCE},
 		   *o = &opts;
-	fv_pair *pr = NULL;
+	struct fv_open_request rq = {.size = sizeof(rq), .activates = 1};
+	fv_image *im = NULL;
+	fv_result *res = NULL;
 	fv_status *st = NULL;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: fv-api NAME DATA HASH ROOT\n");
 		return 2;
 	}
-	expect(fv_pair_new(argv[2], argv[3], &pr) == 0, "handles");
-	if (!pr)
+	/* the pair as its superblock says, the root given */
+	rq.data = argv[2];
+	rq.hash = argv[3];
+	rq.root_hex = argv[4];
+	expect(fv_open(&rq, o, &im) == 0, "fv_open");
+	if (!im)
 		return 1;
-	expect(fv_pair_read_superblock(pr, 0) == 0, "read superblock");
-	expect(fv_pair_set_root_hex(pr, argv[4]) == 0, "root");
-	p = fv_pair_params(pr);
-	expect(fv_pair_activate(argv[1], pr, o) == 0, "fv_pair_activate");
-	expect(fv_pair_activate(argv[1], pr, o) == -EBUSY,
-	       "fv_pair_activate of a name in use: -EBUSY");
+	expect(fv_image_pair_info(im, 0, &pi) == 0 && pi.params,
+	       "fv_image_pair_info");
+	if (!pi.params)
+		return 1;
+	p = pi.params;
+	expect(fv_activate(argv[1], im, 0, o, &res) == 0, "fv_activate");
+	{
+		struct fv_report rep = {.size = sizeof(rep)};
+
+		expect(res && fv_result_report(res, &rep) == 0 &&
+			       rep.trust == FV_TRUST_UNSIGNED,
+		       "fv_activate's result: unsigned");
+		fv_result_free(res);
+		res = NULL;
+	}
+	expect(fv_activate(argv[1], im, 0, o, &res) == -EBUSY && !res,
+	       "fv_activate of a name in use: -EBUSY");
 	expect(fv_status_get(argv[1], &st) == 0, "fv_status_get");
 	if (st) {
 		struct fv_status_info i = {.size = sizeof(i)};
@@ -87,7 +105,7 @@ int main(int argc, char **argv)
 	       "fv_status_get after close: -ENODEV");
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == -ENODEV,
 	       "fv_close of no device: -ENODEV");
-	fv_pair_free(pr);
+	fv_image_free(im);
 	if (!failed)
 		printf("ok\n");
 	return failed;

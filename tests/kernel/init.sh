@@ -62,7 +62,7 @@ gone() { # DEVICE: wait until the node and the mapping are gone
 }
 
 # The library's own open/status/close (tests/kernel/api.c).
-t "library: fv_pair_activate, fv_status_get, fv_close on block devices" /bin/fv-api apigood /dev/vda /dev/vdb "$R"
+t "library: fv_activate, fv_status_get, fv_close on block devices" /bin/fv-api apigood /dev/vda /dev/vdb "$R"
 
 # A good image on block devices.
 t "open: block devices" "$FV" open /dev/vda good /dev/vdb "$R"

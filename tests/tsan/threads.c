@@ -81,59 +81,78 @@ static void *run(void *arg)
 	char data[96], hash[96], fec[96], root[129];
 	fv_options opts = {.size = sizeof(opts), .threads = 2}, *o = &opts;
 	fv_result *res = NULL;
-	fv_pair *pr = NULL;
+	fv_image *im = NULL;
+	fv_params params = {.size = sizeof(params)};
+	struct fv_format_request fq = {.size = sizeof(fq),
+				       .data = data,
+				       .hash = hash,
+				       .params = &params,
+				       .fec_path = fec,
+				       .fec_roots = 4};
+	/* the pair again, as its superblock says, its parity's roots told
+	 * from its size; opened for a repair */
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .data = data,
+				     .hash = hash,
+				     .fec_path = fec,
+				     .writes = 1,
+				     .root_hex = root};
 
 	snprintf(data, sizeof(data), "%s/data", j->dir);
 	snprintf(hash, sizeof(hash), "%s/hash", j->dir);
 	snprintf(fec, sizeof(fec), "%s/fec", j->dir);
 	if (fill(data, j->id))
 		FAIL("setup");
-	if (fv_pair_new(data, hash, &pr) || fv_pair_set_fec(pr, fec, 0, 4))
+	if (fv_params_init(&params))
 		FAIL("options: %s", fv_last_error());
-	if (fv_pair_format(pr, o, &res))
+	if (fv_format(&fq, o, &res))
 		FAIL("format: %s", fv_last_error());
 	snprintf(root, sizeof(root), "%s", rep_of(res).root_hex);
 	fv_result_free(res);
 	res = NULL;
 	if (poke(data, (off_t)(j->id * 13 + 5) * BS + j->id))
 		FAIL("damage");
-	/* the pair again, as its superblock says */
-	fv_pair_free(pr);
-	if (fv_pair_new(data, hash, &pr) || fv_pair_read_superblock(pr, 0) ||
-	    fv_pair_set_root_hex(pr, root) || fv_pair_set_fec(pr, fec, 0, 0))
+	if (fv_open(&rq, o, &im))
 		FAIL("superblock: %s", fv_last_error());
-	if (fv_pair_verify(pr, o, &res) || rep_of(res).intact ||
+	if (fv_verify(im, 0, o, &res) || rep_of(res).intact ||
 	    rep_of(res).bad_data_blocks != 1)
 		FAIL("verify: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_repair(pr, o, &res) || rep_of(res).repaired != 1)
+	if (fv_repair(im, 0, o, &res) || rep_of(res).repaired != 1)
 		FAIL("repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_verify(pr, o, &res) || !rep_of(res).intact)
+	if (fv_verify(im, 0, o, &res) || !rep_of(res).intact)
 		FAIL("verify after repair: %s", fv_last_error());
 	fv_result_free(res);
 	res = NULL;
-	/* a block changed on purpose, the tree and parity updated */
+	fv_image_free(im);
+	im = NULL;
+	/* a block changed on purpose, the tree and parity updated from the
+	 * old root, the superblock's parameters */
 	if (poke(data, (off_t)(j->id * 29 + 100) * BS + 7))
 		FAIL("change");
 	{
 		const uint64_t changed[2] = {
 			(uint64_t)(j->id * 29 + 100) * BS + 7, 1};
-		int r = fv_pair_update(pr, changed, 1, o, &res);
+		int r;
 
-		if (!r) {
+		fq.params = NULL;
+		fq.fec_roots = 0;
+		fq.root_hex = root;
+		if (!(r = fv_update(&fq, changed, 1, o, &res)))
 			snprintf(root, sizeof(root), "%s",
 				 rep_of(res).root_hex);
-			r = fv_pair_set_root_hex(pr, root);
-		}
 		if (r)
 			FAIL("update: %s", fv_last_error());
 	}
 	fv_result_free(res);
 	res = NULL;
-	if (fv_pair_verify(pr, o, &res) || !rep_of(res).intact ||
+	rq.writes = 0;
+	if (fv_open(&rq, o, &im))
+		FAIL("open after update: %s", fv_last_error());
+	if (fv_verify(im, 0, o, &res) || !rep_of(res).intact ||
 	    rep_of(res).stale_codewords)
 		FAIL("verify after update: %s", fv_last_error());
 	/* fs-verity digests of the three files at once (each on one of
@@ -186,7 +205,7 @@ static void *run(void *arg)
 	j->ok = 1;
 out:
 	fv_result_free(res);
-	fv_pair_free(pr);
+	fv_image_free(im);
 	return NULL;
 }
 

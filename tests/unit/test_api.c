@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -101,9 +102,8 @@ static struct fv_layout layout_of(const fv_result *r)
  * their parts (set_parity, set_signature; reset for each test). */
 static const char *t_parity;
 static unsigned t_roots;
-static uint8_t t_sig_copy[8192];
-static const uint8_t *t_sig;
-static size_t t_siglen;
+static char t_sig_path[128];
+static const char *t_sig;
 
 static int set_parity(const char *path, unsigned roots)
 {
@@ -112,13 +112,13 @@ static int set_parity(const char *path, unsigned roots)
 	return 0;
 }
 
-/* der copied (the caller may free it). */
+/* der written to a file of the test's directory (the caller may free
+ * it), given to the door as the pair's signature. */
 static int set_signature(const uint8_t *der, size_t len)
 {
-	ck_assert_uint_le(len, sizeof(t_sig_copy));
-	memcpy(t_sig_copy, der, len);
-	t_sig = t_sig_copy;
-	t_siglen = len;
+	snprintf(t_sig_path, sizeof(t_sig_path), "%s/given.p7s", dir);
+	write_file(t_sig_path, der, len);
+	t_sig = t_sig_path;
 	return 0;
 }
 
@@ -139,76 +139,88 @@ static void params_salt(fv_params *p, const void *salt, size_t len)
 	p->salt_len = len;
 }
 
-/* The pair of d and h with p's parameters, the root (hex; NULL: none)
- * and the parity and signature set. */
-static int pair_of(const fv_params *p, const char *d, const char *h,
-		   const char *root_hex, fv_pair **out)
+/* The door's plain pair of d and h with p's parameters (NULL: the
+ * superblock's), the root (hex; NULL: none) and the parity and
+ * signature set, opened with o for an action that writes or not. */
+static int pair_open(const fv_params *p, const char *d, const char *h,
+		     const char *root_hex, const fv_options *o, int writes,
+		     fv_image **out)
 {
-	int r = fv_pair_new(d, h, out);
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .data = d,
+				     .hash = h,
+				     .params = p,
+				     .fec_path = t_parity,
+				     .fec_roots = t_roots,
+				     .signature_path = t_sig,
+				     .writes = writes,
+				     .root_hex = root_hex};
 
-	if (!r)
-		r = fv_pair_set_params(*out, p);
-	if (!r && root_hex)
-		r = fv_pair_set_root_hex(*out, root_hex);
-	if (!r && t_parity)
-		r = fv_pair_set_fec(*out, t_parity, 0, t_roots);
-	if (!r && t_sig)
-		r = fv_pair_set_signature(*out, t_sig, t_siglen, "signature");
-	if (r) {
-		fv_pair_free(*out);
-		*out = NULL;
-	}
-	return r;
+	return fv_open(&rq, o, out);
 }
 
-/* format of the pair; p's data blocks filled in. */
+/* format of d into h with p and the parity set; p's data blocks filled
+ * in from the parameters written. */
 static int t_format(fv_params *p, const char *d, const char *h,
 		    const fv_options *o, fv_result **res)
 {
-	fv_pair *pr;
-	int r = pair_of(p, d, h, NULL, &pr);
+	struct fv_format_request rq = {.size = sizeof(rq),
+				       .data = d,
+				       .hash = h,
+				       .params = p,
+				       .fec_path = t_parity,
+				       .fec_roots = t_roots};
+	fv_result *made = NULL;
+	int r = fv_format(&rq, o, &made);
 
-	if (!r)
-		r = fv_pair_format(pr, o, res);
-	if (!r)
-		p->data_blocks = fv_pair_params(pr)->data_blocks;
-	fv_pair_free(pr);
+	if (!r) {
+		struct fv_report rep = {.size = sizeof(rep)};
+
+		ck_assert_int_eq(fv_result_report(made, &rep), 0);
+		ck_assert(rep.has & FV_REPORT_PARAMS);
+		p->data_blocks = rep.params.data_blocks;
+	}
+	if (res)
+		*res = made;
+	else
+		fv_result_free(made);
 	return r;
 }
 
-/* fv_pair_repair of repair with o's repair how, or fv_pair_verify of
- * verify (repair NULL); o's repair left as it was when the call refuses
- * how. */
-static int repair_with(fv_options *o, unsigned how, const fv_pair *repair,
-		       const fv_pair *verify, fv_result **res)
+/* fv_repair of pair i of im with o's repair how, or fv_verify of it
+ * (repair 0); o's repair left as it was when the call refuses how. */
+static int repair_with(fv_options *o, unsigned how, int repair,
+		       const fv_image *im, size_t i, fv_result **res)
 {
 	unsigned was = o->repair;
 	int r;
 
 	o->repair = how;
-	r = repair ? fv_pair_repair(repair, o, res)
-		   : fv_pair_verify(verify, o, res);
+	r = repair ? fv_repair(im, i, o, res) : fv_verify(im, i, o, res);
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		o->repair = was;
 	return r;
 }
 
-/* verify (repair 0) or repair (how) of the pair, failures to fn. */
+/* verify (repair 0) or repair (how) of the pair, failures to fn; the
+ * pair opened with the same options (a repair that writes: judged
+ * so). */
 static int t_check(int repair, fv_params *p, const char *d, const char *h,
 		   const char *root_hex, fv_options *o, unsigned how,
 		   fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
-	fv_pair *pr = NULL;
+	fv_image *im = NULL;
 	int r;
 
 	*res = NULL;
 	use->failure = fn;
 	use->failure_ctx = ctx;
-	if (!(r = pair_of(p, d, h, root_hex, &pr)))
-		r = repair_with(use, how, repair ? pr : NULL, pr, res);
-	fv_pair_free(pr);
+	if (!(r = pair_open(p, d, h, root_hex, use,
+			    repair && !(how & FV_REPAIR_DRY_RUN), &im)))
+		r = repair_with(use, how, repair, im, 0, res);
+	fv_image_free(im);
 	return r;
 }
 
@@ -238,10 +250,11 @@ static int image_open(const char *path, const char *container,
 }
 
 /* verify (how 0) or repair (how: its flags, or'ed with 1u << 31) of an
- * Android image's pair, or an image's pair i. */
+ * image's pair i. */
 #define REPAIR (1u << 31)
-static int pair_check(const fv_pair *pr, fv_options *o, unsigned how,
-		      fv_failure_fn fn, void *ctx, fv_result **res)
+static int image_check(const fv_image *im, size_t i, fv_options *o,
+		       unsigned how, fv_failure_fn fn, void *ctx,
+		       fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
@@ -249,34 +262,27 @@ static int pair_check(const fv_pair *pr, fv_options *o, unsigned how,
 	*res = NULL;
 	use->failure = fn;
 	use->failure_ctx = ctx;
-	return repair_with(use, how & ~REPAIR, how & REPAIR ? pr : NULL, pr,
-			   res);
+	return repair_with(use, how & ~REPAIR, !!(how & REPAIR), im, i, res);
 }
 
-static int avb_check(const fv_avb *a, fv_options *o, unsigned how,
+/* The same of an Android image opened with key as its anchor (NULL:
+ * none), for an action that writes when how asks one. */
+static int avb_check(const char *path, const char *key, unsigned how,
 		     fv_failure_fn fn, void *ctx, fv_result **res)
 {
-	fv_pair *pr;
-	int r = fv_avb_pair(a, &pr);
+	struct fv_open_request rq = {
+		.size = sizeof(rq),
+		.image = path,
+		.container = "avb",
+		.writes = (how & REPAIR) && !(how & FV_REPAIR_DRY_RUN)};
+	fv_options o = {.size = sizeof(o), .key = key};
+	fv_image *im = NULL;
+	int r = fv_open(&rq, &o, &im);
 
 	*res = NULL;
 	if (!r)
-		r = pair_check(pr, o, how, fn, ctx, res);
-	fv_pair_free(pr);
-	return r;
-}
-
-static int image_check(const fv_image *im, size_t i, fv_options *o,
-		       unsigned how, fv_failure_fn fn, void *ctx,
-		       fv_result **res)
-{
-	fv_pair *pr;
-	int r = fv_image_pair(im, i, &pr);
-
-	*res = NULL;
-	if (!r)
-		r = pair_check(pr, o, how, fn, ctx, res);
-	fv_pair_free(pr);
+		r = image_check(im, 0, &o, how, fn, ctx, res);
+	fv_image_free(im);
 	return r;
 }
 
@@ -375,7 +381,8 @@ START_TEST(android_images)
 				       .fec_roots = 2,
 				       .vbmeta = &vo};
 	fv_options two_ = {.size = sizeof(two_)}, *two = &two_;
-	fv_avb *a;
+	const fv_avb *a;
+	fv_image *im;
 	fv_params *p;
 	fv_result *res;
 	uint64_t size, toff, tsize, foff, fsize;
@@ -405,7 +412,8 @@ START_TEST(android_images)
 	for (int i = 0; i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", root[i]);
 
-	ck_assert_int_eq(fv_avb_read(img, &a), 0);
+	ck_assert_int_eq(image_open(img, "avb", NULL, &im), 0);
+	ck_assert_ptr_nonnull(a = img_info(im).avb);
 	{
 		struct fv_avb_info in = avb_info(a);
 
@@ -428,39 +436,35 @@ START_TEST(android_images)
 	ck_assert_uint_eq(foff, toff + tsize);
 	ck_assert_uint_eq(fsize, 2 * 2 * BS);
 	{
-		fv_pair *pr;
+		struct fv_image_pair_info pi = img_pair(im, 0);
 
-		ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
-		ck_assert_uint_eq(fv_pair_params(pr)->data_blocks,
-				  BLOCKS);
-		ck_assert_uint_eq(fv_pair_params(pr)->hash_offset,
-				  toff);
-		ck_assert_int_eq(fv_pair_params(pr)->superblock, 0);
-		fv_pair_free(pr);
+		ck_assert_uint_eq(pi.params->data_blocks, BLOCKS);
+		ck_assert_uint_eq(pi.params->hash_offset, toff);
+		ck_assert_int_eq(pi.params->superblock, 0);
 	}
-	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
+	fv_image_free(im);
+	ck_assert_int_eq(avb_check(img, NULL, 0, NULL, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
 
 	poke(img, 7 * BS + 100);
-	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
+	ck_assert_int_eq(avb_check(img, NULL, 0, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	fv_result_free(res);
 	/* a signed image is repaired only once its signer is checked */
-	ck_assert_int_eq(avb_check(a, NULL, REPAIR, NULL, NULL, &res), -EINVAL);
-	ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
-	ck_assert_int_eq(fv_avb_check_key(a, key), 0);
-	ck_assert_int_eq(avb_check(a, NULL, REPAIR, NULL, NULL, &res), 0);
+	ck_assert_int_eq(avb_check(img, NULL, REPAIR, NULL, NULL, &res),
+			 -EINVAL);
+	ck_assert_int_eq(avb_check(img, other, REPAIR, NULL, NULL, &res),
+			 -EPERM);
+	ck_assert_int_eq(avb_check(img, key, REPAIR, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
-	fv_avb_free(a);
 
 	/* the same image through the container-neutral handle */
 	{
 		fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
-		fv_image *im;
 
 		ck_assert_int_eq(image_open(img, NULL, NULL, &im), 0);
 		ck_assert_str_eq(img_info(im).container, "avb");
@@ -516,9 +520,10 @@ START_TEST(android_images)
 
 	/* read as it is, then judged; the pair as a pair */
 	{
-		fv_pair *pr;
+		fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 
-		ck_assert_int_eq(fv_avb_read(img, &a), 0);
+		ck_assert_int_eq(image_open(img, "avb", NULL, &im), 0);
+		a = img_info(im).avb;
 		struct fv_avb_info in = avb_info(a);
 
 		ck_assert_int_eq(in.has_footer, 1);
@@ -588,34 +593,35 @@ START_TEST(android_images)
 			}
 		}
 		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
-		ck_assert_int_eq(fv_avb_check_key(a, other), -EPERM);
+		fv_image_free(im);
+		o->key = other;
+		ck_assert_int_eq(image_open(img, "avb", o, &im), -EPERM);
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "not by"));
-		ck_assert_int_eq(fv_avb_check_key(a, key), 0);
-		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_CHECK);
-		ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
-		ck_assert_str_eq(fv_pair_root_hex(pr), hex);
-		ck_assert_str_eq(fv_pair_fec_path(pr), img);
-		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		o->key = key;
+		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
+		ck_assert_int_eq(fv_avb_trust(img_info(im).avb),
+				 FV_TRUST_CHECK);
+		ck_assert_str_eq(img_pair(im, 0).root_hex, hex);
+		ck_assert_str_eq(img_pair(im, 0).fec, img);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 		fv_result_free(res);
-		fv_pair_free(pr);
-		fv_avb_free(a);
+		fv_image_free(im);
 	}
 
 	/* not an Android image; a vbmeta whose signature fails */
-	ck_assert_int_eq(fv_avb_read(data, &a), -EINVAL);
+	ck_assert_int_eq(image_open(data, "avb", NULL, &im), -EINVAL);
 	poke(img, foff + fsize + 300); /* in the vbmeta's auxiliary block */
-	ck_assert_int_eq(fv_avb_read(img, &a), -EPERM);
+	ck_assert_int_eq(image_open(img, "avb", NULL, &im), -EPERM);
 	/* shown as it is, never acted on; its signature checked on asking */
-	ck_assert_int_eq(fv_avb_show(img, &a), 0);
-	ck_assert_uint_eq(avb_info(a).descriptors, 3);
 	{
-		fv_pair *pr;
+		fv_avb *shown;
 
-		ck_assert_int_eq(fv_avb_pair(a, &pr), -EINVAL);
+		ck_assert_int_eq(fv_avb_show(img, &shown), 0);
+		ck_assert_uint_eq(avb_info(shown).descriptors, 3);
+		fv_avb_free(shown);
 	}
-	fv_avb_free(a);
 }
 END_TEST
 
@@ -914,7 +920,8 @@ START_TEST(format_verify_and_failures)
 		t_verify(q, data, hash, "abc", NULL, NULL, NULL, &res),
 		-EINVAL);
 	ck_assert_ptr_null(res);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(), "invalid root hash abc"));
+	ck_assert_ptr_nonnull(strstr(fv_last_error(),
+			      "invalid root hash string specified: 'abc'"));
 	ck_assert_int_eq(t_verify(q, "/nonexistent/d", hash, root_hex, NULL,
 				   NULL, NULL, &res),
 			 -ENODEV);
@@ -940,18 +947,19 @@ START_TEST(repair_from_parity)
 	ck_assert_int_eq(set_parity(fec, 0), 0); /* inferred */
 	{
 		struct fv_layout l;
-		fv_pair *pr;
+		fv_image *im;
 
 		/* 300 data blocks, 4 tree blocks: 304 covered, 2 rounds */
-		ck_assert_int_eq(pair_of(p, data, hash, root_hex, &pr), 0);
-		ck_assert_msg(fv_pair_dump(pr, o, &res) == 0, "%s",
+		ck_assert_int_eq(pair_open(p, data, hash, root_hex, o, 0, &im),
+				 0);
+		ck_assert_msg(fv_describe(im, 0, o, &res) == 0, "%s",
 			      fv_last_error());
 		l = layout_of(res);
 		ck_assert_uint_eq(l.fec_roots, 4);
 		ck_assert_uint_eq(l.fec_blocks, 304);
 		ck_assert_uint_eq(l.fec_parity_bytes, 2 * 4 * BS);
 		fv_result_free(res);
-		fv_pair_free(pr);
+		fv_image_free(im);
 	}
 	poke(data, 3 * BS);
 	poke(data, 150 * BS + 9);
@@ -1222,22 +1230,19 @@ START_TEST(sidecar_images)
 	image_intact(os, o, FV_TRUST_CHECK);
 	{
 		fv_result *res;
-		fv_pair *pr;
 
 		ck_assert_int_eq(image_open(os, NULL, o, &im), 0);
-		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
-		ck_assert_int_eq(fv_pair_verify(pr, o, &res), 0);
+		ck_assert_int_eq(fv_verify(im, 0, o, &res), 0);
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
 		ck_assert_str_eq(rpt(res).signature_warning, "");
 		ck_assert_uint_eq(strlen(rpt(res).signer_fingerprint), 64);
 		fv_result_free(res);
 		/* without the certificate: checked blocks, unchecked signer */
-		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_UNCHECKED);
 		ck_assert_str_eq(rpt(res).signer, "");
 		fv_result_free(res);
-		fv_pair_free(pr);
 		fv_image_free(im);
 	}
 	fv_result_free(made);
@@ -1305,29 +1310,38 @@ START_TEST(repair_checks_signature)
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
-	/* the pair's signature alone, as open checks it before mapping: the
-	 * signer trusted, then another one */
+	/* the pair's signature alone, as fv_activate checks it before
+	 * mapping (a name the kernel would refuse, so that nothing is
+	 * mapped: refused for it only once the signer passed): the signer
+	 * trusted, then another one */
 	{
-		fv_pair *pr;
-		uint8_t *sig;
-		size_t n;
+		struct fv_open_request rq = {.size = sizeof(rq),
+					     .data = data,
+					     .hash = hash,
+					     .signature_path = t_sig,
+					     .root_hex = root_hex,
+					     .activates = 1};
+		fv_image *im;
 
-		ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
-		ck_assert_int_eq(fv_pair_set_root_hex(pr, root_hex), 0);
-		ck_assert_int_eq(
-			sign_root(key, cert, root_hex, &sig, &n), 0);
-		ck_assert_int_eq(fv_pair_set_signature(pr, sig, n, "sig"), 0);
-		fv_free(sig);
-		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), 0);
-		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
-		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
-		fv_result_free(res);
+		ck_assert_int_eq(fv_open(&rq, o, &im), 0);
+		ck_assert_int_eq(img_pair(im, 0).trust, FV_TRUST_CHECK);
+		res = (fv_result *)1;
+		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, &res),
+				 -EINVAL);
+		ck_assert_ptr_null(res);
+		ck_assert_ptr_null(strstr(fv_last_error(), "signer"));
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "bad/name"));
 		o->trusted_certs = untrusted;
 		o->ntrusted_certs = 1;
-		ck_assert_int_eq(fv_pair_check_signature(pr, o, &res), -EPERM);
+		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, &res),
+				 -EPERM);
 		ck_assert_ptr_null(res);
-		fv_pair_free(pr);
+		fv_image_free(im);
+		/* opened for the untrusted signer: refused the same way */
+		ck_assert_int_eq(fv_open(&rq, o, &im), 0);
+		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, NULL),
+				 -EPERM);
+		fv_image_free(im);
 	}
 	o->trusted_certs = NULL;
 	o->ntrusted_certs = 0;
@@ -1383,7 +1397,6 @@ START_TEST(door)
 	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	fv_image *im;
-	fv_pair *pr;
 	uint8_t *der;
 	size_t len;
 
@@ -1418,17 +1431,36 @@ START_TEST(door)
 	ck_assert_str_eq(img_pair(im, 0).name, "data");
 	ck_assert_int_eq(img_info(im).trust, FV_TRUST_UNSIGNED);
 	ck_assert_ptr_null(img_info(im).avb);
-	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
+	ck_assert_str_eq(img_pair(im, 0).fec, fec);
+	ck_assert_uint_eq(img_pair(im, 0).params->data_blocks, BLOCKS);
+	ck_assert_str_eq(img_pair(im, 0).root_hex, "");
+	ck_assert_ptr_null(img_pair(im, 0).signature);
+	/* no root given: nothing to check against */
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no root hash"));
 	fv_image_free(im);
-	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
-	ck_assert_uint_eq(fv_pair_params(pr)->data_blocks, BLOCKS);
-	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
+	/* the root given as the file holding it, or as text; not both */
+	{
+		char rf[128];
+
+		snprintf(rf, sizeof(rf), "%s/root.hex", dir);
+		write_text(rf, root);
+		rq.root_hash_file = rf;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+		ck_assert_str_eq(img_pair(im, 0).root_hex, root);
+		fv_image_free(im);
+		rq.root_hex = root;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+		rq.root_hash_file = NULL;
+	}
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+	ck_assert_str_eq(img_pair(im, 0).root_hex, root);
 	poke(data, 5 * BS);
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	fv_result_free(res);
-	fv_pair_free(pr);
+	fv_image_free(im);
 	/* a superblock where there is none: refused, named */
 	rq.hash_offset = 4096;
 	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
@@ -1455,16 +1487,14 @@ START_TEST(door)
 	rq.writes = 1;
 	ck_assert_msg(fv_open(&rq, o, &im) == 0, "%s", fv_last_error());
 	ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
-	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
-	fv_image_free(im);
-	ck_assert_int_eq(fv_pair_set_root_hex(pr, root), 0);
+	ck_assert_str_eq(img_pair(im, 0).signature, sig);
 	o->repair = 0;
-	ck_assert_msg(fv_pair_repair(pr, o, &res) == 0, "%s", fv_last_error());
+	ck_assert_msg(fv_repair(im, 0, o, &res) == 0, "%s", fv_last_error());
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
 	fv_result_free(res);
-	fv_pair_free(pr);
+	fv_image_free(im);
 	/* the tree's parameters given: the pair's, no superblock read */
 	{
 		fv_params *p = params_new();
@@ -1474,10 +1504,11 @@ START_TEST(door)
 		rq.writes = 0;
 		p->data_blocks = 7;
 		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
-		ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
-		ck_assert_uint_eq(fv_pair_params(pr)->data_blocks, 7);
-		fv_pair_free(pr);
+		ck_assert_uint_eq(img_pair(im, 0).params->data_blocks, 7);
 		fv_image_free(im);
+		/* parameters that do not hold: refused */
+		p->hash_type = 2;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
 		free(p);
 	}
 }
@@ -1489,29 +1520,49 @@ START_TEST(pairs)
 	struct fv_report rep;
 	struct fv_layout l;
 	struct fv_fec_report f;
+	struct fv_format_request fq = {.size = sizeof(fq),
+				       .data = data,
+				       .hash = hash,
+				       .fec_path = fec,
+				       .fec_roots = 25};
+	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
+				     .hash = hash};
 	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	struct seen_pair s = {0};
-	fv_pair *pr, *other;
-	fv_params *p;
-	char root[65];
+	fv_image *im, *other;
+	fv_params *p = params_new();
+	char root[65], sig[128];
 
-	ck_assert_int_eq(fv_pair_new(data, NULL, &pr), -EINVAL);
-	ck_assert_ptr_null(pr);
-	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-	ck_assert_str_eq(fv_pair_data_path(pr), data);
-	ck_assert_str_eq(fv_pair_hash_path(pr), hash);
-	ck_assert_ptr_null(fv_pair_fec_path(pr));
-	ck_assert_str_eq(fv_pair_root_hex(pr), "");
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), -EINVAL);
+	/* a pair made of its parts, its tree's parameters given: nothing
+	 * read yet, no root to check against */
+	rq.hash = NULL;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+	ck_assert_ptr_null(im);
+	rq.hash = hash;
+	rq.params = p;
+	ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+	ck_assert_str_eq(img_pair(im, 0).data, data);
+	ck_assert_str_eq(img_pair(im, 0).hash, hash);
+	ck_assert_ptr_null(img_pair(im, 0).fec);
+	ck_assert_str_eq(img_pair(im, 0).root_hex, "");
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no root hash"));
-	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 25), -EINVAL);
-	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
-	ck_assert_str_eq(fv_pair_fec_path(pr), fec);
-	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
-	ck_assert_uint_eq(fv_pair_params(pr)->data_blocks, BLOCKS);
-	ck_assert_str_eq(fv_pair_root_hex(pr), rpt(made).root_hex);
-	snprintf(root, sizeof(root), "%s", rpt(made).root_hex);
+	fv_image_free(im);
+	rq.params = NULL;
+	/* format: 25 roots refused, 2 written; the parameters as written */
+	ck_assert_int_eq(fv_format(&fq, NULL, &made), -EINVAL);
+	ck_assert_ptr_null(made);
+	fq.params = p;
+	ck_assert_int_eq(fv_format(&fq, NULL, &made), -EINVAL);
+	fq.fec_roots = 2;
+	ck_assert_int_eq(fv_format(&fq, NULL, &made), 0);
+	rep = rpt(made);
+	ck_assert(rep.has & FV_REPORT_PARAMS);
+	ck_assert_uint_eq(rep.params.size, sizeof(rep.params));
+	ck_assert_uint_eq(rep.params.data_blocks, BLOCKS);
+	ck_assert_uint_eq(p->data_blocks, 0); /* the caller's untouched */
+	snprintf(root, sizeof(root), "%s", rep.root_hex);
 	/* a report as an older program knows it: what fits, no more */
 	ck_assert_int_eq(fv_result_report(NULL, &rep), -EINVAL);
 	ck_assert_int_eq(fv_result_report(made, NULL), -EINVAL);
@@ -1525,7 +1576,7 @@ START_TEST(pairs)
 	rep = rpt(made);
 	ck_assert_str_eq(rep.root_hex, root);
 	ck_assert_int_eq(rep.intact, 0); /* format checks nothing */
-	ck_assert_uint_eq(rep.has, FV_REPORT_LAYOUT);
+	ck_assert_uint_eq(rep.has, FV_REPORT_LAYOUT | FV_REPORT_PARAMS);
 	ck_assert_uint_eq(rep.fec.size, 0);
 	ck_assert_uint_eq(rep.update.size, 0);
 	l = layout_of(made);
@@ -1539,39 +1590,55 @@ START_TEST(pairs)
 	ck_assert_uint_eq(l.fec_blocks, BLOCKS + 4);
 	fv_result_free(made);
 
-	/* the same pair again from the superblock, its root as hex */
-	ck_assert_int_eq(fv_pair_new(data, hash, &other), 0);
-	ck_assert_int_eq(fv_pair_read_superblock(other, 0), 0);
-	ck_assert_int_eq(fv_pair_set_root_hex(other, "xyz"), -EINVAL);
-	ck_assert_int_eq(fv_pair_set_root_hex(other, root), 0);
+	/* the same pair again from the superblock, its root as hex (the
+	 * text checked: hex digits, as many as the hash's) */
+	rq.root_hex = "xyz";
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
+	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_ROOT_HASH);
+	rq.root_hex = "";
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
+	rq.root_hex = root;
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), 0);
 	{
 		uint8_t bytes[32];
+		char hex[65];
 		fv_result *again;
 
-		ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+		ck_assert_int_eq(fv_verify(other, 0, NULL, &res), 0);
 		ck_assert_uint_eq(root_of(res, bytes, sizeof(bytes)), 32);
-		ck_assert_int_eq(fv_pair_set_root(other, bytes, 0), -EINVAL);
-		ck_assert_int_eq(fv_pair_set_root(other, bytes, 32), 0);
-		ck_assert_str_eq(fv_pair_root_hex(other), root);
-		ck_assert_int_eq(fv_pair_verify(other, NULL, &again), 0);
+		/* the root's bytes, as hex in upper case: the same root */
+		for (int i = 0; i < 32; i++)
+			sprintf(hex + 2 * i, "%02X", bytes[i]);
+		rq.root_hex = hex;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+		ck_assert_int_eq(strcasecmp(img_pair(im, 0).root_hex, root),
+				 0);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &again), 0);
 		ck_assert_int_eq(rpt(again).intact, 1);
 		fv_result_free(again);
 		fv_result_free(res);
+		fv_image_free(im);
+		rq.root_hex = root;
 	}
-	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
+	ck_assert_int_eq(fv_describe(other, 0, NULL, &res), 0);
 	l = layout_of(res);
 	ck_assert_uint_eq(l.fec_roots, 0); /* no parity given */
 	ck_assert_uint_eq(l.tree_blocks, 4);
 	fv_result_free(res);
-	ck_assert_int_eq(fv_pair_set_fec(other, fec, 0, 0), 0);
-	ck_assert_int_eq(fv_pair_dump(other, NULL, &res), 0);
+	fv_image_free(other);
+	/* the parity given, its roots told from its size; opened for the
+	 * repairs below */
+	rq.fec_path = fec;
+	rq.writes = 1;
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), 0);
+	ck_assert_int_eq(fv_describe(other, 0, NULL, &res), 0);
 	l = layout_of(res);
 	ck_assert_uint_eq(l.fec_roots, 2);
 	ck_assert_int_eq(l.fec_roots_from, FV_ROOTS_INFERRED);
 	fv_result_free(res);
 	for (int k = FV_SHA256_FASTEST; k <= FV_SHA256_THREE_WAY; k++) {
 		o->sha256 = k;
-		ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
+		ck_assert_int_eq(fv_verify(other, 0, o, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		ck_assert_str_eq(rpt(res).hashing_path, "fast");
 		ck_assert(*rpt(res).hashing_reason);
@@ -1583,7 +1650,7 @@ START_TEST(pairs)
 	}
 	o->sha256 = FV_SHA256_AVX512;
 	o->sha256 = 5;
-	ck_assert_int_eq(fv_pair_verify(other, o, &res), -EINVAL);
+	ck_assert_int_eq(fv_verify(other, 0, o, &res), -EINVAL);
 	ck_assert_ptr_null(res);
 	ck_assert_str_eq(fv_last_error(), "no SHA-256 kernel 5");
 	o->sha256 = FV_SHA256_AVX512;
@@ -1594,7 +1661,7 @@ START_TEST(pairs)
 	o->failure_ctx = &s;
 	o->block = seen_block;
 	o->block_ctx = &s;
-	ck_assert_int_eq(fv_pair_verify(other, o, &res), 0);
+	ck_assert_int_eq(fv_verify(other, 0, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 0);
 	ck_assert_uint_eq(s.failures, 1);
 	ck_assert_uint_eq(s.first_block, 77);
@@ -1605,61 +1672,67 @@ START_TEST(pairs)
 	ck_assert_uint_eq(f.repaired, 1);
 	fv_result_free(res);
 	o->repair = 4;
-	ck_assert_int_eq(fv_pair_repair(other, o, &res), -EINVAL);
-	ck_assert_int_eq(fv_pair_verify(other, o, &res), -EINVAL);
+	ck_assert_int_eq(fv_repair(other, 0, o, &res), -EINVAL);
+	ck_assert_int_eq(fv_verify(other, 0, o, &res), -EINVAL);
 	ck_assert_str_eq(fv_last_error(), "unknown repair flags 0x4");
 	o->repair = FV_REPAIR_DRY_RUN;
-	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
+	ck_assert_int_eq(fv_repair(other, 0, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 0); /* as found */
 	fv_result_free(res);
 	o->repair = 0;
 	memset(&s, 0, sizeof(s));
-	ck_assert_int_eq(fv_pair_repair(other, o, &res), 0);
+	ck_assert_int_eq(fv_repair(other, 0, o, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	ck_assert_uint_eq(s.repaired, 1);
 	ck_assert_uint_eq(s.left, 0);
 	fv_result_free(res);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
+	fv_image_free(other);
 
 	/* without parity: no FEC report, no repair */
-	ck_assert_int_eq(fv_pair_set_fec(other, NULL, 0, 0), 0);
-	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+	rq.fec_path = NULL;
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), 0);
+	ck_assert_int_eq(fv_verify(other, 0, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).has, FV_REPORT_LAYOUT);
 	ck_assert_uint_eq(rpt(res).fec.size, 0);
 	ck_assert_uint_eq(rpt(res).repaired, 0);
 	fv_result_free(res);
-	ck_assert_int_eq(fv_pair_repair(other, NULL, &res), -EINVAL);
+	ck_assert_int_eq(fv_repair(other, 0, NULL, &res), -EINVAL);
+	fv_image_free(other);
+	rq.writes = 0;
 
 	/* a signature given with nothing to check it: the policy refuses */
-	ck_assert_int_eq(fv_pair_set_signature(other, (const uint8_t *)"x", 1,
-					       "sig.p7s"),
-			 0);
-	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), -EINVAL);
+	snprintf(sig, sizeof(sig), "%s/sig.p7s", dir);
+	write_text(sig, "x");
+	rq.signature_path = sig;
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
 	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
-	ck_assert_int_eq(fv_pair_set_signature(other, NULL, 0, NULL), 0);
+	rq.signature_path = NULL;
 
-	/* parameters set by hand: a wrong salt is a root mismatch */
-	p = params_new();
-	*p = *fv_pair_params(other);
+	/* parameters given by hand: a wrong salt is a root mismatch */
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), 0);
+	*p = *img_pair(other, 0).params;
+	fv_image_free(other);
 	params_salt(p, (const uint8_t *)"s", 1);
-	ck_assert_int_eq(fv_pair_set_params(other, p), 0);
-	ck_assert_int_eq(fv_pair_verify(other, NULL, &res), 0);
+	rq.params = p;
+	ck_assert_int_eq(fv_open(&rq, NULL, &other), 0);
+	ck_assert_int_eq(fv_verify(other, 0, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).root_matches, 0);
 	fv_result_free(res);
+	fv_image_free(other);
 	free(p);
-	fv_pair_free(other);
-	fv_pair_free(pr);
 }
 END_TEST
 
-/* An image's pair acts as the image does. */
+/* An image's pair acts as the image does: what it reads, and each
+ * action on it. */
 START_TEST(image_pairs)
 {
 	char os[96], tree[96], roothash[96];
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
 	fv_params *p = params_new();
 	fv_result *made, *res;
 	fv_image *im;
-	fv_pair *pr;
 
 	snprintf(os, sizeof(os), "%s/os.raw", dir);
 	snprintf(tree, sizeof(tree), "%s/os.verity", dir);
@@ -1668,19 +1741,23 @@ START_TEST(image_pairs)
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &made), 0);
 	write_text(roothash, rpt(made).root_hex);
 	ck_assert_int_eq(image_open(os, NULL, NULL, &im), 0);
-	ck_assert_int_eq(fv_image_pair(im, 1, &pr), -EINVAL);
-	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
-	ck_assert_str_eq(fv_pair_data_path(pr), os);
-	ck_assert_str_eq(fv_pair_hash_path(pr), tree);
-	ck_assert_str_eq(fv_pair_root_hex(pr), rpt(made).root_hex);
+	ck_assert_int_eq(fv_image_pair_info(im, 1, &pi), -EINVAL);
+	ck_assert_int_eq(fv_verify(im, 1, NULL, &res), -EINVAL);
+	ck_assert_int_eq(fv_describe(im, 1, NULL, &res), -EINVAL);
+	ck_assert_str_eq(img_pair(im, 0).data, os);
+	ck_assert_str_eq(img_pair(im, 0).hash, tree);
+	ck_assert_str_eq(img_pair(im, 0).root_hex, rpt(made).root_hex);
+	ck_assert_uint_eq(img_pair(im, 0).params->data_blocks, BLOCKS);
 	poke(os, 5 * BS);
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(image_check(im, 0, NULL, 0, NULL, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
-	fv_pair_free(pr);
+	ck_assert_int_eq(fv_describe(im, 0, NULL, &res), 0);
+	ck_assert_uint_eq(layout_of(res).data_blocks, BLOCKS);
+	fv_result_free(res);
 	fv_image_free(im);
 	fv_result_free(made);
 	free(p);
@@ -1702,7 +1779,7 @@ START_TEST(files_around_pairs)
 	uint64_t off;
 	uint8_t *der;
 	size_t len;
-	fv_pair *pr;
+	fv_image *im;
 
 	/* a root hash file: digits, then only white space */
 	snprintf(path, sizeof(path), "%s/root", dir);
@@ -1764,14 +1841,15 @@ START_TEST(files_around_pairs)
 					 strlen(rpt(res).root_hex)),
 			 0);
 	fv_result_free(res);
-	ck_assert_int_eq(fv_pair_sidecar(os, &pr), 0);
-	ck_assert_str_eq(fv_pair_hash_path(pr), tree);
-	ck_assert_ptr_null(fv_pair_fec_path(pr));
-	ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(image_open(os, "sidecar", NULL, &im), 0);
+	ck_assert_str_eq(img_pair(im, 0).data, os);
+	ck_assert_str_eq(img_pair(im, 0).hash, tree);
+	ck_assert_ptr_null(img_pair(im, 0).fec);
+	ck_assert_ptr_null(img_pair(im, 0).signature);
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
-	fv_pair_free(pr);
+	fv_image_free(im);
 
 	/* stale sidecars removed, and said */
 	write_text(sig, "x");
@@ -1815,33 +1893,35 @@ START_TEST(files_around_pairs)
 		snprintf(spt, sizeof(spt), "%s/sp.img.verity", dir);
 		snprintf(sprh, sizeof(sprh), "%s/sp.img.roothash", dir);
 		write_file(path, sp, sizeof(sp));
-		ck_assert_int_eq(fv_pair_set_sidecar(NULL), -EINVAL);
-		ck_assert_int_eq(fv_pair_new(path, spt, &pr), 0);
-		ck_assert_int_eq(fv_pair_set_sidecar(pr), 0);
+		struct fv_format_request fq = {.size = sizeof(fq),
+					       .data = path,
+					       .hash = spt,
+					       .params = p,
+					       .sidecar = 1};
+
 		/* its 52 bytes past the blocks left uncovered, as said */
 		p->data_blocks = 2;
-		ck_assert_int_eq(fv_pair_set_params(pr, p), 0);
+		ck_assert_int_eq(fv_format(&fq, NULL, &res), 0);
 		p->data_blocks = 0;
-		ck_assert_int_eq(fv_pair_format(pr, NULL, &res), 0);
 		l = layout_of(res);
 		ck_assert_uint_eq(l.data_blocks, 2);
+		ck_assert_uint_eq(rpt(res).params.data_blocks, 2);
 		ck_assert_int_eq(fv_output_write(sprh, "the root hash file",
 						 rpt(res).root_hex,
 						 strlen(rpt(res).root_hex)),
 				 0);
 		fv_result_free(res);
-		fv_pair_free(pr);
-		ck_assert_int_eq(fv_pair_sidecar(path, &pr), 0);
-		ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
-		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_msg(image_open(path, "sidecar", NULL, &im) == 0,
+			      "%s", fv_last_error());
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		fv_result_free(res);
 		/* the header is data: a byte of it changed is a bad block */
 		poke(path, 20);
-		ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 		fv_result_free(res);
-		fv_pair_free(pr);
+		fv_image_free(im);
 	}
 
 	/* an Android sparse image where raw data belongs */
@@ -2075,8 +2155,10 @@ START_TEST(android_writers)
 	size_t pklen;
 	uint64_t max;
 	unsigned minor;
+	fv_options ko = {.size = sizeof(ko), .key = key};
+	const fv_avb *ia;
 	fv_avb *a;
-	fv_pair *pr;
+	fv_image *im;
 	fv_result *res;
 	FILE *fp;
 
@@ -2108,33 +2190,34 @@ START_TEST(android_writers)
 
 	/* read back, judged by its key's blob, and verified */
 	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
-	ck_assert_int_eq(fv_avb_read(img, &a), 0);
-	ck_assert_int_eq(fv_avb_check_key(a, key), 0);
-	ck_assert_str_eq(avb_info(a).header.release, FV_AVB_RELEASE " x");
-	ck_assert_uint_eq(avb_info(a).descriptors, 3);
-	ck_assert_int_eq(fv_avb_vbmeta_blob(a, &blob, &len, &flen), 0);
+	ck_assert_int_eq(image_open(img, "avb", &ko, &im), 0);
+	ia = img_info(im).avb;
+	ck_assert_int_eq(fv_avb_trust(ia), FV_TRUST_CHECK);
+	ck_assert_str_eq(avb_info(ia).header.release, FV_AVB_RELEASE " x");
+	ck_assert_uint_eq(avb_info(ia).descriptors, 3);
+	ck_assert_int_eq(fv_avb_vbmeta_blob(ia, &blob, &len, &flen), 0);
 	ck_assert_uint_gt(len, 256);
 	ck_assert_uint_ge(flen, len);
-	ck_assert_int_eq(fv_avb_pair(a, &pr), 0);
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
-	fv_pair_free(pr);
-	fv_avb_free(a);
+	fv_image_free(im);
 
 	/* a hash footer in a partition of 1 MiB, and what fits there */
 	ck_assert_int_eq(fv_avb_max_image_size(&h, &max), 0);
 	ck_assert_uint_gt(max, 64 * BS);
 	ck_assert_uint_lt(max, 1 << 20);
 	ck_assert_int_eq(fv_avb_add_footer(himg, &h, NULL), 0);
-	ck_assert_int_eq(fv_avb_read(himg, &a), 0);
+	ck_assert_int_eq(image_open(himg, "avb", NULL, &im), 0);
+	ck_assert_uint_eq(img_info(im).pairs, 0); /* no hashtree */
+	ia = img_info(im).avb;
 	{
-		struct fv_avb_descriptor d = avb_desc(a, 0);
+		struct fv_avb_descriptor d = avb_desc(ia, 0);
 
 		ck_assert_uint_eq(d.tag, FV_AVB_HASH);
 		ck_assert_uint_eq(d.hash.image_size, 64 * BS);
 	}
-	fv_avb_free(a);
+	fv_image_free(im);
 
 	/* a vbmeta image chaining system's key, including boot's */
 	ck_assert_ptr_nonnull(fp = fopen(pub, "wb"));
@@ -2306,14 +2389,12 @@ START_TEST(super_images)
 				       .partition_size = 2u << 20,
 				       .hash = "sha256",
 				       .block_size = BS};
-	char img[96], sup[96], part[128];
+	char img[96], sup[96], part[128], empty[128];
 	struct seen seen;
 	const char *kind;
 	fv_result *res;
 	fv_image *im;
-	fv_pair *pr;
 	fv_super *s;
-	fv_avb *a;
 	uint8_t *bytes;
 	uint64_t at;
 	uint32_t dev;
@@ -2323,6 +2404,7 @@ START_TEST(super_images)
 	snprintf(img, sizeof(img), "%s/system.img", dir);
 	snprintf(sup, sizeof(sup), "%s/super.img", dir);
 	snprintf(part, sizeof(part), "%s/system_a", sup);
+	snprintf(empty, sizeof(empty), "%s/system_b", sup);
 	write_file(img, image, (size_t)BLOCKS * BS);
 	ck_assert_int_eq(fv_avb_add_footer(img, &fo, NULL), 0);
 	f = fopen(img, "rb");
@@ -2373,41 +2455,39 @@ START_TEST(super_images)
 	ck_assert_uint_eq(at, (1u << 20) + 5000);
 	ck_assert_int_eq(fv_super_offset(s, 0, (uint64_t)n, &dev, &at),
 			 -EINVAL);
-	ck_assert_int_eq(fv_super_avb(s, 1, NULL, &a), -ENODATA);
-	ck_assert_msg(fv_super_avb(s, 0, NULL, &a) == 0, "%s", fv_last_error());
-	ck_assert_str_eq(avb_info(a).partition_name, "system");
+	fv_super_free(s);
+	/* a logical partition by its path: an empty one refused, one that
+	 * is an Android image read as one */
+	ck_assert_int_eq(image_open(empty, NULL, NULL, &im), -ENODATA);
+	ck_assert_msg(image_open(part, NULL, NULL, &im) == 0, "%s",
+		      fv_last_error());
+	ck_assert_str_eq(img_info(im).container, "avb");
+	ck_assert_str_eq(avb_info(img_info(im).avb).partition_name, "system");
+	fv_image_free(im);
 	memset(&seen, 0, sizeof(seen));
-	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
+	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res),
+			 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 0);
 	fv_result_free(res);
-	fv_avb_free(a);
 	/* a byte of the partition changed in super.img: found at its
-	 * offset in the partition, through the path too */
+	 * offset in the partition */
 	poke(sup, (1u << 20) + 5 * BS + 7);
-	ck_assert_int_eq(fv_super_avb(s, 0, NULL, &a), 0);
-	ck_assert_int_eq(avb_check(a, NULL, 0, on_failure, &seen, &res), 0);
+	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res),
+			 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	ck_assert_uint_eq(seen.n, 1);
 	ck_assert_uint_eq(seen.offset[0], 5 * BS);
 	fv_result_free(res);
-	fv_avb_free(a);
-	fv_super_free(s);
-	ck_assert_int_eq(fv_avb_read(part, &a), 0);
-	ck_assert_int_eq(avb_check(a, NULL, 0, NULL, NULL, &res), 0);
-	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
-	fv_result_free(res);
-	fv_avb_free(a);
 	/* the image alone: a container of one pair, the Android image's */
 	ck_assert_msg(image_open(sup, NULL, NULL, &im) == 0, "%s",
 		      fv_last_error());
 	ck_assert_str_eq(img_info(im).container, "super");
 	ck_assert_uint_eq(img_info(im).pairs, 1);
-	ck_assert_int_eq(fv_image_pair(im, 0, &pr), 0);
-	fv_image_free(im);
-	ck_assert_int_eq(fv_pair_verify(pr, NULL, &res), 0);
+	ck_assert_str_eq(img_pair(im, 0).name, "system_a");
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	fv_result_free(res);
-	fv_pair_free(pr);
+	fv_image_free(im);
 	/* both geometries damaged: refused, naming both */
 	poke(sup, 4096 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), 0);
@@ -2865,28 +2945,33 @@ START_TEST(updates)
 	const uint64_t ranges[] = {5 * BS + 10, 1, 200 * BS, BS + 3};
 	char fresh[96], fresh_fec[96], old[65], now[65];
 	uint8_t *img = malloc((size_t)BLOCKS * BS), *big;
+	fv_params *p = params_new();
+	struct fv_format_request rq = {.size = sizeof(rq),
+				       .data = data,
+				       .hash = hash,
+				       .params = p,
+				       .fec_path = fec,
+				       .fec_roots = 2};
 	fv_result *made, *res;
-	fv_pair *pr, *fr;
 
 	snprintf(fresh, sizeof(fresh), "%s/fresh", dir);
 	snprintf(fresh_fec, sizeof(fresh_fec), "%s/fresh.fec", dir);
-	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
-	ck_assert_int_eq(fv_pair_format(pr, NULL, &made), 0);
+	ck_assert_int_eq(fv_format(&rq, NULL, &made), 0);
 	snprintf(old, sizeof(old), "%s", rpt(made).root_hex);
 	ck_assert(!(rpt(made).has & FV_REPORT_UPDATE));
 	fv_result_free(made);
-	fv_pair_free(pr);
+	/* update: the parameters read from the superblock, the old root
+	 * needed */
+	rq.params = NULL;
+	ck_assert_int_eq(fv_update(&rq, ranges, 2, NULL, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no root hash"));
 	/* two ranges of the data changed */
 	memcpy(img, image, (size_t)BLOCKS * BS);
 	img[5 * BS + 10] ^= 1;
 	img[201 * BS] ^= 0xff;
 	write_file(data, img, (size_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-	ck_assert_int_eq(fv_pair_update_read_superblock(pr, 0), 0);
-	ck_assert_int_eq(fv_pair_set_root_hex(pr, old), 0);
-	ck_assert_int_eq(fv_pair_set_fec(pr, fec, 0, 2), 0);
-	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
+	rq.root_hex = old;
+	ck_assert_msg(fv_update(&rq, ranges, 2, NULL, &res) == 0, "%s",
 		      fv_last_error());
 	ck_assert(rpt(res).has & FV_REPORT_UPDATE);
 	u = rpt(res).update;
@@ -2896,43 +2981,53 @@ START_TEST(updates)
 	ck_assert_uint_gt(u.parity_rounds, 0);
 	ck_assert_int_eq(u.resumed, 0);
 	snprintf(now, sizeof(now), "%s", rpt(res).root_hex);
-	/* a new format of the changed data, with the same salt and UUID */
-	ck_assert_int_eq(fv_pair_new(data, fresh, &fr), 0);
-	ck_assert_int_eq(fv_pair_set_params(fr, fv_pair_params(pr)), 0);
-	ck_assert_int_eq(fv_pair_set_fec(fr, fresh_fec, 0, 2), 0);
-	ck_assert_int_eq(fv_pair_format(fr, NULL, &made), 0);
+	/* a new format of the changed data, with the same salt and UUID
+	 * (the parameters the update kept) */
+	ck_assert(rpt(res).has & FV_REPORT_PARAMS);
+	*p = rpt(res).params;
+	{
+		struct fv_format_request fr = {.size = sizeof(fr),
+					       .data = data,
+					       .hash = fresh,
+					       .params = p,
+					       .fec_path = fresh_fec,
+					       .fec_roots = 2};
+
+		ck_assert_int_eq(fv_format(&fr, NULL, &made), 0);
+	}
 	ck_assert_str_eq(rpt(made).root_hex, rpt(res).root_hex);
 	fv_result_free(made);
-	fv_pair_free(fr);
 	fv_result_free(res);
-	fv_pair_free(pr);
 	/* the old root again: the tree is the new one's now, refused */
-	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-	ck_assert_int_eq(fv_pair_read_superblock(pr, 0), 0);
-	ck_assert_int_eq(fv_pair_set_root_hex(pr, old), 0);
-	ck_assert_int_eq(fv_pair_update(pr, NULL, 0, NULL, &res), -EPERM);
+	rq.fec_path = NULL;
+	rq.fec_roots = 0;
+	ck_assert_int_eq(fv_update(&rq, NULL, 0, NULL, &res), -EPERM);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nothing written"));
-	fv_pair_free(pr);
+	rq.fec_path = fec;
+	rq.fec_roots = 2;
 	/* the data grown past the tree's blocks: refused (a tree's size is
 	 * fixed), unless the caller gives the data blocks */
 	ck_assert_ptr_nonnull(big = calloc((size_t)BLOCKS + 1, BS));
 	memcpy(big, img, (size_t)BLOCKS * BS);
 	write_file(data, big, ((size_t)BLOCKS + 1) * BS);
 	free(big);
-	ck_assert_int_eq(fv_pair_new(data, hash, &pr), 0);
-	ck_assert_int_eq(fv_pair_update_read_superblock(pr, 0), 0);
-	ck_assert_int_eq(fv_pair_set_root_hex(pr, now), 0);
-	ck_assert_int_eq(fv_pair_update(pr, ranges, 2, NULL, &res), -EINVAL);
+	rq.root_hex = now;
+	ck_assert_int_eq(fv_update(&rq, ranges, 2, NULL, &res), -EINVAL);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "more than the 300 data blocks"));
-	ck_assert_int_eq(fv_pair_set_params(pr, fv_pair_params(pr)), 0);
-	ck_assert_msg(fv_pair_update(pr, ranges, 2, NULL, &res) == 0, "%s",
+	/* another count than the tree's: refused, named */
+	rq.data_blocks = BLOCKS + 1;
+	ck_assert_int_eq(fv_update(&rq, ranges, 2, NULL, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "a tree's size is fixed"));
+	rq.data_blocks = BLOCKS;
+	ck_assert_msg(fv_update(&rq, ranges, 2, NULL, &res) == 0, "%s",
 		      fv_last_error());
 	ck_assert_str_eq(rpt(res).root_hex, now);
+	ck_assert_uint_eq(rpt(res).params.data_blocks, BLOCKS);
 	fv_result_free(res);
-	fv_pair_free(pr);
 	write_file(data, image, (size_t)BLOCKS * BS);
 	free(img);
+	free(p);
 	/* an Android image's changed ranges: a count without its list
 	 * refused, checked before anything is read */
 	{
@@ -3068,7 +3163,8 @@ START_TEST(device_mapper_errors)
 	ck_assert_ptr_null(st);
 	ck_assert(*fv_last_error());
 	ck_assert_int_eq(fv_close("x", (enum fv_close_how)7), -EINVAL);
-	ck_assert_int_eq(fv_pair_activate("x", NULL, NULL), -EINVAL);
+	ck_assert_int_eq(fv_activate("x", NULL, 0, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(fv_activate(NULL, NULL, 0, NULL, NULL), -EINVAL);
 	info.size = sizeof(info);
 	ck_assert_int_eq(fv_status_info(NULL, &info), -EINVAL);
 	ck_assert_int_eq(fv_status_info(NULL, NULL), -EINVAL);
