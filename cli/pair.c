@@ -51,48 +51,6 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
-int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update)
-{
-	fv_params *p;
-	uint64_t off, blocks;
-	int r;
-
-	if (cli_params_from_opts(o, &p, 0))
-		return EXIT_PARAMS;
-	off = p->hash_offset;
-	blocks = p->data_blocks;
-	if (!p->superblock) {
-		r = fv_params_check(p);
-		if (!r)
-			r = fv_pair_set_params(fp, p);
-		free(p);
-		return r ? cli_lib_error(r) : EXIT_OK;
-	}
-	free(p);
-	/* update reads an interrupted update's superblock too, to
-	 * complete it */
-	if ((r = update ? fv_pair_update_read_superblock(fp, off)
-			: fv_pair_read_superblock(fp, off)))
-		return cli_no_superblock(r, fv_pair_data_path(fp),
-					 fv_pair_hash_path(fp), off);
-	if (!update || !o->data_blocks)
-		return EXIT_OK;
-	/* update --data-blocks: the tree's count, said again, lets the data
-	 * device hold more (a tree's size is fixed) */
-	if (blocks != fv_pair_params(fp)->data_blocks)
-		return cli_error(-EINVAL,
-				 "%s: --data-blocks=%s, but the tree covers "
-				 "%" PRIu64 " data blocks (its superblock's "
-				 "count): a tree's size is fixed, format again "
-				 "for another",
-				 fv_pair_hash_path(fp), o->data_blocks,
-				 fv_pair_params(fp)->data_blocks);
-	/* (the pair's own parameters set again: given, not read) */
-	return (r = fv_pair_set_params(fp, fv_pair_params(fp)))
-		       ? cli_lib_error(r)
-		       : EXIT_OK;
-}
-
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind)
 {

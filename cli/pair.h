@@ -78,10 +78,6 @@ int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 /* img's pair at made cp's (cp owns img from here). */
 void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at);
 void cli_pair_free(struct cli_pair *cp);
-/* The tree's parameters into fp: from the superblock of the hash device
- * (update: an interrupted update's too), or from the options with
- * --no-superblock. 0, or the exit code (printed). */
-int cli_pair_tree_params(const struct cli_opts *o, fv_pair *fp, int update);
 /* The pair made (made: 0, or the exit code of making it) mapped as name
  * with open's options; its signature handed to the kernel, and checked
  * here first against the anchor given (certs, ncerts: --trusted-cert's,

@@ -60,22 +60,6 @@ static int bad_root(const struct cli_opts *o, const char *hex,
 	return r;
 }
 
-int cli_root_hash(const struct cli_opts *o, const char *arg,
-		  unsigned digest_size, uint8_t *root)
-{
-	char text[2 * MAX_DIGEST_SIZE + 8], expected[32];
-	const char *hex = root_text(o, arg, text, sizeof(text));
-	size_t len;
-
-	if (!hex)
-		return EXIT_PARAMS;
-	snprintf(expected, sizeof(expected), "%u hex digits", 2 * digest_size);
-	if (strlen(hex) != 2 * (size_t)digest_size ||
-	    cli_unhex(hex, root, MAX_DIGEST_SIZE, &len))
-		return bad_root(o, hex, expected);
-	return 0;
-}
-
 int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		      size_t *len)
 {

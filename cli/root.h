@@ -8,9 +8,6 @@
 
 #include "cli/cli.h"
 
-/* A root hash of digest_size bytes. */
-int cli_root_hash(const struct cli_opts *o, const char *arg,
-		  unsigned digest_size, uint8_t *root);
 /* A root hash of any supported digest size (20 to 64 bytes). */
 int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
 		      size_t *len);

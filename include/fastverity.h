@@ -252,7 +252,7 @@ enum fv_sha256_kernel {
 				  * the CPU has them (the fastest otherwise) */
 };
 
-/* How fv_pair_repair goes (or'ed). */
+/* How fv_repair goes (or'ed). */
 enum fv_repair_flags {
 	FV_REPAIR_DRY_RUN = 1u << 0, /* find what can be repaired, write
 				      * nothing */
@@ -297,7 +297,7 @@ struct fv_options {
 	 * key's AVB public-key blob (NULL: none) */
 	const char *key;
 	enum fv_sha256_kernel sha256;
-	unsigned repair; /* fv_pair_repair: enum fv_repair_flags */
+	unsigned repair; /* fv_repair: enum fv_repair_flags */
 };
 
 /* --- format, verify, repair ---------------------------------------------
@@ -383,21 +383,11 @@ int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
 typedef struct fv_avb fv_avb;
 
 void fv_avb_free(fv_avb *a);
-/* Since 0.6 (FASTVERITY_1.4): an Android image read as it is, any
- * vbmeta (a vbmeta image without footer, one without a hashtree
- * descriptor), its own signature checked against the key it carries,
- * nothing else judged (its pair's trust UNCHECKED when signed). Errors:
- * EINVAL (not an Android image, malformed metadata), EPERM (the
- * signature does not hold), ENODEV, EIO, ENOMEM. */
-int fv_avb_read(const char *image, fv_avb **out);
-/* The same for showing what an image says (info_image): parsed and
- * validated, its signature not checked, and its pair refused
- * (fv_avb_pair: EINVAL). */
+/* Since 0.6 (FASTVERITY_1.4): an Android image read for showing what
+ * it says (info_image): parsed and validated, its signature not checked
+ * (fv_open reads one to act on). Errors: EINVAL (not an Android image,
+ * malformed metadata), ENODEV, EIO, ENOMEM. */
 int fv_avb_show(const char *image, fv_avb **out);
-/* Judges the signer against key (struct fv_options' key's forms): 0, its
- * signer now checked; EPERM (another key signed it, or nothing did),
- * EINVAL (a key that cannot be read). */
-int fv_avb_check_key(fv_avb *a, const char *key);
 /* Since 0.7: the CRC32 sums an Android sparse image holds checked as
  * libsparse checks them (each CRC32 chunk's against the unsparsed bytes
  * before it, the header's checksum when not 0 against them all): 0 when
@@ -405,10 +395,6 @@ int fv_avb_check_key(fv_avb *a, const char *key);
  * not a sparse image. Errors: EPERM (a sum that does not hold, named),
  * EINVAL (a malformed image), ENODEV, EIO, ENOMEM. */
 int fv_sparse_check_crc(const char *path, unsigned *sums);
-typedef struct fv_pair fv_pair; /* (see "pairs" below) */
-/* The image's pair, as fv_image_pair gives it (the vbmeta's verdict
- * kept). Errors: EINVAL (no footer, no hashtree descriptor), ENOMEM. */
-int fv_avb_pair(const fv_avb *a, fv_pair **out);
 
 /* What info_image shows, as structures (since 0.6). The footer and the
  * header are members of struct fv_avb_info (since 0.10): fixed there,
@@ -442,7 +428,7 @@ struct fv_avb_info {
 	size_t size; /* sizeof(struct fv_avb_info), set by the caller */
 	/* 1 when the image has an AVB footer (its data, tree and parity
 	 * are inside it), and when its vbmeta has a hashtree descriptor
-	 * (else the tree's readers and fv_avb_pair refuse it) */
+	 * (else it has no pair to act on: fv_open) */
 	int has_footer;
 	int has_hashtree;
 	/* 1 for an Android sparse image, read as its unsparsed bytes
@@ -673,7 +659,7 @@ struct fv_footer_request {
 	/* Over a footer of the same tree (the same hash, block size, salt,
 	 * data size and places) whose vbmeta is signed by the request's
 	 * key, fv_avb_add_footer rewrites only what the data's change
-	 * reaches (as fv_pair_update), byte for byte a full rebuild; with
+	 * reaches (as fv_update), byte for byte a full rebuild; with
 	 * FV_FOOTER_CHANGED_GIVEN these nchanged (offset, length) pairs are
 	 * the changed data bytes, else they are found by one verify of the
 	 * old tree. Another layout, an old tree that does not prove, or one
@@ -752,7 +738,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
  * partitions, each an Android image with its own footer. A logical
  * partition is also named by the path IMAGE/NAME ("super.img/system_a":
  * no file can have that path, as super.img is not a directory), which
- * every function taking an image path reads: fv_avb_read, fv_container_of,
+ * every function taking an image path reads: fv_avb_show, fv_container_of,
  * fv_open. */
 typedef struct fv_super fv_super;
 typedef struct fv_image fv_image; /* (the door, below) */
@@ -840,18 +826,12 @@ int fv_super_find(const fv_super *s, const char *name, const char *slot);
  * ENODATA (a zero extent). */
 int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 		    uint32_t *device, uint64_t *at);
-/* Partition i read as an Android image, as fv_avb_read reads a file
- * (its vbmeta's signature checked), through s's files (s outlives *out
- * and every pair made of it is used before s is freed), and judged as
- * fv_open judges an Android image for o's anchor (o may be NULL: none;
- * the verdict: fv_avb_trust). Errors: those of fv_avb_read and
- * fv_open's judging, ENODATA (an empty partition), ENOMSG (no AVB footer
- * and no vbmeta: not an Android image). */
-int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
-		 fv_avb **out);
-/* Since 0.10: partition i so read, as an opened image (container
- * "avb", its pair acted on as any image's: fv_verify, fv_activate);
- * s outlives *out. Errors: fv_super_avb's. */
+/* Since 0.10: partition i read as an Android image through s's files
+ * (its vbmeta's signature checked), judged as fv_open judges one for
+ * o's anchor (o may be NULL: none), as an opened image (container
+ * "avb", its pair acted on as any image's: fv_verify, fv_activate); s
+ * outlives *out. Errors: fv_open's, ENODATA (an empty partition),
+ * ENOMSG (no AVB footer and no vbmeta: not an Android image). */
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 
@@ -885,8 +865,8 @@ enum fv_trust {
 };
 /* How an Android image's signer stands as judged so far:
  * FV_TRUST_UNSIGNED, FV_TRUST_UNCHECKED (signed, checked against the
- * key it carries), or FV_TRUST_CHECK (fv_avb_check_key, or a key
- * fv_super_avb judged it by). */
+ * key it carries), or FV_TRUST_CHECK (judged by the key the door was
+ * given). */
 enum fv_trust fv_avb_trust(const fv_avb *a);
 
 /* --- Android firmware sets: one walk ------------------------------------
@@ -1136,7 +1116,7 @@ int fv_image_pair_info(const fv_image *img, size_t i,
 		       struct fv_image_pair_info *p);
 
 /* Since 0.10: the actions, on pair i of an opened image, whatever its
- * container (in place of fv_image_pair and the fv_pair_* actions).
+ * container (in place of 0.6-0.9's pairs, fv_image_pair and fv_pair_*).
  * fv_verify checks every block against the pair's root (read-only),
  * reporting each failure through the options' failure callback; with
  * parity, also what it could repair, and its stale codewords.
@@ -1217,59 +1197,22 @@ int fv_format(const struct fv_format_request *req, const fv_options *o,
 /* update (docs/format.md, "update"): after some data bytes changed,
  * the tree blocks and parity rounds they reach are rewritten in place,
  * byte-identical with a format of the changed data (salt, UUID and
- * superblock kept); as fv_pair_update did, whose words below hold:
- * req's root is the old root, proven before anything is reused. */
+ * superblock kept). req's root is the old root: the old tree is proven
+ * against it before anything is reused (EPERM naming the first block
+ * that is not, nothing written). ranges: n pairs of (offset, length) of
+ * changed data bytes, widened to whole blocks; only those blocks (and
+ * the rounds of parity they are in) are read, so a change outside them
+ * is neither seen nor in the new root; NULL: every data block hashed
+ * against its stored leaf to find them. A tree's size is fixed: data
+ * holding more than its blocks is refused (EINVAL) unless req gives the
+ * data blocks. An interrupted update leaves the superblock's place
+ * marked (FV_SUPERBLOCK_UPDATING); the same update again completes it
+ * only while the tree still proves against the old root, and without
+ * ranges always. *res: the new root and what the update did
+ * (fv_result_report). Errors: EPERM, EINVAL (a range past the data,
+ * data that grew), fv_verify's. */
 int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
 	      size_t n, const fv_options *o, fv_result **res);
-
-/* --- pairs -------------------------------------------------------------
- * Since 0.6 (FASTVERITY_1.4). What format, verify, repair, dump and open
- * act on: a data device, a hash device, the parity's device (optional),
- * the tree's parameters, the root hash and its signature. A program makes
- * one from its parts or takes an image's (fv_image_pair); one options
- * handle says how an action runs (threads, the failures' callback, the
- * trust anchor), one result handle says what it found. */
-typedef struct fv_pair fv_pair;
-
-/* data and hash: paths (copied). The parameters are fv_params_init's
- * until fv_pair_set_params or fv_pair_read_superblock. Errors: EINVAL
- * (a NULL path), ENOMEM. */
-int fv_pair_new(const char *data, const char *hash, fv_pair **out);
-void fv_pair_free(fv_pair *pair);
-/* The parameters, copied; fv_pair_params points into the pair (valid
- * until it changes or is freed). */
-int fv_pair_set_params(fv_pair *pair, const fv_params *p);
-const fv_params *fv_pair_params(const fv_pair *pair);
-/* The parameters from the superblock at hash_offset of the hash device
- * (validated; "unfinished" when a format was interrupted). Errors:
- * EINVAL (no valid superblock there), ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_pair_read_superblock(fv_pair *pair, uint64_t hash_offset);
-/* The root hash to check against, as bytes (len: the hash's digest size
- * when verified) or lowercase or uppercase hex. Errors: EINVAL. */
-int fv_pair_set_root(fv_pair *pair, const uint8_t *root, size_t len);
-int fv_pair_set_root_hex(fv_pair *pair, const char *hex);
-/* "" before a root is set. */
-const char *fv_pair_root_hex(const fv_pair *pair);
-/* The parity (docs/format.md, "FEC"): path (copied; NULL: none), its
- * byte offset there, and 2 to 24 roots (format; verify and repair take
- * 0 to tell them from the parity's size). Errors: EINVAL, ENOMEM. */
-int fv_pair_set_fec(fv_pair *pair, const char *path, uint64_t offset,
-		    unsigned roots);
-/* A PKCS#7 signature of the root hash the caller gives to be checked
- * (copied; der NULL: none), and the name messages give it (its file;
- * may be NULL). Errors: EINVAL, ENOMEM. */
-int fv_pair_set_signature(fv_pair *pair, const uint8_t *der, size_t len,
-			  const char *name);
-/* The paths as set (the parity's NULL without parity). */
-const char *fv_pair_data_path(const fv_pair *pair);
-const char *fv_pair_hash_path(const fv_pair *pair);
-const char *fv_pair_fec_path(const fv_pair *pair);
-/* A copy of an opened image's pair i, with what its container says
- * (where its signature came from, how its signer was judged when the
- * image was opened): acting on it (fv_pair_verify, fv_pair_repair) is
- * acting on the image's pair. *out: fv_pair_free.
- * Errors: EINVAL (i out of range), ENOMEM. */
-int fv_image_pair(const fv_image *img, size_t i, fv_pair **out);
 
 /* A root hash file (veritysetup's --root-hash-file, systemd's
  * IMAGE.roothash): the hex digest and nothing after it but white space,
@@ -1296,25 +1239,6 @@ enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset);
  * of path, every 4096 bytes, at most 16384 places), other than at skip:
  * 0 and *offset, or -ENOENT. Errors: ENOENT, ENODEV, ENOTBLK, EIO. */
 int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset);
-
-/* The pair of an image with systemd's sidecar files: data the image,
- * the tree in IMAGE.verity, and when they exist the root hash in
- * IMAGE.roothash, its signature in IMAGE.roothash.p7s (carried by the
- * container: fv_pair_verify checks it against trusted certificates when
- * given, and says otherwise that it did not), the parity in IMAGE.fec
- * (its roots told from its size). Parameters are not read
- * (fv_pair_read_superblock); what the caller sets afterwards wins.
- * Errors: EINVAL (IMAGE.roothash or the signature not valid), ENOMEM,
- * EIO. */
-int fv_pair_sidecar(const char *image, fv_pair **out);
-/* Since 0.9 (FASTVERITY_1.7): a pair made otherwise (fv_pair_new: the
- * one `format --sidecar` writes) taken as fv_pair_sidecar takes its
- * pair: an image's with sidecar files, whose files are read as they
- * are, as veritysetup, systemd and the kernel read them (an Android
- * sparse image's own bytes, not its unsparsed ones), and whose
- * signature the trust policy judges as the sidecar container's.
- * Errors: EINVAL. */
-int fv_pair_set_sidecar(fv_pair *pair);
 
 /* When two existing paths share their storage (the same file, a file
  * and a loop device of it, a disk and its partition): a phrase for
@@ -1352,43 +1276,6 @@ int fv_output_write(const char *path, const char *what, const void *buf,
  * an unknown k. */
 const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 
-/* Builds the pair's tree of its data into its hash device (replaced
- * whole, or written in place on a block device or at an offset), the
- * superblock last; with parity, the parity too. Refuses outputs that
- * overlap the data. The data blocks, when 0, are filled in the pair's
- * parameters, and *res (may be NULL) has the root hash and the layout.
- * Errors: EINVAL, EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENOSPC, ENODATA,
- * EIO, EBUSY (a device in use given as an output), EACCES; the old hash
- * image is left as it was, or (written in place) marked unfinished. */
-int fv_pair_format(fv_pair *pair, const fv_options *o, fv_result **res);
-
-/* Since 0.8 (FASTVERITY_1.6): update (docs/format.md, "update"). After
- * some data bytes changed, the tree blocks and parity rounds they reach
- * are rewritten in place, byte-identical with a format of the changed
- * data (salt, UUID and superblock kept). The pair's root is the old
- * root: the old tree is proven against it before anything is reused
- * (EPERM naming the first block that is not, nothing written). ranges:
- * n pairs of (offset, length) of changed data bytes, widened to whole
- * blocks; only those blocks (and the rounds of parity they are in) are
- * read, so a change outside them is neither seen nor in the new root
- * (the block keeps its old leaf: a later repair may write its old bytes
- * back); NULL: every data block hashed against its stored leaf to find
- * them. A tree's size is fixed: a data device holding more than its
- * blocks (the data grew) is refused, EINVAL, unless the caller gave the
- * data blocks (fv_pair_set_params with them not 0, such as the
- * superblock's parameters set again). An interrupted update leaves the
- * superblock's place marked (verify and dump call it unfinished); the
- * marker proves nothing: the same update again completes it only while
- * the tree still proves against the old root (EPERM once the leaves
- * over the change were rewritten), and without ranges always (the tree
- * from all the data). *res: the new root and what the update did
- * (fv_result_report). Errors: EPERM, EINVAL (a range past the data, data
- * that grew), fv_pair_verify's. */
-int fv_pair_update(fv_pair *pair, const uint64_t *ranges, size_t n,
-		   const fv_options *o, fv_result **res);
-/* The superblock read as fv_pair_read_superblock reads it, an
- * interrupted update's marker accepted (for fv_pair_update). */
-int fv_pair_update_read_superblock(fv_pair *pair, uint64_t hash_offset);
 struct fv_update_report {
 	size_t size; /* its sizeof, set by the library (struct fv_report) */
 	uint64_t changed_blocks; /* data blocks hashed again */
@@ -1396,51 +1283,6 @@ struct fv_update_report {
 	uint64_t parity_rounds;  /* parity rounds written */
 	int resumed;             /* an interrupted update completed */
 };
-/* verify checks every block against the pair's root (read-only),
- * reporting each failure through the options' failure callback; with
- * parity, also what the parity could repair, and its stale codewords.
- * repair verifies, then rebuilds bad blocks from the parity, writing
- * back only blocks the tree proves right, hash blocks before the blocks
- * they cover, fsync before it returns; stale parity is counted, and
- * rewritten only with FV_REPAIR_REWRITE_PARITY (the options' repair;
- * FV_REPAIR_DRY_RUN writes nothing). The trust policy (docs/trust.md)
- * is asked first for the options' anchor: a signature given with
- * fv_pair_set_signature needs trusted certificates; one the container
- * carries is checked when they are given, and otherwise the result says
- * it was not (fv_result_report: trust); a repair never writes on the
- * word of an unchecked signer. 0 when the action ran: *res says whether
- * the image is (now) intact. Errors (*res NULL): EINVAL (the root,
- * parameters, devices too small; parity that is not this image's: more
- * than 5% of its codewords disagree with the verified image; a repair
- * without parity), EPERM (the signature does not check out; the
- * policy's refusals, as fv_open's), EBUSY (repair: a device in use,
- * mounted or mapped), EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA,
- * EIO. */
-int fv_pair_verify(const fv_pair *pair, const fv_options *o, fv_result **res);
-int fv_pair_repair(const fv_pair *pair, const fv_options *o, fv_result **res);
-/* Where everything of the pair sits, as dump shows it, without reading
- * a block: the layout (struct fv_report's), the parity's roots told from
- * its size when not set. Errors: EINVAL (parameters, devices too
- * small), EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_pair_dump(const fv_pair *pair, const fv_options *o, fv_result **res);
-/* Since 0.8 (FASTVERITY_1.6): the pair's root hash signature (given, or
- * carried by its container) judged by the trust policy for the options'
- * anchor and checked against the trusted certificates, without reading
- * a block: before fv_pair_activate, so that a signer is checked offline
- * and not only by the kernel. The result says the trust and the signer
- * (fv_result_report). Errors: the policy's (EINVAL, EPERM), EPERM (a
- * signer not trusted, a signature over another root), EINVAL (not a
- * PKCS#7 signature), ENOMEM. */
-int fv_pair_check_signature(const fv_pair *pair, const fv_options *o,
-			    fv_result **res);
-/* Checks the pair as verify's first step does, then creates the
- * read-only /dev/mapper/<name> with the options' flags. Errors: EBUSY
- * (the name is taken), ENOSYS (no device-mapper), EINVAL (the name,
- * parameters, the root; the kernel refused the table), ENAMETOOLONG
- * (device paths too long for a table), ENODEV, ENOTBLK, EIO, ENOMEM. */
-int fv_pair_activate(const char *name, const fv_pair *pair,
-		     const fv_options *o);
-
 /* Where the roots of parity came from. */
 enum fv_roots_from {
 	FV_ROOTS_GIVEN = 0,     /* the caller's value */
@@ -1629,7 +1471,7 @@ struct fv_image_pair_info {
 	const char *signature;
 };
 /* Who pair i's signature says signed it, trusting nothing (for showing;
- * fv_pair_verify checks it): *subject fv_free'd, NULL when unsigned.
+ * fv_verify checks it): *subject fv_free'd, NULL when unsigned.
  * Errors: EINVAL (not a PKCS#7 signature, i out of range), ENOMEM. */
 int fv_image_signer(const fv_image *img, size_t i, char **subject);
 

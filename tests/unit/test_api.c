@@ -1328,7 +1328,17 @@ START_TEST(repair_checks_signature)
 		res = (fv_result *)1;
 		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, &res),
 				 -EINVAL);
-		ck_assert_ptr_null(res);
+		/* the check's verdict, also when the mapping then fails */
+		{
+			struct fv_report rep = {.size = sizeof(rep)};
+
+			ck_assert_ptr_nonnull(res);
+			ck_assert_int_eq(fv_result_report(res, &rep), 0);
+			ck_assert_int_eq(rep.trust, FV_TRUST_CHECK);
+			ck_assert_ptr_nonnull(strstr(rep.signer, "CN="));
+			fv_result_free(res);
+			res = (fv_result *)1;
+		}
 		ck_assert_ptr_null(strstr(fv_last_error(), "signer"));
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "bad/name"));
 		o->trusted_certs = untrusted;
@@ -2455,6 +2465,19 @@ START_TEST(super_images)
 	ck_assert_uint_eq(at, (1u << 20) + 5000);
 	ck_assert_int_eq(fv_super_offset(s, 0, (uint64_t)n, &dev, &at),
 			 -EINVAL);
+	/* a partition through the handle, as an opened image: the empty
+	 * one refused, the Android one verified */
+	ck_assert_int_eq(fv_super_image(s, 1, NULL, &im), -ENODATA);
+	ck_assert_ptr_null(im);
+	ck_assert_msg(fv_super_image(s, 0, NULL, &im) == 0, "%s",
+		      fv_last_error());
+	ck_assert_str_eq(img_info(im).container, "avb");
+	ck_assert_uint_eq(img_info(im).pairs, 1);
+	ck_assert_str_eq(img_pair(im, 0).name, "system");
+	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
+	ck_assert_int_eq(rpt(res).intact, 1);
+	fv_result_free(res);
+	fv_image_free(im);
 	fv_super_free(s);
 	/* a logical partition by its path: an empty one refused, one that
 	 * is an Android image read as one */

@@ -92,7 +92,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		fv_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	/* the pair, when the image has one; its errors are fv_avb_pair's */
+	/* the pair, when the image has one; its errors are verity_api_avb_pair's */
 	if (a->ht && a->img.has_footer && a->ht->hashtree.p.digest_len &&
 	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
 				   &err)) {
@@ -103,17 +103,13 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	return 0;
 }
 
-API int fv_avb_read(const char *image, fv_avb **out)
-{
-	return verity_api_avb_read(image, 0, out);
-}
 
 API int fv_avb_show(const char *image, fv_avb **out)
 {
 	return verity_api_avb_read(image, 1, out);
 }
 
-API int fv_avb_check_key(fv_avb *a, const char *key)
+int verity_api_avb_check_key(fv_avb *a, const char *key)
 {
 	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
@@ -171,7 +167,7 @@ int verity_api_avb_unpaired(const fv_avb *a)
 
 /* --- Android images as pairs ---------------------------------------- */
 
-API int fv_avb_pair(const fv_avb *a, fv_pair **out)
+int verity_api_avb_pair(const fv_avb *a, fv_pair **out)
 {
 	fv_pair *pr;
 	int r;
@@ -181,7 +177,7 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	*out = NULL;
 	if (!a->paired || a->shown)
 		return verity_api_avb_unpaired(a);
-	if ((r = fv_pair_new(a->path, a->path, &pr)))
+	if ((r = verity_api_pair_new(a->path, a->path, &pr)))
 		return r;
 	pr->pair = a->pair;
 	pr->pair.data.path = pr->data;
@@ -189,7 +185,7 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 	verity_api_params_out(&a->pair.params, &pr->params);
 	if ((r = verity_api_set_string(&pr->fec, a->pair.fec.region.path)) ||
 	    (r = verity_api_set_string(&pr->image, a->path))) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	pr->pair.fec.region.path = pr->fec;
@@ -197,7 +193,7 @@ API int fv_avb_pair(const fv_avb *a, fv_pair **out)
 		/* the pair outlives a: its own copy of the extents (their
 		 * files stay the super image's) */
 		if (!(pr->src = verity_extents_copy(a->src))) {
-			fv_pair_free(pr);
+			verity_api_pair_free(pr);
 			return verity_api_fail(ENOMEM, "out of memory");
 		}
 		pr->pair.data.extents = pr->pair.hash.extents = pr->src;
@@ -483,14 +479,14 @@ int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
 	verity_device_close(&dev);
 	if (r)
 		return verity_api_keep(r, &err);
-	if ((r = fv_pair_new(image, image, &pr)))
+	if ((r = verity_api_pair_new(image, image, &pr)))
 		return r;
 	pr->pair = vp;
 	pr->pair.data.path = pr->data;
 	pr->pair.hash.path = pr->hash;
 	verity_api_params_out(&vp.params, &pr->params);
 	if ((r = verity_api_set_string(&pr->fec, vp.fec.region.path))) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	pr->pair.fec.region.path = pr->fec;

@@ -17,7 +17,7 @@ API void fv_image_free(fv_image *img)
 	free(img->avs);
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
-	fv_pair_free(img->own);
+	verity_api_pair_free(img->own);
 	free(img->pairs);
 	free(img->fec_path);
 	free(img->path);
@@ -31,7 +31,7 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 				   : VERITY_ANCHOR_NONE;
 }
 
-/* An Android image's one pair: opened as fv_avb_read opens one, judged
+/* An Android image's one pair: opened as fv_avb_show reads one, its signature checked, judged
  * by the policy for the options' anchor (certificates: the wrong kind)
  * and with a key as its signer's, its hashtree descriptor made the
  * pair. */
@@ -52,7 +52,7 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 
 	if ((r = verity_trust_decide(&ask, &t, &err)))
 		return verity_api_keep(r, &err);
-	return o->key ? fv_avb_check_key(a, o->key) : 0;
+	return o->key ? verity_api_avb_check_key(a, o->key) : 0;
 }
 
 API enum fv_trust fv_avb_trust(const fv_avb *a)
@@ -92,7 +92,7 @@ said:
 }
 
 /* A super image's pairs: one a logical partition that is an Android
- * image with a hashtree descriptor, read as fv_avb_read reads one by its
+ * image with a hashtree descriptor, read by its
  * path through the super image (super.img/system_a), judged for the
  * options' anchor as an Android image is; empty partitions and those
  * that are not Android images have none. */
@@ -122,7 +122,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		if (!p.num_extents)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", img->path, p.name);
-		if ((r = fv_super_avb(s, i, NULL, &a)) == -ENOMSG) {
+		if ((r = verity_api_super_judged(s, i, NULL, &a)) == -ENOMSG) {
 			r = 0;
 			continue;
 		}
@@ -136,7 +136,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 				   ? VERITY_SIGNATURE_FOUND
 				   : VERITY_SIGNATURE_NONE;
 		if (o->key) {
-			if ((r = fv_avb_check_key(a, o->key)))
+			if ((r = verity_api_avb_check_key(a, o->key)))
 				break;
 		} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
 			struct verity_trust_ask ask = {
@@ -233,7 +233,7 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 				    hex);
 		return verity_api_keep(-EINVAL, &e);
 	}
-	return fv_pair_set_root_hex(pr, hex);
+	return verity_api_pair_set_root_hex(pr, hex);
 }
 
 
@@ -268,22 +268,22 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 	struct verity_trust_ask ask;
 	fv_pair *pr;
 
-	r = side ? fv_pair_sidecar(req->image, &img->own)
-		 : fv_pair_new(req->data, req->hash, &img->own);
+	r = side ? verity_api_pair_sidecar(req->image, &img->own)
+		 : verity_api_pair_new(req->data, req->hash, &img->own);
 	if (r)
 		goto said;
 	pr = img->own;
 	if (req->params)
 		r = fv_params_check(req->params);
 	if (!r)
-		r = req->params ? fv_pair_set_params(pr, req->params)
-				: fv_pair_read_superblock(pr, req->hash_offset);
+		r = req->params ? verity_api_pair_set_params(pr, req->params)
+				: verity_api_pair_read_superblock(pr, req->hash_offset);
 	/* the parity given, or a sidecar image's own with the roots and
 	 * offset given */
 	if (!r && (req->fec_path || pr->fec)) {
 		char *path = strdup(req->fec_path ? req->fec_path : pr->fec);
 
-		r = path ? fv_pair_set_fec(pr, path, req->fec_offset,
+		r = path ? verity_api_pair_set_fec(pr, path, req->fec_offset,
 					   req->fec_roots)
 			 : -ENOMEM;
 		free(path);
@@ -295,7 +295,7 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 		if ((r = verity_read_signature(req->signature_path, &der, &len,
 					       err)))
 			return r;
-		r = fv_pair_set_signature(pr, der, len, req->signature_path);
+		r = verity_api_pair_set_signature(pr, der, len, req->signature_path);
 		free(der);
 		pr->pair.signature_found = 0;
 	}
@@ -480,12 +480,12 @@ static int acting(const fv_image *img, size_t i, fv_pair **pr)
 	 * descriptor that does not fit the file, ...) */
 	if (i == 0 && !img->n && img->av)
 		return verity_api_avb_unpaired(img->av);
-	if ((r = fv_image_pair(img, i, pr)))
+	if ((r = verity_api_image_pair(img, i, pr)))
 		return r;
 	if (img->fec_path && !(*pr)->fec &&
-	    (r = fv_pair_set_fec(*pr, img->fec_path, img->fec_offset,
+	    (r = verity_api_pair_set_fec(*pr, img->fec_path, img->fec_offset,
 				 img->fec_roots))) {
-		fv_pair_free(*pr);
+		verity_api_pair_free(*pr);
 		*pr = NULL;
 	}
 	return r;
@@ -501,8 +501,8 @@ API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 	*res = NULL;
 	if ((r = acting(img, i, &pr)))
 		return r;
-	r = fv_pair_verify(pr, o, res);
-	fv_pair_free(pr);
+	r = verity_api_pair_verify(pr, o, res);
+	verity_api_pair_free(pr);
 	return r;
 }
 
@@ -516,8 +516,8 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 	*res = NULL;
 	if ((r = acting(img, i, &pr)))
 		return r;
-	r = fv_pair_repair(pr, o, res);
-	fv_pair_free(pr);
+	r = verity_api_pair_repair(pr, o, res);
+	verity_api_pair_free(pr);
 	return r;
 }
 
@@ -531,8 +531,8 @@ API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 	*res = NULL;
 	if ((r = acting(img, i, &pr)))
 		return r;
-	r = fv_pair_dump(pr, o, res);
-	fv_pair_free(pr);
+	r = verity_api_pair_dump(pr, o, res);
+	verity_api_pair_free(pr);
 	return r;
 }
 
@@ -553,12 +553,12 @@ API int fv_activate(const char *name, const fv_image *img, size_t i,
 	 * signature) */
 	if (pr->pair.signature && img->pairs[img->own ? 0 : i].trust ==
 					  VERITY_TRUST_CHECK)
-		r = fv_pair_check_signature(pr, o, &made);
+		r = verity_api_pair_check_signature(pr, o, &made);
 	/* (the check's verdict handed back also when the mapping fails) */
-	if (!r && !(r = fv_pair_activate(name, pr, o)) && res && !made &&
+	if (!r && !(r = verity_api_pair_activate(name, pr, o)) && res && !made &&
 	    !(made = verity_api_result_new()))
 		r = -ENOMEM;
-	fv_pair_free(pr);
+	verity_api_pair_free(pr);
 	if (res)
 		*res = made;
 	else
@@ -665,7 +665,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	NEED(out);
 	*out = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)) ||
-	    (r = fv_super_avb(s, i, &opts, &a)))
+	    (r = verity_api_super_judged(s, i, &opts, &a)))
 		return r;
 	if (!(img = calloc(1, sizeof(*img))) ||
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))) ||

@@ -81,6 +81,8 @@ extern _Thread_local struct ht_error verity_api_last;
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
 
+typedef struct fv_pair fv_pair;
+
 struct fv_result {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	size_t root_size;
@@ -119,7 +121,7 @@ struct fv_super {
 
 struct fv_avb {
 	char *path;
-	/* a logical partition's extents (fv_super_avb), owned; their files
+	/* a logical partition's extents (verity_api_super_avb), owned; their files
 	 * are the super image's */
 	struct verity_extents *src;
 	struct avb_image img;
@@ -165,11 +167,11 @@ struct fv_image {
 
 struct fv_pair {
 	struct verity_pair pair; /* its paths and signature point below */
-	fv_params params;        /* pair.params, as fv_pair_params shows */
+	fv_params params;        /* pair.params, as fv_params shows them */
 	char *data, *hash, *fec, *signature_name;
 	uint8_t *signature;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	/* an image's pair (fv_image_pair): the policy asked again for each
+	/* an image's pair (verity_api_image_pair): the policy asked again for each
 	 * action with the anchor the image was opened with */
 	int of_image;
 	char *image;
@@ -215,7 +217,7 @@ int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i,
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
-/* fv_super_avb, read for showing (show 1: its signature not checked,
+/* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_avb_show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
@@ -223,6 +225,63 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
+
+/* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
+ * What format, verify, repair, dump and open act on: a data device, a
+ * hash device, the parity (optional), the tree's parameters, the root
+ * hash and its signature; made of parts (verity_api_pair_new and the
+ * setters) or copied from an opened image (verity_api_image_pair). */
+int verity_api_pair_new(const char *data, const char *hash, fv_pair **out);
+void verity_api_pair_free(fv_pair *pr);
+int verity_api_pair_set_params(fv_pair *pr, const fv_params *p);
+/* The parameters from the superblock at hash_offset (validated). */
+int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset);
+/* The root to check against, as bytes or hex. */
+int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len);
+int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex);
+/* The parity: path (copied; NULL: none), offset, roots (0: told from
+ * its size). */
+int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
+			    unsigned roots);
+/* A PKCS#7 signature given to be checked (copied; der NULL: none), and
+ * the name messages give it. */
+int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
+				  const char *name);
+/* A copy of img's pair i, with what its container says (where its
+ * signature came from, how its signer was judged when opened). */
+int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
+/* An image with systemd's sidecar files: IMAGE.verity, and when they
+ * exist IMAGE.roothash, IMAGE.roothash.p7s (carried by the container),
+ * IMAGE.fec; parameters not read. */
+int verity_api_pair_sidecar(const char *image, fv_pair **out);
+/* A pair made of parts taken as a sidecar image's (format --sidecar). */
+int verity_api_pair_set_sidecar(fv_pair *pr);
+/* The actions (include/fastverity.h: fv_format, fv_update, fv_verify,
+ * fv_repair, fv_describe, fv_activate say what they do). */
+int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res);
+int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
+			   const fv_options *o, fv_result **res);
+int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
+			   fv_result **res);
+int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
+			   fv_result **res);
+int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
+			 fv_result **res);
+/* The signature judged by the policy and checked against the options'
+ * certificates, without reading a block. */
+int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
+				    fv_result **res);
+int verity_api_pair_activate(const char *name, const fv_pair *pr,
+			     const fv_options *o);
+/* An Android image's pair (its hashtree descriptor's, the vbmeta's
+ * verdict kept); the signer judged against key. */
+int verity_api_avb_pair(const fv_avb *a, fv_pair **out);
+int verity_api_avb_check_key(fv_avb *a, const char *key);
+/* Partition i of s read as an Android image and judged for o's
+ * anchor. */
+int verity_api_super_judged(const fv_super *s, size_t i, const fv_options *o,
+			    fv_avb **out);
+
 /* The root hash req gives (root_hex, root_hash_file) set on pr, its
  * length checked against pr's hash (FV_PARAM_ROOT_HASH). */
 int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req);

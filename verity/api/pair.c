@@ -22,7 +22,7 @@ int verity_api_set_string(char **dst, const char *s)
 	return 0;
 }
 
-API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
+int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
 {
 	fv_pair *pr;
 
@@ -39,7 +39,7 @@ API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
 	}
 	if (verity_api_set_string(&pr->data, data) ||
 	    verity_api_set_string(&pr->hash, hash)) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return -ENOMEM;
 	}
 	pr->pair.data.path = pr->data;
@@ -48,7 +48,7 @@ API int fv_pair_new(const char *data, const char *hash, fv_pair **out)
 	return 0;
 }
 
-API void fv_pair_free(fv_pair *pr)
+void verity_api_pair_free(fv_pair *pr)
 {
 	if (!pr)
 		return;
@@ -65,7 +65,7 @@ API void fv_pair_free(fv_pair *pr)
 	free(pr);
 }
 
-API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
+int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
 {
 	struct verity_params q;
 	int r;
@@ -74,28 +74,20 @@ API int fv_pair_set_params(fv_pair *pr, const fv_params *p)
 	NEED(p);
 	if ((r = verity_api_params_in(p, &q)))
 		return r;
-	/* kept as the library reads it back (fv_pair_params) */
+	/* kept as the library reads it back */
 	verity_api_params_out(&q, &pr->params);
 	pr->pair.data_blocks_given = q.data_blocks != 0;
 	return 0;
 }
 
-API const fv_params *fv_pair_params(const fv_pair *pr)
-{
-	return pr ? &pr->params : NULL;
-}
 
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
 
-API int fv_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
+int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 {
 	return read_superblock(pr, hash_offset, 0);
 }
 
-API int fv_pair_update_read_superblock(fv_pair *pr, uint64_t hash_offset)
-{
-	return read_superblock(pr, hash_offset, 1);
-}
 
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 {
@@ -120,7 +112,7 @@ static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 	return 0;
 }
 
-API int fv_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
+int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 {
 	NEED(pr);
 	NEED(root);
@@ -134,7 +126,7 @@ API int fv_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 	return 0;
 }
 
-API int fv_pair_set_root_hex(fv_pair *pr, const char *hex)
+int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
 {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
 	size_t len;
@@ -147,15 +139,11 @@ API int fv_pair_set_root_hex(fv_pair *pr, const char *hex)
 			"invalid root hash %s (hex digits, at most "
 			"%d)",
 			hex, 2 * HT_MAX_DIGEST_SIZE);
-	return fv_pair_set_root(pr, root, len);
+	return verity_api_pair_set_root(pr, root, len);
 }
 
-API const char *fv_pair_root_hex(const fv_pair *pr)
-{
-	return pr ? pr->root_hex : NULL;
-}
 
-API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
+int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			unsigned roots)
 {
 	NEED(pr);
@@ -173,7 +161,7 @@ API int fv_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 	return 0;
 }
 
-API int fv_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
+int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 			      const char *name)
 {
 	uint8_t *copy = NULL;
@@ -198,20 +186,8 @@ API int fv_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 	return 0;
 }
 
-API const char *fv_pair_data_path(const fv_pair *pr)
-{
-	return pr ? pr->data : NULL;
-}
 
-API const char *fv_pair_hash_path(const fv_pair *pr)
-{
-	return pr ? pr->hash : NULL;
-}
 
-API const char *fv_pair_fec_path(const fv_pair *pr)
-{
-	return pr ? pr->fec : NULL;
-}
 
 /* A copy of a pair made of its parts (a plain pair's, a sidecar
  * image's), acting as the original would. */
@@ -220,7 +196,7 @@ static int pair_copy(const fv_pair *src, fv_pair **out)
 	fv_pair *pr;
 	int r;
 
-	if ((r = fv_pair_new(src->data, src->hash, &pr)))
+	if ((r = verity_api_pair_new(src->data, src->hash, &pr)))
 		return r;
 	pr->pair = src->pair;
 	pr->pair.data.path = pr->data;
@@ -230,20 +206,20 @@ static int pair_copy(const fv_pair *src, fv_pair **out)
 	r = verity_api_set_string(&pr->fec, src->fec);
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
-		r = fv_pair_set_signature(pr, src->signature,
+		r = verity_api_pair_set_signature(pr, src->signature,
 					  src->pair.signature_size,
 					  src->signature_name);
 		pr->pair.signature_found = src->pair.signature_found;
 	}
 	if (r) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	*out = pr;
 	return 0;
 }
 
-API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
+int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 {
 	const struct image_pair *ip;
 	const struct verity_pair *src;
@@ -260,7 +236,7 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		return pair_copy(img->own, out);
 	ip = &img->pairs[i];
 	src = &ip->pair;
-	if ((r = fv_pair_new(src->data.path, src->hash.path, &pr)))
+	if ((r = verity_api_pair_new(src->data.path, src->hash.path, &pr)))
 		return r;
 	/* the regions as the container placed them, with the paths kept */
 	pr->pair = *src;
@@ -270,7 +246,7 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	r = verity_api_set_string(&pr->fec, src->fec.region.path);
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
-		r = fv_pair_set_signature(pr, src->signature,
+		r = verity_api_pair_set_signature(pr, src->signature,
 					  src->signature_size,
 					  src->signature_name);
 		pr->pair.signature_found = src->signature_found;
@@ -278,7 +254,7 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (!r)
 		r = verity_api_set_string(&pr->image, img->path);
 	if (r) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	if (src->root_size)
@@ -297,7 +273,7 @@ API int fv_image_pair(const fv_image *img, size_t i, fv_pair **out)
 			 ip->ddi->fingerprint);
 		pr->fingerprint_at = ip->ddi->sig ? ip->ddi->sig->index : 0;
 	}
-	/* the image's own verdict, for fv_pair_verify's policy */
+	/* the image's own verdict, for verity_api_pair_verify's policy */
 	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
 	*out = pr;
 	return 0;
@@ -328,7 +304,7 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
 {
 	*pair = pr->pair;
-	/* kept checked (fv_pair_set_params): read back as it was */
+	/* kept checked (verity_api_pair_set_params): read back as it was */
 	verity_api_params_in(&pr->params, &pair->params);
 }
 
@@ -341,7 +317,7 @@ void verity_api_pair_run(const fv_options *o, struct verity_run *run)
 	run->ctx = (void *)o;
 }
 
-API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_run run;
@@ -362,7 +338,7 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 	if ((r = verity_op_format(&pair, &run, &out, &err)))
 		return verity_api_keep(r, &err);
 	pr->params.data_blocks = pair.params.data_blocks;
-	fv_pair_set_root(pr, out.root, out.layout.geo.digest_size);
+	verity_api_pair_set_root(pr, out.root, out.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
@@ -374,7 +350,7 @@ API int fv_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 	return 0;
 }
 
-API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
+int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 			 const fv_options *o, fv_result **res)
 {
 	struct verity_range *rv = NULL;
@@ -407,7 +383,7 @@ API int fv_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 	free(rv);
 	if (r)
 		return verity_api_keep(r, &err);
-	fv_pair_set_root(pr, u.root, pair.layout.geo.digest_size);
+	verity_api_pair_set_root(pr, u.root, pair.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
@@ -437,10 +413,10 @@ static int request_pair(const struct fv_format_request *req, int update,
 	NEED(req->hash);
 	if (!update)
 		NEED(req->params);
-	if ((r = fv_pair_new(req->data, req->hash, &pr)))
+	if ((r = verity_api_pair_new(req->data, req->hash, &pr)))
 		return r;
 	if (req->params)
-		r = fv_pair_set_params(pr, req->params);
+		r = verity_api_pair_set_params(pr, req->params);
 	else
 		r = read_superblock(pr, req->hash_offset, 1);
 	if (!r && update && !req->params && req->data_blocks) {
@@ -459,9 +435,9 @@ static int request_pair(const struct fv_format_request *req, int update,
 			pr->pair.data_blocks_given = 1;
 	}
 	if (!r && req->sidecar)
-		r = fv_pair_set_sidecar(pr);
+		r = verity_api_pair_set_sidecar(pr);
 	if (!r)
-		r = fv_pair_set_fec(pr, req->fec_path, req->fec_offset,
+		r = verity_api_pair_set_fec(pr, req->fec_path, req->fec_offset,
 				    req->fec_roots);
 	if (!r && update) {
 		struct fv_open_request root = {
@@ -477,7 +453,7 @@ static int request_pair(const struct fv_format_request *req, int update,
 						    req->hash);
 	}
 	if (r) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	*out = pr;
@@ -515,9 +491,9 @@ API int fv_format(const struct fv_format_request *in, const fv_options *o,
 	if ((r = request_pair(&req, 0, &pr)))
 		return r;
 	/* (made read after the call that sets it) */
-	r = fv_pair_format(pr, o, &made);
+	r = verity_api_pair_format(pr, o, &made);
 	r = with_params(r, pr, made, res);
-	fv_pair_free(pr);
+	verity_api_pair_free(pr);
 	return r;
 }
 
@@ -534,9 +510,9 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	TAKE(req, in, data_blocks);
 	if ((r = request_pair(&req, 1, &pr)))
 		return r;
-	r = fv_pair_update(pr, ranges, n, o, &made);
+	r = verity_api_pair_update(pr, ranges, n, o, &made);
 	r = with_params(r, pr, made, res);
-	fv_pair_free(pr);
+	verity_api_pair_free(pr);
 	return r;
 }
 
@@ -558,7 +534,7 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	if (!pr->pair.root_size)
 		return verity_api_fail(EINVAL,
 				       "%s: no root hash to check against "
-				       "(fv_pair_set_root)",
+				       "(verity_api_pair_set_root)",
 				       pr->data);
 	if (pr->of_image) {
 		struct verity_trust_ask ask = {
@@ -582,7 +558,7 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
-				       "(fv_pair_set_fec)",
+				       "(verity_api_pair_set_fec)",
 				       pr->data);
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
@@ -605,7 +581,7 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	return 0;
 }
 
-API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -618,7 +594,7 @@ API int fv_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
 	return pair_check(pr, &opts, CHECK_VERIFY, res);
 }
 
-API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -631,7 +607,7 @@ API int fv_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
 	return pair_check(pr, &opts, CHECK_REPAIR, res);
 }
 
-API int fv_pair_check_signature(const fv_pair *pr, const fv_options *o,
+int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				fv_result **res)
 {
 	struct verity_pair pair;
@@ -659,7 +635,7 @@ API int fv_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	return 0;
 }
 
-API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
@@ -686,7 +662,7 @@ API int fv_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
 	return 0;
 }
 
-API int fv_pair_activate(const char *name, const fv_pair *pr,
+int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			 const fv_options *o)
 {
 	struct verity_pair pair;
@@ -912,7 +888,7 @@ API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 		 : 0;
 }
 
-API int fv_pair_sidecar(const char *image, fv_pair **out)
+int verity_api_pair_sidecar(const char *image, fv_pair **out)
 {
 	struct verity_sidecar side;
 	struct verity_pair sp;
@@ -929,15 +905,15 @@ API int fv_pair_sidecar(const char *image, fv_pair **out)
 		return verity_api_keep(r, &err);
 	memset(&sp, 0, sizeof(sp));
 	verity_sidecar_pair(&side, image, &sp, &sig_path);
-	if ((r = fv_pair_new(image, side.tree, &pr))) {
+	if ((r = verity_api_pair_new(image, side.tree, &pr))) {
 		verity_sidecar_free(&side);
 		return r;
 	}
 	if (sp.fec.region.path)
-		r = fv_pair_set_fec(pr, sp.fec.region.path, 0, 0);
+		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
 	if (!r && access(side.roothash, F_OK) == 0 &&
 	    !(r = fv_root_hash_file_read(side.roothash, hex, sizeof(hex))))
-		r = fv_pair_set_root_hex(pr, hex);
+		r = verity_api_pair_set_root_hex(pr, hex);
 	if (!r && sig_path) {
 		uint8_t *der;
 		size_t len;
@@ -945,14 +921,14 @@ API int fv_pair_sidecar(const char *image, fv_pair **out)
 		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
 			verity_api_keep(r, &err);
 		} else {
-			r = fv_pair_set_signature(pr, der, len, sig_path);
+			r = verity_api_pair_set_signature(pr, der, len, sig_path);
 			free(der);
 			pr->pair.signature_found = 1;
 		}
 	}
 	verity_sidecar_free(&side);
 	if (r) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
 	pr->pair.container = VERITY_CONTAINER_SIDECAR;
@@ -960,7 +936,7 @@ API int fv_pair_sidecar(const char *image, fv_pair **out)
 	return 0;
 }
 
-API int fv_pair_set_sidecar(fv_pair *pr)
+int verity_api_pair_set_sidecar(fv_pair *pr)
 {
 	NEED(pr);
 	pr->pair.container = VERITY_CONTAINER_SIDECAR;

@@ -400,11 +400,11 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 	 * else one made of the descriptor over the path */
 	r = own ? 0 : verity_api_avb_descriptor_pair(a, desc, path, &pr);
 	if (!r && !own && !d->hashtree.p.digest_len)
-		r = fv_pair_set_root(pr, root, rl);
+		r = verity_api_pair_set_root(pr, root, rl);
 	if (!r)
-		r = fv_pair_verify(own ? own : pr, w->o, &res);
+		r = verity_api_pair_verify(own ? own : pr, w->o, &res);
 	if (r) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return step_fail(w, i,
 				 r == -ENODEV ? FV_SLOT_MISSING : FV_SLOT_ERROR,
 				 FV_SLOT_WHY_NONE, r);
@@ -419,7 +419,7 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 		int tree = !d->hashtree.p.digest_len ||
 			   data_makes_root(w, d, path);
 
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return step_say(w, i, FV_SLOT_BAD,
 				tree ? FV_SLOT_WHY_TREE : FV_SLOT_WHY_BLOCKS,
 				-EPERM,
@@ -430,7 +430,7 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 				path);
 	}
 	if (res->has_fec && res->fec.stale_codewords) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return step_say(w, i, FV_SLOT_BAD, FV_SLOT_WHY_PARITY, -EPERM,
 				"%s: parity: %llu codewords in %llu rounds "
 				"disagree with the verified data",
@@ -438,15 +438,15 @@ static int check_tree(struct walk *w, size_t i, const fv_avb *a,
 				(unsigned long long)res->fec.stale_codewords,
 				(unsigned long long)res->fec.stale_rounds);
 	}
-	if (d->hashtree.fec_num_roots && !fv_pair_fec_path(own ? own : pr) &&
+	if (d->hashtree.fec_num_roots && !(own ? own : pr)->fec &&
 	    (r = note(w->s,
 		      "%s: the parity uses 4096-byte blocks and the tree "
 		      "%u-byte blocks: the kernel cannot use it (not checked)",
 		      path, d->hashtree.data_block_size))) {
-		fv_pair_free(pr);
+		verity_api_pair_free(pr);
 		return r;
 	}
-	fv_pair_free(pr);
+	verity_api_pair_free(pr);
 	return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
 }
 
@@ -839,10 +839,10 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 				return step_fail(w, di, FV_SLOT_ERROR,
 						 FV_SLOT_WHY_NONE, r);
 			}
-			if ((r = fv_avb_pair(a, &own)))
+			if ((r = verity_api_avb_pair(a, &own)))
 				return r;
 			r = partition_step(w, vi, a, k, 0, own, 1);
-			fv_pair_free(own);
+			verity_api_pair_free(own);
 			return r;
 		}
 		if (d->tag == AVB_TAG_HASH)

@@ -225,8 +225,8 @@ static int avb_there(const struct verity_extents *x, const char *path)
 	return yes;
 }
 
-API int fv_super_avb(const fv_super *s, size_t i, const fv_options *o,
-			 fv_avb **out)
+int verity_api_super_judged(const fv_super *s, size_t i, const fv_options *o,
+			    fv_avb **out)
 {
 	fv_options opts;
 	int r;
