@@ -155,16 +155,7 @@ typedef struct fv_params fv_params;
  * whole block of the data device. Errors: EINVAL (p NULL, its size too
  * small), EIO (no random bytes). */
 int fv_params_init(fv_params *p);
-/* Bytes of the root hash: the digest size of the hash (32 for sha256);
- * 0 for a hash the library does not know. */
-size_t fv_params_root_size(const fv_params *p);
 
-/* Replaces p's parameters (as much as p->size holds) with the
- * superblock at p's hash offset in hash_path, the only field of p read
- * (validated; "unfinished" when a format was interrupted).
- * Errors: EINVAL (no valid superblock there, or unfinished), ENODEV,
- * ENOTBLK, EIO, ENOMEM. */
-int fv_params_read_superblock(fv_params *p, const char *hash_path);
 
 /* Since 0.6: checks the whole set as format, verify and open will (the
  * message names the first field that is not valid: a hash the library
@@ -335,14 +326,6 @@ struct fv_sign_request {
  * PIN), ENOMEM. */
 int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	    uint8_t **der, size_t *len);
-/* Checks sig against the PEM certificates (or bundles) in trusted:
- * -EPERM when the signer is not trusted or the root hash differs.
- * *signer (may be NULL) receives the signer's subject: fv_free. Errors:
- * EPERM, EINVAL (not a PKCS#7 signature; no certificates, or one that
- * cannot be read), ENOMEM. */
-int fv_signature_check(const uint8_t *sig, size_t len,
-		       const char *const *trusted, size_t ntrusted,
-		       const char *root_hex, char **signer);
 
 /* Since 0.6: reads a signature file (DER PKCS#7, a regular file of 1
  * byte to 64 KiB) into *der (fv_free). Errors: EINVAL (missing, empty,
@@ -1223,7 +1206,7 @@ int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
 int fv_root_hash_file_read(const char *path, char *hex, size_t size);
 
 /* What lies at offset of path: a superblock's magic (FV_SUPERBLOCK_FOUND;
- * fv_params_read_superblock validates it), the marker of a format or an
+ * fv_open validates it), the marker of a format or an
  * update that was interrupted (FV_SUPERBLOCK_UNFINISHED, _UPDATING), or
  * none (0, also when
  * path cannot be read). */

@@ -357,6 +357,26 @@ static struct fv_avb_descriptor avb_desc(const fv_avb *a, size_t i)
 	return d;
 }
 
+/* The parameters of path's superblock at p->hash_offset into p, read
+ * through the door (a tree opened alone, as dump opens it). */
+static int sb_params(fv_params *p, const char *path)
+{
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .data = path,
+				     .hash = path,
+				     .hash_offset = p->hash_offset};
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
+	fv_image *im;
+	int r;
+
+	if ((r = fv_open(&rq, NULL, &im)))
+		return r;
+	if (!(r = fv_image_pair_info(im, 0, &pi)))
+		*p = *pi.params;
+	fv_image_free(im);
+	return r;
+}
+
 START_TEST(android_images)
 {
 	char img[96], key[96], other[96];
@@ -642,7 +662,6 @@ START_TEST(params_defaults_and_checks)
 	ck_assert_uint_eq(p.hash_block_size, 4096);
 	ck_assert_uint_eq(p.salt_len, 32);
 	ck_assert_int_eq(p.superblock, 1);
-	ck_assert_uint_eq(fv_params_root_size(&p), 32);
 	ck_assert_uint_eq(strlen(p.uuid), 36);
 	ck_assert_int_eq(p.uuid[14], '4'); /* random, version 4 */
 	ck_assert_int_eq(fv_params_check(&p), 0);
@@ -656,11 +675,9 @@ START_TEST(params_defaults_and_checks)
 	snprintf(c.hash, sizeof(c.hash), "md4x");
 	ck_assert_int_eq(fv_params_check(&c), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "md4x"));
-	ck_assert_uint_eq(fv_params_root_size(&c), 0);
 	c = p;
 	memset(c.hash, 'a', sizeof(c.hash)); /* no terminator */
 	ck_assert_int_eq(fv_params_check(&c), -EINVAL);
-	ck_assert_uint_eq(fv_params_root_size(&c), 0);
 	c = p;
 	c.hash_type = 2;
 	ck_assert_int_eq(fv_params_check(&c), -EINVAL);
@@ -683,7 +700,6 @@ START_TEST(params_defaults_and_checks)
 
 	/* a UUID read in any case, kept as it is given; none */
 	snprintf(p.hash, sizeof(p.hash), "sha512");
-	ck_assert_uint_eq(fv_params_root_size(&p), 64);
 	snprintf(p.uuid, sizeof(p.uuid), "12345678-1234-4234-8234-123456789ABC");
 	ck_assert_int_eq(fv_params_check(&p), 0);
 	p.uuid[0] = '\0';
@@ -852,7 +868,7 @@ START_TEST(format_verify_and_failures)
 	fv_result_free(made);
 
 	/* the superblock gives the same parameters back */
-	ck_assert_int_eq(fv_params_read_superblock(q, hash), 0);
+	ck_assert_int_eq(sb_params(q, hash), 0);
 	snprintf(uuid, 37, "%s", p->uuid);
 	snprintf(uuid2, 37, "%s", q->uuid);
 	ck_assert_str_eq(uuid, uuid2);
@@ -926,7 +942,7 @@ START_TEST(format_verify_and_failures)
 				   NULL, NULL, &res),
 			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/d"));
-	ck_assert_int_eq(fv_params_read_superblock(q, data), -EINVAL);
+	ck_assert_int_eq(sb_params(q, data), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), data));
 	free(p);
 	free(q);
@@ -1091,8 +1107,7 @@ static int sign_root(const char *key, const char *cert, const char *root,
 
 START_TEST(sign_and_check)
 {
-	char key[128], cert[128], *signer;
-	const char *trusted[1] = {cert};
+	char key[128], cert[128];
 	const char *root = "5d9f8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c"
 			   "6d5e4f3a2b1c0d9e";
 	uint8_t *der;
@@ -1103,17 +1118,8 @@ START_TEST(sign_and_check)
 	make_signer(key, cert);
 	ck_assert_int_eq(sign_root(key, cert, root, &der, &len), 0);
 	ck_assert_uint_gt(len, 0);
-	ck_assert_int_eq(
-		fv_signature_check(der, len, trusted, 1, root, &signer), 0);
-	ck_assert_ptr_nonnull(strstr(signer, "fv api test"));
-	fv_free(signer);
-	/* another root hash: refused */
-	ck_assert_int_eq(fv_signature_check(der, len, trusted, 1,
-					    "00112233445566778899aabbccddeeff"
-					    "00112233445566778899aabbccddeeff",
-					    NULL),
-			 -EPERM);
-	ck_assert(*fv_last_error());
+	/* (checked by the door: a pair's signature, fv_verify) */
+	ck_assert_uint_eq(der[0], 0x30); /* DER: a SEQUENCE */
 	fv_free(der);
 	ck_assert_int_eq(
 		sign_root("/nonexistent/k", cert, root, &der, &len),
@@ -1140,9 +1146,6 @@ START_TEST(sign_and_check)
 		q.passphrase = "unused";
 		q.pkcs11_module = NULL;
 		ck_assert_int_eq(fv_sign(&q, root, &der, &len), 0);
-		ck_assert_int_eq(
-			fv_signature_check(der, len, trusted, 1, root, NULL),
-			0);
 		ck_assert_int_eq(
 			fv_ddi_signature_json(root, cert, der, len, &json), 0);
 		ck_assert_ptr_nonnull(strstr(json, "\"rootHash\""));
@@ -3147,7 +3150,7 @@ START_TEST(errno_values)
 	p->data_blocks = 0;
 	/* ENODEV: an input that is not there */
 	snprintf(path, sizeof(path), "%s/none", dir);
-	ck_assert_int_eq(fv_params_read_superblock(p, path), -ENODEV);
+	ck_assert_int_eq(sb_params(p, path), -ENODEV);
 	ck_assert_int_eq(t_format(p, path, hash, NULL, NULL), -ENODEV);
 	/* ENOTBLK: a directory where a device belongs */
 	ck_assert_int_eq(t_format(p, dir, hash, NULL, NULL), -ENOTBLK);

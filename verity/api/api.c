@@ -278,33 +278,13 @@ void verity_api_params_out(const struct verity_params *in, fv_params *out)
 	out->superblock = !in->no_superblock;
 }
 
-API size_t fv_params_root_size(const fv_params *p)
+size_t verity_api_root_size(const fv_params *p)
 {
 	return p && strnlen(p->hash, sizeof(p->hash)) < sizeof(p->hash)
 		       ? ht_digest_size(p->hash)
 		       : 0;
 }
 
-API int fv_params_read_superblock(fv_params *p, const char *hash_path)
-{
-	struct verity_region region = {hash_path, 0, 0, NULL};
-	struct verity_params q;
-	struct ht_error err;
-	int r;
-
-	NEED(p);
-	NEED(hash_path);
-	if (p->size < offsetof(fv_params, superblock) + sizeof(p->superblock))
-		return verity_api_fail(EINVAL, "%s: size %zu is too small",
-				       __func__, p->size);
-	/* only the hash offset is read from p */
-	verity_params_default(&q);
-	q.hash_offset = p->hash_offset;
-	r = verity_read_superblock(&region, &q, &err);
-	if (!r)
-		return params_give(&q, p);
-	return verity_api_keep(r, &err);
-}
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
@@ -495,28 +475,6 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 			       &err);
 }
 
-API int fv_signature_check(const uint8_t *sig, size_t len,
-			   const char *const *trusted, size_t ntrusted,
-			   const char *root_hex, char **signer)
-{
-	struct verity_sig_check res;
-	struct ht_error err;
-	int r;
-
-	NEED(sig);
-	NEED(root_hex);
-	if (ntrusted)
-		NEED(trusted);
-	if (signer)
-		*signer = NULL;
-	r = verity_signature_check(&(struct verity_sig){sig, len, "signature"},
-				   trusted, ntrusted, root_hex, &res, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	if (signer && !(*signer = strdup(res.signer)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	return 0;
-}
 
 /* --- device-mapper ----------------------------------------------------------
  */

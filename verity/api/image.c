@@ -203,7 +203,7 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 {
 	char text[2 * HT_MAX_DIGEST_SIZE + 8];
 	const char *hex = req->root_hex, *file = req->root_hash_file;
-	size_t size = fv_params_root_size(&pr->params);
+	size_t size = verity_api_root_size(&pr->params);
 	int r;
 
 	if (hex && file)

@@ -225,6 +225,9 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, const fv_options *o,
 			   struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
+/* Bytes of p's root hash (its hash's digest size), 0 for a hash not
+ * known. */
+size_t verity_api_root_size(const fv_params *p);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
  * What format, verify, repair, dump and open act on: a data device, a
