@@ -45,14 +45,6 @@ void cli_counts_before(const struct fv_fec_report *f, struct cli_counts *c)
 	c->root_matches = f->before_root_matches;
 }
 
-void cli_uuid_text(const fv_params *p, char out[37])
-{
-	if (p->superblock)
-		snprintf(out, 37, "%s", p->uuid);
-	else
-		out[0] = '\0';
-}
-
 /* The end of the tree as veritysetup prints it: from the tree start even
  * when there is no tree (one data block). */
 uint64_t cli_nominal_hash_end(const fv_params *p, const struct fv_layout *l)

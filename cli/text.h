@@ -63,8 +63,5 @@ const char *cli_verdict_text(int code, const struct cli_counts *c, char *buf,
 /* "parity of 8 roots, told from the size of f.fec". */
 void cli_fec_roots_text(const struct fv_layout *l, const char *dev, char *buf,
 			size_t len);
-/* A UUID as the header shows it: the parameters' own, "" without a
- * superblock. */
-void cli_uuid_text(const fv_params *p, char out[37]);
 
 #endif
