@@ -112,22 +112,23 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 {
 	struct printer *p = c;
 	struct cli_failure f = {kind, offset, block, level};
-	struct fv_super_block_device b = {.size = sizeof(b)};
+	struct fv_super_entry b = {.size = sizeof(b)};
 	const fv_super *sup = p->super ? info_of(p->s).super : NULL;
 	uint32_t dev = 0;
 	uint64_t at = 0;
 	int mapped = sup && p->partition != SIZE_MAX &&
 		     !fv_super_offset(sup, p->partition, offset, &dev, &at) &&
-		     !fv_super_block_device(sup, dev, &b);
+		     !fv_super_entry(sup, FV_SUPER_BLOCK_DEVICE, dev, &b);
 
 	cli_progress_clear();
 	if (p->failures) {
 		json_object *j = cli_json_failure(&f);
 
 		if (p->super) {
-			json_object_object_add(j, "block_device",
-					       mapped ? cli_json_str(b.name)
-						      : NULL);
+			json_object_object_add(
+				j, "block_device",
+				mapped ? cli_json_str(b.block_device.name)
+				       : NULL);
 			json_object_object_add(
 				j, "device_offset",
 				mapped ? json_object_new_uint64(at) : NULL);
@@ -140,7 +141,7 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 			"%s at position %" PRIu64 " (partition %s; %s byte "
 			"%" PRIu64 ").\n",
 			cli_failure_words(kind), offset, p->name,
-			dev ? b.file : p->image, at);
+			dev ? b.block_device.file : p->image, at);
 	else if (p->super)
 		fprintf(stderr, "%s at position %" PRIu64 " (partition %s).\n",
 			cli_failure_words(kind), offset, p->name);
@@ -315,10 +316,10 @@ static json_object *json_part(const struct fv_slot_step *st,
 static struct fv_super_partition partition_of(const struct printer *p,
 					      size_t i)
 {
-	struct fv_super_partition sp = {.size = sizeof(sp)};
+	struct fv_super_entry sp = {.size = sizeof(sp)};
 
-	fv_super_partition(info_of(p->s).super, i, &sp);
-	return sp;
+	fv_super_entry(info_of(p->s).super, FV_SUPER_PARTITION, i, &sp);
+	return sp.partition;
 }
 
 /* A logical partition that checked nothing, or could not be. */

@@ -57,11 +57,22 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 	free(files);
 }
 
+/* Entry i of kind of s (i below fv_super_info's count). */
+static struct fv_super_entry entry_of(const fv_super *s,
+				      enum fv_super_kind kind, size_t i)
+{
+	struct fv_super_entry e = {.size = sizeof(e)};
+
+	fv_super_entry(s, kind, i, &e);
+	return e;
+}
+
 /* The image opened for metadata slot slot (its notes said on stderr):
  * 0, or the exit code. */
 static int open_slot(const struct cli_opts *o, const char *image,
 		     unsigned slot, fv_super **s)
 {
+	struct fv_super_info in = {.size = sizeof(in)};
 	const char **names = NULL, **files = NULL;
 	int r;
 
@@ -79,9 +90,10 @@ static int open_slot(const struct cli_opts *o, const char *image,
 	}
 	if (r)
 		return cli_lib_error(r);
-	for (size_t i = 0; fv_super_note(*s, i); i++)
+	fv_super_info(*s, &in);
+	for (size_t i = 0; i < in.notes; i++)
 		fprintf(stderr, "fastverity: warning: %s\n",
-			fv_super_note(*s, i));
+			entry_of(*s, FV_SUPER_NOTE, i).note);
 	return 0;
 }
 
@@ -175,19 +187,20 @@ static void dump_text(FILE *f, const fv_super *s,
 	fprintf(f, "Header flags: %s\n", header_flags_text(in->header_flags));
 	fprintf(f, "Partition table:\n------------------------\n");
 	for (size_t i = 0; i < in->partitions; i++) {
-		struct fv_super_partition p = {.size = sizeof(p)};
+		struct fv_super_partition p =
+			entry_of(s, FV_SUPER_PARTITION, i).partition;
 		uint64_t first = 0;
 
-		fv_super_partition(s, i, &p);
 		attributes_text(p.attributes, attrs, sizeof(attrs));
 		fprintf(f, "  Name: %s\n  Group: %s\n  Attributes: %s\n  "
 		       "Extents:\n",
 		       CLI_NAME(p.name, strlen(p.name)),
 		       CLI_NAME(p.group, strlen(p.group)), attrs);
 		for (uint32_t k = 0; k < p.num_extents; k++) {
-			struct fv_super_extent e = {.size = sizeof(e)};
+			struct fv_super_extent e =
+				entry_of(s, FV_SUPER_EXTENT, p.first_extent + k)
+					.extent;
 
-			fv_super_extent(s, p.first_extent + k, &e);
 			fprintf(f, "    %" PRIu64 " .. %" PRIu64 " ", first,
 			       first + e.sectors - 1);
 			first += e.sectors;
@@ -219,9 +232,9 @@ static void dump_text(FILE *f, const fv_super *s,
 	fprintf(f, "------------------------\n");
 	fprintf(f, "Block device table:\n------------------------\n");
 	for (size_t i = 0; i < in->block_devices; i++) {
-		struct fv_super_block_device b = {.size = sizeof(b)};
+		struct fv_super_block_device b =
+			entry_of(s, FV_SUPER_BLOCK_DEVICE, i).block_device;
 
-		fv_super_block_device(s, i, &b);
 		fprintf(f, "  Partition name: %s\n  First sector: %" PRIu64
 		       "\n  Size: %" PRIu64 " bytes\n  Flags: %s\n"
 		       "------------------------\n",
@@ -230,9 +243,8 @@ static void dump_text(FILE *f, const fv_super *s,
 	}
 	fprintf(f, "Group table:\n------------------------\n");
 	for (size_t i = 0; i < in->groups; i++) {
-		struct fv_super_group g = {.size = sizeof(g)};
+		struct fv_super_group g = entry_of(s, FV_SUPER_GROUP, i).group;
 
-		fv_super_group(s, i, &g);
 		fprintf(f, "  Name: %s\n  Maximum size: %" PRIu64
 		       " bytes\n  Flags: %s\n------------------------\n",
 		       CLI_NAME(g.name, strlen(g.name)), g.max_size,
@@ -283,19 +295,20 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	json_object_object_add(j, "metadata", m);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->partitions; i++) {
-		struct fv_super_partition p = {.size = sizeof(p)};
+		struct fv_super_partition p =
+			entry_of(s, FV_SUPER_PARTITION, i).partition;
 		json_object *pj, *ex = json_object_new_array();
 		uint64_t first = 0;
 
-		fv_super_partition(s, i, &p);
 		pj = json_part(&p);
 		attributes_text(p.attributes, attrs, sizeof(attrs));
 		json_object_object_add(pj, "attributes", cli_json_str(attrs));
 		for (uint32_t k = 0; k < p.num_extents; k++) {
-			struct fv_super_extent e = {.size = sizeof(e)};
+			struct fv_super_extent e =
+				entry_of(s, FV_SUPER_EXTENT, p.first_extent + k)
+					.extent;
 			json_object *ej = json_object_new_object();
 
-			fv_super_extent(s, p.first_extent + k, &e);
 			json_object_object_add(ej, "first_sector",
 					       json_object_new_uint64(first));
 			json_object_object_add(
@@ -320,10 +333,9 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	json_object_object_add(j, "partitions", list);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->groups; i++) {
-		struct fv_super_group g = {.size = sizeof(g)};
+		struct fv_super_group g = entry_of(s, FV_SUPER_GROUP, i).group;
 		json_object *gj = json_object_new_object();
 
-		fv_super_group(s, i, &g);
 		json_object_object_add(gj, "name", cli_json_str(g.name));
 		json_object_object_add(gj, "maximum_size",
 				       json_object_new_uint64(g.max_size));
@@ -335,10 +347,10 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	json_object_object_add(j, "groups", list);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->block_devices; i++) {
-		struct fv_super_block_device b = {.size = sizeof(b)};
+		struct fv_super_block_device b =
+			entry_of(s, FV_SUPER_BLOCK_DEVICE, i).block_device;
 		json_object *bj = json_object_new_object();
 
-		fv_super_block_device(s, i, &b);
 		json_object_object_add(bj, "name", cli_json_str(b.name));
 		json_object_object_add(bj, "file", cli_json_str(b.file));
 		json_object_object_add(bj, "first_sector",
@@ -472,7 +484,7 @@ out:
 
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
-	struct fv_super_partition p = {.size = sizeof(p)};
+	struct fv_super_partition p;
 	fv_options opts;
 	struct cli_pair cp;
 	fv_super *s;
@@ -504,7 +516,7 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 		fv_super_free(s);
 		return r > 0 ? r : cli_lib_error(r);
 	}
-	fv_super_partition(s, (size_t)i, &p);
+	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
 	len = strlen(image) + strlen(p.name) + 2;
 	if (!(path = malloc(len))) {
 		fv_image_free(img);

@@ -748,14 +748,10 @@ struct fv_super_info {
 	int sparse;                 /* an Android sparse image */
 	uint64_t image_size;        /* its (unsparsed) bytes */
 	/* since 0.10: how many partitions, extents, groups, block devices
-	 * (fv_super_partition and its siblings) and notes */
+	 * and notes (fv_super_entry) */
 	size_t partitions, extents, groups, block_devices, notes;
 };
 int fv_super_info(const fv_super *s, struct fv_super_info *info);
-/* Note i: what was read from a backup copy, and why (one line each;
- * the geometry's, the slot's and the other slots'); NULL past the
- * last. */
-const char *fv_super_note(const fv_super *s, size_t i);
 
 #define FV_LP_READONLY      (1u << 0)
 #define FV_LP_SLOT_SUFFIXED (1u << 1)
@@ -793,12 +789,36 @@ struct fv_super_block_device {
 	uint32_t flags; /* bit 0: slot-suffixed */
 	const char *file; /* the file read for it */
 };
-int fv_super_partition(const fv_super *s, size_t i,
-		       struct fv_super_partition *p);
-int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e);
-int fv_super_group(const fv_super *s, size_t i, struct fv_super_group *g);
-int fv_super_block_device(const fv_super *s, size_t i,
-			  struct fv_super_block_device *b);
+/* Entry i of one kind (since 0.10, FASTVERITY_1.8, one call in place
+ * of 0.8's fv_super_partition, _extent, _group, _block_device and
+ * _note): the kind asked, and its structure in the union (each with its
+ * size set by the library: fixed there; new facts go at the end of
+ * fv_super_entry). A note is what was read from a backup copy, and why
+ * (one line each; the geometry's, the slot's and the other slots').
+ * The counts are fv_super_info's. Versioned by size (the union
+ * included); pointers point into s. Errors: EINVAL (i past the last,
+ * the count named; a kind outside enum fv_super_kind; size too
+ * small). */
+enum fv_super_kind {
+	FV_SUPER_PARTITION = 0,
+	FV_SUPER_EXTENT = 1,
+	FV_SUPER_GROUP = 2,
+	FV_SUPER_BLOCK_DEVICE = 3,
+	FV_SUPER_NOTE = 4,
+};
+struct fv_super_entry {
+	size_t size; /* sizeof(struct fv_super_entry), set by the caller */
+	enum fv_super_kind kind;
+	union {
+		struct fv_super_partition partition;
+		struct fv_super_extent extent;
+		struct fv_super_group group;
+		struct fv_super_block_device block_device;
+		const char *note;
+	};
+};
+int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
+		   struct fv_super_entry *e);
 /* The partition a device booting slot ("a", "b"; NULL: the slot s was
  * read for) maps for name: name itself when it has a slot suffix (then
  * of that slot) or the image is not A/B, else name_<slot>, never a

@@ -2392,10 +2392,7 @@ static void make_super(const char *path, const uint8_t *part, size_t n)
 START_TEST(super_images)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
-	struct fv_super_partition p = {.size = sizeof(p)};
-	struct fv_super_extent e = {.size = sizeof(e)};
-	struct fv_super_group g = {.size = sizeof(g)};
-	struct fv_super_block_device b = {.size = sizeof(b)};
+	struct fv_super_entry e = {.size = sizeof(e)};
 	struct fv_footer_request fo = {.size = sizeof(fo),
 				       .kind = FV_FOOTER_HASHTREE,
 				       .partition_name = "system",
@@ -2442,25 +2439,42 @@ START_TEST(super_images)
 	ck_assert_uint_eq(in.metadata_slot_count, 2);
 	ck_assert_int_eq(in.metadata_backup, 0);
 	ck_assert_uint_eq(in.notes, 0);
-	ck_assert_ptr_null(fv_super_note(s, 0));
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_NOTE, 0, &e), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "note 0 of 0");
 	ck_assert_uint_eq(in.partitions, 2);
 	ck_assert_uint_eq(in.extents, 1);
 	ck_assert_uint_eq(in.groups, 1);
 	ck_assert_uint_eq(in.block_devices, 1);
-	ck_assert_int_eq(fv_super_partition(s, 1, &p), 0);
-	ck_assert_str_eq(p.name, "system_b");
-	ck_assert_uint_eq(p.num_extents, 0);
-	ck_assert_int_eq(fv_super_partition(s, 2, &p), -EINVAL);
-	ck_assert_int_eq(fv_super_partition(s, 0, &p), 0);
-	ck_assert_uint_eq(p.bytes, (uint64_t)n);
-	ck_assert_str_eq(p.group, "default");
-	ck_assert_int_eq(fv_super_extent(s, 0, &e), 0);
-	ck_assert_uint_eq(e.target, 2048);
-	ck_assert_str_eq(e.device, "super");
-	ck_assert_int_eq(fv_super_group(s, 0, &g), 0);
-	ck_assert_str_eq(g.name, "default");
-	ck_assert_int_eq(fv_super_block_device(s, 0, &b), 0);
-	ck_assert_str_eq(b.file, sup);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 1, &e), 0);
+	ck_assert_int_eq(e.kind, FV_SUPER_PARTITION);
+	ck_assert_uint_eq(e.partition.size, sizeof(e.partition));
+	ck_assert_str_eq(e.partition.name, "system_b");
+	ck_assert_uint_eq(e.partition.num_extents, 0);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 2, &e),
+			 -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "partition 2 of 2");
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 0, &e), 0);
+	ck_assert_uint_eq(e.partition.bytes, (uint64_t)n);
+	ck_assert_str_eq(e.partition.group, "default");
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_EXTENT, 0, &e), 0);
+	ck_assert_int_eq(e.kind, FV_SUPER_EXTENT);
+	ck_assert_uint_eq(e.extent.size, sizeof(e.extent));
+	ck_assert_uint_eq(e.extent.target, 2048);
+	ck_assert_str_eq(e.extent.device, "super");
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_EXTENT, 1, &e), -EINVAL);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_GROUP, 0, &e), 0);
+	ck_assert_str_eq(e.group.name, "default");
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_BLOCK_DEVICE, 0, &e), 0);
+	ck_assert_uint_eq(e.block_device.size, sizeof(e.block_device));
+	ck_assert_str_eq(e.block_device.file, sup);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_BLOCK_DEVICE, 1, &e),
+			 -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "block device 1 of 1");
+	ck_assert_int_eq(fv_super_entry(s, (enum fv_super_kind)5, 0, &e),
+			 -EINVAL);
+	e.size = offsetof(struct fv_super_entry, partition);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_GROUP, 0, &e), -EINVAL);
+	e.size = sizeof(e);
 	ck_assert_int_eq(fv_super_find(s, "system", NULL), 0);
 	ck_assert_int_eq(fv_super_find(s, "system", "b"), 1);
 	ck_assert_int_eq(fv_super_find(s, "vendor", NULL), -ENOENT);
@@ -2519,8 +2533,11 @@ START_TEST(super_images)
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), 0);
 	ck_assert_int_eq(fv_super_info(s, &in), 0);
 	ck_assert_uint_eq(in.notes, 1);
-	ck_assert_ptr_nonnull(strstr(fv_super_note(s, 0), "read its backup"));
-	ck_assert_ptr_null(fv_super_note(s, 1));
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_NOTE, 0, &e), 0);
+	ck_assert_int_eq(e.kind, FV_SUPER_NOTE);
+	ck_assert_ptr_nonnull(strstr(e.note, "read its backup"));
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_NOTE, 1, &e), -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "note 1 of 1");
 	fv_super_free(s);
 	poke(sup, 8192 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), -EINVAL);

@@ -113,15 +113,16 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		return ht_fail(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; !r && i < np; i++) {
-		struct fv_super_partition p = {.size = sizeof(p)};
+		struct fv_super_entry p = {.size = sizeof(p)};
 		struct image_pair *ip = &img->pairs[img->n];
 		char path[4096 + 64];
 		fv_avb *a;
 
-		fv_super_partition(s, i, &p);
-		if (!p.num_extents)
+		fv_super_entry(s, FV_SUPER_PARTITION, i, &p);
+		if (!p.partition.num_extents)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", img->path, p.name);
+		snprintf(path, sizeof(path), "%s/%s", img->path,
+			 p.partition.name);
 		if ((r = verity_api_super_judged(s, i, NULL, &a)) == -ENOMSG) {
 			r = 0;
 			continue;
@@ -151,7 +152,8 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		}
 		ip->pair = a->pair;
 		ip->trust = a->trust;
-		snprintf(ip->name, sizeof(ip->name), "%s", p.name);
+		snprintf(ip->name, sizeof(ip->name), "%s",
+			 p.partition.name);
 		img->n++;
 	}
 	fv_super_free(s);

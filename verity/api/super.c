@@ -76,11 +76,6 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 	return 0;
 }
 
-API const char *fv_super_note(const fv_super *s, size_t i)
-{
-	return s && i < s->nnotes ? s->notes[i] : NULL;
-}
-
 #define INDEX(i, n, what)                                                    \
 	do {                                                                 \
 		if ((i) >= (n))                                              \
@@ -88,83 +83,107 @@ API const char *fv_super_note(const fv_super *s, size_t i)
 					       (size_t)(i), (unsigned)(n));  \
 	} while (0)
 
-API int fv_super_partition(const fv_super *s, size_t i,
-			   struct fv_super_partition *p)
+static void partition_of(const fv_super *s, size_t i,
+			 struct fv_super_partition *out)
 {
-	struct fv_super_partition full;
-	const struct lp_partition *q;
+	const struct lp_partition *q = &s->s.m.p[i];
 
-	NEED(s);
-	NEED(p);
-	INDEX(i, s->s.m.np, "partition");
-	q = &s->s.m.p[i];
-	memset(&full, 0, sizeof(full));
-	full.name = q->name;
-	full.attributes = q->attributes;
-	full.group = s->s.m.g[q->group].name;
-	full.bytes = q->size;
-	full.first_extent = q->first_extent;
-	full.num_extents = q->num_extents;
-	GIVE(p, full, name);
-	return 0;
+	out->size = sizeof(*out);
+	out->name = q->name;
+	out->attributes = q->attributes;
+	out->group = s->s.m.g[q->group].name;
+	out->bytes = q->size;
+	out->first_extent = q->first_extent;
+	out->num_extents = q->num_extents;
 }
 
-API int fv_super_extent(const fv_super *s, size_t i, struct fv_super_extent *e)
+static void extent_of(const fv_super *s, size_t i, struct fv_super_extent *out)
 {
-	struct fv_super_extent full;
-	const struct lp_extent *q;
+	const struct lp_extent *q = &s->s.m.e[i];
+
+	out->size = sizeof(*out);
+	out->sectors = q->sectors;
+	out->type = q->type;
+	out->target = q->target;
+	out->source = q->source;
+	out->device =
+		q->type == LP_TARGET_LINEAR ? s->s.m.b[q->source].name : NULL;
+}
+
+static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
+{
+	const struct lp_group *q = &s->s.m.g[i];
+
+	out->size = sizeof(*out);
+	out->name = q->name;
+	out->flags = q->flags;
+	out->max_size = q->max_size;
+}
+
+static void block_device_of(const fv_super *s, size_t i,
+			    struct fv_super_block_device *out)
+{
+	const struct lp_block_device *q = &s->s.m.b[i];
+
+	out->size = sizeof(*out);
+	out->name = q->name;
+	out->first_sector = q->first_sector;
+	out->alignment = q->alignment;
+	out->alignment_offset = q->alignment_offset;
+	out->bytes = q->size;
+	out->flags = q->flags;
+	out->file = i ? s->s.other_path[i - 1] : s->s.path;
+}
+
+/* The caller's size covers the whole union: block_device is its
+ * largest member, which GIVE below asks for. */
+_Static_assert(sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_partition) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_extent) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_group) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(const char *),
+	       "block_device is fv_super_entry's largest member");
+
+API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
+		       struct fv_super_entry *e)
+{
+	struct fv_super_entry full;
+	const struct lp_metadata *m;
 
 	NEED(s);
 	NEED(e);
-	INDEX(i, s->s.m.ne, "extent");
-	q = &s->s.m.e[i];
+	m = &s->s.m;
 	memset(&full, 0, sizeof(full));
-	full.sectors = q->sectors;
-	full.type = q->type;
-	full.target = q->target;
-	full.source = q->source;
-	full.device =
-		q->type == LP_TARGET_LINEAR ? s->s.m.b[q->source].name : NULL;
-	GIVE(e, full, sectors);
-	return 0;
-}
-
-API int fv_super_group(const fv_super *s, size_t i, struct fv_super_group *g)
-{
-	struct fv_super_group full;
-	const struct lp_group *q;
-
-	NEED(s);
-	NEED(g);
-	INDEX(i, s->s.m.ng, "group");
-	q = &s->s.m.g[i];
-	memset(&full, 0, sizeof(full));
-	full.name = q->name;
-	full.flags = q->flags;
-	full.max_size = q->max_size;
-	GIVE(g, full, name);
-	return 0;
-}
-
-API int fv_super_block_device(const fv_super *s, size_t i,
-			      struct fv_super_block_device *b)
-{
-	struct fv_super_block_device full;
-	const struct lp_block_device *q;
-
-	NEED(s);
-	NEED(b);
-	INDEX(i, s->s.m.nb, "block device");
-	q = &s->s.m.b[i];
-	memset(&full, 0, sizeof(full));
-	full.name = q->name;
-	full.first_sector = q->first_sector;
-	full.alignment = q->alignment;
-	full.alignment_offset = q->alignment_offset;
-	full.bytes = q->size;
-	full.flags = q->flags;
-	full.file = i ? s->s.other_path[i - 1] : s->s.path;
-	GIVE(b, full, name);
+	full.kind = kind;
+	switch (kind) {
+	case FV_SUPER_PARTITION:
+		INDEX(i, m->np, "partition");
+		partition_of(s, i, &full.partition);
+		break;
+	case FV_SUPER_EXTENT:
+		INDEX(i, m->ne, "extent");
+		extent_of(s, i, &full.extent);
+		break;
+	case FV_SUPER_GROUP:
+		INDEX(i, m->ng, "group");
+		group_of(s, i, &full.group);
+		break;
+	case FV_SUPER_BLOCK_DEVICE:
+		INDEX(i, m->nb, "block device");
+		block_device_of(s, i, &full.block_device);
+		break;
+	case FV_SUPER_NOTE:
+		INDEX(i, s->nnotes, "note");
+		full.note = s->notes[i];
+		break;
+	default:
+		return verity_api_fail(EINVAL, "%s: kind %d is not one",
+				       __func__, (int)kind);
+	}
+	GIVE(e, full, block_device);
 	return 0;
 }
 
