@@ -100,5 +100,9 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
  * descriptor i (tag UINT64_MAX when there is none). */
 struct fv_avb_info cli_avb_facts(const fv_avb *a);
 struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i);
+/* An Android image read for showing what it says (fv_open's show: its
+ * signature not checked): *img (fv_image_free), *a its vbmeta. Returns
+ * the library's -errno, its message not printed. */
+int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a);
 
 #endif

@@ -34,6 +34,21 @@ struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i)
 	return d;
 }
 
+int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = image, .show = 1};
+	struct fv_image_info in = {.size = sizeof(in)};
+	int r;
+
+	*a = NULL;
+	if ((r = fv_open(&rq, NULL, img)))
+		return r;
+	fv_image_info(*img, &in);
+	*a = in.avb;
+	return 0;
+}
+
 /* Options that set what the image's descriptor says. */
 static const char *parameter_option(const struct cli_opts *o)
 {

@@ -367,7 +367,8 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 
 int cli_avb_info(const struct cli_avb_args *a)
 {
-	fv_avb *av;
+	const fv_avb *av;
+	fv_image *img;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = stdout;
@@ -376,11 +377,11 @@ int cli_avb_info(const struct cli_avb_args *a)
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb info_image: --image is required");
-	if ((r = fv_avb_show(a->image, &av)))
+	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
 	/* --output: the whole text, then written as every output is */
 	if (a->output && !(f = open_memstream(&text, &len))) {
-		fv_avb_free(av);
+		fv_image_free(img);
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	if (a->json) {
@@ -395,7 +396,7 @@ int cli_avb_info(const struct cli_avb_args *a)
 	} else {
 		print_info(f, av);
 	}
-	fv_avb_free(av);
+	fv_image_free(img);
 	if (f != stdout) {
 		if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");

@@ -771,14 +771,18 @@ static int erase(const struct cli_avb_args *a)
 	if (!a->image)
 		return cli_error(-EINVAL,
 				 "avb erase_footer: --image is required");
-	r = fv_avb_erase_footer(a->image,
-				a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0);
+	r = fv_avb_edit(&(struct fv_avb_edit_request){
+		.size = sizeof(struct fv_avb_edit_request),
+		.op = FV_AVB_EDIT_ERASE_FOOTER,
+		.image = a->image,
+		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0});
 	return r ? cli_write_error(r) : EXIT_OK;
 }
 
 /* append_vbmeta_image, resize_image, zero_hashtree. */
 static int rewrite(const struct cli_avb_args *a, unsigned sub)
 {
+	struct fv_avb_edit_request e = {.size = sizeof(e)};
 	uint64_t size = 0;
 	int r;
 
@@ -798,10 +802,13 @@ static int rewrite(const struct cli_avb_args *a, unsigned sub)
 		return cli_error(-EINVAL,
 				 "avb append_vbmeta_image: --vbmeta_image is "
 				 "required");
-	r = sub == S_APPEND   ? fv_avb_append_vbmeta_image(a->image,
-							   a->vbmeta_image, size)
-	    : sub == S_RESIZE ? fv_avb_resize_image(a->image, size)
-			      : fv_avb_zero_hashtree(a->image);
+	e.op = sub == S_APPEND   ? FV_AVB_EDIT_APPEND_VBMETA_IMAGE
+	       : sub == S_RESIZE ? FV_AVB_EDIT_RESIZE_IMAGE
+				 : FV_AVB_EDIT_ZERO_HASHTREE;
+	e.image = a->image;
+	e.vbmeta_image = sub == S_APPEND ? a->vbmeta_image : NULL;
+	e.partition_size = size;
+	r = fv_avb_edit(&e);
 	return r ? cli_write_error(r) : EXIT_OK;
 }
 
@@ -827,7 +834,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 	uint8_t d[FV_MAX_DIGEST_SIZE], *all = NULL;
 	const uint8_t *blob;
 	size_t n, total = 0, len = 0;
-	fv_avb *av = NULL;
+	const fv_avb *av = NULL;
+	fv_image *img;
 	int r;
 
 	if (!a->image)
@@ -840,18 +848,19 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 						"supported",
 						alg)
 				    : cli_lib_error(r);
-	if ((r = fv_avb_show(a->image, &av)))
+	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
 	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
 	r = append_blob(&all, &total, blob, n);
 	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
-		fv_avb *ch;
+		const fv_avb *ch;
+		fv_image *chimg;
 		char *path;
 
 		if (cli_avb_descriptor(av, i).tag != FV_AVB_CHAIN_PARTITION)
 			continue;
 		if ((r = fv_avb_described_image(av, i, &path)) ||
-		    (r = fv_avb_show(path, &ch))) {
+		    (r = cli_avb_shown(path, &chimg, &ch))) {
 			if (!r)
 				fv_free(path);
 			r = cli_lib_error(r);
@@ -860,7 +869,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 		fv_free(path);
 		fv_avb_vbmeta_blob(ch, &blob, &n, NULL);
 		r = append_blob(&all, &total, blob, n);
-		fv_avb_free(ch);
+		fv_image_free(chimg);
 	}
 	if (!r) {
 		const void *part = all;
@@ -880,7 +889,7 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			fwrite(hex, 1, 2 * len + 1, stdout);
 	}
 	free(all);
-	fv_avb_free(av);
+	fv_image_free(img);
 	return r;
 }
 
@@ -890,7 +899,8 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 	uint8_t *out = NULL;
 	size_t n, total;
 	uint64_t padding = 0;
-	fv_avb *av;
+	const fv_avb *av;
+	fv_image *img;
 	int r;
 
 	if (!a->image || !a->output)
@@ -899,10 +909,10 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 				 "--output are required");
 	if (parse_number("padding_size", a->padding_size, 1u << 30, &padding))
 		return EXIT_PARAMS;
-	if ((r = fv_avb_show(a->image, &av)))
+	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
 	if (!cli_avb_facts(av).has_footer) {
-		fv_avb_free(av);
+		fv_image_free(img);
 		return cli_error(-EINVAL, "%s: the image has no footer",
 				 a->image);
 	}
@@ -917,7 +927,7 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 				  &a->image, 1);
 	}
 	free(out);
-	fv_avb_free(av);
+	fv_image_free(img);
 	return r;
 }
 

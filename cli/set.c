@@ -660,12 +660,13 @@ out:
 
 int cli_avb_is_set(const char *image)
 {
-	fv_avb *av;
+	const fv_avb *av;
+	fv_image *img;
 	int yes;
 
-	if (fv_avb_show(image, &av))
+	if (cli_avb_shown(image, &img, &av))
 		return 0;
 	yes = !cli_avb_facts(av).has_footer || !cli_avb_facts(av).has_hashtree;
-	fv_avb_free(av);
+	fv_image_free(img);
 	return yes;
 }

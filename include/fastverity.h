@@ -362,15 +362,12 @@ int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
 /* --- Android images ---------------------------------------------------------
  * An image with an AVB footer (docs/android.md): its tree, parity and
  * vbmeta inside it, described by the vbmeta's first hashtree descriptor.
- * Since 0.4 (FASTVERITY_1.2). */
+ * Since 0.4 (FASTVERITY_1.2). A vbmeta as read (fv_avb): fv_image_info's
+ * avb (fv_open, also of an image read for showing: the request's show)
+ * and a walk's steps', valid while the image or the walk is (since 0.10
+ * no call makes or frees one alone). */
 typedef struct fv_avb fv_avb;
 
-void fv_avb_free(fv_avb *a);
-/* Since 0.6 (FASTVERITY_1.4): an Android image read for showing what
- * it says (info_image): parsed and validated, its signature not checked
- * (fv_open reads one to act on). Errors: EINVAL (not an Android image,
- * malformed metadata), ENODEV, EIO, ENOMEM. */
-int fv_avb_show(const char *image, fv_avb **out);
 /* Since 0.7: the CRC32 sums an Android sparse image holds checked as
  * libsparse checks them (each CRC32 chunk's against the unsparsed bytes
  * before it, the header's checksum when not 0 against them all): 0 when
@@ -677,22 +674,45 @@ int fv_avb_max_image_size(const struct fv_footer_request *f, uint64_t *max);
  * ENOSPC (the partition size), ENOMEM, EBUSY, EACCES. */
 int fv_avb_add_footer(const char *image, const struct fv_footer_request *f,
 		      const fv_options *o);
-/* erase_footer: image cut back to its data, or with
- * FV_ERASE_KEEP_HASHTREE to the end of its tree and parity. */
+/* avbtool's editors of an image in place, one call (since 0.10,
+ * FASTVERITY_1.8, in place of 0.6-0.9's fv_avb_erase_footer,
+ * _append_vbmeta_image, _resize_image and _zero_hashtree). Each edit
+ * reads the members it names; a member it does not name must be 0 or
+ * NULL (else EINVAL, naming it), so that a request meant for another
+ * edit is never half done. Sparse images are written as avbtool writes
+ * them. The library reads the request during the call only. */
+enum fv_avb_edit_op {
+	/* (0: none, refused) */
+	/* erase_footer: image cut back to its data, or with
+	 * FV_ERASE_KEEP_HASHTREE in flags to the end of its tree and
+	 * parity. Reads image, flags. */
+	FV_AVB_EDIT_ERASE_FOOTER = 1,
+	/* since 0.7: append_vbmeta_image: the vbmeta blob of vbmeta_image
+	 * (a vbmeta image, or an image with a footer) appended to image
+	 * with a footer at the end of partition_size, as add_hash_footer
+	 * appends its own. Reads image, vbmeta_image, partition_size. */
+	FV_AVB_EDIT_APPEND_VBMETA_IMAGE = 2,
+	/* since 0.7: resize_image: the footer moved to the end of
+	 * partition_size. Reads image, partition_size. */
+	FV_AVB_EDIT_RESIZE_IMAGE = 3,
+	/* since 0.7: zero_hashtree: tree and parity made zeros after
+	 * avbtool's marker (verify_image then needs
+	 * --accept_zeroed_hashtree). Reads image. */
+	FV_AVB_EDIT_ZERO_HASHTREE = 4,
+};
 enum fv_erase_flags { FV_ERASE_KEEP_HASHTREE = 1u << 0 };
-int fv_avb_erase_footer(const char *image, unsigned flags);
-/* Since 0.7: append_vbmeta_image: the vbmeta blob of vbmeta_image (a
- * vbmeta image, or an image with a footer) appended to image with a
- * footer at the end of partition_size, as add_hash_footer appends its
- * own; resize_image: the footer moved to the end of partition_size;
- * zero_hashtree: tree and parity made zeros after avbtool's marker
- * (verify_image then needs --accept_zeroed_hashtree). Sparse images are
- * written as avbtool writes them. Errors: EINVAL, EIO, ENOSPC, ENOMEM,
- * EBUSY, EACCES, EFBIG. */
-int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
-			       uint64_t partition_size);
-int fv_avb_resize_image(const char *image, uint64_t partition_size);
-int fv_avb_zero_hashtree(const char *image);
+struct fv_avb_edit_request {
+	size_t size; /* sizeof(struct fv_avb_edit_request), set by the caller */
+	enum fv_avb_edit_op op;
+	const char *image;        /* the image edited (every edit) */
+	unsigned flags;           /* erase_footer: enum fv_erase_flags */
+	const char *vbmeta_image; /* append_vbmeta_image: the blob's image */
+	uint64_t partition_size;  /* append_vbmeta_image, resize_image */
+};
+/* Errors: EINVAL (no such edit, a member the edit does not read, unknown
+ * flags, an image that cannot be edited so), EIO, ENOSPC, ENOMEM, EBUSY,
+ * EACCES, EFBIG. */
+int fv_avb_edit(const struct fv_avb_edit_request *req);
 /* extract_public_key: the AVB public key blob of a key (*blob: fv_free):
  * a PEM RSA key, private or public; since 0.10 also an ML-DSA key
  * (PKCS#8 private or SPKI public, PEM or DER) or an AVB public key blob.
@@ -721,8 +741,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
  * partitions, each an Android image with its own footer. A logical
  * partition is also named by the path IMAGE/NAME ("super.img/system_a":
  * no file can have that path, as super.img is not a directory), which
- * every function taking an image path reads: fv_avb_show, fv_container_of,
- * fv_open. */
+ * every function taking an image path reads: fv_container_of, fv_open. */
 typedef struct fv_super fv_super;
 typedef struct fv_image fv_image; /* (the door, below) */
 /* Opens the super image at image and reads metadata slot slot (0 for
@@ -866,11 +885,6 @@ enum fv_trust {
 				 * are checked against the stated root, the
 				 * signer is not */
 };
-/* How an Android image's signer stands as judged so far:
- * FV_TRUST_UNSIGNED, FV_TRUST_UNCHECKED (signed, checked against the
- * key it carries), or FV_TRUST_CHECK (judged by the key the door was
- * given). */
-enum fv_trust fv_avb_trust(const fv_avb *a);
 
 /* --- Android firmware sets: one walk ------------------------------------
  * Since 0.10 (FASTVERITY_1.8). A set given by its top image — a vbmeta
@@ -1097,6 +1111,14 @@ struct fv_open_request {
 	 * signature given with no anchor goes to the kernel's keyring,
 	 * which checks it */
 	int activates;
+	/* since 0.10: an Android image (container NULL or "avb") read for
+	 * showing what it says (info_image, calculate_vbmeta_digest): parsed
+	 * and validated, its signature not checked, never judged nor acted
+	 * on (no pair); fv_image_info's avb is its vbmeta, trust
+	 * FV_TRUST_UNCHECKED when signed (else FV_TRUST_UNSIGNED). Takes
+	 * image alone (another member set, or an anchor in the options:
+	 * EINVAL). In place of 0.6-0.9's fv_avb_show and fv_avb_free. */
+	int show;
 };
 
 /* Opens what req names and judges it. Errors: EINVAL (an image that

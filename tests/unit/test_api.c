@@ -340,6 +340,17 @@ static struct fv_image_pair_info img_pair(const fv_image *im, size_t i)
 	return p;
 }
 
+/* An Android image read for showing (fv_open's show), and its vbmeta. */
+static const fv_avb *image_shown(const char *path, fv_image **im)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = path, .show = 1};
+
+	ck_assert_int_eq(fv_open(&rq, NULL, im), 0);
+	ck_assert_ptr_nonnull(img_info(*im).avb);
+	return img_info(*im).avb;
+}
+
 /* An Android image's fv_avb_info, and its descriptor i. */
 static struct fv_avb_info avb_info(const fv_avb *a)
 {
@@ -612,15 +623,14 @@ START_TEST(android_images)
 						 "a\\x0ab\\x5c");
 			}
 		}
-		ck_assert_int_eq(fv_avb_trust(a), FV_TRUST_UNCHECKED);
+		ck_assert_int_eq(img_info(im).trust, FV_TRUST_UNCHECKED);
 		fv_image_free(im);
 		o->key = other;
 		ck_assert_int_eq(image_open(img, "avb", o, &im), -EPERM);
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "not by"));
 		o->key = key;
 		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
-		ck_assert_int_eq(fv_avb_trust(img_info(im).avb),
-				 FV_TRUST_CHECK);
+		ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
 		ck_assert_str_eq(img_pair(im, 0).root_hex, hex);
 		ck_assert_str_eq(img_pair(im, 0).fec, img);
 		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
@@ -636,11 +646,31 @@ START_TEST(android_images)
 	ck_assert_int_eq(image_open(img, "avb", NULL, &im), -EPERM);
 	/* shown as it is, never acted on; its signature checked on asking */
 	{
-		fv_avb *shown;
+		struct fv_open_request rq = {
+			.size = sizeof(rq), .image = img, .show = 1};
+		const fv_avb *shown = image_shown(img, &im);
 
-		ck_assert_int_eq(fv_avb_show(img, &shown), 0);
 		ck_assert_uint_eq(avb_info(shown).descriptors, 3);
-		fv_avb_free(shown);
+		ck_assert_uint_eq(img_info(im).pairs, 0);
+		ck_assert_int_eq(img_info(im).trust, FV_TRUST_UNCHECKED);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), -EINVAL);
+		ck_assert_ptr_nonnull(
+			strstr(fv_last_error(), "read for showing"));
+		fv_image_free(im);
+		/* the image alone: no anchor, nothing else, no other
+		 * container */
+		rq.writes = 1;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "writes"));
+		rq.writes = 0;
+		two->key = key;
+		ck_assert_int_eq(fv_open(&rq, two, &im), -EINVAL);
+		two->key = NULL;
+		rq.container = "ddi";
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
+		rq.container = "avb";
+		rq.image = data;
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
 	}
 }
 END_TEST
@@ -2169,9 +2199,10 @@ START_TEST(android_writers)
 	uint64_t max;
 	unsigned minor;
 	fv_options ko = {.size = sizeof(ko), .key = key};
+	struct fv_avb_edit_request e = {.size = sizeof(e), .image = himg};
 	const fv_avb *ia;
-	fv_avb *a;
-	fv_image *im;
+	const fv_avb *a;
+	fv_image *im, *sim;
 	fv_result *res;
 	FILE *fp;
 
@@ -2205,7 +2236,7 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_public_key(key, &pk, &pklen), 0);
 	ck_assert_int_eq(image_open(img, "avb", &ko, &im), 0);
 	ia = img_info(im).avb;
-	ck_assert_int_eq(fv_avb_trust(ia), FV_TRUST_CHECK);
+	ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
 	ck_assert_str_eq(avb_info(ia).header.release, FV_AVB_RELEASE " x");
 	ck_assert_uint_eq(avb_info(ia).descriptors, 3);
 	ck_assert_int_eq(fv_avb_vbmeta_blob(ia, &blob, &len, &flen), 0);
@@ -2250,7 +2281,7 @@ START_TEST(android_writers)
 	ck_assert_int_eq(fv_avb_required_minor(&v, &f, &minor), -EINVAL);
 	ck_assert_int_eq(fv_avb_make_vbmeta_image(himg, &v, 0), -EINVAL);
 	ck_assert_int_eq(fv_avb_make_vbmeta_image(vb, &v, 4096), 0);
-	ck_assert_int_eq(fv_avb_show(vb, &a), 0);
+	a = image_shown(vb, &sim);
 	ck_assert_int_eq(avb_info(a).has_footer, 0);
 	{
 		size_t n = avb_info(a).descriptors, found = 0;
@@ -2271,7 +2302,7 @@ START_TEST(android_writers)
 			}
 		ck_assert_uint_eq(found, 1);
 	}
-	fv_avb_free(a);
+	fv_image_free(sim);
 
 	/* since 0.7: a chain without A/B, key metadata, no helper: libavb
 	 * 1.3; the vbmeta appended to boot's data; resized; system's tree
@@ -2294,30 +2325,56 @@ START_TEST(android_writers)
 		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, NULL, 0),
 				 -EINVAL);
 		ck_assert_int_eq(fv_avb_make_vbmeta_image(vb2, &v, 0), 0);
-		ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
-		ck_assert_int_eq(fv_avb_append_vbmeta_image(himg, vb2, 1 << 20),
-				 0);
-		ck_assert_int_eq(fv_avb_resize_image(himg, 2 << 20), 0);
-		ck_assert_int_eq(fv_avb_resize_image(himg, 4096), -EINVAL);
-		ck_assert_int_eq(fv_avb_show(himg, &a), 0);
+		e.op = FV_AVB_EDIT_ERASE_FOOTER;
+		ck_assert_int_eq(fv_avb_edit(&e), 0);
+		e.op = FV_AVB_EDIT_APPEND_VBMETA_IMAGE;
+		e.vbmeta_image = vb2;
+		e.partition_size = 1 << 20;
+		ck_assert_int_eq(fv_avb_edit(&e), 0);
+		/* a member the edit does not read, refused by name */
+		e.op = FV_AVB_EDIT_RESIZE_IMAGE;
+		e.partition_size = 2 << 20;
+		ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "vbmeta_image"));
+		e.vbmeta_image = NULL;
+		ck_assert_int_eq(fv_avb_edit(&e), 0);
+		e.partition_size = 4096;
+		ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+		a = image_shown(himg, &sim);
 		ck_assert_int_eq(avb_info(a).has_footer, 1);
-		fv_avb_free(a);
+		fv_image_free(sim);
 
 		/* not a sparse image: no sums to check */
 		ck_assert_int_eq(fv_sparse_check_crc(img, NULL), 1);
-		ck_assert_int_eq(fv_avb_show(img, &a), 0);
+		a = image_shown(img, &sim);
 		t = avb_desc(a, 0).hashtree;
 		ck_assert_uint_eq(t.root_digest_len, 32);
-		fv_avb_free(a);
-		ck_assert_int_eq(fv_avb_zero_hashtree(img), 0);
-		ck_assert_int_eq(fv_avb_show(img, &a), 0);
-		fv_avb_free(a);
+		fv_image_free(sim);
+		e.op = FV_AVB_EDIT_ZERO_HASHTREE;
+		e.image = img;
+		ck_assert_int_eq(fv_avb_edit(&e), -EINVAL); /* partition_size */
+		e.partition_size = 0;
+		ck_assert_int_eq(fv_avb_edit(&e), 0);
+		a = image_shown(img, &sim);
+		fv_image_free(sim);
 	}
 
-	/* the footer erased: the data as it was */
-	ck_assert_int_eq(fv_avb_erase_footer(img, 4), -EINVAL);
-	ck_assert_int_eq(fv_avb_erase_footer(img, FV_ERASE_KEEP_HASHTREE), 0);
-	ck_assert_int_eq(fv_avb_erase_footer(himg, 0), 0);
+	/* the footer erased: the data as it was; no edit 0, nor 5 */
+	e = (struct fv_avb_edit_request){.size = sizeof(e), .image = img};
+	ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+	e.op = (enum fv_avb_edit_op)5;
+	ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+	e.op = FV_AVB_EDIT_ERASE_FOOTER;
+	e.flags = 4;
+	ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+	e.flags = FV_ERASE_KEEP_HASHTREE;
+	e.size = 8;
+	ck_assert_int_eq(fv_avb_edit(&e), -EINVAL);
+	e.size = sizeof(e);
+	ck_assert_int_eq(fv_avb_edit(&e), 0);
+	e.image = himg;
+	e.flags = 0;
+	ck_assert_int_eq(fv_avb_edit(&e), 0);
 	ck_assert(same_file(himg, image, 64 * BS));
 }
 END_TEST

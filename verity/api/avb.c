@@ -13,7 +13,7 @@
 
 /* --- Android images --- */
 
-API void fv_avb_free(fv_avb *a)
+void verity_api_avb_free(fv_avb *a)
 {
 	if (!a)
 		return;
@@ -77,7 +77,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	    (!show && (r = verity_avb_vbmeta_judge(
 			       &a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
 			       NULL, 0, 0, &a->trust, &why, &err)))) {
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		return verity_api_keep(r, &err);
 	}
 	a->shown = show;
@@ -89,7 +89,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
 	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
 				a->ht->hashtree.p.name_len))) {
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	/* the pair, when the image has one; its errors are verity_api_avb_pair's */
@@ -103,11 +103,6 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	return 0;
 }
 
-
-API int fv_avb_show(const char *image, fv_avb **out)
-{
-	return verity_api_avb_read(image, 1, out);
-}
 
 int verity_api_avb_check_key(fv_avb *a, const char *key)
 {
@@ -144,7 +139,7 @@ int verity_api_avb_unpaired(const fv_avb *a)
 	if (a->shown)
 		return verity_api_fail(
 			EINVAL,
-			"%s: read for showing (fv_avb_show), its "
+			"%s: read for showing (fv_open's show), its "
 			"signature not checked: no pair",
 			a->path);
 	if (!a->ht)
@@ -805,20 +800,6 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	return r;
 }
 
-API int fv_avb_erase_footer(const char *image, unsigned flags)
-{
-	struct ht_error err;
-
-	NEED(image);
-	if (flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
-		return verity_api_fail(EINVAL, "unknown erase flags %#x",
-				       flags);
-	return verity_api_keep(
-		verity_avb_erase_footer(
-			image, !!(flags & FV_ERASE_KEEP_HASHTREE), &err),
-		&err);
-}
-
 API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
 {
 	struct ht_error err;
@@ -903,32 +884,62 @@ API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
 	return 0;
 }
 
-API int fv_avb_append_vbmeta_image(const char *image, const char *vbmeta_image,
-				   uint64_t partition_size)
+/* The member of an edit request that its op does not read, or NULL. */
+static const char *edit_stray(const struct fv_avb_edit_request *e)
 {
-	struct ht_error err;
+	int erase = e->op == FV_AVB_EDIT_ERASE_FOOTER,
+	    append = e->op == FV_AVB_EDIT_APPEND_VBMETA_IMAGE,
+	    resize = e->op == FV_AVB_EDIT_RESIZE_IMAGE;
 
-	NEED(image);
-	NEED(vbmeta_image);
-	return verity_api_keep(verity_avb_append_vbmeta_image(
-				       image, vbmeta_image, partition_size,
-				       &err),
-			       &err);
+	return !erase && e->flags                      ? "flags"
+	       : !append && e->vbmeta_image            ? "vbmeta_image"
+	       : !append && !resize && e->partition_size ? "partition_size"
+							 : NULL;
 }
 
-API int fv_avb_resize_image(const char *image, uint64_t partition_size)
+API int fv_avb_edit(const struct fv_avb_edit_request *req)
 {
+	static const char *const names[] = {
+		NULL, "erase_footer", "append_vbmeta_image", "resize_image",
+		"zero_hashtree"};
+	struct fv_avb_edit_request e;
 	struct ht_error err;
+	const char *stray;
+	int r;
 
-	NEED(image);
-	return verity_api_keep(
-		verity_avb_resize_image(image, partition_size, &err), &err);
-}
-
-API int fv_avb_zero_hashtree(const char *image)
-{
-	struct ht_error err;
-
-	NEED(image);
-	return verity_api_keep(verity_avb_zero_hashtree(image, &err), &err);
+	TAKE(e, req, partition_size);
+	if ((unsigned)e.op < 1 || (unsigned)e.op > FV_AVB_EDIT_ZERO_HASHTREE)
+		return verity_api_fail(EINVAL, "%s: no edit %d", __func__,
+				       (int)e.op);
+	if ((stray = edit_stray(&e)))
+		return verity_api_fail(EINVAL, "%s: %s reads no %s", __func__,
+				       names[e.op], stray);
+	if (!e.image)
+		return verity_api_fail(EINVAL, "%s: %s: no image", __func__,
+				       names[e.op]);
+	switch (e.op) {
+	case FV_AVB_EDIT_ERASE_FOOTER:
+		if (e.flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
+			return verity_api_fail(EINVAL,
+					       "unknown erase flags %#x",
+					       e.flags);
+		r = verity_avb_erase_footer(
+			e.image, !!(e.flags & FV_ERASE_KEEP_HASHTREE), &err);
+		break;
+	case FV_AVB_EDIT_APPEND_VBMETA_IMAGE:
+		if (!e.vbmeta_image)
+			return verity_api_fail(EINVAL,
+					       "%s: %s: no vbmeta_image",
+					       __func__, names[e.op]);
+		r = verity_avb_append_vbmeta_image(e.image, e.vbmeta_image,
+						   e.partition_size, &err);
+		break;
+	case FV_AVB_EDIT_RESIZE_IMAGE:
+		r = verity_avb_resize_image(e.image, e.partition_size, &err);
+		break;
+	default:
+		r = verity_avb_zero_hashtree(e.image, &err);
+		break;
+	}
+	return verity_api_keep(r, &err);
 }

@@ -11,9 +11,9 @@ API void fv_image_free(fv_image *img)
 {
 	if (!img)
 		return;
-	fv_avb_free(img->av);
+	verity_api_avb_free(img->av);
 	for (size_t i = 0; i < img->navs; i++)
-		fv_avb_free(img->avs[i]);
+		verity_api_avb_free(img->avs[i]);
 	free(img->avs);
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
@@ -31,7 +31,7 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 				   : VERITY_ANCHOR_NONE;
 }
 
-/* An Android image's one pair: opened as fv_avb_show reads one, its signature checked, judged
+/* An Android image's one pair: read as fv_open's show reads one, its signature checked, judged
  * by the policy for the options' anchor (certificates: the wrong kind)
  * and with a key as its signer's, its hashtree descriptor made the
  * pair. */
@@ -53,11 +53,6 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 	if ((r = verity_trust_decide(&ask, &t, &err)))
 		return verity_api_keep(r, &err);
 	return o->key ? verity_api_avb_check_key(a, o->key) : 0;
-}
-
-API enum fv_trust fv_avb_trust(const fv_avb *a)
-{
-	return a ? (enum fv_trust)a->trust : FV_TRUST_UNSIGNED;
 }
 
 static int image_avb(fv_image *img, const fv_options *o, int writes,
@@ -127,7 +122,7 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 			r = 0;
 			continue;
 		}
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		if (r || (r = verity_api_avb_read(path, 0, &a)))
 			break;
 		img->avs[img->navs++] = a;
@@ -325,6 +320,63 @@ said:
 	return r;
 }
 
+/* The member of a request to show that is not its image, or NULL. */
+static const char *show_stray(const struct fv_open_request *q,
+			      const fv_options *o)
+{
+	return q->data               ? "data"
+	       : q->hash             ? "hash"
+	       : q->params           ? "params"
+	       : q->hash_offset      ? "hash_offset"
+	       : q->fec_path         ? "fec_path"
+	       : q->fec_offset       ? "fec_offset"
+	       : q->fec_roots        ? "fec_roots"
+	       : q->signature_path   ? "signature_path"
+	       : q->writes           ? "writes"
+	       : q->root_hex         ? "root_hex"
+	       : q->root_hash_file   ? "root_hash_file"
+	       : q->activates        ? "activates"
+	       : o->key              ? "the options' key"
+	       : o->ntrusted_certs   ? "the options' trusted_certs"
+				     : NULL;
+}
+
+/* An Android image read for showing what it says (req's show): its
+ * vbmeta parsed and validated as the registry's avb reads it, not
+ * judged, no pair. */
+static int open_shown(const struct fv_open_request *req, const fv_options *o,
+		      fv_image **out)
+{
+	const char *stray = show_stray(req, o);
+	fv_image *img;
+	int r;
+
+	if (req->container && strcmp(req->container, "avb"))
+		return verity_api_fail(EINVAL,
+				       "fv_open: show reads an Android image "
+				       "(container avb), not %s",
+				       req->container);
+	if (!req->image || stray)
+		return verity_api_fail(EINVAL,
+				       "fv_open: show takes an image alone (%s "
+				       "given)",
+				       req->image ? stray : "no image");
+	if (!(img = calloc(1, sizeof(*img))) ||
+	    !(img->path = strdup(req->image)) ||
+	    !(img->pairs = calloc(1, sizeof(*img->pairs)))) {
+		fv_image_free(img);
+		return verity_api_fail(ENOMEM, "out of memory");
+	}
+	img->kind = VERITY_CONTAINER_AVB;
+	if ((r = verity_api_avb_read(img->path, 1, &img->av))) {
+		fv_image_free(img);
+		return r;
+	}
+	img->pairs[0].trust = img->av->trust;
+	*out = img;
+	return 0;
+}
+
 API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
@@ -341,6 +393,8 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
 	o = &opts;
+	if (req->show)
+		return open_shown(req, o, out);
 	if (req->container &&
 	    ((want = verity_container_by_name(req->container)) < 0 ||
 	     want == VERITY_CONTAINER_SPARSE))
@@ -675,7 +729,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		if (img)
 			free(img->pairs);
 		free(img);
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	img->kind = VERITY_CONTAINER_AVB;

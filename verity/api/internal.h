@@ -206,7 +206,11 @@ int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
 			 fv_result **res);
 const char *verity_api_or_null(const char *s);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
+/* An Android image read, for showing (show 1: its signature not checked,
+ * fv_open's show) or judged (0); freed by verity_api_avb_free (public as
+ * fv_avb_show and fv_avb_free in 0.6-0.9). */
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
+void verity_api_avb_free(fv_avb *a);
 /* Hashtree descriptor i over image as a pair (data, tree and parity of
  * image, the descriptor's root), every offset checked against the
  * file. */
@@ -218,7 +222,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
- * as fv_avb_show) or judged (0). */
+ * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);

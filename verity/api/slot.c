@@ -659,7 +659,7 @@ static int visit(struct walk *w, const char *path,
 	if ((r = step_add(w, FV_SLOT_VBMETA, from, depth, name, nl, path,
 			  &i))) {
 		if (!depth)
-			fv_avb_free(a);
+			verity_api_avb_free(a);
 		return r;
 	}
 	if (!depth)
@@ -810,12 +810,12 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 	if (r)
 		return step_fail(w, i, FV_SLOT_ERROR, FV_SLOT_WHY_NONE, r);
 	if ((r = step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL))) {
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		return r;
 	}
 	if ((r = step_add(w, FV_SLOT_VBMETA, i, 0, lp->name, strlen(lp->name),
 			  a->path, &vi))) {
-		fv_avb_free(a);
+		verity_api_avb_free(a);
 		return r;
 	}
 	s->steps[vi].avb = a;
@@ -982,7 +982,7 @@ API void fv_slot_free(fv_slot *s)
 		free(st->message);
 		free(st->signer);
 		fv_result_free(st->res);
-		fv_avb_free(st->avb);
+		verity_api_avb_free(st->avb);
 	}
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);

@@ -256,7 +256,7 @@ int verity_api_super_judged(const fv_super *s, size_t i, const fv_options *o,
 		return r;
 	r = verity_api_super_avb(s, i, 0, out);
 	if (!r && (r = verity_api_avb_judge(*out, &opts, 0))) {
-		fv_avb_free(*out);
+		verity_api_avb_free(*out);
 		*out = NULL;
 	}
 	return r;
