@@ -68,8 +68,14 @@ dpkg-deb -I "$T/src/libfastverity2_${V}_$ARCH.deb" symbols >"$T/symbols" 2>/dev/
 check "libfastverity2's symbols file lists every exported symbol, by node" test \
 	"$(sed -n 's/^ \([^ ]*\) .*/\1/p' "$T/symbols" | sed 's/@/@@/' | sort)" = \
 	"$(sed 's/^\(FASTVERITY_[0-9.]*\)$/\1@@\1/' "$TOP/tests/abi/libfastverity.symbols" | sort)"
-check "  with the version each node came with (FASTVERITY_2's 0.10: fv_super_open's, fv_params_layout's)" sh -c \
-	"grep -qE '^ fv_super_open@FASTVERITY_2 0\.10$' '$T/symbols' && grep -qE '^ fv_params_layout@FASTVERITY_2 0\.10$' '$T/symbols'"
+check "  made by debian/mksymbols, which gives FASTVERITY_2's symbols 0.10 (its /* 0.10 */)" sh -c \
+	"sh '$TOP/debian/mksymbols' '$TOP/libfastverity.map' '$TOP/tests/abi/libfastverity.symbols' | grep -qx ' fv_super_open@FASTVERITY_2 0\.10'"
+# (dpkg-gensymbols lowers a version past the package's own to the
+# package's: 0.10's symbols say 0.9.0 until the header says 0.10)
+W=0.10
+dpkg --compare-versions "$V" lt "$W" && W=$V
+check "  with the version each node came with (FASTVERITY_2's 0.10, here $W: fv_super_open's, fv_params_layout's)" sh -c \
+	"grep -qxF ' fv_super_open@FASTVERITY_2 $W' '$T/symbols' && grep -qxF ' fv_params_layout@FASTVERITY_2 $W' '$T/symbols'"
 check "  of libfastverity.so.2 in libfastverity2" grep -qx 'libfastverity\.so\.2 libfastverity2 #MINVER#' "$T/symbols"
 check "  and the -dev package to build against" grep -qx '\* Build-Depends-Package: libfastverity-dev' "$T/symbols"
 
