@@ -76,7 +76,7 @@ ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:ar
 .PHONY: all deps deps-build check check-full check-host check-side check-arm64 check-unit check-cli check-images \
         check-clang check-kernel check-fuzz check-ct check-asan check-tsan fuzz faults sweep demo install uninstall clean bench
 
-all: fastverity libfastverity.a libfastverity.so libfastverity.so.1
+all: fastverity libfastverity.a libfastverity.so libfastverity.so.2
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -94,11 +94,12 @@ $(B)/tests/test_api $(B)/unit/test_api: private INTERNAL_CFLAGS =
 $(B)/tests/test_fsverity $(B)/unit/test_fsverity: private INTERNAL_CFLAGS =
 
 # The shared library exports only include/fastverity.h's functions
-# (verity/api/ marks them), versioned FASTVERITY_1 by libfastverity.map;
-# the soname's number changes only when one is removed or changes
-# meaning (docs/library.md).
+# (verity/api/ marks them), versioned FASTVERITY_2 by libfastverity.map
+# (a later release's in FASTVERITY_2.1, ...); the soname's number, the
+# nodes' major, changes only when one is removed or changes meaning
+# (docs/library.md, "ABI").
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
-SONAME = libfastverity.so.1
+SONAME = libfastverity.so.2
 
 # The target the compiler builds for (a cross compiler's, not the host's).
 TARGET_ARCH := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)))
@@ -139,7 +140,7 @@ $(SONAME): libfastverity.so
 # The command links the archive that is installed, whose only global
 # names are the public API's: a call of an internal function would not
 # link (tests/cli/t_frontdoor.sh links it against the shared library too).
-# CLI_LINK=shared links it against libfastverity.so.1 instead, as the
+# CLI_LINK=shared links it against libfastverity.so.2 instead, as the
 # Debian package ships it (debian/rules); that binary runs only where the
 # library is installed.
 CLI_LINK ?= static
@@ -251,7 +252,7 @@ check-host check-side:
 # target that runs them runs alone from a clean checkout: the helpers of
 # tests/cli/lib.sh (mkimage, fvfiles; fvjson, which checks every --json
 # document when it is built), the library as installed (t_trust,
-# t_dlopen and t_frontdoor link or load libfastverity.a, .so and .so.1,
+# t_dlopen and t_frontdoor link or load libfastverity.a, .so and .so.2,
 # and the command's objects) and the library's objects (t_sparse's
 # sparsemap links libfastverity-internal.a).
 CLI_HELPERS = $(B)/mkimage $(B)/fvjson $(B)/fvfiles

@@ -57,14 +57,14 @@ extern "C" {
  * newer than the FASTVERITY_VERSION a program was built with. */
 const char *fastverity_version(void);
 
-/* Since 0.9 (FASTVERITY_1.7). The library opens OpenSSL (libcrypto.so.3)
+/* Since 0.9. The library opens OpenSSL (libcrypto.so.3)
  * when it first needs it, not when it is loaded: sha256 trees at format
  * 1 never do (the library's own kernels hash them); other hash
  * algorithms, keys, signatures and certificates do. OpenSSL's version
  * line ("OpenSSL 3.0.11 19 Sep 2023"), OpenSSL opened for it; NULL, with
  * fv_last_error(), if it cannot be. */
 const char *fv_openssl_version(void);
-/* Since 0.9 (FASTVERITY_1.7). The digest of n parts (sizes[i] bytes at
+/* Since 0.9. The digest of n parts (sizes[i] bytes at
  * parts[i]) one after the other with alg ("sha256", "sha512", ...) from
  * OpenSSL's default provider: to out (FV_MAX_DIGEST_SIZE of room), its
  * size to *len. Errors: EINVAL (no such algorithm, a NULL pointer),
@@ -75,7 +75,7 @@ int fv_digest(const char *alg, size_t n, const void *const *parts,
 /* This thread's message for its last failed call ("" before any). */
 const char *fv_last_error(void);
 
-/* Since 0.6 (FASTVERITY_1.4). Some messages end with a fix that sets one
+/* Since 0.6. Some messages end with a fix that sets one
  * parameter: "... (give a data block count of 12)". A program with its
  * own names for the parameters (a command line's options) says the fix
  * in its words: fv_last_error_param() tells which parameter, and
@@ -125,7 +125,7 @@ void fv_free(void *p);
 
 /* --- parameters --------------------------------------------------------
  * What the superblock holds, plus where the hash area starts: a plain
- * structure since 0.10 (FASTVERITY_1.8), in place of 0.3-0.9's handle
+ * structure since 0.10, in place of 0.3-0.9's handle
  * with its 19 setters and getters; format, verify and open check the
  * whole set (fv_params_check). */
 struct fv_params {
@@ -172,8 +172,8 @@ int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
 
 /* --- options ------------------------------------------------------------
- * How format, verify, repair and open run: a plain structure since 0.10
- * (FASTVERITY_1.8), in place of 0.3-0.9's handle and its setters. The
+ * How format, verify, repair and open run: a plain structure since 0.10,
+ * in place of 0.3-0.9's handle and its setters. The
  * caller sets size to sizeof(struct fv_options) and zeroes the rest
  * (fv_options o = {.size = sizeof(o)}): zero is each option's default,
  * and NULL options mean the defaults (one worker per online CPU, no
@@ -186,7 +186,7 @@ typedef struct fv_options fv_options;
 /* done of total bytes read so far; called from worker threads, one call
  * at a time. */
 typedef void (*fv_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-/* Since 0.8 (FASTVERITY_1.6): a pass over the image begins, by name
+/* Since 0.8: a pass over the image begins, by name
  * ("verify data", "rebuild", "verify again", "check parity", "hash
  * data", "hash data and parity", "write parity"), with the progress
  * callback's ctx; the progress calls after it count that pass from 0 to
@@ -362,7 +362,7 @@ int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
 /* --- Android images ---------------------------------------------------------
  * An image with an AVB footer (docs/android.md): its tree, parity and
  * vbmeta inside it, described by the vbmeta's first hashtree descriptor.
- * Since 0.4 (FASTVERITY_1.2). A vbmeta as read (fv_avb): fv_image_info's
+ * Since 0.4. A vbmeta as read (fv_avb): fv_image_info's
  * avb (fv_open, also of an image read for showing: the request's show)
  * and a walk's steps', valid while the image or the walk is (since 0.10
  * no call makes or frees one alone). */
@@ -399,7 +399,7 @@ struct fv_avb_header {
 	unsigned flags, rollback_index_location;
 	const char *release;
 };
-/* What the image is (since 0.10, FASTVERITY_1.8, one call in place of
+/* What the image is (since 0.10, one call in place of
  * 0.4-0.7's fv_avb_partition_name, _root_hex, _layout, _algorithm,
  * _rollback_index, _has_footer, _has_hashtree, _key_sha1, _release,
  * _sparse, _parity_unusable, _footer_of, _header_of and
@@ -520,13 +520,13 @@ int fv_avb_descriptor(const fv_avb *a, size_t i, struct fv_avb_descriptor *d);
 int fv_avb_described_image(const fv_avb *a, size_t i, char **path);
 
 /* --- Android images written --------------------------------------------
- * Since 0.6 (FASTVERITY_1.4): avbtool's writers, byte for byte as
+ * Since 0.6: avbtool's writers, byte for byte as
  * avbtool 1.3.0 writes them (docs/android.md). */
 
 /* The release string avbtool 1.3.0 writes, whose bytes these match. */
 #define FV_AVB_RELEASE "avbtool 1.3.0"
 
-/* What every vbmeta is made of (since 0.10, FASTVERITY_1.8, one request
+/* What every vbmeta is made of (since 0.10, one request
  * in place of 0.6's fv_vbmeta_opts and its setters): algorithm and key,
  * rollback index and location, flags, release string, and the
  * descriptors added, in avbtool's order: chains, properties, kernel
@@ -675,7 +675,7 @@ int fv_avb_max_image_size(const struct fv_footer_request *f, uint64_t *max);
 int fv_avb_add_footer(const char *image, const struct fv_footer_request *f,
 		      const fv_options *o);
 /* avbtool's editors of an image in place, one call (since 0.10,
- * FASTVERITY_1.8, in place of 0.6-0.9's fv_avb_erase_footer,
+ * in place of 0.6-0.9's fv_avb_erase_footer,
  * _append_vbmeta_image, _resize_image and _zero_hashtree). Each edit
  * reads the members it names; a member it does not name must be 0 or
  * NULL (else EINVAL, naming it), so that a request meant for another
@@ -718,7 +718,7 @@ int fv_avb_edit(const struct fv_avb_edit_request *req);
  * (PKCS#8 private or SPKI public, PEM or DER) or an AVB public key blob.
  * Errors: EINVAL, ENOMEM. */
 int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
-/* Since 0.10 (FASTVERITY_1.8): extract_public_key_digest: the SHA-256 of
+/* Since 0.10: extract_public_key_digest: the SHA-256 of
  * the key's AVB public key blob, lowercase hex (what avb_custom_key
  * holds the digest of). Errors: fv_avb_public_key's. */
 int fv_avb_public_key_digest(const char *key, char hex[65]);
@@ -736,7 +736,7 @@ int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
 
 /* --- Android super images (docs/android.md, "Factory images and
  * super.img") ---------------------------------------------------------
- * Since 0.8 (FASTVERITY_1.6). A super image (raw or sparse; a split one
+ * Since 0.8. A super image (raw or sparse; a split one
  * with its other block devices) read as a container of logical
  * partitions, each an Android image with its own footer. A logical
  * partition is also named by the path IMAGE/NAME ("super.img/system_a":
@@ -808,7 +808,7 @@ struct fv_super_block_device {
 	uint32_t flags; /* bit 0: slot-suffixed */
 	const char *file; /* the file read for it */
 };
-/* Entry i of one kind (since 0.10, FASTVERITY_1.8, one call in place
+/* Entry i of one kind (since 0.10, one call in place
  * of 0.8's fv_super_partition, _extent, _group, _block_device and
  * _note): the kind asked, and its structure in the union (each with its
  * size set by the library: fixed there; new facts go at the end of
@@ -858,7 +858,7 @@ int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 
 /* --- containers and trust (docs/trust.md) --------------------------------
- * Since 0.5 (FASTVERITY_1.3). The registry alone; the door asks it and
+ * Since 0.5. The registry alone; the door asks it and
  * the trust policy (fv_open). */
 
 /* What an image given alone is, decided once, in one order: "sparse"
@@ -871,7 +871,7 @@ int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
  * the container asked; a sparse image), ENODEV, ENOTBLK, EIO. */
 int fv_container_of(const char *image, const char *asked, const char **name);
 
-/* Since 0.6 (FASTVERITY_1.4): 0 unless path is an Android sparse image
+/* Since 0.6: 0 unless path is an Android sparse image
  * (or cannot be read), which is refused where raw data is expected:
  * -EINVAL, the message naming the command that makes a raw one. */
 int fv_refuse_sparse(const char *path);
@@ -887,7 +887,7 @@ enum fv_trust {
 };
 
 /* --- Android firmware sets: one walk ------------------------------------
- * Since 0.10 (FASTVERITY_1.8). A set given by its top image — a vbmeta
+ * Since 0.10. A set given by its top image — a vbmeta
  * image, an image with an AVB footer, or a super image — walked as
  * libavb's avb_slot_verify walks it (docs/android.md, "Firmware sets"):
  * each vbmeta judged (its own signature, then the key given for the top
@@ -1068,7 +1068,7 @@ int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
 const char *fv_slot_note(const fv_slot *s, size_t i);
 
 /* --- the door ---------------------------------------------------------------
- * Since 0.10 (FASTVERITY_1.8). What verify, repair and open act on,
+ * Since 0.10. What verify, repair and open act on,
  * opened once whatever
  * it is: an image given alone, which the registry names (or the caller:
  * container "avb", "ddi", "super", "sidecar"), or a data and a hash
@@ -1360,7 +1360,7 @@ struct fv_fec_report {
 	uint64_t before_unchecked_data_blocks;
 	uint64_t before_unchecked_hash_blocks;
 };
-/* Since 0.10 (FASTVERITY_1.8): what an action found, in one versioned
+/* Since 0.10: what an action found, in one versioned
  * structure (as fv_layout: the caller sets size, the library fills that
  * much). Strings point into the result (valid until fv_result_free) and
  * are never NULL. */
@@ -1434,7 +1434,7 @@ struct fv_report {
 int fv_result_report(const fv_result *r, struct fv_report *out);
 
 /* --- disk images ----------------------------------------------------------
- * Since 0.6 (FASTVERITY_1.4). A systemd disk image opened with
+ * Since 0.6. A systemd disk image opened with
  * fv_open ("ddi"): its GPT, and each pair's partitions. Strings
  * point into the image handle (valid until fv_image_free). */
 struct fv_ddi_disk {
@@ -1501,7 +1501,7 @@ struct fv_image_pair_info {
 int fv_image_signer(const fv_image *img, size_t i, char **subject);
 
 /* --- bench -----------------------------------------------------------------
- * Since 0.10 (FASTVERITY_1.8). What `fastverity bench` measures here, in
+ * Since 0.10. What `fastverity bench` measures here, in
  * about req->seconds: the ways of hashing 4096-byte blocks with a 32-byte
  * salt (the SHA-256 kernels, also on every thread at once; OpenSSL's EVP
  * two ways; the kernel's AF_ALG), the FEC encoders (ISA-L's, libfec's)
@@ -1624,7 +1624,7 @@ typedef struct fv_status fv_status;
  * device-mapper), EINVAL (the name), ENOMEM. */
 int fv_status_get(const char *name, fv_status **st);
 void fv_status_free(fv_status *st);
-/* Since 0.10 (FASTVERITY_1.8): what fv_status_get read, in one call. Its
+/* Since 0.10: what fv_status_get read, in one call. Its
  * strings and params point into st, valid until fv_status_free. */
 struct fv_status_info {
 	size_t size; /* sizeof(struct fv_status_info), set by the caller */
@@ -1664,12 +1664,12 @@ int fv_status_info(const fv_status *st, struct fv_status_info *info);
 #define FV_NFLAGS 8
 const char *fv_flag_name(unsigned flag);
 
-/* Since 0.9 (FASTVERITY_1.7): fs-verity (docs/fsverity.md). A file's
+/* Since 0.9: fs-verity (docs/fsverity.md). A file's
  * fs-verity digest, what `fsverity digest` (fsverity-utils) prints and
  * the kernel measures: the Merkle tree over the file's 1-64 KiB blocks,
  * the 256-byte descriptor holding its root, and the digest of that. */
 typedef struct fv_fsverity_digest fv_fsverity_digest;
-/* Since 0.10 (FASTVERITY_1.8): a tree's parameters, read as far as size
+/* Since 0.10: a tree's parameters, read as far as size
  * says (members past it, and zeros, are the defaults); a NULL pointer
  * to them: SHA-256, 4096-byte blocks, no salt. */
 struct fv_fsverity_params {
@@ -1687,7 +1687,7 @@ typedef int (*fv_read_fn)(void *ctx, void *buf, size_t count);
 enum fv_fsverity_flags {
 	FV_FSVERITY_KEEP_TREE = 1u << 0, /* keep each file's tree */
 };
-/* Since 0.10 (FASTVERITY_1.8): what fv_fsverity_compute computes. */
+/* Since 0.10: what fv_fsverity_compute computes. */
 struct fv_fsverity_request {
 	size_t size; /* sizeof(struct fv_fsverity_request), set by the
 		      * caller */
@@ -1729,7 +1729,7 @@ int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 			      const fv_options *o, unsigned flags,
 			      fv_fsverity_digest **out, size_t *failed);
 void fv_fsverity_digest_free(fv_fsverity_digest *d);
-/* Since 0.10 (FASTVERITY_1.8): a digest and what it is made of; the
+/* Since 0.10: a digest and what it is made of; the
  * pointers into d, valid until fv_fsverity_digest_free. */
 struct fv_fsverity_info {
 	size_t size;           /* sizeof(struct fv_fsverity_info), set by the
@@ -1772,7 +1772,7 @@ int fv_fsverity_sign(const fv_fsverity_digest *d,
 int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
 		       const uint8_t *sig, size_t len);
 /* FS_IOC_MEASURE_VERITY: the digest the kernel holds. Since 0.10
- * (FASTVERITY_1.8) into a structure. */
+ * into a structure. */
 struct fv_fsverity_measurement {
 	size_t size;   /* sizeof(struct fv_fsverity_measurement), set by the
 			* caller */

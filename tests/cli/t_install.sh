@@ -5,12 +5,12 @@
 make -s -C "$TOP" install DESTDIR="$T/root" PREFIX=/usr >"$T/log" 2>&1
 check "make install succeeds" test $? = 0
 for f in bin/fastverity share/man/man8/fastverity.8 lib/libfastverity.a \
-	lib/libfastverity.so.1 lib/libfastverity.so lib/pkgconfig/fastverity.pc \
+	lib/libfastverity.so.2 lib/libfastverity.so lib/pkgconfig/fastverity.pc \
 	include/fastverity.h; do
 	check "installs $f" test -e "$T/root/usr/$f"
 done
 check "one header, nothing of the library's insides" test "$(find "$T/root/usr/include" -type f | wc -l)" = 1
-check "the soname says the ABI: libfastverity.so.1" sh -c "objdump -p '$T/root/usr/lib/libfastverity.so.1' | grep -q 'SONAME *libfastverity.so.1$'"
+check "the soname says the ABI: libfastverity.so.2" sh -c "objdump -p '$T/root/usr/lib/libfastverity.so.2' | grep -q 'SONAME *libfastverity.so.2$'"
 check "pkg-config version" test "$(PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$T/root/usr/lib/pkgconfig" pkg-config --modversion fastverity)" = "$("$FV" --version | head -1 | cut -d' ' -f2)"
 
 cat >"$T/use.c" <<'C'
@@ -95,7 +95,7 @@ check "  and runs (format, verify), with the library's version" test "$(head -1 
 "$FV" format "$T/cd" "$T/ch2" --salt="$("$FV" dump "$T/ch" | sed -n 's/^Salt:[[:space:]]*//p')" \
 	--uuid="$("$FV" dump "$T/ch" | sed -n 's/^UUID:[[:space:]]*//p')" >"$T/co2"
 check "  its tree and root are the command's" sh -c "cmp -s '$T/ch' '$T/ch2' && test '$(sed -n 2p "$T/cout")' = '$(root_of "$T/co2")'"
-nm -D --defined-only "$T/root/usr/lib/libfastverity.so.1" | awk '{print $3}' | sort >"$T/symbols"
+nm -D --defined-only "$T/root/usr/lib/libfastverity.so.2" | awk '{print $3}' | sort >"$T/symbols"
 check "the shared library exports exactly the listed symbols" diff -u "$TOP/tests/abi/libfastverity.symbols" "$T/symbols"
 # the static archive defines no global name but the public API's: none
 # that could collide with libavb's avb_*, libfec's fec_* or any other
@@ -129,7 +129,7 @@ builds() { # TARGET FILE...: make -n TARGET (B empty) makes each FILE
 helpers="$T/clean/mkimage $T/clean/fvfiles $T/clean/fvjson"
 check "24: make check-arm64 builds the command tests' helpers" builds check-arm64 $helpers
 check "24: make check-cli builds them, the library as installed and its objects" \
-	builds check-cli $helpers fastverity libfastverity.a libfastverity.so libfastverity.so.1 "$T/clean/libfastverity-internal.a"
+	builds check-cli $helpers fastverity libfastverity.a libfastverity.so libfastverity.so.2 "$T/clean/libfastverity-internal.a"
 check "24: make check-asan builds the helpers its command tests use" \
 	builds check-asan $helpers "$T/clean/libfastverity-internal.a"
 check "24: make faults and make sweep build theirs" sh -c "
@@ -168,7 +168,7 @@ check "a program linked in the build tree runs there" sh -c "cc -std=c11 -I'$TOP
 # make uninstall removes every file make install put there.
 check "pkg-config --define-prefix points into the copy" sh -c "PKG_CONFIG_PATH='$T/root/usr/lib/pkgconfig' pkg-config --define-prefix --cflags --libs fastverity | grep -q -- '-I$T/root/usr/include .*-L$T/root/usr/lib '"
 make -s -C "$TOP" install DESTDIR="$T/lib64" PREFIX=/opt/fv LIBDIR=/opt/fv/lib64 >/dev/null 2>&1
-check "LIBDIR: the library and .pc there" sh -c "test -e '$T/lib64/opt/fv/lib64/libfastverity.so.1' && grep -qx 'libdir=\${prefix}/lib64' '$T/lib64/opt/fv/lib64/pkgconfig/fastverity.pc'"
+check "LIBDIR: the library and .pc there" sh -c "test -e '$T/lib64/opt/fv/lib64/libfastverity.so.2' && grep -qx 'libdir=\${prefix}/lib64' '$T/lib64/opt/fv/lib64/pkgconfig/fastverity.pc'"
 make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr >/dev/null 2>&1
 check "make uninstall removes every installed file" test "$(find "$T/root" -type f -o -type l | wc -l)" = 0
 

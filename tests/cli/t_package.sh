@@ -1,5 +1,5 @@
 # The Debian packages: dpkg-buildpackage -b -us -uc builds fastverity,
-# libfastverity1 and libfastverity-dev from a copy of the tree, lintian
+# libfastverity2 and libfastverity-dev from a copy of the tree, lintian
 # finds no error in them, their dependencies resolve on this machine, and
 # unpacked into a scratch root the command runs on the packaged library
 # and a program builds and runs against the packaged header, pkg-config
@@ -21,7 +21,7 @@ else
 fi
 
 check "the README's Install section names the packages and how to build them" sh -c \
-	"sed -n '/^## Install/,/^## /p' '$TOP/README.md' | tr '\n' ' ' | grep -q 'dpkg-buildpackage -b -us -uc.*libfastverity1.*libfastverity-dev'"
+	"sed -n '/^## Install/,/^## /p' '$TOP/README.md' | tr '\n' ' ' | grep -q 'dpkg-buildpackage -b -us -uc.*libfastverity2.*libfastverity-dev'"
 check "debian/changelog's version is the header's ($V)" \
 	test "$(cd "$S" && dpkg-parsechangelog -SVersion)" = "$V"
 # (no debug symbol packages: not what is checked, and seconds to make)
@@ -29,7 +29,7 @@ check "debian/changelog's version is the header's ($V)" \
 rc=$?
 check "dpkg-buildpackage -b -us -uc succeeds" test "$rc" = 0
 [ "$rc" = 0 ] || tail -20 "$T/build.log" >&2
-for p in fastverity libfastverity1 libfastverity-dev; do
+for p in fastverity libfastverity2 libfastverity-dev; do
 	check "builds ${p}_${V}_$ARCH.deb" test -s "$T/src/${p}_${V}_$ARCH.deb"
 done
 # the packages' contents
@@ -45,31 +45,38 @@ check "fastverity: the command, man page, bash, zsh and fish completions" has fa
 	/usr/share/zsh/vendor-completions/_fastverity \
 	/usr/share/fish/vendor_completions.d/fastverity.fish \
 	/usr/share/doc/fastverity/copyright
-check "libfastverity1: the shared library by its soname, nothing else of the library" sh -c \
-	"$(declare -f contents has); T='$T' V='$V' ARCH='$ARCH'; has libfastverity1 /usr/lib/$MA/libfastverity.so.1 &&
-	 ! grep -qE '\.(a|h|pc)$|/libfastverity\.so$' '$T/list.libfastverity1'"
+check "libfastverity2: the shared library by its soname, nothing else of the library" sh -c \
+	"$(declare -f contents has); T='$T' V='$V' ARCH='$ARCH'; has libfastverity2 /usr/lib/$MA/libfastverity.so.2 &&
+	 ! grep -qE '\.(a|h|pc)$|/libfastverity\.so$' '$T/list.libfastverity2'"
 check "libfastverity-dev: the header, the .so link, the static library, the pkg-config file" has libfastverity-dev \
 	/usr/include/fastverity.h /usr/lib/$MA/libfastverity.so /usr/lib/$MA/libfastverity.a \
 	/usr/lib/$MA/pkgconfig/fastverity.pc
 dep() { dpkg-deb -f "$T/src/$1_${V}_$ARCH.deb" Depends; }
-check "fastverity depends on libfastverity1 (the command is the library's client)" \
-	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libfastverity1 \(>= [0-9.]+\)'"
+check "fastverity depends on libfastverity2 (the command is the library's client)" \
+	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libfastverity2 \(>= [0-9.]+\)'"
 check "  and on libjson-c5, which it opens to write JSON" \
 	sh -c "dpkg-deb -f '$T/src/fastverity_${V}_$ARCH.deb' Depends | grep -qE '(^|, )libjson-c5($|,| )'"
-check "libfastverity1 depends on libdevmapper, which it opens when needed" \
-	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -q 'libdevmapper1.02.1'"
+check "libfastverity2 depends on libdevmapper, which it opens when needed" \
+	sh -c "dpkg-deb -f '$T/src/libfastverity2_${V}_$ARCH.deb' Depends | grep -q 'libdevmapper1.02.1'"
 check "  and on libssl3 (libcrypto), libfec0, zlib1g and libjson-c5, which it opens when needed too" \
-	sh -c "dpkg-deb -f '$T/src/libfastverity1_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -E '(^|, )libfec0($|,| )' | grep -E '(^|, )zlib1g($|,| )' | grep -qE '(^|, )libjson-c5($|,| )'"
-check "libfastverity-dev depends on exactly this libfastverity1" \
-	sh -c "dpkg-deb -f '$T/src/libfastverity-dev_${V}_$ARCH.deb' Depends | grep -qF 'libfastverity1 (= $V)'"
+	sh -c "dpkg-deb -f '$T/src/libfastverity2_${V}_$ARCH.deb' Depends | grep -E '(^|, )libssl3($|,| )' | grep -E '(^|, )libfec0($|,| )' | grep -E '(^|, )zlib1g($|,| )' | grep -qE '(^|, )libjson-c5($|,| )'"
+check "libfastverity-dev depends on exactly this libfastverity2" \
+	sh -c "dpkg-deb -f '$T/src/libfastverity-dev_${V}_$ARCH.deb' Depends | grep -qF 'libfastverity2 (= $V)'"
 # the symbols file: every exported symbol of tests/abi, with the version
 # its node came with
-dpkg-deb -I "$T/src/libfastverity1_${V}_$ARCH.deb" symbols >"$T/symbols" 2>/dev/null
-check "libfastverity1's symbols file lists every exported symbol, by node" test \
+dpkg-deb -I "$T/src/libfastverity2_${V}_$ARCH.deb" symbols >"$T/symbols" 2>/dev/null
+check "libfastverity2's symbols file lists every exported symbol, by node" test \
 	"$(sed -n 's/^ \([^ ]*\) .*/\1/p' "$T/symbols" | sed 's/@/@@/' | sort)" = \
 	"$(sed 's/^\(FASTVERITY_[0-9.]*\)$/\1@@\1/' "$TOP/tests/abi/libfastverity.symbols" | sort)"
-check "  with the version each node came with (fv_super_open's 0.8, fv_params_layout's 0.2)" sh -c \
-	"grep -qE '^ fv_super_open@FASTVERITY_1.6 0.8$' '$T/symbols' && grep -qE '^ fv_params_layout@FASTVERITY_1 0.2$' '$T/symbols'"
+check "  made by debian/mksymbols, which gives FASTVERITY_2's symbols 0.10 (its /* 0.10 */)" sh -c \
+	"sh '$TOP/debian/mksymbols' '$TOP/libfastverity.map' '$TOP/tests/abi/libfastverity.symbols' | grep -qx ' fv_super_open@FASTVERITY_2 0\.10'"
+# (dpkg-gensymbols lowers a version past the package's own to the
+# package's: 0.10's symbols say 0.9.0 until the header says 0.10)
+W=0.10
+dpkg --compare-versions "$V" lt "$W" && W=$V
+check "  with the version each node came with (FASTVERITY_2's 0.10, here $W: fv_super_open's, fv_params_layout's)" sh -c \
+	"grep -qxF ' fv_super_open@FASTVERITY_2 $W' '$T/symbols' && grep -qxF ' fv_params_layout@FASTVERITY_2 $W' '$T/symbols'"
+check "  of libfastverity.so.2 in libfastverity2" grep -qx 'libfastverity\.so\.2 libfastverity2 #MINVER#' "$T/symbols"
 check "  and the -dev package to build against" grep -qx '\* Build-Depends-Package: libfastverity-dev' "$T/symbols"
 
 # lintian: no error (warnings are printed, not failed)
@@ -80,19 +87,19 @@ check "lintian finds no error" test "$rc" = 0
 check "  and reports no E: tag" sh -c "! grep -q '^E:' '$T/lintian'"
 
 # their dependencies resolve here (apt's simulation: nothing is installed)
-apt-get -s install "$T/src/fastverity_${V}_$ARCH.deb" "$T/src/libfastverity1_${V}_$ARCH.deb" \
+apt-get -s install "$T/src/fastverity_${V}_$ARCH.deb" "$T/src/libfastverity2_${V}_$ARCH.deb" \
 	"$T/src/libfastverity-dev_${V}_$ARCH.deb" >"$T/apt" 2>&1
 check "apt-get resolves the three packages' dependencies (simulated)" sh -c \
-	"grep -q '^Inst fastverity ' '$T/apt' && grep -q '^Inst libfastverity1 ' '$T/apt' && grep -q '^Inst libfastverity-dev ' '$T/apt'"
+	"grep -q '^Inst fastverity ' '$T/apt' && grep -q '^Inst libfastverity2 ' '$T/apt' && grep -q '^Inst libfastverity-dev ' '$T/apt'"
 
 # unpacked into a scratch root
 R=$T/root
-for p in fastverity libfastverity1 libfastverity-dev; do
+for p in fastverity libfastverity2 libfastverity-dev; do
 	dpkg-deb -x "$T/src/${p}_${V}_$ARCH.deb" "$R"
 done
 L=$R/usr/lib/$MA
-check "the packaged command loads libfastverity.so.1 from the scratch root" sh -c \
-	"LD_LIBRARY_PATH='$L' ldd '$R/usr/bin/fastverity' | grep -q 'libfastverity.so.1 => $L/libfastverity.so.1'"
+check "the packaged command loads libfastverity.so.2 from the scratch root" sh -c \
+	"LD_LIBRARY_PATH='$L' ldd '$R/usr/bin/fastverity' | grep -q 'libfastverity.so.2 => $L/libfastverity.so.2'"
 check "and fastverity --version says what the tree's does" test \
 	"$(LD_LIBRARY_PATH="$L" "$R/usr/bin/fastverity" --version)" = "$("$FV_REAL" --version)"
 gen 19 $((96 * 4096)) >"$T/d"
@@ -138,7 +145,7 @@ check "a program builds against the packaged header and library" \
 	cc -std=c11 -Wall -Wextra -Werror -o "$T/use" "$T/use.c" $(pc --cflags --libs)
 check "  and runs on it: the same root hash as format's" test \
 	"$(LD_LIBRARY_PATH="$L" "$T/use" "$T/d" "$T/h3" "$SALT")" = "$V $(root_of "$T/o1")"
-check "  linked against the packaged libfastverity.so.1" sh -c \
-	"LD_LIBRARY_PATH='$L' ldd '$T/use' | grep -q 'libfastverity.so.1 => $L/libfastverity.so.1'"
+check "  linked against the packaged libfastverity.so.2" sh -c \
+	"LD_LIBRARY_PATH='$L' ldd '$T/use' | grep -q 'libfastverity.so.2 => $L/libfastverity.so.2'"
 
 finish
