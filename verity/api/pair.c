@@ -534,7 +534,8 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	if (!pr->pair.root_size)
 		return verity_api_fail(EINVAL,
 				       "%s: no root hash to check against "
-				       "(verity_api_pair_set_root)",
+				       "(the open request's root_hex or "
+				       "root_hash_file)",
 				       pr->data);
 	if (pr->of_image) {
 		struct verity_trust_ask ask = {
@@ -558,7 +559,7 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
-				       "(verity_api_pair_set_fec)",
+				       "(the open request's fec_path)",
 				       pr->data);
 	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
