@@ -64,7 +64,7 @@ export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconf
 # library opens them when needed)
 libs="-L$isal_lib $(pkg-config --libs popt json-c) -lisal -lz -lpthread"
 test_libs="$(pkg-config --libs libcrypto) -lfec"
-units=$(for t in tests/unit/test_*.c; do t=${t##*/}; echo "$B/unit/${t%.c}"; done)
+units=$(find tests/unit -name 'test_*.c' | sort | sed "s#^tests/unit/\(.*\)\.c\$#$B/unit/\1#")
 quick=
 [ "${CHECK_QUICK:-}" = 1 ] && quick=1
 api=$B/fv-api clis="t_vectors t_corruption t_fec" also="; tree and api also portable" roots=" with roots 2 and 24"
