@@ -99,6 +99,7 @@ $(CLI_OBJ): INTERNAL_CFLAGS =
 # the public API's unit suites are programs of it alone, as the command is
 UNIT_API_BIN = $(UNIT_API:tests/unit/%.c=$(B)/tests/%) $(UNIT_API:tests/unit/%.c=$(B)/unit/%)
 $(UNIT_API_BIN): private INTERNAL_CFLAGS =
+$(UNIT_API_BIN): tests/unit/api/api_test.c
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api/ marks them), versioned FASTVERITY_2 by libfastverity.map
