@@ -1,16 +1,13 @@
-/* The containers' parsers on bytes made here: AVB footers, vbmeta blobs
- * and descriptors (encoded and parsed back, then damaged), GPT headers
- * and entries (CRCs, ranges, overlaps), and a disk image's signature
- * JSON (made and parsed back, then malformed). */
+/* verity/container/avb/vbmeta.c on bytes made here: AVB footers, vbmeta
+ * blobs and descriptors (encoded and parsed back, then damaged), ML-DSA
+ * signed ones included. */
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
 #include <zlib.h>
-
 #include "check_main.h"
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
@@ -122,231 +119,6 @@ START_TEST(avb_footer_checks)
 }
 END_TEST
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* A GPT header over entries: 4 entries of 128 bytes at sector 2. */
-static void header(uint8_t h[512], const uint8_t *entries)
-{
-	memset(h, 0, 512);
-	memcpy(h, "EFI PART", 8);
-	put32(h + 8, 0x00010000);
-	put32(h + 12, 92);
-	put64(h + 24, 1);
-	put64(h + 40, 34);
-	put64(h + 48, 2000);
-	put64(h + 72, 2);
-	put32(h + 80, 4);
-	put32(h + 84, 128);
-	put32(h + 88, (uint32_t)crc32(0, entries, 4 * 128));
-	put32(h + 16, (uint32_t)crc32(0, h, 92));
-}
-
-static void entry(uint8_t *e, uint8_t tag, uint64_t first, uint64_t last)
-{
-	memset(e, 0, 128);
-	e[0] = tag;
-	e[16] = tag;
-	put64(e + 32, first);
-	put64(e + 40, last);
-	e[56] = 'p';
-}
-
-START_TEST(gpt_checks)
-{
-	uint8_t h[512], entries[4 * 128];
-	struct gpt_header gh;
-	struct gpt g;
-	struct ht_error err;
-
-	memset(entries, 0, sizeof(entries));
-	entry(entries, 1, 34, 99);
-	entry(entries + 2 * 128, 2, 100, 199);
-	header(h, entries);
-	ck_assert_int_eq(
-		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
-	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
-			 0);
-	ck_assert_uint_eq(g.nparts, 2);
-	ck_assert_uint_eq(g.part[1].index, 3);
-	ck_assert_uint_eq(g.part[1].offset, 100 * 512);
-	ck_assert_uint_eq(g.part[1].size, 100 * 512);
-	ck_assert_str_eq(g.part[0].label, "p");
-	verity_gpt_free(&g);
-	/* the image ends before the usable sectors do */
-	ck_assert_int_eq(
-		verity_gpt_header_parse(h, 512, 1000 * 512, "t", &gh, &err),
-		-EINVAL);
-	/* a header CRC that does not match */
-	h[60] ^= 1;
-	ck_assert_int_eq(
-		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err),
-		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "GPT header: CRC"));
-	/* overlapping partitions */
-	entry(entries + 2 * 128, 2, 99, 199);
-	header(h, entries);
-	ck_assert_int_eq(
-		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
-	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
-			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "partitions 1 and 3 overlap"));
-	/* past the usable sectors; and an entry CRC that does not match */
-	entry(entries + 2 * 128, 2, 100, 2001);
-	header(h, entries);
-	ck_assert_int_eq(
-		verity_gpt_header_parse(h, 512, 2048 * 512, "t", &gh, &err), 0);
-	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
-			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "partition 3: sectors 100"));
-	entries[200] ^= 1;
-	ck_assert_int_eq(verity_gpt_entries_parse(&gh, entries, "t", &g, &err),
-			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "GPT entries: CRC"));
-}
-END_TEST
-
-START_TEST(ddi_signature_json)
-{
-	static const uint8_t der[5] = {0x30, 3, 2, 1, 7};
-	char root[129], fp[65], *json, hex[65];
-	uint8_t *back, buf[4096];
-	size_t len;
-	struct ht_error err;
-
-	memset(hex, 'a', 64);
-	hex[64] = 0;
-	ck_assert_int_eq(verity_ddi_sig_json_make(hex, hex, der, sizeof(der),
-						  &json, &err),
-			 0);
-	memset(buf, 0, sizeof(buf));
-	memcpy(buf, json, strlen(json));
-	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
-						   &back, &len, fp, &err),
-			 0);
-	ck_assert_str_eq(root, hex);
-	ck_assert_str_eq(fp, hex);
-	ck_assert_uint_eq(len, sizeof(der));
-	ck_assert_mem_eq(back, der, sizeof(der));
-	free(back);
-	free(json);
-	/* not NUL-padded; a rootHash too short; upper case; no signature */
-	memcpy(buf + 3000, "x", 1);
-	ck_assert_int_eq(verity_ddi_sig_json_parse(buf, sizeof(buf), "t", root,
-						   &back, &len, fp, &err),
-			 -EINVAL);
-	static const char *bad[] = {
-		"{\"rootHash\":\"abcd\",\"signature\":\"MAMCAQc=\"}",
-		"{\"rootHash\":"
-		"\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-		"AAAAAAAAAAAAAA\",\"signature\":\"MAMCAQc=\"}",
-		"{\"rootHash\":"
-		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-		"aaaaaaaaaaaaaa\"}",
-		"[1,2]",
-		"{\"rootHash\":"
-		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-		"aaaaaaaaaaaaaa\",\"signature\":\"M!MCAQc=\"}",
-		/* a key given twice, also spelled with an escape: json-c
-		 * keeps the last, so the first would be read elsewhere */
-		"{\"rootHash\":"
-		"\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-		"bbbbbbbbbbbbbb\",\"rootHash\":"
-		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
-		"{\"root\\u0048ash\":"
-		"\"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-		"bbbbbbbbbbbbbb\",\"rootHash\":"
-		"\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-		"aaaaaaaaaaaaaa\",\"signature\":\"MAMCAQc=\"}",
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		memset(buf, 0, sizeof(buf));
-		memcpy(buf, bad[i], strlen(bad[i]));
-		ck_assert_msg(verity_ddi_sig_json_parse(buf, sizeof(buf), "t",
-							root, &back, &len, fp,
-							&err) == -EINVAL,
-			      "%s", bad[i]);
-	}
-}
-END_TEST
-
-/* The trust policy against its table (docs/trust.md), row by row. */
-START_TEST(trust_table)
-{
-	static const enum verity_container cs[] = {
-		VERITY_CONTAINER_PLAIN, VERITY_CONTAINER_SIDECAR,
-		VERITY_CONTAINER_AVB, VERITY_CONTAINER_DDI};
-	struct ht_error err;
-
-	for (size_t c = 0; c < 4; c++)
-		for (int sig = 0; sig < 3; sig++)
-			for (int an = 0; an < 3; an++)
-				for (int w = 0; w < 3; w++) {
-					/* w 2: opening (activates) */
-					struct verity_trust_ask a = {
-						cs[c], "img",
-						(enum verity_signature_from)sig,
-						(enum verity_anchor)an, w == 1,
-						w == 2};
-					enum verity_anchor right =
-						cs[c] == VERITY_CONTAINER_AVB
-							? VERITY_ANCHOR_KEY
-							: VERITY_ANCHOR_CERT;
-					enum verity_trust t = 99;
-					int want, r = verity_trust_decide(
-							  &a, &t, &err);
-
-					if (an != VERITY_ANCHOR_NONE &&
-					    (enum verity_anchor)an != right)
-						want = -EINVAL;
-					else if (sig == VERITY_SIGNATURE_NONE)
-						want = an ? -EPERM : 0;
-					else if (an)
-						want = 0;
-					else
-						want = (sig == VERITY_SIGNATURE_FOUND &&
-							w != 1) ||
-								       w == 2
-							       ? 0
-							       : -EINVAL;
-					ck_assert_msg(r == want,
-						      "%zu %d %d %d: %d", c,
-						      sig, an, w, r);
-					if (r)
-						ck_assert(strstr(ht_msg(&err),
-								 "img: "));
-					else
-						ck_assert_int_eq(
-							t,
-							!sig ? VERITY_TRUST_UNSIGNED
-							: an ? VERITY_TRUST_CHECK
-							     : VERITY_TRUST_UNCHECKED);
-				}
-}
-END_TEST
-
-static void put_file(const char *path, const void *p, size_t n, off_t at)
-{
-	FILE *f = fopen(path, "r+b");
-
-	if (!f)
-		f = fopen(path, "w+b");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseeko(f, at, SEEK_SET), 0);
-	ck_assert_uint_eq(fwrite(p, 1, n, f), n);
-	fclose(f);
-}
-
 /* ML-DSA vbmetas (types 7, 8: tests/avb/mldsa's images) validated as
  * libavb validates them: hash_size 0, the exact signature size, the key
  * blob's key_num_bytes and length; the signature over header and
@@ -455,74 +227,6 @@ START_TEST(avb_mldsa_vbmeta)
 }
 END_TEST
 
-/* The registry: one order, an image that reads two ways refused with
- * both readings, --container's choice honoured only when it applies. */
-START_TEST(registry_order)
-{
-	char dir[] = "/tmp/fv-registry.XXXXXX", img[64], side[72];
-	static uint8_t zeros[8192];
-	uint8_t foot[AVB_FOOTER_SIZE] = "AVBf";
-	enum verity_container k;
-	struct ht_error err;
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(img, sizeof(img), "%s/os.raw", dir);
-	snprintf(side, sizeof(side), "%s/os.verity", dir);
-	put_file(img, zeros, sizeof(zeros), 0);
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		0);
-	ck_assert_int_eq(k, VERITY_CONTAINER_SIDECAR); /* reads no way */
-	put_file(img, "EFI PART", 8, 512);             /* a GPT header */
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		0);
-	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
-	put_file(img, foot, sizeof(foot), sizeof(zeros) - sizeof(foot));
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		-EINVAL);
-	ck_assert(strstr(ht_msg(&err), "reads two ways, as an Android image"));
-	ck_assert(strstr(ht_msg(&err), "and as a systemd disk image"));
-	ck_assert_int_eq(err.param, HT_PARAM_CONTAINER);
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_DDI, &k, &err),
-		0);
-	ck_assert_int_eq(k, VERITY_CONTAINER_DDI);
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AVB, &k, &err),
-		0);
-	ck_assert_int_eq(verity_container_identify(
-				 img, VERITY_CONTAINER_SIDECAR, &k, &err),
-			 -EINVAL);
-	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_PLAIN,
-						   &k, &err),
-			 -EINVAL);
-	put_file(side, zeros, 512, 0); /* os.verity beside it: three ways */
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		-EINVAL);
-	put_file(img, "\x3a\xff\x26\xed\x01\x00\x00\x00\x1c\x00\x0c\x00", 12,
-		 0); /* a sparse header first: refused before the rest */
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		-EINVAL);
-	ck_assert(strstr(ht_msg(&err), "sparse"));
-	/* sidecar files asked for: the image as it is, its chunk list
-	 * never read */
-	ck_assert_int_eq(verity_container_identify(
-				 img, VERITY_CONTAINER_SIDECAR, &k, &err),
-			 0);
-	ck_assert_int_eq(k, VERITY_CONTAINER_SIDECAR);
-	unlink(side);
-	unlink(img);
-	ck_assert_int_eq(
-		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
-		-ENODEV);
-	rmdir(dir);
-}
-END_TEST
-
 static void loops(TCase *tc)
 {
 	tcase_add_loop_test(tc, avb_mldsa_vbmeta, 0, 2);
@@ -530,11 +234,9 @@ static void loops(TCase *tc)
 
 int main(void)
 {
-	static const struct unit_suite u = {.name = "containers",
+	static const struct unit_suite u = {.name = "vbmeta",
 					    .loops = loops};
 
 	return run_unit(&u, UNIT_TESTS(avb_descriptors_round_trip,
-				       avb_footer_checks, gpt_checks,
-				       ddi_signature_json, trust_table,
-				       registry_order));
+				       avb_footer_checks));
 }
