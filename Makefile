@@ -46,7 +46,14 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/set.c cli/ddi.c cli/super.c cli/hints.c \
            cli/cmd_fsverity.c
-UNIT_SRC = $(wildcard tests/unit/test_*.c)
+# A unit suite sits at the path of what it tests: tests/unit/<folder>/
+# test_<file>.c for verity/<folder>/<file>.c (hashtree/<file>.c:
+# tests/unit/hashtree/), built as $(B)/tests/<folder>/test_<file>.
+UNIT_SRC = $(sort $(wildcard tests/unit/*/test_*.c tests/unit/*/*/test_*.c))
+# tests/unit/api/'s suites are programs of the public API alone, as the
+# command is (with their helpers, tests/unit/api/api_test.c), but for
+# the registry's, a part of the library inside
+UNIT_API = $(filter-out tests/unit/api/test_registry.c,$(wildcard tests/unit/api/test_*.c))
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
@@ -89,9 +96,10 @@ $(B)/%.o: %.c
 INTERNAL_CFLAGS = -DFASTVERITY_COMPILATION
 ALL_CFLAGS += $(INTERNAL_CFLAGS)
 $(CLI_OBJ): INTERNAL_CFLAGS =
-# test_api is a program of the public API alone, as the command is
-$(B)/tests/test_api $(B)/unit/test_api: private INTERNAL_CFLAGS =
-$(B)/tests/test_fsverity $(B)/unit/test_fsverity: private INTERNAL_CFLAGS =
+# the public API's unit suites are programs of it alone, as the command is
+UNIT_API_BIN = $(UNIT_API:tests/unit/%.c=$(B)/tests/%) $(UNIT_API:tests/unit/%.c=$(B)/unit/%)
+$(UNIT_API_BIN): private INTERNAL_CFLAGS =
+$(UNIT_API_BIN): tests/unit/api/api_test.c
 
 # The shared library exports only include/fastverity.h's functions
 # (verity/api/ marks them), versioned FASTVERITY_2 by libfastverity.map
@@ -154,17 +162,19 @@ fastverity: $(CLI_OBJ) libfastverity.a
 endif
 
 # (the suites' own headers: a change there rebuilds them)
-UNIT_H = $(wildcard tests/unit/*.h)
+# (the suites' own headers, in tests/unit/ and its folders, found by
+# name: -Itests/unit)
+UNIT_H = $(wildcard tests/unit/*.h tests/unit/*/*.h tests/unit/*/*/*.h)
 $(B)/tests/%: tests/unit/%.c $(UNIT_H) $(B)/libfastverity-internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(shell pkg-config --cflags check) -o $@ $(filter %.c,$^) \
 	  $(B)/libfastverity-internal.a $(LIBS) $(TEST_LIBS) $(shell pkg-config --libs check)
 
 # Unit suites linked from the objects of $(B) (check-asan builds them
 # with the sanitizers).
 $(B)/unit/%: tests/unit/%.c $(UNIT_H) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(shell pkg-config --cflags check) -o $@ $(filter %.c,$^) \
 	  $(LIB_OBJ) $(LIBS) $(TEST_LIBS) $(shell pkg-config --libs check)
 
 $(B)/mkimage: images/mkimage.c
@@ -264,7 +274,7 @@ CLI_TEST_DEPS = all $(CLI_HELPERS) $(B)/mldsa-tool $(B)/libfastverity-internal.a
 check-arm64: $(CLI_HELPERS)
 	@CHECK_QUICK=$(CHECK_QUICK) tests/arm64/run.sh
 
-# (CK_FORK=no: a fork for each of test_sha256's thousand checks cost
+# (CK_FORK=no: a fork for each of hashtree/test_sha256's thousand checks cost
 # half the phase; a crash still fails its suite, as under ASan)
 check-unit: $(UNIT_BIN)
 	@CK_FORK=no tests/unit/run.sh $(UNIT_BIN)
@@ -290,17 +300,18 @@ ASAN_CFLAGS = -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 check-asan: $(CLI_TEST_DEPS)
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-asan CFLAGS="$(ASAN_CFLAGS)" \
 	  build-asan/fastverity-asan $(UNIT_SRC:tests/unit/%.c=build-asan/unit/%)
-	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" tests/asan/run.sh
+	@CHECK_QUICK=$(CHECK_QUICK) ASAN_CLI_TESTS="$(ASAN_RUN_TESTS)" \
+	  ASAN_UNITS="$(UNIT_SRC:tests/unit/%.c=build-asan/unit/%)" tests/asan/run.sh
 
 # The library from 8 threads at once (format, verify, repair on images
 # of their own) under ThreadSanitizer: a data race fails it. So does one
-# in the errors workers hand over (test_error).
+# in the errors workers hand over (hashtree/test_error).
 TSAN_CFLAGS = -O1 -g1 -fsanitize=thread
 check-tsan:
 	@$(MAKE) --no-print-directory -s -j$(NPROC) B=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" \
-	  build-tsan/tsan-threads build-tsan/unit/test_error
+	  build-tsan/tsan-threads build-tsan/unit/hashtree/test_error
 	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/tsan-threads
-	@CK_FORK=no TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/unit/test_error
+	@CK_FORK=no TSAN_OPTIONS=halt_on_error=1:exitcode=66 build-tsan/unit/hashtree/test_error
 
 $(B)/tsan-threads: tests/tsan/threads.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)

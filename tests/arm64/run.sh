@@ -27,8 +27,9 @@
 #
 # make check (CHECK_QUICK=1) runs the short set: the build, the kernel
 # picked and forced, bench's names, the suites of the code that differs
-# on arm64 (test_sha256: the Armv8 kernels; test_fec: ISA-L's NEON
-# parity, without its fused-parity case) and t_vectors (trees through the
+# on arm64 (hashtree/test_sha256: the Armv8 kernels; fec/test_rs and
+# fec/test_layout: ISA-L's NEON parity, without fec/test_encode's
+# fused-parity case) and t_vectors (trees through the
 # Armv8 kernel, byte-identical with veritysetup's); make check-full all
 # of the above.
 #
@@ -64,17 +65,17 @@ export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconf
 # library opens them when needed)
 libs="-L$isal_lib $(pkg-config --libs popt json-c) -lisal -lz -lpthread"
 test_libs="$(pkg-config --libs libcrypto) -lfec"
-units=$(for t in tests/unit/test_*.c; do t=${t##*/}; echo "$B/unit/${t%.c}"; done)
+units=$(find tests/unit -name 'test_*.c' | sort | sed "s#^tests/unit/\(.*\)\.c\$#$B/unit/\1#")
 quick=
 [ "${CHECK_QUICK:-}" = 1 ] && quick=1
 api=$B/fv-api clis="t_vectors t_corruption t_fec" also="; tree and api also portable" roots=" with roots 2 and 24"
 skip=
 if [ -n "$quick" ]; then
-	units="$B/unit/test_sha256 $B/unit/test_fec"
+	units="$B/unit/hashtree/test_sha256 $B/unit/fec/test_rs $B/unit/fec/test_layout"
 	api= clis=t_vectors also= roots=
-	# test_fec's fused-parity case is 90 formats (the tree and ISA-L's
-	# parity on the same code paths as the parity case); check-full
-	skip=fused_parity_equals_own_pass
+	# (not fec/test_encode: its fused-parity case is 90 formats, the
+	# tree and ISA-L's parity on the same code paths as fec/test_rs's;
+	# check-full)
 fi
 # shellcheck disable=SC2086
 make -s -j"$(nproc)" CC=$CC B=$B LIBS="$libs" TEST_LIBS="$test_libs" \
@@ -131,8 +132,10 @@ run_unit() {
 }
 for u in $units; do run_unit "$u"; done
 if [ -z "$quick" ]; then
-	run_unit "$B/unit/test_tree" portable
-	run_unit "$B/unit/test_api" portable
+	run_unit "$B/unit/hashtree/test_tree" portable
+	for u in $units; do
+		case $u in */unit/api/test_registry) ;; */unit/api/*) run_unit "$u" portable ;; esac
+	done
 fi
 
 RESULTS=$(mktemp /tmp/fastverity-arm64.XXXXXX)

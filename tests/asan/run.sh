@@ -13,17 +13,22 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
 # found at the suite's exit
 export CK_FORK=no
 failed=0
-# the suites as many at once as there are CPUs (each one a process)
+# the suites (make check-asan names them in ASAN_UNITS: build-asan/unit/
+# <folder>/test_<file>, as tests/unit/ has them; else those built) as
+# many at once as there are CPUs (each one a process; its log beside it)
 unit_one() {
-	"$1" >"build-asan/$(basename "$1").log" 2>&1 && return
-	echo "FAIL asan: $(basename "$1")" >&2
-	tail -40 "build-asan/$(basename "$1").log" >&2
+	"$1" >"$1.log" 2>&1 && return
+	echo "FAIL asan: ${1#build-asan/unit/}" >&2
+	tail -40 "$1.log" >&2
 	return 1
 }
 export -f unit_one
-ufailed=$(ls build-asan/unit/test_* | xargs -P "$(nproc)" -I{} bash -c 'unit_one "$1" || echo F' _ {} | grep -c F)
+unit_list=${ASAN_UNITS:-$(find build-asan/unit -type f -name 'test_*' ! -name '*.log' | sort)}
+# shellcheck disable=SC2086
+ufailed=$(printf '%s\n' $unit_list | xargs -P "$(nproc)" -I{} bash -c 'unit_one "$1" || echo F' _ {} | grep -c F)
 failed=$((failed + ufailed))
-units=$(ls build-asan/unit/test_* | wc -l)
+# shellcheck disable=SC2086
+units=$(printf '%s\n' $unit_list | wc -l)
 # command tests: the sanitized binary; any sanitizer report fails its
 # check (exit 86/87) and is kept in the log. make check (CHECK_QUICK=1)
 # runs them without the leak check: LeakSanitizer's stop at each exit

@@ -105,7 +105,7 @@ check "the static archive's global names are the public API's alone" diff -u "$T
 # and every one of them is called by a test
 untested=""
 for f in $(sed -n 's/@@FASTVERITY_[0-9.]*$//p' "$TOP/tests/abi/libfastverity.symbols"); do
-	grep -qw "$f" "$TOP/tests/unit/test_api.c" "$TOP/tests/unit/test_fsverity.c" "$TOP/tests/kernel/api.c" \
+	grep -qw "$f" "$TOP"/tests/unit/api/*.c "$TOP/tests/kernel/api.c" \
 		"$TOP/tests/tsan/threads.c" "$0" "$TOP/README.md" || untested="$untested $f"
 done
 check "every exported function is called by a test${untested:+ (not:$untested)}" test -z "$untested"

@@ -1,6 +1,6 @@
 /* What bench concludes from its figures, where noise can mislead: a
  * lead counts only when the spreads (slowest to fastest round) do not
- * overlap. Pure functions of the figures (tests/unit/test_bench.c). */
+ * overlap. Pure functions of the figures (tests/unit/bench/test_rank.c). */
 #include <stdlib.h>
 #include <string.h>
 

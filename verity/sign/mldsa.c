@@ -12,7 +12,7 @@
  * for. It is small (the
  * standard's algorithms, no assembly) and checked against AOSP's test
  * keys and two vbmeta images signed with them, Wycheproof's vectors
- * (tests/unit/test_mldsa.c) and, both ways, @noble/post-quantum
+ * (tests/unit/sign/test_mldsa.c) and, both ways, @noble/post-quantum
  * (tests/cli/t_mldsa.sh).
  *
  * Why its own Keccak, not OpenSSL's SHAKE. OpenSSL 3.0 squeezes a XOF
@@ -29,7 +29,7 @@
  * of a verify (0.5 ms). With its own Keccak, checking an ML-DSA
  * signature needs no OpenSSL at all, and the constant-time test under
  * valgrind sees every instruction that touches a secret.
- * tests/unit/test_mldsa.c checks SHAKE128/256 here against OpenSSL's,
+ * tests/unit/sign/test_mldsa.c checks SHAKE128/256 here against OpenSSL's,
  * for many lengths and pieces.
  *
  * Constant time. Key generation and signing handle the secret key (the
