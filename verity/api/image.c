@@ -547,8 +547,11 @@ static int acting(const fv_image *img, size_t i, fv_pair **pr)
 	return r;
 }
 
-API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
-		  fv_result **res)
+/* action on a copy of pair i (once per call, not per block). */
+static int act_on(const fv_image *img, size_t i, const fv_options *o,
+		  fv_result **res,
+		  int (*action)(const fv_pair *, const fv_options *,
+				fv_result **))
 {
 	fv_pair *pr;
 	int r;
@@ -557,39 +560,27 @@ API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 	*res = NULL;
 	if ((r = acting(img, i, &pr)))
 		return r;
-	r = verity_api_pair_verify(pr, o, res);
+	r = action(pr, o, res);
 	verity_api_pair_free(pr);
 	return r;
+}
+
+API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
+		  fv_result **res)
+{
+	return act_on(img, i, o, res, verity_api_pair_verify);
 }
 
 API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 		  fv_result **res)
 {
-	fv_pair *pr;
-	int r;
-
-	NEED(res);
-	*res = NULL;
-	if ((r = acting(img, i, &pr)))
-		return r;
-	r = verity_api_pair_repair(pr, o, res);
-	verity_api_pair_free(pr);
-	return r;
+	return act_on(img, i, o, res, verity_api_pair_repair);
 }
 
 API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 		    fv_result **res)
 {
-	fv_pair *pr;
-	int r;
-
-	NEED(res);
-	*res = NULL;
-	if ((r = acting(img, i, &pr)))
-		return r;
-	r = verity_api_pair_dump(pr, o, res);
-	verity_api_pair_free(pr);
-	return r;
+	return act_on(img, i, o, res, verity_api_pair_dump);
 }
 
 API int fv_activate(const char *name, const fv_image *img, size_t i,
