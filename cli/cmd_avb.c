@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <popt.h>
-
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/jsonc.h"
+#include "cli/options.h"
 #include "cli/params.h"
 #include "cli/text.h"
 #include "cli/pair.h"
@@ -34,11 +33,11 @@ enum sub {
 	S_VERSION = 1u << 9,
 	S_APPEND = 1u << 10, /* append_vbmeta_image */
 	S_RESIZE = 1u << 11,
-	S_ZERO = 1u << 12,                       /* zero_hashtree */
-	S_DIGESTS = 1u << 13,                    /* print_partition_digests */
-	S_CMDLINE = 1u << 14,                    /* calculate_kernel_cmdline */
-	S_KEY_DIGEST = 1u << 15,                 /* extract_public_key_digest */
-	S_GENKEY = 1u << 16,                     /* generate_key (fastverity's) */
+	S_ZERO = 1u << 12,       /* zero_hashtree */
+	S_DIGESTS = 1u << 13,    /* print_partition_digests */
+	S_CMDLINE = 1u << 14,    /* calculate_kernel_cmdline */
+	S_KEY_DIGEST = 1u << 15, /* extract_public_key_digest */
+	S_GENKEY = 1u << 16,     /* generate_key (fastverity's) */
 	S_COMMON = S_HASHTREE | S_HASH | S_MAKE, /* avbtool's common args */
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
@@ -90,166 +89,162 @@ static const char *const missing_subs[] = {
 	"generate_test_image",
 };
 
-enum kind { STR, FLAG, LIST, MISSING_STR, MISSING_FLAG };
-
-struct row {
-	const char *name;
-	enum kind kind;
-	size_t off;   /* STR, FLAG, LIST: the field in cli_avb_args */
-	size_t count; /* LIST: its count */
-	unsigned subs;
-	const char *arg;
-	const char *help;
-};
-
 #define F(field) offsetof(struct cli_avb_args, field)
 #define L(field)                              \
 	offsetof(struct cli_avb_args, field), \
 		offsetof(struct cli_avb_args, n##field)
 
-static const struct row rows[] = {
-	{"image", STR, F(image), 0,
-	 S_FOOTER | S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA |
-		 S_APPEND | S_RESIZE | S_ZERO | S_DIGESTS | S_CMDLINE,
-	 "IMAGE", "the image"},
-	{"output", STR, F(output), 0,
-	 S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
-		 S_DIGESTS | S_CMDLINE | S_KEY_DIGEST | S_GENKEY,
-	 "FILE", "the output file"},
-	{"partition_size", STR, F(partition_size), 0,
-	 S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"},
-	{"vbmeta_image", STR, F(vbmeta_image), 0, S_APPEND, "IMAGE",
-	 "the image whose vbmeta blob is appended"},
-	{"hashtree_disabled", FLAG, F(hashtree_disabled), 0, S_CMDLINE, NULL,
-	 "the command line for a disabled hash tree"},
-	{"accept_zeroed_hashtree", FLAG, F(accept_zeroed_hashtree), 0, S_VERIFY,
-	 NULL, "accept a tree and parity zero_hashtree zeroed"},
-	{"use_persistent_digest", FLAG, F(use_persistent_digest), 0, S_FOOTER,
-	 NULL, "no digest in the descriptor: the device keeps it"},
-	{"signing_helper", STR, F(signing_helper), 0, S_COMMON, "PROGRAM",
-	 "a program that signs in the key's place (stdin, stdout)"},
-	{"signing_helper_with_files", STR, F(signing_helper_with_files), 0,
-	 S_COMMON, "PROGRAM", "the same, the block in a file it overwrites"},
-	{"public_key_metadata", STR, F(public_key_metadata), 0, S_COMMON,
-	 "FILE", "bytes put after the public key"},
-	{"chain_partition_do_not_use_ab", LIST, L(chains_no_ab), S_COMMON,
-	 "PART_NAME:ROLLBACK_SLOT:KEY_PATH",
-	 "chain a partition that has no A/B slots"},
-	{"partition_name", STR, F(partition_name), 0, S_FOOTER, "NAME",
-	 "partition name"},
-	{"hash_algorithm", STR, F(hash_algorithm), 0, S_FOOTER | S_DIGEST,
-	 "ALG", "the hash (default: sha256; add_hashtree_footer's: sha1)"},
-	{"salt", STR, F(salt), 0, S_FOOTER, "HEX",
-	 "salt in hex (default: random)"},
-	{"block_size", STR, F(block_size), 0, S_HASHTREE, "SIZE",
-	 "block size (default: 4096)"},
-	{"generate_fec", FLAG, F(generate_fec), 0, S_HASHTREE, NULL,
-	 "deprecated: parity is made by default"},
-	{"do_not_generate_fec", FLAG, F(do_not_generate_fec), 0, S_HASHTREE,
-	 NULL, "no parity"},
-	{"fec_num_roots", STR, F(fec_num_roots), 0, S_HASHTREE, "N",
-	 "parity roots (default: 2)"},
-	{"changed", STR, F(changed), 0, S_HASHTREE, "OFFSET:LENGTH,...|@FILE",
-	 "fastverity's: over a footer of the same tree, the data bytes that "
-	 "changed (default: found by a verify of the old tree)"},
-	{"calc_max_image_size", FLAG, F(calc_max_image_size), 0, S_FOOTER, NULL,
-	 "print the largest image that fits the partition size"},
-	{"output_vbmeta_image", STR, F(output_vbmeta_image), 0, S_FOOTER,
-	 "FILE", "also write the vbmeta blob here"},
-	{"do_not_append_vbmeta_image", FLAG, F(do_not_append_vbmeta_image), 0,
-	 S_FOOTER, NULL, "no vbmeta or footer in the image"},
-	{"check_at_most_once", FLAG, F(check_at_most_once), 0, S_HASHTREE, NULL,
-	 "verify data blocks only the first time they are read"},
-	{"dynamic_partition_size", FLAG, F(dynamic_partition_size), 0, S_HASH,
-	 NULL, "size the partition to the image"},
-	{"do_not_use_ab", FLAG, F(do_not_use_ab), 0, S_FOOTER, NULL,
-	 "the partition does not use A/B"},
-	{"algorithm", STR, F(algorithm), 0, S_COMMON, "ALG",
-	 "the vbmeta's signature (default: NONE, unsigned)"},
-	{"algorithm", STR, F(algorithm), 0, S_GENKEY, "ALG",
-	 "the new key's (ML-DSA-65 or -87)"},
-	{"key", STR, F(key), 0,
-	 S_COMMON | S_EXTRACT_KEY | S_VERIFY | S_KEY_DIGEST, "KEY",
-	 "RSA key (PEM, or pkcs11: URI), ML-DSA key (PKCS#8/SPKI, PEM or "
-	 "DER), or AVB public key blob"},
-	{"deterministic", FLAG, F(deterministic), 0, S_COMMON, NULL,
-	 "fastverity's: ML-DSA signatures the same bytes each run "
-	 "(reproducible builds; default: hedged, fresh randomness)"},
-	{"rollback_index", STR, F(rollback_index), 0, S_COMMON, "N",
-	 "rollback index"},
-	{"rollback_index_location", STR, F(rollback_index_location), 0,
-	 S_COMMON, "N", "location of the rollback index"},
-	{"internal_release_string", STR, F(release), 0, S_COMMON, "STR",
-	 "release string (default: avbtool 1.3.0)"},
-	{"append_to_release_string", STR, F(append_release), 0, S_COMMON, "STR",
-	 "text to append to the release string"},
-	{"prop", LIST, L(props), S_COMMON, "KEY:VALUE", "add a property"},
-	{"prop_from_file", LIST, L(props_from_file), S_COMMON, "KEY:PATH",
-	 "add a property from a file"},
-	{"kernel_cmdline", LIST, L(cmdlines), S_COMMON, "CMDLINE",
-	 "add a kernel command line"},
-	{"include_descriptors_from_image", LIST, L(includes), S_COMMON, "IMAGE",
-	 "add the descriptors of an image"},
-	{"chain_partition", LIST, L(chains), S_COMMON,
-	 "PART_NAME:ROLLBACK_SLOT:KEY_PATH", "chain a partition"},
-	{"flags", STR, F(flags), 0, S_COMMON, "N", "vbmeta flags"},
-	{"set_hashtree_disabled_flag", FLAG, F(set_hashtree_disabled_flag), 0,
-	 S_COMMON, NULL, "set the HASHTREE_DISABLED flag"},
-	{"print_required_libavb_version", FLAG,
-	 F(print_required_libavb_version), 0, S_COMMON, NULL,
-	 "print the libavb version the options need"},
-	{"padding_size", STR, F(padding_size), 0, S_MAKE | S_EXTRACT_VBMETA,
-	 "N", "pad the output to a multiple of N"},
-	{"expected_chain_partition", LIST, L(expected), S_VERIFY,
-	 "PART_NAME:ROLLBACK_SLOT:KEY_PATH", "expected chained partition"},
-	{"follow_chain_partitions", FLAG, F(follow), 0, S_VERIFY, NULL,
-	 "check chained partitions too"},
-	{"keep_hashtree", FLAG, F(keep_hashtree), 0, S_ERASE, NULL,
-	 "keep the hash tree and parity"},
-	{"json", FLAG, F(json), 0, S_INFO | S_DIGESTS | S_VERIFY, NULL,
-	 "JSON output (info_image, verify_image: fastverity's)"},
-	{"threads", STR, F(threads), 0, S_HASHTREE | S_VERIFY, "N",
-	 "worker threads (fastverity; default: one per CPU)"},
-	{"progress", FLAG, F(progress), 0, S_HASHTREE | S_VERIFY, NULL,
-	 "progress on stderr also when it is not a terminal (fastverity)"},
+static const struct cli_option rows[] = {
+	CLI_ROW("image", CLI_VALUE, F(image), 0,
+		S_FOOTER | S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
+			S_EXTRACT_VBMETA | S_APPEND | S_RESIZE | S_ZERO |
+			S_DIGESTS | S_CMDLINE,
+		"IMAGE", "the image"),
+	CLI_ROW("output", CLI_VALUE, F(output), 0,
+		S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
+			S_DIGESTS | S_CMDLINE | S_KEY_DIGEST | S_GENKEY,
+		"FILE", "the output file"),
+	CLI_ROW("partition_size", CLI_VALUE, F(partition_size), 0,
+		S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"),
+	CLI_ROW("vbmeta_image", CLI_VALUE, F(vbmeta_image), 0, S_APPEND,
+		"IMAGE", "the image whose vbmeta blob is appended"),
+	CLI_ROW("hashtree_disabled", CLI_FLAG, F(hashtree_disabled), 0,
+		S_CMDLINE, NULL, "the command line for a disabled hash tree"),
+	CLI_ROW("accept_zeroed_hashtree", CLI_FLAG, F(accept_zeroed_hashtree),
+		0, S_VERIFY, NULL,
+		"accept a tree and parity zero_hashtree zeroed"),
+	CLI_ROW("use_persistent_digest", CLI_FLAG, F(use_persistent_digest), 0,
+		S_FOOTER, NULL,
+		"no digest in the descriptor: the device keeps it"),
+	CLI_ROW("signing_helper", CLI_VALUE, F(signing_helper), 0, S_COMMON,
+		"PROGRAM",
+		"a program that signs in the key's place (stdin, stdout)"),
+	CLI_ROW("signing_helper_with_files", CLI_VALUE,
+		F(signing_helper_with_files), 0, S_COMMON, "PROGRAM",
+		"the same, the block in a file it overwrites"),
+	CLI_ROW("public_key_metadata", CLI_VALUE, F(public_key_metadata), 0,
+		S_COMMON, "FILE", "bytes put after the public key"),
+	CLI_ROW("chain_partition_do_not_use_ab", CLI_LIST, L(chains_no_ab),
+		S_COMMON, "PART_NAME:ROLLBACK_SLOT:KEY_PATH",
+		"chain a partition that has no A/B slots"),
+	CLI_ROW("partition_name", CLI_VALUE, F(partition_name), 0, S_FOOTER,
+		"NAME", "partition name"),
+	CLI_ROW("hash_algorithm", CLI_VALUE, F(hash_algorithm), 0, S_FOOTER,
+		"{sha1,sha256,sha512}",
+		"the hash (default: sha256; add_hashtree_footer's: sha1)"),
+	CLI_ROW("hash_algorithm", CLI_VALUE, F(hash_algorithm), 0, S_DIGEST,
+		"ALG", "the hash (default: sha256)"),
+	CLI_ROW("salt", CLI_VALUE, F(salt), 0, S_FOOTER, "HEX",
+		"salt in hex (default: random)"),
+	CLI_ROW("block_size", CLI_VALUE, F(block_size), 0, S_HASHTREE, "SIZE",
+		"block size (default: 4096)"),
+	CLI_ROW("generate_fec", CLI_FLAG, F(generate_fec), 0, S_HASHTREE, NULL,
+		"deprecated: parity is made by default"),
+	CLI_ROW("do_not_generate_fec", CLI_FLAG, F(do_not_generate_fec), 0,
+		S_HASHTREE, NULL, "no parity"),
+	CLI_ROW("fec_num_roots", CLI_VALUE, F(fec_num_roots), 0, S_HASHTREE,
+		"N", "parity roots (default: 2)"),
+	CLI_ROW("changed", CLI_VALUE, F(changed), 0, S_HASHTREE,
+		"OFFSET:LENGTH,...|@FILE",
+		"fastverity's: over a footer of the same tree, the data bytes "
+		"that "
+		"changed (default: found by a verify of the old tree)"),
+	CLI_ROW("calc_max_image_size", CLI_FLAG, F(calc_max_image_size), 0,
+		S_FOOTER, NULL,
+		"print the largest image that fits the partition size"),
+	CLI_ROW("output_vbmeta_image", CLI_VALUE, F(output_vbmeta_image), 0,
+		S_FOOTER, "FILE", "also write the vbmeta blob here"),
+	CLI_ROW("do_not_append_vbmeta_image", CLI_FLAG,
+		F(do_not_append_vbmeta_image), 0, S_FOOTER, NULL,
+		"no vbmeta or footer in the image"),
+	CLI_ROW("check_at_most_once", CLI_FLAG, F(check_at_most_once), 0,
+		S_HASHTREE, NULL,
+		"verify data blocks only the first time they are read"),
+	CLI_ROW("dynamic_partition_size", CLI_FLAG, F(dynamic_partition_size),
+		0, S_HASH, NULL, "size the partition to the image"),
+	CLI_ROW("do_not_use_ab", CLI_FLAG, F(do_not_use_ab), 0, S_FOOTER, NULL,
+		"the partition does not use A/B"),
+	CLI_ROW("algorithm", CLI_VALUE, F(algorithm), 0, S_COMMON,
+		"{NONE,SHA256_RSA2048,SHA256_RSA4096,SHA256_RSA8192,SHA512_"
+		"RSA2048,"
+		"SHA512_RSA4096,SHA512_RSA8192,MLDSA65,MLDSA87}",
+		"the vbmeta's signature (default: NONE, unsigned)"),
+	CLI_ROW("algorithm", CLI_VALUE, F(algorithm), 0, S_GENKEY,
+		"{MLDSA65,MLDSA87}", "the new key's (ML-DSA-65 or -87)"),
+	CLI_ROW("key", CLI_VALUE, F(key), 0,
+		S_COMMON | S_EXTRACT_KEY | S_VERIFY | S_KEY_DIGEST, "KEY",
+		"RSA key (PEM, or pkcs11: URI), ML-DSA key (PKCS#8/SPKI, PEM "
+		"or "
+		"DER), or AVB public key blob"),
+	CLI_ROW("deterministic", CLI_FLAG, F(deterministic), 0, S_COMMON, NULL,
+		"fastverity's: ML-DSA signatures the same bytes each run "
+		"(reproducible builds; default: hedged, fresh randomness)"),
+	CLI_ROW("rollback_index", CLI_VALUE, F(rollback_index), 0, S_COMMON,
+		"N", "rollback index"),
+	CLI_ROW("rollback_index_location", CLI_VALUE,
+		F(rollback_index_location), 0, S_COMMON, "N",
+		"location of the rollback index"),
+	CLI_ROW("internal_release_string", CLI_VALUE, F(release), 0, S_COMMON,
+		"STR", "release string (default: avbtool 1.3.0)"),
+	CLI_ROW("append_to_release_string", CLI_VALUE, F(append_release), 0,
+		S_COMMON, "STR", "text to append to the release string"),
+	CLI_ROW("prop", CLI_LIST, L(props), S_COMMON, "KEY:VALUE",
+		"add a property"),
+	CLI_ROW("prop_from_file", CLI_LIST, L(props_from_file), S_COMMON,
+		"KEY:PATH", "add a property from a file"),
+	CLI_ROW("kernel_cmdline", CLI_LIST, L(cmdlines), S_COMMON, "CMDLINE",
+		"add a kernel command line"),
+	CLI_ROW("include_descriptors_from_image", CLI_LIST, L(includes),
+		S_COMMON, "IMAGE", "add the descriptors of an image"),
+	CLI_ROW("chain_partition", CLI_LIST, L(chains), S_COMMON,
+		"PART_NAME:ROLLBACK_SLOT:KEY_PATH", "chain a partition"),
+	CLI_ROW("flags", CLI_VALUE, F(flags), 0, S_COMMON, "N", "vbmeta flags"),
+	CLI_ROW("set_hashtree_disabled_flag", CLI_FLAG,
+		F(set_hashtree_disabled_flag), 0, S_COMMON, NULL,
+		"set the HASHTREE_DISABLED flag"),
+	CLI_ROW("print_required_libavb_version", CLI_FLAG,
+		F(print_required_libavb_version), 0, S_COMMON, NULL,
+		"print the libavb version the options need"),
+	CLI_ROW("padding_size", CLI_VALUE, F(padding_size), 0,
+		S_MAKE | S_EXTRACT_VBMETA, "N",
+		"pad the output to a multiple of N"),
+	CLI_ROW("expected_chain_partition", CLI_LIST, L(expected), S_VERIFY,
+		"PART_NAME:ROLLBACK_SLOT:KEY_PATH",
+		"expected chained partition"),
+	CLI_ROW("follow_chain_partitions", CLI_FLAG, F(follow), 0, S_VERIFY,
+		NULL, "check chained partitions too"),
+	CLI_ROW("keep_hashtree", CLI_FLAG, F(keep_hashtree), 0, S_ERASE, NULL,
+		"keep the hash tree and parity"),
+	CLI_ROW("json", CLI_FLAG, F(json), 0, S_INFO | S_DIGESTS | S_VERIFY,
+		NULL, "JSON output (info_image, verify_image: fastverity's)"),
+	CLI_ROW("threads", CLI_VALUE, F(threads), 0, S_HASHTREE | S_VERIFY, "N",
+		"worker threads (fastverity; default: one per CPU)"),
+	CLI_ROW("progress", CLI_FLAG, F(progress), 0, S_HASHTREE | S_VERIFY,
+		NULL,
+		"progress on stderr also when it is not a terminal "
+		"(fastverity)"),
 	/* avbtool's, not here */
-	{"setup_rootfs_from_kernel", MISSING_STR, 0, 0, S_COMMON, NULL, NULL},
-	{"generate_dm_verity_cmdline_from_hashtree", MISSING_STR, 0, 0,
-	 S_COMMON, NULL, NULL},
-	{"setup_as_rootfs_from_kernel", MISSING_FLAG, 0, 0, S_HASHTREE, NULL,
-	 NULL},
-	{"no_hashtree", MISSING_FLAG, 0, 0, S_HASHTREE, NULL, NULL},
-	{"atx", MISSING_FLAG, 0, 0, S_INFO, NULL, NULL},
-	{"cert", MISSING_FLAG, 0, 0, S_INFO, NULL, NULL},
+	CLI_ROW("setup_rootfs_from_kernel", CLI_ABSENT, 0, 0, S_COMMON, "VALUE",
+		NULL),
+	CLI_ROW("generate_dm_verity_cmdline_from_hashtree", CLI_ABSENT, 0, 0,
+		S_COMMON, "VALUE", NULL),
+	CLI_ROW("setup_as_rootfs_from_kernel", CLI_ABSENT, 0, 0, S_HASHTREE,
+		NULL, NULL),
+	CLI_ROW("no_hashtree", CLI_ABSENT, 0, 0, S_HASHTREE, NULL, NULL),
+	CLI_ROW("atx", CLI_ABSENT, 0, 0, S_INFO, NULL, NULL),
+	CLI_ROW("cert", CLI_ABSENT, 0, 0, S_INFO, NULL, NULL),
 };
 
-#define NROWS       (sizeof(rows) / sizeof(rows[0]))
-
-/* The options that take one of a closed set of values (comma-separated):
- * --help shows them in braces in the argument's place ("--algorithm
- * {NONE,...}"), as argparse shows its choices, and the shells'
- * completion offers them (completion/). */
-static const struct choice {
-	const char *name;
-	unsigned subs;
-	const char *values;
-} choices[] = {
-	{"algorithm", S_COMMON,
-	 "NONE,SHA256_RSA2048,SHA256_RSA4096,SHA256_RSA8192,SHA512_RSA2048,"
-	 "SHA512_RSA4096,SHA512_RSA8192,MLDSA65,MLDSA87"},
-	{"algorithm", S_GENKEY, "MLDSA65,MLDSA87"},
-	{"hash_algorithm", S_FOOTER, "sha1,sha256,sha512"},
+static const struct cli_table table = {
+	.command = "fastverity avb",
+	.word = "avb",
+	.anchor = "avbtool",
+	.rows = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.usage_exit = EXIT_PARAMS,
+	.sep = ' ',
+	.width = 44,
 };
-
-static const char *values_of(const struct row *r, unsigned bit)
-{
-	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++)
-		if (!strcmp(choices[i].name, r->name) &&
-		    (choices[i].subs & bit))
-			return choices[i].values;
-	return NULL;
-}
-#define MISSING_VAL 1000
 
 static void print_subs(FILE *f)
 {
@@ -267,25 +262,7 @@ static void print_sub_help(const struct subcommand *s)
 	printf("Usage: fastverity avb %s [--option value ...]\n%s\n\n"
 	       "Options:\n",
 	       s->name, s->what);
-	for (size_t i = 0; i < NROWS; i++) {
-		const struct row *r = &rows[i];
-		const char *values = values_of(r, s->bit);
-		char left[256];
-		int n;
-
-		if (!(r->subs & s->bit) || r->kind >= MISSING_STR)
-			continue;
-		n = values ? snprintf(left, sizeof(left), "--%s {%s}", r->name,
-				      values)
-			   : snprintf(left, sizeof(left), "--%s%s%s",
-					 r->name, r->arg ? " " : "",
-					 r->arg ? r->arg : "");
-		/* a long left column: the help on a line of its own */
-		if (n > 44)
-			printf("  %s\n  %-44s %s\n", left, "", r->help);
-		else
-			printf("  %-44s %s\n", left, r->help);
-	}
+	cli_options_print(&table, s->bit);
 }
 
 /* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. */
@@ -316,112 +293,6 @@ static int parse_number(const char *opt, const char *s, uint64_t max,
 				 opt, s, max);
 	*out = v;
 	return 0;
-}
-
-static size_t count_list(const char **list)
-{
-	size_t n = 0;
-
-	while (list && list[n])
-		n++;
-	return n;
-}
-
-static void free_lists(struct cli_avb_args *a)
-{
-	for (size_t i = 0; i < NROWS; i++)
-		if (rows[i].kind == LIST) {
-			char ***p = (char ***)((char *)a + rows[i].off);
-
-			if (*p)
-				for (size_t k = 0; (*p)[k]; k++)
-					free((*p)[k]);
-			free(*p);
-			*p = NULL;
-		}
-}
-
-/* Parses argv (after "avb SUB") into a with popt; the rows of other
- * subcommands are unknown options there. */
-static int parse(const struct subcommand *s, int argc, const char **argv,
-		 struct cli_avb_args *a)
-{
-	struct poptOption table[NROWS + 2];
-	size_t n = 0;
-	poptContext pc;
-	int rc;
-
-	for (size_t i = 0; i < NROWS; i++) {
-		const struct row *r = &rows[i];
-		struct poptOption *p = &table[n];
-
-		if (!(r->subs & s->bit))
-			continue;
-		memset(p, 0, sizeof(*p));
-		p->longName = r->name;
-		p->arg = r->kind <= LIST ? (char *)a + r->off : NULL;
-		p->argInfo = r->kind == STR           ? POPT_ARG_STRING
-			     : r->kind == FLAG        ? POPT_ARG_NONE
-			     : r->kind == LIST        ? POPT_ARG_ARGV
-			     : r->kind == MISSING_STR ? POPT_ARG_STRING
-						      : POPT_ARG_NONE;
-		p->val = r->kind >= MISSING_STR ? MISSING_VAL + (int)i : 0;
-		n++;
-	}
-	memset(&table[n], 0, sizeof(table[n]));
-	table[n].longName = "help";
-	table[n].shortName = '?';
-	table[n].val = 'h';
-	memset(&table[n + 1], 0, sizeof(table[n + 1]));
-	pc = poptGetContext("fastverity avb", argc, argv, table, 0);
-	while ((rc = poptGetNextOpt(pc)) > 0) {
-		if (rc == 'h') {
-			print_sub_help(s);
-			poptFreeContext(pc);
-			return -1;
-		}
-		if (rc >= MISSING_VAL) {
-			cli_error(-EINVAL,
-				  "avb %s: avbtool's --%s is not implemented "
-				  "in fastverity",
-				  s->name, rows[rc - MISSING_VAL].name);
-			poptFreeContext(pc);
-			return EXIT_PARAMS;
-		}
-	}
-	if (rc < -1) {
-		cli_error(-EINVAL, "avb %s: %s: %s (fastverity avb %s --help)",
-			  s->name, poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc), s->name);
-		poptFreeContext(pc);
-		return EXIT_PARAMS;
-	}
-	if (poptPeekArg(pc)) {
-		cli_error(-EINVAL, "avb %s: unexpected argument '%s'", s->name,
-			  poptPeekArg(pc));
-		poptFreeContext(pc);
-		return EXIT_PARAMS;
-	}
-	poptFreeContext(pc);
-	for (size_t i = 0; i < NROWS; i++)
-		if (rows[i].kind == LIST)
-			*(size_t *)((char *)a + rows[i].count) = count_list(
-				*(const char ***)((char *)a + rows[i].off));
-	return 0;
-}
-
-/* Strings popt returned are the caller's: the STR fields are freed with
- * the lists. */
-static void free_strings(struct cli_avb_args *a)
-{
-	for (size_t i = 0; i < NROWS; i++)
-		if (rows[i].kind == STR) {
-			char **p = (char **)((char *)a + rows[i].off);
-
-			free(*p);
-			*p = NULL;
-		}
-	free_lists(a);
 }
 
 /* A vbmeta request and what it points to, owned here. */
@@ -739,8 +610,9 @@ static int key_digest(const struct cli_avb_args *a)
 	int r;
 
 	if (!a->key || !a->output)
-		return cli_error(-EINVAL, "avb extract_public_key_digest: --key "
-					  "and --output are required");
+		return cli_error(-EINVAL,
+				 "avb extract_public_key_digest: --key "
+				 "and --output are required");
 	if ((r = fv_avb_public_key_digest(a->key, hex)))
 		return cli_lib_error(r);
 	return cli_avb_write(a->output, "public key digest file", hex,
@@ -759,7 +631,7 @@ static int generate_key(const struct cli_avb_args *a)
 					  "are required");
 	r = fv_avb_generate_key(a->algorithm, a->output);
 	/* an output that exists is a parameter to change, not a busy one */
-	return !r ? EXIT_OK
+	return !r             ? EXIT_OK
 	       : r == -EEXIST ? cli_lib_error(-EINVAL)
 			      : cli_write_error(r);
 }
@@ -959,8 +831,11 @@ int cli_avb_main(int argc, const char **argv)
 	}
 	memset(&a, 0, sizeof(a));
 	a.sub = s->name;
-	if ((r = parse(s, argc - 1, argv + 1, &a))) {
-		free_strings(&a);
+	if ((r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1,
+				   argv + 1, NULL))) {
+		if (r < 0)
+			print_sub_help(s);
+		cli_options_free(&table, &a);
 		return r < 0 ? EXIT_OK : r;
 	}
 	/* the subcommands that read an Android image ask the registry that
@@ -1044,6 +919,6 @@ out:
 	 * wrote one (docs/json.md): the error's */
 	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())
 		cli_json_final(r, "failed");
-	free_strings(&a);
+	cli_options_free(&table, &a);
 	return r;
 }

@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <popt.h>
-
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/options.h"
 #include "cli/params.h"
 #include "include/fastverity.h"
 
@@ -32,7 +31,6 @@ struct fsv_args {
 	char *key, *cert, *pkcs11_engine, *pkcs11_module, *pkcs11_keyid;
 	char *passphrase_file, *signature, *offset, *length, *threads;
 	int compact, for_builtin_sig;
-	unsigned seen[32]; /* how often each option was given */
 	const char **args;
 	int nargs;
 };
@@ -67,45 +65,55 @@ static const struct sub {
 };
 
 #define ARG(f) offsetof(struct fsv_args, f)
-static const struct row {
-	const char *name;
-	unsigned subs;
-	size_t off;
-	int flag;
-	const char *help;
-} rows[] = {
-	{"hash-alg", F_TREE, ARG(hash_alg), 0, "sha256 (the default) or sha512"},
-	{"block-size", F_TREE, ARG(block_size), 0,
-	 "the tree's block size: a power of two from 1024 to 65536 (4096)"},
-	{"salt", F_TREE, ARG(salt), 0, "a salt of up to 32 bytes, in hex"},
-	{"out-merkle-tree", F_DIGEST | F_SIGN, ARG(out_tree), 0,
-	 "write the Merkle tree there (as the kernel stores it)"},
-	{"out-descriptor", F_DIGEST | F_SIGN, ARG(out_desc), 0,
-	 "write the 256-byte descriptor there"},
-	{"compact", F_DIGEST, ARG(compact), 1, "only the digest, in hex"},
-	{"for-builtin-sig", F_DIGEST, ARG(for_builtin_sig), 1,
-	 "the digest formatted as a built-in signature signs it"},
-	{"key", F_SIGN, ARG(key), 0,
-	 "the PEM private key, or a pkcs11: URI of a key in a token"},
-	{"cert", F_SIGN, ARG(cert), 0, "its PEM certificate"},
-	{"key-passphrase-file", F_SIGN, ARG(passphrase_file), 0,
-	 "the key's passphrase, or the token's PIN (fastverity's)"},
-	{"pkcs11-engine", F_SIGN, ARG(pkcs11_engine), 0,
-	 "not taken: give --key=pkcs11:URI"},
-	{"pkcs11-module", F_SIGN, ARG(pkcs11_module), 0,
-	 "the PKCS#11 module of a pkcs11: key (p11-kit's proxy)"},
-	{"pkcs11-keyid", F_SIGN, ARG(pkcs11_keyid), 0,
-	 "not taken: give --key=pkcs11:URI"},
-	{"signature", F_ENABLE, ARG(signature), 0,
-	 "a built-in signature file (fastverity fsverity sign)"},
-	{"offset", F_DUMP, ARG(offset), 0, "the first byte to dump"},
-	{"length", F_DUMP, ARG(length), 0, "how many bytes to dump"},
-	{"threads", F_DIGEST | F_SIGN, ARG(threads), 0,
-	 "worker threads (fastverity's; every CPU by default)"},
+static const struct cli_option rows[] = {
+	CLI_ROW("hash-alg", CLI_VALUE, ARG(hash_alg), 0, F_TREE, NULL,
+		"sha256 (the default) or sha512"),
+	CLI_ROW("block-size", CLI_VALUE, ARG(block_size), 0, F_TREE, NULL,
+		"the tree's block size: a power of two from 1024 to 65536 "
+		"(4096)"),
+	CLI_ROW("salt", CLI_VALUE, ARG(salt), 0, F_TREE, NULL,
+		"a salt of up to 32 bytes, in hex"),
+	CLI_ROW("out-merkle-tree", CLI_VALUE, ARG(out_tree), 0,
+		F_DIGEST | F_SIGN, NULL,
+		"write the Merkle tree there (as the kernel stores it)"),
+	CLI_ROW("out-descriptor", CLI_VALUE, ARG(out_desc), 0,
+		F_DIGEST | F_SIGN, NULL, "write the 256-byte descriptor there"),
+	CLI_ROW("compact", CLI_FLAG, ARG(compact), 0, F_DIGEST, NULL,
+		"only the digest, in hex"),
+	CLI_ROW("for-builtin-sig", CLI_FLAG, ARG(for_builtin_sig), 0, F_DIGEST,
+		NULL, "the digest formatted as a built-in signature signs it"),
+	CLI_ROW("key", CLI_VALUE, ARG(key), 0, F_SIGN, NULL,
+		"the PEM private key, or a pkcs11: URI of a key in a token"),
+	CLI_ROW("cert", CLI_VALUE, ARG(cert), 0, F_SIGN, NULL,
+		"its PEM certificate"),
+	CLI_ROW("key-passphrase-file", CLI_VALUE, ARG(passphrase_file), 0,
+		F_SIGN, NULL,
+		"the key's passphrase, or the token's PIN (fastverity's)"),
+	CLI_ROW("pkcs11-engine", CLI_VALUE, ARG(pkcs11_engine), 0, F_SIGN, NULL,
+		"not taken: give --key=pkcs11:URI"),
+	CLI_ROW("pkcs11-module", CLI_VALUE, ARG(pkcs11_module), 0, F_SIGN, NULL,
+		"the PKCS#11 module of a pkcs11: key (p11-kit's proxy)"),
+	CLI_ROW("pkcs11-keyid", CLI_VALUE, ARG(pkcs11_keyid), 0, F_SIGN, NULL,
+		"not taken: give --key=pkcs11:URI"),
+	CLI_ROW("signature", CLI_VALUE, ARG(signature), 0, F_ENABLE, NULL,
+		"a built-in signature file (fastverity fsverity sign)"),
+	CLI_ROW("offset", CLI_VALUE, ARG(offset), 0, F_DUMP, NULL,
+		"the first byte to dump"),
+	CLI_ROW("length", CLI_VALUE, ARG(length), 0, F_DUMP, NULL,
+		"how many bytes to dump"),
+	CLI_ROW("threads", CLI_VALUE, ARG(threads), 0, F_DIGEST | F_SIGN, NULL,
+		"worker threads (fastverity's; every CPU by default)"),
 };
-#define NROWS (sizeof(rows) / sizeof(rows[0]))
-/* popt's value of row i: ROW_VAL + i (above any letter) */
-#define ROW_VAL 1000
+
+static const struct cli_table table = {
+	.command = "fastverity fsverity",
+	.word = "fsverity",
+	.rows = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.usage_exit = EXIT_USAGE,
+	.once = 1,
+	.width = 24,
+};
 
 static void print_subs(FILE *f)
 {
@@ -123,97 +131,14 @@ static void print_sub_help(const struct sub *s)
 {
 	printf("Usage: fastverity fsverity %s %s\n%s\n\nOptions:\n", s->name,
 	       s->usage, s->what);
-	for (size_t i = 0; i < NROWS; i++)
-		if (rows[i].subs & s->bit)
-			printf("  --%-22s %s\n", rows[i].name, rows[i].help);
+	cli_options_print(&table, s->bit);
 	printf("\nExit status: 0 done; 1 failed; 2 a usage error.\n"
 	       "\nSee fastverity(8).\n");
 }
 
-/* The command line of subcommand s: 0, -1 after --help, or the exit
- * code. */
-static int parse(const struct sub *s, int argc, const char **argv,
-		 struct fsv_args *a)
-{
-	struct poptOption table[NROWS + 2];
-	size_t n = 0;
-	poptContext pc;
-	int rc;
-
-	for (size_t i = 0; i < NROWS; i++) {
-		struct poptOption *p = &table[n];
-
-		if (!(rows[i].subs & s->bit))
-			continue;
-		memset(p, 0, sizeof(*p));
-		p->longName = rows[i].name;
-		/* strings are taken one at a time below (a value given twice
-		 * is refused, the first not lost) */
-		p->arg = rows[i].flag ? (char *)a + rows[i].off : NULL;
-		p->argInfo = rows[i].flag ? POPT_ARG_NONE : POPT_ARG_STRING;
-		p->val = ROW_VAL + (int)i;
-		n++;
-	}
-	memset(&table[n], 0, sizeof(table[n]));
-	table[n].longName = "help";
-	table[n].shortName = '?';
-	table[n].val = 'h';
-	memset(&table[n + 1], 0, sizeof(table[n + 1]));
-	pc = poptGetContext("fastverity fsverity", argc, argv, table, 0);
-	while ((rc = poptGetNextOpt(pc)) > 0) {
-		if (rc == 'h') {
-			print_sub_help(s);
-			poptFreeContext(pc);
-			return -1;
-		}
-		if (rc >= ROW_VAL && ++a->seen[rc - ROW_VAL] == 2) {
-			cli_error(-EINVAL,
-				  "fsverity %s: --%s can only be given once",
-				  s->name, rows[rc - ROW_VAL].name);
-			poptFreeContext(pc);
-			return EXIT_USAGE;
-		}
-		if (rc >= ROW_VAL && !rows[rc - ROW_VAL].flag) {
-			char *v = poptGetOptArg(pc);
-
-			if (!v) {
-				poptFreeContext(pc);
-				return cli_error(-ENOMEM, "out of memory");
-			}
-			*(char **)((char *)a + rows[rc - ROW_VAL].off) = v;
-		}
-	}
-	if (rc < -1) {
-		cli_error(-EINVAL, "fsverity %s: %s: %s (fastverity fsverity %s "
-				   "--help)",
-			  s->name, poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc), s->name);
-		poptFreeContext(pc);
-		return EXIT_USAGE;
-	}
-	{
-		const char **rest = poptGetArgs(pc);
-
-		while (rest && rest[a->nargs])
-			a->nargs++;
-		a->args = calloc((size_t)a->nargs + 1, sizeof(*a->args));
-		for (int i = 0; a->args && i < a->nargs; i++)
-			a->args[i] = strdup(rest[i]);
-	}
-	poptFreeContext(pc);
-	if (!a->args)
-		return cli_error(-ENOMEM, "out of memory");
-	for (int i = 0; i < a->nargs; i++)
-		if (!a->args[i])
-			return cli_error(-ENOMEM, "out of memory");
-	return 0;
-}
-
 static void free_args(struct fsv_args *a)
 {
-	for (size_t i = 0; i < NROWS; i++)
-		if (!rows[i].flag)
-			free(*(char **)((char *)a + rows[i].off));
+	cli_options_free(&table, a);
 	for (int i = 0; a->args && i < a->nargs; i++)
 		free((char *)a->args[i]);
 	free(a->args);
@@ -468,7 +393,8 @@ static int sign(const struct sub *s, struct fsv_args *a)
 				 "--pkcs11-keyid are not taken: give the key "
 				 "as --key=pkcs11:URI (and --pkcs11-module)");
 	if (!a->key || !a->cert) {
-		cli_error(-EINVAL, "fsverity sign: --key and --cert are needed");
+		cli_error(-EINVAL,
+			  "fsverity sign: --key and --cert are needed");
 		return EXIT_USAGE;
 	}
 	if ((r = tree_params(s->name, a, &t)) || (r = run_options(a, &opts)))
@@ -479,10 +405,9 @@ static int sign(const struct sub *s, struct fsv_args *a)
 
 		if ((r = cli_check_output(a->args[1], "signature", in, 4)) ||
 		    (r = outputs_apart(a, in, 4)) ||
-		    (r = cli_check_output(a->args[1], "signature",
-					  (const char *[]){a->out_tree,
-							   a->out_desc},
-					  2)))
+		    (r = cli_check_output(
+			     a->args[1], "signature",
+			     (const char *[]){a->out_tree, a->out_desc}, 2)))
 			goto out;
 	}
 	if ((r = compute_one(&t.p, a->args[0], &opts, NULL, &d)) ||
@@ -562,8 +487,9 @@ static int measure(const struct sub *s, struct fsv_args *a)
 {
 	(void)s;
 	if (!a->nargs) {
-		cli_error(-EINVAL, "fsverity measure: no file given (fastverity "
-				   "fsverity measure --help)");
+		cli_error(-EINVAL,
+			  "fsverity measure: no file given (fastverity "
+			  "fsverity measure --help)");
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < a->nargs; i++) {
@@ -658,8 +584,13 @@ int cli_fsverity_main(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	memset(&a, 0, sizeof(a));
-	r = parse(s, argc - 1, argv + 1, &a);
+	r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1, argv + 1,
+			      &a.args);
+	while (a.args && a.args[a.nargs])
+		a.nargs++;
 	if (r) {
+		if (r < 0)
+			print_sub_help(s);
 		free_args(&a);
 		return r < 0 ? EXIT_OK : r;
 	}

@@ -196,13 +196,17 @@ static void print_help(const struct action *act)
 		       "<action-specific>\n\nOptions (each action takes "
 		       "only its own: fastverity <action> --help):\n",
 		       FASTVERITY_VERSION);
-		cli_options_print(0);
+		cli_options_print(&cli_main_options, 0);
+		printf("  %-34s %s\n  %-34s %s\n", "-?, --help",
+		       "Show this help message", "    --usage",
+		       "Display brief usage");
 		print_actions(stdout);
 		return;
 	}
 	printf("Usage: fastverity [OPTION...] %s %s\n%s\n\nOptions:\n",
 	       act->name, act->args, act->what);
-	cli_options_print(act->bit);
+	cli_options_print(&cli_main_options, act->bit);
+	printf("  %-34s %s\n", "-?, --help", "Show this help message");
 	for (size_t i = 0; i < sizeof(action_helps) / sizeof(action_helps[0]);
 	     i++) {
 		const struct action_help *h = &action_helps[i];
@@ -361,7 +365,7 @@ static int run(int argc, const char **argv)
 	/* each option reports itself, so that the action's rows can judge
 	 * it */
 	pc = poptGetContext("fastverity", argc, argv,
-			    cli_options_popt(&opts, help_options), 0);
+			    cli_options_popt(&cli_main_options, &opts, help_options), 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		cli_options_saw(rc);
@@ -370,7 +374,7 @@ static int run(int argc, const char **argv)
 		 * a screen of usage that scrolls the error away */
 		const char *bad = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
 		const char *near = rc == POPT_ERROR_BADOPT
-					   ? cli_options_nearest(bad)
+					   ? cli_options_nearest(&cli_main_options, bad)
 					   : NULL;
 
 		cli_error(-EINVAL, "%s: %s", bad, poptStrerror(rc));
@@ -410,7 +414,8 @@ static int run(int argc, const char **argv)
 		poptFreeContext(pc);
 		return EXIT_PARAMS;
 	}
-	if ((rc = cli_options_apply(&opts, act->bit, act->name))) {
+	if ((rc = cli_options_apply(&cli_main_options, &opts, act->bit,
+				     act->name))) {
 		poptFreeContext(pc);
 		return rc;
 	}
@@ -418,10 +423,6 @@ static int run(int argc, const char **argv)
 	opts.args = poptGetArgs(pc);
 	while (opts.args && opts.args[opts.nargs])
 		opts.nargs++;
-	while (opts.trusted_certs && opts.trusted_certs[opts.ntrusted])
-		opts.ntrusted++;
-	while (opts.block_devices && opts.block_devices[opts.nblock_devices])
-		opts.nblock_devices++;
 	cli_debug(&opts, "fastverity %s: running command %s.",
 		  FASTVERITY_VERSION, act->name);
 	/* --json: json-c opened before anything is done (it is opened when

@@ -1,91 +1,71 @@
-/* The one option table (cli/options.h). */
+/* The option engine and fastverity's actions' table (cli/options.h). */
 #include "cli/options.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/errors.h"
 #include "include/fastverity.h"
-
-enum cli_kind {
-	K_FLAG,  /* an int set to 1 */
-	K_VALUE, /* a char *, the text given */
-	K_LIST,  /* a const char **, repeatable */
-	K_BIT,   /* a bit set in an unsigned */
-};
 
 #define AT(f)       offsetof(struct cli_opts, f)
 #define TEXT(x)     #x
 #define NUMBER(x)   TEXT(x)
 #define ROOTS_RANGE NUMBER(FV_FEC_MIN_ROOTS) " to " NUMBER(FV_FEC_MAX_ROOTS)
 /* open's flags: a bit each of the activation flags */
-#define OPEN_FLAG(name, bit, help)                                             \
-	{                                                                      \
-		name, '\0', K_BIT, AT(activation), bit, A_OPEN, NULL, help, 0, \
-			NULL                                                   \
+#define OPEN_FLAG(name, bit, help)                                            \
+	{                                                                     \
+		name, '\0', CLI_BIT, AT(activation), bit, A_OPEN, NULL, help, \
+			0, NULL                                               \
 	}
 
-struct cli_option {
-	const char *name;
-	char short_name;
-	enum cli_kind kind;
-	size_t field; /* where in struct cli_opts */
-	unsigned bit; /* K_BIT: the bit */
-	unsigned actions;
-	const char *arg; /* the argument's name in the help, or NULL */
-	const char *help;
-	/* where the meaning differs: these actions get this help */
-	unsigned other_actions;
-	const char *other_help;
-};
-
 static const struct cli_option rows[] = {
-	{"version", 'V', K_FLAG, AT(version), 0, A_ALL, NULL,
+	{"version", 'V', CLI_FLAG, AT(version), 0, A_ALL, NULL,
 	 "Print the version and exit", 0, NULL},
-	{"verbose", 'v', K_FLAG, AT(verbose), 0, A_ALL, NULL,
+	{"verbose", 'v', CLI_FLAG, AT(verbose), 0, A_ALL, NULL,
 	 "Say whether the command succeeded", 0, NULL},
-	{"debug", '\0', K_FLAG, AT(debug), 0, A_ALL, NULL,
+	{"debug", '\0', CLI_FLAG, AT(debug), 0, A_ALL, NULL,
 	 "Show debug messages (on stderr), among them the hashing path", 0,
 	 NULL},
-	{"json", '\0', K_FLAG, AT(json), 0, A_ALL, NULL,
+	{"json", '\0', CLI_FLAG, AT(json), 0, A_ALL, NULL,
 	 "Print one JSON document instead of text", 0, NULL},
-	{"hash", 'h', K_VALUE, AT(hash), 0, A_TREE | A_BENCH, "string",
+	{"hash", 'h', CLI_VALUE, AT(hash), 0, A_TREE | A_BENCH, "string",
 	 "Hash algorithm (default sha256)", A_BENCH,
 	 "Hash algorithms to measure (default sha256)"},
-	{"data-block-size", '\0', K_VALUE, AT(data_block_size), 0,
+	{"data-block-size", '\0', CLI_VALUE, AT(data_block_size), 0,
 	 A_TREE | A_BENCH, "bytes",
 	 "Block size on the data device (default 4096)", A_BENCH,
 	 "Data block sizes to measure (default 4096)"},
-	{"hash-block-size", '\0', K_VALUE, AT(hash_block_size), 0,
+	{"hash-block-size", '\0', CLI_VALUE, AT(hash_block_size), 0,
 	 A_TREE | A_BENCH, "bytes",
 	 "Block size on the hash device (default 4096)", A_BENCH,
 	 "Hash block sizes to measure (default 4096)"},
-	{"data-blocks", '\0', K_VALUE, AT(data_blocks), 0, A_TREE, "blocks",
+	{"data-blocks", '\0', CLI_VALUE, AT(data_blocks), 0, A_TREE, "blocks",
 	 "Number of data blocks to protect (default: the whole device)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Number of data blocks (with --no-superblock; else the "
 	 "superblock's: update takes it said again as leave to ignore the "
 	 "rest of a larger data device)"},
-	{"hash-offset", '\0', K_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
+	{"hash-offset", '\0', CLI_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
 	 "bytes",
 	 "Byte offset of the hash area on the hash device (multiple of 512)", 0,
 	 NULL},
-	{"salt", 's', K_VALUE, AT(salt), 0, A_TREE, "hex string",
+	{"salt", 's', CLI_VALUE, AT(salt), 0, A_TREE, "hex string",
 	 "Salt as hex, '-' for none (default: 32 random bytes)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Salt as hex, '-' for none (with --no-superblock; else the "
 	 "superblock's)"},
-	{"uuid", '\0', K_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
+	{"uuid", '\0', CLI_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
 	 "UUID for the superblock (default: random)", 0, NULL},
-	{"format", '\0', K_VALUE, AT(format), 0, A_TREE | A_BENCH, "number",
+	{"format", '\0', CLI_VALUE, AT(format), 0, A_TREE | A_BENCH, "number",
 	 "Hash type: 1 normal (default), 0 original Chrome OS", A_BENCH,
 	 "Hash types to measure (default 1)"},
-	{"no-superblock", '\0', K_FLAG, AT(no_superblock), 0, A_TREE, NULL,
+	{"no-superblock", '\0', CLI_FLAG, AT(no_superblock), 0, A_TREE, NULL,
 	 "Do not write a superblock", A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "The hash device has no superblock: the tree's parameters are "
 	 "given"},
-	{"root-hash-file", '\0', K_VALUE, AT(root_hash_file), 0,
+	{"root-hash-file", '\0', CLI_VALUE, AT(root_hash_file), 0,
 	 A_TREE | A_SIGN, "path", "File to write the root hash to, as hex",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_SIGN,
 	 "File holding the root hash as hex"},
@@ -105,90 +85,92 @@ static const struct cli_option rows[] = {
 		  "Verify each data block only the first time it is read"),
 	OPEN_FLAG("use-tasklets", FV_USE_TASKLETS,
 		  "Verify in tasklets where the kernel can"),
-	{"root-hash-signature", '\0', K_VALUE, AT(root_hash_signature), 0,
+	{"root-hash-signature", '\0', CLI_VALUE, AT(root_hash_signature), 0,
 	 A_VERIFY | A_REPAIR | A_OPEN, "path",
 	 "PKCS#7 signature of the root hash, checked before any block is "
 	 "read",
 	 A_OPEN, "PKCS#7 signature of the root hash, for the kernel to check"},
-	{"key", '\0', K_VALUE, AT(key), 0,
+	{"key", '\0', CLI_VALUE, AT(key), 0,
 	 A_SIGN | A_FORMAT | A_VERIFY | A_REPAIR | A_OPEN | A_DUMP, "path",
 	 "PEM private key (or pkcs11: URI) to sign the root hash (format: "
 	 "with --sidecar)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_DUMP,
 	 "Android images: the key the vbmeta must be signed with (RSA PEM, "
 	 "ML-DSA PKCS#8/SPKI, or an AVB public-key blob)"},
-	{"key-passphrase-file", '\0', K_VALUE, AT(key_passphrase_file), 0,
+	{"key-passphrase-file", '\0', CLI_VALUE, AT(key_passphrase_file), 0,
 	 A_SIGN | A_FORMAT, "path",
 	 "File whose first line is the passphrase of an encrypted key or a "
 	 "token's PIN (else asked on the terminal)",
 	 0, NULL},
-	{"cert", '\0', K_VALUE, AT(cert), 0, A_SIGN | A_FORMAT, "path",
+	{"cert", '\0', CLI_VALUE, AT(cert), 0, A_SIGN | A_FORMAT, "path",
 	 "PEM certificate of that key", 0, NULL},
-	{"embed-cert", '\0', K_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT, NULL,
-	 "Include the signer certificate in the signature", 0, NULL},
-	{"trusted-cert", '\0', K_LIST, AT(trusted_certs), 0,
+	{"embed-cert", '\0', CLI_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT,
+	 NULL, "Include the signer certificate in the signature", 0, NULL},
+	{"trusted-cert", '\0', CLI_LIST, AT(trusted_certs), AT(ntrusted),
 	 A_VERIFY | A_REPAIR | A_OPEN, "path",
 	 "PEM certificate (or bundle) trusted to sign root hashes; "
 	 "repeatable",
 	 0, NULL},
-	{"partition", '\0', K_VALUE, AT(partition), 0,
+	{"partition", '\0', CLI_VALUE, AT(partition), 0,
 	 A_VERIFY | A_DUMP | A_OPEN, "name",
 	 "Disk images: the protected partition to take, root or usr "
 	 "(default: all; open: root). Super images: the logical partition "
 	 "(system, or system_a; default: all; open: required)",
 	 0, NULL},
-	{"slot", '\0', K_VALUE, AT(slot), 0, A_VERIFY | A_DUMP | A_OPEN, "a|b",
+	{"slot", '\0', CLI_VALUE, AT(slot), 0, A_VERIFY | A_DUMP | A_OPEN,
+	 "a|b",
 	 "Super images: the partitions of slot a or b (default: for each, "
 	 "the first slot that has it)",
 	 0, NULL},
-	{"block-device", '\0', K_LIST, AT(block_devices), 0,
+	{"block-device", '\0', CLI_LIST, AT(block_devices), AT(nblock_devices),
 	 A_VERIFY | A_DUMP | A_OPEN, "name=path",
 	 "Split super images: the image of block device NAME (default: "
 	 "NAME.img beside the super image); repeatable",
 	 0, NULL},
-	{"container", '\0', K_VALUE, AT(container), 0,
+	{"container", '\0', CLI_VALUE, AT(container), 0,
 	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "avb|super|ddi|sidecar",
 	 "An image given alone: the container to read it as (default: told "
 	 "from the image; one that reads two ways is refused)",
 	 0, NULL},
-	{"check-crc", '\0', K_FLAG, AT(check_crc), 0,
+	{"check-crc", '\0', CLI_FLAG, AT(check_crc), 0,
 	 A_VERIFY | A_REPAIR | A_DUMP, NULL,
 	 "Android sparse images given: check the CRC32 sums they hold "
 	 "first, as libsparse does",
 	 0, NULL},
-	{"ddi-json", '\0', K_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
+	{"ddi-json", '\0', CLI_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
 	 "Write the JSON of a disk image's signature partition (as "
 	 "systemd-repart writes it) instead of the DER",
 	 0, NULL},
-	{"sidecar", '\0', K_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
+	{"sidecar", '\0', CLI_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
 	 "Format IMAGE: write IMAGE.verity, IMAGE.roothash (and "
 	 ".roothash.p7s with --key, .fec with --fec-roots)",
 	 0, NULL},
-	{"deferred", '\0', K_BIT, AT(close), CLI_CLOSE_DEFERRED, A_CLOSE, NULL,
-	 "Remove the device when its last user closes it", 0, NULL},
-	{"cancel-deferred", '\0', K_BIT, AT(close), CLI_CLOSE_CANCEL, A_CLOSE,
+	{"deferred", '\0', CLI_BIT, AT(close), CLI_CLOSE_DEFERRED, A_CLOSE,
+	 NULL, "Remove the device when its last user closes it", 0, NULL},
+	{"cancel-deferred", '\0', CLI_BIT, AT(close), CLI_CLOSE_CANCEL, A_CLOSE,
 	 NULL, "Cancel a deferred removal", 0, NULL},
-	{"fec-device", '\0', K_VALUE, AT(fec_device), 0, A_FEC, "path",
+	{"fec-device", '\0', CLI_VALUE, AT(fec_device), 0, A_FEC, "path",
 	 "Device or file to write the Reed-Solomon parity (FEC) to", A_FEC_READ,
 	 "Device or file holding the Reed-Solomon parity (FEC)"},
-	{"fec-offset", '\0', K_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
+	{"fec-offset", '\0', CLI_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
 	 "Byte offset of the parity on the FEC device (default 0)", 0, NULL},
-	{"fec-roots", '\0', K_VALUE, AT(fec_roots), 0, A_FEC, "number",
+	{"fec-roots", '\0', CLI_VALUE, AT(fec_roots), 0, A_FEC, "number",
 	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default 2)",
 	 A_FEC_READ,
 	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default: told "
 	 "from "
 	 "the parity's size)"},
-	{"max-failures", '\0', K_VALUE, AT(max_failures), 0, A_VERIFY, "number",
-	 "List at most this many failures (all are counted)", 0, NULL},
-	{"dry-run", '\0', K_BIT, AT(repair), FV_REPAIR_DRY_RUN, A_REPAIR, NULL,
-	 "Find what can be repaired, write nothing", 0, NULL},
-	{"rewrite-parity", '\0', K_BIT, AT(repair), FV_REPAIR_REWRITE_PARITY,
+	{"max-failures", '\0', CLI_VALUE, AT(max_failures), 0, A_VERIFY,
+	 "number", "List at most this many failures (all are counted)", 0,
+	 NULL},
+	{"dry-run", '\0', CLI_BIT, AT(repair), FV_REPAIR_DRY_RUN, A_REPAIR,
+	 NULL, "Find what can be repaired, write nothing", 0, NULL},
+	{"rewrite-parity", '\0', CLI_BIT, AT(repair), FV_REPAIR_REWRITE_PARITY,
 	 A_REPAIR, NULL,
 	 "Also rewrite parity that disagrees with the verified image "
 	 "(refused when more than 5% of its codewords do)",
 	 0, NULL},
-	{"changed", '\0', K_VALUE, AT(changed), 0, A_UPDATE,
+	{"changed", '\0', CLI_VALUE, AT(changed), 0, A_UPDATE,
 	 "offset:length[,...]|@file",
 	 "The data byte ranges that changed (widened to whole blocks; @file: "
 	 "read from file): only those blocks are read, with the parity "
@@ -196,86 +178,139 @@ static const struct cli_option rows[] = {
 	 "leaf). A block changed outside them is not seen nor warned of: it "
 	 "keeps its old leaf, and a later repair may revert it",
 	 0, NULL},
-	{"threads", '\0', K_VALUE, AT(threads), 0, A_RUN, "number",
+	{"threads", '\0', CLI_VALUE, AT(threads), 0, A_RUN, "number",
 	 "Worker threads (default: online CPUs)", 0, NULL},
-	{"salt-size", '\0', K_VALUE, AT(salt_size), 0, A_BENCH, "list",
+	{"salt-size", '\0', CLI_VALUE, AT(salt_size), 0, A_BENCH, "list",
 	 "Salt sizes to measure (default 0,32,64,256)", 0, NULL},
-	{"time", '\0', K_VALUE, AT(bench_time), 0, A_BENCH, "seconds",
+	{"time", '\0', CLI_VALUE, AT(bench_time), 0, A_BENCH, "seconds",
 	 "About how long to measure (default 10, or less for a small --size; "
 	 "FASTVERITY_BENCH_SECONDS sets the default)",
 	 0, NULL},
-	{"size", '\0', K_VALUE, AT(size), 0, A_BENCH, "bytes",
+	{"size", '\0', CLI_VALUE, AT(size), 0, A_BENCH, "bytes",
 	 "Bytes of data per tree (default 64M, repeated for ~10 s)", 0, NULL},
-	{"device", '\0', K_VALUE, AT(device), 0, A_BENCH, "path",
+	{"device", '\0', CLI_VALUE, AT(device), 0, A_BENCH, "path",
 	 "Measure this image or device (read-only) instead of memory", 0, NULL},
-	{"csv", '\0', K_FLAG, AT(csv), 0, A_BENCH, NULL,
+	{"csv", '\0', CLI_FLAG, AT(csv), 0, A_BENCH, NULL,
 	 "Print CSV instead of a table", 0, NULL},
-	{"progress", '\0', K_FLAG, AT(progress), 0, A_RUN, NULL,
+	{"progress", '\0', CLI_FLAG, AT(progress), 0, A_RUN, NULL,
 	 "Show progress on stderr even when it is not a terminal", 0, NULL},
-	{"no-progress", '\0', K_FLAG, AT(no_progress), 0, A_RUN, NULL,
+	{"no-progress", '\0', CLI_FLAG, AT(no_progress), 0, A_RUN, NULL,
 	 "Never show progress", 0, NULL},
 };
 
-#define NROWS (sizeof(rows) / sizeof(rows[0]))
+const struct cli_table cli_main_options = {
+	.command = "fastverity",
+	.word = "fastverity",
+	.rows = rows,
+	.n = sizeof(rows) / sizeof(rows[0]),
+	.usage_exit = EXIT_PARAMS,
+	.shorts = 1,
+	.sep = '=',
+	.width = 34,
+};
 
-/* The rows given in this run of the command. */
-static unsigned char seen[NROWS];
+/* The rows given in this parse; no table has more rows. */
+#define MAX_ROWS 128
+static unsigned char seen[MAX_ROWS];
 
-const struct poptOption *cli_options_popt(struct cli_opts *opts,
+static void *at(void *base, size_t field)
+{
+	return (char *)base + field;
+}
+
+/* popt's row for r, its value CLI_SEEN + i. Values of one action's parse
+ * are taken one at a time (cli_options_parse), the others straight into
+ * their field. */
+static void popt_row(const struct cli_option *r, size_t i, void *base,
+		     int one_at_a_time, struct poptOption *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->longName = r->name;
+	p->shortName = r->short_name;
+	p->val = CLI_SEEN + (int)i;
+	p->descrip = r->help;
+	p->argDescrip = r->arg;
+	switch (r->kind) {
+	case CLI_FLAG:
+		p->argInfo = POPT_ARG_NONE;
+		p->arg = at(base, r->field);
+		break;
+	case CLI_VALUE:
+		p->argInfo = POPT_ARG_STRING;
+		if (!one_at_a_time)
+			p->arg = at(base, r->field);
+		break;
+	case CLI_LIST:
+		p->argInfo = POPT_ARG_ARGV;
+		p->arg = at(base, r->field);
+		break;
+	case CLI_BIT: /* set from what was seen (cli_options_apply) */
+		p->argInfo = POPT_ARG_NONE;
+		break;
+	case CLI_ABSENT:
+		p->argInfo = r->arg ? POPT_ARG_STRING : POPT_ARG_NONE;
+		break;
+	}
+}
+
+const struct poptOption *cli_options_popt(const struct cli_table *t, void *base,
 					  struct poptOption *help)
 {
 	/* popt's help first, then the rows and the end */
-	static struct poptOption table[1 + NROWS + 1];
-	char *base = (char *)opts;
+	static struct poptOption table[1 + MAX_ROWS + 1];
 
 	memset(seen, 0, sizeof(seen));
 	memset(table, 0, sizeof(table));
 	table[0].argInfo = POPT_ARG_INCLUDE_TABLE;
 	table[0].arg = help;
 	table[0].descrip = "Help options:";
-	for (size_t i = 0; i < NROWS; i++) {
-		const struct cli_option *r = &rows[i];
-		struct poptOption *p = &table[1 + i];
-
-		p->longName = r->name;
-		p->shortName = r->short_name;
-		p->val = CLI_SEEN + (int)i;
-		p->descrip = r->help;
-		p->argDescrip = r->arg;
-		switch (r->kind) {
-		case K_FLAG:
-			p->argInfo = POPT_ARG_NONE;
-			p->arg = base + r->field;
-			break;
-		case K_VALUE:
-			p->argInfo = POPT_ARG_STRING;
-			p->arg = base + r->field;
-			break;
-		case K_LIST:
-			p->argInfo = POPT_ARG_ARGV;
-			p->arg = base + r->field;
-			break;
-		case K_BIT: /* set from what was seen (cli_options_apply) */
-			p->argInfo = POPT_ARG_NONE;
-			break;
-		}
-	}
+	for (size_t i = 0; i < t->n && i < MAX_ROWS; i++)
+		popt_row(&t->rows[i], i, base, 0, &table[1 + i]);
 	return table;
 }
 
 void cli_options_saw(int val)
 {
-	if (val >= CLI_SEEN && (size_t)(val - CLI_SEEN) < NROWS)
+	if (val >= CLI_SEEN && val - CLI_SEEN < MAX_ROWS)
 		seen[val - CLI_SEEN] = 1;
 }
 
-int cli_options_apply(struct cli_opts *opts, unsigned action_bit,
-		      const char *action)
+/* A value of an action's parse: the last one given kept. 0 or the exit
+ * code. */
+static int take_value(const struct cli_option *r, void *base, poptContext pc)
 {
-	char *base = (char *)opts;
+	char **field = at(base, r->field);
+	char *v;
 
-	for (size_t i = 0; i < NROWS; i++) {
-		const struct cli_option *r = &rows[i];
+	if (!(v = poptGetOptArg(pc)))
+		return cli_error(-ENOMEM, "out of memory");
+	free(*field);
+	*field = v;
+	return 0;
+}
+
+static void count_lists(const struct cli_table *t, void *base)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cli_option *r = &t->rows[i];
+		const char **list;
+		size_t *count;
+
+		if (r->kind != CLI_LIST || !r->extra)
+			continue;
+		list = *(const char ***)at(base, r->field);
+		count = at(base, r->extra);
+		for (*count = 0; list && list[*count];)
+			++*count;
+	}
+}
+
+int cli_options_apply(const struct cli_table *t, void *base,
+		      unsigned action_bit, const char *action)
+{
+	count_lists(t, base);
+	for (size_t i = 0; i < t->n && i < MAX_ROWS; i++) {
+		const struct cli_option *r = &t->rows[i];
 
 		if (!seen[i])
 			continue;
@@ -284,35 +319,132 @@ int cli_options_apply(struct cli_opts *opts, unsigned action_bit,
 					 "Option --%s is not allowed with %s "
 					 "action.",
 					 r->name, action);
-		if (r->kind == K_BIT)
-			*(unsigned *)(void *)(base + r->field) |= r->bit;
+		if (r->kind == CLI_BIT)
+			*(unsigned *)at(base, r->field) |= (unsigned)r->extra;
 	}
 	return 0;
 }
 
-void cli_options_print(unsigned action_bit)
+int cli_options_parse(const struct cli_table *t, unsigned action_bit,
+		      const char *sub, void *base, int argc, const char **argv,
+		      const char ***rest)
 {
-	for (size_t i = 0; i < NROWS; i++) {
-		const struct cli_option *r = &rows[i];
-		const char *help = r->help;
-		char left[64];
+	struct poptOption table[MAX_ROWS + 2];
+	unsigned char given[MAX_ROWS] = {0};
+	const char **left;
+	poptContext pc;
+	size_t n = 0, nleft = 0;
+	int rc, failed = 0;
 
-		if (action_bit && !(r->actions & action_bit))
+	for (size_t i = 0; i < t->n && i < MAX_ROWS; i++)
+		if (t->rows[i].actions & action_bit)
+			popt_row(&t->rows[i], i, base, 1, &table[n++]);
+	memset(&table[n], 0, 2 * sizeof(table[n]));
+	table[n].longName = "help";
+	table[n].shortName = '?';
+	table[n].val = 'h';
+	pc = poptGetContext(t->command, argc, argv, table, 0);
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		const struct cli_option *r;
+
+		if (rc == 'h') {
+			poptFreeContext(pc);
+			return -1;
+		}
+		r = &t->rows[rc - CLI_SEEN];
+		if (t->once && given[rc - CLI_SEEN]++) {
+			cli_error(-EINVAL, "%s %s: --%s can only be given once",
+				  t->word, sub, r->name);
+			rc = t->usage_exit;
+		} else if (r->kind == CLI_ABSENT) {
+			cli_error(-EINVAL,
+				  "%s %s: %s's --%s is not implemented in "
+				  "fastverity",
+				  t->word, sub, t->anchor, r->name);
+			rc = t->usage_exit;
+		} else if (r->kind == CLI_VALUE) {
+			rc = take_value(r, base, pc);
+		} else {
+			continue;
+		}
+		if (rc) {
+			poptFreeContext(pc);
+			return rc;
+		}
+	}
+	if (rc < -1) {
+		cli_error(-EINVAL, "%s %s: %s: %s (%s %s --help)", t->word, sub,
+			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc), t->command, sub);
+		poptFreeContext(pc);
+		return t->usage_exit;
+	}
+	left = poptGetArgs(pc);
+	while (left && left[nleft])
+		nleft++;
+	if (nleft && !rest) {
+		cli_error(-EINVAL, "%s %s: unexpected argument '%s'", t->word,
+			  sub, left[0]);
+		poptFreeContext(pc);
+		return t->usage_exit;
+	}
+	if (rest && !(*rest = calloc(nleft + 1, sizeof(**rest))))
+		failed = 1;
+	for (size_t i = 0; rest && *rest && i < nleft; i++)
+		if (!((*rest)[i] = strdup(left[i])))
+			failed = 1;
+	poptFreeContext(pc);
+	if (failed)
+		return cli_error(-ENOMEM, "out of memory");
+	count_lists(t, base);
+	return 0;
+}
+
+void cli_options_free(const struct cli_table *t, void *base)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cli_option *r = &t->rows[i];
+
+		if (r->kind == CLI_VALUE) {
+			free(*(char **)at(base, r->field));
+			*(char **)at(base, r->field) = NULL;
+		} else if (r->kind == CLI_LIST) {
+			char ***list = at(base, r->field);
+
+			for (size_t k = 0; *list && (*list)[k]; k++)
+				free((*list)[k]);
+			free(*list);
+			*list = NULL;
+		}
+	}
+}
+
+void cli_options_print(const struct cli_table *t, unsigned action_bit)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cli_option *r = &t->rows[i];
+		const char *help = r->help;
+		char left[256], sep[2] = {t->sep, 0};
+		char shrt[5] = {'-', r->short_name, ',', ' ', 0};
+		int n;
+
+		if (r->kind == CLI_ABSENT ||
+		    (action_bit && !(r->actions & action_bit)))
 			continue;
 		if (action_bit && (r->other_actions & action_bit))
 			help = r->other_help;
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s",
-			 r->short_name ? '-' : ' ',
-			 r->short_name ? r->short_name : ' ',
-			 r->short_name ? ", " : "  ", r->name,
-			 r->arg ? "=" : "", r->arg ? r->arg : "");
-		printf("  %-34s %s\n", left, help);
+		n = snprintf(left, sizeof(left), "%s--%s%s%s",
+			     !t->shorts      ? ""
+			     : r->short_name ? shrt
+					     : "    ",
+			     r->name, r->arg ? sep : "", r->arg ? r->arg : "");
+		/* a long left column: the help on a line of its own */
+		if (n > t->width)
+			printf("  %s\n  %-*s %s\n", left, t->width, "", help);
+		else
+			printf("  %-*s %s\n", t->width, left, help);
 	}
-	printf("  %-34s %s\n", "-?, --help", "Show this help message");
-	if (!action_bit)
-		printf("  %-34s %s\n", "    --usage", "Display brief usage");
 }
-
 /* Levenshtein distance of a and b (at most 64 characters each; longer
  * ones count as far). */
 static size_t distance(const char *a, const char *b)
@@ -337,7 +469,7 @@ static size_t distance(const char *a, const char *b)
 	return prev[lb];
 }
 
-const char *cli_options_nearest(const char *given)
+const char *cli_options_nearest(const struct cli_table *t, const char *given)
 {
 	char name[65];
 	const char *best = NULL, *prefix = NULL;
@@ -350,15 +482,16 @@ const char *cli_options_nearest(const char *given)
 		return NULL;
 	memcpy(name, given, n);
 	name[n] = 0;
-	for (size_t i = 0; i < NROWS; i++) {
-		size_t d = distance(name, rows[i].name);
+	for (size_t i = 0; i < t->n; i++) {
+		const char *row = t->rows[i].name;
+		size_t d = distance(name, row);
 
 		if (d < best_d) {
 			best_d = d;
-			best = rows[i].name;
+			best = row;
 		}
-		if (!strncmp(rows[i].name, name, n)) {
-			prefix = rows[i].name;
+		if (!strncmp(row, name, n)) {
+			prefix = row;
 			prefixes++;
 		}
 	}

@@ -1,7 +1,10 @@
-/* The command's options: one table, one row an option (its name, how
- * it is given, the actions that take it, its help there), from which
- * popt's table, the refusal of options an action does not take, each
- * action's help and the shell completion are all made. */
+/* The command's options: one engine for the three command lines
+ * (fastverity's actions, `fastverity avb`'s avbtool subcommands,
+ * `fastverity fsverity`'s fsverity-utils commands). Each is a table, one
+ * row an option (its name, how it is given, the actions that take it,
+ * its help there), from which popt's table, the refusal of options an
+ * action does not take, each action's help and the suggestion for a
+ * misspelt option are all made. */
 #ifndef FV_CLI_OPTIONS_H
 #define FV_CLI_OPTIONS_H
 
@@ -10,7 +13,7 @@
 
 #include "cli/cli.h"
 
-/* The actions, as bits of a row's actions. */
+/* fastverity's actions, as bits of a row's actions. */
 enum {
 	A_FORMAT = 1u << 0,
 	A_VERIFY = 1u << 1,
@@ -31,24 +34,81 @@ enum {
 	A_FEC_READ = A_VERIFY | A_REPAIR | A_DUMP | A_OPEN | A_UPDATE,
 };
 
-/* popt's table for opts: help (included first), then the rows. Each
- * option returns its row's index + CLI_SEEN, for cli_options_saw(); what
- * an earlier run saw is forgotten. */
+enum cli_kind {
+	CLI_FLAG,   /* an int set to 1 */
+	CLI_VALUE,  /* a char *, the text given */
+	CLI_LIST,   /* a const char **, repeatable, and its count */
+	CLI_BIT,    /* a bit set in an unsigned */
+	CLI_ABSENT, /* the anchor's option fastverity does not have: refused
+		     * by name (arg: it takes a value) */
+};
+
+struct cli_option {
+	const char *name;
+	char short_name;
+	enum cli_kind kind;
+	size_t field; /* where in the command's arguments */
+	size_t extra; /* CLI_BIT: the bit; CLI_LIST: where its size_t count
+		       * is (0: none) */
+	unsigned actions;
+	const char *arg; /* the value's name in the help ("{a,b}": one of) */
+	const char *help;
+	/* where the meaning differs: these actions get this help */
+	unsigned other_actions;
+	const char *other_help;
+};
+
+/* A row with no short name and one help: CLI_ROW(name, kind, field,
+ * extra, actions, arg, help). */
+#define CLI_ROW(name, kind, ...)                       \
+	{                                              \
+		name, '\0', kind, __VA_ARGS__, 0, NULL \
+	}
+
+struct cli_table {
+	const char *command; /* "fastverity avb": in help */
+	const char *word;    /* "avb": in messages */
+	const char *anchor;  /* the tool whose absent options are named */
+	const struct cli_option *rows;
+	size_t n;
+	int usage_exit; /* the exit code of a usage error */
+	int once;       /* a value given twice is refused */
+	int shorts;     /* help has a column of short names */
+	char sep;       /* between an option and its value in the help */
+	int width;      /* of the help's left column */
+};
+
+/* fastverity's actions' table (cli/options.c). */
+extern const struct cli_table cli_main_options;
+
+/* popt's table for t over base: help (included first), then every row.
+ * Each option returns its row's index + CLI_SEEN, for cli_options_saw();
+ * what an earlier parse saw is forgotten. */
 #define CLI_SEEN 1000
-const struct poptOption *cli_options_popt(struct cli_opts *opts,
+const struct poptOption *cli_options_popt(const struct cli_table *t, void *base,
 					  struct poptOption *help);
-/* The option whose name is nearest to given (which may start with
- * dashes and carry "=value"): an edit distance of at most 2, or a
- * unique prefix; NULL when none is close. */
-const char *cli_options_nearest(const char *given);
 /* A value poptGetNextOpt() returned: its option was given. */
 void cli_options_saw(int val);
-/* After parsing: the bits of the options given set in opts; 0, or an exit
- * code when one was given to an action that does not take it. */
-int cli_options_apply(struct cli_opts *opts, unsigned action_bit,
-		      const char *action);
+/* After parsing: the bits of the options given set in base, the lists
+ * counted; 0, or an exit code when one was given to an action that does
+ * not take it. */
+int cli_options_apply(const struct cli_table *t, void *base,
+		      unsigned action_bit, const char *action);
+/* The whole command line of one action of t (its bit, its name sub):
+ * only its rows are options. 0; -1 after
+ * --help (the caller prints it); or the exit code, the message printed.
+ * rest: the arguments left (NULL: an argument is refused), an array the
+ * caller frees with the values (cli_options_free). */
+int cli_options_parse(const struct cli_table *t, unsigned action_bit,
+		      const char *sub, void *base, int argc, const char **argv,
+		      const char ***rest);
+void cli_options_free(const struct cli_table *t, void *base);
 /* Every option an action takes (action_bit 0: all), one line each, with
  * that action's help. */
-void cli_options_print(unsigned action_bit);
+void cli_options_print(const struct cli_table *t, unsigned action_bit);
+/* The option of t whose name is nearest to given (which may start with
+ * dashes and carry "=value"): an edit distance of at most 2, or a
+ * unique prefix; NULL when none is close. */
+const char *cli_options_nearest(const struct cli_table *t, const char *given);
 
 #endif
