@@ -70,8 +70,7 @@ static const char *parameter_option(const struct cli_opts *o)
 
 /* The image through the door (fv_open): judged, and its pair when it
  * has one. 0 and *img, or the exit code (printed). */
-static int open_avb(const struct cli_opts *o, const char *image,
-		    fv_image **img)
+static int open_avb(const struct cli_opts *o, const char *image, fv_image **img)
 {
 	struct fv_open_request rq = {.image = image, .container = "avb"};
 	int r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
@@ -162,8 +161,7 @@ int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	fv_image *img;
 	int r;
 
-	if ((r = refuse_parameters(o, image)) ||
-	    (r = open_avb(o, image, &img)))
+	if ((r = refuse_parameters(o, image)) || (r = open_avb(o, image, &img)))
 		return r;
 	return pair_of(o, image, img, cp);
 }
@@ -195,9 +193,8 @@ static void dump_text(const char *image, const fv_avb *a,
 		printf("Android parity:  \t%u roots at %" PRIu64 " (%" PRIu64
 		       " bytes)%s\n",
 		       in.fec_roots, in.fec_offset, in.fec_size,
-		       cp->pi.fec
-			       ? ""
-			       : ", 4096-byte blocks the kernel cannot use");
+		       cp->pi.fec ? ""
+				  : ", 4096-byte blocks the kernel cannot use");
 	printf("Vbmeta:          \t%s%s%s, rollback index %" PRIu64
 	       ", release '%s'\n",
 	       in.header.algorithm, sha1[0] ? ", key sha1 " : "", sha1,
@@ -213,33 +210,19 @@ static void dump_json(const char *image, const fv_avb *a,
 	json_object *d = json_object_new_object();
 	const char *sha1 = in.header.public_key_sha1;
 
-	json_object_object_add(d, "partition_name",
-			       json_object_new_string(in.partition_name));
-	json_object_object_add(d, "image_size",
-			       json_object_new_uint64(in.image_size));
-	json_object_object_add(d, "tree_offset",
-			       json_object_new_uint64(in.tree_offset));
-	json_object_object_add(d, "tree_size",
-			       json_object_new_uint64(in.tree_size));
-	json_object_object_add(d, "fec_num_roots",
-			       json_object_new_uint64(in.fec_roots));
-	json_object_object_add(d, "fec_offset",
-			       json_object_new_uint64(in.fec_offset));
-	json_object_object_add(d, "fec_size",
-			       json_object_new_uint64(in.fec_size));
-	json_object_object_add(
-		d, "fec_usable_by_kernel",
-		json_object_new_boolean(cp->pi.fec != NULL));
-	json_object_object_add(d, "algorithm",
-			       cli_json_str(in.header.algorithm));
-	json_object_object_add(d, "public_key_sha1",
-			       sha1[0] ? cli_json_str(sha1) : NULL);
-	json_object_object_add(
-		d, "rollback_index",
-		json_object_new_uint64(in.header.rollback_index));
-	json_object_object_add(d, "release_string",
-			       cli_json_str(in.header.release));
-	json_object_object_add(j, "android", d);
+	cli_jstr(d, "partition_name", in.partition_name);
+	cli_ju64(d, "image_size", in.image_size);
+	cli_ju64(d, "tree_offset", in.tree_offset);
+	cli_ju64(d, "tree_size", in.tree_size);
+	cli_ju64(d, "fec_num_roots", in.fec_roots);
+	cli_ju64(d, "fec_offset", in.fec_offset);
+	cli_ju64(d, "fec_size", in.fec_size);
+	cli_jbool(d, "fec_usable_by_kernel", cp->pi.fec != NULL);
+	cli_jstr(d, "algorithm", in.header.algorithm);
+	cli_jset(d, "public_key_sha1", sha1[0] ? cli_json_str(sha1) : NULL);
+	cli_ju64(d, "rollback_index", in.header.rollback_index);
+	cli_jstr(d, "release_string", in.header.release);
+	cli_jset(j, "android", d);
 	cli_json_print(j);
 }
 
@@ -270,38 +253,28 @@ static int dump_hash(const struct cli_opts *o, const char *image,
 	if (o->json) {
 		json_object *j = json_object_new_object(), *list, *p, *d;
 
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(j, "container", cli_json_str("avb"));
+		cli_jstr(j, "image", image);
+		cli_jstr(j, "container", "avb");
 		p = json_object_new_object();
-		json_object_object_add(
-			p, "name",
-			cli_json_str(CLI_NAME(h.partition_name,
-					      h.partition_name_len)));
-		json_object_object_add(p, "descriptor", cli_json_str("hash"));
-		json_object_object_add(p, "path", cli_json_str(image));
+		cli_jstr(p, "name",
+			 CLI_NAME(h.partition_name, h.partition_name_len));
+		cli_jstr(p, "descriptor", "hash");
+		cli_jstr(p, "path", image);
 		d = json_object_new_object();
-		json_object_object_add(
-			d, "partition_name",
-			cli_json_str(CLI_NAME(h.partition_name,
-					      h.partition_name_len)));
-		json_object_object_add(d, "image_size",
-				       json_object_new_uint64(h.image_size));
-		json_object_object_add(d, "hash_algorithm",
-				       cli_json_str(h.hash_algorithm));
-		json_object_object_add(d, "digest", cli_json_str(hex));
-		json_object_object_add(d, "algorithm",
-				       cli_json_str(in.header.algorithm));
-		json_object_object_add(d, "public_key_sha1",
-				       sha1[0] ? cli_json_str(sha1) : NULL);
-		json_object_object_add(
-			d, "rollback_index",
-			json_object_new_uint64(in.header.rollback_index));
-		json_object_object_add(d, "release_string",
-				       cli_json_str(in.header.release));
-		json_object_object_add(p, "android", d);
+		cli_jstr(d, "partition_name",
+			 CLI_NAME(h.partition_name, h.partition_name_len));
+		cli_ju64(d, "image_size", h.image_size);
+		cli_jstr(d, "hash_algorithm", h.hash_algorithm);
+		cli_jstr(d, "digest", hex);
+		cli_jstr(d, "algorithm", in.header.algorithm);
+		cli_jset(d, "public_key_sha1",
+			 sha1[0] ? cli_json_str(sha1) : NULL);
+		cli_ju64(d, "rollback_index", in.header.rollback_index);
+		cli_jstr(d, "release_string", in.header.release);
+		cli_jset(p, "android", d);
 		list = json_object_new_array();
 		json_object_array_add(list, p);
-		json_object_object_add(j, "partitions", list);
+		cli_jset(j, "partitions", list);
 		cli_json_print(j);
 		return EXIT_OK;
 	}
@@ -326,8 +299,7 @@ int cli_avb_dump(struct cli_opts *o, const char *image)
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if ((r = refuse_parameters(o, image)) ||
-	    (r = open_avb(o, image, &img)))
+	if ((r = refuse_parameters(o, image)) || (r = open_avb(o, image, &img)))
 		return r;
 	a = cli_image_info(img).avb;
 	if (cli_avb_facts(a).has_footer && !cli_avb_facts(a).has_hashtree) {

@@ -298,53 +298,39 @@ static json_object *json_info(const char *image, const fv_avb *a)
 	uint64_t file_size = 0;
 
 	fv_device_size(image, &file_size);
-	json_object_object_add(j, "image", cli_json_str(image));
+	cli_jstr(j, "image", image);
 	if (in.has_footer) {
 		json_object *f = json_object_new_object();
 
 		file_size = ft.image_size;
 		snprintf(version, sizeof(version), "%u.%u", ft.version_major,
 			 ft.version_minor);
-		json_object_object_add(f, "version", cli_json_str(version));
-		json_object_object_add(
-			f, "original_image_size",
-			json_object_new_uint64(ft.original_image_size));
-		json_object_object_add(
-			f, "vbmeta_offset",
-			json_object_new_uint64(ft.vbmeta_offset));
-		json_object_object_add(f, "vbmeta_size",
-				       json_object_new_uint64(ft.vbmeta_size));
-		json_object_object_add(j, "image_size",
-				       json_object_new_uint64(file_size));
-		json_object_object_add(j, "footer", f);
+		cli_jstr(f, "version", version);
+		cli_ju64(f, "original_image_size", ft.original_image_size);
+		cli_ju64(f, "vbmeta_offset", ft.vbmeta_offset);
+		cli_ju64(f, "vbmeta_size", ft.vbmeta_size);
+		cli_ju64(j, "image_size", file_size);
+		cli_jset(j, "footer", f);
 	} else {
-		json_object_object_add(j, "image_size",
-				       json_object_new_uint64(file_size));
-		json_object_object_add(j, "footer", NULL);
+		cli_ju64(j, "image_size", file_size);
+		cli_jset(j, "footer", NULL);
 	}
 	snprintf(version, sizeof(version), "%u.%u", h.required_major,
 		 h.required_minor);
-	json_object_object_add(j, "minimum_libavb_version",
-			       cli_json_str(version));
-	json_object_object_add(j, "authentication_block_size",
-			       json_object_new_uint64(h.auth_size));
-	json_object_object_add(j, "auxiliary_block_size",
-			       json_object_new_uint64(h.aux_size));
-	json_object_object_add(
-		j, "public_key_sha1",
-		h.public_key_sha1[0] ? cli_json_str(h.public_key_sha1) : NULL);
-	json_object_object_add(j, "algorithm", cli_json_str(h.algorithm));
-	json_object_object_add(j, "rollback_index",
-			       json_object_new_uint64(h.rollback_index));
-	json_object_object_add(j, "flags", json_object_new_uint64(h.flags));
-	json_object_object_add(
-		j, "rollback_index_location",
-		json_object_new_uint64(h.rollback_index_location));
-	json_object_object_add(j, "release_string", cli_json_str(h.release));
+	cli_jstr(j, "minimum_libavb_version", version);
+	cli_ju64(j, "authentication_block_size", h.auth_size);
+	cli_ju64(j, "auxiliary_block_size", h.aux_size);
+	cli_jset(j, "public_key_sha1",
+		 h.public_key_sha1[0] ? cli_json_str(h.public_key_sha1) : NULL);
+	cli_jstr(j, "algorithm", h.algorithm);
+	cli_ju64(j, "rollback_index", h.rollback_index);
+	cli_ju64(j, "flags", h.flags);
+	cli_ju64(j, "rollback_index_location", h.rollback_index_location);
+	cli_jstr(j, "release_string", h.release);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in.descriptors; i++)
 		json_object_array_add(list, json_descriptor(a, i));
-	json_object_object_add(j, "descriptors", list);
+	cli_jset(j, "descriptors", list);
 	return j;
 }
 

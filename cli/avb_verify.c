@@ -77,7 +77,7 @@ static void part(struct check *c, const struct fv_slot_step *st,
 	if (counts)
 		cli_json_add_counts(j, counts);
 	if (counts || c->failures) {
-		json_object_object_add(j, "failures", c->failures);
+		cli_jset(j, "failures", c->failures);
 		c->failures = NULL;
 	}
 	json_object_array_add(c->parts, j);
@@ -138,7 +138,8 @@ static void vbmeta_begins(struct check *c, const struct fv_slot_step *st)
 		}
 	}
 	if (a->key)
-		say(c, "Verifying image %s using key at %s\n", st->path, a->key);
+		say(c, "Verifying image %s using key at %s\n", st->path,
+		    a->key);
 	else
 		say(c, "Verifying image %s using embedded public key\n",
 		    st->path);
@@ -157,8 +158,9 @@ static void vbmeta_ends(struct check *c, const struct fv_slot_step *st)
 	}
 	switch (st->why) {
 	case FV_SLOT_WHY_SIGNATURE:
-		cli_error(st->error, "%s: Signature check failed for %s vbmeta "
-				     "struct (%s)",
+		cli_error(st->error,
+			  "%s: Signature check failed for %s vbmeta "
+			  "struct (%s)",
 			  st->path, alg, st->message);
 		break;
 	case FV_SLOT_WHY_OTHER_KEY:
@@ -338,8 +340,8 @@ static void on_step(void *ctx, const fv_slot *s, size_t i, int done)
 			c->failures = json_object_new_array();
 		return;
 	}
-	if (c->a->bar && (st.kind == FV_SLOT_HASHTREE ||
-			  st.kind == FV_SLOT_HASH))
+	if (c->a->bar &&
+	    (st.kind == FV_SLOT_HASHTREE || st.kind == FV_SLOT_HASH))
 		cli_progress_end(c->a->bar);
 	if (st.kind == FV_SLOT_VBMETA)
 		vbmeta_ends(c, &st);
@@ -361,10 +363,10 @@ static void on_step(void *ctx, const fv_slot *s, size_t i, int done)
 static void error_lines(const struct check *c)
 {
 	struct fv_slot_step st = step_at(c->s, c->stopped);
-	size_t at = st.kind == FV_SLOT_VBMETA &&
-				    st.why != FV_SLOT_WHY_DESCRIPTORS
-			    ? st.parent
-			    : c->stopped;
+	size_t at =
+		st.kind == FV_SLOT_VBMETA && st.why != FV_SLOT_WHY_DESCRIPTORS
+			? st.parent
+			: c->stopped;
 
 	while (at != SIZE_MAX) {
 		st = step_at(c->s, at);
@@ -432,9 +434,11 @@ static void check_free(struct check *c)
 
 int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 {
-	struct check c = {a, NULL, NULL, 0, NULL, NULL, 0,
-			  a->json ? json_object_new_array() : NULL,
-			  NULL, 0, 0, 0, SIZE_MAX};
+	struct check c = {
+		a,       NULL, NULL, 0,
+		NULL,    NULL, 0,    a->json ? json_object_new_array() : NULL,
+		NULL,    0,    0,    0,
+		SIZE_MAX};
 	struct fv_slot_request req = {.size = sizeof(req)};
 	fv_slot *s = NULL;
 	int r;
@@ -478,11 +482,10 @@ out:
 	if (c.parts && (!r || c.corrupted)) {
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "image", cli_json_str(a->image));
-		json_object_object_add(j, "container", cli_json_str("avb"));
-		json_object_object_add(j, "result",
-				       cli_json_str(r ? "corrupted" : "ok"));
-		json_object_object_add(j, "partitions", c.parts);
+		cli_jstr(j, "image", a->image);
+		cli_jstr(j, "container", "avb");
+		cli_jstr(j, "result", r ? "corrupted" : "ok");
+		cli_jset(j, "partitions", c.parts);
 		c.parts = NULL;
 		cli_json_print(j);
 	} else if (c.parts) {

@@ -470,13 +470,11 @@ static void add_rate_as(json_object *j, const char *prefix,
 	char key[64];
 
 	snprintf(key, sizeof(key), "%smb_per_s", prefix);
-	json_object_object_add(j, key, num_or_null(r->median));
+	cli_jset(j, key, num_or_null(r->median));
 	snprintf(key, sizeof(key), "%smb_per_s_min", prefix);
-	json_object_object_add(j, key,
-			       num_or_null(r->median < 0 ? -1 : r->min));
+	cli_jset(j, key, num_or_null(r->median < 0 ? -1 : r->min));
 	snprintf(key, sizeof(key), "%smb_per_s_max", prefix);
-	json_object_object_add(j, key,
-			       num_or_null(r->median < 0 ? -1 : r->max));
+	cli_jset(j, key, num_or_null(r->median < 0 ? -1 : r->max));
 }
 
 static void add_rate(json_object *j, const struct fv_bench_rate *r)
@@ -493,21 +491,15 @@ static json_object *fec_advice_json(const struct bench_view *r)
 		const row *a = &r->roots[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "roots",
-				       json_object_new_int((int)a->roots));
-		json_object_object_add(j, "parity_bytes",
-				       json_object_new_uint64(a->parity_bytes));
-		json_object_object_add(j, "parity_percent",
-				       num_digits(100.0 * share(a), 2));
-		json_object_object_add(
-			j, "encode_ms",
-			a->encode_seconds < 0
-				? NULL
-				: num_digits(1e3 * a->encode_seconds, 3));
-		json_object_object_add(j, "run_named_bytes",
-				       json_object_new_uint64(a->run_named));
-		json_object_object_add(j, "run_unnamed_bytes",
-				       json_object_new_uint64(a->run_unnamed));
+		cli_jint(j, "roots", (int)a->roots);
+		cli_ju64(j, "parity_bytes", a->parity_bytes);
+		cli_jset(j, "parity_percent", num_digits(100.0 * share(a), 2));
+		cli_jset(j, "encode_ms",
+			 a->encode_seconds < 0
+				 ? NULL
+				 : num_digits(1e3 * a->encode_seconds, 3));
+		cli_ju64(j, "run_named_bytes", a->run_named);
+		cli_ju64(j, "run_unnamed_bytes", a->run_unnamed);
 		json_object_array_add(adv, j);
 	}
 	return adv;
@@ -526,128 +518,101 @@ void bench_print_json(const struct bench_view *r)
 	char lines[32][400], copy[128], *save = NULL;
 	size_t n;
 
-	json_object_object_add(m, "cpu", cli_json_str(mc->name));
-	json_object_object_add(m, "cpus", json_object_new_int((int)mc->cpus));
+	cli_jstr(m, "cpu", mc->name);
+	cli_jint(m, "cpus", (int)mc->cpus);
 	snprintf(copy, sizeof(copy), "%s", mc->cpu_flags);
 	for (char *t = strtok_r(copy, " ", &save); t;
 	     t = strtok_r(NULL, " ", &save))
 		json_object_array_add(flags, cli_json_str(t));
-	json_object_object_add(m, "flags_used", flags);
-	json_object_object_add(m, "sha256_kernel",
-			       cli_json_str(mc->sha256_kernel));
-	json_object_object_add(m, "threads",
-			       json_object_new_int((int)mc->threads));
-	json_object_object_add(
-		m, "clock_mhz",
-		num_or_null(mc->clock_mhz > 0 ? mc->clock_mhz : -1));
-	json_object_object_add(root, "machine", m);
-	json_object_object_add(root, "size",
-			       json_object_new_uint64(mc->data_bytes));
+	cli_jset(m, "flags_used", flags);
+	cli_jstr(m, "sha256_kernel", mc->sha256_kernel);
+	cli_jint(m, "threads", (int)mc->threads);
+	cli_jset(m, "clock_mhz",
+		 num_or_null(mc->clock_mhz > 0 ? mc->clock_mhz : -1));
+	cli_jset(root, "machine", m);
+	cli_ju64(root, "size", mc->data_bytes);
 	if (mc->device_read > 0) {
 		json_object *b = json_object_new_object();
 
-		json_object_object_add(b, "device_read_mb_per_s",
-				       json_object_new_double(mc->device_read));
-		json_object_object_add(b, "sha_unit_mb_per_s",
-				       json_object_new_double(mc->sha_unit));
-		json_object_object_add(b, "cold_tree_mb_per_s",
-				       json_object_new_double(mc->cold_tree));
-		json_object_object_add(
-			b, "bound",
-			json_object_new_string(mc->device_read < mc->sha_unit
-						       ? "disk"
-						       : "cpu"));
-		json_object_object_add(root, "device_bound", b);
+		cli_jset(b, "device_read_mb_per_s",
+			 json_object_new_double(mc->device_read));
+		cli_jset(b, "sha_unit_mb_per_s",
+			 json_object_new_double(mc->sha_unit));
+		cli_jset(b, "cold_tree_mb_per_s",
+			 json_object_new_double(mc->cold_tree));
+		cli_jstr(b, "bound",
+			 mc->device_read < mc->sha_unit ? "disk" : "cpu");
+		cli_jset(root, "device_bound", b);
 	}
-	json_object_object_add(root, "device",
-			       mc->device ? cli_json_str(mc->device) : NULL);
+	cli_jset(root, "device", mc->device ? cli_json_str(mc->device) : NULL);
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const row *b = &r->impls[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "name", cli_json_str(b->name));
+		cli_jstr(j, "name", b->name);
 		add_rate(j, &b->rate);
-		json_object_object_add(j, "ratio", num_or_null(b->ratio));
+		cli_jset(j, "ratio", num_or_null(b->ratio));
 		/* the kernels' rows: every thread at once, and cycles a
 		 * byte at the clock measured */
 		if (b->all.median >= 0)
 			add_rate_as(j, "all_threads_", &b->all);
-		json_object_object_add(j, "cycles_per_byte",
-				       num_or_null(cycles_per_byte(r, b)));
-		json_object_object_add(j, "note", cli_json_str(b->note));
+		cli_jset(j, "cycles_per_byte",
+			 num_or_null(cycles_per_byte(r, b)));
+		cli_jstr(j, "note", b->note);
 		json_object_array_add(impls, j);
 	}
-	json_object_object_add(root, "implementations", impls);
+	cli_jset(root, "implementations", impls);
 	for (size_t i = 0; i < r->nfec; i++) {
 		const row *f = &r->fec[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "roots",
-				       json_object_new_int((int)f->roots));
-		json_object_object_add(j, "encoder", cli_json_str(f->name));
+		cli_jint(j, "roots", (int)f->roots);
+		cli_jstr(j, "encoder", f->name);
 		add_rate(j, &f->rate);
-		json_object_object_add(j, "vs_libfec", num_or_null(f->ratio));
-		json_object_object_add(j, "note", cli_json_str(f->note));
+		cli_jset(j, "vs_libfec", num_or_null(f->ratio));
+		cli_jstr(j, "note", f->note);
 		json_object_array_add(fec, j);
 	}
-	json_object_object_add(root, "fec", fec);
-	json_object_object_add(root, "fec_advice", fec_advice_json(r));
+	cli_jset(root, "fec", fec);
+	cli_jset(root, "fec_advice", fec_advice_json(r));
 	for (size_t i = 0; i < r->ntrees; i++) {
 		const row *s = &r->trees[i];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "hash", cli_json_str(s->name));
-		json_object_object_add(j, "salt_size",
-				       json_object_new_int((int)s->salt_size));
-		json_object_object_add(
-			j, "data_block_size",
-			json_object_new_int64(s->data_block_size));
-		json_object_object_add(
-			j, "hash_block_size",
-			json_object_new_int64(s->hash_block_size));
-		json_object_object_add(j, "format",
-				       json_object_new_int((int)s->format));
-		json_object_object_add(j, "valid",
-				       json_object_new_boolean(s->valid));
-		json_object_object_add(j, "reason",
-				       s->valid ? NULL : cli_json_str(s->note));
-		json_object_object_add(j, "mb_per_s",
-				       s->valid ? num_or_null(s->rate.median)
-						: NULL);
-		json_object_object_add(j, "path",
-				       s->valid ? cli_json_str(s->path) : NULL);
-		json_object_object_add(j, "path_reason",
-				       s->valid ? cli_json_str(s->path_reason)
-						: NULL);
-		json_object_object_add(
-			j, "levels",
-			s->valid ? json_object_new_int((int)s->levels) : NULL);
-		json_object_object_add(
-			j, "data_bytes",
-			s->valid ? json_object_new_uint64(s->data_bytes)
-				 : NULL);
-		json_object_object_add(
-			j, "tree_bytes",
-			s->valid ? json_object_new_uint64(s->tree_bytes)
-				 : NULL);
-		json_object_object_add(j, "overhead_percent",
-				       s->valid ? num_digits(overhead(s), 3)
-						: NULL);
-		json_object_object_add(j, "mb_per_s_min",
-				       s->valid ? num_or_null(s->rate.min)
-						: NULL);
-		json_object_object_add(j, "mb_per_s_max",
-				       s->valid ? num_or_null(s->rate.max)
-						: NULL);
-		json_object_object_add(j, "runs",
-				       json_object_new_int((int)s->runs));
+		cli_jstr(j, "hash", s->name);
+		cli_jint(j, "salt_size", (int)s->salt_size);
+		cli_ji64(j, "data_block_size", s->data_block_size);
+		cli_ji64(j, "hash_block_size", s->hash_block_size);
+		cli_jint(j, "format", (int)s->format);
+		cli_jbool(j, "valid", s->valid);
+		cli_jset(j, "reason", s->valid ? NULL : cli_json_str(s->note));
+		cli_jset(j, "mb_per_s",
+			 s->valid ? num_or_null(s->rate.median) : NULL);
+		cli_jset(j, "path", s->valid ? cli_json_str(s->path) : NULL);
+		cli_jset(j, "path_reason",
+			 s->valid ? cli_json_str(s->path_reason) : NULL);
+		cli_jset(j, "levels",
+			 s->valid ? json_object_new_int((int)s->levels) : NULL);
+		cli_jset(j, "data_bytes",
+			 s->valid ? json_object_new_uint64(s->data_bytes)
+				  : NULL);
+		cli_jset(j, "tree_bytes",
+			 s->valid ? json_object_new_uint64(s->tree_bytes)
+				  : NULL);
+		cli_jset(j, "overhead_percent",
+			 s->valid ? num_digits(overhead(s), 3) : NULL);
+		cli_jset(j, "mb_per_s_min",
+			 s->valid ? num_or_null(s->rate.min) : NULL);
+		cli_jset(j, "mb_per_s_max",
+			 s->valid ? num_or_null(s->rate.max) : NULL);
+		cli_jint(j, "runs", (int)s->runs);
 		json_object_array_add(sets, j);
 	}
-	json_object_object_add(root, "settings", sets);
+	cli_jset(root, "settings", sets);
 	n = summary(r, lines, 32);
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(sum, cli_json_str(lines[i]));
-	json_object_object_add(root, "summary", sum);
+	cli_jset(root, "summary", sum);
 	cli_json_print(root);
 }
 

@@ -61,7 +61,8 @@ int cmd_dump(struct cli_opts *o)
 				 "dump: requires <hash_device> as argument");
 	/* a hash device alone is dumped as it is; an image in a container
 	 * as the registry reads it */
-	if ((r = cli_check_crc(o)) || (r = cli_image_kind(o, o->args[0], &kind)))
+	if ((r = cli_check_crc(o)) ||
+	    (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
 	if (kind == CLI_AVB)
 		return cli_avb_dump(o, o->args[0]);
@@ -78,15 +79,16 @@ int cmd_dump(struct cli_opts *o)
 		goto out;
 	hash = tree ? tree : o->args[0];
 	/* the tree alone, through the door: its superblock, the parity */
-	if ((r = fv_open(&(struct fv_open_request){.size = sizeof(
-							   struct fv_open_request),
-						   .data = hash,
-						   .hash = hash,
-						   .hash_offset = off,
-						   .fec_path = fec.path,
-						   .fec_offset = fec.offset,
-						   .fec_roots = fec.roots},
-			 NULL, &img))) {
+	if ((r = fv_open(
+		     &(struct fv_open_request){
+			     .size = sizeof(struct fv_open_request),
+			     .data = hash,
+			     .hash = hash,
+			     .hash_offset = off,
+			     .fec_path = fec.path,
+			     .fec_offset = fec.offset,
+			     .fec_roots = fec.roots},
+		     NULL, &img))) {
 		r = cli_superblock_at(hash, off)
 			    ? cli_lib_error(r)
 			    : cli_no_superblock(r, NULL, hash, off);
@@ -102,10 +104,8 @@ int cmd_dump(struct cli_opts *o)
 		void *j = cli_json_header(hash, pi.params, &rep.layout, NULL);
 
 		if (tree) {
-			json_object_object_add(j, "data_device",
-					       cli_json_str(o->args[0]));
-			json_object_object_add(j, "container",
-					       cli_json_str("sidecar"));
+			cli_jstr(j, "data_device", o->args[0]);
+			cli_jstr(j, "container", "sidecar");
 		}
 		cli_json_print(j);
 	} else {

@@ -215,78 +215,43 @@ static void status_json(const char *name, const struct fv_status_info *s)
 	const fv_params *p = s->params;
 	char hex[2 * FV_MAX_SALT_SIZE + 1];
 
-	json_object_object_add(j, "name", cli_json_str(name));
-	json_object_object_add(j, "active", json_object_new_boolean(1));
-	json_object_object_add(j, "in_use",
-			       json_object_new_boolean(s->open_count > 0));
-	json_object_object_add(j, "type",
-			       cli_json_str(s->is_verity ? "VERITY" : "n/a"));
+	cli_jstr(j, "name", name);
+	cli_jbool(j, "active", 1);
+	cli_jbool(j, "in_use", s->open_count > 0);
+	cli_jstr(j, "type", s->is_verity ? "VERITY" : "n/a");
 	if (s->is_verity) {
-		json_object_object_add(
-			j, "status",
-			cli_json_str(s->corrupted ? "corrupted" : "verified"));
-		json_object_object_add(j, "signature",
-				       json_object_new_boolean(s->is_signed));
-		json_object_object_add(
-			j, "hash_type",
-			json_object_new_int((int)p->hash_type));
-		json_object_object_add(
-			j, "data_block_size",
-			json_object_new_int64(p->data_block_size));
-		json_object_object_add(
-			j, "hash_block_size",
-			json_object_new_int64(p->hash_block_size));
-		json_object_object_add(
-			j, "data_blocks",
-			json_object_new_uint64(p->data_blocks));
-		json_object_object_add(j, "hash_algorithm",
-				       cli_json_str(p->hash));
-		json_object_object_add(j, "salt",
-				       cli_json_str(salt_hex(p, hex, 0)));
-		json_object_object_add(
-			j, "data_device",
-			cli_json_str(s->data_device ? s->data_device : ""));
-		json_object_object_add(j, "data_loop",
-				       str_or_null(s->data_file));
-		json_object_object_add(
-			j, "hash_device",
-			cli_json_str(s->hash_device ? s->hash_device : ""));
-		json_object_object_add(j, "hash_loop",
-				       str_or_null(s->hash_file));
-		json_object_object_add(j, "size_sectors",
-				       json_object_new_uint64(s->size_sectors));
-		json_object_object_add(
-			j, "mode",
-			cli_json_str(s->read_only ? "readonly" : "read/write"));
-		json_object_object_add(
-			j, "hash_offset_sectors",
-			json_object_new_uint64(s->hash_start_block *
-					       p->hash_block_size /
-					       512));
+		cli_jstr(j, "status", s->corrupted ? "corrupted" : "verified");
+		cli_jbool(j, "signature", s->is_signed);
+		cli_jint(j, "hash_type", (int)p->hash_type);
+		cli_ji64(j, "data_block_size", p->data_block_size);
+		cli_ji64(j, "hash_block_size", p->hash_block_size);
+		cli_ju64(j, "data_blocks", p->data_blocks);
+		cli_jstr(j, "hash_algorithm", p->hash);
+		cli_jstr(j, "salt", salt_hex(p, hex, 0));
+		cli_jstr(j, "data_device",
+			 s->data_device ? s->data_device : "");
+		cli_jset(j, "data_loop", str_or_null(s->data_file));
+		cli_jstr(j, "hash_device",
+			 s->hash_device ? s->hash_device : "");
+		cli_jset(j, "hash_loop", str_or_null(s->hash_file));
+		cli_ju64(j, "size_sectors", s->size_sectors);
+		cli_jstr(j, "mode", s->read_only ? "readonly" : "read/write");
+		cli_ju64(j, "hash_offset_sectors",
+			 s->hash_start_block * p->hash_block_size / 512);
 		if (s->fec_device) {
 			json_object *f = json_object_new_object();
 
-			json_object_object_add(f, "device",
-					       cli_json_str(s->fec_device));
-			json_object_object_add(f, "loop",
-					       str_or_null(s->fec_file));
-			json_object_object_add(
-				f, "offset_sectors",
-				json_object_new_uint64(
-					s->fec_start_block *
-					p->hash_block_size / 512));
-			json_object_object_add(
-				f, "blocks",
-				json_object_new_uint64(s->fec_blocks));
-			json_object_object_add(
-				f, "roots",
-				json_object_new_int((int)s->fec_roots));
-			json_object_object_add(j, "fec", f);
+			cli_jstr(f, "device", s->fec_device);
+			cli_jset(f, "loop", str_or_null(s->fec_file));
+			cli_ju64(f, "offset_sectors",
+				 s->fec_start_block * p->hash_block_size / 512);
+			cli_ju64(f, "blocks", s->fec_blocks);
+			cli_jint(f, "roots", (int)s->fec_roots);
+			cli_jset(j, "fec", f);
 		} else {
-			json_object_object_add(j, "fec", NULL);
+			cli_jset(j, "fec", NULL);
 		}
-		json_object_object_add(j, "root_hash",
-				       cli_json_str(s->root_hex));
+		cli_jstr(j, "root_hash", s->root_hex);
 		/* from the flags themselves, not from the display line */
 		for (unsigned i = 0; i < FV_NFLAGS; i++)
 			if (s->flags & (1u << i))
@@ -294,7 +259,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 					flags,
 					cli_json_str(fv_flag_name(1u << i)));
 	}
-	json_object_object_add(j, "flags", flags);
+	cli_jset(j, "flags", flags);
 	cli_json_print(j);
 }
 
@@ -357,11 +322,9 @@ int cmd_status(struct cli_opts *o)
 		if (o->json) {
 			json_object *j = json_object_new_object();
 
-			json_object_object_add(j, "name", cli_json_str(name));
-			json_object_object_add(j, "active",
-					       json_object_new_boolean(0));
-			json_object_object_add(j, "exit_code",
-					       json_object_new_int(EXIT_NODEV));
+			cli_jstr(j, "name", name);
+			cli_jbool(j, "active", 0);
+			cli_jint(j, "exit_code", EXIT_NODEV);
 			cli_json_print(j);
 		} else
 			printf("/dev/mapper/%s is inactive.\n", name);

@@ -79,24 +79,18 @@ static void print_json(const struct repair_out *ro, const struct cli_pair *cp,
 
 	cli_counts_before(res, &before);
 	cli_counts_of(out, &after);
-	json_object_object_add(
-		j, "dry_run",
-		json_object_new_boolean(!!(ro->o->repair & FV_REPAIR_DRY_RUN)));
-	json_object_object_add(
-		j, "rewrite_parity",
-		json_object_new_boolean(
-			!!(ro->o->repair & FV_REPAIR_REWRITE_PARITY)));
-	json_object_object_add(j, "signature", cli_json_signature(cp, out));
-	json_object_object_add(j, "before", json_counts(&before));
-	json_object_object_add(j, "repaired", ro->repaired);
-	json_object_object_add(j, "unrepaired", ro->unrepaired);
-	json_object_object_add(j, "fec", cli_json_fec(l, res, NULL));
-	json_object_object_add(j, "parity_rounds_rewritten",
-			       json_object_new_uint64(res->parity_rewritten));
-	json_object_object_add(j, "after", json_counts(&after));
-	json_object_object_add(j, "result",
-			       cli_json_str(cli_verdict_word(code)));
-	json_object_object_add(j, "exit_code", json_object_new_int(code));
+	cli_jbool(j, "dry_run", !!(ro->o->repair & FV_REPAIR_DRY_RUN));
+	cli_jbool(j, "rewrite_parity",
+		  !!(ro->o->repair & FV_REPAIR_REWRITE_PARITY));
+	cli_jset(j, "signature", cli_json_signature(cp, out));
+	cli_jset(j, "before", json_counts(&before));
+	cli_jset(j, "repaired", ro->repaired);
+	cli_jset(j, "unrepaired", ro->unrepaired);
+	cli_jset(j, "fec", cli_json_fec(l, res, NULL));
+	cli_ju64(j, "parity_rounds_rewritten", res->parity_rewritten);
+	cli_jset(j, "after", json_counts(&after));
+	cli_jstr(j, "result", cli_verdict_word(code));
+	cli_jint(j, "exit_code", code);
 	cli_json_print(j);
 }
 

@@ -68,9 +68,8 @@ static char *ask_passphrase(const char *key)
 
 /* A signature by the options' key and certificate, fn making it: 0 and
  * *der (fv_free), or the library's negative errno (its message kept). */
-static int sign_with(const struct cli_opts *o, const char *pass,
-		     cli_sign_fn fn, const void *ctx, uint8_t **der,
-		     size_t *len)
+static int sign_with(const struct cli_opts *o, const char *pass, cli_sign_fn fn,
+		     const void *ctx, uint8_t **der, size_t *len)
 {
 	struct fv_sign_request req = {.size = sizeof(req)};
 
@@ -114,17 +113,13 @@ static void sign_json(const struct cli_opts *o, const char *root_hex,
 	json_object *j = json_object_new_object();
 	int to_stdout = !strcmp(out_path, "-");
 
-	json_object_object_add(j, "result", json_object_new_string("ok"));
-	json_object_object_add(j, "root_hash", cli_json_str(root_hex));
-	json_object_object_add(
-		j, "format",
-		json_object_new_string(o->ddi_json ? "ddi-json" : "pkcs7"));
-	json_object_object_add(j, "file",
-			       to_stdout ? NULL : cli_json_str(out_path));
-	json_object_object_add(j, "bytes", json_object_new_uint64(len));
-	json_object_object_add(j, "base64",
-			       to_stdout ? cli_json_base64(bytes, len) : NULL);
-	json_object_object_add(j, "exit_code", json_object_new_int(0));
+	cli_jstr(j, "result", "ok");
+	cli_jstr(j, "root_hash", root_hex);
+	cli_jstr(j, "format", o->ddi_json ? "ddi-json" : "pkcs7");
+	cli_jset(j, "file", to_stdout ? NULL : cli_json_str(out_path));
+	cli_ju64(j, "bytes", len);
+	cli_jset(j, "base64", to_stdout ? cli_json_base64(bytes, len) : NULL);
+	cli_jint(j, "exit_code", 0);
 	cli_json_print(j);
 }
 

@@ -137,16 +137,11 @@ int cmd_update(struct cli_opts *o)
 		json_object *j = cli_json_header(req.hash, p, &l, rep.root_hex);
 		json_object *uj = json_object_new_object();
 
-		json_object_object_add(
-			uj, "changed_blocks",
-			json_object_new_uint64(u.changed_blocks));
-		json_object_object_add(uj, "hash_blocks_written",
-				       json_object_new_uint64(u.tree_blocks));
-		json_object_object_add(uj, "parity_rounds_written",
-				       json_object_new_uint64(u.parity_rounds));
-		json_object_object_add(uj, "resumed",
-				       json_object_new_boolean(u.resumed));
-		json_object_object_add(j, "update", uj);
+		cli_ju64(uj, "changed_blocks", u.changed_blocks);
+		cli_ju64(uj, "hash_blocks_written", u.tree_blocks);
+		cli_ju64(uj, "parity_rounds_written", u.parity_rounds);
+		cli_jbool(uj, "resumed", u.resumed);
+		cli_jset(j, "update", uj);
 		cli_json_print(j);
 		r = EXIT_OK;
 		goto out;

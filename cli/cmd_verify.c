@@ -139,11 +139,9 @@ static void json_open(struct verify_report *vr, const fv_result *res)
 		json_object_get(vr->fec_layout);
 		json_object_object_del(j, "fec");
 	}
-	json_object_object_add(j, "data_device",
-			       cli_json_str(pi->data));
-	json_object_object_add(
-		j, "signature",
-		cli_json_signature(vr->cp, res ? res : vr->dump));
+	cli_jstr(j, "data_device", pi->data);
+	cli_jset(j, "signature",
+		 cli_json_signature(vr->cp, res ? res : vr->dump));
 	fputs("{\n", stdout);
 	json_members(j);
 	fputs(",\n  \"failures\":[", stdout);
@@ -215,36 +213,29 @@ static void json_close(struct verify_report *vr, const fv_result *result,
 	json_open(vr, result);
 	fputs(vr->shown ? "\n  ],\n" : "],\n", stdout);
 	if (error) {
-		json_object_object_add(j, "result", cli_json_str("error"));
-		json_object_object_add(j, "error", cli_json_str(error));
+		cli_jstr(j, "result", "error");
+		cli_jstr(j, "error", error);
 	} else {
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(code)));
+		cli_jstr(j, "result", cli_verdict_word(code));
 		cli_json_add_counts(j, res);
-		json_object_object_add(j, "failures_not_listed",
-				       json_object_new_uint64(vr->not_shown));
-		json_object_object_add(
-			j, "root_first",
-			json_object_new_boolean(res->root_first));
-		json_object_object_add(
-			j, "hint",
-			res->root_first ? cli_json_str(root_first_hint) : NULL);
-		json_object_object_add(j, "hashing_path",
-				       *rep.hashing_path
-					       ? cli_json_str(rep.hashing_path)
-					       : NULL);
+		cli_ju64(j, "failures_not_listed", vr->not_shown);
+		cli_jbool(j, "root_first", res->root_first);
+		cli_jset(j, "hint",
+			 res->root_first ? cli_json_str(root_first_hint)
+					 : NULL);
+		cli_jset(j, "hashing_path",
+			 *rep.hashing_path ? cli_json_str(rep.hashing_path)
+					   : NULL);
 	}
 	if (fec && vr->fec_layout) {
 		json_object_object_foreach(vr->fec_layout, key, val)
 		{
 			if (!json_object_object_get_ex(fec, key, NULL))
-				json_object_object_add(fec, key,
-						       json_object_get(val));
+				cli_jset(fec, key, json_object_get(val));
 		}
 	}
 	if (fec || vr->fec_layout)
-		json_object_object_add(
-			j, "fec", fec ? fec : json_object_get(vr->fec_layout));
+		cli_jset(j, "fec", fec ? fec : json_object_get(vr->fec_layout));
 	json_object_put(vr->fec_layout);
 	vr->fec_layout = NULL;
 	json_members(j);

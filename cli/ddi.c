@@ -146,11 +146,8 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 	if (rep->failures) {
 		json_object *j = cli_json_failure(&f);
 
-		json_object_object_add(j, "partition",
-				       json_object_new_int((int)p->index));
-		json_object_object_add(
-			j, "image_offset",
-			json_object_new_uint64(p->offset + f.position));
+		cli_jint(j, "partition", (int)p->index);
+		cli_ju64(j, "image_offset", p->offset + f.position);
 		json_object_array_add(rep->failures, j);
 		return;
 	}
@@ -167,12 +164,12 @@ static json_object *json_partition(const struct fv_gpt_partition *p)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "index", json_object_new_int((int)p->index));
-	json_object_object_add(j, "type", cli_json_str(p->type));
-	json_object_object_add(j, "label", cli_json_str(p->label));
-	json_object_object_add(j, "uuid", cli_json_str(p->uuid));
-	json_object_object_add(j, "offset", json_object_new_uint64(p->offset));
-	json_object_object_add(j, "size", json_object_new_uint64(p->bytes));
+	cli_jint(j, "index", (int)p->index);
+	cli_jstr(j, "type", p->type);
+	cli_jstr(j, "label", p->label);
+	cli_jstr(j, "uuid", p->uuid);
+	cli_ju64(j, "offset", p->offset);
+	cli_ju64(j, "size", p->bytes);
 	return j;
 }
 
@@ -183,9 +180,9 @@ static void print_doc(const char *image, const char *key, json_object *value,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "image", cli_json_str(image));
-	json_object_object_add(j, key, value);
-	json_object_object_add(j, list_key, *list);
+	cli_jstr(j, "image", image);
+	cli_jset(j, key, value);
+	cli_jset(j, list_key, *list);
 	*list = NULL;
 	cli_json_print(j);
 }
@@ -258,30 +255,24 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	if (o->json) {
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "role", cli_json_str(d.role));
-		json_object_object_add(j, "architecture", cli_json_str(d.arch));
-		json_object_object_add(j, "data", json_partition(&d.data));
-		json_object_object_add(j, "hash", json_partition(&d.hash));
-		json_object_object_add(
-			j, "signature",
-			d.is_signed ? json_partition(&d.signature) : NULL);
-		json_object_object_add(j, "signer",
-				       trust == FV_TRUST_CHECK
-					       ? cli_json_str(found.signer)
-					       : NULL);
-		json_object_object_add(
-			j, "certificate_fingerprint",
-			trust == FV_TRUST_CHECK
-				? cli_json_str(found.signer_fingerprint)
-				: NULL);
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(trust)));
-		json_object_object_add(j, "root_hash",
-				       cli_json_str(d.root_hex));
-		json_object_object_add(j, "result",
-				       cli_json_str(cli_verdict_word(code)));
+		cli_jstr(j, "role", d.role);
+		cli_jstr(j, "architecture", d.arch);
+		cli_jset(j, "data", json_partition(&d.data));
+		cli_jset(j, "hash", json_partition(&d.hash));
+		cli_jset(j, "signature",
+			 d.is_signed ? json_partition(&d.signature) : NULL);
+		cli_jset(j, "signer",
+			 trust == FV_TRUST_CHECK ? cli_json_str(found.signer)
+						 : NULL);
+		cli_jset(j, "certificate_fingerprint",
+			 trust == FV_TRUST_CHECK
+				 ? cli_json_str(found.signer_fingerprint)
+				 : NULL);
+		cli_jstr(j, "trust", cli_trust_word(trust));
+		cli_jstr(j, "root_hash", d.root_hex);
+		cli_jstr(j, "result", cli_verdict_word(code));
 		cli_json_add_counts(j, &counts);
-		json_object_object_add(j, "failures", rep.failures);
+		cli_jset(j, "failures", rep.failures);
 		json_object_array_add(list, j);
 		fv_result_free(res);
 		return code;
@@ -380,25 +371,18 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		json_object *j =
 			cli_json_header(image, p, &found.layout, pi.root_hex);
 
-		json_object_object_add(j, "role", cli_json_str(d->role));
-		json_object_object_add(j, "architecture",
-				       cli_json_str(d->arch));
-		json_object_object_add(j, "data",
-				       json_partition(&d->data));
-		json_object_object_add(j, "hash",
-				       json_partition(&d->hash));
-		json_object_object_add(
-			j, "signature",
-			d->is_signed ? json_partition(&d->signature) : NULL);
-		json_object_object_add(j, "certificate_fingerprint",
-				       d->fingerprint[0]
-					       ? cli_json_str(d->fingerprint)
-					       : NULL);
-		json_object_object_add(j, "signed",
-				       json_object_new_boolean(d->is_signed));
-		json_object_object_add(j, "signer",
-				       d->is_signed ? cli_json_str(signer)
-						    : NULL);
+		cli_jstr(j, "role", d->role);
+		cli_jstr(j, "architecture", d->arch);
+		cli_jset(j, "data", json_partition(&d->data));
+		cli_jset(j, "hash", json_partition(&d->hash));
+		cli_jset(j, "signature",
+			 d->is_signed ? json_partition(&d->signature) : NULL);
+		cli_jset(j, "certificate_fingerprint",
+			 d->fingerprint[0] ? cli_json_str(d->fingerprint)
+					   : NULL);
+		cli_jbool(j, "signed", d->is_signed);
+		cli_jset(j, "signer",
+			 d->is_signed ? cli_json_str(signer) : NULL);
 		json_object_array_add(list, j);
 		goto out;
 	}

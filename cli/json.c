@@ -11,6 +11,36 @@
 #include "cli/params.h"
 #include "cli/text.h"
 
+void cli_jset(void *o, const char *k, void *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+void cli_jstr(void *o, const char *k, const char *s)
+{
+	json_object_object_add(o, k, cli_json_str(s));
+}
+
+void cli_ju64(void *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+void cli_ji64(void *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+void cli_jint(void *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_int(v));
+}
+
+void cli_jbool(void *o, const char *k, int v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
 void *cli_json_header(const char *device, const fv_params *p,
 		      const struct fv_layout *l, const char *root_hex)
 {
@@ -20,67 +50,40 @@ void *cli_json_header(const char *device, const fv_params *p,
 	size_t salt_size = p->salt_len;
 	int sb = p->superblock;
 
-	json_object_object_add(o, "device", cli_json_str(device));
+	cli_jstr(o, "device", device);
 	if (sb) {
 		snprintf(uuid, 37, "%s", p->uuid);
-		json_object_object_add(o, "uuid", cli_json_str(uuid));
+		cli_jstr(o, "uuid", uuid);
 	} else {
-		json_object_object_add(o, "uuid", NULL);
+		cli_jset(o, "uuid", NULL);
 	}
-	json_object_object_add(o, "superblock", json_object_new_boolean(sb));
-	json_object_object_add(
-		o, "hash_type",
-		json_object_new_int((int)p->hash_type));
-	json_object_object_add(
-		o, "data_blocks",
-		json_object_new_uint64(p->data_blocks));
-	json_object_object_add(
-		o, "data_block_size",
-		json_object_new_int64(p->data_block_size));
-	json_object_object_add(o, "hash_blocks",
-			       json_object_new_uint64(l->tree_blocks));
-	json_object_object_add(
-		o, "hash_block_size",
-		json_object_new_int64(p->hash_block_size));
-	json_object_object_add(o, "hash_algorithm",
-			       json_object_new_string(p->hash));
+	cli_jbool(o, "superblock", sb);
+	cli_jint(o, "hash_type", (int)p->hash_type);
+	cli_ju64(o, "data_blocks", p->data_blocks);
+	cli_ji64(o, "data_block_size", p->data_block_size);
+	cli_ju64(o, "hash_blocks", l->tree_blocks);
+	cli_ji64(o, "hash_block_size", p->hash_block_size);
+	cli_jstr(o, "hash_algorithm", p->hash);
 	cli_hex(salt, salt_size, hex);
-	json_object_object_add(o, "salt", json_object_new_string(hex));
-	json_object_object_add(
-		o, "hash_offset",
-		json_object_new_uint64(p->hash_offset));
-	json_object_object_add(o, "tree_offset",
-			       json_object_new_uint64(l->tree_offset));
-	json_object_object_add(o, "levels",
-			       json_object_new_int((int)l->levels));
-	json_object_object_add(
-		o, "hash_device_size",
-		json_object_new_uint64(cli_nominal_hash_end(p, l)));
+	cli_jstr(o, "salt", hex);
+	cli_ju64(o, "hash_offset", p->hash_offset);
+	cli_ju64(o, "tree_offset", l->tree_offset);
+	cli_jint(o, "levels", (int)l->levels);
+	cli_ju64(o, "hash_device_size", cli_nominal_hash_end(p, l));
 	if (l->fec_roots) {
 		json_object *f = json_object_new_object();
 
-		json_object_object_add(f, "roots",
-				       json_object_new_int((int)l->fec_roots));
-		json_object_object_add(f, "offset",
-				       json_object_new_uint64(l->fec_offset));
-		json_object_object_add(
-			f, "parity_blocks",
-			json_object_new_uint64(l->fec_rounds * l->fec_roots));
-		json_object_object_add(
-			f, "parity_bytes",
-			json_object_new_uint64(l->fec_parity_bytes));
-		json_object_object_add(f, "covered_blocks",
-				       json_object_new_uint64(l->fec_blocks));
-		json_object_object_add(f, "rounds",
-				       json_object_new_uint64(l->fec_rounds));
-		json_object_object_add(
-			f, "on_hash_device",
-			json_object_new_boolean(l->fec_on_hash_device));
-		json_object_object_add(o, "fec", f);
+		cli_jint(f, "roots", (int)l->fec_roots);
+		cli_ju64(f, "offset", l->fec_offset);
+		cli_ju64(f, "parity_blocks", l->fec_rounds * l->fec_roots);
+		cli_ju64(f, "parity_bytes", l->fec_parity_bytes);
+		cli_ju64(f, "covered_blocks", l->fec_blocks);
+		cli_ju64(f, "rounds", l->fec_rounds);
+		cli_jbool(f, "on_hash_device", l->fec_on_hash_device);
+		cli_jset(o, "fec", f);
 	}
 	if (root_hex)
-		json_object_object_add(o, "root_hash",
-				       json_object_new_string(root_hex));
+		cli_jstr(o, "root_hash", root_hex);
 	return o;
 }
 
@@ -93,20 +96,13 @@ const char *cli_verdict_word(int code)
 
 void cli_json_add_counts(void *obj, const struct cli_counts *c)
 {
-	json_object_object_add(obj, "root_hash_matches",
-			       json_object_new_boolean(c->root_matches));
-	json_object_object_add(obj, "bad_data_blocks",
-			       json_object_new_uint64(c->bad_data));
-	json_object_object_add(obj, "bad_hash_blocks",
-			       json_object_new_uint64(c->bad_hash));
-	json_object_object_add(obj, "bad_spare_areas",
-			       json_object_new_uint64(c->bad_padding));
-	json_object_object_add(obj, "unreadable_blocks",
-			       json_object_new_uint64(c->unreadable));
-	json_object_object_add(obj, "unchecked_data_blocks",
-			       json_object_new_uint64(c->unchecked_data));
-	json_object_object_add(obj, "unchecked_hash_blocks",
-			       json_object_new_uint64(c->unchecked_hash));
+	cli_jbool(obj, "root_hash_matches", c->root_matches);
+	cli_ju64(obj, "bad_data_blocks", c->bad_data);
+	cli_ju64(obj, "bad_hash_blocks", c->bad_hash);
+	cli_ju64(obj, "bad_spare_areas", c->bad_padding);
+	cli_ju64(obj, "unreadable_blocks", c->unreadable);
+	cli_ju64(obj, "unchecked_data_blocks", c->unchecked_data);
+	cli_ju64(obj, "unchecked_hash_blocks", c->unchecked_hash);
 }
 
 static const char *kind_name(enum fv_failure_kind k)
@@ -128,21 +124,15 @@ void *cli_json_failure(const struct cli_failure *f)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "type",
-			       json_object_new_string(kind_name(f->kind)));
-	json_object_object_add(j, "position",
-			       json_object_new_uint64(f->position));
-	json_object_object_add(j, "block", json_object_new_uint64(f->block));
+	cli_jstr(j, "type", kind_name(f->kind));
+	cli_ju64(j, "position", f->position);
+	cli_ju64(j, "block", f->block);
 	if (f->kind == FV_UNREADABLE_DATA_BLOCK ||
 	    f->kind == FV_UNREADABLE_HASH_BLOCK)
-		json_object_object_add(
-			j, "area",
-			json_object_new_string(
-				f->kind == FV_UNREADABLE_DATA_BLOCK ? "data"
-								    : "hash"));
+		cli_jstr(j, "area",
+			 f->kind == FV_UNREADABLE_DATA_BLOCK ? "data" : "hash");
 	if (f->kind != FV_BAD_DATA_BLOCK && f->kind != FV_UNREADABLE_DATA_BLOCK)
-		json_object_object_add(j, "level",
-				       json_object_new_int((int)f->level));
+		cli_jint(j, "level", (int)f->level);
 	return j;
 }
 
@@ -159,35 +149,21 @@ void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "roots",
-			       json_object_new_int((int)l->fec_roots));
-	json_object_object_add(
-		j, "roots_from",
-		json_object_new_string(roots_source_word(l->fec_roots_from)));
-	json_object_object_add(j, "offset",
-			       json_object_new_uint64(l->fec_offset));
-	json_object_object_add(j, "covered_blocks",
-			       json_object_new_uint64(l->fec_blocks));
-	json_object_object_add(j, "rounds",
-			       json_object_new_uint64(l->fec_rounds));
-	json_object_object_add(j, "bad_blocks",
-			       json_object_new_uint64(f->bad_blocks));
-	json_object_object_add(j, "repairable_blocks",
-			       json_object_new_uint64(f->repaired));
-	json_object_object_add(
-		j, "unrepairable_blocks",
-		json_object_new_uint64(f->bad_blocks - f->repaired));
-	json_object_object_add(j, "stale_parity_codewords",
-			       json_object_new_uint64(f->stale_codewords));
-	json_object_object_add(j, "stale_parity_rounds",
-			       json_object_new_uint64(f->stale_rounds));
-	json_object_object_add(j, "unchecked_parity_rounds",
-			       json_object_new_uint64(f->unchecked_rounds));
-	json_object_object_add(j, "parity_rewrite_limit",
-			       json_object_new_uint64(f->rewrite_limit));
-	json_object_object_add(j, "passes", json_object_new_uint64(f->passes));
+	cli_jint(j, "roots", (int)l->fec_roots);
+	cli_jstr(j, "roots_from", roots_source_word(l->fec_roots_from));
+	cli_ju64(j, "offset", l->fec_offset);
+	cli_ju64(j, "covered_blocks", l->fec_blocks);
+	cli_ju64(j, "rounds", l->fec_rounds);
+	cli_ju64(j, "bad_blocks", f->bad_blocks);
+	cli_ju64(j, "repairable_blocks", f->repaired);
+	cli_ju64(j, "unrepairable_blocks", f->bad_blocks - f->repaired);
+	cli_ju64(j, "stale_parity_codewords", f->stale_codewords);
+	cli_ju64(j, "stale_parity_rounds", f->stale_rounds);
+	cli_ju64(j, "unchecked_parity_rounds", f->unchecked_rounds);
+	cli_ju64(j, "parity_rewrite_limit", f->rewrite_limit);
+	cli_ju64(j, "passes", f->passes);
 	if (unrepairable)
-		json_object_object_add(j, "unrepairable", unrepairable);
+		cli_jset(j, "unrepairable", unrepairable);
 	return j;
 }
 
@@ -306,13 +282,11 @@ void cli_json_final(int rc, const char *fallback)
 	if (cli_json_emitted)
 		return;
 	j = json_object_new_object();
-	json_object_object_add(j, "result",
-			       json_object_new_string(rc ? "error" : "ok"));
-	json_object_object_add(
-		j, "error",
-		rc ? cli_json_str(cli_last_error ? cli_last_error : fallback)
-		   : NULL);
-	json_object_object_add(j, "exit_code", json_object_new_int(rc));
+	cli_jstr(j, "result", rc ? "error" : "ok");
+	cli_jset(j, "error",
+		 rc ? cli_json_str(cli_last_error ? cli_last_error : fallback)
+		    : NULL);
+	cli_jint(j, "exit_code", rc);
 	cli_json_print(j);
 }
 
@@ -335,18 +309,11 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 		if (cp->trust == FV_TRUST_UNSIGNED)
 			return NULL;
 		j = json_object_new_object();
-		json_object_object_add(j, "algorithm",
-				       cli_json_str(cp->avb_algorithm));
-		json_object_object_add(j, "public_key_sha1",
-				       cli_json_str(cp->avb_key_sha1));
-		json_object_object_add(
-			j, "rollback_index",
-			json_object_new_uint64(cp->avb_rollback_index));
-		json_object_object_add(
-			j, "checked",
-			json_object_new_boolean(cp->trust == FV_TRUST_CHECK));
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(cp->trust)));
+		cli_jstr(j, "algorithm", cp->avb_algorithm);
+		cli_jstr(j, "public_key_sha1", cp->avb_key_sha1);
+		cli_ju64(j, "rollback_index", cp->avb_rollback_index);
+		cli_jbool(j, "checked", cp->trust == FV_TRUST_CHECK);
+		cli_jstr(j, "trust", cli_trust_word(cp->trust));
 		return j;
 	}
 	/* the trust policy's verdict: a signer checked, or a signature
@@ -354,15 +321,13 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 	if (!checked && cp->trust != FV_TRUST_UNCHECKED)
 		return NULL;
 	j = json_object_new_object();
-	json_object_object_add(j, "file", cli_json_str(cp->signature_path));
-	json_object_object_add(j, "checked", json_object_new_boolean(checked));
-	json_object_object_add(j, "trust",
-			       cli_json_str(cli_trust_word(cp->trust)));
-	json_object_object_add(j, "signer",
-			       checked ? cli_json_str(rep.signer) : NULL);
-	json_object_object_add(j, "warning",
-			       checked && *rep.signature_warning
-				       ? cli_json_str(rep.signature_warning)
-				       : NULL);
+	cli_jstr(j, "file", cp->signature_path);
+	cli_jbool(j, "checked", checked);
+	cli_jstr(j, "trust", cli_trust_word(cp->trust));
+	cli_jset(j, "signer", checked ? cli_json_str(rep.signer) : NULL);
+	cli_jset(j, "warning",
+		 checked && *rep.signature_warning
+			 ? cli_json_str(rep.signature_warning)
+			 : NULL);
 	return j;
 }

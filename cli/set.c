@@ -32,8 +32,8 @@ struct printer {
 	const char *name, *path;
 	size_t partition;
 	/* what the steps found */
-	int error;  /* the first refusal's or error's exit code */
-	int bad;    /* a partition failed its check */
+	int error; /* the first refusal's or error's exit code */
+	int bad;   /* a partition failed its check */
 	int missing;
 	size_t checked; /* partitions whose data was checked */
 };
@@ -55,8 +55,7 @@ static struct fv_slot_info info_of(const fv_slot *s)
 	return in;
 }
 
-void cli_avb_vouch_of(const fv_slot *s, size_t vbmeta,
-		      struct cli_avb_vouch *v)
+void cli_avb_vouch_of(const fv_slot *s, size_t vbmeta, struct cli_avb_vouch *v)
 {
 	struct fv_slot_step vb = step_at(s, vbmeta);
 	const char *alg = cli_avb_facts(vb.avb).header.algorithm;
@@ -91,18 +90,16 @@ void *cli_avb_partition_json(const char *name, const char *kind,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "name", cli_json_str(name));
-	json_object_object_add(j, "descriptor", cli_json_str(kind));
-	json_object_object_add(j, "path", cli_json_str(path));
-	json_object_object_add(j, "trust",
-			       cli_json_str(cli_trust_word(v->trust)));
-	json_object_object_add(j, "vbmeta", cli_json_str(v->vbmeta));
-	json_object_object_add(j, "algorithm", cli_json_str(v->algorithm));
-	json_object_object_add(j, "public_key_sha1",
-			       v->key_sha1[0] ? cli_json_str(v->key_sha1)
-					      : NULL);
-	json_object_object_add(j, "vouched_by", cli_json_str(v->words));
-	json_object_object_add(j, "result", cli_json_str(result));
+	cli_jstr(j, "name", name);
+	cli_jstr(j, "descriptor", kind);
+	cli_jstr(j, "path", path);
+	cli_jstr(j, "trust", cli_trust_word(v->trust));
+	cli_jstr(j, "vbmeta", v->vbmeta);
+	cli_jstr(j, "algorithm", v->algorithm);
+	cli_jset(j, "public_key_sha1",
+		 v->key_sha1[0] ? cli_json_str(v->key_sha1) : NULL);
+	cli_jstr(j, "vouched_by", v->words);
+	cli_jstr(j, "result", result);
 	return j;
 }
 
@@ -125,13 +122,11 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 		json_object *j = cli_json_failure(&f);
 
 		if (p->super) {
-			json_object_object_add(
-				j, "block_device",
-				mapped ? cli_json_str(b.block_device.name)
-				       : NULL);
-			json_object_object_add(
-				j, "device_offset",
-				mapped ? json_object_new_uint64(at) : NULL);
+			cli_jset(j, "block_device",
+				 mapped ? cli_json_str(b.block_device.name)
+					: NULL);
+			cli_jset(j, "device_offset",
+				 mapped ? json_object_new_uint64(at) : NULL);
 		}
 		json_object_array_add(p->failures, j);
 		return;
@@ -146,7 +141,8 @@ static void report(void *c, enum fv_failure_kind kind, uint64_t block,
 		fprintf(stderr, "%s at position %" PRIu64 " (partition %s).\n",
 			cli_failure_words(kind), offset, p->name);
 	else
-		fprintf(stderr, "%s at position %" PRIu64 " (partition %s, %s).\n",
+		fprintf(stderr,
+			"%s at position %" PRIu64 " (partition %s, %s).\n",
 			cli_failure_words(kind), offset, p->name, p->path);
 }
 
@@ -169,13 +165,13 @@ static void json_plain(struct printer *p, const struct fv_slot_step *st,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "name", cli_json_str(st->name));
+	cli_jstr(j, "name", st->name);
 	if (kind)
-		json_object_object_add(j, "descriptor", cli_json_str(kind));
-	json_object_object_add(j, "path", cli_json_str(st->path));
-	json_object_object_add(j, "result", cli_json_str(result));
+		cli_jstr(j, "descriptor", kind);
+	cli_jstr(j, "path", st->path);
+	cli_jstr(j, "result", result);
 	if (st->message[0])
-		json_object_object_add(j, "error", cli_json_str(st->message));
+		cli_jstr(j, "error", st->message);
 	json_object_array_add(p->list, j);
 }
 
@@ -235,12 +231,12 @@ static void vbmeta_partition(struct printer *p, const struct fv_slot_step *st)
 		p->bad = 1;
 	cli_avb_vouch_of(p->s, st->parent, &v);
 	if (p->list) {
-		json_object *j = cli_avb_partition_json(st->name, kind, st->path,
-							&v, cli_verdict_word(code));
+		json_object *j = cli_avb_partition_json(
+			st->name, kind, st->path, &v, cli_verdict_word(code));
 
 		if (c)
 			cli_json_add_counts(j, c);
-		json_object_object_add(j, "failures", p->failures);
+		cli_jset(j, "failures", p->failures);
 		p->failures = NULL;
 		json_object_array_add(p->list, j);
 		return;
@@ -305,16 +301,14 @@ static json_object *json_part(const struct fv_slot_step *st,
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "name", cli_json_str(st->name));
-	json_object_object_add(j, "group", cli_json_str(sp->group));
-	json_object_object_add(j, "size", json_object_new_uint64(st->bytes));
-	json_object_object_add(j, "extents",
-			       json_object_new_uint64(st->extents));
+	cli_jstr(j, "name", st->name);
+	cli_jstr(j, "group", sp->group);
+	cli_ju64(j, "size", st->bytes);
+	cli_ju64(j, "extents", st->extents);
 	return j;
 }
 
-static struct fv_super_partition partition_of(const struct printer *p,
-					      size_t i)
+static struct fv_super_partition partition_of(const struct printer *p, size_t i)
 {
 	struct fv_super_entry sp = {.size = sizeof(sp)};
 
@@ -326,25 +320,21 @@ static struct fv_super_partition partition_of(const struct printer *p,
 static void super_plain(struct printer *p, const struct fv_slot_step *st)
 {
 	struct fv_super_partition sp = partition_of(p, st->partition);
-	const char *result = st->why == FV_SLOT_WHY_EMPTY ? "empty"
-			     : st->why == FV_SLOT_WHY_NO_FOOTER
-				     ? "not_android"
-				     : "error";
+	const char *result = st->why == FV_SLOT_WHY_EMPTY       ? "empty"
+			     : st->why == FV_SLOT_WHY_NO_FOOTER ? "not_android"
+								: "error";
 
 	if (st->result == FV_SLOT_REFUSED || st->result == FV_SLOT_ERROR)
 		refused(p, st);
 	if (p->list) {
 		json_object *j = json_part(st, &sp);
 
-		json_object_object_add(
-			j, "result",
-			cli_json_str(st->result == FV_SLOT_SKIPPED ? result
-				     : st->result == FV_SLOT_REFUSED
-					     ? "refused"
-					     : "error"));
+		cli_jstr(j, "result",
+			 st->result == FV_SLOT_SKIPPED   ? result
+			 : st->result == FV_SLOT_REFUSED ? "refused"
+							 : "error");
 		if (st->message[0])
-			json_object_object_add(j, "error",
-					       cli_json_str(st->message));
+			cli_jstr(j, "error", st->message);
 		json_object_array_add(p->list, j);
 		return;
 	}
@@ -381,15 +371,11 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 		refused(p, st);
 		if (p->list) {
 			j = json_part(part, &sp);
-			json_object_object_add(j, "path",
-					       cli_json_str(st->path));
-			json_object_object_add(
-				j, "result",
-				cli_json_str(st->result == FV_SLOT_REFUSED
-						     ? "refused"
-						     : "error"));
-			json_object_object_add(j, "error",
-					       cli_json_str(st->message));
+			cli_jstr(j, "path", st->path);
+			cli_jstr(j, "result",
+				 st->result == FV_SLOT_REFUSED ? "refused"
+							       : "error");
+			cli_jstr(j, "error", st->message);
 			json_object_array_add(p->list, j);
 		}
 		return;
@@ -406,26 +392,22 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 		p->bad = 1;
 	if (p->list) {
 		j = json_part(part, &sp);
-		json_object_object_add(j, "path", cli_json_str(st->path));
-		json_object_object_add(j, "algorithm", cli_json_str(alg));
+		cli_jstr(j, "path", st->path);
+		cli_jstr(j, "algorithm", alg);
 		if (c)
-			json_object_object_add(j, "public_key_sha1",
-					       sha1[0] ? cli_json_str(sha1)
-						       : NULL);
-		json_object_object_add(j, "trust",
-				       cli_json_str(cli_trust_word(vb.trust)));
+			cli_jset(j, "public_key_sha1",
+				 sha1[0] ? cli_json_str(sha1) : NULL);
+		cli_jstr(j, "trust", cli_trust_word(vb.trust));
 		if (c)
-			json_object_object_add(
-				j, "root_hash",
-				cli_json_str(cli_avb_facts(vb.avb).root_hex));
-		json_object_object_add(
-			j, "result",
-			cli_json_str(c ? cli_verdict_word(code)
-				     : code ? "corrupted"
-					    : cli_verdict_word(0)));
+			cli_jstr(j, "root_hash",
+				 cli_avb_facts(vb.avb).root_hex);
+		cli_jstr(j, "result",
+			 c      ? cli_verdict_word(code)
+			 : code ? "corrupted"
+				: cli_verdict_word(0));
 		if (c) {
 			cli_json_add_counts(j, c);
-			json_object_object_add(j, "failures", p->failures);
+			cli_jset(j, "failures", p->failures);
 			p->failures = NULL;
 		}
 		json_object_array_add(p->list, j);
@@ -459,8 +441,8 @@ static void super_checked(struct printer *p, const struct fv_slot_step *st,
 /* The partition step a super step belongs to. */
 static struct fv_slot_step owner(const fv_slot *s, struct fv_slot_step st)
 {
-	for (int k = 0; k < 3 && st.kind != FV_SLOT_PARTITION &&
-			st.parent != SIZE_MAX;
+	for (int k = 0;
+	     k < 3 && st.kind != FV_SLOT_PARTITION && st.parent != SIZE_MAX;
 	     k++)
 		st = step_at(s, st.parent);
 	return st;
@@ -549,8 +531,8 @@ static void signature_words(const fv_slot *s, char *out, size_t len)
 
 int cli_set_verify(struct cli_opts *o, const char *image, int super)
 {
-	struct printer p = {.o = o, .image = image, .super = super,
-			    .partition = SIZE_MAX};
+	struct printer p = {
+		.o = o, .image = image, .super = super, .partition = SIZE_MAX};
 	struct fv_slot_request req = {.size = sizeof(req)};
 	const char **names = NULL, **files = NULL;
 	const char *one[1] = {o->partition};
@@ -598,11 +580,12 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 		goto out;
 	}
 	for (size_t i = 0; fv_slot_note(s, i); i++)
-		fprintf(stderr, "fastverity: warning: %s\n", fv_slot_note(s, i));
-	r = p.error	 ? p.error
-	    : p.bad	 ? EXIT_VERIFY
+		fprintf(stderr, "fastverity: warning: %s\n",
+			fv_slot_note(s, i));
+	r = p.error     ? p.error
+	    : p.bad     ? EXIT_VERIFY
 	    : p.missing ? EXIT_NODEV
-			 : EXIT_OK;
+			: EXIT_OK;
 	/* exit 0 says what was checked: nothing, when nothing was */
 	if (!r && !p.checked) {
 		char sig[256];
@@ -632,21 +615,17 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 	if (o->json) {
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(j, "container",
-				       cli_json_str(super ? "super" : "avb"));
-		json_object_object_add(
-			j, "result",
-			cli_json_str(!r || r == EXIT_VERIFY ? cli_verdict_word(r)
-				     : r == EXIT_NODEV ? "incomplete"
-						       : "error"));
+		cli_jstr(j, "image", image);
+		cli_jstr(j, "container", super ? "super" : "avb");
+		cli_jstr(j, "result",
+			 !r || r == EXIT_VERIFY ? cli_verdict_word(r)
+			 : r == EXIT_NODEV      ? "incomplete"
+						: "error");
 		if (super && info_of(s).slot[0])
-			json_object_object_add(j, "slot",
-					       cli_json_str(info_of(s).slot));
+			cli_jstr(j, "slot", info_of(s).slot);
 		if (summary[0])
-			json_object_object_add(j, "summary",
-					       cli_json_str(summary));
-		json_object_object_add(j, "partitions", p.list);
+			cli_jstr(j, "summary", summary);
+		cli_jset(j, "partitions", p.list);
 		p.list = NULL;
 		cli_json_print(j);
 	}

@@ -69,8 +69,8 @@ static struct fv_super_entry entry_of(const fv_super *s,
 
 /* The image opened for metadata slot slot (its notes said on stderr):
  * 0, or the exit code. */
-static int open_slot(const struct cli_opts *o, const char *image,
-		     unsigned slot, fv_super **s)
+static int open_slot(const struct cli_opts *o, const char *image, unsigned slot,
+		     fv_super **s)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
 	const char **names = NULL, **files = NULL;
@@ -181,7 +181,8 @@ static void dump_text(FILE *f, const fv_super *s,
 	if (in->metadata_slot_count > 1)
 		fprintf(f, "Slot %u:\n", in->slot);
 	fprintf(f, "Metadata version: %u.%u\n", in->major, in->minor);
-	fprintf(f, "Metadata size: %u bytes\n", in->header_size + in->tables_size);
+	fprintf(f, "Metadata size: %u bytes\n",
+		in->header_size + in->tables_size);
 	fprintf(f, "Metadata max size: %u bytes\n", in->metadata_max_size);
 	fprintf(f, "Metadata slot count: %u\n", in->metadata_slot_count);
 	fprintf(f, "Header flags: %s\n", header_flags_text(in->header_flags));
@@ -192,17 +193,18 @@ static void dump_text(FILE *f, const fv_super *s,
 		uint64_t first = 0;
 
 		attributes_text(p.attributes, attrs, sizeof(attrs));
-		fprintf(f, "  Name: %s\n  Group: %s\n  Attributes: %s\n  "
-		       "Extents:\n",
-		       CLI_NAME(p.name, strlen(p.name)),
-		       CLI_NAME(p.group, strlen(p.group)), attrs);
+		fprintf(f,
+			"  Name: %s\n  Group: %s\n  Attributes: %s\n  "
+			"Extents:\n",
+			CLI_NAME(p.name, strlen(p.name)),
+			CLI_NAME(p.group, strlen(p.group)), attrs);
 		for (uint32_t k = 0; k < p.num_extents; k++) {
 			struct fv_super_extent e =
 				entry_of(s, FV_SUPER_EXTENT, p.first_extent + k)
 					.extent;
 
 			fprintf(f, "    %" PRIu64 " .. %" PRIu64 " ", first,
-			       first + e.sectors - 1);
+				first + e.sectors - 1);
 			first += e.sectors;
 			if (e.type == 0)
 				fprintf(f, "linear %s %" PRIu64 "\n",
@@ -222,33 +224,35 @@ static void dump_text(FILE *f, const fv_super *s,
 	if (laid)
 		qsort(laid, n, sizeof(*laid), by_target);
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%s: %" PRIu64 " .. %" PRIu64 ": %s (%" PRIu64
-		       " sectors)\n",
-		       CLI_NAME(laid[k].e.device, strlen(laid[k].e.device)),
-		       laid[k].e.target,
-		       laid[k].e.target + laid[k].e.sectors,
-		       CLI_NAME(laid[k].owner, strlen(laid[k].owner)),
-		       laid[k].e.sectors);
+		fprintf(f,
+			"%s: %" PRIu64 " .. %" PRIu64 ": %s (%" PRIu64
+			" sectors)\n",
+			CLI_NAME(laid[k].e.device, strlen(laid[k].e.device)),
+			laid[k].e.target, laid[k].e.target + laid[k].e.sectors,
+			CLI_NAME(laid[k].owner, strlen(laid[k].owner)),
+			laid[k].e.sectors);
 	fprintf(f, "------------------------\n");
 	fprintf(f, "Block device table:\n------------------------\n");
 	for (size_t i = 0; i < in->block_devices; i++) {
 		struct fv_super_block_device b =
 			entry_of(s, FV_SUPER_BLOCK_DEVICE, i).block_device;
 
-		fprintf(f, "  Partition name: %s\n  First sector: %" PRIu64
-		       "\n  Size: %" PRIu64 " bytes\n  Flags: %s\n"
-		       "------------------------\n",
-		       CLI_NAME(b.name, strlen(b.name)), b.first_sector, b.bytes,
-		       b.flags & 1 ? "slot-suffixed" : "none");
+		fprintf(f,
+			"  Partition name: %s\n  First sector: %" PRIu64
+			"\n  Size: %" PRIu64 " bytes\n  Flags: %s\n"
+			"------------------------\n",
+			CLI_NAME(b.name, strlen(b.name)), b.first_sector,
+			b.bytes, b.flags & 1 ? "slot-suffixed" : "none");
 	}
 	fprintf(f, "Group table:\n------------------------\n");
 	for (size_t i = 0; i < in->groups; i++) {
 		struct fv_super_group g = entry_of(s, FV_SUPER_GROUP, i).group;
 
-		fprintf(f, "  Name: %s\n  Maximum size: %" PRIu64
-		       " bytes\n  Flags: %s\n------------------------\n",
-		       CLI_NAME(g.name, strlen(g.name)), g.max_size,
-		       g.flags & 1 ? "slot-suffixed" : "none");
+		fprintf(f,
+			"  Name: %s\n  Maximum size: %" PRIu64
+			" bytes\n  Flags: %s\n------------------------\n",
+			CLI_NAME(g.name, strlen(g.name)), g.max_size,
+			g.flags & 1 ? "slot-suffixed" : "none");
 	}
 	free(laid);
 }
@@ -257,9 +261,9 @@ static json_object *json_part(const struct fv_super_partition *p)
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "name", cli_json_str(p->name));
-	json_object_object_add(j, "group", cli_json_str(p->group));
-	json_object_object_add(j, "size", json_object_new_uint64(p->bytes));
+	cli_jstr(j, "name", p->name);
+	cli_jstr(j, "group", p->group);
+	cli_ju64(j, "size", p->bytes);
 	return j;
 }
 
@@ -271,28 +275,17 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	char attrs[64];
 
 	m = json_object_new_object();
-	json_object_object_add(m, "slot", json_object_new_uint64(in->slot));
-	json_object_object_add(m, "version_major",
-			       json_object_new_uint64(in->major));
-	json_object_object_add(m, "version_minor",
-			       json_object_new_uint64(in->minor));
-	json_object_object_add(
-		m, "size",
-		json_object_new_uint64(in->header_size + in->tables_size));
-	json_object_object_add(m, "max_size",
-			       json_object_new_uint64(in->metadata_max_size));
-	json_object_object_add(m, "slot_count",
-			       json_object_new_uint64(in->metadata_slot_count));
-	json_object_object_add(m, "logical_block_size",
-			       json_object_new_uint64(in->logical_block_size));
-	json_object_object_add(
-		m, "header_flags",
-		cli_json_str(header_flags_text(in->header_flags)));
-	json_object_object_add(m, "geometry_from_backup",
-			       json_object_new_boolean(in->geometry_backup));
-	json_object_object_add(m, "metadata_from_backup",
-			       json_object_new_boolean(in->metadata_backup));
-	json_object_object_add(j, "metadata", m);
+	cli_ju64(m, "slot", in->slot);
+	cli_ju64(m, "version_major", in->major);
+	cli_ju64(m, "version_minor", in->minor);
+	cli_ju64(m, "size", in->header_size + in->tables_size);
+	cli_ju64(m, "max_size", in->metadata_max_size);
+	cli_ju64(m, "slot_count", in->metadata_slot_count);
+	cli_ju64(m, "logical_block_size", in->logical_block_size);
+	cli_jstr(m, "header_flags", header_flags_text(in->header_flags));
+	cli_jbool(m, "geometry_from_backup", in->geometry_backup);
+	cli_jbool(m, "metadata_from_backup", in->metadata_backup);
+	cli_jset(j, "metadata", m);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->partitions; i++) {
 		struct fv_super_partition p =
@@ -302,80 +295,63 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 
 		pj = json_part(&p);
 		attributes_text(p.attributes, attrs, sizeof(attrs));
-		json_object_object_add(pj, "attributes", cli_json_str(attrs));
+		cli_jstr(pj, "attributes", attrs);
 		for (uint32_t k = 0; k < p.num_extents; k++) {
 			struct fv_super_extent e =
 				entry_of(s, FV_SUPER_EXTENT, p.first_extent + k)
 					.extent;
 			json_object *ej = json_object_new_object();
 
-			json_object_object_add(ej, "first_sector",
-					       json_object_new_uint64(first));
-			json_object_object_add(
-				ej, "sectors",
-				json_object_new_uint64(e.sectors));
-			json_object_object_add(
-				ej, "type",
-				cli_json_str(e.type ? "zero" : "linear"));
-			json_object_object_add(ej, "block_device",
-					       e.type ? NULL
-						      : cli_json_str(e.device));
-			json_object_object_add(
-				ej, "target_sector",
-				e.type ? NULL
-				       : json_object_new_uint64(e.target));
+			cli_ju64(ej, "first_sector", first);
+			cli_ju64(ej, "sectors", e.sectors);
+			cli_jstr(ej, "type", e.type ? "zero" : "linear");
+			cli_jset(ej, "block_device",
+				 e.type ? NULL : cli_json_str(e.device));
+			cli_jset(ej, "target_sector",
+				 e.type ? NULL
+					: json_object_new_uint64(e.target));
 			json_object_array_add(ex, ej);
 			first += e.sectors;
 		}
-		json_object_object_add(pj, "extents", ex);
+		cli_jset(pj, "extents", ex);
 		json_object_array_add(list, pj);
 	}
-	json_object_object_add(j, "partitions", list);
+	cli_jset(j, "partitions", list);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->groups; i++) {
 		struct fv_super_group g = entry_of(s, FV_SUPER_GROUP, i).group;
 		json_object *gj = json_object_new_object();
 
-		json_object_object_add(gj, "name", cli_json_str(g.name));
-		json_object_object_add(gj, "maximum_size",
-				       json_object_new_uint64(g.max_size));
-		json_object_object_add(
-			gj, "flags",
-			cli_json_str(g.flags & 1 ? "slot-suffixed" : "none"));
+		cli_jstr(gj, "name", g.name);
+		cli_ju64(gj, "maximum_size", g.max_size);
+		cli_jstr(gj, "flags", g.flags & 1 ? "slot-suffixed" : "none");
 		json_object_array_add(list, gj);
 	}
-	json_object_object_add(j, "groups", list);
+	cli_jset(j, "groups", list);
 	list = json_object_new_array();
 	for (size_t i = 0; i < in->block_devices; i++) {
 		struct fv_super_block_device b =
 			entry_of(s, FV_SUPER_BLOCK_DEVICE, i).block_device;
 		json_object *bj = json_object_new_object();
 
-		json_object_object_add(bj, "name", cli_json_str(b.name));
-		json_object_object_add(bj, "file", cli_json_str(b.file));
-		json_object_object_add(bj, "first_sector",
-				       json_object_new_uint64(b.first_sector));
-		json_object_object_add(bj, "size",
-				       json_object_new_uint64(b.bytes));
-		json_object_object_add(bj, "alignment",
-				       json_object_new_uint64(b.alignment));
-		json_object_object_add(
-			bj, "alignment_offset",
-			json_object_new_uint64(b.alignment_offset));
-		json_object_object_add(
-			bj, "flags",
-			cli_json_str(b.flags & 1 ? "slot-suffixed" : "none"));
+		cli_jstr(bj, "name", b.name);
+		cli_jstr(bj, "file", b.file);
+		cli_ju64(bj, "first_sector", b.first_sector);
+		cli_ju64(bj, "size", b.bytes);
+		cli_ju64(bj, "alignment", b.alignment);
+		cli_ju64(bj, "alignment_offset", b.alignment_offset);
+		cli_jstr(bj, "flags", b.flags & 1 ? "slot-suffixed" : "none");
 		json_object_array_add(list, bj);
 	}
-	json_object_object_add(j, "block_devices", list);
+	cli_jset(j, "block_devices", list);
 	return j;
 }
 
 /* The text of metadata slot k of image, into a buffer (to compare one
  * slot with another), and the slot read (*keep); NULL when it cannot be
  * read (said). */
-static char *slot_text(const struct cli_opts *o, const char *image,
-		       unsigned k, fv_super **keep)
+static char *slot_text(const struct cli_opts *o, const char *image, unsigned k,
+		       fv_super **keep)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
 	char *buf = NULL;
@@ -416,10 +392,9 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 	fv_super_info(s, &in);
 	if (o->json) {
 		j = dump_json(s, &in);
-		json_object_object_add(j, "image", cli_json_str(image));
-		json_object_object_add(j, "container", cli_json_str("super"));
-		json_object_object_add(j, "sparse",
-				       json_object_new_boolean(in.sparse));
+		cli_jstr(j, "image", image);
+		cli_jstr(j, "container", "super");
+		cli_jbool(j, "sparse", in.sparse);
 	} else {
 		dump_text(stdout, s, &in);
 	}
@@ -451,15 +426,13 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 			}
 			fv_super_info(sk, &ik);
 			if (others) {
-				json_object *jk = same ? json_object_new_object()
-						       : dump_json(sk, &ik);
+				json_object *jk =
+					same ? json_object_new_object()
+					     : dump_json(sk, &ik);
 
-				json_object_object_add(
-					jk, "slot", json_object_new_uint64(k));
+				cli_ju64(jk, "slot", k);
 				if (same)
-					json_object_object_add(
-						jk, "same_as_slot",
-						json_object_new_uint64(0));
+					cli_ju64(jk, "same_as_slot", 0);
 				json_object_array_add(others, jk);
 			} else if (same) {
 				printf("Slot %u: the same as slot 0.\n", k);
@@ -470,7 +443,7 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 			fv_super_free(sk);
 		}
 		if (j)
-			json_object_object_add(j, "slots", others);
+			cli_jset(j, "slots", others);
 	}
 out:
 	if (j && !r)
