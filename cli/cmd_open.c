@@ -54,8 +54,9 @@ int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 
 	/* a signature the door judged checkable is checked first, offline,
 	 * and still handed to the kernel */
-	if (!r && (r = fv_activate(name, cp->img, cp->at, &opts, &res)))
-		r = cli_lib_error(r);
+	if (!r)
+		r = fv_activate(name, cp->img, cp->at, &opts, &res);
+	/* (the signature is checked before the mapping: said first) */
 	if (res) {
 		cli_report(res, &rep);
 		if (rep.trust == FV_TRUST_CHECK && *rep.signer)
@@ -64,6 +65,8 @@ int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 				  "signed by %s.",
 				  rep.signer);
 	}
+	if (r < 0)
+		r = cli_lib_error(r);
 	if (!r)
 		cli_debug(o, "Activated %s from %s and %s.", name, cp->pi.data,
 			  cp->pi.hash);
