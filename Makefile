@@ -18,7 +18,7 @@ TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/thread.c hashtree/libcrypto.c \
-           hashtree/geometry.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
+           hashtree/geometry.c hashtree/proof.c hashtree/tree.c hashtree/window.c hashtree/pool.c hashtree/buffer.c \
            verity/storage/device.c verity/storage/backing.c verity/storage/output.c \
            verity/storage/file.c verity/storage/loop.c verity/storage/extents.c \
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \

@@ -107,14 +107,43 @@ int ht_data_parent(const struct ht_geometry *g, uint64_t data_block,
 int ht_tree_parent(const struct ht_geometry *g, uint64_t t, uint64_t *parent,
 		   size_t *slot)
 {
-	uint32_t lv = ht_level_of(g, t);
+	return ht_parent_of(g, ht_level_of(g, t), t, parent, slot);
+}
 
+/* 1 when index is a block of level (HT_DATA_LEVEL: a data block). */
+static int in_level(const struct ht_geometry *g, uint32_t level,
+		    uint64_t index)
+{
+	if (level == HT_DATA_LEVEL)
+		return index < g->data_blocks;
+	return level < g->levels && index >= g->level_first[level] &&
+	       index - g->level_first[level] < g->level_blocks[level];
+}
+
+int ht_parent_of(const struct ht_geometry *g, uint32_t level, uint64_t index,
+		 uint64_t *parent, size_t *slot)
+{
 	*parent = UINT64_MAX;
 	*slot = 0;
-	if (lv == UINT32_MAX)
+	if (!in_level(g, level, index))
 		return -1;
-	if (lv == g->levels - 1)
+	if (level == HT_DATA_LEVEL)
+		return ht_data_parent(g, index, parent, slot);
+	if (level == g->levels - 1)
 		return 1;
-	parent_in(g, lv + 1, t - g->level_first[lv], parent, slot);
+	parent_in(g, level + 1, index - g->level_first[level], parent, slot);
 	return 0;
+}
+
+uint32_t ht_children_of(const struct ht_geometry *g, uint32_t level,
+			uint64_t t)
+{
+	uint64_t below, first;
+	uint32_t per = ht_digests_per_block(g);
+
+	if (level == HT_DATA_LEVEL || !in_level(g, level, t))
+		return 0;
+	below = level ? g->level_blocks[level - 1] : g->data_blocks;
+	first = (t - g->level_first[level]) << g->bits;
+	return below - first < per ? (uint32_t)(below - first) : per;
 }

@@ -55,4 +55,18 @@ int ht_data_parent(const struct ht_geometry *g, uint64_t data_block,
 int ht_tree_parent(const struct ht_geometry *g, uint64_t t, uint64_t *parent,
 		   size_t *slot);
 
+/* The level ht_parent_of and ht_prove (proof.h) take for a data block
+ * (a tree block's is 0 to levels - 1). */
+#define HT_DATA_LEVEL (UINT32_MAX - 1)
+/* The same for a block whose level is known, in O(1): data block index
+ * (level HT_DATA_LEVEL), or tree block index (from the tree's start) of
+ * level level; -1 when it is not one (past its level, or no such
+ * level). */
+int ht_parent_of(const struct ht_geometry *g, uint32_t level, uint64_t index,
+		 uint64_t *parent, size_t *slot);
+/* How many digests tree block t of level level holds (its children, the
+ * last block's fewer); 0 when t is not a block of that level. */
+uint32_t ht_children_of(const struct ht_geometry *g, uint32_t level,
+			uint64_t t);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proof.h"
 #include "tree_internal.h"
 
 /* Hashes the top hash block, or the only data block, as the root does. */
@@ -234,6 +235,19 @@ int ht_verify(const struct ht_geometry *g, const struct ht_hasher *h,
 	return r;
 }
 
+/* The top (or the only data block), whose digest is d, is what root
+ * says. */
+static int top_matches(const struct ht_geometry *g, const uint8_t *d,
+		       const uint8_t *root)
+{
+	const struct ht_proof proof = {g, root};
+	uint32_t level = g->levels ? g->levels - 1 : HT_DATA_LEVEL;
+	uint64_t top = g->levels ? g->level_first[g->levels - 1] : 0;
+
+	return ht_prove(&proof, level, top, d, NULL, NULL, NULL) ==
+	       HT_PROOF_OK;
+}
+
 int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 		 const struct ht_io *io, const uint8_t *root, enum ht_top *top,
 		 struct ht_error *err)
@@ -252,7 +266,7 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 	}
 	if (r)
 		return r;
-	if (!memcmp(digest, root, h->digest_size)) {
+	if (top_matches(g, digest, root)) {
 		*top = HT_TOP_MATCHES;
 		return 0;
 	}
@@ -280,7 +294,7 @@ int ht_check_top(const struct ht_geometry *g, const struct ht_hasher *h,
 	if (!r)
 		r = ht_hash_blocks(h, block, hbs, 1, digest, h->digest_size,
 				   err);
-	if (!r && !memcmp(digest, root, h->digest_size))
+	if (!r && top_matches(g, digest, root))
 		*top = HT_TOP_DAMAGED;
 	if (r == -EIO) {
 		*top = HT_TOP_UNCERTAIN;

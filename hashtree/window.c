@@ -5,15 +5,14 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "proof.h"
 #include "tree_internal.h"
 
+/* Parent p of the level: how many children it has. */
 static uint32_t children_of(const struct level_pass *lp, uint64_t p)
 {
-	uint64_t first = p << lp->g->bits;
-	uint64_t left = lp->child_count - first;
-	uint32_t per = ht_digests_per_block(lp->g);
-
-	return left < per ? (uint32_t)left : per;
+	return ht_children_of(lp->g, lp->level,
+			      lp->g->level_first[lp->level] + p);
 }
 
 /* Of the n child blocks from c, how many to read (0: how many are in a
@@ -331,35 +330,17 @@ static void found(struct worker *w, enum ht_failure_kind kind, uint32_t level,
 		w->res.unreadable_blocks++;
 }
 
-static int nonzero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 1;
-	return 0;
-}
-
-/* The first non-zero spare area of block p (its used slots' tails, then
- * the rest), reported. */
-static void check_padding(struct worker *w, uint64_t p, const uint8_t *stored,
-			  uint32_t used)
+/* The first non-zero spare area of tree block t (its used slots' tails,
+ * then the rest), reported. */
+static void check_padding(struct worker *w, uint64_t t, const uint8_t *stored)
 {
 	const struct level_pass *lp = w->lp;
-	const struct ht_geometry *g = lp->g;
-	size_t tail = g->slot_size - g->digest_size;
+	const struct ht_proof proof = {lp->g, NULL};
+	uint32_t off;
 
-	for (uint32_t s = 0; tail && s < used; s++)
-		if (nonzero(stored + (size_t)s * g->slot_size + g->digest_size,
-			    tail)) {
-			found(w, HT_BAD_PADDING, lp->level,
-			      g->level_first[lp->level] + p,
-			      s * g->slot_size + g->digest_size, 0);
-			return;
-		}
-	if (nonzero(stored + (size_t)used * g->slot_size,
-		    g->hash_block_size - (size_t)used * g->slot_size))
-		found(w, HT_BAD_PADDING, lp->level,
-		      g->level_first[lp->level] + p, used * g->slot_size, 0);
+	if (ht_prove(&proof, lp->level, t, NULL, NULL, stored, &off) ==
+	    HT_PROOF_PADDING)
+		found(w, HT_BAD_PADDING, lp->level, t, off, 0);
 }
 
 /* Judges the children of stored parent block p (k-th of the window)
@@ -372,9 +353,13 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 {
 	const struct level_pass *lp = w->lp;
 	const struct ht_geometry *g = lp->g;
+	/* every parent is stored here: the root is never asked (the top
+	 * is judged against it before, tree.c) */
+	const struct ht_proof proof = {g, NULL};
 	uint64_t t = g->level_first[lp->level] + p;
 	uint64_t child0 = p << g->bits;
 	uint32_t used = children_of(lp, p);
+	uint32_t child_level = lp->level ? lp->level - 1 : HT_DATA_LEVEL;
 	int unread = w->any_unread && bit(w->unread_parents, k);
 	int trusted = !bit(lp->untrusted, t) && !unread;
 	enum ht_failure_kind bad_kind =
@@ -393,9 +378,7 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 		uint64_t child = child0 + s;
 		uint64_t idx = lp->level ? g->level_first[lp->level - 1] + child
 					 : child;
-		int differs = memcmp(stored + (size_t)s * g->slot_size,
-				     computed + (size_t)s * g->slot_size,
-				     g->digest_size) != 0;
+		int differs;
 
 		if (w->any_unread &&
 		    bit(w->unread_children, child - w->first_child)) {
@@ -412,6 +395,9 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 		}
 		if (lp->children_proven)
 			continue;
+		differs = ht_prove(&proof, child_level, idx,
+				   computed + (size_t)s * g->slot_size, stored,
+				   NULL, NULL) != HT_PROOF_OK;
 		if (!trusted) {
 			if (lp->level) {
 				w->res.unchecked_hash_blocks++;
@@ -438,7 +424,7 @@ static void compare_block(struct worker *w, uint64_t p, size_t k,
 	/* the spare areas of a block that was judged: proven, or proven
 	 * bad (its padding may say where) */
 	if (!unread && (trusted || bit(lp->proven_bad, t)))
-		check_padding(w, p, stored, used);
+		check_padding(w, t, stored);
 }
 
 /* Verify: the np stored parents from tree offset off; those that cannot

@@ -27,7 +27,8 @@
 #
 # make check (CHECK_QUICK=1) runs the short set: the build, the kernel
 # picked and forced, bench's names, the suites of the code that differs
-# on arm64 (hashtree/test_sha256: the Armv8 kernels; fec/test_rs and
+# on arm64 (hashtree/test_sha256: the Armv8 kernels, and test_hasher:
+# the hasher's fast path on them; fec/test_rs and
 # fec/test_layout: ISA-L's NEON parity, without fec/test_encode's
 # fused-parity case) and t_vectors (trees through the
 # Armv8 kernel, byte-identical with veritysetup's); make check-full all
@@ -71,7 +72,7 @@ quick=
 api=$B/fv-api clis="t_vectors t_corruption t_fec" also="; tree and api also portable" roots=" with roots 2 and 24"
 skip=
 if [ -n "$quick" ]; then
-	units="$B/unit/hashtree/test_sha256 $B/unit/fec/test_rs $B/unit/fec/test_layout"
+	units="$B/unit/hashtree/test_sha256 $B/unit/hashtree/test_hasher $B/unit/fec/test_rs $B/unit/fec/test_layout"
 	api= clis=t_vectors also= roots=
 	# (not fec/test_encode: its fused-parity case is 90 formats, the
 	# tree and ISA-L's parity on the same code paths as fec/test_rs's;

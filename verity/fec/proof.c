@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtree/proof.h"
+
 int verity_fec_proof_init(struct fec_proof *p, const struct ht_geometry *g,
 			  const struct ht_hasher *h,
 			  const struct fec_source *src, const uint8_t *root,
@@ -41,22 +43,25 @@ int verity_fec_proof_parent(const struct fec_proof *p, uint64_t c,
 		      : ht_tree_parent(p->g, c - nd, parent, slot);
 }
 
-/* Tree block t as read now and proven, or NULL (*r: 0 when it does not
- * prove, else the error). */
-static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
+static int prove_up(struct fec_proof *p, uint32_t level, uint64_t index,
+		    const uint8_t *block, struct ht_error *err);
+
+/* Tree block t, of level lv, as read now and proven, or NULL (*r: 0 when
+ * it does not prove, else the error). */
+static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t,
+					uint32_t lv, int *r,
 					struct ht_error *err)
 {
-	uint32_t lv = ht_level_of(p->g, t);
 	uint8_t *buf = p->cache + (size_t)lv * p->src->fl->block_size;
-	uint64_t c = p->g->data_blocks + t;
 
 	*r = 0;
 	if (p->valid[lv] && p->index[lv] == t)
 		return buf;
 	p->valid[lv] = 0;
-	*r = verity_fec_read_covered(p->src, c, 1, buf, err);
+	*r = verity_fec_read_covered(p->src, p->g->data_blocks + t, 1, buf,
+				     err);
 	if (!*r)
-		*r = verity_fec_proof_check(p, c, buf, err);
+		*r = prove_up(p, lv, t, buf, err);
 	if (*r != 1)
 		return NULL;
 	*r = 0;
@@ -65,24 +70,40 @@ static const uint8_t *proven_tree_block(struct fec_proof *p, uint64_t t, int *r,
 	return buf;
 }
 
-int verity_fec_proof_check(struct fec_proof *p, uint64_t c,
-			   const uint8_t *block, struct ht_error *err)
+/* Block index of level (ht_parent_of's), holding block, against its
+ * parent, proven the same way (each step a level up: at most levels
+ * deep), or the root. */
+static int prove_up(struct fec_proof *p, uint32_t level, uint64_t index,
+		    const uint8_t *block, struct ht_error *err)
 {
+	const struct ht_proof proof = {p->g, p->root};
 	uint8_t digest[HT_MAX_DIGEST_SIZE];
-	const uint8_t *parent_block;
+	const uint8_t *above = NULL;
 	uint64_t parent;
 	size_t slot;
-	int where = verity_fec_proof_parent(p, c, &parent, &slot), r;
+	int where = ht_parent_of(p->g, level, index, &parent, &slot), r;
 
 	if (where < 0)
 		return 1;
 	if (ht_hash_blocks(p->h, block, p->src->fl->block_size, 1, digest,
 			   sizeof(digest), err))
 		return -EIO;
-	if (where == 1)
-		return !memcmp(digest, p->root, p->g->digest_size);
-	parent_block = proven_tree_block(p, parent, &r, err);
-	if (!parent_block)
+	if (!where &&
+	    !(above = proven_tree_block(
+		      p, parent, level == HT_DATA_LEVEL ? 0 : level + 1, &r,
+		      err)))
 		return r;
-	return !memcmp(digest, parent_block + slot, p->g->digest_size);
+	r = ht_prove(&proof, level, index, digest, above, NULL, NULL);
+	return r < 0 ? r : r == HT_PROOF_OK;
+}
+
+int verity_fec_proof_check(struct fec_proof *p, uint64_t c,
+			   const uint8_t *block, struct ht_error *err)
+{
+	uint64_t nd = p->g->data_blocks;
+
+	if (c < nd)
+		return prove_up(p, HT_DATA_LEVEL, c, block, err);
+	/* (past the tree: no level, proving nothing) */
+	return prove_up(p, ht_level_of(p->g, c - nd), c - nd, block, err);
 }

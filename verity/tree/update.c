@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "hashtree/hasher.h"
+#include "hashtree/proof.h"
 #include "hashtree/thread.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/rs.h"
@@ -75,34 +76,6 @@ int verity_update_push(struct blocks *b, uint64_t x, struct ht_error *err)
 	return 0;
 }
 
-/* The children of tree block t: how many there are. */
-static uint64_t children_of(const struct ht_geometry *g, uint64_t t,
-			    uint32_t level)
-{
-	uint64_t below = level ? g->level_blocks[level - 1] : g->data_blocks;
-	uint64_t i = t - g->level_first[level], per = ht_digests_per_block(g);
-
-	return below - i * per < per ? below - i * per : per;
-}
-
-/* Tree block t (of level level), at b, is zero past its children's
- * digests. */
-static int padding_zero(const struct update *u, const uint8_t *b, uint64_t t,
-			uint32_t level)
-{
-	const struct ht_geometry *g = u->g;
-	uint64_t n = children_of(g, t, level);
-
-	for (uint64_t k = 0; k < n; k++)
-		for (size_t x = g->digest_size; x < g->slot_size; x++)
-			if (b[k * g->slot_size + x])
-				return 0;
-	for (size_t x = (size_t)n * g->slot_size; x < u->hbs; x++)
-		if (b[x])
-			return 0;
-	return 1;
-}
-
 /* Tree block t (of level l), at b, whose digest is d, against its
  * parent's slot in the tree in memory (the root for the top), its
  * padding zero: 0, or -EPERM naming it. */
@@ -110,13 +83,13 @@ static int prove_one(struct update *u, uint64_t t, uint32_t l, const uint8_t *b,
 		     const uint8_t *d, const uint8_t *root, const char *what,
 		     struct ht_error *err)
 {
-	const struct ht_geometry *g = u->g;
+	const struct ht_proof proof = {u->g, root};
 	uint64_t parent;
 	size_t slot;
-	int top = ht_tree_parent(g, t, &parent, &slot) == 1;
-	const uint8_t *want = top ? root : u->tree + parent * u->hbs + slot;
+	int where = ht_parent_of(u->g, l, t, &parent, &slot), top = where == 1;
+	const uint8_t *above = where ? NULL : u->tree + parent * u->hbs;
 
-	if (!memcmp(d, want, g->digest_size) && padding_zero(u, b, t, l))
+	if (ht_prove(&proof, l, t, d, above, b, NULL) == HT_PROOF_OK)
 		return 0;
 	return ht_fail(
 		err, EPERM,
@@ -842,7 +815,7 @@ static int grown_within(struct update *u, struct ht_error *err)
 {
 	const struct ht_geometry *g = u->g;
 	uint64_t last = g->level_first[0] + g->level_blocks[0] - 1;
-	uint64_t first = g->data_blocks - children_of(g, last, 0);
+	uint64_t first = g->data_blocks - ht_children_of(g, 0, last);
 	size_t c = 0;
 
 	for (uint64_t b = first; b < g->data_blocks; b++) {

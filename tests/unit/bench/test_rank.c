@@ -1,22 +1,15 @@
-/* bench (verity/bench/): its conclusions on synthetic figures
- * (rank.c): a lead inside the noise (overlapping spreads) is no
- * recommendation, and a kernel that cpuid prefers measuring slower is
- * noise, not a ranking; and what it measures computes what the library
- * computes: OpenSSL's two ways the kernels' digests, libfec's encoder
- * ISA-L's parity, a tree in memory format's root. */
+/* bench's conclusions (verity/bench/rank.c) on synthetic figures: a
+ * lead inside the noise (overlapping spreads) is no recommendation, and
+ * a kernel that cpuid prefers measuring slower is noise, not a ranking.
+ * (That what bench measures computes what the library computes:
+ * OpenSSL's two ways the kernels' digests, hashtree/test_hasher;
+ * libfec's encoder ISA-L's parity, fec/test_rs; a tree in memory
+ * format's root, tree/test_memtree.) */
 #include <check.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <openssl/evp.h>
 
 #include "check_main.h"
-#include "hashtree/hasher.h"
 #include "verity/bench/bench.h"
-#include "verity/fec/rs.h"
-#include "verity/storage/device.h"
-#include "verity/tree/memtree.h"
 
 static struct bench_setting setting(const char *hash, uint32_t salt,
 				    double median, double lo, double hi)
@@ -159,126 +152,6 @@ START_TEST(the_conclusions_are_flags)
 }
 END_TEST
 
-/* OpenSSL's two ways give the kernels' digests (SHA-256 of salt ||
- * message), one way and many; libfec's encoder ISA-L's parity. */
-START_TEST(the_ways_compared_compute_the_same)
-{
-	enum { BS = 4096, N = 5, LEN = 64 };
-	static uint8_t msgs[N * BS], out[N * 40], evp[N * 40], one[32];
-	static uint8_t cols[FEC_RS_N][LEN];
-	uint8_t salt[32], *src[FEC_RS_N], *par[8], msg[FEC_RS_N], want[8];
-	struct sha256_salted_state st;
-	struct fec_rs rs;
-
-	for (size_t i = 0; i < sizeof(msgs); i++)
-		msgs[i] = (uint8_t)(i * 131 + (i >> 12));
-	memset(salt, 0x5a, sizeof(salt));
-	ht_sha256_salted_init(&st, salt, sizeof(salt));
-	for (int fresh = 0; fresh < 2; fresh++) {
-		ck_assert_int_eq(ht_evp_sha256_blocks(fresh, salt, sizeof(salt),
-						      msgs, BS, N, evp, 40,
-						      NULL),
-				 0);
-		for (int k = 0; k < SHA256_KERNEL_COUNT; k++) {
-			if (!ht_sha256_kernel_available((enum sha256_kernel)k))
-				continue;
-			sha256_finup_many((enum sha256_kernel)k, &st, msgs, BS,
-					  N, out, 40);
-			for (int i = 0; i < N; i++) {
-				ck_assert_int_eq(
-					memcmp(out + i * 40, evp + i * 40, 32),
-					0);
-				sha256_finup_one((enum sha256_kernel)k, &st,
-						 msgs + i * BS, BS, one);
-				ck_assert_int_eq(memcmp(one, evp + i * 40, 32),
-						 0);
-			}
-		}
-	}
-	ck_assert_int_eq(verity_fec_rs_init(&rs, 8, NULL), 0);
-	ck_assert_uint_eq(rs.rsn, 247);
-	for (int i = 0; i < FEC_RS_N; i++) {
-		for (int x = 0; x < LEN; x++)
-			cols[i][x] = (uint8_t)(i * 167 + x * 31 + 9);
-		if (i < 247)
-			src[i] = cols[i];
-		else
-			par[i - 247] = cols[i];
-	}
-	verity_fec_rs_encode(&rs, LEN, src, par);
-	for (int x = 0; x < LEN; x++) {
-		for (int i = 0; i < 247; i++)
-			msg[i] = cols[i][x];
-		verity_fec_rs_encode_scalar(&rs, msg, want);
-		for (int j = 0; j < 8; j++)
-			ck_assert_uint_eq(want[j], par[j][x]);
-	}
-	verity_fec_rs_free(&rs);
-}
-END_TEST
-
-/* A tree in memory, from memory and read from a file: the root of
- * dm-verity's format 1, computed here with OpenSSL (two data blocks:
- * one hash block). */
-START_TEST(a_tree_in_memory_has_formats_root)
-{
-	enum { BS = 4096 };
-	static uint8_t data[2 * BS], hash_block[BS];
-	char path[] = "/tmp/fv-bench-XXXXXX";
-	struct verity_params p;
-	struct verity_memtree mt;
-	struct verity_device dev;
-	uint8_t root[HT_MAX_DIGEST_SIZE], want[32];
-	unsigned len;
-	int fd;
-
-	for (size_t i = 0; i < sizeof(data); i++)
-		data[i] = (uint8_t)(i * 7 + (i >> 9));
-	verity_params_default(&p);
-	p.salt_size = 32;
-	memset(p.salt, 0x5a, p.salt_size);
-	p.data_blocks = 2;
-	for (int b = 0; b < 2; b++) {
-		EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-		EVP_DigestInit_ex(c, EVP_sha256(), NULL);
-		EVP_DigestUpdate(c, p.salt, p.salt_size);
-		EVP_DigestUpdate(c, data + b * BS, BS);
-		EVP_DigestFinal_ex(c, hash_block + b * 32, &len);
-		EVP_MD_CTX_free(c);
-	}
-	{
-		EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-		EVP_DigestInit_ex(c, EVP_sha256(), NULL);
-		EVP_DigestUpdate(c, p.salt, p.salt_size);
-		EVP_DigestUpdate(c, hash_block, BS);
-		EVP_DigestFinal_ex(c, want, &len);
-		EVP_MD_CTX_free(c);
-	}
-	ck_assert_int_eq(verity_memtree_init(&mt, &p, data, NULL, NULL), 0);
-	ck_assert_uint_eq(mt.g.levels, 1);
-	ck_assert_uint_eq(mt.tree_bytes, BS);
-	ck_assert_str_eq(mt.info.hash_path, "fast");
-	ck_assert_int_eq(verity_memtree_build(&mt, 2, root, NULL), 0);
-	ck_assert_int_eq(memcmp(root, want, 32), 0);
-	verity_memtree_free(&mt);
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, data, sizeof(data)), (int)sizeof(data));
-	close(fd);
-	ck_assert_int_eq(verity_device_open(&dev, path, VERITY_OPEN_READ, NULL),
-			 0);
-	ck_assert_int_eq(verity_memtree_init(&mt, &p, NULL, &dev, NULL), 0);
-	memset(root, 0, sizeof(root));
-	ck_assert_int_eq(verity_memtree_build(&mt, 1, root, NULL), 0);
-	ck_assert_int_eq(memcmp(root, want, 32), 0);
-	verity_memtree_free(&mt);
-	verity_device_close(&dev);
-	unlink(path);
-}
-END_TEST
-
 int main(void)
 {
 	static const struct unit_suite u = {.name = "bench"};
@@ -288,7 +161,5 @@ int main(void)
 				   a_measurable_lead_is_recommended,
 				   one_round_is_no_measurable_lead,
 				   a_preferred_kernel_measured_slower_is_noise,
-				   the_conclusions_are_flags,
-				   the_ways_compared_compute_the_same,
-				   a_tree_in_memory_has_formats_root));
+				   the_conclusions_are_flags));
 }

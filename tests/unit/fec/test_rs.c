@@ -1,5 +1,6 @@
 /* verity/fec/rs.c: the ISA-L parity against libfec's encoder for every
- * roots value, erasure and error decoding. */
+ * roots value (and the library's scalar encoder, libfec's, that bench
+ * compares it with), erasure and error decoding. */
 #include <check.h>
 #include <errno.h>
 #include "check_main.h"
@@ -36,6 +37,7 @@ START_TEST(parity_matches_libfec_every_roots)
 		struct fec_rs rs;
 		uint8_t *src[FEC_RS_N], *par[FEC_MAX_ROOTS];
 		uint8_t msg[FEC_RS_N], want[FEC_MAX_ROOTS];
+		uint8_t scalar[FEC_MAX_ROOTS];
 		void *karn = init_rs_char(8, 0x11d, 0, 1, (int)roots, 0);
 
 		/* the encoder as format and update make it (its generator
@@ -44,6 +46,8 @@ START_TEST(parity_matches_libfec_every_roots)
 				 0);
 		ck_assert_ptr_null(rs.karn);
 		ck_assert_uint_eq(rs.rsn, 255 - roots);
+		/* then libfec's, for verity_fec_rs_encode_scalar */
+		ck_assert_int_eq(verity_fec_rs_open_decoder(&rs, NULL), 0);
 		for (unsigned i = 0; i < rs.rsn; i++)
 			src[i] = malloc(LEN);
 		for (unsigned j = 0; j < roots; j++)
@@ -54,8 +58,11 @@ START_TEST(parity_matches_libfec_every_roots)
 			for (unsigned i = 0; i < rs.rsn; i++)
 				msg[i] = src[i][x];
 			encode_rs_char(karn, msg, want);
-			for (unsigned j = 0; j < roots; j++)
+			verity_fec_rs_encode_scalar(&rs, msg, scalar);
+			for (unsigned j = 0; j < roots; j++) {
 				ck_assert_uint_eq(par[j][x], want[j]);
+				ck_assert_uint_eq(scalar[j], want[j]);
+			}
 		}
 		for (unsigned i = 0; i < rs.rsn; i++)
 			free(src[i]);

@@ -145,6 +145,50 @@ START_TEST(largest_counts_do_not_overflow)
 }
 END_TEST
 
+/* ht_parent_of, given the level, says what ht_data_parent and
+ * ht_tree_parent say (which look it up); ht_children_of counts the
+ * children each block's digests are of, the last block's fewer. */
+START_TEST(parent_of_a_known_level)
+{
+	static const uint64_t counts[] = {1, 2, 16, 17, 300, 4097};
+
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		struct ht_geometry g;
+		uint64_t p1, p2, sum = 0;
+		size_t s1, s2;
+
+		ck_assert_int_eq(ht_geometry_init(&g, counts[c], 512, 512, 32,
+						  1, NULL),
+				 0);
+		for (uint64_t b = 0; b < g.data_blocks; b++) {
+			ck_assert_int_eq(
+				ht_parent_of(&g, HT_DATA_LEVEL, b, &p1, &s1),
+				ht_data_parent(&g, b, &p2, &s2));
+			ck_assert_uint_eq(p1, p2);
+			ck_assert_uint_eq(s1, s2);
+		}
+		for (uint64_t t = 0; t < g.tree_blocks; t++) {
+			uint32_t l = ht_level_of(&g, t);
+
+			ck_assert_int_eq(ht_parent_of(&g, l, t, &p1, &s1),
+					 ht_tree_parent(&g, t, &p2, &s2));
+			ck_assert_uint_eq(p1, p2);
+			ck_assert_uint_eq(s1, s2);
+			ck_assert_int_eq(ht_parent_of(&g, l + 1, t, &p1, &s1),
+					 -1);
+			if (l == 0)
+				sum += ht_children_of(&g, l, t);
+		}
+		ck_assert_uint_eq(sum, g.levels ? counts[c] : 0);
+		ck_assert_int_eq(ht_parent_of(&g, HT_DATA_LEVEL, counts[c],
+					      &p1, &s1),
+				 -1);
+		ck_assert_int_eq(ht_parent_of(&g, UINT32_MAX, 0, &p1, &s1),
+				 -1);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "geometry"};
@@ -153,5 +197,6 @@ int main(void)
 		&u, UNIT_TESTS(edge_sizes_sha256_4k, levels_stored_top_first,
 			       every_block_size_matches_division,
 			       slots_by_format, rejects_impossible_inputs,
-			       largest_counts_do_not_overflow));
+			       largest_counts_do_not_overflow,
+			       parent_of_a_known_level));
 }
