@@ -1,0 +1,63 @@
+/* An Android A/B OTA package (docs/ota.md): an OTA zip holding
+ * payload.bin (stored), payload_properties.txt, META-INF/com/android/
+ * metadata.pb and otacert, or a bare payload.bin; read whole into what
+ * it says, a list of facts in order (fv_ota_fact, include/fastverity.h):
+ * the package's keys and values as a JSON document's events. */
+#ifndef FV_CONTAINER_OTA_H
+#define FV_CONTAINER_OTA_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stddef.h>
+
+#include "verity/container/ota/payload.h"
+#include "verity/container/ota/zip.h"
+#include "verity/storage/device.h"
+
+#define VERITY_OTA_MAX_SMALL (1u << 20) /* properties, metadata.pb */
+#define VERITY_OTA_MAX_FACTS (1u << 22)
+
+/* A fact's kind: a value (string, number, true/false, null), or where an
+ * object or array begins and ends (key "" inside an array). */
+enum {
+	VERITY_FACT_STRING = 's', VERITY_FACT_NUMBER = 'n',
+	VERITY_FACT_BOOL = 'b', VERITY_FACT_OBJECT = '{',
+	VERITY_FACT_ARRAY = '[', VERITY_FACT_END = '}',
+	VERITY_FACT_END_ARRAY = ']',
+};
+
+struct verity_ota_fact {
+	char *key, *value;
+	int type;
+};
+
+struct verity_ota {
+	struct verity_ota_src src;
+	struct verity_device dev; /* a file's (dev.fd < 0: none) */
+	int is_zip;
+	struct verity_zip zip;
+	struct verity_payload payload;
+	void *metadata; /* Build__Tools__Releasetools__OtaMetadata, or NULL */
+	char *properties; /* payload_properties.txt, NUL-ended, or NULL */
+	struct verity_ota_fact *f;
+	size_t nf, cap;
+	int nomem;
+};
+
+/* 1 when src is an OTA package: a zip with a payload.bin entry, or a
+ * payload's magic at byte 0. */
+int verity_ota_probe(const struct verity_ota_src *src);
+/* 1 when the file at path is one. */
+int verity_ota_probe_path(const char *path);
+/* src's package into o and its facts (verity_ota_free; src outlives o):
+ * -EINVAL naming the file and the field, -ENOMEM, -ENOSYS, -EIO. */
+int verity_ota_read(const struct verity_ota_src *src, struct verity_ota *o,
+		    struct ht_error *err);
+/* The same for the file at path (*o: verity_ota_free); -ENODEV when it
+ * cannot be opened. */
+int verity_ota_open(const char *path, struct verity_ota **o,
+		    struct ht_error *err);
+void verity_ota_free(struct verity_ota *o);
+
+#endif
