@@ -133,6 +133,11 @@ check "a missing file: exit 4" run_rc 4 $FV ota info missing.zip
 check "a missing file: named" grep -q "missing.zip" "$T/err"
 check "bad --json: a JSON error document" sh -c "! $FV ota info --json p.bin >j.out 2>/dev/null; jq -e '.error | test(\"shorter\")' j.out >/dev/null"
 
+# the registry knows a package: the actions on pairs refuse it by name
+check "verify PKG: refused" run_rc 1 $FV verify ota/ota.zip
+check "verify PKG: named, with the command that reads it" grep -q "an Android OTA package.*fastverity ota info ota/ota.zip" "$T/err"
+check "dump payload.bin: refused" run_rc 1 $FV dump ota/payload.bin
+
 # the command line
 check "ota --help" run_rc 0 $FV ota --help
 check "ota --help lists info" grep -q "info" "$T/out"
