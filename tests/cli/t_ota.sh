@@ -138,11 +138,52 @@ check "verify PKG: refused" run_rc 1 $FV verify ota/ota.zip
 check "verify PKG: named, with the command that reads it" grep -q "an Android OTA package.*fastverity ota info ota/ota.zip" "$T/err"
 check "dump payload.bin: refused" run_rc 1 $FV dump ota/payload.bin
 
+# ota verify: the metadata and payload signatures (RSA PKCS#1 v1.5 over
+# SHA-256), against --cert or the package's own otacert
+KEY=$G/keys/payload-test-key.pem CERT=$G/keys/test-ota-cert.pem
+check "verify: the package's own otacert" run_rc 0 $FV ota verify ota/ota.zip
+check "verify: both good, signer not checked" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out' && grep -qx 'trust: not checked' '$T/out' && grep -qx 'signer: /CN=test-ota' '$T/out'"
+check "verify --cert: checked" run_rc 0 $FV ota verify --cert="$CERT" ota/ota.zip
+check "verify --cert: trust checked" grep -qx "trust: checked" "$T/out"
+openssl pkey -in "$KEY" -pubout -out pub.pem 2>/dev/null
+check "verify --cert=PUBLIC KEY, a bare payload" run_rc 0 $FV ota verify --cert=pub.pem ota/payload.bin
+check "verify: a bare payload without --cert refused" run_rc 1 $FV ota verify ota/payload.bin
+check "  named" grep -q "no certificate to check its signatures with" "$T/err"
+check "verify --json" run_rc 0 $FV ota verify --json --cert="$CERT" ota/ota.zip
+check "verify --json: the verdicts" test "$(jq -r '[.verify.result, .verify.trust, .verify.key, .verify.metadata_signature, .verify.payload_signature] | join(",")' "$T/out")" = "ok,checked,RSA-2048,good,good"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k2.pem -out c2.pem -subj /CN=other -days 30 -sha256 2>/dev/null
+check "verify with another key: exit 2" run_rc 2 $FV ota verify --cert=c2.pem ota/ota.zip
+check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -qx 'payload_signature: bad' '$T/out' && grep -qx 'result: bad' '$T/out'"
+openssl req -x509 -newkey rsa:1024 -nodes -keyout k1.pem -out c1.pem -subj /CN=small -days 30 -sha256 2>/dev/null
+check "verify with an RSA-1024 key: refused by name" run_rc 1 $FV ota verify --cert=c1.pem ota/ota.zip
+check "  named" grep -q "an RSA-1024 key: update_engine takes RSA-2048 and RSA-4096" "$T/err"
+# a blob byte changed: the payload signature breaks, the metadata's holds
+cp ota/payload.bin p.bin && flip p.bin $((meta + 100))
+check "a blob changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  payload signature bad, metadata good" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: bad' '$T/out'"
+# max_timestamp (the manifest's last field, 70 80 ab d8 d4 06 at 289):
+# its first varint byte's low bit, still a valid manifest: both break
+cp ota/payload.bin p.bin && patch p.bin 290 81
+check "the manifest changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -qx 'payload_signature: bad' '$T/out'"
+# the payload signature's 256 bytes zeroed: the placeholder
+cp ota/payload.bin p.bin && dd if=/dev/zero of=p.bin bs=1 seek=$((psize - 261)) count=256 conv=notrunc status=none
+check "a placeholder payload signature: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  said" grep -qx "payload_signature: placeholder (not signed)" "$T/out"
+# RSA-4096, as production OTAs
+openssl req -x509 -newkey rsa:4096 -nodes -keyout k4.pem -out c4.pem -subj /CN=test4096 -days 30 -sha256 2>/dev/null
+check "an RSA-4096 OTA" sh -c "$PY '$G/make_test_ota.py' o4 k4.pem c4.pem >/dev/null"
+check "verify: RSA-4096 good" run_rc 0 $FV ota verify --cert=c4.pem o4/ota.zip
+check "  its key" grep -qx "key: RSA-4096" "$T/out"
+check "info: 512-byte signatures" sh -c "$FV ota info o4/payload.bin | grep -c '^    - size: 512$' | grep -qx 2"
+
 # the command line
 check "ota --help" run_rc 0 $FV ota --help
 check "ota --help lists info" grep -q "info" "$T/out"
 check "ota info --help" run_rc 0 $FV ota info --help
 check "ota info --help shows --json" grep -q -- "--json" "$T/out"
+check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
+check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
 check "ota alone: usage, exit 1" run_rc 1 $FV ota
 check "ota nope: refused" run_rc 1 $FV ota nope
 check "ota info --nope: refused" run_rc 1 $FV ota info --nope ota/ota.zip

@@ -7,7 +7,8 @@ struct fv_ota {
 	struct verity_ota *o;
 };
 
-API int fv_ota_open(const char *path, const fv_options *opt, fv_ota **out)
+API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
+		    fv_ota **out)
 {
 	struct ht_error err;
 	fv_options full;
@@ -19,9 +20,20 @@ API int fv_ota_open(const char *path, const fv_options *opt, fv_ota **out)
 	*out = NULL;
 	if ((r = verity_api_options_in(__func__, opt, &full)))
 		return r;
+	if (how > 1)
+		return verity_api_fail(EINVAL, "%s: how %u: 0 or 1", __func__,
+				       how);
+	if (full.ntrusted_certs > 1)
+		return verity_api_fail(EINVAL,
+				       "%s: one certificate checks a payload's "
+				       "signatures (%zu given)",
+				       __func__, full.ntrusted_certs);
 	if (!(p = calloc(1, sizeof(*p))))
 		return verity_api_fail(ENOMEM, "out of memory");
-	if ((r = verity_ota_open(path, &p->o, &err))) {
+	if ((r = verity_ota_open(path, (int)how,
+				 full.ntrusted_certs ? full.trusted_certs[0]
+						     : NULL,
+				 &p->o, &err))) {
 		free(p);
 		return verity_api_keep(r, &err);
 	}

@@ -27,7 +27,7 @@ START_TEST(facts)
 
 	snprintf(path, sizeof(path), "%s/payload.bin", dir);
 	write_file(path, empty_payload, sizeof(empty_payload));
-	ck_assert_int_eq(fv_ota_open(path, NULL, &p), 0);
+	ck_assert_int_eq(fv_ota_open(path, 0, NULL, &p), 0);
 	for (i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
 		if (type == '{' || type == '[')
 			depth++;
@@ -58,13 +58,13 @@ START_TEST(facts)
 
 	/* cut short: refused, the file named */
 	write_file(path, empty_payload, 20);
-	ck_assert_int_eq(fv_ota_open(path, NULL, &p), -EINVAL);
+	ck_assert_int_eq(fv_ota_open(path, 0, NULL, &p), -EINVAL);
 	ck_assert_ptr_null(p);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), path));
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "shorter than its"));
 	unlink(path);
-	ck_assert_int_eq(fv_ota_open(path, NULL, &p), -ENODEV);
-	ck_assert_int_eq(fv_ota_open(NULL, NULL, &p), -EINVAL);
+	ck_assert_int_eq(fv_ota_open(path, 0, NULL, &p), -ENODEV);
+	ck_assert_int_eq(fv_ota_open(NULL, 0, NULL, &p), -EINVAL);
 }
 END_TEST
 

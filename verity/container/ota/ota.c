@@ -438,9 +438,8 @@ int verity_ota_probe(const struct verity_ota_src *src)
 	return yes;
 }
 
-/* A small stored entry's bytes, NUL-ended (*out NULL: no such entry). */
-static int read_small(const struct verity_ota *o, const char *name,
-		      char **out, size_t *len, struct ht_error *err)
+int verity_ota_entry(const struct verity_ota *o, const char *name,
+		     char **out, size_t *len, struct ht_error *err)
 {
 	const struct verity_zip_entry *e = verity_zip_find(&o->zip, name);
 	int r;
@@ -494,12 +493,12 @@ static int read_zip(struct verity_ota *o, struct ht_error *err)
 	if ((r = verity_payload_read(&o->src, p->data, p->csize, &o->payload,
 				     err)))
 		return r;
-	if ((r = read_small(o, PROPERTIES, &o->properties, &len, err)))
+	if ((r = verity_ota_entry(o, PROPERTIES, &o->properties, &len, err)))
 		return r;
 	if (o->properties && strlen(o->properties) != len)
 		return ht_fail(err, EINVAL, "%s: %s holds a NUL byte",
 			       o->src.name, PROPERTIES);
-	if ((r = read_small(o, METADATA, &md, &len, err)))
+	if ((r = verity_ota_entry(o, METADATA, &md, &len, err)))
 		return r;
 	if (md) {
 		snprintf(what, sizeof(what), "%s: %s", o->src.name, METADATA);
@@ -529,16 +528,45 @@ int verity_ota_read(const struct verity_ota_src *src, struct verity_ota *o,
 		o->is_zip = 1;
 		r = read_zip(o, err);
 	}
-	if (r)
-		return r;
+	return r;
+}
+
+static const char *verdict_word(enum verity_ota_verdict v)
+{
+	static const char *const w[] = {"none", "placeholder (not signed)",
+					"good", "bad"};
+
+	return w[v];
+}
+
+static void add_verify(struct verity_ota *o)
+{
+	int ok = o->metadata_verdict == VERITY_OTA_SIG_GOOD &&
+		 o->payload_verdict == VERITY_OTA_SIG_GOOD;
+
+	begin(o, "verify");
+	add_str(o, "result", ok ? "ok" : "bad");
+	add_str(o, "trust", o->trusted ? "checked" : "not checked");
+	add_str(o, "key", o->key_kind);
+	if (o->signer)
+		add_str(o, "signer", o->signer);
+	add_str(o, "metadata_signature", verdict_word(o->metadata_verdict));
+	add_str(o, "payload_signature", verdict_word(o->payload_verdict));
+	end(o);
+}
+
+int verity_ota_facts(struct verity_ota *o, struct ht_error *err)
+{
 	begin(o, NULL);
-	add_str(o, "file", src->name);
+	add_str(o, "file", o->src.name);
 	add_str(o, "kind", o->is_zip ? "zip" : "payload");
 	add_payload(o);
 	add_properties(o);
 	add_metadata(o);
 	if (o->is_zip)
 		add_zip(o);
+	if (o->verified)
+		add_verify(o);
 	end(o);
 	if (o->nomem)
 		return ht_fail(err, ENOMEM, "out of memory");
@@ -551,8 +579,8 @@ static int file_read(void *ctx, uint64_t off, void *buf, size_t len,
 	return verity_device_read(ctx, off, buf, len, err);
 }
 
-int verity_ota_open(const char *path, struct verity_ota **out,
-		    struct ht_error *err)
+int verity_ota_open(const char *path, int verify, const char *cert,
+		    struct verity_ota **out, struct ht_error *err)
 {
 	struct verity_ota_src src;
 	struct verity_ota *o;
@@ -570,7 +598,9 @@ int verity_ota_open(const char *path, struct verity_ota **out,
 	src.ctx = &o->dev;
 	src.size = o->dev.size;
 	src.name = path;
-	if ((r = verity_ota_read(&src, o, err))) {
+	if ((r = verity_ota_read(&src, o, err)) ||
+	    (verify && (r = verity_ota_verify(o, cert, err))) ||
+	    (r = verity_ota_facts(o, err))) {
 		verity_ota_free(o);
 		return r;
 	}
@@ -605,6 +635,7 @@ void verity_ota_free(struct verity_ota *o)
 	}
 	free(o->f);
 	free(o->properties);
+	free(o->signer);
 	verity_pbc_free(o->metadata);
 	verity_payload_free(&o->payload);
 	verity_zip_free(&o->zip);

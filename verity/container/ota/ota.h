@@ -32,6 +32,14 @@ struct verity_ota_fact {
 	int type;
 };
 
+/* A Signatures message's verdict: none there; every entry zeros (the
+ * placeholder a signer writes first: not signed); one entry verifies
+ * with the key; none does. */
+enum verity_ota_verdict {
+	VERITY_OTA_SIG_NONE = 0, VERITY_OTA_SIG_PLACEHOLDER,
+	VERITY_OTA_SIG_GOOD, VERITY_OTA_SIG_BAD,
+};
+
 struct verity_ota {
 	struct verity_ota_src src;
 	struct verity_device dev; /* a file's (dev.fd < 0: none) */
@@ -43,6 +51,12 @@ struct verity_ota {
 	struct verity_ota_fact *f;
 	size_t nf, cap;
 	int nomem;
+	/* what verity_ota_verify found */
+	int verified;
+	int trusted;       /* the key was the caller's, not the package's */
+	char key_kind[32]; /* "RSA-2048", "EC P-256" */
+	char *signer;      /* the certificate's subject, or NULL */
+	enum verity_ota_verdict metadata_verdict, payload_verdict;
 };
 
 /* 1 when src is an OTA package: a zip with a payload.bin entry, or a
@@ -50,14 +64,28 @@ struct verity_ota {
 int verity_ota_probe(const struct verity_ota_src *src);
 /* 1 when the file at path is one. */
 int verity_ota_probe_path(const char *path);
-/* src's package into o and its facts (verity_ota_free; src outlives o):
- * -EINVAL naming the file and the field, -ENOMEM, -ENOSYS, -EIO. */
+/* src's package into o (verity_ota_free; src outlives o): -EINVAL
+ * naming the file and the field, -ENOMEM, -ENOSYS, -EIO. */
 int verity_ota_read(const struct verity_ota_src *src, struct verity_ota *o,
 		    struct ht_error *err);
-/* The same for the file at path (*o: verity_ota_free); -ENODEV when it
- * cannot be opened. */
-int verity_ota_open(const char *path, struct verity_ota **o,
-		    struct ht_error *err);
+/* The facts of what o holds (and what verify found), in order. */
+int verity_ota_facts(struct verity_ota *o, struct ht_error *err);
+/* The file at path read (verity_ota_read) and, verify 1, its signatures
+ * checked (verity_ota_verify with cert), then its facts (*o:
+ * verity_ota_free); -ENODEV when it cannot be opened. */
+int verity_ota_open(const char *path, int verify, const char *cert,
+		    struct verity_ota **o, struct ht_error *err);
+/* The metadata and payload signatures checked with the key of cert (a
+ * PEM certificate or public key file; NULL: the zip's otacert, the
+ * signer then not checked against a trusted one): SHA-256 digests,
+ * RSA-2048/4096 PKCS#1 v1.5 or ECDSA, any entry verifying. -EINVAL (a
+ * key update_engine does not take, named; a bare payload without cert),
+ * -ENOSYS (no OpenSSL), -EIO. The verdicts go in o. */
+int verity_ota_verify(struct verity_ota *o, const char *cert,
+		      struct ht_error *err);
+/* A small stored entry's bytes, NUL-ended (*out NULL: no such entry). */
+int verity_ota_entry(const struct verity_ota *o, const char *name,
+		     char **out, size_t *len, struct ht_error *err);
 void verity_ota_free(struct verity_ota *o);
 
 #endif
