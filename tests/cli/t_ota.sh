@@ -37,7 +37,7 @@ for line in "kind: zip" "  major: 2" "  minor: 0" "  type: full" "  block_size: 
 	"    - name: vbmeta" "      new_size: 12288" "      new_sha256: $VBM" "        REPLACE: 1" \
 	"  FILE_SIZE: $psize" "  METADATA_SIZE: 295" "  type: AB" "  wipe: false" "  downgrade: false" \
 	"    device: [test]" "    build: [test/test/test:17/TEST/1:user/test-keys]" \
-	"    timestamp: 1788220800" "  size: $zsize" "  otacert: true"; do
+	"    timestamp: 1788220800" "  size: $zsize" "  otacert: true" "    signer: /CN=test-ota"; do
 	check "info shows '$line'" has "$line"
 done
 check "info: both signatures, 256 bytes each" \

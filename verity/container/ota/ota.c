@@ -416,6 +416,8 @@ static void add_zip(struct verity_ota *o)
 		add_u64(o, "signed_bytes", z->signed_len);
 		add_u64(o, "cms_offset", z->cms);
 		add_u64(o, "cms_size", z->cms_len);
+		if (o->zip_signer)
+			add_str(o, "signer", o->zip_signer);
 		end(o);
 	}
 	add_bool(o, "otacert", verity_zip_find(z, OTACERT) != NULL);
@@ -599,8 +601,12 @@ int verity_ota_open(const char *path, int verify, const char *cert,
 	src.size = o->dev.size;
 	src.name = path;
 	if ((r = verity_ota_read(&src, o, err)) ||
-	    (verify && (r = verity_ota_verify(o, cert, err))) ||
-	    (r = verity_ota_facts(o, err))) {
+	    (verify && (r = verity_ota_verify(o, cert, err)))) {
+		verity_ota_free(o);
+		return r;
+	}
+	verity_ota_zip_signer(o);
+	if ((r = verity_ota_facts(o, err))) {
 		verity_ota_free(o);
 		return r;
 	}
@@ -636,6 +642,7 @@ void verity_ota_free(struct verity_ota *o)
 	free(o->f);
 	free(o->properties);
 	free(o->signer);
+	free(o->zip_signer);
 	verity_pbc_free(o->metadata);
 	verity_payload_free(&o->payload);
 	verity_zip_free(&o->zip);

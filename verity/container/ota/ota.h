@@ -56,6 +56,7 @@ struct verity_ota {
 	int trusted;       /* the key was the caller's, not the package's */
 	char key_kind[32]; /* "RSA-2048", "EC P-256" */
 	char *signer;      /* the certificate's subject, or NULL */
+	char *zip_signer;  /* the whole-file CMS's signer's subject */
 	enum verity_ota_verdict metadata_verdict, payload_verdict;
 };
 
@@ -83,6 +84,10 @@ int verity_ota_open(const char *path, int verify, const char *cert,
  * -ENOSYS (no OpenSSL), -EIO. The verdicts go in o. */
 int verity_ota_verify(struct verity_ota *o, const char *cert,
 		      struct ht_error *err);
+/* The subject of the whole-file signature's signer certificate (as the
+ * CMS holds it, not checked) into o->zip_signer, when OpenSSL opens and
+ * the CMS reads; nothing otherwise. */
+void verity_ota_zip_signer(struct verity_ota *o);
 /* A small stored entry's bytes, NUL-ended (*out NULL: no such entry). */
 int verity_ota_entry(const struct verity_ota *o, const char *name,
 		     char **out, size_t *len, struct ht_error *err);

@@ -11,6 +11,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs7.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
@@ -233,4 +234,30 @@ int verity_ota_verify(struct verity_ota *o, const char *cert,
 		EVP_PKEY_free(key);
 	free(pem);
 	return r;
+}
+
+void verity_ota_zip_signer(struct verity_ota *o)
+{
+	const struct verity_zip *z = &o->zip;
+	STACK_OF(X509) *s = NULL;
+	const uint8_t *q;
+	uint8_t *der;
+	PKCS7 *p7 = NULL;
+	char subject[512];
+
+	if (!o->is_zip || !z->signature || !z->cms_len ||
+	    ht_libcrypto_load(NULL, NULL) || !(der = malloc(z->cms_len)))
+		return;
+	q = der;
+	if (!verity_ota_src_read(&o->src, z->cms, der, (size_t)z->cms_len,
+				 NULL) &&
+	    (p7 = d2i_PKCS7(NULL, &q, (long)z->cms_len)) &&
+	    (s = PKCS7_get0_signers(p7, NULL, 0)) && sk_X509_num(s) > 0 &&
+	    X509_NAME_oneline(X509_get_subject_name(sk_X509_value(s, 0)),
+			      subject, sizeof(subject)))
+		o->zip_signer = strdup(subject);
+	sk_X509_free(s);
+	PKCS7_free(p7);
+	ERR_clear_error();
+	free(der);
 }
