@@ -118,6 +118,86 @@ START_TEST(facts)
 }
 END_TEST
 
+/* A delta manifest of one partition with verity fields, and dynamic
+ * partition groups: each in the facts. */
+START_TEST(delta_and_groups)
+{
+	struct pb man = {0}, part = {0}, info = {0}, old = {0}, x = {0};
+	struct pb dpm = {0}, grp = {0}, out = {0}, meta = {0};
+	uint8_t hash[32] = {2}, salt[4] = {0xde, 0xad, 0xbe, 0xef}, hdr[24];
+	struct verity_ota *o;
+	const char *msg;
+	int type;
+
+	pb_u(&man, 12, 6);
+	pb_ld(&part, 1, "vendor", 6);
+	pb_u(&old, 1, 40960);
+	pb_ld(&old, 2, hash, 32);
+	pb_msg(&part, 6, &old);
+	pb_u(&info, 1, 40960);
+	pb_ld(&info, 2, hash, 32);
+	pb_msg(&part, 7, &info);
+	pb_u(&x, 1, 0), pb_u(&x, 2, 8);
+	pb_msg(&part, 10, &x); /* hash_tree_data_extent */
+	pb_u(&x, 1, 8), pb_u(&x, 2, 1);
+	pb_msg(&part, 11, &x); /* hash_tree_extent */
+	pb_ld(&part, 12, "sha256", 6);
+	pb_ld(&part, 13, salt, 4);
+	pb_u(&x, 1, 9), pb_u(&x, 2, 1);
+	pb_msg(&part, 15, &x); /* fec_extent */
+	pb_msg(&man, 13, &part);
+	pb_ld(&grp, 1, "main", 4);
+	pb_u(&grp, 2, 1u << 30);
+	pb_ld(&grp, 3, "vendor", 6);
+	pb_ld(&grp, 3, "system", 6);
+	pb_msg(&dpm, 1, &grp);
+	pb_u(&dpm, 3, 1);
+	pb_ld(&dpm, 4, "lz4", 3);
+	pb_msg(&man, 15, &dpm);
+	pb_ld(&man, 18, "2026-11-05", 10);
+	memcpy(hdr, "CrAU\0\0\0\0\0\0\0\2", 12);
+	for (int i = 0; i < 8; i++)
+		hdr[12 + i] = (uint8_t)((uint64_t)man.n >> (56 - 8 * i));
+	memset(hdr + 20, 0, 4);
+	pb_bytes(&out, hdr, 24);
+	pb_bytes(&out, man.p, man.n);
+	ck_assert_int_eq(read_bytes(out.p, out.n, &o, &msg), 0);
+	ck_assert_str_eq(fact(o, "type", &type), "delta");
+	ck_assert_str_eq(fact(o, "minor", &type), "6");
+	ck_assert_str_eq(fact(o, "old_size", &type), "40960");
+	ck_assert_str_eq(fact(o, "hash_tree_algorithm", &type), "sha256");
+	ck_assert_str_eq(fact(o, "hash_tree_salt", &type), "deadbeef");
+	ck_assert_str_eq(fact(o, "fec_roots", &type), "2"); /* the default */
+	ck_assert_int_eq(fact(o, "hash_tree_extent", &type)[0], '\0');
+	ck_assert_int_eq(type, '[');
+	ck_assert_str_eq(fact(o, "vabc_enabled", &type), "true");
+	ck_assert_str_eq(fact(o, "vabc_compression_param", &type), "lz4");
+	ck_assert_str_eq(fact(o, "security_patch_level", &type), "2026-11-05");
+	ck_assert_str_eq(fact(o, "name", &type), "vendor");
+	verity_ota_free(o);
+	free(man.p), free(out.p), free(meta.p);
+
+	/* a verity extent past the partition: refused by name */
+	memset(&man, 0, sizeof(man));
+	memset(&out, 0, sizeof(out));
+	pb_ld(&part, 1, "vendor", 6);
+	pb_u(&info, 1, 4096);
+	pb_msg(&part, 7, &info);
+	pb_u(&x, 1, 8), pb_u(&x, 2, 1);
+	pb_msg(&part, 15, &x);
+	pb_msg(&man, 13, &part);
+	for (int i = 0; i < 8; i++)
+		hdr[12 + i] = (uint8_t)((uint64_t)man.n >> (56 - 8 * i));
+	pb_bytes(&out, hdr, 24);
+	pb_bytes(&out, man.p, man.n);
+	ck_assert_int_eq(read_bytes(out.p, out.n, &o, &msg), -EINVAL);
+	ck_assert_ptr_nonnull(
+		strstr(msg, "partition vendor: fec_extent (blocks 8+1) goes past"));
+	verity_ota_free(o);
+	free(man.p), free(out.p);
+}
+END_TEST
+
 START_TEST(refused)
 {
 	const char *names[] = {"other.bin"};
@@ -150,5 +230,5 @@ int main(void)
 {
 	static const struct unit_suite u = {.name = "ota"};
 
-	return run_unit(&u, UNIT_TESTS(facts, refused));
+	return run_unit(&u, UNIT_TESTS(facts, delta_and_groups, refused));
 }
