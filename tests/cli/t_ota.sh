@@ -170,6 +170,23 @@ check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -q
 cp ota/payload.bin p.bin && dd if=/dev/zero of=p.bin bs=1 seek=$((psize - 261)) count=256 conv=notrunc status=none
 check "a placeholder payload signature: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
 check "  said" grep -qx "payload_signature: placeholder (not signed)" "$T/out"
+# signapk writes otacert deflated: read, inflated, its CRC-32 checked
+$PY - ota/ota.zip dfl.zip <<'PYEOF'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as i, zipfile.ZipFile(sys.argv[2], 'w') as o:
+    for e in i.infolist():
+        d = i.read(e.filename)
+        m = zipfile.ZIP_DEFLATED if e.filename.endswith('otacert') else zipfile.ZIP_STORED
+        o.writestr(zipfile.ZipInfo(e.filename, date_time=(2009, 1, 1, 0, 0, 0)), d, compress_type=m)
+PYEOF
+check "a deflated otacert: verify with it" run_rc 0 $FV ota verify dfl.zip
+check "  its signer" grep -qx "signer: /CN=test-ota" "$T/out"
+check "  info says deflated" sh -c "$FV ota info dfl.zip | grep -A3 'name: META-INF/com/android/otacert' | grep -qx '      method: deflated'"
+# a byte of payload_properties.txt changed: its CRC-32 no longer holds
+off=$(jq -r '.zip.entries[] | select(.name == "payload_properties.txt") | .offset' info.json)
+cp ota/ota.zip z.zip && patch z.zip "$off" 58
+bad "payload_properties.txt with a bad CRC-32" z.zip "payload_properties.txt: bad CRC-32"
+
 # RSA-4096, as production OTAs
 openssl req -x509 -newkey rsa:4096 -nodes -keyout k4.pem -out c4.pem -subj /CN=test4096 -days 30 -sha256 2>/dev/null
 check "an RSA-4096 OTA" sh -c "$PY '$G/make_test_ota.py' o4 k4.pem c4.pem >/dev/null"

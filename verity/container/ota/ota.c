@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "verity/container/ota/pbc.h"
+#include "verity/storage/crc32.h"
 #include "ota_metadata.pb-c.h"
 
 typedef Build__Tools__Releasetools__OtaMetadata ota_metadata;
@@ -444,33 +445,55 @@ int verity_ota_entry(const struct verity_ota *o, const char *name,
 		     char **out, size_t *len, struct ht_error *err)
 {
 	const struct verity_zip_entry *e = verity_zip_find(&o->zip, name);
+	uint8_t *raw = NULL;
+	char what[4096 + 64];
 	int r;
 
 	*out = NULL;
 	if (!e)
 		return 0;
-	if (e->method != 0)
+	snprintf(what, sizeof(what), "%s: %s", o->src.name, name);
+	if (e->method != 0 && e->method != 8)
 		return ht_fail(err, EINVAL,
-			       "%s: %s is compressed (method %u): an OTA "
-			       "package stores it",
-			       o->src.name, name, e->method);
-	if (e->csize > VERITY_OTA_MAX_SMALL)
+			       "%s: compression method %u: not read (stored "
+			       "or deflated only)",
+			       what, e->method);
+	if (e->csize > VERITY_OTA_MAX_SMALL || e->usize > VERITY_OTA_MAX_SMALL ||
+	    (e->method == 0 && e->csize != e->usize))
 		return ht_fail(err, EINVAL,
-			       "%s: %s is %llu bytes: over %u, refused",
-			       o->src.name, name,
+			       "%s: %llu bytes (%llu stored): over %u, or "
+			       "sizes that differ for a stored entry",
+			       what, (unsigned long long)e->usize,
 			       (unsigned long long)e->csize,
 			       VERITY_OTA_MAX_SMALL);
-	if (!(*out = malloc((size_t)e->csize + 1)))
-		return ht_fail(err, ENOMEM, "out of memory");
-	if ((r = verity_ota_src_read(&o->src, e->data, *out, (size_t)e->csize,
-				     err))) {
-		free(*out);
-		*out = NULL;
-		return r;
+	if (!(*out = malloc((size_t)e->usize + 1)) ||
+	    (e->method == 8 && !(raw = malloc(e->csize ? (size_t)e->csize : 1)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto fail;
 	}
-	(*out)[e->csize] = '\0';
-	*len = (size_t)e->csize;
+	if ((r = verity_ota_src_read(&o->src, e->data,
+				     e->method ? (void *)raw : (void *)*out,
+				     (size_t)e->csize, err)) ||
+	    (e->method == 8 &&
+	     (r = verity_ota_inflate(raw, (size_t)e->csize, (uint8_t *)*out,
+				     (size_t)e->usize, what, err))) ||
+	    (r = verity_crc32_load("checking an OTA zip's entries", err)))
+		goto fail;
+	if (verity_crc32(0, *out, (size_t)e->usize) != e->crc) {
+		r = ht_fail(err, EINVAL, "%s: bad CRC-32 (%08x, not %08x)",
+			    what, verity_crc32(0, *out, (size_t)e->usize),
+			    e->crc);
+		goto fail;
+	}
+	(*out)[e->usize] = '\0';
+	*len = (size_t)e->usize;
+	free(raw);
 	return 0;
+fail:
+	free(raw);
+	free(*out);
+	*out = NULL;
+	return r;
 }
 
 static int read_zip(struct verity_ota *o, struct ht_error *err)

@@ -88,9 +88,16 @@ int verity_ota_verify(struct verity_ota *o, const char *cert,
  * CMS holds it, not checked) into o->zip_signer, when OpenSSL opens and
  * the CMS reads; nothing otherwise. */
 void verity_ota_zip_signer(struct verity_ota *o);
-/* A small stored entry's bytes, NUL-ended (*out NULL: no such entry). */
+/* A small entry's bytes (stored, or deflated and inflated; its CRC-32
+ * checked), NUL-ended (*out NULL: no such entry): -EINVAL naming the
+ * entry (another method, over VERITY_OTA_MAX_SMALL, a bad CRC-32 or
+ * deflate stream), -ENOSYS (no zlib), -ENOMEM, -EIO. */
 int verity_ota_entry(const struct verity_ota *o, const char *name,
 		     char **out, size_t *len, struct ht_error *err);
 void verity_ota_free(struct verity_ota *o);
+/* inlen bytes of raw deflate at in into exactly outlen bytes at out
+ * (what names the entry). */
+int verity_ota_inflate(const uint8_t *in, size_t inlen, uint8_t *out,
+		       size_t outlen, const char *what, struct ht_error *err);
 
 #endif

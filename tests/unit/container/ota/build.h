@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "container/ota/pb.h"
 
@@ -128,14 +129,16 @@ static inline uint8_t *build_zip(const char *const *names,
 		at = (uint32_t)z.n;
 		build_le(&z, 0x04034b50, 4), build_le(&z, 10, 2);
 		build_le(&z, 0, 2), build_le(&z, 0, 2), build_le(&z, 0, 4);
-		build_le(&z, 0, 4), build_le(&z, (uint32_t)lens[i], 4);
+		build_le(&z, (uint32_t)crc32(0, bodies[i], (uInt)lens[i]), 4);
+		build_le(&z, (uint32_t)lens[i], 4);
 		build_le(&z, (uint32_t)lens[i], 4), build_le(&z, (uint32_t)k, 2);
 		build_le(&z, 0, 2);
 		pb_bytes(&z, names[i], k);
 		pb_bytes(&z, bodies[i], lens[i]);
 		build_le(&cd, 0x02014b50, 4), build_le(&cd, 20, 2);
 		build_le(&cd, 10, 2), build_le(&cd, 0, 2), build_le(&cd, 0, 2);
-		build_le(&cd, 0, 4), build_le(&cd, 0, 4);
+		build_le(&cd, 0, 4);
+		build_le(&cd, (uint32_t)crc32(0, bodies[i], (uInt)lens[i]), 4);
 		build_le(&cd, (uint32_t)lens[i], 4);
 		build_le(&cd, (uint32_t)lens[i], 4);
 		build_le(&cd, (uint32_t)k, 2), build_le(&cd, 0, 2);
