@@ -233,6 +233,36 @@ static int read_lfh(const struct verity_ota_src *src, uint64_t cd,
 	return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct verity_zip_entry *const *)a)->name,
+		      (*(const struct verity_zip_entry *const *)b)->name);
+}
+
+/* No name twice: a reader that takes the first and one that takes the
+ * last would read two packages. */
+static int unique_names(const struct verity_ota_src *src,
+			const struct verity_zip *z, struct ht_error *err)
+{
+	const struct verity_zip_entry **v;
+	int r = 0;
+
+	if (z->n < 2)
+		return 0;
+	if (!(v = malloc(z->n * sizeof(*v))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < z->n; i++)
+		v[i] = &z->e[i];
+	qsort(v, z->n, sizeof(*v), by_name);
+	for (size_t i = 1; i < z->n && !r; i++)
+		if (!strcmp(v[i - 1]->name, v[i]->name))
+			r = ht_fail(err, EINVAL,
+				    "%s: two zip entries named %s: refused",
+				    src->name, v[i]->name);
+	free(v);
+	return r;
+}
+
 int verity_zip_read(const struct verity_ota_src *src, struct verity_zip *z,
 		    struct ht_error *err)
 {
@@ -309,7 +339,7 @@ int verity_zip_read(const struct verity_ota_src *src, struct verity_zip *z,
 		    (r = read_lfh(src, z->cd, &z->e[i], err)))
 			goto out;
 	}
-	r = 0;
+	r = unique_names(src, z, err);
 out:
 	free(tail);
 	free(cd);

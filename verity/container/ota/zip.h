@@ -75,7 +75,7 @@ struct verity_zip {
 int verity_zip_probe(const struct verity_ota_src *src);
 /* The zip's directory into z (verity_zip_free): -EINVAL with one line
  * naming the file and the field (zip64, several disks, a directory or an
- * entry's data past where it may be, a bad signature), -ENOMEM, -EIO. */
+ * entry's data past where it may be, a name twice), -ENOMEM, -EIO. */
 int verity_zip_read(const struct verity_ota_src *src, struct verity_zip *z,
 		    struct ht_error *err);
 void verity_zip_free(struct verity_zip *z);

@@ -34,33 +34,37 @@ struct spec {
 	int zip64;           /* entry 0's sizes 0xffffffff */
 	unsigned disk;       /* the end record's disk number */
 	int bad_lfh;         /* entry 1's local header magic wrong */
+	int twice;           /* entry 2 named as entry 0 */
 };
 
 static const char *const names[] = {"payload.bin", "payload_properties.txt",
 				    "META-INF/com/android/otacert"};
+static const char *const names2[] = {"payload.bin", "payload_properties.txt",
+				     "payload.bin"};
 static const char *const bodies[] = {"CrAU0123456789", "FILE_SIZE=14\n",
 				     "-----BEGIN CERTIFICATE-----\n"};
 
 static uint8_t *make(const struct spec *s, size_t *len, uint64_t *offs)
 {
+	const char *const *nm = s->twice ? names2 : names;
 	struct pb z = {0}, cd = {0};
 	uint32_t at[3], cdoff;
 
 	for (int i = 0; i < 3; i++) {
-		size_t n = strlen(names[i]), m = strlen(bodies[i]);
+		size_t n = strlen(nm[i]), m = strlen(bodies[i]);
 
 		at[i] = (uint32_t)z.n;
 		le32(&z, s->bad_lfh && i == 1 ? 0x04034b51 : 0x04034b50);
 		le16(&z, 10), le16(&z, 0), le16(&z, 0), le16(&z, 0);
 		le16(&z, 0), le32(&z, 0), le32(&z, (uint32_t)m);
 		le32(&z, (uint32_t)m), le16(&z, (unsigned)n), le16(&z, 0);
-		pb_bytes(&z, names[i], n);
+		pb_bytes(&z, nm[i], n);
 		offs[i] = z.n;
 		pb_bytes(&z, bodies[i], m);
 	}
 	cdoff = (uint32_t)z.n;
 	for (int i = 0; i < 3; i++) {
-		size_t n = strlen(names[i]), m = strlen(bodies[i]);
+		size_t n = strlen(nm[i]), m = strlen(bodies[i]);
 		uint32_t cs = (uint32_t)m + (i == 1 ? s->size_shift : 0);
 
 		if (s->zip64 && i == 0)
@@ -71,7 +75,7 @@ static uint8_t *make(const struct spec *s, size_t *len, uint64_t *offs)
 		le32(&cd, cs), le32(&cd, (uint32_t)m);
 		le16(&cd, (unsigned)n), le16(&cd, 0), le16(&cd, 0);
 		le16(&cd, 0), le16(&cd, 0), le32(&cd, 0), le32(&cd, at[i]);
-		pb_bytes(&cd, names[i], n);
+		pb_bytes(&cd, nm[i], n);
 	}
 	pb_bytes(&z, cd.p, cd.n);
 	le32(&z, 0x06054b50);
@@ -169,6 +173,8 @@ START_TEST(malformed)
 	refused(&s, "several disks");
 	s = (struct spec){.bad_lfh = 1};
 	refused(&s, "payload_properties.txt: no local header");
+	s = (struct spec){.twice = 1};
+	refused(&s, "two zip entries named payload.bin");
 }
 END_TEST
 
