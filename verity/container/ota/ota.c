@@ -499,7 +499,7 @@ fail:
 static int read_zip(struct verity_ota *o, struct ht_error *err)
 {
 	const struct verity_zip_entry *p;
-	char *md = NULL, what[64];
+	char *md = NULL, what[4096 + 64];
 	size_t len = 0;
 	int r;
 

@@ -52,7 +52,7 @@ static int read_message(const struct verity_ota_src *src, uint64_t off,
 			struct ht_error *err)
 {
 	uint8_t *buf = malloc(len ? (size_t)len : 1);
-	char name[128];
+	char name[4096 + 64];
 	int r;
 
 	if (!buf)
