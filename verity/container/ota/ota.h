@@ -16,6 +16,12 @@
 #include "verity/storage/device.h"
 
 #define VERITY_OTA_MAX_SMALL (1u << 20) /* properties, metadata.pb */
+
+/* The entries an OTA zip holds that are read. */
+#define VERITY_OTA_PAYLOAD    "payload.bin"
+#define VERITY_OTA_PROPERTIES "payload_properties.txt"
+#define VERITY_OTA_METADATA   "META-INF/com/android/metadata.pb"
+#define VERITY_OTA_OTACERT    "META-INF/com/android/otacert"
 #define VERITY_OTA_MAX_FACTS (1u << 22)
 
 /* A fact's kind: a value (string, number, true/false, null), or where an

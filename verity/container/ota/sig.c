@@ -202,9 +202,9 @@ int verity_ota_verify(struct verity_ota *o, const char *cert,
 		snprintf(what, sizeof(what), "%s", cert);
 		r = read_pem(cert, &pem, &len, err);
 	} else {
-		snprintf(what, sizeof(what), "%s: META-INF/com/android/otacert",
+		snprintf(what, sizeof(what), "%s: " VERITY_OTA_OTACERT,
 			 o->src.name);
-		if (!(r = verity_ota_entry(o, "META-INF/com/android/otacert",
+		if (!(r = verity_ota_entry(o, VERITY_OTA_OTACERT,
 					   &pem, &len, err)) &&
 		    !pem)
 			r = ht_fail(err, EINVAL,
