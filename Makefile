@@ -4,16 +4,18 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 DESTDIR ?=
-PKGS     = libcrypto popt json-c devmapper libisal libprotobuf-c
+PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
 ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. -I$(B)/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# (libprotobuf-c's on its own: a cross build without it keeps the others')
+ALL_CFLAGS += $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
 # libdevmapper, libcrypto, libfec, zlib, json-c and libprotobuf-c: their
-# headers only;
-# each is opened when first needed (hashtree/dl.h, cli/jsonc.h). Test
+# headers only; each is opened when first needed (hashtree/dl.h,
+# cli/jsonc.h, verity/container/ota/pbc.h). Test
 # programs that call OpenSSL, libfec or zlib themselves link them
 # (TEST_LIBS).
-LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto json-c libprotobuf-c,$(PKGS)) 2>/dev/null) \
+LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto json-c,$(PKGS)) 2>/dev/null) \
            -lpthread
 TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz
 B        = build
