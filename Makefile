@@ -7,9 +7,12 @@ DESTDIR ?=
 PKGS     = libcrypto popt json-c devmapper libisal
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # headers are named from the top of the tree: "verity/tree/params.h"
-ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libdevmapper, libcrypto, libfec, zlib and json-c: their headers only;
-# each is opened when first needed (hashtree/dl.h, cli/jsonc.h). Test
+ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC -I. -I$(B)/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# (libprotobuf-c's on its own: a cross build without it keeps the others')
+ALL_CFLAGS += $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
+# libdevmapper, libcrypto, libfec, zlib, json-c and libprotobuf-c: their
+# headers only; each is opened when first needed (hashtree/dl.h,
+# cli/jsonc.h, verity/container/ota/pbc.h). Test
 # programs that call OpenSSL, libfec or zlib themselves link them
 # (TEST_LIBS).
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto json-c,$(PKGS)) 2>/dev/null) \
@@ -33,10 +36,12 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/ddi/gpt.c verity/container/ddi/ddi.c verity/container/ddi/jsonc.c \
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
+           verity/container/ota/pbc.c verity/container/ota/zip.c verity/container/ota/payload.c \
+           verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/inflate.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/api/registry.c verity/policy/kinds.c verity/policy/trust.c \
            verity/api/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
-           verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
+           verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
            verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
@@ -45,7 +50,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/set.c cli/ddi.c cli/super.c cli/hints.c \
-           cli/cmd_fsverity.c
+           cli/cmd_fsverity.c cli/cmd_ota.c
 # A unit suite sits at the path of what it tests: tests/unit/<folder>/
 # test_<file>.c for verity/<folder>/<file>.c (hashtree/<file>.c:
 # tests/unit/hashtree/), built as $(B)/tests/<folder>/test_<file>.
@@ -55,7 +60,13 @@ UNIT_SRC = $(sort $(wildcard tests/unit/*/test_*.c tests/unit/*/*/test_*.c))
 # the registry's, a part of the library inside
 UNIT_API = $(filter-out tests/unit/api/test_registry.c,$(wildcard tests/unit/api/test_*.c))
 
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o)
+# Android OTA manifests: C made by protoc-c from the .proto files at
+# build time into $(B)/gen/, compiled with verity/container/ota/pbc.h
+# first (libprotobuf-c opened when first needed).
+OTA_PROTO = update_metadata ota_metadata
+OTA_GEN_H = $(OTA_PROTO:%=$(B)/gen/%.pb-c.h)
+OTA_GEN_OBJ = $(OTA_PROTO:%=$(B)/gen/%.pb-c.o)
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(KERNEL_SRC:%.c=$(B)/%.o) $(OTA_GEN_OBJ)
 CLI_OBJ  = $(CLI_SRC:%.c=$(B)/%.o)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -65,11 +76,12 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # debhelper and lintian for the Debian packages, fsverity-utils for
 # fs-verity).
 BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
-             libjson-c-dev zlib1g-dev libisal-dev libfec-dev
+             libjson-c-dev zlib1g-dev libisal-dev libfec-dev libprotobuf-c-dev \
+             protobuf-c-compiler
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             valgrind softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema zsh fish debhelper lintian fsverity \
+            make-dynpart-mappings python3-jsonschema python3-protobuf zsh fish debhelper lintian fsverity \
             $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
@@ -78,6 +90,7 @@ DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # Multi-Arch: same): tests/arm64/run.sh unpacks it into build-arm64.
 ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:arm64 \
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
+             libprotobuf-c-dev:arm64 \
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
 .PHONY: all deps deps-build check check-full check-host check-side check-arm64 check-unit check-cli check-images \
@@ -88,6 +101,14 @@ all: fastverity libfastverity.a libfastverity.so libfastverity.so.2
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: verity/container/ota/proto/%.proto
+	@mkdir -p $(B)/gen
+	protoc-c --proto_path=verity/container/ota/proto --c_out=$(B)/gen $<
+$(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
+	$(CC) $(ALL_CFLAGS) -Wno-deprecated-declarations -include verity/container/ota/pbc.h \
+	  -MMD -MP -c $< -o $@
+$(filter-out $(OTA_GEN_OBJ),$(LIB_OBJ)): | $(OTA_GEN_H)
 
 # The library's internal headers #error unless FASTVERITY_COMPILATION is
 # defined: for the library, its unit suites, fuzz targets and test
@@ -245,9 +266,9 @@ check-full:
 # (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
 # test runs once there).
 ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
-  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers
+  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers t_ota
 ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_avb_mldsa t_sparse t_super t_sets \
-  t_ddi t_containers
+  t_ddi t_containers t_ota
 ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 
 # Each phase says how long it took (wall seconds, beside the other lane).

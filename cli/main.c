@@ -177,6 +177,9 @@ static void print_actions(FILE *f)
 	      "fs-verity files: digest, sign, enable, measure, dump_metadata "
 	      "(fastverity fsverity --help)\n",
 	      f);
+	fputs("\tota <command> PKG [<options>] - Android A/B OTA packages: "
+	      "info (fastverity ota --help)\n",
+	      f);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
 	      f);
@@ -343,6 +346,9 @@ static int run(int argc, const char **argv)
 	/* fsverity-utils' commands (cli/cmd_fsverity.c) */
 	if (argc >= 2 && !strcmp(argv[1], "fsverity"))
 		return cli_fsverity_main(argc - 1, argv + 1);
+	/* Android A/B OTA packages (cli/cmd_ota.c) */
+	if (argc >= 2 && !strcmp(argv[1], "ota"))
+		return cli_ota_main(argc - 1, argv + 1);
 	help_unknown = NULL;
 	act = help_request(argc, argv);
 	/* help avb: avbtool's commands, each with its own --help */
@@ -351,6 +357,8 @@ static int run(int argc, const char **argv)
 	if (!act && help_unknown && !strcmp(help_unknown, "fsverity"))
 		return cli_fsverity_main(
 			2, (const char *[]){"fsverity", "--help", NULL});
+	if (!act && help_unknown && !strcmp(help_unknown, "ota"))
+		return cli_ota_main(2, (const char *[]){"ota", "--help", NULL});
 	if (!act && help_unknown) {
 		cli_error(-EINVAL,
 			  "help: no action '%s' (fastverity help lists the "

@@ -71,6 +71,13 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	}
 	if ((r = fv_container_of(image, asked, &name)))
 		return cli_lib_error(r);
+	/* an OTA package holds no pair: its own command reads it */
+	if (!strcmp(name, "ota"))
+		return cli_error(-EINVAL,
+				 "%s: an Android OTA package, which holds no "
+				 "verity pair: read it with fastverity ota "
+				 "info %s",
+				 image, image);
 	*kind = !strcmp(name, "avb")   ? CLI_AVB
 		: !strcmp(name, "ddi")   ? CLI_DDI
 		: !strcmp(name, "super") ? CLI_SUPER

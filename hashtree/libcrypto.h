@@ -145,6 +145,7 @@
 	X(X509_free)                      \
 	X(X509_get0_notAfter)             \
 	X(X509_get0_notBefore)            \
+	X(X509_get0_pubkey)               \
 	X(X509_get_subject_name)          \
 	X(X509_new_ex)                    \
 	X(X509_verify_cert)               \
@@ -295,6 +296,7 @@ void *ht_libcrypto_fn(enum ht_libcrypto_fn i);
 #define X509_free             HT_LIBCRYPTO(X509_free)
 #define X509_get0_notAfter    HT_LIBCRYPTO(X509_get0_notAfter)
 #define X509_get0_notBefore   HT_LIBCRYPTO(X509_get0_notBefore)
+#define X509_get0_pubkey      HT_LIBCRYPTO(X509_get0_pubkey)
 #define X509_get_subject_name HT_LIBCRYPTO(X509_get_subject_name)
 #define X509_new_ex           HT_LIBCRYPTO(X509_new_ex)
 #define X509_verify_cert      HT_LIBCRYPTO(X509_verify_cert)

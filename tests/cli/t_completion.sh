@@ -13,7 +13,7 @@ complete_words() { # WORDS...: COMPREPLY for the last word, sorted, one line
 	_fastverity
 	printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '
 }
-check "actions" test "$(complete_words "")" = "avb bench close create dump format fsverity help open remove repair sign status update verify "
+check "actions" test "$(complete_words "")" = "avb bench close create dump format fsverity help open ota remove repair sign status update verify "
 check "actions by prefix" test "$(complete_words "ve")" = "verify "
 check "verify's options by prefix" test "$(complete_words verify --max)" = "--max-failures= "
 check "verify's options exclude open's" sh -c "! echo '$(complete_words verify --)' | grep -q -- '--panic-on-corruption'"
@@ -31,6 +31,8 @@ check "  generate_key's: ML-DSA's alone" test "$(complete_words avb generate_key
 check "avb --hash_algorithm: its values" test "$(complete_words avb add_hash_footer --hash_algorithm sha)" = "sha1 sha256 sha512 "
 check "avb --key: files" test "$(complete_words avb make_vbmeta_image --key data.)" = "data.img data.verity "
 check "fsverity: a command's options" test "$(complete_words fsverity digest --for)" = "--for-builtin-sig "
+check "ota: its commands" test "$(complete_words ota i)" = "info "
+check "ota: a command's options" test "$(complete_words ota info --j)" = "--json "
 # --partition=: the image's own, from its dump (a super image's logical
 # partitions), as one word or as bash splits it at '='
 printf '%s' '{"device_size": 8388608, "slots": 1, "groups": [{"name": "default"}], "partitions": [{"name": "system", "group": "default"}, {"name": "vendor", "group": "default"}]}' >s.json
@@ -50,6 +52,7 @@ if command -v fish >/dev/null; then
 	check "fish: an avb command's options" test "$(fc fastverity avb add_hashtree_footer --fec)" = "--fec_num_roots "
 	check "fish: fsverity's commands" test "$(fc fastverity fsverity d)" = "digest dump_metadata "
 	check "fish: a fsverity command's options" test "$(fc fastverity fsverity digest --out)" = "--out-descriptor --out-merkle-tree "
+	check "fish: ota's commands" test "$(fc fastverity ota i)" = "info "
 	check "fish: avb --algorithm's values" test "$(fc fastverity avb make_vbmeta_image --algorithm M)" = "MLDSA65 MLDSA87 "
 	check "fish: avb --key: files" test "$(fc fastverity avb make_vbmeta_image --key data.)" = "data.img data.verity "
 	check "fish: --partition= from the image" test "$(fc fastverity verify super.img --partition=s)" = "--partition=system "
@@ -70,7 +73,7 @@ source "$ZCOMP"
 sort z.out | tr "\n" " "
 ZEOF
 	zc() { PATH="$T/bin:$PATH" ZCOMP="$TOP/completion/_fastverity" zsh -f zstub "$@"; }
-	check "zsh: actions" sh -c "echo '$(zc fastverity "")' | grep -q '^avb bench close create dump format fsverity help open remove repair sign status update verify '"
+	check "zsh: actions" sh -c "echo '$(zc fastverity "")' | grep -q '^avb bench close create dump format fsverity help open ota remove repair sign status update verify '"
 	check "zsh: an action's options" sh -c "echo '$(zc fastverity verify --)' | grep -q -- '--max-failures= '"
 	check "zsh: avb's commands" sh -c "echo '$(zc fastverity avb "")' | grep -q 'add_hashtree_footer'"
 	check "zsh: fsverity's commands" sh -c "echo '$(zc fastverity fsverity "")' | grep -q 'dump_metadata'"

@@ -19,7 +19,11 @@ flags="-std=c11 -D_GNU_SOURCE -I$top -g1 -O1 -msha -msse4.1 -mssse3 -fsanitize=a
 # CPU), then each target
 objs="" cobjs="" todo=()
 jsonc=$(pkg-config --cflags json-c)
-for src in $lib $cli; do
+# the C protoc-c makes from the OTA protos (the Makefile's build/gen/)
+make -s --no-print-directory -C "$top" build/gen/update_metadata.pb-c.c build/gen/ota_metadata.pb-c.c || exit 1
+flags="$flags -I$top/build/gen"
+gen="build/gen/update_metadata.pb-c.c build/gen/ota_metadata.pb-c.c"
+for src in $lib $gen $cli; do
 	o=$out/obj/${src%.c}.o
 	mkdir -p "$(dirname "$o")"
 	if [ ! -e "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find hashtree verity cli -name '*.h' -newer "$o" | head -1)" ]; then
@@ -34,6 +38,8 @@ build_one() { # SRC: its object (the library's internal headers are the
 	# the AVX-512 kernel alone is built for AVX-512 (it runs only where
 	# the CPU has it)
 	case $src in hashtree/sha256_avx512.c) isa="-mavx512f -mavx512bw" ;; esac
+	# the generated C: with libprotobuf-c's calls made the library's
+	case $src in build/gen/*) isa="-Wno-deprecated-declarations -include verity/container/ota/pbc.h" ;; esac
 	# shellcheck disable=SC2086
 	clang $flags $isa $jsonc $inside -DFASTVERITY_NO_MAIN -fsanitize=fuzzer-no-link -c "$src" -o "$o" 2>"$o.log" ||
 		{ echo "FAIL fuzz: $src does not build" >&2; cat "$o.log" >&2; rm -f "$o"; return 1; }

@@ -3,6 +3,7 @@
  * (Android, disk image, sidecar files) and judged by the trust policy;
  * a disk image described. */
 #include "verity/api/internal.h"
+#include "verity/container/ota/ota.h"
 #include "verity/container/sparse/sparse.h"
 
 /* --- images given alone -------------------------------------------------- */
@@ -17,6 +18,7 @@ API void fv_image_free(fv_image *img)
 	free(img->avs);
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
+	verity_ota_free(img->ota);
 	verity_api_pair_free(img->own);
 	free(img->pairs);
 	free(img->fec_path);
@@ -433,6 +435,9 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 			    ? image_ddi(img, o, req->writes, &err)
 		    : img->kind == VERITY_CONTAINER_SUPER
 			    ? verity_api_image_super(img, o, &err)
+		    : img->kind == VERITY_CONTAINER_OTA
+			    ? verity_ota_open(img->path, 0, NULL, &img->ota,
+					      &err)
 			    : open_pair(img, req, o, &err);
 	if (r) {
 		fv_image_free(img);

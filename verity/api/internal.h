@@ -33,6 +33,8 @@
 #include "verity/tree/superblock.h"
 #include "verity/policy/trust.h"
 
+struct verity_ota; /* verity/container/ota/ota.h */
+
 /* What the shared library exports. */
 #define API __attribute__((visibility("default")))
 
@@ -157,6 +159,7 @@ struct fv_image {
 	size_t navs;
 	struct ddi_image ddi;
 	int ddi_read;
+	struct verity_ota *ota; /* an OTA package's (no pair) */
 	fv_pair *own; /* a plain pair's, a sidecar image's */
 	/* the parity the request gave, for a pair whose container has none
 	 * (a disk image's) */

@@ -10,6 +10,7 @@
 #include "verity/container/avb/image.h"
 #include "verity/container/source.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/container/ota/ota.h"
 #include "verity/container/sidecar.h"
 #include "verity/container/super/super.h"
 #include "verity/storage/device.h"
@@ -85,6 +86,9 @@ static const struct row {
 	{VERITY_CONTAINER_DDI, verity_ddi_probe,
 	 "not a systemd disk image: no GPT header at sector 1 (of 512 or "
 	 "4096 bytes)"},
+	{VERITY_CONTAINER_OTA, verity_ota_probe_path,
+	 "not an Android OTA package: no payload magic (CrAU) at byte 0 and "
+	 "no zip holding payload.bin"},
 	{VERITY_CONTAINER_SIDECAR, sidecar_probe,
 	 "no sidecar tree beside it (IMAGE.verity)"},
 	{VERITY_CONTAINER_PLAIN, NULL, NULL},
@@ -152,7 +156,8 @@ int verity_container_identify(const char *image, enum verity_container asked,
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		/* sparse images hold Android images (or sidecar data) */
 		if (rows[i].kind == VERITY_CONTAINER_SPARSE || !rows[i].probe ||
-		    (sparse && rows[i].kind == VERITY_CONTAINER_DDI) ||
+		    (sparse && (rows[i].kind == VERITY_CONTAINER_DDI ||
+				rows[i].kind == VERITY_CONTAINER_OTA)) ||
 		    !rows[i].probe(image))
 			continue;
 		if (nfound == 2)

@@ -1,7 +1,8 @@
 /* The registry: the one place that decides what an image given alone is
  * (docs/trust.md, "The registry"). One row a container, tried in one
  * documented order: sparse, Android super image (liblp geometry), Android (AVB
- * footer), systemd disk image (GPT), sidecar
+ * footer), systemd disk image (GPT), Android OTA package (payload.bin, or
+ * a zip holding one), sidecar
  * files, and plain pairs, which are never an image alone. An image that
  * reads two ways (a GPT disk image with an AVB footer; a disk image or
  * Android image with a sidecar tree beside it) is refused unless the

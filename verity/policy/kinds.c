@@ -13,6 +13,8 @@ static const struct {
 	 "an Android super image (logical partitions)"},
 	{VERITY_CONTAINER_AVB, "avb", "an Android image (vbmeta)"},
 	{VERITY_CONTAINER_DDI, "ddi", "a systemd disk image (GPT)"},
+	{VERITY_CONTAINER_OTA, "ota",
+	 "an Android OTA package (payload.bin or an OTA zip)"},
 	{VERITY_CONTAINER_SIDECAR, "sidecar",
 	 "an image with sidecar files (IMAGE.verity)"},
 	{VERITY_CONTAINER_PLAIN, "plain", "a verity pair"},

@@ -16,12 +16,14 @@ enum verity_container {
 				    * partitions, each an Android image */
 	VERITY_CONTAINER_AVB,      /* an Android image: vbmeta and footer */
 	VERITY_CONTAINER_DDI,      /* a systemd Discoverable Disk Image */
+	VERITY_CONTAINER_OTA,      /* an Android A/B OTA package: an OTA
+				    * zip or payload.bin (no pair) */
 	VERITY_CONTAINER_SIDECAR,  /* IMAGE with IMAGE.verity beside it */
 	VERITY_CONTAINER_PLAIN,    /* a data and a hash device, given */
 	VERITY_CONTAINER_COUNT
 };
 
-/* "avb", "ddi", "sidecar", "plain", "sparse", "super"; "auto" for
+/* "avb", "ddi", "sidecar", "plain", "sparse", "super", "ota"; "auto" for
  * VERITY_CONTAINER_AUTO. */
 const char *verity_container_name(enum verity_container c);
 /* What a container is, in a message: "an Android image (vbmeta)". */

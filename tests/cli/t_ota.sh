@@ -1,0 +1,209 @@
+# fastverity ota info over Android A/B OTA packages made here by
+# tests/ota/make_test_ota.py (a signed full OTA zip and its bare
+# payload.bin): every field against what the generator wrote (sizes,
+# offsets, partition hashes, properties, property files, the signature
+# footer); REPLACE_ZSTD; --json; each malformed package refused with one
+# line naming the file and the field, nothing on stdout.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+PY=/usr/bin/python3
+if ! $PY -c 'import google.protobuf' 2>/dev/null || ! command -v openssl >/dev/null; then
+	skip "python3-protobuf or openssl is not installed: make deps installs them"
+	finish
+	exit 0
+fi
+G=$TOP/tests/ota
+SYS=fc1a6d060b4eb79e0a3159cbb596767b5b733b30e7e6023af0a56b33bf67fd33
+VBM=8dec5fb0de8a0b457c0cf7be559e4ef488e9cf39d5ddb0ff7464b23372ab21fa
+
+check "the generator makes a signed OTA" \
+	sh -c "$PY '$G/make_test_ota.py' ota '$G/keys/payload-test-key.pem' '$G/keys/test-ota-cert.pem' >gen.out"
+psize=$(stat -c %s ota/payload.bin)
+zsize=$(stat -c %s ota/ota.zip)
+meta=$(sed -n 's/.*metadata \([0-9]*\),.*/\1/p' gen.out)
+check "the generator's sizes" grep -q "^payload.bin $psize bytes, metadata $meta, ota.zip $zsize bytes" gen.out
+
+# text: the lines that matter, as the generator made them
+check "info on the zip" run_rc 0 $FV ota info ota/ota.zip
+check "info: nothing on stderr" test ! -s "$T/err"
+cp "$T/out" info.txt
+has() { grep -qxF -- "$1" info.txt || { echo "  missing: $1" >&2; return 1; }; }
+for line in "kind: zip" "  major: 2" "  minor: 0" "  type: full" "  block_size: 4096" \
+	"  size: $psize" "  offset: 41" "  metadata_size: 295" "  data_offset: $meta" \
+	"  metadata_signature_size: 267" "  signatures_size: 267" "  signature_ends_payload: true" \
+	"  max_timestamp: 1788220800" "    - name: system" "      new_size: 3145728" \
+	"      new_sha256: $SYS" "      operations: 2" "        REPLACE_XZ: 1" "        REPLACE_BZ: 1" \
+	"    - name: vbmeta" "      new_size: 12288" "      new_sha256: $VBM" "        REPLACE: 1" \
+	"  FILE_SIZE: $psize" "  METADATA_SIZE: 295" "  type: AB" "  wipe: false" "  downgrade: false" \
+	"    device: [test]" "    build: [test/test/test:17/TEST/1:user/test-keys]" \
+	"    timestamp: 1788220800" "  size: $zsize" "  otacert: true" "    signer: /CN=test-ota"; do
+	check "info shows '$line'" has "$line"
+done
+check "info: both signatures, 256 bytes each" \
+	test "$(grep -c '^    - size: 256$' info.txt)" = 2
+# the properties' FILE_HASH is the payload's SHA-256
+fh=$(openssl dgst -sha256 -binary ota/payload.bin | base64)
+check "info: FILE_HASH is the payload's" has "  FILE_HASH: $fh"
+
+# --json: the same, and against the zip's own property files
+check "info --json" run_rc 0 $FV ota info --json ota/ota.zip
+cp "$T/out" info.json
+jqv() { jq -r "$1" info.json; }
+check "json: partitions" test "$(jqv '[.payload.partitions[].name] | join(",")')" = system,vbmeta
+check "json: system's hash" test "$(jqv '.payload.partitions[0].new_sha256')" = $SYS
+check "json: op counts" test "$(jqv '.payload.partitions[0].operation_types.REPLACE_XZ')" = 1
+check "json: numbers are numbers" test "$(jqv '.payload.size | type')" = number
+check "json: booleans" test "$(jqv '.metadata.wipe | type')" = boolean
+check "json: signed bytes (all but the comment and its length)" \
+	test "$(jqv '.zip.signature.signed_bytes')" = $((zsize - $(jqv '.zip.comment_size') - 2))
+# every name:offset:size of ota-property-files is an entry's data
+# (payload_metadata.bin: the payload's first metadata bytes)
+pf_ok() {
+	local tok name off size
+	for tok in $(jqv '.metadata.property_files["ota-property-files"]' | tr , ' '); do
+		IFS=: read -r name off size <<<"$tok"
+		if [ "$name" = payload_metadata.bin ]; then
+			[ "$off" = "$(jqv '.payload.offset')" ] && [ "$size" = "$meta" ] || return 1
+			continue
+		fi
+		[ "$(jq -r --arg n "$name" '.zip.entries[] | select(.name | split("/") | last == $n) | "\(.offset):\(.size)"' info.json)" = "$off:$size" ] ||
+			{ echo "  $tok" >&2; return 1; }
+	done
+}
+check "json: the property files are where the entries are" pf_ok
+
+# the bare payload
+check "info on payload.bin" run_rc 0 $FV ota info ota/payload.bin
+check "payload.bin: kind" grep -qx "kind: payload" "$T/out"
+check "payload.bin: at 0" grep -qx "  offset: 0" "$T/out"
+check "payload.bin: no zip" sh -c "! grep -q '^zip:' '$T/out'"
+check "payload.bin: the same partitions" grep -qx "      new_sha256: $VBM" "$T/out"
+
+# REPLACE_ZSTD (Android 17's type 14)
+if command -v zstd >/dev/null; then
+	check "a zstd OTA" sh -c "$PY '$G/make_test_ota.py' zst '$G/keys/payload-test-key.pem' '$G/keys/test-ota-cert.pem' --ops zstd,xz >/dev/null"
+	check "info: REPLACE_ZSTD counted" sh -c "$FV ota info zst/ota.zip | grep -qx '        REPLACE_ZSTD: 1'"
+fi
+
+# bad packages: one line naming the file and the problem, exit 1
+bad() { # WHAT FILE WANT
+	if ! run_rc 1 $FV ota info "$2"; then fail "$1: exit"; return; fi
+	if [ -s "$T/out" ] || [ "$(wc -l <"$T/err")" != 1 ] || ! grep -qF "$2" "$T/err" ||
+		! grep -qF -- "$3" "$T/err"; then
+		sed 's/^/  | /' "$T/err" >&2
+		fail "$1"
+	else
+		pass "$1"
+	fi
+}
+# patch FILE OFFSET HEX: bytes written at OFFSET
+patch() { printf "$(echo "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+cp ota/payload.bin p.bin && patch p.bin 0 43724158
+bad "a payload with another magic" p.bin "not an OTA package"
+cp ota/payload.bin p.bin && patch p.bin 4 0000000000000003
+bad "major version 3" p.bin "major version 3"
+cp ota/payload.bin p.bin && patch p.bin 12 0000000001000001
+bad "a manifest over 16 MiB" p.bin "manifest_size 16777217"
+cp ota/payload.bin p.bin && patch p.bin 12 0000000000010000
+bad "a manifest past the end" p.bin "manifest_size 65536: past the payload's end"
+cp ota/payload.bin p.bin && patch p.bin 20 7fffffff
+bad "a metadata signature past the end" p.bin "metadata_signature_size"
+head -c 5000 ota/payload.bin >p.bin
+bad "a payload cut short" p.bin "payload signature"
+cp ota/payload.bin p.bin && patch p.bin 24 ffffffffffffffff
+bad "a manifest that is not protobuf" p.bin "manifest: not a valid protobuf"
+head -c 20 ota/payload.bin >p.bin
+bad "a payload shorter than its header" p.bin "shorter than its 24-byte header"
+head -c $((zsize - 100)) ota/ota.zip >z.zip
+bad "a zip cut short" z.zip "not an OTA package"
+cp ota/ota.zip z.zip && patch z.zip $((41 + 4)) 0000000000000003
+bad "the zip's payload, major 3" z.zip "major version 3"
+# the central directory's offset (the end record's bytes 16-19) moved
+eocd=$((zsize - $(jqv '.zip.comment_size') - 22))
+cp ota/ota.zip z.zip && patch z.zip $((eocd + 16)) ffffff00
+bad "a central directory past the end record" z.zip "central directory"
+cp ota/ota.zip z.zip && patch z.zip $((eocd + 8)) ff00ff00
+bad "more entries than the directory holds" z.zip "cannot hold 255 entries"
+: >empty
+bad "an empty file" empty "not an OTA package"
+printf 'PK\005\006%018d' 0 | tr 0 '\0' >nopayload.zip
+bad "a zip without payload.bin" nopayload.zip "without payload.bin"
+check "a missing file: exit 4" run_rc 4 $FV ota info missing.zip
+check "a missing file: named" grep -q "missing.zip" "$T/err"
+check "bad --json: a JSON error document" sh -c "! $FV ota info --json p.bin >j.out 2>/dev/null; jq -e '.error | test(\"shorter\")' j.out >/dev/null"
+
+# the registry knows a package: the actions on pairs refuse it by name
+check "verify PKG: refused" run_rc 1 $FV verify ota/ota.zip
+check "verify PKG: named, with the command that reads it" grep -q "an Android OTA package.*fastverity ota info ota/ota.zip" "$T/err"
+check "dump payload.bin: refused" run_rc 1 $FV dump ota/payload.bin
+
+# ota verify: the metadata and payload signatures (RSA PKCS#1 v1.5 over
+# SHA-256), against --cert or the package's own otacert
+KEY=$G/keys/payload-test-key.pem CERT=$G/keys/test-ota-cert.pem
+check "verify: the package's own otacert" run_rc 0 $FV ota verify ota/ota.zip
+check "verify: both good, signer not checked" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out' && grep -qx 'trust: not checked' '$T/out' && grep -qx 'signer: /CN=test-ota' '$T/out'"
+check "verify --cert: checked" run_rc 0 $FV ota verify --cert="$CERT" ota/ota.zip
+check "verify --cert: trust checked" grep -qx "trust: checked" "$T/out"
+openssl pkey -in "$KEY" -pubout -out pub.pem 2>/dev/null
+check "verify --cert=PUBLIC KEY, a bare payload" run_rc 0 $FV ota verify --cert=pub.pem ota/payload.bin
+check "verify: a bare payload without --cert refused" run_rc 1 $FV ota verify ota/payload.bin
+check "  named" grep -q "no certificate to check its signatures with" "$T/err"
+check "verify --json" run_rc 0 $FV ota verify --json --cert="$CERT" ota/ota.zip
+check "verify --json: the verdicts" test "$(jq -r '[.verify.result, .verify.trust, .verify.key, .verify.metadata_signature, .verify.payload_signature] | join(",")' "$T/out")" = "ok,checked,RSA-2048,good,good"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout k2.pem -out c2.pem -subj /CN=other -days 30 -sha256 2>/dev/null
+check "verify with another key: exit 2" run_rc 2 $FV ota verify --cert=c2.pem ota/ota.zip
+check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -qx 'payload_signature: bad' '$T/out' && grep -qx 'result: bad' '$T/out'"
+openssl req -x509 -newkey rsa:1024 -nodes -keyout k1.pem -out c1.pem -subj /CN=small -days 30 -sha256 2>/dev/null
+check "verify with an RSA-1024 key: refused by name" run_rc 1 $FV ota verify --cert=c1.pem ota/ota.zip
+check "  named" grep -q "an RSA-1024 key: update_engine takes RSA-2048 and RSA-4096" "$T/err"
+# a blob byte changed: the payload signature breaks, the metadata's holds
+cp ota/payload.bin p.bin && flip p.bin $((meta + 100))
+check "a blob changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  payload signature bad, metadata good" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: bad' '$T/out'"
+# max_timestamp (the manifest's last field, 70 80 ab d8 d4 06 at 289):
+# its first varint byte's low bit, still a valid manifest: both break
+cp ota/payload.bin p.bin && patch p.bin 290 81
+check "the manifest changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -qx 'payload_signature: bad' '$T/out'"
+# the payload signature's 256 bytes zeroed: the placeholder
+cp ota/payload.bin p.bin && dd if=/dev/zero of=p.bin bs=1 seek=$((psize - 261)) count=256 conv=notrunc status=none
+check "a placeholder payload signature: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
+check "  said" grep -qx "payload_signature: placeholder (not signed)" "$T/out"
+# signapk writes otacert deflated: read, inflated, its CRC-32 checked
+$PY - ota/ota.zip dfl.zip <<'PYEOF'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as i, zipfile.ZipFile(sys.argv[2], 'w') as o:
+    for e in i.infolist():
+        d = i.read(e.filename)
+        m = zipfile.ZIP_DEFLATED if e.filename.endswith('otacert') else zipfile.ZIP_STORED
+        o.writestr(zipfile.ZipInfo(e.filename, date_time=(2009, 1, 1, 0, 0, 0)), d, compress_type=m)
+PYEOF
+check "a deflated otacert: verify with it" run_rc 0 $FV ota verify dfl.zip
+check "  its signer" grep -qx "signer: /CN=test-ota" "$T/out"
+check "  info says deflated" sh -c "$FV ota info dfl.zip | grep -A3 'name: META-INF/com/android/otacert' | grep -qx '      method: deflated'"
+# a byte of payload_properties.txt changed: its CRC-32 no longer holds
+off=$(jq -r '.zip.entries[] | select(.name == "payload_properties.txt") | .offset' info.json)
+cp ota/ota.zip z.zip && patch z.zip "$off" 58
+bad "payload_properties.txt with a bad CRC-32" z.zip "payload_properties.txt: bad CRC-32"
+
+# RSA-4096, as production OTAs
+openssl req -x509 -newkey rsa:4096 -nodes -keyout k4.pem -out c4.pem -subj /CN=test4096 -days 30 -sha256 2>/dev/null
+check "an RSA-4096 OTA" sh -c "$PY '$G/make_test_ota.py' o4 k4.pem c4.pem >/dev/null"
+check "verify: RSA-4096 good" run_rc 0 $FV ota verify --cert=c4.pem o4/ota.zip
+check "  its key" grep -qx "key: RSA-4096" "$T/out"
+check "info: 512-byte signatures" sh -c "$FV ota info o4/payload.bin | grep -c '^    - size: 512$' | grep -qx 2"
+
+# the command line
+check "ota --help" run_rc 0 $FV ota --help
+check "ota --help lists info" grep -q "info" "$T/out"
+check "ota info --help" run_rc 0 $FV ota info --help
+check "ota info --help shows --json" grep -q -- "--json" "$T/out"
+check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
+check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
+check "ota alone: usage, exit 1" run_rc 1 $FV ota
+check "ota nope: refused" run_rc 1 $FV ota nope
+check "ota info --nope: refused" run_rc 1 $FV ota info --nope ota/ota.zip
+check "ota info with two packages: refused" run_rc 1 $FV ota info ota/ota.zip ota/payload.bin
+check "help ota" run_rc 0 $FV help ota
+finish

@@ -1,0 +1,109 @@
+/* An Android A/B OTA package (docs/ota.md): an OTA zip holding
+ * payload.bin (stored), payload_properties.txt, META-INF/com/android/
+ * metadata.pb and otacert, or a bare payload.bin; read whole into what
+ * it says, a list of facts in order (fv_ota_fact, include/fastverity.h):
+ * the package's keys and values as a JSON document's events. */
+#ifndef FV_CONTAINER_OTA_H
+#define FV_CONTAINER_OTA_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stddef.h>
+
+#include "verity/container/ota/payload.h"
+#include "verity/container/ota/zip.h"
+#include "verity/storage/device.h"
+
+#define VERITY_OTA_MAX_SMALL (1u << 20) /* properties, metadata.pb */
+
+/* The entries an OTA zip holds that are read. */
+#define VERITY_OTA_PAYLOAD    "payload.bin"
+#define VERITY_OTA_PROPERTIES "payload_properties.txt"
+#define VERITY_OTA_METADATA   "META-INF/com/android/metadata.pb"
+#define VERITY_OTA_OTACERT    "META-INF/com/android/otacert"
+#define VERITY_OTA_MAX_FACTS (1u << 22)
+
+/* A fact's kind: a value (string, number, true/false, null), or where an
+ * object or array begins and ends (key "" inside an array). */
+enum {
+	VERITY_FACT_STRING = 's', VERITY_FACT_NUMBER = 'n',
+	VERITY_FACT_BOOL = 'b', VERITY_FACT_OBJECT = '{',
+	VERITY_FACT_ARRAY = '[', VERITY_FACT_END = '}',
+	VERITY_FACT_END_ARRAY = ']',
+};
+
+struct verity_ota_fact {
+	char *key, *value;
+	int type;
+};
+
+/* A Signatures message's verdict: none there; every entry zeros (the
+ * placeholder a signer writes first: not signed); one entry verifies
+ * with the key; none does. */
+enum verity_ota_verdict {
+	VERITY_OTA_SIG_NONE = 0, VERITY_OTA_SIG_PLACEHOLDER,
+	VERITY_OTA_SIG_GOOD, VERITY_OTA_SIG_BAD,
+};
+
+struct verity_ota {
+	struct verity_ota_src src;
+	struct verity_device dev; /* a file's (dev.fd < 0: none) */
+	int is_zip;
+	struct verity_zip zip;
+	struct verity_payload payload;
+	void *metadata; /* Build__Tools__Releasetools__OtaMetadata, or NULL */
+	char *properties; /* payload_properties.txt, NUL-ended, or NULL */
+	struct verity_ota_fact *f;
+	size_t nf, cap;
+	int nomem;
+	/* what verity_ota_verify found */
+	int verified;
+	int trusted;       /* the key was the caller's, not the package's */
+	char key_kind[32]; /* "RSA-2048", "EC P-256" */
+	char *signer;      /* the certificate's subject, or NULL */
+	char *zip_signer;  /* the whole-file CMS's signer's subject */
+	enum verity_ota_verdict metadata_verdict, payload_verdict;
+};
+
+/* 1 when src is an OTA package: a zip with a payload.bin entry, or a
+ * payload's magic at byte 0. */
+int verity_ota_probe(const struct verity_ota_src *src);
+/* 1 when the file at path is one. */
+int verity_ota_probe_path(const char *path);
+/* src's package into o (verity_ota_free; src outlives o): -EINVAL
+ * naming the file and the field, -ENOMEM, -ENOSYS, -EIO. */
+int verity_ota_read(const struct verity_ota_src *src, struct verity_ota *o,
+		    struct ht_error *err);
+/* The facts of what o holds (and what verify found), in order. */
+int verity_ota_facts(struct verity_ota *o, struct ht_error *err);
+/* The file at path read (verity_ota_read) and, verify 1, its signatures
+ * checked (verity_ota_verify with cert), then its facts (*o:
+ * verity_ota_free); -ENODEV when it cannot be opened. */
+int verity_ota_open(const char *path, int verify, const char *cert,
+		    struct verity_ota **o, struct ht_error *err);
+/* The metadata and payload signatures checked with the key of cert (a
+ * PEM certificate or public key file; NULL: the zip's otacert, the
+ * signer then not checked against a trusted one): SHA-256 digests,
+ * RSA-2048/4096 PKCS#1 v1.5 or ECDSA, any entry verifying. -EINVAL (a
+ * key update_engine does not take, named; a bare payload without cert),
+ * -ENOSYS (no OpenSSL), -EIO. The verdicts go in o. */
+int verity_ota_verify(struct verity_ota *o, const char *cert,
+		      struct ht_error *err);
+/* The subject of the whole-file signature's signer certificate (as the
+ * CMS holds it, not checked) into o->zip_signer, when OpenSSL opens and
+ * the CMS reads; nothing otherwise. */
+void verity_ota_zip_signer(struct verity_ota *o);
+/* A small entry's bytes (stored, or deflated and inflated; its CRC-32
+ * checked), NUL-ended (*out NULL: no such entry): -EINVAL naming the
+ * entry (another method, over VERITY_OTA_MAX_SMALL, a bad CRC-32 or
+ * deflate stream), -ENOSYS (no zlib), -ENOMEM, -EIO. */
+int verity_ota_entry(const struct verity_ota *o, const char *name,
+		     char **out, size_t *len, struct ht_error *err);
+void verity_ota_free(struct verity_ota *o);
+/* inlen bytes of raw deflate at in into exactly outlen bytes at out
+ * (what names the entry). */
+int verity_ota_inflate(const uint8_t *in, size_t inlen, uint8_t *out,
+		       size_t outlen, const char *what, struct ht_error *err);
+
+#endif
