@@ -1,6 +1,7 @@
 /* fastverity avb info_image, print_partition_digests and
  * calculate_kernel_cmdline: avbtool's text, line for line, and --json
  * (docs/android.md); verify_image is cli/avb_verify.c. */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
@@ -297,7 +298,7 @@ static json_object *json_info(const char *image, const fv_avb *a)
 	char version[24];
 	uint64_t file_size = 0;
 
-	fv_device_size(image, &file_size);
+	cli_device_size(image, &file_size);
 	cli_jstr(j, "image", image);
 	if (in.has_footer) {
 		json_object *f = json_object_new_object();
@@ -340,13 +341,13 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 	int r;
 
 	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i] && fv_same_storage(output, inputs[i]))
+		if (inputs[i] && cli_same_storage(output, inputs[i]))
 			return cli_error(-EINVAL,
 					 "--output %s: is the input %s: an "
 					 "output is never written over what "
 					 "is read",
 					 output, inputs[i]);
-	if ((r = fv_output_write(output, what, buf, len)))
+	if ((r = cli_output_write(output, what, buf, len)))
 		return cli_write_error(r);
 	return EXIT_OK;
 }

@@ -5,6 +5,7 @@
  * (fv_slot_verify, with avbtool's rules: one level of chains, stopping
  * at the first failure); this prints avbtool's lines for each step as it
  * ends, or with --json one document (docs/android.md). */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
@@ -410,7 +411,7 @@ static int expected_read(struct check *c)
 		x->name = name;
 		c->nexpected = i + 1;
 		x->rollback_index_location = (unsigned)loc;
-		if ((r = fv_input_read(c2 + 1, "public key file", 1u << 16,
+		if ((r = cli_input_read(c2 + 1, "public key file", 1u << 16,
 				       &c->expected_keys[i],
 				       &x->public_key_len)))
 			return cli_lib_error(r);

@@ -2,6 +2,7 @@
  * commands with avbtool's spelling, so that a build script swaps
  * `avbtool` for `fastverity avb` (docs/android.md). Options avbtool has
  * and fastverity does not are refused by name, never ignored. */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
@@ -404,7 +405,7 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 		if (!file) {
 			p->value = (const uint8_t *)colon + 1;
 			p->len = strlen(colon + 1);
-		} else if ((r = fv_input_read(colon + 1, "property file",
+		} else if ((r = cli_input_read(colon + 1, "property file",
 					      1u << 20, &v->values[i],
 					      &p->len))) {
 			return cli_lib_error(r);
@@ -571,7 +572,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	}
 	for (size_t i = 0; i < a->nincludes; i++)
-		if (fv_same_storage(a->output, a->includes[i])) {
+		if (cli_same_storage(a->output, a->includes[i])) {
 			r = cli_error(-EINVAL,
 				      "--output %s: is the input %s: an "
 				      "output is never written over what is "

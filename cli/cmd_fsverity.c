@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/files.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
 #include "cli/options.h"
@@ -245,7 +246,7 @@ static int write_descriptor(const struct fsv_args *a,
 		return 0;
 	if (fv_fsverity_digest_info(d, &i))
 		return cli_lib_error(-EINVAL);
-	if (fv_output_write(a->out_desc, "the descriptor file", i.descriptor,
+	if (cli_output_write(a->out_desc, "the descriptor file", i.descriptor,
 			    256))
 		return cli_lib_error(-EIO);
 	return 0;
@@ -447,7 +448,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 			goto out;
 		}
 	}
-	if (fv_output_write(a->args[1], "the signature file", der, len)) {
+	if (cli_output_write(a->args[1], "the signature file", der, len)) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}
@@ -464,6 +465,7 @@ out:
 static int enable(const struct sub *s, struct fsv_args *a)
 {
 	struct tree t;
+	struct fv_file_answer f;
 	uint8_t *sig = NULL;
 	size_t len = 0;
 	int r;
@@ -475,9 +477,13 @@ static int enable(const struct sub *s, struct fsv_args *a)
 	}
 	if ((r = tree_params(s->name, a, &t)))
 		return r;
-	if (a->signature && (r = fv_signature_read(a->signature, &sig, &len)))
-		r = lib_failed(r);
-	else if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
+	if (a->signature && (r = cli_file(FV_FILE_SIGNATURE, a->signature, &f)))
+		return lib_failed(r);
+	if (a->signature) {
+		sig = f.data;
+		len = f.len;
+	}
+	if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
 		r = lib_failed(r);
 	fv_free(sig);
 	return r;

@@ -8,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cli/files.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/params.h"
@@ -18,7 +19,7 @@
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	if (fv_output_write(path, "the signature", buf, len))
+	if (cli_output_write(path, "the signature", buf, len))
 		return cli_lib_error(-EIO);
 	return 0;
 }
@@ -28,7 +29,7 @@ static int read_passphrase_file(const char *path, char **out)
 {
 	uint8_t *text;
 	size_t len;
-	int r = fv_input_read(path, "passphrase file", 4096, &text, &len);
+	int r = cli_input_read(path, "passphrase file", 4096, &text, &len);
 
 	*out = NULL;
 	if (r)

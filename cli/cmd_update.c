@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/files.h"
 #include "cli/jsonc.h"
 
 #include "cli/errors.h"
@@ -128,7 +129,7 @@ int cmd_update(struct cli_opts *o)
 		  cli_plural(u.parity_rounds),
 		  u.resumed ? " (an interrupted update completed)" : "");
 	if (o->root_hash_file &&
-	    (r = fv_output_write(o->root_hash_file, "the root hash file",
+	    (r = cli_output_write(o->root_hash_file, "the root hash file",
 				 rep.root_hex, strlen(rep.root_hex)))) {
 		r = cli_lib_error(-EIO);
 		goto out;

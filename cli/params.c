@@ -1,4 +1,5 @@
 /* Option values to the library's parameters (cli/params.h). */
+#include "cli/files.h"
 #include "cli/params.h"
 
 #include <ctype.h>
@@ -375,7 +376,7 @@ int cli_check_output(const char *out, const char *what,
 {
 	for (size_t i = 0; out && i < n; i++) {
 		const char *via =
-			inputs[i] ? fv_same_storage(out, inputs[i]) : NULL;
+			inputs[i] ? cli_same_storage(out, inputs[i]) : NULL;
 
 		if (via)
 			return cli_error(-EINVAL,
@@ -411,7 +412,7 @@ int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n)
 	if (arg[0] != '@')
 		return parse_list(arg, ranges, n);
 	/* a list too long for one argument (128 KiB on Linux) */
-	if ((r = fv_input_read(arg + 1, "list of changed ranges", 64u << 20,
+	if ((r = cli_input_read(arg + 1, "list of changed ranges", 64u << 20,
 			       &buf, &len)))
 		return cli_lib_error(r);
 	for (size_t i = 0; i < len; i++)

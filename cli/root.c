@@ -1,4 +1,5 @@
 /* The root hash, from the argument or --root-hash-file (cli/root.h). */
+#include "cli/files.h"
 #include "cli/root.h"
 
 #include <errno.h>
@@ -16,7 +17,12 @@
 /* A root hash file, as the library reads every one. */
 static int read_root_file(const char *path, char *buf, size_t size)
 {
-	int r = fv_root_hash_file_read(path, buf, size);
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_ROOT_HASH,
+				    .path = path,
+				    .text = buf,
+				    .text_size = size};
+	int r = fv_file(&q, NULL);
 
 	return r ? cli_lib_error(r) : 0;
 }

@@ -140,24 +140,53 @@ struct fv_sign_request {
 /* Signs root_hex (*der: fv_free). Errors: EINVAL, EACCES, ENOMEM. */
 int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	    uint8_t **der, size_t *len);
-/* A signature file into *der (fv_free). Errors: EINVAL, EIO, ENOMEM. */
-int fv_signature_read(const char *path, uint8_t **der, size_t *len);
 /* systemd's signature partition JSON (fv_free). Errors: EINVAL, ENOMEM. */
 int fv_ddi_signature_json(const char *root_hex, const char *cert,
 			  const uint8_t *der, size_t len, char **json);
-/* A file's or device's bytes. Errors: ENODEV, ENOTBLK, EINVAL, EIO. */
-int fv_device_size(const char *path, uint64_t *size);
 /* A name as messages show it (odd bytes \xNN), into buf; returns buf. */
 const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
-/* A small file whole, what naming it (fv_free). Errors: EINVAL, EIO, ENOMEM. */
-int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
-		  size_t *len);
+/* --- files around images: fv_file does op (docs/reference.md) ------- */
+enum fv_file_op {
+	FV_FILE_SIZE = 1,          /* bytes: a file's or device's */
+	FV_FILE_SAME_STORAGE = 2,  /* same: path's and other's (NULL: not) */
+	FV_FILE_REFUSE_SPARSE = 3, /* -EINVAL (named): an Android sparse one */
+	FV_FILE_SPARSE_CRC = 4,    /* count: its CRC32 sums; returns 1: not */
+	FV_FILE_SUPERBLOCK_AT = 5, /* at: what is at offset */
+	FV_FILE_SUPERBLOCK_FIND = 6, /* offset: an appended tree's, not at
+				      * offset (else -ENOENT) */
+	FV_FILE_READ = 7,      /* data, len: a small file whole (what, max) */
+	FV_FILE_SIGNATURE = 8, /* data, len: a signature file's DER */
+	FV_FILE_ROOT_HASH = 9, /* a root hash file's hex into text */
+	FV_FILE_WRITE = 10,    /* buf whole (a temporary renamed over path) */
+	FV_FILE_SIDECAR_NAMES = 11, /* tree, ...: systemd's, beside path */
+	FV_FILE_SIDECAR_PRUNE = 12, /* removed: the stale, but those kept */
+};
+/* At offset: nothing, a superblock, an interrupted format's, update's. */
+enum fv_superblock_at {
+	FV_SUPERBLOCK_NONE = 0, FV_SUPERBLOCK_FOUND = 1,
+	FV_SUPERBLOCK_UNFINISHED = 2, FV_SUPERBLOCK_UPDATING = 3,
+};
+enum fv_sidecar_file {
+	FV_SIDECAR_SIGNATURE = 1u << 0, FV_SIDECAR_FEC = 1u << 1,
+};
+struct fv_file_request {
+	size_t size; /* sizeof(struct fv_file_request), set by the caller */
+	enum fv_file_op op; const char *path, *other, *what;
+	uint64_t offset; size_t max; const void *buf; size_t len;
+	char *text; size_t text_size; unsigned keep; /* fv_sidecar_file */
+};
+struct fv_file_answer {
+	size_t size; /* sizeof(struct fv_file_answer), set by the caller */
+	uint64_t bytes, offset; enum fv_superblock_at at; const char *same;
+	unsigned count, removed; uint8_t *data; size_t len; /* data: fv_free */
+	char *tree, *roothash, *signature, *fec; /* fv_free each */
+};
+/* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO,
+ * EACCES, ENOSPC, ENOMEM. */
+int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
 typedef struct fv_avb fv_avb;
-/* An Android sparse image's CRC32 sums checked (*sums: how many; may be
- * NULL); 1: not sparse. Errors: EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
-int fv_sparse_check_crc(const char *path, unsigned *sums);
 /* What info_image shows: the footer and the vbmeta's header. */
 struct fv_avb_footer {
 	size_t size; unsigned version_major, version_minor;
@@ -392,8 +421,6 @@ int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 /* What an image given alone is ("avb", "ddi", "sidecar"; *name static);
  * asked: NULL or the one meant. Errors: EINVAL, ENODEV, ENOTBLK, EIO. */
 int fv_container_of(const char *image, const char *asked, const char **name);
-/* -EINVAL (named) if path is an Android sparse image, else 0. */
-int fv_refuse_sparse(const char *path);
 /* The trust policy's verdict: nothing signed; the signature checked
  * against the anchor; signed, no anchor: the signer not checked. */
 enum fv_trust {
@@ -535,33 +562,6 @@ int fv_format(const struct fv_format_request *req, const fv_options *o,
  * Errors: EPERM (the old tree), EINVAL, fv_verify's. */
 int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
 	      size_t n, const fv_options *o, fv_result **res);
-/* A root hash file into hex (size bytes). Errors: EINVAL, EIO, ENOMEM. */
-int fv_root_hash_file_read(const char *path, char *hex, size_t size);
-/* At offset: nothing, a superblock, an interrupted format's, update's. */
-enum fv_superblock_at {
-	FV_SUPERBLOCK_NONE = 0, FV_SUPERBLOCK_FOUND = 1,
-	FV_SUPERBLOCK_UNFINISHED = 2, FV_SUPERBLOCK_UPDATING = 3,
-};
-enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset);
-/* An appended tree's superblock (not at skip) into *offset.
- * Errors: ENOENT, ENODEV, ENOTBLK, EIO. */
-int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset);
-/* A static phrase if a and b share storage ("": one file), else NULL. */
-const char *fv_same_storage(const char *a, const char *b);
-/* systemd's names beside image (any may be NULL; fv_free).
- * Errors: EINVAL, ENOMEM. */
-int fv_sidecar_names(const char *image, char **tree, char **roothash,
-		     char **signature, char **fec);
-/* Removes the sidecars a new tree leaves stale, but those kept.
- * Errors: EIO, EINVAL, ENOMEM. */
-enum fv_sidecar_file {
-	FV_SIDECAR_SIGNATURE = 1u << 0, FV_SIDECAR_FEC = 1u << 1,
-};
-int fv_sidecar_prune(const char *image, unsigned keep, unsigned *removed);
-/* Writes a small output whole (a temporary file renamed over it).
- * Errors: EIO, EACCES, EINVAL, ENOMEM, and the system's. */
-int fv_output_write(const char *path, const char *what, const void *buf,
-		    size_t len);
 /* Kernel k's name on this CPU (static); NULL for an unknown k. */
 const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 /* What fv_update did: blocks hashed, written, rounds; one resumed. */
@@ -743,7 +743,7 @@ struct fv_fsverity_request {
 	unsigned flags; /* enum fv_fsverity_flags */
 };
 /* One file's digest (fv_fsverity_digest_free). Errors: ENODEV, EISDIR,
- * EINVAL, EIO, ENOMEM, and a tree file's (fv_output_write). */
+ * EINVAL, EIO, ENOMEM, and a tree file's (fv_file FV_FILE_WRITE). */
 int fv_fsverity_compute(const struct fv_fsverity_request *req,
 			const fv_options *o, fv_fsverity_digest **out);
 /* n files at once into out[i]; *failed: the first that failed (n 0: p

@@ -210,7 +210,7 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 				       "the root hash given as text and in %s: "
 				       "give one",
 				       file);
-	if (file && (r = fv_root_hash_file_read(file, text, sizeof(text))))
+	if (file && (r = verity_api_root_file_read(file, text, sizeof(text))))
 		return r;
 	if (file)
 		hex = text;
@@ -678,7 +678,7 @@ API int fv_image_signer(const fv_image *img, size_t i, char **subject)
 	return 0;
 }
 
-API int fv_sparse_check_crc(const char *path, unsigned *sums)
+int verity_api_sparse_crc(const char *path, unsigned *sums)
 {
 	struct verity_device d;
 	struct verity_sparse sp;

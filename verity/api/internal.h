@@ -304,6 +304,11 @@ const char *verity_api_or_empty(const char *s);
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
+/* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
+int verity_api_root_file_read(const char *path, char *hex, size_t size);
+/* An Android sparse image's CRC32 sums checked (*sums: how many);
+ * 1: not sparse. EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
+int verity_api_sparse_crc(const char *path, unsigned *sums);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,

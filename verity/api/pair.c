@@ -793,7 +793,7 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 #define ROOT_FILE_MAX 4096
 
-API int fv_root_hash_file_read(const char *path, char *hex, size_t size)
+int verity_api_root_file_read(const char *path, char *hex, size_t size)
 {
 	struct ht_error err;
 	uint8_t *text;
@@ -833,7 +833,8 @@ int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
 }
 
-API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
+static enum fv_superblock_at superblock_probe(const char *path,
+					     uint64_t offset)
 {
 	struct verity_device d;
 	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
@@ -858,7 +859,8 @@ API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
  * data). */
 #define SCAN_MAX 16384
 
-API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
+static int superblock_search(const char *path, uint64_t skip,
+			     uint64_t *offset)
 {
 	struct verity_device h;
 	struct ht_error err;
@@ -913,7 +915,8 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 	if (sp.fec.region.path)
 		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
 	if (!r && access(side.roothash, F_OK) == 0 &&
-	    !(r = fv_root_hash_file_read(side.roothash, hex, sizeof(hex))))
+	    !(r = verity_api_root_file_read(side.roothash, hex,
+						 sizeof(hex))))
 		r = verity_api_pair_set_root_hex(pr, hex);
 	if (!r && sig_path) {
 		uint8_t *der;
@@ -944,11 +947,6 @@ int verity_api_pair_set_sidecar(fv_pair *pr)
 	return 0;
 }
 
-API const char *fv_same_storage(const char *a, const char *b)
-{
-	return a && b ? verity_path_same_storage(a, b) : NULL;
-}
-
 _Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
 			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
 		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
@@ -964,7 +962,7 @@ int verity_api_give(char **dst, const char *s)
 	return 0;
 }
 
-API int fv_sidecar_names(const char *image, char **tree, char **roothash,
+static int sidecar_names(const char *image, char **tree, char **roothash,
 			 char **signature, char **fec)
 {
 	struct verity_sidecar side;
@@ -995,7 +993,7 @@ API int fv_sidecar_names(const char *image, char **tree, char **roothash,
 	return r;
 }
 
-API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
+static int sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 {
 	struct verity_sidecar side;
 	struct verity_pair pair;
@@ -1006,7 +1004,7 @@ API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 	NEED(image);
 	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
 		return verity_api_fail(
-			EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
+			EINVAL, "fv_file: unknown sidecar files %#x", kept);
 	if ((r = verity_sidecar_names(image, &side, &err)))
 		return verity_api_keep(r, &err);
 	memset(&pair, 0, sizeof(pair));
@@ -1020,7 +1018,7 @@ API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 	return r ? verity_api_keep(r, &err) : 0;
 }
 
-API int fv_output_write(const char *path, const char *what, const void *buf,
+static int output_write(const char *path, const char *what, const void *buf,
 			size_t len)
 {
 	struct ht_error err;
@@ -1028,7 +1026,7 @@ API int fv_output_write(const char *path, const char *what, const void *buf,
 	NEED(path);
 	NEED(what);
 	if (len && !buf)
-		return verity_api_fail(EINVAL, "fv_output_write: buf is NULL");
+		return verity_api_fail(EINVAL, "fv_file: buf is NULL");
 	return verity_api_keep(verity_write_file(path, what, buf, len, &err),
 			       &err);
 }
@@ -1045,7 +1043,7 @@ API int fv_params_check(const fv_params *p)
 	return verity_api_keep(verity_params_validate(&q, &err), &err);
 }
 
-API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
+static int signature_read(const char *path, uint8_t **der, size_t *len)
 {
 	struct ht_error err;
 
@@ -1058,7 +1056,7 @@ API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
 			       &err);
 }
 
-API int fv_refuse_sparse(const char *path)
+static int refuse_sparse(const char *path)
 {
 	struct ht_error err;
 
@@ -1067,7 +1065,7 @@ API int fv_refuse_sparse(const char *path)
 			       &err);
 }
 
-API int fv_device_size(const char *path, uint64_t *size)
+static int device_size(const char *path, uint64_t *size)
 {
 	struct verity_device d;
 	struct ht_error err;
@@ -1082,7 +1080,7 @@ API int fv_device_size(const char *path, uint64_t *size)
 	return 0;
 }
 
-API int fv_input_read(const char *path, const char *what, size_t max,
+static int input_read(const char *path, const char *what, size_t max,
 		      uint8_t **buf, size_t *len)
 {
 	struct ht_error err;
@@ -1095,4 +1093,73 @@ API int fv_input_read(const char *path, const char *what, size_t max,
 	*buf = NULL;
 	r = verity_read_file(path, what, max, buf, len, &err);
 	return r ? verity_api_keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+}
+
+/* The files around images, one op at a time (include/fastverity.h). */
+API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
+{
+	struct fv_file_request q;
+	struct fv_file_answer a;
+	int r = 0;
+
+	TAKE(q, req, keep);
+	if (out && out->size < sizeof(a))
+		return verity_api_fail(EINVAL, "fv_file: size %zu is too small",
+				       out->size);
+	NEED(q.path);
+	memset(&a, 0, sizeof(a));
+	switch (q.op) {
+	case FV_FILE_SIZE:
+		r = device_size(q.path, &a.bytes);
+		break;
+	case FV_FILE_SAME_STORAGE:
+		a.same = q.other ? verity_path_same_storage(q.path, q.other)
+				 : NULL;
+		break;
+	case FV_FILE_REFUSE_SPARSE:
+		return refuse_sparse(q.path);
+	case FV_FILE_SPARSE_CRC:
+		r = verity_api_sparse_crc(q.path, &a.count);
+		break;
+	case FV_FILE_SUPERBLOCK_AT:
+		a.at = superblock_probe(q.path, q.offset);
+		break;
+	case FV_FILE_SUPERBLOCK_FIND:
+		r = superblock_search(q.path, q.offset, &a.offset);
+		break;
+	case FV_FILE_READ:
+		NEED(q.what);
+		r = input_read(q.path, q.what, q.max, &a.data, &a.len);
+		break;
+	case FV_FILE_SIGNATURE:
+		r = signature_read(q.path, &a.data, &a.len);
+		break;
+	case FV_FILE_ROOT_HASH:
+		NEED(q.text);
+		return verity_api_root_file_read(q.path, q.text, q.text_size);
+	case FV_FILE_WRITE:
+		NEED(q.what);
+		return output_write(q.path, q.what, q.buf, q.len);
+	case FV_FILE_SIDECAR_NAMES:
+		r = sidecar_names(q.path, &a.tree, &a.roothash, &a.signature,
+				  &a.fec);
+		break;
+	case FV_FILE_SIDECAR_PRUNE:
+		r = sidecar_prune(q.path, q.keep, &a.removed);
+		break;
+	default:
+		return verity_api_fail(EINVAL, "fv_file: unknown op %d",
+				       (int)q.op);
+	}
+	if (r < 0 || !out) {
+		free(a.data);
+		free(a.tree);
+		free(a.roothash);
+		free(a.signature);
+		free(a.fec);
+		return r;
+	}
+	a.size = sizeof(a);
+	memcpy(out, &a, sizeof(a));
+	return r;
 }

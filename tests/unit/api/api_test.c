@@ -512,3 +512,108 @@ void make_super(const char *path, const uint8_t *part, size_t n)
 	write_file(path, img, size);
 	free(img);
 }
+
+int f_ask(const struct fv_file_request *q, struct fv_file_answer *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	return fv_file(q, out);
+}
+
+int f_op(enum fv_file_op op, const char *path, struct fv_file_answer *out)
+{
+	struct fv_file_request q = {.size = sizeof(q), .op = op, .path = path};
+
+	return out ? f_ask(&q, out) : fv_file(&q, NULL);
+}
+
+int f_root(const char *path, char *hex, size_t size)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_ROOT_HASH,
+				    .path = path,
+				    .text = hex,
+				    .text_size = size};
+
+	return fv_file(&q, NULL);
+}
+
+enum fv_superblock_at f_probe(const char *path, uint64_t off)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_AT,
+				    .path = path,
+				    .offset = off};
+	struct fv_file_answer a;
+
+	ck_assert_int_eq(f_ask(&q, &a), 0);
+	return a.at;
+}
+
+int f_search(const char *path, uint64_t skip, uint64_t *off)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_FIND,
+				    .path = path,
+				    .offset = skip};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	if (!r)
+		*off = a.offset;
+	return r;
+}
+
+const char *f_same(const char *a, const char *b)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SAME_STORAGE,
+				    .path = a,
+				    .other = b};
+	struct fv_file_answer ans;
+
+	ck_assert_int_eq(f_ask(&q, &ans), 0);
+	return ans.same;
+}
+
+int f_prune(const char *img, unsigned keep, unsigned *removed)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SIDECAR_PRUNE,
+				    .path = img,
+				    .keep = keep};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	if (removed)
+		*removed = a.removed;
+	return r;
+}
+
+int f_write(const char *path, const char *what, const void *buf, size_t len)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_WRITE,
+				    .path = path,
+				    .what = what,
+				    .buf = buf,
+				    .len = len};
+
+	return fv_file(&q, NULL);
+}
+
+int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
+	   size_t *len)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_READ,
+				    .path = path,
+				    .what = what,
+				    .max = max};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	*buf = a.data;
+	*len = a.len;
+	return r;
+}

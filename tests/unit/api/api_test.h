@@ -141,4 +141,16 @@ void sha256_of(const uint8_t *p, size_t n, uint8_t out[32]);
 void le(uint8_t *p, uint64_t v, unsigned bytes);
 void make_super(const char *path, const uint8_t *part, size_t n);
 
+/* fv_file's ops, one helper each (a, or path alone into *out). */
+int f_ask(const struct fv_file_request *q, struct fv_file_answer *out);
+int f_op(enum fv_file_op op, const char *path, struct fv_file_answer *out);
+int f_root(const char *path, char *hex, size_t size);
+enum fv_superblock_at f_probe(const char *path, uint64_t off);
+int f_search(const char *path, uint64_t skip, uint64_t *off);
+const char *f_same(const char *a, const char *b);
+int f_prune(const char *img, unsigned keep, unsigned *removed);
+int f_write(const char *path, const char *what, const void *buf, size_t len);
+int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
+	   size_t *len);
+
 #endif

@@ -222,16 +222,16 @@ START_TEST(sign_and_check)
 		fv_free(json);
 		fv_free(der);
 		ck_assert_int_eq(
-			fv_input_read(cert, "certificate", 1 << 16, &in, &n),
+			f_read(cert, "certificate", 1 << 16, &in, &n),
 			0);
 		ck_assert_ptr_nonnull(strstr((char *)in, "BEGIN CERTIFICATE"));
 		ck_assert_uint_eq(strlen((char *)in), n);
 		fv_free(in);
 		ck_assert_int_eq(
-			fv_input_read(cert, "certificate", 16, &in, &n),
+			f_read(cert, "certificate", 16, &in, &n),
 			-EINVAL);
 		ck_assert_int_eq(
-			fv_input_read("/nonexistent/f", "file", 16, &in, &n),
+			f_read("/nonexistent/f", "file", 16, &in, &n),
 			-EINVAL);
 	}
 }
@@ -240,7 +240,7 @@ END_TEST
 /* OpenSSL's digests through the header, and the sizes of files. */
 START_TEST(digests_and_sizes)
 {
-	uint64_t size;
+	struct fv_file_answer fa;
 
 	/* a digest of parts: SHA-256("abc") split in two, SHA-512 too */
 	{
@@ -274,9 +274,9 @@ START_TEST(digests_and_sizes)
 	}
 	ck_assert_ptr_nonnull(fv_openssl_version());
 	ck_assert_int_eq(strncmp(fv_openssl_version(), "OpenSSL ", 8), 0);
-	ck_assert_int_eq(fv_device_size(data, &size), 0);
-	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_device_size(dir, &size), -ENOTBLK);
+	ck_assert_int_eq(f_op(FV_FILE_SIZE, data, &fa), 0);
+	ck_assert_uint_eq(fa.bytes, (uint64_t)BLOCKS * BS);
+	ck_assert_int_eq(f_op(FV_FILE_SIZE, dir, &fa), -ENOTBLK);
 }
 END_TEST
 
