@@ -441,6 +441,8 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		NULL,    0,    0,    0,
 		SIZE_MAX};
 	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_avb_key_request kq = {
+		.size = sizeof(kq), .op = FV_AVB_KEY_BLOB, .key = a->key};
 	fv_slot *s = NULL;
 	int r;
 
@@ -449,7 +451,7 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		goto out;
 	}
 	if ((r = expected_read(&c)) ||
-	    (a->key && (r = fv_avb_public_key(a->key, &c.key, &c.key_len)) &&
+	    (a->key && (r = fv_avb_key(&kq, &c.key, &c.key_len)) &&
 	     (r = cli_lib_error(r))))
 		goto out;
 	req.image = a->image;

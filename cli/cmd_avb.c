@@ -491,25 +491,25 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	    (r = footer_options(a, kind, &v, &f, salt, &ranges)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor;
+		struct fv_avb_needs n = {.size = sizeof(n)};
 
-		if ((r = fv_avb_required_minor(NULL, &f, &minor)))
+		if ((r = fv_avb_needs(NULL, &f, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("1.%u\n", minor);
+			printf("1.%u\n", n.libavb_minor);
 		goto out;
 	}
 	if (a->calc_max_image_size) {
-		uint64_t max;
+		struct fv_avb_needs n = {.size = sizeof(n)};
 
 		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size)
 			r = cli_error(-EINVAL,
 				      "--calc_max_image_size not supported "
 				      "with --dynamic_partition_size");
-		else if ((r = fv_avb_max_image_size(&f, &max)))
+		else if ((r = fv_avb_needs(NULL, &f, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("%" PRIu64 "\n", max);
+			printf("%" PRIu64 "\n", n.max_image_size);
 		goto out;
 	}
 	if (!a->image) {
@@ -551,7 +551,7 @@ out:
 static int make_vbmeta(const struct cli_avb_args *a)
 {
 	uint64_t padding = 0;
-	unsigned minor;
+	struct fv_avb_needs n = {.size = sizeof(n)};
 	struct vb v;
 	int r;
 
@@ -561,10 +561,10 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	if (a->print_required_libavb_version) {
 		/* the included images' needs count too */
-		if ((r = fv_avb_required_minor(&v.q, NULL, &minor)))
+		if ((r = fv_avb_needs(&v.q, NULL, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("1.%u\n", minor);
+			printf("1.%u\n", n.libavb_minor);
 		goto out;
 	}
 	if (!a->output) {
@@ -589,6 +589,8 @@ out:
 
 static int extract_key(const struct cli_avb_args *a)
 {
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = a->key};
 	uint8_t *blob;
 	size_t len;
 	int r;
@@ -596,7 +598,7 @@ static int extract_key(const struct cli_avb_args *a)
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
-	if ((r = fv_avb_public_key(a->key, &blob, &len)))
+	if ((r = fv_avb_key(&q, &blob, &len)))
 		return cli_lib_error(r);
 	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
 	fv_free(blob);
@@ -607,30 +609,39 @@ static int extract_key(const struct cli_avb_args *a)
  * as avbtool 1.3.0 writes it. */
 static int key_digest(const struct cli_avb_args *a)
 {
-	char hex[65];
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = a->key};
+	uint8_t *hex;
+	size_t len;
 	int r;
 
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL,
 				 "avb extract_public_key_digest: --key "
 				 "and --output are required");
-	if ((r = fv_avb_public_key_digest(a->key, hex)))
+	if ((r = fv_avb_key(&q, &hex, &len)))
 		return cli_lib_error(r);
-	return cli_avb_write(a->output, "public key digest file", hex,
-			     strlen(hex), &a->key, 1);
+	r = cli_avb_write(a->output, "public key digest file", hex, len,
+			  &a->key, 1);
+	fv_free(hex);
+	return r;
 }
 
 /* generate_key: fastverity's, as avbtool has no key maker (an RSA key
  * is openssl's). */
 static int generate_key(const struct cli_avb_args *a)
 {
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = FV_AVB_KEY_GENERATE,
+				       .algorithm = a->algorithm,
+				       .output = a->output};
 	int r;
 
 	if (!a->algorithm || !a->output)
 		return cli_error(-EINVAL, "avb generate_key: --algorithm "
 					  "(MLDSA65, MLDSA87) and --output "
 					  "are required");
-	r = fv_avb_generate_key(a->algorithm, a->output);
+	r = fv_avb_key(&q, NULL, NULL);
 	/* an output that exists is a parameter to change, not a busy one */
 	return !r             ? EXIT_OK
 	       : r == -EEXIST ? cli_lib_error(-EINVAL)

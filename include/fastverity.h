@@ -147,13 +147,11 @@ int fv_ddi_signature_json(const char *root_hex, const char *cert,
 const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
 /* --- files around images: fv_file does op (docs/reference.md) ------- */
 enum fv_file_op {
-	FV_FILE_SIZE = 1,          /* bytes: a file's or device's */
-	FV_FILE_SAME_STORAGE = 2,  /* same: path's and other's (NULL: not) */
+	FV_FILE_SIZE = 1, FV_FILE_SAME_STORAGE = 2, /* bytes; same (NULL: not) */
 	FV_FILE_REFUSE_SPARSE = 3, /* -EINVAL (named): an Android sparse one */
 	FV_FILE_SPARSE_CRC = 4,    /* count: its CRC32 sums; returns 1: not */
 	FV_FILE_SUPERBLOCK_AT = 5, /* at: what is at offset */
-	FV_FILE_SUPERBLOCK_FIND = 6, /* offset: an appended tree's, not at
-				      * offset (else -ENOENT) */
+	FV_FILE_SUPERBLOCK_FIND = 6, /* offset: an appended tree's, not at it */
 	FV_FILE_READ = 7,      /* data, len: a small file whole (what, max) */
 	FV_FILE_SIGNATURE = 8, /* data, len: a signature file's DER */
 	FV_FILE_ROOT_HASH = 9, /* a root hash file's hex into text */
@@ -181,8 +179,7 @@ struct fv_file_answer {
 	unsigned count, removed; uint8_t *data; size_t len; /* data: fv_free */
 	char *tree, *roothash, *signature, *fec; /* fv_free each */
 };
-/* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO,
- * EACCES, ENOSPC, ENOMEM. */
+/* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO. */
 int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
@@ -310,15 +307,17 @@ struct fv_footer_request {
 	const char *output_vbmeta; /* also write the vbmeta blob here */
 	const struct fv_vbmeta_request *vbmeta;
 };
-/* The libavb minor version v or f needs. Errors: EINVAL, an include's. */
-int fv_avb_required_minor(const struct fv_vbmeta_request *v,
-			  const struct fv_footer_request *f, unsigned *minor);
+/* What v or f (one, the other NULL) needs: libavb 1.minor (avbtool's
+ * rule); f's --calc_max_image_size. Errors: EINVAL, an include's. */
+struct fv_avb_needs {
+	size_t size; unsigned libavb_minor; uint64_t max_image_size;
+};
+int fv_avb_needs(const struct fv_vbmeta_request *v,
+		 const struct fv_footer_request *f, struct fv_avb_needs *out);
 /* make_vbmeta_image. Errors: EINVAL, EIO, ENOMEM, EACCES. */
 int fv_avb_make_vbmeta_image(const char *output,
 			     const struct fv_vbmeta_request *v,
 			     uint64_t padding);
-/* --calc_max_image_size into *max. Errors: EINVAL. */
-int fv_avb_max_image_size(const struct fv_footer_request *f, uint64_t *max);
 /* Adds image's footer. Errors: EINVAL, EIO, ENOSPC, ENOMEM, EBUSY, EACCES. */
 int fv_avb_add_footer(const char *image, const struct fv_footer_request *f,
 		      const fv_options *o);
@@ -337,13 +336,18 @@ struct fv_avb_edit_request {
 };
 /* Errors: EINVAL, EIO, ENOSPC, ENOMEM, EBUSY, EACCES, EFBIG. */
 int fv_avb_edit(const struct fv_avb_edit_request *req);
-/* extract_public_key (*blob: fv_free). Errors: EINVAL, ENOMEM. */
-int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
-/* extract_public_key_digest (hex). Errors: fv_avb_public_key's. */
-int fv_avb_public_key_digest(const char *key, char hex[65]);
-/* A new ML-DSA key ("MLDSA65", "MLDSA87") into output, PKCS#8 PEM, 0600.
- * Errors: EINVAL, EEXIST (never overwritten), EIO, ENOMEM. */
-int fv_avb_generate_key(const char *algorithm, const char *output);
+/* extract_public_key (*out: key's blob), _digest (its SHA-256's hex);
+ * a new ML-DSA key ("MLDSA65", "MLDSA87") as output, PKCS#8 PEM, 0600,
+ * never over a file (out NULL). *out: fv_free. Errors: EINVAL, EEXIST,
+ * EIO, ENOMEM. */
+enum fv_avb_key_op {
+	FV_AVB_KEY_BLOB = 1, FV_AVB_KEY_DIGEST = 2, FV_AVB_KEY_GENERATE = 3,
+};
+struct fv_avb_key_request {
+	size_t size; enum fv_avb_key_op op; const char *key, *algorithm, *output;
+};
+int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
+	       size_t *len);
 /* The vbmeta blob, and the bytes the footer counts for it (into a). */
 int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
 		       size_t *footer_len);

@@ -682,9 +682,8 @@ static int footer_of(const struct fv_footer_request *in, const char *image,
 	return 0;
 }
 
-API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
-			      const struct fv_footer_request *fin,
-			      unsigned *minor)
+static int required_minor(const struct fv_vbmeta_request *in,
+			  const struct fv_footer_request *fin, unsigned *minor)
 {
 	struct verity_range *changed = NULL;
 	struct avb_footer_opts f;
@@ -694,9 +693,8 @@ API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
 	NEED(minor);
 	if (!in == !fin)
 		return verity_api_fail(EINVAL,
-				       "%s: one of a vbmeta and a "
-				       "footer request",
-				       __func__);
+				       "fv_avb_needs: one of a vbmeta and a "
+				       "footer request");
 	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
 		return r;
 	/* avbtool's rule: a footer's flags need 1.1, a rollback index
@@ -753,14 +751,13 @@ API int fv_avb_make_vbmeta_image(const char *output,
 	return r;
 }
 
-API int fv_avb_max_image_size(const struct fv_footer_request *in, uint64_t *max)
+static int max_image_size(const struct fv_footer_request *in, uint64_t *max)
 {
 	struct verity_range *changed;
 	struct avb_footer_opts o;
 	struct vb v;
 	int r;
 
-	NEED(max);
 	if ((r = footer_of(in, NULL, &o, &v, &changed)))
 		return r;
 	*max = verity_avb_max_image_size(&o, in->kind == FV_FOOTER_HASHTREE
@@ -800,27 +797,37 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	return r;
 }
 
-API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
+API int fv_avb_needs(const struct fv_vbmeta_request *v,
+			const struct fv_footer_request *f,
+			struct fv_avb_needs *out)
+{
+	struct fv_avb_needs full = {0};
+	int r;
+
+	NEED(out);
+	if ((r = required_minor(v, f, &full.libavb_minor)) ||
+	    (f && (r = max_image_size(f, &full.max_image_size))))
+		return r;
+	GIVE(out, full, max_image_size);
+	return 0;
+}
+
+static int public_key(const char *key, uint8_t **blob, size_t *len)
 {
 	struct ht_error err;
 
-	NEED(key);
-	NEED(blob);
-	NEED(len);
 	*blob = NULL;
 	return verity_api_keep(verity_sigkey_file_blob(key, blob, len, &err),
 			       &err);
 }
 
-API int fv_avb_public_key_digest(const char *key, char hex[65])
+static int public_key_digest(const char *key, char hex[65])
 {
 	struct ht_error err;
 	uint8_t *blob = NULL, d[FV_MAX_DIGEST_SIZE];
 	size_t len = 0, dlen = 0;
 	int r;
 
-	NEED(key);
-	NEED(hex);
 	hex[0] = '\0';
 	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
 		return verity_api_keep(r, &err);
@@ -833,7 +840,7 @@ API int fv_avb_public_key_digest(const char *key, char hex[65])
 	return 0;
 }
 
-API int fv_avb_generate_key(const char *algorithm, const char *output)
+static int generate_key(const char *algorithm, const char *output)
 {
 	const struct verity_scheme *s;
 	struct ht_error err;
@@ -842,8 +849,6 @@ API int fv_avb_generate_key(const char *algorithm, const char *output)
 	size_t len = 0;
 	int alg, r;
 
-	NEED(algorithm);
-	NEED(output);
 	alg = verity_avb_algorithm_by_name(algorithm);
 	s = alg < 0 ? NULL : verity_avb_algorithm((unsigned)alg);
 	if (!s || s->kind != VERITY_SCHEME_MLDSA)
@@ -867,6 +872,46 @@ API int fv_avb_generate_key(const char *algorithm, const char *output)
 	explicit_bzero(pem, len);
 	free(pem);
 	return verity_api_keep(r, &err);
+}
+
+API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
+		      size_t *len)
+{
+	struct fv_avb_key_request q;
+	char hex[65];
+	int r;
+
+	TAKE(q, req, output);
+	if (q.op == FV_AVB_KEY_GENERATE) {
+		NEED(q.algorithm);
+		NEED(q.output);
+		if (q.key || out || len)
+			return verity_api_fail(EINVAL,
+					       "fv_avb_key: generate takes "
+					       "algorithm and output alone");
+		return generate_key(q.algorithm, q.output);
+	}
+	if (q.op != FV_AVB_KEY_BLOB && q.op != FV_AVB_KEY_DIGEST)
+		return verity_api_fail(EINVAL, "fv_avb_key: unknown op %d",
+				       (int)q.op);
+	NEED(q.key);
+	NEED(out);
+	NEED(len);
+	*out = NULL;
+	*len = 0;
+	if (q.algorithm || q.output)
+		return verity_api_fail(EINVAL, "fv_avb_key: %s takes the key "
+					       "alone",
+				       q.op == FV_AVB_KEY_BLOB ? "blob"
+							       : "digest");
+	if (q.op == FV_AVB_KEY_BLOB)
+		return public_key(q.key, out, len);
+	if ((r = public_key_digest(q.key, hex)))
+		return r;
+	if (!(*out = (uint8_t *)strdup(hex)))
+		return verity_api_fail(ENOMEM, "out of memory");
+	*len = strlen(hex);
+	return 0;
 }
 
 API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,

@@ -617,3 +617,57 @@ int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
 	*len = a.len;
 	return r;
 }
+
+int key_blob(const char *key, uint8_t **blob, size_t *len)
+{
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = key};
+
+	return fv_avb_key(&q, blob, len);
+}
+
+int key_digest(const char *key, char hex[65])
+{
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = key};
+	uint8_t *d;
+	size_t len;
+	int r = fv_avb_key(&q, &d, &len);
+
+	hex[0] = '\0';
+	if (!r) {
+		ck_assert_uint_eq(len, 64);
+		memcpy(hex, d, 65);
+		fv_free(d);
+	}
+	return r;
+}
+
+int key_generate(const char *algorithm, const char *output)
+{
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = FV_AVB_KEY_GENERATE,
+				       .algorithm = algorithm,
+				       .output = output};
+
+	return fv_avb_key(&q, NULL, NULL);
+}
+
+int needs_minor(const struct fv_vbmeta_request *v,
+		const struct fv_footer_request *f, unsigned *minor)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(v, f, &n);
+
+	*minor = n.libavb_minor;
+	return r;
+}
+
+int max_size(const struct fv_footer_request *f, uint64_t *max)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(NULL, f, &n);
+
+	*max = n.max_image_size;
+	return r;
+}

@@ -153,4 +153,12 @@ int f_write(const char *path, const char *what, const void *buf, size_t len);
 int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
 	   size_t *len);
 
+/* fv_avb_key's ops and fv_avb_needs's answers, one helper each. */
+int key_blob(const char *key, uint8_t **blob, size_t *len);
+int key_digest(const char *key, char hex[65]);
+int key_generate(const char *algorithm, const char *output);
+int needs_minor(const struct fv_vbmeta_request *v,
+		const struct fv_footer_request *f, unsigned *minor);
+int max_size(const struct fv_footer_request *f, uint64_t *max);
+
 #endif

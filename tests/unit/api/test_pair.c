@@ -304,12 +304,12 @@ START_TEST(updates)
 					       .nchanged = 1};
 		uint64_t max;
 
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), -EINVAL);
+		ck_assert_int_eq(max_size(&fo, &max), -EINVAL);
 		fo.changed = ranges;
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
+		ck_assert_int_eq(max_size(&fo, &max), 0);
 		fo.changed = NULL;
 		fo.nchanged = 0;
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
+		ck_assert_int_eq(max_size(&fo, &max), 0);
 	}
 }
 END_TEST
