@@ -734,7 +734,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 				    : cli_lib_error(r);
 	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
-	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
+	blob = cli_avb_facts(av).vbmeta;
+	n = cli_avb_facts(av).vbmeta_size;
 	r = append_blob(&all, &total, blob, n);
 	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
 		const fv_avb *ch;
@@ -751,7 +752,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			break;
 		}
 		fv_free(path);
-		fv_avb_vbmeta_blob(ch, &blob, &n, NULL);
+		blob = cli_avb_facts(ch).vbmeta;
+		n = cli_avb_facts(ch).vbmeta_size;
 		r = append_blob(&all, &total, blob, n);
 		fv_image_free(chimg);
 	}
@@ -800,7 +802,8 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 		return cli_error(-EINVAL, "%s: the image has no footer",
 				 a->image);
 	}
-	fv_avb_vbmeta_blob(av, &blob, NULL, &n);
+	blob = cli_avb_facts(av).vbmeta;
+	n = cli_avb_facts(av).vbmeta_footer_size;
 	total = padding && n % padding ? n + (size_t)(padding - n % padding)
 				       : n;
 	if (!(out = calloc(1, total ? total : 1))) {

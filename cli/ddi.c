@@ -350,18 +350,18 @@ static int dump_one(const struct cli_opts *o, const char *image,
 {
 	struct fv_report found;
 	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
-	char *signer = NULL;
+	const char *signer;
 	struct fv_image_pair_info pi = cli_image_pair(im, i);
 	fv_result *res = NULL;
 	const fv_params *p;
 	int r;
 
-	if ((r = fv_describe(im, i, NULL, &res)) ||
-	    (r = fv_image_signer(im, i, &signer))) {
+	if ((r = fv_describe(im, i, NULL, &res))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
 	cli_report(res, &found);
+	signer = found.signer;
 	p = pi.params;
 	partition_name(&d->data, data_name, sizeof(data_name));
 	partition_name(&d->hash, hash_name, sizeof(hash_name));
@@ -401,7 +401,6 @@ static int dump_one(const struct cli_opts *o, const char *image,
 	snprintf(uuid, 37, "%s", p->uuid);
 	cli_print_header(hash_name, p, uuid, &found.layout, pi.root_hex);
 out:
-	fv_free(signer);
 	fv_result_free(res);
 	return r;
 }

@@ -206,6 +206,8 @@ struct fv_avb_info {
 	uint64_t fec_offset, fec_size; size_t descriptors;
 	struct fv_avb_header header;
 	struct fv_avb_footer footer; /* zeros without one */
+	const uint8_t *vbmeta; size_t vbmeta_size; /* the vbmeta blob */
+	size_t vbmeta_footer_size; /* the bytes the footer counts for it */
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_avb_info(const fv_avb *a, struct fv_avb_info *info);
@@ -348,9 +350,6 @@ struct fv_avb_key_request {
 };
 int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 	       size_t *len);
-/* The vbmeta blob, and the bytes the footer counts for it (into a). */
-int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
-		       size_t *footer_len);
 /* --- Android super images: logical partitions, also IMAGE/NAME ------- */
 typedef struct fv_super fv_super;
 typedef struct fv_image fv_image; /* (the door, below) */
@@ -541,8 +540,8 @@ int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 	      fv_result **res);
 int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 	      fv_result **res);
-/* Where everything of pair i sits. Errors: EINVAL, EOVERFLOW, ENODEV,
- * ENOTBLK, EIO, ENOMEM. */
+/* Where everything of pair i sits (a disk image's: signer, unchecked).
+ * Errors: EINVAL, EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 		fv_result **res);
 /* /dev/mapper/<name> of pair i (*res may be NULL). Errors: EBUSY, ENOSYS,
@@ -651,8 +650,6 @@ struct fv_image_pair_info {
 	const fv_params *params;
 	const char *root_hex, *signature; /* "", NULL: none */
 };
-/* Who pair i's signature names, unchecked. Errors: EINVAL, ENOMEM. */
-int fv_image_signer(const fv_image *img, size_t i, char **subject);
 /* --- bench: what `fastverity bench` measures -------------------------- */
 #define FV_BENCH_ROUNDS 5 /* a rate is the median of these rounds */
 /* The settings (every combination of the lists), the data (a device;

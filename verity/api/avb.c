@@ -281,6 +281,11 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 	full.descriptors = a->img.vbmeta.ndesc;
 	avb_header_of(a, &full.header);
 	avb_footer_of(a, &full.footer);
+	full.vbmeta = a->img.vbmeta.blob;
+	full.vbmeta_size = a->img.vbmeta.size;
+	full.vbmeta_footer_size = a->img.has_footer
+					  ? (size_t)a->img.footer.vbmeta_size
+					  : a->img.vbmeta.size;
 	GIVE(out, full, has_footer);
 	return 0;
 }
@@ -911,21 +916,6 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 	if (!(*out = (uint8_t *)strdup(hex)))
 		return verity_api_fail(ENOMEM, "out of memory");
 	*len = strlen(hex);
-	return 0;
-}
-
-API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
-			   size_t *footer_len)
-{
-	NEED(a);
-	NEED(blob);
-	*blob = a->img.vbmeta.blob;
-	if (len)
-		*len = a->img.vbmeta.size;
-	if (footer_len)
-		*footer_len = a->img.has_footer
-				      ? (size_t)a->img.footer.vbmeta_size
-				      : a->img.vbmeta.size;
 	return 0;
 }
 

@@ -582,10 +582,40 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 	return act_on(img, i, o, res, verity_api_pair_repair);
 }
 
+/* The signer a disk image's pair i's signature names, unchecked, into
+ * r's (where the door did not check it). */
+static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
+{
+	const struct ddi_verity *v = &img->ddi.v[i];
+	struct verity_sig_check who;
+	struct ht_error err;
+	char name[64];
+	int rc;
+
+	if (!v->sig || r->sig.signer[0])
+		return 0;
+	/* named as messages name the partition */
+	snprintf(name, sizeof(name), "partition %u", v->sig->index);
+	memset(&who, 0, sizeof(who));
+	if ((rc = verity_signature_signer(
+		     &(struct verity_sig){v->signature, v->signature_len, name},
+		     &who, &err)))
+		return verity_api_keep(rc, &err);
+	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
+	return 0;
+}
+
 API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 		    fv_result **res)
 {
-	return act_on(img, i, o, res, verity_api_pair_dump);
+	int r = act_on(img, i, o, res, verity_api_pair_dump);
+
+	if (!r && img->ddi_read && i < img->ddi.nv &&
+	    (r = ddi_signer(img, i, *res))) {
+		fv_result_free(*res);
+		*res = NULL;
+	}
+	return r;
 }
 
 API int fv_activate(const char *name, const fv_image *img, size_t i,
@@ -650,32 +680,6 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 		return NULL;
 	}
 	return &img->ddi.v[i];
-}
-
-API int fv_image_signer(const fv_image *img, size_t i, char **subject)
-{
-	const struct ddi_verity *v = verity_api_ddi_at(img, i);
-	struct verity_sig_check who;
-	struct ht_error err;
-	char name[64];
-	int r;
-
-	NEED(subject);
-	*subject = NULL;
-	if (!v)
-		return -EINVAL;
-	if (!v->sig)
-		return 0;
-	/* named as messages name the partition */
-	snprintf(name, sizeof(name), "partition %u", v->sig->index);
-	memset(&who, 0, sizeof(who));
-	if ((r = verity_signature_signer(
-		     &(struct verity_sig){v->signature, v->signature_len, name},
-		     &who, &err)))
-		return verity_api_keep(r, &err);
-	if (!(*subject = strdup(who.signer)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	return 0;
 }
 
 int verity_api_sparse_crc(const char *path, unsigned *sums)
