@@ -23,8 +23,6 @@ extern "C" {
 
 /* The version loaded ("0.9.0"; may be newer than FASTVERITY_VERSION). */
 const char *fastverity_version(void);
-/* OpenSSL's version line, OpenSSL opened for it; NULL if it cannot be. */
-const char *fv_openssl_version(void);
 /* alg's digest of n parts into out, *len. Errors: EINVAL, ENOSYS, ENOMEM. */
 int fv_digest(const char *alg, size_t n, const void *const *parts,
 	      const size_t *sizes, uint8_t *out, size_t *len);
@@ -105,6 +103,13 @@ enum fv_sha256_kernel {
 	FV_SHA256_FASTEST = 0, FV_SHA256_PORTABLE = 1, FV_SHA256_TWO_WAY = 2,
 	FV_SHA256_THREE_WAY = 3, FV_SHA256_AVX512 = 4,
 };
+/* What runs here: OpenSSL's version line, OpenSSL opened for it (NULL:
+ * it cannot be, openssl_error says why, until this thread's next call);
+ * kernel k's name on this CPU. Errors: EINVAL (an unknown k, size). */
+struct fv_runtime_info {
+	size_t size; const char *openssl, *openssl_error, *sha256_kernel;
+};
+int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out);
 /* fv_repair (or'ed): write nothing; rewrite stale parity too. */
 enum fv_repair_flags {
 	FV_REPAIR_DRY_RUN = 1u << 0, FV_REPAIR_REWRITE_PARITY = 1u << 1,
@@ -565,8 +570,6 @@ int fv_format(const struct fv_format_request *req, const fv_options *o,
  * Errors: EPERM (the old tree), EINVAL, fv_verify's. */
 int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
 	      size_t n, const fv_options *o, fv_result **res);
-/* Kernel k's name on this CPU (static); NULL for an unknown k. */
-const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 /* What fv_update did: blocks hashed, written, rounds; one resumed. */
 struct fv_update_report {
 	size_t size; uint64_t changed_blocks, tree_blocks, parity_rounds;

@@ -40,16 +40,6 @@ API const char *fastverity_version(void)
 	return FASTVERITY_VERSION;
 }
 
-API const char *fv_openssl_version(void)
-{
-	struct ht_error err;
-	const char *v = ht_openssl_version(&err);
-
-	if (!v)
-		verity_api_keep(-ENOSYS, &err);
-	return v;
-}
-
 API int fv_digest(const char *alg, size_t n, const void *const *parts,
 		  const size_t *sizes, uint8_t *out, size_t *len)
 {

@@ -671,3 +671,10 @@ int max_size(const struct fv_footer_request *f, uint64_t *max)
 	*max = n.max_image_size;
 	return r;
 }
+
+const char *kernel_name(enum fv_sha256_kernel k)
+{
+	struct fv_runtime_info rt = {.size = sizeof(rt)};
+
+	return fv_runtime_info(k, &rt) ? NULL : rt.sha256_kernel;
+}

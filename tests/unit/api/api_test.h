@@ -161,4 +161,7 @@ int needs_minor(const struct fv_vbmeta_request *v,
 		const struct fv_footer_request *f, unsigned *minor);
 int max_size(const struct fv_footer_request *f, uint64_t *max);
 
+/* Kernel k's name (fv_runtime_info's), or NULL. */
+const char *kernel_name(enum fv_sha256_kernel k);
+
 #endif

@@ -272,8 +272,18 @@ START_TEST(digests_and_sizes)
 		ck_assert_int_eq(fv_digest(NULL, 0, NULL, NULL, d, &len),
 				 -EINVAL);
 	}
-	ck_assert_ptr_nonnull(fv_openssl_version());
-	ck_assert_int_eq(strncmp(fv_openssl_version(), "OpenSSL ", 8), 0);
+	{
+		struct fv_runtime_info rt = {.size = sizeof(rt)};
+
+		ck_assert_int_eq(fv_runtime_info(FV_SHA256_FASTEST, &rt), 0);
+		ck_assert_ptr_nonnull(rt.openssl);
+		ck_assert_ptr_null(rt.openssl_error);
+		ck_assert_int_eq(strncmp(rt.openssl, "OpenSSL ", 8), 0);
+		ck_assert_ptr_nonnull(rt.sha256_kernel);
+		rt.size = 4;
+		ck_assert_int_eq(fv_runtime_info(FV_SHA256_FASTEST, &rt),
+				 -EINVAL);
+	}
 	ck_assert_int_eq(f_op(FV_FILE_SIZE, data, &fa), 0);
 	ck_assert_uint_eq(fa.bytes, (uint64_t)BLOCKS * BS);
 	ck_assert_int_eq(f_op(FV_FILE_SIZE, dir, &fa), -ENOTBLK);

@@ -1173,9 +1173,9 @@ START_TEST(device_mapper_errors)
 			 "try_verify_in_tasklet");
 	ck_assert_ptr_null(fv_flag_name(1u << FV_NFLAGS));
 	ck_assert_ptr_null(fv_flag_name(3));
-	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_FASTEST));
-	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_PORTABLE));
-	ck_assert_ptr_null(fv_sha256_kernel_name((enum fv_sha256_kernel)9));
+	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_FASTEST));
+	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_PORTABLE));
+	ck_assert_ptr_null(kernel_name((enum fv_sha256_kernel)9));
 	ck_assert_str_eq(fastverity_version(), FASTVERITY_VERSION);
 }
 END_TEST
