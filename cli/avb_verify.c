@@ -441,6 +441,7 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		NULL,    0,    0,    0,
 		SIZE_MAX};
 	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_slot_info in = {.size = sizeof(in)};
 	struct fv_avb_key_request kq = {
 		.size = sizeof(kq), .op = FV_AVB_KEY_BLOB, .key = a->key};
 	fv_slot *s = NULL;
@@ -472,8 +473,9 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		goto out;
 	}
 	c.s = s;
-	for (size_t i = 0; fv_slot_note(s, i); i++)
-		fprintf(stderr, "fastverity: %s\n", fv_slot_note(s, i));
+	fv_slot_info(s, &in);
+	for (size_t i = 0; i < in.notes; i++)
+		fprintf(stderr, "fastverity: %s\n", in.note[i]);
 	if (c.stopped != SIZE_MAX) {
 		error_lines(&c);
 		r = EXIT_PARAMS;

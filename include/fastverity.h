@@ -505,13 +505,12 @@ void fv_slot_free(fv_slot *s);
 struct fv_slot_info {
 	size_t size; /* sizeof(struct fv_slot_info), set by the caller */
 	size_t steps, notes; const fv_super *super; const char *slot;
+	const char *const *note; /* note[i] for i < notes: backups read, ... */
 };
 /* Errors: EINVAL (s or info NULL, size too small). */
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* Note i (backup metadata read, ...); NULL past the last. */
-const char *fv_slot_note(const fv_slot *s, size_t i);
 /* --- Android OTA packages; how 1: verify; fact *type s n b { [ } ] ---- */
 typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p);
 int fv_ota_open(const char *pkg, unsigned how, const fv_options *o, fv_ota **p);

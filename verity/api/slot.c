@@ -1005,6 +1005,7 @@ API int fv_slot_info(const fv_slot *s, struct fv_slot_info *info)
 	full.notes = s->nnotes;
 	full.super = s->super;
 	full.slot = s->slot;
+	full.note = (const char *const *)s->notes;
 	GIVE(info, full, steps);
 	return 0;
 }
@@ -1026,9 +1027,4 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	full.signer = st->signer;
 	GIVE(out, full, kind);
 	return 0;
-}
-
-API const char *fv_slot_note(const fv_slot *s, size_t i)
-{
-	return s && i < s->nnotes ? s->notes[i] : NULL;
 }
