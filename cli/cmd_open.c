@@ -164,7 +164,7 @@ int cmd_close(struct cli_opts *o)
 	/* (with --json, stdout holds the one document: the line goes to
 	 * stderr) */
 	if ((o->close & CLI_CLOSE_DEFERRED) &&
-	    fv_status_get(o->args[0], &st) == 0) {
+	    fv_status_get(o->args[0], &st, NULL) == 0) {
 		fprintf(o->json ? stderr : stdout,
 			"Device %s is still active and scheduled for deferred "
 			"removal.\n",
@@ -320,7 +320,8 @@ int cmd_status(struct cli_opts *o)
 	name = o->args[0];
 	if (!strncmp(name, "/dev/mapper/", 12))
 		name += 12;
-	r = fv_status_get(name, &st);
+	info.size = sizeof(info);
+	r = fv_status_get(name, &st, &info);
 	if (r == -ENODEV) {
 		if (o->json) {
 			json_object *j = json_object_new_object();
@@ -335,12 +336,6 @@ int cmd_status(struct cli_opts *o)
 	}
 	if (r)
 		return cli_lib_error(r);
-	info.size = sizeof(info);
-	r = fv_status_info(st, &info);
-	if (r) {
-		fv_status_free(st);
-		return cli_lib_error(r);
-	}
 	if (o->json)
 		status_json(name, &info);
 	else

@@ -704,10 +704,7 @@ enum fv_close_how {
 /* Errors: ENODEV (no such device or no device-mapper), EBUSY, EINVAL. */
 int fv_close(const char *name, enum fv_close_how how);
 typedef struct fv_status fv_status;
-/* Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
-int fv_status_get(const char *name, fv_status **st);
-void fv_status_free(fv_status *st);
-/* What fv_status_get read (pointers into st). */
+/* What fv_status_get read (pointers into its *st). */
 struct fv_status_info {
 	size_t size; /* sizeof(struct fv_status_info), set by the caller */
 	int is_verity, corrupted, open_count;
@@ -718,8 +715,11 @@ struct fv_status_info {
 	int read_only, is_signed;
 	uint64_t size_sectors, hash_start_block, fec_start_block, fec_blocks;
 };
-/* Errors: EINVAL (st or info NULL, size too small). */
-int fv_status_info(const fv_status *st, struct fv_status_info *info);
+/* name's table and status into *st, and what they say into *info (may
+ * be NULL). Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
+int fv_status_get(const char *name, fv_status **st,
+		  struct fv_status_info *info);
+void fv_status_free(fv_status *st);
 /* The kernel's word for flag 1u << 0 to 1u << (FV_NFLAGS - 1), or NULL. */
 #define FV_NFLAGS 8
 const char *fv_flag_name(unsigned flag);

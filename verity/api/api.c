@@ -485,47 +485,11 @@ API int fv_close(const char *name, enum fv_close_how how)
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
-API int fv_status_get(const char *name, fv_status **st)
-{
-	struct ht_error err;
-	fv_status *s;
-	int r;
-
-	NEED(name);
-	NEED(st);
-	*st = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return verity_api_fail(ENOMEM, "out of memory");
-	r = verity_status(name, &s->a, &err);
-	if (r) {
-		free(s);
-		return verity_api_keep(r, &err);
-	}
-	verity_api_params_out(&s->a.p, &s->params);
-	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
-	*st = s;
-	return 0;
-}
-
-API void fv_status_free(fv_status *st)
-{
-	free(st);
-}
-
-const char *verity_api_or_null(const char *s)
-{
-	return s && *s ? s : NULL;
-}
-
-_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
-
-API int fv_status_info(const fv_status *st, struct fv_status_info *info)
+/* What st read into info (as much as its size says). */
+static int status_info(const fv_status *st, struct fv_status_info *info)
 {
 	struct fv_status_info full = {0};
 
-	NEED(st);
-	NEED(info);
 	full.is_verity = st->a.is_verity != 0;
 	full.corrupted = st->a.corrupted != 0;
 	full.open_count = st->a.open_count;
@@ -548,6 +512,47 @@ API int fv_status_info(const fv_status *st, struct fv_status_info *info)
 	GIVE(info, full, is_verity);
 	return 0;
 }
+
+API int fv_status_get(const char *name, fv_status **st,
+			struct fv_status_info *info)
+{
+	struct ht_error err;
+	fv_status *s;
+	int r;
+
+	NEED(name);
+	NEED(st);
+	*st = NULL;
+	if (info && info->size < offsetof(struct fv_status_info, is_verity) +
+					 sizeof(info->is_verity))
+		return verity_api_fail(EINVAL, "fv_status_get: size %zu is "
+					       "too small",
+				       info->size);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return verity_api_fail(ENOMEM, "out of memory");
+	r = verity_status(name, &s->a, &err);
+	if (r) {
+		free(s);
+		return verity_api_keep(r, &err);
+	}
+	verity_api_params_out(&s->a.p, &s->params);
+	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
+	*st = s;
+	return info ? status_info(s, info) : 0;
+}
+
+API void fv_status_free(fv_status *st)
+{
+	free(st);
+}
+
+const char *verity_api_or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
 
 API const char *fv_flag_name(unsigned flag)
 {
