@@ -64,7 +64,7 @@ static int update_request(const struct cli_opts *o,
  * the library's message. */
 static int update_refused(const struct fv_format_request *req, int r)
 {
-	if (fv_last_error_param() == FV_PARAM_ROOT_HASH)
+	if (cli_lib_param() == FV_PARAM_ROOT_HASH)
 		return cli_root_refused(r, req->root_hex);
 	/* no superblock (nor a marker) where it was looked for: said with
 	 * veritysetup's words and the hints */

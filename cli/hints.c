@@ -62,8 +62,7 @@ int cli_no_superblock(int r, const char *data, const char *hash,
 	char msg[3 * 4096];
 
 	/* the library's message, kept before the hints ask it again */
-	fv_last_error_say(cli_option_words, cli_option_words_count, msg,
-			  sizeof(msg));
+	cli_lib_say(msg, sizeof(msg));
 	if (none)
 		fprintf(stderr, "Device %s is not a valid VERITY device.\n",
 			hash);

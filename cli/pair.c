@@ -175,7 +175,7 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	/* the library's message, with veritysetup's words and the hints
 	 * where the tree read from a superblock has none */
 	if (r < 0)
-		r = fv_last_error_param() == FV_PARAM_ROOT_HASH
+		r = cli_lib_param() == FV_PARAM_ROOT_HASH
 			    ? cli_root_refused(r, rq->root_hex)
 			: rq->params ? cli_lib_error(r)
 				     : cli_no_superblock(r, data_name,

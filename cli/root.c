@@ -97,7 +97,7 @@ int cli_root_given(const struct cli_opts *o, const char *arg,
 
 int cli_root_refused(int r, const char *hex)
 {
-	if (fv_last_error_param() != FV_PARAM_ROOT_HASH)
+	if (cli_lib_param() != FV_PARAM_ROOT_HASH)
 		return cli_lib_error(r);
 	/* veritysetup's words first, for scripts that look for them */
 	fputs("Invalid root hash string specified.\n", stderr);

@@ -28,8 +28,7 @@ int fv_digest(const char *alg, size_t n, const void *const *parts,
 	      const size_t *sizes, uint8_t *out, size_t *len);
 /* This thread's message for its last failed call ("" before any). */
 const char *fv_last_error(void);
-/* The parameter a message's fix sets ("... (give a data block count of
- * 12)"), to say it in the caller's words (fv_last_error_say). */
+/* What a message's fix sets ("... (give a data block count of 12)"). */
 enum fv_param {
 	FV_PARAM_NONE = 0, /* the message has no fix */
 	FV_PARAM_DATA_BLOCKS, FV_PARAM_HASH_OFFSET, FV_PARAM_FEC_ROOTS,
@@ -39,13 +38,15 @@ enum fv_param {
 };
 /* A parameter's words with a value ("--data-blocks=%llu"), and alone. */
 struct fv_param_words { const char *with_value; const char *alone; };
-/* The parameter this thread's last message's fix sets. */
-enum fv_param fv_last_error_param(void);
-/* That message into out, its fix in words[param] (param < n), as snprintf. */
-int fv_last_error_say(const struct fv_param_words *words, size_t n, char *out,
-		      size_t len);
-/* Frees what the library allocated for the caller; NULL is fine. */
-void fv_free(void *p);
+/* This thread's last message into text (text_size bytes; NULL, 0: none),
+ * its fix in words[param] (param < nwords); param: what the fix sets;
+ * len (returned): the message's length, as snprintf. Errors: EINVAL. */
+struct fv_error_say {
+	size_t size; const struct fv_param_words *words; size_t nwords;
+	char *text; size_t text_size; enum fv_param param; size_t len;
+};
+int fv_last_error_say(struct fv_error_say *s);
+void fv_free(void *p); /* frees what the library gave; NULL is fine */
 /* Limits: salt, root hash, hash name, worker threads, parity's roots. */
 #define FV_MAX_SALT_SIZE   256
 #define FV_MAX_DIGEST_SIZE 64

@@ -103,27 +103,31 @@ API const char *fv_last_error(void)
 	return ht_msg(&verity_api_last);
 }
 
-API enum fv_param fv_last_error_param(void)
-{
-	return verity_api_last.param < HT_PARAM_COUNT
-		       ? (enum fv_param)verity_api_last.param
-		       : FV_PARAM_NONE;
-}
-
-API int fv_last_error_say(const struct fv_param_words *words, size_t n,
-			  char *out, size_t len)
+API int fv_last_error_say(struct fv_error_say *s)
 {
 	struct ht_param_names names = {NULL, NULL};
+	unsigned param = verity_api_last.param < HT_PARAM_COUNT
+				 ? (unsigned)verity_api_last.param
+				 : FV_PARAM_NONE;
+	int len;
 
-	if (!out || !len)
-		return verity_api_fail(
-			EINVAL, "fv_last_error_say: out is NULL or empty");
-	if (words && (size_t)verity_api_last.param < n &&
-	    verity_api_last.param < HT_PARAM_COUNT) {
-		names.with_value = words[verity_api_last.param].with_value;
-		names.alone = words[verity_api_last.param].alone;
+	NEED(s);
+	if (s->size < offsetof(struct fv_error_say, len) + sizeof(s->len))
+		return verity_api_fail(EINVAL,
+				       "fv_last_error_say: size %zu is too "
+				       "small",
+				       s->size);
+	if (!s->text != !s->text_size)
+		return verity_api_fail(EINVAL, "fv_last_error_say: text and "
+					       "text_size go together");
+	if (s->words && param < s->nwords) {
+		names.with_value = s->words[param].with_value;
+		names.alone = s->words[param].alone;
 	}
-	return ht_say(&verity_api_last, &names, out, len);
+	len = ht_say(&verity_api_last, &names, s->text, s->text_size);
+	s->param = (enum fv_param)param;
+	s->len = len < 0 ? 0 : (size_t)len;
+	return len;
 }
 
 /* Keeps err's message as this thread's last error; returns r. */

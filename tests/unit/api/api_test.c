@@ -678,3 +678,22 @@ const char *kernel_name(enum fv_sha256_kernel k)
 
 	return fv_runtime_info(k, &rt) ? NULL : rt.sha256_kernel;
 }
+
+int say(const struct fv_param_words *words, size_t n, char *out, size_t len)
+{
+	struct fv_error_say s = {.size = sizeof(s),
+				 .words = words,
+				 .nwords = n,
+				 .text = out,
+				 .text_size = len};
+
+	return fv_last_error_say(&s);
+}
+
+enum fv_param last_param(void)
+{
+	struct fv_error_say s = {.size = sizeof(s)};
+
+	ck_assert_int_ge(fv_last_error_say(&s), 0);
+	return s.param;
+}

@@ -164,4 +164,8 @@ int max_size(const struct fv_footer_request *f, uint64_t *max);
 /* Kernel k's name (fv_runtime_info's), or NULL. */
 const char *kernel_name(enum fv_sha256_kernel k);
 
+/* fv_last_error_say's: the message in words into out; the parameter. */
+int say(const struct fv_param_words *words, size_t n, char *out, size_t len);
+enum fv_param last_param(void);
+
 #endif

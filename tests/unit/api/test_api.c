@@ -325,26 +325,36 @@ START_TEST(messages_with_a_fix)
 	fv_free(der);
 	rq.signature_path = sig;
 	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_int_eq(last_param(), FV_PARAM_TRUSTED_CERT);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "(give the signer's certificate)"));
-	ck_assert_int_eq(fv_last_error_say(words, n, said, sizeof(said)),
+	ck_assert_int_eq(say(words, n, said, sizeof(said)),
 			 (int)strlen(said));
 	ck_assert_ptr_nonnull(strstr(said, "(give --trusted-cert)"));
 	ck_assert_int_eq(strncmp(said, fv_last_error(), strcspn(said, "(")), 0);
 	/* words that do not reach the parameter: the library's */
-	fv_last_error_say(words, 1, said, sizeof(said));
+	say(words, 1, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
-	fv_last_error_say(NULL, 0, said, sizeof(said));
+	say(NULL, 0, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
 	/* cut to the buffer, terminated, the whole length returned */
-	ck_assert_int_gt(fv_last_error_say(words, n, said, 8), 8);
+	ck_assert_int_gt(say(words, n, said, 8), 8);
 	ck_assert_uint_eq(strlen(said), 7);
-	ck_assert_int_eq(fv_last_error_say(words, n, NULL, 0), -EINVAL);
+	/* no text: the length and the parameter alone */
+	{
+		struct fv_error_say s = {.size = sizeof(s)};
+
+		ck_assert_int_eq(fv_last_error_say(&s), (int)s.len);
+		ck_assert_uint_eq(s.len, strlen(fv_last_error()));
+		ck_assert_int_eq(s.param, FV_PARAM_TRUSTED_CERT);
+		s.text_size = 8;
+		ck_assert_int_eq(fv_last_error_say(&s), -EINVAL);
+		ck_assert_int_eq(fv_last_error_say(NULL), -EINVAL);
+	}
 	/* a message without a fix */
 	ck_assert_int_eq(fv_params_check(NULL), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_NONE);
-	fv_last_error_say(words, n, said, sizeof(said));
+	ck_assert_int_eq(last_param(), FV_PARAM_NONE);
+	say(words, n, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
 }
 END_TEST

@@ -977,7 +977,7 @@ START_TEST(pairs)
 	 * text checked: hex digits, as many as the hash's) */
 	rq.root_hex = "xyz";
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_ROOT_HASH);
+	ck_assert_int_eq(last_param(), FV_PARAM_ROOT_HASH);
 	rq.root_hex = "";
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
 	rq.root_hex = root;
@@ -1089,7 +1089,7 @@ START_TEST(pairs)
 	write_text(sig, "x");
 	rq.signature_path = sig;
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_int_eq(last_param(), FV_PARAM_TRUSTED_CERT);
 	rq.signature_path = NULL;
 
 	/* parameters given by hand: a wrong salt is a root mismatch */
