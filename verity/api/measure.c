@@ -279,6 +279,6 @@ API int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out)
 		snprintf(why, sizeof(why), "%s", ht_msg(&err));
 		full.openssl_error = why;
 	}
-	GIVE(out, full, openssl_error);
+	GIVE(out, full, sha256_kernel);
 	return 0;
 }

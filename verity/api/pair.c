@@ -1117,7 +1117,8 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 				 : NULL;
 		break;
 	case FV_FILE_REFUSE_SPARSE:
-		return refuse_sparse(q.path);
+		r = refuse_sparse(q.path);
+		break;
 	case FV_FILE_SPARSE_CRC:
 		r = verity_api_sparse_crc(q.path, &a.count);
 		break;
@@ -1136,10 +1137,12 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 		break;
 	case FV_FILE_ROOT_HASH:
 		NEED(q.text);
-		return verity_api_root_file_read(q.path, q.text, q.text_size);
+		r = verity_api_root_file_read(q.path, q.text, q.text_size);
+		break;
 	case FV_FILE_WRITE:
 		NEED(q.what);
-		return output_write(q.path, q.what, q.buf, q.len);
+		r = output_write(q.path, q.what, q.buf, q.len);
+		break;
 	case FV_FILE_SIDECAR_NAMES:
 		r = sidecar_names(q.path, &a.tree, &a.roothash, &a.signature,
 				  &a.fec);
