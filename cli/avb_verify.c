@@ -412,8 +412,8 @@ static int expected_read(struct check *c)
 		c->nexpected = i + 1;
 		x->rollback_index_location = (unsigned)loc;
 		if ((r = cli_input_read(c2 + 1, "public key file", 1u << 16,
-				       &c->expected_keys[i],
-				       &x->public_key_len)))
+					&c->expected_keys[i],
+					&x->public_key_len)))
 			return cli_lib_error(r);
 		x->public_key = c->expected_keys[i];
 	}

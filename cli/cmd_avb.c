@@ -406,8 +406,8 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 			p->value = (const uint8_t *)colon + 1;
 			p->len = strlen(colon + 1);
 		} else if ((r = cli_input_read(colon + 1, "property file",
-					      1u << 20, &v->values[i],
-					      &p->len))) {
+					       1u << 20, &v->values[i],
+					       &p->len))) {
 			return cli_lib_error(r);
 		} else {
 			p->value = v->values[i];

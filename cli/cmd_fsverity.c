@@ -247,7 +247,7 @@ static int write_descriptor(const struct fsv_args *a,
 	if (fv_fsverity_digest_info(d, &i))
 		return cli_lib_error(-EINVAL);
 	if (cli_output_write(a->out_desc, "the descriptor file", i.descriptor,
-			    256))
+			     256))
 		return cli_lib_error(-EIO);
 	return 0;
 }

@@ -130,7 +130,7 @@ int cmd_update(struct cli_opts *o)
 		  u.resumed ? " (an interrupted update completed)" : "");
 	if (o->root_hash_file &&
 	    (r = cli_output_write(o->root_hash_file, "the root hash file",
-				 rep.root_hex, strlen(rep.root_hex)))) {
+				  rep.root_hex, strlen(rep.root_hex)))) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}

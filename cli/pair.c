@@ -177,10 +177,9 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	if (r < 0)
 		r = cli_lib_param() == FV_PARAM_ROOT_HASH
 			    ? cli_root_refused(r, rq->root_hex)
-			: rq->params ? cli_lib_error(r)
-				     : cli_no_superblock(r, data_name,
-							 hash_name,
-							 rq->hash_offset);
+		    : rq->params ? cli_lib_error(r)
+				 : cli_no_superblock(r, data_name, hash_name,
+						     rq->hash_offset);
 	free(p);
 	if (r)
 		return r;

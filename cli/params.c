@@ -413,7 +413,7 @@ int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n)
 		return parse_list(arg, ranges, n);
 	/* a list too long for one argument (128 KiB on Linux) */
 	if ((r = cli_input_read(arg + 1, "list of changed ranges", 64u << 20,
-			       &buf, &len)))
+				&buf, &len)))
 		return cli_lib_error(r);
 	for (size_t i = 0; i < len; i++)
 		if (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' ||

@@ -518,7 +518,7 @@ static int status_info(const fv_status *st, struct fv_status_info *info)
 }
 
 API int fv_status_get(const char *name, fv_status **st,
-			struct fv_status_info *info)
+		      struct fv_status_info *info)
 {
 	struct ht_error err;
 	fv_status *s;
@@ -529,8 +529,9 @@ API int fv_status_get(const char *name, fv_status **st,
 	*st = NULL;
 	if (info && info->size < offsetof(struct fv_status_info, is_verity) +
 					 sizeof(info->is_verity))
-		return verity_api_fail(EINVAL, "fv_status_get: size %zu is "
-					       "too small",
+		return verity_api_fail(EINVAL,
+				       "fv_status_get: size %zu is "
+				       "too small",
 				       info->size);
 	s = calloc(1, sizeof(*s));
 	if (!s)

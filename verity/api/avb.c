@@ -803,8 +803,8 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 }
 
 API int fv_avb_needs(const struct fv_vbmeta_request *v,
-			const struct fv_footer_request *f,
-			struct fv_avb_needs *out)
+		     const struct fv_footer_request *f,
+		     struct fv_avb_needs *out)
 {
 	struct fv_avb_needs full = {0};
 	int r;
@@ -880,7 +880,7 @@ static int generate_key(const char *algorithm, const char *output)
 }
 
 API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
-		      size_t *len)
+		   size_t *len)
 {
 	struct fv_avb_key_request q;
 	char hex[65];
@@ -905,8 +905,9 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 	*out = NULL;
 	*len = 0;
 	if (q.algorithm || q.output)
-		return verity_api_fail(EINVAL, "fv_avb_key: %s takes the key "
-					       "alone",
+		return verity_api_fail(EINVAL,
+				       "fv_avb_key: %s takes the key "
+				       "alone",
 				       q.op == FV_AVB_KEY_BLOB ? "blob"
 							       : "digest");
 	if (q.op == FV_AVB_KEY_BLOB)

@@ -833,8 +833,7 @@ int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
 }
 
-static enum fv_superblock_at superblock_probe(const char *path,
-					     uint64_t offset)
+static enum fv_superblock_at superblock_probe(const char *path, uint64_t offset)
 {
 	struct verity_device d;
 	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
@@ -859,8 +858,7 @@ static enum fv_superblock_at superblock_probe(const char *path,
  * data). */
 #define SCAN_MAX 16384
 
-static int superblock_search(const char *path, uint64_t skip,
-			     uint64_t *offset)
+static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 {
 	struct verity_device h;
 	struct ht_error err;
@@ -915,8 +913,7 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 	if (sp.fec.region.path)
 		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
 	if (!r && access(side.roothash, F_OK) == 0 &&
-	    !(r = verity_api_root_file_read(side.roothash, hex,
-						 sizeof(hex))))
+	    !(r = verity_api_root_file_read(side.roothash, hex, sizeof(hex))))
 		r = verity_api_pair_set_root_hex(pr, hex);
 	if (!r && sig_path) {
 		uint8_t *der;

@@ -221,18 +221,15 @@ START_TEST(sign_and_check)
 		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
 		fv_free(json);
 		fv_free(der);
-		ck_assert_int_eq(
-			f_read(cert, "certificate", 1 << 16, &in, &n),
-			0);
+		ck_assert_int_eq(f_read(cert, "certificate", 1 << 16, &in, &n),
+				 0);
 		ck_assert_ptr_nonnull(strstr((char *)in, "BEGIN CERTIFICATE"));
 		ck_assert_uint_eq(strlen((char *)in), n);
 		fv_free(in);
-		ck_assert_int_eq(
-			f_read(cert, "certificate", 16, &in, &n),
-			-EINVAL);
-		ck_assert_int_eq(
-			f_read("/nonexistent/f", "file", 16, &in, &n),
-			-EINVAL);
+		ck_assert_int_eq(f_read(cert, "certificate", 16, &in, &n),
+				 -EINVAL);
+		ck_assert_int_eq(f_read("/nonexistent/f", "file", 16, &in, &n),
+				 -EINVAL);
 	}
 }
 END_TEST
@@ -328,8 +325,7 @@ START_TEST(messages_with_a_fix)
 	ck_assert_int_eq(last_param(), FV_PARAM_TRUSTED_CERT);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "(give the signer's certificate)"));
-	ck_assert_int_eq(say(words, n, said, sizeof(said)),
-			 (int)strlen(said));
+	ck_assert_int_eq(say(words, n, said, sizeof(said)), (int)strlen(said));
 	ck_assert_ptr_nonnull(strstr(said, "(give --trusted-cert)"));
 	ck_assert_int_eq(strncmp(said, fv_last_error(), strcspn(said, "(")), 0);
 	/* words that do not reach the parameter: the library's */

@@ -177,8 +177,7 @@ START_TEST(android_writers)
 		snprintf(vb2, sizeof(vb2), "%s/vbmeta2.img", dir);
 		write_file(meta, image, 100);
 		v.nchains = 2;
-		ck_assert_int_eq(needs_minor(&v, NULL, &minor),
-				 -EINVAL);
+		ck_assert_int_eq(needs_minor(&v, NULL, &minor), -EINVAL);
 		chains[1].flags = FV_CHAIN_DO_NOT_USE_AB;
 		v.public_key_metadata = meta;
 		v.temp_dir = dir;

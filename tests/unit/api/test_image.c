@@ -1151,8 +1151,7 @@ START_TEST(device_mapper_errors)
 {
 	struct fv_status_info info;
 	fv_status *st = (fv_status *)1;
-	int r = fv_status_get("fastverity-api-test-no-such-device", &st,
-			      NULL);
+	int r = fv_status_get("fastverity-api-test-no-such-device", &st, NULL);
 
 	/* -ENODEV with device-mapper, -ENOSYS (or -EACCES) without it */
 	ck_assert(r == -ENODEV || r == -ENOSYS || r == -EACCES);

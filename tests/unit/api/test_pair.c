@@ -40,13 +40,11 @@ START_TEST(files_around_pairs)
 	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), 0);
 	ck_assert_str_eq(hex, "00ff");
 	write_text(path, "00ff x");
-	ck_assert_int_eq(f_root(path, hex, sizeof(hex)),
-			 -EINVAL);
+	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "byte 5 is not a hex"));
 	ck_assert_int_eq(f_root(path, hex, 3), -EINVAL);
 	snprintf(path, sizeof(path), "%s/none", dir);
-	ck_assert_int_eq(f_root(path, hex, sizeof(hex)),
-			 -EINVAL);
+	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), -EINVAL);
 
 	/* a superblock where it is, and where an appended tree's would be */
 	ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
@@ -90,8 +88,7 @@ START_TEST(files_around_pairs)
 	p->data_blocks = 0;
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &res), 0);
 	ck_assert_int_eq(f_write(roothash, "the root hash file",
-					 rpt(res).root_hex,
-					 strlen(rpt(res).root_hex)),
+				 rpt(res).root_hex, strlen(rpt(res).root_hex)),
 			 0);
 	fv_result_free(res);
 	ck_assert_int_eq(image_open(os, "sidecar", NULL, &im), 0);
@@ -174,8 +171,8 @@ START_TEST(files_around_pairs)
 		ck_assert_uint_eq(l.data_blocks, 2);
 		ck_assert_uint_eq(rpt(res).params.data_blocks, 2);
 		ck_assert_int_eq(f_write(sprh, "the root hash file",
-						 rpt(res).root_hex,
-						 strlen(rpt(res).root_hex)),
+					 rpt(res).root_hex,
+					 strlen(rpt(res).root_hex)),
 				 0);
 		fv_result_free(res);
 		ck_assert_msg(image_open(path, "sidecar", NULL, &im) == 0,
@@ -194,8 +191,7 @@ START_TEST(files_around_pairs)
 	/* an Android sparse image where raw data belongs */
 	ck_assert_int_eq(f_op(FV_FILE_REFUSE_SPARSE, data, NULL), 0);
 	write_file(path, sparse, sizeof(sparse));
-	ck_assert_int_eq(f_op(FV_FILE_REFUSE_SPARSE, path, NULL),
-			 -EINVAL);
+	ck_assert_int_eq(f_op(FV_FILE_REFUSE_SPARSE, path, NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "sparse"));
 	fv_result_free(made);
 	free(p);

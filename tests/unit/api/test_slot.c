@@ -286,8 +286,7 @@ static void write_blob(const char *key, const char *out)
 	uint8_t *pk;
 	size_t len;
 
-	ck_assert_msg(key_blob(key, &pk, &len) == 0, "%s",
-		      fv_last_error());
+	ck_assert_msg(key_blob(key, &pk, &len) == 0, "%s", fv_last_error());
 	write_file(out, pk, len);
 	fv_free(pk);
 }
