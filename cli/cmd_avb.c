@@ -861,7 +861,7 @@ int cli_avb_main(int argc, const char **argv)
 	    a.image) {
 		const char *kind;
 
-		if ((r = fv_container_of(a.image, "avb", &kind))) {
+		if ((r = cli_container_of(a.image, "avb", &kind))) {
 			r = cli_lib_error(r);
 			goto out;
 		}

@@ -71,7 +71,7 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 					 o->container);
 		asked = o->container;
 	}
-	if ((r = fv_container_of(image, asked, &name)))
+	if ((r = cli_container_of(image, asked, &name)))
 		return cli_lib_error(r);
 	/* an OTA package holds no pair: its own command reads it */
 	if (!strcmp(name, "ota"))

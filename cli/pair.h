@@ -12,7 +12,7 @@
 
 struct cli_progress;
 
-/* What the registry says an image given alone is (fv_container_of). */
+/* What the registry says an image given alone is (FV_FILE_CONTAINER). */
 enum cli_container {
 	CLI_PLAIN,   /* two or more arguments */
 	CLI_SIDECAR, /* an image with sidecar files */

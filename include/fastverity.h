@@ -164,6 +164,7 @@ enum fv_file_op {
 	FV_FILE_WRITE = 10,    /* buf whole (a temporary renamed over path) */
 	FV_FILE_SIDECAR_NAMES = 11, /* tree, ...: systemd's, beside path */
 	FV_FILE_SIDECAR_PRUNE = 12, /* removed: the stale, but those kept */
+	FV_FILE_CONTAINER = 13, /* container: what path alone is (other) */
 };
 /* At offset: nothing, a superblock, an interrupted format's, update's. */
 enum fv_superblock_at {
@@ -184,6 +185,7 @@ struct fv_file_answer {
 	uint64_t bytes, offset; enum fv_superblock_at at; const char *same;
 	unsigned count, removed; uint8_t *data; size_t len; /* data: fv_free */
 	char *tree, *roothash, *signature, *fec; /* fv_free each */
+	const char *container; /* "avb", "ddi", "sidecar", ... (static) */
 };
 /* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO. */
 int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
@@ -427,9 +429,6 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
-/* What an image given alone is ("avb", "ddi", "sidecar"; *name static);
- * asked: NULL or the one meant. Errors: EINVAL, ENODEV, ENOTBLK, EIO. */
-int fv_container_of(const char *image, const char *asked, const char **name);
 /* The trust policy's verdict: nothing signed; the signature checked
  * against the anchor; signed, no anchor: the signer not checked. */
 enum fv_trust {

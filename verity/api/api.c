@@ -573,7 +573,8 @@ _Static_assert((int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
 		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
 	       "the public trust enums are the policy's");
 
-API int fv_container_of(const char *image, const char *asked, const char **name)
+int verity_api_container_of(const char *image, const char *asked,
+			    const char **name)
 {
 	enum verity_container kind;
 	struct ht_error err;

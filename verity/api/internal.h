@@ -306,6 +306,10 @@ int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 int verity_api_give(char **dst, const char *s);
 /* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
 int verity_api_root_file_read(const char *path, char *hex, size_t size);
+/* What image given alone is (asked: NULL or the one meant; *name
+ * static): fv_file's FV_FILE_CONTAINER. */
+int verity_api_container_of(const char *image, const char *asked,
+			    const char **name);
 /* An Android sparse image's CRC32 sums checked (*sums: how many);
  * 1: not sparse. EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
 int verity_api_sparse_crc(const char *path, unsigned *sums);

@@ -1147,6 +1147,9 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 	case FV_FILE_SIDECAR_PRUNE:
 		r = sidecar_prune(q.path, q.keep, &a.removed);
 		break;
+	case FV_FILE_CONTAINER:
+		r = verity_api_container_of(q.path, q.other, &a.container);
+		break;
 	default:
 		return verity_api_fail(EINVAL, "fv_file: unknown op %d",
 				       (int)q.op);

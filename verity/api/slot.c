@@ -935,7 +935,8 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	w.fn = fn;
 	w.ctx = ctx;
 	w.slot = req->slot && !strcmp(req->slot, "b");
-	if ((r = fv_container_of(req->image, req->container, &kind)))
+	if ((r = verity_api_container_of(req->image, req->container,
+					   &kind)))
 		return r;
 	if (req->key && (req->flags & FV_SLOT_CHECK) &&
 	    (r = verity_api_keep(verity_sigkey_file_blob(req->key, &w.key,

@@ -697,3 +697,16 @@ enum fv_param last_param(void)
 	ck_assert_int_ge(fv_last_error_say(&s), 0);
 	return s.param;
 }
+
+int f_container(const char *path, const char *asked, const char **name)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_CONTAINER,
+				    .path = path,
+				    .other = asked};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	*name = a.container;
+	return r;
+}

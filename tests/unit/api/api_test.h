@@ -145,6 +145,7 @@ void make_super(const char *path, const uint8_t *part, size_t n);
 int f_ask(const struct fv_file_request *q, struct fv_file_answer *out);
 int f_op(enum fv_file_op op, const char *path, struct fv_file_answer *out);
 int f_root(const char *path, char *hex, size_t size);
+int f_container(const char *path, const char *asked, const char **name);
 enum fv_superblock_at f_probe(const char *path, uint64_t off);
 int f_search(const char *path, uint64_t skip, uint64_t *off);
 const char *f_same(const char *a, const char *b);
