@@ -177,7 +177,8 @@ int cmd_close(struct cli_opts *o)
 /* veritysetup's status line: each word followed by a space, except
  * check_at_most_once (so that with try_verify_in_tasklet the two run
  * together, as veritysetup prints them) and the last. */
-static const char *flag_words(unsigned f, char *buf, size_t len)
+static const char *flag_words(const struct fv_status_info *s, char *buf,
+			      size_t len)
 {
 	size_t n = 0;
 
@@ -185,10 +186,10 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 	for (unsigned i = 0; i < FV_NFLAGS && n < len; i++) {
 		unsigned flag = 1u << i;
 
-		if (!(f & flag))
+		if (!(s->flags & flag))
 			continue;
 		n += (size_t)snprintf(
-			buf + n, len - n, "%s%s", fv_flag_name(flag),
+			buf + n, len - n, "%s%s", s->flag_name[i],
 			flag == FV_CHECK_AT_MOST_ONCE || flag == FV_USE_TASKLETS
 				? ""
 				: " ");
@@ -260,7 +261,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 			if (s->flags & (1u << i))
 				json_object_array_add(
 					flags,
-					cli_json_str(fv_flag_name(1u << i)));
+					cli_json_str(s->flag_name[i]));
 	}
 	cli_jset(j, "flags", flags);
 	cli_json_print(j);
@@ -304,7 +305,7 @@ static void status_text(const char *name, const struct fv_status_info *s)
 	printf("  root hash:   %s\n", s->root_hex);
 	if (s->flags)
 		printf("  flags:       %s\n",
-		       flag_words(s->flags, words, sizeof(words)));
+		       flag_words(s, words, sizeof(words)));
 }
 
 int cmd_status(struct cli_opts *o)

@@ -92,7 +92,9 @@ typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 /* With parity: a bad block as left (repaired 1: rebuilt and proven). */
 typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
 			    uint64_t block, uint64_t offset, unsigned level);
-/* open: the target's flags (or'ed; one corruption, one error policy). */
+/* open: the target's flags (or'ed; one corruption, one error policy);
+ * FV_NFLAGS of them, 1u << 0 to 1u << (FV_NFLAGS - 1). */
+#define FV_NFLAGS 8
 enum fv_flags {
 	FV_IGNORE_CORRUPTION = 1u << 0, FV_RESTART_ON_CORRUPTION = 1u << 1,
 	FV_PANIC_ON_CORRUPTION = 1u << 2, FV_RESTART_ON_ERROR = 1u << 3,
@@ -714,15 +716,13 @@ struct fv_status_info {
 	const char *fec_device, *fec_file; unsigned fec_roots;
 	int read_only, is_signed;
 	uint64_t size_sectors, hash_start_block, fec_start_block, fec_blocks;
+	const char *flag_name[FV_NFLAGS]; /* the kernel's word for 1u << i */
 };
 /* name's table and status into *st, and what they say into *info (may
  * be NULL). Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
 int fv_status_get(const char *name, fv_status **st,
 		  struct fv_status_info *info);
 void fv_status_free(fv_status *st);
-/* The kernel's word for flag 1u << 0 to 1u << (FV_NFLAGS - 1), or NULL. */
-#define FV_NFLAGS 8
-const char *fv_flag_name(unsigned flag);
 /* --- fs-verity (docs/fsverity.md) ------------------------------------- */
 /* A file's fs-verity digest, as `fsverity digest` prints it. */
 typedef struct fv_fsverity_digest fv_fsverity_digest;

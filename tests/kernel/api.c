@@ -91,6 +91,14 @@ int main(int argc, char **argv)
 						 512,
 		       "size in sectors");
 		expect(i.hash_start_block == 1, "tree after the superblock");
+		/* the kernel's words, in its order */
+		expect(i.flag_name[0] &&
+			       !strcmp(i.flag_name[0], "ignore_corruption"),
+		       "the first flag's word");
+		expect(i.flag_name[FV_NFLAGS - 1] &&
+			       !strcmp(i.flag_name[FV_NFLAGS - 1],
+				       "try_verify_in_tasklet"),
+		       "the last flag's word");
 		expect(!i.fec_file && !i.fec_blocks && !i.fec_start_block,
 		       "no parity");
 		fv_status_free(st);

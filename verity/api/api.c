@@ -489,6 +489,15 @@ API int fv_close(const char *name, enum fv_close_how how)
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
+/* The kernel's word for one flag, or NULL. */
+static const char *flag_name(unsigned flag)
+{
+	for (size_t i = 0; i < VERITY_NFLAGS; i++)
+		if (verity_flag_words[i].flag == flag)
+			return verity_flag_words[i].word;
+	return NULL;
+}
+
 /* What st read into info (as much as its size says). */
 static int status_info(const fv_status *st, struct fv_status_info *info)
 {
@@ -513,6 +522,8 @@ static int status_info(const fv_status *st, struct fv_status_info *info)
 	full.hash_start_block = st->a.hash_start_block;
 	full.fec_start_block = st->a.fec_start_block;
 	full.fec_blocks = st->a.fec_blocks;
+	for (unsigned i = 0; i < FV_NFLAGS; i++)
+		full.flag_name[i] = flag_name(1u << i);
 	GIVE(info, full, is_verity);
 	return 0;
 }
@@ -559,13 +570,6 @@ const char *verity_api_or_null(const char *s)
 
 _Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
 
-API const char *fv_flag_name(unsigned flag)
-{
-	for (size_t i = 0; i < VERITY_NFLAGS; i++)
-		if (verity_flag_words[i].flag == flag)
-			return verity_flag_words[i].word;
-	return NULL;
-}
 
 /* --- containers and trust ------------------------------------------------ */
 

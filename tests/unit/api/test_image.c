@@ -1165,15 +1165,8 @@ START_TEST(device_mapper_errors)
 	ck_assert_ptr_null(st);
 	ck_assert_int_eq(fv_status_get(NULL, &st, NULL), -EINVAL);
 	fv_status_free(NULL);
-	/* the kernel's words, in its order */
-	ck_assert_str_eq(fv_flag_name(FV_IGNORE_CORRUPTION),
-			 "ignore_corruption");
-	ck_assert_str_eq(fv_flag_name(FV_USE_TASKLETS),
-			 "try_verify_in_tasklet");
-	ck_assert_str_eq(fv_flag_name(1u << (FV_NFLAGS - 1)),
-			 "try_verify_in_tasklet");
-	ck_assert_ptr_null(fv_flag_name(1u << FV_NFLAGS));
-	ck_assert_ptr_null(fv_flag_name(3));
+	/* the last flag is the last of FV_NFLAGS */
+	ck_assert_uint_eq(FV_USE_TASKLETS, 1u << (FV_NFLAGS - 1));
 	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_FASTEST));
 	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_PORTABLE));
 	ck_assert_ptr_null(kernel_name((enum fv_sha256_kernel)9));
