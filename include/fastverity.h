@@ -137,8 +137,8 @@ typedef struct fv_result fv_result;
 /* Frees what an action found (read with fv_result_report). */
 void fv_result_free(fv_result *r);
 /* --- signatures: DER PKCS#7 over the root's hex (.roothash.p7s) ------ */
-/* The certificate inside the signature (systemd's partitions). */
-enum fv_sign_flags { FV_SIGN_EMBED_CERT = 1u << 0 };
+/* Embed the certificate; give systemd's signature partition JSON (text). */
+enum fv_sign_flags { FV_SIGN_EMBED_CERT = 1u << 0, FV_SIGN_DDI_JSON = 1u << 1 };
 /* Who signs: a PEM key or "pkcs11:" URI, its certificate, passphrase. */
 struct fv_sign_request {
 	size_t size; /* sizeof(struct fv_sign_request), set by the caller */
@@ -148,9 +148,6 @@ struct fv_sign_request {
 /* Signs root_hex (*der: fv_free). Errors: EINVAL, EACCES, ENOMEM. */
 int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	    uint8_t **der, size_t *len);
-/* systemd's signature partition JSON (fv_free). Errors: EINVAL, ENOMEM. */
-int fv_ddi_signature_json(const char *root_hex, const char *cert,
-			  const uint8_t *der, size_t len, char **json);
 /* A name as messages show it (odd bytes \xNN), into buf; returns buf. */
 const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
 /* --- files around images: fv_file does op (docs/reference.md) ------- */

@@ -451,22 +451,55 @@ int verity_api_signer_of(const struct fv_sign_request *q,
 	return 0;
 }
 
+/* systemd's signature partition JSON of root_hex signed by der with
+ * cert (fv_sign's FV_SIGN_DDI_JSON). */
+static int ddi_signature_json(const char *root_hex, const char *cert,
+			      const uint8_t *der, size_t len, char **json)
+{
+	struct ht_error err;
+	char fp[65];
+	int r;
+
+	*json = NULL;
+	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
+	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
+		return verity_api_keep(r, &err);
+	return 0;
+}
+
 API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 		uint8_t **der, size_t *len)
 {
 	struct fv_sign_request q;
 	struct verity_signer vs;
 	struct ht_error err;
+	char *json = NULL;
+	unsigned ddi;
 	int r;
 
 	TAKE(q, req, flags);
 	NEED(root_hex);
 	NEED(der);
 	NEED(len);
+	/* systemd's partition holds the certificate */
+	if ((ddi = q.flags & FV_SIGN_DDI_JSON))
+		q.flags = (q.flags & ~(unsigned)FV_SIGN_DDI_JSON) |
+			  FV_SIGN_EMBED_CERT;
 	if ((r = verity_api_signer_of(&q, &vs)))
 		return r;
-	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
-			       &err);
+	if ((r = verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
+				 &err)) ||
+	    !ddi)
+		return r;
+	r = ddi_signature_json(root_hex, q.cert, *der, *len, &json);
+	free(*der);
+	*der = NULL;
+	*len = 0;
+	if (r)
+		return r;
+	*der = (uint8_t *)json;
+	*len = strlen(json);
+	return 0;
 }
 
 
@@ -598,23 +631,6 @@ int verity_api_container_of(const char *image, const char *asked,
 	return 0;
 }
 
-API int fv_ddi_signature_json(const char *root_hex, const char *cert,
-			      const uint8_t *der, size_t len, char **json)
-{
-	struct ht_error err;
-	char fp[65];
-	int r;
-
-	NEED(root_hex);
-	NEED(cert);
-	NEED(der);
-	NEED(json);
-	*json = NULL;
-	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
-	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
-}
 
 API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 {
