@@ -42,12 +42,9 @@ static int policies(const struct cli_opts *o)
 }
 
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  const char *const *certs, size_t ncerts, int made)
+		  int made)
 {
-	fv_options opts = {.size = sizeof(opts),
-			   .flags = o->activation,
-			   .trusted_certs = certs,
-			   .ntrusted_certs = ncerts};
+	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
 	fv_result *res = NULL;
 	struct fv_report rep;
 	int r = made;
@@ -85,9 +82,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	if ((r = policies(o)))
 		return r;
 	r = cli_pair_make(o, data, hash, root_arg, &cp);
-	return cli_open_pair(o, name, &cp,
-			     (const char *const *)o->trusted_certs, o->ntrusted,
-			     r);
+	return cli_open_pair(o, name, &cp, r);
 }
 
 /* open IMAGE NAME: an Android image, its data mapped with its
@@ -100,8 +95,7 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return cli_open_pair(o, name, &cp, NULL, 0,
-			     cli_pair_avb(o, image, &cp));
+	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
 }
 
 int cmd_open(struct cli_opts *o)
@@ -188,11 +182,11 @@ static const char *flag_words(const struct fv_status_info *s, char *buf,
 
 		if (!(s->flags & flag))
 			continue;
-		n += (size_t)snprintf(
-			buf + n, len - n, "%s%s", s->flag_name[i],
-			flag == FV_CHECK_AT_MOST_ONCE || flag == FV_USE_TASKLETS
-				? ""
-				: " ");
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", s->flag_name[i],
+				      flag == FV_CHECK_AT_MOST_ONCE ||
+						      flag == FV_USE_TASKLETS
+					      ? ""
+					      : " ");
 	}
 	return buf;
 }
@@ -260,8 +254,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 		for (unsigned i = 0; i < FV_NFLAGS; i++)
 			if (s->flags & (1u << i))
 				json_object_array_add(
-					flags,
-					cli_json_str(s->flag_name[i]));
+					flags, cli_json_str(s->flag_name[i]));
 	}
 	cli_jset(j, "flags", flags);
 	cli_json_print(j);

@@ -360,8 +360,7 @@ int cli_run_options(const struct cli_opts *o, fv_options *opts,
 	 * returned, not a signal */
 	opts->threads = threads;
 	opts->sha256 = cli_sha256_choice();
-	opts->trusted_certs = o->trusted_certs;
-	opts->ntrusted_certs = o->ntrusted;
+	/* (the trust anchor is the open's: cli_open) */
 	if (pr) {
 		cli_progress_init(pr, o);
 		opts->progress = cli_progress_update;

@@ -537,8 +537,8 @@ struct fv_image_pair_info;
 int fv_image_info(const fv_image *img, struct fv_image_info *info);
 int fv_image_pair_info(const fv_image *img, size_t i,
 		       struct fv_image_pair_info *p);
-/* Verify or repair pair i (0: ran, *res says if intact). Errors: EINVAL,
- * EPERM, EBUSY, EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
+/* Verify or repair pair i on the open's verdict (an anchor in o: EINVAL).
+ * Errors: EINVAL, EPERM, EBUSY, EOVERFLOW, ENOMEM, ENODEV, ENODATA, EIO. */
 int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 	      fv_result **res);
 int fv_repair(const fv_image *img, size_t i, const fv_options *o,

@@ -54,7 +54,6 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out)
 {
-	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	fv_avb *a;
 	int r;
@@ -71,20 +70,18 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	a->src = src;
-	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img,
-						    &err)
+	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img, &err)
 		     : verity_avb_image_read(a->path, &a->img, &err)) ||
-	    (!show && (r = verity_avb_vbmeta_judge(
-			       &a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
-			       NULL, 0, 0, &a->trust, &why, &err)))) {
+	    (!show &&
+	     (r = verity_avb_vbmeta_check(&a->img.vbmeta, a->path, &err)))) {
 		verity_api_avb_free(a);
 		return verity_api_keep(r, &err);
 	}
 	a->shown = show;
-	if (show)
-		a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-				   ? VERITY_TRUST_UNCHECKED
-				   : VERITY_TRUST_UNSIGNED;
+	/* as read, with no anchor: the door judges it (verity_api_avb_judge) */
+	a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			   ? VERITY_TRUST_UNCHECKED
+			   : VERITY_TRUST_UNSIGNED;
 	verity_api_key_sha1(&a->img.vbmeta, a->key_sha1);
 	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
 	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
@@ -92,7 +89,8 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		verity_api_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	/* the pair, when the image has one; its errors are verity_api_avb_pair's */
+	/* the pair, when the image has one; its errors are
+	 * verity_api_avb_pair's */
 	if (a->ht && a->img.has_footer && a->ht->hashtree.p.digest_len &&
 	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
 				   &err)) {
@@ -101,32 +99,6 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	}
 	*out = a;
 	return 0;
-}
-
-
-int verity_api_avb_check_key(fv_avb *a, const char *key)
-{
-	enum avb_judgement why = AVB_JUDGED;
-	struct ht_error err;
-	uint8_t *blob = NULL;
-	size_t len = 0;
-	int r;
-
-	NEED(a);
-	NEED(key);
-	/* judged as the command judges it: a key for an unsigned vbmeta
-	 * refused, the signer's key compared */
-	if (!(r = verity_sigkey_file_blob(key, &blob, &len, &err)))
-		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
-					    VERITY_ANCHOR_KEY, blob, len, 0,
-					    &a->trust, &why, &err);
-	free(blob);
-	if (r == -EPERM && why == AVB_OTHER_KEY)
-		return verity_api_fail(EPERM,
-				       "%s: the vbmeta is signed by another "
-				       "key (public key sha1 %s), not by %s",
-				       a->path, a->key_sha1, key);
-	return verity_api_keep(r, &err);
 }
 
 /* The reason a's pair cannot be had, in the library's words. */
@@ -458,7 +430,7 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 }
 
 int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-				    fv_pair **out)
+				   fv_pair **out)
 {
 	const struct avb_descriptor *d =
 		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
@@ -836,8 +808,7 @@ static int public_key_digest(const char *key, char hex[65])
 	hex[0] = '\0';
 	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
 		return verity_api_keep(r, &err);
-	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d,
-		      &dlen);
+	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d, &dlen);
 	free(blob);
 	if (r)
 		return r;
@@ -927,17 +898,17 @@ static const char *edit_stray(const struct fv_avb_edit_request *e)
 	    append = e->op == FV_AVB_EDIT_APPEND_VBMETA_IMAGE,
 	    resize = e->op == FV_AVB_EDIT_RESIZE_IMAGE;
 
-	return !erase && e->flags                      ? "flags"
-	       : !append && e->vbmeta_image            ? "vbmeta_image"
+	return !erase && e->flags                        ? "flags"
+	       : !append && e->vbmeta_image              ? "vbmeta_image"
 	       : !append && !resize && e->partition_size ? "partition_size"
 							 : NULL;
 }
 
 API int fv_avb_edit(const struct fv_avb_edit_request *req)
 {
-	static const char *const names[] = {
-		NULL, "erase_footer", "append_vbmeta_image", "resize_image",
-		"zero_hashtree"};
+	static const char *const names[] = {NULL, "erase_footer",
+					    "append_vbmeta_image",
+					    "resize_image", "zero_hashtree"};
 	struct fv_avb_edit_request e;
 	struct ht_error err;
 	const char *stray;
@@ -956,9 +927,8 @@ API int fv_avb_edit(const struct fv_avb_edit_request *req)
 	switch (e.op) {
 	case FV_AVB_EDIT_ERASE_FOOTER:
 		if (e.flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
-			return verity_api_fail(EINVAL,
-					       "unknown erase flags %#x",
-					       e.flags);
+			return verity_api_fail(
+				EINVAL, "unknown erase flags %#x", e.flags);
 		r = verity_avb_erase_footer(
 			e.image, !!(e.flags & FV_ERASE_KEEP_HASHTREE), &err);
 		break;

@@ -80,14 +80,12 @@ int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
 	return 0;
 }
 
-
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
 
 int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 {
 	return read_superblock(pr, hash_offset, 0);
 }
-
 
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 {
@@ -142,9 +140,8 @@ int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
 	return verity_api_pair_set_root(pr, root, len);
 }
 
-
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
-			unsigned roots)
+			    unsigned roots)
 {
 	NEED(pr);
 	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
@@ -162,7 +159,7 @@ int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 }
 
 int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-			      const char *name)
+				  const char *name)
 {
 	uint8_t *copy = NULL;
 
@@ -186,9 +183,6 @@ int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 	return 0;
 }
 
-
-
-
 /* A copy of a pair made of its parts (a plain pair's, a sidecar
  * image's), acting as the original would. */
 static int pair_copy(const fv_pair *src, fv_pair **out)
@@ -207,8 +201,8 @@ static int pair_copy(const fv_pair *src, fv_pair **out)
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
 		r = verity_api_pair_set_signature(pr, src->signature,
-					  src->pair.signature_size,
-					  src->signature_name);
+						  src->pair.signature_size,
+						  src->signature_name);
 		pr->pair.signature_found = src->pair.signature_found;
 	}
 	if (r) {
@@ -232,8 +226,13 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (i >= img->n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
 				       img->path, i, img->n);
-	if (img->own)
-		return pair_copy(img->own, out);
+	if (img->own) {
+		if (!(r = pair_copy(img->own, out))) {
+			(*out)->of_image = 1;
+			(*out)->writes = img->writes;
+		}
+		return r;
+	}
 	ip = &img->pairs[i];
 	src = &ip->pair;
 	if ((r = verity_api_pair_new(src->data.path, src->hash.path, &pr)))
@@ -247,8 +246,8 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
 		r = verity_api_pair_set_signature(pr, src->signature,
-					  src->signature_size,
-					  src->signature_name);
+						  src->signature_size,
+						  src->signature_name);
 		pr->pair.signature_found = src->signature_found;
 	}
 	if (!r)
@@ -268,6 +267,7 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 				     ? VERITY_CONTAINER_AVB
 				     : img->kind;
 	pr->opened = ip->trust;
+	pr->writes = img->writes;
 	if (ip->ddi) {
 		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
 			 ip->ddi->fingerprint);
@@ -351,7 +351,7 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 }
 
 int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
-			 const fv_options *o, fv_result **res)
+			   const fv_options *o, fv_result **res)
 {
 	struct verity_range *rv = NULL;
 	struct verity_update_result u;
@@ -438,19 +438,19 @@ static int request_pair(const struct fv_format_request *req, int update,
 		r = verity_api_pair_set_sidecar(pr);
 	if (!r)
 		r = verity_api_pair_set_fec(pr, req->fec_path, req->fec_offset,
-				    req->fec_roots);
+					    req->fec_roots);
 	if (!r && update) {
-		struct fv_open_request root = {
-			.size = sizeof(root),
-			.root_hex = req->root_hex,
-			.root_hash_file = req->root_hash_file};
+		struct fv_open_request root = {.size = sizeof(root),
+					       .root_hex = req->root_hex,
+					       .root_hash_file =
+						       req->root_hash_file};
 
 		r = req->root_hex || req->root_hash_file
 			    ? verity_api_open_root(pr, &root)
-				  : verity_api_fail(EINVAL,
-						    "%s: no root hash to "
-						    "update from",
-						    req->hash);
+			    : verity_api_fail(EINVAL,
+					      "%s: no root hash to "
+					      "update from",
+					      req->hash);
 	}
 	if (r) {
 		verity_api_pair_free(pr);
@@ -516,17 +516,15 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	return r;
 }
 
-/* verify or repair of a pair (o checked, verity_api_options_in): an
- * image's asks the policy again for the options' anchor (an Android
- * vbmeta's key judged when it was opened), and a disk image's signer
- * must be the one its certificateFingerprint names. */
+/* verify or repair of a pair (o checked, verity_api_options_in), on
+ * the verdict its image was opened with; a disk image's signer must be
+ * the one its certificateFingerprint names. */
 static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 		      fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	struct ht_error err;
 	unsigned how = op == CHECK_REPAIR ? o->repair : 0;
 	fv_result *made;
 	int r;
@@ -537,25 +535,15 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 				       "(the open request's root_hex or "
 				       "root_hash_file)",
 				       pr->data);
-	if (pr->of_image) {
-		struct verity_trust_ask ask = {
-			pr->pair.container, pr->image,
-			pr->pair.container == VERITY_CONTAINER_AVB
-				? (pr->opened == VERITY_TRUST_UNSIGNED
-					   ? VERITY_SIGNATURE_NONE
-					   : VERITY_SIGNATURE_FOUND)
-			: pr->pair.signature ? VERITY_SIGNATURE_FOUND
-					     : VERITY_SIGNATURE_NONE,
-			verity_api_anchor_of(o),
-			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN), 0};
-		enum verity_trust t;
-
-		if (pr->pair.container == VERITY_CONTAINER_AVB &&
-		    pr->opened == VERITY_TRUST_CHECK)
-			ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
-		if ((r = verity_trust_decide(&ask, &t, &err)))
-			return verity_api_keep(r, &err);
-	}
+	/* the verdict is the open's (verity_api_image_pair): a write on
+	 * its word needs an open that judged writing */
+	if (pr->of_image && op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN) &&
+	    !pr->writes)
+		return verity_api_fail(EINVAL,
+				       "%s: opened to be read: a repair "
+				       "writes only to an image opened to be "
+				       "written (the open request's writes)",
+				       pr->image ? pr->image : pr->data);
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
@@ -582,7 +570,8 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	return 0;
 }
 
-int verity_api_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
+			   fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -595,7 +584,8 @@ int verity_api_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **r
 	return pair_check(pr, &opts, CHECK_VERIFY, res);
 }
 
-int verity_api_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
+			   fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -609,7 +599,7 @@ int verity_api_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **r
 }
 
 int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
-				fv_result **res)
+				    fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
@@ -636,7 +626,8 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	return 0;
 }
 
-int verity_api_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
+			 fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
@@ -664,7 +655,7 @@ int verity_api_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res
 }
 
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
-			 const fv_options *o)
+			     const fv_options *o)
 {
 	struct verity_pair pair;
 	struct verity_run run;
@@ -922,7 +913,8 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
 			verity_api_keep(r, &err);
 		} else {
-			r = verity_api_pair_set_signature(pr, der, len, sig_path);
+			r = verity_api_pair_set_signature(pr, der, len,
+							  sig_path);
 			free(der);
 			pr->pair.signature_found = 1;
 		}

@@ -139,8 +139,8 @@ void params_salt(fv_params *p, const void *salt, size_t len)
  * superblock's), the root (hex; NULL: none) and the parity and
  * signature set, opened with o for an action that writes or not. */
 int pair_open(const fv_params *p, const char *d, const char *h,
-		     const char *root_hex, const fv_options *o, int writes,
-		     fv_image **out)
+	      const char *root_hex, const fv_options *o, int writes,
+	      fv_image **out)
 {
 	struct fv_open_request rq = {.size = sizeof(rq),
 				     .data = d,
@@ -157,8 +157,8 @@ int pair_open(const fv_params *p, const char *d, const char *h,
 
 /* format of d into h with p and the parity set; p's data blocks filled
  * in from the parameters written. */
-int t_format(fv_params *p, const char *d, const char *h,
-		    const fv_options *o, fv_result **res)
+int t_format(fv_params *p, const char *d, const char *h, const fv_options *o,
+	     fv_result **res)
 {
 	struct fv_format_request rq = {.size = sizeof(rq),
 				       .data = d,
@@ -183,16 +183,22 @@ int t_format(fv_params *p, const char *d, const char *h,
 	return r;
 }
 
-/* fv_repair of pair i of im with o's repair how, or fv_verify of it
+/* fv_repair of pair i of im with o's repair how (its anchor not
+ * given: the open's), or fv_verify of it
  * (repair 0); o's repair left as it was when the call refuses how. */
-int repair_with(fv_options *o, unsigned how, int repair,
-		       const fv_image *im, size_t i, fv_result **res)
+int repair_with(fv_options *o, unsigned how, int repair, const fv_image *im,
+		size_t i, fv_result **res)
 {
 	unsigned was = o->repair;
+	fv_options act = *o;
 	int r;
 
-	o->repair = how;
-	r = repair ? fv_repair(im, i, o, res) : fv_verify(im, i, o, res);
+	/* the anchor is the open's: the action acts on its verdict */
+	act.key = NULL;
+	act.trusted_certs = NULL;
+	act.ntrusted_certs = 0;
+	o->repair = act.repair = how;
+	r = repair ? fv_repair(im, i, &act, res) : fv_verify(im, i, &act, res);
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		o->repair = was;
 	return r;
@@ -202,8 +208,8 @@ int repair_with(fv_options *o, unsigned how, int repair,
  * pair opened with the same options (a repair that writes: judged
  * so). */
 int t_check(int repair, fv_params *p, const char *d, const char *h,
-		   const char *root_hex, fv_options *o, unsigned how,
-		   fv_failure_fn fn, void *ctx, fv_result **res)
+	    const char *root_hex, fv_options *o, unsigned how, fv_failure_fn fn,
+	    void *ctx, fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
@@ -220,24 +226,23 @@ int t_check(int repair, fv_params *p, const char *d, const char *h,
 	return r;
 }
 
-int t_verify(fv_params *p, const char *d, const char *h,
-		    const char *root_hex, fv_options *o, fv_failure_fn fn,
-		    void *ctx, fv_result **res)
+int t_verify(fv_params *p, const char *d, const char *h, const char *root_hex,
+	     fv_options *o, fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	return t_check(0, p, d, h, root_hex, o, 0, fn, ctx, res);
 }
 
-int t_repair(fv_params *p, const char *d, const char *h,
-		    const char *root_hex, fv_options *o, unsigned how,
-		    fv_failure_fn fn, void *ctx, fv_result **res)
+int t_repair(fv_params *p, const char *d, const char *h, const char *root_hex,
+	     fv_options *o, unsigned how, fv_failure_fn fn, void *ctx,
+	     fv_result **res)
 {
 	return t_check(1, p, d, h, root_hex, o, how, fn, ctx, res);
 }
 
 /* An image given alone through the door (container NULL: the
  * registry's word). */
-int image_open(const char *path, const char *container,
-		      const fv_options *o, fv_image **im)
+int image_open(const char *path, const char *container, const fv_options *o,
+	       fv_image **im)
 {
 	struct fv_open_request rq = {
 		.size = sizeof(rq), .image = path, .container = container};
@@ -245,9 +250,8 @@ int image_open(const char *path, const char *container,
 	return fv_open(&rq, o, im);
 }
 
-int image_check(const fv_image *im, size_t i, fv_options *o,
-		       unsigned how, fv_failure_fn fn, void *ctx,
-		       fv_result **res)
+int image_check(const fv_image *im, size_t i, fv_options *o, unsigned how,
+		fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
@@ -260,14 +264,14 @@ int image_check(const fv_image *im, size_t i, fv_options *o,
 
 /* The same of an Android image opened with key as its anchor (NULL:
  * none), for an action that writes when how asks one. */
-int avb_check(const char *path, const char *key, unsigned how,
-		     fv_failure_fn fn, void *ctx, fv_result **res)
+int avb_check(const char *path, const char *key, unsigned how, fv_failure_fn fn,
+	      void *ctx, fv_result **res)
 {
-	struct fv_open_request rq = {
-		.size = sizeof(rq),
-		.image = path,
-		.container = "avb",
-		.writes = (how & REPAIR) && !(how & FV_REPAIR_DRY_RUN)};
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .image = path,
+				     .container = "avb",
+				     .writes = (how & REPAIR) &&
+					       !(how & FV_REPAIR_DRY_RUN)};
 	fv_options o = {.size = sizeof(o), .key = key};
 	fv_image *im = NULL;
 	int r = fv_open(&rq, &o, &im);
@@ -382,7 +386,7 @@ int sb_params(fv_params *p, const char *path)
 }
 
 void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
-		       uint64_t offset, unsigned level)
+		uint64_t offset, unsigned level)
 {
 	struct seen *s = ctx;
 
@@ -428,7 +432,7 @@ void make_signer(const char *key_path, const char *cert_path)
 
 /* root signed by key and cert, as fv_sign's plainest request. */
 int sign_root(const char *key, const char *cert, const char *root,
-		     uint8_t **der, size_t *len)
+	      uint8_t **der, size_t *len)
 {
 	struct fv_sign_request q = {.size = sizeof(q)};
 
@@ -483,8 +487,8 @@ void make_super(const char *path, const uint8_t *part, size_t n)
 	h = img + 12288;
 	t = h + 128;
 	memcpy(t, "system_a", 8);
-	le(t + 36, 1, 4);     /* readonly */
-	le(t + 44, 1, 4);     /* one extent, the first */
+	le(t + 36, 1, 4); /* readonly */
+	le(t + 44, 1, 4); /* one extent, the first */
 	memcpy(t + 52, "system_b", 8);
 	le(t + 52 + 36, 1, 4);
 	t += 104;
