@@ -473,7 +473,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 		      const char *sub, void *base, int argc, const char **argv,
 		      const char ***rest)
 {
-	struct poptOption table[MAX_ROWS + 2];
+	struct poptOption table[MAX_ROWS + 3];
 	unsigned char given[MAX_ROWS] = {0};
 	char **expanded = NULL;
 	const char **left;
@@ -484,10 +484,15 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 	for (size_t i = 0; i < t->n && i < MAX_ROWS; i++)
 		if (t->rows[i].actions & action_bit)
 			popt_row(&t->rows[i], i, base, 1, &table[n++]);
-	memset(&table[n], 0, 2 * sizeof(table[n]));
+	memset(&table[n], 0, 3 * sizeof(table[n]));
 	table[n].longName = "help";
 	table[n].shortName = '?';
 	table[n].val = 'h';
+	/* argparse's -h too, where its prefixes are taken */
+	if (t->prefixes) {
+		table[++n].shortName = 'h';
+		table[n].val = 'h';
+	}
 	if (t->prefixes &&
 	    (rc = expand_prefixes(t, action_bit, sub, argc, argv, &expanded)))
 		return rc;
