@@ -955,7 +955,8 @@ static int can_open(const char *sub, const char *opt, const char *path,
 
 /* What avbtool's parser refuses before it runs a subcommand: an option
  * required=True missing (or one whose absence makes run() print its
- * usage), a FileType file that cannot be opened. 0 or AVB_USAGE. */
+ * usage), a FileType file that cannot be opened. 0, AVB_USAGE, or the
+ * exit code of another failure; the message printed. */
 static int avbtool_usage(const struct subcommand *s,
 			 const struct cli_avb_args *a)
 {
@@ -966,6 +967,7 @@ static int avbtool_usage(const struct subcommand *s,
 		S_HASHTREE | S_APPEND | S_ERASE | S_RESIZE | S_ZERO;
 	const unsigned image_file = image_required | S_HASHTREE;
 	const char *missing = NULL;
+	int r;
 
 	if (s->bit == S_EXTRACT_VBMETA && (!a->image || !a->output))
 		missing = "--image and --output";
@@ -986,21 +988,21 @@ static int avbtool_usage(const struct subcommand *s,
 		return AVB_USAGE;
 	}
 	if ((s->bit & image_file) &&
-	    can_open(s->name, "image", a->image, 0, s->bit & image_rw))
-		return AVB_USAGE;
-	if (can_open(s->name, "vbmeta_image", a->vbmeta_image, 0, 0))
-		return AVB_USAGE;
+	    (r = can_open(s->name, "image", a->image, 0, s->bit & image_rw)))
+		return r;
+	if ((r = can_open(s->name, "vbmeta_image", a->vbmeta_image, 0, 0)))
+		return r;
 	for (size_t i = 0; i < a->nincludes; i++)
-		if (can_open(s->name, "include_descriptors_from_image",
-			     a->includes[i], 0, 0))
-			return AVB_USAGE;
-	if ((s->bit & ~S_GENKEY) &&
-	    (can_open(s->name, "output", a->output, 1, 0) ||
-	     can_open(s->name, "output_pubkey", a->output_pubkey, 1, 0) ||
-	     can_open(s->name, "output_vbmeta_image", a->output_vbmeta_image, 1,
-		      0)))
-		return AVB_USAGE;
-	return 0;
+		if ((r = can_open(s->name, "include_descriptors_from_image",
+				  a->includes[i], 0, 0)))
+			return r;
+	if (s->bit & S_GENKEY) /* fastverity's: it never writes over a file */
+		return 0;
+	if ((r = can_open(s->name, "output", a->output, 1, 0)) ||
+	    (r = can_open(s->name, "output_pubkey", a->output_pubkey, 1, 0)))
+		return r;
+	return can_open(s->name, "output_vbmeta_image", a->output_vbmeta_image,
+			1, 0);
 }
 
 /* avbtool's exit codes: 2 a usage error, 1 every other failure. */

@@ -351,7 +351,7 @@ static int first_of_name(const struct cli_table *t, unsigned action_bit,
 }
 
 /* One argument's option as argparse takes it: *full its whole name
- * ("help" included), n its length given; 0, 1 (none: left to popt), or
+ * ("help" included), n its length given; 0, -1 (none: left to popt), or
  * the exit code of an ambiguous one (the message printed). */
 static int prefix_of(const struct cli_table *t, unsigned action_bit,
 		     const char *sub, const char *arg, size_t n,
@@ -390,7 +390,7 @@ static int prefix_of(const struct cli_table *t, unsigned action_bit,
 		m++;
 	}
 	if (!m)
-		return 1;
+		return -1;
 	if (m == 1) {
 		*full = names[0];
 		*row = rows_of[0] < t->n ? &t->rows[rows_of[0]] : NULL;
@@ -410,8 +410,6 @@ static int prefix_of(const struct cli_table *t, unsigned action_bit,
 	return t->usage_exit;
 }
 
-/* argv with argparse's abbreviations written out (t->prefixes), into
- * *out (argc strings, each its own: free_argv). 0 or the exit code. */
 static void free_argv(char **v, int argc)
 {
 	for (int i = 0; v && i < argc; i++)
@@ -419,6 +417,8 @@ static void free_argv(char **v, int argc)
 	free(v);
 }
 
+/* argv with argparse's abbreviations written out (t->prefixes), into
+ * *out (argc strings, each its own: free_argv). 0 or the exit code. */
 static int expand_prefixes(const struct cli_table *t, unsigned action_bit,
 			   const char *sub, int argc, const char **argv,
 			   char ***out)
@@ -431,7 +431,7 @@ static int expand_prefixes(const struct cli_table *t, unsigned action_bit,
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i], *full = NULL;
 		const struct cli_option *r = NULL;
-		size_t n = strcspn(arg, "=");
+		size_t n = strcspn(arg, "="), len;
 		int rc;
 
 		if (i == 0 || done || strncmp(arg, "--", 2) || n == 2) {
@@ -441,18 +441,19 @@ static int expand_prefixes(const struct cli_table *t, unsigned action_bit,
 			continue;
 		}
 		rc = prefix_of(t, action_bit, sub, arg, n - 2, &r, &full);
-		if (rc > 1) {
+		if (rc > 0) {
 			free_argv(v, argc);
 			return rc;
 		}
-		if (rc == 1) { /* no option of that name: popt's to refuse */
+		if (rc < 0) { /* no option of that name: popt's to refuse */
 			if (!(v[i] = strdup(arg)))
 				goto nomem;
 			continue;
 		}
-		if (!(v[i] = malloc(2 + strlen(full) + strlen(arg + n) + 1)))
+		len = 2 + strlen(full) + strlen(arg + n) + 1;
+		if (!(v[i] = malloc(len)))
 			goto nomem;
-		sprintf(v[i], "--%s%s", full, arg + n);
+		snprintf(v[i], len, "--%s%s", full, arg + n);
 		/* its value, the next argument, taken as it is */
 		if (r && !arg[n] && i + 1 < argc &&
 		    (r->kind == CLI_VALUE || r->kind == CLI_LIST ||
