@@ -462,7 +462,8 @@ check "a prefix of an option refused by name: refused by its name" run_rc 1 avbt
 check "  named whole" grep -qx "fastverity: avb add_hashtree_footer: avbtool's --no_hashtree is not implemented in fastverity" "$T/err"
 check "--he: --help" run_rc 0 avbtool info_image --he
 check "  info_image's options" grep -q "^Usage: fastverity avb info_image" "$T/out"
-check "a value is not taken for an option" run_rc 0 avbtool make_vbmeta_image --output kc.img --kernel_cmdline --pa
+check "a value that looks like a prefix is a value, never written out" run_rc 0 avbtool make_vbmeta_image --output kc.img --kernel_cmdline --pa
+check "  the command line as given (argparse would refuse it)" sh -c "'$FV' avb info_image --image kc.img | grep -qx \"      Kernel Cmdline:        '--pa'\""
 usage "--pa: ambiguous" "fastverity: avb add_hash_footer: ambiguous option: --pa could match --partition_size, --partition_name" add_hash_footer --image pboot.img --pa 262144
 usage "--pa=N: ambiguous, said with its value" "fastverity: avb add_hash_footer: ambiguous option: --pa=262144 could match --partition_size, --partition_name" add_hash_footer --image pboot.img --pa=262144
 usage "--h: --help among the matches, first" "fastverity: avb add_hash_footer: ambiguous option: --h could match --help, --hash_algorithm" add_hash_footer --image pboot.img --h
