@@ -352,6 +352,41 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 	return EXIT_OK;
 }
 
+/* A big-endian 64-bit number at p. */
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* info_image --output_pubkey: the vbmeta's public key blob, as avbtool
+ * writes it (an image with no key: an empty file, the one argparse
+ * made). The blob is where the header says: after the header and the
+ * authentication block, at the auxiliary block's key offset. */
+static int write_pubkey(const struct cli_avb_args *a, const fv_avb *av)
+{
+	struct fv_avb_info in = cli_avb_facts(av);
+	uint64_t auth, off, len, at;
+
+	if (!in.vbmeta || in.vbmeta_size < 256)
+		return cli_error(-EINVAL, "%s: no vbmeta header", a->image);
+	auth = be64_at(in.vbmeta + 12);
+	off = be64_at(in.vbmeta + 64);
+	len = be64_at(in.vbmeta + 72);
+	if (auth > in.vbmeta_size || off > in.vbmeta_size ||
+	    len > in.vbmeta_size || (at = 256 + auth + off) > in.vbmeta_size ||
+	    len > in.vbmeta_size - at)
+		return cli_error(-EINVAL,
+				 "%s: the vbmeta's public key is out of its "
+				 "blob",
+				 a->image);
+	return cli_avb_write(a->output_pubkey, "public key file",
+			     in.vbmeta + at, (size_t)len, &a->image, 1);
+}
+
 int cli_avb_info(const struct cli_avb_args *a)
 {
 	const fv_avb *av;
@@ -383,9 +418,13 @@ int cli_avb_info(const struct cli_avb_args *a)
 	} else {
 		print_info(f, av);
 	}
+	if (a->output_pubkey)
+		r = write_pubkey(a, av);
 	fv_image_free(img);
 	if (f != stdout) {
-		if (fclose(f))
+		if (r)
+			fclose(f);
+		else if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");
 		else
 			r = cli_avb_write(a->output, "image information", text,

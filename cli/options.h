@@ -76,6 +76,14 @@ struct cli_table {
 	int shorts;     /* help has a column of short names */
 	char sep;       /* between an option and its value in the help */
 	int width;      /* of the help's left column */
+	/* argparse's abbreviations (avbtool's): a unique prefix of a long
+	 * option (--help among them) is that option, also as
+	 * --prefix=value; an exact name wins; an ambiguous one is refused,
+	 * its matches listed in prefix_order's order (names not in it
+	 * after, in the rows' order) */
+	int prefixes;
+	const char *const *prefix_order;
+	int absent_exit; /* a CLI_ABSENT option given (0: usage_exit) */
 };
 
 /* fastverity's actions' table (cli/options.c). */
