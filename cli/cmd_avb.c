@@ -46,37 +46,36 @@ enum sub {
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
 
-static const struct subcommand {
-	const char *name;
-	unsigned bit;
-	const char *what;
-} subs[] = {
-	{"add_hashtree_footer", S_HASHTREE,
+static const struct cli_sub subs[] = {
+	{"add_hashtree_footer", S_HASHTREE, NULL,
 	 "add a hash tree, parity and footer to an image"},
-	{"add_hash_footer", S_HASH, "add a hash and footer to an image"},
-	{"info_image", S_INFO, "show an image's footer and vbmeta"},
-	{"verify_image", S_VERIFY, "check an image: signature, digests, tree"},
-	{"make_vbmeta_image", S_MAKE, "make a vbmeta image"},
-	{"extract_public_key", S_EXTRACT_KEY,
+	{"add_hash_footer", S_HASH, NULL, "add a hash and footer to an image"},
+	{"info_image", S_INFO, NULL, "show an image's footer and vbmeta"},
+	{"verify_image", S_VERIFY, NULL,
+	 "check an image: signature, digests, tree"},
+	{"make_vbmeta_image", S_MAKE, NULL, "make a vbmeta image"},
+	{"extract_public_key", S_EXTRACT_KEY, NULL,
 	 "write a key's AVB public key blob"},
-	{"extract_public_key_digest", S_KEY_DIGEST,
+	{"extract_public_key_digest", S_KEY_DIGEST, NULL,
 	 "write the SHA-256 (hex) of a key's AVB public key blob"},
-	{"generate_key", S_GENKEY,
+	{"generate_key", S_GENKEY, NULL,
 	 "fastverity's: make an ML-DSA private key (MLDSA65, MLDSA87)"},
-	{"erase_footer", S_ERASE, "remove the footer from an image"},
-	{"calculate_vbmeta_digest", S_DIGEST,
+	{"erase_footer", S_ERASE, NULL, "remove the footer from an image"},
+	{"calculate_vbmeta_digest", S_DIGEST, NULL,
 	 "digest of the vbmeta and its chained partitions' vbmeta"},
-	{"extract_vbmeta_image", S_EXTRACT_VBMETA,
+	{"extract_vbmeta_image", S_EXTRACT_VBMETA, NULL,
 	 "write the vbmeta blob of an image"},
-	{"append_vbmeta_image", S_APPEND,
+	{"append_vbmeta_image", S_APPEND, NULL,
 	 "append a vbmeta image's blob and a footer to an image"},
-	{"resize_image", S_RESIZE, "move an image's footer to a new size"},
-	{"zero_hashtree", S_ZERO, "make an image's hash tree and parity zeros"},
-	{"print_partition_digests", S_DIGESTS,
+	{"resize_image", S_RESIZE, NULL,
+	 "move an image's footer to a new size"},
+	{"zero_hashtree", S_ZERO, NULL,
+	 "make an image's hash tree and parity zeros"},
+	{"print_partition_digests", S_DIGESTS, NULL,
 	 "the digest or root of every partition, chains followed"},
-	{"calculate_kernel_cmdline", S_CMDLINE,
+	{"calculate_kernel_cmdline", S_CMDLINE, NULL,
 	 "the kernel command line an image's descriptors make"},
-	{"version", S_VERSION, "print the avbtool version this matches"},
+	{"version", S_VERSION, NULL, "print the avbtool version this matches"},
 };
 
 /* avbtool's subcommands fastverity does not have. */
@@ -91,6 +90,7 @@ static const char *const missing_subs[] = {
 	"make_atx_metadata",
 	"make_atx_unlock_credential",
 	"generate_test_image",
+	NULL,
 };
 
 #define F(field) offsetof(struct cli_avb_args, field)
@@ -319,24 +319,17 @@ static const struct cli_table table = {
 	.width = 44,
 };
 
-static void print_subs(FILE *f)
-{
-	fputs("Usage: fastverity avb <subcommand> [--option value ...]\n"
-	      "avbtool's image commands, with avbtool's options "
-	      "(docs/android.md):\n",
-	      f);
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		fprintf(f, "\t%-25s %s\n", subs[i].name, subs[i].what);
-	fputs("fastverity avb <subcommand> --help lists its options.\n", f);
-}
-
-static void print_sub_help(const struct subcommand *s)
-{
-	printf("Usage: fastverity avb %s [--option value ...]\n%s\n\n"
-	       "Options:\n",
-	       s->name, s->what);
-	cli_options_print(&table, s->bit);
-}
+static const struct cli_group group = {
+	.table = &table,
+	.subs = subs,
+	.n = sizeof(subs) / sizeof(subs[0]),
+	.usage = "[--option value ...]",
+	.what = "avbtool's image commands, with avbtool's options "
+		"(docs/android.md)",
+	.absent = missing_subs,
+	.usage_exit = AVB_USAGE,
+	.list_unknown = 1,
+};
 
 /* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. 0, or
  * AVB_USAGE for no number (argparse's type=parse_number refuses it),
@@ -957,8 +950,7 @@ static int can_open(const char *sub, const char *opt, const char *path,
  * required=True missing (or one whose absence makes run() print its
  * usage), a FileType file that cannot be opened. 0, AVB_USAGE, or the
  * exit code of another failure; the message printed. */
-static int avbtool_usage(const struct subcommand *s,
-			 const struct cli_avb_args *a)
+static int avbtool_usage(const struct cli_sub *s, const struct cli_avb_args *a)
 {
 	const unsigned image_required = S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
 					S_EXTRACT_VBMETA | S_APPEND | S_RESIZE |
@@ -1013,39 +1005,16 @@ static int avbtool_exit(int r)
 
 int cli_avb_main(int argc, const char **argv)
 {
-	const struct subcommand *s = NULL;
+	const struct cli_sub *s;
 	struct cli_avb_args a;
 	int r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
-	    !strcmp(argv[1], "help")) {
-		print_subs(argc < 2 ? stderr : stdout);
-		return argc < 2 ? avbtool_exit(AVB_USAGE) : EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			s = &subs[i];
-	if (!s) {
-		for (size_t i = 0;
-		     i < sizeof(missing_subs) / sizeof(missing_subs[0]); i++)
-			if (!strcmp(argv[1], missing_subs[i]))
-				return cli_error(-EINVAL,
-						 "avb: avbtool's %s is not "
-						 "implemented in fastverity",
-						 argv[1]);
-		cli_error(-EINVAL, "avb: unknown subcommand '%s'", argv[1]);
-		print_subs(stderr);
-		return avbtool_exit(AVB_USAGE);
-	}
 	memset(&a, 0, sizeof(a));
-	a.sub = s->name;
-	if ((r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1,
-				   argv + 1, NULL))) {
-		if (r < 0)
-			print_sub_help(s);
+	if ((r = cli_group_parse(&group, argc, argv, &a, NULL, &s))) {
 		cli_options_free(&table, &a);
 		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}
+	a.sub = s->name;
 	if ((r = avbtool_usage(s, &a)))
 		goto out;
 	/* the subcommands that read an Android image ask the registry that

@@ -580,6 +580,72 @@ void cli_options_free(const struct cli_table *t, void *base)
 	}
 }
 
+static void group_list(const struct cli_group *g, FILE *f)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if ((int)strlen(g->subs[i].name) > w)
+			w = (int)strlen(g->subs[i].name);
+	fprintf(f, "Usage: %s <subcommand> %s\n%s:\n", g->table->command,
+		g->usage, g->what);
+	for (size_t i = 0; i < g->n; i++)
+		fprintf(f, "\t%-*s %s\n", w, g->subs[i].name, g->subs[i].what);
+	fprintf(f, "%s <subcommand> --help lists its options.%s\n",
+		g->table->command, g->more ? g->more : "");
+}
+
+static void group_help(const struct cli_group *g, const struct cli_sub *s)
+{
+	printf("Usage: %s %s %s\n%s\n\nOptions:\n", g->table->command, s->name,
+	       s->usage ? s->usage : g->usage, s->what);
+	cli_options_print(g->table, s->bit);
+	if (g->trailer)
+		fputs(g->trailer, stdout);
+}
+
+int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
+		    void *base, const char ***rest, const struct cli_sub **sub)
+{
+	const char *word = g->table->word;
+	int r;
+
+	*sub = NULL;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
+	    !strcmp(argv[1], "help")) {
+		group_list(g, argc < 2 ? stderr : stdout);
+		return argc < 2 ? g->usage_exit : -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(argv[1], g->subs[i].name))
+			*sub = &g->subs[i];
+	if (!*sub) {
+		for (size_t i = 0; g->absent && g->absent[i]; i++)
+			if (!strcmp(argv[1], g->absent[i]))
+				return cli_error(
+					-EINVAL,
+					"%s: %s's %s is not implemented "
+					"in fastverity",
+					word, g->table->anchor, argv[1]);
+		if (!g->list_unknown)
+			cli_error(-EINVAL,
+				  "%s: unknown subcommand '%s' (%s --help "
+				  "lists them)",
+				  word, argv[1], g->table->command);
+		else
+			cli_error(-EINVAL, "%s: unknown subcommand '%s'", word,
+				  argv[1]);
+		if (g->list_unknown)
+			group_list(g, stderr); /* (as argparse lists them) */
+		return g->usage_exit;
+	}
+	r = cli_options_parse(g->table, (*sub)->bit, (*sub)->name, base,
+			      argc - 1, argv + 1, rest);
+	if (r < 0)
+		group_help(g, *sub);
+	return r;
+}
+
 void cli_options_print(const struct cli_table *t, unsigned action_bit)
 {
 	for (size_t i = 0; i < t->n; i++) {
