@@ -39,8 +39,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/ota/pbc.c verity/container/ota/zip.c verity/container/ota/payload.c \
            verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/inflate.c \
            verity/dm/table.c verity/dm/activate.c \
-           verity/api/registry.c verity/policy/kinds.c verity/policy/trust.c \
-           verity/api/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
+           verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
+           verity/ops/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
            verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
            verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
@@ -56,9 +56,8 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
 # tests/unit/hashtree/), built as $(B)/tests/<folder>/test_<file>.
 UNIT_SRC = $(sort $(wildcard tests/unit/*/test_*.c tests/unit/*/*/test_*.c))
 # tests/unit/api/'s suites are programs of the public API alone, as the
-# command is (with their helpers, tests/unit/api/api_test.c), but for
-# the registry's, a part of the library inside
-UNIT_API = $(filter-out tests/unit/api/test_registry.c,$(wildcard tests/unit/api/test_*.c))
+# command is (with their helpers, tests/unit/api/api_test.c)
+UNIT_API = $(wildcard tests/unit/api/test_*.c)
 
 # Android OTA manifests: C made by protoc-c from the .proto files at
 # build time into $(B)/gen/, compiled with verity/container/ota/pbc.h

@@ -14,7 +14,7 @@ for f in $src; do
 done
 
 # a header of the library refuses a program outside it
-printf '#include "verity/api/ops.h"\nint main(void) { return 0; }\n' >"$T/inside.c"
+printf '#include "verity/ops/ops.h"\nint main(void) { return 0; }\n' >"$T/inside.c"
 check "an internal header refuses to be included outside the library" \
 	sh -c "! cc -std=c11 -I'$TOP' -c '$T/inside.c' -o '$T/inside.o' 2>'$T/err' && grep -q 'include <fastverity.h>' '$T/err'"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verity/api/ops.h"
+#include "verity/ops/ops.h"
 #include "verity/tree/superblock.h"
 
 int main(int argc, char **argv)

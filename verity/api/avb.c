@@ -2,7 +2,7 @@
  * judging, describing (one type per descriptor tag), verify_image's
  * steps and avbtool's writers, each handed over to
  * verity/container/avb/. */
-#include "verity/api/registry.h"
+#include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
 

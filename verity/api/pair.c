@@ -2,7 +2,7 @@
  * or an image's, acted on by the operations with one options handle and
  * one result; and the files around pairs (root hash files, superblocks
  * looked for, sidecar names, outputs). */
-#include "verity/api/registry.h"
+#include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
 

@@ -1,5 +1,5 @@
 /* The kinds of image the library knows (containers), named once: the
- * registry (verity/api/registry.h) decides which one an image is, the
+ * registry (verity/registry/registry.h) decides which one an image is, the
  * trust policy (verity/policy/trust.h) what is trusted of each, and a
  * pair remembers which it came from. Nothing here reads an image. */
 #ifndef FV_POLICY_KINDS_H

@@ -9,7 +9,7 @@
 #include "check_main.h"
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
-#include "verity/api/registry.h"
+#include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/policy/trust.h"
 

@@ -12,7 +12,7 @@
 
 #include "check_main.h"
 #include "verity/fec/repair.h"
-#include "verity/api/ops.h"
+#include "verity/ops/ops.h"
 
 #define BS      4096u
 #define BLOCKS  300u

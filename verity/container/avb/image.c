@@ -1662,7 +1662,7 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 		}
 	}
 	/* parity of another geometry than the tree's: made apart, after
-	 * the tree (verity/api/ops.c) */
+	 * the tree (verity/ops/ops.c) */
 	job->parity_apart = o->fec && !pair->fec.region.path;
 	if (r) {
 		verity_avb_hashtree_abort(job);

@@ -189,7 +189,7 @@ uint64_t verity_avb_max_image_size(const struct avb_footer_opts *o,
 /* add_hashtree_footer in two steps around the format of the pair (the
  * container translates, the caller formats and, when parity_apart,
  * makes the parity of 4096-byte blocks under a tree of others:
- * verity/api/ops.c): verity_avb_hashtree_begin decides everything (the vbmeta's
+ * verity/ops/ops.c): verity_avb_hashtree_begin decides everything (the vbmeta's
  * size included) before it writes, opens the image, lays out the data's
  * and the tree's padding and fills pair (data, tree and, with 4096-byte
  * blocks, the parity in the image); over an existing footer it writes in

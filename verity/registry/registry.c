@@ -1,5 +1,5 @@
-/* The registry (verity/api/registry.h): what an image is. */
-#include "verity/api/registry.h"
+/* The registry (verity/registry/registry.h): what an image is. */
+#include "verity/registry/registry.h"
 
 #include <errno.h>
 #include <stdlib.h>

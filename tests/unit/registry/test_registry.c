@@ -1,4 +1,4 @@
-/* verity/api/registry.c: the containers' registry and its order (a part
+/* verity/registry/registry.c: the containers' registry and its order (a part
  * of the library inside, not of the public API alone). */
 #include <check.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "include/fastverity.h"
 #include "verity/container/avb/image.h"
 #include "verity/container/ddi/ddi.h"
-#include "verity/api/registry.h"
+#include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/policy/trust.h"
 

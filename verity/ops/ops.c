@@ -1,9 +1,9 @@
-#include "verity/api/ops.h"
+#include "verity/ops/ops.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "verity/api/registry.h"
+#include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"

@@ -8,8 +8,8 @@
  * Android image with a sidecar tree beside it) is refused unless the
  * caller names the container: the library never picks one reading over
  * another that would be judged differently. */
-#ifndef FV_API_REGISTRY_H
-#define FV_API_REGISTRY_H
+#ifndef FV_REGISTRY_H
+#define FV_REGISTRY_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
 #endif
