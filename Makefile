@@ -37,7 +37,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
            verity/container/ota/pbc.c verity/container/ota/zip.c verity/container/ota/payload.c \
-           verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/inflate.c \
+           verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/zipcheck.c verity/container/ota/inflate.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/api/registry.c verity/policy/kinds.c verity/policy/trust.c \
            verity/api/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \

@@ -179,8 +179,10 @@ with zipfile.ZipFile(sys.argv[1]) as i, zipfile.ZipFile(sys.argv[2], 'w') as o:
         m = zipfile.ZIP_DEFLATED if e.filename.endswith('otacert') else zipfile.ZIP_STORED
         o.writestr(zipfile.ZipInfo(e.filename, date_time=(2009, 1, 1, 0, 0, 0)), d, compress_type=m)
 PYEOF
-check "a deflated otacert: verify with it" run_rc 0 $FV ota verify dfl.zip
+check "a deflated otacert: verify with it (no whole-file signature: exit 2)" run_rc 2 $FV ota verify dfl.zip
 check "  its signer" grep -qx "signer: /CN=test-ota" "$T/out"
+check "  both payload signatures good" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out'"
+check "  no whole-file signature, said" grep -q "^whole_file_signature: none" "$T/out"
 check "  info says deflated" sh -c "$FV ota info dfl.zip | grep -A3 'name: META-INF/com/android/otacert' | grep -qx '      method: deflated'"
 # a byte of payload_properties.txt changed: its CRC-32 no longer holds
 off=$(jq -r '.zip.entries[] | select(.name == "payload_properties.txt") | .offset' info.json)
@@ -193,6 +195,49 @@ check "an RSA-4096 OTA" sh -c "$PY '$G/make_test_ota.py' o4 k4.pem c4.pem >/dev/
 check "verify: RSA-4096 good" run_rc 0 $FV ota verify --cert=c4.pem o4/ota.zip
 check "  its key" grep -qx "key: RSA-4096" "$T/out"
 check "info: 512-byte signatures" sh -c "$FV ota info o4/payload.bin | grep -c '^    - size: 512$' | grep -qx 2"
+
+# the zip's own checks: the whole-file signature (CMS in the comment),
+# otacert against its signer, payload_properties.txt, the property files
+vline() { grep -qxF -- "$1" "$T/out" || { sed 's/^/  | /' "$T/out" >&2; return 1; }; }
+check "verify: the zip's checks good" run_rc 0 $FV ota verify --cert="$CERT" ota/ota.zip
+for line in "whole_file_signature: good" "whole_file_digest: SHA-256" "otacert: good" \
+	"properties: good" "property_files: good"; do
+	check "  $line" vline "$line"
+done
+check "verify --json: the zip's verdicts" sh -c "$FV ota verify --json ota/ota.zip | jq -e '.verify | .whole_file_signature == \"good\" and .otacert == \"good\" and .properties == \"good\" and .property_files == \"good\" and .trust == \"not checked\"' >/dev/null"
+gen() { # DIR ARGS...: a package made with the test key
+	local d=$1; shift
+	$PY "$G/make_test_ota.py" "$d" "$KEY" "$CERT" "$@" >/dev/null
+}
+check "a SHA-1 whole-file signature (signapk's for old certificates)" gen sha1 --zip-md sha1
+check "  verify: good" run_rc 0 $FV ota verify --cert="$CERT" sha1/ota.zip
+check "  its digest" vline "whole_file_digest: SHA-1"
+openssl ecparam -name prime256v1 -genkey -noout -out ek.pem 2>/dev/null
+openssl req -x509 -new -key ek.pem -out ec.pem -subj /CN=ec -days 30 2>/dev/null
+check "an ECDSA P-256 whole-file signature" gen ec --zip-key ek.pem --zip-cert ec.pem
+check "  verify --cert=EC: the zip good, the payload's bad (exit 2)" run_rc 2 $FV ota verify --cert=ec.pem ec/ota.zip
+check "  whole-file good, otacert good" sh -c "grep -qx 'whole_file_signature: good' '$T/out' && grep -qx 'otacert: good' '$T/out'"
+check "  payload bad" vline "payload_signature: bad"
+check "  verify --cert=RSA: the zip's bad" run_rc 2 $FV ota verify --cert="$CERT" ec/ota.zip
+check "  named" vline "whole_file_signature: bad (not signed by the key of --cert)"
+check "an otacert of another key" gen oc --otacert c2.pem
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" oc/ota.zip
+check "  otacert bad, the rest good" sh -c "grep -qx \"otacert: bad (not the whole-file signature's signer certificate)\" '$T/out' && grep -qx 'whole_file_signature: good' '$T/out'"
+check "  without --cert: the payload's signatures bad" run_rc 2 $FV ota verify oc/ota.zip
+check "a wrong FILE_SIZE" gen wp --tamper props
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" wp/ota.zip
+check "  named" vline "properties: bad (FILE_SIZE is $(($(stat -c %s wp/payload.bin) + 1)), payload.bin's is $(stat -c %s wp/payload.bin))"
+check "a wrong property-file offset" gen wf --tamper pf
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" wf/ota.zip
+check "  named" grep -q "^property_files: bad (metadata.pb ota-property-files: payload.bin:42:[0-9]*, the entry's data is [0-9]* bytes at 41)$" "$T/out"
+# the CMS's signature's last byte (the DER's last, before the footer)
+cp ota/ota.zip z.zip && flip z.zip $((zsize - 7))
+check "a whole-file signature changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" z.zip
+check "  named, the rest good" sh -c "grep -qx 'whole_file_signature: bad (not signed by the key of --cert)' '$T/out' && grep -qx 'properties: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out'"
+# a signed byte outside every entry's data: payload.bin's local header's time
+cp ota/ota.zip z.zip && flip z.zip 10
+check "a signed byte changed: exit 2" run_rc 2 $FV ota verify z.zip
+check "  the CMS's own certificate no longer verifies" vline "whole_file_signature: bad (does not verify with the CMS's own certificate)"
 
 # the command line
 check "ota --help" run_rc 0 $FV ota --help

@@ -428,9 +428,14 @@ static const char *verdict_word(enum verity_ota_verdict v)
 
 static void add_verify(struct verity_ota *o)
 {
+	static const char *const zip_keys[VERITY_OTA_ZIP_CHECKS] = {
+		"whole_file_signature", "otacert", "properties",
+		"property_files"};
 	int ok = o->metadata_verdict == VERITY_OTA_SIG_GOOD &&
 		 o->payload_verdict == VERITY_OTA_SIG_GOOD;
 
+	for (int i = 0; o->is_zip && i < VERITY_OTA_ZIP_CHECKS; i++)
+		ok = ok && !strcmp(o->zip_check[i], "good");
 	begin(o, "verify");
 	add_str(o, "result", ok ? "ok" : "bad");
 	add_str(o, "trust", o->trusted ? "checked" : "not checked");
@@ -439,6 +444,11 @@ static void add_verify(struct verity_ota *o)
 		add_str(o, "signer", o->signer);
 	add_str(o, "metadata_signature", verdict_word(o->metadata_verdict));
 	add_str(o, "payload_signature", verdict_word(o->payload_verdict));
+	for (int i = 0; o->is_zip && i < VERITY_OTA_ZIP_CHECKS; i++) {
+		add_str(o, zip_keys[i], o->zip_check[i]);
+		if (i == VERITY_OTA_ZIP_SIGNATURE && o->zip_digest[0])
+			add_str(o, "whole_file_digest", o->zip_digest);
+	}
 	end(o);
 }
 

@@ -10,6 +10,7 @@
 #endif
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "verity/container/ota/payload.h"
 #include "verity/container/ota/zip.h"
@@ -31,6 +32,13 @@ enum {
 	VERITY_FACT_BOOL = 'b', VERITY_FACT_OBJECT = '{',
 	VERITY_FACT_ARRAY = '[', VERITY_FACT_END = '}',
 	VERITY_FACT_END_ARRAY = ']',
+};
+
+/* The zip's checks (verity_ota_check_zip), in order. */
+enum {
+	VERITY_OTA_ZIP_SIGNATURE, VERITY_OTA_ZIP_OTACERT,
+	VERITY_OTA_ZIP_PROPERTIES, VERITY_OTA_ZIP_PROPERTY_FILES,
+	VERITY_OTA_ZIP_CHECKS
 };
 
 struct verity_ota_fact {
@@ -64,6 +72,9 @@ struct verity_ota {
 	char *signer;      /* the certificate's subject, or NULL */
 	char *zip_signer;  /* the whole-file CMS's signer's subject */
 	enum verity_ota_verdict metadata_verdict, payload_verdict;
+	/* what verity_ota_check_zip found: each "good", or why not */
+	char zip_check[VERITY_OTA_ZIP_CHECKS][384];
+	char zip_digest[16]; /* the whole-file signature's: "SHA-256" */
 };
 
 /* 1 when src is an OTA package: a zip with a payload.bin entry, or a
@@ -90,6 +101,24 @@ int verity_ota_open(const char *path, int verify, const char *cert,
  * -ENOSYS (no OpenSSL), -EIO. The verdicts go in o. */
 int verity_ota_verify(struct verity_ota *o, const char *cert,
 		      struct ht_error *err);
+/* A zip's own checks (docs/ota.md), each verdict into o->zip_check: the
+ * whole-file signature (CMS SignedData in the comment's footer, over the
+ * file less the comment and its length; SHA-1 or SHA-256, RSA or ECDSA)
+ * with trusted (an EVP_PKEY; NULL: the CMS's own certificate), otacert
+ * equal to the CMS's signer certificate, payload_properties.txt's four
+ * values against payload.bin (dm: SHA-256 of its metadata), each
+ * property file's name:offset:size against the entries. -ENOMEM, -EIO. */
+int verity_ota_check_zip(struct verity_ota *o, void *trusted,
+			 const uint8_t dm[32], struct ht_error *err);
+/* alg's digest ("SHA256", "SHA1") of [a, a + alen) then [b, b + blen)
+ * of the package into out. */
+int verity_ota_digest(const struct verity_ota *o, const char *alg, uint64_t a,
+		      uint64_t alen, uint64_t b, uint64_t blen, uint8_t *out,
+		      struct ht_error *err);
+/* 1 when sig (len bytes) signs digest d (dlen bytes, of alg) with key
+ * (an EVP_PKEY: RSA PKCS#1 v1.5, or ECDSA). */
+int verity_ota_verify_digest(void *key, const char *alg, const uint8_t *sig,
+			     size_t len, const uint8_t *d, size_t dlen);
 /* The subject of the whole-file signature's signer certificate (as the
  * CMS holds it, not checked) into o->zip_signer, when OpenSSL opens and
  * the CMS reads; nothing otherwise. */
