@@ -17,11 +17,12 @@
 enum {
 	O_INFO = 1u << 0,
 	O_VERIFY = 1u << 1,
+	O_EXTRACT = 1u << 2,
 };
 
 struct ota_args {
 	int json;
-	char *cert;
+	char *cert, *output_dir, *partition;
 	const char **args;
 	int nargs;
 };
@@ -39,13 +40,24 @@ static const struct sub {
 	{"verify", O_VERIFY, "PKG [--cert=PEM] [--json]",
 	 "checks the payload's metadata and payload signatures (RSA-2048 or "
 	 "RSA-4096, SHA-256) against --cert, else against the package's own "
-	 "otacert (the signer then not checked against a trusted one)"},
+	 "otacert (the signer then not checked against a trusted one); a "
+	 "zip's whole-file signature, otacert, properties and property "
+	 "files; each operation's data hash, each partition applied and "
+	 "hashed against new_partition_info"},
+	{"extract", O_EXTRACT,
+	 "PKG --output-dir=DIR [--partition=NAME[,NAME...]] [--json]",
+	 "writes each partition of a full payload to DIR/NAME.img, each "
+	 "checked against its hash before it appears under its name"},
 };
 
 #define ARG(f) offsetof(struct ota_args, f)
 static const struct cli_option rows[] = {
-	CLI_ROW("json", CLI_FLAG, ARG(json), 0, O_INFO | O_VERIFY, NULL,
-		"one JSON document on stdout"),
+	CLI_ROW("json", CLI_FLAG, ARG(json), 0, O_INFO | O_VERIFY | O_EXTRACT,
+		NULL, "one JSON document on stdout"),
+	CLI_ROW("output-dir", CLI_VALUE, ARG(output_dir), 0, O_EXTRACT, "DIR",
+		"where the images go (DIR/NAME.img)"),
+	CLI_ROW("partition", CLI_VALUE, ARG(partition), 0, O_EXTRACT,
+		"NAME[,NAME...]", "only these partitions (default: all)"),
 	CLI_ROW("cert", CLI_VALUE, ARG(cert), 0, O_VERIFY, "PEM",
 		"the trusted signer: a PEM certificate or public key"),
 };
@@ -77,9 +89,10 @@ static void print_sub_help(const struct sub *s)
 	printf("Usage: fastverity ota %s %s\n%s\n\nOptions:\n", s->name,
 	       s->usage, s->what);
 	cli_options_print(&table, s->bit);
-	printf("\nExit status: 0 done (verify: every signature good); 1 a "
-	       "package that cannot be read, or a usage error; 2 a signature "
-	       "bad or missing.\n\nSee fastverity(8) and docs/ota.md.\n");
+	printf("\nExit status: 0 done (verify: every check good; extract: "
+	       "every image written); 1 a package that cannot be read, or a "
+	       "usage error; 2 a signature, a check or an image bad or "
+	       "missing.\n\nSee fastverity(8) and docs/ota.md.\n");
 }
 
 static void free_args(struct ota_args *a)
@@ -237,21 +250,52 @@ static int info(struct ota_args *a)
 	return 0;
 }
 
-/* The verify object's members, and whether its result is ok. */
-static int print_verify(const fv_ota *p, int show)
+/* The object named what's members (its images as "image NAME: RESULT"
+ * lines, an extracted one's path after), and whether its result is ok. */
+static int print_verify(const fv_ota *p, const char *what, int show)
 {
-	const char *kv[2];
-	int type, in = 0, ok = 0;
+	const char *kv[2], *name = "", *result = "", *path = NULL;
+	int type, in = 0, ok = 0, depth = 0;
 
 	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		if (type == '{' && !strcmp(kv[0], "verify")) {
-			in = 1;
+		if (!in) {
+			in = depth == 1 && type == '{' && !strcmp(kv[0], what);
+			depth += type == '{' || type == '[';
+			depth -= type == '}' || type == ']';
 			continue;
 		}
-		if (!in)
+		if (type == '{' || type == '[') {
+			depth++;
 			continue;
-		if (type == '}')
-			break;
+		}
+		if (type == '}' || type == ']') {
+			if (--depth == 1)
+				break;
+			if (depth == 3 && type == '}' && show) {
+				fputs("image ", stdout);
+				put_text(name);
+				fputs(": ", stdout);
+				put_text(result);
+				if (path) {
+					fputs(", written to ", stdout);
+					put_text(path);
+				}
+				putchar('\n');
+				path = NULL;
+			}
+			continue;
+		}
+		if (depth == 4) { /* an image's */
+			if (!strcmp(kv[0], "name"))
+				name = kv[1];
+			else if (!strcmp(kv[0], "result"))
+				result = kv[1];
+			else if (!strcmp(kv[0], "path"))
+				path = kv[1];
+			continue;
+		}
+		if (depth != 2)
+			continue;
 		if (!strcmp(kv[0], "result"))
 			ok = !strcmp(kv[1], "ok");
 		if (show) {
@@ -279,9 +323,34 @@ static int verify(struct ota_args *a)
 		opts.trusted_certs = certs;
 		opts.ntrusted_certs = 1;
 	}
-	if ((r = fv_ota_open(a->args[0], 1, &opts, &p)))
+	if ((r = fv_ota_open(a->args[0], 3, &opts, &p)))
 		return cli_lib_error(r);
-	ok = print_verify(p, !a->json);
+	ok = print_verify(p, "verify", !a->json);
+	if (a->json)
+		cli_json_print(json_of(p));
+	fv_ota_free(p);
+	return ok ? EXIT_OK : EXIT_VERIFY;
+}
+
+static int extract(struct ota_args *a)
+{
+	fv_ota *p;
+	int r, ok;
+
+	if (a->nargs != 1)
+		return cli_error(-EINVAL,
+				 "ota extract: give one package (fastverity ota "
+				 "extract PKG --output-dir=DIR)");
+	if (!a->output_dir)
+		return cli_error(-EINVAL,
+				 "ota extract: --output-dir=DIR is needed");
+	if ((r = fv_ota_open(a->args[0], 0, NULL, &p)))
+		return cli_lib_error(r);
+	if ((r = fv_ota_extract(p, a->output_dir, a->partition))) {
+		fv_ota_free(p);
+		return cli_lib_error(r);
+	}
+	ok = print_verify(p, "extract", !a->json);
 	if (a->json)
 		cli_json_print(json_of(p));
 	fv_ota_free(p);
@@ -320,7 +389,9 @@ int cli_ota_main(int argc, const char **argv)
 		free_args(&a);
 		return r < 0 ? EXIT_OK : r;
 	}
-	r = s->bit == O_INFO ? info(&a) : verify(&a);
+	r = s->bit == O_INFO     ? info(&a)
+	    : s->bit == O_VERIFY ? verify(&a)
+				 : extract(&a);
 	if (r && r != EXIT_VERIFY && a.json)
 		cli_json_final(r, NULL);
 	free_args(&a);

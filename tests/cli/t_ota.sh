@@ -239,12 +239,56 @@ cp ota/ota.zip z.zip && flip z.zip 10
 check "a signed byte changed: exit 2" run_rc 2 $FV ota verify z.zip
 check "  the CMS's own certificate no longer verifies" vline "whole_file_signature: bad (does not verify with the CMS's own certificate)"
 
+# the operations: each blob against data_sha256_hash, applied, each
+# image against new_partition_info (verify); extract writes them
+check "verify: the images good" sh -c "$FV ota verify --cert='$CERT' ota/ota.zip >v.out && grep -qx 'image system: good' v.out && grep -qx 'image vbmeta: good' v.out"
+check "verify --json: images" sh -c "$FV ota verify --json ota/ota.zip | jq -e '[.verify.images[] | .result] == [\"good\", \"good\"] and .verify.images[0].operations == 2' >/dev/null"
+mkdir ex
+check "extract" run_rc 0 $FV ota extract ota/ota.zip --output-dir=ex
+check "  said" sh -c "grep -qx 'result: ok' '$T/out' && grep -qx 'image system: good, written to ex/system.img' '$T/out'"
+check "  system.img is the generator's" test "$(sha256sum <ex/system.img | cut -c1-64)" = $SYS
+check "  vbmeta.img is the generator's" test "$(sha256sum <ex/vbmeta.img | cut -c1-64)" = $VBM
+check "  nothing else in the directory" test "$(ls -A ex | tr '\n' ' ')" = "system.img vbmeta.img "
+check "extract from the bare payload, one partition" run_rc 0 $FV ota extract ota/payload.bin --output-dir=ex --partition=vbmeta
+check "extract --json" sh -c "$FV ota extract --json ota/ota.zip --output-dir=ex --partition=vbmeta | jq -e '.extract.result == \"ok\" and .extract.images[0].path == \"ex/vbmeta.img\"' >/dev/null"
+check "extract: a partition not in the payload refused" run_rc 1 $FV ota extract ota/ota.zip --output-dir=ex --partition=vbmeta,nope
+check "  named" grep -q "no partition nope in the payload" "$T/err"
+check "extract without --output-dir refused" run_rc 1 $FV ota extract ota/ota.zip
+check "extract into a missing directory: exit 1" run_rc 1 $FV ota extract ota/ota.zip --output-dir=missing/dir
+# every operation type of a full payload: xz, bz, raw, zstd, ZERO, DISCARD,
+# extents out of order, a REPLACE short of its last block
+if command -v zstd >/dev/null; then ops=zstd,xz,bz,raw; else ops=xz,bz,raw; fi
+check "a package of every full operation" gen every --ops $ops --extra
+check "  verify: all good" run_rc 0 $FV ota verify every/ota.zip
+check "  four images" test "$(grep -c '^image .*: good$' "$T/out")" = 4
+mkdir ev
+check "  extract" run_rc 0 $FV ota extract every/ota.zip --output-dir=ev
+check "  zeros.img: 64 KiB of zeros" cmp ev/zeros.img <(head -c 65536 /dev/zero)
+check "  scatter.img: out of order, not whole blocks" test "$(stat -c %s ev/scatter.img)" = 24526
+check "  system.img the same whatever the compressions" test "$(sha256sum <ev/system.img | cut -c1-64)" = $SYS
+# each broken package: the image named bad, no image left
+bad_image() { # WHAT DIR IMAGE WANT
+	if ! run_rc 2 $FV ota verify "$2/ota.zip"; then fail "$1: verify exit"; return; fi
+	if ! grep -qF -- "image $3: $4" "$T/out"; then sed 's/^/  | /' "$T/out" >&2; fail "$1: verify"; return; fi
+	rm -rf bx && mkdir bx
+	if ! run_rc 2 $FV ota extract "$2/ota.zip" --output-dir=bx; then fail "$1: extract exit"; return; fi
+	if [ -e "bx/$3.img" ] || ls -A bx | grep -q "^\.$3"; then ls -A bx >&2; fail "$1: an image left"; return; fi
+	pass "$1"
+}
+gen th --tamper hash && bad_image "a wrong new_partition_info.hash" th vbmeta "bad (new_partition_info.hash differs: the image's SHA-256 is $VBM)"
+gen td --tamper data && bad_image "a blob changed (signed after)" td system "bad (operation 0 (REPLACE_XZ): its data is not its data_sha256_hash)"
+gen tc --tamper cut && bad_image "an xz blob cut short" tc system "bad (operation 0 (REPLACE_XZ): not a valid xz stream)"
+gen tx --tamper delta && bad_image "a delta operation" tx vbmeta "not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image)"
+check "  the good images still written" test -s bx/system.img
+
 # the command line
 check "ota --help" run_rc 0 $FV ota --help
 check "ota --help lists info" grep -q "info" "$T/out"
 check "ota info --help" run_rc 0 $FV ota info --help
 check "ota info --help shows --json" grep -q -- "--json" "$T/out"
 check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
+check "ota extract --help shows --output-dir" sh -c "$FV ota extract --help | grep -q -- --output-dir"
+check "ota extract --cert: refused (verify's)" run_rc 1 $FV ota extract --cert=x --output-dir=out ota/ota.zip
 check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
 check "ota alone: usage, exit 1" run_rc 1 $FV ota
 check "ota nope: refused" run_rc 1 $FV ota nope

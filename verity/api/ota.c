@@ -20,8 +20,8 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 	*out = NULL;
 	if ((r = verity_api_options_in(__func__, opt, &full)))
 		return r;
-	if (how > 1)
-		return verity_api_fail(EINVAL, "%s: how %u: 0 or 1", __func__,
+	if (how > 3)
+		return verity_api_fail(EINVAL, "%s: how %u: 0 to 3", __func__,
 				       how);
 	if (full.ntrusted_certs > 1)
 		return verity_api_fail(EINVAL,
@@ -38,6 +38,19 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 		return verity_api_keep(r, &err);
 	}
 	*out = p;
+	return 0;
+}
+
+API int fv_ota_extract(fv_ota *p, const char *dir, const char *names)
+{
+	struct ht_error err;
+	int r;
+
+	NEED(p);
+	NEED(dir);
+	if ((r = verity_ota_apply(p->o, dir, names, &err)) ||
+	    (r = verity_ota_facts(p->o, &err)))
+		return verity_api_keep(r, &err);
 	return 0;
 }
 

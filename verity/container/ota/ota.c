@@ -165,7 +165,8 @@ int verity_ota_open(const char *path, int verify, const char *cert,
 	src.size = o->dev.size;
 	src.name = path;
 	if ((r = verity_ota_read(&src, o, err)) ||
-	    (verify && (r = verity_ota_verify(o, cert, err)))) {
+	    ((verify & 1) && (r = verity_ota_verify(o, cert, err))) ||
+	    ((verify & 2) && (r = verity_ota_apply(o, NULL, NULL, err)))) {
 		verity_ota_free(o);
 		return r;
 	}
@@ -204,6 +205,9 @@ void verity_ota_free(struct verity_ota *o)
 		free(o->f[i].value);
 	}
 	free(o->f);
+	for (size_t i = 0; o->parts && i < o->nparts; i++)
+		free(o->parts[i].path);
+	free(o->parts);
 	free(o->properties);
 	free(o->signer);
 	free(o->zip_signer);

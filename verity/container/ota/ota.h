@@ -24,6 +24,20 @@
 #define VERITY_OTA_METADATA   "META-INF/com/android/metadata.pb"
 #define VERITY_OTA_OTACERT    "META-INF/com/android/otacert"
 #define VERITY_OTA_MAX_FACTS (1u << 22)
+#define VERITY_OTA_MAX_OP    (256u << 20) /* an operation's data, output */
+#define VERITY_OTA_MAX_IMAGE (1ull << 40) /* new_partition_info.size */
+
+/* What verity_ota_apply found for one partition. */
+struct verity_ota_part {
+	const char *name; /* the manifest's */
+	char verdict[640]; /* "good", or why not */
+	uint64_t ops;     /* operations applied */
+	char *path;       /* the image written (extract), or NULL */
+};
+
+/* Decompressed bytes handed on: 0 or a negative errno. */
+typedef int (*verity_ota_put_fn)(void *ctx, const uint8_t *p, size_t n,
+				 struct ht_error *err);
 
 /* A fact's kind: a value (string, number, true/false, null), or where an
  * object or array begins and ends (key "" inside an array). */
@@ -75,6 +89,11 @@ struct verity_ota {
 	/* what verity_ota_check_zip found: each "good", or why not */
 	char zip_check[VERITY_OTA_ZIP_CHECKS][384];
 	char zip_digest[16]; /* the whole-file signature's: "SHA-256" */
+	/* what verity_ota_apply found */
+	int applied;
+	struct verity_ota_part *parts;
+	size_t nparts;
+	uint64_t unhashed; /* operations with data and no data_sha256_hash */
 };
 
 /* 1 when src is an OTA package: a zip with a payload.bin entry, or a
@@ -88,9 +107,10 @@ int verity_ota_read(const struct verity_ota_src *src, struct verity_ota *o,
 		    struct ht_error *err);
 /* The facts of what o holds (and what verify found), in order. */
 int verity_ota_facts(struct verity_ota *o, struct ht_error *err);
-/* The file at path read (verity_ota_read) and, verify 1, its signatures
- * checked (verity_ota_verify with cert), then its facts (*o:
- * verity_ota_free); -ENODEV when it cannot be opened. */
+/* The file at path read (verity_ota_read) and, verify bit 1, its
+ * signatures checked (verity_ota_verify with cert), bit 2 its operations
+ * applied and its partitions hashed (verity_ota_apply, no output), then
+ * its facts (*o: verity_ota_free); -ENODEV when it cannot be opened. */
 int verity_ota_open(const char *path, int verify, const char *cert,
 		    struct verity_ota **o, struct ht_error *err);
 /* The metadata and payload signatures checked with the key of cert (a
@@ -130,6 +150,24 @@ void verity_ota_zip_signer(struct verity_ota *o);
 int verity_ota_entry(const struct verity_ota *o, const char *name,
 		     char **out, size_t *len, struct ht_error *err);
 void verity_ota_free(struct verity_ota *o);
+/* Each partition named in names (a comma-separated list; NULL: all) of a
+ * full payload applied: each operation's data checked against its
+ * data_sha256_hash, decompressed into its dst_extents (REPLACE,
+ * REPLACE_BZ, REPLACE_XZ, REPLACE_ZSTD, ZERO, DISCARD; every size
+ * bounded), the image hashed against new_partition_info; with dir, each
+ * good image committed as dir/NAME.img (verity/storage/output.h; a bad
+ * one leaves nothing). The verdicts in o->parts. -EINVAL (a name not in
+ * the payload), -ENOMEM, -EIO, an output's errors. */
+int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
+		     struct ht_error *err);
+/* in (len bytes) of an operation of type (1 bzip2, 8 xz, 14 zstd)
+ * decompressed, at most max bytes, handed to put; *produced: how many.
+ * -EINVAL (what named: not a valid stream, more than max), -ENOSYS (its
+ * library cannot be opened), -ENOMEM, put's errors. */
+int verity_ota_decompress(unsigned type, const uint8_t *in, size_t len,
+			  uint64_t max, verity_ota_put_fn put, void *ctx,
+			  uint64_t *produced, const char *what,
+			  struct ht_error *err);
 /* inlen bytes of raw deflate at in into exactly outlen bytes at out
  * (what names the entry). */
 int verity_ota_inflate(const uint8_t *in, size_t inlen, uint8_t *out,

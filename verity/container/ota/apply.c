@@ -1,0 +1,503 @@
+/* A full OTA payload's operations applied (verity/container/ota/ota.h,
+ * verity_ota_apply; the facts: ../shared/FORMAT-android17.md B.3, B.6):
+ * each operation's blob read (within the data blobs: payload.c checked
+ * it), its data_sha256_hash checked before it is used, its data
+ * decompressed into its dst_extents, and the partition hashed against
+ * new_partition_info. An image is hashed as it is written when the
+ * operations write it in order (a full payload's usual layout), else
+ * read back from its file: the output (extract), or an unlinked
+ * temporary file (verify). */
+#include "verity/container/ota/ota.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "hashtree/sha256.h"
+#include "hashtree/libcrypto.h"
+#include "verity/storage/output.h"
+
+#define ZEROS (1u << 16)
+
+typedef ChromeosUpdateEngine__PartitionUpdate partition_update;
+typedef ChromeosUpdateEngine__InstallOperation install_op;
+
+/* Where an image goes: a file (fd >= 0), a hash as it is written. */
+struct sink {
+	int fd;
+	uint64_t size;   /* the image's bytes */
+	int in_order;    /* hashed as written (next: the next byte) */
+	uint64_t next;
+	EVP_MD_CTX *sha;
+	const char *what;
+};
+
+/* An operation's output: its extents, filled in order. */
+struct cursor {
+	struct sink *s;
+	ChromeosUpdateEngine__Extent *const *x;
+	size_t n, i;
+	uint64_t off; /* bytes into extent i */
+	uint32_t bs;
+};
+
+static int sink_write(struct sink *s, uint64_t at, const uint8_t *p, size_t n,
+		      struct ht_error *err)
+{
+	if (at >= s->size)
+		return 0; /* the last block's bytes past the image */
+	if (n > s->size - at)
+		n = (size_t)(s->size - at);
+	if (s->in_order) {
+		if (at != s->next)
+			return ht_fail(err, EIO, "%s: written out of order",
+				       s->what);
+		if (!EVP_DigestUpdate(s->sha, p, n))
+			return ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+		s->next += n;
+	}
+	while (s->fd >= 0 && n) {
+		ssize_t w = pwrite(s->fd, p, n, (off_t)at);
+
+		if (w <= 0)
+			return ht_fail(err, w < 0 ? errno : EIO,
+				       "%s: cannot write: %s", s->what,
+				       strerror(w < 0 ? errno : EIO));
+		p += w;
+		n -= (size_t)w;
+		at += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int put(void *ctx, const uint8_t *p, size_t n, struct ht_error *err)
+{
+	struct cursor *c = ctx;
+	int r;
+
+	while (n) {
+		uint64_t len, step;
+
+		if (c->i == c->n)
+			return ht_fail(err, EINVAL, "%s: more data than its "
+						    "dst_extents hold",
+				       c->s->what);
+		len = c->x[c->i]->num_blocks * c->bs;
+		step = len - c->off < n ? len - c->off : n;
+		/* a start of 2^64-1: a legacy sparse hole, its data dropped */
+		if (c->x[c->i]->start_block != UINT64_MAX &&
+		    (r = sink_write(c->s,
+				    c->x[c->i]->start_block * c->bs + c->off,
+				    p, (size_t)step, err)))
+			return r;
+		p += step;
+		n -= (size_t)step;
+		if ((c->off += step) == len) {
+			c->i++;
+			c->off = 0;
+		}
+	}
+	return 0;
+}
+
+static int put_zeros(struct cursor *c, uint64_t n, struct ht_error *err)
+{
+	static const uint8_t z[ZEROS];
+	int r;
+
+	while (n) {
+		size_t step = n < ZEROS ? (size_t)n : ZEROS;
+
+		if ((r = put(c, z, step, err)))
+			return r;
+		n -= step;
+	}
+	return 0;
+}
+
+/* One operation applied; a problem of the package: -EINVAL (err names
+ * it). buf: its blob. */
+static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
+		    struct sink *s, uint8_t **buf, size_t *cap,
+		    struct ht_error *err)
+{
+	const struct verity_payload *p = &o->payload;
+	struct cursor c = {s, op->dst_extents, op->n_dst_extents, 0, 0,
+			   p->block_size};
+	uint64_t out = 0, len = op->has_data_length ? op->data_length : 0;
+	uint64_t got = 0;
+	char what[512];
+	uint8_t d[32];
+	int r;
+
+	snprintf(what, sizeof(what), "%s: operation %zu (%s)", s->what, i,
+		 verity_payload_op_name(op->type) ? verity_payload_op_name(op->type)
+						  : "unknown");
+	for (size_t k = 0; k < op->n_dst_extents; k++) {
+		uint64_t b = op->dst_extents[k]->num_blocks;
+
+		if (b > VERITY_OTA_MAX_OP / p->block_size ||
+		    b * p->block_size > VERITY_OTA_MAX_OP - out)
+			return ht_fail(err, EINVAL,
+				       "%s: dst_extents over %u MiB, refused",
+				       what, VERITY_OTA_MAX_OP >> 20);
+		out += b * p->block_size;
+	}
+	if (!out)
+		return ht_fail(err, EINVAL, "%s: no dst_extents", what);
+	if (len > VERITY_OTA_MAX_OP)
+		return ht_fail(err, EINVAL,
+			       "%s: data_length %llu: over %u MiB, refused",
+			       what, (unsigned long long)len,
+			       VERITY_OTA_MAX_OP >> 20);
+	if (len > *cap) {
+		uint8_t *nb = realloc(*buf, (size_t)len);
+
+		if (!nb)
+			return ht_fail(err, ENOMEM, "out of memory");
+		*buf = nb;
+		*cap = (size_t)len;
+	}
+	if (len && (r = verity_ota_src_read(&o->src,
+					    p->at + p->blobs + op->data_offset,
+					    *buf, (size_t)len, err)))
+		return r;
+	if (op->data_sha256_hash.len == 32) {
+		ht_sha256(*buf, (size_t)len, d);
+		if (memcmp(d, op->data_sha256_hash.data, 32))
+			return ht_fail(err, EINVAL,
+				       "%s: its data is not its "
+				       "data_sha256_hash",
+				       what);
+	} else if (len) {
+		o->unhashed++;
+	}
+	switch (op->type) {
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE:
+		if ((r = put(&c, *buf, (size_t)len, err)))
+			return r;
+		got = len;
+		break;
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE_BZ:
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE_XZ:
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE_ZSTD:
+		if ((r = verity_ota_decompress((unsigned)op->type, *buf,
+					       (size_t)len, out, put, &c, &got,
+					       what, err)))
+			return r;
+		break;
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__ZERO:
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__DISCARD:
+		if (len)
+			return ht_fail(err, EINVAL,
+				       "%s: data_length %llu: this type has "
+				       "none",
+				       what, (unsigned long long)len);
+		return put_zeros(&c, out, err);
+	default:
+		return ht_fail(err, EINVAL,
+			       "%s: not applied (a delta operation, or one "
+			       "this version does not apply)",
+			       what);
+	}
+	/* the data fills the extents to within their last block */
+	if (got > out || got + p->block_size <= out)
+		return ht_fail(err, EINVAL,
+			       "%s: %llu bytes of data for %llu bytes of "
+			       "dst_extents",
+			       what, (unsigned long long)got,
+			       (unsigned long long)out);
+	return put_zeros(&c, out - got, err);
+}
+
+/* The operations write the image in order from its start. */
+static int in_order(const partition_update *u)
+{
+	uint64_t next = 0;
+
+	for (size_t i = 0; i < u->n_operations; i++)
+		for (size_t k = 0; k < u->operations[i]->n_dst_extents; k++) {
+			const ChromeosUpdateEngine__Extent *x =
+				u->operations[i]->dst_extents[k];
+
+			if (x->start_block == UINT64_MAX)
+				continue;
+			if (x->start_block != next)
+				return 0;
+			next += x->num_blocks;
+		}
+	return 1;
+}
+
+/* The file's [0, size) hashed into d. */
+static int hash_file(struct sink *s, uint8_t d[32], struct ht_error *err)
+{
+	uint8_t *b = malloc(1u << 20);
+	unsigned n = 0;
+	int r = 0;
+
+	if (!b)
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (uint64_t at = 0; at < s->size && !r;) {
+		size_t step = s->size - at < (1u << 20) ? (size_t)(s->size - at)
+							: (1u << 20);
+		ssize_t got = pread(s->fd, b, step, (off_t)at);
+
+		if (got <= 0)
+			r = ht_fail(err, EIO, "%s: cannot read it back: %s",
+				    s->what, got < 0 ? strerror(errno) : "short");
+		else if (!EVP_DigestUpdate(s->sha, b, (size_t)got))
+			r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+		at += got > 0 ? (uint64_t)got : 0;
+	}
+	free(b);
+	if (!r && !EVP_DigestFinal_ex(s->sha, d, &n))
+		r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+	return r;
+}
+
+/* An unlinked temporary file for an image verified out of order. */
+static int temp_file(struct ht_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/fastverity-ota.XXXXXX",
+		 dir && dir[0] ? dir : "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
+		return ht_fail(err, errno,
+			       "cannot make a temporary file in %s: %s",
+			       dir && dir[0] ? dir : "/tmp", strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+static void say(struct verity_ota_part *pr, const char *fmt, const char *a,
+		const char *b)
+{
+	snprintf(pr->verdict, sizeof(pr->verdict), fmt, a, b);
+}
+
+/* Partition u applied into path (NULL: hashed only); pr's verdict. */
+static int apply_partition(struct verity_ota *o, const partition_update *u,
+			   const char *path, struct verity_ota_part *pr,
+			   struct ht_error *err)
+{
+	const ChromeosUpdateEngine__PartitionInfo *ni = u->new_partition_info;
+	struct verity_device dev = {.fd = -1};
+	struct sink s = {.fd = -1};
+	struct ht_error e2;
+	EVP_MD *md = NULL;
+	uint8_t *buf = NULL, d[32];
+	char what[4096 + 256];
+	unsigned n = 0;
+	size_t cap = 0;
+	int r = 0;
+
+	snprintf(what, sizeof(what), "%s: partition %s", o->src.name,
+		 u->partition_name);
+	s.what = what;
+	if (!ni || !ni->has_size || ni->hash.len != 32) {
+		say(pr, "bad (no new_partition_info size and SHA-256)", NULL,
+		    NULL);
+		return 0;
+	}
+	if (ni->size > VERITY_OTA_MAX_IMAGE) {
+		say(pr, "bad (new_partition_info.size over 1 TiB, refused)",
+		    NULL, NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < u->n_operations; i++) {
+		unsigned t = (unsigned)u->operations[i]->type;
+
+		if (t != 0 && t != 1 && t != 6 && t != 7 && t != 8 && t != 14) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "not applied (operation %zu: %s%s)", i,
+				 verity_payload_op_name(t)
+					 ? verity_payload_op_name(t)
+					 : "an unknown type",
+				 t == 4 || t == 5 || t == 10
+					 ? ": a delta operation, it needs the "
+					   "source image"
+					 : ": not supported");
+			return 0;
+		}
+	}
+	s.size = ni->size;
+	s.in_order = in_order(u);
+	md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (!md || !(s.sha = EVP_MD_CTX_new()) ||
+	    !EVP_DigestInit_ex(s.sha, md, NULL)) {
+		EVP_MD_CTX_free(s.sha);
+		EVP_MD_free(md);
+		return ht_fail(err, ENOMEM, "SHA-256 cannot be computed (OpenSSL)");
+	}
+	if (path) {
+		if ((r = verity_device_open_output(&dev, path, "an image", 0644,
+						   err)))
+			goto out;
+		s.fd = dev.fd;
+	} else if (!s.in_order && (s.fd = temp_file(err)) < 0) {
+		r = s.fd;
+		s.fd = -1;
+		goto out;
+	}
+	if (s.fd >= 0 && ftruncate(s.fd, (off_t)s.size) < 0) {
+		r = ht_fail(err, errno, "%s: cannot size its image: %s", what,
+			    strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < u->n_operations && !r; i++) {
+		memset(&e2, 0, sizeof(e2));
+		r = apply_op(o, u->operations[i], i, &s, &buf, &cap, &e2);
+		if (r == -EINVAL) {
+			const char *m = ht_msg(&e2);
+			size_t l = strlen(what);
+
+			/* the message less the partition named already */
+			say(pr, "bad (%s)",
+			    strncmp(m, what, l) ? m : m + l + (m[l] == ':') +
+							(m[l + 1] == ' '),
+			    NULL);
+			r = 0;
+			goto out;
+		}
+		if (r)
+			ht_handover(err, &e2);
+		pr->ops++;
+	}
+	if (r)
+		goto out;
+	if (s.in_order) {
+		static const uint8_t z[ZEROS];
+
+		while (!r && s.next < s.size) {
+			size_t step = s.size - s.next < ZEROS
+					      ? (size_t)(s.size - s.next)
+					      : ZEROS;
+
+			if (!EVP_DigestUpdate(s.sha, z, step))
+				r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+			s.next += step;
+		}
+		if (!r && !EVP_DigestFinal_ex(s.sha, d, &n))
+			r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+	} else {
+		r = hash_file(&s, d, err);
+	}
+	if (r)
+		goto out;
+	if (memcmp(d, ni->hash.data, 32)) {
+		char hex[65];
+
+		for (int i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		say(pr, "bad (new_partition_info.hash differs: the image's "
+			"SHA-256 is %s)",
+		    hex, NULL);
+		goto out;
+	}
+	if (path) {
+		if ((r = verity_device_commit(&dev, err)))
+			goto out;
+		if (!(pr->path = strdup(path))) {
+			r = ht_fail(err, ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	say(pr, "good", NULL, NULL);
+out:
+	if (path)
+		verity_device_close(&dev); /* uncommitted: removed */
+	else if (s.fd >= 0)
+		close(s.fd);
+	EVP_MD_CTX_free(s.sha);
+	EVP_MD_free(md);
+	free(buf);
+	return r;
+}
+
+static int wanted(const char *names, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *s = names; s && *s;) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n == l && !strncmp(s, name, l))
+			return 1;
+		s = e ? e + 1 : NULL;
+	}
+	return !names;
+}
+
+int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
+		     struct ht_error *err)
+{
+	const verity_manifest *m = o->payload.m;
+	char *path = NULL;
+	int r;
+
+	if ((r = ht_libcrypto_load("applying an OTA payload's operations",
+				   err)))
+		return r;
+	/* every name asked for is a partition */
+	for (const char *s = names; s && *s;) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s), i;
+
+		for (i = 0; i < m->n_partitions; i++)
+			if (strlen(m->partitions[i]->partition_name) == n &&
+			    !strncmp(m->partitions[i]->partition_name, s, n))
+				break;
+		if (i == m->n_partitions)
+			return ht_fail(err, EINVAL,
+				       "%s: no partition %.*s in the payload",
+				       o->src.name, (int)(n < 256 ? n : 256), s);
+		s = e ? e + 1 : NULL;
+	}
+	free(o->parts);
+	if (!(o->parts = calloc(m->n_partitions ? m->n_partitions : 1,
+				sizeof(*o->parts))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	o->nparts = 0;
+	o->applied = 1;
+	for (size_t i = 0; i < m->n_partitions && !r; i++) {
+		const partition_update *u = m->partitions[i];
+		struct verity_ota_part *pr = &o->parts[o->nparts];
+
+		if (!wanted(names, u->partition_name))
+			continue;
+		pr->name = u->partition_name;
+		o->nparts++;
+		if (dir) {
+			const char *n = u->partition_name;
+
+			/* a name that is a file's name, not a path */
+			if (strchr(n, '/') || !strcmp(n, ".") ||
+			    !strcmp(n, "..")) {
+				r = ht_fail(err, EINVAL,
+					    "%s: partition name %s: not a "
+					    "file name, not extracted",
+					    o->src.name, n);
+				break;
+			}
+			free(path);
+			if (asprintf(&path, "%s/%s.img", dir, n) < 0) {
+				path = NULL;
+				r = ht_fail(err, ENOMEM, "out of memory");
+				break;
+			}
+		}
+		r = apply_partition(o, u, dir ? path : NULL, pr, err);
+	}
+	free(path);
+	return r;
+}
