@@ -19,6 +19,9 @@
 #include <openssl/evp.h>
 
 #include "hashtree/sha256.h"
+#include "hashtree/tree.h"
+#include "verity/fec/encode.h"
+#include "verity/fec/layout.h"
 #include "hashtree/libcrypto.h"
 #include "verity/storage/output.h"
 
@@ -261,6 +264,174 @@ static int hash_file(struct sink *s, uint8_t d[32], struct ht_error *err)
 	return r;
 }
 
+/* The tree's I/O: data and tree at their byte offsets in the image. */
+struct tree_io {
+	int fd;
+	uint64_t data, tree;
+};
+
+static int rw(int fd, uint64_t at, void *buf, size_t len, int out,
+	      struct ht_error *err)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = out ? pwrite(fd, p, len, (off_t)at)
+				: pread(fd, p, len, (off_t)at);
+
+		if (n <= 0)
+			return ht_fail(err, EIO, "an OTA image: cannot %s it: %s",
+				       out ? "write" : "read",
+				       n < 0 ? strerror(errno) : "short");
+		p += n;
+		len -= (size_t)n;
+		at += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int t_read_data(void *ctx, uint64_t off, void *buf, size_t len,
+		       struct ht_error *err)
+{
+	const struct tree_io *t = ctx;
+
+	return rw(t->fd, t->data + off, buf, len, 0, err);
+}
+
+static int t_read_tree(void *ctx, uint64_t off, void *buf, size_t len,
+		       struct ht_error *err)
+{
+	const struct tree_io *t = ctx;
+
+	return rw(t->fd, t->tree + off, buf, len, 0, err);
+}
+
+static int t_write_tree(void *ctx, uint64_t off, const void *buf, size_t len,
+			struct ht_error *err)
+{
+	const struct tree_io *t = ctx;
+
+	return rw(t->fd, t->tree + off, (void *)(uintptr_t)buf, len, 1, err);
+}
+
+/* An extent's bytes [*at, *at + *len) (blocks of bs, within the image:
+ * payload.c checked it). */
+static void extent_bytes(const ChromeosUpdateEngine__Extent *x, uint32_t bs,
+			 uint64_t *at, uint64_t *len)
+{
+	*at = x ? x->start_block * bs : 0;
+	*len = x ? x->num_blocks * bs : 0;
+}
+
+/* The hash tree and FEC the device computes (FORMAT B.7), written into
+ * the image at fd: 0 with the verdict said, or an error. */
+static int regenerate(const struct verity_ota *o, const partition_update *u,
+		      int fd, uint64_t size, struct verity_ota_part *pr,
+		      struct ht_error *err)
+{
+	const uint32_t bs = o->payload.block_size;
+	uint64_t dat, dlen, tat, tlen, fdat, fdlen, fat, flen;
+	struct ht_error e2;
+	int r;
+
+	extent_bytes(u->hash_tree_data_extent, bs, &dat, &dlen);
+	extent_bytes(u->hash_tree_extent, bs, &tat, &tlen);
+	extent_bytes(u->fec_data_extent, bs, &fdat, &fdlen);
+	extent_bytes(u->fec_extent, bs, &fat, &flen);
+	if (tlen) {
+		struct tree_io t = {fd, dat, tat};
+		struct ht_io io = {.ctx = &t,
+				   .read_data = t_read_data,
+				   .read_tree = t_read_tree,
+				   .write_tree = t_write_tree};
+		struct ht_options opt = {.threads = 1};
+		struct ht_geometry g;
+		struct ht_hasher h;
+		uint8_t root[HT_MAX_DIGEST_SIZE];
+		char alg[32];
+		unsigned ds = 0;
+		size_t n = 0;
+		const char *a = u->hash_tree_algorithm ? u->hash_tree_algorithm
+						       : "";
+
+		for (; a[n] && n < sizeof(alg) - 1; n++)
+			alg[n] = (char)(a[n] >= 'A' && a[n] <= 'Z' ? a[n] + 32
+								   : a[n]);
+		alg[n] = '\0';
+		if (strcmp(alg, "sha1") && strcmp(alg, "sha256") &&
+		    strcmp(alg, "sha384") && strcmp(alg, "sha512")) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (hash_tree_algorithm %.32s: sha1, sha256, "
+				 "sha384 or sha512)",
+				 a);
+			return 0;
+		}
+		if (!dlen || tat < dat + dlen) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (hash_tree_extent does not follow "
+				 "hash_tree_data_extent)");
+			return 0;
+		}
+		memset(&e2, 0, sizeof(e2));
+		if ((r = ht_digest_size_of(alg, &ds, &e2)) ||
+		    (r = ht_geometry_init(&g, dlen / bs, bs, bs, ds, 1, &e2))) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (hash_tree_*: %s)", ht_msg(&e2));
+			return 0;
+		}
+		if (g.tree_blocks != tlen / bs) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (hash_tree_extent: %llu blocks, the tree "
+				 "of hash_tree_data_extent is %llu)",
+				 (unsigned long long)(tlen / bs),
+				 (unsigned long long)g.tree_blocks);
+			return 0;
+		}
+		if ((r = ht_hasher_init(&h, alg, 1, u->hash_tree_salt.data,
+					u->hash_tree_salt.len, err)))
+			return r;
+		r = ht_build(&g, &h, &io, &opt, root, err);
+		ht_hasher_free(&h);
+		if (r)
+			return r;
+	}
+	if (flen) {
+		struct verity_device d;
+		struct verity_fec_layout fl;
+		unsigned roots = u->has_fec_roots ? u->fec_roots : 2;
+
+		if (bs != 4096 || fdat != 0 || !fdlen || fat < fdlen) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (fec_*: FEC over blocks of 4096 bytes "
+				 "from the image's start, before fec_extent)");
+			return 0;
+		}
+		memset(&e2, 0, sizeof(e2));
+		if (roots < 2 || roots > 24 ||
+		    verity_fec_layout_flat(fdlen, bs, roots, fat, &fl, &e2)) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (fec_roots %u: %s)", roots,
+				 ht_msg(&e2)[0] ? ht_msg(&e2) : "2 to 24");
+			return 0;
+		}
+		if (fl.parity_bytes != flen) {
+			snprintf(pr->verdict, sizeof(pr->verdict),
+				 "bad (fec_extent: %llu bytes, the parity of "
+				 "fec_data_extent is %llu)",
+				 (unsigned long long)flen,
+				 (unsigned long long)fl.parity_bytes);
+			return 0;
+		}
+		memset(&d, 0, sizeof(d));
+		d.fd = fd;
+		d.path = "an OTA image";
+		d.size = size;
+		if ((r = verity_fec_encode_flat(&d, &fl, 1, err)))
+			return r;
+	}
+	return 0;
+}
+
 /* An unlinked temporary file for an image verified out of order. */
 static int temp_file(struct ht_error *err)
 {
@@ -294,6 +465,7 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	struct sink s = {.fd = -1};
 	struct ht_error e2;
 	EVP_MD *md = NULL;
+	int verity;
 	uint8_t *buf = NULL, d[32];
 	char what[4096 + 256];
 	unsigned n = 0;
@@ -330,7 +502,9 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 		}
 	}
 	s.size = ni->size;
-	s.in_order = in_order(u);
+	verity = (u->hash_tree_extent && u->hash_tree_extent->num_blocks) ||
+		 (u->fec_extent && u->fec_extent->num_blocks);
+	s.in_order = !verity && in_order(u);
 	md = EVP_MD_fetch(NULL, "SHA256", NULL);
 	if (!md || !(s.sha = EVP_MD_CTX_new()) ||
 	    !EVP_DigestInit_ex(s.sha, md, NULL)) {
@@ -374,6 +548,12 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	}
 	if (r)
 		goto out;
+	if (verity) {
+		if ((r = regenerate(o, u, s.fd, s.size, pr, err)))
+			goto out;
+		if (pr->verdict[0])
+			goto out; /* the verity fields' verdict */
+	}
 	if (s.in_order) {
 		static const uint8_t z[ZEROS];
 
