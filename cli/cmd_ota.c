@@ -22,7 +22,7 @@ enum {
 
 struct ota_args {
 	int json;
-	char *cert, *output_dir, *partition;
+	char *cert, *output_dir, *partition, *source;
 	const char **args;
 	int nargs;
 };
@@ -37,7 +37,7 @@ static const struct sub {
 	 "what an OTA package (a zip, or payload.bin) holds: the payload's "
 	 "versions, partitions, operations and signatures, its properties "
 	 "and metadata"},
-	{"verify", O_VERIFY, "PKG [--cert=PEM] [--json]",
+	{"verify", O_VERIFY, "PKG [--cert=PEM] [--source=DIR] [--json]",
 	 "checks the payload's metadata and payload signatures (RSA-2048 or "
 	 "RSA-4096, SHA-256) against --cert, else against the package's own "
 	 "otacert (the signer then not checked against a trusted one); a "
@@ -45,9 +45,11 @@ static const struct sub {
 	 "files; each operation's data hash, each partition applied and "
 	 "hashed against new_partition_info"},
 	{"extract", O_EXTRACT,
-	 "PKG --output-dir=DIR [--partition=NAME[,NAME...]] [--json]",
-	 "writes each partition of a full payload to DIR/NAME.img, each "
-	 "checked against its hash before it appears under its name"},
+	 "PKG --output-dir=DIR [--source=DIR] [--partition=NAME[,NAME...]] "
+	 "[--json]",
+	 "writes each partition to DIR/NAME.img (a delta's from the source "
+	 "images in --source), each checked against its hash before it "
+	 "appears under its name"},
 };
 
 #define ARG(f) offsetof(struct ota_args, f)
@@ -56,6 +58,8 @@ static const struct cli_option rows[] = {
 		NULL, "one JSON document on stdout"),
 	CLI_ROW("output-dir", CLI_VALUE, ARG(output_dir), 0, O_EXTRACT, "DIR",
 		"where the images go (DIR/NAME.img)"),
+	CLI_ROW("source", CLI_VALUE, ARG(source), 0, O_VERIFY | O_EXTRACT,
+		"DIR", "a delta's source images (DIR/NAME.img)"),
 	CLI_ROW("partition", CLI_VALUE, ARG(partition), 0, O_EXTRACT,
 		"NAME[,NAME...]", "only these partitions (default: all)"),
 	CLI_ROW("cert", CLI_VALUE, ARG(cert), 0, O_VERIFY, "PEM",
@@ -323,8 +327,12 @@ static int verify(struct ota_args *a)
 		opts.trusted_certs = certs;
 		opts.ntrusted_certs = 1;
 	}
-	if ((r = fv_ota_open(a->args[0], 3, &opts, &p)))
+	if ((r = fv_ota_open(a->args[0], 1, &opts, &p)))
 		return cli_lib_error(r);
+	if ((r = fv_ota_extract(p, NULL, a->source, NULL))) {
+		fv_ota_free(p);
+		return cli_lib_error(r);
+	}
 	ok = print_verify(p, "verify", !a->json);
 	if (a->json)
 		cli_json_print(json_of(p));
@@ -346,7 +354,7 @@ static int extract(struct ota_args *a)
 				 "ota extract: --output-dir=DIR is needed");
 	if ((r = fv_ota_open(a->args[0], 0, NULL, &p)))
 		return cli_lib_error(r);
-	if ((r = fv_ota_extract(p, a->output_dir, a->partition))) {
+	if ((r = fv_ota_extract(p, a->output_dir, a->source, a->partition))) {
 		fv_ota_free(p);
 		return cli_lib_error(r);
 	}

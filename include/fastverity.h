@@ -480,7 +480,7 @@ const char *fv_slot_note(const fv_slot *s, size_t i);
 typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p); /* docs/ota.md */
 int fv_ota_open(const char *pkg, unsigned how, const fv_options *o, fv_ota **p);
 int fv_ota_fact(const fv_ota *p, size_t i, const char *kv[2], int *type);
-int fv_ota_extract(fv_ota *p, const char *dir, const char *names);
+int fv_ota_extract(fv_ota *p, const char *dir, const char *src, const char *n);
 /* --- the door: what actions act on, opened and judged once ------------ */
 /* An image given alone (its container: NULL, the registry's), or a plain
  * pair; its tree, parity, signature and root where not found. */

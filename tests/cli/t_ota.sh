@@ -267,18 +267,19 @@ check "  zeros.img: 64 KiB of zeros" cmp ev/zeros.img <(head -c 65536 /dev/zero)
 check "  scatter.img: out of order, not whole blocks" test "$(stat -c %s ev/scatter.img)" = 24526
 check "  system.img the same whatever the compressions" test "$(sha256sum <ev/system.img | cut -c1-64)" = $SYS
 # each broken package: the image named bad, no image left
-bad_image() { # WHAT DIR IMAGE WANT
-	if ! run_rc 2 $FV ota verify "$2/ota.zip"; then fail "$1: verify exit"; return; fi
+bad_image() { # WHAT DIR IMAGE WANT [SOURCE]
+	local s=${5:+--source=$5}
+	if ! run_rc 2 $FV ota verify $s "$2/ota.zip"; then fail "$1: verify exit"; return; fi
 	if ! grep -qF -- "image $3: $4" "$T/out"; then sed 's/^/  | /' "$T/out" >&2; fail "$1: verify"; return; fi
 	rm -rf bx && mkdir bx
-	if ! run_rc 2 $FV ota extract "$2/ota.zip" --output-dir=bx; then fail "$1: extract exit"; return; fi
+	if ! run_rc 2 $FV ota extract $s "$2/ota.zip" --output-dir=bx; then fail "$1: extract exit"; return; fi
 	if [ -e "bx/$3.img" ] || ls -A bx | grep -q "^\.$3"; then ls -A bx >&2; fail "$1: an image left"; return; fi
 	pass "$1"
 }
 gen th --tamper hash && bad_image "a wrong new_partition_info.hash" th vbmeta "bad (new_partition_info.hash differs: the image's SHA-256 is $VBM)"
 gen td --tamper data && bad_image "a blob changed (signed after)" td system "bad (operation 0 (REPLACE_XZ): its data is not its data_sha256_hash)"
 gen tc --tamper cut && bad_image "an xz blob cut short" tc system "bad (operation 0 (REPLACE_XZ): not a valid xz stream)"
-gen tx --tamper delta && bad_image "a delta operation" tx vbmeta "not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image)"
+gen tx --tamper delta && bad_image "a delta operation" tx vbmeta "not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image (--source))"
 check "  the good images still written" test -s bx/system.img
 
 # the hash tree and FEC the device makes (hash_tree_*, fec_*): over an
@@ -308,6 +309,25 @@ gen vs --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper salt &&
 	bad_image "a wrong hash_tree_salt" vs odm "bad (new_partition_info.hash differs"
 gen vr --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper roots &&
 	bad_image "a wrong fec_roots" vr odm "bad (fec_extent: 114688 bytes, the parity of fec_data_extent is 172032)"
+
+# deltas: SOURCE_COPY, SOURCE_BSDIFF (BSDIFF40), BROTLI_BSDIFF (BSDF2)
+# from --source=DIR (NAME.img), checked against old_partition_info first
+check "a delta package" gen dl --delta
+check "  info: a delta, its operations" sh -c "$FV ota info dl/payload.bin | grep -qx '  type: delta' && $FV ota info dl/payload.bin | grep -qx '        BROTLI_BSDIFF: 3'"
+check "  verify without --source: the delta not applied (exit 2)" run_rc 2 $FV ota verify dl/ota.zip
+check "  named" vline "image system: not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image (--source))"
+check "  verify --source: good" run_rc 0 $FV ota verify --source=dl/source dl/ota.zip
+check "  said" vline "image system: good"
+mkdir edl
+check "  extract --source" run_rc 0 $FV ota extract --source=dl/source --output-dir=edl dl/ota.zip
+check "  system.img the target's" test "$(sha256sum <edl/system.img | cut -c1-64)" = $SYS
+check "  vbmeta.img the target's" test "$(sha256sum <edl/vbmeta.img | cut -c1-64)" = $VBM
+mkdir src2 && cp dl/source/system.img src2/ && flip src2/system.img 5000
+check "  a source image changed: exit 2" run_rc 2 $FV ota verify --source=src2 dl/ota.zip
+check "  named" grep -q "^image system: bad (source image src2/system.img: not old_partition_info.hash, its SHA-256 is [0-9a-f]*)$" "$T/out"
+check "  a source image missing: not applied" run_rc 2 $FV ota verify --source=nowhere dl/ota.zip
+check "  named" grep -q "^image system: not applied (its source image: nowhere/system.img" "$T/out"
+gen ds --delta --tamper srchash && bad_image "a wrong src_sha256_hash" ds system "bad (operation 1 (SOURCE_BSDIFF): its source data is not its src_sha256_hash)" ds/source
 
 # the command line
 check "ota --help" run_rc 0 $FV ota --help

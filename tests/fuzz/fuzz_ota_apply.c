@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o->dev.fd = -1;
 	verity_ota_mem_src(&src, &mem, buf, size - 2 + 24, "fuzz");
 	if (!verity_ota_read(&src, o, NULL) && small(&o->payload) &&
-	    !verity_ota_apply(o, NULL, NULL, NULL))
+	    !verity_ota_apply(o, NULL, NULL, NULL, NULL))
 		for (size_t i = 0; i < o->nparts; i++)
 			if (!o->parts[i].verdict[0])
 				abort();

@@ -41,14 +41,14 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 	return 0;
 }
 
-API int fv_ota_extract(fv_ota *p, const char *dir, const char *names)
+API int fv_ota_extract(fv_ota *p, const char *dir, const char *src,
+			  const char *names)
 {
 	struct ht_error err;
 	int r;
 
 	NEED(p);
-	NEED(dir);
-	if ((r = verity_ota_apply(p->o, dir, names, &err)) ||
+	if ((r = verity_ota_apply(p->o, dir, src, names, &err)) ||
 	    (r = verity_ota_facts(p->o, &err)))
 		return verity_api_keep(r, &err);
 	return 0;

@@ -125,10 +125,70 @@ static int put_zeros(struct cursor *c, uint64_t n, struct ht_error *err)
 
 /* One operation applied; a problem of the package: -EINVAL (err names
  * it). buf: its blob. */
+/* Operation op's source: its src_extents of old (src_length bytes) into
+ * *sb, checked against src_sha256_hash. */
+static int read_source(const struct verity_device *old, const install_op *op,
+		       uint32_t bs, const char *what, uint8_t **sb, size_t *scap,
+		       uint64_t *slen, struct ht_error *err)
+{
+	uint64_t n = 0;
+	uint8_t d[32];
+	int r;
+
+	for (size_t k = 0; k < op->n_src_extents; k++) {
+		uint64_t b = op->src_extents[k]->num_blocks;
+
+		if (op->src_extents[k]->start_block == UINT64_MAX ||
+		    b > VERITY_OTA_MAX_OP / bs ||
+		    b * bs > VERITY_OTA_MAX_OP - n)
+			return ht_fail(err, EINVAL,
+				       "%s: src_extents over %u MiB or a hole, "
+				       "refused",
+				       what, VERITY_OTA_MAX_OP >> 20);
+		n += b * bs;
+	}
+	if (!n)
+		return ht_fail(err, EINVAL, "%s: no src_extents", what);
+	if (n > *scap) {
+		uint8_t *q = realloc(*sb, (size_t)n);
+
+		if (!q)
+			return ht_fail(err, ENOMEM, "out of memory");
+		*sb = q;
+		*scap = (size_t)n;
+	}
+	n = 0;
+	for (size_t k = 0; k < op->n_src_extents; k++) {
+		uint64_t at = op->src_extents[k]->start_block * bs;
+		uint64_t l = op->src_extents[k]->num_blocks * bs;
+
+		if (at > old->size || l > old->size - at)
+			return ht_fail(err, EINVAL,
+				       "%s: src_extents[%zu] past the source "
+				       "image",
+				       what, k);
+		if ((r = verity_device_read(old, at, *sb + n, (size_t)l, err)))
+			return r;
+		n += l;
+	}
+	if (op->src_sha256_hash.len == 32) {
+		ht_sha256(*sb, (size_t)n, d);
+		if (memcmp(d, op->src_sha256_hash.data, 32))
+			return ht_fail(err, EINVAL,
+				       "%s: its source data is not its "
+				       "src_sha256_hash",
+				       what);
+	}
+	*slen = n;
+	return 0;
+}
+
 static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
-		    struct sink *s, uint8_t **buf, size_t *cap,
+		    struct sink *s, const struct verity_device *old,
+		    uint8_t **buf, size_t *cap, uint8_t **sb, size_t *scap,
 		    struct ht_error *err)
 {
+	uint64_t slen = 0;
 	const struct verity_payload *p = &o->payload;
 	struct cursor c = {s, op->dst_extents, op->n_dst_extents, 0, 0,
 			   p->block_size};
@@ -192,6 +252,31 @@ static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
 		if ((r = verity_ota_decompress((unsigned)op->type, *buf,
 					       (size_t)len, out, put, &c, &got,
 					       what, err)))
+			return r;
+		break;
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__SOURCE_COPY:
+		if (len)
+			return ht_fail(err, EINVAL,
+				       "%s: data_length %llu: this type has "
+				       "none",
+				       what, (unsigned long long)len);
+		if ((r = read_source(old, op, p->block_size, what, sb, scap,
+				     &slen, err)))
+			return r;
+		if (slen != out)
+			return ht_fail(err, EINVAL,
+				       "%s: %llu bytes of src_extents for %llu "
+				       "bytes of dst_extents",
+				       what, (unsigned long long)slen,
+				       (unsigned long long)out);
+		return put(&c, *sb, (size_t)slen, err);
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__SOURCE_BSDIFF:
+	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__BROTLI_BSDIFF:
+		if ((r = read_source(old, op, p->block_size, what, sb, scap,
+				     &slen, err)) ||
+		    (r = verity_ota_bspatch(*buf, (size_t)len, *sb,
+					    (size_t)slen, out, put, &c, &got,
+					    what, err)))
 			return r;
 		break;
 	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__ZERO:
@@ -455,11 +540,95 @@ static void say(struct verity_ota_part *pr, const char *fmt, const char *a,
 	snprintf(pr->verdict, sizeof(pr->verdict), fmt, a, b);
 }
 
-/* Partition u applied into path (NULL: hashed only); pr's verdict. */
-static int apply_partition(struct verity_ota *o, const partition_update *u,
-			   const char *path, struct verity_ota_part *pr,
-			   struct ht_error *err)
+/* The source image src_dir/NAME.img opened into old and checked
+ * against old_partition_info: 0 with old open, or 0 with the verdict
+ * said (nothing open), or an error. */
+static int open_source(const partition_update *u, const char *src_dir, struct verity_device *old,
+		       struct verity_ota_part *pr, struct ht_error *err)
 {
+	const ChromeosUpdateEngine__PartitionInfo *oi = u->old_partition_info;
+	struct ht_error e2;
+	uint8_t *b = NULL, d[32];
+	char *path = NULL;
+	EVP_MD_CTX *c = NULL;
+	EVP_MD *md = NULL;
+	unsigned n = 0;
+	int r = 0;
+
+	old->fd = -1;
+	if (!oi || !oi->has_size || oi->hash.len != 32) {
+		snprintf(pr->verdict, sizeof(pr->verdict),
+			 "bad (delta operations and no old_partition_info "
+			 "size and SHA-256)");
+		return 0;
+	}
+	if (asprintf(&path, "%s/%s.img", src_dir, u->partition_name) < 0)
+		return ht_fail(err, ENOMEM, "out of memory");
+	memset(&e2, 0, sizeof(e2));
+	if (verity_device_open(old, path, VERITY_OPEN_READ, &e2)) {
+		snprintf(pr->verdict, sizeof(pr->verdict),
+			 "not applied (its source image: %s)", ht_msg(&e2));
+		old->fd = -1;
+		free(path);
+		return 0;
+	}
+	if (old->size < oi->size) {
+		snprintf(pr->verdict, sizeof(pr->verdict),
+			 "bad (source image %s: %llu bytes, old_partition_info "
+			 "says %llu)",
+			 path, (unsigned long long)old->size,
+			 (unsigned long long)oi->size);
+		goto out;
+	}
+	md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (!md || !(c = EVP_MD_CTX_new()) || !EVP_DigestInit_ex(c, md, NULL) ||
+	    !(b = malloc(1u << 20))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint64_t at = 0; at < oi->size && !r;) {
+		size_t step = oi->size - at < (1u << 20) ? (size_t)(oi->size - at)
+							 : (1u << 20);
+
+		if (!(r = verity_device_read(old, at, b, step, err)) &&
+		    !EVP_DigestUpdate(c, b, step))
+			r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+		at += step;
+	}
+	if (!r && !EVP_DigestFinal_ex(c, d, &n))
+		r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+	if (!r && memcmp(d, oi->hash.data, 32)) {
+		char hex[65];
+
+		for (int i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		snprintf(pr->verdict, sizeof(pr->verdict),
+			 "bad (source image %s: not old_partition_info.hash, "
+			 "its SHA-256 is %s)",
+			 path, hex);
+	}
+out:
+	if (r || pr->verdict[0]) {
+		verity_device_close(old);
+		old->fd = -1;
+	}
+	EVP_MD_CTX_free(c);
+	EVP_MD_free(md);
+	free(b);
+	free(path);
+	return r;
+}
+
+/* Partition u applied into path (NULL: hashed only), its delta
+ * operations from src_dir/NAME.img (NULL: none); pr's verdict. */
+static int apply_partition(struct verity_ota *o, const partition_update *u,
+			   const char *path, const char *src_dir,
+			   struct verity_ota_part *pr, struct ht_error *err)
+{
+	struct verity_device old = {.fd = -1};
+	uint8_t *sb = NULL;
+	size_t scap = 0;
+	int delta = 0;
 	const ChromeosUpdateEngine__PartitionInfo *ni = u->new_partition_info;
 	struct verity_device dev = {.fd = -1};
 	struct sink s = {.fd = -1};
@@ -487,20 +656,26 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	}
 	for (size_t i = 0; i < u->n_operations; i++) {
 		unsigned t = (unsigned)u->operations[i]->type;
+		int dt = t == 4 || t == 5 || t == 10;
 
-		if (t != 0 && t != 1 && t != 6 && t != 7 && t != 8 && t != 14) {
+		delta |= dt;
+		if ((dt && !src_dir) ||
+		    (!dt && t != 0 && t != 1 && t != 6 && t != 7 && t != 8 &&
+		     t != 14)) {
 			snprintf(pr->verdict, sizeof(pr->verdict),
 				 "not applied (operation %zu: %s%s)", i,
 				 verity_payload_op_name(t)
 					 ? verity_payload_op_name(t)
 					 : "an unknown type",
-				 t == 4 || t == 5 || t == 10
-					 ? ": a delta operation, it needs the "
-					   "source image"
-					 : ": not supported");
+				 dt ? ": a delta operation, it needs the source "
+				     "image (--source)"
+				   : ": not supported");
 			return 0;
 		}
 	}
+	if (delta && ((r = open_source(u, src_dir, &old, pr, err)) ||
+		      pr->verdict[0]))
+		return r;
 	s.size = ni->size;
 	verity = (u->hash_tree_extent && u->hash_tree_extent->num_blocks) ||
 		 (u->fec_extent && u->fec_extent->num_blocks);
@@ -529,7 +704,8 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	}
 	for (size_t i = 0; i < u->n_operations && !r; i++) {
 		memset(&e2, 0, sizeof(e2));
-		r = apply_op(o, u->operations[i], i, &s, &buf, &cap, &e2);
+		r = apply_op(o, u->operations[i], i, &s, &old, &buf, &cap, &sb,
+			     &scap, &e2);
 		if (r == -EINVAL) {
 			const char *m = ht_msg(&e2);
 			size_t l = strlen(what);
@@ -600,6 +776,9 @@ out:
 	EVP_MD_CTX_free(s.sha);
 	EVP_MD_free(md);
 	free(buf);
+	free(sb);
+	if (old.fd >= 0)
+		verity_device_close(&old);
 	return r;
 }
 
@@ -618,7 +797,8 @@ static int wanted(const char *names, const char *name)
 	return !names;
 }
 
-int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
+int verity_ota_apply(struct verity_ota *o, const char *dir,
+		     const char *src_dir, const char *names,
 		     struct ht_error *err)
 {
 	const verity_manifest *m = o->payload.m;
@@ -657,18 +837,19 @@ int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
 			continue;
 		pr->name = u->partition_name;
 		o->nparts++;
+		/* a name that is a file's name, not a path */
+		if ((dir || src_dir) &&
+		    (strchr(u->partition_name, '/') ||
+		     !strcmp(u->partition_name, ".") ||
+		     !strcmp(u->partition_name, ".."))) {
+			r = ht_fail(err, EINVAL,
+				    "%s: partition name %s: not a file name",
+				    o->src.name, u->partition_name);
+			break;
+		}
 		if (dir) {
 			const char *n = u->partition_name;
 
-			/* a name that is a file's name, not a path */
-			if (strchr(n, '/') || !strcmp(n, ".") ||
-			    !strcmp(n, "..")) {
-				r = ht_fail(err, EINVAL,
-					    "%s: partition name %s: not a "
-					    "file name, not extracted",
-					    o->src.name, n);
-				break;
-			}
 			free(path);
 			if (asprintf(&path, "%s/%s.img", dir, n) < 0) {
 				path = NULL;
@@ -676,7 +857,7 @@ int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
 				break;
 			}
 		}
-		r = apply_partition(o, u, dir ? path : NULL, pr, err);
+		r = apply_partition(o, u, dir ? path : NULL, src_dir, pr, err);
 	}
 	free(path);
 	return r;

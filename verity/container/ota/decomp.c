@@ -4,6 +4,7 @@
  * (inflate.c): few runs of the command apply an operation. */
 #include "verity/container/ota/ota.h"
 
+#include <brotli/decode.h>
 #include <bzlib.h>
 #include <errno.h>
 #include <lzma.h>
@@ -41,6 +42,29 @@ static struct {
 	char why[256];
 	pthread_once_t once;
 } zs = {.once = PTHREAD_ONCE_INIT};
+
+static struct {
+	__typeof__(BrotliDecoderCreateInstance) *create;
+	__typeof__(BrotliDecoderDecompressStream) *run;
+	__typeof__(BrotliDecoderDestroyInstance) *destroy;
+	char why[256];
+	pthread_once_t once;
+} br = {.once = PTHREAD_ONCE_INIT};
+
+static void open_br(void)
+{
+	static const char *const so[] = {"libbrotlidec.so.1"};
+	static const char *const names[] = {
+		"BrotliDecoderCreateInstance", "BrotliDecoderDecompressStream",
+		"BrotliDecoderDestroyInstance"};
+	void *f[3];
+
+	if (ht_dl_open(so, 1, names, 3, f, br.why, sizeof(br.why)))
+		return;
+	memcpy(&br.run, &f[1], sizeof(f[1]));
+	memcpy(&br.destroy, &f[2], sizeof(f[2]));
+	memcpy(&br.create, &f[0], sizeof(f[0]));
+}
 
 static void open_bz(void)
 {
@@ -103,8 +127,8 @@ static int hand(struct out *o, size_t n, struct ht_error *err)
 		return 0;
 	if (n > o->max - o->done)
 		return ht_fail(err, EINVAL,
-			       "%s: decompresses to more than its extents' "
-			       "%llu bytes",
+			       "%s: decompresses to more than the %llu "
+			       "bytes it may fill",
 			       o->what, (unsigned long long)o->max);
 	o->done += n;
 	return o->put(o->ctx, o->buf, n, err);
@@ -205,6 +229,36 @@ static int run_zs(struct out *o, const uint8_t *in, size_t len,
 	return r;
 }
 
+static int run_br(struct out *o, const uint8_t *in, size_t len,
+		  struct ht_error *err)
+{
+	BrotliDecoderState *s = br.create(NULL, NULL, NULL);
+	BrotliDecoderResult z = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+	const uint8_t *next = in;
+	size_t avail = len;
+	int r = 0;
+
+	if (!s)
+		return ht_fail(err, ENOMEM, "%s: brotli cannot start", o->what);
+	while (!r && z == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+		uint8_t *out = o->buf;
+		size_t room = OUT_CHUNK;
+
+		z = br.run(s, &avail, &next, &room, &out, NULL);
+		if (z == BROTLI_DECODER_RESULT_ERROR)
+			r = bad(o, "brotli", err);
+		else if (z == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
+			r = bad(o, "brotli (cut short)", err);
+		else
+			r = hand(o, OUT_CHUNK - room, err);
+	}
+	if (!r && avail)
+		r = ht_fail(err, EINVAL, "%s: %zu bytes after the brotli stream",
+			    o->what, avail);
+	br.destroy(s);
+	return r;
+}
+
 int verity_ota_decompress(unsigned type, const uint8_t *in, size_t len,
 			  uint64_t max, verity_ota_put_fn put, void *ctx,
 			  uint64_t *produced, const char *what,
@@ -223,6 +277,9 @@ int verity_ota_decompress(unsigned type, const uint8_t *in, size_t len,
 	} else if (type == 14) {
 		pthread_once(&zs.once, open_zs);
 		lib = zs.create ? NULL : zs.why;
+	} else if (type == VERITY_OTA_BROTLI) {
+		pthread_once(&br.once, open_br);
+		lib = br.create ? NULL : br.why;
 	} else {
 		return ht_fail(err, EINVAL, "%s: operation type %u: not a "
 					    "compressed REPLACE", what, type);
@@ -230,12 +287,17 @@ int verity_ota_decompress(unsigned type, const uint8_t *in, size_t len,
 	if (lib)
 		return ht_fail(err, ENOSYS,
 			       "%s: %s, and its library cannot be opened (%s)",
-			       what, verity_payload_op_name(type), lib);
+			       what,
+			       type == VERITY_OTA_BROTLI
+				       ? "brotli"
+				       : verity_payload_op_name(type),
+			       lib);
 	if (!(o.buf = malloc(OUT_CHUNK)))
 		return ht_fail(err, ENOMEM, "out of memory");
-	r = type == 1 ? run_bz(&o, in, len, err)
-	    : type == 8 ? run_xz(&o, in, len, err)
-			: run_zs(&o, in, len, err);
+	r = type == 1    ? run_bz(&o, in, len, err)
+	    : type == 8  ? run_xz(&o, in, len, err)
+	    : type == 14 ? run_zs(&o, in, len, err)
+			 : run_br(&o, in, len, err);
 	free(o.buf);
 	*produced = o.done;
 	return r;

@@ -166,7 +166,7 @@ int verity_ota_open(const char *path, int verify, const char *cert,
 	src.name = path;
 	if ((r = verity_ota_read(&src, o, err)) ||
 	    ((verify & 1) && (r = verity_ota_verify(o, cert, err))) ||
-	    ((verify & 2) && (r = verity_ota_apply(o, NULL, NULL, err)))) {
+	    ((verify & 2) && (r = verity_ota_apply(o, NULL, NULL, NULL, err)))) {
 		verity_ota_free(o);
 		return r;
 	}

@@ -150,17 +150,34 @@ void verity_ota_zip_signer(struct verity_ota *o);
 int verity_ota_entry(const struct verity_ota *o, const char *name,
 		     char **out, size_t *len, struct ht_error *err);
 void verity_ota_free(struct verity_ota *o);
+/* A bsdiff patch (BSDIFF40: three bzip2 streams; BSDF2: each stream
+ * bzip2 or brotli, as its header says) applied to old (oldlen bytes):
+ * the new data, at most max bytes, handed to put; *produced: how many.
+ * -EINVAL naming what and the field (a header, a stream, a control
+ * entry past the new size or the diff or extra data), -ENOSYS, -ENOMEM,
+ * put's errors. */
+int verity_ota_bspatch(const uint8_t *patch, size_t len, const uint8_t *old,
+		       size_t oldlen, uint64_t max, verity_ota_put_fn put,
+		       void *ctx, uint64_t *produced, const char *what,
+		       struct ht_error *err);
 /* Each partition named in names (a comma-separated list; NULL: all) of a
  * full payload applied: each operation's data checked against its
  * data_sha256_hash, decompressed into its dst_extents (REPLACE,
  * REPLACE_BZ, REPLACE_XZ, REPLACE_ZSTD, ZERO, DISCARD; every size
  * bounded), the image hashed against new_partition_info; with dir, each
  * good image committed as dir/NAME.img (verity/storage/output.h; a bad
- * one leaves nothing). The verdicts in o->parts. -EINVAL (a name not in
+ * one leaves nothing); delta operations (SOURCE_COPY, SOURCE_BSDIFF,
+ * BROTLI_BSDIFF) from src_dir/NAME.img, checked first against
+ * old_partition_info, each operation's source against src_sha256_hash
+ * (src_dir NULL: such a partition is not applied). The verdicts in
+ * o->parts. -EINVAL (a name not in
  * the payload), -ENOMEM, -EIO, an output's errors. */
-int verity_ota_apply(struct verity_ota *o, const char *dir, const char *names,
+int verity_ota_apply(struct verity_ota *o, const char *dir,
+		     const char *src_dir, const char *names,
 		     struct ht_error *err);
-/* in (len bytes) of an operation of type (1 bzip2, 8 xz, 14 zstd)
+#define VERITY_OTA_BROTLI 100 /* a brotli stream (a BSDF2 patch's) */
+/* in (len bytes) of an operation of type (1 bzip2, 8 xz, 14 zstd,
+ * VERITY_OTA_BROTLI brotli)
  * decompressed, at most max bytes, handed to put; *produced: how many.
  * -EINVAL (what named: not a valid stream, more than max), -ENOSYS (its
  * library cannot be opened), -ENOMEM, put's errors. */

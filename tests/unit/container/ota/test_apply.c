@@ -147,9 +147,9 @@ START_TEST(apply)
 	o->dev.fd = -1;
 	verity_ota_mem_src(&src, &mem, p, len, "p.bin");
 	ck_assert_int_eq(verity_ota_read(&src, o, &err), 0);
-	ck_assert_int_eq(verity_ota_apply(o, NULL, "nope", &err), -EINVAL);
+	ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, "nope", &err), -EINVAL);
 	ck_assert_str_eq(ht_msg(&err), "p.bin: no partition nope in the payload");
-	ck_assert_int_eq(verity_ota_apply(o, NULL, "boot", &err), 0);
+	ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, "boot", &err), 0);
 	ck_assert_uint_eq(o->nparts, 1);
 	ck_assert_str_eq(o->parts[0].name, "boot");
 	ck_assert_uint_eq(o->parts[0].ops, 1);
@@ -157,7 +157,7 @@ START_TEST(apply)
 	/* the manifest's hash made right: good */
 	memcpy(o->payload.m->partitions[0]->new_partition_info->hash.data, d,
 	       32);
-	ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, &err), 0);
+	ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, NULL, &err), 0);
 	ck_assert_str_eq(o->parts[0].verdict, "good");
 	/* the operation's data hash set, and wrong */
 	{
@@ -167,7 +167,7 @@ START_TEST(apply)
 
 		op->data_sha256_hash.data = bad;
 		op->data_sha256_hash.len = 32;
-		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, &err), 0);
+		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, NULL, &err), 0);
 		ck_assert_str_eq(o->parts[0].verdict,
 				 "bad (operation 0 (REPLACE): its data is not "
 				 "its data_sha256_hash)");
@@ -175,19 +175,19 @@ START_TEST(apply)
 		op->data_sha256_hash.len = 0;
 		/* ZERO with data refused */
 		op->type = CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__ZERO;
-		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, &err), 0);
+		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, NULL, &err), 0);
 		ck_assert_str_eq(o->parts[0].verdict,
 				 "bad (operation 0 (ZERO): data_length 8192: "
 				 "this type has none)");
 		op->type = CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__PUFFDIFF;
-		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, &err), 0);
+		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, NULL, &err), 0);
 		ck_assert_str_eq(o->parts[0].verdict,
 				 "not applied (operation 0: PUFFDIFF: not "
 				 "supported)");
 		/* REPLACE's data short of its extents by a block */
 		op->type = CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE;
 		op->data_length = 4096;
-		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, &err), 0);
+		ck_assert_int_eq(verity_ota_apply(o, NULL, NULL, NULL, &err), 0);
 		ck_assert_str_eq(o->parts[0].verdict,
 				 "bad (operation 0 (REPLACE): 4096 bytes of data "
 				 "for 8192 bytes of dst_extents)");
