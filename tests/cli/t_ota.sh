@@ -310,6 +310,18 @@ gen vs --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper salt &&
 gen vr --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper roots &&
 	bad_image "a wrong fec_roots" vr odm "bad (fec_extent: 114688 bytes, the parity of fec_data_extent is 172032)"
 
+# a run interrupted (SIGINT, as Ctrl-C) leaves no temporary file: the
+# image being written is unnamed (O_TMPFILE) until its commit
+truncate -s 64M big.img
+$FV avb add_hashtree_footer --image big.img --partition_size $((72 * 1048576)) --partition_name big \
+	--hash_algorithm sha256 --salt 01 >/dev/null 2>&1
+check "a package of a 72 MiB partition" gen big --verity "big=big.img:$(verity_spec big.img sha256)"
+for t in 0.05 0.2 0.4; do
+	rm -rf ebig && mkdir ebig
+	timeout -s INT $t $FV ota extract big/ota.zip --output-dir=ebig >/dev/null 2>&1
+	check "interrupted after ${t} s: no temporary file left" test -z "$(ls -A ebig | grep '^\.')"
+done
+
 # deltas: SOURCE_COPY, SOURCE_BSDIFF (BSDIFF40), BROTLI_BSDIFF (BSDF2)
 # from --source=DIR (NAME.img), checked against old_partition_info first
 check "a delta package" gen dl --delta
