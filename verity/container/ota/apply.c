@@ -517,20 +517,32 @@ static int regenerate(const struct verity_ota *o, const partition_update *u,
 	return 0;
 }
 
-/* An unlinked temporary file for an image verified out of order. */
+/* An unnamed temporary file for an image verified out of order or with
+ * verity data: /var/tmp (on disk where /tmp is in memory), else /tmp.
+ * The library reads no environment: TMPDIR is not asked. */
 static int temp_file(struct ht_error *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
+	static const char *const dirs[2] = {"/var/tmp", "/tmp"};
+	int fd = -1, e = 0;
 
-	snprintf(path, sizeof(path), "%s/fastverity-ota.XXXXXX",
-		 dir && dir[0] ? dir : "/tmp");
-	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
-		return ht_fail(err, errno,
-			       "cannot make a temporary file in %s: %s",
-			       dir && dir[0] ? dir : "/tmp", strerror(errno));
-	unlink(path);
+	for (int i = 0; i < 2 && fd < 0; i++) {
+		char path[64];
+
+		fd = open(dirs[i], O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			break;
+		snprintf(path, sizeof(path), "%s/fastverity-ota.XXXXXX",
+			 dirs[i]);
+		if ((fd = mkostemp(path, O_CLOEXEC)) >= 0)
+			unlink(path);
+		else
+			e = errno;
+	}
+	if (fd < 0)
+		return ht_fail(err, e,
+			       "cannot make a temporary file in /var/tmp or "
+			       "/tmp: %s",
+			       strerror(e));
 	return fd;
 }
 
