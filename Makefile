@@ -82,7 +82,7 @@ BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             valgrind softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema python3-protobuf python3-brotli zstd zsh fish debhelper lintian fsverity \
+            make-dynpart-mappings python3-jsonschema python3-protobuf python3-six python3-brotli zstd zsh fish debhelper lintian fsverity \
             $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development

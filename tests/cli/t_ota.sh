@@ -341,6 +341,20 @@ check "  a source image missing: not applied" run_rc 2 $FV ota verify --source=n
 check "  named" grep -q "^image system: not applied (its source image: nowhere/system.img" "$T/out"
 gen ds --delta --tamper srchash && bad_image "a wrong src_sha256_hash" ds system "bad (operation 1 (SOURCE_BSDIFF): its source data is not its src_sha256_hash)" ds/source
 
+# paycheck (update_engine's checker, tests/ota/paycheck) as an oracle:
+# what it accepts fastverity accepts, what it refuses fastverity names
+PC="$PY $G/paycheck/run_paycheck.py -k $G/paycheck/update_engine/scripts/update_payload/payload-test-key.pub"
+if $PY -c 'import six' 2>/dev/null; then
+	check "paycheck accepts the full package" sh -c "$PC -c -t full -s 295 ota/payload.bin 2>/dev/null"
+	check "paycheck accepts the SHA-1 whole-file one's payload" sh -c "$PC -c -t full sha1/payload.bin 2>/dev/null"
+	check "paycheck accepts the delta (minor 7)" sh -c "$PC -c -t delta dl/payload.bin 2>/dev/null"
+	check "  fastverity too" run_rc 0 $FV ota verify --source=dl/source dl/ota.zip
+	check "paycheck refuses the changed blob" sh -c "! $PC -c -t full td/payload.bin 2>&1 | grep -q 'data_sha256_hash.*does not match'; test \$? = 1"
+	check "  fastverity too" run_rc 2 $FV ota verify td/ota.zip
+else
+	skip "paycheck: python3-six is not installed (make deps installs it)"
+fi
+
 # the command line
 check "ota --help" run_rc 0 $FV ota --help
 check "ota --help lists info" grep -q "info" "$T/out"
