@@ -33,6 +33,7 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 	if ((r = verity_ota_open(path, (int)how,
 				 full.ntrusted_certs ? full.trusted_certs[0]
 						     : NULL,
+				 full.threads,
 				 &p->o, &err))) {
 		free(p);
 		return verity_api_keep(r, &err);

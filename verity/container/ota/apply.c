@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <openssl/evp.h>
 
 #include "hashtree/sha256.h"
+#include "hashtree/thread.h"
 #include "hashtree/tree.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
@@ -32,6 +34,8 @@ typedef ChromeosUpdateEngine__InstallOperation install_op;
 
 /* Where an image goes: a file (fd >= 0), a hash as it is written. */
 struct sink {
+	uint8_t *mem;      /* a worker's: one operation's bytes, in memory */
+	uint64_t mem_base, mem_len;
 	int fd;
 	uint64_t size;   /* the image's bytes */
 	int in_order;    /* hashed as written (next: the next byte) */
@@ -56,6 +60,14 @@ static int sink_write(struct sink *s, uint64_t at, const uint8_t *p, size_t n,
 		return 0; /* the last block's bytes past the image */
 	if (n > s->size - at)
 		n = (size_t)(s->size - at);
+	if (s->mem) {
+		if (at < s->mem_base || n > s->mem_len ||
+		    at - s->mem_base > s->mem_len - n)
+			return ht_fail(err, EIO, "%s: written out of order",
+				       s->what);
+		memcpy(s->mem + (at - s->mem_base), p, n);
+		return 0;
+	}
 	if (s->in_order) {
 		if (at != s->next)
 			return ht_fail(err, EIO, "%s: written out of order",
@@ -552,6 +564,221 @@ static void say(struct verity_ota_part *pr, const char *fmt, const char *a,
 	snprintf(pr->verdict, sizeof(pr->verdict), fmt, a, b);
 }
 
+/* The operations of a partition written in order, applied by workers
+ * at once: each operation's bytes made in a slot of memory (at most
+ * `window` operations ahead of the one written), the calling thread
+ * writing and hashing them in order (and making some itself when none is
+ * ready: it alone suffices when no worker starts). */
+struct slot {
+	uint8_t *buf;
+	size_t cap;
+	uint64_t base, len;
+	int state; /* 0 free, 1 being made, 2 made, 3 failed */
+	int r;
+	struct ht_error err;
+	char msg[1024]; /* a failure's message, copied by its worker */
+};
+
+struct par {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct verity_ota *o;
+	const partition_update *u;
+	const struct sink *s;
+	const struct verity_device *old;
+	size_t n, claimed, written, window;
+	struct slot *slots;
+	int done;
+};
+
+struct worker {
+	struct par *p;
+	uint8_t *buf, *sb;
+	size_t cap, scap;
+};
+
+/* Operation i's bytes into its slot (called without the lock). */
+static void make_op(struct worker *w, size_t i)
+{
+	struct par *p = w->p;
+	struct slot *sl = &p->slots[i % p->window];
+	const install_op *op = p->u->operations[i];
+	const uint32_t bs = p->o->payload.block_size;
+	struct sink ms = *p->s;
+	uint64_t len = 0, base = UINT64_MAX;
+	static uint8_t none[1];
+
+	memset(&sl->err, 0, sizeof(sl->err));
+	for (size_t k = 0; k < op->n_dst_extents; k++) {
+		const ChromeosUpdateEngine__Extent *x = op->dst_extents[k];
+
+		if (x->start_block == UINT64_MAX)
+			continue;
+		if (base == UINT64_MAX)
+			base = x->start_block * bs;
+		if (x->num_blocks > VERITY_OTA_MAX_OP / bs ||
+		    len + x->num_blocks * bs > VERITY_OTA_MAX_OP) {
+			len = UINT64_MAX; /* apply_op refuses it */
+			break;
+		}
+		len += x->num_blocks * bs;
+	}
+	ms.fd = -1;
+	ms.in_order = 0;
+	ms.sha = NULL;
+	ms.mem = none;
+	ms.mem_base = base == UINT64_MAX ? 0 : base;
+	ms.mem_len = 0;
+	sl->r = 0;
+	if (len != UINT64_MAX && len > sl->cap) {
+		uint8_t *q = realloc(sl->buf, (size_t)len);
+
+		if (!q)
+			sl->r = ht_fail(&sl->err, ENOMEM, "out of memory");
+		else
+			sl->buf = q, sl->cap = (size_t)len;
+	}
+	if (!sl->r && len != UINT64_MAX && len) {
+		ms.mem = sl->buf;
+		ms.mem_len = len;
+	}
+	if (!sl->r)
+		sl->r = apply_op(p->o, op, i, &ms, p->old, &w->buf, &w->cap,
+				 &w->sb, &w->scap, &sl->err);
+	if (sl->r)
+		snprintf(sl->msg, sizeof(sl->msg), "%s", ht_msg(&sl->err));
+	sl->base = ms.mem_base;
+	sl->len = len == UINT64_MAX ? 0 : len;
+	pthread_mutex_lock(&p->mu);
+	sl->state = sl->r ? 3 : 2;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Under the lock: the next operation to make, or SIZE_MAX. */
+static size_t claim(struct par *p)
+{
+	size_t i = p->claimed;
+
+	if (p->done || i >= p->n || i >= p->written + p->window)
+		return SIZE_MAX;
+	p->slots[i % p->window].state = 1;
+	p->claimed++;
+	return i;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *p = w->p;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->done && p->claimed < p->n) {
+		size_t i = claim(p);
+
+		if (i == SIZE_MAX) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&p->mu);
+		make_op(w, i);
+		pthread_mutex_lock(&p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The writer (the calling thread): 0, -EINVAL with *bad the operation
+ * whose content failed (its message in e2), or an error. */
+static int write_ops(struct worker *w, struct sink *s,
+		     struct verity_ota_part *pr, struct ht_error *e2)
+{
+	struct par *p = w->p;
+	int r = 0;
+
+	pthread_mutex_lock(&p->mu);
+	while (!r && p->written < p->n) {
+		struct slot *sl = &p->slots[p->written % p->window];
+		size_t i;
+
+		if (sl->state >= 2) {
+			pthread_mutex_unlock(&p->mu);
+			if (sl->state == 3) {
+				r = ht_fail(e2, -sl->r, "%s", sl->msg);
+			} else if (sl->len) {
+				r = sink_write(s, sl->base, sl->buf,
+					       (size_t)sl->len, e2);
+			}
+			pthread_mutex_lock(&p->mu);
+			if (!r) {
+				sl->state = 0;
+				p->written++;
+				pr->ops++;
+				pthread_cond_broadcast(&p->cv);
+			}
+			continue;
+		}
+		if ((i = claim(p)) != SIZE_MAX) {
+			pthread_mutex_unlock(&p->mu);
+			make_op(w, i);
+			pthread_mutex_lock(&p->mu);
+			continue;
+		}
+		pthread_cond_wait(&p->cv, &p->mu);
+	}
+	p->done = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return r;
+}
+
+/* The operations of u applied by threads workers into s (written in
+ * order): as the serial loop, the same verdicts. */
+static int apply_parallel(struct verity_ota *o, const partition_update *u,
+			  struct sink *s, const struct verity_device *old,
+			  unsigned threads, struct verity_ota_part *pr,
+			  struct ht_error *e2)
+{
+	pthread_t *tid = calloc(threads, sizeof(*tid));
+	unsigned char *ran = calloc(threads, 1);
+	struct par p = {.o = o, .u = u, .s = s, .old = old,
+			.n = u->n_operations, .window = 2u * threads};
+	struct worker *w = calloc(threads, sizeof(*w));
+	int r;
+
+	p.slots = calloc(p.window, sizeof(*p.slots));
+	if (!w || !p.slots || !tid || !ran) {
+		free(w);
+		free(p.slots);
+		free(tid);
+		free(ran);
+		return ht_fail(e2, ENOMEM, "out of memory");
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	for (unsigned t = 0; t < threads; t++)
+		w[t].p = &p;
+	for (unsigned t = 1; t < threads; t++)
+		ran[t] = ht_thread_start(&tid[t], worker_main, &w[t]) == 0;
+	r = write_ops(&w[0], s, pr, e2);
+	for (unsigned t = 1; t < threads; t++)
+		if (ran[t])
+			ht_thread_join(tid[t], NULL);
+	for (unsigned t = 0; t < threads; t++) {
+		free(w[t].buf);
+		free(w[t].sb);
+	}
+	for (size_t k = 0; k < p.window; k++)
+		free(p.slots[k].buf);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	free(p.slots);
+	free(w);
+	free(tid);
+	free(ran);
+	return r;
+}
+
 /* The source image src_dir/NAME.img opened into old and checked
  * against old_partition_info: 0 with old open, or 0 with the verdict
  * said (nothing open), or an error. */
@@ -715,26 +942,34 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 			    strerror(errno));
 		goto out;
 	}
-	for (size_t i = 0; i < u->n_operations && !r; i++) {
+	memset(&e2, 0, sizeof(e2));
+	if (s.in_order && o->threads > 1 && u->n_operations > 1)
+		r = apply_parallel(o, u, &s, &old,
+				   o->threads < 64 ? o->threads : 64, pr, &e2);
+	for (size_t i = 0; !(s.in_order && o->threads > 1 &&
+			     u->n_operations > 1) &&
+			   i < u->n_operations && !r;
+	     i++) {
 		memset(&e2, 0, sizeof(e2));
 		r = apply_op(o, u->operations[i], i, &s, &old, &buf, &cap, &sb,
 			     &scap, &e2);
-		if (r == -EINVAL) {
-			const char *m = ht_msg(&e2);
-			size_t l = strlen(what);
-
-			/* the message less the partition named already */
-			say(pr, "bad (%s)",
-			    strncmp(m, what, l) ? m : m + l + (m[l] == ':') +
-							(m[l + 1] == ' '),
-			    NULL);
-			r = 0;
-			goto out;
-		}
-		if (r)
-			ht_handover(err, &e2);
-		pr->ops++;
+		if (!r)
+			pr->ops++;
 	}
+	if (r == -EINVAL) {
+		const char *m = ht_msg(&e2);
+		size_t l = strlen(what);
+
+		/* the message less the partition named already */
+		say(pr, "bad (%s)",
+		    strncmp(m, what, l) ? m
+					: m + l + (m[l] == ':') + (m[l + 1] == ' '),
+		    NULL);
+		r = 0;
+		goto out;
+	}
+	if (r)
+		ht_handover(err, &e2);
 	if (r)
 		goto out;
 	if (verity) {

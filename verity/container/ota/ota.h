@@ -94,6 +94,7 @@ struct verity_ota {
 	struct verity_ota_part *parts;
 	size_t nparts;
 	uint64_t unhashed; /* operations with data and no data_sha256_hash */
+	unsigned threads;  /* verity_ota_apply's workers (1: none) */
 };
 
 /* 1 when src is an OTA package: a zip with a payload.bin entry, or a
@@ -110,9 +111,11 @@ int verity_ota_facts(struct verity_ota *o, struct ht_error *err);
 /* The file at path read (verity_ota_read) and, verify bit 1, its
  * signatures checked (verity_ota_verify with cert), bit 2 its operations
  * applied and its partitions hashed (verity_ota_apply, no output), then
- * its facts (*o: verity_ota_free); -ENODEV when it cannot be opened. */
+ * its facts (*o: verity_ota_free); -ENODEV when it cannot be opened.
+ * threads: the operations' workers (0: one per CPU). */
 int verity_ota_open(const char *path, int verify, const char *cert,
-		    struct verity_ota **o, struct ht_error *err);
+		    unsigned threads, struct verity_ota **o,
+		    struct ht_error *err);
 /* The metadata and payload signatures checked with the key of cert (a
  * PEM certificate or public key file; NULL: the zip's otacert, the
  * signer then not checked against a trusted one): SHA-256 digests,
