@@ -604,7 +604,7 @@ static void make_op(struct worker *w, size_t i)
 	struct slot *sl = &p->slots[i % p->window];
 	const install_op *op = p->u->operations[i];
 	const uint32_t bs = p->o->payload.block_size;
-	struct sink ms = *p->s;
+	struct sink ms = {.fd = -1, .size = p->s->size, .what = p->s->what};
 	uint64_t len = 0, base = UINT64_MAX;
 	static uint8_t none[1];
 
@@ -623,9 +623,6 @@ static void make_op(struct worker *w, size_t i)
 		}
 		len += x->num_blocks * bs;
 	}
-	ms.fd = -1;
-	ms.in_order = 0;
-	ms.sha = NULL;
 	ms.mem = none;
 	ms.mem_base = base == UINT64_MAX ? 0 : base;
 	ms.mem_len = 0;
