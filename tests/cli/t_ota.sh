@@ -341,6 +341,33 @@ check "  a source image missing: not applied" run_rc 2 $FV ota verify --source=n
 check "  named" grep -q "^image system: not applied (its source image: nowhere/system.img" "$T/out"
 gen ds --delta --tamper srchash && bad_image "a wrong src_sha256_hash" ds system "bad (operation 1 (SOURCE_BSDIFF): its source data is not its src_sha256_hash)" ds/source
 
+# --avb-key: the images as one AVB set (vbmeta signed by the key, its
+# hash and hashtree descriptors checked against the images)
+openssl genrsa -out avb.pem 2048 2>/dev/null
+head -c 300000 /dev/urandom >boot.img
+head -c 1048576 /dev/urandom >sys.img
+$FV avb add_hash_footer --image boot.img --partition_size $((512 * 1024)) --partition_name boot >/dev/null 2>&1
+$FV avb add_hashtree_footer --image sys.img --partition_size $((2 * 1048576)) --partition_name system \
+	--hash_algorithm sha256 >/dev/null 2>&1
+$FV avb make_vbmeta_image --output vbm.img --key avb.pem --algorithm SHA256_RSA2048 \
+	--include_descriptors_from_image boot.img --include_descriptors_from_image sys.img >/dev/null 2>&1
+check "an OTA of an AVB set" gen av --image boot=boot.img --image system=sys.img --image vbmeta=vbm.img
+check "  verify --avb-key: good" run_rc 0 $FV ota verify --avb-key=avb.pem av/ota.zip
+check "  said" vline "avb: good"
+check "  nothing left in the temporary directory" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fastverity-ota.*' -newer av/ota.zip)"
+openssl genrsa -out avb2.pem 2048 2>/dev/null
+check "  another key: exit 2" run_rc 2 $FV ota verify --avb-key=avb2.pem av/ota.zip
+check "  named" grep -q "^avb: bad (vbmeta.img: the vbmeta is signed by another key" "$T/out"
+check "  --json: the verdict, no removed path" sh -c "$FV ota verify --json --avb-key=avb2.pem av/ota.zip | jq -e '.verify.result == \"bad\" and (.verify.avb | startswith(\"bad (\")) and ([.verify.images[] | has(\"path\")] | any | not)' >/dev/null"
+# a validly signed package whose AVB image is broken: caught
+cp sys.img sys2.img && flip sys2.img 4096
+check "an OTA of a broken AVB image, validly signed" gen av2 --image boot=boot.img --image system=sys2.img --image vbmeta=vbm.img
+check "  verify without --avb-key: good" run_rc 0 $FV ota verify av2/ota.zip
+check "  verify --avb-key: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem av2/ota.zip
+check "  the system image named" grep -q "^avb: bad (system.img: " "$T/out"
+check "  a package whose vbmeta image is bad: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem th/ota.zip
+check "  said" vline "avb: missing (no good vbmeta image to start from)"
+
 # paycheck (update_engine's checker, tests/ota/paycheck) as an oracle:
 # what it accepts fastverity accepts, what it refuses fastverity names
 PC="$PY $G/paycheck/run_paycheck.py -k $G/paycheck/update_engine/scripts/update_payload/payload-test-key.pub"
