@@ -334,6 +334,11 @@ mkdir edl
 check "  extract --source" run_rc 0 $FV ota extract --source=dl/source --output-dir=edl dl/ota.zip
 check "  system.img the target's" test "$(sha256sum <edl/system.img | cut -c1-64)" = $SYS
 check "  vbmeta.img the target's" test "$(sha256sum <edl/vbmeta.img | cut -c1-64)" = $VBM
+if command -v img2simg >/dev/null; then
+	mkdir sps && img2simg dl/source/system.img sps/system.img
+	check "  a sparse source image (img2simg's)" run_rc 0 $FV ota verify --source=sps dl/ota.zip
+	check "  said" vline "image system: good"
+fi
 mkdir src2 && cp dl/source/system.img src2/ && flip src2/system.img 5000
 check "  a source image changed: exit 2" run_rc 2 $FV ota verify --source=src2 dl/ota.zip
 check "  named" grep -q "^image system: bad (source image src2/system.img: not old_partition_info.hash, its SHA-256 is [0-9a-f]*)$" "$T/out"

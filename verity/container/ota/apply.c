@@ -22,6 +22,7 @@
 #include "hashtree/sha256.h"
 #include "hashtree/thread.h"
 #include "hashtree/tree.h"
+#include "verity/container/sparse/sparse.h"
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
 #include "hashtree/libcrypto.h"
@@ -801,7 +802,7 @@ static int open_source(const partition_update *u, const char *src_dir, struct ve
 	if (asprintf(&path, "%s/%s.img", src_dir, u->partition_name) < 0)
 		return ht_fail(err, ENOMEM, "out of memory");
 	memset(&e2, 0, sizeof(e2));
-	if (verity_device_open(old, path, VERITY_OPEN_READ, &e2)) {
+	if (verity_sparse_open(old, path, NULL, &e2)) {
 		snprintf(pr->verdict, sizeof(pr->verdict),
 			 "not applied (its source image: %s)", ht_msg(&e2));
 		old->fd = -1;
