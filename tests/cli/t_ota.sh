@@ -279,6 +279,9 @@ bad_image() { # WHAT DIR IMAGE WANT [SOURCE]
 gen th --tamper hash && bad_image "a wrong new_partition_info.hash" th vbmeta "bad (new_partition_info.hash differs: the image's SHA-256 is $VBM)"
 gen td --tamper data && bad_image "a blob changed (signed after)" td system "bad (operation 0 (REPLACE_XZ): its data is not its data_sha256_hash)"
 gen tc --tamper cut && bad_image "an xz blob cut short" tc system "bad (operation 0 (REPLACE_XZ): not a valid xz stream)"
+check "a dst extent past its partition (signed)" gen te --tamper extent
+bad "  info refuses it, the field named" te/ota.zip "partition vbmeta: operation 0: dst_extents[0] (blocks 1+3) goes past the partition's 3 blocks"
+check "  verify: exit 1, nothing written by extract" sh -c "! $FV ota verify te/ota.zip >/dev/null 2>&1; mkdir -p bte; ! $FV ota extract te/ota.zip --output-dir=bte >/dev/null 2>&1; test -z \"\$(ls -A bte)\""
 gen tx --tamper delta && bad_image "a delta operation" tx vbmeta "not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image (--source))"
 check "  the good images still written" test -s bx/system.img
 
