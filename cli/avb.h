@@ -19,10 +19,12 @@ struct cli_avb_args {
 	const char *output_vbmeta_image, *threads, *vbmeta_image;
 	const char *signing_helper, *signing_helper_with_files;
 	const char *public_key_metadata;
+	const char *output_pubkey; /* info_image: the key blob written */
 	const char *changed; /* fastverity's: the data ranges that changed */
 	int generate_fec, do_not_generate_fec, calc_max_image_size;
 	int do_not_append_vbmeta_image, check_at_most_once, do_not_use_ab;
 	int follow, keep_hashtree, json, set_hashtree_disabled_flag;
+	int set_verification_disabled_flag;
 	int dynamic_partition_size, print_required_libavb_version;
 	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
 	int progress;

@@ -1,6 +1,7 @@
 /* fastverity avb info_image, print_partition_digests and
  * calculate_kernel_cmdline: avbtool's text, line for line, and --json
  * (docs/android.md); verify_image is cli/avb_verify.c. */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
@@ -297,7 +298,7 @@ static json_object *json_info(const char *image, const fv_avb *a)
 	char version[24];
 	uint64_t file_size = 0;
 
-	fv_device_size(image, &file_size);
+	cli_device_size(image, &file_size);
 	cli_jstr(j, "image", image);
 	if (in.has_footer) {
 		json_object *f = json_object_new_object();
@@ -340,15 +341,50 @@ int cli_avb_write(const char *output, const char *what, const void *buf,
 	int r;
 
 	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i] && fv_same_storage(output, inputs[i]))
+		if (inputs[i] && cli_same_storage(output, inputs[i]))
 			return cli_error(-EINVAL,
 					 "--output %s: is the input %s: an "
 					 "output is never written over what "
 					 "is read",
 					 output, inputs[i]);
-	if ((r = fv_output_write(output, what, buf, len)))
+	if ((r = cli_output_write(output, what, buf, len)))
 		return cli_write_error(r);
 	return EXIT_OK;
+}
+
+/* A big-endian 64-bit number at p. */
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* info_image --output_pubkey: the vbmeta's public key blob, as avbtool
+ * writes it (an image with no key: an empty file, the one argparse
+ * made). The blob is where the header says: after the header and the
+ * authentication block, at the auxiliary block's key offset. */
+static int write_pubkey(const struct cli_avb_args *a, const fv_avb *av)
+{
+	struct fv_avb_info in = cli_avb_facts(av);
+	uint64_t auth, off, len, at;
+
+	if (!in.vbmeta || in.vbmeta_size < 256)
+		return cli_error(-EINVAL, "%s: no vbmeta header", a->image);
+	auth = be64_at(in.vbmeta + 12);
+	off = be64_at(in.vbmeta + 64);
+	len = be64_at(in.vbmeta + 72);
+	if (auth > in.vbmeta_size || off > in.vbmeta_size ||
+	    len > in.vbmeta_size || (at = 256 + auth + off) > in.vbmeta_size ||
+	    len > in.vbmeta_size - at)
+		return cli_error(-EINVAL,
+				 "%s: the vbmeta's public key is out of its "
+				 "blob",
+				 a->image);
+	return cli_avb_write(a->output_pubkey, "public key file",
+			     in.vbmeta + at, (size_t)len, &a->image, 1);
 }
 
 int cli_avb_info(const struct cli_avb_args *a)
@@ -382,9 +418,13 @@ int cli_avb_info(const struct cli_avb_args *a)
 	} else {
 		print_info(f, av);
 	}
+	if (a->output_pubkey)
+		r = write_pubkey(a, av);
 	fv_image_free(img);
 	if (f != stdout) {
-		if (fclose(f))
+		if (r)
+			fclose(f);
+		else if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");
 		else
 			r = cli_avb_write(a->output, "image information", text,

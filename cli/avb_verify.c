@@ -5,6 +5,7 @@
  * (fv_slot_verify, with avbtool's rules: one level of chains, stopping
  * at the first failure); this prints avbtool's lines for each step as it
  * ends, or with --json one document (docs/android.md). */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
@@ -410,9 +411,9 @@ static int expected_read(struct check *c)
 		x->name = name;
 		c->nexpected = i + 1;
 		x->rollback_index_location = (unsigned)loc;
-		if ((r = fv_input_read(c2 + 1, "public key file", 1u << 16,
-				       &c->expected_keys[i],
-				       &x->public_key_len)))
+		if ((r = cli_input_read(c2 + 1, "public key file", 1u << 16,
+					&c->expected_keys[i],
+					&x->public_key_len)))
 			return cli_lib_error(r);
 		x->public_key = c->expected_keys[i];
 	}
@@ -440,6 +441,9 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		NULL,    0,    0,    0,
 		SIZE_MAX};
 	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_slot_info in = {.size = sizeof(in)};
+	struct fv_avb_key_request kq = {
+		.size = sizeof(kq), .op = FV_AVB_KEY_BLOB, .key = a->key};
 	fv_slot *s = NULL;
 	int r;
 
@@ -448,7 +452,7 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		goto out;
 	}
 	if ((r = expected_read(&c)) ||
-	    (a->key && (r = fv_avb_public_key(a->key, &c.key, &c.key_len)) &&
+	    (a->key && (r = fv_avb_key(&kq, &c.key, &c.key_len)) &&
 	     (r = cli_lib_error(r))))
 		goto out;
 	req.image = a->image;
@@ -469,8 +473,9 @@ int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts)
 		goto out;
 	}
 	c.s = s;
-	for (size_t i = 0; fv_slot_note(s, i); i++)
-		fprintf(stderr, "fastverity: %s\n", fv_slot_note(s, i));
+	fv_slot_info(s, &in);
+	for (size_t i = 0; i < in.notes; i++)
+		fprintf(stderr, "fastverity: %s\n", in.note[i]);
 	if (c.stopped != SIZE_MAX) {
 		error_lines(&c);
 		r = EXIT_PARAMS;

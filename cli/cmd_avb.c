@@ -2,13 +2,17 @@
  * commands with avbtool's spelling, so that a build script swaps
  * `avbtool` for `fastverity avb` (docs/android.md). Options avbtool has
  * and fastverity does not are refused by name, never ignored. */
+#include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/errors.h"
 #include "cli/json.h"
@@ -42,37 +46,36 @@ enum sub {
 	S_FOOTER = S_HASHTREE | S_HASH,
 };
 
-static const struct subcommand {
-	const char *name;
-	unsigned bit;
-	const char *what;
-} subs[] = {
-	{"add_hashtree_footer", S_HASHTREE,
+static const struct cli_sub subs[] = {
+	{"add_hashtree_footer", S_HASHTREE, NULL,
 	 "add a hash tree, parity and footer to an image"},
-	{"add_hash_footer", S_HASH, "add a hash and footer to an image"},
-	{"info_image", S_INFO, "show an image's footer and vbmeta"},
-	{"verify_image", S_VERIFY, "check an image: signature, digests, tree"},
-	{"make_vbmeta_image", S_MAKE, "make a vbmeta image"},
-	{"extract_public_key", S_EXTRACT_KEY,
+	{"add_hash_footer", S_HASH, NULL, "add a hash and footer to an image"},
+	{"info_image", S_INFO, NULL, "show an image's footer and vbmeta"},
+	{"verify_image", S_VERIFY, NULL,
+	 "check an image: signature, digests, tree"},
+	{"make_vbmeta_image", S_MAKE, NULL, "make a vbmeta image"},
+	{"extract_public_key", S_EXTRACT_KEY, NULL,
 	 "write a key's AVB public key blob"},
-	{"extract_public_key_digest", S_KEY_DIGEST,
+	{"extract_public_key_digest", S_KEY_DIGEST, NULL,
 	 "write the SHA-256 (hex) of a key's AVB public key blob"},
-	{"generate_key", S_GENKEY,
+	{"generate_key", S_GENKEY, NULL,
 	 "fastverity's: make an ML-DSA private key (MLDSA65, MLDSA87)"},
-	{"erase_footer", S_ERASE, "remove the footer from an image"},
-	{"calculate_vbmeta_digest", S_DIGEST,
+	{"erase_footer", S_ERASE, NULL, "remove the footer from an image"},
+	{"calculate_vbmeta_digest", S_DIGEST, NULL,
 	 "digest of the vbmeta and its chained partitions' vbmeta"},
-	{"extract_vbmeta_image", S_EXTRACT_VBMETA,
+	{"extract_vbmeta_image", S_EXTRACT_VBMETA, NULL,
 	 "write the vbmeta blob of an image"},
-	{"append_vbmeta_image", S_APPEND,
+	{"append_vbmeta_image", S_APPEND, NULL,
 	 "append a vbmeta image's blob and a footer to an image"},
-	{"resize_image", S_RESIZE, "move an image's footer to a new size"},
-	{"zero_hashtree", S_ZERO, "make an image's hash tree and parity zeros"},
-	{"print_partition_digests", S_DIGESTS,
+	{"resize_image", S_RESIZE, NULL,
+	 "move an image's footer to a new size"},
+	{"zero_hashtree", S_ZERO, NULL,
+	 "make an image's hash tree and parity zeros"},
+	{"print_partition_digests", S_DIGESTS, NULL,
 	 "the digest or root of every partition, chains followed"},
-	{"calculate_kernel_cmdline", S_CMDLINE,
+	{"calculate_kernel_cmdline", S_CMDLINE, NULL,
 	 "the kernel command line an image's descriptors make"},
-	{"version", S_VERSION, "print the avbtool version this matches"},
+	{"version", S_VERSION, NULL, "print the avbtool version this matches"},
 };
 
 /* avbtool's subcommands fastverity does not have. */
@@ -87,6 +90,7 @@ static const char *const missing_subs[] = {
 	"make_atx_metadata",
 	"make_atx_unlock_credential",
 	"generate_test_image",
+	NULL,
 };
 
 #define F(field) offsetof(struct cli_avb_args, field)
@@ -104,6 +108,8 @@ static const struct cli_option rows[] = {
 		S_INFO | S_MAKE | S_EXTRACT_KEY | S_DIGEST | S_EXTRACT_VBMETA |
 			S_DIGESTS | S_CMDLINE | S_KEY_DIGEST | S_GENKEY,
 		"FILE", "the output file"),
+	CLI_ROW("output_pubkey", CLI_VALUE, F(output_pubkey), 0, S_INFO, "FILE",
+		"write the vbmeta's public key blob here"),
 	CLI_ROW("partition_size", CLI_VALUE, F(partition_size), 0,
 		S_FOOTER | S_APPEND | S_RESIZE, "SIZE", "partition size"),
 	CLI_ROW("vbmeta_image", CLI_VALUE, F(vbmeta_image), 0, S_APPEND,
@@ -202,6 +208,9 @@ static const struct cli_option rows[] = {
 	CLI_ROW("set_hashtree_disabled_flag", CLI_FLAG,
 		F(set_hashtree_disabled_flag), 0, S_COMMON, NULL,
 		"set the HASHTREE_DISABLED flag"),
+	CLI_ROW("set_verification_disabled_flag", CLI_FLAG,
+		F(set_verification_disabled_flag), 0, S_COMMON, NULL,
+		"set the VERIFICATION_DISABLED flag"),
 	CLI_ROW("print_required_libavb_version", CLI_FLAG,
 		F(print_required_libavb_version), 0, S_COMMON, NULL,
 		"print the libavb version the options need"),
@@ -235,37 +244,96 @@ static const struct cli_option rows[] = {
 	CLI_ROW("cert", CLI_ABSENT, 0, 0, S_INFO, NULL, NULL),
 };
 
+/* A usage error, avbtool's (argparse's) exit 2 in the end; every other
+ * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
+#define AVB_USAGE 64
+
+/* avbtool's options in the order its parsers add them (each
+ * subcommand's in this order): an ambiguous prefix's matches are listed
+ * so, as argparse lists them. */
+static const char *const avbtool_order[] = {
+	"image",
+	"output",
+	"cert",
+	"atx",
+	"output_pubkey",
+	"padding_size",
+	"partition_size",
+	"vbmeta_image",
+	"dynamic_partition_size",
+	"partition_name",
+	"hash_algorithm",
+	"hashtree_disabled",
+	"salt",
+	"block_size",
+	"generate_fec",
+	"do_not_generate_fec",
+	"fec_num_roots",
+	"calc_max_image_size",
+	"output_vbmeta_image",
+	"do_not_append_vbmeta_image",
+	"setup_as_rootfs_from_kernel",
+	"no_hashtree",
+	"check_at_most_once",
+	"keep_hashtree",
+	"key",
+	"expected_chain_partition",
+	"follow_chain_partitions",
+	"accept_zeroed_hashtree",
+	"json",
+	"algorithm",
+	"signing_helper",
+	"signing_helper_with_files",
+	"public_key_metadata",
+	"rollback_index",
+	"rollback_index_location",
+	"internal_release_string",
+	"append_to_release_string",
+	"prop",
+	"prop_from_file",
+	"kernel_cmdline",
+	"setup_rootfs_from_kernel",
+	"generate_dm_verity_cmdline_from_hashtree",
+	"include_descriptors_from_image",
+	"print_required_libavb_version",
+	"chain_partition",
+	"chain_partition_do_not_use_ab",
+	"flags",
+	"set_hashtree_disabled_flag",
+	"set_verification_disabled_flag",
+	"use_persistent_digest",
+	"do_not_use_ab",
+	NULL};
+
 static const struct cli_table table = {
 	.command = "fastverity avb",
 	.word = "avb",
 	.anchor = "avbtool",
 	.rows = rows,
 	.n = sizeof(rows) / sizeof(rows[0]),
-	.usage_exit = EXIT_PARAMS,
+	.usage_exit = AVB_USAGE,
+	.absent_exit = EXIT_PARAMS,
+	.prefixes = 1,
+	.prefix_order = avbtool_order,
 	.sep = ' ',
 	.width = 44,
 };
 
-static void print_subs(FILE *f)
-{
-	fputs("Usage: fastverity avb <subcommand> [--option value ...]\n"
-	      "avbtool's image commands, with avbtool's options "
-	      "(docs/android.md):\n",
-	      f);
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		fprintf(f, "\t%-25s %s\n", subs[i].name, subs[i].what);
-	fputs("fastverity avb <subcommand> --help lists its options.\n", f);
-}
+static const struct cli_group group = {
+	.table = &table,
+	.subs = subs,
+	.n = sizeof(subs) / sizeof(subs[0]),
+	.usage = "[--option value ...]",
+	.what = "avbtool's image commands, with avbtool's options "
+		"(docs/android.md)",
+	.absent = missing_subs,
+	.usage_exit = AVB_USAGE,
+	.list_unknown = 1,
+};
 
-static void print_sub_help(const struct subcommand *s)
-{
-	printf("Usage: fastverity avb %s [--option value ...]\n%s\n\n"
-	       "Options:\n",
-	       s->name, s->what);
-	cli_options_print(&table, s->bit);
-}
-
-/* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. */
+/* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. 0, or
+ * AVB_USAGE for no number (argparse's type=parse_number refuses it),
+ * EXIT_PARAMS for one too large; the message printed. */
 static int parse_number(const char *opt, const char *s, uint64_t max,
 			uint64_t *out)
 {
@@ -283,11 +351,18 @@ static int parse_number(const char *opt, const char *s, uint64_t max,
 	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
 		base = 2, digits = s + 2;
 	errno = 0;
-	if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ')
-		return cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
+	if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ') {
+		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
+		return AVB_USAGE;
+	}
 	v = strtoull(digits, &end, base);
-	if (*end || errno)
-		return cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
+	if (*end || errno == EINVAL) {
+		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
+		return AVB_USAGE;
+	}
+	if (errno)
+		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
+				 opt, s, max);
 	if (v > max)
 		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
 				 opt, s, max);
@@ -330,12 +405,13 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 	    (nprops && (!(v->props = calloc(nprops, sizeof(*v->props))) ||
 			!(v->values = calloc(nprops, sizeof(*v->values))))))
 		return cli_error(-ENOMEM, "out of memory");
-	if (parse_number("rollback_index", a->rollback_index, UINT64_MAX,
-			 &index) ||
-	    parse_number("rollback_index_location", a->rollback_index_location,
-			 UINT32_MAX, &location) ||
-	    parse_number("flags", a->flags, UINT32_MAX, &flags))
-		return EXIT_PARAMS;
+	if ((r = parse_number("rollback_index", a->rollback_index, UINT64_MAX,
+			      &index)) ||
+	    (r = parse_number("rollback_index_location",
+			      a->rollback_index_location, UINT32_MAX,
+			      &location)) ||
+	    (r = parse_number("flags", a->flags, UINT32_MAX, &flags)))
+		return r;
 	v->q = (struct fv_vbmeta_request){
 		.size = sizeof(v->q),
 		.algorithm = a->algorithm,
@@ -344,7 +420,8 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 		.rollback_index = index,
 		.rollback_location = (uint32_t)location,
 		.flags = (uint32_t)flags |
-			 (a->set_hashtree_disabled_flag ? 1u : 0),
+			 (a->set_hashtree_disabled_flag ? 1u : 0) |
+			 (a->set_verification_disabled_flag ? 2u : 0),
 		.release = a->release,
 		.release_append = a->append_release,
 		.chains = v->chains,
@@ -378,6 +455,7 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 					 s);
 		if (!(num = strndup(c1 + 1, (size_t)(c2 - c1 - 1))))
 			return cli_error(-ENOMEM, "out of memory");
+		/* (avbtool's int() of it fails in the run: exit 1) */
 		r = parse_number("chain_partition", num, UINT32_MAX, &loc);
 		free(num);
 		if (r)
@@ -404,9 +482,9 @@ static int vb_options(const struct cli_avb_args *a, struct vb *v)
 		if (!file) {
 			p->value = (const uint8_t *)colon + 1;
 			p->len = strlen(colon + 1);
-		} else if ((r = fv_input_read(colon + 1, "property file",
-					      1u << 20, &v->values[i],
-					      &p->len))) {
+		} else if ((r = cli_input_read(colon + 1, "property file",
+					       1u << 20, &v->values[i],
+					       &p->len))) {
 			return cli_lib_error(r);
 		} else {
 			p->value = v->values[i];
@@ -426,11 +504,12 @@ static int footer_options(const struct cli_avb_args *a,
 	size_t n = 0;
 	int r;
 
-	if (parse_number("block_size", a->block_size, UINT32_MAX, &block) ||
-	    parse_number("partition_size", a->partition_size, INT64_MAX,
-			 &size) ||
-	    parse_number("fec_num_roots", a->fec_num_roots, 255, &roots))
-		return EXIT_PARAMS;
+	if ((r = parse_number("block_size", a->block_size, UINT32_MAX,
+			      &block)) ||
+	    (r = parse_number("partition_size", a->partition_size, INT64_MAX,
+			      &size)) ||
+	    (r = parse_number("fec_num_roots", a->fec_num_roots, 255, &roots)))
+		return r;
 	*f = (struct fv_footer_request){
 		.size = sizeof(*f),
 		.kind = kind,
@@ -490,25 +569,25 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	    (r = footer_options(a, kind, &v, &f, salt, &ranges)))
 		goto out;
 	if (a->print_required_libavb_version) {
-		unsigned minor;
+		struct fv_avb_needs n = {.size = sizeof(n)};
 
-		if ((r = fv_avb_required_minor(NULL, &f, &minor)))
+		if ((r = fv_avb_needs(NULL, &f, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("1.%u\n", minor);
+			printf("1.%u\n", n.libavb_minor);
 		goto out;
 	}
 	if (a->calc_max_image_size) {
-		uint64_t max;
+		struct fv_avb_needs n = {.size = sizeof(n)};
 
 		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size)
 			r = cli_error(-EINVAL,
 				      "--calc_max_image_size not supported "
 				      "with --dynamic_partition_size");
-		else if ((r = fv_avb_max_image_size(&f, &max)))
+		else if ((r = fv_avb_needs(NULL, &f, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("%" PRIu64 "\n", max);
+			printf("%" PRIu64 "\n", n.max_image_size);
 		goto out;
 	}
 	if (!a->image) {
@@ -550,7 +629,7 @@ out:
 static int make_vbmeta(const struct cli_avb_args *a)
 {
 	uint64_t padding = 0;
-	unsigned minor;
+	struct fv_avb_needs n = {.size = sizeof(n)};
 	struct vb v;
 	int r;
 
@@ -560,10 +639,10 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	if (a->print_required_libavb_version) {
 		/* the included images' needs count too */
-		if ((r = fv_avb_required_minor(&v.q, NULL, &minor)))
+		if ((r = fv_avb_needs(&v.q, NULL, &n)))
 			r = cli_lib_error(r);
 		else
-			printf("1.%u\n", minor);
+			printf("1.%u\n", n.libavb_minor);
 		goto out;
 	}
 	if (!a->output) {
@@ -571,7 +650,7 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		goto out;
 	}
 	for (size_t i = 0; i < a->nincludes; i++)
-		if (fv_same_storage(a->output, a->includes[i])) {
+		if (cli_same_storage(a->output, a->includes[i])) {
 			r = cli_error(-EINVAL,
 				      "--output %s: is the input %s: an "
 				      "output is never written over what is "
@@ -588,6 +667,8 @@ out:
 
 static int extract_key(const struct cli_avb_args *a)
 {
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = a->key};
 	uint8_t *blob;
 	size_t len;
 	int r;
@@ -595,7 +676,7 @@ static int extract_key(const struct cli_avb_args *a)
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL, "avb extract_public_key: --key and "
 					  "--output are required");
-	if ((r = fv_avb_public_key(a->key, &blob, &len)))
+	if ((r = fv_avb_key(&q, &blob, &len)))
 		return cli_lib_error(r);
 	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
 	fv_free(blob);
@@ -606,30 +687,39 @@ static int extract_key(const struct cli_avb_args *a)
  * as avbtool 1.3.0 writes it. */
 static int key_digest(const struct cli_avb_args *a)
 {
-	char hex[65];
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = a->key};
+	uint8_t *hex;
+	size_t len;
 	int r;
 
 	if (!a->key || !a->output)
 		return cli_error(-EINVAL,
 				 "avb extract_public_key_digest: --key "
 				 "and --output are required");
-	if ((r = fv_avb_public_key_digest(a->key, hex)))
+	if ((r = fv_avb_key(&q, &hex, &len)))
 		return cli_lib_error(r);
-	return cli_avb_write(a->output, "public key digest file", hex,
-			     strlen(hex), &a->key, 1);
+	r = cli_avb_write(a->output, "public key digest file", hex, len,
+			  &a->key, 1);
+	fv_free(hex);
+	return r;
 }
 
 /* generate_key: fastverity's, as avbtool has no key maker (an RSA key
  * is openssl's). */
 static int generate_key(const struct cli_avb_args *a)
 {
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = FV_AVB_KEY_GENERATE,
+				       .algorithm = a->algorithm,
+				       .output = a->output};
 	int r;
 
 	if (!a->algorithm || !a->output)
 		return cli_error(-EINVAL, "avb generate_key: --algorithm "
 					  "(MLDSA65, MLDSA87) and --output "
 					  "are required");
-	r = fv_avb_generate_key(a->algorithm, a->output);
+	r = fv_avb_key(&q, NULL, NULL);
 	/* an output that exists is a parameter to change, not a busy one */
 	return !r             ? EXIT_OK
 	       : r == -EEXIST ? cli_lib_error(-EINVAL)
@@ -666,9 +756,9 @@ static int rewrite(const struct cli_avb_args *a, unsigned sub)
 			return cli_error(-EINVAL,
 					 "avb %s: --partition_size is required",
 					 a->sub);
-		if (parse_number("partition_size", a->partition_size, INT64_MAX,
-				 &size))
-			return EXIT_PARAMS;
+		if ((r = parse_number("partition_size", a->partition_size,
+				      INT64_MAX, &size)))
+			return r;
 	}
 	if (sub == S_APPEND && !a->vbmeta_image)
 		return cli_error(-EINVAL,
@@ -722,7 +812,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 				    : cli_lib_error(r);
 	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
-	fv_avb_vbmeta_blob(av, &blob, &n, NULL);
+	blob = cli_avb_facts(av).vbmeta;
+	n = cli_avb_facts(av).vbmeta_size;
 	r = append_blob(&all, &total, blob, n);
 	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
 		const fv_avb *ch;
@@ -739,7 +830,8 @@ static int vbmeta_digest(const struct cli_avb_args *a)
 			break;
 		}
 		fv_free(path);
-		fv_avb_vbmeta_blob(ch, &blob, &n, NULL);
+		blob = cli_avb_facts(ch).vbmeta;
+		n = cli_avb_facts(ch).vbmeta_size;
 		r = append_blob(&all, &total, blob, n);
 		fv_image_free(chimg);
 	}
@@ -779,8 +871,9 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 		return cli_error(-EINVAL,
 				 "avb extract_vbmeta_image: --image and "
 				 "--output are required");
-	if (parse_number("padding_size", a->padding_size, 1u << 30, &padding))
-		return EXIT_PARAMS;
+	if ((r = parse_number("padding_size", a->padding_size, 1u << 30,
+			      &padding)))
+		return r;
 	if ((r = cli_avb_shown(a->image, &img, &av)))
 		return cli_lib_error(r);
 	if (!cli_avb_facts(av).has_footer) {
@@ -788,7 +881,8 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 		return cli_error(-EINVAL, "%s: the image has no footer",
 				 a->image);
 	}
-	fv_avb_vbmeta_blob(av, &blob, NULL, &n);
+	blob = cli_avb_facts(av).vbmeta;
+	n = cli_avb_facts(av).vbmeta_footer_size;
 	total = padding && n % padding ? n + (size_t)(padding - n % padding)
 				       : n;
 	if (!(out = calloc(1, total ? total : 1))) {
@@ -803,41 +897,126 @@ static int extract_vbmeta(const struct cli_avb_args *a)
 	return r;
 }
 
+/* argparse's FileType: a file avbtool opens while it parses its
+ * arguments, a failure a usage error (exit 2): an input opened (rw: for
+ * writing too), an output's directory (or the file) writable. 0 or
+ * AVB_USAGE, the message printed. */
+static int can_open(const char *sub, const char *opt, const char *path,
+		    int output, int rw)
+{
+	struct stat st;
+	int fd, e = 0;
+
+	if (!path)
+		return 0;
+	if (!output) {
+		/* ENOTDIR: fastverity's IMAGE/NAME of a super image's
+		 * partition, the library's to read */
+		if ((fd = open(path, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
+			e = errno == ENOTDIR ? 0 : errno;
+		else
+			close(fd);
+	} else if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK))
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else {
+		const char *slash = strrchr(path, '/');
+		char *dir = slash ? strndup(path, (size_t)(slash - path) +
+							  (slash == path))
+				  : strdup(".");
+
+		if (!dir)
+			return cli_error(-ENOMEM, "out of memory");
+		if (stat(dir, &st))
+			e = errno;
+		else if (!S_ISDIR(st.st_mode))
+			e = ENOTDIR;
+		else if (access(dir, W_OK | X_OK))
+			e = errno;
+		free(dir);
+	}
+	if (!e)
+		return 0;
+	cli_error(-EINVAL, "avb %s: argument --%s: can't open '%s': %s", sub,
+		  opt, path, strerror(e));
+	return AVB_USAGE;
+}
+
+/* What avbtool's parser refuses before it runs a subcommand: an option
+ * required=True missing (or one whose absence makes run() print its
+ * usage), a FileType file that cannot be opened. 0, AVB_USAGE, or the
+ * exit code of another failure; the message printed. */
+static int avbtool_usage(const struct cli_sub *s, const struct cli_avb_args *a)
+{
+	const unsigned image_required = S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
+					S_EXTRACT_VBMETA | S_APPEND | S_RESIZE |
+					S_ZERO | S_DIGESTS | S_CMDLINE;
+	const unsigned image_rw =
+		S_HASHTREE | S_APPEND | S_ERASE | S_RESIZE | S_ZERO;
+	const unsigned image_file = image_required | S_HASHTREE;
+	const char *missing = NULL;
+	int r;
+
+	if (s->bit == S_EXTRACT_VBMETA && (!a->image || !a->output))
+		missing = "--image and --output";
+	else if ((s->bit & image_required) && !a->image)
+		missing = "--image";
+	else if ((s->bit & (S_EXTRACT_KEY | S_KEY_DIGEST)) &&
+		 (!a->key || !a->output))
+		missing = "--key and --output";
+	else if ((s->bit & S_GENKEY) && (!a->algorithm || !a->output))
+		missing = "--algorithm (MLDSA65, MLDSA87) and --output";
+	else if (s->bit == S_APPEND && !a->partition_size)
+		missing = "--partition_size";
+	else if (s->bit == S_APPEND && !a->vbmeta_image)
+		missing = "--vbmeta_image";
+	if (missing) {
+		cli_error(-EINVAL, "avb %s: %s %s required", s->name, missing,
+			  strchr(missing, ' ') ? "are" : "is");
+		return AVB_USAGE;
+	}
+	if ((s->bit & image_file) &&
+	    (r = can_open(s->name, "image", a->image, 0, s->bit & image_rw)))
+		return r;
+	if ((r = can_open(s->name, "vbmeta_image", a->vbmeta_image, 0, 0)))
+		return r;
+	for (size_t i = 0; i < a->nincludes; i++)
+		if ((r = can_open(s->name, "include_descriptors_from_image",
+				  a->includes[i], 0, 0)))
+			return r;
+	if (s->bit & S_GENKEY) /* fastverity's: it never writes over a file */
+		return 0;
+	if ((r = can_open(s->name, "output", a->output, 1, 0)) ||
+	    (r = can_open(s->name, "output_pubkey", a->output_pubkey, 1, 0)))
+		return r;
+	return can_open(s->name, "output_vbmeta_image", a->output_vbmeta_image,
+			1, 0);
+}
+
+/* avbtool's exit codes: 2 a usage error, 1 every other failure. */
+static int avbtool_exit(int r)
+{
+	return !r ? EXIT_OK : r == AVB_USAGE ? 2 : EXIT_PARAMS;
+}
+
 int cli_avb_main(int argc, const char **argv)
 {
-	const struct subcommand *s = NULL;
+	const struct cli_sub *s;
 	struct cli_avb_args a;
 	int r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
-	    !strcmp(argv[1], "help")) {
-		print_subs(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_PARAMS : EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			s = &subs[i];
-	if (!s) {
-		for (size_t i = 0;
-		     i < sizeof(missing_subs) / sizeof(missing_subs[0]); i++)
-			if (!strcmp(argv[1], missing_subs[i]))
-				return cli_error(-EINVAL,
-						 "avb: avbtool's %s is not "
-						 "implemented in fastverity",
-						 argv[1]);
-		cli_error(-EINVAL, "avb: unknown subcommand '%s'", argv[1]);
-		print_subs(stderr);
-		return EXIT_PARAMS;
-	}
 	memset(&a, 0, sizeof(a));
-	a.sub = s->name;
-	if ((r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1,
-				   argv + 1, NULL))) {
-		if (r < 0)
-			print_sub_help(s);
+	if ((r = cli_group_parse(&group, argc, argv, &a, NULL, &s))) {
 		cli_options_free(&table, &a);
-		return r < 0 ? EXIT_OK : r;
+		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}
+	a.sub = s->name;
+	if ((r = avbtool_usage(s, &a)))
+		goto out;
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
 	if ((s->bit &
@@ -846,7 +1025,7 @@ int cli_avb_main(int argc, const char **argv)
 	    a.image) {
 		const char *kind;
 
-		if ((r = fv_container_of(a.image, "avb", &kind))) {
+		if ((r = cli_container_of(a.image, "avb", &kind))) {
 			r = cli_lib_error(r);
 			goto out;
 		}
@@ -915,6 +1094,7 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	}
 out:
+	r = avbtool_exit(r);
 	/* --json: one document also when the command failed before it
 	 * wrote one (docs/json.md): the error's */
 	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cli/files.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/cli.h"
@@ -167,7 +168,7 @@ int cmd_bench(struct cli_opts *o)
 
 		/* opened as every action opens a device: a missing one is
 		 * said before anything runs */
-		if ((r = fv_device_size(o->device, &dev_size)))
+		if ((r = cli_device_size(o->device, &dev_size)))
 			return cli_lib_error(r);
 		if (!o->size || size > dev_size)
 			size = dev_size;

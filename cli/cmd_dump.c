@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/files.h"
 #include "cli/jsonc.h"
 
 #include "cli/avb.h"
@@ -30,8 +31,14 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 
 	if (!o->container && cli_superblock_at(image, off))
 		return 0;
-	if ((r = fv_sidecar_names(image, tree, NULL, NULL, side_fec)))
+	struct fv_file_answer a;
+
+	if ((r = cli_file(FV_FILE_SIDECAR_NAMES, image, &a)))
 		return cli_lib_error(r);
+	fv_free(a.roothash);
+	fv_free(a.signature);
+	*tree = a.tree;
+	*side_fec = a.fec;
 	if (!o->container && access(*tree, F_OK) != 0) {
 		fv_free(*tree);
 		*tree = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/files.h"
 #include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
@@ -17,7 +18,7 @@
 static int write_root_file(const char *path, const char *hex)
 {
 	/* whole or not at all: a temporary file renamed over the old one */
-	int r = fv_output_write(path, "the root hash file", hex, strlen(hex));
+	int r = cli_output_write(path, "the root hash file", hex, strlen(hex));
 
 	return r ? cli_lib_error(-EIO) : 0;
 }
@@ -40,11 +41,15 @@ static void sidecars_free(struct sidecars *s)
 static int prune_sidecars(const char *image, const struct sidecars *side,
 			  int with_fec, int signed_now)
 {
-	unsigned removed;
-	int r = fv_sidecar_prune(image,
-				 (signed_now ? FV_SIDECAR_SIGNATURE : 0) |
-					 (with_fec ? FV_SIDECAR_FEC : 0),
-				 &removed);
+	struct fv_file_request q = {
+		.size = sizeof(q),
+		.op = FV_FILE_SIDECAR_PRUNE,
+		.path = image,
+		.keep = (signed_now ? FV_SIDECAR_SIGNATURE : 0) |
+			(with_fec ? FV_SIDECAR_FEC : 0)};
+	struct fv_file_answer a = {.size = sizeof(a)};
+	int r = fv_file(&q, &a);
+	unsigned removed = a.removed;
 
 	if (r)
 		return cli_lib_error(-EIO);
@@ -72,9 +77,14 @@ static int format_request(struct cli_opts *o, struct sidecars *side,
 		if (o->nargs != 1)
 			return cli_error(-EINVAL, "format --sidecar: requires "
 						  "<image> as argument");
-		if (fv_sidecar_names(o->args[0], &side->tree, &side->roothash,
-				     &side->signature, &side->fec))
+		struct fv_file_answer a;
+
+		if (cli_file(FV_FILE_SIDECAR_NAMES, o->args[0], &a))
 			return cli_lib_error(-ENOMEM);
+		side->tree = a.tree;
+		side->roothash = a.roothash;
+		side->signature = a.signature;
+		side->fec = a.fec;
 		if (o->root_hash_file)
 			return cli_error(-EINVAL,
 					 "format --sidecar: writes the root "
@@ -147,7 +157,7 @@ int cmd_format(struct cli_opts *o)
 					  2)))
 			goto out;
 	}
-	if (o->sidecar && fv_refuse_sparse(req.data))
+	if (o->sidecar && cli_is_sparse(req.data))
 		fprintf(stderr,
 			"fastverity: %s: warning: an Android sparse image: "
 			"its own bytes are hashed, as the kernel maps them "

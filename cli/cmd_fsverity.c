@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/files.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
 #include "cli/options.h"
@@ -35,12 +36,7 @@ struct fsv_args {
 	int nargs;
 };
 
-static const struct sub {
-	const char *name;
-	unsigned bit;
-	const char *usage;
-	const char *what;
-} subs[] = {
+static const struct cli_sub subs[] = {
 	{"digest", F_DIGEST,
 	 "FILE... [--hash-alg=HASH_ALG] [--block-size=BLOCK_SIZE] "
 	 "[--salt=SALT] [--out-merkle-tree=FILE] [--out-descriptor=FILE] "
@@ -115,26 +111,17 @@ static const struct cli_table table = {
 	.width = 24,
 };
 
-static void print_subs(FILE *f)
-{
-	fputs("Usage: fastverity fsverity <command> [<args>]\n\n"
-	      "fsverity-utils' commands, with its options and output:\n",
-	      f);
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		fprintf(f, "\t%-14s %s\n", subs[i].name, subs[i].what);
-	fputs("\nfastverity fsverity <command> --help shows one command's "
-	      "options. Available hash algorithms: sha256 sha512\n",
-	      f);
-}
-
-static void print_sub_help(const struct sub *s)
-{
-	printf("Usage: fastverity fsverity %s %s\n%s\n\nOptions:\n", s->name,
-	       s->usage, s->what);
-	cli_options_print(&table, s->bit);
-	printf("\nExit status: 0 done; 1 failed; 2 a usage error.\n"
-	       "\nSee fastverity(8).\n");
-}
+static const struct cli_group group = {
+	.table = &table,
+	.subs = subs,
+	.n = sizeof(subs) / sizeof(subs[0]),
+	.usage = "[<args>]",
+	.what = "fsverity-utils' commands, with its options and output",
+	.more = " Available hash algorithms: sha256 sha512",
+	.trailer = "\nExit status: 0 done; 1 failed; 2 a usage error.\n"
+		   "\nSee fastverity(8).\n",
+	.usage_exit = EXIT_USAGE,
+};
 
 static void free_args(struct fsv_args *a)
 {
@@ -245,8 +232,8 @@ static int write_descriptor(const struct fsv_args *a,
 		return 0;
 	if (fv_fsverity_digest_info(d, &i))
 		return cli_lib_error(-EINVAL);
-	if (fv_output_write(a->out_desc, "the descriptor file", i.descriptor,
-			    256))
+	if (cli_output_write(a->out_desc, "the descriptor file", i.descriptor,
+			     256))
 		return cli_lib_error(-EIO);
 	return 0;
 }
@@ -301,7 +288,7 @@ static int bytes_of(const char *s, uint64_t *v)
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
-static int digest(const struct sub *s, struct fsv_args *a)
+static int digest(const struct cli_sub *s, struct fsv_args *a)
 {
 	struct tree t;
 	fv_fsverity_digest **d = NULL;
@@ -370,7 +357,7 @@ static int sign_digest(const struct fv_sign_request *req, const void *ctx,
 	return fv_fsverity_sign(ctx, req, der, len);
 }
 
-static int sign(const struct sub *s, struct fsv_args *a)
+static int sign(const struct cli_sub *s, struct fsv_args *a)
 {
 	struct fv_fsverity_info info = {.size = sizeof(info)},
 				again_info = {.size = sizeof(again_info)};
@@ -447,7 +434,7 @@ static int sign(const struct sub *s, struct fsv_args *a)
 			goto out;
 		}
 	}
-	if (fv_output_write(a->args[1], "the signature file", der, len)) {
+	if (cli_output_write(a->args[1], "the signature file", der, len)) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}
@@ -461,9 +448,10 @@ out:
 	return r;
 }
 
-static int enable(const struct sub *s, struct fsv_args *a)
+static int enable(const struct cli_sub *s, struct fsv_args *a)
 {
 	struct tree t;
+	struct fv_file_answer f;
 	uint8_t *sig = NULL;
 	size_t len = 0;
 	int r;
@@ -475,15 +463,19 @@ static int enable(const struct sub *s, struct fsv_args *a)
 	}
 	if ((r = tree_params(s->name, a, &t)))
 		return r;
-	if (a->signature && (r = fv_signature_read(a->signature, &sig, &len)))
-		r = lib_failed(r);
-	else if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
+	if (a->signature && (r = cli_file(FV_FILE_SIGNATURE, a->signature, &f)))
+		return lib_failed(r);
+	if (a->signature) {
+		sig = f.data;
+		len = f.len;
+	}
+	if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
 		r = lib_failed(r);
 	fv_free(sig);
 	return r;
 }
 
-static int measure(const struct sub *s, struct fsv_args *a)
+static int measure(const struct cli_sub *s, struct fsv_args *a)
 {
 	(void)s;
 	if (!a->nargs) {
@@ -516,7 +508,7 @@ static int to_stdout(void *ctx, const void *buf, size_t n)
 	return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
 }
 
-static int dump_metadata(const struct sub *s, struct fsv_args *a)
+static int dump_metadata(const struct cli_sub *s, struct fsv_args *a)
 {
 	static const char *const types[] = {"merkle_tree", "descriptor",
 					    "signature"};
@@ -564,33 +556,15 @@ static int dump_metadata(const struct sub *s, struct fsv_args *a)
 
 int cli_fsverity_main(int argc, const char **argv)
 {
-	const struct sub *s = NULL;
+	const struct cli_sub *s;
 	struct fsv_args a;
 	int r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
-	    !strcmp(argv[1], "help")) {
-		print_subs(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			s = &subs[i];
-	if (!s) {
-		cli_error(-EINVAL,
-			  "fsverity: unknown command '%s' (fastverity fsverity "
-			  "--help lists them)",
-			  argv[1]);
-		return EXIT_USAGE;
-	}
 	memset(&a, 0, sizeof(a));
-	r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1, argv + 1,
-			      &a.args);
+	r = cli_group_parse(&group, argc, argv, &a, &a.args, &s);
 	while (a.args && a.args[a.nargs])
 		a.nargs++;
 	if (r) {
-		if (r < 0)
-			print_sub_help(s);
 		free_args(&a);
 		return r < 0 ? EXIT_OK : r;
 	}

@@ -42,12 +42,9 @@ static int policies(const struct cli_opts *o)
 }
 
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  const char *const *certs, size_t ncerts, int made)
+		  int made)
 {
-	fv_options opts = {.size = sizeof(opts),
-			   .flags = o->activation,
-			   .trusted_certs = certs,
-			   .ntrusted_certs = ncerts};
+	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
 	fv_result *res = NULL;
 	struct fv_report rep;
 	int r = made;
@@ -85,9 +82,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	if ((r = policies(o)))
 		return r;
 	r = cli_pair_make(o, data, hash, root_arg, &cp);
-	return cli_open_pair(o, name, &cp,
-			     (const char *const *)o->trusted_certs, o->ntrusted,
-			     r);
+	return cli_open_pair(o, name, &cp, r);
 }
 
 /* open IMAGE NAME: an Android image, its data mapped with its
@@ -100,8 +95,7 @@ static int open_avb(struct cli_opts *o, const char *image, const char *name)
 	memset(&cp, 0, sizeof(cp));
 	if ((r = policies(o)))
 		return r;
-	return cli_open_pair(o, name, &cp, NULL, 0,
-			     cli_pair_avb(o, image, &cp));
+	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
 }
 
 int cmd_open(struct cli_opts *o)
@@ -164,7 +158,7 @@ int cmd_close(struct cli_opts *o)
 	/* (with --json, stdout holds the one document: the line goes to
 	 * stderr) */
 	if ((o->close & CLI_CLOSE_DEFERRED) &&
-	    fv_status_get(o->args[0], &st) == 0) {
+	    fv_status_get(o->args[0], &st, NULL) == 0) {
 		fprintf(o->json ? stderr : stdout,
 			"Device %s is still active and scheduled for deferred "
 			"removal.\n",
@@ -177,7 +171,8 @@ int cmd_close(struct cli_opts *o)
 /* veritysetup's status line: each word followed by a space, except
  * check_at_most_once (so that with try_verify_in_tasklet the two run
  * together, as veritysetup prints them) and the last. */
-static const char *flag_words(unsigned f, char *buf, size_t len)
+static const char *flag_words(const struct fv_status_info *s, char *buf,
+			      size_t len)
 {
 	size_t n = 0;
 
@@ -185,13 +180,13 @@ static const char *flag_words(unsigned f, char *buf, size_t len)
 	for (unsigned i = 0; i < FV_NFLAGS && n < len; i++) {
 		unsigned flag = 1u << i;
 
-		if (!(f & flag))
+		if (!(s->flags & flag))
 			continue;
-		n += (size_t)snprintf(
-			buf + n, len - n, "%s%s", fv_flag_name(flag),
-			flag == FV_CHECK_AT_MOST_ONCE || flag == FV_USE_TASKLETS
-				? ""
-				: " ");
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", s->flag_name[i],
+				      flag == FV_CHECK_AT_MOST_ONCE ||
+						      flag == FV_USE_TASKLETS
+					      ? ""
+					      : " ");
 	}
 	return buf;
 }
@@ -259,8 +254,7 @@ static void status_json(const char *name, const struct fv_status_info *s)
 		for (unsigned i = 0; i < FV_NFLAGS; i++)
 			if (s->flags & (1u << i))
 				json_object_array_add(
-					flags,
-					cli_json_str(fv_flag_name(1u << i)));
+					flags, cli_json_str(s->flag_name[i]));
 	}
 	cli_jset(j, "flags", flags);
 	cli_json_print(j);
@@ -304,7 +298,7 @@ static void status_text(const char *name, const struct fv_status_info *s)
 	printf("  root hash:   %s\n", s->root_hex);
 	if (s->flags)
 		printf("  flags:       %s\n",
-		       flag_words(s->flags, words, sizeof(words)));
+		       flag_words(s, words, sizeof(words)));
 }
 
 int cmd_status(struct cli_opts *o)
@@ -320,7 +314,8 @@ int cmd_status(struct cli_opts *o)
 	name = o->args[0];
 	if (!strncmp(name, "/dev/mapper/", 12))
 		name += 12;
-	r = fv_status_get(name, &st);
+	info.size = sizeof(info);
+	r = fv_status_get(name, &st, &info);
 	if (r == -ENODEV) {
 		if (o->json) {
 			json_object *j = json_object_new_object();
@@ -335,12 +330,6 @@ int cmd_status(struct cli_opts *o)
 	}
 	if (r)
 		return cli_lib_error(r);
-	info.size = sizeof(info);
-	r = fv_status_info(st, &info);
-	if (r) {
-		fv_status_free(st);
-		return cli_lib_error(r);
-	}
 	if (o->json)
 		status_json(name, &info);
 	else

@@ -28,12 +28,7 @@ struct ota_args {
 	int nargs;
 };
 
-static const struct sub {
-	const char *name;
-	unsigned bit;
-	const char *usage;
-	const char *what;
-} subs[] = {
+static const struct cli_sub subs[] = {
 	{"info", O_INFO, "PKG [--json]",
 	 "what an OTA package (a zip, or payload.bin) holds: the payload's "
 	 "versions, partitions, operations and signatures, its properties "
@@ -81,28 +76,19 @@ static const struct cli_table table = {
 	.width = 24,
 };
 
-static void print_subs(FILE *f)
-{
-	fputs("Usage: fastverity ota <command> PKG [<options>]\n\n"
-	      "Android A/B OTA packages (an OTA zip, or a bare payload.bin):\n",
-	      f);
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		fprintf(f, "\t%-8s %s\n", subs[i].name, subs[i].what);
-	fputs("\nfastverity ota <command> --help shows one command's "
-	      "options.\n",
-	      f);
-}
-
-static void print_sub_help(const struct sub *s)
-{
-	printf("Usage: fastverity ota %s %s\n%s\n\nOptions:\n", s->name,
-	       s->usage, s->what);
-	cli_options_print(&table, s->bit);
-	printf("\nExit status: 0 done (verify: every check good; extract: "
-	       "every image written); 1 a package that cannot be read, or a "
-	       "usage error; 2 a signature, a check or an image bad or "
-	       "missing.\n\nSee fastverity(8) and docs/ota.md.\n");
-}
+static const struct cli_group group = {
+	.table = &table,
+	.subs = subs,
+	.n = sizeof(subs) / sizeof(subs[0]),
+	.usage = "PKG [<options>]",
+	.what = "Android A/B OTA packages (an OTA zip, or a bare payload.bin)",
+	.trailer = "\nExit status: 0 done (verify: every check good; "
+		   "extract: every image written); 1 a package that cannot "
+		   "be read, or a usage error; 2 a signature, a check or an "
+		   "image bad or missing.\n\nSee fastverity(8) and "
+		   "docs/ota.md.\n",
+	.usage_exit = EXIT_PARAMS,
+};
 
 static void free_args(struct ota_args *a)
 {
@@ -161,7 +147,8 @@ static void print_text(const fv_ota *p)
 			/* values: on this line */
 			const char *sep = " [";
 
-			for (i++; !fv_ota_fact(p, i, nkv, &ntype) && ntype != ']';
+			for (i++;
+			     !fv_ota_fact(p, i, nkv, &ntype) && ntype != ']';
 			     i++) {
 				fputs(sep, stdout);
 				put_text(nkv[1]);
@@ -210,11 +197,10 @@ static void *json_of(const fv_ota *p)
 				depth--;
 			continue;
 		case 'n':
-			v = kv[1][0] == '-'
-				    ? json_object_new_int64(
-					      strtoll(kv[1], NULL, 10))
-				    : json_object_new_uint64(
-					      strtoull(kv[1], NULL, 10));
+			v = kv[1][0] == '-' ? json_object_new_int64(
+						      strtoll(kv[1], NULL, 10))
+					    : json_object_new_uint64(strtoull(
+						      kv[1], NULL, 10));
 			break;
 		case 'b':
 			v = json_object_new_boolean(!strcmp(kv[1], "true"));
@@ -489,33 +475,15 @@ static int extract(struct ota_args *a)
 
 int cli_ota_main(int argc, const char **argv)
 {
-	const struct sub *s = NULL;
+	const struct cli_sub *s;
 	struct ota_args a;
 	int r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
-	    !strcmp(argv[1], "help")) {
-		print_subs(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_PARAMS : EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			s = &subs[i];
-	if (!s) {
-		cli_error(-EINVAL,
-			  "ota: unknown command '%s' (fastverity ota --help "
-			  "lists them)",
-			  argv[1]);
-		return EXIT_PARAMS;
-	}
 	memset(&a, 0, sizeof(a));
-	r = cli_options_parse(&table, s->bit, s->name, &a, argc - 1, argv + 1,
-			      &a.args);
+	r = cli_group_parse(&group, argc, argv, &a, &a.args, &s);
 	while (a.args && a.args[a.nargs])
 		a.nargs++;
 	if (r) {
-		if (r < 0)
-			print_sub_help(s);
 		free_args(&a);
 		return r < 0 ? EXIT_OK : r;
 	}

@@ -8,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cli/files.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/params.h"
@@ -18,7 +19,7 @@
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	if (fv_output_write(path, "the signature", buf, len))
+	if (cli_output_write(path, "the signature", buf, len))
 		return cli_lib_error(-EIO);
 	return 0;
 }
@@ -28,7 +29,7 @@ static int read_passphrase_file(const char *path, char **out)
 {
 	uint8_t *text;
 	size_t len;
-	int r = fv_input_read(path, "passphrase file", 4096, &text, &len);
+	int r = cli_input_read(path, "passphrase file", 4096, &text, &len);
 
 	*out = NULL;
 	if (r)
@@ -81,7 +82,8 @@ static int sign_with(const struct cli_opts *o, const char *pass, cli_sign_fn fn,
 	req.pkcs11_module = o->pkcs11_module
 				    ? o->pkcs11_module
 				    : getenv("FASTVERITY_PKCS11_MODULE");
-	req.flags = o->embed_cert || o->ddi_json ? FV_SIGN_EMBED_CERT : 0;
+	req.flags = (o->embed_cert ? FV_SIGN_EMBED_CERT : 0) |
+		    (o->ddi_json ? FV_SIGN_DDI_JSON : 0);
 	return fn(&req, ctx, der, len);
 }
 
@@ -148,16 +150,6 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 	}
 	if ((r = cli_sign_with(o, sign_root, root_hex, &der, &len)))
 		return r;
-	if (o->ddi_json) {
-		char *json;
-
-		r = fv_ddi_signature_json(root_hex, o->cert, der, len, &json);
-		fv_free(der);
-		if (r)
-			return cli_lib_error(r);
-		der = (uint8_t *)json;
-		len = strlen(json);
-	}
 	if (!strcmp(out_path, "-") && !o->json) {
 		/* the DER on standard output (checked at exit) */
 		r = fwrite(der, 1, len, stdout) == len

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/files.h"
 #include "cli/jsonc.h"
 
 #include "cli/errors.h"
@@ -63,7 +64,7 @@ static int update_request(const struct cli_opts *o,
  * the library's message. */
 static int update_refused(const struct fv_format_request *req, int r)
 {
-	if (fv_last_error_param() == FV_PARAM_ROOT_HASH)
+	if (cli_lib_param() == FV_PARAM_ROOT_HASH)
 		return cli_root_refused(r, req->root_hex);
 	/* no superblock (nor a marker) where it was looked for: said with
 	 * veritysetup's words and the hints */
@@ -128,8 +129,8 @@ int cmd_update(struct cli_opts *o)
 		  cli_plural(u.parity_rounds),
 		  u.resumed ? " (an interrupted update completed)" : "");
 	if (o->root_hash_file &&
-	    (r = fv_output_write(o->root_hash_file, "the root hash file",
-				 rep.root_hex, strlen(rep.root_hex)))) {
+	    (r = cli_output_write(o->root_hash_file, "the root hash file",
+				  rep.root_hex, strlen(rep.root_hex)))) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}

@@ -189,10 +189,9 @@ static void print_doc(const char *image, const char *key, json_object *value,
 
 /* The check of pair i, run with the certificates given or systemd's:
  * 0 and *res, or the exit code (printed). */
-static int check_pair(const struct cli_opts *o, const char *image,
-		      const fv_image *im, size_t i, const struct fv_ddi_pair *d,
-		      const char *const *trusted, size_t ntrusted,
-		      struct ddi_report *rep, fv_result **res)
+static int check_pair(const struct cli_opts *o, const fv_image *im, size_t i,
+		      const struct fv_ddi_pair *d, struct ddi_report *rep,
+		      fv_result **res)
 {
 	struct cli_progress pr;
 	fv_options opts;
@@ -200,10 +199,6 @@ static int check_pair(const struct cli_opts *o, const char *image,
 
 	if (cli_run_options(o, &opts, &pr))
 		return EXIT_PARAMS;
-	if ((r = cli_certs_fit(ntrusted)))
-		return r;
-	opts.trusted_certs = trusted;
-	opts.ntrusted_certs = ntrusted;
 	opts.failure = report;
 	opts.failure_ctx = rep;
 	r = fv_verify(im, i, &opts, res);
@@ -214,7 +209,6 @@ static int check_pair(const struct cli_opts *o, const char *image,
 		return cli_error(r, "%s (%s-%s: partitions %u and %u)",
 				 fv_last_error(), d->role, d->arch,
 				 d->data.index, d->hash.index);
-	(void)image;
 	return 0;
 }
 
@@ -228,11 +222,8 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	struct cli_counts counts;
 	char verdict[160];
 	fv_result *res = NULL;
-	const char **trusted;
-	size_t ntrusted;
 	enum fv_trust trust;
 	char data_name[512];
-	glob_t g;
 	int r, code;
 
 	pair_of(im, i, &d);
@@ -240,11 +231,9 @@ static int verify_one(const struct cli_opts *o, const char *image,
 	/* the door's verdict: a signer checked against --trusted-cert or
 	 * /etc/verity.d, or said not to be */
 	trust = cli_image_pair(im, i).trust;
-	trusted_of(o, &trusted, &ntrusted, &g);
 	if (o->json)
 		rep.failures = json_object_new_array();
-	r = check_pair(o, image, im, i, &d, trusted, ntrusted, &rep, &res);
-	globfree(&g);
+	r = check_pair(o, im, i, &d, &rep, &res);
 	if (r) {
 		json_object_put(rep.failures);
 		return r;
@@ -350,18 +339,18 @@ static int dump_one(const struct cli_opts *o, const char *image,
 {
 	struct fv_report found;
 	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
-	char *signer = NULL;
+	const char *signer;
 	struct fv_image_pair_info pi = cli_image_pair(im, i);
 	fv_result *res = NULL;
 	const fv_params *p;
 	int r;
 
-	if ((r = fv_describe(im, i, NULL, &res)) ||
-	    (r = fv_image_signer(im, i, &signer))) {
+	if ((r = fv_describe(im, i, NULL, &res))) {
 		r = cli_lib_error(r);
 		goto out;
 	}
 	cli_report(res, &found);
+	signer = found.signer;
 	p = pi.params;
 	partition_name(&d->data, data_name, sizeof(data_name));
 	partition_name(&d->hash, hash_name, sizeof(hash_name));
@@ -401,7 +390,6 @@ static int dump_one(const struct cli_opts *o, const char *image,
 	snprintf(uuid, 37, "%s", p->uuid);
 	cli_print_header(hash_name, p, uuid, &found.layout, pi.root_hex);
 out:
-	fv_free(signer);
 	fv_result_free(res);
 	return r;
 }
@@ -448,10 +436,6 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	if ((r = read_image(o, image, SYSTEMD, &im)))
 		return r;
 	for (size_t i = 0, n = cli_image_info(im).pairs; i < n; i++) {
-		const char **trusted;
-		size_t ntrusted;
-		glob_t g;
-
 		pair_of(im, i, &d);
 		if (!picked(o, &d) ||
 		    (!o->partition && strcmp(d.role, "root") && n > 1))
@@ -462,11 +446,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 		 * it */
 		memset(&cp, 0, sizeof(cp));
 		cli_pair_take(&cp, im, i);
-		trusted_of(o, &trusted, &ntrusted, &g);
-		r = cli_open_pair(o, name, &cp, (const char *const *)trusted,
-				  ntrusted, 0);
-		globfree(&g);
-		return r;
+		return cli_open_pair(o, name, &cp, 0);
 	}
 	r = cli_error(-EINVAL, "%s: no protected partition to open", image);
 	fv_image_free(im);

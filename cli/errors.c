@@ -50,12 +50,30 @@ const struct fv_param_words cli_option_words[] = {
 const size_t cli_option_words_count =
 	sizeof(cli_option_words) / sizeof(cli_option_words[0]);
 
+int cli_lib_say(char *msg, size_t len)
+{
+	struct fv_error_say s = {.size = sizeof(s),
+				 .words = cli_option_words,
+				 .nwords = cli_option_words_count,
+				 .text = msg,
+				 .text_size = len};
+
+	return fv_last_error_say(&s);
+}
+
+enum fv_param cli_lib_param(void)
+{
+	struct fv_error_say s = {.size = sizeof(s)};
+
+	fv_last_error_say(&s);
+	return s.param;
+}
+
 int cli_lib_error(int r)
 {
 	char msg[3 * 4096];
 
-	fv_last_error_say(cli_option_words, cli_option_words_count, msg,
-			  sizeof(msg));
+	cli_lib_say(msg, sizeof(msg));
 	return cli_error(r, "%s", msg);
 }
 

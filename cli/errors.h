@@ -28,6 +28,10 @@ int cli_exit_code(int r);
  * fix (when it has one of a parameter) said with the option that sets
  * it. */
 int cli_lib_error(int r);
+/* That message into msg (len bytes), as snprintf. */
+int cli_lib_say(char *msg, size_t len);
+/* The parameter the library's last message's fix sets. */
+enum fv_param cli_lib_param(void);
 /* cli_lib_error() for a failure in an action that writes (format,
  * repair): a device another user holds (-EBUSY: mounted, mapped) is a
  * device that must not be given, exit 1; exit 5 stays for a mapping name

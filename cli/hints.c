@@ -1,4 +1,5 @@
 /* One-line hints under a message, where the cause can be known cheaply. */
+#include "cli/files.h"
 #include "cli/hints.h"
 
 #include <stdio.h>
@@ -9,20 +10,36 @@
 #include "cli/errors.h"
 #include "include/fastverity.h"
 
+/* What is at off in path (nothing, if it cannot be read). */
+static enum fv_superblock_at superblock_at(const char *path, uint64_t off)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_AT,
+				    .path = path,
+				    .offset = off};
+	struct fv_file_answer a = {.size = sizeof(a)};
+
+	return path && !fv_file(&q, &a) ? a.at : FV_SUPERBLOCK_NONE;
+}
+
 int cli_superblock_at(const char *path, uint64_t off)
 {
 	/* a superblock, or the marker of an interrupted format (the
 	 * library says which) */
-	return fv_superblock_probe(path, off) != FV_SUPERBLOCK_NONE;
+	return superblock_at(path, off) != FV_SUPERBLOCK_NONE;
 }
 
 void cli_hint_no_superblock(const char *data, const char *hash,
 			    uint64_t hash_offset)
 {
-	uint64_t off;
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_FIND,
+				    .path = hash,
+				    .offset = hash_offset};
+	struct fv_file_answer a = {.size = sizeof(a)};
 
 	if (data && strcmp(data, hash) &&
-	    fv_superblock_probe(data, hash_offset) == FV_SUPERBLOCK_FOUND) {
+	    superblock_at(data, hash_offset) == FV_SUPERBLOCK_FOUND) {
 		fprintf(stderr,
 			"fastverity: %s holds a verity superblock and %s does "
 			"not: are the arguments swapped? (<data_device> "
@@ -30,11 +47,12 @@ void cli_hint_no_superblock(const char *data, const char *hash,
 			data, hash);
 		return;
 	}
-	if (!fv_superblock_search(hash, hash_offset, &off))
+	if (!fv_file(&q, &a))
 		fprintf(stderr,
 			"fastverity: %s has a verity superblock at byte %llu: "
 			"add --hash-offset=%llu\n",
-			hash, (unsigned long long)off, (unsigned long long)off);
+			hash, (unsigned long long)a.offset,
+			(unsigned long long)a.offset);
 }
 
 int cli_no_superblock(int r, const char *data, const char *hash,
@@ -44,8 +62,7 @@ int cli_no_superblock(int r, const char *data, const char *hash,
 	char msg[3 * 4096];
 
 	/* the library's message, kept before the hints ask it again */
-	fv_last_error_say(cli_option_words, cli_option_words_count, msg,
-			  sizeof(msg));
+	cli_lib_say(msg, sizeof(msg));
 	if (none)
 		fprintf(stderr, "Device %s is not a valid VERITY device.\n",
 			hash);

@@ -397,11 +397,13 @@ static int run(int argc, const char **argv)
 	}
 	if (opts.version) {
 		/* the first line as veritysetup's; then what hashes here */
-		const char *ossl = fv_openssl_version();
+		struct fv_runtime_info rt = {.size = sizeof(rt)};
 
+		fv_runtime_info(cli_sha256_choice(), &rt);
 		printf("fastverity %s\n%s\nSHA-256 on this CPU: %s\n",
-		       FASTVERITY_VERSION, ossl ? ossl : fv_last_error(),
-		       fv_sha256_kernel_name(cli_sha256_choice()));
+		       FASTVERITY_VERSION,
+		       rt.openssl ? rt.openssl : rt.openssl_error,
+		       rt.sha256_kernel);
 		poptFreeContext(pc);
 		/* text, as --help's: no --json document after it */
 		opts.json = 0;

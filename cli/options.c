@@ -325,12 +325,158 @@ int cli_options_apply(const struct cli_table *t, void *base,
 	return 0;
 }
 
+/* The rank of an option's name in t's prefix_order (after it: its
+ * row's). */
+static size_t prefix_rank(const struct cli_table *t, const char *name,
+			  size_t row)
+{
+	size_t k = 0;
+
+	for (; t->prefix_order && t->prefix_order[k]; k++)
+		if (!strcmp(t->prefix_order[k], name))
+			return k;
+	return k + 1 + row;
+}
+
+/* 1 when row i of t is the first of action_bit's rows named name (a
+ * name may have a row per action). */
+static int first_of_name(const struct cli_table *t, unsigned action_bit,
+			 size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if ((t->rows[k].actions & action_bit) &&
+		    !strcmp(t->rows[k].name, t->rows[i].name))
+			return 0;
+	return 1;
+}
+
+/* One argument's option as argparse takes it: *full its whole name
+ * ("help" included), n its length given; 0, -1 (none: left to popt), or
+ * the exit code of an ambiguous one (the message printed). */
+static int prefix_of(const struct cli_table *t, unsigned action_bit,
+		     const char *sub, const char *arg, size_t n,
+		     const struct cli_option **row, const char **full)
+{
+	const char *names[MAX_ROWS + 1];
+	size_t ranks[MAX_ROWS + 1], rows_of[MAX_ROWS + 1], m = 0;
+	char list[4096];
+	size_t used = 0;
+
+	for (size_t i = 0; i <= t->n && i <= MAX_ROWS; i++) {
+		const char *name = i < t->n ? t->rows[i].name : "help";
+
+		if (i < t->n && (!(t->rows[i].actions & action_bit) ||
+				 !first_of_name(t, action_bit, i)))
+			continue;
+		if (strncmp(name, arg + 2, n))
+			continue;
+		if (strlen(name) == n) { /* exact */
+			m = 0;
+			names[m] = name;
+			rows_of[m++] = i;
+			break;
+		}
+		/* insertion by rank ("help": argparse adds it first) */
+		size_t rank = i < t->n ? 1 + prefix_rank(t, name, i) : 0, k = m;
+
+		for (; k > 0 && ranks[k - 1] > rank; k--) {
+			names[k] = names[k - 1];
+			ranks[k] = ranks[k - 1];
+			rows_of[k] = rows_of[k - 1];
+		}
+		names[k] = name;
+		ranks[k] = rank;
+		rows_of[k] = i;
+		m++;
+	}
+	if (!m)
+		return -1;
+	if (m == 1) {
+		*full = names[0];
+		*row = rows_of[0] < t->n ? &t->rows[rows_of[0]] : NULL;
+		return 0;
+	}
+	list[0] = 0;
+	for (size_t k = 0; k < m && used < sizeof(list); k++) {
+		int w = snprintf(list + used, sizeof(list) - used, "%s--%s",
+				 k ? ", " : "", names[k]);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	cli_error(-EINVAL, "%s %s: ambiguous option: %s could match %s",
+		  t->word, sub, arg, list);
+	return t->usage_exit;
+}
+
+static void free_argv(char **v, int argc)
+{
+	for (int i = 0; v && i < argc; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* argv with argparse's abbreviations written out (t->prefixes), into
+ * *out (argc strings, each its own: free_argv). 0 or the exit code. */
+static int expand_prefixes(const struct cli_table *t, unsigned action_bit,
+			   const char *sub, int argc, const char **argv,
+			   char ***out)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	int done = 0;
+
+	if (!v)
+		return cli_error(-ENOMEM, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i], *full = NULL;
+		const struct cli_option *r = NULL;
+		size_t n = strcspn(arg, "="), len;
+		int rc;
+
+		if (i == 0 || done || strncmp(arg, "--", 2) || n == 2) {
+			done |= i > 0 && !strcmp(arg, "--");
+			if (!(v[i] = strdup(arg)))
+				goto nomem;
+			continue;
+		}
+		rc = prefix_of(t, action_bit, sub, arg, n - 2, &r, &full);
+		if (rc > 0) {
+			free_argv(v, argc);
+			return rc;
+		}
+		if (rc < 0) { /* no option of that name: popt's to refuse */
+			if (!(v[i] = strdup(arg)))
+				goto nomem;
+			continue;
+		}
+		len = 2 + strlen(full) + strlen(arg + n) + 1;
+		if (!(v[i] = malloc(len)))
+			goto nomem;
+		snprintf(v[i], len, "--%s%s", full, arg + n);
+		/* its value, the next argument, taken as it is */
+		if (r && !arg[n] && i + 1 < argc &&
+		    (r->kind == CLI_VALUE || r->kind == CLI_LIST ||
+		     (r->kind == CLI_ABSENT && r->arg))) {
+			i++;
+			if (!(v[i] = strdup(argv[i])))
+				goto nomem;
+		}
+	}
+	*out = v;
+	return 0;
+nomem:
+	free_argv(v, argc);
+	return cli_error(-ENOMEM, "out of memory");
+}
+
 int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 		      const char *sub, void *base, int argc, const char **argv,
 		      const char ***rest)
 {
-	struct poptOption table[MAX_ROWS + 2];
+	struct poptOption table[MAX_ROWS + 3];
 	unsigned char given[MAX_ROWS] = {0};
+	char **expanded = NULL;
 	const char **left;
 	poptContext pc;
 	size_t n = 0, nleft = 0;
@@ -339,16 +485,27 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 	for (size_t i = 0; i < t->n && i < MAX_ROWS; i++)
 		if (t->rows[i].actions & action_bit)
 			popt_row(&t->rows[i], i, base, 1, &table[n++]);
-	memset(&table[n], 0, 2 * sizeof(table[n]));
+	memset(&table[n], 0, 3 * sizeof(table[n]));
 	table[n].longName = "help";
 	table[n].shortName = '?';
 	table[n].val = 'h';
-	pc = poptGetContext(t->command, argc, argv, table, 0);
+	/* argparse's -h too, where its prefixes are taken */
+	if (t->prefixes) {
+		table[++n].shortName = 'h';
+		table[n].val = 'h';
+	}
+	if (t->prefixes &&
+	    (rc = expand_prefixes(t, action_bit, sub, argc, argv, &expanded)))
+		return rc;
+	pc = poptGetContext(t->command, argc,
+			    expanded ? (const char **)expanded : argv, table,
+			    0);
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		const struct cli_option *r;
 
 		if (rc == 'h') {
 			poptFreeContext(pc);
+			free_argv(expanded, argc);
 			return -1;
 		}
 		r = &t->rows[rc - CLI_SEEN];
@@ -361,7 +518,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 				  "%s %s: %s's --%s is not implemented in "
 				  "fastverity",
 				  t->word, sub, t->anchor, r->name);
-			rc = t->usage_exit;
+			rc = t->absent_exit ? t->absent_exit : t->usage_exit;
 		} else if (r->kind == CLI_VALUE) {
 			rc = take_value(r, base, pc);
 		} else {
@@ -369,6 +526,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 		}
 		if (rc) {
 			poptFreeContext(pc);
+			free_argv(expanded, argc);
 			return rc;
 		}
 	}
@@ -377,6 +535,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc), t->command, sub);
 		poptFreeContext(pc);
+		free_argv(expanded, argc);
 		return t->usage_exit;
 	}
 	left = poptGetArgs(pc);
@@ -386,6 +545,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 		cli_error(-EINVAL, "%s %s: unexpected argument '%s'", t->word,
 			  sub, left[0]);
 		poptFreeContext(pc);
+		free_argv(expanded, argc);
 		return t->usage_exit;
 	}
 	if (rest && !(*rest = calloc(nleft + 1, sizeof(**rest))))
@@ -394,6 +554,7 @@ int cli_options_parse(const struct cli_table *t, unsigned action_bit,
 		if (!((*rest)[i] = strdup(left[i])))
 			failed = 1;
 	poptFreeContext(pc);
+	free_argv(expanded, argc);
 	if (failed)
 		return cli_error(-ENOMEM, "out of memory");
 	count_lists(t, base);
@@ -417,6 +578,72 @@ void cli_options_free(const struct cli_table *t, void *base)
 			*list = NULL;
 		}
 	}
+}
+
+static void group_list(const struct cli_group *g, FILE *f)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if ((int)strlen(g->subs[i].name) > w)
+			w = (int)strlen(g->subs[i].name);
+	fprintf(f, "Usage: %s <subcommand> %s\n%s:\n", g->table->command,
+		g->usage, g->what);
+	for (size_t i = 0; i < g->n; i++)
+		fprintf(f, "\t%-*s %s\n", w, g->subs[i].name, g->subs[i].what);
+	fprintf(f, "%s <subcommand> --help lists its options.%s\n",
+		g->table->command, g->more ? g->more : "");
+}
+
+static void group_help(const struct cli_group *g, const struct cli_sub *s)
+{
+	printf("Usage: %s %s %s\n%s\n\nOptions:\n", g->table->command, s->name,
+	       s->usage ? s->usage : g->usage, s->what);
+	cli_options_print(g->table, s->bit);
+	if (g->trailer)
+		fputs(g->trailer, stdout);
+}
+
+int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
+		    void *base, const char ***rest, const struct cli_sub **sub)
+{
+	const char *word = g->table->word;
+	int r;
+
+	*sub = NULL;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
+	    !strcmp(argv[1], "help")) {
+		group_list(g, argc < 2 ? stderr : stdout);
+		return argc < 2 ? g->usage_exit : -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(argv[1], g->subs[i].name))
+			*sub = &g->subs[i];
+	if (!*sub) {
+		for (size_t i = 0; g->absent && g->absent[i]; i++)
+			if (!strcmp(argv[1], g->absent[i]))
+				return cli_error(
+					-EINVAL,
+					"%s: %s's %s is not implemented "
+					"in fastverity",
+					word, g->table->anchor, argv[1]);
+		if (!g->list_unknown)
+			cli_error(-EINVAL,
+				  "%s: unknown subcommand '%s' (%s --help "
+				  "lists them)",
+				  word, argv[1], g->table->command);
+		else
+			cli_error(-EINVAL, "%s: unknown subcommand '%s'", word,
+				  argv[1]);
+		if (g->list_unknown)
+			group_list(g, stderr); /* (as argparse lists them) */
+		return g->usage_exit;
+	}
+	r = cli_options_parse(g->table, (*sub)->bit, (*sub)->name, base,
+			      argc - 1, argv + 1, rest);
+	if (r < 0)
+		group_help(g, *sub);
+	return r;
 }
 
 void cli_options_print(const struct cli_table *t, unsigned action_bit)

@@ -76,7 +76,45 @@ struct cli_table {
 	int shorts;     /* help has a column of short names */
 	char sep;       /* between an option and its value in the help */
 	int width;      /* of the help's left column */
+	/* argparse's abbreviations (avbtool's): a unique prefix of a long
+	 * option (--help among them) is that option, also as
+	 * --prefix=value; an exact name wins; an ambiguous one is refused,
+	 * its matches listed in prefix_order's order (names not in it
+	 * after, in the rows' order) */
+	int prefixes;
+	const char *const *prefix_order;
+	int absent_exit; /* a CLI_ABSENT option given (0: usage_exit) */
 };
+
+/* A subcommand of a command group. */
+struct cli_sub {
+	const char *name;
+	unsigned bit;      /* its bit in the table's rows */
+	const char *usage; /* its arguments in the help; NULL: the group's */
+	const char *what;
+};
+
+/* A command group, `fastverity WORD SUB [options]` (avb, fsverity, ota):
+ * its subcommands, whose options are its table's rows. */
+struct cli_group {
+	const struct cli_table *table;
+	const struct cli_sub *subs;
+	size_t n;
+	const char *usage;         /* the group's, and a subcommand's default */
+	const char *what;          /* the line under the group's usage */
+	const char *more;          /* after the list (NULL: nothing) */
+	const char *trailer;       /* after a subcommand's options (or NULL) */
+	const char *const *absent; /* the anchor's subcommands fastverity
+				    * lacks, refused by name; NULL-ended */
+	int usage_exit;            /* no subcommand, or an unknown one */
+	int list_unknown;          /* an unknown one: the list after its line */
+};
+
+/* argv[1] the subcommand of g, then its options into base (rest: its
+ * arguments, as cli_options_parse): 0 and *sub to run; -1 after a help
+ * (printed); or the exit code (the message printed). */
+int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
+		    void *base, const char ***rest, const struct cli_sub **sub);
 
 /* fastverity's actions' table (cli/options.c). */
 extern const struct cli_table cli_main_options;

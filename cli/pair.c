@@ -1,4 +1,5 @@
 /* The command's verity pair (cli/pair.h). */
+#include "cli/files.h"
 #include "cli/pair.h"
 
 #include <errno.h>
@@ -22,8 +23,9 @@ int cli_check_crc(const struct cli_opts *o)
 		return 0;
 	/* the images named (data and tree; a root hash is not a file) */
 	for (int i = 0; i < o->nargs && i < 2; i++) {
-		unsigned sums;
-		int r = fv_sparse_check_crc(o->args[i], &sums);
+		struct fv_file_answer a;
+		int r = cli_file(FV_FILE_SPARSE_CRC, o->args[i], &a);
+		unsigned sums = a.count;
 
 		if (r == -ENOENT || r == -ENODEV)
 			continue; /* said by what reads it next */
@@ -38,7 +40,7 @@ int cli_check_crc(const struct cli_opts *o)
 
 int cli_refuse_sparse(const char *path)
 {
-	int r = fv_refuse_sparse(path);
+	int r = cli_is_sparse(path);
 
 	return r ? cli_lib_error(r) : 0;
 }
@@ -69,7 +71,7 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 					 o->container);
 		asked = o->container;
 	}
-	if ((r = fv_container_of(image, asked, &name)))
+	if ((r = cli_container_of(image, asked, &name)))
 		return cli_lib_error(r);
 	/* an OTA package holds no pair: its own command reads it */
 	if (!strcmp(name, "ota"))
@@ -173,12 +175,11 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	/* the library's message, with veritysetup's words and the hints
 	 * where the tree read from a superblock has none */
 	if (r < 0)
-		r = fv_last_error_param() == FV_PARAM_ROOT_HASH
+		r = cli_lib_param() == FV_PARAM_ROOT_HASH
 			    ? cli_root_refused(r, rq->root_hex)
-			: rq->params ? cli_lib_error(r)
-				     : cli_no_superblock(r, data_name,
-							 hash_name,
-							 rq->hash_offset);
+		    : rq->params ? cli_lib_error(r)
+				 : cli_no_superblock(r, data_name, hash_name,
+						     rq->hash_offset);
 	free(p);
 	if (r)
 		return r;
@@ -213,13 +214,15 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 	struct cli_opts side = *o; /* the options, with the sidecars where
 				    * none were given */
 	char *roothash = NULL, *tree = NULL;
+	struct fv_file_answer a;
 	int r;
 
-	if ((r = fv_sidecar_names(o->args[0], &tree, &roothash,
-				  &cp->side_signature, &cp->side_fec))) {
-		fv_free(roothash);
+	if ((r = cli_file(FV_FILE_SIDECAR_NAMES, o->args[0], &a)))
 		return cli_lib_error(r);
-	}
+	tree = a.tree;
+	roothash = a.roothash;
+	cp->side_signature = a.signature;
+	cp->side_fec = a.fec;
 	/* what was typed, named: the image is nothing fastverity knows
 	 * alone, and the tree beside it, which would make it a sidecar
 	 * image, is not there */

@@ -12,7 +12,7 @@
 
 struct cli_progress;
 
-/* What the registry says an image given alone is (fv_container_of). */
+/* What the registry says an image given alone is (FV_FILE_CONTAINER). */
 enum cli_container {
 	CLI_PLAIN,   /* two or more arguments */
 	CLI_SIDECAR, /* an image with sidecar files */
@@ -80,10 +80,10 @@ void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at);
 void cli_pair_free(struct cli_pair *cp);
 /* The pair made (made: 0, or the exit code of making it) mapped as name
  * with open's options; its signature handed to the kernel, and checked
- * here first against the anchor given (certs, ncerts: --trusted-cert's,
- * or a disk image's /etc/verity.d). Frees cp (cli/cmd_open.c). */
+ * here first where the door judged it checkable (the anchor the open
+ * was given). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  const char *const *certs, size_t ncerts, int made);
+		  int made);
 /* After the check: its warning, and who signed (--debug); a signer not
  * checked said so. */
 void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,

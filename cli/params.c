@@ -1,4 +1,5 @@
 /* Option values to the library's parameters (cli/params.h). */
+#include "cli/files.h"
 #include "cli/params.h"
 
 #include <ctype.h>
@@ -359,8 +360,7 @@ int cli_run_options(const struct cli_opts *o, fv_options *opts,
 	 * returned, not a signal */
 	opts->threads = threads;
 	opts->sha256 = cli_sha256_choice();
-	opts->trusted_certs = o->trusted_certs;
-	opts->ntrusted_certs = o->ntrusted;
+	/* (the trust anchor is the open's: cli_open) */
 	if (pr) {
 		cli_progress_init(pr, o);
 		opts->progress = cli_progress_update;
@@ -375,7 +375,7 @@ int cli_check_output(const char *out, const char *what,
 {
 	for (size_t i = 0; out && i < n; i++) {
 		const char *via =
-			inputs[i] ? fv_same_storage(out, inputs[i]) : NULL;
+			inputs[i] ? cli_same_storage(out, inputs[i]) : NULL;
 
 		if (via)
 			return cli_error(-EINVAL,
@@ -411,8 +411,8 @@ int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n)
 	if (arg[0] != '@')
 		return parse_list(arg, ranges, n);
 	/* a list too long for one argument (128 KiB on Linux) */
-	if ((r = fv_input_read(arg + 1, "list of changed ranges", 64u << 20,
-			       &buf, &len)))
+	if ((r = cli_input_read(arg + 1, "list of changed ranges", 64u << 20,
+				&buf, &len)))
 		return cli_lib_error(r);
 	for (size_t i = 0; i < len; i++)
 		if (buf[i] == '\n' || buf[i] == ' ' || buf[i] == '\t' ||

@@ -1,4 +1,5 @@
 /* The root hash, from the argument or --root-hash-file (cli/root.h). */
+#include "cli/files.h"
 #include "cli/root.h"
 
 #include <errno.h>
@@ -16,7 +17,12 @@
 /* A root hash file, as the library reads every one. */
 static int read_root_file(const char *path, char *buf, size_t size)
 {
-	int r = fv_root_hash_file_read(path, buf, size);
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_ROOT_HASH,
+				    .path = path,
+				    .text = buf,
+				    .text_size = size};
+	int r = fv_file(&q, NULL);
 
 	return r ? cli_lib_error(r) : 0;
 }
@@ -91,7 +97,7 @@ int cli_root_given(const struct cli_opts *o, const char *arg,
 
 int cli_root_refused(int r, const char *hex)
 {
-	if (fv_last_error_param() != FV_PARAM_ROOT_HASH)
+	if (cli_lib_param() != FV_PARAM_ROOT_HASH)
 		return cli_lib_error(r);
 	/* veritysetup's words first, for scripts that look for them */
 	fputs("Invalid root hash string specified.\n", stderr);

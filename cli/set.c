@@ -579,9 +579,9 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 		}
 		goto out;
 	}
-	for (size_t i = 0; fv_slot_note(s, i); i++)
+	for (size_t i = 0; i < info_of(s).notes; i++)
 		fprintf(stderr, "fastverity: warning: %s\n",
-			fv_slot_note(s, i));
+			info_of(s).note[i]);
 	r = p.error     ? p.error
 	    : p.bad     ? EXIT_VERIFY
 	    : p.missing ? EXIT_NODEV

@@ -497,8 +497,7 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 		return cli_error(-ENOMEM, "out of memory");
 	}
 	snprintf(path, len, "%s/%s", image, p.name);
-	r = cli_open_pair(o, name, &cp, NULL, 0,
-			  cli_pair_avb_of(o, path, img, &cp));
+	r = cli_open_pair(o, name, &cp, cli_pair_avb_of(o, path, img, &cp));
 	free(path);
 	fv_super_free(s);
 	return r;

@@ -23,15 +23,12 @@ extern "C" {
 
 /* The version loaded ("0.9.0"; may be newer than FASTVERITY_VERSION). */
 const char *fastverity_version(void);
-/* OpenSSL's version line, OpenSSL opened for it; NULL if it cannot be. */
-const char *fv_openssl_version(void);
 /* alg's digest of n parts into out, *len. Errors: EINVAL, ENOSYS, ENOMEM. */
 int fv_digest(const char *alg, size_t n, const void *const *parts,
 	      const size_t *sizes, uint8_t *out, size_t *len);
 /* This thread's message for its last failed call ("" before any). */
 const char *fv_last_error(void);
-/* The parameter a message's fix sets ("... (give a data block count of
- * 12)"), to say it in the caller's words (fv_last_error_say). */
+/* What a message's fix sets ("... (give a data block count of 12)"). */
 enum fv_param {
 	FV_PARAM_NONE = 0, /* the message has no fix */
 	FV_PARAM_DATA_BLOCKS, FV_PARAM_HASH_OFFSET, FV_PARAM_FEC_ROOTS,
@@ -41,13 +38,15 @@ enum fv_param {
 };
 /* A parameter's words with a value ("--data-blocks=%llu"), and alone. */
 struct fv_param_words { const char *with_value; const char *alone; };
-/* The parameter this thread's last message's fix sets. */
-enum fv_param fv_last_error_param(void);
-/* That message into out, its fix in words[param] (param < n), as snprintf. */
-int fv_last_error_say(const struct fv_param_words *words, size_t n, char *out,
-		      size_t len);
-/* Frees what the library allocated for the caller; NULL is fine. */
-void fv_free(void *p);
+/* This thread's last message into text (text_size bytes; NULL, 0: none),
+ * its fix in words[param] (param < nwords); param: what the fix sets;
+ * len (returned): the message's length, as snprintf. Errors: EINVAL. */
+struct fv_error_say {
+	size_t size; const struct fv_param_words *words; size_t nwords;
+	char *text; size_t text_size; enum fv_param param; size_t len;
+};
+int fv_last_error_say(struct fv_error_say *s);
+void fv_free(void *p); /* frees what the library gave; NULL is fine */
 /* Limits: salt, root hash, hash name, worker threads, parity's roots. */
 #define FV_MAX_SALT_SIZE   256
 #define FV_MAX_DIGEST_SIZE 64
@@ -93,7 +92,9 @@ typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 /* With parity: a bad block as left (repaired 1: rebuilt and proven). */
 typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
 			    uint64_t block, uint64_t offset, unsigned level);
-/* open: the target's flags (or'ed; one corruption, one error policy). */
+/* open: the target's flags (or'ed; one corruption, one error policy);
+ * FV_NFLAGS of them, 1u << 0 to 1u << (FV_NFLAGS - 1). */
+#define FV_NFLAGS 8
 enum fv_flags {
 	FV_IGNORE_CORRUPTION = 1u << 0, FV_RESTART_ON_CORRUPTION = 1u << 1,
 	FV_PANIC_ON_CORRUPTION = 1u << 2, FV_RESTART_ON_ERROR = 1u << 3,
@@ -105,6 +106,13 @@ enum fv_sha256_kernel {
 	FV_SHA256_FASTEST = 0, FV_SHA256_PORTABLE = 1, FV_SHA256_TWO_WAY = 2,
 	FV_SHA256_THREE_WAY = 3, FV_SHA256_AVX512 = 4,
 };
+/* What runs here: OpenSSL's version line, OpenSSL opened for it (NULL:
+ * it cannot be, openssl_error says why, until this thread's next call);
+ * kernel k's name on this CPU. Errors: EINVAL (an unknown k, size). */
+struct fv_runtime_info {
+	size_t size; const char *openssl, *openssl_error, *sha256_kernel;
+};
+int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out);
 /* fv_repair (or'ed): write nothing; rewrite stale parity too. */
 enum fv_repair_flags {
 	FV_REPAIR_DRY_RUN = 1u << 0, FV_REPAIR_REWRITE_PARITY = 1u << 1,
@@ -129,8 +137,8 @@ typedef struct fv_result fv_result;
 /* Frees what an action found (read with fv_result_report). */
 void fv_result_free(fv_result *r);
 /* --- signatures: DER PKCS#7 over the root's hex (.roothash.p7s) ------ */
-/* The certificate inside the signature (systemd's partitions). */
-enum fv_sign_flags { FV_SIGN_EMBED_CERT = 1u << 0 };
+/* Embed the certificate; give systemd's signature partition JSON (text). */
+enum fv_sign_flags { FV_SIGN_EMBED_CERT = 1u << 0, FV_SIGN_DDI_JSON = 1u << 1 };
 /* Who signs: a PEM key or "pkcs11:" URI, its certificate, passphrase. */
 struct fv_sign_request {
 	size_t size; /* sizeof(struct fv_sign_request), set by the caller */
@@ -140,24 +148,49 @@ struct fv_sign_request {
 /* Signs root_hex (*der: fv_free). Errors: EINVAL, EACCES, ENOMEM. */
 int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	    uint8_t **der, size_t *len);
-/* A signature file into *der (fv_free). Errors: EINVAL, EIO, ENOMEM. */
-int fv_signature_read(const char *path, uint8_t **der, size_t *len);
-/* systemd's signature partition JSON (fv_free). Errors: EINVAL, ENOMEM. */
-int fv_ddi_signature_json(const char *root_hex, const char *cert,
-			  const uint8_t *der, size_t len, char **json);
-/* A file's or device's bytes. Errors: ENODEV, ENOTBLK, EINVAL, EIO. */
-int fv_device_size(const char *path, uint64_t *size);
 /* A name as messages show it (odd bytes \xNN), into buf; returns buf. */
 const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len);
-/* A small file whole, what naming it (fv_free). Errors: EINVAL, EIO, ENOMEM. */
-int fv_input_read(const char *path, const char *what, size_t max, uint8_t **buf,
-		  size_t *len);
+/* --- files around images: fv_file does op (docs/reference.md) ------- */
+enum fv_file_op {
+	FV_FILE_SIZE = 1, FV_FILE_SAME_STORAGE = 2, /* bytes; same (NULL: not) */
+	FV_FILE_REFUSE_SPARSE = 3, /* -EINVAL (named): an Android sparse one */
+	FV_FILE_SPARSE_CRC = 4,    /* count: its CRC32 sums; returns 1: not */
+	FV_FILE_SUPERBLOCK_AT = 5, /* at: what is at offset */
+	FV_FILE_SUPERBLOCK_FIND = 6, /* offset: an appended tree's, not at it */
+	FV_FILE_READ = 7,      /* data, len: a small file whole (what, max) */
+	FV_FILE_SIGNATURE = 8, /* data, len: a signature file's DER */
+	FV_FILE_ROOT_HASH = 9, /* a root hash file's hex into text */
+	FV_FILE_WRITE = 10,    /* buf whole (a temporary renamed over path) */
+	FV_FILE_SIDECAR_NAMES = 11, /* tree, ...: systemd's, beside path */
+	FV_FILE_SIDECAR_PRUNE = 12, /* removed: the stale, but those kept */
+	FV_FILE_CONTAINER = 13, /* container: what path alone is (other) */
+};
+/* At offset: nothing, a superblock, an interrupted format's, update's. */
+enum fv_superblock_at {
+	FV_SUPERBLOCK_NONE = 0, FV_SUPERBLOCK_FOUND = 1,
+	FV_SUPERBLOCK_UNFINISHED = 2, FV_SUPERBLOCK_UPDATING = 3,
+};
+enum fv_sidecar_file {
+	FV_SIDECAR_SIGNATURE = 1u << 0, FV_SIDECAR_FEC = 1u << 1,
+};
+struct fv_file_request {
+	size_t size; /* sizeof(struct fv_file_request), set by the caller */
+	enum fv_file_op op; const char *path, *other, *what;
+	uint64_t offset; size_t max; const void *buf; size_t len;
+	char *text; size_t text_size; unsigned keep; /* fv_sidecar_file */
+};
+struct fv_file_answer {
+	size_t size; /* sizeof(struct fv_file_answer), set by the caller */
+	uint64_t bytes, offset; enum fv_superblock_at at; const char *same;
+	unsigned count, removed; uint8_t *data; size_t len; /* data: fv_free */
+	char *tree, *roothash, *signature, *fec; /* fv_free each */
+	const char *container; /* "avb", "ddi", "sidecar", ... (static) */
+};
+/* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO. */
+int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
 typedef struct fv_avb fv_avb;
-/* An Android sparse image's CRC32 sums checked (*sums: how many; may be
- * NULL); 1: not sparse. Errors: EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
-int fv_sparse_check_crc(const char *path, unsigned *sums);
 /* What info_image shows: the footer and the vbmeta's header. */
 struct fv_avb_footer {
 	size_t size; unsigned version_major, version_minor;
@@ -180,6 +213,8 @@ struct fv_avb_info {
 	uint64_t fec_offset, fec_size; size_t descriptors;
 	struct fv_avb_header header;
 	struct fv_avb_footer footer; /* zeros without one */
+	const uint8_t *vbmeta; size_t vbmeta_size; /* the vbmeta blob */
+	size_t vbmeta_footer_size; /* the bytes the footer counts for it */
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_avb_info(const fv_avb *a, struct fv_avb_info *info);
@@ -281,15 +316,17 @@ struct fv_footer_request {
 	const char *output_vbmeta; /* also write the vbmeta blob here */
 	const struct fv_vbmeta_request *vbmeta;
 };
-/* The libavb minor version v or f needs. Errors: EINVAL, an include's. */
-int fv_avb_required_minor(const struct fv_vbmeta_request *v,
-			  const struct fv_footer_request *f, unsigned *minor);
+/* What v or f (one, the other NULL) needs: libavb 1.minor (avbtool's
+ * rule); f's --calc_max_image_size. Errors: EINVAL, an include's. */
+struct fv_avb_needs {
+	size_t size; unsigned libavb_minor; uint64_t max_image_size;
+};
+int fv_avb_needs(const struct fv_vbmeta_request *v,
+		 const struct fv_footer_request *f, struct fv_avb_needs *out);
 /* make_vbmeta_image. Errors: EINVAL, EIO, ENOMEM, EACCES. */
 int fv_avb_make_vbmeta_image(const char *output,
 			     const struct fv_vbmeta_request *v,
 			     uint64_t padding);
-/* --calc_max_image_size into *max. Errors: EINVAL. */
-int fv_avb_max_image_size(const struct fv_footer_request *f, uint64_t *max);
 /* Adds image's footer. Errors: EINVAL, EIO, ENOSPC, ENOMEM, EBUSY, EACCES. */
 int fv_avb_add_footer(const char *image, const struct fv_footer_request *f,
 		      const fv_options *o);
@@ -308,16 +345,18 @@ struct fv_avb_edit_request {
 };
 /* Errors: EINVAL, EIO, ENOSPC, ENOMEM, EBUSY, EACCES, EFBIG. */
 int fv_avb_edit(const struct fv_avb_edit_request *req);
-/* extract_public_key (*blob: fv_free). Errors: EINVAL, ENOMEM. */
-int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len);
-/* extract_public_key_digest (hex). Errors: fv_avb_public_key's. */
-int fv_avb_public_key_digest(const char *key, char hex[65]);
-/* A new ML-DSA key ("MLDSA65", "MLDSA87") into output, PKCS#8 PEM, 0600.
- * Errors: EINVAL, EEXIST (never overwritten), EIO, ENOMEM. */
-int fv_avb_generate_key(const char *algorithm, const char *output);
-/* The vbmeta blob, and the bytes the footer counts for it (into a). */
-int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
-		       size_t *footer_len);
+/* extract_public_key (*out: key's blob), _digest (its SHA-256's hex);
+ * a new ML-DSA key ("MLDSA65", "MLDSA87") as output, PKCS#8 PEM, 0600,
+ * never over a file (out NULL). *out: fv_free. Errors: EINVAL, EEXIST,
+ * EIO, ENOMEM. */
+enum fv_avb_key_op {
+	FV_AVB_KEY_BLOB = 1, FV_AVB_KEY_DIGEST = 2, FV_AVB_KEY_GENERATE = 3,
+};
+struct fv_avb_key_request {
+	size_t size; enum fv_avb_key_op op; const char *key, *algorithm, *output;
+};
+int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
+	       size_t *len);
 /* --- Android super images: logical partitions, also IMAGE/NAME ------- */
 typedef struct fv_super fv_super;
 typedef struct fv_image fv_image; /* (the door, below) */
@@ -389,11 +428,6 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
-/* What an image given alone is ("avb", "ddi", "sidecar"; *name static);
- * asked: NULL or the one meant. Errors: EINVAL, ENODEV, ENOTBLK, EIO. */
-int fv_container_of(const char *image, const char *asked, const char **name);
-/* -EINVAL (named) if path is an Android sparse image, else 0. */
-int fv_refuse_sparse(const char *path);
 /* The trust policy's verdict: nothing signed; the signature checked
  * against the anchor; signed, no anchor: the signer not checked. */
 enum fv_trust {
@@ -470,13 +504,12 @@ void fv_slot_free(fv_slot *s);
 struct fv_slot_info {
 	size_t size; /* sizeof(struct fv_slot_info), set by the caller */
 	size_t steps, notes; const fv_super *super; const char *slot;
+	const char *const *note; /* note[i] for i < notes: backups read, ... */
 };
 /* Errors: EINVAL (s or info NULL, size too small). */
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* Note i (backup metadata read, ...); NULL past the last. */
-const char *fv_slot_note(const fv_slot *s, size_t i);
 typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p); /* docs/ota.md */
 int fv_ota_open(const char *pkg, unsigned how, const fv_options *o, fv_ota **p);
 int fv_ota_fact(const fv_ota *p, size_t i, const char *kv[2], int *type);
@@ -504,14 +537,14 @@ struct fv_image_pair_info;
 int fv_image_info(const fv_image *img, struct fv_image_info *info);
 int fv_image_pair_info(const fv_image *img, size_t i,
 		       struct fv_image_pair_info *p);
-/* Verify or repair pair i (0: ran, *res says if intact). Errors: EINVAL,
- * EPERM, EBUSY, EOVERFLOW, ENOMEM, ENODEV, ENOTBLK, ENODATA, EIO. */
+/* Verify or repair pair i on the open's verdict (an anchor in o: EINVAL).
+ * Errors: EINVAL, EPERM, EBUSY, EOVERFLOW, ENOMEM, ENODEV, ENODATA, EIO. */
 int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 	      fv_result **res);
 int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 	      fv_result **res);
-/* Where everything of pair i sits. Errors: EINVAL, EOVERFLOW, ENODEV,
- * ENOTBLK, EIO, ENOMEM. */
+/* Where everything of pair i sits (a disk image's: signer, unchecked).
+ * Errors: EINVAL, EOVERFLOW, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 		fv_result **res);
 /* /dev/mapper/<name> of pair i (*res may be NULL). Errors: EBUSY, ENOSYS,
@@ -535,35 +568,6 @@ int fv_format(const struct fv_format_request *req, const fv_options *o,
  * Errors: EPERM (the old tree), EINVAL, fv_verify's. */
 int fv_update(const struct fv_format_request *req, const uint64_t *ranges,
 	      size_t n, const fv_options *o, fv_result **res);
-/* A root hash file into hex (size bytes). Errors: EINVAL, EIO, ENOMEM. */
-int fv_root_hash_file_read(const char *path, char *hex, size_t size);
-/* At offset: nothing, a superblock, an interrupted format's, update's. */
-enum fv_superblock_at {
-	FV_SUPERBLOCK_NONE = 0, FV_SUPERBLOCK_FOUND = 1,
-	FV_SUPERBLOCK_UNFINISHED = 2, FV_SUPERBLOCK_UPDATING = 3,
-};
-enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset);
-/* An appended tree's superblock (not at skip) into *offset.
- * Errors: ENOENT, ENODEV, ENOTBLK, EIO. */
-int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset);
-/* A static phrase if a and b share storage ("": one file), else NULL. */
-const char *fv_same_storage(const char *a, const char *b);
-/* systemd's names beside image (any may be NULL; fv_free).
- * Errors: EINVAL, ENOMEM. */
-int fv_sidecar_names(const char *image, char **tree, char **roothash,
-		     char **signature, char **fec);
-/* Removes the sidecars a new tree leaves stale, but those kept.
- * Errors: EIO, EINVAL, ENOMEM. */
-enum fv_sidecar_file {
-	FV_SIDECAR_SIGNATURE = 1u << 0, FV_SIDECAR_FEC = 1u << 1,
-};
-int fv_sidecar_prune(const char *image, unsigned keep, unsigned *removed);
-/* Writes a small output whole (a temporary file renamed over it).
- * Errors: EIO, EACCES, EINVAL, ENOMEM, and the system's. */
-int fv_output_write(const char *path, const char *what, const void *buf,
-		    size_t len);
-/* Kernel k's name on this CPU (static); NULL for an unknown k. */
-const char *fv_sha256_kernel_name(enum fv_sha256_kernel k);
 /* What fv_update did: blocks hashed, written, rounds; one resumed. */
 struct fv_update_report {
 	size_t size; uint64_t changed_blocks, tree_blocks, parity_rounds;
@@ -647,8 +651,6 @@ struct fv_image_pair_info {
 	const fv_params *params;
 	const char *root_hex, *signature; /* "", NULL: none */
 };
-/* Who pair i's signature names, unchecked. Errors: EINVAL, ENOMEM. */
-int fv_image_signer(const fv_image *img, size_t i, char **subject);
 /* --- bench: what `fastverity bench` measures -------------------------- */
 #define FV_BENCH_ROUNDS 5 /* a rate is the median of these rounds */
 /* The settings (every combination of the lists), the data (a device;
@@ -701,10 +703,7 @@ enum fv_close_how {
 /* Errors: ENODEV (no such device or no device-mapper), EBUSY, EINVAL. */
 int fv_close(const char *name, enum fv_close_how how);
 typedef struct fv_status fv_status;
-/* Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
-int fv_status_get(const char *name, fv_status **st);
-void fv_status_free(fv_status *st);
-/* What fv_status_get read (pointers into st). */
+/* What fv_status_get read (pointers into its *st). */
 struct fv_status_info {
 	size_t size; /* sizeof(struct fv_status_info), set by the caller */
 	int is_verity, corrupted, open_count;
@@ -714,12 +713,13 @@ struct fv_status_info {
 	const char *fec_device, *fec_file; unsigned fec_roots;
 	int read_only, is_signed;
 	uint64_t size_sectors, hash_start_block, fec_start_block, fec_blocks;
+	const char *flag_name[FV_NFLAGS]; /* the kernel's word for 1u << i */
 };
-/* Errors: EINVAL (st or info NULL, size too small). */
-int fv_status_info(const fv_status *st, struct fv_status_info *info);
-/* The kernel's word for flag 1u << 0 to 1u << (FV_NFLAGS - 1), or NULL. */
-#define FV_NFLAGS 8
-const char *fv_flag_name(unsigned flag);
+/* name's table and status into *st, and what they say into *info (may
+ * be NULL). Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
+int fv_status_get(const char *name, fv_status **st,
+		  struct fv_status_info *info);
+void fv_status_free(fv_status *st);
 /* --- fs-verity (docs/fsverity.md) ------------------------------------- */
 /* A file's fs-verity digest, as `fsverity digest` prints it. */
 typedef struct fv_fsverity_digest fv_fsverity_digest;
@@ -743,7 +743,7 @@ struct fv_fsverity_request {
 	unsigned flags; /* enum fv_fsverity_flags */
 };
 /* One file's digest (fv_fsverity_digest_free). Errors: ENODEV, EISDIR,
- * EINVAL, EIO, ENOMEM, and a tree file's (fv_output_write). */
+ * EINVAL, EIO, ENOMEM, and a tree file's (fv_file FV_FILE_WRITE). */
 int fv_fsverity_compute(const struct fv_fsverity_request *req,
 			const fv_options *o, fv_fsverity_digest **out);
 /* n files at once into out[i]; *failed: the first that failed (n 0: p

@@ -181,7 +181,7 @@ check "erase_footer --keep_hashtree" run_rc 0 avbtool erase_footer --image erase
 check "  leaves data, tree and parity" cmp -s erase.img <(head -c 438272 gold/system.img)
 check "--calc_max_image_size" run_rc 0 avbtool add_hashtree_footer --partition_size 786432 --calc_max_image_size --do_not_generate_fec --hash_algorithm sha256
 check "  avbtool's room" grep -qx 704512 "$T/out"
-check "--print_required_libavb_version" run_rc 0 avbtool add_hashtree_footer --image x --rollback_index_location 1 --print_required_libavb_version
+check "--print_required_libavb_version" run_rc 0 avbtool add_hashtree_footer --image gold/system.img --rollback_index_location 1 --print_required_libavb_version
 check "  1.2 with a rollback index location" grep -qx 1.2 "$T/out"
 check "version" run_rc 0 avbtool version
 check "  avbtool's release" grep -qx "avbtool 1.3.0" "$T/out"
@@ -192,7 +192,7 @@ check "an option avbtool has and fastverity lacks" run_rc 1 avbtool add_hashtree
 check "  named" grep -q "avbtool's --setup_as_rootfs_from_kernel is not implemented" "$T/err"
 check "a subcommand fastverity lacks" run_rc 1 avbtool set_ab_metadata --misc_image images/system.img --slot_data 15:7:0:14:7:0
 check "  named" grep -q "avbtool's set_ab_metadata is not implemented" "$T/err"
-check "an unknown option" run_rc 1 avbtool add_hashtree_footer --image images/system.img --frobnicate
+check "an unknown option: exit 2, as argparse" run_rc 2 avbtool add_hashtree_footer --image images/system.img --frobnicate
 check "  named" grep -q "frobnicate" "$T/err"
 check "--hash_algorithm md5 refused" run_rc 1 avbtool add_hashtree_footer --image images/system.img --hash_algorithm md5
 check "  by name" grep -q "'md5' is not supported" "$T/err"

@@ -69,7 +69,7 @@ for L in 65 87; do
 done
 check "extract_public_key_digest of an RSA key (avbtool 1.3.0's)" run_rc 0 avbtool extract_public_key_digest --key "$K/rsa4096.pem" --output r.txt
 check "  the SHA-256 of its blob" test "$(cat r.txt)" = "$(sha256 "$K/rsa4096.avbpubkey")"
-check "extract_public_key_digest needs --output" run_rc 1 avbtool extract_public_key_digest --key "$K/rsa4096.pem"
+check "extract_public_key_digest needs --output: exit 2 (argparse's required)" run_rc 2 avbtool extract_public_key_digest --key "$K/rsa4096.pem"
 
 # ---- the other scheme, level or a public key: refused by name ----
 bad() { # WHAT MESSAGE ARGS...

@@ -51,7 +51,7 @@ check "  into the file" cmp -s d.json digests.json
 check "of an image with a footer: its own" run_rc 0 avbtool print_partition_digests --image images/boot.img
 check "  one line" test "$(cat "$T/out")" = "boot: $boot_digest"
 mkdir lone && cp images/vbmeta.img lone/
-check "a chained image that is missing refused" run_rc 4 avbtool print_partition_digests --image lone/vbmeta.img
+check "a chained image that is missing refused: exit 1, as avbtool" run_rc 1 avbtool print_partition_digests --image lone/vbmeta.img
 check "  naming it" grep -q "lone/vendor.img" "$T/err"
 
 # --- verify_image --json (fastverity's): docs/json.md's image document,
@@ -80,8 +80,8 @@ check "verify_image --json of a damaged hash partition: exit 1" run_rc 1 avbtool
 check "  boot corrupted" jqok '.result == "corrupted" and ([.partitions[] | select(.name == "boot")][0].result == "corrupted")' "$T/out"
 check "verify_image --json, signed by another key than --key's: exit 1" run_rc 1 avbtool verify_image --image images/vbmeta.img --key keys/rsa2048.pem --json
 check "  the error document, with the message" jqok '.result == "error" and .exit_code == 1 and (.error | contains("images/vbmeta.img: Embedded public key does not match given key"))' "$T/out"
-check "verify_image --json without --image: exit 1" run_rc 1 avbtool verify_image --json
-check "  the error document too" jqok '.result == "error" and .exit_code == 1 and (.error | contains("--image is required"))' "$T/out"
+check "verify_image --json without --image: exit 2, as argparse" run_rc 2 avbtool verify_image --json
+check "  the error document too" jqok '.result == "error" and .exit_code == 2 and (.error | contains("--image is required"))' "$T/out"
 
 # --- calculate_kernel_cmdline: the command lines of the image and of the
 # images it chains (one level), joined by spaces, no newline; a
@@ -390,5 +390,88 @@ check "  in one line" grep -qx "fastverity: avb: avbtool's make_certificate is n
 check "  nothing written" test ! -e cert.bin
 check "info_image --cert refused by name" run_rc 1 avbtool info_image --image images/vbmeta.img --cert
 check "  in one line" grep -qx "fastverity: avb info_image: avbtool's --cert is not implemented in fastverity" "$T/err"
+
+
+# --- issue 57, items 1-3: avbtool 1.3's newer options, its exit codes
+# and argparse's abbreviations; the texts are written from avbtool's
+# source (run() and its parsers) and Python 3.11's argparse
+# --set_verification_disabled_flag: vbmeta flags bit 1
+# (AVB_VBMETA_IMAGE_FLAGS_VERIFICATION_DISABLED = 2, _fixup_common_args)
+check "make_vbmeta_image --set_verification_disabled_flag" run_rc 0 avbtool make_vbmeta_image --output vd.img --set_verification_disabled_flag
+check "  flags 2" sh -c "'$FV' avb info_image --image vd.img | grep -qx 'Flags:                    2'"
+check "  with --set_hashtree_disabled_flag: 3" run_rc 0 avbtool make_vbmeta_image --output vd3.img --set_verification_disabled_flag --set_hashtree_disabled_flag
+check "  flags 3" sh -c "'$FV' avb info_image --image vd3.img | grep -qx 'Flags:                    3'"
+check "  the same bytes as --flags 2" sh -c "'$FV' avb make_vbmeta_image --output vf2.img --flags 2 && cmp -s vd.img vf2.img"
+mkdata avbgold-g 150000 >vdboot.img
+check "add_hash_footer --set_verification_disabled_flag" run_rc 0 avbtool add_hash_footer --image vdboot.img --partition_name boot --partition_size 262144 --set_verification_disabled_flag
+check "  flags 2 in the footer's vbmeta" sh -c "'$FV' avb info_image --image vdboot.img | grep -qx 'Flags:                    2'"
+# info_image --output_pubkey: the key blob (info_image writes key_blob,
+# the auxiliary block's public key bytes)
+check "info_image --output_pubkey" run_rc 0 avbtool info_image --image images/vbmeta.img --output_pubkey vb.pubkey
+check "  the signer's AVB public key blob" cmp -s vb.pubkey keys/rsa4096.avbpubkey
+check "  the text as without it" sh -c "'$FV' avb info_image --image images/vbmeta.img | cmp -s - '$T/out'"
+check "  its sha1 the text's" grep -qx "Public key (sha1):        $(sha1sum <vb.pubkey | cut -d' ' -f1)" "$T/out"
+check "  with --output: both written" run_rc 0 avbtool info_image --image images/boot.img --output boot.info --output_pubkey boot.pubkey
+check "  boot's key" cmp -s boot.pubkey keys/rsa2048.avbpubkey
+check "  and its text" grep -q "^Algorithm: *SHA256_RSA2048$" boot.info
+check "  an unsigned image: an empty file (argparse made it)" run_rc 0 avbtool info_image --image vd.img --output_pubkey none.pubkey
+check "  empty" sh -c "test -f none.pubkey && ! test -s none.pubkey"
+check "  over the image read: refused" run_rc 1 avbtool info_image --image vd.img --output_pubkey vd.img
+check "  vd.img left as it was" cmp -s vd.img vf2.img
+# -h and --help, argparse's
+check "info_image -h: its help, exit 0" run_rc 0 avbtool info_image -h
+check "  lists --output_pubkey" grep -q -- "--output_pubkey FILE" "$T/out"
+
+# exit codes: argparse's usage errors 2, AvbError (and every other
+# failure avbtool's run() lets through) 1; one line each
+usage() { # DESCRIPTION LINE ARGS...: exit 2, stderr that one line
+	local what=$1 line=$2
+	shift 2
+	check "$what: exit 2" run_rc 2 avbtool "$@"
+	check "  one line: $line" sh -c "test \"\$(wc -l <'$T/err')\" = 1 && grep -qxF -- \"\$1\" '$T/err'" _ "$line"
+}
+usage "an unknown option" "fastverity: avb info_image: --frob: unknown option (fastverity avb info_image --help)" info_image --image images/vbmeta.img --frob
+check "an unknown subcommand (argparse's invalid choice): exit 2" run_rc 2 avbtool info_imag --image images/vbmeta.img
+check "  named first, then the subcommands listed" sh -c "head -1 '$T/err' | grep -qx \"fastverity: avb: unknown subcommand 'info_imag'\" && grep -q '^	info_image ' '$T/err'"
+usage "info_image without --image (required=True)" "fastverity: avb info_image: --image is required" info_image
+usage "extract_public_key without --output" "fastverity: avb extract_public_key: --key and --output are required" extract_public_key --key keys/rsa2048.pem
+usage "append_vbmeta_image without --partition_size" "fastverity: avb append_vbmeta_image: --partition_size is required" append_vbmeta_image --image vdboot.img --vbmeta_image vd.img
+usage "append_vbmeta_image without --vbmeta_image (run() prints its usage)" "fastverity: avb append_vbmeta_image: --vbmeta_image is required" append_vbmeta_image --image vdboot.img --partition_size 262144
+usage "--rollback_index not a number (type=parse_number)" "fastverity: --rollback_index: 'x' is not a number" make_vbmeta_image --output rb.img --rollback_index x
+usage "info_image --image of no file (FileType('rb'))" "fastverity: avb info_image: argument --image: can't open 'nosuch.img': No such file or directory" info_image --image nosuch.img
+usage "erase_footer --image of no file (FileType('rb+'))" "fastverity: avb erase_footer: argument --image: can't open 'nosuch.img': No such file or directory" erase_footer --image nosuch.img
+usage "append_vbmeta_image --vbmeta_image of no file" "fastverity: avb append_vbmeta_image: argument --vbmeta_image: can't open 'nosuch.img': No such file or directory" append_vbmeta_image --image vdboot.img --partition_size 262144 --vbmeta_image nosuch.img
+usage "--include_descriptors_from_image of no file" "fastverity: avb make_vbmeta_image: argument --include_descriptors_from_image: can't open 'nosuch.img': No such file or directory" make_vbmeta_image --output inc.img --include_descriptors_from_image nosuch.img
+usage "--output in no directory (FileType('wb'))" "fastverity: avb make_vbmeta_image: argument --output: can't open 'nodir/v.img': No such file or directory" make_vbmeta_image --output nodir/v.img
+check "  nothing written" test ! -e inc.img -a ! -e rb.img
+check "add_hash_footer --image of no file (a plain string: AvbError): exit 1" run_rc 1 avbtool add_hash_footer --image nosuch.img --partition_size 262144
+check "resize_image without --partition_size (not required; run() fails): exit 1" run_rc 1 avbtool resize_image --image vdboot.img
+check "make_vbmeta_image without --output (AvbError 'No output file given'): exit 1" run_rc 1 avbtool make_vbmeta_image
+check "  in one line" grep -qx "fastverity: No output file given" "$T/err"
+
+# argparse's abbreviations (allow_abbrev): a unique prefix, with its
+# value after it or after =; an exact name wins; ambiguous refused with
+# argparse's words, the matches in the order avbtool's parser adds them
+avbtool make_vbmeta_image --output full.img --algorithm SHA256_RSA2048 --key keys/rsa2048.pem --rollback_index_location 3 --prop a:b --prop_from_file c:vd.img --internal_release_string fixed
+check "unique prefixes: make_vbmeta_image" run_rc 0 avbtool make_vbmeta_image --out short.img --alg=SHA256_RSA2048 --key keys/rsa2048.pem --rollback_index_l 3 --prop a:b --prop_f=c:vd.img --int fixed
+check "  the same bytes as the names given whole" cmp -s short.img full.img
+mkdata avbgold-g 150000 >pboot.img
+check "add_hash_footer --partition_n, --partition_s=, --hash_a, --sa" run_rc 0 avbtool add_hash_footer --image pboot.img --partition_n boot --partition_s=262144 --hash_a sha256 --sa c37c78eccdd984ae6ce951aeac2a766c93d0cbb0eb06c45aa41c69ad376e12ef --key keys/rsa2048.pem --alg SHA256_RSA2048
+check "  avbtool's golden boot.img" cmp -s pboot.img images/boot.img
+check "a prefix of an option refused by name: refused by its name" run_rc 1 avbtool add_hashtree_footer --image pboot.img --no_hash
+check "  named whole" grep -qx "fastverity: avb add_hashtree_footer: avbtool's --no_hashtree is not implemented in fastverity" "$T/err"
+check "--he: --help" run_rc 0 avbtool info_image --he
+check "  info_image's options" grep -q "^Usage: fastverity avb info_image" "$T/out"
+check "a value that looks like a prefix is a value, never written out" run_rc 0 avbtool make_vbmeta_image --output kc.img --kernel_cmdline --pa
+check "  the command line as given (argparse would refuse it)" sh -c "'$FV' avb info_image --image kc.img | grep -qx \"      Kernel Cmdline:        '--pa'\""
+usage "--pa: ambiguous" "fastverity: avb add_hash_footer: ambiguous option: --pa could match --partition_size, --partition_name" add_hash_footer --image pboot.img --pa 262144
+usage "--pa=N: ambiguous, said with its value" "fastverity: avb add_hash_footer: ambiguous option: --pa=262144 could match --partition_size, --partition_name" add_hash_footer --image pboot.img --pa=262144
+usage "--h: --help among the matches, first" "fastverity: avb add_hash_footer: ambiguous option: --h could match --help, --hash_algorithm" add_hash_footer --image pboot.img --h
+usage "--ou: info_image's two outputs" "fastverity: avb info_image: ambiguous option: --ou could match --output, --output_pubkey" info_image --image vd.img --ou x
+usage "--generate: an option and an alias avbtool refuses" "fastverity: avb add_hashtree_footer: ambiguous option: --generate could match --generate_fec, --generate_dm_verity_cmdline_from_hashtree" add_hashtree_footer --image pboot.img --generate
+usage "--s: the footer's own before the common args" "fastverity: avb add_hashtree_footer: ambiguous option: --s could match --salt, --setup_as_rootfs_from_kernel, --signing_helper, --signing_helper_with_files, --setup_rootfs_from_kernel, --set_hashtree_disabled_flag, --set_verification_disabled_flag" add_hashtree_footer --image pboot.img --s x
+check "  pboot.img untouched" cmp -s pboot.img images/boot.img
+check "fastverity's own commands take whole names only" run_rc 1 "$FV" dump images/vbmeta.img --jso
+check "  refused as unknown" grep -q "^fastverity: --jso: unknown option" "$T/err"
 
 finish

@@ -194,8 +194,8 @@ check "  the chained one with the key its chain pins, named" grep -q "^Verifying
 
 # ---- 18. --json: one document, also when the command fails early ----
 for c in info_image verify_image print_partition_digests; do
-	check "avb $c --json of a missing image: an error document" run_rc 4 "$FV" avb $c --image nosuch.img --json
-	check "  naming the file" jqok '.result == "error" and .exit_code == 4 and (.error | test("nosuch.img"))' out
+	check "avb $c --json of a missing image: an error document, exit 2 (argparse's FileType)" run_rc 2 "$FV" avb $c --image nosuch.img --json
+	check "  naming the file" jqok '.result == "error" and .exit_code == 2 and (.error | test("nosuch.img"))' out
 	check "avb $c --json of no Android image: an error document" run_rc 1 "$FV" avb $c --image over.json --json
 	check "  saying why" jqok '.result == "error" and (.error | test("not an Android image"))' out
 done

@@ -1,6 +1,6 @@
 /* The public API against the real dm-verity target (run in the kernel
- * test's guest): fv_open and fv_activate, fv_status_get and
- * fv_status_info, fv_close.
+ * test's guest): fv_open and fv_activate, fv_status_get (with its
+ * struct fv_status_info), fv_close.
  * Usage: fv-api NAME DATA_DEV HASH_DEV ROOT_HEX. Prints what failed;
  * exit 0 when everything held. */
 #include <errno.h>
@@ -61,11 +61,10 @@ int main(int argc, char **argv)
 	}
 	expect(fv_activate(argv[1], im, 0, o, &res) == -EBUSY && !res,
 	       "fv_activate of a name in use: -EBUSY");
-	expect(fv_status_get(argv[1], &st) == 0, "fv_status_get");
-	if (st) {
-		struct fv_status_info i = {.size = sizeof(i)};
+	struct fv_status_info i = {.size = sizeof(i)};
 
-		expect(fv_status_info(st, &i) == 0, "fv_status_info");
+	expect(fv_status_get(argv[1], &st, &i) == 0, "fv_status_get");
+	if (st) {
 		expect(i.size == sizeof(i), "the whole structure filled");
 		expect(i.is_verity, "a verity target");
 		expect(!i.corrupted, "not corrupted");
@@ -92,16 +91,24 @@ int main(int argc, char **argv)
 						 512,
 		       "size in sectors");
 		expect(i.hash_start_block == 1, "tree after the superblock");
+		/* the kernel's words, in its order */
+		expect(i.flag_name[0] &&
+			       !strcmp(i.flag_name[0], "ignore_corruption"),
+		       "the first flag's word");
+		expect(i.flag_name[FV_NFLAGS - 1] &&
+			       !strcmp(i.flag_name[FV_NFLAGS - 1],
+				       "try_verify_in_tasklet"),
+		       "the last flag's word");
 		expect(!i.fec_file && !i.fec_blocks && !i.fec_start_block,
 		       "no parity");
-		i.size = offsetof(struct fv_status_info, is_verity);
-		expect(fv_status_info(st, &i) == -EINVAL,
-		       "fv_status_info with a size too small: -EINVAL");
 		fv_status_free(st);
+		i.size = offsetof(struct fv_status_info, is_verity);
+		expect(fv_status_get(argv[1], &st, &i) == -EINVAL && !st,
+		       "fv_status_get with a size too small: -EINVAL");
 	}
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == 0, "fv_close");
 	st = NULL;
-	expect(fv_status_get(argv[1], &st) == -ENODEV && !st,
+	expect(fv_status_get(argv[1], &st, NULL) == -ENODEV && !st,
 	       "fv_status_get after close: -ENODEV");
 	expect(fv_close(argv[1], FV_CLOSE_NOW) == -ENODEV,
 	       "fv_close of no device: -ENODEV");

@@ -40,16 +40,6 @@ API const char *fastverity_version(void)
 	return FASTVERITY_VERSION;
 }
 
-API const char *fv_openssl_version(void)
-{
-	struct ht_error err;
-	const char *v = ht_openssl_version(&err);
-
-	if (!v)
-		verity_api_keep(-ENOSYS, &err);
-	return v;
-}
-
 API int fv_digest(const char *alg, size_t n, const void *const *parts,
 		  const size_t *sizes, uint8_t *out, size_t *len)
 {
@@ -113,27 +103,31 @@ API const char *fv_last_error(void)
 	return ht_msg(&verity_api_last);
 }
 
-API enum fv_param fv_last_error_param(void)
-{
-	return verity_api_last.param < HT_PARAM_COUNT
-		       ? (enum fv_param)verity_api_last.param
-		       : FV_PARAM_NONE;
-}
-
-API int fv_last_error_say(const struct fv_param_words *words, size_t n,
-			  char *out, size_t len)
+API int fv_last_error_say(struct fv_error_say *s)
 {
 	struct ht_param_names names = {NULL, NULL};
+	unsigned param = verity_api_last.param < HT_PARAM_COUNT
+				 ? (unsigned)verity_api_last.param
+				 : FV_PARAM_NONE;
+	int len;
 
-	if (!out || !len)
-		return verity_api_fail(
-			EINVAL, "fv_last_error_say: out is NULL or empty");
-	if (words && (size_t)verity_api_last.param < n &&
-	    verity_api_last.param < HT_PARAM_COUNT) {
-		names.with_value = words[verity_api_last.param].with_value;
-		names.alone = words[verity_api_last.param].alone;
+	NEED(s);
+	if (s->size < offsetof(struct fv_error_say, len) + sizeof(s->len))
+		return verity_api_fail(EINVAL,
+				       "fv_last_error_say: size %zu is too "
+				       "small",
+				       s->size);
+	if (!s->text != !s->text_size)
+		return verity_api_fail(EINVAL, "fv_last_error_say: text and "
+					       "text_size go together");
+	if (s->words && param < s->nwords) {
+		names.with_value = s->words[param].with_value;
+		names.alone = s->words[param].alone;
 	}
-	return ht_say(&verity_api_last, &names, out, len);
+	len = ht_say(&verity_api_last, &names, s->text, s->text_size);
+	s->param = (enum fv_param)param;
+	s->len = len < 0 ? 0 : (size_t)len;
+	return len;
 }
 
 /* Keeps err's message as this thread's last error; returns r. */
@@ -457,22 +451,55 @@ int verity_api_signer_of(const struct fv_sign_request *q,
 	return 0;
 }
 
+/* systemd's signature partition JSON of root_hex signed by der with
+ * cert (fv_sign's FV_SIGN_DDI_JSON). */
+static int ddi_signature_json(const char *root_hex, const char *cert,
+			      const uint8_t *der, size_t len, char **json)
+{
+	struct ht_error err;
+	char fp[65];
+	int r;
+
+	*json = NULL;
+	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
+	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
+		return verity_api_keep(r, &err);
+	return 0;
+}
+
 API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 		uint8_t **der, size_t *len)
 {
 	struct fv_sign_request q;
 	struct verity_signer vs;
 	struct ht_error err;
+	char *json = NULL;
+	unsigned ddi;
 	int r;
 
 	TAKE(q, req, flags);
 	NEED(root_hex);
 	NEED(der);
 	NEED(len);
+	/* systemd's partition holds the certificate */
+	if ((ddi = q.flags & FV_SIGN_DDI_JSON))
+		q.flags = (q.flags & ~(unsigned)FV_SIGN_DDI_JSON) |
+			  FV_SIGN_EMBED_CERT;
 	if ((r = verity_api_signer_of(&q, &vs)))
 		return r;
-	return verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
-			       &err);
+	if ((r = verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
+				 &err)) ||
+	    !ddi)
+		return r;
+	r = ddi_signature_json(root_hex, q.cert, *der, *len, &json);
+	free(*der);
+	*der = NULL;
+	*len = 0;
+	if (r)
+		return r;
+	*der = (uint8_t *)json;
+	*len = strlen(json);
+	return 0;
 }
 
 
@@ -495,47 +522,20 @@ API int fv_close(const char *name, enum fv_close_how how)
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
-API int fv_status_get(const char *name, fv_status **st)
+/* The kernel's word for one flag, or NULL. */
+static const char *flag_name(unsigned flag)
 {
-	struct ht_error err;
-	fv_status *s;
-	int r;
-
-	NEED(name);
-	NEED(st);
-	*st = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return verity_api_fail(ENOMEM, "out of memory");
-	r = verity_status(name, &s->a, &err);
-	if (r) {
-		free(s);
-		return verity_api_keep(r, &err);
-	}
-	verity_api_params_out(&s->a.p, &s->params);
-	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
-	*st = s;
-	return 0;
+	for (size_t i = 0; i < VERITY_NFLAGS; i++)
+		if (verity_flag_words[i].flag == flag)
+			return verity_flag_words[i].word;
+	return NULL;
 }
 
-API void fv_status_free(fv_status *st)
-{
-	free(st);
-}
-
-const char *verity_api_or_null(const char *s)
-{
-	return s && *s ? s : NULL;
-}
-
-_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
-
-API int fv_status_info(const fv_status *st, struct fv_status_info *info)
+/* What st read into info (as much as its size says). */
+static int status_info(const fv_status *st, struct fv_status_info *info)
 {
 	struct fv_status_info full = {0};
 
-	NEED(st);
-	NEED(info);
 	full.is_verity = st->a.is_verity != 0;
 	full.corrupted = st->a.corrupted != 0;
 	full.open_count = st->a.open_count;
@@ -555,17 +555,54 @@ API int fv_status_info(const fv_status *st, struct fv_status_info *info)
 	full.hash_start_block = st->a.hash_start_block;
 	full.fec_start_block = st->a.fec_start_block;
 	full.fec_blocks = st->a.fec_blocks;
+	for (unsigned i = 0; i < FV_NFLAGS; i++)
+		full.flag_name[i] = flag_name(1u << i);
 	GIVE(info, full, is_verity);
 	return 0;
 }
 
-API const char *fv_flag_name(unsigned flag)
+API int fv_status_get(const char *name, fv_status **st,
+		      struct fv_status_info *info)
 {
-	for (size_t i = 0; i < VERITY_NFLAGS; i++)
-		if (verity_flag_words[i].flag == flag)
-			return verity_flag_words[i].word;
-	return NULL;
+	struct ht_error err;
+	fv_status *s;
+	int r;
+
+	NEED(name);
+	NEED(st);
+	*st = NULL;
+	if (info && info->size < offsetof(struct fv_status_info, is_verity) +
+					 sizeof(info->is_verity))
+		return verity_api_fail(EINVAL,
+				       "fv_status_get: size %zu is "
+				       "too small",
+				       info->size);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return verity_api_fail(ENOMEM, "out of memory");
+	r = verity_status(name, &s->a, &err);
+	if (r) {
+		free(s);
+		return verity_api_keep(r, &err);
+	}
+	verity_api_params_out(&s->a.p, &s->params);
+	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
+	*st = s;
+	return info ? status_info(s, info) : 0;
 }
+
+API void fv_status_free(fv_status *st)
+{
+	free(st);
+}
+
+const char *verity_api_or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
+
 
 /* --- containers and trust ------------------------------------------------ */
 
@@ -573,7 +610,8 @@ _Static_assert((int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
 		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
 	       "the public trust enums are the policy's");
 
-API int fv_container_of(const char *image, const char *asked, const char **name)
+int verity_api_container_of(const char *image, const char *asked,
+			    const char **name)
 {
 	enum verity_container kind;
 	struct ht_error err;
@@ -593,23 +631,6 @@ API int fv_container_of(const char *image, const char *asked, const char **name)
 	return 0;
 }
 
-API int fv_ddi_signature_json(const char *root_hex, const char *cert,
-			      const uint8_t *der, size_t len, char **json)
-{
-	struct ht_error err;
-	char fp[65];
-	int r;
-
-	NEED(root_hex);
-	NEED(cert);
-	NEED(der);
-	NEED(json);
-	*json = NULL;
-	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
-	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
-}
 
 API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 {

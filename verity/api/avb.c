@@ -54,7 +54,6 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out)
 {
-	enum avb_judgement why = AVB_JUDGED;
 	struct ht_error err;
 	fv_avb *a;
 	int r;
@@ -71,20 +70,18 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	a->src = src;
-	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img,
-						    &err)
+	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img, &err)
 		     : verity_avb_image_read(a->path, &a->img, &err)) ||
-	    (!show && (r = verity_avb_vbmeta_judge(
-			       &a->img.vbmeta, a->path, VERITY_ANCHOR_NONE,
-			       NULL, 0, 0, &a->trust, &why, &err)))) {
+	    (!show &&
+	     (r = verity_avb_vbmeta_check(&a->img.vbmeta, a->path, &err)))) {
 		verity_api_avb_free(a);
 		return verity_api_keep(r, &err);
 	}
 	a->shown = show;
-	if (show)
-		a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-				   ? VERITY_TRUST_UNCHECKED
-				   : VERITY_TRUST_UNSIGNED;
+	/* as read, with no anchor: the door judges it (verity_api_avb_judge) */
+	a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+			   ? VERITY_TRUST_UNCHECKED
+			   : VERITY_TRUST_UNSIGNED;
 	verity_api_key_sha1(&a->img.vbmeta, a->key_sha1);
 	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
 	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
@@ -92,7 +89,8 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		verity_api_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	/* the pair, when the image has one; its errors are verity_api_avb_pair's */
+	/* the pair, when the image has one; its errors are
+	 * verity_api_avb_pair's */
 	if (a->ht && a->img.has_footer && a->ht->hashtree.p.digest_len &&
 	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
 				   &err)) {
@@ -101,32 +99,6 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	}
 	*out = a;
 	return 0;
-}
-
-
-int verity_api_avb_check_key(fv_avb *a, const char *key)
-{
-	enum avb_judgement why = AVB_JUDGED;
-	struct ht_error err;
-	uint8_t *blob = NULL;
-	size_t len = 0;
-	int r;
-
-	NEED(a);
-	NEED(key);
-	/* judged as the command judges it: a key for an unsigned vbmeta
-	 * refused, the signer's key compared */
-	if (!(r = verity_sigkey_file_blob(key, &blob, &len, &err)))
-		r = verity_avb_vbmeta_judge(&a->img.vbmeta, a->path,
-					    VERITY_ANCHOR_KEY, blob, len, 0,
-					    &a->trust, &why, &err);
-	free(blob);
-	if (r == -EPERM && why == AVB_OTHER_KEY)
-		return verity_api_fail(EPERM,
-				       "%s: the vbmeta is signed by another "
-				       "key (public key sha1 %s), not by %s",
-				       a->path, a->key_sha1, key);
-	return verity_api_keep(r, &err);
 }
 
 /* The reason a's pair cannot be had, in the library's words. */
@@ -281,6 +253,11 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 	full.descriptors = a->img.vbmeta.ndesc;
 	avb_header_of(a, &full.header);
 	avb_footer_of(a, &full.footer);
+	full.vbmeta = a->img.vbmeta.blob;
+	full.vbmeta_size = a->img.vbmeta.size;
+	full.vbmeta_footer_size = a->img.has_footer
+					  ? (size_t)a->img.footer.vbmeta_size
+					  : a->img.vbmeta.size;
 	GIVE(out, full, has_footer);
 	return 0;
 }
@@ -453,7 +430,7 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 }
 
 int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-				    fv_pair **out)
+				   fv_pair **out)
 {
 	const struct avb_descriptor *d =
 		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
@@ -682,9 +659,8 @@ static int footer_of(const struct fv_footer_request *in, const char *image,
 	return 0;
 }
 
-API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
-			      const struct fv_footer_request *fin,
-			      unsigned *minor)
+static int required_minor(const struct fv_vbmeta_request *in,
+			  const struct fv_footer_request *fin, unsigned *minor)
 {
 	struct verity_range *changed = NULL;
 	struct avb_footer_opts f;
@@ -694,9 +670,8 @@ API int fv_avb_required_minor(const struct fv_vbmeta_request *in,
 	NEED(minor);
 	if (!in == !fin)
 		return verity_api_fail(EINVAL,
-				       "%s: one of a vbmeta and a "
-				       "footer request",
-				       __func__);
+				       "fv_avb_needs: one of a vbmeta and a "
+				       "footer request");
 	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
 		return r;
 	/* avbtool's rule: a footer's flags need 1.1, a rollback index
@@ -753,14 +728,13 @@ API int fv_avb_make_vbmeta_image(const char *output,
 	return r;
 }
 
-API int fv_avb_max_image_size(const struct fv_footer_request *in, uint64_t *max)
+static int max_image_size(const struct fv_footer_request *in, uint64_t *max)
 {
 	struct verity_range *changed;
 	struct avb_footer_opts o;
 	struct vb v;
 	int r;
 
-	NEED(max);
 	if ((r = footer_of(in, NULL, &o, &v, &changed)))
 		return r;
 	*max = verity_avb_max_image_size(&o, in->kind == FV_FOOTER_HASHTREE
@@ -800,32 +774,41 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	return r;
 }
 
-API int fv_avb_public_key(const char *key, uint8_t **blob, size_t *len)
+API int fv_avb_needs(const struct fv_vbmeta_request *v,
+		     const struct fv_footer_request *f,
+		     struct fv_avb_needs *out)
+{
+	struct fv_avb_needs full = {0};
+	int r;
+
+	NEED(out);
+	if ((r = required_minor(v, f, &full.libavb_minor)) ||
+	    (f && (r = max_image_size(f, &full.max_image_size))))
+		return r;
+	GIVE(out, full, max_image_size);
+	return 0;
+}
+
+static int public_key(const char *key, uint8_t **blob, size_t *len)
 {
 	struct ht_error err;
 
-	NEED(key);
-	NEED(blob);
-	NEED(len);
 	*blob = NULL;
 	return verity_api_keep(verity_sigkey_file_blob(key, blob, len, &err),
 			       &err);
 }
 
-API int fv_avb_public_key_digest(const char *key, char hex[65])
+static int public_key_digest(const char *key, char hex[65])
 {
 	struct ht_error err;
 	uint8_t *blob = NULL, d[FV_MAX_DIGEST_SIZE];
 	size_t len = 0, dlen = 0;
 	int r;
 
-	NEED(key);
-	NEED(hex);
 	hex[0] = '\0';
 	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
 		return verity_api_keep(r, &err);
-	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d,
-		      &dlen);
+	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d, &dlen);
 	free(blob);
 	if (r)
 		return r;
@@ -833,7 +816,7 @@ API int fv_avb_public_key_digest(const char *key, char hex[65])
 	return 0;
 }
 
-API int fv_avb_generate_key(const char *algorithm, const char *output)
+static int generate_key(const char *algorithm, const char *output)
 {
 	const struct verity_scheme *s;
 	struct ht_error err;
@@ -842,8 +825,6 @@ API int fv_avb_generate_key(const char *algorithm, const char *output)
 	size_t len = 0;
 	int alg, r;
 
-	NEED(algorithm);
-	NEED(output);
 	alg = verity_avb_algorithm_by_name(algorithm);
 	s = alg < 0 ? NULL : verity_avb_algorithm((unsigned)alg);
 	if (!s || s->kind != VERITY_SCHEME_MLDSA)
@@ -869,18 +850,44 @@ API int fv_avb_generate_key(const char *algorithm, const char *output)
 	return verity_api_keep(r, &err);
 }
 
-API int fv_avb_vbmeta_blob(const fv_avb *a, const uint8_t **blob, size_t *len,
-			   size_t *footer_len)
+API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
+		   size_t *len)
 {
-	NEED(a);
-	NEED(blob);
-	*blob = a->img.vbmeta.blob;
-	if (len)
-		*len = a->img.vbmeta.size;
-	if (footer_len)
-		*footer_len = a->img.has_footer
-				      ? (size_t)a->img.footer.vbmeta_size
-				      : a->img.vbmeta.size;
+	struct fv_avb_key_request q;
+	char hex[65];
+	int r;
+
+	TAKE(q, req, output);
+	if (q.op == FV_AVB_KEY_GENERATE) {
+		NEED(q.algorithm);
+		NEED(q.output);
+		if (q.key || out || len)
+			return verity_api_fail(EINVAL,
+					       "fv_avb_key: generate takes "
+					       "algorithm and output alone");
+		return generate_key(q.algorithm, q.output);
+	}
+	if (q.op != FV_AVB_KEY_BLOB && q.op != FV_AVB_KEY_DIGEST)
+		return verity_api_fail(EINVAL, "fv_avb_key: unknown op %d",
+				       (int)q.op);
+	NEED(q.key);
+	NEED(out);
+	NEED(len);
+	*out = NULL;
+	*len = 0;
+	if (q.algorithm || q.output)
+		return verity_api_fail(EINVAL,
+				       "fv_avb_key: %s takes the key "
+				       "alone",
+				       q.op == FV_AVB_KEY_BLOB ? "blob"
+							       : "digest");
+	if (q.op == FV_AVB_KEY_BLOB)
+		return public_key(q.key, out, len);
+	if ((r = public_key_digest(q.key, hex)))
+		return r;
+	if (!(*out = (uint8_t *)strdup(hex)))
+		return verity_api_fail(ENOMEM, "out of memory");
+	*len = strlen(hex);
 	return 0;
 }
 
@@ -891,17 +898,17 @@ static const char *edit_stray(const struct fv_avb_edit_request *e)
 	    append = e->op == FV_AVB_EDIT_APPEND_VBMETA_IMAGE,
 	    resize = e->op == FV_AVB_EDIT_RESIZE_IMAGE;
 
-	return !erase && e->flags                      ? "flags"
-	       : !append && e->vbmeta_image            ? "vbmeta_image"
+	return !erase && e->flags                        ? "flags"
+	       : !append && e->vbmeta_image              ? "vbmeta_image"
 	       : !append && !resize && e->partition_size ? "partition_size"
 							 : NULL;
 }
 
 API int fv_avb_edit(const struct fv_avb_edit_request *req)
 {
-	static const char *const names[] = {
-		NULL, "erase_footer", "append_vbmeta_image", "resize_image",
-		"zero_hashtree"};
+	static const char *const names[] = {NULL, "erase_footer",
+					    "append_vbmeta_image",
+					    "resize_image", "zero_hashtree"};
 	struct fv_avb_edit_request e;
 	struct ht_error err;
 	const char *stray;
@@ -920,9 +927,8 @@ API int fv_avb_edit(const struct fv_avb_edit_request *req)
 	switch (e.op) {
 	case FV_AVB_EDIT_ERASE_FOOTER:
 		if (e.flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
-			return verity_api_fail(EINVAL,
-					       "unknown erase flags %#x",
-					       e.flags);
+			return verity_api_fail(
+				EINVAL, "unknown erase flags %#x", e.flags);
 		r = verity_avb_erase_footer(
 			e.image, !!(e.flags & FV_ERASE_KEEP_HASHTREE), &err);
 		break;

@@ -20,6 +20,9 @@ API void fv_image_free(fv_image *img)
 		verity_ddi_image_free(&img->ddi);
 	verity_ota_free(img->ota);
 	verity_api_pair_free(img->own);
+	for (size_t i = 0; i < img->ncerts; i++)
+		free(img->certs[i]);
+	free(img->certs);
 	free(img->pairs);
 	free(img->fec_path);
 	free(img->path);
@@ -33,32 +36,108 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 				   : VERITY_ANCHOR_NONE;
 }
 
-/* An Android image's one pair: read as fv_open's show reads one, its signature checked, judged
- * by the policy for the options' anchor (certificates: the wrong kind)
- * and with a key as its signer's, its hashtree descriptor made the
- * pair. */
-/* a's vbmeta judged by the policy for o's anchor (certificates: the
- * wrong kind) and whether the action writes, and with a key as its
- * signer's: 0, or the refusal (this thread's message). */
-int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
-{
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, a->path,
-		a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-			? VERITY_SIGNATURE_FOUND
-			: VERITY_SIGNATURE_NONE,
-		verity_api_anchor_of(o), writes, 0};
-	struct ht_error err;
-	enum verity_trust t;
-	int r;
+/* --- the trust policy, asked once: by the door ------------------------- */
 
-	if ((r = verity_trust_decide(&ask, &t, &err)))
-		return verity_api_keep(r, &err);
-	return o->key ? verity_api_avb_check_key(a, o->key) : 0;
+static enum verity_signature_from avb_from(const fv_avb *a)
+{
+	return a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+		       ? VERITY_SIGNATURE_FOUND
+		       : VERITY_SIGNATURE_NONE;
 }
 
-static int image_avb(fv_image *img, const fv_options *o, int writes,
-		     struct ht_error *err)
+int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
+			   const char *key_path, const uint8_t *key, size_t len,
+			   int writes, enum avb_judgement *why)
+{
+	struct verity_trust_ask ask = {
+		VERITY_CONTAINER_AVB, a->path, avb_from(a), anchor, writes, 0};
+	struct ht_error err;
+	int r;
+
+	*why = AVB_REFUSED;
+	if ((r = verity_trust_decide(&ask, &a->trust, &err)))
+		return verity_api_keep(r, &err);
+	*why = AVB_OTHER_KEY;
+	if (a->trust == VERITY_TRUST_CHECK &&
+	    (!key || !verity_avb_vbmeta_has_key(&a->img.vbmeta, key, len)))
+		return verity_api_fail(EPERM,
+				       "%s: the vbmeta is signed by another "
+				       "key (public key sha1 %s), not by %s",
+				       a->path, a->key_sha1,
+				       key_path ? key_path : "the key given");
+	*why = AVB_JUDGED;
+	return 0;
+}
+
+int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
+{
+	enum avb_judgement why;
+	struct ht_error err;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int r;
+
+	/* the key read only where it is compared: a signed vbmeta */
+	if (o->key && avb_from(a) == VERITY_SIGNATURE_FOUND &&
+	    (r = verity_sigkey_file_blob(o->key, &blob, &len, &err)))
+		return verity_api_keep(r, &err);
+	r = verity_api_avb_verdict(a, verity_api_anchor_of(o), o->key, blob,
+				   len, writes, &why);
+	free(blob);
+	return r;
+}
+
+/* Every pair of img, and an Android image's vbmeta where it has none,
+ * judged: the one ask of the policy of an open, for what the container
+ * reported of each (where its signature came from) and the request (the
+ * options' anchor, whether the actions write or hand the signature to
+ * the kernel). The verdict is kept on the pair the actions copy, with
+ * what the request judged with. */
+static int judge(fv_image *img, const struct fv_open_request *req,
+		 const fv_options *o, struct ht_error *err)
+{
+	size_t n = img->n ? img->n : img->av ? 1 : 0;
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		struct image_pair *ip = &img->pairs[i];
+		const fv_pair *own = img->own;
+		struct verity_trust_ask ask = {
+			img->kind,
+			!own ? img->path
+			: ip->from != VERITY_SIGNATURE_NONE
+				? own->signature_name
+				: own->data,
+			ip->from,
+			verity_api_anchor_of(o),
+			req->writes,
+			req->activates};
+
+		if (ip->avb) {
+			if ((r = verity_api_avb_judge(ip->avb, o, req->writes)))
+				*err = verity_api_last;
+			ip->trust = ip->avb->trust;
+		} else {
+			r = verity_trust_decide(&ask, &ip->trust, err);
+		}
+		ip->pair.trust = ip->trust;
+		ip->pair.judged = 1;
+		if (own) {
+			img->own->pair.trust = ip->trust;
+			img->own->pair.judged = 1;
+		}
+	}
+	img->writes = req->writes;
+	if (!r && o->ntrusted_certs &&
+	    !(img->certs = calloc(o->ntrusted_certs, sizeof(*img->certs))))
+		r = ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !r && i < o->ntrusted_certs; i++, img->ncerts++)
+		if (!(img->certs[i] = strdup(o->trusted_certs[i])))
+			r = ht_fail(err, ENOMEM, "out of memory");
+	return r;
+}
+
+static int image_avb(fv_image *img, struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
 	fv_avb *a;
@@ -67,15 +146,11 @@ static int image_avb(fv_image *img, const fv_options *o, int writes,
 	if ((r = verity_api_avb_read(img->path, 0, &img->av)))
 		goto said;
 	a = img->av;
-	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-			   ? VERITY_SIGNATURE_FOUND
-			   : VERITY_SIGNATURE_NONE;
-	if ((r = verity_api_avb_judge(a, o, writes)))
-		goto said;
-	/* the vbmeta's verdict, also where it describes no pair (a vbmeta
-	 * image, a hash footer, a persistent digest): fv_image_info's avb says
-	 * what it holds */
-	ip->trust = a->trust;
+	/* judged (judge) also where it describes no pair (a vbmeta image, a
+	 * hash footer, a persistent digest): fv_image_info's avb says what
+	 * it holds */
+	ip->from = avb_from(a);
+	ip->avb = a;
 	if (!a->paired)
 		return 0;
 	ip->pair = a->pair;
@@ -93,8 +168,7 @@ said:
  * path through the super image (super.img/system_a), judged for the
  * options' anchor as an Android image is; empty partitions and those
  * that are not Android images have none. */
-int verity_api_image_super(fv_image *img, const fv_options *o,
-			   struct ht_error *err)
+int verity_api_image_super(fv_image *img, struct ht_error *err)
 {
 	fv_super *s;
 	size_t np;
@@ -120,7 +194,8 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", img->path,
 			 p.partition.name);
-		if ((r = verity_api_super_judged(s, i, NULL, &a)) == -ENOMSG) {
+		/* (read to be told whether it is an Android image) */
+		if ((r = verity_api_super_avb(s, i, 0, &a)) == -ENOMSG) {
 			r = 0;
 			continue;
 		}
@@ -130,27 +205,10 @@ int verity_api_image_super(fv_image *img, const fv_options *o,
 		img->avs[img->navs++] = a;
 		if (!a->paired)
 			continue;
-		ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-				   ? VERITY_SIGNATURE_FOUND
-				   : VERITY_SIGNATURE_NONE;
-		if (o->key) {
-			if ((r = verity_api_avb_check_key(a, o->key)))
-				break;
-		} else if (verity_api_anchor_of(o) != VERITY_ANCHOR_NONE) {
-			struct verity_trust_ask ask = {
-				VERITY_CONTAINER_AVB, path, ip->from,
-				verity_api_anchor_of(o), 0, 0};
-			enum verity_trust t;
-
-			if ((r = verity_trust_decide(&ask, &t, err))) {
-				fv_super_free(s);
-				return r;
-			}
-		}
+		ip->from = avb_from(a);
+		ip->avb = a;
 		ip->pair = a->pair;
-		ip->trust = a->trust;
-		snprintf(ip->name, sizeof(ip->name), "%s",
-			 p.partition.name);
+		snprintf(ip->name, sizeof(ip->name), "%s", p.partition.name);
 		img->n++;
 	}
 	fv_super_free(s);
@@ -163,8 +221,7 @@ said:
 }
 
 /* A disk image's pairs, one a protected partition ("root-x86-64"). */
-static int image_ddi(fv_image *img, const fv_options *o, int writes,
-		     struct ht_error *err)
+static int image_ddi(fv_image *img, struct ht_error *err)
 {
 	int r;
 
@@ -177,17 +234,11 @@ static int image_ddi(fv_image *img, const fv_options *o, int writes,
 	for (size_t i = 0; i < img->ddi.nv; i++) {
 		const struct ddi_verity *v = &img->ddi.v[i];
 		struct image_pair *ip = &img->pairs[i];
-		struct verity_trust_ask ask = {VERITY_CONTAINER_DDI, img->path,
-					       v->signature
-						       ? VERITY_SIGNATURE_FOUND
-						       : VERITY_SIGNATURE_NONE,
-					       verity_api_anchor_of(o),
-					       writes, 0};
 
-		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)) ||
-		    (r = verity_trust_decide(&ask, &ip->trust, err)))
+		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)))
 			return r;
-		ip->from = ask.signature;
+		ip->from = v->signature ? VERITY_SIGNATURE_FOUND
+					: VERITY_SIGNATURE_NONE;
 		ip->ddi = v;
 		snprintf(ip->name, sizeof(ip->name), "%s-%s",
 			 verity_ddi_role_name(v->role), v->arch);
@@ -210,7 +261,7 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 				       "the root hash given as text and in %s: "
 				       "give one",
 				       file);
-	if (file && (r = fv_root_hash_file_read(file, text, sizeof(text))))
+	if (file && (r = verity_api_root_file_read(file, text, sizeof(text))))
 		return r;
 	if (file)
 		hex = text;
@@ -221,20 +272,19 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 		struct ht_error e = {0};
 
 		if (file)
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size,
-				    0, "expected %2 hex digits",
+			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
+				    "expected %2 hex digits",
 				    "%s: invalid root hash string specified",
 				    file);
 		else
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size,
-				    0, "expected %2 hex digits",
+			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
+				    "expected %2 hex digits",
 				    "invalid root hash string specified: '%s'",
 				    hex);
 		return verity_api_keep(-EINVAL, &e);
 	}
 	return verity_api_pair_set_root_hex(pr, hex);
 }
-
 
 /* What fv_image_pair_info shows of each pair, and the parity req gives
  * kept for the pairs whose container has none. */
@@ -260,11 +310,10 @@ static int image_facts(fv_image *img, const struct fv_open_request *req)
  * req gives (what it does not give, a sidecar image's files), then
  * judged. */
 static int open_pair(fv_image *img, const struct fv_open_request *req,
-		     const fv_options *o, struct ht_error *err)
+		     struct ht_error *err)
 {
 	struct image_pair *ip = &img->pairs[0];
 	int side = img->kind == VERITY_CONTAINER_SIDECAR, r;
-	struct verity_trust_ask ask;
 	fv_pair *pr;
 
 	r = side ? verity_api_pair_sidecar(req->image, &img->own)
@@ -276,14 +325,15 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 		r = fv_params_check(req->params);
 	if (!r)
 		r = req->params ? verity_api_pair_set_params(pr, req->params)
-				: verity_api_pair_read_superblock(pr, req->hash_offset);
+				: verity_api_pair_read_superblock(
+					  pr, req->hash_offset);
 	/* the parity given, or a sidecar image's own with the roots and
 	 * offset given */
 	if (!r && (req->fec_path || pr->fec)) {
 		char *path = strdup(req->fec_path ? req->fec_path : pr->fec);
 
 		r = path ? verity_api_pair_set_fec(pr, path, req->fec_offset,
-					   req->fec_roots)
+						   req->fec_roots)
 			 : -ENOMEM;
 		free(path);
 	}
@@ -294,7 +344,8 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 		if ((r = verity_read_signature(req->signature_path, &der, &len,
 					       err)))
 			return r;
-		r = verity_api_pair_set_signature(pr, der, len, req->signature_path);
+		r = verity_api_pair_set_signature(pr, der, len,
+						  req->signature_path);
 		free(der);
 		pr->pair.signature_found = 0;
 	}
@@ -305,14 +356,6 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
 		   : pr->pair.signature_found ? VERITY_SIGNATURE_FOUND
 					      : VERITY_SIGNATURE_GIVEN;
-	ask = (struct verity_trust_ask){
-		img->kind,
-		ip->from != VERITY_SIGNATURE_NONE ? pr->signature_name
-						  : pr->data,
-		ip->from, verity_api_anchor_of(o), req->writes,
-		req->activates};
-	if ((r = verity_trust_decide(&ask, &ip->trust, err)))
-		return r;
 	snprintf(ip->name, sizeof(ip->name), "%s", "data");
 	img->n = 1;
 	return 0;
@@ -326,21 +369,21 @@ said:
 static const char *show_stray(const struct fv_open_request *q,
 			      const fv_options *o)
 {
-	return q->data               ? "data"
-	       : q->hash             ? "hash"
-	       : q->params           ? "params"
-	       : q->hash_offset      ? "hash_offset"
-	       : q->fec_path         ? "fec_path"
-	       : q->fec_offset       ? "fec_offset"
-	       : q->fec_roots        ? "fec_roots"
-	       : q->signature_path   ? "signature_path"
-	       : q->writes           ? "writes"
-	       : q->root_hex         ? "root_hex"
-	       : q->root_hash_file   ? "root_hash_file"
-	       : q->activates        ? "activates"
-	       : o->key              ? "the options' key"
-	       : o->ntrusted_certs   ? "the options' trusted_certs"
-				     : NULL;
+	return q->data             ? "data"
+	       : q->hash           ? "hash"
+	       : q->params         ? "params"
+	       : q->hash_offset    ? "hash_offset"
+	       : q->fec_path       ? "fec_path"
+	       : q->fec_offset     ? "fec_offset"
+	       : q->fec_roots      ? "fec_roots"
+	       : q->signature_path ? "signature_path"
+	       : q->writes         ? "writes"
+	       : q->root_hex       ? "root_hex"
+	       : q->root_hash_file ? "root_hash_file"
+	       : q->activates      ? "activates"
+	       : o->key            ? "the options' key"
+	       : o->ntrusted_certs ? "the options' trusted_certs"
+				   : NULL;
 }
 
 /* An Android image read for showing what it says (req's show): its
@@ -421,24 +464,24 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
 	img->kind = VERITY_CONTAINER_PLAIN;
-	r = req->image ? verity_container_identify(
-				 req->image, (enum verity_container)want,
-				 &img->kind, &err)
+	r = req->image ? verity_container_identify(req->image,
+						   (enum verity_container)want,
+						   &img->kind, &err)
 		       : 0;
 	if (!r && img->kind != VERITY_CONTAINER_DDI &&
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))))
 		r = ht_fail(&err, ENOMEM, "out of memory");
 	if (!r)
-		r = img->kind == VERITY_CONTAINER_AVB
-			    ? image_avb(img, o, req->writes, &err)
-		    : img->kind == VERITY_CONTAINER_DDI
-			    ? image_ddi(img, o, req->writes, &err)
+		r = img->kind == VERITY_CONTAINER_AVB   ? image_avb(img, &err)
+		    : img->kind == VERITY_CONTAINER_DDI ? image_ddi(img, &err)
 		    : img->kind == VERITY_CONTAINER_SUPER
-			    ? verity_api_image_super(img, o, &err)
+			    ? verity_api_image_super(img, &err)
 		    : img->kind == VERITY_CONTAINER_OTA
 			    ? verity_ota_open(img->path, 0, NULL, 0, &img->ota,
 					      &err)
-			    : open_pair(img, req, o, &err);
+			    : open_pair(img, req, &err);
+	if (!r)
+		r = judge(img, req, o, &err);
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);
@@ -517,12 +560,11 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 						    : img->fec_path;
 		full.params = &ip->params;
 		full.root_hex = ip->root_hex;
-		full.signature =
-			ip->pair.signature
-				? (ip->pair.signature_name
-					   ? ip->pair.signature_name
-					   : img->path)
-				: NULL;
+		full.signature = ip->pair.signature
+					 ? (ip->pair.signature_name
+						    ? ip->pair.signature_name
+						    : img->path)
+					 : NULL;
 	}
 	GIVE(out, full, ddi);
 	return 0;
@@ -545,27 +587,51 @@ static int acting(const fv_image *img, size_t i, fv_pair **pr)
 		return r;
 	if (img->fec_path && !(*pr)->fec &&
 	    (r = verity_api_pair_set_fec(*pr, img->fec_path, img->fec_offset,
-				 img->fec_roots))) {
+					 img->fec_roots))) {
 		verity_api_pair_free(*pr);
 		*pr = NULL;
 	}
 	return r;
 }
 
+/* The options of an action on img: o's, with the certificates the
+ * image was judged with (an anchor given to the action is refused: the
+ * open judged the image, once). */
+static int action_options(const char *who, const fv_image *img,
+			  const fv_options *o, fv_options *full)
+{
+	int r;
+
+	NEED(img);
+	if ((r = verity_api_options_in(who, o, full)))
+		return r;
+	if (full->key || full->ntrusted_certs)
+		return verity_api_fail(EINVAL,
+				       "%s: the trust anchor (key, "
+				       "trusted_certs) is fv_open's options': "
+				       "the image was judged when it opened",
+				       who);
+	full->trusted_certs = (const char *const *)img->certs;
+	full->ntrusted_certs = img->ncerts;
+	return 0;
+}
+
 /* action on a copy of pair i (once per call, not per block). */
-static int act_on(const fv_image *img, size_t i, const fv_options *o,
-		  fv_result **res,
+static int act_on(const char *who, const fv_image *img, size_t i,
+		  const fv_options *o, fv_result **res,
 		  int (*action)(const fv_pair *, const fv_options *,
 				fv_result **))
 {
+	fv_options opts;
 	fv_pair *pr;
 	int r;
 
 	NEED(res);
 	*res = NULL;
-	if ((r = acting(img, i, &pr)))
+	if ((r = action_options(who, img, o, &opts)) ||
+	    (r = acting(img, i, &pr)))
 		return r;
-	r = action(pr, o, res);
+	r = action(pr, &opts, res);
 	verity_api_pair_free(pr);
 	return r;
 }
@@ -573,42 +639,75 @@ static int act_on(const fv_image *img, size_t i, const fv_options *o,
 API int fv_verify(const fv_image *img, size_t i, const fv_options *o,
 		  fv_result **res)
 {
-	return act_on(img, i, o, res, verity_api_pair_verify);
+	return act_on(__func__, img, i, o, res, verity_api_pair_verify);
 }
 
 API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 		  fv_result **res)
 {
-	return act_on(img, i, o, res, verity_api_pair_repair);
+	return act_on(__func__, img, i, o, res, verity_api_pair_repair);
+}
+
+/* The signer a disk image's pair i's signature names, unchecked, into
+ * r's (where the door did not check it). */
+static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
+{
+	const struct ddi_verity *v = &img->ddi.v[i];
+	struct verity_sig_check who;
+	struct ht_error err;
+	char name[64];
+	int rc;
+
+	if (!v->sig || r->sig.signer[0])
+		return 0;
+	/* named as messages name the partition */
+	snprintf(name, sizeof(name), "partition %u", v->sig->index);
+	memset(&who, 0, sizeof(who));
+	if ((rc = verity_signature_signer(
+		     &(struct verity_sig){v->signature, v->signature_len, name},
+		     &who, &err)))
+		return verity_api_keep(rc, &err);
+	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
+	return 0;
 }
 
 API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 		    fv_result **res)
 {
-	return act_on(img, i, o, res, verity_api_pair_dump);
+	int r = act_on(__func__, img, i, o, res, verity_api_pair_dump);
+
+	if (!r && img->ddi_read && i < img->ddi.nv &&
+	    (r = ddi_signer(img, i, *res))) {
+		fv_result_free(*res);
+		*res = NULL;
+	}
+	return r;
 }
 
 API int fv_activate(const char *name, const fv_image *img, size_t i,
 		    const fv_options *o, fv_result **res)
 {
 	fv_result *made = NULL;
+	fv_options opts;
 	fv_pair *pr;
 	int r;
 
 	NEED(name);
 	if (res)
 		*res = NULL;
-	if ((r = acting(img, i, &pr)))
+	if ((r = action_options(__func__, img, o, &opts)) ||
+	    (r = acting(img, i, &pr)))
 		return r;
+	o = &opts;
 	/* a signer the door judged checkable is checked here, offline,
 	 * before the table is loaded (the kernel still gets the
 	 * signature) */
-	if (pr->pair.signature && img->pairs[img->own ? 0 : i].trust ==
-					  VERITY_TRUST_CHECK)
+	if (pr->pair.signature &&
+	    img->pairs[img->own ? 0 : i].trust == VERITY_TRUST_CHECK)
 		r = verity_api_pair_check_signature(pr, o, &made);
 	/* (the check's verdict handed back also when the mapping fails) */
-	if (!r && !(r = verity_api_pair_activate(name, pr, o)) && res && !made &&
-	    !(made = verity_api_result_new()))
+	if (!r && !(r = verity_api_pair_activate(name, pr, o)) && res &&
+	    !made && !(made = verity_api_result_new()))
 		r = -ENOMEM;
 	verity_api_pair_free(pr);
 	if (res)
@@ -652,33 +751,7 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 	return &img->ddi.v[i];
 }
 
-API int fv_image_signer(const fv_image *img, size_t i, char **subject)
-{
-	const struct ddi_verity *v = verity_api_ddi_at(img, i);
-	struct verity_sig_check who;
-	struct ht_error err;
-	char name[64];
-	int r;
-
-	NEED(subject);
-	*subject = NULL;
-	if (!v)
-		return -EINVAL;
-	if (!v->sig)
-		return 0;
-	/* named as messages name the partition */
-	snprintf(name, sizeof(name), "partition %u", v->sig->index);
-	memset(&who, 0, sizeof(who));
-	if ((r = verity_signature_signer(
-		     &(struct verity_sig){v->signature, v->signature_len, name},
-		     &who, &err)))
-		return verity_api_keep(r, &err);
-	if (!(*subject = strdup(who.signer)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	return 0;
-}
-
-API int fv_sparse_check_crc(const char *path, unsigned *sums)
+int verity_api_sparse_crc(const char *path, unsigned *sums)
 {
 	struct verity_device d;
 	struct verity_sparse sp;
@@ -709,6 +782,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 {
 	struct fv_open_request none = {.size = sizeof(none)};
 	struct image_pair *ip;
+	struct ht_error err;
 	fv_options opts;
 	fv_image *img;
 	fv_avb *a;
@@ -717,7 +791,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	NEED(out);
 	*out = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)) ||
-	    (r = verity_api_super_judged(s, i, &opts, &a)))
+	    (r = verity_api_super_avb(s, i, 0, &a)))
 		return r;
 	if (!(img = calloc(1, sizeof(*img))) ||
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))) ||
@@ -731,16 +805,16 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	img->kind = VERITY_CONTAINER_AVB;
 	img->av = a;
 	ip = &img->pairs[0];
-	ip->from = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-			   ? VERITY_SIGNATURE_FOUND
-			   : VERITY_SIGNATURE_NONE;
-	ip->trust = a->trust;
+	ip->from = avb_from(a);
+	ip->avb = a;
 	if (a->paired) {
 		ip->pair = a->pair;
 		snprintf(ip->name, sizeof(ip->name), "%s", a->name);
 		img->n = 1;
 	}
-	if ((r = image_facts(img, &none))) {
+	if ((r = judge(img, &none, &opts, &err)))
+		r = verity_api_keep(r, &err);
+	if (r || (r = image_facts(img, &none))) {
 		fv_image_free(img);
 		return r;
 	}

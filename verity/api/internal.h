@@ -143,6 +143,7 @@ struct image_pair {
 	char name[64];
 	enum verity_trust trust;
 	enum verity_signature_from from;
+	fv_avb *avb; /* an Android image's vbmeta, judged for the pair */
 	const struct ddi_verity *ddi; /* its protected partition */
 	/* as fv_image_pair_info shows them, made when the image opened */
 	fv_params params;
@@ -166,6 +167,12 @@ struct fv_image {
 	char *fec_path;
 	uint64_t fec_offset;
 	unsigned fec_roots;
+	/* what the open request judged with: whether the actions may write
+	 * on its word (repair), the certificates a signature the policy
+	 * said to check is checked against (copies) */
+	int writes;
+	char **certs;
+	size_t ncerts;
 };
 
 struct fv_pair {
@@ -174,11 +181,13 @@ struct fv_pair {
 	char *data, *hash, *fec, *signature_name;
 	uint8_t *signature;
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	/* an image's pair (verity_api_image_pair): the policy asked again for each
-	 * action with the anchor the image was opened with */
+	/* an image's pair (verity_api_image_pair), judged when the image
+	 * opened: the verdict (also in pair.trust), whether the open may
+	 * write (repair) */
 	int of_image;
 	char *image;
-	enum verity_trust opened; /* the verdict when the image was opened */
+	enum verity_trust opened;
+	int writes;
 	struct verity_extents *src; /* a logical partition's, owned */
 	char fingerprint[65];     /* a disk image's certificateFingerprint */
 	unsigned fingerprint_at;  /* its signature partition */
@@ -228,9 +237,29 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
+/* The trust policy (docs/trust.md) is asked by the door alone, once for
+ * each thing it judges: fv_open for each pair of an image (and an
+ * Android image's vbmeta), fv_slot_verify for each vbmeta it walks.
+ * The actions act on that verdict, kept on the pair. */
+/* How an Android image's vbmeta was judged: the failure, so that each
+ * caller says it in its own words (the thread's message has the
+ * library's). */
+enum avb_judgement {
+	AVB_JUDGED,    /* 0: a->trust says what is trusted */
+	AVB_REFUSED,   /* the trust policy refused the request */
+	AVB_OTHER_KEY, /* signed, by another key than the one given */
+};
+/* a's vbmeta (its own signature checked when it was read) judged for
+ * anchor and whether the action writes, and with the verdict "check"
+ * its signer's key compared with key (an AVB public-key blob of len
+ * bytes, read from the file key_path names): 0 and a->trust, or the
+ * refusal (this thread's message) and *why. */
+int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
+			   const char *key_path, const uint8_t *key,
+			   size_t len, int writes, enum avb_judgement *why);
+/* The same for o's anchor (its key read here). */
 int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
-int verity_api_image_super(fv_image *img, const fv_options *o,
-			   struct ht_error *err);
+int verity_api_image_super(fv_image *img, struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
 /* Bytes of p's root hash (its hash's digest size), 0 for a hash not
  * known. */
@@ -286,11 +315,6 @@ int verity_api_pair_activate(const char *name, const fv_pair *pr,
 /* An Android image's pair (its hashtree descriptor's, the vbmeta's
  * verdict kept); the signer judged against key. */
 int verity_api_avb_pair(const fv_avb *a, fv_pair **out);
-int verity_api_avb_check_key(fv_avb *a, const char *key);
-/* Partition i of s read as an Android image and judged for o's
- * anchor. */
-int verity_api_super_judged(const fv_super *s, size_t i, const fv_options *o,
-			    fv_avb **out);
 
 /* The root hash req gives (root_hex, root_hash_file) set on pr, its
  * length checked against pr's hash (FV_PARAM_ROOT_HASH). */
@@ -304,6 +328,15 @@ const char *verity_api_or_empty(const char *s);
 int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
+/* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
+int verity_api_root_file_read(const char *path, char *hex, size_t size);
+/* What image given alone is (asked: NULL or the one meant; *name
+ * static): fv_file's FV_FILE_CONTAINER. */
+int verity_api_container_of(const char *image, const char *asked,
+			    const char **name);
+/* An Android sparse image's CRC32 sums checked (*sums: how many);
+ * 1: not sparse. EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
+int verity_api_sparse_crc(const char *path, unsigned *sums);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,

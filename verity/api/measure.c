@@ -261,12 +261,24 @@ out:
 	return r;
 }
 
-API const char *fv_sha256_kernel_name(enum fv_sha256_kernel k)
+API int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out)
 {
-	if ((unsigned)k > FV_SHA256_AVX512) {
-		verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
-		return NULL;
-	}
-	return ht_sha256_kernel_name(
+	/* why OpenSSL cannot be opened, kept for the caller (the thread's
+	 * last message is for failed calls) */
+	static _Thread_local char why[4096];
+	struct fv_runtime_info full;
+	struct ht_error err = {0};
+
+	NEED(out);
+	if ((unsigned)k > FV_SHA256_AVX512)
+		return verity_api_fail(EINVAL, "no SHA-256 kernel %d", (int)k);
+	memset(&full, 0, sizeof(full));
+	full.sha256_kernel = ht_sha256_kernel_name(
 		ht_sha256_kernel_choose((enum sha256_choice)k));
+	if (!(full.openssl = ht_openssl_version(&err))) {
+		snprintf(why, sizeof(why), "%s", ht_msg(&err));
+		full.openssl_error = why;
+	}
+	GIVE(out, full, sha256_kernel);
+	return 0;
 }

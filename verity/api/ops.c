@@ -167,24 +167,20 @@ int verity_op_check_signature(const struct verity_pair *pair,
 	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
 	const char *name =
 		pair->signature_name ? pair->signature_name : "signature";
-	struct verity_trust_ask ask = {
-		.container = pair->container ? pair->container
-					     : VERITY_CONTAINER_PLAIN,
-		.image = pair->signature ? name : pair->data.path,
-		.signature = !pair->signature        ? VERITY_SIGNATURE_NONE
-			     : pair->signature_found ? VERITY_SIGNATURE_FOUND
-						     : VERITY_SIGNATURE_GIVEN,
-		.anchor =
-			run->ntrusted ? VERITY_ANCHOR_CERT : VERITY_ANCHOR_NONE,
-		.writes = run->writes,
-	};
 	int r;
 
 	out->signature_checked = 0;
-	/* the one policy decides (verity/policy/trust.h): a repair never writes
-	 * on the word of a signature nobody checked */
-	if ((r = verity_trust_decide(&ask, &out->trust, err)))
-		return r;
+	out->trust = VERITY_TRUST_UNSIGNED;
+	if (!pair->signature)
+		return 0;
+	/* the door's verdict, the policy asked once when the image opened
+	 * (verity/policy/trust.h): never a signature nobody judged */
+	if (!pair->judged)
+		return ht_fail(err, EINVAL,
+			       "%s: the signature was not judged by the trust "
+			       "policy",
+			       name);
+	out->trust = pair->trust;
 	if (out->trust != VERITY_TRUST_CHECK)
 		return 0;
 	verity_hex_encode(pair->root, pair->root_size, hex);
@@ -239,12 +235,9 @@ int verity_op_verify(struct verity_pair *pair, const struct verity_run *run,
 int verity_op_repair(struct verity_pair *pair, const struct verity_run *run,
 		     struct verity_outcome *out, struct ht_error *err)
 {
-	struct verity_run w = *run;
-
-	/* a repair writes unless it is a dry run (the trust policy's
-	 * writing rows) */
-	w.writes = !(run->flags & VERITY_RUN_DRY_RUN);
-	return after_signature(verity_fec_repair, pair, &w, out, err);
+	/* (whether it may write on the signature's word was judged when
+	 * the image opened) */
+	return after_signature(verity_fec_repair, pair, run, out, err);
 }
 
 int verity_op_dump(struct verity_pair *pair, unsigned flags,

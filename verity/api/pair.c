@@ -80,14 +80,12 @@ int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
 	return 0;
 }
 
-
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
 
 int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 {
 	return read_superblock(pr, hash_offset, 0);
 }
-
 
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 {
@@ -142,9 +140,8 @@ int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
 	return verity_api_pair_set_root(pr, root, len);
 }
 
-
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
-			unsigned roots)
+			    unsigned roots)
 {
 	NEED(pr);
 	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
@@ -162,7 +159,7 @@ int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 }
 
 int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-			      const char *name)
+				  const char *name)
 {
 	uint8_t *copy = NULL;
 
@@ -186,9 +183,6 @@ int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 	return 0;
 }
 
-
-
-
 /* A copy of a pair made of its parts (a plain pair's, a sidecar
  * image's), acting as the original would. */
 static int pair_copy(const fv_pair *src, fv_pair **out)
@@ -207,8 +201,8 @@ static int pair_copy(const fv_pair *src, fv_pair **out)
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
 		r = verity_api_pair_set_signature(pr, src->signature,
-					  src->pair.signature_size,
-					  src->signature_name);
+						  src->pair.signature_size,
+						  src->signature_name);
 		pr->pair.signature_found = src->pair.signature_found;
 	}
 	if (r) {
@@ -232,8 +226,13 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	if (i >= img->n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
 				       img->path, i, img->n);
-	if (img->own)
-		return pair_copy(img->own, out);
+	if (img->own) {
+		if (!(r = pair_copy(img->own, out))) {
+			(*out)->of_image = 1;
+			(*out)->writes = img->writes;
+		}
+		return r;
+	}
 	ip = &img->pairs[i];
 	src = &ip->pair;
 	if ((r = verity_api_pair_new(src->data.path, src->hash.path, &pr)))
@@ -247,8 +246,8 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	pr->pair.fec.region.path = pr->fec;
 	if (!r && src->signature) {
 		r = verity_api_pair_set_signature(pr, src->signature,
-					  src->signature_size,
-					  src->signature_name);
+						  src->signature_size,
+						  src->signature_name);
 		pr->pair.signature_found = src->signature_found;
 	}
 	if (!r)
@@ -268,6 +267,7 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 				     ? VERITY_CONTAINER_AVB
 				     : img->kind;
 	pr->opened = ip->trust;
+	pr->writes = img->writes;
 	if (ip->ddi) {
 		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
 			 ip->ddi->fingerprint);
@@ -351,7 +351,7 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 }
 
 int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
-			 const fv_options *o, fv_result **res)
+			   const fv_options *o, fv_result **res)
 {
 	struct verity_range *rv = NULL;
 	struct verity_update_result u;
@@ -438,19 +438,19 @@ static int request_pair(const struct fv_format_request *req, int update,
 		r = verity_api_pair_set_sidecar(pr);
 	if (!r)
 		r = verity_api_pair_set_fec(pr, req->fec_path, req->fec_offset,
-				    req->fec_roots);
+					    req->fec_roots);
 	if (!r && update) {
-		struct fv_open_request root = {
-			.size = sizeof(root),
-			.root_hex = req->root_hex,
-			.root_hash_file = req->root_hash_file};
+		struct fv_open_request root = {.size = sizeof(root),
+					       .root_hex = req->root_hex,
+					       .root_hash_file =
+						       req->root_hash_file};
 
 		r = req->root_hex || req->root_hash_file
 			    ? verity_api_open_root(pr, &root)
-				  : verity_api_fail(EINVAL,
-						    "%s: no root hash to "
-						    "update from",
-						    req->hash);
+			    : verity_api_fail(EINVAL,
+					      "%s: no root hash to "
+					      "update from",
+					      req->hash);
 	}
 	if (r) {
 		verity_api_pair_free(pr);
@@ -516,17 +516,15 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	return r;
 }
 
-/* verify or repair of a pair (o checked, verity_api_options_in): an
- * image's asks the policy again for the options' anchor (an Android
- * vbmeta's key judged when it was opened), and a disk image's signer
- * must be the one its certificateFingerprint names. */
+/* verify or repair of a pair (o checked, verity_api_options_in), on
+ * the verdict its image was opened with; a disk image's signer must be
+ * the one its certificateFingerprint names. */
 static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 		      fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	struct ht_error err;
 	unsigned how = op == CHECK_REPAIR ? o->repair : 0;
 	fv_result *made;
 	int r;
@@ -537,25 +535,15 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 				       "(the open request's root_hex or "
 				       "root_hash_file)",
 				       pr->data);
-	if (pr->of_image) {
-		struct verity_trust_ask ask = {
-			pr->pair.container, pr->image,
-			pr->pair.container == VERITY_CONTAINER_AVB
-				? (pr->opened == VERITY_TRUST_UNSIGNED
-					   ? VERITY_SIGNATURE_NONE
-					   : VERITY_SIGNATURE_FOUND)
-			: pr->pair.signature ? VERITY_SIGNATURE_FOUND
-					     : VERITY_SIGNATURE_NONE,
-			verity_api_anchor_of(o),
-			op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN), 0};
-		enum verity_trust t;
-
-		if (pr->pair.container == VERITY_CONTAINER_AVB &&
-		    pr->opened == VERITY_TRUST_CHECK)
-			ask.anchor = VERITY_ANCHOR_KEY; /* judged when opened */
-		if ((r = verity_trust_decide(&ask, &t, &err)))
-			return verity_api_keep(r, &err);
-	}
+	/* the verdict is the open's (verity_api_image_pair): a write on
+	 * its word needs an open that judged writing */
+	if (pr->of_image && op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN) &&
+	    !pr->writes)
+		return verity_api_fail(EINVAL,
+				       "%s: opened to be read: a repair "
+				       "writes only to an image opened to be "
+				       "written (the open request's writes)",
+				       pr->image ? pr->image : pr->data);
 	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
 		return verity_api_fail(EINVAL,
 				       "%s: repair needs FEC parity "
@@ -582,7 +570,8 @@ static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 	return 0;
 }
 
-int verity_api_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
+			   fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -595,7 +584,8 @@ int verity_api_pair_verify(const fv_pair *pr, const fv_options *o, fv_result **r
 	return pair_check(pr, &opts, CHECK_VERIFY, res);
 }
 
-int verity_api_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
+			   fv_result **res)
 {
 	fv_options opts;
 	int r;
@@ -609,7 +599,7 @@ int verity_api_pair_repair(const fv_pair *pr, const fv_options *o, fv_result **r
 }
 
 int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
-				fv_result **res)
+				    fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
@@ -636,7 +626,8 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	return 0;
 }
 
-int verity_api_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res)
+int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
+			 fv_result **res)
 {
 	struct verity_pair pair;
 	struct verity_outcome out;
@@ -664,7 +655,7 @@ int verity_api_pair_dump(const fv_pair *pr, const fv_options *o, fv_result **res
 }
 
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
-			 const fv_options *o)
+			     const fv_options *o)
 {
 	struct verity_pair pair;
 	struct verity_run run;
@@ -793,7 +784,7 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 #define ROOT_FILE_MAX 4096
 
-API int fv_root_hash_file_read(const char *path, char *hex, size_t size)
+int verity_api_root_file_read(const char *path, char *hex, size_t size)
 {
 	struct ht_error err;
 	uint8_t *text;
@@ -833,7 +824,7 @@ int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
 	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
 }
 
-API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
+static enum fv_superblock_at superblock_probe(const char *path, uint64_t offset)
 {
 	struct verity_device d;
 	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
@@ -858,7 +849,7 @@ API enum fv_superblock_at fv_superblock_probe(const char *path, uint64_t offset)
  * data). */
 #define SCAN_MAX 16384
 
-API int fv_superblock_search(const char *path, uint64_t skip, uint64_t *offset)
+static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 {
 	struct verity_device h;
 	struct ht_error err;
@@ -913,7 +904,7 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 	if (sp.fec.region.path)
 		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
 	if (!r && access(side.roothash, F_OK) == 0 &&
-	    !(r = fv_root_hash_file_read(side.roothash, hex, sizeof(hex))))
+	    !(r = verity_api_root_file_read(side.roothash, hex, sizeof(hex))))
 		r = verity_api_pair_set_root_hex(pr, hex);
 	if (!r && sig_path) {
 		uint8_t *der;
@@ -922,7 +913,8 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
 			verity_api_keep(r, &err);
 		} else {
-			r = verity_api_pair_set_signature(pr, der, len, sig_path);
+			r = verity_api_pair_set_signature(pr, der, len,
+							  sig_path);
 			free(der);
 			pr->pair.signature_found = 1;
 		}
@@ -944,11 +936,6 @@ int verity_api_pair_set_sidecar(fv_pair *pr)
 	return 0;
 }
 
-API const char *fv_same_storage(const char *a, const char *b)
-{
-	return a && b ? verity_path_same_storage(a, b) : NULL;
-}
-
 _Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
 			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
 		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
@@ -964,7 +951,7 @@ int verity_api_give(char **dst, const char *s)
 	return 0;
 }
 
-API int fv_sidecar_names(const char *image, char **tree, char **roothash,
+static int sidecar_names(const char *image, char **tree, char **roothash,
 			 char **signature, char **fec)
 {
 	struct verity_sidecar side;
@@ -995,7 +982,7 @@ API int fv_sidecar_names(const char *image, char **tree, char **roothash,
 	return r;
 }
 
-API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
+static int sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 {
 	struct verity_sidecar side;
 	struct verity_pair pair;
@@ -1006,7 +993,7 @@ API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 	NEED(image);
 	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
 		return verity_api_fail(
-			EINVAL, "fv_sidecar_prune: unknown files %#x", kept);
+			EINVAL, "fv_file: unknown sidecar files %#x", kept);
 	if ((r = verity_sidecar_names(image, &side, &err)))
 		return verity_api_keep(r, &err);
 	memset(&pair, 0, sizeof(pair));
@@ -1020,7 +1007,7 @@ API int fv_sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 	return r ? verity_api_keep(r, &err) : 0;
 }
 
-API int fv_output_write(const char *path, const char *what, const void *buf,
+static int output_write(const char *path, const char *what, const void *buf,
 			size_t len)
 {
 	struct ht_error err;
@@ -1028,7 +1015,7 @@ API int fv_output_write(const char *path, const char *what, const void *buf,
 	NEED(path);
 	NEED(what);
 	if (len && !buf)
-		return verity_api_fail(EINVAL, "fv_output_write: buf is NULL");
+		return verity_api_fail(EINVAL, "fv_file: buf is NULL");
 	return verity_api_keep(verity_write_file(path, what, buf, len, &err),
 			       &err);
 }
@@ -1045,7 +1032,7 @@ API int fv_params_check(const fv_params *p)
 	return verity_api_keep(verity_params_validate(&q, &err), &err);
 }
 
-API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
+static int signature_read(const char *path, uint8_t **der, size_t *len)
 {
 	struct ht_error err;
 
@@ -1058,7 +1045,7 @@ API int fv_signature_read(const char *path, uint8_t **der, size_t *len)
 			       &err);
 }
 
-API int fv_refuse_sparse(const char *path)
+static int refuse_sparse(const char *path)
 {
 	struct ht_error err;
 
@@ -1067,7 +1054,7 @@ API int fv_refuse_sparse(const char *path)
 			       &err);
 }
 
-API int fv_device_size(const char *path, uint64_t *size)
+static int device_size(const char *path, uint64_t *size)
 {
 	struct verity_device d;
 	struct ht_error err;
@@ -1082,7 +1069,7 @@ API int fv_device_size(const char *path, uint64_t *size)
 	return 0;
 }
 
-API int fv_input_read(const char *path, const char *what, size_t max,
+static int input_read(const char *path, const char *what, size_t max,
 		      uint8_t **buf, size_t *len)
 {
 	struct ht_error err;
@@ -1095,4 +1082,79 @@ API int fv_input_read(const char *path, const char *what, size_t max,
 	*buf = NULL;
 	r = verity_read_file(path, what, max, buf, len, &err);
 	return r ? verity_api_keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+}
+
+/* The files around images, one op at a time (include/fastverity.h). */
+API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
+{
+	struct fv_file_request q;
+	struct fv_file_answer a;
+	int r = 0;
+
+	TAKE(q, req, keep);
+	if (out && out->size < sizeof(a))
+		return verity_api_fail(EINVAL, "fv_file: size %zu is too small",
+				       out->size);
+	NEED(q.path);
+	memset(&a, 0, sizeof(a));
+	switch (q.op) {
+	case FV_FILE_SIZE:
+		r = device_size(q.path, &a.bytes);
+		break;
+	case FV_FILE_SAME_STORAGE:
+		a.same = q.other ? verity_path_same_storage(q.path, q.other)
+				 : NULL;
+		break;
+	case FV_FILE_REFUSE_SPARSE:
+		r = refuse_sparse(q.path);
+		break;
+	case FV_FILE_SPARSE_CRC:
+		r = verity_api_sparse_crc(q.path, &a.count);
+		break;
+	case FV_FILE_SUPERBLOCK_AT:
+		a.at = superblock_probe(q.path, q.offset);
+		break;
+	case FV_FILE_SUPERBLOCK_FIND:
+		r = superblock_search(q.path, q.offset, &a.offset);
+		break;
+	case FV_FILE_READ:
+		NEED(q.what);
+		r = input_read(q.path, q.what, q.max, &a.data, &a.len);
+		break;
+	case FV_FILE_SIGNATURE:
+		r = signature_read(q.path, &a.data, &a.len);
+		break;
+	case FV_FILE_ROOT_HASH:
+		NEED(q.text);
+		r = verity_api_root_file_read(q.path, q.text, q.text_size);
+		break;
+	case FV_FILE_WRITE:
+		NEED(q.what);
+		r = output_write(q.path, q.what, q.buf, q.len);
+		break;
+	case FV_FILE_SIDECAR_NAMES:
+		r = sidecar_names(q.path, &a.tree, &a.roothash, &a.signature,
+				  &a.fec);
+		break;
+	case FV_FILE_SIDECAR_PRUNE:
+		r = sidecar_prune(q.path, q.keep, &a.removed);
+		break;
+	case FV_FILE_CONTAINER:
+		r = verity_api_container_of(q.path, q.other, &a.container);
+		break;
+	default:
+		return verity_api_fail(EINVAL, "fv_file: unknown op %d",
+				       (int)q.op);
+	}
+	if (r < 0 || !out) {
+		free(a.data);
+		free(a.tree);
+		free(a.roothash);
+		free(a.signature);
+		free(a.fec);
+		return r;
+	}
+	a.size = sizeof(a);
+	memcpy(out, &a, sizeof(a));
+	return r;
 }

@@ -218,17 +218,16 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 	int r;
 
 	/* its own signature, against the key it carries */
-	if ((r = verity_avb_vbmeta_judge(v, a->path, VERITY_ANCHOR_NONE, NULL,
-					 0, 0, &a->trust, &why, &err))) {
+	if ((r = verity_avb_vbmeta_check(v, a->path, &err))) {
 		verity_api_keep(r, &err);
 		if (r == -ENOSYS) /* no libcrypto: nothing was checked */
-			return ended(step_fail(w, i, FV_SLOT_ERROR, FV_SLOT_WHY_NONE,
-					 r));
-		return ended(step_say(w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_SIGNATURE,
-				r,
-				"%s: the vbmeta's signature (%s) does not "
-				"hold: %s",
-				a->path, alg, ht_msg(&err)));
+			return ended(step_fail(w, i, FV_SLOT_ERROR,
+					       FV_SLOT_WHY_NONE, r));
+		return ended(step_say(
+			w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_SIGNATURE, r,
+			"%s: the vbmeta's signature (%s) does not "
+			"hold: %s",
+			a->path, alg, ht_msg(&err)));
 	}
 	a->shown = 0;
 	if (pin) {
@@ -239,51 +238,60 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 		free(st->signer);
 		st->signer = signer;
 		if (v->h.algorithm == AVB_ALG_NONE)
-			return ended(step_say(w, i, FV_SLOT_REFUSED,
-					FV_SLOT_WHY_UNSIGNED_PIN, -EPERM,
-					"%s: the vbmeta of chained partition "
-					"%s is not signed, and %s pins a key: "
-					"nothing proves who made it",
-					a->path, st->name, pinner));
-		if ((r = verity_avb_vbmeta_judge(v, a->path, VERITY_ANCHOR_KEY,
-						 pin->chain.public_key,
-						 pin->chain.public_key_len, 0,
-						 &a->trust, &why, &err))) {
+			return ended(
+				step_say(w, i, FV_SLOT_REFUSED,
+					 FV_SLOT_WHY_UNSIGNED_PIN, -EPERM,
+					 "%s: the vbmeta of chained partition "
+					 "%s is not signed, and %s pins a key: "
+					 "nothing proves who made it",
+					 a->path, st->name, pinner));
+		/* the key its chain descriptor pins: no anchor of the
+		 * caller's, the policy not asked (vouched for as far as the
+		 * pinner is) */
+		if (!verity_avb_vbmeta_has_key(v, pin->chain.public_key,
+					       pin->chain.public_key_len)) {
 			struct fv_avb_chain_partition c = {.size = sizeof(c)};
 			struct avb_vbmeta key_only;
 
-			verity_api_keep(r, &err);
+			r = verity_api_fail(EPERM,
+					    "%s: the vbmeta is signed by "
+					    "another key",
+					    a->path);
 			memset(&key_only, 0, sizeof(key_only));
 			key_only.public_key = pin->chain.public_key;
 			key_only.h.public_key_size = pin->chain.public_key_len;
 			verity_api_key_sha1(&key_only, c.public_key_sha1);
-			return ended(step_say(w, i, FV_SLOT_REFUSED,
-					FV_SLOT_WHY_PINNED_KEY, r,
-					"%s: signed by another key (sha1 %s) "
-					"than the one %s pins for %s (sha1 %s)",
-					a->path, a->key_sha1, pinner, st->name,
-					c.public_key_sha1));
+			return ended(step_say(
+				w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_PINNED_KEY,
+				r,
+				"%s: signed by another key (sha1 %s) "
+				"than the one %s pins for %s (sha1 %s)",
+				a->path, a->key_sha1, pinner, st->name,
+				c.public_key_sha1));
 		}
+		a->trust = VERITY_TRUST_CHECK;
 		/* vouched for as far as the key that pins it is */
 		st->pub.trust = pinner_trust == FV_TRUST_CHECK
 					? FV_TRUST_CHECK
 					: FV_TRUST_UNCHECKED;
 		return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
 	}
-	if ((r = verity_avb_vbmeta_judge(
-		     v, a->path, w->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE,
-		     w->key, w->key_len, 0, &a->trust, &why, &err))) {
-		verity_api_keep(r, &err);
+	/* the top one: the policy asked for the walk's anchor */
+	if ((r = verity_api_avb_verdict(
+		     a, w->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE,
+		     w->req->key, w->key, w->key_len, 0, &why))) {
 		if (why == AVB_OTHER_KEY)
-			return ended(step_say(w, i, FV_SLOT_REFUSED,
-					FV_SLOT_WHY_OTHER_KEY, r,
-					"%s: the vbmeta is signed by another "
-					"key (public key sha1 %s), not by %s",
-					a->path, a->key_sha1, w->req->key));
-		return ended(step_fail(w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_POLICY, r));
+			return ended(step_say(
+				w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_OTHER_KEY, r,
+				"%s: the vbmeta is signed by another "
+				"key (public key sha1 %s), not by %s",
+				a->path, a->key_sha1, w->req->key));
+		return ended(step_fail(w, i, FV_SLOT_REFUSED,
+				       FV_SLOT_WHY_POLICY, r));
 	}
 	st->pub.trust = (enum fv_trust)a->trust;
-	if (a->trust == VERITY_TRUST_CHECK && !(st->signer = strdup(w->req->key)))
+	if (a->trust == VERITY_TRUST_CHECK &&
+	    !(st->signer = strdup(w->req->key)))
 		return verity_api_fail(ENOMEM, "out of memory");
 	return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
 }
@@ -349,9 +357,8 @@ static int data_makes_root(struct walk *w, const struct avb_descriptor *d,
 /* A hashtree descriptor's partition: every block, then the parity
  * against the verified data. pair: the image's own pair (a logical
  * partition's footer), else made from the descriptor over the path. */
-static int check_tree(struct walk *w, size_t i, const fv_avb *a,
-		      size_t desc, const struct avb_descriptor *d,
-		      const fv_pair *own)
+static int check_tree(struct walk *w, size_t i, const fv_avb *a, size_t desc,
+		      const struct avb_descriptor *d, const fv_pair *own)
 {
 	struct step *st = &w->s->steps[i];
 	const char *path = st->path;
@@ -523,8 +530,8 @@ static int expected_of(const struct walk *w, const struct avb_descriptor *d,
 
 /* A chain partition descriptor: compared with what is expected, then
  * followed (each chained partition once a walk). */
-static int chain_step(struct walk *w, size_t vstep, const fv_avb *a,
-		      size_t k, unsigned depth)
+static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
+		      unsigned depth)
 {
 	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
 	const unsigned flags = w->req->flags;
@@ -865,8 +872,8 @@ static int super_walk(struct walk *w)
 	size_t n = 0;
 	int r;
 
-	if ((r = fv_super_open(req->image, req->device_names,
-			       req->device_files, req->ndevices, 0, &s->super)))
+	if ((r = fv_super_open(req->image, req->device_names, req->device_files,
+			       req->ndevices, 0, &s->super)))
 		return r;
 	if (req->slot && w->slot >= s->super->s.m.slots)
 		return verity_api_fail(EINVAL,
@@ -879,8 +886,8 @@ static int super_walk(struct walk *w)
 		fv_super_free(s->super);
 		s->super = NULL;
 		if ((r = fv_super_open(req->image, req->device_names,
-				       req->device_files, req->ndevices, w->slot,
-				       &s->super)))
+				       req->device_files, req->ndevices,
+				       w->slot, &s->super)))
 			return r;
 	}
 	for (size_t k = 0; k < s->super->nnotes; k++)
@@ -910,8 +917,8 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	NEED(req);
 	NEED(out);
 	*out = NULL;
-	if (req->size < offsetof(struct fv_slot_request, flags) +
-				sizeof(req->flags))
+	if (req->size <
+	    offsetof(struct fv_slot_request, flags) + sizeof(req->flags))
 		return verity_api_fail(EINVAL, "%s: size %zu is too small",
 				       __func__, req->size);
 	if ((r = verity_api_options_in(__func__, o, &opts)))
@@ -935,11 +942,11 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	w.fn = fn;
 	w.ctx = ctx;
 	w.slot = req->slot && !strcmp(req->slot, "b");
-	if ((r = fv_container_of(req->image, req->container, &kind)))
+	if ((r = verity_api_container_of(req->image, req->container, &kind)))
 		return r;
 	if (req->key && (req->flags & FV_SLOT_CHECK) &&
 	    (r = verity_api_keep(verity_sigkey_file_blob(req->key, &w.key,
-							  &w.key_len, &err),
+							 &w.key_len, &err),
 				 &err)))
 		return r;
 	if (!strcmp(kind, "super")) {
@@ -1005,6 +1012,7 @@ API int fv_slot_info(const fv_slot *s, struct fv_slot_info *info)
 	full.notes = s->nnotes;
 	full.super = s->super;
 	full.slot = s->slot;
+	full.note = (const char *const *)s->notes;
 	GIVE(info, full, steps);
 	return 0;
 }
@@ -1026,9 +1034,4 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	full.signer = st->signer;
 	GIVE(out, full, kind);
 	return 0;
-}
-
-API const char *fv_slot_note(const fv_slot *s, size_t i)
-{
-	return s && i < s->nnotes ? s->notes[i] : NULL;
 }

@@ -244,24 +244,6 @@ static int avb_there(const struct verity_extents *x, const char *path)
 	return yes;
 }
 
-int verity_api_super_judged(const fv_super *s, size_t i, const fv_options *o,
-			    fv_avb **out)
-{
-	fv_options opts;
-	int r;
-
-	if (out)
-		*out = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	r = verity_api_super_avb(s, i, 0, out);
-	if (!r && (r = verity_api_avb_judge(*out, &opts, 0))) {
-		verity_api_avb_free(*out);
-		*out = NULL;
-	}
-	return r;
-}
-
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 {
 	struct verity_extents *x;

@@ -48,6 +48,11 @@ struct verity_pair {
 	enum verity_container container;
 	int signature_found; /* the container carries the signature (else
 			      * the caller gave it to be checked) */
+	/* the door's verdict on the signature (the trust policy, asked once
+	 * when the image was opened); judged 0: never asked, and a pair with
+	 * a signature is then refused */
+	enum verity_trust trust;
+	int judged;
 	int data_read_only;  /* update: the data is read, not written */
 	/* update: the data blocks were given (not read from a superblock,
 	 * nor all of the device): a data region larger than they are is
@@ -126,8 +131,6 @@ struct verity_run {
 				     * signature against */
 	size_t ntrusted;
 	unsigned activation; /* open: enum verity_act_flags */
-	int writes; /* the action writes on the pair's word (repair, not a
-		     * dry run): a signature must be checked */
 	enum sha256_choice sha256; /* the SHA-256 kernel (0: the fastest) */
 	struct verity_tuning tuning;
 };

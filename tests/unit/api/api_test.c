@@ -139,8 +139,8 @@ void params_salt(fv_params *p, const void *salt, size_t len)
  * superblock's), the root (hex; NULL: none) and the parity and
  * signature set, opened with o for an action that writes or not. */
 int pair_open(const fv_params *p, const char *d, const char *h,
-		     const char *root_hex, const fv_options *o, int writes,
-		     fv_image **out)
+	      const char *root_hex, const fv_options *o, int writes,
+	      fv_image **out)
 {
 	struct fv_open_request rq = {.size = sizeof(rq),
 				     .data = d,
@@ -157,8 +157,8 @@ int pair_open(const fv_params *p, const char *d, const char *h,
 
 /* format of d into h with p and the parity set; p's data blocks filled
  * in from the parameters written. */
-int t_format(fv_params *p, const char *d, const char *h,
-		    const fv_options *o, fv_result **res)
+int t_format(fv_params *p, const char *d, const char *h, const fv_options *o,
+	     fv_result **res)
 {
 	struct fv_format_request rq = {.size = sizeof(rq),
 				       .data = d,
@@ -183,16 +183,22 @@ int t_format(fv_params *p, const char *d, const char *h,
 	return r;
 }
 
-/* fv_repair of pair i of im with o's repair how, or fv_verify of it
+/* fv_repair of pair i of im with o's repair how (its anchor not
+ * given: the open's), or fv_verify of it
  * (repair 0); o's repair left as it was when the call refuses how. */
-int repair_with(fv_options *o, unsigned how, int repair,
-		       const fv_image *im, size_t i, fv_result **res)
+int repair_with(fv_options *o, unsigned how, int repair, const fv_image *im,
+		size_t i, fv_result **res)
 {
 	unsigned was = o->repair;
+	fv_options act = *o;
 	int r;
 
-	o->repair = how;
-	r = repair ? fv_repair(im, i, o, res) : fv_verify(im, i, o, res);
+	/* the anchor is the open's: the action acts on its verdict */
+	act.key = NULL;
+	act.trusted_certs = NULL;
+	act.ntrusted_certs = 0;
+	o->repair = act.repair = how;
+	r = repair ? fv_repair(im, i, &act, res) : fv_verify(im, i, &act, res);
 	if (how & ~(unsigned)(FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY))
 		o->repair = was;
 	return r;
@@ -202,8 +208,8 @@ int repair_with(fv_options *o, unsigned how, int repair,
  * pair opened with the same options (a repair that writes: judged
  * so). */
 int t_check(int repair, fv_params *p, const char *d, const char *h,
-		   const char *root_hex, fv_options *o, unsigned how,
-		   fv_failure_fn fn, void *ctx, fv_result **res)
+	    const char *root_hex, fv_options *o, unsigned how, fv_failure_fn fn,
+	    void *ctx, fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
@@ -220,24 +226,23 @@ int t_check(int repair, fv_params *p, const char *d, const char *h,
 	return r;
 }
 
-int t_verify(fv_params *p, const char *d, const char *h,
-		    const char *root_hex, fv_options *o, fv_failure_fn fn,
-		    void *ctx, fv_result **res)
+int t_verify(fv_params *p, const char *d, const char *h, const char *root_hex,
+	     fv_options *o, fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	return t_check(0, p, d, h, root_hex, o, 0, fn, ctx, res);
 }
 
-int t_repair(fv_params *p, const char *d, const char *h,
-		    const char *root_hex, fv_options *o, unsigned how,
-		    fv_failure_fn fn, void *ctx, fv_result **res)
+int t_repair(fv_params *p, const char *d, const char *h, const char *root_hex,
+	     fv_options *o, unsigned how, fv_failure_fn fn, void *ctx,
+	     fv_result **res)
 {
 	return t_check(1, p, d, h, root_hex, o, how, fn, ctx, res);
 }
 
 /* An image given alone through the door (container NULL: the
  * registry's word). */
-int image_open(const char *path, const char *container,
-		      const fv_options *o, fv_image **im)
+int image_open(const char *path, const char *container, const fv_options *o,
+	       fv_image **im)
 {
 	struct fv_open_request rq = {
 		.size = sizeof(rq), .image = path, .container = container};
@@ -245,9 +250,8 @@ int image_open(const char *path, const char *container,
 	return fv_open(&rq, o, im);
 }
 
-int image_check(const fv_image *im, size_t i, fv_options *o,
-		       unsigned how, fv_failure_fn fn, void *ctx,
-		       fv_result **res)
+int image_check(const fv_image *im, size_t i, fv_options *o, unsigned how,
+		fv_failure_fn fn, void *ctx, fv_result **res)
 {
 	fv_options own = {.size = sizeof(own)};
 	fv_options *use = o ? o : &own;
@@ -260,14 +264,14 @@ int image_check(const fv_image *im, size_t i, fv_options *o,
 
 /* The same of an Android image opened with key as its anchor (NULL:
  * none), for an action that writes when how asks one. */
-int avb_check(const char *path, const char *key, unsigned how,
-		     fv_failure_fn fn, void *ctx, fv_result **res)
+int avb_check(const char *path, const char *key, unsigned how, fv_failure_fn fn,
+	      void *ctx, fv_result **res)
 {
-	struct fv_open_request rq = {
-		.size = sizeof(rq),
-		.image = path,
-		.container = "avb",
-		.writes = (how & REPAIR) && !(how & FV_REPAIR_DRY_RUN)};
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .image = path,
+				     .container = "avb",
+				     .writes = (how & REPAIR) &&
+					       !(how & FV_REPAIR_DRY_RUN)};
 	fv_options o = {.size = sizeof(o), .key = key};
 	fv_image *im = NULL;
 	int r = fv_open(&rq, &o, &im);
@@ -382,7 +386,7 @@ int sb_params(fv_params *p, const char *path)
 }
 
 void on_failure(void *ctx, enum fv_failure_kind kind, uint64_t block,
-		       uint64_t offset, unsigned level)
+		uint64_t offset, unsigned level)
 {
 	struct seen *s = ctx;
 
@@ -428,7 +432,7 @@ void make_signer(const char *key_path, const char *cert_path)
 
 /* root signed by key and cert, as fv_sign's plainest request. */
 int sign_root(const char *key, const char *cert, const char *root,
-		     uint8_t **der, size_t *len)
+	      uint8_t **der, size_t *len)
 {
 	struct fv_sign_request q = {.size = sizeof(q)};
 
@@ -483,8 +487,8 @@ void make_super(const char *path, const uint8_t *part, size_t n)
 	h = img + 12288;
 	t = h + 128;
 	memcpy(t, "system_a", 8);
-	le(t + 36, 1, 4);     /* readonly */
-	le(t + 44, 1, 4);     /* one extent, the first */
+	le(t + 36, 1, 4); /* readonly */
+	le(t + 44, 1, 4); /* one extent, the first */
 	memcpy(t + 52, "system_b", 8);
 	le(t + 52 + 36, 1, 4);
 	t += 104;
@@ -511,4 +515,202 @@ void make_super(const char *path, const uint8_t *part, size_t n)
 		memcpy(h + c * meta, h, 128 + tsize);
 	write_file(path, img, size);
 	free(img);
+}
+
+int f_ask(const struct fv_file_request *q, struct fv_file_answer *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	return fv_file(q, out);
+}
+
+int f_op(enum fv_file_op op, const char *path, struct fv_file_answer *out)
+{
+	struct fv_file_request q = {.size = sizeof(q), .op = op, .path = path};
+
+	return out ? f_ask(&q, out) : fv_file(&q, NULL);
+}
+
+int f_root(const char *path, char *hex, size_t size)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_ROOT_HASH,
+				    .path = path,
+				    .text = hex,
+				    .text_size = size};
+
+	return fv_file(&q, NULL);
+}
+
+enum fv_superblock_at f_probe(const char *path, uint64_t off)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_AT,
+				    .path = path,
+				    .offset = off};
+	struct fv_file_answer a;
+
+	ck_assert_int_eq(f_ask(&q, &a), 0);
+	return a.at;
+}
+
+int f_search(const char *path, uint64_t skip, uint64_t *off)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SUPERBLOCK_FIND,
+				    .path = path,
+				    .offset = skip};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	if (!r)
+		*off = a.offset;
+	return r;
+}
+
+const char *f_same(const char *a, const char *b)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SAME_STORAGE,
+				    .path = a,
+				    .other = b};
+	struct fv_file_answer ans;
+
+	ck_assert_int_eq(f_ask(&q, &ans), 0);
+	return ans.same;
+}
+
+int f_prune(const char *img, unsigned keep, unsigned *removed)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_SIDECAR_PRUNE,
+				    .path = img,
+				    .keep = keep};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	if (removed)
+		*removed = a.removed;
+	return r;
+}
+
+int f_write(const char *path, const char *what, const void *buf, size_t len)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_WRITE,
+				    .path = path,
+				    .what = what,
+				    .buf = buf,
+				    .len = len};
+
+	return fv_file(&q, NULL);
+}
+
+int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
+	   size_t *len)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_READ,
+				    .path = path,
+				    .what = what,
+				    .max = max};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	*buf = a.data;
+	*len = a.len;
+	return r;
+}
+
+int key_blob(const char *key, uint8_t **blob, size_t *len)
+{
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = key};
+
+	return fv_avb_key(&q, blob, len);
+}
+
+int key_digest(const char *key, char hex[65])
+{
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = key};
+	uint8_t *d;
+	size_t len;
+	int r = fv_avb_key(&q, &d, &len);
+
+	hex[0] = '\0';
+	if (!r) {
+		ck_assert_uint_eq(len, 64);
+		memcpy(hex, d, 65);
+		fv_free(d);
+	}
+	return r;
+}
+
+int key_generate(const char *algorithm, const char *output)
+{
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = FV_AVB_KEY_GENERATE,
+				       .algorithm = algorithm,
+				       .output = output};
+
+	return fv_avb_key(&q, NULL, NULL);
+}
+
+int needs_minor(const struct fv_vbmeta_request *v,
+		const struct fv_footer_request *f, unsigned *minor)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(v, f, &n);
+
+	*minor = n.libavb_minor;
+	return r;
+}
+
+int max_size(const struct fv_footer_request *f, uint64_t *max)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(NULL, f, &n);
+
+	*max = n.max_image_size;
+	return r;
+}
+
+const char *kernel_name(enum fv_sha256_kernel k)
+{
+	struct fv_runtime_info rt = {.size = sizeof(rt)};
+
+	return fv_runtime_info(k, &rt) ? NULL : rt.sha256_kernel;
+}
+
+int say(const struct fv_param_words *words, size_t n, char *out, size_t len)
+{
+	struct fv_error_say s = {.size = sizeof(s),
+				 .words = words,
+				 .nwords = n,
+				 .text = out,
+				 .text_size = len};
+
+	return fv_last_error_say(&s);
+}
+
+enum fv_param last_param(void)
+{
+	struct fv_error_say s = {.size = sizeof(s)};
+
+	ck_assert_int_ge(fv_last_error_say(&s), 0);
+	return s.param;
+}
+
+int f_container(const char *path, const char *asked, const char **name)
+{
+	struct fv_file_request q = {.size = sizeof(q),
+				    .op = FV_FILE_CONTAINER,
+				    .path = path,
+				    .other = asked};
+	struct fv_file_answer a;
+	int r = f_ask(&q, &a);
+
+	*name = a.container;
+	return r;
 }

@@ -141,4 +141,32 @@ void sha256_of(const uint8_t *p, size_t n, uint8_t out[32]);
 void le(uint8_t *p, uint64_t v, unsigned bytes);
 void make_super(const char *path, const uint8_t *part, size_t n);
 
+/* fv_file's ops, one helper each (a, or path alone into *out). */
+int f_ask(const struct fv_file_request *q, struct fv_file_answer *out);
+int f_op(enum fv_file_op op, const char *path, struct fv_file_answer *out);
+int f_root(const char *path, char *hex, size_t size);
+int f_container(const char *path, const char *asked, const char **name);
+enum fv_superblock_at f_probe(const char *path, uint64_t off);
+int f_search(const char *path, uint64_t skip, uint64_t *off);
+const char *f_same(const char *a, const char *b);
+int f_prune(const char *img, unsigned keep, unsigned *removed);
+int f_write(const char *path, const char *what, const void *buf, size_t len);
+int f_read(const char *path, const char *what, size_t max, uint8_t **buf,
+	   size_t *len);
+
+/* fv_avb_key's ops and fv_avb_needs's answers, one helper each. */
+int key_blob(const char *key, uint8_t **blob, size_t *len);
+int key_digest(const char *key, char hex[65]);
+int key_generate(const char *algorithm, const char *output);
+int needs_minor(const struct fv_vbmeta_request *v,
+		const struct fv_footer_request *f, unsigned *minor);
+int max_size(const struct fv_footer_request *f, uint64_t *max);
+
+/* Kernel k's name (fv_runtime_info's), or NULL. */
+const char *kernel_name(enum fv_sha256_kernel k);
+
+/* fv_last_error_say's: the message in words into out; the parameter. */
+int say(const struct fv_param_words *words, size_t n, char *out, size_t len);
+enum fv_param last_param(void);
+
 #endif

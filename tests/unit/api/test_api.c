@@ -205,7 +205,7 @@ START_TEST(sign_and_check)
 		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
 		ck_assert_int_eq(fv_sign(NULL, root, &der, &len), -EINVAL);
 		q.cert = cert;
-		q.flags = 2;
+		q.flags = 4;
 		ck_assert_int_eq(fv_sign(&q, root, &der, &len), -EINVAL);
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "flags"));
 		q.flags = FV_SIGN_EMBED_CERT;
@@ -215,24 +215,25 @@ START_TEST(sign_and_check)
 		q.passphrase = "unused";
 		q.pkcs11_module = NULL;
 		ck_assert_int_eq(fv_sign(&q, root, &der, &len), 0);
-		ck_assert_int_eq(
-			fv_ddi_signature_json(root, cert, der, len, &json), 0);
+		fv_free(der);
+		/* systemd's signature partition JSON, the certificate inside
+		 * the signature without FV_SIGN_EMBED_CERT */
+		q.flags = FV_SIGN_DDI_JSON;
+		ck_assert_int_eq(fv_sign(&q, root, &der, &len), 0);
+		json = (char *)der;
+		ck_assert_uint_eq(strlen(json), len);
 		ck_assert_ptr_nonnull(strstr(json, "\"rootHash\""));
 		ck_assert_ptr_nonnull(strstr(json, "certificateFingerprint"));
 		fv_free(json);
-		fv_free(der);
-		ck_assert_int_eq(
-			fv_input_read(cert, "certificate", 1 << 16, &in, &n),
-			0);
+		ck_assert_int_eq(f_read(cert, "certificate", 1 << 16, &in, &n),
+				 0);
 		ck_assert_ptr_nonnull(strstr((char *)in, "BEGIN CERTIFICATE"));
 		ck_assert_uint_eq(strlen((char *)in), n);
 		fv_free(in);
-		ck_assert_int_eq(
-			fv_input_read(cert, "certificate", 16, &in, &n),
-			-EINVAL);
-		ck_assert_int_eq(
-			fv_input_read("/nonexistent/f", "file", 16, &in, &n),
-			-EINVAL);
+		ck_assert_int_eq(f_read(cert, "certificate", 16, &in, &n),
+				 -EINVAL);
+		ck_assert_int_eq(f_read("/nonexistent/f", "file", 16, &in, &n),
+				 -EINVAL);
 	}
 }
 END_TEST
@@ -240,7 +241,7 @@ END_TEST
 /* OpenSSL's digests through the header, and the sizes of files. */
 START_TEST(digests_and_sizes)
 {
-	uint64_t size;
+	struct fv_file_answer fa;
 
 	/* a digest of parts: SHA-256("abc") split in two, SHA-512 too */
 	{
@@ -272,11 +273,21 @@ START_TEST(digests_and_sizes)
 		ck_assert_int_eq(fv_digest(NULL, 0, NULL, NULL, d, &len),
 				 -EINVAL);
 	}
-	ck_assert_ptr_nonnull(fv_openssl_version());
-	ck_assert_int_eq(strncmp(fv_openssl_version(), "OpenSSL ", 8), 0);
-	ck_assert_int_eq(fv_device_size(data, &size), 0);
-	ck_assert_uint_eq(size, (uint64_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_device_size(dir, &size), -ENOTBLK);
+	{
+		struct fv_runtime_info rt = {.size = sizeof(rt)};
+
+		ck_assert_int_eq(fv_runtime_info(FV_SHA256_FASTEST, &rt), 0);
+		ck_assert_ptr_nonnull(rt.openssl);
+		ck_assert_ptr_null(rt.openssl_error);
+		ck_assert_int_eq(strncmp(rt.openssl, "OpenSSL ", 8), 0);
+		ck_assert_ptr_nonnull(rt.sha256_kernel);
+		rt.size = 4;
+		ck_assert_int_eq(fv_runtime_info(FV_SHA256_FASTEST, &rt),
+				 -EINVAL);
+	}
+	ck_assert_int_eq(f_op(FV_FILE_SIZE, data, &fa), 0);
+	ck_assert_uint_eq(fa.bytes, (uint64_t)BLOCKS * BS);
+	ck_assert_int_eq(f_op(FV_FILE_SIZE, dir, &fa), -ENOTBLK);
 }
 END_TEST
 
@@ -315,26 +326,35 @@ START_TEST(messages_with_a_fix)
 	fv_free(der);
 	rq.signature_path = sig;
 	ck_assert_int_eq(fv_open(&rq, NULL, &im), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_int_eq(last_param(), FV_PARAM_TRUSTED_CERT);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "(give the signer's certificate)"));
-	ck_assert_int_eq(fv_last_error_say(words, n, said, sizeof(said)),
-			 (int)strlen(said));
+	ck_assert_int_eq(say(words, n, said, sizeof(said)), (int)strlen(said));
 	ck_assert_ptr_nonnull(strstr(said, "(give --trusted-cert)"));
 	ck_assert_int_eq(strncmp(said, fv_last_error(), strcspn(said, "(")), 0);
 	/* words that do not reach the parameter: the library's */
-	fv_last_error_say(words, 1, said, sizeof(said));
+	say(words, 1, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
-	fv_last_error_say(NULL, 0, said, sizeof(said));
+	say(NULL, 0, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
 	/* cut to the buffer, terminated, the whole length returned */
-	ck_assert_int_gt(fv_last_error_say(words, n, said, 8), 8);
+	ck_assert_int_gt(say(words, n, said, 8), 8);
 	ck_assert_uint_eq(strlen(said), 7);
-	ck_assert_int_eq(fv_last_error_say(words, n, NULL, 0), -EINVAL);
+	/* no text: the length and the parameter alone */
+	{
+		struct fv_error_say s = {.size = sizeof(s)};
+
+		ck_assert_int_eq(fv_last_error_say(&s), (int)s.len);
+		ck_assert_uint_eq(s.len, strlen(fv_last_error()));
+		ck_assert_int_eq(s.param, FV_PARAM_TRUSTED_CERT);
+		s.text_size = 8;
+		ck_assert_int_eq(fv_last_error_say(&s), -EINVAL);
+		ck_assert_int_eq(fv_last_error_say(NULL), -EINVAL);
+	}
 	/* a message without a fix */
 	ck_assert_int_eq(fv_params_check(NULL), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_NONE);
-	fv_last_error_say(words, n, said, sizeof(said));
+	ck_assert_int_eq(last_param(), FV_PARAM_NONE);
+	say(words, n, said, sizeof(said));
 	ck_assert_str_eq(said, fv_last_error());
 }
 END_TEST

@@ -136,18 +136,22 @@ START_TEST(android_images)
 		/* not a disk image: no table, no disk image pairs or signers */
 		{
 			struct fv_image_pair_info pi = {.size = sizeof(pi)};
-			char *who = NULL;
+			fv_result *dr;
 
 			ck_assert_uint_eq(img_info(im).disk.size, 0);
 			ck_assert_ptr_null(img_info(im).disk.disk_uuid);
 			ck_assert_uint_eq(img_pair(im, 0).ddi.size, 0);
 			ck_assert_ptr_null(img_pair(im, 0).ddi.role);
-			ck_assert_int_eq(fv_image_pair_info(im, 1, &pi), -EINVAL);
+			ck_assert_int_eq(fv_image_pair_info(im, 1, &pi),
+					 -EINVAL);
 			pi.size = 4;
-			ck_assert_int_eq(fv_image_pair_info(im, 0, &pi), -EINVAL);
+			ck_assert_int_eq(fv_image_pair_info(im, 0, &pi),
+					 -EINVAL);
 			ck_assert_int_eq(fv_image_info(NULL, NULL), -EINVAL);
-			ck_assert_int_eq(fv_image_signer(im, 0, &who), -EINVAL);
-			ck_assert_ptr_null(who);
+			/* a signer is a disk image's pair's alone */
+			ck_assert_int_eq(fv_describe(im, 0, NULL, &dr), 0);
+			ck_assert_str_eq(rpt(dr).signer, "");
+			fv_result_free(dr);
 		}
 		poke(img, 9 * BS + 1);
 		ck_assert_int_eq(image_check(im, 0, NULL, 0, NULL, NULL, &res),
@@ -172,11 +176,20 @@ START_TEST(android_images)
 		o->key = key;
 		ck_assert_int_eq(image_open(img, "avb", o, &im), 0);
 		ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
+		/* opened to be read: no repair on its word; the anchor is
+		 * the open's, not the action's */
 		ck_assert_int_eq(
-			image_check(im, 0, o, REPAIR, NULL, NULL, &res), 0);
+			image_check(im, 0, o, REPAIR, NULL, NULL, &res),
+			-EINVAL);
+		ck_assert_ptr_nonnull(
+			strstr(fv_last_error(), "opened to be read"));
+		ck_assert_int_eq(fv_verify(im, 0, o, &res), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "fv_open's"));
+		fv_image_free(im);
+		ck_assert_int_eq(avb_check(img, key, REPAIR, NULL, NULL, &res),
+				 0);
 		ck_assert_int_eq(rpt(res).intact, 1);
 		fv_result_free(res);
-		fv_image_free(im);
 		ck_assert_int_eq(image_open(img, "ddi", o, &im), -EINVAL);
 	}
 
@@ -332,7 +345,6 @@ START_TEST(format_verify_and_failures)
 	uint8_t root[64];
 	char root_hex[65], uuid[37], uuid2[37];
 
-
 	o->progress = on_progress;
 	o->progress_ctx = &s;
 	o->pass = on_pass;
@@ -414,14 +426,13 @@ START_TEST(format_verify_and_failures)
 	fv_result_free(res);
 
 	/* errors: bad root text, a missing file, named in the message */
-	ck_assert_int_eq(
-		t_verify(q, data, hash, "abc", NULL, NULL, NULL, &res),
-		-EINVAL);
+	ck_assert_int_eq(t_verify(q, data, hash, "abc", NULL, NULL, NULL, &res),
+			 -EINVAL);
 	ck_assert_ptr_null(res);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(),
-			      "invalid root hash string specified: 'abc'"));
+	ck_assert_ptr_nonnull(strstr(
+		fv_last_error(), "invalid root hash string specified: 'abc'"));
 	ck_assert_int_eq(t_verify(q, "/nonexistent/d", hash, root_hex, NULL,
-				   NULL, NULL, &res),
+				  NULL, NULL, &res),
 			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/d"));
 	ck_assert_int_eq(sb_params(q, data), -EINVAL);
@@ -464,15 +475,15 @@ START_TEST(repair_from_parity)
 	poke(data, 299 * BS + 4095);
 
 	/* verify with parity: the damage, and that it is repairable */
-	ck_assert_int_eq(
-		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
+	ck_assert_int_eq(t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+			 0);
 	ck_assert_int_eq(rpt(res).intact, 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 3);
 	ck_assert_uint_eq(rpt(res).repaired, 3);
 	fv_result_free(res);
 	/* a dry run changes nothing */
-	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
-				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
+	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o, FV_REPAIR_DRY_RUN,
+				  NULL, NULL, &res),
 			 0);
 	ck_assert_uint_eq(rpt(res).repaired, 3);
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
@@ -497,7 +508,7 @@ START_TEST(repair_from_parity)
 	ck_assert_uint_eq(rpt(res).stale_codewords, 1);
 	fv_result_free(res);
 	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
-				   FV_REPAIR_REWRITE_PARITY, NULL, NULL, &res),
+				  FV_REPAIR_REWRITE_PARITY, NULL, NULL, &res),
 			 0);
 	fv_result_free(res);
 	ck_assert_int_eq(
@@ -509,26 +520,25 @@ START_TEST(repair_from_parity)
 	 * repair that only reads it counts it */
 	for (uint64_t off = 0; off < 2 * 4 * BS; off += 4)
 		poke(fec, off);
-	ck_assert_int_eq(
-		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
-		-EINVAL);
+	ck_assert_int_eq(t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+			 -EINVAL);
 	ck_assert_ptr_null(res);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), fec));
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "it is not this image's parity"));
 	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
-				   FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY,
-				   NULL, NULL, &res),
+				  FV_REPAIR_DRY_RUN | FV_REPAIR_REWRITE_PARITY,
+				  NULL, NULL, &res),
 			 -EINVAL);
-	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o,
-				   FV_REPAIR_DRY_RUN, NULL, NULL, &res),
+	ck_assert_int_eq(t_repair(p, data, hash, root_hex, o, FV_REPAIR_DRY_RUN,
+				  NULL, NULL, &res),
 			 0);
 	ck_assert_uint_eq(rpt(res).stale_codewords, 2 * BS);
 	fv_result_free(res);
 	for (uint64_t off = 0; off < 2 * 4 * BS; off += 4)
 		poke(fec, off);
-	ck_assert_int_eq(
-		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res), 0);
+	ck_assert_int_eq(t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+			 0);
 	ck_assert_uint_eq(rpt(res).stale_codewords, 0);
 	fv_result_free(res);
 	ck_assert_int_eq(
@@ -547,8 +557,7 @@ END_TEST
 
 /* path opened with o: a sidecar image whose one pair has the verdict
  * want and checks out. */
-static void image_intact(const char *path, fv_options *o,
-			 enum fv_trust want)
+static void image_intact(const char *path, fv_options *o, enum fv_trust want)
 {
 	fv_image *im;
 	fv_result *res;
@@ -591,8 +600,8 @@ START_TEST(sidecar_images)
 	o->ntrusted_certs = 1;
 	ck_assert_int_eq(image_open(os, NULL, o, &im), -EPERM);
 	make_signer(key, cert);
-	ck_assert_int_eq(
-		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, rpt(made).root_hex, &der, &len),
+			 0);
 	ck_assert_ptr_nonnull(f = fopen(sig, "wb"));
 	ck_assert_uint_eq(fwrite(der, 1, len, f), len);
 	fclose(f);
@@ -603,13 +612,16 @@ START_TEST(sidecar_images)
 		fv_result *res;
 
 		ck_assert_int_eq(image_open(os, NULL, o, &im), 0);
-		ck_assert_int_eq(fv_verify(im, 0, o, &res), 0);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 		ck_assert_ptr_nonnull(strstr(rpt(res).signer, "CN="));
 		ck_assert_str_eq(rpt(res).signature_warning, "");
 		ck_assert_uint_eq(strlen(rpt(res).signer_fingerprint), 64);
 		fv_result_free(res);
-		/* without the certificate: checked blocks, unchecked signer */
+		fv_image_free(im);
+		/* opened without the certificate: checked blocks, unchecked
+		 * signer */
+		ck_assert_int_eq(image_open(os, NULL, NULL, &im), 0);
 		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 		ck_assert_int_eq(rpt(res).trust, FV_TRUST_UNCHECKED);
 		ck_assert_str_eq(rpt(res).signer, "");
@@ -654,16 +666,14 @@ START_TEST(repair_checks_signature)
 		-EINVAL);
 	ck_assert_ptr_nonnull(
 		strstr(fv_last_error(), "nothing to check it against"));
-	ck_assert_int_eq(
-		t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
-		-EINVAL);
+	ck_assert_int_eq(t_verify(p, data, hash, root_hex, o, NULL, NULL, &res),
+			 -EINVAL);
 	/* another signer trusted: refused, nothing written */
 	o->trusted_certs = untrusted;
 	o->ntrusted_certs = 1;
-	ck_assert_msg(
-		t_repair(p, data, hash, root_hex, o, 0, NULL, NULL, &res) ==
-			-EPERM,
-		"%s", fv_last_error());
+	ck_assert_msg(t_repair(p, data, hash, root_hex, o, 0, NULL, NULL,
+			       &res) == -EPERM,
+		      "%s", fv_last_error());
 	ck_assert(!same_file(data, image, (size_t)BLOCKS * BS));
 	/* another root hash under the right signer: refused */
 	o->trusted_certs = trusted;
@@ -697,7 +707,7 @@ START_TEST(repair_checks_signature)
 		ck_assert_int_eq(fv_open(&rq, o, &im), 0);
 		ck_assert_int_eq(img_pair(im, 0).trust, FV_TRUST_CHECK);
 		res = (fv_result *)1;
-		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, &res),
+		ck_assert_int_eq(fv_activate("bad/name", im, 0, NULL, &res),
 				 -EINVAL);
 		/* the check's verdict, also when the mapping then fails */
 		{
@@ -712,16 +722,18 @@ START_TEST(repair_checks_signature)
 		}
 		ck_assert_ptr_null(strstr(fv_last_error(), "signer"));
 		ck_assert_ptr_nonnull(strstr(fv_last_error(), "bad/name"));
+		/* an anchor given to the action: the open's is the one */
 		o->trusted_certs = untrusted;
 		o->ntrusted_certs = 1;
 		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, &res),
-				 -EPERM);
+				 -EINVAL);
 		ck_assert_ptr_null(res);
 		fv_image_free(im);
-		/* opened for the untrusted signer: refused the same way */
+		/* opened for the untrusted signer: refused before mapping */
 		ck_assert_int_eq(fv_open(&rq, o, &im), 0);
-		ck_assert_int_eq(fv_activate("bad/name", im, 0, o, NULL),
+		ck_assert_int_eq(fv_activate("bad/name", im, 0, NULL, &res),
 				 -EPERM);
+		ck_assert_ptr_null(res);
 		fv_image_free(im);
 	}
 	o->trusted_certs = NULL;
@@ -771,8 +783,8 @@ static void seen_block(void *c, int repaired, enum fv_failure_kind kind,
  * action writes. */
 START_TEST(door)
 {
-	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
-				     .hash = hash};
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .data = data, .hash = hash};
 	char key[128], cert[128], sig[128], root[65];
 	const char *trusted[1] = {cert};
 	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
@@ -869,8 +881,7 @@ START_TEST(door)
 	ck_assert_msg(fv_open(&rq, o, &im) == 0, "%s", fv_last_error());
 	ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
 	ck_assert_str_eq(img_pair(im, 0).signature, sig);
-	o->repair = 0;
-	ck_assert_msg(fv_repair(im, 0, o, &res) == 0, "%s", fv_last_error());
+	ck_assert_msg(fv_repair(im, 0, NULL, &res) == 0, "%s", fv_last_error());
 	ck_assert_uint_eq(rpt(res).repaired, 1);
 	ck_assert_int_eq(rpt(res).trust, FV_TRUST_CHECK);
 	ck_assert(same_file(data, image, (size_t)BLOCKS * BS));
@@ -906,8 +917,8 @@ START_TEST(pairs)
 				       .hash = hash,
 				       .fec_path = fec,
 				       .fec_roots = 25};
-	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
-				     .hash = hash};
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .data = data, .hash = hash};
 	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_result *made, *res;
 	struct seen_pair s = {0};
@@ -975,7 +986,7 @@ START_TEST(pairs)
 	 * text checked: hex digits, as many as the hash's) */
 	rq.root_hex = "xyz";
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_ROOT_HASH);
+	ck_assert_int_eq(last_param(), FV_PARAM_ROOT_HASH);
 	rq.root_hex = "";
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
 	rq.root_hex = root;
@@ -992,8 +1003,7 @@ START_TEST(pairs)
 			sprintf(hex + 2 * i, "%02X", bytes[i]);
 		rq.root_hex = hex;
 		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
-		ck_assert_int_eq(strcasecmp(img_pair(im, 0).root_hex, root),
-				 0);
+		ck_assert_int_eq(strcasecmp(img_pair(im, 0).root_hex, root), 0);
 		ck_assert_int_eq(fv_verify(im, 0, NULL, &again), 0);
 		ck_assert_int_eq(rpt(again).intact, 1);
 		fv_result_free(again);
@@ -1087,7 +1097,7 @@ START_TEST(pairs)
 	write_text(sig, "x");
 	rq.signature_path = sig;
 	ck_assert_int_eq(fv_open(&rq, NULL, &other), -EINVAL);
-	ck_assert_int_eq(fv_last_error_param(), FV_PARAM_TRUSTED_CERT);
+	ck_assert_int_eq(last_param(), FV_PARAM_TRUSTED_CERT);
 	rq.signature_path = NULL;
 
 	/* parameters given by hand: a wrong salt is a root mismatch */
@@ -1149,7 +1159,7 @@ START_TEST(device_mapper_errors)
 {
 	struct fv_status_info info;
 	fv_status *st = (fv_status *)1;
-	int r = fv_status_get("fastverity-api-test-no-such-device", &st);
+	int r = fv_status_get("fastverity-api-test-no-such-device", &st, NULL);
 
 	/* -ENODEV with device-mapper, -ENOSYS (or -EACCES) without it */
 	ck_assert(r == -ENODEV || r == -ENOSYS || r == -EACCES);
@@ -1158,22 +1168,16 @@ START_TEST(device_mapper_errors)
 	ck_assert_int_eq(fv_close("x", (enum fv_close_how)7), -EINVAL);
 	ck_assert_int_eq(fv_activate("x", NULL, 0, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(fv_activate(NULL, NULL, 0, NULL, NULL), -EINVAL);
-	info.size = sizeof(info);
-	ck_assert_int_eq(fv_status_info(NULL, &info), -EINVAL);
-	ck_assert_int_eq(fv_status_info(NULL, NULL), -EINVAL);
+	info.size = 4;
+	ck_assert_int_eq(fv_status_get("x", &st, &info), -EINVAL);
+	ck_assert_ptr_null(st);
+	ck_assert_int_eq(fv_status_get(NULL, &st, NULL), -EINVAL);
 	fv_status_free(NULL);
-	/* the kernel's words, in its order */
-	ck_assert_str_eq(fv_flag_name(FV_IGNORE_CORRUPTION),
-			 "ignore_corruption");
-	ck_assert_str_eq(fv_flag_name(FV_USE_TASKLETS),
-			 "try_verify_in_tasklet");
-	ck_assert_str_eq(fv_flag_name(1u << (FV_NFLAGS - 1)),
-			 "try_verify_in_tasklet");
-	ck_assert_ptr_null(fv_flag_name(1u << FV_NFLAGS));
-	ck_assert_ptr_null(fv_flag_name(3));
-	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_FASTEST));
-	ck_assert_ptr_nonnull(fv_sha256_kernel_name(FV_SHA256_PORTABLE));
-	ck_assert_ptr_null(fv_sha256_kernel_name((enum fv_sha256_kernel)9));
+	/* the last flag is the last of FV_NFLAGS */
+	ck_assert_uint_eq(FV_USE_TASKLETS, 1u << (FV_NFLAGS - 1));
+	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_FASTEST));
+	ck_assert_ptr_nonnull(kernel_name(FV_SHA256_PORTABLE));
+	ck_assert_ptr_null(kernel_name((enum fv_sha256_kernel)9));
 	ck_assert_str_eq(fastverity_version(), FASTVERITY_VERSION);
 }
 END_TEST
@@ -1185,5 +1189,9 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(android_images, format_verify_and_failures, repair_from_parity, sidecar_images, repair_checks_signature, door, pairs, image_pairs, device_mapper_errors));
+	return run_unit(&u,
+			UNIT_TESTS(android_images, format_verify_and_failures,
+				   repair_from_parity, sidecar_images,
+				   repair_checks_signature, door, pairs,
+				   image_pairs, device_mapper_errors));
 }

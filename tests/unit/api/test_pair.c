@@ -24,52 +24,49 @@
 START_TEST(files_around_pairs)
 {
 	char path[128], os[96], tree[96], roothash[96], sig[96], fecf[96];
-	char hex[129], *t = NULL, *rh = NULL, *sg = NULL, *fc = NULL;
+	char hex[129];
+	struct fv_file_answer fa;
 	static const uint8_t sparse[12] = {0x3a, 0xff, 0x26, 0xed, 1,  0,
 					   0,    0,    28,   0,    12, 0};
 	fv_params *p = params_new();
 	fv_result *made, *res;
 	unsigned removed;
 	uint64_t off;
-	uint8_t *der;
-	size_t len;
 	fv_image *im;
 
 	/* a root hash file: digits, then only white space */
 	snprintf(path, sizeof(path), "%s/root", dir);
 	write_text(path, "00ff\n\n");
-	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)), 0);
+	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), 0);
 	ck_assert_str_eq(hex, "00ff");
 	write_text(path, "00ff x");
-	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)),
-			 -EINVAL);
+	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "byte 5 is not a hex"));
-	ck_assert_int_eq(fv_root_hash_file_read(path, hex, 3), -EINVAL);
+	ck_assert_int_eq(f_root(path, hex, 3), -EINVAL);
 	snprintf(path, sizeof(path), "%s/none", dir);
-	ck_assert_int_eq(fv_root_hash_file_read(path, hex, sizeof(hex)),
-			 -EINVAL);
+	ck_assert_int_eq(f_root(path, hex, sizeof(hex)), -EINVAL);
 
 	/* a superblock where it is, and where an appended tree's would be */
 	ck_assert_int_eq(t_format(p, data, hash, NULL, &made), 0);
-	ck_assert_int_eq(fv_superblock_probe(hash, 0), FV_SUPERBLOCK_FOUND);
-	ck_assert_int_eq(fv_superblock_probe(data, 0), FV_SUPERBLOCK_NONE);
-	ck_assert_int_eq(fv_superblock_probe(path, 0), FV_SUPERBLOCK_NONE);
+	ck_assert_int_eq(f_probe(hash, 0), FV_SUPERBLOCK_FOUND);
+	ck_assert_int_eq(f_probe(data, 0), FV_SUPERBLOCK_NONE);
+	ck_assert_int_eq(f_probe(path, 0), FV_SUPERBLOCK_NONE);
 	snprintf(path, sizeof(path), "%s/appended", dir);
 	write_file(path, image, (size_t)BLOCKS * BS);
 	p->hash_offset = (uint64_t)BLOCKS * BS;
 	p->data_blocks = BLOCKS;
 	ck_assert_int_eq(t_format(p, data, path, NULL, &res), 0);
 	fv_result_free(res);
-	ck_assert_int_eq(fv_superblock_search(path, 0, &off), 0);
+	ck_assert_int_eq(f_search(path, 0, &off), 0);
 	ck_assert_uint_eq(off, (uint64_t)BLOCKS * BS);
-	ck_assert_int_eq(fv_superblock_search(path, off, &off), -ENOENT);
+	ck_assert_int_eq(f_search(path, off, &off), -ENOENT);
 	ck_assert_int_eq(fv_params_check(p), 0);
 	ck_assert_int_eq(fv_params_check(NULL), -EINVAL);
 
 	/* the same storage, named twice */
-	ck_assert_str_eq(fv_same_storage(data, data), "");
-	ck_assert_ptr_null(fv_same_storage(data, hash));
-	ck_assert_ptr_null(fv_same_storage(data, NULL));
+	ck_assert_str_eq(f_same(data, data), "");
+	ck_assert_ptr_null(f_same(data, hash));
+	ck_assert_ptr_null(f_same(data, NULL));
 
 	/* sidecar names and the sidecar pair */
 	snprintf(os, sizeof(os), "%s/os.raw", dir);
@@ -77,22 +74,21 @@ START_TEST(files_around_pairs)
 	snprintf(roothash, sizeof(roothash), "%s/os.roothash", dir);
 	snprintf(sig, sizeof(sig), "%s/os.roothash.p7s", dir);
 	snprintf(fecf, sizeof(fecf), "%s/os.fec", dir);
-	ck_assert_int_eq(fv_sidecar_names(os, &t, &rh, &sg, &fc), 0);
-	ck_assert_str_eq(t, tree);
-	ck_assert_str_eq(rh, roothash);
-	ck_assert_str_eq(sg, sig);
-	ck_assert_str_eq(fc, fecf);
-	fv_free(t);
-	fv_free(rh);
-	fv_free(sg);
-	fv_free(fc);
+	ck_assert_int_eq(f_op(FV_FILE_SIDECAR_NAMES, os, &fa), 0);
+	ck_assert_str_eq(fa.tree, tree);
+	ck_assert_str_eq(fa.roothash, roothash);
+	ck_assert_str_eq(fa.signature, sig);
+	ck_assert_str_eq(fa.fec, fecf);
+	fv_free(fa.tree);
+	fv_free(fa.roothash);
+	fv_free(fa.signature);
+	fv_free(fa.fec);
 	write_file(os, image, (size_t)BLOCKS * BS);
 	p->hash_offset = 0;
 	p->data_blocks = 0;
 	ck_assert_int_eq(t_format(p, os, tree, NULL, &res), 0);
-	ck_assert_int_eq(fv_output_write(roothash, "the root hash file",
-					 rpt(res).root_hex,
-					 strlen(rpt(res).root_hex)),
+	ck_assert_int_eq(f_write(roothash, "the root hash file",
+				 rpt(res).root_hex, strlen(rpt(res).root_hex)),
 			 0);
 	fv_result_free(res);
 	ck_assert_int_eq(image_open(os, "sidecar", NULL, &im), 0);
@@ -108,21 +104,35 @@ START_TEST(files_around_pairs)
 	/* stale sidecars removed, and said */
 	write_text(sig, "x");
 	write_text(fecf, "x");
-	ck_assert_int_eq(fv_sidecar_prune(os, FV_SIDECAR_FEC, &removed), 0);
+	ck_assert_int_eq(f_prune(os, FV_SIDECAR_FEC, &removed), 0);
 	ck_assert_uint_eq(removed, FV_SIDECAR_SIGNATURE);
 	ck_assert_int_eq(access(fecf, F_OK), 0);
-	ck_assert_int_eq(fv_sidecar_prune(os, 0, &removed), 0);
+	ck_assert_int_eq(f_prune(os, 0, &removed), 0);
 	ck_assert_uint_eq(removed, FV_SIDECAR_FEC);
 	ck_assert_int_ne(access(fecf, F_OK), 0);
-	ck_assert_int_eq(fv_sidecar_prune(os, 4, NULL), -EINVAL);
+	ck_assert_int_eq(f_prune(os, 4, NULL), -EINVAL);
 
 	/* a signature file read whole */
 	write_text(sig, "abc");
-	ck_assert_int_eq(fv_signature_read(sig, &der, &len), 0);
-	ck_assert_uint_eq(len, 3);
-	ck_assert_int_eq(memcmp(der, "abc", 3), 0);
-	fv_free(der);
-	ck_assert_int_eq(fv_signature_read(fecf, &der, &len), -EINVAL);
+	ck_assert_int_eq(f_op(FV_FILE_SIGNATURE, sig, &fa), 0);
+	ck_assert_uint_eq(fa.len, 3);
+	ck_assert_int_eq(memcmp(fa.data, "abc", 3), 0);
+	fv_free(fa.data);
+	ck_assert_int_eq(f_op(FV_FILE_SIGNATURE, fecf, &fa), -EINVAL);
+	ck_assert_ptr_null(fa.data);
+
+	/* fv_file's own checks: an op, a path, an answer's size */
+	{
+		struct fv_file_request q = {.size = sizeof(q), .path = sig};
+
+		ck_assert_int_eq(f_ask(&q, &fa), -EINVAL);
+		q.op = FV_FILE_SIZE;
+		fa.size = sizeof(fa) - 1;
+		ck_assert_int_eq(fv_file(&q, &fa), -EINVAL);
+		q.path = NULL;
+		ck_assert_int_eq(f_ask(&q, &fa), -EINVAL);
+		ck_assert_int_eq(fv_file(NULL, &fa), -EINVAL);
+	}
 
 	/* an Android sparse image with sidecar files: its own bytes are the
 	 * data (two blocks of its 8244 bytes), as the kernel maps them, not
@@ -160,9 +170,9 @@ START_TEST(files_around_pairs)
 		l = layout_of(res);
 		ck_assert_uint_eq(l.data_blocks, 2);
 		ck_assert_uint_eq(rpt(res).params.data_blocks, 2);
-		ck_assert_int_eq(fv_output_write(sprh, "the root hash file",
-						 rpt(res).root_hex,
-						 strlen(rpt(res).root_hex)),
+		ck_assert_int_eq(f_write(sprh, "the root hash file",
+					 rpt(res).root_hex,
+					 strlen(rpt(res).root_hex)),
 				 0);
 		fv_result_free(res);
 		ck_assert_msg(image_open(path, "sidecar", NULL, &im) == 0,
@@ -179,9 +189,9 @@ START_TEST(files_around_pairs)
 	}
 
 	/* an Android sparse image where raw data belongs */
-	ck_assert_int_eq(fv_refuse_sparse(data), 0);
+	ck_assert_int_eq(f_op(FV_FILE_REFUSE_SPARSE, data, NULL), 0);
 	write_file(path, sparse, sizeof(sparse));
-	ck_assert_int_eq(fv_refuse_sparse(path), -EINVAL);
+	ck_assert_int_eq(f_op(FV_FILE_REFUSE_SPARSE, path, NULL), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "sparse"));
 	fv_result_free(made);
 	free(p);
@@ -290,12 +300,12 @@ START_TEST(updates)
 					       .nchanged = 1};
 		uint64_t max;
 
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), -EINVAL);
+		ck_assert_int_eq(max_size(&fo, &max), -EINVAL);
 		fo.changed = ranges;
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
+		ck_assert_int_eq(max_size(&fo, &max), 0);
 		fo.changed = NULL;
 		fo.nchanged = 0;
-		ck_assert_int_eq(fv_avb_max_image_size(&fo, &max), 0);
+		ck_assert_int_eq(max_size(&fo, &max), 0);
 	}
 }
 END_TEST

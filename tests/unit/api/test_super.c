@@ -56,10 +56,11 @@ START_TEST(super_images)
 	make_super(sup, bytes, (size_t)n);
 	free(bytes);
 
-	ck_assert_int_eq(fv_container_of(sup, NULL, &kind), 0);
+	ck_assert_int_eq(f_container(sup, NULL, &kind), 0);
 	ck_assert_str_eq(kind, "super");
-	ck_assert_int_eq(fv_container_of(part, NULL, &kind), 0);
+	ck_assert_int_eq(f_container(part, NULL, &kind), 0);
 	ck_assert_str_eq(kind, "avb");
+	ck_assert_int_eq(f_container(part, "nothing", &kind), -EINVAL);
 	ck_assert_msg(fv_super_open(sup, NULL, NULL, 0, 0, &s) == 0, "%s",
 		      fv_last_error());
 	ck_assert_int_eq(fv_super_info(s, &in), 0);

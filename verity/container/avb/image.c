@@ -27,7 +27,6 @@
 #include "verity/storage/output.h"
 #include "verity/tree/layout.h"
 #include "verity/tree/memtree.h"
-#include "verity/policy/trust.h"
 #include "hashtree/libcrypto.h"
 
 static uint64_t round_up(uint64_t n, uint64_t m)
@@ -327,34 +326,6 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 	pair->fec.offset = d->hashtree.fec_offset;
 	pair->fec.roots = d->hashtree.fec_num_roots;
 	pair->fec.described = 1;
-	return 0;
-}
-
-int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
-			    enum verity_anchor anchor, const uint8_t *key,
-			    size_t key_len, int writes,
-			    enum verity_trust *trust, enum avb_judgement *why,
-			    struct ht_error *err)
-{
-	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, path,
-				       v->h.algorithm != AVB_ALG_NONE
-					       ? VERITY_SIGNATURE_FOUND
-					       : VERITY_SIGNATURE_NONE,
-				       anchor, writes, 0};
-	int r;
-
-	*why = AVB_BAD_SIGNATURE;
-	if ((r = verity_avb_vbmeta_check(v, path, err)))
-		return r;
-	*why = AVB_REFUSED;
-	if ((r = verity_trust_decide(&ask, trust, err)))
-		return r;
-	*why = AVB_OTHER_KEY;
-	if (*trust == VERITY_TRUST_CHECK &&
-	    (!key || !verity_avb_vbmeta_has_key(v, key, key_len)))
-		return ht_fail(err, EPERM,
-			       "%s: the vbmeta is signed by another key", path);
-	*why = AVB_JUDGED;
 	return 0;
 }
 

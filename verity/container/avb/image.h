@@ -75,25 +75,6 @@ int verity_avb_hashtree_pair(const char *path, uint64_t file_size,
 			     struct verity_pair *pair, int *fec_unusable,
 			     struct ht_error *err);
 
-/* What a vbmeta proves, judged once for every reader (the command's
- * verify, repair, open and verify_image, and the library): its signature
- * checked against the key it carries, the trust policy asked for the
- * anchor given (verity/policy/trust.h), and with a key (key_len bytes of an AVB
- * public key blob) that the signer's is that key. 0 and *trust, or the
- * failure and *why, so that each caller says it in its own words (err
- * has the library's). */
-enum avb_judgement {
-	AVB_JUDGED,        /* 0: *trust says what is trusted */
-	AVB_BAD_SIGNATURE, /* the vbmeta's own signature does not hold */
-	AVB_REFUSED,       /* the trust policy refused the request */
-	AVB_OTHER_KEY,     /* signed, by another key than the one given */
-};
-int verity_avb_vbmeta_judge(const struct avb_vbmeta *v, const char *path,
-			    enum verity_anchor anchor, const uint8_t *key,
-			    size_t key_len, int writes,
-			    enum verity_trust *trust, enum avb_judgement *why,
-			    struct ht_error *err);
-
 /* The image's own hashtree descriptor d as its pair (verity_avb_hashtree_pair),
  * once its metadata is proven to lie outside what the pair reads and
  * repair may write: the footer's vbmeta and the footer itself outside
