@@ -442,7 +442,8 @@ static int regenerate(const struct verity_ota *o, const partition_update *u,
 				   .read_data = t_read_data,
 				   .read_tree = t_read_tree,
 				   .write_tree = t_write_tree};
-		struct ht_options opt = {.threads = 1};
+		struct ht_options opt = {.threads = o->threads ? o->threads
+								: 1};
 		struct ht_geometry g;
 		struct ht_hasher h;
 		uint8_t root[HT_MAX_DIGEST_SIZE];
@@ -524,7 +525,9 @@ static int regenerate(const struct verity_ota *o, const partition_update *u,
 		d.fd = fd;
 		d.path = "an OTA image";
 		d.size = size;
-		if ((r = verity_fec_encode_flat(&d, &fl, 1, err)))
+		if ((r = verity_fec_encode_flat(&d, &fl,
+						 o->threads ? o->threads : 1,
+						 err)))
 			return r;
 	}
 	return 0;
