@@ -780,6 +780,131 @@ static int apply_parallel(struct verity_ota *o, const partition_update *u,
 	return r;
 }
 
+/* An image written out of order (into its file): when no two
+ * operations' dst_extents overlap, the workers apply operations straight
+ * into the file at once; the verdict is the lowest failing operation's,
+ * as the serial loop's. */
+struct loose {
+	pthread_mutex_t mu;
+	struct verity_ota *o;
+	const partition_update *u;
+	struct sink *s;
+	const struct verity_device *old;
+	size_t next, n, failed; /* failed: the lowest failing op, or n */
+	uint64_t ops;
+	int r;
+	char msg[1024];
+};
+
+struct loose_worker {
+	struct loose *l;
+	uint8_t *buf, *sb;
+	size_t cap, scap;
+};
+
+static void *loose_main(void *arg)
+{
+	struct loose_worker *w = arg;
+	struct loose *l = w->l;
+
+	for (;;) {
+		struct ht_error e;
+		size_t i;
+		int r;
+
+		pthread_mutex_lock(&l->mu);
+		i = l->next < l->failed ? l->next++ : SIZE_MAX;
+		pthread_mutex_unlock(&l->mu);
+		if (i == SIZE_MAX)
+			return NULL;
+		memset(&e, 0, sizeof(e));
+		r = apply_op(l->o, l->u->operations[i], i, l->s, l->old, &w->buf,
+			     &w->cap, &w->sb, &w->scap, &e);
+		pthread_mutex_lock(&l->mu);
+		if (!r) {
+			l->ops++;
+		} else if (i < l->failed) {
+			l->failed = i;
+			l->r = r;
+			snprintf(l->msg, sizeof(l->msg), "%s", ht_msg(&e));
+		}
+		pthread_mutex_unlock(&l->mu);
+	}
+}
+
+static int by_start(const void *a, const void *b)
+{
+	uint64_t x = (*(const ChromeosUpdateEngine__Extent *const *)a)->start_block;
+	uint64_t y = (*(const ChromeosUpdateEngine__Extent *const *)b)->start_block;
+
+	return x < y ? -1 : x > y;
+}
+
+/* 1 when no two dst_extents of u's operations overlap (holes aside). */
+static int disjoint(const partition_update *u)
+{
+	const ChromeosUpdateEngine__Extent **x;
+	size_t n = 0, k = 0;
+	int ok = 1;
+
+	for (size_t i = 0; i < u->n_operations; i++)
+		n += u->operations[i]->n_dst_extents;
+	if (!(x = malloc((n ? n : 1) * sizeof(*x))))
+		return 0;
+	for (size_t i = 0; i < u->n_operations; i++)
+		for (size_t j = 0; j < u->operations[i]->n_dst_extents; j++)
+			if (u->operations[i]->dst_extents[j]->start_block !=
+			    UINT64_MAX)
+				x[k++] = u->operations[i]->dst_extents[j];
+	qsort(x, k, sizeof(*x), by_start);
+	for (size_t i = 1; i < k && ok; i++)
+		ok = x[i]->start_block >=
+		     x[i - 1]->start_block + x[i - 1]->num_blocks;
+	free(x);
+	return ok;
+}
+
+static int apply_loose(struct verity_ota *o, const partition_update *u,
+		       struct sink *s, const struct verity_device *old,
+		       unsigned threads, struct verity_ota_part *pr,
+		       struct ht_error *e2)
+{
+	struct loose l = {.o = o, .u = u, .s = s, .old = old,
+			  .n = u->n_operations, .failed = u->n_operations};
+	struct loose_worker *w = calloc(threads, sizeof(*w));
+	pthread_t *tid = calloc(threads, sizeof(*tid));
+	unsigned char *ran = calloc(threads, 1);
+	int r = 0;
+
+	if (!w || !tid || !ran) {
+		free(w);
+		free(tid);
+		free(ran);
+		return ht_fail(e2, ENOMEM, "out of memory");
+	}
+	pthread_mutex_init(&l.mu, NULL);
+	for (unsigned t = 0; t < threads; t++)
+		w[t].l = &l;
+	for (unsigned t = 1; t < threads; t++)
+		ran[t] = ht_thread_start(&tid[t], loose_main, &w[t]) == 0;
+	loose_main(&w[0]);
+	for (unsigned t = 1; t < threads; t++)
+		if (ran[t])
+			ht_thread_join(tid[t], NULL);
+	for (unsigned t = 0; t < threads; t++) {
+		free(w[t].buf);
+		free(w[t].sb);
+	}
+	pr->ops += l.ops;
+	if (l.failed < l.n)
+		r = ht_fail(e2, -l.r, "%s", l.msg);
+	pthread_mutex_destroy(&l.mu);
+	free(w);
+	free(tid);
+	free(ran);
+	return r;
+}
+
 /* The source image src_dir/NAME.img opened into old and checked
  * against old_partition_info: 0 with old open, or 0 with the verdict
  * said (nothing open), or an error. */
@@ -874,7 +999,7 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	struct sink s = {.fd = -1};
 	struct ht_error e2;
 	EVP_MD *md = NULL;
-	int verity;
+	int verity, par;
 	uint8_t *buf = NULL, d[32];
 	char what[4096 + 256];
 	unsigned n = 0;
@@ -944,13 +1069,15 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 		goto out;
 	}
 	memset(&e2, 0, sizeof(e2));
-	if (s.in_order && o->threads > 1 && u->n_operations > 1)
+	par = o->threads > 1 && u->n_operations > 1 &&
+	      (s.in_order || disjoint(u));
+	if (par && s.in_order)
 		r = apply_parallel(o, u, &s, &old,
 				   o->threads < 64 ? o->threads : 64, pr, &e2);
-	for (size_t i = 0; !(s.in_order && o->threads > 1 &&
-			     u->n_operations > 1) &&
-			   i < u->n_operations && !r;
-	     i++) {
+	else if (par)
+		r = apply_loose(o, u, &s, &old,
+				o->threads < 64 ? o->threads : 64, pr, &e2);
+	for (size_t i = 0; !par && i < u->n_operations && !r; i++) {
 		memset(&e2, 0, sizeof(e2));
 		r = apply_op(o, u->operations[i], i, &s, &old, &buf, &cap, &sb,
 			     &scap, &e2);
