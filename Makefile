@@ -17,7 +17,7 @@ ALL_CFLAGS += $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
 # (TEST_LIBS).
 LIBS     = $(shell pkg-config --libs $(filter-out devmapper libcrypto json-c,$(PKGS)) 2>/dev/null) \
            -lpthread
-TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz
+TEST_LIBS = $(shell pkg-config --libs libcrypto 2>/dev/null) -lfec -lz -lbz2 -llzma -lzstd
 B        = build
 
 LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c hashtree/thread.c hashtree/libcrypto.c \
@@ -37,7 +37,8 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/sparse/sparse.c verity/container/sparse/writer.c \
            verity/container/super/lp.c verity/container/super/super.c \
            verity/container/ota/pbc.c verity/container/ota/zip.c verity/container/ota/payload.c \
-           verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/inflate.c \
+           verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/zipcheck.c verity/container/ota/inflate.c \
+           verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
            verity/ops/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
@@ -76,11 +77,11 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # fs-verity).
 BUILD_PKGS = gcc make pkg-config libssl-dev libpopt-dev libdevmapper-dev \
              libjson-c-dev zlib1g-dev libisal-dev libfec-dev libprotobuf-c-dev \
-             protobuf-c-compiler
+             protobuf-c-compiler libbz2-dev liblzma-dev libzstd-dev libbrotli-dev
 TEST_PKGS = check fdisk systemd cryptsetup-bin dmsetup clang jq strace time bsdutils bc \
             qemu-system-x86 busybox-static xz-utils openssl libclang-rt-14-dev \
             valgrind softhsm2 libengine-pkcs11-openssl android-sdk-libsparse-utils \
-            make-dynpart-mappings python3-jsonschema python3-protobuf zsh fish debhelper lintian fsverity \
+            make-dynpart-mappings python3-jsonschema python3-protobuf python3-six python3-brotli zstd zsh fish debhelper lintian fsverity \
             $(ARM64_PKGS)
 DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # check-arm64: the cross compiler, qemu-user and the arm64 development
@@ -89,7 +90,7 @@ DEPS_PKGS = $(BUILD_PKGS) $(TEST_PKGS)
 # Multi-Arch: same): tests/arm64/run.sh unpacks it into build-arm64.
 ARM64_PKGS = gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm libc6-dev:arm64 \
              libssl-dev:arm64 libpopt-dev:arm64 libjson-c-dev:arm64 \
-             libprotobuf-c-dev:arm64 \
+             libprotobuf-c-dev:arm64 libbz2-dev:arm64 liblzma-dev:arm64 libzstd-dev:arm64 libbrotli-dev:arm64 \
              libdevmapper-dev:arm64 check:arm64 libfec-dev:arm64 zlib1g-dev:arm64
 
 .PHONY: all deps deps-build check check-full check-host check-side check-arm64 check-unit check-cli check-images \

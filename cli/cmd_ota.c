@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/errors.h"
@@ -17,11 +18,12 @@
 enum {
 	O_INFO = 1u << 0,
 	O_VERIFY = 1u << 1,
+	O_EXTRACT = 1u << 2,
 };
 
 struct ota_args {
 	int json;
-	char *cert;
+	char *cert, *output_dir, *partition, *source, *avb_key;
 	const char **args;
 	int nargs;
 };
@@ -31,16 +33,35 @@ static const struct cli_sub subs[] = {
 	 "what an OTA package (a zip, or payload.bin) holds: the payload's "
 	 "versions, partitions, operations and signatures, its properties "
 	 "and metadata"},
-	{"verify", O_VERIFY, "PKG [--cert=PEM] [--json]",
+	{"verify", O_VERIFY,
+	 "PKG [--cert=PEM] [--source=DIR] [--avb-key=KEY] [--json]",
 	 "checks the payload's metadata and payload signatures (RSA-2048 or "
 	 "RSA-4096, SHA-256) against --cert, else against the package's own "
-	 "otacert (the signer then not checked against a trusted one)"},
+	 "otacert (the signer then not checked against a trusted one); a "
+	 "zip's whole-file signature, otacert, properties and property "
+	 "files; each operation's data hash, each partition applied and "
+	 "hashed against new_partition_info; with --avb-key, the images "
+	 "as one AVB set"},
+	{"extract", O_EXTRACT,
+	 "PKG --output-dir=DIR [--source=DIR] [--partition=NAME[,NAME...]] "
+	 "[--json]",
+	 "writes each partition to DIR/NAME.img (a delta's from the source "
+	 "images in --source), each checked against its hash before it "
+	 "appears under its name"},
 };
 
 #define ARG(f) offsetof(struct ota_args, f)
 static const struct cli_option rows[] = {
-	CLI_ROW("json", CLI_FLAG, ARG(json), 0, O_INFO | O_VERIFY, NULL,
-		"one JSON document on stdout"),
+	CLI_ROW("json", CLI_FLAG, ARG(json), 0, O_INFO | O_VERIFY | O_EXTRACT,
+		NULL, "one JSON document on stdout"),
+	CLI_ROW("output-dir", CLI_VALUE, ARG(output_dir), 0, O_EXTRACT, "DIR",
+		"where the images go (DIR/NAME.img)"),
+	CLI_ROW("avb-key", CLI_VALUE, ARG(avb_key), 0, O_VERIFY, "KEY",
+		"also check the images as one AVB set: vbmeta signed by KEY"),
+	CLI_ROW("source", CLI_VALUE, ARG(source), 0, O_VERIFY | O_EXTRACT,
+		"DIR", "a delta's source images (DIR/NAME.img)"),
+	CLI_ROW("partition", CLI_VALUE, ARG(partition), 0, O_EXTRACT,
+		"NAME[,NAME...]", "only these partitions (default: all)"),
 	CLI_ROW("cert", CLI_VALUE, ARG(cert), 0, O_VERIFY, "PEM",
 		"the trusted signer: a PEM certificate or public key"),
 };
@@ -61,9 +82,10 @@ static const struct cli_group group = {
 	.n = sizeof(subs) / sizeof(subs[0]),
 	.usage = "PKG [<options>]",
 	.what = "Android A/B OTA packages (an OTA zip, or a bare payload.bin)",
-	.trailer = "\nExit status: 0 done (verify: every signature good); 1 a "
-		   "package that cannot be read, or a usage error; 2 a "
-		   "signature bad or missing.\n\nSee fastverity(8) and "
+	.trailer = "\nExit status: 0 done (verify: every check good; "
+		   "extract: every image written); 1 a package that cannot "
+		   "be read, or a usage error; 2 a signature, a check or an "
+		   "image bad or missing.\n\nSee fastverity(8) and "
 		   "docs/ota.md.\n",
 	.usage_exit = EXIT_PARAMS,
 };
@@ -223,21 +245,52 @@ static int info(struct ota_args *a)
 	return 0;
 }
 
-/* The verify object's members, and whether its result is ok. */
-static int print_verify(const fv_ota *p, int show)
+/* The object named what's members (its images as "image NAME: RESULT"
+ * lines, an extracted one's path after), and whether its result is ok. */
+static int print_verify(const fv_ota *p, const char *what, int show)
 {
-	const char *kv[2];
-	int type, in = 0, ok = 0;
+	const char *kv[2], *name = "", *result = "", *path = NULL;
+	int type, in = 0, ok = 0, depth = 0;
 
 	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		if (type == '{' && !strcmp(kv[0], "verify")) {
-			in = 1;
+		if (!in) {
+			in = depth == 1 && type == '{' && !strcmp(kv[0], what);
+			depth += type == '{' || type == '[';
+			depth -= type == '}' || type == ']';
 			continue;
 		}
-		if (!in)
+		if (type == '{' || type == '[') {
+			depth++;
 			continue;
-		if (type == '}')
-			break;
+		}
+		if (type == '}' || type == ']') {
+			if (--depth == 1)
+				break;
+			if (depth == 3 && type == '}' && show) {
+				fputs("image ", stdout);
+				put_text(name);
+				fputs(": ", stdout);
+				put_text(result);
+				if (path && !strcmp(what, "extract")) {
+					fputs(", written to ", stdout);
+					put_text(path);
+				}
+				putchar('\n');
+				path = NULL;
+			}
+			continue;
+		}
+		if (depth == 4) { /* an image's */
+			if (!strcmp(kv[0], "name"))
+				name = kv[1];
+			else if (!strcmp(kv[0], "result"))
+				result = kv[1];
+			else if (!strcmp(kv[0], "path"))
+				path = kv[1];
+			continue;
+		}
+		if (depth != 2)
+			continue;
 		if (!strcmp(kv[0], "result"))
 			ok = !strcmp(kv[1], "ok");
 		if (show) {
@@ -250,10 +303,85 @@ static int print_verify(const fv_ota *p, int show)
 	return ok;
 }
 
+/* The AVB set of the images extracted into dir (vbmeta.img at its
+ * top, signed by key; its chains followed, every descriptor checked):
+ * "good", or why not, into why. */
+static void avb_set(const char *dir, const char *key, char *why, size_t len)
+{
+	struct fv_slot_request req = {.size = sizeof(req)};
+	struct fv_slot_info info = {.size = sizeof(info)};
+	char top[4096 + 16];
+	fv_slot *s = NULL;
+	int r;
+
+	snprintf(top, sizeof(top), "%s/vbmeta.img", dir);
+	if (access(top, F_OK)) {
+		snprintf(why, len, "missing (no good vbmeta image to start "
+				   "from)");
+		return;
+	}
+	req.image = top;
+	req.container = "avb";
+	req.key = key;
+	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW | FV_SLOT_FOLLOW_NESTED |
+		    FV_SLOT_STOP;
+	if ((r = fv_slot_verify(&req, NULL, NULL, NULL, &s)) ||
+	    (r = fv_slot_info(s, &info))) {
+		snprintf(why, len, "bad (%s)", fv_last_error());
+		fv_slot_free(s);
+		return;
+	}
+	snprintf(why, len, "good");
+	for (size_t i = 0; i < info.steps; i++) {
+		struct fv_slot_step st = {.size = sizeof(st)};
+
+		if (!fv_slot_step(s, i, &st) && st.result != FV_SLOT_OK &&
+		    st.result != FV_SLOT_SKIPPED) {
+			const char *m = st.message && st.message[0]
+						? st.message
+						: "a step failed";
+			size_t dl = strlen(dir);
+
+			/* the images' names, not the directory they had */
+			if (!strncmp(m, dir, dl) && m[dl] == '/')
+				m += dl + 1;
+			snprintf(why, len, "bad (%s)", m);
+			break;
+		}
+	}
+	fv_slot_free(s);
+}
+
+/* The images written into dir by fv_ota_extract removed, and dir. */
+static void remove_images(const fv_ota *p, const char *dir)
+{
+	const char *kv[2];
+	int type;
+
+	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++)
+		if (type == 's' && !strcmp(kv[0], "path"))
+			unlink(kv[1]);
+	rmdir(dir);
+}
+
+/* A private directory for the images --avb-key checks. */
+static int avb_dir(char *dir, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, len, "%s/fastverity-ota.XXXXXX", t && t[0] ? t : "/tmp");
+	if (!mkdtemp(dir))
+		return cli_error(-errno, "ota verify --avb-key: cannot make a "
+					 "directory for the images: %s",
+				 strerror(errno));
+	return 0;
+}
+
 static int verify(struct ota_args *a)
 {
 	fv_options opts = {.size = sizeof(opts)};
 	const char *certs[1] = {a->cert};
+	char dir[4096], avb[1024] = "";
 	fv_ota *p;
 	int r, ok;
 
@@ -267,9 +395,80 @@ static int verify(struct ota_args *a)
 	}
 	if ((r = fv_ota_open(a->args[0], 1, &opts, &p)))
 		return cli_lib_error(r);
-	ok = print_verify(p, !a->json);
-	if (a->json)
-		cli_json_print(json_of(p));
+	if (a->avb_key && (r = avb_dir(dir, sizeof(dir)))) {
+		fv_ota_free(p);
+		return r;
+	}
+	if ((r = fv_ota_extract(p, a->avb_key ? dir : NULL, a->source, NULL))) {
+		if (a->avb_key)
+			rmdir(dir);
+		fv_ota_free(p);
+		return cli_lib_error(r);
+	}
+	if (a->avb_key) {
+		avb_set(dir, a->avb_key, avb, sizeof(avb));
+		remove_images(p, dir);
+	}
+	ok = print_verify(p, "verify", !a->json);
+	if (a->avb_key) {
+		ok = ok && !strcmp(avb, "good");
+		if (!a->json)
+			printf("avb: %s\n", avb);
+	}
+	if (a->json) {
+		void *j = json_of(p);
+		json_object *v;
+
+		if (a->avb_key && json_object_object_get_ex(j, "verify", &v)) {
+			json_object *im;
+
+			/* the images were checked, then removed */
+			if (json_object_object_get_ex(v, "images", &im))
+				for (size_t i = 0;
+				     i < json_object_array_length(im); i++)
+					json_object_object_del(
+						json_object_array_get_idx(im, i),
+						"path");
+			json_object_object_add(v, "avb", cli_json_str(avb));
+			if (!ok)
+				json_object_object_add(
+					v, "result", cli_json_str("bad"));
+		}
+		/* the document's verdict, as the exit code's */
+		json_object_object_add(j, "result",
+				       cli_json_str(ok ? "ok" : "bad"));
+		cli_json_print(j);
+	}
+	fv_ota_free(p);
+	return ok ? EXIT_OK : EXIT_VERIFY;
+}
+
+static int extract(struct ota_args *a)
+{
+	fv_ota *p;
+	int r, ok;
+
+	if (a->nargs != 1)
+		return cli_error(-EINVAL,
+				 "ota extract: give one package (fastverity ota "
+				 "extract PKG --output-dir=DIR)");
+	if (!a->output_dir)
+		return cli_error(-EINVAL,
+				 "ota extract: --output-dir=DIR is needed");
+	if ((r = fv_ota_open(a->args[0], 0, NULL, &p)))
+		return cli_lib_error(r);
+	if ((r = fv_ota_extract(p, a->output_dir, a->source, a->partition))) {
+		fv_ota_free(p);
+		return cli_lib_error(r);
+	}
+	ok = print_verify(p, "extract", !a->json);
+	if (a->json) {
+		void *j = json_of(p);
+
+		json_object_object_add(j, "result",
+				       cli_json_str(ok ? "ok" : "bad"));
+		cli_json_print(j);
+	}
 	fv_ota_free(p);
 	return ok ? EXIT_OK : EXIT_VERIFY;
 }
@@ -288,7 +487,9 @@ int cli_ota_main(int argc, const char **argv)
 		free_args(&a);
 		return r < 0 ? EXIT_OK : r;
 	}
-	r = s->bit == O_INFO ? info(&a) : verify(&a);
+	r = s->bit == O_INFO     ? info(&a)
+	    : s->bit == O_VERIFY ? verify(&a)
+				 : extract(&a);
 	if (r && r != EXIT_VERIFY && a.json)
 		cli_json_final(r, NULL);
 	free_args(&a);

@@ -17,6 +17,8 @@
 #define CLI_JSONC_FUNCTIONS(X)       \
 	X(json_object_array_add)     \
 	X(json_object_get)           \
+	X(json_object_array_get_idx) \
+	X(json_object_array_length)  \
 	X(json_object_get_object)    \
 	X(json_object_new_array)     \
 	X(json_object_new_boolean)   \
@@ -50,6 +52,8 @@ void *cli_jsonc_fn(enum cli_jsonc_fn i);
 #define CLI_JSONC(f)                   (*(__typeof__(&f))cli_jsonc_fn(CLI_JSONC_##f))
 #define json_object_array_add          CLI_JSONC(json_object_array_add)
 #define json_object_get                CLI_JSONC(json_object_get)
+#define json_object_array_get_idx      CLI_JSONC(json_object_array_get_idx)
+#define json_object_array_length       CLI_JSONC(json_object_array_length)
 #define json_object_get_object         CLI_JSONC(json_object_get_object)
 #define json_object_new_array          CLI_JSONC(json_object_new_array)
 #define json_object_new_boolean        CLI_JSONC(json_object_new_boolean)

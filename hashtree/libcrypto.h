@@ -84,6 +84,7 @@
 	X(EVP_PKEY_CTX_new_from_pkey)     \
 	X(EVP_PKEY_CTX_set_rsa_padding)   \
 	X(EVP_PKEY_CTX_set_signature_md)  \
+	X(EVP_PKEY_eq)                    \
 	X(EVP_PKEY_free)                  \
 	X(EVP_PKEY_fromdata)              \
 	X(EVP_PKEY_fromdata_init)         \
@@ -229,6 +230,7 @@ void *ht_libcrypto_fn(enum ht_libcrypto_fn i);
 #define EVP_MD_get_size              HT_LIBCRYPTO(EVP_MD_get_size)
 #define EVP_MD_is_a                  HT_LIBCRYPTO(EVP_MD_is_a)
 #define EVP_PKEY_CTX_free            HT_LIBCRYPTO(EVP_PKEY_CTX_free)
+#define EVP_PKEY_eq                  HT_LIBCRYPTO(EVP_PKEY_eq)
 #define EVP_PKEY_CTX_new_from_name   HT_LIBCRYPTO(EVP_PKEY_CTX_new_from_name)
 #define EVP_PKEY_CTX_new_from_pkey   HT_LIBCRYPTO(EVP_PKEY_CTX_new_from_pkey)
 #define EVP_PKEY_CTX_set_rsa_padding HT_LIBCRYPTO(EVP_PKEY_CTX_set_rsa_padding)

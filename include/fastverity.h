@@ -510,10 +510,10 @@ struct fv_slot_info {
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* --- Android OTA packages; how 1: verify; fact *type s n b { [ } ] ---- */
-typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p);
+typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p); /* docs/ota.md */
 int fv_ota_open(const char *pkg, unsigned how, const fv_options *o, fv_ota **p);
 int fv_ota_fact(const fv_ota *p, size_t i, const char *kv[2], int *type);
+int fv_ota_extract(fv_ota *p, const char *dir, const char *src, const char *n);
 /* --- the door: what actions act on, opened and judged once ------------ */
 /* An image given alone (its container: NULL, the registry's), or a plain
  * pair; its tree, parity, signature and root where not found. */

@@ -179,8 +179,10 @@ with zipfile.ZipFile(sys.argv[1]) as i, zipfile.ZipFile(sys.argv[2], 'w') as o:
         m = zipfile.ZIP_DEFLATED if e.filename.endswith('otacert') else zipfile.ZIP_STORED
         o.writestr(zipfile.ZipInfo(e.filename, date_time=(2009, 1, 1, 0, 0, 0)), d, compress_type=m)
 PYEOF
-check "a deflated otacert: verify with it" run_rc 0 $FV ota verify dfl.zip
+check "a deflated otacert: verify with it (no whole-file signature: exit 2)" run_rc 2 $FV ota verify dfl.zip
 check "  its signer" grep -qx "signer: /CN=test-ota" "$T/out"
+check "  both payload signatures good" sh -c "grep -qx 'metadata_signature: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out'"
+check "  no whole-file signature, said" grep -q "^whole_file_signature: none" "$T/out"
 check "  info says deflated" sh -c "$FV ota info dfl.zip | grep -A3 'name: META-INF/com/android/otacert' | grep -qx '      method: deflated'"
 # a byte of payload_properties.txt changed: its CRC-32 no longer holds
 off=$(jq -r '.zip.entries[] | select(.name == "payload_properties.txt") | .offset' info.json)
@@ -194,12 +196,208 @@ check "verify: RSA-4096 good" run_rc 0 $FV ota verify --cert=c4.pem o4/ota.zip
 check "  its key" grep -qx "key: RSA-4096" "$T/out"
 check "info: 512-byte signatures" sh -c "$FV ota info o4/payload.bin | grep -c '^    - size: 512$' | grep -qx 2"
 
+# the zip's own checks: the whole-file signature (CMS in the comment),
+# otacert against its signer, payload_properties.txt, the property files
+vline() { grep -qxF -- "$1" "$T/out" || { sed 's/^/  | /' "$T/out" >&2; return 1; }; }
+check "verify: the zip's checks good" run_rc 0 $FV ota verify --cert="$CERT" ota/ota.zip
+for line in "whole_file_signature: good" "whole_file_digest: SHA-256" "otacert: good" \
+	"properties: good" "property_files: good"; do
+	check "  $line" vline "$line"
+done
+check "verify --json: the zip's verdicts" sh -c "$FV ota verify --json ota/ota.zip | jq -e '.verify | .whole_file_signature == \"good\" and .otacert == \"good\" and .properties == \"good\" and .property_files == \"good\" and .trust == \"not checked\"' >/dev/null"
+gen() { # DIR ARGS...: a package made with the test key
+	local d=$1; shift
+	$PY "$G/make_test_ota.py" "$d" "$KEY" "$CERT" "$@" >/dev/null
+}
+check "a SHA-1 whole-file signature (signapk's for old certificates)" gen sha1 --zip-md sha1
+check "  verify: good" run_rc 0 $FV ota verify --cert="$CERT" sha1/ota.zip
+check "  its digest" vline "whole_file_digest: SHA-1"
+openssl ecparam -name prime256v1 -genkey -noout -out ek.pem 2>/dev/null
+openssl req -x509 -new -key ek.pem -out ec.pem -subj /CN=ec -days 30 2>/dev/null
+check "an ECDSA P-256 whole-file signature" gen ec --zip-key ek.pem --zip-cert ec.pem
+check "  verify --cert=EC: the zip good, the payload's bad (exit 2)" run_rc 2 $FV ota verify --cert=ec.pem ec/ota.zip
+check "  whole-file good, otacert good" sh -c "grep -qx 'whole_file_signature: good' '$T/out' && grep -qx 'otacert: good' '$T/out'"
+check "  payload bad" vline "payload_signature: bad"
+check "  verify --cert=RSA: the zip's bad" run_rc 2 $FV ota verify --cert="$CERT" ec/ota.zip
+check "  named" vline "whole_file_signature: bad (not signed by the key of --cert)"
+check "an otacert of another key" gen oc --otacert c2.pem
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" oc/ota.zip
+check "  otacert bad, the rest good" sh -c "grep -qx \"otacert: bad (not the whole-file signature's signer certificate)\" '$T/out' && grep -qx 'whole_file_signature: good' '$T/out'"
+check "  without --cert: the payload's signatures bad" run_rc 2 $FV ota verify oc/ota.zip
+check "a wrong FILE_SIZE" gen wp --tamper props
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" wp/ota.zip
+check "  named" vline "properties: bad (FILE_SIZE is $(($(stat -c %s wp/payload.bin) + 1)), payload.bin's is $(stat -c %s wp/payload.bin))"
+check "a wrong property-file offset" gen wf --tamper pf
+check "  verify: exit 2" run_rc 2 $FV ota verify --cert="$CERT" wf/ota.zip
+check "  named" grep -q "^property_files: bad (metadata.pb ota-property-files: payload.bin:42:[0-9]*, the entry's data is [0-9]* bytes at 41)$" "$T/out"
+# the CMS's signature's last byte (the DER's last, before the footer)
+cp ota/ota.zip z.zip && flip z.zip $((zsize - 7))
+check "a whole-file signature changed: exit 2" run_rc 2 $FV ota verify --cert="$CERT" z.zip
+check "  named, the rest good" sh -c "grep -qx 'whole_file_signature: bad (not signed by the key of --cert)' '$T/out' && grep -qx 'properties: good' '$T/out' && grep -qx 'payload_signature: good' '$T/out'"
+# a signed byte outside every entry's data: payload.bin's local header's time
+cp ota/ota.zip z.zip && flip z.zip 10
+check "a signed byte changed: exit 2" run_rc 2 $FV ota verify z.zip
+check "  the CMS's own certificate no longer verifies" vline "whole_file_signature: bad (does not verify with the CMS's own certificate)"
+
+# the operations: each blob against data_sha256_hash, applied, each
+# image against new_partition_info (verify); extract writes them
+check "verify: the images good" sh -c "$FV ota verify --cert='$CERT' ota/ota.zip >v.out && grep -qx 'image system: good' v.out && grep -qx 'image vbmeta: good' v.out"
+check "verify --json: images" sh -c "$FV ota verify --json ota/ota.zip | jq -e '[.verify.images[] | .result] == [\"good\", \"good\"] and .verify.images[0].operations == 2' >/dev/null"
+mkdir ex
+check "extract" run_rc 0 $FV ota extract ota/ota.zip --output-dir=ex
+check "  said" sh -c "grep -qx 'result: ok' '$T/out' && grep -qx 'image system: good, written to ex/system.img' '$T/out'"
+check "  system.img is the generator's" test "$(sha256sum <ex/system.img | cut -c1-64)" = $SYS
+check "  vbmeta.img is the generator's" test "$(sha256sum <ex/vbmeta.img | cut -c1-64)" = $VBM
+check "  nothing else in the directory" test "$(ls -A ex | tr '\n' ' ')" = "system.img vbmeta.img "
+check "extract from the bare payload, one partition" run_rc 0 $FV ota extract ota/payload.bin --output-dir=ex --partition=vbmeta
+check "extract --json" sh -c "$FV ota extract --json ota/ota.zip --output-dir=ex --partition=vbmeta | jq -e '.extract.result == \"ok\" and .extract.images[0].path == \"ex/vbmeta.img\"' >/dev/null"
+check "extract: a partition not in the payload refused" run_rc 1 $FV ota extract ota/ota.zip --output-dir=ex --partition=vbmeta,nope
+check "  named" grep -q "no partition nope in the payload" "$T/err"
+check "extract without --output-dir refused" run_rc 1 $FV ota extract ota/ota.zip
+check "extract into a missing directory: exit 1" run_rc 1 $FV ota extract ota/ota.zip --output-dir=missing/dir
+# every operation type of a full payload: xz, bz, raw, zstd, ZERO, DISCARD,
+# extents out of order, a REPLACE short of its last block
+if command -v zstd >/dev/null; then ops=zstd,xz,bz,raw; else ops=xz,bz,raw; fi
+check "a package of every full operation" gen every --ops $ops --extra
+check "  verify: all good" run_rc 0 $FV ota verify every/ota.zip
+check "  four images" test "$(grep -c '^image .*: good$' "$T/out")" = 4
+mkdir ev
+check "  extract" run_rc 0 $FV ota extract every/ota.zip --output-dir=ev
+check "  zeros.img: 64 KiB of zeros" cmp ev/zeros.img <(head -c 65536 /dev/zero)
+check "  scatter.img: out of order, not whole blocks" test "$(stat -c %s ev/scatter.img)" = 24526
+check "  system.img the same whatever the compressions" test "$(sha256sum <ev/system.img | cut -c1-64)" = $SYS
+# each broken package: the image named bad, no image left
+bad_image() { # WHAT DIR IMAGE WANT [SOURCE]
+	local s=${5:+--source=$5}
+	if ! run_rc 2 $FV ota verify $s "$2/ota.zip"; then fail "$1: verify exit"; return; fi
+	if ! grep -qF -- "image $3: $4" "$T/out"; then sed 's/^/  | /' "$T/out" >&2; fail "$1: verify"; return; fi
+	rm -rf bx && mkdir bx
+	if ! run_rc 2 $FV ota extract $s "$2/ota.zip" --output-dir=bx; then fail "$1: extract exit"; return; fi
+	if [ -e "bx/$3.img" ] || ls -A bx | grep -q "^\.$3"; then ls -A bx >&2; fail "$1: an image left"; return; fi
+	pass "$1"
+}
+gen th --tamper hash && bad_image "a wrong new_partition_info.hash" th vbmeta "bad (new_partition_info.hash differs: the image's SHA-256 is $VBM)"
+gen td --tamper data && bad_image "a blob changed (signed after)" td system "bad (operation 0 (REPLACE_XZ): its data is not its data_sha256_hash)"
+gen tc --tamper cut && bad_image "an xz blob cut short" tc system "bad (operation 0 (REPLACE_XZ): not a valid xz stream)"
+check "a dst extent past its partition (signed)" gen te --tamper extent
+bad "  info refuses it, the field named" te/ota.zip "partition vbmeta: operation 0: dst_extents[0] (blocks 1+3) goes past the partition's 3 blocks"
+check "  verify: exit 1, nothing written by extract" sh -c "! $FV ota verify te/ota.zip >/dev/null 2>&1; mkdir -p bte; ! $FV ota extract te/ota.zip --output-dir=bte >/dev/null 2>&1; test -z \"\$(ls -A bte)\""
+gen tx --tamper delta && bad_image "a delta operation" tx vbmeta "not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image (--source))"
+check "  the good images still written" test -s bx/system.img
+
+# the hash tree and FEC the device makes (hash_tree_*, fec_*): over an
+# image made by fastverity avb add_hashtree_footer, the operations leave
+# them out; regenerated byte for byte, the image's hash holds
+verity_spec() { # IMAGE ALG: the descriptor's values, as the generator takes them
+	$FV avb info_image --image "$1" | awk -F': *' -v alg="$2" '/Image Size:/{is=$2+0} /Tree Offset/{to=$2} /Tree Size/{ts=$2+0}
+		/FEC num roots/{r=$2} /FEC offset/{fo=$2} /FEC size/{fs=$2+0} /Salt:/{s=$2}
+		END{print is":"to":"ts":"fo":"fs":"r":"s":"alg}'
+}
+head -c $((6 * 1048576 + 12288)) /dev/urandom >odm.img
+check "an AVB hashtree image (sha1, 4 roots)" run_rc 0 $FV avb add_hashtree_footer --image odm.img \
+	--partition_size $((8 * 1048576)) --partition_name odm --hash_algorithm sha1 --salt 0a0b --fec_num_roots 4
+check "  an OTA whose tree and FEC the device makes" gen ver --verity "odm=odm.img:$(verity_spec odm.img SHA1)"
+check "  info: its verity fields" sh -c "$FV ota info ver/payload.bin | grep -qx '      hash_tree_algorithm: SHA1' && $FV ota info ver/payload.bin | grep -qx '      fec_roots: 4'"
+check "  verify: good" run_rc 0 $FV ota verify ver/ota.zip
+check "  said" vline "image odm: good"
+mkdir evr
+check "  extract" run_rc 0 $FV ota extract ver/ota.zip --output-dir=evr --partition=odm
+check "  the image byte for byte, tree and FEC included" cmp evr/odm.img odm.img
+head -c 1048576 /dev/urandom >nofec.img
+check "an AVB hashtree image without FEC (sha256)" run_rc 0 $FV avb add_hashtree_footer --image nofec.img \
+	--partition_size $((2 * 1048576)) --partition_name vendor --hash_algorithm sha256 --salt 00112233 --do_not_generate_fec
+check "  an OTA of it" gen vnf --verity "vendor=nofec.img:$(verity_spec nofec.img sha256)"
+check "  verify: good" run_rc 0 $FV ota verify vnf/ota.zip
+gen vs --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper salt &&
+	bad_image "a wrong hash_tree_salt" vs odm "bad (new_partition_info.hash differs"
+gen vr --verity "odm=odm.img:$(verity_spec odm.img sha1)" --tamper roots &&
+	bad_image "a wrong fec_roots" vr odm "bad (fec_extent: 114688 bytes, the parity of fec_data_extent is 172032)"
+
+# a run interrupted (SIGINT, as Ctrl-C) leaves no temporary file: the
+# image being written is unnamed (O_TMPFILE) until its commit
+truncate -s 64M big.img
+$FV avb add_hashtree_footer --image big.img --partition_size $((72 * 1048576)) --partition_name big \
+	--hash_algorithm sha256 --salt 01 >/dev/null 2>&1
+check "a package of a 72 MiB partition" gen big --verity "big=big.img:$(verity_spec big.img sha256)"
+for t in 0.05 0.2 0.4; do
+	rm -rf ebig && mkdir ebig
+	timeout -s INT $t $FV ota extract big/ota.zip --output-dir=ebig >/dev/null 2>&1
+	check "interrupted after ${t} s: no temporary file left" test -z "$(ls -A ebig | grep '^\.')"
+done
+
+# deltas: SOURCE_COPY, SOURCE_BSDIFF (BSDIFF40), BROTLI_BSDIFF (BSDF2)
+# from --source=DIR (NAME.img), checked against old_partition_info first
+check "a delta package" gen dl --delta
+check "  info: a delta, its operations" sh -c "$FV ota info dl/payload.bin | grep -qx '  type: delta' && $FV ota info dl/payload.bin | grep -qx '        BROTLI_BSDIFF: 3'"
+check "  verify without --source: the delta not applied (exit 2)" run_rc 2 $FV ota verify dl/ota.zip
+check "  named" vline "image system: not applied (operation 0: SOURCE_COPY: a delta operation, it needs the source image (--source))"
+check "  verify --source: good" run_rc 0 $FV ota verify --source=dl/source dl/ota.zip
+check "  said" vline "image system: good"
+mkdir edl
+check "  extract --source" run_rc 0 $FV ota extract --source=dl/source --output-dir=edl dl/ota.zip
+check "  system.img the target's" test "$(sha256sum <edl/system.img | cut -c1-64)" = $SYS
+check "  vbmeta.img the target's" test "$(sha256sum <edl/vbmeta.img | cut -c1-64)" = $VBM
+if command -v img2simg >/dev/null; then
+	mkdir sps && img2simg dl/source/system.img sps/system.img
+	check "  a sparse source image (img2simg's)" run_rc 0 $FV ota verify --source=sps dl/ota.zip
+	check "  said" vline "image system: good"
+fi
+mkdir src2 && cp dl/source/system.img src2/ && flip src2/system.img 5000
+check "  a source image changed: exit 2" run_rc 2 $FV ota verify --source=src2 dl/ota.zip
+check "  named" grep -q "^image system: bad (source image src2/system.img: not old_partition_info.hash, its SHA-256 is [0-9a-f]*)$" "$T/out"
+check "  a source image missing: not applied" run_rc 2 $FV ota verify --source=nowhere dl/ota.zip
+check "  named" grep -q "^image system: not applied (its source image: nowhere/system.img" "$T/out"
+gen ds --delta --tamper srchash && bad_image "a wrong src_sha256_hash" ds system "bad (operation 1 (SOURCE_BSDIFF): its source data is not its src_sha256_hash)" ds/source
+
+# --avb-key: the images as one AVB set (vbmeta signed by the key, its
+# hash and hashtree descriptors checked against the images)
+openssl genrsa -out avb.pem 2048 2>/dev/null
+head -c 300000 /dev/urandom >boot.img
+head -c 1048576 /dev/urandom >sys.img
+$FV avb add_hash_footer --image boot.img --partition_size $((512 * 1024)) --partition_name boot >/dev/null 2>&1
+$FV avb add_hashtree_footer --image sys.img --partition_size $((2 * 1048576)) --partition_name system \
+	--hash_algorithm sha256 >/dev/null 2>&1
+$FV avb make_vbmeta_image --output vbm.img --key avb.pem --algorithm SHA256_RSA2048 \
+	--include_descriptors_from_image boot.img --include_descriptors_from_image sys.img >/dev/null 2>&1
+check "an OTA of an AVB set" gen av --image boot=boot.img --image system=sys.img --image vbmeta=vbm.img
+check "  verify --avb-key: good" run_rc 0 $FV ota verify --avb-key=avb.pem av/ota.zip
+check "  said" vline "avb: good"
+check "  nothing left in the temporary directory" test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fastverity-ota.*' -newer av/ota.zip)"
+openssl genrsa -out avb2.pem 2048 2>/dev/null
+check "  another key: exit 2" run_rc 2 $FV ota verify --avb-key=avb2.pem av/ota.zip
+check "  named" grep -q "^avb: bad (vbmeta.img: the vbmeta is signed by another key" "$T/out"
+check "  --json: the verdict, no removed path" sh -c "$FV ota verify --json --avb-key=avb2.pem av/ota.zip | jq -e '.verify.result == \"bad\" and (.verify.avb | startswith(\"bad (\")) and ([.verify.images[] | has(\"path\")] | any | not)' >/dev/null"
+# a validly signed package whose AVB image is broken: caught
+cp sys.img sys2.img && flip sys2.img 4096
+check "an OTA of a broken AVB image, validly signed" gen av2 --image boot=boot.img --image system=sys2.img --image vbmeta=vbm.img
+check "  verify without --avb-key: good" run_rc 0 $FV ota verify av2/ota.zip
+check "  verify --avb-key: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem av2/ota.zip
+check "  the system image named" grep -q "^avb: bad (system.img: " "$T/out"
+check "  a package whose vbmeta image is bad: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem th/ota.zip
+check "  said" vline "avb: missing (no good vbmeta image to start from)"
+
+# paycheck (update_engine's checker, tests/ota/paycheck) as an oracle:
+# what it accepts fastverity accepts, what it refuses fastverity names
+PC="$PY $G/paycheck/run_paycheck.py -k $G/paycheck/update_engine/scripts/update_payload/payload-test-key.pub"
+if $PY -c 'import six' 2>/dev/null; then
+	check "paycheck accepts the full package" sh -c "$PC -c -t full -s 295 ota/payload.bin 2>/dev/null"
+	check "paycheck accepts the SHA-1 whole-file one's payload" sh -c "$PC -c -t full sha1/payload.bin 2>/dev/null"
+	check "paycheck accepts the delta (minor 7)" sh -c "$PC -c -t delta dl/payload.bin 2>/dev/null"
+	check "  fastverity too" run_rc 0 $FV ota verify --source=dl/source dl/ota.zip
+	check "paycheck refuses the changed blob" sh -c "! $PC -c -t full td/payload.bin 2>&1 | grep -q 'data_sha256_hash.*does not match'; test \$? = 1"
+	check "  fastverity too" run_rc 2 $FV ota verify td/ota.zip
+else
+	skip "paycheck: python3-six is not installed (make deps installs it)"
+fi
+
 # the command line
 check "ota --help" run_rc 0 $FV ota --help
 check "ota --help lists info" grep -q "info" "$T/out"
 check "ota info --help" run_rc 0 $FV ota info --help
 check "ota info --help shows --json" grep -q -- "--json" "$T/out"
 check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
+check "ota extract --help shows --output-dir" sh -c "$FV ota extract --help | grep -q -- --output-dir"
+check "ota extract --cert: refused (verify's)" run_rc 1 $FV ota extract --cert=x --output-dir=out ota/ota.zip
 check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
 check "ota alone: usage, exit 1" run_rc 1 $FV ota
 check "ota nope: refused" run_rc 1 $FV ota nope

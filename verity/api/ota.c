@@ -20,8 +20,8 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 	*out = NULL;
 	if ((r = verity_api_options_in(__func__, opt, &full)))
 		return r;
-	if (how > 1)
-		return verity_api_fail(EINVAL, "%s: how %u: 0 or 1", __func__,
+	if (how > 3)
+		return verity_api_fail(EINVAL, "%s: how %u: 0 to 3", __func__,
 				       how);
 	if (full.ntrusted_certs > 1)
 		return verity_api_fail(EINVAL,
@@ -33,11 +33,25 @@ API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
 	if ((r = verity_ota_open(path, (int)how,
 				 full.ntrusted_certs ? full.trusted_certs[0]
 						     : NULL,
+				 full.threads,
 				 &p->o, &err))) {
 		free(p);
 		return verity_api_keep(r, &err);
 	}
 	*out = p;
+	return 0;
+}
+
+API int fv_ota_extract(fv_ota *p, const char *dir, const char *src,
+			  const char *names)
+{
+	struct ht_error err;
+	int r;
+
+	NEED(p);
+	if ((r = verity_ota_apply(p->o, dir, src, names, &err)) ||
+	    (r = verity_ota_facts(p->o, &err)))
+		return verity_api_keep(r, &err);
 	return 0;
 }
 

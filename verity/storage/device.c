@@ -241,6 +241,7 @@ int verity_device_open_beside(struct verity_device *d,
 	*d = *held;
 	d->path = r->path;
 	d->tmp = d->final = NULL;
+	d->anonymous = 0;
 	d->src = r->extents;
 	d->src_owned = NULL;
 	if (d->src)
@@ -261,8 +262,9 @@ void verity_device_close(struct verity_device *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
-	if (d->tmp)
+	if (d->tmp && !d->anonymous)
 		unlink(d->tmp); /* never committed */
+	d->anonymous = 0;
 	free(d->tmp);
 	free(d->final);
 	d->tmp = NULL;

@@ -47,6 +47,7 @@ struct verity_device {
 	 * path it replaces on commit (both NULL otherwise) */
 	char *tmp;
 	char *final;
+	int anonymous; /* tmp not yet made: an O_TMPFILE file until commit */
 	/* a source of extents: base and size are in its logical bytes,
 	 * reads go through it and writes only to its file extents; NULL:
 	 * the file's own bytes */

@@ -201,14 +201,55 @@ static int sync_dir(const char *dir)
 	return r;
 }
 
+int verity_device_output_anonymous(struct verity_device *d,
+				   struct ht_error *err)
+{
+	struct stat st;
+	char *dir;
+	int fd;
+
+	if (!d->tmp || d->anonymous)
+		return 0;
+	if (!(dir = dir_of(d->tmp)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	fd = fstat(d->fd, &st) < 0
+		     ? -1
+		     : open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	if (fd < 0)
+		return 0; /* not where O_TMPFILE is not: the named file stays */
+	if (fchmod(fd, st.st_mode & 07777) < 0 ||
+	    (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) < 0)) {
+		close(fd);
+		return 0;
+	}
+	close(d->fd);
+	unlink(d->tmp);
+	d->fd = fd;
+	d->anonymous = 1;
+	return 0;
+}
+
 /* The temporary file renamed over the final path; *dir: its directory,
- * to sync (NULL when opened in place). */
+ * to sync (NULL when opened in place). An anonymous one is first given
+ * its temporary name. */
 static int rename_over(struct verity_device *d, char **dir,
 		       struct ht_error *err)
 {
+	char proc[64];
+
 	*dir = NULL;
 	if (!d->tmp)
 		return 0;
+	if (d->anonymous) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", d->fd);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, d->tmp,
+			   AT_SYMLINK_FOLLOW) < 0)
+			return ht_fail(err, EIO, "%s: cannot name the new file: "
+						 "%s",
+				       d->path, strerror(errno));
+		d->anonymous = 0;
+	}
 	if (rename(d->tmp, d->final) < 0)
 		return ht_fail(err, EIO, "%s: cannot replace: %s", d->path,
 			       strerror(errno));

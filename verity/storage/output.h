@@ -37,6 +37,13 @@ int verity_device_open_format_output(struct verity_device *d,
 				     const char *what, const char *data_path,
 				     uint64_t offset, uint64_t keep_from,
 				     struct ht_error *err);
+/* An output just opened whole by verity_device_open_output, before
+ * anything is written to it: its temporary file made an unnamed one
+ * (O_TMPFILE, the same mode and owner), given its temporary name only by
+ * the commit, so that a run killed meanwhile leaves nothing behind.
+ * Nothing changes where the file system has no O_TMPFILE. */
+int verity_device_output_anonymous(struct verity_device *d,
+				   struct ht_error *err);
 /* Makes an output durable and visible under its name: fsync, rename over
  * the old file, fsync of the directory. A no-op for devices opened in
  * place (beyond fsync). */

@@ -53,8 +53,22 @@ START_TEST(facts)
 	ck_assert_int_eq(fv_ota_fact(p, 0, NULL, &type), -EINVAL);
 	fv_ota_fact(p, 0, kv, &type);
 	ck_assert_int_eq(type, '{');
+
+	/* extract: a name not in the payload refused; none asked, no
+	 * partition: an extract object, result ok, no image */
+	ck_assert_int_eq(fv_ota_extract(p, dir, NULL, "system"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no partition system"));
+	ck_assert_int_eq(fv_ota_extract(p, dir, NULL, NULL), 0);
+	for (i = 0, seen = 0; !fv_ota_fact(p, i, kv, &type); i++)
+		if (!strcmp(kv[0], "extract") ||
+		    (!strcmp(kv[0], "result") && !strcmp(kv[1], "ok")) ||
+		    (!strcmp(kv[0], "images") && type == '['))
+			seen++;
+	ck_assert_int_eq(seen, 3);
+	ck_assert_int_eq(fv_ota_extract(NULL, dir, NULL, NULL), -EINVAL);
 	fv_ota_free(p);
 	fv_ota_free(NULL);
+	ck_assert_int_eq(fv_ota_open(path, 4, NULL, &p), -EINVAL);
 
 	/* cut short: refused, the file named */
 	write_file(path, empty_payload, 20);

@@ -426,11 +426,53 @@ static const char *verdict_word(enum verity_ota_verdict v)
 	return w[v];
 }
 
+/* What verity_ota_apply found, each partition's. */
+static void add_images(struct verity_ota *o)
+{
+	begin_array(o, "images");
+	for (size_t i = 0; i < o->nparts; i++) {
+		const struct verity_ota_part *p = &o->parts[i];
+
+		begin(o, NULL);
+		add_str(o, "name", p->name);
+		add_str(o, "result", p->verdict);
+		add_u64(o, "operations", p->ops);
+		if (p->path)
+			add_str(o, "path", p->path);
+		end(o);
+	}
+	end_array(o);
+	if (o->unhashed)
+		add_u64(o, "operations_without_data_hash", o->unhashed);
+}
+
+static int parts_ok(const struct verity_ota *o)
+{
+	for (size_t i = 0; i < o->nparts; i++)
+		if (strcmp(o->parts[i].verdict, "good"))
+			return 0;
+	return 1;
+}
+
+static void add_extract(struct verity_ota *o)
+{
+	begin(o, "extract");
+	add_str(o, "result", parts_ok(o) ? "ok" : "bad");
+	add_images(o);
+	end(o);
+}
+
 static void add_verify(struct verity_ota *o)
 {
+	static const char *const zip_keys[VERITY_OTA_ZIP_CHECKS] = {
+		"whole_file_signature", "otacert", "properties",
+		"property_files"};
 	int ok = o->metadata_verdict == VERITY_OTA_SIG_GOOD &&
 		 o->payload_verdict == VERITY_OTA_SIG_GOOD;
 
+	for (int i = 0; o->is_zip && i < VERITY_OTA_ZIP_CHECKS; i++)
+		ok = ok && !strcmp(o->zip_check[i], "good");
+	ok = ok && (!o->applied || parts_ok(o));
 	begin(o, "verify");
 	add_str(o, "result", ok ? "ok" : "bad");
 	add_str(o, "trust", o->trusted ? "checked" : "not checked");
@@ -439,11 +481,24 @@ static void add_verify(struct verity_ota *o)
 		add_str(o, "signer", o->signer);
 	add_str(o, "metadata_signature", verdict_word(o->metadata_verdict));
 	add_str(o, "payload_signature", verdict_word(o->payload_verdict));
+	for (int i = 0; o->is_zip && i < VERITY_OTA_ZIP_CHECKS; i++) {
+		add_str(o, zip_keys[i], o->zip_check[i]);
+		if (i == VERITY_OTA_ZIP_SIGNATURE && o->zip_digest[0])
+			add_str(o, "whole_file_digest", o->zip_digest);
+	}
+	if (o->applied)
+		add_images(o);
 	end(o);
 }
 
 int verity_ota_facts(struct verity_ota *o, struct ht_error *err)
 {
+	for (size_t i = 0; i < o->nf; i++) {
+		free(o->f[i].key);
+		free(o->f[i].value);
+	}
+	o->nf = 0;
+	o->nomem = 0;
 	begin(o, NULL);
 	add_str(o, "file", o->src.name);
 	add_str(o, "kind", o->is_zip ? "zip" : "payload");
@@ -454,6 +509,8 @@ int verity_ota_facts(struct verity_ota *o, struct ht_error *err)
 		add_zip(o);
 	if (o->verified)
 		add_verify(o);
+	else if (o->applied)
+		add_extract(o);
 	end(o);
 	if (o->nomem)
 		return ht_fail(err, ENOMEM, "out of memory");

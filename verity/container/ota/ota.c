@@ -8,6 +8,7 @@
 
 #include "verity/container/ota/pbc.h"
 #include "verity/storage/crc32.h"
+#include "verity/tree/params.h"
 #include "ota_metadata.pb-c.h"
 
 int verity_ota_probe(const struct verity_ota_src *src)
@@ -146,7 +147,8 @@ static int file_read(void *ctx, uint64_t off, void *buf, size_t len,
 }
 
 int verity_ota_open(const char *path, int verify, const char *cert,
-		    struct verity_ota **out, struct ht_error *err)
+		    unsigned threads, struct verity_ota **out,
+		    struct ht_error *err)
 {
 	struct verity_ota_src src;
 	struct verity_ota *o;
@@ -156,6 +158,7 @@ int verity_ota_open(const char *path, int verify, const char *cert,
 	if (!(o = calloc(1, sizeof(*o))))
 		return ht_fail(err, ENOMEM, "out of memory");
 	o->dev.fd = -1;
+	o->threads = threads ? threads : verity_default_threads();
 	if ((r = verity_device_open(&o->dev, path, VERITY_OPEN_READ, err))) {
 		free(o);
 		return r;
@@ -165,7 +168,8 @@ int verity_ota_open(const char *path, int verify, const char *cert,
 	src.size = o->dev.size;
 	src.name = path;
 	if ((r = verity_ota_read(&src, o, err)) ||
-	    (verify && (r = verity_ota_verify(o, cert, err)))) {
+	    ((verify & 1) && (r = verity_ota_verify(o, cert, err))) ||
+	    ((verify & 2) && (r = verity_ota_apply(o, NULL, NULL, NULL, err)))) {
 		verity_ota_free(o);
 		return r;
 	}
@@ -204,6 +208,9 @@ void verity_ota_free(struct verity_ota *o)
 		free(o->f[i].value);
 	}
 	free(o->f);
+	for (size_t i = 0; o->parts && i < o->nparts; i++)
+		free(o->parts[i].path);
+	free(o->parts);
 	free(o->properties);
 	free(o->signer);
 	free(o->zip_signer);

@@ -101,12 +101,11 @@ static int key_of(struct verity_ota *o, const char *pem, size_t len,
 	return 0;
 }
 
-/* SHA-256 of [a, a + alen) then [b, b + blen) of the package. */
-static int digest(const struct verity_ota *o, uint64_t a, uint64_t alen,
-		  uint64_t b, uint64_t blen, uint8_t out[32],
-		  struct ht_error *err)
+int verity_ota_digest(const struct verity_ota *o, const char *alg, uint64_t a,
+		      uint64_t alen, uint64_t b, uint64_t blen, uint8_t *out,
+		      struct ht_error *err)
 {
-	EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	EVP_MD *md = EVP_MD_fetch(NULL, alg, NULL);
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
 	uint8_t *buf = malloc(CHUNK);
 	const uint64_t at[2] = {a, b}, len[2] = {alen, blen};
@@ -114,7 +113,7 @@ static int digest(const struct verity_ota *o, uint64_t a, uint64_t alen,
 	int r = 0;
 
 	if (!md || !c || !buf || !EVP_DigestInit_ex(c, md, NULL)) {
-		r = ht_fail(err, ENOMEM, "SHA-256 cannot be computed (OpenSSL)");
+		r = ht_fail(err, ENOMEM, "%s cannot be computed (OpenSSL)", alg);
 		goto out;
 	}
 	for (int k = 0; k < 2 && !r; k++)
@@ -126,11 +125,11 @@ static int digest(const struct verity_ota *o, uint64_t a, uint64_t alen,
 			if (!(r = verity_ota_src_read(&o->src, at[k] + done,
 						      buf, step, err)) &&
 			    !EVP_DigestUpdate(c, buf, step))
-				r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+				r = ht_fail(err, EIO, "%s failed (OpenSSL)", alg);
 			done += step;
 		}
-	if (!r && (!EVP_DigestFinal_ex(c, out, &n) || n != 32))
-		r = ht_fail(err, EIO, "SHA-256 failed (OpenSSL)");
+	if (!r && !EVP_DigestFinal_ex(c, out, &n))
+		r = ht_fail(err, EIO, "%s failed (OpenSSL)", alg);
 out:
 	free(buf);
 	EVP_MD_CTX_free(c);
@@ -138,18 +137,25 @@ out:
 	return r;
 }
 
-/* One signature over a SHA-256 digest: 1 good, 0 not. */
-static int verify_one(EVP_PKEY *key, const uint8_t *sig, size_t len,
-		      const uint8_t d[32])
+static int digest(const struct verity_ota *o, uint64_t a, uint64_t alen,
+		  uint64_t b, uint64_t blen, uint8_t out[32],
+		  struct ht_error *err)
 {
+	return verity_ota_digest(o, "SHA256", a, alen, b, blen, out, err);
+}
+
+int verity_ota_verify_digest(void *pkey, const char *alg, const uint8_t *sig,
+			     size_t len, const uint8_t *d, size_t dlen)
+{
+	EVP_PKEY *key = pkey;
 	EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-	EVP_MD *md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	EVP_MD *md = EVP_MD_fetch(NULL, alg, NULL);
 	int ok = c && md && EVP_PKEY_verify_init(c) > 0;
 
 	if (ok && EVP_PKEY_is_a(key, "RSA"))
 		ok = EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) > 0 &&
 		     EVP_PKEY_CTX_set_signature_md(c, md) > 0;
-	ok = ok && EVP_PKEY_verify(c, sig, len, d, 32) == 1;
+	ok = ok && EVP_PKEY_verify(c, sig, len, d, dlen) == 1;
 	EVP_MD_free(md);
 	EVP_PKEY_CTX_free(c);
 	ERR_clear_error();
@@ -177,7 +183,8 @@ static enum verity_ota_verdict verdict(EVP_PKEY *key,
 		for (size_t k = 0; k < g->data.len; k++)
 			if (g->data.data[k])
 				zeros = 0;
-		if (len && verify_one(key, g->data.data, len, d))
+		if (len && verity_ota_verify_digest(key, "SHA256",
+						    g->data.data, len, d, 32))
 			return VERITY_OTA_SIG_GOOD;
 	}
 	return zeros ? VERITY_OTA_SIG_PLACEHOLDER : VERITY_OTA_SIG_BAD;
@@ -227,6 +234,8 @@ int verity_ota_verify(struct verity_ota *o, const char *cert,
 		o->payload_verdict = m->has_signatures_offset
 					     ? verdict(key, p->payload_sig, dp)
 					     : VERITY_OTA_SIG_NONE;
+		if (o->is_zip)
+			r = verity_ota_check_zip(o, cert ? key : NULL, dm, err);
 	}
 	if (x)
 		X509_free(x);
