@@ -376,10 +376,15 @@ check "  the system image named" grep -q "^avb: bad (system.img: " "$T/out"
 check "  a package whose vbmeta image is bad: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem th/ota.zip
 check "  said" vline "avb: missing (no good vbmeta image to start from)"
 
-# paycheck (update_engine's checker, tests/ota/paycheck) as an oracle:
-# what it accepts fastverity accepts, what it refuses fastverity names
-PC="$PY $G/paycheck/run_paycheck.py -k $G/paycheck/update_engine/scripts/update_payload/payload-test-key.pub"
-if $PY -c 'import six' 2>/dev/null; then
+# paycheck (update_engine's checker, not packaged, not kept here:
+# tests/ota/README.md) as an oracle where one is given: what it accepts
+# fastverity accepts, what it refuses fastverity names
+PCD=${PAYCHECK_DIR:-$TOP/../shared/ota}
+PC="$PY $PCD/run_paycheck.py -k $T/pc.pub"
+openssl pkey -in "$G/keys/payload-test-key.pem" -pubout -out "$T/pc.pub" 2>/dev/null
+if [ ! -f "$PCD/run_paycheck.py" ]; then
+	skip "paycheck: no copy given (PAYCHECK_DIR: AOSP update_engine's scripts, not packaged)"
+elif $PY -c 'import six' 2>/dev/null; then
 	check "paycheck accepts the full package" sh -c "$PC -c -t full -s 295 ota/payload.bin 2>/dev/null"
 	check "paycheck accepts the SHA-1 whole-file one's payload" sh -c "$PC -c -t full sha1/payload.bin 2>/dev/null"
 	check "paycheck accepts the delta (minor 7)" sh -c "$PC -c -t delta dl/payload.bin 2>/dev/null"
