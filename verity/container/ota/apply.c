@@ -1,5 +1,5 @@
 /* A full OTA payload's operations applied (verity/container/ota/ota.h,
- * verity_ota_apply; the facts: ../shared/FORMAT-android17.md B.3, B.6):
+ * verity_ota_apply; the facts: docs/ota.md):
  * each operation's blob read (within the data blobs: payload.c checked
  * it), its data_sha256_hash checked before it is used, its data
  * decompressed into its dst_extents, and the partition hashed against

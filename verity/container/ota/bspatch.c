@@ -1,11 +1,12 @@
 /* bspatch (verity/container/ota/ota.h, verity_ota_bspatch; the format:
- * ../shared/FORMAT-android17.md B.3): a 32-byte header (BSDIFF40, or
+ * docs/ota.md): a 32-byte header (BSDIFF40, or
  * BSDF2 and a compressor byte for each stream; the control and diff
  * streams' compressed lengths and the new data's size, sign-magnitude
  * little-endian), then the control, diff and extra streams. Each control
  * entry (x, y, z): x bytes of diff added to the old data from the old
  * position (zeros outside it), y bytes of extra, then the old position
- * moved by z. Every length is checked before it is used. */
+ * moved by z. Every length is checked before it is used. Written here:
+ * Debian 12 packages bspatch as a program only (bsdiff), no library. */
 #include "verity/container/ota/ota.h"
 
 #include <errno.h>

@@ -1,6 +1,5 @@
-/* An Android A/B OTA payload (payload.bin; docs/ota.md, the facts in
- * ../shared/FORMAT-android17.md B.1-B.5): the 24-byte header (`CrAU`,
- * major 2, the manifest's and the metadata signature's sizes), the
+/* An Android A/B OTA payload (payload.bin; docs/ota.md): the 24-byte
+ * header (`CrAU`, major 2, the manifest's and the metadata signature's sizes), the
  * manifest (DeltaArchiveManifest, unpacked by libprotobuf-c from the
  * generated update_metadata.pb-c.h), the metadata signature and the
  * payload signature (Signatures messages). Every size, offset and

@@ -1,6 +1,6 @@
 /* An OTA payload's metadata and payload signatures checked
  * (verity/container/ota/ota.h, verity_ota_verify; the facts:
- * ../shared/FORMAT-android17.md B.5). */
+ * docs/ota.md). */
 #include "verity/container/ota/ota.h"
 
 #include <errno.h>

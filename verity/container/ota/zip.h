@@ -1,6 +1,5 @@
-/* The zip around an Android A/B OTA payload (docs/ota.md; the facts:
- * PKWARE's APPNOTE and AOSP's signapk/recovery verifier, as
- * ../shared/FORMAT-android17.md B.8 gathers them): the end of central
+/* The zip around an Android A/B OTA payload (docs/ota.md gathers the
+ * facts of PKWARE's APPNOTE and AOSP's signapk): the end of central
  * directory, the central directory, each entry's local header (so that
  * an entry's data is read in place, at its offset), and the whole-file
  * signature's footer in the archive comment.

@@ -1,5 +1,5 @@
 /* An OTA zip's own checks (verity/container/ota/ota.h,
- * verity_ota_check_zip; the facts: ../shared/FORMAT-android17.md B.8):
+ * verity_ota_check_zip; the facts: docs/ota.md):
  * the whole-file signature, otacert, payload_properties.txt and the
  * property files. Each verdict is "good" or says why not, naming the
  * field; only a failure to read or compute is an error. */
