@@ -561,6 +561,10 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 		r = EXIT_PARAMS;
 		goto out;
 	}
+	/* a set's anchor is --key: --trusted-cert is the wrong kind, which
+	 * the walk refuses (docs/trust.md) */
+	opts.trusted_certs = (const char *const *)o->trusted_certs;
+	opts.ntrusted_certs = o->ntrusted;
 	p.pr = &pr;
 	if (o->json)
 		p.list = json_object_new_array();

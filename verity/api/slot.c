@@ -276,9 +276,13 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 					: FV_TRUST_UNCHECKED;
 		return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
 	}
-	/* the top one: the policy asked for the walk's anchor */
+	/* the top one: the policy asked for the walk's anchor (trusted
+	 * certificates in the options: the wrong kind, refused) */
 	if ((r = verity_api_avb_verdict(
-		     a, w->key ? VERITY_ANCHOR_KEY : VERITY_ANCHOR_NONE,
+		     a,
+		     w->key		      ? VERITY_ANCHOR_KEY
+		     : w->o->ntrusted_certs ? VERITY_ANCHOR_CERT
+					    : VERITY_ANCHOR_NONE,
 		     w->req->key, w->key, w->key_len, 0, &why))) {
 		if (why == AVB_OTHER_KEY)
 			return ended(step_say(
