@@ -84,6 +84,14 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 		: !strcmp(name, "ddi")   ? CLI_DDI
 		: !strcmp(name, "super") ? CLI_SUPER
 					 : CLI_SIDECAR;
+	/* a container that carries its own signatures takes none given */
+	if (o->root_hash_signature && (*kind == CLI_DDI || *kind == CLI_SUPER))
+		return cli_error(-EINVAL,
+				 "%s: %s carries its own signatures; "
+				 "--root-hash-signature does not apply",
+				 image,
+				 *kind == CLI_DDI ? "a systemd disk image"
+						  : "an Android super image");
 	return 0;
 }
 

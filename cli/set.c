@@ -545,6 +545,12 @@ int cli_set_verify(struct cli_opts *o, const char *image, int super)
 	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
 		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
 				 o->slot);
+	if (o->root_hash_signature)
+		return cli_error(-EINVAL,
+				 "%s: an Android image carries its own "
+				 "signatures; --root-hash-signature does not "
+				 "apply",
+				 image);
 	if ((r = cli_block_devices(o, &names, &files)))
 		goto out;
 	req.image = image;

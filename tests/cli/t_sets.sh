@@ -214,4 +214,6 @@ check "  --json too" sh -c "'$FV' verify lone.img --json | jq -e '.result == \"o
 "$FV" avb make_vbmeta_image --output lone2.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem"
 check "signed, checked against --key" run_rc 0 "$FV" verify lone2.img --key "$K/rsa2048.pem"
 check "  naming the key" grep -qx "lone2.img: no descriptors: nothing to verify; signature: SHA256_RSA2048, signed by $K/rsa2048.pem." out
+check "a root hash signature given for a set: refused, exit 1" run_rc 1 "$FV" verify lone2.img --root-hash-signature=lone.img
+check "  in one line" grep -qx "fastverity: lone2.img: an Android image carries its own signatures; --root-hash-signature does not apply" err
 finish

@@ -128,6 +128,7 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 		}
 	}
 	img->writes = req->writes;
+	img->activates = req->activates;
 	if (!r && o->ntrusted_certs &&
 	    !(img->certs = calloc(o->ntrusted_certs, sizeof(*img->certs))))
 		r = ht_fail(err, ENOMEM, "out of memory");
@@ -628,8 +629,18 @@ static int act_on(const char *who, const fv_image *img, size_t i,
 
 	NEED(res);
 	*res = NULL;
-	if ((r = action_options(who, img, o, &opts)) ||
-	    (r = acting(img, i, &pr)))
+	if ((r = action_options(who, img, o, &opts)))
+		return r;
+	/* a signature judged for the kernel (the opening column) is not
+	 * judged for a read: a given one with no anchor is the kernel's to
+	 * check, a read's to refuse */
+	if (img->activates && action != verity_api_pair_dump)
+		return verity_api_fail(EINVAL,
+				       "%s: %s: opened to be mapped (the open "
+				       "request's activates): open it without "
+				       "to read it",
+				       who, img->path);
+	if ((r = acting(img, i, &pr)))
 		return r;
 	r = action(pr, &opts, res);
 	verity_api_pair_free(pr);

@@ -171,6 +171,7 @@ struct fv_image {
 	 * on its word (repair), the certificates a signature the policy
 	 * said to check is checked against (copies) */
 	int writes;
+	int activates; /* judged for the kernel: not for a read */
 	char **certs;
 	size_t ncerts;
 };

@@ -704,6 +704,15 @@ START_TEST(repair_checks_signature)
 					     .activates = 1};
 		fv_image *im;
 
+		/* judged for the kernel, with no anchor: the keyring's to
+		 * check, and not to be read on that verdict */
+		ck_assert_int_eq(fv_open(&rq, NULL, &im), 0);
+		ck_assert_int_eq(img_pair(im, 0).trust, FV_TRUST_UNCHECKED);
+		ck_assert_int_eq(fv_verify(im, 0, NULL, &res), -EINVAL);
+		ck_assert_ptr_nonnull(
+			strstr(fv_last_error(), "opened to be mapped"));
+		ck_assert_ptr_null(res);
+		fv_image_free(im);
 		ck_assert_int_eq(fv_open(&rq, o, &im), 0);
 		ck_assert_int_eq(img_pair(im, 0).trust, FV_TRUST_CHECK);
 		res = (fv_result *)1;
