@@ -590,6 +590,15 @@ static int changed_by_verify(struct update *u, const struct verity_run *run,
 	free(x.digests);
 	if (r)
 		return r;
+	/* a tree of one data block has no levels: the block's digest is the
+	 * root, and a root that does not match is that block changed (no
+	 * old tree to prove, nor to write over) */
+	if (!u->g->levels && !res.root_matches && !x.has_other) {
+		free(u->found_digests);
+		u->found_digests = NULL;
+		u->changed.n = 0;
+		return verity_update_push(&u->changed, 0, err);
+	}
 	if (!res.root_matches || res.root_first)
 		return ht_fail(err, EPERM,
 			       "%s: the top of the tree does not match the old "
