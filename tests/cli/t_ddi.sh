@@ -30,9 +30,9 @@ check "verify IMAGE: a signed DDI" run_rc 0 "$FV" verify signed.raw --trusted-ce
 check "  the partition and signer named" grep -q "^root-x86-64: partition 1 (root-x86-64, label 'root-x86-64', UUID ${ROOT:0:8}-.*), tree in partition 2, signed: verified.$" "$T/out"
 check "  the signer" grep -q "^root-x86-64: signed by /CN=ddi-signer (certificate sha256 [0-9a-f]\{64\}), partition 3.$" "$T/out"
 check "verify IMAGE: the signer must be trusted (exit 2, as for every container)" run_rc 2 "$FV" verify signed.raw --trusted-cert=c2.pem
+check "  says so" grep -q "the signer /CN=ddi-signer is not trusted" "$T/err"
 check "verify IMAGE: a root hash signature given: refused, exit 1" run_rc 1 "$FV" verify unsigned.raw --root-hash-signature=signed.raw
 check "  the disk image carries its own" grep -q "carries its own signatures; --root-hash-signature does not apply" "$T/err"
-check "  says so" grep -q "the signer /CN=ddi-signer is not trusted" "$T/err"
 check "verify IMAGE: signed, and no certificate to check it: checked, the signer said not to be" run_rc 0 "$FV" verify signed.raw
 check "  says where to give one" grep -q "is signed (partition 3), and its signer was not checked (give --trusted-cert=<cert.pem>, or put the certificate in /etc/verity.d/ as systemd does)" "$T/err"
 check "  and the verdict says so" grep -q "^root-x86-64: .*, signed, signer not checked: verified.$" "$T/out"
