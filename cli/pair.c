@@ -305,17 +305,20 @@ void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
 {
 	struct fv_report rep;
 
+	cli_report(res, &rep);
+	/* (what the blocks showed is said apart: a damaged image does not
+	 * match its root) */
 	if (!cp->avb && cp->trust == FV_TRUST_UNCHECKED) {
 		fprintf(stderr,
 			"fastverity: %s: warning: the root hash is signed, and "
 			"its signer was not checked (give "
-			"--trusted-cert=<cert.pem> to check it): the image "
-			"matches its root hash, but nothing proves who made "
-			"it\n",
-			cp->signature_path ? cp->signature_path : cp->pi.data);
+			"--trusted-cert=<cert.pem> to check it)%s\n",
+			cp->signature_path ? cp->signature_path : cp->pi.data,
+			rep.intact ? ": the image matches its root hash, but "
+				     "nothing proves who made it"
+				   : "");
 		return;
 	}
-	cli_report(res, &rep);
 	if (cp->avb || rep.trust != FV_TRUST_CHECK)
 		return;
 	if (*rep.signature_warning)

@@ -148,6 +148,8 @@ check "  JSON: checked false, trust not checked, no signer" sh -c "'$FV' verify 
 check "verify os.raw with the wrong certificate" run_rc 2 "$FV" verify os.raw --trusted-cert=c2.pem
 printf 'X' | dd of=os.raw bs=1 seek=5000 conv=notrunc status=none
 check "verify os.raw finds a bad block" run_rc 2 "$FV" verify os.raw --trusted-cert=c.pem
+check "  without a certificate too, never saying it matches its root" run_rc 2 "$FV" verify os.raw
+check "  the signer said not checked, and nothing more" grep -qx "fastverity: os.roothash.p7s: warning: the root hash is signed, and its signer was not checked (give --trusted-cert=<cert.pem> to check it)" "$T/err"
 check "  at its position" grep -qx "Verification failed at position 4096." "$T/err"
 cp data os.raw
 check "format --sidecar without --key again" run_rc 0 "$FV" format --sidecar os.raw
