@@ -372,6 +372,11 @@ static int dump_one(const struct cli_opts *o, const char *image,
 		cli_jbool(j, "signed", d->is_signed);
 		cli_jset(j, "signer",
 			 d->is_signed ? cli_json_str(signer) : NULL);
+		/* dump names who the signature says signed, checking
+		 * nothing: said as the text says it */
+		cli_jstr(j, "trust",
+			 cli_trust_word(d->is_signed ? FV_TRUST_UNCHECKED
+						     : FV_TRUST_UNSIGNED));
 		json_object_array_add(list, j);
 		goto out;
 	}

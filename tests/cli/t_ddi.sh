@@ -69,6 +69,7 @@ check "  repart's root hash" grep -q "^Root hash:      	$ROOT$" "$T/out"
 check "  512-byte blocks, as repart makes them" grep -q "^Data block size: 	512$" "$T/out"
 check "dump IMAGE --json" run_rc 0 "$FV" dump signed.raw --json
 check "  partitions and signature" jqok ".partitions[0].root_hash == \"$ROOT\" and .partitions[0].signed and .partitions[0].signer == \"/CN=ddi-signer\" and .partitions[0].hash.index == 2 and (.partitions[0].certificate_fingerprint | length) == 64" "$T/out"
+check "  the signer named, said not checked (dump checks nothing)" jqok ".partitions[0].trust == \"not checked\"" "$T/out"
 dataoff=$(jq '.partitions[0].data.offset' "$T/out")
 hashoff=$(jq '.partitions[0].hash.offset' "$T/out")
 sigoff=$(jq '.partitions[0].signature.offset' "$T/out")
