@@ -328,6 +328,8 @@ gen 83 $((200 * 4096)) >os.raw; cp os.raw un.raw
 gen 84 $((200 * 4096)) >s.img; cp s.img u.img
 "$FV" avb add_hashtree_footer --image s.img --partition_name system --fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048 2>/dev/null
 "$FV" avb add_hashtree_footer --image u.img --partition_name system --fec_num_roots 2
+check "a key that cannot be read, for an unsigned Android image: said first, exit 1" run_rc 1 "$FV" verify u.img --key=nosuch.pem
+check "  naming the key file" grep -q "nosuch.pem: cannot read key file" "$T/err"
 rows=0 wrong=0
 for anchor in none cert key; do
 	for act in read write; do

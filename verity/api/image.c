@@ -77,9 +77,9 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 	size_t len = 0;
 	int r;
 
-	/* the key read only where it is compared: a signed vbmeta */
-	if (o->key && avb_from(a) == VERITY_SIGNATURE_FOUND &&
-	    (r = verity_sigkey_file_blob(o->key, &blob, &len, &err)))
+	/* the key read first: one that cannot be read is said as such,
+	 * before what the policy says of it */
+	if (o->key && (r = verity_sigkey_file_blob(o->key, &blob, &len, &err)))
 		return verity_api_keep(r, &err);
 	r = verity_api_avb_verdict(a, verity_api_anchor_of(o), o->key, blob,
 				   len, writes, &why);
