@@ -114,7 +114,7 @@ static void put_text(const char *s)
 /* The facts as indented "key: value" lines (two spaces a level); an
  * array's objects as items whose first line begins "- ", an array of
  * values on one line. */
-static void print_text(const fv_ota *p)
+static void print_text(const fv_image *p)
 {
 	const char *kv[2], *nkv[2];
 	int type, ntype, depth = 0, item = 0;
@@ -176,7 +176,7 @@ static void print_text(const fv_ota *p)
 }
 
 /* The facts as one JSON document. */
-static void *json_of(const fv_ota *p)
+static void *json_of(const fv_image *p)
 {
 	void *stack[64], *top = NULL, *v;
 	const char *kv[2];
@@ -226,28 +226,39 @@ static void *json_of(const fv_ota *p)
 	return top;
 }
 
+/* The package at path through the door (container "ota"; o: NULL, or
+ * the trusted signer's certificate and the workers). */
+static int open_ota(const char *path, const fv_options *o, fv_image **img)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = path, .container = "ota"};
+
+	*img = NULL;
+	return fv_open(&rq, o, img);
+}
+
 static int info(struct ota_args *a)
 {
-	fv_ota *p;
+	fv_image *p;
 	int r;
 
 	if (a->nargs != 1)
 		return cli_error(-EINVAL,
 				 "ota info: give one package (fastverity ota "
 				 "info PKG)");
-	if ((r = fv_ota_open(a->args[0], 0, NULL, &p)))
+	if ((r = open_ota(a->args[0], NULL, &p)))
 		return cli_lib_error(r);
 	if (a->json)
 		cli_json_print(json_of(p));
 	else
 		print_text(p);
-	fv_ota_free(p);
+	fv_image_free(p);
 	return 0;
 }
 
 /* The object named what's members (its images as "image NAME: RESULT"
  * lines, an extracted one's path after), and whether its result is ok. */
-static int print_verify(const fv_ota *p, const char *what, int show)
+static int print_verify(const fv_image *p, const char *what, int show)
 {
 	const char *kv[2], *name = "", *result = "", *path = NULL;
 	int type, in = 0, ok = 0, depth = 0;
@@ -316,8 +327,9 @@ static void avb_set(const char *dir, const char *key, char *why, size_t len)
 
 	snprintf(top, sizeof(top), "%s/vbmeta.img", dir);
 	if (access(top, F_OK)) {
-		snprintf(why, len, "missing (no good vbmeta image to start "
-				   "from)");
+		snprintf(why, len,
+			 "missing (no good vbmeta image to start "
+			 "from)");
 		return;
 	}
 	req.image = top;
@@ -352,8 +364,8 @@ static void avb_set(const char *dir, const char *key, char *why, size_t len)
 	fv_slot_free(s);
 }
 
-/* The images written into dir by fv_ota_extract removed, and dir. */
-static void remove_images(const fv_ota *p, const char *dir)
+/* The images written into dir by fv_ota_check removed, and dir. */
+static void remove_images(const fv_image *p, const char *dir)
 {
 	const char *kv[2];
 	int type;
@@ -371,8 +383,9 @@ static int avb_dir(char *dir, size_t len)
 
 	snprintf(dir, len, "%s/fastverity-ota.XXXXXX", t && t[0] ? t : "/tmp");
 	if (!mkdtemp(dir))
-		return cli_error(-errno, "ota verify --avb-key: cannot make a "
-					 "directory for the images: %s",
+		return cli_error(-errno,
+				 "ota verify --avb-key: cannot make a "
+				 "directory for the images: %s",
 				 strerror(errno));
 	return 0;
 }
@@ -382,7 +395,7 @@ static int verify(struct ota_args *a)
 	fv_options opts = {.size = sizeof(opts)};
 	const char *certs[1] = {a->cert};
 	char dir[4096], avb[1024] = "";
-	fv_ota *p;
+	fv_image *p;
 	int r, ok;
 
 	if (a->nargs != 1)
@@ -393,16 +406,20 @@ static int verify(struct ota_args *a)
 		opts.trusted_certs = certs;
 		opts.ntrusted_certs = 1;
 	}
-	if ((r = fv_ota_open(a->args[0], 1, &opts, &p)))
+	if ((r = open_ota(a->args[0], &opts, &p)) ||
+	    (r = fv_ota_check(p, 1, NULL, NULL, NULL))) {
+		fv_image_free(p);
 		return cli_lib_error(r);
+	}
 	if (a->avb_key && (r = avb_dir(dir, sizeof(dir)))) {
-		fv_ota_free(p);
+		fv_image_free(p);
 		return r;
 	}
-	if ((r = fv_ota_extract(p, a->avb_key ? dir : NULL, a->source, NULL))) {
+	if ((r = fv_ota_check(p, 2, a->avb_key ? dir : NULL, a->source,
+			      NULL))) {
 		if (a->avb_key)
 			rmdir(dir);
-		fv_ota_free(p);
+		fv_image_free(p);
 		return cli_lib_error(r);
 	}
 	if (a->avb_key) {
@@ -427,38 +444,39 @@ static int verify(struct ota_args *a)
 				for (size_t i = 0;
 				     i < json_object_array_length(im); i++)
 					json_object_object_del(
-						json_object_array_get_idx(im, i),
+						json_object_array_get_idx(im,
+									  i),
 						"path");
 			json_object_object_add(v, "avb", cli_json_str(avb));
 			if (!ok)
-				json_object_object_add(
-					v, "result", cli_json_str("bad"));
+				json_object_object_add(v, "result",
+						       cli_json_str("bad"));
 		}
 		/* the document's verdict, as the exit code's */
 		json_object_object_add(j, "result",
 				       cli_json_str(ok ? "ok" : "bad"));
 		cli_json_print(j);
 	}
-	fv_ota_free(p);
+	fv_image_free(p);
 	return ok ? EXIT_OK : EXIT_VERIFY;
 }
 
 static int extract(struct ota_args *a)
 {
-	fv_ota *p;
+	fv_image *p;
 	int r, ok;
 
 	if (a->nargs != 1)
-		return cli_error(-EINVAL,
-				 "ota extract: give one package (fastverity ota "
-				 "extract PKG --output-dir=DIR)");
+		return cli_error(
+			-EINVAL,
+			"ota extract: give one package (fastverity ota "
+			"extract PKG --output-dir=DIR)");
 	if (!a->output_dir)
 		return cli_error(-EINVAL,
 				 "ota extract: --output-dir=DIR is needed");
-	if ((r = fv_ota_open(a->args[0], 0, NULL, &p)))
-		return cli_lib_error(r);
-	if ((r = fv_ota_extract(p, a->output_dir, a->source, a->partition))) {
-		fv_ota_free(p);
+	if ((r = open_ota(a->args[0], NULL, &p)) ||
+	    (r = fv_ota_check(p, 2, a->output_dir, a->source, a->partition))) {
+		fv_image_free(p);
 		return cli_lib_error(r);
 	}
 	ok = print_verify(p, "extract", !a->json);
@@ -469,7 +487,7 @@ static int extract(struct ota_args *a)
 				       cli_json_str(ok ? "ok" : "bad"));
 		cli_json_print(j);
 	}
-	fv_ota_free(p);
+	fv_image_free(p);
 	return ok ? EXIT_OK : EXIT_VERIFY;
 }
 

@@ -510,10 +510,10 @@ struct fv_slot_info {
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 /* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-typedef struct fv_ota fv_ota; void fv_ota_free(fv_ota *p); /* docs/ota.md */
-int fv_ota_open(const char *pkg, unsigned how, const fv_options *o, fv_ota **p);
-int fv_ota_fact(const fv_ota *p, size_t i, const char *kv[2], int *type);
-int fv_ota_extract(fv_ota *p, const char *dir, const char *src, const char *n);
+/* Android OTA packages, opened by fv_open (container "ota"; docs/ota.md) */
+int fv_ota_check(fv_image *img, unsigned how, const char *dir,
+		 const char *src, const char *names);
+int fv_ota_fact(const fv_image *img, size_t i, const char *kv[2], int *type);
 /* --- the door: what actions act on, opened and judged once ------------ */
 /* An image given alone (its container: NULL, the registry's), or a plain
  * pair; its tree, parity, signature and root where not found. */

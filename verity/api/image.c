@@ -478,8 +478,8 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		    : img->kind == VERITY_CONTAINER_SUPER
 			    ? verity_api_image_super(img, &err)
 		    : img->kind == VERITY_CONTAINER_OTA
-			    ? verity_ota_open(img->path, 0, NULL, 0, &img->ota,
-					      &err)
+			    ? verity_ota_open(img->path, 0, NULL, o->threads,
+					      &img->ota, &err)
 			    : open_pair(img, req, &err);
 	if (!r)
 		r = judge(img, req, o, &err);

@@ -1,77 +1,63 @@
-/* The public library: Android A/B OTA packages (include/fastverity.h,
- * "Android OTA packages"; docs/ota.md). */
+/* The public library: Android A/B OTA packages through the door
+ * (include/fastverity.h, "Android OTA packages"; docs/ota.md): fv_open
+ * reads one (container "ota"), fv_ota_check checks and applies it, its
+ * facts are read with fv_ota_fact, fv_image_free frees it. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
 
-struct fv_ota {
-	struct verity_ota *o;
-};
-
-API int fv_ota_open(const char *path, unsigned how, const fv_options *opt,
-		    fv_ota **out)
+/* img's package, or NULL (the message set). */
+static struct verity_ota *ota_of(const char *who, const fv_image *img)
 {
+	if (!img || img->kind != VERITY_CONTAINER_OTA || !img->ota) {
+		verity_api_fail(EINVAL, "%s: %s", who,
+				img ? "not an Android OTA package (fv_open's "
+				      "container \"ota\")"
+				    : "img is NULL");
+		return NULL;
+	}
+	return img->ota;
+}
+
+API int fv_ota_check(fv_image *img, unsigned how, const char *dir,
+		     const char *src, const char *names)
+{
+	struct verity_ota *o = ota_of(__func__, img);
 	struct ht_error err;
-	fv_options full;
-	fv_ota *p;
 	int r;
 
-	NEED(path);
-	NEED(out);
-	*out = NULL;
-	if ((r = verity_api_options_in(__func__, opt, &full)))
-		return r;
+	if (!o)
+		return -EINVAL;
 	if (how > 3)
 		return verity_api_fail(EINVAL, "%s: how %u: 0 to 3", __func__,
 				       how);
-	if (full.ntrusted_certs > 1)
+	/* the signer checked against the open's certificate (one), else
+	 * the package's own (said not checked) */
+	if (img->ncerts > 1)
 		return verity_api_fail(EINVAL,
 				       "%s: one certificate checks a payload's "
-				       "signatures (%zu given)",
-				       __func__, full.ntrusted_certs);
-	if (!(p = calloc(1, sizeof(*p))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if ((r = verity_ota_open(path, (int)how,
-				 full.ntrusted_certs ? full.trusted_certs[0]
-						     : NULL,
-				 full.threads,
-				 &p->o, &err))) {
-		free(p);
-		return verity_api_keep(r, &err);
-	}
-	*out = p;
-	return 0;
-}
-
-API int fv_ota_extract(fv_ota *p, const char *dir, const char *src,
-			  const char *names)
-{
-	struct ht_error err;
-	int r;
-
-	NEED(p);
-	if ((r = verity_ota_apply(p->o, dir, src, names, &err)) ||
-	    (r = verity_ota_facts(p->o, &err)))
+				       "signatures (%zu given to fv_open)",
+				       __func__, img->ncerts);
+	if (((how & 1) &&
+	     (r = verity_ota_verify(o, img->ncerts ? img->certs[0] : NULL,
+				    &err))) ||
+	    ((how & 2) && (r = verity_ota_apply(o, dir, src, names, &err))) ||
+	    (r = verity_ota_facts(o, &err)))
 		return verity_api_keep(r, &err);
 	return 0;
 }
 
-API void fv_ota_free(fv_ota *p)
+API int fv_ota_fact(const fv_image *img, size_t i, const char *kv[2], int *type)
 {
-	if (!p)
-		return;
-	verity_ota_free(p->o);
-	free(p);
-}
+	const struct verity_ota *o = ota_of(__func__, img);
 
-API int fv_ota_fact(const fv_ota *p, size_t i, const char *kv[2], int *type)
-{
-	NEED(p);
 	NEED(kv);
 	NEED(type);
-	if (i >= p->o->nf)
+	if (!o)
+		return -EINVAL;
+	if (i >= o->nf)
 		return -ENOENT;
-	kv[0] = p->o->f[i].key;
-	kv[1] = p->o->f[i].value;
-	*type = p->o->f[i].type;
+	kv[0] = o->f[i].key;
+	kv[1] = o->f[i].value;
+	*type = o->f[i].type;
 	return 0;
 }

@@ -133,10 +133,15 @@ START_TEST(registry_ota)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(img, sizeof(img), "%s/payload.bin", dir);
 	put_file(img, zeros, sizeof(zeros), 0);
+	/* asked for, it is read as one: its reader names what is wrong */
 	ck_assert_int_eq(verity_container_identify(img, VERITY_CONTAINER_OTA,
 						   &k, &err),
-			 -EINVAL);
-	ck_assert(strstr(ht_msg(&err), "not an Android OTA package"));
+			 0);
+	ck_assert_int_eq(k, VERITY_CONTAINER_OTA);
+	ck_assert_int_eq(
+		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
+		0);
+	ck_assert_int_ne(k, VERITY_CONTAINER_OTA);
 	put_file(img, "CrAU", 4, 0);
 	ck_assert_int_eq(
 		verity_container_identify(img, VERITY_CONTAINER_AUTO, &k, &err),
