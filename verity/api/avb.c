@@ -78,7 +78,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 		return verity_api_keep(r, &err);
 	}
 	a->shown = show;
-	/* as read, with no anchor: the door judges it (verity_api_avb_judge) */
+	/* as read, with no anchor: the door judges it (image.c's judge) */
 	a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 			   ? VERITY_TRUST_UNCHECKED
 			   : VERITY_TRUST_UNSIGNED;

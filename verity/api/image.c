@@ -69,24 +69,6 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 	return 0;
 }
 
-int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
-{
-	enum avb_judgement why;
-	struct ht_error err;
-	uint8_t *blob = NULL;
-	size_t len = 0;
-	int r;
-
-	/* the key read first: one that cannot be read is said as such,
-	 * before what the policy says of it */
-	if (o->key && (r = verity_sigkey_file_blob(o->key, &blob, &len, &err)))
-		return verity_api_keep(r, &err);
-	r = verity_api_avb_verdict(a, verity_api_anchor_of(o), o->key, blob,
-				   len, writes, &why);
-	free(blob);
-	return r;
-}
-
 /* Every pair of img, and an Android image's vbmeta where it has none,
  * judged: the one ask of the policy of an open, for what the container
  * reported of each (where its signature came from) and the request (the
@@ -96,28 +78,41 @@ int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes)
 static int judge(fv_image *img, const struct fv_open_request *req,
 		 const fv_options *o, struct ht_error *err)
 {
-	size_t n = img->n ? img->n : img->av ? 1 : 0;
+	size_t n = img->n ? img->n : img->av ? 1 : 0, len = 0;
+	enum verity_anchor anchor = verity_api_anchor_of(o);
+	uint8_t *key = NULL;
 	int r = 0;
 
 	for (size_t i = 0; !r && i < n; i++) {
 		struct image_pair *ip = &img->pairs[i];
 		const fv_pair *own = img->own;
-		struct verity_trust_ask ask = {
-			img->kind,
-			!own ? img->path
-			: ip->from != VERITY_SIGNATURE_NONE
-				? own->signature_name
-				: own->data,
-			ip->from,
-			verity_api_anchor_of(o),
-			req->writes,
-			req->activates};
 
 		if (ip->avb) {
-			if ((r = verity_api_avb_judge(ip->avb, o, req->writes)))
+			enum avb_judgement why;
+
+			/* the key read once, before the first verdict: one
+			 * that cannot be read is said as such */
+			if (o->key && !key &&
+			    (r = verity_sigkey_file_blob(o->key, &key, &len,
+							 err)))
+				break;
+			if ((r = verity_api_avb_verdict(ip->avb, anchor, o->key,
+							key, len, req->writes,
+							&why)))
 				*err = verity_api_last;
 			ip->trust = ip->avb->trust;
 		} else {
+			struct verity_trust_ask ask = {
+				img->kind,
+				!own ? img->path
+				: ip->from != VERITY_SIGNATURE_NONE
+					? own->signature_name
+					: own->data,
+				ip->from,
+				anchor,
+				req->writes,
+				req->activates};
+
 			r = verity_trust_decide(&ask, &ip->trust, err);
 		}
 		ip->pair.trust = ip->trust;
@@ -127,6 +122,7 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 			img->own->pair.judged = 1;
 		}
 	}
+	free(key);
 	img->writes = req->writes;
 	img->activates = req->activates;
 	if (!r && o->ntrusted_certs &&

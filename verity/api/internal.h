@@ -258,8 +258,6 @@ enum avb_judgement {
 int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   const char *key_path, const uint8_t *key,
 			   size_t len, int writes, enum avb_judgement *why);
-/* The same for o's anchor (its key read here). */
-int verity_api_avb_judge(fv_avb *a, const fv_options *o, int writes);
 int verity_api_image_super(fv_image *img, struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
 /* Bytes of p's root hash (its hash's digest size), 0 for a hash not
