@@ -178,7 +178,7 @@ static void print_actions(FILE *f)
 	      "(fastverity fsverity --help)\n",
 	      f);
 	fputs("\tota <command> PKG [<options>] - Android A/B OTA packages: "
-	      "info (fastverity ota --help)\n",
+	      "info, verify, extract (fastverity ota --help)\n",
 	      f);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
