@@ -36,6 +36,7 @@ struct cli_opts {
 	size_t ntrusted;
 	int sidecar;
 	unsigned activation; /* open's flags: verity_act_flags */
+	int error_as_corruption; /* open: the error policy the corruption's */
 	unsigned close;      /* --deferred, --cancel-deferred: CLI_CLOSE_* */
 	char *salt_size;     /* bench lists */
 	char *size;

@@ -79,6 +79,13 @@ static const struct cli_option rows[] = {
 		  "Restart the machine on an I/O error"),
 	OPEN_FLAG("panic-on-error", FV_PANIC_ON_ERROR,
 		  "Panic the kernel on an I/O error"),
+	{"error-as-corruption", '\0', CLI_FLAG, AT(error_as_corruption), 0,
+	 A_OPEN, NULL,
+	 "Handle an I/O error as corruption (restart or panic as on "
+	 "corruption; Linux 6.12)",
+	 0, NULL},
+	OPEN_FLAG("shared", FV_SHARED,
+		  "Map a data device other verity devices use too"),
 	OPEN_FLAG("ignore-zero-blocks", FV_IGNORE_ZERO_BLOCKS,
 		  "Do not verify blocks whose digest is that of zeros"),
 	OPEN_FLAG("check-at-most-once", FV_CHECK_AT_MOST_ONCE,
