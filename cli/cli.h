@@ -105,6 +105,9 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 int cli_fsverity_main(int argc, const char **argv);
 /* fastverity ota SUBCOMMAND: Android A/B OTA packages (cli/cmd_ota.c). */
 int cli_ota_main(int argc, const char **argv);
+/* verify PKG and dump PKG of a package: ota verify and ota info, with
+ * --trusted-cert as --cert, --key as --avb-key, --json (cli/cmd_ota.c). */
+int cli_ota_action(const struct cli_opts *o, const char *sub);
 
 /* "s" for a count other than one, for messages. */
 static inline const char *cli_plural(uint64_t n)

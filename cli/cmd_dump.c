@@ -71,6 +71,8 @@ int cmd_dump(struct cli_opts *o)
 	if ((r = cli_check_crc(o)) ||
 	    (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
+	if (kind == CLI_OTA)
+		return cli_ota_action(o, "info");
 	if (kind == CLI_AVB)
 		return cli_avb_dump(o, o->args[0]);
 	if (kind == CLI_DDI)
