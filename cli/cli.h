@@ -104,6 +104,8 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 int cli_fsverity_main(int argc, const char **argv);
 /* fastverity ota SUBCOMMAND: Android A/B OTA packages (cli/cmd_ota.c). */
 int cli_ota_main(int argc, const char **argv);
+/* fastverity lp SUBCOMMAND: lpdump and lpunpack (cli/cmd_lp.c). */
+int cli_lp_main(int argc, const char **argv);
 
 /* "s" for a count other than one, for messages. */
 static inline const char *cli_plural(uint64_t n)
