@@ -394,11 +394,6 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 	fv_super *s;
 	int r;
 
-	if (o->partition)
-		return cli_error(-EINVAL,
-				 "%s: dump shows the whole super image; a "
-				 "logical partition is dumped as %s/NAME",
-				 image, image);
 	if ((r = open_super(o, image, &s)))
 		return r;
 	fv_super_info(s, &in);
@@ -519,7 +514,76 @@ int cli_super_refuse(const struct cli_opts *o, const char *image)
 {
 	return cli_error(-EINVAL,
 			 "%s: an Android super image: %s one logical "
-			 "partition, named as %s/NAME (fastverity dump %s "
-			 "lists them)",
+			 "partition, named as %s/NAME or with --partition=NAME "
+			 "(fastverity dump %s lists them)",
 			 image, o->action, image, image);
+}
+
+int cli_super_partition_path(const struct cli_opts *o, const char *image,
+			     char **path)
+{
+	struct fv_super_partition p;
+	fv_super *s;
+	size_t len;
+	int r, i;
+
+	*path = NULL;
+	if ((r = open_super(o, image, &s)))
+		return r;
+	/* the partition the device booting the slot maps: NAME_<slot> on
+	 * an A/B image (said when it is not the name given) */
+	if ((i = fv_super_find(s, o->partition, NULL)) < 0) {
+		r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s",
+			      image, o->partition, o->slot ? o->slot : "a");
+		fv_super_free(s);
+		return r;
+	}
+	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
+	if (strchr(p.name, '/') || !strcmp(p.name, ".") ||
+	    !strcmp(p.name, "..")) {
+		r = cli_error(-EINVAL,
+			      "%s: partition %s cannot be named as a path",
+			      image, CLI_NAME(p.name, strlen(p.name)));
+		fv_super_free(s);
+		return r;
+	}
+	if (strcmp(p.name, o->partition))
+		fprintf(stderr,
+			"fastverity: warning: %s: %s is partition %s (slot "
+			"%s)\n",
+			image, o->partition, CLI_NAME(p.name, strlen(p.name)),
+			o->slot ? o->slot : "a");
+	len = strlen(image) + strlen(p.name) + 2;
+	if (!(*path = malloc(len))) {
+		fv_super_free(s);
+		return cli_error(-ENOMEM, "out of memory");
+	}
+	snprintf(*path, len, "%s/%s", image, p.name);
+	fv_super_free(s);
+	return 0;
+}
+
+int cli_super_on_partition(struct cli_opts *o, int (*action)(struct cli_opts *))
+{
+	const char *image = o->args[0];
+	char *partition = o->partition, *slot = o->slot,
+	     *container = o->container, *path;
+	int r;
+
+	if ((r = cli_super_partition_path(o, image, &path)))
+		return r;
+	/* the partition as a path through the image: read as any image
+	 * (its slot's metadata, the slot suffix's), written only inside
+	 * its extents */
+	o->args[0] = path;
+	o->partition = NULL;
+	o->slot = NULL;
+	o->container = NULL;
+	r = action(o);
+	o->args[0] = image;
+	o->partition = partition;
+	o->slot = slot;
+	o->container = container;
+	free(path);
+	return r;
 }
