@@ -108,6 +108,8 @@ int cli_ota_main(int argc, const char **argv);
 /* verify PKG and dump PKG of a package: ota verify and ota info, with
  * --trusted-cert as --cert, --key as --avb-key, --json (cli/cmd_ota.c). */
 int cli_ota_action(const struct cli_opts *o, const char *sub);
+/* fastverity lp SUBCOMMAND: lpdump and lpunpack (cli/cmd_lp.c). */
+int cli_lp_main(int argc, const char **argv);
 
 /* "s" for a count other than one, for messages. */
 static inline const char *cli_plural(uint64_t n)

@@ -78,7 +78,8 @@ int cmd_dump(struct cli_opts *o)
 	if (kind == CLI_DDI)
 		return cli_ddi_dump(o, o->args[0]);
 	if (kind == CLI_SUPER)
-		return cli_super_dump(o, o->args[0]);
+		return o->partition ? cli_super_on_partition(o, cmd_dump)
+				    : cli_super_dump(o, o->args[0]);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
 	/* (the registry calls an image it knows no other way a sidecar

@@ -119,12 +119,13 @@ static const struct cli_option rows[] = {
 	 "repeatable",
 	 0, NULL},
 	{"partition", '\0', CLI_VALUE, AT(partition), 0,
-	 A_VERIFY | A_DUMP | A_OPEN, "name",
+	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "name",
 	 "Disk images: the protected partition to take, root or usr "
 	 "(default: all; open: root). Super images: the logical partition "
-	 "(system, or system_a; default: all; open: required)",
+	 "(system, or system_a; default: all; open, repair: required)",
 	 0, NULL},
-	{"slot", '\0', CLI_VALUE, AT(slot), 0, A_VERIFY | A_DUMP | A_OPEN,
+	{"slot", '\0', CLI_VALUE, AT(slot), 0,
+	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
 	 "a|b",
 	 "Super images: the partitions of slot a or b (default: for each, "
 	 "the first slot that has it)",

@@ -79,7 +79,7 @@ _fastverity()
 			fi
 		done
 	done
-	if [ "$action" = avb ] || [ "$action" = fsverity ] || [ "$action" = ota ]; then
+	if [ "$action" = avb ] || [ "$action" = fsverity ] || [ "$action" = ota ] || [ "$action" = lp ]; then
 		_fastverity_group "$cmd" "$action" "$cur"
 		return 0
 	fi

@@ -164,6 +164,7 @@ enum fv_file_op {
 	FV_FILE_SIDECAR_NAMES = 11, /* tree, ...: systemd's, beside path */
 	FV_FILE_SIDECAR_PRUNE = 12, /* removed: the stale, but those kept */
 	FV_FILE_CONTAINER = 13, /* container: what path alone is (other) */
+	FV_FILE_SUPER_EXTRACT = 14, /* slot offset's partition what to other */
 };
 /* At offset: nothing, a superblock, an interrupted format's, update's. */
 enum fv_superblock_at {
@@ -378,12 +379,11 @@ struct fv_super_info {
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_super_info(const fv_super *s, struct fv_super_info *info);
-/* A logical partition's attributes. */
+/* Partition attributes; the entries (fv_super_entry): flags 1 suffixed */
 #define FV_LP_READONLY      (1u << 0)
 #define FV_LP_SLOT_SUFFIXED (1u << 1)
 #define FV_LP_UPDATED       (1u << 2)
 #define FV_LP_DISABLED      (1u << 3)
-/* The entries (in fv_super_entry); flags bit 0: slot-suffixed. */
 struct fv_super_partition {
 	size_t size; const char *name; uint32_t attributes; /* FV_LP_* */
 	const char *group; uint64_t bytes; uint32_t first_extent, num_extents;
