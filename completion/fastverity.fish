@@ -69,6 +69,13 @@ function __fastverity_options
     end | grep -o -- '--[a-z0-9-]*' | sort -u
 end
 
+# An action's option's closed set: the braces of its line in `fastverity
+# help ACTION` ("--container={avb,super,ddi,sidecar,plain}").
+function __fastverity_action_values
+    set -l v (fastverity help (__fastverity_action) 2>/dev/null | sed -n "s/^ .*--$argv[1]={\([^}]*\)}.*/\1/p")
+    string split , -- $v
+end
+
 # The image: the first word after the action that is no option.
 function __fastverity_partitions
     set -l a (__fastverity_action)
@@ -89,4 +96,7 @@ complete -c fastverity -n 'contains -- "$(__fastverity_action)" avb fsverity ota
 complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity (__fastverity_action) (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_-]*" | sort -u)'
 complete -c fastverity -n '__fastverity_values >/dev/null' -a '(__fastverity_values)'
 complete -c fastverity -l partition -x -a '(__fastverity_partitions)'
+for o in hash container slot format
+    complete -c fastverity -n 'not contains -- "$(__fastverity_action)" avb fsverity ota lp' -l $o -x -a "(__fastverity_action_values $o)"
+end
 complete -c fastverity -n '__fastverity_wants_files; and not string match -q -- "-*" (commandline -ct)' -F

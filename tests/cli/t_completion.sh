@@ -41,6 +41,14 @@ printf '%s' '{"device_size": 8388608, "slots": 1, "groups": [{"name": "default"}
 python3 "$TOP/tests/cli/mksuper.py" s.json super.img || fail "mksuper"
 check "--partition= values from the image" test "$(complete_words verify super.img --partition=)" = "--partition=system --partition=vendor "
 check "  split at '=' as bash splits it" test "$(complete_words verify super.img --partition = v)" = "vendor "
+# a closed set's values, from the option's braces in its action's help;
+# a path option's value: files
+check "--container= its values" test "$(complete_words verify x.img --container=)" = "--container=avb --container=ddi --container=plain --container=sidecar --container=super "
+check "  split at '='" test "$(complete_words dump x.img --container = s)" = "sidecar super "
+check "--hash= its values" test "$(complete_words format --hash=sha5)" = "--hash=sha512 "
+check "--slot= its values" test "$(complete_words dump super.img --slot=)" = "--slot=a --slot=b "
+check "--format= its values" test "$(complete_words format --format = "")" = "0 1 "
+check "--fec-device= files" test "$(complete_words verify --fec-device=data.)" = "--fec-device=data.img --fec-device=data.verity "
 check "make install puts it where bash-completion looks" sh -c "make -s -C '$TOP' install DESTDIR='$T/root' PREFIX=/usr >/dev/null 2>&1 && test -s '$T/root/usr/share/bash-completion/completions/fastverity'"
 check "  zsh's and fish's beside it" sh -c "test -s '$T/root/usr/share/zsh/vendor-completions/_fastverity' && test -s '$T/root/usr/share/fish/vendor_completions.d/fastverity.fish'"
 
@@ -59,6 +67,7 @@ if command -v fish >/dev/null; then
 	check "fish: avb --algorithm's values" test "$(fc fastverity avb make_vbmeta_image --algorithm M)" = "MLDSA65 MLDSA87 "
 	check "fish: avb --key: files" test "$(fc fastverity avb make_vbmeta_image --key data.)" = "data.img data.verity "
 	check "fish: --partition= from the image" test "$(fc fastverity verify super.img --partition=s)" = "--partition=system "
+	check "fish: --container= its values" test "$(fc fastverity verify x.img --container=s)" = "--container=sidecar --container=super "
 	check "fish: files after the action" test "$(fc fastverity verify data.)" = "data.img data.verity "
 else
 	skip "fish completion (no fish here)"
@@ -85,6 +94,8 @@ ZEOF
 	check "zsh: avb generate_key --algorithm: ML-DSA's alone" test "$(zc fastverity avb generate_key --algorithm "")" = "MLDSA65 MLDSA87 "
 	check "zsh: avb --key: files" test "$(zc fastverity avb make_vbmeta_image --key "")" = "<files> "
 	check "zsh: --partition= from the image" test "$(zc fastverity verify super.img --partition=)" = "system vendor "
+	check "zsh: --container= its values" test "$(zc fastverity verify x.img --container=)" = "avb ddi plain sidecar super "
+	check "zsh: --fec-device= files" test "$(zc fastverity verify --fec-device=)" = "<files> "
 	check "zsh: files after the action" test "$(zc fastverity verify da)" = "<files> "
 else
 	skip "zsh completion (no zsh here)"
