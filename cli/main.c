@@ -1,6 +1,7 @@
 /* fastverity: the command. Parses the options (cli/options.c), picks the
  * action and runs it; veritysetup's exit codes. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,8 +287,43 @@ int cli_main(int argc, const char **argv)
 }
 
 #ifndef FASTVERITY_NO_MAIN
+/* Ctrl-C, a kill, a closed terminal: the temporary files of the outputs
+ * being written removed (named ones: where the file system has no
+ * O_TMPFILE), then the signal's default action, so that the shell sees
+ * 128 + the signal. SA_RESETHAND: a second signal meanwhile ends the
+ * process at once. */
+static void on_signal(int sig)
+{
+	int e = errno;
+
+	fv_remove_temporaries();
+	raise(sig);
+	errno = e;
+}
+
+/* The handlers, but for a signal ignored when the command started (a
+ * background job's SIGINT, nohup's SIGHUP), which stays ignored. */
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old, sa;
+
+		if (sigaction(sigs[i], NULL, &old) < 0 ||
+		    old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+		sigemptyset(&sa.sa_mask);
+		(void)sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, const char **argv)
 {
+	catch_signals();
 	atexit(close_stdout_at_exit);
 	return close_stdout(cli_main(argc, argv));
 }
