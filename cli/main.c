@@ -296,6 +296,9 @@ static void on_signal(int sig)
 {
 	int e = errno;
 
+	/* (the file size limit it may lower makes other threads' writes
+	 * fail: no SIGXFSZ for them) */
+	signal(SIGXFSZ, SIG_IGN);
 	fv_remove_temporaries();
 	raise(sig);
 	errno = e;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -126,6 +127,22 @@ void verity_output_forget_cut(int fd)
 
 void verity_output_remove_temporaries(void)
 {
+	struct rlimit lim;
+	uint64_t least = UINT64_MAX;
+
+	/* the files to cut first made unextendable: a write of another
+	 * thread past their size, from now on, fails (EFBIG) instead of
+	 * growing one again after its cut (the file's lock orders a write
+	 * under way before the cut) */
+	for (int i = 0; i < TEMP_SLOTS; i++)
+		if (atomic_load(&temps[i].state) == 2 && temps[i].fd >= 0 &&
+		    temps[i].size < least)
+			least = temps[i].size;
+	if (least != UINT64_MAX && getrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+	    (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > least)) {
+		lim.rlim_cur = (rlim_t)least;
+		(void)setrlimit(RLIMIT_FSIZE, &lim);
+	}
 	for (int i = 0; i < TEMP_SLOTS; i++) {
 		int armed = 2;
 

@@ -49,9 +49,11 @@ const char *verity_device_output_path(struct verity_device *d);
 /* Removes the named temporary files of the outputs being written (none
  * where they are unnamed, but for the instant between a commit's link
  * and its rename) and cuts the files registered by
- * verity_output_register_cut back: async-signal-safe, for a signal
- * handler that then ends the process (the outputs' commits would
- * fail). */
+ * verity_output_register_cut back, after lowering the file size limit
+ * (RLIMIT_FSIZE) to the smallest of their sizes so that no other thread
+ * grows one again (the caller ignores SIGXFSZ first): async-signal-safe,
+ * for a signal handler that then ends the process (the outputs' commits
+ * would fail). */
 void verity_output_remove_temporaries(void);
 /* A named temporary file, made: to be removed by
  * verity_output_remove_temporaries until forgotten. */

@@ -1,0 +1,211 @@
+# Issue 57, 8: Ctrl-C, a kill, a closed terminal (SIGINT, SIGTERM,
+# SIGHUP) in the middle of format, update, repair, avb's
+# add_hashtree_footer (in place and staged) and ota extract: the command
+# dies of the signal (exit 128 + it), no temporary file (.NAME.XXXXXX)
+# is left in the directory, and every output is absent or as it was
+# (cmp), or for the writers in place (update, repair) in the documented
+# state that the same command run again completes. "Mid-run": the
+# signal is sent once the command has read a part of its input
+# (/proc/PID/io), never after a fixed sleep; a run that ended first is
+# tried again with a lower mark, and one never caught is a SKIP, not a
+# failure.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+# the command itself, not build/fvjson's wrapper: the signal goes to it
+FVC=$FV_REAL
+if ! env --default-signal=INT true 2>/dev/null || [ ! -r /proc/self/io ]; then
+	skip "env --default-signal (coreutils 9.1) or /proc/PID/io is missing"
+	finish
+	exit 0
+fi
+MIB=256
+gen 57 $((MIB << 20)) >d
+
+# reached PID BYTES: 0 once PID has read BYTES, 1 when it ended first
+reached() {
+	local pid=$1 want=$2 k v st
+	for _ in $(seq 20000); do
+		read -r _ _ st _ <"/proc/$pid/stat" 2>/dev/null || return 1
+		[ "$st" = Z ] && return 1
+		while read -r k v; do
+			[ "$k" = rchar: ] && [ "$v" -ge "$want" ] && return 0
+		done <"/proc/$pid/io" 2>/dev/null
+	done
+	return 1
+}
+
+# interrupt SIG PREPARE CMD...: PREPARE (a function: the files as they
+# were before the run), then CMD with the signals' default actions (a
+# background job of a script ignores SIGINT) and SIG once it has read a
+# quarter of the data (then a sixteenth, then 1 MiB, when it ended
+# first). rc: its exit status; caught=1 when it was signalled while it
+# ran.
+interrupt() {
+	local sig=$1 prep=$2 pid mark
+	shift 2
+	caught=0 tries=0
+	for mark in $((MIB << 18)) $((MIB << 16)) $((1 << 20)); do
+		tries=$((tries + 1))
+		"$prep"
+		env --default-signal=INT,TERM,HUP "$@" >/dev/null 2>sig.err &
+		pid=$!
+		if reached $pid $mark; then
+			kill -s "$sig" $pid 2>/dev/null
+			wait $pid 2>/dev/null
+			rc=$?
+			[ $rc = 0 ] || { caught=1; return; }
+		else
+			wait $pid 2>/dev/null
+			rc=$?
+			[ $rc = 0 ] || return
+		fi
+	done
+}
+
+# no_temporaries: nothing in the directory but the test's own files (none
+# of which starts with a dot); what was left is removed (the next check
+# stands alone)
+no_temporaries() {
+	local left
+	left=$(find . -name '.*' ! -name . -printf '%P ')
+	[ -z "$left" ] && return 0
+	echo "  left: $left" >&2
+	find . -name '.*' ! -name . -delete
+	return 1
+}
+
+# judged WHAT SIG: exit 128 + SIG and no temporary file, or a SKIP when
+# every run ended before the signal
+judged() {
+	local what=$1 sig=$2 n
+	n=$(kill -l "$sig")
+	if [ $caught = 0 ]; then
+		if [ $rc = 0 ]; then
+			skip "$what, SIG$sig: every run ended before the signal"
+		else
+			fail "$what, SIG$sig: exit $rc before the signal"
+			sed 's/^/  | /' sig.err >&2
+		fi
+		return 1
+	fi
+	echo "  $what, SIG$sig: caught at the run $tries ($(date +%s.%N))" >&2
+	check "$what, SIG$sig: exit $((128 + n))" test $rc = $((128 + n))
+	check "$what, SIG$sig:   no temporary file left" no_temporaries
+}
+
+# absent_or_same FILE OLD: FILE is not there (OLD "-") or holds OLD's bytes
+absent_or_same() {
+	if [ "$2" = - ]; then test ! -e "$1"; else cmp -s "$1" "$2"; fi
+}
+
+SIGS="INT TERM HUP"
+
+# format: new outputs (none there: none after), and old ones replaced
+# (the old bytes after)
+"$FVC" format d old.h --fec-device=old.f --root-hash-file=old.rh --salt=01 >/dev/null
+fresh() { rm -f h f rh; }
+olds() { files_copy old.h h old.f f old.rh rh; }
+for sig in $SIGS; do
+	interrupt "$sig" fresh "$FVC" format d h --fec-device=f --root-hash-file=rh
+	judged "format, new outputs" "$sig" &&
+		check "format, new outputs, SIG$sig:   none written" \
+			sh -c 'test ! -e h && test ! -e f && test ! -e rh'
+	interrupt "$sig" olds "$FVC" format d h --fec-device=f --root-hash-file=rh
+	judged "format over old outputs" "$sig" &&
+		check "format over old outputs, SIG$sig:   the old ones as they were" \
+			files_same h old.h f old.f rh old.rh
+done
+
+# update (in place, under its marker): the same update run again
+# completes it, or it had completed; its root hash file absent or whole
+cp d d2
+for off in 3 97 1000 20000 50000; do
+	printf 'changed' | dd of=d2 bs=4096 seek=$off conv=notrunc status=none
+done
+"$FVC" format d u.h --fec-device=u.f --salt=02 --uuid=$UUID >u.out
+old=$(root_of u.out)
+"$FVC" format d2 n.h --fec-device=n.f --salt=02 --uuid=$UUID >n.out
+new=$(root_of n.out)
+upd() { rm -f rn; files_copy u.h h u.f f; }
+for sig in $SIGS; do
+	interrupt "$sig" upd "$FVC" update d2 h "$old" --fec-device=f --root-hash-file=rn
+	judged "update" "$sig" || continue
+	check "update, SIG$sig:   its root hash file absent or whole" \
+		sh -c "test ! -e rn || test \"\$(cat rn)\" = $new"
+	if "$FVC" update d2 h "$old" --fec-device=f >/dev/null 2>&1 ||
+		"$FVC" verify d2 h "$new" --fec-device=f >/dev/null 2>&1; then
+		check "update, SIG$sig:   run again, the new tree and parity" files_same h n.h f n.f
+	else
+		fail "update, SIG$sig:   run again, neither completed nor complete"
+	fi
+done
+
+# repair (in place: blocks the tree proves): run again, it completes
+"$FVC" format d r.h --fec-device=r.f --salt=03 >r.out
+rroot=$(root_of r.out)
+cp d rd
+# the damage done again before each run (repair writes only those blocks)
+rep() {
+	for off in 10 5000 16000 30000 45000 60000; do
+		printf 'damage' | dd of=rd bs=4096 seek=$off conv=notrunc status=none
+	done
+}
+for sig in $SIGS; do
+	interrupt "$sig" rep "$FVC" repair rd r.h "$rroot" --fec-device=r.f
+	judged "repair" "$sig" || continue
+	"$FVC" repair rd r.h "$rroot" --fec-device=r.f >/dev/null 2>&1
+	check "repair, SIG$sig:   run again, the data whole" files_same rd d
+done
+
+# avb add_hashtree_footer (on 128 MiB): a first run in place (the data
+# cut back to itself), and one over a footer with another salt (staged:
+# the old image stays)
+MIB=128
+AVB="avb add_hashtree_footer --partition_name system --hash_algorithm sha256"
+head -c $((MIB << 20)) d >a
+cp a footed
+# shellcheck disable=SC2086
+"$FVC" $AVB --image footed --salt 00 >/dev/null
+# (copied again only when a run changed it)
+raw() { files_same img a 2>/dev/null || files_copy a img; }
+foot() { files_same img footed 2>/dev/null || files_copy footed img; }
+for sig in $SIGS; do
+	# shellcheck disable=SC2086
+	interrupt "$sig" raw "$FVC" $AVB --image img --salt 01
+	judged "avb add_hashtree_footer, first run" "$sig" &&
+		check "avb add_hashtree_footer, first run, SIG$sig:   the data as it was" files_same img a
+done
+for sig in $SIGS; do
+	# shellcheck disable=SC2086
+	interrupt "$sig" foot "$FVC" $AVB --image img --salt 01
+	judged "avb add_hashtree_footer over a footer" "$sig" &&
+		check "avb add_hashtree_footer over a footer, SIG$sig:   the old image" files_same img footed
+done
+
+# ota extract (32 MiB): a package of one partition (REPLACE operations)
+PY=/usr/bin/python3
+if $PY -c 'import google.protobuf' 2>/dev/null && command -v openssl >/dev/null; then
+	G=$TOP/tests/ota
+	head -c $((32 << 20)) d >sys.img
+	if $PY "$G/make_test_ota.py" ota "$G/keys/payload-test-key.pem" "$G/keys/test-ota-cert.pem" \
+		--ops raw --image system=sys.img >/dev/null 2>&1; then
+		MIB=32
+		mkdir -p ex
+		ex() { rm -f ex/* ex/.[!.]*; }
+		for sig in $SIGS; do
+			interrupt "$sig" ex "$FVC" ota extract ota/payload.bin --output-dir=ex
+			judged "ota extract" "$sig" || continue
+			check "ota extract, SIG$sig:   no temporary file in the output directory" \
+				sh -c 'cd ex && test -z "$(find . -name ".*" ! -name .)"'
+			check "ota extract, SIG$sig:   its image absent or whole" \
+				sh -c 'test ! -e ex/system.img || cmp -s ex/system.img sys.img'
+		done
+	else
+		fail "the OTA generator makes a package of 32 MiB"
+	fi
+else
+	skip "ota extract: python3-protobuf or openssl is not installed"
+fi
+
+finish
