@@ -1,6 +1,7 @@
 # Issue 57, 8: Ctrl-C, a kill, a closed terminal (SIGINT, SIGTERM,
 # SIGHUP) in the middle of format, update, repair, avb's
-# add_hashtree_footer (in place and staged) and ota extract: the command
+# add_hashtree_footer (in place and staged), a signing helper's run and
+# ota extract: the command
 # dies of the signal (exit 128 + it), no temporary file (.NAME.XXXXXX)
 # is left in the directory, and every output is absent or as it was
 # (cmp), or for the writers in place (update, repair) in the documented
@@ -181,6 +182,30 @@ for sig in $SIGS; do
 	interrupt "$sig" foot "$FVC" $AVB --image img --salt 01
 	judged "avb add_hashtree_footer over a footer" "$sig" &&
 		check "avb add_hashtree_footer over a footer, SIG$sig:   the old image" files_same img footed
+done
+
+# avb make_vbmeta_image --signing_helper_with_files: the signal to the
+# process group (as a terminal's Ctrl-C), while the helper runs: its
+# private directory under TMPDIR removed, no vbmeta image
+openssl genrsa -out k.pem 2048 2>/dev/null && openssl rsa -in k.pem -pubout -out k.pub 2>/dev/null
+printf '#!/bin/sh\ntouch "$MARK"\nexec sleep 10\n' >slow
+chmod +x slow
+mkdir tmpd
+for sig in $SIGS; do
+	rm -f mark
+	setsid env --default-signal=INT,TERM,HUP TMPDIR="$T/tmpd" MARK="$T/mark" "$FVC" avb make_vbmeta_image \
+		--output v.img --key k.pub --algorithm SHA256_RSA2048 --signing_helper_with_files ./slow >/dev/null 2>sig.err &
+	pid=$!
+	for _ in $(seq 1000); do [ -e mark ] && break; sleep 0.01; done
+	caught=0 tries=1
+	[ -e mark ] && caught=1
+	kill -s "$sig" -- -$pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
+	judged "avb make_vbmeta_image, a signing helper running" "$sig" || continue
+	check "avb make_vbmeta_image, SIG$sig:   nothing left under TMPDIR, no image" \
+		sh -c 'test -z "$(ls -A tmpd)" && test ! -e v.img'
+	rm -rf tmpd/* v.img
 done
 
 # ota extract (32 MiB): a package of one partition (REPLACE operations)

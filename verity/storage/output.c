@@ -57,7 +57,8 @@ static char *temp_name(const char *final)
 enum { TEMP_SLOTS = 32 };
 static struct {
 	atomic_int state;
-	int fd;        /* a file to cut to size; -1: name to remove */
+	int fd; /* a file to cut to size; -1: a file to remove, -2: a
+		 * directory (removed after the files) */
 	uint64_t size;
 	char name[PATH_MAX];
 } temps[TEMP_SLOTS];
@@ -75,16 +76,26 @@ static int claim(void)
 	return -1;
 }
 
-void verity_output_register(const char *name)
+static void register_name(const char *name, int kind)
 {
 	size_t n = strlen(name);
 	int i = n < PATH_MAX ? claim() : -1;
 
 	if (i < 0)
 		return;
-	temps[i].fd = -1;
+	temps[i].fd = kind;
 	memcpy(temps[i].name, name, n + 1);
 	atomic_store(&temps[i].state, 2);
+}
+
+void verity_output_register(const char *name)
+{
+	register_name(name, -1);
+}
+
+void verity_output_register_dir(const char *name)
+{
+	register_name(name, -2);
 }
 
 void verity_output_register_cut(int fd, uint64_t size)
@@ -105,7 +116,7 @@ static void forget(const char *name, int fd)
 		int armed = 2;
 
 		if (atomic_load(&temps[i].state) != 2 ||
-		    (name ? temps[i].fd >= 0 || strcmp(temps[i].name, name)
+		    (name ? temps[i].fd != fd || strcmp(temps[i].name, name)
 			  : temps[i].fd != fd))
 			continue;
 		if (atomic_compare_exchange_strong(&temps[i].state, &armed, 1))
@@ -117,6 +128,12 @@ void verity_output_forget(const char *name)
 {
 	if (name)
 		forget(name, -1);
+}
+
+void verity_output_forget_dir(const char *name)
+{
+	if (name)
+		forget(name, -2);
 }
 
 void verity_output_forget_cut(int fd)
@@ -143,17 +160,24 @@ void verity_output_remove_temporaries(void)
 		lim.rlim_cur = (rlim_t)least;
 		(void)setrlimit(RLIMIT_FSIZE, &lim);
 	}
-	for (int i = 0; i < TEMP_SLOTS; i++) {
-		int armed = 2;
+	/* the files, then the directories they were in */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < TEMP_SLOTS; i++) {
+			int armed = 2;
 
-		if (!atomic_compare_exchange_strong(&temps[i].state, &armed, 1))
-			continue;
-		if (temps[i].fd >= 0)
-			(void)ftruncate(temps[i].fd, (off_t)temps[i].size);
-		else
-			(void)unlink(temps[i].name);
-		atomic_store(&temps[i].state, 0);
-	}
+			if ((temps[i].fd == -2) != pass ||
+			    !atomic_compare_exchange_strong(&temps[i].state,
+							    &armed, 1))
+				continue;
+			if (temps[i].fd >= 0)
+				(void)ftruncate(temps[i].fd,
+						(off_t)temps[i].size);
+			else if (temps[i].fd == -1)
+				(void)unlink(temps[i].name);
+			else
+				(void)rmdir(temps[i].name);
+			atomic_store(&temps[i].state, 0);
+		}
 }
 
 /* /proc/self/fd/N of fd, into buf. */

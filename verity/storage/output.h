@@ -58,6 +58,11 @@ void verity_output_remove_temporaries(void);
 /* A named temporary file, made: to be removed by
  * verity_output_remove_temporaries until forgotten. */
 void verity_output_register(const char *name);
+/* A private directory of temporary files (a signing helper's), removed
+ * after the registered files, when it is empty then; forgotten by
+ * verity_output_forget_dir. */
+void verity_output_register_dir(const char *name);
+void verity_output_forget_dir(const char *name);
 /* A file grown in place (fd, open meanwhile) that an interrupted run
  * must leave cut back to size bytes (an Android image's data, before
  * its first footer), until verity_output_forget_cut(fd). */

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,7 +139,7 @@ START_TEST(output_unnamed_until_commit)
 END_TEST
 
 /* Named temporaries: registered ones removed (once), forgotten ones
- * kept. */
+ * kept; a directory after its files. */
 START_TEST(named_temporaries_removed)
 {
 	char a[128], b[128];
@@ -156,6 +158,25 @@ START_TEST(named_temporaries_removed)
 	put(a, "a", 0600);
 	verity_output_remove_temporaries();
 	ck_assert_int_eq(access(a, F_OK), 0);
+	/* a directory: removed after the files that were in it */
+	{
+		char sub[128], in[160];
+
+		snprintf(sub, sizeof(sub), "%s/sub", dir);
+		snprintf(in, sizeof(in), "%s/block", sub);
+		ck_assert_int_eq(mkdir(sub, 0700), 0);
+		verity_output_register_dir(sub);
+		put(in, "x", 0600);
+		verity_output_register(in);
+		verity_output_remove_temporaries();
+		ck_assert_int_eq(access(sub, F_OK), -1);
+		ck_assert_int_eq(mkdir(sub, 0700), 0);
+		verity_output_register_dir(sub);
+		verity_output_forget_dir(sub);
+		verity_output_remove_temporaries();
+		ck_assert_int_eq(access(sub, F_OK), 0);
+		ck_assert_int_eq(rmdir(sub), 0);
+	}
 	/* more names than slots: the registry stays bounded */
 	for (int i = 0; i < 100; i++)
 		verity_output_register(a);
@@ -171,8 +192,13 @@ START_TEST(grown_files_cut_back)
 {
 	char a[128];
 	struct stat st;
+	struct rlimit was, now;
 	int fd;
 
+	/* the file size limit lowered to the cut's size: no write grows
+	 * it again (EFBIG, SIGXFSZ ignored as the command's handler does) */
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
 	snprintf(a, sizeof(a), "%s/image", dir);
 	put(a, "data", 0600);
 	fd = open(a, O_RDWR);
@@ -182,6 +208,11 @@ START_TEST(grown_files_cut_back)
 	verity_output_remove_temporaries();
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	ck_assert_int_eq(st.st_size, 4);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &now), 0);
+	ck_assert_uint_eq(now.rlim_cur, 4);
+	ck_assert_int_eq(pwrite(fd, "grown", 5, 4096), -1);
+	ck_assert_int_eq(errno, EFBIG);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
 	verity_output_register_cut(fd, 4);
 	ck_assert_int_eq(ftruncate(fd, 8192), 0);
 	verity_output_forget_cut(fd);
