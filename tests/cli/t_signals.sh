@@ -1,7 +1,7 @@
 # Issue 57, 8: Ctrl-C, a kill, a closed terminal (SIGINT, SIGTERM,
 # SIGHUP) in the middle of format, update, repair, avb's
-# add_hashtree_footer (in place and staged), a signing helper's run and
-# ota extract: the command
+# add_hashtree_footer (in place and staged), a signing helper's run, ota
+# extract and ota verify --avb-key: the command
 # dies of the signal (exit 128 + it), no temporary file (.NAME.XXXXXX)
 # is left in the directory, and every output is absent or as it was
 # (cmp), or for the writers in place (update, repair) in the documented
@@ -20,17 +20,23 @@ if ! env --default-signal=INT true 2>/dev/null || [ ! -r /proc/self/io ]; then
 	finish
 	exit 0
 fi
-MIB=256
+MIB=256 WAITFOR='' DONE=0
 gen 57 $((MIB << 20)) >d
 
-# reached PID BYTES: 0 once PID has read BYTES, 1 when it ended first
+# reached PID BYTES: 0 once PID has read BYTES (after WAITFOR, a glob,
+# names a file, when it is set: BYTES more than it had read then), 1
+# when it ended first
 reached() {
-	local pid=$1 want=$2 k v st
+	local pid=$1 want=$2 k v st from=
+	[ -n "$WAITFOR" ] || from=0
 	for _ in $(seq 20000); do
 		read -r _ _ st _ <"/proc/$pid/stat" 2>/dev/null || return 1
 		[ "$st" = Z ] && return 1
 		while read -r k v; do
-			[ "$k" = rchar: ] && [ "$v" -ge "$want" ] && return 0
+			[ "$k" = rchar: ] || continue
+			# shellcheck disable=SC2086
+			[ -z "$from" ] && compgen -G "$WAITFOR" >/dev/null && from=$v
+			[ -n "$from" ] && [ "$v" -ge $((from + want)) ] && return 0
 		done <"/proc/$pid/io" 2>/dev/null
 	done
 	return 1
@@ -41,7 +47,7 @@ reached() {
 # background job of a script ignores SIGINT) and SIG once it has read a
 # quarter of the data (then a sixteenth, then 1 MiB, when it ended
 # first). rc: its exit status; caught=1 when it was signalled while it
-# ran.
+# ran (a run that ended first exits DONE, 0 unless set).
 interrupt() {
 	local sig=$1 prep=$2 pid mark
 	shift 2
@@ -55,11 +61,11 @@ interrupt() {
 			kill -s "$sig" $pid 2>/dev/null
 			wait $pid 2>/dev/null
 			rc=$?
-			[ $rc = 0 ] || { caught=1; return; }
+			[ $rc = "$DONE" ] || { caught=1; return; }
 		else
 			wait $pid 2>/dev/null
 			rc=$?
-			[ $rc = 0 ] || return
+			[ $rc = "$DONE" ] || return
 		fi
 	done
 }
@@ -82,7 +88,7 @@ judged() {
 	local what=$1 sig=$2 n
 	n=$(kill -l "$sig")
 	if [ $caught = 0 ]; then
-		if [ $rc = 0 ]; then
+		if [ $rc = "$DONE" ]; then
 			skip "$what, SIG$sig: every run ended before the signal"
 		else
 			fail "$what, SIG$sig: exit $rc before the signal"
@@ -226,6 +232,19 @@ if $PY -c 'import google.protobuf' 2>/dev/null && command -v openssl >/dev/null;
 			check "ota extract, SIG$sig:   its image absent or whole" \
 				sh -c 'test ! -e ex/system.img || cmp -s ex/system.img sys.img'
 		done
+		# verify --avb-key writes the images into a private
+		# directory under TMPDIR: removed with them (the signal
+		# once the directory is there; a run to its end exits 2:
+		# no vbmeta image in the package)
+		WAITFOR="tmpd/fastverity-ota.*" DONE=2
+		for sig in $SIGS; do
+			interrupt "$sig" true env TMPDIR="$T/tmpd" "$FVC" ota verify --avb-key=k.pem ota/ota.zip
+			judged "ota verify --avb-key" "$sig" || continue
+			check "ota verify --avb-key, SIG$sig:   nothing left under TMPDIR" \
+				sh -c 'test -z "$(ls -A tmpd)"'
+			rm -rf tmpd/*
+		done
+		WAITFOR='' DONE=0
 	else
 		fail "the OTA generator makes a package of 32 MiB"
 	fi
