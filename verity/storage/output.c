@@ -196,6 +196,7 @@ static int create_anonymous(struct verity_device *d, const char *final,
 {
 	struct stat st, via;
 	char *dir = dir_of(final), proc[32];
+	const char *base;
 	int fd;
 
 	if (!dir)
@@ -214,6 +215,14 @@ static int create_anonymous(struct verity_device *d, const char *final,
 	if (!(d->tmp = temp_name(final))) {
 		close(fd);
 		return -ENOMEM;
+	}
+	/* a name the commit could not link (too long): the named file's
+	 * creation says so now, as it always did */
+	base = strrchr(d->tmp, '/');
+	if (strlen(d->tmp) >= PATH_MAX ||
+	    strlen(base ? base + 1 : d->tmp) > NAME_MAX) {
+		close(fd);
+		return 1;
 	}
 	d->fd = fd;
 	d->anonymous = 1;
