@@ -190,6 +190,59 @@ for sig in $SIGS; do
 		check "avb add_hashtree_footer over a footer, SIG$sig:   the old image" files_same img footed
 done
 
+# a file system without O_TMPFILE (NFS, vfat, overlayfs before Linux
+# 6.6), as an LD_PRELOAD shim makes every one: the temporary files are
+# named, .NAME.XXXXXX; the command's handler removes them (the signal
+# once they are there)
+cat >notmp.c <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#define SHIM(name) \
+int name(const char *path, int flags, ...) \
+{ \
+	static int (*real)(const char *, int, ...); \
+	va_list ap; \
+	mode_t mode; \
+	if ((flags & O_TMPFILE) == O_TMPFILE) { \
+		errno = EOPNOTSUPP; \
+		return -1; \
+	} \
+	if (!real) \
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+	va_start(ap, flags); \
+	mode = va_arg(ap, mode_t); \
+	va_end(ap); \
+	return real(path, flags, mode); \
+}
+SHIM(open)
+SHIM(open64)
+EOF
+if cc -shared -fPIC -O1 -o notmp.so notmp.c -ldl 2>notmp.err; then
+	for sig in $SIGS; do
+		WAITFOR=".h.*" MIB=256
+		interrupt "$sig" olds env LD_PRELOAD="$T/notmp.so" "$FVC" format d h --fec-device=f --root-hash-file=rh
+		judged "no O_TMPFILE: format over old outputs" "$sig" &&
+			check "no O_TMPFILE: format over old outputs, SIG$sig:   the old ones as they were" \
+				files_same h old.h f old.f rh old.rh
+		WAITFOR=".img.*" MIB=128
+		# shellcheck disable=SC2086
+		interrupt "$sig" foot env LD_PRELOAD="$T/notmp.so" "$FVC" $AVB --image img --salt 01
+		judged "no O_TMPFILE: avb add_hashtree_footer over a footer" "$sig" &&
+			check "no O_TMPFILE: avb add_hashtree_footer over a footer, SIG$sig:   the old image" \
+				files_same img footed
+	done
+	WAITFOR='' MIB=256
+	# and a run to its end leaves none either
+	check "no O_TMPFILE: a format run to its end" run_rc 0 env LD_PRELOAD="$T/notmp.so" "$FVC" format d h --fec-device=f
+	check "  no temporary file left" no_temporaries
+else
+	fail "the shim without O_TMPFILE builds"
+	sed 's/^/  | /' notmp.err >&2
+fi
+
 # avb make_vbmeta_image --signing_helper_with_files: the signal to the
 # process group (as a terminal's Ctrl-C), while the helper runs: its
 # private directory under TMPDIR removed, no vbmeta image
