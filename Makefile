@@ -51,7 +51,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/set.c cli/ddi.c cli/super.c cli/hints.c \
-           cli/cmd_fsverity.c cli/cmd_ota.c cli/files.c
+           cli/cmd_fsverity.c cli/cmd_ota.c cli/cmd_lp.c cli/files.c
 # A unit suite sits at the path of what it tests: tests/unit/<folder>/
 # test_<file>.c for verity/<folder>/<file>.c (hashtree/<file>.c:
 # tests/unit/hashtree/), built as $(B)/tests/<folder>/test_<file>.
@@ -266,9 +266,9 @@ check-full:
 # (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
 # test runs once there).
 ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
-  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers t_ota
+  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers t_ota t_lp
 ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_avb_mldsa t_sparse t_super t_sets \
-  t_ddi t_containers t_ota
+  t_ddi t_containers t_ota t_lp
 ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 
 # Each phase says how long it took (wall seconds, beside the other lane).

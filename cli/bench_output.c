@@ -204,15 +204,15 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 				   */
 		if (s->salt_size)
 			len = snprintf(buf, sizeof(buf),
-				       "%s, %u/%u-byte blocks, format %u: "
-				       "against a %u-byte salt, ",
+				       "%s, %u/%u-byte blocks, format %u, "
+				       "against a %u-byte salt: ",
 				       s->name, s->data_block_size,
 				       s->hash_block_size, s->format,
 				       s->salt_size);
 		else
 			len = snprintf(buf, sizeof(buf),
-				       "%s, %u/%u-byte blocks, format %u: "
-				       "against no salt, ",
+				       "%s, %u/%u-byte blocks, format %u, "
+				       "against no salt: ",
 				       s->name, s->data_block_size,
 				       s->hash_block_size, s->format);
 		int any = 0;
@@ -225,17 +225,29 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 				continue;
 			double cost = 100.0 * (1.0 - o->rate.median /
 							     base->rate.median);
-			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
-					"%s%u bytes cost %.1f%%",
-					any ? ", " : "", o->salt_size, cost);
+			if (o->flags & FV_BENCH_SALT_SAME)
+				len += snprintf(buf + len,
+						sizeof(buf) - (size_t)len,
+						"%s%u bytes: no measurable "
+						"difference",
+						any ? ", " : "", o->salt_size);
+			else
+				len += snprintf(
+					buf + len, sizeof(buf) - (size_t)len,
+					cost < 0 ? "%s%u bytes measured "
+						   "%.1f%% faster"
+						 : "%s%u bytes cost "
+						   "%.1f%% of throughput",
+					any ? ", " : "", o->salt_size,
+					cost < 0 ? -cost : cost);
 			any = 1;
 			if (len >= (int)sizeof(buf) - 40)
 				break;
 		}
 		if (any) {
 			snprintf(lines[n++], 400,
-				 "%s of throughput (negative: faster; "
-				 "differences of a few percent are noise).",
+				 "%s (a difference inside the rounds' spread "
+				 "is none).",
 				 buf);
 		}
 	}

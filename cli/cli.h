@@ -36,6 +36,7 @@ struct cli_opts {
 	size_t ntrusted;
 	int sidecar;
 	unsigned activation; /* open's flags: verity_act_flags */
+	int error_as_corruption; /* open: the error policy the corruption's */
 	unsigned close;      /* --deferred, --cancel-deferred: CLI_CLOSE_* */
 	char *salt_size;     /* bench lists */
 	char *size;
@@ -109,6 +110,11 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 int cli_fsverity_main(int argc, const char **argv);
 /* fastverity ota SUBCOMMAND: Android A/B OTA packages (cli/cmd_ota.c). */
 int cli_ota_main(int argc, const char **argv);
+/* verify PKG and dump PKG of a package: ota verify and ota info, with
+ * --trusted-cert as --cert, --key as --avb-key, --json (cli/cmd_ota.c). */
+int cli_ota_action(const struct cli_opts *o, const char *sub);
+/* fastverity lp SUBCOMMAND: lpdump and lpunpack (cli/cmd_lp.c). */
+int cli_lp_main(int argc, const char **argv);
 
 /* "s" for a count other than one, for messages. */
 static inline const char *cli_plural(uint64_t n)

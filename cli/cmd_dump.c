@@ -71,12 +71,15 @@ int cmd_dump(struct cli_opts *o)
 	if ((r = cli_check_crc(o)) ||
 	    (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
+	if (kind == CLI_OTA)
+		return cli_ota_action(o, "info");
 	if (kind == CLI_AVB)
 		return cli_avb_dump(o, o->args[0]);
 	if (kind == CLI_DDI)
 		return cli_ddi_dump(o, o->args[0]);
 	if (kind == CLI_SUPER)
-		return cli_super_dump(o, o->args[0]);
+		return o->partition ? cli_super_on_partition(o, cmd_dump)
+				    : cli_super_dump(o, o->args[0]);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
 	/* (the registry calls an image it knows no other way a sidecar

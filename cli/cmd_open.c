@@ -27,7 +27,7 @@ static int several(unsigned flags, unsigned of)
 
 /* One corruption policy and one error policy at most, said with the
  * options (the library refuses the same flags). */
-static int policies(const struct cli_opts *o)
+static int policies(struct cli_opts *o)
 {
 	if (several(o->activation, FV_IGNORE_CORRUPTION |
 					   FV_RESTART_ON_CORRUPTION |
@@ -35,6 +35,19 @@ static int policies(const struct cli_opts *o)
 		return cli_error(-EINVAL, "choose one of --ignore-corruption, "
 					  "--restart-on-corruption and "
 					  "--panic-on-corruption");
+	/* veritysetup 2.8: an I/O error handled as the corruption policy
+	 * says, restart or panic */
+	if (o->error_as_corruption) {
+		if (!(o->activation &
+		      (FV_RESTART_ON_CORRUPTION | FV_PANIC_ON_CORRUPTION)))
+			return cli_error(-EINVAL,
+					 "Option --error-as-corruption must be "
+					 "used with --panic-on-corruption or "
+					 "--restart-on-corruption.");
+		o->activation |= o->activation & FV_PANIC_ON_CORRUPTION
+					 ? FV_PANIC_ON_ERROR
+					 : FV_RESTART_ON_ERROR;
+	}
 	if (several(o->activation, FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "
 					  "and --panic-on-error");
@@ -170,7 +183,8 @@ int cmd_close(struct cli_opts *o)
 
 /* veritysetup's status line: each word followed by a space, except
  * check_at_most_once (so that with try_verify_in_tasklet the two run
- * together, as veritysetup prints them) and the last. */
+ * together, as veritysetup prints them), restart_on_error (2.8's) and
+ * the last. */
 static const char *flag_words(const struct fv_status_info *s, char *buf,
 			      size_t len)
 {
@@ -182,11 +196,13 @@ static const char *flag_words(const struct fv_status_info *s, char *buf,
 
 		if (!(s->flags & flag))
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", s->flag_name[i],
-				      flag == FV_CHECK_AT_MOST_ONCE ||
-						      flag == FV_USE_TASKLETS
-					      ? ""
-					      : " ");
+		n += (size_t)snprintf(
+			buf + n, len - n, "%s%s", s->flag_name[i],
+			flag == FV_CHECK_AT_MOST_ONCE ||
+					flag == FV_USE_TASKLETS ||
+					flag == FV_RESTART_ON_ERROR
+				? ""
+				: " ");
 	}
 	return buf;
 }
@@ -245,6 +261,11 @@ static void status_json(const char *name, const struct fv_status_info *s)
 				 s->fec_start_block * p->hash_block_size / 512);
 			cli_ju64(f, "blocks", s->fec_blocks);
 			cli_jint(f, "roots", (int)s->fec_roots);
+			cli_jset(f, "repaired",
+				 s->fec_repaired < 0
+					 ? NULL
+					 : json_object_new_int64(
+						   s->fec_repaired));
 			cli_jset(j, "fec", f);
 		} else {
 			cli_jset(j, "fec", NULL);
@@ -294,6 +315,10 @@ static void status_text(const char *name, const struct fv_status_info *s)
 		printf("  FEC offset:  %" PRIu64 " sectors\n",
 		       s->fec_start_block * p->hash_block_size / 512);
 		printf("  FEC roots:   %u\n", s->fec_roots);
+		/* veritysetup 2.8's, where the kernel counts them */
+		if (s->fec_repaired >= 0)
+			printf("  FEC repaired: %" PRId64 " [events]\n",
+			       s->fec_repaired);
 	}
 	printf("  root hash:   %s\n", s->root_hex);
 	if (s->flags)

@@ -518,3 +518,40 @@ int cli_ota_main(int argc, const char **argv)
 	free_args(&a);
 	return r;
 }
+
+int cli_ota_action(const struct cli_opts *o, const char *sub)
+{
+	const char *argv[8] = {"ota", sub, o->args[0]};
+	char cert[4200], key[4200];
+	int argc = 3;
+
+	/* what a verity pair's options say has no place in a package */
+	if (o->hash || o->data_block_size || o->hash_block_size ||
+	    o->data_blocks || o->hash_offset || o->salt || o->uuid ||
+	    o->format || o->root_hash_file || o->fec_device || o->fec_offset ||
+	    o->fec_roots || o->max_failures || o->root_hash_signature ||
+	    o->partition || o->slot || o->nblock_devices || o->check_crc ||
+	    o->no_superblock || o->ntrusted > 1 ||
+	    (strcmp(sub, "verify") && (o->ntrusted || o->key)))
+		return cli_error(-EINVAL,
+				 "%s: an Android OTA package: %s takes "
+				 "%s--json here (or fastverity ota %s %s)",
+				 o->args[0], o->action,
+				 strcmp(sub, "verify")
+					 ? ""
+					 : "one --trusted-cert (its signer), "
+					   "--key (its images' AVB key), ",
+				 sub, o->args[0]);
+	if (o->json)
+		argv[argc++] = "--json";
+	if (o->ntrusted) {
+		snprintf(cert, sizeof(cert), "--cert=%s", o->trusted_certs[0]);
+		argv[argc++] = cert;
+	}
+	if (o->key) {
+		snprintf(key, sizeof(key), "--avb-key=%s", o->key);
+		argv[argc++] = key;
+	}
+	argv[argc] = NULL;
+	return cli_ota_main(argc, argv);
+}

@@ -178,7 +178,13 @@ int cmd_repair(struct cli_opts *o)
 	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
 		return r;
 	if (kind == CLI_SUPER)
-		return cli_super_refuse(o, o->args[0]);
+		return o->partition ? cli_super_on_partition(o, cmd_repair)
+				    : cli_super_refuse(o, o->args[0]);
+	if (o->slot || (o->partition && kind != CLI_DDI))
+		return cli_error(-EINVAL,
+				 "%s: --%s names a partition of a super image "
+				 "or a disk image",
+				 o->args[0], o->slot ? "slot" : "partition");
 	r = kind == CLI_DDI ? cli_ddi_pair(o, o->args[0], &cp)
 			    : cli_pair_from_args(o, kind, &cp);
 	if (r)

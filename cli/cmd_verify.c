@@ -261,6 +261,8 @@ int cmd_verify(struct cli_opts *o)
 	if (o->nargs == 1) {
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
+		if (kind == CLI_OTA)
+			return cli_ota_action(o, "verify");
 		if (kind == CLI_DDI)
 			return cli_ddi_verify(o, o->args[0]);
 		if (kind == CLI_SUPER)

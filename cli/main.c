@@ -184,6 +184,10 @@ static void print_actions(FILE *f)
 	fputs("\tota <command> PKG [<options>] - Android A/B OTA packages: "
 	      "info, verify, extract (fastverity ota --help)\n",
 	      f);
+	fputs("\tlp <command> SUPER_IMAGE [<options>] - AOSP's lpdump and "
+	      "lpunpack for Android super images: dump, unpack (fastverity "
+	      "lp --help)\n",
+	      f);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
 	      f);
@@ -437,6 +441,9 @@ static int run(int argc, const char **argv)
 	/* Android A/B OTA packages (cli/cmd_ota.c) */
 	if (argc >= 2 && !strcmp(argv[1], "ota"))
 		return cli_ota_main(argc - 1, argv + 1);
+	/* lpdump and lpunpack (cli/cmd_lp.c) */
+	if (argc >= 2 && !strcmp(argv[1], "lp"))
+		return cli_lp_main(argc - 1, argv + 1);
 	help_unknown = NULL;
 	act = help_request(argc, argv);
 	/* help avb: avbtool's commands, each with its own --help */
@@ -447,6 +454,8 @@ static int run(int argc, const char **argv)
 			2, (const char *[]){"fsverity", "--help", NULL});
 	if (!act && help_unknown && !strcmp(help_unknown, "ota"))
 		return cli_ota_main(2, (const char *[]){"ota", "--help", NULL});
+	if (!act && help_unknown && !strcmp(help_unknown, "lp"))
+		return cli_lp_main(2, (const char *[]){"lp", "--help", NULL});
 	if (!act && help_unknown) {
 		cli_error(-EINVAL,
 			  "help: no action '%s' (fastverity help lists the "

@@ -73,14 +73,19 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	}
 	if ((r = cli_container_of(image, asked, &name)))
 		return cli_lib_error(r);
-	/* an OTA package holds no pair: its own command reads it */
-	if (!strcmp(name, "ota"))
+	/* an OTA package holds no pair: verify and dump read it as ota
+	 * verify and ota info do; the other actions have nothing to act on */
+	if (!strcmp(name, "ota")) {
+		*kind = CLI_OTA;
+		if (!strcmp(o->action, "verify") || !strcmp(o->action, "dump"))
+			return 0;
 		return cli_error(-EINVAL,
 				 "%s: an Android OTA package, which holds no "
 				 "verity pair: read it with fastverity ota "
 				 "info %s",
 				 image, image);
-	*kind = !strcmp(name, "avb")   ? CLI_AVB
+	}
+	*kind = !strcmp(name, "avb")     ? CLI_AVB
 		: !strcmp(name, "ddi")   ? CLI_DDI
 		: !strcmp(name, "super") ? CLI_SUPER
 					 : CLI_SIDECAR;
@@ -207,8 +212,8 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp)
 {
-	struct fv_open_request rq = {.data = data, .hash = hash,
-				     .activates = 1};
+	struct fv_open_request rq = {
+		.data = data, .hash = hash, .activates = 1};
 
 	memset(cp, 0, sizeof(*cp));
 	return open_made(o, o, &rq, hash, root_arg, cp);

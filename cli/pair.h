@@ -19,6 +19,7 @@ enum cli_container {
 	CLI_AVB,     /* an Android image */
 	CLI_DDI,     /* a systemd disk image */
 	CLI_SUPER,   /* an Android super image */
+	CLI_OTA,     /* an Android OTA package: verify and dump only */
 };
 
 struct cli_pair {

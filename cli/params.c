@@ -55,10 +55,11 @@ static int parse_block_size(const char *opt, const char *s, uint32_t *out)
 	if (parse_u64(opt, s, UINT32_MAX, &v))
 		return EXIT_PARAMS;
 	if (v < 512 || v > 524288 || (v & (v - 1)))
-		return cli_error(-EINVAL,
-				 "%s: unsupported block size %s (a power of "
-				 "two from 512 to 524288)",
-				 opt, s);
+		return cli_error(
+			-EINVAL,
+			"%s: unsupported VERITY block size %s (a power of "
+			"two from 512 to 524288)",
+			opt, s);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -235,7 +236,8 @@ static int params_fill(const struct cli_opts *o, fv_params *p, int for_format)
 					 o->uuid);
 		/* kept as the superblock will say it: lowercase */
 		for (size_t i = 0; alone.uuid[i]; i++)
-			p->uuid[i] = (char)tolower((unsigned char)alone.uuid[i]);
+			p->uuid[i] =
+				(char)tolower((unsigned char)alone.uuid[i]);
 		p->uuid[strlen(alone.uuid)] = '\0';
 	}
 	return 0;

@@ -139,18 +139,28 @@ static void attributes_text(uint32_t a, char *out, size_t len)
 		snprintf(out, len, "none");
 }
 
-static const char *header_flags_text(uint32_t f)
+/* lpdump's words for the header's flags: the two it names, then
+ * unknown_flag_bit_N for each other bit set. */
+static void header_flags_text(uint32_t f, char *out, size_t len)
 {
-	switch (f & 3) {
-	case 0:
-		return "none";
-	case 1:
-		return "virtual_ab_device";
-	case 2:
-		return "overlays_active";
-	default:
-		return "virtual_ab_device,overlays_active";
+	static const char *const words[] = {"virtual_ab_device",
+					    "overlays_active"};
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (unsigned b = 0; b < 32 && at < len; b++) {
+		if (!(f & (1u << b)))
+			continue;
+		if (b < 2)
+			at += (size_t)snprintf(out + at, len - at, "%s%s",
+					       at ? "," : "", words[b]);
+		else
+			at += (size_t)snprintf(out + at, len - at,
+					       "%sunknown_flag_bit_%u",
+					       at ? "," : "", b);
 	}
+	if (!at)
+		snprintf(out, len, "none");
 }
 
 /* A linear extent and the partition it belongs to, for the layout. */
@@ -159,24 +169,24 @@ struct placed {
 	const char *owner;
 };
 
+/* lpdump's order: by the block device's name, then the sector */
 static int by_target(const void *x, const void *y)
 {
 	const struct fv_super_extent *a = &((const struct placed *)x)->e,
 				     *b = &((const struct placed *)y)->e;
+	int c = strcmp(a->device, b->device);
 
-	if (a->source != b->source)
-		return a->source < b->source ? -1 : 1;
+	if (c)
+		return c;
 	return a->target < b->target ? -1 : a->target > b->target;
 }
 
-/* lpdump's text of the slot s holds, into f. */
-static void dump_text(FILE *f, const fv_super *s,
-		      const struct fv_super_info *in)
+void cli_super_text(FILE *f, const fv_super *s, const struct fv_super_info *in)
 {
 	const size_t ne = in->extents;
 	size_t n = 0;
 	struct placed *laid = calloc(ne + 1, sizeof(*laid));
-	char attrs[64];
+	char attrs[64], hflags[512];
 
 	if (in->metadata_slot_count > 1)
 		fprintf(f, "Slot %u:\n", in->slot);
@@ -185,7 +195,8 @@ static void dump_text(FILE *f, const fv_super *s,
 		in->header_size + in->tables_size);
 	fprintf(f, "Metadata max size: %u bytes\n", in->metadata_max_size);
 	fprintf(f, "Metadata slot count: %u\n", in->metadata_slot_count);
-	fprintf(f, "Header flags: %s\n", header_flags_text(in->header_flags));
+	header_flags_text(in->header_flags, hflags, sizeof(hflags));
+	fprintf(f, "Header flags: %s\n", hflags);
 	fprintf(f, "Partition table:\n------------------------\n");
 	for (size_t i = 0; i < in->partitions; i++) {
 		struct fv_super_partition p =
@@ -272,8 +283,9 @@ static json_object *json_part(const struct fv_super_partition *p)
 static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 {
 	json_object *j = json_object_new_object(), *m, *list;
-	char attrs[64];
+	char attrs[64], hflags[512];
 
+	header_flags_text(in->header_flags, hflags, sizeof(hflags));
 	m = json_object_new_object();
 	cli_ju64(m, "slot", in->slot);
 	cli_ju64(m, "version_major", in->major);
@@ -282,7 +294,7 @@ static json_object *dump_json(const fv_super *s, const struct fv_super_info *in)
 	cli_ju64(m, "max_size", in->metadata_max_size);
 	cli_ju64(m, "slot_count", in->metadata_slot_count);
 	cli_ju64(m, "logical_block_size", in->logical_block_size);
-	cli_jstr(m, "header_flags", header_flags_text(in->header_flags));
+	cli_jstr(m, "header_flags", hflags);
 	cli_jbool(m, "geometry_from_backup", in->geometry_backup);
 	cli_jbool(m, "metadata_from_backup", in->metadata_backup);
 	cli_jset(j, "metadata", m);
@@ -367,7 +379,7 @@ static char *slot_text(const struct cli_opts *o, const char *image, unsigned k,
 		fv_super_free(s);
 		return NULL;
 	}
-	dump_text(f, s, &in);
+	cli_super_text(f, s, &in);
 	fclose(f);
 	*keep = s;
 	return buf;
@@ -382,11 +394,6 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 	fv_super *s;
 	int r;
 
-	if (o->partition)
-		return cli_error(-EINVAL,
-				 "%s: dump shows the whole super image; a "
-				 "logical partition is dumped as %s/NAME",
-				 image, image);
 	if ((r = open_super(o, image, &s)))
 		return r;
 	fv_super_info(s, &in);
@@ -396,7 +403,7 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 		cli_jstr(j, "container", "super");
 		cli_jbool(j, "sparse", in.sparse);
 	} else {
-		dump_text(stdout, s, &in);
+		cli_super_text(stdout, s, &in);
 	}
 	/* without --slot, every slot: each other one in full, or said to
 	 * hold what slot 0 holds */
@@ -407,7 +414,7 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 			r = cli_error(-ENOMEM, "out of memory");
 			goto out;
 		}
-		dump_text(f, s, &in);
+		cli_super_text(f, s, &in);
 		fclose(f);
 		if (j)
 			others = json_object_new_array();
@@ -507,7 +514,76 @@ int cli_super_refuse(const struct cli_opts *o, const char *image)
 {
 	return cli_error(-EINVAL,
 			 "%s: an Android super image: %s one logical "
-			 "partition, named as %s/NAME (fastverity dump %s "
-			 "lists them)",
+			 "partition, named as %s/NAME or with --partition=NAME "
+			 "(fastverity dump %s lists them)",
 			 image, o->action, image, image);
+}
+
+int cli_super_partition_path(const struct cli_opts *o, const char *image,
+			     char **path)
+{
+	struct fv_super_partition p;
+	fv_super *s;
+	size_t len;
+	int r, i;
+
+	*path = NULL;
+	if ((r = open_super(o, image, &s)))
+		return r;
+	/* the partition the device booting the slot maps: NAME_<slot> on
+	 * an A/B image (said when it is not the name given) */
+	if ((i = fv_super_find(s, o->partition, NULL)) < 0) {
+		r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s",
+			      image, o->partition, o->slot ? o->slot : "a");
+		fv_super_free(s);
+		return r;
+	}
+	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
+	if (strchr(p.name, '/') || !strcmp(p.name, ".") ||
+	    !strcmp(p.name, "..")) {
+		r = cli_error(-EINVAL,
+			      "%s: partition %s cannot be named as a path",
+			      image, CLI_NAME(p.name, strlen(p.name)));
+		fv_super_free(s);
+		return r;
+	}
+	if (strcmp(p.name, o->partition))
+		fprintf(stderr,
+			"fastverity: warning: %s: %s is partition %s (slot "
+			"%s)\n",
+			image, o->partition, CLI_NAME(p.name, strlen(p.name)),
+			o->slot ? o->slot : "a");
+	len = strlen(image) + strlen(p.name) + 2;
+	if (!(*path = malloc(len))) {
+		fv_super_free(s);
+		return cli_error(-ENOMEM, "out of memory");
+	}
+	snprintf(*path, len, "%s/%s", image, p.name);
+	fv_super_free(s);
+	return 0;
+}
+
+int cli_super_on_partition(struct cli_opts *o, int (*action)(struct cli_opts *))
+{
+	const char *image = o->args[0];
+	char *partition = o->partition, *slot = o->slot,
+	     *container = o->container, *path;
+	int r;
+
+	if ((r = cli_super_partition_path(o, image, &path)))
+		return r;
+	/* the partition as a path through the image: read as any image
+	 * (its slot's metadata, the slot suffix's), written only inside
+	 * its extents */
+	o->args[0] = path;
+	o->partition = NULL;
+	o->slot = NULL;
+	o->container = NULL;
+	r = action(o);
+	o->args[0] = image;
+	o->partition = partition;
+	o->slot = slot;
+	o->container = container;
+	free(path);
+	return r;
 }

@@ -2,7 +2,10 @@
 #ifndef FV_CLI_SUPER_H
 #define FV_CLI_SUPER_H
 
+#include <stdio.h>
+
 #include "cli/cli.h"
+#include "include/fastverity.h"
 
 /* --block-device NAME=FILE split into names and files (freed with
  * cli_block_devices_free, also after an error): 0, or the exit code. */
@@ -10,6 +13,9 @@ int cli_block_devices(const struct cli_opts *o, const char ***names,
 		      const char ***files);
 void cli_block_devices_free(const struct cli_opts *o, const char **names,
 			    const char **files);
+/* lpdump's text of the metadata slot s holds (in: its fv_super_info),
+ * into f. */
+void cli_super_text(FILE *f, const fv_super *s, const struct fv_super_info *in);
 /* dump: the metadata as lpdump shows it (text or --json), every slot's
  * (or --slot's). */
 int cli_super_dump(struct cli_opts *o, const char *image);
@@ -19,5 +25,15 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name);
 /* An action that takes one partition (repair): refused, saying how to
  * name one. */
 int cli_super_refuse(const struct cli_opts *o, const char *image);
+/* --partition's logical partition of image (of --slot's metadata; on an
+ * A/B image NAME_<slot>, said) as a path through it, IMAGE/NAME (*path:
+ * to free): 0, or the exit code. */
+int cli_super_partition_path(const struct cli_opts *o, const char *image,
+			     char **path);
+/* action run on --partition's logical partition of o->args[0] as a path
+ * through it (cli_super_partition_path), without --partition, --slot or
+ * --container: its exit code. */
+int cli_super_on_partition(struct cli_opts *o,
+			   int (*action)(struct cli_opts *));
 
 #endif

@@ -1,7 +1,8 @@
 # bash completion for fastverity: actions, each action's options, the
-# avb and fsverity commands, their options and the values an avb option
-# takes from a closed set, --partition= values from the image, and
-# files. The actions and options come from the command itself
+# avb, fsverity, ota and lp commands, their options, the values an option
+# takes from a closed set (--hash=, --container=, --slot=, --format=,
+# avb's --algorithm), --partition= values from the image, and files (for
+# a path option's value too). The actions and options come from the command itself
 # (`fastverity help` and `fastverity help ACTION`), which takes them from
 # the one table that also decides which options an action accepts.
 
@@ -27,6 +28,14 @@ _fastverity_options()
 _fastverity_partitions()
 {
 	"$1" dump --json "$2" 2>/dev/null | sed -n '/^  "partitions":\[/,/^  \]/s/^      "\(role\|name\)":"\([^"]*\)".*/\2/p'
+}
+
+# The values an action's option takes when they are a closed set: its
+# line in `fastverity help ACTION` shows them in braces
+# ("--container={avb,super,ddi,sidecar,plain}").
+_fastverity_action_values()
+{
+	"$1" help "$2" 2>/dev/null | sed -n "s/^ .*$3={\([^}]*\)}.*/\1/p" | tr , ' '
 }
 
 # The values an avb option takes when they are a closed set: its
@@ -79,20 +88,32 @@ _fastverity()
 			fi
 		done
 	done
-	if [ "$action" = avb ] || [ "$action" = fsverity ] || [ "$action" = ota ]; then
+	if [ "$action" = avb ] || [ "$action" = fsverity ] || [ "$action" = ota ] || [ "$action" = lp ]; then
 		_fastverity_group "$cmd" "$action" "$cur"
 		return 0
 	fi
-	# --partition=NAME: one word, or three where '=' breaks words (bash's
+	# --OPTION=VALUE: one word, or three where '=' breaks words (bash's
 	# default COMP_WORDBREAKS: --partition, =, NAME)
-	local prefix="" value="" split=0
-	if [[ $cur == --partition=* ]]; then
-		prefix=--partition= value=${cur#--partition=} split=1
-	elif [ "$cur" = "=" ] && [ "${COMP_WORDS[COMP_CWORD - 1]}" = --partition ]; then
-		split=1
+	local prefix="" value="" split=0 opt="" values
+	if [[ $cur == --*=* ]]; then
+		opt=${cur%%=*} prefix=$opt= value=${cur#*=} split=1
+	elif [ "$cur" = "=" ] && [[ ${COMP_WORDS[COMP_CWORD - 1]} == --* ]]; then
+		opt=${COMP_WORDS[COMP_CWORD - 1]} split=1
 	elif [ "${COMP_WORDS[COMP_CWORD - 1]}" = "=" ] &&
-		[ "${COMP_WORDS[COMP_CWORD - 2]}" = --partition ]; then
-		value=$cur split=1
+		[[ ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
+		opt=${COMP_WORDS[COMP_CWORD - 2]} value=$cur split=1
+	fi
+	# a closed set's values (--hash=, --container=, --slot=, --format=)
+	if [ $split = 1 ] && [ "$opt" != --partition ]; then
+		values=$(_fastverity_action_values "$cmd" "$action" "$opt")
+		if [ -n "$values" ]; then
+			COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$value"))
+		else
+			# a path's value: files
+			COMPREPLY=($(compgen -P "$prefix" -f -- "$value"))
+			compopt -o filenames 2>/dev/null
+		fi
+		return 0
 	fi
 	if [ $split = 1 ]; then
 		# the first argument after the action: the image

@@ -24,7 +24,7 @@ end
 # The avb or fsverity command on the line, if any.
 function __fastverity_avb_sub
     set -l a (__fastverity_action)
-    contains -- "$a" avb fsverity ota; or return 1
+    contains -- "$a" avb fsverity ota lp; or return 1
     set -l subs (fastverity $a --help 2>/dev/null | sed -n 's/^\t\([a-z_]*\) .*/\1/p')
     for t in (commandline -opc)[3..-1]
         if contains -- $t $subs
@@ -55,7 +55,7 @@ end
 function __fastverity_wants_files
     __fastverity_action >/dev/null; or return 1
     __fastverity_needs_action; and return 1
-    contains -- "$(__fastverity_action)" avb fsverity ota; and not __fastverity_avb_sub >/dev/null; and return 1
+    contains -- "$(__fastverity_action)" avb fsverity ota lp; and not __fastverity_avb_sub >/dev/null; and return 1
     __fastverity_values >/dev/null; and return 1
     return 0
 end
@@ -67,6 +67,13 @@ function __fastverity_options
     else
         fastverity --help 2>/dev/null
     end | grep -o -- '--[a-z0-9-]*' | sort -u
+end
+
+# An action's option's closed set: the braces of its line in `fastverity
+# help ACTION` ("--container={avb,super,ddi,sidecar,plain}").
+function __fastverity_action_values
+    set -l v (fastverity help (__fastverity_action) 2>/dev/null | sed -n "s/^ .*--$argv[1]={\([^}]*\)}.*/\1/p")
+    string split , -- $v
 end
 
 # The image: the first word after the action that is no option.
@@ -84,9 +91,12 @@ end
 
 complete -c fastverity -f
 complete -c fastverity -n '__fastverity_needs_action' -a '(__fastverity_actions)'
-complete -c fastverity -n '__fastverity_action >/dev/null; and not contains -- "$(__fastverity_action)" avb fsverity ota; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
-complete -c fastverity -n 'contains -- "$(__fastverity_action)" avb fsverity ota; and not __fastverity_avb_sub >/dev/null' -a '(fastverity (__fastverity_action) --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
+complete -c fastverity -n '__fastverity_action >/dev/null; and not contains -- "$(__fastverity_action)" avb fsverity ota lp; and string match -q -- "-*" (commandline -ct)' -a '(__fastverity_options)'
+complete -c fastverity -n 'contains -- "$(__fastverity_action)" avb fsverity ota lp; and not __fastverity_avb_sub >/dev/null' -a '(fastverity (__fastverity_action) --help 2>/dev/null | sed -n "s/^\t\([a-z_]*\) .*/\1/p")'
 complete -c fastverity -n '__fastverity_avb_sub >/dev/null; and string match -q -- "-*" (commandline -ct)' -a '(fastverity (__fastverity_action) (__fastverity_avb_sub) --help 2>/dev/null | grep -o -- "--[a-z0-9_-]*" | sort -u)'
 complete -c fastverity -n '__fastverity_values >/dev/null' -a '(__fastverity_values)'
 complete -c fastverity -l partition -x -a '(__fastverity_partitions)'
+for o in hash container slot format
+    complete -c fastverity -n 'not contains -- "$(__fastverity_action)" avb fsverity ota lp' -l $o -x -a "(__fastverity_action_values $o)"
+end
 complete -c fastverity -n '__fastverity_wants_files; and not string match -q -- "-*" (commandline -ct)' -F

@@ -92,14 +92,14 @@ typedef void (*fv_failure_fn)(void *ctx, enum fv_failure_kind kind,
 /* With parity: a bad block as left (repaired 1: rebuilt and proven). */
 typedef void (*fv_block_fn)(void *ctx, int repaired, enum fv_failure_kind kind,
 			    uint64_t block, uint64_t offset, unsigned level);
-/* open: the target's flags (or'ed; one corruption, one error policy);
- * FV_NFLAGS of them, 1u << 0 to 1u << (FV_NFLAGS - 1). */
+/* open: the table's FV_NFLAGS words (one corruption, one error policy),
+ * and FV_SHARED: a data device other mappings use is taken all the same. */
 #define FV_NFLAGS 8
 enum fv_flags {
-	FV_IGNORE_CORRUPTION = 1u << 0, FV_RESTART_ON_CORRUPTION = 1u << 1,
-	FV_PANIC_ON_CORRUPTION = 1u << 2, FV_RESTART_ON_ERROR = 1u << 3,
-	FV_PANIC_ON_ERROR = 1u << 4, FV_IGNORE_ZERO_BLOCKS = 1u << 5,
-	FV_CHECK_AT_MOST_ONCE = 1u << 6, FV_USE_TASKLETS = 1u << 7,
+	FV_IGNORE_CORRUPTION = 1, FV_RESTART_ON_CORRUPTION = 2,
+	FV_PANIC_ON_CORRUPTION = 4, FV_RESTART_ON_ERROR = 8,
+	FV_PANIC_ON_ERROR = 16, FV_IGNORE_ZERO_BLOCKS = 32,
+	FV_CHECK_AT_MOST_ONCE = 64, FV_USE_TASKLETS = 128, FV_SHARED = 256,
 };
 /* SHA-256 kernel (same results): fastest (default), C, SHA 2/3, AVX-512. */
 enum fv_sha256_kernel {
@@ -164,6 +164,7 @@ enum fv_file_op {
 	FV_FILE_SIDECAR_NAMES = 11, /* tree, ...: systemd's, beside path */
 	FV_FILE_SIDECAR_PRUNE = 12, /* removed: the stale, but those kept */
 	FV_FILE_CONTAINER = 13, /* container: what path alone is (other) */
+	FV_FILE_SUPER_EXTRACT = 14, /* slot offset's partition what to other */
 };
 /* At offset: nothing, a superblock, an interrupted format's, update's. */
 enum fv_superblock_at {
@@ -385,12 +386,11 @@ struct fv_super_info {
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_super_info(const fv_super *s, struct fv_super_info *info);
-/* A logical partition's attributes. */
+/* Partition attributes; the entries (fv_super_entry): flags 1 suffixed */
 #define FV_LP_READONLY      (1u << 0)
 #define FV_LP_SLOT_SUFFIXED (1u << 1)
 #define FV_LP_UPDATED       (1u << 2)
 #define FV_LP_DISABLED      (1u << 3)
-/* The entries (in fv_super_entry); flags bit 0: slot-suffixed. */
 struct fv_super_partition {
 	size_t size; const char *name; uint32_t attributes; /* FV_LP_* */
 	const char *group; uint64_t bytes; uint32_t first_extent, num_extents;
@@ -678,9 +678,9 @@ enum fv_bench_kind {
 };
 /* The conclusions (each: docs/reference.md). */
 enum fv_bench_flag {
-	FV_BENCH_FAST_PATH = 1 << 0, FV_BENCH_REFERENCE = 1 << 1,
-	FV_BENCH_NOISE = 1 << 2, FV_BENCH_RECOMMENDED = 1 << 3,
-	FV_BENCH_DEFAULT_KEPT = 1 << 4, FV_BENCH_NO_DIFFERENCE = 1 << 5,
+	FV_BENCH_FAST_PATH = 1, FV_BENCH_REFERENCE = 2, FV_BENCH_NOISE = 4,
+	FV_BENCH_RECOMMENDED = 8, FV_BENCH_DEFAULT_KEPT = 16,
+	FV_BENCH_NO_DIFFERENCE = 32, FV_BENCH_SALT_SAME = 64,
 };
 /* MB/s: the median round, the slowest, the fastest (median < 0: none). */
 struct fv_bench_rate { double median, min, max; };
@@ -721,9 +721,10 @@ struct fv_status_info {
 	int read_only, is_signed;
 	uint64_t size_sectors, hash_start_block, fec_start_block, fec_blocks;
 	const char *flag_name[FV_NFLAGS]; /* the kernel's word for 1u << i */
+	int64_t fec_repaired; /* blocks parity corrected (-1: kernel says not) */
 };
-/* name's table and status into *st, and what they say into *info (may
- * be NULL). Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
+/* name's table and status into *st, what they say into *info (or NULL).
+ * Errors: ENODEV (not active), ENOSYS (no dm), EINVAL, ENOMEM. */
 int fv_status_get(const char *name, fv_status **st,
 		  struct fv_status_info *info);
 void fv_status_free(fv_status *st);
@@ -786,8 +787,7 @@ struct fv_fsverity_measurement {
 	unsigned hash; const char *hash_name;
 	uint8_t digest[FV_MAX_DIGEST_SIZE]; size_t digest_len;
 };
-/* Errors: ENODATA (not a verity file), ENODEV, EISDIR, EOPNOTSUPP,
- * EINVAL, and the system's. */
+/* Errors: ENODATA (no verity), ENODEV, EISDIR, EOPNOTSUPP, EINVAL, ... */
 int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m);
 /* What fv_fsverity_read_metadata reads. */
 enum fv_fsverity_metadata {

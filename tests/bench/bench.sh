@@ -9,9 +9,9 @@
 # as files and against losetup + veritysetup; Android sparse images
 # against their raw form; super images against their partitions as
 # files; update against a full format; fs-verity digests against
-# fsverity-utils; ML-DSA vbmeta beside RSA. BENCH_ONLY=kernels, fec,
-# android, mldsa, sparse, super, update, ddi or
-# fsverity runs
+# fsverity-utils; ML-DSA vbmeta beside RSA; OTA packages' extract and
+# verify. BENCH_ONLY=kernels, fec, android, mldsa, sparse, super, update,
+# ddi, fsverity or ota runs
 # those rows alone; BENCH_ONLY=limits the rows against the
 # machine's limits (the SHA unit, the disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
@@ -678,6 +678,48 @@ for i in range(2000):
 	fsv "1 GiB, sha256, a 32-byte salt" 3 "" "$img" --salt="$salt"
 	echo
 }
+# OTA packages: a full OTA of a 1 GiB system (REPLACE_XZ, 2 MiB
+# operations), made once by tests/ota/make_test_ota.py: extract on every
+# CPU against one CPU (taskset), verify against extract (the hashing
+# overlaps the writing: no second read), and the peak RSS of each, whose
+# bound is 64 MiB beside the largest operation's data.
+ota_section() {
+	local o=$dir/ota1g x=$dir/ota-out e2=() e1=() vs=() i e2m e1m vm er vr
+	if [ ! -s "$o/ota.zip" ]; then
+		rm -rf "$o"
+		/usr/bin/python3 "$top/tests/ota/make_test_ota.py" "$o" \
+			"$top/tests/ota/keys/payload-test-key.pem" "$top/tests/ota/keys/test-ota-cert.pem" \
+			--ops xz --system-mib 1024 >/dev/null || { echo "bench: cannot make the OTA" >&2; exit 1; }
+	fi
+	cat "$o/ota.zip" >/dev/null
+	for i in $(seq "$runs"); do
+		rm -rf "$x" && mkdir -p "$x"
+		seconds "$fv" ota extract "$o/ota.zip" --output-dir="$x"; e2+=("$t")
+		rm -rf "$x" && mkdir -p "$x"
+		seconds taskset -c 0 "$fv" ota extract "$o/ota.zip" --output-dir="$x"; e1+=("$t")
+		seconds "$fv" ota verify "$o/ota.zip"; vs+=("$t")
+	done
+	e2m=$(printf '%s\n' "${e2[@]}" | median)
+	e1m=$(printf '%s\n' "${e1[@]}" | median)
+	vm=$(printf '%s\n' "${vs[@]}" | median)
+	rm -rf "$x" && mkdir -p "$x"
+	er=$(/usr/bin/time -f %M "$fv" ota extract "$o/ota.zip" --output-dir="$x" 2>&1 >/dev/null | tail -1)
+	vr=$(/usr/bin/time -f %M "$fv" ota verify "$o/ota.zip" 2>&1 >/dev/null | tail -1)
+	rm -rf "$x"
+	echo "| OTA, full, 1 GiB system (REPLACE_XZ, 2 MiB operations), cached | figure | target | |"
+	echo "|---|---|---|---|"
+	printf '| extract: %s CPUs %.3f s, one CPU (taskset) %.3f s | %.2fx | 1.7x | %s |\n' "$threads" "$e2m" "$e1m" \
+		"$(echo "$e1m / $e2m" | bc -l)" "$([ "$(echo "$e1m / $e2m >= 1.7" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	printf '| verify %.3f s against extract %.3f s | %.2fx | at most 1.2x | %s |\n' "$vm" "$e2m" \
+		"$(echo "$vm / $e2m" | bc -l)" "$([ "$(echo "$vm / $e2m <= 1.2" | bc -l)" = 1 ] && echo met || echo NOT met)"
+	printf '| peak RSS: extract %d MiB, verify %d MiB | | at most 66 MiB | %s |\n' $((er / 1024)) $((vr / 1024)) \
+		"$([ $((er / 1024)) -le 66 ] && [ $((vr / 1024)) -le 66 ] && echo met || echo NOT met)"
+	echo
+}
+if [ "${BENCH_ONLY:-}" = ota ]; then
+	ota_section
+	exit 0
+fi
 if [ "${BENCH_ONLY:-}" = fsverity ]; then
 	fsverity_section
 	exit 0
@@ -745,6 +787,7 @@ super_section
 update_section
 ddi_section
 fsverity_section
+ota_section
 
 kernels_section
 

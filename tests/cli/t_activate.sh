@@ -41,5 +41,12 @@ fi
 check "open: two corruption policies refused before anything" run_rc 1 "$FV" open data name hash "$R" --ignore-corruption --panic-on-corruption
 check "  message" grep -q 'choose one of --ignore-corruption, --restart-on-corruption and --panic-on-corruption' "$T/err"
 check "open: two error policies refused" run_rc 1 "$FV" open data name hash "$R" --restart-on-error --panic-on-error
+# veritysetup 2.8's --error-as-corruption: only beside a corruption
+# policy it follows (the tables it makes: tests/kernel/init.sh)
+check "open --error-as-corruption alone refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption
+check "  in veritysetup 2.8's words" grep -qx 'fastverity: Option --error-as-corruption must be used with --panic-on-corruption or --restart-on-corruption.' "$T/err"
+check "open --error-as-corruption with --ignore-corruption refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption --ignore-corruption
+check "open --error-as-corruption beside another error policy refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption --panic-on-corruption --restart-on-error
+check "  message" grep -q 'choose one of --restart-on-error and --panic-on-error' "$T/err"
 
 finish

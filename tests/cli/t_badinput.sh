@@ -64,11 +64,11 @@ refuse "salt odd length" 1 "--salt: 'abc' is not" "$FV" format data newhash --sa
 
 # Parameters.
 refuse "unknown hash" 1 "hash algorithm foo not supported" "$FV" format data newhash --hash=foo
-refuse "block size not a power of two" 1 "--data-block-size: unsupported block size 1000" \
+refuse "block size not a power of two" 1 "--data-block-size: unsupported VERITY block size 1000" \
 	"$FV" format data newhash --data-block-size=1000
-refuse "block size too large" 1 "--hash-block-size: unsupported block size 1048576" \
+refuse "block size too large" 1 "--hash-block-size: unsupported VERITY block size 1048576" \
 	"$FV" format data newhash --hash-block-size=1048576
-refuse "block size too small" 1 "--data-block-size: unsupported block size 256" \
+refuse "block size too small" 1 "--data-block-size: unsupported VERITY block size 256" \
 	"$FV" format data newhash --data-block-size=256
 refuse "block size not a number" 1 "--data-block-size: 'abc' is not a number" \
 	"$FV" format data newhash --data-block-size=abc

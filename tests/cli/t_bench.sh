@@ -39,7 +39,22 @@ check "table: FEC summary sentence" grep -qE '^  FEC parity: ISA-L encodes [0-9]
 # the tree: roots per codeword of each round; not: half that)
 check "table: FEC advice for this image, 5 rows" test "$(sed -n '/^FEC for this image/,/^$/p' table | grep -cE '^ +(2|4|8|16|24) +[0-9.]+ MiB +[0-9.]+% +([0-9.]+ ms|-) +[0-9.]+ MiB +[0-9.]+ MiB$')" = 5
 check "table: the roots recommended, with what they cost and correct" grep -qE '^  FEC, recommended here: 2 roots \(the default of veritysetup and avbtool\): parity [0-9.]+% of the data, correcting a run of up to [0-9.]+ MiB of bad blocks the tree names \([0-9.]+ MiB unnamed\)' table
-check "table: salt cost sentence" grep -q 'sha256, 4096/4096-byte blocks, format 1: against no salt, 32 bytes cost' table
+check "table: salt cost sentence" grep -qE 'sha256, 4096/4096-byte blocks, format 1, against no salt: 32 bytes(: no measurable difference| cost [0-9.]+% of throughput| measured [0-9.]+% faster)' table
+# the sentence agrees with the spreads of the table (a cost only beyond
+# them); the table rounds, so only a clear overlap or gap is judged
+salt_agrees() {
+	awk '$1 == "sha256" && $3 == 4096 && $4 == 4096 && $5 == 1 && ($2 == 0 || $2 == 32) { split($NF, r, "-"); lo[$2] = r[1]; hi[$2] = r[2] }
+	END { if (!(0 in lo) || !(32 in lo)) exit 1
+	      gap = (lo[32] > hi[0] + 2 || lo[0] > hi[32] + 2) && lo[0] < hi[0] && lo[32] < hi[32]
+	      over = lo[32] <= hi[0] - 2 && lo[0] <= hi[32] - 2
+	      print gap ? "gap" : over ? "overlap" : "edge" }' table >verdict || return 1
+	case $(cat verdict) in
+	gap) ! grep -q 'against no salt: 32 bytes: no measurable difference' table ;;
+	overlap) grep -q 'against no salt: 32 bytes: no measurable difference' table ;;
+	*) true ;;
+	esac
+}
+check "table: a salt's cost said only beyond the spreads" salt_agrees
 check "table: spread columns" grep -qE '^  sha256 +0 +4096 +4096 +1 +[0-9]+ fast +2 .* [0-9]+-[0-9]+$' table
 # (which setting wins is a measurement: on a loaded machine sha512 or
 # format 0 may, or lead inside the noise so that the default is kept and

@@ -133,10 +133,16 @@ check "a missing file: exit 4" run_rc 4 $FV ota info missing.zip
 check "a missing file: named" grep -q "missing.zip" "$T/err"
 check "bad --json: a JSON error document" sh -c "! $FV ota info --json p.bin >j.out 2>/dev/null; jq -e '.error | test(\"shorter\")' j.out >/dev/null"
 
-# the registry knows a package: the actions on pairs refuse it by name
-check "verify PKG: refused" run_rc 1 $FV verify ota/ota.zip
-check "verify PKG: named, with the command that reads it" grep -q "an Android OTA package.*fastverity ota info ota/ota.zip" "$T/err"
-check "dump payload.bin: refused" run_rc 1 $FV dump ota/payload.bin
+# the registry knows a package: verify and dump read it as ota verify
+# and ota info do, the actions on pairs refuse it by name
+check "verify PKG: as ota verify" sh -c "$FV verify ota/ota.zip >v1.out && $FV ota verify ota/ota.zip >v2.out && cmp v1.out v2.out"
+check "verify PKG --trusted-cert: ota verify --cert" sh -c "$FV verify --json --trusted-cert='$G/keys/test-ota-cert.pem' ota/ota.zip >v1.out && $FV ota verify --json --cert='$G/keys/test-ota-cert.pem' ota/ota.zip >v2.out && cmp v1.out v2.out"
+check "dump PKG: as ota info" sh -c "$FV dump ota/payload.bin >v1.out && $FV ota info ota/payload.bin >v2.out && cmp v1.out v2.out"
+check "verify PKG --salt: refused, naming what applies" run_rc 1 $FV verify ota/ota.zip --salt=00
+check "  one line" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'ota/ota.zip: an Android OTA package: verify takes one --trusted-cert' '$T/err'"
+check "repair PKG: refused" run_rc 1 $FV repair ota/ota.zip
+check "  named, with the command that reads it" grep -q "an Android OTA package.*fastverity ota info ota/ota.zip" "$T/err"
+check "open PKG NAME: refused" run_rc 1 $FV open ota/ota.zip name
 
 # ota verify: the metadata and payload signatures (RSA PKCS#1 v1.5 over
 # SHA-256), against --cert or the package's own otacert

@@ -93,6 +93,26 @@ check "  both FAILED, saying what failed" sh -c "grep -q '^system_a: .*: FAILED:
 check "  --json" run_rc 2 "$FV" verify bad.img --json
 check "  the failures' super offsets" jqok '.result == "corrupted" and .partitions[0].failures[1].device_offset == 4206592 and .partitions[0].failures[1].position == 2109440 and .partitions[1].failures[0].block_device == "super"' out
 
+# ---- repair --partition: one partition's extents, nothing else ----
+cp bad.img fix.img
+check "repair --partition=system: the slot's system_a" run_rc 0 "$FV" repair fix.img --partition=system
+check "  said which partition it is" grep -q "warning: fix.img: system is partition system_a (slot a)" err
+check "  both of its blocks repaired" grep -qx "2 of 2 bad blocks repaired." out
+check "  vendor_a left as it was (still bad)" run_rc 2 "$FV" verify fix.img
+check "    system_a verified" grep -q "^system_a: .*verified.$" out
+check "repair --partition=vendor_a --slot=a (signed: --key)" run_rc 0 "$FV" repair fix.img --partition=vendor_a --slot=a --key "$K/rsa4096.pem"
+check "  the image is the undamaged one again, byte for byte" cmp -s fix.img super.img
+check "repair --partition of none: refused" run_rc 1 "$FV" repair fix.img --partition=nosuch
+check "  naming it" grep -q "fix.img: no logical partition nosuch in slot a" err
+check "repair --slot=b --partition=system: the empty twin, refused" run_rc 1 "$FV" repair fix.img --slot=b --partition=system
+check "  saying it is empty" grep -q "fix.img/system_b: partition system_b is empty" err
+check "repair --partition of an Android image: refused" run_rc 1 "$FV" repair system.img --partition=system
+check "dump --partition=system: as dump super.img/system_a" run_rc 0 "$FV" dump super.img --partition=system
+check "  the same text" sh -c "'$FV' dump super.img/system_a 2>/dev/null | cmp -s - out"
+check "dump --slot=b --partition=vendor_b: empty, refused" run_rc 1 "$FV" dump super.img --slot=b --partition=vendor_b
+check "dump --slot=b: slot 1's metadata" run_rc 0 "$FV" dump super.img --slot=b
+check "  its Slot line" grep -qx "Slot 1:" out
+
 # ---- sparse, 10.2, three slots ----
 check "a sparse super image verifies" run_rc 0 "$FV" verify sparse.img
 check "  the same verdicts" sh -c "grep -q '^system_a: .*verified.' out && grep -q '^vendor_a: .*verified.' out"

@@ -331,7 +331,7 @@ int verity_api_options_in(const char *who, const fv_options *in,
 	if (full->threads > VERITY_MAX_THREADS)
 		return verity_api_fail(EINVAL, "%u threads (at most %d)",
 				       full->threads, VERITY_MAX_THREADS);
-	if (full->flags & ~((1u << VERITY_NFLAGS) - 1))
+	if (full->flags & ~(((1u << VERITY_NFLAGS) - 1) | VERITY_ACT_SHARED))
 		return verity_api_fail(EINVAL, "unknown flags 0x%x",
 				       full->flags);
 	if (verity_api_keep(verity_flags_check(full->flags, &err), &err))
@@ -555,6 +555,7 @@ static int status_info(const fv_status *st, struct fv_status_info *info)
 	full.hash_start_block = st->a.hash_start_block;
 	full.fec_start_block = st->a.fec_start_block;
 	full.fec_blocks = st->a.fec_blocks;
+	full.fec_repaired = st->a.fec_repaired;
 	for (unsigned i = 0; i < FV_NFLAGS; i++)
 		full.flag_name[i] = flag_name(1u << i);
 	GIVE(info, full, is_verity);
@@ -602,6 +603,7 @@ const char *verity_api_or_null(const char *s)
 }
 
 _Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
+_Static_assert((int)FV_SHARED == (int)VERITY_ACT_SHARED, "FV_SHARED");
 
 
 /* --- containers and trust ------------------------------------------------ */

@@ -237,6 +237,10 @@ int verity_api_avb_unpaired(const fv_avb *a);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
+/* fv_file's FV_FILE_SUPER_EXTRACT: partition name of metadata slot slot
+ * of the super image at image written whole to out (crash-safe). */
+int verity_api_super_extract(const char *image, uint64_t slot,
+			     const char *name, const char *out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 /* The trust policy (docs/trust.md) is asked by the door alone, once for
  * each thing it judges: fv_open for each pair of an image (and an

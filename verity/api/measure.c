@@ -9,6 +9,7 @@ _Static_assert((int)FV_BENCH_FAST_PATH == BENCH_FAST_PATH &&
 		       (int)FV_BENCH_RECOMMENDED == BENCH_RECOMMENDED &&
 		       (int)FV_BENCH_DEFAULT_KEPT == BENCH_DEFAULT_KEPT &&
 		       (int)FV_BENCH_NO_DIFFERENCE == BENCH_NO_DIFFERENCE &&
+		       (int)FV_BENCH_SALT_SAME == BENCH_SALT_SAME &&
 		       (int)FV_BENCH_ROUNDS == BENCH_ROUNDS,
 	       "fv_bench_flag and bench_flag differ");
 

@@ -1143,6 +1143,11 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 	case FV_FILE_CONTAINER:
 		r = verity_api_container_of(q.path, q.other, &a.container);
 		break;
+	case FV_FILE_SUPER_EXTRACT:
+		NEED(q.what);
+		NEED(q.other);
+		r = verity_api_super_extract(q.path, q.offset, q.what, q.other);
+		break;
 	default:
 		return verity_api_fail(EINVAL, "fv_file: unknown op %d",
 				       (int)q.op);

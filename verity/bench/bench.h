@@ -32,6 +32,7 @@ enum bench_flag {
 	BENCH_RECOMMENDED = 1 << 3,   /* the setting to take */
 	BENCH_DEFAULT_KEPT = 1 << 4,  /* ... the default: no lead measurable */
 	BENCH_NO_DIFFERENCE = 1 << 5, /* within the noise of the recommended */
+	BENCH_SALT_SAME = 1 << 6, /* within the noise of its smallest salt */
 };
 
 /* A way of hashing 4096-byte messages with a 32-byte salt. */

@@ -96,6 +96,27 @@ verity_bench_noisy_kernel(const struct bench_impl *impls, size_t n,
 	return beat;
 }
 
+/* The valid setting with the smallest salt of s's hash, block sizes and
+ * format: what a salt's cost is measured against. */
+static const struct bench_setting *salt_base(const struct bench_setting *all,
+					     size_t n,
+					     const struct bench_setting *s)
+{
+	const struct bench_setting *base = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_setting *o = &all[i];
+
+		if (o->valid && !strcmp(o->p.hash_name, s->p.hash_name) &&
+		    o->p.data_block_size == s->p.data_block_size &&
+		    o->p.hash_block_size == s->p.hash_block_size &&
+		    o->p.hash_type == s->p.hash_type &&
+		    (!base || o->p.salt_size < base->p.salt_size))
+			base = o;
+	}
+	return base;
+}
+
 void verity_bench_conclude(struct bench_report *rep)
 {
 	const struct bench_impl *pref, *beat = verity_bench_noisy_kernel(
@@ -105,6 +126,17 @@ void verity_bench_conclude(struct bench_report *rep)
 
 	if (beat)
 		rep->impls[beat - rep->impls].flags |= BENCH_NOISE;
+	for (size_t i = 0; i < rep->nsettings; i++) {
+		struct bench_setting *s = &rep->settings[i];
+		const struct bench_setting *base =
+			s->valid ? salt_base(rep->settings, rep->nsettings, s)
+				 : NULL;
+
+		if (base && base != s &&
+		    verity_bench_spreads_overlap(s->lo, s->hi, base->lo,
+						 base->hi))
+			s->flags |= BENCH_SALT_SAME;
+	}
 	best = verity_bench_recommend(rep->settings, rep->nsettings,
 				      &measurable);
 	if (!best)

@@ -35,6 +35,7 @@
 	X(dm_task_deferred_remove)  \
 	X(dm_task_destroy)          \
 	X(dm_task_get_info)         \
+	X(dm_task_get_versions)     \
 	X(dm_task_get_uuid)         \
 	X(dm_task_retry_remove)     \
 	X(dm_task_run)              \
@@ -228,7 +229,7 @@ static int linear_make(const char *name, const struct verity_device *d,
 {
 	const struct verity_extents *x = d->src;
 	const uint32_t nfiles = x->nfiles + 1;
-	char (*devs)[32] = calloc(nfiles, sizeof(*devs));
+	char(*devs)[32] = calloc(nfiles, sizeof(*devs));
 	int *loops = malloc(nfiles * sizeof(*loops));
 	char uuid[DM_UUID_LEN], params[64];
 	struct dm_task *dmt = NULL;
@@ -418,6 +419,75 @@ static long add_signature_key(const char *desc, const struct verity_pair *pair,
 	return key;
 }
 
+/* The loaded dm-verity target's version into v (0), or -1 where the
+ * kernel lists none (its module not loaded). */
+static int verity_target_version(unsigned v[3])
+{
+	struct dm_task *dmt = dmlib.dm_task_create(DM_DEVICE_LIST_VERSIONS);
+	struct dm_versions *t, *last = NULL;
+	int found = -1;
+
+	if (dmt && dmlib.dm_task_run(dmt) &&
+	    (t = dmlib.dm_task_get_versions(dmt)))
+		/* the kernel's list: each entry says where the next is; 0
+		 * ends it (bounded by the list, which the kernel ends) */
+		for (; t != last;
+		     last = t, t = (struct dm_versions *)((char *)t + t->next))
+			if (!strcmp(t->name, "verity")) {
+				memcpy(v, t->version, 3 * sizeof(*v));
+				found = 0;
+				break;
+			}
+	if (dmt)
+		dmlib.dm_task_destroy(dmt);
+	return found;
+}
+
+/* A table with restart_on_error or panic_on_error the kernel refused:
+ * said with the version that takes them, where this kernel's is older. */
+static int error_policy_refused(const char *name, unsigned flags,
+				struct ht_error *err)
+{
+	unsigned v[3];
+
+	if (!(flags &
+	      (VERITY_ACT_RESTART_ON_ERROR | VERITY_ACT_PANIC_ON_ERROR)) ||
+	    verity_target_version(v) || (v[0] > 1 || (v[0] == 1 && v[1] >= 10)))
+		return -EINVAL;
+	return ht_fail(err, EINVAL,
+		       "%s: %s needs the kernel's dm-verity target 1.10 "
+		       "(Linux 6.12); this kernel's is %u.%u.%u",
+		       name,
+		       flags & VERITY_ACT_PANIC_ON_ERROR ? "panic_on_error"
+							 : "restart_on_error",
+		       v[0], v[1], v[2]);
+}
+
+/* The data device (a whole block device, used as it is) not in use by
+ * another mapping or a mount, unless shared: veritysetup's rule (a file
+ * or a region gets a loop or linear device of its own). */
+static int data_free(const struct verity_device *d, unsigned flags,
+		     struct ht_error *err)
+{
+	int fd;
+
+	if ((flags & VERITY_ACT_SHARED) || d->src || !d->is_block || d->base ||
+	    d->bounded)
+		return 0;
+	fd = open(d->path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EBUSY)
+		return ht_fail(err, EBUSY,
+			       "Cannot use device %s which is in use (already "
+			       "mapped or mounted); --shared maps it all the "
+			       "same",
+			       d->path);
+	return 0; /* not a question of use: the kernel says what it is */
+}
+
 static int create_device(const char *name, const char *uuid, uint64_t sectors,
 			 const char *table, struct ht_error *err)
 {
@@ -505,7 +575,9 @@ static int open_device(const char *name, struct verity_pair *pair,
 	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
 		 hex[0] ? "-" : "", name);
 	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
-	r = backings(name, &d, &lin, &bd, &bh, &bf, err);
+	r = data_free(&d.data, run->activation, err);
+	if (!r)
+		r = backings(name, &d, &lin, &bd, &bh, &bf, err);
 	if (!r && d.fec.fd >= 0) {
 		ft.dev = bf.dev;
 		ft.start_block = l->fec.offset / l->fec.block_size;
@@ -532,8 +604,9 @@ static int open_device(const char *name, struct verity_pair *pair,
 
 		r = verity_table_params(&t, table, sizeof(table), err);
 	}
-	if (!r)
-		r = create_device(name, uuid, l->data_bytes / 512, table, err);
+	if (!r &&
+	    (r = create_device(name, uuid, l->data_bytes / 512, table, err)))
+		error_policy_refused(name, run->activation, err);
 	if (r && lin.src)
 		remove_now(lin.name);
 	if (key >= 0)
@@ -741,7 +814,7 @@ static int device_status(const char *name, struct verity_active *st,
 	}
 	r = dm_target(name, DM_DEVICE_STATUS, &t, err);
 	if (!r)
-		st->corrupted = t.params[0] == 'C';
+		verity_status_parse(t.params, st);
 	return r;
 }
 

@@ -54,7 +54,7 @@ int verity_table_params(const struct verity_target *t, char *out, size_t len,
 	const struct verity_params *p = t->p;
 	const struct verity_fec_table *fec = t->fec;
 	const char *sig_key_desc = t->sig_key_desc;
-	unsigned flags = t->flags;
+	unsigned flags = t->flags & ((1u << VERITY_NFLAGS) - 1);
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1],
 		salt_hex[2 * VERITY_MAX_SALT_SIZE + 1];
 	int nopts = popcount(flags) + (sig_key_desc ? 2 : 0) + (fec ? 8 : 0);
@@ -163,4 +163,20 @@ int verity_table_parse(const char *params, struct verity_active *st,
 		}
 	}
 	return 0;
+}
+
+void verity_status_parse(const char *status, struct verity_active *st)
+{
+	char *end;
+	long long n;
+
+	st->corrupted = status[0] == 'C';
+	st->fec_repaired = -1;
+	if (status[0] && status[1] == ' ' && status[2] >= '0' &&
+	    status[2] <= '9') {
+		errno = 0;
+		n = strtoll(status + 2, &end, 10);
+		if (!errno && (*end == '\0' || *end == ' '))
+			st->fec_repaired = n;
+	}
 }

@@ -22,6 +22,9 @@ enum verity_act_flags {
 	VERITY_ACT_IGNORE_ZERO_BLOCKS = 1u << 5,
 	VERITY_ACT_CHECK_AT_MOST_ONCE = 1u << 6,
 	VERITY_ACT_TASKLETS = 1u << 7,
+	/* not a table word: the data device may be in use by other
+	 * mappings (veritysetup's --shared) */
+	VERITY_ACT_SHARED = 1u << 8,
 };
 
 /* Each flag and its word in the kernel table (and in veritysetup's status
@@ -88,11 +91,16 @@ struct verity_active {
 	uint64_t fec_start_block;
 	uint64_t fec_blocks;
 	unsigned fec_roots;
+	int64_t fec_repaired; /* the status's count of corrected blocks, or -1 */
 };
 
 /* Parses target parameters as the kernel reports them (for status, and
  * for tests). */
 int verity_table_parse(const char *params, struct verity_active *st,
 		       struct ht_error *err);
+/* The target's status line: "V" (verified) or "C" (corrupted), then,
+ * where the kernel counts them (with parity), the blocks parity
+ * corrected; -1 where it says none. */
+void verity_status_parse(const char *status, struct verity_active *st);
 
 #endif

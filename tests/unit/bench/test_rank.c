@@ -143,12 +143,41 @@ START_TEST(the_conclusions_are_flags)
 	ck_assert_uint_eq(rep.impls[1].flags, BENCH_NOISE);
 	ck_assert_uint_eq(s[0].flags, 0);
 	ck_assert_uint_eq(s[1].flags, BENCH_RECOMMENDED);
+	/* a 64-byte salt measurably faster than 32 bytes: no SALT_SAME */
 	ck_assert_uint_eq(s[2].flags, BENCH_NO_DIFFERENCE);
 	/* the lead inside the noise: the default kept, and said */
 	s[1].lo = 900;
 	s[0].flags = s[1].flags = s[2].flags = 0;
 	verity_bench_conclude(&rep);
 	ck_assert_uint_eq(s[0].flags, BENCH_RECOMMENDED | BENCH_DEFAULT_KEPT);
+}
+END_TEST
+
+/* A salt's cost is said only beyond the noise of the smallest salt of
+ * the same hash, blocks and format; other settings are not compared. */
+START_TEST(a_salt_inside_the_noise_costs_nothing)
+{
+	struct bench_setting s[4] = {
+		setting("sha256", 64, 990, 900, 1030),
+		setting("sha256", 0, 1000, 950, 1050),
+		setting("sha256", 256, 800, 780, 820),
+		setting("sha512", 32, 1000, 950, 1050),
+	};
+	struct bench_report rep;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.settings = s;
+	rep.nsettings = 4;
+	verity_bench_conclude(&rep);
+	ck_assert(s[0].flags & BENCH_SALT_SAME);
+	ck_assert(!(s[1].flags & BENCH_SALT_SAME)); /* the base itself */
+	ck_assert(!(s[2].flags & BENCH_SALT_SAME)); /* beyond the noise */
+	ck_assert(!(s[3].flags & BENCH_SALT_SAME)); /* alone in its group */
+	/* one round has no spread: no cost measurable */
+	s[2].lo = s[2].hi = 800;
+	s[2].flags = 0;
+	verity_bench_conclude(&rep);
+	ck_assert(s[2].flags & BENCH_SALT_SAME);
 }
 END_TEST
 
@@ -161,5 +190,6 @@ int main(void)
 				   a_measurable_lead_is_recommended,
 				   one_round_is_no_measurable_lead,
 				   a_preferred_kernel_measured_slower_is_noise,
-				   the_conclusions_are_flags));
+				   the_conclusions_are_flags,
+				   a_salt_inside_the_noise_costs_nothing));
 }

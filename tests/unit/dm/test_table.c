@@ -86,7 +86,8 @@ START_TEST(conflicts_refused)
 					 NULL, NULL},
 				 t, sizeof(t), &err),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "choose one corruption policy"));
+	ck_assert_ptr_nonnull(
+		strstr(ht_msg(&err), "choose one corruption policy"));
 	ck_assert_int_eq(verity_table_params(
 				 &(struct verity_target){
 					 &p, "7:0", "7:1", 1, root, 32,
@@ -140,11 +141,64 @@ START_TEST(parse_what_the_kernel_reports)
 }
 END_TEST
 
+/* The status line: V or C, and the blocks parity corrected where the
+ * kernel counts them. */
+START_TEST(status_with_and_without_a_count)
+{
+	struct verity_active st;
+
+	verity_status_parse("V", &st);
+	ck_assert_int_eq(st.corrupted, 0);
+	ck_assert_int_eq(st.fec_repaired, -1);
+	verity_status_parse("C 12", &st);
+	ck_assert_int_eq(st.corrupted, 1);
+	ck_assert_int_eq(st.fec_repaired, 12);
+	verity_status_parse("V 0", &st);
+	ck_assert_int_eq(st.fec_repaired, 0);
+	verity_status_parse("V x", &st);
+	ck_assert_int_eq(st.fec_repaired, -1);
+	verity_status_parse("V 99999999999999999999999", &st);
+	ck_assert_int_eq(st.fec_repaired, -1);
+	verity_status_parse("", &st);
+	ck_assert_int_eq(st.corrupted, 0);
+}
+END_TEST
+
+/* --shared says nothing to the kernel: the table is the same. */
+START_TEST(shared_is_no_table_word)
+{
+	struct verity_params p;
+	char a[512], b[512];
+	struct ht_error err;
+
+	verity_params_default(&p);
+	p.data_blocks = 8;
+	p.salt_size = 0;
+	ck_assert_int_eq(verity_table_params(
+				 &(struct verity_target){
+					 &p, "7:0", "7:1", 1, root, 32,
+					 VERITY_ACT_TASKLETS, NULL, NULL},
+				 a, sizeof(a), &err),
+			 0);
+	ck_assert_int_eq(
+		verity_table_params(
+			&(struct verity_target){&p, "7:0", "7:1", 1, root, 32,
+						VERITY_ACT_TASKLETS |
+							VERITY_ACT_SHARED,
+						NULL, NULL},
+			b, sizeof(b), &err),
+		0);
+	ck_assert_str_eq(a, b);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "table"};
 
 	return run_unit(&u, UNIT_TESTS(plain_table, options_in_kernel_order,
 				       conflicts_refused,
-				       parse_what_the_kernel_reports));
+				       parse_what_the_kernel_reports,
+				       status_with_and_without_a_count,
+				       shared_is_no_table_word));
 }
