@@ -1,7 +1,7 @@
 # Issue 57, 8: Ctrl-C, a kill, a closed terminal (SIGINT, SIGTERM,
 # SIGHUP) in the middle of format, update, repair, avb's
-# add_hashtree_footer (in place and staged), a signing helper's run, ota
-# extract and ota verify --avb-key: the command
+# add_hashtree_footer (in place and staged), a signing helper's run, lp
+# unpack, ota extract and ota verify --avb-key: the command
 # dies of the signal (exit 128 + it), no temporary file (.NAME.XXXXXX)
 # is left in the directory, and every output is absent or as it was
 # (cmp), or for the writers in place (update, repair) in the documented
@@ -266,6 +266,27 @@ for sig in $SIGS; do
 		sh -c 'test -z "$(ls -A tmpd)" && test ! -e v.img'
 	rm -rf tmpd/* v.img
 done
+
+# lp unpack (a super image of one 64 MiB partition, tests/cli/mksuper.py)
+head -c $((64 << 20)) d >lsys.img
+printf '{"device_size": %d, "slots": 2, "groups": [{"name": "default"}],\n "partitions": [{"name": "system_a", "image": "lsys.img"}]}\n' \
+	$((72 << 20)) >super.json
+if python3 "$TOP/tests/cli/mksuper.py" super.json super.img >/dev/null 2>&1; then
+	MIB=64
+	mkdir -p lp
+	lpout() { rm -rf lp/* lp/.[!.]*; }
+	for sig in $SIGS; do
+		interrupt "$sig" lpout "$FVC" lp unpack super.img lp -p system_a
+		judged "lp unpack" "$sig" || continue
+		check "lp unpack, SIG$sig:   no temporary file in the output directory" \
+			sh -c 'cd lp && test -z "$(find . -name ".*" ! -name .)"'
+		check "lp unpack, SIG$sig:   its image absent or whole" \
+			sh -c 'test ! -e lp/system_a.img || cmp -s lp/system_a.img lsys.img'
+	done
+	MIB=256
+else
+	fail "mksuper.py makes a super image of 64 MiB"
+fi
 
 # ota extract (32 MiB): a package of one partition (REPLACE operations)
 PY=/usr/bin/python3
