@@ -387,6 +387,8 @@ static int avb_dir(char *dir, size_t len)
 				 "ota verify --avb-key: cannot make a "
 				 "directory for the images: %s",
 				 strerror(errno));
+	/* a signal while it holds images: removed with them */
+	cli_private_dir(dir);
 	return 0;
 }
 
@@ -417,14 +419,17 @@ static int verify(struct ota_args *a)
 	}
 	if ((r = fv_ota_check(p, 2, a->avb_key ? dir : NULL, a->source,
 			      NULL))) {
-		if (a->avb_key)
+		if (a->avb_key) {
 			rmdir(dir);
+			cli_private_dir(NULL);
+		}
 		fv_image_free(p);
 		return cli_lib_error(r);
 	}
 	if (a->avb_key) {
 		avb_set(dir, a->avb_key, avb, sizeof(avb));
 		remove_images(p, dir);
+		cli_private_dir(NULL);
 	}
 	ok = print_verify(p, "verify", !a->json);
 	if (a->avb_key) {

@@ -189,6 +189,13 @@ struct fv_file_answer {
 };
 /* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO. */
 int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
+/* Async-signal-safe, for a handler of SIGINT, SIGTERM, SIGHUP that then
+ * ends the process: removes the named temporary files of the outputs
+ * being written (.NAME.XXXXXX, made only where the file system has no
+ * O_TMPFILE; unnamed ones vanish with the process by themselves), and
+ * cuts an Android image grown by a first footer back to its data, with
+ * RLIMIT_FSIZE lowered to its size first (ignore SIGXFSZ before). */
+void fv_remove_temporaries(void);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
 typedef struct fv_avb fv_avb;

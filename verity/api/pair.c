@@ -5,6 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/storage/output.h"
 
 #include <inttypes.h>
 
@@ -1162,4 +1163,10 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 	a.size = sizeof(a);
 	memcpy(out, &a, sizeof(a));
 	return r;
+}
+
+/* For a signal handler (include/fastverity.h): async-signal-safe. */
+API void fv_remove_temporaries(void)
+{
+	verity_output_remove_temporaries();
 }

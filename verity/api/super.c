@@ -326,8 +326,7 @@ static int extract_to(const struct verity_super *s, uint32_t i,
 		return r;
 	}
 	if ((r = verity_device_open_output(&dev, out, "a partition image",
-					   0644, err)) ||
-	    (r = verity_device_output_anonymous(&dev, err)))
+					   0644, err)))
 		goto out;
 	if (!(buf = malloc(EXTRACT_CHUNK))) {
 		r = ht_fail(err, ENOMEM, "out of memory");

@@ -18,6 +18,7 @@
 
 #include "verity/storage/backing.h"
 #include "verity/storage/extents.h"
+#include "verity/storage/output.h"
 
 /* S_IFMT names for messages. */
 const char *verity_file_kind(mode_t m)
@@ -262,8 +263,10 @@ void verity_device_close(struct verity_device *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
-	if (d->tmp && !d->anonymous)
+	if (d->tmp && !d->anonymous) {
 		unlink(d->tmp); /* never committed */
+		verity_output_forget(d->tmp);
+	}
 	d->anonymous = 0;
 	free(d->tmp);
 	free(d->final);

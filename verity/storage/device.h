@@ -48,6 +48,7 @@ struct verity_device {
 	char *tmp;
 	char *final;
 	int anonymous; /* tmp not yet made: an O_TMPFILE file until commit */
+	char reopen[32]; /* /proc/self/fd/N (verity_device_output_path) */
 	/* a source of extents: base and size are in its logical bytes,
 	 * reads go through it and writes only to its file extents; NULL:
 	 * the file's own bytes */

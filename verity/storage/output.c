@@ -2,11 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,11 +45,200 @@ static char *temp_name(const char *final)
 	return t;
 }
 
+/* What an interrupted run must not leave, for
+ * verity_output_remove_temporaries, which a signal handler calls: the
+ * named temporary files that exist now (where the file system has no
+ * O_TMPFILE, and between the link and the rename of a commit), and the
+ * files grown in place that are to be cut back to a size. Fixed slots,
+ * each claimed by a compare-and-swap (0 free, 1 claimed, 2 armed), so
+ * that the handler, on any thread, only reads what nobody writes. One
+ * that finds no free slot is not registered (an interrupted run may then
+ * leave it). */
+enum { TEMP_SLOTS = 32 };
+static struct {
+	atomic_int state;
+	int fd; /* a file to cut to size; -1: a file to remove, -2: a
+		 * directory (removed after the files) */
+	uint64_t size;
+	char name[PATH_MAX];
+} temps[TEMP_SLOTS];
+
+/* A free slot claimed (state 1), or -1. */
+static int claim(void)
+{
+	for (int i = 0; i < TEMP_SLOTS; i++) {
+		int free_slot = 0;
+
+		if (atomic_compare_exchange_strong(&temps[i].state, &free_slot,
+						   1))
+			return i;
+	}
+	return -1;
+}
+
+static void register_name(const char *name, int kind)
+{
+	size_t n = strlen(name);
+	int i = n < PATH_MAX ? claim() : -1;
+
+	if (i < 0)
+		return;
+	temps[i].fd = kind;
+	memcpy(temps[i].name, name, n + 1);
+	atomic_store(&temps[i].state, 2);
+}
+
+void verity_output_register(const char *name)
+{
+	register_name(name, -1);
+}
+
+void verity_output_register_dir(const char *name)
+{
+	register_name(name, -2);
+}
+
+void verity_output_register_cut(int fd, uint64_t size)
+{
+	int i = fd >= 0 && size <= INT64_MAX ? claim() : -1;
+
+	if (i < 0)
+		return;
+	temps[i].fd = fd;
+	temps[i].size = size;
+	atomic_store(&temps[i].state, 2);
+}
+
+/* The armed slots that match (name, or fd when name is NULL) freed. */
+static void forget(const char *name, int fd)
+{
+	for (int i = 0; i < TEMP_SLOTS; i++) {
+		int armed = 2;
+
+		if (atomic_load(&temps[i].state) != 2 ||
+		    (name ? temps[i].fd != fd || strcmp(temps[i].name, name)
+			  : temps[i].fd != fd))
+			continue;
+		if (atomic_compare_exchange_strong(&temps[i].state, &armed, 1))
+			atomic_store(&temps[i].state, 0);
+	}
+}
+
+void verity_output_forget(const char *name)
+{
+	if (name)
+		forget(name, -1);
+}
+
+void verity_output_forget_dir(const char *name)
+{
+	if (name)
+		forget(name, -2);
+}
+
+void verity_output_forget_cut(int fd)
+{
+	if (fd >= 0)
+		forget(NULL, fd);
+}
+
+void verity_output_remove_temporaries(void)
+{
+	struct rlimit lim;
+	uint64_t least = UINT64_MAX;
+
+	/* the files to cut first made unextendable: a write of another
+	 * thread past their size, from now on, fails (EFBIG) instead of
+	 * growing one again after its cut (the file's lock orders a write
+	 * under way before the cut) */
+	for (int i = 0; i < TEMP_SLOTS; i++)
+		if (atomic_load(&temps[i].state) == 2 && temps[i].fd >= 0 &&
+		    temps[i].size < least)
+			least = temps[i].size;
+	if (least != UINT64_MAX && getrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+	    (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > least)) {
+		lim.rlim_cur = (rlim_t)least;
+		(void)setrlimit(RLIMIT_FSIZE, &lim);
+	}
+	/* the files, then the directories they were in */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < TEMP_SLOTS; i++) {
+			int armed = 2;
+
+			if ((temps[i].fd == -2) != pass ||
+			    !atomic_compare_exchange_strong(&temps[i].state,
+							    &armed, 1))
+				continue;
+			if (temps[i].fd >= 0)
+				(void)ftruncate(temps[i].fd,
+						(off_t)temps[i].size);
+			else if (temps[i].fd == -1)
+				(void)unlink(temps[i].name);
+			else
+				(void)rmdir(temps[i].name);
+			atomic_store(&temps[i].state, 0);
+		}
+}
+
+/* /proc/self/fd/N of fd, into buf. */
+static void fd_path(char *buf, size_t len, int fd)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
+/* An unnamed file (O_TMPFILE) in final's directory with mode (less the
+ * umask), to be linked under d->tmp by the commit: a run killed before
+ * then, by any signal, leaves nothing. 0, -ENOMEM, or 1 where there is
+ * none (the file system has no O_TMPFILE, or /proc/self/fd, through
+ * which the commit links it, does not show it). */
+static int create_anonymous(struct verity_device *d, const char *final,
+			    mode_t mode)
+{
+	struct stat st, via;
+	char *dir = dir_of(final), proc[32];
+	const char *base;
+	int fd;
+
+	if (!dir)
+		return -ENOMEM;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+	free(dir);
+	if (fd < 0)
+		return 1;
+	fd_path(proc, sizeof(proc), fd);
+	if (fstat(fd, &st) < 0 || stat(proc, &via) < 0 ||
+	    st.st_dev != via.st_dev || st.st_ino != via.st_ino) {
+		close(fd);
+		return 1;
+	}
+	free(d->tmp);
+	if (!(d->tmp = temp_name(final))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* a name the commit could not link (too long): the named file's
+	 * creation says so now, as it always did */
+	base = strrchr(d->tmp, '/');
+	if (strlen(d->tmp) >= PATH_MAX ||
+	    strlen(base ? base + 1 : d->tmp) > NAME_MAX) {
+		close(fd);
+		return 1;
+	}
+	d->fd = fd;
+	d->anonymous = 1;
+	return 0;
+}
+
 /* A new temporary file for final with mode (less the umask, which the
  * kernel applies: nothing process-wide changes, so threads may run
- * this at once). */
+ * this at once): an unnamed one where the file system makes them, else
+ * a named one, registered for verity_output_remove_temporaries. */
 static int create_temp(struct verity_device *d, const char *final, mode_t mode)
 {
+	int r = create_anonymous(d, final, mode);
+
+	if (r <= 0)
+		return r;
 	for (int tries = 0; tries < 16; tries++) {
 		free(d->tmp);
 		d->tmp = temp_name(final);
@@ -55,8 +247,10 @@ static int create_temp(struct verity_device *d, const char *final, mode_t mode)
 		d->fd = open(d->tmp,
 			     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			     mode);
-		if (d->fd >= 0)
+		if (d->fd >= 0) {
+			verity_output_register(d->tmp);
 			return 0;
+		}
 		if (errno != EEXIST)
 			return -errno;
 	}
@@ -201,64 +395,52 @@ static int sync_dir(const char *dir)
 	return r;
 }
 
-int verity_device_output_anonymous(struct verity_device *d,
-				   struct ht_error *err)
-{
-	struct stat st;
-	char *dir;
-	int fd;
-
-	if (!d->tmp || d->anonymous)
-		return 0;
-	if (!(dir = dir_of(d->tmp)))
-		return ht_fail(err, ENOMEM, "out of memory");
-	fd = fstat(d->fd, &st) < 0
-		     ? -1
-		     : open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	free(dir);
-	if (fd < 0)
-		return 0; /* not where O_TMPFILE is not: the named file stays */
-	if (fchmod(fd, st.st_mode & 07777) < 0 ||
-	    (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) < 0)) {
-		close(fd);
-		return 0;
-	}
-	close(d->fd);
-	unlink(d->tmp);
-	d->fd = fd;
-	d->anonymous = 1;
-	return 0;
-}
-
 /* The temporary file renamed over the final path; *dir: its directory,
- * to sync (NULL when opened in place). An anonymous one is first given
- * its temporary name. */
+ * to sync (NULL when opened in place). An unnamed one is first linked
+ * under its temporary name (another random one if that is taken), which
+ * is registered until the rename. */
 static int rename_over(struct verity_device *d, char **dir,
 		       struct ht_error *err)
 {
-	char proc[64];
+	char proc[32];
 
 	*dir = NULL;
 	if (!d->tmp)
 		return 0;
-	if (d->anonymous) {
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", d->fd);
+	for (int tries = 0; d->anonymous; tries++) {
+		fd_path(proc, sizeof(proc), d->fd);
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, d->tmp,
-			   AT_SYMLINK_FOLLOW) < 0)
+			   AT_SYMLINK_FOLLOW) == 0) {
+			verity_output_register(d->tmp);
+			d->anonymous = 0;
+			break;
+		}
+		if (errno != EEXIST || tries >= 16)
 			return ht_fail(err, EIO, "%s: cannot name the new file: "
 						 "%s",
 				       d->path, strerror(errno));
-		d->anonymous = 0;
+		free(d->tmp);
+		if (!(d->tmp = temp_name(d->final)))
+			return ht_fail(err, ENOMEM, "out of memory");
 	}
 	if (rename(d->tmp, d->final) < 0)
 		return ht_fail(err, EIO, "%s: cannot replace: %s", d->path,
 			       strerror(errno));
+	verity_output_forget(d->tmp);
 	free(d->tmp);
 	d->tmp = NULL;
 	*dir = dir_of(d->final);
 	if (!*dir)
 		return ht_fail(err, ENOMEM, "out of memory");
 	return 0;
+}
+
+const char *verity_device_output_path(struct verity_device *d)
+{
+	if (!d->anonymous)
+		return d->tmp;
+	fd_path(d->reopen, sizeof(d->reopen), d->fd);
+	return d->reopen;
 }
 
 static int sync_dir_of(const struct verity_device *d, const char *dir,

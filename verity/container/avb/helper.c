@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "verity/storage/output.h"
+
 
 /* DER of the DigestInfo before the digest (RFC 8017, 9.2, note 1). */
 static const uint8_t sha256_info[] = {0x30, 0x31, 0x30, 0x0d, 0x06,
@@ -216,8 +218,12 @@ static int sign_file(const char *program, const char *tmp, const char **argv,
 			       "signing helper %s: cannot make a directory "
 			       "for its file in %s: %s",
 			       program, tmp, strerror(errno));
+	/* a signal meanwhile (the command's handler): both removed */
+	verity_output_register_dir(dir);
 	snprintf(file, sizeof(file), "%s/block", dir);
 	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		verity_output_register(file);
 	for (size_t done = 0; fd >= 0 && done < n;) {
 		ssize_t w = write(fd, block + done, n - done);
 
@@ -262,6 +268,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	remove_dir(dir);
+	verity_output_forget(file);
+	verity_output_forget_dir(dir);
 	return r;
 }
 

@@ -1613,9 +1613,11 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 			job->staged = staged;
 			job->old_end = staged ? 0 : d->size;
 			if (staged) {
-				pair->data.path = pair->hash.path = d->tmp;
+				pair->data.path = pair->hash.path =
+					verity_device_output_path(d);
 				if (pair->fec.region.path)
-					pair->fec.region.path = d->tmp;
+					pair->fec.region.path =
+						pair->data.path;
 			}
 		}
 	}
@@ -1657,8 +1659,12 @@ int verity_avb_hashtree_begin(const struct avb_footer_opts *o,
 					     err)))
 				r = zero_range(d, tree_end,
 					       job->fec_offset - tree_end, err);
-		} else if (!(r = set_size(d, job->original, err))) {
-			r = set_size(d, end, err);
+		} else {
+			/* a signal meanwhile: the data as it was (the
+			 * command's handler cuts it back) */
+			verity_output_register_cut(d->fd, job->original);
+			if (!(r = set_size(d, job->original, err)))
+				r = set_size(d, end, err);
 		}
 	}
 	/* parity of another geometry than the tree's: made apart, after
@@ -1689,6 +1695,7 @@ void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 	 * footer: the footer is still there */
 	if (job->staged || job->old_end) {
 		/* in place over the old footer: it is still there */
+		verity_output_forget_cut(job->image.fd);
 		verity_device_close(&job->image);
 		job->image.fd = -1;
 		return;
@@ -1696,6 +1703,7 @@ void verity_avb_hashtree_abort(struct avb_hashtree_job *job)
 	/* avbtool's way: the data as it was, the footer gone */
 	if (job->image.fd >= 0) {
 		(void)set_size(&job->image, job->original, NULL);
+		verity_output_forget_cut(job->image.fd);
 		verity_device_close(&job->image);
 		job->image.fd = -1;
 	}
@@ -1749,6 +1757,7 @@ int verity_avb_hashtree_end(const struct avb_footer_opts *o,
 	verity_avb_buf_free(&blob);
 	if (r)
 		goto fail;
+	verity_output_forget_cut(d->fd);
 	verity_device_close(d);
 	d->fd = -1;
 	free_old(job);
@@ -1909,6 +1918,9 @@ static int put_vbmeta(struct verity_device *d,
 		      &staged, err)) &&
 	    !staged)
 		old_end = d->size;
+	/* a signal before the footer is written: the data as it was */
+	if (!r && !had_footer)
+		verity_output_register_cut(d->fd, original);
 	if (!r)
 		r = old_end ? zero_range(d, original, off - original, err)
 			    : set_size(d, original, err);
@@ -1919,6 +1931,8 @@ static int put_vbmeta(struct verity_device *d,
 	 * footer (in place), or the old image whole (staged) */
 	if (r && !had_footer)
 		(void)set_size(d, original, NULL);
+	if (!had_footer)
+		verity_output_forget_cut(d->fd);
 	return r;
 }
 

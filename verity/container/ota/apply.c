@@ -1054,8 +1054,7 @@ static int apply_partition(struct verity_ota *o, const partition_update *u,
 	}
 	if (path) {
 		if ((r = verity_device_open_output(&dev, path, "an image", 0644,
-						   err)) ||
-		    (r = verity_device_output_anonymous(&dev, err)))
+						   err)))
 			goto out;
 		s.fd = dev.fd;
 	} else if (!s.in_order && (s.fd = temp_file(err)) < 0) {
