@@ -189,12 +189,9 @@ struct fv_file_answer {
 };
 /* out may be NULL. Errors: EINVAL, ENOENT, ENODEV, ENOTBLK, EPERM, EIO. */
 int fv_file(const struct fv_file_request *req, struct fv_file_answer *out);
-/* Async-signal-safe, for a handler of SIGINT, SIGTERM, SIGHUP that then
- * ends the process: removes the named temporary files of the outputs
- * being written (.NAME.XXXXXX, made only where the file system has no
- * O_TMPFILE; unnamed ones vanish with the process by themselves), and
- * cuts an Android image grown by a first footer back to its data, with
- * RLIMIT_FSIZE lowered to its size first (ignore SIGXFSZ before). */
+/* For a SIGINT, SIGTERM or SIGHUP handler that then ends the process:
+ * removes outputs' named temporaries, cuts a grown Android image back
+ * (async-signal-safe; ignore SIGXFSZ first: docs/reference.md). */
 void fv_remove_temporaries(void);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
@@ -377,8 +374,7 @@ void fv_super_free(fv_super *s);
 /* A super image's metadata: version, header, geometry, what was read. */
 struct fv_super_info {
 	size_t size; /* sizeof(struct fv_super_info), set by the caller */
-	unsigned major, minor;
-	uint32_t header_size, tables_size, header_flags;
+	unsigned major, minor; uint32_t header_size, tables_size, header_flags;
 	uint32_t metadata_max_size, metadata_slot_count, logical_block_size;
 	unsigned slot; int geometry_backup, metadata_backup, sparse;
 	uint64_t image_size;
@@ -636,8 +632,7 @@ struct fv_gpt_partition {
 	unsigned index; const char *type, *label, *uuid; uint64_t offset, bytes;
 };
 struct fv_ddi_pair {
-	size_t size;
-	const char *role, *arch, *root_hex; /* "root", "x86-64", hex */
+	size_t size; const char *role, *arch, *root_hex; /* "root", "x86-64" */
 	int is_signed; const char *fingerprint; /* a signature partition */
 	struct fv_gpt_partition data, hash, signature;
 };
@@ -645,8 +640,7 @@ struct fv_ddi_pair {
 struct fv_image_info {
 	size_t size; /* sizeof(struct fv_image_info), set by the caller */
 	const char *container; /* "plain", "sidecar", "avb", "ddi", "super" */
-	size_t pairs;
-	const fv_avb *avb;   /* an Android image's vbmeta; NULL */
+	size_t pairs; const fv_avb *avb; /* an Android image's vbmeta; NULL */
 	enum fv_trust trust; /* on pair 0 (Android: the vbmeta's) */
 	struct fv_ddi_disk disk; /* a disk image's GPT (zeros otherwise) */
 };
@@ -713,8 +707,7 @@ typedef struct fv_status fv_status;
 /* What fv_status_get read (pointers into its *st). */
 struct fv_status_info {
 	size_t size; /* sizeof(struct fv_status_info), set by the caller */
-	int is_verity, corrupted, open_count;
-	unsigned flags; /* enum fv_flags */
+	int is_verity, corrupted, open_count; unsigned flags; /* fv_flags */
 	const fv_params *params; const char *root_hex;
 	const char *data_device, *hash_device, *data_file, *hash_file;
 	const char *fec_device, *fec_file; unsigned fec_roots;
