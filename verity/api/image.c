@@ -40,7 +40,7 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 
 static enum verity_signature_from avb_from(const fv_avb *a)
 {
-	return a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+	return a->in.img.vbmeta.h.algorithm != AVB_ALG_NONE
 		       ? VERITY_SIGNATURE_FOUND
 		       : VERITY_SIGNATURE_NONE;
 }
@@ -50,20 +50,20 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   int writes, enum avb_judgement *why)
 {
 	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, a->path, avb_from(a), anchor, writes, 0};
+		VERITY_CONTAINER_AVB, a->in.path, avb_from(a), anchor, writes, 0};
 	struct ht_error err;
 	int r;
 
 	*why = AVB_REFUSED;
-	if ((r = verity_trust_decide(&ask, &a->trust, &err)))
+	if ((r = verity_trust_decide(&ask, &a->in.trust, &err)))
 		return verity_api_keep(r, &err);
 	*why = AVB_OTHER_KEY;
-	if (a->trust == VERITY_TRUST_CHECK &&
-	    (!key || !verity_avb_vbmeta_has_key(&a->img.vbmeta, key, len)))
+	if (a->in.trust == VERITY_TRUST_CHECK &&
+	    (!key || !verity_avb_vbmeta_has_key(&a->in.img.vbmeta, key, len)))
 		return verity_api_fail(EPERM,
 				       "%s: the vbmeta is signed by another "
 				       "key (public key sha1 %s), not by %s",
-				       a->path, a->key_sha1,
+				       a->in.path, a->in.key_sha1,
 				       key_path ? key_path : "the key given");
 	*why = AVB_JUDGED;
 	return 0;
@@ -100,7 +100,7 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 							key, len, req->writes,
 							&why)))
 				*err = verity_api_last;
-			ip->trust = ip->avb->trust;
+			ip->trust = ip->avb->in.trust;
 		} else {
 			struct verity_trust_ask ask = {
 				img->kind,
@@ -148,10 +148,10 @@ static int image_avb(fv_image *img, struct ht_error *err)
 	 * it holds */
 	ip->from = avb_from(a);
 	ip->avb = a;
-	if (!a->paired)
+	if (!a->in.paired)
 		return 0;
-	ip->pair = a->pair;
-	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
+	ip->pair = a->in.pair;
+	snprintf(ip->name, sizeof(ip->name), "%s", a->in.name);
 	img->n = 1;
 	return 0;
 said:
@@ -173,7 +173,7 @@ int verity_api_image_super(fv_image *img, struct ht_error *err)
 
 	if ((r = fv_super_open(img->path, NULL, NULL, 0, 0, &s)))
 		goto said;
-	np = s->s.m.np;
+	np = s->in.s.m.np;
 	free(img->pairs);
 	if (!(img->pairs = calloc(np ? np : 1, sizeof(*img->pairs))) ||
 	    !(img->avs = calloc(np ? np : 1, sizeof(*img->avs)))) {
@@ -200,11 +200,11 @@ int verity_api_image_super(fv_image *img, struct ht_error *err)
 		if (r || (r = verity_api_avb_read(path, 0, &a)))
 			break;
 		img->avs[img->navs++] = a;
-		if (!a->paired)
+		if (!a->in.paired)
 			continue;
 		ip->from = avb_from(a);
 		ip->avb = a;
-		ip->pair = a->pair;
+		ip->pair = a->in.pair;
 		snprintf(ip->name, sizeof(ip->name), "%s", p.partition.name);
 		img->n++;
 	}
@@ -414,7 +414,7 @@ static int open_shown(const struct fv_open_request *req, const fv_options *o,
 		fv_image_free(img);
 		return r;
 	}
-	img->pairs[0].trust = img->av->trust;
+	img->pairs[0].trust = img->av->in.trust;
 	*out = img;
 	return 0;
 }
@@ -802,7 +802,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		return r;
 	if (!(img = calloc(1, sizeof(*img))) ||
 	    !(img->pairs = calloc(1, sizeof(*img->pairs))) ||
-	    !(img->path = strdup(a->path))) {
+	    !(img->path = strdup(a->in.path))) {
 		if (img)
 			free(img->pairs);
 		free(img);
@@ -814,9 +814,9 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	ip = &img->pairs[0];
 	ip->from = avb_from(a);
 	ip->avb = a;
-	if (a->paired) {
-		ip->pair = a->pair;
-		snprintf(ip->name, sizeof(ip->name), "%s", a->name);
+	if (a->in.paired) {
+		ip->pair = a->in.pair;
+		snprintf(ip->name, sizeof(ip->name), "%s", a->in.name);
 		img->n = 1;
 	}
 	if ((r = judge(img, &none, &opts, &err)))

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "verity/android/android.h"
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
@@ -114,29 +115,25 @@ struct fv_status {
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
 };
 
+/* The handles of Android images and super images are the internal
+ * readings (verity/android/), one member each: a handle points to its
+ * reading, and the reading handed out is its handle (verity_api_avb_of). */
 struct fv_super {
-	struct verity_super s;
-	/* the notes, geometry's and slot's first, then the other slots' */
-	const char *notes[2 + LP_MAX_SLOTS];
-	size_t nnotes;
+	struct verity_android_super in;
 };
 
 struct fv_avb {
-	char *path;
-	/* a logical partition's extents (verity_api_super_avb), owned; their files
-	 * are the super image's */
-	struct verity_extents *src;
-	struct avb_image img;
-	const struct avb_descriptor *ht; /* NULL: no hashtree descriptor */
-	struct verity_pair pair;         /* with ht and a footer */
-	int paired;
-	int unusable; /* parity dm-verity cannot use, left out */
-	int shown;    /* read for showing: its signature not checked */
-	char *name;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	char key_sha1[41];
-	enum verity_trust trust;
+	struct verity_android in;
 };
+_Static_assert(sizeof(struct fv_avb) == sizeof(struct verity_android) &&
+		       sizeof(struct fv_super) ==
+			       sizeof(struct verity_android_super),
+	       "a handle is its reading");
+
+static inline fv_avb *verity_api_avb_of(struct verity_android *a)
+{
+	return (fv_avb *)(void *)a;
+}
 
 struct image_pair {
 	struct verity_pair pair;

@@ -211,14 +211,14 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 		 enum fv_trust pinner_trust)
 {
 	struct step *st = &w->s->steps[i];
-	const struct avb_vbmeta *v = &a->img.vbmeta;
+	const struct avb_vbmeta *v = &a->in.img.vbmeta;
 	const char *alg = verity_avb_algorithm(v->h.algorithm)->name;
 	enum avb_judgement why;
 	struct ht_error err;
 	int r;
 
 	/* its own signature, against the key it carries */
-	if ((r = verity_avb_vbmeta_check(v, a->path, &err))) {
+	if ((r = verity_avb_vbmeta_check(v, a->in.path, &err))) {
 		verity_api_keep(r, &err);
 		if (r == -ENOSYS) /* no libcrypto: nothing was checked */
 			return ended(step_fail(w, i, FV_SLOT_ERROR,
@@ -227,9 +227,9 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 			w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_SIGNATURE, r,
 			"%s: the vbmeta's signature (%s) does not "
 			"hold: %s",
-			a->path, alg, ht_msg(&err)));
+			a->in.path, alg, ht_msg(&err)));
 	}
-	a->shown = 0;
+	a->in.shown = 0;
 	if (pin) {
 		char *signer = strdup(pinner);
 
@@ -244,7 +244,7 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 					 "%s: the vbmeta of chained partition "
 					 "%s is not signed, and %s pins a key: "
 					 "nothing proves who made it",
-					 a->path, st->name, pinner));
+					 a->in.path, st->name, pinner));
 		/* the key its chain descriptor pins: no anchor of the
 		 * caller's, the policy not asked (vouched for as far as the
 		 * pinner is) */
@@ -256,7 +256,7 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 			r = verity_api_fail(EPERM,
 					    "%s: the vbmeta is signed by "
 					    "another key",
-					    a->path);
+					    a->in.path);
 			memset(&key_only, 0, sizeof(key_only));
 			key_only.public_key = pin->chain.public_key;
 			key_only.h.public_key_size = pin->chain.public_key_len;
@@ -266,10 +266,10 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 				r,
 				"%s: signed by another key (sha1 %s) "
 				"than the one %s pins for %s (sha1 %s)",
-				a->path, a->key_sha1, pinner, st->name,
+				a->in.path, a->in.key_sha1, pinner, st->name,
 				c.public_key_sha1));
 		}
-		a->trust = VERITY_TRUST_CHECK;
+		a->in.trust = VERITY_TRUST_CHECK;
 		/* vouched for as far as the key that pins it is */
 		st->pub.trust = pinner_trust == FV_TRUST_CHECK
 					? FV_TRUST_CHECK
@@ -289,12 +289,12 @@ static int judge(struct walk *w, size_t i, fv_avb *a,
 				w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_OTHER_KEY, r,
 				"%s: the vbmeta is signed by another "
 				"key (public key sha1 %s), not by %s",
-				a->path, a->key_sha1, w->req->key));
+				a->in.path, a->in.key_sha1, w->req->key));
 		return ended(step_fail(w, i, FV_SLOT_REFUSED,
 				       FV_SLOT_WHY_POLICY, r));
 	}
-	st->pub.trust = (enum fv_trust)a->trust;
-	if (a->trust == VERITY_TRUST_CHECK &&
+	st->pub.trust = (enum fv_trust)a->in.trust;
+	if (a->in.trust == VERITY_TRUST_CHECK &&
 	    !(st->signer = strdup(w->req->key)))
 		return verity_api_fail(ENOMEM, "out of memory");
 	return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
@@ -311,7 +311,7 @@ static int described(struct walk *w, const fv_avb *a,
 	struct ht_error err;
 
 	return verity_api_keep(
-		verity_avb_described_image(&a->img, d, w->slot, path, &err),
+		verity_avb_described_image(&a->in.img, d, w->slot, path, &err),
 		&err);
 }
 
@@ -319,7 +319,7 @@ static int described(struct walk *w, const fv_avb *a,
  * logical partition read through its super image's extents). */
 static const struct verity_extents *own_src(const fv_avb *a, const char *path)
 {
-	return a->src && !strcmp(path, a->path) ? a->src : NULL;
+	return a->in.src && !strcmp(path, a->in.path) ? a->in.src : NULL;
 }
 
 /* A hash descriptor's partition: its digest over the image. */
@@ -469,7 +469,7 @@ static int partition_step(struct walk *w, size_t vstep, const fv_avb *a,
 			  size_t k, unsigned depth, const fv_pair *own,
 			  int in_super)
 {
-	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
+	const struct avb_descriptor *d = &a->in.img.vbmeta.desc[k];
 	const int tree = d->tag == AVB_TAG_HASHTREE;
 	char *path = NULL;
 	uint32_t nl;
@@ -480,7 +480,7 @@ static int partition_step(struct walk *w, size_t vstep, const fv_avb *a,
 	if ((r = described(w, a, d, &path)))
 		path = NULL;
 	if ((e = step_add(w, tree ? FV_SLOT_HASHTREE : FV_SLOT_HASH, vstep,
-			  depth, name, nl, path ? path : a->path, &i))) {
+			  depth, name, nl, path ? path : a->in.path, &i))) {
 		free(path);
 		return e;
 	}
@@ -537,7 +537,7 @@ static int expected_of(const struct walk *w, const struct avb_descriptor *d,
 static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 		      unsigned depth)
 {
-	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
+	const struct avb_descriptor *d = &a->in.img.vbmeta.desc[k];
 	const unsigned flags = w->req->flags;
 	const int follow = (flags & FV_SLOT_FOLLOW) &&
 			   (!depth || (flags & FV_SLOT_FOLLOW_NESTED));
@@ -549,7 +549,7 @@ static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 	if ((r = described(w, a, d, &path)))
 		path = NULL;
 	if ((e = step_add(w, FV_SLOT_CHAIN, vstep, depth, d->chain.name,
-			  d->chain.name_len, path ? path : a->path, &i))) {
+			  d->chain.name_len, path ? path : a->in.path, &i))) {
 		free(path);
 		return e;
 	}
@@ -566,7 +566,7 @@ static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 					FV_SLOT_WHY_LOCATION, -EINVAL,
 					"%s: chain partition %s: rollback "
 					"index location %u, %u expected",
-					a->path, w->s->steps[i].name,
+					a->in.path, w->s->steps[i].name,
 					d->chain.rollback_index_location,
 					x->rollback_index_location);
 		if (x->public_key_len != d->chain.public_key_len ||
@@ -576,13 +576,13 @@ static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 					FV_SLOT_WHY_KEY_BLOB, -EINVAL,
 					"%s: chain partition %s: another "
 					"public key blob than expected",
-					a->path, w->s->steps[i].name);
+					a->in.path, w->s->steps[i].name);
 	} else if (!follow && (flags & FV_SLOT_EXPECTED)) {
 		return step_say(w, i, FV_SLOT_REFUSED, FV_SLOT_WHY_NOT_EXPECTED,
 				-EINVAL,
 				"%s: chain partition %s: nothing expected of "
 				"it, and it is not followed",
-				a->path, w->s->steps[i].name);
+				a->in.path, w->s->steps[i].name);
 	}
 	if (!follow) {
 		/* libavb takes chains in the top vbmeta only */
@@ -594,14 +594,14 @@ static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 				"%s: a chain partition descriptor (%s) in a "
 				"chained vbmeta: libavb follows chains from "
 				"the top vbmeta only, and refuses the set",
-				a->path, w->s->steps[i].name);
+				a->in.path, w->s->steps[i].name);
 		return step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0, NULL);
 	}
 	if ((r = seen_before(w->s, w->s->steps[i].name, NULL, &e)) > 0)
 		return step_say(w, i, FV_SLOT_SKIPPED, FV_SLOT_WHY_VISITED, 0,
 				"%s: chained partition %s visited already in "
 				"this set",
-				a->path, w->s->steps[i].name);
+				a->in.path, w->s->steps[i].name);
 	if (e)
 		return e;
 	w->s->steps[i].pub.followed = 1;
@@ -619,7 +619,7 @@ static int chain_step(struct walk *w, size_t vstep, const fv_avb *a, size_t k,
 static int descriptors(struct walk *w, size_t vstep, const fv_avb *a,
 		       unsigned depth)
 {
-	const struct avb_vbmeta *v = &a->img.vbmeta;
+	const struct avb_vbmeta *v = &a->in.img.vbmeta;
 	int r = 0;
 
 	for (size_t k = 0; !r && !w->stop && k < v->ndesc; k++) {
@@ -632,7 +632,7 @@ static int descriptors(struct walk *w, size_t vstep, const fv_avb *a,
 			r = partition_step(w, vstep, a, k, depth, NULL, 0);
 		else if (d->tag == AVB_TAG_KERNEL_CMDLINE &&
 			 !(r = step_add(w, FV_SLOT_CMDLINE, vstep, depth, NULL,
-					0, a->path, &i))) {
+					0, a->in.path, &i))) {
 			w->s->steps[i].pub.avb = a;
 			w->s->steps[i].pub.descriptor = k;
 			r = step_end(w, i, FV_SLOT_OK, FV_SLOT_WHY_NONE, 0,
@@ -694,7 +694,7 @@ static int visit(struct walk *w, const char *path,
 
 		if ((r = judge(w, i, a, pin, pinner, pinner_trust)))
 			return r < 0 ? r : 0;
-		if ((r = verity_avb_check_partitions(&a->img, &err))) {
+		if ((r = verity_avb_check_partitions(&a->in.img, &err))) {
 			verity_api_keep(r, &err);
 			/* the step ended OK: what it holds is refused */
 			s->steps[i].pub.result = FV_SLOT_REFUSED;
@@ -777,7 +777,7 @@ static int super_pick(struct walk *w, const struct lp_metadata *m,
 static int super_partition(struct walk *w, uint32_t p, int named)
 {
 	fv_slot *s = w->s;
-	const struct verity_super *vs = &s->super->s;
+	const struct verity_super *vs = &s->super->in.s;
 	const struct lp_partition *lp = &vs->m.p[p];
 	const int anchored = w->key != NULL;
 	char *path;
@@ -825,7 +825,7 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 		return r;
 	}
 	if ((r = step_add(w, FV_SLOT_VBMETA, i, 0, lp->name, strlen(lp->name),
-			  a->path, &vi))) {
+			  a->in.path, &vi))) {
 		verity_api_avb_free(a);
 		return r;
 	}
@@ -834,17 +834,17 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 	if ((r = judge(w, vi, a, NULL, NULL, FV_TRUST_UNSIGNED)))
 		return r < 0 ? r : 0;
 	/* its own partition's descriptor: the first hash or hashtree one */
-	for (size_t k = 0; k < a->img.vbmeta.ndesc; k++) {
-		const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
+	for (size_t k = 0; k < a->in.img.vbmeta.ndesc; k++) {
+		const struct avb_descriptor *d = &a->in.img.vbmeta.desc[k];
 		size_t di;
 
 		if (d->tag == AVB_TAG_HASHTREE) {
 			fv_pair *own = NULL;
 
-			if (!a->paired) {
+			if (!a->in.paired) {
 				if ((r = step_add(w, FV_SLOT_HASHTREE, vi, 0,
 						  lp->name, strlen(lp->name),
-						  a->path, &di)))
+						  a->in.path, &di)))
 					return r;
 				r = verity_api_avb_unpaired(a);
 				return step_fail(w, di, FV_SLOT_ERROR,
@@ -860,12 +860,12 @@ static int super_partition(struct walk *w, uint32_t p, int named)
 			return partition_step(w, vi, a, k, 0, NULL, 1);
 	}
 	if ((r = step_add(w, FV_SLOT_HASH, vi, 0, lp->name, strlen(lp->name),
-			  a->path, &vi)))
+			  a->in.path, &vi)))
 		return r;
 	return step_say(w, vi, FV_SLOT_ERROR, FV_SLOT_WHY_NONE, -EINVAL,
 			"%s: the vbmeta has neither a hashtree nor a hash "
 			"descriptor",
-			a->path);
+			a->in.path);
 }
 
 static int super_walk(struct walk *w)
@@ -879,12 +879,12 @@ static int super_walk(struct walk *w)
 	if ((r = fv_super_open(req->image, req->device_names, req->device_files,
 			       req->ndevices, 0, &s->super)))
 		return r;
-	if (req->slot && w->slot >= s->super->s.m.slots)
+	if (req->slot && w->slot >= s->super->in.s.m.slots)
 		return verity_api_fail(EINVAL,
 				       "%s: metadata of %u slot%s: no slot %s "
 				       "(slot b is metadata slot 1)",
-				       req->image, s->super->s.m.slots,
-				       s->super->s.m.slots == 1 ? "" : "s",
+				       req->image, s->super->in.s.m.slots,
+				       s->super->in.s.m.slots == 1 ? "" : "s",
 				       req->slot);
 	if (w->slot) {
 		fv_super_free(s->super);
@@ -894,10 +894,10 @@ static int super_walk(struct walk *w)
 				       w->slot, &s->super)))
 			return r;
 	}
-	for (size_t k = 0; k < s->super->nnotes; k++)
-		if ((r = note(s, "%s", s->super->notes[k])))
+	for (size_t k = 0; k < s->super->in.nnotes; k++)
+		if ((r = note(s, "%s", s->super->in.notes[k])))
 			return r;
-	if ((r = super_pick(w, &s->super->s.m, &idx, &n)))
+	if ((r = super_pick(w, &s->super->in.s.m, &idx, &n)))
 		goto out;
 	for (size_t k = 0; !r && !w->stop && k < n; k++)
 		r = super_partition(w, idx[k], req->npartitions != 0);
@@ -956,7 +956,7 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	if (!strcmp(kind, "super")) {
 		r = super_walk(&w);
 		snprintf(s->slot, sizeof(s->slot), "%c",
-			 s->super && verity_lp_ab(&s->super->s.m)
+			 s->super && verity_lp_ab(&s->super->in.s.m)
 				 ? (w.slot ? 'b' : 'a')
 				 : '\0');
 	} else if (!strcmp(kind, "avb")) {
