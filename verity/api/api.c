@@ -419,14 +419,20 @@ int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
 		return verity_api_keep(r, &err);
 	if (!(made = verity_api_result_new()))
 		return -ENOMEM;
+	verity_api_result_checked(made, out, pair->root, pair->root_size);
+	*res = made;
+	return 0;
+}
+
+void verity_api_result_checked(fv_result *made, const struct verity_outcome *out,
+			       const uint8_t *root, size_t root_size)
+{
 	made->res = out->res;
 	made->fec = out->fec;
 	made->has_fec = out->has_fec;
 	verity_api_result_outcome(made, out);
-	verity_api_result_root(made, pair->root, pair->root_size);
+	verity_api_result_root(made, root, root_size);
 	made->checked = 1;
-	*res = made;
-	return 0;
 }
 
 API void fv_result_free(fv_result *r)

@@ -209,6 +209,9 @@ fv_result *verity_api_result_new(void);
 void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
 void verity_api_result_info(fv_result *r, const struct verity_info *info);
 void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
+/* A verify's or repair's result of its outcome and the root checked. */
+void verity_api_result_checked(fv_result *r, const struct verity_outcome *out,
+			       const uint8_t *root, size_t root_size);
 /* verify or repair of pair as run says, and the result made of its
  * outcome (out: for what a caller checks besides). */
 int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
