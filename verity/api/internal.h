@@ -324,8 +324,6 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
 void verity_api_pair_run(const fv_options *o, struct verity_run *run);
 const char *verity_api_or_empty(const char *s);
-int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
 /* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
 int verity_api_root_file_read(const char *path, char *hex, size_t size);

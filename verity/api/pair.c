@@ -5,6 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/files/files.h"
 
 #include <inttypes.h>
 
@@ -89,21 +90,13 @@ int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 
 static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
 {
-	struct verity_sources s = {0};
 	struct verity_params p;
 	struct ht_error err;
-	int r, updating;
+	int r;
 
 	NEED(pr);
-	verity_params_default(&p);
-	p.hash_offset = hash_offset;
-	if (!(r = verity_container_region_source(&pr->pair.hash, &s, &err))) {
-		r = update ? verity_read_superblock_update(&pr->pair.hash, &p,
-							   &updating, &err)
-			   : verity_read_superblock(&pr->pair.hash, &p, &err);
-		verity_container_sources_end(&pr->pair, &s);
-	}
-	if (r)
+	if ((r = verity_files_superblock_read(&pr->pair, hash_offset, update,
+					      &p, &err)))
 		return verity_api_keep(r, &err);
 	verity_api_params_out(&p, &pr->params);
 	pr->pair.data_blocks_given = 0;
@@ -782,102 +775,31 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 /* --- files around pairs ---------------------------------------------- */
 
-#define ROOT_FILE_MAX 4096
-
 int verity_api_root_file_read(const char *path, char *hex, size_t size)
 {
 	struct ht_error err;
-	uint8_t *text;
-	size_t len, bad;
-	int r;
 
 	NEED(path);
 	NEED(hex);
-	r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text, &len,
-			     &err);
-	if (r)
-		return verity_api_keep(r == -ENOENT ? -EINVAL : r, &err);
-	r = verity_root_text_parse(text, len, hex, size, &bad);
-	free(text);
-	if (r && bad)
-		return verity_api_fail(
-			EINVAL,
-			"%s: invalid root hash string specified: byte %zu "
-			"is not a hex digit (the file holds the hex root "
-			"hash, and nothing after it but white space)",
-			path, bad);
-	if (r)
-		return verity_api_fail(
-			EINVAL,
-			"%s: invalid root hash string specified (more "
-			"than %zu hex digits)",
-			path, size ? size - 1 : 0);
-	return 0;
+	return verity_api_keep(verity_files_root_read(path, hex, size, &err),
+			       &err);
 }
 
-int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-			const void *want, size_t n)
-{
-	uint8_t m[8];
-
-	return n <= sizeof(m) && off + n <= d->size &&
-	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
-}
-
-static enum fv_superblock_at superblock_probe(const char *path, uint64_t offset)
-{
-	struct verity_device d;
-	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
-
-	if (!path || verity_container_open(&d, path, NULL, NULL))
-		return FV_SUPERBLOCK_NONE;
-	if (verity_api_bytes_at(&d, offset, "verity\0\0", 8))
-		at = FV_SUPERBLOCK_FOUND;
-	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UNFINISHED,
-				     sizeof(VERITY_SB_UNFINISHED)))
-		at = FV_SUPERBLOCK_UNFINISHED;
-	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UPDATING,
-				     sizeof(VERITY_SB_UPDATING)))
-		at = FV_SUPERBLOCK_UPDATING;
-	verity_device_close(&d);
-	return at;
-}
-
-/* At most this many places are looked at: one per 4 KiB of the last
- * part of the image, where format --hash-offset puts an appended tree's
- * superblock (the tree of 4 KiB blocks and sha256 is 1/127 of the
- * data). */
-#define SCAN_MAX 16384
+_Static_assert((int)FV_SUPERBLOCK_NONE == VERITY_FILES_SB_NONE &&
+		       (int)FV_SUPERBLOCK_FOUND == VERITY_FILES_SB_FOUND &&
+		       (int)FV_SUPERBLOCK_UNFINISHED ==
+			       VERITY_FILES_SB_UNFINISHED &&
+		       (int)FV_SUPERBLOCK_UPDATING == VERITY_FILES_SB_UPDATING,
+	       "fv_superblock_at and verity_files_sb differ");
 
 static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 {
-	struct verity_device h;
 	struct ht_error err;
-	uint64_t from;
-	int r;
 
 	NEED(path);
 	NEED(offset);
-	if ((r = verity_container_open(&h, path, NULL, &err)))
-		return verity_api_keep(r, &err);
-	from = h.size - h.size / 64;
-	from -= from % 4096;
-	if (h.size / 64 / 4096 > SCAN_MAX)
-		from = h.size - (uint64_t)SCAN_MAX * 4096;
-	r = -ENOENT;
-	for (uint64_t off = from; off + 512 <= h.size; off += 4096)
-		if (off != skip &&
-		    verity_api_bytes_at(&h, off, "verity\0\0", 8)) {
-			*offset = off;
-			r = 0;
-			break;
-		}
-	verity_device_close(&h);
-	return r ? verity_api_fail(ENOENT,
-				   "%s: no superblock where an appended tree's "
-				   "would be",
-				   path)
-		 : 0;
+	return verity_api_keep(
+		verity_files_superblock_find(path, skip, offset, &err), &err);
 }
 
 int verity_api_pair_sidecar(const char *image, fv_pair **out)
@@ -984,27 +906,18 @@ static int sidecar_names(const char *image, char **tree, char **roothash,
 
 static int sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 {
-	struct verity_sidecar side;
-	struct verity_pair pair;
 	struct ht_error err;
-	unsigned gone = 0;
-	int r;
 
 	NEED(image);
 	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
 		return verity_api_fail(
 			EINVAL, "fv_file: unknown sidecar files %#x", kept);
-	if ((r = verity_sidecar_names(image, &side, &err)))
-		return verity_api_keep(r, &err);
-	memset(&pair, 0, sizeof(pair));
-	if (kept & FV_SIDECAR_FEC)
-		pair.fec.region.path = side.fec;
-	r = verity_sidecar_prune(&side, &pair, !!(kept & FV_SIDECAR_SIGNATURE),
-				 &gone, &err);
-	verity_sidecar_free(&side);
-	if (removed)
-		*removed = gone;
-	return r ? verity_api_keep(r, &err) : 0;
+	return verity_api_keep(
+		verity_files_sidecar_prune(image,
+					   !!(kept & FV_SIDECAR_SIGNATURE),
+					   !!(kept & FV_SIDECAR_FEC), removed,
+					   &err),
+		&err);
 }
 
 static int output_write(const char *path, const char *what, const void *buf,
@@ -1056,17 +969,11 @@ static int refuse_sparse(const char *path)
 
 static int device_size(const char *path, uint64_t *size)
 {
-	struct verity_device d;
 	struct ht_error err;
-	int r;
 
 	NEED(path);
 	NEED(size);
-	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
-		return verity_api_keep(r, &err);
-	*size = d.size;
-	verity_device_close(&d);
-	return 0;
+	return verity_api_keep(verity_files_size(path, size, &err), &err);
 }
 
 static int input_read(const char *path, const char *what, size_t max,
@@ -1112,7 +1019,8 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 		r = verity_api_sparse_crc(q.path, &a.count);
 		break;
 	case FV_FILE_SUPERBLOCK_AT:
-		a.at = superblock_probe(q.path, q.offset);
+		a.at = (enum fv_superblock_at)verity_files_superblock_at(
+			q.path, q.offset);
 		break;
 	case FV_FILE_SUPERBLOCK_FIND:
 		r = superblock_search(q.path, q.offset, &a.offset);
