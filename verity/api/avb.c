@@ -52,51 +52,6 @@ int verity_api_avb_unpaired(const fv_avb *a)
 	return verity_api_keep(verity_android_unpaired(&a->in, &err), &err);
 }
 
-/* --- Android images as pairs ---------------------------------------- */
-
-int verity_api_avb_pair(const fv_avb *a, fv_pair **out)
-{
-	fv_pair *pr;
-	int r;
-
-	NEED(a);
-	NEED(out);
-	*out = NULL;
-	if (!a->in.paired || a->in.shown)
-		return verity_api_avb_unpaired(a);
-	if ((r = verity_api_pair_new(a->in.path, a->in.path, &pr)))
-		return r;
-	pr->pair = a->in.pair;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&a->in.pair.params, &pr->params);
-	if ((r = verity_api_set_string(&pr->fec, a->in.pair.fec.region.path)) ||
-	    (r = verity_api_set_string(&pr->image, a->in.path))) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.fec.region.path = pr->fec;
-	if (a->in.src) {
-		/* the pair outlives a: its own copy of the extents (their
-		 * files stay the super image's) */
-		if (!(pr->src = verity_extents_copy(a->in.src))) {
-			verity_api_pair_free(pr);
-			return verity_api_fail(ENOMEM, "out of memory");
-		}
-		pr->pair.data.extents = pr->pair.hash.extents = pr->src;
-		if (pr->pair.fec.region.path)
-			pr->pair.fec.region.extents = pr->src;
-	}
-	pr->pair.container = VERITY_CONTAINER_AVB;
-	verity_hex_encode(a->in.pair.root, a->in.pair.root_size, pr->root_hex);
-	pr->of_image = 1;
-	/* the descriptor lays out the data region and its blocks */
-	pr->pair.data_blocks_given = 1;
-	pr->opened = a->in.trust;
-	*out = pr;
-	return 0;
-}
-
 /* --- Android images described ---------------------------------------- */
 
 _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
@@ -338,36 +293,6 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 		return -EINVAL;
 	return verity_api_keep(
 		verity_avb_described_image(&a->in.img, d, 0, path, &err), &err);
-}
-
-int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-				   fv_pair **out)
-{
-	struct verity_pair vp;
-	struct ht_error err;
-	fv_pair *pr;
-	int r;
-
-	NEED(image);
-	NEED(out);
-	*out = NULL;
-	if ((r = verity_android_descriptor_pair(a ? &a->in : NULL, i, image,
-						&vp, &err)))
-		return verity_api_keep(r, &err);
-	if ((r = verity_api_pair_new(image, image, &pr)))
-		return r;
-	pr->pair = vp;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&vp.params, &pr->params);
-	if ((r = verity_api_set_string(&pr->fec, vp.fec.region.path))) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.fec.region.path = pr->fec;
-	verity_hex_encode(vp.root, vp.root_size, pr->root_hex);
-	*out = pr;
-	return 0;
 }
 
 /* --- Android images written ------------------------------------------- */

@@ -250,7 +250,7 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
 {
 	char text[2 * HT_MAX_DIGEST_SIZE + 8];
 	const char *hex = req->root_hex, *file = req->root_hash_file;
-	size_t size = verity_api_root_size(&pr->params);
+	size_t size = ht_digest_size(pr->params.hash_name);
 	int r;
 
 	if (hex && file)
@@ -287,6 +287,10 @@ int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
  * kept for the pairs whose container has none. */
 static int image_facts(fv_image *img, const struct fv_open_request *req)
 {
+	if (img->own) {
+		img->pairs[0].params.size = sizeof(img->pairs[0].params);
+		verity_api_params_out(&img->own->params, &img->pairs[0].params);
+	}
 	for (size_t i = 0; !img->own && i < img->n; i++) {
 		struct image_pair *ip = &img->pairs[i];
 
@@ -545,7 +549,7 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 		full.data = pr->data;
 		full.hash = pr->hash;
 		full.fec = pr->fec;
-		full.params = &pr->params;
+		full.params = &img->pairs[0].params;
 		full.root_hex = pr->root_hex;
 		full.signature = pr->pair.signature ? pr->signature_name : NULL;
 	} else {

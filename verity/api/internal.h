@@ -27,6 +27,7 @@
 #include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
+#include "verity/pairs/held.h"
 #include "verity/sign/signature.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
@@ -84,7 +85,8 @@ extern _Thread_local struct ht_error verity_api_last;
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
 
-typedef struct fv_pair fv_pair;
+/* The pairs the door acts on are held pairs (verity/pairs/). */
+typedef struct verity_held fv_pair;
 
 struct fv_result {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
@@ -173,23 +175,6 @@ struct fv_image {
 	size_t ncerts;
 };
 
-struct fv_pair {
-	struct verity_pair pair; /* its paths and signature point below */
-	fv_params params;        /* pair.params, as fv_params shows them */
-	char *data, *hash, *fec, *signature_name;
-	uint8_t *signature;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	/* an image's pair (verity_api_image_pair), judged when the image
-	 * opened: the verdict (also in pair.trust), whether the open may
-	 * write (repair) */
-	int of_image;
-	char *image;
-	enum verity_trust opened;
-	int writes;
-	struct verity_extents *src; /* a logical partition's, owned */
-	char fingerprint[65];     /* a disk image's certificateFingerprint */
-	unsigned fingerprint_at;  /* its signature partition */
-};
 
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
@@ -212,11 +197,6 @@ void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
 /* A verify's or repair's result of its outcome and the root checked. */
 void verity_api_result_checked(fv_result *r, const struct verity_outcome *out,
 			       const uint8_t *root, size_t root_size);
-/* verify or repair of pair as run says, and the result made of its
- * outcome (out: for what a caller checks besides). */
-int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
-			 enum check_op op, struct verity_outcome *out,
-			 fv_result **res);
 const char *verity_api_or_null(const char *s);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 /* An Android image read, for showing (show 1: its signature not checked,
@@ -224,11 +204,6 @@ void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
  * fv_avb_show and fv_avb_free in 0.6-0.9). */
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
 void verity_api_avb_free(fv_avb *a);
-/* Hashtree descriptor i over image as a pair (data, tree and parity of
- * image, the descriptor's root), every offset checked against the
- * file. */
-int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i,
-				   const char *image, fv_pair **out);
 /* The same from extents (src: NULL, the file at image), which *out takes
  * (freed also on failure). */
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
@@ -260,9 +235,6 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   size_t len, int writes, enum avb_judgement *why);
 int verity_api_image_super(fv_image *img, struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
-/* Bytes of p's root hash (its hash's digest size), 0 for a hash not
- * known. */
-size_t verity_api_root_size(const fv_params *p);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
  * What format, verify, repair, dump and open act on: a data device, a
@@ -311,9 +283,6 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res);
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
-/* An Android image's pair (its hashtree descriptor's, the vbmeta's
- * verdict kept); the signer judged against key. */
-int verity_api_avb_pair(const fv_avb *a, fv_pair **out);
 
 /* The root hash req gives (root_hex, root_hash_file) set on pr, its
  * length checked against pr's hash (FV_PARAM_ROOT_HASH). */

@@ -25,45 +25,18 @@ int verity_api_set_string(char **dst, const char *s)
 
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
 {
-	fv_pair *pr;
+	struct ht_error err;
 
 	NEED(out);
 	*out = NULL;
 	NEED(data);
 	NEED(hash);
-	if (!(pr = calloc(1, sizeof(*pr))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	pr->params.size = sizeof(pr->params);
-	if (fv_params_init(&pr->params)) {
-		free(pr);
-		return -EIO;
-	}
-	if (verity_api_set_string(&pr->data, data) ||
-	    verity_api_set_string(&pr->hash, hash)) {
-		verity_api_pair_free(pr);
-		return -ENOMEM;
-	}
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	*out = pr;
-	return 0;
+	return verity_api_keep(verity_held_new(data, hash, out, &err), &err);
 }
 
 void verity_api_pair_free(fv_pair *pr)
 {
-	if (!pr)
-		return;
-	free(pr->data);
-	free(pr->hash);
-	free(pr->fec);
-	free(pr->signature_name);
-	free(pr->signature);
-	free(pr->image);
-	if (pr->src) {
-		verity_extents_free(pr->src);
-		free(pr->src);
-	}
-	free(pr);
+	verity_held_free(pr);
 }
 
 int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
@@ -75,142 +48,68 @@ int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
 	NEED(p);
 	if ((r = verity_api_params_in(p, &q)))
 		return r;
-	/* kept as the library reads it back */
-	verity_api_params_out(&q, &pr->params);
-	pr->pair.data_blocks_given = q.data_blocks != 0;
+	verity_held_set_params(pr, &q);
 	return 0;
 }
 
-static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
+static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
+{
+	struct ht_error err;
+
+	NEED(pr);
+	return verity_api_keep(
+		verity_held_read_superblock(pr, hash_offset, update, &err),
+		&err);
+}
 
 int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
 {
 	return read_superblock(pr, hash_offset, 0);
 }
 
-static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
-{
-	struct verity_params p;
-	struct ht_error err;
-	int r;
-
-	NEED(pr);
-	if ((r = verity_files_superblock_read(&pr->pair, hash_offset, update,
-					      &p, &err)))
-		return verity_api_keep(r, &err);
-	verity_api_params_out(&p, &pr->params);
-	pr->pair.data_blocks_given = 0;
-	return 0;
-}
-
 int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 {
+	struct ht_error err;
+
 	NEED(pr);
 	NEED(root);
-	if (!len || len > HT_MAX_DIGEST_SIZE)
-		return verity_api_fail(EINVAL,
-				       "a root hash of %zu bytes (1 to %d)",
-				       len, HT_MAX_DIGEST_SIZE);
-	memcpy(pr->pair.root, root, len);
-	pr->pair.root_size = len;
-	verity_hex_encode(root, len, pr->root_hex);
-	return 0;
+	return verity_api_keep(verity_held_set_root(pr, root, len, &err),
+			       &err);
 }
 
 int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
 {
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t len;
+	struct ht_error err;
 
 	NEED(pr);
 	NEED(hex);
-	if (verity_hex_decode(hex, root, sizeof(root), &len) || !len)
-		return verity_api_fail(
-			EINVAL,
-			"invalid root hash %s (hex digits, at most "
-			"%d)",
-			hex, 2 * HT_MAX_DIGEST_SIZE);
-	return verity_api_pair_set_root(pr, root, len);
+	return verity_api_keep(verity_held_set_root_hex(pr, hex, &err), &err);
 }
 
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots)
 {
+	struct ht_error err;
+
 	NEED(pr);
-	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
-		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
-				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
-	if (verity_api_set_string(&pr->fec, path))
-		return -ENOMEM;
-	pr->pair.fec =
-		(struct verity_fec_params){{pr->fec, 0, 0, NULL}, 0, 0, 0};
-	if (path) {
-		pr->pair.fec.offset = offset;
-		pr->pair.fec.roots = roots;
-	}
-	return 0;
+	return verity_api_keep(
+		verity_held_set_fec(pr, path, offset, roots, &err), &err);
 }
 
 int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 				  const char *name)
 {
-	uint8_t *copy = NULL;
+	struct ht_error err;
 
 	NEED(pr);
-	if (der && !len)
-		return verity_api_fail(EINVAL, "a signature of 0 bytes");
-	if (der && !(copy = malloc(len)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if (der)
-		memcpy(copy, der, len);
-	if (verity_api_set_string(&pr->signature_name, der ? name : NULL)) {
-		free(copy);
-		return -ENOMEM;
-	}
-	free(pr->signature);
-	pr->signature = copy;
-	pr->pair.signature = copy;
-	pr->pair.signature_size = der ? len : 0;
-	pr->pair.signature_name = pr->signature_name;
-	pr->pair.signature_found = 0; /* given to be checked */
-	return 0;
-}
-
-/* A copy of a pair made of its parts (a plain pair's, a sidecar
- * image's), acting as the original would. */
-static int pair_copy(const fv_pair *src, fv_pair **out)
-{
-	fv_pair *pr;
-	int r;
-
-	if ((r = verity_api_pair_new(src->data, src->hash, &pr)))
-		return r;
-	pr->pair = src->pair;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	pr->params = src->params;
-	memcpy(pr->root_hex, src->root_hex, sizeof(pr->root_hex));
-	r = verity_api_set_string(&pr->fec, src->fec);
-	pr->pair.fec.region.path = pr->fec;
-	if (!r && src->signature) {
-		r = verity_api_pair_set_signature(pr, src->signature,
-						  src->pair.signature_size,
-						  src->signature_name);
-		pr->pair.signature_found = src->pair.signature_found;
-	}
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	*out = pr;
-	return 0;
+	return verity_api_keep(
+		verity_held_set_signature(pr, der, len, name, &err), &err);
 }
 
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 {
 	const struct image_pair *ip;
-	const struct verity_pair *src;
-	fv_pair *pr;
+	struct ht_error err;
 	int r;
 
 	NEED(img);
@@ -220,56 +119,20 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
 				       img->path, i, img->n);
 	if (img->own) {
-		if (!(r = pair_copy(img->own, out))) {
-			(*out)->of_image = 1;
-			(*out)->writes = img->writes;
-		}
-		return r;
+		if ((r = verity_held_copy(img->own, out, &err)))
+			return verity_api_keep(r, &err);
+		(*out)->of_image = 1;
+		(*out)->writes = img->writes;
+		return 0;
 	}
 	ip = &img->pairs[i];
-	src = &ip->pair;
-	if ((r = verity_api_pair_new(src->data.path, src->hash.path, &pr)))
-		return r;
-	/* the regions as the container placed them, with the paths kept */
-	pr->pair = *src;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&src->params, &pr->params);
-	r = verity_api_set_string(&pr->fec, src->fec.region.path);
-	pr->pair.fec.region.path = pr->fec;
-	if (!r && src->signature) {
-		r = verity_api_pair_set_signature(pr, src->signature,
-						  src->signature_size,
-						  src->signature_name);
-		pr->pair.signature_found = src->signature_found;
-	}
-	if (!r)
-		r = verity_api_set_string(&pr->image, img->path);
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	if (src->root_size)
-		verity_hex_encode(src->root, src->root_size, pr->root_hex);
-	pr->of_image = 1;
-	/* the container lays out the data region and its blocks */
-	pr->pair.data_blocks_given = 1;
-	/* a super image's pair is its logical partition's, an Android
-	 * image's */
-	pr->pair.container = img->kind == VERITY_CONTAINER_SUPER
-				     ? VERITY_CONTAINER_AVB
-				     : img->kind;
-	pr->opened = ip->trust;
-	pr->writes = img->writes;
-	if (ip->ddi) {
-		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
-			 ip->ddi->fingerprint);
-		pr->fingerprint_at = ip->ddi->sig ? ip->ddi->sig->index : 0;
-	}
-	/* the image's own verdict, for verity_api_pair_verify's policy */
-	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
-	*out = pr;
-	return 0;
+	return verity_api_keep(
+		verity_held_of_image(&ip->pair,
+				     &(struct verity_held_image){
+					     img->path, img->kind, ip->trust,
+					     ip->from, img->writes, ip->ddi},
+				     out, &err),
+		&err);
 }
 
 /* The callbacks of a pair action, passed on. */
@@ -296,9 +159,7 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 /* The pair as an action takes it: the parameters as set. */
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
 {
-	*pair = pr->pair;
-	/* kept checked (verity_api_pair_set_params): read back as it was */
-	verity_api_params_in(&pr->params, &pair->params);
+	verity_held_take(pr, pair);
 }
 
 /* An action's run: the options' (checked), with the pair callbacks. */
@@ -461,7 +322,7 @@ static int with_params(int r, const fv_pair *pr, fv_result *made,
 		fv_result_free(made);
 		return r;
 	}
-	made->params = pr->params;
+	verity_api_params_out(&pr->params, &made->params);
 	made->has_params = 1;
 	if (res)
 		*res = made;
@@ -515,50 +376,20 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 		      fv_result **res)
 {
-	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	unsigned how = op == CHECK_REPAIR ? o->repair : 0;
+	struct ht_error err;
 	fv_result *made;
 	int r;
 
-	if (!pr->pair.root_size)
-		return verity_api_fail(EINVAL,
-				       "%s: no root hash to check against "
-				       "(the open request's root_hex or "
-				       "root_hash_file)",
-				       pr->data);
-	/* the verdict is the open's (verity_api_image_pair): a write on
-	 * its word needs an open that judged writing */
-	if (pr->of_image && op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN) &&
-	    !pr->writes)
-		return verity_api_fail(EINVAL,
-				       "%s: opened to be read: a repair "
-				       "writes only to an image opened to be "
-				       "written (the open request's writes)",
-				       pr->image ? pr->image : pr->data);
-	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
-		return verity_api_fail(EINVAL,
-				       "%s: repair needs FEC parity "
-				       "(the open request's fec_path)",
-				       pr->data);
-	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
-	run.flags = how;
-	if ((r = verity_api_run_check(&pair, &run, op, &out, &made)))
-		return r;
-	if (pr->fingerprint[0] && out.signature_checked &&
-	    strcmp(pr->fingerprint, out.sig.fingerprint)) {
-		fv_result_free(made);
-		return verity_api_fail(
-			EINVAL,
-			"%s: partition %u: certificateFingerprint %s is not "
-			"the signer's (%s)",
-			pr->image, pr->fingerprint_at, pr->fingerprint,
-			out.sig.fingerprint);
-	}
-	if (pr->pair.container == VERITY_CONTAINER_AVB)
-		made->trust = pr->opened; /* the vbmeta's, judged when opened */
+	run.flags = op == CHECK_REPAIR ? o->repair : 0;
+	if ((r = verity_held_check(pr, &run, op == CHECK_REPAIR, &out, &err)))
+		return verity_api_keep(r, &err);
+	if (!(made = verity_api_result_new()))
+		return -ENOMEM;
+	verity_api_result_checked(made, &out, pr->pair.root,
+				  pr->pair.root_size);
 	*res = made;
 	return 0;
 }
@@ -804,51 +635,12 @@ static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 
 int verity_api_pair_sidecar(const char *image, fv_pair **out)
 {
-	struct verity_sidecar side;
-	struct verity_pair sp;
 	struct ht_error err;
-	const char *sig_path = NULL;
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	fv_pair *pr;
-	int r;
 
 	NEED(out);
 	*out = NULL;
 	NEED(image);
-	if ((r = verity_sidecar_names(image, &side, &err)))
-		return verity_api_keep(r, &err);
-	memset(&sp, 0, sizeof(sp));
-	verity_sidecar_pair(&side, image, &sp, &sig_path);
-	if ((r = verity_api_pair_new(image, side.tree, &pr))) {
-		verity_sidecar_free(&side);
-		return r;
-	}
-	if (sp.fec.region.path)
-		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
-	if (!r && access(side.roothash, F_OK) == 0 &&
-	    !(r = verity_api_root_file_read(side.roothash, hex, sizeof(hex))))
-		r = verity_api_pair_set_root_hex(pr, hex);
-	if (!r && sig_path) {
-		uint8_t *der;
-		size_t len;
-
-		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
-			verity_api_keep(r, &err);
-		} else {
-			r = verity_api_pair_set_signature(pr, der, len,
-							  sig_path);
-			free(der);
-			pr->pair.signature_found = 1;
-		}
-	}
-	verity_sidecar_free(&side);
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.container = VERITY_CONTAINER_SIDECAR;
-	*out = pr;
-	return 0;
+	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
 }
 
 int verity_api_pair_set_sidecar(fv_pair *pr)
