@@ -5,11 +5,8 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/android/write.h"
 
-#include <sys/stat.h>
-
-#include <openssl/evp.h>
-#include "hashtree/libcrypto.h"
 
 /* --- Android images (read by verity/android/) --- */
 
@@ -492,6 +489,7 @@ static int required_minor(const struct fv_vbmeta_request *in,
 {
 	struct verity_range *changed = NULL;
 	struct avb_footer_opts f;
+	struct ht_error err;
 	struct vb v;
 	int r;
 
@@ -502,27 +500,9 @@ static int required_minor(const struct fv_vbmeta_request *in,
 				       "footer request");
 	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
 		return r;
-	/* avbtool's rule: a footer's flags need 1.1, a rollback index
-	 * location 1.2, a chain without A/B 1.3 */
-	*minor = fin && (f.descriptor_flags || f.persistent_digest) ? 1 : 0;
-	if (v.o.rollback_index_location)
-		*minor = 2;
-	for (size_t i = 0; i < v.o.nchains; i++)
-		if (v.o.chains[i].flags)
-			*minor = 3;
-	/* a vbmeta image's included images count too */
-	for (size_t i = 0; !fin && !r && i < v.o.nincludes; i++) {
-		struct avb_image img;
-		struct ht_error err;
-
-		if ((r = verity_avb_image_read(v.o.includes[i], &img, &err))) {
-			r = verity_api_keep(r, &err);
-			break;
-		}
-		if (img.vbmeta.h.required_minor > *minor)
-			*minor = img.vbmeta.h.required_minor;
-		verity_avb_image_free(&img);
-	}
+	if ((r = verity_android_required_minor(&v.o, fin ? &f : NULL, minor,
+					       &err)))
+		r = verity_api_keep(r, &err);
 	free(changed);
 	vb_done(&v);
 	return r;
@@ -629,53 +609,17 @@ static int public_key(const char *key, uint8_t **blob, size_t *len)
 static int public_key_digest(const char *key, char hex[65])
 {
 	struct ht_error err;
-	uint8_t *blob = NULL, d[FV_MAX_DIGEST_SIZE];
-	size_t len = 0, dlen = 0;
-	int r;
 
-	hex[0] = '\0';
-	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
-		return verity_api_keep(r, &err);
-	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d, &dlen);
-	free(blob);
-	if (r)
-		return r;
-	verity_hex_encode(d, dlen, hex);
-	return 0;
+	return verity_api_keep(verity_android_key_digest(key, hex, &err),
+			       &err);
 }
 
 static int generate_key(const char *algorithm, const char *output)
 {
-	const struct verity_scheme *s;
 	struct ht_error err;
-	struct stat st;
-	char *pem = NULL;
-	size_t len = 0;
-	int alg, r;
 
-	alg = verity_avb_algorithm_by_name(algorithm);
-	s = alg < 0 ? NULL : verity_avb_algorithm((unsigned)alg);
-	if (!s || s->kind != VERITY_SCHEME_MLDSA)
-		return verity_api_fail(
-			EINVAL,
-			"%s: keys are made here for MLDSA65 and MLDSA87 only "
-			"(an RSA key: openssl genpkey -algorithm RSA -pkeyopt "
-			"rsa_keygen_bits:4096 -out KEY.pem)",
-			algorithm);
-	/* a private key never replaces a file, which may be readable by
-	 * others */
-	if (lstat(output, &st) == 0)
-		return verity_api_fail(EEXIST,
-				       "%s: exists: a new private key is not "
-				       "written over a file",
-				       output);
-	if ((r = verity_mldsa_generate_pem(s->level, &pem, &len, &err)))
-		return verity_api_keep(r, &err);
-	r = verity_write_file_mode(output, "private key file", pem, len, 0600,
-				   &err);
-	explicit_bzero(pem, len);
-	free(pem);
-	return verity_api_keep(r, &err);
+	return verity_api_keep(
+		verity_android_key_generate(algorithm, output, &err), &err);
 }
 
 API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
