@@ -21,6 +21,7 @@
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/image/image.h"
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/container/super/super.h"
@@ -35,7 +36,6 @@
 #include "verity/tree/superblock.h"
 #include "verity/policy/trust.h"
 
-struct verity_ota; /* verity/container/ota/ota.h */
 
 /* What the shared library exports. */
 #define API __attribute__((visibility("default")))
@@ -137,29 +137,13 @@ static inline fv_avb *verity_api_avb_of(struct verity_android *a)
 	return (fv_avb *)(void *)a;
 }
 
-struct image_pair {
-	struct verity_pair pair;
-	char name[64];
-	enum verity_trust trust;
-	enum verity_signature_from from;
-	fv_avb *avb; /* an Android image's vbmeta, judged for the pair */
-	const struct ddi_verity *ddi; /* its protected partition */
-	/* as fv_image_pair_info shows them, made when the image opened */
-	fv_params params;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-};
-
+/* An opened image: its container's reading (verity/image/), and what
+ * the door keeps of the open (the verdicts are in.pairs[i].trust). */
 struct fv_image {
-	char *path;
-	enum verity_container kind;
-	struct image_pair *pairs;
-	size_t n;
-	fv_avb *av; /* an Android image's */
-	fv_avb **avs; /* a super image's logical partitions' */
-	size_t navs;
-	struct ddi_image ddi;
-	int ddi_read;
-	struct verity_ota *ota; /* an OTA package's (no pair) */
+	struct verity_image in;
+	/* each pair's parameters as fv_image_pair_info shows them, made
+	 * when the image opened */
+	fv_params *params;
 	fv_pair *own; /* a plain pair's, a sidecar image's */
 	/* the parity the request gave, for a pair whose container has none
 	 * (a disk image's) */
@@ -233,7 +217,6 @@ enum avb_judgement {
 int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   const char *key_path, const uint8_t *key,
 			   size_t len, int writes, enum avb_judgement *why);
-int verity_api_image_super(fv_image *img, struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------

@@ -108,16 +108,16 @@ int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
 
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 {
-	const struct image_pair *ip;
+	const struct verity_image_pair *ip;
 	struct ht_error err;
 	int r;
 
 	NEED(img);
 	NEED(out);
 	*out = NULL;
-	if (i >= img->n)
+	if (i >= img->in.n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				       img->path, i, img->n);
+				       img->in.path, i, img->in.n);
 	if (img->own) {
 		if ((r = verity_held_copy(img->own, out, &err)))
 			return verity_api_keep(r, &err);
@@ -125,11 +125,11 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		(*out)->writes = img->writes;
 		return 0;
 	}
-	ip = &img->pairs[i];
+	ip = &img->in.pairs[i];
 	return verity_api_keep(
 		verity_held_of_image(&ip->pair,
 				     &(struct verity_held_image){
-					     img->path, img->kind, ip->trust,
+					     img->in.path, img->in.kind, ip->trust,
 					     ip->from, img->writes, ip->ddi},
 				     out, &err),
 		&err);
