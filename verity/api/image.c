@@ -4,7 +4,6 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
-#include "verity/container/sparse/sparse.h"
 
 /* --- images given alone -------------------------------------------------- */
 
@@ -127,45 +126,6 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 	return r;
 }
 
-/* The root hash req gives (text, or the file holding it) set on pr,
- * checked against the tree's hash: its digest size in hex digits. */
-int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
-{
-	char text[2 * HT_MAX_DIGEST_SIZE + 8];
-	const char *hex = req->root_hex, *file = req->root_hash_file;
-	size_t size = ht_digest_size(pr->params.hash_name);
-	int r;
-
-	if (hex && file)
-		return verity_api_fail(EINVAL,
-				       "the root hash given as text and in %s: "
-				       "give one",
-				       file);
-	if (file && (r = verity_api_root_file_read(file, text, sizeof(text))))
-		return r;
-	if (file)
-		hex = text;
-	if (!hex)
-		return 0;
-	if (strlen(hex) != 2 * size ||
-	    strspn(hex, "0123456789abcdefABCDEF") != 2 * size) {
-		struct ht_error e = {0};
-
-		if (file)
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
-				    "expected %2 hex digits",
-				    "%s: invalid root hash string specified",
-				    file);
-		else
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
-				    "expected %2 hex digits",
-				    "invalid root hash string specified: '%s'",
-				    hex);
-		return verity_api_keep(-EINVAL, &e);
-	}
-	return verity_api_pair_set_root_hex(pr, hex);
-}
-
 /* What fv_image_pair_info shows of each pair, and the parity req gives
  * kept for the pairs whose container has none. */
 static int image_facts(fv_image *img, const struct fv_open_request *req)
@@ -196,55 +156,38 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 {
 	struct verity_image_pair *ip = &img->in.pairs[0];
 	int side = img->in.kind == VERITY_CONTAINER_SIDECAR, r;
+	struct verity_params q;
 	fv_pair *pr;
 
 	r = side ? verity_api_pair_sidecar(req->image, &img->own)
 		 : verity_api_pair_new(req->data, req->hash, &img->own);
-	if (r)
-		goto said;
+	if (!r && req->params && !(r = fv_params_check(req->params)))
+		r = verity_api_params_in(req->params, &q);
+	if (r) {
+		/* the message is this thread's already: err carries it on */
+		*err = verity_api_last;
+		return r;
+	}
 	pr = img->own;
-	if (req->params)
-		r = fv_params_check(req->params);
-	if (!r)
-		r = req->params ? verity_api_pair_set_params(pr, req->params)
-				: verity_api_pair_read_superblock(
-					  pr, req->hash_offset);
-	/* the parity given, or a sidecar image's own with the roots and
-	 * offset given */
-	if (!r && (req->fec_path || pr->fec)) {
-		char *path = strdup(req->fec_path ? req->fec_path : pr->fec);
-
-		r = path ? verity_api_pair_set_fec(pr, path, req->fec_offset,
-						   req->fec_roots)
-			 : -ENOMEM;
-		free(path);
-	}
-	if (!r && req->signature_path) {
-		uint8_t *der;
-		size_t len;
-
-		if ((r = verity_read_signature(req->signature_path, &der, &len,
-					       err)))
-			return r;
-		r = verity_api_pair_set_signature(pr, der, len,
-						  req->signature_path);
-		free(der);
-		pr->pair.signature_found = 0;
-	}
-	if (!r)
-		r = verity_api_open_root(pr, req);
-	if (r)
-		goto said;
+	if ((r = verity_held_request(
+		     pr,
+		     &(struct verity_held_request){
+			     .params = req->params ? &q : NULL,
+			     .hash_offset = req->hash_offset,
+			     .fec_path = req->fec_path,
+			     .fec_offset = req->fec_offset,
+			     .fec_roots = req->fec_roots,
+			     .signature_path = req->signature_path,
+			     .root_hex = req->root_hex,
+			     .root_hash_file = req->root_hash_file},
+		     err)))
+		return r;
 	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
 		   : pr->pair.signature_found ? VERITY_SIGNATURE_FOUND
 					      : VERITY_SIGNATURE_GIVEN;
 	snprintf(ip->name, sizeof(ip->name), "%s", "data");
 	img->in.n = 1;
 	return 0;
-said:
-	/* the message is this thread's already: err carries it on */
-	*err = verity_api_last;
-	return r;
 }
 
 /* The member of a request to show that is not its image, or NULL. */
@@ -645,32 +588,6 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 		return NULL;
 	}
 	return &img->in.ddi.v[i];
-}
-
-int verity_api_sparse_crc(const char *path, unsigned *sums)
-{
-	struct verity_device d;
-	struct verity_sparse sp;
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	if (sums)
-		*sums = 0;
-	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
-		return verity_api_keep(r, &err);
-	if (!verity_sparse_magic(&d)) {
-		verity_device_close(&d);
-		return 1;
-	}
-	if (!(r = verity_sparse_read(&d, path, &sp, &err))) {
-		r = verity_sparse_check_crc(&d, path, &sp, &err);
-		if (!r && sums)
-			*sums = sp.crc_chunks + (sp.image_crc != 0);
-		verity_sparse_free(&sp);
-	}
-	verity_device_close(&d);
-	return verity_api_keep(r, &err);
 }
 
 API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,

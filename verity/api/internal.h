@@ -226,20 +226,12 @@ int verity_api_set_string(char **dst, const char *s);
  * setters) or copied from an opened image (verity_api_image_pair). */
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out);
 void verity_api_pair_free(fv_pair *pr);
-int verity_api_pair_set_params(fv_pair *pr, const fv_params *p);
-/* The parameters from the superblock at hash_offset (validated). */
-int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset);
 /* The root to check against, as bytes or hex. */
 int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len);
-int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex);
 /* The parity: path (copied; NULL: none), offset, roots (0: told from
  * its size). */
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots);
-/* A PKCS#7 signature given to be checked (copied; der NULL: none), and
- * the name messages give it. */
-int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-				  const char *name);
 /* A copy of img's pair i, with what its container says (where its
  * signature came from, how its signer was judged when opened). */
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
@@ -247,8 +239,6 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
  * exist IMAGE.roothash, IMAGE.roothash.p7s (carried by the container),
  * IMAGE.fec; parameters not read. */
 int verity_api_pair_sidecar(const char *image, fv_pair **out);
-/* A pair made of parts taken as a sidecar image's (format --sidecar). */
-int verity_api_pair_set_sidecar(fv_pair *pr);
 /* The actions (include/fastverity.h: fv_format, fv_update, fv_verify,
  * fv_repair, fv_describe, fv_activate say what they do). */
 int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res);
@@ -267,9 +257,6 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
 
-/* The root hash req gives (root_hex, root_hash_file) set on pr, its
- * length checked against pr's hash (FV_PARAM_ROOT_HASH). */
-int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
 			   const struct verity_failure *f);
@@ -283,9 +270,6 @@ int verity_api_root_file_read(const char *path, char *hex, size_t size);
  * static): fv_file's FV_FILE_CONTAINER. */
 int verity_api_container_of(const char *image, const char *asked,
 			    const char **name);
-/* An Android sparse image's CRC32 sums checked (*sums: how many);
- * 1: not sparse. EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
-int verity_api_sparse_crc(const char *path, unsigned *sums);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,

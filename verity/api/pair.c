@@ -39,34 +39,6 @@ void verity_api_pair_free(fv_pair *pr)
 	verity_held_free(pr);
 }
 
-int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
-{
-	struct verity_params q;
-	int r;
-
-	NEED(pr);
-	NEED(p);
-	if ((r = verity_api_params_in(p, &q)))
-		return r;
-	verity_held_set_params(pr, &q);
-	return 0;
-}
-
-static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
-{
-	struct ht_error err;
-
-	NEED(pr);
-	return verity_api_keep(
-		verity_held_read_superblock(pr, hash_offset, update, &err),
-		&err);
-}
-
-int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
-{
-	return read_superblock(pr, hash_offset, 0);
-}
-
 int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 {
 	struct ht_error err;
@@ -77,15 +49,6 @@ int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
 			       &err);
 }
 
-int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
-{
-	struct ht_error err;
-
-	NEED(pr);
-	NEED(hex);
-	return verity_api_keep(verity_held_set_root_hex(pr, hex, &err), &err);
-}
-
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots)
 {
@@ -94,16 +57,6 @@ int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 	NEED(pr);
 	return verity_api_keep(
 		verity_held_set_fec(pr, path, offset, roots, &err), &err);
-}
-
-int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-				  const char *name)
-{
-	struct ht_error err;
-
-	NEED(pr);
-	return verity_api_keep(
-		verity_held_set_signature(pr, der, len, name, &err), &err);
 }
 
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
@@ -260,6 +213,8 @@ int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 static int request_pair(const struct fv_format_request *req, int update,
 			fv_pair **out)
 {
+	struct verity_params q;
+	struct ht_error err;
 	fv_pair *pr;
 	int r;
 
@@ -269,43 +224,27 @@ static int request_pair(const struct fv_format_request *req, int update,
 		NEED(req->params);
 	if ((r = verity_api_pair_new(req->data, req->hash, &pr)))
 		return r;
-	if (req->params)
-		r = verity_api_pair_set_params(pr, req->params);
-	else
-		r = read_superblock(pr, req->hash_offset, 1);
-	if (!r && update && !req->params && req->data_blocks) {
-		/* the tree's own count, said again, lets the data device
-		 * hold more (a tree's size is fixed) */
-		if (req->data_blocks != pr->params.data_blocks)
-			r = verity_api_fail(
-				EINVAL,
-				"%s: %" PRIu64 " data blocks given, but the "
-				"tree covers %" PRIu64 " (its superblock's "
-				"count): a tree's size is fixed, format again "
-				"for another",
-				req->hash, req->data_blocks,
-				pr->params.data_blocks);
-		else
-			pr->pair.data_blocks_given = 1;
-	}
-	if (!r && req->sidecar)
-		r = verity_api_pair_set_sidecar(pr);
-	if (!r)
-		r = verity_api_pair_set_fec(pr, req->fec_path, req->fec_offset,
-					    req->fec_roots);
-	if (!r && update) {
-		struct fv_open_request root = {.size = sizeof(root),
-					       .root_hex = req->root_hex,
-					       .root_hash_file =
-						       req->root_hash_file};
-
-		r = req->root_hex || req->root_hash_file
-			    ? verity_api_open_root(pr, &root)
-			    : verity_api_fail(EINVAL,
-					      "%s: no root hash to "
-					      "update from",
-					      req->hash);
-	}
+	if (!req->params || !(r = verity_api_params_in(req->params, &q)))
+		r = verity_api_keep(
+			verity_held_request(
+				pr,
+				&(struct verity_held_request){
+					.params = req->params ? &q : NULL,
+					.hash_offset = req->hash_offset,
+					.update = update,
+					.data_blocks = req->data_blocks,
+					.sidecar = req->sidecar,
+					.fec_path = req->fec_path,
+					.fec_offset = req->fec_offset,
+					.fec_roots = req->fec_roots,
+					.root_hex = update ? req->root_hex
+							   : NULL,
+					.root_hash_file =
+						update ? req->root_hash_file
+						       : NULL,
+					.root_needed = update},
+				&err),
+			&err);
 	if (r) {
 		verity_api_pair_free(pr);
 		return r;
@@ -643,13 +582,6 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
 }
 
-int verity_api_pair_set_sidecar(fv_pair *pr)
-{
-	NEED(pr);
-	pr->pair.container = VERITY_CONTAINER_SIDECAR;
-	return 0;
-}
-
 _Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
 			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
 		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
@@ -788,6 +720,7 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 {
 	struct fv_file_request q;
 	struct fv_file_answer a;
+	struct ht_error err;
 	int r = 0;
 
 	TAKE(q, req, keep);
@@ -808,7 +741,8 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 		r = refuse_sparse(q.path);
 		break;
 	case FV_FILE_SPARSE_CRC:
-		r = verity_api_sparse_crc(q.path, &a.count);
+		if ((r = verity_files_sparse_crc(q.path, &a.count, &err)) < 0)
+			verity_api_keep(r, &err);
 		break;
 	case FV_FILE_SUPERBLOCK_AT:
 		a.at = (enum fv_superblock_at)verity_files_superblock_at(

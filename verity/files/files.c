@@ -7,6 +7,7 @@
 
 #include "verity/container/sidecar.h"
 #include "verity/container/source.h"
+#include "verity/container/sparse/sparse.h"
 #include "verity/storage/file.h"
 #include "verity/tree/params.h"
 #include "verity/tree/superblock.h"
@@ -154,4 +155,29 @@ int verity_files_size(const char *path, uint64_t *size, struct ht_error *err)
 	*size = d.size;
 	verity_device_close(&d);
 	return 0;
+}
+
+int verity_files_sparse_crc(const char *path, unsigned *sums,
+			    struct ht_error *err)
+{
+	struct verity_device d;
+	struct verity_sparse sp;
+	int r;
+
+	if (sums)
+		*sums = 0;
+	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, err)))
+		return r;
+	if (!verity_sparse_magic(&d)) {
+		verity_device_close(&d);
+		return 1;
+	}
+	if (!(r = verity_sparse_read(&d, path, &sp, err))) {
+		r = verity_sparse_check_crc(&d, path, &sp, err);
+		if (!r && sums)
+			*sums = sp.crc_chunks + (sp.image_crc != 0);
+		verity_sparse_free(&sp);
+	}
+	verity_device_close(&d);
+	return r;
 }

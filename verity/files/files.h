@@ -51,6 +51,11 @@ int verity_files_sidecar_prune(const char *image, int keep_signature,
 			       int keep_fec, unsigned *removed,
 			       struct ht_error *err);
 
+/* An Android sparse image's CRC32 sums checked (*sums: how many, when
+ * sums is not NULL); 1: not sparse. */
+int verity_files_sparse_crc(const char *path, unsigned *sums,
+			    struct ht_error *err);
+
 /* The size of the device or file at path. */
 int verity_files_size(const char *path, uint64_t *size, struct ht_error *err);
 

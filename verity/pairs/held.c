@@ -2,12 +2,14 @@
 #include "verity/pairs/held.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "verity/container/sidecar.h"
+#include "hashtree/hasher.h"
 #include "verity/fec/rs.h"
 #include "verity/files/files.h"
 #include "verity/ops/ops.h"
@@ -284,6 +286,100 @@ int verity_held_sidecar(const char *image, struct verity_held **out,
 	pr->pair.container = VERITY_CONTAINER_SIDECAR;
 	*out = pr;
 	return 0;
+}
+
+int verity_held_open_root(struct verity_held *pr, const char *hex,
+			  const char *path, struct ht_error *err)
+{
+	char text[2 * HT_MAX_DIGEST_SIZE + 8];
+	size_t size = ht_digest_size(pr->params.hash_name);
+	int r;
+
+	if (hex && path)
+		return ht_fail(
+			err, EINVAL,
+			"the root hash given as text and in %s: give one",
+			path);
+	if (path && (r = verity_files_root_read(path, text, sizeof(text), err)))
+		return r;
+	if (path)
+		hex = text;
+	if (!hex)
+		return 0;
+	if (strlen(hex) != 2 * size ||
+	    strspn(hex, "0123456789abcdefABCDEF") != 2 * size) {
+		if (path)
+			return ht_fail_fix(err, EINVAL, HT_PARAM_ROOT_HASH,
+					   2 * size, 0,
+					   "expected %2 hex digits",
+					   "%s: invalid root hash string "
+					   "specified",
+					   path);
+		return ht_fail_fix(err, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
+				   "expected %2 hex digits",
+				   "invalid root hash string specified: '%s'",
+				   hex);
+	}
+	return verity_held_set_root_hex(pr, hex, err);
+}
+
+int verity_held_request(struct verity_held *pr,
+			const struct verity_held_request *q,
+			struct ht_error *err)
+{
+	const char *fec = q->fec_path ? q->fec_path : pr->fec;
+	int r = 0;
+
+	if (q->params)
+		verity_held_set_params(pr, q->params);
+	else if ((r = verity_held_read_superblock(pr, q->hash_offset, q->update,
+						  err)))
+		return r;
+	if (q->update && !q->params && q->data_blocks) {
+		/* the tree's own count, said again, lets the data device
+		 * hold more (a tree's size is fixed) */
+		if (q->data_blocks != pr->params.data_blocks)
+			return ht_fail(err, EINVAL,
+				       "%s: %" PRIu64 " data blocks given, but "
+				       "the tree covers %" PRIu64 " (its "
+				       "superblock's count): a tree's size is "
+				       "fixed, format again for another",
+				       pr->hash, q->data_blocks,
+				       pr->params.data_blocks);
+		pr->pair.data_blocks_given = 1;
+	}
+	if (q->sidecar)
+		pr->pair.container = VERITY_CONTAINER_SIDECAR;
+	/* the parity given, or a sidecar image's own with the roots and
+	 * offset given */
+	if (fec) {
+		char *path = strdup(fec);
+
+		r = path ? verity_held_set_fec(pr, path, q->fec_offset,
+					       q->fec_roots, err)
+			 : ht_fail(err, ENOMEM, "out of memory");
+		free(path);
+		if (r)
+			return r;
+	}
+	if (q->signature_path) {
+		uint8_t *der;
+		size_t len;
+
+		if ((r = verity_read_signature(q->signature_path, &der, &len,
+					       err)))
+			return r;
+		r = verity_held_set_signature(pr, der, len, q->signature_path,
+					      err);
+		free(der);
+		pr->pair.signature_found = 0;
+		if (r)
+			return r;
+	}
+	if (q->root_needed && !q->root_hex && !q->root_hash_file)
+		return ht_fail(err, EINVAL, "%s: no root hash to update from",
+			       pr->hash);
+	return verity_held_open_root(pr, q->root_hex, q->root_hash_file, err);
 }
 
 void verity_held_take(const struct verity_held *pr, struct verity_pair *pair)

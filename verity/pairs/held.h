@@ -93,6 +93,36 @@ int verity_held_of_image(const struct verity_pair *src,
 int verity_held_sidecar(const char *image, struct verity_held **out,
 			struct ht_error *err);
 
+/* The root hash given as hex text, or in the file at path (NULL both:
+ * none), checked against pr's hash (its digest size in hex digits, the
+ * fix HT_PARAM_ROOT_HASH) and set. */
+int verity_held_open_root(struct verity_held *pr, const char *hex,
+			  const char *path, struct ht_error *err);
+
+/* What a request says of a pair made already (verity_held_new,
+ * verity_held_sidecar): fv_open's plain pair or sidecar image,
+ * fv_format's and fv_update's pair. */
+struct verity_held_request {
+	const struct verity_params *params; /* checked; NULL: the superblock's
+					     * at hash_offset */
+	uint64_t hash_offset;
+	int update; /* the superblock as update reads it, data_blocks (when
+		     * given) its count said again */
+	uint64_t data_blocks;
+	int sidecar; /* made of parts, as a sidecar image's */
+	/* the parity (NULL: a sidecar image's own, if any), its offset and
+	 * roots */
+	const char *fec_path;
+	uint64_t fec_offset;
+	unsigned fec_roots;
+	const char *signature_path; /* a signature given to be checked */
+	const char *root_hex, *root_hash_file;
+	int root_needed; /* (update's) */
+};
+int verity_held_request(struct verity_held *pr,
+			const struct verity_held_request *q,
+			struct ht_error *err);
+
 /* The pair as an action takes it: the parameters as set. */
 void verity_held_take(const struct verity_held *pr, struct verity_pair *pair);
 
