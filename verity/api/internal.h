@@ -220,14 +220,11 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 int verity_api_set_string(char **dst, const char *s);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
- * What format, verify, repair, dump and open act on: a data device, a
- * hash device, the parity (optional), the tree's parameters, the root
- * hash and its signature; made of parts (verity_api_pair_new and the
- * setters) or copied from an opened image (verity_api_image_pair). */
+ * What format, verify, repair, dump and open act on (verity/pairs/held.h):
+ * made of parts (verity_api_pair_new, verity_held_request) or copied
+ * from an opened image (verity_api_image_pair). */
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out);
 void verity_api_pair_free(fv_pair *pr);
-/* The root to check against, as bytes or hex. */
-int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len);
 /* The parity: path (copied; NULL: none), offset, roots (0: told from
  * its size). */
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,

@@ -39,16 +39,6 @@ void verity_api_pair_free(fv_pair *pr)
 	verity_held_free(pr);
 }
 
-int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
-{
-	struct ht_error err;
-
-	NEED(pr);
-	NEED(root);
-	return verity_api_keep(verity_held_set_root(pr, root, len, &err),
-			       &err);
-}
-
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots)
 {
@@ -126,7 +116,6 @@ void verity_api_pair_run(const fv_options *o, struct verity_run *run)
 
 int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
 	struct ht_error err;
@@ -139,13 +128,9 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	pair.signature = NULL;
 	verity_api_pair_run(&opts, &run);
-	if ((r = verity_op_format(&pair, &run, &out, &err)))
+	if ((r = verity_held_format(pr, &run, &out, &err)))
 		return verity_api_keep(r, &err);
-	pr->params.data_blocks = pair.params.data_blocks;
-	verity_api_pair_set_root(pr, out.root, out.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
@@ -160,9 +145,8 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 			   const fv_options *o, fv_result **res)
 {
-	struct verity_range *rv = NULL;
 	struct verity_update_result u;
-	struct verity_pair pair;
+	struct verity_layout layout;
 	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
@@ -174,29 +158,14 @@ int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	if (ranges && n && !(rv = calloc(n, sizeof(*rv))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; rv && i < n; i++)
-		rv[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
-	verity_api_pair_take(pr, &pair);
-	pair.signature = NULL;
 	verity_api_pair_run(&opts, &run);
-	/* (ranges given with n 0: nothing changed) */
-	r = verity_op_update(&pair,
-			     !ranges ? NULL
-			     : rv    ? rv
-				     : &(struct verity_range){0, 0},
-			     ranges ? n : 0, &run, &u, &err);
-	free(rv);
-	if (r)
+	if ((r = verity_held_update(pr, ranges, n, &run, &u, &layout, &err)))
 		return verity_api_keep(r, &err);
-	verity_api_pair_set_root(pr, u.root, pair.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
-		verity_api_result_root(made, u.root,
-				       pair.layout.geo.digest_size);
-		made->layout = pair.layout;
+		verity_api_result_root(made, u.root, layout.geo.digest_size);
+		made->layout = layout;
 		made->has_layout = 1;
 		made->update = u;
 		made->has_update = 1;

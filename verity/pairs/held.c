@@ -388,6 +388,53 @@ void verity_held_take(const struct verity_held *pr, struct verity_pair *pair)
 	pair->params = pr->params;
 }
 
+int verity_held_format(struct verity_held *pr, const struct verity_run *run,
+		       struct verity_outcome *out, struct ht_error *err)
+{
+	struct verity_pair pair;
+	struct ht_error quiet;
+	int r;
+
+	verity_held_take(pr, &pair);
+	pair.signature = NULL;
+	if ((r = verity_op_format(&pair, run, out, err)))
+		return r;
+	pr->params.data_blocks = pair.params.data_blocks;
+	verity_held_set_root(pr, out->root, out->layout.geo.digest_size,
+			     &quiet);
+	return 0;
+}
+
+int verity_held_update(struct verity_held *pr, const uint64_t *ranges, size_t n,
+		       const struct verity_run *run,
+		       struct verity_update_result *u,
+		       struct verity_layout *layout, struct ht_error *err)
+{
+	struct verity_range *rv = NULL;
+	struct verity_pair pair;
+	struct ht_error quiet;
+	int r;
+
+	if (ranges && n && !(rv = calloc(n, sizeof(*rv))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; rv && i < n; i++)
+		rv[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
+	verity_held_take(pr, &pair);
+	pair.signature = NULL;
+	/* (ranges given with n 0: nothing changed) */
+	r = verity_op_update(&pair,
+			     !ranges ? NULL
+			     : rv    ? rv
+				     : &(struct verity_range){0, 0},
+			     ranges ? n : 0, run, u, err);
+	free(rv);
+	if (r)
+		return r;
+	verity_held_set_root(pr, u->root, pair.layout.geo.digest_size, &quiet);
+	*layout = pair.layout;
+	return 0;
+}
+
 int verity_held_check(const struct verity_held *pr,
 		      const struct verity_run *run, int repair,
 		      struct verity_outcome *out, struct ht_error *err)

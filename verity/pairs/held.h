@@ -19,6 +19,7 @@
 #include "verity/container/ddi/ddi.h"
 #include "verity/policy/trust.h"
 #include "verity/tree/pair.h"
+#include "verity/tree/update.h"
 
 struct verity_held {
 	struct verity_pair pair;     /* its paths and signature point below */
@@ -125,6 +126,21 @@ int verity_held_request(struct verity_held *pr,
 
 /* The pair as an action takes it: the parameters as set. */
 void verity_held_take(const struct verity_held *pr, struct verity_pair *pair);
+
+/* format of pr as run says (no signature: format signs nothing): its
+ * tree and parity built, the data blocks counted and the root kept on
+ * pr; out: what format made. */
+int verity_held_format(struct verity_held *pr, const struct verity_run *run,
+		       struct verity_outcome *out, struct ht_error *err);
+
+/* update of pr's tree (and parity) where its data changed: ranges, n
+ * pairs of a first data block and a count (NULL: the whole of the data
+ * compared; n 0 with ranges: nothing changed); the new root kept on pr,
+ * what was rewritten in *u, the tree's layout in *layout. */
+int verity_held_update(struct verity_held *pr, const uint64_t *ranges, size_t n,
+		       const struct verity_run *run,
+		       struct verity_update_result *u,
+		       struct verity_layout *layout, struct ht_error *err);
 
 /* verify (repair 0) or repair of pr as run says (run->flags: the
  * repair's), on the verdict its image was opened with; a disk image's
