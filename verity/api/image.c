@@ -491,20 +491,14 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
  * r's (where the door did not check it). */
 static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 {
-	const struct ddi_verity *v = &img->in.ddi.v[i];
 	struct verity_sig_check who;
 	struct ht_error err;
-	char name[64];
 	int rc;
 
-	if (!v->sig || r->sig.signer[0])
+	if (r->sig.signer[0] ||
+	    (rc = verity_image_ddi_signer(&img->in, i, &who, &err)) > 0)
 		return 0;
-	/* named as messages name the partition */
-	snprintf(name, sizeof(name), "partition %u", v->sig->index);
-	memset(&who, 0, sizeof(who));
-	if ((rc = verity_signature_signer(
-		     &(struct verity_sig){v->signature, v->signature_len, name},
-		     &who, &err)))
+	if (rc)
 		return verity_api_keep(rc, &err);
 	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
 	return 0;

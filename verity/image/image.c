@@ -112,6 +112,22 @@ int verity_image_ddi(struct verity_image *img, struct ht_error *err)
 	return 0;
 }
 
+int verity_image_ddi_signer(const struct verity_image *img, size_t i,
+			    struct verity_sig_check *who, struct ht_error *err)
+{
+	const struct ddi_verity *v = &img->ddi.v[i];
+	char name[64];
+
+	if (!v->sig)
+		return 1;
+	/* named as messages name the partition */
+	snprintf(name, sizeof(name), "partition %u", v->sig->index);
+	memset(who, 0, sizeof(*who));
+	return verity_signature_signer(
+		&(struct verity_sig){v->signature, v->signature_len, name}, who,
+		err);
+}
+
 void verity_image_facts(struct verity_image *img)
 {
 	for (size_t i = 0; i < img->n; i++) {

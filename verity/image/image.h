@@ -17,6 +17,7 @@
 #include "verity/container/ddi/ddi.h"
 #include "verity/policy/trust.h"
 #include "verity/registry/registry.h"
+#include "verity/sign/signature.h"
 #include "verity/tree/pair.h"
 
 struct verity_ota; /* verity/container/ota/ota.h */
@@ -57,6 +58,11 @@ int verity_image_avb(struct verity_image *img, struct ht_error *err);
 int verity_image_super(struct verity_image *img, struct ht_error *err);
 /* A disk image's: one each protected partition ("root-x86-64"). */
 int verity_image_ddi(struct verity_image *img, struct ht_error *err);
+
+/* Who signed a disk image's pair i, as its signature names the signer
+ * (unchecked) into *who: 1 when the pair is not signed. */
+int verity_image_ddi_signer(const struct verity_image *img, size_t i,
+			    struct verity_sig_check *who, struct ht_error *err);
 
 /* Each pair's root as hex, when it has one. */
 void verity_image_facts(struct verity_image *img);
