@@ -205,6 +205,41 @@ void verity_android_super_close(struct verity_android_super *s)
 	free(s);
 }
 
+int verity_android_super_find(const struct verity_android_super *s,
+			      const char *name, const char *slot)
+{
+	char picked[LP_NAME_MAX + 8];
+	int own = verity_lp_suffix_slot(name), i;
+
+	/* a name with a slot suffix is that partition, of that slot */
+	if (slot && own >= 0)
+		return own == (slot[0] == 'b') &&
+				       (i = verity_lp_find(&s->s.m, name)) >= 0
+			       ? i
+			       : -ENOENT;
+	if (slot && verity_lp_ab(&s->s.m)) {
+		snprintf(picked, sizeof(picked), "%s_%s", name, slot);
+		return (i = verity_lp_find(&s->s.m, picked)) < 0 ? -ENOENT : i;
+	}
+	i = verity_super_pick(&s->s.m, name, picked, sizeof(picked));
+	return i < 0 ? -ENOENT : i;
+}
+
+int verity_android_super_locate(const struct verity_android_super *s, size_t i,
+				uint64_t off, uint32_t *device, uint64_t *at,
+				struct ht_error *err)
+{
+	if (off >= s->s.m.p[i].size)
+		return ht_fail(err, EINVAL,
+			       "%s: byte %llu past partition %s (%llu bytes)",
+			       s->s.path, (unsigned long long)off,
+			       s->s.m.p[i].name,
+			       (unsigned long long)s->s.m.p[i].size);
+	if (verity_lp_locate(&s->s.m, (uint32_t)i, off, device, at))
+		return -ENODATA;
+	return 0;
+}
+
 /* 1 when the bytes of x carry an AVB footer or start with a vbmeta. */
 static int avb_there(const struct verity_extents *x, const char *path)
 {

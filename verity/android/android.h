@@ -79,6 +79,20 @@ int verity_android_super_open(const char *image, const char *const *names,
 			      struct ht_error *err);
 void verity_android_super_close(struct verity_android_super *s);
 
+/* The logical partition name names (slot: "a", "b" or NULL: a name
+ * with a slot's suffix is that slot's; without one, the slot's twin of
+ * an A/B image, else the name as liblp picks it): its index, or
+ * -ENOENT. */
+int verity_android_super_find(const struct verity_android_super *s,
+			      const char *name, const char *slot);
+
+/* Byte off of logical partition i (< s->s.m.np): the block device
+ * (*device) and its byte (*at) it lies at; -ENODATA where no extent
+ * maps it. */
+int verity_android_super_locate(const struct verity_android_super *s, size_t i,
+				uint64_t off, uint32_t *device, uint64_t *at,
+				struct ht_error *err);
+
 /* Logical partition i (< s->s.m.np) read as an Android image over its
  * extents; -ENOMSG when it carries no AVB footer nor a vbmeta. */
 int verity_android_super_read(const struct verity_android_super *s, size_t i,

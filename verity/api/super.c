@@ -169,45 +169,27 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 
 API int fv_super_find(const fv_super *s, const char *name, const char *slot)
 {
-	char picked[LP_NAME_MAX + 8];
-	int own, i;
-
 	NEED(s);
 	NEED(name);
-	own = verity_lp_suffix_slot(name);
 	if (slot && strcmp(slot, "a") && strcmp(slot, "b"))
 		return verity_api_fail(EINVAL, "slot '%s' is not a or b", slot);
-	/* a name with a slot suffix is that partition, of that slot */
-	if (slot && own >= 0)
-		return own == (slot[0] == 'b') &&
-				       (i = verity_lp_find(&s->in.s.m, name)) >= 0
-			       ? i
-			       : -ENOENT;
-	if (slot && verity_lp_ab(&s->in.s.m)) {
-		snprintf(picked, sizeof(picked), "%s_%s", name, slot);
-		return (i = verity_lp_find(&s->in.s.m, picked)) < 0 ? -ENOENT : i;
-	}
-	i = verity_super_pick(&s->in.s.m, name, picked, sizeof(picked));
-	return i < 0 ? -ENOENT : i;
+	return verity_android_super_find(&s->in, name, slot);
 }
 
 API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 			uint32_t *device, uint64_t *at)
 {
+	struct ht_error err;
+	int r;
+
 	NEED(s);
 	NEED(device);
 	NEED(at);
 	INDEX(i, s->in.s.m.np, "partition");
-	if (off >= s->in.s.m.p[i].size)
-		return verity_api_fail(EINVAL,
-				       "%s: byte %llu past partition %s (%llu "
-				       "bytes)",
-				       s->in.s.path, (unsigned long long)off,
-				       s->in.s.m.p[i].name,
-				       (unsigned long long)s->in.s.m.p[i].size);
-	if (verity_lp_locate(&s->in.s.m, (uint32_t)i, off, device, at))
-		return -ENODATA;
-	return 0;
+	if ((r = verity_android_super_locate(&s->in, i, off, device, at,
+					     &err)) == -EINVAL)
+		return verity_api_keep(r, &err);
+	return r;
 }
 
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
