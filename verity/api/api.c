@@ -398,7 +398,8 @@ void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out)
 		r->sig = out->sig;
 }
 
-void verity_api_result_checked(fv_result *made, const struct verity_outcome *out,
+void verity_api_result_checked(fv_result *made,
+			       const struct verity_outcome *out,
 			       const uint8_t *root, size_t root_size)
 {
 	made->res = out->res;

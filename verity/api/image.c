@@ -41,8 +41,8 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   const char *key_path, const uint8_t *key, size_t len,
 			   int writes, enum avb_judgement *why)
 {
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, a->in.path, avb_from(a), anchor, writes, 0};
+	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, a->in.path,
+				       avb_from(a), anchor, writes, 0};
 	struct ht_error err;
 	int r;
 
@@ -88,9 +88,9 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 			    (r = verity_sigkey_file_blob(o->key, &key, &len,
 							 err)))
 				break;
-			if ((r = verity_api_avb_verdict(verity_api_avb_of(ip->avb), anchor, o->key,
-							key, len, req->writes,
-							&why)))
+			if ((r = verity_api_avb_verdict(
+				     verity_api_avb_of(ip->avb), anchor,
+				     o->key, key, len, req->writes, &why)))
 				*err = verity_api_last;
 			ip->trust = ip->avb->trust;
 		} else {
@@ -334,8 +334,9 @@ API int fv_image_info(const fv_image *img, struct fv_image_info *out)
 	full.pairs = img->in.n;
 	full.avb = verity_api_avb_of(img->in.av);
 	/* an Android image's vbmeta is judged whether or not it has a pair */
-	full.trust = img->in.n || img->in.av ? (enum fv_trust)img->in.pairs[0].trust
-				       : FV_TRUST_UNSIGNED;
+	full.trust = img->in.n || img->in.av
+			     ? (enum fv_trust)img->in.pairs[0].trust
+			     : FV_TRUST_UNSIGNED;
 	if (img->in.ddi_read) {
 		full.disk.size = sizeof(full.disk);
 		full.disk.sector_size = img->in.ddi.gpt.h.sector;

@@ -70,11 +70,12 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 	}
 	ip = &img->in.pairs[i];
 	return verity_api_keep(
-		verity_held_of_image(&ip->pair,
-				     &(struct verity_held_image){
-					     img->in.path, img->in.kind, ip->trust,
-					     ip->from, img->writes, ip->ddi},
-				     out, &err),
+		verity_held_of_image(
+			&ip->pair,
+			&(struct verity_held_image){img->in.path, img->in.kind,
+						    ip->trust, ip->from,
+						    img->writes, ip->ddi},
+			out, &err),
 		&err);
 }
 

@@ -86,8 +86,8 @@ static void extent_of(const fv_super *s, size_t i, struct fv_super_extent *out)
 	out->type = q->type;
 	out->target = q->target;
 	out->source = q->source;
-	out->device =
-		q->type == LP_TARGET_LINEAR ? s->in.s.m.b[q->source].name : NULL;
+	out->device = q->type == LP_TARGET_LINEAR ? s->in.s.m.b[q->source].name
+						  : NULL;
 }
 
 static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
