@@ -272,13 +272,6 @@ void verity_api_params_out(const struct verity_params *in, fv_params *out)
 	out->superblock = !in->no_superblock;
 }
 
-size_t verity_api_root_size(const fv_params *p)
-{
-	return p && strnlen(p->hash, sizeof(p->hash)) < sizeof(p->hash)
-		       ? ht_digest_size(p->hash)
-		       : 0;
-}
-
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
@@ -405,28 +398,16 @@ void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out)
 		r->sig = out->sig;
 }
 
-int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
-			 enum check_op op, struct verity_outcome *out,
-			 fv_result **res)
+void verity_api_result_checked(fv_result *made,
+			       const struct verity_outcome *out,
+			       const uint8_t *root, size_t root_size)
 {
-	struct ht_error err;
-	fv_result *made;
-	int r;
-
-	r = op == CHECK_REPAIR ? verity_op_repair(pair, run, out, &err)
-			       : verity_op_verify(pair, run, out, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
 	made->res = out->res;
 	made->fec = out->fec;
 	made->has_fec = out->has_fec;
 	verity_api_result_outcome(made, out);
-	verity_api_result_root(made, pair->root, pair->root_size);
+	verity_api_result_root(made, root, root_size);
 	made->checked = 1;
-	*res = made;
-	return 0;
 }
 
 API void fv_result_free(fv_result *r)

@@ -5,45 +5,19 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/android/write.h"
 
-#include <sys/stat.h>
 
-#include <openssl/evp.h>
-#include "hashtree/libcrypto.h"
-
-/* --- Android images --- */
+/* --- Android images (read by verity/android/) --- */
 
 void verity_api_avb_free(fv_avb *a)
 {
-	if (!a)
-		return;
-	verity_avb_image_free(&a->img);
-	if (a->src) {
-		verity_extents_free(a->src);
-		free(a->src);
-	}
-	free(a->path);
-	free(a->name);
-	free(a);
+	verity_android_free(a ? &a->in : NULL);
 }
 
-/* The vbmeta's public key's SHA-1, hex ("" for none). */
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
 {
-	uint8_t d[20];
-	unsigned len = 0;
-	EVP_MD *md;
-
-	out[0] = '\0';
-	if (!v->h.public_key_size)
-		return;
-	md = EVP_MD_fetch(ht_crypto_libctx(), "SHA1", NULL);
-	if (md &&
-	    EVP_Digest(v->public_key, (size_t)v->h.public_key_size, d, &len, md,
-		       NULL) &&
-	    len == 20)
-		verity_hex_encode(d, 20, out);
-	EVP_MD_free(md);
+	verity_android_key_sha1(v, out);
 }
 
 int verity_api_avb_read(const char *image, int show, fv_avb **out)
@@ -54,127 +28,25 @@ int verity_api_avb_read(const char *image, int show, fv_avb **out)
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out)
 {
+	struct verity_android *a;
 	struct ht_error err;
-	fv_avb *a;
 	int r;
 
 	NEED(image);
 	NEED(out);
 	*out = NULL;
-	if (!(a = calloc(1, sizeof(*a))) || !(a->path = strdup(image))) {
-		free(a);
-		if (src) {
-			verity_extents_free(src);
-			free(src);
-		}
-		return verity_api_fail(ENOMEM, "out of memory");
-	}
-	a->src = src;
-	if ((r = src ? verity_avb_image_read_source(a->path, src, &a->img, &err)
-		     : verity_avb_image_read(a->path, &a->img, &err)) ||
-	    (!show &&
-	     (r = verity_avb_vbmeta_check(&a->img.vbmeta, a->path, &err)))) {
-		verity_api_avb_free(a);
+	if ((r = verity_android_read(image, src, show, &a, &err)))
 		return verity_api_keep(r, &err);
-	}
-	a->shown = show;
-	/* as read, with no anchor: the door judges it (image.c's judge) */
-	a->trust = a->img.vbmeta.h.algorithm != AVB_ALG_NONE
-			   ? VERITY_TRUST_UNCHECKED
-			   : VERITY_TRUST_UNSIGNED;
-	verity_api_key_sha1(&a->img.vbmeta, a->key_sha1);
-	if ((a->ht = verity_avb_image_hashtree(&a->img)) &&
-	    !(a->name = strndup((const char *)a->ht->hashtree.p.name,
-				a->ht->hashtree.p.name_len))) {
-		verity_api_avb_free(a);
-		return verity_api_fail(ENOMEM, "out of memory");
-	}
-	/* the pair, when the image has one; its errors are
-	 * verity_api_avb_pair's */
-	if (a->ht && a->img.has_footer && a->ht->hashtree.p.digest_len &&
-	    !verity_avb_image_pair(&a->img, a->ht, &a->pair, &a->unusable,
-				   &err)) {
-		a->paired = 1;
-		verity_hex_encode(a->pair.root, a->pair.root_size, a->root_hex);
-	}
-	*out = a;
+	*out = verity_api_avb_of(a);
 	return 0;
 }
 
 /* The reason a's pair cannot be had, in the library's words. */
 int verity_api_avb_unpaired(const fv_avb *a)
 {
-	struct verity_pair pair;
 	struct ht_error err;
-	int unusable;
 
-	if (a->shown)
-		return verity_api_fail(
-			EINVAL,
-			"%s: read for showing (fv_open's show), its "
-			"signature not checked: no pair",
-			a->path);
-	if (!a->ht)
-		return verity_api_fail(
-			EINVAL, "%s: the vbmeta has no hashtree descriptor",
-			a->path);
-	if (!a->ht->hashtree.p.digest_len)
-		return verity_api_fail(
-			EINVAL,
-			"%s: the hashtree descriptor holds no root digest (a "
-			"persistent digest the device keeps): nothing to "
-			"check the data against here (fastverity avb "
-			"verify_image --image %s checks the tree against the "
-			"data)",
-			a->path, a->path);
-	return verity_api_keep(
-		verity_avb_image_pair(&a->img, a->ht, &pair, &unusable, &err),
-		&err);
-}
-
-/* --- Android images as pairs ---------------------------------------- */
-
-int verity_api_avb_pair(const fv_avb *a, fv_pair **out)
-{
-	fv_pair *pr;
-	int r;
-
-	NEED(a);
-	NEED(out);
-	*out = NULL;
-	if (!a->paired || a->shown)
-		return verity_api_avb_unpaired(a);
-	if ((r = verity_api_pair_new(a->path, a->path, &pr)))
-		return r;
-	pr->pair = a->pair;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&a->pair.params, &pr->params);
-	if ((r = verity_api_set_string(&pr->fec, a->pair.fec.region.path)) ||
-	    (r = verity_api_set_string(&pr->image, a->path))) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.fec.region.path = pr->fec;
-	if (a->src) {
-		/* the pair outlives a: its own copy of the extents (their
-		 * files stay the super image's) */
-		if (!(pr->src = verity_extents_copy(a->src))) {
-			verity_api_pair_free(pr);
-			return verity_api_fail(ENOMEM, "out of memory");
-		}
-		pr->pair.data.extents = pr->pair.hash.extents = pr->src;
-		if (pr->pair.fec.region.path)
-			pr->pair.fec.region.extents = pr->src;
-	}
-	pr->pair.container = VERITY_CONTAINER_AVB;
-	verity_hex_encode(a->pair.root, a->pair.root_size, pr->root_hex);
-	pr->of_image = 1;
-	/* the descriptor lays out the data region and its blocks */
-	pr->pair.data_blocks_given = 1;
-	pr->opened = a->trust;
-	*out = pr;
-	return 0;
+	return verity_api_keep(verity_android_unpaired(&a->in, &err), &err);
 }
 
 /* --- Android images described ---------------------------------------- */
@@ -189,17 +61,17 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 static void avb_footer_of(const fv_avb *a, struct fv_avb_footer *out)
 {
 	struct fv_avb_footer full;
-	const struct avb_footer *ft = &a->img.footer;
+	const struct avb_footer *ft = &a->in.img.footer;
 
 	memset(&full, 0, sizeof(full));
-	if (!a->img.has_footer) {
+	if (!a->in.img.has_footer) {
 		*out = full;
 		return;
 	}
 	full.size = sizeof(full);
 	full.version_major = ft->version_major;
 	full.version_minor = ft->version_minor;
-	full.image_size = a->img.file_size;
+	full.image_size = a->in.img.file_size;
 	full.original_image_size = ft->original_image_size;
 	full.vbmeta_offset = ft->vbmeta_offset;
 	full.vbmeta_size = ft->vbmeta_size;
@@ -208,7 +80,7 @@ static void avb_footer_of(const fv_avb *a, struct fv_avb_footer *out)
 
 static void avb_header_of(const fv_avb *a, struct fv_avb_header *out)
 {
-	const struct avb_header *in = &a->img.vbmeta.h;
+	const struct avb_header *in = &a->in.img.vbmeta.h;
 	struct fv_avb_header full;
 
 	memset(&full, 0, sizeof(full));
@@ -219,7 +91,7 @@ static void avb_header_of(const fv_avb *a, struct fv_avb_header *out)
 	full.auth_size = in->auth_size;
 	full.aux_size = in->aux_size;
 	full.algorithm = verity_avb_algorithm(in->algorithm)->name;
-	full.public_key_sha1 = a->key_sha1;
+	full.public_key_sha1 = a->in.key_sha1;
 	full.rollback_index = in->rollback_index;
 	full.flags = in->flags;
 	full.rollback_index_location = in->rollback_index_location;
@@ -234,14 +106,14 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 
 	NEED(a);
 	NEED(out);
-	d = a->ht;
+	d = a->in.ht;
 	memset(&full, 0, sizeof(full));
-	full.has_footer = a->img.has_footer;
+	full.has_footer = a->in.img.has_footer;
 	full.has_hashtree = d != NULL;
-	full.sparse = a->img.sparse;
-	full.parity_unusable = a->paired && a->unusable;
-	full.partition_name = a->name;
-	full.root_hex = a->root_hex;
+	full.sparse = a->in.img.sparse;
+	full.parity_unusable = a->in.paired && a->in.unusable;
+	full.partition_name = a->in.name;
+	full.root_hex = a->in.root_hex;
 	if (d) {
 		full.image_size = d->hashtree.p.image_size;
 		full.tree_offset = d->hashtree.tree_offset;
@@ -250,14 +122,14 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 		full.fec_offset = d->hashtree.fec_offset;
 		full.fec_size = d->hashtree.fec_size;
 	}
-	full.descriptors = a->img.vbmeta.ndesc;
+	full.descriptors = a->in.img.vbmeta.ndesc;
 	avb_header_of(a, &full.header);
 	avb_footer_of(a, &full.footer);
-	full.vbmeta = a->img.vbmeta.blob;
-	full.vbmeta_size = a->img.vbmeta.size;
-	full.vbmeta_footer_size = a->img.has_footer
-					  ? (size_t)a->img.footer.vbmeta_size
-					  : a->img.vbmeta.size;
+	full.vbmeta = a->in.img.vbmeta.blob;
+	full.vbmeta_size = a->in.img.vbmeta.size;
+	full.vbmeta_footer_size = a->in.img.has_footer
+					  ? (size_t)a->in.img.footer.vbmeta_size
+					  : a->in.img.vbmeta.size;
 	GIVE(out, full, has_footer);
 	return 0;
 }
@@ -267,21 +139,12 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag)
 {
-	const struct avb_descriptor *d;
+	struct ht_error err;
+	const struct avb_descriptor *d =
+		verity_android_descriptor(a ? &a->in : NULL, i, tag, &err);
 
-	if (!a || i >= a->img.vbmeta.ndesc) {
-		verity_api_fail(EINVAL, "%s: no descriptor %zu",
-				a ? a->path : "(NULL)", i);
-		return NULL;
-	}
-	d = &a->img.vbmeta.desc[i];
-	if (tag != UINT64_MAX && d->tag != tag) {
-		verity_api_fail(EINVAL,
-				"%s: descriptor %zu has tag %llu, not %llu",
-				a->path, i, (unsigned long long)d->tag,
-				(unsigned long long)tag);
-		return NULL;
-	}
+	if (!d)
+		verity_api_keep(-EINVAL, &err);
 	return d;
 }
 
@@ -426,45 +289,7 @@ API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 	if (!d)
 		return -EINVAL;
 	return verity_api_keep(
-		verity_avb_described_image(&a->img, d, 0, path, &err), &err);
-}
-
-int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i, const char *image,
-				   fv_pair **out)
-{
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, AVB_TAG_HASHTREE);
-	struct verity_device dev;
-	struct verity_pair vp;
-	struct ht_error err;
-	fv_pair *pr;
-	int unusable, r;
-
-	NEED(image);
-	NEED(out);
-	*out = NULL;
-	if (!d)
-		return -EINVAL;
-	if ((r = verity_container_open(&dev, image, NULL, &err)))
-		return verity_api_keep(r, &err);
-	r = verity_avb_hashtree_pair(image, dev.size, d, &vp, &unusable, &err);
-	verity_device_close(&dev);
-	if (r)
-		return verity_api_keep(r, &err);
-	if ((r = verity_api_pair_new(image, image, &pr)))
-		return r;
-	pr->pair = vp;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&vp.params, &pr->params);
-	if ((r = verity_api_set_string(&pr->fec, vp.fec.region.path))) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.fec.region.path = pr->fec;
-	verity_hex_encode(vp.root, vp.root_size, pr->root_hex);
-	*out = pr;
-	return 0;
+		verity_avb_described_image(&a->in.img, d, 0, path, &err), &err);
 }
 
 /* --- Android images written ------------------------------------------- */
@@ -664,6 +489,7 @@ static int required_minor(const struct fv_vbmeta_request *in,
 {
 	struct verity_range *changed = NULL;
 	struct avb_footer_opts f;
+	struct ht_error err;
 	struct vb v;
 	int r;
 
@@ -674,27 +500,9 @@ static int required_minor(const struct fv_vbmeta_request *in,
 				       "footer request");
 	if ((r = fin ? footer_of(fin, NULL, &f, &v, &changed) : vb_of(in, &v)))
 		return r;
-	/* avbtool's rule: a footer's flags need 1.1, a rollback index
-	 * location 1.2, a chain without A/B 1.3 */
-	*minor = fin && (f.descriptor_flags || f.persistent_digest) ? 1 : 0;
-	if (v.o.rollback_index_location)
-		*minor = 2;
-	for (size_t i = 0; i < v.o.nchains; i++)
-		if (v.o.chains[i].flags)
-			*minor = 3;
-	/* a vbmeta image's included images count too */
-	for (size_t i = 0; !fin && !r && i < v.o.nincludes; i++) {
-		struct avb_image img;
-		struct ht_error err;
-
-		if ((r = verity_avb_image_read(v.o.includes[i], &img, &err))) {
-			r = verity_api_keep(r, &err);
-			break;
-		}
-		if (img.vbmeta.h.required_minor > *minor)
-			*minor = img.vbmeta.h.required_minor;
-		verity_avb_image_free(&img);
-	}
+	if ((r = verity_android_required_minor(&v.o, fin ? &f : NULL, minor,
+					       &err)))
+		r = verity_api_keep(r, &err);
 	free(changed);
 	vb_done(&v);
 	return r;
@@ -801,53 +609,17 @@ static int public_key(const char *key, uint8_t **blob, size_t *len)
 static int public_key_digest(const char *key, char hex[65])
 {
 	struct ht_error err;
-	uint8_t *blob = NULL, d[FV_MAX_DIGEST_SIZE];
-	size_t len = 0, dlen = 0;
-	int r;
 
-	hex[0] = '\0';
-	if ((r = verity_sigkey_file_blob(key, &blob, &len, &err)))
-		return verity_api_keep(r, &err);
-	r = fv_digest("sha256", 1, (const void *const[]){blob}, &len, d, &dlen);
-	free(blob);
-	if (r)
-		return r;
-	verity_hex_encode(d, dlen, hex);
-	return 0;
+	return verity_api_keep(verity_android_key_digest(key, hex, &err),
+			       &err);
 }
 
 static int generate_key(const char *algorithm, const char *output)
 {
-	const struct verity_scheme *s;
 	struct ht_error err;
-	struct stat st;
-	char *pem = NULL;
-	size_t len = 0;
-	int alg, r;
 
-	alg = verity_avb_algorithm_by_name(algorithm);
-	s = alg < 0 ? NULL : verity_avb_algorithm((unsigned)alg);
-	if (!s || s->kind != VERITY_SCHEME_MLDSA)
-		return verity_api_fail(
-			EINVAL,
-			"%s: keys are made here for MLDSA65 and MLDSA87 only "
-			"(an RSA key: openssl genpkey -algorithm RSA -pkeyopt "
-			"rsa_keygen_bits:4096 -out KEY.pem)",
-			algorithm);
-	/* a private key never replaces a file, which may be readable by
-	 * others */
-	if (lstat(output, &st) == 0)
-		return verity_api_fail(EEXIST,
-				       "%s: exists: a new private key is not "
-				       "written over a file",
-				       output);
-	if ((r = verity_mldsa_generate_pem(s->level, &pem, &len, &err)))
-		return verity_api_keep(r, &err);
-	r = verity_write_file_mode(output, "private key file", pem, len, 0600,
-				   &err);
-	explicit_bzero(pem, len);
-	free(pem);
-	return verity_api_keep(r, &err);
+	return verity_api_keep(
+		verity_android_key_generate(algorithm, output, &err), &err);
 }
 
 API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,

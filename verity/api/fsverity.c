@@ -20,7 +20,6 @@ static int params_of(const struct fv_fsverity_params *in, struct fsv_params *p)
 {
 	struct fv_fsverity_params f = {0};
 	struct ht_error err;
-	int r;
 
 	memset(p, 0, sizeof(*p));
 	p->alg = FSV_SHA256;
@@ -34,27 +33,17 @@ static int params_of(const struct fv_fsverity_params *in, struct fsv_params *p)
 				       "small",
 				       in->size);
 	memcpy(&f, in, in->size < sizeof(f) ? in->size : sizeof(f));
-	if (f.hash && !(p->alg = verity_fsv_alg_of(f.hash)))
-		return verity_api_fail(EINVAL,
-				       "hash algorithm '%s': fs-verity has "
-				       "sha256 and sha512",
-				       f.hash);
-	if (f.block_size)
-		p->block_size = f.block_size;
-	if (f.salt_len && !f.salt)
+	/* (a hash not known said first, then the salt: its bytes not
+	 * read) */
+	if (f.hash && !verity_fsv_alg_of(f.hash))
+		f.salt_len = 0;
+	else if (f.salt_len && !f.salt)
 		return verity_api_fail(EINVAL,
 				       "fs-verity parameters: salt is NULL");
-	if (f.salt_len > FSV_MAX_SALT)
-		return verity_api_fail(EINVAL,
-				       "a salt of %zu bytes: fs-verity takes at "
-				       "most %d",
-				       f.salt_len, FSV_MAX_SALT);
-	if (f.salt_len)
-		memcpy(p->salt, f.salt, f.salt_len);
-	p->salt_size = f.salt_len;
-	if ((r = verity_fsv_params_check(p, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
+	return verity_api_keep(verity_fsv_params_make(f.hash, f.block_size,
+						      f.salt, f.salt_len, p,
+						      &err),
+			       &err);
 }
 
 /* ho from checked options (verity_api_options_in). */

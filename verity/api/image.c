@@ -4,7 +4,6 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
-#include "verity/container/sparse/sparse.h"
 
 /* --- images given alone -------------------------------------------------- */
 
@@ -12,20 +11,13 @@ API void fv_image_free(fv_image *img)
 {
 	if (!img)
 		return;
-	verity_api_avb_free(img->av);
-	for (size_t i = 0; i < img->navs; i++)
-		verity_api_avb_free(img->avs[i]);
-	free(img->avs);
-	if (img->ddi_read)
-		verity_ddi_image_free(&img->ddi);
-	verity_ota_free(img->ota);
+	verity_image_clear(&img->in);
 	verity_api_pair_free(img->own);
 	for (size_t i = 0; i < img->ncerts; i++)
 		free(img->certs[i]);
 	free(img->certs);
-	free(img->pairs);
+	free(img->params);
 	free(img->fec_path);
-	free(img->path);
 	free(img);
 }
 
@@ -40,7 +32,7 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 
 static enum verity_signature_from avb_from(const fv_avb *a)
 {
-	return a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+	return a->in.img.vbmeta.h.algorithm != AVB_ALG_NONE
 		       ? VERITY_SIGNATURE_FOUND
 		       : VERITY_SIGNATURE_NONE;
 }
@@ -49,21 +41,21 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   const char *key_path, const uint8_t *key, size_t len,
 			   int writes, enum avb_judgement *why)
 {
-	struct verity_trust_ask ask = {
-		VERITY_CONTAINER_AVB, a->path, avb_from(a), anchor, writes, 0};
+	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, a->in.path,
+				       avb_from(a), anchor, writes, 0};
 	struct ht_error err;
 	int r;
 
 	*why = AVB_REFUSED;
-	if ((r = verity_trust_decide(&ask, &a->trust, &err)))
+	if ((r = verity_trust_decide(&ask, &a->in.trust, &err)))
 		return verity_api_keep(r, &err);
 	*why = AVB_OTHER_KEY;
-	if (a->trust == VERITY_TRUST_CHECK &&
-	    (!key || !verity_avb_vbmeta_has_key(&a->img.vbmeta, key, len)))
+	if (a->in.trust == VERITY_TRUST_CHECK &&
+	    (!key || !verity_avb_vbmeta_has_key(&a->in.img.vbmeta, key, len)))
 		return verity_api_fail(EPERM,
 				       "%s: the vbmeta is signed by another "
 				       "key (public key sha1 %s), not by %s",
-				       a->path, a->key_sha1,
+				       a->in.path, a->in.key_sha1,
 				       key_path ? key_path : "the key given");
 	*why = AVB_JUDGED;
 	return 0;
@@ -78,13 +70,13 @@ int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 static int judge(fv_image *img, const struct fv_open_request *req,
 		 const fv_options *o, struct ht_error *err)
 {
-	size_t n = img->n ? img->n : img->av ? 1 : 0, len = 0;
+	size_t n = img->in.n ? img->in.n : img->in.av ? 1 : 0, len = 0;
 	enum verity_anchor anchor = verity_api_anchor_of(o);
 	uint8_t *key = NULL;
 	int r = 0;
 
 	for (size_t i = 0; !r && i < n; i++) {
-		struct image_pair *ip = &img->pairs[i];
+		struct verity_image_pair *ip = &img->in.pairs[i];
 		const fv_pair *own = img->own;
 
 		if (ip->avb) {
@@ -96,15 +88,15 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 			    (r = verity_sigkey_file_blob(o->key, &key, &len,
 							 err)))
 				break;
-			if ((r = verity_api_avb_verdict(ip->avb, anchor, o->key,
-							key, len, req->writes,
-							&why)))
+			if ((r = verity_api_avb_verdict(
+				     verity_api_avb_of(ip->avb), anchor,
+				     o->key, key, len, req->writes, &why)))
 				*err = verity_api_last;
 			ip->trust = ip->avb->trust;
 		} else {
 			struct verity_trust_ask ask = {
-				img->kind,
-				!own ? img->path
+				img->in.kind,
+				!own ? img->in.path
 				: ip->from != VERITY_SIGNATURE_NONE
 					? own->signature_name
 					: own->data,
@@ -134,167 +126,20 @@ static int judge(fv_image *img, const struct fv_open_request *req,
 	return r;
 }
 
-static int image_avb(fv_image *img, struct ht_error *err)
-{
-	struct image_pair *ip = &img->pairs[0];
-	fv_avb *a;
-	int r;
-
-	if ((r = verity_api_avb_read(img->path, 0, &img->av)))
-		goto said;
-	a = img->av;
-	/* judged (judge) also where it describes no pair (a vbmeta image, a
-	 * hash footer, a persistent digest): fv_image_info's avb says what
-	 * it holds */
-	ip->from = avb_from(a);
-	ip->avb = a;
-	if (!a->paired)
-		return 0;
-	ip->pair = a->pair;
-	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
-	img->n = 1;
-	return 0;
-said:
-	/* the message is this thread's already: err carries it on */
-	*err = verity_api_last;
-	return r;
-}
-
-/* A super image's pairs: one a logical partition that is an Android
- * image with a hashtree descriptor, read by its
- * path through the super image (super.img/system_a), judged for the
- * options' anchor as an Android image is; empty partitions and those
- * that are not Android images have none. */
-int verity_api_image_super(fv_image *img, struct ht_error *err)
-{
-	fv_super *s;
-	size_t np;
-	int r;
-
-	if ((r = fv_super_open(img->path, NULL, NULL, 0, 0, &s)))
-		goto said;
-	np = s->s.m.np;
-	free(img->pairs);
-	if (!(img->pairs = calloc(np ? np : 1, sizeof(*img->pairs))) ||
-	    !(img->avs = calloc(np ? np : 1, sizeof(*img->avs)))) {
-		fv_super_free(s);
-		return ht_fail(err, ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; !r && i < np; i++) {
-		struct fv_super_entry p = {.size = sizeof(p)};
-		struct image_pair *ip = &img->pairs[img->n];
-		char path[4096 + 64];
-		fv_avb *a;
-
-		fv_super_entry(s, FV_SUPER_PARTITION, i, &p);
-		if (!p.partition.num_extents)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", img->path,
-			 p.partition.name);
-		/* (read to be told whether it is an Android image) */
-		if ((r = verity_api_super_avb(s, i, 0, &a)) == -ENOMSG) {
-			r = 0;
-			continue;
-		}
-		verity_api_avb_free(a);
-		if (r || (r = verity_api_avb_read(path, 0, &a)))
-			break;
-		img->avs[img->navs++] = a;
-		if (!a->paired)
-			continue;
-		ip->from = avb_from(a);
-		ip->avb = a;
-		ip->pair = a->pair;
-		snprintf(ip->name, sizeof(ip->name), "%s", p.partition.name);
-		img->n++;
-	}
-	fv_super_free(s);
-	if (!r)
-		return 0;
-said:
-	/* the message is this thread's already: err carries it on */
-	*err = verity_api_last;
-	return r;
-}
-
-/* A disk image's pairs, one a protected partition ("root-x86-64"). */
-static int image_ddi(fv_image *img, struct ht_error *err)
-{
-	int r;
-
-	if ((r = verity_ddi_image_read(img->path, &img->ddi, err)))
-		return r;
-	img->ddi_read = 1;
-	if (!(img->pairs = calloc(img->ddi.nv ? img->ddi.nv : 1,
-				  sizeof(*img->pairs))))
-		return ht_fail(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < img->ddi.nv; i++) {
-		const struct ddi_verity *v = &img->ddi.v[i];
-		struct image_pair *ip = &img->pairs[i];
-
-		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)))
-			return r;
-		ip->from = v->signature ? VERITY_SIGNATURE_FOUND
-					: VERITY_SIGNATURE_NONE;
-		ip->ddi = v;
-		snprintf(ip->name, sizeof(ip->name), "%s-%s",
-			 verity_ddi_role_name(v->role), v->arch);
-		img->n++;
-	}
-	return 0;
-}
-
-/* The root hash req gives (text, or the file holding it) set on pr,
- * checked against the tree's hash: its digest size in hex digits. */
-int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req)
-{
-	char text[2 * HT_MAX_DIGEST_SIZE + 8];
-	const char *hex = req->root_hex, *file = req->root_hash_file;
-	size_t size = verity_api_root_size(&pr->params);
-	int r;
-
-	if (hex && file)
-		return verity_api_fail(EINVAL,
-				       "the root hash given as text and in %s: "
-				       "give one",
-				       file);
-	if (file && (r = verity_api_root_file_read(file, text, sizeof(text))))
-		return r;
-	if (file)
-		hex = text;
-	if (!hex)
-		return 0;
-	if (strlen(hex) != 2 * size ||
-	    strspn(hex, "0123456789abcdefABCDEF") != 2 * size) {
-		struct ht_error e = {0};
-
-		if (file)
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
-				    "expected %2 hex digits",
-				    "%s: invalid root hash string specified",
-				    file);
-		else
-			ht_fail_fix(&e, EINVAL, HT_PARAM_ROOT_HASH, 2 * size, 0,
-				    "expected %2 hex digits",
-				    "invalid root hash string specified: '%s'",
-				    hex);
-		return verity_api_keep(-EINVAL, &e);
-	}
-	return verity_api_pair_set_root_hex(pr, hex);
-}
-
 /* What fv_image_pair_info shows of each pair, and the parity req gives
  * kept for the pairs whose container has none. */
 static int image_facts(fv_image *img, const struct fv_open_request *req)
 {
-	for (size_t i = 0; !img->own && i < img->n; i++) {
-		struct image_pair *ip = &img->pairs[i];
+	size_t n = img->in.n ? img->in.n : 1;
 
-		ip->params.size = sizeof(ip->params);
-		verity_api_params_out(&ip->pair.params, &ip->params);
-		if (ip->pair.root_size)
-			verity_hex_encode(ip->pair.root, ip->pair.root_size,
-					  ip->root_hex);
+	verity_image_facts(&img->in);
+	if (!(img->params = calloc(n, sizeof(*img->params))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	for (size_t i = 0; i < img->in.n; i++) {
+		img->params[i].size = sizeof(img->params[i]);
+		verity_api_params_out(img->own ? &img->own->params
+					       : &img->in.pairs[i].pair.params,
+				      &img->params[i]);
 	}
 	if (img->own || !req->fec_path)
 		return 0;
@@ -309,57 +154,40 @@ static int image_facts(fv_image *img, const struct fv_open_request *req)
 static int open_pair(fv_image *img, const struct fv_open_request *req,
 		     struct ht_error *err)
 {
-	struct image_pair *ip = &img->pairs[0];
-	int side = img->kind == VERITY_CONTAINER_SIDECAR, r;
+	struct verity_image_pair *ip = &img->in.pairs[0];
+	int side = img->in.kind == VERITY_CONTAINER_SIDECAR, r;
+	struct verity_params q;
 	fv_pair *pr;
 
 	r = side ? verity_api_pair_sidecar(req->image, &img->own)
 		 : verity_api_pair_new(req->data, req->hash, &img->own);
-	if (r)
-		goto said;
+	if (!r && req->params && !(r = fv_params_check(req->params)))
+		r = verity_api_params_in(req->params, &q);
+	if (r) {
+		/* the message is this thread's already: err carries it on */
+		*err = verity_api_last;
+		return r;
+	}
 	pr = img->own;
-	if (req->params)
-		r = fv_params_check(req->params);
-	if (!r)
-		r = req->params ? verity_api_pair_set_params(pr, req->params)
-				: verity_api_pair_read_superblock(
-					  pr, req->hash_offset);
-	/* the parity given, or a sidecar image's own with the roots and
-	 * offset given */
-	if (!r && (req->fec_path || pr->fec)) {
-		char *path = strdup(req->fec_path ? req->fec_path : pr->fec);
-
-		r = path ? verity_api_pair_set_fec(pr, path, req->fec_offset,
-						   req->fec_roots)
-			 : -ENOMEM;
-		free(path);
-	}
-	if (!r && req->signature_path) {
-		uint8_t *der;
-		size_t len;
-
-		if ((r = verity_read_signature(req->signature_path, &der, &len,
-					       err)))
-			return r;
-		r = verity_api_pair_set_signature(pr, der, len,
-						  req->signature_path);
-		free(der);
-		pr->pair.signature_found = 0;
-	}
-	if (!r)
-		r = verity_api_open_root(pr, req);
-	if (r)
-		goto said;
+	if ((r = verity_held_request(
+		     pr,
+		     &(struct verity_held_request){
+			     .params = req->params ? &q : NULL,
+			     .hash_offset = req->hash_offset,
+			     .fec_path = req->fec_path,
+			     .fec_offset = req->fec_offset,
+			     .fec_roots = req->fec_roots,
+			     .signature_path = req->signature_path,
+			     .root_hex = req->root_hex,
+			     .root_hash_file = req->root_hash_file},
+		     err)))
+		return r;
 	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
 		   : pr->pair.signature_found ? VERITY_SIGNATURE_FOUND
 					      : VERITY_SIGNATURE_GIVEN;
 	snprintf(ip->name, sizeof(ip->name), "%s", "data");
-	img->n = 1;
+	img->in.n = 1;
 	return 0;
-said:
-	/* the message is this thread's already: err carries it on */
-	*err = verity_api_last;
-	return r;
 }
 
 /* The member of a request to show that is not its image, or NULL. */
@@ -391,6 +219,7 @@ static int open_shown(const struct fv_open_request *req, const fv_options *o,
 {
 	const char *stray = show_stray(req, o);
 	fv_image *img;
+	fv_avb *a;
 	int r;
 
 	if (req->container && strcmp(req->container, "avb"))
@@ -404,17 +233,18 @@ static int open_shown(const struct fv_open_request *req, const fv_options *o,
 				       "given)",
 				       req->image ? stray : "no image");
 	if (!(img = calloc(1, sizeof(*img))) ||
-	    !(img->path = strdup(req->image)) ||
-	    !(img->pairs = calloc(1, sizeof(*img->pairs)))) {
+	    !(img->in.path = strdup(req->image)) ||
+	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs)))) {
 		fv_image_free(img);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	img->kind = VERITY_CONTAINER_AVB;
-	if ((r = verity_api_avb_read(img->path, 1, &img->av))) {
+	img->in.kind = VERITY_CONTAINER_AVB;
+	if ((r = verity_api_avb_read(img->in.path, 1, &a))) {
 		fv_image_free(img);
 		return r;
 	}
-	img->pairs[0].trust = img->av->trust;
+	img->in.av = &a->in;
+	img->in.pairs[0].trust = a->in.trust;
 	*out = img;
 	return 0;
 }
@@ -456,26 +286,28 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 				       "pair",
 				       req->container);
 	if (!(img = calloc(1, sizeof(*img))) ||
-	    !(img->path = strdup(req->image ? req->image : req->data))) {
+	    !(img->in.path = strdup(req->image ? req->image : req->data))) {
 		free(img);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	img->kind = VERITY_CONTAINER_PLAIN;
+	img->in.kind = VERITY_CONTAINER_PLAIN;
 	r = req->image ? verity_container_identify(req->image,
 						   (enum verity_container)want,
-						   &img->kind, &err)
+						   &img->in.kind, &err)
 		       : 0;
-	if (!r && img->kind != VERITY_CONTAINER_DDI &&
-	    !(img->pairs = calloc(1, sizeof(*img->pairs))))
+	if (!r && img->in.kind != VERITY_CONTAINER_DDI &&
+	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs))))
 		r = ht_fail(&err, ENOMEM, "out of memory");
 	if (!r)
-		r = img->kind == VERITY_CONTAINER_AVB   ? image_avb(img, &err)
-		    : img->kind == VERITY_CONTAINER_DDI ? image_ddi(img, &err)
-		    : img->kind == VERITY_CONTAINER_SUPER
-			    ? verity_api_image_super(img, &err)
-		    : img->kind == VERITY_CONTAINER_OTA
-			    ? verity_ota_open(img->path, 0, NULL, o->threads,
-					      &img->ota, &err)
+		r = img->in.kind == VERITY_CONTAINER_AVB
+			    ? verity_image_avb(&img->in, &err)
+		    : img->in.kind == VERITY_CONTAINER_DDI
+			    ? verity_image_ddi(&img->in, &err)
+		    : img->in.kind == VERITY_CONTAINER_SUPER
+			    ? verity_image_super(&img->in, &err)
+		    : img->in.kind == VERITY_CONTAINER_OTA
+			    ? verity_ota_open(img->in.path, 0, NULL, o->threads,
+					      &img->in.ota, &err)
 			    : open_pair(img, req, &err);
 	if (!r)
 		r = judge(img, req, o, &err);
@@ -498,17 +330,18 @@ API int fv_image_info(const fv_image *img, struct fv_image_info *out)
 	NEED(img);
 	NEED(out);
 	memset(&full, 0, sizeof(full));
-	full.container = verity_container_name(img->kind);
-	full.pairs = img->n;
-	full.avb = img->av;
+	full.container = verity_container_name(img->in.kind);
+	full.pairs = img->in.n;
+	full.avb = verity_api_avb_of(img->in.av);
 	/* an Android image's vbmeta is judged whether or not it has a pair */
-	full.trust = img->n || img->av ? (enum fv_trust)img->pairs[0].trust
-				       : FV_TRUST_UNSIGNED;
-	if (img->ddi_read) {
+	full.trust = img->in.n || img->in.av
+			     ? (enum fv_trust)img->in.pairs[0].trust
+			     : FV_TRUST_UNSIGNED;
+	if (img->in.ddi_read) {
 		full.disk.size = sizeof(full.disk);
-		full.disk.sector_size = img->ddi.gpt.h.sector;
-		full.disk.disk_uuid = img->ddi.gpt.h.disk_uuid;
-		full.disk.partitions = img->ddi.gpt.nparts;
+		full.disk.sector_size = img->in.ddi.gpt.h.sector;
+		full.disk.disk_uuid = img->in.ddi.gpt.h.disk_uuid;
+		full.disk.partitions = img->in.ddi.gpt.nparts;
 	}
 	GIVE(out, full, disk);
 	return 0;
@@ -522,13 +355,13 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 
 	NEED(img);
 	NEED(out);
-	if (i >= img->n)
+	if (i >= img->in.n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				       img->path, i, img->n);
+				       img->in.path, i, img->in.n);
 	memset(&full, 0, sizeof(full));
-	full.name = img->pairs[i].name;
-	full.trust = (enum fv_trust)img->pairs[i].trust;
-	if (img->ddi_read && (v = verity_api_ddi_at(img, i))) {
+	full.name = img->in.pairs[i].name;
+	full.trust = (enum fv_trust)img->in.pairs[i].trust;
+	if (img->in.ddi_read && (v = verity_api_ddi_at(img, i))) {
 		full.ddi.size = sizeof(full.ddi);
 		full.ddi.role = verity_ddi_role_name(v->role);
 		full.ddi.arch = v->arch;
@@ -545,22 +378,22 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 		full.data = pr->data;
 		full.hash = pr->hash;
 		full.fec = pr->fec;
-		full.params = &pr->params;
+		full.params = &img->params[0];
 		full.root_hex = pr->root_hex;
 		full.signature = pr->pair.signature ? pr->signature_name : NULL;
 	} else {
-		const struct image_pair *ip = &img->pairs[i];
+		const struct verity_image_pair *ip = &img->in.pairs[i];
 
 		full.data = ip->pair.data.path;
 		full.hash = ip->pair.hash.path;
 		full.fec = ip->pair.fec.region.path ? ip->pair.fec.region.path
 						    : img->fec_path;
-		full.params = &ip->params;
+		full.params = &img->params[i];
 		full.root_hex = ip->root_hex;
 		full.signature = ip->pair.signature
 					 ? (ip->pair.signature_name
 						    ? ip->pair.signature_name
-						    : img->path)
+						    : img->in.path)
 					 : NULL;
 	}
 	GIVE(out, full, ddi);
@@ -578,8 +411,8 @@ static int acting(const fv_image *img, size_t i, fv_pair **pr)
 	NEED(img);
 	/* an Android image with no pair: why (a persistent digest, a
 	 * descriptor that does not fit the file, ...) */
-	if (i == 0 && !img->n && img->av)
-		return verity_api_avb_unpaired(img->av);
+	if (i == 0 && !img->in.n && img->in.av)
+		return verity_api_avb_unpaired(verity_api_avb_of(img->in.av));
 	if ((r = verity_api_image_pair(img, i, pr)))
 		return r;
 	if (img->fec_path && !(*pr)->fec &&
@@ -635,7 +468,7 @@ static int act_on(const char *who, const fv_image *img, size_t i,
 				       "%s: %s: opened to be mapped (the open "
 				       "request's activates): open it without "
 				       "to read it",
-				       who, img->path);
+				       who, img->in.path);
 	if ((r = acting(img, i, &pr)))
 		return r;
 	r = action(pr, &opts, res);
@@ -659,20 +492,14 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
  * r's (where the door did not check it). */
 static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 {
-	const struct ddi_verity *v = &img->ddi.v[i];
 	struct verity_sig_check who;
 	struct ht_error err;
-	char name[64];
 	int rc;
 
-	if (!v->sig || r->sig.signer[0])
+	if (r->sig.signer[0] ||
+	    (rc = verity_image_ddi_signer(&img->in, i, &who, &err)) > 0)
 		return 0;
-	/* named as messages name the partition */
-	snprintf(name, sizeof(name), "partition %u", v->sig->index);
-	memset(&who, 0, sizeof(who));
-	if ((rc = verity_signature_signer(
-		     &(struct verity_sig){v->signature, v->signature_len, name},
-		     &who, &err)))
+	if (rc)
 		return verity_api_keep(rc, &err);
 	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
 	return 0;
@@ -683,7 +510,7 @@ API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 {
 	int r = act_on(__func__, img, i, o, res, verity_api_pair_dump);
 
-	if (!r && img->ddi_read && i < img->ddi.nv &&
+	if (!r && img->in.ddi_read && i < img->in.ddi.nv &&
 	    (r = ddi_signer(img, i, *res))) {
 		fv_result_free(*res);
 		*res = NULL;
@@ -710,7 +537,7 @@ API int fv_activate(const char *name, const fv_image *img, size_t i,
 	 * before the table is loaded (the kernel still gets the
 	 * signature) */
 	if (pr->pair.signature &&
-	    img->pairs[img->own ? 0 : i].trust == VERITY_TRUST_CHECK)
+	    img->in.pairs[img->own ? 0 : i].trust == VERITY_TRUST_CHECK)
 		r = verity_api_pair_check_signature(pr, o, &made);
 	/* (the check's verdict handed back also when the mapping fails) */
 	if (!r && !(r = verity_api_pair_activate(name, pr, o)) && res &&
@@ -745,50 +572,24 @@ void verity_api_gpt_partition_of(const struct gpt_partition *g,
 
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 {
-	if (!img || !img->ddi_read) {
+	if (!img || !img->in.ddi_read) {
 		verity_api_fail(EINVAL, "%s: not opened as a disk image",
-				img ? img->path : "(NULL)");
+				img ? img->in.path : "(NULL)");
 		return NULL;
 	}
-	if (i >= img->ddi.nv) {
+	if (i >= img->in.ddi.nv) {
 		verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				img->path, i, img->ddi.nv);
+				img->in.path, i, img->in.ddi.nv);
 		return NULL;
 	}
-	return &img->ddi.v[i];
-}
-
-int verity_api_sparse_crc(const char *path, unsigned *sums)
-{
-	struct verity_device d;
-	struct verity_sparse sp;
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	if (sums)
-		*sums = 0;
-	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
-		return verity_api_keep(r, &err);
-	if (!verity_sparse_magic(&d)) {
-		verity_device_close(&d);
-		return 1;
-	}
-	if (!(r = verity_sparse_read(&d, path, &sp, &err))) {
-		r = verity_sparse_check_crc(&d, path, &sp, &err);
-		if (!r && sums)
-			*sums = sp.crc_chunks + (sp.image_crc != 0);
-		verity_sparse_free(&sp);
-	}
-	verity_device_close(&d);
-	return verity_api_keep(r, &err);
+	return &img->in.ddi.v[i];
 }
 
 API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		       fv_image **out)
 {
 	struct fv_open_request none = {.size = sizeof(none)};
-	struct image_pair *ip;
+	struct verity_image_pair *ip;
 	struct ht_error err;
 	fv_options opts;
 	fv_image *img;
@@ -801,23 +602,23 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	    (r = verity_api_super_avb(s, i, 0, &a)))
 		return r;
 	if (!(img = calloc(1, sizeof(*img))) ||
-	    !(img->pairs = calloc(1, sizeof(*img->pairs))) ||
-	    !(img->path = strdup(a->path))) {
+	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs))) ||
+	    !(img->in.path = strdup(a->in.path))) {
 		if (img)
-			free(img->pairs);
+			free(img->in.pairs);
 		free(img);
 		verity_api_avb_free(a);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	img->kind = VERITY_CONTAINER_AVB;
-	img->av = a;
-	ip = &img->pairs[0];
+	img->in.kind = VERITY_CONTAINER_AVB;
+	img->in.av = &a->in;
+	ip = &img->in.pairs[0];
 	ip->from = avb_from(a);
-	ip->avb = a;
-	if (a->paired) {
-		ip->pair = a->pair;
-		snprintf(ip->name, sizeof(ip->name), "%s", a->name);
-		img->n = 1;
+	ip->avb = &a->in;
+	if (a->in.paired) {
+		ip->pair = a->in.pair;
+		snprintf(ip->name, sizeof(ip->name), "%s", a->in.name);
+		img->in.n = 1;
 	}
 	if ((r = judge(img, &none, &opts, &err)))
 		r = verity_api_keep(r, &err);

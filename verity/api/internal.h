@@ -17,15 +17,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "verity/android/android.h"
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/image/image.h"
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/container/super/super.h"
 #include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
+#include "verity/pairs/held.h"
 #include "verity/sign/signature.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
@@ -33,7 +36,6 @@
 #include "verity/tree/superblock.h"
 #include "verity/policy/trust.h"
 
-struct verity_ota; /* verity/container/ota/ota.h */
 
 /* What the shared library exports. */
 #define API __attribute__((visibility("default")))
@@ -83,7 +85,8 @@ extern _Thread_local struct ht_error verity_api_last;
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 
 
-typedef struct fv_pair fv_pair;
+/* The pairs the door acts on are held pairs (verity/pairs/). */
+typedef struct verity_held fv_pair;
 
 struct fv_result {
 	uint8_t root[HT_MAX_DIGEST_SIZE];
@@ -114,53 +117,33 @@ struct fv_status {
 	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
 };
 
+/* The handles of Android images and super images are the internal
+ * readings (verity/android/), one member each: a handle points to its
+ * reading, and the reading handed out is its handle (verity_api_avb_of). */
 struct fv_super {
-	struct verity_super s;
-	/* the notes, geometry's and slot's first, then the other slots' */
-	const char *notes[2 + LP_MAX_SLOTS];
-	size_t nnotes;
+	struct verity_android_super in;
 };
 
 struct fv_avb {
-	char *path;
-	/* a logical partition's extents (verity_api_super_avb), owned; their files
-	 * are the super image's */
-	struct verity_extents *src;
-	struct avb_image img;
-	const struct avb_descriptor *ht; /* NULL: no hashtree descriptor */
-	struct verity_pair pair;         /* with ht and a footer */
-	int paired;
-	int unusable; /* parity dm-verity cannot use, left out */
-	int shown;    /* read for showing: its signature not checked */
-	char *name;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	char key_sha1[41];
-	enum verity_trust trust;
+	struct verity_android in;
 };
+_Static_assert(sizeof(struct fv_avb) == sizeof(struct verity_android) &&
+		       sizeof(struct fv_super) ==
+			       sizeof(struct verity_android_super),
+	       "a handle is its reading");
 
-struct image_pair {
-	struct verity_pair pair;
-	char name[64];
-	enum verity_trust trust;
-	enum verity_signature_from from;
-	fv_avb *avb; /* an Android image's vbmeta, judged for the pair */
-	const struct ddi_verity *ddi; /* its protected partition */
-	/* as fv_image_pair_info shows them, made when the image opened */
-	fv_params params;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-};
+static inline fv_avb *verity_api_avb_of(struct verity_android *a)
+{
+	return (fv_avb *)(void *)a;
+}
 
+/* An opened image: its container's reading (verity/image/), and what
+ * the door keeps of the open (the verdicts are in.pairs[i].trust). */
 struct fv_image {
-	char *path;
-	enum verity_container kind;
-	struct image_pair *pairs;
-	size_t n;
-	fv_avb *av; /* an Android image's */
-	fv_avb **avs; /* a super image's logical partitions' */
-	size_t navs;
-	struct ddi_image ddi;
-	int ddi_read;
-	struct verity_ota *ota; /* an OTA package's (no pair) */
+	struct verity_image in;
+	/* each pair's parameters as fv_image_pair_info shows them, made
+	 * when the image opened */
+	fv_params *params;
 	fv_pair *own; /* a plain pair's, a sidecar image's */
 	/* the parity the request gave, for a pair whose container has none
 	 * (a disk image's) */
@@ -176,23 +159,6 @@ struct fv_image {
 	size_t ncerts;
 };
 
-struct fv_pair {
-	struct verity_pair pair; /* its paths and signature point below */
-	fv_params params;        /* pair.params, as fv_params shows them */
-	char *data, *hash, *fec, *signature_name;
-	uint8_t *signature;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	/* an image's pair (verity_api_image_pair), judged when the image
-	 * opened: the verdict (also in pair.trust), whether the open may
-	 * write (repair) */
-	int of_image;
-	char *image;
-	enum verity_trust opened;
-	int writes;
-	struct verity_extents *src; /* a logical partition's, owned */
-	char fingerprint[65];     /* a disk image's certificateFingerprint */
-	unsigned fingerprint_at;  /* its signature partition */
-};
 
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
@@ -212,11 +178,9 @@ fv_result *verity_api_result_new(void);
 void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
 void verity_api_result_info(fv_result *r, const struct verity_info *info);
 void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
-/* verify or repair of pair as run says, and the result made of its
- * outcome (out: for what a caller checks besides). */
-int verity_api_run_check(struct verity_pair *pair, const struct verity_run *run,
-			 enum check_op op, struct verity_outcome *out,
-			 fv_result **res);
+/* A verify's or repair's result of its outcome and the root checked. */
+void verity_api_result_checked(fv_result *r, const struct verity_outcome *out,
+			       const uint8_t *root, size_t root_size);
 const char *verity_api_or_null(const char *s);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 /* An Android image read, for showing (show 1: its signature not checked,
@@ -224,11 +188,6 @@ void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
  * fv_avb_show and fv_avb_free in 0.6-0.9). */
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
 void verity_api_avb_free(fv_avb *a);
-/* Hashtree descriptor i over image as a pair (data, tree and parity of
- * image, the descriptor's root), every offset checked against the
- * file. */
-int verity_api_avb_descriptor_pair(const fv_avb *a, size_t i,
-				   const char *image, fv_pair **out);
 /* The same from extents (src: NULL, the file at image), which *out takes
  * (freed also on failure). */
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
@@ -262,33 +221,18 @@ enum avb_judgement {
 int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
 			   const char *key_path, const uint8_t *key,
 			   size_t len, int writes, enum avb_judgement *why);
-int verity_api_image_super(fv_image *img, struct ht_error *err);
 int verity_api_set_string(char **dst, const char *s);
-/* Bytes of p's root hash (its hash's digest size), 0 for a hash not
- * known. */
-size_t verity_api_root_size(const fv_params *p);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
- * What format, verify, repair, dump and open act on: a data device, a
- * hash device, the parity (optional), the tree's parameters, the root
- * hash and its signature; made of parts (verity_api_pair_new and the
- * setters) or copied from an opened image (verity_api_image_pair). */
+ * What format, verify, repair, dump and open act on (verity/pairs/held.h):
+ * made of parts (verity_api_pair_new, verity_held_request) or copied
+ * from an opened image (verity_api_image_pair). */
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out);
 void verity_api_pair_free(fv_pair *pr);
-int verity_api_pair_set_params(fv_pair *pr, const fv_params *p);
-/* The parameters from the superblock at hash_offset (validated). */
-int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset);
-/* The root to check against, as bytes or hex. */
-int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len);
-int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex);
 /* The parity: path (copied; NULL: none), offset, roots (0: told from
  * its size). */
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots);
-/* A PKCS#7 signature given to be checked (copied; der NULL: none), and
- * the name messages give it. */
-int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-				  const char *name);
 /* A copy of img's pair i, with what its container says (where its
  * signature came from, how its signer was judged when opened). */
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
@@ -296,8 +240,6 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
  * exist IMAGE.roothash, IMAGE.roothash.p7s (carried by the container),
  * IMAGE.fec; parameters not read. */
 int verity_api_pair_sidecar(const char *image, fv_pair **out);
-/* A pair made of parts taken as a sidecar image's (format --sidecar). */
-int verity_api_pair_set_sidecar(fv_pair *pr);
 /* The actions (include/fastverity.h: fv_format, fv_update, fv_verify,
  * fv_repair, fv_describe, fv_activate say what they do). */
 int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res);
@@ -315,21 +257,13 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res);
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
-/* An Android image's pair (its hashtree descriptor's, the vbmeta's
- * verdict kept); the signer judged against key. */
-int verity_api_avb_pair(const fv_avb *a, fv_pair **out);
 
-/* The root hash req gives (root_hex, root_hash_file) set on pr, its
- * length checked against pr's hash (FV_PARAM_ROOT_HASH). */
-int verity_api_open_root(fv_pair *pr, const struct fv_open_request *req);
 void verity_api_pair_failure(void *c, const struct verity_failure *f);
 void verity_api_pair_block(void *c, enum verity_repair_event ev,
 			   const struct verity_failure *f);
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
 void verity_api_pair_run(const fv_options *o, struct verity_run *run);
 const char *verity_api_or_empty(const char *s);
-int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-			const void *want, size_t n);
 int verity_api_give(char **dst, const char *s);
 /* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
 int verity_api_root_file_read(const char *path, char *hex, size_t size);
@@ -337,9 +271,6 @@ int verity_api_root_file_read(const char *path, char *hex, size_t size);
  * static): fv_file's FV_FILE_CONTAINER. */
 int verity_api_container_of(const char *image, const char *asked,
 			    const char **name);
-/* An Android sparse image's CRC32 sums checked (*sums: how many);
- * 1: not sparse. EPERM, EINVAL, ENODEV, EIO, ENOMEM. */
-int verity_api_sparse_crc(const char *path, unsigned *sums);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,

@@ -8,14 +8,14 @@
 /* img's package, or NULL (the message set). */
 static struct verity_ota *ota_of(const char *who, const fv_image *img)
 {
-	if (!img || img->kind != VERITY_CONTAINER_OTA || !img->ota) {
+	if (!img || img->in.kind != VERITY_CONTAINER_OTA || !img->in.ota) {
 		verity_api_fail(EINVAL, "%s: %s", who,
 				img ? "not an Android OTA package (fv_open's "
 				      "container \"ota\")"
 				    : "img is NULL");
 		return NULL;
 	}
-	return img->ota;
+	return img->in.ota;
 }
 
 API int fv_ota_check(fv_image *img, unsigned how, const char *dir,

@@ -5,6 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/files/files.h"
 #include "verity/storage/output.h"
 
 #include <inttypes.h>
@@ -25,259 +26,58 @@ int verity_api_set_string(char **dst, const char *s)
 
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
 {
-	fv_pair *pr;
+	struct ht_error err;
 
 	NEED(out);
 	*out = NULL;
 	NEED(data);
 	NEED(hash);
-	if (!(pr = calloc(1, sizeof(*pr))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	pr->params.size = sizeof(pr->params);
-	if (fv_params_init(&pr->params)) {
-		free(pr);
-		return -EIO;
-	}
-	if (verity_api_set_string(&pr->data, data) ||
-	    verity_api_set_string(&pr->hash, hash)) {
-		verity_api_pair_free(pr);
-		return -ENOMEM;
-	}
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	*out = pr;
-	return 0;
+	return verity_api_keep(verity_held_new(data, hash, out, &err), &err);
 }
 
 void verity_api_pair_free(fv_pair *pr)
 {
-	if (!pr)
-		return;
-	free(pr->data);
-	free(pr->hash);
-	free(pr->fec);
-	free(pr->signature_name);
-	free(pr->signature);
-	free(pr->image);
-	if (pr->src) {
-		verity_extents_free(pr->src);
-		free(pr->src);
-	}
-	free(pr);
-}
-
-int verity_api_pair_set_params(fv_pair *pr, const fv_params *p)
-{
-	struct verity_params q;
-	int r;
-
-	NEED(pr);
-	NEED(p);
-	if ((r = verity_api_params_in(p, &q)))
-		return r;
-	/* kept as the library reads it back */
-	verity_api_params_out(&q, &pr->params);
-	pr->pair.data_blocks_given = q.data_blocks != 0;
-	return 0;
-}
-
-static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update);
-
-int verity_api_pair_read_superblock(fv_pair *pr, uint64_t hash_offset)
-{
-	return read_superblock(pr, hash_offset, 0);
-}
-
-static int read_superblock(fv_pair *pr, uint64_t hash_offset, int update)
-{
-	struct verity_sources s = {0};
-	struct verity_params p;
-	struct ht_error err;
-	int r, updating;
-
-	NEED(pr);
-	verity_params_default(&p);
-	p.hash_offset = hash_offset;
-	if (!(r = verity_container_region_source(&pr->pair.hash, &s, &err))) {
-		r = update ? verity_read_superblock_update(&pr->pair.hash, &p,
-							   &updating, &err)
-			   : verity_read_superblock(&pr->pair.hash, &p, &err);
-		verity_container_sources_end(&pr->pair, &s);
-	}
-	if (r)
-		return verity_api_keep(r, &err);
-	verity_api_params_out(&p, &pr->params);
-	pr->pair.data_blocks_given = 0;
-	return 0;
-}
-
-int verity_api_pair_set_root(fv_pair *pr, const uint8_t *root, size_t len)
-{
-	NEED(pr);
-	NEED(root);
-	if (!len || len > HT_MAX_DIGEST_SIZE)
-		return verity_api_fail(EINVAL,
-				       "a root hash of %zu bytes (1 to %d)",
-				       len, HT_MAX_DIGEST_SIZE);
-	memcpy(pr->pair.root, root, len);
-	pr->pair.root_size = len;
-	verity_hex_encode(root, len, pr->root_hex);
-	return 0;
-}
-
-int verity_api_pair_set_root_hex(fv_pair *pr, const char *hex)
-{
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t len;
-
-	NEED(pr);
-	NEED(hex);
-	if (verity_hex_decode(hex, root, sizeof(root), &len) || !len)
-		return verity_api_fail(
-			EINVAL,
-			"invalid root hash %s (hex digits, at most "
-			"%d)",
-			hex, 2 * HT_MAX_DIGEST_SIZE);
-	return verity_api_pair_set_root(pr, root, len);
+	verity_held_free(pr);
 }
 
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots)
 {
-	NEED(pr);
-	if (path && roots && (roots < FEC_MIN_ROOTS || roots > FEC_MAX_ROOTS))
-		return verity_api_fail(EINVAL, "%u FEC roots (%d to %d)", roots,
-				       FEC_MIN_ROOTS, FEC_MAX_ROOTS);
-	if (verity_api_set_string(&pr->fec, path))
-		return -ENOMEM;
-	pr->pair.fec =
-		(struct verity_fec_params){{pr->fec, 0, 0, NULL}, 0, 0, 0};
-	if (path) {
-		pr->pair.fec.offset = offset;
-		pr->pair.fec.roots = roots;
-	}
-	return 0;
-}
-
-int verity_api_pair_set_signature(fv_pair *pr, const uint8_t *der, size_t len,
-				  const char *name)
-{
-	uint8_t *copy = NULL;
+	struct ht_error err;
 
 	NEED(pr);
-	if (der && !len)
-		return verity_api_fail(EINVAL, "a signature of 0 bytes");
-	if (der && !(copy = malloc(len)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if (der)
-		memcpy(copy, der, len);
-	if (verity_api_set_string(&pr->signature_name, der ? name : NULL)) {
-		free(copy);
-		return -ENOMEM;
-	}
-	free(pr->signature);
-	pr->signature = copy;
-	pr->pair.signature = copy;
-	pr->pair.signature_size = der ? len : 0;
-	pr->pair.signature_name = pr->signature_name;
-	pr->pair.signature_found = 0; /* given to be checked */
-	return 0;
-}
-
-/* A copy of a pair made of its parts (a plain pair's, a sidecar
- * image's), acting as the original would. */
-static int pair_copy(const fv_pair *src, fv_pair **out)
-{
-	fv_pair *pr;
-	int r;
-
-	if ((r = verity_api_pair_new(src->data, src->hash, &pr)))
-		return r;
-	pr->pair = src->pair;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	pr->params = src->params;
-	memcpy(pr->root_hex, src->root_hex, sizeof(pr->root_hex));
-	r = verity_api_set_string(&pr->fec, src->fec);
-	pr->pair.fec.region.path = pr->fec;
-	if (!r && src->signature) {
-		r = verity_api_pair_set_signature(pr, src->signature,
-						  src->pair.signature_size,
-						  src->signature_name);
-		pr->pair.signature_found = src->pair.signature_found;
-	}
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	*out = pr;
-	return 0;
+	return verity_api_keep(
+		verity_held_set_fec(pr, path, offset, roots, &err), &err);
 }
 
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 {
-	const struct image_pair *ip;
-	const struct verity_pair *src;
-	fv_pair *pr;
+	const struct verity_image_pair *ip;
+	struct ht_error err;
 	int r;
 
 	NEED(img);
 	NEED(out);
 	*out = NULL;
-	if (i >= img->n)
+	if (i >= img->in.n)
 		return verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				       img->path, i, img->n);
+				       img->in.path, i, img->in.n);
 	if (img->own) {
-		if (!(r = pair_copy(img->own, out))) {
-			(*out)->of_image = 1;
-			(*out)->writes = img->writes;
-		}
-		return r;
+		if ((r = verity_held_copy(img->own, out, &err)))
+			return verity_api_keep(r, &err);
+		(*out)->of_image = 1;
+		(*out)->writes = img->writes;
+		return 0;
 	}
-	ip = &img->pairs[i];
-	src = &ip->pair;
-	if ((r = verity_api_pair_new(src->data.path, src->hash.path, &pr)))
-		return r;
-	/* the regions as the container placed them, with the paths kept */
-	pr->pair = *src;
-	pr->pair.data.path = pr->data;
-	pr->pair.hash.path = pr->hash;
-	verity_api_params_out(&src->params, &pr->params);
-	r = verity_api_set_string(&pr->fec, src->fec.region.path);
-	pr->pair.fec.region.path = pr->fec;
-	if (!r && src->signature) {
-		r = verity_api_pair_set_signature(pr, src->signature,
-						  src->signature_size,
-						  src->signature_name);
-		pr->pair.signature_found = src->signature_found;
-	}
-	if (!r)
-		r = verity_api_set_string(&pr->image, img->path);
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	if (src->root_size)
-		verity_hex_encode(src->root, src->root_size, pr->root_hex);
-	pr->of_image = 1;
-	/* the container lays out the data region and its blocks */
-	pr->pair.data_blocks_given = 1;
-	/* a super image's pair is its logical partition's, an Android
-	 * image's */
-	pr->pair.container = img->kind == VERITY_CONTAINER_SUPER
-				     ? VERITY_CONTAINER_AVB
-				     : img->kind;
-	pr->opened = ip->trust;
-	pr->writes = img->writes;
-	if (ip->ddi) {
-		snprintf(pr->fingerprint, sizeof(pr->fingerprint), "%s",
-			 ip->ddi->fingerprint);
-		pr->fingerprint_at = ip->ddi->sig ? ip->ddi->sig->index : 0;
-	}
-	/* the image's own verdict, for verity_api_pair_verify's policy */
-	pr->pair.signature_found = ip->from == VERITY_SIGNATURE_FOUND;
-	*out = pr;
-	return 0;
+	ip = &img->in.pairs[i];
+	return verity_api_keep(
+		verity_held_of_image(
+			&ip->pair,
+			&(struct verity_held_image){img->in.path, img->in.kind,
+						    ip->trust, ip->from,
+						    img->writes, ip->ddi},
+			out, &err),
+		&err);
 }
 
 /* The callbacks of a pair action, passed on. */
@@ -304,9 +104,7 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 /* The pair as an action takes it: the parameters as set. */
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
 {
-	*pair = pr->pair;
-	/* kept checked (verity_api_pair_set_params): read back as it was */
-	verity_api_params_in(&pr->params, &pair->params);
+	verity_held_take(pr, pair);
 }
 
 /* An action's run: the options' (checked), with the pair callbacks. */
@@ -320,7 +118,6 @@ void verity_api_pair_run(const fv_options *o, struct verity_run *run)
 
 int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
 	struct ht_error err;
@@ -333,13 +130,9 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	pair.signature = NULL;
 	verity_api_pair_run(&opts, &run);
-	if ((r = verity_op_format(&pair, &run, &out, &err)))
+	if ((r = verity_held_format(pr, &run, &out, &err)))
 		return verity_api_keep(r, &err);
-	pr->params.data_blocks = pair.params.data_blocks;
-	verity_api_pair_set_root(pr, out.root, out.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
@@ -354,9 +147,8 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 			   const fv_options *o, fv_result **res)
 {
-	struct verity_range *rv = NULL;
 	struct verity_update_result u;
-	struct verity_pair pair;
+	struct verity_layout layout;
 	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
@@ -368,29 +160,14 @@ int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	if (ranges && n && !(rv = calloc(n, sizeof(*rv))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; rv && i < n; i++)
-		rv[i] = (struct verity_range){ranges[2 * i], ranges[2 * i + 1]};
-	verity_api_pair_take(pr, &pair);
-	pair.signature = NULL;
 	verity_api_pair_run(&opts, &run);
-	/* (ranges given with n 0: nothing changed) */
-	r = verity_op_update(&pair,
-			     !ranges ? NULL
-			     : rv    ? rv
-				     : &(struct verity_range){0, 0},
-			     ranges ? n : 0, &run, &u, &err);
-	free(rv);
-	if (r)
+	if ((r = verity_held_update(pr, ranges, n, &run, &u, &layout, &err)))
 		return verity_api_keep(r, &err);
-	verity_api_pair_set_root(pr, u.root, pair.layout.geo.digest_size);
 	if (res) {
 		if (!(made = verity_api_result_new()))
 			return -ENOMEM;
-		verity_api_result_root(made, u.root,
-				       pair.layout.geo.digest_size);
-		made->layout = pair.layout;
+		verity_api_result_root(made, u.root, layout.geo.digest_size);
+		made->layout = layout;
 		made->has_layout = 1;
 		made->update = u;
 		made->has_update = 1;
@@ -407,6 +184,8 @@ int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 static int request_pair(const struct fv_format_request *req, int update,
 			fv_pair **out)
 {
+	struct verity_params q;
+	struct ht_error err;
 	fv_pair *pr;
 	int r;
 
@@ -416,43 +195,27 @@ static int request_pair(const struct fv_format_request *req, int update,
 		NEED(req->params);
 	if ((r = verity_api_pair_new(req->data, req->hash, &pr)))
 		return r;
-	if (req->params)
-		r = verity_api_pair_set_params(pr, req->params);
-	else
-		r = read_superblock(pr, req->hash_offset, 1);
-	if (!r && update && !req->params && req->data_blocks) {
-		/* the tree's own count, said again, lets the data device
-		 * hold more (a tree's size is fixed) */
-		if (req->data_blocks != pr->params.data_blocks)
-			r = verity_api_fail(
-				EINVAL,
-				"%s: %" PRIu64 " data blocks given, but the "
-				"tree covers %" PRIu64 " (its superblock's "
-				"count): a tree's size is fixed, format again "
-				"for another",
-				req->hash, req->data_blocks,
-				pr->params.data_blocks);
-		else
-			pr->pair.data_blocks_given = 1;
-	}
-	if (!r && req->sidecar)
-		r = verity_api_pair_set_sidecar(pr);
-	if (!r)
-		r = verity_api_pair_set_fec(pr, req->fec_path, req->fec_offset,
-					    req->fec_roots);
-	if (!r && update) {
-		struct fv_open_request root = {.size = sizeof(root),
-					       .root_hex = req->root_hex,
-					       .root_hash_file =
-						       req->root_hash_file};
-
-		r = req->root_hex || req->root_hash_file
-			    ? verity_api_open_root(pr, &root)
-			    : verity_api_fail(EINVAL,
-					      "%s: no root hash to "
-					      "update from",
-					      req->hash);
-	}
+	if (!req->params || !(r = verity_api_params_in(req->params, &q)))
+		r = verity_api_keep(
+			verity_held_request(
+				pr,
+				&(struct verity_held_request){
+					.params = req->params ? &q : NULL,
+					.hash_offset = req->hash_offset,
+					.update = update,
+					.data_blocks = req->data_blocks,
+					.sidecar = req->sidecar,
+					.fec_path = req->fec_path,
+					.fec_offset = req->fec_offset,
+					.fec_roots = req->fec_roots,
+					.root_hex = update ? req->root_hex
+							   : NULL,
+					.root_hash_file =
+						update ? req->root_hash_file
+						       : NULL,
+					.root_needed = update},
+				&err),
+			&err);
 	if (r) {
 		verity_api_pair_free(pr);
 		return r;
@@ -469,7 +232,7 @@ static int with_params(int r, const fv_pair *pr, fv_result *made,
 		fv_result_free(made);
 		return r;
 	}
-	made->params = pr->params;
+	verity_api_params_out(&pr->params, &made->params);
 	made->has_params = 1;
 	if (res)
 		*res = made;
@@ -523,50 +286,20 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
 		      fv_result **res)
 {
-	struct verity_pair pair;
 	struct verity_run run;
 	struct verity_outcome out;
-	unsigned how = op == CHECK_REPAIR ? o->repair : 0;
+	struct ht_error err;
 	fv_result *made;
 	int r;
 
-	if (!pr->pair.root_size)
-		return verity_api_fail(EINVAL,
-				       "%s: no root hash to check against "
-				       "(the open request's root_hex or "
-				       "root_hash_file)",
-				       pr->data);
-	/* the verdict is the open's (verity_api_image_pair): a write on
-	 * its word needs an open that judged writing */
-	if (pr->of_image && op == CHECK_REPAIR && !(how & FV_REPAIR_DRY_RUN) &&
-	    !pr->writes)
-		return verity_api_fail(EINVAL,
-				       "%s: opened to be read: a repair "
-				       "writes only to an image opened to be "
-				       "written (the open request's writes)",
-				       pr->image ? pr->image : pr->data);
-	if (op == CHECK_REPAIR && !pr->pair.fec.region.path)
-		return verity_api_fail(EINVAL,
-				       "%s: repair needs FEC parity "
-				       "(the open request's fec_path)",
-				       pr->data);
-	verity_api_pair_take(pr, &pair);
 	verity_api_pair_run(o, &run);
-	run.flags = how;
-	if ((r = verity_api_run_check(&pair, &run, op, &out, &made)))
-		return r;
-	if (pr->fingerprint[0] && out.signature_checked &&
-	    strcmp(pr->fingerprint, out.sig.fingerprint)) {
-		fv_result_free(made);
-		return verity_api_fail(
-			EINVAL,
-			"%s: partition %u: certificateFingerprint %s is not "
-			"the signer's (%s)",
-			pr->image, pr->fingerprint_at, pr->fingerprint,
-			out.sig.fingerprint);
-	}
-	if (pr->pair.container == VERITY_CONTAINER_AVB)
-		made->trust = pr->opened; /* the vbmeta's, judged when opened */
+	run.flags = op == CHECK_REPAIR ? o->repair : 0;
+	if ((r = verity_held_check(pr, &run, op == CHECK_REPAIR, &out, &err)))
+		return verity_api_keep(r, &err);
+	if (!(made = verity_api_result_new()))
+		return -ENOMEM;
+	verity_api_result_checked(made, &out, pr->pair.root,
+				  pr->pair.root_size);
 	*res = made;
 	return 0;
 }
@@ -783,158 +516,41 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 /* --- files around pairs ---------------------------------------------- */
 
-#define ROOT_FILE_MAX 4096
-
 int verity_api_root_file_read(const char *path, char *hex, size_t size)
 {
 	struct ht_error err;
-	uint8_t *text;
-	size_t len, bad;
-	int r;
 
 	NEED(path);
 	NEED(hex);
-	r = verity_read_file(path, "root hash file", ROOT_FILE_MAX, &text, &len,
-			     &err);
-	if (r)
-		return verity_api_keep(r == -ENOENT ? -EINVAL : r, &err);
-	r = verity_root_text_parse(text, len, hex, size, &bad);
-	free(text);
-	if (r && bad)
-		return verity_api_fail(
-			EINVAL,
-			"%s: invalid root hash string specified: byte %zu "
-			"is not a hex digit (the file holds the hex root "
-			"hash, and nothing after it but white space)",
-			path, bad);
-	if (r)
-		return verity_api_fail(
-			EINVAL,
-			"%s: invalid root hash string specified (more "
-			"than %zu hex digits)",
-			path, size ? size - 1 : 0);
-	return 0;
+	return verity_api_keep(verity_files_root_read(path, hex, size, &err),
+			       &err);
 }
 
-int verity_api_bytes_at(const struct verity_device *d, uint64_t off,
-			const void *want, size_t n)
-{
-	uint8_t m[8];
-
-	return n <= sizeof(m) && off + n <= d->size &&
-	       !verity_device_read(d, off, m, n, NULL) && !memcmp(m, want, n);
-}
-
-static enum fv_superblock_at superblock_probe(const char *path, uint64_t offset)
-{
-	struct verity_device d;
-	enum fv_superblock_at at = FV_SUPERBLOCK_NONE;
-
-	if (!path || verity_container_open(&d, path, NULL, NULL))
-		return FV_SUPERBLOCK_NONE;
-	if (verity_api_bytes_at(&d, offset, "verity\0\0", 8))
-		at = FV_SUPERBLOCK_FOUND;
-	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UNFINISHED,
-				     sizeof(VERITY_SB_UNFINISHED)))
-		at = FV_SUPERBLOCK_UNFINISHED;
-	else if (verity_api_bytes_at(&d, offset, VERITY_SB_UPDATING,
-				     sizeof(VERITY_SB_UPDATING)))
-		at = FV_SUPERBLOCK_UPDATING;
-	verity_device_close(&d);
-	return at;
-}
-
-/* At most this many places are looked at: one per 4 KiB of the last
- * part of the image, where format --hash-offset puts an appended tree's
- * superblock (the tree of 4 KiB blocks and sha256 is 1/127 of the
- * data). */
-#define SCAN_MAX 16384
+_Static_assert((int)FV_SUPERBLOCK_NONE == VERITY_FILES_SB_NONE &&
+		       (int)FV_SUPERBLOCK_FOUND == VERITY_FILES_SB_FOUND &&
+		       (int)FV_SUPERBLOCK_UNFINISHED ==
+			       VERITY_FILES_SB_UNFINISHED &&
+		       (int)FV_SUPERBLOCK_UPDATING == VERITY_FILES_SB_UPDATING,
+	       "fv_superblock_at and verity_files_sb differ");
 
 static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
 {
-	struct verity_device h;
 	struct ht_error err;
-	uint64_t from;
-	int r;
 
 	NEED(path);
 	NEED(offset);
-	if ((r = verity_container_open(&h, path, NULL, &err)))
-		return verity_api_keep(r, &err);
-	from = h.size - h.size / 64;
-	from -= from % 4096;
-	if (h.size / 64 / 4096 > SCAN_MAX)
-		from = h.size - (uint64_t)SCAN_MAX * 4096;
-	r = -ENOENT;
-	for (uint64_t off = from; off + 512 <= h.size; off += 4096)
-		if (off != skip &&
-		    verity_api_bytes_at(&h, off, "verity\0\0", 8)) {
-			*offset = off;
-			r = 0;
-			break;
-		}
-	verity_device_close(&h);
-	return r ? verity_api_fail(ENOENT,
-				   "%s: no superblock where an appended tree's "
-				   "would be",
-				   path)
-		 : 0;
+	return verity_api_keep(
+		verity_files_superblock_find(path, skip, offset, &err), &err);
 }
 
 int verity_api_pair_sidecar(const char *image, fv_pair **out)
 {
-	struct verity_sidecar side;
-	struct verity_pair sp;
 	struct ht_error err;
-	const char *sig_path = NULL;
-	char hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	fv_pair *pr;
-	int r;
 
 	NEED(out);
 	*out = NULL;
 	NEED(image);
-	if ((r = verity_sidecar_names(image, &side, &err)))
-		return verity_api_keep(r, &err);
-	memset(&sp, 0, sizeof(sp));
-	verity_sidecar_pair(&side, image, &sp, &sig_path);
-	if ((r = verity_api_pair_new(image, side.tree, &pr))) {
-		verity_sidecar_free(&side);
-		return r;
-	}
-	if (sp.fec.region.path)
-		r = verity_api_pair_set_fec(pr, sp.fec.region.path, 0, 0);
-	if (!r && access(side.roothash, F_OK) == 0 &&
-	    !(r = verity_api_root_file_read(side.roothash, hex, sizeof(hex))))
-		r = verity_api_pair_set_root_hex(pr, hex);
-	if (!r && sig_path) {
-		uint8_t *der;
-		size_t len;
-
-		if ((r = verity_read_signature(sig_path, &der, &len, &err))) {
-			verity_api_keep(r, &err);
-		} else {
-			r = verity_api_pair_set_signature(pr, der, len,
-							  sig_path);
-			free(der);
-			pr->pair.signature_found = 1;
-		}
-	}
-	verity_sidecar_free(&side);
-	if (r) {
-		verity_api_pair_free(pr);
-		return r;
-	}
-	pr->pair.container = VERITY_CONTAINER_SIDECAR;
-	*out = pr;
-	return 0;
-}
-
-int verity_api_pair_set_sidecar(fv_pair *pr)
-{
-	NEED(pr);
-	pr->pair.container = VERITY_CONTAINER_SIDECAR;
-	return 0;
+	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
 }
 
 _Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
@@ -985,27 +601,18 @@ static int sidecar_names(const char *image, char **tree, char **roothash,
 
 static int sidecar_prune(const char *image, unsigned kept, unsigned *removed)
 {
-	struct verity_sidecar side;
-	struct verity_pair pair;
 	struct ht_error err;
-	unsigned gone = 0;
-	int r;
 
 	NEED(image);
 	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
 		return verity_api_fail(
 			EINVAL, "fv_file: unknown sidecar files %#x", kept);
-	if ((r = verity_sidecar_names(image, &side, &err)))
-		return verity_api_keep(r, &err);
-	memset(&pair, 0, sizeof(pair));
-	if (kept & FV_SIDECAR_FEC)
-		pair.fec.region.path = side.fec;
-	r = verity_sidecar_prune(&side, &pair, !!(kept & FV_SIDECAR_SIGNATURE),
-				 &gone, &err);
-	verity_sidecar_free(&side);
-	if (removed)
-		*removed = gone;
-	return r ? verity_api_keep(r, &err) : 0;
+	return verity_api_keep(
+		verity_files_sidecar_prune(image,
+					   !!(kept & FV_SIDECAR_SIGNATURE),
+					   !!(kept & FV_SIDECAR_FEC), removed,
+					   &err),
+		&err);
 }
 
 static int output_write(const char *path, const char *what, const void *buf,
@@ -1057,17 +664,11 @@ static int refuse_sparse(const char *path)
 
 static int device_size(const char *path, uint64_t *size)
 {
-	struct verity_device d;
 	struct ht_error err;
-	int r;
 
 	NEED(path);
 	NEED(size);
-	if ((r = verity_device_open(&d, path, VERITY_OPEN_READ, &err)))
-		return verity_api_keep(r, &err);
-	*size = d.size;
-	verity_device_close(&d);
-	return 0;
+	return verity_api_keep(verity_files_size(path, size, &err), &err);
 }
 
 static int input_read(const char *path, const char *what, size_t max,
@@ -1090,6 +691,7 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 {
 	struct fv_file_request q;
 	struct fv_file_answer a;
+	struct ht_error err;
 	int r = 0;
 
 	TAKE(q, req, keep);
@@ -1110,10 +712,12 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 		r = refuse_sparse(q.path);
 		break;
 	case FV_FILE_SPARSE_CRC:
-		r = verity_api_sparse_crc(q.path, &a.count);
+		if ((r = verity_files_sparse_crc(q.path, &a.count, &err)) < 0)
+			verity_api_keep(r, &err);
 		break;
 	case FV_FILE_SUPERBLOCK_AT:
-		a.at = superblock_probe(q.path, q.offset);
+		a.at = (enum fv_superblock_at)verity_files_superblock_at(
+			q.path, q.offset);
 		break;
 	case FV_FILE_SUPERBLOCK_FIND:
 		r = superblock_search(q.path, q.offset, &a.offset);

@@ -6,43 +6,23 @@ API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
 		      fv_super **out)
 {
+	struct verity_android_super *s;
 	struct ht_error err;
-	fv_super *s;
 	int r;
 
 	NEED(image);
 	NEED(out);
 	*out = NULL;
-	if (n && (!names || !files))
-		return verity_api_fail(EINVAL, "%s: names or files is NULL",
-				       __func__);
-	for (size_t i = 0; i < n; i++)
-		if (!names[i] || !files[i])
-			return verity_api_fail(EINVAL,
-					       "%s: block device %zu is NULL",
-					       __func__, i);
-	if (!(s = calloc(1, sizeof(*s))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	if ((r = verity_super_open(&s->s, image, names, files, n, slot,
-				   &err))) {
-		free(s);
+	if ((r = verity_android_super_open(image, names, files, n, slot, &s,
+					   &err)))
 		return verity_api_keep(r, &err);
-	}
-	for (int k = 0; k < 2; k++)
-		if (s->s.m.note[k][0])
-			s->notes[s->nnotes++] = s->s.m.note[k];
-	for (uint32_t k = 0; k < s->s.nslot_notes; k++)
-		s->notes[s->nnotes++] = s->s.slot_notes[k];
-	*out = s;
+	*out = (fv_super *)(void *)s;
 	return 0;
 }
 
 API void fv_super_free(fv_super *s)
 {
-	if (!s)
-		return;
-	verity_super_close(&s->s);
-	free(s);
+	verity_android_super_close(s ? &s->in : NULL);
 }
 
 API int fv_super_info(const fv_super *s, struct fv_super_info *info)
@@ -52,7 +32,7 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 
 	NEED(s);
 	NEED(info);
-	m = &s->s.m;
+	m = &s->in.s.m;
 	memset(&full, 0, sizeof(full));
 	full.major = m->major;
 	full.minor = m->minor;
@@ -65,13 +45,13 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 	full.slot = m->slot;
 	full.geometry_backup = m->geometry_backup;
 	full.metadata_backup = m->backup;
-	full.sparse = s->s.sparse;
-	full.image_size = s->s.d.size;
+	full.sparse = s->in.s.sparse;
+	full.image_size = s->in.s.d.size;
 	full.partitions = m->np;
 	full.extents = m->ne;
 	full.groups = m->ng;
 	full.block_devices = m->nb;
-	full.notes = s->nnotes;
+	full.notes = s->in.nnotes;
 	GIVE(info, full, major);
 	return 0;
 }
@@ -86,12 +66,12 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 static void partition_of(const fv_super *s, size_t i,
 			 struct fv_super_partition *out)
 {
-	const struct lp_partition *q = &s->s.m.p[i];
+	const struct lp_partition *q = &s->in.s.m.p[i];
 
 	out->size = sizeof(*out);
 	out->name = q->name;
 	out->attributes = q->attributes;
-	out->group = s->s.m.g[q->group].name;
+	out->group = s->in.s.m.g[q->group].name;
 	out->bytes = q->size;
 	out->first_extent = q->first_extent;
 	out->num_extents = q->num_extents;
@@ -99,20 +79,20 @@ static void partition_of(const fv_super *s, size_t i,
 
 static void extent_of(const fv_super *s, size_t i, struct fv_super_extent *out)
 {
-	const struct lp_extent *q = &s->s.m.e[i];
+	const struct lp_extent *q = &s->in.s.m.e[i];
 
 	out->size = sizeof(*out);
 	out->sectors = q->sectors;
 	out->type = q->type;
 	out->target = q->target;
 	out->source = q->source;
-	out->device =
-		q->type == LP_TARGET_LINEAR ? s->s.m.b[q->source].name : NULL;
+	out->device = q->type == LP_TARGET_LINEAR ? s->in.s.m.b[q->source].name
+						  : NULL;
 }
 
 static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
 {
-	const struct lp_group *q = &s->s.m.g[i];
+	const struct lp_group *q = &s->in.s.m.g[i];
 
 	out->size = sizeof(*out);
 	out->name = q->name;
@@ -123,7 +103,7 @@ static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
 static void block_device_of(const fv_super *s, size_t i,
 			    struct fv_super_block_device *out)
 {
-	const struct lp_block_device *q = &s->s.m.b[i];
+	const struct lp_block_device *q = &s->in.s.m.b[i];
 
 	out->size = sizeof(*out);
 	out->name = q->name;
@@ -132,7 +112,7 @@ static void block_device_of(const fv_super *s, size_t i,
 	out->alignment_offset = q->alignment_offset;
 	out->bytes = q->size;
 	out->flags = q->flags;
-	out->file = i ? s->s.other_path[i - 1] : s->s.path;
+	out->file = i ? s->in.s.other_path[i - 1] : s->in.s.path;
 }
 
 /* The caller's size covers the whole union: block_device is its
@@ -155,7 +135,7 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 
 	NEED(s);
 	NEED(e);
-	m = &s->s.m;
+	m = &s->in.s.m;
 	memset(&full, 0, sizeof(full));
 	full.kind = kind;
 	switch (kind) {
@@ -176,8 +156,8 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		block_device_of(s, i, &full.block_device);
 		break;
 	case FV_SUPER_NOTE:
-		INDEX(i, s->nnotes, "note");
-		full.note = s->notes[i];
+		INDEX(i, s->in.nnotes, "note");
+		full.note = s->in.notes[i];
 		break;
 	default:
 		return verity_api_fail(EINVAL, "%s: kind %d is not one",
@@ -189,104 +169,43 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 
 API int fv_super_find(const fv_super *s, const char *name, const char *slot)
 {
-	char picked[LP_NAME_MAX + 8];
-	int own, i;
-
 	NEED(s);
 	NEED(name);
-	own = verity_lp_suffix_slot(name);
 	if (slot && strcmp(slot, "a") && strcmp(slot, "b"))
 		return verity_api_fail(EINVAL, "slot '%s' is not a or b", slot);
-	/* a name with a slot suffix is that partition, of that slot */
-	if (slot && own >= 0)
-		return own == (slot[0] == 'b') &&
-				       (i = verity_lp_find(&s->s.m, name)) >= 0
-			       ? i
-			       : -ENOENT;
-	if (slot && verity_lp_ab(&s->s.m)) {
-		snprintf(picked, sizeof(picked), "%s_%s", name, slot);
-		return (i = verity_lp_find(&s->s.m, picked)) < 0 ? -ENOENT : i;
-	}
-	i = verity_super_pick(&s->s.m, name, picked, sizeof(picked));
-	return i < 0 ? -ENOENT : i;
+	return verity_android_super_find(&s->in, name, slot);
 }
 
 API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 			uint32_t *device, uint64_t *at)
 {
+	struct ht_error err;
+	int r;
+
 	NEED(s);
 	NEED(device);
 	NEED(at);
-	INDEX(i, s->s.m.np, "partition");
-	if (off >= s->s.m.p[i].size)
-		return verity_api_fail(EINVAL,
-				       "%s: byte %llu past partition %s (%llu "
-				       "bytes)",
-				       s->s.path, (unsigned long long)off,
-				       s->s.m.p[i].name,
-				       (unsigned long long)s->s.m.p[i].size);
-	if (verity_lp_locate(&s->s.m, (uint32_t)i, off, device, at))
-		return -ENODATA;
-	return 0;
-}
-
-/* 1 when the bytes of x carry an AVB footer or start with a vbmeta. */
-static int avb_there(const struct verity_extents *x, const char *path)
-{
-	struct verity_region whole = {path, 0, 0, x};
-	struct verity_device d;
-	int yes;
-
-	if (verity_device_open_region(&d, &whole, VERITY_OPEN_READ, NULL))
-		return 0;
-	yes = verity_avb_device_probe(&d);
-	verity_device_close(&d);
-	return yes;
+	INDEX(i, s->in.s.m.np, "partition");
+	if ((r = verity_android_super_locate(&s->in, i, off, device, at,
+					     &err)) == -EINVAL)
+		return verity_api_keep(r, &err);
+	return r;
 }
 
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 {
-	struct verity_extents *x;
+	struct verity_android *a;
 	struct ht_error err;
-	size_t len;
-	char *path;
 	int r;
 
 	NEED(s);
 	NEED(out);
 	*out = NULL;
-	INDEX(i, s->s.m.np, "partition");
-	if (!s->s.m.p[i].num_extents)
-		return verity_api_fail(ENODATA,
-				       "%s/%s: the partition is empty (no "
-				       "extents)",
-				       s->s.path, s->s.m.p[i].name);
-	len = strlen(s->s.path) + 1 + strlen(s->s.m.p[i].name) + 1;
-	if (!(x = calloc(1, sizeof(*x))) || !(path = malloc(len))) {
-		free(x);
-		return verity_api_fail(ENOMEM, "out of memory");
-	}
-	snprintf(path, len, "%s/%s", s->s.path, s->s.m.p[i].name);
-	if ((r = verity_super_extents(&s->s, (uint32_t)i, x, &err))) {
-		free(x);
-		free(path);
+	INDEX(i, s->in.s.m.np, "partition");
+	if ((r = verity_android_super_read(&s->in, i, show, &a, &err)))
 		return verity_api_keep(r, &err);
-	}
-	x->path = s->s.path;
-	if (!avb_there(x, path)) {
-		r = verity_api_fail(ENOMSG,
-				    "%s: not an Android image: no AVB footer "
-				    "in its last 64 bytes and no vbmeta at "
-				    "byte 0",
-				    path);
-		verity_extents_free(x);
-		free(x);
-		free(path);
-		return r;
-	}
-	r = verity_api_avb_read_from(path, x, show, out);
-	free(path);
-	return r;
+	*out = verity_api_avb_of(a);
+	return 0;
 }
 
 /* Zeros are skipped (the file's holes): the bytes read back are the

@@ -64,6 +64,28 @@ unsigned verity_fsv_digest_size(enum fsv_alg alg)
 	return alg_known(alg) ? algs[alg].digest_size : 0;
 }
 
+int verity_fsv_params_make(const char *hash, uint32_t block_size,
+			   const uint8_t *salt, size_t salt_len,
+			   struct fsv_params *p, struct ht_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->alg = FSV_SHA256;
+	p->block_size = block_size ? block_size : 4096;
+	if (hash && !(p->alg = verity_fsv_alg_of(hash)))
+		return ht_fail(err, EINVAL,
+			       "hash algorithm '%s': fs-verity has sha256 and "
+			       "sha512",
+			       hash);
+	if (salt_len > FSV_MAX_SALT)
+		return ht_fail(err, EINVAL,
+			       "a salt of %zu bytes: fs-verity takes at most %d",
+			       salt_len, FSV_MAX_SALT);
+	if (salt_len)
+		memcpy(p->salt, salt, salt_len);
+	p->salt_size = salt_len;
+	return verity_fsv_params_check(p, err);
+}
+
 int verity_fsv_params_check(const struct fsv_params *p, struct ht_error *err)
 {
 	if (!alg_known(p->alg))

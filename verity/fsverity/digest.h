@@ -46,6 +46,11 @@ enum fsv_alg verity_fsv_alg_of(const char *name);
 unsigned verity_fsv_digest_size(enum fsv_alg alg);
 /* Checks p: -EINVAL with a message. */
 int verity_fsv_params_check(const struct fsv_params *p, struct ht_error *err);
+/* p made of a caller's choices (hash: NULL for sha256; block_size: 0
+ * for 4096; salt_len bytes of salt) and checked. */
+int verity_fsv_params_make(const char *hash, uint32_t block_size,
+			   const uint8_t *salt, size_t salt_len,
+			   struct fsv_params *p, struct ht_error *err);
 
 /* What a file's digest is made of. */
 struct fsv_digest {

@@ -1,0 +1,154 @@
+/* An image given alone, as its container reads it
+ * (verity/image/image.h). */
+#include "verity/image/image.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verity/container/ota/ota.h"
+#include "verity/tree/params.h"
+
+static enum verity_signature_from avb_from(const struct verity_android *a)
+{
+	return a->img.vbmeta.h.algorithm != AVB_ALG_NONE
+		       ? VERITY_SIGNATURE_FOUND
+		       : VERITY_SIGNATURE_NONE;
+}
+
+int verity_image_avb(struct verity_image *img, struct ht_error *err)
+{
+	struct verity_image_pair *ip = &img->pairs[0];
+	struct verity_android *a;
+	int r;
+
+	if ((r = verity_android_read(img->path, NULL, 0, &img->av, err)))
+		return r;
+	a = img->av;
+	/* judged also where it describes no pair (a vbmeta image, a hash
+	 * footer, a persistent digest): fv_image_info's avb says what it
+	 * holds */
+	ip->from = avb_from(a);
+	ip->avb = a;
+	if (!a->paired)
+		return 0;
+	ip->pair = a->pair;
+	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
+	img->n = 1;
+	return 0;
+}
+
+int verity_image_super(struct verity_image *img, struct ht_error *err)
+{
+	struct verity_android_super *s;
+	size_t np;
+	int r;
+
+	if ((r = verity_android_super_open(img->path, NULL, NULL, 0, 0, &s,
+					   err)))
+		return r;
+	np = s->s.m.np;
+	free(img->pairs);
+	if (!(img->pairs = calloc(np ? np : 1, sizeof(*img->pairs))) ||
+	    !(img->avs = calloc(np ? np : 1, sizeof(*img->avs)))) {
+		verity_android_super_close(s);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; !r && i < np; i++) {
+		const struct lp_partition *p = &s->s.m.p[i];
+		struct verity_image_pair *ip = &img->pairs[img->n];
+		char path[4096 + 64];
+		struct verity_android *a;
+
+		if (!p->num_extents)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", img->path, p->name);
+		/* (read to be told whether it is an Android image) */
+		if ((r = verity_android_super_read(s, i, 0, &a, err)) ==
+		    -ENOMSG) {
+			r = 0;
+			continue;
+		}
+		verity_android_free(a);
+		if (r || (r = verity_android_read(path, NULL, 0, &a, err)))
+			break;
+		img->avs[img->navs++] = a;
+		if (!a->paired)
+			continue;
+		ip->from = avb_from(a);
+		ip->avb = a;
+		ip->pair = a->pair;
+		snprintf(ip->name, sizeof(ip->name), "%s", p->name);
+		img->n++;
+	}
+	verity_android_super_close(s);
+	return r;
+}
+
+int verity_image_ddi(struct verity_image *img, struct ht_error *err)
+{
+	int r;
+
+	if ((r = verity_ddi_image_read(img->path, &img->ddi, err)))
+		return r;
+	img->ddi_read = 1;
+	if (!(img->pairs = calloc(img->ddi.nv ? img->ddi.nv : 1,
+				  sizeof(*img->pairs))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < img->ddi.nv; i++) {
+		const struct ddi_verity *v = &img->ddi.v[i];
+		struct verity_image_pair *ip = &img->pairs[i];
+
+		if ((r = verity_ddi_pair(&img->ddi, v, &ip->pair, err)))
+			return r;
+		ip->from = v->signature ? VERITY_SIGNATURE_FOUND
+					: VERITY_SIGNATURE_NONE;
+		ip->ddi = v;
+		snprintf(ip->name, sizeof(ip->name), "%s-%s",
+			 verity_ddi_role_name(v->role), v->arch);
+		img->n++;
+	}
+	return 0;
+}
+
+int verity_image_ddi_signer(const struct verity_image *img, size_t i,
+			    struct verity_sig_check *who, struct ht_error *err)
+{
+	const struct ddi_verity *v = &img->ddi.v[i];
+	char name[64];
+
+	if (!v->sig)
+		return 1;
+	/* named as messages name the partition */
+	snprintf(name, sizeof(name), "partition %u", v->sig->index);
+	memset(who, 0, sizeof(*who));
+	return verity_signature_signer(
+		&(struct verity_sig){v->signature, v->signature_len, name}, who,
+		err);
+}
+
+void verity_image_facts(struct verity_image *img)
+{
+	for (size_t i = 0; i < img->n; i++) {
+		struct verity_image_pair *ip = &img->pairs[i];
+
+		if (ip->pair.root_size)
+			verity_hex_encode(ip->pair.root, ip->pair.root_size,
+					  ip->root_hex);
+	}
+}
+
+void verity_image_clear(struct verity_image *img)
+{
+	verity_android_free(img->av);
+	for (size_t i = 0; i < img->navs; i++)
+		verity_android_free(img->avs[i]);
+	free(img->avs);
+	if (img->ddi_read)
+		verity_ddi_image_free(&img->ddi);
+	verity_ota_free(img->ota);
+	free(img->pairs);
+	free(img->path);
+	memset(img, 0, sizeof(*img));
+}
