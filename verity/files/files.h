@@ -46,7 +46,7 @@ int verity_files_superblock_read(struct verity_pair *pair, uint64_t hash_offset,
 				 struct ht_error *err);
 
 /* A sidecar image's files but those kept (keep_signature, keep_fec)
- * removed; *removed: how many. */
+ * removed; *removed: which (VERITY_SIDECAR_SIGNATURE, _FEC). */
 int verity_files_sidecar_prune(const char *image, int keep_signature,
 			       int keep_fec, unsigned *removed,
 			       struct ht_error *err);

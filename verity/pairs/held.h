@@ -134,8 +134,8 @@ int verity_held_format(struct verity_held *pr, const struct verity_run *run,
 		       struct verity_outcome *out, struct ht_error *err);
 
 /* update of pr's tree (and parity) where its data changed: ranges, n
- * pairs of a first data block and a count (NULL: the whole of the data
- * compared; n 0 with ranges: nothing changed); the new root kept on pr,
+ * pairs of a byte offset and a length (fv_update's; NULL: the whole of
+ * the data compared; n 0 with ranges: nothing changed); the new root kept on pr,
  * what was rewritten in *u, the tree's layout in *layout. */
 int verity_held_update(struct verity_held *pr, const uint64_t *ranges, size_t n,
 		       const struct verity_run *run,
