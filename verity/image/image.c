@@ -93,6 +93,8 @@ int verity_image_ddi(struct verity_image *img, struct ht_error *err)
 	if ((r = verity_ddi_image_read(img->path, &img->ddi, err)))
 		return r;
 	img->ddi_read = 1;
+	/* (room the caller made: replaced, as verity_image_super does) */
+	free(img->pairs);
 	if (!(img->pairs = calloc(img->ddi.nv ? img->ddi.nv : 1,
 				  sizeof(*img->pairs))))
 		return ht_fail(err, ENOMEM, "out of memory");
