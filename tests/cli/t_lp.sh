@@ -423,6 +423,9 @@ check "  slot 0's system replaced it" same o2/system.img s2.img
 check "lp unpack of a split super (super_1.img beside it)" run_rc 0 "$FV" lp unpack split.img o3
 check "  vendor from super_1, system from super" sh -c "cmp -s o3/vendor.img v3.img && cmp -s o3/system.img s3.img"
 check "lp unpack into . by default" sh -c "mkdir -p here && cd here && '$FV' lp unpack -p odm_a ../super.img >/dev/null && cmp -s odm_a.img ../want_odm_a"
+mkdir -p in && cp super.img in/system_a.img
+check "lp unpack of in/system_a.img into in: 70 (the image is never written over)" run_rc 70 "$FV" lp unpack in/system_a.img in
+check "  one line naming it, the image as it was" sh -c "test \$(wc -l <err) = 1 && grep -q 'is the input' err && cmp -s in/system_a.img super.img"
 
 # ---- bad input: one line, lpdump's and lpunpack's exit codes ----
 gen 9 65536 >plain.img
