@@ -426,6 +426,9 @@ check "lp unpack into . by default" sh -c "mkdir -p here && cd here && '$FV' lp 
 mkdir -p in && cp super.img in/system_a.img
 check "lp unpack of in/system_a.img into in: 70 (the image is never written over)" run_rc 70 "$FV" lp unpack in/system_a.img in
 check "  one line naming it, the image as it was" sh -c "test \$(wc -l <err) = 1 && grep -q 'is the input' err && cmp -s in/system_a.img super.img"
+mkdir -p dirout/odm_a.img
+check "lp unpack -p odm_a over a directory odm_a.img: 70" run_rc 70 "$FV" lp unpack -p odm_a super.img dirout
+check "  one line, naming a partition image" sh -c "test \$(wc -l <err) = 1 && grep -q 'dirout/odm_a.img: cannot create a partition image: Is a directory' err"
 
 # ---- bad input: one line, lpdump's and lpunpack's exit codes ----
 gen 9 65536 >plain.img
