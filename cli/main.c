@@ -361,7 +361,11 @@ static void on_signal(int sig)
  * background job's SIGINT, nohup's SIGHUP), which stays ignored. */
 static void catch_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	/* (and every other signal a user, a shell or a limit sends whose
+	 * default action ends the process: the quit key, a reader of the output
+	 * gone, alarm, a CPU limit; SIGXFSZ is the handler's own) */
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE,
+				   SIGALRM, SIGXCPU, SIGUSR1, SIGUSR2};
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct sigaction old, sa;
