@@ -408,6 +408,7 @@ check "ota info --help" run_rc 0 $FV ota info --help
 check "ota info --help shows --json" grep -q -- "--json" "$T/out"
 check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
 check "ota extract --help shows --output-dir" sh -c "$FV ota extract --help | grep -q -- --output-dir"
+check "  with its value (--output-dir=DIR, not --output-dirDIR)" sh -c "$FV ota extract --help | grep -q -- '--output-dir=DIR ' && $FV ota verify --help | grep -q -- '--cert=PEM '"
 check "ota extract --cert: refused (verify's)" run_rc 1 $FV ota extract --cert=x --output-dir=out ota/ota.zip
 check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
 check "ota alone: usage, exit 1" run_rc 1 $FV ota
