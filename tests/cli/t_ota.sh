@@ -261,6 +261,9 @@ check "extract: a partition not in the payload refused" run_rc 1 $FV ota extract
 check "  named" grep -q "no partition nope in the payload" "$T/err"
 check "extract without --output-dir refused" run_rc 1 $FV ota extract ota/ota.zip
 check "extract into a missing directory: exit 1" run_rc 1 $FV ota extract ota/ota.zip --output-dir=missing/dir
+mkdir -p inp && cp ota/ota.zip inp/vbmeta.img
+check "extract of inp/vbmeta.img into inp: exit 1 (the package never written over)" run_rc 1 $FV ota extract inp/vbmeta.img --output-dir=inp --partition=vbmeta
+check "  said, the package as it was" sh -c "grep -q 'inp/vbmeta.img: is the input' '$T/err' && cmp -s inp/vbmeta.img ota/ota.zip"
 # every operation type of a full payload: xz, bz, raw, zstd, ZERO, DISCARD,
 # extents out of order, a REPLACE short of its last block
 if command -v zstd >/dev/null; then ops=zstd,xz,bz,raw; else ops=xz,bz,raw; fi
