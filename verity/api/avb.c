@@ -508,6 +508,30 @@ static int required_minor(const struct fv_vbmeta_request *in,
 	return r;
 }
 
+/* 0 when output is none of the files o reads (its included images, its
+ * key, the public key metadata, the signing helper, a chained
+ * partition's key); else the refusal, naming it. */
+static int not_an_input(const char *output, const struct avb_vbmeta_opts *o)
+{
+	const char *fixed[] = {o->key_path, o->public_key_metadata,
+			       o->signing_helper};
+	size_t n = sizeof(fixed) / sizeof(fixed[0]);
+
+	for (size_t i = 0; i < n + o->nincludes + o->nchains; i++) {
+		const char *in = i < n		       ? fixed[i]
+				 : i < n + o->nincludes ? o->includes[i - n]
+				 : o->chains[i - n - o->nincludes].key_path;
+
+		if (in && verity_path_same_storage(output, in))
+			return verity_api_fail(EINVAL,
+					       "%s: is the input %s: an output "
+					       "is never written over what is "
+					       "read",
+					       output, in);
+	}
+	return 0;
+}
+
 API int fv_avb_make_vbmeta_image(const char *output,
 				 const struct fv_vbmeta_request *in,
 				 uint64_t padding)
@@ -520,15 +544,10 @@ API int fv_avb_make_vbmeta_image(const char *output,
 	NEED(in);
 	if ((r = vb_of(in, &v)))
 		return r;
-	for (size_t i = 0; i < v.o.nincludes; i++)
-		if (verity_path_same_storage(output, v.o.includes[i])) {
-			vb_done(&v);
-			return verity_api_fail(
-				EINVAL,
-				"%s: is the input %s: an output is never "
-				"written over what is read",
-				output, v.o.includes[i]);
-		}
+	if ((r = not_an_input(output, &v.o))) {
+		vb_done(&v);
+		return r;
+	}
 	r = verity_api_keep(
 		verity_avb_make_vbmeta_image(output, &v.o, padding, &err),
 		&err);
