@@ -252,18 +252,27 @@ static int stdout_checked;
 
 static int close_stdout(int rc)
 {
-	int bad;
+	int bad, e;
 
 	if (stdout_checked)
 		return rc;
 	stdout_checked = 1;
-	bad = fflush(stdout) != 0 || ferror(stdout);
-	if (fclose(stdout) != 0)
+	/* (an earlier write's failure left the error flag, not its errno:
+	 * whatever errno holds now is another call's, not said) */
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	e = errno;
+	if (ferror(stdout))
 		bad = 1;
+	if (fclose(stdout) != 0) {
+		bad = 1;
+		if (!e)
+			e = errno;
+	}
 	if (!bad)
 		return rc;
-	fprintf(stderr, "fastverity: write error on standard output: %s\n",
-		errno ? strerror(errno) : "unknown error");
+	fprintf(stderr, "fastverity: write error on standard output%s%s\n",
+		e ? ": " : "", e ? strerror(e) : "");
 	return rc == EXIT_OK ? EXIT_PARAMS : rc;
 }
 

@@ -454,6 +454,7 @@ check "lp unpack -S b: 64 (a number, as lpunpack)" run_rc 64 "$FV" lp unpack -S 
 check "lp unpack -p nosuch: 70, nothing written" run_rc 70 "$FV" lp unpack -p nosuch -p odm_a super.img o4
 check "  one line naming it, no OUTDIR made" sh -c "test \$(wc -l <err) = 1 && grep -q 'could not find partition nosuch' err && test ! -e o4"
 check "lp unpack without an image: 64" run_rc 64 "$FV" lp unpack
+check "lp unpack >/dev/full: 1, the write error said without another call's errno" sh -c "! '$FV' lp unpack -p odm_a super.img full >/dev/full 2>err && grep -qx 'fastverity: write error on standard output' err"
 check "lp unpack super.img '': 64 (nothing written at /)" run_rc 64 "$FV" lp unpack -p odm_a super.img ''
 check "  one line" sh -c "test \$(wc -l <err) = 1 && grep -q 'an empty output directory' err && test ! -e /odm_a.img"
 check "lp unpack -i: refused by name" run_rc 64 "$FV" lp unpack -i super_1.img split.img o4
