@@ -528,6 +528,17 @@ static int run(int argc, const char **argv)
 		return EXIT_PARAMS;
 	}
 	act = find_action(name);
+	/* a command group after an option: known, its options after it
+	 * (the list below would name it as an action) */
+	if (!act && (!strcmp(name, "avb") || !strcmp(name, "fsverity") ||
+		     !strcmp(name, "ota") || !strcmp(name, "lp"))) {
+		cli_error(-EINVAL,
+			  "%s: its options go after its command, none before "
+			  "it (fastverity %s --help)",
+			  name, name);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
 	if (!act) {
 		cli_error(-EINVAL, "unknown action '%s'", name);
 		print_actions(stderr);

@@ -458,6 +458,7 @@ check "lp unpack >/dev/full: 1, the write error said without another call's errn
 check "lp unpack super.img '': 64 (nothing written at /)" run_rc 64 "$FV" lp unpack -p odm_a super.img ''
 check "  one line" sh -c "test \$(wc -l <err) = 1 && grep -q 'an empty output directory' err && test ! -e /odm_a.img"
 check "lp unpack -i: refused by name" run_rc 64 "$FV" lp unpack -i super_1.img split.img o4
+check "-v lp dump: refused, lp named as a command group (not an unknown action)" sh -c "! '$FV_REAL' -v lp dump super.img >/dev/null 2>err && grep -qx 'fastverity: lp: its options go after its command, none before it (fastverity lp --help)' err && ! grep -q 'unknown action' err"
 check "lp bogus: 64" run_rc 64 "$FV" lp bogus
 check "lp alone: 64, the list" run_rc 64 "$FV" lp
 check "  on stderr" grep -q "dump" err
