@@ -567,6 +567,11 @@ static int unpack(struct lp_args *a)
 	image = a->args[0];
 	if (a->nargs == 2)
 		dir = a->args[1];
+	/* ("" would make each file /NAME.img) */
+	if (!*dir)
+		return cli_error(-EINVAL,
+				 "lp unpack: an empty output directory"),
+		       EX_USAGE;
 	if (a->unpack_slot && parse_uint(a->unpack_slot, UINT32_MAX, &slot))
 		return cli_error(-EINVAL,
 				 "lp unpack: --slot: '%s' is not a valid "

@@ -44,9 +44,20 @@ static int policies(struct cli_opts *o)
 					 "Option --error-as-corruption must be "
 					 "used with --panic-on-corruption or "
 					 "--restart-on-corruption.");
-		o->activation |= o->activation & FV_PANIC_ON_CORRUPTION
-					 ? FV_PANIC_ON_ERROR
-					 : FV_RESTART_ON_ERROR;
+		int panic = !!(o->activation & FV_PANIC_ON_CORRUPTION);
+
+		/* (said as given: the other error policy, not two) */
+		if (o->activation &
+		    (panic ? FV_RESTART_ON_ERROR : FV_PANIC_ON_ERROR))
+			return cli_error(-EINVAL,
+					 "--error-as-corruption with %s "
+					 "%s on an I/O error: not with %s",
+					 panic ? "--panic-on-corruption"
+					       : "--restart-on-corruption",
+					 panic ? "panics" : "restarts",
+					 panic ? "--restart-on-error"
+					       : "--panic-on-error");
+		o->activation |= panic ? FV_PANIC_ON_ERROR : FV_RESTART_ON_ERROR;
 	}
 	if (several(o->activation, FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "

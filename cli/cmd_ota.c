@@ -73,6 +73,7 @@ static const struct cli_table table = {
 	.n = sizeof(rows) / sizeof(rows[0]),
 	.usage_exit = EXIT_PARAMS,
 	.once = 1,
+	.sep = '=',
 	.width = 24,
 };
 

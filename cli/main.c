@@ -252,18 +252,27 @@ static int stdout_checked;
 
 static int close_stdout(int rc)
 {
-	int bad;
+	int bad, e;
 
 	if (stdout_checked)
 		return rc;
 	stdout_checked = 1;
-	bad = fflush(stdout) != 0 || ferror(stdout);
-	if (fclose(stdout) != 0)
+	/* (an earlier write's failure left the error flag, not its errno:
+	 * whatever errno holds now is another call's, not said) */
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	e = errno;
+	if (ferror(stdout))
 		bad = 1;
+	if (fclose(stdout) != 0) {
+		bad = 1;
+		if (!e)
+			e = errno;
+	}
 	if (!bad)
 		return rc;
-	fprintf(stderr, "fastverity: write error on standard output: %s\n",
-		errno ? strerror(errno) : "unknown error");
+	fprintf(stderr, "fastverity: write error on standard output%s%s\n",
+		e ? ": " : "", e ? strerror(e) : "");
 	return rc == EXIT_OK ? EXIT_PARAMS : rc;
 }
 
@@ -361,7 +370,11 @@ static void on_signal(int sig)
  * background job's SIGINT, nohup's SIGHUP), which stays ignored. */
 static void catch_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	/* (and every other signal a user, a shell or a limit sends whose
+	 * default action ends the process: the quit key, a reader of the output
+	 * gone, alarm, a CPU limit; SIGXFSZ is the handler's own) */
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE,
+				   SIGALRM, SIGXCPU, SIGUSR1, SIGUSR2};
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct sigaction old, sa;
@@ -515,6 +528,17 @@ static int run(int argc, const char **argv)
 		return EXIT_PARAMS;
 	}
 	act = find_action(name);
+	/* a command group after an option: known, its options after it
+	 * (the list below would name it as an action) */
+	if (!act && (!strcmp(name, "avb") || !strcmp(name, "fsverity") ||
+		     !strcmp(name, "ota") || !strcmp(name, "lp"))) {
+		cli_error(-EINVAL,
+			  "%s: its options go after its command, none before "
+			  "it (fastverity %s --help)",
+			  name, name);
+		poptFreeContext(pc);
+		return EXIT_PARAMS;
+	}
 	if (!act) {
 		cli_error(-EINVAL, "unknown action '%s'", name);
 		print_actions(stderr);

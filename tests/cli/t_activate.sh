@@ -47,6 +47,8 @@ check "open --error-as-corruption alone refused" run_rc 1 "$FV" open data name h
 check "  in veritysetup 2.8's words" grep -qx 'fastverity: Option --error-as-corruption must be used with --panic-on-corruption or --restart-on-corruption.' "$T/err"
 check "open --error-as-corruption with --ignore-corruption refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption --ignore-corruption
 check "open --error-as-corruption beside another error policy refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption --panic-on-corruption --restart-on-error
-check "  message" grep -q 'choose one of --restart-on-error and --panic-on-error' "$T/err"
+check "  naming what was given, not two error policies" grep -qx 'fastverity: --error-as-corruption with --panic-on-corruption panics on an I/O error: not with --restart-on-error' "$T/err"
+check "open --error-as-corruption --restart-on-corruption --panic-on-error refused" run_rc 1 "$FV" open data name hash "$R" --error-as-corruption --restart-on-corruption --panic-on-error
+check "  naming it" grep -qx 'fastverity: --error-as-corruption with --restart-on-corruption restarts on an I/O error: not with --panic-on-error' "$T/err"
 
 finish

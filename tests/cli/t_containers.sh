@@ -264,6 +264,13 @@ check "12: extract_vbmeta_image --output the image: refused" sh -c "'$FV' avb ex
 check "12: make_vbmeta_image --output an included image: refused" sh -c "'$FV' avb make_vbmeta_image --include_descriptors_from_image o12.img --output o12.img 2>/dev/null; test \$? = 1 && cmp -s o12.img o12.before"
 cp keys/rsa2048.pem k12.pem
 check "12: extract_public_key --output the key: refused" sh -c "'$FV' avb extract_public_key --key k12.pem --output k12.pem 2>/dev/null; test \$? = 1 && cmp -s k12.pem keys/rsa2048.pem"
+check "12: make_vbmeta_image --output its key: refused, the key whole" sh -c "'$FV' avb make_vbmeta_image --key k12.pem --algorithm SHA256_RSA2048 --output k12.pem 2>'$T/e12'; test \$? = 1 && cmp -s k12.pem keys/rsa2048.pem && grep -q 'is the input' '$T/e12'"
+"$FV" avb extract_public_key --key k12.pem --output k12.avbpubkey && cp k12.avbpubkey k12.before
+check "12: make_vbmeta_image --output a chained partition's key: refused" sh -c "'$FV' avb make_vbmeta_image --key k12.pem --algorithm SHA256_RSA2048 --chain_partition boot:1:k12.avbpubkey --output k12.avbpubkey 2>/dev/null; test \$? = 1 && cmp -s k12.avbpubkey k12.before"
+check "12: make_vbmeta_image --output its public key metadata: refused" sh -c "'$FV' avb make_vbmeta_image --key k12.pem --algorithm SHA256_RSA2048 --public_key_metadata k12.avbpubkey --output k12.avbpubkey 2>/dev/null; test \$? = 1 && cmp -s k12.avbpubkey k12.before"
+gen 94 $((16 * 4096)) >f12.img; cp f12.img f12.before
+check "12: add_hashtree_footer --output_vbmeta_image its key: refused, key and image whole" sh -c "'$FV' avb add_hashtree_footer --image f12.img --partition_size $((64 * 4096)) --partition_name s --hash_algorithm sha256 --key k12.pem --algorithm SHA256_RSA2048 --output_vbmeta_image k12.pem 2>/dev/null; test \$? = 1 && cmp -s k12.pem keys/rsa2048.pem && cmp -s f12.img f12.before"
+check "12: add_hash_footer --output_vbmeta_image the image: refused, the image whole" sh -c "'$FV' avb add_hash_footer --image f12.img --partition_size $((64 * 4096)) --partition_name s --output_vbmeta_image f12.img 2>/dev/null; test \$? = 1 && cmp -s f12.img f12.before"
 check "12: calculate_vbmeta_digest --output: the digest, as on standard output" sh -c "'$FV' avb calculate_vbmeta_digest --image o12.img --output d12.txt && test \"\$(cat d12.txt)\" = \"\$('$FV' avb calculate_vbmeta_digest --image o12.img)\""
 
 # ---- 13: names are printed escaped ----

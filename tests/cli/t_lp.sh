@@ -423,6 +423,12 @@ check "  slot 0's system replaced it" same o2/system.img s2.img
 check "lp unpack of a split super (super_1.img beside it)" run_rc 0 "$FV" lp unpack split.img o3
 check "  vendor from super_1, system from super" sh -c "cmp -s o3/vendor.img v3.img && cmp -s o3/system.img s3.img"
 check "lp unpack into . by default" sh -c "mkdir -p here && cd here && '$FV' lp unpack -p odm_a ../super.img >/dev/null && cmp -s odm_a.img ../want_odm_a"
+mkdir -p in && cp super.img in/system_a.img
+check "lp unpack of in/system_a.img into in: 70 (the image is never written over)" run_rc 70 "$FV" lp unpack in/system_a.img in
+check "  one line naming it, the image as it was" sh -c "test \$(wc -l <err) = 1 && grep -q 'is the input' err && cmp -s in/system_a.img super.img"
+mkdir -p dirout/odm_a.img
+check "lp unpack -p odm_a over a directory odm_a.img: 70" run_rc 70 "$FV" lp unpack -p odm_a super.img dirout
+check "  one line, naming a partition image" sh -c "test \$(wc -l <err) = 1 && grep -q 'dirout/odm_a.img: cannot create a partition image: Is a directory' err"
 
 # ---- bad input: one line, lpdump's and lpunpack's exit codes ----
 gen 9 65536 >plain.img
@@ -448,7 +454,11 @@ check "lp unpack -S b: 64 (a number, as lpunpack)" run_rc 64 "$FV" lp unpack -S 
 check "lp unpack -p nosuch: 70, nothing written" run_rc 70 "$FV" lp unpack -p nosuch -p odm_a super.img o4
 check "  one line naming it, no OUTDIR made" sh -c "test \$(wc -l <err) = 1 && grep -q 'could not find partition nosuch' err && test ! -e o4"
 check "lp unpack without an image: 64" run_rc 64 "$FV" lp unpack
+check "lp unpack >/dev/full: 1, the write error said without another call's errno" sh -c "! '$FV' lp unpack -p odm_a super.img full >/dev/full 2>err && grep -qx 'fastverity: write error on standard output' err"
+check "lp unpack super.img '': 64 (nothing written at /)" run_rc 64 "$FV" lp unpack -p odm_a super.img ''
+check "  one line" sh -c "test \$(wc -l <err) = 1 && grep -q 'an empty output directory' err && test ! -e /odm_a.img"
 check "lp unpack -i: refused by name" run_rc 64 "$FV" lp unpack -i super_1.img split.img o4
+check "-v lp dump: refused, lp named as a command group (not an unknown action)" sh -c "! '$FV_REAL' -v lp dump super.img >/dev/null 2>err && grep -qx 'fastverity: lp: its options go after its command, none before it (fastverity lp --help)' err && ! grep -q 'unknown action' err"
 check "lp bogus: 64" run_rc 64 "$FV" lp bogus
 check "lp alone: 64, the list" run_rc 64 "$FV" lp
 check "  on stderr" grep -q "dump" err

@@ -261,6 +261,9 @@ check "extract: a partition not in the payload refused" run_rc 1 $FV ota extract
 check "  named" grep -q "no partition nope in the payload" "$T/err"
 check "extract without --output-dir refused" run_rc 1 $FV ota extract ota/ota.zip
 check "extract into a missing directory: exit 1" run_rc 1 $FV ota extract ota/ota.zip --output-dir=missing/dir
+mkdir -p inp && cp ota/ota.zip inp/vbmeta.img
+check "extract of inp/vbmeta.img into inp: exit 1 (the package never written over)" run_rc 1 $FV ota extract inp/vbmeta.img --output-dir=inp --partition=vbmeta
+check "  said, the package as it was" sh -c "grep -q 'inp/vbmeta.img: is the input' '$T/err' && cmp -s inp/vbmeta.img ota/ota.zip"
 # every operation type of a full payload: xz, bz, raw, zstd, ZERO, DISCARD,
 # extents out of order, a REPLACE short of its last block
 if command -v zstd >/dev/null; then ops=zstd,xz,bz,raw; else ops=xz,bz,raw; fi
@@ -408,6 +411,7 @@ check "ota info --help" run_rc 0 $FV ota info --help
 check "ota info --help shows --json" grep -q -- "--json" "$T/out"
 check "ota verify --help shows --cert" sh -c "$FV ota verify --help | grep -q -- --cert"
 check "ota extract --help shows --output-dir" sh -c "$FV ota extract --help | grep -q -- --output-dir"
+check "  with its value (--output-dir=DIR, not --output-dirDIR)" sh -c "$FV ota extract --help | grep -q -- '--output-dir=DIR ' && $FV ota verify --help | grep -q -- '--cert=PEM '"
 check "ota extract --cert: refused (verify's)" run_rc 1 $FV ota extract --cert=x --output-dir=out ota/ota.zip
 check "ota info --cert: refused (verify's)" run_rc 1 $FV ota info --cert=x ota/ota.zip
 check "ota alone: usage, exit 1" run_rc 1 $FV ota

@@ -55,7 +55,7 @@ interrupt() {
 	for mark in $((MIB << 18)) $((MIB << 16)) $((1 << 20)); do
 		tries=$((tries + 1))
 		"$prep"
-		env --default-signal=INT,TERM,HUP "$@" >/dev/null 2>sig.err &
+		env --default-signal=INT,TERM,HUP,QUIT "$@" >/dev/null 2>sig.err &
 		pid=$!
 		if reached $pid $mark; then
 			kill -s "$sig" $pid 2>/dev/null
@@ -233,6 +233,16 @@ if cc -shared -fPIC -O1 -o notmp.so notmp.c -ldl 2>notmp.err; then
 		judged "no O_TMPFILE: avb add_hashtree_footer over a footer" "$sig" &&
 			check "no O_TMPFILE: avb add_hashtree_footer over a footer, SIG$sig:   the old image" \
 				files_same img footed
+	done
+	# the other signals that end a process by default (the quit key,
+	# a reader gone, an alarm, a CPU limit, SIGUSR1): their temporary
+	# files removed too
+	for sig in QUIT PIPE ALRM XCPU USR1; do
+		WAITFOR=".h.*" MIB=256
+		interrupt "$sig" olds env LD_PRELOAD="$T/notmp.so" "$FVC" format d h --fec-device=f --root-hash-file=rh
+		judged "no O_TMPFILE: format over old outputs" "$sig" &&
+			check "no O_TMPFILE: format over old outputs, SIG$sig:   the old ones as they were" \
+				files_same h old.h f old.f rh old.rh
 	done
 	WAITFOR='' MIB=256
 	# and a run to its end leaves none either

@@ -409,6 +409,30 @@ static int vb_of(const struct fv_vbmeta_request *in, struct vb *v)
 	return 0;
 }
 
+/* 0 when output is none of the files o reads (its included images, its
+ * key, the public key metadata, the signing helper, a chained
+ * partition's key); else the refusal, naming it. */
+static int not_an_input(const char *output, const struct avb_vbmeta_opts *o)
+{
+	const char *fixed[] = {o->key_path, o->public_key_metadata,
+			       o->signing_helper};
+	size_t n = sizeof(fixed) / sizeof(fixed[0]);
+
+	for (size_t i = 0; i < n + o->nincludes + o->nchains; i++) {
+		const char *in = i < n		       ? fixed[i]
+				 : i < n + o->nincludes ? o->includes[i - n]
+				 : o->chains[i - n - o->nincludes].key_path;
+
+		if (in && verity_path_same_storage(output, in))
+			return verity_api_fail(EINVAL,
+					       "%s: is the input %s: an output "
+					       "is never written over what is "
+					       "read",
+					       output, in);
+	}
+	return 0;
+}
+
 /* A footer request as the container takes it, for image (its vbmeta's
  * lists in v, freed by vb_done). */
 static int footer_of(const struct fv_footer_request *in, const char *image,
@@ -451,6 +475,17 @@ static int footer_of(const struct fv_footer_request *in, const char *image,
 				       q.nchanged);
 	if ((r = vb_of(q.vbmeta, v)))
 		return r;
+	/* --output_vbmeta_image: none of the inputs, nor the image */
+	if (q.output_vbmeta &&
+	    ((r = not_an_input(q.output_vbmeta, &v->o)) ||
+	     (image && verity_path_same_storage(q.output_vbmeta, image) &&
+	      (r = verity_api_fail(EINVAL,
+				   "%s: is the image %s: an output is never "
+				   "written over what is read",
+				   q.output_vbmeta, image))))) {
+		vb_done(v);
+		return r;
+	}
 	if ((q.flags & FV_FOOTER_CHANGED_GIVEN) &&
 	    !(*changed =
 		      calloc(q.nchanged ? q.nchanged : 1, sizeof(**changed)))) {
@@ -520,15 +555,10 @@ API int fv_avb_make_vbmeta_image(const char *output,
 	NEED(in);
 	if ((r = vb_of(in, &v)))
 		return r;
-	for (size_t i = 0; i < v.o.nincludes; i++)
-		if (verity_path_same_storage(output, v.o.includes[i])) {
-			vb_done(&v);
-			return verity_api_fail(
-				EINVAL,
-				"%s: is the input %s: an output is never "
-				"written over what is read",
-				output, v.o.includes[i]);
-		}
+	if ((r = not_an_input(output, &v.o))) {
+		vb_done(&v);
+		return r;
+	}
 	r = verity_api_keep(
 		verity_avb_make_vbmeta_image(output, &v.o, padding, &err),
 		&err);

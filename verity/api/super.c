@@ -289,11 +289,29 @@ int verity_api_super_extract(const char *image, uint64_t slot,
 	if ((r = verity_super_open(&s, image, NULL, NULL, 0, (uint32_t)slot,
 				   &err)))
 		return verity_api_keep(r, &err);
-	if ((i = verity_lp_find(&s.m, name)) < 0)
+	if ((i = verity_lp_find(&s.m, name)) < 0) {
 		r = verity_api_fail(ENOENT, "%s: no partition %s", image,
 				    name);
-	else if ((r = extract_to(&s, (uint32_t)i, out, &err)))
+		goto out;
+	}
+	/* the image and its other block devices are read, never written
+	 * over (a partition named as the image, unpacked beside it) */
+	for (uint32_t k = 0; k <= s.nother; k++) {
+		const char *in = k ? s.other_path[k - 1] : s.path;
+		const char *how = verity_path_same_storage(out, in);
+
+		if (how) {
+			r = verity_api_fail(EINVAL,
+					    "%s: is the input %s%s: an output "
+					    "is never written over what is "
+					    "read",
+					    out, in, how);
+			goto out;
+		}
+	}
+	if ((r = extract_to(&s, (uint32_t)i, out, &err)))
 		r = verity_api_keep(r, &err);
+out:
 	verity_super_close(&s);
 	return r;
 }

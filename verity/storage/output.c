@@ -349,6 +349,14 @@ int verity_device_open_output(struct verity_device *d, const char *path,
 
 	if (r < 0)
 		return r;
+	/* (a directory named as what, not as the hash image that
+	 * verity_device_open's message names) */
+	if (r == 0 && S_ISDIR(st.st_mode)) {
+		memset(d, 0, sizeof(*d));
+		d->fd = -1;
+		return ht_fail(err, ENOTBLK, "%s: cannot create %s: %s", path,
+			       what, strerror(EISDIR));
+	}
 	if (r == 0 && !S_ISREG(st.st_mode))
 		return verity_device_open(d, path, VERITY_OPEN_CREATE, err);
 	memset(d, 0, sizeof(*d));

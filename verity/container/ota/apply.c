@@ -26,6 +26,7 @@
 #include "verity/fec/encode.h"
 #include "verity/fec/layout.h"
 #include "hashtree/libcrypto.h"
+#include "verity/storage/backing.h"
 #include "verity/storage/output.h"
 
 #define ZEROS (1u << 16)
@@ -1230,6 +1231,21 @@ int verity_ota_apply(struct verity_ota *o, const char *dir,
 				path = NULL;
 				r = ht_fail(err, ENOMEM, "out of memory");
 				break;
+			}
+			/* the package is read, never written over (one
+			 * named NAME.img in dir) */
+			if (o->dev.path) {
+				const char *how = verity_path_same_storage(
+					path, o->dev.path);
+
+				if (how) {
+					r = ht_fail(err, EINVAL,
+						    "%s: is the input %s%s: an "
+						    "output is never written "
+						    "over what is read",
+						    path, o->dev.path, how);
+					break;
+				}
 			}
 		}
 		r = apply_partition(o, u, dir ? path : NULL, src_dir, pr, err);
