@@ -244,15 +244,18 @@ static int create_temp(struct verity_device *d, const char *final, mode_t mode)
 		d->tmp = temp_name(final);
 		if (!d->tmp)
 			return -ENOMEM;
+		/* registered before it exists, so that no signal finds
+		 * it made and not known (a name not made is forgotten) */
+		verity_output_register(d->tmp);
 		d->fd = open(d->tmp,
 			     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			     mode);
-		if (d->fd >= 0) {
-			verity_output_register(d->tmp);
+		if (d->fd >= 0)
 			return 0;
-		}
-		if (errno != EEXIST)
-			return -errno;
+		r = -errno;
+		verity_output_forget(d->tmp);
+		if (r != -EEXIST)
+			return r;
 	}
 	return -EEXIST;
 }
@@ -417,12 +420,13 @@ static int rename_over(struct verity_device *d, char **dir,
 		return 0;
 	for (int tries = 0; d->anonymous; tries++) {
 		fd_path(proc, sizeof(proc), d->fd);
+		verity_output_register(d->tmp); /* before the name exists */
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, d->tmp,
 			   AT_SYMLINK_FOLLOW) == 0) {
-			verity_output_register(d->tmp);
 			d->anonymous = 0;
 			break;
 		}
+		verity_output_forget(d->tmp);
 		if (errno != EEXIST || tries >= 16)
 			return ht_fail(err, EIO, "%s: cannot name the new file: "
 						 "%s",
