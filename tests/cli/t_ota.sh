@@ -384,6 +384,14 @@ check "  verify --avb-key: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem av2
 check "  the system image named" grep -q "^avb: bad (system.img: " "$T/out"
 check "  a package whose vbmeta image is bad: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem th/ota.zip
 check "  said" vline "avb: missing (no good vbmeta image to start from)"
+# Android 17's ML-DSA: a vbmeta signed with MLDSA65 checked as one set
+$FV avb generate_key --algorithm MLDSA65 --output ml.pem >/dev/null 2>&1
+$FV avb make_vbmeta_image --output vbml.img --key ml.pem --algorithm MLDSA65 \
+	--include_descriptors_from_image boot.img --include_descriptors_from_image sys.img >/dev/null 2>&1
+check "an OTA of an ML-DSA-signed AVB set" gen avml --image boot=boot.img --image system=sys.img --image vbmeta=vbml.img
+check "  verify --avb-key (ML-DSA-65): good" run_rc 0 $FV ota verify --avb-key=ml.pem avml/ota.zip
+check "  said" vline "avb: good"
+check "  an RSA key for it: exit 2" run_rc 2 $FV ota verify --avb-key=avb.pem avml/ota.zip
 
 # paycheck (update_engine's checker, not packaged, not kept here:
 # tests/ota/README.md) as an oracle where one is given: what it accepts
