@@ -1,4 +1,5 @@
-/* libFuzzer: any text as the verity target parameters the kernel reports. */
+/* libFuzzer: any text as the verity target parameters the kernel reports,
+ * and as its status line (V or C, and the blocks parity corrected). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (verity_table_parse(text, &st, &err) == 0 &&
 	    (st.root_size > sizeof(st.root) ||
 	     st.p.salt_size > VERITY_MAX_SALT_SIZE))
+		abort();
+	verity_status_parse(text, &st);
+	if (st.fec_repaired < -1 || (st.corrupted != 0 && st.corrupted != 1))
 		abort();
 	return 0;
 }
