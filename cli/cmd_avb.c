@@ -1019,7 +1019,7 @@ int cli_avb_main(int argc, const char **argv)
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	if ((r = cli_group_parse(&group, argc, argv, &a, NULL, &s))) {
+	if ((r = cli_group_parse(&group, argc, argv, &a, NULL, NULL, &s))) {
 		cli_options_free(&table, &a);
 		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}

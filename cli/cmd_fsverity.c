@@ -123,14 +123,6 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_USAGE,
 };
 
-static void free_args(struct fsv_args *a)
-{
-	cli_options_free(&table, a);
-	for (int i = 0; a->args && i < a->nargs; i++)
-		free((char *)a->args[i]);
-	free(a->args);
-}
-
 /* An even number of hex digits (none is a salt of 0 bytes). */
 static int hex_string(const char *s)
 {
@@ -561,11 +553,9 @@ int cli_fsverity_main(int argc, const char **argv)
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &s);
-	while (a.args && a.args[a.nargs])
-		a.nargs++;
+	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
 	if (r) {
-		free_args(&a);
+		cli_group_free(&group, &a, a.args, a.nargs);
 		return r < 0 ? EXIT_OK : r;
 	}
 	switch (s->bit) {
@@ -585,6 +575,6 @@ int cli_fsverity_main(int argc, const char **argv)
 		r = dump_metadata(s, &a);
 		break;
 	}
-	free_args(&a);
+	cli_group_free(&group, &a, a.args, a.nargs);
 	return r;
 }

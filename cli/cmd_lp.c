@@ -70,8 +70,8 @@ static const struct cli_option rows[] = {
 	{"is-super-empty", 'e', CLI_FLAG, ARG(empty), 0, L_DUMP, NULL,
 	 "(ignored, as lpdump ignores it)", 0, NULL},
 	{"partition", 'p', CLI_LIST, ARG(partitions), ARG(npartitions),
-	 L_UNPACK, "NAME", "only this partition; repeatable (default: all)",
-	 0, NULL},
+	 L_UNPACK, "NAME", "only this partition; repeatable (default: all)", 0,
+	 NULL},
 	{"slot", 'S', CLI_VALUE, ARG(unpack_slot), 0, L_UNPACK, "NUM",
 	 "metadata slot (default 0)", 0, NULL},
 	{"image", 'i', CLI_ABSENT, ARG(image), 0, L_UNPACK, "IMAGE",
@@ -107,14 +107,6 @@ static const struct cli_group group = {
 		   "image.\n\nSee fastverity(8) and docs/android.md.\n",
 	.usage_exit = EX_USAGE,
 };
-
-static void free_args(struct lp_args *a)
-{
-	cli_options_free(&table, a);
-	for (int i = 0; a->args && i < a->nargs; i++)
-		free((char *)a->args[i]);
-	free(a->args);
-}
 
 /* The library's last message on one line; returns code. */
 static int lib_fail(int code)
@@ -346,8 +338,8 @@ static int group_order(const fv_super *s, const struct fv_super_info *in,
 	for (size_t i = 0; !r && i < in->partitions; i++) {
 		struct named key = {
 			entry_of(s, FV_SUPER_PARTITION, i).partition.group, 0};
-		struct named *hit = bsearch(&key, g, in->groups, sizeof(*g),
-					    by_pointer);
+		struct named *hit =
+			bsearch(&key, g, in->groups, sizeof(*g), by_pointer);
 
 		p[i] = (struct keyed){hit ? hit->i : 0, i};
 	}
@@ -452,11 +444,14 @@ static int dump(struct lp_args *a)
 		return cli_error(-EINVAL,
 				 a->nargs ? "lp dump: give one super image"
 					  : "lp dump: must specify a super "
-					    "partition image"), EX_USAGE;
+					    "partition image"),
+		       EX_USAGE;
 	if (a->all && (a->slot || a->json))
-		return cli_error(-EINVAL, "lp dump: cannot specify both --all "
-					  "and %s",
-				 a->slot ? "--slot" : "--json"), EX_USAGE;
+		return cli_error(-EINVAL,
+				 "lp dump: cannot specify both --all "
+				 "and %s",
+				 a->slot ? "--slot" : "--json"),
+		       EX_USAGE;
 	if ((r = dump_slot(a->slot, &slot)))
 		return r;
 	r = fv_super_open(a->args[0], NULL, NULL, 0, slot, &s);
@@ -558,12 +553,12 @@ static int unpack(struct lp_args *a)
 	int r = 0;
 
 	if (a->nargs < 1 || a->nargs > 2)
-		return cli_error(-EINVAL, a->nargs
-						  ? "lp unpack: give a super "
-						    "image and an output "
-						    "directory"
-						  : "lp unpack: missing super "
-						    "image argument"), EX_USAGE;
+		return cli_error(-EINVAL, a->nargs ? "lp unpack: give a super "
+						     "image and an output "
+						     "directory"
+						   : "lp unpack: missing super "
+						     "image argument"),
+		       EX_USAGE;
 	image = a->args[0];
 	if (a->nargs == 2)
 		dir = a->args[1];
@@ -576,10 +571,12 @@ static int unpack(struct lp_args *a)
 		return cli_error(-EINVAL,
 				 "lp unpack: --slot: '%s' is not a valid "
 				 "unsigned number",
-				 a->unpack_slot), EX_USAGE;
+				 a->unpack_slot),
+		       EX_USAGE;
 	if (stat(image, &st) < 0)
 		return cli_error(-errno, "lp unpack: %s: %s", image,
-				 strerror(errno)), EX_OSERR;
+				 strerror(errno)),
+		       EX_OSERR;
 	if (fv_super_open(image, NULL, NULL, 0, slot, &s))
 		return lib_fail(EX_USAGE);
 	fv_super_info(s, &in);
@@ -673,14 +670,12 @@ int cli_lp_main(int argc, const char **argv)
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &s);
-	while (a.args && a.args[a.nargs])
-		a.nargs++;
+	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
 	if (r) {
-		free_args(&a);
+		cli_group_free(&group, &a, a.args, a.nargs);
 		return r < 0 ? EXIT_OK : r;
 	}
 	r = s->bit == L_DUMP ? dump(&a) : unpack(&a);
-	free_args(&a);
+	cli_group_free(&group, &a, a.args, a.nargs);
 	return r;
 }

@@ -91,14 +91,6 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_PARAMS,
 };
 
-static void free_args(struct ota_args *a)
-{
-	cli_options_free(&table, a);
-	for (int i = 0; a->args && i < a->nargs; i++)
-		free((char *)a->args[i]);
-	free(a->args);
-}
-
 /* A string for the terminal: control bytes as \xHH. */
 static void put_text(const char *s)
 {
@@ -504,11 +496,9 @@ int cli_ota_main(int argc, const char **argv)
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &s);
-	while (a.args && a.args[a.nargs])
-		a.nargs++;
+	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
 	if (r) {
-		free_args(&a);
+		cli_group_free(&group, &a, a.args, a.nargs);
 		return r < 0 ? EXIT_OK : r;
 	}
 	r = s->bit == O_INFO     ? info(&a)
@@ -516,7 +506,7 @@ int cli_ota_main(int argc, const char **argv)
 				 : extract(&a);
 	if (r && r != EXIT_VERIFY && a.json)
 		cli_json_final(r, NULL);
-	free_args(&a);
+	cli_group_free(&group, &a, a.args, a.nargs);
 	return r;
 }
 

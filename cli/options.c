@@ -614,12 +614,15 @@ static void group_help(const struct cli_group *g, const struct cli_sub *s)
 }
 
 int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
-		    void *base, const char ***rest, const struct cli_sub **sub)
+		    void *base, const char ***rest, int *nrest,
+		    const struct cli_sub **sub)
 {
 	const char *word = g->table->word;
 	int r;
 
 	*sub = NULL;
+	if (nrest)
+		*nrest = 0;
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-?") ||
 	    !strcmp(argv[1], "help")) {
 		group_list(g, argc < 2 ? stderr : stdout);
@@ -650,9 +653,20 @@ int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
 	}
 	r = cli_options_parse(g->table, (*sub)->bit, (*sub)->name, base,
 			      argc - 1, argv + 1, rest);
+	while (nrest && rest && *rest && (*rest)[*nrest])
+		(*nrest)++;
 	if (r < 0)
 		group_help(g, *sub);
 	return r;
+}
+
+void cli_group_free(const struct cli_group *g, void *base, const char **rest,
+		    int nrest)
+{
+	cli_options_free(g->table, base);
+	for (int i = 0; rest && i < nrest; i++)
+		free((char *)rest[i]);
+	free(rest);
 }
 
 void cli_options_print(const struct cli_table *t, unsigned action_bit)

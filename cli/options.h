@@ -111,10 +111,14 @@ struct cli_group {
 };
 
 /* argv[1] the subcommand of g, then its options into base (rest: its
- * arguments, as cli_options_parse): 0 and *sub to run; -1 after a help
- * (printed); or the exit code (the message printed). */
+ * arguments, as cli_options_parse, *nrest how many; both may be NULL):
+ * 0 and *sub to run; -1 after a help (printed); or the exit code (the
+ * message printed). Either way cli_group_free frees what it gave. */
 int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
-		    void *base, const char ***rest, const struct cli_sub **sub);
+		    void *base, const char ***rest, int *nrest,
+		    const struct cli_sub **sub);
+void cli_group_free(const struct cli_group *g, void *base, const char **rest,
+		    int nrest);
 
 /* fastverity's actions' table (cli/options.c). */
 extern const struct cli_table cli_main_options;
