@@ -462,6 +462,21 @@ out:
 	return r;
 }
 
+/* --partition's index in s (the slot's NAME_<slot> on an A/B image), or
+ * the exit code, said, s freed. */
+static int partition_at(const struct cli_opts *o, const char *image,
+			fv_super *s, int *i)
+{
+	int r;
+
+	if ((*i = fv_super_find(s, o->partition, NULL)) >= 0)
+		return 0;
+	r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s", image,
+		      o->partition, o->slot ? o->slot : "a");
+	fv_super_free(s);
+	return r;
+}
+
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
 	struct fv_super_partition p;
@@ -481,12 +496,8 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	if ((r = open_super(o, image, &s)))
 		return r;
 	/* the partition the device maps: NAME_<slot> on an A/B image */
-	if ((i = fv_super_find(s, o->partition, NULL)) < 0) {
-		r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s",
-			      image, o->partition, o->slot ? o->slot : "a");
-		fv_super_free(s);
+	if ((r = partition_at(o, image, s, &i)))
 		return r;
-	}
 	memset(&cp, 0, sizeof(cp));
 	/* the partition's Android image, read through the super image's
 	 * files (which stay open until the device holds them), judged by
@@ -532,12 +543,8 @@ int cli_super_partition_path(const struct cli_opts *o, const char *image,
 		return r;
 	/* the partition the device booting the slot maps: NAME_<slot> on
 	 * an A/B image (said when it is not the name given) */
-	if ((i = fv_super_find(s, o->partition, NULL)) < 0) {
-		r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s",
-			      image, o->partition, o->slot ? o->slot : "a");
-		fv_super_free(s);
+	if ((r = partition_at(o, image, s, &i)))
 		return r;
-	}
 	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
 	if (strchr(p.name, '/') || !strcmp(p.name, ".") ||
 	    !strcmp(p.name, "..")) {
