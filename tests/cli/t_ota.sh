@@ -176,6 +176,12 @@ check "  both bad" sh -c "grep -qx 'metadata_signature: bad' '$T/out' && grep -q
 cp ota/payload.bin p.bin && dd if=/dev/zero of=p.bin bs=1 seek=$((psize - 261)) count=256 conv=notrunc status=none
 check "a placeholder payload signature: exit 2" run_rc 2 $FV ota verify --cert="$CERT" p.bin
 check "  said" grep -qx "payload_signature: placeholder (not signed)" "$T/out"
+# bytes after the payload signature, which it does not cover: refused,
+# as update_engine and paycheck refuse a payload of another size
+cp ota/payload.bin pj.bin && printf 'JUNKJUNK' >>pj.bin
+check "bytes after the payload signature: exit 2" run_rc 2 $FV ota verify --cert="$CERT" pj.bin
+check "  said" grep -qx "payload_signature: bad (bytes after the payload signature, which it does not cover)" "$T/out"
+check "  verify PKG too" run_rc 2 $FV verify --trusted-cert="$CERT" pj.bin
 # signapk writes otacert deflated: read, inflated, its CRC-32 checked
 $PY - ota/ota.zip dfl.zip <<'PYEOF'
 import sys, zipfile
@@ -408,6 +414,7 @@ elif $PY -c 'import six' 2>/dev/null; then
 	check "  fastverity too" run_rc 0 $FV ota verify --source=dl/source dl/ota.zip
 	check "paycheck refuses the changed blob" sh -c "! $PC -c -t full td/payload.bin 2>&1 | grep -q 'data_sha256_hash.*does not match'; test \$? = 1"
 	check "  fastverity too" run_rc 2 $FV ota verify td/ota.zip
+	check "paycheck refuses bytes after the payload signature" sh -c "$PC -c -t full pj.bin 2>&1 | grep -q 'different from actual file size'"
 else
 	skip "paycheck: python3-six is not installed (make deps installs it)"
 fi

@@ -66,6 +66,10 @@ struct verity_ota_fact {
 enum verity_ota_verdict {
 	VERITY_OTA_SIG_NONE = 0, VERITY_OTA_SIG_PLACEHOLDER,
 	VERITY_OTA_SIG_GOOD, VERITY_OTA_SIG_BAD,
+	/* a good payload signature with bytes after it, which it does not
+	 * cover: update_engine (paycheck: "Used payload size different
+	 * from actual file size") refuses such a payload */
+	VERITY_OTA_SIG_TRAILING,
 };
 
 struct verity_ota {

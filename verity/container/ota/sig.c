@@ -234,6 +234,8 @@ int verity_ota_verify(struct verity_ota *o, const char *cert,
 		o->payload_verdict = m->has_signatures_offset
 					     ? verdict(key, p->payload_sig, dp)
 					     : VERITY_OTA_SIG_NONE;
+		if (o->payload_verdict == VERITY_OTA_SIG_GOOD && !p->ends_file)
+			o->payload_verdict = VERITY_OTA_SIG_TRAILING;
 		if (o->is_zip)
 			r = verity_ota_check_zip(o, cert ? key : NULL, dm, err);
 	}
