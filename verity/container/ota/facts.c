@@ -420,10 +420,10 @@ static void add_zip(struct verity_ota *o)
 
 static const char *verdict_word(enum verity_ota_verdict v)
 {
-	static const char *const w[] = {
-		"none", "placeholder (not signed)", "good", "bad",
-		"bad (bytes after the payload signature, which it does not "
-		"cover)"};
+	static const char trailing[] = "bad (bytes after the payload "
+				       "signature, which it does not cover)";
+	static const char *const w[] = {"none", "placeholder (not signed)",
+					"good", "bad", trailing};
 
 	return w[v];
 }
