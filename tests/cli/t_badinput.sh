@@ -100,6 +100,8 @@ rm -f vbmeta.img
 refuse "hash in a missing directory (exit 1, as veritysetup)" 1 "nodir/h: cannot create the hash image" "$FV" format data nodir/h
 mkdir adir
 refuse "a directory as data (exit 4, as veritysetup)" 4 "adir: a directory, not a regular file or block device" "$FV" format adir newhash
+refuse "a directory as the hash image (exit 4)" 4 "adir: cannot create the hash image: Is a directory" "$FV" format data adir
+refuse "a directory as the FEC file: named as one (exit 4)" 4 "adir: cannot create the FEC file: Is a directory" "$FV" format data newhash --fec-device=adir
 : >empty
 refuse "empty data device" 1 "empty: device is empty" "$FV" format empty newhash
 refuse "dump of a file without superblock" 1 "data: not a valid VERITY device" "$FV" dump data

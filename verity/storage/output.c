@@ -645,7 +645,9 @@ static int output_in_place(const char *path, const struct stat *st,
 {
 	/* the data's own storage, under any name (a loop device of the
 	 * file): written in place, where the overlap check sees it */
-	return !S_ISREG(st->st_mode) ||
+	/* (a directory is no output: verity_device_open_output names it
+	 * as what was to be written there) */
+	return (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) ||
 	       verity_path_same_storage(path, data_path) ||
 	       (offset && st->st_size > 0);
 }
