@@ -385,7 +385,13 @@ static void catch_signals(void)
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;
 		sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+		/* another of them waits while one is handled (it would
+		 * otherwise end the process between the two handlers'
+		 * removals); the same one ends it at once */
 		sigemptyset(&sa.sa_mask);
+		for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+			if (k != i)
+				sigaddset(&sa.sa_mask, sigs[k]);
 		(void)sigaction(sigs[i], &sa, NULL);
 	}
 }
