@@ -495,9 +495,9 @@ struct fv_slot_step {
 	int expected, followed;     /* a chain step */
 	uint64_t bytes; unsigned extents; size_t partition; /* a partition */
 };
-/* Called as each step begins (done 0) and ends (done 1). */
-typedef void (*fv_slot_fn)(void *ctx, const fv_slot *s, size_t step,
-			   int done);
+/* Called as each step begins (d 0) and ends (d 1; a vbmeta's twice when
+ * its descriptors are then refused: checked, as avbtool says). */
+typedef void (*fv_slot_fn)(void *ctx, const fv_slot *s, size_t step, int d);
 /* Walks req's set (0 whatever the steps found; *out: fv_slot_free, also
  * on error). Errors: EINVAL, ENODEV, ENOMEM. */
 int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
