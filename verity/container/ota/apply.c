@@ -137,8 +137,37 @@ static int put_zeros(struct cursor *c, uint64_t n, struct ht_error *err)
 	return 0;
 }
 
-/* One operation applied; a problem of the package: -EINVAL (err names
- * it). buf: its blob. */
+/* *b made at least n bytes (*cap its size). */
+static int grow(uint8_t **b, size_t *cap, uint64_t n, struct ht_error *err)
+{
+	uint8_t *q;
+
+	if (n <= *cap)
+		return 0;
+	if (!(q = realloc(*b, (size_t)n)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	*b = q;
+	*cap = (size_t)n;
+	return 0;
+}
+
+/* n bytes at p against the SHA-256 an operation states (none: 0). */
+static int hash_holds(const uint8_t *p, uint64_t n,
+		      const ProtobufCBinaryData *want, const char *what,
+		      const char *whose, const char *field,
+		      struct ht_error *err)
+{
+	uint8_t d[32];
+
+	if (want->len != 32)
+		return 0;
+	ht_sha256(p, (size_t)n, d);
+	return memcmp(d, want->data, 32)
+		       ? ht_fail(err, EINVAL, "%s: its %s is not its %s", what,
+				 whose, field)
+		       : 0;
+}
+
 /* Operation op's source: its src_extents of old (src_length bytes) into
  * *sb, checked against src_sha256_hash. */
 static int read_source(const struct verity_device *old, const install_op *op,
@@ -146,7 +175,6 @@ static int read_source(const struct verity_device *old, const install_op *op,
 		       uint64_t *slen, struct ht_error *err)
 {
 	uint64_t n = 0;
-	uint8_t d[32];
 	int r;
 
 	for (size_t k = 0; k < op->n_src_extents; k++) {
@@ -163,14 +191,8 @@ static int read_source(const struct verity_device *old, const install_op *op,
 	}
 	if (!n)
 		return ht_fail(err, EINVAL, "%s: no src_extents", what);
-	if (n > *scap) {
-		uint8_t *q = realloc(*sb, (size_t)n);
-
-		if (!q)
-			return ht_fail(err, ENOMEM, "out of memory");
-		*sb = q;
-		*scap = (size_t)n;
-	}
+	if ((r = grow(sb, scap, n, err)))
+		return r;
 	n = 0;
 	for (size_t k = 0; k < op->n_src_extents; k++) {
 		uint64_t at = op->src_extents[k]->start_block * bs;
@@ -185,18 +207,15 @@ static int read_source(const struct verity_device *old, const install_op *op,
 			return r;
 		n += l;
 	}
-	if (op->src_sha256_hash.len == 32) {
-		ht_sha256(*sb, (size_t)n, d);
-		if (memcmp(d, op->src_sha256_hash.data, 32))
-			return ht_fail(err, EINVAL,
-				       "%s: its source data is not its "
-				       "src_sha256_hash",
-				       what);
-	}
+	if ((r = hash_holds(*sb, n, &op->src_sha256_hash, what,
+			    "source data", "src_sha256_hash", err)))
+		return r;
 	*slen = n;
 	return 0;
 }
 
+/* One operation applied; a problem of the package: -EINVAL (err names
+ * it). buf: its blob. */
 static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
 		    struct sink *s, const struct verity_device *old,
 		    uint8_t **buf, size_t *cap, uint8_t **sb, size_t *scap,
@@ -209,7 +228,6 @@ static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
 	uint64_t out = 0, len = op->has_data_length ? op->data_length : 0;
 	uint64_t got = 0;
 	char what[512];
-	uint8_t d[32];
 	int r;
 
 	snprintf(what, sizeof(what), "%s: operation %zu (%s)", s->what, i,
@@ -232,28 +250,17 @@ static int apply_op(struct verity_ota *o, const install_op *op, size_t i,
 			       "%s: data_length %llu: over %u MiB, refused",
 			       what, (unsigned long long)len,
 			       VERITY_OTA_MAX_OP >> 20);
-	if (len > *cap) {
-		uint8_t *nb = realloc(*buf, (size_t)len);
-
-		if (!nb)
-			return ht_fail(err, ENOMEM, "out of memory");
-		*buf = nb;
-		*cap = (size_t)len;
-	}
+	if ((r = grow(buf, cap, len, err)))
+		return r;
 	if (len && (r = verity_ota_src_read(&o->src,
 					    p->at + p->blobs + op->data_offset,
 					    *buf, (size_t)len, err)))
 		return r;
-	if (op->data_sha256_hash.len == 32) {
-		ht_sha256(*buf, (size_t)len, d);
-		if (memcmp(d, op->data_sha256_hash.data, 32))
-			return ht_fail(err, EINVAL,
-				       "%s: its data is not its "
-				       "data_sha256_hash",
-				       what);
-	} else if (len) {
+	if ((r = hash_holds(*buf, len, &op->data_sha256_hash, what, "data",
+			    "data_sha256_hash", err)))
+		return r;
+	if (op->data_sha256_hash.len != 32 && len)
 		o->unhashed++;
-	}
 	switch (op->type) {
 	case CHROMEOS_UPDATE_ENGINE__INSTALL_OPERATION__TYPE__REPLACE:
 		if ((r = put(&c, *buf, (size_t)len, err)))
@@ -632,14 +639,8 @@ static void make_op(struct worker *w, size_t i)
 	ms.mem_base = base == UINT64_MAX ? 0 : base;
 	ms.mem_len = 0;
 	sl->r = 0;
-	if (len != UINT64_MAX && len > sl->cap) {
-		uint8_t *q = realloc(sl->buf, (size_t)len);
-
-		if (!q)
-			sl->r = ht_fail(&sl->err, ENOMEM, "out of memory");
-		else
-			sl->buf = q, sl->cap = (size_t)len;
-	}
+	if (len != UINT64_MAX)
+		sl->r = grow(&sl->buf, &sl->cap, len, &sl->err);
 	if (!sl->r && len != UINT64_MAX && len) {
 		ms.mem = sl->buf;
 		ms.mem_len = len;
