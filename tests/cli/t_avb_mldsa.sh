@@ -316,7 +316,10 @@ if command -v softhsm2-util >/dev/null && softhsm2-util --init-token --free --la
 		--algorithm SHA256_RSA2048 --key "$URI;pin-value=1234" --rollback_index 3
 	avbtool make_vbmeta_image --output pem.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" --rollback_index 3
 	check "  the PEM key's bytes" cmp -s tok.img pem.img
-	check "  no PIN: one line saying where it goes" run_rc 1 avbtool make_vbmeta_image --output tok2.img --algorithm SHA256_RSA2048 --key "$URI"
+	# (a refused login leaves libp11's engine state allocated, which the
+	# leak check cannot name: tests/asan/lsan.supp; this run skips it)
+	check "  no PIN: one line saying where it goes" run_rc 1 env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		"$FV" avb make_vbmeta_image --output tok2.img --algorithm SHA256_RSA2048 --key "$URI"
 	check "  pin-value named" grep -q "give it in the URI: ...;pin-value=PIN" "$T/err"
 else
 	skip "an RSA key in a SoftHSM token (softhsm2 cannot be set up here)"
