@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/super.h"
 #include "cli/text.h"
@@ -168,274 +169,18 @@ static struct fv_super_entry entry_of(const fv_super *s,
 
 /* The notes of a copy read from its backup, on stderr (lpdump says
  * nothing of them; its stdout stays its own). */
-static void notes(const fv_super *s, const struct fv_super_info *in)
+static void notes(const fv_super *s)
 {
-	for (size_t i = 0; i < in->notes; i++)
+	struct fv_super_info in = {.size = sizeof(in)};
+
+	fv_super_info(s, &in);
+	for (size_t i = 0; i < in.notes; i++)
 		fprintf(stderr, "fastverity: warning: %s\n",
 			entry_of(s, FV_SUPER_NOTE, i).note);
 }
 
-/* ---- dump -j: lpdump's JSON, protobuf's JSON printer's text ---- */
-
-/* A string as protobuf's JSON printer writes it. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\b':
-			fputs("\\b", stdout);
-			break;
-		case '\f':
-			fputs("\\f", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (c < 0x20 || c == '<' || c == '>' || c == 0x7f)
-				printf("\\u%04x", c);
-			else
-				putchar(c);
-		}
-	}
-	putchar('"');
-}
-
-/* The JSON writer's state: one level per open object or array, each
- * knowing whether it has a member yet. */
-struct jw {
-	int level;
-	int first[8];
-};
-
-static void jw_newline(const struct jw *w)
-{
-	putchar('\n');
-	for (int i = 0; i < w->level; i++)
-		putchar(' ');
-}
-
-/* Before a member (name NULL: an array's item). */
-static void jw_prefix(struct jw *w, const char *name)
-{
-	if (!w->first[w->level])
-		putchar(',');
-	w->first[w->level] = 0;
-	jw_newline(w);
-	if (name)
-		printf("\"%s\": ", name);
-}
-
-static void jw_open(struct jw *w, const char *name, char c)
-{
-	jw_prefix(w, name);
-	putchar(c);
-	w->first[++w->level] = 1;
-}
-
-static void jw_close(struct jw *w, char c)
-{
-	int had = !w->first[w->level];
-
-	w->level--;
-	if (had)
-		jw_newline(w);
-	putchar(c);
-}
-
-/* proto3's defaults (0, "", false) are left out; a uint64 is a string. */
-static void jw_string(struct jw *w, const char *name, const char *v)
-{
-	if (!*v)
-		return;
-	jw_prefix(w, name);
-	json_str(v);
-}
-
-static void jw_u64(struct jw *w, const char *name, uint64_t v)
-{
-	if (!v)
-		return;
-	jw_prefix(w, name);
-	printf("\"%" PRIu64 "\"", v);
-}
-
-struct named {
-	const char *name;
-	size_t i;
-};
-
-static int by_name(const void *x, const void *y)
-{
-	const struct named *a = x, *b = y;
-	int c = strcmp(a->name, b->name);
-
-	return c ? c : (a->i > b->i) - (a->i < b->i);
-}
-
-static int by_pointer(const void *x, const void *y)
-{
-	uintptr_t a = (uintptr_t)((const struct named *)x)->name,
-		  b = (uintptr_t)((const struct named *)y)->name;
-
-	return (a > b) - (a < b);
-}
-
-/* A partition and its group's index. */
-struct keyed {
-	size_t group, i;
-};
-
-static int by_group(const void *x, const void *y)
-{
-	const struct keyed *a = x, *b = y;
-
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
-/* The partitions by their group (each group's in the table's order),
- * as liblp's builder lists them: into order (in->partitions). 0; 1 when
- * two groups share a name (the builder refuses the metadata); -1. */
-static int group_order(const fv_super *s, const struct fv_super_info *in,
-		       size_t *order)
-{
-	struct named *g = calloc(in->groups + 1, sizeof(*g));
-	struct keyed *p = calloc(in->partitions + 1, sizeof(*p));
-	int r = 0;
-
-	if (!g || !p) {
-		free(g);
-		free(p);
-		return -1;
-	}
-	for (size_t i = 0; i < in->groups; i++)
-		g[i] = (struct named){entry_of(s, FV_SUPER_GROUP, i).group.name,
-				      i};
-	qsort(g, in->groups, sizeof(*g), by_name);
-	for (size_t i = 1; i < in->groups; i++)
-		if (!strcmp(g[i].name, g[i - 1].name))
-			r = 1;
-	/* a partition's group is the group entry's own name (the same
-	 * pointer): found by it */
-	qsort(g, in->groups, sizeof(*g), by_pointer);
-	for (size_t i = 0; !r && i < in->partitions; i++) {
-		struct named key = {
-			entry_of(s, FV_SUPER_PARTITION, i).partition.group, 0};
-		struct named *hit =
-			bsearch(&key, g, in->groups, sizeof(*g), by_pointer);
-
-		p[i] = (struct keyed){hit ? hit->i : 0, i};
-	}
-	if (!r) {
-		qsort(p, in->partitions, sizeof(*p), by_group);
-		for (size_t i = 0; i < in->partitions; i++)
-			order[i] = p[i].i;
-	}
-	free(g);
-	free(p);
-	return r;
-}
-
-/* lpdump -j: the partitions (by group), the groups, the block devices,
- * as protobuf prints DynamicPartitionsDeviceInfoProto with whitespace
- * (one space a level, proto3's defaults left out, uint64s as strings;
- * on a host no property sets "enabled" or "retrofit"). */
-static int dump_json(const fv_super *s)
-{
-	struct fv_super_info in = {.size = sizeof(in)};
-	struct jw w = {0, {1}};
-	size_t *order;
-	int r;
-
-	if (!s) {
-		fputs("{}\n", stdout);
-		return 0;
-	}
-	fv_super_info(s, &in);
-	if (!(order = calloc(in.partitions + 1, sizeof(*order))))
-		return cli_error(-ENOMEM, "out of memory");
-	if ((r = group_order(s, &in, order))) {
-		free(order);
-		if (r < 0)
-			return cli_error(-ENOMEM, "out of memory");
-		fputs("fastverity: warning: two groups share a name (liblp's "
-		      "builder refuses the metadata): lpdump prints {}\n",
-		      stderr);
-		fputs("{}\n", stdout);
-		return 0;
-	}
-	putchar('{');
-	w.first[++w.level] = 1;
-	if (in.partitions) {
-		jw_open(&w, "partitions", '[');
-		for (size_t k = 0; k < in.partitions; k++) {
-			struct fv_super_partition p =
-				entry_of(s, FV_SUPER_PARTITION, order[k])
-					.partition;
-
-			jw_open(&w, NULL, '{');
-			jw_string(&w, "name", p.name);
-			jw_string(&w, "group_name", p.group);
-			jw_prefix(&w, "is_dynamic");
-			fputs("true", stdout);
-			jw_u64(&w, "size", p.bytes);
-			jw_close(&w, '}');
-		}
-		jw_close(&w, ']');
-	}
-	if (in.groups) {
-		jw_open(&w, "groups", '[');
-		for (size_t i = 0; i < in.groups; i++) {
-			struct fv_super_group g =
-				entry_of(s, FV_SUPER_GROUP, i).group;
-
-			jw_open(&w, NULL, '{');
-			jw_string(&w, "name", g.name);
-			jw_u64(&w, "maximum_size", g.max_size);
-			jw_close(&w, '}');
-		}
-		jw_close(&w, ']');
-	}
-	jw_open(&w, "block_devices", '[');
-	for (size_t i = 0; i < in.block_devices; i++) {
-		struct fv_super_block_device b =
-			entry_of(s, FV_SUPER_BLOCK_DEVICE, i).block_device;
-
-		jw_open(&w, NULL, '{');
-		jw_string(&w, "name", b.name);
-		jw_u64(&w, "size", b.bytes);
-		jw_u64(&w, "block_size", in.logical_block_size);
-		jw_u64(&w, "alignment", b.alignment);
-		jw_u64(&w, "alignment_offset", b.alignment_offset);
-		jw_close(&w, '}');
-	}
-	jw_close(&w, ']');
-	jw_close(&w, '}');
-	putchar('\n');
-	free(order);
-	return 0;
-}
-
 static int dump(struct lp_args *a)
 {
-	struct fv_super_info in = {.size = sizeof(in)};
 	fv_super *s = NULL;
 	uint32_t slot;
 	int r;
@@ -454,54 +199,38 @@ static int dump(struct lp_args *a)
 		       EX_USAGE;
 	if ((r = dump_slot(a->slot, &slot)))
 		return r;
-	r = fv_super_open(a->args[0], NULL, NULL, 0, slot, &s);
-	/* -j needs no metadata (lpdump's rule): a warning and {} */
-	if (a->json) {
-		if (r) {
-			char msg[1024];
-
-			cli_lib_say(msg, sizeof(msg));
-			fprintf(stderr,
-				"fastverity: warning: failed to read "
-				"metadata: %s\n",
-				msg);
-			s = NULL;
-		} else {
-			fv_super_info(s, &in);
-			notes(s, &in);
-		}
-		r = dump_json(s);
-		fv_super_free(s);
-		return r;
-	}
-	if (r)
-		return lib_fail(EX_NOINPUT);
-	fv_super_info(s, &in);
-	notes(s, &in);
 	if (a->size_only) {
-		struct fv_super_block_device b =
-			entry_of(s, FV_SUPER_BLOCK_DEVICE, 0).block_device;
-
-		printf("%" PRIu64 "\n", b.first_sector * 512);
+		if (fv_super_open(a->args[0], NULL, NULL, 0, slot, &s))
+			return lib_fail(EX_NOINPUT);
+		notes(s);
+		printf("%" PRIu64 "\n",
+		       entry_of(s, FV_SUPER_BLOCK_DEVICE, 0)
+				       .block_device.first_sector *
+			       512);
 		fv_super_free(s);
 		return 0;
 	}
-	cli_super_text(stdout, s, &in);
-	for (uint32_t k = 1; a->all && k < in.metadata_slot_count; k++) {
-		struct fv_super_info ik = {.size = sizeof(ik)};
-		fv_super *sk;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_LPDUMP,
+		.image = a->args[0],
+		.json = a->json,
+		.slot = slot,
+		.all = a->all});
+	if (!r)
+		return 0;
+	/* -j needs no metadata (lpdump's rule): a warning and {} */
+	if (a->json) {
+		char msg[1024];
 
-		/* (lpdump passes over a slot it cannot read) */
-		if (fv_super_open(a->args[0], NULL, NULL, 0, k, &sk))
-			continue;
-		fv_super_info(sk, &ik);
-		notes(sk, &ik);
-		putchar('\n');
-		cli_super_text(stdout, sk, &ik);
-		fv_super_free(sk);
+		cli_lib_say(msg, sizeof(msg));
+		fprintf(stderr,
+			"fastverity: warning: failed to read metadata: %s\n",
+			msg);
+		fputs("{}\n", stdout);
+		return 0;
 	}
-	fv_super_free(s);
-	return 0;
+	return lib_fail(EX_NOINPUT);
 }
 
 /* ---- unpack: lpunpack ---- */
@@ -580,7 +309,7 @@ static int unpack(struct lp_args *a)
 	if (fv_super_open(image, NULL, NULL, 0, slot, &s))
 		return lib_fail(EX_USAGE);
 	fv_super_info(s, &in);
-	notes(s, &in);
+	notes(s);
 	if (!(want = calloc(in.partitions + 1, 1))) {
 		r = cli_error(-ENOMEM, "out of memory");
 		goto out;

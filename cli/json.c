@@ -1,6 +1,7 @@
 /* The --json document (cli/json.h). */
 #include "cli/json.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,4 +331,73 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 			 ? cli_json_str(rep.signature_warning)
 			 : NULL);
 	return j;
+}
+
+/* fv_show's items as the command prints them, the same for every kind:
+ * text and warnings as they come, the --json document built and printed
+ * once whole (never a part of one). */
+struct shown {
+	json_object *doc, *at[16];
+	int depth;
+};
+
+static int shown_item(void *ctx, const struct fv_item *it)
+{
+	struct shown *s = ctx;
+	json_object *v = NULL, *up = s->depth ? s->at[s->depth - 1] : NULL;
+
+	switch (it->kind) {
+	case FV_ITEM_TEXT:
+		fputs(it->text, stdout);
+		return 0;
+	case FV_ITEM_WARNING:
+		fprintf(stderr, "fastverity: warning: %s\n", it->text);
+		return 0;
+	case FV_ITEM_END:
+		s->depth -= s->depth > 0;
+		return 0;
+	case FV_ITEM_STRING:
+		v = cli_json_str(it->text);
+		break;
+	case FV_ITEM_UINT:
+		v = json_object_new_uint64(it->u);
+		break;
+	case FV_ITEM_BOOL:
+		v = json_object_new_boolean(it->u != 0);
+		break;
+	case FV_ITEM_NULL:
+		break;
+	case FV_ITEM_OBJECT:
+	case FV_ITEM_ARRAY:
+		if (s->depth == (int)(sizeof(s->at) / sizeof(s->at[0])))
+			return -EOVERFLOW;
+		v = it->kind == FV_ITEM_OBJECT ? json_object_new_object()
+					       : json_object_new_array();
+		s->at[s->depth++] = v;
+		if (!up) {
+			json_object_put(s->doc);
+			s->doc = v;
+			return 0;
+		}
+		break;
+	}
+	if (!up)
+		return json_object_put(v), 0;
+	if (it->key)
+		json_object_object_add(up, it->key, v);
+	else
+		json_object_array_add(up, v);
+	return 0;
+}
+
+int cli_show(const struct fv_show_request *q)
+{
+	struct shown s = {0};
+	int r = fv_show(q, shown_item, &s);
+
+	if (!r && s.doc)
+		cli_json_print(s.doc);
+	else
+		json_object_put(s.doc);
+	return r;
 }

@@ -13,9 +13,6 @@ int cli_block_devices(const struct cli_opts *o, const char ***names,
 		      const char ***files);
 void cli_block_devices_free(const struct cli_opts *o, const char **names,
 			    const char **files);
-/* lpdump's text of the metadata slot s holds (in: its fv_super_info),
- * into f. */
-void cli_super_text(FILE *f, const fv_super *s, const struct fv_super_info *in);
 /* dump: the metadata as lpdump shows it (text or --json), every slot's
  * (or --slot's). */
 int cli_super_dump(struct cli_opts *o, const char *image);

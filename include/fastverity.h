@@ -207,8 +207,7 @@ struct fv_avb_header {
 	uint64_t header_size, auth_size, aux_size; /* the three blocks */
 	const char *algorithm, *public_key_sha1; /* "SHA256_RSA4096"; "" */
 	uint64_t rollback_index; unsigned flags, rollback_index_location;
-	const char *release;
-};
+	const char *release; };
 /* What the image is (its hashtree descriptor's, if any); pointers into a. */
 struct fv_avb_info {
 	size_t size; /* sizeof(struct fv_avb_info), set by the caller */
@@ -258,15 +257,10 @@ struct fv_avb_chain_partition {
 };
 /* Descriptor i: tag, bytes, the tag's structure. Errors: EINVAL. */
 struct fv_avb_descriptor {
-	size_t size; /* sizeof(struct fv_avb_descriptor), set by the caller */
-	uint64_t tag, bytes;
-	union {
-		struct fv_avb_property property;
-		struct fv_avb_hashtree hashtree;
-		struct fv_avb_hash hash;
-		struct fv_avb_kernel_cmdline kernel_cmdline;
-		struct fv_avb_chain_partition chain_partition;
-	};
+	size_t size; uint64_t tag, bytes; /* size: set by the caller */
+	union { struct fv_avb_property property; struct fv_avb_hash hash;
+		struct fv_avb_hashtree hashtree; struct fv_avb_chain_partition
+		chain_partition; struct fv_avb_kernel_cmdline kernel_cmdline; };
 };
 int fv_avb_descriptor(const fv_avb *a, size_t i, struct fv_avb_descriptor *d);
 /* The image descriptor i describes (fv_free). Errors: EINVAL, ENOMEM. */
@@ -377,18 +371,12 @@ struct fv_super_info {
 	unsigned major, minor; uint32_t header_size, tables_size, header_flags;
 	uint32_t metadata_max_size, metadata_slot_count, logical_block_size;
 	unsigned slot; int geometry_backup, metadata_backup, sparse;
-	uint64_t image_size;
-	size_t partitions, extents, groups, block_devices, notes;
+	uint64_t image_size; size_t partitions, extents, groups, block_devices, notes;
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_super_info(const fv_super *s, struct fv_super_info *info);
-/* Partition attributes; the entries (fv_super_entry): flags 1 suffixed */
-#define FV_LP_READONLY      (1u << 0)
-#define FV_LP_SLOT_SUFFIXED (1u << 1)
-#define FV_LP_UPDATED       (1u << 2)
-#define FV_LP_DISABLED      (1u << 3)
 struct fv_super_partition {
-	size_t size; const char *name; uint32_t attributes; /* FV_LP_* */
+	size_t size; const char *name; uint32_t attributes; /* liblp's */
 	const char *group; uint64_t bytes; uint32_t first_extent, num_extents;
 };
 struct fv_super_extent {
@@ -412,12 +400,9 @@ enum fv_super_kind {
 struct fv_super_entry {
 	size_t size; /* sizeof(struct fv_super_entry), set by the caller */
 	enum fv_super_kind kind;
-	union {
-		struct fv_super_partition partition;
+	union { struct fv_super_partition partition; const char *note;
 		struct fv_super_extent extent; struct fv_super_group group;
-		struct fv_super_block_device block_device;
-		const char *note;
-	};
+		struct fv_super_block_device block_device; };
 };
 int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		   struct fv_super_entry *e);
@@ -430,6 +415,21 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
  * Errors: fv_open's, ENODATA (empty), ENOMSG (not an Android image). */
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
+/* --- what dump and lp dump show: items, in order, to a visitor ------- */
+enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
+	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,
+	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END,
+};
+struct fv_item { enum fv_item_kind kind; const char *key, *text; uint64_t u; };
+typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
+enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2 }; /* dump; lp */
+struct fv_show_request { /* names, files, n: fv_super_open's */
+	size_t size; enum fv_show_what what; const char *image; int json;
+	const char *const *names, *const *files; size_t n; unsigned slot;
+	int all; /* every metadata slot after slot */
+};
+/* Errors: fv_super_open's; fn's non-zero return, as it is. */
+int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
  * against the anchor; signed, no anchor: the signer not checked. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "verity/android/android.h"
+#include "verity/android/show.h"
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
@@ -35,7 +36,6 @@
 #include "verity/storage/output.h"
 #include "verity/tree/superblock.h"
 #include "verity/policy/trust.h"
-
 
 /* What the shared library exports. */
 #define API __attribute__((visibility("default")))
@@ -83,7 +83,6 @@ extern _Thread_local struct ht_error verity_api_last;
 
 /* What check does with a pair. */
 enum check_op { CHECK_VERIFY, CHECK_REPAIR };
-
 
 /* The pairs the door acts on are held pairs (verity/pairs/). */
 typedef struct verity_held fv_pair;
@@ -159,7 +158,6 @@ struct fv_image {
 	size_t ncerts;
 };
 
-
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
 void verity_api_params_out(const struct verity_params *in, fv_params *out);
@@ -198,8 +196,8 @@ int verity_api_avb_unpaired(const fv_avb *a);
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 /* fv_file's FV_FILE_SUPER_EXTRACT: partition name of metadata slot slot
  * of the super image at image written whole to out (crash-safe). */
-int verity_api_super_extract(const char *image, uint64_t slot,
-			     const char *name, const char *out);
+int verity_api_super_extract(const char *image, uint64_t slot, const char *name,
+			     const char *out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
 /* The trust policy (docs/trust.md) is asked by the door alone, once for
  * each thing it judges: fv_open for each pair of an image (and an
@@ -219,8 +217,8 @@ enum avb_judgement {
  * bytes, read from the file key_path names): 0 and a->trust, or the
  * refusal (this thread's message) and *why. */
 int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
-			   const char *key_path, const uint8_t *key,
-			   size_t len, int writes, enum avb_judgement *why);
+			   const char *key_path, const uint8_t *key, size_t len,
+			   int writes, enum avb_judgement *why);
 int verity_api_set_string(char **dst, const char *s);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------

@@ -223,8 +223,8 @@ static int all_zero(const uint8_t *p, size_t n)
 /* Partition i of s copied whole into out: a temporary file (unnamed
  * until the commit) renamed over out once every byte is written and
  * flushed, so that an interrupted run leaves no part of it. */
-static int extract_to(const struct verity_super *s, uint32_t i,
-		      const char *out, struct ht_error *err)
+static int extract_to(const struct verity_super *s, uint32_t i, const char *out,
+		      struct ht_error *err)
 {
 	const uint64_t size = s->m.p[i].size;
 	struct verity_extents x;
@@ -244,8 +244,8 @@ static int extract_to(const struct verity_super *s, uint32_t i,
 		verity_extents_free(&x);
 		return r;
 	}
-	if ((r = verity_device_open_output(&dev, out, "a partition image",
-					   0644, err)))
+	if ((r = verity_device_open_output(&dev, out, "a partition image", 0644,
+					   err)))
 		goto out;
 	if (!(buf = malloc(EXTRACT_CHUNK))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
@@ -276,22 +276,21 @@ out:
 	return r;
 }
 
-int verity_api_super_extract(const char *image, uint64_t slot,
-			     const char *name, const char *out)
+int verity_api_super_extract(const char *image, uint64_t slot, const char *name,
+			     const char *out)
 {
 	struct verity_super s;
 	struct ht_error err;
 	int r, i;
 
 	if (slot > LP_MAX_SLOTS)
-		return verity_api_fail(EINVAL, "%s: metadata slot %llu",
-				       image, (unsigned long long)slot);
+		return verity_api_fail(EINVAL, "%s: metadata slot %llu", image,
+				       (unsigned long long)slot);
 	if ((r = verity_super_open(&s, image, NULL, NULL, 0, (uint32_t)slot,
 				   &err)))
 		return verity_api_keep(r, &err);
 	if ((i = verity_lp_find(&s.m, name)) < 0) {
-		r = verity_api_fail(ENOENT, "%s: no partition %s", image,
-				    name);
+		r = verity_api_fail(ENOENT, "%s: no partition %s", image, name);
 		goto out;
 	}
 	/* the image and its other block devices are read, never written
@@ -314,4 +313,24 @@ int verity_api_super_extract(const char *image, uint64_t slot,
 out:
 	verity_super_close(&s);
 	return r;
+}
+
+API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
+{
+	struct fv_show_request in;
+	struct show sh = {fn, ctx, 0, 0};
+	struct ht_error err;
+	int r;
+
+	NEED(fn);
+	TAKE(in, q, all);
+	NEED(in.image);
+	if (in.what != FV_SHOW_SUPER && in.what != FV_SHOW_LPDUMP)
+		return verity_api_fail(EINVAL, "fv_show: no kind %u",
+				       (unsigned)in.what);
+	sh.json = in.json;
+	/* the visitor's own return is handed back as it is */
+	if (!(r = verity_android_show(&in, &sh, &err)) || r == sh.r)
+		return r;
+	return verity_api_keep(r, &err);
 }

@@ -1,0 +1,86 @@
+/* The items of fv_show (verity/show/show.h). */
+#include "verity/show/show.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+static void give(struct show *s, enum fv_item_kind kind, const char *key,
+		 const char *text, uint64_t u)
+{
+	struct fv_item it = {kind, key, text, u};
+
+	if (!s->r)
+		s->r = s->fn(s->ctx, &it);
+}
+
+void verity_show_text(struct show *s, const char *text)
+{
+	if (!text) {
+		if (!s->r)
+			s->r = -ENOMEM;
+		return;
+	}
+	give(s, FV_ITEM_TEXT, NULL, text, 0);
+}
+
+int verity_show_stream(struct show *s, FILE *f, char **buf)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad) {
+		free(*buf);
+		*buf = NULL;
+		return s->r ? s->r : (s->r = -ENOMEM);
+	}
+	verity_show_text(s, *buf);
+	free(*buf);
+	*buf = NULL;
+	return s->r;
+}
+
+void verity_show_warning(struct show *s, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	give(s, FV_ITEM_WARNING, NULL, line, 0);
+}
+
+void verity_show_str(struct show *s, const char *key, const char *v)
+{
+	give(s, v ? FV_ITEM_STRING : FV_ITEM_NULL, key, v, 0);
+}
+
+void verity_show_u64(struct show *s, const char *key, uint64_t v)
+{
+	give(s, FV_ITEM_UINT, key, NULL, v);
+}
+
+void verity_show_bool(struct show *s, const char *key, int v)
+{
+	give(s, FV_ITEM_BOOL, key, NULL, v != 0);
+}
+
+void verity_show_null(struct show *s, const char *key)
+{
+	give(s, FV_ITEM_NULL, key, NULL, 0);
+}
+
+void verity_show_object(struct show *s, const char *key)
+{
+	give(s, FV_ITEM_OBJECT, key, NULL, 0);
+}
+
+void verity_show_array(struct show *s, const char *key)
+{
+	give(s, FV_ITEM_ARRAY, key, NULL, 0);
+}
+
+void verity_show_end(struct show *s)
+{
+	give(s, FV_ITEM_END, NULL, NULL, 0);
+}

@@ -1,0 +1,39 @@
+/* What dump, info and lp dump show, handed to the caller's visitor as
+ * items (include/fastverity.h, fv_show): text as the tool the user knows
+ * prints it, warnings, or the members of a --json document. The library
+ * never prints; a describer writes here and the command prints what it
+ * is given, the same way for every container. */
+#ifndef FV_SHOW_H
+#define FV_SHOW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "include/fastverity.h"
+
+struct show {
+	fv_item_fn fn;
+	void *ctx;
+	int json; /* the --json document is wanted, not the text */
+	int r;    /* the first non-zero return of fn; nothing is handed on
+		   * after it */
+};
+
+/* Text, as it is (a NUL-terminated buffer; NULL: out of memory). */
+void verity_show_text(struct show *s, const char *text);
+/* The text a FILE of open_memstream's holds, handed on, and the FILE
+ * closed and freed: ENOMEM when it could not be written. */
+int verity_show_stream(struct show *s, FILE *f, char **buf);
+/* One warning line (no "fastverity: warning: " prefix, no newline). */
+void verity_show_warning(struct show *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Members of the --json document (key NULL in an array). */
+void verity_show_str(struct show *s, const char *key, const char *v);
+void verity_show_u64(struct show *s, const char *key, uint64_t v);
+void verity_show_bool(struct show *s, const char *key, int v);
+void verity_show_null(struct show *s, const char *key);
+void verity_show_object(struct show *s, const char *key);
+void verity_show_array(struct show *s, const char *key);
+void verity_show_end(struct show *s);
+
+#endif
