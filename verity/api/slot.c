@@ -38,8 +38,8 @@ static int judge(void *ctx, struct verity_android *a, enum verity_anchor anchor,
 	int r;
 
 	(void)ctx;
-	r = verity_api_avb_verdict(verity_api_avb_of(a), anchor, key_path,
-				   key, len, 0, &j);
+	r = verity_api_avb_verdict(verity_api_avb_of(a), anchor, key_path, key,
+				   len, 0, &j);
 	*why = j == AVB_OTHER_KEY ? SLOT_OTHER_KEY
 	       : j == AVB_REFUSED ? SLOT_REFUSED_BY_POLICY
 				  : SLOT_JUDGED;
@@ -113,16 +113,17 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	*out = s;
 	s->fn = fn;
 	s->ctx = ctx;
-	if ((r = verity_api_container_of(req->image, req->container,
-					 &ask.kind)))
+	if ((r = verity_api_keep(verity_container_named(req->image,
+							req->container,
+							&ask.kind, &err),
+				 &err)))
 		return r;
 	if (req->key && (req->flags & FV_SLOT_CHECK) &&
 	    (r = verity_api_keep(verity_sigkey_file_blob(req->key, &key,
 							 &ask.key_len, &err),
 				 &err)))
 		return r;
-	if (req->nexpected &&
-	    !(x = calloc(req->nexpected, sizeof(*x)))) {
+	if (req->nexpected && !(x = calloc(req->nexpected, sizeof(*x)))) {
 		free(key);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
@@ -205,8 +206,7 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	full.parent = st->parent;
 	full.name = st->name;
 	full.path = st->path;
-	full.avb = st->avb ? verity_api_avb_of(
-				     (struct verity_android *)st->avb)
+	full.avb = st->avb ? verity_api_avb_of((struct verity_android *)st->avb)
 			   : NULL;
 	full.descriptor = st->descriptor;
 	full.trust = (enum fv_trust)st->trust;
