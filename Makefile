@@ -27,7 +27,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
            verity/tree/update.c verity/tree/update_parity.c \
-           verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c \
+           verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c verity/fsverity/request.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c verity/sign/scheme.c \
