@@ -44,7 +44,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/android/android.c verity/android/write.c verity/android/request.c verity/slot/walk.c verity/files/files.c verity/pairs/held.c verity/image/image.c \
            verity/ops/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
            verity/files/ask.c verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
-           verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
+           verity/bench/request.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
