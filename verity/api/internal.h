@@ -197,26 +197,6 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
-/* The trust policy (docs/trust.md) is asked by the door alone, once for
- * each thing it judges: fv_open for each pair of an image (and an
- * Android image's vbmeta), fv_slot_verify for each vbmeta it walks.
- * The actions act on that verdict, kept on the pair. */
-/* How an Android image's vbmeta was judged: the failure, so that each
- * caller says it in its own words (the thread's message has the
- * library's). */
-enum avb_judgement {
-	AVB_JUDGED,    /* 0: a->trust says what is trusted */
-	AVB_REFUSED,   /* the trust policy refused the request */
-	AVB_OTHER_KEY, /* signed, by another key than the one given */
-};
-/* a's vbmeta (its own signature checked when it was read) judged for
- * anchor and whether the action writes, and with the verdict "check"
- * its signer's key compared with key (an AVB public-key blob of len
- * bytes, read from the file key_path names): 0 and a->trust, or the
- * refusal (this thread's message) and *why. */
-int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
-			   const char *key_path, const uint8_t *key,
-			   size_t len, int writes, enum avb_judgement *why);
 int verity_api_set_string(char **dst, const char *s);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------

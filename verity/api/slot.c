@@ -5,6 +5,7 @@
  * top vbmeta (the trust policy is the door's, image.c) and shows each
  * step as fv_slot_step, a hashtree step's verify as an fv_result. */
 #include "verity/api/internal.h"
+#include "verity/image/judge.h"
 #include "verity/slot/walk.h"
 
 _Static_assert((int)FV_SLOT_CHECK == SLOT_CHECK &&
@@ -34,17 +35,14 @@ static int judge(void *ctx, struct verity_android *a, enum verity_anchor anchor,
 		 const char *key_path, const uint8_t *key, size_t len,
 		 enum slot_judged *why, struct ht_error *err)
 {
-	enum avb_judgement j;
+	enum verity_avb_judgement j;
 	int r;
 
 	(void)ctx;
-	r = verity_api_avb_verdict(verity_api_avb_of(a), anchor, key_path, key,
-				   len, 0, &j);
-	*why = j == AVB_OTHER_KEY ? SLOT_OTHER_KEY
-	       : j == AVB_REFUSED ? SLOT_REFUSED_BY_POLICY
-				  : SLOT_JUDGED;
-	if (r) /* the message is this thread's already: err carries it */
-		*err = verity_api_last;
+	r = verity_image_avb_verdict(a, anchor, key_path, key, len, 0, &j, err);
+	*why = j == VERITY_AVB_OTHER_KEY ? SLOT_OTHER_KEY
+	       : j == VERITY_AVB_REFUSED ? SLOT_REFUSED_BY_POLICY
+					 : SLOT_JUDGED;
 	return r;
 }
 
