@@ -6,6 +6,7 @@
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
 #include "verity/android/request.h"
+#include "verity/android/shown.h"
 #include "verity/android/write.h"
 
 /* --- Android images (read by verity/android/) --- */
@@ -51,85 +52,13 @@ int verity_api_avb_unpaired(const fv_avb *a)
 
 /* --- Android images described ---------------------------------------- */
 
-_Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
-		       (int)FV_AVB_HASHTREE == AVB_TAG_HASHTREE &&
-		       (int)FV_AVB_HASH == AVB_TAG_HASH &&
-		       (int)FV_AVB_KERNEL_CMDLINE == AVB_TAG_KERNEL_CMDLINE &&
-		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
-	       "fv_avb_tag and the AVB tags differ");
-
-static void avb_footer_of(const fv_avb *a, struct fv_avb_footer *out)
-{
-	struct fv_avb_footer full;
-	const struct avb_footer *ft = &a->in.img.footer;
-
-	memset(&full, 0, sizeof(full));
-	if (!a->in.img.has_footer) {
-		*out = full;
-		return;
-	}
-	full.size = sizeof(full);
-	full.version_major = ft->version_major;
-	full.version_minor = ft->version_minor;
-	full.image_size = a->in.img.file_size;
-	full.original_image_size = ft->original_image_size;
-	full.vbmeta_offset = ft->vbmeta_offset;
-	full.vbmeta_size = ft->vbmeta_size;
-	*out = full;
-}
-
-static void avb_header_of(const fv_avb *a, struct fv_avb_header *out)
-{
-	const struct avb_header *in = &a->in.img.vbmeta.h;
-	struct fv_avb_header full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.required_major = in->required_major;
-	full.required_minor = in->required_minor;
-	full.header_size = AVB_HEADER_SIZE;
-	full.auth_size = in->auth_size;
-	full.aux_size = in->aux_size;
-	full.algorithm = verity_avb_algorithm(in->algorithm)->name;
-	full.public_key_sha1 = a->in.key_sha1;
-	full.rollback_index = in->rollback_index;
-	full.flags = in->flags;
-	full.rollback_index_location = in->rollback_index_location;
-	full.release = in->release;
-	*out = full;
-}
-
 API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 {
-	const struct avb_descriptor *d;
 	struct fv_avb_info full;
 
 	NEED(a);
 	NEED(out);
-	d = a->in.ht;
-	memset(&full, 0, sizeof(full));
-	full.has_footer = a->in.img.has_footer;
-	full.has_hashtree = d != NULL;
-	full.sparse = a->in.img.sparse;
-	full.parity_unusable = a->in.paired && a->in.unusable;
-	full.partition_name = a->in.name;
-	full.root_hex = a->in.root_hex;
-	if (d) {
-		full.image_size = d->hashtree.p.image_size;
-		full.tree_offset = d->hashtree.tree_offset;
-		full.tree_size = d->hashtree.tree_size;
-		full.fec_roots = d->hashtree.fec_num_roots;
-		full.fec_offset = d->hashtree.fec_offset;
-		full.fec_size = d->hashtree.fec_size;
-	}
-	full.descriptors = a->in.img.vbmeta.ndesc;
-	avb_header_of(a, &full.header);
-	avb_footer_of(a, &full.footer);
-	full.vbmeta = a->in.img.vbmeta.blob;
-	full.vbmeta_size = a->in.img.vbmeta.size;
-	full.vbmeta_footer_size = a->in.img.has_footer
-					  ? (size_t)a->in.img.footer.vbmeta_size
-					  : a->in.img.vbmeta.size;
+	verity_android_shown_info(&a->in, &full);
 	GIVE(out, full, has_footer);
 	return 0;
 }
@@ -148,100 +77,6 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 	return d;
 }
 
-static void avb_property_of(const struct avb_descriptor *d,
-			    struct fv_avb_property *out)
-{
-	struct fv_avb_property full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.key = d->property.key;
-	full.key_len = (size_t)d->property.key_len;
-	full.value = d->property.value;
-	full.value_len = d->property.value_len;
-	*out = full;
-}
-
-static void avb_hashtree_of(const struct avb_descriptor *d,
-			    struct fv_avb_hashtree *out)
-{
-	struct fv_avb_hashtree full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.dm_verity_version = d->hashtree.dm_verity_version;
-	full.image_size = d->hashtree.p.image_size;
-	full.tree_offset = d->hashtree.tree_offset;
-	full.tree_size = d->hashtree.tree_size;
-	full.data_block_size = d->hashtree.data_block_size;
-	full.hash_block_size = d->hashtree.hash_block_size;
-	full.fec_num_roots = d->hashtree.fec_num_roots;
-	full.fec_offset = d->hashtree.fec_offset;
-	full.fec_size = d->hashtree.fec_size;
-	full.hash_algorithm = d->hashtree.p.hash_algorithm;
-	full.partition_name = d->hashtree.p.name;
-	full.partition_name_len = d->hashtree.p.name_len;
-	full.salt = d->hashtree.p.salt;
-	full.salt_len = d->hashtree.p.salt_len;
-	full.root_digest = d->hashtree.p.digest;
-	full.root_digest_len = d->hashtree.p.digest_len;
-	full.flags = d->hashtree.p.flags;
-	*out = full;
-}
-
-static void avb_hash_of(const struct avb_descriptor *d, struct fv_avb_hash *out)
-{
-	struct fv_avb_hash full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.image_size = d->hash.p.image_size;
-	full.hash_algorithm = d->hash.p.hash_algorithm;
-	full.partition_name = d->hash.p.name;
-	full.partition_name_len = d->hash.p.name_len;
-	full.salt = d->hash.p.salt;
-	full.salt_len = d->hash.p.salt_len;
-	full.digest = d->hash.p.digest;
-	full.digest_len = d->hash.p.digest_len;
-	full.flags = d->hash.p.flags;
-	*out = full;
-}
-
-static void cmdline_of(const struct avb_descriptor *d,
-		       struct fv_avb_kernel_cmdline *out)
-{
-	struct fv_avb_kernel_cmdline full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.flags = d->cmdline.flags;
-	full.cmdline = d->cmdline.value;
-	full.cmdline_len = (size_t)d->cmdline.value_len;
-	*out = full;
-}
-
-static void chain_of(const struct avb_descriptor *d,
-		     struct fv_avb_chain_partition *out)
-{
-	struct fv_avb_chain_partition full;
-	struct avb_vbmeta key_only;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.partition_name = d->chain.name;
-	full.partition_name_len = d->chain.name_len;
-	full.rollback_index_location = d->chain.rollback_index_location;
-	full.public_key = d->chain.public_key;
-	full.public_key_len = d->chain.public_key_len;
-	/* the key's SHA-1 as a vbmeta's */
-	memset(&key_only, 0, sizeof(key_only));
-	key_only.public_key = d->chain.public_key;
-	key_only.h.public_key_size = d->chain.public_key_len;
-	verity_api_key_sha1(&key_only, full.public_key_sha1);
-	full.flags = d->chain.flags;
-	*out = full;
-}
-
 API int fv_avb_descriptor(const fv_avb *a, size_t i,
 			  struct fv_avb_descriptor *out)
 {
@@ -252,26 +87,7 @@ API int fv_avb_descriptor(const fv_avb *a, size_t i,
 	NEED(out);
 	if (!d)
 		return -EINVAL;
-	memset(&full, 0, sizeof(full));
-	full.tag = d->tag;
-	full.bytes = d->raw_size - AVB_DESCRIPTOR_HEADER;
-	switch (d->tag) {
-	case AVB_TAG_PROPERTY:
-		avb_property_of(d, &full.property);
-		break;
-	case AVB_TAG_HASHTREE:
-		avb_hashtree_of(d, &full.hashtree);
-		break;
-	case AVB_TAG_HASH:
-		avb_hash_of(d, &full.hash);
-		break;
-	case AVB_TAG_KERNEL_CMDLINE:
-		cmdline_of(d, &full.kernel_cmdline);
-		break;
-	case AVB_TAG_CHAIN_PARTITION:
-		chain_of(d, &full.chain_partition);
-		break;
-	}
+	verity_android_shown_descriptor(d, &full);
 	GIVE(out, full, bytes);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The public library: Android super images (include/fastverity.h,
  * "Android super images"). */
 #include "verity/api/internal.h"
+#include "verity/android/shown.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -28,30 +29,10 @@ API void fv_super_free(fv_super *s)
 API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 {
 	struct fv_super_info full;
-	const struct lp_metadata *m;
 
 	NEED(s);
 	NEED(info);
-	m = &s->in.s.m;
-	memset(&full, 0, sizeof(full));
-	full.major = m->major;
-	full.minor = m->minor;
-	full.header_size = m->header_size;
-	full.tables_size = m->tables_size;
-	full.header_flags = m->flags;
-	full.metadata_max_size = m->max_size;
-	full.metadata_slot_count = m->slots;
-	full.logical_block_size = m->block_size;
-	full.slot = m->slot;
-	full.geometry_backup = m->geometry_backup;
-	full.metadata_backup = m->backup;
-	full.sparse = s->in.s.sparse;
-	full.image_size = s->in.s.d.size;
-	full.partitions = m->np;
-	full.extents = m->ne;
-	full.groups = m->ng;
-	full.block_devices = m->nb;
-	full.notes = s->in.nnotes;
+	verity_android_shown_super(&s->in, &full);
 	GIVE(info, full, major);
 	return 0;
 }
@@ -62,58 +43,6 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
 					       (size_t)(i), (unsigned)(n));  \
 	} while (0)
-
-static void partition_of(const fv_super *s, size_t i,
-			 struct fv_super_partition *out)
-{
-	const struct lp_partition *q = &s->in.s.m.p[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->attributes = q->attributes;
-	out->group = s->in.s.m.g[q->group].name;
-	out->bytes = q->size;
-	out->first_extent = q->first_extent;
-	out->num_extents = q->num_extents;
-}
-
-static void extent_of(const fv_super *s, size_t i, struct fv_super_extent *out)
-{
-	const struct lp_extent *q = &s->in.s.m.e[i];
-
-	out->size = sizeof(*out);
-	out->sectors = q->sectors;
-	out->type = q->type;
-	out->target = q->target;
-	out->source = q->source;
-	out->device = q->type == LP_TARGET_LINEAR ? s->in.s.m.b[q->source].name
-						  : NULL;
-}
-
-static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
-{
-	const struct lp_group *q = &s->in.s.m.g[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->flags = q->flags;
-	out->max_size = q->max_size;
-}
-
-static void block_device_of(const fv_super *s, size_t i,
-			    struct fv_super_block_device *out)
-{
-	const struct lp_block_device *q = &s->in.s.m.b[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->first_sector = q->first_sector;
-	out->alignment = q->alignment;
-	out->alignment_offset = q->alignment_offset;
-	out->bytes = q->size;
-	out->flags = q->flags;
-	out->file = i ? s->in.s.other_path[i - 1] : s->in.s.path;
-}
 
 /* The caller's size covers the whole union: block_device is its
  * largest member, which GIVE below asks for. */
@@ -131,38 +60,13 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		       struct fv_super_entry *e)
 {
 	struct fv_super_entry full;
-	const struct lp_metadata *m;
+	struct ht_error err;
+	int r;
 
 	NEED(s);
 	NEED(e);
-	m = &s->in.s.m;
-	memset(&full, 0, sizeof(full));
-	full.kind = kind;
-	switch (kind) {
-	case FV_SUPER_PARTITION:
-		INDEX(i, m->np, "partition");
-		partition_of(s, i, &full.partition);
-		break;
-	case FV_SUPER_EXTENT:
-		INDEX(i, m->ne, "extent");
-		extent_of(s, i, &full.extent);
-		break;
-	case FV_SUPER_GROUP:
-		INDEX(i, m->ng, "group");
-		group_of(s, i, &full.group);
-		break;
-	case FV_SUPER_BLOCK_DEVICE:
-		INDEX(i, m->nb, "block device");
-		block_device_of(s, i, &full.block_device);
-		break;
-	case FV_SUPER_NOTE:
-		INDEX(i, s->in.nnotes, "note");
-		full.note = s->in.notes[i];
-		break;
-	default:
-		return verity_api_fail(EINVAL, "%s: kind %d is not one",
-				       __func__, (int)kind);
-	}
+	if ((r = verity_android_shown_entry(&s->in, kind, i, &full, &err)))
+		return verity_api_keep(r, &err);
 	GIVE(e, full, block_device);
 	return 0;
 }
