@@ -27,7 +27,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/tree/params.c verity/tree/superblock.c verity/tree/layout.c \
            verity/tree/pair.c verity/tree/io.c verity/tree/format.c verity/tree/verify.c \
            verity/tree/update.c verity/tree/update_parity.c \
-           verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c \
+           verity/tree/memtree.c verity/fsverity/digest.c verity/fsverity/kernel.c verity/fsverity/request.c \
            verity/fec/rs.c verity/fec/layout.c verity/fec/source.c verity/fec/encode.c \
            verity/fec/proof.c verity/fec/refresh.c verity/fec/repair.c \
            verity/sign/signature.c verity/sign/pkcs11.c verity/sign/mldsa.c verity/sign/mldsa_key.c verity/sign/scheme.c \
@@ -41,10 +41,10 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c \
            verity/dm/table.c verity/dm/activate.c \
            verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
-           verity/android/android.c verity/android/write.c verity/android/show.c verity/show/show.c verity/slot/walk.c verity/files/files.c verity/pairs/held.c verity/image/image.c \
+           verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/slot/walk.c verity/files/files.c verity/pairs/held.c verity/image/image.c verity/image/judge.c \
            verity/ops/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
-           verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
-           verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
+           verity/files/ask.c verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
+           verity/bench/request.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \

@@ -56,10 +56,10 @@ python3 "$TOP/tests/cli/layers.py" "$TOP" >"$T/layers"
 check "no include cycle between folders or headers" test ! -s "$T/layers"
 sed 's/^/  /' "$T/layers" >&2
 # trust is asked once, by the door: the policy's one function is called
-# from verity/api/image.c alone (docs/trust.md, "Asked once")
+# from verity/image/judge.c alone (docs/trust.md, "Asked once")
 (cd "$TOP" && grep -rlw 'verity_trust_decide' hashtree verity --include=*.c |
-	grep -vxE 'verity/policy/trust.c|verity/api/image.c') >"$T/asks"
-check "the trust policy is asked by the door alone (verity/api/image.c)" test ! -s "$T/asks"
+	grep -vxE 'verity/policy/trust.c|verity/image/judge.c') >"$T/asks"
+check "the trust policy is asked by the door alone (verity/image/judge.c)" test ! -s "$T/asks"
 sed 's/^/  asks the policy: /' "$T/asks" >&2
 # the house's own words: every document a file of the tree cites exists,
 # and no cache or build output is kept in git

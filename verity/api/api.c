@@ -77,7 +77,8 @@ _Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
 _Static_assert((int)FV_SHA256_FASTEST == (int)SHA256_CHOOSE_FASTEST &&
 		       (int)FV_SHA256_PORTABLE == (int)SHA256_CHOOSE_PORTABLE &&
 		       (int)FV_SHA256_TWO_WAY == (int)SHA256_CHOOSE_TWO_WAY &&
-		       (int)FV_SHA256_THREE_WAY == (int)SHA256_CHOOSE_THREE_WAY &&
+		       (int)FV_SHA256_THREE_WAY ==
+			       (int)SHA256_CHOOSE_THREE_WAY &&
 		       (int)FV_SHA256_AVX512 == (int)SHA256_CHOOSE_AVX512,
 	       "fv_sha256_kernel and sha256_choice differ");
 _Static_assert((int)FV_ROOTS_GIVEN == (int)VERITY_ROOTS_GIVEN &&
@@ -207,12 +208,16 @@ int verity_api_params_in(const fv_params *in, struct verity_params *out)
 
 	NEED(in);
 	if (in->size < offsetof(fv_params, superblock) + sizeof(in->superblock))
-		return verity_api_fail(EINVAL, "parameters of size %zu: too "
-				       "small (fv_params_init)", in->size);
+		return verity_api_fail(EINVAL,
+				       "parameters of size %zu: too "
+				       "small (fv_params_init)",
+				       in->size);
 	n = strnlen(in->hash, sizeof(in->hash));
 	if (n == sizeof(in->hash) || n > VERITY_MAX_HASH_NAME)
-		return verity_api_fail(EINVAL, "hash algorithm %.*s not "
-				       "supported", (int)n, in->hash);
+		return verity_api_fail(EINVAL,
+				       "hash algorithm %.*s not "
+				       "supported",
+				       (int)n, in->hash);
 	if ((r = ht_digest_size_of(in->hash, &size, &err)))
 		return verity_api_keep(r, &err);
 	if (in->hash_type > 1)
@@ -271,7 +276,6 @@ void verity_api_params_out(const struct verity_params *in, fv_params *out)
 	verity_uuid_format(in->uuid, out->uuid);
 	out->superblock = !in->no_superblock;
 }
-
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
@@ -483,7 +487,6 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	return 0;
 }
 
-
 /* --- device-mapper ----------------------------------------------------------
  */
 
@@ -586,34 +589,11 @@ const char *verity_api_or_null(const char *s)
 _Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
 _Static_assert((int)FV_SHARED == (int)VERITY_ACT_SHARED, "FV_SHARED");
 
-
 /* --- containers and trust ------------------------------------------------ */
 
 _Static_assert((int)FV_TRUST_CHECK == (int)VERITY_TRUST_CHECK &&
 		       (int)FV_TRUST_UNCHECKED == (int)VERITY_TRUST_UNCHECKED,
 	       "the public trust enums are the policy's");
-
-int verity_api_container_of(const char *image, const char *asked,
-			    const char **name)
-{
-	enum verity_container kind;
-	struct ht_error err;
-	int want = VERITY_CONTAINER_AUTO, r;
-
-	NEED(image);
-	NEED(name);
-	if (asked && ((want = verity_container_by_name(asked)) < 0 ||
-		      want == VERITY_CONTAINER_SPARSE))
-		return verity_api_fail(
-			EINVAL, "no container named '%s' (avb, ddi, sidecar)",
-			asked);
-	if ((r = verity_container_identify(image, (enum verity_container)want,
-					   &kind, &err)))
-		return verity_api_keep(r, &err);
-	*name = verity_container_name(kind);
-	return 0;
-}
-
 
 API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 {

@@ -4,6 +4,7 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
+#include "verity/image/judge.h"
 
 /* --- images given alone -------------------------------------------------- */
 
@@ -28,93 +29,19 @@ enum verity_anchor verity_api_anchor_of(const fv_options *o)
 				   : VERITY_ANCHOR_NONE;
 }
 
-/* --- the trust policy, asked once: by the door ------------------------- */
-
-static enum verity_signature_from avb_from(const fv_avb *a)
-{
-	return a->in.img.vbmeta.h.algorithm != AVB_ALG_NONE
-		       ? VERITY_SIGNATURE_FOUND
-		       : VERITY_SIGNATURE_NONE;
-}
-
-int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
-			   const char *key_path, const uint8_t *key, size_t len,
-			   int writes, enum avb_judgement *why)
-{
-	struct verity_trust_ask ask = {VERITY_CONTAINER_AVB, a->in.path,
-				       avb_from(a), anchor, writes, 0};
-	struct ht_error err;
-	int r;
-
-	*why = AVB_REFUSED;
-	if ((r = verity_trust_decide(&ask, &a->in.trust, &err)))
-		return verity_api_keep(r, &err);
-	*why = AVB_OTHER_KEY;
-	if (a->in.trust == VERITY_TRUST_CHECK &&
-	    (!key || !verity_avb_vbmeta_has_key(&a->in.img.vbmeta, key, len)))
-		return verity_api_fail(EPERM,
-				       "%s: the vbmeta is signed by another "
-				       "key (public key sha1 %s), not by %s",
-				       a->in.path, a->in.key_sha1,
-				       key_path ? key_path : "the key given");
-	*why = AVB_JUDGED;
-	return 0;
-}
-
-/* Every pair of img, and an Android image's vbmeta where it has none,
- * judged: the one ask of the policy of an open, for what the container
- * reported of each (where its signature came from) and the request (the
- * options' anchor, whether the actions write or hand the signature to
- * the kernel). The verdict is kept on the pair the actions copy, with
- * what the request judged with. */
+/* Every pair of img judged (verity_image_judge), with what the request
+ * judged with kept: whether the actions may write on its word, the
+ * certificates a signature the policy said to check is checked
+ * against. */
 static int judge(fv_image *img, const struct fv_open_request *req,
 		 const fv_options *o, struct ht_error *err)
 {
-	size_t n = img->in.n ? img->in.n : img->in.av ? 1 : 0, len = 0;
-	enum verity_anchor anchor = verity_api_anchor_of(o);
-	uint8_t *key = NULL;
-	int r = 0;
+	int r = verity_image_judge(
+		&img->in, img->own,
+		&(struct verity_image_ask){verity_api_anchor_of(o), o->key,
+					   req->writes, req->activates},
+		err);
 
-	for (size_t i = 0; !r && i < n; i++) {
-		struct verity_image_pair *ip = &img->in.pairs[i];
-		const fv_pair *own = img->own;
-
-		if (ip->avb) {
-			enum avb_judgement why;
-
-			/* the key read once, before the first verdict: one
-			 * that cannot be read is said as such */
-			if (o->key && !key &&
-			    (r = verity_sigkey_file_blob(o->key, &key, &len,
-							 err)))
-				break;
-			if ((r = verity_api_avb_verdict(
-				     verity_api_avb_of(ip->avb), anchor,
-				     o->key, key, len, req->writes, &why)))
-				*err = verity_api_last;
-			ip->trust = ip->avb->trust;
-		} else {
-			struct verity_trust_ask ask = {
-				img->in.kind,
-				!own ? img->in.path
-				: ip->from != VERITY_SIGNATURE_NONE
-					? own->signature_name
-					: own->data,
-				ip->from,
-				anchor,
-				req->writes,
-				req->activates};
-
-			r = verity_trust_decide(&ask, &ip->trust, err);
-		}
-		ip->pair.trust = ip->trust;
-		ip->pair.judged = 1;
-		if (own) {
-			img->own->pair.trust = ip->trust;
-			img->own->pair.judged = 1;
-		}
-	}
-	free(key);
 	img->writes = req->writes;
 	img->activates = req->activates;
 	if (!r && o->ntrusted_certs &&
@@ -613,7 +540,7 @@ API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 	img->in.kind = VERITY_CONTAINER_AVB;
 	img->in.av = &a->in;
 	ip = &img->in.pairs[0];
-	ip->from = avb_from(a);
+	ip->from = verity_image_avb_from(&a->in);
 	ip->avb = &a->in;
 	if (a->in.paired) {
 		ip->pair = a->in.pair;

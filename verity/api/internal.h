@@ -194,31 +194,7 @@ int verity_api_avb_unpaired(const fv_avb *a);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
-/* fv_file's FV_FILE_SUPER_EXTRACT: partition name of metadata slot slot
- * of the super image at image written whole to out (crash-safe). */
-int verity_api_super_extract(const char *image, uint64_t slot, const char *name,
-			     const char *out);
 enum verity_anchor verity_api_anchor_of(const fv_options *o);
-/* The trust policy (docs/trust.md) is asked by the door alone, once for
- * each thing it judges: fv_open for each pair of an image (and an
- * Android image's vbmeta), fv_slot_verify for each vbmeta it walks.
- * The actions act on that verdict, kept on the pair. */
-/* How an Android image's vbmeta was judged: the failure, so that each
- * caller says it in its own words (the thread's message has the
- * library's). */
-enum avb_judgement {
-	AVB_JUDGED,    /* 0: a->trust says what is trusted */
-	AVB_REFUSED,   /* the trust policy refused the request */
-	AVB_OTHER_KEY, /* signed, by another key than the one given */
-};
-/* a's vbmeta (its own signature checked when it was read) judged for
- * anchor and whether the action writes, and with the verdict "check"
- * its signer's key compared with key (an AVB public-key blob of len
- * bytes, read from the file key_path names): 0 and a->trust, or the
- * refusal (this thread's message) and *why. */
-int verity_api_avb_verdict(fv_avb *a, enum verity_anchor anchor,
-			   const char *key_path, const uint8_t *key, size_t len,
-			   int writes, enum avb_judgement *why);
 int verity_api_set_string(char **dst, const char *s);
 
 /* --- pairs (public in 0.6-0.9; the door's insides since 0.10) ---------
@@ -262,13 +238,6 @@ void verity_api_pair_block(void *c, enum verity_repair_event ev,
 void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
 void verity_api_pair_run(const fv_options *o, struct verity_run *run);
 const char *verity_api_or_empty(const char *s);
-int verity_api_give(char **dst, const char *s);
-/* A root hash file into hex (size bytes); EINVAL, EIO, ENOMEM. */
-int verity_api_root_file_read(const char *path, char *hex, size_t size);
-/* What image given alone is (asked: NULL or the one meant; *name
- * static): fv_file's FV_FILE_CONTAINER. */
-int verity_api_container_of(const char *image, const char *asked,
-			    const char **name);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,

@@ -5,7 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
-#include "verity/files/files.h"
+#include "verity/files/ask.h"
 #include "verity/storage/output.h"
 
 #include <inttypes.h>
@@ -208,8 +208,8 @@ static int request_pair(const struct fv_format_request *req, int update,
 					.fec_path = req->fec_path,
 					.fec_offset = req->fec_offset,
 					.fec_roots = req->fec_roots,
-					.root_hex = update ? req->root_hex
-							   : NULL,
+					.root_hex =
+						update ? req->root_hex : NULL,
 					.root_hash_file =
 						update ? req->root_hash_file
 						       : NULL,
@@ -516,118 +516,6 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 /* --- files around pairs ---------------------------------------------- */
 
-int verity_api_root_file_read(const char *path, char *hex, size_t size)
-{
-	struct ht_error err;
-
-	NEED(path);
-	NEED(hex);
-	return verity_api_keep(verity_files_root_read(path, hex, size, &err),
-			       &err);
-}
-
-_Static_assert((int)FV_SUPERBLOCK_NONE == VERITY_FILES_SB_NONE &&
-		       (int)FV_SUPERBLOCK_FOUND == VERITY_FILES_SB_FOUND &&
-		       (int)FV_SUPERBLOCK_UNFINISHED ==
-			       VERITY_FILES_SB_UNFINISHED &&
-		       (int)FV_SUPERBLOCK_UPDATING == VERITY_FILES_SB_UPDATING,
-	       "fv_superblock_at and verity_files_sb differ");
-
-static int superblock_search(const char *path, uint64_t skip, uint64_t *offset)
-{
-	struct ht_error err;
-
-	NEED(path);
-	NEED(offset);
-	return verity_api_keep(
-		verity_files_superblock_find(path, skip, offset, &err), &err);
-}
-
-int verity_api_pair_sidecar(const char *image, fv_pair **out)
-{
-	struct ht_error err;
-
-	NEED(out);
-	*out = NULL;
-	NEED(image);
-	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
-}
-
-_Static_assert((unsigned)FV_SIDECAR_SIGNATURE ==
-			       (unsigned)VERITY_SIDECAR_SIGNATURE &&
-		       (unsigned)FV_SIDECAR_FEC == (unsigned)VERITY_SIDECAR_FEC,
-	       "fv_sidecar_file and the sidecar flags differ");
-
-/* *dst = a copy of s, when dst is wanted. */
-int verity_api_give(char **dst, const char *s)
-{
-	if (!dst)
-		return 0;
-	if (!(*dst = strdup(s)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	return 0;
-}
-
-static int sidecar_names(const char *image, char **tree, char **roothash,
-			 char **signature, char **fec)
-{
-	struct verity_sidecar side;
-	struct ht_error err;
-	int r;
-
-	NEED(image);
-	if ((r = verity_sidecar_names(image, &side, &err)))
-		return verity_api_keep(r, &err);
-	if ((r = verity_api_give(tree, side.tree)) ||
-	    (r = verity_api_give(roothash, side.roothash)) ||
-	    (r = verity_api_give(signature, side.signature)) ||
-	    (r = verity_api_give(fec, side.fec))) {
-		if (tree && r) {
-			free(*tree);
-			*tree = NULL;
-		}
-		if (roothash && r) {
-			free(*roothash);
-			*roothash = NULL;
-		}
-		if (signature && r) {
-			free(*signature);
-			*signature = NULL;
-		}
-	}
-	verity_sidecar_free(&side);
-	return r;
-}
-
-static int sidecar_prune(const char *image, unsigned kept, unsigned *removed)
-{
-	struct ht_error err;
-
-	NEED(image);
-	if (kept & ~(unsigned)(FV_SIDECAR_SIGNATURE | FV_SIDECAR_FEC))
-		return verity_api_fail(
-			EINVAL, "fv_file: unknown sidecar files %#x", kept);
-	return verity_api_keep(
-		verity_files_sidecar_prune(image,
-					   !!(kept & FV_SIDECAR_SIGNATURE),
-					   !!(kept & FV_SIDECAR_FEC), removed,
-					   &err),
-		&err);
-}
-
-static int output_write(const char *path, const char *what, const void *buf,
-			size_t len)
-{
-	struct ht_error err;
-
-	NEED(path);
-	NEED(what);
-	if (len && !buf)
-		return verity_api_fail(EINVAL, "fv_file: buf is NULL");
-	return verity_api_keep(verity_write_file(path, what, buf, len, &err),
-			       &err);
-}
-
 API int fv_params_check(const fv_params *p)
 {
 	struct verity_params q;
@@ -640,50 +528,14 @@ API int fv_params_check(const fv_params *p)
 	return verity_api_keep(verity_params_validate(&q, &err), &err);
 }
 
-static int signature_read(const char *path, uint8_t **der, size_t *len)
+int verity_api_pair_sidecar(const char *image, fv_pair **out)
 {
 	struct ht_error err;
 
-	NEED(path);
-	NEED(der);
-	NEED(len);
-	*der = NULL;
-	*len = 0;
-	return verity_api_keep(verity_read_signature(path, der, len, &err),
-			       &err);
-}
-
-static int refuse_sparse(const char *path)
-{
-	struct ht_error err;
-
-	NEED(path);
-	return verity_api_keep(verity_container_refuse_sparse(path, &err),
-			       &err);
-}
-
-static int device_size(const char *path, uint64_t *size)
-{
-	struct ht_error err;
-
-	NEED(path);
-	NEED(size);
-	return verity_api_keep(verity_files_size(path, size, &err), &err);
-}
-
-static int input_read(const char *path, const char *what, size_t max,
-		      uint8_t **buf, size_t *len)
-{
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	NEED(what);
-	NEED(buf);
-	NEED(len);
-	*buf = NULL;
-	r = verity_read_file(path, what, max, buf, len, &err);
-	return r ? verity_api_keep(r == -ENOENT ? -EINVAL : r, &err) : 0;
+	NEED(out);
+	*out = NULL;
+	NEED(image);
+	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
 }
 
 /* The files around images, one op at a time (include/fastverity.h). */
@@ -692,7 +544,7 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 	struct fv_file_request q;
 	struct fv_file_answer a;
 	struct ht_error err;
-	int r = 0;
+	int r;
 
 	TAKE(q, req, keep);
 	if (out && out->size < sizeof(a))
@@ -700,62 +552,8 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 				       out->size);
 	NEED(q.path);
 	memset(&a, 0, sizeof(a));
-	switch (q.op) {
-	case FV_FILE_SIZE:
-		r = device_size(q.path, &a.bytes);
-		break;
-	case FV_FILE_SAME_STORAGE:
-		a.same = q.other ? verity_path_same_storage(q.path, q.other)
-				 : NULL;
-		break;
-	case FV_FILE_REFUSE_SPARSE:
-		r = refuse_sparse(q.path);
-		break;
-	case FV_FILE_SPARSE_CRC:
-		if ((r = verity_files_sparse_crc(q.path, &a.count, &err)) < 0)
-			verity_api_keep(r, &err);
-		break;
-	case FV_FILE_SUPERBLOCK_AT:
-		a.at = (enum fv_superblock_at)verity_files_superblock_at(
-			q.path, q.offset);
-		break;
-	case FV_FILE_SUPERBLOCK_FIND:
-		r = superblock_search(q.path, q.offset, &a.offset);
-		break;
-	case FV_FILE_READ:
-		NEED(q.what);
-		r = input_read(q.path, q.what, q.max, &a.data, &a.len);
-		break;
-	case FV_FILE_SIGNATURE:
-		r = signature_read(q.path, &a.data, &a.len);
-		break;
-	case FV_FILE_ROOT_HASH:
-		NEED(q.text);
-		r = verity_api_root_file_read(q.path, q.text, q.text_size);
-		break;
-	case FV_FILE_WRITE:
-		NEED(q.what);
-		r = output_write(q.path, q.what, q.buf, q.len);
-		break;
-	case FV_FILE_SIDECAR_NAMES:
-		r = sidecar_names(q.path, &a.tree, &a.roothash, &a.signature,
-				  &a.fec);
-		break;
-	case FV_FILE_SIDECAR_PRUNE:
-		r = sidecar_prune(q.path, q.keep, &a.removed);
-		break;
-	case FV_FILE_CONTAINER:
-		r = verity_api_container_of(q.path, q.other, &a.container);
-		break;
-	case FV_FILE_SUPER_EXTRACT:
-		NEED(q.what);
-		NEED(q.other);
-		r = verity_api_super_extract(q.path, q.offset, q.what, q.other);
-		break;
-	default:
-		return verity_api_fail(EINVAL, "fv_file: unknown op %d",
-				       (int)q.op);
-	}
+	if ((r = verity_files_ask(&q, &a, &err)) < 0)
+		verity_api_keep(r, &err);
 	if (r < 0 || !out) {
 		free(a.data);
 		free(a.tree);

@@ -5,6 +5,7 @@
  * top vbmeta (the trust policy is the door's, image.c) and shows each
  * step as fv_slot_step, a hashtree step's verify as an fv_result. */
 #include "verity/api/internal.h"
+#include "verity/image/judge.h"
 #include "verity/slot/walk.h"
 
 _Static_assert((int)FV_SLOT_CHECK == SLOT_CHECK &&
@@ -34,17 +35,14 @@ static int judge(void *ctx, struct verity_android *a, enum verity_anchor anchor,
 		 const char *key_path, const uint8_t *key, size_t len,
 		 enum slot_judged *why, struct ht_error *err)
 {
-	enum avb_judgement j;
+	enum verity_avb_judgement j;
 	int r;
 
 	(void)ctx;
-	r = verity_api_avb_verdict(verity_api_avb_of(a), anchor, key_path,
-				   key, len, 0, &j);
-	*why = j == AVB_OTHER_KEY ? SLOT_OTHER_KEY
-	       : j == AVB_REFUSED ? SLOT_REFUSED_BY_POLICY
-				  : SLOT_JUDGED;
-	if (r) /* the message is this thread's already: err carries it */
-		*err = verity_api_last;
+	r = verity_image_avb_verdict(a, anchor, key_path, key, len, 0, &j, err);
+	*why = j == VERITY_AVB_OTHER_KEY ? SLOT_OTHER_KEY
+	       : j == VERITY_AVB_REFUSED ? SLOT_REFUSED_BY_POLICY
+					 : SLOT_JUDGED;
 	return r;
 }
 
@@ -113,16 +111,17 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	*out = s;
 	s->fn = fn;
 	s->ctx = ctx;
-	if ((r = verity_api_container_of(req->image, req->container,
-					 &ask.kind)))
+	if ((r = verity_api_keep(verity_container_named(req->image,
+							req->container,
+							&ask.kind, &err),
+				 &err)))
 		return r;
 	if (req->key && (req->flags & FV_SLOT_CHECK) &&
 	    (r = verity_api_keep(verity_sigkey_file_blob(req->key, &key,
 							 &ask.key_len, &err),
 				 &err)))
 		return r;
-	if (req->nexpected &&
-	    !(x = calloc(req->nexpected, sizeof(*x)))) {
+	if (req->nexpected && !(x = calloc(req->nexpected, sizeof(*x)))) {
 		free(key);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
@@ -205,8 +204,7 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	full.parent = st->parent;
 	full.name = st->name;
 	full.path = st->path;
-	full.avb = st->avb ? verity_api_avb_of(
-				     (struct verity_android *)st->avb)
+	full.avb = st->avb ? verity_api_avb_of((struct verity_android *)st->avb)
 			   : NULL;
 	full.descriptor = st->descriptor;
 	full.trust = (enum fv_trust)st->trust;

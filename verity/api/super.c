@@ -1,6 +1,7 @@
 /* The public library: Android super images (include/fastverity.h,
  * "Android super images"). */
 #include "verity/api/internal.h"
+#include "verity/android/shown.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -28,30 +29,10 @@ API void fv_super_free(fv_super *s)
 API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 {
 	struct fv_super_info full;
-	const struct lp_metadata *m;
 
 	NEED(s);
 	NEED(info);
-	m = &s->in.s.m;
-	memset(&full, 0, sizeof(full));
-	full.major = m->major;
-	full.minor = m->minor;
-	full.header_size = m->header_size;
-	full.tables_size = m->tables_size;
-	full.header_flags = m->flags;
-	full.metadata_max_size = m->max_size;
-	full.metadata_slot_count = m->slots;
-	full.logical_block_size = m->block_size;
-	full.slot = m->slot;
-	full.geometry_backup = m->geometry_backup;
-	full.metadata_backup = m->backup;
-	full.sparse = s->in.s.sparse;
-	full.image_size = s->in.s.d.size;
-	full.partitions = m->np;
-	full.extents = m->ne;
-	full.groups = m->ng;
-	full.block_devices = m->nb;
-	full.notes = s->in.nnotes;
+	verity_android_shown_super(&s->in, &full);
 	GIVE(info, full, major);
 	return 0;
 }
@@ -62,58 +43,6 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
 					       (size_t)(i), (unsigned)(n));  \
 	} while (0)
-
-static void partition_of(const fv_super *s, size_t i,
-			 struct fv_super_partition *out)
-{
-	const struct lp_partition *q = &s->in.s.m.p[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->attributes = q->attributes;
-	out->group = s->in.s.m.g[q->group].name;
-	out->bytes = q->size;
-	out->first_extent = q->first_extent;
-	out->num_extents = q->num_extents;
-}
-
-static void extent_of(const fv_super *s, size_t i, struct fv_super_extent *out)
-{
-	const struct lp_extent *q = &s->in.s.m.e[i];
-
-	out->size = sizeof(*out);
-	out->sectors = q->sectors;
-	out->type = q->type;
-	out->target = q->target;
-	out->source = q->source;
-	out->device = q->type == LP_TARGET_LINEAR ? s->in.s.m.b[q->source].name
-						  : NULL;
-}
-
-static void group_of(const fv_super *s, size_t i, struct fv_super_group *out)
-{
-	const struct lp_group *q = &s->in.s.m.g[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->flags = q->flags;
-	out->max_size = q->max_size;
-}
-
-static void block_device_of(const fv_super *s, size_t i,
-			    struct fv_super_block_device *out)
-{
-	const struct lp_block_device *q = &s->in.s.m.b[i];
-
-	out->size = sizeof(*out);
-	out->name = q->name;
-	out->first_sector = q->first_sector;
-	out->alignment = q->alignment;
-	out->alignment_offset = q->alignment_offset;
-	out->bytes = q->size;
-	out->flags = q->flags;
-	out->file = i ? s->in.s.other_path[i - 1] : s->in.s.path;
-}
 
 /* The caller's size covers the whole union: block_device is its
  * largest member, which GIVE below asks for. */
@@ -131,38 +60,13 @@ API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		       struct fv_super_entry *e)
 {
 	struct fv_super_entry full;
-	const struct lp_metadata *m;
+	struct ht_error err;
+	int r;
 
 	NEED(s);
 	NEED(e);
-	m = &s->in.s.m;
-	memset(&full, 0, sizeof(full));
-	full.kind = kind;
-	switch (kind) {
-	case FV_SUPER_PARTITION:
-		INDEX(i, m->np, "partition");
-		partition_of(s, i, &full.partition);
-		break;
-	case FV_SUPER_EXTENT:
-		INDEX(i, m->ne, "extent");
-		extent_of(s, i, &full.extent);
-		break;
-	case FV_SUPER_GROUP:
-		INDEX(i, m->ng, "group");
-		group_of(s, i, &full.group);
-		break;
-	case FV_SUPER_BLOCK_DEVICE:
-		INDEX(i, m->nb, "block device");
-		block_device_of(s, i, &full.block_device);
-		break;
-	case FV_SUPER_NOTE:
-		INDEX(i, s->in.nnotes, "note");
-		full.note = s->in.notes[i];
-		break;
-	default:
-		return verity_api_fail(EINVAL, "%s: kind %d is not one",
-				       __func__, (int)kind);
-	}
+	if ((r = verity_android_shown_entry(&s->in, kind, i, &full, &err)))
+		return verity_api_keep(r, &err);
 	GIVE(e, full, block_device);
 	return 0;
 }
@@ -206,113 +110,6 @@ int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 		return verity_api_keep(r, &err);
 	*out = verity_api_avb_of(a);
 	return 0;
-}
-
-/* Zeros are skipped (the file's holes): the bytes read back are the
- * same, and an image of mostly free space costs little. */
-static int all_zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
-#define EXTRACT_CHUNK ((size_t)1 << 20)
-
-/* Partition i of s copied whole into out: a temporary file (unnamed
- * until the commit) renamed over out once every byte is written and
- * flushed, so that an interrupted run leaves no part of it. */
-static int extract_to(const struct verity_super *s, uint32_t i, const char *out,
-		      struct ht_error *err)
-{
-	const uint64_t size = s->m.p[i].size;
-	struct verity_extents x;
-	struct verity_region whole = {s->path, 0, 0, &x};
-	struct verity_device in, dev;
-	uint8_t *buf = NULL;
-	int r;
-
-	memset(&dev, 0, sizeof(dev));
-	dev.fd = -1;
-	if ((r = verity_super_extents(s, i, &x, err)))
-		return r;
-	x.path = s->path;
-	/* (an empty partition has no extents to read: an empty file) */
-	if (size && (r = verity_device_open_region(&in, &whole,
-						   VERITY_OPEN_READ, err))) {
-		verity_extents_free(&x);
-		return r;
-	}
-	if ((r = verity_device_open_output(&dev, out, "a partition image", 0644,
-					   err)))
-		goto out;
-	if (!(buf = malloc(EXTRACT_CHUNK))) {
-		r = ht_fail(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	if (ftruncate(dev.fd, (off_t)size) < 0) {
-		r = ht_fail(err, errno, "%s: cannot size it: %s", out,
-			    strerror(errno));
-		goto out;
-	}
-	for (uint64_t off = 0; off < size && !r;) {
-		size_t n = size - off < EXTRACT_CHUNK ? (size_t)(size - off)
-						      : EXTRACT_CHUNK;
-
-		if (!(r = verity_device_read(&in, off, buf, n, err)) &&
-		    !all_zero(buf, n))
-			r = verity_device_write(&dev, off, buf, n, err);
-		off += n;
-	}
-	if (!r)
-		r = verity_device_commit(&dev, err);
-out:
-	free(buf);
-	verity_device_close(&dev); /* uncommitted: removed */
-	if (size)
-		verity_device_close(&in);
-	verity_extents_free(&x);
-	return r;
-}
-
-int verity_api_super_extract(const char *image, uint64_t slot, const char *name,
-			     const char *out)
-{
-	struct verity_super s;
-	struct ht_error err;
-	int r, i;
-
-	if (slot > LP_MAX_SLOTS)
-		return verity_api_fail(EINVAL, "%s: metadata slot %llu", image,
-				       (unsigned long long)slot);
-	if ((r = verity_super_open(&s, image, NULL, NULL, 0, (uint32_t)slot,
-				   &err)))
-		return verity_api_keep(r, &err);
-	if ((i = verity_lp_find(&s.m, name)) < 0) {
-		r = verity_api_fail(ENOENT, "%s: no partition %s", image, name);
-		goto out;
-	}
-	/* the image and its other block devices are read, never written
-	 * over (a partition named as the image, unpacked beside it) */
-	for (uint32_t k = 0; k <= s.nother; k++) {
-		const char *in = k ? s.other_path[k - 1] : s.path;
-		const char *how = verity_path_same_storage(out, in);
-
-		if (how) {
-			r = verity_api_fail(EINVAL,
-					    "%s: is the input %s%s: an output "
-					    "is never written over what is "
-					    "read",
-					    out, in, how);
-			goto out;
-		}
-	}
-	if ((r = extract_to(&s, (uint32_t)i, out, &err)))
-		r = verity_api_keep(r, &err);
-out:
-	verity_super_close(&s);
-	return r;
 }
 
 API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)

@@ -10,7 +10,7 @@
 #include "verity/container/ota/ota.h"
 #include "verity/tree/params.h"
 
-static enum verity_signature_from avb_from(const struct verity_android *a)
+enum verity_signature_from verity_image_avb_from(const struct verity_android *a)
 {
 	return a->img.vbmeta.h.algorithm != AVB_ALG_NONE
 		       ? VERITY_SIGNATURE_FOUND
@@ -29,7 +29,7 @@ int verity_image_avb(struct verity_image *img, struct ht_error *err)
 	/* judged also where it describes no pair (a vbmeta image, a hash
 	 * footer, a persistent digest): fv_image_info's avb says what it
 	 * holds */
-	ip->from = avb_from(a);
+	ip->from = verity_image_avb_from(a);
 	ip->avb = a;
 	if (!a->paired)
 		return 0;
@@ -76,7 +76,7 @@ int verity_image_super(struct verity_image *img, struct ht_error *err)
 		img->avs[img->navs++] = a;
 		if (!a->paired)
 			continue;
-		ip->from = avb_from(a);
+		ip->from = verity_image_avb_from(a);
 		ip->avb = a;
 		ip->pair = a->pair;
 		snprintf(ip->name, sizeof(ip->name), "%s", p->name);

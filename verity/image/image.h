@@ -64,6 +64,10 @@ int verity_image_ddi(struct verity_image *img, struct ht_error *err);
 int verity_image_ddi_signer(const struct verity_image *img, size_t i,
 			    struct verity_sig_check *who, struct ht_error *err);
 
+/* Where an Android image's signature came from: found, or none. */
+enum verity_signature_from
+verity_image_avb_from(const struct verity_android *a);
+
 /* Each pair's root as hex, when it has one. */
 void verity_image_facts(struct verity_image *img);
 

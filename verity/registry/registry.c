@@ -194,3 +194,21 @@ int verity_container_refuse_sparse(const char *path, struct ht_error *err)
 		       "image first (simg2img %s IMAGE.raw)",
 		       path, path);
 }
+
+int verity_container_named(const char *image, const char *asked,
+			   const char **name, struct ht_error *err)
+{
+	enum verity_container kind;
+	int want = VERITY_CONTAINER_AUTO, r;
+
+	if (asked && ((want = verity_container_by_name(asked)) < 0 ||
+		      want == VERITY_CONTAINER_SPARSE))
+		return ht_fail(err, EINVAL,
+			       "no container named '%s' (avb, ddi, sidecar)",
+			       asked);
+	if ((r = verity_container_identify(image, (enum verity_container)want,
+					   &kind, err)))
+		return r;
+	*name = verity_container_name(kind);
+	return 0;
+}

@@ -33,4 +33,11 @@ int verity_container_identify(const char *image, enum verity_container asked,
  * are read); 0 otherwise. */
 int verity_container_refuse_sparse(const char *path, struct ht_error *err);
 
+/* What image given alone is, by name (asked: NULL, or the name of the
+ * one meant; *name static): fv_file's FV_FILE_CONTAINER, and the walk's
+ * image. -EINVAL for a name that is no container of images alone; then
+ * as verity_container_identify. */
+int verity_container_named(const char *image, const char *asked,
+			   const char **name, struct ht_error *err);
+
 #endif

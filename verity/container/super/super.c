@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "verity/container/sparse/sparse.h"
+#include "verity/storage/backing.h"
+#include "verity/storage/output.h"
 
 /* <dir of path>/<name>.img */
 static char *beside(const char *path, const char *name)
@@ -294,4 +296,109 @@ char *verity_super_beside(const char *dir, const char *name, uint32_t slot)
 	}
 	verity_super_close(&s);
 	return out;
+}
+
+/* Zeros are skipped (the file's holes): the bytes read back are the
+ * same, and an image of mostly free space costs little. */
+static int all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+#define EXTRACT_CHUNK ((size_t)1 << 20)
+
+/* Partition i of s copied whole into out: a temporary file (unnamed
+ * until the commit) renamed over out once every byte is written and
+ * flushed, so that an interrupted run leaves no part of it. */
+static int extract_to(const struct verity_super *s, uint32_t i, const char *out,
+		      struct ht_error *err)
+{
+	const uint64_t size = s->m.p[i].size;
+	struct verity_extents x;
+	struct verity_region whole = {s->path, 0, 0, &x};
+	struct verity_device in, dev;
+	uint8_t *buf = NULL;
+	int r;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.fd = -1;
+	if ((r = verity_super_extents(s, i, &x, err)))
+		return r;
+	x.path = s->path;
+	/* (an empty partition has no extents to read: an empty file) */
+	if (size && (r = verity_device_open_region(&in, &whole,
+						   VERITY_OPEN_READ, err))) {
+		verity_extents_free(&x);
+		return r;
+	}
+	if ((r = verity_device_open_output(&dev, out, "a partition image", 0644,
+					   err)))
+		goto out;
+	if (!(buf = malloc(EXTRACT_CHUNK))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (ftruncate(dev.fd, (off_t)size) < 0) {
+		r = ht_fail(err, errno, "%s: cannot size it: %s", out,
+			    strerror(errno));
+		goto out;
+	}
+	for (uint64_t off = 0; off < size && !r;) {
+		size_t n = size - off < EXTRACT_CHUNK ? (size_t)(size - off)
+						      : EXTRACT_CHUNK;
+
+		if (!(r = verity_device_read(&in, off, buf, n, err)) &&
+		    !all_zero(buf, n))
+			r = verity_device_write(&dev, off, buf, n, err);
+		off += n;
+	}
+	if (!r)
+		r = verity_device_commit(&dev, err);
+out:
+	free(buf);
+	verity_device_close(&dev); /* uncommitted: removed */
+	if (size)
+		verity_device_close(&in);
+	verity_extents_free(&x);
+	return r;
+}
+
+int verity_super_extract(const char *image, uint64_t slot, const char *name,
+			 const char *out, struct ht_error *err)
+{
+	struct verity_super s;
+	int r, i;
+
+	if (slot > LP_MAX_SLOTS)
+		return ht_fail(err, EINVAL, "%s: metadata slot %llu", image,
+			       (unsigned long long)slot);
+	if ((r = verity_super_open(&s, image, NULL, NULL, 0, (uint32_t)slot,
+				   err)))
+		return r;
+	if ((i = verity_lp_find(&s.m, name)) < 0) {
+		r = ht_fail(err, ENOENT, "%s: no partition %s", image, name);
+		goto out;
+	}
+	/* the image and its other block devices are read, never written
+	 * over (a partition named as the image, unpacked beside it) */
+	for (uint32_t k = 0; k <= s.nother; k++) {
+		const char *in = k ? s.other_path[k - 1] : s.path;
+		const char *how = verity_path_same_storage(out, in);
+
+		if (how) {
+			r = ht_fail(err, EINVAL,
+				    "%s: is the input %s%s: an output "
+				    "is never written over what is "
+				    "read",
+				    out, in, how);
+			goto out;
+		}
+	}
+	r = extract_to(&s, (uint32_t)i, out, err);
+out:
+	verity_super_close(&s);
+	return r;
 }

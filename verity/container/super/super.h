@@ -89,4 +89,12 @@ int verity_super_pick(const struct lp_metadata *m, const char *name,
  * empty. */
 char *verity_super_beside(const char *dir, const char *name, uint32_t slot);
 
+/* fv_file's FV_FILE_SUPER_EXTRACT: partition name of metadata slot slot
+ * of the super image at image written whole to out, crash-safe (a
+ * temporary renamed over out once flushed); out is none of the image's
+ * files. -EINVAL, -ENOENT naming the partition, the reader's and the
+ * output's errors. */
+int verity_super_extract(const char *image, uint64_t slot, const char *name,
+			 const char *out, struct ht_error *err);
+
 #endif

@@ -1,0 +1,53 @@
+/* avbtool's writers' requests as the container takes them: a vbmeta
+ * request or a footer request (include/fastverity.h) checked, its lists
+ * copied into the container's types; a vbmeta image written; what a
+ * request needs of libavb. Each returns 0 or -errno with err's message
+ * (the door's words). */
+#ifndef FV_ANDROID_REQUEST_H
+#define FV_ANDROID_REQUEST_H
+#ifndef FASTVERITY_COMPILATION
+#error "an internal header of libfastverity: include <fastverity.h>"
+#endif
+
+#include <stdint.h>
+
+#include "hashtree/error.h"
+#include "include/fastverity.h"
+#include "verity/container/avb/image.h"
+
+/* A vbmeta request's options, and the lists they point to. */
+struct verity_android_vb {
+	struct avb_vbmeta_opts o;
+	struct avb_prop *props;
+	struct avb_chain *chains;
+};
+
+void verity_android_vb_done(struct verity_android_vb *v);
+
+/* A footer request's options for image (NULL: none, for what it
+ * needs), its vbmeta's in v, the changed ranges it gives. */
+struct verity_android_footer {
+	struct avb_footer_opts o;
+	struct verity_android_vb v;
+	struct verity_range *changed;
+};
+
+/* in (checked; an output of its is none of its inputs, nor image) into
+ * f, freed by verity_android_footer_done (not on failure). */
+int verity_android_footer_of(const struct fv_footer_request *in,
+			     const char *image, struct verity_android_footer *f,
+			     struct ht_error *err);
+void verity_android_footer_done(struct verity_android_footer *f);
+
+/* fv_avb_make_vbmeta_image: output is none of in's inputs. */
+int verity_android_make_vbmeta(const char *output,
+			       const struct fv_vbmeta_request *in,
+			       uint64_t padding, struct ht_error *err);
+
+/* fv_avb_needs: one of in and fin; *minor the libavb minor version it
+ * needs, and for a footer *max its largest image. */
+int verity_android_needs(const struct fv_vbmeta_request *in,
+			 const struct fv_footer_request *fin, unsigned *minor,
+			 uint64_t *max, struct ht_error *err);
+
+#endif

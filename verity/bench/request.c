@@ -1,0 +1,220 @@
+/* fv_bench_run's request read (include/fastverity.h, "Measuring"):
+ * its lists checked, every combination a setting, the run, and the
+ * report as the caller's rows. */
+#include "verity/bench/request.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert((int)FV_BENCH_FAST_PATH == BENCH_FAST_PATH &&
+		       (int)FV_BENCH_REFERENCE == BENCH_REFERENCE &&
+		       (int)FV_BENCH_NOISE == BENCH_NOISE &&
+		       (int)FV_BENCH_RECOMMENDED == BENCH_RECOMMENDED &&
+		       (int)FV_BENCH_DEFAULT_KEPT == BENCH_DEFAULT_KEPT &&
+		       (int)FV_BENCH_NO_DIFFERENCE == BENCH_NO_DIFFERENCE &&
+		       (int)FV_BENCH_SALT_SAME == BENCH_SALT_SAME &&
+		       (int)FV_BENCH_ROUNDS == BENCH_ROUNDS,
+	       "fv_bench_flag and bench_flag differ");
+
+#define BENCH_MAX_LIST 16
+
+/* A list of the request: 1 to BENCH_MAX_LIST items. */
+static int bench_list(const void *items, size_t n, const char *what,
+		      struct ht_error *err)
+{
+	if (!items || !n || n > BENCH_MAX_LIST)
+		return ht_fail(err, EINVAL, "fv_bench_run: %zu %s (1 to %d)", n,
+			       what, BENCH_MAX_LIST);
+	return 0;
+}
+
+/* Every combination of the lists, in the request's order: setting k's
+ * salt size is k's last digit in the lists' mixed radix, its hash the
+ * first. */
+static int bench_settings(const struct fv_bench_request *q,
+			  struct bench_report *rep, verity_bench_setting_fn fn,
+			  struct ht_error *err)
+{
+	int r;
+
+	rep->nsettings = q->nhashes * q->nformats * q->ndata_block_sizes *
+			 q->nhash_block_sizes * q->nsalt_sizes;
+	if (!(rep->settings = calloc(rep->nsettings, sizeof(*rep->settings))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t k = 0; k < rep->nsettings; k++) {
+		size_t i = k, s, h, d, f;
+
+		s = i % q->nsalt_sizes, i /= q->nsalt_sizes;
+		h = i % q->nhash_block_sizes, i /= q->nhash_block_sizes;
+		d = i % q->ndata_block_sizes, i /= q->ndata_block_sizes;
+		f = i % q->nformats, i /= q->nformats;
+		if (!q->hashes[i])
+			return ht_fail(err, EINVAL,
+				       "fv_bench_run: hash %zu is NULL", i);
+		if ((r = fn(q->hashes[i], q->formats[f], q->data_block_sizes[d],
+			    q->hash_block_sizes[h], q->salt_sizes[s],
+			    &rep->settings[k].p, err)))
+			return r;
+	}
+	return 0;
+}
+
+static struct fv_bench_rate rate_of(double median, double lo, double hi)
+{
+	return (struct fv_bench_rate){.median = median, .min = lo, .max = hi};
+}
+
+/* Row w as the caller's row i (row_size bytes of it at most). */
+static void give_row(uint8_t *rows, size_t row_size, size_t i,
+		     const struct fv_bench_row *w)
+{
+	memcpy(rows + i * row_size, w,
+	       row_size < sizeof(*w) ? row_size : sizeof(*w));
+}
+
+/* The report as rows, the caller's row size apart: how many. */
+static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
+			 size_t row_size)
+{
+	struct fv_bench_row w = {
+		.kind = FV_BENCH_MACHINE,
+		.name = rep->cpu,
+		.cpus = rep->cpus,
+		.threads = rep->threads,
+		.cpu_flags = rep->cpu_flags,
+		.sha256_kernel = rep->sha256_kernel,
+		.device = rep->device,
+		.clock_mhz = rep->clock_mhz,
+		.data_bytes = rep->size,
+		.device_read = rep->dev_read_mbps,
+		.sha_unit = rep->cpu_mbps,
+		.cold_tree = rep->cold_mbps,
+	};
+	size_t n = 0;
+
+	give_row(rows, row_size, n++, &w);
+	for (size_t i = 0; i < rep->nimpls; i++) {
+		const struct bench_impl *m = &rep->impls[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_HASHING,
+			.flags = m->flags,
+			.name = m->name,
+			.note = m->mb_per_s < 0 ? m->why : m->note,
+			.rate = rate_of(m->mb_per_s, m->lo, m->hi),
+			.all = rate_of(m->all_mb_per_s, m->all_lo, m->all_hi),
+			.ratio = m->ratio,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nfec; i++) {
+		const struct bench_fec *f = &rep->fec[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_FEC,
+			.flags = f->scalar ? FV_BENCH_REFERENCE : 0,
+			.name = f->name,
+			.note = f->mb_per_s < 0 ? f->why : f->note,
+			.rate = rate_of(f->mb_per_s, f->lo, f->hi),
+			.ratio = f->ratio,
+			.roots = f->roots,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nadvice; i++) {
+		const struct bench_fec_advice *a = &rep->advice[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_ROOTS,
+			.roots = a->roots,
+			.parity_bytes = a->parity_bytes,
+			.encode_seconds = a->encode_seconds,
+			.run_named = a->run_named,
+			.run_unnamed = a->run_unnamed,
+			.data_bytes = rep->advice_data_bytes,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	for (size_t i = 0; i < rep->nsettings; i++) {
+		const struct bench_setting *s = &rep->settings[i];
+
+		w = (struct fv_bench_row){
+			.kind = FV_BENCH_TREE,
+			.flags = s->flags,
+			.name = s->p.hash_name,
+			.note = s->valid ? "" : s->why,
+			.rate = rate_of(s->mb_per_s, s->lo, s->hi),
+			.salt_size = (uint32_t)s->p.salt_size,
+			.data_block_size = s->p.data_block_size,
+			.hash_block_size = s->p.hash_block_size,
+			.format = (unsigned)s->p.hash_type,
+			.valid = s->valid,
+			.path = s->path,
+			.path_reason = s->path_reason,
+			.levels = s->levels,
+			.runs = s->runs,
+			.tree_bytes = s->tree_bytes,
+			.data_bytes = s->data_bytes,
+		};
+		give_row(rows, row_size, n++, &w);
+	}
+	return n;
+}
+
+int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
+			 enum sha256_choice sha256, verity_bench_setting_fn fn,
+			 struct verity_bench_rows *out, struct ht_error *err)
+{
+	struct bench_report *rep;
+	struct bench_plan plan;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = bench_list(q->hashes, q->nhashes, "hashes", err)) ||
+	    (r = bench_list(q->formats, q->nformats, "formats", err)) ||
+	    (r = bench_list(q->data_block_sizes, q->ndata_block_sizes,
+			    "data block sizes", err)) ||
+	    (r = bench_list(q->hash_block_sizes, q->nhash_block_sizes,
+			    "hash block sizes", err)) ||
+	    (r = bench_list(q->salt_sizes, q->nsalt_sizes, "salt sizes", err)))
+		return r;
+	if (!(q->seconds > 0 && q->seconds <= 86400))
+		return ht_fail(err, EINVAL,
+			       "fv_bench_run: %g seconds (more than 0, at most "
+			       "a day)",
+			       q->seconds);
+	if (!(rep = calloc(1, sizeof(*rep))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	out->rep = rep;
+	if ((r = bench_settings(q, rep, fn, err)))
+		goto fail;
+	plan = (struct bench_plan){
+		.device = q->device,
+		.size = q->bytes,
+		.threads = threads,
+		.sha256 = sha256,
+		.seconds = q->seconds,
+	};
+	if ((r = verity_bench_run(rep, &plan, err)))
+		goto fail;
+	out->n = 1 + rep->nimpls + rep->nfec + rep->nadvice + rep->nsettings;
+	if (!(out->rows = calloc(out->n, q->row_size))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	out->n = bench_rows(rep, out->rows, q->row_size);
+	return 0;
+fail:
+	verity_bench_rows_free(out);
+	return r;
+}
+
+void verity_bench_rows_free(struct verity_bench_rows *b)
+{
+	free(b->rows);
+	if (b->rep)
+		free(b->rep->settings);
+	free(b->rep);
+	memset(b, 0, sizeof(*b));
+}
