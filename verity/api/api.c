@@ -4,6 +4,7 @@
  * api_measure.c (their structures in api.h). Nothing here does work of
  * its own: each call checks its arguments and hands over. */
 #include "verity/api/internal.h"
+#include "verity/dm/shown.h"
 
 /* The public enums are the internal ones, value for value. */
 _Static_assert((unsigned)FV_IGNORE_CORRUPTION ==
@@ -506,42 +507,12 @@ API int fv_close(const char *name, enum fv_close_how how)
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
-/* The kernel's word for one flag, or NULL. */
-static const char *flag_name(unsigned flag)
-{
-	for (size_t i = 0; i < VERITY_NFLAGS; i++)
-		if (verity_flag_words[i].flag == flag)
-			return verity_flag_words[i].word;
-	return NULL;
-}
-
 /* What st read into info (as much as its size says). */
 static int status_info(const fv_status *st, struct fv_status_info *info)
 {
-	struct fv_status_info full = {0};
+	struct fv_status_info full;
 
-	full.is_verity = st->a.is_verity != 0;
-	full.corrupted = st->a.corrupted != 0;
-	full.open_count = st->a.open_count;
-	full.flags = st->a.flags;
-	full.params = &st->params;
-	full.root_hex = st->root_hex;
-	full.data_device = verity_api_or_null(st->a.data_dev);
-	full.hash_device = verity_api_or_null(st->a.hash_dev);
-	full.data_file = verity_api_or_null(st->a.data_loop);
-	full.hash_file = verity_api_or_null(st->a.hash_loop);
-	full.fec_device = verity_api_or_null(st->a.fec_dev);
-	full.fec_file = verity_api_or_null(st->a.fec_loop);
-	full.fec_roots = st->a.fec_roots;
-	full.read_only = st->a.read_only != 0;
-	full.is_signed = st->a.sig_key_desc[0] != 0;
-	full.size_sectors = st->a.size_sectors;
-	full.hash_start_block = st->a.hash_start_block;
-	full.fec_start_block = st->a.fec_start_block;
-	full.fec_blocks = st->a.fec_blocks;
-	full.fec_repaired = st->a.fec_repaired;
-	for (unsigned i = 0; i < FV_NFLAGS; i++)
-		full.flag_name[i] = flag_name(1u << i);
+	verity_dm_shown_status(&st->a, &st->params, st->root_hex, &full);
 	GIVE(info, full, is_verity);
 	return 0;
 }
@@ -580,14 +551,6 @@ API void fv_status_free(fv_status *st)
 {
 	free(st);
 }
-
-const char *verity_api_or_null(const char *s)
-{
-	return s && *s ? s : NULL;
-}
-
-_Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
-_Static_assert((int)FV_SHARED == (int)VERITY_ACT_SHARED, "FV_SHARED");
 
 /* --- containers and trust ------------------------------------------------ */
 

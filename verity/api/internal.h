@@ -179,7 +179,6 @@ void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
 /* A verify's or repair's result of its outcome and the root checked. */
 void verity_api_result_checked(fv_result *r, const struct verity_outcome *out,
 			       const uint8_t *root, size_t root_size);
-const char *verity_api_or_null(const char *s);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 /* An Android image read, for showing (show 1: its signature not checked,
  * fv_open's show) or judged (0); freed by verity_api_avb_free (public as

@@ -5,6 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
+#include "verity/pairs/shown.h"
 #include "verity/files/ask.h"
 #include "verity/storage/output.h"
 
@@ -406,51 +407,6 @@ int verity_api_pair_activate(const char *name, const fv_pair *pr,
 	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
 }
 
-/* The layout as struct fv_layout has it. */
-static void layout_of(const struct verity_layout *in, struct fv_layout *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->size = sizeof(*l);
-	l->data_blocks = in->geo.data_blocks;
-	l->data_bytes = in->data_bytes;
-	l->hash_area_start = in->hash_area_start;
-	l->tree_offset = in->tree_offset;
-	l->tree_blocks = in->geo.tree_blocks;
-	l->hash_end = in->hash_end;
-	l->levels = in->geo.levels;
-	l->digest_size = (unsigned)in->geo.digest_size;
-	l->fec_roots = in->fec.roots;
-	l->fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
-	l->fec_rsn = in->fec.rsn;
-	l->fec_on_hash_device = in->fec.on_hash_device;
-	l->fec_offset = in->fec.offset;
-	l->fec_blocks = in->fec.blocks;
-	l->fec_rounds = in->fec.rounds;
-	l->fec_parity_bytes = in->fec.parity_bytes;
-}
-
-/* What parity did as struct fv_fec_report has it. */
-static void fec_of(const struct verity_fec_result *in, struct fv_fec_report *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->size = sizeof(*f);
-	f->bad_blocks = in->bad_blocks;
-	f->repaired = in->repaired;
-	f->passes = in->passes;
-	f->stale_codewords = in->stale_codewords;
-	f->stale_rounds = in->stale_rounds;
-	f->unchecked_rounds = in->unchecked_rounds;
-	f->parity_rewritten = in->parity_rewritten;
-	f->rewrite_limit = in->rewrite_limit;
-	f->before_root_matches = in->before.root_matches;
-	f->before_bad_data_blocks = in->before.bad_data_blocks;
-	f->before_bad_hash_blocks = in->before.bad_hash_blocks;
-	f->before_bad_padding = in->before.bad_padding;
-	f->before_unreadable = in->before.unreadable_blocks;
-	f->before_unchecked_data_blocks = in->before.unchecked_data_blocks;
-	f->before_unchecked_hash_blocks = in->before.unchecked_hash_blocks;
-}
-
 const char *verity_api_or_empty(const char *s)
 {
 	return s ? s : "";
@@ -492,11 +448,11 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 	full.signer_fingerprint = r->sig.fingerprint;
 	if (r->has_layout) {
 		full.has |= FV_REPORT_LAYOUT;
-		layout_of(&r->layout, &full.layout);
+		verity_pairs_shown_layout(&r->layout, &full.layout);
 	}
 	if (r->has_fec) {
 		full.has |= FV_REPORT_FEC;
-		fec_of(&r->fec, &full.fec);
+		verity_pairs_shown_fec(&r->fec, &full.fec);
 	}
 	if (r->has_update) {
 		full.has |= FV_REPORT_UPDATE;

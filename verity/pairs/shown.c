@@ -1,0 +1,53 @@
+/* A pair's layout (where its tree and parity sit) and what its parity
+ * did in a verify or repair, member by member as the public report has
+ * them; each filled whole, its size set. */
+#include "verity/pairs/shown.h"
+
+#include <string.h>
+
+/* The layout as struct fv_layout has it. */
+void verity_pairs_shown_layout(const struct verity_layout *in,
+			       struct fv_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->size = sizeof(*l);
+	l->data_blocks = in->geo.data_blocks;
+	l->data_bytes = in->data_bytes;
+	l->hash_area_start = in->hash_area_start;
+	l->tree_offset = in->tree_offset;
+	l->tree_blocks = in->geo.tree_blocks;
+	l->hash_end = in->hash_end;
+	l->levels = in->geo.levels;
+	l->digest_size = (unsigned)in->geo.digest_size;
+	l->fec_roots = in->fec.roots;
+	l->fec_roots_from = (enum fv_roots_from)in->fec.roots_source;
+	l->fec_rsn = in->fec.rsn;
+	l->fec_on_hash_device = in->fec.on_hash_device;
+	l->fec_offset = in->fec.offset;
+	l->fec_blocks = in->fec.blocks;
+	l->fec_rounds = in->fec.rounds;
+	l->fec_parity_bytes = in->fec.parity_bytes;
+}
+
+/* What parity did as struct fv_fec_report has it. */
+void verity_pairs_shown_fec(const struct verity_fec_result *in,
+			    struct fv_fec_report *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	f->bad_blocks = in->bad_blocks;
+	f->repaired = in->repaired;
+	f->passes = in->passes;
+	f->stale_codewords = in->stale_codewords;
+	f->stale_rounds = in->stale_rounds;
+	f->unchecked_rounds = in->unchecked_rounds;
+	f->parity_rewritten = in->parity_rewritten;
+	f->rewrite_limit = in->rewrite_limit;
+	f->before_root_matches = in->before.root_matches;
+	f->before_bad_data_blocks = in->before.bad_data_blocks;
+	f->before_bad_hash_blocks = in->before.bad_hash_blocks;
+	f->before_bad_padding = in->before.bad_padding;
+	f->before_unreadable = in->before.unreadable_blocks;
+	f->before_unchecked_data_blocks = in->before.unchecked_data_blocks;
+	f->before_unchecked_hash_blocks = in->before.unchecked_hash_blocks;
+}
