@@ -44,12 +44,12 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/slot/walk.c verity/files/files.c verity/pairs/held.c verity/pairs/shown.c verity/image/image.c verity/image/judge.c \
            verity/ops/ops.c verity/api/api.c verity/api/pair.c verity/api/image.c \
            verity/files/ask.c verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c \
-           verity/bench/request.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
+           verity/bench/request.c verity/bench/output.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
 CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
            cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
-           cli/cmd_bench.c cli/bench_output.c cli/cmd_open.c \
+           cli/cmd_bench.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
            cli/cmd_avb.c cli/avb_show.c cli/avb_verify.c cli/avb_pair.c cli/set.c cli/ddi.c cli/super.c cli/hints.c \
            cli/cmd_fsverity.c cli/cmd_ota.c cli/cmd_lp.c cli/files.c

@@ -1,16 +1,17 @@
 /* fastverity bench: what hashing costs on this CPU, and what each choice
  * of hash, salt, block sizes and format does to whole-tree throughput.
- * The library measures (fv_bench_run); this parses and prints. */
+ * The library measures and says it (fv_bench_run); this parses and
+ * prints. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "cli/files.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/cli.h"
+#include "cli/json.h"
 
 #define BENCH_MAX_LIST 16
 
@@ -82,54 +83,6 @@ static uint64_t available_memory(void)
 	return (uint64_t)kib << 10;
 }
 
-/* A row of a kind: the first one kept, the kind's rows counted (they
- * come one after the other). */
-static void take(const struct fv_bench_row *r,
-		 const struct fv_bench_row **first, size_t *n)
-{
-	if (!(*n)++)
-		*first = r;
-}
-
-/* The rows, by kind, printed as asked. */
-static int print_rows(void *ctx, const struct fv_bench_row *rows, size_t n)
-{
-	const struct cli_opts *o = ctx;
-	struct bench_view v = {0};
-
-	for (size_t i = 0; i < n; i++) {
-		const struct fv_bench_row *r = &rows[i];
-
-		switch (r->kind) {
-		case FV_BENCH_MACHINE:
-			v.m = r;
-			break;
-		case FV_BENCH_HASHING:
-			take(r, &v.impls, &v.nimpls);
-			break;
-		case FV_BENCH_FEC:
-			take(r, &v.fec, &v.nfec);
-			break;
-		case FV_BENCH_ROOTS:
-			take(r, &v.roots, &v.nroots);
-			break;
-		case FV_BENCH_TREE:
-			take(r, &v.trees, &v.ntrees);
-			break;
-		}
-	}
-	if (!v.m)
-		return cli_error(-EINVAL, "bench: the library said nothing of "
-					  "the machine");
-	if (o->json)
-		bench_print_json(&v);
-	else if (o->csv)
-		bench_print_csv(&v);
-	else
-		bench_print_table(&v);
-	return 0;
-}
-
 int cmd_bench(struct cli_opts *o)
 {
 	char hashes[BENCH_MAX_LIST][32];
@@ -140,7 +93,9 @@ int cmd_bench(struct cli_opts *o)
 	size_t nh, ns, nd, nhb, nf;
 	struct fv_bench_request req = {
 		.size = sizeof(req),
-		.row_size = sizeof(struct fv_bench_row),
+		.output = o->json  ? FV_BENCH_JSON
+			  : o->csv ? FV_BENCH_CSV
+				   : FV_BENCH_TABLE,
 	};
 	uint64_t size = 64ULL << 20;
 	double seconds;
@@ -229,7 +184,7 @@ int cmd_bench(struct cli_opts *o)
 	req.seconds = seconds;
 	if ((r = cli_run_options(o, &fo, NULL)))
 		return r;
-	r = fv_bench_run(&req, &fo, print_rows, o);
+	r = cli_show_bench(&req, &fo);
 	if (r < 0)
 		return cli_error(r, "bench: %s", fv_last_error());
 	return r ? r : EXIT_OK;

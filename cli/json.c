@@ -362,6 +362,10 @@ static int shown_item(void *ctx, const struct fv_item *it)
 	case FV_ITEM_UINT:
 		v = json_object_new_uint64(it->u);
 		break;
+	case FV_ITEM_NUMBER:
+		v = it->text ? json_object_new_double_s(it->d, it->text)
+			     : json_object_new_double(it->d);
+		break;
 	case FV_ITEM_BOOL:
 		v = json_object_new_boolean(it->u != 0);
 		break;
@@ -394,6 +398,18 @@ int cli_show(const struct fv_show_request *q)
 {
 	struct shown s = {0};
 	int r = fv_show(q, shown_item, &s);
+
+	if (!r && s.doc)
+		cli_json_print(s.doc);
+	else
+		json_object_put(s.doc);
+	return r;
+}
+
+int cli_show_bench(const struct fv_bench_request *q, const fv_options *o)
+{
+	struct shown s = {0};
+	int r = fv_bench_run(q, o, shown_item, &s);
 
 	if (!r && s.doc)
 		cli_json_print(s.doc);

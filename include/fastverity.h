@@ -419,8 +419,11 @@ int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
 	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,
 	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END,
+	FV_ITEM_NUMBER, /* d, written as text says (NULL: as a double) */
 };
-struct fv_item { enum fv_item_kind kind; const char *key, *text; uint64_t u; };
+struct fv_item {
+	enum fv_item_kind kind; const char *key, *text; uint64_t u; double d;
+};
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
 enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2 }; /* dump; lp */
 struct fv_show_request { /* names, files, n: fv_super_open's */
@@ -653,49 +656,23 @@ struct fv_image_pair_info {
 	const char *root_hex, *signature; /* "", NULL: none */
 };
 /* --- bench: what `fastverity bench` measures -------------------------- */
-#define FV_BENCH_ROUNDS 5 /* a rate is the median of these rounds */
 /* The settings (every combination of the lists), the data (a device;
- * NULL: synthetic; bytes, 0: all), about how long (seconds). */
+ * NULL: synthetic; bytes, 0: all), about how long (seconds), and how the
+ * report is shown: bench's table, its --json document, or CSV. */
+enum fv_bench_output { FV_BENCH_TABLE, FV_BENCH_JSON, FV_BENCH_CSV };
 struct fv_bench_request {
-	size_t size;     /* sizeof(struct fv_bench_request) */
-	size_t row_size; /* sizeof(struct fv_bench_row): the rows' stride */
+	size_t size; /* sizeof(struct fv_bench_request) */
 	const char *const *hashes; size_t nhashes;
 	const unsigned *formats; size_t nformats;
 	const uint32_t *data_block_sizes, *hash_block_sizes, *salt_sizes;
 	size_t ndata_block_sizes, nhash_block_sizes, nsalt_sizes;
 	const char *device; uint64_t bytes; double seconds;
+	enum fv_bench_output output;
 };
-/* A row: the machine, a way of hashing, an encoder, some roots, a tree. */
-enum fv_bench_kind {
-	FV_BENCH_MACHINE = 1, FV_BENCH_HASHING = 2, FV_BENCH_FEC = 3,
-	FV_BENCH_ROOTS = 4, FV_BENCH_TREE = 5,
-};
-/* The conclusions (each: docs/reference.md). */
-enum fv_bench_flag {
-	FV_BENCH_FAST_PATH = 1, FV_BENCH_REFERENCE = 2, FV_BENCH_NOISE = 4,
-	FV_BENCH_RECOMMENDED = 8, FV_BENCH_DEFAULT_KEPT = 16,
-	FV_BENCH_NO_DIFFERENCE = 32, FV_BENCH_SALT_SAME = 64,
-};
-/* MB/s: the median round, the slowest, the fastest (median < 0: none). */
-struct fv_bench_rate { double median, min, max; };
-/* One row (which kind sets what: docs/reference.md). */
-struct fv_bench_row {
-	enum fv_bench_kind kind; unsigned flags; const char *name, *note;
-	struct fv_bench_rate rate, all; double ratio; unsigned roots;
-	uint64_t parity_bytes; double encode_seconds;
-	uint64_t run_named, run_unnamed;
-	uint32_t salt_size, data_block_size, hash_block_size;
-	unsigned format; int valid; const char *path, *path_reason;
-	unsigned levels, runs; uint64_t tree_bytes, data_bytes;
-	unsigned cpus, threads; const char *cpu_flags, *sha256_kernel, *device;
-	double clock_mhz, device_read, sha_unit, cold_tree;
-};
-/* Called once with every row (row_size apart); returns fv_bench_run's. */
-typedef int (*fv_bench_fn)(void *ctx, const struct fv_bench_row *rows,
-			   size_t n);
-/* Measures req. Errors: EINVAL, ENODEV, ENOTBLK, EIO, ENOMEM. */
+/* Measures req; the report to fn as items (fv_show's). Errors: EINVAL,
+ * ENODEV, ENOTBLK, EIO, ENOMEM; fn's non-zero return, as it is. */
 int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
-		 fv_bench_fn fn, void *ctx);
+		 fv_item_fn fn, void *ctx);
 /* --- device-mapper (root, the kernel's dm-verity) --------------------- */
 /* Now; when its last user closes it; undo an earlier deferred close. */
 enum fv_close_how {

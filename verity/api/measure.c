@@ -48,10 +48,10 @@ static int bench_params(const char *hash, unsigned format, uint32_t dbs,
 }
 
 API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
-		     fv_bench_fn fn, void *ctx)
+		     fv_item_fn fn, void *ctx)
 {
 	struct fv_bench_request q = {0};
-	struct verity_bench_rows b;
+	struct show sh = {fn, ctx, 0, 0};
 	fv_options opts;
 	struct ht_error err;
 	int r;
@@ -60,22 +60,18 @@ API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 	NEED(fn);
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	/* (the first version's sizes: later ones only add at the end) */
-	if (req->size < sizeof(q) ||
-	    req->row_size < sizeof(struct fv_bench_row) ||
-	    req->row_size % _Alignof(struct fv_bench_row))
-		return verity_api_fail(EINVAL,
-				       "%s: size %zu or row size %zu is too "
-				       "small, or the row size not aligned",
-				       __func__, req->size, req->row_size);
+	/* (the first version's size: later ones only add at the end) */
+	if (req->size < sizeof(q))
+		return verity_api_fail(EINVAL, "%s: size %zu is too small",
+				       __func__, req->size);
 	memcpy(&q, req, sizeof(q));
-	if ((r = verity_bench_request(&q, opts.threads,
-				      (enum sha256_choice)opts.sha256,
-				      bench_params, &b, &err)))
-		return verity_api_keep(r, &err);
-	r = fn(ctx, (const struct fv_bench_row *)(void *)b.rows, b.n);
-	verity_bench_rows_free(&b);
-	return r;
+	sh.json = q.output == FV_BENCH_JSON;
+	if (!(r = verity_bench_request(&q, opts.threads,
+				       (enum sha256_choice)opts.sha256,
+				       bench_params, &sh, &err)) ||
+	    r == sh.r)
+		return r;
+	return verity_api_keep(r, &err);
 }
 
 API int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out)

@@ -1,21 +1,16 @@
 /* fv_bench_run's request read (include/fastverity.h, "Measuring"):
  * its lists checked, every combination a setting, the run, and the
- * report as the caller's rows. */
+ * report shown as the caller asked (output.c). */
 #include "verity/bench/request.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert((int)FV_BENCH_FAST_PATH == BENCH_FAST_PATH &&
-		       (int)FV_BENCH_REFERENCE == BENCH_REFERENCE &&
-		       (int)FV_BENCH_NOISE == BENCH_NOISE &&
-		       (int)FV_BENCH_RECOMMENDED == BENCH_RECOMMENDED &&
-		       (int)FV_BENCH_DEFAULT_KEPT == BENCH_DEFAULT_KEPT &&
-		       (int)FV_BENCH_NO_DIFFERENCE == BENCH_NO_DIFFERENCE &&
-		       (int)FV_BENCH_SALT_SAME == BENCH_SALT_SAME &&
-		       (int)FV_BENCH_ROUNDS == BENCH_ROUNDS,
-	       "fv_bench_flag and bench_flag differ");
+_Static_assert((int)FV_BENCH_TABLE == VERITY_BENCH_TABLE &&
+		       (int)FV_BENCH_JSON == VERITY_BENCH_JSON &&
+		       (int)FV_BENCH_CSV == VERITY_BENCH_CSV,
+	       "fv_bench_output and verity_bench_output differ");
 
 #define BENCH_MAX_LIST 16
 
@@ -60,25 +55,18 @@ static int bench_settings(const struct fv_bench_request *q,
 	return 0;
 }
 
-static struct fv_bench_rate rate_of(double median, double lo, double hi)
+static struct verity_bench_rate rate_of(double median, double lo, double hi)
 {
-	return (struct fv_bench_rate){.median = median, .min = lo, .max = hi};
+	return (struct verity_bench_rate){
+		.median = median, .min = lo, .max = hi};
 }
 
-/* Row w as the caller's row i (row_size bytes of it at most). */
-static void give_row(uint8_t *rows, size_t row_size, size_t i,
-		     const struct fv_bench_row *w)
+/* The report as rows: how many. */
+static size_t bench_rows(const struct bench_report *rep,
+			 struct verity_bench_row *rows)
 {
-	memcpy(rows + i * row_size, w,
-	       row_size < sizeof(*w) ? row_size : sizeof(*w));
-}
-
-/* The report as rows, the caller's row size apart: how many. */
-static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
-			 size_t row_size)
-{
-	struct fv_bench_row w = {
-		.kind = FV_BENCH_MACHINE,
+	struct verity_bench_row w = {
+		.kind = VERITY_BENCH_MACHINE,
 		.name = rep->cpu,
 		.cpus = rep->cpus,
 		.threads = rep->threads,
@@ -93,12 +81,12 @@ static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
 	};
 	size_t n = 0;
 
-	give_row(rows, row_size, n++, &w);
+	rows[n++] = w;
 	for (size_t i = 0; i < rep->nimpls; i++) {
 		const struct bench_impl *m = &rep->impls[i];
 
-		w = (struct fv_bench_row){
-			.kind = FV_BENCH_HASHING,
+		w = (struct verity_bench_row){
+			.kind = VERITY_BENCH_HASHING,
 			.flags = m->flags,
 			.name = m->name,
 			.note = m->mb_per_s < 0 ? m->why : m->note,
@@ -106,27 +94,27 @@ static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
 			.all = rate_of(m->all_mb_per_s, m->all_lo, m->all_hi),
 			.ratio = m->ratio,
 		};
-		give_row(rows, row_size, n++, &w);
+		rows[n++] = w;
 	}
 	for (size_t i = 0; i < rep->nfec; i++) {
 		const struct bench_fec *f = &rep->fec[i];
 
-		w = (struct fv_bench_row){
-			.kind = FV_BENCH_FEC,
-			.flags = f->scalar ? FV_BENCH_REFERENCE : 0,
+		w = (struct verity_bench_row){
+			.kind = VERITY_BENCH_FEC,
+			.flags = f->scalar ? BENCH_REFERENCE : 0,
 			.name = f->name,
 			.note = f->mb_per_s < 0 ? f->why : f->note,
 			.rate = rate_of(f->mb_per_s, f->lo, f->hi),
 			.ratio = f->ratio,
 			.roots = f->roots,
 		};
-		give_row(rows, row_size, n++, &w);
+		rows[n++] = w;
 	}
 	for (size_t i = 0; i < rep->nadvice; i++) {
 		const struct bench_fec_advice *a = &rep->advice[i];
 
-		w = (struct fv_bench_row){
-			.kind = FV_BENCH_ROOTS,
+		w = (struct verity_bench_row){
+			.kind = VERITY_BENCH_ROOTS,
 			.roots = a->roots,
 			.parity_bytes = a->parity_bytes,
 			.encode_seconds = a->encode_seconds,
@@ -134,13 +122,13 @@ static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
 			.run_unnamed = a->run_unnamed,
 			.data_bytes = rep->advice_data_bytes,
 		};
-		give_row(rows, row_size, n++, &w);
+		rows[n++] = w;
 	}
 	for (size_t i = 0; i < rep->nsettings; i++) {
 		const struct bench_setting *s = &rep->settings[i];
 
-		w = (struct fv_bench_row){
-			.kind = FV_BENCH_TREE,
+		w = (struct verity_bench_row){
+			.kind = VERITY_BENCH_TREE,
 			.flags = s->flags,
 			.name = s->p.hash_name,
 			.note = s->valid ? "" : s->why,
@@ -157,20 +145,21 @@ static size_t bench_rows(const struct bench_report *rep, uint8_t *rows,
 			.tree_bytes = s->tree_bytes,
 			.data_bytes = s->data_bytes,
 		};
-		give_row(rows, row_size, n++, &w);
+		rows[n++] = w;
 	}
 	return n;
 }
 
 int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			 enum sha256_choice sha256, verity_bench_setting_fn fn,
-			 struct verity_bench_rows *out, struct ht_error *err)
+			 struct show *sh, struct ht_error *err)
 {
+	struct verity_bench_row *rows = NULL;
 	struct bench_report *rep;
 	struct bench_plan plan;
+	size_t n;
 	int r;
 
-	memset(out, 0, sizeof(*out));
 	if ((r = bench_list(q->hashes, q->nhashes, "hashes", err)) ||
 	    (r = bench_list(q->formats, q->nformats, "formats", err)) ||
 	    (r = bench_list(q->data_block_sizes, q->ndata_block_sizes,
@@ -184,11 +173,13 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			       "fv_bench_run: %g seconds (more than 0, at most "
 			       "a day)",
 			       q->seconds);
+	if ((unsigned)q->output > VERITY_BENCH_CSV)
+		return ht_fail(err, EINVAL, "fv_bench_run: no output %u",
+			       (unsigned)q->output);
 	if (!(rep = calloc(1, sizeof(*rep))))
 		return ht_fail(err, ENOMEM, "out of memory");
-	out->rep = rep;
 	if ((r = bench_settings(q, rep, fn, err)))
-		goto fail;
+		goto out;
 	plan = (struct bench_plan){
 		.device = q->device,
 		.size = q->bytes,
@@ -197,24 +188,21 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 		.seconds = q->seconds,
 	};
 	if ((r = verity_bench_run(rep, &plan, err)))
-		goto fail;
-	out->n = 1 + rep->nimpls + rep->nfec + rep->nadvice + rep->nsettings;
-	if (!(out->rows = calloc(out->n, q->row_size))) {
+		goto out;
+	n = 1 + rep->nimpls + rep->nfec + rep->nadvice + rep->nsettings;
+	if (!(rows = calloc(n, sizeof(*rows)))) {
 		r = ht_fail(err, ENOMEM, "out of memory");
-		goto fail;
+		goto out;
 	}
-	out->n = bench_rows(rep, out->rows, q->row_size);
-	return 0;
-fail:
-	verity_bench_rows_free(out);
+	n = bench_rows(rep, rows);
+	/* the visitor's return is handed back as it is */
+	if ((r = verity_bench_output(
+		     rows, n, (enum verity_bench_output)q->output, sh)) &&
+	    r != sh->r)
+		r = ht_fail(err, -r, "fv_bench_run: the report cannot be made");
+out:
+	free(rows);
+	free(rep->settings);
+	free(rep);
 	return r;
-}
-
-void verity_bench_rows_free(struct verity_bench_rows *b)
-{
-	free(b->rows);
-	if (b->rep)
-		free(b->rep->settings);
-	free(b->rep);
-	memset(b, 0, sizeof(*b));
 }

@@ -1,5 +1,5 @@
 /* fv_bench_run's request (include/fastverity.h, "Measuring") read into
- * a run of verity/bench/, and its report as the caller's rows. */
+ * a run of verity/bench/, and its report shown (output.c). */
 #ifndef FV_BENCH_REQUEST_H
 #define FV_BENCH_REQUEST_H
 #ifndef FASTVERITY_COMPILATION
@@ -9,6 +9,7 @@
 #include "hashtree/error.h"
 #include "include/fastverity.h"
 #include "verity/bench/bench.h"
+#include "verity/bench/output.h"
 
 /* One setting's parameters, checked as the caller checks parameters:
  * 0, or -errno with err's message naming the setting. */
@@ -18,19 +19,12 @@ typedef int (*verity_bench_setting_fn)(const char *hash, unsigned format,
 				       struct verity_params *out,
 				       struct ht_error *err);
 
-/* The rows (n of them, q->row_size apart), pointing into rep. */
-struct verity_bench_rows {
-	struct bench_report *rep;
-	uint8_t *rows;
-	size_t n;
-};
-
 /* q (its sizes checked) run on threads with the kernel sha256, each
- * combination of its lists a setting (fn); *out freed by
- * verity_bench_rows_free (nothing to free on failure). */
+ * combination of its lists a setting (fn), and the report shown to sh
+ * as q->output says: 0, -errno with err's message, or sh's non-zero
+ * return (sh->r) as it is. */
 int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			 enum sha256_choice sha256, verity_bench_setting_fn fn,
-			 struct verity_bench_rows *out, struct ht_error *err);
-void verity_bench_rows_free(struct verity_bench_rows *b);
+			 struct show *sh, struct ht_error *err);
 
 #endif

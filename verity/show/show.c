@@ -8,7 +8,7 @@
 static void give(struct show *s, enum fv_item_kind kind, const char *key,
 		 const char *text, uint64_t u)
 {
-	struct fv_item it = {kind, key, text, u};
+	struct fv_item it = {kind, key, text, u, 0};
 
 	if (!s->r)
 		s->r = s->fn(s->ctx, &it);
@@ -63,6 +63,15 @@ void verity_show_u64(struct show *s, const char *key, uint64_t v)
 void verity_show_bool(struct show *s, const char *key, int v)
 {
 	give(s, FV_ITEM_BOOL, key, NULL, v != 0);
+}
+
+void verity_show_number(struct show *s, const char *key, double v,
+			const char *text)
+{
+	struct fv_item it = {FV_ITEM_NUMBER, key, text, 0, v};
+
+	if (!s->r)
+		s->r = s->fn(s->ctx, &it);
 }
 
 void verity_show_null(struct show *s, const char *key)

@@ -31,6 +31,9 @@ void verity_show_warning(struct show *s, const char *fmt, ...)
 void verity_show_str(struct show *s, const char *key, const char *v);
 void verity_show_u64(struct show *s, const char *key, uint64_t v);
 void verity_show_bool(struct show *s, const char *key, int v);
+/* A number: v written as text says (NULL: as json-c writes a double). */
+void verity_show_number(struct show *s, const char *key, double v,
+			const char *text);
 void verity_show_null(struct show *s, const char *key);
 void verity_show_object(struct show *s, const char *key);
 void verity_show_array(struct show *s, const char *key);

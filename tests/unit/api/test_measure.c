@@ -1,5 +1,5 @@
 /* verity/api/measure.c through <fastverity.h> alone (as a program sees
- * it): bench's run and its rows. */
+ * it): bench's run and its report as items. */
 #include <check.h>
 
 #include "check_main.h"
@@ -17,60 +17,76 @@
 
 #include "api_test.h"
 
-/* What the bench rows hold. */
+/* What the bench report's items hold (its --json document). */
 struct bench_seen {
-	size_t n, kinds[6], trees;
-	uint64_t tree_bytes;
-	unsigned levels, recommended;
+	size_t n, depth, impls, fec, advice, trees, text;
+	char array[32];
+	uint64_t tree_bytes, size, threads, levels, runs;
+	unsigned recommended;
 	char path[16], kernel[64];
 };
 
-static int bench_rows_seen(void *ctx, const struct fv_bench_row *rows, size_t n)
+static int bench_items_seen(void *ctx, const struct fv_item *it)
 {
 	struct bench_seen *seen = ctx;
-	/* the caller's row size: struct fv_bench_row and 40 bytes more */
-	const size_t stride = sizeof(*rows) + 40;
 
-	enum fv_bench_kind prev = FV_BENCH_MACHINE;
-
-	seen->n = n;
-	for (size_t i = 0; i < n; i++) {
-		const struct fv_bench_row *r =
-			(const void *)((const uint8_t *)rows + i * stride);
-
-		ck_assert_int_ge(r->kind, FV_BENCH_MACHINE);
-		ck_assert_int_le(r->kind, FV_BENCH_TREE);
-		/* in the order of the report, the machine first */
-		ck_assert(i ? r->kind != FV_BENCH_MACHINE
-			    : r->kind == FV_BENCH_MACHINE);
-		ck_assert_int_ge(r->kind, prev);
-		prev = r->kind;
-		seen->kinds[r->kind]++;
-		if (r->kind == FV_BENCH_MACHINE) {
-			ck_assert_uint_eq(r->threads, 2);
-			ck_assert_uint_eq(r->data_bytes, (uint64_t)BLOCKS * BS);
-			ck_assert_ptr_nonnull(r->cpu_flags);
-			snprintf(seen->kernel, sizeof(seen->kernel), "%s",
-				 r->sha256_kernel);
-		}
-		if (r->kind == FV_BENCH_HASHING && r->rate.median >= 0)
-			ck_assert(r->rate.min <= r->rate.median &&
-				  r->rate.median <= r->rate.max);
-		if (r->kind == FV_BENCH_ROOTS)
-			ck_assert_uint_eq(r->data_bytes, (uint64_t)BLOCKS * BS);
-		if (r->kind == FV_BENCH_TREE) {
-			ck_assert_str_eq(r->name, "sha256");
-			ck_assert_uint_eq(r->salt_size, 32);
-			ck_assert_int_eq(r->valid, 1);
-			ck_assert_uint_ge(r->runs, FV_BENCH_ROUNDS);
-			ck_assert(r->rate.median > 0);
-			snprintf(seen->path, sizeof(seen->path), "%s", r->path);
-			seen->levels = r->levels;
-			seen->tree_bytes = r->tree_bytes;
-			seen->recommended +=
-				!!(r->flags & FV_BENCH_RECOMMENDED);
-		}
+	seen->n++;
+	if (it->kind == FV_ITEM_TEXT) {
+		seen->text += strlen(it->text);
+		return 0;
 	}
+	ck_assert_int_ne(it->kind, FV_ITEM_WARNING);
+	if (it->kind == FV_ITEM_END) {
+		ck_assert_uint_gt(seen->depth, 0);
+		seen->depth--;
+		return 0;
+	}
+	/* the report's arrays: one object per row */
+	if (it->kind == FV_ITEM_ARRAY && seen->depth == 1)
+		snprintf(seen->array, sizeof(seen->array), "%s", it->key);
+	if (it->kind == FV_ITEM_OBJECT && seen->depth == 2) {
+		seen->impls += !strcmp(seen->array, "implementations");
+		seen->fec += !strcmp(seen->array, "fec");
+		seen->advice += !strcmp(seen->array, "fec_advice");
+		seen->trees += !strcmp(seen->array, "settings");
+	}
+	if (it->kind == FV_ITEM_OBJECT || it->kind == FV_ITEM_ARRAY) {
+		seen->depth++;
+		return 0;
+	}
+	if (it->kind == FV_ITEM_STRING && seen->depth == 2 &&
+	    !strcmp(seen->array, "summary"))
+		seen->recommended += !strncmp(it->text, "Recommended here: ",
+					      strlen("Recommended here: "));
+	if (!it->key)
+		return 0;
+	if (seen->depth == 1 && !strcmp(it->key, "size"))
+		seen->size = it->u;
+	if (seen->depth == 2 && !strcmp(it->key, "threads"))
+		seen->threads = it->u;
+	if (seen->depth == 2 && !strcmp(it->key, "sha256_kernel"))
+		snprintf(seen->kernel, sizeof(seen->kernel), "%s", it->text);
+	if (seen->depth == 3 && !strcmp(seen->array, "settings")) {
+		if (!strcmp(it->key, "path"))
+			snprintf(seen->path, sizeof(seen->path), "%s",
+				 it->text);
+		if (!strcmp(it->key, "levels"))
+			seen->levels = it->u;
+		if (!strcmp(it->key, "tree_bytes"))
+			seen->tree_bytes = it->u;
+		if (!strcmp(it->key, "runs"))
+			seen->runs = it->u;
+		if (!strcmp(it->key, "mb_per_s"))
+			ck_assert(it->kind == FV_ITEM_NUMBER && it->d > 0);
+	}
+	return 0;
+}
+
+/* A visitor that stops the run's report at its first item. */
+static int stop_at_first(void *ctx, const struct fv_item *it)
+{
+	(void)it;
+	++*(int *)ctx;
 	return 7;
 }
 
@@ -84,7 +100,7 @@ START_TEST(bench_run)
 	const uint32_t bs = BS, salt32 = 32, salts[] = {32, 300};
 	struct fv_bench_request req = {
 		.size = sizeof(req),
-		.row_size = sizeof(struct fv_bench_row) + 40,
+		.output = FV_BENCH_JSON,
 		.hashes = &sha256,
 		.nhashes = 1,
 		.formats = &format1,
@@ -102,25 +118,48 @@ START_TEST(bench_run)
 	fv_options two_ = {.size = sizeof(two_)}, *two = &two_;
 
 	two->threads = 2;
-	/* fn's return is the run's */
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen), 7);
-	ck_assert_uint_eq(seen.kinds[FV_BENCH_MACHINE], 1);
-	ck_assert_uint_ge(seen.kinds[FV_BENCH_HASHING], 6);
-	ck_assert_uint_eq(seen.kinds[FV_BENCH_FEC], 10);
-	ck_assert_uint_eq(seen.kinds[FV_BENCH_ROOTS], 5);
-	ck_assert_uint_eq(seen.kinds[FV_BENCH_TREE], 1);
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen), 0);
+	ck_assert_uint_eq(seen.depth, 0);
+	ck_assert_uint_eq(seen.threads, 2);
+	ck_assert_uint_eq(seen.size, (uint64_t)BLOCKS * BS);
+	ck_assert_uint_ge(seen.impls, 6);
+	ck_assert_uint_eq(seen.fec, 10);
+	ck_assert_uint_eq(seen.advice, 5);
+	ck_assert_uint_eq(seen.trees, 1);
 	ck_assert_str_eq(seen.path, "fast");
 	ck_assert_uint_eq(seen.levels, 2);
+	ck_assert_uint_ge(seen.runs, 5);
 	/* 300 blocks: 3 hash blocks of level 0, 1 of level 1 */
 	ck_assert_uint_eq(seen.tree_bytes, 4 * BS);
 	ck_assert_uint_eq(seen.recommended, 1);
 	ck_assert_str_eq(seen.kernel, kernel_name(FV_SHA256_FASTEST));
+	/* the table and CSV: text, no document */
+	for (int how = FV_BENCH_TABLE; how <= FV_BENCH_CSV; how += 2) {
+		memset(&seen, 0, sizeof(seen));
+		req.output = (enum fv_bench_output)how;
+		ck_assert_int_eq(
+			fv_bench_run(&req, two, bench_items_seen, &seen), 0);
+		ck_assert_uint_eq(seen.n, 1);
+		ck_assert_uint_gt(seen.text, 100);
+	}
+	/* fn's return is the run's, and nothing comes after it */
+	{
+		int calls = 0;
+
+		ck_assert_int_eq(fv_bench_run(&req, two, stop_at_first, &calls),
+				 7);
+		ck_assert_int_eq(calls, 1);
+	}
+	req.output = (enum fv_bench_output)3;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
+			 -EINVAL);
+	req.output = FV_BENCH_JSON;
 	/* a setting that cannot make a tree: refused before anything is
 	 * measured, named */
 	req.salt_sizes = salts;
 	req.nsalt_sizes = 2;
 	memset(&seen, 0, sizeof(seen));
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -EINVAL);
 	ck_assert_uint_eq(seen.n, 0);
 	ck_assert_str_eq(fv_last_error(),
@@ -129,27 +168,27 @@ START_TEST(bench_run)
 	req.salt_sizes = &salt32;
 	req.nsalt_sizes = 1;
 	req.hashes = &nosuch;
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "nosuchhash"));
 	req.hashes = &sha256;
 	/* the request's own checks */
 	req.device = "/nonexistent/d";
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -ENODEV);
 	req.device = data;
 	req.seconds = 0;
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -EINVAL);
 	req.seconds = 0.2;
 	req.nformats = 17;
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -EINVAL);
 	req.nformats = 1;
-	req.row_size = 8;
-	ck_assert_int_eq(fv_bench_run(&req, two, bench_rows_seen, &seen),
+	req.size = 8;
+	ck_assert_int_eq(fv_bench_run(&req, two, bench_items_seen, &seen),
 			 -EINVAL);
-	ck_assert_int_eq(fv_bench_run(NULL, two, bench_rows_seen, &seen),
+	ck_assert_int_eq(fv_bench_run(NULL, two, bench_items_seen, &seen),
 			 -EINVAL);
 	ck_assert_uint_eq(seen.n, 0);
 }

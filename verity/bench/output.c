@@ -1,18 +1,18 @@
-/* fastverity bench output: an aligned table with a summary, JSON, CSV,
- * from the rows fv_bench_run delivers. */
+/* What `fastverity bench` shows of a run: an aligned table with a
+ * summary, the --json document, or CSV, from the run's rows (output.h),
+ * handed to the caller as items (verity/show/show.h). The sentences of
+ * the summary say what the figures allow to conclude (rank.c's flags). */
+#include "verity/bench/output.h"
+
+#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cli/jsonc.h"
+typedef struct verity_bench_row row;
 
-#include "bench.h"
-#include "cli/json.h"
-
-typedef struct fv_bench_row row;
-
-static const row *same_but_salt(const struct bench_view *r, const row *s,
+static const row *same_but_salt(const struct verity_bench_view *r, const row *s,
 				uint32_t salt)
 {
 	for (size_t i = 0; i < r->ntrees; i++) {
@@ -52,7 +52,7 @@ static const row *flagged(const row *rows, size_t n, unsigned flag)
 /* The setting the library recommends (the fastest measured that keeps
  * dm-verity's usual safety: sha256 or stronger, a salt, 4096-byte data
  * blocks), and what other choices measured here cost against it. */
-static size_t recommend(const struct bench_view *r, char lines[][400],
+static size_t recommend(const struct verity_bench_view *r, char lines[][400],
 			size_t max)
 {
 	const row *best;
@@ -61,7 +61,7 @@ static size_t recommend(const struct bench_view *r, char lines[][400],
 
 	if (!max)
 		return 0;
-	best = flagged(r->trees, r->ntrees, FV_BENCH_RECOMMENDED);
+	best = flagged(r->trees, r->ntrees, BENCH_RECOMMENDED);
 	if (!best)
 		return 0;
 	len = snprintf(buf, sizeof(buf),
@@ -70,7 +70,7 @@ static size_t recommend(const struct bench_view *r, char lines[][400],
 		       best->name, best->salt_size, best->data_block_size,
 		       best->hash_block_size, best->format, best->path,
 		       best->rate.median,
-		       !(best->flags & FV_BENCH_DEFAULT_KEPT)
+		       !(best->flags & BENCH_DEFAULT_KEPT)
 			       ? ""
 			       : "; the default: no setting measured "
 				 "faster beyond the noise");
@@ -99,7 +99,7 @@ static size_t recommend(const struct bench_view *r, char lines[][400],
 			continue;
 		double d = 100.0 * (s->rate.median / best->rate.median - 1.0);
 
-		if (s->flags & FV_BENCH_NO_DIFFERENCE)
+		if (s->flags & BENCH_NO_DIFFERENCE)
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
 					"%s%s no measurable difference",
 					any ? ", " : "; against it: ", what);
@@ -116,7 +116,8 @@ static size_t recommend(const struct bench_view *r, char lines[][400],
 }
 
 /* Sentences saying what the figures mean for the choice. */
-static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
+static size_t summary(const struct verity_bench_view *r, char lines[][400],
+		      size_t max)
 {
 	const row *best = NULL, *vs = NULL;
 	const row *lo = NULL, *hi = NULL, *fast = NULL, *slow = NULL;
@@ -128,7 +129,7 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 		if (m->rate.median > 0 &&
 		    (!best || m->rate.median > best->rate.median))
 			best = m;
-		if ((m->flags & FV_BENCH_REFERENCE) && m->rate.median > 0)
+		if ((m->flags & BENCH_REFERENCE) && m->rate.median > 0)
 			vs = m;
 	}
 	if (best && vs && n < max)
@@ -138,9 +139,8 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 			 best->name, best->rate.median / vs->rate.median,
 			 vs->name);
 	{
-		const row *pref = flagged(r->impls, r->nimpls,
-					  FV_BENCH_FAST_PATH),
-			  *beat = flagged(r->impls, r->nimpls, FV_BENCH_NOISE);
+		const row *pref = flagged(r->impls, r->nimpls, BENCH_FAST_PATH),
+			  *beat = flagged(r->impls, r->nimpls, BENCH_NOISE);
 
 		if (pref && beat && n < max)
 			snprintf(
@@ -160,7 +160,7 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 		for (size_t i = 0; i < r->nfec; i++) {
 			const row *f = &r->fec[i];
 
-			if ((f->flags & FV_BENCH_REFERENCE) || f->ratio < 0)
+			if ((f->flags & BENCH_REFERENCE) || f->ratio < 0)
 				continue;
 			if (!a)
 				a = f;
@@ -225,7 +225,7 @@ static size_t summary(const struct bench_view *r, char lines[][400], size_t max)
 				continue;
 			double cost = 100.0 * (1.0 - o->rate.median /
 							     base->rate.median);
-			if (o->flags & FV_BENCH_SALT_SAME)
+			if (o->flags & BENCH_SALT_SAME)
 				len += snprintf(buf + len,
 						sizeof(buf) - (size_t)len,
 						"%s%u bytes: no measurable "
@@ -318,14 +318,14 @@ static void human(uint64_t bytes, char *out, size_t len)
 
 /* A row's cycles a byte at the clock measured; -1 when either is not
  * measured. */
-static double cycles_per_byte(const struct bench_view *r, const row *m)
+static double cycles_per_byte(const struct verity_bench_view *r, const row *m)
 {
 	return r->m->clock_mhz > 0 && m->rate.median > 0
 		       ? r->m->clock_mhz / m->rate.median
 		       : -1;
 }
 
-void bench_print_table(const struct bench_view *r)
+static void table(const struct verity_bench_view *r, FILE *f)
 {
 	const row *mc = r->m;
 	char lines[32][400], size[32], thr[16];
@@ -333,31 +333,36 @@ void bench_print_table(const struct bench_view *r)
 
 	snprintf(thr, sizeof(thr), "%u threads", mc->threads);
 	human(mc->data_bytes, size, sizeof(size));
-	printf("fastverity bench: %s, %u CPUs (%s), %u thread%s, %s of %s\n\n",
-	       mc->name, mc->cpus, mc->cpu_flags, mc->threads,
-	       mc->threads == 1 ? "" : "s", size,
-	       mc->device ? mc->device : "synthetic data in memory");
-	printf("One core, 4096-byte blocks, 32-byte salt (MB/s: median of %d "
-	       "rounds, then the slowest and fastest",
-	       FV_BENCH_ROUNDS);
+	fprintf(f,
+		"fastverity bench: %s, %u CPUs (%s), %u thread%s, %s of %s\n\n",
+		mc->name, mc->cpus, mc->cpu_flags, mc->threads,
+		mc->threads == 1 ? "" : "s", size,
+		mc->device ? mc->device : "synthetic data in memory");
+	fprintf(f,
+		"One core, 4096-byte blocks, 32-byte salt (MB/s: median of %d "
+		"rounds, then the slowest and fastest",
+		BENCH_ROUNDS);
 	if (mc->threads > 1)
-		printf("; the SHA-256 kernels also on %u threads at once, "
-		       "their MB/s together",
-		       mc->threads);
+		fprintf(f,
+			"; the SHA-256 kernels also on %u threads at once, "
+			"their MB/s together",
+			mc->threads);
 	if (mc->clock_mhz > 0)
-		printf("; cycles a byte at the %.0f MHz measured",
-		       mc->clock_mhz);
-	printf("):\n");
-	printf("  %-40s %9s %13s %8s %9s %6s  %s\n", "implementation", "MB/s",
-	       "spread", "ratio", mc->threads > 1 ? thr : "", "c/B", "note");
+		fprintf(f, "; cycles a byte at the %.0f MHz measured",
+			mc->clock_mhz);
+	fprintf(f, "):\n");
+	fprintf(f, "  %-40s %9s %13s %8s %9s %6s  %s\n", "implementation",
+		"MB/s", "spread", "ratio", mc->threads > 1 ? thr : "", "c/B",
+		"note");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const row *m = &r->impls[i];
 		char all[16] = "", cpb[16] = "-";
 
 		if (m->rate.median < 0) {
-			printf("  %-40s %9s %13s %8s %9s %6s  not measured: "
-			       "%s\n",
-			       m->name, "-", "-", "-", "", "", m->note);
+			fprintf(f,
+				"  %-40s %9s %13s %8s %9s %6s  not measured: "
+				"%s\n",
+				m->name, "-", "-", "-", "", "", m->note);
 			continue;
 		}
 		if (m->all.median >= 0)
@@ -365,43 +370,47 @@ void bench_print_table(const struct bench_view *r)
 		if (cycles_per_byte(r, m) > 0)
 			snprintf(cpb, sizeof(cpb), "%.2f",
 				 cycles_per_byte(r, m));
-		printf("  %-40s %9.0f %6.0f-%-6.0f %8.2f %9s %6s  %s\n",
-		       m->name, m->rate.median, m->rate.min, m->rate.max,
-		       m->ratio, all, cpb, m->note);
+		fprintf(f, "  %-40s %9.0f %6.0f-%-6.0f %8.2f %9s %6s  %s\n",
+			m->name, m->rate.median, m->rate.min, m->rate.max,
+			m->ratio, all, cpb, m->note);
 	}
 	if (r->nfec) {
-		printf("\nFEC parity, one core, 4096-byte blocks (MB/s of "
-		       "data and hash blocks encoded):\n");
-		printf("  %5s  %-34s %9s %13s %9s  %s\n", "roots", "encoder",
-		       "MB/s", "spread", "vs libfec", "note");
+		fprintf(f, "\nFEC parity, one core, 4096-byte blocks (MB/s of "
+			   "data and hash blocks encoded):\n");
+		fprintf(f, "  %5s  %-34s %9s %13s %9s  %s\n", "roots",
+			"encoder", "MB/s", "spread", "vs libfec", "note");
 	}
 	for (size_t i = 0; i < r->nfec; i++) {
-		const row *f = &r->fec[i];
+		const row *e = &r->fec[i];
 
-		if (f->rate.median < 0)
-			printf("  %5u  %-34s %9s %13s %9s  not measured: %s\n",
-			       f->roots, f->name, "-", "-", "-", f->note);
-		else if (f->ratio < 0)
-			printf("  %5u  %-34s %9.0f %6.0f-%-6.0f %9s  %s\n",
-			       f->roots, f->name, f->rate.median, f->rate.min,
-			       f->rate.max, "-", f->note);
+		if (e->rate.median < 0)
+			fprintf(f,
+				"  %5u  %-34s %9s %13s %9s  not measured: %s\n",
+				e->roots, e->name, "-", "-", "-", e->note);
+		else if (e->ratio < 0)
+			fprintf(f, "  %5u  %-34s %9.0f %6.0f-%-6.0f %9s  %s\n",
+				e->roots, e->name, e->rate.median, e->rate.min,
+				e->rate.max, "-", e->note);
 		else
-			printf("  %5u  %-34s %9.0f %6.0f-%-6.0f %8.1fx  %s\n",
-			       f->roots, f->name, f->rate.median, f->rate.min,
-			       f->rate.max, f->ratio, f->note);
+			fprintf(f,
+				"  %5u  %-34s %9.0f %6.0f-%-6.0f %8.1fx  %s\n",
+				e->roots, e->name, e->rate.median, e->rate.min,
+				e->rate.max, e->ratio, e->note);
 	}
 	if (r->nroots) {
-		printf("\nFEC for this image (%.1f MiB of data and its sha256 "
-		       "tree, 4096-byte blocks; the encode time from the rates "
-		       "above on %u thread%s): the longest run of consecutive "
-		       "bad blocks corrected, named by the tree (as repair "
-		       "takes them) or not:\n",
-		       (double)r->roots[0].data_bytes / 1048576.0,
-		       mc->threads ? mc->threads : 1u,
-		       mc->threads == 1 ? "" : "s");
-		printf("  %5s  %12s  %8s  %12s  %14s  %14s\n", "roots",
-		       "parity", "of data", "encode here", "run, named",
-		       "run, unnamed");
+		fprintf(f,
+			"\nFEC for this image (%.1f MiB of data and its sha256 "
+			"tree, 4096-byte blocks; the encode time from the "
+			"rates "
+			"above on %u thread%s): the longest run of consecutive "
+			"bad blocks corrected, named by the tree (as repair "
+			"takes them) or not:\n",
+			(double)r->roots[0].data_bytes / 1048576.0,
+			mc->threads ? mc->threads : 1u,
+			mc->threads == 1 ? "" : "s");
+		fprintf(f, "  %5s  %12s  %8s  %12s  %14s  %14s\n", "roots",
+			"parity", "of data", "encode here", "run, named",
+			"run, unnamed");
 	}
 	for (size_t i = 0; i < r->nroots; i++) {
 		const row *a = &r->roots[i];
@@ -412,33 +421,35 @@ void bench_print_table(const struct bench_view *r)
 		else
 			snprintf(t, sizeof(t), "%.2f ms",
 				 1e3 * a->encode_seconds);
-		printf("  %5u  %8.2f MiB  %7.2f%%  %12s  %10.2f MiB  %10.2f "
-		       "MiB\n",
-		       a->roots, (double)a->parity_bytes / 1048576.0,
-		       100.0 * share(a), t, (double)a->run_named / 1048576.0,
-		       (double)a->run_unnamed / 1048576.0);
+		fprintf(f,
+			"  %5u  %8.2f MiB  %7.2f%%  %12s  %10.2f MiB  %10.2f "
+			"MiB\n",
+			a->roots, (double)a->parity_bytes / 1048576.0,
+			100.0 * share(a), t, (double)a->run_named / 1048576.0,
+			(double)a->run_unnamed / 1048576.0);
 	}
-	printf("\nWhole tree, %u thread%s (MB/s of data, upper levels "
-	       "included; median of %d rounds, then the slowest and fastest):"
-	       "\n",
-	       mc->threads, mc->threads == 1 ? "" : "s", FV_BENCH_ROUNDS);
-	printf("  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s  %s\n", "hash",
-	       "salt", "data", "hash", "fmt", "MB/s", "path", "levels", "tree",
-	       "overhead", "spread");
+	fprintf(f,
+		"\nWhole tree, %u thread%s (MB/s of data, upper levels "
+		"included; median of %d rounds, then the slowest and fastest):"
+		"\n",
+		mc->threads, mc->threads == 1 ? "" : "s", BENCH_ROUNDS);
+	fprintf(f, "  %-10s %5s %7s %7s %3s %9s %-8s %6s %11s %9s  %s\n",
+		"hash", "salt", "data", "hash", "fmt", "MB/s", "path", "levels",
+		"tree", "overhead", "spread");
 	for (size_t i = 0; i < r->ntrees; i++) {
 		const row *s = &r->trees[i];
 		char tree[32];
 
-		printf("  %-10s %5u %7u %7u %3u ", s->name, s->salt_size,
-		       s->data_block_size, s->hash_block_size, s->format);
+		fprintf(f, "  %-10s %5u %7u %7u %3u ", s->name, s->salt_size,
+			s->data_block_size, s->hash_block_size, s->format);
 		if (!s->valid) {
-			printf("invalid: %s\n", s->note);
+			fprintf(f, "invalid: %s\n", s->note);
 			continue;
 		}
 		human(s->tree_bytes, tree, sizeof(tree));
-		printf("%9.0f %-8s %6u %11s %8.2f%%  %.0f-%.0f\n",
-		       s->rate.median, s->path, s->levels, tree, overhead(s),
-		       s->rate.min, s->rate.max);
+		fprintf(f, "%9.0f %-8s %6u %11s %8.2f%%  %.0f-%.0f\n",
+			s->rate.median, s->path, s->levels, tree, overhead(s),
+			s->rate.min, s->rate.max);
 	}
 	/* each path taken, and why, once */
 	for (size_t i = 0; i < r->ntrees; i++) {
@@ -449,235 +460,290 @@ void bench_print_table(const struct bench_view *r)
 			seen = r->trees[k].valid &&
 			       !strcmp(r->trees[k].path_reason, s->path_reason);
 		if (s->valid && !seen)
-			printf("  %s path: %s\n", s->path, s->path_reason);
+			fprintf(f, "  %s path: %s\n", s->path, s->path_reason);
 	}
 	n = summary(r, lines, 32);
 	if (n)
-		printf("\nSummary:\n");
+		fprintf(f, "\nSummary:\n");
 	for (size_t i = 0; i < n; i++)
-		printf("  %s\n", lines[i]);
+		fprintf(f, "  %s\n", lines[i]);
 }
 
 /* A number written with the digits it means (json-c would print
  * 19118.439999999999): decimals after the point. */
-static json_object *num_digits(double v, int decimals)
+static void num_digits(struct show *sh, const char *key, double v, int decimals)
 {
 	char text[64];
 
 	snprintf(text, sizeof(text), "%.*f", decimals, v);
-	return json_object_new_double_s(strtod(text, NULL), text);
+	verity_show_number(sh, key, strtod(text, NULL), text);
 }
 
-/* MB/s and ratios: two decimals; NULL when not measured. */
-static json_object *num_or_null(double v)
+/* MB/s and ratios: two decimals; null when not measured. */
+static void num_or_null(struct show *sh, const char *key, double v)
 {
-	return v < 0 ? NULL : num_digits(v, 2);
+	if (v < 0)
+		verity_show_null(sh, key);
+	else
+		num_digits(sh, key, v, 2);
 }
 
-/* mb_per_s and its spread (slowest, fastest round); NULL when not
+/* mb_per_s and its spread (slowest, fastest round); null when not
  * measured (median < 0). */
-static void add_rate_as(json_object *j, const char *prefix,
-			const struct fv_bench_rate *r)
+static void add_rate_as(struct show *sh, const char *prefix,
+			const struct verity_bench_rate *r)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%smb_per_s", prefix);
-	cli_jset(j, key, num_or_null(r->median));
+	num_or_null(sh, key, r->median);
 	snprintf(key, sizeof(key), "%smb_per_s_min", prefix);
-	cli_jset(j, key, num_or_null(r->median < 0 ? -1 : r->min));
+	num_or_null(sh, key, r->median < 0 ? -1 : r->min);
 	snprintf(key, sizeof(key), "%smb_per_s_max", prefix);
-	cli_jset(j, key, num_or_null(r->median < 0 ? -1 : r->max));
-}
-
-static void add_rate(json_object *j, const struct fv_bench_rate *r)
-{
-	add_rate_as(j, "", r);
+	num_or_null(sh, key, r->median < 0 ? -1 : r->max);
 }
 
 /* bench --json's fec_advice: one object per number of roots. */
-static json_object *fec_advice_json(const struct bench_view *r)
+static void fec_advice_json(const struct verity_bench_view *r, struct show *sh)
 {
-	json_object *adv = json_object_new_array();
-
+	verity_show_array(sh, "fec_advice");
 	for (size_t i = 0; i < r->nroots; i++) {
 		const row *a = &r->roots[i];
-		json_object *j = json_object_new_object();
 
-		cli_jint(j, "roots", (int)a->roots);
-		cli_ju64(j, "parity_bytes", a->parity_bytes);
-		cli_jset(j, "parity_percent", num_digits(100.0 * share(a), 2));
-		cli_jset(j, "encode_ms",
-			 a->encode_seconds < 0
-				 ? NULL
-				 : num_digits(1e3 * a->encode_seconds, 3));
-		cli_ju64(j, "run_named_bytes", a->run_named);
-		cli_ju64(j, "run_unnamed_bytes", a->run_unnamed);
-		json_object_array_add(adv, j);
+		verity_show_object(sh, NULL);
+		verity_show_u64(sh, "roots", a->roots);
+		verity_show_u64(sh, "parity_bytes", a->parity_bytes);
+		num_digits(sh, "parity_percent", 100.0 * share(a), 2);
+		if (a->encode_seconds < 0)
+			verity_show_null(sh, "encode_ms");
+		else
+			num_digits(sh, "encode_ms", 1e3 * a->encode_seconds, 3);
+		verity_show_u64(sh, "run_named_bytes", a->run_named);
+		verity_show_u64(sh, "run_unnamed_bytes", a->run_unnamed);
+		verity_show_end(sh);
 	}
-	return adv;
+	verity_show_end(sh);
 }
 
-void bench_print_json(const struct bench_view *r)
+/* A tree's member: its value when the setting is valid, else null. */
+#define VALID_OR_NULL(s, sh, key, call)            \
+	do {                                       \
+		if ((s)->valid)                    \
+			call;                      \
+		else                               \
+			verity_show_null(sh, key); \
+	} while (0)
+
+static void json(const struct verity_bench_view *r, struct show *sh)
 {
 	const row *mc = r->m;
-	json_object *root = json_object_new_object(),
-		    *m = json_object_new_object();
-	json_object *impls = json_object_new_array(),
-		    *sets = json_object_new_array(),
-		    *fec = json_object_new_array();
-	json_object *sum = json_object_new_array(),
-		    *flags = json_object_new_array();
 	char lines[32][400], copy[128], *save = NULL;
 	size_t n;
 
-	cli_jstr(m, "cpu", mc->name);
-	cli_jint(m, "cpus", (int)mc->cpus);
+	verity_show_object(sh, NULL);
+	verity_show_object(sh, "machine");
+	verity_show_str(sh, "cpu", mc->name);
+	verity_show_u64(sh, "cpus", mc->cpus);
 	snprintf(copy, sizeof(copy), "%s", mc->cpu_flags);
+	verity_show_array(sh, "flags_used");
 	for (char *t = strtok_r(copy, " ", &save); t;
 	     t = strtok_r(NULL, " ", &save))
-		json_object_array_add(flags, cli_json_str(t));
-	cli_jset(m, "flags_used", flags);
-	cli_jstr(m, "sha256_kernel", mc->sha256_kernel);
-	cli_jint(m, "threads", (int)mc->threads);
-	cli_jset(m, "clock_mhz",
-		 num_or_null(mc->clock_mhz > 0 ? mc->clock_mhz : -1));
-	cli_jset(root, "machine", m);
-	cli_ju64(root, "size", mc->data_bytes);
+		verity_show_str(sh, NULL, t);
+	verity_show_end(sh);
+	verity_show_str(sh, "sha256_kernel", mc->sha256_kernel);
+	verity_show_u64(sh, "threads", mc->threads);
+	num_or_null(sh, "clock_mhz", mc->clock_mhz > 0 ? mc->clock_mhz : -1);
+	verity_show_end(sh);
+	verity_show_u64(sh, "size", mc->data_bytes);
 	if (mc->device_read > 0) {
-		json_object *b = json_object_new_object();
-
-		cli_jset(b, "device_read_mb_per_s",
-			 json_object_new_double(mc->device_read));
-		cli_jset(b, "sha_unit_mb_per_s",
-			 json_object_new_double(mc->sha_unit));
-		cli_jset(b, "cold_tree_mb_per_s",
-			 json_object_new_double(mc->cold_tree));
-		cli_jstr(b, "bound",
-			 mc->device_read < mc->sha_unit ? "disk" : "cpu");
-		cli_jset(root, "device_bound", b);
+		verity_show_object(sh, "device_bound");
+		verity_show_number(sh, "device_read_mb_per_s", mc->device_read,
+				   NULL);
+		verity_show_number(sh, "sha_unit_mb_per_s", mc->sha_unit, NULL);
+		verity_show_number(sh, "cold_tree_mb_per_s", mc->cold_tree,
+				   NULL);
+		verity_show_str(sh, "bound",
+				mc->device_read < mc->sha_unit ? "disk"
+							       : "cpu");
+		verity_show_end(sh);
 	}
-	cli_jset(root, "device", mc->device ? cli_json_str(mc->device) : NULL);
+	verity_show_str(sh, "device", mc->device);
+	verity_show_array(sh, "implementations");
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const row *b = &r->impls[i];
-		json_object *j = json_object_new_object();
 
-		cli_jstr(j, "name", b->name);
-		add_rate(j, &b->rate);
-		cli_jset(j, "ratio", num_or_null(b->ratio));
+		verity_show_object(sh, NULL);
+		verity_show_str(sh, "name", b->name);
+		add_rate_as(sh, "", &b->rate);
+		num_or_null(sh, "ratio", b->ratio);
 		/* the kernels' rows: every thread at once, and cycles a
 		 * byte at the clock measured */
 		if (b->all.median >= 0)
-			add_rate_as(j, "all_threads_", &b->all);
-		cli_jset(j, "cycles_per_byte",
-			 num_or_null(cycles_per_byte(r, b)));
-		cli_jstr(j, "note", b->note);
-		json_object_array_add(impls, j);
+			add_rate_as(sh, "all_threads_", &b->all);
+		num_or_null(sh, "cycles_per_byte", cycles_per_byte(r, b));
+		verity_show_str(sh, "note", b->note);
+		verity_show_end(sh);
 	}
-	cli_jset(root, "implementations", impls);
+	verity_show_end(sh);
+	verity_show_array(sh, "fec");
 	for (size_t i = 0; i < r->nfec; i++) {
-		const row *f = &r->fec[i];
-		json_object *j = json_object_new_object();
+		const row *e = &r->fec[i];
 
-		cli_jint(j, "roots", (int)f->roots);
-		cli_jstr(j, "encoder", f->name);
-		add_rate(j, &f->rate);
-		cli_jset(j, "vs_libfec", num_or_null(f->ratio));
-		cli_jstr(j, "note", f->note);
-		json_object_array_add(fec, j);
+		verity_show_object(sh, NULL);
+		verity_show_u64(sh, "roots", e->roots);
+		verity_show_str(sh, "encoder", e->name);
+		add_rate_as(sh, "", &e->rate);
+		num_or_null(sh, "vs_libfec", e->ratio);
+		verity_show_str(sh, "note", e->note);
+		verity_show_end(sh);
 	}
-	cli_jset(root, "fec", fec);
-	cli_jset(root, "fec_advice", fec_advice_json(r));
+	verity_show_end(sh);
+	fec_advice_json(r, sh);
+	verity_show_array(sh, "settings");
 	for (size_t i = 0; i < r->ntrees; i++) {
 		const row *s = &r->trees[i];
-		json_object *j = json_object_new_object();
 
-		cli_jstr(j, "hash", s->name);
-		cli_jint(j, "salt_size", (int)s->salt_size);
-		cli_ji64(j, "data_block_size", s->data_block_size);
-		cli_ji64(j, "hash_block_size", s->hash_block_size);
-		cli_jint(j, "format", (int)s->format);
-		cli_jbool(j, "valid", s->valid);
-		cli_jset(j, "reason", s->valid ? NULL : cli_json_str(s->note));
-		cli_jset(j, "mb_per_s",
-			 s->valid ? num_or_null(s->rate.median) : NULL);
-		cli_jset(j, "path", s->valid ? cli_json_str(s->path) : NULL);
-		cli_jset(j, "path_reason",
-			 s->valid ? cli_json_str(s->path_reason) : NULL);
-		cli_jset(j, "levels",
-			 s->valid ? json_object_new_int((int)s->levels) : NULL);
-		cli_jset(j, "data_bytes",
-			 s->valid ? json_object_new_uint64(s->data_bytes)
-				  : NULL);
-		cli_jset(j, "tree_bytes",
-			 s->valid ? json_object_new_uint64(s->tree_bytes)
-				  : NULL);
-		cli_jset(j, "overhead_percent",
-			 s->valid ? num_digits(overhead(s), 3) : NULL);
-		cli_jset(j, "mb_per_s_min",
-			 s->valid ? num_or_null(s->rate.min) : NULL);
-		cli_jset(j, "mb_per_s_max",
-			 s->valid ? num_or_null(s->rate.max) : NULL);
-		cli_jint(j, "runs", (int)s->runs);
-		json_object_array_add(sets, j);
+		verity_show_object(sh, NULL);
+		verity_show_str(sh, "hash", s->name);
+		verity_show_u64(sh, "salt_size", s->salt_size);
+		verity_show_u64(sh, "data_block_size", s->data_block_size);
+		verity_show_u64(sh, "hash_block_size", s->hash_block_size);
+		verity_show_u64(sh, "format", s->format);
+		verity_show_bool(sh, "valid", s->valid);
+		verity_show_str(sh, "reason", s->valid ? NULL : s->note);
+		VALID_OR_NULL(s, sh, "mb_per_s",
+			      num_or_null(sh, "mb_per_s", s->rate.median));
+		verity_show_str(sh, "path", s->valid ? s->path : NULL);
+		verity_show_str(sh, "path_reason",
+				s->valid ? s->path_reason : NULL);
+		VALID_OR_NULL(s, sh, "levels",
+			      verity_show_u64(sh, "levels", s->levels));
+		VALID_OR_NULL(s, sh, "data_bytes",
+			      verity_show_u64(sh, "data_bytes", s->data_bytes));
+		VALID_OR_NULL(s, sh, "tree_bytes",
+			      verity_show_u64(sh, "tree_bytes", s->tree_bytes));
+		VALID_OR_NULL(
+			s, sh, "overhead_percent",
+			num_digits(sh, "overhead_percent", overhead(s), 3));
+		VALID_OR_NULL(s, sh, "mb_per_s_min",
+			      num_or_null(sh, "mb_per_s_min", s->rate.min));
+		VALID_OR_NULL(s, sh, "mb_per_s_max",
+			      num_or_null(sh, "mb_per_s_max", s->rate.max));
+		verity_show_u64(sh, "runs", s->runs);
+		verity_show_end(sh);
 	}
-	cli_jset(root, "settings", sets);
+	verity_show_end(sh);
 	n = summary(r, lines, 32);
+	verity_show_array(sh, "summary");
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(sum, cli_json_str(lines[i]));
-	cli_jset(root, "summary", sum);
-	cli_json_print(root);
+		verity_show_str(sh, NULL, lines[i]);
+	verity_show_end(sh);
+	verity_show_end(sh);
 }
 
 /* CSV fields never hold commas or quotes except reasons, which are quoted. */
-static void csv_text(const char *s)
+static void csv_text(FILE *f, const char *s)
 {
-	putchar('"');
+	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
-			putchar('"');
-		putchar(*s);
+			fputc('"', f);
+		fputc(*s, f);
 	}
-	putchar('"');
+	fputc('"', f);
 }
 
-void bench_print_csv(const struct bench_view *r)
+static void csv(const struct verity_bench_view *r, FILE *f)
 {
-	puts("kind,name,hash,salt_size,data_block_size,hash_block_size,format,"
-	     "mb_per_s,path,levels,tree_bytes,overhead_percent,note");
+	fputs("kind,name,hash,salt_size,data_block_size,hash_block_size,format,"
+	      "mb_per_s,path,levels,tree_bytes,overhead_percent,note\n",
+	      f);
 	for (size_t i = 0; i < r->nimpls; i++) {
 		const row *m = &r->impls[i];
 
-		printf("implementation,");
-		csv_text(m->name);
-		printf(",sha256,32,4096,,1,");
+		fprintf(f, "implementation,");
+		csv_text(f, m->name);
+		fprintf(f, ",sha256,32,4096,,1,");
 		if (m->rate.median >= 0)
-			printf("%.0f", m->rate.median);
-		printf(",,,,,");
-		csv_text(m->note);
-		putchar('\n');
+			fprintf(f, "%.0f", m->rate.median);
+		fprintf(f, ",,,,,");
+		csv_text(f, m->note);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < r->nfec; i++) {
-		const row *f = &r->fec[i];
+		const row *e = &r->fec[i];
 
-		printf("fec,");
-		csv_text(f->name);
-		printf(",,,4096,4096,,");
-		if (f->rate.median >= 0)
-			printf("%.0f", f->rate.median);
-		printf(",,,,,");
-		printf("\"%u roots; %s\"\n", f->roots, f->note);
+		fprintf(f, "fec,");
+		csv_text(f, e->name);
+		fprintf(f, ",,,4096,4096,,");
+		if (e->rate.median >= 0)
+			fprintf(f, "%.0f", e->rate.median);
+		fprintf(f, ",,,,,");
+		fprintf(f, "\"%u roots; %s\"\n", e->roots, e->note);
 	}
 	for (size_t i = 0; i < r->ntrees; i++) {
 		const row *s = &r->trees[i];
 
-		printf("tree,,%s,%u,%u,%u,%u,", s->name, s->salt_size,
-		       s->data_block_size, s->hash_block_size, s->format);
+		fprintf(f, "tree,,%s,%u,%u,%u,%u,", s->name, s->salt_size,
+			s->data_block_size, s->hash_block_size, s->format);
 		if (s->valid)
-			printf("%.0f,%s,%u,%" PRIu64 ",%.3f,", s->rate.median,
-			       s->path, s->levels, s->tree_bytes, overhead(s));
+			fprintf(f, "%.0f,%s,%u,%" PRIu64 ",%.3f,",
+				s->rate.median, s->path, s->levels,
+				s->tree_bytes, overhead(s));
 		else
-			printf(",,,,,");
-		csv_text(s->note);
-		putchar('\n');
+			fprintf(f, ",,,,,");
+		csv_text(f, s->note);
+		fputc('\n', f);
 	}
+}
+
+/* A row of a kind: the first one kept, the kind's rows counted. */
+static void take(const row *r, const row **first, size_t *n)
+{
+	if (!(*n)++)
+		*first = r;
+}
+
+int verity_bench_output(const struct verity_bench_row *rows, size_t n,
+			enum verity_bench_output how, struct show *sh)
+{
+	struct verity_bench_view v = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < n; i++) {
+		const row *r = &rows[i];
+
+		switch (r->kind) {
+		case VERITY_BENCH_MACHINE:
+			v.m = r;
+			break;
+		case VERITY_BENCH_HASHING:
+			take(r, &v.impls, &v.nimpls);
+			break;
+		case VERITY_BENCH_FEC:
+			take(r, &v.fec, &v.nfec);
+			break;
+		case VERITY_BENCH_ROOTS:
+			take(r, &v.roots, &v.nroots);
+			break;
+		case VERITY_BENCH_TREE:
+			take(r, &v.trees, &v.ntrees);
+			break;
+		}
+	}
+	if (!v.m)
+		return -EINVAL;
+	if (how == VERITY_BENCH_JSON) {
+		json(&v, sh);
+		return sh->r;
+	}
+	if (!(f = open_memstream(&buf, &len)))
+		return -ENOMEM;
+	if (how == VERITY_BENCH_CSV)
+		csv(&v, f);
+	else
+		table(&v, f);
+	return verity_show_stream(sh, f, &buf);
 }
