@@ -56,9 +56,15 @@ static void fail(struct slot_view *v, const char *fmt, ...)
 {
 	va_list ap;
 
+	free(v->said);
 	va_start(ap, fmt);
-	vsnprintf(v->said, sizeof(v->said), fmt, ap);
+	if (vasprintf(&v->said, fmt, ap) < 0)
+		v->said = NULL;
 	va_end(ap);
+	if (!v->said) {
+		verity_show_error(v->sh, NULL); /* out of memory */
+		return;
+	}
 	line(v, "fastverity: %s\n", v->said);
 }
 
@@ -389,7 +395,7 @@ int verity_slot_avbtool_end(struct slot_view *v)
 	} else {
 		verity_show_str(v->sh, "result", "error");
 		verity_show_str(v->sh, "error",
-				v->said[0] ? v->said : "verification failed");
+				v->said ? v->said : "verification failed");
 		verity_show_u64(v->sh, "exit_code", 1);
 	}
 	verity_show_end(v->sh);

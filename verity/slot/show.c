@@ -685,8 +685,9 @@ static int set_end(struct slot_view *v)
 				  : 0;
 	char summary[512] = "", sig[256];
 
+	/* (said whole: a note names files, of any length) */
 	for (size_t i = 0; i < w->nnotes; i++)
-		verity_show_warning(v->sh, "%s", w->notes[i]);
+		said(v->sh, "fastverity: warning: %s\n", w->notes[i]);
 	/* a set that holds says what was checked: nothing, when nothing
 	 * was */
 	if (!found && !v->checked) {
@@ -700,7 +701,9 @@ static int set_end(struct slot_view *v)
 			snprintf(summary, sizeof(summary),
 				 "%s: %s: nothing to verify; signature: %s",
 				 v->ask->image,
-				 w->steps[0].avb->img.vbmeta.ndesc
+				 w->n && w->steps[0].avb &&
+						 w->steps[0]
+							 .avb->img.vbmeta.ndesc
 					 ? "no hash, hashtree or chain "
 					   "descriptor"
 					 : "no descriptors",
@@ -761,6 +764,7 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 	verity_slot_forget(&v.parts);
 	verity_slot_forget(&v.bad);
 	free(v.parts.v);
+	free(v.said);
 	free(v.bad.v);
 	return sh->r ? sh->r : r;
 }

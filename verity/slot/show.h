@@ -52,10 +52,10 @@ struct slot_view {
 	size_t partition;        /* its logical partition (SIZE_MAX) */
 	int error;               /* the first refused step's errno */
 	int bad_seen, missing;
-	size_t checked;  /* partitions whose data was checked */
-	size_t stopped;  /* avbtool's: the step that failed */
-	int corrupted;   /* avbtool's --json: a partition failed */
-	char said[1024]; /* avbtool's: the last error said */
+	size_t checked; /* partitions whose data was checked */
+	size_t stopped; /* avbtool's: the step that failed */
+	int corrupted;  /* avbtool's --json: a partition failed */
+	char *said;     /* avbtool's: the last error said (NULL: none) */
 };
 
 /* Hands kept items on to to (and forgets them). */
