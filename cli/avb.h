@@ -29,7 +29,6 @@ struct cli_avb_args {
 	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
 	int progress;
 	int deterministic; /* fastverity's: ML-DSA signed deterministically */
-	struct cli_progress *bar; /* verify_image's, cleared before output */
 	const char **props, **props_from_file, **chains, **includes;
 	const char **cmdlines, **expected, **chains_no_ab;
 	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
@@ -38,13 +37,11 @@ struct cli_avb_args {
 
 struct cli_opts;
 struct cli_pair;
-struct cli_progress;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
 int cli_avb_info(const struct cli_avb_args *a);
-/* verify_image with the library's options (threads); their failure
- * callback is the command's for the time of each check. */
+/* verify_image with the library's options (threads, progress). */
 int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts);
 /* print_partition_digests and calculate_kernel_cmdline: what the image
  * and its chained partitions' images describe (cli/avb_show.c). */
@@ -64,25 +61,6 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
  * super image (super 1), walked by the library's fv_slot_verify; one
  * verdict per partition; the exit code. */
 int cli_set_verify(struct cli_opts *o, const char *image, int super);
-/* Who vouches for the descriptors of one vbmeta: said in its
- * partitions' verdicts (a firmware set's, verify_image's). */
-struct cli_avb_vouch {
-	const char *vbmeta;  /* the vbmeta image that describes them */
-	enum fv_trust trust; /* FV_TRUST_CHECK, _UNCHECKED, _UNSIGNED */
-	char words[512];
-	char algorithm[32]; /* its signature's */
-	char key_sha1[41];  /* its signer's public key ("": none) */
-};
-/* --json: a new object of one partition of an image document (name,
- * descriptor, path, and who vouches for it; the result added). */
-struct fv_slot;
-/* The words for who vouches for the descriptors of the walk's vbmeta
- * step vbmeta (its path, signer, trust). */
-void cli_avb_vouch_of(const struct fv_slot *s, size_t vbmeta,
-		      struct cli_avb_vouch *v);
-void *cli_avb_partition_json(const char *name, const char *kind,
-			     const char *path, const struct cli_avb_vouch *v,
-			     const char *result);
 /* 1 when image is a set's top: a vbmeta image (no footer), or an image
  * whose vbmeta has no hashtree descriptor (a hash footer's digest). */
 int cli_avb_is_set(const char *image);

@@ -1058,7 +1058,6 @@ int cli_avb_main(int argc, const char **argv)
 		o.threads = (char *)a.threads;
 		o.progress = a.progress;
 		o.action = s->name;
-		a.bar = &bar;
 		r = cli_run_options(&o, &opts, &bar)
 			    ? EXIT_PARAMS
 			    : cli_avb_verify(&a, &opts);

@@ -10,6 +10,7 @@
 
 #include "cli/errors.h"
 #include "cli/params.h"
+#include "cli/progress.h"
 #include "cli/text.h"
 
 void cli_jset(void *o, const char *k, void *v)
@@ -348,7 +349,12 @@ static int shown_item(void *ctx, const struct fv_item *it)
 
 	switch (it->kind) {
 	case FV_ITEM_TEXT:
+		cli_progress_hide();
 		fputs(it->text, stdout);
+		return 0;
+	case FV_ITEM_ERROR: /* after what stdout holds, as cli_error */
+		cli_progress_clear();
+		fputs(it->text, stderr);
 		return 0;
 	case FV_ITEM_WARNING:
 		fprintf(stderr, "fastverity: warning: %s\n", it->text);
@@ -399,7 +405,7 @@ int cli_show(const struct fv_show_request *q)
 	struct shown s = {0};
 	int r = fv_show(q, shown_item, &s);
 
-	if (!r && s.doc)
+	if (r >= 0 && s.doc) /* > 0: what a verify found, said */
 		cli_json_print(s.doc);
 	else
 		json_object_put(s.doc);

@@ -53,7 +53,8 @@ const char *cli_trust_word(enum fv_trust t);
 void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);
 
 /* fv_show(q) printed: text and warnings as they come, a --json document
- * whole at the end (none when it fails). fv_show's return. */
+ * whole at the end (none when it fails). fv_show's return (> 0: a
+ * verify's verdict, said). */
 int cli_show(const struct fv_show_request *q);
 /* fv_bench_run(q, o) printed the same way. */
 int cli_show_bench(const struct fv_bench_request *q, const fv_options *o);

@@ -46,6 +46,13 @@ void cli_progress_clear(void)
 	pthread_mutex_unlock(&lock);
 }
 
+void cli_progress_hide(void)
+{
+	pthread_mutex_lock(&lock);
+	clear_locked();
+	pthread_mutex_unlock(&lock);
+}
+
 void cli_progress_pass(void *ctx, const char *pass)
 {
 	struct cli_progress *pr = ctx;

@@ -28,6 +28,8 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_pass(void *ctx, const char *pass);
 /* The bar's line cleared, if one is shown: before any other output. */
 void cli_progress_clear(void);
+/* The same, what stdout holds left there (before a line on stdout). */
+void cli_progress_hide(void);
 void cli_progress_end(struct cli_progress *pr);
 
 #endif

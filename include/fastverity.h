@@ -420,18 +420,22 @@ enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
 	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,
 	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END,
 	FV_ITEM_NUMBER, /* d, written as text says (NULL: as a double) */
+	FV_ITEM_ERROR, /* stderr's, as it is */
 };
 struct fv_item {
 	enum fv_item_kind kind; const char *key, *text; uint64_t u; double d;
 };
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
-enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2 }; /* dump; lp */
+enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
+	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4 }; /* a set's; avb's */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all; /* every metadata slot after slot */
+	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 };
-/* Errors: fv_super_open's; fn's non-zero return, as it is. */
+/* Errors: fv_super_open's, fv_slot_verify's; fn's return. A verify's > 0:
+ * the steps' errno (said): the first refusal's, else EPERM, ENODEV. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
@@ -489,14 +493,12 @@ struct fv_slot_step {
 	enum fv_slot_kind kind; enum fv_slot_result result;
 	enum fv_slot_why why; int error; /* error: the -errno, if not OK */
 	const char *message; /* why, one line naming the file; "" for OK */
-	unsigned depth;      /* 0: the top vbmeta; a chain adds 1 */
-	size_t parent;       /* the step it hangs from; SIZE_MAX: none */
+	unsigned depth; size_t parent; /* a chain adds 1; SIZE_MAX: none */
 	const char *name, *path; /* the partition's (escaped); the image */
 	const fv_avb *avb; size_t descriptor; /* the vbmeta; a descriptor */
 	enum fv_trust trust; const char *signer; /* a vbmeta step's (CHECK) */
 	const fv_result *result_of; /* a hashtree step: the verify's, or NULL */
-	int expected, followed;     /* a chain step */
-	uint64_t bytes; unsigned extents; size_t partition; /* a partition */
+	int followed; size_t partition; /* a chain step; a partition step */
 };
 /* Called as each step begins (d 0) and ends (d 1; a vbmeta's twice when
  * its descriptors are then refused: checked, as avbtool says). */
@@ -512,9 +514,8 @@ struct fv_slot_info {
 	size_t steps, notes; const fv_super *super; const char *slot;
 	const char *const *note; /* note[i] for i < notes: backups read, ... */
 };
-/* Errors: EINVAL (s or info NULL, size too small). */
+/* That, and step i. Errors: EINVAL (NULL, size too small, i too big). */
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
-/* Step i. Errors: EINVAL (i out of range, size too small). */
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
 /* Android OTA packages, opened by fv_open (container "ota"; docs/ota.md) */
 int fv_ota_check(fv_image *img, unsigned how, const char *dir,
@@ -537,8 +538,7 @@ struct fv_open_request {
 int fv_open(const struct fv_open_request *req, const fv_options *o,
 	    fv_image **out);
 void fv_image_free(fv_image *img);
-struct fv_image_info; /* (below, with the disk images') */
-struct fv_image_pair_info;
+struct fv_image_info; struct fv_image_pair_info; /* (below, disk images') */
 /* What img is, and its pair i. Errors: EINVAL (NULL, i, size). */
 int fv_image_info(const fv_image *img, struct fv_image_info *info);
 int fv_image_pair_info(const fv_image *img, size_t i,

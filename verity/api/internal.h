@@ -190,6 +190,10 @@ void verity_api_avb_free(fv_avb *a);
 int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
+/* fv_show's verify of a firmware set (FV_SHOW_SET_VERIFY, _AVB_VERIFY):
+ * the walk of q->set shown on sh (verity/slot/show.h). */
+struct show;
+int verity_api_slot_show(const struct fv_show_request *q, struct show *sh);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);

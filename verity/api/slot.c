@@ -6,7 +6,7 @@
  * step as fv_slot_step, a hashtree step's verify as an fv_result. */
 #include "verity/api/internal.h"
 #include "verity/image/judge.h"
-#include "verity/slot/walk.h"
+#include "verity/slot/show.h"
 
 _Static_assert((int)FV_SLOT_CHECK == SLOT_CHECK &&
 		       (int)FV_SLOT_FOLLOW == SLOT_FOLLOW &&
@@ -75,42 +75,46 @@ static void told(void *ctx, const struct slot_walk *w, size_t i, int done)
 		s->fn(s->ctx, s, i, done);
 }
 
-API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
-		       fv_slot_fn fn, void *ctx, fv_slot **out)
+/* req and o checked, o's options into *opts. */
+static int slot_check(const struct fv_slot_request *req, const fv_options *o,
+		      fv_options *opts)
 {
-	struct slot_ask ask = {0};
-	struct slot_expected *x = NULL;
-	struct ht_error err = {0};
-	struct verity_run run;
-	uint8_t *key = NULL;
-	fv_options opts;
-	fv_slot *s;
 	int r;
 
 	NEED(req);
-	NEED(out);
-	*out = NULL;
 	if (req->size <
 	    offsetof(struct fv_slot_request, flags) + sizeof(req->flags))
-		return verity_api_fail(EINVAL, "%s: size %zu is too small",
-				       __func__, req->size);
-	if ((r = verity_api_options_in(__func__, o, &opts)))
+		return verity_api_fail(EINVAL,
+				       "fv_slot_verify: size %zu is too "
+				       "small",
+				       req->size);
+	if ((r = verity_api_options_in("fv_slot_verify", o, opts)))
 		return r;
 	NEED(req->image);
 	if (req->slot && strcmp(req->slot, "a") && strcmp(req->slot, "b"))
 		return verity_api_fail(EINVAL, "%s: slot '%s' is not a or b",
 				       req->image, req->slot);
 	if (req->nexpected && !req->expected)
-		return verity_api_fail(EINVAL, "%s: expected is NULL",
-				       __func__);
+		return verity_api_fail(EINVAL, "fv_slot_verify: expected is "
+					       "NULL");
 	if (req->npartitions && !req->partitions)
-		return verity_api_fail(EINVAL, "%s: partitions is NULL",
-				       __func__);
-	if (!(s = calloc(1, sizeof(*s))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	*out = s;
-	s->fn = fn;
-	s->ctx = ctx;
+		return verity_api_fail(EINVAL, "fv_slot_verify: partitions is "
+					       "NULL");
+	return 0;
+}
+
+/* req's set walked into s (checked, its options opts), each step told
+ * (s->fn), or shown on sh in how's words (fv_show). */
+static int slot_run(const struct fv_slot_request *req, fv_options *opts,
+		    fv_slot *s, enum slot_words how, struct show *sh)
+{
+	struct slot_ask ask = {0};
+	struct slot_expected *x = NULL;
+	struct ht_error err = {0};
+	struct verity_run run;
+	uint8_t *key = NULL;
+	int r;
+
 	if ((r = verity_api_keep(verity_container_named(req->image,
 							req->container,
 							&ask.kind, &err),
@@ -131,11 +135,11 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 			req->expected[k].rollback_index_location,
 			req->expected[k].public_key,
 			req->expected[k].public_key_len};
-	verity_api_pair_run(&opts, &run);
+	verity_api_pair_run(opts, &run);
 	ask.image = req->image;
 	ask.key = req->key;
 	ask.key_blob = key;
-	ask.certs = opts.ntrusted_certs != 0;
+	ask.certs = opts->ntrusted_certs != 0;
 	ask.slot = req->slot;
 	ask.partitions = req->partitions;
 	ask.npartitions = req->npartitions;
@@ -145,17 +149,56 @@ API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
 	ask.expected = x;
 	ask.nexpected = req->nexpected;
 	ask.flags = req->flags;
-	ask.threads = opts.threads;
+	ask.threads = opts->threads;
 	ask.run = &run;
 	ask.judge = judge;
 	ask.told = told;
 	ask.ctx = s;
-	r = verity_slot_walk(&s->w, &ask, &err);
+	r = sh ? verity_slot_show(&s->w, &ask, &run, how, sh, &err)
+	       : verity_slot_walk(&s->w, &ask, &err);
 	/* a step's failure is the thread's last error, as it was found */
-	if (r || err.serial)
+	if (r < 0 || err.serial)
 		ht_keep(&verity_api_last, &err);
 	free(x);
 	free(key);
+	return r;
+}
+
+API int fv_slot_verify(const struct fv_slot_request *req, const fv_options *o,
+		       fv_slot_fn fn, void *ctx, fv_slot **out)
+{
+	fv_options opts;
+	fv_slot *s;
+	int r;
+
+	NEED(req);
+	NEED(out);
+	*out = NULL;
+	if ((r = slot_check(req, o, &opts)))
+		return r;
+	if (!(s = calloc(1, sizeof(*s))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	*out = s;
+	s->fn = fn;
+	s->ctx = ctx;
+	return slot_run(req, &opts, s, 0, NULL);
+}
+
+int verity_api_slot_show(const struct fv_show_request *q, struct show *sh)
+{
+	fv_options opts;
+	fv_slot *s;
+	int r;
+
+	if ((r = slot_check(q->set, q->o, &opts)))
+		return r;
+	if (!(s = calloc(1, sizeof(*s))))
+		return verity_api_fail(ENOMEM, "out of memory");
+	r = slot_run(q->set, &opts, s,
+		     q->what == FV_SHOW_AVB_VERIFY ? SLOT_WORDS_AVBTOOL
+						   : SLOT_WORDS_SET,
+		     sh);
+	fv_slot_free(s);
 	return r;
 }
 
@@ -210,10 +253,7 @@ API int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *out)
 	full.trust = (enum fv_trust)st->trust;
 	full.signer = st->signer;
 	full.result_of = i < s->nres ? s->res[i] : NULL;
-	full.expected = st->expected;
 	full.followed = st->followed;
-	full.bytes = st->bytes;
-	full.extents = st->extents;
 	full.partition = st->partition;
 	GIVE(out, full, kind);
 	return 0;

@@ -121,11 +121,13 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 
 	NEED(fn);
 	TAKE(in, q, all);
+	sh.json = in.json;
+	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
+		return verity_api_slot_show(&in, &sh);
 	NEED(in.image);
 	if (in.what != FV_SHOW_SUPER && in.what != FV_SHOW_LPDUMP)
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
-	sh.json = in.json;
 	/* the visitor's own return is handed back as it is */
 	if (!(r = verity_android_show(&in, &sh, &err)) || r == sh.r)
 		return r;

@@ -24,6 +24,16 @@ void verity_show_text(struct show *s, const char *text)
 	give(s, FV_ITEM_TEXT, NULL, text, 0);
 }
 
+void verity_show_error(struct show *s, const char *text)
+{
+	if (!text) {
+		if (!s->r)
+			s->r = -ENOMEM;
+		return;
+	}
+	give(s, FV_ITEM_ERROR, NULL, text, 0);
+}
+
 int verity_show_stream(struct show *s, FILE *f, char **buf)
 {
 	int bad = ferror(f);

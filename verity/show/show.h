@@ -24,6 +24,8 @@ void verity_show_text(struct show *s, const char *text);
 /* The text a FILE of open_memstream's holds, handed on, and the FILE
  * closed and freed: ENOMEM when it could not be written. */
 int verity_show_stream(struct show *s, FILE *f, char **buf);
+/* Text for stderr, as it is (NULL: out of memory). */
+void verity_show_error(struct show *s, const char *text);
 /* One warning line (no "fastverity: warning: " prefix, no newline). */
 void verity_show_warning(struct show *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

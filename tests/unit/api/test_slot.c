@@ -24,6 +24,23 @@
  * same walk without
  * checks for the print commands; a super image's partition named
  * without its slot suffix. */
+/* What fv_show said: stdout's text and stderr's. */
+struct said {
+	char out[4096], err[4096];
+};
+
+static int said_item(void *ctx, const struct fv_item *it)
+{
+	struct said *t = ctx;
+	char *to = it->kind == FV_ITEM_TEXT    ? t->out
+		   : it->kind == FV_ITEM_ERROR ? t->err
+					       : NULL;
+
+	if (to)
+		snprintf(to + strlen(to), 4096 - strlen(to), "%s", it->text);
+	return 0;
+}
+
 static struct fv_slot_info slot_info_of(const fv_slot *s)
 {
 	struct fv_slot_info in = {.size = sizeof(in)};
@@ -165,6 +182,27 @@ START_TEST(firmware_sets)
 	ck_assert_ptr_nonnull(strstr(st.message, "does not match"));
 	ck_assert_int_eq(step_of(s, 3).result, FV_SLOT_OK);
 	fv_slot_free(s);
+	/* the same walk said (fv_show): boot's verdict on stdout, why on
+	 * stderr, EPERM for what was found; avbtool's words stop there */
+	{
+		struct said t = {0};
+		struct fv_show_request q = {.size = sizeof(q),
+					    .what = FV_SHOW_SET_VERIFY,
+					    .set = &req};
+
+		ck_assert_int_eq(fv_show(&q, said_item, &t), EPERM);
+		ck_assert_ptr_nonnull(strstr(t.out, "boot: hash of "));
+		ck_assert_ptr_nonnull(strstr(t.out, ": FAILED.\n"));
+		ck_assert_ptr_nonnull(strstr(t.err, "does not match"));
+		memset(&t, 0, sizeof(t));
+		q.what = FV_SHOW_AVB_VERIFY;
+		ck_assert_int_eq(fv_show(&q, said_item, &t), EPERM);
+		ck_assert_ptr_nonnull(strstr(t.out, "Verifying image "));
+		ck_assert_ptr_nonnull(
+			strstr(t.err, "Error verifying descriptor"));
+		q.set = NULL;
+		ck_assert_int_eq(fv_show(&q, said_item, &t), -EINVAL);
+	}
 	poke(boot, 10);
 
 	/* another key given: the top refused, nothing under it checked */
