@@ -339,6 +339,7 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 struct shown {
 	json_object *doc, *at[16];
 	int depth;
+	FILE *out;
 };
 
 static int shown_item(void *ctx, const struct fv_item *it)
@@ -348,7 +349,7 @@ static int shown_item(void *ctx, const struct fv_item *it)
 
 	switch (it->kind) {
 	case FV_ITEM_TEXT:
-		fputs(it->text, stdout);
+		fwrite(it->text, 1, (size_t)it->u, s->out);
 		return 0;
 	case FV_ITEM_WARNING:
 		fprintf(stderr, "fastverity: warning: %s\n", it->text);
@@ -390,14 +391,23 @@ static int shown_item(void *ctx, const struct fv_item *it)
 	return 0;
 }
 
-int cli_show(const struct fv_show_request *q)
+int cli_show_to(const struct fv_show_request *q, void *out)
 {
-	struct shown s = {0};
+	struct shown s = {.out = out};
 	int r = fv_show(q, shown_item, &s);
 
-	if (!r && s.doc)
-		cli_json_print(s.doc);
-	else
-		json_object_put(s.doc);
+	if (!r && s.doc) {
+		fprintf(s.out, "%s\n",
+			json_object_to_json_string_ext(
+				s.doc, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+		cli_json_emitted = 1;
+	}
+	json_object_put(s.doc);
 	return r;
+}
+
+int cli_show(const struct fv_show_request *q)
+{
+	return cli_show_to(q, stdout);
 }

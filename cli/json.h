@@ -55,5 +55,7 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);
 /* fv_show(q) printed: text and warnings as they come, a --json document
  * whole at the end (none when it fails). fv_show's return. */
 int cli_show(const struct fv_show_request *q);
+/* The same, text and the document written to out (a FILE *). */
+int cli_show_to(const struct fv_show_request *q, void *out);
 
 #endif

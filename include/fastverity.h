@@ -416,17 +416,17 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 /* --- what dump and lp dump show: items, in order, to a visitor ------- */
-enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
+enum fv_item_kind { /* TEXT: stdout's, u bytes; a warning; --json's: */
 	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,
-	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END,
-};
+	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END };
 struct fv_item { enum fv_item_kind kind; const char *key, *text; uint64_t u; };
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
-enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2 }; /* dump; lp */
+enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
+	FV_SHOW_AVB_INFO = 3, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE }; /* avb */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
-	int all; /* every metadata slot after slot */
+	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 };
 /* Errors: fv_super_open's; fn's non-zero return, as it is. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
