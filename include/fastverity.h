@@ -422,12 +422,12 @@ enum fv_item_kind { /* TEXT: stdout's, u bytes; a warning; --json's: */
 struct fv_item { enum fv_item_kind kind; const char *key, *text; uint64_t u; };
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
 enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
-	FV_SHOW_AVB_INFO = 3, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE }; /* avb */
+	FV_SHOW_AVB_INFO = 3, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
+	FV_SHOW_AVB_DUMP }; /* avb's info_image, ...; dump of an Android image */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
-	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
-};
+	int all, hashtree_disabled; }; /* every slot after slot; AVB_CMDLINE's */
 /* Errors: fv_super_open's; fn's non-zero return, as it is. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */

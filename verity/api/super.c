@@ -3,6 +3,7 @@
 #include "verity/api/internal.h"
 #include "verity/android/avbshow.h"
 #include "verity/android/shown.h"
+#include "verity/image/avbdump.h"
 #include "verity/slot/show.h"
 
 API int fv_super_open(const char *image, const char *const *names,
@@ -132,6 +133,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	else if (in.what == FV_SHOW_AVB_DIGESTS ||
 		 in.what == FV_SHOW_AVB_CMDLINE)
 		r = verity_slot_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_DUMP)
+		r = verity_image_avb_dump(&in, &sh, &err);
 	else
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
