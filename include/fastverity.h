@@ -428,7 +428,7 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; }; /* every slot after slot; AVB_CMDLINE's */
-/* Errors: fv_super_open's; fn's non-zero return, as it is. */
+/* Errors: fv_super_open's, an image's read; fn's non-zero return as it is. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
