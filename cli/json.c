@@ -340,6 +340,7 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
 struct shown {
 	json_object *doc, *at[16];
 	int depth;
+	FILE *out;
 };
 
 static int shown_item(void *ctx, const struct fv_item *it)
@@ -350,7 +351,7 @@ static int shown_item(void *ctx, const struct fv_item *it)
 	switch (it->kind) {
 	case FV_ITEM_TEXT:
 		cli_progress_hide();
-		fputs(it->text, stdout);
+		fwrite(it->text, 1, (size_t)it->u, s->out);
 		return 0;
 	case FV_ITEM_ERROR: /* after what stdout holds, as cli_error */
 		cli_progress_clear();
@@ -400,26 +401,39 @@ static int shown_item(void *ctx, const struct fv_item *it)
 	return 0;
 }
 
-int cli_show(const struct fv_show_request *q)
+/* The document whole, to where the text went. */
+static void shown_print(const struct shown *s)
 {
-	struct shown s = {0};
+	fprintf(s->out, "%s\n",
+		json_object_to_json_string_ext(
+			s->doc, JSON_C_TO_STRING_PRETTY |
+					JSON_C_TO_STRING_NOSLASHESCAPE));
+	cli_json_emitted = 1;
+}
+
+int cli_show_to(const struct fv_show_request *q, void *out)
+{
+	struct shown s = {.out = out};
 	int r = fv_show(q, shown_item, &s);
 
 	if (r >= 0 && s.doc) /* > 0: what a verify found, said */
-		cli_json_print(s.doc);
-	else
-		json_object_put(s.doc);
+		shown_print(&s);
+	json_object_put(s.doc);
 	return r;
 }
 
 int cli_show_bench(const struct fv_bench_request *q, const fv_options *o)
 {
-	struct shown s = {0};
+	struct shown s = {.out = stdout};
 	int r = fv_bench_run(q, o, shown_item, &s);
 
 	if (!r && s.doc)
-		cli_json_print(s.doc);
-	else
-		json_object_put(s.doc);
+		shown_print(&s);
+	json_object_put(s.doc);
 	return r;
+}
+
+int cli_show(const struct fv_show_request *q)
+{
+	return cli_show_to(q, stdout);
 }

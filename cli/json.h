@@ -56,6 +56,8 @@ void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);
  * whole at the end (none when it fails). fv_show's return (> 0: a
  * verify's verdict, said). */
 int cli_show(const struct fv_show_request *q);
+/* The same, text and the document written to out (a FILE *). */
+int cli_show_to(const struct fv_show_request *q, void *out);
 /* fv_bench_run(q, o) printed the same way. */
 int cli_show_bench(const struct fv_bench_request *q, const fv_options *o);
 

@@ -416,7 +416,7 @@ int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
 		   fv_image **out);
 /* --- what dump and lp dump show: items, in order, to a visitor ------- */
-enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
+enum fv_item_kind { /* TEXT: stdout's, u bytes; a warning; --json's: */
 	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,
 	FV_ITEM_BOOL, FV_ITEM_NULL, FV_ITEM_OBJECT, FV_ITEM_ARRAY, FV_ITEM_END,
 	FV_ITEM_NUMBER, /* d, written as text says (NULL: as a double) */
@@ -427,15 +427,18 @@ struct fv_item {
 };
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
 enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
-	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4 }; /* a set's; avb's */
+	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
+	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
+	FV_SHOW_AVB_DUMP }; /* avb's info_image, ...; dump of an Android image */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
-	int all; /* every metadata slot after slot */
+	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 };
-/* Errors: fv_super_open's, fv_slot_verify's; fn's return. A verify's > 0:
- * the steps' errno (said): the first refusal's, else EPERM, ENODEV. */
+/* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
+ * return. A verify's > 0: the steps' errno (said): the first refusal's,
+ * else EPERM, ENODEV. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked

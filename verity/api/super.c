@@ -1,7 +1,11 @@
 /* The public library: Android super images (include/fastverity.h,
  * "Android super images"). */
 #include "verity/api/internal.h"
+#include "verity/android/avbshow.h"
 #include "verity/android/shown.h"
+#include "verity/image/avbdump.h"
+#include "verity/slot/digests.h"
+#include "verity/slot/show.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -125,11 +129,21 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
 		return verity_api_slot_show(&in, &sh);
 	NEED(in.image);
-	if (in.what != FV_SHOW_SUPER && in.what != FV_SHOW_LPDUMP)
+	sh.json = in.json;
+	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP)
+		r = verity_android_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_INFO)
+		r = verity_android_avb_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_DIGESTS ||
+		 in.what == FV_SHOW_AVB_CMDLINE)
+		r = verity_slot_digests(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_DUMP)
+		r = verity_image_avb_dump(&in, &sh, &err);
+	else
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
 	/* the visitor's own return is handed back as it is */
-	if (!(r = verity_android_show(&in, &sh, &err)) || r == sh.r)
+	if (!r || r == sh.r)
 		return r;
 	return verity_api_keep(r, &err);
 }

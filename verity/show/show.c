@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void give(struct show *s, enum fv_item_kind kind, const char *key,
 		 const char *text, uint64_t u)
@@ -21,7 +22,12 @@ void verity_show_text(struct show *s, const char *text)
 			s->r = -ENOMEM;
 		return;
 	}
-	give(s, FV_ITEM_TEXT, NULL, text, 0);
+	give(s, FV_ITEM_TEXT, NULL, text, strlen(text));
+}
+
+void verity_show_bytes(struct show *s, const char *p, size_t n)
+{
+	give(s, FV_ITEM_TEXT, NULL, p ? p : "", p ? n : 0);
 }
 
 void verity_show_error(struct show *s, const char *text)

@@ -21,6 +21,8 @@ struct show {
 
 /* Text, as it is (a NUL-terminated buffer; NULL: out of memory). */
 void verity_show_text(struct show *s, const char *text);
+/* n bytes of text as they are, NULs too (p NULL: none). */
+void verity_show_bytes(struct show *s, const char *p, size_t n);
 /* The text a FILE of open_memstream's holds, handed on, and the FILE
  * closed and freed: ENOMEM when it could not be written. */
 int verity_show_stream(struct show *s, FILE *f, char **buf);
