@@ -422,11 +422,13 @@ enum fv_item_kind { /* TEXT: stdout's as it is; a warning; --json's: */
 };
 struct fv_item { enum fv_item_kind kind; const char *key, *text; uint64_t u; };
 typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
-enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2 }; /* dump; lp */
+/* dump of a super image; lp dump; dump of a disk image */
+enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, FV_SHOW_DDI = 3 };
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all; /* every metadata slot after slot */
+	const char *partition; /* a disk image's role (root, usr); NULL: all */
 };
 /* Errors: fv_super_open's; fn's non-zero return, as it is. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
@@ -623,10 +625,6 @@ struct fv_report {
 /* Errors: EINVAL (NULL, size too small). */
 int fv_result_report(const fv_result *r, struct fv_report *out);
 /* --- disk images (systemd's): strings into the image ----------------- */
-struct fv_ddi_disk {
-	size_t size; unsigned sector_size; /* 512 or 4096 */
-	const char *disk_uuid; size_t partitions; /* used entries */
-};
 /* One GPT partition: 1-based index (0: none), ..., byte offset, bytes. */
 struct fv_gpt_partition {
 	unsigned index; const char *type, *label, *uuid; uint64_t offset, bytes;
@@ -642,7 +640,6 @@ struct fv_image_info {
 	const char *container; /* "plain", "sidecar", "avb", "ddi", "super" */
 	size_t pairs; const fv_avb *avb; /* an Android image's vbmeta; NULL */
 	enum fv_trust trust; /* on pair 0 (Android: the vbmeta's) */
-	struct fv_ddi_disk disk; /* a disk image's GPT (zeros otherwise) */
 };
 struct fv_image_pair_info {
 	size_t size; /* sizeof(struct fv_image_pair_info), set by the caller */

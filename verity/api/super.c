@@ -122,6 +122,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	NEED(fn);
 	TAKE(in, q, all);
 	NEED(in.image);
+	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
+		return verity_api_ddi_show(&in, fn, ctx);
 	if (in.what != FV_SHOW_SUPER && in.what != FV_SHOW_LPDUMP)
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
