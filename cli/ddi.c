@@ -1,7 +1,8 @@
 /* A systemd Discoverable Disk Image given alone to verify, dump, open or
  * repair (docs/ddi.md): every protected partition found in its GPT
  * checked in full (tree, root hash, signature), shown, or mapped; the
- * library reads the image (fv_open, fv_image_pair_info). */
+ * library reads the image (fv_open, fv_image_pair_info) and makes what
+ * dump shows (fv_show). */
 #include "cli/ddi.h"
 
 #include <errno.h>
