@@ -1,7 +1,8 @@
 /* A systemd Discoverable Disk Image given alone to verify, dump, open or
  * repair (docs/ddi.md): every protected partition found in its GPT
  * checked in full (tree, root hash, signature), shown, or mapped; the
- * library reads the image (fv_open, fv_image_pair_info). */
+ * library reads the image (fv_open, fv_image_pair_info) and makes what
+ * dump shows (fv_show). */
 #include "cli/ddi.h"
 
 #include <errno.h>
@@ -332,103 +333,29 @@ out:
 	return r;
 }
 
-/* Pair i as dump shows it. */
-static int dump_one(const struct cli_opts *o, const char *image,
-		    const fv_image *im, size_t i, const struct fv_ddi_pair *d,
-		    json_object *list)
-{
-	struct fv_report found;
-	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
-	const char *signer;
-	struct fv_image_pair_info pi = cli_image_pair(im, i);
-	fv_result *res = NULL;
-	const fv_params *p;
-	int r;
-
-	if ((r = fv_describe(im, i, NULL, &res))) {
-		r = cli_lib_error(r);
-		goto out;
-	}
-	cli_report(res, &found);
-	signer = found.signer;
-	p = pi.params;
-	partition_name(&d->data, data_name, sizeof(data_name));
-	partition_name(&d->hash, hash_name, sizeof(hash_name));
-	if (d->is_signed)
-		partition_name(&d->signature, sig_name, sizeof(sig_name));
-	if (o->json) {
-		json_object *j =
-			cli_json_header(image, p, &found.layout, pi.root_hex);
-
-		cli_jstr(j, "role", d->role);
-		cli_jstr(j, "architecture", d->arch);
-		cli_jset(j, "data", json_partition(&d->data));
-		cli_jset(j, "hash", json_partition(&d->hash));
-		cli_jset(j, "signature",
-			 d->is_signed ? json_partition(&d->signature) : NULL);
-		cli_jset(j, "certificate_fingerprint",
-			 d->fingerprint[0] ? cli_json_str(d->fingerprint)
-					   : NULL);
-		cli_jbool(j, "signed", d->is_signed);
-		cli_jset(j, "signer",
-			 d->is_signed ? cli_json_str(signer) : NULL);
-		/* dump names who the signature says signed, checking
-		 * nothing: said as the text says it */
-		cli_jstr(j, "trust",
-			 cli_trust_word(d->is_signed ? FV_TRUST_UNCHECKED
-						     : FV_TRUST_UNSIGNED));
-		json_object_array_add(list, j);
-		goto out;
-	}
-	printf("\n%s-%s:\n  data:      %s, %" PRIu64 " bytes at %" PRIu64
-	       "\n  hash tree: %s, %" PRIu64 " bytes at %" PRIu64 "\n",
-	       d->role, d->arch, data_name, d->data.bytes, d->data.offset,
-	       hash_name, d->hash.bytes, d->hash.offset);
-	if (d->is_signed)
-		printf("  signature: %s, signer %s (not checked: verify checks "
-		       "it), certificate sha256 %s\n",
-		       sig_name, signer,
-		       d->fingerprint[0] ? d->fingerprint : "(none)");
-	else
-		printf("  signature: none (unsigned: the root hash comes from "
-		       "the partition UUIDs)\n");
-	snprintf(uuid, 37, "%s", p->uuid);
-	cli_print_header(hash_name, p, uuid, &found.layout, pi.root_hex);
-out:
-	fv_result_free(res);
-	return r;
-}
-
+/* dump: what the library shows of the image (fv_show). */
 int cli_ddi_dump(struct cli_opts *o, const char *image)
 {
-	struct fv_ddi_disk disk;
-	json_object *list = json_object_new_array();
-	struct fv_ddi_pair d;
-	fv_image *im;
-	int r;
+	char none[4096];
+	int r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_DDI,
+		.image = image,
+		.json = o->json,
+		.partition = o->partition});
 
-	if ((r = read_image(o, image, DESCRIBE, &im))) {
-		json_object_put(list);
-		return r;
-	}
-	disk = cli_image_info(im).disk;
-	if (!o->json)
-		printf("Discoverable disk image %s: GPT of %u-byte sectors, "
-		       "disk UUID %s, %zu partitions\n",
-		       image, disk.sector_size, disk.disk_uuid,
-		       disk.partitions);
-	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
-		pair_of(im, i, &d);
-		if (picked(o, &d) && (r = dump_one(o, image, im, i, &d, list)))
-			goto out;
-	}
-	if (o->json)
-		print_doc(image, "disk_uuid", cli_json_str(disk.disk_uuid),
-			  "partitions", &list);
-out:
-	json_object_put(list);
-	fv_image_free(im);
-	return r;
+	if (!r)
+		return 0;
+	/* a --partition that is no role matches no partition: said as the
+	 * option it is */
+	snprintf(none, sizeof(none), "%s: no protected %s partition", image,
+		 o->partition ? o->partition : "");
+	if (o->partition && strcmp(o->partition, "root") &&
+	    strcmp(o->partition, "usr") && !strcmp(fv_last_error(), none))
+		return cli_error(-EINVAL,
+				 "--partition: '%s' is not root or usr",
+				 o->partition);
+	return r > 0 ? r : cli_lib_error(r);
 }
 
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)

@@ -429,12 +429,14 @@ typedef int (*fv_item_fn)(void *ctx, const struct fv_item *it);
 enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
-	FV_SHOW_AVB_DUMP }; /* avb's info_image, ...; dump of an Android image */
+	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
+	FV_SHOW_DDI }; /* dump of a disk image */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
+	const char *partition; /* a disk image's role (root, usr); NULL: all */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. A verify's > 0: the steps' errno (said): the first refusal's,
@@ -629,10 +631,6 @@ struct fv_report {
 /* Errors: EINVAL (NULL, size too small). */
 int fv_result_report(const fv_result *r, struct fv_report *out);
 /* --- disk images (systemd's): strings into the image ----------------- */
-struct fv_ddi_disk {
-	size_t size; unsigned sector_size; /* 512 or 4096 */
-	const char *disk_uuid; size_t partitions; /* used entries */
-};
 /* One GPT partition: 1-based index (0: none), ..., byte offset, bytes. */
 struct fv_gpt_partition {
 	unsigned index; const char *type, *label, *uuid; uint64_t offset, bytes;
@@ -648,7 +646,6 @@ struct fv_image_info {
 	const char *container; /* "plain", "sidecar", "avb", "ddi", "super" */
 	size_t pairs; const fv_avb *avb; /* an Android image's vbmeta; NULL */
 	enum fv_trust trust; /* on pair 0 (Android: the vbmeta's) */
-	struct fv_ddi_disk disk; /* a disk image's GPT (zeros otherwise) */
 };
 struct fv_image_pair_info {
 	size_t size; /* sizeof(struct fv_image_pair_info), set by the caller */

@@ -264,13 +264,7 @@ API int fv_image_info(const fv_image *img, struct fv_image_info *out)
 	full.trust = img->in.n || img->in.av
 			     ? (enum fv_trust)img->in.pairs[0].trust
 			     : FV_TRUST_UNSIGNED;
-	if (img->in.ddi_read) {
-		full.disk.size = sizeof(full.disk);
-		full.disk.sector_size = img->in.ddi.gpt.h.sector;
-		full.disk.disk_uuid = img->in.ddi.gpt.h.disk_uuid;
-		full.disk.partitions = img->in.ddi.gpt.nparts;
-	}
-	GIVE(out, full, disk);
+	GIVE(out, full, trust);
 	return 0;
 }
 

@@ -248,6 +248,10 @@ int verity_api_signer_of(const struct fv_sign_request *q,
 void verity_api_gpt_partition_of(const struct gpt_partition *g,
 				 struct fv_gpt_partition *p);
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
+/* fv_show's FV_SHOW_DDI (verity/api/ddi.c): 0, fn's non-zero return, or
+ * the open's or a describe's error (kept). */
+int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
+			void *ctx);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag);
 

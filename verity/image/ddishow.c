@@ -1,0 +1,143 @@
+/* What dump shows of a disk image (verity/image/ddishow.h). */
+#include "verity/image/ddishow.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtree/error.h"
+#include "verity/show/pair.h"
+
+/* The name the text gives a partition: "partition 1 (root-x86-64, label
+ * 'root-x86-64', UUID ...)" (its type's DPS name where it has one). It
+ * is cut at 511 bytes, as the command always cut it. */
+static const char *type_of(const struct gpt_partition *g)
+{
+	const char *type = verity_ddi_type_name(g->type);
+
+	return type ? type : g->type;
+}
+
+static void partition_name(const struct gpt_partition *g, char *out, size_t len)
+{
+	char label[HT_NAME_SHOWN_MAX];
+
+	snprintf(
+		out, len, "partition %u (%s, label '%s', UUID %s)", g->index,
+		type_of(g),
+		ht_name_shown(g->label, strlen(g->label), label, sizeof(label)),
+		g->uuid);
+}
+
+void verity_image_ddi_show_disk(struct show *sh, const char *image,
+				const struct ddi_image *d)
+{
+	char *line = NULL;
+
+	if (sh->json) {
+		verity_show_object(sh, NULL);
+		verity_show_str(sh, "image", image);
+		verity_show_str(sh, "disk_uuid", d->gpt.h.disk_uuid);
+		verity_show_array(sh, "partitions");
+		return;
+	}
+	if (asprintf(&line,
+		     "Discoverable disk image %s: GPT of %u-byte sectors, "
+		     "disk UUID %s, %zu partitions\n",
+		     image, d->gpt.h.sector, d->gpt.h.disk_uuid,
+		     d->gpt.nparts) < 0)
+		line = NULL;
+	verity_show_text(sh, line);
+	free(line);
+}
+
+void verity_image_ddi_show_end(struct show *sh)
+{
+	if (sh->json) {
+		verity_show_end(sh); /* the list */
+		verity_show_end(sh); /* the document */
+	}
+}
+
+/* A partition as --json shows it (NULL: null). */
+static void partition_json(struct show *sh, const char *key,
+			   const struct gpt_partition *g)
+{
+	if (!g) {
+		verity_show_null(sh, key);
+		return;
+	}
+	verity_show_object(sh, key);
+	verity_show_u64(sh, "index", g->index);
+	verity_show_str(sh, "type", type_of(g));
+	verity_show_str(sh, "label", g->label);
+	verity_show_str(sh, "uuid", g->uuid);
+	verity_show_u64(sh, "offset", g->offset);
+	verity_show_u64(sh, "size", g->size);
+	verity_show_end(sh);
+}
+
+static void pair_json(struct show *sh, const char *image,
+		      const struct ddi_verity *v,
+		      const struct verity_ddi_shown *s)
+{
+	verity_show_object(sh, NULL);
+	verity_show_pair_header(sh, image, s->params, NULL, s->layout,
+				s->root_hex);
+	verity_show_str(sh, "role", verity_ddi_role_name(v->role));
+	verity_show_str(sh, "architecture", v->arch);
+	partition_json(sh, "data", v->data);
+	partition_json(sh, "hash", v->hash);
+	partition_json(sh, "signature", v->sig);
+	verity_show_str(sh, "certificate_fingerprint",
+			v->fingerprint[0] ? v->fingerprint : NULL);
+	verity_show_bool(sh, "signed", v->sig != NULL);
+	verity_show_str(sh, "signer", v->sig ? s->signer : NULL);
+	/* dump names who the signature says signed, checking nothing:
+	 * said as the text says it */
+	verity_show_str(sh, "trust", v->sig ? "not checked" : "unsigned");
+	verity_show_end(sh);
+}
+
+void verity_image_ddi_show_pair(struct show *sh, const char *image,
+				const struct ddi_verity *v,
+				const struct verity_ddi_shown *s)
+{
+	char data_name[512], hash_name[512], sig_name[512] = "", uuid[37];
+	const char *role = verity_ddi_role_name(v->role);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (sh->json) {
+		pair_json(sh, image, v, s);
+		return;
+	}
+	partition_name(v->data, data_name, sizeof(data_name));
+	partition_name(v->hash, hash_name, sizeof(hash_name));
+	if (v->sig)
+		partition_name(v->sig, sig_name, sizeof(sig_name));
+	if (!(f = open_memstream(&text, &len))) {
+		verity_show_text(sh, NULL);
+		return;
+	}
+	fprintf(f,
+		"\n%s-%s:\n  data:      %s, %" PRIu64 " bytes at %" PRIu64
+		"\n  hash tree: %s, %" PRIu64 " bytes at %" PRIu64 "\n",
+		role, v->arch, data_name, v->data->size, v->data->offset,
+		hash_name, v->hash->size, v->hash->offset);
+	if (v->sig)
+		fprintf(f,
+			"  signature: %s, signer %s (not checked: verify "
+			"checks it), certificate sha256 %s\n",
+			sig_name, s->signer,
+			v->fingerprint[0] ? v->fingerprint : "(none)");
+	else
+		fprintf(f, "  signature: none (unsigned: the root hash comes "
+			   "from the partition UUIDs)\n");
+	if (verity_show_stream(sh, f, &text))
+		return;
+	snprintf(uuid, sizeof(uuid), "%s", s->params->uuid);
+	verity_show_pair_header(sh, hash_name, s->params, uuid, s->layout,
+				s->root_hex);
+}

@@ -1,0 +1,112 @@
+/* A pair's header as dump shows it (verity/show/pair.h). */
+#include "verity/show/pair.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The end of the tree as veritysetup prints it: from the tree start even
+ * when there is no tree (one data block). */
+static uint64_t nominal_hash_end(const fv_params *p, const struct fv_layout *l)
+{
+	return l->tree_offset + l->tree_blocks * (uint64_t)p->hash_block_size;
+}
+
+static void hex(const uint8_t *in, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static void header_json(struct show *sh, const char *device, const fv_params *p,
+			const struct fv_layout *l, const char *root_hex,
+			const char *salt)
+{
+	char uuid[37];
+
+	verity_show_str(sh, "device", device);
+	if (p->superblock) {
+		snprintf(uuid, sizeof(uuid), "%s", p->uuid);
+		verity_show_str(sh, "uuid", uuid);
+	} else {
+		verity_show_null(sh, "uuid");
+	}
+	verity_show_bool(sh, "superblock", p->superblock);
+	verity_show_u64(sh, "hash_type", p->hash_type);
+	verity_show_u64(sh, "data_blocks", p->data_blocks);
+	verity_show_u64(sh, "data_block_size", p->data_block_size);
+	verity_show_u64(sh, "hash_blocks", l->tree_blocks);
+	verity_show_u64(sh, "hash_block_size", p->hash_block_size);
+	verity_show_str(sh, "hash_algorithm", p->hash);
+	verity_show_str(sh, "salt", salt);
+	verity_show_u64(sh, "hash_offset", p->hash_offset);
+	verity_show_u64(sh, "tree_offset", l->tree_offset);
+	verity_show_u64(sh, "levels", l->levels);
+	verity_show_u64(sh, "hash_device_size", nominal_hash_end(p, l));
+	if (l->fec_roots) {
+		verity_show_object(sh, "fec");
+		verity_show_u64(sh, "roots", l->fec_roots);
+		verity_show_u64(sh, "offset", l->fec_offset);
+		verity_show_u64(sh, "parity_blocks",
+				l->fec_rounds * l->fec_roots);
+		verity_show_u64(sh, "parity_bytes", l->fec_parity_bytes);
+		verity_show_u64(sh, "covered_blocks", l->fec_blocks);
+		verity_show_u64(sh, "rounds", l->fec_rounds);
+		verity_show_bool(sh, "on_hash_device", l->fec_on_hash_device);
+		verity_show_end(sh);
+	}
+	if (root_hex)
+		verity_show_str(sh, "root_hash", root_hex);
+}
+
+void verity_show_pair_header(struct show *sh, const char *device,
+			     const fv_params *p, const char *uuid_text,
+			     const struct fv_layout *l, const char *root_hex)
+{
+	char salt[2 * sizeof(p->salt) + 1], *buf = NULL;
+	size_t len = 0, n = p->salt_len < sizeof(p->salt) ? p->salt_len
+							  : sizeof(p->salt);
+	FILE *f;
+
+	hex(p->salt, n, salt);
+	if (sh->json) {
+		header_json(sh, device, p, l, root_hex, salt);
+		return;
+	}
+	if (!(f = open_memstream(&buf, &len))) {
+		verity_show_text(sh, NULL);
+		return;
+	}
+	fprintf(f, "VERITY header information for %s\n", device);
+	fprintf(f, "UUID:            \t%s\n", uuid_text);
+	fprintf(f, "Hash type:       \t%u\n", p->hash_type);
+	fprintf(f, "Data blocks:     \t%" PRIu64 "\n", p->data_blocks);
+	fprintf(f, "Data block size: \t%u\n", p->data_block_size);
+	fprintf(f, "Hash blocks:     \t%" PRIu64 "\n", l->tree_blocks);
+	fprintf(f, "Hash block size: \t%u\n", p->hash_block_size);
+	fprintf(f, "Hash algorithm:  \t%s\n", p->hash);
+	if (l->fec_roots) {
+		fprintf(f, "FEC RS roots:   \t%u\n", l->fec_roots);
+		fprintf(f, "FEC blocks:     \t%" PRIu64 "\n",
+			l->fec_rounds * l->fec_roots);
+	}
+	fprintf(f, "Salt:            \t%s\n", n ? salt : "-");
+	if (root_hex)
+		fprintf(f, "Root hash:      \t%s\n", root_hex);
+	/* veritysetup counts parity on the hash device as if it followed
+	 * the tree directly */
+	if (p->hash_offset == 0)
+		fprintf(f, "Hash device size: \t%" PRIu64 " [bytes]\n",
+			nominal_hash_end(p, l) + (l->fec_on_hash_device
+							  ? l->fec_parity_bytes
+							  : 0));
+	if (l->fec_roots && !l->fec_on_hash_device && l->fec_offset == 0)
+		fprintf(f, "FEC device size: \t%" PRIu64 " [bytes]\n",
+			l->fec_parity_bytes);
+	verity_show_stream(sh, f, &buf);
+}
