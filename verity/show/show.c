@@ -40,6 +40,44 @@ void verity_show_error(struct show *s, const char *text)
 	give(s, FV_ITEM_ERROR, NULL, text, 0);
 }
 
+/* fmt's text to text() or error(), freed after. */
+static void formatted(struct show *s, void (*to)(struct show *, const char *),
+		      const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void formatted(struct show *s, void (*to)(struct show *, const char *),
+		      const char *fmt, va_list ap)
+{
+	char *line = NULL;
+
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	to(s, line);
+	free(line);
+}
+
+void verity_show_vtextf(struct show *s, const char *fmt, va_list ap)
+{
+	formatted(s, verity_show_text, fmt, ap);
+}
+
+void verity_show_textf(struct show *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	formatted(s, verity_show_text, fmt, ap);
+	va_end(ap);
+}
+
+void verity_show_errorf(struct show *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	formatted(s, verity_show_error, fmt, ap);
+	va_end(ap);
+}
+
 int verity_show_stream(struct show *s, FILE *f, char **buf)
 {
 	int bad = ferror(f);

@@ -6,6 +6,7 @@
 #ifndef FV_SHOW_H
 #define FV_SHOW_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +29,13 @@ void verity_show_bytes(struct show *s, const char *p, size_t n);
 int verity_show_stream(struct show *s, FILE *f, char **buf);
 /* Text for stderr, as it is (NULL: out of memory). */
 void verity_show_error(struct show *s, const char *text);
+/* The same, printf's way (out of memory: as a NULL text). */
+void verity_show_textf(struct show *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void verity_show_vtextf(struct show *s, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+void verity_show_errorf(struct show *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* One warning line (no "fastverity: warning: " prefix, no newline). */
 void verity_show_warning(struct show *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

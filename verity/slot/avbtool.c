@@ -19,33 +19,13 @@ static void say(struct slot_view *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void say(struct slot_view *v, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
 
 	if (v->sh->json)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	verity_show_vtextf(v->sh, fmt, ap);
 	va_end(ap);
-	verity_show_text(v->sh, line);
-	free(line);
-}
-
-/* A line on stderr, as it is. */
-static void line(struct slot_view *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void line(struct slot_view *v, const char *fmt, ...)
-{
-	char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	verity_show_error(v->sh, text);
-	free(text);
 }
 
 /* The error that stops the check, said and kept for --json's error
@@ -65,7 +45,7 @@ static void fail(struct slot_view *v, const char *fmt, ...)
 		verity_show_error(v->sh, NULL); /* out of memory */
 		return;
 	}
-	line(v, "fastverity: %s\n", v->said);
+	verity_show_errorf(v->sh, "fastverity: %s\n", v->said);
 }
 
 static struct fv_avb_descriptor descriptor_of(const struct slot_step *st)
@@ -114,13 +94,14 @@ void verity_slot_avbtool_failed(struct slot_view *v,
 		return;
 	}
 	if (f->kind == HT_BAD_HASH_BLOCK)
-		line(v,
-		     "Verification failed at position %" PRIu64
-		     " (hash block, level %u).\n",
-		     f->position, f->level);
+		verity_show_errorf(v->sh,
+				   "Verification failed at position %" PRIu64
+				   " (hash block, level %u).\n",
+				   f->position, f->level);
 	else
-		line(v, "%s at position %" PRIu64 ".\n",
-		     verity_slot_failure_words(f->kind), f->position);
+		verity_show_errorf(v->sh, "%s at position %" PRIu64 ".\n",
+				   verity_slot_failure_words(f->kind),
+				   f->position);
 }
 
 /* ---- each step ---- */
@@ -221,24 +202,27 @@ static void chain_ends(struct slot_view *v, const struct slot_step *st)
 			say(v, "--\n");
 		return;
 	case SLOT_WHY_NOT_EXPECTED:
-		line(v,
-		     "No expected chain partition for partition %s. Use "
-		     "--expected_chain_partition to specify expected "
-		     "contents or --follow_chain_partitions.\n",
-		     st->name);
+		verity_show_errorf(
+			v->sh,
+			"No expected chain partition for partition %s. Use "
+			"--expected_chain_partition to specify expected "
+			"contents or --follow_chain_partitions.\n",
+			st->name);
 		return;
 	case SLOT_WHY_LOCATION:
-		line(v,
-		     "Expected rollback_index_location %u does not match "
-		     "%u in descriptor for partition %s\n",
-		     x ? x->rollback_index_location : 0,
-		     cp.rollback_index_location, st->name);
+		verity_show_errorf(
+			v->sh,
+			"Expected rollback_index_location %u does not match "
+			"%u in descriptor for partition %s\n",
+			x ? x->rollback_index_location : 0,
+			cp.rollback_index_location, st->name);
 		return;
 	case SLOT_WHY_KEY_BLOB:
-		line(v,
-		     "Expected public key blob does not match public key "
-		     "blob in descriptor for partition %s\n",
-		     st->name);
+		verity_show_errorf(
+			v->sh,
+			"Expected public key blob does not match public key "
+			"blob in descriptor for partition %s\n",
+			st->name);
 		return;
 	case SLOT_WHY_VISITED:
 		say(v, "%s: chained partition checked already\n", st->name);
@@ -261,7 +245,7 @@ static void hash_ends(struct slot_view *v, const struct slot_step *st)
 		part(v, st, "hash", "ok", NULL);
 	} else if (st->result == SLOT_BAD) {
 		/* avbtool's line, as it prints it */
-		line(v, "%s\n", verity_slot_message(st));
+		verity_show_errorf(v->sh, "%s\n", verity_slot_message(st));
 		part(v, st, "hash", "corrupted", NULL);
 	} else if (st->result == SLOT_SKIPPED) {
 		say(v, "%s: checked already\n", st->name);
@@ -300,22 +284,24 @@ static void tree_ends(struct slot_view *v, const struct slot_step *st)
 		return;
 	}
 	if (st->why == SLOT_WHY_PARITY) {
-		line(v,
-		     "parity of %s: %" PRIu64 " codewords in %" PRIu64
-		     " rounds disagree with the verified data\n",
-		     st->path, st->checked ? st->out.fec.stale_codewords : 0,
-		     st->checked ? st->out.fec.stale_rounds : 0);
+		verity_show_errorf(
+			v->sh,
+			"parity of %s: %" PRIu64 " codewords in %" PRIu64
+			" rounds disagree with the verified data\n",
+			st->path, st->checked ? st->out.fec.stale_codewords : 0,
+			st->checked ? st->out.fec.stale_rounds : 0);
 		part(v, st, "hashtree", "corrupted", n);
 		return;
 	}
 	/* avbtool's two words: the data's own root against the
 	 * descriptor's says which (a tree made zeros, or damaged, over
 	 * intact data: the tree's fault) */
-	line(v,
-	     st->why == SLOT_WHY_TREE
-		     ? "hashtree of %s contains invalid data\n"
-		     : "hashtree of %s does not match descriptor\n",
-	     st->path);
+	verity_show_errorf(
+		v->sh,
+		st->why == SLOT_WHY_TREE
+			? "hashtree of %s contains invalid data\n"
+			: "hashtree of %s does not match descriptor\n",
+		st->path);
 	part(v, st, "hashtree",
 	     n && verity_slot_verdict(n) == 1 ? "root hash mismatch"
 					      : "corrupted",
@@ -360,8 +346,10 @@ static void error_lines(struct slot_view *v)
 	while (at != SIZE_MAX) {
 		st = &v->w->steps[at];
 		if (st->kind == SLOT_VBMETA)
-			line(v, "fastverity: %s: Error verifying descriptor.\n",
-			     st->path);
+			verity_show_errorf(
+				v->sh,
+				"fastverity: %s: Error verifying descriptor.\n",
+				st->path);
 		at = st->parent;
 	}
 }
@@ -372,7 +360,7 @@ int verity_slot_avbtool_end(struct slot_view *v)
 	int found = 0;
 
 	for (size_t i = 0; i < w->nnotes; i++)
-		line(v, "fastverity: %s\n", w->notes[i]);
+		verity_show_errorf(v->sh, "fastverity: %s\n", w->notes[i]);
 	if (v->stopped != SIZE_MAX) {
 		const struct slot_step *st = &w->steps[v->stopped];
 

@@ -225,36 +225,6 @@ void verity_slot_part_json(struct show *sh, const struct slot_step *st,
 
 /* ---- fastverity's verify of a set ---- */
 
-static void said(struct show *sh, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void said(struct show *sh, const char *fmt, ...)
-{
-	char *line = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
-	va_end(ap);
-	verity_show_error(sh, line);
-	free(line);
-}
-
-static void text(struct show *sh, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void text(struct show *sh, const char *fmt, ...)
-{
-	char *line = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
-	va_end(ap);
-	verity_show_text(sh, line);
-	free(line);
-}
-
 /* The failures kept for the step checked now, as --json's "failures". */
 static void failures(struct slot_view *v)
 {
@@ -298,18 +268,23 @@ static void failed(void *ctx, const struct verity_failure *f)
 		return;
 	}
 	if (mapped)
-		said(v->sh,
-		     "%s at position %" PRIu64 " (partition %s; %s byte "
-		     "%" PRIu64 ").\n",
-		     verity_slot_failure_words(f->kind), f->position, v->name,
-		     dev ? b.block_device.file : v->ask->image, at);
+		verity_show_errorf(
+			v->sh,
+			"%s at position %" PRIu64 " (partition %s; %s byte "
+			"%" PRIu64 ").\n",
+			verity_slot_failure_words(f->kind), f->position,
+			v->name, dev ? b.block_device.file : v->ask->image, at);
 	else if (v->super)
-		said(v->sh, "%s at position %" PRIu64 " (partition %s).\n",
-		     verity_slot_failure_words(f->kind), f->position, v->name);
+		verity_show_errorf(
+			v->sh, "%s at position %" PRIu64 " (partition %s).\n",
+			verity_slot_failure_words(f->kind), f->position,
+			v->name);
 	else
-		said(v->sh, "%s at position %" PRIu64 " (partition %s, %s).\n",
-		     verity_slot_failure_words(f->kind), f->position, v->name,
-		     v->path);
+		verity_show_errorf(v->sh,
+				   "%s at position %" PRIu64
+				   " (partition %s, %s).\n",
+				   verity_slot_failure_words(f->kind),
+				   f->position, v->name, v->path);
 }
 
 /* A refusal or error of a step: said on stderr (not with --json), its
@@ -317,7 +292,8 @@ static void failed(void *ctx, const struct verity_failure *f)
 static void refused(struct slot_view *v, const struct slot_step *st)
 {
 	if (!v->sh->json)
-		said(v->sh, "fastverity: %s\n", verity_slot_message(st));
+		verity_show_errorf(v->sh, "fastverity: %s\n",
+				   verity_slot_message(st));
 	if (!v->error)
 		v->error = st->error ? -st->error : EINVAL;
 }
@@ -353,12 +329,14 @@ static const char *refusal_word(const struct slot_step *st)
 static void unchecked(struct slot_view *v, const struct slot_step *st,
 		      const char *what)
 {
-	said(v->sh,
-	     "fastverity: %s: warning: the vbmeta is signed (%s, public key "
-	     "sha1 %s) and checks out against the key it carries, but its "
-	     "signer was not checked (give --key=<key.pem>): nothing proves "
-	     "who made %s\n",
-	     st->path, verity_slot_algorithm(st->avb), st->avb->key_sha1, what);
+	verity_show_errorf(
+		v->sh,
+		"fastverity: %s: warning: the vbmeta is signed (%s, public key "
+		"sha1 %s) and checks out against the key it carries, but its "
+		"signer was not checked (give --key=<key.pem>): nothing proves "
+		"who made %s\n",
+		st->path, verity_slot_algorithm(st->avb), st->avb->key_sha1,
+		what);
 }
 
 /* ---- a vbmeta's set ---- */
@@ -377,19 +355,21 @@ static void vbmeta_partition(struct slot_view *v, const struct slot_step *st)
 		if (v->sh->json)
 			json_plain(v, st, kind, "missing");
 		else
-			text(v->sh,
-			     "%s: %s of %s: missing (no such file, and no "
-			     "super.img beside holding it).\n",
-			     st->name, kind, st->path);
+			verity_show_textf(
+				v->sh,
+				"%s: %s of %s: missing (no such file, and no "
+				"super.img beside holding it).\n",
+				st->name, kind, st->path);
 		return;
 	}
 	if (st->result == SLOT_SKIPPED) {
 		if (v->sh->json)
 			json_plain(v, st, kind, "skipped");
 		else
-			text(v->sh,
-			     "%s: %s of %s: checked already in this set.\n",
-			     st->name, kind, st->path);
+			verity_show_textf(
+				v->sh,
+				"%s: %s of %s: checked already in this set.\n",
+				st->name, kind, st->path);
 		return;
 	}
 	if (st->result == SLOT_REFUSED || st->result == SLOT_ERROR) {
@@ -418,11 +398,14 @@ static void vbmeta_partition(struct slot_view *v, const struct slot_step *st)
 	if (c && code == 2)
 		verity_slot_counts_said(v->sh, c);
 	if (c && !c->root_matches)
-		said(v->sh, "Verification of root hash failed.\n");
+		verity_show_errorf(v->sh,
+				   "Verification of root hash failed.\n");
 	if (!c && code)
-		said(v->sh, "fastverity: %s\n", verity_slot_message(st));
-	text(v->sh, "%s: %s of %s, %s: %s.\n", st->name, kind, st->path,
-	     vouch.words, verdict_text(code, c, words, sizeof(words)));
+		verity_show_errorf(v->sh, "fastverity: %s\n",
+				   verity_slot_message(st));
+	verity_show_textf(v->sh, "%s: %s of %s, %s: %s.\n", st->name, kind,
+			  st->path, vouch.words,
+			  verdict_text(code, c, words, sizeof(words)));
 }
 
 /* A vbmeta or chain step of a vbmeta's set ended. */
@@ -433,20 +416,23 @@ static void vbmeta_step(struct slot_view *v, const struct slot_step *st)
 		if (v->sh->json)
 			json_plain(v, st, "chained vbmeta", "missing");
 		else
-			text(v->sh,
-			     "%s: chained vbmeta of %s: missing (no such file, "
-			     "and no super.img beside holding it).\n",
-			     st->name, st->path);
+			verity_show_textf(
+				v->sh,
+				"%s: chained vbmeta of %s: missing (no such "
+				"file, "
+				"and no super.img beside holding it).\n",
+				st->name, st->path);
 		return;
 	}
 	if (st->result == SLOT_SKIPPED) {
 		if (v->sh->json)
 			json_plain(v, st, "chained vbmeta", "skipped");
 		else
-			text(v->sh,
-			     "%s: chained vbmeta of %s: visited already in "
-			     "this set.\n",
-			     st->name, st->path);
+			verity_show_textf(
+				v->sh,
+				"%s: chained vbmeta of %s: visited already in "
+				"this set.\n",
+				st->name, st->path);
 		return;
 	}
 	if (st->result == SLOT_REFUSED || st->result == SLOT_ERROR) {
@@ -508,12 +494,14 @@ static void super_plain(struct slot_view *v, const struct slot_step *st)
 	if (st->result != SLOT_SKIPPED)
 		return;
 	if (st->why == SLOT_WHY_EMPTY)
-		text(v->sh, "%s: empty (no extents): nothing to check.\n",
-		     st->name);
+		verity_show_textf(v->sh,
+				  "%s: empty (no extents): nothing to check.\n",
+				  st->name);
 	else
-		text(v->sh,
-		     "%s: %" PRIu64 " bytes, no AVB footer: not checked.\n",
-		     st->name, st->bytes);
+		verity_show_textf(v->sh,
+				  "%s: %" PRIu64
+				  " bytes, no AVB footer: not checked.\n",
+				  st->name, st->bytes);
 }
 
 /* A logical partition's own descriptor checked (or its vbmeta
@@ -574,29 +562,32 @@ static void super_checked(struct slot_view *v, const struct slot_step *st,
 	}
 	if (!c) {
 		if (code)
-			said(v->sh, "fastverity: %s\n",
-			     verity_slot_message(st));
-		text(v->sh,
-		     "%s: %" PRIu64 " bytes in %u extent%s, Android image with "
-		     "a hash footer (%s): %s.\n",
-		     part->name, part->bytes, part->extents,
-		     plural(part->extents), shown,
-		     code ? "FAILED" : "verified");
+			verity_show_errorf(v->sh, "fastverity: %s\n",
+					   verity_slot_message(st));
+		verity_show_textf(v->sh,
+				  "%s: %" PRIu64
+				  " bytes in %u extent%s, Android image with "
+				  "a hash footer (%s): %s.\n",
+				  part->name, part->bytes, part->extents,
+				  plural(part->extents), shown,
+				  code ? "FAILED" : "verified");
 		return;
 	}
 	if (code == 2)
 		verity_slot_counts_said(v->sh, c);
 	if (!c->root_matches)
-		said(v->sh, "Verification of root hash failed.\n");
-	text(v->sh,
-	     "%s: %" PRIu64 " bytes in %u extent%s, Android image "
-	     "(%s%s%s%s): %s.\n",
-	     part->name, part->bytes, part->extents, plural(part->extents),
-	     shown, sha1[0] ? ", key sha1 " : "", sha1,
-	     vb->trust == VERITY_TRUST_UNCHECKED ? ", signer not checked"
-	     : vb->trust == VERITY_TRUST_CHECK   ? ", signed by --key"
-						 : "",
-	     verdict_text(code, c, words, sizeof(words)));
+		verity_show_errorf(v->sh,
+				   "Verification of root hash failed.\n");
+	verity_show_textf(
+		v->sh,
+		"%s: %" PRIu64 " bytes in %u extent%s, Android image "
+		"(%s%s%s%s): %s.\n",
+		part->name, part->bytes, part->extents, plural(part->extents),
+		shown, sha1[0] ? ", key sha1 " : "", sha1,
+		vb->trust == VERITY_TRUST_UNCHECKED ? ", signer not checked"
+		: vb->trust == VERITY_TRUST_CHECK   ? ", signed by --key"
+						    : "",
+		verdict_text(code, c, words, sizeof(words)));
 }
 
 /* The partition step a super step belongs to. */
@@ -687,7 +678,8 @@ static int set_end(struct slot_view *v)
 
 	/* (said whole: a note names files, of any length) */
 	for (size_t i = 0; i < w->nnotes; i++)
-		said(v->sh, "fastverity: warning: %s\n", w->notes[i]);
+		verity_show_errorf(v->sh, "fastverity: warning: %s\n",
+				   w->notes[i]);
 	/* a set that holds says what was checked: nothing, when nothing
 	 * was */
 	if (!found && !v->checked) {
@@ -710,7 +702,7 @@ static int set_end(struct slot_view *v)
 				 sig);
 		}
 		if (!v->sh->json)
-			text(v->sh, "%s.\n", summary);
+			verity_show_textf(v->sh, "%s.\n", summary);
 	}
 	if (v->sh->json) {
 		verity_show_object(v->sh, NULL);
