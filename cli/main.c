@@ -168,26 +168,44 @@ static const struct action actions[] = {
 	 A_BENCH},
 };
 
+/* The command groups: other tools' commands, with their spelling, each
+ * parsing its own options after its name. */
+static const struct group {
+	const char *name;
+	int (*main)(int argc, const char **argv);
+	const char *what;
+} groups[] = {
+	{"avb", cli_avb_main,
+	 "avb <subcommand> [--option value ...] - avbtool's commands for "
+	 "Android images (fastverity avb --help)"},
+	{"fsverity", cli_fsverity_main,
+	 "fsverity <command> [<args>] - fsverity-utils' commands for "
+	 "fs-verity files: digest, sign, enable, measure, dump_metadata "
+	 "(fastverity fsverity --help)"},
+	{"ota", cli_ota_main,
+	 "ota <command> PKG [<options>] - Android A/B OTA packages: info, "
+	 "verify, extract (fastverity ota --help)"},
+	{"lp", cli_lp_main,
+	 "lp <command> SUPER_IMAGE [<options>] - AOSP's lpdump and lpunpack "
+	 "for Android super images: dump, unpack (fastverity lp --help)"},
+};
+
+static const struct group *find_group(const char *name)
+{
+	for (size_t k = 0; name && k < sizeof(groups) / sizeof(groups[0]); k++)
+		if (!strcmp(name, groups[k].name))
+			return &groups[k];
+	return NULL;
+}
+
 static void print_actions(FILE *f)
 {
 	fputs("\n<action> is one of:\n", f);
 	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
 		fprintf(f, "\t%s %s - %s\n", actions[i].name, actions[i].args,
 			actions[i].what);
-	fputs("\tavb <subcommand> [--option value ...] - avbtool's commands "
-	      "for Android images (fastverity avb --help)\n",
-	      f);
-	fputs("\tfsverity <command> [<args>] - fsverity-utils' commands for "
-	      "fs-verity files: digest, sign, enable, measure, dump_metadata "
-	      "(fastverity fsverity --help)\n",
-	      f);
-	fputs("\tota <command> PKG [<options>] - Android A/B OTA packages: "
-	      "info, verify, extract (fastverity ota --help)\n",
-	      f);
-	fputs("\tlp <command> SUPER_IMAGE [<options>] - AOSP's lpdump and "
-	      "lpunpack for Android super images: dump, unpack (fastverity "
-	      "lp --help)\n",
-	      f);
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		fprintf(f, "\t%s\n", groups[i].what);
 	fputs("\thelp [<action>] - this help, or one action's synopsis and "
 	      "options\n",
 	      f);
@@ -449,32 +467,18 @@ static int run(int argc, const char **argv)
 	poptContext pc;
 	const char *name;
 	const struct action *act = NULL;
+	const struct group *grp;
 	int rc;
 
-	/* avbtool's commands, with avbtool's spelling (cli/cmd_avb.c) */
-	if (argc >= 2 && !strcmp(argv[1], "avb"))
-		return cli_avb_main(argc - 1, argv + 1);
-	/* fsverity-utils' commands (cli/cmd_fsverity.c) */
-	if (argc >= 2 && !strcmp(argv[1], "fsverity"))
-		return cli_fsverity_main(argc - 1, argv + 1);
-	/* Android A/B OTA packages (cli/cmd_ota.c) */
-	if (argc >= 2 && !strcmp(argv[1], "ota"))
-		return cli_ota_main(argc - 1, argv + 1);
-	/* lpdump and lpunpack (cli/cmd_lp.c) */
-	if (argc >= 2 && !strcmp(argv[1], "lp"))
-		return cli_lp_main(argc - 1, argv + 1);
+	/* avbtool's, fsverity-utils', OTA packages', lpdump's commands */
+	if (argc >= 2 && (grp = find_group(argv[1])))
+		return grp->main(argc - 1, argv + 1);
 	help_unknown = NULL;
 	act = help_request(argc, argv);
 	/* help avb: avbtool's commands, each with its own --help */
-	if (!act && help_unknown && !strcmp(help_unknown, "avb"))
-		return cli_avb_main(2, (const char *[]){"avb", "--help", NULL});
-	if (!act && help_unknown && !strcmp(help_unknown, "fsverity"))
-		return cli_fsverity_main(
-			2, (const char *[]){"fsverity", "--help", NULL});
-	if (!act && help_unknown && !strcmp(help_unknown, "ota"))
-		return cli_ota_main(2, (const char *[]){"ota", "--help", NULL});
-	if (!act && help_unknown && !strcmp(help_unknown, "lp"))
-		return cli_lp_main(2, (const char *[]){"lp", "--help", NULL});
+	if (!act && (grp = find_group(help_unknown)))
+		return grp->main(2,
+				 (const char *[]){grp->name, "--help", NULL});
 	if (!act && help_unknown) {
 		cli_error(-EINVAL,
 			  "help: no action '%s' (fastverity help lists the "
@@ -488,8 +492,9 @@ static int run(int argc, const char **argv)
 	}
 	/* each option reports itself, so that the action's rows can judge
 	 * it */
-	pc = poptGetContext("fastverity", argc, argv,
-			    cli_options_popt(&cli_main_options, &opts, help_options), 0);
+	pc = poptGetContext(
+		"fastverity", argc, argv,
+		cli_options_popt(&cli_main_options, &opts, help_options), 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] <action> <action-specific>");
 	while ((rc = poptGetNextOpt(pc)) > 0)
 		cli_options_saw(rc);
@@ -497,9 +502,10 @@ static int run(int argc, const char **argv)
 		/* the error, a suggestion, where the options are listed: not
 		 * a screen of usage that scrolls the error away */
 		const char *bad = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
-		const char *near = rc == POPT_ERROR_BADOPT
-					   ? cli_options_nearest(&cli_main_options, bad)
-					   : NULL;
+		const char *near =
+			rc == POPT_ERROR_BADOPT
+				? cli_options_nearest(&cli_main_options, bad)
+				: NULL;
 
 		cli_error(-EINVAL, "%s: %s", bad, poptStrerror(rc));
 		if (near)
@@ -536,8 +542,7 @@ static int run(int argc, const char **argv)
 	act = find_action(name);
 	/* a command group after an option: known, its options after it
 	 * (the list below would name it as an action) */
-	if (!act && (!strcmp(name, "avb") || !strcmp(name, "fsverity") ||
-		     !strcmp(name, "ota") || !strcmp(name, "lp"))) {
+	if (!act && find_group(name)) {
 		cli_error(-EINVAL,
 			  "%s: its options go after its command, none before "
 			  "it (fastverity %s --help)",
@@ -552,7 +557,7 @@ static int run(int argc, const char **argv)
 		return EXIT_PARAMS;
 	}
 	if ((rc = cli_options_apply(&cli_main_options, &opts, act->bit,
-				     act->name))) {
+				    act->name))) {
 		poptFreeContext(pc);
 		return rc;
 	}
