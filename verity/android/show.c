@@ -179,6 +179,15 @@ static char *text_of(const struct lp_metadata *m)
 	return buf;
 }
 
+/* The text of m's slot shown. */
+static void show_slot_text(struct show *sh, const struct lp_metadata *m)
+{
+	char *text = text_of(m);
+
+	verity_show_text(sh, text);
+	free(text);
+}
+
 /* dump --json's document of the slot read (its metadata, partitions,
  * groups and block devices), its members only. */
 static void slot_json(struct show *sh, const struct verity_android_super *s)
@@ -556,7 +565,7 @@ static int lpdump(struct show *sh, const struct fv_show_request *q,
 
 	if (sh->json)
 		return lp_json(sh, meta(s));
-	verity_show_text(sh, text_of(meta(s)));
+	show_slot_text(sh, meta(s));
 	for (unsigned k = 1; q->all && !sh->r && k < meta(s)->slots; k++) {
 		struct verity_android_super *sk;
 
@@ -564,7 +573,7 @@ static int lpdump(struct show *sh, const struct fv_show_request *q,
 			continue;
 		notes(sh, sk);
 		verity_show_text(sh, "\n");
-		verity_show_text(sh, text_of(meta(sk)));
+		show_slot_text(sh, meta(sk));
 		verity_android_super_close(sk);
 	}
 	return sh->r;
