@@ -63,9 +63,10 @@ fi
 
 export PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig:$isal_lib/pkgconfig
 # (libcrypto and libfec for the suites that call them themselves: the
-# library opens them when needed)
+# library opens them when needed; the compressors for the OTA suites,
+# which make their test payloads with them)
 libs="-L$isal_lib $(pkg-config --libs popt json-c) -lisal -lz -lpthread"
-test_libs="$(pkg-config --libs libcrypto) -lfec"
+test_libs="$(pkg-config --libs libcrypto) -lfec -lbz2 -llzma -lzstd"
 units=$(find tests/unit -name 'test_*.c' | sort | sed "s#^tests/unit/\(.*\)\.c\$#$B/unit/\1#")
 quick=
 [ "${CHECK_QUICK:-}" = 1 ] && quick=1

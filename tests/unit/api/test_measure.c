@@ -128,7 +128,9 @@ START_TEST(bench_run)
 	ck_assert_uint_eq(seen.trees, 1);
 	ck_assert_str_eq(seen.path, "fast");
 	ck_assert_uint_eq(seen.levels, 2);
-	ck_assert_uint_ge(seen.runs, 5);
+	/* a device: one build a round, as many rounds as fit 0.2 s (one
+	 * alone under qemu on arm64) */
+	ck_assert_uint_ge(seen.runs, 1);
 	/* 300 blocks: 3 hash blocks of level 0, 1 of level 1 */
 	ck_assert_uint_eq(seen.tree_bytes, 4 * BS);
 	ck_assert_uint_eq(seen.recommended, 1);
