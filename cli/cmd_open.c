@@ -2,20 +2,15 @@
  * fastverity create <name> <data_device> <hash_device> <root_hash>
  * fastverity close <name>, remove <name>, status <name> */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/json.h"
-#include "cli/params.h"
 #include "cli/pair.h"
-#include "cli/text.h"
 #include "cli/cli.h"
 
 /* At most one bit of these. */
@@ -110,37 +105,29 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	return cli_open_pair(o, name, &cp, r);
 }
 
-/* open IMAGE NAME: an Android image, its data mapped with its
- * descriptor's tree, root and parity. */
-static int open_avb(struct cli_opts *o, const char *image, const char *name)
+/* open IMAGE NAME: an Android image (its data mapped with its
+ * descriptor's tree, root and parity), a disk image or a super image's
+ * partition; else open DATA NAME HASH [ROOT]. */
+int cmd_open(struct cli_opts *o)
 {
+	enum cli_container kind;
 	struct cli_pair cp;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if ((r = policies(o)))
-		return r;
-	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
-}
-
-int cmd_open(struct cli_opts *o)
-{
 	if (o->nargs == 2) {
-		enum cli_container kind;
-		int r;
-
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
+		if ((kind == CLI_AVB || kind == CLI_DDI || kind == CLI_SUPER) &&
+		    (r = policies(o)))
+			return r;
 		if (kind == CLI_AVB)
-			return open_avb(o, o->args[0], o->args[1]);
+			return cli_open_pair(o, o->args[1], &cp,
+					     cli_pair_avb(o, o->args[0], &cp));
 		if (kind == CLI_DDI)
-			return (r = policies(o)) ? r
-						 : cli_ddi_open(o, o->args[0],
-								o->args[1]);
+			return cli_ddi_open(o, o->args[0], o->args[1]);
 		if (kind == CLI_SUPER)
-			return (r = policies(o)) ? r
-						 : cli_super_open(o, o->args[0],
-								  o->args[1]);
+			return cli_super_open(o, o->args[0], o->args[1]);
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
