@@ -140,17 +140,10 @@ static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
  * for a word that is neither (after a log line); refused here. */
 static int dump_slot(const char *given, uint32_t *slot)
 {
-	*slot = 0;
-	if (!given)
+	*slot = given && (!strcmp(given, "b") || !strcmp(given, "_b"));
+	if (!given || *slot || !strcmp(given, "a") || !strcmp(given, "_a") ||
+	    !parse_uint(given, UINT32_MAX, slot))
 		return 0;
-	if (!parse_uint(given, UINT32_MAX, slot))
-		return 0;
-	if (!strcmp(given, "a") || !strcmp(given, "_a"))
-		return 0;
-	if (!strcmp(given, "b") || !strcmp(given, "_b")) {
-		*slot = 1;
-		return 0;
-	}
 	cli_error(-EINVAL,
 		  "lp dump: --slot: '%s' is neither a number nor a slot "
 		  "suffix (a, _a, b, _b)",

@@ -17,13 +17,6 @@
 
 #include "cli/jsonc.h"
 
-static int write_file(const char *path, const uint8_t *buf, size_t len)
-{
-	if (cli_output_write(path, "the signature", buf, len))
-		return cli_lib_error(-EIO);
-	return 0;
-}
-
 /* The first line of a passphrase file (a regular file of at most 4 KiB). */
 static int read_passphrase_file(const char *path, char **out)
 {
@@ -157,7 +150,9 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 			    : cli_error(-EIO, "cannot write the signature to "
 					      "standard output");
 	} else if (strcmp(out_path, "-")) {
-		r = write_file(out_path, der, len);
+		r = cli_output_write(out_path, "the signature", der, len)
+			    ? cli_lib_error(-EIO)
+			    : 0;
 	} else {
 		r = 0;
 	}
