@@ -109,16 +109,6 @@ static const struct cli_group group = {
 	.usage_exit = EX_USAGE,
 };
 
-/* The library's last message on one line; returns code. */
-static int lib_fail(int code)
-{
-	char msg[1024];
-
-	cli_lib_say(msg, sizeof(msg));
-	fprintf(stderr, "fastverity: %s\n", msg);
-	return code;
-}
-
 /* A number as android::base::ParseUint reads one (decimal, 0x hex, 0
  * octal; no sign), at most max: 0, or -1. */
 static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
@@ -190,7 +180,7 @@ static int dump(struct lp_args *a)
 		fputs("{}\n", stdout);
 		return 0;
 	}
-	return lib_fail(EX_NOINPUT);
+	return cli_lib_error(r), EX_NOINPUT;
 }
 
 /* ---- unpack: lpunpack ---- */
@@ -236,7 +226,7 @@ static int unpack(struct lp_args *a)
 		.names = a->partitions,
 		.n = a->npartitions,
 		.dir = dir});
-	return r < 0 ? lib_fail(EX_USAGE) : r ? EX_SOFTWARE : 0;
+	return r < 0 ? (cli_lib_error(r), EX_USAGE) : r ? EX_SOFTWARE : 0;
 }
 
 int cli_lp_main(int argc, const char **argv)
