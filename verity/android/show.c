@@ -729,6 +729,10 @@ int verity_android_show(const struct fv_show_request *q, struct show *sh,
 	int r;
 
 	if (q->what == FV_SHOW_LPUNPACK) {
+		if (!q->dir || (q->n && !q->names))
+			return ht_fail(err, EINVAL,
+				       "fv_show: lp unpack's %s is NULL",
+				       q->dir ? "names" : "dir");
 		/* (names: the partitions; a split image's beside it) */
 		if ((r = verity_android_super_open(q->image, NULL, NULL, 0,
 						   q->slot, &s, err)))
