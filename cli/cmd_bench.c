@@ -88,8 +88,7 @@ int cmd_bench(struct cli_opts *o)
 	char hashes[BENCH_MAX_LIST][32];
 	const char *hash_names[BENCH_MAX_LIST];
 	uint32_t salts[BENCH_MAX_LIST], dbs[BENCH_MAX_LIST],
-		hbs[BENCH_MAX_LIST], fmts[BENCH_MAX_LIST];
-	unsigned formats[BENCH_MAX_LIST];
+		hbs[BENCH_MAX_LIST], formats[BENCH_MAX_LIST];
 	size_t nh, ns, nd, nhb, nf;
 	struct fv_bench_request req = {
 		.size = sizeof(req),
@@ -113,7 +112,7 @@ int cmd_bench(struct cli_opts *o)
 			   &nd) ||
 	    parse_num_list("--hash-block-size", o->hash_block_size, "4096", hbs,
 			   &nhb) ||
-	    parse_num_list("--format", o->format, "1", fmts, &nf) ||
+	    parse_num_list("--format", o->format, "1", formats, &nf) ||
 	    cli_parse_threads(o, &threads))
 		return EXIT_PARAMS;
 	if (o->size && cli_parse_size(o->size, &size))
@@ -167,8 +166,6 @@ int cmd_bench(struct cli_opts *o)
 	}
 	for (size_t i = 0; i < nh; i++)
 		hash_names[i] = hashes[i];
-	for (size_t i = 0; i < nf; i++)
-		formats[i] = fmts[i];
 	req.hashes = hash_names;
 	req.nhashes = nh;
 	req.formats = formats;

@@ -109,16 +109,6 @@ static const struct cli_group group = {
 	.usage_exit = EX_USAGE,
 };
 
-/* The library's last message on one line; returns code. */
-static int lib_fail(int code)
-{
-	char msg[1024];
-
-	cli_lib_say(msg, sizeof(msg));
-	fprintf(stderr, "fastverity: %s\n", msg);
-	return code;
-}
-
 /* A number as android::base::ParseUint reads one (decimal, 0x hex, 0
  * octal; no sign), at most max: 0, or -1. */
 static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
@@ -140,17 +130,10 @@ static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
  * for a word that is neither (after a log line); refused here. */
 static int dump_slot(const char *given, uint32_t *slot)
 {
-	*slot = 0;
-	if (!given)
+	*slot = given && (!strcmp(given, "b") || !strcmp(given, "_b"));
+	if (!given || *slot || !strcmp(given, "a") || !strcmp(given, "_a") ||
+	    !parse_uint(given, UINT32_MAX, slot))
 		return 0;
-	if (!parse_uint(given, UINT32_MAX, slot))
-		return 0;
-	if (!strcmp(given, "a") || !strcmp(given, "_a"))
-		return 0;
-	if (!strcmp(given, "b") || !strcmp(given, "_b")) {
-		*slot = 1;
-		return 0;
-	}
 	cli_error(-EINVAL,
 		  "lp dump: --slot: '%s' is neither a number nor a slot "
 		  "suffix (a, _a, b, _b)",
@@ -158,30 +141,8 @@ static int dump_slot(const char *given, uint32_t *slot)
 	return EX_USAGE;
 }
 
-static struct fv_super_entry entry_of(const fv_super *s,
-				      enum fv_super_kind kind, size_t i)
-{
-	struct fv_super_entry e = {.size = sizeof(e)};
-
-	fv_super_entry(s, kind, i, &e);
-	return e;
-}
-
-/* The notes of a copy read from its backup, on stderr (lpdump says
- * nothing of them; its stdout stays its own). */
-static void notes(const fv_super *s)
-{
-	struct fv_super_info in = {.size = sizeof(in)};
-
-	fv_super_info(s, &in);
-	for (size_t i = 0; i < in.notes; i++)
-		fprintf(stderr, "fastverity: warning: %s\n",
-			entry_of(s, FV_SUPER_NOTE, i).note);
-}
-
 static int dump(struct lp_args *a)
 {
-	fv_super *s = NULL;
 	uint32_t slot;
 	int r;
 
@@ -199,20 +160,9 @@ static int dump(struct lp_args *a)
 		       EX_USAGE;
 	if ((r = dump_slot(a->slot, &slot)))
 		return r;
-	if (a->size_only) {
-		if (fv_super_open(a->args[0], NULL, NULL, 0, slot, &s))
-			return lib_fail(EX_NOINPUT);
-		notes(s);
-		printf("%" PRIu64 "\n",
-		       entry_of(s, FV_SUPER_BLOCK_DEVICE, 0)
-				       .block_device.first_sector *
-			       512);
-		fv_super_free(s);
-		return 0;
-	}
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
-		.what = FV_SHOW_LPDUMP,
+		.what = a->size_only ? FV_SHOW_LPDUMP_SIZE : FV_SHOW_LPDUMP,
 		.image = a->args[0],
 		.json = a->json,
 		.slot = slot,
@@ -220,7 +170,7 @@ static int dump(struct lp_args *a)
 	if (!r)
 		return 0;
 	/* -j needs no metadata (lpdump's rule): a warning and {} */
-	if (a->json) {
+	if (a->json && !a->size_only) {
 		char msg[1024];
 
 		cli_lib_say(msg, sizeof(msg));
@@ -230,56 +180,17 @@ static int dump(struct lp_args *a)
 		fputs("{}\n", stdout);
 		return 0;
 	}
-	return lib_fail(EX_NOINPUT);
+	return cli_lib_error(r), EX_NOINPUT;
 }
 
 /* ---- unpack: lpunpack ---- */
 
-/* A partition name that names a file in OUTPUT_DIR. */
-static int file_name_ok(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") &&
-	       strcmp(name, "..");
-}
-
-/* mkdir -p dir (lpunpack's create_directories): 0, or -errno. */
-static int make_dirs(const char *dir)
-{
-	size_t n = strlen(dir);
-	char *p = strdup(dir);
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (size_t i = 1; i <= n && !r; i++) {
-		struct stat st;
-
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		p[i] = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			r = -errno;
-		else if (stat(p, &st) < 0)
-			r = -errno;
-		else if (!S_ISDIR(st.st_mode))
-			r = -ENOTDIR;
-		if (i < n)
-			p[i] = '/';
-	}
-	free(p);
-	return r;
-}
-
 static int unpack(struct lp_args *a)
 {
-	struct fv_super_info in = {.size = sizeof(in)};
-	const char *image, *dir = ".";
-	char *path = NULL;
+	const char *dir = a->nargs == 2 ? a->args[1] : ".";
 	uint32_t slot = 0;
-	unsigned char *want = NULL;
 	struct stat st;
-	fv_super *s;
-	int r = 0;
+	int r;
 
 	if (a->nargs < 1 || a->nargs > 2)
 		return cli_error(-EINVAL, a->nargs ? "lp unpack: give a super "
@@ -288,9 +199,6 @@ static int unpack(struct lp_args *a)
 						   : "lp unpack: missing super "
 						     "image argument"),
 		       EX_USAGE;
-	image = a->args[0];
-	if (a->nargs == 2)
-		dir = a->args[1];
 	/* ("" would make each file /NAME.img) */
 	if (!*dir)
 		return cli_error(-EINVAL,
@@ -302,94 +210,23 @@ static int unpack(struct lp_args *a)
 				 "unsigned number",
 				 a->unpack_slot),
 		       EX_USAGE;
-	if (stat(image, &st) < 0)
-		return cli_error(-errno, "lp unpack: %s: %s", image,
+	if (stat(a->args[0], &st) < 0)
+		return cli_error(-errno, "lp unpack: %s: %s", a->args[0],
 				 strerror(errno)),
 		       EX_OSERR;
-	if (fv_super_open(image, NULL, NULL, 0, slot, &s))
-		return lib_fail(EX_USAGE);
-	fv_super_info(s, &in);
-	notes(s);
-	if (!(want = calloc(in.partitions + 1, 1))) {
-		r = cli_error(-ENOMEM, "out of memory");
-		goto out;
-	}
-	/* every -p found before anything is written */
-	for (size_t k = 0; k < a->npartitions; k++) {
-		size_t i = 0;
-
-		for (; i < in.partitions; i++)
-			if (!strcmp(entry_of(s, FV_SUPER_PARTITION, i)
-					    .partition.name,
-				    a->partitions[k]))
-				break;
-		if (i == in.partitions) {
-			cli_error(-ENOENT,
-				  "lp unpack: %s: could not find partition "
-				  "%s",
-				  image, a->partitions[k]);
-			r = EX_SOFTWARE;
-			goto out;
-		}
-		want[i] = 1;
-	}
-	for (size_t i = 0; i < in.partitions; i++) {
-		struct fv_super_partition p =
-			entry_of(s, FV_SUPER_PARTITION, i).partition;
-
-		if (a->npartitions && !want[i])
-			continue;
-		if (!file_name_ok(p.name)) {
-			cli_error(-EINVAL,
-				  "lp unpack: %s: partition %s cannot name a "
-				  "file",
-				  image, CLI_NAME(p.name, strlen(p.name)));
-			r = EX_SOFTWARE;
-			goto out;
-		}
-	}
-	if ((r = make_dirs(dir))) {
-		cli_error(r, "lp unpack: %s: %s", dir, strerror(-r));
-		r = EX_SOFTWARE;
-		goto out;
-	}
-	for (size_t i = 0; i < in.partitions; i++) {
-		struct fv_super_partition p =
-			entry_of(s, FV_SUPER_PARTITION, i).partition;
-		struct fv_file_request q = {.size = sizeof(q)};
-		size_t len = strlen(dir) + strlen(p.name) + 6;
-
-		if (a->npartitions && !want[i])
-			continue;
-		printf("Attempting to extract partition '%s'...\n", p.name);
-		for (uint32_t k = 0; k < p.num_extents; k++)
-			printf("  Dealing with extent %u from target source "
-			       "%u...\n",
-			       k,
-			       entry_of(s, FV_SUPER_EXTENT, p.first_extent + k)
-				       .extent.source);
-		fflush(stdout);
-		free(path);
-		if (!(path = malloc(len))) {
-			r = cli_error(-ENOMEM, "out of memory");
-			goto out;
-		}
-		snprintf(path, len, "%s/%s.img", dir, p.name);
-		q.op = FV_FILE_SUPER_EXTRACT;
-		q.path = image;
-		q.what = p.name;
-		q.other = path;
-		q.offset = slot;
-		if (fv_file(&q, NULL)) {
-			r = lib_fail(EX_SOFTWARE);
-			goto out;
-		}
-	}
-out:
-	free(path);
-	free(want);
-	fv_super_free(s);
-	return r;
+	/* the library writes each partition whole, its temporary removed
+	 * on a signal; a failure after the metadata is read is said. Each
+	 * line is out before the partition it names is written. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_LPUNPACK,
+		.image = a->args[0],
+		.slot = slot,
+		.names = a->partitions,
+		.n = a->npartitions,
+		.dir = dir});
+	return r < 0 ? (cli_lib_error(r), EX_USAGE) : r ? EX_SOFTWARE : 0;
 }
 
 int cli_lp_main(int argc, const char **argv)

@@ -2,20 +2,15 @@
  * fastverity create <name> <data_device> <hash_device> <root_hash>
  * fastverity close <name>, remove <name>, status <name> */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/json.h"
-#include "cli/params.h"
 #include "cli/pair.h"
-#include "cli/text.h"
 #include "cli/cli.h"
 
 /* At most one bit of these. */
@@ -57,7 +52,8 @@ static int policies(struct cli_opts *o)
 					 panic ? "panics" : "restarts",
 					 panic ? "--restart-on-error"
 					       : "--panic-on-error");
-		o->activation |= panic ? FV_PANIC_ON_ERROR : FV_RESTART_ON_ERROR;
+		o->activation |=
+			panic ? FV_PANIC_ON_ERROR : FV_RESTART_ON_ERROR;
 	}
 	if (several(o->activation, FV_RESTART_ON_ERROR | FV_PANIC_ON_ERROR))
 		return cli_error(-EINVAL, "choose one of --restart-on-error "
@@ -109,37 +105,29 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	return cli_open_pair(o, name, &cp, r);
 }
 
-/* open IMAGE NAME: an Android image, its data mapped with its
- * descriptor's tree, root and parity. */
-static int open_avb(struct cli_opts *o, const char *image, const char *name)
+/* open IMAGE NAME: an Android image (its data mapped with its
+ * descriptor's tree, root and parity), a disk image or a super image's
+ * partition; else open DATA NAME HASH [ROOT]. */
+int cmd_open(struct cli_opts *o)
 {
+	enum cli_container kind;
 	struct cli_pair cp;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if ((r = policies(o)))
-		return r;
-	return cli_open_pair(o, name, &cp, cli_pair_avb(o, image, &cp));
-}
-
-int cmd_open(struct cli_opts *o)
-{
 	if (o->nargs == 2) {
-		enum cli_container kind;
-		int r;
-
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
+		if ((kind == CLI_AVB || kind == CLI_DDI || kind == CLI_SUPER) &&
+		    (r = policies(o)))
+			return r;
 		if (kind == CLI_AVB)
-			return open_avb(o, o->args[0], o->args[1]);
+			return cli_open_pair(o, o->args[1], &cp,
+					     cli_pair_avb(o, o->args[0], &cp));
 		if (kind == CLI_DDI)
-			return (r = policies(o)) ? r
-						 : cli_ddi_open(o, o->args[0],
-								o->args[1]);
+			return cli_ddi_open(o, o->args[0], o->args[1]);
 		if (kind == CLI_SUPER)
-			return (r = policies(o)) ? r
-						 : cli_super_open(o, o->args[0],
-								  o->args[1]);
+			return cli_super_open(o, o->args[0], o->args[1]);
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
@@ -192,184 +180,19 @@ int cmd_close(struct cli_opts *o)
 	return EXIT_OK;
 }
 
-/* veritysetup's status line: each word followed by a space, except
- * check_at_most_once (so that with try_verify_in_tasklet the two run
- * together, as veritysetup prints them), restart_on_error (2.8's) and
- * the last. */
-static const char *flag_words(const struct fv_status_info *s, char *buf,
-			      size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < FV_NFLAGS && n < len; i++) {
-		unsigned flag = 1u << i;
-
-		if (!(s->flags & flag))
-			continue;
-		n += (size_t)snprintf(
-			buf + n, len - n, "%s%s", s->flag_name[i],
-			flag == FV_CHECK_AT_MOST_ONCE ||
-					flag == FV_USE_TASKLETS ||
-					flag == FV_RESTART_ON_ERROR
-				? ""
-				: " ");
-	}
-	return buf;
-}
-
-/* The table's salt as hex ("-" for none when dash). */
-static const char *salt_hex(const fv_params *p, char *hex, int dash)
-{
-	const uint8_t *salt = p->salt;
-	size_t n = p->salt_len;
-
-	cli_hex(salt, n, hex);
-	return n || !dash ? hex : "-";
-}
-
-static void *str_or_null(const char *s)
-{
-	return s ? cli_json_str(s) : NULL;
-}
-
-static void status_json(const char *name, const struct fv_status_info *s)
-{
-	json_object *j = json_object_new_object(),
-		    *flags = json_object_new_array();
-	const fv_params *p = s->params;
-	char hex[2 * FV_MAX_SALT_SIZE + 1];
-
-	cli_jstr(j, "name", name);
-	cli_jbool(j, "active", 1);
-	cli_jbool(j, "in_use", s->open_count > 0);
-	cli_jstr(j, "type", s->is_verity ? "VERITY" : "n/a");
-	if (s->is_verity) {
-		cli_jstr(j, "status", s->corrupted ? "corrupted" : "verified");
-		cli_jbool(j, "signature", s->is_signed);
-		cli_jint(j, "hash_type", (int)p->hash_type);
-		cli_ji64(j, "data_block_size", p->data_block_size);
-		cli_ji64(j, "hash_block_size", p->hash_block_size);
-		cli_ju64(j, "data_blocks", p->data_blocks);
-		cli_jstr(j, "hash_algorithm", p->hash);
-		cli_jstr(j, "salt", salt_hex(p, hex, 0));
-		cli_jstr(j, "data_device",
-			 s->data_device ? s->data_device : "");
-		cli_jset(j, "data_loop", str_or_null(s->data_file));
-		cli_jstr(j, "hash_device",
-			 s->hash_device ? s->hash_device : "");
-		cli_jset(j, "hash_loop", str_or_null(s->hash_file));
-		cli_ju64(j, "size_sectors", s->size_sectors);
-		cli_jstr(j, "mode", s->read_only ? "readonly" : "read/write");
-		cli_ju64(j, "hash_offset_sectors",
-			 s->hash_start_block * p->hash_block_size / 512);
-		if (s->fec_device) {
-			json_object *f = json_object_new_object();
-
-			cli_jstr(f, "device", s->fec_device);
-			cli_jset(f, "loop", str_or_null(s->fec_file));
-			cli_ju64(f, "offset_sectors",
-				 s->fec_start_block * p->hash_block_size / 512);
-			cli_ju64(f, "blocks", s->fec_blocks);
-			cli_jint(f, "roots", (int)s->fec_roots);
-			cli_jset(f, "repaired",
-				 s->fec_repaired < 0
-					 ? NULL
-					 : json_object_new_int64(
-						   s->fec_repaired));
-			cli_jset(j, "fec", f);
-		} else {
-			cli_jset(j, "fec", NULL);
-		}
-		cli_jstr(j, "root_hash", s->root_hex);
-		/* from the flags themselves, not from the display line */
-		for (unsigned i = 0; i < FV_NFLAGS; i++)
-			if (s->flags & (1u << i))
-				json_object_array_add(
-					flags, cli_json_str(s->flag_name[i]));
-	}
-	cli_jset(j, "flags", flags);
-	cli_json_print(j);
-}
-
-static void status_text(const char *name, const struct fv_status_info *s)
-{
-	const fv_params *p = s->params;
-	char hex[2 * FV_MAX_SALT_SIZE + 1], words[256];
-
-	printf("/dev/mapper/%s is active%s.\n", name,
-	       s->open_count ? " and is in use" : "");
-	printf("  type:        %s\n", s->is_verity ? "VERITY" : "n/a");
-	if (!s->is_verity)
-		return;
-	printf("  status:      %s%s\n", s->corrupted ? "corrupted" : "verified",
-	       s->is_signed ? " (with signature)" : "");
-	printf("  hash type:   %u\n", p->hash_type);
-	printf("  data block:  %u\n", p->data_block_size);
-	printf("  hash block:  %u\n", p->hash_block_size);
-	printf("  hash name:   %s\n", p->hash);
-	printf("  salt:        %s\n", salt_hex(p, hex, 1));
-	printf("  data device: %s\n", s->data_device ? s->data_device : "");
-	if (s->data_file)
-		printf("  data loop:   %s\n", s->data_file);
-	printf("  size:        %" PRIu64 " sectors\n", s->size_sectors);
-	printf("  mode:        %s\n", s->read_only ? "readonly" : "read/write");
-	printf("  hash device: %s\n", s->hash_device ? s->hash_device : "");
-	if (s->hash_file)
-		printf("  hash loop:   %s\n", s->hash_file);
-	printf("  hash offset: %" PRIu64 " sectors\n",
-	       s->hash_start_block * p->hash_block_size / 512);
-	if (s->fec_device) {
-		printf("  FEC device:  %s\n", s->fec_device);
-		if (s->fec_file)
-			printf("  FEC loop:    %s\n", s->fec_file);
-		printf("  FEC offset:  %" PRIu64 " sectors\n",
-		       s->fec_start_block * p->hash_block_size / 512);
-		printf("  FEC roots:   %u\n", s->fec_roots);
-		/* veritysetup 2.8's, where the kernel counts them */
-		if (s->fec_repaired >= 0)
-			printf("  FEC repaired: %" PRId64 " [events]\n",
-			       s->fec_repaired);
-	}
-	printf("  root hash:   %s\n", s->root_hex);
-	if (s->flags)
-		printf("  flags:       %s\n",
-		       flag_words(s, words, sizeof(words)));
-}
-
 int cmd_status(struct cli_opts *o)
 {
-	struct fv_status_info info;
-	fv_status *st;
-	const char *name;
 	int r;
 
 	if (o->nargs != 1)
 		return cli_error(-EINVAL,
 				 "status: requires <name> as argument");
-	name = o->args[0];
-	if (!strncmp(name, "/dev/mapper/", 12))
-		name += 12;
-	info.size = sizeof(info);
-	r = fv_status_get(name, &st, &info);
-	if (r == -ENODEV) {
-		if (o->json) {
-			json_object *j = json_object_new_object();
-
-			cli_jstr(j, "name", name);
-			cli_jbool(j, "active", 0);
-			cli_jint(j, "exit_code", EXIT_NODEV);
-			cli_json_print(j);
-		} else
-			printf("/dev/mapper/%s is inactive.\n", name);
-		return EXIT_NODEV;
-	}
-	if (r)
-		return cli_lib_error(r);
-	if (o->json)
-		status_json(name, &info);
-	else
-		status_text(name, &info);
-	fv_status_free(st);
-	return EXIT_OK;
+	/* veritysetup's lines or the --json document, said by the library
+	 * (an inactive name too: exit 4) */
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_STATUS,
+		.image = o->args[0],
+		.json = o->json});
+	return r < 0 ? cli_lib_error(r) : r ? cli_exit_code(-r) : EXIT_OK;
 }

@@ -17,13 +17,6 @@
 
 #include "cli/jsonc.h"
 
-static int write_file(const char *path, const uint8_t *buf, size_t len)
-{
-	if (cli_output_write(path, "the signature", buf, len))
-		return cli_lib_error(-EIO);
-	return 0;
-}
-
 /* The first line of a passphrase file (a regular file of at most 4 KiB). */
 static int read_passphrase_file(const char *path, char **out)
 {
@@ -67,40 +60,34 @@ static char *ask_passphrase(const char *key)
 	return p;
 }
 
-/* A signature by the options' key and certificate, fn making it: 0 and
- * *der (fv_free), or the library's negative errno (its message kept). */
-static int sign_with(const struct cli_opts *o, const char *pass, cli_sign_fn fn,
-		     const void *ctx, uint8_t **der, size_t *len)
-{
-	struct fv_sign_request req = {.size = sizeof(req)};
-
-	req.key = o->key;
-	req.cert = o->cert;
-	req.passphrase = pass;
-	/* the environment is the command's to read, not the library's;
-	 * systemd's signature partition holds the certificate */
-	req.pkcs11_module = o->pkcs11_module
-				    ? o->pkcs11_module
-				    : getenv("FASTVERITY_PKCS11_MODULE");
-	req.flags = (o->embed_cert ? FV_SIGN_EMBED_CERT : 0) |
-		    (o->ddi_json ? FV_SIGN_DDI_JSON : 0);
-	return fn(&req, ctx, der, len);
-}
-
 int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 		  uint8_t **der, size_t *len)
 {
+	/* the environment is the command's to read, not the library's;
+	 * systemd's signature partition holds the certificate */
+	struct fv_sign_request req = {
+		.size = sizeof(req),
+		.key = o->key,
+		.cert = o->cert,
+		.pkcs11_module = o->pkcs11_module
+					 ? o->pkcs11_module
+					 : getenv("FASTVERITY_PKCS11_MODULE"),
+		.flags = (o->embed_cert ? FV_SIGN_EMBED_CERT : 0) |
+			 (o->ddi_json ? FV_SIGN_DDI_JSON : 0)};
 	char *pass = NULL;
 	int r;
 
 	if (o->key_passphrase_file &&
 	    (r = read_passphrase_file(o->key_passphrase_file, &pass)))
 		return r;
-	r = sign_with(o, pass, fn, ctx, der, len);
+	req.passphrase = pass;
+	r = fn(&req, ctx, der, len);
 	/* an encrypted key and no file: ask on the terminal, if there is
 	 * one (never through OpenSSL's own prompt) */
-	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL)
-		r = sign_with(o, pass, fn, ctx, der, len);
+	if (r == -EACCES && !pass && (pass = ask_passphrase(o->key)) != NULL) {
+		req.passphrase = pass;
+		r = fn(&req, ctx, der, len);
+	}
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		fv_free(pass);
@@ -157,7 +144,9 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 			    : cli_error(-EIO, "cannot write the signature to "
 					      "standard output");
 	} else if (strcmp(out_path, "-")) {
-		r = write_file(out_path, der, len);
+		r = cli_output_write(out_path, "the signature", der, len)
+			    ? cli_lib_error(-EIO)
+			    : 0;
 	} else {
 		r = 0;
 	}

@@ -5,18 +5,14 @@
  * in the partition and in the super image; dump shows what lpdump
  * shows. */
 #include <errno.h>
-#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
-#include "cli/params.h"
-#include "cli/progress.h"
 #include "cli/super.h"
 #include "cli/text.h"
 
@@ -57,14 +53,16 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 	free(files);
 }
 
-/* Entry i of kind of s (i below fv_super_info's count). */
-static struct fv_super_entry entry_of(const fv_super *s,
-				      enum fv_super_kind kind, size_t i)
+/* The library's error of a super image's open: said (a split super's
+ * other image missing: how to give it), the exit code. */
+static int open_error(int r)
 {
-	struct fv_super_entry e = {.size = sizeof(e)};
+	int code = cli_lib_error(r);
 
-	fv_super_entry(s, kind, i, &e);
-	return e;
+	if (r == -ENODEV)
+		fprintf(stderr,
+			"fastverity: give it: --block-device NAME=FILE\n");
+	return code;
 }
 
 /* The image opened for metadata slot slot (its notes said on stderr):
@@ -73,33 +71,30 @@ static int open_slot(const struct cli_opts *o, const char *image, unsigned slot,
 		     fv_super **s)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
+	struct fv_super_entry e = {.size = sizeof(e)};
 	const char **names = NULL, **files = NULL;
 	int r;
 
-	if ((r = cli_block_devices(o, &names, &files))) {
-		cli_block_devices_free(o, names, files);
-		return r;
-	}
-	r = fv_super_open(image, names, files, o->nblock_devices, slot, s);
+	if (!(r = cli_block_devices(o, &names, &files)) &&
+	    (r = fv_super_open(image, names, files, o->nblock_devices, slot,
+			       s)))
+		r = open_error(r);
 	cli_block_devices_free(o, names, files);
-	if (r == -ENODEV) { /* a split super's other image missing */
-		r = cli_lib_error(r);
-		fprintf(stderr,
-			"fastverity: give it: --block-device NAME=FILE\n");
-		return r;
-	}
 	if (r)
-		return cli_lib_error(r);
+		return r;
 	fv_super_info(*s, &in);
 	for (size_t i = 0; i < in.notes; i++)
-		fprintf(stderr, "fastverity: warning: %s\n",
-			entry_of(*s, FV_SUPER_NOTE, i).note);
+		if (!fv_super_entry(*s, FV_SUPER_NOTE, i, &e))
+			fprintf(stderr, "fastverity: warning: %s\n", e.note);
 	return 0;
 }
 
-/* The image opened for --slot's metadata slot (a: 0, b: 1; none: 0),
- * as the device booting that slot reads it. */
-static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
+/* --partition's logical partition of image for --slot's metadata slot
+ * (a: 0, b: 1, read after slot 0 as the device booting it does; none:
+ * 0), NAME_<slot> on an A/B image: 0, *s, *p and its index *i, or the
+ * exit code, said. */
+static int partition_of(const struct cli_opts *o, const char *image,
+			fv_super **s, struct fv_super_entry *p, int *i)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
 	int r;
@@ -109,17 +104,26 @@ static int open_super(const struct cli_opts *o, const char *image, fv_super **s)
 				 o->slot);
 	if ((r = open_slot(o, image, 0, s)))
 		return r;
-	if (!o->slot || !strcmp(o->slot, "a"))
+	if (o->slot && !strcmp(o->slot, "b")) {
+		fv_super_info(*s, &in);
+		fv_super_free(*s);
+		*s = NULL;
+		if (in.metadata_slot_count < 2)
+			return cli_error(-EINVAL,
+					 "%s: metadata of 1 slot: no slot b "
+					 "(slot b is metadata slot 1)",
+					 image);
+		if ((r = open_slot(o, image, 1, s)))
+			return r;
+	}
+	p->size = sizeof(*p);
+	if ((*i = fv_super_find(*s, o->partition, NULL)) >= 0 &&
+	    !fv_super_entry(*s, FV_SUPER_PARTITION, (size_t)*i, p))
 		return 0;
-	fv_super_info(*s, &in);
+	r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s", image,
+		      o->partition, o->slot ? o->slot : "a");
 	fv_super_free(*s);
-	*s = NULL;
-	if (in.metadata_slot_count < 2)
-		return cli_error(-EINVAL,
-				 "%s: metadata of 1 slot: no slot b (slot b is "
-				 "metadata slot 1)",
-				 image);
-	return open_slot(o, image, 1, s);
+	return r;
 }
 
 /* ---- dump: what lpdump shows (the library's fv_show) ---- */
@@ -144,41 +148,17 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 			.slot = o->slot && !strcmp(o->slot, "b"),
 			.all = !o->slot});
 	cli_block_devices_free(o, names, files);
-	if (r > 0) /* said */
-		return r;
-	if (r == -ENODEV) { /* a split super's other image missing */
-		r = cli_lib_error(r);
-		fprintf(stderr,
-			"fastverity: give it: --block-device NAME=FILE\n");
-		return r;
-	}
-	return r ? cli_lib_error(r) : 0;
-}
-
-/* --partition's index in s (the slot's NAME_<slot> on an A/B image), or
- * the exit code, said, s freed. */
-static int partition_at(const struct cli_opts *o, const char *image,
-			fv_super *s, int *i)
-{
-	int r;
-
-	if ((*i = fv_super_find(s, o->partition, NULL)) >= 0)
-		return 0;
-	r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s", image,
-		      o->partition, o->slot ? o->slot : "a");
-	fv_super_free(s);
-	return r;
+	return r > 0 ? r /* said */ : r ? open_error(r) : 0;
 }
 
 int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 {
-	struct fv_super_partition p;
+	struct fv_super_entry p;
 	fv_options opts;
 	struct cli_pair cp;
 	fv_super *s;
 	fv_image *img;
 	char *path;
-	size_t len;
 	int r, i;
 
 	if (!o->partition)
@@ -186,10 +166,7 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 				 "%s: an Android super image: name the logical "
 				 "partition to open (--partition=system_a)",
 				 image);
-	if ((r = open_super(o, image, &s)))
-		return r;
-	/* the partition the device maps: NAME_<slot> on an A/B image */
-	if ((r = partition_at(o, image, s, &i)))
+	if ((r = partition_of(o, image, &s, &p, &i)))
 		return r;
 	memset(&cp, 0, sizeof(cp));
 	/* the partition's Android image, read through the super image's
@@ -197,19 +174,15 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name)
 	 * the library for the anchor given */
 	if ((r = cli_anchor_options(o, &opts)) ||
 	    (r = fv_super_image(s, (size_t)i, &opts, &img))) {
-		fv_super_free(s);
-		return r > 0 ? r : cli_lib_error(r);
-	}
-	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
-	len = strlen(image) + strlen(p.name) + 2;
-	if (!(path = malloc(len))) {
+		r = r > 0 ? r : cli_lib_error(r);
+	} else if (asprintf(&path, "%s/%s", image, p.partition.name) < 0) {
+		r = cli_error(-ENOMEM, "out of memory");
 		fv_image_free(img);
-		fv_super_free(s);
-		return cli_error(-ENOMEM, "out of memory");
+	} else {
+		r = cli_open_pair(o, name, &cp,
+				  cli_pair_avb_of(o, path, img, &cp));
+		free(path);
 	}
-	snprintf(path, len, "%s/%s", image, p.name);
-	r = cli_open_pair(o, name, &cp, cli_pair_avb_of(o, path, img, &cp));
-	free(path);
 	fv_super_free(s);
 	return r;
 }
@@ -223,54 +196,34 @@ int cli_super_refuse(const struct cli_opts *o, const char *image)
 			 image, o->action, image, image);
 }
 
-int cli_super_partition_path(const struct cli_opts *o, const char *image,
-			     char **path)
+int cli_super_on_partition(struct cli_opts *o, int (*action)(struct cli_opts *))
 {
-	struct fv_super_partition p;
+	const char *image = o->args[0], *name;
+	char *partition = o->partition, *slot = o->slot,
+	     *container = o->container, *path = NULL;
+	struct fv_super_entry p;
 	fv_super *s;
-	size_t len;
 	int r, i;
 
-	*path = NULL;
-	if ((r = open_super(o, image, &s)))
+	if ((r = partition_of(o, image, &s, &p, &i)))
 		return r;
 	/* the partition the device booting the slot maps: NAME_<slot> on
 	 * an A/B image (said when it is not the name given) */
-	if ((r = partition_at(o, image, s, &i)))
-		return r;
-	p = entry_of(s, FV_SUPER_PARTITION, (size_t)i).partition;
-	if (strchr(p.name, '/') || !strcmp(p.name, ".") ||
-	    !strcmp(p.name, "..")) {
+	name = p.partition.name;
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		r = cli_error(-EINVAL,
 			      "%s: partition %s cannot be named as a path",
-			      image, CLI_NAME(p.name, strlen(p.name)));
-		fv_super_free(s);
-		return r;
-	}
-	if (strcmp(p.name, o->partition))
+			      image, CLI_NAME(name, strlen(name)));
+	else if (asprintf(&path, "%s/%s", image, name) < 0)
+		r = cli_error(-ENOMEM, "out of memory");
+	else if (strcmp(name, o->partition))
 		fprintf(stderr,
 			"fastverity: warning: %s: %s is partition %s (slot "
 			"%s)\n",
-			image, o->partition, CLI_NAME(p.name, strlen(p.name)),
+			image, o->partition, CLI_NAME(name, strlen(name)),
 			o->slot ? o->slot : "a");
-	len = strlen(image) + strlen(p.name) + 2;
-	if (!(*path = malloc(len))) {
-		fv_super_free(s);
-		return cli_error(-ENOMEM, "out of memory");
-	}
-	snprintf(*path, len, "%s/%s", image, p.name);
 	fv_super_free(s);
-	return 0;
-}
-
-int cli_super_on_partition(struct cli_opts *o, int (*action)(struct cli_opts *))
-{
-	const char *image = o->args[0];
-	char *partition = o->partition, *slot = o->slot,
-	     *container = o->container, *path;
-	int r;
-
-	if ((r = cli_super_partition_path(o, image, &path)))
+	if (r)
 		return r;
 	/* the partition as a path through the image: read as any image
 	 * (its slot's metadata, the slot suffix's), written only inside

@@ -22,14 +22,10 @@ int cli_super_open(struct cli_opts *o, const char *image, const char *name);
 /* An action that takes one partition (repair): refused, saying how to
  * name one. */
 int cli_super_refuse(const struct cli_opts *o, const char *image);
-/* --partition's logical partition of image (of --slot's metadata; on an
- * A/B image NAME_<slot>, said) as a path through it, IMAGE/NAME (*path:
- * to free): 0, or the exit code. */
-int cli_super_partition_path(const struct cli_opts *o, const char *image,
-			     char **path);
-/* action run on --partition's logical partition of o->args[0] as a path
- * through it (cli_super_partition_path), without --partition, --slot or
- * --container: its exit code. */
+/* action run on --partition's logical partition of o->args[0] (of
+ * --slot's metadata; on an A/B image NAME_<slot>, said) as a path
+ * through it, IMAGE/NAME, without --partition, --slot or --container:
+ * its exit code. */
 int cli_super_on_partition(struct cli_opts *o,
 			   int (*action)(struct cli_opts *));
 

@@ -1,13 +1,17 @@
 /* What dump and lp dump show of a super image (include/fastverity.h,
  * fv_show; docs/android.md, "Factory images and super.img"): lpdump's
  * text of a metadata slot, lpdump -j's document as protobuf prints it,
- * and dump --json's own document, handed to the caller as items. */
+ * and dump --json's own document, handed to the caller as items; and
+ * lp unpack's files, written as lpunpack writes them, its lines said. */
 #include "verity/android/show.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hashtree/error.h"
 
@@ -607,17 +611,156 @@ static int dump_slot(struct show *sh, const struct fv_show_request *q,
 	return 0;
 }
 
+/* ---- lp unpack: lpunpack's files ---- */
+
+/* mkdir -p dir (lpunpack's create_directories): 0, or -errno. */
+static int make_dirs(const char *dir)
+{
+	size_t n = strlen(dir);
+	char *p = strdup(dir);
+	int r = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 1; i <= n && !r; i++) {
+		struct stat st;
+
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			r = -errno;
+		else if (stat(p, &st) < 0)
+			r = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			r = -ENOTDIR;
+		if (i < n)
+			p[i] = '/';
+	}
+	free(p);
+	return r;
+}
+
+/* A failure of lp unpack said (lpunpack's exit 70): errnum, err set. */
+static int unpack_fail(struct show *sh, struct ht_error *err, int errnum,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int unpack_fail(struct show *sh, struct ht_error *err, int errnum,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ht_failv(err, errnum, fmt, ap);
+	va_end(ap);
+	verity_show_errorf(sh, "fastverity: %s\n", ht_msg(err));
+	return errnum;
+}
+
+/* lp unpack: each partition of s (or each of q->names, every one found
+ * and naming a file before anything is written) copied whole to
+ * q->dir/NAME.img, lpunpack's lines said before each. */
+static int lpunpack(struct show *sh, const struct fv_show_request *q,
+		    const struct lp_metadata *m, struct ht_error *err)
+{
+	unsigned char *want = calloc(m->np + 1, 1);
+	char *path = NULL;
+	int r = 0;
+
+	if (!want)
+		return unpack_fail(sh, err, ENOMEM, "out of memory");
+	for (size_t k = 0; k < q->n; k++) {
+		int i = verity_lp_find(m, q->names[k]);
+
+		if (i < 0) {
+			r = unpack_fail(sh, err, ENOENT,
+					"lp unpack: %s: could not find "
+					"partition %s",
+					q->image, q->names[k]);
+			goto out;
+		}
+		want[i] = 1;
+	}
+	for (uint32_t i = 0; i < m->np; i++) {
+		const char *name = m->p[i].name;
+
+		if ((q->n && !want[i]) ||
+		    (*name && !strchr(name, '/') && strcmp(name, ".") &&
+		     strcmp(name, "..")))
+			continue;
+		r = unpack_fail(sh, err, EINVAL,
+				"lp unpack: %s: partition %s cannot name a "
+				"file",
+				q->image, NAME(name));
+		goto out;
+	}
+	if ((r = make_dirs(q->dir))) {
+		r = unpack_fail(sh, err, -r, "lp unpack: %s: %s", q->dir,
+				strerror(-r));
+		goto out;
+	}
+	for (uint32_t i = 0; i < m->np && !sh->r; i++) {
+		const struct lp_partition *p = &m->p[i];
+
+		if (q->n && !want[i])
+			continue;
+		verity_show_textf(sh,
+				  "Attempting to extract partition '%s'...\n",
+				  p->name);
+		for (uint32_t k = 0; k < p->num_extents; k++)
+			verity_show_textf(sh,
+					  "  Dealing with extent %u from "
+					  "target source %u...\n",
+					  k, m->e[p->first_extent + k].source);
+		free(path);
+		if (asprintf(&path, "%s/%s.img", q->dir, p->name) < 0) {
+			path = NULL;
+			r = unpack_fail(sh, err, ENOMEM, "out of memory");
+			break;
+		}
+		if ((r = verity_super_extract(q->image, q->slot, p->name, path,
+					      err))) {
+			verity_show_errorf(sh, "fastverity: %s\n", ht_msg(err));
+			r = -r;
+			break;
+		}
+	}
+out:
+	free(path);
+	free(want);
+	return r ? r : sh->r;
+}
+
 int verity_android_show(const struct fv_show_request *q, struct show *sh,
 			struct ht_error *err)
 {
 	struct verity_android_super *s = NULL;
 	int r;
 
-	if (q->what == FV_SHOW_LPDUMP) {
+	if (q->what == FV_SHOW_LPUNPACK) {
+		if (!q->dir || (q->n && !q->names))
+			return ht_fail(err, EINVAL,
+				       "fv_show: lp unpack's %s is NULL",
+				       q->dir ? "names" : "dir");
+		/* (names: the partitions; a split image's beside it) */
+		if ((r = verity_android_super_open(q->image, NULL, NULL, 0,
+						   q->slot, &s, err)))
+			return r;
+		notes(sh, s);
+		r = lpunpack(sh, q, meta(s), err);
+	} else if (q->what == FV_SHOW_LPDUMP ||
+		   q->what == FV_SHOW_LPDUMP_SIZE) {
 		if ((r = open_slot(q, q->slot, &s, err)))
 			return r;
 		notes(sh, s);
-		r = lpdump(sh, q, s);
+		/* -d: the bytes reserved for the metadata */
+		if (q->what == FV_SHOW_LPDUMP_SIZE)
+			verity_show_textf(
+				sh, "%" PRIu64 "\n",
+				meta(s)->nb ? meta(s)->b[0].first_sector * 512
+					    : 0);
+		else
+			r = lpdump(sh, q, s);
 	} else {
 		if ((r = dump_slot(sh, q, &s, err)))
 			return r;

@@ -125,30 +125,13 @@ static int slot_run(const struct fv_slot_request *req, fv_options *opts,
 							 &ask.key_len, &err),
 				 &err)))
 		return r;
-	if (req->nexpected && !(x = calloc(req->nexpected, sizeof(*x)))) {
+	if (verity_slot_ask_of(req, &ask, &x)) {
 		free(key);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	for (size_t k = 0; k < req->nexpected; k++)
-		x[k] = (struct slot_expected){
-			req->expected[k].name,
-			req->expected[k].rollback_index_location,
-			req->expected[k].public_key,
-			req->expected[k].public_key_len};
 	verity_api_pair_run(opts, &run);
-	ask.image = req->image;
-	ask.key = req->key;
 	ask.key_blob = key;
 	ask.certs = opts->ntrusted_certs != 0;
-	ask.slot = req->slot;
-	ask.partitions = req->partitions;
-	ask.npartitions = req->npartitions;
-	ask.device_names = req->device_names;
-	ask.device_files = req->device_files;
-	ask.ndevices = req->ndevices;
-	ask.expected = x;
-	ask.nexpected = req->nexpected;
-	ask.flags = req->flags;
 	ask.threads = opts->threads;
 	ask.run = &run;
 	ask.judge = judge;

@@ -3,6 +3,7 @@
 #include "verity/api/internal.h"
 #include "verity/android/avbshow.h"
 #include "verity/android/shown.h"
+#include "verity/dm/shown.h"
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
 #include "verity/slot/show.h"
@@ -131,9 +132,11 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
 		return verity_api_ddi_show(&in, fn, ctx);
-	sh.json = in.json;
-	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP)
+	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP ||
+	    in.what == FV_SHOW_LPUNPACK || in.what == FV_SHOW_LPDUMP_SIZE)
 		r = verity_android_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_STATUS) /* verity/dm/shown.c */
+		r = verity_dm_show_status(in.image, &sh, &err);
 	else if (in.what == FV_SHOW_AVB_INFO)
 		r = verity_android_avb_show(&in, &sh, &err);
 	else if (in.what == FV_SHOW_AVB_DIGESTS ||

@@ -760,3 +760,29 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 	free(v.bad.v);
 	return sh->r ? sh->r : r;
 }
+
+int verity_slot_ask_of(const struct fv_slot_request *req, struct slot_ask *ask,
+		       struct slot_expected **x)
+{
+	*x = NULL;
+	if (req->nexpected && !(*x = calloc(req->nexpected, sizeof(**x))))
+		return -ENOMEM;
+	for (size_t k = 0; k < req->nexpected; k++)
+		(*x)[k] = (struct slot_expected){
+			req->expected[k].name,
+			req->expected[k].rollback_index_location,
+			req->expected[k].public_key,
+			req->expected[k].public_key_len};
+	ask->image = req->image;
+	ask->key = req->key;
+	ask->slot = req->slot;
+	ask->partitions = req->partitions;
+	ask->npartitions = req->npartitions;
+	ask->device_names = req->device_names;
+	ask->device_files = req->device_files;
+	ask->ndevices = req->ndevices;
+	ask->expected = *x;
+	ask->nexpected = req->nexpected;
+	ask->flags = req->flags;
+	return 0;
+}

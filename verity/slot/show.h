@@ -19,6 +19,12 @@
 /* Whose words: fastverity's verify of a set, avbtool's verify_image. */
 enum slot_words { SLOT_WORDS_SET = 1, SLOT_WORDS_AVBTOOL = 2 };
 
+/* What req asks of the walk into ask (the set, its key's file, slot,
+ * partitions, devices and flags; the expected chains into *x, to free,
+ * NULL for none): 0, or -ENOMEM. */
+int verity_slot_ask_of(const struct fv_slot_request *req, struct slot_ask *ask,
+		       struct slot_expected **x);
+
 /* Walks ask's set into w (verity_slot_walk's), shown on sh: ask's told
  * and run's report are the show's. < 0: the walk's error (nothing said
  * of it); 0: the set holds; > 0: an errno, what the steps found (said):

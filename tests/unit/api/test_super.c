@@ -17,6 +17,42 @@
 
 #include "api_test.h"
 
+static int count(void *ctx, const struct fv_item *it)
+{
+	*(size_t *)ctx += it->kind == FV_ITEM_TEXT ? (size_t)it->u : 0;
+	return 0;
+}
+
+/* fv_show's FV_SHOW_LPUNPACK: the partition named written whole as
+ * OUT/NAME.img (OUT made), lpunpack's lines said; a name the image does
+ * not have said (ENOENT, positive) before anything is written; no
+ * directory refused. */
+static void unpack(const char *sup, const uint8_t *bytes, size_t n)
+{
+	const char *one[] = {"system_a"}, *none[] = {"vendor", "system_a"};
+	char out[128], got[160];
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_LPUNPACK,
+				    .image = sup,
+				    .names = one,
+				    .n = 1,
+				    .dir = out};
+	size_t said = 0;
+
+	snprintf(out, sizeof(out), "%s/out/deep", dir);
+	snprintf(got, sizeof(got), "%s/system_a.img", out);
+	ck_assert_msg(fv_show(&q, count, &said) == 0, "%s", fv_last_error());
+	ck_assert(same_file(got, bytes, n));
+	ck_assert_uint_gt(said, 0);
+	unlink(got);
+	q.names = none;
+	q.n = 2;
+	ck_assert_int_eq(fv_show(&q, count, &said), ENOENT);
+	ck_assert_int_ne(access(got, F_OK), 0);
+	q.dir = NULL;
+	ck_assert_int_eq(fv_show(&q, count, &said), -EINVAL);
+}
+
 START_TEST(super_images)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
@@ -54,7 +90,6 @@ START_TEST(super_images)
 	ck_assert_uint_eq(fread(bytes, 1, (size_t)n, f), (size_t)n);
 	fclose(f);
 	make_super(sup, bytes, (size_t)n);
-	free(bytes);
 
 	ck_assert_int_eq(f_container(sup, NULL, &kind), 0);
 	ck_assert_str_eq(kind, "super");
@@ -79,8 +114,7 @@ START_TEST(super_images)
 	ck_assert_uint_eq(e.partition.size, sizeof(e.partition));
 	ck_assert_str_eq(e.partition.name, "system_b");
 	ck_assert_uint_eq(e.partition.num_extents, 0);
-	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 2, &e),
-			 -EINVAL);
+	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 2, &e), -EINVAL);
 	ck_assert_str_eq(fv_last_error(), "partition 2 of 2");
 	ck_assert_int_eq(fv_super_entry(s, FV_SUPER_PARTITION, 0, &e), 0);
 	ck_assert_uint_eq(e.partition.bytes, (uint64_t)n);
@@ -125,6 +159,8 @@ START_TEST(super_images)
 	fv_result_free(res);
 	fv_image_free(im);
 	fv_super_free(s);
+	unpack(sup, bytes, (size_t)n);
+	free(bytes);
 	/* a logical partition by its path: an empty one refused, one that
 	 * is an Android image read as one */
 	ck_assert_int_eq(image_open(empty, NULL, NULL, &im), -ENODATA);
@@ -134,15 +170,13 @@ START_TEST(super_images)
 	ck_assert_str_eq(avb_info(img_info(im).avb).partition_name, "system");
 	fv_image_free(im);
 	memset(&seen, 0, sizeof(seen));
-	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res),
-			 0);
+	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 0);
 	fv_result_free(res);
 	/* a byte of the partition changed in super.img: found at its
 	 * offset in the partition */
 	poke(sup, (1u << 20) + 5 * BS + 7);
-	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res),
-			 0);
+	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 1);
 	ck_assert_uint_eq(seen.n, 1);
 	ck_assert_uint_eq(seen.offset[0], 5 * BS);
@@ -170,7 +204,8 @@ START_TEST(super_images)
 	fv_super_free(s);
 	poke(sup, 8192 + 20);
 	ck_assert_int_eq(fv_super_open(sup, NULL, NULL, 0, 0, &s), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(), "its backup at byte 8192"));
+	ck_assert_ptr_nonnull(
+		strstr(fv_last_error(), "its backup at byte 8192"));
 	ck_assert_int_eq(fv_super_open(img, NULL, NULL, 0, 0, &s), -EINVAL);
 }
 END_TEST
