@@ -40,13 +40,13 @@ struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
-int cli_avb_info(const struct cli_avb_args *a);
+/* What the library shows of a->image (q: its kind and options), written
+ * whole to output (words: what it is), else printed as it comes;
+ * nothing when it fails. info_image's then writes --output_pubkey. */
+int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
+		 const char *output, const char *words);
 /* verify_image with the library's options (threads, progress). */
 int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts);
-/* print_partition_digests and calculate_kernel_cmdline: what the image
- * and its chained partitions' images describe (cli/avb_show.c). */
-int cli_avb_digests(const struct cli_avb_args *a);
-int cli_avb_cmdline(const struct cli_avb_args *a);
 /* An Android image given alone to verify, repair or open: the vbmeta
  * checked (with --key: signed by that key), the hashtree descriptor
  * made the pair (cli/avb_pair.c). Options that set the tree's

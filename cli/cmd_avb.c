@@ -783,129 +783,6 @@ static int rewrite(const struct cli_avb_args *a, unsigned sub)
 	return r ? cli_write_error(r) : EXIT_OK;
 }
 
-/* Blob (n bytes) appended to *all (*len bytes so far). */
-static int append_blob(uint8_t **all, size_t *len, const uint8_t *blob,
-		       size_t n)
-{
-	uint8_t *p = n ? realloc(*all, *len + n) : *all;
-
-	if (n && !p)
-		return cli_error(-ENOMEM, "out of memory");
-	if (n)
-		memcpy(p + *len, blob, n);
-	*all = p;
-	*len += n;
-	return 0;
-}
-
-/* The blob of an image, and of the images its chain descriptors name. */
-static int vbmeta_digest(const struct cli_avb_args *a)
-{
-	const char *alg = a->hash_algorithm ? a->hash_algorithm : "sha256";
-	uint8_t d[FV_MAX_DIGEST_SIZE], *all = NULL;
-	const uint8_t *blob;
-	size_t n, total = 0, len = 0;
-	const fv_avb *av = NULL;
-	fv_image *img;
-	int r;
-
-	if (!a->image)
-		return cli_error(-EINVAL,
-				 "avb calculate_vbmeta_digest: --image is "
-				 "required");
-	if ((r = fv_digest(alg, 0, NULL, NULL, d, &len)))
-		return r == -EINVAL ? cli_error(r,
-						"hash algorithm '%s' is not "
-						"supported",
-						alg)
-				    : cli_lib_error(r);
-	if ((r = cli_avb_shown(a->image, &img, &av)))
-		return cli_lib_error(r);
-	blob = cli_avb_facts(av).vbmeta;
-	n = cli_avb_facts(av).vbmeta_size;
-	r = append_blob(&all, &total, blob, n);
-	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
-		const fv_avb *ch;
-		fv_image *chimg;
-		char *path;
-
-		if (cli_avb_descriptor(av, i).tag != FV_AVB_CHAIN_PARTITION)
-			continue;
-		if ((r = fv_avb_described_image(av, i, &path)) ||
-		    (r = cli_avb_shown(path, &chimg, &ch))) {
-			if (!r)
-				fv_free(path);
-			r = cli_lib_error(r);
-			break;
-		}
-		fv_free(path);
-		blob = cli_avb_facts(ch).vbmeta;
-		n = cli_avb_facts(ch).vbmeta_size;
-		r = append_blob(&all, &total, blob, n);
-		fv_image_free(chimg);
-	}
-	if (!r) {
-		const void *part = all;
-
-		if ((r = fv_digest(alg, 1, &part, &total, d, &len)))
-			r = cli_lib_error(r);
-	}
-	if (!r) {
-		char hex[2 * FV_MAX_DIGEST_SIZE + 2];
-
-		cli_hex(d, len, hex);
-		hex[2 * len] = '\n';
-		if (a->output)
-			r = cli_avb_write(a->output, "vbmeta digest", hex,
-					  2 * len + 1, &a->image, 1);
-		else
-			fwrite(hex, 1, 2 * len + 1, stdout);
-	}
-	free(all);
-	fv_image_free(img);
-	return r;
-}
-
-static int extract_vbmeta(const struct cli_avb_args *a)
-{
-	const uint8_t *blob;
-	uint8_t *out = NULL;
-	size_t n, total;
-	uint64_t padding = 0;
-	const fv_avb *av;
-	fv_image *img;
-	int r;
-
-	if (!a->image || !a->output)
-		return cli_error(-EINVAL,
-				 "avb extract_vbmeta_image: --image and "
-				 "--output are required");
-	if ((r = parse_number("padding_size", a->padding_size, 1u << 30,
-			      &padding)))
-		return r;
-	if ((r = cli_avb_shown(a->image, &img, &av)))
-		return cli_lib_error(r);
-	if (!cli_avb_facts(av).has_footer) {
-		fv_image_free(img);
-		return cli_error(-EINVAL, "%s: the image has no footer",
-				 a->image);
-	}
-	blob = cli_avb_facts(av).vbmeta;
-	n = cli_avb_facts(av).vbmeta_footer_size;
-	total = padding && n % padding ? n + (size_t)(padding - n % padding)
-				       : n;
-	if (!(out = calloc(1, total ? total : 1))) {
-		r = cli_error(-ENOMEM, "out of memory");
-	} else {
-		memcpy(out, blob, n);
-		r = cli_avb_write(a->output, "vbmeta image", out, total,
-				  &a->image, 1);
-	}
-	free(out);
-	fv_image_free(img);
-	return r;
-}
-
 /* argparse's FileType: a file avbtool opens while it parses its
  * arguments, a failure a usage error (exit 2): an input opened (rw: for
  * writing too), an output's directory (or the file) writable. 0 or
@@ -1047,7 +924,21 @@ int cli_avb_main(int argc, const char **argv)
 		r = footer(&a, FV_FOOTER_HASH);
 		break;
 	case S_INFO:
-		r = cli_avb_info(&a);
+	case S_DIGESTS:
+	case S_CMDLINE:
+		r = cli_avb_show(
+			&a,
+			&(struct fv_show_request){
+				.what = s->bit == S_INFO ? FV_SHOW_AVB_INFO
+					: s->bit == S_DIGESTS
+						? FV_SHOW_AVB_DIGESTS
+						: FV_SHOW_AVB_CMDLINE,
+				.json = a.json,
+				.hashtree_disabled = a.hashtree_disabled},
+			a.output,
+			s->bit == S_INFO      ? "image information"
+			: s->bit == S_DIGESTS ? "partition digests"
+					      : "kernel command line");
 		break;
 	case S_VERIFY: {
 		struct cli_progress bar = {0};
@@ -1080,21 +971,24 @@ int cli_avb_main(int argc, const char **argv)
 		r = erase(&a);
 		break;
 	case S_DIGEST:
-		r = vbmeta_digest(&a);
+		r = cli_avb_show(&a,
+				 &(struct fv_show_request){
+					 .what = FV_SHOW_AVB_VBMETA_DIGEST,
+					 .hash = a.hash_algorithm},
+				 a.output, "vbmeta digest");
 		break;
-	case S_EXTRACT_VBMETA:
-		r = extract_vbmeta(&a);
+	case S_EXTRACT_VBMETA: {
+		struct fv_show_request q = {.what = FV_SHOW_AVB_VBMETA};
+
+		if (!(r = parse_number("padding_size", a.padding_size, 1u << 30,
+				       &q.padding)))
+			r = cli_avb_show(&a, &q, a.output, "vbmeta image");
 		break;
+	}
 	case S_APPEND:
 	case S_RESIZE:
 	case S_ZERO:
 		r = rewrite(&a, s->bit);
-		break;
-	case S_DIGESTS:
-		r = cli_avb_digests(&a);
-		break;
-	case S_CMDLINE:
-		r = cli_avb_cmdline(&a);
 		break;
 	default:
 		printf("%s\n", FV_AVB_RELEASE);

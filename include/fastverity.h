@@ -430,13 +430,16 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
-	FV_SHOW_DDI }; /* dump of a disk image */
+	FV_SHOW_DDI, /* dump of a disk image */
+	FV_SHOW_AVB_PUBKEY, FV_SHOW_AVB_VBMETA, /* a vbmeta's key blob; its blob */
+	FV_SHOW_AVB_VBMETA_DIGEST }; /* avb calculate_vbmeta_digest's */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
+	const char *hash; uint64_t padding; /* VBMETA_DIGEST's; VBMETA's */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. A verify's > 0: the steps' errno (said): the first refusal's,

@@ -342,6 +342,27 @@ static void info_json(struct show *sh, const char *image,
 	verity_show_end(sh);
 }
 
+/* extract_vbmeta_image: the blob the footer counts, zeros up to a
+ * multiple of padding. */
+static int vbmeta_blob(const struct fv_show_request *q, struct show *sh,
+		       const struct verity_android *a, struct ht_error *err)
+{
+	size_t n = a->img.footer.vbmeta_size, total = n;
+	char *out;
+
+	if (!a->img.has_footer)
+		return ht_fail(err, EINVAL, "%s: the image has no footer",
+			       q->image);
+	if (q->padding && n % q->padding)
+		total = n + (size_t)(q->padding - n % q->padding);
+	if (!(out = calloc(1, total ? total : 1)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	memcpy(out, a->img.blob, n);
+	verity_show_bytes(sh, out, total);
+	free(out);
+	return sh->r;
+}
+
 int verity_android_avb_show(const struct fv_show_request *q, struct show *sh,
 			    struct ht_error *err)
 {
@@ -353,7 +374,14 @@ int verity_android_avb_show(const struct fv_show_request *q, struct show *sh,
 
 	if ((r = verity_android_read(q->image, NULL, 1, &a, err)))
 		return r;
-	if (sh->json) {
+	if (q->what == FV_SHOW_AVB_VBMETA) {
+		r = vbmeta_blob(q, sh, a, err);
+	} else if (q->what == FV_SHOW_AVB_PUBKEY) {
+		/* (no key: no bytes, as avbtool writes an empty file) */
+		verity_show_bytes(sh, (const char *)a->img.vbmeta.public_key,
+				  a->img.vbmeta.h.public_key_size);
+		r = sh->r;
+	} else if (sh->json) {
 		info_json(sh, q->image, a);
 		r = sh->r;
 	} else if (!(f = open_memstream(&buf, &len))) {

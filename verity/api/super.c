@@ -6,6 +6,7 @@
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
 #include "verity/slot/show.h"
+#include "verity/slot/vbmeta_digest.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -134,8 +135,11 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	sh.json = in.json;
 	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP)
 		r = verity_android_show(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_INFO)
+	else if (in.what == FV_SHOW_AVB_INFO || in.what == FV_SHOW_AVB_PUBKEY ||
+		 in.what == FV_SHOW_AVB_VBMETA)
 		r = verity_android_avb_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_VBMETA_DIGEST)
+		r = verity_slot_vbmeta_digest(&in, &sh, &err);
 	else if (in.what == FV_SHOW_AVB_DIGESTS ||
 		 in.what == FV_SHOW_AVB_CMDLINE)
 		r = verity_slot_digests(&in, &sh, &err);
