@@ -370,222 +370,106 @@ static int parse_number(const char *opt, const char *s, uint64_t max,
 	return 0;
 }
 
-/* A vbmeta request and what it points to, owned here. */
-struct vb {
-	struct fv_vbmeta_request q;
-	struct fv_vbmeta_chain *chains;
-	struct fv_vbmeta_property *props;
-	uint8_t **values; /* the property files' bytes */
-};
-
-static void vb_free(struct vb *v)
+/* The library's error; its "not a number" argparse's usage error. */
+static int lib_error(int r)
 {
-	for (size_t i = 0; i < v->q.nchains; i++)
-		free((char *)v->chains[i].partition);
-	for (size_t i = 0; i < v->q.nproperties; i++) {
-		free((char *)v->props[i].key);
-		fv_free(v->values[i]);
-	}
-	free(v->chains);
-	free(v->props);
-	free(v->values);
+	int e = cli_lib_error(r);
+
+	return r == -EDOM ? AVB_USAGE : e;
 }
 
-/* The vbmeta request every writer shares, into v (vb_free). */
-static int vb_options(const struct cli_avb_args *a, struct vb *v)
+/* The vbmeta request of a writer (sub): the options given, as pairs of
+ * avbtool's names and values that the library reads, but those read
+ * here; v->options to free. */
+static int vb_options(const struct cli_avb_args *a, unsigned sub,
+		      struct fv_vbmeta_request *v)
 {
-	size_t nchains = a->nchains + a->nchains_no_ab,
-	       nprops = a->nprops + a->nprops_from_file;
-	uint64_t index = 0, location = 0, flags = 0;
-	const char *tmp = getenv("TMPDIR");
-	int r;
+	static const char here[] = " image output changed threads progress "
+				   "generate_fec padding_size "
+				   "calc_max_image_size "
+				   "print_required_libavb_version ";
+	const char *tmp = getenv("TMPDIR"), **o = NULL;
+	size_t n = 0, cap = 0;
+	char word[64];
 
-	memset(v, 0, sizeof(*v));
-	if ((nchains && !(v->chains = calloc(nchains, sizeof(*v->chains)))) ||
-	    (nprops && (!(v->props = calloc(nprops, sizeof(*v->props))) ||
-			!(v->values = calloc(nprops, sizeof(*v->values))))))
-		return cli_error(-ENOMEM, "out of memory");
-	if ((r = parse_number("rollback_index", a->rollback_index, UINT64_MAX,
-			      &index)) ||
-	    (r = parse_number("rollback_index_location",
-			      a->rollback_index_location, UINT32_MAX,
-			      &location)) ||
-	    (r = parse_number("flags", a->flags, UINT32_MAX, &flags)))
-		return r;
-	v->q = (struct fv_vbmeta_request){
-		.size = sizeof(v->q),
-		.algorithm = a->algorithm,
-		.key = a->key,
-		.sign_flags = a->deterministic ? FV_VBMETA_DETERMINISTIC : 0,
-		.rollback_index = index,
-		.rollback_location = (uint32_t)location,
-		.flags = (uint32_t)flags |
-			 (a->set_hashtree_disabled_flag ? 1u : 0) |
-			 (a->set_verification_disabled_flag ? 2u : 0),
-		.release = a->release,
-		.release_append = a->append_release,
-		.chains = v->chains,
-		.properties = v->props,
-		.cmdlines = (const char *const *)a->cmdlines,
-		.ncmdlines = a->ncmdlines,
-		.includes = (const char *const *)a->includes,
-		.nincludes = a->nincludes,
-		.signing_helper = a->signing_helper_with_files
-					  ? a->signing_helper_with_files
-					  : a->signing_helper,
-		.signing_helper_with_files =
-			a->signing_helper_with_files != NULL,
-		.public_key_metadata = a->public_key_metadata,
-		/* avbtool's temporary files: TMPDIR's, else /tmp */
-		.temp_dir = tmp && *tmp ? tmp : "/tmp",
-	};
-	/* avbtool's order: chains (those with A/B first), properties,
-	 * command lines, includes */
-	for (size_t i = 0; i < nchains; i++) {
-		int no_ab = i >= a->nchains;
-		const char *s = no_ab ? a->chains_no_ab[i - a->nchains]
-				      : a->chains[i],
-			   *c1 = strchr(s, ':'), *c2;
-		uint64_t loc;
-		char *name, *num;
+	for (size_t i = 0; i < table.n; i++) {
+		const struct cli_option *w = &rows[i];
+		const char *at = (const char *)a + w->field;
+		size_t count =
+			w->kind != CLI_LIST
+				? 1
+				: *(const size_t *)((const char *)a + w->extra);
 
-		if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':'))
-			return cli_error(-EINVAL,
-					 "Malformed chained partition \"%s\".",
-					 s);
-		if (!(num = strndup(c1 + 1, (size_t)(c2 - c1 - 1))))
-			return cli_error(-ENOMEM, "out of memory");
-		/* (avbtool's int() of it fails in the run: exit 1) */
-		r = parse_number("chain_partition", num, UINT32_MAX, &loc);
-		free(num);
-		if (r)
-			return EXIT_PARAMS;
-		if (!(name = strndup(s, (size_t)(c1 - s))))
-			return cli_error(-ENOMEM, "out of memory");
-		v->chains[v->q.nchains++] = (struct fv_vbmeta_chain){
-			name, (uint32_t)loc, c2 + 1,
-			no_ab ? FV_CHAIN_DO_NOT_USE_AB : 0};
-	}
-	for (size_t i = 0; i < nprops; i++) {
-		int file = i >= a->nprops;
-		const char *s =
-			file ? a->props_from_file[i - a->nprops] : a->props[i];
-		const char *colon = strchr(s, ':');
-		struct fv_vbmeta_property *p = &v->props[i];
+		snprintf(word, sizeof(word), " %s ", w->name);
+		if (!(w->actions & sub) || w->kind == CLI_ABSENT ||
+		    strstr(here, word))
+			continue;
+		for (size_t j = 0; j < count; j++) {
+			const char *value =
+				w->kind == CLI_FLAG
+					? (*(const int *)at ? "1" : NULL)
+				: w->kind == CLI_VALUE
+					? *(const char *const *)at
+					: (*(const char *const *const *)at)[j];
+			const char **grown = o;
 
-		if (!colon)
-			return cli_error(-EINVAL, "Malformed property \"%s\".",
-					 s);
-		if (!(p->key = strndup(s, (size_t)(colon - s))))
-			return cli_error(-ENOMEM, "out of memory");
-		v->q.nproperties++;
-		if (!file) {
-			p->value = (const uint8_t *)colon + 1;
-			p->len = strlen(colon + 1);
-		} else if ((r = cli_input_read(colon + 1, "property file",
-					       1u << 20, &v->values[i],
-					       &p->len))) {
-			return cli_lib_error(r);
-		} else {
-			p->value = v->values[i];
+			if (value && n == cap &&
+			    !(grown = realloc(o, (cap = 2 * cap + 16) * 2 *
+							 sizeof(*o)))) {
+				free(o);
+				return cli_error(-ENOMEM, "out of memory");
+			}
+			if (value) {
+				o = grown;
+				o[2 * n] = w->name;
+				o[2 * n++ + 1] = value;
+			}
 		}
 	}
-	return 0;
-}
-
-/* The footer's request, into f (pointing into a, v and ranges, which
- * the caller frees). */
-static int footer_options(const struct cli_avb_args *a,
-			  enum fv_footer_kind kind, const struct vb *v,
-			  struct fv_footer_request *f, uint8_t *salt,
-			  uint64_t **ranges)
-{
-	uint64_t block = 4096, size = 0, roots = 2;
-	size_t n = 0;
-	int r;
-
-	if ((r = parse_number("block_size", a->block_size, UINT32_MAX,
-			      &block)) ||
-	    (r = parse_number("partition_size", a->partition_size, INT64_MAX,
-			      &size)) ||
-	    (r = parse_number("fec_num_roots", a->fec_num_roots, 255, &roots)))
-		return r;
-	*f = (struct fv_footer_request){
-		.size = sizeof(*f),
-		.kind = kind,
-		.partition_name = a->partition_name,
-		.partition_size = size,
-		.hash = a->hash_algorithm,
-		.block_size = (uint32_t)block,
-		.fec_roots = (unsigned)roots,
-		.flags =
-			(a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
-			(a->check_at_most_once ? FV_FOOTER_CHECK_AT_MOST_ONCE
-					       : 0) |
-			(a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
-						   : 0) |
-			(a->do_not_append_vbmeta_image ? FV_FOOTER_DO_NOT_APPEND
-						       : 0) |
-			(a->use_persistent_digest ? FV_FOOTER_PERSISTENT_DIGEST
-						  : 0) |
-			(a->do_not_generate_fec || !roots ? FV_FOOTER_NO_FEC
-							  : 0),
-		.output_vbmeta = a->output_vbmeta_image,
-		.vbmeta = &v->q,
+	*v = (struct fv_vbmeta_request){
+		.size = sizeof(*v),
+		/* avbtool's temporary files: TMPDIR's, else /tmp */
+		.temp_dir = tmp && *tmp ? tmp : "/tmp",
+		.options = o,
+		.noptions = n,
 	};
-	/* --changed, fastverity's: the ranges given to the library */
-	if (a->changed) {
-		if ((r = cli_parse_changed(a->changed, ranges, &n)))
-			return r;
-		f->changed = *ranges;
-		f->nchanged = n;
-		f->flags |= FV_FOOTER_CHANGED_GIVEN;
-	}
-	/* --salt: hex, '' for none; absent: random */
-	if (a->salt) {
-		if (cli_unhex(a->salt, salt, FV_MAX_SALT_SIZE, &n))
-			return cli_error(
-				-EINVAL,
-				"--salt: '%s' is not hex of at most %d bytes",
-				a->salt, FV_MAX_SALT_SIZE);
-		f->salt = salt;
-		f->salt_len = n;
-		f->flags |= FV_FOOTER_SALT_GIVEN;
-	}
 	return 0;
 }
 
-static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
+static int footer(const struct cli_avb_args *a, unsigned sub,
+		  enum fv_footer_kind kind)
 {
-	uint8_t salt[FV_MAX_SALT_SIZE];
 	struct cli_progress bar = {0};
-	struct fv_footer_request f;
+	struct fv_vbmeta_request v = {.options = NULL};
+	struct fv_footer_request f = {
+		.size = sizeof(f), .kind = kind, .vbmeta = &v};
+	struct fv_avb_needs n = {.size = sizeof(n)};
 	fv_options opts = {.size = sizeof(opts)};
 	uint64_t *ranges = NULL;
-	struct vb v;
 	int r;
 
-	if ((r = vb_options(a, &v)) ||
-	    (r = footer_options(a, kind, &v, &f, salt, &ranges)))
+	/* the options read first, as avbtool's parser reads them */
+	if ((r = vb_options(a, sub, &v)) ||
+	    ((r = fv_avb_needs(NULL, &f, NULL)) && (r = lib_error(r))))
 		goto out;
-	if (a->print_required_libavb_version) {
-		struct fv_avb_needs n = {.size = sizeof(n)};
-
-		if ((r = fv_avb_needs(NULL, &f, &n)))
-			r = cli_lib_error(r);
-		else
-			printf("1.%u\n", n.libavb_minor);
-		goto out;
+	/* --changed, fastverity's: the ranges given to the library */
+	if (a->changed &&
+	    !(r = cli_parse_changed(a->changed, &ranges, &f.nchanged))) {
+		f.changed = ranges;
+		f.flags |= FV_FOOTER_CHANGED_GIVEN;
 	}
-	if (a->calc_max_image_size) {
-		struct fv_avb_needs n = {.size = sizeof(n)};
-
-		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size)
+	if (r)
+		goto out;
+	if (a->print_required_libavb_version || a->calc_max_image_size) {
+		if (!a->print_required_libavb_version &&
+		    kind == FV_FOOTER_HASH && a->dynamic_partition_size)
 			r = cli_error(-EINVAL,
 				      "--calc_max_image_size not supported "
 				      "with --dynamic_partition_size");
 		else if ((r = fv_avb_needs(NULL, &f, &n)))
 			r = cli_lib_error(r);
+		else if (a->print_required_libavb_version)
+			printf("1.%u\n", n.libavb_minor);
 		else
 			printf("%" PRIu64 "\n", n.max_image_size);
 		goto out;
@@ -622,24 +506,25 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 				"given (Android's trees use sha256)\n");
 out:
 	free(ranges);
-	vb_free(&v);
+	free((void *)v.options);
 	return r;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
 {
-	uint64_t padding = 0;
 	struct fv_avb_needs n = {.size = sizeof(n)};
-	struct vb v;
+	struct fv_vbmeta_request v = {.options = NULL};
+	uint64_t padding = 0;
 	int r;
 
-	if ((r = vb_options(a, &v)) ||
+	if ((r = vb_options(a, S_MAKE, &v)) ||
+	    ((r = fv_avb_needs(&v, NULL, NULL)) && (r = lib_error(r))) ||
 	    (r = parse_number("padding_size", a->padding_size, 1u << 30,
 			      &padding)))
 		goto out;
 	if (a->print_required_libavb_version) {
 		/* the included images' needs count too */
-		if ((r = fv_avb_needs(&v.q, NULL, &n)))
+		if ((r = fv_avb_needs(&v, NULL, &n)))
 			r = cli_lib_error(r);
 		else
 			printf("1.%u\n", n.libavb_minor);
@@ -667,120 +552,53 @@ static int make_vbmeta(const struct cli_avb_args *a)
 			goto out;
 		}
 	}
-	if ((r = fv_avb_make_vbmeta_image(a->output, &v.q, padding)))
+	if ((r = fv_avb_make_vbmeta_image(a->output, &v, padding)))
 		r = cli_write_error(r);
 out:
-	vb_free(&v);
+	free((void *)v.options);
 	return r;
 }
 
-static int extract_key(const struct cli_avb_args *a)
+/* extract_public_key (the key's blob) and _digest (its SHA-256 in hex,
+ * no newline, as avbtool 1.3.0 writes it). */
+static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
+		    const char *words)
 {
 	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = a->key};
-	uint8_t *blob;
+		.size = sizeof(q), .op = op, .key = a->key};
+	uint8_t *out;
 	size_t len;
-	int r;
+	int r = fv_avb_key(&q, &out, &len);
 
-	if (!a->key || !a->output)
-		return cli_error(-EINVAL, "avb extract_public_key: --key and "
-					  "--output are required");
-	if ((r = fv_avb_key(&q, &blob, &len)))
+	if (r)
 		return cli_lib_error(r);
-	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
-	fv_free(blob);
+	r = cli_avb_write(a->output, words, out, len, &a->key, 1);
+	fv_free(out);
 	return r;
 }
 
-/* extract_public_key_digest: the hex SHA-256 of the blob, no newline,
- * as avbtool 1.3.0 writes it. */
-static int key_digest(const struct cli_avb_args *a)
+/* erase_footer, append_vbmeta_image, resize_image, zero_hashtree. */
+static int edit(const struct cli_avb_args *a, unsigned sub)
 {
-	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = a->key};
-	uint8_t *hex;
-	size_t len;
-	int r;
-
-	if (!a->key || !a->output)
-		return cli_error(-EINVAL,
-				 "avb extract_public_key_digest: --key "
-				 "and --output are required");
-	if ((r = fv_avb_key(&q, &hex, &len)))
-		return cli_lib_error(r);
-	r = cli_avb_write(a->output, "public key digest file", hex, len,
-			  &a->key, 1);
-	fv_free(hex);
-	return r;
-}
-
-/* generate_key: fastverity's, as avbtool has no key maker (an RSA key
- * is openssl's). */
-static int generate_key(const struct cli_avb_args *a)
-{
-	struct fv_avb_key_request q = {.size = sizeof(q),
-				       .op = FV_AVB_KEY_GENERATE,
-				       .algorithm = a->algorithm,
-				       .output = a->output};
-	int r;
-
-	if (!a->algorithm || !a->output)
-		return cli_error(-EINVAL, "avb generate_key: --algorithm "
-					  "(MLDSA65, MLDSA87) and --output "
-					  "are required");
-	r = fv_avb_key(&q, NULL, NULL);
-	/* an output that exists is a parameter to change, not a busy one */
-	return !r             ? EXIT_OK
-	       : r == -EEXIST ? cli_lib_error(-EINVAL)
-			      : cli_write_error(r);
-}
-
-static int erase(const struct cli_avb_args *a)
-{
-	int r;
-
-	if (!a->image)
-		return cli_error(-EINVAL,
-				 "avb erase_footer: --image is required");
-	r = fv_avb_edit(&(struct fv_avb_edit_request){
-		.size = sizeof(struct fv_avb_edit_request),
-		.op = FV_AVB_EDIT_ERASE_FOOTER,
+	struct fv_avb_edit_request e = {
+		.size = sizeof(e),
+		.op = sub == S_ERASE    ? FV_AVB_EDIT_ERASE_FOOTER
+		      : sub == S_APPEND ? FV_AVB_EDIT_APPEND_VBMETA_IMAGE
+		      : sub == S_RESIZE ? FV_AVB_EDIT_RESIZE_IMAGE
+					: FV_AVB_EDIT_ZERO_HASHTREE,
 		.image = a->image,
-		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0});
-	return r ? cli_write_error(r) : EXIT_OK;
-}
-
-/* append_vbmeta_image, resize_image, zero_hashtree. */
-static int rewrite(const struct cli_avb_args *a, unsigned sub)
-{
-	struct fv_avb_edit_request e = {.size = sizeof(e)};
-	uint64_t size = 0;
+		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0,
+		.vbmeta_image = a->vbmeta_image};
 	int r;
 
-	if (!a->image)
-		return cli_error(-EINVAL, "avb %s: --image is required",
-				 a->sub);
-	if (sub != S_ZERO) {
-		if (!a->partition_size)
-			return cli_error(-EINVAL,
-					 "avb %s: --partition_size is required",
-					 a->sub);
-		if ((r = parse_number("partition_size", a->partition_size,
-				      INT64_MAX, &size)))
-			return r;
-	}
-	if (sub == S_APPEND && !a->vbmeta_image)
+	if (sub == S_RESIZE && !a->partition_size)
 		return cli_error(-EINVAL,
-				 "avb append_vbmeta_image: --vbmeta_image is "
-				 "required");
-	e.op = sub == S_APPEND   ? FV_AVB_EDIT_APPEND_VBMETA_IMAGE
-	       : sub == S_RESIZE ? FV_AVB_EDIT_RESIZE_IMAGE
-				 : FV_AVB_EDIT_ZERO_HASHTREE;
-	e.image = a->image;
-	e.vbmeta_image = sub == S_APPEND ? a->vbmeta_image : NULL;
-	e.partition_size = size;
-	r = fv_avb_edit(&e);
-	return r ? cli_write_error(r) : EXIT_OK;
+				 "avb %s: --partition_size is required",
+				 a->sub);
+	if ((r = parse_number("partition_size", a->partition_size, INT64_MAX,
+			      &e.partition_size)))
+		return r;
+	return (r = fv_avb_edit(&e)) ? cli_write_error(r) : EXIT_OK;
 }
 
 /* argparse's FileType: a file avbtool opens while it parses its
@@ -918,10 +736,10 @@ int cli_avb_main(int argc, const char **argv)
 	}
 	switch (s->bit) {
 	case S_HASHTREE:
-		r = footer(&a, FV_FOOTER_HASHTREE);
-		break;
 	case S_HASH:
-		r = footer(&a, FV_FOOTER_HASH);
+		r = footer(&a, s->bit,
+			   s->bit == S_HASH ? FV_FOOTER_HASH
+					    : FV_FOOTER_HASHTREE);
 		break;
 	case S_INFO:
 	case S_DIGESTS:
@@ -959,16 +777,24 @@ int cli_avb_main(int argc, const char **argv)
 		r = make_vbmeta(&a);
 		break;
 	case S_EXTRACT_KEY:
-		r = extract_key(&a);
+		r = key_file(&a, FV_AVB_KEY_BLOB, "public key file");
 		break;
 	case S_KEY_DIGEST:
-		r = key_digest(&a);
+		r = key_file(&a, FV_AVB_KEY_DIGEST, "public key digest file");
 		break;
 	case S_GENKEY:
-		r = generate_key(&a);
-		break;
-	case S_ERASE:
-		r = erase(&a);
+		/* fastverity's (an RSA key is openssl's); an output that
+		 * exists is a parameter to change, not a busy one */
+		r = fv_avb_key(
+			&(struct fv_avb_key_request){
+				.size = sizeof(struct fv_avb_key_request),
+				.op = FV_AVB_KEY_GENERATE,
+				.algorithm = a.algorithm,
+				.output = a.output},
+			NULL, NULL);
+		r = !r             ? EXIT_OK
+		    : r == -EEXIST ? cli_lib_error(-EINVAL)
+				   : cli_write_error(r);
 		break;
 	case S_DIGEST:
 		r = cli_avb_show(&a,
@@ -985,10 +811,11 @@ int cli_avb_main(int argc, const char **argv)
 			r = cli_avb_show(&a, &q, a.output, "vbmeta image");
 		break;
 	}
+	case S_ERASE:
 	case S_APPEND:
 	case S_RESIZE:
 	case S_ZERO:
-		r = rewrite(&a, s->bit);
+		r = edit(&a, s->bit);
 		break;
 	default:
 		printf("%s\n", FV_AVB_RELEASE);

@@ -292,6 +292,7 @@ struct fv_vbmeta_request {
 	const char *signing_helper; int signing_helper_with_files;
 	const char *temp_dir; /* a helper's files' (NULL: the output's dir) */
 	const char *public_key_metadata; /* a file (NULL: none) */
+	const char *const *options; size_t noptions; /* docs/reference.md */
 };
 /* add_hash_footer (one digest of the data), add_hashtree_footer. */
 enum fv_footer_kind { FV_FOOTER_HASH = 0, FV_FOOTER_HASHTREE = 1 };
@@ -316,7 +317,8 @@ struct fv_footer_request {
 	const struct fv_vbmeta_request *vbmeta;
 };
 /* What v or f (one, the other NULL) needs: libavb 1.minor (avbtool's
- * rule); f's --calc_max_image_size. Errors: EINVAL, an include's. */
+ * rule); f's --calc_max_image_size (out NULL: the options read alone).
+ * Errors: EINVAL, EDOM (an option not a number), an include's. */
 struct fv_avb_needs {
 	size_t size; unsigned libavb_minor; uint64_t max_image_size;
 };

@@ -155,7 +155,9 @@ API int fv_avb_needs(const struct fv_vbmeta_request *v,
 	struct ht_error err;
 	int r;
 
-	NEED(out);
+	if (!out) /* the options alone read */
+		return verity_api_keep(
+			verity_android_needs(v, f, NULL, NULL, &err), &err);
 	if ((r = verity_android_needs(v, f, &full.libavb_minor,
 				      &full.max_image_size, &err)))
 		return verity_api_keep(r, &err);
