@@ -2,7 +2,7 @@
  * calculate_kernel_cmdline, calculate_vbmeta_digest and
  * extract_vbmeta_image: avbtool's text, line for line, and --json
  * (docs/android.md), or its bytes, made by the library (fv_show) and
- * written here to stdout or a file; verify_image is cli/avb_verify.c. */
+ * written here to stdout or a file. */
 #include "cli/files.h"
 #include "cli/avb.h"
 
@@ -14,20 +14,25 @@
 #include "cli/json.h"
 
 int cli_avb_write(const char *output, const char *what, const void *buf,
-		  size_t len, const char *const *inputs, size_t ninputs)
+		  size_t len, const char *input)
 {
 	int r;
 
-	for (size_t i = 0; i < ninputs; i++)
-		if (inputs[i] && cli_same_storage(output, inputs[i]))
-			return cli_error(-EINVAL,
-					 "--output %s: is the input %s: an "
-					 "output is never written over what "
-					 "is read",
-					 output, inputs[i]);
+	if (input && cli_same_storage(output, input))
+		return cli_error(-EINVAL,
+				 "--output %s: is the input %s: an output is "
+				 "never written over what is read",
+				 output, input);
 	if ((r = cli_output_write(output, what, buf, len)))
 		return cli_write_error(r);
 	return EXIT_OK;
+}
+
+int cli_avb_error(int r)
+{
+	int e = cli_lib_error(r);
+
+	return r == -EDOM ? AVB_USAGE : e;
 }
 
 int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
@@ -42,8 +47,11 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 	q->image = a->image;
 	if (output && !(f = open_memstream(&text, &len)))
 		return cli_error(-ENOMEM, "out of memory");
+	q->options = a->pairs;
+	q->noptions = a->npairs;
+	/* > 0: a verify's step failed, said (avbtool's exit code 1) */
 	if ((r = cli_show_to(q, f)))
-		r = cli_lib_error(r);
+		r = r > 0 ? EXIT_PARAMS : cli_avb_error(r);
 	else if (q->what == FV_SHOW_AVB_INFO && a->output_pubkey)
 		r = cli_avb_show(
 			a,
@@ -55,8 +63,7 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 		else if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");
 		else
-			r = cli_avb_write(output, words, text, len, &a->image,
-					  1);
+			r = cli_avb_write(output, words, text, len, a->image);
 		free(text);
 	}
 	return r;

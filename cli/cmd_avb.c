@@ -19,8 +19,6 @@
 #include "cli/jsonc.h"
 #include "cli/options.h"
 #include "cli/params.h"
-#include "cli/text.h"
-#include "cli/pair.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
 
@@ -244,10 +242,6 @@ static const struct cli_option rows[] = {
 	CLI_ROW("cert", CLI_ABSENT, 0, 0, S_INFO, NULL, NULL),
 };
 
-/* A usage error, avbtool's (argparse's) exit 2 in the end; every other
- * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
-#define AVB_USAGE 64
-
 /* avbtool's options in the order its parsers add them (each
  * subcommand's in this order): an ambiguous prefix's matches are listed
  * so, as argparse lists them. */
@@ -331,67 +325,23 @@ static const struct cli_group group = {
 	.list_unknown = 1,
 };
 
-/* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. 0, or
- * AVB_USAGE for no number (argparse's type=parse_number refuses it),
- * EXIT_PARAMS for one too large; the message printed. */
-static int parse_number(const char *opt, const char *s, uint64_t max,
-			uint64_t *out)
+/* The options given to sub as pairs of avbtool's names and values, into
+ * a->pairs (to free), for the library to read: all but those read here
+ * (verify_image's key included). */
+static int pairs(struct cli_avb_args *a, unsigned sub)
 {
-	const char *digits = s;
-	int base = 10;
-	char *end;
-	unsigned long long v;
-
-	if (!s)
-		return 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16, digits = s + 2;
-	else if (s[0] == '0' && (s[1] == 'o' || s[1] == 'O'))
-		base = 8, digits = s + 2;
-	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-		base = 2, digits = s + 2;
-	errno = 0;
-	if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ') {
-		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
-		return AVB_USAGE;
-	}
-	v = strtoull(digits, &end, base);
-	if (*end || errno == EINVAL) {
-		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
-		return AVB_USAGE;
-	}
-	if (errno)
-		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
-				 opt, s, max);
-	if (v > max)
-		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
-				 opt, s, max);
-	*out = v;
-	return 0;
-}
-
-/* The library's error; its "not a number" argparse's usage error. */
-static int lib_error(int r)
-{
-	int e = cli_lib_error(r);
-
-	return r == -EDOM ? AVB_USAGE : e;
-}
-
-/* The vbmeta request of a writer (sub): the options given, as pairs of
- * avbtool's names and values that the library reads, but those read
- * here; v->options to free. */
-static int vb_options(const struct cli_avb_args *a, unsigned sub,
-		      struct fv_vbmeta_request *v)
-{
-	static const char here[] = " image output changed threads progress "
-				   "generate_fec padding_size "
-				   "calc_max_image_size "
-				   "print_required_libavb_version ";
-	const char *tmp = getenv("TMPDIR"), **o = NULL;
-	size_t n = 0, cap = 0;
+	static const char here[] =
+		" image output output_pubkey changed threads progress json "
+		"generate_fec calc_max_image_size hashtree_disabled "
+		"print_required_libavb_version keep_hashtree vbmeta_image "
+		"accept_zeroed_hashtree follow_chain_partitions ";
+	size_t max = table.n + a->nprops + a->nprops_from_file + a->nchains +
+		     a->nchains_no_ab + a->nincludes + a->ncmdlines +
+		     a->nexpected;
 	char word[64];
 
+	if (!(a->pairs = calloc(2 * max, sizeof(*a->pairs))))
+		return cli_error(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < table.n; i++) {
 		const struct cli_option *w = &rows[i];
 		const char *at = (const char *)a + w->field;
@@ -402,7 +352,8 @@ static int vb_options(const struct cli_avb_args *a, unsigned sub,
 
 		snprintf(word, sizeof(word), " %s ", w->name);
 		if (!(w->actions & sub) || w->kind == CLI_ABSENT ||
-		    strstr(here, word))
+		    strstr(here, word) ||
+		    (sub == S_VERIFY && !strcmp(w->name, "key")))
 			continue;
 		for (size_t j = 0; j < count; j++) {
 			const char *value =
@@ -411,47 +362,71 @@ static int vb_options(const struct cli_avb_args *a, unsigned sub,
 				: w->kind == CLI_VALUE
 					? *(const char *const *)at
 					: (*(const char *const *const *)at)[j];
-			const char **grown = o;
 
-			if (value && n == cap &&
-			    !(grown = realloc(o, (cap = 2 * cap + 16) * 2 *
-							 sizeof(*o)))) {
-				free(o);
-				return cli_error(-ENOMEM, "out of memory");
-			}
 			if (value) {
-				o = grown;
-				o[2 * n] = w->name;
-				o[2 * n++ + 1] = value;
+				a->pairs[2 * a->npairs] = w->name;
+				a->pairs[2 * a->npairs++ + 1] = value;
 			}
 		}
 	}
-	*v = (struct fv_vbmeta_request){
-		.size = sizeof(*v),
-		/* avbtool's temporary files: TMPDIR's, else /tmp */
-		.temp_dir = tmp && *tmp ? tmp : "/tmp",
-		.options = o,
-		.noptions = n,
-	};
 	return 0;
 }
 
-static int footer(const struct cli_avb_args *a, unsigned sub,
-		  enum fv_footer_kind kind)
+/* A writer's vbmeta request: the options, avbtool's temporary files'
+ * directory (TMPDIR's, else /tmp). */
+static struct fv_vbmeta_request vb_request(const struct cli_avb_args *a)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return (struct fv_vbmeta_request){
+		.size = sizeof(struct fv_vbmeta_request),
+		.temp_dir = tmp && *tmp ? tmp : "/tmp",
+		.options = a->pairs,
+		.noptions = a->npairs};
+}
+
+/* The library's options of a run: --threads, --progress. */
+static int run_options(const struct cli_avb_args *a, fv_options *opts,
+		       struct cli_progress *bar)
+{
+	struct cli_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.threads = (char *)a->threads;
+	o.progress = a->progress;
+	o.action = a->sub;
+	return cli_run_options(&o, opts, bar);
+}
+
+/* --print_required_libavb_version (max 0), --calc_max_image_size. */
+static int needs(const struct fv_vbmeta_request *v,
+		 const struct fv_footer_request *f, int max)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(v, f, &n);
+
+	if (r)
+		return cli_lib_error(r);
+	if (max)
+		printf("%" PRIu64 "\n", n.max_image_size);
+	else
+		printf("1.%u\n", n.libavb_minor);
+	return 0;
+}
+
+static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 {
 	struct cli_progress bar = {0};
-	struct fv_vbmeta_request v = {.options = NULL};
+	struct fv_vbmeta_request v = vb_request(a);
 	struct fv_footer_request f = {
 		.size = sizeof(f), .kind = kind, .vbmeta = &v};
-	struct fv_avb_needs n = {.size = sizeof(n)};
 	fv_options opts = {.size = sizeof(opts)};
 	uint64_t *ranges = NULL;
 	int r;
 
 	/* the options read first, as avbtool's parser reads them */
-	if ((r = vb_options(a, sub, &v)) ||
-	    ((r = fv_avb_needs(NULL, &f, NULL)) && (r = lib_error(r))))
-		goto out;
+	if ((r = fv_avb_needs(NULL, &f, NULL)))
+		return cli_avb_error(r);
 	/* --changed, fastverity's: the ranges given to the library */
 	if (a->changed &&
 	    !(r = cli_parse_changed(a->changed, &ranges, &f.nchanged))) {
@@ -461,17 +436,14 @@ static int footer(const struct cli_avb_args *a, unsigned sub,
 	if (r)
 		goto out;
 	if (a->print_required_libavb_version || a->calc_max_image_size) {
-		if (!a->print_required_libavb_version &&
-		    kind == FV_FOOTER_HASH && a->dynamic_partition_size)
-			r = cli_error(-EINVAL,
-				      "--calc_max_image_size not supported "
-				      "with --dynamic_partition_size");
-		else if ((r = fv_avb_needs(NULL, &f, &n)))
-			r = cli_lib_error(r);
-		else if (a->print_required_libavb_version)
-			printf("1.%u\n", n.libavb_minor);
-		else
-			printf("%" PRIu64 "\n", n.max_image_size);
+		r = !a->print_required_libavb_version &&
+				    kind == FV_FOOTER_HASH &&
+				    a->dynamic_partition_size
+			    ? cli_error(-EINVAL,
+					"--calc_max_image_size not supported "
+					"with --dynamic_partition_size")
+			    : needs(NULL, &f,
+				    !a->print_required_libavb_version);
 		goto out;
 	}
 	if (!a->image) {
@@ -483,17 +455,9 @@ static int footer(const struct cli_avb_args *a, unsigned sub,
 			"The --generate_fec option is deprecated since FEC is "
 			"now generated by default. Use the option "
 			"--do_not_generate_fec to not generate FEC.\n");
-	if (kind == FV_FOOTER_HASHTREE) {
-		struct cli_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.threads = (char *)a->threads;
-		o.progress = a->progress;
-		o.action = a->sub;
-		if (cli_run_options(&o, &opts, &bar)) {
-			r = EXIT_PARAMS;
-			goto out;
-		}
+	if (kind == FV_FOOTER_HASHTREE && run_options(a, &opts, &bar)) {
+		r = EXIT_PARAMS;
+		goto out;
 	}
 	r = fv_avb_add_footer(a->image, &f, &opts);
 	cli_progress_end(&bar);
@@ -506,34 +470,21 @@ static int footer(const struct cli_avb_args *a, unsigned sub,
 				"given (Android's trees use sha256)\n");
 out:
 	free(ranges);
-	free((void *)v.options);
 	return r;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
 {
-	struct fv_avb_needs n = {.size = sizeof(n)};
-	struct fv_vbmeta_request v = {.options = NULL};
-	uint64_t padding = 0;
+	struct fv_vbmeta_request v = vb_request(a);
 	int r;
 
-	if ((r = vb_options(a, S_MAKE, &v)) ||
-	    ((r = fv_avb_needs(&v, NULL, NULL)) && (r = lib_error(r))) ||
-	    (r = parse_number("padding_size", a->padding_size, 1u << 30,
-			      &padding)))
-		goto out;
-	if (a->print_required_libavb_version) {
-		/* the included images' needs count too */
-		if ((r = fv_avb_needs(&v, NULL, &n)))
-			r = cli_lib_error(r);
-		else
-			printf("1.%u\n", n.libavb_minor);
-		goto out;
-	}
-	if (!a->output) {
-		r = cli_error(-EINVAL, "No output file given");
-		goto out;
-	}
+	/* the options read first (padding_size last), as avbtool's parser */
+	if ((r = fv_avb_needs(&v, NULL, NULL)))
+		return cli_avb_error(r);
+	if (a->print_required_libavb_version) /* includes' needs count */
+		return needs(&v, NULL, 0);
+	if (!a->output)
+		return cli_error(-EINVAL, "No output file given");
 	/* (its included images, its key, its public key metadata, its
 	 * signing helper: the library refuses a chained key too) */
 	for (size_t i = 0; i < a->nincludes + 4; i++) {
@@ -544,18 +495,49 @@ static int make_vbmeta(const struct cli_avb_args *a)
 						  : fixed[i - a->nincludes];
 
 		if (in && cli_same_storage(a->output, in)) {
-			r = cli_error(-EINVAL,
-				      "--output %s: is the input %s: an "
-				      "output is never written over what is "
-				      "read",
-				      a->output, in);
-			goto out;
+			return cli_error(-EINVAL,
+					 "--output %s: is the input %s: an "
+					 "output is never written over what is "
+					 "read",
+					 a->output, in);
 		}
 	}
-	if ((r = fv_avb_make_vbmeta_image(a->output, &v, padding)))
+	if ((r = fv_avb_make_vbmeta_image(a->output, &v, 0)))
 		r = cli_write_error(r);
-out:
-	free((void *)v.options);
+	return r;
+}
+
+/* verify_image: the vbmeta's signature and signer, then every hash and
+ * hashtree descriptor over its image (every block of a tree, and its
+ * parity), chain descriptors against --expected_chain_partition or
+ * followed. The library reads the expected chains, walks the set and
+ * says each step in avbtool's words (FV_SHOW_AVB_VERIFY: one level of
+ * chains, stopping at the first failure), or one --json document. */
+static int verify(const struct cli_avb_args *a)
+{
+	struct fv_slot_request set = {
+		.size = sizeof(set),
+		.image = a->image,
+		.container = "avb",
+		.key = a->key,
+		.flags = FV_SLOT_CHECK | FV_SLOT_STOP | FV_SLOT_EXPECTED |
+			 (a->follow ? FV_SLOT_FOLLOW : 0) |
+			 (a->accept_zeroed_hashtree ? FV_SLOT_ACCEPT_ZEROED
+						    : 0)};
+	struct fv_show_request q = {
+		.what = FV_SHOW_AVB_VERIFY, .json = a->json, .set = &set};
+	struct cli_progress bar = {0};
+	fv_options opts;
+	int r;
+
+	if (run_options(a, &opts, &bar))
+		return EXIT_PARAMS;
+	q.o = &opts;
+	r = cli_avb_show(a, &q, NULL, NULL);
+	cli_progress_end(&bar);
+	/* --json: the error's document when none was printed */
+	if (a->json && r)
+		cli_json_final(r, "verification failed");
 	return r;
 }
 
@@ -572,7 +554,7 @@ static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
 
 	if (r)
 		return cli_lib_error(r);
-	r = cli_avb_write(a->output, words, out, len, &a->key, 1);
+	r = cli_avb_write(a->output, words, out, len, a->key);
 	fv_free(out);
 	return r;
 }
@@ -588,17 +570,16 @@ static int edit(const struct cli_avb_args *a, unsigned sub)
 					: FV_AVB_EDIT_ZERO_HASHTREE,
 		.image = a->image,
 		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0,
-		.vbmeta_image = a->vbmeta_image};
+		.vbmeta_image = a->vbmeta_image,
+		.options = a->pairs,
+		.noptions = a->npairs};
 	int r;
 
 	if (sub == S_RESIZE && !a->partition_size)
 		return cli_error(-EINVAL,
 				 "avb %s: --partition_size is required",
 				 a->sub);
-	if ((r = parse_number("partition_size", a->partition_size, INT64_MAX,
-			      &e.partition_size)))
-		return r;
-	return (r = fv_avb_edit(&e)) ? cli_write_error(r) : EXIT_OK;
+	return (r = fv_avb_edit(&e)) ? cli_avb_error(r) : EXIT_OK;
 }
 
 /* argparse's FileType: a file avbtool opens while it parses its
@@ -709,6 +690,18 @@ static int avbtool_exit(int r)
 
 int cli_avb_main(int argc, const char **argv)
 {
+	/* what the library shows, written to stdout or --output */
+	static const struct {
+		unsigned bit;
+		enum fv_show_what what;
+		const char *words;
+	} shows[] = {
+		{S_INFO, FV_SHOW_AVB_INFO, "image information"},
+		{S_DIGESTS, FV_SHOW_AVB_DIGESTS, "partition digests"},
+		{S_CMDLINE, FV_SHOW_AVB_CMDLINE, "kernel command line"},
+		{S_DIGEST, FV_SHOW_AVB_VBMETA_DIGEST, "vbmeta digest"},
+		{S_EXTRACT_VBMETA, FV_SHOW_AVB_VBMETA, "vbmeta image"},
+	};
 	const struct cli_sub *s;
 	struct cli_avb_args a;
 	int r;
@@ -719,7 +712,7 @@ int cli_avb_main(int argc, const char **argv)
 		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}
 	a.sub = s->name;
-	if ((r = avbtool_usage(s, &a)))
+	if ((r = avbtool_usage(s, &a)) || (r = pairs(&a, s->bit)))
 		goto out;
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
@@ -734,45 +727,26 @@ int cli_avb_main(int argc, const char **argv)
 			goto out;
 		}
 	}
+	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
+		if (shows[i].bit == s->bit) {
+			r = cli_avb_show(&a,
+					 &(struct fv_show_request){
+						 .what = shows[i].what,
+						 .json = a.json,
+						 .hashtree_disabled =
+							 a.hashtree_disabled},
+					 a.output, shows[i].words);
+			goto out;
+		}
 	switch (s->bit) {
 	case S_HASHTREE:
 	case S_HASH:
-		r = footer(&a, s->bit,
-			   s->bit == S_HASH ? FV_FOOTER_HASH
-					    : FV_FOOTER_HASHTREE);
+		r = footer(&a, s->bit == S_HASH ? FV_FOOTER_HASH
+						: FV_FOOTER_HASHTREE);
 		break;
-	case S_INFO:
-	case S_DIGESTS:
-	case S_CMDLINE:
-		r = cli_avb_show(
-			&a,
-			&(struct fv_show_request){
-				.what = s->bit == S_INFO ? FV_SHOW_AVB_INFO
-					: s->bit == S_DIGESTS
-						? FV_SHOW_AVB_DIGESTS
-						: FV_SHOW_AVB_CMDLINE,
-				.json = a.json,
-				.hashtree_disabled = a.hashtree_disabled},
-			a.output,
-			s->bit == S_INFO      ? "image information"
-			: s->bit == S_DIGESTS ? "partition digests"
-					      : "kernel command line");
+	case S_VERIFY:
+		r = verify(&a);
 		break;
-	case S_VERIFY: {
-		struct cli_progress bar = {0};
-		fv_options opts;
-		struct cli_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.threads = (char *)a.threads;
-		o.progress = a.progress;
-		o.action = s->name;
-		r = cli_run_options(&o, &opts, &bar)
-			    ? EXIT_PARAMS
-			    : cli_avb_verify(&a, &opts);
-		cli_progress_end(&bar);
-		break;
-	}
 	case S_MAKE:
 		r = make_vbmeta(&a);
 		break;
@@ -796,21 +770,6 @@ int cli_avb_main(int argc, const char **argv)
 		    : r == -EEXIST ? cli_lib_error(-EINVAL)
 				   : cli_write_error(r);
 		break;
-	case S_DIGEST:
-		r = cli_avb_show(&a,
-				 &(struct fv_show_request){
-					 .what = FV_SHOW_AVB_VBMETA_DIGEST,
-					 .hash = a.hash_algorithm},
-				 a.output, "vbmeta digest");
-		break;
-	case S_EXTRACT_VBMETA: {
-		struct fv_show_request q = {.what = FV_SHOW_AVB_VBMETA};
-
-		if (!(r = parse_number("padding_size", a.padding_size, 1u << 30,
-				       &q.padding)))
-			r = cli_avb_show(&a, &q, a.output, "vbmeta image");
-		break;
-	}
 	case S_ERASE:
 	case S_APPEND:
 	case S_RESIZE:
@@ -829,5 +788,6 @@ out:
 	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())
 		cli_json_final(r, "failed");
 	cli_options_free(&table, &a);
+	free(a.pairs);
 	return r;
 }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "verity/android/write.h"
 #include "verity/storage/backing.h"
+#include "verity/sign/scheme.h"
 #include "verity/storage/file.h"
 #include "verity/tree/params.h"
 
@@ -68,15 +70,21 @@ void verity_android_vb_done(struct verity_android_vb *v)
 
 /* --- avbtool's options, as its command line spells them ------------- */
 
-/* The value of option name (the last one given), or NULL. */
-static const char *value_of(const struct fv_vbmeta_request *q, const char *name)
+/* The value of option name in n pairs (the last one given), or NULL. */
+static const char *value_of_pairs(const char *const *o, size_t n,
+				  const char *name)
 {
 	const char *v = NULL;
 
-	for (size_t i = 0; i < q->noptions; i++)
-		if (!strcmp(q->options[2 * i], name))
-			v = q->options[2 * i + 1];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(o[2 * i], name))
+			v = o[2 * i + 1];
 	return v;
+}
+
+static const char *value_of(const struct fv_vbmeta_request *q, const char *name)
+{
+	return value_of_pairs(q->options, q->noptions, name);
 }
 
 /* How many times option name is given. */
@@ -350,7 +358,8 @@ static int options_of(struct fv_vbmeta_request *q, struct fv_footer_request *f,
 			k++;
 		while (f && !vbmeta[k] && footer[j] && strcmp(footer[j], name))
 			j++;
-		if (!vbmeta[k] && (!f || !footer[j]))
+		if (!vbmeta[k] && (!f || !footer[j]) &&
+		    (f || strcmp(name, "padding_size")))
 			return ht_fail(err, EINVAL, "no %s option %s",
 				       f ? "footer" : "vbmeta", name);
 	}
@@ -389,6 +398,10 @@ static int options_of(struct fv_vbmeta_request *q, struct fv_footer_request *f,
 			 &q->includes, &q->nincludes, err)))
 		return r;
 	if (f && (r = footer_options(q, f, v, err)))
+		return r;
+	/* (a vbmeta image's padding_size, after its options) */
+	if (!f &&
+	    (r = number_of(q, "padding_size", 1u << 30, &v->padding, err)))
 		return r;
 	q->noptions = 0; /* read */
 	return 0;
@@ -664,7 +677,8 @@ int verity_android_make_vbmeta(const char *output,
 	if ((r = vb_of(in, &v, err)))
 		return r;
 	if (!(r = not_an_input(output, &v.o, err)))
-		r = verity_avb_make_vbmeta_image(output, &v.o, padding, err);
+		r = verity_avb_make_vbmeta_image(
+			output, &v.o, v.padding ? v.padding : padding, err);
 	verity_android_vb_done(&v);
 	return r;
 }
@@ -727,4 +741,150 @@ int verity_android_needs(const struct fv_vbmeta_request *in,
 						       : AVB_FOOTER_HASH);
 	verity_android_footer_done(&f);
 	return 0;
+}
+
+void verity_android_shown_done(struct verity_android_shown *s)
+{
+	for (size_t i = 0; i < s->nexpected; i++) {
+		free((char *)s->expected[i].name);
+		free((uint8_t *)s->expected[i].public_key);
+	}
+	free(s->expected);
+	memset(s, 0, sizeof(*s));
+}
+
+/* --expected_chain_partition NAME:LOCATION:KEY_PATH into x. */
+static int expected_of(const char *spec, struct fv_slot_expected *x,
+		       struct ht_error *err)
+{
+	const char *c1 = strchr(spec, ':'), *c2;
+	unsigned long loc = 0;
+	uint8_t *key;
+	char *end = NULL;
+	int r;
+
+	if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':') ||
+	    (loc = strtoul(c1 + 1, &end, 10)) > UINT32_MAX || end != c2 ||
+	    c1 + 1 == c2)
+		return ht_fail(err, EINVAL,
+			       "malformed chained partition \"%s\"", spec);
+	if (!(x->name = strndup(spec, (size_t)(c1 - spec))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	x->rollback_index_location = (unsigned)loc;
+	r = verity_read_file(c2 + 1, "public key file", 1u << 16, &key,
+			     &x->public_key_len, err);
+	x->public_key = r ? NULL : key;
+	return r == -ENOENT ? -EINVAL : r;
+}
+
+int verity_android_shown_of(const struct fv_show_request *q,
+			    struct verity_android_shown *s,
+			    struct ht_error *err)
+{
+	const char *want = q->what == FV_SHOW_AVB_VBMETA ? "padding_size"
+			   : q->what == FV_SHOW_AVB_VBMETA_DIGEST
+				   ? "hash_algorithm"
+			   : q->what == FV_SHOW_AVB_VERIFY
+				   ? "expected_chain_partition"
+				   : "",
+		   *v;
+	uint8_t *blob;
+	size_t n = 0, len;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < q->noptions; i++) {
+		NEED(q->options[2 * i]);
+		NEED(q->options[2 * i + 1]);
+		if (strcmp(q->options[2 * i], want))
+			return ht_fail(err, EINVAL, "fv_show: no option %s",
+				       q->options[2 * i]);
+		n++;
+	}
+	if ((v = value_of_pairs(q->options, q->noptions, "padding_size")) &&
+	    (r = number("padding_size", v, 1u << 30, EDOM, &s->padding, err)))
+		return r;
+	s->hash = value_of_pairs(q->options, q->noptions, "hash_algorithm");
+	if (q->what != FV_SHOW_AVB_VERIFY)
+		return 0;
+	if (n && !(s->expected = calloc(n, sizeof(*s->expected))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if ((r = expected_of(q->options[2 * i + 1],
+				     &s->expected[s->nexpected++], err)))
+			return r;
+	/* the key's blob, read to say what is wrong with it first */
+	if (q->set &&
+	    q->set->size >= offsetof(struct fv_slot_request, key) +
+				    sizeof(q->set->key) &&
+	    q->set->key) {
+		if ((r = verity_sigkey_file_blob(q->set->key, &blob, &len,
+						 err)))
+			return r;
+		free(blob);
+	}
+	return 0;
+}
+
+/* The member of an edit request that its op does not read, or NULL. */
+static const char *edit_stray(const struct fv_avb_edit_request *e)
+{
+	int erase = e->op == FV_AVB_EDIT_ERASE_FOOTER,
+	    append = e->op == FV_AVB_EDIT_APPEND_VBMETA_IMAGE,
+	    resize = e->op == FV_AVB_EDIT_RESIZE_IMAGE;
+
+	return !erase && e->flags                        ? "flags"
+	       : !append && e->vbmeta_image              ? "vbmeta_image"
+	       : !append && !resize && e->partition_size ? "partition_size"
+							 : NULL;
+}
+
+int verity_android_edit(struct fv_avb_edit_request *e, struct ht_error *err)
+{
+	static const char *const names[] = {NULL, "erase_footer",
+					    "append_vbmeta_image",
+					    "resize_image", "zero_hashtree"};
+	const char *stray;
+	int r;
+
+	/* its avbtool options: partition_size */
+	for (size_t i = 0; i < e->noptions; i++) {
+		NEED(e->options[2 * i]);
+		NEED(e->options[2 * i + 1]);
+		if (strcmp(e->options[2 * i], "partition_size"))
+			return ht_fail(err, EINVAL, "fv_avb_edit: no option %s",
+				       e->options[2 * i]);
+		if ((r = number("partition_size", e->options[2 * i + 1],
+				INT64_MAX, EDOM, &e->partition_size, err)))
+			return r;
+	}
+	if ((unsigned)e->op < 1 || (unsigned)e->op > FV_AVB_EDIT_ZERO_HASHTREE)
+		return ht_fail(err, EINVAL, "fv_avb_edit: no edit %d",
+			       (int)e->op);
+	if ((stray = edit_stray(e)))
+		return ht_fail(err, EINVAL, "fv_avb_edit: %s reads no %s",
+			       names[e->op], stray);
+	if (!e->image)
+		return ht_fail(err, EINVAL, "fv_avb_edit: %s: no image",
+			       names[e->op]);
+	switch (e->op) {
+	case FV_AVB_EDIT_ERASE_FOOTER:
+		if (e->flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
+			return ht_fail(err, EINVAL, "unknown erase flags %#x",
+				       e->flags);
+		return verity_avb_erase_footer(
+			e->image, !!(e->flags & FV_ERASE_KEEP_HASHTREE), err);
+	case FV_AVB_EDIT_APPEND_VBMETA_IMAGE:
+		if (!e->vbmeta_image)
+			return ht_fail(err, EINVAL,
+				       "fv_avb_edit: %s: no vbmeta_image",
+				       names[e->op]);
+		return verity_avb_append_vbmeta_image(e->image, e->vbmeta_image,
+						      e->partition_size, err);
+	case FV_AVB_EDIT_RESIZE_IMAGE:
+		return verity_avb_resize_image(e->image, e->partition_size,
+					       err);
+	default:
+		return verity_avb_zero_hashtree(e->image, err);
+	}
 }

@@ -127,7 +127,9 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	NEED(fn);
 	TAKE(in, q, all);
 	sh.json = in.json;
-	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
+	if (in.what == FV_SHOW_AVB_VERIFY)
+		return verity_api_avb_verify_show(&in, &sh);
+	if (in.what == FV_SHOW_SET_VERIFY)
 		return verity_api_slot_show(&in, &sh);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */

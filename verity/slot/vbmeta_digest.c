@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hashtree/hasher.h"
+#include "verity/android/request.h"
 #include "verity/registry/registry.h"
 #include "verity/slot/walk.h"
 
@@ -62,7 +63,8 @@ static int blobs(const struct slot_walk *w, const void **parts, size_t *sizes,
 int verity_slot_vbmeta_digest(const struct fv_show_request *q, struct show *sh,
 			      struct ht_error *err)
 {
-	const char *alg = q->hash ? q->hash : "sha256";
+	struct verity_android_shown opts;
+	const char *alg;
 	uint8_t d[HT_MAX_DIGEST_SIZE];
 	char hex[2 * HT_MAX_DIGEST_SIZE + 2];
 	const void **parts = NULL;
@@ -73,6 +75,9 @@ int verity_slot_vbmeta_digest(const struct fv_show_request *q, struct show *sh,
 
 	memset(&w, 0, sizeof(w));
 	memset(&ask, 0, sizeof(ask));
+	if ((r = verity_android_shown_of(q, &opts, err)))
+		return r;
+	alg = opts.hash ? opts.hash : "sha256";
 	if ((r = ht_digest_parts(alg, 0, NULL, NULL, d, &len, err)))
 		return r != -EINVAL ? r
 				    : ht_fail(err, EINVAL,

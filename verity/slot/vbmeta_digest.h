@@ -12,7 +12,7 @@
 #include "hashtree/error.h"
 #include "verity/show/show.h"
 
-/* The digest (q->hash, NULL: sha256) of q->image's set to sh, in hex
+/* The digest (its option hash_algorithm, else sha256) of q->image's set to sh, in hex
  * and a newline: 0, sh's visitor's non-zero return, or the first error
  * (an unknown hash, an image that cannot be read, as avbtool stops). */
 int verity_slot_vbmeta_digest(const struct fv_show_request *q, struct show *sh,

@@ -51,8 +51,6 @@ START_TEST(android_writers)
 				      .partition_name = "boot",
 				      .partition_size = 1 << 20},
 				 bad = f;
-	const uint8_t *blob;
-	size_t len, flen;
 	uint8_t *pk;
 	size_t pklen;
 	uint64_t max;
@@ -96,14 +94,7 @@ START_TEST(android_writers)
 	ck_assert_int_eq(image_open(img, "avb", &ko, &im), 0);
 	ia = img_info(im).avb;
 	ck_assert_int_eq(img_info(im).trust, FV_TRUST_CHECK);
-	ck_assert_str_eq(avb_info(ia).header.release, FV_AVB_RELEASE " x");
 	ck_assert_uint_eq(avb_info(ia).descriptors, 3);
-	blob = avb_info(ia).vbmeta;
-	len = avb_info(ia).vbmeta_size;
-	flen = avb_info(ia).vbmeta_footer_size;
-	ck_assert_ptr_nonnull(blob);
-	ck_assert_uint_gt(len, 256);
-	ck_assert_uint_ge(flen, len);
 	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
 	ck_assert_int_eq(rpt(res).intact, 1);
 	fv_result_free(res);
