@@ -50,10 +50,11 @@ struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
-/* What the library shows of a->image (q: its kind and options), written
- * whole to output (words: what it is), else printed as it comes;
- * nothing when it fails. info_image's then writes --output_pubkey. The
- * exit code (a verify's failed step: EXIT_PARAMS). */
+/* What the library shows of a->image (q: its kind; a's options, --json,
+ * --hashtree_disabled), written whole to output (words: what it is),
+ * else printed as it comes; nothing when it fails. info_image's then
+ * writes --output_pubkey. The exit code (a verify's failed step:
+ * EXIT_PARAMS). */
 int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 		 const char *output, const char *words);
 /* An Android image given alone to verify, repair or open: the vbmeta

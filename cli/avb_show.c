@@ -45,6 +45,8 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 
 	q->size = sizeof(*q);
 	q->image = a->image;
+	q->json = a->json;
+	q->hashtree_disabled = a->hashtree_disabled;
 	if (output && !(f = open_memstream(&text, &len)))
 		return cli_error(-ENOMEM, "out of memory");
 	q->options = a->pairs;

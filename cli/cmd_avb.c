@@ -524,8 +524,7 @@ static int verify(const struct cli_avb_args *a)
 			 (a->follow ? FV_SLOT_FOLLOW : 0) |
 			 (a->accept_zeroed_hashtree ? FV_SLOT_ACCEPT_ZEROED
 						    : 0)};
-	struct fv_show_request q = {
-		.what = FV_SHOW_AVB_VERIFY, .json = a->json, .set = &set};
+	struct fv_show_request q = {.what = FV_SHOW_AVB_VERIFY, .set = &set};
 	struct cli_progress bar = {0};
 	fv_options opts;
 	int r;
@@ -731,10 +730,7 @@ int cli_avb_main(int argc, const char **argv)
 		if (shows[i].bit == s->bit) {
 			r = cli_avb_show(&a,
 					 &(struct fv_show_request){
-						 .what = shows[i].what,
-						 .json = a.json,
-						 .hashtree_disabled =
-							 a.hashtree_disabled},
+						 .what = shows[i].what},
 					 a.output, shows[i].words);
 			goto out;
 		}
