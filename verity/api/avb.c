@@ -60,13 +60,17 @@ int verity_api_avb_verify_show(const struct fv_show_request *q, struct show *sh)
 	struct ht_error err;
 	int r;
 
-	NEED(q->set);
+	if (!q->set) /* (refused there, in the walk's words) */
+		return verity_api_slot_show(q, sh);
 	memcpy(&set, q->set,
 	       q->set->size < sizeof(set) ? q->set->size : sizeof(set));
 	if (!(r = verity_api_keep(verity_android_shown_of(q, &x, &err),
 				  &err))) {
-		set.expected = x.expected;
-		set.nexpected = x.nexpected;
+		set.size = sizeof(set); /* (zeros past the caller's) */
+		if (x.nexpected) {
+			set.expected = x.expected;
+			set.nexpected = x.nexpected;
+		}
 		in.set = &set;
 		in.noptions = 0;
 		r = verity_api_slot_show(&in, sh);
