@@ -1,6 +1,6 @@
 /* fastverity avb SUBCOMMAND: avbtool's image commands, its option
- * spelling and its output (cli/cmd_avb.c parses and writes,
- * cli/avb_show.c shows, cli/avb_verify.c checks). */
+ * spelling and its output (cli/cmd_avb.c parses, writes and checks,
+ * cli/avb_show.c shows). */
 #ifndef FV_CLI_AVB_H
 #define FV_CLI_AVB_H
 
@@ -33,20 +33,30 @@ struct cli_avb_args {
 	const char **cmdlines, **expected, **chains_no_ab;
 	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
 		nexpected, nchains_no_ab;
+	/* the options the library reads: names and values, in pairs */
+	const char **pairs;
+	size_t npairs;
 };
+
+/* A usage error, avbtool's (argparse's) exit 2 in the end; every other
+ * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
+#define AVB_USAGE 64
+/* The library's error said; AVB_USAGE for an option's value that is not
+ * a number (EDOM), as avbtool's parser refuses it. */
+int cli_avb_error(int r);
 
 struct cli_opts;
 struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
-int cli_avb_info(const struct cli_avb_args *a);
-/* verify_image with the library's options (threads, progress). */
-int cli_avb_verify(const struct cli_avb_args *a, fv_options *opts);
-/* print_partition_digests and calculate_kernel_cmdline: what the image
- * and its chained partitions' images describe (cli/avb_show.c). */
-int cli_avb_digests(const struct cli_avb_args *a);
-int cli_avb_cmdline(const struct cli_avb_args *a);
+/* What the library shows of a->image (q: its kind; a's options, --json,
+ * --hashtree_disabled), written whole to output (words: what it is),
+ * else printed as it comes; nothing when it fails. info_image's then
+ * writes --output_pubkey. The exit code (a verify's failed step:
+ * EXIT_PARAMS). */
+int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
+		 const char *output, const char *words);
 /* An Android image given alone to verify, repair or open: the vbmeta
  * checked (with --key: signed by that key), the hashtree descriptor
  * made the pair (cli/avb_pair.c). Options that set the tree's
@@ -71,10 +81,10 @@ int cli_avb_dump(struct cli_opts *o, const char *image);
 int cli_refuse_sparse(const char *path);
 /* avbtool's --output: written whole and safely (verity_write_file: a
  * temporary file renamed over it, no symlink of another user followed),
- * and never one of the inputs (the image read, an included image):
- * refused by name. Returns the exit code, the message printed. */
+ * and never the input read: refused by name. Returns the exit code, the
+ * message printed. */
 int cli_avb_write(const char *output, const char *what, const void *buf,
-		  size_t len, const char *const *inputs, size_t ninputs);
+		  size_t len, const char *input);
 
 /* An Android image's fv_avb_info, whole (zeros for NULL), and its
  * descriptor i (tag UINT64_MAX when there is none). */

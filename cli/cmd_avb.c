@@ -19,8 +19,6 @@
 #include "cli/jsonc.h"
 #include "cli/options.h"
 #include "cli/params.h"
-#include "cli/text.h"
-#include "cli/pair.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
 
@@ -244,10 +242,6 @@ static const struct cli_option rows[] = {
 	CLI_ROW("cert", CLI_ABSENT, 0, 0, S_INFO, NULL, NULL),
 };
 
-/* A usage error, avbtool's (argparse's) exit 2 in the end; every other
- * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
-#define AVB_USAGE 64
-
 /* avbtool's options in the order its parsers add them (each
  * subcommand's in this order): an ambiguous prefix's matches are listed
  * so, as argparse lists them. */
@@ -331,263 +325,125 @@ static const struct cli_group group = {
 	.list_unknown = 1,
 };
 
-/* avbtool's numbers: decimal, 0x hex, 0o octal, 0b binary. 0, or
- * AVB_USAGE for no number (argparse's type=parse_number refuses it),
- * EXIT_PARAMS for one too large; the message printed. */
-static int parse_number(const char *opt, const char *s, uint64_t max,
-			uint64_t *out)
+/* The options given to sub as pairs of avbtool's names and values, into
+ * a->pairs (to free), for the library to read: all but those read here
+ * (verify_image's key included). */
+static int pairs(struct cli_avb_args *a, unsigned sub)
 {
-	const char *digits = s;
-	int base = 10;
-	char *end;
-	unsigned long long v;
+	static const char here[] =
+		" image output output_pubkey changed threads progress json "
+		"generate_fec calc_max_image_size hashtree_disabled "
+		"print_required_libavb_version keep_hashtree vbmeta_image "
+		"accept_zeroed_hashtree follow_chain_partitions ";
+	size_t max = table.n + a->nprops + a->nprops_from_file + a->nchains +
+		     a->nchains_no_ab + a->nincludes + a->ncmdlines +
+		     a->nexpected;
+	char word[64];
 
-	if (!s)
-		return 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16, digits = s + 2;
-	else if (s[0] == '0' && (s[1] == 'o' || s[1] == 'O'))
-		base = 8, digits = s + 2;
-	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-		base = 2, digits = s + 2;
-	errno = 0;
-	if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ') {
-		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
-		return AVB_USAGE;
-	}
-	v = strtoull(digits, &end, base);
-	if (*end || errno == EINVAL) {
-		cli_error(-EINVAL, "--%s: '%s' is not a number", opt, s);
-		return AVB_USAGE;
-	}
-	if (errno)
-		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
-				 opt, s, max);
-	if (v > max)
-		return cli_error(-EINVAL, "--%s: %s is larger than %" PRIu64,
-				 opt, s, max);
-	*out = v;
-	return 0;
-}
-
-/* A vbmeta request and what it points to, owned here. */
-struct vb {
-	struct fv_vbmeta_request q;
-	struct fv_vbmeta_chain *chains;
-	struct fv_vbmeta_property *props;
-	uint8_t **values; /* the property files' bytes */
-};
-
-static void vb_free(struct vb *v)
-{
-	for (size_t i = 0; i < v->q.nchains; i++)
-		free((char *)v->chains[i].partition);
-	for (size_t i = 0; i < v->q.nproperties; i++) {
-		free((char *)v->props[i].key);
-		fv_free(v->values[i]);
-	}
-	free(v->chains);
-	free(v->props);
-	free(v->values);
-}
-
-/* The vbmeta request every writer shares, into v (vb_free). */
-static int vb_options(const struct cli_avb_args *a, struct vb *v)
-{
-	size_t nchains = a->nchains + a->nchains_no_ab,
-	       nprops = a->nprops + a->nprops_from_file;
-	uint64_t index = 0, location = 0, flags = 0;
-	const char *tmp = getenv("TMPDIR");
-	int r;
-
-	memset(v, 0, sizeof(*v));
-	if ((nchains && !(v->chains = calloc(nchains, sizeof(*v->chains)))) ||
-	    (nprops && (!(v->props = calloc(nprops, sizeof(*v->props))) ||
-			!(v->values = calloc(nprops, sizeof(*v->values))))))
+	if (!(a->pairs = calloc(2 * max, sizeof(*a->pairs))))
 		return cli_error(-ENOMEM, "out of memory");
-	if ((r = parse_number("rollback_index", a->rollback_index, UINT64_MAX,
-			      &index)) ||
-	    (r = parse_number("rollback_index_location",
-			      a->rollback_index_location, UINT32_MAX,
-			      &location)) ||
-	    (r = parse_number("flags", a->flags, UINT32_MAX, &flags)))
-		return r;
-	v->q = (struct fv_vbmeta_request){
-		.size = sizeof(v->q),
-		.algorithm = a->algorithm,
-		.key = a->key,
-		.sign_flags = a->deterministic ? FV_VBMETA_DETERMINISTIC : 0,
-		.rollback_index = index,
-		.rollback_location = (uint32_t)location,
-		.flags = (uint32_t)flags |
-			 (a->set_hashtree_disabled_flag ? 1u : 0) |
-			 (a->set_verification_disabled_flag ? 2u : 0),
-		.release = a->release,
-		.release_append = a->append_release,
-		.chains = v->chains,
-		.properties = v->props,
-		.cmdlines = (const char *const *)a->cmdlines,
-		.ncmdlines = a->ncmdlines,
-		.includes = (const char *const *)a->includes,
-		.nincludes = a->nincludes,
-		.signing_helper = a->signing_helper_with_files
-					  ? a->signing_helper_with_files
-					  : a->signing_helper,
-		.signing_helper_with_files =
-			a->signing_helper_with_files != NULL,
-		.public_key_metadata = a->public_key_metadata,
-		/* avbtool's temporary files: TMPDIR's, else /tmp */
-		.temp_dir = tmp && *tmp ? tmp : "/tmp",
-	};
-	/* avbtool's order: chains (those with A/B first), properties,
-	 * command lines, includes */
-	for (size_t i = 0; i < nchains; i++) {
-		int no_ab = i >= a->nchains;
-		const char *s = no_ab ? a->chains_no_ab[i - a->nchains]
-				      : a->chains[i],
-			   *c1 = strchr(s, ':'), *c2;
-		uint64_t loc;
-		char *name, *num;
+	for (size_t i = 0; i < table.n; i++) {
+		const struct cli_option *w = &rows[i];
+		const char *at = (const char *)a + w->field;
+		size_t count =
+			w->kind != CLI_LIST
+				? 1
+				: *(const size_t *)((const char *)a + w->extra);
 
-		if (!c1 || !(c2 = strchr(c1 + 1, ':')) || strchr(c2 + 1, ':'))
-			return cli_error(-EINVAL,
-					 "Malformed chained partition \"%s\".",
-					 s);
-		if (!(num = strndup(c1 + 1, (size_t)(c2 - c1 - 1))))
-			return cli_error(-ENOMEM, "out of memory");
-		/* (avbtool's int() of it fails in the run: exit 1) */
-		r = parse_number("chain_partition", num, UINT32_MAX, &loc);
-		free(num);
-		if (r)
-			return EXIT_PARAMS;
-		if (!(name = strndup(s, (size_t)(c1 - s))))
-			return cli_error(-ENOMEM, "out of memory");
-		v->chains[v->q.nchains++] = (struct fv_vbmeta_chain){
-			name, (uint32_t)loc, c2 + 1,
-			no_ab ? FV_CHAIN_DO_NOT_USE_AB : 0};
-	}
-	for (size_t i = 0; i < nprops; i++) {
-		int file = i >= a->nprops;
-		const char *s =
-			file ? a->props_from_file[i - a->nprops] : a->props[i];
-		const char *colon = strchr(s, ':');
-		struct fv_vbmeta_property *p = &v->props[i];
+		snprintf(word, sizeof(word), " %s ", w->name);
+		if (!(w->actions & sub) || w->kind == CLI_ABSENT ||
+		    strstr(here, word) ||
+		    (sub == S_VERIFY && !strcmp(w->name, "key")))
+			continue;
+		for (size_t j = 0; j < count; j++) {
+			const char *value =
+				w->kind == CLI_FLAG
+					? (*(const int *)at ? "1" : NULL)
+				: w->kind == CLI_VALUE
+					? *(const char *const *)at
+					: (*(const char *const *const *)at)[j];
 
-		if (!colon)
-			return cli_error(-EINVAL, "Malformed property \"%s\".",
-					 s);
-		if (!(p->key = strndup(s, (size_t)(colon - s))))
-			return cli_error(-ENOMEM, "out of memory");
-		v->q.nproperties++;
-		if (!file) {
-			p->value = (const uint8_t *)colon + 1;
-			p->len = strlen(colon + 1);
-		} else if ((r = cli_input_read(colon + 1, "property file",
-					       1u << 20, &v->values[i],
-					       &p->len))) {
-			return cli_lib_error(r);
-		} else {
-			p->value = v->values[i];
+			if (value) {
+				a->pairs[2 * a->npairs] = w->name;
+				a->pairs[2 * a->npairs++ + 1] = value;
+			}
 		}
 	}
 	return 0;
 }
 
-/* The footer's request, into f (pointing into a, v and ranges, which
- * the caller frees). */
-static int footer_options(const struct cli_avb_args *a,
-			  enum fv_footer_kind kind, const struct vb *v,
-			  struct fv_footer_request *f, uint8_t *salt,
-			  uint64_t **ranges)
+/* A writer's vbmeta request: the options, avbtool's temporary files'
+ * directory (TMPDIR's, else /tmp). */
+static struct fv_vbmeta_request vb_request(const struct cli_avb_args *a)
 {
-	uint64_t block = 4096, size = 0, roots = 2;
-	size_t n = 0;
-	int r;
+	const char *tmp = getenv("TMPDIR");
 
-	if ((r = parse_number("block_size", a->block_size, UINT32_MAX,
-			      &block)) ||
-	    (r = parse_number("partition_size", a->partition_size, INT64_MAX,
-			      &size)) ||
-	    (r = parse_number("fec_num_roots", a->fec_num_roots, 255, &roots)))
-		return r;
-	*f = (struct fv_footer_request){
-		.size = sizeof(*f),
-		.kind = kind,
-		.partition_name = a->partition_name,
-		.partition_size = size,
-		.hash = a->hash_algorithm,
-		.block_size = (uint32_t)block,
-		.fec_roots = (unsigned)roots,
-		.flags =
-			(a->do_not_use_ab ? FV_FOOTER_DO_NOT_USE_AB : 0) |
-			(a->check_at_most_once ? FV_FOOTER_CHECK_AT_MOST_ONCE
-					       : 0) |
-			(a->dynamic_partition_size ? FV_FOOTER_DYNAMIC_SIZE
-						   : 0) |
-			(a->do_not_append_vbmeta_image ? FV_FOOTER_DO_NOT_APPEND
-						       : 0) |
-			(a->use_persistent_digest ? FV_FOOTER_PERSISTENT_DIGEST
-						  : 0) |
-			(a->do_not_generate_fec || !roots ? FV_FOOTER_NO_FEC
-							  : 0),
-		.output_vbmeta = a->output_vbmeta_image,
-		.vbmeta = &v->q,
-	};
-	/* --changed, fastverity's: the ranges given to the library */
-	if (a->changed) {
-		if ((r = cli_parse_changed(a->changed, ranges, &n)))
-			return r;
-		f->changed = *ranges;
-		f->nchanged = n;
-		f->flags |= FV_FOOTER_CHANGED_GIVEN;
-	}
-	/* --salt: hex, '' for none; absent: random */
-	if (a->salt) {
-		if (cli_unhex(a->salt, salt, FV_MAX_SALT_SIZE, &n))
-			return cli_error(
-				-EINVAL,
-				"--salt: '%s' is not hex of at most %d bytes",
-				a->salt, FV_MAX_SALT_SIZE);
-		f->salt = salt;
-		f->salt_len = n;
-		f->flags |= FV_FOOTER_SALT_GIVEN;
-	}
+	return (struct fv_vbmeta_request){
+		.size = sizeof(struct fv_vbmeta_request),
+		.temp_dir = tmp && *tmp ? tmp : "/tmp",
+		.options = a->pairs,
+		.noptions = a->npairs};
+}
+
+/* The library's options of a run: --threads, --progress. */
+static int run_options(const struct cli_avb_args *a, fv_options *opts,
+		       struct cli_progress *bar)
+{
+	struct cli_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.threads = (char *)a->threads;
+	o.progress = a->progress;
+	o.action = a->sub;
+	return cli_run_options(&o, opts, bar);
+}
+
+/* --print_required_libavb_version (max 0), --calc_max_image_size. */
+static int needs(const struct fv_vbmeta_request *v,
+		 const struct fv_footer_request *f, int max)
+{
+	struct fv_avb_needs n = {.size = sizeof(n)};
+	int r = fv_avb_needs(v, f, &n);
+
+	if (r)
+		return cli_lib_error(r);
+	if (max)
+		printf("%" PRIu64 "\n", n.max_image_size);
+	else
+		printf("1.%u\n", n.libavb_minor);
 	return 0;
 }
 
 static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 {
-	uint8_t salt[FV_MAX_SALT_SIZE];
 	struct cli_progress bar = {0};
-	struct fv_footer_request f;
+	struct fv_vbmeta_request v = vb_request(a);
+	struct fv_footer_request f = {
+		.size = sizeof(f), .kind = kind, .vbmeta = &v};
 	fv_options opts = {.size = sizeof(opts)};
 	uint64_t *ranges = NULL;
-	struct vb v;
 	int r;
 
-	if ((r = vb_options(a, &v)) ||
-	    (r = footer_options(a, kind, &v, &f, salt, &ranges)))
-		goto out;
-	if (a->print_required_libavb_version) {
-		struct fv_avb_needs n = {.size = sizeof(n)};
-
-		if ((r = fv_avb_needs(NULL, &f, &n)))
-			r = cli_lib_error(r);
-		else
-			printf("1.%u\n", n.libavb_minor);
-		goto out;
+	/* the options read first, as avbtool's parser reads them */
+	if ((r = fv_avb_needs(NULL, &f, NULL)))
+		return cli_avb_error(r);
+	/* --changed, fastverity's: the ranges given to the library */
+	if (a->changed &&
+	    !(r = cli_parse_changed(a->changed, &ranges, &f.nchanged))) {
+		f.changed = ranges;
+		f.flags |= FV_FOOTER_CHANGED_GIVEN;
 	}
-	if (a->calc_max_image_size) {
-		struct fv_avb_needs n = {.size = sizeof(n)};
-
-		if (kind == FV_FOOTER_HASH && a->dynamic_partition_size)
-			r = cli_error(-EINVAL,
-				      "--calc_max_image_size not supported "
-				      "with --dynamic_partition_size");
-		else if ((r = fv_avb_needs(NULL, &f, &n)))
-			r = cli_lib_error(r);
-		else
-			printf("%" PRIu64 "\n", n.max_image_size);
+	if (r)
+		goto out;
+	if (a->print_required_libavb_version || a->calc_max_image_size) {
+		r = !a->print_required_libavb_version &&
+				    kind == FV_FOOTER_HASH &&
+				    a->dynamic_partition_size
+			    ? cli_error(-EINVAL,
+					"--calc_max_image_size not supported "
+					"with --dynamic_partition_size")
+			    : needs(NULL, &f,
+				    !a->print_required_libavb_version);
 		goto out;
 	}
 	if (!a->image) {
@@ -599,17 +455,9 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 			"The --generate_fec option is deprecated since FEC is "
 			"now generated by default. Use the option "
 			"--do_not_generate_fec to not generate FEC.\n");
-	if (kind == FV_FOOTER_HASHTREE) {
-		struct cli_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.threads = (char *)a->threads;
-		o.progress = a->progress;
-		o.action = a->sub;
-		if (cli_run_options(&o, &opts, &bar)) {
-			r = EXIT_PARAMS;
-			goto out;
-		}
+	if (kind == FV_FOOTER_HASHTREE && run_options(a, &opts, &bar)) {
+		r = EXIT_PARAMS;
+		goto out;
 	}
 	r = fv_avb_add_footer(a->image, &f, &opts);
 	cli_progress_end(&bar);
@@ -622,33 +470,21 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 				"given (Android's trees use sha256)\n");
 out:
 	free(ranges);
-	vb_free(&v);
 	return r;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
 {
-	uint64_t padding = 0;
-	struct fv_avb_needs n = {.size = sizeof(n)};
-	struct vb v;
+	struct fv_vbmeta_request v = vb_request(a);
 	int r;
 
-	if ((r = vb_options(a, &v)) ||
-	    (r = parse_number("padding_size", a->padding_size, 1u << 30,
-			      &padding)))
-		goto out;
-	if (a->print_required_libavb_version) {
-		/* the included images' needs count too */
-		if ((r = fv_avb_needs(&v.q, NULL, &n)))
-			r = cli_lib_error(r);
-		else
-			printf("1.%u\n", n.libavb_minor);
-		goto out;
-	}
-	if (!a->output) {
-		r = cli_error(-EINVAL, "No output file given");
-		goto out;
-	}
+	/* the options read first (padding_size last), as avbtool's parser */
+	if ((r = fv_avb_needs(&v, NULL, NULL)))
+		return cli_avb_error(r);
+	if (a->print_required_libavb_version) /* includes' needs count */
+		return needs(&v, NULL, 0);
+	if (!a->output)
+		return cli_error(-EINVAL, "No output file given");
 	/* (its included images, its key, its public key metadata, its
 	 * signing helper: the library refuses a chained key too) */
 	for (size_t i = 0; i < a->nincludes + 4; i++) {
@@ -659,251 +495,90 @@ static int make_vbmeta(const struct cli_avb_args *a)
 						  : fixed[i - a->nincludes];
 
 		if (in && cli_same_storage(a->output, in)) {
-			r = cli_error(-EINVAL,
-				      "--output %s: is the input %s: an "
-				      "output is never written over what is "
-				      "read",
-				      a->output, in);
-			goto out;
-		}
-	}
-	if ((r = fv_avb_make_vbmeta_image(a->output, &v.q, padding)))
-		r = cli_write_error(r);
-out:
-	vb_free(&v);
-	return r;
-}
-
-static int extract_key(const struct cli_avb_args *a)
-{
-	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = FV_AVB_KEY_BLOB, .key = a->key};
-	uint8_t *blob;
-	size_t len;
-	int r;
-
-	if (!a->key || !a->output)
-		return cli_error(-EINVAL, "avb extract_public_key: --key and "
-					  "--output are required");
-	if ((r = fv_avb_key(&q, &blob, &len)))
-		return cli_lib_error(r);
-	r = cli_avb_write(a->output, "public key file", blob, len, &a->key, 1);
-	fv_free(blob);
-	return r;
-}
-
-/* extract_public_key_digest: the hex SHA-256 of the blob, no newline,
- * as avbtool 1.3.0 writes it. */
-static int key_digest(const struct cli_avb_args *a)
-{
-	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = FV_AVB_KEY_DIGEST, .key = a->key};
-	uint8_t *hex;
-	size_t len;
-	int r;
-
-	if (!a->key || !a->output)
-		return cli_error(-EINVAL,
-				 "avb extract_public_key_digest: --key "
-				 "and --output are required");
-	if ((r = fv_avb_key(&q, &hex, &len)))
-		return cli_lib_error(r);
-	r = cli_avb_write(a->output, "public key digest file", hex, len,
-			  &a->key, 1);
-	fv_free(hex);
-	return r;
-}
-
-/* generate_key: fastverity's, as avbtool has no key maker (an RSA key
- * is openssl's). */
-static int generate_key(const struct cli_avb_args *a)
-{
-	struct fv_avb_key_request q = {.size = sizeof(q),
-				       .op = FV_AVB_KEY_GENERATE,
-				       .algorithm = a->algorithm,
-				       .output = a->output};
-	int r;
-
-	if (!a->algorithm || !a->output)
-		return cli_error(-EINVAL, "avb generate_key: --algorithm "
-					  "(MLDSA65, MLDSA87) and --output "
-					  "are required");
-	r = fv_avb_key(&q, NULL, NULL);
-	/* an output that exists is a parameter to change, not a busy one */
-	return !r             ? EXIT_OK
-	       : r == -EEXIST ? cli_lib_error(-EINVAL)
-			      : cli_write_error(r);
-}
-
-static int erase(const struct cli_avb_args *a)
-{
-	int r;
-
-	if (!a->image)
-		return cli_error(-EINVAL,
-				 "avb erase_footer: --image is required");
-	r = fv_avb_edit(&(struct fv_avb_edit_request){
-		.size = sizeof(struct fv_avb_edit_request),
-		.op = FV_AVB_EDIT_ERASE_FOOTER,
-		.image = a->image,
-		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0});
-	return r ? cli_write_error(r) : EXIT_OK;
-}
-
-/* append_vbmeta_image, resize_image, zero_hashtree. */
-static int rewrite(const struct cli_avb_args *a, unsigned sub)
-{
-	struct fv_avb_edit_request e = {.size = sizeof(e)};
-	uint64_t size = 0;
-	int r;
-
-	if (!a->image)
-		return cli_error(-EINVAL, "avb %s: --image is required",
-				 a->sub);
-	if (sub != S_ZERO) {
-		if (!a->partition_size)
 			return cli_error(-EINVAL,
-					 "avb %s: --partition_size is required",
-					 a->sub);
-		if ((r = parse_number("partition_size", a->partition_size,
-				      INT64_MAX, &size)))
-			return r;
-	}
-	if (sub == S_APPEND && !a->vbmeta_image)
-		return cli_error(-EINVAL,
-				 "avb append_vbmeta_image: --vbmeta_image is "
-				 "required");
-	e.op = sub == S_APPEND   ? FV_AVB_EDIT_APPEND_VBMETA_IMAGE
-	       : sub == S_RESIZE ? FV_AVB_EDIT_RESIZE_IMAGE
-				 : FV_AVB_EDIT_ZERO_HASHTREE;
-	e.image = a->image;
-	e.vbmeta_image = sub == S_APPEND ? a->vbmeta_image : NULL;
-	e.partition_size = size;
-	r = fv_avb_edit(&e);
-	return r ? cli_write_error(r) : EXIT_OK;
-}
-
-/* Blob (n bytes) appended to *all (*len bytes so far). */
-static int append_blob(uint8_t **all, size_t *len, const uint8_t *blob,
-		       size_t n)
-{
-	uint8_t *p = n ? realloc(*all, *len + n) : *all;
-
-	if (n && !p)
-		return cli_error(-ENOMEM, "out of memory");
-	if (n)
-		memcpy(p + *len, blob, n);
-	*all = p;
-	*len += n;
-	return 0;
-}
-
-/* The blob of an image, and of the images its chain descriptors name. */
-static int vbmeta_digest(const struct cli_avb_args *a)
-{
-	const char *alg = a->hash_algorithm ? a->hash_algorithm : "sha256";
-	uint8_t d[FV_MAX_DIGEST_SIZE], *all = NULL;
-	const uint8_t *blob;
-	size_t n, total = 0, len = 0;
-	const fv_avb *av = NULL;
-	fv_image *img;
-	int r;
-
-	if (!a->image)
-		return cli_error(-EINVAL,
-				 "avb calculate_vbmeta_digest: --image is "
-				 "required");
-	if ((r = fv_digest(alg, 0, NULL, NULL, d, &len)))
-		return r == -EINVAL ? cli_error(r,
-						"hash algorithm '%s' is not "
-						"supported",
-						alg)
-				    : cli_lib_error(r);
-	if ((r = cli_avb_shown(a->image, &img, &av)))
-		return cli_lib_error(r);
-	blob = cli_avb_facts(av).vbmeta;
-	n = cli_avb_facts(av).vbmeta_size;
-	r = append_blob(&all, &total, blob, n);
-	for (size_t i = 0; !r && i < cli_avb_facts(av).descriptors; i++) {
-		const fv_avb *ch;
-		fv_image *chimg;
-		char *path;
-
-		if (cli_avb_descriptor(av, i).tag != FV_AVB_CHAIN_PARTITION)
-			continue;
-		if ((r = fv_avb_described_image(av, i, &path)) ||
-		    (r = cli_avb_shown(path, &chimg, &ch))) {
-			if (!r)
-				fv_free(path);
-			r = cli_lib_error(r);
-			break;
+					 "--output %s: is the input %s: an "
+					 "output is never written over what is "
+					 "read",
+					 a->output, in);
 		}
-		fv_free(path);
-		blob = cli_avb_facts(ch).vbmeta;
-		n = cli_avb_facts(ch).vbmeta_size;
-		r = append_blob(&all, &total, blob, n);
-		fv_image_free(chimg);
 	}
-	if (!r) {
-		const void *part = all;
-
-		if ((r = fv_digest(alg, 1, &part, &total, d, &len)))
-			r = cli_lib_error(r);
-	}
-	if (!r) {
-		char hex[2 * FV_MAX_DIGEST_SIZE + 2];
-
-		cli_hex(d, len, hex);
-		hex[2 * len] = '\n';
-		if (a->output)
-			r = cli_avb_write(a->output, "vbmeta digest", hex,
-					  2 * len + 1, &a->image, 1);
-		else
-			fwrite(hex, 1, 2 * len + 1, stdout);
-	}
-	free(all);
-	fv_image_free(img);
+	if ((r = fv_avb_make_vbmeta_image(a->output, &v, 0)))
+		r = cli_write_error(r);
 	return r;
 }
 
-static int extract_vbmeta(const struct cli_avb_args *a)
+/* verify_image: the vbmeta's signature and signer, then every hash and
+ * hashtree descriptor over its image (every block of a tree, and its
+ * parity), chain descriptors against --expected_chain_partition or
+ * followed. The library reads the expected chains, walks the set and
+ * says each step in avbtool's words (FV_SHOW_AVB_VERIFY: one level of
+ * chains, stopping at the first failure), or one --json document. */
+static int verify(const struct cli_avb_args *a)
 {
-	const uint8_t *blob;
-	uint8_t *out = NULL;
-	size_t n, total;
-	uint64_t padding = 0;
-	const fv_avb *av;
-	fv_image *img;
+	struct fv_slot_request set = {
+		.size = sizeof(set),
+		.image = a->image,
+		.container = "avb",
+		.key = a->key,
+		.flags = FV_SLOT_CHECK | FV_SLOT_STOP | FV_SLOT_EXPECTED |
+			 (a->follow ? FV_SLOT_FOLLOW : 0) |
+			 (a->accept_zeroed_hashtree ? FV_SLOT_ACCEPT_ZEROED
+						    : 0)};
+	struct fv_show_request q = {.what = FV_SHOW_AVB_VERIFY, .set = &set};
+	struct cli_progress bar = {0};
+	fv_options opts;
 	int r;
 
-	if (!a->image || !a->output)
-		return cli_error(-EINVAL,
-				 "avb extract_vbmeta_image: --image and "
-				 "--output are required");
-	if ((r = parse_number("padding_size", a->padding_size, 1u << 30,
-			      &padding)))
-		return r;
-	if ((r = cli_avb_shown(a->image, &img, &av)))
-		return cli_lib_error(r);
-	if (!cli_avb_facts(av).has_footer) {
-		fv_image_free(img);
-		return cli_error(-EINVAL, "%s: the image has no footer",
-				 a->image);
-	}
-	blob = cli_avb_facts(av).vbmeta;
-	n = cli_avb_facts(av).vbmeta_footer_size;
-	total = padding && n % padding ? n + (size_t)(padding - n % padding)
-				       : n;
-	if (!(out = calloc(1, total ? total : 1))) {
-		r = cli_error(-ENOMEM, "out of memory");
-	} else {
-		memcpy(out, blob, n);
-		r = cli_avb_write(a->output, "vbmeta image", out, total,
-				  &a->image, 1);
-	}
-	free(out);
-	fv_image_free(img);
+	if (run_options(a, &opts, &bar))
+		return EXIT_PARAMS;
+	q.o = &opts;
+	r = cli_avb_show(a, &q, NULL, NULL);
+	cli_progress_end(&bar);
+	/* --json: the error's document when none was printed */
+	if (a->json && r)
+		cli_json_final(r, "verification failed");
 	return r;
+}
+
+/* extract_public_key (the key's blob) and _digest (its SHA-256 in hex,
+ * no newline, as avbtool 1.3.0 writes it). */
+static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
+		    const char *words)
+{
+	struct fv_avb_key_request q = {
+		.size = sizeof(q), .op = op, .key = a->key};
+	uint8_t *out;
+	size_t len;
+	int r = fv_avb_key(&q, &out, &len);
+
+	if (r)
+		return cli_lib_error(r);
+	r = cli_avb_write(a->output, words, out, len, a->key);
+	fv_free(out);
+	return r;
+}
+
+/* erase_footer, append_vbmeta_image, resize_image, zero_hashtree. */
+static int edit(const struct cli_avb_args *a, unsigned sub)
+{
+	struct fv_avb_edit_request e = {
+		.size = sizeof(e),
+		.op = sub == S_ERASE    ? FV_AVB_EDIT_ERASE_FOOTER
+		      : sub == S_APPEND ? FV_AVB_EDIT_APPEND_VBMETA_IMAGE
+		      : sub == S_RESIZE ? FV_AVB_EDIT_RESIZE_IMAGE
+					: FV_AVB_EDIT_ZERO_HASHTREE,
+		.image = a->image,
+		.flags = a->keep_hashtree ? FV_ERASE_KEEP_HASHTREE : 0,
+		.vbmeta_image = a->vbmeta_image,
+		.options = a->pairs,
+		.noptions = a->npairs};
+	int r;
+
+	if (sub == S_RESIZE && !a->partition_size)
+		return cli_error(-EINVAL,
+				 "avb %s: --partition_size is required",
+				 a->sub);
+	return (r = fv_avb_edit(&e)) ? cli_avb_error(r) : EXIT_OK;
 }
 
 /* argparse's FileType: a file avbtool opens while it parses its
@@ -1014,6 +689,18 @@ static int avbtool_exit(int r)
 
 int cli_avb_main(int argc, const char **argv)
 {
+	/* what the library shows, written to stdout or --output */
+	static const struct {
+		unsigned bit;
+		enum fv_show_what what;
+		const char *words;
+	} shows[] = {
+		{S_INFO, FV_SHOW_AVB_INFO, "image information"},
+		{S_DIGESTS, FV_SHOW_AVB_DIGESTS, "partition digests"},
+		{S_CMDLINE, FV_SHOW_AVB_CMDLINE, "kernel command line"},
+		{S_DIGEST, FV_SHOW_AVB_VBMETA_DIGEST, "vbmeta digest"},
+		{S_EXTRACT_VBMETA, FV_SHOW_AVB_VBMETA, "vbmeta image"},
+	};
 	const struct cli_sub *s;
 	struct cli_avb_args a;
 	int r;
@@ -1024,7 +711,7 @@ int cli_avb_main(int argc, const char **argv)
 		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}
 	a.sub = s->name;
-	if ((r = avbtool_usage(s, &a)))
+	if ((r = avbtool_usage(s, &a)) || (r = pairs(&a, s->bit)))
 		goto out;
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
@@ -1039,62 +726,51 @@ int cli_avb_main(int argc, const char **argv)
 			goto out;
 		}
 	}
+	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
+		if (shows[i].bit == s->bit) {
+			r = cli_avb_show(&a,
+					 &(struct fv_show_request){
+						 .what = shows[i].what},
+					 a.output, shows[i].words);
+			goto out;
+		}
 	switch (s->bit) {
 	case S_HASHTREE:
-		r = footer(&a, FV_FOOTER_HASHTREE);
-		break;
 	case S_HASH:
-		r = footer(&a, FV_FOOTER_HASH);
+		r = footer(&a, s->bit == S_HASH ? FV_FOOTER_HASH
+						: FV_FOOTER_HASHTREE);
 		break;
-	case S_INFO:
-		r = cli_avb_info(&a);
+	case S_VERIFY:
+		r = verify(&a);
 		break;
-	case S_VERIFY: {
-		struct cli_progress bar = {0};
-		fv_options opts;
-		struct cli_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.threads = (char *)a.threads;
-		o.progress = a.progress;
-		o.action = s->name;
-		r = cli_run_options(&o, &opts, &bar)
-			    ? EXIT_PARAMS
-			    : cli_avb_verify(&a, &opts);
-		cli_progress_end(&bar);
-		break;
-	}
 	case S_MAKE:
 		r = make_vbmeta(&a);
 		break;
 	case S_EXTRACT_KEY:
-		r = extract_key(&a);
+		r = key_file(&a, FV_AVB_KEY_BLOB, "public key file");
 		break;
 	case S_KEY_DIGEST:
-		r = key_digest(&a);
+		r = key_file(&a, FV_AVB_KEY_DIGEST, "public key digest file");
 		break;
 	case S_GENKEY:
-		r = generate_key(&a);
+		/* fastverity's (an RSA key is openssl's); an output that
+		 * exists is a parameter to change, not a busy one */
+		r = fv_avb_key(
+			&(struct fv_avb_key_request){
+				.size = sizeof(struct fv_avb_key_request),
+				.op = FV_AVB_KEY_GENERATE,
+				.algorithm = a.algorithm,
+				.output = a.output},
+			NULL, NULL);
+		r = !r             ? EXIT_OK
+		    : r == -EEXIST ? cli_lib_error(-EINVAL)
+				   : cli_write_error(r);
 		break;
 	case S_ERASE:
-		r = erase(&a);
-		break;
-	case S_DIGEST:
-		r = vbmeta_digest(&a);
-		break;
-	case S_EXTRACT_VBMETA:
-		r = extract_vbmeta(&a);
-		break;
 	case S_APPEND:
 	case S_RESIZE:
 	case S_ZERO:
-		r = rewrite(&a, s->bit);
-		break;
-	case S_DIGESTS:
-		r = cli_avb_digests(&a);
-		break;
-	case S_CMDLINE:
-		r = cli_avb_cmdline(&a);
+		r = edit(&a, s->bit);
 		break;
 	default:
 		printf("%s\n", FV_AVB_RELEASE);
@@ -1108,5 +784,6 @@ out:
 	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())
 		cli_json_final(r, "failed");
 	cli_options_free(&table, &a);
+	free(a.pairs);
 	return r;
 }

@@ -196,29 +196,15 @@ void fv_remove_temporaries(void);
 /* --- Android images (docs/android.md) -------------------------------- */
 /* A vbmeta as read (fv_image_info's, a step's), valid while they are. */
 typedef struct fv_avb fv_avb;
-/* What info_image shows: the footer and the vbmeta's header. */
-struct fv_avb_footer {
-	size_t size; unsigned version_major, version_minor;
-	uint64_t image_size, original_image_size; /* the file's, the data's */
-	uint64_t vbmeta_offset, vbmeta_size;
-};
+/* The vbmeta's signature and signer. */
 struct fv_avb_header {
-	size_t size; unsigned required_major, required_minor; /* libavb's */
-	uint64_t header_size, auth_size, aux_size; /* the three blocks */
-	const char *algorithm, *public_key_sha1; /* "SHA256_RSA4096"; "" */
-	uint64_t rollback_index; unsigned flags, rollback_index_location;
-	const char *release; };
-/* What the image is (its hashtree descriptor's, if any); pointers into a. */
+	size_t size; const char *algorithm, *public_key_sha1; /* "": none */
+	uint64_t rollback_index; };
+/* What the image is: a footer, a hashtree descriptor; pointers into a. */
 struct fv_avb_info {
 	size_t size; /* sizeof(struct fv_avb_info), set by the caller */
-	int has_footer, has_hashtree, sparse, parity_unusable;
-	const char *partition_name, *root_hex;
-	uint64_t image_size, tree_offset, tree_size; unsigned fec_roots;
-	uint64_t fec_offset, fec_size; size_t descriptors;
+	int has_footer, has_hashtree, parity_unusable; size_t descriptors;
 	struct fv_avb_header header;
-	struct fv_avb_footer footer; /* zeros without one */
-	const uint8_t *vbmeta; size_t vbmeta_size; /* the vbmeta blob */
-	size_t vbmeta_footer_size; /* the bytes the footer counts for it */
 };
 /* Errors: EINVAL (NULL, size too small). */
 int fv_avb_info(const fv_avb *a, struct fv_avb_info *info);
@@ -226,10 +212,6 @@ int fv_avb_info(const fv_avb *a, struct fv_avb_info *info);
 enum fv_avb_tag {
 	FV_AVB_PROPERTY = 0, FV_AVB_HASHTREE = 1, FV_AVB_HASH = 2,
 	FV_AVB_KERNEL_CMDLINE = 3, FV_AVB_CHAIN_PARTITION = 4,
-};
-struct fv_avb_property {
-	size_t size; const uint8_t *key; size_t key_len;
-	const uint8_t *value; uint64_t value_len;
 };
 struct fv_avb_hashtree {
 	size_t size; unsigned dm_verity_version;
@@ -246,21 +228,18 @@ struct fv_avb_hash {
 	const uint8_t *salt; size_t salt_len;
 	const uint8_t *digest; size_t digest_len; unsigned flags;
 };
-struct fv_avb_kernel_cmdline {
-	size_t size; unsigned flags; const uint8_t *cmdline; size_t cmdline_len;
-};
 struct fv_avb_chain_partition {
 	size_t size; const uint8_t *partition_name; size_t partition_name_len;
 	unsigned rollback_index_location;
 	const uint8_t *public_key; size_t public_key_len; /* AVB key blob */
 	char public_key_sha1[41]; unsigned flags;
 };
-/* Descriptor i: tag, bytes, the tag's structure. Errors: EINVAL. */
+/* Descriptor i: tag, the tag's structure (a property's, a kernel command
+ * line's: the tag alone). Errors: EINVAL. */
 struct fv_avb_descriptor {
-	size_t size; uint64_t tag, bytes; /* size: set by the caller */
-	union { struct fv_avb_property property; struct fv_avb_hash hash;
-		struct fv_avb_hashtree hashtree; struct fv_avb_chain_partition
-		chain_partition; struct fv_avb_kernel_cmdline kernel_cmdline; };
+	size_t size; uint64_t tag; /* size: set by the caller */
+	union { struct fv_avb_hash hash; struct fv_avb_hashtree hashtree;
+		struct fv_avb_chain_partition chain_partition; };
 };
 int fv_avb_descriptor(const fv_avb *a, size_t i, struct fv_avb_descriptor *d);
 /* The image descriptor i describes (fv_free). Errors: EINVAL, ENOMEM. */
@@ -292,6 +271,7 @@ struct fv_vbmeta_request {
 	const char *signing_helper; int signing_helper_with_files;
 	const char *temp_dir; /* a helper's files' (NULL: the output's dir) */
 	const char *public_key_metadata; /* a file (NULL: none) */
+	const char *const *options; size_t noptions; /* docs/reference.md */
 };
 /* add_hash_footer (one digest of the data), add_hashtree_footer. */
 enum fv_footer_kind { FV_FOOTER_HASH = 0, FV_FOOTER_HASHTREE = 1 };
@@ -316,7 +296,8 @@ struct fv_footer_request {
 	const struct fv_vbmeta_request *vbmeta;
 };
 /* What v or f (one, the other NULL) needs: libavb 1.minor (avbtool's
- * rule); f's --calc_max_image_size. Errors: EINVAL, an include's. */
+ * rule); f's --calc_max_image_size (out NULL: the options read alone).
+ * Errors: EINVAL, EDOM (an option not a number), an include's. */
 struct fv_avb_needs {
 	size_t size; unsigned libavb_minor; uint64_t max_image_size;
 };
@@ -341,6 +322,7 @@ struct fv_avb_edit_request {
 	enum fv_avb_edit_op op;
 	const char *image; unsigned flags; /* every edit; erase_footer */
 	const char *vbmeta_image; uint64_t partition_size; /* append, resize */
+	const char *const *options; size_t noptions; /* fv_vbmeta_request's */
 };
 /* Errors: EINVAL, EIO, ENOSPC, ENOMEM, EBUSY, EACCES, EFBIG. */
 int fv_avb_edit(const struct fv_avb_edit_request *req);
@@ -432,7 +414,9 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
 	FV_SHOW_DDI, /* dump of a disk image */
 	FV_SHOW_STATUS, /* status (image: the mapping's NAME) */
-	FV_SHOW_LPUNPACK, FV_SHOW_LPDUMP_SIZE }; /* lp unpack; lp dump -d */
+	FV_SHOW_LPUNPACK, FV_SHOW_LPDUMP_SIZE, /* lp unpack; lp dump -d */
+	FV_SHOW_AVB_PUBKEY, FV_SHOW_AVB_VBMETA, /* a vbmeta's key blob; its blob */
+	FV_SHOW_AVB_VBMETA_DIGEST }; /* avb calculate_vbmeta_digest's */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -440,6 +424,7 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
 	const char *dir; /* LPUNPACK's output (names, n: its -p; NULL: all) */
+	const char *const *options; size_t noptions; /* avb's: reference.md */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. > 0, said: a verify's steps' errno (the first refusal's, else

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/android/request.h"
 #include "verity/storage/device.h"
 
 /* A name as the text shows it (odd bytes \xNN): lasts the statement. */
@@ -342,18 +343,49 @@ static void info_json(struct show *sh, const char *image,
 	verity_show_end(sh);
 }
 
+/* extract_vbmeta_image: the blob the footer counts, zeros up to a
+ * multiple of padding. */
+static int vbmeta_blob(const struct fv_show_request *q, struct show *sh,
+		       const struct verity_android *a, uint64_t padding,
+		       struct ht_error *err)
+{
+	size_t n = a->img.footer.vbmeta_size, total = n;
+	char *out;
+
+	if (!a->img.has_footer)
+		return ht_fail(err, EINVAL, "%s: the image has no footer",
+			       q->image);
+	if (padding && n % padding)
+		total = n + (size_t)(padding - n % padding);
+	if (!(out = calloc(1, total ? total : 1)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	memcpy(out, a->img.blob, n);
+	verity_show_bytes(sh, out, total);
+	free(out);
+	return sh->r;
+}
+
 int verity_android_avb_show(const struct fv_show_request *q, struct show *sh,
 			    struct ht_error *err)
 {
+	struct verity_android_shown opts;
 	struct verity_android *a;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int r;
 
-	if ((r = verity_android_read(q->image, NULL, 1, &a, err)))
+	if ((r = verity_android_shown_of(q, &opts, err)) ||
+	    (r = verity_android_read(q->image, NULL, 1, &a, err)))
 		return r;
-	if (sh->json) {
+	if (q->what == FV_SHOW_AVB_VBMETA) {
+		r = vbmeta_blob(q, sh, a, opts.padding, err);
+	} else if (q->what == FV_SHOW_AVB_PUBKEY) {
+		/* (no key: no bytes, as avbtool writes an empty file) */
+		verity_show_bytes(sh, (const char *)a->img.vbmeta.public_key,
+				  a->img.vbmeta.h.public_key_size);
+		r = sh->r;
+	} else if (sh->json) {
 		info_json(sh, q->image, a);
 		r = sh->r;
 	} else if (!(f = open_memstream(&buf, &len))) {

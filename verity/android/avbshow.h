@@ -15,7 +15,9 @@
 #include "verity/show/show.h"
 
 /* q->image's info_image to sh: 0, sh's visitor's non-zero return, or
- * the image's read error. */
+ * the image's read error. Also its vbmeta's public key blob
+ * (FV_SHOW_AVB_PUBKEY: info_image --output_pubkey), its vbmeta blob
+ * padded (FV_SHOW_AVB_VBMETA: extract_vbmeta_image), as bytes. */
 int verity_android_avb_show(const struct fv_show_request *q, struct show *sh,
 			    struct ht_error *err);
 

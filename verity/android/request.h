@@ -15,11 +15,19 @@
 #include "include/fastverity.h"
 #include "verity/container/avb/image.h"
 
-/* A vbmeta request's options, and the lists they point to. */
+/* A vbmeta request's options, the lists they point to, and what its
+ * avbtool options were read into (the names and values they hold). */
 struct verity_android_vb {
 	struct avb_vbmeta_opts o;
 	struct avb_prop *props;
 	struct avb_chain *chains;
+	struct fv_vbmeta_chain *in_chains;
+	struct fv_vbmeta_property *in_props;
+	uint8_t **values; /* the property files' bytes */
+	size_t nin_props;
+	const char **cmdlines, **includes;
+	uint8_t salt[FV_MAX_SALT_SIZE]; /* a footer's */
+	uint64_t padding;               /* a vbmeta image's */
 };
 
 void verity_android_vb_done(struct verity_android_vb *v);
@@ -45,9 +53,31 @@ int verity_android_make_vbmeta(const char *output,
 			       uint64_t padding, struct ht_error *err);
 
 /* fv_avb_needs: one of in and fin; *minor the libavb minor version it
- * needs, and for a footer *max its largest image. */
+ * needs, and for a footer *max its largest image (minor NULL: its
+ * avbtool options read, nothing else). */
 int verity_android_needs(const struct fv_vbmeta_request *in,
 			 const struct fv_footer_request *fin, unsigned *minor,
 			 uint64_t *max, struct ht_error *err);
+
+/* fv_avb_edit: e checked (its avbtool options, partition_size, read
+ * into it first) and made. */
+int verity_android_edit(struct fv_avb_edit_request *e, struct ht_error *err);
+
+/* What avb's fv_show requests read of their avbtool options (pairs):
+ * extract_vbmeta_image's padding_size, calculate_vbmeta_digest's
+ * hash_algorithm, verify_image's expected_chain_partition (each
+ * NAME:LOCATION:KEY_PATH, its key read into expected[i], and the
+ * set's key's blob read to say what is wrong with it first). */
+struct verity_android_shown {
+	uint64_t padding;
+	const char *hash;
+	struct fv_slot_expected *expected;
+	size_t nexpected;
+};
+
+int verity_android_shown_of(const struct fv_show_request *q,
+			    struct verity_android_shown *s,
+			    struct ht_error *err);
+void verity_android_shown_done(struct verity_android_shown *s);
 
 #endif

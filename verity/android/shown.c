@@ -14,93 +14,30 @@ _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 		       (int)FV_AVB_CHAIN_PARTITION == AVB_TAG_CHAIN_PARTITION,
 	       "fv_avb_tag and the AVB tags differ");
 
-static void avb_footer_of(const struct verity_android *a,
-			  struct fv_avb_footer *out)
-{
-	struct fv_avb_footer full;
-	const struct avb_footer *ft = &a->img.footer;
-
-	memset(&full, 0, sizeof(full));
-	if (!a->img.has_footer) {
-		*out = full;
-		return;
-	}
-	full.size = sizeof(full);
-	full.version_major = ft->version_major;
-	full.version_minor = ft->version_minor;
-	full.image_size = a->img.file_size;
-	full.original_image_size = ft->original_image_size;
-	full.vbmeta_offset = ft->vbmeta_offset;
-	full.vbmeta_size = ft->vbmeta_size;
-	*out = full;
-}
-
 static void avb_header_of(const struct verity_android *a,
 			  struct fv_avb_header *out)
 {
-	const struct avb_header *in = &a->img.vbmeta.h;
 	struct fv_avb_header full;
 
 	memset(&full, 0, sizeof(full));
 	full.size = sizeof(full);
-	full.required_major = in->required_major;
-	full.required_minor = in->required_minor;
-	full.header_size = AVB_HEADER_SIZE;
-	full.auth_size = in->auth_size;
-	full.aux_size = in->aux_size;
-	full.algorithm = verity_avb_algorithm(in->algorithm)->name;
+	full.algorithm = verity_avb_algorithm(a->img.vbmeta.h.algorithm)->name;
 	full.public_key_sha1 = a->key_sha1;
-	full.rollback_index = in->rollback_index;
-	full.flags = in->flags;
-	full.rollback_index_location = in->rollback_index_location;
-	full.release = in->release;
+	full.rollback_index = a->img.vbmeta.h.rollback_index;
 	*out = full;
 }
 
 void verity_android_shown_info(const struct verity_android *a,
 			       struct fv_avb_info *out)
 {
-	const struct avb_descriptor *d;
 	struct fv_avb_info full;
 
-	d = a->ht;
 	memset(&full, 0, sizeof(full));
 	full.has_footer = a->img.has_footer;
-	full.has_hashtree = d != NULL;
-	full.sparse = a->img.sparse;
+	full.has_hashtree = a->ht != NULL;
 	full.parity_unusable = a->paired && a->unusable;
-	full.partition_name = a->name;
-	full.root_hex = a->root_hex;
-	if (d) {
-		full.image_size = d->hashtree.p.image_size;
-		full.tree_offset = d->hashtree.tree_offset;
-		full.tree_size = d->hashtree.tree_size;
-		full.fec_roots = d->hashtree.fec_num_roots;
-		full.fec_offset = d->hashtree.fec_offset;
-		full.fec_size = d->hashtree.fec_size;
-	}
 	full.descriptors = a->img.vbmeta.ndesc;
 	avb_header_of(a, &full.header);
-	avb_footer_of(a, &full.footer);
-	full.vbmeta = a->img.vbmeta.blob;
-	full.vbmeta_size = a->img.vbmeta.size;
-	full.vbmeta_footer_size = a->img.has_footer
-					  ? (size_t)a->img.footer.vbmeta_size
-					  : a->img.vbmeta.size;
-	*out = full;
-}
-
-static void avb_property_of(const struct avb_descriptor *d,
-			    struct fv_avb_property *out)
-{
-	struct fv_avb_property full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.key = d->property.key;
-	full.key_len = (size_t)d->property.key_len;
-	full.value = d->property.value;
-	full.value_len = d->property.value_len;
 	*out = full;
 }
 
@@ -149,19 +86,6 @@ static void avb_hash_of(const struct avb_descriptor *d, struct fv_avb_hash *out)
 	*out = full;
 }
 
-static void cmdline_of(const struct avb_descriptor *d,
-		       struct fv_avb_kernel_cmdline *out)
-{
-	struct fv_avb_kernel_cmdline full;
-
-	memset(&full, 0, sizeof(full));
-	full.size = sizeof(full);
-	full.flags = d->cmdline.flags;
-	full.cmdline = d->cmdline.value;
-	full.cmdline_len = (size_t)d->cmdline.value_len;
-	*out = full;
-}
-
 static void chain_of(const struct avb_descriptor *d,
 		     struct fv_avb_chain_partition *out)
 {
@@ -191,19 +115,12 @@ void verity_android_shown_descriptor(const struct avb_descriptor *d,
 
 	memset(&full, 0, sizeof(full));
 	full.tag = d->tag;
-	full.bytes = d->raw_size - AVB_DESCRIPTOR_HEADER;
 	switch (d->tag) {
-	case AVB_TAG_PROPERTY:
-		avb_property_of(d, &full.property);
-		break;
 	case AVB_TAG_HASHTREE:
 		avb_hashtree_of(d, &full.hashtree);
 		break;
 	case AVB_TAG_HASH:
 		avb_hash_of(d, &full.hash);
-		break;
-	case AVB_TAG_KERNEL_CMDLINE:
-		cmdline_of(d, &full.kernel_cmdline);
 		break;
 	case AVB_TAG_CHAIN_PARTITION:
 		chain_of(d, &full.chain_partition);

@@ -50,6 +50,35 @@ int verity_api_avb_unpaired(const fv_avb *a)
 	return verity_api_keep(verity_android_unpaired(&a->in, &err), &err);
 }
 
+/* fv_show's verify_image with its avbtool options: the expected chains
+ * (their keys read) and the key's blob read first, as avbtool does. */
+int verity_api_avb_verify_show(const struct fv_show_request *q, struct show *sh)
+{
+	struct fv_show_request in = *q;
+	struct fv_slot_request set = {0};
+	struct verity_android_shown x;
+	struct ht_error err;
+	int r;
+
+	if (!q->set) /* (refused there, in the walk's words) */
+		return verity_api_slot_show(q, sh);
+	memcpy(&set, q->set,
+	       q->set->size < sizeof(set) ? q->set->size : sizeof(set));
+	if (!(r = verity_api_keep(verity_android_shown_of(q, &x, &err),
+				  &err))) {
+		set.size = sizeof(set); /* (zeros past the caller's) */
+		if (x.nexpected) {
+			set.expected = x.expected;
+			set.nexpected = x.nexpected;
+		}
+		in.set = &set;
+		in.noptions = 0;
+		r = verity_api_slot_show(&in, sh);
+	}
+	verity_android_shown_done(&x);
+	return r;
+}
+
 /* --- Android images described ---------------------------------------- */
 
 API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
@@ -88,7 +117,7 @@ API int fv_avb_descriptor(const fv_avb *a, size_t i,
 	if (!d)
 		return -EINVAL;
 	verity_android_shown_descriptor(d, &full);
-	GIVE(out, full, bytes);
+	GIVE(out, full, tag);
 	return 0;
 }
 
@@ -155,7 +184,9 @@ API int fv_avb_needs(const struct fv_vbmeta_request *v,
 	struct ht_error err;
 	int r;
 
-	NEED(out);
+	if (!out) /* the options alone read */
+		return verity_api_keep(
+			verity_android_needs(v, f, NULL, NULL, &err), &err);
 	if ((r = verity_android_needs(v, f, &full.libavb_minor,
 				      &full.max_image_size, &err)))
 		return verity_api_keep(r, &err);
@@ -163,34 +194,11 @@ API int fv_avb_needs(const struct fv_vbmeta_request *v,
 	return 0;
 }
 
-static int public_key(const char *key, uint8_t **blob, size_t *len)
-{
-	struct ht_error err;
-
-	*blob = NULL;
-	return verity_api_keep(verity_sigkey_file_blob(key, blob, len, &err),
-			       &err);
-}
-
-static int public_key_digest(const char *key, char hex[65])
-{
-	struct ht_error err;
-
-	return verity_api_keep(verity_android_key_digest(key, hex, &err), &err);
-}
-
-static int generate_key(const char *algorithm, const char *output)
-{
-	struct ht_error err;
-
-	return verity_api_keep(
-		verity_android_key_generate(algorithm, output, &err), &err);
-}
-
 API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 		   size_t *len)
 {
 	struct fv_avb_key_request q;
+	struct ht_error err;
 	char hex[65];
 	int r;
 
@@ -202,7 +210,9 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 			return verity_api_fail(EINVAL,
 					       "fv_avb_key: generate takes "
 					       "algorithm and output alone");
-		return generate_key(q.algorithm, q.output);
+		return verity_api_keep(verity_android_key_generate(
+					       q.algorithm, q.output, &err),
+				       &err);
 	}
 	if (q.op != FV_AVB_KEY_BLOB && q.op != FV_AVB_KEY_DIGEST)
 		return verity_api_fail(EINVAL, "fv_avb_key: unknown op %d",
@@ -219,8 +229,10 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 				       q.op == FV_AVB_KEY_BLOB ? "blob"
 							       : "digest");
 	if (q.op == FV_AVB_KEY_BLOB)
-		return public_key(q.key, out, len);
-	if ((r = public_key_digest(q.key, hex)))
+		return verity_api_keep(
+			verity_sigkey_file_blob(q.key, out, len, &err), &err);
+	if ((r = verity_api_keep(verity_android_key_digest(q.key, hex, &err),
+				 &err)))
 		return r;
 	if (!(*out = (uint8_t *)strdup(hex)))
 		return verity_api_fail(ENOMEM, "out of memory");
@@ -228,61 +240,11 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 	return 0;
 }
 
-/* The member of an edit request that its op does not read, or NULL. */
-static const char *edit_stray(const struct fv_avb_edit_request *e)
-{
-	int erase = e->op == FV_AVB_EDIT_ERASE_FOOTER,
-	    append = e->op == FV_AVB_EDIT_APPEND_VBMETA_IMAGE,
-	    resize = e->op == FV_AVB_EDIT_RESIZE_IMAGE;
-
-	return !erase && e->flags                        ? "flags"
-	       : !append && e->vbmeta_image              ? "vbmeta_image"
-	       : !append && !resize && e->partition_size ? "partition_size"
-							 : NULL;
-}
-
 API int fv_avb_edit(const struct fv_avb_edit_request *req)
 {
-	static const char *const names[] = {NULL, "erase_footer",
-					    "append_vbmeta_image",
-					    "resize_image", "zero_hashtree"};
 	struct fv_avb_edit_request e;
 	struct ht_error err;
-	const char *stray;
-	int r;
 
 	TAKE(e, req, partition_size);
-	if ((unsigned)e.op < 1 || (unsigned)e.op > FV_AVB_EDIT_ZERO_HASHTREE)
-		return verity_api_fail(EINVAL, "%s: no edit %d", __func__,
-				       (int)e.op);
-	if ((stray = edit_stray(&e)))
-		return verity_api_fail(EINVAL, "%s: %s reads no %s", __func__,
-				       names[e.op], stray);
-	if (!e.image)
-		return verity_api_fail(EINVAL, "%s: %s: no image", __func__,
-				       names[e.op]);
-	switch (e.op) {
-	case FV_AVB_EDIT_ERASE_FOOTER:
-		if (e.flags & ~(unsigned)FV_ERASE_KEEP_HASHTREE)
-			return verity_api_fail(
-				EINVAL, "unknown erase flags %#x", e.flags);
-		r = verity_avb_erase_footer(
-			e.image, !!(e.flags & FV_ERASE_KEEP_HASHTREE), &err);
-		break;
-	case FV_AVB_EDIT_APPEND_VBMETA_IMAGE:
-		if (!e.vbmeta_image)
-			return verity_api_fail(EINVAL,
-					       "%s: %s: no vbmeta_image",
-					       __func__, names[e.op]);
-		r = verity_avb_append_vbmeta_image(e.image, e.vbmeta_image,
-						   e.partition_size, &err);
-		break;
-	case FV_AVB_EDIT_RESIZE_IMAGE:
-		r = verity_avb_resize_image(e.image, e.partition_size, &err);
-		break;
-	default:
-		r = verity_avb_zero_hashtree(e.image, &err);
-		break;
-	}
-	return verity_api_keep(r, &err);
+	return verity_api_keep(verity_android_edit(&e, &err), &err);
 }

@@ -194,6 +194,9 @@ int verity_api_avb_unpaired(const fv_avb *a);
  * the walk of q->set shown on sh (verity/slot/show.h). */
 struct show;
 int verity_api_slot_show(const struct fv_show_request *q, struct show *sh);
+/* The same for FV_SHOW_AVB_VERIFY with avbtool's options (avb.c). */
+int verity_api_avb_verify_show(const struct fv_show_request *q,
+			       struct show *sh);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);

@@ -7,6 +7,7 @@
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
 #include "verity/slot/show.h"
+#include "verity/slot/vbmeta_digest.h"
 
 API int fv_super_open(const char *image, const char *const *names,
 		      const char *const *files, size_t n, unsigned slot,
@@ -127,7 +128,9 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	NEED(fn);
 	TAKE(in, q, all);
 	sh.json = in.json;
-	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
+	if (in.what == FV_SHOW_AVB_VERIFY)
+		return verity_api_avb_verify_show(&in, &sh);
+	if (in.what == FV_SHOW_SET_VERIFY)
 		return verity_api_slot_show(&in, &sh);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
@@ -137,8 +140,11 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		r = verity_android_show(&in, &sh, &err);
 	else if (in.what == FV_SHOW_STATUS) /* verity/dm/shown.c */
 		r = verity_dm_show_status(in.image, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_INFO)
+	else if (in.what == FV_SHOW_AVB_INFO || in.what == FV_SHOW_AVB_PUBKEY ||
+		 in.what == FV_SHOW_AVB_VBMETA)
 		r = verity_android_avb_show(&in, &sh, &err);
+	else if (in.what == FV_SHOW_AVB_VBMETA_DIGEST)
+		r = verity_slot_vbmeta_digest(&in, &sh, &err);
 	else if (in.what == FV_SHOW_AVB_DIGESTS ||
 		 in.what == FV_SHOW_AVB_CMDLINE)
 		r = verity_slot_digests(&in, &sh, &err);

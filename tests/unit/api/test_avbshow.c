@@ -1,7 +1,9 @@
 /* fv_show's Android kinds through <fastverity.h> alone (as a program
  * sees it): info_image's text, print_partition_digests and
  * calculate_kernel_cmdline of a vbmeta image that includes a hashtree
- * footer's descriptor, dump's --json items; the request refused (no
+ * footer's descriptor, the bytes of extract_vbmeta_image,
+ * calculate_vbmeta_digest and info_image --output_pubkey with their
+ * options, dump's --json items; the request refused (no
  * visitor, a kind that is none, a size too small), the visitor's
  * return handed back, an image that cannot be read (its message). */
 #include <check.h>
@@ -89,6 +91,42 @@ START_TEST(android_kinds)
 	ck_assert_uint_eq(g.len, strlen("system: ") + 40 + 1); /* sha1 */
 	ck_assert_int_eq(show(FV_SHOW_AVB_CMDLINE, vb, 0, &g), 0);
 	ck_assert_str_eq(g.text, "quiet");
+	/* the bytes avbtool writes, its options read: the vbmeta blob
+	 * padded, the set's vbmeta digest, an unsigned vbmeta's key blob */
+	{
+		const char *pad[] = {"padding_size", "0x1000"},
+			   *notnum[] = {"padding_size", "x"},
+			   *alg[] = {"hash_algorithm", "sha1"};
+
+		q.what = FV_SHOW_AVB_VBMETA;
+		q.image = img;
+		q.options = pad;
+		q.noptions = 1;
+		memset(&g, 0, sizeof(g));
+		ck_assert_int_eq(fv_show(&q, collect, &g), 0);
+		ck_assert_uint_eq(g.len, 4096);
+		ck_assert_int_eq(memcmp(g.text, "AVB0", 4), 0);
+		q.options = notnum;
+		ck_assert_int_eq(fv_show(&q, collect, &g), -EDOM);
+		ck_assert_ptr_nonnull(strstr(fv_last_error(), "not a number"));
+		q.image = vb; /* no footer */
+		q.noptions = 0;
+		ck_assert_int_eq(fv_show(&q, collect, &g), -EINVAL);
+		q.what = FV_SHOW_AVB_VBMETA_DIGEST;
+		q.options = alg;
+		q.noptions = 1;
+		memset(&g, 0, sizeof(g));
+		ck_assert_int_eq(fv_show(&q, collect, &g), 0);
+		ck_assert_uint_eq(g.len, 41);
+		ck_assert_int_eq(g.text[40], '\n');
+		q.what = FV_SHOW_AVB_PUBKEY; /* takes no option */
+		ck_assert_int_eq(fv_show(&q, collect, &g), -EINVAL);
+		q.noptions = 0;
+		memset(&g, 0, sizeof(g));
+		ck_assert_int_eq(fv_show(&q, collect, &g), 0);
+		ck_assert_uint_eq(g.len, 0);
+		q.what = FV_SHOW_AVB_INFO;
+	}
 	/* dump: the pair's members and android's */
 	ck_assert_int_eq(show(FV_SHOW_AVB_DUMP, img, 1, &g), 0);
 	ck_assert_uint_eq(g.len, 0);

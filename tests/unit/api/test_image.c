@@ -86,14 +86,20 @@ START_TEST(android_images)
 	ck_assert_ptr_nonnull(a = img_info(im).avb);
 	{
 		struct fv_avb_info in = avb_info(a);
+		struct fv_avb_hashtree t;
+		size_t k = 0;
 
-		ck_assert_str_eq(in.partition_name, "system");
-		ck_assert_str_eq(in.root_hex, hex);
+		while (avb_desc(a, k).tag != FV_AVB_HASHTREE)
+			k++;
+		t = avb_desc(a, k).hashtree;
+		ck_assert_uint_eq(t.partition_name_len, 6);
+		ck_assert_int_eq(memcmp(t.partition_name, "system", 6), 0);
+		ck_assert_int_eq(memcmp(t.root_digest, root, 32), 0);
 		ck_assert_str_eq(in.header.algorithm, "SHA256_RSA2048");
 		ck_assert_uint_eq(in.header.rollback_index, 9);
-		size = in.image_size, toff = in.tree_offset;
-		tsize = in.tree_size, roots = in.fec_roots;
-		foff = in.fec_offset, fsize = in.fec_size;
+		size = t.image_size, toff = t.tree_offset;
+		tsize = t.tree_size, roots = t.fec_num_roots;
+		foff = t.fec_offset, fsize = t.fec_size;
 		/* a smaller size than the first member's end refused */
 		in.size = 4;
 		ck_assert_int_eq(fv_avb_info(a, &in), -EINVAL);
@@ -228,30 +234,20 @@ START_TEST(android_images)
 		ck_assert_int_eq(in.has_hashtree, 1);
 		ck_assert_int_eq(in.parity_unusable, 0);
 		ck_assert_uint_eq(strlen(in.header.public_key_sha1), 40);
-		ck_assert_str_eq(in.header.release, "avbtool 1.3.0");
-		/* a raw image: not read through a sparse chunk list */
-		ck_assert_int_eq(in.sparse, 0);
-		/* what info_image shows, one type a descriptor */
+		/* one type a descriptor */
 		{
-			struct fv_avb_footer ft = in.footer;
 			struct fv_avb_header hd = in.header;
 			struct fv_avb_hashtree t;
-			struct fv_avb_property pp;
-			struct fv_avb_kernel_cmdline kc;
 			struct fv_avb_descriptor d = {.size = sizeof(d)};
 			size_t n = in.descriptors, it = n, ip = n, ik = n;
 
-			ck_assert_uint_eq(ft.size, sizeof(ft));
-			ck_assert_uint_eq(ft.original_image_size,
-					  (uint64_t)BLOCKS * BS);
+			ck_assert_uint_eq(hd.size, sizeof(hd));
 			ck_assert_str_eq(hd.algorithm, "SHA256_RSA2048");
 			ck_assert_uint_eq(hd.rollback_index, 9);
-			ck_assert_uint_eq(hd.header_size, 256);
 			ck_assert_uint_eq(n, 3);
 			for (size_t i = 0; i < n; i++) {
 				uint64_t tag = avb_desc(a, i).tag;
 
-				ck_assert_uint_gt(avb_desc(a, i).bytes, 0);
 				it = tag == FV_AVB_HASHTREE ? i : it;
 				ip = tag == FV_AVB_PROPERTY ? i : ip;
 				ik = tag == FV_AVB_KERNEL_CMDLINE ? i : ik;
@@ -266,11 +262,9 @@ START_TEST(android_images)
 					 0);
 			ck_assert_uint_eq(t.salt_len, sizeof(salt));
 			ck_assert_uint_eq(t.root_digest_len, 32);
-			pp = avb_desc(a, ip).property;
-			ck_assert_uint_eq(pp.value_len, 2);
-			ck_assert_int_eq(memcmp(pp.key, "com.x", 5), 0);
-			kc = avb_desc(a, ik).kernel_cmdline;
-			ck_assert_uint_eq(kc.cmdline_len, 5);
+			/* a property's and a command line's: their tags */
+			ck_assert_uint_lt(ip, n);
+			ck_assert_uint_lt(ik, n);
 			/* no such descriptor, or too small a structure */
 			ck_assert_int_eq(fv_avb_descriptor(a, n, &d), -EINVAL);
 			d.size = 8;

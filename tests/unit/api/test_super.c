@@ -167,7 +167,8 @@ START_TEST(super_images)
 	ck_assert_msg(image_open(part, NULL, NULL, &im) == 0, "%s",
 		      fv_last_error());
 	ck_assert_str_eq(img_info(im).container, "avb");
-	ck_assert_str_eq(avb_info(img_info(im).avb).partition_name, "system");
+	ck_assert_str_eq(img_pair(im, 0).name, "system");
+	ck_assert_int_eq(avb_info(img_info(im).avb).has_hashtree, 1);
 	fv_image_free(im);
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res), 0);
