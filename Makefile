@@ -38,7 +38,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/super/lp.c verity/container/super/super.c \
            verity/container/ota/pbc.c verity/container/ota/zip.c verity/container/ota/payload.c \
            verity/container/ota/ota.c verity/container/ota/facts.c verity/container/ota/sig.c verity/container/ota/zipcheck.c verity/container/ota/inflate.c \
-           verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c \
+           verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c verity/container/ota/show.c \
            verity/dm/table.c verity/dm/activate.c verity/dm/shown.c \
            verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
            verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/show/pair.c verity/slot/walk.c verity/slot/show.c verity/slot/avbtool.c verity/files/files.c verity/pairs/held.c verity/pairs/shown.c verity/image/image.c verity/image/judge.c verity/image/ddishow.c \

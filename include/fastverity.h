@@ -430,13 +430,15 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
-	FV_SHOW_DDI }; /* dump of a disk image */
+	FV_SHOW_DDI, /* dump of a disk image */
+	FV_SHOW_OTA_INFO, FV_SHOW_OTA_VERIFY, FV_SHOW_OTA_EXTRACT }; /* ota's */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
+	const char *dir, *source, *key; /* OTA's images, a delta's; AVB key */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. A verify's > 0: the steps' errno (said): the first refusal's,
@@ -522,10 +524,6 @@ struct fv_slot_info {
 /* That, and step i. Errors: EINVAL (NULL, size too small, i too big). */
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* Android OTA packages, opened by fv_open (container "ota"; docs/ota.md) */
-int fv_ota_check(fv_image *img, unsigned how, const char *dir,
-		 const char *src, const char *names);
-int fv_ota_fact(const fv_image *img, size_t i, const char *kv[2], int *type);
 /* --- the door: what actions act on, opened and judged once ------------ */
 /* An image given alone (its container: NULL, the registry's), or a plain
  * pair; its tree, parity, signature and root where not found. */

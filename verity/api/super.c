@@ -131,6 +131,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
 		return verity_api_ddi_show(&in, fn, ctx);
+	if (in.what >= FV_SHOW_OTA_INFO && in.what <= FV_SHOW_OTA_EXTRACT)
+		return verity_api_ota_show(&in, fn, ctx); /* verity/api/ota.c */
 	sh.json = in.json;
 	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP)
 		r = verity_android_show(&in, &sh, &err);
