@@ -431,7 +431,9 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
 	FV_SHOW_DDI, /* dump of a disk image */
-	FV_SHOW_OTA_INFO, FV_SHOW_OTA_VERIFY, FV_SHOW_OTA_EXTRACT }; /* ota's */
+	FV_SHOW_OTA_INFO, FV_SHOW_OTA_VERIFY, FV_SHOW_OTA_EXTRACT, /* ota's */
+	FV_SHOW_FSVERITY_DIGEST, FV_SHOW_FSVERITY_SIGN, FV_SHOW_FSVERITY_ENABLE,
+	FV_SHOW_FSVERITY_MEASURE }; /* fsverity-utils' commands */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -439,10 +441,13 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
 	const char *dir, *source, *key; /* OTA's images, a delta's; AVB key */
+	const char *hash, *block_size, *salt, *tree, *descriptor, *signature;
+	unsigned flags; const struct fv_sign_request *sign; /* fs-verity's */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. A verify's > 0: the steps' errno (said): the first refusal's,
- * else EPERM, ENODEV. */
+ * else EPERM, ENODEV; fs-verity's > 0: said, fsverity-utils' exit code
+ * (flags: 1 digest only, 2 as a built-in signature signs it). */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked

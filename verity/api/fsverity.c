@@ -4,6 +4,8 @@
 
 #include "verity/fsverity/request.h"
 #include "verity/fsverity/kernel.h"
+#include "verity/fsverity/show.h"
+#include "verity/show/show.h"
 #include "verity/tree/params.h"
 
 /* ho from checked options (verity_api_options_in). */
@@ -173,4 +175,27 @@ API int fv_fsverity_read_metadata(const char *path,
 							offset, length, out,
 							ctx, &err),
 			       &err);
+}
+
+int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
+			     void *ctx)
+{
+	struct show sh = {fn, ctx, 0, 0};
+	struct verity_signer vs, *signer = NULL;
+	struct fv_sign_request sq;
+	struct ht_options ho;
+	struct ht_error err = {0};
+	fv_options opts;
+	int r;
+
+	if ((r = verity_api_options_in("fv_show", q->o, &opts)))
+		return r;
+	if (q->sign) {
+		TAKE(sq, q->sign, flags);
+		if ((r = verity_api_signer_of(&sq, signer = &vs)))
+			return r;
+	}
+	options_of(&opts, &ho);
+	r = verity_fsv_show(q, &ho, signer, &sh, &err);
+	return r < 0 && r != sh.r ? verity_api_keep(r, &err) : r;
 }

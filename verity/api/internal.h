@@ -256,6 +256,9 @@ int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
  * said), fn's non-zero return, or the package's error (kept). */
 int verity_api_ota_show(const struct fv_show_request *q, fv_item_fn fn,
 			void *ctx);
+/* FV_SHOW_FSVERITY_* (verity/api/fsverity.c): verity/fsverity/show.h's. */
+int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
+			     void *ctx);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag);
 

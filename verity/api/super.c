@@ -128,6 +128,9 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	sh.json = in.json;
 	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
 		return verity_api_slot_show(&in, &sh);
+	if (in.what >= FV_SHOW_FSVERITY_DIGEST &&
+	    in.what <= FV_SHOW_FSVERITY_MEASURE) /* verity/api/fsverity.c */
+		return verity_api_fsverity_show(&in, fn, ctx);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
 		return verity_api_ddi_show(&in, fn, ctx);
