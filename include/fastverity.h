@@ -745,23 +745,6 @@ struct fv_fsverity_info {
 /* Errors: EINVAL (d or info NULL, size too small). */
 int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 			    struct fv_fsverity_info *info);
-/* `fsverity sign`'s signature (*der: fv_free). Errors: fv_sign's. */
-int fv_fsverity_sign(const fv_fsverity_digest *d,
-		     const struct fv_sign_request *req, uint8_t **der,
-		     size_t *len);
-/* FS_IOC_ENABLE_VERITY (p NULL: the defaults; sig NULL: unsigned).
- * Errors: ENODEV, EISDIR, EOPNOTSUPP, EEXIST, ETXTBSY, EKEYREJECTED,
- * EBADMSG, ENOKEY, EINVAL, and the system's. */
-int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
-		       const uint8_t *sig, size_t len);
-/* FS_IOC_MEASURE_VERITY: the kernel's digest (hash 1 sha256, 2 sha512). */
-struct fv_fsverity_measurement {
-	size_t size; /* sizeof(struct fv_fsverity_measurement), by the caller */
-	unsigned hash; const char *hash_name;
-	uint8_t digest[FV_MAX_DIGEST_SIZE]; size_t digest_len;
-};
-/* Errors: ENODATA (no verity), ENODEV, EISDIR, EOPNOTSUPP, EINVAL, ... */
-int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m);
 /* What fv_fsverity_read_metadata reads. */
 enum fv_fsverity_metadata {
 	FV_FSVERITY_MERKLE_TREE = 1, FV_FSVERITY_DESCRIPTOR = 2,

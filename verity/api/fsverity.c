@@ -104,63 +104,8 @@ API int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 	return 0;
 }
 
-API int fv_fsverity_sign(const fv_fsverity_digest *d,
-			 const struct fv_sign_request *req, uint8_t **der,
-			 size_t *len)
-{
-	struct fv_sign_request q;
-	struct verity_signer vs;
-	struct ht_error err;
-	int r;
-
-	NEED(d);
-	TAKE(q, req, flags);
-	NEED(der);
-	NEED(len);
-	if ((r = verity_api_signer_of(&q, &vs)))
-		return r;
-	return verity_api_keep(
-		verity_sign_bytes(&vs, d->sig, d->sig_len,
-				  d->d.alg == FSV_SHA512 ? "SHA512" : "SHA256",
-				  der, len, &err),
-		&err);
-}
-
-API int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
-			   const uint8_t *sig, size_t len)
-{
-	struct fsv_params fp;
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	if (len && !sig)
-		return verity_api_fail(EINVAL, "%s: sig is NULL", __func__);
-	if ((r = verity_fsv_params_of(p, &fp, &err)) ||
-	    (r = verity_fsv_enable(path, &fp, sig, len, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
-}
-
 _Static_assert(FV_MAX_DIGEST_SIZE == HT_MAX_DIGEST_SIZE,
 	       "the digest sizes differ");
-
-API int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m)
-{
-	struct fv_fsverity_measurement full = {0};
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	NEED(m);
-	r = verity_fsv_measure(path, &full.hash, full.digest, &full.digest_len,
-			       &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	full.hash_name = verity_fsv_alg_name((enum fsv_alg)full.hash);
-	GIVE(m, full, hash);
-	return 0;
-}
 
 API int fv_fsverity_read_metadata(const char *path,
 				  enum fv_fsverity_metadata type,
