@@ -160,18 +160,18 @@ static int lib_failed(int r)
 	return EXIT_PARAMS;
 }
 
-/* fsverity-utils' command what on a's values, its lines printed: 0 or
- * the exit code (sign: a negative errno, not said, when the signing
- * failed). */
-static int show(enum fv_show_what what, const struct fsv_args *a,
+/* fsverity-utils' command what on a's values, its lines printed (alone:
+ * the parameters judged, as it judges them first): 0 or the exit code
+ * (sign: a negative errno, not said, when the signing failed). */
+static int show(enum fv_show_what what, const struct fsv_args *a, int alone,
 		const fv_options *opts, const struct fv_sign_request *sign)
 {
 	int r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
-		.image = a->args[0],
+		.image = alone ? NULL : a->args[0],
 		.names = a->args,
-		.n = (size_t)a->nargs,
+		.n = alone ? 0 : (size_t)a->nargs,
 		.o = opts,
 		.hash = a->hash_alg,
 		.block_size = a->block_size,
@@ -197,10 +197,11 @@ static int digest(const struct cli_sub *s, struct fsv_args *a)
 				   "fsverity digest --help)");
 		return EXIT_USAGE;
 	}
-	if ((r = run_options(a, &opts)) ||
+	if ((r = show(FV_SHOW_FSVERITY_DIGEST, a, 1, NULL, NULL)) ||
+	    (r = run_options(a, &opts)) ||
 	    (r = outputs_apart(a, a->args, (size_t)a->nargs)))
 		return r;
-	return show(FV_SHOW_FSVERITY_DIGEST, a, &opts, NULL);
+	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, &opts, NULL);
 }
 
 struct signing {
@@ -214,7 +215,7 @@ static int sign_file(const struct fv_sign_request *req, const void *ctx,
 		     uint8_t **der, size_t *len)
 {
 	struct signing *g = (struct signing *)ctx;
-	int r = show(FV_SHOW_FSVERITY_SIGN, g->a, g->opts, req);
+	int r = show(FV_SHOW_FSVERITY_SIGN, g->a, 0, g->opts, req);
 
 	*der = NULL;
 	*len = 0;
@@ -247,7 +248,8 @@ static int sign(const struct cli_sub *s, struct fsv_args *a)
 			  "fsverity sign: --key and --cert are needed");
 		return EXIT_USAGE;
 	}
-	if ((r = run_options(a, &opts)))
+	if ((r = show(FV_SHOW_FSVERITY_SIGN, a, 1, NULL, NULL)) ||
+	    (r = run_options(a, &opts)))
 		return r;
 	{
 		const char *in[] = {a->args[0], a->key, a->cert,
@@ -279,7 +281,7 @@ static int enable(const struct cli_sub *s, struct fsv_args *a)
 				   "(fastverity fsverity enable --help)");
 		return EXIT_USAGE;
 	}
-	return show(FV_SHOW_FSVERITY_ENABLE, a, NULL, NULL);
+	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL, NULL);
 }
 
 static int measure(const struct cli_sub *s, struct fsv_args *a)
@@ -291,7 +293,7 @@ static int measure(const struct cli_sub *s, struct fsv_args *a)
 			  "fsverity measure --help)");
 		return EXIT_USAGE;
 	}
-	return show(FV_SHOW_FSVERITY_MEASURE, a, NULL, NULL);
+	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL, NULL);
 }
 
 /* A decimal number of bytes: 0, or -1. */

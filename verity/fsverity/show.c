@@ -265,22 +265,23 @@ static int measure(const struct fv_show_request *q, struct show *sh,
 	return 0;
 }
 
-/* What q names is there. */
+/* What q names is there: 0, 1 when it names no file (the parameters
+ * judged alone), or -EINVAL. */
 static int given(const struct fv_show_request *q,
 		 const struct verity_signer *vs, struct ht_error *err)
 {
 	int files = q->what == FV_SHOW_FSVERITY_DIGEST ||
 		    q->what == FV_SHOW_FSVERITY_MEASURE;
 
-	for (size_t i = 0; files && q->names && i < q->n; i++)
-		if (!q->names[i])
+	if (files ? !q->n : !q->image)
+		return 1;
+	for (size_t i = 0; files && i < q->n; i++)
+		if (!q->names || !q->names[i])
 			return ht_fail(err, EINVAL,
 				       "fv_show: names[%zu] is NULL", i);
-	if (files ? !q->n || !q->names
-		  : !q->image || (q->what == FV_SHOW_FSVERITY_SIGN &&
-				  (!vs || !q->signature)))
+	if (q->what == FV_SHOW_FSVERITY_SIGN && (!vs || !q->signature))
 		return ht_fail(err, EINVAL, "fv_show: %s is NULL",
-			       files ? "names" : "image, sign or signature");
+			       vs ? "signature" : "sign");
 	return 0;
 }
 
@@ -290,14 +291,15 @@ int verity_fsv_show(const struct fv_show_request *q,
 {
 	static const char *const subs[] = {"digest", "sign", "enable"};
 	struct tree t;
-	int r;
+	int alone, r;
 
-	if ((r = given(q, vs, err)))
-		return r;
+	if ((alone = given(q, vs, err)) < 0)
+		return alone;
 	if (q->what == FV_SHOW_FSVERITY_MEASURE)
-		return measure(q, sh, err);
+		return alone ? 0 : measure(q, sh, err);
 	if ((r = tree_of(q, subs[q->what - FV_SHOW_FSVERITY_DIGEST], sh, &t,
-			 err)))
+			 err)) ||
+	    alone)
 		return r;
 	if (q->what == FV_SHOW_FSVERITY_DIGEST)
 		return digest(q, &t, ho, sh, err);

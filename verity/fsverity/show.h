@@ -16,10 +16,10 @@
 struct show;
 struct verity_signer;
 
-/* q done, its lines on sh (ho: the run's options; vs: sign's signer):
- * 0; > 0 said on sh, fsverity-utils' exit code (1 failed, 2 a usage
- * error); or a negative errno with err's message, not said (for sign,
- * only the signing's). */
+/* q done, its lines on sh (ho: the run's options; vs: sign's signer;
+ * no file named: the parameters judged alone): 0; > 0 said on sh,
+ * fsverity-utils' exit code (1 failed, 2 a usage error); or a negative
+ * errno with err's message, not said (for sign, only the signing's). */
 int verity_fsv_show(const struct fv_show_request *q,
 		    const struct ht_options *ho, const struct verity_signer *vs,
 		    struct show *sh, struct ht_error *err);
