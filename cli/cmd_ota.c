@@ -88,18 +88,15 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_PARAMS,
 };
 
-/* A private directory for the images --avb-key checks: 0, or the exit
- * code. */
+/* A private directory for the images --avb-key checks: 0, or the errno
+ * of mkdtemp (said once the package's signatures are, as before). */
 static int avb_dir(char *dir, size_t len)
 {
 	const char *t = getenv("TMPDIR");
 
 	snprintf(dir, len, "%s/fastverity-ota.XXXXXX", t && t[0] ? t : "/tmp");
 	if (!mkdtemp(dir))
-		return cli_error(-errno,
-				 "ota verify --avb-key: cannot make a "
-				 "directory for the images: %s",
-				 strerror(errno));
+		return errno;
 	/* a signal while it holds images: removed with them */
 	cli_private_dir(dir);
 	return 0;
@@ -117,7 +114,7 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 	fv_options opts = {.size = sizeof(opts)};
 	const char *certs[1] = {a->cert};
 	char dir[4096];
-	int r;
+	int r, no_dir = 0;
 
 	if (a->nargs != 1)
 		return cli_error(-EINVAL,
@@ -128,8 +125,8 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 				 "ota extract: --output-dir=DIR is needed");
 	opts.trusted_certs = a->cert ? certs : NULL;
 	opts.ntrusted_certs = a->cert ? 1 : 0;
-	if (a->avb_key && (r = avb_dir(dir, sizeof(dir))))
-		return r;
+	if (a->avb_key)
+		no_dir = avb_dir(dir, sizeof(dir));
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
@@ -137,13 +134,18 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 		.json = a->json,
 		.o = what == FV_SHOW_OTA_VERIFY ? &opts : NULL,
 		.partition = a->partition,
-		.dir = a->avb_key ? dir : a->output_dir,
+		.dir = a->avb_key ? (no_dir ? NULL : dir) : a->output_dir,
 		.source = a->source,
 		.key = a->avb_key});
-	if (a->avb_key) {
-		rmdir(dir); /* (gone already when the images were made) */
+	if (a->avb_key && !no_dir) {
+		rmdir(dir); /* (gone with the images, unless refused first) */
 		cli_private_dir(NULL);
 	}
+	if (no_dir && r == -ENOTDIR)
+		return cli_error(-no_dir,
+				 "ota verify --avb-key: cannot make a "
+				 "directory for the images: %s",
+				 strerror(no_dir));
 	return r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
 }
 

@@ -283,6 +283,12 @@ int verity_ota_show(struct verity_ota *o, const char *cert,
 
 	if (q->what == FV_SHOW_OTA_VERIFY)
 		r = verity_ota_verify(o, cert, err);
+	/* (its signatures said first: the caller's directory may be
+	 * missing because it could not be made) */
+	if (!r && q->what == FV_SHOW_OTA_VERIFY && q->key && !q->dir)
+		return ht_fail(err, ENOTDIR,
+			       "fv_show: dir is NULL: verify with a key writes "
+			       "the images there");
 	if (!r && what)
 		r = verity_ota_apply(
 			o, dir, q->source,
@@ -290,12 +296,13 @@ int verity_ota_show(struct verity_ota *o, const char *cert,
 			err);
 	if (!r)
 		r = verity_ota_facts(o, err);
+	/* verify's images: walked, then removed with their directory */
+	if (!r && q->what == FV_SHOW_OTA_VERIFY && q->key)
+		avb_set(q->dir, q->key, walk, avb, sizeof(avb));
+	if (q->what == FV_SHOW_OTA_VERIFY && q->key && q->dir)
+		remove_images(o, q->dir);
 	if (r)
 		return r;
-	if (q->what == FV_SHOW_OTA_VERIFY && q->key) {
-		avb_set(q->dir, q->key, walk, avb, sizeof(avb));
-		remove_images(o, q->dir);
-	}
 	if (what)
 		ok = verdict(o, what, NULL) &&
 		     (!q->key || q->what != FV_SHOW_OTA_VERIFY ||

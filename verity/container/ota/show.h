@@ -25,8 +25,9 @@ typedef int (*verity_ota_walk_fn)(const char *top, const char *key, char *why,
 /* q's action on o (opened, its signer's certificate cert: NULL, the
  * package's own), then its items on sh: 0, EPERM when a check or an
  * image is bad (said), or a negative errno (err). For verify with q->key
- * the images go into q->dir (made by the caller, private, left empty)
- * and are walked by walk. */
+ * the images go into q->dir (made by the caller, private; removed with
+ * them) and are walked by walk; q->dir NULL: -ENOTDIR once the
+ * signatures are good. */
 int verity_ota_show(struct verity_ota *o, const char *cert,
 		    const struct fv_show_request *q, struct show *sh,
 		    verity_ota_walk_fn walk, struct ht_error *err);
