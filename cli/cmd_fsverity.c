@@ -11,6 +11,7 @@
 #include "cli/files.h"
 #include "cli/cli.h"
 #include "cli/errors.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/params.h"
 #include "include/fastverity.h"
@@ -123,86 +124,6 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_USAGE,
 };
 
-/* An even number of hex digits (none is a salt of 0 bytes). */
-static int hex_string(const char *s)
-{
-	size_t n = strlen(s);
-
-	for (size_t i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return n % 2 == 0;
-}
-
-/* A tree's parameters, the salt's bytes with them. */
-struct tree {
-	struct fv_fsverity_params p;
-	uint8_t salt[32];
-};
-
-/* p as the library judges it (fv_fsverity_compute_files of no file
- * checks the parameters alone). */
-static int params_ok(const struct fv_fsverity_params *p)
-{
-	fv_fsverity_digest *none[1];
-	size_t failed;
-
-	return fv_fsverity_compute_files(p, NULL, 0, NULL, 0, none, &failed) ==
-	       0;
-}
-
-/* The tree's parameters from the options, each judged as it is given:
- * 0 or the exit code. */
-static int tree_params(const char *sub, const struct fsv_args *a,
-		       struct tree *t)
-{
-	size_t len = 0;
-	unsigned long v = 0;
-	char *end;
-	int rc = EXIT_USAGE, bad_bs = 0;
-
-	memset(t, 0, sizeof(*t));
-	t->p.size = sizeof(t->p);
-	if (a->block_size) {
-		errno = 0;
-		v = strtoul(a->block_size, &end, 10);
-		/* (0 is no size: the library's default) */
-		bad_bs = errno || end == a->block_size || *end ||
-			 a->block_size[0] == '-' || v > UINT32_MAX || !v;
-	}
-	t->p.hash = a->hash_alg;
-	if (a->hash_alg && !params_ok(&t->p))
-		cli_error(-EINVAL,
-			  "fsverity %s: --hash-alg=%s: unknown hash algorithm "
-			  "(available: sha256 sha512)",
-			  sub, a->hash_alg);
-	else if (a->block_size &&
-		 (bad_bs || (t->p.block_size = (uint32_t)v, !params_ok(&t->p))))
-		cli_error(-EINVAL,
-			  "fsverity %s: --block-size=%s: a power of two from "
-			  "1024 to 65536",
-			  sub, a->block_size);
-	else if (a->salt && !hex_string(a->salt))
-		cli_error(-EINVAL,
-			  "fsverity %s: --salt=%s: not a valid hex string", sub,
-			  a->salt);
-	else if (a->salt && strlen(a->salt) / 2 > 32)
-		/* a hex string, too long: fsverity-utils refuses it when it
-		 * computes the digest, in its words, and exits 1 */
-		rc = cli_error(-EINVAL,
-			       "fsverity %s: unsupported salt size (%zu): "
-			       "fs-verity takes at most 32 bytes",
-			       sub, strlen(a->salt) / 2);
-	else if (a->salt &&
-		 (cli_unhex(a->salt, t->salt, sizeof(t->salt), &len) ||
-		  (t->p.salt = t->salt, t->p.salt_len = len,
-		   !params_ok(&t->p))))
-		rc = cli_lib_error(-EINVAL);
-	else
-		rc = 0;
-	return rc;
-}
-
 static int run_options(const struct fsv_args *a, fv_options *opts)
 {
 	struct cli_opts o;
@@ -211,37 +132,6 @@ static int run_options(const struct fsv_args *a, fv_options *opts)
 	o.threads = a->threads;
 	o.action = "fsverity";
 	return cli_run_options(&o, opts, NULL) ? EXIT_USAGE : 0;
-}
-
-/* --out-descriptor of d: 0 or the exit code (--out-merkle-tree is
- * written as the tree is made: fv_fsverity_compute's tree_path). */
-static int write_descriptor(const struct fsv_args *a,
-			    const fv_fsverity_digest *d)
-{
-	struct fv_fsverity_info i = {.size = sizeof(i)};
-
-	if (!a->out_desc)
-		return 0;
-	if (fv_fsverity_digest_info(d, &i))
-		return cli_lib_error(-EINVAL);
-	if (cli_output_write(a->out_desc, "the descriptor file", i.descriptor,
-			     256))
-		return cli_lib_error(-EIO);
-	return 0;
-}
-
-/* The digest of one file, its tree written to --out-merkle-tree when
- * given, never held in memory. */
-static int compute_one(const struct fv_fsverity_params *p, const char *path,
-		       const fv_options *opts, const char *out_tree,
-		       fv_fsverity_digest **d)
-{
-	struct fv_fsverity_request q = {.size = sizeof(q),
-					.params = p,
-					.path = path,
-					.tree_path = out_tree};
-
-	return fv_fsverity_compute(&q, opts, d);
 }
 
 /* The outputs are none of the inputs. */
@@ -270,97 +160,79 @@ static int lib_failed(int r)
 	return EXIT_PARAMS;
 }
 
-/* A decimal number of bytes: 0, or -1. */
-static int bytes_of(const char *s, uint64_t *v)
+/* fsverity-utils' command what on a's values, its lines printed (alone:
+ * the parameters judged, as it judges them first): 0 or the exit code
+ * (sign: a negative errno, not said, when the signing failed). */
+static int show(enum fv_show_what what, const struct fsv_args *a, int alone,
+		const fv_options *opts, const struct fv_sign_request *sign)
 {
-	char *end;
+	int r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = what,
+		.image = alone ? NULL : a->args[0],
+		.names = a->args,
+		.n = alone ? 0 : (size_t)a->nargs,
+		.o = opts,
+		.hash = a->hash_alg,
+		.block_size = a->block_size,
+		.salt = a->salt,
+		.tree = a->out_tree,
+		.descriptor = a->out_desc,
+		.signature = what == FV_SHOW_FSVERITY_SIGN ? a->args[1]
+							   : a->signature,
+		.flags = (a->compact ? 1u : 0) | (a->for_builtin_sig ? 2u : 0),
+		.sign = sign});
 
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+	return r > 0 || (r < 0 && sign) ? r : r ? lib_failed(r) : 0;
 }
 
 static int digest(const struct cli_sub *s, struct fsv_args *a)
 {
-	struct tree t;
-	fv_fsverity_digest **d = NULL;
 	fv_options opts;
-	size_t n = (size_t)a->nargs, failed = n, last;
 	int r;
 
+	(void)s;
 	if (!a->nargs) {
 		cli_error(-EINVAL, "fsverity digest: no file given (fastverity "
 				   "fsverity digest --help)");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &t)) || (r = run_options(a, &opts)))
-		goto out;
-	if ((r = outputs_apart(a, a->args, n)))
-		goto out;
-	d = calloc(n, sizeof(*d));
-	if (!d) {
-		r = cli_error(-ENOMEM, "out of memory");
-		goto out;
-	}
-	/* no tree kept: --out-merkle-tree is the last file's (as
-	 * fsverity-utils leaves it), written as it is made */
-	last = a->out_tree ? n - 1 : n;
-	r = fv_fsverity_compute_files(&t.p, a->args, last, &opts, 0, d,
-				      &failed);
-	if (!r && last < n) {
-		r = compute_one(&t.p, a->args[last], &opts, a->out_tree,
-				&d[last]);
-		failed = r ? last : n;
-	}
-	/* each file's line, in the order given, up to the first that
-	 * failed */
-	for (size_t i = 0; i < failed; i++) {
-		struct fv_fsverity_info f = {.size = sizeof(f)};
-		char hex[2 * (12 + 64) + 1];
-
-		fv_fsverity_digest_info(d[i], &f);
-		if (a->for_builtin_sig)
-			cli_hex(f.signed_digest, f.signed_digest_len, hex);
-		else
-			snprintf(hex, sizeof(hex), "%s", f.digest_hex);
-		if (a->compact)
-			printf("%s\n", hex);
-		else if (a->for_builtin_sig)
-			printf("%s %s\n", hex, a->args[i]);
-		else
-			printf("%s:%s %s\n", f.hash, hex, a->args[i]);
-	}
-	if (r) {
-		r = lib_failed(r);
-		goto out;
-	}
-	/* as fsverity-utils leaves it: the last file's */
-	r = write_descriptor(a, d[n - 1]);
-out:
-	for (size_t i = 0; d && i < n; i++)
-		fv_fsverity_digest_free(d[i]);
-	free(d);
-	return r;
+	if ((r = show(FV_SHOW_FSVERITY_DIGEST, a, 1, NULL, NULL)) ||
+	    (r = run_options(a, &opts)) ||
+	    (r = outputs_apart(a, a->args, (size_t)a->nargs)))
+		return r;
+	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, &opts, NULL);
 }
 
-static int sign_digest(const struct fv_sign_request *req, const void *ctx,
-		       uint8_t **der, size_t *len)
+struct signing {
+	const struct fsv_args *a;
+	const fv_options *opts;
+	int rc; /* the exit code of a failure said */
+};
+
+/* The whole sign with the key as req gives it (cli_sign_with). */
+static int sign_file(const struct fv_sign_request *req, const void *ctx,
+		     uint8_t **der, size_t *len)
 {
-	return fv_fsverity_sign(ctx, req, der, len);
+	struct signing *g = (struct signing *)ctx;
+	int r = show(FV_SHOW_FSVERITY_SIGN, g->a, 0, g->opts, req);
+
+	*der = NULL;
+	*len = 0;
+	g->rc = r > 0 ? r : 0;
+	return r < 0 ? r : 0;
 }
 
 static int sign(const struct cli_sub *s, struct fsv_args *a)
 {
-	struct fv_fsverity_info info = {.size = sizeof(info)},
-				again_info = {.size = sizeof(again_info)};
-	fv_fsverity_digest *d = NULL;
+	struct signing g = {.a = a};
 	fv_options opts;
 	struct cli_opts o;
-	struct tree t;
 	uint8_t *der = NULL;
 	size_t len = 0;
 	int r;
 
+	(void)s;
 	if (a->nargs != 2) {
 		cli_error(-EINVAL, "fsverity sign: FILE and OUT_SIGFILE are "
 				   "needed (fastverity fsverity sign --help)");
@@ -376,8 +248,9 @@ static int sign(const struct cli_sub *s, struct fsv_args *a)
 			  "fsverity sign: --key and --cert are needed");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &t)) || (r = run_options(a, &opts)))
-		goto out;
+	if ((r = show(FV_SHOW_FSVERITY_SIGN, a, 1, NULL, NULL)) ||
+	    (r = run_options(a, &opts)))
+		return r;
 	{
 		const char *in[] = {a->args[0], a->key, a->cert,
 				    a->passphrase_file};
@@ -387,84 +260,28 @@ static int sign(const struct cli_sub *s, struct fsv_args *a)
 		    (r = cli_check_output(
 			     a->args[1], "signature",
 			     (const char *[]){a->out_tree, a->out_desc}, 2)))
-			goto out;
-	}
-	if ((r = compute_one(&t.p, a->args[0], &opts, NULL, &d)) ||
-	    (r = fv_fsverity_digest_info(d, &info))) {
-		r = lib_failed(r);
-		goto out;
+			return r;
 	}
 	memset(&o, 0, sizeof(o));
 	o.key = a->key;
 	o.cert = a->cert;
 	o.key_passphrase_file = a->passphrase_file;
 	o.pkcs11_module = a->pkcs11_module;
-	if ((r = cli_sign_with(&o, sign_digest, d, &der, &len)))
-		goto out;
-	/* the tree once the signature is made (a sign that fails writes
-	 * nothing): the file read again, its tree written as it is made,
-	 * never held in memory */
-	if (a->out_tree) {
-		fv_fsverity_digest *again = NULL;
-		int same;
-
-		if ((r = compute_one(&t.p, a->args[0], &opts, a->out_tree,
-				     &again)) ||
-		    (r = fv_fsverity_digest_info(again, &again_info))) {
-			fv_fsverity_digest_free(again);
-			r = lib_failed(r);
-			goto out;
-		}
-		same = !strcmp(again_info.digest_hex, info.digest_hex);
-		fv_fsverity_digest_free(again);
-		if (!same) {
-			r = cli_error(-EIO,
-				      "fsverity sign: %s: changed while it was "
-				      "read: the Merkle tree file is not the "
-				      "signed file's",
-				      a->args[0]);
-			goto out;
-		}
-	}
-	if (cli_output_write(a->args[1], "the signature file", der, len)) {
-		r = cli_lib_error(-EIO);
-		goto out;
-	}
-	if ((r = write_descriptor(a, d)))
-		goto out;
-	printf("Signed file '%s' (%s:%s)\n", a->args[0], info.hash,
-	       info.digest_hex);
-out:
+	g.opts = &opts;
+	r = cli_sign_with(&o, sign_file, &g, &der, &len);
 	fv_free(der);
-	fv_fsverity_digest_free(d);
-	return r;
+	return r ? r : g.rc;
 }
 
 static int enable(const struct cli_sub *s, struct fsv_args *a)
 {
-	struct tree t;
-	struct fv_file_answer f;
-	uint8_t *sig = NULL;
-	size_t len = 0;
-	int r;
-
+	(void)s;
 	if (a->nargs != 1) {
 		cli_error(-EINVAL, "fsverity enable: one FILE is needed "
 				   "(fastverity fsverity enable --help)");
 		return EXIT_USAGE;
 	}
-	if ((r = tree_params(s->name, a, &t)))
-		return r;
-	if (a->signature && (r = cli_file(FV_FILE_SIGNATURE, a->signature, &f)))
-		return lib_failed(r);
-	if (a->signature) {
-		sig = f.data;
-		len = f.len;
-	}
-	if ((r = fv_fsverity_enable(a->args[0], &t.p, sig, len)))
-		r = lib_failed(r);
-	fv_free(sig);
-	return r;
+	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL, NULL);
 }
 
 static int measure(const struct cli_sub *s, struct fsv_args *a)
@@ -476,22 +293,17 @@ static int measure(const struct cli_sub *s, struct fsv_args *a)
 			  "fsverity measure --help)");
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < a->nargs; i++) {
-		struct fv_fsverity_measurement m = {.size = sizeof(m)};
-		char hex[2 * sizeof(m.digest) + 1], alg[32];
-		const char *name;
-		int r = fv_fsverity_measure(a->args[i], &m);
+	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL, NULL);
+}
 
-		if (r)
-			return lib_failed(r);
-		cli_hex(m.digest, m.digest_len, hex);
-		if (!(name = m.hash_name)) {
-			snprintf(alg, sizeof(alg), "ALG_%u", m.hash);
-			name = alg;
-		}
-		printf("%s:%s %s\n", name, hex, a->args[i]);
-	}
-	return 0;
+/* A decimal number of bytes: 0, or -1. */
+static int bytes_of(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
 static int to_stdout(void *ctx, const void *buf, size_t n)

@@ -1,8 +1,6 @@
 /* fastverity ota SUBCOMMAND: Android A/B OTA packages, an OTA zip or a
  * bare payload.bin (docs/ota.md). info: what the package says. */
 #include <errno.h>
-#include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +9,6 @@
 #include "cli/cli.h"
 #include "cli/errors.h"
 #include "cli/json.h"
-#include "cli/jsonc.h"
 #include "cli/options.h"
 #include "include/fastverity.h"
 
@@ -91,402 +88,65 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_PARAMS,
 };
 
-/* A string for the terminal: control bytes as \xHH. */
-static void put_text(const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
-	}
-}
-
-/* The facts as indented "key: value" lines (two spaces a level); an
- * array's objects as items whose first line begins "- ", an array of
- * values on one line. */
-static void print_text(const fv_image *p)
-{
-	const char *kv[2], *nkv[2];
-	int type, ntype, depth = 0, item = 0;
-	char kind[64];
-
-	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		int in_array = depth > 0 && kind[depth - 1] == '[';
-		int indent = depth > 1 ? 2 * (depth - 1) : 0;
-
-		if (type == '}' || type == ']') {
-			depth -= depth > 0;
-			continue;
-		}
-		if (type == '{' && (depth == 0 || in_array)) {
-			/* the document, or an array's item */
-			item = depth > 0;
-			if (depth < 64)
-				kind[depth++] = '{';
-			continue;
-		}
-		if (item && indent >= 2)
-			printf("%*s- ", indent - 2, "");
-		else
-			printf("%*s", indent, "");
-		item = 0;
-		put_text(kv[0]);
-		putchar(':');
-		if (type == '[' && !fv_ota_fact(p, i + 1, nkv, &ntype) &&
-		    ntype != '{') {
-			/* values: on this line */
-			const char *sep = " [";
-
-			for (i++;
-			     !fv_ota_fact(p, i, nkv, &ntype) && ntype != ']';
-			     i++) {
-				fputs(sep, stdout);
-				put_text(nkv[1]);
-				sep = ", ";
-			}
-			puts(sep[0] == ' ' ? " []" : "]");
-			continue;
-		}
-		if (type == '{' && !fv_ota_fact(p, i + 1, nkv, &ntype) &&
-		    ntype == '}') {
-			puts(" {}");
-			i++;
-			continue;
-		}
-		if (type == '{' || type == '[') {
-			putchar('\n');
-			if (depth < 64)
-				kind[depth++] = (char)type;
-			continue;
-		}
-		putchar(' ');
-		put_text(kv[1]);
-		putchar('\n');
-	}
-}
-
-/* The facts as one JSON document. */
-static void *json_of(const fv_image *p)
-{
-	void *stack[64], *top = NULL, *v;
-	const char *kv[2];
-	int type, depth = 0;
-	char kind[64];
-
-	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		switch (type) {
-		case '{':
-			v = json_object_new_object();
-			break;
-		case '[':
-			v = json_object_new_array();
-			break;
-		case '}':
-		case ']':
-			if (depth > 0)
-				depth--;
-			continue;
-		case 'n':
-			v = kv[1][0] == '-' ? json_object_new_int64(
-						      strtoll(kv[1], NULL, 10))
-					    : json_object_new_uint64(strtoull(
-						      kv[1], NULL, 10));
-			break;
-		case 'b':
-			v = json_object_new_boolean(!strcmp(kv[1], "true"));
-			break;
-		default:
-			v = cli_json_str(kv[1]);
-			break;
-		}
-		if (!depth) {
-			if (top)
-				json_object_put(top);
-			top = v;
-		} else if (kind[depth - 1] == '[') {
-			json_object_array_add(stack[depth - 1], v);
-		} else {
-			json_object_object_add(stack[depth - 1], kv[0], v);
-		}
-		if ((type == '{' || type == '[') && depth < 64) {
-			kind[depth] = (char)type;
-			stack[depth++] = v;
-		}
-	}
-	return top;
-}
-
-/* The package at path through the door (container "ota"; o: NULL, or
- * the trusted signer's certificate and the workers). */
-static int open_ota(const char *path, const fv_options *o, fv_image **img)
-{
-	struct fv_open_request rq = {
-		.size = sizeof(rq), .image = path, .container = "ota"};
-
-	*img = NULL;
-	return fv_open(&rq, o, img);
-}
-
-static int info(struct ota_args *a)
-{
-	fv_image *p;
-	int r;
-
-	if (a->nargs != 1)
-		return cli_error(-EINVAL,
-				 "ota info: give one package (fastverity ota "
-				 "info PKG)");
-	if ((r = open_ota(a->args[0], NULL, &p)))
-		return cli_lib_error(r);
-	if (a->json)
-		cli_json_print(json_of(p));
-	else
-		print_text(p);
-	fv_image_free(p);
-	return 0;
-}
-
-/* The object named what's members (its images as "image NAME: RESULT"
- * lines, an extracted one's path after), and whether its result is ok. */
-static int print_verify(const fv_image *p, const char *what, int show)
-{
-	const char *kv[2], *name = "", *result = "", *path = NULL;
-	int type, in = 0, ok = 0, depth = 0;
-
-	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		if (!in) {
-			in = depth == 1 && type == '{' && !strcmp(kv[0], what);
-			depth += type == '{' || type == '[';
-			depth -= type == '}' || type == ']';
-			continue;
-		}
-		if (type == '{' || type == '[') {
-			depth++;
-			continue;
-		}
-		if (type == '}' || type == ']') {
-			if (--depth == 1)
-				break;
-			if (depth == 3 && type == '}' && show) {
-				fputs("image ", stdout);
-				put_text(name);
-				fputs(": ", stdout);
-				put_text(result);
-				if (path && !strcmp(what, "extract")) {
-					fputs(", written to ", stdout);
-					put_text(path);
-				}
-				putchar('\n');
-				path = NULL;
-			}
-			continue;
-		}
-		if (depth == 4) { /* an image's */
-			if (!strcmp(kv[0], "name"))
-				name = kv[1];
-			else if (!strcmp(kv[0], "result"))
-				result = kv[1];
-			else if (!strcmp(kv[0], "path"))
-				path = kv[1];
-			continue;
-		}
-		if (depth != 2)
-			continue;
-		if (!strcmp(kv[0], "result"))
-			ok = !strcmp(kv[1], "ok");
-		if (show) {
-			put_text(kv[0]);
-			fputs(": ", stdout);
-			put_text(kv[1]);
-			putchar('\n');
-		}
-	}
-	return ok;
-}
-
-/* The AVB set of the images extracted into dir (vbmeta.img at its
- * top, signed by key; its chains followed, every descriptor checked):
- * "good", or why not, into why. */
-static void avb_set(const char *dir, const char *key, char *why, size_t len)
-{
-	struct fv_slot_request req = {.size = sizeof(req)};
-	struct fv_slot_info info = {.size = sizeof(info)};
-	char top[4096 + 16];
-	fv_slot *s = NULL;
-	int r;
-
-	snprintf(top, sizeof(top), "%s/vbmeta.img", dir);
-	if (access(top, F_OK)) {
-		snprintf(why, len,
-			 "missing (no good vbmeta image to start "
-			 "from)");
-		return;
-	}
-	req.image = top;
-	req.container = "avb";
-	req.key = key;
-	req.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW | FV_SLOT_FOLLOW_NESTED |
-		    FV_SLOT_STOP;
-	if ((r = fv_slot_verify(&req, NULL, NULL, NULL, &s)) ||
-	    (r = fv_slot_info(s, &info))) {
-		snprintf(why, len, "bad (%s)", fv_last_error());
-		fv_slot_free(s);
-		return;
-	}
-	snprintf(why, len, "good");
-	for (size_t i = 0; i < info.steps; i++) {
-		struct fv_slot_step st = {.size = sizeof(st)};
-
-		if (!fv_slot_step(s, i, &st) && st.result != FV_SLOT_OK &&
-		    st.result != FV_SLOT_SKIPPED) {
-			const char *m = st.message && st.message[0]
-						? st.message
-						: "a step failed";
-			size_t dl = strlen(dir);
-
-			/* the images' names, not the directory they had */
-			if (!strncmp(m, dir, dl) && m[dl] == '/')
-				m += dl + 1;
-			snprintf(why, len, "bad (%s)", m);
-			break;
-		}
-	}
-	fv_slot_free(s);
-}
-
-/* The images written into dir by fv_ota_check removed, and dir. */
-static void remove_images(const fv_image *p, const char *dir)
-{
-	const char *kv[2];
-	int type;
-
-	for (size_t i = 0; !fv_ota_fact(p, i, kv, &type); i++)
-		if (type == 's' && !strcmp(kv[0], "path"))
-			unlink(kv[1]);
-	rmdir(dir);
-}
-
-/* A private directory for the images --avb-key checks. */
+/* A private directory for the images --avb-key checks: 0, or the errno
+ * of mkdtemp (said once the package's signatures are, as before). */
 static int avb_dir(char *dir, size_t len)
 {
 	const char *t = getenv("TMPDIR");
 
 	snprintf(dir, len, "%s/fastverity-ota.XXXXXX", t && t[0] ? t : "/tmp");
 	if (!mkdtemp(dir))
-		return cli_error(-errno,
-				 "ota verify --avb-key: cannot make a "
-				 "directory for the images: %s",
-				 strerror(errno));
+		return errno;
 	/* a signal while it holds images: removed with them */
 	cli_private_dir(dir);
 	return 0;
 }
 
-static int verify(struct ota_args *a)
+/* The action s on the package: the library's items printed; 0, or the
+ * exit code. */
+static int act(const struct cli_sub *s, struct ota_args *a)
 {
+	static const char *const usage[] = {"info PKG", "verify PKG",
+					    "extract PKG --output-dir=DIR"};
+	int what = s->bit == O_INFO     ? FV_SHOW_OTA_INFO
+		   : s->bit == O_VERIFY ? FV_SHOW_OTA_VERIFY
+					: FV_SHOW_OTA_EXTRACT;
 	fv_options opts = {.size = sizeof(opts)};
 	const char *certs[1] = {a->cert};
-	char dir[4096], avb[1024] = "";
-	fv_image *p;
-	int r, ok;
+	char dir[4096];
+	int r, no_dir = 0;
 
 	if (a->nargs != 1)
 		return cli_error(-EINVAL,
-				 "ota verify: give one package (fastverity ota "
-				 "verify PKG)");
-	if (a->cert) {
-		opts.trusted_certs = certs;
-		opts.ntrusted_certs = 1;
-	}
-	if ((r = open_ota(a->args[0], &opts, &p)) ||
-	    (r = fv_ota_check(p, 1, NULL, NULL, NULL))) {
-		fv_image_free(p);
-		return cli_lib_error(r);
-	}
-	if (a->avb_key && (r = avb_dir(dir, sizeof(dir)))) {
-		fv_image_free(p);
-		return r;
-	}
-	if ((r = fv_ota_check(p, 2, a->avb_key ? dir : NULL, a->source,
-			      NULL))) {
-		if (a->avb_key) {
-			rmdir(dir);
-			cli_private_dir(NULL);
-		}
-		fv_image_free(p);
-		return cli_lib_error(r);
-	}
-	if (a->avb_key) {
-		avb_set(dir, a->avb_key, avb, sizeof(avb));
-		remove_images(p, dir);
-		cli_private_dir(NULL);
-	}
-	ok = print_verify(p, "verify", !a->json);
-	if (a->avb_key) {
-		ok = ok && !strcmp(avb, "good");
-		if (!a->json)
-			printf("avb: %s\n", avb);
-	}
-	if (a->json) {
-		void *j = json_of(p);
-		json_object *v;
-
-		if (a->avb_key && json_object_object_get_ex(j, "verify", &v)) {
-			json_object *im;
-
-			/* the images were checked, then removed */
-			if (json_object_object_get_ex(v, "images", &im))
-				for (size_t i = 0;
-				     i < json_object_array_length(im); i++)
-					json_object_object_del(
-						json_object_array_get_idx(im,
-									  i),
-						"path");
-			json_object_object_add(v, "avb", cli_json_str(avb));
-			if (!ok)
-				json_object_object_add(v, "result",
-						       cli_json_str("bad"));
-		}
-		/* the document's verdict, as the exit code's */
-		json_object_object_add(j, "result",
-				       cli_json_str(ok ? "ok" : "bad"));
-		cli_json_print(j);
-	}
-	fv_image_free(p);
-	return ok ? EXIT_OK : EXIT_VERIFY;
-}
-
-static int extract(struct ota_args *a)
-{
-	fv_image *p;
-	int r, ok;
-
-	if (a->nargs != 1)
-		return cli_error(
-			-EINVAL,
-			"ota extract: give one package (fastverity ota "
-			"extract PKG --output-dir=DIR)");
-	if (!a->output_dir)
+				 "ota %s: give one package (fastverity ota %s)",
+				 s->name, usage[what - FV_SHOW_OTA_INFO]);
+	if (what == FV_SHOW_OTA_EXTRACT && !a->output_dir)
 		return cli_error(-EINVAL,
 				 "ota extract: --output-dir=DIR is needed");
-	if ((r = open_ota(a->args[0], NULL, &p)) ||
-	    (r = fv_ota_check(p, 2, a->output_dir, a->source, a->partition))) {
-		fv_image_free(p);
-		return cli_lib_error(r);
+	opts.trusted_certs = a->cert ? certs : NULL;
+	opts.ntrusted_certs = a->cert ? 1 : 0;
+	if (a->avb_key)
+		no_dir = avb_dir(dir, sizeof(dir));
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = what,
+		.image = a->args[0],
+		.json = a->json,
+		.o = what == FV_SHOW_OTA_VERIFY ? &opts : NULL,
+		.partition = a->partition,
+		.dir = a->avb_key ? (no_dir ? NULL : dir) : a->output_dir,
+		.source = a->source,
+		.key = a->avb_key});
+	if (a->avb_key && !no_dir) {
+		rmdir(dir); /* (gone with the images, unless refused first) */
+		cli_private_dir(NULL);
 	}
-	ok = print_verify(p, "extract", !a->json);
-	if (a->json) {
-		void *j = json_of(p);
-
-		json_object_object_add(j, "result",
-				       cli_json_str(ok ? "ok" : "bad"));
-		cli_json_print(j);
-	}
-	fv_image_free(p);
-	return ok ? EXIT_OK : EXIT_VERIFY;
+	if (no_dir && r == -ENOTDIR)
+		return cli_error(-no_dir,
+				 "ota verify --avb-key: cannot make a "
+				 "directory for the images: %s",
+				 strerror(no_dir));
+	return r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
 }
 
 int cli_ota_main(int argc, const char **argv)
@@ -501,9 +161,7 @@ int cli_ota_main(int argc, const char **argv)
 		cli_group_free(&group, &a, a.args, a.nargs);
 		return r < 0 ? EXIT_OK : r;
 	}
-	r = s->bit == O_INFO     ? info(&a)
-	    : s->bit == O_VERIFY ? verify(&a)
-				 : extract(&a);
+	r = act(s, &a);
 	if (r && r != EXIT_VERIFY && a.json)
 		cli_json_final(r, NULL);
 	cli_group_free(&group, &a, a.args, a.nargs);

@@ -416,19 +416,26 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_STATUS, /* status (image: the mapping's NAME) */
 	FV_SHOW_LPUNPACK, FV_SHOW_LPDUMP_SIZE, /* lp unpack; lp dump -d */
 	FV_SHOW_AVB_PUBKEY, FV_SHOW_AVB_VBMETA, /* a vbmeta's key blob; its blob */
-	FV_SHOW_AVB_VBMETA_DIGEST }; /* avb calculate_vbmeta_digest's */
+	FV_SHOW_AVB_VBMETA_DIGEST, /* avb calculate_vbmeta_digest's */
+	FV_SHOW_OTA_INFO, FV_SHOW_OTA_VERIFY, FV_SHOW_OTA_EXTRACT, /* ota's */
+	FV_SHOW_FSVERITY_DIGEST, FV_SHOW_FSVERITY_SIGN, FV_SHOW_FSVERITY_ENABLE,
+	FV_SHOW_FSVERITY_MEASURE }; /* fsverity-utils' commands */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
-	const char *dir; /* LPUNPACK's output (names, n: its -p; NULL: all) */
+	const char *dir, *source, *key; /* LPUNPACK's, OTA's; a delta's; AVB */
+	const char *hash, *block_size, *salt, *tree, *descriptor, *signature;
+	unsigned flags; const struct fv_sign_request *sign; /* fs-verity's */
 	const char *const *options; size_t noptions; /* avb's: reference.md */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. > 0, said: a verify's steps' errno (the first refusal's, else
- * EPERM, ENODEV); status's ENODEV (inactive); lp unpack's failure. */
+ * EPERM, ENODEV); status's ENODEV (inactive); lp unpack's failure;
+ * fs-verity's: fsverity-utils' exit code (flags: 1 digest only, 2 as a
+ * built-in signature signs it). */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
@@ -510,10 +517,6 @@ struct fv_slot_info {
 /* That, and step i. Errors: EINVAL (NULL, size too small, i too big). */
 int fv_slot_info(const fv_slot *s, struct fv_slot_info *info);
 int fv_slot_step(const fv_slot *s, size_t i, struct fv_slot_step *st);
-/* Android OTA packages, opened by fv_open (container "ota"; docs/ota.md) */
-int fv_ota_check(fv_image *img, unsigned how, const char *dir,
-		 const char *src, const char *names);
-int fv_ota_fact(const fv_image *img, size_t i, const char *kv[2], int *type);
 /* --- the door: what actions act on, opened and judged once ------------ */
 /* An image given alone (its container: NULL, the registry's), or a plain
  * pair; its tree, parity, signature and root where not found. */
@@ -730,23 +733,6 @@ struct fv_fsverity_info {
 /* Errors: EINVAL (d or info NULL, size too small). */
 int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 			    struct fv_fsverity_info *info);
-/* `fsverity sign`'s signature (*der: fv_free). Errors: fv_sign's. */
-int fv_fsverity_sign(const fv_fsverity_digest *d,
-		     const struct fv_sign_request *req, uint8_t **der,
-		     size_t *len);
-/* FS_IOC_ENABLE_VERITY (p NULL: the defaults; sig NULL: unsigned).
- * Errors: ENODEV, EISDIR, EOPNOTSUPP, EEXIST, ETXTBSY, EKEYREJECTED,
- * EBADMSG, ENOKEY, EINVAL, and the system's. */
-int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
-		       const uint8_t *sig, size_t len);
-/* FS_IOC_MEASURE_VERITY: the kernel's digest (hash 1 sha256, 2 sha512). */
-struct fv_fsverity_measurement {
-	size_t size; /* sizeof(struct fv_fsverity_measurement), by the caller */
-	unsigned hash; const char *hash_name;
-	uint8_t digest[FV_MAX_DIGEST_SIZE]; size_t digest_len;
-};
-/* Errors: ENODATA (no verity), ENODEV, EISDIR, EOPNOTSUPP, EINVAL, ... */
-int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m);
 /* What fv_fsverity_read_metadata reads. */
 enum fv_fsverity_metadata {
 	FV_FSVERITY_MERKLE_TREE = 1, FV_FSVERITY_DESCRIPTOR = 2,

@@ -4,6 +4,8 @@
 
 #include "verity/fsverity/request.h"
 #include "verity/fsverity/kernel.h"
+#include "verity/fsverity/show.h"
+#include "verity/show/show.h"
 #include "verity/tree/params.h"
 
 /* ho from checked options (verity_api_options_in). */
@@ -102,63 +104,8 @@ API int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 	return 0;
 }
 
-API int fv_fsverity_sign(const fv_fsverity_digest *d,
-			 const struct fv_sign_request *req, uint8_t **der,
-			 size_t *len)
-{
-	struct fv_sign_request q;
-	struct verity_signer vs;
-	struct ht_error err;
-	int r;
-
-	NEED(d);
-	TAKE(q, req, flags);
-	NEED(der);
-	NEED(len);
-	if ((r = verity_api_signer_of(&q, &vs)))
-		return r;
-	return verity_api_keep(
-		verity_sign_bytes(&vs, d->sig, d->sig_len,
-				  d->d.alg == FSV_SHA512 ? "SHA512" : "SHA256",
-				  der, len, &err),
-		&err);
-}
-
-API int fv_fsverity_enable(const char *path, const struct fv_fsverity_params *p,
-			   const uint8_t *sig, size_t len)
-{
-	struct fsv_params fp;
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	if (len && !sig)
-		return verity_api_fail(EINVAL, "%s: sig is NULL", __func__);
-	if ((r = verity_fsv_params_of(p, &fp, &err)) ||
-	    (r = verity_fsv_enable(path, &fp, sig, len, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
-}
-
 _Static_assert(FV_MAX_DIGEST_SIZE == HT_MAX_DIGEST_SIZE,
 	       "the digest sizes differ");
-
-API int fv_fsverity_measure(const char *path, struct fv_fsverity_measurement *m)
-{
-	struct fv_fsverity_measurement full = {0};
-	struct ht_error err;
-	int r;
-
-	NEED(path);
-	NEED(m);
-	r = verity_fsv_measure(path, &full.hash, full.digest, &full.digest_len,
-			       &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	full.hash_name = verity_fsv_alg_name((enum fsv_alg)full.hash);
-	GIVE(m, full, hash);
-	return 0;
-}
 
 API int fv_fsverity_read_metadata(const char *path,
 				  enum fv_fsverity_metadata type,
@@ -173,4 +120,27 @@ API int fv_fsverity_read_metadata(const char *path,
 							offset, length, out,
 							ctx, &err),
 			       &err);
+}
+
+int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
+			     void *ctx)
+{
+	struct show sh = {fn, ctx, 0, 0};
+	struct verity_signer vs, *signer = NULL;
+	struct fv_sign_request sq;
+	struct ht_options ho;
+	struct ht_error err = {0};
+	fv_options opts;
+	int r;
+
+	if ((r = verity_api_options_in("fv_show", q->o, &opts)))
+		return r;
+	if (q->sign) {
+		TAKE(sq, q->sign, flags);
+		if ((r = verity_api_signer_of(&sq, signer = &vs)))
+			return r;
+	}
+	options_of(&opts, &ho);
+	r = verity_fsv_show(q, &ho, signer, &sh, &err);
+	return r < 0 && r != sh.r ? verity_api_keep(r, &err) : r;
 }

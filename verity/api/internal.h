@@ -255,6 +255,13 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
  * the open's or a describe's error (kept). */
 int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
 			void *ctx);
+/* fv_show's FV_SHOW_OTA_* (verity/api/ota.c): 0, EPERM (a check bad,
+ * said), fn's non-zero return, or the package's error (kept). */
+int verity_api_ota_show(const struct fv_show_request *q, fv_item_fn fn,
+			void *ctx);
+/* FV_SHOW_FSVERITY_* (verity/api/fsverity.c): verity/fsverity/show.h's. */
+int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
+			     void *ctx);
 const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 						   uint64_t tag);
 

@@ -132,9 +132,14 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_avb_verify_show(&in, &sh);
 	if (in.what == FV_SHOW_SET_VERIFY)
 		return verity_api_slot_show(&in, &sh);
+	if (in.what >= FV_SHOW_FSVERITY_DIGEST &&
+	    in.what <= FV_SHOW_FSVERITY_MEASURE) /* verity/api/fsverity.c */
+		return verity_api_fsverity_show(&in, fn, ctx);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
 		return verity_api_ddi_show(&in, fn, ctx);
+	if (in.what >= FV_SHOW_OTA_INFO && in.what <= FV_SHOW_OTA_EXTRACT)
+		return verity_api_ota_show(&in, fn, ctx); /* verity/api/ota.c */
 	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP ||
 	    in.what == FV_SHOW_LPUNPACK || in.what == FV_SHOW_LPDUMP_SIZE)
 		r = verity_android_show(&in, &sh, &err);

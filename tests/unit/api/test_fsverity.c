@@ -222,9 +222,15 @@ static const struct setting {
 
 START_TEST(digests_equal_the_model)
 {
-	static const size_t sizes[] = {
-		0, 1, 4095, 4096, 4097, 128 * 4096, 128 * 4096 + 1,
-		129 * 1024 * 33 + 7, (9u << 20) + 5};
+	static const size_t sizes[] = {0,
+				       1,
+				       4095,
+				       4096,
+				       4097,
+				       128 * 4096,
+				       128 * 4096 + 1,
+				       129 * 1024 * 33 + 7,
+				       (9u << 20) + 5};
 	size_t max = (9u << 20) + 5;
 	uint8_t *data = malloc(max), salt[32];
 	char path[128], tree[128];
@@ -251,10 +257,11 @@ START_TEST(digests_equal_the_model)
 			 * model is slow */
 			if (sizes[z] > (4u << 20) && k > 1)
 				continue;
-			snprintf(what, sizeof(what), "%zu bytes, %s, %u, salt %zu",
-				 sizes[z], s->md, s->bs, s->salt);
-			model(data, sizes[z], s->md, s->alg, s->bs, salt, s->salt,
-			      &m);
+			snprintf(what, sizeof(what),
+				 "%zu bytes, %s, %u, salt %zu", sizes[z], s->md,
+				 s->bs, s->salt);
+			model(data, sizes[z], s->md, s->alg, s->bs, salt,
+			      s->salt, &m);
 			fp.hash = s->md;
 			fp.block_size = s->bs;
 			fp.salt = salt;
@@ -286,8 +293,8 @@ START_TEST(digests_equal_the_model)
 				file_is(tree, m.tree, m.tree_len, what);
 				fv_fsverity_digest_free(d);
 				/* neither */
-				ck_assert_int_eq(compute(p, path, o, NULL, 0, &d),
-						 0);
+				ck_assert_int_eq(
+					compute(p, path, o, NULL, 0, &d), 0);
 				same_as_model(d, &m, ds, 0, what);
 				fv_fsverity_digest_free(d);
 				ck_assert_int_eq(fv_fsverity_compute_files(
@@ -302,11 +309,10 @@ START_TEST(digests_equal_the_model)
 				struct reader r = {data, 0, sizes[z], -1};
 				fv_fsverity_digest *d;
 
-				ck_assert_int_eq(compute_read(p, &r, sizes[z],
-							      "stream",
-							      FV_FSVERITY_KEEP_TREE,
-							      &d),
-						 0);
+				ck_assert_int_eq(
+					compute_read(p, &r, sizes[z], "stream",
+						     FV_FSVERITY_KEEP_TREE, &d),
+					0);
 				ck_assert_uint_eq(r.at, sizes[z]);
 				same_as_model(d, &m, ds, 1, what);
 				fv_fsverity_digest_free(d);
@@ -328,9 +334,9 @@ START_TEST(digests_equal_the_model)
 						.tree_path = tree};
 
 					r.at = 0;
-					ck_assert_int_eq(
-						fv_fsverity_compute(&q, NULL, &d),
-						0);
+					ck_assert_int_eq(fv_fsverity_compute(
+								 &q, NULL, &d),
+							 0);
 					same_as_model(d, &m, ds, 0, what);
 					file_is(tree, m.tree, m.tree_len, what);
 					fv_fsverity_digest_free(d);
@@ -372,9 +378,8 @@ static long max_rss_kib(void)
  * name said, nothing left. */
 START_TEST(memory_does_not_grow_with_the_file)
 {
-	const struct fv_fsverity_params p = {.size = sizeof(p),
-					     .hash = "sha512",
-					     .block_size = 1024};
+	const struct fv_fsverity_params p = {
+		.size = sizeof(p), .hash = "sha512", .block_size = 1024};
 	fv_options o_ = {.size = sizeof(o_)}, *o = &o_;
 	fv_fsverity_digest *d, *kept;
 	char path[128], bad[160];
@@ -404,12 +409,11 @@ START_TEST(memory_does_not_grow_with_the_file)
 		      "%ld KiB more resident for a file of 4 GiB",
 		      max_rss_kib() - before);
 	ck_assert_uint_eq(info_of(d).tree_len, 0);
-	ck_assert_int_eq(compute(&p, path, o, NULL, FV_FSVERITY_KEEP_TREE,
-				 &kept),
-			 0);
-	ck_assert_uint_eq(info_of(kept).tree_len,
-			  256u << 20 | 16u << 20 | 1u << 20 | 64u << 10 |
-				  4u << 10 | 1u << 10);
+	ck_assert_int_eq(
+		compute(&p, path, o, NULL, FV_FSVERITY_KEEP_TREE, &kept), 0);
+	ck_assert_uint_eq(info_of(kept).tree_len, 256u << 20 | 16u << 20 |
+							  1u << 20 | 64u << 10 |
+							  4u << 10 | 1u << 10);
 	ck_assert_str_eq(info_of(d).digest_hex, info_of(kept).digest_hex);
 	fv_fsverity_digest_free(kept);
 	fv_fsverity_digest_free(d);
@@ -460,9 +464,8 @@ START_TEST(many_files_and_the_first_failure)
 		fv_fsverity_digest_free(out[i]);
 	}
 	/* without the trees kept: none */
-	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, 3, o, 0, out,
-						   &failed),
-			 0);
+	ck_assert_int_eq(
+		fv_fsverity_compute_files(p, paths, 3, o, 0, out, &failed), 0);
 	ck_assert_uint_eq(info_of(out[2]).tree_len, 0);
 	for (int i = 0; i < 3; i++)
 		fv_fsverity_digest_free(out[i]);
@@ -470,9 +473,9 @@ START_TEST(many_files_and_the_first_failure)
 	 * the digests before it, none after */
 	unlink(names[17]);
 	paths[25] = dir;
-	ck_assert_int_eq(fv_fsverity_compute_files(p, paths, N, o, 0, out,
-						   &failed),
-			 -ENODEV);
+	ck_assert_int_eq(
+		fv_fsverity_compute_files(p, paths, N, o, 0, out, &failed),
+		-ENODEV);
 	ck_assert_uint_eq(failed, 17);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "m17"));
 	for (int i = 0; i < N; i++) {
@@ -589,21 +592,6 @@ START_TEST(bad_parameters_and_reads)
 	i.size = sizeof(size_t);
 	ck_assert_int_eq(fv_fsverity_digest_info(d, &i), -EINVAL);
 	ck_assert_int_eq(fv_fsverity_digest_info(NULL, &i), -EINVAL);
-	/* a signer whose key cannot be read: refused, its name said (the
-	 * signatures themselves: t_fsverity, against fsverity sign) */
-	{
-		struct fv_sign_request q = {.size = sizeof(q)};
-		uint8_t *der = NULL;
-		size_t len = 0;
-
-		q.key = "/nonexistent/k.pem";
-		q.cert = "/nonexistent/c.pem";
-		ck_assert_int_lt(fv_fsverity_sign(d, &q, &der, &len), 0);
-		ck_assert_ptr_null(der);
-		ck_assert_ptr_nonnull(strstr(fv_last_error(), "k.pem"));
-		q.size = sizeof(size_t);
-		ck_assert_int_eq(fv_fsverity_sign(d, &q, &der, &len), -EINVAL);
-	}
 	fv_fsverity_digest_free(d);
 }
 END_TEST
@@ -615,30 +603,83 @@ static int count_bytes(void *ctx, const void *buf, size_t n)
 	return 0;
 }
 
+/* fv_show's items: the text's and the errors' bytes counted. */
+static int said(void *ctx, const struct fv_item *it)
+{
+	if (it->kind == FV_ITEM_TEXT || it->kind == FV_ITEM_ERROR)
+		*(size_t *)ctx += it->text ? strlen(it->text) : 0;
+	return 0;
+}
+
+/* fv_show's kind what of path (sign: with q, into sig). */
+static int show(enum fv_show_what what, const char *path,
+		const struct fv_sign_request *q, const char *sig, size_t *n)
+{
+	struct fv_show_request s = {.size = sizeof(s),
+				    .what = what,
+				    .image = path,
+				    .names = &path,
+				    .n = 1,
+				    .sign = q,
+				    .signature = sig};
+
+	*n = 0;
+	return fv_show(&s, said, n);
+}
+
 /* The kernel's side, on a file system without fs-verity (the test
  * directory's): each refused, the file named (the kernel test runs
- * them on ext4 with the verity feature). */
+ * them on ext4 with the verity feature); a signer whose key cannot be
+ * read refused, its name said (the signatures themselves: t_fsverity,
+ * against fsverity sign). */
 START_TEST(kernel_calls_name_the_file)
 {
-	struct fv_fsverity_measurement m = {.size = sizeof(m)};
+	struct fv_sign_request q = {.size = sizeof(q)};
 	char path[128], missing[128];
 	size_t n = 0;
 
 	snprintf(path, sizeof(path), "%s/plain", dir);
 	snprintf(missing, sizeof(missing), "%s/missing", dir);
 	spill(path, (const uint8_t *)"x", 1);
-	ck_assert_int_lt(fv_fsverity_measure(path, &m), 0);
+	ck_assert_int_lt(show(FV_SHOW_FSVERITY_MEASURE, path, NULL, NULL, &n),
+			 0);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), path));
 	ck_assert_int_lt(fv_fsverity_read_metadata(path, FV_FSVERITY_DESCRIPTOR,
 						   0, 0, count_bytes, &n),
 			 0);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), path));
 	ck_assert_uint_eq(n, 0);
-	ck_assert_int_eq(fv_fsverity_enable(missing, NULL, NULL, 0), -ENODEV);
+	ck_assert_int_eq(show(FV_SHOW_FSVERITY_ENABLE, missing, NULL, NULL, &n),
+			 -ENODEV);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "does not exist"));
-	ck_assert_int_eq(fv_fsverity_read_metadata(path, 4, 0, 0, count_bytes,
-						   &n),
+	ck_assert_int_eq(
+		fv_fsverity_read_metadata(path, 4, 0, 0, count_bytes, &n),
+		-EINVAL);
+	q.key = "/nonexistent/k.pem";
+	q.cert = "/nonexistent/c.pem";
+	ck_assert_int_lt(show(FV_SHOW_FSVERITY_SIGN, path, &q, missing, &n), 0);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "k.pem"));
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_ne(access(missing, F_OK), 0);
+	q.size = sizeof(size_t);
+	ck_assert_int_eq(show(FV_SHOW_FSVERITY_SIGN, path, &q, missing, &n),
 			 -EINVAL);
+	/* digest's line; a usage error said, fsverity-utils' exit code
+	 * returned */
+	ck_assert_int_eq(show(FV_SHOW_FSVERITY_DIGEST, path, NULL, NULL, &n),
+			 0);
+	ck_assert_uint_eq(n, strlen("sha256: ") + 64 + strlen(path) + 1);
+	{
+		struct fv_show_request s = {.size = sizeof(s),
+					    .what = FV_SHOW_FSVERITY_DIGEST,
+					    .names = (const char *[]){path},
+					    .n = 1,
+					    .hash = "md5"};
+
+		n = 0;
+		ck_assert_int_eq(fv_show(&s, said, &n), 2);
+		ck_assert_uint_gt(n, 0);
+	}
 	unlink(path);
 }
 END_TEST

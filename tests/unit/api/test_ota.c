@@ -1,7 +1,7 @@
 /* verity/api/ota.c through <fastverity.h> alone (as a program sees it):
- * an OTA payload opened by the door (fv_open, container "ota") into its
- * facts, which nest as a JSON document's events; a package that cannot
- * be read refused with the file named. */
+ * an OTA payload shown (fv_show's FV_SHOW_OTA_*) as text or as a JSON
+ * document's items, which nest; a package that cannot be read refused
+ * with the file named. */
 #include <check.h>
 
 #include "check_main.h"
@@ -26,57 +26,70 @@ static int ota_open(const char *path, fv_image **p)
 static const uint8_t empty_payload[24] = {'C', 'r', 'A', 'U', 0, 0,
 					  0,   0,   0,   0,   0, 2};
 
+/* Items counted: objects, arrays and values seen by key. */
+struct ota_seen {
+	int depth, bad, kind, block_size, major, extract, ok, images;
+	char text[4096];
+};
+
+static int seen_item(void *ctx, const struct fv_item *it)
+{
+	struct ota_seen *s = ctx;
+	const char *k = it->key ? it->key : "", *t = it->text ? it->text : "";
+
+	if (it->kind == FV_ITEM_TEXT)
+		strncat(s->text, it->text,
+			sizeof(s->text) - strlen(s->text) - 1);
+	if (it->kind == FV_ITEM_OBJECT || it->kind == FV_ITEM_ARRAY)
+		s->depth++;
+	if (it->kind == FV_ITEM_END)
+		s->bad += --s->depth < 0;
+	s->kind += !strcmp(k, "kind") && !strcmp(t, "payload");
+	s->block_size += !strcmp(k, "block_size") && it->u == 4096;
+	s->major += !strcmp(k, "major") && it->kind == FV_ITEM_UINT;
+	s->extract += !strcmp(k, "extract") && it->kind == FV_ITEM_OBJECT;
+	s->ok += !strcmp(k, "result") && !strcmp(t, "ok");
+	s->images += !strcmp(k, "images") && it->kind == FV_ITEM_ARRAY;
+	return 0;
+}
+
+static int show(enum fv_show_what what, const char *path, int json,
+		const char *names, struct ota_seen *s)
+{
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = what,
+				    .image = path,
+				    .json = json,
+				    .partition = names,
+				    .dir = dir};
+
+	memset(s, 0, sizeof(*s));
+	return fv_show(&q, seen_item, s);
+}
+
 START_TEST(facts)
 {
 	char path[128];
-	const char *kv[2];
+	struct ota_seen s;
 	fv_image *p;
-	int type, depth = 0, seen = 0;
-	size_t i;
 
 	snprintf(path, sizeof(path), "%s/payload.bin", dir);
 	write_file(path, empty_payload, sizeof(empty_payload));
-	ck_assert_int_eq(ota_open(path, &p), 0);
-	for (i = 0; !fv_ota_fact(p, i, kv, &type); i++) {
-		if (type == '{' || type == '[')
-			depth++;
-		if (type == '}' || type == ']')
-			depth--;
-		ck_assert_int_ge(depth, 0);
-		if (!strcmp(kv[0], "kind")) {
-			ck_assert_str_eq(kv[1], "payload");
-			seen++;
-		}
-		if (!strcmp(kv[0], "block_size")) {
-			ck_assert_str_eq(kv[1], "4096");
-			seen++;
-		}
-		if (!strcmp(kv[0], "major")) {
-			ck_assert_int_eq(type, 'n');
-			seen++;
-		}
-	}
-	ck_assert_int_eq(depth, 0);
-	ck_assert_int_eq(seen, 3);
-	ck_assert_int_eq(fv_ota_fact(p, i, kv, &type), -ENOENT);
-	ck_assert_int_eq(fv_ota_fact(p, 0, NULL, &type), -EINVAL);
-	fv_ota_fact(p, 0, kv, &type);
-	ck_assert_int_eq(type, '{');
+	ck_assert_int_eq(show(FV_SHOW_OTA_INFO, path, 1, NULL, &s), 0);
+	ck_assert_int_eq(s.depth + s.bad, 0);
+	ck_assert_int_eq(s.kind + s.block_size + s.major, 3);
+	ck_assert_int_eq(show(FV_SHOW_OTA_INFO, path, 0, NULL, &s), 0);
+	ck_assert_ptr_nonnull(strstr(s.text, "kind: payload\n"));
 
 	/* extract: a name not in the payload refused; none asked, no
 	 * partition: an extract object, result ok, no image */
-	ck_assert_int_eq(fv_ota_check(p, 2, dir, NULL, "system"), -EINVAL);
+	ck_assert_int_eq(show(FV_SHOW_OTA_EXTRACT, path, 1, "system", &s),
+			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "no partition system"));
-	ck_assert_int_eq(fv_ota_check(p, 2, dir, NULL, NULL), 0);
-	for (i = 0, seen = 0; !fv_ota_fact(p, i, kv, &type); i++)
-		if (!strcmp(kv[0], "extract") ||
-		    (!strcmp(kv[0], "result") && !strcmp(kv[1], "ok")) ||
-		    (!strcmp(kv[0], "images") && type == '['))
-			seen++;
-	ck_assert_int_eq(seen, 3);
-	ck_assert_int_eq(fv_ota_check(NULL, 2, dir, NULL, NULL), -EINVAL);
-	ck_assert_int_eq(fv_ota_check(p, 4, NULL, NULL, NULL), -EINVAL);
-	fv_image_free(p);
+	ck_assert_int_eq(show(FV_SHOW_OTA_EXTRACT, path, 1, NULL, &s), 0);
+	ck_assert_int_eq(s.extract + s.images, 2);
+	ck_assert_int_eq(s.ok, 2); /* the extract's, the document's */
+	ck_assert_int_eq(show(FV_SHOW_OTA_INFO, NULL, 1, NULL, &s), -EINVAL);
 
 	/* cut short: refused, the file named */
 	write_file(path, empty_payload, 20);

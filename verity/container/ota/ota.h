@@ -1,7 +1,7 @@
 /* An Android A/B OTA package (docs/ota.md): an OTA zip holding
  * payload.bin (stored), payload_properties.txt, META-INF/com/android/
  * metadata.pb and otacert, or a bare payload.bin; read whole into what
- * it says, a list of facts in order (fv_ota_fact, include/fastverity.h):
+ * it says, a list of facts in order (shown by show.c, fv_show):
  * the package's keys and values as a JSON document's events. */
 #ifndef FV_CONTAINER_OTA_H
 #define FV_CONTAINER_OTA_H
