@@ -171,7 +171,7 @@ static int params_give(const struct verity_params *q, fv_params *p)
 {
 	fv_params full;
 
-	verity_api_params_out(q, &full);
+	verity_show_params(q, &full);
 	GIVE(p, full, superblock);
 	return 0;
 }
@@ -260,22 +260,6 @@ int verity_api_params_in(const fv_params *in, struct verity_params *out)
 	out->salt_size = in->salt_len;
 	out->no_superblock = !in->superblock;
 	return 0;
-}
-
-void verity_api_params_out(const struct verity_params *in, fv_params *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->size = sizeof(*out);
-	snprintf(out->hash, sizeof(out->hash), "%s", in->hash_name);
-	out->hash_type = (unsigned)in->hash_type;
-	out->data_block_size = in->data_block_size;
-	out->hash_block_size = in->hash_block_size;
-	out->data_blocks = in->data_blocks;
-	out->hash_offset = in->hash_offset;
-	memcpy(out->salt, in->salt, in->salt_size);
-	out->salt_len = in->salt_size;
-	verity_uuid_format(in->uuid, out->uuid);
-	out->superblock = !in->no_superblock;
 }
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
@@ -541,7 +525,7 @@ API int fv_status_get(const char *name, fv_status **st,
 		free(s);
 		return verity_api_keep(r, &err);
 	}
-	verity_api_params_out(&s->a.p, &s->params);
+	verity_show_params(&s->a.p, &s->params);
 	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
 	*st = s;
 	return info ? status_info(s, info) : 0;

@@ -64,7 +64,7 @@ static int image_facts(fv_image *img, const struct fv_open_request *req)
 		return verity_api_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < img->in.n; i++) {
 		img->params[i].size = sizeof(img->params[i]);
-		verity_api_params_out(img->own ? &img->own->params
+		verity_show_params(img->own ? &img->own->params
 					       : &img->in.pairs[i].pair.params,
 				      &img->params[i]);
 	}

@@ -30,6 +30,7 @@
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
 #include "verity/pairs/held.h"
+#include "verity/show/pair.h"
 #include "verity/sign/signature.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
@@ -160,7 +161,6 @@ struct fv_image {
 
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
-void verity_api_params_out(const struct verity_params *in, fv_params *out);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);

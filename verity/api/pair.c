@@ -233,7 +233,7 @@ static int with_params(int r, const fv_pair *pr, fv_result *made,
 		fv_result_free(made);
 		return r;
 	}
-	verity_api_params_out(&pr->params, &made->params);
+	verity_show_params(&pr->params, &made->params);
 	made->has_params = 1;
 	if (res)
 		*res = made;

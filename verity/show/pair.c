@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/pairs/shown.h"
+
 /* The end of the tree as veritysetup prints it: from the tree start even
  * when there is no tree (one data block). */
 static uint64_t nominal_hash_end(const fv_params *p, const struct fv_layout *l)
@@ -109,4 +111,33 @@ void verity_show_pair_header(struct show *sh, const char *device,
 		fprintf(f, "FEC device size: \t%" PRIu64 " [bytes]\n",
 			l->fec_parity_bytes);
 	verity_show_stream(sh, f, &buf);
+}
+
+void verity_show_pair_of(struct show *sh, const char *device,
+			 const struct verity_params *p,
+			 const struct verity_layout *l, const char *uuid_text,
+			 const char *root_hex)
+{
+	struct fv_layout fl;
+	fv_params fp;
+
+	verity_show_params(p, &fp);
+	verity_pairs_shown_layout(l, &fl);
+	verity_show_pair_header(sh, device, &fp, uuid_text, &fl, root_hex);
+}
+
+void verity_show_params(const struct verity_params *in, fv_params *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	snprintf(out->hash, sizeof(out->hash), "%s", in->hash_name);
+	out->hash_type = (unsigned)in->hash_type;
+	out->data_block_size = in->data_block_size;
+	out->hash_block_size = in->hash_block_size;
+	out->data_blocks = in->data_blocks;
+	out->hash_offset = in->hash_offset;
+	memcpy(out->salt, in->salt, in->salt_size);
+	out->salt_len = in->salt_size;
+	verity_uuid_format(in->uuid, out->uuid);
+	out->superblock = !in->no_superblock;
 }

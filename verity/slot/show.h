@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verity/show/check.h"
 #include "verity/show/show.h"
 #include "verity/slot/walk.h"
 
@@ -63,17 +64,6 @@ void verity_slot_replay(struct show *to, struct slot_kept *k);
 void verity_slot_forget(struct slot_kept *k);
 /* A step's message ("" for none). */
 const char *verity_slot_message(const struct slot_step *st);
-/* What a check found: 0, 1 (the root does not match), 2 (bad blocks). */
-int verity_slot_verdict(const struct ht_verify_result *r);
-const char *verity_slot_verdict_word(int code);
-/* veritysetup's counts lines, on stderr. */
-void verity_slot_counts_said(struct show *sh, const struct ht_verify_result *r);
-/* The counts as --json members. */
-void verity_slot_counts_json(struct show *sh, const struct ht_verify_result *r);
-/* One bad block as a --json object's members (type, position, ...). */
-void verity_slot_failure_json(struct show *sh, const struct verity_failure *f);
-/* veritysetup's words before " at position N." */
-const char *verity_slot_failure_words(enum ht_failure_kind k);
 /* Who vouches for the descriptors of vbmeta step i. */
 struct slot_vouch {
 	const char *vbmeta;
