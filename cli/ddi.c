@@ -119,235 +119,12 @@ static int read_image(const struct cli_opts *o, const char *image,
 	return r;
 }
 
-/* The name a message gives a partition: "partition 1 (root-x86-64,
- * label root-x86-64, UUID ...)". */
-static void partition_name(const struct fv_gpt_partition *p, char *out,
-			   size_t len)
-{
-	snprintf(out, len, "partition %u (%s, label '%s', UUID %s)", p->index,
-		 p->type, CLI_NAME(p->label, strlen(p->label)), p->uuid);
-}
-
-struct ddi_report {
-	const struct cli_opts *o;
-	const struct fv_ddi_pair *d;
-	json_object *failures; /* --json */
-};
-
-static void report(void *c, enum fv_failure_kind kind, uint64_t block,
-		   uint64_t offset, unsigned level)
-{
-	struct ddi_report *rep = c;
-	struct cli_failure f = {kind, offset, block, level};
-	int data =
-		kind == FV_BAD_DATA_BLOCK || kind == FV_UNREADABLE_DATA_BLOCK;
-	const struct fv_gpt_partition *p = data ? &rep->d->data : &rep->d->hash;
-
-	cli_progress_clear();
-	if (rep->failures) {
-		json_object *j = cli_json_failure(&f);
-
-		cli_jint(j, "partition", (int)p->index);
-		cli_ju64(j, "image_offset", p->offset + f.position);
-		json_object_array_add(rep->failures, j);
-		return;
-	}
-	fprintf(stderr,
-		"%s at position %" PRIu64
-		" (partition %u: %s, label '%s', UUID "
-		"%s; image byte %" PRIu64 ").\n",
-		cli_failure_words(kind), f.position, p->index, p->type,
-		CLI_NAME(p->label, strlen(p->label)), p->uuid,
-		p->offset + f.position);
-}
-
-static json_object *json_partition(const struct fv_gpt_partition *p)
-{
-	json_object *j = json_object_new_object();
-
-	cli_jint(j, "index", (int)p->index);
-	cli_jstr(j, "type", p->type);
-	cli_jstr(j, "label", p->label);
-	cli_jstr(j, "uuid", p->uuid);
-	cli_ju64(j, "offset", p->offset);
-	cli_ju64(j, "size", p->bytes);
-	return j;
-}
-
-/* The --json document: the image, one more member, and the list (which
- * it takes). */
-static void print_doc(const char *image, const char *key, json_object *value,
-		      const char *list_key, json_object **list)
-{
-	json_object *j = json_object_new_object();
-
-	cli_jstr(j, "image", image);
-	cli_jset(j, key, value);
-	cli_jset(j, list_key, *list);
-	*list = NULL;
-	cli_json_print(j);
-}
-
-/* The check of pair i, run with the certificates given or systemd's:
- * 0 and *res, or the exit code (printed). */
-static int check_pair(const struct cli_opts *o, const fv_image *im, size_t i,
-		      const struct fv_ddi_pair *d, struct ddi_report *rep,
-		      fv_result **res)
-{
-	struct cli_progress pr;
-	fv_options opts;
-	int r;
-
-	if (cli_run_options(o, &opts, &pr))
-		return EXIT_PARAMS;
-	opts.failure = report;
-	opts.failure_ctx = rep;
-	r = fv_verify(im, i, &opts, res);
-	cli_progress_end(&pr);
-	/* a signature that does not check out is exit 2, as for every
-	 * container (docs/trust.md) */
-	if (r)
-		return cli_error(r, "%s (%s-%s: partitions %u and %u)",
-				 fv_last_error(), d->role, d->arch,
-				 d->data.index, d->hash.index);
-	return 0;
-}
-
-/* One protected partition checked: 0, or the exit code (printed). */
-static int verify_one(const struct cli_opts *o, const char *image,
-		      const fv_image *im, size_t i, json_object *list)
-{
-	struct fv_ddi_pair d;
-	struct ddi_report rep = {o, &d, NULL};
-	struct fv_report found;
-	struct cli_counts counts;
-	char verdict[160];
-	fv_result *res = NULL;
-	enum fv_trust trust;
-	char data_name[512];
-	int r, code;
-
-	pair_of(im, i, &d);
-	partition_name(&d.data, data_name, sizeof(data_name));
-	/* the door's verdict: a signer checked against --trusted-cert or
-	 * /etc/verity.d, or said not to be */
-	trust = cli_image_pair(im, i).trust;
-	if (o->json)
-		rep.failures = json_object_new_array();
-	r = check_pair(o, im, i, &d, &rep, &res);
-	if (r) {
-		json_object_put(rep.failures);
-		return r;
-	}
-	cli_report(res, &found);
-	cli_counts_of(res, &counts);
-	code = cli_verdict(&counts);
-	if (o->json) {
-		json_object *j = json_object_new_object();
-
-		cli_jstr(j, "role", d.role);
-		cli_jstr(j, "architecture", d.arch);
-		cli_jset(j, "data", json_partition(&d.data));
-		cli_jset(j, "hash", json_partition(&d.hash));
-		cli_jset(j, "signature",
-			 d.is_signed ? json_partition(&d.signature) : NULL);
-		cli_jset(j, "signer",
-			 trust == FV_TRUST_CHECK ? cli_json_str(found.signer)
-						 : NULL);
-		cli_jset(j, "certificate_fingerprint",
-			 trust == FV_TRUST_CHECK
-				 ? cli_json_str(found.signer_fingerprint)
-				 : NULL);
-		cli_jstr(j, "trust", cli_trust_word(trust));
-		cli_jstr(j, "root_hash", d.root_hex);
-		cli_jstr(j, "result", cli_verdict_word(code));
-		cli_json_add_counts(j, &counts);
-		cli_jset(j, "failures", rep.failures);
-		json_object_array_add(list, j);
-		fv_result_free(res);
-		return code;
-	}
-	if (code == EXIT_VERIFY)
-		cli_print_counts(&counts);
-	if (!counts.root_matches)
-		fprintf(stderr, "Verification of root hash failed.\n");
-	if (*found.signature_warning)
-		fprintf(stderr, "fastverity: %s: warning: %s\n", image,
-			found.signature_warning);
-	if (trust == FV_TRUST_UNCHECKED)
-		fprintf(stderr,
-			"fastverity: %s: warning: %s is signed (partition %u), "
-			"and its signer was not checked (give "
-			"--trusted-cert=<cert.pem>, or put the certificate "
-			"in " VERITY_D
-			"/ as systemd does): the image matches its "
-			"root hash, but nothing proves who made it\n",
-			image, data_name, d.signature.index);
-	printf("%s-%s: %s, tree in partition %u, %s: %s.\n", d.role, d.arch,
-	       data_name, d.hash.index,
-	       !d.is_signed ? "unsigned (the root hash comes from the "
-			      "partition UUIDs)"
-	       : trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
-					     : "signed",
-	       cli_verdict_text(code, &counts, verdict, sizeof(verdict)));
-	if (d.is_signed && trust == FV_TRUST_CHECK)
-		printf("%s-%s: signed by %s (certificate sha256 %s), partition "
-		       "%u.\n",
-		       d.role, d.arch, found.signer, found.signer_fingerprint,
-		       d.signature.index);
-	fv_result_free(res);
-	return code;
-}
-
-int cli_ddi_verify(struct cli_opts *o, const char *image)
-{
-	json_object *list = o->json ? json_object_new_array() : NULL;
-	struct fv_ddi_pair d;
-	fv_image *im;
-	int r, worst = EXIT_OK;
-
-	if ((r = read_image(o, image, SYSTEMD, &im))) {
-		json_object_put(list);
-		return r;
-	}
-	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
-		pair_of(im, i, &d);
-		if (!picked(o, &d))
-			continue;
-		r = verify_one(o, image, im, i, list);
-		/* a parameter or signature problem stops; bad blocks go on
-		 * to the next partition */
-		if (r && r != EXIT_VERIFY && !(r == EXIT_PARAMS && o->json))
-			goto out;
-		if (r > worst || (r == EXIT_VERIFY))
-			worst = r == EXIT_VERIFY ? EXIT_VERIFY
-						 : (worst ? worst : r);
-	}
-	r = worst;
-	if (o->json)
-		print_doc(image, "result", cli_json_str(cli_verdict_word(r)),
-			  "partitions", &list);
-out:
-	json_object_put(list);
-	fv_image_free(im);
-	return r;
-}
-
-/* dump: what the library shows of the image (fv_show). */
-int cli_ddi_dump(struct cli_opts *o, const char *image)
+/* A --partition that is no role matches no partition: said as the
+ * option it is; else the library's message (r: fv_show's error). */
+static int partition_refused(const struct cli_opts *o, const char *image, int r)
 {
 	char none[4096];
-	int r = cli_show(&(struct fv_show_request){
-		.size = sizeof(struct fv_show_request),
-		.what = FV_SHOW_DDI,
-		.image = image,
-		.json = o->json,
-		.partition = o->partition});
 
-	if (!r)
-		return 0;
-	/* a --partition that is no role matches no partition: said as the
-	 * option it is */
 	snprintf(none, sizeof(none), "%s: no protected %s partition", image,
 		 o->partition ? o->partition : "");
 	if (o->partition && strcmp(o->partition, "root") &&
@@ -355,7 +132,50 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		return cli_error(-EINVAL,
 				 "--partition: '%s' is not root or usr",
 				 o->partition);
-	return r > 0 ? r : cli_lib_error(r);
+	return cli_lib_error(r);
+}
+
+/* verify: the library checks each protected partition and says what
+ * it found (fv_show); > 0: the worst verdict, as an errno. */
+int cli_ddi_verify(struct cli_opts *o, const char *image)
+{
+	struct cli_progress pr;
+	fv_options opts;
+	glob_t g;
+	int r;
+
+	if ((r = cli_anchor_options(o, &opts)))
+		return r;
+	if (cli_run_options(o, &opts, &pr))
+		return EXIT_PARAMS;
+	trusted_of(o, (const char ***)&opts.trusted_certs, &opts.ntrusted_certs,
+		   &g);
+	opts.key = o->key;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_DDI_VERIFY,
+		.image = image,
+		.json = o->json,
+		.partition = o->partition,
+		.o = &opts});
+	cli_progress_end(&pr);
+	globfree(&g);
+	return r > 0 ? cli_exit_code(-r)
+	       : r   ? partition_refused(o, image, r)
+		     : 0;
+}
+
+/* dump: what the library shows of the image (fv_show). */
+int cli_ddi_dump(struct cli_opts *o, const char *image)
+{
+	int r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_DDI,
+		.image = image,
+		.json = o->json,
+		.partition = o->partition});
+
+	return r > 0 ? r : r ? partition_refused(o, image, r) : 0;
 }
 
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)

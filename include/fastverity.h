@@ -430,7 +430,7 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
-	FV_SHOW_DDI }; /* dump of a disk image */
+	FV_SHOW_DDI, FV_SHOW_DDI_VERIFY }; /* dump, verify of a disk image */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;

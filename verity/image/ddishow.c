@@ -141,3 +141,157 @@ void verity_image_ddi_show_pair(struct show *sh, const char *image,
 	verity_show_pair_header(sh, hash_name, s->params, uuid, s->layout,
 				s->root_hex);
 }
+
+/* ---- verify (fv_show's FV_SHOW_DDI_VERIFY) ---- */
+
+/* The name a message gives a partition of the public pair. */
+static void gpt_name(const struct fv_gpt_partition *p, char *out, size_t len)
+{
+	char label[HT_NAME_SHOWN_MAX];
+
+	snprintf(
+		out, len, "partition %u (%s, label '%s', UUID %s)", p->index,
+		p->type,
+		ht_name_shown(p->label, strlen(p->label), label, sizeof(label)),
+		p->uuid);
+}
+
+void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
+			      const struct verity_failure *f)
+{
+	int data =
+		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
+	const struct fv_gpt_partition *p = data ? &d->data : &d->hash;
+	char label[HT_NAME_SHOWN_MAX];
+
+	if (sh->json) {
+		verity_show_object(sh, NULL);
+		verity_show_failure_json(sh, f);
+		verity_show_u64(sh, "partition", p->index);
+		verity_show_u64(sh, "image_offset", p->offset + f->position);
+		verity_show_end(sh);
+		return;
+	}
+	verity_show_errorf(
+		sh,
+		"%s at position %" PRIu64
+		" (partition %u: %s, label '%s', UUID %s; image byte %" PRIu64
+		").\n",
+		verity_show_failure_words(f->kind), f->position, p->index,
+		p->type,
+		ht_name_shown(p->label, strlen(p->label), label, sizeof(label)),
+		p->uuid, p->offset + f->position);
+}
+
+void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			      const char *why)
+{
+	verity_show_errorf(sh, "fastverity: %s (%s-%s: partitions %u and %u)\n",
+			   why, d->role, d->arch, d->data.index, d->hash.index);
+}
+
+static void gpt_json(struct show *sh, const char *key,
+		     const struct fv_gpt_partition *p)
+{
+	verity_show_object(sh, key);
+	verity_show_u64(sh, "index", p->index);
+	verity_show_str(sh, "type", p->type);
+	verity_show_str(sh, "label", p->label);
+	verity_show_str(sh, "uuid", p->uuid);
+	verity_show_u64(sh, "offset", p->offset);
+	verity_show_u64(sh, "size", p->bytes);
+	verity_show_end(sh);
+}
+
+static void checked_json(struct show *sh, const struct verity_ddi_checked *c,
+			 int code, struct show_kept *failures)
+{
+	const struct fv_ddi_pair *d = c->d;
+	int checked = c->trust == FV_TRUST_CHECK;
+
+	verity_show_object(sh, NULL);
+	verity_show_str(sh, "role", d->role);
+	verity_show_str(sh, "architecture", d->arch);
+	gpt_json(sh, "data", &d->data);
+	gpt_json(sh, "hash", &d->hash);
+	if (d->is_signed)
+		gpt_json(sh, "signature", &d->signature);
+	else
+		verity_show_null(sh, "signature");
+	verity_show_str(sh, "signer", checked ? c->rep->signer : NULL);
+	verity_show_str(sh, "certificate_fingerprint",
+			checked ? c->rep->signer_fingerprint : NULL);
+	verity_show_str(sh, "trust",
+			checked                          ? "checked"
+			: c->trust == FV_TRUST_UNCHECKED ? "not checked"
+							 : "unsigned");
+	verity_show_str(sh, "root_hash", d->root_hex);
+	verity_show_str(sh, "result", verity_show_verdict_word(code));
+	verity_show_counts_json(sh, c->counts);
+	verity_show_array(sh, "failures");
+	verity_show_replay(sh, failures);
+	verity_show_end(sh);
+	verity_show_end(sh);
+}
+
+int verity_image_ddi_checked(struct show *sh, const char *image,
+			     const struct verity_ddi_checked *c,
+			     struct show_kept *failures)
+{
+	const struct fv_ddi_pair *d = c->d;
+	int code = verity_show_verdict(c->counts);
+	char data_name[512], verdict[160];
+
+	if (sh->json) {
+		checked_json(sh, c, code, failures);
+		return code;
+	}
+	gpt_name(&d->data, data_name, sizeof(data_name));
+	if (code == 2)
+		verity_show_counts_said(sh, c->counts);
+	if (!c->counts->root_matches)
+		verity_show_error(sh, "Verification of root hash failed.\n");
+	if (*c->rep->signature_warning)
+		verity_show_errorf(sh, "fastverity: %s: warning: %s\n", image,
+				   c->rep->signature_warning);
+	if (c->trust == FV_TRUST_UNCHECKED)
+		verity_show_errorf(
+			sh,
+			"fastverity: %s: warning: %s is signed (partition %u), "
+			"and its signer was not checked (give "
+			"--trusted-cert=<cert.pem>, or put the certificate "
+			"in /etc/verity.d/ as systemd does): the image matches "
+			"its root hash, but nothing proves who made it\n",
+			image, data_name, d->signature.index);
+	verity_show_textf(
+		sh, "%s-%s: %s, tree in partition %u, %s: %s.\n", d->role,
+		d->arch, data_name, d->hash.index,
+		!d->is_signed ? "unsigned (the root hash comes from the "
+				"partition UUIDs)"
+		: c->trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
+						 : "signed",
+		verity_show_verdict_text(code, c->counts, verdict,
+					 sizeof(verdict)));
+	if (d->is_signed && c->trust == FV_TRUST_CHECK)
+		verity_show_textf(
+			sh,
+			"%s-%s: signed by %s (certificate sha256 %s), "
+			"partition %u.\n",
+			d->role, d->arch, c->rep->signer,
+			c->rep->signer_fingerprint, d->signature.index);
+	return code;
+}
+
+void verity_image_ddi_verified(struct show *sh, const char *image, int code,
+			       struct show_kept *partitions)
+{
+	if (!sh->json)
+		return;
+	verity_show_object(sh, NULL);
+	verity_show_str(sh, "image", image);
+	verity_show_str(sh, "result", verity_show_verdict_word(code));
+	verity_show_array(sh, "partitions");
+	verity_show_replay(sh, partitions);
+	verity_show_end(sh);
+	verity_show_end(sh);
+}

@@ -6,9 +6,35 @@
 #define FV_IMAGE_DDISHOW_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
+/* verify of a disk image (fv_show's FV_SHOW_DDI_VERIFY; the door runs
+ * each check): a bad block of pair d, said at once, or (--json) its
+ * object, which the caller keeps for the partition's. */
+void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
+			      const struct verity_failure *f);
+/* A check of pair d refused (why: the library's message), on stderr. */
+void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			      const char *why);
+/* What one check found. */
+struct verity_ddi_checked {
+	const struct fv_ddi_pair *d;
+	enum fv_trust trust;         /* the door's verdict */
+	const struct fv_report *rep; /* the signer, its warning */
+	const struct ht_verify_result *counts;
+};
+/* Its verdict said (text), or its --json object with the failures kept
+ * (handed on): the verdict, 0, 1 or 2. */
+int verity_image_ddi_checked(struct show *sh, const char *image,
+			     const struct verity_ddi_checked *c,
+			     struct show_kept *failures);
+/* --json: the document, the worst verdict code and the partitions kept
+ * (handed on); the text has no end. */
+void verity_image_ddi_verified(struct show *sh, const char *image, int code,
+			       struct show_kept *partitions);
+
 #endif
 
 #include "verity/container/ddi/ddi.h"
+#include "verity/show/check.h"
 #include "verity/show/show.h"
 
 /* The disk image at image (its name as given): the text's first line, or
@@ -32,5 +58,30 @@ void verity_image_ddi_show_pair(struct show *sh, const char *image,
 
 /* The --json document closed (the text has no end). */
 void verity_image_ddi_show_end(struct show *sh);
+
+/* verify of a disk image (fv_show's FV_SHOW_DDI_VERIFY; the door runs
+ * each check): a bad block of pair d, said at once, or (--json) its
+ * object, which the caller keeps for the partition's. */
+void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
+			      const struct verity_failure *f);
+/* A check of pair d refused (why: the library's message), on stderr. */
+void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			      const char *why);
+/* What one check found. */
+struct verity_ddi_checked {
+	const struct fv_ddi_pair *d;
+	enum fv_trust trust;         /* the door's verdict */
+	const struct fv_report *rep; /* the signer, its warning */
+	const struct ht_verify_result *counts;
+};
+/* Its verdict said (text), or its --json object with the failures kept
+ * (handed on): the verdict, 0, 1 or 2. */
+int verity_image_ddi_checked(struct show *sh, const char *image,
+			     const struct verity_ddi_checked *c,
+			     struct show_kept *failures);
+/* --json: the document, the worst verdict code and the partitions kept
+ * (handed on); the text has no end. */
+void verity_image_ddi_verified(struct show *sh, const char *image, int code,
+			       struct show_kept *partitions);
 
 #endif

@@ -76,7 +76,7 @@ static void part(struct slot_view *v, const struct slot_step *st,
 		verity_show_counts_json(&v->doc, counts);
 	if (v->failing) {
 		verity_show_array(&v->doc, "failures");
-		verity_slot_replay(&v->doc, &v->bad);
+		verity_show_replay(&v->doc, &v->bad);
 		verity_show_end(&v->doc);
 	} else if (counts) {
 		verity_show_null(&v->doc, "failures");
@@ -330,7 +330,7 @@ void verity_slot_avbtool_told(struct slot_view *v, size_t i, int done)
 	if (st->result != SLOT_OK && st->result != SLOT_SKIPPED &&
 	    v->stopped == SIZE_MAX)
 		v->stopped = i;
-	verity_slot_forget(&v->bad);
+	verity_show_forget(&v->bad);
 	v->failing = 0;
 }
 
@@ -378,7 +378,7 @@ int verity_slot_avbtool_end(struct slot_view *v)
 		verity_show_str(v->sh, "container", "avb");
 		verity_show_str(v->sh, "result", found ? "corrupted" : "ok");
 		verity_show_array(v->sh, "partitions");
-		verity_slot_replay(v->sh, &v->parts);
+		verity_show_replay(v->sh, &v->parts);
 		verity_show_end(v->sh);
 	} else {
 		verity_show_str(v->sh, "result", "error");

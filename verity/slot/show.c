@@ -12,44 +12,6 @@
 
 #include "verity/android/shown.h"
 
-/* ---- items kept ---- */
-
-static int keep(void *ctx, const struct fv_item *it)
-{
-	struct slot_kept *k = ctx;
-	struct fv_item *v;
-
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 64;
-
-		if (!(v = realloc(k->v, cap * sizeof(*v))))
-			return -ENOMEM;
-		k->v = v;
-		k->cap = cap;
-	}
-	v = &k->v[k->n];
-	*v = *it;
-	/* keys are the show's own words; text is copied */
-	if (it->text && !(v->text = strdup(it->text)))
-		return -ENOMEM;
-	k->n++;
-	return 0;
-}
-
-void verity_slot_forget(struct slot_kept *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		free((char *)k->v[i].text);
-	k->n = 0;
-}
-
-void verity_slot_replay(struct show *to, struct slot_kept *k)
-{
-	for (size_t i = 0; i < k->n && !to->r; i++)
-		to->r = to->fn(to->ctx, &k->v[i]);
-	verity_slot_forget(k);
-}
-
 /* ---- words shared with avbtool.c ---- */
 
 const char *verity_slot_message(const struct slot_step *st)
@@ -119,7 +81,7 @@ void verity_slot_part_json(struct show *sh, const struct slot_step *st,
 static void failures(struct slot_view *v)
 {
 	verity_show_array(&v->doc, "failures");
-	verity_slot_replay(&v->doc, &v->bad);
+	verity_show_replay(&v->doc, &v->bad);
 	verity_show_end(&v->doc);
 }
 
@@ -538,7 +500,7 @@ static void told(void *ctx, const struct slot_walk *w, size_t i, int done)
 		vbmeta_partition(v, st);
 	else if (st->kind == SLOT_VBMETA || st->kind == SLOT_CHAIN)
 		vbmeta_step(v, st);
-	verity_slot_forget(&v->bad);
+	verity_show_forget(&v->bad);
 	v->failing = 0;
 }
 
@@ -609,7 +571,7 @@ static int set_end(struct slot_view *v)
 		if (summary[0])
 			verity_show_str(v->sh, "summary", summary);
 		verity_show_array(v->sh, "partitions");
-		verity_slot_replay(v->sh, &v->parts);
+		verity_show_replay(v->sh, &v->parts);
 		verity_show_end(v->sh);
 		verity_show_end(v->sh);
 	}
@@ -625,8 +587,8 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 
 	memset(&v, 0, sizeof(v));
 	v.sh = sh;
-	v.doc = (struct show){keep, &v.parts, 1, 0};
-	v.fail = (struct show){keep, &v.bad, 1, 0};
+	v.doc = (struct show){verity_show_keep, &v.parts, 1, 0};
+	v.fail = (struct show){verity_show_keep, &v.bad, 1, 0};
 	v.how = how;
 	v.ask = ask;
 	v.w = w;
@@ -643,8 +605,8 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 	if (!r && !sh->r && !(r = v.doc.r ? v.doc.r : v.fail.r))
 		r = how == SLOT_WORDS_AVBTOOL ? verity_slot_avbtool_end(&v)
 					      : set_end(&v);
-	verity_slot_forget(&v.parts);
-	verity_slot_forget(&v.bad);
+	verity_show_forget(&v.parts);
+	verity_show_forget(&v.bad);
 	free(v.parts.v);
 	free(v.said);
 	free(v.bad.v);

@@ -31,19 +31,12 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 
 /* ---- shared by show.c and avbtool.c ---- */
 
-/* Items kept to be handed on later (--json: a member whose place comes
- * before what is known at the end). */
-struct slot_kept {
-	struct fv_item *v;
-	size_t n, cap;
-};
-
 /* The walk as it is shown. */
 struct slot_view {
 	struct show *sh;       /* the caller's */
 	struct show doc, fail; /* --json: the partitions, the failures of
 				* the step checked now, kept */
-	struct slot_kept parts, bad;
+	struct show_kept parts, bad;
 	enum slot_words how;
 	const struct slot_ask *ask;
 	const struct slot_walk *w;
@@ -59,9 +52,6 @@ struct slot_view {
 	char *said;     /* avbtool's: the last error said (NULL: none) */
 };
 
-/* Hands kept items on to to (and forgets them). */
-void verity_slot_replay(struct show *to, struct slot_kept *k);
-void verity_slot_forget(struct slot_kept *k);
 /* A step's message ("" for none). */
 const char *verity_slot_message(const struct slot_step *st);
 /* Who vouches for the descriptors of vbmeta step i. */
