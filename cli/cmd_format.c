@@ -137,7 +137,6 @@ int cmd_format(struct cli_opts *o)
 	fv_params *asked = NULL;
 	const fv_params *p;
 	struct cli_progress pr;
-	char uuid[37] = "";
 	int r;
 
 	cli_warn_weak_digest(o->hash);
@@ -188,18 +187,17 @@ int cmd_format(struct cli_opts *o)
 	    (r = prune_sidecars(o->args[0], &side, req.fec_path != NULL,
 				o->key || o->cert)))
 		goto out;
-	if (o->json) {
-		cli_json_print(cli_json_header(req.hash, p, &l, rep.root_hex));
-		r = EXIT_OK;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_PAIR,
+		.json = o->json,
+		.image = req.hash,
+		.res = &out,
+		.args = o->uuid});
+	if (r) {
+		r = cli_lib_error(r);
 		goto out;
 	}
-	if (p->superblock) {
-		if (o->uuid)
-			snprintf(uuid, sizeof(uuid), "%s", o->uuid);
-		else
-			snprintf(uuid, 37, "%s", p->uuid);
-	}
-	cli_print_header(req.hash, p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	fv_result_free(out);

@@ -305,31 +305,17 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 			 cp);
 }
 
-void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
-			const fv_result *res)
+void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+		     const fv_result *res)
 {
 	struct fv_report rep;
 
 	cli_report(res, &rep);
-	/* (what the blocks showed is said apart: a damaged image does not
-	 * match its root) */
-	if (!cp->avb && cp->trust == FV_TRUST_UNCHECKED) {
-		fprintf(stderr,
-			"fastverity: %s: warning: the root hash is signed, and "
-			"its signer was not checked (give "
-			"--trusted-cert=<cert.pem> to check it)%s\n",
-			cp->signature_path ? cp->signature_path : cp->pi.data,
-			rep.intact ? ": the image matches its root hash, but "
-				     "nothing proves who made it"
-				   : "");
-		return;
-	}
-	if (cp->avb || rep.trust != FV_TRUST_CHECK)
-		return;
-	if (*rep.signature_warning)
-		fprintf(stderr, "fastverity: %s: warning: %s\n",
-			cp->signature_path, rep.signature_warning);
-	cli_debug(o, "Root hash signature by %s checks out.", rep.signer);
+	/* (the warnings are the library's: fv_show) */
+	if (!cp->avb && cp->trust != FV_TRUST_UNCHECKED &&
+	    rep.trust == FV_TRUST_CHECK)
+		cli_debug(o, "Root hash signature by %s checks out.",
+			  rep.signer);
 }
 
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res)

@@ -85,10 +85,9 @@ void cli_pair_free(struct cli_pair *cp);
  * was given). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made);
-/* After the check: its warning, and who signed (--debug); a signer not
- * checked said so. */
-void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
-			const fv_result *res);
+/* After the check: who signed (--debug). */
+void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+		     const fv_result *res);
 /* The debug lines of an action's result: the hashing path. */
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res);
 

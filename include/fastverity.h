@@ -430,13 +430,17 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_SET_VERIFY = 3, FV_SHOW_AVB_VERIFY = 4, /* a set's; avb's */
 	FV_SHOW_AVB_INFO = 5, FV_SHOW_AVB_DIGESTS, FV_SHOW_AVB_CMDLINE,
 	FV_SHOW_AVB_DUMP, /* avb's info_image, ...; dump of an Android image */
-	FV_SHOW_DDI, FV_SHOW_DDI_VERIFY }; /* dump, verify of a disk image */
+	FV_SHOW_DDI, FV_SHOW_DDI_VERIFY, /* dump, verify of a disk image */
+	FV_SHOW_VERIFY, FV_SHOW_REPAIR, /* pair at of img checked, said */
+	FV_SHOW_PAIR }; /* its header: dump; or *res's: format, update */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
 	int all, hashtree_disabled; /* every slot after slot; AVB_CMDLINE's */
 	const struct fv_slot_request *set; const fv_options *o; /* verify's */
 	const char *partition; /* a disk image's role (root, usr); NULL: all */
+	const fv_image *img; size_t at; fv_result **res; /* its, kept; PAIR's */
+	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. A verify's > 0: the steps' errno (said): the first refusal's,

@@ -203,63 +203,9 @@ API int fv_params_init(fv_params *p)
 int verity_api_params_in(const fv_params *in, struct verity_params *out)
 {
 	struct ht_error err;
-	unsigned size;
-	size_t n;
-	int r;
 
 	NEED(in);
-	if (in->size < offsetof(fv_params, superblock) + sizeof(in->superblock))
-		return verity_api_fail(EINVAL,
-				       "parameters of size %zu: too "
-				       "small (fv_params_init)",
-				       in->size);
-	n = strnlen(in->hash, sizeof(in->hash));
-	if (n == sizeof(in->hash) || n > VERITY_MAX_HASH_NAME)
-		return verity_api_fail(EINVAL,
-				       "hash algorithm %.*s not "
-				       "supported",
-				       (int)n, in->hash);
-	if ((r = ht_digest_size_of(in->hash, &size, &err)))
-		return verity_api_keep(r, &err);
-	if (in->hash_type > 1)
-		return verity_api_fail(EINVAL,
-				       "unsupported hash type %u (0 or 1)",
-				       in->hash_type);
-	if (!ht_block_size_valid(in->data_block_size))
-		return verity_api_fail(
-			EINVAL,
-			"unsupported data block size %u (a power of two "
-			"from 512 to 524288)",
-			in->data_block_size);
-	if (!ht_block_size_valid(in->hash_block_size))
-		return verity_api_fail(
-			EINVAL,
-			"unsupported hash block size %u (a power of two "
-			"from 512 to 524288)",
-			in->hash_block_size);
-	if (in->hash_offset > (uint64_t)INT64_MAX)
-		return verity_api_fail(EINVAL, "hash offset %llu is too large",
-				       (unsigned long long)in->hash_offset);
-	if (in->salt_len > VERITY_MAX_SALT_SIZE)
-		return verity_api_fail(
-			EINVAL, "salt of %zu bytes is too long (at most %d)",
-			in->salt_len, VERITY_MAX_SALT_SIZE);
-	memset(out, 0, sizeof(*out));
-	if (strnlen(in->uuid, sizeof(in->uuid)) == sizeof(in->uuid) ||
-	    (in->uuid[0] && verity_uuid_parse(in->uuid, out->uuid)))
-		return verity_api_fail(EINVAL, "invalid UUID %.*s",
-				       (int)strnlen(in->uuid, sizeof(in->uuid)),
-				       in->uuid);
-	memcpy(out->hash_name, in->hash, n + 1);
-	out->hash_type = (int)in->hash_type;
-	out->data_block_size = in->data_block_size;
-	out->hash_block_size = in->hash_block_size;
-	out->data_blocks = in->data_blocks;
-	out->hash_offset = in->hash_offset;
-	memcpy(out->salt, in->salt, in->salt_len);
-	out->salt_size = in->salt_len;
-	out->no_superblock = !in->superblock;
-	return 0;
+	return verity_api_keep(verity_show_params_in(in, out, &err), &err);
 }
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,

@@ -61,39 +61,23 @@ static int check_one(struct show *sh, struct show *doc, const char *image,
 	struct fv_report rep = {.size = sizeof(rep)};
 	struct show_kept bad = {0};
 	struct ddi_check c = {sh, {verity_show_keep, &bad, 1, 0}, &pi.ddi};
-	struct ht_verify_result n;
+	struct ht_error err;
 	fv_result *res = NULL;
-	int r, code;
+	int r, code = 1;
 
 	fv_image_pair_info(img, i, &pi);
 	o->failure = failed;
 	o->failure_ctx = &c;
-	if ((r = fv_verify(img, i, o, &res))) {
-		code = r == -EPERM ? 2 : 1;
-		if (r == -EPERM ||
-		    (sh->json && r != -ENOMEM && r != -ENODEV &&
-		     r != -ENOTBLK && r != -EBUSY && r != -EEXIST)) {
-			verity_image_ddi_refused(sh, &pi.ddi, fv_last_error());
-			r = 0;
-		} else {
-			r = verity_api_fail(
-				-r, "%s (%s-%s: partitions %u and %u)",
-				fv_last_error(), pi.ddi.role, pi.ddi.arch,
-				pi.ddi.data.index, pi.ddi.hash.index);
-		}
-	} else {
-		fv_result_report(res, &rep);
-		n = (struct ht_verify_result){
-			rep.bad_data_blocks,       rep.bad_hash_blocks,
-			rep.bad_padding,           rep.unreadable,
-			rep.unchecked_data_blocks, rep.unchecked_hash_blocks,
-			rep.root_matches,          rep.root_first};
+	if ((r = fv_verify(img, i, o, &res)))
+		r = verity_api_keep(verity_image_ddi_refused(sh, &pi.ddi, r,
+							     fv_last_error(),
+							     &code, &err),
+				    &err);
+	else if (!fv_result_report(res, &rep))
 		code = verity_image_ddi_checked(
 			sh->json ? doc : sh, image,
-			&(struct verity_ddi_checked){&pi.ddi, pi.trust, &rep,
-						     &n},
+			&(struct verity_ddi_checked){&pi.ddi, pi.trust, &rep},
 			&bad);
-	}
 	*worst = code > *worst ? code : *worst;
 	verity_show_forget(&bad);
 	free(bad.v);

@@ -128,6 +128,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	sh.json = in.json;
 	if (in.what == FV_SHOW_SET_VERIFY || in.what == FV_SHOW_AVB_VERIFY)
 		return verity_api_slot_show(&in, &sh);
+	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
+		return verity_api_check_show(&in, &sh);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI || in.what == FV_SHOW_DDI_VERIFY)
 		return verity_api_ddi_show(&in, fn, ctx);

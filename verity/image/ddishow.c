@@ -1,6 +1,7 @@
 /* What dump shows of a disk image (verity/image/ddishow.h). */
 #include "verity/image/ddishow.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,11 +184,25 @@ void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
 		p->uuid, p->offset + f->position);
 }
 
-void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
-			      const char *why)
+int verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			     int r, const char *why, int *code,
+			     struct ht_error *err)
 {
-	verity_show_errorf(sh, "fastverity: %s (%s-%s: partitions %u and %u)\n",
-			   why, d->role, d->arch, d->data.index, d->hash.index);
+	*code = r == -EPERM ? 2 : 1;
+	/* a signature that does not check out is exit 2, as for every
+	 * container (docs/trust.md), and the next partition is checked;
+	 * so is one the parameters refuse, in --json's document */
+	if (r == -EPERM || (sh->json && r != -ENOMEM && r != -ENODEV &&
+			    r != -ENOTBLK && r != -EBUSY && r != -EEXIST)) {
+		verity_show_errorf(sh,
+				   "fastverity: %s (%s-%s: partitions %u and "
+				   "%u)\n",
+				   why, d->role, d->arch, d->data.index,
+				   d->hash.index);
+		return 0;
+	}
+	return ht_fail(err, -r, "%s (%s-%s: partitions %u and %u)", why,
+		       d->role, d->arch, d->data.index, d->hash.index);
 }
 
 static void gpt_json(struct show *sh, const char *key,
@@ -204,7 +219,8 @@ static void gpt_json(struct show *sh, const char *key,
 }
 
 static void checked_json(struct show *sh, const struct verity_ddi_checked *c,
-			 int code, struct show_kept *failures)
+			 const struct ht_verify_result *n, int code,
+			 struct show_kept *failures)
 {
 	const struct fv_ddi_pair *d = c->d;
 	int checked = c->trust == FV_TRUST_CHECK;
@@ -227,7 +243,7 @@ static void checked_json(struct show *sh, const struct verity_ddi_checked *c,
 							 : "unsigned");
 	verity_show_str(sh, "root_hash", d->root_hex);
 	verity_show_str(sh, "result", verity_show_verdict_word(code));
-	verity_show_counts_json(sh, c->counts);
+	verity_show_counts_json(sh, n);
 	verity_show_array(sh, "failures");
 	verity_show_replay(sh, failures);
 	verity_show_end(sh);
@@ -239,17 +255,18 @@ int verity_image_ddi_checked(struct show *sh, const char *image,
 			     struct show_kept *failures)
 {
 	const struct fv_ddi_pair *d = c->d;
-	int code = verity_show_verdict(c->counts);
+	struct ht_verify_result n = verity_show_counts_of(c->rep);
+	int code = verity_show_verdict(&n);
 	char data_name[512], verdict[160];
 
 	if (sh->json) {
-		checked_json(sh, c, code, failures);
+		checked_json(sh, c, &n, code, failures);
 		return code;
 	}
 	gpt_name(&d->data, data_name, sizeof(data_name));
 	if (code == 2)
-		verity_show_counts_said(sh, c->counts);
-	if (!c->counts->root_matches)
+		verity_show_counts_said(sh, &n);
+	if (!n.root_matches)
 		verity_show_error(sh, "Verification of root hash failed.\n");
 	if (*c->rep->signature_warning)
 		verity_show_errorf(sh, "fastverity: %s: warning: %s\n", image,
@@ -270,8 +287,7 @@ int verity_image_ddi_checked(struct show *sh, const char *image,
 				"partition UUIDs)"
 		: c->trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
 						 : "signed",
-		verity_show_verdict_text(code, c->counts, verdict,
-					 sizeof(verdict)));
+		verity_show_verdict_text(code, &n, verdict, sizeof(verdict)));
 	if (d->is_signed && c->trust == FV_TRUST_CHECK)
 		verity_show_textf(
 			sh,
@@ -294,4 +310,31 @@ void verity_image_ddi_verified(struct show *sh, const char *image, int code,
 	verity_show_replay(sh, partitions);
 	verity_show_end(sh);
 	verity_show_end(sh);
+}
+
+/* A partition as the public pair has it (NULL: zeros). */
+static void gpt_of(const struct gpt_partition *g, struct fv_gpt_partition *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!g)
+		return;
+	p->index = g->index;
+	p->type = type_of(g);
+	p->label = g->label;
+	p->uuid = g->uuid;
+	p->offset = g->offset;
+	p->bytes = g->size;
+}
+
+void verity_image_ddi_pair_of(const struct ddi_verity *v, struct fv_ddi_pair *d)
+{
+	d->size = sizeof(*d);
+	d->role = verity_ddi_role_name(v->role);
+	d->arch = v->arch;
+	d->root_hex = v->root_hex;
+	d->is_signed = v->sig != NULL;
+	d->fingerprint = v->fingerprint;
+	gpt_of(v->data, &d->data);
+	gpt_of(v->hash, &d->hash);
+	gpt_of(v->sig, &d->signature);
 }

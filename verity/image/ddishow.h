@@ -11,15 +11,17 @@
  * object, which the caller keeps for the partition's. */
 void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
 			      const struct verity_failure *f);
-/* A check of pair d refused (why: the library's message), on stderr. */
-void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
-			      const char *why);
+/* A check of pair d refused with r (why: the library's message), *code
+ * its verdict: said on stderr and 0 where the next partition is checked
+ * (EPERM, and --json's parameters), else r with why named for d. */
+int verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			     int r, const char *why, int *code,
+			     struct ht_error *err);
 /* What one check found. */
 struct verity_ddi_checked {
 	const struct fv_ddi_pair *d;
 	enum fv_trust trust;         /* the door's verdict */
-	const struct fv_report *rep; /* the signer, its warning */
-	const struct ht_verify_result *counts;
+	const struct fv_report *rep; /* counts, the signer, its warning */
 };
 /* Its verdict said (text), or its --json object with the failures kept
  * (handed on): the verdict, 0, 1 or 2. */
@@ -30,6 +32,9 @@ int verity_image_ddi_checked(struct show *sh, const char *image,
  * (handed on); the text has no end. */
 void verity_image_ddi_verified(struct show *sh, const char *image, int code,
 			       struct show_kept *partitions);
+/* Protected partition v as fv_image_pair_info has it (strings into v). */
+void verity_image_ddi_pair_of(const struct ddi_verity *v,
+			      struct fv_ddi_pair *d);
 
 #endif
 
@@ -64,15 +69,17 @@ void verity_image_ddi_show_end(struct show *sh);
  * object, which the caller keeps for the partition's. */
 void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
 			      const struct verity_failure *f);
-/* A check of pair d refused (why: the library's message), on stderr. */
-void verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
-			      const char *why);
+/* A check of pair d refused with r (why: the library's message), *code
+ * its verdict: said on stderr and 0 where the next partition is checked
+ * (EPERM, and --json's parameters), else r with why named for d. */
+int verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			     int r, const char *why, int *code,
+			     struct ht_error *err);
 /* What one check found. */
 struct verity_ddi_checked {
 	const struct fv_ddi_pair *d;
 	enum fv_trust trust;         /* the door's verdict */
-	const struct fv_report *rep; /* the signer, its warning */
-	const struct ht_verify_result *counts;
+	const struct fv_report *rep; /* counts, the signer, its warning */
 };
 /* Its verdict said (text), or its --json object with the failures kept
  * (handed on): the verdict, 0, 1 or 2. */
@@ -83,5 +90,8 @@ int verity_image_ddi_checked(struct show *sh, const char *image,
  * (handed on); the text has no end. */
 void verity_image_ddi_verified(struct show *sh, const char *image, int code,
 			       struct show_kept *partitions);
+/* Protected partition v as fv_image_pair_info has it (strings into v). */
+void verity_image_ddi_pair_of(const struct ddi_verity *v,
+			      struct fv_ddi_pair *d);
 
 #endif

@@ -112,3 +112,12 @@ void verity_show_failure_json(struct show *sh, const struct verity_failure *f)
 	if (f->kind != HT_BAD_DATA_BLOCK && f->kind != HT_UNREADABLE_DATA)
 		verity_show_u64(sh, "level", f->level);
 }
+
+struct ht_verify_result verity_show_counts_of(const struct fv_report *r)
+{
+	return (struct ht_verify_result){
+		r->bad_data_blocks,       r->bad_hash_blocks,
+		r->bad_padding,           r->unreadable,
+		r->unchecked_data_blocks, r->unchecked_hash_blocks,
+		r->root_matches,          r->root_first};
+}

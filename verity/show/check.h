@@ -5,7 +5,9 @@
 #ifndef FV_SHOW_CHECK_H
 #define FV_SHOW_CHECK_H
 #ifndef FASTVERITY_COMPILATION
-#error "an internal header of libfastverity: include <fastverity.h>"
+#error "an internal header of libfastverity: include <fastverity.h>"/* The counts of a public report. */
+struct ht_verify_result verity_show_counts_of(const struct fv_report *r);
+
 #endif
 
 #include <stddef.h>
@@ -30,5 +32,7 @@ void verity_show_counts_json(struct show *sh, const struct ht_verify_result *r);
 const char *verity_show_failure_words(enum ht_failure_kind k);
 /* One bad block as a --json object's members (type, position, ...). */
 void verity_show_failure_json(struct show *sh, const struct verity_failure *f);
+/* The counts of a public report. */
+struct ht_verify_result verity_show_counts_of(const struct fv_report *r);
 
 #endif
