@@ -116,14 +116,6 @@ static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 	}
 	cp->avb = 1;
 	cp->trust = trust;
-	snprintf(cp->avb_algorithm, sizeof(cp->avb_algorithm), "%s",
-		 in.header.algorithm);
-	snprintf(cp->avb_key_sha1, sizeof(cp->avb_key_sha1), "%s",
-		 in.header.public_key_sha1);
-	cp->avb_rollback_index = in.header.rollback_index;
-	/* messages about the parity name the image */
-	if (cp->pi.fec)
-		cp->fec_name = image;
 	if (in.parity_unusable)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "
@@ -136,7 +128,7 @@ static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 			"public key sha1 %s) and checks out against the key "
 			"it carries, but its signer was not checked (give "
 			"--key=<key.pem>): nothing proves who made it\n",
-			image, cp->avb_algorithm, cp->avb_key_sha1);
+			image, in.header.algorithm, in.header.public_key_sha1);
 	return 0;
 }
 

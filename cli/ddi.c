@@ -7,18 +7,14 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli/jsonc.h"
 
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/params.h"
 #include "cli/progress.h"
-#include "cli/text.h"
 
 /* Where systemd looks for certificates trusted to sign DDIs. */
 #define VERITY_D "/etc/verity.d"
@@ -75,18 +71,13 @@ static void trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
 	}
 }
 
-/* How read_image judges the image's pairs. */
-enum judge {
-	DESCRIBE,   /* not judged: dump describes it */
-	SYSTEMD,    /* --trusted-cert, or /etc/verity.d's as systemd trusts */
-	GIVEN_ONLY, /* --trusted-cert's alone (a repair writes) */
-};
-
 /* The image's table read through the door (fv_open), its pairs judged
- * as how says, and --partition checked against it: 0, or the exit code
- * (printed; nothing left to free). */
-static int read_image(const struct cli_opts *o, const char *image,
-		      enum judge how, fv_image **im)
+ * with --trusted-cert, or /etc/verity.d's as systemd trusts them (open),
+ * or --trusted-cert's alone and the parity given (repair: it writes), and
+ * --partition checked against it: 0, or the exit code (printed; nothing
+ * left to free). */
+static int read_image(const struct cli_opts *o, const char *image, int repair,
+		      fv_image **im)
 {
 	struct fv_open_request rq = {
 		.size = sizeof(rq), .image = image, .container = "ddi"};
@@ -97,18 +88,16 @@ static int read_image(const struct cli_opts *o, const char *image,
 	int r;
 
 	memset(&g, 0, sizeof(g));
-	if (how == SYSTEMD)
+	if (!repair)
 		trusted_of(o, &certs, &ncerts, &g);
-	/* a repair's parity (--fec-device) */
-	if (how == GIVEN_ONLY) {
+	else {
 		if (cli_fec_params(o, &fec))
 			return EXIT_PARAMS;
 		rq.fec_path = fec.path;
 		rq.fec_offset = fec.offset;
 		rq.fec_roots = fec.roots;
 	}
-	r = how == DESCRIBE ? fv_open(&rq, NULL, im)
-			    : cli_open(o, &rq, certs, ncerts, im);
+	r = cli_open(o, &rq, certs, ncerts, im);
 	globfree(&g);
 	if (r)
 		return r < 0 ? cli_lib_error(r) : r;
@@ -119,16 +108,11 @@ static int read_image(const struct cli_opts *o, const char *image,
 	return r;
 }
 
-/* A --partition that is no role matches no partition: said as the
- * option it is; else the library's message (r: fv_show's error). */
-static int partition_refused(const struct cli_opts *o, const char *image, int r)
+/* A --partition that is no role: said as the option it is; else the
+ * library's message (r: fv_show's error). */
+static int partition_refused(const struct cli_opts *o, int r)
 {
-	char none[4096];
-
-	snprintf(none, sizeof(none), "%s: no protected %s partition", image,
-		 o->partition ? o->partition : "");
-	if (o->partition && strcmp(o->partition, "root") &&
-	    strcmp(o->partition, "usr") && !strcmp(fv_last_error(), none))
+	if (cli_lib_param() == FV_PARAM_PARTITION)
 		return cli_error(-EINVAL,
 				 "--partition: '%s' is not root or usr",
 				 o->partition);
@@ -160,9 +144,7 @@ int cli_ddi_verify(struct cli_opts *o, const char *image)
 		.o = &opts});
 	cli_progress_end(&pr);
 	globfree(&g);
-	return r > 0 ? cli_exit_code(-r)
-	       : r   ? partition_refused(o, image, r)
-		     : 0;
+	return r > 0 ? cli_exit_code(-r) : r ? partition_refused(o, r) : 0;
 }
 
 /* dump: what the library shows of the image (fv_show). */
@@ -175,7 +157,7 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 		.json = o->json,
 		.partition = o->partition});
 
-	return r > 0 ? r : r ? partition_refused(o, image, r) : 0;
+	return r > 0 ? r : r ? partition_refused(o, r) : 0;
 }
 
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
@@ -185,7 +167,7 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	fv_image *im;
 	int r;
 
-	if ((r = read_image(o, image, SYSTEMD, &im)))
+	if ((r = read_image(o, image, 0, &im)))
 		return r;
 	for (size_t i = 0, n = cli_image_info(im).pairs; i < n; i++) {
 		pair_of(im, i, &d);
@@ -213,7 +195,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
-	if ((r = read_image(o, image, GIVEN_ONLY, &im)))
+	if ((r = read_image(o, image, 1, &im)))
 		return r;
 	for (size_t i = 0, n = 0; i < cli_image_info(im).pairs; i++) {
 		pair_of(im, i, &d);
@@ -228,13 +210,10 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 		}
 		at = i;
 	}
-	pair_of(im, at, &d);
 	/* that partition's pair (its signature carried by the image), with
 	 * the parity given (read_image), judged by the door with the
 	 * certificates given alone: a repair writes */
 	cli_pair_take(cp, im, at);
-	if (d.is_signed)
-		cp->signature_path = image;
 	return 0;
 out:
 	fv_image_free(im);

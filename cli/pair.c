@@ -49,7 +49,6 @@ void cli_pair_free(struct cli_pair *cp)
 {
 	fv_image_free(cp->img);
 	fv_free(cp->side_fec);
-	fv_free(cp->side_signature);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -197,10 +196,6 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	if (r)
 		return r;
 	cli_pair_take(cp, img, 0);
-	if (o->root_hash_signature)
-		cp->signature_path = o->root_hash_signature;
-	if (!cp->fec_name)
-		cp->fec_name = side->fec_device;
 	if (!rq->root_hex && !rq->root_hash_file) {
 		const char *hex, *file;
 
@@ -234,7 +229,7 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 		return cli_lib_error(r);
 	tree = a.tree;
 	roothash = a.roothash;
-	cp->side_signature = a.signature;
+	fv_free(a.signature); /* the library reads it (pi.signature) */
 	cp->side_fec = a.fec;
 	/* what was typed, named: the image is nothing fastverity knows
 	 * alone, and the tree beside it, which would make it a sidecar
@@ -258,9 +253,6 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 	/* the sidecar parity takes --fec-roots as --fec-device does */
 	if (!side.fec_device && access(cp->side_fec, F_OK) == 0)
 		side.fec_device = cp->side_fec;
-	/* the sidecar's signature, unless --root-hash-signature names one */
-	if (!o->root_hash_signature && access(cp->side_signature, F_OK) == 0)
-		cp->signature_path = cp->side_signature;
 	r = open_made(o, &side, &rq, tree, NULL, cp);
 	fv_free(tree);
 	fv_free(roothash);

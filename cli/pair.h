@@ -27,18 +27,11 @@ struct cli_pair {
 	size_t at;     /* its pair acted on */
 	struct fv_image_pair_info pi; /* that pair's facts: paths,
 				       * parameters, root (into img) */
-	enum fv_trust trust;        /* the policy's verdict, the door's
-				     * (fv_open), before anything is read */
-	const char *fec_name;       /* the parity's file, as messages name it
-				     * (--fec-device, IMAGE.fec, the image) */
-	char *side_fec;             /* a sidecar image's IMAGE.fec, whether
-				     * it exists or not */
-	char *side_signature;       /* its IMAGE.roothash.p7s */
-	const char *signature_path; /* the signature file, or NULL */
-	int avb;                    /* an Android image (cli/avb_pair.c) */
-	char avb_algorithm[32];     /* its algorithm ("SHA256_RSA4096") */
-	char avb_key_sha1[41];      /* its public key's SHA-1, "" for none */
-	uint64_t avb_rollback_index; /* its vbmeta's rollback index */
+	enum fv_trust trust;          /* the policy's verdict, the door's
+				       * (fv_open), before anything is read */
+	char *side_fec;               /* a sidecar image's IMAGE.fec, whether
+				       * it exists or not */
+	int avb;                      /* an Android image (cli/avb_pair.c) */
 };
 
 /* What the one image argument is: the library's registry decides,

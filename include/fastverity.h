@@ -34,7 +34,7 @@ enum fv_param {
 	FV_PARAM_DATA_BLOCKS, FV_PARAM_HASH_OFFSET, FV_PARAM_FEC_ROOTS,
 	FV_PARAM_FEC_OFFSET, FV_PARAM_PASSPHRASE, FV_PARAM_DRY_RUN,
 	FV_PARAM_CONTAINER, FV_PARAM_TRUSTED_CERT, FV_PARAM_TRUSTED_KEY,
-	FV_PARAM_ROOT_HASH,
+	FV_PARAM_ROOT_HASH, FV_PARAM_PARTITION,
 };
 /* A parameter's words with a value ("--data-blocks=%llu"), and alone. */
 struct fv_param_words { const char *with_value; const char *alone; };

@@ -72,7 +72,8 @@ _Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
 			       (int)HT_PARAM_TRUSTED_CERT &&
 		       (int)FV_PARAM_TRUSTED_KEY == (int)HT_PARAM_TRUSTED_KEY &&
 		       (int)FV_PARAM_ROOT_HASH == (int)HT_PARAM_ROOT_HASH &&
-		       (int)FV_PARAM_ROOT_HASH + 1 == (int)HT_PARAM_COUNT,
+		       (int)FV_PARAM_PARTITION == (int)HT_PARAM_PARTITION &&
+		       (int)FV_PARAM_PARTITION + 1 == (int)HT_PARAM_COUNT,
 	       "fv_param and ht_param differ");
 
 _Static_assert((int)FV_SHA256_FASTEST == (int)SHA256_CHOOSE_FASTEST &&

@@ -7,11 +7,7 @@
 #include "verity/image/ddishow.h"
 
 /* Whether q's partition (a role: root, usr; NULL: every one) picks v. */
-static int picked(const struct fv_show_request *q, const struct ddi_verity *v)
-{
-	return !q->partition ||
-	       !strcmp(q->partition, verity_ddi_role_name(v->role));
-}
+#define picked(q, v) verity_image_ddi_picks((q)->partition, (v))
 
 /* Pair i of img shown: 0, or fv_describe's error (kept). */
 static int show_pair(const struct fv_show_request *q, struct show *sh,
@@ -121,6 +117,7 @@ int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
 	struct fv_open_request rq = {
 		.size = sizeof(rq), .image = q->image, .container = "ddi"};
 	const struct ddi_image *d;
+	struct ht_error err;
 	fv_image *img;
 	size_t i;
 	int r;
@@ -130,13 +127,10 @@ int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
 		return r;
 	d = &img->in.ddi;
 	/* the partition asked for is there before anything is shown */
-	for (i = 0; q->partition && i < d->nv && !picked(q, &d->v[i]); i++)
-		;
-	if (q->partition && i == d->nv) {
-		r = verity_api_fail(EINVAL, "%s: no protected %s partition",
-				    q->image, q->partition);
+	if ((r = verity_api_keep(
+		     verity_image_ddi_asked(d, q->image, q->partition, &err),
+		     &err)))
 		goto out;
-	}
 	if (q->what == FV_SHOW_DDI_VERIFY) {
 		r = ddi_verify(q, sh, img);
 		goto out;

@@ -338,3 +338,26 @@ void verity_image_ddi_pair_of(const struct ddi_verity *v, struct fv_ddi_pair *d)
 	gpt_of(v->hash, &d->hash);
 	gpt_of(v->sig, &d->signature);
 }
+
+int verity_image_ddi_picks(const char *partition, const struct ddi_verity *v)
+{
+	return !partition || !strcmp(partition, verity_ddi_role_name(v->role));
+}
+
+int verity_image_ddi_asked(const struct ddi_image *d, const char *image,
+			   const char *partition, struct ht_error *err)
+{
+	if (!partition)
+		return 0;
+	for (size_t i = 0; i < d->nv; i++)
+		if (verity_image_ddi_picks(partition, &d->v[i]))
+			return 0;
+	/* a name that is no role: the option's fix */
+	if (strcmp(partition, "root") && strcmp(partition, "usr"))
+		return ht_fail_fix(err, EINVAL, HT_PARAM_PARTITION, 0, 0,
+				   "give %0: root or usr",
+				   "%s: no protected %s partition", image,
+				   partition);
+	return ht_fail(err, EINVAL, "%s: no protected %s partition", image,
+		       partition);
+}

@@ -35,6 +35,12 @@ void verity_image_ddi_verified(struct show *sh, const char *image, int code,
 /* Protected partition v as fv_image_pair_info has it (strings into v). */
 void verity_image_ddi_pair_of(const struct ddi_verity *v,
 			      struct fv_ddi_pair *d);
+/* Whether partition (a role: root, usr; NULL: every one) picks v. */
+int verity_image_ddi_picks(const char *partition, const struct ddi_verity *v);
+/* Whether partition picks one of d's: 0, or EINVAL (a name that is no
+ * role: HT_PARAM_PARTITION's fix). */
+int verity_image_ddi_asked(const struct ddi_image *d, const char *image,
+			   const char *partition, struct ht_error *err);
 
 #endif
 
@@ -93,5 +99,11 @@ void verity_image_ddi_verified(struct show *sh, const char *image, int code,
 /* Protected partition v as fv_image_pair_info has it (strings into v). */
 void verity_image_ddi_pair_of(const struct ddi_verity *v,
 			      struct fv_ddi_pair *d);
+/* Whether partition (a role: root, usr; NULL: every one) picks v. */
+int verity_image_ddi_picks(const char *partition, const struct ddi_verity *v);
+/* Whether partition picks one of d's: 0, or EINVAL (a name that is no
+ * role: HT_PARAM_PARTITION's fix). */
+int verity_image_ddi_asked(const struct ddi_image *d, const char *image,
+			   const char *partition, struct ht_error *err);
 
 #endif
