@@ -99,7 +99,9 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	return 0;
 }
 
-int cli_writes(const struct cli_opts *o)
+/* Whether the action writes on the image's word: repair, not a dry
+ * run. */
+static int cli_writes(const struct cli_opts *o)
 {
 	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
 }

@@ -38,9 +38,6 @@ struct cli_pair {
  * --container names it. 0 and *kind, or the exit code (printed). */
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind);
-/* Whether the action writes on the image's word: repair, not a dry
- * run. */
-int cli_writes(const struct cli_opts *o);
 /* The door (fv_open) for rq, with the trust anchor the options give
  * (--key, or certs: --trusted-cert's or the ones trusted without an
  * option, a disk image's /etc/verity.d; --key and --trusted-cert both
@@ -53,15 +50,14 @@ int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
  * library to judge with: as cli_open returns. */
 int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
 
-/* verify's and repair's arguments (kind: what cli_image_kind said of an
- * image given alone; ignored for two or more arguments): <data> <hash>
- * [<root>], or <image> with systemd's sidecar files (IMAGE.verity,
- * IMAGE.roothash, and IMAGE.roothash.p7s and IMAGE.fec when they
- * exist), or an Android image. */
 /* --check-crc: the CRC32 sums of the sparse images among the first two
  * arguments checked (cli_lib_error's exit code when one does not hold);
  * 0 otherwise. */
 int cli_check_crc(const struct cli_opts *o);
+/* verify's and repair's arguments (kind: what cli_image_kind said of an
+ * image given alone; ignored for two or more arguments): <data> <hash>
+ * [<root>], or <image> with systemd's sidecar files, or an Android
+ * image. */
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
