@@ -48,7 +48,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/bench/request.c verity/bench/output.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \
              hashtree/sha256_avx512.c
-CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c cli/text.c \
+CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c \
            cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \

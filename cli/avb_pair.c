@@ -169,12 +169,11 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 
 int cli_avb_dump(struct cli_opts *o, const char *image)
 {
-	struct cli_pair cp;
+	struct cli_pair cp = {0};
 	const fv_avb *a;
 	fv_image *img;
 	int r;
 
-	memset(&cp, 0, sizeof(cp));
 	if ((r = refuse_parameters(o, image)) || (r = open_avb(o, image, &img)))
 		return r;
 	/* judged as it opened; a hash footer has no pair (its descriptor

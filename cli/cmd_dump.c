@@ -26,12 +26,11 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 			struct cli_fec *fec, char **tree, char **side_fec)
 {
 	const char *image = o->args[0];
+	struct fv_file_answer a;
 	int r;
 
 	if (!o->container && cli_superblock_at(image, off))
 		return 0;
-	struct fv_file_answer a;
-
 	if ((r = cli_file(FV_FILE_SIDECAR_NAMES, image, &a)))
 		return cli_lib_error(r);
 	fv_free(a.roothash);

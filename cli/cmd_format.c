@@ -131,11 +131,9 @@ int cmd_format(struct cli_opts *o)
 	struct fv_format_request req = {.size = sizeof(req)};
 	struct sidecars side = {0};
 	struct fv_report rep;
-	struct fv_layout l;
 	fv_options opts;
 	fv_result *out = NULL;
 	fv_params *asked = NULL;
-	const fv_params *p;
 	struct cli_progress pr;
 	int r;
 
@@ -169,14 +167,13 @@ int cmd_format(struct cli_opts *o)
 		r = cli_write_error(r);
 		goto out;
 	}
-	cli_report(out, &rep);
 	/* the parameters as written (data blocks filled in, the UUID) */
-	p = rep.has & FV_REPORT_PARAMS ? &rep.params : asked;
-	l = rep.layout;
+	cli_report(out, &rep);
 	cli_hashing_said(o, out);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
-		  l.levels, (unsigned long long)l.tree_blocks,
-		  (unsigned long long)(l.tree_offset / p->hash_block_size));
+		  rep.layout.levels, (unsigned long long)rep.layout.tree_blocks,
+		  (unsigned long long)(rep.layout.tree_offset /
+				       rep.params.hash_block_size));
 	if (o->root_hash_file &&
 	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
 		goto out;

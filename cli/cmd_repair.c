@@ -14,36 +14,15 @@
 #include "cli/progress.h"
 #include "cli/cli.h"
 
-/* A pair with no parity to repair from: where it would be, said. */
-static int no_parity(const struct cli_opts *o, const struct cli_pair *cp)
-{
-	if (cp->avb)
-		return cli_error(-EINVAL,
-				 "repair: %s holds no parity it can use "
-				 "(fastverity avb add_hashtree_footer makes "
-				 "it, 4096-byte blocks)",
-				 o->args[0]);
-	if (o->nargs != 1)
-		return cli_error(-EINVAL, "repair: requires --fec-device");
-	if (!cp->side_fec)
-		return cli_error(-EINVAL,
-				 "repair: %s holds no parity: requires "
-				 "--fec-device",
-				 o->args[0]);
-	return cli_error(-EINVAL, "repair: requires --fec-device, or %s",
-			 cp->side_fec);
-}
-
 int cmd_repair(struct cli_opts *o)
 {
-	struct cli_pair cp;
+	struct cli_pair cp = {0};
 	fv_options opts;
 	fv_result *out = NULL;
 	struct cli_progress pr;
 	enum cli_container kind = CLI_PLAIN;
 	int r;
 
-	memset(&cp, 0, sizeof(cp));
 	if ((r = cli_check_crc(o)))
 		return r;
 	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
@@ -60,10 +39,6 @@ int cmd_repair(struct cli_opts *o)
 			    : cli_pair_from_args(o, kind, &cp);
 	if (r)
 		goto out;
-	if (!cp.pi.fec) {
-		r = no_parity(o, &cp);
-		goto out;
-	}
 	/* the root hash is trusted only once its signature checks out,
 	 * before anything is read, let alone written: the trust policy
 	 * refused an unchecked signer already (cli_pair_from_args) */
@@ -77,6 +52,7 @@ int cmd_repair(struct cli_opts *o)
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = FV_SHOW_REPAIR,
+		.image = o->nargs == 1 ? o->args[0] : NULL,
 		.json = o->json,
 		.o = &opts,
 		.img = cp.img,

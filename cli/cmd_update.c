@@ -75,7 +75,6 @@ static int update_refused(const struct fv_format_request *req, int r)
 
 int cmd_update(struct cli_opts *o)
 {
-	struct fv_update_report u;
 	struct fv_report rep;
 	uint64_t *ranges = NULL;
 	fv_options opts;
@@ -108,14 +107,15 @@ int cmd_update(struct cli_opts *o)
 		goto out;
 	}
 	cli_report(out, &rep);
-	u = rep.update;
 	cli_debug(o,
 		  "Update: %" PRIu64 " data block%s hashed again, %" PRIu64
 		  " hash block%s and %" PRIu64 " parity round%s written%s.",
-		  u.changed_blocks, cli_plural(u.changed_blocks), u.tree_blocks,
-		  cli_plural(u.tree_blocks), u.parity_rounds,
-		  cli_plural(u.parity_rounds),
-		  u.resumed ? " (an interrupted update completed)" : "");
+		  rep.update.changed_blocks,
+		  cli_plural(rep.update.changed_blocks), rep.update.tree_blocks,
+		  cli_plural(rep.update.tree_blocks), rep.update.parity_rounds,
+		  cli_plural(rep.update.parity_rounds),
+		  rep.update.resumed ? " (an interrupted update completed)"
+				     : "");
 	if (o->root_hash_file &&
 	    (r = cli_output_write(o->root_hash_file, "the root hash file",
 				  rep.root_hex, strlen(rep.root_hex)))) {

@@ -40,7 +40,7 @@ static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 
 int cmd_verify(struct cli_opts *o)
 {
-	struct cli_pair cp;
+	struct cli_pair cp = {0};
 	fv_options opts;
 	fv_result *res = NULL;
 	struct cli_progress pr;
@@ -49,7 +49,6 @@ int cmd_verify(struct cli_opts *o)
 	char args[200];
 	int r;
 
-	memset(&cp, 0, sizeof(cp));
 	if ((r = cli_check_crc(o)))
 		return r;
 	if (o->nargs == 1) {

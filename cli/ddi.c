@@ -19,33 +19,24 @@
 /* Where systemd looks for certificates trusted to sign DDIs. */
 #define VERITY_D "/etc/verity.d"
 
-/* The protected partitions --partition picks (a role: root, usr). */
-static int picked(const struct cli_opts *o, const struct fv_ddi_pair *d)
+/* Whether --partition (a role: root, usr) picks pair i of im. */
+static int picked(const struct cli_opts *o, const fv_image *im, size_t i)
 {
-	return !o->partition || !strcmp(o->partition, d->role);
-}
-
-/* Pair i's description (the library's). */
-static void pair_of(const fv_image *im, size_t i, struct fv_ddi_pair *d)
-{
-	*d = cli_image_pair(im, i).ddi;
+	return !o->partition ||
+	       !strcmp(o->partition, cli_image_pair(im, i).ddi.role);
 }
 
 static int check_partition_option(const struct cli_opts *o, const char *image,
 				  const fv_image *im)
 {
-	struct fv_ddi_pair d;
-
 	if (o->partition && strcmp(o->partition, "root") &&
 	    strcmp(o->partition, "usr"))
 		return cli_error(-EINVAL,
 				 "--partition: '%s' is not root or usr",
 				 o->partition);
-	for (size_t i = 0; i < cli_image_info(im).pairs; i++) {
-		pair_of(im, i, &d);
-		if (picked(o, &d))
+	for (size_t i = 0; i < cli_image_info(im).pairs; i++)
+		if (picked(o, im, i))
 			return 0;
-	}
 	return cli_error(-EINVAL, "%s: no protected %s partition", image,
 			 o->partition);
 }
@@ -162,7 +153,6 @@ int cli_ddi_dump(struct cli_opts *o, const char *image)
 
 int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 {
-	struct fv_ddi_pair d;
 	struct cli_pair cp;
 	fv_image *im;
 	int r;
@@ -170,9 +160,9 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 	if ((r = read_image(o, image, 0, &im)))
 		return r;
 	for (size_t i = 0, n = cli_image_info(im).pairs; i < n; i++) {
-		pair_of(im, i, &d);
-		if (!picked(o, &d) ||
-		    (!o->partition && strcmp(d.role, "root") && n > 1))
+		if (!picked(o, im, i) ||
+		    (!o->partition && n > 1 &&
+		     strcmp(cli_image_pair(im, i).ddi.role, "root")))
 			continue;
 		/* the door's verdict, as verify has it: a signer checked
 		 * against --trusted-cert or /etc/verity.d before the table
@@ -189,7 +179,6 @@ int cli_ddi_open(struct cli_opts *o, const char *image, const char *name)
 
 int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
-	struct fv_ddi_pair d;
 	fv_image *im;
 	size_t at = 0;
 	int r;
@@ -198,8 +187,7 @@ int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	if ((r = read_image(o, image, 1, &im)))
 		return r;
 	for (size_t i = 0, n = 0; i < cli_image_info(im).pairs; i++) {
-		pair_of(im, i, &d);
-		if (!picked(o, &d))
+		if (!picked(o, im, i))
 			continue;
 		if (n++) {
 			r = cli_error(-EINVAL,

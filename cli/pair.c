@@ -48,7 +48,6 @@ int cli_refuse_sparse(const char *path)
 void cli_pair_free(struct cli_pair *cp)
 {
 	fv_image_free(cp->img);
-	fv_free(cp->side_fec);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -223,7 +222,7 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 				     .container = "sidecar"};
 	struct cli_opts side = *o; /* the options, with the sidecars where
 				    * none were given */
-	char *roothash = NULL, *tree = NULL;
+	char *roothash = NULL, *tree = NULL, *side_fec = NULL;
 	struct fv_file_answer a;
 	int r;
 
@@ -232,7 +231,7 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 	tree = a.tree;
 	roothash = a.roothash;
 	fv_free(a.signature); /* the library reads it (pi.signature) */
-	cp->side_fec = a.fec;
+	side_fec = a.fec;
 	/* what was typed, named: the image is nothing fastverity knows
 	 * alone, and the tree beside it, which would make it a sidecar
 	 * image, is not there */
@@ -245,19 +244,19 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 			      "device and root hash (%s %s HASH_DEVICE "
 			      "ROOT_HASH)",
 			      o->args[0], tree, o->action, o->args[0]);
-		fv_free(tree);
-		fv_free(roothash);
-		return r;
+		goto out;
 	}
 	/* explicit options win over the sidecars */
 	if (!side.root_hash_file)
 		side.root_hash_file = roothash;
 	/* the sidecar parity takes --fec-roots as --fec-device does */
-	if (!side.fec_device && access(cp->side_fec, F_OK) == 0)
-		side.fec_device = cp->side_fec;
+	if (!side.fec_device && access(side_fec, F_OK) == 0)
+		side.fec_device = side_fec;
 	r = open_made(o, &side, &rq, tree, NULL, cp);
+out:
 	fv_free(tree);
 	fv_free(roothash);
+	fv_free(side_fec);
 	return r;
 }
 
@@ -320,6 +319,19 @@ void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  rep.hashing_path, rep.hashing_reason, rep.hashing_kernel,
 		  rep.hashing_provider);
+}
+
+void cli_report(const fv_result *r, struct fv_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->size = sizeof(*rep);
+	if (r)
+		fv_result_report(r, rep);
+}
+
+const char *cli_name(char *buf, size_t len, const void *name, size_t n)
+{
+	return fv_name_shown(name, n, buf, len);
 }
 
 struct fv_image_info cli_image_info(const fv_image *img)

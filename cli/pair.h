@@ -29,8 +29,6 @@ struct cli_pair {
 				       * parameters, root (into img) */
 	enum fv_trust trust;          /* the policy's verdict, the door's
 				       * (fv_open), before anything is read */
-	char *side_fec;               /* a sidecar image's IMAGE.fec, whether
-				       * it exists or not */
 	int avb;                      /* an Android image (cli/avb_pair.c) */
 };
 

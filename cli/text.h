@@ -1,6 +1,5 @@
-/* veritysetup's text output: the header lines; a result's report; names
- * from images as messages show them. (What a check found is the
- * library's to say: fv_show.) */
+/* A result's report; names from images as messages show them
+ * (cli/pair.c). What a check found is the library's to say: fv_show. */
 #ifndef FV_CLI_TEXT_H
 #define FV_CLI_TEXT_H
 

@@ -514,6 +514,7 @@ int verity_api_check_show(const struct fv_show_request *q, struct show *sh)
 	fv_options o = {.size = sizeof(o)};
 	fv_result *res = NULL, *described = NULL;
 	struct show_check c;
+	struct ht_error err;
 	int r;
 
 	if (q->what == FV_SHOW_PAIR)
@@ -526,6 +527,11 @@ int verity_api_check_show(const struct fv_show_request *q, struct show *sh)
 	if (q->o)
 		memcpy(&o, q->o,
 		       q->o->size < sizeof(o) ? q->o->size : sizeof(o));
+	if (repair && !pi.fec) /* where it would be, said */
+		return verity_api_keep(verity_show_no_parity(!!in.avb, q->image,
+							     in.container,
+							     &err),
+				       &err);
 	/* verify --json: the header, before the first failure */
 	if (!repair && sh->json &&
 	    (r = fv_describe(q->img, q->at, &o, &described)))

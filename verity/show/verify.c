@@ -1,11 +1,13 @@
 /* A pair's verify and repair said (verity/show/verify.h). */
 #include "verity/show/verify.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/container/sidecar.h"
 #include "verity/show/check.h"
 #include "verity/show/pair.h"
 
@@ -478,4 +480,31 @@ int verity_show_check_end(struct show_check *c, const struct fv_report *rep)
 		verify_text(c, rep, &n, code);
 	forget(c);
 	return code;
+}
+
+int verity_show_no_parity(int avb, const char *image, const char *container,
+			  struct ht_error *err)
+{
+	struct verity_sidecar side;
+	int r;
+
+	if (avb)
+		return ht_fail(err, EINVAL,
+			       "repair: %s holds no parity it can use "
+			       "(fastverity avb add_hashtree_footer makes it, "
+			       "4096-byte blocks)",
+			       image);
+	if (!image)
+		return ht_fail(err, EINVAL, "repair: requires --fec-device");
+	if (strcmp(container, "sidecar"))
+		return ht_fail(err, EINVAL,
+			       "repair: %s holds no parity: requires "
+			       "--fec-device",
+			       image);
+	if ((r = verity_sidecar_names(image, &side, err)))
+		return r;
+	r = ht_fail(err, EINVAL, "repair: requires --fec-device, or %s",
+		    side.fec);
+	verity_sidecar_free(&side);
+	return r;
 }

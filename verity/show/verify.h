@@ -11,6 +11,7 @@
 #error "an internal header of libfastverity: include <fastverity.h>"
 #endif
 
+#include "hashtree/error.h"
 #include "verity/show/show.h"
 
 /* What the door knows of the pair before the check. */
@@ -40,6 +41,11 @@ void verity_show_check_failure(void *ctx, enum fv_failure_kind kind,
 			       uint64_t block, uint64_t offset, unsigned level);
 void verity_show_check_block(void *ctx, int repaired, enum fv_failure_kind kind,
 			     uint64_t block, uint64_t offset, unsigned level);
+/* repair of a pair with no parity (avb: an Android image's; image: the
+ * image given alone, NULL for a data and a hash device; container:
+ * fv_image_info's): EINVAL, where the parity would be, said. */
+int verity_show_no_parity(int avb, const char *image, const char *container,
+			  struct ht_error *err);
 /* The check refused (error: the library's message): a --json stream
  * already open is closed with it. */
 void verity_show_check_failed(struct show_check *c, const char *error);
