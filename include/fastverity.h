@@ -443,8 +443,9 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
- * return. A verify's > 0: the steps' errno (said): the first refusal's,
- * else EPERM, ENODEV. */
+ * return. A verify's > 0, said: a set's first refusal's errno, else EPERM,
+ * ENODEV; a pair's EPERM (bad blocks), EINVAL (the root does not match).
+ * VERIFY's all: the parity said when well; REPAIR's, PAIR's image: alone. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
