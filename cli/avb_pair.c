@@ -116,14 +116,6 @@ static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 	}
 	cp->avb = 1;
 	cp->trust = trust;
-	snprintf(cp->avb_algorithm, sizeof(cp->avb_algorithm), "%s",
-		 in.header.algorithm);
-	snprintf(cp->avb_key_sha1, sizeof(cp->avb_key_sha1), "%s",
-		 in.header.public_key_sha1);
-	cp->avb_rollback_index = in.header.rollback_index;
-	/* messages about the parity name the image */
-	if (cp->pi.fec)
-		cp->fec_name = image;
 	if (in.parity_unusable)
 		fprintf(stderr,
 			"fastverity: %s: the parity uses 4096-byte blocks "
@@ -136,7 +128,7 @@ static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 			"public key sha1 %s) and checks out against the key "
 			"it carries, but its signer was not checked (give "
 			"--key=<key.pem>): nothing proves who made it\n",
-			image, cp->avb_algorithm, cp->avb_key_sha1);
+			image, in.header.algorithm, in.header.public_key_sha1);
 	return 0;
 }
 
@@ -177,12 +169,11 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 
 int cli_avb_dump(struct cli_opts *o, const char *image)
 {
-	struct cli_pair cp;
+	struct cli_pair cp = {0};
 	const fv_avb *a;
 	fv_image *img;
 	int r;
 
-	memset(&cp, 0, sizeof(cp));
 	if ((r = refuse_parameters(o, image)) || (r = open_avb(o, image, &img)))
 		return r;
 	/* judged as it opened; a hash footer has no pair (its descriptor

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include "cli/files.h"
-#include "cli/jsonc.h"
 
 #include "cli/avb.h"
 #include "cli/ddi.h"
@@ -27,12 +26,11 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 			struct cli_fec *fec, char **tree, char **side_fec)
 {
 	const char *image = o->args[0];
+	struct fv_file_answer a;
 	int r;
 
 	if (!o->container && cli_superblock_at(image, off))
 		return 0;
-	struct fv_file_answer a;
-
 	if ((r = cli_file(FV_FILE_SIDECAR_NAMES, image, &a)))
 		return cli_lib_error(r);
 	fv_free(a.roothash);
@@ -51,16 +49,12 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 
 int cmd_dump(struct cli_opts *o)
 {
-	struct fv_report rep;
 	struct cli_fec fec;
 	enum cli_container kind;
-	fv_result *res = NULL;
 	fv_image *img = NULL;
-	struct fv_image_pair_info pi;
 	const char *hash;
 	char *tree = NULL, *side_fec = NULL;
 	uint64_t off;
-	char uuid[37];
 	int r;
 
 	if (o->nargs != 1)
@@ -104,29 +98,19 @@ int cmd_dump(struct cli_opts *o)
 			    : cli_no_superblock(r, NULL, hash, off);
 		goto out;
 	}
-	if ((r = fv_describe(img, 0, NULL, &res))) {
+	/* its header, as the library shows it */
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_PAIR,
+		.json = o->json,
+		.image = tree ? o->args[0] : NULL,
+		.img = img});
+	if (r) {
 		r = cli_lib_error(r);
 		goto out;
 	}
-	pi = cli_image_pair(img, 0);
-	cli_report(res, &rep);
-	if (o->json) {
-		void *j = cli_json_header(hash, pi.params, &rep.layout, NULL);
-
-		if (tree) {
-			cli_jstr(j, "data_device", o->args[0]);
-			cli_jstr(j, "container", "sidecar");
-		}
-		cli_json_print(j);
-	} else {
-		snprintf(uuid, 37, "%s", pi.params->uuid);
-		if (tree)
-			printf("Sidecar tree of %s:\n", o->args[0]);
-		cli_print_header(hash, pi.params, uuid, &rep.layout, NULL);
-	}
 	r = EXIT_OK;
 out:
-	fv_result_free(res);
 	fv_image_free(img);
 	fv_free(tree);
 	fv_free(side_fec);

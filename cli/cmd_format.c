@@ -131,13 +131,10 @@ int cmd_format(struct cli_opts *o)
 	struct fv_format_request req = {.size = sizeof(req)};
 	struct sidecars side = {0};
 	struct fv_report rep;
-	struct fv_layout l;
 	fv_options opts;
 	fv_result *out = NULL;
 	fv_params *asked = NULL;
-	const fv_params *p;
 	struct cli_progress pr;
-	char uuid[37] = "";
 	int r;
 
 	cli_warn_weak_digest(o->hash);
@@ -170,14 +167,13 @@ int cmd_format(struct cli_opts *o)
 		r = cli_write_error(r);
 		goto out;
 	}
-	cli_report(out, &rep);
 	/* the parameters as written (data blocks filled in, the UUID) */
-	p = rep.has & FV_REPORT_PARAMS ? &rep.params : asked;
-	l = rep.layout;
+	cli_report(out, &rep);
 	cli_hashing_said(o, out);
 	cli_debug(o, "Tree: %u levels, %llu hash blocks from hash block %llu.",
-		  l.levels, (unsigned long long)l.tree_blocks,
-		  (unsigned long long)(l.tree_offset / p->hash_block_size));
+		  rep.layout.levels, (unsigned long long)rep.layout.tree_blocks,
+		  (unsigned long long)(rep.layout.tree_offset /
+				       rep.params.hash_block_size));
 	if (o->root_hash_file &&
 	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
 		goto out;
@@ -188,18 +184,17 @@ int cmd_format(struct cli_opts *o)
 	    (r = prune_sidecars(o->args[0], &side, req.fec_path != NULL,
 				o->key || o->cert)))
 		goto out;
-	if (o->json) {
-		cli_json_print(cli_json_header(req.hash, p, &l, rep.root_hex));
-		r = EXIT_OK;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_PAIR,
+		.json = o->json,
+		.image = req.hash,
+		.res = &out,
+		.args = o->uuid});
+	if (r) {
+		r = cli_lib_error(r);
 		goto out;
 	}
-	if (p->superblock) {
-		if (o->uuid)
-			snprintf(uuid, sizeof(uuid), "%s", o->uuid);
-		else
-			snprintf(uuid, 37, "%s", p->uuid);
-	}
-	cli_print_header(req.hash, p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	fv_result_free(out);

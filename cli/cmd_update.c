@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/files.h"
-#include "cli/jsonc.h"
 
 #include "cli/errors.h"
 #include "cli/hints.h"
@@ -76,18 +75,14 @@ static int update_refused(const struct fv_format_request *req, int r)
 
 int cmd_update(struct cli_opts *o)
 {
-	struct fv_update_report u;
-	struct fv_layout l;
 	struct fv_report rep;
 	uint64_t *ranges = NULL;
 	fv_options opts;
 	fv_result *out = NULL;
 	struct fv_format_request req = {.size = sizeof(req)};
 	fv_params *asked = NULL;
-	const fv_params *p;
 	struct cli_progress pr;
 	size_t n = 0;
-	char uuid[37] = "";
 	int r;
 
 	if (o->nargs != 3)
@@ -112,44 +107,31 @@ int cmd_update(struct cli_opts *o)
 		goto out;
 	}
 	cli_report(out, &rep);
-	/* the parameters as written: the superblock's, or the options' */
-	if (!(rep.has & FV_REPORT_PARAMS) && !req.params) {
-		r = cli_error(-EIO, "%s: the library gave no parameters",
-			      req.hash);
-		goto out;
-	}
-	p = rep.has & FV_REPORT_PARAMS ? &rep.params : req.params;
-	l = rep.layout;
-	u = rep.update;
 	cli_debug(o,
 		  "Update: %" PRIu64 " data block%s hashed again, %" PRIu64
 		  " hash block%s and %" PRIu64 " parity round%s written%s.",
-		  u.changed_blocks, cli_plural(u.changed_blocks), u.tree_blocks,
-		  cli_plural(u.tree_blocks), u.parity_rounds,
-		  cli_plural(u.parity_rounds),
-		  u.resumed ? " (an interrupted update completed)" : "");
+		  rep.update.changed_blocks,
+		  cli_plural(rep.update.changed_blocks), rep.update.tree_blocks,
+		  cli_plural(rep.update.tree_blocks), rep.update.parity_rounds,
+		  cli_plural(rep.update.parity_rounds),
+		  rep.update.resumed ? " (an interrupted update completed)"
+				     : "");
 	if (o->root_hash_file &&
 	    (r = cli_output_write(o->root_hash_file, "the root hash file",
 				  rep.root_hex, strlen(rep.root_hex)))) {
 		r = cli_lib_error(-EIO);
 		goto out;
 	}
-	if (o->json) {
-		json_object *j = cli_json_header(req.hash, p, &l, rep.root_hex);
-		json_object *uj = json_object_new_object();
-
-		cli_ju64(uj, "changed_blocks", u.changed_blocks);
-		cli_ju64(uj, "hash_blocks_written", u.tree_blocks);
-		cli_ju64(uj, "parity_rounds_written", u.parity_rounds);
-		cli_jbool(uj, "resumed", u.resumed);
-		cli_jset(j, "update", uj);
-		cli_json_print(j);
-		r = EXIT_OK;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_PAIR,
+		.json = o->json,
+		.image = req.hash,
+		.res = &out});
+	if (r) {
+		r = cli_lib_error(r);
 		goto out;
 	}
-	if (p->superblock)
-		snprintf(uuid, 37, "%s", p->uuid);
-	cli_print_header(req.hash, p, uuid, &l, rep.root_hex);
 	r = EXIT_OK;
 out:
 	free(ranges);

@@ -46,6 +46,7 @@ const struct fv_param_words cli_option_words[] = {
 	[FV_PARAM_TRUSTED_CERT] = {"--trusted-cert=<cert.pem>",
 				   "--trusted-cert=<cert.pem>"},
 	[FV_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
+	[FV_PARAM_PARTITION] = {"--partition", "--partition"},
 };
 const size_t cli_option_words_count =
 	sizeof(cli_option_words) / sizeof(cli_option_words[0]);

@@ -29,8 +29,11 @@ int cli_superblock_at(const char *path, uint64_t off)
 	return superblock_at(path, off) != FV_SUPERBLOCK_NONE;
 }
 
-void cli_hint_no_superblock(const char *data, const char *hash,
-			    uint64_t hash_offset)
+/* After "not a valid VERITY device" for hash (read at hash_offset): the
+ * arguments swapped (data holds a superblock), or a superblock further
+ * into hash (--hash-offset=N). */
+static void hint_no_superblock(const char *data, const char *hash,
+			       uint64_t hash_offset)
 {
 	struct fv_file_request q = {.size = sizeof(q),
 				    .op = FV_FILE_SUPERBLOCK_FIND,
@@ -68,7 +71,7 @@ int cli_no_superblock(int r, const char *data, const char *hash,
 			hash);
 	rc = cli_error(r, "%s", msg);
 	if (none)
-		cli_hint_no_superblock(data, hash, hash_offset);
+		hint_no_superblock(data, hash, hash_offset);
 	return rc;
 }
 

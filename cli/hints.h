@@ -14,11 +14,6 @@ int cli_no_superblock(int r, const char *data, const char *hash,
 /* 1 when path holds a superblock's magic (or an interrupted format's
  * marker) at off. */
 int cli_superblock_at(const char *path, uint64_t off);
-/* After "not a valid VERITY device" for hash (read at hash_offset): the
- * arguments swapped (data holds a superblock), or a superblock further
- * into hash (--hash-offset=N). */
-void cli_hint_no_superblock(const char *data, const char *hash,
-			    uint64_t hash_offset);
 /* After a root hash argument that does not parse: it names a file. */
 void cli_hint_root_file(const char *arg);
 /* A digest the kernel and veritysetup keep only for old images (md4,

@@ -43,132 +43,6 @@ void cli_jbool(void *o, const char *k, int v)
 	json_object_object_add(o, k, json_object_new_boolean(v));
 }
 
-void *cli_json_header(const char *device, const fv_params *p,
-		      const struct fv_layout *l, const char *root_hex)
-{
-	json_object *o = json_object_new_object();
-	char hex[2 * 256 + 1], uuid[37];
-	const uint8_t *salt = p->salt;
-	size_t salt_size = p->salt_len;
-	int sb = p->superblock;
-
-	cli_jstr(o, "device", device);
-	if (sb) {
-		snprintf(uuid, 37, "%s", p->uuid);
-		cli_jstr(o, "uuid", uuid);
-	} else {
-		cli_jset(o, "uuid", NULL);
-	}
-	cli_jbool(o, "superblock", sb);
-	cli_jint(o, "hash_type", (int)p->hash_type);
-	cli_ju64(o, "data_blocks", p->data_blocks);
-	cli_ji64(o, "data_block_size", p->data_block_size);
-	cli_ju64(o, "hash_blocks", l->tree_blocks);
-	cli_ji64(o, "hash_block_size", p->hash_block_size);
-	cli_jstr(o, "hash_algorithm", p->hash);
-	cli_hex(salt, salt_size, hex);
-	cli_jstr(o, "salt", hex);
-	cli_ju64(o, "hash_offset", p->hash_offset);
-	cli_ju64(o, "tree_offset", l->tree_offset);
-	cli_jint(o, "levels", (int)l->levels);
-	cli_ju64(o, "hash_device_size", cli_nominal_hash_end(p, l));
-	if (l->fec_roots) {
-		json_object *f = json_object_new_object();
-
-		cli_jint(f, "roots", (int)l->fec_roots);
-		cli_ju64(f, "offset", l->fec_offset);
-		cli_ju64(f, "parity_blocks", l->fec_rounds * l->fec_roots);
-		cli_ju64(f, "parity_bytes", l->fec_parity_bytes);
-		cli_ju64(f, "covered_blocks", l->fec_blocks);
-		cli_ju64(f, "rounds", l->fec_rounds);
-		cli_jbool(f, "on_hash_device", l->fec_on_hash_device);
-		cli_jset(o, "fec", f);
-	}
-	if (root_hex)
-		cli_jstr(o, "root_hash", root_hex);
-	return o;
-}
-
-const char *cli_verdict_word(int code)
-{
-	return code == EXIT_OK       ? "ok"
-	       : code == EXIT_VERIFY ? "corrupted"
-				     : "root hash mismatch";
-}
-
-void cli_json_add_counts(void *obj, const struct cli_counts *c)
-{
-	cli_jbool(obj, "root_hash_matches", c->root_matches);
-	cli_ju64(obj, "bad_data_blocks", c->bad_data);
-	cli_ju64(obj, "bad_hash_blocks", c->bad_hash);
-	cli_ju64(obj, "bad_spare_areas", c->bad_padding);
-	cli_ju64(obj, "unreadable_blocks", c->unreadable);
-	cli_ju64(obj, "unchecked_data_blocks", c->unchecked_data);
-	cli_ju64(obj, "unchecked_hash_blocks", c->unchecked_hash);
-}
-
-static const char *kind_name(enum fv_failure_kind k)
-{
-	switch (k) {
-	case FV_BAD_DATA_BLOCK:
-		return "data";
-	case FV_BAD_HASH_BLOCK:
-		return "hash";
-	case FV_UNREADABLE_DATA_BLOCK:
-	case FV_UNREADABLE_HASH_BLOCK:
-		return "unreadable";
-	default:
-		return "padding";
-	}
-}
-
-void *cli_json_failure(const struct cli_failure *f)
-{
-	json_object *j = json_object_new_object();
-
-	cli_jstr(j, "type", kind_name(f->kind));
-	cli_ju64(j, "position", f->position);
-	cli_ju64(j, "block", f->block);
-	if (f->kind == FV_UNREADABLE_DATA_BLOCK ||
-	    f->kind == FV_UNREADABLE_HASH_BLOCK)
-		cli_jstr(j, "area",
-			 f->kind == FV_UNREADABLE_DATA_BLOCK ? "data" : "hash");
-	if (f->kind != FV_BAD_DATA_BLOCK && f->kind != FV_UNREADABLE_DATA_BLOCK)
-		cli_jint(j, "level", (int)f->level);
-	return j;
-}
-
-static const char *roots_source_word(enum fv_roots_from s)
-{
-	return s == FV_ROOTS_GIVEN       ? "given"
-	       : s == FV_ROOTS_INFERRED  ? "size"
-	       : s == FV_ROOTS_DESCRIBED ? "image"
-					 : "default";
-}
-
-void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
-		   void *unrepairable)
-{
-	json_object *j = json_object_new_object();
-
-	cli_jint(j, "roots", (int)l->fec_roots);
-	cli_jstr(j, "roots_from", roots_source_word(l->fec_roots_from));
-	cli_ju64(j, "offset", l->fec_offset);
-	cli_ju64(j, "covered_blocks", l->fec_blocks);
-	cli_ju64(j, "rounds", l->fec_rounds);
-	cli_ju64(j, "bad_blocks", f->bad_blocks);
-	cli_ju64(j, "repairable_blocks", f->repaired);
-	cli_ju64(j, "unrepairable_blocks", f->bad_blocks - f->repaired);
-	cli_ju64(j, "stale_parity_codewords", f->stale_codewords);
-	cli_ju64(j, "stale_parity_rounds", f->stale_rounds);
-	cli_ju64(j, "unchecked_parity_rounds", f->unchecked_rounds);
-	cli_ju64(j, "parity_rewrite_limit", f->rewrite_limit);
-	cli_ju64(j, "passes", f->passes);
-	if (unrepairable)
-		cli_jset(j, "unrepairable", unrepairable);
-	return j;
-}
-
 int cli_json_emitted;
 
 void cli_json_print(void *obj)
@@ -292,48 +166,6 @@ void cli_json_final(int rc, const char *fallback)
 	cli_json_print(j);
 }
 
-const char *cli_trust_word(enum fv_trust t)
-{
-	return t == FV_TRUST_CHECK       ? "checked"
-	       : t == FV_TRUST_UNCHECKED ? "not checked"
-					 : "unsigned";
-}
-
-void *cli_json_signature(const struct cli_pair *cp, const fv_result *res)
-{
-	struct fv_report rep;
-	int checked;
-	json_object *j;
-
-	cli_report(res, &rep);
-	checked = !cp->avb && rep.trust == FV_TRUST_CHECK;
-	if (cp->avb) {
-		if (cp->trust == FV_TRUST_UNSIGNED)
-			return NULL;
-		j = json_object_new_object();
-		cli_jstr(j, "algorithm", cp->avb_algorithm);
-		cli_jstr(j, "public_key_sha1", cp->avb_key_sha1);
-		cli_ju64(j, "rollback_index", cp->avb_rollback_index);
-		cli_jbool(j, "checked", cp->trust == FV_TRUST_CHECK);
-		cli_jstr(j, "trust", cli_trust_word(cp->trust));
-		return j;
-	}
-	/* the trust policy's verdict: a signer checked, or a signature
-	 * whose signer was not; null when unsigned */
-	if (!checked && cp->trust != FV_TRUST_UNCHECKED)
-		return NULL;
-	j = json_object_new_object();
-	cli_jstr(j, "file", cp->signature_path);
-	cli_jbool(j, "checked", checked);
-	cli_jstr(j, "trust", cli_trust_word(cp->trust));
-	cli_jset(j, "signer", checked ? cli_json_str(rep.signer) : NULL);
-	cli_jset(j, "warning",
-		 checked && *rep.signature_warning
-			 ? cli_json_str(rep.signature_warning)
-			 : NULL);
-	return j;
-}
-
 /* fv_show's items as the command prints them, the same for every kind:
  * text and warnings as they come, the --json document built and printed
  * once whole (never a part of one). */
@@ -342,6 +174,24 @@ struct shown {
 	int depth;
 	FILE *out;
 };
+
+/* A scalar item's value (NULL: null). */
+static json_object *value_of(const struct fv_item *it)
+{
+	switch (it->kind) {
+	case FV_ITEM_STRING:
+		return cli_json_str(it->text);
+	case FV_ITEM_UINT:
+		return json_object_new_uint64(it->u);
+	case FV_ITEM_NUMBER:
+		return it->text ? json_object_new_double_s(it->d, it->text)
+				: json_object_new_double(it->d);
+	case FV_ITEM_BOOL:
+		return json_object_new_boolean(it->u != 0);
+	default:
+		return NULL;
+	}
+}
 
 static int shown_item(void *ctx, const struct fv_item *it)
 {
@@ -364,19 +214,11 @@ static int shown_item(void *ctx, const struct fv_item *it)
 		s->depth -= s->depth > 0;
 		return 0;
 	case FV_ITEM_STRING:
-		v = cli_json_str(it->text);
-		break;
 	case FV_ITEM_UINT:
-		v = json_object_new_uint64(it->u);
-		break;
 	case FV_ITEM_NUMBER:
-		v = it->text ? json_object_new_double_s(it->d, it->text)
-			     : json_object_new_double(it->d);
-		break;
 	case FV_ITEM_BOOL:
-		v = json_object_new_boolean(it->u != 0);
-		break;
 	case FV_ITEM_NULL:
+		v = value_of(it);
 		break;
 	case FV_ITEM_OBJECT:
 	case FV_ITEM_ARRAY:
@@ -411,11 +253,87 @@ static void shown_print(const struct shown *s)
 	cli_json_emitted = 1;
 }
 
+/* verify's --json streamed, memory bounded however many blocks are bad:
+ * the top object's members printed as they come, a list among them
+ * element by element (one line each), any other value built whole
+ * first; the same bytes as the document printed whole. */
+struct streamed {
+	struct shown v; /* the value being built (v.depth 0: none) */
+	const char *key;
+	int depth, members, list; /* depth: 1 in the top, 2 in the list */
+	uint64_t n;               /* the list's elements */
+};
+
+static void stream_value(struct streamed *s, const char *key, json_object *v)
+{
+	int plain = s->list;
+	const char *t = json_object_to_json_string_ext(
+		v, (plain ? JSON_C_TO_STRING_PLAIN : JSON_C_TO_STRING_PRETTY) |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (plain) {
+		fprintf(s->v.out, "%s\n    %s", s->n++ ? "," : "", t);
+	} else {
+		fprintf(s->v.out, "%s\n  \"%s\":", s->members++ ? "," : "",
+			key);
+		for (; *t; t++) /* one level in */
+			fputs(*t == '\n' ? "\n  " : (char[2]){*t, 0}, s->v.out);
+	}
+	json_object_put(v);
+}
+
+static int streamed_item(void *ctx, const struct fv_item *it)
+{
+	struct streamed *s = ctx;
+	FILE *out = s->v.out;
+	int r;
+
+	if (it->kind == FV_ITEM_TEXT || it->kind == FV_ITEM_ERROR ||
+	    it->kind == FV_ITEM_WARNING || s->v.depth) {
+		r = shown_item(&s->v, it);
+		if (!s->v.depth && s->v.doc) { /* built whole */
+			stream_value(s, s->key, s->v.doc);
+			s->v.doc = NULL;
+		}
+		return r;
+	}
+	if (it->kind == FV_ITEM_OBJECT && !s->depth) {
+		fputs("{", out);
+		s->depth = 1;
+		cli_json_emitted = 1;
+	} else if (it->kind == FV_ITEM_END) {
+		if (s->depth == 2)
+			fputs(s->n ? "\n  ]" : "]", out);
+		else
+			fputs("\n}\n", out);
+		s->list = 0;
+		s->depth--;
+	} else if (it->kind == FV_ITEM_ARRAY && s->depth == 1) {
+		fprintf(out, "%s\n  \"%s\":[", s->members++ ? "," : "",
+			it->key);
+		s->depth = s->list = 2;
+		s->n = 0;
+	} else if (it->kind == FV_ITEM_OBJECT || it->kind == FV_ITEM_ARRAY) {
+		s->key = it->key;
+		return shown_item(&s->v, it);
+	} else {
+		stream_value(s, it->key, value_of(it));
+	}
+	return 0;
+}
+
 int cli_show_to(const struct fv_show_request *q, void *out)
 {
 	struct shown s = {.out = out};
-	int r = fv_show(q, shown_item, &s);
+	struct streamed st = {.v = {.out = out}};
+	int r;
 
+	if (q->what == FV_SHOW_VERIFY && q->json) {
+		r = fv_show(q, streamed_item, &st);
+		json_object_put(st.v.doc);
+		return r;
+	}
+	r = fv_show(q, shown_item, &s);
 	if (r >= 0 && s.doc) /* > 0: what a verify found, said */
 		shown_print(&s);
 	json_object_put(s.doc);

@@ -9,10 +9,6 @@
 #include "cli/text.h"
 #include "include/fastverity.h"
 
-/* The header (dump's fields, and the tree's place); root_hex may be
- * NULL. */
-void *cli_json_header(const char *device, const fv_params *p,
-		      const struct fv_layout *l, const char *root_hex);
 /* Prints obj on stdout and frees it. */
 void cli_json_print(void *obj);
 /* Set once a --json document is on stdout (cli_json_print does). */
@@ -34,23 +30,6 @@ void *cli_json_base64(const uint8_t *p, size_t n);
 /* --json and nothing printed yet: the one document, with the result, the
  * error (the last message, or fallback) and the exit code. */
 void cli_json_final(int rc, const char *fallback);
-/* The word of a verify's exit code (cli_verdict()). */
-const char *cli_verdict_word(int code);
-/* Adds root_hash_matches and the bad block counts to a json-c object. */
-void cli_json_add_counts(void *obj, const struct cli_counts *c);
-/* One bad block: type, position, block, level. */
-void *cli_json_failure(const struct cli_failure *f);
-/* What an FEC check or repair found, with the parity's roots (and
- * where they came from), offset and coverage; unrepairable (a json-c
- * array, or NULL) is added as it is. */
-void *cli_json_fec(const struct fv_layout *l, const struct fv_fec_report *f,
-		   void *unrepairable);
-/* The trust policy's word for a verdict (docs/trust.md): "checked",
- * "not checked", "unsigned". */
-const char *cli_trust_word(enum fv_trust t);
-/* A checked signature (file, signer, warning); NULL (JSON null) when
- * none was checked. res: the check's result. */
-void *cli_json_signature(const struct cli_pair *cp, const fv_result *res);
 
 /* fv_show(q) printed: text and warnings as they come, a --json document
  * whole at the end (none when it fails). fv_show's return (> 0: a

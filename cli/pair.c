@@ -48,8 +48,6 @@ int cli_refuse_sparse(const char *path)
 void cli_pair_free(struct cli_pair *cp)
 {
 	fv_image_free(cp->img);
-	fv_free(cp->side_fec);
-	fv_free(cp->side_signature);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -100,7 +98,9 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 	return 0;
 }
 
-int cli_writes(const struct cli_opts *o)
+/* Whether the action writes on the image's word: repair, not a dry
+ * run. */
+static int cli_writes(const struct cli_opts *o)
 {
 	return !strcmp(o->action, "repair") && !(o->repair & FV_REPAIR_DRY_RUN);
 }
@@ -197,10 +197,6 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	if (r)
 		return r;
 	cli_pair_take(cp, img, 0);
-	if (o->root_hash_signature)
-		cp->signature_path = o->root_hash_signature;
-	if (!cp->fec_name)
-		cp->fec_name = side->fec_device;
 	if (!rq->root_hex && !rq->root_hash_file) {
 		const char *hex, *file;
 
@@ -226,7 +222,7 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 				     .container = "sidecar"};
 	struct cli_opts side = *o; /* the options, with the sidecars where
 				    * none were given */
-	char *roothash = NULL, *tree = NULL;
+	char *roothash = NULL, *tree = NULL, *side_fec = NULL;
 	struct fv_file_answer a;
 	int r;
 
@@ -234,8 +230,8 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 		return cli_lib_error(r);
 	tree = a.tree;
 	roothash = a.roothash;
-	cp->side_signature = a.signature;
-	cp->side_fec = a.fec;
+	fv_free(a.signature); /* the library reads it (pi.signature) */
+	side_fec = a.fec;
 	/* what was typed, named: the image is nothing fastverity knows
 	 * alone, and the tree beside it, which would make it a sidecar
 	 * image, is not there */
@@ -248,22 +244,19 @@ static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
 			      "device and root hash (%s %s HASH_DEVICE "
 			      "ROOT_HASH)",
 			      o->args[0], tree, o->action, o->args[0]);
-		fv_free(tree);
-		fv_free(roothash);
-		return r;
+		goto out;
 	}
 	/* explicit options win over the sidecars */
 	if (!side.root_hash_file)
 		side.root_hash_file = roothash;
 	/* the sidecar parity takes --fec-roots as --fec-device does */
-	if (!side.fec_device && access(cp->side_fec, F_OK) == 0)
-		side.fec_device = cp->side_fec;
-	/* the sidecar's signature, unless --root-hash-signature names one */
-	if (!o->root_hash_signature && access(cp->side_signature, F_OK) == 0)
-		cp->signature_path = cp->side_signature;
+	if (!side.fec_device && access(side_fec, F_OK) == 0)
+		side.fec_device = side_fec;
 	r = open_made(o, &side, &rq, tree, NULL, cp);
+out:
 	fv_free(tree);
 	fv_free(roothash);
+	fv_free(side_fec);
 	return r;
 }
 
@@ -305,31 +298,17 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 			 cp);
 }
 
-void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
-			const fv_result *res)
+void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+		     const fv_result *res)
 {
 	struct fv_report rep;
 
 	cli_report(res, &rep);
-	/* (what the blocks showed is said apart: a damaged image does not
-	 * match its root) */
-	if (!cp->avb && cp->trust == FV_TRUST_UNCHECKED) {
-		fprintf(stderr,
-			"fastverity: %s: warning: the root hash is signed, and "
-			"its signer was not checked (give "
-			"--trusted-cert=<cert.pem> to check it)%s\n",
-			cp->signature_path ? cp->signature_path : cp->pi.data,
-			rep.intact ? ": the image matches its root hash, but "
-				     "nothing proves who made it"
-				   : "");
-		return;
-	}
-	if (cp->avb || rep.trust != FV_TRUST_CHECK)
-		return;
-	if (*rep.signature_warning)
-		fprintf(stderr, "fastverity: %s: warning: %s\n",
-			cp->signature_path, rep.signature_warning);
-	cli_debug(o, "Root hash signature by %s checks out.", rep.signer);
+	/* (the warnings are the library's: fv_show) */
+	if (!cp->avb && cp->trust != FV_TRUST_UNCHECKED &&
+	    rep.trust == FV_TRUST_CHECK)
+		cli_debug(o, "Root hash signature by %s checks out.",
+			  rep.signer);
 }
 
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
@@ -340,6 +319,19 @@ void cli_hashing_said(const struct cli_opts *o, const fv_result *res)
 	cli_debug(o, "Hashing path: %s (%s), kernel %s, provider %s.",
 		  rep.hashing_path, rep.hashing_reason, rep.hashing_kernel,
 		  rep.hashing_provider);
+}
+
+void cli_report(const fv_result *r, struct fv_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->size = sizeof(*rep);
+	if (r)
+		fv_result_report(r, rep);
+}
+
+const char *cli_name(char *buf, size_t len, const void *name, size_t n)
+{
+	return fv_name_shown(name, n, buf, len);
 }
 
 struct fv_image_info cli_image_info(const fv_image *img)

@@ -27,27 +27,15 @@ struct cli_pair {
 	size_t at;     /* its pair acted on */
 	struct fv_image_pair_info pi; /* that pair's facts: paths,
 				       * parameters, root (into img) */
-	enum fv_trust trust;        /* the policy's verdict, the door's
-				     * (fv_open), before anything is read */
-	const char *fec_name;       /* the parity's file, as messages name it
-				     * (--fec-device, IMAGE.fec, the image) */
-	char *side_fec;             /* a sidecar image's IMAGE.fec, whether
-				     * it exists or not */
-	char *side_signature;       /* its IMAGE.roothash.p7s */
-	const char *signature_path; /* the signature file, or NULL */
-	int avb;                    /* an Android image (cli/avb_pair.c) */
-	char avb_algorithm[32];     /* its algorithm ("SHA256_RSA4096") */
-	char avb_key_sha1[41];      /* its public key's SHA-1, "" for none */
-	uint64_t avb_rollback_index; /* its vbmeta's rollback index */
+	enum fv_trust trust;          /* the policy's verdict, the door's
+				       * (fv_open), before anything is read */
+	int avb;                      /* an Android image (cli/avb_pair.c) */
 };
 
 /* What the one image argument is: the library's registry decides,
  * --container names it. 0 and *kind, or the exit code (printed). */
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind);
-/* Whether the action writes on the image's word: repair, not a dry
- * run. */
-int cli_writes(const struct cli_opts *o);
 /* The door (fv_open) for rq, with the trust anchor the options give
  * (--key, or certs: --trusted-cert's or the ones trusted without an
  * option, a disk image's /etc/verity.d; --key and --trusted-cert both
@@ -60,15 +48,14 @@ int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
  * library to judge with: as cli_open returns. */
 int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
 
-/* verify's and repair's arguments (kind: what cli_image_kind said of an
- * image given alone; ignored for two or more arguments): <data> <hash>
- * [<root>], or <image> with systemd's sidecar files (IMAGE.verity,
- * IMAGE.roothash, and IMAGE.roothash.p7s and IMAGE.fec when they
- * exist), or an Android image. */
 /* --check-crc: the CRC32 sums of the sparse images among the first two
  * arguments checked (cli_lib_error's exit code when one does not hold);
  * 0 otherwise. */
 int cli_check_crc(const struct cli_opts *o);
+/* verify's and repair's arguments (kind: what cli_image_kind said of an
+ * image given alone; ignored for two or more arguments): <data> <hash>
+ * [<root>], or <image> with systemd's sidecar files, or an Android
+ * image. */
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
@@ -85,10 +72,9 @@ void cli_pair_free(struct cli_pair *cp);
  * was given). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made);
-/* After the check: its warning, and who signed (--debug); a signer not
- * checked said so. */
-void cli_signature_said(const struct cli_opts *o, const struct cli_pair *cp,
-			const fv_result *res);
+/* After the check: who signed (--debug). */
+void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+		     const fv_result *res);
 /* The debug lines of an action's result: the hashing path. */
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res);
 

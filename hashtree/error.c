@@ -21,6 +21,7 @@ static const struct ht_param_names library_names[HT_PARAM_COUNT] = {
 	[HT_PARAM_TRUSTED_KEY] = {"the signer's public key",
 				  "the signer's public key"},
 	[HT_PARAM_ROOT_HASH] = {"the root hash", "the root hash"},
+	[HT_PARAM_PARTITION] = {"the partition", "the partition"},
 };
 
 /* A slot: the message, its NUL, the fix's template, its NUL. */

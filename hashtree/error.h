@@ -32,6 +32,7 @@ enum ht_param {
 	HT_PARAM_TRUSTED_KEY,  /* the public key an Android vbmeta's signer
 				* must have */
 	HT_PARAM_ROOT_HASH,    /* the root hash */
+	HT_PARAM_PARTITION,    /* a disk image's partition, by its role */
 	HT_PARAM_COUNT
 };
 

@@ -34,7 +34,7 @@ enum fv_param {
 	FV_PARAM_DATA_BLOCKS, FV_PARAM_HASH_OFFSET, FV_PARAM_FEC_ROOTS,
 	FV_PARAM_FEC_OFFSET, FV_PARAM_PASSPHRASE, FV_PARAM_DRY_RUN,
 	FV_PARAM_CONTAINER, FV_PARAM_TRUSTED_CERT, FV_PARAM_TRUSTED_KEY,
-	FV_PARAM_ROOT_HASH,
+	FV_PARAM_ROOT_HASH, FV_PARAM_PARTITION,
 };
 /* A parameter's words with a value ("--data-blocks=%llu"), and alone. */
 struct fv_param_words { const char *with_value; const char *alone; };
@@ -419,7 +419,10 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_AVB_VBMETA_DIGEST, /* avb calculate_vbmeta_digest's */
 	FV_SHOW_OTA_INFO, FV_SHOW_OTA_VERIFY, FV_SHOW_OTA_EXTRACT, /* ota's */
 	FV_SHOW_FSVERITY_DIGEST, FV_SHOW_FSVERITY_SIGN, FV_SHOW_FSVERITY_ENABLE,
-	FV_SHOW_FSVERITY_MEASURE }; /* fsverity-utils' commands */
+	FV_SHOW_FSVERITY_MEASURE, /* fsverity-utils' commands */
+	FV_SHOW_DDI_VERIFY, /* verify of a disk image */
+	FV_SHOW_VERIFY, FV_SHOW_REPAIR, /* pair at of img checked, said */
+	FV_SHOW_PAIR }; /* its header: dump; or *res's: format, update */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -430,12 +433,16 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const char *hash, *block_size, *salt, *tree, *descriptor, *signature;
 	unsigned flags; const struct fv_sign_request *sign; /* fs-verity's */
 	const char *const *options; size_t noptions; /* avb's: reference.md */
+	const fv_image *img; size_t at; fv_result **res; /* its, kept; PAIR's */
+	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
- * return. > 0, said: a verify's steps' errno (the first refusal's, else
- * EPERM, ENODEV); status's ENODEV (inactive); lp unpack's failure;
- * fs-verity's: fsverity-utils' exit code (flags: 1 digest only, 2 as a
- * built-in signature signs it). */
+ * return. > 0, said: a set's verify: the first refusal's errno, else
+ * EPERM, ENODEV; a pair's: EPERM (bad blocks), EINVAL (the root does not
+ * match); status's ENODEV (inactive); lp unpack's failure; fs-verity's:
+ * fsverity-utils' exit code (flags: 1 digest only, 2 as a built-in
+ * signature signs it). VERIFY's all: the parity said when well; REPAIR's,
+ * PAIR's image: alone. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked

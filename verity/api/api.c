@@ -72,7 +72,8 @@ _Static_assert((int)FV_PARAM_DATA_BLOCKS == (int)HT_PARAM_DATA_BLOCKS &&
 			       (int)HT_PARAM_TRUSTED_CERT &&
 		       (int)FV_PARAM_TRUSTED_KEY == (int)HT_PARAM_TRUSTED_KEY &&
 		       (int)FV_PARAM_ROOT_HASH == (int)HT_PARAM_ROOT_HASH &&
-		       (int)FV_PARAM_ROOT_HASH + 1 == (int)HT_PARAM_COUNT,
+		       (int)FV_PARAM_PARTITION == (int)HT_PARAM_PARTITION &&
+		       (int)FV_PARAM_PARTITION + 1 == (int)HT_PARAM_COUNT,
 	       "fv_param and ht_param differ");
 
 _Static_assert((int)FV_SHA256_FASTEST == (int)SHA256_CHOOSE_FASTEST &&
@@ -171,7 +172,7 @@ static int params_give(const struct verity_params *q, fv_params *p)
 {
 	fv_params full;
 
-	verity_api_params_out(q, &full);
+	verity_show_params(q, &full);
 	GIVE(p, full, superblock);
 	return 0;
 }
@@ -203,79 +204,9 @@ API int fv_params_init(fv_params *p)
 int verity_api_params_in(const fv_params *in, struct verity_params *out)
 {
 	struct ht_error err;
-	unsigned size;
-	size_t n;
-	int r;
 
 	NEED(in);
-	if (in->size < offsetof(fv_params, superblock) + sizeof(in->superblock))
-		return verity_api_fail(EINVAL,
-				       "parameters of size %zu: too "
-				       "small (fv_params_init)",
-				       in->size);
-	n = strnlen(in->hash, sizeof(in->hash));
-	if (n == sizeof(in->hash) || n > VERITY_MAX_HASH_NAME)
-		return verity_api_fail(EINVAL,
-				       "hash algorithm %.*s not "
-				       "supported",
-				       (int)n, in->hash);
-	if ((r = ht_digest_size_of(in->hash, &size, &err)))
-		return verity_api_keep(r, &err);
-	if (in->hash_type > 1)
-		return verity_api_fail(EINVAL,
-				       "unsupported hash type %u (0 or 1)",
-				       in->hash_type);
-	if (!ht_block_size_valid(in->data_block_size))
-		return verity_api_fail(
-			EINVAL,
-			"unsupported data block size %u (a power of two "
-			"from 512 to 524288)",
-			in->data_block_size);
-	if (!ht_block_size_valid(in->hash_block_size))
-		return verity_api_fail(
-			EINVAL,
-			"unsupported hash block size %u (a power of two "
-			"from 512 to 524288)",
-			in->hash_block_size);
-	if (in->hash_offset > (uint64_t)INT64_MAX)
-		return verity_api_fail(EINVAL, "hash offset %llu is too large",
-				       (unsigned long long)in->hash_offset);
-	if (in->salt_len > VERITY_MAX_SALT_SIZE)
-		return verity_api_fail(
-			EINVAL, "salt of %zu bytes is too long (at most %d)",
-			in->salt_len, VERITY_MAX_SALT_SIZE);
-	memset(out, 0, sizeof(*out));
-	if (strnlen(in->uuid, sizeof(in->uuid)) == sizeof(in->uuid) ||
-	    (in->uuid[0] && verity_uuid_parse(in->uuid, out->uuid)))
-		return verity_api_fail(EINVAL, "invalid UUID %.*s",
-				       (int)strnlen(in->uuid, sizeof(in->uuid)),
-				       in->uuid);
-	memcpy(out->hash_name, in->hash, n + 1);
-	out->hash_type = (int)in->hash_type;
-	out->data_block_size = in->data_block_size;
-	out->hash_block_size = in->hash_block_size;
-	out->data_blocks = in->data_blocks;
-	out->hash_offset = in->hash_offset;
-	memcpy(out->salt, in->salt, in->salt_len);
-	out->salt_size = in->salt_len;
-	out->no_superblock = !in->superblock;
-	return 0;
-}
-
-void verity_api_params_out(const struct verity_params *in, fv_params *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->size = sizeof(*out);
-	snprintf(out->hash, sizeof(out->hash), "%s", in->hash_name);
-	out->hash_type = (unsigned)in->hash_type;
-	out->data_block_size = in->data_block_size;
-	out->hash_block_size = in->hash_block_size;
-	out->data_blocks = in->data_blocks;
-	out->hash_offset = in->hash_offset;
-	memcpy(out->salt, in->salt, in->salt_size);
-	out->salt_len = in->salt_size;
-	verity_uuid_format(in->uuid, out->uuid);
-	out->superblock = !in->no_superblock;
+	return verity_api_keep(verity_show_params_in(in, out, &err), &err);
 }
 
 API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
@@ -541,7 +472,7 @@ API int fv_status_get(const char *name, fv_status **st,
 		free(s);
 		return verity_api_keep(r, &err);
 	}
-	verity_api_params_out(&s->a.p, &s->params);
+	verity_show_params(&s->a.p, &s->params);
 	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
 	*st = s;
 	return info ? status_info(s, info) : 0;

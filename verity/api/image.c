@@ -64,7 +64,7 @@ static int image_facts(fv_image *img, const struct fv_open_request *req)
 		return verity_api_fail(ENOMEM, "out of memory");
 	for (size_t i = 0; i < img->in.n; i++) {
 		img->params[i].size = sizeof(img->params[i]);
-		verity_api_params_out(img->own ? &img->own->params
+		verity_show_params(img->own ? &img->own->params
 					       : &img->in.pairs[i].pair.params,
 				      &img->params[i]);
 	}
@@ -282,17 +282,8 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 	memset(&full, 0, sizeof(full));
 	full.name = img->in.pairs[i].name;
 	full.trust = (enum fv_trust)img->in.pairs[i].trust;
-	if (img->in.ddi_read && (v = verity_api_ddi_at(img, i))) {
-		full.ddi.size = sizeof(full.ddi);
-		full.ddi.role = verity_ddi_role_name(v->role);
-		full.ddi.arch = v->arch;
-		full.ddi.root_hex = v->root_hex;
-		full.ddi.is_signed = v->sig != NULL;
-		full.ddi.fingerprint = v->fingerprint;
-		verity_api_gpt_partition_of(v->data, &full.ddi.data);
-		verity_api_gpt_partition_of(v->hash, &full.ddi.hash);
-		verity_api_gpt_partition_of(v->sig, &full.ddi.signature);
-	}
+	if (img->in.ddi_read && (v = verity_api_ddi_at(img, i)))
+		verity_image_ddi_pair_of(v, &full.ddi);
 	if (img->own) {
 		const fv_pair *pr = img->own;
 
@@ -473,23 +464,6 @@ API int fv_activate(const char *name, const fv_image *img, size_t i,
 }
 
 /* --- disk images --------------------------------------------------------- */
-
-void verity_api_gpt_partition_of(const struct gpt_partition *g,
-				 struct fv_gpt_partition *p)
-{
-	const char *type;
-
-	memset(p, 0, sizeof(*p));
-	if (!g)
-		return;
-	type = verity_ddi_type_name(g->type);
-	p->index = g->index;
-	p->type = type ? type : g->type;
-	p->label = g->label;
-	p->uuid = g->uuid;
-	p->offset = g->offset;
-	p->bytes = g->size;
-}
 
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 {

@@ -22,6 +22,7 @@
 #include "verity/container/avb/image.h"
 #include "verity/sign/scheme.h"
 #include "verity/container/ddi/ddi.h"
+#include "verity/image/ddishow.h"
 #include "verity/image/image.h"
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
@@ -30,6 +31,9 @@
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
 #include "verity/pairs/held.h"
+#include "verity/pairs/shown.h"
+#include "verity/show/pair.h"
+#include "verity/show/verify.h"
 #include "verity/sign/signature.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/file.h"
@@ -87,29 +91,6 @@ enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 /* The pairs the door acts on are held pairs (verity/pairs/). */
 typedef struct verity_held fv_pair;
 
-struct fv_result {
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t root_size;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	struct ht_verify_result res; /* verify; repair: the image as left */
-	struct verity_fec_result fec;
-	int checked;   /* verify or repair ran */
-	int has_fec;   /* fec holds a repair's figures */
-	char path[16]; /* "fast" or "generic" */
-	/* since 0.6 */
-	struct verity_layout layout;
-	int has_layout;
-	struct verity_info info;
-	enum verity_trust trust;
-	struct verity_sig_check sig; /* trust CHECK: who signed */
-	/* since 0.8 */
-	struct verity_update_result update;
-	int has_update;
-	/* since 0.10: format's and update's parameters */
-	fv_params params;
-	int has_params;
-};
-
 struct fv_status {
 	struct verity_active a;
 	fv_params params;
@@ -160,7 +141,6 @@ struct fv_image {
 
 int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
-void verity_api_params_out(const struct verity_params *in, fv_params *out);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
 void *verity_api_out_of_memory(void);
@@ -197,6 +177,8 @@ int verity_api_slot_show(const struct fv_show_request *q, struct show *sh);
 /* The same for FV_SHOW_AVB_VERIFY with avbtool's options (avb.c). */
 int verity_api_avb_verify_show(const struct fv_show_request *q,
 			       struct show *sh);
+/* fv_show's FV_SHOW_VERIFY and FV_SHOW_REPAIR (verity/api/pair.c). */
+int verity_api_check_show(const struct fv_show_request *q, struct show *sh);
 /* verity_api_super_avb, read for showing (show 1: its signature not checked,
  * as fv_open's show) or judged (0). */
 int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
@@ -248,8 +230,6 @@ const char *verity_api_or_empty(const char *s);
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,
 			 struct verity_signer *vs);
-void verity_api_gpt_partition_of(const struct gpt_partition *g,
-				 struct fv_gpt_partition *p);
 const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
 /* fv_show's FV_SHOW_DDI (verity/api/ddi.c): 0, fn's non-zero return, or
  * the open's or a describe's error (kept). */

@@ -233,7 +233,7 @@ static int with_params(int r, const fv_pair *pr, fv_result *made,
 		fv_result_free(made);
 		return r;
 	}
-	verity_api_params_out(&pr->params, &made->params);
+	verity_show_params(&pr->params, &made->params);
 	made->has_params = 1;
 	if (res)
 		*res = made;
@@ -418,54 +418,7 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 	NEED(r);
 	NEED(out);
-	memset(&full, 0, sizeof(full));
-	memcpy(full.root, r->root, r->root_size);
-	full.root_size = r->root_size;
-	full.root_hex = r->root_hex;
-	full.intact = r->checked && r->res.root_matches &&
-		      !r->res.bad_data_blocks && !r->res.bad_hash_blocks &&
-		      !r->res.bad_padding && !r->res.unreadable_blocks;
-	full.root_matches = r->res.root_matches;
-	full.root_first = r->res.root_first;
-	full.bad_data_blocks = r->res.bad_data_blocks;
-	full.bad_hash_blocks = r->res.bad_hash_blocks;
-	full.bad_padding = r->res.bad_padding;
-	full.unreadable = r->res.unreadable_blocks;
-	full.unchecked_data_blocks = r->res.unchecked_data_blocks;
-	full.unchecked_hash_blocks = r->res.unchecked_hash_blocks;
-	if (r->has_fec) {
-		full.repaired = r->fec.repaired;
-		full.unrepaired = r->fec.bad_blocks - r->fec.repaired;
-		full.stale_codewords = r->fec.stale_codewords;
-	}
-	full.hashing_path = r->path;
-	full.hashing_reason = verity_api_or_empty(r->info.path_reason);
-	full.hashing_kernel = verity_api_or_empty(r->info.kernel);
-	full.hashing_provider = r->info.provider;
-	full.trust = (enum fv_trust)r->trust;
-	full.signer = r->sig.signer;
-	full.signature_warning = r->sig.warning;
-	full.signer_fingerprint = r->sig.fingerprint;
-	if (r->has_layout) {
-		full.has |= FV_REPORT_LAYOUT;
-		verity_pairs_shown_layout(&r->layout, &full.layout);
-	}
-	if (r->has_fec) {
-		full.has |= FV_REPORT_FEC;
-		verity_pairs_shown_fec(&r->fec, &full.fec);
-	}
-	if (r->has_update) {
-		full.has |= FV_REPORT_UPDATE;
-		full.update.size = sizeof(full.update);
-		full.update.changed_blocks = r->update.changed_blocks;
-		full.update.tree_blocks = r->update.tree_blocks;
-		full.update.parity_rounds = r->update.parity_rounds;
-		full.update.resumed = r->update.resumed;
-	}
-	if (r->has_params) {
-		full.has |= FV_REPORT_PARAMS;
-		full.params = r->params;
-	}
+	verity_pairs_report(r, &full);
 	GIVE(out, full, root);
 	return 0;
 }
@@ -527,4 +480,83 @@ API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 API void fv_remove_temporaries(void)
 {
 	verity_output_remove_temporaries();
+}
+
+/* FV_SHOW_PAIR: a pair's header. */
+static int pair_show(const struct fv_show_request *q, struct show *sh)
+{
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
+	fv_result *d = NULL;
+	int r;
+
+	if (!q->img) {
+		NEED(q->res);
+		NEED(*q->res);
+		NEED(q->image);
+		verity_show_made(sh, q->image, *q->res, q->args);
+		return sh->r;
+	}
+	if ((r = fv_image_pair_info(q->img, q->at, &pi)) ||
+	    (r = fv_describe(q->img, q->at, q->o, &d)))
+		return r;
+	verity_show_described(sh, &pi, q->image, d);
+	fv_result_free(d);
+	return sh->r;
+}
+
+int verity_api_check_show(const struct fv_show_request *q, struct show *sh)
+{
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
+	struct fv_image_info in = {.size = sizeof(in)};
+	struct fv_avb_info avb = {.size = sizeof(avb)};
+	struct fv_report rep = {.size = sizeof(rep)}, d = {.size = sizeof(d)};
+	int repair = q->what == FV_SHOW_REPAIR;
+	fv_options o = {.size = sizeof(o)};
+	fv_result *res = NULL, *described = NULL;
+	struct show_check c;
+	struct ht_error err;
+	int r;
+
+	if (q->what == FV_SHOW_PAIR)
+		return pair_show(q, sh);
+	NEED(q->img);
+	if ((r = fv_image_info(q->img, &in)) ||
+	    (r = fv_image_pair_info(q->img, q->at, &pi)) ||
+	    (in.avb && (r = fv_avb_info(in.avb, &avb))))
+		return r;
+	if (q->o)
+		memcpy(&o, q->o,
+		       q->o->size < sizeof(o) ? q->o->size : sizeof(o));
+	if (repair && !pi.fec) /* where it would be, said */
+		return verity_api_keep(verity_show_no_parity(!!in.avb, q->image,
+							     in.container,
+							     &err),
+				       &err);
+	/* verify --json: the header, before the first failure */
+	if (!repair && sh->json &&
+	    (r = fv_describe(q->img, q->at, &o, &described)))
+		return r;
+	if (described)
+		fv_result_report(described, &d);
+	verity_show_check_begin(
+		&c, sh, q,
+		&(struct show_check_pair){&pi, in.avb ? in.trust : pi.trust,
+					  in.avb ? &avb : NULL, &d});
+	o.failure = verity_show_check_failure;
+	o.failure_ctx = &c;
+	o.block = verity_show_check_block;
+	o.block_ctx = &c;
+	r = (repair ? fv_repair : fv_verify)(q->img, q->at, &o, &res);
+	fv_result_free(described);
+	if (r) {
+		verity_show_check_failed(&c, fv_last_error());
+		return r;
+	}
+	fv_result_report(res, &rep);
+	r = verity_show_check_end(&c, &rep);
+	if (q->res)
+		*q->res = res;
+	else
+		fv_result_free(res);
+	return sh->r ? sh->r : r == 2 ? EPERM : r ? EINVAL : 0;
 }

@@ -135,8 +135,10 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	if (in.what >= FV_SHOW_FSVERITY_DIGEST &&
 	    in.what <= FV_SHOW_FSVERITY_MEASURE) /* verity/api/fsverity.c */
 		return verity_api_fsverity_show(&in, fn, ctx);
+	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
+		return verity_api_check_show(&in, &sh);
 	NEED(in.image);
-	if (in.what == FV_SHOW_DDI) /* verity/api/ddi.c */
+	if (in.what == FV_SHOW_DDI || in.what == FV_SHOW_DDI_VERIFY)
 		return verity_api_ddi_show(&in, fn, ctx);
 	if (in.what >= FV_SHOW_OTA_INFO && in.what <= FV_SHOW_OTA_EXTRACT)
 		return verity_api_ota_show(&in, fn, ctx); /* verity/api/ota.c */

@@ -11,6 +11,7 @@
 
 #include "verity/android/android.h"
 #include "verity/ops/ops.h"
+#include "verity/show/pair.h"
 #include "verity/tree/params.h"
 
 /* A name as the text shows it (odd bytes \xNN): lasts the statement. */
@@ -22,89 +23,6 @@ static const char *algorithm_of(const struct verity_android *a)
 		verity_avb_algorithm(a->img.vbmeta.h.algorithm);
 
 	return s ? s->name : "";
-}
-
-/* The tree's bytes as the parameters count them: where it starts and
- * its blocks (veritysetup's hash device size, parity aside). */
-static uint64_t nominal_hash_end(const struct verity_params *p,
-				 const struct verity_layout *l)
-{
-	return l->tree_offset +
-	       l->geo.tree_blocks * (uint64_t)p->hash_block_size;
-}
-
-/* veritysetup dump's lines of the pair (UUID "-": none). */
-static void pair_text(FILE *f, const char *image, const struct verity_pair *vp,
-		      const struct verity_layout *l, const char *root_hex)
-{
-	const struct verity_params *p = &vp->params;
-	const struct verity_fec_layout *fl = &l->fec;
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1];
-
-	fprintf(f, "VERITY header information for %s\n", image);
-	fprintf(f, "UUID:            \t-\n");
-	fprintf(f, "Hash type:       \t%u\n", (unsigned)p->hash_type);
-	fprintf(f, "Data blocks:     \t%" PRIu64 "\n", p->data_blocks);
-	fprintf(f, "Data block size: \t%u\n", p->data_block_size);
-	fprintf(f, "Hash blocks:     \t%" PRIu64 "\n", l->geo.tree_blocks);
-	fprintf(f, "Hash block size: \t%u\n", p->hash_block_size);
-	fprintf(f, "Hash algorithm:  \t%s\n", p->hash_name);
-	if (fl->roots) {
-		fprintf(f, "FEC RS roots:   \t%u\n", fl->roots);
-		fprintf(f, "FEC blocks:     \t%" PRIu64 "\n",
-			fl->rounds * fl->roots);
-	}
-	verity_hex_encode(p->salt, p->salt_size, hex);
-	fprintf(f, "Salt:            \t%s\n", p->salt_size ? hex : "-");
-	fprintf(f, "Root hash:      \t%s\n", root_hex);
-	/* veritysetup counts parity on the hash device as if it followed
-	 * the tree directly */
-	if (p->hash_offset == 0)
-		fprintf(f, "Hash device size: \t%" PRIu64 " [bytes]\n",
-			nominal_hash_end(p, l) +
-				(fl->on_hash_device ? fl->parity_bytes : 0));
-	if (fl->roots && !fl->on_hash_device && fl->offset == 0)
-		fprintf(f, "FEC device size: \t%" PRIu64 " [bytes]\n",
-			fl->parity_bytes);
-}
-
-/* dump --json's members of the pair, as every pair's. */
-static void pair_json(struct show *sh, const char *image,
-		      const struct verity_pair *vp,
-		      const struct verity_layout *l, const char *root_hex)
-{
-	const struct verity_params *p = &vp->params;
-	const struct verity_fec_layout *fl = &l->fec;
-	char hex[2 * VERITY_MAX_SALT_SIZE + 1], uuid[37];
-
-	verity_show_str(sh, "device", image);
-	verity_uuid_format(p->uuid, uuid);
-	verity_show_str(sh, "uuid", p->no_superblock ? NULL : uuid);
-	verity_show_bool(sh, "superblock", !p->no_superblock);
-	verity_show_u64(sh, "hash_type", (uint64_t)p->hash_type);
-	verity_show_u64(sh, "data_blocks", p->data_blocks);
-	verity_show_u64(sh, "data_block_size", p->data_block_size);
-	verity_show_u64(sh, "hash_blocks", l->geo.tree_blocks);
-	verity_show_u64(sh, "hash_block_size", p->hash_block_size);
-	verity_show_str(sh, "hash_algorithm", p->hash_name);
-	verity_hex_encode(p->salt, p->salt_size, hex);
-	verity_show_str(sh, "salt", hex);
-	verity_show_u64(sh, "hash_offset", p->hash_offset);
-	verity_show_u64(sh, "tree_offset", l->tree_offset);
-	verity_show_u64(sh, "levels", l->geo.levels);
-	verity_show_u64(sh, "hash_device_size", nominal_hash_end(p, l));
-	if (fl->roots) {
-		verity_show_object(sh, "fec");
-		verity_show_u64(sh, "roots", fl->roots);
-		verity_show_u64(sh, "offset", fl->offset);
-		verity_show_u64(sh, "parity_blocks", fl->rounds * fl->roots);
-		verity_show_u64(sh, "parity_bytes", fl->parity_bytes);
-		verity_show_u64(sh, "covered_blocks", fl->blocks);
-		verity_show_u64(sh, "rounds", fl->rounds);
-		verity_show_bool(sh, "on_hash_device", fl->on_hash_device);
-		verity_show_end(sh);
-	}
-	verity_show_str(sh, "root_hash", root_hex);
 }
 
 /* The vbmeta's line: its signature's algorithm and key, rollback
@@ -143,7 +61,8 @@ static int tree_dump(struct show *sh, FILE *f, const char *image,
 		return r;
 	if (sh->json) {
 		verity_show_object(sh, NULL);
-		pair_json(sh, image, &vp, &out.layout, a->root_hex);
+		verity_show_pair_of(sh, image, &vp.params, &out.layout, "-",
+				    a->root_hex);
 		verity_show_object(sh, "android");
 		verity_show_str(sh, "partition_name", a->name);
 		verity_show_u64(sh, "image_size", t->p.image_size);
@@ -158,7 +77,8 @@ static int tree_dump(struct show *sh, FILE *f, const char *image,
 		verity_show_end(sh);
 		return 0;
 	}
-	pair_text(f, image, &vp, &out.layout, a->root_hex);
+	verity_show_pair_of(sh, image, &vp.params, &out.layout, "-",
+			    a->root_hex);
 	fprintf(f,
 		"Android image:   \tpartition %s, data %" PRIu64
 		" bytes, tree at %" PRIu64 " (%" PRIu64 " bytes)\n",

@@ -1,6 +1,7 @@
 /* What dump shows of a disk image (verity/image/ddishow.h). */
 #include "verity/image/ddishow.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,4 +141,223 @@ void verity_image_ddi_show_pair(struct show *sh, const char *image,
 	snprintf(uuid, sizeof(uuid), "%s", s->params->uuid);
 	verity_show_pair_header(sh, hash_name, s->params, uuid, s->layout,
 				s->root_hex);
+}
+
+/* ---- verify (fv_show's FV_SHOW_DDI_VERIFY) ---- */
+
+/* The name a message gives a partition of the public pair. */
+static void gpt_name(const struct fv_gpt_partition *p, char *out, size_t len)
+{
+	char label[HT_NAME_SHOWN_MAX];
+
+	snprintf(
+		out, len, "partition %u (%s, label '%s', UUID %s)", p->index,
+		p->type,
+		ht_name_shown(p->label, strlen(p->label), label, sizeof(label)),
+		p->uuid);
+}
+
+void verity_image_ddi_failure(struct show *sh, const struct fv_ddi_pair *d,
+			      const struct verity_failure *f)
+{
+	int data =
+		f->kind == HT_BAD_DATA_BLOCK || f->kind == HT_UNREADABLE_DATA;
+	const struct fv_gpt_partition *p = data ? &d->data : &d->hash;
+	char label[HT_NAME_SHOWN_MAX];
+
+	if (sh->json) {
+		verity_show_object(sh, NULL);
+		verity_show_failure_json(sh, f);
+		verity_show_u64(sh, "partition", p->index);
+		verity_show_u64(sh, "image_offset", p->offset + f->position);
+		verity_show_end(sh);
+		return;
+	}
+	verity_show_errorf(
+		sh,
+		"%s at position %" PRIu64
+		" (partition %u: %s, label '%s', UUID %s; image byte %" PRIu64
+		").\n",
+		verity_show_failure_words(f->kind), f->position, p->index,
+		p->type,
+		ht_name_shown(p->label, strlen(p->label), label, sizeof(label)),
+		p->uuid, p->offset + f->position);
+}
+
+int verity_image_ddi_refused(struct show *sh, const struct fv_ddi_pair *d,
+			     int r, const char *why, int *code,
+			     struct ht_error *err)
+{
+	*code = r == -EPERM ? 2 : 1;
+	/* a signature that does not check out is exit 2, as for every
+	 * container (docs/trust.md), and the next partition is checked;
+	 * so is one the parameters refuse, in --json's document */
+	if (r == -EPERM || (sh->json && r != -ENOMEM && r != -ENODEV &&
+			    r != -ENOTBLK && r != -EBUSY && r != -EEXIST)) {
+		verity_show_errorf(sh,
+				   "fastverity: %s (%s-%s: partitions %u and "
+				   "%u)\n",
+				   why, d->role, d->arch, d->data.index,
+				   d->hash.index);
+		return 0;
+	}
+	return ht_fail(err, -r, "%s (%s-%s: partitions %u and %u)", why,
+		       d->role, d->arch, d->data.index, d->hash.index);
+}
+
+static void gpt_json(struct show *sh, const char *key,
+		     const struct fv_gpt_partition *p)
+{
+	verity_show_object(sh, key);
+	verity_show_u64(sh, "index", p->index);
+	verity_show_str(sh, "type", p->type);
+	verity_show_str(sh, "label", p->label);
+	verity_show_str(sh, "uuid", p->uuid);
+	verity_show_u64(sh, "offset", p->offset);
+	verity_show_u64(sh, "size", p->bytes);
+	verity_show_end(sh);
+}
+
+static void checked_json(struct show *sh, const struct verity_ddi_checked *c,
+			 const struct ht_verify_result *n, int code,
+			 struct show_kept *failures)
+{
+	const struct fv_ddi_pair *d = c->d;
+	int checked = c->trust == FV_TRUST_CHECK;
+
+	verity_show_object(sh, NULL);
+	verity_show_str(sh, "role", d->role);
+	verity_show_str(sh, "architecture", d->arch);
+	gpt_json(sh, "data", &d->data);
+	gpt_json(sh, "hash", &d->hash);
+	if (d->is_signed)
+		gpt_json(sh, "signature", &d->signature);
+	else
+		verity_show_null(sh, "signature");
+	verity_show_str(sh, "signer", checked ? c->rep->signer : NULL);
+	verity_show_str(sh, "certificate_fingerprint",
+			checked ? c->rep->signer_fingerprint : NULL);
+	verity_show_str(sh, "trust",
+			checked                          ? "checked"
+			: c->trust == FV_TRUST_UNCHECKED ? "not checked"
+							 : "unsigned");
+	verity_show_str(sh, "root_hash", d->root_hex);
+	verity_show_str(sh, "result", verity_show_verdict_word(code));
+	verity_show_counts_json(sh, n);
+	verity_show_array(sh, "failures");
+	verity_show_replay(sh, failures);
+	verity_show_end(sh);
+	verity_show_end(sh);
+}
+
+int verity_image_ddi_checked(struct show *sh, const char *image,
+			     const struct verity_ddi_checked *c,
+			     struct show_kept *failures)
+{
+	const struct fv_ddi_pair *d = c->d;
+	struct ht_verify_result n = verity_show_counts_of(c->rep);
+	int code = verity_show_verdict(&n);
+	char data_name[512], verdict[160];
+
+	if (sh->json) {
+		checked_json(sh, c, &n, code, failures);
+		return code;
+	}
+	gpt_name(&d->data, data_name, sizeof(data_name));
+	if (code == 2)
+		verity_show_counts_said(sh, &n);
+	if (!n.root_matches)
+		verity_show_error(sh, "Verification of root hash failed.\n");
+	if (*c->rep->signature_warning)
+		verity_show_errorf(sh, "fastverity: %s: warning: %s\n", image,
+				   c->rep->signature_warning);
+	if (c->trust == FV_TRUST_UNCHECKED)
+		verity_show_errorf(
+			sh,
+			"fastverity: %s: warning: %s is signed (partition %u), "
+			"and its signer was not checked (give "
+			"--trusted-cert=<cert.pem>, or put the certificate "
+			"in /etc/verity.d/ as systemd does): the image matches "
+			"its root hash, but nothing proves who made it\n",
+			image, data_name, d->signature.index);
+	verity_show_textf(
+		sh, "%s-%s: %s, tree in partition %u, %s: %s.\n", d->role,
+		d->arch, data_name, d->hash.index,
+		!d->is_signed ? "unsigned (the root hash comes from the "
+				"partition UUIDs)"
+		: c->trust == FV_TRUST_UNCHECKED ? "signed, signer not checked"
+						 : "signed",
+		verity_show_verdict_text(code, &n, verdict, sizeof(verdict)));
+	if (d->is_signed && c->trust == FV_TRUST_CHECK)
+		verity_show_textf(
+			sh,
+			"%s-%s: signed by %s (certificate sha256 %s), "
+			"partition %u.\n",
+			d->role, d->arch, c->rep->signer,
+			c->rep->signer_fingerprint, d->signature.index);
+	return code;
+}
+
+void verity_image_ddi_verified(struct show *sh, const char *image, int code,
+			       struct show_kept *partitions)
+{
+	if (!sh->json)
+		return;
+	verity_show_object(sh, NULL);
+	verity_show_str(sh, "image", image);
+	verity_show_str(sh, "result", verity_show_verdict_word(code));
+	verity_show_array(sh, "partitions");
+	verity_show_replay(sh, partitions);
+	verity_show_end(sh);
+	verity_show_end(sh);
+}
+
+/* A partition as the public pair has it (NULL: zeros). */
+static void gpt_of(const struct gpt_partition *g, struct fv_gpt_partition *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!g)
+		return;
+	p->index = g->index;
+	p->type = type_of(g);
+	p->label = g->label;
+	p->uuid = g->uuid;
+	p->offset = g->offset;
+	p->bytes = g->size;
+}
+
+void verity_image_ddi_pair_of(const struct ddi_verity *v, struct fv_ddi_pair *d)
+{
+	d->size = sizeof(*d);
+	d->role = verity_ddi_role_name(v->role);
+	d->arch = v->arch;
+	d->root_hex = v->root_hex;
+	d->is_signed = v->sig != NULL;
+	d->fingerprint = v->fingerprint;
+	gpt_of(v->data, &d->data);
+	gpt_of(v->hash, &d->hash);
+	gpt_of(v->sig, &d->signature);
+}
+
+int verity_image_ddi_picks(const char *partition, const struct ddi_verity *v)
+{
+	return !partition || !strcmp(partition, verity_ddi_role_name(v->role));
+}
+
+int verity_image_ddi_asked(const struct ddi_image *d, const char *image,
+			   const char *partition, struct ht_error *err)
+{
+	if (!partition)
+		return 0;
+	for (size_t i = 0; i < d->nv; i++)
+		if (verity_image_ddi_picks(partition, &d->v[i]))
+			return 0;
+	/* a name that is no role: the option's fix */
+	if (strcmp(partition, "root") && strcmp(partition, "usr"))
+		return ht_fail_fix(err, EINVAL, HT_PARAM_PARTITION, 0, 0,
+				   "give %0: root or usr",
+				   "%s: no protected %s partition", image,
+				   partition);
+	return ht_fail(err, EINVAL, "%s: no protected %s partition", image,
+		       partition);
 }

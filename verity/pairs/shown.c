@@ -51,3 +51,55 @@ void verity_pairs_shown_fec(const struct verity_fec_result *in,
 	f->before_unchecked_data_blocks = in->before.unchecked_data_blocks;
 	f->before_unchecked_hash_blocks = in->before.unchecked_hash_blocks;
 }
+
+void verity_pairs_report(const struct fv_result *r, struct fv_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->root, r->root, r->root_size);
+	out->root_size = r->root_size;
+	out->root_hex = r->root_hex;
+	out->intact = r->checked && r->res.root_matches &&
+		      !r->res.bad_data_blocks && !r->res.bad_hash_blocks &&
+		      !r->res.bad_padding && !r->res.unreadable_blocks;
+	out->root_matches = r->res.root_matches;
+	out->root_first = r->res.root_first;
+	out->bad_data_blocks = r->res.bad_data_blocks;
+	out->bad_hash_blocks = r->res.bad_hash_blocks;
+	out->bad_padding = r->res.bad_padding;
+	out->unreadable = r->res.unreadable_blocks;
+	out->unchecked_data_blocks = r->res.unchecked_data_blocks;
+	out->unchecked_hash_blocks = r->res.unchecked_hash_blocks;
+	if (r->has_fec) {
+		out->repaired = r->fec.repaired;
+		out->unrepaired = r->fec.bad_blocks - r->fec.repaired;
+		out->stale_codewords = r->fec.stale_codewords;
+	}
+	out->hashing_path = r->path;
+	out->hashing_reason = r->info.path_reason ? r->info.path_reason : "";
+	out->hashing_kernel = r->info.kernel ? r->info.kernel : "";
+	out->hashing_provider = r->info.provider;
+	out->trust = (enum fv_trust)r->trust;
+	out->signer = r->sig.signer;
+	out->signature_warning = r->sig.warning;
+	out->signer_fingerprint = r->sig.fingerprint;
+	if (r->has_layout) {
+		out->has |= FV_REPORT_LAYOUT;
+		verity_pairs_shown_layout(&r->layout, &out->layout);
+	}
+	if (r->has_fec) {
+		out->has |= FV_REPORT_FEC;
+		verity_pairs_shown_fec(&r->fec, &out->fec);
+	}
+	if (r->has_update) {
+		out->has |= FV_REPORT_UPDATE;
+		out->update.size = sizeof(out->update);
+		out->update.changed_blocks = r->update.changed_blocks;
+		out->update.tree_blocks = r->update.tree_blocks;
+		out->update.parity_rounds = r->update.parity_rounds;
+		out->update.resumed = r->update.resumed;
+	}
+	if (r->has_params) {
+		out->has |= FV_REPORT_PARAMS;
+		out->params = r->params;
+	}
+}

@@ -147,3 +147,39 @@ void verity_show_end(struct show *s)
 {
 	give(s, FV_ITEM_END, NULL, NULL, 0);
 }
+
+int verity_show_keep(void *ctx, const struct fv_item *it)
+{
+	struct show_kept *k = ctx;
+	struct fv_item *v;
+
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+
+		if (!(v = realloc(k->v, cap * sizeof(*v))))
+			return -ENOMEM;
+		k->v = v;
+		k->cap = cap;
+	}
+	v = &k->v[k->n];
+	*v = *it;
+	/* keys are the show's own words; text is copied */
+	if (it->text && !(v->text = strdup(it->text)))
+		return -ENOMEM;
+	k->n++;
+	return 0;
+}
+
+void verity_show_forget(struct show_kept *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free((char *)k->v[i].text);
+	k->n = 0;
+}
+
+void verity_show_replay(struct show *to, struct show_kept *k)
+{
+	for (size_t i = 0; i < k->n && !to->r; i++)
+		to->r = to->fn(to->ctx, &k->v[i]);
+	verity_show_forget(k);
+}

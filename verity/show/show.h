@@ -51,4 +51,17 @@ void verity_show_object(struct show *s, const char *key);
 void verity_show_array(struct show *s, const char *key);
 void verity_show_end(struct show *s);
 
+/* Items kept to be handed on later (--json: a member whose place comes
+ * before what is known at the end): verity_show_keep is the visitor of
+ * a show whose ctx is the struct show_kept. */
+struct show_kept {
+	struct fv_item *v;
+	size_t n, cap;
+};
+int verity_show_keep(void *ctx, const struct fv_item *it);
+/* Hands kept items on to to (and forgets them). */
+void verity_show_replay(struct show *to, struct show_kept *k);
+/* Forgets the kept items (the array stays, for the next; free(k->v)). */
+void verity_show_forget(struct show_kept *k);
+
 #endif

@@ -73,10 +73,10 @@ static void part(struct slot_view *v, const struct slot_step *st,
 	verity_slot_vouch(v->w, st->parent, &vouch);
 	verity_slot_part_json(&v->doc, st, kind, &vouch, result);
 	if (counts)
-		verity_slot_counts_json(&v->doc, counts);
+		verity_show_counts_json(&v->doc, counts);
 	if (v->failing) {
 		verity_show_array(&v->doc, "failures");
-		verity_slot_replay(&v->doc, &v->bad);
+		verity_show_replay(&v->doc, &v->bad);
 		verity_show_end(&v->doc);
 	} else if (counts) {
 		verity_show_null(&v->doc, "failures");
@@ -89,7 +89,7 @@ void verity_slot_avbtool_failed(struct slot_view *v,
 {
 	if (v->failing) {
 		verity_show_object(&v->fail, NULL);
-		verity_slot_failure_json(&v->fail, f);
+		verity_show_failure_json(&v->fail, f);
 		verity_show_end(&v->fail);
 		return;
 	}
@@ -100,7 +100,7 @@ void verity_slot_avbtool_failed(struct slot_view *v,
 				   f->position, f->level);
 	else
 		verity_show_errorf(v->sh, "%s at position %" PRIu64 ".\n",
-				   verity_slot_failure_words(f->kind),
+				   verity_show_failure_words(f->kind),
 				   f->position);
 }
 
@@ -303,7 +303,7 @@ static void tree_ends(struct slot_view *v, const struct slot_step *st)
 			: "hashtree of %s does not match descriptor\n",
 		st->path);
 	part(v, st, "hashtree",
-	     n && verity_slot_verdict(n) == 1 ? "root hash mismatch"
+	     n && verity_show_verdict(n) == 1 ? "root hash mismatch"
 					      : "corrupted",
 	     n);
 }
@@ -330,7 +330,7 @@ void verity_slot_avbtool_told(struct slot_view *v, size_t i, int done)
 	if (st->result != SLOT_OK && st->result != SLOT_SKIPPED &&
 	    v->stopped == SIZE_MAX)
 		v->stopped = i;
-	verity_slot_forget(&v->bad);
+	verity_show_forget(&v->bad);
 	v->failing = 0;
 }
 
@@ -378,7 +378,7 @@ int verity_slot_avbtool_end(struct slot_view *v)
 		verity_show_str(v->sh, "container", "avb");
 		verity_show_str(v->sh, "result", found ? "corrupted" : "ok");
 		verity_show_array(v->sh, "partitions");
-		verity_slot_replay(v->sh, &v->parts);
+		verity_show_replay(v->sh, &v->parts);
 		verity_show_end(v->sh);
 	} else {
 		verity_show_str(v->sh, "result", "error");

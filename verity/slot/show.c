@@ -12,44 +12,6 @@
 
 #include "verity/android/shown.h"
 
-/* ---- items kept ---- */
-
-static int keep(void *ctx, const struct fv_item *it)
-{
-	struct slot_kept *k = ctx;
-	struct fv_item *v;
-
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 64;
-
-		if (!(v = realloc(k->v, cap * sizeof(*v))))
-			return -ENOMEM;
-		k->v = v;
-		k->cap = cap;
-	}
-	v = &k->v[k->n];
-	*v = *it;
-	/* keys are the show's own words; text is copied */
-	if (it->text && !(v->text = strdup(it->text)))
-		return -ENOMEM;
-	k->n++;
-	return 0;
-}
-
-void verity_slot_forget(struct slot_kept *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		free((char *)k->v[i].text);
-	k->n = 0;
-}
-
-void verity_slot_replay(struct show *to, struct slot_kept *k)
-{
-	for (size_t i = 0; i < k->n && !to->r; i++)
-		to->r = to->fn(to->ctx, &k->v[i]);
-	verity_slot_forget(k);
-}
-
 /* ---- words shared with avbtool.c ---- */
 
 const char *verity_slot_message(const struct slot_step *st)
@@ -60,116 +22,6 @@ const char *verity_slot_message(const struct slot_step *st)
 static const char *plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
-}
-
-int verity_slot_verdict(const struct ht_verify_result *r)
-{
-	if (r->bad_data_blocks || r->bad_hash_blocks || r->bad_padding ||
-	    r->unreadable_blocks)
-		return 2;
-	return r->root_matches ? 0 : 1;
-}
-
-const char *verity_slot_verdict_word(int code)
-{
-	return code == 0   ? "ok"
-	       : code == 2 ? "corrupted"
-			   : "root hash mismatch";
-}
-
-void verity_slot_counts_said(struct show *sh, const struct ht_verify_result *r)
-{
-	char line[512];
-	uint64_t d = r->unchecked_data_blocks, h = r->unchecked_hash_blocks;
-
-	snprintf(line, sizeof(line),
-		 "Verification of data area failed: %" PRIu64
-		 " bad data block%s, %" PRIu64 " bad hash block%s, %" PRIu64
-		 " bad spare area%s.\n",
-		 r->bad_data_blocks, plural(r->bad_data_blocks),
-		 r->bad_hash_blocks, plural(r->bad_hash_blocks), r->bad_padding,
-		 plural(r->bad_padding));
-	verity_show_error(sh, line);
-	if (r->unreadable_blocks) {
-		snprintf(line, sizeof(line),
-			 "%" PRIu64 " block%s could not be read.\n",
-			 r->unreadable_blocks, plural(r->unreadable_blocks));
-		verity_show_error(sh, line);
-	}
-	if (d || h) {
-		snprintf(line, sizeof(line),
-			 "Under a bad or unreadable hash block, not checked: "
-			 "%" PRIu64 " data block%s, %" PRIu64
-			 " hash block%s.\n",
-			 d, plural(d), h, plural(h));
-		verity_show_error(sh, line);
-	}
-}
-
-/* A verdict line's last words: "verified", or "FAILED: " and what. */
-static const char *verdict_text(int code, const struct ht_verify_result *r,
-				char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (code == 0)
-		return "verified";
-	if (!r)
-		return "FAILED";
-	/* what failed, so that "signed: FAILED" is not read as a failed
-	 * signature */
-	if (!r->root_matches)
-		return "FAILED: the tree does not match the root hash";
-	n += (size_t)snprintf(buf, len, "FAILED:");
-#define PART(count, what)                                                    \
-	if ((count) && n < len)                                              \
-	n += (size_t)snprintf(buf + n, len - n, "%s %" PRIu64 " " what "%s", \
-			      n > 7 ? "," : "", (uint64_t)(count),           \
-			      plural(count))
-	PART(r->bad_data_blocks, "bad data block");
-	PART(r->bad_hash_blocks, "bad hash block");
-	PART(r->bad_padding, "bad spare area");
-	PART(r->unreadable_blocks, "unreadable block");
-#undef PART
-	return n > 7 ? buf : "FAILED";
-}
-
-void verity_slot_counts_json(struct show *sh, const struct ht_verify_result *r)
-{
-	verity_show_bool(sh, "root_hash_matches", r->root_matches);
-	verity_show_u64(sh, "bad_data_blocks", r->bad_data_blocks);
-	verity_show_u64(sh, "bad_hash_blocks", r->bad_hash_blocks);
-	verity_show_u64(sh, "bad_spare_areas", r->bad_padding);
-	verity_show_u64(sh, "unreadable_blocks", r->unreadable_blocks);
-	verity_show_u64(sh, "unchecked_data_blocks", r->unchecked_data_blocks);
-	verity_show_u64(sh, "unchecked_hash_blocks", r->unchecked_hash_blocks);
-}
-
-const char *verity_slot_failure_words(enum ht_failure_kind k)
-{
-	return k == HT_BAD_PADDING ? "Spare area is not zeroed"
-	       : k == HT_UNREADABLE_DATA || k == HT_UNREADABLE_HASH
-		       ? "Unreadable block"
-		       : "Verification failed";
-}
-
-void verity_slot_failure_json(struct show *sh, const struct verity_failure *f)
-{
-	verity_show_str(sh, "type",
-			f->kind == HT_BAD_DATA_BLOCK   ? "data"
-			: f->kind == HT_BAD_HASH_BLOCK ? "hash"
-			: f->kind == HT_UNREADABLE_DATA ||
-					f->kind == HT_UNREADABLE_HASH
-				? "unreadable"
-				: "padding");
-	verity_show_u64(sh, "position", f->position);
-	verity_show_u64(sh, "block", f->block);
-	if (f->kind == HT_UNREADABLE_DATA || f->kind == HT_UNREADABLE_HASH)
-		verity_show_str(sh, "area",
-				f->kind == HT_UNREADABLE_DATA ? "data"
-							      : "hash");
-	if (f->kind != HT_BAD_DATA_BLOCK && f->kind != HT_UNREADABLE_DATA)
-		verity_show_u64(sh, "level", f->level);
 }
 
 const char *verity_slot_algorithm(const struct verity_android *a)
@@ -229,7 +81,7 @@ void verity_slot_part_json(struct show *sh, const struct slot_step *st,
 static void failures(struct slot_view *v)
 {
 	verity_show_array(&v->doc, "failures");
-	verity_slot_replay(&v->doc, &v->bad);
+	verity_show_replay(&v->doc, &v->bad);
 	verity_show_end(&v->doc);
 }
 
@@ -255,7 +107,7 @@ static void failed(void *ctx, const struct verity_failure *f)
 					     dev, &b, &err);
 	if (v->failing) {
 		verity_show_object(&v->fail, NULL);
-		verity_slot_failure_json(&v->fail, f);
+		verity_show_failure_json(&v->fail, f);
 		if (v->super) {
 			verity_show_str(&v->fail, "block_device",
 					mapped ? b.block_device.name : NULL);
@@ -272,18 +124,18 @@ static void failed(void *ctx, const struct verity_failure *f)
 			v->sh,
 			"%s at position %" PRIu64 " (partition %s; %s byte "
 			"%" PRIu64 ").\n",
-			verity_slot_failure_words(f->kind), f->position,
+			verity_show_failure_words(f->kind), f->position,
 			v->name, dev ? b.block_device.file : v->ask->image, at);
 	else if (v->super)
 		verity_show_errorf(
 			v->sh, "%s at position %" PRIu64 " (partition %s).\n",
-			verity_slot_failure_words(f->kind), f->position,
+			verity_show_failure_words(f->kind), f->position,
 			v->name);
 	else
 		verity_show_errorf(v->sh,
 				   "%s at position %" PRIu64
 				   " (partition %s, %s).\n",
-				   verity_slot_failure_words(f->kind),
+				   verity_show_failure_words(f->kind),
 				   f->position, v->name, v->path);
 }
 
@@ -379,15 +231,15 @@ static void vbmeta_partition(struct slot_view *v, const struct slot_step *st)
 		return;
 	}
 	v->checked++;
-	code = c ? verity_slot_verdict(c) : st->result == SLOT_OK ? 0 : 2;
+	code = c ? verity_show_verdict(c) : st->result == SLOT_OK ? 0 : 2;
 	if (code)
 		v->bad_seen = 1;
 	verity_slot_vouch(v->w, st->parent, &vouch);
 	if (v->sh->json) {
 		verity_slot_part_json(&v->doc, st, kind, &vouch,
-				      verity_slot_verdict_word(code));
+				      verity_show_verdict_word(code));
 		if (c)
-			verity_slot_counts_json(&v->doc, c);
+			verity_show_counts_json(&v->doc, c);
 		if (v->failing)
 			failures(v);
 		else
@@ -396,7 +248,7 @@ static void vbmeta_partition(struct slot_view *v, const struct slot_step *st)
 		return;
 	}
 	if (c && code == 2)
-		verity_slot_counts_said(v->sh, c);
+		verity_show_counts_said(v->sh, c);
 	if (c && !c->root_matches)
 		verity_show_errorf(v->sh,
 				   "Verification of root hash failed.\n");
@@ -405,7 +257,7 @@ static void vbmeta_partition(struct slot_view *v, const struct slot_step *st)
 				   verity_slot_message(st));
 	verity_show_textf(v->sh, "%s: %s of %s, %s: %s.\n", st->name, kind,
 			  st->path, vouch.words,
-			  verdict_text(code, c, words, sizeof(words)));
+			  verity_show_verdict_text(code, c, words, sizeof(words)));
 }
 
 /* A vbmeta or chain step of a vbmeta's set ended. */
@@ -532,7 +384,7 @@ static void super_checked(struct slot_view *v, const struct slot_step *st,
 		return;
 	}
 	v->checked++;
-	code = c ? verity_slot_verdict(c) : st->result == SLOT_OK ? 0 : 2;
+	code = c ? verity_show_verdict(c) : st->result == SLOT_OK ? 0 : 2;
 	if (code)
 		v->bad_seen = 1;
 	if (v->sh->json) {
@@ -547,11 +399,11 @@ static void super_checked(struct slot_view *v, const struct slot_step *st,
 			verity_show_str(&v->doc, "root_hash",
 					vb->avb->root_hex);
 		verity_show_str(&v->doc, "result",
-				c      ? verity_slot_verdict_word(code)
+				c      ? verity_show_verdict_word(code)
 				: code ? "corrupted"
-				       : verity_slot_verdict_word(0));
+				       : verity_show_verdict_word(0));
 		if (c) {
-			verity_slot_counts_json(&v->doc, c);
+			verity_show_counts_json(&v->doc, c);
 			if (v->failing)
 				failures(v);
 			else
@@ -574,7 +426,7 @@ static void super_checked(struct slot_view *v, const struct slot_step *st,
 		return;
 	}
 	if (code == 2)
-		verity_slot_counts_said(v->sh, c);
+		verity_show_counts_said(v->sh, c);
 	if (!c->root_matches)
 		verity_show_errorf(v->sh,
 				   "Verification of root hash failed.\n");
@@ -587,7 +439,7 @@ static void super_checked(struct slot_view *v, const struct slot_step *st,
 		vb->trust == VERITY_TRUST_UNCHECKED ? ", signer not checked"
 		: vb->trust == VERITY_TRUST_CHECK   ? ", signed by --key"
 						    : "",
-		verdict_text(code, c, words, sizeof(words)));
+		verity_show_verdict_text(code, c, words, sizeof(words)));
 }
 
 /* The partition step a super step belongs to. */
@@ -648,7 +500,7 @@ static void told(void *ctx, const struct slot_walk *w, size_t i, int done)
 		vbmeta_partition(v, st);
 	else if (st->kind == SLOT_VBMETA || st->kind == SLOT_CHAIN)
 		vbmeta_step(v, st);
-	verity_slot_forget(&v->bad);
+	verity_show_forget(&v->bad);
 	v->failing = 0;
 }
 
@@ -719,7 +571,7 @@ static int set_end(struct slot_view *v)
 		if (summary[0])
 			verity_show_str(v->sh, "summary", summary);
 		verity_show_array(v->sh, "partitions");
-		verity_slot_replay(v->sh, &v->parts);
+		verity_show_replay(v->sh, &v->parts);
 		verity_show_end(v->sh);
 		verity_show_end(v->sh);
 	}
@@ -735,8 +587,8 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 
 	memset(&v, 0, sizeof(v));
 	v.sh = sh;
-	v.doc = (struct show){keep, &v.parts, 1, 0};
-	v.fail = (struct show){keep, &v.bad, 1, 0};
+	v.doc = (struct show){verity_show_keep, &v.parts, 1, 0};
+	v.fail = (struct show){verity_show_keep, &v.bad, 1, 0};
 	v.how = how;
 	v.ask = ask;
 	v.w = w;
@@ -753,8 +605,8 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 	if (!r && !sh->r && !(r = v.doc.r ? v.doc.r : v.fail.r))
 		r = how == SLOT_WORDS_AVBTOOL ? verity_slot_avbtool_end(&v)
 					      : set_end(&v);
-	verity_slot_forget(&v.parts);
-	verity_slot_forget(&v.bad);
+	verity_show_forget(&v.parts);
+	verity_show_forget(&v.bad);
 	free(v.parts.v);
 	free(v.said);
 	free(v.bad.v);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verity/show/check.h"
 #include "verity/show/show.h"
 #include "verity/slot/walk.h"
 
@@ -36,19 +37,12 @@ int verity_slot_show(struct slot_walk *w, struct slot_ask *ask,
 
 /* ---- shared by show.c and avbtool.c ---- */
 
-/* Items kept to be handed on later (--json: a member whose place comes
- * before what is known at the end). */
-struct slot_kept {
-	struct fv_item *v;
-	size_t n, cap;
-};
-
 /* The walk as it is shown. */
 struct slot_view {
 	struct show *sh;       /* the caller's */
 	struct show doc, fail; /* --json: the partitions, the failures of
 				* the step checked now, kept */
-	struct slot_kept parts, bad;
+	struct show_kept parts, bad;
 	enum slot_words how;
 	const struct slot_ask *ask;
 	const struct slot_walk *w;
@@ -64,22 +58,8 @@ struct slot_view {
 	char *said;     /* avbtool's: the last error said (NULL: none) */
 };
 
-/* Hands kept items on to to (and forgets them). */
-void verity_slot_replay(struct show *to, struct slot_kept *k);
-void verity_slot_forget(struct slot_kept *k);
 /* A step's message ("" for none). */
 const char *verity_slot_message(const struct slot_step *st);
-/* What a check found: 0, 1 (the root does not match), 2 (bad blocks). */
-int verity_slot_verdict(const struct ht_verify_result *r);
-const char *verity_slot_verdict_word(int code);
-/* veritysetup's counts lines, on stderr. */
-void verity_slot_counts_said(struct show *sh, const struct ht_verify_result *r);
-/* The counts as --json members. */
-void verity_slot_counts_json(struct show *sh, const struct ht_verify_result *r);
-/* One bad block as a --json object's members (type, position, ...). */
-void verity_slot_failure_json(struct show *sh, const struct verity_failure *f);
-/* veritysetup's words before " at position N." */
-const char *verity_slot_failure_words(enum ht_failure_kind k);
 /* Who vouches for the descriptors of vbmeta step i. */
 struct slot_vouch {
 	const char *vbmeta;
