@@ -31,7 +31,7 @@
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
 #include "verity/pairs/held.h"
-#include "verity/pairs/shown.h"
+#include "verity/show/result.h"
 #include "verity/show/pair.h"
 #include "verity/show/verify.h"
 #include "verity/sign/signature.h"

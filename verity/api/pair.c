@@ -5,7 +5,7 @@
 #include "verity/registry/registry.h"
 #include "verity/container/source.h"
 #include "verity/api/internal.h"
-#include "verity/pairs/shown.h"
+#include "verity/show/result.h"
 #include "verity/files/ask.h"
 #include "verity/storage/output.h"
 
@@ -418,7 +418,7 @@ API int fv_result_report(const fv_result *r, struct fv_report *out)
 
 	NEED(r);
 	NEED(out);
-	verity_pairs_report(r, &full);
+	verity_show_report(r, &full);
 	GIVE(out, full, root);
 	return 0;
 }

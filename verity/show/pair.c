@@ -8,7 +8,7 @@
 
 #include "hashtree/geometry.h"
 #include "hashtree/hasher.h"
-#include "verity/pairs/shown.h"
+#include "verity/show/result.h"
 
 /* The end of the tree as veritysetup prints it: from the tree start even
  * when there is no tree (one data block). */
@@ -129,7 +129,7 @@ void verity_show_pair_of(struct show *sh, const char *device,
 	fv_params fp;
 
 	verity_show_params(p, &fp);
-	verity_pairs_shown_layout(l, &fl);
+	verity_show_layout(l, &fl);
 	verity_show_pair_header(sh, device, &fp, uuid_text, &fl, root_hex);
 }
 
@@ -212,7 +212,7 @@ void verity_show_described(struct show *sh, const struct fv_image_pair_info *pi,
 {
 	struct fv_report rep;
 
-	verity_pairs_report(d, &rep);
+	verity_show_report(d, &rep);
 	if (sh->json)
 		verity_show_object(sh, NULL);
 	else if (image)
@@ -234,7 +234,7 @@ void verity_show_made(struct show *sh, const char *device,
 	const fv_params *p = &rep.params;
 	const struct fv_update_report *u = &rep.update;
 
-	verity_pairs_report(r, &rep);
+	verity_show_report(r, &rep);
 	if (sh->json)
 		verity_show_object(sh, NULL);
 	verity_show_pair_header(sh, device, p,

@@ -37,7 +37,7 @@ void verity_show_made(struct show *sh, const char *device,
 
 #endif
 
-#include "verity/pairs/shown.h"
+#include "verity/show/result.h"
 #include "verity/show/show.h"
 #include "verity/tree/layout.h"
 #include "verity/tree/params.h"

@@ -1,12 +1,12 @@
 /* A pair's layout (where its tree and parity sit) and what its parity
  * did in a verify or repair, member by member as the public report has
  * them; each filled whole, its size set. */
-#include "verity/pairs/shown.h"
+#include "verity/show/result.h"
 
 #include <string.h>
 
 /* The layout as struct fv_layout has it. */
-void verity_pairs_shown_layout(const struct verity_layout *in,
+void verity_show_layout(const struct verity_layout *in,
 			       struct fv_layout *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -30,7 +30,7 @@ void verity_pairs_shown_layout(const struct verity_layout *in,
 }
 
 /* What parity did as struct fv_fec_report has it. */
-void verity_pairs_shown_fec(const struct verity_fec_result *in,
+void verity_show_fec(const struct verity_fec_result *in,
 			    struct fv_fec_report *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -52,7 +52,7 @@ void verity_pairs_shown_fec(const struct verity_fec_result *in,
 	f->before_unchecked_hash_blocks = in->before.unchecked_hash_blocks;
 }
 
-void verity_pairs_report(const struct fv_result *r, struct fv_report *out)
+void verity_show_report(const struct fv_result *r, struct fv_report *out)
 {
 	memset(out, 0, sizeof(*out));
 	memcpy(out->root, r->root, r->root_size);
@@ -84,11 +84,11 @@ void verity_pairs_report(const struct fv_result *r, struct fv_report *out)
 	out->signer_fingerprint = r->sig.fingerprint;
 	if (r->has_layout) {
 		out->has |= FV_REPORT_LAYOUT;
-		verity_pairs_shown_layout(&r->layout, &out->layout);
+		verity_show_layout(&r->layout, &out->layout);
 	}
 	if (r->has_fec) {
 		out->has |= FV_REPORT_FEC;
-		verity_pairs_shown_fec(&r->fec, &out->fec);
+		verity_show_fec(&r->fec, &out->fec);
 	}
 	if (r->has_update) {
 		out->has |= FV_REPORT_UPDATE;

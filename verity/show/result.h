@@ -1,7 +1,7 @@
 /* A pair's layout and what its parity did, as the public report shows
  * them (include/fastverity.h, fv_result_report). */
-#ifndef FV_PAIRS_SHOWN_H
-#define FV_PAIRS_SHOWN_H
+#ifndef FV_SHOW_RESULT_H
+#define FV_SHOW_RESULT_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
 /* What an action found, behind the public fv_result (the door makes
@@ -29,7 +29,7 @@ struct fv_result {
 	int has_params;
 };
 /* r as fv_result_report hands it out (strings into r). */
-void verity_pairs_report(const struct fv_result *r, struct fv_report *out);
+void verity_show_report(const struct fv_result *r, struct fv_report *out);
 
 #endif
 
@@ -39,9 +39,9 @@ void verity_pairs_report(const struct fv_result *r, struct fv_report *out);
 #include "verity/tree/pair.h"
 #include "verity/tree/update.h"
 
-void verity_pairs_shown_layout(const struct verity_layout *in,
+void verity_show_layout(const struct verity_layout *in,
 			       struct fv_layout *out);
-void verity_pairs_shown_fec(const struct verity_fec_result *in,
+void verity_show_fec(const struct verity_fec_result *in,
 			    struct fv_fec_report *out);
 
 /* What an action found, behind the public fv_result (the door makes
@@ -69,6 +69,6 @@ struct fv_result {
 	int has_params;
 };
 /* r as fv_result_report hands it out (strings into r). */
-void verity_pairs_report(const struct fv_result *r, struct fv_report *out);
+void verity_show_report(const struct fv_result *r, struct fv_report *out);
 
 #endif
