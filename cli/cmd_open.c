@@ -125,7 +125,9 @@ int cmd_open(struct cli_opts *o)
 			return cli_open_pair(o, o->args[1], &cp,
 					     cli_pair_avb(o, o->args[0], &cp));
 		if (kind == CLI_DDI)
-			return cli_ddi_open(o, o->args[0], o->args[1]);
+			return cli_open_pair(
+				o, o->args[1], &cp,
+				cli_disk_pair(o, o->args[0], 0, &cp));
 		if (kind == CLI_SUPER)
 			return cli_super_open(o, o->args[0], o->args[1]);
 	}

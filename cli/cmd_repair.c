@@ -35,7 +35,7 @@ int cmd_repair(struct cli_opts *o)
 				 "%s: --%s names a partition of a super image "
 				 "or a disk image",
 				 o->args[0], o->slot ? "slot" : "partition");
-	r = kind == CLI_DDI ? cli_ddi_pair(o, o->args[0], &cp)
+	r = kind == CLI_DDI ? cli_disk_pair(o, o->args[0], 1, &cp)
 			    : cli_pair_from_args(o, kind, &cp);
 	if (r)
 		goto out;

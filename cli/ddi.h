@@ -8,11 +8,8 @@
 
 int cli_ddi_verify(struct cli_opts *o, const char *image);
 int cli_ddi_dump(struct cli_opts *o, const char *image);
-int cli_ddi_open(struct cli_opts *o, const char *image, const char *name);
-struct cli_pair;
-/* The one protected partition (--partition picks it) as the pair
- * repair takes, with the parity options and the trust policy's verdict
- * for the action. */
-int cli_ddi_pair(struct cli_opts *o, const char *image, struct cli_pair *cp);
+/* A --partition that is no role: said as the option it is; else the
+ * library's message (r: its error). */
+int cli_partition_refused(const struct cli_opts *o, int r);
 
 #endif

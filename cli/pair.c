@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/avb.h"
+#include "cli/ddi.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
 #include "cli/params.h"
@@ -258,6 +259,77 @@ out:
 	fv_free(roothash);
 	fv_free(side_fec);
 	return r;
+}
+
+/* Where systemd looks for certificates trusted to sign DDIs. */
+#define VERITY_D "/etc/verity.d"
+
+void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
+		    glob_t *g)
+{
+	const char *dir = getenv("FASTVERITY_VERITY_D");
+	char pattern[4096];
+
+	*list = o->trusted_certs;
+	*n = o->ntrusted;
+	memset(g, 0, sizeof(*g));
+	if (*n)
+		return;
+	snprintf(pattern, sizeof(pattern), "%s/*.crt", dir ? dir : VERITY_D);
+	if (glob(pattern, 0, NULL, g) == 0 && g->gl_pathc) {
+		*list = (const char **)g->gl_pathv;
+		*n = g->gl_pathc;
+	}
+}
+
+int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
+		  struct cli_pair *cp)
+{
+	struct fv_open_request rq = {
+		.image = image, .container = "ddi", .partition = o->partition};
+	const char **certs = (const char **)o->trusted_certs;
+	size_t ncerts = o->ntrusted, at = 0, n;
+	struct cli_fec fec;
+	fv_image *im;
+	glob_t g;
+	int r;
+
+	memset(cp, 0, sizeof(*cp));
+	memset(&g, 0, sizeof(g));
+	/* open: judged with --trusted-cert, or /etc/verity.d's as systemd
+	 * trusts them; repair (it writes): --trusted-cert's alone, and the
+	 * parity given */
+	if (!repair)
+		cli_trusted_of(o, &certs, &ncerts, &g);
+	else if (cli_fec_params(o, &fec))
+		return EXIT_PARAMS;
+	else {
+		rq.fec_path = fec.path;
+		rq.fec_offset = fec.offset;
+		rq.fec_roots = fec.roots;
+	}
+	r = cli_open(o, &rq, certs, ncerts, &im);
+	globfree(&g);
+	if (r)
+		return r < 0 ? cli_partition_refused(o, r) : r;
+	if ((n = cli_image_info(im).pairs) > 1 && repair) {
+		fv_image_free(im);
+		return cli_error(-EINVAL,
+				 "%s: several protected partitions: name one "
+				 "with --partition=root|usr",
+				 image);
+	}
+	/* of several, root's is mapped (a --partition kept one role's) */
+	while (!o->partition && n > 1 && at < n &&
+	       strcmp(cli_image_pair(im, at).ddi.role, "root"))
+		at++;
+	if (!repair && at == n) {
+		fv_image_free(im);
+		return cli_error(-EINVAL, "%s: no protected partition to open",
+				 image);
+	}
+	cli_pair_take(cp, im, at);
+	return 0;
 }
 
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,

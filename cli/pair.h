@@ -5,6 +5,7 @@
 #ifndef FV_CLI_PAIR_H
 #define FV_CLI_PAIR_H
 
+#include <glob.h>
 #include <stdint.h>
 
 #include "cli/cli.h"
@@ -63,6 +64,17 @@ int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
  * or the options, the parity and signature options. */
 int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 		  const char *root_arg, struct cli_pair *cp);
+/* The certificates a signature is checked against: --trusted-cert's,
+ * or the ones trusted without an option (systemd's /etc/verity.d;
+ * FASTVERITY_VERITY_D names another directory, for tests), in g
+ * (globfree'd by the caller). */
+void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
+		    glob_t *g);
+/* The one pair of an image given alone that a disk image's open
+ * (repair: 0) or repair (1) acts on: --partition's (the door keeps its
+ * pairs alone); of several, open takes root's, repair refuses. */
+int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
+		  struct cli_pair *cp);
 /* img's pair at made cp's (cp owns img from here). */
 void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at);
 void cli_pair_free(struct cli_pair *cp);

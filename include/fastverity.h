@@ -536,6 +536,7 @@ struct fv_open_request {
 	const char *root_hex, *root_hash_file; /* the root, as hex or file */
 	int activates; /* to be mapped: an unanchored signature to the kernel */
 	int show; /* an Android image read for showing only (image alone) */
+	const char *partition; /* a disk image's role: its pairs alone */
 };
 /* Opens and judges. Errors: EINVAL, EPERM, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_open(const struct fv_open_request *req, const fv_options *o,

@@ -65,8 +65,8 @@ static int image_facts(fv_image *img, const struct fv_open_request *req)
 	for (size_t i = 0; i < img->in.n; i++) {
 		img->params[i].size = sizeof(img->params[i]);
 		verity_show_params(img->own ? &img->own->params
-					       : &img->in.pairs[i].pair.params,
-				      &img->params[i]);
+					    : &img->in.pairs[i].pair.params,
+				   &img->params[i]);
 	}
 	if (img->own || !req->fec_path)
 		return 0;
@@ -238,6 +238,9 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 			    : open_pair(img, req, &err);
 	if (!r)
 		r = judge(img, req, o, &err);
+	/* the partition asked for, once every pair was judged */
+	if (!r && req->partition)
+		r = verity_image_ddi_pick(&img->in, req->partition, &err);
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);
@@ -422,7 +425,7 @@ API int fv_describe(const fv_image *img, size_t i, const fv_options *o,
 {
 	int r = act_on(__func__, img, i, o, res, verity_api_pair_dump);
 
-	if (!r && img->in.ddi_read && i < img->in.ddi.nv &&
+	if (!r && img->in.ddi_read && i < img->in.n &&
 	    (r = ddi_signer(img, i, *res))) {
 		fv_result_free(*res);
 		*res = NULL;
@@ -472,12 +475,12 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 				img ? img->in.path : "(NULL)");
 		return NULL;
 	}
-	if (i >= img->in.ddi.nv) {
+	if (i >= img->in.n) {
 		verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				img->in.path, i, img->in.ddi.nv);
+				img->in.path, i, img->in.n);
 		return NULL;
 	}
-	return &img->in.ddi.v[i];
+	return img->in.pairs[i].ddi;
 }
 
 API int fv_super_image(const fv_super *s, size_t i, const fv_options *o,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "verity/container/ota/ota.h"
+#include "verity/image/ddishow.h"
 #include "verity/tree/params.h"
 
 enum verity_signature_from verity_image_avb_from(const struct verity_android *a)
@@ -117,7 +118,7 @@ int verity_image_ddi(struct verity_image *img, struct ht_error *err)
 int verity_image_ddi_signer(const struct verity_image *img, size_t i,
 			    struct verity_sig_check *who, struct ht_error *err)
 {
-	const struct ddi_verity *v = &img->ddi.v[i];
+	const struct ddi_verity *v = img->pairs[i].ddi;
 	char name[64];
 
 	if (!v->sig)
@@ -128,6 +129,26 @@ int verity_image_ddi_signer(const struct verity_image *img, size_t i,
 	return verity_signature_signer(
 		&(struct verity_sig){v->signature, v->signature_len, name}, who,
 		err);
+}
+
+int verity_image_ddi_pick(struct verity_image *img, const char *partition,
+			  struct ht_error *err)
+{
+	size_t k = 0;
+	int r;
+
+	if (img->kind != VERITY_CONTAINER_DDI)
+		return ht_fail(err, EINVAL,
+			       "%s: a partition is a disk image's (its role)",
+			       img->path);
+	if ((r = verity_image_ddi_asked(&img->ddi, img->path, partition, err)))
+		return r;
+	/* (the pairs point into the table, which stays whole) */
+	for (size_t i = 0; i < img->n; i++)
+		if (verity_image_ddi_picks(partition, img->pairs[i].ddi))
+			img->pairs[k++] = img->pairs[i];
+	img->n = k;
+	return 0;
 }
 
 void verity_image_facts(struct verity_image *img)

@@ -59,6 +59,12 @@ int verity_image_super(struct verity_image *img, struct ht_error *err);
 /* A disk image's: one each protected partition ("root-x86-64"). */
 int verity_image_ddi(struct verity_image *img, struct ht_error *err);
 
+/* A disk image's pairs cut to those of partition's role (root, usr):
+ * -EINVAL, HT_PARAM_PARTITION's fix for a name that is no role, when
+ * none is there. */
+int verity_image_ddi_pick(struct verity_image *img, const char *partition,
+			  struct ht_error *err);
+
 /* Who signed a disk image's pair i, as its signature names the signer
  * (unchecked) into *who: 1 when the pair is not signed. */
 int verity_image_ddi_signer(const struct verity_image *img, size_t i,
