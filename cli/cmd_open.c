@@ -129,7 +129,9 @@ int cmd_open(struct cli_opts *o)
 				o, o->args[1], &cp,
 				cli_disk_pair(o, o->args[0], 0, &cp));
 		if (kind == CLI_SUPER)
-			return cli_super_open(o, o->args[0], o->args[1]);
+			return cli_open_pair(
+				o, o->args[1], &cp,
+				cli_super_pair(o, o->args[0], &cp));
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(

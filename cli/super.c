@@ -151,39 +151,59 @@ int cli_super_dump(struct cli_opts *o, const char *image)
 	return r > 0 ? r /* said */ : r ? open_error(r) : 0;
 }
 
-int cli_super_open(struct cli_opts *o, const char *image, const char *name)
+/* The open's warnings (fv_open_request's said), as the command says
+ * them. */
+static int said(void *ctx, const struct fv_item *it)
 {
-	struct fv_super_entry p;
-	fv_options opts;
-	struct cli_pair cp;
-	fv_super *s;
-	fv_image *img;
-	char *path;
-	int r, i;
+	(void)ctx;
+	if (it->kind == FV_ITEM_WARNING)
+		fprintf(stderr, "fastverity: warning: %s\n", it->text);
+	return 0;
+}
 
+int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
+{
+	const char **names = NULL, **files = NULL;
+	fv_image *img = NULL;
+	char *path;
+	int r;
+
+	memset(cp, 0, sizeof(*cp));
 	if (!o->partition)
 		return cli_error(-EINVAL,
 				 "%s: an Android super image: name the logical "
 				 "partition to open (--partition=system_a)",
 				 image);
-	if ((r = partition_of(o, image, &s, &p, &i)))
-		return r;
-	memset(&cp, 0, sizeof(cp));
+	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
+		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
+				 o->slot);
 	/* the partition's Android image, read through the super image's
 	 * files (which stay open until the device holds them), judged by
 	 * the library for the anchor given */
-	if ((r = cli_anchor_options(o, &opts)) ||
-	    (r = fv_super_image(s, (size_t)i, &opts, &img))) {
-		r = r > 0 ? r : cli_lib_error(r);
-	} else if (asprintf(&path, "%s/%s", image, p.partition.name) < 0) {
-		r = cli_error(-ENOMEM, "out of memory");
-		fv_image_free(img);
-	} else {
-		r = cli_open_pair(o, name, &cp,
-				  cli_pair_avb_of(o, path, img, &cp));
-		free(path);
+	if (!(r = cli_block_devices(o, &names, &files))) {
+		struct fv_open_request rq = {.image = image,
+					     .container = "super",
+					     .partition = o->partition,
+					     .slot = o->slot &&
+						     !strcmp(o->slot, "b"),
+					     .names = names,
+					     .files = files,
+					     .n = o->nblock_devices,
+					     .said = said};
+
+		r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
+			     o->ntrusted, &img);
+		r = r < 0 ? open_error(r) : r;
 	}
-	fv_super_free(s);
+	cli_block_devices_free(o, names, files);
+	if (r)
+		return r;
+	if (!(path = strdup(cli_image_info(img).path))) {
+		fv_image_free(img);
+		return cli_error(-ENOMEM, "out of memory");
+	}
+	r = cli_pair_avb_of(o, path, img, cp);
+	free(path);
 	return r;
 }
 

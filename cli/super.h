@@ -16,9 +16,10 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 /* dump: the metadata as lpdump shows it (text or --json), every slot's
  * (or --slot's). */
 int cli_super_dump(struct cli_opts *o, const char *image);
-/* open: --partition's logical partition mapped (dm-linear) under
- * dm-verity as name. */
-int cli_super_open(struct cli_opts *o, const char *image, const char *name);
+struct cli_pair;
+/* open: --partition's logical partition (of --slot's metadata) as the
+ * pair mapped, its notes said. */
+int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp);
 /* An action that takes one partition (repair): refused, saying how to
  * name one. */
 int cli_super_refuse(const struct cli_opts *o, const char *image);

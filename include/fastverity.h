@@ -536,7 +536,10 @@ struct fv_open_request {
 	const char *root_hex, *root_hash_file; /* the root, as hex or file */
 	int activates; /* to be mapped: an unanchored signature to the kernel */
 	int show; /* an Android image read for showing only (image alone) */
-	const char *partition; /* a disk image's role: its pairs alone */
+	const char *partition; /* a disk image's role: its pairs alone; a super
+	 * image's logical partition (slot 1: b's), devices: fv_super_open's */
+	unsigned slot; const char *const *names, *const *files; size_t n;
+	fv_item_fn said; void *ctx; /* the open's warnings, as they come */
 };
 /* Opens and judges. Errors: EINVAL, EPERM, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_open(const struct fv_open_request *req, const fv_options *o,
@@ -645,6 +648,7 @@ struct fv_image_info {
 	const char *container; /* "plain", "sidecar", "avb", "ddi", "super" */
 	size_t pairs; const fv_avb *avb; /* an Android image's vbmeta; NULL */
 	enum fv_trust trust; /* on pair 0 (Android: the vbmeta's) */
+	const char *path; /* as opened (a super's partition: IMAGE/NAME) */
 };
 struct fv_image_pair_info {
 	size_t size; /* sizeof(struct fv_image_pair_info), set by the caller */

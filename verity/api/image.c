@@ -176,6 +176,16 @@ static int open_shown(const struct fv_open_request *req, const fv_options *o,
 	return 0;
 }
 
+/* A note of what the open read, told to the request's said. */
+static void told(void *ctx, const char *text)
+{
+	const struct fv_open_request *req = ctx;
+
+	if (req->said)
+		req->said(req->ctx, &(struct fv_item){.kind = FV_ITEM_WARNING,
+						      .text = text});
+}
+
 API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
@@ -230,6 +240,14 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 			    ? verity_image_avb(&img->in, &err)
 		    : img->in.kind == VERITY_CONTAINER_DDI
 			    ? verity_image_ddi(&img->in, &err)
+		    : img->in.kind == VERITY_CONTAINER_SUPER && req->partition
+			    ? verity_image_super_part(
+				      &img->in,
+				      &(struct verity_image_part){
+					      req->partition, req->slot,
+					      req->names, req->files, req->n,
+					      told, (void *)req},
+				      &err)
 		    : img->in.kind == VERITY_CONTAINER_SUPER
 			    ? verity_image_super(&img->in, &err)
 		    : img->in.kind == VERITY_CONTAINER_OTA
@@ -239,7 +257,7 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 	if (!r)
 		r = judge(img, req, o, &err);
 	/* the partition asked for, once every pair was judged */
-	if (!r && req->partition)
+	if (!r && req->partition && !img->in.super)
 		r = verity_image_ddi_pick(&img->in, req->partition, &err);
 	if (r) {
 		fv_image_free(img);
@@ -262,6 +280,7 @@ API int fv_image_info(const fv_image *img, struct fv_image_info *out)
 	memset(&full, 0, sizeof(full));
 	full.container = verity_container_name(img->in.kind);
 	full.pairs = img->in.n;
+	full.path = img->in.path;
 	full.avb = verity_api_avb_of(img->in.av);
 	/* an Android image's vbmeta is judged whether or not it has a pair */
 	full.trust = img->in.n || img->in.av

@@ -87,6 +87,72 @@ int verity_image_super(struct verity_image *img, struct ht_error *err)
 	return r;
 }
 
+/* The super image at img->path opened for metadata slot slot (its notes
+ * told). */
+static int super_slot(struct verity_image *img,
+		      const struct verity_image_part *w, unsigned slot,
+		      struct ht_error *err)
+{
+	struct verity_android_super *s;
+	int r;
+
+	verity_android_super_close(img->super);
+	img->super = NULL;
+	if ((r = verity_android_super_open(img->path, w->names, w->files, w->n,
+					   slot, &s, err)))
+		return r;
+	img->super = s;
+	for (size_t i = 0; w->note && i < s->nnotes; i++)
+		w->note(w->ctx, s->notes[i]);
+	return 0;
+}
+
+int verity_image_super_part(struct verity_image *img,
+			    const struct verity_image_part *w,
+			    struct ht_error *err)
+{
+	struct verity_image_pair *ip = &img->pairs[0];
+	struct verity_android *a;
+	char *path;
+	int i, r;
+
+	if (w->slot > 1)
+		return ht_fail(err, EINVAL,
+			       "%s: metadata slot %u: a or b (0, 1)", img->path,
+			       w->slot);
+	if ((r = super_slot(img, w, 0, err)))
+		return r;
+	if (w->slot && img->super->s.m.slots < 2)
+		return ht_fail(err, EINVAL,
+			       "%s: metadata of 1 slot: no slot b (slot b is "
+			       "metadata slot 1)",
+			       img->path);
+	if (w->slot && (r = super_slot(img, w, 1, err)))
+		return r;
+	if ((i = verity_android_super_find(img->super, w->name, NULL)) < 0)
+		return ht_fail(err, ENOENT,
+			       "%s: no logical partition %s in slot %s",
+			       img->path, w->name, w->slot ? "b" : "a");
+	if ((r = verity_android_super_read(img->super, (size_t)i, 0, &a, err)))
+		return r;
+	if (!(path = strdup(a->path))) {
+		verity_android_free(a);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	free(img->path);
+	img->path = path;
+	img->kind = VERITY_CONTAINER_AVB;
+	img->av = a;
+	ip->from = verity_image_avb_from(a);
+	ip->avb = a;
+	if (!a->paired)
+		return 0;
+	ip->pair = a->pair;
+	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
+	img->n = 1;
+	return 0;
+}
+
 int verity_image_ddi(struct verity_image *img, struct ht_error *err)
 {
 	int r;
@@ -171,6 +237,8 @@ void verity_image_clear(struct verity_image *img)
 	if (img->ddi_read)
 		verity_ddi_image_free(&img->ddi);
 	verity_ota_free(img->ota);
+	/* (after the partition read through its files) */
+	verity_android_super_close(img->super);
 	free(img->pairs);
 	free(img->path);
 	memset(img, 0, sizeof(*img));

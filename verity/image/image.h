@@ -45,6 +45,9 @@ struct verity_image {
 	struct ddi_image ddi;
 	int ddi_read;
 	struct verity_ota *ota; /* an OTA package's (no pair) */
+	/* a super image whose logical partition this is: its files hold the
+	 * partition's, open until the image is freed */
+	struct verity_android_super *super;
 };
 
 /* The pairs of img (its path and kind set, pairs room for one), by its
@@ -56,6 +59,25 @@ int verity_image_avb(struct verity_image *img, struct ht_error *err);
  * (super.img/system_a); empty partitions and those that are not Android
  * images have none. */
 int verity_image_super(struct verity_image *img, struct ht_error *err);
+/* Where a super image's logical partition is: its name (NAME_<slot> on
+ * an A/B image), the metadata slot (0: a, 1: b, read after slot 0 as the
+ * device booting it does), a split image's n devices, and who hears the
+ * notes of what was read (note: NULL, none). */
+struct verity_image_part {
+	const char *name;
+	unsigned slot;
+	const char *const *names, *const *files;
+	size_t n;
+	void (*note)(void *ctx, const char *text);
+	void *ctx;
+};
+/* Logical partition w->name of the super image at img->path, read as
+ * the Android image it is (as verity_image_avb; img->path becomes its,
+ * IMAGE/NAME): -ENOENT when there is no such partition; the super
+ * image's errors. */
+int verity_image_super_part(struct verity_image *img,
+			    const struct verity_image_part *w,
+			    struct ht_error *err);
 /* A disk image's: one each protected partition ("root-x86-64"). */
 int verity_image_ddi(struct verity_image *img, struct ht_error *err);
 
