@@ -62,7 +62,7 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
  * made the pair (cli/avb_pair.c). Options that set the tree's
  * parameters are refused. */
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
-/* The same for an image opened and judged already (fv_super_image with
+/* The same for an image opened and judged already (fv_open with
  * the options' anchor), which cp holds from here (freed on failure). */
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 		    struct cli_pair *cp);

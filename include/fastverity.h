@@ -393,10 +393,6 @@ int fv_super_find(const fv_super *s, const char *name, const char *slot);
 /* Partition i's byte off on its device. Errors: EINVAL, ENODATA. */
 int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 		    uint32_t *device, uint64_t *at);
-/* Partition i opened as fv_open opens an Android image; s outlives *out.
- * Errors: fv_open's, ENODATA (empty), ENOMSG (not an Android image). */
-int fv_super_image(const fv_super *s, size_t i, const fv_options *o,
-		   fv_image **out);
 /* --- what dump and lp dump show: items, in order, to a visitor ------- */
 enum fv_item_kind { /* TEXT: stdout's, u bytes; a warning; --json's: */
 	FV_ITEM_TEXT, FV_ITEM_WARNING, FV_ITEM_STRING, FV_ITEM_UINT,

@@ -53,6 +53,19 @@ static void unpack(const char *sup, const uint8_t *bytes, size_t n)
 	ck_assert_int_eq(fv_show(&q, count, &said), -EINVAL);
 }
 
+/* A super image's logical partition through the door (slot 1: b's). */
+static int part_open(const char *sup, const char *name, unsigned slot,
+		     fv_image **im)
+{
+	return fv_open(
+		&(struct fv_open_request){
+			.size = sizeof(struct fv_open_request),
+			.image = sup,
+			.partition = name,
+			.slot = slot},
+		NULL, im);
+}
+
 START_TEST(super_images)
 {
 	struct fv_super_info in = {.size = sizeof(in)};
@@ -145,13 +158,16 @@ START_TEST(super_images)
 	ck_assert_uint_eq(at, (1u << 20) + 5000);
 	ck_assert_int_eq(fv_super_offset(s, 0, (uint64_t)n, &dev, &at),
 			 -EINVAL);
-	/* a partition through the handle, as an opened image: the empty
-	 * one refused, the Android one verified */
-	ck_assert_int_eq(fv_super_image(s, 1, NULL, &im), -ENODATA);
+	/* a partition by its name through the door: the empty one (slot
+	 * b's) refused, one that is not there refused, the Android one
+	 * verified */
+	ck_assert_int_eq(part_open(sup, "system", 1, &im), -ENODATA);
 	ck_assert_ptr_null(im);
-	ck_assert_msg(fv_super_image(s, 0, NULL, &im) == 0, "%s",
+	ck_assert_int_eq(part_open(sup, "vendor", 0, &im), -ENOENT);
+	ck_assert_msg(part_open(sup, "system", 0, &im) == 0, "%s",
 		      fv_last_error());
 	ck_assert_str_eq(img_info(im).container, "avb");
+	ck_assert_ptr_nonnull(strstr(img_info(im).path, "/system_a"));
 	ck_assert_uint_eq(img_info(im).pairs, 1);
 	ck_assert_str_eq(img_pair(im, 0).name, "system");
 	ck_assert_int_eq(fv_verify(im, 0, NULL, &res), 0);
