@@ -86,10 +86,8 @@ int cli_refuse_sparse(const char *path);
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *input);
 
-/* An Android image's fv_avb_info, whole (zeros for NULL), and its
- * descriptor i (tag UINT64_MAX when there is none). */
+/* An Android image's fv_avb_info, whole (zeros for NULL). */
 struct fv_avb_info cli_avb_facts(const fv_avb *a);
-struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i);
 /* An Android image read for showing what it says (fv_open's show: its
  * signature not checked): *img (fv_image_free), *a its vbmeta. Returns
  * the library's -errno, its message not printed. */

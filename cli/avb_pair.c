@@ -20,17 +20,6 @@ struct fv_avb_info cli_avb_facts(const fv_avb *a)
 	return in;
 }
 
-struct fv_avb_descriptor cli_avb_descriptor(const fv_avb *a, size_t i)
-{
-	struct fv_avb_descriptor d = {.size = sizeof(d)};
-
-	if (!a || fv_avb_descriptor(a, i, &d)) {
-		memset(&d, 0, sizeof(d));
-		d.tag = UINT64_MAX;
-	}
-	return d;
-}
-
 int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a)
 {
 	struct fv_open_request rq = {

@@ -6,7 +6,6 @@
 #include "cli/files.h"
 
 #include "cli/avb.h"
-#include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
@@ -47,6 +46,19 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 	return 0;
 }
 
+/* dump of a disk image: what the library shows of it (fv_show). */
+static int ddi_dump(struct cli_opts *o, const char *image)
+{
+	int r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_DDI,
+		.image = image,
+		.json = o->json,
+		.partition = o->partition});
+
+	return r > 0 ? r : r ? cli_partition_refused(o, r) : 0;
+}
+
 int cmd_dump(struct cli_opts *o)
 {
 	struct cli_fec fec;
@@ -70,7 +82,7 @@ int cmd_dump(struct cli_opts *o)
 	if (kind == CLI_AVB)
 		return cli_avb_dump(o, o->args[0]);
 	if (kind == CLI_DDI)
-		return cli_ddi_dump(o, o->args[0]);
+		return ddi_dump(o, o->args[0]);
 	if (kind == CLI_SUPER)
 		return o->partition ? cli_super_on_partition(o, cmd_dump)
 				    : cli_super_dump(o, o->args[0]);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli/avb.h"
-#include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/json.h"
@@ -118,20 +117,13 @@ int cmd_open(struct cli_opts *o)
 	if (o->nargs == 2) {
 		if ((r = cli_image_kind(o, o->args[0], &kind)))
 			return r;
-		if ((kind == CLI_AVB || kind == CLI_DDI || kind == CLI_SUPER) &&
-		    (r = policies(o)))
-			return r;
-		if (kind == CLI_AVB)
-			return cli_open_pair(o, o->args[1], &cp,
-					     cli_pair_avb(o, o->args[0], &cp));
-		if (kind == CLI_DDI)
-			return cli_open_pair(
-				o, o->args[1], &cp,
-				cli_disk_pair(o, o->args[0], 0, &cp));
-		if (kind == CLI_SUPER)
-			return cli_open_pair(
-				o, o->args[1], &cp,
-				cli_super_pair(o, o->args[0], &cp));
+		/* an image given alone: the door's pair of it */
+		if (kind == CLI_AVB || kind == CLI_DDI || kind == CLI_SUPER) {
+			if ((r = policies(o)))
+				return r;
+			r = cli_pair_of_image(o, o->args[0], kind, &cp);
+			return cli_open_pair(o, o->args[1], &cp, r);
+		}
 	}
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
@@ -35,9 +34,7 @@ int cmd_repair(struct cli_opts *o)
 				 "%s: --%s names a partition of a super image "
 				 "or a disk image",
 				 o->args[0], o->slot ? "slot" : "partition");
-	r = kind == CLI_DDI ? cli_disk_pair(o, o->args[0], 1, &cp)
-			    : cli_pair_from_args(o, kind, &cp);
-	if (r)
+	if ((r = cli_pair_from_args(o, kind, &cp)))
 		goto out;
 	/* the root hash is trusted only once its signature checks out,
 	 * before anything is read, let alone written: the trust policy

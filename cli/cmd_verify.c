@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli/avb.h"
-#include "cli/ddi.h"
 #include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
@@ -38,6 +37,35 @@ static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 				 : " and with --trusted-cert=<cert.pem>");
 }
 
+/* verify of a disk image: the library checks each protected partition
+ * and says what it found (fv_show); > 0: the worst verdict, as an
+ * errno. */
+static int ddi_verify(struct cli_opts *o, const char *image)
+{
+	struct cli_progress pr;
+	fv_options opts;
+	glob_t g;
+	int r;
+
+	if ((r = cli_anchor_options(o, &opts)))
+		return r;
+	if (cli_run_options(o, &opts, &pr))
+		return EXIT_PARAMS;
+	cli_trusted_of(o, (const char ***)&opts.trusted_certs,
+		       &opts.ntrusted_certs, &g);
+	opts.key = o->key;
+	r = cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_DDI_VERIFY,
+		.image = image,
+		.json = o->json,
+		.partition = o->partition,
+		.o = &opts});
+	cli_progress_end(&pr);
+	globfree(&g);
+	return r > 0 ? cli_exit_code(-r) : r ? cli_partition_refused(o, r) : 0;
+}
+
 int cmd_verify(struct cli_opts *o)
 {
 	struct cli_pair cp = {0};
@@ -57,7 +85,7 @@ int cmd_verify(struct cli_opts *o)
 		if (kind == CLI_OTA)
 			return cli_ota_action(o, "verify");
 		if (kind == CLI_DDI)
-			return cli_ddi_verify(o, o->args[0]);
+			return ddi_verify(o, o->args[0]);
 		if (kind == CLI_SUPER)
 			return cli_set_verify(o, o->args[0], 1);
 		if (kind == CLI_AVB && cli_avb_is_set(o->args[0]))

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "cli/avb.h"
-#include "cli/ddi.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
+#include "cli/super.h"
 #include "cli/progress.h"
 #include "cli/text.h"
 #include "cli/cli.h"
@@ -261,6 +261,17 @@ out:
 	return r;
 }
 
+/* A --partition that is no role: said as the option it is; else the
+ * library's message (r: its error). */
+int cli_partition_refused(const struct cli_opts *o, int r)
+{
+	if (cli_lib_param() == FV_PARAM_PARTITION)
+		return cli_error(-EINVAL,
+				 "--partition: '%s' is not root or usr",
+				 o->partition);
+	return cli_lib_error(r);
+}
+
 /* Where systemd looks for certificates trusted to sign DDIs. */
 #define VERITY_D "/etc/verity.d"
 
@@ -332,22 +343,26 @@ int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
 	return 0;
 }
 
+int cli_pair_of_image(struct cli_opts *o, const char *image,
+		      enum cli_container kind, struct cli_pair *cp)
+{
+	memset(cp, 0, sizeof(*cp));
+	return kind == CLI_AVB ? cli_pair_avb(o, image, cp)
+	       : kind == CLI_DDI
+		       ? cli_disk_pair(o, image, !strcmp(o->action, "repair"),
+				       cp)
+	       : kind == CLI_SUPER ? cli_super_pair(o, image, cp)
+				   : sidecar_pair(o, cp);
+}
+
 int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
 		       struct cli_pair *cp)
 {
 	struct fv_open_request rq = {0};
 
 	memset(cp, 0, sizeof(*cp));
-	if (o->nargs == 1) {
-		if (kind == CLI_AVB)
-			return cli_pair_avb(o, o->args[0], cp);
-		if (kind != CLI_SIDECAR)
-			return cli_error(-EINVAL,
-					 "%s: a systemd disk image (GPT): %s "
-					 "takes it with its own checks",
-					 o->args[0], o->action);
-		return sidecar_pair(o, cp);
-	}
+	if (o->nargs == 1)
+		return cli_pair_of_image(o, o->args[0], kind, cp);
 	if (o->container && strcmp(o->container, "plain"))
 		return cli_error(-EINVAL,
 				 "--container=%s: takes an image alone; a "

@@ -53,6 +53,13 @@ int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
  * arguments checked (cli_lib_error's exit code when one does not hold);
  * 0 otherwise. */
 int cli_check_crc(const struct cli_opts *o);
+/* The pair of an image given alone (kind: what cli_image_kind said of
+ * it; not an OTA package) that verify, repair and open act on, through
+ * the door: an Android image's, a disk image's (cli_disk_pair), a super
+ * image's logical partition named (cli_super_pair), an image's with
+ * systemd's sidecar files (o->args[0]). */
+int cli_pair_of_image(struct cli_opts *o, const char *image,
+		      enum cli_container kind, struct cli_pair *cp);
 /* verify's and repair's arguments (kind: what cli_image_kind said of an
  * image given alone; ignored for two or more arguments): <data> <hash>
  * [<root>], or <image> with systemd's sidecar files, or an Android
@@ -75,6 +82,9 @@ void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
  * pairs alone); of several, open takes root's, repair refuses. */
 int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
 		  struct cli_pair *cp);
+/* A --partition that is no role: said as the option it is; else the
+ * library's message (r: its error). */
+int cli_partition_refused(const struct cli_opts *o, int r);
 /* img's pair at made cp's (cp owns img from here). */
 void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at);
 void cli_pair_free(struct cli_pair *cp);
