@@ -204,9 +204,11 @@ int verity_image_ddi_pick(struct verity_image *img, const char *partition,
 	int r;
 
 	if (img->kind != VERITY_CONTAINER_DDI)
-		return ht_fail(err, EINVAL,
-			       "%s: a partition is a disk image's (its role)",
-			       img->path);
+		return ht_fail(
+			err, EINVAL,
+			"%s: a partition is a disk image's (its role) or a "
+			"super image's (its name)",
+			img->path);
 	if ((r = verity_image_ddi_asked(&img->ddi, img->path, partition, err)))
 		return r;
 	/* (the pairs point into the table, which stays whole) */

@@ -186,6 +186,9 @@ START_TEST(super_images)
 	ck_assert_str_eq(img_pair(im, 0).name, "system");
 	ck_assert_int_eq(avb_info(img_info(im).avb).has_hashtree, 1);
 	fv_image_free(im);
+	/* a partition is a disk image's or a super image's */
+	ck_assert_int_eq(part_open(part, "system", 0, &im), -EINVAL);
+	ck_assert_ptr_null(im);
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(avb_check(part, NULL, 0, on_failure, &seen, &res), 0);
 	ck_assert_uint_eq(rpt(res).bad_data_blocks, 0);
