@@ -102,13 +102,16 @@ static void sign_json(const struct cli_opts *o, const char *root_hex,
 	json_object *j = json_object_new_object();
 	int to_stdout = !strcmp(out_path, "-");
 
-	cli_jstr(j, "result", "ok");
-	cli_jstr(j, "root_hash", root_hex);
-	cli_jstr(j, "format", o->ddi_json ? "ddi-json" : "pkcs7");
-	cli_jset(j, "file", to_stdout ? NULL : cli_json_str(out_path));
-	cli_ju64(j, "bytes", len);
-	cli_jset(j, "base64", to_stdout ? cli_json_base64(bytes, len) : NULL);
-	cli_jint(j, "exit_code", 0);
+	json_object_object_add(j, "result", cli_json_str("ok"));
+	json_object_object_add(j, "root_hash", cli_json_str(root_hex));
+	json_object_object_add(
+		j, "format", cli_json_str(o->ddi_json ? "ddi-json" : "pkcs7"));
+	json_object_object_add(j, "file",
+			       to_stdout ? NULL : cli_json_str(out_path));
+	json_object_object_add(j, "bytes", json_object_new_uint64(len));
+	json_object_object_add(j, "base64",
+			       to_stdout ? cli_json_base64(bytes, len) : NULL);
+	json_object_object_add(j, "exit_code", json_object_new_int(0));
 	cli_json_print(j);
 }
 
