@@ -630,19 +630,6 @@ int cli_avb_main(int argc, const char **argv)
 		r = cli_avb_error(r);
 		goto out;
 	}
-	/* the subcommands that read an Android image ask the registry that
-	 * it is one (a sparse image is refused with what makes a raw one) */
-	if ((s->bit &
-	     (S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA |
-	      S_RESIZE | S_ZERO | S_DIGESTS | S_CMDLINE)) &&
-	    a.image) {
-		const char *kind;
-
-		if ((r = cli_container_of(a.image, "avb", &kind))) {
-			r = cli_lib_error(r);
-			goto out;
-		}
-	}
 	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
 		if (shows[i].bit == s->bit) {
 			r = cli_avb_show(&a,

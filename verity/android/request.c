@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "verity/android/write.h"
+#include "verity/registry/registry.h"
 #include "verity/storage/backing.h"
 #include "verity/sign/scheme.h"
 #include "verity/storage/file.h"
@@ -1009,8 +1010,14 @@ int verity_android_usage(const struct fv_show_request *q, struct ht_error *err)
 		return 0;
 	if ((r = can_open(sub, "output", out, 1, 0, err)) ||
 	    (r = can_open(sub, "output_pubkey", given(q, "output_pubkey", 0), 1,
-			  0, err)))
+			  0, err)) ||
+	    (r = can_open(sub, "output_vbmeta_image",
+			  given(q, "output_vbmeta_image", 0), 1, 0, err)))
 		return r;
-	return can_open(sub, "output_vbmeta_image",
-			given(q, "output_vbmeta_image", 0), 1, 0, err);
+	/* the subcommands that read an Android image ask the registry that
+	 * it is one (a sparse image is refused with what makes a raw one) */
+	if (image && among(image_required, sub) &&
+	    strcmp(sub, "append_vbmeta_image"))
+		return verity_container_named(image, "avb", &path, err);
+	return 0;
 }
