@@ -580,10 +580,6 @@ static int edit(const struct cli_avb_args *a, unsigned sub)
 		.noptions = a->npairs};
 	int r;
 
-	if (sub == S_RESIZE && !a->partition_size)
-		return cli_error(-EINVAL,
-				 "avb %s: --partition_size is required",
-				 a->sub);
 	return (r = fv_avb_edit(&e)) ? cli_avb_error(r) : EXIT_OK;
 }
 

@@ -94,33 +94,6 @@ void *cli_json_str(const char *s)
 	return j;
 }
 
-void *cli_json_base64(const uint8_t *p, size_t n)
-{
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
-				  "opqrstuvwxyz0123456789+/";
-	char *t = malloc(n / 3 * 4 + 5), *w = t;
-	json_object *j;
-
-	if (!t)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		*w++ = abc[v >> 18 & 63];
-		*w++ = abc[v >> 12 & 63];
-		*w++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
-		*w++ = i + 2 < n ? abc[v & 63] : '=';
-	}
-	*w = '\0';
-	j = json_object_new_string(t);
-	free(t);
-	return j;
-}
-
 void cli_json_final(int rc, const char *fallback)
 {
 	json_object *j;

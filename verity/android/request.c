@@ -1017,7 +1017,12 @@ int verity_android_usage(const struct fv_show_request *q, struct ht_error *err)
 	/* the subcommands that read an Android image ask the registry that
 	 * it is one (a sparse image is refused with what makes a raw one) */
 	if (image && among(image_required, sub) &&
-	    strcmp(sub, "append_vbmeta_image"))
-		return verity_container_named(image, "avb", &path, err);
+	    strcmp(sub, "append_vbmeta_image") &&
+	    (r = verity_container_named(image, "avb", &path, err)))
+		return r;
+	if (!strcmp(sub, "resize_image") && !given(q, "partition_size", 0))
+		return ht_fail(
+			err, EINVAL,
+			"avb resize_image: --partition_size is required");
 	return 0;
 }
