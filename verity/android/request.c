@@ -674,9 +674,27 @@ int verity_android_make_vbmeta(const char *output,
 			       const struct fv_vbmeta_request *in,
 			       uint64_t padding, struct ht_error *err)
 {
+	/* the files its avbtool options name read first, in this order,
+	 * none the output (in the command's words) */
+	static const char *const inputs[] = {
+		"include_descriptors_from_image", "key", "public_key_metadata",
+		"signing_helper", "signing_helper_with_files"};
 	struct verity_android_vb v;
 	int r;
 
+	NEED(in);
+	for (size_t k = 0; output && in->size >= sizeof(*in) && k < 5; k++)
+		for (size_t i = 0; i < in->noptions; i++) {
+			const char *at = in->options[2 * i + 1];
+
+			if (!strcmp(in->options[2 * i], inputs[k]) && at &&
+			    verity_path_same_storage(output, at))
+				return ht_fail(err, EINVAL,
+					       "--output %s: is the input %s: "
+					       "an output is never written "
+					       "over what is read",
+					       output, at);
+		}
 	memset(&v, 0, sizeof(v));
 	if ((r = vb_of(in, &v, err)))
 		return r;
