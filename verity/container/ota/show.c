@@ -278,7 +278,7 @@ int verity_ota_show(struct verity_ota *o, const char *cert,
 	int avb_check = q->what == FV_SHOW_OTA_VERIFY && q->key;
 	const char *dir =
 		q->what == FV_SHOW_OTA_VERIFY && !q->key ? NULL : q->dir;
-	char avb[1024] = "", *buf = NULL, made[4096 + 32];
+	char avb[1024] = "", *buf = NULL, made[4096];
 	size_t n = 0;
 	FILE *f;
 	int r = 0, ok = 1;
