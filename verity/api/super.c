@@ -139,9 +139,7 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
 		return verity_api_check_show(&in, &sh);
 	if (in.what == FV_SHOW_AVB_USAGE) /* verity/android/request.c */
-		return (r = verity_android_usage(&in, &err))
-			       ? verity_api_keep(r, &err)
-			       : 0;
+		return verity_api_keep(verity_android_usage(&in, &err), &err);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI || in.what == FV_SHOW_DDI_VERIFY)
 		return verity_api_ddi_show(&in, fn, ctx);
