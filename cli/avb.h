@@ -33,9 +33,10 @@ struct cli_avb_args {
 	const char **cmdlines, **expected, **chains_no_ab;
 	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
 		nexpected, nchains_no_ab;
-	/* the options the library reads: names and values, in pairs */
+	/* the options the library reads: names and values, in pairs
+	 * (npairs; all given: nall) */
 	const char **pairs;
-	size_t npairs;
+	size_t npairs, nall;
 };
 
 /* A usage error, avbtool's (argparse's) exit 2 in the end; every other

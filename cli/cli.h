@@ -72,11 +72,6 @@ enum {
  * check of stdout at exit. */
 int cli_main(int argc, const char **argv);
 
-/* A private directory (mkdtemp) the command fills with files, or NULL
- * once it is removed: a signal meanwhile removes it, with the files in
- * it (the handler of cli/main.c). One at a time. */
-void cli_private_dir(const char *dir);
-
 /* The actions: 0 or an exit code (cli/errors.h). */
 int cmd_format(struct cli_opts *o);
 int cmd_bench(struct cli_opts *o);

@@ -6,13 +6,10 @@
 #include "cli/avb.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/errors.h"
 #include "cli/json.h"
@@ -326,8 +323,9 @@ static const struct cli_group group = {
 };
 
 /* The options given to sub as pairs of avbtool's names and values, into
- * a->pairs (to free), for the library to read: all but those read here
- * (verify_image's key included). */
+ * a->pairs (to free): first (a->npairs) those the library's requests
+ * read, all but those read here (verify_image's key included); then
+ * those (to a->nall) for its check of the usage. */
 static int pairs(struct cli_avb_args *a, unsigned sub)
 {
 	static const char here[] =
@@ -342,32 +340,40 @@ static int pairs(struct cli_avb_args *a, unsigned sub)
 
 	if (!(a->pairs = calloc(2 * max, sizeof(*a->pairs))))
 		return cli_error(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < table.n; i++) {
-		const struct cli_option *w = &rows[i];
-		const char *at = (const char *)a + w->field;
-		size_t count =
-			w->kind != CLI_LIST
-				? 1
-				: *(const size_t *)((const char *)a + w->extra);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < table.n; i++) {
+			const struct cli_option *w = &rows[i];
+			const char *at = (const char *)a + w->field;
+			size_t count =
+				w->kind != CLI_LIST
+					? 1
+					: *(const size_t *)((const char *)a +
+							    w->extra);
 
-		snprintf(word, sizeof(word), " %s ", w->name);
-		if (!(w->actions & sub) || w->kind == CLI_ABSENT ||
-		    strstr(here, word) ||
-		    (sub == S_VERIFY && !strcmp(w->name, "key")))
-			continue;
-		for (size_t j = 0; j < count; j++) {
-			const char *value =
-				w->kind == CLI_FLAG
-					? (*(const int *)at ? "1" : NULL)
-				: w->kind == CLI_VALUE
-					? *(const char *const *)at
-					: (*(const char *const *const *)at)[j];
+			snprintf(word, sizeof(word), " %s ", w->name);
+			if (!(w->actions & sub) || w->kind == CLI_ABSENT ||
+			    (strstr(here, word) ||
+			     (sub == S_VERIFY && !strcmp(w->name, "key"))) !=
+				    pass)
+				continue;
+			for (size_t j = 0; j < count; j++) {
+				const char *value =
+					w->kind == CLI_FLAG
+						? (*(const int *)at ? "1"
+								    : NULL)
+					: w->kind == CLI_VALUE
+						? *(const char *const *)at
+						: (*(const char *const *const *)
+							   at)[j];
 
-			if (value) {
-				a->pairs[2 * a->npairs] = w->name;
-				a->pairs[2 * a->npairs++ + 1] = value;
+				if (value) {
+					a->pairs[2 * a->nall] = w->name;
+					a->pairs[2 * a->nall++ + 1] = value;
+				}
 			}
 		}
+		if (!pass)
+			a->npairs = a->nall;
 	}
 	return 0;
 }
@@ -485,23 +491,6 @@ static int make_vbmeta(const struct cli_avb_args *a)
 		return needs(&v, NULL, 0);
 	if (!a->output)
 		return cli_error(-EINVAL, "No output file given");
-	/* (its included images, its key, its public key metadata, its
-	 * signing helper: the library refuses a chained key too) */
-	for (size_t i = 0; i < a->nincludes + 4; i++) {
-		const char *fixed[] = {a->key, a->public_key_metadata,
-				       a->signing_helper,
-				       a->signing_helper_with_files};
-		const char *in = i < a->nincludes ? a->includes[i]
-						  : fixed[i - a->nincludes];
-
-		if (in && cli_same_storage(a->output, in)) {
-			return cli_error(-EINVAL,
-					 "--output %s: is the input %s: an "
-					 "output is never written over what is "
-					 "read",
-					 a->output, in);
-		}
-	}
 	if ((r = fv_avb_make_vbmeta_image(a->output, &v, 0)))
 		r = cli_write_error(r);
 	return r;
@@ -574,111 +563,7 @@ static int edit(const struct cli_avb_args *a, unsigned sub)
 		.noptions = a->npairs};
 	int r;
 
-	if (sub == S_RESIZE && !a->partition_size)
-		return cli_error(-EINVAL,
-				 "avb %s: --partition_size is required",
-				 a->sub);
 	return (r = fv_avb_edit(&e)) ? cli_avb_error(r) : EXIT_OK;
-}
-
-/* argparse's FileType: a file avbtool opens while it parses its
- * arguments, a failure a usage error (exit 2): an input opened (rw: for
- * writing too), an output's directory (or the file) writable. 0 or
- * AVB_USAGE, the message printed. */
-static int can_open(const char *sub, const char *opt, const char *path,
-		    int output, int rw)
-{
-	struct stat st;
-	int fd, e = 0;
-
-	if (!path)
-		return 0;
-	if (!output) {
-		/* ENOTDIR: fastverity's IMAGE/NAME of a super image's
-		 * partition, the library's to read */
-		if ((fd = open(path, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
-			e = errno == ENOTDIR ? 0 : errno;
-		else
-			close(fd);
-	} else if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			e = EISDIR;
-		else if (access(path, W_OK))
-			e = errno;
-	} else if (errno != ENOENT) {
-		e = errno;
-	} else {
-		const char *slash = strrchr(path, '/');
-		char *dir = slash ? strndup(path, (size_t)(slash - path) +
-							  (slash == path))
-				  : strdup(".");
-
-		if (!dir)
-			return cli_error(-ENOMEM, "out of memory");
-		if (stat(dir, &st))
-			e = errno;
-		else if (!S_ISDIR(st.st_mode))
-			e = ENOTDIR;
-		else if (access(dir, W_OK | X_OK))
-			e = errno;
-		free(dir);
-	}
-	if (!e)
-		return 0;
-	cli_error(-EINVAL, "avb %s: argument --%s: can't open '%s': %s", sub,
-		  opt, path, strerror(e));
-	return AVB_USAGE;
-}
-
-/* What avbtool's parser refuses before it runs a subcommand: an option
- * required=True missing (or one whose absence makes run() print its
- * usage), a FileType file that cannot be opened. 0, AVB_USAGE, or the
- * exit code of another failure; the message printed. */
-static int avbtool_usage(const struct cli_sub *s, const struct cli_avb_args *a)
-{
-	const unsigned image_required = S_INFO | S_VERIFY | S_ERASE | S_DIGEST |
-					S_EXTRACT_VBMETA | S_APPEND | S_RESIZE |
-					S_ZERO | S_DIGESTS | S_CMDLINE;
-	const unsigned image_rw =
-		S_HASHTREE | S_APPEND | S_ERASE | S_RESIZE | S_ZERO;
-	const unsigned image_file = image_required | S_HASHTREE;
-	const char *missing = NULL;
-	int r;
-
-	if (s->bit == S_EXTRACT_VBMETA && (!a->image || !a->output))
-		missing = "--image and --output";
-	else if ((s->bit & image_required) && !a->image)
-		missing = "--image";
-	else if ((s->bit & (S_EXTRACT_KEY | S_KEY_DIGEST)) &&
-		 (!a->key || !a->output))
-		missing = "--key and --output";
-	else if ((s->bit & S_GENKEY) && (!a->algorithm || !a->output))
-		missing = "--algorithm (MLDSA65, MLDSA87) and --output";
-	else if (s->bit == S_APPEND && !a->partition_size)
-		missing = "--partition_size";
-	else if (s->bit == S_APPEND && !a->vbmeta_image)
-		missing = "--vbmeta_image";
-	if (missing) {
-		cli_error(-EINVAL, "avb %s: %s %s required", s->name, missing,
-			  strchr(missing, ' ') ? "are" : "is");
-		return AVB_USAGE;
-	}
-	if ((s->bit & image_file) &&
-	    (r = can_open(s->name, "image", a->image, 0, s->bit & image_rw)))
-		return r;
-	if ((r = can_open(s->name, "vbmeta_image", a->vbmeta_image, 0, 0)))
-		return r;
-	for (size_t i = 0; i < a->nincludes; i++)
-		if ((r = can_open(s->name, "include_descriptors_from_image",
-				  a->includes[i], 0, 0)))
-			return r;
-	if (s->bit & S_GENKEY) /* fastverity's: it never writes over a file */
-		return 0;
-	if ((r = can_open(s->name, "output", a->output, 1, 0)) ||
-	    (r = can_open(s->name, "output_pubkey", a->output_pubkey, 1, 0)))
-		return r;
-	return can_open(s->name, "output_vbmeta_image", a->output_vbmeta_image,
-			1, 0);
 }
 
 /* avbtool's exit codes: 2 a usage error, 1 every other failure. */
@@ -711,20 +596,18 @@ int cli_avb_main(int argc, const char **argv)
 		return r < 0 ? EXIT_OK : avbtool_exit(r);
 	}
 	a.sub = s->name;
-	if ((r = avbtool_usage(s, &a)) || (r = pairs(&a, s->bit)))
+	/* what avbtool's parser refuses before it runs a subcommand: the
+	 * library's check */
+	if ((r = pairs(&a, s->bit)))
 		goto out;
-	/* the subcommands that read an Android image ask the registry that
-	 * it is one (a sparse image is refused with what makes a raw one) */
-	if ((s->bit &
-	     (S_INFO | S_VERIFY | S_ERASE | S_DIGEST | S_EXTRACT_VBMETA |
-	      S_RESIZE | S_ZERO | S_DIGESTS | S_CMDLINE)) &&
-	    a.image) {
-		const char *kind;
-
-		if ((r = cli_container_of(a.image, "avb", &kind))) {
-			r = cli_lib_error(r);
-			goto out;
-		}
+	if ((r = cli_show(&(struct fv_show_request){
+		     .size = sizeof(struct fv_show_request),
+		     .what = FV_SHOW_AVB_USAGE,
+		     .args = s->name,
+		     .options = a.pairs,
+		     .noptions = a.nall}))) {
+		r = cli_avb_error(r);
+		goto out;
 	}
 	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
 		if (shows[i].bit == s->bit) {

@@ -88,20 +88,6 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_PARAMS,
 };
 
-/* A private directory for the images --avb-key checks: 0, or the errno
- * of mkdtemp (said once the package's signatures are, as before). */
-static int avb_dir(char *dir, size_t len)
-{
-	const char *t = getenv("TMPDIR");
-
-	snprintf(dir, len, "%s/fastverity-ota.XXXXXX", t && t[0] ? t : "/tmp");
-	if (!mkdtemp(dir))
-		return errno;
-	/* a signal while it holds images: removed with them */
-	cli_private_dir(dir);
-	return 0;
-}
-
 /* The action s on the package: the library's items printed; 0, or the
  * exit code. */
 static int act(const struct cli_sub *s, struct ota_args *a)
@@ -112,9 +98,8 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 		   : s->bit == O_VERIFY ? FV_SHOW_OTA_VERIFY
 					: FV_SHOW_OTA_EXTRACT;
 	fv_options opts = {.size = sizeof(opts)};
-	const char *certs[1] = {a->cert};
-	char dir[4096];
-	int r, no_dir = 0;
+	const char *certs[1] = {a->cert}, *tmp = getenv("TMPDIR");
+	int r;
 
 	if (a->nargs != 1)
 		return cli_error(-EINVAL,
@@ -125,8 +110,6 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 				 "ota extract: --output-dir=DIR is needed");
 	opts.trusted_certs = a->cert ? certs : NULL;
 	opts.ntrusted_certs = a->cert ? 1 : 0;
-	if (a->avb_key)
-		no_dir = avb_dir(dir, sizeof(dir));
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
@@ -134,18 +117,13 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 		.json = a->json,
 		.o = what == FV_SHOW_OTA_VERIFY ? &opts : NULL,
 		.partition = a->partition,
-		.dir = a->avb_key ? (no_dir ? NULL : dir) : a->output_dir,
+		/* --avb-key: the images' private directory made in the
+		 * temporary files' (TMPDIR's, else /tmp) */
+		.dir = !a->avb_key   ? a->output_dir
+		       : tmp && *tmp ? tmp
+				     : "/tmp",
 		.source = a->source,
 		.key = a->avb_key});
-	if (a->avb_key && !no_dir) {
-		rmdir(dir); /* (gone with the images, unless refused first) */
-		cli_private_dir(NULL);
-	}
-	if (no_dir && r == -ENOTDIR)
-		return cli_error(-no_dir,
-				 "ota verify --avb-key: cannot make a "
-				 "directory for the images: %s",
-				 strerror(no_dir));
 	return r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
 }
 

@@ -95,6 +95,35 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 	return r ? cli_lib_error(r) : 0;
 }
 
+/* A json-c string of the base64 (RFC 4648, padded) of n bytes; NULL
+ * when out of memory. */
+static json_object *base64(const uint8_t *p, size_t n)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+				  "opqrstuvwxyz0123456789+/";
+	char *t = malloc(n / 3 * 4 + 5), *w = t;
+	json_object *j;
+
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		*w++ = abc[v >> 18 & 63];
+		*w++ = abc[v >> 12 & 63];
+		*w++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
+		*w++ = i + 2 < n ? abc[v & 63] : '=';
+	}
+	*w = '\0';
+	j = json_object_new_string(t);
+	free(t);
+	return j;
+}
+
 /* sign --json: the sign document (docs/fastverity.schema.json). */
 static void sign_json(const struct cli_opts *o, const char *root_hex,
 		      const char *out_path, const uint8_t *bytes, size_t len)
@@ -102,13 +131,16 @@ static void sign_json(const struct cli_opts *o, const char *root_hex,
 	json_object *j = json_object_new_object();
 	int to_stdout = !strcmp(out_path, "-");
 
-	cli_jstr(j, "result", "ok");
-	cli_jstr(j, "root_hash", root_hex);
-	cli_jstr(j, "format", o->ddi_json ? "ddi-json" : "pkcs7");
-	cli_jset(j, "file", to_stdout ? NULL : cli_json_str(out_path));
-	cli_ju64(j, "bytes", len);
-	cli_jset(j, "base64", to_stdout ? cli_json_base64(bytes, len) : NULL);
-	cli_jint(j, "exit_code", 0);
+	json_object_object_add(j, "result", cli_json_str("ok"));
+	json_object_object_add(j, "root_hash", cli_json_str(root_hex));
+	json_object_object_add(
+		j, "format", cli_json_str(o->ddi_json ? "ddi-json" : "pkcs7"));
+	json_object_object_add(j, "file",
+			       to_stdout ? NULL : cli_json_str(out_path));
+	json_object_object_add(j, "bytes", json_object_new_uint64(len));
+	json_object_object_add(j, "base64",
+			       to_stdout ? base64(bytes, len) : NULL);
+	json_object_object_add(j, "exit_code", json_object_new_int(0));
 	cli_json_print(j);
 }
 

@@ -33,7 +33,7 @@ int cli_exit_code(int r)
 char *cli_last_error;
 
 /* The library's parameters as the command's options. */
-const struct fv_param_words cli_option_words[] = {
+static const struct fv_param_words cli_option_words[] = {
 	[FV_PARAM_DATA_BLOCKS] = {"--data-blocks=%llu", "--data-blocks"},
 	[FV_PARAM_HASH_OFFSET] = {"--hash-offset=%llu", "--hash-offset"},
 	[FV_PARAM_FEC_ROOTS] = {"--fec-roots=%llu", "--fec-roots"},
@@ -48,14 +48,13 @@ const struct fv_param_words cli_option_words[] = {
 	[FV_PARAM_TRUSTED_KEY] = {"--key=<key.pem>", "--key=<key.pem>"},
 	[FV_PARAM_PARTITION] = {"--partition", "--partition"},
 };
-const size_t cli_option_words_count =
-	sizeof(cli_option_words) / sizeof(cli_option_words[0]);
 
 int cli_lib_say(char *msg, size_t len)
 {
 	struct fv_error_say s = {.size = sizeof(s),
 				 .words = cli_option_words,
-				 .nwords = cli_option_words_count,
+				 .nwords = sizeof(cli_option_words) /
+					   sizeof(cli_option_words[0]),
 				 .text = msg,
 				 .text_size = len};
 

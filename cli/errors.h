@@ -37,9 +37,6 @@ enum fv_param cli_lib_param(void);
  * device that must not be given, exit 1; exit 5 stays for a mapping name
  * in use (open, close). */
 int cli_write_error(int r);
-/* The options that set the library's parameters, by enum fv_param. */
-extern const struct fv_param_words cli_option_words[];
-extern const size_t cli_option_words_count;
 /* "# <msg>" on stderr with --debug. */
 void cli_debug(const struct cli_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -13,36 +13,6 @@
 #include "cli/progress.h"
 #include "cli/text.h"
 
-void cli_jset(void *o, const char *k, void *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-void cli_jstr(void *o, const char *k, const char *s)
-{
-	json_object_object_add(o, k, cli_json_str(s));
-}
-
-void cli_ju64(void *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
-void cli_ji64(void *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
-void cli_jint(void *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_int(v));
-}
-
-void cli_jbool(void *o, const char *k, int v)
-{
-	json_object_object_add(o, k, json_object_new_boolean(v));
-}
-
 int cli_json_emitted;
 
 void cli_json_print(void *obj)
@@ -124,33 +94,6 @@ void *cli_json_str(const char *s)
 	return j;
 }
 
-void *cli_json_base64(const uint8_t *p, size_t n)
-{
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
-				  "opqrstuvwxyz0123456789+/";
-	char *t = malloc(n / 3 * 4 + 5), *w = t;
-	json_object *j;
-
-	if (!t)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		*w++ = abc[v >> 18 & 63];
-		*w++ = abc[v >> 12 & 63];
-		*w++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
-		*w++ = i + 2 < n ? abc[v & 63] : '=';
-	}
-	*w = '\0';
-	j = json_object_new_string(t);
-	free(t);
-	return j;
-}
-
 void cli_json_final(int rc, const char *fallback)
 {
 	json_object *j;
@@ -158,11 +101,12 @@ void cli_json_final(int rc, const char *fallback)
 	if (cli_json_emitted)
 		return;
 	j = json_object_new_object();
-	cli_jstr(j, "result", rc ? "error" : "ok");
-	cli_jset(j, "error",
-		 rc ? cli_json_str(cli_last_error ? cli_last_error : fallback)
-		    : NULL);
-	cli_jint(j, "exit_code", rc);
+	json_object_object_add(j, "result", cli_json_str(rc ? "error" : "ok"));
+	json_object_object_add(
+		j, "error",
+		rc ? cli_json_str(cli_last_error ? cli_last_error : fallback)
+		   : NULL);
+	json_object_object_add(j, "exit_code", json_object_new_int(rc));
 	cli_json_print(j);
 }
 

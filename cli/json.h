@@ -16,17 +16,6 @@ extern int cli_json_emitted;
 /* A json-c string of s; bytes that are not valid UTF-8 become the text
  * \xHH, so that strict parsers accept the document. NULL for NULL. */
 void *cli_json_str(const char *s);
-/* Members of a json-c object o (key k): a json-c value v (NULL: null),
- * a string (cli_json_str's), numbers and a boolean. */
-void cli_jset(void *o, const char *k, void *v);
-void cli_jstr(void *o, const char *k, const char *s);
-void cli_ju64(void *o, const char *k, uint64_t v);
-void cli_ji64(void *o, const char *k, int64_t v);
-void cli_jint(void *o, const char *k, int v);
-void cli_jbool(void *o, const char *k, int v);
-/* A json-c string of the base64 (RFC 4648, padded) of n bytes; NULL
- * when out of memory. */
-void *cli_json_base64(const uint8_t *p, size_t n);
 /* --json and nothing printed yet: the one document, with the result, the
  * error (the last message, or fallback) and the exit code. */
 void cli_json_final(int rc, const char *fallback);

@@ -12,27 +12,19 @@
 
 #include <json-c/json.h>
 
-/* Every json-c function the command calls (json_object_object_foreach
- * calls json_object_get_object). */
-#define CLI_JSONC_FUNCTIONS(X)       \
-	X(json_object_array_add)     \
-	X(json_object_get)           \
-	X(json_object_array_get_idx) \
-	X(json_object_array_length)  \
-	X(json_object_get_object)    \
-	X(json_object_new_array)     \
-	X(json_object_new_boolean)   \
-	X(json_object_new_double)    \
-	X(json_object_new_double_s)  \
-	X(json_object_new_int)       \
-	X(json_object_new_int64)     \
-	X(json_object_new_object)    \
-	X(json_object_new_string)    \
-	X(json_object_new_uint64)    \
-	X(json_object_object_add)    \
-	X(json_object_object_del)    \
-	X(json_object_object_get_ex) \
-	X(json_object_put)           \
+/* Every json-c function the command calls. */
+#define CLI_JSONC_FUNCTIONS(X)      \
+	X(json_object_array_add)    \
+	X(json_object_new_array)    \
+	X(json_object_new_boolean)  \
+	X(json_object_new_double)   \
+	X(json_object_new_double_s) \
+	X(json_object_new_int)      \
+	X(json_object_new_object)   \
+	X(json_object_new_string)   \
+	X(json_object_new_uint64)   \
+	X(json_object_object_add)   \
+	X(json_object_put)          \
 	X(json_object_to_json_string_ext)
 
 enum cli_jsonc_fn {
@@ -49,31 +41,24 @@ int cli_jsonc_load(void);
  * written. */
 void *cli_jsonc_fn(enum cli_jsonc_fn i);
 
-#define CLI_JSONC(f)                   (*(__typeof__(&f))cli_jsonc_fn(CLI_JSONC_##f))
-#define json_object_array_add          CLI_JSONC(json_object_array_add)
-#define json_object_get                CLI_JSONC(json_object_get)
-#define json_object_array_get_idx      CLI_JSONC(json_object_array_get_idx)
-#define json_object_array_length       CLI_JSONC(json_object_array_length)
-#define json_object_get_object         CLI_JSONC(json_object_get_object)
-#define json_object_new_array          CLI_JSONC(json_object_new_array)
-#define json_object_new_boolean        CLI_JSONC(json_object_new_boolean)
-#define json_object_new_double         CLI_JSONC(json_object_new_double)
-#define json_object_new_double_s       CLI_JSONC(json_object_new_double_s)
-#define json_object_new_int            CLI_JSONC(json_object_new_int)
-#define json_object_new_int64          CLI_JSONC(json_object_new_int64)
-#define json_object_new_object         CLI_JSONC(json_object_new_object)
-#define json_object_new_string         CLI_JSONC(json_object_new_string)
-#define json_object_new_uint64         CLI_JSONC(json_object_new_uint64)
-#define json_object_object_add         CLI_JSONC(json_object_object_add)
-#define json_object_object_del         CLI_JSONC(json_object_object_del)
-#define json_object_object_get_ex      CLI_JSONC(json_object_object_get_ex)
+#define CLI_JSONC(f)             (*(__typeof__(&f))cli_jsonc_fn(CLI_JSONC_##f))
+#define json_object_array_add    CLI_JSONC(json_object_array_add)
+#define json_object_new_array    CLI_JSONC(json_object_new_array)
+#define json_object_new_boolean  CLI_JSONC(json_object_new_boolean)
+#define json_object_new_double   CLI_JSONC(json_object_new_double)
+#define json_object_new_double_s CLI_JSONC(json_object_new_double_s)
+#define json_object_new_int      CLI_JSONC(json_object_new_int)
+#define json_object_new_object   CLI_JSONC(json_object_new_object)
+#define json_object_new_string   CLI_JSONC(json_object_new_string)
+#define json_object_new_uint64   CLI_JSONC(json_object_new_uint64)
+#define json_object_object_add   CLI_JSONC(json_object_object_add)
 /* a NULL object is no object: putting it needs no json-c (a run without
  * --json frees the NULL documents it never made) */
 static inline int cli_jsonc_put(json_object *o)
 {
 	return o ? CLI_JSONC(json_object_put)(o) : 0;
 }
-#define json_object_put cli_jsonc_put
+#define json_object_put                cli_jsonc_put
 #define json_object_to_json_string_ext CLI_JSONC(json_object_to_json_string_ext)
 
 #endif

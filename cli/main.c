@@ -1,13 +1,10 @@
 /* fastverity: the command. Parses the options (cli/options.c), picks the
  * action and runs it; veritysetup's exit codes. */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <popt.h>
@@ -320,57 +317,12 @@ int cli_main(int argc, const char **argv)
 	return rc;
 }
 
-/* cli_private_dir's directory, for the signal handler: the name written
- * while the flag is 0 */
-static char private_dir[4096];
-static volatile sig_atomic_t private_dir_set;
-
-void cli_private_dir(const char *dir)
-{
-	private_dir_set = 0;
-	if (dir && strlen(dir) < sizeof(private_dir)) {
-		memcpy(private_dir, dir, strlen(dir) + 1);
-		private_dir_set = 1;
-	}
-}
-
 #ifndef FASTVERITY_NO_MAIN
-/* The private directory emptied and removed, with system calls alone
- * (async-signal-safe: no opendir, which allocates). */
-static void remove_private_dir(void)
-{
-	char buf[4096];
-	long n;
-	int fd;
-
-	if (!private_dir_set)
-		return;
-	fd = open(private_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* (bounded: each round removes what it read) */
-	for (int round = 0; fd >= 0 && round < 1024; round++) {
-		n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		for (long at = 0; at < n;) {
-			struct dirent64 *e = (struct dirent64 *)(buf + at);
-
-			if (e->d_reclen == 0)
-				break;
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				(void)unlinkat(fd, e->d_name, 0);
-			at += e->d_reclen;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	(void)rmdir(private_dir);
-}
-
 /* Ctrl-C, a kill, a closed terminal: the temporary files of the outputs
  * being written removed (named ones: where the file system has no
- * O_TMPFILE), then the signal's default action, so that the shell sees
- * 128 + the signal. SA_RESETHAND: a second signal meanwhile ends the
- * process at once. */
+ * O_TMPFILE; ota verify's images), then the signal's default action, so that
+ * the shell sees 128 + the signal. SA_RESETHAND: a second signal meanwhile ends
+ * the process at once. */
 static void on_signal(int sig)
 {
 	int e = errno;
@@ -379,7 +331,6 @@ static void on_signal(int sig)
 	 * fail: no SIGXFSZ for them) */
 	signal(SIGXFSZ, SIG_IGN);
 	fv_remove_temporaries();
-	remove_private_dir();
 	raise(sig);
 	errno = e;
 }

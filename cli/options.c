@@ -126,8 +126,7 @@ static const struct cli_option rows[] = {
 	 "(system, or system_a; default: all; open, repair: required)",
 	 0, NULL},
 	{"slot", '\0', CLI_VALUE, AT(slot), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
-	 "{a,b}",
+	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "{a,b}",
 	 "Super images: the partitions of slot a or b (default: for each, "
 	 "the first slot that has it)",
 	 0, NULL},
@@ -228,7 +227,7 @@ static void *at(void *base, size_t field)
 }
 
 /* popt's row for r, its value CLI_SEEN + i. Values of one action's parse
- * are taken one at a time (cli_options_parse), the others straight into
+ * are taken one at a time (options_parse), the others straight into
  * their field. */
 static void popt_row(const struct cli_option *r, size_t i, void *base,
 		     int one_at_a_time, struct poptOption *p)
@@ -479,9 +478,14 @@ nomem:
 	return cli_error(-ENOMEM, "out of memory");
 }
 
-int cli_options_parse(const struct cli_table *t, unsigned action_bit,
-		      const char *sub, void *base, int argc, const char **argv,
-		      const char ***rest)
+/* The whole command line of one action of t (its bit, its name sub):
+ * only its rows are options. 0; -1 after
+ * --help (the caller prints it); or the exit code, the message printed.
+ * rest: the arguments left (NULL: an argument is refused), an array the
+ * caller frees with the values (cli_options_free). */
+static int options_parse(const struct cli_table *t, unsigned action_bit,
+			 const char *sub, void *base, int argc,
+			 const char **argv, const char ***rest)
 {
 	struct poptOption table[MAX_ROWS + 3];
 	unsigned char given[MAX_ROWS] = {0};
@@ -651,8 +655,8 @@ int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
 			group_list(g, stderr); /* (as argparse lists them) */
 		return g->usage_exit;
 	}
-	r = cli_options_parse(g->table, (*sub)->bit, (*sub)->name, base,
-			      argc - 1, argv + 1, rest);
+	r = options_parse(g->table, (*sub)->bit, (*sub)->name, base, argc - 1,
+			  argv + 1, rest);
 	while (nrest && rest && *rest && (*rest)[*nrest])
 		(*nrest)++;
 	if (r < 0)

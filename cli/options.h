@@ -111,8 +111,8 @@ struct cli_group {
 };
 
 /* argv[1] the subcommand of g, then its options into base (rest: its
- * arguments, as cli_options_parse, *nrest how many; both may be NULL):
- * 0 and *sub to run; -1 after a help (printed); or the exit code (the
+ * arguments, as the rest of one action's parse, *nrest how many; both may be
+ * NULL): 0 and *sub to run; -1 after a help (printed); or the exit code (the
  * message printed). Either way cli_group_free frees what it gave. */
 int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
 		    void *base, const char ***rest, int *nrest,
@@ -136,14 +136,6 @@ void cli_options_saw(int val);
  * not take it. */
 int cli_options_apply(const struct cli_table *t, void *base,
 		      unsigned action_bit, const char *action);
-/* The whole command line of one action of t (its bit, its name sub):
- * only its rows are options. 0; -1 after
- * --help (the caller prints it); or the exit code, the message printed.
- * rest: the arguments left (NULL: an argument is refused), an array the
- * caller frees with the values (cli_options_free). */
-int cli_options_parse(const struct cli_table *t, unsigned action_bit,
-		      const char *sub, void *base, int argc, const char **argv,
-		      const char ***rest);
 void cli_options_free(const struct cli_table *t, void *base);
 /* Every option an action takes (action_bit 0: all), one line each, with
  * that action's help. */

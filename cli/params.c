@@ -334,27 +334,19 @@ enum fv_sha256_kernel cli_sha256_choice(void)
 	return FV_SHA256_FASTEST;
 }
 
-int cli_certs_fit(size_t n)
-{
-	/* the library's words for the same refusal (fv_options) */
-	if (n > FV_MAX_TRUSTED_CERTS)
-		return cli_error(-EINVAL, "%zu certificate files (at most %d)",
-				 n, FV_MAX_TRUSTED_CERTS);
-	return 0;
-}
-
 int cli_run_options(const struct cli_opts *o, fv_options *opts,
 		    struct cli_progress *pr)
 {
 	unsigned threads;
-	int r;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->size = sizeof(*opts);
 	if (cli_parse_threads(o, &threads))
 		return EXIT_PARAMS;
-	if ((r = cli_certs_fit(o->ntrusted)))
-		return r;
+	/* the library's words for the same refusal (fv_options) */
+	if (o->ntrusted > FV_MAX_TRUSTED_CERTS)
+		return cli_error(-EINVAL, "%zu certificate files (at most %d)",
+				 o->ntrusted, FV_MAX_TRUSTED_CERTS);
 	/* the data is read, never mapped (the library's default): no faster
 	 * mapped here with the image cached in large folios, 40% slower
 	 * with it cached in 4 KiB pages (1 GiB: format 0.31 s read,

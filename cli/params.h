@@ -42,9 +42,6 @@ void cli_threads_said(const struct cli_opts *o);
  * exit code (printed). */
 int cli_run_options(const struct cli_opts *o, fv_options *opts,
 		    struct cli_progress *pr);
-/* n certificate files are not more than the library takes: 0, or the
- * exit code (printed, in the library's words). */
-int cli_certs_fit(size_t n);
 /* FASTVERITY_SHA256 (portable, two-way, three-way): the SHA-256 kernel
  * the library is asked to run (the fastest when unset). */
 enum fv_sha256_kernel cli_sha256_choice(void);

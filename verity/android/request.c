@@ -10,9 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "verity/android/write.h"
+#include "verity/registry/registry.h"
 #include "verity/storage/backing.h"
 #include "verity/sign/scheme.h"
 #include "verity/storage/file.h"
@@ -670,9 +674,27 @@ int verity_android_make_vbmeta(const char *output,
 			       const struct fv_vbmeta_request *in,
 			       uint64_t padding, struct ht_error *err)
 {
+	/* the files its avbtool options name read first, in this order,
+	 * none the output (in the command's words) */
+	static const char *const inputs[] = {
+		"include_descriptors_from_image", "key", "public_key_metadata",
+		"signing_helper", "signing_helper_with_files"};
 	struct verity_android_vb v;
 	int r;
 
+	NEED(in);
+	for (size_t k = 0; output && in->size >= sizeof(*in) && k < 5; k++)
+		for (size_t i = 0; i < in->noptions; i++) {
+			const char *at = in->options[2 * i + 1];
+
+			if (!strcmp(in->options[2 * i], inputs[k]) && at &&
+			    verity_path_same_storage(output, at))
+				return ht_fail(err, EINVAL,
+					       "--output %s: is the input %s: "
+					       "an output is never written "
+					       "over what is read",
+					       output, at);
+		}
 	memset(&v, 0, sizeof(v));
 	if ((r = vb_of(in, &v, err)))
 		return r;
@@ -887,4 +909,138 @@ int verity_android_edit(struct fv_avb_edit_request *e, struct ht_error *err)
 	default:
 		return verity_avb_zero_hashtree(e->image, err);
 	}
+}
+
+/* name among the words of list (each with a blank either side). */
+static int among(const char *list, const char *name)
+{
+	char word[64];
+
+	snprintf(word, sizeof(word), " %s ", name);
+	return strstr(list, word) != NULL;
+}
+
+/* The i-th value of avbtool option name in q's options (NULL: none). */
+static const char *given(const struct fv_show_request *q, const char *name,
+			 size_t i)
+{
+	for (size_t k = 0; k < q->noptions; k++)
+		if (!strcmp(q->options[2 * k], name) && !i--)
+			return q->options[2 * k + 1];
+	return NULL;
+}
+
+/* argparse's FileType: a file avbtool opens while it parses its
+ * arguments, a failure a usage error (-EDOM): an input opened (rw: for
+ * writing too), an output's directory (or the file) writable. */
+static int can_open(const char *sub, const char *opt, const char *path,
+		    int output, int rw, struct ht_error *err)
+{
+	struct stat st;
+	int fd, e = 0;
+
+	if (!path)
+		return 0;
+	if (!output) {
+		/* ENOTDIR: fastverity's IMAGE/NAME of a super image's
+		 * partition, read later */
+		if ((fd = open(path, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
+			e = errno == ENOTDIR ? 0 : errno;
+		else
+			close(fd);
+	} else if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK))
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else {
+		const char *slash = strrchr(path, '/');
+		char *dir = slash ? strndup(path, (size_t)(slash - path) +
+							  (slash == path))
+				  : strdup(".");
+
+		if (!dir)
+			return ht_fail(err, ENOMEM, "out of memory");
+		if (stat(dir, &st))
+			e = errno;
+		else if (!S_ISDIR(st.st_mode))
+			e = ENOTDIR;
+		else if (access(dir, W_OK | X_OK))
+			e = errno;
+		free(dir);
+	}
+	return e ? ht_fail(err, EDOM,
+			   "avb %s: argument --%s: can't open '%s': %s", sub,
+			   opt, path, strerror(e))
+		 : 0;
+}
+
+int verity_android_usage(const struct fv_show_request *q, struct ht_error *err)
+{
+	static const char image_required[] =
+		" info_image verify_image erase_footer calculate_vbmeta_digest "
+		"extract_vbmeta_image append_vbmeta_image resize_image "
+		"zero_hashtree print_partition_digests "
+		"calculate_kernel_cmdline ";
+	static const char image_rw[] =
+		" add_hashtree_footer append_vbmeta_image erase_footer "
+		"resize_image zero_hashtree ";
+	const char *sub = q->args, *missing = NULL, *path;
+	const char *image = given(q, "image", 0), *out = given(q, "output", 0);
+	int r;
+
+	if (!sub)
+		return ht_fail(err, EINVAL, "fv_show: args is NULL");
+	if (!strcmp(sub, "extract_vbmeta_image") && (!image || !out))
+		missing = "--image and --output";
+	else if (among(image_required, sub) && !image)
+		missing = "--image";
+	else if (among(" extract_public_key extract_public_key_digest ", sub) &&
+		 (!given(q, "key", 0) || !out))
+		missing = "--key and --output";
+	else if (!strcmp(sub, "generate_key") &&
+		 (!given(q, "algorithm", 0) || !out))
+		missing = "--algorithm (MLDSA65, MLDSA87) and --output";
+	else if (!strcmp(sub, "append_vbmeta_image") &&
+		 !given(q, "partition_size", 0))
+		missing = "--partition_size";
+	else if (!strcmp(sub, "append_vbmeta_image") &&
+		 !given(q, "vbmeta_image", 0))
+		missing = "--vbmeta_image";
+	if (missing)
+		return ht_fail(err, EDOM, "avb %s: %s %s required", sub,
+			       missing, strchr(missing, ' ') ? "are" : "is");
+	if ((among(image_required, sub) ||
+	     !strcmp(sub, "add_hashtree_footer")) &&
+	    (r = can_open(sub, "image", image, 0, among(image_rw, sub), err)))
+		return r;
+	if ((r = can_open(sub, "vbmeta_image", given(q, "vbmeta_image", 0), 0,
+			  0, err)))
+		return r;
+	for (size_t i = 0;
+	     (path = given(q, "include_descriptors_from_image", i)); i++)
+		if ((r = can_open(sub, "include_descriptors_from_image", path,
+				  0, 0, err)))
+			return r;
+	if (!strcmp(sub, "generate_key")) /* it never writes over a file */
+		return 0;
+	if ((r = can_open(sub, "output", out, 1, 0, err)) ||
+	    (r = can_open(sub, "output_pubkey", given(q, "output_pubkey", 0), 1,
+			  0, err)) ||
+	    (r = can_open(sub, "output_vbmeta_image",
+			  given(q, "output_vbmeta_image", 0), 1, 0, err)))
+		return r;
+	/* the subcommands that read an Android image ask the registry that
+	 * it is one (a sparse image is refused with what makes a raw one) */
+	if (image && among(image_required, sub) &&
+	    strcmp(sub, "append_vbmeta_image") &&
+	    (r = verity_container_named(image, "avb", &path, err)))
+		return r;
+	if (!strcmp(sub, "resize_image") && !given(q, "partition_size", 0))
+		return ht_fail(
+			err, EINVAL,
+			"avb resize_image: --partition_size is required");
+	return 0;
 }

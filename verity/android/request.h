@@ -80,4 +80,13 @@ int verity_android_shown_of(const struct fv_show_request *q,
 			    struct ht_error *err);
 void verity_android_shown_done(struct verity_android_shown *s);
 
+/* FV_SHOW_AVB_USAGE: what avbtool's parser refuses before subcommand
+ * q->args runs, q's options all its own (image and output too): an
+ * option it requires missing, a file argparse opens that cannot be:
+ * -EDOM (a usage error), or -ENOMEM; then an image read that is no
+ * Android image: the registry's refusal; resize_image's partition_size
+ * missing (-EINVAL, as avbtool's run() refuses it). */
+int verity_android_usage(const struct fv_show_request *q,
+			 struct ht_error *err);
+
 #endif

@@ -2,6 +2,7 @@
  * "Android super images"). */
 #include "verity/api/internal.h"
 #include "verity/android/avbshow.h"
+#include "verity/android/request.h"
 #include "verity/android/shown.h"
 #include "verity/dm/shown.h"
 #include "verity/image/avbdump.h"
@@ -137,6 +138,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_fsverity_show(&in, fn, ctx);
 	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
 		return verity_api_check_show(&in, &sh);
+	if (in.what == FV_SHOW_AVB_USAGE) /* verity/android/request.c */
+		return verity_api_keep(verity_android_usage(&in, &err), &err);
 	NEED(in.image);
 	if (in.what == FV_SHOW_DDI || in.what == FV_SHOW_DDI_VERIFY)
 		return verity_api_ddi_show(&in, fn, ctx);

@@ -1,5 +1,6 @@
 #include "verity/storage/output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hashtree/thread.h"
@@ -58,7 +60,8 @@ enum { TEMP_SLOTS = 32 };
 static struct {
 	atomic_int state;
 	int fd; /* a file to cut to size; -1: a file to remove, -2: a
-		 * directory (removed after the files) */
+		 * directory (removed after the files), -3: one emptied
+		 * first */
 	uint64_t size;
 	char name[PATH_MAX];
 } temps[TEMP_SLOTS];
@@ -96,6 +99,11 @@ void verity_output_register(const char *name)
 void verity_output_register_dir(const char *name)
 {
 	register_name(name, -2);
+}
+
+void verity_output_register_full_dir(const char *name)
+{
+	register_name(name, -3);
 }
 
 void verity_output_register_cut(int fd, uint64_t size)
@@ -136,10 +144,42 @@ void verity_output_forget_dir(const char *name)
 		forget(name, -2);
 }
 
+void verity_output_forget_full_dir(const char *name)
+{
+	if (name)
+		forget(name, -3);
+}
+
 void verity_output_forget_cut(int fd)
 {
 	if (fd >= 0)
 		forget(NULL, fd);
+}
+
+/* dir's files removed, with system calls alone (async-signal-safe: no
+ * opendir, which allocates). */
+static void empty_dir(const char *dir)
+{
+	char buf[4096];
+	long n;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	/* (bounded: each round removes what it read) */
+	for (int round = 0; fd >= 0 && round < 1024; round++) {
+		if ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) <= 0)
+			break;
+		for (long at = 0; at < n;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + at);
+
+			if (e->d_reclen == 0)
+				break;
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				(void)unlinkat(fd, e->d_name, 0);
+			at += e->d_reclen;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 void verity_output_remove_temporaries(void)
@@ -165,7 +205,7 @@ void verity_output_remove_temporaries(void)
 		for (int i = 0; i < TEMP_SLOTS; i++) {
 			int armed = 2;
 
-			if ((temps[i].fd == -2) != pass ||
+			if ((temps[i].fd <= -2) != pass ||
 			    !atomic_compare_exchange_strong(&temps[i].state,
 							    &armed, 1))
 				continue;
@@ -178,7 +218,9 @@ void verity_output_remove_temporaries(void)
 				}
 			} else if (temps[i].fd == -1)
 				(void)unlink(temps[i].name);
-			else
+			else if (temps[i].fd == -3)
+				empty_dir(temps[i].name);
+			if (temps[i].fd <= -2)
 				(void)rmdir(temps[i].name);
 			atomic_store(&temps[i].state, 0);
 		}

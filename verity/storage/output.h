@@ -63,6 +63,10 @@ void verity_output_register(const char *name);
  * verity_output_forget_dir. */
 void verity_output_register_dir(const char *name);
 void verity_output_forget_dir(const char *name);
+/* The same for a private directory of files a run writes whole (ota
+ * verify's images): emptied, then removed. */
+void verity_output_register_full_dir(const char *name);
+void verity_output_forget_full_dir(const char *name);
 /* A file grown in place (fd, open meanwhile) that an interrupted run
  * must leave cut back to size bytes (an Android image's data, before
  * its first footer), until verity_output_forget_cut(fd). */
@@ -85,8 +89,7 @@ int verity_write_file(const char *path, const char *what, const void *buf,
 		      size_t len, struct ht_error *err);
 /* The same, a new file getting mode (less the umask): 0600 for a
  * secret. */
-int verity_write_file_mode(const char *path, const char *what,
-			   const void *buf, size_t len, unsigned mode,
-			   struct ht_error *err);
+int verity_write_file_mode(const char *path, const char *what, const void *buf,
+			   size_t len, unsigned mode, struct ht_error *err);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "hashtree/error.h"
 #include "verity/show/show.h"
+#include "verity/storage/output.h"
 
 #define MAX_DEPTH 64
 
@@ -274,21 +275,32 @@ int verity_ota_show(struct verity_ota *o, const char *cert,
 	const char *what = q->what == FV_SHOW_OTA_VERIFY    ? "verify"
 			   : q->what == FV_SHOW_OTA_EXTRACT ? "extract"
 							    : NULL;
+	int avb_check = q->what == FV_SHOW_OTA_VERIFY && q->key;
 	const char *dir =
 		q->what == FV_SHOW_OTA_VERIFY && !q->key ? NULL : q->dir;
-	char avb[1024] = "", *buf = NULL;
+	char avb[1024] = "", *buf = NULL, made[4096];
 	size_t n = 0;
 	FILE *f;
 	int r = 0, ok = 1;
 
 	if (q->what == FV_SHOW_OTA_VERIFY)
 		r = verity_ota_verify(o, cert, err);
-	/* (its signatures said first: the caller's directory may be
-	 * missing because it could not be made) */
-	if (!r && q->what == FV_SHOW_OTA_VERIFY && q->key && !q->dir)
-		return ht_fail(err, ENOTDIR,
-			       "fv_show: dir is NULL: verify with a key writes "
-			       "the images there");
+	/* verify's images: in a private directory made in dir, removed
+	 * with them on a signal too (its signatures said first) */
+	if (!r && avb_check) {
+		if (!q->dir)
+			return ht_fail(err, EINVAL,
+				       "fv_show: dir is NULL: verify with a "
+				       "key makes the images' directory there");
+		snprintf(made, sizeof(made), "%s/fastverity-ota.XXXXXX",
+			 q->dir);
+		if (!mkdtemp(made))
+			return ht_fail(err, errno,
+				       "ota verify --avb-key: cannot make a "
+				       "directory for the images: %s",
+				       strerror(errno));
+		verity_output_register_full_dir(dir = made);
+	}
 	if (!r && what)
 		r = verity_ota_apply(
 			o, dir, q->source,
@@ -297,10 +309,12 @@ int verity_ota_show(struct verity_ota *o, const char *cert,
 	if (!r)
 		r = verity_ota_facts(o, err);
 	/* verify's images: walked, then removed with their directory */
-	if (!r && q->what == FV_SHOW_OTA_VERIFY && q->key)
-		avb_set(q->dir, q->key, walk, avb, sizeof(avb));
-	if (q->what == FV_SHOW_OTA_VERIFY && q->key && q->dir)
-		remove_images(o, q->dir);
+	if (!r && avb_check)
+		avb_set(dir, q->key, walk, avb, sizeof(avb));
+	if (avb_check && dir == made) {
+		remove_images(o, made);
+		verity_output_forget_full_dir(made);
+	}
 	if (r)
 		return r;
 	if (what)
