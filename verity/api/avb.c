@@ -169,7 +169,7 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	if (in->kind == FV_FOOTER_HASH) {
 		r = verity_avb_add_hash_footer(&f.o, &err);
 	} else {
-		verity_api_run_of(&full, &run);
+		verity_ops_run_of(&full, &run);
 		r = verity_op_avb_hashtree_footer(&f.o, &run, &out, &err);
 	}
 	verity_android_footer_done(&f);

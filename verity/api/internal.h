@@ -30,6 +30,7 @@
 #include "verity/container/sidecar.h"
 #include "verity/fec/rs.h"
 #include "verity/ops/ops.h"
+#include "verity/ops/options.h"
 #include "verity/pairs/held.h"
 #include "verity/show/result.h"
 #include "verity/show/pair.h"
@@ -150,15 +151,7 @@ void *verity_api_out_of_memory(void);
  * with it and hand full on. */
 int verity_api_options_in(const char *who, const fv_options *in,
 			  fv_options *full);
-/* How an operation runs, from checked options (verity_api_options_in). */
-void verity_api_run_of(const fv_options *o, struct verity_run *run);
 fv_result *verity_api_result_new(void);
-void verity_api_result_root(fv_result *r, const uint8_t *root, size_t size);
-void verity_api_result_info(fv_result *r, const struct verity_info *info);
-void verity_api_result_outcome(fv_result *r, const struct verity_outcome *out);
-/* A verify's or repair's result of its outcome and the root checked. */
-void verity_api_result_checked(fv_result *r, const struct verity_outcome *out,
-			       const uint8_t *root, size_t root_size);
 void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 /* An Android image read, for showing (show 1: its signature not checked,
  * fv_open's show) or judged (0); freed by verity_api_avb_free (public as
@@ -220,11 +213,6 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
 
-void verity_api_pair_failure(void *c, const struct verity_failure *f);
-void verity_api_pair_block(void *c, enum verity_repair_event ev,
-			   const struct verity_failure *f);
-void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair);
-void verity_api_pair_run(const fv_options *o, struct verity_run *run);
 const char *verity_api_or_empty(const char *s);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */

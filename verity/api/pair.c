@@ -8,6 +8,7 @@
 #include "verity/show/result.h"
 #include "verity/files/ask.h"
 #include "verity/storage/output.h"
+#include "verity/pairs/act.h"
 
 #include <inttypes.h>
 
@@ -81,49 +82,10 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		&err);
 }
 
-/* The callbacks of a pair action, passed on. */
-void verity_api_pair_failure(void *c, const struct verity_failure *f)
-{
-	const fv_options *o = c;
-
-	if (o->failure)
-		o->failure(o->failure_ctx, (enum fv_failure_kind)f->kind,
-			   f->block, f->position, f->level);
-}
-
-void verity_api_pair_block(void *c, enum verity_repair_event ev,
-			   const struct verity_failure *f)
-{
-	const fv_options *o = c;
-
-	if (o->block)
-		o->block(o->block_ctx, ev == VERITY_REPAIRED,
-			 (enum fv_failure_kind)f->kind, f->block, f->position,
-			 f->level);
-}
-
-/* The pair as an action takes it: the parameters as set. */
-void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
-{
-	verity_held_take(pr, pair);
-}
-
-/* An action's run: the options' (checked), with the pair callbacks. */
-void verity_api_pair_run(const fv_options *o, struct verity_run *run)
-{
-	verity_api_run_of(o, run);
-	run->report = verity_api_pair_failure;
-	run->event = verity_api_pair_block;
-	run->ctx = (void *)o;
-}
-
 int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 {
-	struct verity_run run;
-	struct verity_outcome out;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -131,29 +93,14 @@ int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_run(&opts, &run);
-	if ((r = verity_held_format(pr, &run, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (res) {
-		if (!(made = verity_api_result_new()))
-			return -ENOMEM;
-		verity_api_result_root(made, out.root,
-				       out.layout.geo.digest_size);
-		verity_api_result_outcome(made, &out);
-		*res = made;
-	}
-	return 0;
+	return verity_api_keep(verity_pairs_format(pr, &opts, res, &err), &err);
 }
 
 int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 			   const fv_options *o, fv_result **res)
 {
-	struct verity_update_result u;
-	struct verity_layout layout;
-	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -161,20 +108,8 @@ int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
 		*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_run(&opts, &run);
-	if ((r = verity_held_update(pr, ranges, n, &run, &u, &layout, &err)))
-		return verity_api_keep(r, &err);
-	if (res) {
-		if (!(made = verity_api_result_new()))
-			return -ENOMEM;
-		verity_api_result_root(made, u.root, layout.geo.digest_size);
-		made->layout = layout;
-		made->has_layout = 1;
-		made->update = u;
-		made->has_update = 1;
-		*res = made;
-	}
-	return 0;
+	return verity_api_keep(
+		verity_pairs_update(pr, ranges, n, &opts, res, &err), &err);
 }
 
 /* --- format and update requests --------------------------------------- */
@@ -198,24 +133,8 @@ static int request_pair(const struct fv_format_request *req, int update,
 		return r;
 	if (!req->params || !(r = verity_api_params_in(req->params, &q)))
 		r = verity_api_keep(
-			verity_held_request(
-				pr,
-				&(struct verity_held_request){
-					.params = req->params ? &q : NULL,
-					.hash_offset = req->hash_offset,
-					.update = update,
-					.data_blocks = req->data_blocks,
-					.sidecar = req->sidecar,
-					.fec_path = req->fec_path,
-					.fec_offset = req->fec_offset,
-					.fec_roots = req->fec_roots,
-					.root_hex =
-						update ? req->root_hex : NULL,
-					.root_hash_file =
-						update ? req->root_hash_file
-						       : NULL,
-					.root_needed = update},
-				&err),
+			verity_pairs_request(pr, req, req->params ? &q : NULL,
+					     update, &err),
 			&err);
 	if (r) {
 		verity_api_pair_free(pr);
@@ -281,67 +200,44 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	return r;
 }
 
-/* verify or repair of a pair (o checked, verity_api_options_in), on
- * the verdict its image was opened with; a disk image's signer must be
- * the one its certificateFingerprint names. */
-static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
-		      fv_result **res)
+/* verify or repair (op) of pr, checked as its caller (who) checks. */
+static int pair_check(const char *who, const fv_pair *pr, const fv_options *o,
+		      enum check_op op, fv_result **res)
 {
-	struct verity_run run;
-	struct verity_outcome out;
 	struct ht_error err;
-	fv_result *made;
+	fv_options opts;
 	int r;
 
-	verity_api_pair_run(o, &run);
-	run.flags = op == CHECK_REPAIR ? o->repair : 0;
-	if ((r = verity_held_check(pr, &run, op == CHECK_REPAIR, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_checked(made, &out, pr->pair.root,
-				  pr->pair.root_size);
-	*res = made;
-	return 0;
+	if ((r = verity_api_options_in(who, o, &opts)))
+		return r;
+	return verity_api_keep(
+		verity_pairs_check(pr, &opts, op == CHECK_REPAIR, res, &err),
+		&err);
 }
 
 int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
 			   fv_result **res)
 {
-	fv_options opts;
-	int r;
-
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return pair_check(pr, &opts, CHECK_VERIFY, res);
+	return pair_check(__func__, pr, o, CHECK_VERIFY, res);
 }
 
 int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
 			   fv_result **res)
 {
-	fv_options opts;
-	int r;
-
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return pair_check(pr, &opts, CHECK_REPAIR, res);
+	return pair_check(__func__, pr, o, CHECK_REPAIR, res);
 }
 
 int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
-	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -349,26 +245,15 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(&opts, &run);
-	memset(&out, 0, sizeof(out));
-	if ((r = verity_op_check_signature(&pair, &run, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_outcome(made, &out);
-	*res = made;
-	return 0;
+	return verity_api_keep(
+		verity_pairs_check_signature(pr, &opts, res, &err), &err);
 }
 
 int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
 			 fv_result **res)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -377,23 +262,12 @@ int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
 	/* (checked as every call checks them; dump runs nothing) */
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	if ((r = verity_op_dump(&pair, 0, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_outcome(made, &out);
-	if (pair.root_size)
-		verity_api_result_root(made, pair.root, pair.root_size);
-	*res = made;
-	return 0;
+	return verity_api_keep(verity_pairs_dump(pr, res, &err), &err);
 }
 
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o)
 {
-	struct verity_pair pair;
-	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
 	int r;
@@ -402,9 +276,8 @@ int verity_api_pair_activate(const char *name, const fv_pair *pr,
 	NEED(pr);
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(&opts, &run);
-	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
+	return verity_api_keep(verity_pairs_activate(name, pr, &opts, &err),
+			       &err);
 }
 
 const char *verity_api_or_empty(const char *s)

@@ -7,6 +7,7 @@
 #include "verity/api/internal.h"
 #include "verity/image/judge.h"
 #include "verity/slot/show.h"
+#include "verity/pairs/act.h"
 
 _Static_assert((int)FV_SLOT_CHECK == SLOT_CHECK &&
 		       (int)FV_SLOT_FOLLOW == SLOT_FOLLOW &&
@@ -64,8 +65,8 @@ static void told(void *ctx, const struct slot_walk *w, size_t i, int done)
 		if (v)
 			s->res = v;
 		if (v && made) {
-			verity_api_result_checked(made, &st->out, st->root,
-						  st->root_size);
+			verity_show_result_checked(made, &st->out, st->root,
+						   st->root_size);
 			s->res[i] = made;
 		} else {
 			fv_result_free(made);
@@ -129,7 +130,7 @@ static int slot_run(const struct fv_slot_request *req, fv_options *opts,
 		free(key);
 		return verity_api_fail(ENOMEM, "out of memory");
 	}
-	verity_api_pair_run(opts, &run);
+	verity_pairs_run(opts, &run);
 	ask.key_blob = key;
 	ask.certs = opts->ntrusted_certs != 0;
 	ask.threads = opts->threads;

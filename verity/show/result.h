@@ -71,4 +71,14 @@ struct fv_result {
 /* r as fv_result_report hands it out (strings into r). */
 void verity_show_report(const struct fv_result *r, struct fv_report *out);
 
+/* The door's results made (NULL: out of memory, said in err) and
+ * filled: the root, where the tree was built, an action's outcome, a
+ * verify's or repair's outcome with the root it checked. */
+fv_result *verity_show_result_new(struct ht_error *err);
+void verity_show_result_root(fv_result *r, const uint8_t *root, size_t size);
+void verity_show_result_info(fv_result *r, const struct verity_info *info);
+void verity_show_result_outcome(fv_result *r, const struct verity_outcome *out);
+void verity_show_result_checked(fv_result *r, const struct verity_outcome *out,
+				const uint8_t *root, size_t root_size);
+
 #endif
