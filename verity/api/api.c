@@ -87,12 +87,6 @@ __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 	return -errnum;
 }
 
-void *verity_api_out_of_memory(void)
-{
-	verity_api_fail(ENOMEM, "out of memory");
-	return NULL;
-}
-
 API void fv_free(void *p)
 {
 	free(p);
@@ -199,32 +193,9 @@ API void fv_result_free(fv_result *r)
 int verity_api_signer_of(const struct fv_sign_request *q,
 			 struct verity_signer *vs)
 {
-	if (!q->key || !q->cert)
-		return verity_api_fail(EINVAL, "a signing request without a "
-					       "key or a certificate");
-	if (q->flags & ~(unsigned)FV_SIGN_EMBED_CERT)
-		return verity_api_fail(EINVAL, "unknown signing flags %#x",
-				       q->flags);
-	*vs = (struct verity_signer){q->key, q->cert, q->passphrase,
-				     q->pkcs11_module,
-				     !!(q->flags & FV_SIGN_EMBED_CERT)};
-	return 0;
-}
-
-/* systemd's signature partition JSON of root_hex signed by der with
- * cert (fv_sign's FV_SIGN_DDI_JSON). */
-static int ddi_signature_json(const char *root_hex, const char *cert,
-			      const uint8_t *der, size_t len, char **json)
-{
 	struct ht_error err;
-	char fp[65];
-	int r;
 
-	*json = NULL;
-	if ((r = verity_cert_fingerprint(cert, fp, &err)) ||
-	    (r = verity_ddi_sig_json_make(root_hex, fp, der, len, json, &err)))
-		return verity_api_keep(r, &err);
-	return 0;
+	return verity_api_keep(verity_sign_signer_of(q, vs, &err), &err);
 }
 
 API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
@@ -233,7 +204,6 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	struct fv_sign_request q;
 	struct verity_signer vs;
 	struct ht_error err;
-	char *json = NULL;
 	unsigned ddi;
 	int r;
 
@@ -247,19 +217,10 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 			  FV_SIGN_EMBED_CERT;
 	if ((r = verity_api_signer_of(&q, &vs)))
 		return r;
-	if ((r = verity_api_keep(verity_sign(&vs, root_hex, der, len, &err),
-				 &err)) ||
-	    !ddi)
-		return r;
-	r = ddi_signature_json(root_hex, q.cert, *der, *len, &json);
-	free(*der);
-	*der = NULL;
-	*len = 0;
-	if (r)
-		return r;
-	*der = (uint8_t *)json;
-	*len = strlen(json);
-	return 0;
+	return verity_api_keep(
+		ddi ? verity_ddi_sig_json_sign(&vs, root_hex, der, len, &err)
+		    : verity_sign(&vs, root_hex, der, len, &err),
+		&err);
 }
 
 /* --- device-mapper ----------------------------------------------------------
@@ -281,21 +242,11 @@ API int fv_close(const char *name, enum fv_close_how how)
 	return verity_api_keep(verity_close(name, way, &err), &err);
 }
 
-/* What st read into info (as much as its size says). */
-static int status_info(const fv_status *st, struct fv_status_info *info)
-{
-	struct fv_status_info full;
-
-	verity_dm_shown_status(&st->a, &st->params, st->root_hex, &full);
-	GIVE(info, full, is_verity);
-	return 0;
-}
-
 API int fv_status_get(const char *name, fv_status **st,
 		      struct fv_status_info *info)
 {
+	struct fv_status_info full;
 	struct ht_error err;
-	fv_status *s;
 	int r;
 
 	NEED(name);
@@ -307,18 +258,14 @@ API int fv_status_get(const char *name, fv_status **st,
 				       "fv_status_get: size %zu is "
 				       "too small",
 				       info->size);
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return verity_api_fail(ENOMEM, "out of memory");
-	r = verity_status(name, &s->a, &err);
-	if (r) {
-		free(s);
+	if ((r = verity_dm_status_get(name, st, &err)))
 		return verity_api_keep(r, &err);
-	}
-	verity_show_params(&s->a.p, &s->params);
-	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
-	*st = s;
-	return info ? status_info(s, info) : 0;
+	if (!info)
+		return 0;
+	verity_dm_shown_status(&(*st)->a, &(*st)->params, (*st)->root_hex,
+			       &full);
+	GIVE(info, full, is_verity);
+	return 0;
 }
 
 API void fv_status_free(fv_status *st)

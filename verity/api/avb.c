@@ -16,18 +16,7 @@ void verity_api_avb_free(fv_avb *a)
 	verity_android_free(a ? &a->in : NULL);
 }
 
-void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
-{
-	verity_android_key_sha1(v, out);
-}
-
 int verity_api_avb_read(const char *image, int show, fv_avb **out)
-{
-	return verity_api_avb_read_from(image, NULL, show, out);
-}
-
-int verity_api_avb_read_from(const char *image, struct verity_extents *src,
-			     int show, fv_avb **out)
 {
 	struct verity_android *a;
 	struct ht_error err;
@@ -36,7 +25,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	NEED(image);
 	NEED(out);
 	*out = NULL;
-	if ((r = verity_android_read(image, src, show, &a, &err)))
+	if ((r = verity_android_read(image, NULL, show, &a, &err)))
 		return verity_api_keep(r, &err);
 	*out = verity_api_avb_of(a);
 	return 0;
@@ -94,8 +83,8 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 
 /* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
  * message. */
-const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
-						   uint64_t tag)
+static const struct avb_descriptor *descriptor(const fv_avb *a, size_t i,
+					       uint64_t tag)
 {
 	struct ht_error err;
 	const struct avb_descriptor *d =
@@ -109,8 +98,7 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 API int fv_avb_descriptor(const fv_avb *a, size_t i,
 			  struct fv_avb_descriptor *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
 	struct fv_avb_descriptor full;
 
 	NEED(out);
@@ -125,8 +113,7 @@ API int fv_avb_descriptor(const fv_avb *a, size_t i,
 
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
 	struct ht_error err;
 
 	NEED(path);
@@ -199,45 +186,17 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 {
 	struct fv_avb_key_request q;
 	struct ht_error err;
-	char hex[65];
-	int r;
 
 	TAKE(q, req, output);
 	if (q.op == FV_AVB_KEY_GENERATE) {
 		NEED(q.algorithm);
 		NEED(q.output);
-		if (q.key || out || len)
-			return verity_api_fail(EINVAL,
-					       "fv_avb_key: generate takes "
-					       "algorithm and output alone");
-		return verity_api_keep(verity_android_key_generate(
-					       q.algorithm, q.output, &err),
-				       &err);
+	} else if (q.op == FV_AVB_KEY_BLOB || q.op == FV_AVB_KEY_DIGEST) {
+		NEED(q.key);
+		NEED(out);
+		NEED(len);
 	}
-	if (q.op != FV_AVB_KEY_BLOB && q.op != FV_AVB_KEY_DIGEST)
-		return verity_api_fail(EINVAL, "fv_avb_key: unknown op %d",
-				       (int)q.op);
-	NEED(q.key);
-	NEED(out);
-	NEED(len);
-	*out = NULL;
-	*len = 0;
-	if (q.algorithm || q.output)
-		return verity_api_fail(EINVAL,
-				       "fv_avb_key: %s takes the key "
-				       "alone",
-				       q.op == FV_AVB_KEY_BLOB ? "blob"
-							       : "digest");
-	if (q.op == FV_AVB_KEY_BLOB)
-		return verity_api_keep(
-			verity_sigkey_file_blob(q.key, out, len, &err), &err);
-	if ((r = verity_api_keep(verity_android_key_digest(q.key, hex, &err),
-				 &err)))
-		return r;
-	if (!(*out = (uint8_t *)strdup(hex)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	*len = strlen(hex);
-	return 0;
+	return verity_api_keep(verity_android_key(&q, out, len, &err), &err);
 }
 
 API int fv_avb_edit(const struct fv_avb_edit_request *req)

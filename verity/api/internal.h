@@ -92,12 +92,6 @@ enum check_op { CHECK_VERIFY, CHECK_REPAIR };
 /* The pairs the door acts on are held pairs (verity/pairs/). */
 typedef struct verity_held fv_pair;
 
-struct fv_status {
-	struct verity_active a;
-	fv_params params;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-};
-
 /* The handles of Android images and super images are the internal
  * readings (verity/android/), one member each: a handle points to its
  * reading, and the reading handed out is its handle (verity_api_avb_of). */
@@ -144,7 +138,6 @@ int verity_api_keep(int r, const struct ht_error *err);
 int verity_api_params_in(const fv_params *in, struct verity_params *out);
 __attribute__((format(printf, 2, 3))) int verity_api_fail(int errnum,
 							  const char *fmt, ...);
-void *verity_api_out_of_memory(void);
 /* The caller's options (NULL: the defaults) copied into full, zeros
  * past what the caller has, and checked as 0.3-0.9's setters checked
  * them (who: the call, in messages). The calls that take options start
@@ -152,16 +145,11 @@ void *verity_api_out_of_memory(void);
 int verity_api_options_in(const char *who, const fv_options *in,
 			  fv_options *full);
 fv_result *verity_api_result_new(void);
-void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41]);
 /* An Android image read, for showing (show 1: its signature not checked,
  * fv_open's show) or judged (0); freed by verity_api_avb_free (public as
  * fv_avb_show and fv_avb_free in 0.6-0.9). */
 int verity_api_avb_read(const char *image, int show, fv_avb **out);
 void verity_api_avb_free(fv_avb *a);
-/* The same from extents (src: NULL, the file at image), which *out takes
- * (freed also on failure). */
-int verity_api_avb_read_from(const char *image, struct verity_extents *src,
-			     int show, fv_avb **out);
 int verity_api_avb_unpaired(const fv_avb *a);
 /* fv_show's verify of a firmware set (FV_SHOW_SET_VERIFY, _AVB_VERIFY):
  * the walk of q->set shown on sh (verity/slot/show.h). */
@@ -197,9 +185,6 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
 int verity_api_pair_sidecar(const char *image, fv_pair **out);
 /* The actions (include/fastverity.h: fv_format, fv_update, fv_verify,
  * fv_repair, fv_describe, fv_activate say what they do). */
-int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res);
-int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
-			   const fv_options *o, fv_result **res);
 int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
 			   fv_result **res);
 int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
@@ -212,8 +197,6 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res);
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
-
-const char *verity_api_or_empty(const char *s);
 /* A signing request (taken already) as the signing code reads it: its
  * key and certificate given, its flags known. */
 int verity_api_signer_of(const struct fv_sign_request *q,
@@ -230,7 +213,5 @@ int verity_api_ota_show(const struct fv_show_request *q, fv_item_fn fn,
 /* FV_SHOW_FSVERITY_* (verity/api/fsverity.c): verity/fsverity/show.h's. */
 int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
 			     void *ctx);
-const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
-						   uint64_t tag);
 
 #endif

@@ -82,36 +82,6 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		&err);
 }
 
-int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
-{
-	struct ht_error err;
-	fv_options opts;
-	int r;
-
-	NEED(pr);
-	if (res)
-		*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return verity_api_keep(verity_pairs_format(pr, &opts, res, &err), &err);
-}
-
-int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
-			   const fv_options *o, fv_result **res)
-{
-	struct ht_error err;
-	fv_options opts;
-	int r;
-
-	NEED(pr);
-	if (res)
-		*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return verity_api_keep(
-		verity_pairs_update(pr, ranges, n, &opts, res, &err), &err);
-}
-
 /* --- format and update requests --------------------------------------- */
 
 /* The pair req names, for format (update: the superblock read when no
@@ -144,60 +114,61 @@ static int request_pair(const struct fv_format_request *req, int update,
 	return 0;
 }
 
-/* The parameters as written, into the result. */
-static int with_params(int r, const fv_pair *pr, fv_result *made,
-		       fv_result **res)
+/* format (update 0) or update of the pair req names, the parameters as
+ * written into the result. (The options' messages name the calls that
+ * were public in 0.9.) */
+static int made(const struct fv_format_request *req, int update,
+		const uint64_t *ranges, size_t n, const fv_options *o,
+		fv_result **res)
 {
-	if (r || !made) {
-		fv_result_free(made);
+	fv_result *made = NULL;
+	struct ht_error err;
+	fv_options opts;
+	fv_pair *pr = NULL;
+	int r;
+
+	if ((r = request_pair(req, update, &pr)))
 		return r;
+	if (!(r = verity_api_options_in(update ? "verity_api_pair_update"
+					       : "verity_api_pair_format",
+					o, &opts)))
+		r = verity_api_keep(
+			update ? verity_pairs_update(pr, ranges, n, &opts,
+						     &made, &err)
+			       : verity_pairs_format(pr, &opts, &made, &err),
+			&err);
+	if (!r) {
+		verity_show_params(&pr->params, &made->params);
+		made->has_params = 1;
+		if (res)
+			*res = made;
+		else
+			fv_result_free(made);
 	}
-	verity_show_params(&pr->params, &made->params);
-	made->has_params = 1;
-	if (res)
-		*res = made;
-	else
-		fv_result_free(made);
-	return 0;
+	verity_api_pair_free(pr);
+	return r;
 }
 
 API int fv_format(const struct fv_format_request *in, const fv_options *o,
 		  fv_result **res)
 {
 	struct fv_format_request req;
-	fv_result *made = NULL;
-	fv_pair *pr;
-	int r;
 
 	if (res)
 		*res = NULL;
 	TAKE(req, in, data_blocks);
-	if ((r = request_pair(&req, 0, &pr)))
-		return r;
-	/* (made read after the call that sets it) */
-	r = verity_api_pair_format(pr, o, &made);
-	r = with_params(r, pr, made, res);
-	verity_api_pair_free(pr);
-	return r;
+	return made(&req, 0, NULL, 0, o, res);
 }
 
 API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 		  size_t n, const fv_options *o, fv_result **res)
 {
 	struct fv_format_request req;
-	fv_result *made = NULL;
-	fv_pair *pr;
-	int r;
 
 	if (res)
 		*res = NULL;
 	TAKE(req, in, data_blocks);
-	if ((r = request_pair(&req, 1, &pr)))
-		return r;
-	r = verity_api_pair_update(pr, ranges, n, o, &made);
-	r = with_params(r, pr, made, res);
-	verity_api_pair_free(pr);
-	return r;
+	return made(&req, 1, ranges, n, o, res);
 }
 
 /* verify or repair (op) of pr, checked as its caller (who) checks. */
@@ -278,11 +249,6 @@ int verity_api_pair_activate(const char *name, const fv_pair *pr,
 		return r;
 	return verity_api_keep(verity_pairs_activate(name, pr, &opts, &err),
 			       &err);
-}
-
-const char *verity_api_or_empty(const char *s)
-{
-	return s ? s : "";
 }
 
 API int fv_result_report(const fv_result *r, struct fv_report *out)

@@ -118,6 +118,31 @@ int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 	return 0;
 }
 
+/* The kinds a folder shows whole, from the request. */
+typedef int shown_fn(const struct fv_show_request *, struct show *,
+		     struct ht_error *);
+
+static int status(const struct fv_show_request *q, struct show *sh,
+		  struct ht_error *err)
+{
+	return verity_dm_show_status(q->image, sh, err);
+}
+
+static shown_fn *const shown[] = {
+	[FV_SHOW_SUPER] = verity_android_show,
+	[FV_SHOW_LPDUMP] = verity_android_show,
+	[FV_SHOW_LPUNPACK] = verity_android_show,
+	[FV_SHOW_LPDUMP_SIZE] = verity_android_show,
+	[FV_SHOW_STATUS] = status,
+	[FV_SHOW_AVB_INFO] = verity_android_avb_show,
+	[FV_SHOW_AVB_PUBKEY] = verity_android_avb_show,
+	[FV_SHOW_AVB_VBMETA] = verity_android_avb_show,
+	[FV_SHOW_AVB_VBMETA_DIGEST] = verity_slot_vbmeta_digest,
+	[FV_SHOW_AVB_DIGESTS] = verity_slot_digests,
+	[FV_SHOW_AVB_CMDLINE] = verity_slot_digests,
+	[FV_SHOW_AVB_DUMP] = verity_image_avb_dump,
+};
+
 API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 {
 	struct fv_show_request in;
@@ -142,26 +167,12 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_ddi_show(&in, fn, ctx);
 	if (in.what >= FV_SHOW_OTA_INFO && in.what <= FV_SHOW_OTA_EXTRACT)
 		return verity_api_ota_show(&in, fn, ctx); /* verity/api/ota.c */
-	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP ||
-	    in.what == FV_SHOW_LPUNPACK || in.what == FV_SHOW_LPDUMP_SIZE)
-		r = verity_android_show(&in, &sh, &err);
-	else if (in.what == FV_SHOW_STATUS) /* verity/dm/shown.c */
-		r = verity_dm_show_status(in.image, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_INFO || in.what == FV_SHOW_AVB_PUBKEY ||
-		 in.what == FV_SHOW_AVB_VBMETA)
-		r = verity_android_avb_show(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_VBMETA_DIGEST)
-		r = verity_slot_vbmeta_digest(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_DIGESTS ||
-		 in.what == FV_SHOW_AVB_CMDLINE)
-		r = verity_slot_digests(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_DUMP)
-		r = verity_image_avb_dump(&in, &sh, &err);
-	else
+	if ((unsigned)in.what >= sizeof(shown) / sizeof(*shown) ||
+	    !shown[in.what])
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
 	/* the visitor's own return is handed back as it is */
-	if (!r || r == sh.r)
+	if (!(r = shown[in.what](&in, &sh, &err)) || r == sh.r)
 		return r;
 	return verity_api_keep(r, &err);
 }

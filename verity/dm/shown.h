@@ -22,6 +22,17 @@ int verity_dm_show_status(const char *name, struct show *sh,
 #include "verity/dm/table.h"
 #include "verity/show/show.h"
 
+/* The handle behind fv_status: name's target as read, its parameters
+ * and root as the public structures show them. */
+struct fv_status {
+	struct verity_active a;
+	fv_params params;
+	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
+};
+/* name's target read into *out (malloc'd). */
+int verity_dm_status_get(const char *name, fv_status **out,
+			 struct ht_error *err);
+
 /* a's facts into out (every member; pointers into a, params, root_hex). */
 void verity_dm_shown_status(const struct verity_active *a,
 			    const fv_params *params, const char *root_hex,
