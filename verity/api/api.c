@@ -1,8 +1,7 @@
-/* The public API (include/fastverity.h): opaque handles over the library's
- * internal structures, and the thread's last error; the pairs, images,
- * Android images and measuring are api_pair.c, api_image.c, api_avb.c and
- * api_measure.c (their structures in api.h). Nothing here does work of
- * its own: each call checks its arguments and hands over. */
+/* The public API (include/fastverity.h): the thread's last error,
+ * parameters, options, signing, device-mapper; the other files of
+ * verity/api/ the rest. Nothing here does work of its own: each call
+ * checks its arguments and hands over. */
 #include "verity/api/internal.h"
 #include "verity/dm/shown.h"
 
@@ -94,21 +93,10 @@ API void fv_free(void *p)
 
 /* --- parameters -------------------------------------------------------- */
 
-/* The parameters q into the caller's p, as much as p->size holds. */
-static int params_give(const struct verity_params *q, fv_params *p)
-{
-	fv_params full;
-
-	verity_show_params(q, &full);
-	GIVE(p, full, superblock);
-	return 0;
-}
-
 API int fv_params_init(fv_params *p)
 {
-	struct verity_params q;
-	uint8_t rnd[16];
 	struct ht_error err;
+	fv_params full;
 
 	NEED(p);
 	if (p->size < offsetof(fv_params, superblock) + sizeof(p->superblock))
@@ -116,13 +104,10 @@ API int fv_params_init(fv_params *p)
 				       "%s: size %zu is too small (set it to "
 				       "sizeof(struct fv_params))",
 				       __func__, p->size);
-	verity_params_default(&q);
-	q.salt_size = 32;
-	if (verity_api_keep(verity_random(q.salt, q.salt_size, &err), &err) ||
-	    verity_api_keep(verity_random(rnd, sizeof(rnd), &err), &err))
+	if (verity_api_keep(verity_show_params_init(&full, &err), &err))
 		return -EIO;
-	verity_uuid_random(q.uuid, rnd);
-	return params_give(&q, p);
+	GIVE(p, full, superblock);
+	return 0;
 }
 
 /* The caller's parameters as the library keeps them, each field checked
@@ -140,30 +125,17 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			 uint64_t *tree_blocks, uint64_t *hash_bytes)
 {
 	struct verity_params q;
-	struct verity_layout l;
 	struct ht_error err;
 	int r;
 
 	NEED(p);
 	if ((r = verity_api_params_in(p, &q)))
 		return r;
-	if (!q.data_blocks)
-		return verity_api_fail(EINVAL,
-				       "fv_params_layout: the data blocks are "
-				       "not set");
-	r = verity_layout_compute(&q, &l, &err);
-	if (r)
-		return verity_api_keep(r, &err);
-	if (tree_offset)
-		*tree_offset = l.tree_offset;
-	if (tree_blocks)
-		*tree_blocks = l.geo.tree_blocks;
-	if (hash_bytes)
-		*hash_bytes = l.hash_end;
-	return 0;
+	return verity_api_keep(verity_show_params_layout(&q, tree_offset,
+							 tree_blocks,
+							 hash_bytes, &err),
+			       &err);
 }
-
-/* --- options ------------------------------------------------------------ */
 
 int verity_api_options_in(const char *who, const fv_options *in,
 			  fv_options *full)
@@ -188,15 +160,7 @@ API void fv_result_free(fv_result *r)
 	free(r);
 }
 
-/* --- signatures ----------------------------------------------------------- */
-
-int verity_api_signer_of(const struct fv_sign_request *q,
-			 struct verity_signer *vs)
-{
-	struct ht_error err;
-
-	return verity_api_keep(verity_sign_signer_of(q, vs, &err), &err);
-}
+/* --- signatures --------------------------------------------------------- */
 
 API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 		uint8_t **der, size_t *len)
@@ -215,31 +179,21 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 	if ((ddi = q.flags & FV_SIGN_DDI_JSON))
 		q.flags = (q.flags & ~(unsigned)FV_SIGN_DDI_JSON) |
 			  FV_SIGN_EMBED_CERT;
-	if ((r = verity_api_signer_of(&q, &vs)))
-		return r;
-	return verity_api_keep(
-		ddi ? verity_ddi_sig_json_sign(&vs, root_hex, der, len, &err)
-		    : verity_sign(&vs, root_hex, der, len, &err),
-		&err);
+	if (!(r = verity_sign_signer_of(&q, &vs, &err)))
+		r = ddi ? verity_ddi_sig_json_sign(&vs, root_hex, der, len,
+						   &err)
+			: verity_sign(&vs, root_hex, der, len, &err);
+	return verity_api_keep(r, &err);
 }
 
-/* --- device-mapper ----------------------------------------------------------
- */
+/* --- device-mapper ------------------------------------------------------ */
 
 API int fv_close(const char *name, enum fv_close_how how)
 {
 	struct ht_error err;
-	enum verity_close_how way =
-		how == FV_CLOSE_DEFERRED          ? VERITY_CLOSE_DEFERRED
-		: how == FV_CLOSE_CANCEL_DEFERRED ? VERITY_CLOSE_CANCEL_DEFERRED
-						  : VERITY_CLOSE_NOW;
 
 	NEED(name);
-	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
-	    how != FV_CLOSE_CANCEL_DEFERRED)
-		return verity_api_fail(EINVAL, "fv_close: unknown way %d",
-				       (int)how);
-	return verity_api_keep(verity_close(name, way, &err), &err);
+	return verity_api_keep(verity_dm_close(name, how, &err), &err);
 }
 
 API int fv_status_get(const char *name, fv_status **st,
@@ -273,7 +227,7 @@ API void fv_status_free(fv_status *st)
 	free(st);
 }
 
-/* --- containers and trust ------------------------------------------------ */
+/* --- names -------------------------------------------------------------- */
 
 API const char *fv_name_shown(const void *name, size_t n, char *buf, size_t len)
 {

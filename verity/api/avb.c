@@ -1,9 +1,6 @@
 /* The public API of Android images (include/fastverity.h): reading,
  * judging, describing (one type per descriptor tag), verify_image's
- * steps and avbtool's writers, each handed over to
- * verity/container/avb/. */
-#include "verity/registry/registry.h"
-#include "verity/container/source.h"
+ * steps and avbtool's writers, each handed over to verity/android/. */
 #include "verity/api/internal.h"
 #include "verity/android/request.h"
 #include "verity/android/shown.h"
@@ -44,22 +41,15 @@ int verity_api_avb_unpaired(const fv_avb *a)
 int verity_api_avb_verify_show(const struct fv_show_request *q, struct show *sh)
 {
 	struct fv_show_request in = *q;
-	struct fv_slot_request set = {0};
+	struct fv_slot_request set;
 	struct verity_android_shown x;
 	struct ht_error err;
 	int r;
 
 	if (!q->set) /* (refused there, in the walk's words) */
 		return verity_api_slot_show(q, sh);
-	memcpy(&set, q->set,
-	       q->set->size < sizeof(set) ? q->set->size : sizeof(set));
-	if (!(r = verity_api_keep(verity_android_shown_of(q, &x, &err),
+	if (!(r = verity_api_keep(verity_android_shown_set(q, &x, &set, &err),
 				  &err))) {
-		set.size = sizeof(set); /* (zeros past the caller's) */
-		if (x.nexpected) {
-			set.expected = x.expected;
-			set.nexpected = x.nexpected;
-		}
 		in.set = &set;
 		in.noptions = 0;
 		r = verity_api_slot_show(&in, sh);
@@ -141,8 +131,6 @@ API int fv_avb_make_vbmeta_image(const char *output,
 API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 			  const fv_options *opts)
 {
-	struct verity_android_footer f;
-	struct verity_outcome out;
 	struct verity_run run;
 	struct ht_error err;
 	fv_options full;
@@ -151,16 +139,9 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	NEED(image);
 	if ((r = verity_api_options_in(__func__, opts, &full)))
 		return r;
-	if ((r = verity_android_footer_of(in, image, &f, &err)))
-		return verity_api_keep(r, &err);
-	if (in->kind == FV_FOOTER_HASH) {
-		r = verity_avb_add_hash_footer(&f.o, &err);
-	} else {
-		verity_ops_run_of(&full, &run);
-		r = verity_op_avb_hashtree_footer(&f.o, &run, &out, &err);
-	}
-	verity_android_footer_done(&f);
-	return verity_api_keep(r, &err);
+	verity_ops_run_of(&full, &run);
+	return verity_api_keep(verity_android_add_footer(image, in, &run, &err),
+			       &err);
 }
 
 API int fv_avb_needs(const struct fv_vbmeta_request *v,
@@ -171,11 +152,11 @@ API int fv_avb_needs(const struct fv_vbmeta_request *v,
 	struct ht_error err;
 	int r;
 
-	if (!out) /* the options alone read */
-		return verity_api_keep(
-			verity_android_needs(v, f, NULL, NULL, &err), &err);
-	if ((r = verity_android_needs(v, f, &full.libavb_minor,
-				      &full.max_image_size, &err)))
+	/* (out NULL: the options alone read) */
+	if ((r = verity_android_needs(v, f, out ? &full.libavb_minor : NULL,
+				      out ? &full.max_image_size : NULL,
+				      &err)) ||
+	    !out)
 		return verity_api_keep(r, &err);
 	GIVE(out, full, max_image_size);
 	return 0;

@@ -1,12 +1,9 @@
 /* The public API of fs-verity digests (include/fastverity.h, "fs-verity"):
  * handles around verity/fsverity/digest.h. */
 #include "verity/api/internal.h"
-
 #include "verity/fsverity/request.h"
 #include "verity/fsverity/kernel.h"
 #include "verity/fsverity/show.h"
-#include "verity/show/show.h"
-#include "verity/tree/params.h"
 
 API int fv_fsverity_compute(const struct fv_fsverity_request *req,
 			    const fv_options *o, fv_fsverity_digest **out)
@@ -104,8 +101,8 @@ int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
 		return r;
 	if (q->sign) {
 		TAKE(sq, q->sign, flags);
-		if ((r = verity_api_signer_of(&sq, signer = &vs)))
-			return r;
+		if ((r = verity_sign_signer_of(&sq, signer = &vs, &err)))
+			return verity_api_keep(r, &err);
 	}
 	verity_ops_run_of(&opts, &run);
 	r = verity_fsv_show(q, &run.ht, signer, &sh, &err);

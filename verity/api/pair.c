@@ -1,29 +1,20 @@
-/* The public API of pairs (include/fastverity.h): made of their parts
- * or an image's, acted on by the operations with one options handle and
- * one result; and the files around pairs (root hash files, superblocks
- * looked for, sidecar names, outputs). */
-#include "verity/registry/registry.h"
-#include "verity/container/source.h"
+/* The public API of pairs (include/fastverity.h): the door to
+ * verity/pairs/ (made of their parts or an image's, acted on with one
+ * options handle and one result), and the files around pairs
+ * (verity/files/ask.c). */
 #include "verity/api/internal.h"
-#include "verity/show/result.h"
 #include "verity/files/ask.h"
-#include "verity/storage/output.h"
 #include "verity/pairs/act.h"
-
-#include <inttypes.h>
+#include "verity/storage/output.h"
 
 /* --- pairs ------------------------------------------------------------- */
 
 /* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
 int verity_api_set_string(char **dst, const char *s)
 {
-	char *c = NULL;
+	struct ht_error err;
 
-	if (s && !(c = strdup(s)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	free(*dst);
-	*dst = c;
-	return 0;
+	return verity_api_keep(verity_held_string(dst, s, &err), &err);
 }
 
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
@@ -171,9 +162,9 @@ API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 	return made(&req, 1, ranges, n, o, res);
 }
 
-/* verify or repair (op) of pr, checked as its caller (who) checks. */
+/* verify or repair (repair 1) of pr, checked as its caller (who) checks. */
 static int pair_check(const char *who, const fv_pair *pr, const fv_options *o,
-		      enum check_op op, fv_result **res)
+		      int repair, fv_result **res)
 {
 	struct ht_error err;
 	fv_options opts;
@@ -181,9 +172,8 @@ static int pair_check(const char *who, const fv_pair *pr, const fv_options *o,
 
 	if ((r = verity_api_options_in(who, o, &opts)))
 		return r;
-	return verity_api_keep(
-		verity_pairs_check(pr, &opts, op == CHECK_REPAIR, res, &err),
-		&err);
+	return verity_api_keep(verity_pairs_check(pr, &opts, repair, res, &err),
+			       &err);
 }
 
 int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
@@ -192,7 +182,7 @@ int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	return pair_check(__func__, pr, o, CHECK_VERIFY, res);
+	return pair_check(__func__, pr, o, 0, res);
 }
 
 int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
@@ -201,7 +191,7 @@ int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	return pair_check(__func__, pr, o, CHECK_REPAIR, res);
+	return pair_check(__func__, pr, o, 1, res);
 }
 
 int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
@@ -290,28 +280,16 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 {
 	struct fv_file_request q;
-	struct fv_file_answer a;
 	struct ht_error err;
 	int r;
 
 	TAKE(q, req, keep);
-	if (out && out->size < sizeof(a))
+	if (out && out->size < sizeof(*out))
 		return verity_api_fail(EINVAL, "fv_file: size %zu is too small",
 				       out->size);
 	NEED(q.path);
-	memset(&a, 0, sizeof(a));
-	if ((r = verity_files_ask(&q, &a, &err)) < 0)
+	if ((r = verity_files_answer(&q, out, &err)) < 0)
 		verity_api_keep(r, &err);
-	if (r < 0 || !out) {
-		free(a.data);
-		free(a.tree);
-		free(a.roothash);
-		free(a.signature);
-		free(a.fec);
-		return r;
-	}
-	a.size = sizeof(a);
-	memcpy(out, &a, sizeof(a));
 	return r;
 }
 

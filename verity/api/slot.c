@@ -11,6 +11,7 @@
 static int slot_check(const struct fv_slot_request *req, const fv_options *o,
 		      fv_options *opts)
 {
+	struct ht_error err;
 	int r;
 
 	NEED(req);
@@ -23,16 +24,7 @@ static int slot_check(const struct fv_slot_request *req, const fv_options *o,
 	if ((r = verity_api_options_in("fv_slot_verify", o, opts)))
 		return r;
 	NEED(req->image);
-	if (req->slot && strcmp(req->slot, "a") && strcmp(req->slot, "b"))
-		return verity_api_fail(EINVAL, "%s: slot '%s' is not a or b",
-				       req->image, req->slot);
-	if (req->nexpected && !req->expected)
-		return verity_api_fail(EINVAL, "fv_slot_verify: expected is "
-					       "NULL");
-	if (req->npartitions && !req->partitions)
-		return verity_api_fail(EINVAL, "fv_slot_verify: partitions is "
-					       "NULL");
-	return 0;
+	return verity_api_keep(verity_slot_request_check(req, &err), &err);
 }
 
 /* req's set walked into s (checked, its options opts): a step's failure

@@ -6,7 +6,6 @@
 #include "verity/dm/shown.h"
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
-#include "verity/slot/show.h"
 #include "verity/slot/vbmeta_digest.h"
 
 API int fv_super_open(const char *image, const char *const *names,
@@ -43,25 +42,6 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 	return 0;
 }
 
-#define INDEX(i, n, what)                                                    \
-	do {                                                                 \
-		if ((i) >= (n))                                              \
-			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
-					       (size_t)(i), (unsigned)(n));  \
-	} while (0)
-
-/* The caller's size covers the whole union: block_device is its
- * largest member, which GIVE below asks for. */
-_Static_assert(sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_partition) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_extent) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_group) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(const char *),
-	       "block_device is fv_super_entry's largest member");
-
 API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		       struct fv_super_entry *e)
 {
@@ -95,7 +75,9 @@ API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 	NEED(s);
 	NEED(device);
 	NEED(at);
-	INDEX(i, s->in.s.m.np, "partition");
+	if (i >= s->in.s.m.np)
+		return verity_api_fail(EINVAL, "partition %zu of %u", i,
+				       (unsigned)s->in.s.m.np);
 	if ((r = verity_android_super_locate(&s->in, i, off, device, at,
 					     &err)) == -EINVAL)
 		return verity_api_keep(r, &err);
@@ -111,7 +93,9 @@ int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 	NEED(s);
 	NEED(out);
 	*out = NULL;
-	INDEX(i, s->in.s.m.np, "partition");
+	if (i >= s->in.s.m.np)
+		return verity_api_fail(EINVAL, "partition %zu of %u", i,
+				       (unsigned)s->in.s.m.np);
 	if ((r = verity_android_super_read(&s->in, i, show, &a, &err)))
 		return verity_api_keep(r, &err);
 	*out = verity_api_avb_of(a);

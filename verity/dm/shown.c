@@ -271,3 +271,18 @@ int verity_dm_status_get(const char *name, fv_status **out,
 	*out = s;
 	return 0;
 }
+
+int verity_dm_close(const char *name, enum fv_close_how how,
+		    struct ht_error *err)
+{
+	enum verity_close_how way =
+		how == FV_CLOSE_DEFERRED          ? VERITY_CLOSE_DEFERRED
+		: how == FV_CLOSE_CANCEL_DEFERRED ? VERITY_CLOSE_CANCEL_DEFERRED
+						  : VERITY_CLOSE_NOW;
+
+	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
+	    how != FV_CLOSE_CANCEL_DEFERRED)
+		return ht_fail(err, EINVAL, "fv_close: unknown way %d",
+			       (int)how);
+	return verity_close(name, way, err);
+}

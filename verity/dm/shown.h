@@ -32,6 +32,9 @@ struct fv_status {
 /* name's target read into *out (malloc'd). */
 int verity_dm_status_get(const char *name, fv_status **out,
 			 struct ht_error *err);
+/* fv_close's: name's target removed as how says (checked). */
+int verity_dm_close(const char *name, enum fv_close_how how,
+		    struct ht_error *err);
 
 /* a's facts into out (every member; pointers into a, params, root_hex). */
 void verity_dm_shown_status(const struct verity_active *a,

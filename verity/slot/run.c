@@ -2,6 +2,7 @@
 #include "verity/slot/run.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,23 @@ static void told(void *ctx, const struct slot_walk *w, size_t i, int done)
 	}
 	if (s->fn)
 		s->fn(s->ctx, s, i, done);
+}
+
+int verity_slot_request_check(const struct fv_slot_request *req,
+			      struct ht_error *err)
+{
+	if (req->slot && strcmp(req->slot, "a") && strcmp(req->slot, "b"))
+		return ht_fail(err, EINVAL, "%s: slot '%s' is not a or b",
+			       req->image, req->slot);
+	if (req->nexpected && !req->expected)
+		return ht_fail(err, EINVAL,
+			       "fv_slot_verify: expected is "
+			       "NULL");
+	if (req->npartitions && !req->partitions)
+		return ht_fail(err, EINVAL,
+			       "fv_slot_verify: partitions is "
+			       "NULL");
+	return 0;
 }
 
 /* req's set walked into s (checked, its options opts), each step told
@@ -148,4 +166,40 @@ void verity_slot_run_step(const fv_slot *s, size_t i, struct fv_slot_step *full)
 	full->result_of = i < s->nres ? s->res[i] : NULL;
 	full->followed = st->followed;
 	full->partition = st->partition;
+}
+
+int verity_slot_run_top(const char *top, const char *key, char *why, size_t len)
+{
+	struct fv_slot_request req = {.size = sizeof(req),
+				      .image = top,
+				      .container = "avb",
+				      .key = key,
+				      .flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW |
+					       FV_SLOT_FOLLOW_NESTED |
+					       FV_SLOT_STOP};
+	fv_options o = {.size = sizeof(o)};
+	struct ht_error err = {0};
+	fv_slot *s = calloc(1, sizeof(*s));
+	int r;
+
+	*why = '\0';
+	if (!s)
+		r = ht_fail(&err, ENOMEM, "out of memory");
+	else
+		r = verity_slot_run(&req, &o, s, 0, NULL, &err);
+	if (r)
+		snprintf(why, len, "%s", ht_msg(&err));
+	for (size_t i = 0; !r && i < s->w.n; i++) {
+		const struct slot_step *st = &s->w.steps[i];
+
+		if (st->result != SLOT_OK && st->result != SLOT_SKIPPED) {
+			snprintf(why, len, "%s",
+				 st->message && st->message[0]
+					 ? st->message
+					 : "a step failed");
+			break;
+		}
+	}
+	verity_slot_run_free(s);
+	return r;
 }
