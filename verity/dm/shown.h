@@ -5,17 +5,6 @@
 #define FV_DM_SHOWN_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* What status shows of name (a NULL: not active) on sh, veritysetup's
- * lines or the --json document: sh's visitor's non-zero return, ENODEV
- * (said) when a is NULL, else 0. */
-int verity_dm_show_active(const char *name, const struct verity_active *a,
-			  struct show *sh);
-/* fv_show's FV_SHOW_STATUS: name's target read and shown (name may be
- * its /dev/mapper/ path): verity_dm_show_active's return, or
- * verity_status's error. */
-int verity_dm_show_status(const char *name, struct show *sh,
-			  struct ht_error *err);
-
 #endif
 
 #include "include/fastverity.h"

@@ -4,33 +4,6 @@
 #define FV_SHOW_RESULT_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* What an action found, behind the public fv_result (the door makes
- * it; fv_result_report shows it). */
-struct fv_result {
-	uint8_t root[HT_MAX_DIGEST_SIZE];
-	size_t root_size;
-	char root_hex[2 * HT_MAX_DIGEST_SIZE + 1];
-	struct ht_verify_result res; /* verify; repair: the image as left */
-	struct verity_fec_result fec;
-	int checked;   /* verify or repair ran */
-	int has_fec;   /* fec holds a repair's figures */
-	char path[16]; /* "fast" or "generic" */
-	/* since 0.6 */
-	struct verity_layout layout;
-	int has_layout;
-	struct verity_info info;
-	enum verity_trust trust;
-	struct verity_sig_check sig; /* trust CHECK: who signed */
-	/* since 0.8 */
-	struct verity_update_result update;
-	int has_update;
-	/* since 0.10: format's and update's parameters */
-	fv_params params;
-	int has_params;
-};
-/* r as fv_result_report hands it out (strings into r). */
-void verity_show_report(const struct fv_result *r, struct fv_report *out);
-
 #endif
 
 #include "include/fastverity.h"
