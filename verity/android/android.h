@@ -99,4 +99,19 @@ int verity_android_super_read(const struct verity_android_super *s, size_t i,
 			      int show, struct verity_android **out,
 			      struct ht_error *err);
 
+/* The public handles of Android images and super images are these
+ * readings, one member each: a handle points to its reading, and the
+ * reading handed out is its handle. */
+struct fv_super {
+	struct verity_android_super in;
+};
+
+struct fv_avb {
+	struct verity_android in;
+};
+_Static_assert(sizeof(struct fv_avb) == sizeof(struct verity_android) &&
+		       sizeof(struct fv_super) ==
+			       sizeof(struct verity_android_super),
+	       "a handle is its reading");
+
 #endif

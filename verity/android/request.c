@@ -17,6 +17,7 @@
 
 #include "verity/android/write.h"
 #include "verity/registry/registry.h"
+#include "verity/ops/ops.h"
 #include "verity/storage/backing.h"
 #include "verity/sign/scheme.h"
 #include "verity/storage/file.h"
@@ -1042,5 +1043,43 @@ int verity_android_usage(const struct fv_show_request *q, struct ht_error *err)
 		return ht_fail(
 			err, EINVAL,
 			"avb resize_image: --partition_size is required");
+	return 0;
+}
+
+int verity_android_add_footer(const char *image,
+			      const struct fv_footer_request *in,
+			      const struct verity_run *run,
+			      struct ht_error *err)
+{
+	struct verity_android_footer f;
+	struct verity_outcome out;
+	int r;
+
+	if ((r = verity_android_footer_of(in, image, &f, err)))
+		return r;
+	if (in->kind == FV_FOOTER_HASH)
+		r = verity_avb_add_hash_footer(&f.o, err);
+	else
+		r = verity_op_avb_hashtree_footer(&f.o, run, &out, err);
+	verity_android_footer_done(&f);
+	return r;
+}
+
+int verity_android_shown_set(const struct fv_show_request *q,
+			     struct verity_android_shown *s,
+			     struct fv_slot_request *set, struct ht_error *err)
+{
+	int r;
+
+	memset(set, 0, sizeof(*set));
+	memcpy(set, q->set,
+	       q->set->size < sizeof(*set) ? q->set->size : sizeof(*set));
+	if ((r = verity_android_shown_of(q, s, err)))
+		return r;
+	set->size = sizeof(*set);
+	if (s->nexpected) {
+		set->expected = s->expected;
+		set->nexpected = s->nexpected;
+	}
 	return 0;
 }

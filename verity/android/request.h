@@ -46,6 +46,13 @@ int verity_android_footer_of(const struct fv_footer_request *in,
 			     const char *image, struct verity_android_footer *f,
 			     struct ht_error *err);
 void verity_android_footer_done(struct verity_android_footer *f);
+/* fv_avb_add_footer: in's footer added to image, a hashtree's built as
+ * run says. */
+struct verity_run;
+int verity_android_add_footer(const char *image,
+			      const struct fv_footer_request *in,
+			      const struct verity_run *run,
+			      struct ht_error *err);
 
 /* fv_avb_make_vbmeta_image: output is none of in's inputs. */
 int verity_android_make_vbmeta(const char *output,
@@ -79,6 +86,12 @@ int verity_android_shown_of(const struct fv_show_request *q,
 			    struct verity_android_shown *s,
 			    struct ht_error *err);
 void verity_android_shown_done(struct verity_android_shown *s);
+/* verify_image's set: q->set (non-NULL) copied into set, zeros past
+ * the caller's, with the expected chains q's options read into s (which
+ * verity_android_shown_done frees, also on failure). */
+int verity_android_shown_set(const struct fv_show_request *q,
+			     struct verity_android_shown *s,
+			     struct fv_slot_request *set, struct ht_error *err);
 
 /* FV_SHOW_AVB_USAGE: what avbtool's parser refuses before subcommand
  * q->args runs, q's options all its own (image and output too): an

@@ -7,6 +7,18 @@
 #include <errno.h>
 #include <string.h>
 
+/* The caller's size covers the whole union: block_device is its
+ * largest member, which the door asks for. */
+_Static_assert(sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_partition) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_extent) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(struct fv_super_group) &&
+		       sizeof(struct fv_super_block_device) >=
+			       sizeof(const char *),
+	       "block_device is fv_super_entry's largest member");
+
 _Static_assert((int)FV_AVB_PROPERTY == AVB_TAG_PROPERTY &&
 		       (int)FV_AVB_HASHTREE == AVB_TAG_HASHTREE &&
 		       (int)FV_AVB_HASH == AVB_TAG_HASH &&

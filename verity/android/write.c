@@ -92,3 +92,36 @@ int verity_android_key_digest(const char *path, char hex[65],
 	verity_hex_encode(d, dlen, hex);
 	return 0;
 }
+
+int verity_android_key(const struct fv_avb_key_request *q, uint8_t **out,
+		       size_t *len, struct ht_error *err)
+{
+	char hex[65];
+	int r;
+
+	if (q->op == FV_AVB_KEY_GENERATE) {
+		if (q->key || out || len)
+			return ht_fail(err, EINVAL,
+				       "fv_avb_key: generate takes algorithm "
+				       "and output alone");
+		return verity_android_key_generate(q->algorithm, q->output,
+						   err);
+	}
+	if (q->op != FV_AVB_KEY_BLOB && q->op != FV_AVB_KEY_DIGEST)
+		return ht_fail(err, EINVAL, "fv_avb_key: unknown op %d",
+			       (int)q->op);
+	*out = NULL;
+	*len = 0;
+	if (q->algorithm || q->output)
+		return ht_fail(err, EINVAL,
+			       "fv_avb_key: %s takes the key alone",
+			       q->op == FV_AVB_KEY_BLOB ? "blob" : "digest");
+	if (q->op == FV_AVB_KEY_BLOB)
+		return verity_sigkey_file_blob(q->key, out, len, err);
+	if ((r = verity_android_key_digest(q->key, hex, err)))
+		return r;
+	if (!(*out = (uint8_t *)strdup(hex)))
+		return ht_fail(err, ENOMEM, "out of memory");
+	*len = strlen(hex);
+	return 0;
+}

@@ -9,6 +9,7 @@
 #endif
 
 #include "hashtree/error.h"
+#include "include/fastverity.h"
 #include "verity/container/avb/image.h"
 
 /* The minor libavb version vb needs (footer: the footer it goes in,
@@ -18,6 +19,11 @@
 int verity_android_required_minor(const struct avb_vbmeta_opts *vb,
 				  const struct avb_footer_opts *footer,
 				  unsigned *minor, struct ht_error *err);
+
+/* fv_avb_key's ops on a request whose pointers the door checked:
+ * generate (out and len NULL), blob, digest (hex, *out malloc'd). */
+int verity_android_key(const struct fv_avb_key_request *q, uint8_t **out,
+		       size_t *len, struct ht_error *err);
 
 /* A new private key of algorithm (MLDSA65, MLDSA87) written to output,
  * which must not exist. */

@@ -1,9 +1,6 @@
 /* The public API of Android images (include/fastverity.h): reading,
  * judging, describing (one type per descriptor tag), verify_image's
- * steps and avbtool's writers, each handed over to
- * verity/container/avb/. */
-#include "verity/registry/registry.h"
-#include "verity/container/source.h"
+ * steps and avbtool's writers, each handed over to verity/android/. */
 #include "verity/api/internal.h"
 #include "verity/android/request.h"
 #include "verity/android/shown.h"
@@ -16,18 +13,7 @@ void verity_api_avb_free(fv_avb *a)
 	verity_android_free(a ? &a->in : NULL);
 }
 
-void verity_api_key_sha1(const struct avb_vbmeta *v, char out[41])
-{
-	verity_android_key_sha1(v, out);
-}
-
 int verity_api_avb_read(const char *image, int show, fv_avb **out)
-{
-	return verity_api_avb_read_from(image, NULL, show, out);
-}
-
-int verity_api_avb_read_from(const char *image, struct verity_extents *src,
-			     int show, fv_avb **out)
 {
 	struct verity_android *a;
 	struct ht_error err;
@@ -36,7 +22,7 @@ int verity_api_avb_read_from(const char *image, struct verity_extents *src,
 	NEED(image);
 	NEED(out);
 	*out = NULL;
-	if ((r = verity_android_read(image, src, show, &a, &err)))
+	if ((r = verity_android_read(image, NULL, show, &a, &err)))
 		return verity_api_keep(r, &err);
 	*out = verity_api_avb_of(a);
 	return 0;
@@ -55,22 +41,15 @@ int verity_api_avb_unpaired(const fv_avb *a)
 int verity_api_avb_verify_show(const struct fv_show_request *q, struct show *sh)
 {
 	struct fv_show_request in = *q;
-	struct fv_slot_request set = {0};
+	struct fv_slot_request set;
 	struct verity_android_shown x;
 	struct ht_error err;
 	int r;
 
 	if (!q->set) /* (refused there, in the walk's words) */
 		return verity_api_slot_show(q, sh);
-	memcpy(&set, q->set,
-	       q->set->size < sizeof(set) ? q->set->size : sizeof(set));
-	if (!(r = verity_api_keep(verity_android_shown_of(q, &x, &err),
+	if (!(r = verity_api_keep(verity_android_shown_set(q, &x, &set, &err),
 				  &err))) {
-		set.size = sizeof(set); /* (zeros past the caller's) */
-		if (x.nexpected) {
-			set.expected = x.expected;
-			set.nexpected = x.nexpected;
-		}
 		in.set = &set;
 		in.noptions = 0;
 		r = verity_api_slot_show(&in, sh);
@@ -94,8 +73,8 @@ API int fv_avb_info(const fv_avb *a, struct fv_avb_info *out)
 
 /* Descriptor i of tag (any tag: tag UINT64_MAX), or NULL with the
  * message. */
-const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
-						   uint64_t tag)
+static const struct avb_descriptor *descriptor(const fv_avb *a, size_t i,
+					       uint64_t tag)
 {
 	struct ht_error err;
 	const struct avb_descriptor *d =
@@ -109,8 +88,7 @@ const struct avb_descriptor *verity_api_descriptor(const fv_avb *a, size_t i,
 API int fv_avb_descriptor(const fv_avb *a, size_t i,
 			  struct fv_avb_descriptor *out)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
 	struct fv_avb_descriptor full;
 
 	NEED(out);
@@ -125,8 +103,7 @@ API int fv_avb_descriptor(const fv_avb *a, size_t i,
 
 API int fv_avb_described_image(const fv_avb *a, size_t i, char **path)
 {
-	const struct avb_descriptor *d =
-		verity_api_descriptor(a, i, UINT64_MAX);
+	const struct avb_descriptor *d = descriptor(a, i, UINT64_MAX);
 	struct ht_error err;
 
 	NEED(path);
@@ -154,8 +131,6 @@ API int fv_avb_make_vbmeta_image(const char *output,
 API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 			  const fv_options *opts)
 {
-	struct verity_android_footer f;
-	struct verity_outcome out;
 	struct verity_run run;
 	struct ht_error err;
 	fv_options full;
@@ -164,16 +139,9 @@ API int fv_avb_add_footer(const char *image, const struct fv_footer_request *in,
 	NEED(image);
 	if ((r = verity_api_options_in(__func__, opts, &full)))
 		return r;
-	if ((r = verity_android_footer_of(in, image, &f, &err)))
-		return verity_api_keep(r, &err);
-	if (in->kind == FV_FOOTER_HASH) {
-		r = verity_avb_add_hash_footer(&f.o, &err);
-	} else {
-		verity_api_run_of(&full, &run);
-		r = verity_op_avb_hashtree_footer(&f.o, &run, &out, &err);
-	}
-	verity_android_footer_done(&f);
-	return verity_api_keep(r, &err);
+	verity_ops_run_of(&full, &run);
+	return verity_api_keep(verity_android_add_footer(image, in, &run, &err),
+			       &err);
 }
 
 API int fv_avb_needs(const struct fv_vbmeta_request *v,
@@ -184,11 +152,11 @@ API int fv_avb_needs(const struct fv_vbmeta_request *v,
 	struct ht_error err;
 	int r;
 
-	if (!out) /* the options alone read */
-		return verity_api_keep(
-			verity_android_needs(v, f, NULL, NULL, &err), &err);
-	if ((r = verity_android_needs(v, f, &full.libavb_minor,
-				      &full.max_image_size, &err)))
+	/* (out NULL: the options alone read) */
+	if ((r = verity_android_needs(v, f, out ? &full.libavb_minor : NULL,
+				      out ? &full.max_image_size : NULL,
+				      &err)) ||
+	    !out)
 		return verity_api_keep(r, &err);
 	GIVE(out, full, max_image_size);
 	return 0;
@@ -199,45 +167,17 @@ API int fv_avb_key(const struct fv_avb_key_request *req, uint8_t **out,
 {
 	struct fv_avb_key_request q;
 	struct ht_error err;
-	char hex[65];
-	int r;
 
 	TAKE(q, req, output);
 	if (q.op == FV_AVB_KEY_GENERATE) {
 		NEED(q.algorithm);
 		NEED(q.output);
-		if (q.key || out || len)
-			return verity_api_fail(EINVAL,
-					       "fv_avb_key: generate takes "
-					       "algorithm and output alone");
-		return verity_api_keep(verity_android_key_generate(
-					       q.algorithm, q.output, &err),
-				       &err);
+	} else if (q.op == FV_AVB_KEY_BLOB || q.op == FV_AVB_KEY_DIGEST) {
+		NEED(q.key);
+		NEED(out);
+		NEED(len);
 	}
-	if (q.op != FV_AVB_KEY_BLOB && q.op != FV_AVB_KEY_DIGEST)
-		return verity_api_fail(EINVAL, "fv_avb_key: unknown op %d",
-				       (int)q.op);
-	NEED(q.key);
-	NEED(out);
-	NEED(len);
-	*out = NULL;
-	*len = 0;
-	if (q.algorithm || q.output)
-		return verity_api_fail(EINVAL,
-				       "fv_avb_key: %s takes the key "
-				       "alone",
-				       q.op == FV_AVB_KEY_BLOB ? "blob"
-							       : "digest");
-	if (q.op == FV_AVB_KEY_BLOB)
-		return verity_api_keep(
-			verity_sigkey_file_blob(q.key, out, len, &err), &err);
-	if ((r = verity_api_keep(verity_android_key_digest(q.key, hex, &err),
-				 &err)))
-		return r;
-	if (!(*out = (uint8_t *)strdup(hex)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	*len = strlen(hex);
-	return 0;
+	return verity_api_keep(verity_android_key(&q, out, len, &err), &err);
 }
 
 API int fv_avb_edit(const struct fv_avb_edit_request *req)

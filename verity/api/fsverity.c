@@ -1,29 +1,15 @@
 /* The public API of fs-verity digests (include/fastverity.h, "fs-verity"):
  * handles around verity/fsverity/digest.h. */
 #include "verity/api/internal.h"
-
 #include "verity/fsverity/request.h"
 #include "verity/fsverity/kernel.h"
 #include "verity/fsverity/show.h"
-#include "verity/show/show.h"
-#include "verity/tree/params.h"
-
-/* ho from checked options (verity_api_options_in). */
-static void options_of(const fv_options *o, struct ht_options *ho)
-{
-	memset(ho, 0, sizeof(*ho));
-	ho->threads = o->threads ? o->threads : verity_default_threads();
-	ho->no_map = !o->map;
-	ho->progress = o->progress;
-	ho->progress_ctx = o->progress_ctx;
-	ho->pass = o->pass;
-}
 
 API int fv_fsverity_compute(const struct fv_fsverity_request *req,
 			    const fv_options *o, fv_fsverity_digest **out)
 {
 	struct fv_fsverity_request q = {0};
-	struct ht_options ho;
+	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
 	int r;
@@ -38,8 +24,9 @@ API int fv_fsverity_compute(const struct fv_fsverity_request *req,
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
 	memcpy(&q, req, req->size < sizeof(q) ? req->size : sizeof(q));
-	options_of(&opts, &ho);
-	return verity_api_keep(verity_fsv_request(&q, &ho, out, &err), &err);
+	verity_ops_run_of(&opts, &run);
+	return verity_api_keep(verity_fsv_request(&q, &run.ht, out, &err),
+			       &err);
 }
 
 API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
@@ -47,7 +34,7 @@ API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 				  const fv_options *o, unsigned flags,
 				  fv_fsverity_digest **out, size_t *failed)
 {
-	struct ht_options ho;
+	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
 	int r;
@@ -57,24 +44,11 @@ API int fv_fsverity_compute_files(const struct fv_fsverity_params *p,
 	*failed = n;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	if (n && !paths)
-		return verity_api_fail(EINVAL, "%s: paths is NULL", __func__);
-	if (n > SIZE_MAX / sizeof(*out))
-		return verity_api_fail(EINVAL, "%s: %zu files", __func__, n);
-	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
-		return verity_api_fail(EINVAL, "unknown fs-verity flags %#x",
-				       flags);
-	memset(out, 0, n * sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		if (!paths[i])
-			return verity_api_fail(EINVAL, "%s: paths[%zu] is NULL",
-					       __func__, i);
-	options_of(&opts, &ho);
-	return verity_api_keep(
-		verity_fsv_request_files(p, paths, n, &ho,
-					 !!(flags & FV_FSVERITY_KEEP_TREE), out,
-					 failed, &err),
-		&err);
+	verity_ops_run_of(&opts, &run);
+	return verity_api_keep(verity_fsv_request_files(p, paths, n, &run.ht,
+							flags, out, failed,
+							&err),
+			       &err);
 }
 
 API void fv_fsverity_digest_free(fv_fsverity_digest *d)
@@ -85,21 +59,11 @@ API void fv_fsverity_digest_free(fv_fsverity_digest *d)
 API int fv_fsverity_digest_info(const fv_fsverity_digest *d,
 				struct fv_fsverity_info *info)
 {
-	struct fv_fsverity_info full = {0};
+	struct fv_fsverity_info full;
 
 	NEED(d);
 	NEED(info);
-	full.hash = verity_fsv_alg_name(d->d.alg);
-	full.digest = d->d.digest;
-	full.digest_len = d->d.digest_size;
-	full.digest_hex = d->hex;
-	full.root = d->d.root;
-	full.descriptor = d->d.descriptor;
-	full.tree = d->d.tree;
-	full.tree_len = d->d.tree ? d->d.tree_bytes : 0;
-	full.file_size = d->d.size;
-	full.signed_digest = d->sig;
-	full.signed_digest_len = d->sig_len;
+	verity_fsv_shown_info(d, &full);
 	GIVE(info, full, hash);
 	return 0;
 }
@@ -128,7 +92,7 @@ int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
 	struct show sh = {fn, ctx, 0, 0};
 	struct verity_signer vs, *signer = NULL;
 	struct fv_sign_request sq;
-	struct ht_options ho;
+	struct verity_run run;
 	struct ht_error err = {0};
 	fv_options opts;
 	int r;
@@ -137,10 +101,10 @@ int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
 		return r;
 	if (q->sign) {
 		TAKE(sq, q->sign, flags);
-		if ((r = verity_api_signer_of(&sq, signer = &vs)))
-			return r;
+		if ((r = verity_sign_signer_of(&sq, signer = &vs, &err)))
+			return verity_api_keep(r, &err);
 	}
-	options_of(&opts, &ho);
-	r = verity_fsv_show(q, &ho, signer, &sh, &err);
+	verity_ops_run_of(&opts, &run);
+	r = verity_fsv_show(q, &run.ht, signer, &sh, &err);
 	return r < 0 && r != sh.r ? verity_api_keep(r, &err) : r;
 }

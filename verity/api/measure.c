@@ -3,50 +3,6 @@
 #include "verity/api/internal.h"
 #include "verity/bench/request.h"
 
-/* The parameters of one setting, checked as fv_params checks them:
- * 0, or -errno with the message (err's, and the thread's) naming the
- * setting. */
-static int bench_params(const char *hash, unsigned format, uint32_t dbs,
-			uint32_t hbs, uint32_t salt_size,
-			struct verity_params *out, struct ht_error *err)
-{
-	struct fv_params p = {.size = sizeof(p)};
-	char why[512];
-	int r;
-
-	if ((r = fv_params_init(&p))) {
-		*err = verity_api_last;
-		return r;
-	}
-	if (strlen(hash) > FV_MAX_HASH_NAME)
-		r = verity_api_fail(EINVAL, "hash algorithm %s not supported",
-				    hash);
-	if (!r && salt_size > FV_MAX_SALT_SIZE)
-		r = verity_api_fail(EINVAL,
-				    "salt of %u bytes is too long (at most %d)",
-				    salt_size, FV_MAX_SALT_SIZE);
-	if (!r) {
-		snprintf(p.hash, sizeof(p.hash), "%s", hash);
-		p.hash_type = format;
-		p.data_block_size = dbs;
-		p.hash_block_size = hbs;
-		memset(p.salt, 0x5a, salt_size);
-		p.salt_len = salt_size;
-		if (!(r = fv_params_check(&p)))
-			r = verity_api_params_in(&p, out);
-	}
-	if (r) {
-		snprintf(why, sizeof(why), "%s", fv_last_error());
-		r = verity_api_fail(-r,
-				    "%.31s, %u-byte salt, %u/%u-byte blocks, "
-				    "format %u: %s",
-				    hash, salt_size, dbs, hbs, format, why);
-		/* the message is this thread's: err carries it on */
-		*err = verity_api_last;
-	}
-	return r;
-}
-
 API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 		     fv_item_fn fn, void *ctx)
 {
@@ -66,12 +22,12 @@ API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 				       __func__, req->size);
 	memcpy(&q, req, sizeof(q));
 	sh.json = q.output == FV_BENCH_JSON;
-	if (!(r = verity_bench_request(&q, opts.threads,
-				       (enum sha256_choice)opts.sha256,
-				       bench_params, &sh, &err)) ||
-	    r == sh.r)
-		return r;
-	return verity_api_keep(r, &err);
+	if ((r = verity_bench_request(&q, opts.threads,
+				      (enum sha256_choice)opts.sha256, &sh,
+				      &err)) &&
+	    r != sh.r)
+		r = verity_api_keep(r, &err);
+	return r;
 }
 
 API int fv_runtime_info(enum fv_sha256_kernel k, struct fv_runtime_info *out)

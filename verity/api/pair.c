@@ -1,28 +1,20 @@
-/* The public API of pairs (include/fastverity.h): made of their parts
- * or an image's, acted on by the operations with one options handle and
- * one result; and the files around pairs (root hash files, superblocks
- * looked for, sidecar names, outputs). */
-#include "verity/registry/registry.h"
-#include "verity/container/source.h"
+/* The public API of pairs (include/fastverity.h): the door to
+ * verity/pairs/ (made of their parts or an image's, acted on with one
+ * options handle and one result), and the files around pairs
+ * (verity/files/ask.c). */
 #include "verity/api/internal.h"
-#include "verity/show/result.h"
 #include "verity/files/ask.h"
+#include "verity/pairs/act.h"
 #include "verity/storage/output.h"
-
-#include <inttypes.h>
 
 /* --- pairs ------------------------------------------------------------- */
 
 /* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
 int verity_api_set_string(char **dst, const char *s)
 {
-	char *c = NULL;
+	struct ht_error err;
 
-	if (s && !(c = strdup(s)))
-		return verity_api_fail(ENOMEM, "out of memory");
-	free(*dst);
-	*dst = c;
-	return 0;
+	return verity_api_keep(verity_held_string(dst, s, &err), &err);
 }
 
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
@@ -81,102 +73,6 @@ int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out)
 		&err);
 }
 
-/* The callbacks of a pair action, passed on. */
-void verity_api_pair_failure(void *c, const struct verity_failure *f)
-{
-	const fv_options *o = c;
-
-	if (o->failure)
-		o->failure(o->failure_ctx, (enum fv_failure_kind)f->kind,
-			   f->block, f->position, f->level);
-}
-
-void verity_api_pair_block(void *c, enum verity_repair_event ev,
-			   const struct verity_failure *f)
-{
-	const fv_options *o = c;
-
-	if (o->block)
-		o->block(o->block_ctx, ev == VERITY_REPAIRED,
-			 (enum fv_failure_kind)f->kind, f->block, f->position,
-			 f->level);
-}
-
-/* The pair as an action takes it: the parameters as set. */
-void verity_api_pair_take(const fv_pair *pr, struct verity_pair *pair)
-{
-	verity_held_take(pr, pair);
-}
-
-/* An action's run: the options' (checked), with the pair callbacks. */
-void verity_api_pair_run(const fv_options *o, struct verity_run *run)
-{
-	verity_api_run_of(o, run);
-	run->report = verity_api_pair_failure;
-	run->event = verity_api_pair_block;
-	run->ctx = (void *)o;
-}
-
-int verity_api_pair_format(fv_pair *pr, const fv_options *o, fv_result **res)
-{
-	struct verity_run run;
-	struct verity_outcome out;
-	struct ht_error err;
-	fv_options opts;
-	fv_result *made;
-	int r;
-
-	NEED(pr);
-	if (res)
-		*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	verity_api_pair_run(&opts, &run);
-	if ((r = verity_held_format(pr, &run, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (res) {
-		if (!(made = verity_api_result_new()))
-			return -ENOMEM;
-		verity_api_result_root(made, out.root,
-				       out.layout.geo.digest_size);
-		verity_api_result_outcome(made, &out);
-		*res = made;
-	}
-	return 0;
-}
-
-int verity_api_pair_update(fv_pair *pr, const uint64_t *ranges, size_t n,
-			   const fv_options *o, fv_result **res)
-{
-	struct verity_update_result u;
-	struct verity_layout layout;
-	struct verity_run run;
-	struct ht_error err;
-	fv_options opts;
-	fv_result *made;
-	int r;
-
-	NEED(pr);
-	if (res)
-		*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	verity_api_pair_run(&opts, &run);
-	if ((r = verity_held_update(pr, ranges, n, &run, &u, &layout, &err)))
-		return verity_api_keep(r, &err);
-	if (res) {
-		if (!(made = verity_api_result_new()))
-			return -ENOMEM;
-		verity_api_result_root(made, u.root, layout.geo.digest_size);
-		made->layout = layout;
-		made->has_layout = 1;
-		made->update = u;
-		made->has_update = 1;
-		*res = made;
-	}
-	return 0;
-}
-
 /* --- format and update requests --------------------------------------- */
 
 /* The pair req names, for format (update: the superblock read when no
@@ -198,24 +94,8 @@ static int request_pair(const struct fv_format_request *req, int update,
 		return r;
 	if (!req->params || !(r = verity_api_params_in(req->params, &q)))
 		r = verity_api_keep(
-			verity_held_request(
-				pr,
-				&(struct verity_held_request){
-					.params = req->params ? &q : NULL,
-					.hash_offset = req->hash_offset,
-					.update = update,
-					.data_blocks = req->data_blocks,
-					.sidecar = req->sidecar,
-					.fec_path = req->fec_path,
-					.fec_offset = req->fec_offset,
-					.fec_roots = req->fec_roots,
-					.root_hex =
-						update ? req->root_hex : NULL,
-					.root_hash_file =
-						update ? req->root_hash_file
-						       : NULL,
-					.root_needed = update},
-				&err),
+			verity_pairs_request(pr, req, req->params ? &q : NULL,
+					     update, &err),
 			&err);
 	if (r) {
 		verity_api_pair_free(pr);
@@ -225,123 +105,100 @@ static int request_pair(const struct fv_format_request *req, int update,
 	return 0;
 }
 
-/* The parameters as written, into the result. */
-static int with_params(int r, const fv_pair *pr, fv_result *made,
-		       fv_result **res)
+/* format (update 0) or update of the pair req names, the parameters as
+ * written into the result. (The options' messages name the calls that
+ * were public in 0.9.) */
+static int made(const struct fv_format_request *req, int update,
+		const uint64_t *ranges, size_t n, const fv_options *o,
+		fv_result **res)
 {
-	if (r || !made) {
-		fv_result_free(made);
+	fv_result *made = NULL;
+	struct ht_error err;
+	fv_options opts;
+	fv_pair *pr = NULL;
+	int r;
+
+	if ((r = request_pair(req, update, &pr)))
 		return r;
+	if (!(r = verity_api_options_in(update ? "verity_api_pair_update"
+					       : "verity_api_pair_format",
+					o, &opts)))
+		r = verity_api_keep(
+			update ? verity_pairs_update(pr, ranges, n, &opts,
+						     &made, &err)
+			       : verity_pairs_format(pr, &opts, &made, &err),
+			&err);
+	if (!r) {
+		verity_show_params(&pr->params, &made->params);
+		made->has_params = 1;
+		if (res)
+			*res = made;
+		else
+			fv_result_free(made);
 	}
-	verity_show_params(&pr->params, &made->params);
-	made->has_params = 1;
-	if (res)
-		*res = made;
-	else
-		fv_result_free(made);
-	return 0;
+	verity_api_pair_free(pr);
+	return r;
 }
 
 API int fv_format(const struct fv_format_request *in, const fv_options *o,
 		  fv_result **res)
 {
 	struct fv_format_request req;
-	fv_result *made = NULL;
-	fv_pair *pr;
-	int r;
 
 	if (res)
 		*res = NULL;
 	TAKE(req, in, data_blocks);
-	if ((r = request_pair(&req, 0, &pr)))
-		return r;
-	/* (made read after the call that sets it) */
-	r = verity_api_pair_format(pr, o, &made);
-	r = with_params(r, pr, made, res);
-	verity_api_pair_free(pr);
-	return r;
+	return made(&req, 0, NULL, 0, o, res);
 }
 
 API int fv_update(const struct fv_format_request *in, const uint64_t *ranges,
 		  size_t n, const fv_options *o, fv_result **res)
 {
 	struct fv_format_request req;
-	fv_result *made = NULL;
-	fv_pair *pr;
-	int r;
 
 	if (res)
 		*res = NULL;
 	TAKE(req, in, data_blocks);
-	if ((r = request_pair(&req, 1, &pr)))
-		return r;
-	r = verity_api_pair_update(pr, ranges, n, o, &made);
-	r = with_params(r, pr, made, res);
-	verity_api_pair_free(pr);
-	return r;
+	return made(&req, 1, ranges, n, o, res);
 }
 
-/* verify or repair of a pair (o checked, verity_api_options_in), on
- * the verdict its image was opened with; a disk image's signer must be
- * the one its certificateFingerprint names. */
-static int pair_check(const fv_pair *pr, const fv_options *o, enum check_op op,
-		      fv_result **res)
+/* verify or repair (repair 1) of pr, checked as its caller (who) checks. */
+static int pair_check(const char *who, const fv_pair *pr, const fv_options *o,
+		      int repair, fv_result **res)
 {
-	struct verity_run run;
-	struct verity_outcome out;
 	struct ht_error err;
-	fv_result *made;
+	fv_options opts;
 	int r;
 
-	verity_api_pair_run(o, &run);
-	run.flags = op == CHECK_REPAIR ? o->repair : 0;
-	if ((r = verity_held_check(pr, &run, op == CHECK_REPAIR, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_checked(made, &out, pr->pair.root,
-				  pr->pair.root_size);
-	*res = made;
-	return 0;
+	if ((r = verity_api_options_in(who, o, &opts)))
+		return r;
+	return verity_api_keep(verity_pairs_check(pr, &opts, repair, res, &err),
+			       &err);
 }
 
 int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
 			   fv_result **res)
 {
-	fv_options opts;
-	int r;
-
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return pair_check(pr, &opts, CHECK_VERIFY, res);
+	return pair_check(__func__, pr, o, 0, res);
 }
 
 int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,
 			   fv_result **res)
 {
-	fv_options opts;
-	int r;
-
 	NEED(pr);
 	NEED(res);
 	*res = NULL;
-	if ((r = verity_api_options_in(__func__, o, &opts)))
-		return r;
-	return pair_check(pr, &opts, CHECK_REPAIR, res);
+	return pair_check(__func__, pr, o, 1, res);
 }
 
 int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
-	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -349,26 +206,15 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 	*res = NULL;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(&opts, &run);
-	memset(&out, 0, sizeof(out));
-	if ((r = verity_op_check_signature(&pair, &run, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_outcome(made, &out);
-	*res = made;
-	return 0;
+	return verity_api_keep(
+		verity_pairs_check_signature(pr, &opts, res, &err), &err);
 }
 
 int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
 			 fv_result **res)
 {
-	struct verity_pair pair;
-	struct verity_outcome out;
 	struct ht_error err;
 	fv_options opts;
-	fv_result *made;
 	int r;
 
 	NEED(pr);
@@ -377,23 +223,12 @@ int verity_api_pair_dump(const fv_pair *pr, const fv_options *o,
 	/* (checked as every call checks them; dump runs nothing) */
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	if ((r = verity_op_dump(&pair, 0, &out, &err)))
-		return verity_api_keep(r, &err);
-	if (!(made = verity_api_result_new()))
-		return -ENOMEM;
-	verity_api_result_outcome(made, &out);
-	if (pair.root_size)
-		verity_api_result_root(made, pair.root, pair.root_size);
-	*res = made;
-	return 0;
+	return verity_api_keep(verity_pairs_dump(pr, res, &err), &err);
 }
 
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o)
 {
-	struct verity_pair pair;
-	struct verity_run run;
 	struct ht_error err;
 	fv_options opts;
 	int r;
@@ -402,14 +237,8 @@ int verity_api_pair_activate(const char *name, const fv_pair *pr,
 	NEED(pr);
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	verity_api_pair_take(pr, &pair);
-	verity_api_run_of(&opts, &run);
-	return verity_api_keep(verity_op_open(name, &pair, &run, &err), &err);
-}
-
-const char *verity_api_or_empty(const char *s)
-{
-	return s ? s : "";
+	return verity_api_keep(verity_pairs_activate(name, pr, &opts, &err),
+			       &err);
 }
 
 API int fv_result_report(const fv_result *r, struct fv_report *out)
@@ -451,28 +280,16 @@ int verity_api_pair_sidecar(const char *image, fv_pair **out)
 API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 {
 	struct fv_file_request q;
-	struct fv_file_answer a;
 	struct ht_error err;
 	int r;
 
 	TAKE(q, req, keep);
-	if (out && out->size < sizeof(a))
+	if (out && out->size < sizeof(*out))
 		return verity_api_fail(EINVAL, "fv_file: size %zu is too small",
 				       out->size);
 	NEED(q.path);
-	memset(&a, 0, sizeof(a));
-	if ((r = verity_files_ask(&q, &a, &err)) < 0)
+	if ((r = verity_files_answer(&q, out, &err)) < 0)
 		verity_api_keep(r, &err);
-	if (r < 0 || !out) {
-		free(a.data);
-		free(a.tree);
-		free(a.roothash);
-		free(a.signature);
-		free(a.fec);
-		return r;
-	}
-	a.size = sizeof(a);
-	memcpy(out, &a, sizeof(a));
 	return r;
 }
 

@@ -7,7 +7,6 @@
 #include "verity/dm/shown.h"
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
-#include "verity/slot/show.h"
 #include "verity/slot/vbmeta_digest.h"
 
 API int fv_super_open(const char *image, const char *const *names,
@@ -44,25 +43,6 @@ API int fv_super_info(const fv_super *s, struct fv_super_info *info)
 	return 0;
 }
 
-#define INDEX(i, n, what)                                                    \
-	do {                                                                 \
-		if ((i) >= (n))                                              \
-			return verity_api_fail(EINVAL, "%s %zu of %u", what, \
-					       (size_t)(i), (unsigned)(n));  \
-	} while (0)
-
-/* The caller's size covers the whole union: block_device is its
- * largest member, which GIVE below asks for. */
-_Static_assert(sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_partition) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_extent) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(struct fv_super_group) &&
-		       sizeof(struct fv_super_block_device) >=
-			       sizeof(const char *),
-	       "block_device is fv_super_entry's largest member");
-
 API int fv_super_entry(const fv_super *s, enum fv_super_kind kind, size_t i,
 		       struct fv_super_entry *e)
 {
@@ -96,7 +76,9 @@ API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 	NEED(s);
 	NEED(device);
 	NEED(at);
-	INDEX(i, s->in.s.m.np, "partition");
+	if (i >= s->in.s.m.np)
+		return verity_api_fail(EINVAL, "partition %zu of %u", i,
+				       (unsigned)s->in.s.m.np);
 	if ((r = verity_android_super_locate(&s->in, i, off, device, at,
 					     &err)) == -EINVAL)
 		return verity_api_keep(r, &err);
@@ -112,12 +94,39 @@ int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
 	NEED(s);
 	NEED(out);
 	*out = NULL;
-	INDEX(i, s->in.s.m.np, "partition");
+	if (i >= s->in.s.m.np)
+		return verity_api_fail(EINVAL, "partition %zu of %u", i,
+				       (unsigned)s->in.s.m.np);
 	if ((r = verity_android_super_read(&s->in, i, show, &a, &err)))
 		return verity_api_keep(r, &err);
 	*out = verity_api_avb_of(a);
 	return 0;
 }
+
+/* The kinds a folder shows whole, from the request. */
+typedef int shown_fn(const struct fv_show_request *, struct show *,
+		     struct ht_error *);
+
+static int status(const struct fv_show_request *q, struct show *sh,
+		  struct ht_error *err)
+{
+	return verity_dm_show_status(q->image, sh, err);
+}
+
+static shown_fn *const shown[] = {
+	[FV_SHOW_SUPER] = verity_android_show,
+	[FV_SHOW_LPDUMP] = verity_android_show,
+	[FV_SHOW_LPUNPACK] = verity_android_show,
+	[FV_SHOW_LPDUMP_SIZE] = verity_android_show,
+	[FV_SHOW_STATUS] = status,
+	[FV_SHOW_AVB_INFO] = verity_android_avb_show,
+	[FV_SHOW_AVB_PUBKEY] = verity_android_avb_show,
+	[FV_SHOW_AVB_VBMETA] = verity_android_avb_show,
+	[FV_SHOW_AVB_VBMETA_DIGEST] = verity_slot_vbmeta_digest,
+	[FV_SHOW_AVB_DIGESTS] = verity_slot_digests,
+	[FV_SHOW_AVB_CMDLINE] = verity_slot_digests,
+	[FV_SHOW_AVB_DUMP] = verity_image_avb_dump,
+};
 
 API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 {
@@ -145,26 +154,12 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_ddi_show(&in, fn, ctx);
 	if (in.what >= FV_SHOW_OTA_INFO && in.what <= FV_SHOW_OTA_EXTRACT)
 		return verity_api_ota_show(&in, fn, ctx); /* verity/api/ota.c */
-	if (in.what == FV_SHOW_SUPER || in.what == FV_SHOW_LPDUMP ||
-	    in.what == FV_SHOW_LPUNPACK || in.what == FV_SHOW_LPDUMP_SIZE)
-		r = verity_android_show(&in, &sh, &err);
-	else if (in.what == FV_SHOW_STATUS) /* verity/dm/shown.c */
-		r = verity_dm_show_status(in.image, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_INFO || in.what == FV_SHOW_AVB_PUBKEY ||
-		 in.what == FV_SHOW_AVB_VBMETA)
-		r = verity_android_avb_show(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_VBMETA_DIGEST)
-		r = verity_slot_vbmeta_digest(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_DIGESTS ||
-		 in.what == FV_SHOW_AVB_CMDLINE)
-		r = verity_slot_digests(&in, &sh, &err);
-	else if (in.what == FV_SHOW_AVB_DUMP)
-		r = verity_image_avb_dump(&in, &sh, &err);
-	else
+	if ((unsigned)in.what >= sizeof(shown) / sizeof(*shown) ||
+	    !shown[in.what])
 		return verity_api_fail(EINVAL, "fv_show: no kind %u",
 				       (unsigned)in.what);
 	/* the visitor's own return is handed back as it is */
-	if (!r || r == sh.r)
+	if (!(r = shown[in.what](&in, &sh, &err)) || r == sh.r)
 		return r;
 	return verity_api_keep(r, &err);
 }

@@ -4,8 +4,12 @@
 #include "verity/bench/request.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "verity/show/pair.h"
+#include "verity/tree/params.h"
 
 _Static_assert((int)FV_BENCH_TABLE == VERITY_BENCH_TABLE &&
 		       (int)FV_BENCH_JSON == VERITY_BENCH_JSON &&
@@ -24,12 +28,52 @@ static int bench_list(const void *items, size_t n, const char *what,
 	return 0;
 }
 
+/* The parameters of one setting, made as fv_params_init makes them and
+ * checked as fv_params_check checks them: 0, or -errno with the
+ * message naming the setting. */
+static int setting(const char *hash, unsigned format, uint32_t dbs,
+		   uint32_t hbs, uint32_t salt_size, struct verity_params *out,
+		   struct ht_error *err)
+{
+	fv_params p;
+	char why[512];
+	int r;
+
+	if ((r = verity_show_params_init(&p, err)))
+		return r;
+	p.size = sizeof(p);
+	if (strlen(hash) > FV_MAX_HASH_NAME)
+		r = ht_fail(err, EINVAL, "hash algorithm %s not supported",
+			    hash);
+	if (!r && salt_size > FV_MAX_SALT_SIZE)
+		r = ht_fail(err, EINVAL,
+			    "salt of %u bytes is too long (at most %d)",
+			    salt_size, FV_MAX_SALT_SIZE);
+	if (!r) {
+		snprintf(p.hash, sizeof(p.hash), "%s", hash);
+		p.hash_type = format;
+		p.data_block_size = dbs;
+		p.hash_block_size = hbs;
+		memset(p.salt, 0x5a, salt_size);
+		p.salt_len = salt_size;
+		if (!(r = verity_show_params_in(&p, out, err)))
+			r = verity_params_validate(out, err);
+	}
+	if (r) {
+		snprintf(why, sizeof(why), "%s", ht_msg(err));
+		r = ht_fail(err, -r,
+			    "%.31s, %u-byte salt, %u/%u-byte blocks, "
+			    "format %u: %s",
+			    hash, salt_size, dbs, hbs, format, why);
+	}
+	return r;
+}
+
 /* Every combination of the lists, in the request's order: setting k's
  * salt size is k's last digit in the lists' mixed radix, its hash the
  * first. */
 static int bench_settings(const struct fv_bench_request *q,
-			  struct bench_report *rep, verity_bench_setting_fn fn,
-			  struct ht_error *err)
+			  struct bench_report *rep, struct ht_error *err)
 {
 	int r;
 
@@ -47,9 +91,9 @@ static int bench_settings(const struct fv_bench_request *q,
 		if (!q->hashes[i])
 			return ht_fail(err, EINVAL,
 				       "fv_bench_run: hash %zu is NULL", i);
-		if ((r = fn(q->hashes[i], q->formats[f], q->data_block_sizes[d],
-			    q->hash_block_sizes[h], q->salt_sizes[s],
-			    &rep->settings[k].p, err)))
+		if ((r = setting(q->hashes[i], q->formats[f],
+				 q->data_block_sizes[d], q->hash_block_sizes[h],
+				 q->salt_sizes[s], &rep->settings[k].p, err)))
 			return r;
 	}
 	return 0;
@@ -151,8 +195,8 @@ static size_t bench_rows(const struct bench_report *rep,
 }
 
 int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
-			 enum sha256_choice sha256, verity_bench_setting_fn fn,
-			 struct show *sh, struct ht_error *err)
+			 enum sha256_choice sha256, struct show *sh,
+			 struct ht_error *err)
 {
 	struct verity_bench_row *rows = NULL;
 	struct bench_report *rep;
@@ -178,7 +222,7 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			       (unsigned)q->output);
 	if (!(rep = calloc(1, sizeof(*rep))))
 		return ht_fail(err, ENOMEM, "out of memory");
-	if ((r = bench_settings(q, rep, fn, err)))
+	if ((r = bench_settings(q, rep, err)))
 		goto out;
 	plan = (struct bench_plan){
 		.device = q->device,

@@ -12,6 +12,7 @@
 
 #include "verity/dm/activate.h"
 #include "verity/tree/params.h"
+#include "verity/show/pair.h"
 
 _Static_assert(FV_NFLAGS == VERITY_NFLAGS, "the flag counts differ");
 _Static_assert((int)FV_SHARED == (int)VERITY_ACT_SHARED, "FV_SHARED");
@@ -250,4 +251,38 @@ int verity_dm_show_status(const char *name, struct show *sh,
 		r = verity_dm_show_active(name, r ? NULL : a, sh);
 	free(a);
 	return r;
+}
+
+int verity_dm_status_get(const char *name, fv_status **out,
+			 struct ht_error *err)
+{
+	fv_status *s = calloc(1, sizeof(*s));
+	int r;
+
+	*out = NULL;
+	if (!s)
+		return ht_fail(err, ENOMEM, "out of memory");
+	if ((r = verity_status(name, &s->a, err))) {
+		free(s);
+		return r;
+	}
+	verity_show_params(&s->a.p, &s->params);
+	verity_hex_encode(s->a.root, s->a.root_size, s->root_hex);
+	*out = s;
+	return 0;
+}
+
+int verity_dm_close(const char *name, enum fv_close_how how,
+		    struct ht_error *err)
+{
+	enum verity_close_how way =
+		how == FV_CLOSE_DEFERRED          ? VERITY_CLOSE_DEFERRED
+		: how == FV_CLOSE_CANCEL_DEFERRED ? VERITY_CLOSE_CANCEL_DEFERRED
+						  : VERITY_CLOSE_NOW;
+
+	if (how != FV_CLOSE_NOW && how != FV_CLOSE_DEFERRED &&
+	    how != FV_CLOSE_CANCEL_DEFERRED)
+		return ht_fail(err, EINVAL, "fv_close: unknown way %d",
+			       (int)how);
+	return verity_close(name, way, err);
 }

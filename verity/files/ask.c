@@ -111,3 +111,23 @@ int verity_files_ask(const struct fv_file_request *q, struct fv_file_answer *a,
 			       (int)q->op);
 	}
 }
+
+int verity_files_answer(const struct fv_file_request *q,
+			struct fv_file_answer *out, struct ht_error *err)
+{
+	struct fv_file_answer a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	if ((r = verity_files_ask(q, &a, err)) < 0 || !out) {
+		free(a.data);
+		free(a.tree);
+		free(a.roothash);
+		free(a.signature);
+		free(a.fec);
+		return r;
+	}
+	a.size = sizeof(a);
+	memcpy(out, &a, sizeof(a));
+	return r;
+}

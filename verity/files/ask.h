@@ -17,4 +17,10 @@
 int verity_files_ask(const struct fv_file_request *q, struct fv_file_answer *a,
 		     struct ht_error *err);
 
+/* fv_file's: q asked (as verity_files_ask), the answer into out (its
+ * size checked by the caller; NULL: what it would hold freed), or
+ * nothing kept on failure. */
+int verity_files_answer(const struct fv_file_request *q,
+			struct fv_file_answer *out, struct ht_error *err);
+
 #endif

@@ -133,14 +133,46 @@ int verity_fsv_request(const struct fv_fsverity_request *q,
 
 int verity_fsv_request_files(const struct fv_fsverity_params *p,
 			     const char *const *paths, size_t n,
-			     const struct ht_options *ho, int keep,
+			     const struct ht_options *ho, unsigned flags,
 			     fv_fsverity_digest **out, size_t *failed,
 			     struct ht_error *err)
 {
+	const char *who = "fv_fsverity_compute_files";
 	struct fsv_params fp;
 	int r;
 
+	if (n && !paths)
+		return ht_fail(err, EINVAL, "%s: paths is NULL", who);
+	if (n > SIZE_MAX / sizeof(*out))
+		return ht_fail(err, EINVAL, "%s: %zu files", who, n);
+	if (flags & ~(unsigned)FV_FSVERITY_KEEP_TREE)
+		return ht_fail(err, EINVAL, "unknown fs-verity flags %#x",
+			       flags);
+	memset(out, 0, n * sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		if (!paths[i])
+			return ht_fail(err, EINVAL, "%s: paths[%zu] is NULL",
+				       who, i);
 	if ((r = verity_fsv_params_of(p, &fp, err)) || !n)
 		return r;
-	return compute_files(&fp, paths, n, ho, keep, out, failed, err);
+	return compute_files(&fp, paths, n, ho,
+			     !!(flags & FV_FSVERITY_KEEP_TREE), out, failed,
+			     err);
+}
+
+void verity_fsv_shown_info(const fv_fsverity_digest *d,
+			   struct fv_fsverity_info *full)
+{
+	memset(full, 0, sizeof(*full));
+	full->hash = verity_fsv_alg_name(d->d.alg);
+	full->digest = d->d.digest;
+	full->digest_len = d->d.digest_size;
+	full->digest_hex = d->hex;
+	full->root = d->d.root;
+	full->descriptor = d->d.descriptor;
+	full->tree = d->d.tree;
+	full->tree_len = d->d.tree ? d->d.tree_bytes : 0;
+	full->file_size = d->d.size;
+	full->signed_digest = d->sig;
+	full->signed_digest_len = d->sig_len;
 }

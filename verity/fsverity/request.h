@@ -23,6 +23,9 @@ struct fv_fsverity_digest {
 };
 
 void verity_fsv_shown_free(fv_fsverity_digest *d);
+/* d as fv_fsverity_digest_info shows it (every member). */
+void verity_fsv_shown_info(const fv_fsverity_digest *d,
+			   struct fv_fsverity_info *out);
 
 /* The caller's parameters as the library's (NULL: the defaults), read
  * as far as in->size says. */
@@ -34,11 +37,12 @@ int verity_fsv_request(const struct fv_fsverity_request *q,
 		       const struct ht_options *ho, fv_fsverity_digest **out,
 		       struct ht_error *err);
 
-/* fv_fsverity_compute_files of paths (checked) with parameters p: n 0,
- * p checked alone; *failed the first that failed. */
+/* fv_fsverity_compute_files of paths with parameters p (paths and
+ * flags checked here, out zeroed): n 0, p checked alone; *failed the
+ * first that failed. */
 int verity_fsv_request_files(const struct fv_fsverity_params *p,
 			     const char *const *paths, size_t n,
-			     const struct ht_options *ho, int keep,
+			     const struct ht_options *ho, unsigned flags,
 			     fv_fsverity_digest **out, size_t *failed,
 			     struct ht_error *err);
 

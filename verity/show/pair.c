@@ -253,3 +253,39 @@ void verity_show_made(struct show *sh, const char *device,
 	if (sh->json)
 		verity_show_end(sh);
 }
+
+int verity_show_params_init(fv_params *out, struct ht_error *err)
+{
+	struct verity_params q;
+	uint8_t rnd[16];
+
+	verity_params_default(&q);
+	q.salt_size = 32;
+	if (verity_random(q.salt, q.salt_size, err) ||
+	    verity_random(rnd, sizeof(rnd), err))
+		return -EIO;
+	verity_uuid_random(q.uuid, rnd);
+	verity_show_params(&q, out);
+	return 0;
+}
+
+int verity_show_params_layout(const struct verity_params *q,
+			      uint64_t *tree_offset, uint64_t *tree_blocks,
+			      uint64_t *hash_bytes, struct ht_error *err)
+{
+	struct verity_layout l;
+	int r;
+
+	if (!q->data_blocks)
+		return ht_fail(err, EINVAL,
+			       "fv_params_layout: the data blocks are not set");
+	if ((r = verity_layout_compute(q, &l, err)))
+		return r;
+	if (tree_offset)
+		*tree_offset = l.tree_offset;
+	if (tree_blocks)
+		*tree_blocks = l.geo.tree_blocks;
+	if (hash_bytes)
+		*hash_bytes = l.hash_end;
+	return 0;
+}

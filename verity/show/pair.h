@@ -68,6 +68,15 @@ void verity_show_params(const struct verity_params *in, fv_params *out);
  * and why (the size of in, the hash, a block size, the salt, the UUID). */
 int verity_show_params_in(const fv_params *in, struct verity_params *out,
 			  struct ht_error *err);
+/* fv_params_init's: the defaults with a random 32-byte salt and UUID
+ * into out (every member): 0, or -EIO (err: why). */
+int verity_show_params_init(fv_params *out, struct ht_error *err);
+/* fv_params_layout's: q's tree laid out (its data blocks set), where
+ * the tree starts, its blocks, the hash area's end (each NULL: not
+ * wanted). */
+int verity_show_params_layout(const struct verity_params *q,
+			      uint64_t *tree_offset, uint64_t *tree_blocks,
+			      uint64_t *hash_bytes, struct ht_error *err);
 /* dump of a pair (fv_show's FV_SHOW_PAIR): its header as d (fv_describe's
  * result) lays it out; image: the sidecar image whose tree it is (NULL:
  * a hash device alone). */

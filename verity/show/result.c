@@ -3,6 +3,9 @@
  * them; each filled whole, its size set. */
 #include "verity/show/result.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The layout as struct fv_layout has it. */
@@ -103,3 +106,50 @@ void verity_show_report(const struct fv_result *r, struct fv_report *out)
 		out->params = r->params;
 	}
 }
+
+fv_result *verity_show_result_new(struct ht_error *err)
+{
+	fv_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		ht_fail(err, ENOMEM, "out of memory");
+	return r;
+}
+
+void verity_show_result_root(fv_result *r, const uint8_t *root, size_t size)
+{
+	memcpy(r->root, root, size);
+	r->root_size = size;
+	verity_hex_encode(root, size, r->root_hex);
+}
+
+void verity_show_result_info(fv_result *r, const struct verity_info *info)
+{
+	snprintf(r->path, sizeof(r->path), "%s",
+		 info->hash_path ? info->hash_path : "");
+	r->info = *info;
+}
+
+/* What every action's result holds of its outcome. */
+void verity_show_result_outcome(fv_result *r, const struct verity_outcome *out)
+{
+	verity_show_result_info(r, &out->info);
+	r->layout = out->layout;
+	r->has_layout = 1;
+	r->trust = out->trust;
+	if (out->signature_checked)
+		r->sig = out->sig;
+}
+
+void verity_show_result_checked(fv_result *made,
+			       const struct verity_outcome *out,
+			       const uint8_t *root, size_t root_size)
+{
+	made->res = out->res;
+	made->fec = out->fec;
+	made->has_fec = out->has_fec;
+	verity_show_result_outcome(made, out);
+	verity_show_result_root(made, root, root_size);
+	made->checked = 1;
+}
+

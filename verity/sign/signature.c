@@ -1,5 +1,7 @@
 #include "verity/sign/signature.h"
 
+#include "include/fastverity.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -574,4 +576,20 @@ out:
 	PKCS7_free(p7);
 	ERR_clear_error();
 	return r;
+}
+
+int verity_sign_signer_of(const struct fv_sign_request *q,
+			  struct verity_signer *vs, struct ht_error *err)
+{
+	if (!q->key || !q->cert)
+		return ht_fail(err, EINVAL,
+			       "a signing request without a key or a "
+			       "certificate");
+	if (q->flags & ~(unsigned)FV_SIGN_EMBED_CERT)
+		return ht_fail(err, EINVAL, "unknown signing flags %#x",
+			       q->flags);
+	*vs = (struct verity_signer){q->key, q->cert, q->passphrase,
+				     q->pkcs11_module,
+				     !!(q->flags & FV_SIGN_EMBED_CERT)};
+	return 0;
 }

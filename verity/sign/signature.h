@@ -22,6 +22,12 @@ struct verity_signer {
 	int embed_cert; /* include the certificate in the signature */
 };
 
+/* A public signing request (include/fastverity.h) as vs: its key and
+ * certificate given, its flags known; else -EINVAL. */
+struct fv_sign_request;
+int verity_sign_signer_of(const struct fv_sign_request *q,
+			  struct verity_signer *vs, struct ht_error *err);
+
 /* Signs root_hex: no attributes; the certificate is embedded only when
  * asked. Nothing ever prompts: an encrypted key without a passphrase is
  * -EACCES. *der is malloc'd. */

@@ -12,6 +12,7 @@
 
 #include "verity/storage/device.h"
 #include "verity/tree/superblock.h"
+#include "verity/sign/signature.h"
 #include "hashtree/libcrypto.h"
 #include "verity/container/ddi/jsonc.h"
 
@@ -650,5 +651,28 @@ int verity_ddi_pair(const struct ddi_image *img, const struct ddi_verity *v,
 	pair->signature_name = img->path;
 	pair->container = VERITY_CONTAINER_DDI;
 	pair->signature_found = v->signature != NULL;
+	return 0;
+}
+
+int verity_ddi_sig_json_sign(const struct verity_signer *vs,
+			     const char *root_hex, uint8_t **json, size_t *len,
+			     struct ht_error *err)
+{
+	uint8_t *der = NULL;
+	size_t n = 0;
+	char fp[65], *made = NULL;
+	int r;
+
+	*json = NULL;
+	*len = 0;
+	if ((r = verity_sign(vs, root_hex, &der, &n, err)))
+		return r;
+	if (!(r = verity_cert_fingerprint(vs->cert, fp, err)))
+		r = verity_ddi_sig_json_make(root_hex, fp, der, n, &made, err);
+	free(der);
+	if (r)
+		return r;
+	*json = (uint8_t *)made;
+	*len = strlen(made);
 	return 0;
 }

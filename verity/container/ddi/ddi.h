@@ -78,4 +78,12 @@ int verity_ddi_sig_json_make(const char *root_hex, const char *fingerprint,
 			     const uint8_t *der, size_t der_len, char **json,
 			     struct ht_error *err);
 
+/* fv_sign's FV_SIGN_DDI_JSON: root_hex signed by vs (its certificate
+ * embedded), as systemd's signature partition holds it (*json
+ * malloc'd, *len its length). */
+struct verity_signer;
+int verity_ddi_sig_json_sign(const struct verity_signer *vs,
+			     const char *root_hex, uint8_t **json, size_t *len,
+			     struct ht_error *err);
+
 #endif
