@@ -8,26 +8,6 @@
 
 /* --- Android images (read by verity/android/) --- */
 
-void verity_api_avb_free(fv_avb *a)
-{
-	verity_android_free(a ? &a->in : NULL);
-}
-
-int verity_api_avb_read(const char *image, int show, fv_avb **out)
-{
-	struct verity_android *a;
-	struct ht_error err;
-	int r;
-
-	NEED(image);
-	NEED(out);
-	*out = NULL;
-	if ((r = verity_android_read(image, NULL, show, &a, &err)))
-		return verity_api_keep(r, &err);
-	*out = verity_api_avb_of(a);
-	return 0;
-}
-
 /* The reason a's pair cannot be had, in the library's words. */
 int verity_api_avb_unpaired(const fv_avb *a)
 {

@@ -4,75 +4,13 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
-#include "verity/image/judge.h"
+#include "verity/image/open.h"
 
 /* --- images given alone -------------------------------------------------- */
 
 API void fv_image_free(fv_image *img)
 {
-	if (!img)
-		return;
-	verity_image_clear(&img->in);
-	verity_api_pair_free(img->own);
-	for (size_t i = 0; i < img->ncerts; i++)
-		free(img->certs[i]);
-	free(img->certs);
-	free(img->params);
-	free(img->fec_path);
-	free(img);
-}
-
-enum verity_anchor verity_api_anchor_of(const fv_options *o)
-{
-	return o->key              ? VERITY_ANCHOR_KEY
-	       : o->ntrusted_certs ? VERITY_ANCHOR_CERT
-				   : VERITY_ANCHOR_NONE;
-}
-
-/* Every pair of img judged (verity_image_judge), with what the request
- * judged with kept: whether the actions may write on its word, the
- * certificates a signature the policy said to check is checked
- * against. */
-static int judge(fv_image *img, const struct fv_open_request *req,
-		 const fv_options *o, struct ht_error *err)
-{
-	int r = verity_image_judge(
-		&img->in, img->own,
-		&(struct verity_image_ask){verity_api_anchor_of(o), o->key,
-					   req->writes, req->activates},
-		err);
-
-	img->writes = req->writes;
-	img->activates = req->activates;
-	if (!r && o->ntrusted_certs &&
-	    !(img->certs = calloc(o->ntrusted_certs, sizeof(*img->certs))))
-		r = ht_fail(err, ENOMEM, "out of memory");
-	for (size_t i = 0; !r && i < o->ntrusted_certs; i++, img->ncerts++)
-		if (!(img->certs[i] = strdup(o->trusted_certs[i])))
-			r = ht_fail(err, ENOMEM, "out of memory");
-	return r;
-}
-
-/* What fv_image_pair_info shows of each pair, and the parity req gives
- * kept for the pairs whose container has none. */
-static int image_facts(fv_image *img, const struct fv_open_request *req)
-{
-	size_t n = img->in.n ? img->in.n : 1;
-
-	verity_image_facts(&img->in);
-	if (!(img->params = calloc(n, sizeof(*img->params))))
-		return verity_api_fail(ENOMEM, "out of memory");
-	for (size_t i = 0; i < img->in.n; i++) {
-		img->params[i].size = sizeof(img->params[i]);
-		verity_show_params(img->own ? &img->own->params
-					    : &img->in.pairs[i].pair.params,
-				   &img->params[i]);
-	}
-	if (img->own || !req->fec_path)
-		return 0;
-	img->fec_offset = req->fec_offset;
-	img->fec_roots = req->fec_roots;
-	return verity_api_set_string(&img->fec_path, req->fec_path);
+	verity_image_free(img);
 }
 
 /* A plain pair or an image with sidecar files: the pair made of what
@@ -117,75 +55,6 @@ static int open_pair(fv_image *img, const struct fv_open_request *req,
 	return 0;
 }
 
-/* The member of a request to show that is not its image, or NULL. */
-static const char *show_stray(const struct fv_open_request *q,
-			      const fv_options *o)
-{
-	return q->data             ? "data"
-	       : q->hash           ? "hash"
-	       : q->params         ? "params"
-	       : q->hash_offset    ? "hash_offset"
-	       : q->fec_path       ? "fec_path"
-	       : q->fec_offset     ? "fec_offset"
-	       : q->fec_roots      ? "fec_roots"
-	       : q->signature_path ? "signature_path"
-	       : q->writes         ? "writes"
-	       : q->root_hex       ? "root_hex"
-	       : q->root_hash_file ? "root_hash_file"
-	       : q->activates      ? "activates"
-	       : o->key            ? "the options' key"
-	       : o->ntrusted_certs ? "the options' trusted_certs"
-				   : NULL;
-}
-
-/* An Android image read for showing what it says (req's show): its
- * vbmeta parsed and validated as the registry's avb reads it, not
- * judged, no pair. */
-static int open_shown(const struct fv_open_request *req, const fv_options *o,
-		      fv_image **out)
-{
-	const char *stray = show_stray(req, o);
-	fv_image *img;
-	fv_avb *a;
-	int r;
-
-	if (req->container && strcmp(req->container, "avb"))
-		return verity_api_fail(EINVAL,
-				       "fv_open: show reads an Android image "
-				       "(container avb), not %s",
-				       req->container);
-	if (!req->image || stray)
-		return verity_api_fail(EINVAL,
-				       "fv_open: show takes an image alone (%s "
-				       "given)",
-				       req->image ? stray : "no image");
-	if (!(img = calloc(1, sizeof(*img))) ||
-	    !(img->in.path = strdup(req->image)) ||
-	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs)))) {
-		fv_image_free(img);
-		return verity_api_fail(ENOMEM, "out of memory");
-	}
-	img->in.kind = VERITY_CONTAINER_AVB;
-	if ((r = verity_api_avb_read(img->in.path, 1, &a))) {
-		fv_image_free(img);
-		return r;
-	}
-	img->in.av = &a->in;
-	img->in.pairs[0].trust = a->in.trust;
-	*out = img;
-	return 0;
-}
-
-/* A note of what the open read, told to the request's said. */
-static void told(void *ctx, const char *text)
-{
-	const struct fv_open_request *req = ctx;
-
-	if (req->said)
-		req->said(req->ctx, &(struct fv_item){.kind = FV_ITEM_WARNING,
-						      .text = text});
-}
-
 API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
@@ -203,7 +72,8 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		return r;
 	o = &opts;
 	if (req->show)
-		return open_shown(req, o, out);
+		return verity_api_keep(
+			verity_image_open_shown(req, o, out, &err), &err);
 	if (req->container &&
 	    ((want = verity_container_by_name(req->container)) < 0 ||
 	     want == VERITY_CONTAINER_SPARSE))
@@ -246,7 +116,7 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 				      &(struct verity_image_part){
 					      req->partition, req->slot,
 					      req->names, req->files, req->n,
-					      told, (void *)req},
+					      verity_image_told, (void *)req},
 				      &err)
 		    : img->in.kind == VERITY_CONTAINER_SUPER
 			    ? verity_image_super(&img->in, &err)
@@ -255,17 +125,10 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 					      &img->in.ota, &err)
 			    : open_pair(img, req, &err);
 	if (!r)
-		r = judge(img, req, o, &err);
-	/* the partition asked for, once every pair was judged */
-	if (!r && req->partition && !img->in.super)
-		r = verity_image_ddi_pick(&img->in, req->partition, &err);
+		r = verity_image_opened(img, req, o, &err);
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);
-	}
-	if ((r = image_facts(img, req))) {
-		fv_image_free(img);
-		return r;
 	}
 	*out = img;
 	return 0;

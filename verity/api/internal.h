@@ -19,7 +19,7 @@
 
 #include "verity/android/show.h"
 #include "verity/image/ddishow.h"
-#include "verity/image/image.h"
+#include "verity/image/open.h"
 #include "verity/ops/ops.h"
 #include "verity/ops/options.h"
 #include "verity/show/pair.h"
@@ -78,27 +78,6 @@ static inline fv_avb *verity_api_avb_of(struct verity_android *a)
 	return (fv_avb *)(void *)a;
 }
 
-/* An opened image: its container's reading (verity/image/), and what
- * the door keeps of the open (the verdicts are in.pairs[i].trust). */
-struct fv_image {
-	struct verity_image in;
-	/* each pair's parameters as fv_image_pair_info shows them, made
-	 * when the image opened */
-	fv_params *params;
-	fv_pair *own; /* a plain pair's, a sidecar image's */
-	/* the parity the request gave, for a pair whose container has none
-	 * (a disk image's) */
-	char *fec_path;
-	uint64_t fec_offset;
-	unsigned fec_roots;
-	/* what the open request judged with: whether the actions may write
-	 * on its word (repair), the certificates a signature the policy
-	 * said to check is checked against (copies) */
-	int writes;
-	int activates; /* judged for the kernel: not for a read */
-	char **certs;
-	size_t ncerts;
-};
 
 /* The thread's last error: err's when r is not 0 (returns r); a new
  * one (returns -errnum). */
@@ -111,15 +90,9 @@ int verity_api_params_in(const fv_params *in, struct verity_params *out);
 int verity_api_options_in(const char *who, const fv_options *in,
 			  fv_options *full);
 fv_result *verity_api_result_new(void);
-int verity_api_set_string(char **dst, const char *s);
 
-/* Android images and super images read for showing (show 1: the
- * signature not checked) or judged (0); a reading's unpaired reason. */
-int verity_api_avb_read(const char *image, int show, fv_avb **out);
-void verity_api_avb_free(fv_avb *a);
+/* The reason an Android image has no pair, in the library's words. */
 int verity_api_avb_unpaired(const fv_avb *a);
-int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out);
-enum verity_anchor verity_api_anchor_of(const fv_options *o);
 
 /* The pairs fv_open's image acts on (verity/pairs/held.h, act.h): made
  * of parts, a sidecar image's, or copied from img's pair i. */

@@ -9,14 +9,6 @@
 
 /* --- pairs ------------------------------------------------------------- */
 
-/* dup of s (NULL stays NULL) into *dst; -ENOMEM. */
-int verity_api_set_string(char **dst, const char *s)
-{
-	struct ht_error err;
-
-	return verity_api_keep(verity_held_string(dst, s, &err), &err);
-}
-
 int verity_api_pair_new(const char *data, const char *hash, fv_pair **out)
 {
 	struct ht_error err;

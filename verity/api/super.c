@@ -85,24 +85,6 @@ API int fv_super_offset(const fv_super *s, size_t i, uint64_t off,
 	return r;
 }
 
-int verity_api_super_avb(const fv_super *s, size_t i, int show, fv_avb **out)
-{
-	struct verity_android *a;
-	struct ht_error err;
-	int r;
-
-	NEED(s);
-	NEED(out);
-	*out = NULL;
-	if (i >= s->in.s.m.np)
-		return verity_api_fail(EINVAL, "partition %zu of %u", i,
-				       (unsigned)s->in.s.m.np);
-	if ((r = verity_android_super_read(&s->in, i, show, &a, &err)))
-		return verity_api_keep(r, &err);
-	*out = verity_api_avb_of(a);
-	return 0;
-}
-
 /* The kinds a folder shows whole, from the request. */
 typedef int shown_fn(const struct fv_show_request *, struct show *,
 		     struct ht_error *);

@@ -1,0 +1,135 @@
+/* An image opened by the door, below it (verity/image/open.h). */
+#include "verity/image/open.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verity/image/judge.h"
+#include "verity/show/pair.h"
+
+void verity_image_free(fv_image *img)
+{
+	if (!img)
+		return;
+	verity_image_clear(&img->in);
+	verity_held_free(img->own);
+	for (size_t i = 0; i < img->ncerts; i++)
+		free(img->certs[i]);
+	free(img->certs);
+	free(img->params);
+	free(img->fec_path);
+	free(img);
+}
+
+enum verity_anchor verity_image_anchor_of(const fv_options *o)
+{
+	return o->key              ? VERITY_ANCHOR_KEY
+	       : o->ntrusted_certs ? VERITY_ANCHOR_CERT
+				   : VERITY_ANCHOR_NONE;
+}
+
+/* The member of a request to show that is not its image, or NULL. */
+static const char *show_stray(const struct fv_open_request *q,
+			      const fv_options *o)
+{
+	return q->data             ? "data"
+	       : q->hash           ? "hash"
+	       : q->params         ? "params"
+	       : q->hash_offset    ? "hash_offset"
+	       : q->fec_path       ? "fec_path"
+	       : q->fec_offset     ? "fec_offset"
+	       : q->fec_roots      ? "fec_roots"
+	       : q->signature_path ? "signature_path"
+	       : q->writes         ? "writes"
+	       : q->root_hex       ? "root_hex"
+	       : q->root_hash_file ? "root_hash_file"
+	       : q->activates      ? "activates"
+	       : o->key            ? "the options' key"
+	       : o->ntrusted_certs ? "the options' trusted_certs"
+				   : NULL;
+}
+
+int verity_image_open_shown(const struct fv_open_request *req,
+			    const fv_options *o, fv_image **out,
+			    struct ht_error *err)
+{
+	const char *stray = show_stray(req, o);
+	struct verity_android *a;
+	fv_image *img;
+	int r;
+
+	if (req->container && strcmp(req->container, "avb"))
+		return ht_fail(err, EINVAL,
+			       "fv_open: show reads an Android image "
+			       "(container avb), not %s",
+			       req->container);
+	if (!req->image || stray)
+		return ht_fail(err, EINVAL,
+			       "fv_open: show takes an image alone (%s given)",
+			       req->image ? stray : "no image");
+	if (!(img = calloc(1, sizeof(*img))) ||
+	    !(img->in.path = strdup(req->image)) ||
+	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs)))) {
+		verity_image_free(img);
+		return ht_fail(err, ENOMEM, "out of memory");
+	}
+	img->in.kind = VERITY_CONTAINER_AVB;
+	if ((r = verity_android_read(img->in.path, NULL, 1, &a, err))) {
+		verity_image_free(img);
+		return r;
+	}
+	img->in.av = a;
+	img->in.pairs[0].trust = a->trust;
+	*out = img;
+	return 0;
+}
+
+int verity_image_opened(fv_image *img, const struct fv_open_request *req,
+			const fv_options *o, struct ht_error *err)
+{
+	size_t n;
+	int r = verity_image_judge(
+		&img->in, img->own,
+		&(struct verity_image_ask){verity_image_anchor_of(o), o->key,
+					   req->writes, req->activates},
+		err);
+
+	img->writes = req->writes;
+	img->activates = req->activates;
+	if (!r && o->ntrusted_certs &&
+	    !(img->certs = calloc(o->ntrusted_certs, sizeof(*img->certs))))
+		r = ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !r && i < o->ntrusted_certs; i++, img->ncerts++)
+		if (!(img->certs[i] = strdup(o->trusted_certs[i])))
+			r = ht_fail(err, ENOMEM, "out of memory");
+	/* the partition asked for, once every pair was judged */
+	if (!r && req->partition && !img->in.super)
+		r = verity_image_ddi_pick(&img->in, req->partition, err);
+	if (r)
+		return r;
+	verity_image_facts(&img->in);
+	n = img->in.n ? img->in.n : 1;
+	if (!(img->params = calloc(n, sizeof(*img->params))))
+		return ht_fail(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < img->in.n; i++) {
+		img->params[i].size = sizeof(img->params[i]);
+		verity_show_params(img->own ? &img->own->params
+					    : &img->in.pairs[i].pair.params,
+				   &img->params[i]);
+	}
+	if (img->own || !req->fec_path)
+		return 0;
+	img->fec_offset = req->fec_offset;
+	img->fec_roots = req->fec_roots;
+	return verity_held_string(&img->fec_path, req->fec_path, err);
+}
+
+void verity_image_told(void *ctx, const char *text)
+{
+	const struct fv_open_request *req = ctx;
+
+	if (req->said)
+		req->said(req->ctx, &(struct fv_item){.kind = FV_ITEM_WARNING,
+						      .text = text});
+}
