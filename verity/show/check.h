@@ -5,9 +5,7 @@
 #ifndef FV_SHOW_CHECK_H
 #define FV_SHOW_CHECK_H
 #ifndef FASTVERITY_COMPILATION
-#error "an internal header of libfastverity: include <fastverity.h>"/* The counts of a public report. */
-struct ht_verify_result verity_show_counts_of(const struct fv_report *r);
-
+#error "an internal header of libfastverity: include <fastverity.h>"
 #endif
 
 #include <stddef.h>
