@@ -9,8 +9,7 @@
 #include <string.h>
 
 /* The layout as struct fv_layout has it. */
-void verity_show_layout(const struct verity_layout *in,
-			       struct fv_layout *l)
+void verity_show_layout(const struct verity_layout *in, struct fv_layout *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->size = sizeof(*l);
@@ -34,7 +33,7 @@ void verity_show_layout(const struct verity_layout *in,
 
 /* What parity did as struct fv_fec_report has it. */
 void verity_show_fec(const struct verity_fec_result *in,
-			    struct fv_fec_report *f)
+		     struct fv_fec_report *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->size = sizeof(*f);
@@ -142,8 +141,8 @@ void verity_show_result_outcome(fv_result *r, const struct verity_outcome *out)
 }
 
 void verity_show_result_checked(fv_result *made,
-			       const struct verity_outcome *out,
-			       const uint8_t *root, size_t root_size)
+				const struct verity_outcome *out,
+				const uint8_t *root, size_t root_size)
 {
 	made->res = out->res;
 	made->fec = out->fec;
@@ -152,4 +151,3 @@ void verity_show_result_checked(fv_result *made,
 	verity_show_result_root(made, root, root_size);
 	made->checked = 1;
 }
-

@@ -12,10 +12,9 @@
 #include "verity/tree/pair.h"
 #include "verity/tree/update.h"
 
-void verity_show_layout(const struct verity_layout *in,
-			       struct fv_layout *out);
+void verity_show_layout(const struct verity_layout *in, struct fv_layout *out);
 void verity_show_fec(const struct verity_fec_result *in,
-			    struct fv_fec_report *out);
+		     struct fv_fec_report *out);
 
 /* What an action found, behind the public fv_result (the door makes
  * it; fv_result_report shows it). */
