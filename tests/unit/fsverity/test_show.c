@@ -1,0 +1,125 @@
+/* verity/fsverity/show.c: the tree's parameters judged alone, in
+ * fsverity-utils' words and exit codes (an unknown hash, a block size
+ * that is no power of two, a salt that is not hex, one too long), and
+ * digest's lines for files written here: HASH:HEX FILE, the hex alone
+ * with --compact, the same digest for the same bytes. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "hashtree/tree.h"
+#include "verity/fsverity/show.h"
+#include "verity/show/show.h"
+
+struct got {
+	char out[4096], err[4096];
+};
+
+static int collect(void *ctx, const struct fv_item *it)
+{
+	struct got *g = ctx;
+	char *to = it->kind == FV_ITEM_ERROR ? g->err : g->out;
+
+	if (it->kind == FV_ITEM_TEXT || it->kind == FV_ITEM_ERROR)
+		strncat(to, it->text, sizeof(g->out) - strlen(to) - 1);
+	return 0;
+}
+
+/* q's digest request run, its lines into g: the return. */
+static int run(struct fv_show_request *q, struct got *g)
+{
+	struct ht_options ho = {.threads = 1};
+	struct show sh = {collect, g, 0, 0};
+	struct ht_error err;
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	q->size = sizeof(*q);
+	q->what = FV_SHOW_FSVERITY_DIGEST;
+	r = verity_fsv_show(q, &ho, NULL, &sh, &err);
+	if (r < 0)
+		snprintf(g->err, sizeof(g->err), "%s", ht_msg(&err));
+	return r;
+}
+
+START_TEST(judged_alone)
+{
+	struct fv_show_request q = {.hash = "md5"};
+	static struct got g;
+
+	ck_assert_int_eq(run(&q, &g), 2);
+	ck_assert_str_eq(g.err, "fastverity: fsverity digest: --hash-alg=md5: "
+				"unknown hash algorithm (available: sha256 "
+				"sha512)\n");
+	q = (struct fv_show_request){.block_size = "3000"};
+	ck_assert_int_eq(run(&q, &g), 2);
+	ck_assert_ptr_nonnull(
+		strstr(g.err, "--block-size=3000: a power of two"));
+	q = (struct fv_show_request){.block_size = "0x1000"};
+	ck_assert_int_eq(run(&q, &g), 2);
+	q = (struct fv_show_request){.salt = "abc"};
+	ck_assert_int_eq(run(&q, &g), 2);
+	ck_assert_ptr_nonnull(strstr(g.err, "--salt=abc: not a valid hex"));
+	q = (struct fv_show_request){
+		.salt = "00112233445566778899aabbccddeeff"
+			"00112233445566778899aabbccddeeff00"};
+	ck_assert_int_eq(run(&q, &g), 1);
+	ck_assert_ptr_nonnull(strstr(g.err, "unsupported salt size (33)"));
+	/* good ones, alone: nothing said */
+	q = (struct fv_show_request){
+		.hash = "sha512", .block_size = "1024", .salt = "0102"};
+	ck_assert_int_eq(run(&q, &g), 0);
+	ck_assert_str_eq(g.out, "");
+	ck_assert_str_eq(g.err, "");
+}
+END_TEST
+
+START_TEST(digest_lines)
+{
+	char dir[] = "/tmp/fv-fsvshow-XXXXXX", a[64], b[64], line[512];
+	const char *names[2] = {a, b};
+	struct fv_show_request q = {.names = names, .n = 2};
+	static struct got g;
+	char *hex;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_ptr_nonnull(f = fopen(names[i], "w"));
+		fputs("the same bytes\n", f);
+		fclose(f);
+	}
+	ck_assert_int_eq(run(&q, &g), 0);
+	ck_assert_str_eq(g.err, "");
+	/* sha256:HEX a, then the same HEX for b */
+	ck_assert_int_eq(strncmp(g.out, "sha256:", 7), 0);
+	hex = g.out + 7;
+	ck_assert_ptr_nonnull(strchr(hex, ' '));
+	ck_assert_int_eq(strchr(hex, ' ') - hex, 64);
+	snprintf(line, sizeof(line), "sha256:%.64s %s\nsha256:%.64s %s\n", hex,
+		 a, hex, b);
+	ck_assert_str_eq(g.out, line);
+	/* --compact: the hex alone */
+	q.flags = 1;
+	q.n = 1;
+	snprintf(line, sizeof(line), "%.64s\n", g.out + 7);
+	ck_assert_int_eq(run(&q, &g), 0);
+	ck_assert_str_eq(g.out, line);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+	static const struct unit_suite u = {
+		"fsverity_show", 0, NULL, NULL, 0, NULL};
+
+	return run_unit(&u, UNIT_TESTS(judged_alone, digest_lines));
+}
