@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/android/android.h"
 #include "verity/image/judge.h"
 #include "verity/show/pair.h"
 
@@ -132,4 +133,37 @@ void verity_image_told(void *ctx, const char *text)
 	if (req->said)
 		req->said(req->ctx, &(struct fv_item){.kind = FV_ITEM_WARNING,
 						      .text = text});
+}
+
+int verity_image_acts(const fv_image *img, const struct fv_open_request *req,
+		      struct ht_error *err)
+{
+	const struct verity_android *a = img->in.av;
+	const char *path = img->in.path;
+	int r;
+
+	if (!req->action || !a)
+		return 0;
+	/* dump shows a hash footer's descriptor: it needs no pair */
+	if (!strcmp(req->action, "dump") && a->img.has_footer && !a->ht)
+		return 0;
+	if (!a->img.has_footer)
+		return ht_fail(err, EINVAL,
+			       "%s: a vbmeta image (no footer): its "
+			       "descriptors describe other partitions' "
+			       "images, which fastverity avb verify_image "
+			       "--image %s checks",
+			       path, path);
+	if (!a->ht)
+		return ht_fail(err, EINVAL,
+			       "%s: the vbmeta has no hashtree descriptor, "
+			       "no tree to %s (verify checks its hash "
+			       "descriptor)",
+			       path, req->action);
+	if (img->in.n)
+		return 0;
+	/* why the descriptor makes no pair, in the library's words */
+	if ((r = verity_android_unpaired(a, err)))
+		return r;
+	return ht_fail(err, EINVAL, "%s: no pair to %s", path, req->action);
 }
