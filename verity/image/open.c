@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "verity/android/android.h"
+#include "verity/container/ddi/ddi.h"
 #include "verity/image/judge.h"
 #include "verity/show/pair.h"
 
@@ -86,6 +87,21 @@ int verity_image_open_shown(const struct fv_open_request *req,
 	return 0;
 }
 
+/* The one pair of a disk image that open maps, the partition not
+ * named: its only one, or root's of several. */
+static int ddi_open_pick(struct verity_image *in, struct ht_error *err)
+{
+	size_t at = 0;
+
+	while (in->n > 1 && at < in->n &&
+	       strcmp(verity_ddi_role_name(in->pairs[at].ddi->role), "root"))
+		at++;
+	if (at == in->n)
+		return ht_fail(err, EINVAL,
+			       "%s: no protected partition to open", in->path);
+	return in->n > 1 ? verity_image_ddi_pick(in, "root", err) : 0;
+}
+
 int verity_image_opened(fv_image *img, const struct fv_open_request *req,
 			const fv_options *o, struct ht_error *err)
 {
@@ -104,8 +120,12 @@ int verity_image_opened(fv_image *img, const struct fv_open_request *req,
 	for (size_t i = 0; !r && i < o->ntrusted_certs; i++, img->ncerts++)
 		if (!(img->certs[i] = strdup(o->trusted_certs[i])))
 			r = ht_fail(err, ENOMEM, "out of memory");
-	/* the partition asked for, once every pair was judged */
-	if (!r && req->partition && !img->in.super)
+	/* the partition asked for, once every pair was judged; open maps
+	 * one: root's, of several */
+	if (!r && !req->partition && img->in.kind == VERITY_CONTAINER_DDI &&
+	    req->action && !strcmp(req->action, "open"))
+		r = ddi_open_pick(&img->in, err);
+	else if (!r && req->partition && !img->in.super)
 		r = verity_image_ddi_pick(&img->in, req->partition, err);
 	if (r)
 		return r;
