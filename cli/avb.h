@@ -64,9 +64,13 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
  * parameters are refused. */
 int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
 /* The same for an image opened and judged already (fv_open with
- * the options' anchor), which cp holds from here (freed on failure). */
+ * the options' anchor and, unless cli_avb_parameter names an option,
+ * the action), which cp holds from here (freed on failure). */
 int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 		    struct cli_pair *cp);
+/* The first option given that sets what an Android image's descriptor
+ * says (refused), or NULL. */
+const char *cli_avb_parameter(const struct cli_opts *o);
 /* verify of a firmware set given alone (cli/set.c): a vbmeta image, an
  * image whose vbmeta has no hashtree descriptor (a hash footer), or a
  * super image (super 1), walked by the library's fv_slot_verify; one

@@ -35,8 +35,7 @@ int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a)
 	return 0;
 }
 
-/* Options that set what the image's descriptor says. */
-static const char *parameter_option(const struct cli_opts *o)
+const char *cli_avb_parameter(const struct cli_opts *o)
 {
 	return o->hash                  ? "--hash"
 	       : o->data_block_size     ? "--data-block-size"
@@ -55,54 +54,27 @@ static const char *parameter_option(const struct cli_opts *o)
 }
 
 /* The image through the door (fv_open): judged, and its pair when it
- * has one. 0 and *img, or the exit code (printed). */
+ * has one; what the action cannot do with it refused there. 0 and
+ * *img, or the exit code (printed). */
 static int open_avb(const struct cli_opts *o, const char *image, fv_image **img)
 {
-	struct fv_open_request rq = {.image = image, .container = "avb"};
+	struct fv_open_request rq = {
+		.image = image, .container = "avb", .action = o->action};
 	int r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
 			 o->ntrusted, img);
 
 	return r < 0 ? cli_lib_error(r) : r;
 }
 
-/* The pair of an opened Android image (img, cp's from here on, freed
- * here on failure): its hashtree descriptor's. */
+/* The pair of an opened Android image (img, cp's from here on): its
+ * hashtree descriptor's, the library having refused one without. */
 static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 		   struct cli_pair *cp)
 {
-	const fv_avb *a = cli_image_info(img).avb;
 	enum fv_trust trust = cli_image_info(img).trust;
-	struct fv_avb_info in = cli_avb_facts(a);
+	struct fv_avb_info in = cli_avb_facts(cli_image_info(img).avb);
 
-	if (!in.has_footer || !in.has_hashtree)
-		fv_image_free(img);
-	else if (cli_image_info(img).pairs)
-		cli_pair_take(cp, img, 0);
-
-	if (!in.has_footer)
-		return cli_error(-EINVAL,
-				 "%s: a vbmeta image (no footer): its "
-				 "descriptors describe other partitions' "
-				 "images, which fastverity avb verify_image "
-				 "--image %s checks",
-				 image, image);
-	if (!in.has_hashtree)
-		return cli_error(-EINVAL,
-				 "%s: the vbmeta has no hashtree descriptor, "
-				 "no tree to %s (verify checks its hash "
-				 "descriptor)",
-				 image, o->action);
-	if (!cp->img) {
-		/* the library says why the descriptor makes no pair */
-		fv_result *res = NULL;
-		int r = fv_describe(img, 0, NULL, &res);
-
-		fv_result_free(res);
-		fv_image_free(img);
-		return r ? cli_lib_error(r)
-			 : cli_error(-EINVAL, "%s: no pair to %s", image,
-				     o->action);
-	}
+	cli_pair_take(cp, img, 0);
 	cp->avb = 1;
 	cp->trust = trust;
 	if (in.parity_unusable)
@@ -124,7 +96,7 @@ static int pair_of(const struct cli_opts *o, const char *image, fv_image *img,
 /* Options that set what the image's descriptor says: refused. */
 static int refuse_parameters(const struct cli_opts *o, const char *image)
 {
-	const char *opt = parameter_option(o);
+	const char *opt = cli_avb_parameter(o);
 
 	if (!opt)
 		return 0;

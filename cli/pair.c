@@ -296,10 +296,12 @@ void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
 int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
 		  struct cli_pair *cp)
 {
-	struct fv_open_request rq = {
-		.image = image, .container = "ddi", .partition = o->partition};
+	struct fv_open_request rq = {.image = image,
+				     .container = "ddi",
+				     .partition = o->partition,
+				     .action = o->action};
 	const char **certs = (const char **)o->trusted_certs;
-	size_t ncerts = o->ntrusted, at = 0, n;
+	size_t ncerts = o->ntrusted;
 	struct cli_fec fec;
 	fv_image *im;
 	glob_t g;
@@ -323,23 +325,14 @@ int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
 	globfree(&g);
 	if (r)
 		return r < 0 ? cli_partition_refused(o, r) : r;
-	if ((n = cli_image_info(im).pairs) > 1 && repair) {
+	if (cli_image_info(im).pairs > 1 && repair) {
 		fv_image_free(im);
 		return cli_error(-EINVAL,
 				 "%s: several protected partitions: name one "
 				 "with --partition=root|usr",
 				 image);
 	}
-	/* of several, root's is mapped (a --partition kept one role's) */
-	while (!o->partition && n > 1 && at < n &&
-	       strcmp(cli_image_pair(im, at).ddi.role, "root"))
-		at++;
-	if (!repair && at == n) {
-		fv_image_free(im);
-		return cli_error(-EINVAL, "%s: no protected partition to open",
-				 image);
-	}
-	cli_pair_take(cp, im, at);
+	cli_pair_take(cp, im, 0);
 	return 0;
 }
 

@@ -181,15 +181,16 @@ int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 	 * files (which stay open until the device holds them), judged by
 	 * the library for the anchor given */
 	if (!(r = cli_block_devices(o, &names, &files))) {
-		struct fv_open_request rq = {.image = image,
-					     .container = "super",
-					     .partition = o->partition,
-					     .slot = o->slot &&
-						     !strcmp(o->slot, "b"),
-					     .names = names,
-					     .files = files,
-					     .n = o->nblock_devices,
-					     .said = said};
+		struct fv_open_request rq = {
+			.image = image,
+			.container = "super",
+			.partition = o->partition,
+			.slot = o->slot && !strcmp(o->slot, "b"),
+			.names = names,
+			.files = files,
+			.n = o->nblock_devices,
+			.said = said,
+			.action = cli_avb_parameter(o) ? NULL : o->action};
 
 		r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
 			     o->ntrusted, &img);

@@ -537,6 +537,7 @@ struct fv_open_request {
 	 * image's logical partition (slot 1: b's), devices: fv_super_open's */
 	unsigned slot; const char *const *names, *const *files; size_t n;
 	fv_item_fn said; void *ctx; /* the open's warnings, as they come */
+	const char *action; /* verify, repair, open, dump: refusals name it */
 };
 /* Opens and judges. Errors: EINVAL, EPERM, ENODEV, ENOTBLK, EIO, ENOMEM. */
 int fv_open(const struct fv_open_request *req, const fv_options *o,

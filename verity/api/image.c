@@ -126,6 +126,8 @@ API int fv_open(const struct fv_open_request *req, const fv_options *o,
 			    : open_pair(img, req, &err);
 	if (!r)
 		r = verity_image_opened(img, req, o, &err);
+	if (!r)
+		r = verity_image_acts(img, req, &err);
 	if (r) {
 		fv_image_free(img);
 		return verity_api_keep(r, &err);

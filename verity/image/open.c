@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/android/android.h"
+#include "verity/container/ddi/ddi.h"
 #include "verity/image/judge.h"
 #include "verity/show/pair.h"
 
@@ -85,6 +87,21 @@ int verity_image_open_shown(const struct fv_open_request *req,
 	return 0;
 }
 
+/* The one pair of a disk image that open maps, the partition not
+ * named: its only one, or root's of several. */
+static int ddi_open_pick(struct verity_image *in, struct ht_error *err)
+{
+	size_t at = 0;
+
+	while (in->n > 1 && at < in->n &&
+	       strcmp(verity_ddi_role_name(in->pairs[at].ddi->role), "root"))
+		at++;
+	if (at == in->n)
+		return ht_fail(err, EINVAL,
+			       "%s: no protected partition to open", in->path);
+	return in->n > 1 ? verity_image_ddi_pick(in, "root", err) : 0;
+}
+
 int verity_image_opened(fv_image *img, const struct fv_open_request *req,
 			const fv_options *o, struct ht_error *err)
 {
@@ -103,8 +120,12 @@ int verity_image_opened(fv_image *img, const struct fv_open_request *req,
 	for (size_t i = 0; !r && i < o->ntrusted_certs; i++, img->ncerts++)
 		if (!(img->certs[i] = strdup(o->trusted_certs[i])))
 			r = ht_fail(err, ENOMEM, "out of memory");
-	/* the partition asked for, once every pair was judged */
-	if (!r && req->partition && !img->in.super)
+	/* the partition asked for, once every pair was judged; open maps
+	 * one: root's, of several */
+	if (!r && !req->partition && img->in.kind == VERITY_CONTAINER_DDI &&
+	    req->action && !strcmp(req->action, "open"))
+		r = ddi_open_pick(&img->in, err);
+	else if (!r && req->partition && !img->in.super)
 		r = verity_image_ddi_pick(&img->in, req->partition, err);
 	if (r)
 		return r;
@@ -132,4 +153,37 @@ void verity_image_told(void *ctx, const char *text)
 	if (req->said)
 		req->said(req->ctx, &(struct fv_item){.kind = FV_ITEM_WARNING,
 						      .text = text});
+}
+
+int verity_image_acts(const fv_image *img, const struct fv_open_request *req,
+		      struct ht_error *err)
+{
+	const struct verity_android *a = img->in.av;
+	const char *path = img->in.path;
+	int r;
+
+	if (!req->action || !a)
+		return 0;
+	/* dump shows a hash footer's descriptor: it needs no pair */
+	if (!strcmp(req->action, "dump") && a->img.has_footer && !a->ht)
+		return 0;
+	if (!a->img.has_footer)
+		return ht_fail(err, EINVAL,
+			       "%s: a vbmeta image (no footer): its "
+			       "descriptors describe other partitions' "
+			       "images, which fastverity avb verify_image "
+			       "--image %s checks",
+			       path, path);
+	if (!a->ht)
+		return ht_fail(err, EINVAL,
+			       "%s: the vbmeta has no hashtree descriptor, "
+			       "no tree to %s (verify checks its hash "
+			       "descriptor)",
+			       path, req->action);
+	if (img->in.n)
+		return 0;
+	/* why the descriptor makes no pair, in the library's words */
+	if ((r = verity_android_unpaired(a, err)))
+		return r;
+	return ht_fail(err, EINVAL, "%s: no pair to %s", path, req->action);
 }

@@ -52,6 +52,11 @@ int verity_image_open_shown(const struct fv_open_request *req,
  * parity req gives for the pairs whose container has none. */
 int verity_image_opened(fv_image *img, const struct fv_open_request *req,
 			const fv_options *o, struct ht_error *err);
+/* What req's action (when named) cannot do with an opened Android image:
+ * a vbmeta image without a footer, no hashtree descriptor, a descriptor
+ * that makes no pair (dump shows a hash footer's). 0 or the refusal. */
+int verity_image_acts(const fv_image *img, const struct fv_open_request *req,
+		      struct ht_error *err);
 /* The callback of verity_image_part's notes: req's said (ctx: req). */
 void verity_image_told(void *ctx, const char *text);
 
