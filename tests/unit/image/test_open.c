@@ -2,7 +2,8 @@
  * show refused with a stray member or another container, an image read
  * for showing (its vbmeta, no pair), and an opened image's pairs judged
  * (against a key; certificates refused for a signed image; each pair's
- * parameters and the parity a request gives kept). */
+ * parameters and the parity a request gives kept), and what an action
+ * cannot do with an Android image (a hash footer: dump alone). */
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 #define BLOCKS 32u
 
-static char key[160], pub[160], sys[160], unsig[160];
+static char key[160], pub[160], sys[160], unsig[160], boot[160];
 
 static void osetup(void)
 {
@@ -27,6 +28,9 @@ static void osetup(void)
 	ck_assert_msg(amk_hashtree(sys, "system", key, 0, &err) == 0, "%s",
 		      ht_msg(&err));
 	ck_assert_msg(amk_hashtree(unsig, "vendor", NULL, 0, &err) == 0, "%s",
+		      ht_msg(&err));
+	amk_data(amk_path(boot, "boot.img"), 2, 3);
+	ck_assert_msg(amk_hash(boot, "boot", key, 32 * AMK_BS, &err) == 0, "%s",
 		      ht_msg(&err));
 }
 
@@ -153,10 +157,36 @@ START_TEST(opened)
 }
 END_TEST
 
+START_TEST(acts)
+{
+	struct fv_open_request q = {.size = sizeof(q), .image = boot};
+	struct ht_error err;
+	fv_image *img = read_avb(boot);
+
+	/* no action named: nothing refused */
+	ck_assert_int_eq(verity_image_acts(img, &q, &err), 0);
+	/* a hash footer: dump shows it, the others have no tree */
+	q.action = "dump";
+	ck_assert_int_eq(verity_image_acts(img, &q, &err), 0);
+	q.action = "repair";
+	ck_assert_int_eq(verity_image_acts(img, &q, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(
+		ht_msg(&err), "no hashtree descriptor, no tree to repair"));
+	verity_image_free(img);
+	/* a hashtree footer: a pair for every action */
+	img = read_avb(sys);
+	q.image = sys;
+	ck_assert_int_eq(verity_image_acts(img, &q, &err), 0);
+	q.action = "open";
+	ck_assert_int_eq(verity_image_acts(img, &q, &err), 0);
+	verity_image_free(img);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"open",    0, osetup,
 					    oteardown, 1, NULL};
 
-	return run_unit(&u, UNIT_TESTS(shown, opened));
+	return run_unit(&u, UNIT_TESTS(shown, opened, acts));
 }
