@@ -18,18 +18,13 @@ enum verity_signature_from verity_image_avb_from(const struct verity_android *a)
 		       : VERITY_SIGNATURE_NONE;
 }
 
-int verity_image_avb(struct verity_image *img, struct ht_error *err)
+/* img's pair 0 made of its Android image a, read and judged also where
+ * it describes no pair (a vbmeta image, a hash footer, a persistent
+ * digest): fv_image_info's avb says what it holds. */
+static int take_avb(struct verity_image *img, struct verity_android *a)
 {
 	struct verity_image_pair *ip = &img->pairs[0];
-	struct verity_android *a;
-	int r;
 
-	if ((r = verity_android_read(img->path, NULL, 0, &img->av, err)))
-		return r;
-	a = img->av;
-	/* judged also where it describes no pair (a vbmeta image, a hash
-	 * footer, a persistent digest): fv_image_info's avb says what it
-	 * holds */
 	ip->from = verity_image_avb_from(a);
 	ip->avb = a;
 	if (!a->paired)
@@ -38,6 +33,15 @@ int verity_image_avb(struct verity_image *img, struct ht_error *err)
 	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
 	img->n = 1;
 	return 0;
+}
+
+int verity_image_avb(struct verity_image *img, struct ht_error *err)
+{
+	int r;
+
+	if ((r = verity_android_read(img->path, NULL, 0, &img->av, err)))
+		return r;
+	return take_avb(img, img->av);
 }
 
 int verity_image_super(struct verity_image *img, struct ht_error *err)
@@ -111,7 +115,6 @@ int verity_image_super_part(struct verity_image *img,
 			    const struct verity_image_part *w,
 			    struct ht_error *err)
 {
-	struct verity_image_pair *ip = &img->pairs[0];
 	struct verity_android *a;
 	char *path;
 	int i, r;
@@ -143,14 +146,7 @@ int verity_image_super_part(struct verity_image *img,
 	img->path = path;
 	img->kind = VERITY_CONTAINER_AVB;
 	img->av = a;
-	ip->from = verity_image_avb_from(a);
-	ip->avb = a;
-	if (!a->paired)
-		return 0;
-	ip->pair = a->pair;
-	snprintf(ip->name, sizeof(ip->name), "%s", a->name);
-	img->n = 1;
-	return 0;
+	return take_avb(img, a);
 }
 
 int verity_image_ddi(struct verity_image *img, struct ht_error *err)
