@@ -47,6 +47,7 @@ S1=$(param sum1)
 OFF1=$(param off1)
 SAVB=$(param sumavb)
 SDDI=$(param sumddi)
+SDDIU=$(param sumddiu)
 SLP=$(param sumlp)
 SLPP=$(param sumlpp)
 QUICK=$(param quick)
@@ -280,11 +281,17 @@ if [ -x /bin/make-dynpart-mappings ] && [ -x /bin/dmsetup ]; then
 	for d in /dev/mapper/system_*; do [ -e "$d" ] && dmsetup remove "${d##*/}"; done
 fi
 
-# A systemd disk image (/dev/vdi): its root partition mapped from the
-# GPT alone, through loop devices over the partitions' sectors.
+# A systemd disk image (/dev/vdi) with root and usr: root's partition
+# mapped from the GPT alone (of two, open takes root's), through loop
+# devices over the partitions' sectors; usr's when --partition names it.
 t "disk image: open the root partition from the GPT" "$FV" open /dev/vdi ddiroot
 t "disk image: the device reads the root partition" test "$(sum /dev/mapper/ddiroot)" = "$SDDI"
 t "disk image: closed" "$FV" close ddiroot
+t "disk image: open --partition=usr" "$FV" open /dev/vdi ddiusr --partition=usr
+t "disk image: the device reads the usr partition" test "$(sum /dev/mapper/ddiusr)" = "$SDDIU"
+t "disk image: usr closed" "$FV" close ddiusr
+t "disk image: verify checks both partitions" "$FV" verify /dev/vdi
+t "disk image: --partition=home refused" sh -c "! '$FV' open /dev/vdi ddix --partition=home"
 
 # A pair of regions: data and tree at offsets inside one image file
 # (after 1 MiB of something else), through loop devices with offset and

@@ -200,20 +200,32 @@ cp "$top/tests/avb/mldsa/testkey_mldsa87.avbpubkey" "$root/mldsa87.avbpubkey"
 for b in 7 900; do
 	printf 'Q' | dd of="$work/avb.img" bs=1 seek=$((b * 4096 + b % 3000 + 1)) conv=notrunc status=none
 done
-# A systemd disk image (GPT: root and root-verity, the partition UUIDs the
-# halves of the root hash), made with sfdisk and fastverity format.
+# A systemd disk image (GPT: root and root-verity, then usr and
+# usr-verity, the partition UUIDs the halves of each root hash), made with
+# sfdisk and fastverity format: open maps root's pair of the two, or the
+# one --partition names.
 "$top/build/mkimage" random 74 $((4 << 20)) >"$work/ddi.data"
 sumddi=$(sha256sum "$work/ddi.data" | cut -d' ' -f1)
 "$host_fv" format "$work/ddi.data" "$work/ddi.hash" --salt=$salt --data-block-size=512 --hash-block-size=512 \
 	--root-hash-file="$work/ddi.root" >/dev/null || die "format (disk image) failed"
 ddiroot=$(cat "$work/ddi.root")
+"$top/build/mkimage" random 76 $((2 << 20)) >"$work/ddiu.data"
+sumddiu=$(sha256sum "$work/ddiu.data" | cut -d' ' -f1)
+"$host_fv" format "$work/ddiu.data" "$work/ddiu.hash" --salt=$salt --data-block-size=512 --hash-block-size=512 \
+	--root-hash-file="$work/ddiu.root" >/dev/null || die "format (disk image, usr) failed"
+ddiusr=$(cat "$work/ddiu.root")
 uuid_of() { echo "$1" | sed 's/\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)/\1-\2-\3-\4-/'; }
+sectors() { echo $((($(stat -c %s "$1") + 511) / 512)); }
 truncate -s $((16 << 20)) "$work/ddi.img"
-printf 'label: gpt\nstart=2048, size=8192, type=4f68bce3-e8cd-4db1-96e7-fbcaf984b709, uuid=%s\nstart=10240, size=%d, type=2c7357ed-ebd2-46d9-aec1-23d437ec2bf5, uuid=%s\n' \
-	"$(uuid_of "${ddiroot:0:32}")" $((($(stat -c %s "$work/ddi.hash") + 511) / 512)) "$(uuid_of "${ddiroot:32:32}")" |
+# (x86-64's type GUIDs: root, root-verity, usr, usr-verity)
+printf 'label: gpt\nstart=2048, size=8192, type=4f68bce3-e8cd-4db1-96e7-fbcaf984b709, uuid=%s\nstart=10240, size=%d, type=2c7357ed-ebd2-46d9-aec1-23d437ec2bf5, uuid=%s\nstart=12288, size=4096, type=8484680c-9521-48c6-9c11-b0720656f69e, uuid=%s\nstart=16384, size=%d, type=77ff5f63-e7b6-4633-acf4-1565b864c0e6, uuid=%s\n' \
+	"$(uuid_of "${ddiroot:0:32}")" "$(sectors "$work/ddi.hash")" "$(uuid_of "${ddiroot:32:32}")" \
+	"$(uuid_of "${ddiusr:0:32}")" "$(sectors "$work/ddiu.hash")" "$(uuid_of "${ddiusr:32:32}")" |
 	sfdisk -q "$work/ddi.img" >/dev/null || die "sfdisk failed (fdisk is not installed?)"
 dd if="$work/ddi.data" of="$work/ddi.img" bs=512 seek=2048 conv=notrunc status=none
 dd if="$work/ddi.hash" of="$work/ddi.img" bs=512 seek=10240 conv=notrunc status=none
+dd if="$work/ddiu.data" of="$work/ddi.img" bs=512 seek=12288 conv=notrunc status=none
+dd if="$work/ddiu.hash" of="$work/ddi.img" bs=512 seek=16384 conv=notrunc status=none
 # An Android super image (liblp metadata written by tests/cli/mksuper.py):
 # system_a, an Android image with parity, in two extents 1 MiB apart
 # ([1, 3) and [4, 6) MiB of super.img), with a bad byte in each (one per
@@ -274,7 +286,7 @@ head -c 64 /dev/urandom >"$root/junk.p7s"
 truncate -s %512 "$work/good.hash" "$work/one.img" "$work/fec.hash"
 
 if [ "$karch" = arm64 ]; then console=ttyAMA0; else console=ttyS0; fi
-append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.sumlp=$sumlp fv.sumlpp=$sumlpp fv.fsva=$(cat "$work/fsva") fv.fsvb=$(cat "$work/fsvb") fv.fsvsalt=$fsvsalt fv.fsvblk=$fsvblk fv.fsvsum=$(sha256sum "$fsv/a" | cut -d' ' -f1) fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
+append="console=$console quiet panic=-1 fv.root=$(cat "$work/root") fv.sum=$(sha256sum "$work/good.img" | cut -d' ' -f1) fv.root1=$(cat "$work/root1") fv.sum1=$sum1 fv.off1=$((4 << 20)) fv.sumavb=$sumavb fv.sumddi=$sumddi fv.sumddiu=$sumddiu fv.sumlp=$sumlp fv.sumlpp=$sumlpp fv.fsva=$(cat "$work/fsva") fv.fsvb=$(cat "$work/fsvb") fv.fsvsalt=$fsvsalt fv.fsvblk=$fsvblk fv.fsvsum=$(sha256sum "$fsv/a" | cut -d' ' -f1) fv.quick=$([ "$karch" = arm64 ] && echo 1 || echo 0) end"
 drive() { echo "-drive file=$1,format=raw,if=virtio,readonly=on"; }
 # shellcheck disable=SC2046
 if [ "$karch" = arm64 ]; then
