@@ -246,10 +246,10 @@ deps deps-build:
 #
 # make check is the short run of each phase (about five minutes here):
 # each command test runs once, those that parse what an image holds
-# (ASAN_QUICK_TESTS) under ASan and UBSan only, without the leak check
-# (the unit suites and the fuzz targets keep it); the unit suites without
-# a fork a check; arm64 runs the suites of its own code and t_vectors;
-# each fuzz target 1 s; the Debian packages are built by check-full alone.
+# (ASAN_QUICK_TESTS) under ASan, with its leak check, and UBSan only; the
+# unit suites without a fork a check; arm64 runs the suites of its own
+# code and t_vectors; each fuzz target 1 s; the Debian packages are built
+# by check-full alone.
 # make check-full (CHECK_FULL=1) runs every phase whole: every command
 # test on the optimised build and the 16 of ASAN_CLI_TESTS again under
 # ASan with leak checks, the arm64 command tests, suites and kernel, the
@@ -311,10 +311,8 @@ check-cli: $(CLI_TEST_DEPS)
 # tests (above: input checks, output safety, signatures, repair's trust
 # checks, corruption and vectors, Android images, sparse images and
 # avbtool's commands, disk images, updates; about two minutes; "all" for
-# every one; repair also runs under ASan in its fuzz target). In make
-# check (CHECK_QUICK=1) the command tests run without the leak check:
-# LeakSanitizer's stop at exit costs 20-40 ms a process on this machine,
-# a third of the phase; the unit suites keep it.
+# every one; repair also runs under ASan in its fuzz target). make check
+# (CHECK_QUICK=1) runs ASAN_QUICK_TESTS, leak check included.
 # (-g1: the line tables a report's stack needs, a sixth less compile time
 # than -g)
 ASAN_CFLAGS = -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined \
