@@ -257,7 +257,7 @@ END_TEST
 
 int main(void)
 {
-	static const struct unit_suite u = {.name = "show"};
+	static const struct unit_suite u = {.name = "show_items"};
 
 	return run_unit(&u, UNIT_TESTS(kinds, first_failure, warning_cut,
 				       stream, stream_error, kept));
