@@ -308,6 +308,25 @@ else
 	skip "15: no loop devices here"
 fi
 
+# ---- 15b: repair of an Android image on a block device ----
+# data, tree and parity on one device: the data is held for writing as a
+# region of it, and the tree and parity past that region's end are read
+# beside it, within the device
+gen 73 $((4 << 20)) >r15.img
+quiet avbtool add_hashtree_footer --image r15.img --partition_name system --hash_algorithm sha256 \
+	--fec_num_roots 2 --key keys/rsa2048.pem --algorithm SHA256_RSA2048
+cp r15.img r15.good
+flip r15.img $((7 * 4096 + 11))
+if L=$(losetup -f --show r15.img 2>/dev/null); then
+	check "15b: repair of an Android image on $L: rebuilt" run_rc 0 "$FV" repair "$L" --key=keys/rsa2048.pem
+	check "  the block named" grep -q "^Repaired position 28672 (data block 7).$" "$T/out"
+	check "  verify of it passes" run_rc 0 "$FV" verify "$L" --key=keys/rsa2048.pem
+	losetup -d "$L"
+	check "  the image as it was made" cmp -s r15.img r15.good
+else
+	skip "15b: no loop devices here"
+fi
+
 # ---- 16: a GPT partition over the GPT itself ----
 if [ $have_repart = 1 ]; then
 	cp unsigned.raw g16.raw

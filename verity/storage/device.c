@@ -238,7 +238,11 @@ int verity_device_open_beside(struct verity_device *d,
 	    mode == VERITY_OPEN_READ || stat(r->path, &st) != 0 ||
 	    !S_ISBLK(st.st_mode) || st.st_rdev != held->rdev)
 		return verity_device_open_region(d, r, mode, err);
-	whole = held->base + held->size;
+	/* the device's end, not the held region's: held may be a region
+	 * that ends before r starts */
+	if (ioctl(held->fd, BLKGETSIZE64, &whole) < 0)
+		return ht_fail(err, errno, "%s: cannot get device size: %s",
+			       r->path, strerror(errno));
 	*d = *held;
 	d->path = r->path;
 	d->tmp = d->final = NULL;
