@@ -475,7 +475,7 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
 				"given (Android's trees use sha256)\n");
 out:
-	free(ranges);
+	fv_free(ranges);
 	return r;
 }
 

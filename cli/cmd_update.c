@@ -134,7 +134,7 @@ int cmd_update(struct cli_opts *o)
 	}
 	r = EXIT_OK;
 out:
-	free(ranges);
+	fv_free(ranges);
 	fv_result_free(out);
 	free(asked);
 	return r;

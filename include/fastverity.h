@@ -75,6 +75,14 @@ int fv_params_check(const fv_params *p);
  * minimum size (any may be NULL). Errors: EINVAL, EOVERFLOW. */
 int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
+/* fastverity's option values read as it reads them, errors naming the
+ * option: n name/value pairs ("salt", "00ff"; a flag "1"; NULL: none)
+ * into p: hash, format, data/hash-block-size, data-blocks, hash-offset,
+ * salt, uuid, no-superblock; one number (those, fec-offset, fec-roots,
+ * threads, size: K M G T); --changed's ranges (*ranges: fv_free). */
+int fv_params_parse(fv_params *p, const char *const *opts, size_t n);
+int fv_option_number(const char *name, const char *value, uint64_t *out);
+int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n);
 /* --- options: how an action runs (zeros, or NULL options: defaults) -- */
 typedef struct fv_options fv_options;
 /* done of total bytes read (from the workers, one call at a time). */

@@ -4,6 +4,7 @@
  * checks its arguments and hands over. */
 #include "verity/api/internal.h"
 #include "verity/dm/shown.h"
+#include "verity/ops/parse.h"
 
 API const char *fastverity_version(void)
 {
@@ -135,6 +136,38 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 							 tree_blocks,
 							 hash_bytes, &err),
 			       &err);
+}
+
+API int fv_params_parse(fv_params *p, const char *const *opts, size_t n)
+{
+	struct ht_error err;
+
+	NEED(p);
+	if (n && !opts)
+		return verity_api_fail(EINVAL, "fv_params_parse: opts is NULL");
+	for (size_t i = 0; i < n; i++)
+		NEED(opts[2 * i]);
+	return verity_api_keep(verity_ops_params_parse(p, opts, n, &err), &err);
+}
+
+API int fv_option_number(const char *name, const char *value, uint64_t *out)
+{
+	struct ht_error err;
+
+	NEED(name);
+	NEED(value);
+	NEED(out);
+	return verity_api_keep(verity_ops_number(name, value, out, &err), &err);
+}
+
+API int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n)
+{
+	struct ht_error err;
+
+	NEED(text);
+	NEED(ranges);
+	NEED(n);
+	return verity_api_keep(verity_ops_ranges(text, ranges, n, &err), &err);
 }
 
 int verity_api_options_in(const char *who, const fv_options *in,

@@ -359,6 +359,35 @@ START_TEST(messages_with_a_fix)
 }
 END_TEST
 
+/* fastverity's option values as the library reads them for the
+ * command: the parameters, a number, --changed's ranges. */
+START_TEST(option_values)
+{
+	const char *opts[] = {"hash", "sha1", "salt", "-", "uuid", NULL};
+	fv_params p = {.size = sizeof(p)};
+	uint64_t v, *ranges;
+	size_t n;
+
+	ck_assert_int_eq(fv_params_init(&p), 0);
+	ck_assert_int_eq(fv_params_parse(&p, opts, 3), 0);
+	ck_assert_str_eq(p.hash, "sha1");
+	ck_assert_uint_eq(p.salt_len, 0);
+	ck_assert_int_eq(fv_params_parse(NULL, opts, 3), -EINVAL);
+	ck_assert_int_eq(fv_params_parse(&p, NULL, 1), -EINVAL);
+	ck_assert_int_eq(fv_option_number("fec-roots", "4", &v), 0);
+	ck_assert_uint_eq(v, 4);
+	ck_assert_int_eq(fv_option_number("fec-roots", "1", &v), -EINVAL);
+	ck_assert_str_eq(fv_last_error(),
+			 "--fec-roots: 1 is not supported (2 to 24)");
+	ck_assert_int_eq(fv_option_number("size", NULL, &v), -EINVAL);
+	ck_assert_int_eq(fv_ranges_parse("4096:8", &ranges, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(ranges[1], 8);
+	fv_free(ranges);
+	ck_assert_int_eq(fv_ranges_parse("4096", &ranges, &n), -EINVAL);
+}
+END_TEST
+
 START_TEST(errno_values)
 {
 	fv_params *p = params_new();
@@ -411,5 +440,5 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(params_defaults_and_checks, options_checks, sign_and_check, messages_with_a_fix, errno_values, digests_and_sizes));
+	return run_unit(&u, UNIT_TESTS(params_defaults_and_checks, options_checks, sign_and_check, messages_with_a_fix, option_values, errno_values, digests_and_sizes));
 }
