@@ -75,11 +75,9 @@ int fv_params_check(const fv_params *p);
  * minimum size (any may be NULL). Errors: EINVAL, EOVERFLOW. */
 int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
-/* fastverity's option values read as it reads them, errors naming the
- * option: n name/value pairs ("salt", "00ff"; a flag "1"; NULL: none)
- * into p: hash, format, data/hash-block-size, data-blocks, hash-offset,
- * salt, uuid, no-superblock; one number (those, fec-offset, fec-roots,
- * threads, size: K M G T); --changed's ranges (*ranges: fv_free). */
+/* fastverity's option values read as it does, errors naming the option:
+ * n name/value pairs (a flag "1"; NULL: none) into p; one number (those,
+ * fec-offset, fec-roots, threads, size); --changed's ranges (fv_free). */
 int fv_params_parse(fv_params *p, const char *const *opts, size_t n);
 int fv_option_number(const char *name, const char *value, uint64_t *out);
 int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n);
@@ -666,8 +664,9 @@ struct fv_image_pair_info {
 };
 /* --- bench: what `fastverity bench` measures -------------------------- */
 /* The settings (every combination of the lists), the data (a device;
- * NULL: synthetic; bytes, 0: all), about how long (seconds), and how the
- * report is shown: bench's table, its --json document, or CSV. */
+ * NULL: synthetic; bytes, 0: all), about how long (seconds), the report:
+ * bench's table, --json or CSV; or bench's options, name/value pairs as
+ * fastverity reads them (hash, ..., size, device, time; seconds: time's) */
 enum fv_bench_output { FV_BENCH_TABLE, FV_BENCH_JSON, FV_BENCH_CSV };
 struct fv_bench_request {
 	size_t size; /* sizeof(struct fv_bench_request) */
@@ -677,6 +676,7 @@ struct fv_bench_request {
 	size_t ndata_block_sizes, nhash_block_sizes, nsalt_sizes;
 	const char *device; uint64_t bytes; double seconds;
 	enum fv_bench_output output;
+	const char *const *options; size_t noptions;
 };
 /* Measures req; the report to fn as items (fv_show's). Errors: EINVAL,
  * ENODEV, ENOTBLK, EIO, ENOMEM; fn's non-zero return, as it is. */
