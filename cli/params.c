@@ -122,11 +122,6 @@ int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 	return 0;
 }
 
-int cli_parse_size(const char *text, uint64_t *out)
-{
-	return number("--size", text, out);
-}
-
 int cli_parse_threads(const struct cli_opts *o, unsigned *threads)
 {
 	uint64_t n = 0;

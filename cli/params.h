@@ -30,8 +30,6 @@ struct cli_fec {
 int cli_fec_params(const struct cli_opts *o, struct cli_fec *f);
 /* A decimal count for option opt. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
-/* A byte count: digits with an optional K, M, G or T (powers of 1024). */
-int cli_parse_size(const char *text, uint64_t *out);
 /* --threads (0 without it: one per online CPU). */
 int cli_parse_threads(const struct cli_opts *o, unsigned *threads);
 /* "Threads: N." with --debug: the workers an action runs. */

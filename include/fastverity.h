@@ -443,9 +443,9 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
  * return. > 0, said: a set's verify: the first refusal's errno, else
  * EPERM, ENODEV; a pair's: EPERM (bad blocks), EINVAL (the root does not
  * match); status's ENODEV (inactive); lp unpack's failure; fs-verity's:
- * fsverity-utils' exit code (flags: 1 digest only, 2 as a built-in
- * signature signs it). VERIFY's all: the parity said when well; REPAIR's,
- * PAIR's image: alone. */
+ * its exit code (flags: 1 digest only, 2 as a built-in signature signs
+ * it, 4 checked only; options: threads, key, cert, key-passphrase-file).
+ * VERIFY's all: the parity said when well; REPAIR's, PAIR's image: alone. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
