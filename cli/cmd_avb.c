@@ -242,59 +242,25 @@ static const struct cli_option rows[] = {
 /* avbtool's options in the order its parsers add them (each
  * subcommand's in this order): an ambiguous prefix's matches are listed
  * so, as argparse lists them. */
-static const char *const avbtool_order[] = {
-	"image",
-	"output",
-	"cert",
-	"atx",
-	"output_pubkey",
-	"padding_size",
-	"partition_size",
-	"vbmeta_image",
-	"dynamic_partition_size",
-	"partition_name",
-	"hash_algorithm",
-	"hashtree_disabled",
-	"salt",
-	"block_size",
-	"generate_fec",
-	"do_not_generate_fec",
-	"fec_num_roots",
-	"calc_max_image_size",
-	"output_vbmeta_image",
-	"do_not_append_vbmeta_image",
-	"setup_as_rootfs_from_kernel",
-	"no_hashtree",
-	"check_at_most_once",
-	"keep_hashtree",
-	"key",
-	"expected_chain_partition",
-	"follow_chain_partitions",
-	"accept_zeroed_hashtree",
-	"json",
-	"algorithm",
-	"signing_helper",
-	"signing_helper_with_files",
-	"public_key_metadata",
-	"rollback_index",
-	"rollback_index_location",
-	"internal_release_string",
-	"append_to_release_string",
-	"prop",
-	"prop_from_file",
-	"kernel_cmdline",
-	"setup_rootfs_from_kernel",
-	"generate_dm_verity_cmdline_from_hashtree",
-	"include_descriptors_from_image",
-	"print_required_libavb_version",
-	"chain_partition",
-	"chain_partition_do_not_use_ab",
-	"flags",
-	"set_hashtree_disabled_flag",
-	"set_verification_disabled_flag",
-	"use_persistent_digest",
-	"do_not_use_ab",
-	NULL};
+static const char avbtool_order[] =
+	" image output cert atx output_pubkey padding_size "
+	"partition_size vbmeta_image dynamic_partition_size "
+	"partition_name hash_algorithm hashtree_disabled salt "
+	"block_size generate_fec do_not_generate_fec fec_num_roots "
+	"calc_max_image_size output_vbmeta_image "
+	"do_not_append_vbmeta_image setup_as_rootfs_from_kernel "
+	"no_hashtree check_at_most_once keep_hashtree key "
+	"expected_chain_partition follow_chain_partitions "
+	"accept_zeroed_hashtree json algorithm signing_helper "
+	"signing_helper_with_files public_key_metadata rollback_index "
+	"rollback_index_location internal_release_string "
+	"append_to_release_string prop prop_from_file kernel_cmdline "
+	"setup_rootfs_from_kernel "
+	"generate_dm_verity_cmdline_from_hashtree "
+	"include_descriptors_from_image print_required_libavb_version "
+	"chain_partition chain_partition_do_not_use_ab flags "
+	"set_hashtree_disabled_flag set_verification_disabled_flag "
+	"use_persistent_digest do_not_use_ab ";
 
 static const struct cli_table table = {
 	.command = "fastverity avb",
