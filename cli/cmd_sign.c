@@ -193,21 +193,14 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 int cmd_sign(struct cli_opts *o)
 {
 	char hex[2 * FV_MAX_DIGEST_SIZE + 1];
-	uint8_t root[FV_MAX_DIGEST_SIZE];
-	const char *arg = NULL, *out;
-	size_t len;
 
 	if (o->nargs != (o->root_hash_file ? 1 : 2))
 		return cli_error(
 			-EINVAL,
 			"sign: requires <root_hash> <out.p7s> (or "
 			"--root-hash-file and <out.p7s>) as arguments");
-	if (!o->root_hash_file)
-		arg = o->args[0];
-	out = o->args[o->nargs - 1];
 	/* any digest from sha1 (20 bytes) to sha512 (64) */
-	if (cli_root_hash_any(o, arg, root, &len))
+	if (cli_root_hex(o, o->root_hash_file ? NULL : o->args[0], hex))
 		return EXIT_PARAMS;
-	cli_hex(root, len, hex);
-	return cli_sign_root(o, hex, out);
+	return cli_sign_root(o, hex, o->args[o->nargs - 1]);
 }

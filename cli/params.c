@@ -2,7 +2,6 @@
 #include "cli/files.h"
 #include "cli/params.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,36 +55,6 @@ int cli_fec_params(const struct cli_opts *o, struct cli_fec *fp)
 		return EXIT_PARAMS;
 	fp->roots = o->fec_roots ? (unsigned)v : 0;
 	return 0;
-}
-
-int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
-{
-	size_t n = strlen(s);
-
-	if (n % 2 || n / 2 > max)
-		return -1;
-	for (size_t i = 0; i < n; i += 2) {
-		int hi = isxdigit((unsigned char)s[i]),
-		    lo = isxdigit((unsigned char)s[i + 1]);
-		char b[3] = {s[i], s[i + 1], 0};
-
-		if (!hi || !lo)
-			return -1;
-		out[i / 2] = (uint8_t)strtoul(b, NULL, 16);
-	}
-	*len = n / 2;
-	return 0;
-}
-
-void cli_hex(const uint8_t *in, size_t n, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[2 * n] = '\0';
 }
 
 int cli_params_from_opts(const struct cli_opts *o, fv_params **p,

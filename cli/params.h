@@ -47,15 +47,10 @@ enum fv_sha256_kernel cli_sha256_choice(void);
  * (NULL entries skipped): what names the output. */
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n);
-/* Hex digits (either case) into at most max bytes: 0, or -1 for an odd
- * count, a byte that is no digit, or too many. */
-int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
-/* Lowercase hex of n bytes into out (2 n + 1 bytes). */
-void cli_hex(const uint8_t *in, size_t n, char *out);
 
 /* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
  * --changed=@FILE names, separated by commas, blanks or new lines), into
- * *ranges (two numbers a range, *n ranges; free). 0, or the exit code
+ * *ranges (two numbers a range, *n ranges; fv_free). 0, or the exit code
  * (printed). */
 int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n);
 
