@@ -496,17 +496,29 @@ static int verify(const struct cli_avb_args *a)
 }
 
 /* extract_public_key (the key's blob) and _digest (its SHA-256 in hex,
- * no newline, as avbtool 1.3.0 writes it). */
+ * no newline, as avbtool 1.3.0 writes it); generate_key, fastverity's (an
+ * RSA key is openssl's): an output that exists is a parameter to change,
+ * not a busy one. */
 static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
 		    const char *words)
 {
-	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = op, .key = a->key};
+	int gen = op == FV_AVB_KEY_GENERATE;
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = op,
+				       .key = a->key,
+				       .algorithm = a->algorithm,
+				       .output = gen ? a->output : NULL};
 	uint8_t *out;
 	size_t len;
-	int r = fv_avb_key(&q, &out, &len);
+	int r;
 
-	if (r)
+	if (gen) {
+		r = fv_avb_key(&q, NULL, NULL);
+		return !r             ? EXIT_OK
+		       : r == -EEXIST ? cli_lib_error(-EINVAL)
+				      : cli_write_error(r);
+	}
+	if ((r = fv_avb_key(&q, &out, &len)))
 		return cli_lib_error(r);
 	r = cli_avb_write(a->output, words, out, len, a->key);
 	fv_free(out);
@@ -602,18 +614,7 @@ int cli_avb_main(int argc, const char **argv)
 		r = key_file(&a, FV_AVB_KEY_DIGEST, "public key digest file");
 		break;
 	case S_GENKEY:
-		/* fastverity's (an RSA key is openssl's); an output that
-		 * exists is a parameter to change, not a busy one */
-		r = fv_avb_key(
-			&(struct fv_avb_key_request){
-				.size = sizeof(struct fv_avb_key_request),
-				.op = FV_AVB_KEY_GENERATE,
-				.algorithm = a.algorithm,
-				.output = a.output},
-			NULL, NULL);
-		r = !r             ? EXIT_OK
-		    : r == -EEXIST ? cli_lib_error(-EINVAL)
-				   : cli_write_error(r);
+		r = key_file(&a, FV_AVB_KEY_GENERATE, NULL);
 		break;
 	case S_ERASE:
 	case S_APPEND:

@@ -116,12 +116,8 @@ int cmd_update(struct cli_opts *o)
 		  cli_plural(rep.update.parity_rounds),
 		  rep.update.resumed ? " (an interrupted update completed)"
 				     : "");
-	if (o->root_hash_file &&
-	    (r = cli_output_write(o->root_hash_file, "the root hash file",
-				  rep.root_hex, strlen(rep.root_hex)))) {
-		r = cli_lib_error(-EIO);
+	if ((r = cli_root_write(o->root_hash_file, rep.root_hex)))
 		goto out;
-	}
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = FV_SHOW_PAIR,

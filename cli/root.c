@@ -107,3 +107,12 @@ int cli_root_refused(int r, const char *hex)
 	cli_hint_root_file(hex);
 	return r;
 }
+
+int cli_root_write(const char *path, const char *hex)
+{
+	/* whole or not at all: a temporary file renamed over the old one */
+	return path && cli_output_write(path, "the root hash file", hex,
+					strlen(hex))
+		       ? cli_lib_error(-EIO)
+		       : 0;
+}

@@ -23,5 +23,8 @@ int cli_root_given(const struct cli_opts *o, const char *arg, const char **hex,
  * library's, then the hint where a file's name was typed as the root;
  * of anything else, cli_lib_error's. */
 int cli_root_refused(int r, const char *hex);
+/* hex written to the root hash file path (NULL: none), whole: 0, or the
+ * exit code (printed). */
+int cli_root_write(const char *path, const char *hex);
 
 #endif
