@@ -167,20 +167,8 @@ static int dump(struct lp_args *a)
 		.json = a->json,
 		.slot = slot,
 		.all = a->all});
-	if (!r)
-		return 0;
-	/* -j needs no metadata (lpdump's rule): a warning and {} */
-	if (a->json && !a->size_only) {
-		char msg[1024];
-
-		cli_lib_say(msg, sizeof(msg));
-		fprintf(stderr,
-			"fastverity: warning: failed to read metadata: %s\n",
-			msg);
-		fputs("{}\n", stdout);
-		return 0;
-	}
-	return cli_lib_error(r), EX_NOINPUT;
+	/* (-j needs no metadata: the library's warning and {}) */
+	return r ? (cli_lib_error(r), EX_NOINPUT) : 0;
 }
 
 /* ---- unpack: lpunpack ---- */
