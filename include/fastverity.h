@@ -425,7 +425,8 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_DDI_VERIFY, /* verify of a disk image */
 	FV_SHOW_VERIFY, FV_SHOW_REPAIR, /* pair at of img checked, said */
 	FV_SHOW_PAIR, /* its header: dump; or *res's: format, update */
-	FV_SHOW_AVB_USAGE }; /* args: avb's subcommand; options: all given */
+	FV_SHOW_AVB_USAGE, /* args: avb's subcommand; options: all given */
+	FV_SHOW_SIGN }; /* sign's: fv_sign(sign, args) to image ("-": text) */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -665,8 +666,7 @@ struct fv_image_pair_info {
 /* --- bench: what `fastverity bench` measures -------------------------- */
 /* The settings (every combination of the lists), the data (a device;
  * NULL: synthetic; bytes, 0: all), about how long (seconds), the report:
- * bench's table, --json or CSV; or bench's options, name/value pairs as
- * fastverity reads them (hash, ..., size, device, time; seconds: time's) */
+ * bench's table, --json or CSV; or bench's options, name/value pairs. */
 enum fv_bench_output { FV_BENCH_TABLE, FV_BENCH_JSON, FV_BENCH_CSV };
 struct fv_bench_request {
 	size_t size; /* sizeof(struct fv_bench_request) */

@@ -4,6 +4,7 @@
  * checks its arguments and hands over. */
 #include "verity/api/internal.h"
 #include "verity/dm/shown.h"
+#include "verity/files/signed.h"
 #include "verity/ops/parse.h"
 
 API const char *fastverity_version(void)
@@ -217,6 +218,24 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 						   &err)
 			: verity_sign(&vs, root_hex, der, len, &err);
 	return verity_api_keep(r, &err);
+}
+
+/* FV_SHOW_SIGN: fv_sign's signature of q->args handed on as sign does
+ * (verity/files/signed.c). */
+int verity_api_sign_show(const struct fv_show_request *q, struct show *sh)
+{
+	struct ht_error err;
+	uint8_t *der;
+	size_t len;
+	int r;
+
+	NEED(q->sign);
+	NEED(q->image);
+	if ((r = fv_sign(q->sign, q->args, &der, &len)))
+		return r;
+	r = verity_files_signed(q, der, len, sh, &err);
+	free(der);
+	return r && r != sh->r ? verity_api_keep(r, &err) : r;
 }
 
 /* --- device-mapper ------------------------------------------------------ */
