@@ -120,18 +120,15 @@ void cli_threads_said(const struct cli_opts *o)
 
 enum fv_sha256_kernel cli_sha256_choice(void)
 {
+	static const char *const names[] = {[FV_SHA256_PORTABLE] = "portable",
+					    [FV_SHA256_TWO_WAY] = "two-way",
+					    [FV_SHA256_THREE_WAY] = "three-way",
+					    [FV_SHA256_AVX512] = "avx512"};
 	const char *force = getenv("FASTVERITY_SHA256");
 
-	if (!force)
-		return FV_SHA256_FASTEST;
-	if (!strcmp(force, "portable"))
-		return FV_SHA256_PORTABLE;
-	if (!strcmp(force, "two-way"))
-		return FV_SHA256_TWO_WAY;
-	if (!strcmp(force, "three-way"))
-		return FV_SHA256_THREE_WAY;
-	if (!strcmp(force, "avx512"))
-		return FV_SHA256_AVX512;
+	for (size_t k = 0; force && k < sizeof(names) / sizeof(names[0]); k++)
+		if (names[k] && !strcmp(force, names[k]))
+			return (enum fv_sha256_kernel)k;
 	return FV_SHA256_FASTEST;
 }
 
