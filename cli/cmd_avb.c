@@ -361,13 +361,10 @@ static struct fv_vbmeta_request vb_request(const struct cli_avb_args *a)
 static int run_options(const struct cli_avb_args *a, fv_options *opts,
 		       struct cli_progress *bar)
 {
-	struct cli_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.threads = (char *)a->threads;
-	o.progress = a->progress;
-	o.action = a->sub;
-	return cli_run_options(&o, opts, bar);
+	return cli_run_options(&(struct cli_opts){.threads = (char *)a->threads,
+						  .progress = a->progress,
+						  .action = a->sub},
+			       opts, bar);
 }
 
 /* --print_required_libavb_version (max 0), --calc_max_image_size. */

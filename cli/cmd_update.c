@@ -89,7 +89,9 @@ int cmd_update(struct cli_opts *o)
 		return cli_error(-EINVAL,
 				 "update: requires <data_device> "
 				 "<hash_device> <old_root_hash> as arguments");
-	if ((o->changed && (r = cli_parse_changed(o->changed, &ranges, &n))) ||
+	/* --changed: OFFSET:LENGTH,... or @FILE, as the library reads it */
+	if ((o->changed && (r = fv_ranges_parse(o->changed, &ranges, &n)) &&
+	     (r = cli_lib_error(r))) ||
 	    (r = update_request(o, &req, &asked)) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;

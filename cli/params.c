@@ -177,10 +177,3 @@ int cli_check_output(const char *out, const char *what,
 	}
 	return 0;
 }
-
-int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n)
-{
-	int r = fv_ranges_parse(arg, ranges, n);
-
-	return r ? cli_lib_error(r) : 0;
-}

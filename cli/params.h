@@ -48,10 +48,4 @@ enum fv_sha256_kernel cli_sha256_choice(void);
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n);
 
-/* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
- * --changed=@FILE names, separated by commas, blanks or new lines), into
- * *ranges (two numbers a range, *n ranges; fv_free). 0, or the exit code
- * (printed). */
-int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n);
-
 #endif
