@@ -38,21 +38,16 @@ static int prune_sidecars(const char *image, const struct fv_file_answer *side,
 		.keep = (signed_now ? FV_SIDECAR_SIGNATURE : 0) |
 			(with_fec ? FV_SIDECAR_FEC : 0)};
 	struct fv_file_answer a = {.size = sizeof(a)};
-	int r = fv_file(&q, &a);
-	unsigned removed = a.removed;
 
-	if (r)
+	if (fv_file(&q, &a))
 		return cli_lib_error(-EIO);
-	if (removed & FV_SIDECAR_SIGNATURE)
-		fprintf(stderr,
-			"fastverity: removed %s: the root hash signature of an "
-			"earlier format, which no longer matches\n",
-			side->signature);
-	if (removed & FV_SIDECAR_FEC)
-		fprintf(stderr,
-			"fastverity: removed %s: the parity of an earlier "
-			"format, which no longer matches\n",
-			side->fec);
+	for (int k = 0; k < 2; k++)
+		if (a.removed & (k ? FV_SIDECAR_FEC : FV_SIDECAR_SIGNATURE))
+			fprintf(stderr,
+				"fastverity: removed %s: the %s of an earlier "
+				"format, which no longer matches\n",
+				k ? side->fec : side->signature,
+				k ? "parity" : "root hash signature");
 	return 0;
 }
 

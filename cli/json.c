@@ -69,20 +69,8 @@ void *cli_json_str(const char *s)
 	if (!s)
 		return NULL;
 	len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i);
-
-		if (!n)
-			break;
-		i += n;
-		if (i == len)
-			return json_object_new_string(s);
-	}
-	if (!len)
-		return json_object_new_string(s);
 	/* invalid UTF-8: each bad byte becomes the text \xHH */
-	buf = malloc(len * 4 + 1);
-	if (!buf)
+	if (!(buf = malloc(len * 4 + 1)))
 		return NULL;
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_len(p + i);
