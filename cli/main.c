@@ -158,7 +158,6 @@ static const struct action actions[] = {
 	       "fastverity bench --hash=sha256,sha512 --salt-size=0,32 "
 	       "--time=3"),
 };
-;
 
 /* The command groups: other tools' commands, with their spelling, each
  * parsing its own options after its name. */
@@ -228,25 +227,23 @@ static void print_help(const struct action *act)
 	       act->name, act->args, act->what);
 	cli_options_print(&cli_main_options, act->bit);
 	printf("  %-34s %s\n", "-?, --help", "Show this help message");
-	printf("\nExit status: %s.\n\nExamples:\n  %s\n  %s\n", act->exits,
-	       act->examples[0], act->examples[1]);
-	printf("\nSee fastverity(8).\n");
+	printf("\nExit status: %s.\n\nExamples:\n  %s\n  %s\n\nSee "
+	       "fastverity(8).\n",
+	       act->exits, act->examples[0], act->examples[1]);
 }
 
 static const char *failure_text(int code)
 {
-	switch (code) {
-	case EXIT_VERIFY:
-		return "verification failed";
-	case EXIT_NOMEM:
-		return "out of memory";
-	case EXIT_NODEV:
-		return "wrong device or file specified";
-	case EXIT_BUSY:
-		return "device already exists or device is busy";
-	default:
-		return "wrong or missing parameters";
-	}
+	static const char *const texts[] = {
+		[EXIT_VERIFY] = "verification failed",
+		[EXIT_NOMEM] = "out of memory",
+		[EXIT_NODEV] = "wrong device or file specified",
+		[EXIT_BUSY] = "device already exists or device is busy"};
+
+	return code > 0 && code < (int)(sizeof(texts) / sizeof(texts[0])) &&
+			       texts[code]
+		       ? texts[code]
+		       : "wrong or missing parameters";
 }
 
 /* stdout, checked once at the end as coreutils do: a root hash written to
