@@ -125,13 +125,6 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_USAGE,
 };
 
-/* The library's message; fsverity-utils' exit code for any failure. */
-static int lib_failed(int r)
-{
-	cli_lib_error(r);
-	return EXIT_PARAMS;
-}
-
 /* fsverity-utils' command what on a's values, its lines printed: the
  * library judges the values as it does, then --threads and the outputs
  * apart from the inputs, then runs it (flags 4: checks only). 0 or the
@@ -165,7 +158,8 @@ static int show(enum fv_show_what what, const struct fsv_args *a,
 		.options = opts[0],
 		.noptions = sizeof(opts) / sizeof(opts[0])});
 
-	return r > 0 || (r < 0 && sign) ? r : r ? lib_failed(r) : 0;
+	/* the library's message: fsverity-utils' exit code 1 */
+	return r > 0 || (r < 0 && sign) ? r : r ? (cli_lib_error(r), 1) : 0;
 }
 
 static int digest(struct fsv_args *a)
@@ -283,7 +277,7 @@ static int dump_metadata(struct fsv_args *a)
 		return 0; /* nothing asked for */
 	r = fv_fsverity_read_metadata(a->args[1], type, offset, length,
 				      to_stdout, NULL);
-	return r ? lib_failed(r) : 0;
+	return r ? (cli_lib_error(r), 1) : 0;
 }
 
 int cli_fsverity_main(int argc, const char **argv)
