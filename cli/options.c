@@ -277,20 +277,6 @@ void cli_options_saw(int val)
 		seen[val - CLI_SEEN] = 1;
 }
 
-/* A value of an action's parse: the last one given kept. 0 or the exit
- * code. */
-static int take_value(const struct cli_option *r, void *base, poptContext pc)
-{
-	char **field = at(base, r->field);
-	char *v;
-
-	if (!(v = poptGetOptArg(pc)))
-		return cli_error(-ENOMEM, "out of memory");
-	free(*field);
-	*field = v;
-	return 0;
-}
-
 static void count_lists(const struct cli_table *t, void *base)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -510,11 +496,11 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 			    0);
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		const struct cli_option *r;
+		char *v;
 
 		if (rc == 'h') {
-			poptFreeContext(pc);
-			free_argv(expanded, argc);
-			return -1;
+			rc = -1;
+			goto out;
 		}
 		r = &t->rows[rc - CLI_SEEN];
 		if (t->once && given[rc - CLI_SEEN]++) {
@@ -528,23 +514,25 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 				  t->word, sub, t->anchor, r->name);
 			rc = t->absent_exit ? t->absent_exit : t->usage_exit;
 		} else if (r->kind == CLI_VALUE) {
-			rc = take_value(r, base, pc);
+			/* the last one given kept */
+			if (!(v = poptGetOptArg(pc))) {
+				rc = cli_error(-ENOMEM, "out of memory");
+				goto out;
+			}
+			free(*(char **)at(base, r->field));
+			*(char **)at(base, r->field) = v;
+			continue;
 		} else {
 			continue;
 		}
-		if (rc) {
-			poptFreeContext(pc);
-			free_argv(expanded, argc);
-			return rc;
-		}
+		goto out;
 	}
 	if (rc < -1) {
 		cli_error(-EINVAL, "%s %s: %s: %s (%s %s --help)", t->word, sub,
 			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc), t->command, sub);
-		poptFreeContext(pc);
-		free_argv(expanded, argc);
-		return t->usage_exit;
+		rc = t->usage_exit;
+		goto out;
 	}
 	left = poptGetArgs(pc);
 	while (left && left[nleft])
@@ -552,21 +540,20 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 	if (nleft && !rest) {
 		cli_error(-EINVAL, "%s %s: unexpected argument '%s'", t->word,
 			  sub, left[0]);
-		poptFreeContext(pc);
-		free_argv(expanded, argc);
-		return t->usage_exit;
+		rc = t->usage_exit;
+		goto out;
 	}
 	if (rest && !(*rest = calloc(nleft + 1, sizeof(**rest))))
 		failed = 1;
 	for (size_t i = 0; rest && *rest && i < nleft; i++)
 		if (!((*rest)[i] = strdup(left[i])))
 			failed = 1;
+	rc = failed ? cli_error(-ENOMEM, "out of memory") : 0;
+	count_lists(t, base);
+out:
 	poptFreeContext(pc);
 	free_argv(expanded, argc);
-	if (failed)
-		return cli_error(-ENOMEM, "out of memory");
-	count_lists(t, base);
-	return 0;
+	return rc;
 }
 
 void cli_options_free(const struct cli_table *t, void *base)
