@@ -21,33 +21,6 @@
 
 static struct cli_opts opts;
 
-static void print_actions(FILE *f);
-struct action;
-static void print_help(const struct action *act);
-
-/* --help also lists the actions, as veritysetup's does. */
-static void help_callback(poptContext pc, enum poptCallbackReason reason,
-			  const struct poptOption *key, const char *arg,
-			  void *data)
-{
-	(void)reason;
-	(void)arg;
-	(void)data;
-	if (key->shortName == '?') {
-		print_help(NULL);
-	} else {
-		poptPrintUsage(pc, stdout, 0);
-	}
-	poptFreeContext(pc);
-	exit(EXIT_OK);
-}
-
-static struct poptOption help_options[] = {
-	{NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL},
-	{"help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL},
-	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
-	POPT_TABLEEND};
-
 struct action {
 	const char *name;
 	int (*run)(struct cli_opts *o);
@@ -231,6 +204,28 @@ static void print_help(const struct action *act)
 	       "fastverity(8).\n",
 	       act->exits, act->examples[0], act->examples[1]);
 }
+
+/* --help also lists the actions, as veritysetup's does. */
+static void help_callback(poptContext pc, enum poptCallbackReason reason,
+			  const struct poptOption *key, const char *arg,
+			  void *data)
+{
+	(void)reason;
+	(void)arg;
+	(void)data;
+	if (key->shortName == '?')
+		print_help(NULL);
+	else
+		poptPrintUsage(pc, stdout, 0);
+	poptFreeContext(pc);
+	exit(EXIT_OK);
+}
+
+static struct poptOption help_options[] = {
+	{NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL},
+	{"help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL},
+	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
+	POPT_TABLEEND};
 
 static const char *failure_text(int code)
 {
