@@ -41,9 +41,9 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c verity/container/ota/show.c \
            verity/dm/table.c verity/dm/activate.c verity/dm/shown.c \
            verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
-           verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/show/pair.c verity/show/check.c verity/show/verify.c verity/slot/walk.c verity/slot/run.c verity/slot/show.c verity/slot/avbtool.c verity/files/files.c verity/pairs/held.c verity/pairs/act.c verity/show/result.c verity/image/image.c verity/image/open.c verity/image/judge.c verity/image/ddishow.c \
+           verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/show/pair.c verity/show/check.c verity/show/verify.c verity/slot/walk.c verity/slot/run.c verity/slot/show.c verity/slot/avbtool.c verity/files/files.c verity/files/signed.c verity/pairs/held.c verity/pairs/act.c verity/show/result.c verity/image/image.c verity/image/open.c verity/image/judge.c verity/image/ddishow.c \
            verity/android/avbshow.c verity/slot/digests.c verity/image/avbdump.c verity/slot/vbmeta_digest.c \
-           verity/ops/ops.c verity/ops/options.c verity/api/api.c verity/api/pair.c verity/api/image.c verity/api/ddi.c \
+           verity/ops/ops.c verity/ops/options.c verity/ops/parse.c verity/api/api.c verity/api/pair.c verity/api/image.c verity/api/ddi.c \
            verity/files/ask.c verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c verity/fsverity/show.c \
            verity/bench/request.c verity/bench/output.c verity/bench/hashing.c verity/bench/fec.c verity/bench/trees.c verity/bench/rank.c
 KERNEL_SRC = hashtree/sha256_shani.c hashtree/sha256_armv8.c hashtree/sha1_shani.c \

@@ -242,59 +242,25 @@ static const struct cli_option rows[] = {
 /* avbtool's options in the order its parsers add them (each
  * subcommand's in this order): an ambiguous prefix's matches are listed
  * so, as argparse lists them. */
-static const char *const avbtool_order[] = {
-	"image",
-	"output",
-	"cert",
-	"atx",
-	"output_pubkey",
-	"padding_size",
-	"partition_size",
-	"vbmeta_image",
-	"dynamic_partition_size",
-	"partition_name",
-	"hash_algorithm",
-	"hashtree_disabled",
-	"salt",
-	"block_size",
-	"generate_fec",
-	"do_not_generate_fec",
-	"fec_num_roots",
-	"calc_max_image_size",
-	"output_vbmeta_image",
-	"do_not_append_vbmeta_image",
-	"setup_as_rootfs_from_kernel",
-	"no_hashtree",
-	"check_at_most_once",
-	"keep_hashtree",
-	"key",
-	"expected_chain_partition",
-	"follow_chain_partitions",
-	"accept_zeroed_hashtree",
-	"json",
-	"algorithm",
-	"signing_helper",
-	"signing_helper_with_files",
-	"public_key_metadata",
-	"rollback_index",
-	"rollback_index_location",
-	"internal_release_string",
-	"append_to_release_string",
-	"prop",
-	"prop_from_file",
-	"kernel_cmdline",
-	"setup_rootfs_from_kernel",
-	"generate_dm_verity_cmdline_from_hashtree",
-	"include_descriptors_from_image",
-	"print_required_libavb_version",
-	"chain_partition",
-	"chain_partition_do_not_use_ab",
-	"flags",
-	"set_hashtree_disabled_flag",
-	"set_verification_disabled_flag",
-	"use_persistent_digest",
-	"do_not_use_ab",
-	NULL};
+static const char avbtool_order[] =
+	" image output cert atx output_pubkey padding_size "
+	"partition_size vbmeta_image dynamic_partition_size "
+	"partition_name hash_algorithm hashtree_disabled salt "
+	"block_size generate_fec do_not_generate_fec fec_num_roots "
+	"calc_max_image_size output_vbmeta_image "
+	"do_not_append_vbmeta_image setup_as_rootfs_from_kernel "
+	"no_hashtree check_at_most_once keep_hashtree key "
+	"expected_chain_partition follow_chain_partitions "
+	"accept_zeroed_hashtree json algorithm signing_helper "
+	"signing_helper_with_files public_key_metadata rollback_index "
+	"rollback_index_location internal_release_string "
+	"append_to_release_string prop prop_from_file kernel_cmdline "
+	"setup_rootfs_from_kernel "
+	"generate_dm_verity_cmdline_from_hashtree "
+	"include_descriptors_from_image print_required_libavb_version "
+	"chain_partition chain_partition_do_not_use_ab flags "
+	"set_hashtree_disabled_flag set_verification_disabled_flag "
+	"use_persistent_digest do_not_use_ab ";
 
 static const struct cli_table table = {
 	.command = "fastverity avb",
@@ -329,7 +295,7 @@ static const struct cli_group group = {
 static int pairs(struct cli_avb_args *a, unsigned sub)
 {
 	static const char here[] =
-		" image output output_pubkey changed threads progress json "
+		" image output output_pubkey threads progress json "
 		"generate_fec calc_max_image_size hashtree_disabled "
 		"print_required_libavb_version keep_hashtree vbmeta_image "
 		"accept_zeroed_hashtree follow_chain_partitions ";
@@ -395,13 +361,10 @@ static struct fv_vbmeta_request vb_request(const struct cli_avb_args *a)
 static int run_options(const struct cli_avb_args *a, fv_options *opts,
 		       struct cli_progress *bar)
 {
-	struct cli_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.threads = (char *)a->threads;
-	o.progress = a->progress;
-	o.action = a->sub;
-	return cli_run_options(&o, opts, bar);
+	return cli_run_options(&(struct cli_opts){.threads = (char *)a->threads,
+						  .progress = a->progress,
+						  .action = a->sub},
+			       opts, bar);
 }
 
 /* --print_required_libavb_version (max 0), --calc_max_image_size. */
@@ -427,56 +390,42 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	struct fv_footer_request f = {
 		.size = sizeof(f), .kind = kind, .vbmeta = &v};
 	fv_options opts = {.size = sizeof(opts)};
-	uint64_t *ranges = NULL;
 	int r;
 
-	/* the options read first, as avbtool's parser reads them */
+	/* the options read first, as avbtool's parser reads them (then
+	 * fastverity's --changed) */
 	if ((r = fv_avb_needs(NULL, &f, NULL)))
 		return cli_avb_error(r);
-	/* --changed, fastverity's: the ranges given to the library */
-	if (a->changed &&
-	    !(r = cli_parse_changed(a->changed, &ranges, &f.nchanged))) {
-		f.changed = ranges;
-		f.flags |= FV_FOOTER_CHANGED_GIVEN;
-	}
-	if (r)
-		goto out;
-	if (a->print_required_libavb_version || a->calc_max_image_size) {
-		r = !a->print_required_libavb_version &&
-				    kind == FV_FOOTER_HASH &&
-				    a->dynamic_partition_size
-			    ? cli_error(-EINVAL,
-					"--calc_max_image_size not supported "
-					"with --dynamic_partition_size")
-			    : needs(NULL, &f,
-				    !a->print_required_libavb_version);
-		goto out;
-	}
-	if (!a->image) {
-		r = cli_error(-EINVAL, "avb %s: --image is required", a->sub);
-		goto out;
-	}
+	if (a->print_required_libavb_version || a->calc_max_image_size)
+		return !a->print_required_libavb_version &&
+				       kind == FV_FOOTER_HASH &&
+				       a->dynamic_partition_size
+			       ? cli_error(
+					 -EINVAL,
+					 "--calc_max_image_size not supported "
+					 "with --dynamic_partition_size")
+			       : needs(NULL, &f,
+				       !a->print_required_libavb_version);
+	if (!a->image)
+		return cli_error(-EINVAL, "avb %s: --image is required",
+				 a->sub);
 	if (a->generate_fec)
 		fprintf(stderr,
 			"The --generate_fec option is deprecated since FEC is "
 			"now generated by default. Use the option "
 			"--do_not_generate_fec to not generate FEC.\n");
-	if (kind == FV_FOOTER_HASHTREE && run_options(a, &opts, &bar)) {
-		r = EXIT_PARAMS;
-		goto out;
-	}
+	if (kind == FV_FOOTER_HASHTREE && run_options(a, &opts, &bar))
+		return EXIT_PARAMS;
 	r = fv_avb_add_footer(a->image, &f, &opts);
 	cli_progress_end(&bar);
 	if (r)
-		r = cli_write_error(r);
+		return cli_write_error(r);
 	/* avbtool's default for a hash tree, said once it is made (a
 	 * refusal stays one line) */
-	else if (kind == FV_FOOTER_HASHTREE && !a->hash_algorithm)
+	if (kind == FV_FOOTER_HASHTREE && !a->hash_algorithm)
 		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
 				"given (Android's trees use sha256)\n");
-out:
-	free(ranges);
-	return r;
+	return 0;
 }
 
 static int make_vbmeta(const struct cli_avb_args *a)
@@ -530,17 +479,29 @@ static int verify(const struct cli_avb_args *a)
 }
 
 /* extract_public_key (the key's blob) and _digest (its SHA-256 in hex,
- * no newline, as avbtool 1.3.0 writes it). */
+ * no newline, as avbtool 1.3.0 writes it); generate_key, fastverity's (an
+ * RSA key is openssl's): an output that exists is a parameter to change,
+ * not a busy one. */
 static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
 		    const char *words)
 {
-	struct fv_avb_key_request q = {
-		.size = sizeof(q), .op = op, .key = a->key};
+	int gen = op == FV_AVB_KEY_GENERATE;
+	struct fv_avb_key_request q = {.size = sizeof(q),
+				       .op = op,
+				       .key = a->key,
+				       .algorithm = a->algorithm,
+				       .output = gen ? a->output : NULL};
 	uint8_t *out;
 	size_t len;
-	int r = fv_avb_key(&q, &out, &len);
+	int r;
 
-	if (r)
+	if (gen) {
+		r = fv_avb_key(&q, NULL, NULL);
+		return !r             ? EXIT_OK
+		       : r == -EEXIST ? cli_lib_error(-EINVAL)
+				      : cli_write_error(r);
+	}
+	if ((r = fv_avb_key(&q, &out, &len)))
 		return cli_lib_error(r);
 	r = cli_avb_write(a->output, words, out, len, a->key);
 	fv_free(out);
@@ -636,18 +597,7 @@ int cli_avb_main(int argc, const char **argv)
 		r = key_file(&a, FV_AVB_KEY_DIGEST, "public key digest file");
 		break;
 	case S_GENKEY:
-		/* fastverity's (an RSA key is openssl's); an output that
-		 * exists is a parameter to change, not a busy one */
-		r = fv_avb_key(
-			&(struct fv_avb_key_request){
-				.size = sizeof(struct fv_avb_key_request),
-				.op = FV_AVB_KEY_GENERATE,
-				.algorithm = a.algorithm,
-				.output = a.output},
-			NULL, NULL);
-		r = !r             ? EXIT_OK
-		    : r == -EEXIST ? cli_lib_error(-EINVAL)
-				   : cli_write_error(r);
+		r = key_file(&a, FV_AVB_KEY_GENERATE, NULL);
 		break;
 	case S_ERASE:
 	case S_APPEND:

@@ -13,22 +13,12 @@
 #include "cli/json.h"
 #include "cli/pair.h"
 #include "cli/progress.h"
+#include "cli/root.h"
 #include "cli/cli.h"
 
-static int write_root_file(const char *path, const char *hex)
-{
-	/* whole or not at all: a temporary file renamed over the old one */
-	int r = cli_output_write(path, "the root hash file", hex, strlen(hex));
-
-	return r ? cli_lib_error(-EIO) : 0;
-}
-
-/* The sidecars format --sidecar writes and keeps. */
-struct sidecars {
-	char *tree, *roothash, *signature, *fec;
-};
-
-static void sidecars_free(struct sidecars *s)
+/* The sidecars format --sidecar writes and keeps (FV_FILE_SIDECAR_NAMES's
+ * names). */
+static void sidecars_free(struct fv_file_answer *s)
 {
 	fv_free(s->tree);
 	fv_free(s->roothash);
@@ -38,7 +28,7 @@ static void sidecars_free(struct sidecars *s)
 
 /* A sidecar left by an earlier format no longer matches the new tree (a
  * later verify would pick it up): removed, and said. */
-static int prune_sidecars(const char *image, const struct sidecars *side,
+static int prune_sidecars(const char *image, const struct fv_file_answer *side,
 			  int with_fec, int signed_now)
 {
 	struct fv_file_request q = {
@@ -48,27 +38,22 @@ static int prune_sidecars(const char *image, const struct sidecars *side,
 		.keep = (signed_now ? FV_SIDECAR_SIGNATURE : 0) |
 			(with_fec ? FV_SIDECAR_FEC : 0)};
 	struct fv_file_answer a = {.size = sizeof(a)};
-	int r = fv_file(&q, &a);
-	unsigned removed = a.removed;
 
-	if (r)
+	if (fv_file(&q, &a))
 		return cli_lib_error(-EIO);
-	if (removed & FV_SIDECAR_SIGNATURE)
-		fprintf(stderr,
-			"fastverity: removed %s: the root hash signature of an "
-			"earlier format, which no longer matches\n",
-			side->signature);
-	if (removed & FV_SIDECAR_FEC)
-		fprintf(stderr,
-			"fastverity: removed %s: the parity of an earlier "
-			"format, which no longer matches\n",
-			side->fec);
+	for (int k = 0; k < 2; k++)
+		if (a.removed & (k ? FV_SIDECAR_FEC : FV_SIDECAR_SIGNATURE))
+			fprintf(stderr,
+				"fastverity: removed %s: the %s of an earlier "
+				"format, which no longer matches\n",
+				k ? side->fec : side->signature,
+				k ? "parity" : "root hash signature");
 	return 0;
 }
 
 /* The request format makes: <data> <hash>, or <image> and its sidecars;
  * *p, the parameters it points at (free). */
-static int format_request(struct cli_opts *o, struct sidecars *side,
+static int format_request(struct cli_opts *o, struct fv_file_answer *side,
 			  struct fv_format_request *req, fv_params **p)
 {
 	struct cli_fec fec;
@@ -77,14 +62,8 @@ static int format_request(struct cli_opts *o, struct sidecars *side,
 		if (o->nargs != 1)
 			return cli_error(-EINVAL, "format --sidecar: requires "
 						  "<image> as argument");
-		struct fv_file_answer a;
-
-		if (cli_file(FV_FILE_SIDECAR_NAMES, o->args[0], &a))
+		if (cli_file(FV_FILE_SIDECAR_NAMES, o->args[0], side))
 			return cli_lib_error(-ENOMEM);
-		side->tree = a.tree;
-		side->roothash = a.roothash;
-		side->signature = a.signature;
-		side->fec = a.fec;
 		if (o->root_hash_file)
 			return cli_error(-EINVAL,
 					 "format --sidecar: writes the root "
@@ -129,7 +108,7 @@ static int format_request(struct cli_opts *o, struct sidecars *side,
 int cmd_format(struct cli_opts *o)
 {
 	struct fv_format_request req = {.size = sizeof(req)};
-	struct sidecars side = {0};
+	struct fv_file_answer side = {0};
 	struct fv_report rep;
 	fv_options opts;
 	fv_result *out = NULL;
@@ -174,8 +153,7 @@ int cmd_format(struct cli_opts *o)
 		  rep.layout.levels, (unsigned long long)rep.layout.tree_blocks,
 		  (unsigned long long)(rep.layout.tree_offset /
 				       rep.params.hash_block_size));
-	if (o->root_hash_file &&
-	    (r = write_root_file(o->root_hash_file, rep.root_hex)))
+	if ((r = cli_root_write(o->root_hash_file, rep.root_hex)))
 		goto out;
 	if (o->sidecar && (o->key || o->cert) &&
 	    (r = cli_sign_root(o, rep.root_hex, side.signature)))

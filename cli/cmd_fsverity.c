@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,55 +125,26 @@ static const struct cli_group group = {
 	.usage_exit = EXIT_USAGE,
 };
 
-static int run_options(const struct fsv_args *a, fv_options *opts)
+/* fsverity-utils' command what on a's values, its lines printed: the
+ * library judges the values as it does, then --threads and the outputs
+ * apart from the inputs, then runs it (flags 4: checks only). 0 or the
+ * exit code (sign: a negative errno, not said, when the signing failed).
+ */
+static int show(enum fv_show_what what, const struct fsv_args *a,
+		unsigned flags, const struct fv_sign_request *sign)
 {
-	struct cli_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.threads = a->threads;
-	o.action = "fsverity";
-	return cli_run_options(&o, opts, NULL) ? EXIT_USAGE : 0;
-}
-
-/* The outputs are none of the inputs. */
-static int outputs_apart(const struct fsv_args *a, const char *const *in,
-			 size_t n)
-{
-	int r;
-
-	if (a->out_tree &&
-	    (r = cli_check_output(a->out_tree, "Merkle tree", in, n)))
-		return r;
-	if (a->out_desc &&
-	    (r = cli_check_output(a->out_desc, "descriptor", in, n)))
-		return r;
-	if (a->out_tree && a->out_desc &&
-	    (r = cli_check_output(a->out_desc, "descriptor",
-				  (const char *[]){a->out_tree}, 1)))
-		return r;
-	return 0;
-}
-
-/* The library's message; fsverity-utils' exit code for any failure. */
-static int lib_failed(int r)
-{
-	cli_lib_error(r);
-	return EXIT_PARAMS;
-}
-
-/* fsverity-utils' command what on a's values, its lines printed (alone:
- * the parameters judged, as it judges them first): 0 or the exit code
- * (sign: a negative errno, not said, when the signing failed). */
-static int show(enum fv_show_what what, const struct fsv_args *a, int alone,
-		const fv_options *opts, const struct fv_sign_request *sign)
-{
+	const char *opts[][2] = {{"threads", a->threads},
+				 {"key", a->key},
+				 {"cert", a->cert},
+				 {"key-passphrase-file", a->passphrase_file}};
+	fv_options o = {.size = sizeof(o), .sha256 = cli_sha256_choice()};
 	int r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
-		.image = alone ? NULL : a->args[0],
+		.image = a->args[0],
 		.names = a->args,
-		.n = alone ? 0 : (size_t)a->nargs,
-		.o = opts,
+		.n = (size_t)a->nargs,
+		.o = &o,
 		.hash = a->hash_alg,
 		.block_size = a->block_size,
 		.salt = a->salt,
@@ -180,33 +152,23 @@ static int show(enum fv_show_what what, const struct fsv_args *a, int alone,
 		.descriptor = a->out_desc,
 		.signature = what == FV_SHOW_FSVERITY_SIGN ? a->args[1]
 							   : a->signature,
-		.flags = (a->compact ? 1u : 0) | (a->for_builtin_sig ? 2u : 0),
-		.sign = sign});
+		.flags = (a->compact ? 1u : 0) | (a->for_builtin_sig ? 2u : 0) |
+			 flags,
+		.sign = sign,
+		.options = opts[0],
+		.noptions = sizeof(opts) / sizeof(opts[0])});
 
-	return r > 0 || (r < 0 && sign) ? r : r ? lib_failed(r) : 0;
+	/* the library's message: fsverity-utils' exit code 1 */
+	return r > 0 || (r < 0 && sign) ? r : r ? (cli_lib_error(r), 1) : 0;
 }
 
-static int digest(const struct cli_sub *s, struct fsv_args *a)
+static int digest(struct fsv_args *a)
 {
-	fv_options opts;
-	int r;
-
-	(void)s;
-	if (!a->nargs) {
-		cli_error(-EINVAL, "fsverity digest: no file given (fastverity "
-				   "fsverity digest --help)");
-		return EXIT_USAGE;
-	}
-	if ((r = show(FV_SHOW_FSVERITY_DIGEST, a, 1, NULL, NULL)) ||
-	    (r = run_options(a, &opts)) ||
-	    (r = outputs_apart(a, a->args, (size_t)a->nargs)))
-		return r;
-	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, &opts, NULL);
+	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, NULL);
 }
 
 struct signing {
 	const struct fsv_args *a;
-	const fv_options *opts;
 	int rc; /* the exit code of a failure said */
 };
 
@@ -215,7 +177,7 @@ static int sign_file(const struct fv_sign_request *req, const void *ctx,
 		     uint8_t **der, size_t *len)
 {
 	struct signing *g = (struct signing *)ctx;
-	int r = show(FV_SHOW_FSVERITY_SIGN, g->a, 0, g->opts, req);
+	int r = show(FV_SHOW_FSVERITY_SIGN, g->a, 0, req);
 
 	*der = NULL;
 	*len = 0;
@@ -223,21 +185,14 @@ static int sign_file(const struct fv_sign_request *req, const void *ctx,
 	return r < 0 ? r : 0;
 }
 
-static int sign(const struct cli_sub *s, struct fsv_args *a)
+static int sign(struct fsv_args *a)
 {
 	struct signing g = {.a = a};
-	fv_options opts;
 	struct cli_opts o;
 	uint8_t *der = NULL;
 	size_t len = 0;
 	int r;
 
-	(void)s;
-	if (a->nargs != 2) {
-		cli_error(-EINVAL, "fsverity sign: FILE and OUT_SIGFILE are "
-				   "needed (fastverity fsverity sign --help)");
-		return EXIT_USAGE;
-	}
 	if (a->pkcs11_engine || a->pkcs11_keyid)
 		return cli_error(-EINVAL,
 				 "fsverity sign: --pkcs11-engine and "
@@ -248,52 +203,26 @@ static int sign(const struct cli_sub *s, struct fsv_args *a)
 			  "fsverity sign: --key and --cert are needed");
 		return EXIT_USAGE;
 	}
-	if ((r = show(FV_SHOW_FSVERITY_SIGN, a, 1, NULL, NULL)) ||
-	    (r = run_options(a, &opts)))
+	if ((r = show(FV_SHOW_FSVERITY_SIGN, a, 4, NULL)))
 		return r;
-	{
-		const char *in[] = {a->args[0], a->key, a->cert,
-				    a->passphrase_file};
-
-		if ((r = cli_check_output(a->args[1], "signature", in, 4)) ||
-		    (r = outputs_apart(a, in, 4)) ||
-		    (r = cli_check_output(
-			     a->args[1], "signature",
-			     (const char *[]){a->out_tree, a->out_desc}, 2)))
-			return r;
-	}
 	memset(&o, 0, sizeof(o));
 	o.key = a->key;
 	o.cert = a->cert;
 	o.key_passphrase_file = a->passphrase_file;
 	o.pkcs11_module = a->pkcs11_module;
-	g.opts = &opts;
 	r = cli_sign_with(&o, sign_file, &g, &der, &len);
 	fv_free(der);
 	return r ? r : g.rc;
 }
 
-static int enable(const struct cli_sub *s, struct fsv_args *a)
+static int enable(struct fsv_args *a)
 {
-	(void)s;
-	if (a->nargs != 1) {
-		cli_error(-EINVAL, "fsverity enable: one FILE is needed "
-				   "(fastverity fsverity enable --help)");
-		return EXIT_USAGE;
-	}
-	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL, NULL);
+	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL);
 }
 
-static int measure(const struct cli_sub *s, struct fsv_args *a)
+static int measure(struct fsv_args *a)
 {
-	(void)s;
-	if (!a->nargs) {
-		cli_error(-EINVAL,
-			  "fsverity measure: no file given (fastverity "
-			  "fsverity measure --help)");
-		return EXIT_USAGE;
-	}
-	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL, NULL);
+	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL);
 }
 
 /* A decimal number of bytes: 0, or -1. */
@@ -312,7 +241,7 @@ static int to_stdout(void *ctx, const void *buf, size_t n)
 	return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
 }
 
-static int dump_metadata(const struct cli_sub *s, struct fsv_args *a)
+static int dump_metadata(struct fsv_args *a)
 {
 	static const char *const types[] = {"merkle_tree", "descriptor",
 					    "signature"};
@@ -320,13 +249,6 @@ static int dump_metadata(const struct cli_sub *s, struct fsv_args *a)
 	unsigned type = 0;
 	int r;
 
-	(void)s;
-	if (a->nargs != 2) {
-		cli_error(-EINVAL, "fsverity dump_metadata: TYPE and FILE are "
-				   "needed (fastverity fsverity dump_metadata "
-				   "--help)");
-		return EXIT_USAGE;
-	}
 	for (unsigned i = 0; i < 3; i++)
 		if (!strcmp(a->args[0], types[i]))
 			type = i + 1;
@@ -355,13 +277,25 @@ static int dump_metadata(const struct cli_sub *s, struct fsv_args *a)
 		return 0; /* nothing asked for */
 	r = fv_fsverity_read_metadata(a->args[1], type, offset, length,
 				      to_stdout, NULL);
-	return r ? lib_failed(r) : 0;
+	return r ? (cli_lib_error(r), 1) : 0;
 }
 
 int cli_fsverity_main(int argc, const char **argv)
 {
+	/* each subcommand's, in subs' order, and the arguments it needs */
+	static int (*const run[])(struct fsv_args *) = {digest, sign, enable,
+							measure, dump_metadata};
+	static const struct {
+		int min, max;
+		const char *words;
+	} needs[] = {{1, INT_MAX, "no file given"},
+		     {2, 2, "FILE and OUT_SIGFILE are needed"},
+		     {1, 1, "one FILE is needed"},
+		     {1, INT_MAX, "no file given"},
+		     {2, 2, "TYPE and FILE are needed"}};
 	const struct cli_sub *s;
 	struct fsv_args a;
+	size_t i;
 	int r;
 
 	memset(&a, 0, sizeof(a));
@@ -370,22 +304,14 @@ int cli_fsverity_main(int argc, const char **argv)
 		cli_group_free(&group, &a, a.args, a.nargs);
 		return r < 0 ? EXIT_OK : r;
 	}
-	switch (s->bit) {
-	case F_DIGEST:
-		r = digest(s, &a);
-		break;
-	case F_SIGN:
-		r = sign(s, &a);
-		break;
-	case F_ENABLE:
-		r = enable(s, &a);
-		break;
-	case F_MEASURE:
-		r = measure(s, &a);
-		break;
-	default:
-		r = dump_metadata(s, &a);
-		break;
+	i = (size_t)(s - subs);
+	if (a.nargs < needs[i].min || a.nargs > needs[i].max) {
+		cli_error(-EINVAL,
+			  "fsverity %s: %s (fastverity fsverity %s --help)",
+			  s->name, needs[i].words, s->name);
+		r = EXIT_USAGE;
+	} else {
+		r = run[i](&a);
 	}
 	cli_group_free(&group, &a, a.args, a.nargs);
 	return r;

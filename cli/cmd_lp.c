@@ -110,8 +110,8 @@ static const struct cli_group group = {
 };
 
 /* A number as android::base::ParseUint reads one (decimal, 0x hex, 0
- * octal; no sign), at most max: 0, or -1. */
-static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
+ * octal; no sign), at most UINT32_MAX: 0, or -1. */
+static int parse_uint(const char *s, uint32_t *out)
 {
 	unsigned long long v;
 	char *end;
@@ -120,7 +120,7 @@ static int parse_uint(const char *s, unsigned long long max, uint32_t *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno || *end || end == s || v > max)
+	if (errno || *end || end == s || v > UINT32_MAX)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
@@ -132,7 +132,7 @@ static int dump_slot(const char *given, uint32_t *slot)
 {
 	*slot = given && (!strcmp(given, "b") || !strcmp(given, "_b"));
 	if (!given || *slot || !strcmp(given, "a") || !strcmp(given, "_a") ||
-	    !parse_uint(given, UINT32_MAX, slot))
+	    !parse_uint(given, slot))
 		return 0;
 	cli_error(-EINVAL,
 		  "lp dump: --slot: '%s' is neither a number nor a slot "
@@ -167,20 +167,8 @@ static int dump(struct lp_args *a)
 		.json = a->json,
 		.slot = slot,
 		.all = a->all});
-	if (!r)
-		return 0;
-	/* -j needs no metadata (lpdump's rule): a warning and {} */
-	if (a->json && !a->size_only) {
-		char msg[1024];
-
-		cli_lib_say(msg, sizeof(msg));
-		fprintf(stderr,
-			"fastverity: warning: failed to read metadata: %s\n",
-			msg);
-		fputs("{}\n", stdout);
-		return 0;
-	}
-	return cli_lib_error(r), EX_NOINPUT;
+	/* (-j needs no metadata: the library's warning and {}) */
+	return r ? (cli_lib_error(r), EX_NOINPUT) : 0;
 }
 
 /* ---- unpack: lpunpack ---- */
@@ -204,7 +192,7 @@ static int unpack(struct lp_args *a)
 		return cli_error(-EINVAL,
 				 "lp unpack: an empty output directory"),
 		       EX_USAGE;
-	if (a->unpack_slot && parse_uint(a->unpack_slot, UINT32_MAX, &slot))
+	if (a->unpack_slot && parse_uint(a->unpack_slot, &slot))
 		return cli_error(-EINVAL,
 				 "lp unpack: --slot: '%s' is not a valid "
 				 "unsigned number",

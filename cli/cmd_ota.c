@@ -94,22 +94,21 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 {
 	static const char *const usage[] = {"info PKG", "verify PKG",
 					    "extract PKG --output-dir=DIR"};
-	int what = s->bit == O_INFO     ? FV_SHOW_OTA_INFO
-		   : s->bit == O_VERIFY ? FV_SHOW_OTA_VERIFY
-					: FV_SHOW_OTA_EXTRACT;
-	fv_options opts = {.size = sizeof(opts)};
+	/* (subs in the order of fv_show's OTA kinds) */
+	int what = FV_SHOW_OTA_INFO + (int)(s - subs);
 	const char *certs[1] = {a->cert}, *tmp = getenv("TMPDIR");
+	fv_options opts = {.size = sizeof(opts),
+			   .trusted_certs = a->cert ? certs : NULL,
+			   .ntrusted_certs = a->cert ? 1 : 0};
 	int r;
 
 	if (a->nargs != 1)
 		return cli_error(-EINVAL,
 				 "ota %s: give one package (fastverity ota %s)",
-				 s->name, usage[what - FV_SHOW_OTA_INFO]);
+				 s->name, usage[s - subs]);
 	if (what == FV_SHOW_OTA_EXTRACT && !a->output_dir)
 		return cli_error(-EINVAL,
 				 "ota extract: --output-dir=DIR is needed");
-	opts.trusted_certs = a->cert ? certs : NULL;
-	opts.ntrusted_certs = a->cert ? 1 : 0;
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,

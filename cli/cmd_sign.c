@@ -15,8 +15,6 @@
 #include "cli/root.h"
 #include "cli/cli.h"
 
-#include "cli/jsonc.h"
-
 /* The first line of a passphrase file (a regular file of at most 4 KiB). */
 static int read_passphrase_file(const char *path, char **out)
 {
@@ -95,64 +93,37 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 	return r ? cli_lib_error(r) : 0;
 }
 
-/* A json-c string of the base64 (RFC 4648, padded) of n bytes; NULL
- * when out of memory. */
-static json_object *base64(const uint8_t *p, size_t n)
-{
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
-				  "opqrstuvwxyz0123456789+/";
-	char *t = malloc(n / 3 * 4 + 5), *w = t;
-	json_object *j;
+/* What sign's signing hands on: the root, the output, whether sign
+ * --json's document is wanted (format's JSON is its own). */
+struct signing {
+	const char *root_hex, *out;
+	int json;
+};
 
-	if (!t)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		*w++ = abc[v >> 18 & 63];
-		*w++ = abc[v >> 12 & 63];
-		*w++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
-		*w++ = i + 2 < n ? abc[v & 63] : '=';
-	}
-	*w = '\0';
-	j = json_object_new_string(t);
-	free(t);
-	return j;
-}
-
-/* sign --json: the sign document (docs/fastverity.schema.json). */
-static void sign_json(const struct cli_opts *o, const char *root_hex,
-		      const char *out_path, const uint8_t *bytes, size_t len)
-{
-	json_object *j = json_object_new_object();
-	int to_stdout = !strcmp(out_path, "-");
-
-	json_object_object_add(j, "result", cli_json_str("ok"));
-	json_object_object_add(j, "root_hash", cli_json_str(root_hex));
-	json_object_object_add(
-		j, "format", cli_json_str(o->ddi_json ? "ddi-json" : "pkcs7"));
-	json_object_object_add(j, "file",
-			       to_stdout ? NULL : cli_json_str(out_path));
-	json_object_object_add(j, "bytes", json_object_new_uint64(len));
-	json_object_object_add(j, "base64",
-			       to_stdout ? base64(bytes, len) : NULL);
-	json_object_object_add(j, "exit_code", json_object_new_int(0));
-	cli_json_print(j);
-}
-
-static int sign_root(const struct fv_sign_request *req, const void *root_hex,
+/* The signature made and handed on as sign does: written to the
+ * output, or its DER on standard output ("-", checked at exit), then
+ * --json's document (carrying the bytes written to "-"). */
+static int sign_root(const struct fv_sign_request *req, const void *ctx,
 		     uint8_t **der, size_t *len)
 {
-	return fv_sign(req, root_hex, der, len);
+	const struct signing *g = ctx;
+
+	*der = NULL;
+	*len = 0;
+	return cli_show(&(struct fv_show_request){
+		.size = sizeof(struct fv_show_request),
+		.what = FV_SHOW_SIGN,
+		.image = g->out,
+		.args = g->root_hex,
+		.json = g->json,
+		.sign = req});
 }
 
 int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		  const char *out_path)
 {
+	struct signing g = {root_hex, out_path,
+			    o->json && !strcmp(o->action, "sign")};
 	uint8_t *der;
 	size_t len;
 	int r;
@@ -167,25 +138,7 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 		    (r = cli_check_output(out_path, "signature", in, 4)))
 			return r;
 	}
-	if ((r = cli_sign_with(o, sign_root, root_hex, &der, &len)))
-		return r;
-	if (!strcmp(out_path, "-") && !o->json) {
-		/* the DER on standard output (checked at exit) */
-		r = fwrite(der, 1, len, stdout) == len
-			    ? 0
-			    : cli_error(-EIO, "cannot write the signature to "
-					      "standard output");
-	} else if (strcmp(out_path, "-")) {
-		r = cli_output_write(out_path, "the signature", der, len)
-			    ? cli_lib_error(-EIO)
-			    : 0;
-	} else {
-		r = 0;
-	}
-	/* --json (sign; format's document is its own): stdout holds the
-	 * one document, which carries the bytes written to '-' */
-	if (!r && o->json && !strcmp(o->action, "sign"))
-		sign_json(o, root_hex, out_path, der, len);
+	r = cli_sign_with(o, sign_root, &g, &der, &len);
 	fv_free(der);
 	return r;
 }
@@ -193,21 +146,14 @@ int cli_sign_root(const struct cli_opts *o, const char *root_hex,
 int cmd_sign(struct cli_opts *o)
 {
 	char hex[2 * FV_MAX_DIGEST_SIZE + 1];
-	uint8_t root[FV_MAX_DIGEST_SIZE];
-	const char *arg = NULL, *out;
-	size_t len;
 
 	if (o->nargs != (o->root_hash_file ? 1 : 2))
 		return cli_error(
 			-EINVAL,
 			"sign: requires <root_hash> <out.p7s> (or "
 			"--root-hash-file and <out.p7s>) as arguments");
-	if (!o->root_hash_file)
-		arg = o->args[0];
-	out = o->args[o->nargs - 1];
 	/* any digest from sha1 (20 bytes) to sha512 (64) */
-	if (cli_root_hash_any(o, arg, root, &len))
+	if (cli_root_hex(o, o->root_hash_file ? NULL : o->args[0], hex))
 		return EXIT_PARAMS;
-	cli_hex(root, len, hex);
-	return cli_sign_root(o, hex, out);
+	return cli_sign_root(o, hex, o->args[o->nargs - 1]);
 }

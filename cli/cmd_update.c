@@ -89,7 +89,9 @@ int cmd_update(struct cli_opts *o)
 		return cli_error(-EINVAL,
 				 "update: requires <data_device> "
 				 "<hash_device> <old_root_hash> as arguments");
-	if ((o->changed && (r = cli_parse_changed(o->changed, &ranges, &n))) ||
+	/* --changed: OFFSET:LENGTH,... or @FILE, as the library reads it */
+	if ((o->changed && (r = fv_ranges_parse(o->changed, &ranges, &n)) &&
+	     (r = cli_lib_error(r))) ||
 	    (r = update_request(o, &req, &asked)) ||
 	    (r = cli_run_options(o, &opts, &pr) ? EXIT_PARAMS : 0))
 		goto out;
@@ -116,12 +118,8 @@ int cmd_update(struct cli_opts *o)
 		  cli_plural(rep.update.parity_rounds),
 		  rep.update.resumed ? " (an interrupted update completed)"
 				     : "");
-	if (o->root_hash_file &&
-	    (r = cli_output_write(o->root_hash_file, "the root hash file",
-				  rep.root_hex, strlen(rep.root_hex)))) {
-		r = cli_lib_error(-EIO);
+	if ((r = cli_root_write(o->root_hash_file, rep.root_hex)))
 		goto out;
-	}
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = FV_SHOW_PAIR,
@@ -134,7 +132,7 @@ int cmd_update(struct cli_opts *o)
 	}
 	r = EXIT_OK;
 out:
-	free(ranges);
+	fv_free(ranges);
 	fv_result_free(out);
 	free(asked);
 	return r;

@@ -17,15 +17,6 @@ int cli_file(enum fv_file_op op, const char *path, struct fv_file_answer *a)
 	return ask(&q, a);
 }
 
-int cli_device_size(const char *path, uint64_t *size)
-{
-	struct fv_file_answer a;
-	int r = cli_file(FV_FILE_SIZE, path, &a);
-
-	*size = r ? 0 : a.bytes;
-	return r;
-}
-
 const char *cli_same_storage(const char *a, const char *b)
 {
 	struct fv_file_request q = {.size = sizeof(q),

@@ -8,8 +8,6 @@
 
 #include "include/fastverity.h"
 
-/* A file's or device's bytes (the library's error). */
-int cli_device_size(const char *path, uint64_t *size);
 /* A phrase if a and b share storage ("": one file), else NULL. */
 const char *cli_same_storage(const char *a, const char *b);
 /* -EINVAL (said by the library) if path is an Android sparse image. */

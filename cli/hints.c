@@ -24,8 +24,7 @@ static enum fv_superblock_at superblock_at(const char *path, uint64_t off)
 
 int cli_superblock_at(const char *path, uint64_t off)
 {
-	/* a superblock, or the marker of an interrupted format (the
-	 * library says which) */
+	/* a superblock, or the marker of an interrupted format */
 	return superblock_at(path, off) != FV_SUPERBLOCK_NONE;
 }
 

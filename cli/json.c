@@ -15,12 +15,20 @@
 
 int cli_json_emitted;
 
+/* The document doc whole, to out. */
+static void print_to(FILE *out, json_object *doc)
+{
+	fprintf(out, "%s\n",
+		json_object_to_json_string_ext(
+			doc, JSON_C_TO_STRING_PRETTY |
+				     JSON_C_TO_STRING_NOSLASHESCAPE));
+	cli_json_emitted = 1;
+}
+
 void cli_json_print(void *obj)
 {
-	puts(json_object_to_json_string_ext(
-		obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	print_to(stdout, obj);
 	json_object_put(obj);
-	cli_json_emitted = 1;
 }
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
@@ -61,20 +69,8 @@ void *cli_json_str(const char *s)
 	if (!s)
 		return NULL;
 	len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i);
-
-		if (!n)
-			break;
-		i += n;
-		if (i == len)
-			return json_object_new_string(s);
-	}
-	if (!len)
-		return json_object_new_string(s);
 	/* invalid UTF-8: each bad byte becomes the text \xHH */
-	buf = malloc(len * 4 + 1);
-	if (!buf)
+	if (!(buf = malloc(len * 4 + 1)))
 		return NULL;
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_len(p + i);
@@ -187,16 +183,6 @@ static int shown_item(void *ctx, const struct fv_item *it)
 	return 0;
 }
 
-/* The document whole, to where the text went. */
-static void shown_print(const struct shown *s)
-{
-	fprintf(s->out, "%s\n",
-		json_object_to_json_string_ext(
-			s->doc, JSON_C_TO_STRING_PRETTY |
-					JSON_C_TO_STRING_NOSLASHESCAPE));
-	cli_json_emitted = 1;
-}
-
 /* verify's --json streamed, memory bounded however many blocks are bad:
  * the top object's members printed as they come, a list among them
  * element by element (one line each), any other value built whole
@@ -279,7 +265,7 @@ int cli_show_to(const struct fv_show_request *q, void *out)
 	}
 	r = fv_show(q, shown_item, &s);
 	if (r >= 0 && s.doc) /* > 0: what a verify found, said */
-		shown_print(&s);
+		print_to(s.out, s.doc);
 	json_object_put(s.doc);
 	return r;
 }
@@ -290,7 +276,7 @@ int cli_show_bench(const struct fv_bench_request *q, const fv_options *o)
 	int r = fv_bench_run(q, o, shown_item, &s);
 
 	if (!r && s.doc)
-		shown_print(&s);
+		print_to(s.out, s.doc);
 	json_object_put(s.doc);
 	return r;
 }

@@ -21,148 +21,115 @@
 
 static struct cli_opts opts;
 
-static void print_actions(FILE *f);
-struct action;
-static void print_help(const struct action *act);
-
-/* --help also lists the actions, as veritysetup's does. */
-static void help_callback(poptContext pc, enum poptCallbackReason reason,
-			  const struct poptOption *key, const char *arg,
-			  void *data)
-{
-	(void)reason;
-	(void)arg;
-	(void)data;
-	if (key->shortName == '?') {
-		print_help(NULL);
-	} else {
-		poptPrintUsage(pc, stdout, 0);
-	}
-	poptFreeContext(pc);
-	exit(EXIT_OK);
-}
-
-static struct poptOption help_options[] = {
-	{NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL},
-	{"help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL},
-	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
-	POPT_TABLEEND};
-
 struct action {
 	const char *name;
 	int (*run)(struct cli_opts *o);
 	const char *args;
 	const char *what;
 	unsigned bit; /* for the option table below */
+	const char *exits, *examples[2];
 };
 
-/* What help ACTION adds after the options: the action's exit codes and
- * two examples. */
-static const struct action_help {
-	const char *name, *exits, *examples[2];
-} action_helps[] = {
-	{"format",
-	 "0 made; 1 bad parameters, an output over an input, I/O",
-	 {"fastverity format rootfs.img rootfs.verity "
-	  "--root-hash-file=rootfs.roothash",
-	  "fastverity format disk.img disk.img --hash-offset=$((256 << 20)) "
-	  "--data-blocks=65536"}},
-	{"verify",
-	 "0 intact; 1 bad parameters, a wrong root hash, I/O; 2 a bad "
-	 "block, or a signature that does not hold",
-	 {"fastverity verify rootfs.img rootfs.verity "
-	  "--root-hash-file=rootfs.roothash",
-	  "fastverity verify system.img --key signing.pem   # an Android "
-	  "image"}},
-	{"repair",
-	 "0 repaired (or nothing to repair); 1 bad parameters, I/O; 2 blocks "
-	 "left bad",
-	 {"fastverity repair rootfs.img rootfs.verity "
-	  "--root-hash-file=rootfs.roothash --fec-device=rootfs.fec",
-	  "fastverity repair --dry-run os.raw --trusted-cert=signing.crt"}},
-	{"sign",
-	 "0 signed; 1 a key, certificate or root hash that cannot be used",
-	 {"fastverity sign --key signing.key --cert signing.crt "
-	  "--root-hash-file=rootfs.roothash rootfs.roothash.p7s",
-	  "fastverity sign --ddi-json --key signing.key --cert signing.crt "
-	  "\"$ROOT\" sig.json"}},
-	{"dump",
-	 "0 shown; 1 no superblock, I/O",
-	 {"fastverity dump rootfs.verity", "fastverity dump --json os.raw"}},
-	{"open",
-	 "0 mapped; 1 bad parameters, no device-mapper, the kernel refused; 5 "
-	 "the name is taken",
-	 {"fastverity open rootfs.img root rootfs.verity "
-	  "--root-hash-file=rootfs.roothash",
-	  "fastverity open system.img system   # an Android image"}},
-	{"create",
-	 "as open",
-	 {"fastverity create root rootfs.img rootfs.verity \"$ROOT\"",
-	  "fastverity create --ignore-zero-blocks root rootfs.img "
-	  "rootfs.verity \"$ROOT\""}},
-	{"close",
-	 "0 removed; 1 no device-mapper; 4 no such mapping; 5 in use",
-	 {"fastverity close root", "fastverity close --deferred root"}},
-	{"remove",
-	 "as close",
-	 {"fastverity remove root", "fastverity remove --deferred root"}},
-	{"status",
-	 "0 active; 1 no device-mapper; 4 no such mapping",
-	 {"fastverity status root", "fastverity status --json root"}},
-	{"update",
-	 "0 updated; 1 bad parameters, I/O, data grown past the tree; 2 the "
-	 "old tree does not match the old root hash (a wrong root hash, a "
-	 "damaged tree, or one an interrupted update rewrote over the change: "
-	 "complete that one without --changed), or an interrupted update was "
-	 "from another: nothing written",
-	 {"fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
-	  "--changed=1048576:4096 --root-hash-file=rootfs.roothash",
-	  "fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
-	  "--fec-device=rootfs.fec   # finds the changed blocks"}},
-	{"bench",
-	 "0 measured; 1 a setting that cannot be built",
-	 {"fastverity bench", "fastverity bench --hash=sha256,sha512 "
-			      "--salt-size=0,32 --time=3"}},
-};
-
+/* An action: its name, what runs it, its bit in the option table, its
+ * arguments and what it does; what help ACTION adds after the options:
+ * its exit codes and two examples. */
+#define ACTION(name, run, bit, args, what, exits, ...) \
+	{                                              \
+		name, run, args, what, bit, exits,     \
+		{                                      \
+			__VA_ARGS__                    \
+		}                                      \
+	}
 static const struct action actions[] = {
-	{"format", cmd_format, "<data_device> <hash_device>",
-	 "build the hash tree and superblock", A_FORMAT},
-	{"update", cmd_update, "<data_device> <hash_device> <old_root_hash>",
-	 "after data blocks changed, rewrite only the tree blocks and parity "
-	 "they reach (byte-identical with a new format)",
-	 A_UPDATE},
-	{"verify", cmd_verify,
-	 "<data_device> <hash_device> [<root_hash>] | <image>",
-	 "check every block offline (one argument: an Android image, a "
-	 "systemd disk image, or an image with systemd's sidecar files)",
-	 A_VERIFY},
-	{"repair", cmd_repair,
-	 "<data_device> <hash_device> [<root_hash>] --fec-device=<fec> | "
-	 "<image>",
-	 "rebuild bad blocks from the FEC parity, writing only blocks the "
-	 "tree proves (one argument: an Android image and its own parity, "
-	 "or the sidecar files and <image>.fec)",
-	 A_REPAIR},
-	{"sign", cmd_sign, "<root_hash> <out.p7s>|-",
-	 "sign a root hash (--key, --cert) for the kernel and for verify "
-	 "('-': to standard output)",
-	 A_SIGN},
-	{"dump", cmd_dump, "<hash_device> | <image>",
-	 "show the superblock (or an Android or disk image's verity)", A_DUMP},
-	{"open", cmd_open,
-	 "<data_device> <name> <hash_device> [<root_hash>] | <image> <name>",
-	 "map a verified read-only device as /dev/mapper/<name>", A_OPEN},
-	{"create", cmd_create, "<name> <data_device> <hash_device> <root_hash>",
-	 "the same, in the old argument order", A_OPEN},
-	{"close", cmd_close, "<name>", "remove the mapping", A_CLOSE},
-	{"remove", cmd_close, "<name>", "the same as close", A_CLOSE},
-	{"status", cmd_status, "<name>", "show an active device", A_STATUS},
-	{"bench", cmd_bench, "",
-	 "measure hashing and tree settings on this machine (--hash, "
-	 "--salt-size, "
-	 "--data-block-size, --hash-block-size, --format take lists)",
-	 A_BENCH},
+	ACTION("format", cmd_format, A_FORMAT, "<data_device> <hash_device>",
+	       "build the hash tree and superblock",
+	       "0 made; 1 bad parameters, an output over an input, I/O",
+	       "fastverity format rootfs.img rootfs.verity "
+	       "--root-hash-file=rootfs.roothash",
+	       "fastverity format disk.img disk.img --hash-offset=$((256 << "
+	       "20)) --data-blocks=65536"),
+	ACTION("update", cmd_update, A_UPDATE,
+	       "<data_device> <hash_device> <old_root_hash>",
+	       "after data blocks changed, rewrite only the tree blocks and "
+	       "parity they reach (byte-identical with a new format)",
+	       "0 updated; 1 bad parameters, I/O, data grown past the tree; "
+	       "2 the old tree does not match the old root hash (a wrong "
+	       "root hash, a damaged tree, or one an interrupted update "
+	       "rewrote over the change: complete that one without "
+	       "--changed), or an interrupted update was from another: "
+	       "nothing written",
+	       "fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
+	       "--changed=1048576:4096 --root-hash-file=rootfs.roothash",
+	       "fastverity update rootfs.img rootfs.verity \"$OLD_ROOT\" "
+	       "--fec-device=rootfs.fec   # finds the changed blocks"),
+	ACTION("verify", cmd_verify, A_VERIFY,
+	       "<data_device> <hash_device> [<root_hash>] | <image>",
+	       "check every block offline (one argument: an Android image, "
+	       "a systemd disk image, or an image with systemd's sidecar "
+	       "files)",
+	       "0 intact; 1 bad parameters, a wrong root hash, I/O; 2 a bad "
+	       "block, or a signature that does not hold",
+	       "fastverity verify rootfs.img rootfs.verity "
+	       "--root-hash-file=rootfs.roothash",
+	       "fastverity verify system.img --key signing.pem   # an "
+	       "Android image"),
+	ACTION("repair", cmd_repair, A_REPAIR,
+	       "<data_device> <hash_device> [<root_hash>] "
+	       "--fec-device=<fec> | <image>",
+	       "rebuild bad blocks from the FEC parity, writing only blocks "
+	       "the tree proves (one argument: an Android image and its own "
+	       "parity, or the sidecar files and <image>.fec)",
+	       "0 repaired (or nothing to repair); 1 bad parameters, I/O; 2 "
+	       "blocks left bad",
+	       "fastverity repair rootfs.img rootfs.verity "
+	       "--root-hash-file=rootfs.roothash --fec-device=rootfs.fec",
+	       "fastverity repair --dry-run os.raw --trusted-cert=signing.crt"),
+	ACTION("sign", cmd_sign, A_SIGN, "<root_hash> <out.p7s>|-",
+	       "sign a root hash (--key, --cert) for the kernel and for "
+	       "verify ('-': to standard output)",
+	       "0 signed; 1 a key, certificate or root hash that cannot be "
+	       "used",
+	       "fastverity sign --key signing.key --cert signing.crt "
+	       "--root-hash-file=rootfs.roothash rootfs.roothash.p7s",
+	       "fastverity sign --ddi-json --key signing.key --cert "
+	       "signing.crt \"$ROOT\" sig.json"),
+	ACTION("dump", cmd_dump, A_DUMP, "<hash_device> | <image>",
+	       "show the superblock (or an Android or disk image's verity)",
+	       "0 shown; 1 no superblock, I/O", "fastverity dump rootfs.verity",
+	       "fastverity dump --json os.raw"),
+	ACTION("open", cmd_open, A_OPEN,
+	       "<data_device> <name> <hash_device> [<root_hash>] | <image> "
+	       "<name>",
+	       "map a verified read-only device as /dev/mapper/<name>",
+	       "0 mapped; 1 bad parameters, no device-mapper, the kernel "
+	       "refused; 5 the name is taken",
+	       "fastverity open rootfs.img root rootfs.verity "
+	       "--root-hash-file=rootfs.roothash",
+	       "fastverity open system.img system   # an Android image"),
+	ACTION("create", cmd_create, A_OPEN,
+	       "<name> <data_device> <hash_device> <root_hash>",
+	       "the same, in the old argument order", "as open",
+	       "fastverity create root rootfs.img rootfs.verity \"$ROOT\"",
+	       "fastverity create --ignore-zero-blocks root rootfs.img "
+	       "rootfs.verity \"$ROOT\""),
+	ACTION("close", cmd_close, A_CLOSE, "<name>", "remove the mapping",
+	       "0 removed; 1 no device-mapper; 4 no such mapping; 5 in use",
+	       "fastverity close root", "fastverity close --deferred root"),
+	ACTION("remove", cmd_close, A_CLOSE, "<name>", "the same as close",
+	       "as close", "fastverity remove root",
+	       "fastverity remove --deferred root"),
+	ACTION("status", cmd_status, A_STATUS, "<name>",
+	       "show an active device",
+	       "0 active; 1 no device-mapper; 4 no such mapping",
+	       "fastverity status root", "fastverity status --json root"),
+	ACTION("bench", cmd_bench, A_BENCH, "",
+	       "measure hashing and tree settings on this machine (--hash, "
+	       "--salt-size, --data-block-size, --hash-block-size, --format "
+	       "take lists)",
+	       "0 measured; 1 a setting that cannot be built",
+	       "fastverity bench",
+	       "fastverity bench --hash=sha256,sha512 --salt-size=0,32 "
+	       "--time=3"),
 };
 
 /* The command groups: other tools' commands, with their spelling, each
@@ -233,32 +200,45 @@ static void print_help(const struct action *act)
 	       act->name, act->args, act->what);
 	cli_options_print(&cli_main_options, act->bit);
 	printf("  %-34s %s\n", "-?, --help", "Show this help message");
-	for (size_t i = 0; i < sizeof(action_helps) / sizeof(action_helps[0]);
-	     i++) {
-		const struct action_help *h = &action_helps[i];
-
-		if (strcmp(h->name, act->name))
-			continue;
-		printf("\nExit status: %s.\n\nExamples:\n  %s\n  %s\n",
-		       h->exits, h->examples[0], h->examples[1]);
-	}
-	printf("\nSee fastverity(8).\n");
+	printf("\nExit status: %s.\n\nExamples:\n  %s\n  %s\n\nSee "
+	       "fastverity(8).\n",
+	       act->exits, act->examples[0], act->examples[1]);
 }
+
+/* --help also lists the actions, as veritysetup's does. */
+static void help_callback(poptContext pc, enum poptCallbackReason reason,
+			  const struct poptOption *key, const char *arg,
+			  void *data)
+{
+	(void)reason;
+	(void)arg;
+	(void)data;
+	if (key->shortName == '?')
+		print_help(NULL);
+	else
+		poptPrintUsage(pc, stdout, 0);
+	poptFreeContext(pc);
+	exit(EXIT_OK);
+}
+
+static struct poptOption help_options[] = {
+	{NULL, '\0', POPT_ARG_CALLBACK, (void *)help_callback, 0, NULL, NULL},
+	{"help", '?', POPT_ARG_NONE, NULL, 0, "Show this help message", NULL},
+	{"usage", '\0', POPT_ARG_NONE, NULL, 0, "Display brief usage", NULL},
+	POPT_TABLEEND};
 
 static const char *failure_text(int code)
 {
-	switch (code) {
-	case EXIT_VERIFY:
-		return "verification failed";
-	case EXIT_NOMEM:
-		return "out of memory";
-	case EXIT_NODEV:
-		return "wrong device or file specified";
-	case EXIT_BUSY:
-		return "device already exists or device is busy";
-	default:
-		return "wrong or missing parameters";
-	}
+	static const char *const texts[] = {
+		[EXIT_VERIFY] = "verification failed",
+		[EXIT_NOMEM] = "out of memory",
+		[EXIT_NODEV] = "wrong device or file specified",
+		[EXIT_BUSY] = "device already exists or device is busy"};
+
+	return code > 0 && code < (int)(sizeof(texts) / sizeof(texts[0])) &&
+			       texts[code]
+		       ? texts[code]
+		       : "wrong or missing parameters";
 }
 
 /* stdout, checked once at the end as coreutils do: a root hash written to

@@ -25,11 +25,10 @@ static const struct cli_option rows[] = {
 	 "Print the version and exit", 0, NULL},
 	{"verbose", 'v', CLI_FLAG, AT(verbose), 0, A_ALL, NULL,
 	 "Say whether the command succeeded", 0, NULL},
-	{"debug", '\0', CLI_FLAG, AT(debug), 0, A_ALL, NULL,
-	 "Show debug messages (on stderr), among them the hashing path", 0,
-	 NULL},
-	{"json", '\0', CLI_FLAG, AT(json), 0, A_ALL, NULL,
-	 "Print one JSON document instead of text", 0, NULL},
+	CLI_ROW("debug", CLI_FLAG, AT(debug), 0, A_ALL, NULL,
+		"Show debug messages (on stderr), among them the hashing path"),
+	CLI_ROW("json", CLI_FLAG, AT(json), 0, A_ALL, NULL,
+		"Print one JSON document instead of text"),
 	{"hash", 'h', CLI_VALUE, AT(hash), 0, A_TREE | A_BENCH,
 	 "{sha256,sha512,sha384,sha224,sha1}",
 	 "Hash algorithm (default sha256; any OpenSSL digest)", A_BENCH,
@@ -48,17 +47,17 @@ static const struct cli_option rows[] = {
 	 "Number of data blocks (with --no-superblock; else the "
 	 "superblock's: update takes it said again as leave to ignore the "
 	 "rest of a larger data device)"},
-	{"hash-offset", '\0', CLI_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
-	 "bytes",
-	 "Byte offset of the hash area on the hash device (multiple of 512)", 0,
-	 NULL},
+	CLI_ROW("hash-offset", CLI_VALUE, AT(hash_offset), 0, A_TREE | A_DUMP,
+		"bytes",
+		"Byte offset of the hash area on the hash device (multiple of "
+		"512)"),
 	{"salt", 's', CLI_VALUE, AT(salt), 0, A_TREE, "hex string",
 	 "Salt as hex, '-' for none (default: 32 random bytes)",
 	 A_VERIFY | A_REPAIR | A_OPEN | A_UPDATE,
 	 "Salt as hex, '-' for none (with --no-superblock; else the "
 	 "superblock's)"},
-	{"uuid", '\0', CLI_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
-	 "UUID for the superblock (default: random)", 0, NULL},
+	CLI_ROW("uuid", CLI_VALUE, AT(uuid), 0, A_FORMAT, "UUID",
+		"UUID for the superblock (default: random)"),
 	{"format", '\0', CLI_VALUE, AT(format), 0, A_TREE | A_BENCH, "{1,0}",
 	 "Hash type: 1 normal (default), 0 original Chrome OS", A_BENCH,
 	 "Hash types to measure (default 1)"},
@@ -80,11 +79,10 @@ static const struct cli_option rows[] = {
 		  "Restart the machine on an I/O error"),
 	OPEN_FLAG("panic-on-error", FV_PANIC_ON_ERROR,
 		  "Panic the kernel on an I/O error"),
-	{"error-as-corruption", '\0', CLI_FLAG, AT(error_as_corruption), 0,
-	 A_OPEN, NULL,
-	 "Handle an I/O error as corruption (restart or panic as on "
-	 "corruption; Linux 6.12)",
-	 0, NULL},
+	CLI_ROW("error-as-corruption", CLI_FLAG, AT(error_as_corruption), 0,
+		A_OPEN, NULL,
+		"Handle an I/O error as corruption (restart or panic as on "
+		"corruption; Linux 6.12)"),
 	OPEN_FLAG("shared", FV_SHARED,
 		  "Map a data device other verity devices use too"),
 	OPEN_FLAG("ignore-zero-blocks", FV_IGNORE_ZERO_BLOCKS,
@@ -105,105 +103,101 @@ static const struct cli_option rows[] = {
 	 A_VERIFY | A_REPAIR | A_OPEN | A_DUMP,
 	 "Android images: the key the vbmeta must be signed with (RSA PEM, "
 	 "ML-DSA PKCS#8/SPKI, or an AVB public-key blob)"},
-	{"key-passphrase-file", '\0', CLI_VALUE, AT(key_passphrase_file), 0,
-	 A_SIGN | A_FORMAT, "path",
-	 "File whose first line is the passphrase of an encrypted key or a "
-	 "token's PIN (else asked on the terminal)",
-	 0, NULL},
-	{"cert", '\0', CLI_VALUE, AT(cert), 0, A_SIGN | A_FORMAT, "path",
-	 "PEM certificate of that key", 0, NULL},
-	{"embed-cert", '\0', CLI_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT,
-	 NULL, "Include the signer certificate in the signature", 0, NULL},
-	{"trusted-cert", '\0', CLI_LIST, AT(trusted_certs), AT(ntrusted),
-	 A_VERIFY | A_REPAIR | A_OPEN, "path",
-	 "PEM certificate (or bundle) trusted to sign root hashes; "
-	 "repeatable",
-	 0, NULL},
-	{"partition", '\0', CLI_VALUE, AT(partition), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "name",
-	 "Disk images: the protected partition to take, root or usr "
-	 "(default: all; open: root). Super images: the logical partition "
-	 "(system, or system_a; default: all; open, repair: required)",
-	 0, NULL},
-	{"slot", '\0', CLI_VALUE, AT(slot), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "{a,b}",
-	 "Super images: the partitions of slot a or b (default: for each, "
-	 "the first slot that has it)",
-	 0, NULL},
-	{"block-device", '\0', CLI_LIST, AT(block_devices), AT(nblock_devices),
-	 A_VERIFY | A_DUMP | A_OPEN, "name=path",
-	 "Split super images: the image of block device NAME (default: "
-	 "NAME.img beside the super image); repeatable",
-	 0, NULL},
-	{"container", '\0', CLI_VALUE, AT(container), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "{avb,super,ddi,sidecar,plain}",
-	 "An image given alone: the container to read it as (default: told "
-	 "from the image; one that reads two ways is refused)",
-	 0, NULL},
-	{"check-crc", '\0', CLI_FLAG, AT(check_crc), 0,
-	 A_VERIFY | A_REPAIR | A_DUMP, NULL,
-	 "Android sparse images given: check the CRC32 sums they hold "
-	 "first, as libsparse does",
-	 0, NULL},
-	{"ddi-json", '\0', CLI_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
-	 "Write the JSON of a disk image's signature partition (as "
-	 "systemd-repart writes it) instead of the DER",
-	 0, NULL},
-	{"sidecar", '\0', CLI_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
-	 "Format IMAGE: write IMAGE.verity, IMAGE.roothash (and "
-	 ".roothash.p7s with --key, .fec with --fec-roots)",
-	 0, NULL},
-	{"deferred", '\0', CLI_BIT, AT(close), CLI_CLOSE_DEFERRED, A_CLOSE,
-	 NULL, "Remove the device when its last user closes it", 0, NULL},
-	{"cancel-deferred", '\0', CLI_BIT, AT(close), CLI_CLOSE_CANCEL, A_CLOSE,
-	 NULL, "Cancel a deferred removal", 0, NULL},
+	CLI_ROW("key-passphrase-file", CLI_VALUE, AT(key_passphrase_file), 0,
+		A_SIGN | A_FORMAT, "path",
+		"File whose first line is the passphrase of an encrypted key "
+		"or a "
+		"token's PIN (else asked on the terminal)"),
+	CLI_ROW("cert", CLI_VALUE, AT(cert), 0, A_SIGN | A_FORMAT, "path",
+		"PEM certificate of that key"),
+	CLI_ROW("embed-cert", CLI_FLAG, AT(embed_cert), 0, A_SIGN | A_FORMAT,
+		NULL, "Include the signer certificate in the signature"),
+	CLI_ROW("trusted-cert", CLI_LIST, AT(trusted_certs), AT(ntrusted),
+		A_VERIFY | A_REPAIR | A_OPEN, "path",
+		"PEM certificate (or bundle) trusted to sign root hashes; "
+		"repeatable"),
+	CLI_ROW("partition", CLI_VALUE, AT(partition), 0,
+		A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "name",
+		"Disk images: the protected partition to take, root or usr "
+		"(default: all; open: root). Super images: the logical "
+		"partition "
+		"(system, or system_a; default: all; open, repair: required)"),
+	CLI_ROW("slot", CLI_VALUE, AT(slot), 0,
+		A_VERIFY | A_REPAIR | A_DUMP | A_OPEN, "{a,b}",
+		"Super images: the partitions of slot a or b (default: for "
+		"each, "
+		"the first slot that has it)"),
+	CLI_ROW("block-device", CLI_LIST, AT(block_devices), AT(nblock_devices),
+		A_VERIFY | A_DUMP | A_OPEN, "name=path",
+		"Split super images: the image of block device NAME (default: "
+		"NAME.img beside the super image); repeatable"),
+	CLI_ROW("container", CLI_VALUE, AT(container), 0,
+		A_VERIFY | A_REPAIR | A_DUMP | A_OPEN,
+		"{avb,super,ddi,sidecar,plain}",
+		"An image given alone: the container to read it as (default: "
+		"told "
+		"from the image; one that reads two ways is refused)"),
+	CLI_ROW("check-crc", CLI_FLAG, AT(check_crc), 0,
+		A_VERIFY | A_REPAIR | A_DUMP, NULL,
+		"Android sparse images given: check the CRC32 sums they hold "
+		"first, as libsparse does"),
+	CLI_ROW("ddi-json", CLI_FLAG, AT(ddi_json), 0, A_SIGN, NULL,
+		"Write the JSON of a disk image's signature partition (as "
+		"systemd-repart writes it) instead of the DER"),
+	CLI_ROW("sidecar", CLI_FLAG, AT(sidecar), 0, A_FORMAT, NULL,
+		"Format IMAGE: write IMAGE.verity, IMAGE.roothash (and "
+		".roothash.p7s with --key, .fec with --fec-roots)"),
+	CLI_ROW("deferred", CLI_BIT, AT(close), CLI_CLOSE_DEFERRED, A_CLOSE,
+		NULL, "Remove the device when its last user closes it"),
+	CLI_ROW("cancel-deferred", CLI_BIT, AT(close), CLI_CLOSE_CANCEL,
+		A_CLOSE, NULL, "Cancel a deferred removal"),
 	{"fec-device", '\0', CLI_VALUE, AT(fec_device), 0, A_FEC, "path",
 	 "Device or file to write the Reed-Solomon parity (FEC) to", A_FEC_READ,
 	 "Device or file holding the Reed-Solomon parity (FEC)"},
-	{"fec-offset", '\0', CLI_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
-	 "Byte offset of the parity on the FEC device (default 0)", 0, NULL},
+	CLI_ROW("fec-offset", CLI_VALUE, AT(fec_offset), 0, A_FEC, "bytes",
+		"Byte offset of the parity on the FEC device (default 0)"),
 	{"fec-roots", '\0', CLI_VALUE, AT(fec_roots), 0, A_FEC, "number",
 	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default 2)",
 	 A_FEC_READ,
 	 "Parity bytes per 255-byte codeword, " ROOTS_RANGE " (default: told "
 	 "from "
 	 "the parity's size)"},
-	{"max-failures", '\0', CLI_VALUE, AT(max_failures), 0, A_VERIFY,
-	 "number", "List at most this many failures (all are counted)", 0,
-	 NULL},
-	{"dry-run", '\0', CLI_BIT, AT(repair), FV_REPAIR_DRY_RUN, A_REPAIR,
-	 NULL, "Find what can be repaired, write nothing", 0, NULL},
-	{"rewrite-parity", '\0', CLI_BIT, AT(repair), FV_REPAIR_REWRITE_PARITY,
-	 A_REPAIR, NULL,
-	 "Also rewrite parity that disagrees with the verified image "
-	 "(refused when more than 5% of its codewords do)",
-	 0, NULL},
-	{"changed", '\0', CLI_VALUE, AT(changed), 0, A_UPDATE,
-	 "offset:length[,...]|@file",
-	 "The data byte ranges that changed (widened to whole blocks; @file: "
-	 "read from file): only those blocks are read, with the parity "
-	 "rounds they are in (default: every block hashed against its stored "
-	 "leaf). A block changed outside them is not seen nor warned of: it "
-	 "keeps its old leaf, and a later repair may revert it",
-	 0, NULL},
-	{"threads", '\0', CLI_VALUE, AT(threads), 0, A_RUN, "number",
-	 "Worker threads (default: online CPUs)", 0, NULL},
-	{"salt-size", '\0', CLI_VALUE, AT(salt_size), 0, A_BENCH, "list",
-	 "Salt sizes to measure (default 0,32,64,256)", 0, NULL},
-	{"time", '\0', CLI_VALUE, AT(bench_time), 0, A_BENCH, "seconds",
-	 "About how long to measure (default 10, or less for a small --size; "
-	 "FASTVERITY_BENCH_SECONDS sets the default)",
-	 0, NULL},
-	{"size", '\0', CLI_VALUE, AT(size), 0, A_BENCH, "bytes",
-	 "Bytes of data per tree (default 64M, repeated for ~10 s)", 0, NULL},
-	{"device", '\0', CLI_VALUE, AT(device), 0, A_BENCH, "path",
-	 "Measure this image or device (read-only) instead of memory", 0, NULL},
-	{"csv", '\0', CLI_FLAG, AT(csv), 0, A_BENCH, NULL,
-	 "Print CSV instead of a table", 0, NULL},
-	{"progress", '\0', CLI_FLAG, AT(progress), 0, A_RUN, NULL,
-	 "Show progress on stderr even when it is not a terminal", 0, NULL},
-	{"no-progress", '\0', CLI_FLAG, AT(no_progress), 0, A_RUN, NULL,
-	 "Never show progress", 0, NULL},
+	CLI_ROW("max-failures", CLI_VALUE, AT(max_failures), 0, A_VERIFY,
+		"number", "List at most this many failures (all are counted)"),
+	CLI_ROW("dry-run", CLI_BIT, AT(repair), FV_REPAIR_DRY_RUN, A_REPAIR,
+		NULL, "Find what can be repaired, write nothing"),
+	CLI_ROW("rewrite-parity", CLI_BIT, AT(repair), FV_REPAIR_REWRITE_PARITY,
+		A_REPAIR, NULL,
+		"Also rewrite parity that disagrees with the verified image "
+		"(refused when more than 5% of its codewords do)"),
+	CLI_ROW("changed", CLI_VALUE, AT(changed), 0, A_UPDATE,
+		"offset:length[,...]|@file",
+		"The data byte ranges that changed (widened to whole blocks; "
+		"@file: "
+		"read from file): only those blocks are read, with the parity "
+		"rounds they are in (default: every block hashed against its "
+		"stored "
+		"leaf). A block changed outside them is not seen nor warned "
+		"of: it "
+		"keeps its old leaf, and a later repair may revert it"),
+	CLI_ROW("threads", CLI_VALUE, AT(threads), 0, A_RUN, "number",
+		"Worker threads (default: online CPUs)"),
+	CLI_ROW("salt-size", CLI_VALUE, AT(salt_size), 0, A_BENCH, "list",
+		"Salt sizes to measure (default 0,32,64,256)"),
+	CLI_ROW("time", CLI_VALUE, AT(bench_time), 0, A_BENCH, "seconds",
+		"About how long to measure (default 10, or less for a small "
+		"--size; "
+		"FASTVERITY_BENCH_SECONDS sets the default)"),
+	CLI_ROW("size", CLI_VALUE, AT(size), 0, A_BENCH, "bytes",
+		"Bytes of data per tree (default 64M, repeated for ~10 s)"),
+	CLI_ROW("device", CLI_VALUE, AT(device), 0, A_BENCH, "path",
+		"Measure this image or device (read-only) instead of memory"),
+	CLI_ROW("csv", CLI_FLAG, AT(csv), 0, A_BENCH, NULL,
+		"Print CSV instead of a table"),
+	CLI_ROW("progress", CLI_FLAG, AT(progress), 0, A_RUN, NULL,
+		"Show progress on stderr even when it is not a terminal"),
+	CLI_ROW("no-progress", CLI_FLAG, AT(no_progress), 0, A_RUN, NULL,
+		"Never show progress"),
 };
 
 const struct cli_table cli_main_options = {
@@ -283,20 +277,6 @@ void cli_options_saw(int val)
 		seen[val - CLI_SEEN] = 1;
 }
 
-/* A value of an action's parse: the last one given kept. 0 or the exit
- * code. */
-static int take_value(const struct cli_option *r, void *base, poptContext pc)
-{
-	char **field = at(base, r->field);
-	char *v;
-
-	if (!(v = poptGetOptArg(pc)))
-		return cli_error(-ENOMEM, "out of memory");
-	free(*field);
-	*field = v;
-	return 0;
-}
-
 static void count_lists(const struct cli_table *t, void *base)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -338,12 +318,13 @@ int cli_options_apply(const struct cli_table *t, void *base,
 static size_t prefix_rank(const struct cli_table *t, const char *name,
 			  size_t row)
 {
-	size_t k = 0;
+	const char *order = t->prefix_order ? t->prefix_order : "";
+	char word[80];
+	const char *at;
 
-	for (; t->prefix_order && t->prefix_order[k]; k++)
-		if (!strcmp(t->prefix_order[k], name))
-			return k;
-	return k + 1 + row;
+	snprintf(word, sizeof(word), " %s ", name);
+	at = strstr(order, word);
+	return at ? (size_t)(at - order) : strlen(order) + 1 + row;
 }
 
 /* 1 when row i of t is the first of action_bit's rows named name (a
@@ -515,11 +496,11 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 			    0);
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		const struct cli_option *r;
+		char *v;
 
 		if (rc == 'h') {
-			poptFreeContext(pc);
-			free_argv(expanded, argc);
-			return -1;
+			rc = -1;
+			goto out;
 		}
 		r = &t->rows[rc - CLI_SEEN];
 		if (t->once && given[rc - CLI_SEEN]++) {
@@ -533,23 +514,25 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 				  t->word, sub, t->anchor, r->name);
 			rc = t->absent_exit ? t->absent_exit : t->usage_exit;
 		} else if (r->kind == CLI_VALUE) {
-			rc = take_value(r, base, pc);
+			/* the last one given kept */
+			if (!(v = poptGetOptArg(pc))) {
+				rc = cli_error(-ENOMEM, "out of memory");
+				goto out;
+			}
+			free(*(char **)at(base, r->field));
+			*(char **)at(base, r->field) = v;
+			continue;
 		} else {
 			continue;
 		}
-		if (rc) {
-			poptFreeContext(pc);
-			free_argv(expanded, argc);
-			return rc;
-		}
+		goto out;
 	}
 	if (rc < -1) {
 		cli_error(-EINVAL, "%s %s: %s: %s (%s %s --help)", t->word, sub,
 			  poptBadOption(pc, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc), t->command, sub);
-		poptFreeContext(pc);
-		free_argv(expanded, argc);
-		return t->usage_exit;
+		rc = t->usage_exit;
+		goto out;
 	}
 	left = poptGetArgs(pc);
 	while (left && left[nleft])
@@ -557,21 +540,20 @@ static int options_parse(const struct cli_table *t, unsigned action_bit,
 	if (nleft && !rest) {
 		cli_error(-EINVAL, "%s %s: unexpected argument '%s'", t->word,
 			  sub, left[0]);
-		poptFreeContext(pc);
-		free_argv(expanded, argc);
-		return t->usage_exit;
+		rc = t->usage_exit;
+		goto out;
 	}
 	if (rest && !(*rest = calloc(nleft + 1, sizeof(**rest))))
 		failed = 1;
 	for (size_t i = 0; rest && *rest && i < nleft; i++)
 		if (!((*rest)[i] = strdup(left[i])))
 			failed = 1;
+	rc = failed ? cli_error(-ENOMEM, "out of memory") : 0;
+	count_lists(t, base);
+out:
 	poptFreeContext(pc);
 	free_argv(expanded, argc);
-	if (failed)
-		return cli_error(-ENOMEM, "out of memory");
-	count_lists(t, base);
-	return 0;
+	return rc;
 }
 
 void cli_options_free(const struct cli_table *t, void *base)

@@ -79,10 +79,10 @@ struct cli_table {
 	/* argparse's abbreviations (avbtool's): a unique prefix of a long
 	 * option (--help among them) is that option, also as
 	 * --prefix=value; an exact name wins; an ambiguous one is refused,
-	 * its matches listed in prefix_order's order (names not in it
-	 * after, in the rows' order) */
+	 * its matches listed in prefix_order's order (names, each between
+	 * spaces; names not in it after, in the rows' order) */
 	int prefixes;
-	const char *const *prefix_order;
+	const char *prefix_order;
 	int absent_exit; /* a CLI_ABSENT option given (0: usage_exit) */
 };
 

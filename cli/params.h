@@ -30,8 +30,6 @@ struct cli_fec {
 int cli_fec_params(const struct cli_opts *o, struct cli_fec *f);
 /* A decimal count for option opt. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
-/* A byte count: digits with an optional K, M, G or T (powers of 1024). */
-int cli_parse_size(const char *text, uint64_t *out);
 /* --threads (0 without it: one per online CPU). */
 int cli_parse_threads(const struct cli_opts *o, unsigned *threads);
 /* "Threads: N." with --debug: the workers an action runs. */
@@ -49,16 +47,5 @@ enum fv_sha256_kernel cli_sha256_choice(void);
  * (NULL entries skipped): what names the output. */
 int cli_check_output(const char *out, const char *what,
 		     const char *const *inputs, size_t n);
-/* Hex digits (either case) into at most max bytes: 0, or -1 for an odd
- * count, a byte that is no digit, or too many. */
-int cli_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
-/* Lowercase hex of n bytes into out (2 n + 1 bytes). */
-void cli_hex(const uint8_t *in, size_t n, char *out);
-
-/* --changed: OFFSET:LENGTH pairs, comma-separated (or, from a file
- * --changed=@FILE names, separated by commas, blanks or new lines), into
- * *ranges (two numbers a range, *n ranges; free). 0, or the exit code
- * (printed). */
-int cli_parse_changed(const char *arg, uint64_t **ranges, size_t *n);
 
 #endif

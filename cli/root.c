@@ -2,6 +2,7 @@
 #include "cli/files.h"
 #include "cli/root.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,18 +32,13 @@ static int read_root_file(const char *path, char *buf, size_t size)
 static const char *root_text(const struct cli_opts *o, const char *arg,
 			     char *buf, size_t size)
 {
-	if (arg && o->root_hash_file) {
-		cli_error(-EINVAL, "give the root hash as an argument or with "
-				   "--root-hash-file, not both");
+	const char *hex, *file;
+
+	if (cli_root_given(o, arg, &hex, &file))
 		return NULL;
-	}
-	if (o->root_hash_file)
-		return read_root_file(o->root_hash_file, buf, size) ? NULL
-								    : buf;
-	if (!arg)
-		cli_error(-EINVAL, "this action requires <root_hash> or the "
-				   "--root-hash-file option");
-	return arg;
+	if (file)
+		return read_root_file(file, buf, size) ? NULL : buf;
+	return hex;
 }
 
 static int bad_root(const struct cli_opts *o, const char *hex,
@@ -66,21 +62,27 @@ static int bad_root(const struct cli_opts *o, const char *hex,
 	return r;
 }
 
-int cli_root_hash_any(const struct cli_opts *o, const char *arg, uint8_t *root,
-		      size_t *len)
+int cli_root_hex(const struct cli_opts *o, const char *arg, char *hex)
 {
 	char text[2 * MAX_DIGEST_SIZE + 8];
-	const char *hex = root_text(o, arg, text, sizeof(text));
+	const char *t = root_text(o, arg, text, sizeof(text));
+	size_t n;
 
-	if (!hex)
+	if (!t)
 		return EXIT_PARAMS;
-	if (cli_unhex(hex, root, MAX_DIGEST_SIZE, len) || *len < 16)
-		return bad_root(o, hex, "32 to 128 hex digits");
+	n = strlen(t);
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)t[i]))
+			n = 1;
+	if (n % 2 || n < 32 || n > 2 * MAX_DIGEST_SIZE)
+		return bad_root(o, t, "32 to 128 hex digits");
+	for (size_t i = 0; i <= n; i++)
+		hex[i] = (char)tolower((unsigned char)t[i]);
 	return 0;
 }
 
-int cli_root_given(const struct cli_opts *o, const char *arg,
-		   const char **hex, const char **file)
+int cli_root_given(const struct cli_opts *o, const char *arg, const char **hex,
+		   const char **file)
 {
 	*hex = NULL;
 	*file = NULL;
@@ -104,4 +106,13 @@ int cli_root_refused(int r, const char *hex)
 	r = cli_lib_error(r);
 	cli_hint_root_file(hex);
 	return r;
+}
+
+int cli_root_write(const char *path, const char *hex)
+{
+	/* whole or not at all: a temporary file renamed over the old one */
+	return path && cli_output_write(path, "the root hash file", hex,
+					strlen(hex))
+		       ? cli_lib_error(-EIO)
+		       : 0;
 }

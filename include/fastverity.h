@@ -75,6 +75,12 @@ int fv_params_check(const fv_params *p);
  * minimum size (any may be NULL). Errors: EINVAL, EOVERFLOW. */
 int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 		     uint64_t *tree_blocks, uint64_t *hash_bytes);
+/* fastverity's option values read as it does, errors naming the option:
+ * n name/value pairs (a flag "1"; NULL: none) into p; one number (those,
+ * fec-offset, fec-roots, threads, size); --changed's ranges (fv_free). */
+int fv_params_parse(fv_params *p, const char *const *opts, size_t n);
+int fv_option_number(const char *name, const char *value, uint64_t *out);
+int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n);
 /* --- options: how an action runs (zeros, or NULL options: defaults) -- */
 typedef struct fv_options fv_options;
 /* done of total bytes read (from the workers, one call at a time). */
@@ -419,7 +425,8 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_DDI_VERIFY, /* verify of a disk image */
 	FV_SHOW_VERIFY, FV_SHOW_REPAIR, /* pair at of img checked, said */
 	FV_SHOW_PAIR, /* its header: dump; or *res's: format, update */
-	FV_SHOW_AVB_USAGE }; /* args: avb's subcommand; options: all given */
+	FV_SHOW_AVB_USAGE, /* args: avb's subcommand; options: all given */
+	FV_SHOW_SIGN }; /* sign's: fv_sign(sign, args) to image ("-": text) */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -437,9 +444,9 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
  * return. > 0, said: a set's verify: the first refusal's errno, else
  * EPERM, ENODEV; a pair's: EPERM (bad blocks), EINVAL (the root does not
  * match); status's ENODEV (inactive); lp unpack's failure; fs-verity's:
- * fsverity-utils' exit code (flags: 1 digest only, 2 as a built-in
- * signature signs it). VERIFY's all: the parity said when well; REPAIR's,
- * PAIR's image: alone. */
+ * its exit code (flags: 1 digest only, 2 as a built-in signature signs
+ * it, 4 checked only; options: threads, key, cert, key-passphrase-file).
+ * VERIFY's all: the parity said when well; REPAIR's, PAIR's image: alone. */
 int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx);
 /* --- containers and trust (docs/trust.md) ----------------------------- */
 /* The trust policy's verdict: nothing signed; the signature checked
@@ -658,8 +665,8 @@ struct fv_image_pair_info {
 };
 /* --- bench: what `fastverity bench` measures -------------------------- */
 /* The settings (every combination of the lists), the data (a device;
- * NULL: synthetic; bytes, 0: all), about how long (seconds), and how the
- * report is shown: bench's table, its --json document, or CSV. */
+ * NULL: synthetic; bytes, 0: all), about how long (seconds), the report:
+ * bench's table, --json or CSV; or bench's options, name/value pairs. */
 enum fv_bench_output { FV_BENCH_TABLE, FV_BENCH_JSON, FV_BENCH_CSV };
 struct fv_bench_request {
 	size_t size; /* sizeof(struct fv_bench_request) */
@@ -669,6 +676,7 @@ struct fv_bench_request {
 	size_t ndata_block_sizes, nhash_block_sizes, nsalt_sizes;
 	const char *device; uint64_t bytes; double seconds;
 	enum fv_bench_output output;
+	const char *const *options; size_t noptions;
 };
 /* Measures req; the report to fn as items (fv_show's). Errors: EINVAL,
  * ENODEV, ENOTBLK, EIO, ENOMEM; fn's non-zero return, as it is. */

@@ -18,6 +18,7 @@
 #include "verity/android/write.h"
 #include "verity/registry/registry.h"
 #include "verity/ops/ops.h"
+#include "verity/ops/parse.h"
 #include "verity/storage/backing.h"
 #include "verity/sign/scheme.h"
 #include "verity/storage/file.h"
@@ -70,6 +71,7 @@ void verity_android_vb_done(struct verity_android_vb *v)
 	free(v->includes);
 	free(v->props);
 	free(v->chains);
+	free(v->changed);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -347,6 +349,7 @@ static int options_of(struct fv_vbmeta_request *q, struct fv_footer_request *f,
 					     "do_not_append_vbmeta_image",
 					     "use_persistent_digest",
 					     "output_vbmeta_image",
+					     "changed",
 					     NULL};
 	uint64_t index = q->rollback_index, location = q->rollback_location,
 		 flags = q->flags;
@@ -404,6 +407,13 @@ static int options_of(struct fv_vbmeta_request *q, struct fv_footer_request *f,
 		return r;
 	if (f && (r = footer_options(q, f, v, err)))
 		return r;
+	/* fastverity's --changed, after avbtool's options */
+	if (f && (s = value_of(q, "changed"))) {
+		if ((r = verity_ops_ranges(s, &v->changed, &f->nchanged, err)))
+			return r;
+		f->changed = v->changed;
+		f->flags |= FV_FOOTER_CHANGED_GIVEN;
+	}
 	/* (a vbmeta image's padding_size, after its options) */
 	if (!f &&
 	    (r = number_of(q, "padding_size", 1u << 30, &v->padding, err)))

@@ -28,6 +28,7 @@ struct verity_android_vb {
 	const char **cmdlines, **includes;
 	uint8_t salt[FV_MAX_SALT_SIZE]; /* a footer's */
 	uint64_t padding;               /* a vbmeta image's */
+	uint64_t *changed;              /* a footer's --changed */
 };
 
 void verity_android_vb_done(struct verity_android_vb *v);
@@ -99,7 +100,6 @@ int verity_android_shown_set(const struct fv_show_request *q,
  * -EDOM (a usage error), or -ENOMEM; then an image read that is no
  * Android image: the registry's refusal; resize_image's partition_size
  * missing (-EINVAL, as avbtool's run() refuses it). */
-int verity_android_usage(const struct fv_show_request *q,
-			 struct ht_error *err);
+int verity_android_usage(const struct fv_show_request *q, struct ht_error *err);
 
 #endif

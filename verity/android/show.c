@@ -750,7 +750,15 @@ int verity_android_show(const struct fv_show_request *q, struct show *sh,
 		r = lpunpack(sh, q, meta(s), err);
 	} else if (q->what == FV_SHOW_LPDUMP ||
 		   q->what == FV_SHOW_LPDUMP_SIZE) {
-		if ((r = open_slot(q, q->slot, &s, err)))
+		/* -j needs no metadata (lpdump's rule): a warning and {} */
+		if ((r = open_slot(q, q->slot, &s, err)) &&
+		    q->what == FV_SHOW_LPDUMP && q->json) {
+			verity_show_warning(sh, "failed to read metadata: %s",
+					    ht_msg(err));
+			verity_show_textf(sh, "{}\n");
+			return sh->r;
+		}
+		if (r)
 			return r;
 		notes(sh, s);
 		/* -d: the bytes reserved for the metadata */

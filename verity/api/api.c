@@ -4,6 +4,8 @@
  * checks its arguments and hands over. */
 #include "verity/api/internal.h"
 #include "verity/dm/shown.h"
+#include "verity/files/signed.h"
+#include "verity/ops/parse.h"
 
 API const char *fastverity_version(void)
 {
@@ -137,6 +139,38 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 			       &err);
 }
 
+API int fv_params_parse(fv_params *p, const char *const *opts, size_t n)
+{
+	struct ht_error err;
+
+	NEED(p);
+	if (n && !opts)
+		return verity_api_fail(EINVAL, "fv_params_parse: opts is NULL");
+	for (size_t i = 0; i < n; i++)
+		NEED(opts[2 * i]);
+	return verity_api_keep(verity_ops_params_parse(p, opts, n, &err), &err);
+}
+
+API int fv_option_number(const char *name, const char *value, uint64_t *out)
+{
+	struct ht_error err;
+
+	NEED(name);
+	NEED(value);
+	NEED(out);
+	return verity_api_keep(verity_ops_number(name, value, out, &err), &err);
+}
+
+API int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n)
+{
+	struct ht_error err;
+
+	NEED(text);
+	NEED(ranges);
+	NEED(n);
+	return verity_api_keep(verity_ops_ranges(text, ranges, n, &err), &err);
+}
+
 int verity_api_options_in(const char *who, const fv_options *in,
 			  fv_options *full)
 {
@@ -184,6 +218,24 @@ API int fv_sign(const struct fv_sign_request *req, const char *root_hex,
 						   &err)
 			: verity_sign(&vs, root_hex, der, len, &err);
 	return verity_api_keep(r, &err);
+}
+
+/* FV_SHOW_SIGN: fv_sign's signature of q->args handed on as sign does
+ * (verity/files/signed.c). */
+int verity_api_sign_show(const struct fv_show_request *q, struct show *sh)
+{
+	struct ht_error err;
+	uint8_t *der;
+	size_t len;
+	int r;
+
+	NEED(q->sign);
+	NEED(q->image);
+	if ((r = fv_sign(q->sign, q->args, &der, &len)))
+		return r;
+	r = verity_files_signed(q, der, len, sh, &err);
+	free(der);
+	return r && r != sh->r ? verity_api_keep(r, &err) : r;
 }
 
 /* --- device-mapper ------------------------------------------------------ */

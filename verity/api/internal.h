@@ -78,7 +78,6 @@ static inline fv_avb *verity_api_avb_of(struct verity_android *a)
 	return (fv_avb *)(void *)a;
 }
 
-
 /* The thread's last error: err's when r is not 0 (returns r); a new
  * one (returns -errnum). */
 int verity_api_keep(int r, const struct ht_error *err);
@@ -125,6 +124,8 @@ int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
 			void *ctx);
 int verity_api_ota_show(const struct fv_show_request *q, fv_item_fn fn,
 			void *ctx);
+/* FV_SHOW_SIGN (verity/api/api.c). */
+int verity_api_sign_show(const struct fv_show_request *q, struct show *sh);
 int verity_api_fsverity_show(const struct fv_show_request *q, fv_item_fn fn,
 			     void *ctx);
 

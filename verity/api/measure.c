@@ -6,21 +6,26 @@
 API int fv_bench_run(const struct fv_bench_request *req, const fv_options *o,
 		     fv_item_fn fn, void *ctx)
 {
-	struct fv_bench_request q = {0};
+	struct fv_bench_request q;
+	struct verity_bench_text text;
 	struct show sh = {fn, ctx, 0, 0};
 	fv_options opts;
 	struct ht_error err;
 	int r;
 
-	NEED(req);
+	TAKE(q, req, output);
 	NEED(fn);
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	/* (the first version's size: later ones only add at the end) */
-	if (req->size < sizeof(q))
-		return verity_api_fail(EINVAL, "%s: size %zu is too small",
-				       __func__, req->size);
-	memcpy(&q, req, sizeof(q));
+	if (q.noptions && !q.options)
+		return verity_api_fail(EINVAL, "%s: options is NULL", __func__);
+	for (size_t i = 0; i < q.noptions; i++)
+		NEED(q.options[2 * i]);
+	if (q.noptions &&
+	    verity_api_keep(
+		    r = verity_bench_options(&q, &text, &opts.threads, &err),
+		    &err))
+		return r;
 	sh.json = q.output == FV_BENCH_JSON;
 	if ((r = verity_bench_request(&q, opts.threads,
 				      (enum sha256_choice)opts.sha256, &sh,

@@ -129,6 +129,8 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_fsverity_show(&in, fn, ctx);
 	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
 		return verity_api_check_show(&in, &sh);
+	if (in.what == FV_SHOW_SIGN) /* verity/files/signed.c */
+		return verity_api_sign_show(&in, &sh);
 	if (in.what == FV_SHOW_AVB_USAGE) /* verity/android/request.c */
 		return verity_api_keep(verity_android_usage(&in, &err), &err);
 	NEED(in.image);

@@ -5,10 +5,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/ops/parse.h"
 #include "verity/show/pair.h"
+#include "verity/storage/device.h"
 #include "verity/tree/params.h"
 
 _Static_assert((int)FV_BENCH_TABLE == VERITY_BENCH_TABLE &&
@@ -194,6 +197,191 @@ static size_t bench_rows(const struct bench_report *rep,
 	return n;
 }
 
+/* --- fastverity bench's options, as it reads them --------------------- */
+
+/* The value of name in the options (the last one given), or NULL. */
+static const char *option(const struct fv_bench_request *q, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < q->noptions; i++)
+		if (!strcmp(q->options[2 * i], name) && q->options[2 * i + 1])
+			v = q->options[2 * i + 1];
+	return v;
+}
+
+/* A comma-separated list (empty items skipped) of --name, or dflt. */
+static int text_list(const struct fv_bench_request *q, const char *name,
+		     const char *dflt, char out[][32], size_t *n,
+		     struct ht_error *err)
+{
+	const char *text = option(q, name) ? option(q, name) : dflt;
+	char buf[512], *save = NULL;
+
+	*n = 0;
+	if (strlen(text) >= sizeof(buf))
+		return ht_fail(err, EINVAL, "--%s: list too long", name);
+	strcpy(buf, text);
+	for (char *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == BENCH_MAX_LIST || strlen(tok) >= 32)
+			return ht_fail(
+				err, EINVAL,
+				"--%s: at most %d items of 31 characters", name,
+				BENCH_MAX_LIST);
+		strcpy(out[(*n)++], tok);
+	}
+	if (!*n)
+		return ht_fail(err, EINVAL, "--%s: empty list", name);
+	return 0;
+}
+
+/* A list of numbers (each at most UINT32_MAX). */
+static int number_list(const struct fv_bench_request *q, const char *name,
+		       const char *dflt, uint32_t *out, size_t *n,
+		       struct ht_error *err)
+{
+	char items[BENCH_MAX_LIST][32];
+	int r;
+
+	if ((r = text_list(q, name, dflt, items, n, err)))
+		return r;
+	for (size_t i = 0; i < *n; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(items[i], &end, 10);
+		if (errno || *end || items[i][0] < '0' || items[i][0] > '9' ||
+		    v > UINT32_MAX)
+			return ht_fail(err, EINVAL,
+				       "--%s: '%s' is not a number", name,
+				       items[i]);
+		out[i] = (uint32_t)v;
+	}
+	return 0;
+}
+
+/* Bytes of memory available for new allocations (MemAvailable), or 0
+ * when the kernel does not say. */
+static uint64_t available_memory(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kib = 0;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (!kib) {
+		long pages = sysconf(_SC_AVPHYS_PAGES),
+		     page = sysconf(_SC_PAGESIZE);
+
+		return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
+					     : 0;
+	}
+	return (uint64_t)kib << 10;
+}
+
+/* The data's bytes: --size (64 MiB), no more than --device's; without
+ * a device, never more than half the memory available (the data and
+ * its tree live in memory: no swap, no OOM killer). */
+static int data_size(struct fv_bench_request *q, struct ht_error *err)
+{
+	const char *size = option(q, "size");
+	uint64_t avail;
+	struct verity_device d;
+	int r;
+
+	q->bytes = 64ULL << 20;
+	if (size && (r = verity_ops_number("size", size, &q->bytes, err)))
+		return r;
+	if ((q->device = option(q, "device"))) {
+		/* opened as every action opens a device: a missing one is
+		 * said before anything runs */
+		if ((r = verity_device_open(&d, q->device, VERITY_OPEN_READ,
+					    err)))
+			return r;
+		if (!size || q->bytes > d.size)
+			q->bytes = d.size;
+		verity_device_close(&d);
+		return 0;
+	}
+	avail = available_memory();
+	if (q->bytes > SIZE_MAX / 2 || (avail && q->bytes > avail / 2))
+		return ht_fail(err, EINVAL,
+			       "--size: %llu bytes is more than half of the "
+			       "memory available (%llu MiB); bench keeps the "
+			       "data in memory: give a smaller --size, or "
+			       "--device=PATH to read an image",
+			       (unsigned long long)q->bytes,
+			       (unsigned long long)(avail >> 20));
+	return 0;
+}
+
+/* About ten seconds in all ("seconds": the command's default); a small
+ * --size measures small: the time shrinks with it (64 MiB: the full
+ * time), down to a second; --time: 0.1 to 3600. */
+static int run_time(struct fv_bench_request *q, struct ht_error *err)
+{
+	const char *dflt = option(q, "seconds"), *time = option(q, "time");
+	double full = 64ULL << 20;
+	char *end;
+
+	q->seconds = dflt ? atof(dflt) : 10;
+	if (!(q->seconds > 0))
+		q->seconds = 10;
+	if (option(q, "size") && !time && !dflt && (double)q->bytes < full)
+		q->seconds = q->seconds * (double)q->bytes / full < 1
+				     ? 1
+				     : q->seconds * (double)q->bytes / full;
+	if (!time)
+		return 0;
+	q->seconds = strtod(time, &end);
+	if (*end || !(q->seconds >= 0.1 && q->seconds <= 3600))
+		return ht_fail(err, EINVAL,
+			       "--time: '%s' is not a number of seconds from "
+			       "0.1 to 3600",
+			       time);
+	return 0;
+}
+
+int verity_bench_options(struct fv_bench_request *q,
+			 struct verity_bench_text *t, unsigned *threads,
+			 struct ht_error *err)
+{
+	const char *v;
+	uint64_t n;
+	int r;
+
+	if ((r = text_list(q, "hash", "sha256", t->hashes, &q->nhashes, err)) ||
+	    (r = number_list(q, "salt-size", "0,32,64,256", t->salts,
+			     &q->nsalt_sizes, err)) ||
+	    (r = number_list(q, "data-block-size", "4096", t->dbs,
+			     &q->ndata_block_sizes, err)) ||
+	    (r = number_list(q, "hash-block-size", "4096", t->hbs,
+			     &q->nhash_block_sizes, err)) ||
+	    (r = number_list(q, "format", "1", t->formats, &q->nformats, err)))
+		return r;
+	if ((v = option(q, "threads"))) {
+		if ((r = verity_ops_number("threads", v, &n, err)))
+			return r;
+		*threads = (unsigned)n;
+	}
+	if ((r = data_size(q, err)) || (r = run_time(q, err)))
+		return r;
+	for (size_t i = 0; i < q->nhashes; i++)
+		t->names[i] = t->hashes[i];
+	q->hashes = t->names;
+	q->salt_sizes = t->salts;
+	q->data_block_sizes = t->dbs;
+	q->hash_block_sizes = t->hbs;
+	q->formats = t->formats;
+	return 0;
+}
+
 int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			 enum sha256_choice sha256, struct show *sh,
 			 struct ht_error *err)
@@ -248,5 +436,12 @@ out:
 	free(rows);
 	free(rep->settings);
 	free(rep);
+	/* the command's: a failure of the run, after its options */
+	if (r < 0 && r != sh->r && q->noptions) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", ht_msg(err));
+		r = ht_fail(err, -r, "bench: %s", why);
+	}
 	return r;
 }

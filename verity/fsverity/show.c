@@ -15,7 +15,9 @@
 #include "verity/fsverity/kernel.h"
 #include "verity/fsverity/request.h"
 #include "verity/show/show.h"
+#include "verity/ops/parse.h"
 #include "verity/sign/signature.h"
+#include "verity/storage/backing.h"
 #include "verity/storage/output.h"
 #include "verity/tree/params.h"
 
@@ -279,9 +281,77 @@ static int given(const struct fv_show_request *q,
 		if (!q->names || !q->names[i])
 			return ht_fail(err, EINVAL,
 				       "fv_show: names[%zu] is NULL", i);
-	if (q->what == FV_SHOW_FSVERITY_SIGN && (!vs || !q->signature))
+	if (q->what == FV_SHOW_FSVERITY_SIGN &&
+	    (!(vs || q->flags & 4) || !q->signature))
 		return ht_fail(err, EINVAL, "fv_show: %s is NULL",
 			       vs ? "signature" : "sign");
+	return 0;
+}
+
+/* The value of the command's option name (the last one given), or
+ * NULL. */
+static const char *option(const struct fv_show_request *q, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; q->options && i < q->noptions; i++)
+		if (!strcmp(q->options[2 * i], name) && q->options[2 * i + 1])
+			v = q->options[2 * i + 1];
+	return v;
+}
+
+/* out, what it is, refused when it is one of the n inputs: 0 or FAILED
+ * (said). */
+static int apart(const char *out, const char *what, const char *const *in,
+		 size_t n, struct show *sh)
+{
+	for (size_t i = 0; out && i < n; i++) {
+		const char *via =
+			in[i] ? verity_path_same_storage(out, in[i]) : NULL;
+
+		if (via)
+			return say(sh, FAILED,
+				   "%s: refusing to write the %s there: it is "
+				   "%s, an input of this command%s",
+				   out, what, in[i], via);
+	}
+	return 0;
+}
+
+/* The command's run: --threads into ho, then no output over an input
+ * (sign's: the signature, then the tree and descriptor, then the
+ * signature over them): 0, or the exit code (said). */
+static int command(const struct fv_show_request *q, struct ht_options *ho,
+		   struct show *sh, struct ht_error *err)
+{
+	const char *threads = option(q, "threads");
+	const char *in[] = {q->image, option(q, "key"), option(q, "cert"),
+			    option(q, "key-passphrase-file")};
+	const char *const *inputs = in;
+	size_t n = 4;
+	uint64_t v;
+	int r;
+
+	if (threads) {
+		if (verity_ops_number("threads", threads, &v, err))
+			return say(sh, USAGE, "%s", ht_msg(err));
+		ho->threads = (unsigned)v;
+	}
+	if (q->what == FV_SHOW_FSVERITY_DIGEST) {
+		inputs = q->names;
+		n = q->n;
+	}
+	if (q->what == FV_SHOW_FSVERITY_SIGN &&
+	    (r = apart(q->signature, "signature", in, 4, sh)))
+		return r;
+	if ((r = apart(q->tree, "Merkle tree", inputs, n, sh)) ||
+	    (r = apart(q->descriptor, "descriptor", inputs, n, sh)) ||
+	    (q->tree &&
+	     (r = apart(q->descriptor, "descriptor", &q->tree, 1, sh))))
+		return r;
+	if (q->what == FV_SHOW_FSVERITY_SIGN)
+		return apart(q->signature, "signature",
+			     (const char *[]){q->tree, q->descriptor}, 2, sh);
 	return 0;
 }
 
@@ -290,6 +360,7 @@ int verity_fsv_show(const struct fv_show_request *q,
 		    struct show *sh, struct ht_error *err)
 {
 	static const char *const subs[] = {"digest", "sign", "enable"};
+	struct ht_options run = *ho;
 	struct tree t;
 	int alone, r;
 
@@ -301,9 +372,15 @@ int verity_fsv_show(const struct fv_show_request *q,
 			 err)) ||
 	    alone)
 		return r;
+	/* the command's options: its checks before anything is done */
+	if (q->noptions && q->what != FV_SHOW_FSVERITY_ENABLE &&
+	    (r = command(q, &run, sh, err)))
+		return r;
+	if (q->flags & 4)
+		return 0;
 	if (q->what == FV_SHOW_FSVERITY_DIGEST)
-		return digest(q, &t, ho, sh, err);
+		return digest(q, &t, &run, sh, err);
 	if (q->what == FV_SHOW_FSVERITY_SIGN)
-		return sign(q, &t, ho, vs, sh, err);
+		return sign(q, &t, &run, vs, sh, err);
 	return enable(q, &t, err);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 #include <openssl/evp.h>
@@ -238,6 +239,66 @@ START_TEST(sign_and_check)
 }
 END_TEST
 
+/* fv_show's FV_SHOW_SIGN: the signature written whole, or as text to
+ * "-", and sign's --json document (the bytes written to "-" in base64). */
+struct signed_seen {
+	size_t text, strings, nulls;
+	char format[16];
+};
+
+static int signed_item(void *ctx, const struct fv_item *it)
+{
+	struct signed_seen *g = ctx;
+
+	g->text += it->kind == FV_ITEM_TEXT ? (size_t)it->u : 0;
+	g->nulls += it->kind == FV_ITEM_NULL;
+	g->strings += it->kind == FV_ITEM_STRING;
+	if (it->kind == FV_ITEM_STRING && !strcmp(it->key, "format"))
+		snprintf(g->format, sizeof(g->format), "%s", it->text);
+	return 0;
+}
+
+START_TEST(sign_shown)
+{
+	char key[128], cert[128], out[128];
+	struct fv_sign_request sq = {.size = sizeof(sq)};
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_SIGN,
+				    .image = "-",
+				    .args = "00112233445566778899aabbccddeeff",
+				    .sign = &sq};
+	struct signed_seen g = {0};
+	struct stat st;
+
+	snprintf(key, sizeof(key), "%s/skey.pem", dir);
+	snprintf(cert, sizeof(cert), "%s/scert.pem", dir);
+	snprintf(out, sizeof(out), "%s/sig.p7s", dir);
+	make_signer(key, cert);
+	sq.key = key;
+	sq.cert = cert;
+	ck_assert_int_eq(fv_show(&q, signed_item, &g), 0);
+	ck_assert_uint_gt(g.text, 0);
+	q.json = 1;
+	memset(&g, 0, sizeof(g));
+	ck_assert_int_eq(fv_show(&q, signed_item, &g), 0);
+	ck_assert_uint_eq(g.text, 0);
+	ck_assert_uint_eq(g.nulls, 1); /* file */
+	ck_assert_uint_eq(g.strings, 4); /* result, root, format, base64 */
+	ck_assert_str_eq(g.format, "pkcs7");
+	q.image = out;
+	memset(&g, 0, sizeof(g));
+	ck_assert_int_eq(fv_show(&q, signed_item, &g), 0);
+	ck_assert_uint_eq(g.nulls, 1); /* base64 */
+	ck_assert_int_eq(stat(out, &st), 0);
+	ck_assert_int_gt(st.st_size, 0);
+	unlink(out);
+	q.image = "/nonexistent/dir/sig";
+	ck_assert_int_eq(fv_show(&q, signed_item, &g), -EIO);
+	q.sign = NULL;
+	ck_assert_int_eq(fv_show(&q, signed_item, &g), -EINVAL);
+}
+END_TEST
+
 /* OpenSSL's digests through the header, and the sizes of files. */
 START_TEST(digests_and_sizes)
 {
@@ -359,6 +420,35 @@ START_TEST(messages_with_a_fix)
 }
 END_TEST
 
+/* fastverity's option values as the library reads them for the
+ * command: the parameters, a number, --changed's ranges. */
+START_TEST(option_values)
+{
+	const char *opts[] = {"hash", "sha1", "salt", "-", "uuid", NULL};
+	fv_params p = {.size = sizeof(p)};
+	uint64_t v, *ranges;
+	size_t n;
+
+	ck_assert_int_eq(fv_params_init(&p), 0);
+	ck_assert_int_eq(fv_params_parse(&p, opts, 3), 0);
+	ck_assert_str_eq(p.hash, "sha1");
+	ck_assert_uint_eq(p.salt_len, 0);
+	ck_assert_int_eq(fv_params_parse(NULL, opts, 3), -EINVAL);
+	ck_assert_int_eq(fv_params_parse(&p, NULL, 1), -EINVAL);
+	ck_assert_int_eq(fv_option_number("fec-roots", "4", &v), 0);
+	ck_assert_uint_eq(v, 4);
+	ck_assert_int_eq(fv_option_number("fec-roots", "1", &v), -EINVAL);
+	ck_assert_str_eq(fv_last_error(),
+			 "--fec-roots: 1 is not supported (2 to 24)");
+	ck_assert_int_eq(fv_option_number("size", NULL, &v), -EINVAL);
+	ck_assert_int_eq(fv_ranges_parse("4096:8", &ranges, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(ranges[1], 8);
+	fv_free(ranges);
+	ck_assert_int_eq(fv_ranges_parse("4096", &ranges, &n), -EINVAL);
+}
+END_TEST
+
 START_TEST(errno_values)
 {
 	fv_params *p = params_new();
@@ -411,5 +501,5 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(params_defaults_and_checks, options_checks, sign_and_check, messages_with_a_fix, errno_values, digests_and_sizes));
+	return run_unit(&u, UNIT_TESTS(params_defaults_and_checks, options_checks, sign_and_check, messages_with_a_fix, option_values, sign_shown, errno_values, digests_and_sizes));
 }

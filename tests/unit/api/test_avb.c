@@ -272,6 +272,8 @@ START_TEST(avbtool_options)
 		{"prop", "nocolon", "Malformed property \"nocolon\".", -EINVAL},
 		{"salt", "0", "--salt: '0' is not hex", -EINVAL},
 		{"image", "x", "no footer option image", -EINVAL},
+		{"changed", "1:x", "--changed: '1:x' is not OFFSET:LENGTH",
+		 -EINVAL},
 	};
 	unsigned minor;
 	uint64_t max;

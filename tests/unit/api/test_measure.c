@@ -196,6 +196,36 @@ START_TEST(bench_run)
 }
 END_TEST
 
+/* bench's options as the command gives them: read as it reads them,
+ * the first bad one named; a failure of the run after them "bench: ". */
+START_TEST(bench_options)
+{
+	const char *opts[][2] = {{"hash", "sha256"}, {"salt-size", "0"},
+				 {"size", "64K"},    {"time", "0.1"},
+				 {"threads", "1"},   {"format", NULL}};
+	struct fv_bench_request q = {.size = sizeof(q),
+				     .output = FV_BENCH_CSV,
+				     .options = opts[0],
+				     .noptions = 6};
+	struct bench_seen seen = {0};
+
+	ck_assert_int_eq(fv_bench_run(&q, NULL, bench_items_seen, &seen), 0);
+	ck_assert_uint_gt(seen.text, 0);
+	opts[1][1] = "x";
+	ck_assert_int_eq(fv_bench_run(&q, NULL, bench_items_seen, &seen),
+			 -EINVAL);
+	ck_assert_str_eq(fv_last_error(), "--salt-size: 'x' is not a number");
+	opts[1][1] = "300";
+	ck_assert_int_eq(fv_bench_run(&q, NULL, bench_items_seen, &seen),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "bench: sha256, 300"));
+	opts[3][1] = "9999";
+	ck_assert_int_eq(fv_bench_run(&q, NULL, bench_items_seen, &seen),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "--time: '9999'"));
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "api_measure",
@@ -203,5 +233,5 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(bench_run));
+	return run_unit(&u, UNIT_TESTS(bench_run, bench_options));
 }

@@ -230,6 +230,34 @@ START_TEST(super_images)
 }
 END_TEST
 
+/* lp dump -j of what is no super image: lpdump's warning and {}, 0;
+ * without -j, the error. */
+static int lpdump_seen(void *ctx, const struct fv_item *it)
+{
+	char *seen = ctx;
+
+	if (it->kind == FV_ITEM_WARNING)
+		strcat(seen, "warning;");
+	if (it->kind == FV_ITEM_TEXT)
+		strncat(seen, it->text, (size_t)it->u);
+	return 0;
+}
+
+START_TEST(lpdump_json_without_metadata)
+{
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_LPDUMP,
+				    .image = "/dev/null",
+				    .json = 1};
+	char seen[64] = "";
+
+	ck_assert_int_eq(fv_show(&q, lpdump_seen, seen), 0);
+	ck_assert_str_eq(seen, "warning;{}\n");
+	q.json = 0;
+	ck_assert_int_lt(fv_show(&q, lpdump_seen, seen), 0);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "api_super",
@@ -237,5 +265,5 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(super_images));
+	return run_unit(&u, UNIT_TESTS(super_images, lpdump_json_without_metadata));
 }

@@ -2,7 +2,8 @@
  * fsverity-utils' words and exit codes (an unknown hash, a block size
  * that is no power of two, a salt that is not hex, one too long), and
  * digest's lines for files written here: HASH:HEX FILE, the hex alone
- * with --compact, the same digest for the same bytes. */
+ * with --compact, the same digest for the same bytes; the command's
+ * --threads and outputs apart from the inputs. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,10 +117,50 @@ START_TEST(digest_lines)
 }
 END_TEST
 
+/* The command's options: --threads read, then no output over an input,
+ * each in the command's words; flags 4: checked, nothing written. */
+START_TEST(command_checked)
+{
+	char dir[] = "/tmp/fv-fsvcmd-XXXXXX", a[64], t[64];
+	const char *names[1] = {a};
+	const char *opts[][2] = {{"threads", "0"}, {"key", NULL}};
+	struct fv_show_request q = {
+		.names = names, .n = 1, .options = opts[0], .noptions = 2};
+	static struct got g;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(t, sizeof(t), "%s/t", dir);
+	ck_assert_ptr_nonnull(f = fopen(a, "w"));
+	fputs("bytes\n", f);
+	fclose(f);
+	ck_assert_int_eq(run(&q, &g), 2);
+	ck_assert_str_eq(g.err, "fastverity: --threads: at least 1\n");
+	opts[0][1] = "1";
+	q.tree = a;
+	ck_assert_int_eq(run(&q, &g), 1);
+	ck_assert_ptr_nonnull(
+		strstr(g.err, "refusing to write the Merkle tree"));
+	q.tree = t;
+	q.flags = 4;
+	ck_assert_int_eq(run(&q, &g), 0);
+	ck_assert_str_eq(g.out, "");
+	ck_assert_int_eq(access(t, F_OK), -1);
+	q.flags = 0;
+	ck_assert_int_eq(run(&q, &g), 0);
+	ck_assert_int_eq(access(t, F_OK), 0);
+	unlink(t);
+	unlink(a);
+	rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {
 		"fsverity_show", 0, NULL, NULL, 0, NULL};
 
-	return run_unit(&u, UNIT_TESTS(judged_alone, digest_lines));
+	return run_unit(
+		&u, UNIT_TESTS(judged_alone, digest_lines, command_checked));
 }
