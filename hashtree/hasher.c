@@ -129,6 +129,8 @@ int ht_hasher_init(struct ht_hasher *h, const char *alg, int hash_type,
 			       "salt of %zu bytes is too long (at most %d)",
 			       salt_size, HT_MAX_SALT_SIZE);
 	h->hash_type = hash_type;
+	if (!salt_size) /* an empty salt may come as NULL: never read */
+		salt = h->salt;
 	memcpy(h->salt, salt, salt_size);
 	h->salt_size = salt_size;
 

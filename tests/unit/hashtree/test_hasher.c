@@ -79,6 +79,29 @@ START_TEST(hasher_refuses_unknown_digest)
 }
 END_TEST
 
+/* An empty salt given as NULL (an OTA's hash_tree_salt of no bytes):
+ * never read, the digests those of an empty salt, on both paths. */
+START_TEST(hasher_takes_no_salt_as_null)
+{
+	for (int type = 0; type <= 1; type++) {
+		struct ht_hasher h, e;
+		struct ht_error err;
+		uint8_t out[64], want[64];
+
+		ck_assert_int_eq(
+			ht_hasher_init(&h, "sha256", type, NULL, 0, &err), 0);
+		ck_assert_int_eq(
+			ht_hasher_init(&e, "sha256", type, salt, 0, &err), 0);
+		ck_assert_int_eq(
+			ht_hash_blocks(&h, msgs, 4096, 1, out, 32, &err), 0);
+		ck_assert_int_eq(
+			ht_hash_blocks(&e, msgs, 4096, 1, want, 32, &err), 0);
+		ck_assert_mem_eq(out, want, 32);
+		ht_hasher_free(&h);
+		ht_hasher_free(&e);
+	}
+}
+END_TEST
 
 /* OpenSSL's two ways of SHA-256 of salt || message (ht_evp_sha256_blocks:
  * a context a block, fresh, or one copied), which bench measures beside
@@ -133,5 +156,6 @@ int main(void)
 					    .loops = add_loops};
 
 	return run_unit(&u, UNIT_TESTS(hasher_refuses_unknown_digest,
+				       hasher_takes_no_salt_as_null,
 				       evp_ways_give_the_kernels_digests));
 }
