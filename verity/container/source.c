@@ -22,7 +22,7 @@ int verity_container_open(struct verity_device *d, const char *path,
 		const char *file;
 
 		r = verity_super_open_path(path, &x, &file, err);
-		if (r != -ENOENT || x) {
+		if (r <= 0) {
 			if (r)
 				return r;
 			if ((r = verity_device_open(d, file, VERITY_OPEN_READ,
@@ -50,8 +50,7 @@ int verity_container_region_source(struct verity_region *r,
 		return 0;
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->path[i], r->path)) {
-			r->extents = s->part[i] ? s->part[i]
-						: &s->sparse[i].x;
+			r->extents = s->part[i] ? s->part[i] : &s->sparse[i].x;
 			return 0;
 		}
 	/* a logical partition named through its super image */
@@ -60,7 +59,7 @@ int verity_container_region_source(struct verity_region *r,
 		const char *file;
 
 		ret = verity_super_open_path(r->path, &x, &file, err);
-		if (ret != -ENOENT || x) {
+		if (ret <= 0) {
 			if (ret)
 				return ret;
 			x->path = file;
@@ -130,4 +129,3 @@ int verity_container_has_sources(const struct verity_pair *pair)
 	return pair->data.extents || pair->hash.extents ||
 	       pair->fec.region.extents;
 }
-

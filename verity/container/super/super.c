@@ -211,7 +211,7 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	int r, i, slot;
 
 	if (!verity_super_split_path(path, &image, &name))
-		return -ENOENT;
+		return 1;
 	if (!(s = malloc(sizeof(*s))) || !(*x = calloc(1, sizeof(**x)))) {
 		free(s);
 		free(image);
@@ -231,6 +231,7 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	if (r) {
 		free(s);
 		free(*x);
+		*x = NULL;
 		return r;
 	}
 	if ((i = verity_lp_find(&s->m, name)) < 0)
@@ -246,6 +247,7 @@ int verity_super_open_path(const char *path, struct verity_extents **x,
 	if (r) {
 		release_super(s);
 		free(*x);
+		*x = NULL;
 		return r;
 	}
 	(*x)->release = release_super;

@@ -70,8 +70,9 @@ int verity_super_split_path(const char *path, char **image, const char **name);
  * x's image: valid as long as x). The partition must have extents. A
  * name with a slot suffix is read from that slot's metadata (liblp's
  * rule), slot 0's on an image of one slot.
- * -ENOENT when path is not such a path (nothing set); the super reader's
- * errors, and -ENOENT naming the partition the image does not have. */
+ * 1 when path is not such a path (nothing set); the super reader's
+ * errors (*x NULL), -ENOENT naming the partition the image does not
+ * have. */
 int verity_super_open_path(const char *path, struct verity_extents **x,
 			   const char **file, struct ht_error *err);
 
