@@ -1,7 +1,7 @@
 /* hashtree/dl.c: a shared library opened when first needed: the first
  * of its sonames that opens, every function named looked up, and why it
- * cannot be (no such library, a function it lacks) said in the caller's
- * buffer, cut to its length. */
+ * cannot be (no such library, a function the one opened lacks, which is
+ * then closed) said in the caller's buffer, cut to its length. */
 #include <check.h>
 #include <string.h>
 
@@ -44,8 +44,15 @@ START_TEST(refused)
 	ck_assert_int_eq(ht_dl_open(none, 0, names, 2, fns, why, sizeof(why)),
 			 -1);
 	ck_assert_int_eq(ht_dl_open(z, 1, names, 2, fns, why, sizeof(why)), -1);
-	ck_assert_ptr_nonnull(fns[0]);
+	/* the library closed again: none of its functions kept */
+	ck_assert_ptr_null(fns[0]);
 	ck_assert_ptr_null(fns[1]);
+	ck_assert_str_eq(why, "libz.so.1 has no fv_no_such_function");
+	/* the soname named is the one that opened, not the first tried */
+	ck_assert_int_eq(ht_dl_open((const char *const[]){"libfv-no-such.so.9",
+							  "libz.so.1"},
+				    2, names, 2, fns, why, sizeof(why)),
+			 -1);
 	ck_assert_str_eq(why, "libz.so.1 has no fv_no_such_function");
 	/* a short buffer: cut, terminated */
 	memset(small, 'x', sizeof(small));
