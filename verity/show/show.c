@@ -163,9 +163,18 @@ int verity_show_keep(void *ctx, const struct fv_item *it)
 	}
 	v = &k->v[k->n];
 	*v = *it;
-	/* keys are the show's own words; text is copied */
-	if (it->text && !(v->text = strdup(it->text)))
-		return -ENOMEM;
+	/* keys are the show's own words; text is copied (stdout's: its u
+	 * bytes, which may hold a NUL; the others to their NUL) */
+	if (it->text) {
+		size_t n = it->kind == FV_ITEM_TEXT ? it->u : strlen(it->text);
+		char *t = malloc(n + 1);
+
+		if (!t)
+			return -ENOMEM;
+		memcpy(t, it->text, n);
+		t[n] = 0;
+		v->text = t;
+	}
 	k->n++;
 	return 0;
 }

@@ -255,10 +255,41 @@ START_TEST(kept)
 }
 END_TEST
 
+/* A visitor that keeps the last item's text bytes (u of them). */
+static char last[16];
+static size_t last_n;
+static int bytes_fn(void *ctx, const struct fv_item *it)
+{
+	(void)ctx;
+	last_n = it->u < sizeof(last) ? (size_t)it->u : sizeof(last);
+	memcpy(last, it->text, last_n);
+	return 0;
+}
+
+/* stdout's text kept whole: its u bytes, a NUL among them, replayed as
+ * they were given. */
+START_TEST(kept_bytes)
+{
+	struct show_kept k = {0};
+	struct show keep = {verity_show_keep, &k, 1, 0};
+	struct show to = {bytes_fn, NULL, 1, 0};
+	static const char bytes[] = {'a', 0, 'b', 'c'};
+
+	verity_show_bytes(&keep, bytes, 4);
+	ck_assert_int_eq(keep.r, 0);
+	verity_show_replay(&to, &k);
+	ck_assert_int_eq(to.r, 0);
+	ck_assert_uint_eq(last_n, 4);
+	ck_assert_mem_eq(last, bytes, 4);
+	verity_show_forget(&k);
+	free(k.v);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "show_items"};
 
 	return run_unit(&u, UNIT_TESTS(kinds, first_failure, warning_cut,
-				       stream, stream_error, kept));
+				       stream, stream_error, kept, kept_bytes));
 }
