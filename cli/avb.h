@@ -71,14 +71,6 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 /* The first option given that sets what an Android image's descriptor
  * says (refused), or NULL. */
 const char *cli_avb_parameter(const struct cli_opts *o);
-/* verify of a firmware set given alone (cli/set.c): a vbmeta image, an
- * image whose vbmeta has no hashtree descriptor (a hash footer), or a
- * super image (super 1), walked by the library's fv_slot_verify; one
- * verdict per partition; the exit code. */
-int cli_set_verify(struct cli_opts *o, const char *image, int super);
-/* 1 when image is a set's top: a vbmeta image (no footer), or an image
- * whose vbmeta has no hashtree descriptor (a hash footer's digest). */
-int cli_avb_is_set(const char *image);
 /* dump of an Android image: the pair, the descriptor and the vbmeta. */
 int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,

@@ -52,25 +52,49 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+int cli_container_asked(const struct cli_opts *o)
+{
+	if (o->container && strcmp(o->container, "avb") &&
+	    strcmp(o->container, "ddi") && strcmp(o->container, "sidecar") &&
+	    strcmp(o->container, "super") && strcmp(o->container, "plain"))
+		return cli_error(-EINVAL,
+				 "--container: '%s' is not avb, ddi, super, "
+				 "sidecar or plain",
+				 o->container);
+	return 0;
+}
+
+int cli_ota_refused(const struct cli_opts *o, const char *sub)
+{
+	/* what a verity pair's options say has no place in a package */
+	if (o->hash || o->data_block_size || o->hash_block_size ||
+	    o->data_blocks || o->hash_offset || o->salt || o->uuid ||
+	    o->format || o->root_hash_file || o->fec_device || o->fec_offset ||
+	    o->fec_roots || o->max_failures || o->root_hash_signature ||
+	    o->partition || o->slot || o->nblock_devices || o->check_crc ||
+	    o->no_superblock || o->ntrusted > 1 ||
+	    (strcmp(sub, "verify") && (o->ntrusted || o->key)))
+		return cli_error(-EINVAL,
+				 "%s: an Android OTA package: %s takes "
+				 "%s--json here (or fastverity ota %s %s)",
+				 o->args[0], o->action,
+				 strcmp(sub, "verify")
+					 ? ""
+					 : "one --trusted-cert (its signer), "
+					   "--key (its images' AVB key), ",
+				 sub, o->args[0]);
+	return 0;
+}
+
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind)
 {
-	const char *asked = NULL, *name;
+	const char *name;
 	int r;
 
-	if (o->container) {
-		if (strcmp(o->container, "avb") &&
-		    strcmp(o->container, "ddi") &&
-		    strcmp(o->container, "sidecar") &&
-		    strcmp(o->container, "super") &&
-		    strcmp(o->container, "plain"))
-			return cli_error(-EINVAL,
-					 "--container: '%s' is not avb, ddi, "
-					 "super, sidecar or plain",
-					 o->container);
-		asked = o->container;
-	}
-	if ((r = cli_container_of(image, asked, &name)))
+	if ((r = cli_container_asked(o)))
+		return r;
+	if ((r = cli_container_of(image, o->container, &name)))
 		return cli_lib_error(r);
 	/* an OTA package holds no pair: verify and dump read it as ota
 	 * verify and ota info do; the other actions have nothing to act on */

@@ -37,6 +37,12 @@ struct cli_pair {
  * --container names it. 0 and *kind, or the exit code (printed). */
 int cli_image_kind(const struct cli_opts *o, const char *image,
 		   enum cli_container *kind);
+/* --container: 0, or the exit code of a name the command does not take
+ * (said). */
+int cli_container_asked(const struct cli_opts *o);
+/* What an OTA package given to sub (verify, info) does not take: the
+ * exit code, said; else 0. */
+int cli_ota_refused(const struct cli_opts *o, const char *sub);
 /* The door (fv_open) for rq, with the trust anchor the options give
  * (--key, or certs: --trusted-cert's or the ones trusted without an
  * option, a disk image's /etc/verity.d; --key and --trusted-cert both

@@ -4,6 +4,7 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
+#include "verity/image/alone.h"
 #include "verity/image/open.h"
 
 /* --- images given alone -------------------------------------------------- */
@@ -365,4 +366,107 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 		return NULL;
 	}
 	return img->in.pairs[i].ddi;
+}
+
+/* An Android image's pair through the door, its notes said (rq's said),
+ * checked as verify checks a pair. */
+static int alone_pair(const struct fv_show_request *q, struct show *sh,
+		      const struct fv_open_request *rq, const char *container)
+{
+	struct fv_open_request orq = {0};
+	fv_options anchor = {.size = sizeof(anchor)},
+		   run = {.size = sizeof(run)};
+	struct fv_show_request w = *q;
+	char args[256];
+	fv_image *img;
+	int r;
+
+	memcpy(&orq, rq, rq->size < sizeof(orq) ? rq->size : sizeof(orq));
+	orq.size = sizeof(orq);
+	orq.image = q->image;
+	orq.container = container;
+	if (q->o)
+		memcpy(&anchor, q->o,
+		       q->o->size < sizeof(anchor) ? q->o->size
+						   : sizeof(anchor));
+	if ((r = fv_open(&orq, &anchor, &img)))
+		return r;
+	verity_image_alone_notes(img, q->image, rq->said, rq->ctx, q->args,
+				 args, sizeof(args));
+	/* judged: the caller may refuse, or finish the options to run; the
+	 * check runs on the open's verdict, without the anchor */
+	if (rq->said &&
+	    (r = rq->said(rq->ctx,
+			  &(struct fv_item){.kind = FV_ITEM_UINT,
+					    .key = "trust",
+					    .u = img->in.pairs[0].trust}))) {
+		fv_image_free(img);
+		return r;
+	}
+	if (q->o)
+		memcpy(&run, q->o,
+		       q->o->size < sizeof(run) ? q->o->size : sizeof(run));
+	run.key = NULL;
+	run.trusted_certs = NULL;
+	run.ntrusted_certs = 0;
+	w.o = &run;
+	w.img = img;
+	w.at = 0;
+	w.args = args;
+	w.open = NULL;
+	r = verity_api_check_show(&w, sh);
+	fv_image_free(img);
+	return r;
+}
+
+int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
+{
+	const struct fv_open_request *rq = q->open;
+	fv_options o = {.size = sizeof(o)}, c = {.size = sizeof(c)};
+	struct fv_show_request w = {
+		.size = sizeof(w), .image = q->image, .json = q->json, .o = &o};
+	struct verity_alone a;
+	struct ht_error err;
+	int r;
+
+	NEED(rq);
+	if ((r = verity_image_alone(q->image, rq->container, &a, &err)))
+		return verity_api_keep(r, &err);
+	/* what it is, first: the caller may refuse what it gave (its own
+	 * return handed back), or finish the options for that walk */
+	if (rq->said &&
+	    (r = rq->said(rq->ctx,
+			  &(struct fv_item){.kind = FV_ITEM_STRING,
+					    .key = "container",
+					    .text = a.container,
+					    .u = a.walk == VERITY_ALONE_SET})))
+		return r;
+	if (q->o)
+		memcpy(&o, q->o,
+		       q->o->size < sizeof(o) ? q->o->size : sizeof(o));
+	if (a.walk == VERITY_ALONE_OTA) { /* as ota verify: signer, AVB key */
+		c.trusted_certs = o.trusted_certs;
+		c.ntrusted_certs = o.ntrusted_certs;
+		w.what = FV_SHOW_OTA_VERIFY;
+		w.o = &c;
+		w.dir = o.key ? q->dir : NULL;
+		w.key = o.key;
+		return verity_api_ota_show(&w, sh->fn, sh->ctx);
+	}
+	if (a.walk == VERITY_ALONE_DDI) { /* certificates with no anchor */
+		if (!o.ntrusted_certs) {
+			o.trusted_certs = q->certs;
+			o.ntrusted_certs = q->ncerts;
+		}
+		w.what = FV_SHOW_DDI_VERIFY;
+		w.partition = q->partition;
+		return verity_api_ddi_show(&w, sh->fn, sh->ctx);
+	}
+	if (a.walk != VERITY_ALONE_SET)
+		return alone_pair(q, sh, rq, a.container);
+	NEED(q->set); /* its anchor is the set's key */
+	o.key = NULL;
+	w.what = FV_SHOW_SET_VERIFY;
+	w.set = q->set;
+	return verity_api_slot_show(&w, sh);
 }
