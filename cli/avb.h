@@ -71,8 +71,6 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 /* The first option given that sets what an Android image's descriptor
  * says (refused), or NULL. */
 const char *cli_avb_parameter(const struct cli_opts *o);
-/* dump of an Android image: the pair, the descriptor and the vbmeta. */
-int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,
  * with the command that makes a raw one (0 when path is not one). */
 int cli_refuse_sparse(const char *path);

@@ -127,29 +127,3 @@ int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
 	}
 	return pair_of(o, image, img, cp);
 }
-
-int cli_avb_dump(struct cli_opts *o, const char *image)
-{
-	struct cli_pair cp = {0};
-	const fv_avb *a;
-	fv_image *img;
-	int r;
-
-	if ((r = refuse_parameters(o, image)) || (r = open_avb(o, image, &img)))
-		return r;
-	/* judged as it opened; a hash footer has no pair (its descriptor
-	 * is shown), else the pair is had as every action has it */
-	a = cli_image_info(img).avb;
-	if (cli_avb_facts(a).has_footer && !cli_avb_facts(a).has_hashtree)
-		fv_image_free(img);
-	else
-		r = pair_of(o, image, img, &cp);
-	if (!r && (r = cli_show(&(struct fv_show_request){
-			   .size = sizeof(struct fv_show_request),
-			   .what = FV_SHOW_AVB_DUMP,
-			   .image = image,
-			   .json = o->json})))
-		r = cli_lib_error(r);
-	cli_pair_free(&cp);
-	return r;
-}

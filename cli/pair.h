@@ -43,6 +43,12 @@ int cli_container_asked(const struct cli_opts *o);
 /* What an OTA package given to sub (verify, info) does not take: the
  * exit code, said; else 0. */
 int cli_ota_refused(const struct cli_opts *o, const char *sub);
+/* verify or dump (o->action) of the image given alone, o->args[0]: one
+ * fv_show call, the walk the library's (args: repair's, for verify's
+ * hints). The exit code, said; 0 and *own where the walk is the
+ * command's: 1 an image with sidecar files, 2 dump of a super image's
+ * logical partition. */
+int cli_alone(struct cli_opts *o, const char *args, int *own);
 /* The door (fv_open) for rq, with the trust anchor the options give
  * (--key, or certs: --trusted-cert's or the ones trusted without an
  * option, a disk image's /etc/verity.d; --key and --trusted-cert both

@@ -55,7 +55,7 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 
 /* The library's error of a super image's open: said (a split super's
  * other image missing: how to give it), the exit code. */
-static int open_error(int r)
+int cli_super_error(int r)
 {
 	int code = cli_lib_error(r);
 
@@ -78,7 +78,7 @@ static int open_slot(const struct cli_opts *o, const char *image, unsigned slot,
 	if (!(r = cli_block_devices(o, &names, &files)) &&
 	    (r = fv_super_open(image, names, files, o->nblock_devices, slot,
 			       s)))
-		r = open_error(r);
+		r = cli_super_error(r);
 	cli_block_devices_free(o, names, files);
 	if (r)
 		return r;
@@ -126,30 +126,6 @@ static int partition_of(const struct cli_opts *o, const char *image,
 	return r;
 }
 
-/* ---- dump: what lpdump shows (the library's fv_show) ---- */
-
-int cli_super_dump(struct cli_opts *o, const char *image)
-{
-	const char **names = NULL, **files = NULL;
-	int r;
-
-	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-				 o->slot);
-	if (!(r = cli_block_devices(o, &names, &files)))
-		r = cli_show(&(struct fv_show_request){
-			.size = sizeof(struct fv_show_request),
-			.what = FV_SHOW_SUPER,
-			.image = image,
-			.json = o->json,
-			.names = names,
-			.files = files,
-			.n = o->nblock_devices,
-			.slot = o->slot && !strcmp(o->slot, "b"),
-			.all = !o->slot});
-	cli_block_devices_free(o, names, files);
-	return r > 0 ? r /* said */ : r ? open_error(r) : 0;
-}
 
 /* The open's warnings (fv_open_request's said), as the command says
  * them. */
@@ -194,7 +170,7 @@ int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 
 		r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
 			     o->ntrusted, &img);
-		r = r < 0 ? open_error(r) : r;
+		r = r < 0 ? cli_super_error(r) : r;
 	}
 	cli_block_devices_free(o, names, files);
 	if (r)

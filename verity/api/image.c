@@ -4,7 +4,9 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
+#include "verity/android/show.h"
 #include "verity/image/alone.h"
+#include "verity/image/avbdump.h"
 #include "verity/image/open.h"
 
 /* --- images given alone -------------------------------------------------- */
@@ -368,15 +370,16 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 	return img->in.pairs[i].ddi;
 }
 
-/* An Android image's pair through the door, its notes said (rq's said),
- * checked as verify checks a pair. */
+/* An Android image's pair through the door (w: verify's, or dump's),
+ * its notes said (rq's said), then checked as verify checks a pair, or
+ * shown as dump shows the image. */
 static int alone_pair(const struct fv_show_request *q, struct show *sh,
-		      const struct fv_open_request *rq, const char *container)
+		      const struct fv_open_request *rq, const char *container,
+		      struct fv_show_request *w)
 {
-	struct fv_open_request orq = {0};
-	fv_options anchor = {.size = sizeof(anchor)},
-		   run = {.size = sizeof(run)};
-	struct fv_show_request w = *q;
+	struct fv_open_request orq = {.size = sizeof(orq)};
+	fv_options anchor = {.size = sizeof(anchor)};
+	struct ht_error err;
 	char args[256];
 	fv_image *img;
 	int r;
@@ -385,14 +388,16 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 	orq.size = sizeof(orq);
 	orq.image = q->image;
 	orq.container = container;
-	if (q->o)
-		memcpy(&anchor, q->o,
-		       q->o->size < sizeof(anchor) ? q->o->size
-						   : sizeof(anchor));
+	verity_image_alone_anchor(q->o, &anchor, NULL);
 	if ((r = fv_open(&orq, &anchor, &img)))
 		return r;
-	verity_image_alone_notes(img, q->image, rq->said, rq->ctx, q->args,
-				 args, sizeof(args));
+	verity_image_alone_notes(img, q->image, &orq, q->args, args,
+				 sizeof(args));
+	if (w->what == FV_SHOW_AVB_DUMP) {
+		fv_image_free(img);
+		r = verity_image_avb_dump(w, sh, &err);
+		return !r || r == sh->r ? r : verity_api_keep(r, &err);
+	}
 	/* judged: the caller may refuse, or finish the options to run; the
 	 * check runs on the open's verdict, without the anchor */
 	if (rq->said &&
@@ -403,18 +408,10 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 		fv_image_free(img);
 		return r;
 	}
-	if (q->o)
-		memcpy(&run, q->o,
-		       q->o->size < sizeof(run) ? q->o->size : sizeof(run));
-	run.key = NULL;
-	run.trusted_certs = NULL;
-	run.ntrusted_certs = 0;
-	w.o = &run;
-	w.img = img;
-	w.at = 0;
-	w.args = args;
-	w.open = NULL;
-	r = verity_api_check_show(&w, sh);
+	verity_image_alone_anchor(q->o, NULL, (fv_options *)w->o);
+	w->img = img;
+	w->args = args;
+	r = verity_api_check_show(w, sh);
 	fv_image_free(img);
 	return r;
 }
@@ -422,11 +419,10 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 {
 	const struct fv_open_request *rq = q->open;
-	fv_options o = {.size = sizeof(o)}, c = {.size = sizeof(c)};
-	struct fv_show_request w = {
-		.size = sizeof(w), .image = q->image, .json = q->json, .o = &o};
+	struct fv_show_request w;
 	struct verity_alone a;
 	struct ht_error err;
+	fv_options o;
 	int r;
 
 	NEED(rq);
@@ -441,32 +437,21 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 					    .text = a.container,
 					    .u = a.walk == VERITY_ALONE_SET})))
 		return r;
-	if (q->o)
-		memcpy(&o, q->o,
-		       q->o->size < sizeof(o) ? q->o->size : sizeof(o));
-	if (a.walk == VERITY_ALONE_OTA) { /* as ota verify: signer, AVB key */
-		c.trusted_certs = o.trusted_certs;
-		c.ntrusted_certs = o.ntrusted_certs;
-		w.what = FV_SHOW_OTA_VERIFY;
-		w.o = &c;
-		w.dir = o.key ? q->dir : NULL;
-		w.key = o.key;
+	if ((r = verity_image_alone_request(q, &a, &w, &o, &err)))
+		return verity_api_keep(r, &err);
+	switch (w.what) {
+	case FV_SHOW_OTA_INFO:
+	case FV_SHOW_OTA_VERIFY:
 		return verity_api_ota_show(&w, sh->fn, sh->ctx);
-	}
-	if (a.walk == VERITY_ALONE_DDI) { /* certificates with no anchor */
-		if (!o.ntrusted_certs) {
-			o.trusted_certs = q->certs;
-			o.ntrusted_certs = q->ncerts;
-		}
-		w.what = FV_SHOW_DDI_VERIFY;
-		w.partition = q->partition;
+	case FV_SHOW_DDI:
+	case FV_SHOW_DDI_VERIFY:
 		return verity_api_ddi_show(&w, sh->fn, sh->ctx);
+	case FV_SHOW_SET_VERIFY:
+		return verity_api_slot_show(&w, sh);
+	case FV_SHOW_SUPER:
+		r = verity_android_show(&w, sh, &err);
+		return !r || r == sh->r ? r : verity_api_keep(r, &err);
+	default:
+		return alone_pair(q, sh, rq, a.container, &w);
 	}
-	if (a.walk != VERITY_ALONE_SET)
-		return alone_pair(q, sh, rq, a.container);
-	NEED(q->set); /* its anchor is the set's key */
-	o.key = NULL;
-	w.what = FV_SHOW_SET_VERIFY;
-	w.set = q->set;
-	return verity_api_slot_show(&w, sh);
 }

@@ -2,6 +2,7 @@
  * (verity/image/alone.h). */
 #include "verity/image/alone.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,9 +56,11 @@ static void note(fv_item_fn said, void *ctx, const char *text)
 }
 
 void verity_image_alone_notes(const fv_image *img, const char *image,
-			      fv_item_fn said, void *ctx, const char *args,
-			      char *buf, size_t len)
+			      const struct fv_open_request *req,
+			      const char *args, char *buf, size_t len)
 {
+	fv_item_fn said = req->said;
+	void *ctx = req->ctx;
 	const struct verity_android *a = img->in.av;
 	int unchecked =
 		img->in.n && img->in.pairs[0].trust == VERITY_TRUST_UNCHECKED;
@@ -71,7 +74,7 @@ void verity_image_alone_notes(const fv_image *img, const char *image,
 			 image, img->params[0].data_block_size);
 		note(said, ctx, text);
 	}
-	if (a && unchecked) {
+	if (a && unchecked && (!req->action || strcmp(req->action, "dump"))) {
 		snprintf(text, sizeof(text),
 			 "%s: warning: the vbmeta is signed (%s, public key "
 			 "sha1 %s) and checks out against the key it carries, "
@@ -82,8 +85,95 @@ void verity_image_alone_notes(const fv_image *img, const char *image,
 			 a->key_sha1);
 		note(said, ctx, text);
 	}
-	snprintf(buf, len, "%s%s", args ? args : "",
-		 !unchecked ? ""
-		 : a        ? " and with --key=<key.pem>"
-			    : " and with --trusted-cert=<cert.pem>");
+	if (buf)
+		snprintf(buf, len, "%s%s", args ? args : "",
+			 !unchecked ? ""
+			 : a        ? " and with --key=<key.pem>"
+				    : " and with --trusted-cert=<cert.pem>");
+}
+
+void verity_image_alone_anchor(const fv_options *o, fv_options *anchor,
+			       fv_options *run)
+{
+	fv_options full;
+
+	memset(&full, 0, sizeof(full));
+	if (o)
+		memcpy(&full, o,
+		       o->size < sizeof(full) ? o->size : sizeof(full));
+	full.size = sizeof(full);
+	if (anchor)
+		*anchor = full;
+	full.key = NULL;
+	full.trusted_certs = NULL;
+	full.ntrusted_certs = 0;
+	if (run)
+		*run = full;
+}
+
+int verity_image_alone_request(const struct fv_show_request *q,
+			       const struct verity_alone *a,
+			       struct fv_show_request *w, fv_options *o,
+			       struct ht_error *err)
+{
+	const struct fv_slot_request *set = q->set;
+	int dump = q->what == FV_SHOW_PAIR;
+
+	verity_image_alone_anchor(q->o, o, NULL);
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->image = q->image;
+	w->json = q->json;
+	w->o = dump ? NULL : o;
+	switch (a->walk) {
+	case VERITY_ALONE_OTA: /* as ota info and ota verify */
+		w->what = dump ? FV_SHOW_OTA_INFO : FV_SHOW_OTA_VERIFY;
+		w->dir = o->key ? q->dir : NULL;
+		w->key = o->key;
+		o->key = NULL;
+		return 0;
+	case VERITY_ALONE_DDI:
+		w->what = dump ? FV_SHOW_DDI : FV_SHOW_DDI_VERIFY;
+		w->partition = q->partition;
+		if (!o->ntrusted_certs) {
+			o->trusted_certs = q->certs;
+			o->ntrusted_certs = q->ncerts;
+		}
+		return 0;
+	case VERITY_ALONE_SIDECAR:
+		if (dump)
+			return ht_fail(err, EINVAL,
+				       "%s: an image with sidecar files: dump "
+				       "its tree",
+				       q->image);
+		break;
+	default:
+		break;
+	}
+	if (!strcmp(a->container, "super") && dump) {
+		w->what = FV_SHOW_SUPER;
+		if (!set)
+			return ht_fail(err, EINVAL, "fv_show: set is NULL");
+		w->names = set->device_names;
+		w->files = set->device_files;
+		w->n = set->ndevices;
+		w->slot = set->slot && !strcmp(set->slot, "b");
+		w->all = !set->slot;
+		return 0;
+	}
+	if (a->walk == VERITY_ALONE_SET && !dump) {
+		if (!set)
+			return ht_fail(err, EINVAL, "fv_show: set is NULL");
+		w->what = FV_SHOW_SET_VERIFY;
+		w->set = set;
+		o->key = NULL;
+		return 0;
+	}
+	/* an Android image's pair (or an image with sidecar files) */
+	w->what = dump ? FV_SHOW_AVB_DUMP : FV_SHOW_VERIFY;
+	w->o = o;
+	w->all = q->all;
+	w->res = q->res;
+	w->max = q->max;
+	return 0;
 }

@@ -2,7 +2,9 @@
  * walk: an Android image with a hashtree footer is a pair, one with a
  * hash footer a firmware set's top, bytes no container reads a sidecar
  * image; a container named that the image is not, refused; an image
- * that is not there, refused as the registry refuses it. */
+ * that is not there, refused as the registry refuses it; the request
+ * each walk makes, for verify and for dump, and the anchor kept apart
+ * from the run. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -70,10 +72,87 @@ START_TEST(refused)
 }
 END_TEST
 
+START_TEST(requests)
+{
+	const char *certs[1] = {"c.pem"}, *sys_certs[1] = {"/etc/x.crt"};
+	fv_options given = {.size = sizeof(given), .key = "k.pem"}, o, run;
+	struct fv_slot_request set = {.size = sizeof(set), .slot = "b"};
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_VERIFY,
+				    .image = "x.img",
+				    .o = &given,
+				    .dir = "/tmp",
+				    .certs = sys_certs,
+				    .ncerts = 1,
+				    .partition = "root"},
+			       w;
+	struct verity_alone a = {"ota", VERITY_ALONE_OTA};
+	struct ht_error err;
+
+	/* an OTA package: its key the images' AVB key, not an anchor */
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_OTA_VERIFY);
+	ck_assert_str_eq(w.key, "k.pem");
+	ck_assert_ptr_null(o.key);
+	ck_assert_str_eq(w.dir, "/tmp");
+	q.what = FV_SHOW_PAIR;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_OTA_INFO);
+	ck_assert_ptr_null(w.o);
+	/* a disk image: the certificates trusted with no anchor given */
+	a = (struct verity_alone){"ddi", VERITY_ALONE_DDI};
+	q.what = FV_SHOW_VERIFY;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_DDI_VERIFY);
+	ck_assert_str_eq(w.partition, "root");
+	ck_assert_ptr_eq(o.trusted_certs, sys_certs);
+	given.trusted_certs = certs;
+	given.ntrusted_certs = 1;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_ptr_eq(o.trusted_certs, certs);
+	given.trusted_certs = NULL;
+	given.ntrusted_certs = 0;
+	/* a set: the request's set, its anchor none of the options' */
+	a = (struct verity_alone){"super", VERITY_ALONE_SET};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
+			 -EINVAL);
+	q.set = &set;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_SET_VERIFY);
+	ck_assert_ptr_null(o.key);
+	/* dump of a super image: its metadata, slot b's alone */
+	q.what = FV_SHOW_PAIR;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_SUPER);
+	ck_assert_uint_eq(w.slot, 1);
+	ck_assert_int_eq(w.all, 0);
+	/* an Android image: dumped; its pair verified */
+	a = (struct verity_alone){"avb", VERITY_ALONE_PAIR};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_AVB_DUMP);
+	q.what = FV_SHOW_VERIFY;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_VERIFY);
+	ck_assert_str_eq(o.key, "k.pem");
+	/* dump of an image with sidecar files: the caller's */
+	a = (struct verity_alone){"sidecar", VERITY_ALONE_SIDECAR};
+	q.what = FV_SHOW_PAIR;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
+			 -EINVAL);
+	/* the anchor apart from the run */
+	verity_image_alone_anchor(&given, &o, &run);
+	ck_assert_str_eq(o.key, "k.pem");
+	ck_assert_ptr_null(run.key);
+	verity_image_alone_anchor(NULL, &o, NULL);
+	ck_assert_ptr_null(o.key);
+	ck_assert_uint_eq(o.size, sizeof(o));
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"alone",   0, asetup,
 					    ateardown, 1, NULL};
 
-	return run_unit(&u, UNIT_TESTS(walks, refused));
+	return run_unit(&u, UNIT_TESTS(walks, refused, requests));
 }
