@@ -475,7 +475,11 @@ struct alone {
 	int refused; /* the exit code of a refusal said */
 	int own;     /* the command's: an image with sidecar files, dump of
 		      * a super image's logical partition */
-	int dump;
+	int dump, repair;
+	struct fv_open_request *rq; /* the open's, finished for the walk */
+	int judged;                 /* the pair opened: its verdict, trust */
+	enum fv_trust trust;
+	struct cli_fec fec;
 	struct fv_slot_request req;
 	const char *one[1];
 	const char **names, **files;
@@ -492,6 +496,63 @@ static int run_options(struct alone *a)
 	return 0;
 }
 
+/* An Android image's pair: it carries its own parameters; the anchor. */
+static int avb_takes(struct alone *a)
+{
+	const char *opt = cli_avb_parameter(a->o);
+
+	if (opt)
+		return cli_error(-EINVAL,
+				 "%s: an Android image carries its own "
+				 "parameters, tree, parity and root; %s does "
+				 "not apply",
+				 a->o->args[0], opt);
+	return cli_anchor_options(a->o, &a->opts);
+}
+
+/* What repair of an image given alone does not take: an OTA package, a
+ * super image but by its logical partition (the command's, by its path),
+ * a slot, a partition of what is not a disk image; a disk image's parity
+ * given. */
+static int repair_takes(struct alone *a)
+{
+	struct cli_opts *o = a->o;
+	const char *image = o->args[0];
+	int ddi = !strcmp(a->container, "ddi");
+
+	if (!strcmp(a->container, "ota"))
+		return cli_error(-EINVAL,
+				 "%s: an Android OTA package, which holds no "
+				 "verity pair: read it with fastverity ota "
+				 "info %s",
+				 image, image);
+	if (!strcmp(a->container, "super")) {
+		if (!o->partition)
+			return cli_super_refuse(o, image);
+		a->own = 2;
+		return 1;
+	}
+	if (o->slot || (o->partition && !ddi))
+		return cli_error(-EINVAL,
+				 "%s: --%s names a partition of a super image "
+				 "or a disk image",
+				 image, o->slot ? "slot" : "partition");
+	if (!strcmp(a->container, "sidecar")) {
+		a->own = 1;
+		return 1;
+	}
+	a->rq->writes = cli_writes(o);
+	if (!ddi)
+		return avb_takes(a);
+	if (cli_fec_params(o, &a->fec))
+		return EXIT_PARAMS;
+	a->rq->partition = o->partition;
+	a->rq->fec_path = a->fec.path;
+	a->rq->fec_offset = a->fec.offset;
+	a->rq->fec_roots = a->fec.roots;
+	return cli_anchor_options(o, &a->opts);
+}
+
 /* What the walk of a (a->container, a->set) does not take: refused (the
  * exit code, said), else the options it runs with. */
 static int alone_takes(struct alone *a)
@@ -499,7 +560,6 @@ static int alone_takes(struct alone *a)
 	struct cli_opts *o = a->o;
 	const char *image = o->args[0];
 	int super = !strcmp(a->container, "super");
-	const char *opt;
 	int r;
 
 	/* a container that carries its own signatures takes none given */
@@ -510,6 +570,8 @@ static int alone_takes(struct alone *a)
 				 image,
 				 super ? "an Android super image"
 				       : "a systemd disk image");
+	if (a->repair)
+		return repair_takes(a);
 	if (!strcmp(a->container, "ota")) {
 		if ((r = cli_ota_refused(o, a->dump ? "info" : "verify")))
 			return r;
@@ -563,23 +625,27 @@ static int alone_takes(struct alone *a)
 		a->own = 1;
 		return 1;
 	}
-	/* an Android image's pair: it carries its own parameters */
-	if ((opt = cli_avb_parameter(o)))
-		return cli_error(-EINVAL,
-				 "%s: an Android image carries its own "
-				 "parameters, tree, parity and root; %s does "
-				 "not apply",
-				 image, opt);
-	return cli_anchor_options(o, &a->opts);
+	return avb_takes(a);
 }
 
-/* An Android image's pair judged: the options it runs with. */
-static int alone_runs(struct alone *a)
+/* A pair judged (pairs: the image's): the options it runs with; of a
+ * disk image's several, repair takes the one named. */
+static int alone_runs(struct alone *a, size_t pairs)
 {
 	uint64_t max;
 
-	if (run_options(a) ||
-	    (a->o->max_failures &&
+	if (a->repair && pairs > 1)
+		return cli_error(-EINVAL,
+				 "%s: several protected partitions: name one "
+				 "with --partition=root|usr",
+				 a->o->args[0]);
+	if (run_options(a))
+		return EXIT_PARAMS;
+	if (a->repair) {
+		a->opts.repair = a->o->repair;
+		return 0;
+	}
+	if ((a->o->max_failures &&
 	     cli_parse_count("--max-failures", a->o->max_failures, &max)))
 		return EXIT_PARAMS;
 	return 0;
@@ -618,11 +684,13 @@ static int alone_said(void *ctx, const struct fv_item *it)
 		if ((a->refused = alone_takes(a)))
 			return a->refused;
 		/* a walk that is not a pair's: its --json built whole */
-		cli_json_whole = !a->dump && (strcmp(a->container, "avb") ||
-					      a->set);
+		cli_json_whole =
+			!a->dump && (strcmp(a->container, "avb") || a->set);
 	} else if (it->kind == FV_ITEM_UINT && it->key &&
 		   !strcmp(it->key, "trust")) {
-		if ((a->refused = alone_runs(a)))
+		a->judged = 1;
+		a->trust = (enum fv_trust)it->u;
+		if ((a->refused = alone_runs(a, (size_t)it->d)))
 			return a->refused;
 	}
 	return 0;
@@ -640,6 +708,22 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		return r > 0 ? r : r ? cli_partition_refused(o, r) : 0;
 	if (a->dump && strcmp(c, "ota"))
 		return r ? cli_lib_error(r) : 0;
+	if (a->repair) {
+		struct fv_report rep;
+
+		if (!a->judged)
+			return !strcmp(c, "ddi") ? cli_partition_refused(o, r)
+						 : cli_lib_error(r);
+		if (r < 0)
+			return cli_write_error(r);
+		cli_report(res, &rep);
+		if (strcmp(c, "avb") && a->trust != FV_TRUST_UNCHECKED &&
+		    rep.trust == FV_TRUST_CHECK)
+			cli_debug(o, "Root hash signature by %s checks out.",
+				  rep.signer);
+		/* a dry run leaves the image as it was */
+		return cli_exit_code(-r);
+	}
 
 	if (!strcmp(c, "ota")) {
 		int code = r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
@@ -665,7 +749,7 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 					"NAME=FILE\n");
 		return r;
 	}
-	if (*c)
+	if (a->judged)
 		cli_threads_said(o);
 	if (r < 0)
 		return cli_lib_error(r);
@@ -674,11 +758,12 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	return cli_exit_code(-r);
 }
 
-
 int cli_alone(struct cli_opts *o, const char *args, int *own)
 {
-	struct alone a = {.o = o, .max = max_failures(o),
-			  .dump = !strcmp(o->action, "dump")};
+	struct alone a = {.o = o,
+			  .max = max_failures(o),
+			  .dump = !strcmp(o->action, "dump"),
+			  .repair = !strcmp(o->action, "repair")};
 	struct fv_open_request rq = {.size = sizeof(rq),
 				     .container = o->container,
 				     .action = o->action,
@@ -693,11 +778,14 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 
 	if ((r = cli_container_asked(o)))
 		return r;
+	a.rq = &rq;
 	/* a disk image's anchor without an option: /etc/verity.d's */
 	cli_trusted_of(o, &certs, &ncerts, &g);
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
-		.what = a.dump ? FV_SHOW_PAIR : FV_SHOW_VERIFY,
+		.what = a.dump     ? FV_SHOW_PAIR
+			: a.repair ? FV_SHOW_REPAIR
+				   : FV_SHOW_VERIFY,
 		.image = o->args[0],
 		.json = o->json,
 		.all = o->verbose,

@@ -126,7 +126,6 @@ static int partition_of(const struct cli_opts *o, const char *image,
 	return r;
 }
 
-
 /* The open's warnings (fv_open_request's said), as the command says
  * them. */
 static int said(void *ctx, const struct fv_item *it)

@@ -404,7 +404,8 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 	    (r = rq->said(rq->ctx,
 			  &(struct fv_item){.kind = FV_ITEM_UINT,
 					    .key = "trust",
-					    .u = img->in.pairs[0].trust}))) {
+					    .u = img->in.pairs[0].trust,
+					    .d = (double)img->in.n}))) {
 		fv_image_free(img);
 		return r;
 	}

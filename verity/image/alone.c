@@ -9,6 +9,7 @@
 #include "verity/android/android.h"
 #include "verity/container/avb/vbmeta.h"
 #include "verity/image/open.h"
+#include "verity/policy/kinds.h"
 #include "verity/registry/registry.h"
 
 /* A set's top: a vbmeta image (no footer), or an image whose vbmeta has
@@ -117,7 +118,7 @@ int verity_image_alone_request(const struct fv_show_request *q,
 			       struct ht_error *err)
 {
 	const struct fv_slot_request *set = q->set;
-	int dump = q->what == FV_SHOW_PAIR;
+	int dump = q->what == FV_SHOW_PAIR, repair = q->what == FV_SHOW_REPAIR;
 
 	verity_image_alone_anchor(q->o, o, NULL);
 	memset(w, 0, sizeof(*w));
@@ -125,7 +126,17 @@ int verity_image_alone_request(const struct fv_show_request *q,
 	w->image = q->image;
 	w->json = q->json;
 	w->o = dump ? NULL : o;
-	switch (a->walk) {
+	/* repair: a pair, what holds none refused (the pair's action says
+	 * what it cannot do with an Android image) */
+	if (repair &&
+	    (a->walk == VERITY_ALONE_OTA || !strcmp(a->container, "super")))
+		return ht_fail(
+			err, EINVAL, "%s: %s holds no one pair to repair",
+			q->image,
+			verity_container_words(
+				(enum verity_container)verity_container_by_name(
+					a->container)));
+	switch (repair ? VERITY_ALONE_PAIR : a->walk) {
 	case VERITY_ALONE_OTA: /* as ota info and ota verify */
 		w->what = dump ? FV_SHOW_OTA_INFO : FV_SHOW_OTA_VERIFY;
 		w->dir = o->key ? q->dir : NULL;
@@ -161,7 +172,7 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		w->all = !set->slot;
 		return 0;
 	}
-	if (a->walk == VERITY_ALONE_SET && !dump) {
+	if (a->walk == VERITY_ALONE_SET && !dump && !repair) {
 		if (!set)
 			return ht_fail(err, EINVAL, "fv_show: set is NULL");
 		w->what = FV_SHOW_SET_VERIFY;
@@ -170,9 +181,9 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		return 0;
 	}
 	/* an Android image's pair (or an image with sidecar files) */
-	w->what = dump ? FV_SHOW_AVB_DUMP : FV_SHOW_VERIFY;
+	w->what = dump ? FV_SHOW_AVB_DUMP : q->what;
 	w->o = o;
-	w->all = q->all;
+	w->all = repair ? 0 : q->all;
 	w->res = q->res;
 	w->max = q->max;
 	return 0;
