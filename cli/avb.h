@@ -81,11 +81,4 @@ int cli_refuse_sparse(const char *path);
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *input);
 
-/* An Android image's fv_avb_info, whole (zeros for NULL). */
-struct fv_avb_info cli_avb_facts(const fv_avb *a);
-/* An Android image read for showing what it says (fv_open's show: its
- * signature not checked): *img (fv_image_free), *a its vbmeta. Returns
- * the library's -errno, its message not printed. */
-int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a);
-
 #endif

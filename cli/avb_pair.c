@@ -11,28 +11,14 @@
 #include "cli/json.h"
 #include "cli/pair.h"
 
-struct fv_avb_info cli_avb_facts(const fv_avb *a)
+/* An Android image's fv_avb_info, whole (zeros for NULL). */
+static struct fv_avb_info cli_avb_facts(const fv_avb *a)
 {
 	struct fv_avb_info in = {.size = sizeof(in)};
 
 	if (!a || fv_avb_info(a, &in))
 		memset(&in, 0, sizeof(in));
 	return in;
-}
-
-int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a)
-{
-	struct fv_open_request rq = {
-		.size = sizeof(rq), .image = image, .show = 1};
-	struct fv_image_info in = {.size = sizeof(in)};
-	int r;
-
-	*a = NULL;
-	if ((r = fv_open(&rq, NULL, img)))
-		return r;
-	fv_image_info(*img, &in);
-	*a = in.avb;
-	return 0;
 }
 
 const char *cli_avb_parameter(const struct cli_opts *o)

@@ -19,7 +19,6 @@ int cmd_repair(struct cli_opts *o)
 	fv_options opts;
 	fv_result *out = NULL;
 	struct cli_progress pr;
-	enum cli_container kind = CLI_PLAIN;
 	int r, own = 0;
 
 	if ((r = cli_check_crc(o)))
@@ -32,14 +31,13 @@ int cmd_repair(struct cli_opts *o)
 			return r;
 		if (own == 2)
 			return cli_super_on_partition(o, cmd_repair);
-		kind = CLI_SIDECAR;
 	} else if (o->slot || o->partition) {
 		return cli_error(-EINVAL,
 				 "%s: --%s names a partition of a super image "
 				 "or a disk image",
 				 o->args[0], o->slot ? "slot" : "partition");
 	}
-	if ((r = cli_pair_from_args(o, kind, &cp)))
+	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
 	/* the root hash is trusted only once its signature checks out,
 	 * before anything is read, let alone written: the trust policy

@@ -1,12 +1,7 @@
 /* fastverity verify <data_device> <hash_device> [<root_hash>]
  * Checks everything and reports every failure, not just the first. */
-#include <errno.h>
-#include <glob.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli/avb.h"
-#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/json.h"
@@ -15,10 +10,10 @@
 #include "cli/cli.h"
 
 /* The arguments repair takes for this verify's: the same, less the
- * options only verify takes (the library adds the anchor a write needs
- * when the signer was not checked, as cp, when given, says: repair
- * writes only on a checked signer's word). The hints name a command that
- * runs. */
+ * options only verify takes, and with the anchor a write needs when cp's
+ * signer was not checked (repair writes only on a checked signer's
+ * word; of an image alone, the library adds it). The hints name a
+ * command that runs. */
 static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 			char *out, size_t len)
 {
@@ -39,37 +34,28 @@ static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 			 " and with --trusted-cert=<cert.pem>");
 }
 
-/* verify of an image given alone: one call, the library's walk
- * (cli_alone). */
-static int verify_alone(struct cli_opts *o, int *own)
-{
-	char args[200];
-
-	repair_args(o, NULL, args, sizeof(args));
-	return cli_alone(o, args, own);
-}
-
 int cmd_verify(struct cli_opts *o)
 {
 	struct cli_pair cp = {0};
 	fv_options opts;
 	fv_result *res = NULL;
 	struct cli_progress pr;
-	enum cli_container kind = CLI_PLAIN;
 	uint64_t max = UINT64_MAX;
 	char args[200];
 	int r;
 
 	if ((r = cli_check_crc(o)))
 		return r;
+	/* an image given alone: the library's walk, one call; but an image
+	 * with sidecar files, the command's pair */
 	if (o->nargs == 1) {
 		int own = 0;
 
-		if ((r = verify_alone(o, &own)) || !own)
+		repair_args(o, NULL, args, sizeof(args));
+		if ((r = cli_alone(o, args, &own)) || !own)
 			return r;
-		kind = CLI_SIDECAR;
 	}
-	if ((r = cli_pair_from_args(o, kind, &cp)))
+	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
 	if (cli_run_options(o, &opts, &pr) ||
 	    (o->max_failures &&

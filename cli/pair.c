@@ -98,18 +98,13 @@ int cli_image_kind(const struct cli_opts *o, const char *image,
 		return r;
 	if ((r = cli_container_of(image, o->container, &name)))
 		return cli_lib_error(r);
-	/* an OTA package holds no pair: verify and dump read it as ota
-	 * verify and ota info do; the other actions have nothing to act on */
-	if (!strcmp(name, "ota")) {
-		*kind = CLI_OTA;
-		if (!strcmp(o->action, "verify") || !strcmp(o->action, "dump"))
-			return 0;
+	/* an OTA package holds no pair to act on */
+	if (!strcmp(name, "ota"))
 		return cli_error(-EINVAL,
 				 "%s: an Android OTA package, which holds no "
 				 "verity pair: read it with fastverity ota "
 				 "info %s",
 				 image, image);
-	}
 	*kind = !strcmp(name, "avb")     ? CLI_AVB
 		: !strcmp(name, "ddi")   ? CLI_DDI
 		: !strcmp(name, "super") ? CLI_SUPER
@@ -319,45 +314,26 @@ void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
 	}
 }
 
-int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
-		  struct cli_pair *cp)
+int cli_disk_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
 {
 	struct fv_open_request rq = {.image = image,
 				     .container = "ddi",
 				     .partition = o->partition,
 				     .action = o->action};
-	const char **certs = (const char **)o->trusted_certs;
-	size_t ncerts = o->ntrusted;
-	struct cli_fec fec;
+	const char **certs;
+	size_t ncerts;
 	fv_image *im;
 	glob_t g;
 	int r;
 
 	memset(cp, 0, sizeof(*cp));
-	memset(&g, 0, sizeof(g));
-	/* open: judged with --trusted-cert, or /etc/verity.d's as systemd
-	 * trusts them; repair (it writes): --trusted-cert's alone, and the
-	 * parity given */
-	if (!repair)
-		cli_trusted_of(o, &certs, &ncerts, &g);
-	else if (cli_fec_params(o, &fec))
-		return EXIT_PARAMS;
-	else {
-		rq.fec_path = fec.path;
-		rq.fec_offset = fec.offset;
-		rq.fec_roots = fec.roots;
-	}
+	/* judged with --trusted-cert, or /etc/verity.d's as systemd trusts
+	 * them */
+	cli_trusted_of(o, &certs, &ncerts, &g);
 	r = cli_open(o, &rq, certs, ncerts, &im);
 	globfree(&g);
 	if (r)
 		return r < 0 ? cli_partition_refused(o, r) : r;
-	if (cli_image_info(im).pairs > 1 && repair) {
-		fv_image_free(im);
-		return cli_error(-EINVAL,
-				 "%s: several protected partitions: name one "
-				 "with --partition=root|usr",
-				 image);
-	}
 	cli_pair_take(cp, im, 0);
 	return 0;
 }
@@ -366,22 +342,18 @@ int cli_pair_of_image(struct cli_opts *o, const char *image,
 		      enum cli_container kind, struct cli_pair *cp)
 {
 	memset(cp, 0, sizeof(*cp));
-	return kind == CLI_AVB ? cli_pair_avb(o, image, cp)
-	       : kind == CLI_DDI
-		       ? cli_disk_pair(o, image, !strcmp(o->action, "repair"),
-				       cp)
-	       : kind == CLI_SUPER ? cli_super_pair(o, image, cp)
-				   : sidecar_pair(o, cp);
+	return kind == CLI_AVB   ? cli_pair_avb(o, image, cp)
+	       : kind == CLI_DDI ? cli_disk_pair(o, image, cp)
+				 : cli_super_pair(o, image, cp);
 }
 
-int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
-		       struct cli_pair *cp)
+int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct fv_open_request rq = {0};
 
 	memset(cp, 0, sizeof(*cp));
 	if (o->nargs == 1)
-		return cli_pair_of_image(o, o->args[0], kind, cp);
+		return sidecar_pair(o, cp);
 	if (o->container && strcmp(o->container, "plain"))
 		return cli_error(-EINVAL,
 				 "--container=%s: takes an image alone; a "
