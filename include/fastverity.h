@@ -432,8 +432,9 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const char *const *options; size_t noptions; /* avb's: reference.md */
 	const fv_image *img; size_t at; fv_result **res; /* its, kept; PAIR's */
 	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
-	/* VERIFY of image alone, no img: open's action, container, said (its
-	 * first item: "container", u 1 a set); certs: a disk image's, if o's none */
+	/* VERIFY, REPAIR, PAIR (dump) of image alone, no img: open's request;
+	 * said's items: "container" (u 1: a set) first, then a pair's "trust"
+	 * (u; d: its pairs) once opened; certs: a disk image's if o has none */
 	const struct fv_open_request *open; const char *const *certs; size_t ncerts;
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
