@@ -54,6 +54,24 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+const char *cli_avb_parameter(const struct cli_opts *o)
+{
+	return o->hash                  ? "--hash"
+	       : o->data_block_size     ? "--data-block-size"
+	       : o->hash_block_size     ? "--hash-block-size"
+	       : o->data_blocks         ? "--data-blocks"
+	       : o->hash_offset         ? "--hash-offset"
+	       : o->salt                ? "--salt"
+	       : o->format              ? "--format"
+	       : o->no_superblock       ? "--no-superblock"
+	       : o->root_hash_file      ? "--root-hash-file"
+	       : o->fec_device          ? "--fec-device"
+	       : o->fec_offset          ? "--fec-offset"
+	       : o->fec_roots           ? "--fec-roots"
+	       : o->root_hash_signature ? "--root-hash-signature"
+					: NULL;
+}
+
 int cli_container_asked(const struct cli_opts *o)
 {
 	if (o->container && strcmp(o->container, "avb") &&
@@ -85,38 +103,6 @@ int cli_ota_refused(const struct cli_opts *o, const char *sub)
 					 : "one --trusted-cert (its signer), "
 					   "--key (its images' AVB key), ",
 				 sub, o->args[0]);
-	return 0;
-}
-
-int cli_image_kind(const struct cli_opts *o, const char *image,
-		   enum cli_container *kind)
-{
-	const char *name;
-	int r;
-
-	if ((r = cli_container_asked(o)))
-		return r;
-	if ((r = cli_container_of(image, o->container, &name)))
-		return cli_lib_error(r);
-	/* an OTA package holds no pair to act on */
-	if (!strcmp(name, "ota"))
-		return cli_error(-EINVAL,
-				 "%s: an Android OTA package, which holds no "
-				 "verity pair: read it with fastverity ota "
-				 "info %s",
-				 image, image);
-	*kind = !strcmp(name, "avb")     ? CLI_AVB
-		: !strcmp(name, "ddi")   ? CLI_DDI
-		: !strcmp(name, "super") ? CLI_SUPER
-					 : CLI_SIDECAR;
-	/* a container that carries its own signatures takes none given */
-	if (o->root_hash_signature && (*kind == CLI_DDI || *kind == CLI_SUPER))
-		return cli_error(-EINVAL,
-				 "%s: %s carries its own signatures; "
-				 "--root-hash-signature does not apply",
-				 image,
-				 *kind == CLI_DDI ? "a systemd disk image"
-						  : "an Android super image");
 	return 0;
 }
 
@@ -314,39 +300,6 @@ void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
 	}
 }
 
-int cli_disk_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
-{
-	struct fv_open_request rq = {.image = image,
-				     .container = "ddi",
-				     .partition = o->partition,
-				     .action = o->action};
-	const char **certs;
-	size_t ncerts;
-	fv_image *im;
-	glob_t g;
-	int r;
-
-	memset(cp, 0, sizeof(*cp));
-	/* judged with --trusted-cert, or /etc/verity.d's as systemd trusts
-	 * them */
-	cli_trusted_of(o, &certs, &ncerts, &g);
-	r = cli_open(o, &rq, certs, ncerts, &im);
-	globfree(&g);
-	if (r)
-		return r < 0 ? cli_partition_refused(o, r) : r;
-	cli_pair_take(cp, im, 0);
-	return 0;
-}
-
-int cli_pair_of_image(struct cli_opts *o, const char *image,
-		      enum cli_container kind, struct cli_pair *cp)
-{
-	memset(cp, 0, sizeof(*cp));
-	return kind == CLI_AVB   ? cli_pair_avb(o, image, cp)
-	       : kind == CLI_DDI ? cli_disk_pair(o, image, cp)
-				 : cli_super_pair(o, image, cp);
-}
-
 int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 {
 	struct fv_open_request rq = {0};
@@ -383,8 +336,7 @@ void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
 
 	cli_report(res, &rep);
 	/* (the warnings are the library's: fv_show) */
-	if (!cp->avb && cp->trust != FV_TRUST_UNCHECKED &&
-	    rep.trust == FV_TRUST_CHECK)
+	if (cp->trust != FV_TRUST_UNCHECKED && rep.trust == FV_TRUST_CHECK)
 		cli_debug(o, "Root hash signature by %s checks out.",
 			  rep.signer);
 }
@@ -447,9 +399,10 @@ struct alone {
 	int refused; /* the exit code of a refusal said */
 	int own;     /* the command's: an image with sidecar files, dump of
 		      * a super image's logical partition */
-	int dump, repair;
-	struct fv_open_request *rq; /* the open's, finished for the walk */
-	int judged;                 /* the pair opened: its verdict, trust */
+	int dump, repair, open;
+	char data[4096], hash[4096]; /* open's pair, once mapped */
+	struct fv_open_request *rq;  /* the open's, finished for the walk */
+	int judged;                  /* the pair opened: its verdict, trust */
 	enum fv_trust trust;
 	struct cli_fec fec;
 	struct fv_slot_request req;
@@ -468,18 +421,26 @@ static int run_options(struct alone *a)
 	return 0;
 }
 
-/* An Android image's pair: it carries its own parameters; the anchor. */
+/* An Android image's pair (image: its name): it carries its own
+ * parameters. */
+static int avb_refuses(const struct cli_opts *o, const char *image)
+{
+	const char *opt = cli_avb_parameter(o);
+
+	if (!opt)
+		return 0;
+	return cli_error(-EINVAL,
+			 "%s: an Android image carries its own parameters, "
+			 "tree, parity and root; %s does not apply",
+			 image, opt);
+}
+
+/* An Android image's pair: its parameters refused; the anchor. */
 static int avb_takes(struct alone *a)
 {
-	const char *opt = cli_avb_parameter(a->o);
+	int r = avb_refuses(a->o, a->o->args[0]);
 
-	if (opt)
-		return cli_error(-EINVAL,
-				 "%s: an Android image carries its own "
-				 "parameters, tree, parity and root; %s does "
-				 "not apply",
-				 a->o->args[0], opt);
-	return cli_anchor_options(a->o, &a->opts);
+	return r ? r : cli_anchor_options(a->o, &a->opts);
 }
 
 /* What repair of an image given alone does not take: an OTA package, a
@@ -492,12 +453,6 @@ static int repair_takes(struct alone *a)
 	const char *image = o->args[0];
 	int ddi = !strcmp(a->container, "ddi");
 
-	if (!strcmp(a->container, "ota"))
-		return cli_error(-EINVAL,
-				 "%s: an Android OTA package, which holds no "
-				 "verity pair: read it with fastverity ota "
-				 "info %s",
-				 image, image);
 	if (!strcmp(a->container, "super")) {
 		if (!o->partition)
 			return cli_super_refuse(o, image);
@@ -525,6 +480,48 @@ static int repair_takes(struct alone *a)
 	return cli_anchor_options(o, &a->opts);
 }
 
+/* What open of an image given alone does not take: an OTA package, an
+ * image with sidecar files (the command's: it takes a hash device), a
+ * super image but by its logical partition; the open request finished
+ * for a disk image's partition, a super image's. */
+static int open_takes(struct alone *a)
+{
+	struct cli_opts *o = a->o;
+	const char *image = o->args[0];
+	int r;
+
+	if (!strcmp(a->container, "sidecar")) {
+		a->own = 1;
+		return 1;
+	}
+	if ((r = cli_policies(o)))
+		return r;
+	if (!strcmp(a->container, "super")) {
+		if (!o->partition)
+			return cli_error(-EINVAL,
+					 "%s: an Android super image: name the "
+					 "logical partition to open "
+					 "(--partition=system_a)",
+					 image);
+		if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
+			return cli_error(-EINVAL, "--slot: '%s' is not a or b",
+					 o->slot);
+		if ((r = cli_block_devices(o, &a->names, &a->files)))
+			return r;
+		a->rq->slot = o->slot && !strcmp(o->slot, "b");
+		a->rq->names = a->names;
+		a->rq->files = a->files;
+		a->rq->n = o->nblock_devices;
+		/* its options refused once its path is known */
+		if (cli_avb_parameter(o))
+			a->rq->action = NULL;
+	} else if (strcmp(a->container, "ddi")) {
+		return avb_takes(a);
+	}
+	a->rq->partition = o->partition;
+	return cli_anchor_options(o, &a->opts);
+}
+
 /* What the walk of a (a->container, a->set) does not take: refused (the
  * exit code, said), else the options it runs with. */
 static int alone_takes(struct alone *a)
@@ -542,8 +539,16 @@ static int alone_takes(struct alone *a)
 				 image,
 				 super ? "an Android super image"
 				       : "a systemd disk image");
+	if (!strcmp(a->container, "ota") && (a->repair || a->open))
+		return cli_error(-EINVAL,
+				 "%s: an Android OTA package, which holds no "
+				 "verity pair: read it with fastverity ota "
+				 "info %s",
+				 image, image);
 	if (a->repair)
 		return repair_takes(a);
+	if (a->open)
+		return open_takes(a);
 	if (!strcmp(a->container, "ota")) {
 		if ((r = cli_ota_refused(o, a->dump ? "info" : "verify")))
 			return r;
@@ -662,8 +667,20 @@ static int alone_said(void *ctx, const struct fv_item *it)
 		   !strcmp(it->key, "trust")) {
 		a->judged = 1;
 		a->trust = (enum fv_trust)it->u;
-		if ((a->refused = alone_runs(a, (size_t)it->d)))
+		/* open: a super image's partition's options refused with its
+		 * path; mapped with the activation's flags */
+		if (a->open && !strcmp(a->container, "super") &&
+		    (a->refused = avb_refuses(a->o, it->text)))
 			return a->refused;
+		if (a->open)
+			a->opts = (fv_options){.size = sizeof(a->opts),
+					       .flags = a->o->activation};
+		else if ((a->refused = alone_runs(a, (size_t)it->d)))
+			return a->refused;
+	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
+		   (!strcmp(it->key, "data") || !strcmp(it->key, "hash"))) {
+		snprintf(*it->key == 'd' ? a->data : a->hash, sizeof(a->data),
+			 "%s", it->text);
 	}
 	return 0;
 }
@@ -680,6 +697,29 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		return r > 0 ? r : r ? cli_partition_refused(o, r) : 0;
 	if (a->dump && strcmp(c, "ota"))
 		return r ? cli_lib_error(r) : 0;
+	if (a->open) {
+		struct fv_report rep;
+
+		if (!a->judged)
+			return !strcmp(c, "super") ? cli_super_error(r)
+			       : !strcmp(c, "ddi") ? cli_partition_refused(o, r)
+						   : cli_lib_error(r);
+		/* (the signature is checked before the mapping: said
+		 * first) */
+		if (res) {
+			cli_report(res, &rep);
+			if (rep.trust == FV_TRUST_CHECK && *rep.signer)
+				cli_debug(o,
+					  "The root hash signature checks out: "
+					  "signed by %s.",
+					  rep.signer);
+		}
+		if (r < 0)
+			return cli_lib_error(r);
+		cli_debug(o, "Activated %s from %s and %s.", o->args[1],
+			  a->data, a->hash);
+		return 0;
+	}
 	if (a->repair) {
 		struct fv_report rep;
 
@@ -735,7 +775,8 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 	struct alone a = {.o = o,
 			  .max = max_failures(o),
 			  .dump = !strcmp(o->action, "dump"),
-			  .repair = !strcmp(o->action, "repair")};
+			  .repair = !strcmp(o->action, "repair"),
+			  .open = !strcmp(o->action, "open")};
 	struct fv_open_request rq = {.size = sizeof(rq),
 				     .container = o->container,
 				     .action = o->action,
@@ -757,6 +798,7 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 		.size = sizeof(struct fv_show_request),
 		.what = a.dump     ? FV_SHOW_PAIR
 			: a.repair ? FV_SHOW_REPAIR
+			: a.open   ? FV_SHOW_OPEN
 				   : FV_SHOW_VERIFY,
 		.image = o->args[0],
 		.json = o->json,

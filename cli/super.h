@@ -16,10 +16,6 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 /* The library's error of a super image's open (r): said, with how to give
  * a split super's other image (ENODEV); the exit code. */
 int cli_super_error(int r);
-struct cli_pair;
-/* open: --partition's logical partition (of --slot's metadata) as the
- * pair mapped, its notes said. */
-int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp);
 /* An action that takes one partition (repair): refused, saying how to
  * name one. */
 int cli_super_refuse(const struct cli_opts *o, const char *image);

@@ -370,16 +370,20 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 	return img->in.pairs[i].ddi;
 }
 
-/* An Android image's pair through the door (w: verify's, or dump's),
- * its notes said (rq's said), then checked as verify checks a pair, or
- * shown as dump shows the image. */
+/* An image's one pair through the door (w: verify's, repair's, dump's,
+ * open's; o: the anchor it is judged with), its notes said (rq's said),
+ * then checked, shown as dump shows an Android image, or mapped. */
 static int alone_pair(const struct fv_show_request *q, struct show *sh,
 		      const struct fv_open_request *rq, const char *container,
-		      struct fv_show_request *w)
+		      struct fv_show_request *w, const fv_options *o)
 {
 	struct fv_open_request orq = {.size = sizeof(orq)};
-	fv_options anchor = {.size = sizeof(anchor)};
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
+	int open = w->what == FV_SHOW_OPEN;
+	struct fv_item judged;
 	struct ht_error err;
+	fv_result *res = NULL;
+	fv_options run;
 	char args[256];
 	fv_image *img;
 	int r;
@@ -388,31 +392,47 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 	orq.size = sizeof(orq);
 	orq.image = q->image;
 	orq.container = container;
-	verity_image_alone_anchor(q->o, &anchor, NULL);
-	if ((r = fv_open(&orq, &anchor, &img)))
+	if ((r = fv_open(&orq, o, &img)))
 		return r;
-	verity_image_alone_notes(img, q->image, &orq, q->args, args,
-				 sizeof(args));
+	/* judged: the caller may refuse, or finish the options to run (the
+	 * check or mapping runs on the open's verdict, without the anchor);
+	 * open's before its notes, the others' after */
+	judged = (struct fv_item){.kind = FV_ITEM_UINT,
+				  .key = "trust",
+				  .text = img->in.path,
+				  .u = img->in.pairs[0].trust,
+				  .d = (double)img->in.n};
+	if (open && rq->said && (r = rq->said(rq->ctx, &judged)))
+		goto out;
+	verity_image_alone_notes(img, open ? img->in.path : q->image, &orq,
+				 q->args, args, sizeof(args));
 	if (w->what == FV_SHOW_AVB_DUMP) {
 		fv_image_free(img);
 		r = verity_image_avb_dump(w, sh, &err);
 		return !r || r == sh->r ? r : verity_api_keep(r, &err);
 	}
-	/* judged: the caller may refuse, or finish the options to run; the
-	 * check runs on the open's verdict, without the anchor */
-	if (rq->said &&
-	    (r = rq->said(rq->ctx,
-			  &(struct fv_item){.kind = FV_ITEM_UINT,
-					    .key = "trust",
-					    .u = img->in.pairs[0].trust,
-					    .d = (double)img->in.n}))) {
-		fv_image_free(img);
-		return r;
+	if (!open && rq->said && (r = rq->said(rq->ctx, &judged)))
+		goto out;
+	verity_image_alone_anchor(q->o, NULL, &run);
+	if (open) { /* mapped as args; its files said once it is */
+		fv_image_pair_info(img, 0, &pi);
+		r = fv_activate(q->args, img, 0, &run, q->res ? q->res : &res);
+		fv_result_free(res);
+		if (r || !rq->said)
+			goto out;
+		rq->said(rq->ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
+						    .key = "data",
+						    .text = pi.data});
+		rq->said(rq->ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
+						    .key = "hash",
+						    .text = pi.hash});
+		goto out;
 	}
-	verity_image_alone_anchor(q->o, NULL, (fv_options *)w->o);
+	w->o = &run;
 	w->img = img;
 	w->args = args;
 	r = verity_api_check_show(w, sh);
+out:
 	fv_image_free(img);
 	return r;
 }
@@ -453,6 +473,6 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 		r = verity_android_show(&w, sh, &err);
 		return !r || r == sh->r ? r : verity_api_keep(r, &err);
 	default:
-		return alone_pair(q, sh, rq, a.container, &w);
+		return alone_pair(q, sh, rq, a.container, &w, &o);
 	}
 }

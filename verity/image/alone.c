@@ -119,6 +119,7 @@ int verity_image_alone_request(const struct fv_show_request *q,
 {
 	const struct fv_slot_request *set = q->set;
 	int dump = q->what == FV_SHOW_PAIR, repair = q->what == FV_SHOW_REPAIR;
+	int open = q->what == FV_SHOW_OPEN;
 
 	verity_image_alone_anchor(q->o, o, NULL);
 	memset(w, 0, sizeof(*w));
@@ -126,17 +127,24 @@ int verity_image_alone_request(const struct fv_show_request *q,
 	w->image = q->image;
 	w->json = q->json;
 	w->o = dump ? NULL : o;
-	/* repair: a pair, what holds none refused (the pair's action says
-	 * what it cannot do with an Android image) */
-	if (repair &&
-	    (a->walk == VERITY_ALONE_OTA || !strcmp(a->container, "super")))
+	/* repair and open: a pair, what holds none refused (the pair's
+	 * action says what it cannot do with an Android image); open's of a
+	 * disk image judged with the certificates trusted with no anchor */
+	if (open && a->walk == VERITY_ALONE_DDI && !o->ntrusted_certs) {
+		o->trusted_certs = q->certs;
+		o->ntrusted_certs = q->ncerts;
+	}
+	if ((repair &&
+	     (a->walk == VERITY_ALONE_OTA || !strcmp(a->container, "super"))) ||
+	    (open &&
+	     (a->walk == VERITY_ALONE_OTA || a->walk == VERITY_ALONE_SIDECAR)))
 		return ht_fail(
-			err, EINVAL, "%s: %s holds no one pair to repair",
-			q->image,
+			err, EINVAL, "%s: %s holds no one pair to %s", q->image,
 			verity_container_words(
 				(enum verity_container)verity_container_by_name(
-					a->container)));
-	switch (repair ? VERITY_ALONE_PAIR : a->walk) {
+					a->container)),
+			open ? "open" : "repair");
+	switch (repair || open ? VERITY_ALONE_PAIR : a->walk) {
 	case VERITY_ALONE_OTA: /* as ota info and ota verify */
 		w->what = dump ? FV_SHOW_OTA_INFO : FV_SHOW_OTA_VERIFY;
 		w->dir = o->key ? q->dir : NULL;
@@ -172,7 +180,7 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		w->all = !set->slot;
 		return 0;
 	}
-	if (a->walk == VERITY_ALONE_SET && !dump && !repair) {
+	if (a->walk == VERITY_ALONE_SET && !dump && !repair && !open) {
 		if (!set)
 			return ht_fail(err, EINVAL, "fv_show: set is NULL");
 		w->what = FV_SHOW_SET_VERIFY;
@@ -183,7 +191,7 @@ int verity_image_alone_request(const struct fv_show_request *q,
 	/* an Android image's pair (or an image with sidecar files) */
 	w->what = dump ? FV_SHOW_AVB_DUMP : q->what;
 	w->o = o;
-	w->all = repair ? 0 : q->all;
+	w->all = repair || open ? 0 : q->all;
 	w->res = q->res;
 	w->max = q->max;
 	return 0;

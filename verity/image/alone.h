@@ -5,14 +5,16 @@
 #define FV_IMAGE_ALONE_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* The request the walk a of q's image (fv_show's VERIFY, or PAIR: dump)
- * makes, into w, its options (from q's) into o: an OTA package's verify
- * (its signer's certificate, its images' AVB key) or facts; a disk
- * image's verify (the certificates trusted without an anchor, q's certs)
- * or dump; a set's verify (its anchor the set's key); a super image's
- * metadata (devices and slot: q's set); an Android image's pair (VERIFY)
- * or dump (AVB_DUMP). -EINVAL: a set without q's set, dump of an image
- * with sidecar files. */
+/* The request the walk a of q's image (fv_show's VERIFY, REPAIR, PAIR:
+ * dump, OPEN) makes, into w, its options (from q's) into o: an OTA
+ * package's verify (its signer's certificate, its images' AVB key) or
+ * facts; a disk image's verify or open (the certificates trusted without
+ * an anchor, q's certs) or dump; a set's verify (its anchor the set's
+ * key); a super image's metadata (devices and slot: q's set); else the
+ * image's one pair checked, repaired, mapped, or an Android image's dump
+ * (AVB_DUMP). -EINVAL: a set without q's set, dump of an image with
+ * sidecar files, repair of an OTA package or a super image, open of an
+ * OTA package or an image with sidecar files. */
 int verity_image_alone_request(const struct fv_show_request *q,
 			       const struct verity_alone *a,
 			       struct fv_show_request *w, fv_options *o,

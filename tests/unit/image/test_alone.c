@@ -139,6 +139,23 @@ START_TEST(requests)
 	q.what = FV_SHOW_PAIR;
 	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
 			 -EINVAL);
+	/* open: a pair (a disk image's judged with the certificates trusted
+	 * with no anchor); an OTA package or a sidecar image none */
+	q.what = FV_SHOW_OPEN;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "to open"));
+	a = (struct verity_alone){"ddi", VERITY_ALONE_DDI};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_OPEN);
+	ck_assert_ptr_eq(o.trusted_certs, sys_certs);
+	q.what = FV_SHOW_REPAIR;
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_REPAIR);
+	ck_assert_ptr_null(o.trusted_certs);
+	a = (struct verity_alone){"super", VERITY_ALONE_SET};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
+			 -EINVAL);
 	/* the anchor apart from the run */
 	verity_image_alone_anchor(&given, &o, &run);
 	ck_assert_str_eq(o.key, "k.pem");
