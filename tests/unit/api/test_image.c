@@ -1227,10 +1227,10 @@ static int alone_said(void *ctx, const struct fv_item *it)
 	return a->ret;
 }
 
-/* fv_show's VERIFY, REPAIR and PAIR of an image given alone (.open, no
- * .img): what it is said first, through the open's said; a visitor that
- * refuses stops the walk, its return handed back; dump of an image with
- * sidecar files is the caller's. */
+/* fv_show's VERIFY, REPAIR, PAIR and OPEN of an image given alone (.open,
+ * no .img): what it is said first, through the open's said; a visitor
+ * that refuses stops the walk, its return handed back; dump and open of
+ * an image with sidecar files are the caller's. */
 START_TEST(image_alone)
 {
 	struct alone_seen seen = {.ret = 42};
@@ -1255,6 +1255,8 @@ START_TEST(image_alone)
 	ck_assert_int_eq(items, 0);
 	q.what = FV_SHOW_REPAIR;
 	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
+	q.what = FV_SHOW_OPEN;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
 	/* the visitor takes it: no tree beside it to open */
 	seen.ret = 0;
 	q.what = FV_SHOW_VERIFY;
@@ -1262,6 +1264,11 @@ START_TEST(image_alone)
 	q.what = FV_SHOW_PAIR;
 	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "dump its tree"));
+	q.what = FV_SHOW_OPEN;
+	q.args = "alone";
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "to open"));
+	q.what = FV_SHOW_PAIR;
 	/* the registry's refusal comes before anything is said */
 	seen.items = 0;
 	rq.container = "ddi";
