@@ -47,7 +47,6 @@ struct cli_avb_args {
 int cli_avb_error(int r);
 
 struct cli_opts;
-struct cli_pair;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
@@ -58,29 +57,6 @@ int cli_avb_main(int argc, const char **argv);
  * EXIT_PARAMS). */
 int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 		 const char *output, const char *words);
-/* An Android image given alone to verify, repair or open: the vbmeta
- * checked (with --key: signed by that key), the hashtree descriptor
- * made the pair (cli/avb_pair.c). Options that set the tree's
- * parameters are refused. */
-int cli_pair_avb(struct cli_opts *o, const char *image, struct cli_pair *cp);
-/* The same for an image opened and judged already (fv_open with
- * the options' anchor and, unless cli_avb_parameter names an option,
- * the action), which cp holds from here (freed on failure). */
-int cli_pair_avb_of(struct cli_opts *o, const char *image, fv_image *img,
-		    struct cli_pair *cp);
-/* The first option given that sets what an Android image's descriptor
- * says (refused), or NULL. */
-const char *cli_avb_parameter(const struct cli_opts *o);
-/* verify of a firmware set given alone (cli/set.c): a vbmeta image, an
- * image whose vbmeta has no hashtree descriptor (a hash footer), or a
- * super image (super 1), walked by the library's fv_slot_verify; one
- * verdict per partition; the exit code. */
-int cli_set_verify(struct cli_opts *o, const char *image, int super);
-/* 1 when image is a set's top: a vbmeta image (no footer), or an image
- * whose vbmeta has no hashtree descriptor (a hash footer's digest). */
-int cli_avb_is_set(const char *image);
-/* dump of an Android image: the pair, the descriptor and the vbmeta. */
-int cli_avb_dump(struct cli_opts *o, const char *image);
 /* An Android sparse image given where raw data is expected: refused,
  * with the command that makes a raw one (0 when path is not one). */
 int cli_refuse_sparse(const char *path);
@@ -90,12 +66,5 @@ int cli_refuse_sparse(const char *path);
  * message printed. */
 int cli_avb_write(const char *output, const char *what, const void *buf,
 		  size_t len, const char *input);
-
-/* An Android image's fv_avb_info, whole (zeros for NULL). */
-struct fv_avb_info cli_avb_facts(const fv_avb *a);
-/* An Android image read for showing what it says (fv_open's show: its
- * signature not checked): *img (fv_image_free), *a its vbmeta. Returns
- * the library's -errno, its message not printed. */
-int cli_avb_shown(const char *image, fv_image **img, const fv_avb **a);
 
 #endif

@@ -105,9 +105,6 @@ int cli_sign_with(const struct cli_opts *o, cli_sign_fn fn, const void *ctx,
 int cli_fsverity_main(int argc, const char **argv);
 /* fastverity ota SUBCOMMAND: Android A/B OTA packages (cli/cmd_ota.c). */
 int cli_ota_main(int argc, const char **argv);
-/* verify PKG and dump PKG of a package: ota verify and ota info, with
- * --trusted-cert as --cert, --key as --avb-key, --json (cli/cmd_ota.c). */
-int cli_ota_action(const struct cli_opts *o, const char *sub);
 /* fastverity lp SUBCOMMAND: lpdump and lpunpack (cli/cmd_lp.c). */
 int cli_lp_main(int argc, const char **argv);
 

@@ -46,24 +46,11 @@ static int sidecar_tree(const struct cli_opts *o, uint64_t off,
 	return 0;
 }
 
-/* dump of a disk image: what the library shows of it (fv_show). */
-static int ddi_dump(struct cli_opts *o, const char *image)
-{
-	int r = cli_show(&(struct fv_show_request){
-		.size = sizeof(struct fv_show_request),
-		.what = FV_SHOW_DDI,
-		.image = image,
-		.json = o->json,
-		.partition = o->partition});
-
-	return r > 0 ? r : r ? cli_partition_refused(o, r) : 0;
-}
-
 int cmd_dump(struct cli_opts *o)
 {
 	struct cli_fec fec;
-	enum cli_container kind;
 	fv_image *img = NULL;
+	int own = 0;
 	const char *hash;
 	char *tree = NULL, *side_fec = NULL;
 	uint64_t off;
@@ -74,24 +61,18 @@ int cmd_dump(struct cli_opts *o)
 				 "dump: requires <hash_device> as argument");
 	/* a hash device alone is dumped as it is; an image in a container
 	 * as the registry reads it */
-	if ((r = cli_check_crc(o)) ||
-	    (r = cli_image_kind(o, o->args[0], &kind)))
+	if ((r = cli_check_crc(o)) || (r = cli_alone(o, NULL, &own)) || !own)
 		return r;
-	if (kind == CLI_OTA)
-		return cli_ota_action(o, "info");
-	if (kind == CLI_AVB)
-		return cli_avb_dump(o, o->args[0]);
-	if (kind == CLI_DDI)
-		return ddi_dump(o, o->args[0]);
-	if (kind == CLI_SUPER)
-		return o->partition ? cli_super_on_partition(o, cmd_dump)
-				    : cli_super_dump(o, o->args[0]);
+	/* the command's: a super image's logical partition, dumped as the
+	 * image it is by its path through the super image (IMAGE/NAME,
+	 * NAME_<slot> said where that is not the name given) */
+	if (own == 2)
+		return cli_super_on_partition(o, cmd_dump);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
 	/* (the registry calls an image it knows no other way a sidecar
 	 * image, whether IMAGE.verity is there or not) */
-	if (kind == CLI_SIDECAR &&
-	    (r = sidecar_tree(o, off, &fec, &tree, &side_fec)))
+	if ((r = sidecar_tree(o, off, &fec, &tree, &side_fec)))
 		goto out;
 	hash = tree ? tree : o->args[0];
 	/* the tree alone, through the door: its superblock, the parity */

@@ -19,9 +19,7 @@ static int several(unsigned flags, unsigned of)
 	return flags & (flags - 1);
 }
 
-/* One corruption policy and one error policy at most, said with the
- * options (the library refuses the same flags). */
-static int policies(struct cli_opts *o)
+int cli_policies(struct cli_opts *o)
 {
 	if (several(o->activation, FV_IGNORE_CORRUPTION |
 					   FV_RESTART_ON_CORRUPTION |
@@ -98,7 +96,7 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	if ((r = policies(o)))
+	if ((r = cli_policies(o)))
 		return r;
 	r = cli_pair_make(o, data, hash, root_arg, &cp);
 	return cli_open_pair(o, name, &cp, r);
@@ -109,22 +107,12 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
  * partition; else open DATA NAME HASH [ROOT]. */
 int cmd_open(struct cli_opts *o)
 {
-	enum cli_container kind;
-	struct cli_pair cp;
-	int r;
+	int r, own = 0;
 
-	memset(&cp, 0, sizeof(cp));
-	if (o->nargs == 2) {
-		if ((r = cli_image_kind(o, o->args[0], &kind)))
-			return r;
-		/* an image given alone: the door's pair of it */
-		if (kind == CLI_AVB || kind == CLI_DDI || kind == CLI_SUPER) {
-			if ((r = policies(o)))
-				return r;
-			r = cli_pair_of_image(o, o->args[0], kind, &cp);
-			return cli_open_pair(o, o->args[1], &cp, r);
-		}
-	}
+	/* an image given alone: its pair the library's, mapped, one call
+	 * (an image with sidecar files takes a hash device) */
+	if (o->nargs == 2 && ((r = cli_alone(o, o->args[1], &own)) || !own))
+		return r;
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
 			-EINVAL,

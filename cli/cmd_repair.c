@@ -19,22 +19,25 @@ int cmd_repair(struct cli_opts *o)
 	fv_options opts;
 	fv_result *out = NULL;
 	struct cli_progress pr;
-	enum cli_container kind = CLI_PLAIN;
-	int r;
+	int r, own = 0;
 
 	if ((r = cli_check_crc(o)))
 		return r;
-	if (o->nargs == 1 && (r = cli_image_kind(o, o->args[0], &kind)))
-		return r;
-	if (kind == CLI_SUPER)
-		return o->partition ? cli_super_on_partition(o, cmd_repair)
-				    : cli_super_refuse(o, o->args[0]);
-	if (o->slot || (o->partition && kind != CLI_DDI))
+	/* an image given alone: the library's walk, but where it is the
+	 * command's (a super image's logical partition, by its path; an
+	 * image with sidecar files) */
+	if (o->nargs == 1) {
+		if ((r = cli_alone(o, NULL, &own)) || !own)
+			return r;
+		if (own == 2)
+			return cli_super_on_partition(o, cmd_repair);
+	} else if (o->slot || o->partition) {
 		return cli_error(-EINVAL,
 				 "%s: --%s names a partition of a super image "
 				 "or a disk image",
 				 o->args[0], o->slot ? "slot" : "partition");
-	if ((r = cli_pair_from_args(o, kind, &cp)))
+	}
+	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
 	/* the root hash is trusted only once its signature checks out,
 	 * before anything is read, let alone written: the trust policy

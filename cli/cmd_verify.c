@@ -1,10 +1,7 @@
 /* fastverity verify <data_device> <hash_device> [<root_hash>]
  * Checks everything and reports every failure, not just the first. */
-#include <errno.h>
 #include <string.h>
 
-#include "cli/avb.h"
-#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/json.h"
@@ -13,9 +10,10 @@
 #include "cli/cli.h"
 
 /* The arguments repair takes for this verify's: the same, less the
- * options only verify takes, and with the anchor a write needs when the
+ * options only verify takes, and with the anchor a write needs when cp's
  * signer was not checked (repair writes only on a checked signer's
- * word). The hints name a command that runs. */
+ * word; of an image alone, the library adds it). The hints name a
+ * command that runs. */
 static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 			char *out, size_t len)
 {
@@ -31,39 +29,9 @@ static void repair_args(const struct cli_opts *o, const struct cli_pair *cp,
 			n += (size_t)snprintf(out + n, len - n, "%s%s",
 					      dropped++ ? ", " : " less ",
 					      only_verify[i]);
-	if (cp->trust == FV_TRUST_UNCHECKED && n < len)
+	if (cp && cp->trust == FV_TRUST_UNCHECKED && n < len)
 		snprintf(out + n, len - n, "%s",
-			 cp->avb ? " and with --key=<key.pem>"
-				 : " and with --trusted-cert=<cert.pem>");
-}
-
-/* verify of a disk image: the library checks each protected partition
- * and says what it found (fv_show); > 0: the worst verdict, as an
- * errno. */
-static int ddi_verify(struct cli_opts *o, const char *image)
-{
-	struct cli_progress pr;
-	fv_options opts;
-	glob_t g;
-	int r;
-
-	if ((r = cli_anchor_options(o, &opts)))
-		return r;
-	if (cli_run_options(o, &opts, &pr))
-		return EXIT_PARAMS;
-	cli_trusted_of(o, (const char ***)&opts.trusted_certs,
-		       &opts.ntrusted_certs, &g);
-	opts.key = o->key;
-	r = cli_show(&(struct fv_show_request){
-		.size = sizeof(struct fv_show_request),
-		.what = FV_SHOW_DDI_VERIFY,
-		.image = image,
-		.json = o->json,
-		.partition = o->partition,
-		.o = &opts});
-	cli_progress_end(&pr);
-	globfree(&g);
-	return r > 0 ? cli_exit_code(-r) : r ? cli_partition_refused(o, r) : 0;
+			 " and with --trusted-cert=<cert.pem>");
 }
 
 int cmd_verify(struct cli_opts *o)
@@ -72,26 +40,22 @@ int cmd_verify(struct cli_opts *o)
 	fv_options opts;
 	fv_result *res = NULL;
 	struct cli_progress pr;
-	enum cli_container kind = CLI_PLAIN;
 	uint64_t max = UINT64_MAX;
 	char args[200];
 	int r;
 
 	if ((r = cli_check_crc(o)))
 		return r;
+	/* an image given alone: the library's walk, one call; but an image
+	 * with sidecar files, the command's pair */
 	if (o->nargs == 1) {
-		if ((r = cli_image_kind(o, o->args[0], &kind)))
+		int own = 0;
+
+		repair_args(o, NULL, args, sizeof(args));
+		if ((r = cli_alone(o, args, &own)) || !own)
 			return r;
-		if (kind == CLI_OTA)
-			return cli_ota_action(o, "verify");
-		if (kind == CLI_DDI)
-			return ddi_verify(o, o->args[0]);
-		if (kind == CLI_SUPER)
-			return cli_set_verify(o, o->args[0], 1);
-		if (kind == CLI_AVB && cli_avb_is_set(o->args[0]))
-			return cli_set_verify(o, o->args[0], 0);
 	}
-	if ((r = cli_pair_from_args(o, kind, &cp)))
+	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
 	if (cli_run_options(o, &opts, &pr) ||
 	    (o->max_failures &&

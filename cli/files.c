@@ -65,15 +65,3 @@ int cli_output_write(const char *path, const char *what, const void *buf,
 	return fv_file(&q, NULL);
 }
 
-int cli_container_of(const char *image, const char *asked, const char **name)
-{
-	struct fv_file_request q = {.size = sizeof(q),
-				    .op = FV_FILE_CONTAINER,
-				    .path = image,
-				    .other = asked};
-	struct fv_file_answer a;
-	int r = ask(&q, &a);
-
-	*name = a.container;
-	return r;
-}

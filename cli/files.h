@@ -14,9 +14,6 @@ const char *cli_same_storage(const char *a, const char *b);
 int cli_is_sparse(const char *path);
 /* The library's fv_file op on path alone into *a (zeros first). */
 int cli_file(enum fv_file_op op, const char *path, struct fv_file_answer *a);
-/* What image given alone is (asked: NULL or the one meant; *name
- * static). */
-int cli_container_of(const char *image, const char *asked, const char **name);
 /* A small file whole, what naming it (*buf: fv_free). */
 int cli_input_read(const char *path, const char *what, size_t max,
 		   uint8_t **buf, size_t *len);

@@ -212,12 +212,16 @@ static void stream_value(struct streamed *s, const char *key, json_object *v)
 	json_object_put(v);
 }
 
+int cli_json_whole;
+
 static int streamed_item(void *ctx, const struct fv_item *it)
 {
 	struct streamed *s = ctx;
 	FILE *out = s->v.out;
 	int r;
 
+	if (cli_json_whole) /* built whole, printed at the end */
+		return shown_item(&s->v, it);
 	if (it->kind == FV_ITEM_TEXT || it->kind == FV_ITEM_ERROR ||
 	    it->kind == FV_ITEM_WARNING || s->v.depth) {
 		r = shown_item(&s->v, it);
@@ -260,6 +264,9 @@ int cli_show_to(const struct fv_show_request *q, void *out)
 
 	if (q->what == FV_SHOW_VERIFY && q->json) {
 		r = fv_show(q, streamed_item, &st);
+		if (cli_json_whole && r >= 0 && st.v.doc)
+			print_to(st.v.out, st.v.doc);
+		cli_json_whole = 0;
 		json_object_put(st.v.doc);
 		return r;
 	}

@@ -13,6 +13,9 @@
 void cli_json_print(void *obj);
 /* Set once a --json document is on stdout (cli_json_print does). */
 extern int cli_json_emitted;
+/* VERIFY's --json built whole, as the other kinds' (set by a visitor of
+ * the open's notes before the first item: a walk that is not a pair's). */
+extern int cli_json_whole;
 /* A json-c string of s; bytes that are not valid UTF-8 become the text
  * \xHH, so that strict parsers accept the document. NULL for NULL. */
 void *cli_json_str(const char *s);

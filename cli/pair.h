@@ -13,16 +13,6 @@
 
 struct cli_progress;
 
-/* What the registry says an image given alone is (FV_FILE_CONTAINER). */
-enum cli_container {
-	CLI_PLAIN,   /* two or more arguments */
-	CLI_SIDECAR, /* an image with sidecar files */
-	CLI_AVB,     /* an Android image */
-	CLI_DDI,     /* a systemd disk image */
-	CLI_SUPER,   /* an Android super image */
-	CLI_OTA,     /* an Android OTA package: verify and dump only */
-};
-
 struct cli_pair {
 	fv_image *img; /* the door's (fv_open), freed by cli_pair_free */
 	size_t at;     /* its pair acted on */
@@ -30,13 +20,18 @@ struct cli_pair {
 				       * parameters, root (into img) */
 	enum fv_trust trust;          /* the policy's verdict, the door's
 				       * (fv_open), before anything is read */
-	int avb;                      /* an Android image (cli/avb_pair.c) */
 };
 
-/* What the one image argument is: the library's registry decides,
- * --container names it. 0 and *kind, or the exit code (printed). */
-int cli_image_kind(const struct cli_opts *o, const char *image,
-		   enum cli_container *kind);
+/* verify, repair, dump or open (o->action) of the image given alone,
+ * o->args[0]: one fv_show call, the walk the library's (args: verify's
+ * repair hints; open's mapping name). The exit code, said; 0 and *own
+ * where the walk is the command's: 1 an image with sidecar files, 2 dump
+ * or repair of a super image's logical partition. */
+int cli_alone(struct cli_opts *o, const char *args, int *own);
+/* One corruption policy and one error policy at most in open's flags,
+ * said with the options (the library refuses the same flags): 0, or the
+ * exit code (cli/cmd_open.c). */
+int cli_policies(struct cli_opts *o);
 /* The door (fv_open) for rq, with the trust anchor the options give
  * (--key, or certs: --trusted-cert's or the ones trusted without an
  * option, a disk image's /etc/verity.d; --key and --trusted-cert both
@@ -53,19 +48,9 @@ int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
  * arguments checked (cli_lib_error's exit code when one does not hold);
  * 0 otherwise. */
 int cli_check_crc(const struct cli_opts *o);
-/* The pair of an image given alone (kind: what cli_image_kind said of
- * it; not an OTA package) that verify, repair and open act on, through
- * the door: an Android image's, a disk image's (cli_disk_pair), a super
- * image's logical partition named (cli_super_pair), an image's with
- * systemd's sidecar files (o->args[0]). */
-int cli_pair_of_image(struct cli_opts *o, const char *image,
-		      enum cli_container kind, struct cli_pair *cp);
-/* verify's and repair's arguments (kind: what cli_image_kind said of an
- * image given alone; ignored for two or more arguments): <data> <hash>
- * [<root>], or <image> with systemd's sidecar files, or an Android
- * image. */
-int cli_pair_from_args(struct cli_opts *o, enum cli_container kind,
-		       struct cli_pair *cp);
+/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
+ * with systemd's sidecar files (the walk cli_alone hands back). */
+int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
  * --root-hash-file) opened to be mapped: parameters from the superblock
  * or the options, the parity and signature options. */
@@ -77,11 +62,6 @@ int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
  * (globfree'd by the caller). */
 void cli_trusted_of(const struct cli_opts *o, const char ***list, size_t *n,
 		    glob_t *g);
-/* The one pair of an image given alone that a disk image's open
- * (repair: 0) or repair (1) acts on: --partition's (the door keeps its
- * pairs alone); of several, open takes root's, repair refuses. */
-int cli_disk_pair(struct cli_opts *o, const char *image, int repair,
-		  struct cli_pair *cp);
 /* A --partition that is no role: said as the option it is; else the
  * library's message (r: its error). */
 int cli_partition_refused(const struct cli_opts *o, int r);

@@ -55,7 +55,7 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 
 /* The library's error of a super image's open: said (a split super's
  * other image missing: how to give it), the exit code. */
-static int open_error(int r)
+int cli_super_error(int r)
 {
 	int code = cli_lib_error(r);
 
@@ -78,7 +78,7 @@ static int open_slot(const struct cli_opts *o, const char *image, unsigned slot,
 	if (!(r = cli_block_devices(o, &names, &files)) &&
 	    (r = fv_super_open(image, names, files, o->nblock_devices, slot,
 			       s)))
-		r = open_error(r);
+		r = cli_super_error(r);
 	cli_block_devices_free(o, names, files);
 	if (r)
 		return r;
@@ -123,88 +123,6 @@ static int partition_of(const struct cli_opts *o, const char *image,
 	r = cli_error(-ENOENT, "%s: no logical partition %s in slot %s", image,
 		      o->partition, o->slot ? o->slot : "a");
 	fv_super_free(*s);
-	return r;
-}
-
-/* ---- dump: what lpdump shows (the library's fv_show) ---- */
-
-int cli_super_dump(struct cli_opts *o, const char *image)
-{
-	const char **names = NULL, **files = NULL;
-	int r;
-
-	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-				 o->slot);
-	if (!(r = cli_block_devices(o, &names, &files)))
-		r = cli_show(&(struct fv_show_request){
-			.size = sizeof(struct fv_show_request),
-			.what = FV_SHOW_SUPER,
-			.image = image,
-			.json = o->json,
-			.names = names,
-			.files = files,
-			.n = o->nblock_devices,
-			.slot = o->slot && !strcmp(o->slot, "b"),
-			.all = !o->slot});
-	cli_block_devices_free(o, names, files);
-	return r > 0 ? r /* said */ : r ? open_error(r) : 0;
-}
-
-/* The open's warnings (fv_open_request's said), as the command says
- * them. */
-static int said(void *ctx, const struct fv_item *it)
-{
-	(void)ctx;
-	if (it->kind == FV_ITEM_WARNING)
-		fprintf(stderr, "fastverity: warning: %s\n", it->text);
-	return 0;
-}
-
-int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp)
-{
-	const char **names = NULL, **files = NULL;
-	fv_image *img = NULL;
-	char *path;
-	int r;
-
-	memset(cp, 0, sizeof(*cp));
-	if (!o->partition)
-		return cli_error(-EINVAL,
-				 "%s: an Android super image: name the logical "
-				 "partition to open (--partition=system_a)",
-				 image);
-	if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-		return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-				 o->slot);
-	/* the partition's Android image, read through the super image's
-	 * files (which stay open until the device holds them), judged by
-	 * the library for the anchor given */
-	if (!(r = cli_block_devices(o, &names, &files))) {
-		struct fv_open_request rq = {
-			.image = image,
-			.container = "super",
-			.partition = o->partition,
-			.slot = o->slot && !strcmp(o->slot, "b"),
-			.names = names,
-			.files = files,
-			.n = o->nblock_devices,
-			.said = said,
-			.action = cli_avb_parameter(o) ? NULL : o->action};
-
-		r = cli_open(o, &rq, (const char *const *)o->trusted_certs,
-			     o->ntrusted, &img);
-		r = r < 0 ? open_error(r) : r;
-	}
-	cli_block_devices_free(o, names, files);
-	if (r)
-		return r;
-	if (!(path = strdup(cli_image_info(img).path))) {
-		fv_image_free(img);
-		return cli_error(-ENOMEM, "out of memory");
-	}
-	r = cli_pair_avb_of(o, path, img, cp);
-	free(path);
 	return r;
 }
 

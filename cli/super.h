@@ -13,13 +13,9 @@ int cli_block_devices(const struct cli_opts *o, const char ***names,
 		      const char ***files);
 void cli_block_devices_free(const struct cli_opts *o, const char **names,
 			    const char **files);
-/* dump: the metadata as lpdump shows it (text or --json), every slot's
- * (or --slot's). */
-int cli_super_dump(struct cli_opts *o, const char *image);
-struct cli_pair;
-/* open: --partition's logical partition (of --slot's metadata) as the
- * pair mapped, its notes said. */
-int cli_super_pair(struct cli_opts *o, const char *image, struct cli_pair *cp);
+/* The library's error of a super image's open (r): said, with how to give
+ * a split super's other image (ENODEV); the exit code. */
+int cli_super_error(int r);
 /* An action that takes one partition (repair): refused, saying how to
  * name one. */
 int cli_super_refuse(const struct cli_opts *o, const char *image);

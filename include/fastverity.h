@@ -426,7 +426,8 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_VERIFY, FV_SHOW_REPAIR, /* pair at of img checked, said */
 	FV_SHOW_PAIR, /* its header: dump; or *res's: format, update */
 	FV_SHOW_AVB_USAGE, /* args: avb's subcommand; options: all given */
-	FV_SHOW_SIGN }; /* sign's: fv_sign(sign, args) to image ("-": text) */
+	FV_SHOW_SIGN, /* sign's: fv_sign(sign, args) to image ("-": text) */
+	FV_SHOW_OPEN }; /* an image alone (open) mapped as args, fv_activate's */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;
@@ -439,6 +440,10 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const char *const *options; size_t noptions; /* avb's: reference.md */
 	const fv_image *img; size_t at; fv_result **res; /* its, kept; PAIR's */
 	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
+	/* VERIFY, REPAIR, PAIR (dump), OPEN of image alone, no img: open's
+	 * request; said's items: "container" (u 1: a set) first, a pair's "trust"
+	 * (u; d: pairs; text: path), OPEN's "data", "hash"; certs: if o's none */
+	const struct fv_open_request *open; const char *const *certs; size_t ncerts;
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's
  * return. > 0, said: a set's verify: the first refusal's errno, else

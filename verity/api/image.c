@@ -4,6 +4,9 @@
  * a disk image described. */
 #include "verity/api/internal.h"
 #include "verity/container/ota/ota.h"
+#include "verity/android/show.h"
+#include "verity/image/alone.h"
+#include "verity/image/avbdump.h"
 #include "verity/image/open.h"
 
 /* --- images given alone -------------------------------------------------- */
@@ -365,4 +368,111 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 		return NULL;
 	}
 	return img->in.pairs[i].ddi;
+}
+
+/* An image's one pair through the door (w: verify's, repair's, dump's,
+ * open's; o: the anchor it is judged with), its notes said (rq's said),
+ * then checked, shown as dump shows an Android image, or mapped. */
+static int alone_pair(const struct fv_show_request *q, struct show *sh,
+		      const struct fv_open_request *rq, const char *container,
+		      struct fv_show_request *w, const fv_options *o)
+{
+	struct fv_open_request orq = {.size = sizeof(orq)};
+	struct fv_image_pair_info pi = {.size = sizeof(pi)};
+	int open = w->what == FV_SHOW_OPEN;
+	struct fv_item judged;
+	struct ht_error err;
+	fv_result *res = NULL;
+	fv_options run;
+	char args[256];
+	fv_image *img;
+	int r;
+
+	memcpy(&orq, rq, rq->size < sizeof(orq) ? rq->size : sizeof(orq));
+	orq.size = sizeof(orq);
+	orq.image = q->image;
+	orq.container = container;
+	if ((r = fv_open(&orq, o, &img)))
+		return r;
+	/* judged: the caller may refuse, or finish the options to run (the
+	 * check or mapping runs on the open's verdict, without the anchor);
+	 * open's before its notes, the others' after */
+	judged = (struct fv_item){.kind = FV_ITEM_UINT,
+				  .key = "trust",
+				  .text = img->in.path,
+				  .u = img->in.pairs[0].trust,
+				  .d = (double)img->in.n};
+	if (open && rq->said && (r = rq->said(rq->ctx, &judged)))
+		goto out;
+	verity_image_alone_notes(img, open ? img->in.path : q->image, &orq,
+				 q->args, args, sizeof(args));
+	if (w->what == FV_SHOW_AVB_DUMP) {
+		fv_image_free(img);
+		r = verity_image_avb_dump(w, sh, &err);
+		return !r || r == sh->r ? r : verity_api_keep(r, &err);
+	}
+	if (!open && rq->said && (r = rq->said(rq->ctx, &judged)))
+		goto out;
+	verity_image_alone_anchor(q->o, NULL, &run);
+	if (open) { /* mapped as args; its files said once it is */
+		fv_image_pair_info(img, 0, &pi);
+		r = fv_activate(q->args, img, 0, &run, q->res ? q->res : &res);
+		fv_result_free(res);
+		if (r || !rq->said)
+			goto out;
+		rq->said(rq->ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
+						    .key = "data",
+						    .text = pi.data});
+		rq->said(rq->ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
+						    .key = "hash",
+						    .text = pi.hash});
+		goto out;
+	}
+	w->o = &run;
+	w->img = img;
+	w->args = args;
+	r = verity_api_check_show(w, sh);
+out:
+	fv_image_free(img);
+	return r;
+}
+
+int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
+{
+	const struct fv_open_request *rq = q->open;
+	struct fv_show_request w;
+	struct verity_alone a;
+	struct ht_error err;
+	fv_options o;
+	int r;
+
+	NEED(rq);
+	if ((r = verity_image_alone(q->image, rq->container, &a, &err)))
+		return verity_api_keep(r, &err);
+	/* what it is, first: the caller may refuse what it gave (its own
+	 * return handed back), or finish the options for that walk */
+	if (rq->said &&
+	    (r = rq->said(rq->ctx,
+			  &(struct fv_item){.kind = FV_ITEM_STRING,
+					    .key = "container",
+					    .text = a.container,
+					    .u = a.walk == VERITY_ALONE_SET})))
+		return r;
+	if ((r = verity_image_alone_request(q, &a, &w, &o, &err)))
+		return verity_api_keep(r, &err);
+	switch (w.what) {
+	case FV_SHOW_OTA_INFO:
+	case FV_SHOW_OTA_VERIFY:
+		return verity_api_ota_show(&w, sh->fn, sh->ctx);
+	case FV_SHOW_DDI:
+	case FV_SHOW_DDI_VERIFY:
+		return verity_api_ddi_show(&w, sh->fn, sh->ctx);
+	case FV_SHOW_SET_VERIFY:
+		return verity_api_slot_show(&w, sh);
+	case FV_SHOW_SUPER:
+		r = verity_android_show(&w, sh, &err);
+		return !r || r == sh->r ? r : verity_api_keep(r, &err);
+	default:
+		return alone_pair(q, sh, rq, a.container, &w, &o);
+	}
 }

@@ -120,6 +120,9 @@ int verity_api_slot_show(const struct fv_show_request *q, struct show *sh);
 int verity_api_avb_verify_show(const struct fv_show_request *q,
 			       struct show *sh);
 int verity_api_check_show(const struct fv_show_request *q, struct show *sh);
+/* VERIFY of an image given alone (q->open): the registry's walk
+ * (verity/api/image.c). */
+int verity_api_alone_show(const struct fv_show_request *q, struct show *sh);
 int verity_api_ddi_show(const struct fv_show_request *q, fv_item_fn fn,
 			void *ctx);
 int verity_api_ota_show(const struct fv_show_request *q, fv_item_fn fn,

@@ -127,6 +127,11 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 	if (in.what >= FV_SHOW_FSVERITY_DIGEST &&
 	    in.what <= FV_SHOW_FSVERITY_MEASURE) /* verity/api/fsverity.c */
 		return verity_api_fsverity_show(&in, fn, ctx);
+	if ((in.what == FV_SHOW_VERIFY ||
+	     (in.open && (in.what == FV_SHOW_PAIR || in.what == FV_SHOW_OPEN ||
+			  in.what == FV_SHOW_REPAIR))) &&
+	    !in.img && in.image) /* an image alone: its walk */
+		return verity_api_alone_show(&in, &sh);
 	if (in.what >= FV_SHOW_VERIFY && in.what <= FV_SHOW_PAIR)
 		return verity_api_check_show(&in, &sh);
 	if (in.what == FV_SHOW_SIGN) /* verity/files/signed.c */

@@ -1208,6 +1208,79 @@ START_TEST(device_mapper_errors)
 }
 END_TEST
 
+/* The open's notes of an image given alone: the first item's kept, the
+ * visitor's return (ret) handed back. */
+struct alone_seen {
+	int ret, items;
+	char container[16];
+	uint64_t set;
+};
+
+static int alone_said(void *ctx, const struct fv_item *it)
+{
+	struct alone_seen *a = ctx;
+
+	if (!a->items++ && it->key && !strcmp(it->key, "container")) {
+		snprintf(a->container, sizeof(a->container), "%s", it->text);
+		a->set = it->u;
+	}
+	return a->ret;
+}
+
+/* fv_show's VERIFY, REPAIR, PAIR and OPEN of an image given alone (.open,
+ * no .img): what it is said first, through the open's said; a visitor
+ * that refuses stops the walk, its return handed back; dump and open of
+ * an image with sidecar files are the caller's. */
+START_TEST(image_alone)
+{
+	struct alone_seen seen = {.ret = 42};
+	struct fv_open_request rq = {.size = sizeof(rq),
+				     .action = "verify",
+				     .said = alone_said,
+				     .ctx = &seen};
+	struct fv_show_request q = {
+		.size = sizeof(q), .what = FV_SHOW_VERIFY, .open = &rq};
+	char raw[96];
+	uint8_t b[4 * BS];
+	int items = 0;
+
+	snprintf(raw, sizeof(raw), "%s/alone.raw", dir);
+	fill(b, sizeof(b), 5);
+	write_file(raw, b, sizeof(b));
+	q.image = raw;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
+	ck_assert_str_eq(seen.container, "sidecar");
+	ck_assert_uint_eq(seen.set, 0);
+	ck_assert_int_eq(seen.items, 1);
+	ck_assert_int_eq(items, 0);
+	q.what = FV_SHOW_REPAIR;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
+	q.what = FV_SHOW_OPEN;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
+	/* the visitor takes it: no tree beside it to open */
+	seen.ret = 0;
+	q.what = FV_SHOW_VERIFY;
+	ck_assert_int_lt(fv_show(&q, count_item, &items), 0);
+	q.what = FV_SHOW_PAIR;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "dump its tree"));
+	q.what = FV_SHOW_OPEN;
+	q.args = "alone";
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "to open"));
+	q.what = FV_SHOW_PAIR;
+	/* the registry's refusal comes before anything is said */
+	seen.items = 0;
+	rq.container = "ddi";
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
+	ck_assert_int_eq(seen.items, 0);
+	/* VERIFY of an image alone takes the open request */
+	q.open = NULL;
+	q.what = FV_SHOW_VERIFY;
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "api_image",
@@ -1215,9 +1288,9 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u,
-			UNIT_TESTS(android_images, format_verify_and_failures,
-				   repair_from_parity, sidecar_images,
-				   repair_checks_signature, door, pairs,
-				   image_pairs, device_mapper_errors));
+	return run_unit(
+		&u, UNIT_TESTS(android_images, format_verify_and_failures,
+			       repair_from_parity, sidecar_images,
+			       repair_checks_signature, door, pairs,
+			       image_pairs, device_mapper_errors, image_alone));
 }

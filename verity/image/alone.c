@@ -1,0 +1,198 @@
+/* An image given alone to verify: the registry's word and its walk
+ * (verity/image/alone.h). */
+#include "verity/image/alone.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verity/android/android.h"
+#include "verity/container/avb/vbmeta.h"
+#include "verity/image/open.h"
+#include "verity/policy/kinds.h"
+#include "verity/registry/registry.h"
+
+/* A set's top: a vbmeta image (no footer), or an image whose vbmeta has
+ * no hashtree descriptor (a hash footer's digest). */
+static int set_top(const char *image)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = image, .show = 1};
+	fv_options o = {.size = sizeof(o)};
+	struct ht_error err;
+	fv_image *img;
+	int yes;
+
+	if (verity_image_open_shown(&rq, &o, &img, &err))
+		return 0;
+	yes = !img->in.av->img.has_footer || !img->in.av->ht;
+	verity_image_free(img);
+	return yes;
+}
+
+int verity_image_alone(const char *image, const char *container,
+		       struct verity_alone *out, struct ht_error *err)
+{
+	const char *name;
+	int r;
+
+	if ((r = verity_container_named(image, container, &name, err)))
+		return r;
+	out->container = name;
+	out->walk = !strcmp(name, "ota")     ? VERITY_ALONE_OTA
+		    : !strcmp(name, "ddi")   ? VERITY_ALONE_DDI
+		    : !strcmp(name, "super") ? VERITY_ALONE_SET
+		    : strcmp(name, "avb")    ? VERITY_ALONE_SIDECAR
+		    : set_top(image)         ? VERITY_ALONE_SET
+					     : VERITY_ALONE_PAIR;
+	return 0;
+}
+
+/* A note said as it is. */
+static void note(fv_item_fn said, void *ctx, const char *text)
+{
+	if (said)
+		said(ctx,
+		     &(struct fv_item){.kind = FV_ITEM_ERROR, .text = text});
+}
+
+void verity_image_alone_notes(const fv_image *img, const char *image,
+			      const struct fv_open_request *req,
+			      const char *args, char *buf, size_t len)
+{
+	fv_item_fn said = req->said;
+	void *ctx = req->ctx;
+	const struct verity_android *a = img->in.av;
+	int unchecked =
+		img->in.n && img->in.pairs[0].trust == VERITY_TRUST_UNCHECKED;
+	char text[512];
+
+	if (a && a->paired && a->unusable) {
+		snprintf(text, sizeof(text),
+			 "%s: the parity uses 4096-byte blocks under a tree of "
+			 "%u-byte blocks (avbtool's way), which the kernel "
+			 "cannot use: left out",
+			 image, img->params[0].data_block_size);
+		note(said, ctx, text);
+	}
+	if (a && unchecked && (!req->action || strcmp(req->action, "dump"))) {
+		snprintf(text, sizeof(text),
+			 "%s: warning: the vbmeta is signed (%s, public key "
+			 "sha1 %s) and checks out against the key it carries, "
+			 "but its signer was not checked (give "
+			 "--key=<key.pem>): nothing proves who made it",
+			 image,
+			 verity_avb_algorithm(a->img.vbmeta.h.algorithm)->name,
+			 a->key_sha1);
+		note(said, ctx, text);
+	}
+	if (buf)
+		snprintf(buf, len, "%s%s", args ? args : "",
+			 !unchecked ? ""
+			 : a        ? " and with --key=<key.pem>"
+				    : " and with --trusted-cert=<cert.pem>");
+}
+
+void verity_image_alone_anchor(const fv_options *o, fv_options *anchor,
+			       fv_options *run)
+{
+	fv_options full;
+
+	memset(&full, 0, sizeof(full));
+	if (o)
+		memcpy(&full, o,
+		       o->size < sizeof(full) ? o->size : sizeof(full));
+	full.size = sizeof(full);
+	if (anchor)
+		*anchor = full;
+	full.key = NULL;
+	full.trusted_certs = NULL;
+	full.ntrusted_certs = 0;
+	if (run)
+		*run = full;
+}
+
+int verity_image_alone_request(const struct fv_show_request *q,
+			       const struct verity_alone *a,
+			       struct fv_show_request *w, fv_options *o,
+			       struct ht_error *err)
+{
+	const struct fv_slot_request *set = q->set;
+	int dump = q->what == FV_SHOW_PAIR, repair = q->what == FV_SHOW_REPAIR;
+	int open = q->what == FV_SHOW_OPEN;
+
+	verity_image_alone_anchor(q->o, o, NULL);
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->image = q->image;
+	w->json = q->json;
+	w->o = dump ? NULL : o;
+	/* repair and open: a pair, what holds none refused (the pair's
+	 * action says what it cannot do with an Android image); open's of a
+	 * disk image judged with the certificates trusted with no anchor */
+	if (open && a->walk == VERITY_ALONE_DDI && !o->ntrusted_certs) {
+		o->trusted_certs = q->certs;
+		o->ntrusted_certs = q->ncerts;
+	}
+	if ((repair &&
+	     (a->walk == VERITY_ALONE_OTA || !strcmp(a->container, "super"))) ||
+	    (open &&
+	     (a->walk == VERITY_ALONE_OTA || a->walk == VERITY_ALONE_SIDECAR)))
+		return ht_fail(
+			err, EINVAL, "%s: %s holds no one pair to %s", q->image,
+			verity_container_words(
+				(enum verity_container)verity_container_by_name(
+					a->container)),
+			open ? "open" : "repair");
+	switch (repair || open ? VERITY_ALONE_PAIR : a->walk) {
+	case VERITY_ALONE_OTA: /* as ota info and ota verify */
+		w->what = dump ? FV_SHOW_OTA_INFO : FV_SHOW_OTA_VERIFY;
+		w->dir = o->key ? q->dir : NULL;
+		w->key = o->key;
+		o->key = NULL;
+		return 0;
+	case VERITY_ALONE_DDI:
+		w->what = dump ? FV_SHOW_DDI : FV_SHOW_DDI_VERIFY;
+		w->partition = q->partition;
+		if (!o->ntrusted_certs) {
+			o->trusted_certs = q->certs;
+			o->ntrusted_certs = q->ncerts;
+		}
+		return 0;
+	case VERITY_ALONE_SIDECAR:
+		if (dump)
+			return ht_fail(err, EINVAL,
+				       "%s: an image with sidecar files: dump "
+				       "its tree",
+				       q->image);
+		break;
+	default:
+		break;
+	}
+	if (!strcmp(a->container, "super") && dump) {
+		w->what = FV_SHOW_SUPER;
+		if (!set)
+			return ht_fail(err, EINVAL, "fv_show: set is NULL");
+		w->names = set->device_names;
+		w->files = set->device_files;
+		w->n = set->ndevices;
+		w->slot = set->slot && !strcmp(set->slot, "b");
+		w->all = !set->slot;
+		return 0;
+	}
+	if (a->walk == VERITY_ALONE_SET && !dump && !repair && !open) {
+		if (!set)
+			return ht_fail(err, EINVAL, "fv_show: set is NULL");
+		w->what = FV_SHOW_SET_VERIFY;
+		w->set = set;
+		o->key = NULL;
+		return 0;
+	}
+	/* an Android image's pair (or an image with sidecar files) */
+	w->what = dump ? FV_SHOW_AVB_DUMP : q->what;
+	w->o = o;
+	w->all = repair || open ? 0 : q->all;
+	w->res = q->res;
+	w->max = q->max;
+	return 0;
+}
