@@ -16,127 +16,21 @@ API void fv_image_free(fv_image *img)
 	verity_image_free(img);
 }
 
-/* A plain pair or an image with sidecar files: the pair made of what
- * req gives (what it does not give, a sidecar image's files), then
- * judged. */
-static int open_pair(fv_image *img, const struct fv_open_request *req,
-		     struct ht_error *err)
-{
-	struct verity_image_pair *ip = &img->in.pairs[0];
-	int side = img->in.kind == VERITY_CONTAINER_SIDECAR, r;
-	struct verity_params q;
-	fv_pair *pr;
-
-	r = side ? verity_api_pair_sidecar(req->image, &img->own)
-		 : verity_api_pair_new(req->data, req->hash, &img->own);
-	if (!r && req->params && !(r = fv_params_check(req->params)))
-		r = verity_api_params_in(req->params, &q);
-	if (r) {
-		/* the message is this thread's already: err carries it on */
-		*err = verity_api_last;
-		return r;
-	}
-	pr = img->own;
-	if ((r = verity_held_request(
-		     pr,
-		     &(struct verity_held_request){
-			     .params = req->params ? &q : NULL,
-			     .hash_offset = req->hash_offset,
-			     .fec_path = req->fec_path,
-			     .fec_offset = req->fec_offset,
-			     .fec_roots = req->fec_roots,
-			     .signature_path = req->signature_path,
-			     .root_hex = req->root_hex,
-			     .root_hash_file = req->root_hash_file},
-		     err)))
-		return r;
-	ip->from = !pr->pair.signature        ? VERITY_SIGNATURE_NONE
-		   : pr->pair.signature_found ? VERITY_SIGNATURE_FOUND
-					      : VERITY_SIGNATURE_GIVEN;
-	snprintf(ip->name, sizeof(ip->name), "%s", "data");
-	img->in.n = 1;
-	return 0;
-}
-
 API int fv_open(const struct fv_open_request *req, const fv_options *o,
 		fv_image **out)
 {
 	struct fv_open_request full;
 	struct ht_error err;
 	fv_options opts;
-	fv_image *img;
-	int want = VERITY_CONTAINER_AUTO, r;
+	int r;
 
 	NEED(out);
 	*out = NULL;
 	TAKE(full, req, writes);
-	req = &full;
 	if ((r = verity_api_options_in(__func__, o, &opts)))
 		return r;
-	o = &opts;
-	if (req->show)
-		return verity_api_keep(
-			verity_image_open_shown(req, o, out, &err), &err);
-	if (req->container &&
-	    ((want = verity_container_by_name(req->container)) < 0 ||
-	     want == VERITY_CONTAINER_SPARSE))
-		return verity_api_fail(
-			EINVAL,
-			"no container of images named '%s' (avb, ddi, super, "
-			"sidecar, plain)",
-			req->container);
-	if (!req->image && (!req->data || !req->hash))
-		return verity_api_fail(EINVAL, "fv_open: an image, or a data "
-					       "and a hash device");
-	if (!req->image && want != VERITY_CONTAINER_AUTO &&
-	    want != VERITY_CONTAINER_PLAIN)
-		return verity_api_fail(EINVAL,
-				       "container %s: takes an image alone; a "
-				       "data and a hash device are a plain "
-				       "pair",
-				       req->container);
-	if (!(img = calloc(1, sizeof(*img))) ||
-	    !(img->in.path = strdup(req->image ? req->image : req->data))) {
-		free(img);
-		return verity_api_fail(ENOMEM, "out of memory");
-	}
-	img->in.kind = VERITY_CONTAINER_PLAIN;
-	r = req->image ? verity_container_identify(req->image,
-						   (enum verity_container)want,
-						   &img->in.kind, &err)
-		       : 0;
-	if (!r && img->in.kind != VERITY_CONTAINER_DDI &&
-	    !(img->in.pairs = calloc(1, sizeof(*img->in.pairs))))
-		r = ht_fail(&err, ENOMEM, "out of memory");
-	if (!r)
-		r = img->in.kind == VERITY_CONTAINER_AVB
-			    ? verity_image_avb(&img->in, &err)
-		    : img->in.kind == VERITY_CONTAINER_DDI
-			    ? verity_image_ddi(&img->in, &err)
-		    : img->in.kind == VERITY_CONTAINER_SUPER && req->partition
-			    ? verity_image_super_part(
-				      &img->in,
-				      &(struct verity_image_part){
-					      req->partition, req->slot,
-					      req->names, req->files, req->n,
-					      verity_image_told, (void *)req},
-				      &err)
-		    : img->in.kind == VERITY_CONTAINER_SUPER
-			    ? verity_image_super(&img->in, &err)
-		    : img->in.kind == VERITY_CONTAINER_OTA
-			    ? verity_ota_open(img->in.path, 0, NULL, o->threads,
-					      &img->in.ota, &err)
-			    : open_pair(img, req, &err);
-	if (!r)
-		r = verity_image_opened(img, req, o, &err);
-	if (!r)
-		r = verity_image_acts(img, req, &err);
-	if (r) {
-		fv_image_free(img);
-		return verity_api_keep(r, &err);
-	}
-	*out = img;
-	return 0;
+	return verity_api_keep(verity_image_open(&full, &opts, out, &err),
+			       &err);
 }
 
 API int fv_image_info(const fv_image *img, struct fv_image_info *out)

@@ -100,7 +100,6 @@ void verity_api_pair_free(fv_pair *pr);
 int verity_api_pair_set_fec(fv_pair *pr, const char *path, uint64_t offset,
 			    unsigned roots);
 int verity_api_image_pair(const fv_image *img, size_t i, fv_pair **out);
-int verity_api_pair_sidecar(const char *image, fv_pair **out);
 int verity_api_pair_verify(const fv_pair *pr, const fv_options *o,
 			   fv_result **res);
 int verity_api_pair_repair(const fv_pair *pr, const fv_options *o,

@@ -258,16 +258,6 @@ API int fv_params_check(const fv_params *p)
 	return verity_api_keep(verity_params_validate(&q, &err), &err);
 }
 
-int verity_api_pair_sidecar(const char *image, fv_pair **out)
-{
-	struct ht_error err;
-
-	NEED(out);
-	*out = NULL;
-	NEED(image);
-	return verity_api_keep(verity_held_sidecar(image, out, &err), &err);
-}
-
 /* The files around images, one op at a time (include/fastverity.h). */
 API int fv_file(const struct fv_file_request *req, struct fv_file_answer *out)
 {

@@ -39,6 +39,11 @@ struct fv_image {
 };
 
 void verity_image_free(fv_image *img);
+/* fv_open's work (req taken whole, o checked): what the image is (the
+ * registry, or req's container), its pairs made by its container or of
+ * req's parts, each judged, what req's action cannot do refused. */
+int verity_image_open(const struct fv_open_request *req, const fv_options *o,
+		      fv_image **out, struct ht_error *err);
 /* The anchor the options give: a key, certificates, or none. */
 enum verity_anchor verity_image_anchor_of(const fv_options *o);
 /* req's show: an Android image read for showing what it says, its
