@@ -162,11 +162,6 @@ static int show(enum fv_show_what what, const struct fsv_args *a,
 	return r > 0 || (r < 0 && sign) ? r : r ? (cli_lib_error(r), 1) : 0;
 }
 
-static int digest(struct fsv_args *a)
-{
-	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, NULL);
-}
-
 struct signing {
 	const struct fsv_args *a;
 	int rc; /* the exit code of a failure said */
@@ -215,16 +210,6 @@ static int sign(struct fsv_args *a)
 	return r ? r : g.rc;
 }
 
-static int enable(struct fsv_args *a)
-{
-	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL);
-}
-
-static int measure(struct fsv_args *a)
-{
-	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL);
-}
-
 /* A decimal number of bytes: 0, or -1. */
 static int bytes_of(const char *s, uint64_t *v)
 {
@@ -246,6 +231,7 @@ static int dump_metadata(struct fsv_args *a)
 	static const char *const types[] = {"merkle_tree", "descriptor",
 					    "signature"};
 	uint64_t offset = 0, length = 0;
+	const char *bad;
 	unsigned type = 0;
 	int r;
 
@@ -259,18 +245,13 @@ static int dump_metadata(struct fsv_args *a)
 			  a->args[0]);
 		return EXIT_USAGE;
 	}
-	if (a->offset && bytes_of(a->offset, &offset)) {
+	if ((bad = a->offset && bytes_of(a->offset, &offset)   ? "offset"
+		   : a->length && bytes_of(a->length, &length) ? "length"
+							       : NULL)) {
 		cli_error(-EINVAL,
-			  "fsverity dump_metadata: --offset=%s: not a number "
-			  "of bytes",
-			  a->offset);
-		return EXIT_USAGE;
-	}
-	if (a->length && bytes_of(a->length, &length)) {
-		cli_error(-EINVAL,
-			  "fsverity dump_metadata: --length=%s: not a number "
-			  "of bytes",
-			  a->length);
+			  "fsverity dump_metadata: --%s=%s: not a number of "
+			  "bytes",
+			  bad, *bad == 'o' ? a->offset : a->length);
 		return EXIT_USAGE;
 	}
 	if (a->length && !length)
@@ -280,39 +261,37 @@ static int dump_metadata(struct fsv_args *a)
 	return r ? (cli_lib_error(r), 1) : 0;
 }
 
-int cli_fsverity_main(int argc, const char **argv)
+/* Subcommand s on the values in base: its arguments counted, then run. */
+static int run(const struct cli_sub *s, void *base)
 {
-	/* each subcommand's, in subs' order, and the arguments it needs */
-	static int (*const run[])(struct fsv_args *) = {digest, sign, enable,
-							measure, dump_metadata};
+	/* each subcommand's, in subs' order: the arguments it needs, and what
+	 * the library shows (sign, dump_metadata: their own) */
 	static const struct {
 		int min, max;
 		const char *words;
-	} needs[] = {{1, INT_MAX, "no file given"},
-		     {2, 2, "FILE and OUT_SIGFILE are needed"},
-		     {1, 1, "one FILE is needed"},
-		     {1, INT_MAX, "no file given"},
-		     {2, 2, "TYPE and FILE are needed"}};
-	const struct cli_sub *s;
-	struct fsv_args a;
-	size_t i;
-	int r;
+		enum fv_show_what what;
+	} needs[] = {{1, INT_MAX, "no file given", FV_SHOW_FSVERITY_DIGEST},
+		     {2, 2, "FILE and OUT_SIGFILE are needed", 0},
+		     {1, 1, "one FILE is needed", FV_SHOW_FSVERITY_ENABLE},
+		     {1, INT_MAX, "no file given", FV_SHOW_FSVERITY_MEASURE},
+		     {2, 2, "TYPE and FILE are needed", 0}};
+	struct fsv_args *a = base;
+	size_t i = (size_t)(s - subs);
 
-	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
-	if (r) {
-		cli_group_free(&group, &a, a.args, a.nargs);
-		return r < 0 ? EXIT_OK : r;
-	}
-	i = (size_t)(s - subs);
-	if (a.nargs < needs[i].min || a.nargs > needs[i].max) {
+	if (a->nargs < needs[i].min || a->nargs > needs[i].max) {
 		cli_error(-EINVAL,
 			  "fsverity %s: %s (fastverity fsverity %s --help)",
 			  s->name, needs[i].words, s->name);
-		r = EXIT_USAGE;
-	} else {
-		r = run[i](&a);
+		return EXIT_USAGE;
 	}
-	cli_group_free(&group, &a, a.args, a.nargs);
-	return r;
+	return s->bit == F_SIGN   ? sign(a)
+	       : s->bit == F_DUMP ? dump_metadata(a)
+				  : show(needs[i].what, a, 0, NULL);
+}
+
+int cli_fsverity_main(int argc, const char **argv)
+{
+	struct fsv_args a = {0};
+
+	return cli_group_run(&group, argc, argv, &a, &a.args, &a.nargs, run);
 }

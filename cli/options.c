@@ -646,13 +646,20 @@ int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
 	return r;
 }
 
-void cli_group_free(const struct cli_group *g, void *base, const char **rest,
-		    int nrest)
+int cli_group_run(const struct cli_group *g, int argc, const char **argv,
+		  void *base, const char ***rest, int *nrest,
+		  int (*run)(const struct cli_sub *sub, void *base))
 {
+	const struct cli_sub *s;
+	int r = cli_group_parse(g, argc, argv, base, rest, nrest, &s);
+
+	r = r < 0 ? EXIT_OK : r ? r : run(s, base);
 	cli_options_free(g->table, base);
-	for (int i = 0; rest && i < nrest; i++)
-		free((char *)rest[i]);
-	free(rest);
+	for (int i = 0; rest && *rest && i < *nrest; i++)
+		free((char *)(*rest)[i]);
+	if (rest)
+		free(*rest);
+	return r;
 }
 
 void cli_options_print(const struct cli_table *t, unsigned action_bit)
