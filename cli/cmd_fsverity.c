@@ -136,12 +136,15 @@ static int show(enum fv_show_what what, const struct fsv_args *a,
 	const char *opts[][2] = {{"threads", a->threads},
 				 {"key", a->key},
 				 {"cert", a->cert},
-				 {"key-passphrase-file", a->passphrase_file}};
+				 {"key-passphrase-file", a->passphrase_file},
+				 {"offset", a->offset},
+				 {"length", a->length}};
 	fv_options o = {.size = sizeof(o), .sha256 = cli_sha256_choice()};
 	int r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
-		.image = a->args[0],
+		.image = a->args[what == FV_SHOW_FSVERITY_DUMP],
+		.args = a->args[0], /* dump_metadata's TYPE */
 		.names = a->args,
 		.n = (size_t)a->nargs,
 		.o = &o,
@@ -210,62 +213,11 @@ static int sign(struct fsv_args *a)
 	return r ? r : g.rc;
 }
 
-/* A decimal number of bytes: 0, or -1. */
-static int bytes_of(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
-}
-
-static int to_stdout(void *ctx, const void *buf, size_t n)
-{
-	(void)ctx;
-	return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
-}
-
-static int dump_metadata(struct fsv_args *a)
-{
-	static const char *const types[] = {"merkle_tree", "descriptor",
-					    "signature"};
-	uint64_t offset = 0, length = 0;
-	const char *bad;
-	unsigned type = 0;
-	int r;
-
-	for (unsigned i = 0; i < 3; i++)
-		if (!strcmp(a->args[0], types[i]))
-			type = i + 1;
-	if (!type) {
-		cli_error(-EINVAL,
-			  "fsverity dump_metadata: unknown metadata type '%s' "
-			  "(merkle_tree, descriptor or signature)",
-			  a->args[0]);
-		return EXIT_USAGE;
-	}
-	if ((bad = a->offset && bytes_of(a->offset, &offset)   ? "offset"
-		   : a->length && bytes_of(a->length, &length) ? "length"
-							       : NULL)) {
-		cli_error(-EINVAL,
-			  "fsverity dump_metadata: --%s=%s: not a number of "
-			  "bytes",
-			  bad, *bad == 'o' ? a->offset : a->length);
-		return EXIT_USAGE;
-	}
-	if (a->length && !length)
-		return 0; /* nothing asked for */
-	r = fv_fsverity_read_metadata(a->args[1], type, offset, length,
-				      to_stdout, NULL);
-	return r ? (cli_lib_error(r), 1) : 0;
-}
-
 /* Subcommand s on the values in base: its arguments counted, then run. */
 static int run(const struct cli_sub *s, void *base)
 {
 	/* each subcommand's, in subs' order: the arguments it needs, and what
-	 * the library shows (sign, dump_metadata: their own) */
+	 * the library shows (sign: its own) */
 	static const struct {
 		int min, max;
 		const char *words;
@@ -274,7 +226,7 @@ static int run(const struct cli_sub *s, void *base)
 		     {2, 2, "FILE and OUT_SIGFILE are needed", 0},
 		     {1, 1, "one FILE is needed", FV_SHOW_FSVERITY_ENABLE},
 		     {1, INT_MAX, "no file given", FV_SHOW_FSVERITY_MEASURE},
-		     {2, 2, "TYPE and FILE are needed", 0}};
+		     {2, 2, "TYPE and FILE are needed", FV_SHOW_FSVERITY_DUMP}};
 	struct fsv_args *a = base;
 	size_t i = (size_t)(s - subs);
 
@@ -284,9 +236,7 @@ static int run(const struct cli_sub *s, void *base)
 			  s->name, needs[i].words, s->name);
 		return EXIT_USAGE;
 	}
-	return s->bit == F_SIGN   ? sign(a)
-	       : s->bit == F_DUMP ? dump_metadata(a)
-				  : show(needs[i].what, a, 0, NULL);
+	return s->bit == F_SIGN ? sign(a) : show(needs[i].what, a, 0, NULL);
 }
 
 int cli_fsverity_main(int argc, const char **argv)
