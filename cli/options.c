@@ -596,9 +596,11 @@ static void group_help(const struct cli_group *g, const struct cli_sub *s)
 		fputs(g->trailer, stdout);
 }
 
-int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
-		    void *base, const char ***rest, int *nrest,
-		    const struct cli_sub **sub)
+/* The parse of cli_group_run: 0 and *sub to run; -1 after a help
+ * (printed); or the exit code (the message printed). */
+static int group_parse(const struct cli_group *g, int argc, const char **argv,
+		       void *base, const char ***rest, int *nrest,
+		       const struct cli_sub **sub)
 {
 	const char *word = g->table->word;
 	int r;
@@ -648,7 +650,7 @@ int cli_group_run(const struct cli_group *g, int argc, const char **argv,
 		  int (*run)(const struct cli_sub *sub, void *base))
 {
 	const struct cli_sub *s;
-	int r = cli_group_parse(g, argc, argv, base, rest, nrest, &s);
+	int r = group_parse(g, argc, argv, base, rest, nrest, &s);
 
 	r = r < 0 ? EXIT_OK : r ? r : run(s, base);
 	cli_options_free(g->table, base);
