@@ -2,11 +2,8 @@
  * enable, measure, dump_metadata) with its options, output and exit
  * codes (0; 1 a failure; 2 a usage error), so that a script swaps
  * `fsverity` for `fastverity fsverity` (docs/fsverity.md). */
-#include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/files.h"

@@ -7,7 +7,6 @@
  * library's (fv_super); a partition is written by it (fv_file's
  * FV_FILE_SUPER_EXTRACT: whole, under its name only when complete). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
