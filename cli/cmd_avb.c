@@ -533,7 +533,9 @@ static int avbtool_exit(int r)
 	return !r ? EXIT_OK : r == AVB_USAGE ? 2 : EXIT_PARAMS;
 }
 
-int cli_avb_main(int argc, const char **argv)
+/* Subcommand s on the options in base: 0, or the exit code before
+ * avbtool_exit. */
+static int run(const struct cli_sub *s, void *base)
 {
 	/* what the library shows, written to stdout or --output */
 	static const struct {
@@ -547,63 +549,57 @@ int cli_avb_main(int argc, const char **argv)
 		{S_DIGEST, FV_SHOW_AVB_VBMETA_DIGEST, "vbmeta digest"},
 		{S_EXTRACT_VBMETA, FV_SHOW_AVB_VBMETA, "vbmeta image"},
 	};
-	const struct cli_sub *s;
-	struct cli_avb_args a;
+	struct cli_avb_args *a = base;
 	int r;
 
-	memset(&a, 0, sizeof(a));
-	if ((r = cli_group_parse(&group, argc, argv, &a, NULL, NULL, &s))) {
-		cli_options_free(&table, &a);
-		return r < 0 ? EXIT_OK : avbtool_exit(r);
-	}
-	a.sub = s->name;
+	a->sub = s->name;
 	/* what avbtool's parser refuses before it runs a subcommand: the
 	 * library's check */
-	if ((r = pairs(&a, s->bit)))
+	if ((r = pairs(a, s->bit)))
 		goto out;
 	if ((r = cli_show(&(struct fv_show_request){
 		     .size = sizeof(struct fv_show_request),
 		     .what = FV_SHOW_AVB_USAGE,
 		     .args = s->name,
-		     .options = a.pairs,
-		     .noptions = a.nall}))) {
+		     .options = a->pairs,
+		     .noptions = a->nall}))) {
 		r = cli_avb_error(r);
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
 		if (shows[i].bit == s->bit) {
-			r = cli_avb_show(&a,
+			r = cli_avb_show(a,
 					 &(struct fv_show_request){
 						 .what = shows[i].what},
-					 a.output, shows[i].words);
+					 a->output, shows[i].words);
 			goto out;
 		}
 	switch (s->bit) {
 	case S_HASHTREE:
 	case S_HASH:
-		r = footer(&a, s->bit == S_HASH ? FV_FOOTER_HASH
-						: FV_FOOTER_HASHTREE);
+		r = footer(a, s->bit == S_HASH ? FV_FOOTER_HASH
+					       : FV_FOOTER_HASHTREE);
 		break;
 	case S_VERIFY:
-		r = verify(&a);
+		r = verify(a);
 		break;
 	case S_MAKE:
-		r = make_vbmeta(&a);
+		r = make_vbmeta(a);
 		break;
 	case S_EXTRACT_KEY:
-		r = key_file(&a, FV_AVB_KEY_BLOB, "public key file");
+		r = key_file(a, FV_AVB_KEY_BLOB, "public key file");
 		break;
 	case S_KEY_DIGEST:
-		r = key_file(&a, FV_AVB_KEY_DIGEST, "public key digest file");
+		r = key_file(a, FV_AVB_KEY_DIGEST, "public key digest file");
 		break;
 	case S_GENKEY:
-		r = key_file(&a, FV_AVB_KEY_GENERATE, NULL);
+		r = key_file(a, FV_AVB_KEY_GENERATE, NULL);
 		break;
 	case S_ERASE:
 	case S_APPEND:
 	case S_RESIZE:
 	case S_ZERO:
-		r = edit(&a, s->bit);
+		r = edit(a, s->bit);
 		break;
 	default:
 		printf("%s\n", FV_AVB_RELEASE);
@@ -611,12 +607,18 @@ int cli_avb_main(int argc, const char **argv)
 		break;
 	}
 out:
-	r = avbtool_exit(r);
 	/* --json: one document also when the command failed before it
 	 * wrote one (docs/json.md): the error's */
-	if (r && a.json && !cli_json_emitted && !cli_jsonc_load())
-		cli_json_final(r, "failed");
-	cli_options_free(&table, &a);
-	free(a.pairs);
+	if (r && a->json && !cli_json_emitted && !cli_jsonc_load())
+		cli_json_final(avbtool_exit(r), "failed");
+	free(a->pairs);
 	return r;
+}
+
+int cli_avb_main(int argc, const char **argv)
+{
+	struct cli_avb_args a = {0};
+
+	return avbtool_exit(
+		cli_group_run(&group, argc, argv, &a, NULL, NULL, run));
 }

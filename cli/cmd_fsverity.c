@@ -2,11 +2,8 @@
  * enable, measure, dump_metadata) with its options, output and exit
  * codes (0; 1 a failure; 2 a usage error), so that a script swaps
  * `fsverity` for `fastverity fsverity` (docs/fsverity.md). */
-#include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/files.h"
@@ -136,12 +133,15 @@ static int show(enum fv_show_what what, const struct fsv_args *a,
 	const char *opts[][2] = {{"threads", a->threads},
 				 {"key", a->key},
 				 {"cert", a->cert},
-				 {"key-passphrase-file", a->passphrase_file}};
+				 {"key-passphrase-file", a->passphrase_file},
+				 {"offset", a->offset},
+				 {"length", a->length}};
 	fv_options o = {.size = sizeof(o), .sha256 = cli_sha256_choice()};
 	int r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = what,
-		.image = a->args[0],
+		.image = a->args[what == FV_SHOW_FSVERITY_DUMP],
+		.args = a->args[0], /* dump_metadata's TYPE */
 		.names = a->args,
 		.n = (size_t)a->nargs,
 		.o = &o,
@@ -160,11 +160,6 @@ static int show(enum fv_show_what what, const struct fsv_args *a,
 
 	/* the library's message: fsverity-utils' exit code 1 */
 	return r > 0 || (r < 0 && sign) ? r : r ? (cli_lib_error(r), 1) : 0;
-}
-
-static int digest(struct fsv_args *a)
-{
-	return show(FV_SHOW_FSVERITY_DIGEST, a, 0, NULL);
 }
 
 struct signing {
@@ -215,104 +210,35 @@ static int sign(struct fsv_args *a)
 	return r ? r : g.rc;
 }
 
-static int enable(struct fsv_args *a)
+/* Subcommand s on the values in base: its arguments counted, then run. */
+static int run(const struct cli_sub *s, void *base)
 {
-	return show(FV_SHOW_FSVERITY_ENABLE, a, 0, NULL);
-}
+	/* each subcommand's, in subs' order: the arguments it needs, and what
+	 * the library shows (sign: its own) */
+	static const struct {
+		int min, max;
+		const char *words;
+		enum fv_show_what what;
+	} needs[] = {{1, INT_MAX, "no file given", FV_SHOW_FSVERITY_DIGEST},
+		     {2, 2, "FILE and OUT_SIGFILE are needed", 0},
+		     {1, 1, "one FILE is needed", FV_SHOW_FSVERITY_ENABLE},
+		     {1, INT_MAX, "no file given", FV_SHOW_FSVERITY_MEASURE},
+		     {2, 2, "TYPE and FILE are needed", FV_SHOW_FSVERITY_DUMP}};
+	struct fsv_args *a = base;
+	size_t i = (size_t)(s - subs);
 
-static int measure(struct fsv_args *a)
-{
-	return show(FV_SHOW_FSVERITY_MEASURE, a, 0, NULL);
-}
-
-/* A decimal number of bytes: 0, or -1. */
-static int bytes_of(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
-}
-
-static int to_stdout(void *ctx, const void *buf, size_t n)
-{
-	(void)ctx;
-	return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
-}
-
-static int dump_metadata(struct fsv_args *a)
-{
-	static const char *const types[] = {"merkle_tree", "descriptor",
-					    "signature"};
-	uint64_t offset = 0, length = 0;
-	unsigned type = 0;
-	int r;
-
-	for (unsigned i = 0; i < 3; i++)
-		if (!strcmp(a->args[0], types[i]))
-			type = i + 1;
-	if (!type) {
+	if (a->nargs < needs[i].min || a->nargs > needs[i].max) {
 		cli_error(-EINVAL,
-			  "fsverity dump_metadata: unknown metadata type '%s' "
-			  "(merkle_tree, descriptor or signature)",
-			  a->args[0]);
+			  "fsverity %s: %s (fastverity fsverity %s --help)",
+			  s->name, needs[i].words, s->name);
 		return EXIT_USAGE;
 	}
-	if (a->offset && bytes_of(a->offset, &offset)) {
-		cli_error(-EINVAL,
-			  "fsverity dump_metadata: --offset=%s: not a number "
-			  "of bytes",
-			  a->offset);
-		return EXIT_USAGE;
-	}
-	if (a->length && bytes_of(a->length, &length)) {
-		cli_error(-EINVAL,
-			  "fsverity dump_metadata: --length=%s: not a number "
-			  "of bytes",
-			  a->length);
-		return EXIT_USAGE;
-	}
-	if (a->length && !length)
-		return 0; /* nothing asked for */
-	r = fv_fsverity_read_metadata(a->args[1], type, offset, length,
-				      to_stdout, NULL);
-	return r ? (cli_lib_error(r), 1) : 0;
+	return s->bit == F_SIGN ? sign(a) : show(needs[i].what, a, 0, NULL);
 }
 
 int cli_fsverity_main(int argc, const char **argv)
 {
-	/* each subcommand's, in subs' order, and the arguments it needs */
-	static int (*const run[])(struct fsv_args *) = {digest, sign, enable,
-							measure, dump_metadata};
-	static const struct {
-		int min, max;
-		const char *words;
-	} needs[] = {{1, INT_MAX, "no file given"},
-		     {2, 2, "FILE and OUT_SIGFILE are needed"},
-		     {1, 1, "one FILE is needed"},
-		     {1, INT_MAX, "no file given"},
-		     {2, 2, "TYPE and FILE are needed"}};
-	const struct cli_sub *s;
-	struct fsv_args a;
-	size_t i;
-	int r;
+	struct fsv_args a = {0};
 
-	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
-	if (r) {
-		cli_group_free(&group, &a, a.args, a.nargs);
-		return r < 0 ? EXIT_OK : r;
-	}
-	i = (size_t)(s - subs);
-	if (a.nargs < needs[i].min || a.nargs > needs[i].max) {
-		cli_error(-EINVAL,
-			  "fsverity %s: %s (fastverity fsverity %s --help)",
-			  s->name, needs[i].words, s->name);
-		r = EXIT_USAGE;
-	} else {
-		r = run[i](&a);
-	}
-	cli_group_free(&group, &a, a.args, a.nargs);
-	return r;
+	return cli_group_run(&group, argc, argv, &a, &a.args, &a.nargs, run);
 }

@@ -7,7 +7,6 @@
  * library's (fv_super); a partition is written by it (fv_file's
  * FV_FILE_SUPER_EXTRACT: whole, under its name only when complete). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -217,19 +216,14 @@ static int unpack(struct lp_args *a)
 	return r < 0 ? (cli_lib_error(r), EX_USAGE) : r ? EX_SOFTWARE : 0;
 }
 
+static int run(const struct cli_sub *s, void *base)
+{
+	return s->bit == L_DUMP ? dump(base) : unpack(base);
+}
+
 int cli_lp_main(int argc, const char **argv)
 {
-	const struct cli_sub *s;
-	struct lp_args a;
-	int r;
+	struct lp_args a = {0};
 
-	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
-	if (r) {
-		cli_group_free(&group, &a, a.args, a.nargs);
-		return r < 0 ? EXIT_OK : r;
-	}
-	r = s->bit == L_DUMP ? dump(&a) : unpack(&a);
-	cli_group_free(&group, &a, a.args, a.nargs);
-	return r;
+	return cli_group_run(&group, argc, argv, &a, &a.args, &a.nargs, run);
 }

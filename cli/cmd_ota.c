@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/errors.h"
@@ -126,21 +125,20 @@ static int act(const struct cli_sub *s, struct ota_args *a)
 	return r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
 }
 
+/* act, and --json's document of a failure it said */
+static int run(const struct cli_sub *s, void *base)
+{
+	struct ota_args *a = base;
+	int r = act(s, a);
+
+	if (r && r != EXIT_VERIFY && a->json)
+		cli_json_final(r, NULL);
+	return r;
+}
+
 int cli_ota_main(int argc, const char **argv)
 {
-	const struct cli_sub *s;
-	struct ota_args a;
-	int r;
+	struct ota_args a = {0};
 
-	memset(&a, 0, sizeof(a));
-	r = cli_group_parse(&group, argc, argv, &a, &a.args, &a.nargs, &s);
-	if (r) {
-		cli_group_free(&group, &a, a.args, a.nargs);
-		return r < 0 ? EXIT_OK : r;
-	}
-	r = act(s, &a);
-	if (r && r != EXIT_VERIFY && a.json)
-		cli_json_final(r, NULL);
-	cli_group_free(&group, &a, a.args, a.nargs);
-	return r;
+	return cli_group_run(&group, argc, argv, &a, &a.args, &a.nargs, run);
 }

@@ -346,13 +346,16 @@ static int prefix_of(const struct cli_table *t, unsigned action_bit,
 		     const char *sub, const char *arg, size_t n,
 		     const struct cli_option **row, const char **full)
 {
-	const char *names[MAX_ROWS + 1];
-	size_t ranks[MAX_ROWS + 1], rows_of[MAX_ROWS + 1], m = 0;
+	struct match {
+		const char *name;
+		size_t rank, row;
+	} m[MAX_ROWS + 1];
+	size_t nm = 0, used = 0;
 	char list[4096];
-	size_t used = 0;
 
 	for (size_t i = 0; i <= t->n && i <= MAX_ROWS; i++) {
 		const char *name = i < t->n ? t->rows[i].name : "help";
+		size_t k;
 
 		if (i < t->n && (!(t->rows[i].actions & action_bit) ||
 				 !first_of_name(t, action_bit, i)))
@@ -360,35 +363,29 @@ static int prefix_of(const struct cli_table *t, unsigned action_bit,
 		if (strncmp(name, arg + 2, n))
 			continue;
 		if (strlen(name) == n) { /* exact */
-			m = 0;
-			names[m] = name;
-			rows_of[m++] = i;
+			m[0] = (struct match){name, 0, i};
+			nm = 1;
 			break;
 		}
 		/* insertion by rank ("help": argparse adds it first) */
-		size_t rank = i < t->n ? 1 + prefix_rank(t, name, i) : 0, k = m;
+		struct match x = {
+			name, i < t->n ? 1 + prefix_rank(t, name, i) : 0, i};
 
-		for (; k > 0 && ranks[k - 1] > rank; k--) {
-			names[k] = names[k - 1];
-			ranks[k] = ranks[k - 1];
-			rows_of[k] = rows_of[k - 1];
-		}
-		names[k] = name;
-		ranks[k] = rank;
-		rows_of[k] = i;
-		m++;
+		for (k = nm++; k > 0 && m[k - 1].rank > x.rank; k--)
+			m[k] = m[k - 1];
+		m[k] = x;
 	}
-	if (!m)
+	if (!nm)
 		return -1;
-	if (m == 1) {
-		*full = names[0];
-		*row = rows_of[0] < t->n ? &t->rows[rows_of[0]] : NULL;
+	if (nm == 1) {
+		*full = m[0].name;
+		*row = m[0].row < t->n ? &t->rows[m[0].row] : NULL;
 		return 0;
 	}
 	list[0] = 0;
-	for (size_t k = 0; k < m && used < sizeof(list); k++) {
+	for (size_t k = 0; k < nm && used < sizeof(list); k++) {
 		int w = snprintf(list + used, sizeof(list) - used, "%s--%s",
-				 k ? ", " : "", names[k]);
+				 k ? ", " : "", m[k].name);
 
 		if (w < 0)
 			break;
@@ -599,9 +596,11 @@ static void group_help(const struct cli_group *g, const struct cli_sub *s)
 		fputs(g->trailer, stdout);
 }
 
-int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
-		    void *base, const char ***rest, int *nrest,
-		    const struct cli_sub **sub)
+/* The parse of cli_group_run: 0 and *sub to run; -1 after a help
+ * (printed); or the exit code (the message printed). */
+static int group_parse(const struct cli_group *g, int argc, const char **argv,
+		       void *base, const char ***rest, int *nrest,
+		       const struct cli_sub **sub)
 {
 	const char *word = g->table->word;
 	int r;
@@ -646,13 +645,20 @@ int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
 	return r;
 }
 
-void cli_group_free(const struct cli_group *g, void *base, const char **rest,
-		    int nrest)
+int cli_group_run(const struct cli_group *g, int argc, const char **argv,
+		  void *base, const char ***rest, int *nrest,
+		  int (*run)(const struct cli_sub *sub, void *base))
 {
+	const struct cli_sub *s;
+	int r = group_parse(g, argc, argv, base, rest, nrest, &s);
+
+	r = r < 0 ? EXIT_OK : r ? r : run(s, base);
 	cli_options_free(g->table, base);
-	for (int i = 0; rest && i < nrest; i++)
-		free((char *)rest[i]);
-	free(rest);
+	for (int i = 0; rest && *rest && i < *nrest; i++)
+		free((char *)(*rest)[i]);
+	if (rest)
+		free(*rest);
+	return r;
 }
 
 void cli_options_print(const struct cli_table *t, unsigned action_bit)

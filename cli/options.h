@@ -112,13 +112,12 @@ struct cli_group {
 
 /* argv[1] the subcommand of g, then its options into base (rest: its
  * arguments, as the rest of one action's parse, *nrest how many; both may be
- * NULL): 0 and *sub to run; -1 after a help (printed); or the exit code (the
- * message printed). Either way cli_group_free frees what it gave. */
-int cli_group_parse(const struct cli_group *g, int argc, const char **argv,
-		    void *base, const char ***rest, int *nrest,
-		    const struct cli_sub **sub);
-void cli_group_free(const struct cli_group *g, void *base, const char **rest,
-		    int nrest);
+ * NULL), then run on that subcommand and what the parse gave freed: run's
+ * exit code; 0 after a help (printed); or the parse's exit code (the message
+ * printed). */
+int cli_group_run(const struct cli_group *g, int argc, const char **argv,
+		  void *base, const char ***rest, int *nrest,
+		  int (*run)(const struct cli_sub *sub, void *base));
 
 /* fastverity's actions' table (cli/options.c). */
 extern const struct cli_table cli_main_options;

@@ -13,23 +13,19 @@
 #define MAX_THREADS FV_MAX_THREADS
 
 /* One number of option name (with its dashes), as the library reads it. */
-static int number(const char *name, const char *s, uint64_t *out)
+int cli_parse_count(const char *name, const char *s, uint64_t *out)
 {
 	int r = fv_option_number(name + 2, s, out);
 
 	return r ? cli_lib_error(r) : 0;
 }
 
-int cli_parse_count(const char *opt, const char *s, uint64_t *out)
-{
-	return number(opt, s, out);
-}
-
 int cli_parse_hash_offset(const struct cli_opts *o, uint64_t *off)
 {
 	*off = 0;
-	return o->hash_offset ? number("--hash-offset", o->hash_offset, off)
-			      : 0;
+	return o->hash_offset
+		       ? cli_parse_count("--hash-offset", o->hash_offset, off)
+		       : 0;
 }
 
 int cli_fec_params(const struct cli_opts *o, struct cli_fec *fp)
@@ -49,9 +45,10 @@ int cli_fec_params(const struct cli_opts *o, struct cli_fec *fp)
 	if (!*o->fec_device)
 		return cli_error(-EINVAL, "--fec-device: empty path");
 	fp->path = o->fec_device;
-	if (o->fec_offset && number("--fec-offset", o->fec_offset, &fp->offset))
+	if (o->fec_offset &&
+	    cli_parse_count("--fec-offset", o->fec_offset, &fp->offset))
 		return EXIT_PARAMS;
-	if (o->fec_roots && number("--fec-roots", o->fec_roots, &v))
+	if (o->fec_roots && cli_parse_count("--fec-roots", o->fec_roots, &v))
 		return EXIT_PARAMS;
 	fp->roots = o->fec_roots ? (unsigned)v : 0;
 	return 0;
@@ -91,11 +88,12 @@ int cli_params_from_opts(const struct cli_opts *o, fv_params **p,
 	return 0;
 }
 
-int cli_parse_threads(const struct cli_opts *o, unsigned *threads)
+/* --threads (0 without it: one per online CPU). */
+static int parse_threads(const struct cli_opts *o, unsigned *threads)
 {
 	uint64_t n = 0;
 
-	if (o->threads && number("--threads", o->threads, &n))
+	if (o->threads && cli_parse_count("--threads", o->threads, &n))
 		return EXIT_PARAMS;
 	*threads = (unsigned)n;
 	return 0;
@@ -106,7 +104,7 @@ void cli_threads_said(const struct cli_opts *o)
 	unsigned threads = 0;
 	long cpus;
 
-	if (!o->debug || cli_parse_threads(o, &threads))
+	if (!o->debug || parse_threads(o, &threads))
 		return;
 	if (!threads) {
 		/* the library's default: one per online CPU */
@@ -139,7 +137,7 @@ int cli_run_options(const struct cli_opts *o, fv_options *opts,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->size = sizeof(*opts);
-	if (cli_parse_threads(o, &threads))
+	if (parse_threads(o, &threads))
 		return EXIT_PARAMS;
 	/* the library's words for the same refusal (fv_options) */
 	if (o->ntrusted > FV_MAX_TRUSTED_CERTS)

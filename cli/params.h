@@ -28,10 +28,8 @@ struct cli_fec {
 	unsigned roots;
 };
 int cli_fec_params(const struct cli_opts *o, struct cli_fec *f);
-/* A decimal count for option opt. */
+/* A number for option opt (with its dashes), as the library reads it. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
-/* --threads (0 without it: one per online CPU). */
-int cli_parse_threads(const struct cli_opts *o, unsigned *threads);
 /* "Threads: N." with --debug: the workers an action runs. */
 void cli_threads_said(const struct cli_opts *o);
 /* How an action runs, as the library's options (*opts, which point at

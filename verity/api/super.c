@@ -124,8 +124,9 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_avb_verify_show(&in, &sh);
 	if (in.what == FV_SHOW_SET_VERIFY)
 		return verity_api_slot_show(&in, &sh);
-	if (in.what >= FV_SHOW_FSVERITY_DIGEST &&
-	    in.what <= FV_SHOW_FSVERITY_MEASURE) /* verity/api/fsverity.c */
+	if ((in.what >= FV_SHOW_FSVERITY_DIGEST &&
+	     in.what <= FV_SHOW_FSVERITY_MEASURE) ||
+	    in.what == FV_SHOW_FSVERITY_DUMP) /* verity/api/fsverity.c */
 		return verity_api_fsverity_show(&in, fn, ctx);
 	if ((in.what == FV_SHOW_VERIFY ||
 	     (in.open && (in.what == FV_SHOW_PAIR || in.what == FV_SHOW_OPEN ||

@@ -355,6 +355,55 @@ static int command(const struct fv_show_request *q, struct ht_options *ho,
 	return 0;
 }
 
+static int write_bytes(void *ctx, const void *buf, size_t n)
+{
+	verity_show_bytes(ctx, buf, n);
+	return ((struct show *)ctx)->r;
+}
+
+/* dump_metadata TYPE FILE (args, image) [--offset] [--length] (options,
+ * decimal bytes): the metadata's bytes as text; 0, or the exit code
+ * (said). */
+static int dump_metadata(const struct fv_show_request *q, struct show *sh,
+			 struct ht_error *err)
+{
+	static const char *const types[] = {"merkle_tree", "descriptor",
+					    "signature"};
+	static const char *const names[] = {"offset", "length"};
+	uint64_t v[2] = {0, 0};
+	unsigned type = 0;
+
+	if (!q->args || !q->image)
+		return ht_fail(err, EINVAL, "fv_show: %s is NULL",
+			       q->args ? "image" : "args");
+	for (unsigned i = 0; i < 3; i++)
+		if (!strcmp(q->args, types[i]))
+			type = i + 1;
+	if (!type)
+		return say(sh, USAGE,
+			   "fsverity dump_metadata: unknown metadata type '%s' "
+			   "(merkle_tree, descriptor or signature)",
+			   q->args);
+	for (int i = 0; i < 2; i++) {
+		const char *n = option(q, names[i]);
+		char *end;
+
+		errno = 0;
+		if (n && ((v[i] = strtoull(n, &end, 10)),
+			  errno || end == n || *end || *n == '-'))
+			return say(sh, USAGE,
+				   "fsverity dump_metadata: --%s=%s: not a "
+				   "number of bytes",
+				   names[i], n);
+	}
+	if (option(q, "length") && !v[1])
+		return 0; /* nothing asked for */
+	return verity_fsv_read_metadata(q->image, type, v[0], v[1], write_bytes,
+					sh, err)
+		       ? failed(sh, err)
+		       : 0;
+}
+
 int verity_fsv_show(const struct fv_show_request *q,
 		    const struct ht_options *ho, const struct verity_signer *vs,
 		    struct show *sh, struct ht_error *err)
@@ -364,6 +413,8 @@ int verity_fsv_show(const struct fv_show_request *q,
 	struct tree t;
 	int alone, r;
 
+	if (q->what == FV_SHOW_FSVERITY_DUMP)
+		return dump_metadata(q, sh, err);
 	if ((alone = given(q, vs, err)) < 0)
 		return alone;
 	if (q->what == FV_SHOW_FSVERITY_MEASURE)

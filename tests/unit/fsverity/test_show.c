@@ -5,6 +5,7 @@
  * with --compact, the same digest for the same bytes; the command's
  * --threads and outputs apart from the inputs. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,11 +157,57 @@ START_TEST(command_checked)
 }
 END_TEST
 
+/* dump_metadata: the type's name and the numbers judged in
+ * fsverity-utils' words and exit code, before the file is read. */
+static int dump(const char *type, const char *file, const char *offset,
+		const char *length, struct got *g)
+{
+	const char *opts[][2] = {{"offset", offset}, {"length", length}};
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_FSVERITY_DUMP,
+				    .args = type,
+				    .image = file,
+				    .options = opts[0],
+				    .noptions = 2};
+	struct ht_options ho = {.threads = 1};
+	struct show sh = {collect, g, 0, 0};
+	struct ht_error err;
+
+	memset(g, 0, sizeof(*g));
+	return verity_fsv_show(&q, &ho, NULL, &sh, &err);
+}
+
+START_TEST(dump_judged)
+{
+	static struct got g;
+
+	ck_assert_int_eq(dump("tree", "f", NULL, NULL, &g), 2);
+	ck_assert_str_eq(g.err, "fastverity: fsverity dump_metadata: unknown "
+				"metadata type 'tree' (merkle_tree, "
+				"descriptor or signature)\n");
+	ck_assert_int_eq(dump("descriptor", "f", "-1", NULL, &g), 2);
+	ck_assert_str_eq(g.err, "fastverity: fsverity dump_metadata: "
+				"--offset=-1: not a number of bytes\n");
+	ck_assert_int_eq(dump("signature", "f", "1", "2x", &g), 2);
+	ck_assert_ptr_nonnull(strstr(g.err, "--length=2x: not a number"));
+	/* nothing asked for: no file read */
+	ck_assert_int_eq(dump("merkle_tree", "/nonexistent/f", "7", "0", &g),
+			 0);
+	ck_assert_str_eq(g.out, "");
+	ck_assert_str_eq(g.err, "");
+	ck_assert_int_eq(dump("merkle_tree", "/nonexistent/f", NULL, "1", &g),
+			 1);
+	ck_assert_ptr_nonnull(strstr(g.err, "/nonexistent/f"));
+	ck_assert_int_eq(dump(NULL, "f", NULL, NULL, &g), -EINVAL);
+	ck_assert_int_eq(dump("descriptor", NULL, NULL, NULL, &g), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {
 		"fsverity_show", 0, NULL, NULL, 0, NULL};
 
-	return run_unit(
-		&u, UNIT_TESTS(judged_alone, digest_lines, command_checked));
+	return run_unit(&u, UNIT_TESTS(judged_alone, digest_lines,
+				       command_checked, dump_judged));
 }
