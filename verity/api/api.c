@@ -142,23 +142,42 @@ API int fv_params_layout(const fv_params *p, uint64_t *tree_offset,
 API int fv_params_parse(fv_params *p, const char *const *opts, size_t n)
 {
 	struct ht_error err;
+	fv_params q;
+	int r;
 
 	NEED(p);
+	if (p->size < sizeof(q))
+		return verity_api_fail(EINVAL,
+				       "%s: size %zu is too small (set it to "
+				       "sizeof(struct fv_params))",
+				       __func__, p->size);
 	if (n && !opts)
 		return verity_api_fail(EINVAL, "fv_params_parse: opts is NULL");
 	for (size_t i = 0; i < n; i++)
 		NEED(opts[2 * i]);
-	return verity_api_keep(verity_ops_params_parse(p, opts, n, &err), &err);
+	/* p as it was when a value is refused */
+	memcpy(&q, p, sizeof(q));
+	if (!(r = verity_api_keep(verity_ops_params_parse(&q, opts, n, &err),
+				  &err)))
+		memcpy(p, &q, sizeof(q));
+	return r;
 }
 
 API int fv_option_number(const char *name, const char *value, uint64_t *out)
 {
 	struct ht_error err;
+	uint64_t v;
+	int r;
 
 	NEED(name);
 	NEED(value);
 	NEED(out);
-	return verity_api_keep(verity_ops_number(name, value, out, &err), &err);
+	/* *out as it was when the value is refused */
+	if ((r = verity_api_keep(verity_ops_number(name, value, &v, &err),
+				 &err)))
+		return r;
+	*out = v;
+	return 0;
 }
 
 API int fv_ranges_parse(const char *text, uint64_t **ranges, size_t *n)

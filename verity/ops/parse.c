@@ -221,7 +221,8 @@ int verity_ops_params_parse(fv_params *p, const char *const *opts, size_t n,
 	p->data_block_size = (uint32_t)dbs;
 	p->hash_block_size = (uint32_t)hbs;
 	if ((v = value_of(opts, n, "data-blocks")) &&
-	    (r = u64("data-blocks", v, INT64_MAX / dbs, &p->data_blocks, err)))
+	    (r = u64("data-blocks", v, INT64_MAX / (dbs ? dbs : 1),
+		     &p->data_blocks, err)))
 		return r;
 	p->hash_offset = 0;
 	if ((v = value_of(opts, n, "hash-offset")) &&

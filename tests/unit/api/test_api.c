@@ -74,7 +74,8 @@ START_TEST(params_defaults_and_checks)
 
 	/* a UUID read in any case, kept as it is given; none */
 	snprintf(p.hash, sizeof(p.hash), "sha512");
-	snprintf(p.uuid, sizeof(p.uuid), "12345678-1234-4234-8234-123456789ABC");
+	snprintf(p.uuid, sizeof(p.uuid),
+		 "12345678-1234-4234-8234-123456789ABC");
 	ck_assert_int_eq(fv_params_check(&p), 0);
 	p.uuid[0] = '\0';
 	ck_assert_int_eq(fv_params_check(&p), 0);
@@ -87,7 +88,8 @@ START_TEST(params_defaults_and_checks)
 	{
 		uint64_t off, blocks, bytes;
 
-		ck_assert_int_eq(fv_params_layout(&p, &off, &blocks, &bytes), 0);
+		ck_assert_int_eq(fv_params_layout(&p, &off, &blocks, &bytes),
+				 0);
 		ck_assert_uint_eq(off, 4096); /* after the superblock */
 		ck_assert_uint_eq(blocks, 4); /* 3 leaves, 1 root block */
 		ck_assert_uint_eq(bytes, 5 * 4096);
@@ -191,9 +193,8 @@ START_TEST(sign_and_check)
 	/* (checked by the door: a pair's signature, fv_verify) */
 	ck_assert_uint_eq(der[0], 0x30); /* DER: a SEQUENCE */
 	fv_free(der);
-	ck_assert_int_eq(
-		sign_root("/nonexistent/k", cert, root, &der, &len),
-		-EINVAL);
+	ck_assert_int_eq(sign_root("/nonexistent/k", cert, root, &der, &len),
+			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(fv_last_error(), "/nonexistent/k"));
 	/* a request: the certificate embedded, systemd's JSON */
 	{
@@ -282,7 +283,7 @@ START_TEST(sign_shown)
 	memset(&g, 0, sizeof(g));
 	ck_assert_int_eq(fv_show(&q, signed_item, &g), 0);
 	ck_assert_uint_eq(g.text, 0);
-	ck_assert_uint_eq(g.nulls, 1); /* file */
+	ck_assert_uint_eq(g.nulls, 1);   /* file */
 	ck_assert_uint_eq(g.strings, 4); /* result, root, format, base64 */
 	ck_assert_str_eq(g.format, "pkcs7");
 	q.image = out;
@@ -361,8 +362,8 @@ START_TEST(messages_with_a_fix)
 					   "--trusted-cert"},
 	};
 	const size_t n = sizeof(words) / sizeof(words[0]);
-	struct fv_open_request rq = {.size = sizeof(rq), .data = data,
-				     .hash = hash};
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .data = data, .hash = hash};
 	char said[512], key[128], cert[128], sig[128];
 	fv_result *made;
 	fv_image *im;
@@ -380,8 +381,8 @@ START_TEST(messages_with_a_fix)
 	snprintf(cert, sizeof(cert), "%s/mcert.pem", dir);
 	snprintf(sig, sizeof(sig), "%s/m.p7s", dir);
 	make_signer(key, cert);
-	ck_assert_int_eq(
-		sign_root(key, cert, rpt(made).root_hex, &der, &len), 0);
+	ck_assert_int_eq(sign_root(key, cert, rpt(made).root_hex, &der, &len),
+			 0);
 	fv_result_free(made);
 	write_file(sig, der, len);
 	fv_free(der);
@@ -440,6 +441,25 @@ START_TEST(option_values)
 	ck_assert_int_eq(fv_option_number("fec-roots", "1", &v), -EINVAL);
 	ck_assert_str_eq(fv_last_error(),
 			 "--fec-roots: 1 is not supported (2 to 24)");
+	ck_assert_uint_eq(v, 4); /* left as it was */
+	/* a refused value leaves the parameters as they were */
+	{
+		const char *bad[] = {"hash", "sha512", "format", "7"};
+		fv_params z = {.size = sizeof(z)};
+
+		ck_assert_int_eq(fv_params_parse(&p, bad, 2), -EINVAL);
+		ck_assert_str_eq(p.hash, "sha1");
+		/* a structure fv_params_init did not fill: refused, not
+		 * divided by its zero block size */
+		ck_assert_int_eq(fv_params_parse(&z,
+						 (const char *[]){"data-"
+								  "blocks",
+								  "5"},
+						 1),
+				 0);
+		z.size = 8;
+		ck_assert_int_eq(fv_params_parse(&z, opts, 1), -EINVAL);
+	}
 	ck_assert_int_eq(fv_option_number("size", NULL, &v), -EINVAL);
 	ck_assert_int_eq(fv_ranges_parse("4096:8", &ranges, &n), 0);
 	ck_assert_uint_eq(n, 1);
@@ -501,5 +521,9 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(params_defaults_and_checks, options_checks, sign_and_check, messages_with_a_fix, option_values, sign_shown, errno_values, digests_and_sizes));
+	return run_unit(&u,
+			UNIT_TESTS(params_defaults_and_checks, options_checks,
+				   sign_and_check, messages_with_a_fix,
+				   option_values, sign_shown, errno_values,
+				   digests_and_sizes));
 }
