@@ -281,10 +281,14 @@ static int given(const struct fv_show_request *q,
 		if (!q->names || !q->names[i])
 			return ht_fail(err, EINVAL,
 				       "fv_show: names[%zu] is NULL", i);
+	for (size_t i = 0; q->options && i < q->noptions; i++)
+		if (!q->options[2 * i])
+			return ht_fail(err, EINVAL,
+				       "fv_show: options[%zu] is NULL", 2 * i);
 	if (q->what == FV_SHOW_FSVERITY_SIGN &&
 	    (!(vs || q->flags & 4) || !q->signature))
 		return ht_fail(err, EINVAL, "fv_show: %s is NULL",
-			       vs ? "signature" : "sign");
+			       vs || q->flags & 4 ? "signature" : "sign");
 	return 0;
 }
 

@@ -138,6 +138,11 @@ START_TEST(command_checked)
 	fclose(f);
 	ck_assert_int_eq(run(&q, &g), 2);
 	ck_assert_str_eq(g.err, "fastverity: --threads: at least 1\n");
+	/* an option without a name: refused, not compared */
+	opts[1][0] = NULL;
+	ck_assert_int_eq(run(&q, &g), -EINVAL);
+	ck_assert_str_eq(g.err, "fv_show: options[2] is NULL");
+	opts[1][0] = "key";
 	opts[0][1] = "1";
 	q.tree = a;
 	ck_assert_int_eq(run(&q, &g), 1);
