@@ -126,5 +126,7 @@ check "bad list" run_rc 1 "$FV" bench --salt-size=a,b
 check "--time=1" run_rc 0 env -u FASTVERITY_BENCH_SECONDS "$FV" bench --size=1M --time=1 --salt-size=32
 check "--time=abc refused" run_rc 1 "$FV" bench --time=abc
 check "  names the option" grep -q "^fastverity: --time: 'abc' is not a number of seconds" "$T/err"
+check "a run time of more than a day refused, said as bench's" run_rc 1 env FASTVERITY_BENCH_SECONDS=100000 "$FV" bench --hash=x
+check "  its words" grep -qx "fastverity: bench: fv_bench_run: 100000 seconds (more than 0, at most a day)" "$T/err"
 
 finish

@@ -387,7 +387,7 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			 struct ht_error *err)
 {
 	struct verity_bench_row *rows = NULL;
-	struct bench_report *rep;
+	struct bench_report *rep = NULL;
 	struct bench_plan plan;
 	size_t n;
 	int r;
@@ -400,17 +400,20 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 			    "hash block sizes", err)) ||
 	    (r = bench_list(q->salt_sizes, q->nsalt_sizes, "salt sizes", err)))
 		return r;
+	/* (said as the run's failures are, below) */
 	if (!(q->seconds > 0 && q->seconds <= 86400))
-		return ht_fail(err, EINVAL,
-			       "fv_bench_run: %g seconds (more than 0, at most "
-			       "a day)",
-			       q->seconds);
-	if ((unsigned)q->output > VERITY_BENCH_CSV)
-		return ht_fail(err, EINVAL, "fv_bench_run: no output %u",
-			       (unsigned)q->output);
-	if (!(rep = calloc(1, sizeof(*rep))))
-		return ht_fail(err, ENOMEM, "out of memory");
-	if ((r = bench_settings(q, rep, err)))
+		r = ht_fail(err, EINVAL,
+			    "fv_bench_run: %g seconds (more than 0, at most a "
+			    "day)",
+			    q->seconds);
+	else if ((unsigned)q->output > VERITY_BENCH_CSV)
+		r = ht_fail(err, EINVAL, "fv_bench_run: no output %u",
+			    (unsigned)q->output);
+	else if (!(rep = calloc(1, sizeof(*rep))))
+		r = ht_fail(err, ENOMEM, "out of memory");
+	else
+		r = bench_settings(q, rep, err);
+	if (r)
 		goto out;
 	plan = (struct bench_plan){
 		.device = q->device,
@@ -434,7 +437,8 @@ int verity_bench_request(const struct fv_bench_request *q, unsigned threads,
 		r = ht_fail(err, -r, "fv_bench_run: the report cannot be made");
 out:
 	free(rows);
-	free(rep->settings);
+	if (rep)
+		free(rep->settings);
 	free(rep);
 	/* the command's: a failure of the run, after its options */
 	if (r < 0 && r != sh->r && q->noptions) {
