@@ -162,6 +162,9 @@ bad 1 "sign with a key not of the certificate" "does not belong" sign f1 none.si
 bad 1 "sign with a certificate as the key" c.pem sign f1 none.sig --key=c.pem --cert=c.pem
 bad 1 "sign a missing file" nosuch sign nosuch none.sig --key=k.pem --cert=c.pem
 bad 1 "sign over the file signed" input sign f1 f1 --key=k.pem --cert=c.pem
+bad 1 "the tree and the descriptor to one new file" "the Merkle tree is written there too" digest f1 --out-merkle-tree=one.out --out-descriptor=one.out
+check "  nothing written" test ! -e one.out
+bad 1 "the signature over the tree's file" "the Merkle tree is written there too" sign f1 two.out --key=k.pem --cert=c.pem --out-merkle-tree=two.out
 bad 1 "sign --pkcs11-engine" pkcs11 sign f1 none.sig --key=k.pem --cert=c.pem --pkcs11-engine=x.so
 bad 1 "sign with a key not of the certificate, --out-merkle-tree" "does not belong" sign f65537 none.sig --key=k2.pem --cert=c.pem --out-merkle-tree=none.tree --out-descriptor=none.desc
 check "  no signature, tree or descriptor file written by any of them" test ! -e none.sig -a ! -e none.tree -a ! -e none.desc

@@ -322,6 +322,19 @@ static int apart(const char *out, const char *what, const char *const *in,
 	return 0;
 }
 
+/* Two outputs, a and b (what each is), not one file, whether it is there
+ * yet or not: 0 or FAILED (said). */
+static int two(const char *a, const char *what_a, const char *b,
+	       const char *what_b, struct show *sh)
+{
+	if (!a || !b || (strcmp(a, b) && !verity_path_same_storage(a, b)))
+		return 0;
+	return say(sh, FAILED,
+		   "%s: refusing to write the %s there: the %s is written "
+		   "there too",
+		   b, what_b, what_a);
+}
+
 /* The command's run: --threads into ho, then no output over an input
  * (sign's: the signature, then the tree and descriptor, then the
  * signature over them): 0, or the exit code (said). */
@@ -350,12 +363,13 @@ static int command(const struct fv_show_request *q, struct ht_options *ho,
 		return r;
 	if ((r = apart(q->tree, "Merkle tree", inputs, n, sh)) ||
 	    (r = apart(q->descriptor, "descriptor", inputs, n, sh)) ||
-	    (q->tree &&
-	     (r = apart(q->descriptor, "descriptor", &q->tree, 1, sh))))
+	    (r = two(q->tree, "Merkle tree", q->descriptor, "descriptor", sh)))
 		return r;
-	if (q->what == FV_SHOW_FSVERITY_SIGN)
-		return apart(q->signature, "signature",
-			     (const char *[]){q->tree, q->descriptor}, 2, sh);
+	if (q->what == FV_SHOW_FSVERITY_SIGN &&
+	    ((r = two(q->tree, "Merkle tree", q->signature, "signature", sh)) ||
+	     (r = two(q->descriptor, "descriptor", q->signature, "signature",
+		      sh))))
+		return r;
 	return 0;
 }
 
