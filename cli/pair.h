@@ -40,9 +40,6 @@ int cli_policies(struct cli_opts *o);
  * errno (not printed: fv_last_error). */
 int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
 	     const char *const *certs, size_t ncerts, fv_image **img);
-/* The options holding the anchor --key or --trusted-cert give, for the
- * library to judge with: as cli_open returns. */
-int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
 
 /* --check-crc: the CRC32 sums of the sparse images among the first two
  * arguments checked (cli_lib_error's exit code when one does not hold);

@@ -126,15 +126,6 @@ static int partition_of(const struct cli_opts *o, const char *image,
 	return r;
 }
 
-int cli_super_refuse(const struct cli_opts *o, const char *image)
-{
-	return cli_error(-EINVAL,
-			 "%s: an Android super image: %s one logical "
-			 "partition, named as %s/NAME or with --partition=NAME "
-			 "(fastverity dump %s lists them)",
-			 image, o->action, image, image);
-}
-
 int cli_super_on_partition(struct cli_opts *o, int (*action)(struct cli_opts *))
 {
 	const char *image = o->args[0], *name;

@@ -16,9 +16,6 @@ void cli_block_devices_free(const struct cli_opts *o, const char **names,
 /* The library's error of a super image's open (r): said, with how to give
  * a split super's other image (ENODEV); the exit code. */
 int cli_super_error(int r);
-/* An action that takes one partition (repair): refused, saying how to
- * name one. */
-int cli_super_refuse(const struct cli_opts *o, const char *image);
 /* action run on --partition's logical partition of o->args[0] (of
  * --slot's metadata; on an A/B image NAME_<slot>, said) as a path
  * through it, IMAGE/NAME, without --partition, --slot or --container:
