@@ -15,7 +15,6 @@
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
-#include "cli/super.h"
 #include "cli/progress.h"
 #include "cli/text.h"
 #include "cli/cli.h"
@@ -345,9 +344,10 @@ struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
 struct alone {
 	struct cli_opts *o;
 	const char *container;
-	int set; /* walked as a firmware set */
-	int own; /* the command's: an image with sidecar files, dump or
-		  * repair of a super image's logical partition */
+	int set;    /* walked as a firmware set */
+	int own;    /* the command's: an image with sidecar files, dump or
+		     * repair of a super image's logical partition */
+	char *path; /* that partition's, IMAGE/NAME */
 	int dump, repair, open;
 	int judged; /* the pair opened: its verdict, trust */
 	enum fv_trust trust;
@@ -367,11 +367,16 @@ static int alone_said(void *ctx, const struct fv_item *it)
 		 !strcmp(it->key, "container")) {
 		a->container = it->text;
 		a->set = it->u == 1;
-		if ((a->own = (int)it->d))
+		if ((a->own = (int)it->d) == 1)
 			return 1;
 		/* a walk that is not a pair's: its --json built whole */
-		cli_json_whole =
-			!a->dump && (strcmp(a->container, "avb") || a->set);
+		if (!a->own)
+			cli_json_whole =
+				!a->dump &&
+				(strcmp(a->container, "avb") || a->set);
+	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
+		   !strcmp(it->key, "path")) {
+		return (a->path = strdup(it->text)) ? 1 : -ENOMEM;
 	} else if (it->kind == FV_ITEM_UINT && it->key &&
 		   !strcmp(it->key, "trust")) {
 		a->judged = 1;
@@ -423,8 +428,9 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		struct fv_report rep;
 
 		if (!a->judged)
-			return !strcmp(c, "ddi") ? cli_partition_refused(o, r)
-						 : cli_lib_error(r);
+			return !strcmp(c, "super") ? cli_super_error(r)
+			       : !strcmp(c, "ddi") ? cli_partition_refused(o, r)
+						   : cli_lib_error(r);
 		if (r < 0)
 			return cli_write_error(r);
 		cli_report(res, &rep);
@@ -469,7 +475,31 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	return cli_exit_code(-r);
 }
 
-int cli_alone(struct cli_opts *o, const char *args, int *own)
+/* action of a super image's logical partition by its path (IMAGE/NAME,
+ * read as any image: its slot's metadata, the slot suffix's; written
+ * only inside its extents), without --partition, --slot or
+ * --container: its exit code. */
+static int on_partition(struct cli_opts *o, const char *path,
+			int (*action)(struct cli_opts *))
+{
+	struct cli_opts was = *o;
+	const char *image = o->args[0];
+	int r;
+
+	o->args[0] = path;
+	o->partition = NULL;
+	o->slot = NULL;
+	o->container = NULL;
+	r = action(o);
+	o->args[0] = image;
+	o->partition = was.partition;
+	o->slot = was.slot;
+	o->container = was.container;
+	return r;
+}
+
+int cli_alone(struct cli_opts *o, const char *args, int *own,
+	      int (*again)(struct cli_opts *))
 {
 	struct alone a = {.o = o,
 			  .dump = !strcmp(o->action, "dump"),
@@ -560,8 +590,11 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 	cli_progress_end(&pr);
 	globfree(&g);
 	free(kv);
-	*own = a.own;
-	r = a.own ? 0 : alone_said_all(&a, r, res);
+	*own = a.own == 1;
+	r = a.path && again ? on_partition(o, a.path, again)
+	    : a.own == 1    ? 0
+			    : alone_said_all(&a, r, res);
+	free(a.path);
 	fv_result_free(res);
 	return r;
 }

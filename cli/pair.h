@@ -25,9 +25,11 @@ struct cli_pair {
 /* verify, repair, dump or open (o->action) of the image given alone,
  * o->args[0]: one fv_show call, the walk the library's (args: verify's
  * repair hints; open's mapping name). The exit code, said; 0 and *own
- * where the walk is the command's: 1 an image with sidecar files, 2 dump
- * or repair of a super image's logical partition. */
-int cli_alone(struct cli_opts *o, const char *args, int *own);
+ * where the walk is the command's, an image with sidecar files. Dump or
+ * repair of a super image's logical partition: again (cmd_dump,
+ * cmd_repair) run on its path, IMAGE/NAME, the library's. */
+int cli_alone(struct cli_opts *o, const char *args, int *own,
+	      int (*again)(struct cli_opts *));
 /* One corruption policy and one error policy at most in open's flags,
  * said with the options (the library refuses the same flags): 0, or the
  * exit code (cli/cmd_open.c). */

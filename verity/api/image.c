@@ -411,6 +411,12 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 					    .u = a.walk == VERITY_ALONE_SET,
 					    .d = t.own})))
 		goto out;
+	if (t.own == 2) { /* its path, for the caller to walk */
+		r = verity_image_alone_partition(q, &t, rq->said, rq->ctx,
+						 &err);
+		r = r < 0 ? verity_api_keep(r, &err) : r;
+		goto out;
+	}
 	if ((r = verity_image_alone_request(&qt, &a, &w, &o, &err))) {
 		r = verity_api_keep(r, &err);
 		goto out;

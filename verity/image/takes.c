@@ -5,9 +5,11 @@
 #include "verity/image/takes.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "verity/android/android.h"
 #include "verity/ops/parse.h"
 
 /* The value of name among q's options (the last given; NULL: none). */
@@ -487,6 +489,106 @@ int verity_image_alone_runs(const struct fv_show_request *q,
 	else if (max && (r = verity_ops_number("max-failures", max, &v, err)))
 		return r;
 	return 0;
+}
+
+/* A warning said through said. */
+static void warn(fv_item_fn said, void *ctx, const char *text)
+{
+	if (said)
+		said(ctx,
+		     &(struct fv_item){.kind = FV_ITEM_WARNING, .text = text});
+}
+
+/* q's super image opened for metadata slot slot, its notes said. */
+static int super_slot(const struct fv_show_request *q,
+		      const struct verity_alone_takes *t, unsigned slot,
+		      fv_item_fn said, void *ctx,
+		      struct verity_android_super **s, struct ht_error *err)
+{
+	int r;
+
+	if ((r = verity_android_super_open(q->image, t->names, t->files, t->n,
+					   slot, s, err)))
+		return r;
+	for (size_t i = 0; i < (*s)->nnotes; i++)
+		warn(said, ctx, (*s)->notes[i]);
+	return 0;
+}
+
+static int partition_path(const struct fv_show_request *q,
+			  struct verity_alone_takes *t, fv_item_fn said,
+			  void *ctx, char **path, struct ht_error *err)
+{
+	const char *part = given(q, "partition"), *slot = given(q, "slot");
+	const char *name, *at = slot ? slot : "a";
+	struct verity_android_super *s = NULL;
+	char shown[1028], text[2048];
+	int r, i;
+
+	*path = NULL;
+	if ((r = slot_named(slot, err)) || (r = block_devices(q, t, err)) ||
+	    (r = super_slot(q, t, 0, said, ctx, &s, err)))
+		return r;
+	if (slot && !strcmp(slot, "b")) {
+		unsigned slots = s->s.m.slots;
+
+		verity_android_super_close(s);
+		s = NULL;
+		if (slots < 2)
+			return ht_fail(
+				err, EINVAL,
+				"%s: metadata of 1 slot: no slot b (slot "
+				"b is metadata slot 1)",
+				q->image);
+		if ((r = super_slot(q, t, 1, said, ctx, &s, err)))
+			return r;
+	}
+	if ((i = verity_android_super_find(s, part, NULL)) < 0) {
+		r = ht_fail(err, ENOENT,
+			    "%s: no logical partition %s in slot %s", q->image,
+			    part, at);
+		goto out;
+	}
+	/* the partition the device booting the slot maps: NAME_<slot> on
+	 * an A/B image (said when it is not the name given) */
+	name = s->s.m.p[i].name;
+	ht_name_shown(name, strlen(name), shown, sizeof(shown));
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		r = ht_fail(err, EINVAL,
+			    "%s: partition %s cannot be named as a path",
+			    q->image, shown);
+	else if (!(*path = malloc(strlen(q->image) + strlen(name) + 2)))
+		r = ht_fail(err, ENOMEM, "out of memory");
+	else {
+		sprintf(*path, "%s/%s", q->image, name);
+		if (strcmp(name, part)) {
+			snprintf(text, sizeof(text),
+				 "%s: %s is partition %s (slot %s)", q->image,
+				 part, shown, at);
+			warn(said, ctx, text);
+		}
+	}
+out:
+	verity_android_super_close(s);
+	return r;
+}
+
+int verity_image_alone_partition(const struct fv_show_request *q,
+				 struct verity_alone_takes *t, fv_item_fn said,
+				 void *ctx, struct ht_error *err)
+{
+	char *path = NULL;
+	int r = partition_path(q, t, said, ctx, &path, err);
+
+	if (r || !said)
+		goto out;
+	if ((r = said(ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
+					     .key = "path",
+					     .text = path})) < 0)
+		r = ht_fail(err, -r, "%s: not walked", path);
+out:
+	free(path);
+	return r;
 }
 
 void verity_image_alone_takes_free(struct verity_alone_takes *t)

@@ -51,6 +51,15 @@ int verity_image_alone_runs(const struct fv_show_request *q,
 			    const struct verity_alone_takes *t,
 			    const char *path, size_t pairs, fv_options *run,
 			    struct ht_error *err);
+/* A super image's logical partition the caller walks by its path (t's
+ * own 2): q's partition of its slot's metadata (a: 0; b: 1, read after
+ * slot 0 as the device booting it does), NAME_<slot> on an A/B image;
+ * the metadata's notes and the name it is, when not the one asked, said
+ * through said (warnings), then its path, IMAGE/NAME (an item keyed
+ * "path"): said's return, or -errno (ENOENT: no such partition). */
+int verity_image_alone_partition(const struct fv_show_request *q,
+				 struct verity_alone_takes *t, fv_item_fn said,
+				 void *ctx, struct ht_error *err);
 void verity_image_alone_takes_free(struct verity_alone_takes *t);
 
 #endif

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "android/avb_make.h"
 #include "check_main.h"
 #include "verity/image/takes.h"
 
@@ -270,9 +271,67 @@ START_TEST(runs)
 }
 END_TEST
 
+/* A warning said and the path, kept. */
+struct kept {
+	char said[256], path[256];
+};
+
+static int kept(void *ctx, const struct fv_item *it)
+{
+	struct kept *k = ctx;
+
+	if (it->kind == FV_ITEM_WARNING)
+		snprintf(k->said, sizeof(k->said), "%s", it->text);
+	else if (it->key && !strcmp(it->key, "path"))
+		snprintf(k->path, sizeof(k->path), "%s", it->text);
+	return 0;
+}
+
+START_TEST(partition)
+{
+	static const char *const twin[] = {"partition", "system"};
+	static const char *const b[] = {"partition", "system", "slot", "b"};
+	static const char *const none[] = {"partition", "nope"};
+	struct fv_show_request q = {
+		.size = sizeof(q), .options = twin, .noptions = 1};
+	struct verity_alone_takes t = {0};
+	uint8_t *part = calloc(1, 8 * AMK_BS);
+	struct kept k = {"", ""};
+	struct ht_error err;
+	char sup[160];
+
+	amk_dir("/tmp/fv-takes-XXXXXX");
+	amk_super(amk_path(sup, "super.img"), part, 8 * AMK_BS);
+	free(part);
+	q.image = sup;
+	/* an A/B image's twin: NAME_<slot>, said */
+	ck_assert_msg(verity_image_alone_partition(&q, &t, kept, &k, &err) == 0,
+		      "%s", ht_msg(&err));
+	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_a"));
+	ck_assert_ptr_nonnull(strstr(k.said, "system is partition system_a "
+					     "(slot a)"));
+	verity_image_alone_takes_free(&t);
+	q.options = b;
+	q.noptions = 2;
+	ck_assert_int_eq(verity_image_alone_partition(&q, &t, kept, &k, &err),
+			 0);
+	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_b"));
+	verity_image_alone_takes_free(&t);
+	q.options = none;
+	q.noptions = 1;
+	ck_assert_int_eq(verity_image_alone_partition(&q, &t, NULL, NULL, &err),
+			 -ENOENT);
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "no logical partition nope "
+						   "in slot a"));
+	verity_image_alone_takes_free(&t);
+	amk_rmdir();
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"takes", 0, NULL, NULL, 1, NULL};
 
-	return run_unit(&u, UNIT_TESTS(signatures, ota, repair, open, runs));
+	return run_unit(
+		&u, UNIT_TESTS(signatures, ota, repair, open, runs, partition));
 }
