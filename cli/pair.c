@@ -529,7 +529,7 @@ int cli_alone(struct cli_opts *o, const char *args, int *own,
 		{"check-crc", o->check_crc ? "1" : NULL},
 		{"error-as-corruption", o->error_as_corruption ? "1" : NULL}};
 	size_t n = sizeof(given) / sizeof(given[0]);
-	const char **kv = calloc(2 * (n + o->nblock_devices), sizeof(*kv));
+	const char **kv;
 	struct cli_progress pr;
 	fv_options opts = {.size = sizeof(opts),
 			   .progress = cli_progress_update,
@@ -556,7 +556,7 @@ int cli_alone(struct cli_opts *o, const char *args, int *own,
 
 	if ((r = cli_container_asked(o)))
 		return r;
-	if (!kv)
+	if (!(kv = calloc(2 * (n + o->nblock_devices), sizeof(*kv))))
 		return cli_error(-ENOMEM, "out of memory");
 	memcpy(kv, given, sizeof(given));
 	for (size_t i = 0; i < o->nblock_devices; i++) {
