@@ -6,7 +6,6 @@
 #include "cli/files.h"
 
 #include "cli/avb.h"
-#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/hints.h"
 #include "cli/pair.h"
@@ -61,13 +60,9 @@ int cmd_dump(struct cli_opts *o)
 				 "dump: requires <hash_device> as argument");
 	/* a hash device alone is dumped as it is; an image in a container
 	 * as the registry reads it */
-	if ((r = cli_check_crc(o)) || (r = cli_alone(o, NULL, &own)) || !own)
+	if ((r = cli_check_crc(o)) ||
+	    (r = cli_alone(o, NULL, &own, cmd_dump)) || !own)
 		return r;
-	/* the command's: a super image's logical partition, dumped as the
-	 * image it is by its path through the super image (IMAGE/NAME,
-	 * NAME_<slot> said where that is not the name given) */
-	if (own == 2)
-		return cli_super_on_partition(o, cmd_dump);
 	if (cli_parse_hash_offset(o, &off) || cli_fec_params(o, &fec))
 		return EXIT_PARAMS;
 	/* (the registry calls an image it knows no other way a sidecar

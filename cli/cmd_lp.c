@@ -18,7 +18,6 @@
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/options.h"
-#include "cli/super.h"
 #include "cli/text.h"
 #include "include/fastverity.h"
 

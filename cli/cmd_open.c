@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli/avb.h"
-#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/json.h"
 #include "cli/pair.h"
@@ -111,7 +110,7 @@ int cmd_open(struct cli_opts *o)
 
 	/* an image given alone: its pair the library's, mapped, one call
 	 * (an image with sidecar files takes a hash device) */
-	if (o->nargs == 2 && ((r = cli_alone(o, o->args[1], &own)) || !own))
+	if (o->nargs == 2 && ((r = cli_alone(o, o->args[1], &own, NULL)) || !own))
 		return r;
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli/super.h"
 #include "cli/errors.h"
 #include "cli/params.h"
 #include "cli/json.h"
@@ -23,14 +22,12 @@ int cmd_repair(struct cli_opts *o)
 
 	if ((r = cli_check_crc(o)))
 		return r;
-	/* an image given alone: the library's walk, but where it is the
-	 * command's (a super image's logical partition, by its path; an
-	 * image with sidecar files) */
+	/* an image given alone: the library's walk (a super image's
+	 * logical partition by its path), but an image with sidecar files,
+	 * the command's */
 	if (o->nargs == 1) {
-		if ((r = cli_alone(o, NULL, &own)) || !own)
+		if ((r = cli_alone(o, NULL, &own, cmd_repair)) || !own)
 			return r;
-		if (own == 2)
-			return cli_super_on_partition(o, cmd_repair);
 	} else if (o->slot || o->partition) {
 		return cli_error(-EINVAL,
 				 "%s: --%s names a partition of a super image "

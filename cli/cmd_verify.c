@@ -52,7 +52,7 @@ int cmd_verify(struct cli_opts *o)
 		int own = 0;
 
 		repair_args(o, NULL, args, sizeof(args));
-		if ((r = cli_alone(o, args, &own)) || !own)
+		if ((r = cli_alone(o, args, &own, NULL)) || !own)
 			return r;
 	}
 	if ((r = cli_pair_from_args(o, &cp)))

@@ -15,7 +15,6 @@
 #include "cli/hints.h"
 #include "cli/params.h"
 #include "cli/root.h"
-#include "cli/super.h"
 #include "cli/progress.h"
 #include "cli/text.h"
 #include "cli/cli.h"
@@ -54,24 +53,6 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
-const char *cli_avb_parameter(const struct cli_opts *o)
-{
-	return o->hash                  ? "--hash"
-	       : o->data_block_size     ? "--data-block-size"
-	       : o->hash_block_size     ? "--hash-block-size"
-	       : o->data_blocks         ? "--data-blocks"
-	       : o->hash_offset         ? "--hash-offset"
-	       : o->salt                ? "--salt"
-	       : o->format              ? "--format"
-	       : o->no_superblock       ? "--no-superblock"
-	       : o->root_hash_file      ? "--root-hash-file"
-	       : o->fec_device          ? "--fec-device"
-	       : o->fec_offset          ? "--fec-offset"
-	       : o->fec_roots           ? "--fec-roots"
-	       : o->root_hash_signature ? "--root-hash-signature"
-					: NULL;
-}
-
 int cli_container_asked(const struct cli_opts *o)
 {
 	if (o->container && strcmp(o->container, "avb") &&
@@ -81,28 +62,6 @@ int cli_container_asked(const struct cli_opts *o)
 				 "--container: '%s' is not avb, ddi, super, "
 				 "sidecar or plain",
 				 o->container);
-	return 0;
-}
-
-int cli_ota_refused(const struct cli_opts *o, const char *sub)
-{
-	/* what a verity pair's options say has no place in a package */
-	if (o->hash || o->data_block_size || o->hash_block_size ||
-	    o->data_blocks || o->hash_offset || o->salt || o->uuid ||
-	    o->format || o->root_hash_file || o->fec_device || o->fec_offset ||
-	    o->fec_roots || o->max_failures || o->root_hash_signature ||
-	    o->partition || o->slot || o->nblock_devices || o->check_crc ||
-	    o->no_superblock || o->ntrusted > 1 ||
-	    (strcmp(sub, "verify") && (o->ntrusted || o->key)))
-		return cli_error(-EINVAL,
-				 "%s: an Android OTA package: %s takes "
-				 "%s--json here (or fastverity ota %s %s)",
-				 o->args[0], o->action,
-				 strcmp(sub, "verify")
-					 ? ""
-					 : "one --trusted-cert (its signer), "
-					   "--key (its images' AVB key), ",
-				 sub, o->args[0]);
 	return 0;
 }
 
@@ -132,12 +91,6 @@ static int anchor_options(const struct cli_opts *o, const char *const *certs,
 	opts->trusted_certs = certs;
 	opts->ntrusted_certs = ncerts;
 	return 0;
-}
-
-int cli_anchor_options(const struct cli_opts *o, fv_options *opts)
-{
-	return anchor_options(o, (const char *const *)o->trusted_certs,
-			      o->ntrusted, opts);
 }
 
 int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
@@ -386,264 +339,20 @@ struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
 	return p;
 }
 
-/* An image given alone (cli_alone): what the library says it is (said
- * first), the options that walk does not take refused in the command's
- * words, the run options made for it. */
+/* An image given alone (cli_alone): what the library says it is and
+ * whether it checked a pair, for the exit code. */
 struct alone {
 	struct cli_opts *o;
-	fv_options opts;
-	struct cli_progress pr;
-	int progress; /* pr started */
 	const char *container;
-	int set;     /* walked as a firmware set */
-	int refused; /* the exit code of a refusal said */
-	int own;     /* the command's: an image with sidecar files, dump of
-		      * a super image's logical partition */
+	int set;    /* walked as a firmware set */
+	int own;    /* the command's: an image with sidecar files, dump or
+		     * repair of a super image's logical partition */
+	char *path; /* that partition's, IMAGE/NAME */
 	int dump, repair, open;
-	char data[4096], hash[4096]; /* open's pair, once mapped */
-	struct fv_open_request *rq;  /* the open's, finished for the walk */
-	int judged;                  /* the pair opened: its verdict, trust */
+	int judged; /* the pair opened: its verdict, trust */
 	enum fv_trust trust;
-	struct cli_fec fec;
-	struct fv_slot_request req;
-	const char *one[1];
-	const char **names, **files;
-	uint64_t max; /* --max-failures, read before it is checked */
+	char data[4096], hash[4096]; /* open's pair, once mapped */
 };
-
-static int run_options(struct alone *a)
-{
-	if (cli_run_options(a->o, &a->opts, &a->pr))
-		return EXIT_PARAMS;
-	a->progress = 1;
-	a->opts.trusted_certs = (const char *const *)a->o->trusted_certs;
-	a->opts.ntrusted_certs = a->o->ntrusted;
-	return 0;
-}
-
-/* An Android image's pair (image: its name): it carries its own
- * parameters. */
-static int avb_refuses(const struct cli_opts *o, const char *image)
-{
-	const char *opt = cli_avb_parameter(o);
-
-	if (!opt)
-		return 0;
-	return cli_error(-EINVAL,
-			 "%s: an Android image carries its own parameters, "
-			 "tree, parity and root; %s does not apply",
-			 image, opt);
-}
-
-/* An Android image's pair: its parameters refused; the anchor. */
-static int avb_takes(struct alone *a)
-{
-	int r = avb_refuses(a->o, a->o->args[0]);
-
-	return r ? r : cli_anchor_options(a->o, &a->opts);
-}
-
-/* What repair of an image given alone does not take: an OTA package, a
- * super image but by its logical partition (the command's, by its path),
- * a slot, a partition of what is not a disk image; a disk image's parity
- * given. */
-static int repair_takes(struct alone *a)
-{
-	struct cli_opts *o = a->o;
-	const char *image = o->args[0];
-	int ddi = !strcmp(a->container, "ddi");
-
-	if (!strcmp(a->container, "super")) {
-		if (!o->partition)
-			return cli_super_refuse(o, image);
-		a->own = 2;
-		return 1;
-	}
-	if (o->slot || (o->partition && !ddi))
-		return cli_error(-EINVAL,
-				 "%s: --%s names a partition of a super image "
-				 "or a disk image",
-				 image, o->slot ? "slot" : "partition");
-	if (!strcmp(a->container, "sidecar")) {
-		a->own = 1;
-		return 1;
-	}
-	a->rq->writes = cli_writes(o);
-	if (!ddi)
-		return avb_takes(a);
-	if (cli_fec_params(o, &a->fec))
-		return EXIT_PARAMS;
-	a->rq->partition = o->partition;
-	a->rq->fec_path = a->fec.path;
-	a->rq->fec_offset = a->fec.offset;
-	a->rq->fec_roots = a->fec.roots;
-	return cli_anchor_options(o, &a->opts);
-}
-
-/* What open of an image given alone does not take: an OTA package, an
- * image with sidecar files (the command's: it takes a hash device), a
- * super image but by its logical partition; the open request finished
- * for a disk image's partition, a super image's. */
-static int open_takes(struct alone *a)
-{
-	struct cli_opts *o = a->o;
-	const char *image = o->args[0];
-	int r;
-
-	if (!strcmp(a->container, "sidecar")) {
-		a->own = 1;
-		return 1;
-	}
-	if ((r = cli_policies(o)))
-		return r;
-	if (!strcmp(a->container, "super")) {
-		if (!o->partition)
-			return cli_error(-EINVAL,
-					 "%s: an Android super image: name the "
-					 "logical partition to open "
-					 "(--partition=system_a)",
-					 image);
-		if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-			return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-					 o->slot);
-		if ((r = cli_block_devices(o, &a->names, &a->files)))
-			return r;
-		a->rq->slot = o->slot && !strcmp(o->slot, "b");
-		a->rq->names = a->names;
-		a->rq->files = a->files;
-		a->rq->n = o->nblock_devices;
-		/* its options refused once its path is known */
-		if (cli_avb_parameter(o))
-			a->rq->action = NULL;
-	} else if (strcmp(a->container, "ddi")) {
-		return avb_takes(a);
-	}
-	a->rq->partition = o->partition;
-	return cli_anchor_options(o, &a->opts);
-}
-
-/* What the walk of a (a->container, a->set) does not take: refused (the
- * exit code, said), else the options it runs with. */
-static int alone_takes(struct alone *a)
-{
-	struct cli_opts *o = a->o;
-	const char *image = o->args[0];
-	int super = !strcmp(a->container, "super");
-	int r;
-
-	/* a container that carries its own signatures takes none given */
-	if (o->root_hash_signature && (super || !strcmp(a->container, "ddi")))
-		return cli_error(-EINVAL,
-				 "%s: %s carries its own signatures; "
-				 "--root-hash-signature does not apply",
-				 image,
-				 super ? "an Android super image"
-				       : "a systemd disk image");
-	if (!strcmp(a->container, "ota") && (a->repair || a->open))
-		return cli_error(-EINVAL,
-				 "%s: an Android OTA package, which holds no "
-				 "verity pair: read it with fastverity ota "
-				 "info %s",
-				 image, image);
-	if (a->repair)
-		return repair_takes(a);
-	if (a->open)
-		return open_takes(a);
-	if (!strcmp(a->container, "ota")) {
-		if ((r = cli_ota_refused(o, a->dump ? "info" : "verify")))
-			return r;
-		a->opts.size = sizeof(a->opts);
-		a->opts.key = o->key;
-		a->opts.trusted_certs = (const char *const *)o->trusted_certs;
-		a->opts.ntrusted_certs = o->ntrusted;
-		return 0;
-	}
-	if (!strcmp(a->container, "ddi")) {
-		if (a->dump)
-			return 0;
-		if ((r = cli_anchor_options(o, &a->opts)) ||
-		    (r = run_options(a)))
-			return r;
-		a->opts.key = o->key;
-		return 0;
-	}
-	if (super && a->dump && o->partition) {
-		a->own = 2;
-		return 1;
-	}
-	if (super || (a->set && !a->dump)) {
-		if (o->slot && strcmp(o->slot, "a") && strcmp(o->slot, "b"))
-			return cli_error(-EINVAL, "--slot: '%s' is not a or b",
-					 o->slot);
-		if (o->root_hash_signature && !a->dump)
-			return cli_error(-EINVAL,
-					 "%s: an Android image carries its own "
-					 "signatures; --root-hash-signature "
-					 "does not apply",
-					 image);
-		if ((r = cli_block_devices(o, &a->names, &a->files)))
-			return r;
-		a->one[0] = o->partition;
-		a->req = (struct fv_slot_request){
-			.size = sizeof(a->req),
-			.image = image,
-			.container = o->container,
-			.key = o->key,
-			.slot = o->slot,
-			.partitions = o->partition ? a->one : NULL,
-			.npartitions = o->partition ? 1 : 0,
-			.device_names = a->names,
-			.device_files = a->files,
-			.ndevices = o->nblock_devices,
-			.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW};
-		return a->dump ? 0 : run_options(a);
-	}
-	if (!strcmp(a->container, "sidecar")) {
-		a->own = 1;
-		return 1;
-	}
-	return avb_takes(a);
-}
-
-/* A pair judged (pairs: the image's): the options it runs with; of a
- * disk image's several, repair takes the one named. */
-static int alone_runs(struct alone *a, size_t pairs)
-{
-	uint64_t max;
-
-	if (a->repair && pairs > 1)
-		return cli_error(-EINVAL,
-				 "%s: several protected partitions: name one "
-				 "with --partition=root|usr",
-				 a->o->args[0]);
-	if (run_options(a))
-		return EXIT_PARAMS;
-	if (a->repair) {
-		a->opts.repair = a->o->repair;
-		return 0;
-	}
-	if ((a->o->max_failures &&
-	     cli_parse_count("--max-failures", a->o->max_failures, &max)))
-		return EXIT_PARAMS;
-	return 0;
-}
-
-/* --max-failures as the request carries it, read before the walk is
- * known (a value cli_parse_count refuses is refused once it is). */
-static uint64_t max_failures(const struct cli_opts *o)
-{
-	uint64_t v = 0;
-
-	if (!o->max_failures || !*o->max_failures)
-		return UINT64_MAX;
-	for (const char *c = o->max_failures; *c; c++) {
-		if (*c < '0' || *c > '9' ||
-		    v > (UINT64_MAX - 1 - (uint64_t)(*c - '0')) / 10)
-			return UINT64_MAX;
-		v = v * 10 + (uint64_t)(*c - '0');
-	}
-	return v;
-}
 
 /* The open's items: what the image is, first; its notes. */
 static int alone_said(void *ctx, const struct fv_item *it)
@@ -658,25 +367,20 @@ static int alone_said(void *ctx, const struct fv_item *it)
 		 !strcmp(it->key, "container")) {
 		a->container = it->text;
 		a->set = it->u == 1;
-		if ((a->refused = alone_takes(a)))
-			return a->refused;
+		if ((a->own = (int)it->d) == 1)
+			return 1;
 		/* a walk that is not a pair's: its --json built whole */
-		cli_json_whole =
-			!a->dump && (strcmp(a->container, "avb") || a->set);
+		if (!a->own)
+			cli_json_whole =
+				!a->dump &&
+				(strcmp(a->container, "avb") || a->set);
+	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
+		   !strcmp(it->key, "path")) {
+		return (a->path = strdup(it->text)) ? 1 : -ENOMEM;
 	} else if (it->kind == FV_ITEM_UINT && it->key &&
 		   !strcmp(it->key, "trust")) {
 		a->judged = 1;
 		a->trust = (enum fv_trust)it->u;
-		/* open: a super image's partition's options refused with its
-		 * path; mapped with the activation's flags */
-		if (a->open && !strcmp(a->container, "super") &&
-		    (a->refused = avb_refuses(a->o, it->text)))
-			return a->refused;
-		if (a->open)
-			a->opts = (fv_options){.size = sizeof(a->opts),
-					       .flags = a->o->activation};
-		else if ((a->refused = alone_runs(a, (size_t)it->d)))
-			return a->refused;
 	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
 		   (!strcmp(it->key, "data") || !strcmp(it->key, "hash"))) {
 		snprintf(*it->key == 'd' ? a->data : a->hash, sizeof(a->data),
@@ -724,8 +428,9 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		struct fv_report rep;
 
 		if (!a->judged)
-			return !strcmp(c, "ddi") ? cli_partition_refused(o, r)
-						 : cli_lib_error(r);
+			return !strcmp(c, "super") ? cli_super_error(r)
+			       : !strcmp(c, "ddi") ? cli_partition_refused(o, r)
+						   : cli_lib_error(r);
 		if (r < 0)
 			return cli_write_error(r);
 		cli_report(res, &rep);
@@ -770,13 +475,73 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	return cli_exit_code(-r);
 }
 
-int cli_alone(struct cli_opts *o, const char *args, int *own)
+/* action of a super image's logical partition by its path (IMAGE/NAME,
+ * read as any image: its slot's metadata, the slot suffix's; written
+ * only inside its extents), without --partition, --slot or
+ * --container: its exit code. */
+static int on_partition(struct cli_opts *o, const char *path,
+			int (*action)(struct cli_opts *))
+{
+	struct cli_opts was = *o;
+	const char *image = o->args[0];
+	int r;
+
+	o->args[0] = path;
+	o->partition = NULL;
+	o->slot = NULL;
+	o->container = NULL;
+	r = action(o);
+	o->args[0] = image;
+	o->partition = was.partition;
+	o->slot = was.slot;
+	o->container = was.container;
+	return r;
+}
+
+int cli_alone(struct cli_opts *o, const char *args, int *own,
+	      int (*again)(struct cli_opts *))
 {
 	struct alone a = {.o = o,
-			  .max = max_failures(o),
 			  .dump = !strcmp(o->action, "dump"),
 			  .repair = !strcmp(o->action, "repair"),
 			  .open = !strcmp(o->action, "open")};
+	/* what the walk takes or refuses, the library's: the options
+	 * given, by name */
+	const char *given[][2] = {
+		{"hash", o->hash},
+		{"data-block-size", o->data_block_size},
+		{"hash-block-size", o->hash_block_size},
+		{"data-blocks", o->data_blocks},
+		{"hash-offset", o->hash_offset},
+		{"salt", o->salt},
+		{"format", o->format},
+		{"no-superblock", o->no_superblock ? "1" : NULL},
+		{"root-hash-file", o->root_hash_file},
+		{"fec-device", o->fec_device},
+		{"fec-offset", o->fec_offset},
+		{"fec-roots", o->fec_roots},
+		{"root-hash-signature", o->root_hash_signature},
+		{"uuid", o->uuid},
+		{"max-failures", o->max_failures},
+		{"threads", o->threads},
+		{"partition", o->partition},
+		{"slot", o->slot},
+		{"check-crc", o->check_crc ? "1" : NULL},
+		{"error-as-corruption", o->error_as_corruption ? "1" : NULL}};
+	size_t n = sizeof(given) / sizeof(given[0]);
+	const char **kv;
+	struct cli_progress pr;
+	fv_options opts = {.size = sizeof(opts),
+			   .progress = cli_progress_update,
+			   .progress_ctx = &pr,
+			   .pass = cli_progress_pass,
+			   .flags = o->activation,
+			   .trusted_certs =
+				   (const char *const *)o->trusted_certs,
+			   .ntrusted_certs = o->ntrusted,
+			   .key = o->key,
+			   .sha256 = cli_sha256_choice(),
+			   .repair = o->repair};
 	struct fv_open_request rq = {.size = sizeof(rq),
 				     .container = o->container,
 				     .action = o->action,
@@ -791,7 +556,14 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 
 	if ((r = cli_container_asked(o)))
 		return r;
-	a.rq = &rq;
+	if (!(kv = calloc(2 * (n + o->nblock_devices), sizeof(*kv))))
+		return cli_error(-ENOMEM, "out of memory");
+	memcpy(kv, given, sizeof(given));
+	for (size_t i = 0; i < o->nblock_devices; i++) {
+		kv[2 * (n + i)] = "block-device";
+		kv[2 * (n + i) + 1] = o->block_devices[i];
+	}
+	cli_progress_init(&pr, o);
 	/* a disk image's anchor without an option: /etc/verity.d's */
 	cli_trusted_of(o, &certs, &ncerts, &g);
 	r = cli_show(&(struct fv_show_request){
@@ -803,24 +575,26 @@ int cli_alone(struct cli_opts *o, const char *args, int *own)
 		.image = o->args[0],
 		.json = o->json,
 		.all = o->verbose,
-		.o = &a.opts,
-		.set = &a.req,
-		.partition = o->partition,
+		.o = &opts,
+		.options = kv,
+		.noptions = n + o->nblock_devices,
 		/* an OTA package's images, for its AVB key: in the
 		 * temporary files' directory */
 		.dir = tmp && *tmp ? tmp : "/tmp",
 		.res = &res,
-		.max = a.max,
+		.max = UINT64_MAX,
 		.args = args,
 		.open = &rq,
 		.certs = o->ntrusted ? NULL : certs,
 		.ncerts = o->ntrusted ? 0 : ncerts});
-	if (a.progress)
-		cli_progress_end(&a.pr);
+	cli_progress_end(&pr);
 	globfree(&g);
-	*own = a.own;
-	r = a.refused ? (a.own ? 0 : a.refused) : alone_said_all(&a, r, res);
-	cli_block_devices_free(o, a.names, a.files);
+	free(kv);
+	*own = a.own == 1;
+	r = a.path && again ? on_partition(o, a.path, again)
+	    : a.own == 1    ? 0
+			    : alone_said_all(&a, r, res);
+	free(a.path);
 	fv_result_free(res);
 	return r;
 }

@@ -25,9 +25,11 @@ struct cli_pair {
 /* verify, repair, dump or open (o->action) of the image given alone,
  * o->args[0]: one fv_show call, the walk the library's (args: verify's
  * repair hints; open's mapping name). The exit code, said; 0 and *own
- * where the walk is the command's: 1 an image with sidecar files, 2 dump
- * or repair of a super image's logical partition. */
-int cli_alone(struct cli_opts *o, const char *args, int *own);
+ * where the walk is the command's, an image with sidecar files. Dump or
+ * repair of a super image's logical partition: again (cmd_dump,
+ * cmd_repair) run on its path, IMAGE/NAME, the library's. */
+int cli_alone(struct cli_opts *o, const char *args, int *own,
+	      int (*again)(struct cli_opts *));
 /* One corruption policy and one error policy at most in open's flags,
  * said with the options (the library refuses the same flags): 0, or the
  * exit code (cli/cmd_open.c). */
@@ -40,9 +42,6 @@ int cli_policies(struct cli_opts *o);
  * errno (not printed: fv_last_error). */
 int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
 	     const char *const *certs, size_t ncerts, fv_image **img);
-/* The options holding the anchor --key or --trusted-cert give, for the
- * library to judge with: as cli_open returns. */
-int cli_anchor_options(const struct cli_opts *o, fv_options *opts);
 
 /* --check-crc: the CRC32 sums of the sparse images among the first two
  * arguments checked (cli_lib_error's exit code when one does not hold);

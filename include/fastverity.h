@@ -438,12 +438,15 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	const char *dir, *source, *key; /* LPUNPACK's, OTA's; a delta's; AVB */
 	const char *hash, *block_size, *salt, *tree, *descriptor, *signature;
 	unsigned flags; const struct fv_sign_request *sign; /* fs-verity's */
-	const char *const *options; size_t noptions; /* avb's: reference.md */
+	const char *const *options; size_t noptions; /* avb's; alone's: names */
 	const fv_image *img; size_t at; fv_result **res; /* its, kept; PAIR's */
 	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
 	/* VERIFY, REPAIR, PAIR (dump), OPEN of image alone, no img: open's
-	 * request; said's items: "container" (u 1: a set) first, a pair's "trust"
-	 * (u; d: pairs; text: path), OPEN's "data", "hash"; certs: if o's none */
+	 * request; options: what each walk refuses, named (verity/image/
+	 * takes.h); said's items: "container" (u 1: a set; d: the caller's
+	 * own walk, 1 sidecar files, 2 a super image's partition) first, a
+	 * pair's "trust" (u; d: pairs; text: path), OPEN's "data", "hash";
+	 * certs: if o's none */
 	const struct fv_open_request *open; const char *const *certs; size_t ncerts;
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's

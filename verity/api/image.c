@@ -6,6 +6,7 @@
 #include "verity/container/ota/ota.h"
 #include "verity/android/show.h"
 #include "verity/image/alone.h"
+#include "verity/image/takes.h"
 #include "verity/image/avbdump.h"
 #include "verity/image/open.h"
 
@@ -264,13 +265,31 @@ const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
 	return img->in.pairs[i].ddi;
 }
 
+/* What pair 0 of img, opened alone, runs with (q's options as t took
+ * them), into run: 0, or the refusal kept. */
+static int runs(const struct fv_show_request *q,
+		const struct verity_alone_takes *t, const fv_image *img,
+		fv_options *run)
+{
+	struct ht_error err;
+	fv_options all;
+	int r = verity_image_alone_runs(q, t, img->in.path, img->in.n, &all,
+					&err);
+
+	if (r)
+		return verity_api_keep(r, &err);
+	verity_image_alone_anchor(&all, NULL, run);
+	return 0;
+}
+
 /* An image's one pair through the door (w: verify's, repair's, dump's,
  * open's; o: the anchor it is judged with), its notes said (rq's said),
  * then checked, shown as dump shows an Android image, or mapped. */
 static int alone_pair(const struct fv_show_request *q, struct show *sh,
-		      const struct fv_open_request *rq, const char *container,
+		      const struct verity_alone_takes *t, const char *container,
 		      struct fv_show_request *w, const fv_options *o)
 {
+	const struct fv_open_request *rq = &t->rq;
 	struct fv_open_request orq = {.size = sizeof(orq)};
 	struct fv_image_pair_info pi = {.size = sizeof(pi)};
 	int open = w->what == FV_SHOW_OPEN;
@@ -288,15 +307,16 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 	orq.container = container;
 	if ((r = fv_open(&orq, o, &img)))
 		return r;
-	/* judged: the caller may refuse, or finish the options to run (the
-	 * check or mapping runs on the open's verdict, without the anchor);
-	 * open's before its notes, the others' after */
+	/* judged: the options it runs with (the check or mapping runs on
+	 * the open's verdict, without the anchor), what it does not take
+	 * refused; open's before its notes, the others' after */
 	judged = (struct fv_item){.kind = FV_ITEM_UINT,
 				  .key = "trust",
 				  .text = img->in.path,
 				  .u = img->in.pairs[0].trust,
 				  .d = (double)img->in.n};
-	if (open && rq->said && (r = rq->said(rq->ctx, &judged)))
+	if (open && ((r = runs(q, t, img, &run)) ||
+		     (rq->said && (r = rq->said(rq->ctx, &judged)))))
 		goto out;
 	verity_image_alone_notes(img, open ? img->in.path : q->image, &orq,
 				 q->args, args, sizeof(args));
@@ -305,9 +325,9 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 		r = verity_image_avb_dump(w, sh, &err);
 		return !r || r == sh->r ? r : verity_api_keep(r, &err);
 	}
-	if (!open && rq->said && (r = rq->said(rq->ctx, &judged)))
+	if (!open && ((r = runs(q, t, img, &run)) ||
+		      (rq->said && (r = rq->said(rq->ctx, &judged)))))
 		goto out;
-	verity_image_alone_anchor(q->o, NULL, &run);
 	if (open) { /* mapped as args; its files said once it is */
 		fv_image_pair_info(img, 0, &pi);
 		r = fv_activate(q->args, img, 0, &run, q->res ? q->res : &res);
@@ -331,10 +351,37 @@ out:
 	return r;
 }
 
+/* The walk w of q's image (a), its request made. */
+static int alone_walk(const struct fv_show_request *q, struct show *sh,
+		      const struct verity_alone_takes *t,
+		      const struct verity_alone *a, struct fv_show_request *w,
+		      const fv_options *o)
+{
+	struct ht_error err;
+	int r;
+
+	switch (w->what) {
+	case FV_SHOW_OTA_INFO:
+	case FV_SHOW_OTA_VERIFY:
+		return verity_api_ota_show(w, sh->fn, sh->ctx);
+	case FV_SHOW_DDI:
+	case FV_SHOW_DDI_VERIFY:
+		return verity_api_ddi_show(w, sh->fn, sh->ctx);
+	case FV_SHOW_SET_VERIFY:
+		return verity_api_slot_show(w, sh);
+	case FV_SHOW_SUPER:
+		r = verity_android_show(w, sh, &err);
+		return !r || r == sh->r ? r : verity_api_keep(r, &err);
+	default:
+		return alone_pair(q, sh, t, a->container, w, o);
+	}
+}
+
 int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 {
 	const struct fv_open_request *rq = q->open;
-	struct fv_show_request w;
+	struct verity_alone_takes t;
+	struct fv_show_request w, qt;
 	struct verity_alone a;
 	struct ht_error err;
 	fv_options o;
@@ -343,30 +390,39 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	NEED(rq);
 	if ((r = verity_image_alone(q->image, rq->container, &a, &err)))
 		return verity_api_keep(r, &err);
-	/* what it is, first: the caller may refuse what it gave (its own
-	 * return handed back), or finish the options for that walk */
+	/* what the walk does not take refused; then what it is: the
+	 * caller's own walks (d: 1 an image with sidecar files, 2 a super
+	 * image's logical partition) end there with the caller's return */
+	qt = *q;
+	if ((r = verity_image_alone_takes(q, &a, &t, &err))) {
+		r = verity_api_keep(r, &err);
+		goto out;
+	}
+	qt.o = &t.o;
+	qt.set = &t.set;
+	qt.open = &t.rq;
+	qt.max = t.max;
+	qt.partition = t.partition;
 	if (rq->said &&
 	    (r = rq->said(rq->ctx,
 			  &(struct fv_item){.kind = FV_ITEM_STRING,
 					    .key = "container",
 					    .text = a.container,
-					    .u = a.walk == VERITY_ALONE_SET})))
-		return r;
-	if ((r = verity_image_alone_request(q, &a, &w, &o, &err)))
-		return verity_api_keep(r, &err);
-	switch (w.what) {
-	case FV_SHOW_OTA_INFO:
-	case FV_SHOW_OTA_VERIFY:
-		return verity_api_ota_show(&w, sh->fn, sh->ctx);
-	case FV_SHOW_DDI:
-	case FV_SHOW_DDI_VERIFY:
-		return verity_api_ddi_show(&w, sh->fn, sh->ctx);
-	case FV_SHOW_SET_VERIFY:
-		return verity_api_slot_show(&w, sh);
-	case FV_SHOW_SUPER:
-		r = verity_android_show(&w, sh, &err);
-		return !r || r == sh->r ? r : verity_api_keep(r, &err);
-	default:
-		return alone_pair(q, sh, rq, a.container, &w, &o);
+					    .u = a.walk == VERITY_ALONE_SET,
+					    .d = t.own})))
+		goto out;
+	if (t.own == 2) { /* its path, for the caller to walk */
+		r = verity_image_alone_partition(q, &t, rq->said, rq->ctx,
+						 &err);
+		r = r < 0 ? verity_api_keep(r, &err) : r;
+		goto out;
 	}
+	if ((r = verity_image_alone_request(&qt, &a, &w, &o, &err))) {
+		r = verity_api_keep(r, &err);
+		goto out;
+	}
+	r = alone_walk(&qt, sh, &t, &a, &w, &o);
+out:
+	verity_image_alone_takes_free(&t);
+	return r;
 }
