@@ -9,35 +9,25 @@
 
 #include "include/fastverity.h"
 
-/* The options of every subcommand, as given (NULL or 0 when absent). */
+/* The rows of avbtool's table (the library's, FV_SHOW_AVB_OPTIONS) at
+ * most. */
+#define CLI_AVB_ROWS 96
+
+/* The options given, by their row in the table (NULL or 0 when absent). */
 struct cli_avb_args {
 	const char *sub;
-	const char *image, *output, *key, *algorithm, *partition_name;
-	const char *hash_algorithm, *salt, *block_size, *partition_size;
-	const char *fec_num_roots, *rollback_index, *rollback_index_location;
-	const char *flags, *padding_size, *release, *append_release;
-	const char *output_vbmeta_image, *threads, *vbmeta_image;
-	const char *signing_helper, *signing_helper_with_files;
-	const char *public_key_metadata;
-	const char *output_pubkey; /* info_image: the key blob written */
-	const char *changed; /* fastverity's: the data ranges that changed */
-	int generate_fec, do_not_generate_fec, calc_max_image_size;
-	int do_not_append_vbmeta_image, check_at_most_once, do_not_use_ab;
-	int follow, keep_hashtree, json, set_hashtree_disabled_flag;
-	int set_verification_disabled_flag;
-	int dynamic_partition_size, print_required_libavb_version;
-	int use_persistent_digest, accept_zeroed_hashtree, hashtree_disabled;
-	int progress;
-	int deterministic; /* fastverity's: ML-DSA signed deterministically */
-	const char **props, **props_from_file, **chains, **includes;
-	const char **cmdlines, **expected, **chains_no_ab;
-	size_t nprops, nprops_from_file, nchains, nincludes, ncmdlines,
-		nexpected, nchains_no_ab;
+	const char *value[CLI_AVB_ROWS];
+	const char **list[CLI_AVB_ROWS];
+	size_t count[CLI_AVB_ROWS];
+	int flag[CLI_AVB_ROWS];
 	/* the options the library reads: names and values, in pairs
 	 * (npairs; all given: nall) */
 	const char **pairs;
 	size_t npairs, nall;
 };
+
+/* Option name's value as given (the last; a flag's "1"), or NULL. */
+const char *cli_avb_opt(const struct cli_avb_args *a, const char *name);
 
 /* A usage error, avbtool's (argparse's) exit 2 in the end; every other
  * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
@@ -50,7 +40,7 @@ struct cli_opts;
 
 /* argv[0] is "avb". Returns the exit code. */
 int cli_avb_main(int argc, const char **argv);
-/* What the library shows of a->image (q: its kind; a's options, --json,
+/* What the library shows of --image (q: its kind; a's options, --json,
  * --hashtree_disabled), written whole to output (words: what it is),
  * else printed as it comes; nothing when it fails. info_image's then
  * writes --output_pubkey. The exit code (a verify's failed step:

@@ -44,9 +44,9 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 	int r;
 
 	q->size = sizeof(*q);
-	q->image = a->image;
-	q->json = a->json;
-	q->hashtree_disabled = a->hashtree_disabled;
+	q->image = cli_avb_opt(a, "image");
+	q->json = !!cli_avb_opt(a, "json");
+	q->hashtree_disabled = !!cli_avb_opt(a, "hashtree_disabled");
 	if (output && !(f = open_memstream(&text, &len)))
 		return cli_error(-ENOMEM, "out of memory");
 	q->options = a->pairs;
@@ -54,18 +54,19 @@ int cli_avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 	/* > 0: a verify's step failed, said (avbtool's exit code 1) */
 	if ((r = cli_show_to(q, f)))
 		r = r > 0 ? EXIT_PARAMS : cli_avb_error(r);
-	else if (q->what == FV_SHOW_AVB_INFO && a->output_pubkey)
+	else if (q->what == FV_SHOW_AVB_INFO && cli_avb_opt(a, "output_pubkey"))
 		r = cli_avb_show(
 			a,
 			&(struct fv_show_request){.what = FV_SHOW_AVB_PUBKEY},
-			a->output_pubkey, "public key file");
+			cli_avb_opt(a, "output_pubkey"), "public key file");
 	if (f != stdout) {
 		if (r)
 			fclose(f);
 		else if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");
 		else
-			r = cli_avb_write(output, words, text, len, a->image);
+			r = cli_avb_write(output, words, text, len,
+					  cli_avb_opt(a, "image"));
 		free(text);
 	}
 	return r;
