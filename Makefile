@@ -52,7 +52,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c \
            cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/super.c cli/hints.c \
+           cli/cmd_avb.c cli/super.c cli/hints.c \
            cli/cmd_fsverity.c cli/cmd_ota.c cli/cmd_lp.c cli/files.c
 # A unit suite sits at the path of what it tests: tests/unit/<folder>/
 # test_<file>.c for verity/<folder>/<file>.c (hashtree/<file>.c:

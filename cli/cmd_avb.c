@@ -1,13 +1,17 @@
 /* fastverity avb SUBCOMMAND [--option value ...]: avbtool's image
  * commands with avbtool's spelling, so that a build script swaps
  * `avbtool` for `fastverity avb` (docs/android.md). Options avbtool has
- * and fastverity does not are refused by name, never ignored. */
+ * and fastverity does not are refused by name, never ignored. The
+ * options are avbtool's table, the library's; info_image, the print
+ * commands and extract_vbmeta_image write what fv_show makes, line for
+ * line as avbtool, or --json, to stdout or a file. */
 #include "cli/files.h"
 #include "cli/avb.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +22,27 @@
 #include "cli/params.h"
 #include "cli/progress.h"
 #include "cli/cli.h"
+
+/* The rows of avbtool's table (the library's, FV_SHOW_AVB_OPTIONS) at
+ * most. */
+#define CLI_AVB_ROWS 96
+
+/* The options given, by their row in the table (NULL or 0 when absent). */
+struct cli_avb_args {
+	const char *sub;
+	const char *value[CLI_AVB_ROWS];
+	const char **list[CLI_AVB_ROWS];
+	size_t count[CLI_AVB_ROWS];
+	int flag[CLI_AVB_ROWS];
+	/* the options the library reads: names and values, in pairs
+	 * (npairs; all given: nall) */
+	const char **pairs;
+	size_t npairs, nall;
+};
+
+/* A usage error, avbtool's (argparse's) exit 2 in the end; every other
+ * failure is avbtool's AvbError, exit 1 (cli_avb_main). */
+#define AVB_USAGE 64
 
 /* avbtool's table, the library's (FV_SHOW_AVB_OPTIONS): the rows of
  * the option engine, each into its own member of struct cli_avb_args. */
@@ -104,7 +129,8 @@ static const char *given(const struct cli_avb_args *a, size_t i, size_t j)
 	}
 }
 
-const char *cli_avb_opt(const struct cli_avb_args *a, const char *name)
+/* Option name's value as given (the last; a flag's "1"), or NULL. */
+static const char *opt(const struct cli_avb_args *a, const char *name)
 {
 	const char *v = NULL;
 
@@ -112,6 +138,75 @@ const char *cli_avb_opt(const struct cli_avb_args *a, const char *name)
 		if (!strcmp(rows[i].name, name))
 			v = given(a, i, 0);
 	return v;
+}
+
+/* avbtool's --output: written whole and safely (a temporary file renamed
+ * over it, no symlink of another user followed), and never the input
+ * read: refused by name. Returns the exit code, the message printed. */
+static int avb_write(const char *output, const char *what, const void *buf,
+		     size_t len, const char *input)
+{
+	int r;
+
+	if (input && cli_same_storage(output, input))
+		return cli_error(-EINVAL,
+				 "--output %s: is the input %s: an output is "
+				 "never written over what is read",
+				 output, input);
+	if ((r = cli_output_write(output, what, buf, len)))
+		return cli_write_error(r);
+	return EXIT_OK;
+}
+
+/* The library's error said; AVB_USAGE for an option's value that is not
+ * a number (EDOM), as avbtool's parser refuses it. */
+static int avb_error(int r)
+{
+	int e = cli_lib_error(r);
+
+	return r == -EDOM ? AVB_USAGE : e;
+}
+
+/* What the library shows of --image (q: its kind; a's options, --json,
+ * --hashtree_disabled), written whole to output (words: what it is),
+ * else printed as it comes; nothing when it fails. info_image's then
+ * writes --output_pubkey. The exit code (a verify's failed step:
+ * EXIT_PARAMS). */
+static int avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
+		    const char *output, const char *words)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = stdout;
+	int r;
+
+	q->size = sizeof(*q);
+	q->image = opt(a, "image");
+	q->json = !!opt(a, "json");
+	q->hashtree_disabled = !!opt(a, "hashtree_disabled");
+	if (output && !(f = open_memstream(&text, &len)))
+		return cli_error(-ENOMEM, "out of memory");
+	q->options = a->pairs;
+	q->noptions = a->npairs;
+	/* > 0: a verify's step failed, said (avbtool's exit code 1) */
+	if ((r = cli_show_to(q, f)))
+		r = r > 0 ? EXIT_PARAMS : avb_error(r);
+	else if (q->what == FV_SHOW_AVB_INFO && opt(a, "output_pubkey"))
+		r = avb_show(
+			a,
+			&(struct fv_show_request){.what = FV_SHOW_AVB_PUBKEY},
+			opt(a, "output_pubkey"), "public key file");
+	if (f != stdout) {
+		if (r)
+			fclose(f);
+		else if (fclose(f))
+			r = cli_error(-ENOMEM, "out of memory");
+		else
+			r = avb_write(output, words, text, len,
+				      opt(a, "image"));
+		free(text);
+	}
+	return r;
 }
 
 /* The options given to sub as pairs of avbtool's names and values, into
@@ -173,8 +268,8 @@ static int run_options(const struct cli_avb_args *a, fv_options *opts,
 		       struct cli_progress *bar)
 {
 	return cli_run_options(
-		&(struct cli_opts){.threads = (char *)cli_avb_opt(a, "threads"),
-				   .progress = !!cli_avb_opt(a, "progress"),
+		&(struct cli_opts){.threads = (char *)opt(a, "threads"),
+				   .progress = !!opt(a, "progress"),
 				   .action = a->sub},
 		opts, bar);
 }
@@ -202,41 +297,38 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 	struct fv_footer_request f = {
 		.size = sizeof(f), .kind = kind, .vbmeta = &v};
 	fv_options opts = {.size = sizeof(opts)};
+	const char *version = opt(a, "print_required_libavb_version");
 	int r;
 
 	/* the options read first, as avbtool's parser reads them (then
 	 * fastverity's --changed) */
 	if ((r = fv_avb_needs(NULL, &f, NULL)))
-		return cli_avb_error(r);
-	if (cli_avb_opt(a, "print_required_libavb_version") ||
-	    cli_avb_opt(a, "calc_max_image_size"))
-		return !cli_avb_opt(a, "print_required_libavb_version") &&
-				       kind == FV_FOOTER_HASH &&
-				       cli_avb_opt(a, "dynamic_partition_size")
+		return avb_error(r);
+	if (version || opt(a, "calc_max_image_size"))
+		return !version && kind == FV_FOOTER_HASH &&
+				       opt(a, "dynamic_partition_size")
 			       ? cli_error(
 					 -EINVAL,
 					 "--calc_max_image_size not supported "
 					 "with --dynamic_partition_size")
-			       : needs(NULL, &f,
-				       !cli_avb_opt(a, "print_required_libavb_"
-						       "version"));
-	if (!cli_avb_opt(a, "image"))
+			       : needs(NULL, &f, !version);
+	if (!opt(a, "image"))
 		return cli_error(-EINVAL, "avb %s: --image is required",
 				 a->sub);
-	if (cli_avb_opt(a, "generate_fec"))
+	if (opt(a, "generate_fec"))
 		fprintf(stderr,
 			"The --generate_fec option is deprecated since FEC is "
 			"now generated by default. Use the option "
 			"--do_not_generate_fec to not generate FEC.\n");
 	if (kind == FV_FOOTER_HASHTREE && run_options(a, &opts, &bar))
 		return EXIT_PARAMS;
-	r = fv_avb_add_footer(cli_avb_opt(a, "image"), &f, &opts);
+	r = fv_avb_add_footer(opt(a, "image"), &f, &opts);
 	cli_progress_end(&bar);
 	if (r)
 		return cli_write_error(r);
 	/* avbtool's default for a hash tree, said once it is made (a
 	 * refusal stays one line) */
-	if (kind == FV_FOOTER_HASHTREE && !cli_avb_opt(a, "hash_algorithm"))
+	if (kind == FV_FOOTER_HASHTREE && !opt(a, "hash_algorithm"))
 		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
 				"given (Android's trees use sha256)\n");
 	return 0;
@@ -249,13 +341,13 @@ static int make_vbmeta(const struct cli_avb_args *a)
 
 	/* the options read first (padding_size last), as avbtool's parser */
 	if ((r = fv_avb_needs(&v, NULL, NULL)))
-		return cli_avb_error(r);
-	if (cli_avb_opt(a, "print_required_libavb_version")) /* includes' needs
-								count */
+		return avb_error(r);
+	/* --print_required_libavb_version: the includes' needs count */
+	if (opt(a, "print_required_libavb_version"))
 		return needs(&v, NULL, 0);
-	if (!cli_avb_opt(a, "output"))
+	if (!opt(a, "output"))
 		return cli_error(-EINVAL, "No output file given");
-	if ((r = fv_avb_make_vbmeta_image(cli_avb_opt(a, "output"), &v, 0)))
+	if ((r = fv_avb_make_vbmeta_image(opt(a, "output"), &v, 0)))
 		r = cli_write_error(r);
 	return r;
 }
@@ -270,14 +362,13 @@ static int verify(const struct cli_avb_args *a)
 {
 	struct fv_slot_request set = {
 		.size = sizeof(set),
-		.image = cli_avb_opt(a, "image"),
+		.image = opt(a, "image"),
 		.container = "avb",
-		.key = cli_avb_opt(a, "key"),
+		.key = opt(a, "key"),
 		.flags = FV_SLOT_CHECK | FV_SLOT_STOP | FV_SLOT_EXPECTED |
-			 (cli_avb_opt(a, "follow_chain_partitions")
-				  ? FV_SLOT_FOLLOW
-				  : 0) |
-			 (cli_avb_opt(a, "accept_zeroed_hashtree")
+			 (opt(a, "follow_chain_partitions") ? FV_SLOT_FOLLOW
+							    : 0) |
+			 (opt(a, "accept_zeroed_hashtree")
 				  ? FV_SLOT_ACCEPT_ZEROED
 				  : 0)};
 	struct fv_show_request q = {.what = FV_SHOW_AVB_VERIFY, .set = &set};
@@ -288,10 +379,10 @@ static int verify(const struct cli_avb_args *a)
 	if (run_options(a, &opts, &bar))
 		return EXIT_PARAMS;
 	q.o = &opts;
-	r = cli_avb_show(a, &q, NULL, NULL);
+	r = avb_show(a, &q, NULL, NULL);
 	cli_progress_end(&bar);
 	/* --json: the error's document when none was printed */
-	if (cli_avb_opt(a, "json") && r)
+	if (opt(a, "json") && r)
 		cli_json_final(r, "verification failed");
 	return r;
 }
@@ -306,10 +397,9 @@ static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
 	int gen = op == FV_AVB_KEY_GENERATE;
 	struct fv_avb_key_request q = {.size = sizeof(q),
 				       .op = op,
-				       .key = cli_avb_opt(a, "key"),
-				       .algorithm = cli_avb_opt(a, "algorithm"),
-				       .output = gen ? cli_avb_opt(a, "output")
-						     : NULL};
+				       .key = opt(a, "key"),
+				       .algorithm = opt(a, "algorithm"),
+				       .output = gen ? opt(a, "output") : NULL};
 	uint8_t *out;
 	size_t len;
 	int r;
@@ -322,8 +412,7 @@ static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
 	}
 	if ((r = fv_avb_key(&q, &out, &len)))
 		return cli_lib_error(r);
-	r = cli_avb_write(cli_avb_opt(a, "output"), words, out, len,
-			  cli_avb_opt(a, "key"));
+	r = avb_write(opt(a, "output"), words, out, len, opt(a, "key"));
 	fv_free(out);
 	return r;
 }
@@ -334,16 +423,14 @@ static int edit(const struct cli_avb_args *a, enum fv_avb_edit_op op)
 	struct fv_avb_edit_request e = {
 		.size = sizeof(e),
 		.op = op,
-		.image = cli_avb_opt(a, "image"),
-		.flags = cli_avb_opt(a, "keep_hashtree")
-				 ? FV_ERASE_KEEP_HASHTREE
-				 : 0,
-		.vbmeta_image = cli_avb_opt(a, "vbmeta_image"),
+		.image = opt(a, "image"),
+		.flags = opt(a, "keep_hashtree") ? FV_ERASE_KEEP_HASHTREE : 0,
+		.vbmeta_image = opt(a, "vbmeta_image"),
 		.options = a->pairs,
 		.noptions = a->npairs};
 	int r;
 
-	return (r = fv_avb_edit(&e)) ? cli_avb_error(r) : EXIT_OK;
+	return (r = fv_avb_edit(&e)) ? avb_error(r) : EXIT_OK;
 }
 
 /* avbtool's exit codes: 2 a usage error, 1 every other failure. */
@@ -402,16 +489,15 @@ static int run(const struct cli_sub *s, void *base)
 		     .args = s->name,
 		     .options = a->pairs,
 		     .noptions = a->nall}))) {
-		r = cli_avb_error(r);
+		r = avb_error(r);
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(shows) / sizeof(shows[0]); i++)
 		if (!strcmp(shows[i].name, s->name)) {
-			r = cli_avb_show(a,
-					 &(struct fv_show_request){
-						 .what = shows[i].what},
-					 cli_avb_opt(a, "output"),
-					 shows[i].words);
+			r = avb_show(a,
+				     &(struct fv_show_request){
+					     .what = shows[i].what},
+				     opt(a, "output"), shows[i].words);
 			goto out;
 		}
 	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++)
@@ -439,8 +525,7 @@ static int run(const struct cli_sub *s, void *base)
 out:
 	/* --json: one document also when the command failed before it
 	 * wrote one (docs/json.md): the error's */
-	if (r && cli_avb_opt(a, "json") && !cli_json_emitted &&
-	    !cli_jsonc_load())
+	if (r && opt(a, "json") && !cli_json_emitted && !cli_jsonc_load())
 		cli_json_final(avbtool_exit(r), "failed");
 	free(a->pairs);
 	return r;
