@@ -49,6 +49,8 @@ struct cli_avb_args {
 static struct cli_option rows[CLI_AVB_ROWS];
 static struct cli_sub subs[32];
 static const char *missing_subs[32];
+/* the rows no request of the library reads: the command's own */
+static unsigned char own[CLI_AVB_ROWS];
 
 static struct cli_table table = {
 	.command = "fastverity avb",
@@ -94,8 +96,10 @@ static int table_item(void *ctx, const struct fv_item *it)
 		if (k + 1 < sizeof(missing_subs) / sizeof(*missing_subs))
 			missing_subs[k] = it->key;
 	} else if (it->kind == FV_ITEM_UINT && n < CLI_AVB_ROWS && it->d >= 0 &&
-		   it->d < 4) {
-		enum cli_kind kind = kinds[(int)it->d];
+		   it->d < 8) {
+		enum cli_kind kind = kinds[(int)it->d & 3];
+
+		own[n] = it->d >= 4;
 
 		rows[table.n++] = (struct cli_option){
 			.name = it->key,
@@ -215,13 +219,7 @@ static int avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
  * those (to a->nall) for its check of the usage. */
 static int pairs(struct cli_avb_args *a, unsigned sub)
 {
-	static const char here[] =
-		" image output output_pubkey threads progress json "
-		"generate_fec calc_max_image_size hashtree_disabled "
-		"print_required_libavb_version keep_hashtree vbmeta_image "
-		"accept_zeroed_hashtree follow_chain_partitions ";
 	size_t max = table.n;
-	char word[64];
 
 	for (size_t i = 0; i < table.n; i++)
 		max += a->count[i];
@@ -231,11 +229,9 @@ static int pairs(struct cli_avb_args *a, unsigned sub)
 		for (size_t i = 0; i < table.n; i++) {
 			const char *value;
 
-			snprintf(word, sizeof(word), " %s ", rows[i].name);
 			if (!(rows[i].actions & sub) ||
-			    (strstr(here, word) ||
-			     (!strcmp(a->sub, "verify_image") &&
-			      !strcmp(rows[i].name, "key"))) != pass)
+			    (own[i] || (!strcmp(a->sub, "verify_image") &&
+					!strcmp(rows[i].name, "key"))) != pass)
 				continue;
 			for (size_t j = 0; (value = given(a, i, j)); j++) {
 				a->pairs[2 * a->nall] = rows[i].name;
@@ -250,17 +246,12 @@ static int pairs(struct cli_avb_args *a, unsigned sub)
 	return 0;
 }
 
-/* A writer's vbmeta request: the options, avbtool's temporary files'
- * directory (TMPDIR's, else /tmp). */
-static struct fv_vbmeta_request vb_request(const struct cli_avb_args *a)
+/* avbtool's temporary files' directory: TMPDIR's, else /tmp. */
+static const char *temp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	return (struct fv_vbmeta_request){
-		.size = sizeof(struct fv_vbmeta_request),
-		.temp_dir = tmp && *tmp ? tmp : "/tmp",
-		.options = a->pairs,
-		.noptions = a->npairs};
+	return tmp && *tmp ? tmp : "/tmp";
 }
 
 /* The library's options of a run: --threads, --progress. */
@@ -274,12 +265,12 @@ static int run_options(const struct cli_avb_args *a, fv_options *opts,
 		opts, bar);
 }
 
-/* --print_required_libavb_version (max 0), --calc_max_image_size. */
-static int needs(const struct fv_vbmeta_request *v,
-		 const struct fv_footer_request *f, int max)
+/* A footer's --print_required_libavb_version (max 0), or
+ * --calc_max_image_size. */
+static int needs(const struct fv_footer_request *f, int max)
 {
 	struct fv_avb_needs n = {.size = sizeof(n)};
-	int r = fv_avb_needs(v, f, &n);
+	int r = fv_avb_needs(NULL, f, &n);
 
 	if (r)
 		return cli_lib_error(r);
@@ -293,7 +284,10 @@ static int needs(const struct fv_vbmeta_request *v,
 static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 {
 	struct cli_progress bar = {0};
-	struct fv_vbmeta_request v = vb_request(a);
+	struct fv_vbmeta_request v = {.size = sizeof(v),
+				      .temp_dir = temp_dir(),
+				      .options = a->pairs,
+				      .noptions = a->npairs};
 	struct fv_footer_request f = {
 		.size = sizeof(f), .kind = kind, .vbmeta = &v};
 	fv_options opts = {.size = sizeof(opts)};
@@ -311,7 +305,7 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 					 -EINVAL,
 					 "--calc_max_image_size not supported "
 					 "with --dynamic_partition_size")
-			       : needs(NULL, &f, !version);
+			       : needs(&f, !version);
 	if (!opt(a, "image"))
 		return cli_error(-EINVAL, "avb %s: --image is required",
 				 a->sub);
@@ -332,24 +326,6 @@ static int footer(const struct cli_avb_args *a, enum fv_footer_kind kind)
 		fprintf(stderr, "Defaulting to sha1: no --hash_algorithm was "
 				"given (Android's trees use sha256)\n");
 	return 0;
-}
-
-static int make_vbmeta(const struct cli_avb_args *a)
-{
-	struct fv_vbmeta_request v = vb_request(a);
-	int r;
-
-	/* the options read first (padding_size last), as avbtool's parser */
-	if ((r = fv_avb_needs(&v, NULL, NULL)))
-		return avb_error(r);
-	/* --print_required_libavb_version: the includes' needs count */
-	if (opt(a, "print_required_libavb_version"))
-		return needs(&v, NULL, 0);
-	if (!opt(a, "output"))
-		return cli_error(-EINVAL, "No output file given");
-	if ((r = fv_avb_make_vbmeta_image(opt(a, "output"), &v, 0)))
-		r = cli_write_error(r);
-	return r;
 }
 
 /* verify_image: the vbmeta's signature and signer, then every hash and
@@ -387,52 +363,6 @@ static int verify(const struct cli_avb_args *a)
 	return r;
 }
 
-/* extract_public_key (the key's blob) and _digest (its SHA-256 in hex,
- * no newline, as avbtool 1.3.0 writes it); generate_key, fastverity's (an
- * RSA key is openssl's): an output that exists is a parameter to change,
- * not a busy one. */
-static int key_file(const struct cli_avb_args *a, enum fv_avb_key_op op,
-		    const char *words)
-{
-	int gen = op == FV_AVB_KEY_GENERATE;
-	struct fv_avb_key_request q = {.size = sizeof(q),
-				       .op = op,
-				       .key = opt(a, "key"),
-				       .algorithm = opt(a, "algorithm"),
-				       .output = gen ? opt(a, "output") : NULL};
-	uint8_t *out;
-	size_t len;
-	int r;
-
-	if (gen) {
-		r = fv_avb_key(&q, NULL, NULL);
-		return !r             ? EXIT_OK
-		       : r == -EEXIST ? cli_lib_error(-EINVAL)
-				      : cli_write_error(r);
-	}
-	if ((r = fv_avb_key(&q, &out, &len)))
-		return cli_lib_error(r);
-	r = avb_write(opt(a, "output"), words, out, len, opt(a, "key"));
-	fv_free(out);
-	return r;
-}
-
-/* erase_footer, append_vbmeta_image, resize_image, zero_hashtree. */
-static int edit(const struct cli_avb_args *a, enum fv_avb_edit_op op)
-{
-	struct fv_avb_edit_request e = {
-		.size = sizeof(e),
-		.op = op,
-		.image = opt(a, "image"),
-		.flags = opt(a, "keep_hashtree") ? FV_ERASE_KEEP_HASHTREE : 0,
-		.vbmeta_image = opt(a, "vbmeta_image"),
-		.options = a->pairs,
-		.noptions = a->npairs};
-	int r;
-
-	return (r = fv_avb_edit(&e)) ? avb_error(r) : EXIT_OK;
-}
-
 /* avbtool's exit codes: 2 a usage error, 1 every other failure. */
 static int avbtool_exit(int r)
 {
@@ -443,39 +373,26 @@ static int avbtool_exit(int r)
  * avbtool_exit. */
 static int run(const struct cli_sub *s, void *base)
 {
-	/* what the library shows, written to stdout or --output; the
-	 * editors; the key files */
+	/* what the library shows, written to stdout or --output */
 	static const struct {
 		const char *name;
-		int what;
+		enum fv_show_what what;
 		const char *words;
-	} shows[] =
-		{
-			{"info_image", FV_SHOW_AVB_INFO, "image information"},
-			{"print_partition_digests", FV_SHOW_AVB_DIGESTS,
-			 "partition digests"},
-			{"calculate_kernel_cmdline", FV_SHOW_AVB_CMDLINE,
-			 "kernel command line"},
-			{"calculate_vbmeta_digest", FV_SHOW_AVB_VBMETA_DIGEST,
-			 "vbmeta digest"},
-			{"extract_vbmeta_image", FV_SHOW_AVB_VBMETA,
-			 "vbmeta image"},
-		},
-	  edits[] =
-		  {
-			  {"erase_footer", FV_AVB_EDIT_ERASE_FOOTER, NULL},
-			  {"append_vbmeta_image",
-			   FV_AVB_EDIT_APPEND_VBMETA_IMAGE, NULL},
-			  {"resize_image", FV_AVB_EDIT_RESIZE_IMAGE, NULL},
-			  {"zero_hashtree", FV_AVB_EDIT_ZERO_HASHTREE, NULL},
-		  },
-	  keys[] = {
-		  {"extract_public_key", FV_AVB_KEY_BLOB, "public key file"},
-		  {"extract_public_key_digest", FV_AVB_KEY_DIGEST,
-		   "public key digest file"},
-		  {"generate_key", FV_AVB_KEY_GENERATE, NULL},
-	  };
+	} shows[] = {
+		{"info_image", FV_SHOW_AVB_INFO, "image information"},
+		{"print_partition_digests", FV_SHOW_AVB_DIGESTS,
+		 "partition digests"},
+		{"calculate_kernel_cmdline", FV_SHOW_AVB_CMDLINE,
+		 "kernel command line"},
+		{"calculate_vbmeta_digest", FV_SHOW_AVB_VBMETA_DIGEST,
+		 "vbmeta digest"},
+		{"extract_vbmeta_image", FV_SHOW_AVB_VBMETA, "vbmeta image"},
+	};
 	struct cli_avb_args *a = base;
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_USAGE,
+				    .args = s->name,
+				    .dir = temp_dir()};
 	int r;
 
 	a->sub = s->name;
@@ -483,12 +400,9 @@ static int run(const struct cli_sub *s, void *base)
 	 * library's check */
 	if ((r = pairs(a, s->bit)))
 		goto out;
-	if ((r = cli_show(&(struct fv_show_request){
-		     .size = sizeof(struct fv_show_request),
-		     .what = FV_SHOW_AVB_USAGE,
-		     .args = s->name,
-		     .options = a->pairs,
-		     .noptions = a->nall}))) {
+	q.options = a->pairs;
+	q.noptions = a->nall;
+	if ((r = cli_show(&q))) {
 		r = avb_error(r);
 		goto out;
 	}
@@ -500,28 +414,14 @@ static int run(const struct cli_sub *s, void *base)
 				     opt(a, "output"), shows[i].words);
 			goto out;
 		}
-	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++)
-		if (!strcmp(edits[i].name, s->name)) {
-			r = edit(a, edits[i].what);
-			goto out;
-		}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i].name, s->name)) {
-			r = key_file(a, keys[i].what, keys[i].words);
-			goto out;
-		}
 	if (!strcmp(s->name, "add_hashtree_footer"))
 		r = footer(a, FV_FOOTER_HASHTREE);
 	else if (!strcmp(s->name, "add_hash_footer"))
 		r = footer(a, FV_FOOTER_HASH);
 	else if (!strcmp(s->name, "verify_image"))
 		r = verify(a);
-	else if (!strcmp(s->name, "make_vbmeta_image"))
-		r = make_vbmeta(a);
-	else {
-		printf("%s\n", FV_AVB_RELEASE);
-		r = EXIT_OK;
-	}
+	else if ((q.what = FV_SHOW_AVB_RUN, r = cli_show(&q))) /* the rest */
+		r = avb_error(r);
 out:
 	/* --json: one document also when the command failed before it
 	 * wrote one (docs/json.md): the error's */

@@ -6,6 +6,7 @@
 #include "verity/android/table.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The subcommands, as bits of an option's subcommands. */
 enum {
@@ -236,6 +237,24 @@ static const char avbtool_order[] =
 	"set_hashtree_disabled_flag set_verification_disabled_flag "
 	"use_persistent_digest do_not_use_ab ";
 
+/* The options no request reads: the command's, and FV_SHOW_AVB_RUN's. */
+static const char command_options[] =
+	" image output output_pubkey threads progress json generate_fec "
+	"calc_max_image_size hashtree_disabled print_required_libavb_version "
+	"keep_hashtree vbmeta_image accept_zeroed_hashtree "
+	"follow_chain_partitions ";
+
+int verity_android_command_option(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *at = command_options; n && (at = strstr(at, name));
+	     at++)
+		if (at > command_options && at[-1] == ' ' && at[n] == ' ')
+			return 1;
+	return 0;
+}
+
 int verity_android_table(fv_item_fn fn, void *ctx)
 {
 	int r = 0;
@@ -249,11 +268,15 @@ int verity_android_table(fv_item_fn fn, void *ctx)
 		r = fn(ctx, &(struct fv_item){.kind = FV_ITEM_NULL,
 					      .key = missing_subs[i]});
 	for (size_t i = 0; !r && i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (!(r = fn(ctx, &(struct fv_item){.kind = FV_ITEM_UINT,
-						    .key = rows[i].name,
-						    .text = rows[i].arg,
-						    .u = rows[i].subs,
-						    .d = rows[i].kind})))
+		if (!(r = fn(ctx,
+			     &(struct fv_item){
+				     .kind = FV_ITEM_UINT,
+				     .key = rows[i].name,
+				     .text = rows[i].arg,
+				     .u = rows[i].subs,
+				     .d = rows[i].kind +
+					  4 * verity_android_command_option(
+						      rows[i].name)})))
 			r = fn(ctx, &(struct fv_item){.kind = FV_ITEM_TEXT,
 						      .text = rows[i].help});
 	return r ? r

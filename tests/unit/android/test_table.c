@@ -10,7 +10,7 @@
 #include "verity/android/table.h"
 
 struct seen {
-	size_t subs, missing, rows, helps, orders, items;
+	size_t subs, missing, rows, helps, orders, items, owns;
 	uint64_t bits;
 	int bad; /* a step out of order, or a row's fact wrong */
 	enum fv_item_kind last;
@@ -40,11 +40,15 @@ static int visit(void *ctx, const struct fv_item *it)
 	case FV_ITEM_UINT: /* an option: subcommands there, a kind */
 		s->bad |= (s->rows && s->last != FV_ITEM_TEXT) || !it->key ||
 			  !it->u || (it->u & ~s->bits) || it->d < 0 ||
-			  it->d > 3 || s->rows >= 128;
+			  it->d > 7 || s->rows >= 128;
 		if (s->rows < 128)
 			s->names[s->rows] = it->key;
 		s->rows++;
-		s->last_kind = it->d;
+		s->last_kind = (int)it->d & 3;
+		/* + 4: the command's own, no request reads it */
+		s->bad |=
+			(it->d >= 4) != verity_android_command_option(it->key);
+		s->owns += it->d >= 4;
 		s->last_arg = it->text;
 		break;
 	case FV_ITEM_TEXT: /* its help: none for one refused */
@@ -77,6 +81,7 @@ START_TEST(table_whole)
 	ck_assert_uint_le(s.rows, 96); /* cli/avb.h's CLI_AVB_ROWS */
 	ck_assert_uint_eq(s.helps, s.rows);
 	ck_assert_uint_eq(s.orders, 1);
+	ck_assert_uint_ge(s.owns, 14);
 	/* argparse's order starts and ends with a blank, names the
 	 * options of the table only */
 	ck_assert_int_eq(s.order[0], ' ');
@@ -114,9 +119,27 @@ START_TEST(table_stopped)
 }
 END_TEST
 
+/* The options no request reads: whole names only. */
+START_TEST(command_options)
+{
+	ck_assert_int_eq(verity_android_command_option("image"), 1);
+	ck_assert_int_eq(verity_android_command_option("vbmeta_image"), 1);
+	ck_assert_int_eq(
+		verity_android_command_option("follow_chain_partitions"), 1);
+	ck_assert_int_eq(verity_android_command_option("key"), 0);
+	ck_assert_int_eq(verity_android_command_option("partition_size"), 0);
+	ck_assert_int_eq(verity_android_command_option("imag"), 0);
+	ck_assert_int_eq(verity_android_command_option("mage"), 0);
+	ck_assert_int_eq(verity_android_command_option("output_vbmeta_image"),
+			 0);
+	ck_assert_int_eq(verity_android_command_option(""), 0);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"table", 0, NULL, NULL, 0, NULL};
 
-	return run_unit(&u, UNIT_TESTS(table_whole, table_stopped));
+	return run_unit(
+		&u, UNIT_TESTS(table_whole, table_stopped, command_options));
 }

@@ -283,6 +283,14 @@ START_TEST(avb_options_table)
 	ck_assert_uint_eq(n[2], n[1]);
 	ck_assert_uint_eq(n[3], 10 + 1); /* avbtool's lacking; the order */
 	ck_assert_int_eq(fv_show(&q, NULL, n), -EINVAL);
+	/* a subcommand run whole: version's line, one text item */
+	memset(n, 0, sizeof(n));
+	q.what = FV_SHOW_AVB_RUN;
+	q.args = "version";
+	ck_assert_int_eq(fv_show(&q, table_seen, n), 0);
+	ck_assert_uint_eq(n[2], 1);
+	q.args = "no_such_subcommand";
+	ck_assert_int_eq(fv_show(&q, table_seen, n), -EINVAL);
 }
 END_TEST
 
