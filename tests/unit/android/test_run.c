@@ -169,11 +169,39 @@ START_TEST(editors)
 }
 END_TEST
 
+/* The footers: what they need printed before any image is asked for;
+ * --image then required; --threads read when the tree is built (a bad
+ * one then refused, not a usage error); a hash footer made. */
+START_TEST(footers)
+{
+	struct ht_error err;
+	char out[256], img[160];
+	const char *o[] = {"rollback_index_location", "2",
+			   "print_required_libavb_version", "1"};
+	const char *t[] = {"threads", "0",     "salt",
+			   "00",      "image", amk_path(img, "data.img")};
+	const char *h[] = {"partition_size", "1048576", "salt", "00",
+			   "image",          img};
+
+	ck_assert_int_eq(run("add_hash_footer", o, 2, out, &err), 0);
+	ck_assert_str_eq(out, "1.2\n");
+	ck_assert_int_eq(run("add_hashtree_footer", o, 1, out, &err), -EINVAL);
+	ck_assert_str_eq(ht_msg(&err),
+			 "avb add_hashtree_footer: --image is required");
+	amk_data(img, 4, 1);
+	ck_assert_int_eq(run("add_hashtree_footer", t, 3, out, &err), -EINVAL);
+	ck_assert_str_eq(ht_msg(&err), "--threads: at least 1");
+	ck_assert_msg(run("add_hash_footer", h, 3, out, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"run",     0, rsetup,
 					    rteardown, 0, NULL};
 
 	return run_unit(&u, UNIT_TESTS(version_and_unknown, make_vbmeta,
-				       key_files, editors));
+				       key_files, editors, footers));
 }
