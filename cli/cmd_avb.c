@@ -83,23 +83,21 @@ static int table_item(void *ctx, const struct fv_item *it)
 {
 	static const enum cli_kind kinds[] = {CLI_FLAG, CLI_VALUE, CLI_LIST,
 					      CLI_ABSENT};
+	static size_t nmissing;
 	struct cli_group *g = ctx;
-	size_t n = table.n, k = 0;
+	size_t n = table.n;
 
 	if (it->kind == FV_ITEM_STRING && g->n < sizeof(subs) / sizeof(*subs))
 		subs[g->n++] = (struct cli_sub){it->key, (unsigned)it->u, NULL,
 						it->text};
-	else if (it->kind == FV_ITEM_NULL) {
-		while (missing_subs[k])
-			k++;
-		if (k + 1 < sizeof(missing_subs) / sizeof(*missing_subs))
-			missing_subs[k] = it->key;
-	} else if (it->kind == FV_ITEM_UINT && n < CLI_AVB_ROWS && it->d >= 0 &&
-		   it->d < 8) {
+	else if (it->kind == FV_ITEM_NULL &&
+		 nmissing + 1 < sizeof(missing_subs) / sizeof(*missing_subs))
+		missing_subs[nmissing++] = it->key;
+	else if (it->kind == FV_ITEM_UINT && n < CLI_AVB_ROWS && it->d >= 0 &&
+		 it->d < 8) {
 		enum cli_kind kind = kinds[(int)it->d & 3];
 
 		own[n] = it->d >= 4;
-
 		rows[table.n++] = (struct cli_option){
 			.name = it->key,
 			.kind = kind,
@@ -143,24 +141,6 @@ static const char *opt(const struct cli_avb_args *a, const char *name)
 	return v;
 }
 
-/* avbtool's --output: written whole and safely (a temporary file renamed
- * over it, no symlink of another user followed), and never the input
- * read: refused by name. Returns the exit code, the message printed. */
-static int avb_write(const char *output, const char *what, const void *buf,
-		     size_t len, const char *input)
-{
-	int r;
-
-	if (input && cli_same_storage(output, input))
-		return cli_error(-EINVAL,
-				 "--output %s: is the input %s: an output is "
-				 "never written over what is read",
-				 output, input);
-	if ((r = cli_output_write(output, what, buf, len)))
-		return cli_write_error(r);
-	return EXIT_OK;
-}
-
 /* The library's error said; AVB_USAGE for an option's value that is not
  * a number (EDOM), as avbtool's parser refuses it. */
 static int avb_error(int r)
@@ -171,10 +151,10 @@ static int avb_error(int r)
 }
 
 /* What the library shows of --image (q: its kind; a's options, --json,
- * --hashtree_disabled), written whole to output (words: what it is),
- * else printed as it comes; nothing when it fails. info_image's then
- * writes --output_pubkey. The exit code (a verify's failed step:
- * EXIT_PARAMS). */
+ * --hashtree_disabled), written whole to output (words: what it is;
+ * safely, never over the image read), else printed as it comes; nothing
+ * when it fails. info_image's then writes --output_pubkey. The exit code
+ * (a verify's failed step: EXIT_PARAMS). */
 static int avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 		    const char *output, const char *words)
 {
@@ -204,9 +184,13 @@ static int avb_show(const struct cli_avb_args *a, struct fv_show_request *q,
 			fclose(f);
 		else if (fclose(f))
 			r = cli_error(-ENOMEM, "out of memory");
-		else
-			r = avb_write(output, words, text, len,
-				      opt(a, "image"));
+		else if (cli_same_storage(output, q->image))
+			r = cli_error(-EINVAL,
+				      "--output %s: is the input %s: an output "
+				      "is never written over what is read",
+				      output, q->image);
+		else if ((r = cli_output_write(output, words, text, len)))
+			r = cli_write_error(r);
 		free(text);
 	}
 	return r;
@@ -243,14 +227,6 @@ static int pairs(struct cli_avb_args *a, unsigned sub)
 			a->npairs = a->nall;
 	}
 	return 0;
-}
-
-/* avbtool's temporary files' directory: TMPDIR's, else /tmp. */
-static const char *temp_dir(void)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	return tmp && *tmp ? tmp : "/tmp";
 }
 
 /* The library's options of a run: threads, --progress. */
@@ -330,10 +306,12 @@ static int run(const struct cli_sub *s, void *base)
 	struct fv_show_request q = {.size = sizeof(q),
 				    .what = FV_SHOW_AVB_USAGE,
 				    .args = s->name,
-				    .dir = temp_dir()};
+				    .dir = getenv("TMPDIR")};
 	int r;
 
 	a->sub = s->name;
+	if (!q.dir || !*q.dir) /* avbtool's temporary files' */
+		q.dir = "/tmp";
 	/* what avbtool's parser refuses before it runs a subcommand: the
 	 * library's check */
 	if ((r = pairs(a, s->bit)))
@@ -376,14 +354,10 @@ out:
 
 int cli_avb_main(int argc, const char **argv)
 {
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_OPTIONS};
 	struct cli_avb_args a = {0};
-	int r = table.n ? 0
-			: fv_show(
-				  &(struct fv_show_request){
-					  .size = sizeof(
-						  struct fv_show_request),
-					  .what = FV_SHOW_AVB_OPTIONS},
-				  table_item, &group);
+	int r = table.n ? 0 : fv_show(&q, table_item, &group);
 
 	return avbtool_exit(
 		r ? cli_lib_error(r)
