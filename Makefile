@@ -41,7 +41,7 @@ LIB_SRC  = hashtree/error.c hashtree/sha256.c hashtree/hasher.c hashtree/dl.c ha
            verity/container/ota/apply.c verity/container/ota/decomp.c verity/container/ota/bspatch.c verity/container/ota/show.c \
            verity/dm/table.c verity/dm/activate.c verity/dm/shown.c \
            verity/registry/registry.c verity/policy/kinds.c verity/policy/trust.c \
-           verity/android/android.c verity/android/write.c verity/android/request.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/show/pair.c verity/show/check.c verity/show/verify.c verity/slot/walk.c verity/slot/run.c verity/slot/show.c verity/slot/avbtool.c verity/files/files.c verity/files/signed.c verity/pairs/held.c verity/pairs/act.c verity/show/result.c verity/image/image.c verity/image/open.c verity/image/judge.c verity/image/ddishow.c verity/image/alone.c verity/image/takes.c \
+           verity/android/android.c verity/android/write.c verity/android/request.c verity/android/table.c verity/android/run.c verity/android/shown.c verity/android/show.c verity/show/show.c verity/show/pair.c verity/show/check.c verity/show/verify.c verity/slot/walk.c verity/slot/run.c verity/slot/show.c verity/slot/avbtool.c verity/files/files.c verity/files/signed.c verity/pairs/held.c verity/pairs/act.c verity/show/result.c verity/image/image.c verity/image/open.c verity/image/judge.c verity/image/ddishow.c verity/image/alone.c verity/image/takes.c \
            verity/android/avbshow.c verity/slot/digests.c verity/image/avbdump.c verity/slot/vbmeta_digest.c \
            verity/ops/ops.c verity/ops/options.c verity/ops/parse.c verity/api/api.c verity/api/pair.c verity/api/image.c verity/api/ddi.c \
            verity/files/ask.c verity/api/ota.c verity/api/avb.c verity/api/measure.c verity/api/super.c verity/api/slot.c verity/api/fsverity.c verity/fsverity/show.c \
@@ -52,7 +52,7 @@ CLI_SRC  = cli/main.c cli/errors.c cli/params.c cli/root.c \
            cli/json.c cli/jsonc.c cli/cmd_format.c cli/cmd_verify.c cli/cmd_dump.c cli/progress.c \
            cli/cmd_bench.c cli/cmd_open.c \
            cli/cmd_sign.c cli/cmd_repair.c cli/cmd_update.c cli/pair.c cli/options.c \
-           cli/cmd_avb.c cli/avb_show.c cli/hints.c \
+           cli/cmd_avb.c cli/hints.c \
            cli/cmd_fsverity.c cli/cmd_ota.c cli/cmd_lp.c cli/files.c
 # A unit suite sits at the path of what it tests: tests/unit/<folder>/
 # test_<file>.c for verity/<folder>/<file>.c (hashtree/<file>.c:

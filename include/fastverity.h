@@ -428,7 +428,8 @@ enum fv_show_what { FV_SHOW_SUPER = 1, FV_SHOW_LPDUMP = 2, /* dump; lp */
 	FV_SHOW_AVB_USAGE, /* args: avb's subcommand; options: all given */
 	FV_SHOW_SIGN, /* sign's: fv_sign(sign, args) to image ("-": text) */
 	FV_SHOW_OPEN, /* an image alone (open) mapped as args, fv_activate's */
-	FV_SHOW_FSVERITY_DUMP }; /* dump_metadata: args TYPE, image FILE */
+	FV_SHOW_FSVERITY_DUMP, /* dump_metadata: args TYPE, image FILE */
+	FV_SHOW_AVB_OPTIONS, FV_SHOW_AVB_RUN }; /* avb's table; a run */
 struct fv_show_request { /* names, files, n: fv_super_open's */
 	size_t size; enum fv_show_what what; const char *image; int json;
 	const char *const *names, *const *files; size_t n; unsigned slot;

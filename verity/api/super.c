@@ -3,7 +3,9 @@
 #include "verity/api/internal.h"
 #include "verity/android/avbshow.h"
 #include "verity/android/request.h"
+#include "verity/android/run.h"
 #include "verity/android/shown.h"
+#include "verity/android/table.h"
 #include "verity/dm/shown.h"
 #include "verity/image/avbdump.h"
 #include "verity/slot/digests.h"
@@ -137,6 +139,11 @@ API int fv_show(const struct fv_show_request *q, fv_item_fn fn, void *ctx)
 		return verity_api_check_show(&in, &sh);
 	if (in.what == FV_SHOW_SIGN) /* verity/files/signed.c */
 		return verity_api_sign_show(&in, &sh);
+	if (in.what == FV_SHOW_AVB_OPTIONS) /* verity/android/table.c */
+		return verity_android_table(fn, ctx);
+	if (in.what == FV_SHOW_AVB_RUN) /* verity/android/run.c */
+		return verity_api_keep(verity_android_run(&in, fn, ctx, &err),
+				       &err);
 	if (in.what == FV_SHOW_AVB_USAGE) /* verity/android/request.c */
 		return verity_api_keep(verity_android_usage(&in, &err), &err);
 	NEED(in.image);

@@ -258,6 +258,42 @@ START_TEST(lpdump_json_without_metadata)
 }
 END_TEST
 
+/* avb's table through the door: no image needed; subcommands, then
+ * options (an option's help after it), argparse's order last. */
+static int table_seen(void *ctx, const struct fv_item *it)
+{
+	size_t *n = ctx;
+
+	n[it->kind == FV_ITEM_STRING ? 0
+	  : it->kind == FV_ITEM_UINT ? 1
+	  : it->kind == FV_ITEM_TEXT ? 2
+				     : 3]++;
+	return 0;
+}
+
+START_TEST(avb_options_table)
+{
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_OPTIONS};
+	size_t n[4] = {0};
+
+	ck_assert_int_eq(fv_show(&q, table_seen, n), 0);
+	ck_assert_uint_eq(n[0], 17);
+	ck_assert_uint_gt(n[1], 50);
+	ck_assert_uint_eq(n[2], n[1]);
+	ck_assert_uint_eq(n[3], 10 + 1); /* avbtool's lacking; the order */
+	ck_assert_int_eq(fv_show(&q, NULL, n), -EINVAL);
+	/* a subcommand run whole: version's line, one text item */
+	memset(n, 0, sizeof(n));
+	q.what = FV_SHOW_AVB_RUN;
+	q.args = "version";
+	ck_assert_int_eq(fv_show(&q, table_seen, n), 0);
+	ck_assert_uint_eq(n[2], 1);
+	q.args = "no_such_subcommand";
+	ck_assert_int_eq(fv_show(&q, table_seen, n), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {.name = "api_super",
@@ -265,5 +301,7 @@ int main(void)
 					    .setup = setup,
 					    .teardown = teardown};
 
-	return run_unit(&u, UNIT_TESTS(super_images, lpdump_json_without_metadata));
+	return run_unit(&u,
+			UNIT_TESTS(super_images, lpdump_json_without_metadata,
+				   avb_options_table));
 }
