@@ -67,7 +67,7 @@ API int fv_image_pair_info(const fv_image *img, size_t i,
 	memset(&full, 0, sizeof(full));
 	full.name = img->in.pairs[i].name;
 	full.trust = (enum fv_trust)img->in.pairs[i].trust;
-	if (img->in.ddi_read && (v = verity_api_ddi_at(img, i)))
+	if (img->in.ddi_read && (v = img->in.pairs[i].ddi))
 		verity_image_ddi_pair_of(v, &full.ddi);
 	if (img->own) {
 		const fv_pair *pr = img->own;
@@ -248,23 +248,6 @@ API int fv_activate(const char *name, const fv_image *img, size_t i,
 	return r;
 }
 
-/* --- disk images --------------------------------------------------------- */
-
-const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i)
-{
-	if (!img || !img->in.ddi_read) {
-		verity_api_fail(EINVAL, "%s: not opened as a disk image",
-				img ? img->in.path : "(NULL)");
-		return NULL;
-	}
-	if (i >= img->in.n) {
-		verity_api_fail(EINVAL, "%s: no pair %zu (%zu pairs)",
-				img->in.path, i, img->in.n);
-		return NULL;
-	}
-	return img->in.pairs[i].ddi;
-}
-
 /* What pair 0 of img, opened alone, runs with (q's options as t took
  * them), into run: 0, or the refusal kept. */
 static int runs(const struct fv_show_request *q,
@@ -272,14 +255,10 @@ static int runs(const struct fv_show_request *q,
 		fv_options *run)
 {
 	struct ht_error err;
-	fv_options all;
-	int r = verity_image_alone_runs(q, t, img->in.path, img->in.n, &all,
-					&err);
 
-	if (r)
-		return verity_api_keep(r, &err);
-	verity_image_alone_anchor(&all, NULL, run);
-	return 0;
+	return verity_api_keep(verity_image_alone_runs(q, t, img->in.path,
+						       img->in.n, run, &err),
+			       &err);
 }
 
 /* An image's one pair through the door (w: verify's, repair's, dump's,

@@ -110,7 +110,6 @@ int verity_api_pair_check_signature(const fv_pair *pr, const fv_options *o,
 				    fv_result **res);
 int verity_api_pair_activate(const char *name, const fv_pair *pr,
 			     const fv_options *o);
-const struct ddi_verity *verity_api_ddi_at(const fv_image *img, size_t i);
 
 /* fv_show's kinds shown by the door's files (super.c dispatches): 0,
  * the visitor's non-zero return, or the error (kept). */

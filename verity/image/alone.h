@@ -5,35 +5,6 @@
 #define FV_IMAGE_ALONE_H
 #ifndef FASTVERITY_COMPILATION
 #error "an internal header of libfastverity: include <fastverity.h>"
-/* The request the walk a of q's image (fv_show's VERIFY, REPAIR, PAIR:
- * dump, OPEN) makes, into w, its options (from q's) into o: an OTA
- * package's verify (its signer's certificate, its images' AVB key) or
- * facts; a disk image's verify or open (the certificates trusted without
- * an anchor, q's certs) or dump; a set's verify (its anchor the set's
- * key); a super image's metadata (devices and slot: q's set); else the
- * image's one pair checked, repaired, mapped, or an Android image's dump
- * (AVB_DUMP). -EINVAL: a set without q's set, dump of an image with
- * sidecar files, repair of an OTA package or a super image, open of an
- * OTA package or an image with sidecar files. */
-int verity_image_alone_request(const struct fv_show_request *q,
-			       const struct verity_alone *a,
-			       struct fv_show_request *w, fv_options *o,
-			       struct ht_error *err);
-/* The options o gives (NULL: none) as the anchor an open judges with,
- * into anchor, and as the run of a check on that verdict, no anchor,
- * into run (each NULL: not wanted). */
-void verity_image_alone_anchor(const fv_options *o, fv_options *anchor,
-			       fv_options *run);
-/* What verify and dump (req's action) say of img (image: its name)
- * opened alone, before its pair is checked or shown, through req's said:
- * an Android image's parity the kernel cannot use, left out; its signer
- * not checked (not for dump). Then repair's arguments, args and the
- * anchor a write needs when the signer was not checked, into buf (len
- * bytes; NULL: none). */
-void verity_image_alone_notes(const fv_image *img, const char *image,
-			      const struct fv_open_request *req,
-			      const char *args, char *buf, size_t len);
-
 #endif
 
 #include <stddef.h>
@@ -64,14 +35,16 @@ struct verity_alone {
 int verity_image_alone(const char *image, const char *container,
 		       struct verity_alone *out, struct ht_error *err);
 
-/* The request the walk a of q's image (fv_show's VERIFY, or PAIR: dump)
- * makes, into w, its options (from q's) into o: an OTA package's verify
- * (its signer's certificate, its images' AVB key) or facts; a disk
- * image's verify (the certificates trusted without an anchor, q's certs)
- * or dump; a set's verify (its anchor the set's key); a super image's
- * metadata (devices and slot: q's set); an Android image's pair (VERIFY)
- * or dump (AVB_DUMP). -EINVAL: a set without q's set, dump of an image
- * with sidecar files. */
+/* The request the walk a of q's image (fv_show's VERIFY, REPAIR, PAIR:
+ * dump, OPEN) makes, into w, its options (from q's) into o: an OTA
+ * package's verify (its signer's certificate, its images' AVB key) or
+ * facts; a disk image's verify or open (the certificates trusted without
+ * an anchor, q's certs) or dump; a set's verify (its anchor the set's
+ * key); a super image's metadata (devices and slot: q's set); else the
+ * image's one pair checked, repaired, mapped, or an Android image's dump
+ * (AVB_DUMP). -EINVAL: a set without q's set, dump of an image with
+ * sidecar files, repair of an OTA package or a super image, open of an
+ * OTA package or an image with sidecar files. */
 int verity_image_alone_request(const struct fv_show_request *q,
 			       const struct verity_alone *a,
 			       struct fv_show_request *w, fv_options *o,

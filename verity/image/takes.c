@@ -460,10 +460,10 @@ int verity_image_alone_takes(const struct fv_show_request *q,
 	return (r = avb_refuses(q, image, err)) ? r : anchor(q, t, err);
 }
 
-int verity_image_alone_runs(const struct fv_show_request *q,
-			    const struct verity_alone_takes *t,
-			    const char *path, size_t pairs, fv_options *out,
-			    struct ht_error *err)
+/* verity_image_alone_runs' options, the anchor still in them. */
+static int runs(const struct fv_show_request *q,
+		const struct verity_alone_takes *t, const char *path,
+		size_t pairs, fv_options *out, struct ht_error *err)
 {
 	const char *max = given(q, "max-failures");
 	uint64_t v;
@@ -489,6 +489,20 @@ int verity_image_alone_runs(const struct fv_show_request *q,
 	else if (max && (r = verity_ops_number("max-failures", max, &v, err)))
 		return r;
 	return 0;
+}
+
+int verity_image_alone_runs(const struct fv_show_request *q,
+			    const struct verity_alone_takes *t,
+			    const char *path, size_t pairs, fv_options *run,
+			    struct ht_error *err)
+{
+	fv_options all;
+	int r = runs(q, t, path, pairs, &all, err);
+
+	/* (the check or mapping runs on the open's verdict: no anchor) */
+	if (!r)
+		verity_image_alone_anchor(&all, NULL, run);
+	return r;
 }
 
 /* A warning said through said. */

@@ -44,7 +44,8 @@ int verity_image_alone_takes(const struct fv_show_request *q,
 			     struct verity_alone_takes *t,
 			     struct ht_error *err);
 /* The options a pair of q's image runs with, judged (path: its name,
- * pairs: the image's), into run: 0, or -EINVAL refusing what it does not
+ * pairs: the image's), into run, without the anchor the open judged
+ * with: 0, or -EINVAL refusing what it does not
  * take (repair: one of several; open: a super image's partition's tree
  * options; a count not a number). */
 int verity_image_alone_runs(const struct fv_show_request *q,
