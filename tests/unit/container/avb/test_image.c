@@ -3,7 +3,9 @@
  * byte found; the largest image a partition takes and one byte more;
  * the partition size's refusals; a dynamic size; run again over its own
  * footer: the same bytes), resize_image, erase_footer,
- * append_vbmeta_image of a vbmeta image made here. */
+ * append_vbmeta_image of a vbmeta image made here; a hashtree footer's
+ * tree zeroed and its footer erased keeping the tree and parity; the
+ * sparse header's probe, byte by byte. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "android/avb_make.h"
 #include "check_main.h"
 #include "verity/container/avb/image.h"
 
@@ -352,12 +355,90 @@ START_TEST(append_vbmeta)
 }
 END_TEST
 
+/* zero_hashtree, then erase_footer keeping the tree and parity */
+START_TEST(hashtree_zeroed_and_erased)
+{
+	struct avb_image a;
+	const struct avb_descriptor *ht;
+	uint64_t tree_end, fec_end;
+	uint8_t *before, *after;
+	size_t n1, n2;
+	char want[256];
+
+	data(img, 16 * 4096, 10);
+	before = read_all(img, &n1);
+	ck_assert_msg(amk_hashtree(img, "system", NULL, 1, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_int_eq(verity_avb_image_read(img, &a, &err), 0);
+	ck_assert_ptr_nonnull(ht = verity_avb_image_hashtree(&a));
+	ck_assert_uint_gt(ht->hashtree.fec_size, 0);
+	tree_end = ht->hashtree.tree_offset + ht->hashtree.tree_size;
+	fec_end = ht->hashtree.fec_offset + ht->hashtree.fec_size;
+	ck_assert_int_eq(verity_avb_tree_zeroed(img, ht, &err), 0);
+	ck_assert_msg(verity_avb_zero_hashtree(img, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_int_eq(verity_avb_tree_zeroed(img, ht, &err), 1);
+	verity_avb_image_free(&a);
+	/* the data untouched */
+	after = read_all(img, &n2);
+	ck_assert_mem_eq(before, after, n1);
+	free(after);
+	ck_assert_msg(verity_avb_erase_footer(img, 1, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_uint_eq(size_of(img),
+			  tree_end > fec_end ? tree_end : fec_end);
+	after = read_all(img, &n2);
+	ck_assert_mem_eq(before, after, n1);
+	free(after);
+	free(before);
+	/* a hash footer has no tree to zero */
+	data(other, 4096, 11);
+	snprintf(img, sizeof(img), "%s", other);
+	ck_assert_int_eq(hash_footer(PART, 0), 0);
+	ck_assert_int_eq(verity_avb_zero_hashtree(other, &err), -EINVAL);
+	snprintf(want, sizeof(want), "%s: no hashtree descriptor was found",
+		 other);
+	ck_assert_str_eq(ht_msg(&err), want);
+}
+END_TEST
+
+/* the sparse header: magic, version 1.0, 28- and 12-byte headers */
+START_TEST(sparse_probe)
+{
+	static const uint8_t h[12] = {0x3a, 0xff, 0x26, 0xed, 1,  0,
+				      0,    0,    28,   0,    12, 0};
+	uint8_t b[16];
+	FILE *f;
+
+	for (int k = -1; k < 12; k++) {
+		memset(b, 0, sizeof(b));
+		memcpy(b, h, sizeof(h));
+		if (k >= 0)
+			b[k] ^= 1;
+		ck_assert_ptr_nonnull(f = fopen(img, "wb"));
+		ck_assert_uint_eq(fwrite(b, 1, sizeof(b), f), sizeof(b));
+		fclose(f);
+		ck_assert_msg(verity_avb_sparse_probe(img) == (k < 0),
+			      "byte %d", k);
+	}
+	/* 11 bytes: too short to be one */
+	ck_assert_ptr_nonnull(f = fopen(img, "wb"));
+	ck_assert_uint_eq(fwrite(h, 1, 11, f), 11);
+	fclose(f);
+	ck_assert_int_eq(verity_avb_sparse_probe(img), 0);
+	ck_assert_int_eq(verity_avb_sparse_probe(dir), 0);
+	ck_assert_int_eq(verity_avb_sparse_probe(other), 0);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"avb_image", 0, setup,
 					    teardown,    0, NULL};
 
-	return run_unit(&u, UNIT_TESTS(hash_footer_round_trip, hash_footer_max,
-				       hash_footer_refused, hash_footer_dynamic,
-				       resize, erase, append_vbmeta));
+	return run_unit(&u,
+			UNIT_TESTS(hash_footer_round_trip, hash_footer_max,
+				   hash_footer_refused, hash_footer_dynamic,
+				   resize, erase, append_vbmeta,
+				   hashtree_zeroed_and_erased, sparse_probe));
 }
