@@ -342,6 +342,17 @@ START_TEST(lpdump_unreadable)
 }
 END_TEST
 
+/* lpdump -j's strings as protobuf's JSON printer writes them */
+START_TEST(lpdump_json_escapes)
+{
+	rename_part(1, "q\"b\\n<t>\t\x7f", 15);
+	ck_assert_int_eq(show(FV_SHOW_LPDUMP, 1, 0, 0), 0);
+	ck_assert_ptr_nonnull(
+		strstr(g.out, "   \"name\": \"q\\\"b\\\\n\\u003ct\\u003e\\t"
+			      "\\u007f\",\n"));
+}
+END_TEST
+
 static int unpack(const char *dir, const char *const *names, size_t n)
 {
 	struct fv_show_request q = {.size = sizeof(q),
@@ -495,10 +506,10 @@ int main(void)
 	static const struct unit_suite u = {"android_show", 0, setup,
 					    teardown,       0, NULL};
 
-	return run_unit(&u,
-			UNIT_TESTS(dump_text, dump_all_slots_differ, dump_json,
-				   dump_slot_b_refused, lpdump_text,
-				   lpdump_json, lpdump_unreadable, lpunpack_all,
-				   lpunpack_named, lpunpack_refused,
-				   lpunpack_bad_names, lpunpack_visitor_stops));
+	return run_unit(
+		&u, UNIT_TESTS(dump_text, dump_all_slots_differ, dump_json,
+			       dump_slot_b_refused, lpdump_text, lpdump_json,
+			       lpdump_json_escapes, lpdump_unreadable,
+			       lpunpack_all, lpunpack_named, lpunpack_refused,
+			       lpunpack_bad_names, lpunpack_visitor_stops));
 }
