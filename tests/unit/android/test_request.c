@@ -5,8 +5,10 @@
  * with A/B first, properties from text then from files, the footer's
  * defaults and flags; the refusals of a footer request (kind, hash,
  * flags, salt, lists NULL, a size too small, an output over the image)
- * and of fv_avb_needs's pairing. test_table.c and test_run.c hold
- * table.c's and run.c's. */
+ * and of fv_avb_needs's pairing; avb's fv_show options (padding_size,
+ * hash_algorithm, expected_chain_partition and its key read); an edit
+ * request's refusals. test_table.c and test_run.c hold table.c's and
+ * run.c's. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -489,13 +491,177 @@ START_TEST(needs_pairing)
 }
 END_TEST
 
+/* avb's fv_show requests' own options */
+START_TEST(shown_options)
+{
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_VBMETA};
+	struct verity_android_shown sh;
+	const char *o[2];
+
+	q.options = o;
+	q.noptions = 1;
+	o[0] = "padding_size";
+	o[1] = "0x40000000";
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), 0);
+	ck_assert_uint_eq(sh.padding, 1u << 30);
+	verity_android_shown_done(&sh);
+	o[1] = "1073741825";
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), -EINVAL);
+	ck_assert_str_eq(ht_msg(&err), "--padding_size: 1073741825 is larger "
+				       "than 1073741824");
+	verity_android_shown_done(&sh);
+	o[1] = "4k";
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), -EDOM);
+	verity_android_shown_done(&sh);
+	/* each request its own option */
+	q.what = FV_SHOW_AVB_VBMETA_DIGEST;
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), -EINVAL);
+	ck_assert_str_eq(ht_msg(&err), "fv_show: no option padding_size");
+	verity_android_shown_done(&sh);
+	o[0] = "hash_algorithm";
+	o[1] = "sha512";
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), 0);
+	ck_assert_str_eq(sh.hash, "sha512");
+	verity_android_shown_done(&sh);
+	q.what = FV_SHOW_AVB_INFO;
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), -EINVAL);
+	ck_assert_str_eq(ht_msg(&err), "fv_show: no option hash_algorithm");
+	verity_android_shown_done(&sh);
+	q.noptions = 0;
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), 0);
+	ck_assert_ptr_null(sh.hash);
+	verity_android_shown_done(&sh);
+}
+END_TEST
+
+/* --expected_chain_partition NAME:LOCATION:KEY_PATH, the key's bytes
+ * read */
+START_TEST(expected_chains)
+{
+	static const char *const bad[] = {
+		"a",      "a:1",     "a::k",          "a:x:k",
+		"a:1x:k", "a:1:k:z", "a:4294967296:k"};
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_VERIFY};
+	struct verity_android_shown sh;
+	char key[96], spec[2][160], missing[160];
+	const char *o[4];
+	FILE *w;
+
+	snprintf(key, sizeof(key), "%s/key.bin", dir);
+	ck_assert_ptr_nonnull(w = fopen(key, "wb"));
+	ck_assert_uint_eq(fwrite("KEY\0", 1, 4, w), 4);
+	fclose(w);
+	snprintf(spec[0], sizeof(spec[0]), "vbmeta_system:1:%s", key);
+	snprintf(spec[1], sizeof(spec[1]), "boot:4294967295:%s", key);
+	o[0] = o[2] = "expected_chain_partition";
+	o[1] = spec[0];
+	o[3] = spec[1];
+	q.options = o;
+	q.noptions = 2;
+	ck_assert_msg(verity_android_shown_of(&q, &sh, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_uint_eq(sh.nexpected, 2);
+	ck_assert_str_eq(sh.expected[0].name, "vbmeta_system");
+	ck_assert_uint_eq(sh.expected[0].rollback_index_location, 1);
+	ck_assert_uint_eq(sh.expected[0].public_key_len, 4);
+	ck_assert_mem_eq(sh.expected[0].public_key, "KEY\0", 4);
+	ck_assert_str_eq(sh.expected[1].name, "boot");
+	ck_assert_uint_eq(sh.expected[1].rollback_index_location, UINT32_MAX);
+	verity_android_shown_done(&sh);
+	ck_assert_uint_eq(sh.nexpected, 0);
+	q.noptions = 1;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[96];
+
+		o[1] = bad[i];
+		ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err),
+				 -EINVAL);
+		snprintf(want, sizeof(want),
+			 "malformed chained partition \"%s\"", bad[i]);
+		ck_assert_str_eq(ht_msg(&err), want);
+		verity_android_shown_done(&sh);
+	}
+	/* a key file not there: EINVAL */
+	snprintf(missing, sizeof(missing), "a:1:%s/none", dir);
+	o[1] = missing;
+	ck_assert_int_eq(verity_android_shown_of(&q, &sh, &err), -EINVAL);
+	verity_android_shown_done(&sh);
+}
+END_TEST
+
+/* An edit request's refusals, before any file is touched */
+START_TEST(edit_refused)
+{
+	static const struct {
+		enum fv_avb_edit_op op;
+		const char *image;
+		unsigned flags;
+		const char *vbmeta_image;
+		uint64_t partition_size;
+		const char *says;
+	} t[] = {
+		{0, "i", 0, NULL, 0, "fv_avb_edit: no edit 0"},
+		{5, "i", 0, NULL, 0, "fv_avb_edit: no edit 5"},
+		{FV_AVB_EDIT_RESIZE_IMAGE, "i", 1, NULL, 0,
+		 "fv_avb_edit: resize_image reads no flags"},
+		{FV_AVB_EDIT_ERASE_FOOTER, "i", 0, "v", 0,
+		 "fv_avb_edit: erase_footer reads no vbmeta_image"},
+		{FV_AVB_EDIT_ZERO_HASHTREE, "i", 0, NULL, 4096,
+		 "fv_avb_edit: zero_hashtree reads no partition_size"},
+		{FV_AVB_EDIT_ERASE_FOOTER, NULL, 0, NULL, 0,
+		 "fv_avb_edit: erase_footer: no image"},
+		{FV_AVB_EDIT_APPEND_VBMETA_IMAGE, "i", 0, NULL, 4096,
+		 "fv_avb_edit: append_vbmeta_image: no vbmeta_image"},
+		{FV_AVB_EDIT_ERASE_FOOTER, "i", 2, NULL, 0,
+		 "unknown erase flags 0x2"},
+	};
+	const char *o[] = {"partition_size", "0x1000"};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct fv_avb_edit_request e = {
+			.size = sizeof(e),
+			.op = t[i].op,
+			.image = t[i].image,
+			.flags = t[i].flags,
+			.vbmeta_image = t[i].vbmeta_image,
+			.partition_size = t[i].partition_size};
+
+		ck_assert_int_eq(verity_android_edit(&e, &err), -EINVAL);
+		ck_assert_str_eq(ht_msg(&err), t[i].says);
+	}
+	/* its one avbtool option, read into it first */
+	{
+		struct fv_avb_edit_request e = {.size = sizeof(e),
+						.op = FV_AVB_EDIT_ZERO_HASHTREE,
+						.image = "i",
+						.options = o,
+						.noptions = 1};
+
+		ck_assert_int_eq(verity_android_edit(&e, &err), -EINVAL);
+		ck_assert_uint_eq(e.partition_size, 4096);
+		ck_assert_str_eq(ht_msg(&err), "fv_avb_edit: zero_hashtree "
+					       "reads no partition_size");
+		o[1] = "x";
+		ck_assert_int_eq(verity_android_edit(&e, &err), -EDOM);
+		ck_assert_str_eq(ht_msg(&err),
+				 "--partition_size: 'x' is not a number");
+		o[0] = "size";
+		ck_assert_int_eq(verity_android_edit(&e, &err), -EINVAL);
+		ck_assert_str_eq(ht_msg(&err), "fv_avb_edit: no option size");
+	}
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"android_request", 0, setup,
 					    teardown,          0, NULL};
 
-	return run_unit(&u, UNIT_TESTS(numbers, number_limits, vbmeta_values,
-				       chains, properties, footer_values,
-				       salt_limit, footer_refused,
-				       output_over_image, needs_pairing));
+	return run_unit(
+		&u, UNIT_TESTS(numbers, number_limits, vbmeta_values, chains,
+			       properties, footer_values, salt_limit,
+			       footer_refused, output_over_image, needs_pairing,
+			       shown_options, expected_chains, edit_refused));
 }
