@@ -7,8 +7,9 @@
  * flags, salt, lists NULL, a size too small, an output over the image)
  * and of fv_avb_needs's pairing; avb's fv_show options (padding_size,
  * hash_algorithm, expected_chain_partition and its key read); an edit
- * request's refusals. test_table.c and test_run.c hold table.c's and
- * run.c's. */
+ * request's refusals; avbtool's usage errors (an option required
+ * missing, a file argparse opens that cannot be). test_table.c and
+ * test_run.c hold table.c's and run.c's. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -654,6 +655,146 @@ START_TEST(edit_refused)
 }
 END_TEST
 
+/* FV_SHOW_AVB_USAGE's check of sub with n option pairs o: its return,
+ * its words checked when says is not NULL */
+static int usage(const char *sub, const char *const *o, size_t n,
+		 const char *says)
+{
+	struct fv_show_request q = {.size = sizeof(q),
+				    .what = FV_SHOW_AVB_USAGE,
+				    .args = sub,
+				    .options = o,
+				    .noptions = n};
+	int r = verity_android_usage(&q, &err);
+
+	if (says)
+		ck_assert_str_eq(ht_msg(&err), says);
+	return r;
+}
+
+START_TEST(usage_required)
+{
+	const char *img[] = {"image", "x.img"};
+	const char *append[] = {"image", "x.img", "partition_size", "4096"};
+
+	ck_assert_int_eq(usage(NULL, NULL, 0, "fv_show: args is NULL"),
+			 -EINVAL);
+	ck_assert_int_eq(usage("info_image", NULL, 0,
+			       "avb info_image: --image is required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("zero_hashtree", NULL, 0,
+			       "avb zero_hashtree: --image is required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("extract_vbmeta_image", img, 1,
+			       "avb extract_vbmeta_image: --image and "
+			       "--output are required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("extract_public_key", NULL, 0,
+			       "avb extract_public_key: --key and --output "
+			       "are required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("generate_key", NULL, 0,
+			       "avb generate_key: --algorithm (MLDSA65, "
+			       "MLDSA87) and --output are required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("append_vbmeta_image", img, 1,
+			       "avb append_vbmeta_image: --partition_size is "
+			       "required"),
+			 -EDOM);
+	ck_assert_int_eq(usage("append_vbmeta_image", append, 2,
+			       "avb append_vbmeta_image: --vbmeta_image is "
+			       "required"),
+			 -EDOM);
+	/* what needs nothing */
+	ck_assert_int_eq(usage("make_vbmeta_image", NULL, 0, NULL), 0);
+}
+END_TEST
+
+START_TEST(usage_files)
+{
+	char none[96], file[96], under[128], want[300];
+	const char *o[4];
+	FILE *w;
+
+	snprintf(none, sizeof(none), "%s/none", dir);
+	snprintf(file, sizeof(file), "%s/file", dir);
+	snprintf(under, sizeof(under), "%s/file/out", dir);
+	ck_assert_ptr_nonnull(w = fopen(file, "wb"));
+	ck_assert_uint_eq(fwrite("plain", 1, 5, w), 5);
+	fclose(w);
+	o[0] = "image";
+	o[1] = none;
+	snprintf(want, sizeof(want),
+		 "avb info_image: argument --image: can't open '%s': %s", none,
+		 strerror(ENOENT));
+	ck_assert_int_eq(usage("info_image", o, 1, want), -EDOM);
+	/* an output: a directory; under a file; in a directory not there */
+	o[0] = "output";
+	o[1] = dir;
+	snprintf(want, sizeof(want),
+		 "avb make_vbmeta_image: argument --output: can't open '%s': "
+		 "%s",
+		 dir, strerror(EISDIR));
+	ck_assert_int_eq(usage("make_vbmeta_image", o, 1, want), -EDOM);
+	o[1] = under;
+	snprintf(want, sizeof(want),
+		 "avb make_vbmeta_image: argument --output: can't open '%s': "
+		 "%s",
+		 under, strerror(ENOTDIR));
+	ck_assert_int_eq(usage("make_vbmeta_image", o, 1, want), -EDOM);
+	snprintf(under, sizeof(under), "%s/none/out", dir);
+	o[1] = under;
+	snprintf(want, sizeof(want),
+		 "avb make_vbmeta_image: argument --output: can't open '%s': "
+		 "%s",
+		 under, strerror(ENOENT));
+	ck_assert_int_eq(usage("make_vbmeta_image", o, 1, want), -EDOM);
+	/* a new file in a directory there, or a file there: taken */
+	o[1] = none;
+	ck_assert_int_eq(usage("make_vbmeta_image", o, 1, NULL), 0);
+	o[1] = file;
+	ck_assert_int_eq(usage("make_vbmeta_image", o, 1, NULL), 0);
+	/* generate_key never writes over a file: not checked */
+	o[1] = dir;
+	o[2] = "algorithm";
+	o[3] = "MLDSA65";
+	ck_assert_int_eq(usage("generate_key", o, 2, NULL), 0);
+	/* an image that opens but is no Android image: the registry's */
+	o[0] = "image";
+	o[1] = file;
+	ck_assert_int_lt(usage("info_image", o, 1, NULL), 0);
+	ck_assert_int_ne(usage("info_image", o, 1, NULL), -EDOM);
+	/* add_hashtree_footer's image is read, not judged */
+	ck_assert_int_eq(usage("add_hashtree_footer", o, 1, NULL), 0);
+}
+END_TEST
+
+/* resize_image of an Android image: its partition_size is run()'s */
+START_TEST(usage_resize)
+{
+	char img[96];
+	const char *o[] = {"image", img, "partition_size", "0x100000"};
+	struct avb_footer_opts fo = {.image = img,
+				     .partition_size = 1u << 20,
+				     .hash_algorithm = "sha256"};
+	FILE *w;
+
+	snprintf(img, sizeof(img), "%s/img", dir);
+	ck_assert_ptr_nonnull(w = fopen(img, "wb"));
+	ck_assert_uint_eq(fwrite("data", 1, 4, w), 4);
+	fclose(w);
+	fo.vb.algorithm = AVB_ALG_NONE;
+	ck_assert_msg(verity_avb_add_hash_footer(&fo, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_int_eq(usage("resize_image", o, 1,
+			       "avb resize_image: --partition_size is "
+			       "required"),
+			 -EINVAL);
+	ck_assert_int_eq(usage("resize_image", o, 2, NULL), 0);
+	ck_assert_int_eq(usage("info_image", o, 1, NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"android_request", 0, setup,
@@ -663,5 +804,6 @@ int main(void)
 		&u, UNIT_TESTS(numbers, number_limits, vbmeta_values, chains,
 			       properties, footer_values, salt_limit,
 			       footer_refused, output_over_image, needs_pairing,
-			       shown_options, expected_chains, edit_refused));
+			       shown_options, expected_chains, edit_refused,
+			       usage_required, usage_files, usage_resize));
 }
