@@ -487,6 +487,48 @@ START_TEST(verify_json_well)
 }
 END_TEST
 
+/* An Android image's signature: its vbmeta's, checked or not; none
+ * when unsigned. No warning of an unchecked signer in text: the vbmeta
+ * says its own. */
+START_TEST(verify_avb_signature)
+{
+	struct fv_avb_info avb = {.size = sizeof(avb)};
+	struct show_check_pair p = {&pi, FV_TRUST_UNCHECKED, &avb, &described};
+	struct show_check c;
+	struct fv_report rep = well();
+
+	avb.header = (struct fv_avb_header){sizeof(avb.header), "MLDSA65",
+					    "00ab", 3};
+	sh.json = 1;
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_ptr_nonnull(strstr(g.items,
+				     "signature:{ algorithm=MLDSA65 "
+				     "public_key_sha1=00ab rollback_index=3 "
+				     "checked=0 trust=not checked } "));
+	ck_assert_str_eq(g.err, "");
+	setup();
+	sh.json = 1;
+	p.trust = FV_TRUST_CHECK;
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_ptr_nonnull(strstr(g.items, "checked=1 trust=checked } "));
+	setup();
+	sh.json = 1;
+	p.trust = FV_TRUST_UNSIGNED;
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_ptr_nonnull(strstr(g.items, "signature=null failures:[ "));
+	/* text: nothing said of the signer */
+	setup();
+	p.trust = FV_TRUST_UNCHECKED;
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_str_eq(g.err, "");
+	ck_assert_str_eq(g.out, "");
+}
+END_TEST
+
 START_TEST(verify_json_failed_closes)
 {
 	struct show_check c;
@@ -592,6 +634,7 @@ int main(void)
 			   verify_signer_words, repair_text_lines,
 			   repair_dry_run_and_parity, repair_parity_limit,
 			   repair_root_still_wrong, verify_json_stream,
-			   verify_json_well, verify_json_failed_closes,
-			   repair_json_document, no_parity_refusals));
+			   verify_json_well, verify_avb_signature,
+			   verify_json_failed_closes, repair_json_document,
+			   no_parity_refusals));
 }
