@@ -3,9 +3,9 @@
  * this CPU said why), each measured row's order (slowest <= median <=
  * fastest) and ratio to the best (the best's 1), the all-threads rates
  * only of the library's kernels and only with threads, and rows added
- * after those already there. (Each call measures the clock too, about
- * a tenth of a second: two calls.) Budgets of a millisecond: each round runs
- * one pass at least, whatever the machine. */
+ * after those already there. Budgets of a millisecond: each round
+ * runs one pass at least, whatever the machine. (Each call measures the
+ * clock too, about a tenth of a second: two calls.) */
 #include <check.h>
 #include <string.h>
 
