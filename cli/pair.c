@@ -332,7 +332,8 @@ struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
 struct alone {
 	struct cli_opts *o;
 	unsigned walk; /* the library's: 0 one pair, 1 a set, 2 an OTA
-			* package's checks, 3 a disk image's partitions */
+			* package's checks, 3 a disk image's partitions, 4
+			* sidecar files */
 	char *hint;    /* said after the call's error */
 	int own;       /* the command's: an image with sidecar files, dump or
 			* repair of a super image's logical partition */

@@ -81,18 +81,21 @@ void verity_image_alone_hint(const struct fv_show_request *q,
 			     const struct verity_alone_takes *t, int r)
 {
 	const struct fv_open_request *rq = q->open;
-	int devices = 0;
+	int devices = 0, split, helps;
 
+	if (!t->said || !rq->said || r != -ENODEV ||
+	    strcmp(a->container, "super"))
+		return;
 	for (size_t i = 0; q->options && i < q->noptions; i++)
 		devices |= !strcmp(q->options[2 * i], "block-device");
-	/* a split super image's device missing: which option gives it
-	 * (verify: when none was given) */
-	if (t->said && rq->said && r == -ENODEV &&
-	    !strcmp(a->container, "super") &&
-	    (q->what == FV_SHOW_VERIFY || q->what == FV_SHOW_OPEN
-		     ? !(q->what == FV_SHOW_VERIFY && devices) &&
-			       strstr(fv_last_error(), "split super")
-		     : 1))
+	/* a split super image's device missing: which option gives it.
+	 * verify: when none was given; open: not a device-mapper's ENODEV,
+	 * after the pair was judged; dump, repair: no other */
+	split = strstr(fv_last_error(), "split super") != NULL;
+	helps = q->what == FV_SHOW_VERIFY ? split && !devices
+		: q->what == FV_SHOW_OPEN ? split
+					  : 1;
+	if (helps)
 		rq->said(rq->ctx,
 			 &(struct fv_item){.kind = FV_ITEM_ERROR,
 					   .key = "hint",
