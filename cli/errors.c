@@ -77,16 +77,6 @@ int cli_lib_error(int r)
 	return cli_error(r, "%s", msg);
 }
 
-int cli_super_error(int r)
-{
-	int code = cli_lib_error(r);
-
-	if (r == -ENODEV)
-		fprintf(stderr,
-			"fastverity: give it: --block-device NAME=FILE\n");
-	return code;
-}
-
 int cli_write_error(int r)
 {
 	return cli_lib_error(r == -EBUSY ? -EINVAL : r);

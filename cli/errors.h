@@ -28,9 +28,6 @@ int cli_exit_code(int r);
  * fix (when it has one of a parameter) said with the option that sets
  * it. */
 int cli_lib_error(int r);
-/* cli_lib_error() of a super image's open (r), with how to give a split
- * super's other image (ENODEV). */
-int cli_super_error(int r);
 /* That message into msg (len bytes), as snprintf. */
 int cli_lib_say(char *msg, size_t len);
 /* The parameter the library's last message's fix sets. */

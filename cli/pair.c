@@ -53,18 +53,6 @@ void cli_pair_free(struct cli_pair *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
-int cli_container_asked(const struct cli_opts *o)
-{
-	if (o->container && strcmp(o->container, "avb") &&
-	    strcmp(o->container, "ddi") && strcmp(o->container, "sidecar") &&
-	    strcmp(o->container, "super") && strcmp(o->container, "plain"))
-		return cli_error(-EINVAL,
-				 "--container: '%s' is not avb, ddi, super, "
-				 "sidecar or plain",
-				 o->container);
-	return 0;
-}
-
 /* Whether the action writes on the image's word: repair, not a dry
  * run. */
 static int cli_writes(const struct cli_opts *o)
@@ -343,11 +331,13 @@ struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
  * whether it checked a pair, for the exit code. */
 struct alone {
 	struct cli_opts *o;
-	const char *container;
-	int set;    /* walked as a firmware set */
-	int own;    /* the command's: an image with sidecar files, dump or
-		     * repair of a super image's logical partition */
-	char *path; /* that partition's, IMAGE/NAME */
+	unsigned walk; /* the library's: 0 one pair, 1 a set, 2 an OTA
+			* package's checks, 3 a disk image's partitions, 4
+			* sidecar files */
+	char *hint;    /* said after the call's error */
+	int own;       /* the command's: an image with sidecar files, dump or
+			* repair of a super image's logical partition */
+	char *path;    /* that partition's, IMAGE/NAME */
 	int dump, repair, open;
 	int judged; /* the pair opened: its verdict, trust */
 	enum fv_trust trust;
@@ -361,19 +351,19 @@ static int alone_said(void *ctx, const struct fv_item *it)
 
 	if (it->kind == FV_ITEM_WARNING)
 		fprintf(stderr, "fastverity: warning: %s\n", it->text);
+	else if (it->kind == FV_ITEM_ERROR && it->key && it->text &&
+		 !strcmp(it->key, "hint"))
+		return (a->hint = strdup(it->text)) ? 0 : -ENOMEM;
 	else if (it->kind == FV_ITEM_ERROR)
 		fprintf(stderr, "fastverity: %s\n", it->text);
 	else if (it->kind == FV_ITEM_STRING && it->key &&
 		 !strcmp(it->key, "container")) {
-		a->container = it->text;
-		a->set = it->u == 1;
+		a->walk = (unsigned)it->u;
 		if ((a->own = (int)it->d) == 1)
 			return 1;
 		/* a walk that is not a pair's: its --json built whole */
 		if (!a->own)
-			cli_json_whole =
-				!a->dump &&
-				(strcmp(a->container, "avb") || a->set);
+			cli_json_whole = !a->dump && a->walk;
 	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
 		   !strcmp(it->key, "path")) {
 		return (a->path = strdup(it->text)) ? 1 : -ENOMEM;
@@ -393,21 +383,22 @@ static int alone_said(void *ctx, const struct fv_item *it)
 static int alone_said_all(struct alone *a, int r, const fv_result *res)
 {
 	struct cli_opts *o = a->o;
-	const char *c = a->container ? a->container : "";
+	struct fv_report rep;
 
-	if (a->dump && !strcmp(c, "super"))
-		return r > 0 ? r : r ? cli_super_error(r) : 0;
-	if (a->dump && !strcmp(c, "ddi"))
-		return r > 0 ? r : r ? cli_partition_refused(o, r) : 0;
-	if (a->dump && strcmp(c, "ota"))
-		return r ? cli_lib_error(r) : 0;
+	if (a->walk == 2 && !a->open && !a->repair) { /* OTA's checks */
+		int code = r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
+
+		if (code && code != EXIT_VERIFY && o->json)
+			cli_json_final(code, NULL);
+		return code;
+	}
+	if (a->dump)
+		return r > 0 && (a->walk == 1 || a->walk == 3) ? r
+		       : r ? cli_partition_refused(o, r)
+			   : 0;
+	if ((a->open || a->repair) && !a->judged)
+		return cli_partition_refused(o, r);
 	if (a->open) {
-		struct fv_report rep;
-
-		if (!a->judged)
-			return !strcmp(c, "super") ? cli_super_error(r)
-			       : !strcmp(c, "ddi") ? cli_partition_refused(o, r)
-						   : cli_lib_error(r);
 		/* (the signature is checked before the mapping: said
 		 * first) */
 		if (res) {
@@ -425,47 +416,18 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		return 0;
 	}
 	if (a->repair) {
-		struct fv_report rep;
-
-		if (!a->judged)
-			return !strcmp(c, "super") ? cli_super_error(r)
-			       : !strcmp(c, "ddi") ? cli_partition_refused(o, r)
-						   : cli_lib_error(r);
 		if (r < 0)
 			return cli_write_error(r);
 		cli_report(res, &rep);
-		if (strcmp(c, "avb") && a->trust != FV_TRUST_UNCHECKED &&
+		if (a->walk == 3 && a->trust != FV_TRUST_UNCHECKED &&
 		    rep.trust == FV_TRUST_CHECK)
 			cli_debug(o, "Root hash signature by %s checks out.",
 				  rep.signer);
 		/* a dry run leaves the image as it was */
 		return cli_exit_code(-r);
 	}
-
-	if (!strcmp(c, "ota")) {
-		int code = r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
-
-		if (code && code != EXIT_VERIFY && o->json)
-			cli_json_final(code, NULL);
-		return code;
-	}
-	if (!strcmp(c, "ddi"))
-		return r > 0 ? cli_exit_code(-r)
-		       : r   ? cli_partition_refused(o, r)
-			     : 0;
-	if (a->set) {
-		int split = r == -ENODEV && !strcmp(c, "super") &&
-			    o->nblock_devices == 0 &&
-			    strstr(fv_last_error(), "split super");
-
-		if (r >= 0)
-			return cli_exit_code(-r);
-		r = cli_lib_error(r);
-		if (split)
-			fprintf(stderr, "fastverity: give it: --block-device "
-					"NAME=FILE\n");
-		return r;
-	}
+	if (a->walk == 1 || a->walk == 3)
+		return r >= 0 ? cli_exit_code(-r) : cli_partition_refused(o, r);
 	if (a->judged)
 		cli_threads_said(o);
 	if (r < 0)
@@ -554,8 +516,6 @@ int cli_alone(struct cli_opts *o, const char *args, int *own,
 	glob_t g;
 	int r;
 
-	if ((r = cli_container_asked(o)))
-		return r;
 	if (!(kv = calloc(2 * (n + o->nblock_devices), sizeof(*kv))))
 		return cli_error(-ENOMEM, "out of memory");
 	memcpy(kv, given, sizeof(given));
@@ -594,6 +554,9 @@ int cli_alone(struct cli_opts *o, const char *args, int *own,
 	r = a.path && again ? on_partition(o, a.path, again)
 	    : a.own == 1    ? 0
 			    : alone_said_all(&a, r, res);
+	if (a.hint) /* after the error it helps with */
+		fprintf(stderr, "fastverity: %s\n", a.hint);
+	free(a.hint);
 	free(a.path);
 	fv_result_free(res);
 	return r;

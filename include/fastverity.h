@@ -444,10 +444,11 @@ struct fv_show_request { /* names, files, n: fv_super_open's */
 	uint64_t max; const char *args; /* failures listed; repair's; --uuid */
 	/* VERIFY, REPAIR, PAIR (dump), OPEN of image alone, no img: open's
 	 * request; options: what each walk refuses, named (verity/image/
-	 * takes.h); said's items: "container" (u 1: a set; d: the caller's
-	 * own walk, 1 sidecar files, 2 a super image's partition) first, a
-	 * pair's "trust" (u; d: pairs; text: path), OPEN's "data", "hash";
-	 * certs: if o's none */
+	 * takes.h); said's items: "container" (u: the walk, 0 one pair, 1 a
+	 * set, 2 OTA, 3 a disk image's, 4 sidecar; d: the caller's own walk,
+	 * 1 sidecar files, 2 a super image's partition) first, a pair's
+	 * "trust" (u; d: pairs; text: path), OPEN's "data", "hash"; an error
+	 * "hint", said after the call's error; certs: if o's none */
 	const struct fv_open_request *open; const char *const *certs; size_t ncerts;
 };
 /* Errors: fv_super_open's, fv_slot_verify's, an image's read; fn's

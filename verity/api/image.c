@@ -382,13 +382,7 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	qt.open = &t.rq;
 	qt.max = t.max;
 	qt.partition = t.partition;
-	if (rq->said &&
-	    (r = rq->said(rq->ctx,
-			  &(struct fv_item){.kind = FV_ITEM_STRING,
-					    .key = "container",
-					    .text = a.container,
-					    .u = a.walk == VERITY_ALONE_SET,
-					    .d = t.own})))
+	if ((r = verity_image_alone_said(rq, &a, &t)))
 		goto out;
 	if (t.own == 2) { /* its path, for the caller to walk */
 		r = verity_image_alone_partition(q, &t, rq->said, rq->ctx,
@@ -402,6 +396,7 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	}
 	r = alone_walk(&qt, sh, &t, &a, &w, &o);
 out:
+	verity_image_alone_hint(q, &a, &t, r);
 	verity_image_alone_takes_free(&t);
 	return r;
 }

@@ -9,6 +9,7 @@
 #include "verity/android/android.h"
 #include "verity/container/avb/vbmeta.h"
 #include "verity/image/open.h"
+#include "verity/image/takes.h"
 #include "verity/policy/kinds.h"
 #include "verity/registry/registry.h"
 
@@ -34,8 +35,15 @@ int verity_image_alone(const char *image, const char *container,
 		       struct verity_alone *out, struct ht_error *err)
 {
 	const char *name;
-	int r;
+	int r, k = container ? verity_container_by_name(container) : 0;
 
+	/* a name the caller may ask for: not a sparse image (read under
+	 * any), not an OTA package (found by its probe alone) */
+	if (k < 0 || k == VERITY_CONTAINER_SPARSE || k == VERITY_CONTAINER_OTA)
+		return ht_fail(err, EINVAL,
+			       "--container: '%s' is not avb, ddi, super, "
+			       "sidecar or plain",
+			       container);
 	if ((r = verity_container_named(image, container, &name, err)))
 		return r;
 	out->container = name;
@@ -46,6 +54,53 @@ int verity_image_alone(const char *image, const char *container,
 		    : set_top(image)         ? VERITY_ALONE_SET
 					     : VERITY_ALONE_PAIR;
 	return 0;
+}
+
+int verity_image_alone_said(const struct fv_open_request *rq,
+			    const struct verity_alone *a,
+			    struct verity_alone_takes *t)
+{
+	static const unsigned walks[] = {[VERITY_ALONE_OTA] = 2,
+					 [VERITY_ALONE_DDI] = 3,
+					 [VERITY_ALONE_SET] = 1,
+					 [VERITY_ALONE_PAIR] = 0,
+					 [VERITY_ALONE_SIDECAR] = 4};
+
+	t->said = 1;
+	return rq->said ? rq->said(rq->ctx,
+				   &(struct fv_item){.kind = FV_ITEM_STRING,
+						     .key = "container",
+						     .text = a->container,
+						     .u = walks[a->walk],
+						     .d = t->own})
+			: 0;
+}
+
+void verity_image_alone_hint(const struct fv_show_request *q,
+			     const struct verity_alone *a,
+			     const struct verity_alone_takes *t, int r)
+{
+	const struct fv_open_request *rq = q->open;
+	int devices = 0, split, helps;
+
+	if (!t->said || !rq->said || r != -ENODEV ||
+	    strcmp(a->container, "super"))
+		return;
+	for (size_t i = 0; q->options && i < q->noptions; i++)
+		devices |= !strcmp(q->options[2 * i], "block-device");
+	/* a split super image's device missing: which option gives it.
+	 * verify: when none was given; open: not a device-mapper's ENODEV,
+	 * after the pair was judged; dump, repair: no other */
+	split = strstr(fv_last_error(), "split super") != NULL;
+	helps = q->what == FV_SHOW_VERIFY ? split && !devices
+		: q->what == FV_SHOW_OPEN ? split
+					  : 1;
+	if (helps)
+		rq->said(rq->ctx,
+			 &(struct fv_item){.kind = FV_ITEM_ERROR,
+					   .key = "hint",
+					   .text = "give it: --block-device "
+						   "NAME=FILE"});
 }
 
 /* A note said as it is. */

@@ -35,6 +35,19 @@ struct verity_alone {
 int verity_image_alone(const char *image, const char *container,
 		       struct verity_alone *out, struct ht_error *err);
 
+/* What a is, said through rq's said: the "container" item (u: the walk,
+ * 0 an Android image's one pair, 1 a set, 2 an OTA package's checks, 3 a
+ * disk image's partitions, 4 an image with sidecar files; d: t's own, the
+ * caller's walk). Then, after the walk's return r, an error of the image
+ * said: the line said after it (an item keyed "hint"), if one helps. */
+struct verity_alone_takes;
+int verity_image_alone_said(const struct fv_open_request *rq,
+			    const struct verity_alone *a,
+			    struct verity_alone_takes *t);
+void verity_image_alone_hint(const struct fv_show_request *q,
+			     const struct verity_alone *a,
+			     const struct verity_alone_takes *t, int r);
+
 /* The request the walk a of q's image (fv_show's VERIFY, REPAIR, PAIR:
  * dump, OPEN) makes, into w, its options (from q's) into o: an OTA
  * package's verify (its signer's certificate, its images' AVB key) or

@@ -30,6 +30,7 @@ struct verity_alone_takes {
 	const char *one[1];
 	const char **names, **files; /* --block-device's, split */
 	size_t n;
+	int said; /* the walk said (verity_image_alone_said) */
 };
 
 /* What the walk a of q's image takes of q (its options, name and value
