@@ -244,7 +244,7 @@ deps deps-build:
 # under qemu, the fuzz targets, the kernel under qemu, then TSan and the
 # clang build), so that neither core waits for the other's longest phase.
 #
-# make check is the short run of each phase (about five minutes here):
+# make check is the short run of each phase (about seven minutes here):
 # each command test runs once, those that parse what an image holds
 # (ASAN_QUICK_TESTS) under ASan, with its leak check, and UBSan only; the
 # unit suites without a fork a check; arm64 runs the suites of its own
