@@ -4,7 +4,8 @@
  * p11-kit's proxy and through the module named, the PIN given or in the
  * URI, the key the token holds (the one imported); a token that wants
  * its PIN: -EACCES, its fix naming the passphrase option; a wrong PIN, a
- * key the token does not hold, a module that is none: one refusal each.
+ * key the token does not hold, a module that is none or no PKCS#11
+ * module (named, before the engine starts): one refusal each.
  * Without SoftHSM (softhsm2-util and its module) or OpenSSL's pkcs11
  * engine the token's checks are left out, said on stdout.
  *
@@ -203,7 +204,7 @@ static int have_token(void)
 
 START_TEST(token_refusals)
 {
-	char msg[512];
+	char msg[512], want[512];
 
 	if (!have_token())
 		return;
@@ -221,12 +222,20 @@ START_TEST(token_refusals)
 			 -EINVAL);
 	ck_assert_str_eq(msg, "pkcs11:token=fvunit;object=none;type=private: "
 			      "no private key there, or the PIN is wrong");
-	/* a module that is no PKCS#11 module: refused (libp11 loads it
-	 * only for the key: said as a key it cannot load, and libp11 says
-	 * why on stderr, the child's, discarded) */
+	/* a module that is none, or no PKCS#11 module: refused before the
+	 * engine starts, naming it (it was said as a key not there, or a
+	 * wrong PIN, after libp11's own line on stderr) */
+	ck_assert_int_eq(
+		refused(URI, "1234", "/nonexistent/p11.so", msg, sizeof(msg)),
+		-EINVAL);
+	ck_assert_str_eq(msg, URI ": the PKCS#11 module /nonexistent/p11.so: "
+				  "No such file or directory");
 	ck_assert_int_eq(refused(URI, "1234", key_pem, msg, sizeof(msg)),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(msg, URI ": "));
+	snprintf(want, sizeof(want),
+		 "%s: %s is not a PKCS#11 module (%s: invalid ELF header)", URI,
+		 key_pem, key_pem);
+	ck_assert_str_eq(msg, want);
 }
 END_TEST
 
