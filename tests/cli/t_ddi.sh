@@ -137,6 +137,19 @@ cp signed.raw bad.raw
 head -c 16384 /dev/zero | tr '\000' 'x' >full.json
 put_sig bad.raw full.json
 check "a signature partition without JSON" run_rc 1 "$FV" verify bad.raw --trusted-cert=c.pem
+# a signature partition whose JSON holds, its signature no PKCS#7: dump
+# shows the image and says so (it checks nothing, as verify without a
+# certificate passes it); verify with one refuses it
+cp signed.raw bad.raw
+sed 's/"signature":"[^"]*"/"signature":"MAMCAQc="/' repart-sig.json >nopkcs7.json
+put_sig bad.raw nopkcs7.json
+check "dump IMAGE: a signature that is no PKCS#7: shown, exit 0" run_rc 0 "$FV" dump bad.raw
+check "  the signature said not to be read, in its line" grep -q "^  signature: partition 3 (root-x86-64-verity-sig, label 'root-x86-64-verity-sig', UUID .*), cannot be read (not a PKCS#7 signature), certificate sha256 [0-9a-f]\{64\}$" "$T/out"
+check "  the header after it, nothing on stderr" sh -c "grep -q '^Root hash:      	$ROOT$' '$T/out' && test ! -s '$T/err'"
+check "dump IMAGE --json: the same, exit 0" run_rc 0 "$FV" dump bad.raw --json
+check "  signed, no signer, why" jqok '.partitions[0].signed and .partitions[0].signer == null and .partitions[0].error == "partition 3: not a PKCS#7 signature" and .partitions[0].trust == "not checked"' "$T/out"
+check "verify IMAGE of it: no certificate, the signer not checked: exit 0" run_rc 0 "$FV" verify bad.raw
+check "verify IMAGE of it --trusted-cert: refused" run_rc 1 "$FV" verify bad.raw --trusted-cert=c.pem
 
 # Bad partition tables (entries edited, CRCs fixed with gptfix)
 put64le() { # FILE OFFSET VALUE

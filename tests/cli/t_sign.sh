@@ -204,6 +204,10 @@ if softhsm2-util --init-token --free --label fvtest --pin 1234 --so-pin 5678 >/d
 	check "  names --key-passphrase-file" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'a token needs its PIN: give --key-passphrase-file' '$T/err'"
 	check "pkcs11: a wrong PIN: one line" run_rc 1 $noleak "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=badpin.txt "$RH" t4.p7s
 	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'or the PIN is wrong' '$T/err'"
+	check "pkcs11: a module that is none: one line, naming it" run_rc 1 env FASTVERITY_PKCS11_MODULE="$T/none.so" "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt "$RH" t5.p7s
+	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'the PKCS#11 module $T/none.so: No such file or directory' '$T/err'"
+	check "pkcs11: a module that is no PKCS#11 module: one line" run_rc 1 env FASTVERITY_PKCS11_MODULE="$T/hk.pem" "$FV" sign --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt "$RH" t6.p7s
+	check "  says so" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q '$T/hk.pem is not a PKCS#11 module' '$T/err'"
 	check "pkcs11: format --sidecar signs with the token" run_rc 0 "$FV" format --sidecar data --key "$URI" --cert hc.pem --key-passphrase-file=pin.txt
 	check "  and verify checks it" run_rc 0 "$FV" verify data --trusted-cert=hc.pem
 else

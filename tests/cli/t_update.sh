@@ -265,6 +265,17 @@ cp old.img inc.img
 strace -f -e trace=pwrite64 -o writes "$FV" avb add_hashtree_footer --image inc.img $B --changed=300000:3 >/dev/null 2>&1
 check "  the same bytes again" cmp -s inc.img full.img
 check "  in a few writes ($(grep -c pwrite64 writes))" test "$(grep -c pwrite64 writes)" -le 12
+# --changed=@FILE: the list read once (it was read by the options'
+# reading, then by the footer's, and again for --calc_max_image_size)
+cp old.img inc.img
+echo 300000:3 >changed.list
+# shellcheck disable=SC2086
+strace -f -e trace=openat -o opens "$FV" avb add_hashtree_footer --image inc.img $B --changed=@changed.list >/dev/null 2>&1
+check "  --changed=@FILE: the same bytes" cmp -s inc.img full.img
+check "  its file opened once ($(grep -c changed.list opens))" test "$(grep -c changed.list opens)" = 1
+# shellcheck disable=SC2086
+strace -f -e trace=openat -o opens "$FV" avb add_hashtree_footer --image inc.img $B --changed=@changed.list --partition_size 1048576 --calc_max_image_size >/dev/null 2>&1
+check "  and for --calc_max_image_size ($(grep -c changed.list opens))" test "$(grep -c changed.list opens)" = 1
 # a vbmeta and tree that agree with each other but not with the data,
 # planted under a vbmeta nothing vouches for (unsigned, or signed by
 # another key): the tree is not reused, whatever --changed says; the

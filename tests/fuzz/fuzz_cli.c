@@ -6,7 +6,9 @@
  * scratch directory is named, and actions that need device-mapper, loop
  * devices or long measurements are left out. Its output is not what is
  * tested: run.sh closes it (-close_fd_mask=3). The fsverity commands are
- * among them (its dictionary has their words). */
+ * among them (its dictionary has their words). Each run goes into the
+ * scratch directory and back: libFuzzer's own paths (a corpus it reads
+ * and adds to, given relative) stay the directory it started in. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -20,6 +22,7 @@
 #define MAX_ARGS 24
 
 static char dir[64];
+static int home = -1; /* where the fuzzer started: its paths' directory */
 static uint8_t data[64 * 4096];
 
 static void remove_all(void)
@@ -38,7 +41,7 @@ static void cleanup(void)
 {
 	if (chdir(dir) == 0)
 		remove_all();
-	if (chdir("/") == 0)
+	if (fchdir(home) == 0)
 		rmdir(dir);
 }
 
@@ -84,7 +87,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 
 	if (!dir[0]) {
 		strcpy(dir, "/tmp/fuzz-cli.XXXXXX");
-		if (!mkdtemp(dir) || chdir(dir) != 0)
+		/* (not left there: libFuzzer reads its corpus after this
+		 * first run, an empty input's, and writes into it after
+		 * each run; a relative path was then the scratch
+		 * directory's, every input of a kept corpus unread, and
+		 * libFuzzer stopped: no interesting inputs were found) */
+		if ((home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) <
+			    0 ||
+		    !mkdtemp(dir))
 			abort();
 		atexit(cleanup);
 		for (size_t i = 0; i < sizeof(data); i++)
@@ -107,9 +117,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		argv[argc++] = a;
 	}
 	argv[argc] = NULL;
+	if (chdir(dir) != 0)
+		abort();
 	remove_all();
 	make_files();
 	rc = cli_main(argc, argv);
+	if (fchdir(home) != 0)
+		abort();
 	/* veritysetup's codes, 0 to 5; lp's are lpdump's and lpunpack's
 	 * (sysexits: 64 usage, 66 no input, 70 software, 71 OS error) */
 	if ((rc < 0 || rc > 5) &&

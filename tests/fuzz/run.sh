@@ -3,7 +3,9 @@
 # FUZZ_SECONDS (default 10): superblocks, kernel tables, damaged trees,
 # repair of damaged data, tree and parity (never a good block made bad),
 # root hash files, PKCS#7 signatures, and hash image -> superblock ->
-# verify on a sparse mapped file. Prints "fuzz: N passed, N failed".
+# verify on a sparse mapped file; then reads each one's kept corpus
+# again, as the next run starts from it. Prints "fuzz: N passed, N
+# failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/fuzz
@@ -57,11 +59,12 @@ export LSAN_OPTIONS=suppressions=$top/tests/asan/lsan.supp:print_suppressions=0
 # each target built, then run, as many at once as there are CPUs; each
 # one's verdict in $out/NAME.verdict
 run_target() { # SOURCE
-	local t=$1 name extra="" opts=""
+	local t=$1 name extra="" opts="" dict=""
 	name=$(basename "$t" .c)
 	# the command line: the command's objects and libraries; it keeps
 	# what popt hands it for the life of the process, as a command does
-	[ "$name" = fuzz_cli ] && extra="$cobjs -lpopt -ljson-c" && opts="-detect_leaks=0 -close_fd_mask=3 -dict=tests/fuzz/fuzz_cli.dict"
+	[ "$name" = fuzz_cli ] && extra="$cobjs -lpopt -ljson-c" && opts="-detect_leaks=0 -close_fd_mask=3" &&
+		dict=-dict=tests/fuzz/fuzz_cli.dict
 	# shellcheck disable=SC2086
 	if ! clang $flags $jsonc -DFASTVERITY_COMPILATION -fsanitize=fuzzer -o "$out/$name" "$t" $extra "$out/libfv.a" \
 		-lcrypto -ljson-c -lisal -lfec -lz -lpthread -lm 2>"$out/$name.log"; then
@@ -70,13 +73,22 @@ run_target() { # SOURCE
 	fi
 	mkdir -p "$out/$name.corpus"
 	# shellcheck disable=SC2086
-	if ASAN_OPTIONS=${opts:+detect_leaks=0} "$out/$name" -max_total_time="$secs" -max_len=4096 \
-		-artifact_prefix="$out/" $opts "$out/$name.corpus" \
+	if ! ASAN_OPTIONS=${opts:+detect_leaks=0} "$out/$name" -max_total_time="$secs" -max_len=4096 \
+		-artifact_prefix="$out/" $opts $dict "$out/$name.corpus" \
 		>"$out/$name.log" 2>&1; then
-		echo "$name: $(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out/$name.log") runs in ${secs} s, no failure" >"$out/$name.verdict"
-	else
 		{ echo "FAIL fuzz: $name:"; tail -30 "$out/$name.log"; } >"$out/$name.verdict"
+		return 0
 	fi
+	# the corpus it keeps read again, named from its directory as by
+	# hand (the next run starts from it: an input of it that cannot be
+	# read, or that no longer runs, fails here, not in the next run)
+	# shellcheck disable=SC2086
+	if ! (cd "$out" && ASAN_OPTIONS=${opts:+detect_leaks=0} "./$name" -runs=1 -max_len=4096 \
+		-artifact_prefix="$out/" $opts "$name.corpus") >"$out/$name.replay.log" 2>&1; then
+		{ echo "FAIL fuzz: $name: its corpus read again:"; tail -30 "$out/$name.replay.log"; } >"$out/$name.verdict"
+		return 0
+	fi
+	echo "$name: $(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out/$name.log") runs in ${secs} s, no failure" >"$out/$name.verdict"
 }
 export -f run_target
 export cobjs secs LSAN_OPTIONS

@@ -752,28 +752,25 @@ int verity_android_needs(const struct fv_vbmeta_request *in,
 			       "footer request");
 	if (!minor)
 		return options_only(in, fin, err);
-	if (fin) {
-		if ((r = verity_android_footer_of(fin, NULL, &f, err)))
-			return r;
-		r = verity_android_required_minor(&f.v.o, &f.o, minor, err);
-		verity_android_footer_done(&f);
-	} else {
+	if (!fin) {
 		memset(&f.v, 0, sizeof(f.v));
 		if ((r = vb_of(in, &f.v, err)))
 			return r;
 		r = verity_android_required_minor(&f.v.o, NULL, minor, err);
 		verity_android_vb_done(&f.v);
-	}
-	if (r || !fin)
 		return r;
-	/* (the footer read again: max_image_size's own reading) */
+	}
+	/* the footer read once (the files its options name too): its libavb
+	 * version, then its largest image */
 	if ((r = verity_android_footer_of(fin, NULL, &f, err)))
 		return r;
-	*max = verity_avb_max_image_size(&f.o, fin->kind == FV_FOOTER_HASHTREE
-						       ? AVB_FOOTER_HASHTREE
-						       : AVB_FOOTER_HASH);
+	if (!(r = verity_android_required_minor(&f.v.o, &f.o, minor, err)))
+		*max = verity_avb_max_image_size(&f.o,
+						 fin->kind == FV_FOOTER_HASHTREE
+							 ? AVB_FOOTER_HASHTREE
+							 : AVB_FOOTER_HASH);
 	verity_android_footer_done(&f);
-	return 0;
+	return r;
 }
 
 void verity_android_shown_done(struct verity_android_shown *s)

@@ -109,16 +109,18 @@ static int warn(fv_item_fn fn, void *ctx, const char *s, struct ht_error *err)
 	return r;
 }
 
-/* add_hashtree_footer, add_hash_footer on the options of v; the run's
- * options q->o, its threads --threads. */
-static int footer(const struct fv_show_request *q, enum fv_footer_kind kind,
-		  struct fv_vbmeta_request *v, fv_item_fn fn, void *ctx,
-		  struct ht_error *err)
+/* add_hashtree_footer, add_hash_footer on f (its vbmeta's options,
+ * fastverity's --changed left out: changed, its value); the run's
+ * options q->o, its threads --threads; *ranges, the changed ranges f
+ * was given, the caller's to free. */
+static int footer_run(const struct fv_show_request *q,
+		      struct fv_footer_request *f, const char *changed,
+		      uint64_t **ranges, fv_item_fn fn, void *ctx,
+		      struct ht_error *err)
 {
-	struct fv_footer_request f = {
-		.size = sizeof(f), .kind = kind, .vbmeta = v};
 	const char *version = opt(q, "print_required_libavb_version");
 	const char *image = opt(q, "image"), *threads = opt(q, "threads");
+	enum fv_footer_kind kind = f->kind;
 	struct verity_run run;
 	fv_options o;
 	uint64_t max, n;
@@ -126,17 +128,24 @@ static int footer(const struct fv_show_request *q, enum fv_footer_kind kind,
 	char line[32];
 	int r;
 
-	/* the options read first, as avbtool's parser reads them (then
-	 * fastverity's --changed) */
-	if ((r = verity_android_needs(NULL, &f, NULL, NULL, err)))
+	/* the options read first, as avbtool's parser reads them, then
+	 * fastverity's --changed: its @FILE read here, once, the requests
+	 * below given its ranges */
+	if ((r = verity_android_needs(NULL, f, NULL, NULL, err)) ||
+	    (changed &&
+	     (r = verity_ops_ranges(changed, ranges, &f->nchanged, err))))
 		return r;
+	if (changed) {
+		f->changed = *ranges;
+		f->flags |= FV_FOOTER_CHANGED_GIVEN;
+	}
 	if (version || opt(q, "calc_max_image_size")) {
 		if (!version && kind == FV_FOOTER_HASH &&
 		    opt(q, "dynamic_partition_size"))
 			return ht_fail(err, EINVAL,
 				       "--calc_max_image_size not supported "
 				       "with --dynamic_partition_size");
-		if ((r = verity_android_needs(NULL, &f, &minor, &max, err)))
+		if ((r = verity_android_needs(NULL, f, &minor, &max, err)))
 			return done(r);
 		if (version)
 			snprintf(line, sizeof(line), "1.%u\n", minor);
@@ -160,7 +169,7 @@ static int footer(const struct fv_show_request *q, enum fv_footer_kind kind,
 	if (threads)
 		o.threads = (unsigned)n;
 	verity_ops_run_of(&o, &run);
-	if ((r = verity_android_add_footer(image, &f, &run, err)))
+	if ((r = verity_android_add_footer(image, f, &run, err)))
 		return done(r);
 	/* avbtool's default for a hash tree, said once it is made (a
 	 * refusal stays one line) */
@@ -170,6 +179,39 @@ static int footer(const struct fv_show_request *q, enum fv_footer_kind kind,
 			    "(Android's trees use sha256)\n",
 			    err);
 	return 0;
+}
+
+/* A footer: v's options read with fastverity's --changed (the last
+ * given) taken out of them, its @FILE then read once (footer_run). */
+static int footer(const struct fv_show_request *q, enum fv_footer_kind kind,
+		  const struct fv_vbmeta_request *v, fv_item_fn fn, void *ctx,
+		  struct ht_error *err)
+{
+	struct fv_vbmeta_request vq = *v;
+	struct fv_footer_request f = {
+		.size = sizeof(f), .kind = kind, .vbmeta = &vq};
+	const char **rest = calloc(2 * v->noptions + 1, sizeof(*rest));
+	const char *changed = NULL;
+	uint64_t *ranges = NULL;
+	int r;
+
+	if (!rest)
+		return ht_fail(err, ENOMEM, "out of memory");
+	vq.options = rest;
+	vq.noptions = 0;
+	for (size_t i = 0; i < v->noptions; i++)
+		/* (a NULL left for the options' reading to refuse) */
+		if (!v->options[2 * i] || !v->options[2 * i + 1] ||
+		    strcmp(v->options[2 * i], "changed")) {
+			rest[2 * vq.noptions] = v->options[2 * i];
+			rest[2 * vq.noptions++ + 1] = v->options[2 * i + 1];
+		} else {
+			changed = v->options[2 * i + 1];
+		}
+	r = footer_run(q, &f, changed, &ranges, fn, ctx, err);
+	free(ranges);
+	free(rest);
+	return r;
 }
 
 int verity_android_run(const struct fv_show_request *q, fv_item_fn fn,

@@ -25,7 +25,7 @@ static int show_pair(const struct fv_show_request *q, struct show *sh,
 	verity_image_ddi_show_pair(
 		sh, q->image, &img->in.ddi.v[i],
 		&(struct verity_ddi_shown){pi.params, &rep.layout, pi.root_hex,
-					   rep.signer});
+					   rep.signer, rep.signature_warning});
 	fv_result_free(res);
 	return 0;
 }

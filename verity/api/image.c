@@ -186,7 +186,9 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 }
 
 /* The signer a disk image's pair i's signature names, unchecked, into
- * r's (where the door did not check it). */
+ * r's (where the door did not check it). A signature that cannot be read
+ * names none: why, in r's warning, and the pair is described all the
+ * same (dump checks nothing; verify refuses it when it checks it). */
 static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 {
 	struct verity_sig_check who;
@@ -196,8 +198,13 @@ static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 	if (r->sig.signer[0] ||
 	    (rc = verity_image_ddi_signer(&img->in, i, &who, &err)) > 0)
 		return 0;
-	if (rc)
+	if (rc == -ENOMEM)
 		return verity_api_keep(rc, &err);
+	if (rc) {
+		snprintf(r->sig.warning, sizeof(r->sig.warning), "%s",
+			 ht_msg(&err));
+		return 0;
+	}
 	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
 	return 0;
 }

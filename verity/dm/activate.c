@@ -543,17 +543,59 @@ static void release(struct backing *b)
 		close(b->loop_fd);
 }
 
+_Static_assert(VERITY_DM_UUID_MAX == DM_UUID_LEN, "a device's uuid's size");
+
+void verity_open_names(const char *name, const struct verity_params *p,
+		       char uuid[VERITY_DM_UUID_MAX],
+		       char desc[VERITY_DM_KEY_DESC_MAX])
+{
+	char hex[33] = "";
+
+	if (!p->no_superblock)
+		verity_hex_encode(p->uuid, 16, hex);
+	snprintf(uuid, VERITY_DM_UUID_MAX, "CRYPT-VERITY-%s%s%s", hex,
+		 hex[0] ? "-" : "", name);
+	snprintf(desc, VERITY_DM_KEY_DESC_MAX, "fastverity:%s-%s", hex, name);
+}
+
+int verity_open_table(const struct verity_pair *pair, const char *data,
+		      const char *hash, const char *fec, unsigned flags,
+		      const char *desc, char *table, size_t len,
+		      struct ht_error *err)
+{
+	const struct verity_layout *l = &pair->layout;
+	const struct verity_fec_table ft = {
+		.dev = fec,
+		.start_block = fec ? l->fec.offset / l->fec.block_size : 0,
+		.blocks = l->fec.blocks,
+		.roots = l->fec.roots,
+	};
+	struct verity_target t = {
+		.p = &pair->params,
+		.data_dev = data,
+		.hash_dev = hash,
+		.hash_start_block =
+			l->tree_offset / pair->params.hash_block_size,
+		.root = pair->root,
+		.root_size = pair->root_size,
+		.flags = flags,
+		.fec = fec ? &ft : NULL,
+		.sig_key_desc = pair->signature ? desc : NULL,
+	};
+
+	return verity_table_params(&t, table, len, err);
+}
+
 static int open_device(const char *name, struct verity_pair *pair,
 		       const struct verity_run *run, struct ht_error *err)
 {
-	const struct verity_params *p = &pair->params;
 	const struct verity_layout *l = &pair->layout;
 	struct verity_devices d;
-	struct verity_fec_table ft;
 	struct backing bd = {"", -1}, bh = {"", -1}, bf = {"", -1};
 	struct linear lin;
 	struct dm_info info;
-	char table[2048], uuid[DM_UUID_LEN], desc[160], hex[33] = "";
+	char table[2048], uuid[VERITY_DM_UUID_MAX],
+		desc[VERITY_DM_KEY_DESC_MAX];
 	long key = -1;
 	int r;
 
@@ -570,40 +612,19 @@ static int open_device(const char *name, struct verity_pair *pair,
 	if (r)
 		return r;
 	memset(&lin, 0, sizeof(lin));
-	if (!p->no_superblock)
-		verity_hex_encode(p->uuid, 16, hex);
-	snprintf(uuid, sizeof(uuid), "CRYPT-VERITY-%s%s%s", hex,
-		 hex[0] ? "-" : "", name);
-	snprintf(desc, sizeof(desc), "fastverity:%s-%s", hex, name);
+	verity_open_names(name, &pair->params, uuid, desc);
 	r = data_free(&d.data, run->activation, err);
 	if (!r)
 		r = backings(name, &d, &lin, &bd, &bh, &bf, err);
-	if (!r && d.fec.fd >= 0) {
-		ft.dev = bf.dev;
-		ft.start_block = l->fec.offset / l->fec.block_size;
-		ft.blocks = l->fec.blocks;
-		ft.roots = l->fec.roots;
-	}
 	if (!r && pair->signature) {
 		key = add_signature_key(desc, pair, err);
 		if (key < 0)
 			r = (int)key;
 	}
-	if (!r) {
-		struct verity_target t = {
-			.p = p,
-			.data_dev = bd.dev,
-			.hash_dev = bh.dev,
-			.hash_start_block = l->tree_offset / p->hash_block_size,
-			.root = pair->root,
-			.root_size = pair->root_size,
-			.flags = run->activation,
-			.fec = d.fec.fd >= 0 ? &ft : NULL,
-			.sig_key_desc = pair->signature ? desc : NULL,
-		};
-
-		r = verity_table_params(&t, table, sizeof(table), err);
-	}
+	if (!r)
+		r = verity_open_table(
+			pair, bd.dev, bh.dev, d.fec.fd >= 0 ? bf.dev : NULL,
+			run->activation, desc, table, sizeof(table), err);
 	if (!r &&
 	    (r = create_device(name, uuid, l->data_bytes / 512, table, err)))
 		error_policy_refused(name, run->activation, err);

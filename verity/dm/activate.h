@@ -28,6 +28,24 @@ enum verity_close_how {
 int verity_close(const char *name, enum verity_close_how how,
 		 struct ht_error *err);
 
+/* What open names the device of a pair of parameters p: its uuid,
+ * veritysetup's (CRYPT-VERITY-<the superblock's UUID in hex>-<name>;
+ * without a superblock CRYPT-VERITY-<name>), and the description of its
+ * signature's key in the kernel's keyring (fastverity:<hex>-<name>). */
+#define VERITY_DM_UUID_MAX     129 /* libdevmapper's DM_UUID_LEN */
+#define VERITY_DM_KEY_DESC_MAX 160
+void verity_open_names(const char *name, const struct verity_params *p,
+		       char uuid[VERITY_DM_UUID_MAX],
+		       char desc[VERITY_DM_KEY_DESC_MAX]);
+/* The verity table open loads for pair (opened: its layout made) over
+ * the devices data and hash and the parity's fec ("major:minor"; NULL:
+ * none) with flags (enum verity_act_flags), a signed pair's key named
+ * desc: into table, len bytes (verity_table_params' errors). */
+int verity_open_table(const struct verity_pair *pair, const char *data,
+		      const char *hash, const char *fec, unsigned flags,
+		      const char *desc, char *table, size_t len,
+		      struct ht_error *err);
+
 /* -ENODEV when no device of that name is active. */
 int verity_status(const char *name, struct verity_active *st,
 		  struct ht_error *err);

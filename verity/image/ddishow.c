@@ -78,6 +78,12 @@ static void partition_json(struct show *sh, const char *key,
 	verity_show_end(sh);
 }
 
+/* Whether v's signature could not be read (no signer named: why). */
+static int unread(const struct ddi_verity *v, const struct verity_ddi_shown *s)
+{
+	return v->sig && !*s->signer && s->unread && *s->unread;
+}
+
 static void pair_json(struct show *sh, const char *image,
 		      const struct ddi_verity *v,
 		      const struct verity_ddi_shown *s)
@@ -93,11 +99,24 @@ static void pair_json(struct show *sh, const char *image,
 	verity_show_str(sh, "certificate_fingerprint",
 			v->fingerprint[0] ? v->fingerprint : NULL);
 	verity_show_bool(sh, "signed", v->sig != NULL);
-	verity_show_str(sh, "signer", v->sig ? s->signer : NULL);
+	verity_show_str(sh, "signer",
+			v->sig && !unread(v, s) ? s->signer : NULL);
+	if (unread(v, s))
+		verity_show_str(sh, "error", s->unread);
 	/* dump names who the signature says signed, checking nothing:
 	 * said as the text says it */
 	verity_show_str(sh, "trust", v->sig ? "not checked" : "unsigned");
 	verity_show_end(sh);
+}
+
+/* Why v's signature cannot be read, the partition its message names
+ * left out (the line names it already). */
+static const char *unread_why(const struct ddi_verity *v, const char *why)
+{
+	char named[32];
+	int n = snprintf(named, sizeof(named), "partition %u: ", v->sig->index);
+
+	return n > 0 && !strncmp(why, named, (size_t)n) ? why + n : why;
 }
 
 void verity_image_ddi_show_pair(struct show *sh, const char *image,
@@ -127,7 +146,13 @@ void verity_image_ddi_show_pair(struct show *sh, const char *image,
 		"\n  hash tree: %s, %" PRIu64 " bytes at %" PRIu64 "\n",
 		role, v->arch, data_name, v->data->size, v->data->offset,
 		hash_name, v->hash->size, v->hash->offset);
-	if (v->sig)
+	if (unread(v, s))
+		fprintf(f,
+			"  signature: %s, cannot be read (%s), certificate "
+			"sha256 %s\n",
+			sig_name, unread_why(v, s->unread),
+			v->fingerprint[0] ? v->fingerprint : "(none)");
+	else if (v->sig)
 		fprintf(f,
 			"  signature: %s, signer %s (not checked: verify "
 			"checks it), certificate sha256 %s\n",

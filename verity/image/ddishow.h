@@ -24,6 +24,7 @@ struct verity_ddi_shown {
 	const struct fv_layout *layout;
 	const char *root_hex; /* the pair's */
 	const char *signer;   /* named by the signature, not checked */
+	const char *unread;   /* NULL, "" or why the signature cannot be read */
 };
 
 /* Protected partition v of the image at image, with its pair's s. */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -492,6 +493,59 @@ START_TEST(needs_pairing)
 }
 END_TEST
 
+/* How many times the file fd (inotify's) watches was opened since it
+ * was last asked (its closes watched too: two opens one after the other
+ * would be one event). */
+static int opens(int fd)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int n = 0;
+	ssize_t len;
+
+	while ((len = read(fd, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *e = (const void *)p;
+
+			n += !!(e->mask & IN_OPEN);
+			p += sizeof(*e) + e->len;
+		}
+	return n;
+}
+
+/* What a footer needs, its libavb version and largest image: its
+ * options, and the files they name, read once (the footer was read
+ * again for the largest image: --changed's list read twice) */
+START_TEST(needs_read_once)
+{
+	char list[96], at[100];
+	const char *o[] = {"partition_size", "1048576", "changed", at};
+	struct fv_vbmeta_request v = {
+		.size = sizeof(v), .options = o, .noptions = 2};
+	struct fv_footer_request q = {
+		.size = sizeof(q), .kind = FV_FOOTER_HASHTREE, .vbmeta = &v};
+	unsigned minor = 99;
+	uint64_t max = 0;
+	FILE *fl;
+	int fd;
+
+	snprintf(list, sizeof(list), "%s/changed", dir);
+	snprintf(at, sizeof(at), "@%s", list);
+	ck_assert_ptr_nonnull(fl = fopen(list, "w"));
+	fputs("4096:10\n", fl);
+	fclose(fl);
+	ck_assert_int_ge(fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), 0);
+	ck_assert_int_ge(
+		inotify_add_watch(fd, list, IN_OPEN | IN_CLOSE_NOWRITE), 0);
+	ck_assert_msg(verity_android_needs(NULL, &q, &minor, &max, &err) == 0,
+		      "%s", ht_msg(&err));
+	ck_assert_uint_eq(minor, 0);
+	ck_assert_uint_gt(max, 0);
+	ck_assert_uint_lt(max, 1048576);
+	ck_assert_int_eq(opens(fd), 1);
+	close(fd);
+}
+END_TEST
+
 /* avb's fv_show requests' own options */
 START_TEST(shown_options)
 {
@@ -804,6 +858,7 @@ int main(void)
 		&u, UNIT_TESTS(numbers, number_limits, vbmeta_values, chains,
 			       properties, footer_values, salt_limit,
 			       footer_refused, output_over_image, needs_pairing,
-			       shown_options, expected_chains, edit_refused,
-			       usage_required, usage_files, usage_resize));
+			       needs_read_once, shown_options, expected_chains,
+			       edit_refused, usage_required, usage_files,
+			       usage_resize));
 }

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "android/avb_make.h"
 #include "check_main.h"
@@ -197,11 +199,79 @@ START_TEST(footers)
 }
 END_TEST
 
+/* How many times the file watched by fd (inotify's) was opened since
+ * it was last asked. */
+static int opens(int fd)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int n = 0;
+	ssize_t len;
+
+	while ((len = read(fd, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *e = (const void *)p;
+
+			n += !!(e->mask & IN_OPEN);
+			p += sizeof(*e) + e->len;
+		}
+	return n;
+}
+
+/* --changed=@FILE: its file read once by a footer's run, also when what
+ * it needs is printed (it was read twice, three times then: the
+ * options' reading, then the footer's, and max_image_size's own). */
+START_TEST(changed_read_once)
+{
+	struct ht_error err;
+	char out[256], img[160], list[160], at[170];
+	const char *first[] = {"hash_algorithm", "sha256",
+			       "salt",           "00",
+			       "image",          amk_path(img, "data.img")};
+	const char *again[] = {"hash_algorithm", "sha256", "salt",    "00",
+			       "image",          img,      "changed", at};
+	const char *calc[] = {
+		"partition_size", "1048576", "hash_algorithm",      "sha256",
+		"changed",        at,        "calc_max_image_size", "1"};
+	const char *version[] = {"changed", at, "print_required_libavb_version",
+				 "1"};
+	int fd;
+
+	amk_data(img, 16, 3);
+	ck_assert_msg(run("add_hashtree_footer", first, 3, out, &err) == 0,
+		      "%s", ht_msg(&err));
+	amk_poke(img, 5000, "CHG", 3);
+	amk_write(amk_path(list, "changed.txt"), "5000:3\n", 7);
+	snprintf(at, sizeof(at), "@%s", list);
+	ck_assert_int_ge(fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), 0);
+	/* (its closes watched too: two opens one after the other would be
+	 * one event) */
+	ck_assert_int_ge(
+		inotify_add_watch(fd, list, IN_OPEN | IN_CLOSE_NOWRITE), 0);
+	ck_assert_msg(run("add_hashtree_footer", again, 4, out, &err) == 0,
+		      "%s", ht_msg(&err));
+	ck_assert_int_eq(opens(fd), 1);
+	ck_assert_msg(run("add_hashtree_footer", calc, 4, out, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_int_eq(opens(fd), 1);
+	ck_assert_msg(run("add_hash_footer", version, 2, out, &err) == 0, "%s",
+		      ht_msg(&err));
+	ck_assert_str_eq(out, "1.0\n");
+	ck_assert_int_eq(opens(fd), 1);
+	/* a list that is none: refused as it was, read once */
+	amk_write(list, "x\n", 2);
+	ck_assert_int_eq(run("add_hashtree_footer", again, 4, out, &err),
+			 -EINVAL);
+	ck_assert_int_eq(opens(fd), 1);
+	close(fd);
+}
+END_TEST
+
 int main(void)
 {
 	static const struct unit_suite u = {"run",     0, rsetup,
 					    rteardown, 0, NULL};
 
-	return run_unit(&u, UNIT_TESTS(version_and_unknown, make_vbmeta,
-				       key_files, editors, footers));
+	return run_unit(&u,
+			UNIT_TESTS(version_and_unknown, make_vbmeta, key_files,
+				   editors, footers, changed_read_once));
 }

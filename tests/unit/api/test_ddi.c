@@ -403,12 +403,7 @@ START_TEST(verify_root_mismatch)
 END_TEST
 
 /* A signature partition, no anchor: verified, its signer said not to be
- * checked. (Its dump is left out: dump fails on this image -- the DER in
- * the partition is no PKCS#7 -- with -EINVAL "partition 3: not a PKCS#7
- * signature" from fv_describe (verity/api/ddi.c, show_pair), after the
- * disk's first line was handed on, and with --json after an empty
- * "partitions" list and the document closed; while verify of the same
- * image passes. Reported, not fixed here.) */
+ * checked (its DER is no PKCS#7: dump_sig_unreadable). */
 START_TEST(verify_signed_unchecked)
 {
 	char want[1024], du[37], hu[37];
@@ -444,6 +439,58 @@ START_TEST(verify_signed_unchecked)
 		 hu, root);
 	has(g.items, want);
 	ck_assert_str_eq(g.err, "");
+}
+END_TEST
+
+/* A signature partition whose DER is no PKCS#7: dump shows the image
+ * whole, exit 0 (it checks nothing, as verify without an anchor passes
+ * it), the signature said not to be read, in its line; fv_describe's
+ * report names no signer and says why. (It failed with -EINVAL
+ * "partition 3: not a PKCS#7 signature" after the disk's first line.) */
+START_TEST(dump_sig_unreadable)
+{
+	struct fv_open_request rq = {
+		.size = sizeof(rq), .image = disk, .container = "ddi"};
+	struct fv_report rep = {.size = sizeof(rep)};
+	char want[1024], hu[37];
+	fv_result *res;
+	fv_image *img;
+
+	teardown();
+	setup();
+	make_disk_signed(ROOT_X86_64, 0, 1);
+	uuid_of(root + 32, hu);
+	ck_assert_int_eq(show(FV_SHOW_DDI, 0, NULL), 0);
+	snprintf(want, sizeof(want),
+		 "  hash tree: partition 2 (root-x86-64-verity, label 'p', "
+		 "UUID %s), 32768 bytes at 1310720\n"
+		 "  signature: partition 3 (root-x86-64-verity-sig, label 'p', "
+		 "UUID 01234567-89ab-cdef-0123-456789abcdef), cannot be read "
+		 "(not a PKCS#7 signature), certificate sha256 %s\n"
+		 "VERITY header information for partition 2 ",
+		 hu, FP);
+	has(g.out, want);
+	snprintf(want, sizeof(want), "Root hash:      \t%s\n", root);
+	has(g.out, want);
+	ck_assert_str_eq(g.err, "");
+	ck_assert_int_eq(show(FV_SHOW_DDI, 1, NULL), 0);
+	snprintf(want, sizeof(want),
+		 "certificate_fingerprint=%s signed=1 signer=null "
+		 "error=partition 3: not a PKCS#7 signature trust=not checked "
+		 "} } } ",
+		 FP);
+	has(g.items, want);
+	ck_assert_str_eq(g.out, "");
+	ck_assert_str_eq(g.err, "");
+	/* the library's own words */
+	ck_assert_int_eq(fv_open(&rq, NULL, &img), 0);
+	ck_assert_int_eq(fv_describe(img, 0, NULL, &res), 0);
+	ck_assert_int_eq(fv_result_report(res, &rep), 0);
+	ck_assert_str_eq(rep.signer, "");
+	ck_assert_str_eq(rep.signature_warning,
+			 "partition 3: not a PKCS#7 signature");
+	fv_result_free(res);
+	fv_image_free(img);
 }
 END_TEST
 
@@ -497,6 +544,6 @@ int main(void)
 			UNIT_TESTS(dump_text, dump_json, partition_refused,
 				   verify_well, verify_bad_block,
 				   verify_bad_hash_block, verify_root_mismatch,
-				   verify_signed_unchecked, not_a_disk,
-				   visitor_stops));
+				   verify_signed_unchecked, dump_sig_unreadable,
+				   not_a_disk, visitor_stops));
 }

@@ -83,7 +83,7 @@ static struct fv_layout layout = {.size = sizeof(struct fv_layout),
 				  .levels = 1};
 
 static const struct verity_ddi_shown shown = {&params, &layout, "00ff",
-					      "/CN=signer"};
+					      "/CN=signer", ""};
 
 static void show_all(struct got *g, int json)
 {
