@@ -13,7 +13,8 @@
 # verify. BENCH_ONLY=kernels, fec, android, mldsa, sparse, super, update,
 # ddi, fsverity or ota runs
 # those rows alone; BENCH_ONLY=limits the rows against the
-# machine's limits (the SHA unit, the disk, 512-byte blocks);
+# machine's limits (the SHA unit, the copy out of the page cache, the
+# disk, 512-byte blocks);
 # BENCH_TRACE=1 also prints each cold run's pair on stderr. Prints a
 # Markdown table. Needs about 6 GiB in BENCH_DIR.
 #
