@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "hashtree/thread.h"
 #include "verity/storage/backing.h"
 #include "verity/storage/extents.h"
 #include "verity/storage/output.h"
@@ -434,6 +436,43 @@ int verity_device_flush(const struct verity_device *d, struct ht_error *err)
 		return ht_fail(err, EIO, "%s: cannot flush: %s", d->path,
 			       strerror(errno));
 	return 0;
+}
+
+struct flush_job {
+	const struct verity_device *d;
+	int r;
+	struct ht_error err;
+};
+
+static void *flush_job_run(void *arg)
+{
+	struct flush_job *j = arg;
+
+	j->r = verity_device_flush(j->d, &j->err);
+	return NULL;
+}
+
+int verity_device_flush_both(const struct verity_device *a,
+			     const struct verity_device *b,
+			     struct ht_error *err)
+{
+	struct flush_job j = {b, 0, {0}};
+	pthread_t t;
+	int r;
+
+	if (!b || b->fd < 0 || b->fd == a->fd)
+		return verity_device_flush(a, err);
+	/* placed as Linux places it: the caller is about to wait for the
+	 * disk, which leaves its CPU to the thread */
+	if (ht_thread_create(&t, flush_job_run, &j))
+		return (r = verity_device_flush(b, err))
+			       ? r
+			       : verity_device_flush(a, err);
+	r = verity_device_flush(a, err);
+	ht_thread_join(t, NULL);
+	if (j.r)
+		ht_handover(err, &j.err);
+	return j.r ? j.r : r;
 }
 
 /* 1 when the byte at file offset at is in the page cache (or past the

@@ -47,7 +47,7 @@ struct verity_device {
 	 * path it replaces on commit (both NULL otherwise) */
 	char *tmp;
 	char *final;
-	int anonymous; /* tmp not yet made: an O_TMPFILE file until commit */
+	int anonymous;   /* tmp not yet made: an O_TMPFILE file until commit */
 	char reopen[32]; /* /proc/self/fd/N (verity_device_output_path) */
 	/* a source of extents: base and size are in its logical bytes,
 	 * reads go through it and writes only to its file extents; NULL:
@@ -105,6 +105,12 @@ void verity_device_prefetch(const struct verity_device *d, uint64_t off,
 			    uint64_t len);
 /* fsync: what was written is on the medium (-EIO when it is not). */
 int verity_device_flush(const struct verity_device *d, struct ht_error *err);
+/* a and b flushed at once (b's on a thread of its own: two files' flushes
+ * wait for the disk once, not one after the other); b NULL, or a's
+ * file: a alone. The error is b's, else a's. */
+int verity_device_flush_both(const struct verity_device *a,
+			     const struct verity_device *b,
+			     struct ht_error *err);
 
 /* "a directory", "a FIFO"...: what a file of mode m is, for messages. */
 const char *verity_file_kind(mode_t m);

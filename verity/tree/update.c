@@ -1077,12 +1077,13 @@ int verity_update(struct verity_pair *pair, const struct verity_range *ranges,
 		 * longer known) */
 		r = verity_update_parity_write(&u, resume && !ranges, &run->ht,
 					       res, err);
-		if (!r && u.d.fec.fd >= 0 && u.d.fec.fd != u.d.hash.fd)
-			r = verity_device_flush(&u.d.fec, err);
 	}
-	/* the tree and parity durable, then the superblock back */
+	/* the tree and parity durable (both files' flushes at once), then
+	 * the superblock back */
 	if (!r)
-		r = verity_device_flush(&u.d.hash, err);
+		r = verity_device_flush_both(
+			&u.d.hash, pair->layout.fec.roots ? &u.d.fec : NULL,
+			err);
 	if (!r && has_sb &&
 	    !(r = verity_device_write(&u.d.hash, p->hash_offset, sb, sizeof(sb),
 				      err)))

@@ -7,7 +7,9 @@
  * of a file cut short since its open said as ENODATA, each naming the
  * path and offsets; writes bounded the same; a write to a file opened
  * for reading the medium's error; a sparse image's bytes through its
- * extents, written only where its chunks store them; the kinds' words.
+ * extents, written only where its chunks store them; two files flushed
+ * at once, a failure said from the thread that met it; the kinds'
+ * words.
  * (verity_device_open_beside on a block device held for writing needs
  * one: tests/cli/t_containers.sh, 15b, repairs an Android image on a
  * loop device, its tree past the held data region's end.) */
@@ -220,6 +222,27 @@ START_TEST(writes)
 	ck_assert_int_eq(verity_device_write(&ro, 0, b, 1, &err), -EIO);
 	ck_assert_ptr_nonnull(strstr(ht_msg(&err), ": write error at offset "
 						   "0: "));
+	/* two files flushed at once (the second's on a thread), or one
+	 * when the other is none or the same file; a failed flush's error
+	 * handed over from the thread, naming its path */
+	ck_assert_int_eq(verity_device_flush_both(&d, &ro, &err), 0);
+	ck_assert_int_eq(verity_device_flush_both(&d, NULL, &err), 0);
+	ck_assert_int_eq(verity_device_flush_both(&d, &d, &err), 0);
+	{
+		struct verity_device gone = ro;
+
+		gone.fd = dup(ro.fd);
+		gone.path = "gone.img";
+		ck_assert_int_eq(close(gone.fd), 0);
+		ck_assert_int_eq(verity_device_flush_both(&d, &gone, &err),
+				 -EIO);
+		ck_assert_str_eq(ht_msg(&err), "gone.img: cannot flush: Bad "
+					       "file descriptor");
+		ck_assert_int_eq(verity_device_flush_both(&gone, &d, &err),
+				 -EIO);
+		ck_assert_str_eq(ht_msg(&err), "gone.img: cannot flush: Bad "
+					       "file descriptor");
+	}
 	/* prefetch: a hint, anywhere */
 	verity_device_prefetch(&ro, 0, 16384);
 	verity_device_prefetch(&ro, 16000, 1 << 20);
