@@ -282,8 +282,8 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 
 	memcpy(&orq, rq, rq->size < sizeof(orq) ? rq->size : sizeof(orq));
 	orq.size = sizeof(orq);
-	orq.image = q->image;
-	orq.container = container;
+	orq.image = orq.data ? NULL : q->image; /* (a tree dumped alone) */
+	orq.container = orq.data ? NULL : container;
 	if ((r = fv_open(&orq, o, &img)))
 		return r;
 	/* judged: the options it runs with (the check or mapping runs on
@@ -370,8 +370,8 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	if ((r = verity_image_alone(q->image, rq->container, &a, &err)))
 		return verity_api_keep(r, &err);
 	/* what the walk does not take refused; then what it is: the
-	 * caller's own walks (d: 1 an image with sidecar files, 2 a super
-	 * image's logical partition) end there with the caller's return */
+	 * caller's own walk (d: 2 a super image's logical partition) ends
+	 * there with the caller's return */
 	qt = *q;
 	if ((r = verity_image_alone_takes(q, &a, &t, &err))) {
 		r = verity_api_keep(r, &err);

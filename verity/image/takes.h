@@ -13,6 +13,7 @@
 
 #include "hashtree/error.h"
 #include "include/fastverity.h"
+#include "verity/container/sidecar.h"
 #include "verity/image/alone.h"
 
 /* The walk's request, finished from the caller's. */
@@ -23,21 +24,29 @@ struct verity_alone_takes {
 	const fv_options *from;     /* the caller's */
 	unsigned flags;             /* open's, its policies whole */
 	int super;             /* open's: a super image's logical partition */
-	int own;               /* the caller's own walk: 1 an image with sidecar
-				* files, 2 a super image's logical partition */
+	int own;               /* the caller's own walk: 2 a super image's
+				* logical partition */
 	uint64_t max;          /* failures listed */
 	const char *partition; /* a disk image's role asked */
 	const char *one[1];
 	const char **names, **files; /* --block-device's, split */
 	size_t n;
 	int said; /* the walk said (verity_image_alone_said) */
+	/* an image with sidecar files: their names, the tree's parameters
+	 * given (rq's params when no superblock is read) and the tree the
+	 * door reads (dump: the image itself when it is one) */
+	struct verity_sidecar side;
+	fv_params params;
+	const char *tree;
 };
 
 /* What the walk a of q's image takes of q (its options, name and value
  * pairs: the tree's parameters, the parity's, root-hash-file,
  * root-hash-signature, partition, slot, block-device, max-failures,
  * threads, uuid, check-crc, no-superblock, error-as-corruption; its o:
- * the anchor, the run, repair's and open's flags), into t (freed with
+ * the anchor, the run, repair's and open's flags; an image with sidecar
+ * files: its pair's request made of them and of the files beside it,
+ * explicit options first, or for dump its tree's), into t (freed with
  * verity_image_alone_takes_free, also after an error): 0, or -EINVAL
  * (-ENOMEM) with what is refused, naming the option. */
 int verity_image_alone_takes(const struct fv_show_request *q,
