@@ -17,5 +17,5 @@ int cmd_dump(struct cli_opts *o)
 	 * it: the library's walk */
 	if ((r = cli_check_crc(o)))
 		return r;
-	return cli_alone(o, NULL, cmd_dump);
+	return cli_alone(o, NULL);
 }

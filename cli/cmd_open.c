@@ -109,7 +109,7 @@ int cmd_open(struct cli_opts *o)
 	/* an image given alone: its pair the library's, mapped, one call
 	 * (an image with sidecar files takes a hash device: said there) */
 	if (o->nargs == 2)
-		return cli_alone(o, o->args[1], NULL);
+		return cli_alone(o, o->args[1]);
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
 			-EINVAL,

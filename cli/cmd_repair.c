@@ -22,10 +22,9 @@ int cmd_repair(struct cli_opts *o)
 
 	if ((r = cli_check_crc(o)))
 		return r;
-	/* an image given alone: the library's walk (a super image's
-	 * logical partition by its path) */
+	/* an image given alone: the library's walk */
 	if (o->nargs == 1)
-		return cli_alone(o, NULL, cmd_repair);
+		return cli_alone(o, NULL);
 	if (o->slot || o->partition) {
 		return cli_error(-EINVAL,
 				 "%s: --%s names a partition of a super image "

@@ -49,7 +49,7 @@ int cmd_verify(struct cli_opts *o)
 	/* an image given alone: the library's walk, one call */
 	if (o->nargs == 1) {
 		repair_args(o, NULL, args, sizeof(args));
-		return cli_alone(o, args, NULL);
+		return cli_alone(o, args);
 	}
 	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;

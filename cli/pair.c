@@ -283,9 +283,6 @@ struct alone {
 			  * package's checks, 3 a disk image's partitions, 4
 			  * sidecar files */
 	char *hint;      /* said after the call's error */
-	int own;         /* the command's: dump or repair of a super image's
-			  * logical partition */
-	char *path;      /* that partition's, IMAGE/NAME */
 	char tree[4096]; /* sidecar files': the tree read, at off, params:
 			  * its parameters given (no superblock read) */
 	uint64_t off;
@@ -304,24 +301,23 @@ static int alone_said(void *ctx, const struct fv_item *it)
 	if (it->kind == FV_ITEM_WARNING)
 		fprintf(stderr, "fastverity: warning: %s\n", it->text);
 	else if (it->kind == FV_ITEM_ERROR && it->key && it->text &&
-		 !strcmp(it->key, "hint"))
+		 !strcmp(it->key, "hint")) {
+		free(a->hint); /* (the last one said) */
 		return (a->hint = strdup(it->text)) ? 0 : -ENOMEM;
-	else if (it->kind == FV_ITEM_ERROR)
+	} else if (it->kind == FV_ITEM_ERROR)
 		fprintf(stderr, "fastverity: %s\n", it->text);
 	else if (it->kind == FV_ITEM_STRING && it->key &&
 		 !strcmp(it->key, "container")) {
 		a->walk = (unsigned)it->u;
-		/* a walk that is not a pair's: its --json built whole */
-		if (!(a->own = (int)it->d))
+		/* a walk that is not a pair's: its --json built whole (a
+		 * super image's logical partition: as its path's walk says) */
+		if (!it->d)
 			cli_json_whole = !a->dump && a->walk && a->walk != 4;
 	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
 		   !strcmp(it->key, "tree")) {
 		snprintf(a->tree, sizeof(a->tree), "%s", it->text);
 		a->off = (uint64_t)it->u;
 		a->params = it->d != 0;
-	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
-		   !strcmp(it->key, "path")) {
-		return (a->path = strdup(it->text)) ? 1 : -ENOMEM;
 	} else if (it->kind == FV_ITEM_UINT && it->key &&
 		   !strcmp(it->key, "trust")) {
 		a->judged = 1;
@@ -402,31 +398,7 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	return cli_exit_code(-r);
 }
 
-/* action of a super image's logical partition by its path (IMAGE/NAME,
- * read as any image: its slot's metadata, the slot suffix's; written
- * only inside its extents), without --partition, --slot or
- * --container: its exit code. */
-static int on_partition(struct cli_opts *o, const char *path,
-			int (*action)(struct cli_opts *))
-{
-	struct cli_opts was = *o;
-	const char *image = o->args[0];
-	int r;
-
-	o->args[0] = path;
-	o->partition = NULL;
-	o->slot = NULL;
-	o->container = NULL;
-	r = action(o);
-	o->args[0] = image;
-	o->partition = was.partition;
-	o->slot = was.slot;
-	o->container = was.container;
-	return r;
-}
-
-int cli_alone(struct cli_opts *o, const char *args,
-	      int (*again)(struct cli_opts *))
+int cli_alone(struct cli_opts *o, const char *args)
 {
 	struct alone a = {.o = o,
 			  .dump = !strcmp(o->action, "dump"),
@@ -515,12 +487,10 @@ int cli_alone(struct cli_opts *o, const char *args,
 	cli_progress_end(&pr);
 	globfree(&g);
 	free(kv);
-	r = a.path && again ? on_partition(o, a.path, again)
-			    : alone_said_all(&a, r, res);
+	r = alone_said_all(&a, r, res);
 	if (a.hint) /* after the error it helps with */
 		fprintf(stderr, "fastverity: %s\n", a.hint);
 	free(a.hint);
-	free(a.path);
 	fv_result_free(res);
 	return r;
 }

@@ -24,12 +24,9 @@ struct cli_pair {
 
 /* verify, repair, dump or open (o->action) of the image given alone,
  * o->args[0]: one fv_show call, the walk the library's (args: verify's
- * repair hints; open's mapping name), an image with sidecar files too.
- * The exit code, said. Dump or repair of a super image's logical
- * partition: again (cmd_dump, cmd_repair) run on its path, IMAGE/NAME,
- * the library's. */
-int cli_alone(struct cli_opts *o, const char *args,
-	      int (*again)(struct cli_opts *));
+ * repair hints; open's mapping name), an image with sidecar files and a
+ * super image's logical partition too. The exit code, said. */
+int cli_alone(struct cli_opts *o, const char *args);
 /* One corruption policy and one error policy at most in open's flags,
  * said with the options (the library refuses the same flags): 0, or the
  * exit code (cli/cmd_open.c). */

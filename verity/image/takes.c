@@ -699,18 +699,47 @@ out:
 
 int verity_image_alone_partition(const struct fv_show_request *q,
 				 struct verity_alone_takes *t, fv_item_fn said,
-				 void *ctx, struct ht_error *err)
+				 void *ctx,
+				 const struct verity_alone_again *again,
+				 struct ht_error *err)
 {
+	const struct fv_open_request *rq = q->open;
+	struct fv_open_request in_rq = {.size = sizeof(in_rq)};
+	struct fv_show_request in = *q;
+	const char **kv = NULL;
 	char *path = NULL;
 	int r = partition_path(q, t, said, ctx, &path, err);
 
-	if (r || !said)
+	if (r)
 		goto out;
-	if ((r = said(ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
-					     .key = "path",
-					     .text = path})) < 0)
-		r = ht_fail(err, -r, "%s: not walked", path);
+	/* walked as the image its path names: without --partition, --slot
+	 * or --container, the open request's action and words kept */
+	if (!(kv = calloc(2 * q->noptions + 1, sizeof(*kv)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < q->noptions; i++) {
+		const char *name = q->options[2 * i];
+
+		kv[2 * i] = name;
+		kv[2 * i + 1] =
+			strcmp(name, "partition") && strcmp(name, "slot")
+				? q->options[2 * i + 1]
+				: NULL;
+	}
+	if (rq) {
+		in_rq.action = rq->action;
+		in_rq.said = rq->said;
+		in_rq.ctx = rq->ctx;
+	}
+	in.image = path;
+	in.options = kv;
+	in.open = &in_rq;
+	*again->walked = again->walk(&in, again->sh);
+	/* (what helps after its error said by its own walk) */
+	t->said = 0;
 out:
+	free(kv);
 	free(path);
 	return r;
 }

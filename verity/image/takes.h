@@ -15,6 +15,7 @@
 #include "include/fastverity.h"
 #include "verity/container/sidecar.h"
 #include "verity/image/alone.h"
+#include "verity/show/show.h"
 
 /* The walk's request, finished from the caller's. */
 struct verity_alone_takes {
@@ -62,15 +63,27 @@ int verity_image_alone_runs(const struct fv_show_request *q,
 			    const struct verity_alone_takes *t,
 			    const char *path, size_t pairs, fv_options *run,
 			    struct ht_error *err);
-/* A super image's logical partition the caller walks by its path (t's
- * own 2): q's partition of its slot's metadata (a: 0; b: 1, read after
- * slot 0 as the device booting it does), NAME_<slot> on an A/B image;
- * the metadata's notes and the name it is, when not the one asked, said
- * through said (warnings), then its path, IMAGE/NAME (an item keyed
- * "path"): said's return, or -errno (ENOENT: no such partition). */
+/* A walk of an image given alone (the caller's, fv_show's, showing
+ * through sh): its return into *walked. */
+struct verity_alone_again {
+	int (*walk)(const struct fv_show_request *q, struct show *sh);
+	struct show *sh;
+	int *walked;
+};
+/* A super image's logical partition walked by its path (t's own 2: dump
+ * and repair): q's partition of its slot's metadata (a: 0; b: 1, read
+ * after slot 0 as the device booting it does), NAME_<slot> on an A/B
+ * image; the metadata's notes and the name it is, when not the one
+ * asked, said through said (warnings); then again's walk of q for its
+ * path, IMAGE/NAME, as any image given alone, without --partition,
+ * --slot or --container (a fresh open request, q's action and said): 0
+ * and the walk's return in *again->walked, or -errno before it
+ * (ENOENT: no such partition). */
 int verity_image_alone_partition(const struct fv_show_request *q,
 				 struct verity_alone_takes *t, fv_item_fn said,
-				 void *ctx, struct ht_error *err);
+				 void *ctx,
+				 const struct verity_alone_again *again,
+				 struct ht_error *err);
 void verity_image_alone_takes_free(struct verity_alone_takes *t);
 
 #endif

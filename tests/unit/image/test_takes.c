@@ -279,9 +279,10 @@ START_TEST(runs)
 }
 END_TEST
 
-/* A warning said and the path, kept. */
+/* A warning said and the path walked, kept. */
 struct kept {
 	char said[256], path[256];
+	const char *partition; /* the walk's --partition */
 };
 
 static int kept(void *ctx, const struct fv_item *it)
@@ -290,9 +291,21 @@ static int kept(void *ctx, const struct fv_item *it)
 
 	if (it->kind == FV_ITEM_WARNING)
 		snprintf(k->said, sizeof(k->said), "%s", it->text);
-	else if (it->key && !strcmp(it->key, "path"))
-		snprintf(k->path, sizeof(k->path), "%s", it->text);
 	return 0;
+}
+
+static struct kept k;
+
+static int walked(const struct fv_show_request *q, struct show *sh)
+{
+	(void)sh;
+
+	snprintf(k.path, sizeof(k.path), "%s", q->image);
+	k.partition = "none";
+	for (size_t i = 0; i < q->noptions; i++)
+		if (!strcmp(q->options[2 * i], "partition"))
+			k.partition = q->options[2 * i + 1];
+	return 7;
 }
 
 START_TEST(partition)
@@ -304,7 +317,8 @@ START_TEST(partition)
 		.size = sizeof(q), .options = twin, .noptions = 1};
 	struct verity_alone_takes t = {0};
 	uint8_t *part = calloc(1, 8 * AMK_BS);
-	struct kept k = {"", ""};
+	int r = 0;
+	struct verity_alone_again again = {walked, NULL, &r};
 	struct ht_error err;
 	char sup[160];
 
@@ -313,22 +327,27 @@ START_TEST(partition)
 	free(part);
 	q.image = sup;
 	/* an A/B image's twin: NAME_<slot>, said */
-	ck_assert_msg(verity_image_alone_partition(&q, &t, kept, &k, &err) == 0,
+	ck_assert_msg(verity_image_alone_partition(&q, &t, kept, &k, &again,
+						   &err) == 0,
 		      "%s", ht_msg(&err));
+	ck_assert_int_eq(r, 7);
 	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_a"));
+	ck_assert_ptr_null(k.partition); /* walked without it */
 	ck_assert_ptr_nonnull(strstr(k.said, "system is partition system_a "
 					     "(slot a)"));
 	verity_image_alone_takes_free(&t);
 	q.options = b;
 	q.noptions = 2;
-	ck_assert_int_eq(verity_image_alone_partition(&q, &t, kept, &k, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_image_alone_partition(&q, &t, kept, &k, &again, &err),
+		0);
 	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_b"));
 	verity_image_alone_takes_free(&t);
 	q.options = none;
 	q.noptions = 1;
-	ck_assert_int_eq(verity_image_alone_partition(&q, &t, NULL, NULL, &err),
-			 -ENOENT);
+	ck_assert_int_eq(
+		verity_image_alone_partition(&q, &t, NULL, NULL, &again, &err),
+		-ENOENT);
 	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "no logical partition nope "
 						   "in slot a"));
 	verity_image_alone_takes_free(&t);
