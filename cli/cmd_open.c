@@ -106,12 +106,10 @@ static int do_open(struct cli_opts *o, const char *data, const char *name,
  * partition; else open DATA NAME HASH [ROOT]. */
 int cmd_open(struct cli_opts *o)
 {
-	int r, own = 0;
-
 	/* an image given alone: its pair the library's, mapped, one call
-	 * (an image with sidecar files takes a hash device) */
-	if (o->nargs == 2 && ((r = cli_alone(o, o->args[1], &own, NULL)) || !own))
-		return r;
+	 * (an image with sidecar files takes a hash device: said there) */
+	if (o->nargs == 2)
+		return cli_alone(o, o->args[1]);
 	if (o->nargs < 3 || o->nargs > 4)
 		return cli_error(
 			-EINVAL,

@@ -18,17 +18,14 @@ int cmd_repair(struct cli_opts *o)
 	fv_options opts;
 	fv_result *out = NULL;
 	struct cli_progress pr;
-	int r, own = 0;
+	int r;
 
 	if ((r = cli_check_crc(o)))
 		return r;
-	/* an image given alone: the library's walk (a super image's
-	 * logical partition by its path), but an image with sidecar files,
-	 * the command's */
-	if (o->nargs == 1) {
-		if ((r = cli_alone(o, NULL, &own, cmd_repair)) || !own)
-			return r;
-	} else if (o->slot || o->partition) {
+	/* an image given alone: the library's walk */
+	if (o->nargs == 1)
+		return cli_alone(o, NULL);
+	if (o->slot || o->partition) {
 		return cli_error(-EINVAL,
 				 "%s: --%s names a partition of a super image "
 				 "or a disk image",
@@ -49,7 +46,6 @@ int cmd_repair(struct cli_opts *o)
 	r = cli_show(&(struct fv_show_request){
 		.size = sizeof(struct fv_show_request),
 		.what = FV_SHOW_REPAIR,
-		.image = o->nargs == 1 ? o->args[0] : NULL,
 		.json = o->json,
 		.o = &opts,
 		.img = cp.img,
@@ -60,7 +56,7 @@ int cmd_repair(struct cli_opts *o)
 		r = cli_write_error(r);
 		goto out;
 	}
-	cli_signer_said(o, &cp, out);
+	cli_signer_said(o, cp.trust, out);
 	/* a dry run leaves the image as it was */
 	r = cli_exit_code(-r);
 out:

@@ -46,14 +46,10 @@ int cmd_verify(struct cli_opts *o)
 
 	if ((r = cli_check_crc(o)))
 		return r;
-	/* an image given alone: the library's walk, one call; but an image
-	 * with sidecar files, the command's pair */
+	/* an image given alone: the library's walk, one call */
 	if (o->nargs == 1) {
-		int own = 0;
-
 		repair_args(o, NULL, args, sizeof(args));
-		if ((r = cli_alone(o, args, &own, NULL)) || !own)
-			return r;
+		return cli_alone(o, args);
 	}
 	if ((r = cli_pair_from_args(o, &cp)))
 		goto out;
@@ -83,7 +79,7 @@ int cmd_verify(struct cli_opts *o)
 		r = cli_lib_error(r);
 		goto out;
 	}
-	cli_signer_said(o, &cp, res);
+	cli_signer_said(o, cp.trust, res);
 	cli_hashing_said(o, res);
 	/* parity never makes a damaged image pass (docs/format.md) */
 	r = cli_exit_code(-r);

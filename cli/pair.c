@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/avb.h"
 #include "cli/errors.h"
@@ -102,21 +101,18 @@ void cli_pair_take(struct cli_pair *cp, fv_image *img, size_t at)
 	cp->trust = cp->pi.trust;
 }
 
-/* A plain pair or an image with sidecar files (side: its options, the
- * sidecar files where none were given) through the door: the tree's
- * parameters from the options or the superblock, the parity, the
- * signature and the root hash (root_arg, or the options' file). */
-static int open_made(struct cli_opts *o, const struct cli_opts *side,
-		     struct fv_open_request *rq, const char *hash_name,
+/* A plain pair through the door: the tree's parameters from the options
+ * or the superblock, the parity, the signature and the root hash
+ * (root_arg, or the options' file). */
+static int open_made(struct cli_opts *o, struct fv_open_request *rq,
 		     const char *root_arg, struct cli_pair *cp)
 {
-	const char *data_name = rq->image ? rq->image : rq->data;
 	struct cli_fec fec;
 	fv_params *p = NULL;
 	fv_image *img = NULL;
 	int r;
 
-	if (cli_params_from_opts(side, &p, 0) || cli_fec_params(side, &fec)) {
+	if (cli_params_from_opts(o, &p, 0) || cli_fec_params(o, &fec)) {
 		free(p);
 		return EXIT_PARAMS;
 	}
@@ -128,9 +124,9 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	rq->signature_path = o->root_hash_signature;
 	/* the root, checked by the library against the tree's hash; one
 	 * missing, or given twice, is said once the tree is read */
-	if (!(root_arg && side->root_hash_file)) {
+	if (!(root_arg && o->root_hash_file)) {
 		rq->root_hex = root_arg;
-		rq->root_hash_file = side->root_hash_file;
+		rq->root_hash_file = o->root_hash_file;
 	}
 	r = cli_open(o, rq, (const char *const *)o->trusted_certs, o->ntrusted,
 		     &img);
@@ -140,7 +136,7 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 		r = cli_lib_param() == FV_PARAM_ROOT_HASH
 			    ? cli_root_refused(r, rq->root_hex)
 		    : rq->params ? cli_lib_error(r)
-				 : cli_no_superblock(r, data_name, hash_name,
+				 : cli_no_superblock(r, rq->data, rq->hash,
 						     rq->hash_offset);
 	free(p);
 	if (r)
@@ -149,7 +145,7 @@ static int open_made(struct cli_opts *o, const struct cli_opts *side,
 	if (!rq->root_hex && !rq->root_hash_file) {
 		const char *hex, *file;
 
-		return cli_root_given(side, root_arg, &hex, &file);
+		return cli_root_given(o, root_arg, &hex, &file);
 	}
 	return 0;
 }
@@ -161,52 +157,7 @@ int cli_pair_make(struct cli_opts *o, const char *data, const char *hash,
 		.data = data, .hash = hash, .activates = 1};
 
 	memset(cp, 0, sizeof(*cp));
-	return open_made(o, o, &rq, hash, root_arg, cp);
-}
-
-/* <image> with systemd's sidecar files. */
-static int sidecar_pair(struct cli_opts *o, struct cli_pair *cp)
-{
-	struct fv_open_request rq = {.image = o->args[0],
-				     .container = "sidecar"};
-	struct cli_opts side = *o; /* the options, with the sidecars where
-				    * none were given */
-	char *roothash = NULL, *tree = NULL, *side_fec = NULL;
-	struct fv_file_answer a;
-	int r;
-
-	if ((r = cli_file(FV_FILE_SIDECAR_NAMES, o->args[0], &a)))
-		return cli_lib_error(r);
-	tree = a.tree;
-	roothash = a.roothash;
-	fv_free(a.signature); /* the library reads it (pi.signature) */
-	side_fec = a.fec;
-	/* what was typed, named: the image is nothing fastverity knows
-	 * alone, and the tree beside it, which would make it a sidecar
-	 * image, is not there */
-	if (access(o->args[0], F_OK) == 0 && access(tree, F_OK) != 0 &&
-	    !o->container) {
-		r = cli_error(-ENODEV,
-			      "%s: not an image fastverity knows alone (no "
-			      "AVB footer or vbmeta, GPT, sparse or super "
-			      "header) and no %s beside it: give its hash "
-			      "device and root hash (%s %s HASH_DEVICE "
-			      "ROOT_HASH)",
-			      o->args[0], tree, o->action, o->args[0]);
-		goto out;
-	}
-	/* explicit options win over the sidecars */
-	if (!side.root_hash_file)
-		side.root_hash_file = roothash;
-	/* the sidecar parity takes --fec-roots as --fec-device does */
-	if (!side.fec_device && access(side_fec, F_OK) == 0)
-		side.fec_device = side_fec;
-	r = open_made(o, &side, &rq, tree, NULL, cp);
-out:
-	fv_free(tree);
-	fv_free(roothash);
-	fv_free(side_fec);
-	return r;
+	return open_made(o, &rq, root_arg, cp);
 }
 
 /* A --partition that is no role: said as the option it is; else the
@@ -246,8 +197,6 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 	struct fv_open_request rq = {0};
 
 	memset(cp, 0, sizeof(*cp));
-	if (o->nargs == 1)
-		return sidecar_pair(o, cp);
 	if (o->container && strcmp(o->container, "plain"))
 		return cli_error(-EINVAL,
 				 "--container=%s: takes an image alone; a "
@@ -266,18 +215,17 @@ int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp)
 			o->args[i]);
 	rq.data = o->args[0];
 	rq.hash = o->args[1];
-	return open_made(o, o, &rq, rq.hash, o->nargs >= 3 ? o->args[2] : NULL,
-			 cp);
+	return open_made(o, &rq, o->nargs >= 3 ? o->args[2] : NULL, cp);
 }
 
-void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+void cli_signer_said(const struct cli_opts *o, enum fv_trust trust,
 		     const fv_result *res)
 {
 	struct fv_report rep;
 
 	cli_report(res, &rep);
 	/* (the warnings are the library's: fv_show) */
-	if (cp->trust != FV_TRUST_UNCHECKED && rep.trust == FV_TRUST_CHECK)
+	if (trust != FV_TRUST_UNCHECKED && rep.trust == FV_TRUST_CHECK)
 		cli_debug(o, "Root hash signature by %s checks out.",
 			  rep.signer);
 }
@@ -331,13 +279,14 @@ struct fv_image_pair_info cli_image_pair(const fv_image *img, size_t i)
  * whether it checked a pair, for the exit code. */
 struct alone {
 	struct cli_opts *o;
-	unsigned walk; /* the library's: 0 one pair, 1 a set, 2 an OTA
-			* package's checks, 3 a disk image's partitions, 4
-			* sidecar files */
-	char *hint;    /* said after the call's error */
-	int own;       /* the command's: an image with sidecar files, dump or
-			* repair of a super image's logical partition */
-	char *path;    /* that partition's, IMAGE/NAME */
+	unsigned walk;   /* the library's: 0 one pair, 1 a set, 2 an OTA
+			  * package's checks, 3 a disk image's partitions, 4
+			  * sidecar files */
+	char *hint;      /* said after the call's error */
+	char tree[4096]; /* sidecar files': the tree read, at off, params:
+			  * its parameters given (no superblock read) */
+	uint64_t off;
+	int params;
 	int dump, repair, open;
 	int judged; /* the pair opened: its verdict, trust */
 	enum fv_trust trust;
@@ -352,21 +301,23 @@ static int alone_said(void *ctx, const struct fv_item *it)
 	if (it->kind == FV_ITEM_WARNING)
 		fprintf(stderr, "fastverity: warning: %s\n", it->text);
 	else if (it->kind == FV_ITEM_ERROR && it->key && it->text &&
-		 !strcmp(it->key, "hint"))
+		 !strcmp(it->key, "hint")) {
+		free(a->hint); /* (the last one said) */
 		return (a->hint = strdup(it->text)) ? 0 : -ENOMEM;
-	else if (it->kind == FV_ITEM_ERROR)
+	} else if (it->kind == FV_ITEM_ERROR)
 		fprintf(stderr, "fastverity: %s\n", it->text);
 	else if (it->kind == FV_ITEM_STRING && it->key &&
 		 !strcmp(it->key, "container")) {
 		a->walk = (unsigned)it->u;
-		if ((a->own = (int)it->d) == 1)
-			return 1;
-		/* a walk that is not a pair's: its --json built whole */
-		if (!a->own)
-			cli_json_whole = !a->dump && a->walk;
+		/* a walk that is not a pair's: its --json built whole (a
+		 * super image's logical partition: as its path's walk says) */
+		if (!it->d)
+			cli_json_whole = !a->dump && a->walk && a->walk != 4;
 	} else if (it->kind == FV_ITEM_STRING && it->key && it->text &&
-		   !strcmp(it->key, "path")) {
-		return (a->path = strdup(it->text)) ? 1 : -ENOMEM;
+		   !strcmp(it->key, "tree")) {
+		snprintf(a->tree, sizeof(a->tree), "%s", it->text);
+		a->off = (uint64_t)it->u;
+		a->params = it->d != 0;
 	} else if (it->kind == FV_ITEM_UINT && it->key &&
 		   !strcmp(it->key, "trust")) {
 		a->judged = 1;
@@ -385,6 +336,17 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	struct cli_opts *o = a->o;
 	struct fv_report rep;
 
+	/* an image with sidecar files whose pair the door refused: with
+	 * veritysetup's words, and the hints where the tree read from a
+	 * superblock has none (as a plain pair's) */
+	if (a->walk == 4 && !a->judged && r < 0 && *a->tree)
+		return !a->dump && cli_lib_param() == FV_PARAM_ROOT_HASH
+			       ? cli_root_refused(r, NULL)
+		       : a->params
+			       ? cli_lib_error(r)
+			       : cli_no_superblock(r,
+						   a->dump ? NULL : o->args[0],
+						   a->tree, a->off);
 	if (a->walk == 2 && !a->open && !a->repair) { /* OTA's checks */
 		int code = r > 0 ? EXIT_VERIFY : r ? cli_lib_error(r) : EXIT_OK;
 
@@ -418,11 +380,8 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 	if (a->repair) {
 		if (r < 0)
 			return cli_write_error(r);
-		cli_report(res, &rep);
-		if (a->walk == 3 && a->trust != FV_TRUST_UNCHECKED &&
-		    rep.trust == FV_TRUST_CHECK)
-			cli_debug(o, "Root hash signature by %s checks out.",
-				  rep.signer);
+		if (a->walk == 3 || a->walk == 4)
+			cli_signer_said(o, a->trust, res);
 		/* a dry run leaves the image as it was */
 		return cli_exit_code(-r);
 	}
@@ -432,36 +391,14 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 		cli_threads_said(o);
 	if (r < 0)
 		return cli_lib_error(r);
+	if (a->walk == 4)
+		cli_signer_said(o, a->trust, res);
 	cli_hashing_said(o, res);
 	/* parity never makes a damaged image pass (docs/format.md) */
 	return cli_exit_code(-r);
 }
 
-/* action of a super image's logical partition by its path (IMAGE/NAME,
- * read as any image: its slot's metadata, the slot suffix's; written
- * only inside its extents), without --partition, --slot or
- * --container: its exit code. */
-static int on_partition(struct cli_opts *o, const char *path,
-			int (*action)(struct cli_opts *))
-{
-	struct cli_opts was = *o;
-	const char *image = o->args[0];
-	int r;
-
-	o->args[0] = path;
-	o->partition = NULL;
-	o->slot = NULL;
-	o->container = NULL;
-	r = action(o);
-	o->args[0] = image;
-	o->partition = was.partition;
-	o->slot = was.slot;
-	o->container = was.container;
-	return r;
-}
-
-int cli_alone(struct cli_opts *o, const char *args, int *own,
-	      int (*again)(struct cli_opts *))
+int cli_alone(struct cli_opts *o, const char *args)
 {
 	struct alone a = {.o = o,
 			  .dump = !strcmp(o->action, "dump"),
@@ -550,14 +487,10 @@ int cli_alone(struct cli_opts *o, const char *args, int *own,
 	cli_progress_end(&pr);
 	globfree(&g);
 	free(kv);
-	*own = a.own == 1;
-	r = a.path && again ? on_partition(o, a.path, again)
-	    : a.own == 1    ? 0
-			    : alone_said_all(&a, r, res);
+	r = alone_said_all(&a, r, res);
 	if (a.hint) /* after the error it helps with */
 		fprintf(stderr, "fastverity: %s\n", a.hint);
 	free(a.hint);
-	free(a.path);
 	fv_result_free(res);
 	return r;
 }

@@ -1,7 +1,7 @@
-/* The command's verity pair: its arguments and options, or an image and
- * its sidecar files, made into the one pair (the library's fv_pair)
- * that verify, repair and open act on. Functions return 0 or an exit
- * code, the message printed (cli/errors.h). */
+/* The command's verity pair: its arguments and options made into the
+ * one pair (the library's fv_pair) that verify, repair and open act on;
+ * an image given alone, the library's walk (cli_alone). Functions return 0 or
+ * an exit code, the message printed (cli/errors.h). */
 #ifndef FV_CLI_PAIR_H
 #define FV_CLI_PAIR_H
 
@@ -24,12 +24,9 @@ struct cli_pair {
 
 /* verify, repair, dump or open (o->action) of the image given alone,
  * o->args[0]: one fv_show call, the walk the library's (args: verify's
- * repair hints; open's mapping name). The exit code, said; 0 and *own
- * where the walk is the command's, an image with sidecar files. Dump or
- * repair of a super image's logical partition: again (cmd_dump,
- * cmd_repair) run on its path, IMAGE/NAME, the library's. */
-int cli_alone(struct cli_opts *o, const char *args, int *own,
-	      int (*again)(struct cli_opts *));
+ * repair hints; open's mapping name), an image with sidecar files and a
+ * super image's logical partition too. The exit code, said. */
+int cli_alone(struct cli_opts *o, const char *args);
 /* One corruption policy and one error policy at most in open's flags,
  * said with the options (the library refuses the same flags): 0, or the
  * exit code (cli/cmd_open.c). */
@@ -47,8 +44,7 @@ int cli_open(const struct cli_opts *o, struct fv_open_request *rq,
  * arguments checked (cli_lib_error's exit code when one does not hold);
  * 0 otherwise. */
 int cli_check_crc(const struct cli_opts *o);
-/* verify's and repair's arguments: <data> <hash> [<root>], or <image>
- * with systemd's sidecar files (the walk cli_alone hands back). */
+/* verify's and repair's arguments: <data> <hash> [<root>]. */
 int cli_pair_from_args(struct cli_opts *o, struct cli_pair *cp);
 /* The pair of data, hash and the root hash (argument, or
  * --root-hash-file) opened to be mapped: parameters from the superblock
@@ -73,8 +69,9 @@ void cli_pair_free(struct cli_pair *cp);
  * was given). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made);
-/* After the check: who signed (--debug). */
-void cli_signer_said(const struct cli_opts *o, const struct cli_pair *cp,
+/* After the check of a pair the door judged trust: who signed
+ * (--debug). */
+void cli_signer_said(const struct cli_opts *o, enum fv_trust trust,
 		     const fv_result *res);
 /* The debug lines of an action's result: the hashing path. */
 void cli_hashing_said(const struct cli_opts *o, const fv_result *res);

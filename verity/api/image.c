@@ -289,8 +289,8 @@ static int alone_pair(const struct fv_show_request *q, struct show *sh,
 
 	memcpy(&orq, rq, rq->size < sizeof(orq) ? rq->size : sizeof(orq));
 	orq.size = sizeof(orq);
-	orq.image = q->image;
-	orq.container = container;
+	orq.image = orq.data ? NULL : q->image; /* (a tree dumped alone) */
+	orq.container = orq.data ? NULL : container;
 	if ((r = fv_open(&orq, o, &img)))
 		return r;
 	/* judged: the options it runs with (the check or mapping runs on
@@ -371,14 +371,14 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	struct verity_alone a;
 	struct ht_error err;
 	fv_options o;
-	int r;
+	int r, walked;
 
 	NEED(rq);
 	if ((r = verity_image_alone(q->image, rq->container, &a, &err)))
 		return verity_api_keep(r, &err);
-	/* what the walk does not take refused; then what it is: the
-	 * caller's own walks (d: 1 an image with sidecar files, 2 a super
-	 * image's logical partition) end there with the caller's return */
+	/* what the walk does not take refused; then what it is (d: 2 a
+	 * super image's logical partition, walked by its path): a refusal
+	 * of the caller's ends it, with its return */
 	qt = *q;
 	if ((r = verity_image_alone_takes(q, &a, &t, &err))) {
 		r = verity_api_keep(r, &err);
@@ -391,10 +391,13 @@ int verity_api_alone_show(const struct fv_show_request *q, struct show *sh)
 	qt.partition = t.partition;
 	if ((r = verity_image_alone_said(rq, &a, &t)))
 		goto out;
-	if (t.own == 2) { /* its path, for the caller to walk */
-		r = verity_image_alone_partition(q, &t, rq->said, rq->ctx,
-						 &err);
-		r = r < 0 ? verity_api_keep(r, &err) : r;
+	if (t.own == 2) { /* walked again by its path, IMAGE/NAME */
+		r = verity_image_alone_partition(
+			q, &t, rq->said, rq->ctx,
+			&(struct verity_alone_again){verity_api_alone_show, sh,
+						     &walked},
+			&err);
+		r = r ? verity_api_keep(r, &err) : walked;
 		goto out;
 	}
 	if ((r = verity_image_alone_request(&qt, &a, &w, &o, &err))) {

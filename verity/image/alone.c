@@ -66,14 +66,25 @@ int verity_image_alone_said(const struct fv_open_request *rq,
 					 [VERITY_ALONE_PAIR] = 0,
 					 [VERITY_ALONE_SIDECAR] = 4};
 
+	int r;
+
 	t->said = 1;
-	return rq->said ? rq->said(rq->ctx,
-				   &(struct fv_item){.kind = FV_ITEM_STRING,
+	if (!rq->said ||
+	    (r = rq->said(rq->ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
 						     .key = "container",
 						     .text = a->container,
 						     .u = walks[a->walk],
-						     .d = t->own})
-			: 0;
+						     .d = t->own})))
+		return rq->said ? r : 0;
+	/* the tree an image with sidecar files is read from, for the
+	 * caller's words when it holds no superblock */
+	return t->tree ? rq->said(rq->ctx,
+				  &(struct fv_item){.kind = FV_ITEM_STRING,
+						    .key = "tree",
+						    .text = t->tree,
+						    .u = t->rq.hash_offset,
+						    .d = t->rq.params != NULL})
+		       : 0;
 }
 
 void verity_image_alone_hint(const struct fv_show_request *q,
@@ -215,6 +226,13 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		}
 		return 0;
 	case VERITY_ALONE_SIDECAR:
+		/* its tree shown, the image named when the tree is beside
+		 * it (verity/image/takes.c) */
+		if (dump && q->open && q->open->data) {
+			w->what = FV_SHOW_PAIR;
+			w->image = q->open->data != q->image ? q->image : NULL;
+			return 0;
+		}
 		if (dump)
 			return ht_fail(err, EINVAL,
 				       "%s: an image with sidecar files: dump "

@@ -38,8 +38,12 @@ int verity_image_alone(const char *image, const char *container,
 /* What a is, said through rq's said: the "container" item (u: the walk,
  * 0 an Android image's one pair, 1 a set, 2 an OTA package's checks, 3 a
  * disk image's partitions, 4 an image with sidecar files; d: t's own, the
- * caller's walk). Then, after the walk's return r, an error of the image
- * said: the line said after it (an item keyed "hint"), if one helps. */
+ * caller's walk); for an image with sidecar files, the tree its door
+ * reads (an item keyed "tree"; u: the hash offset, d: 1 where the
+ * parameters were given, no superblock read), for the caller's hints
+ * when the door refuses it. Then, after the walk's return r, an error of
+ * the image said: the line said after it (an item keyed "hint"), if one
+ * helps. */
 struct verity_alone_takes;
 int verity_image_alone_said(const struct fv_open_request *rq,
 			    const struct verity_alone *a,
@@ -55,9 +59,11 @@ void verity_image_alone_hint(const struct fv_show_request *q,
  * an anchor, q's certs) or dump; a set's verify (its anchor the set's
  * key); a super image's metadata (devices and slot: q's set); else the
  * image's one pair checked, repaired, mapped, or an Android image's dump
- * (AVB_DUMP). -EINVAL: a set without q's set, dump of an image with
- * sidecar files, repair of an OTA package or a super image, open of an
- * OTA package or an image with sidecar files. */
+ * (AVB_DUMP), or the tree of an image with sidecar files shown (PAIR, q's
+ * open request's data the tree verity_image_alone_takes found). -EINVAL:
+ * a set without q's set, dump of another plain image, repair of an OTA
+ * package or a super image, open of an OTA package or an image with
+ * sidecar files. */
 int verity_image_alone_request(const struct fv_show_request *q,
 			       const struct verity_alone *a,
 			       struct fv_show_request *w, fv_options *o,

@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verity/android/android.h"
+#include "verity/files/files.h"
 #include "verity/ops/parse.h"
+#include "verity/show/pair.h"
 
 /* The value of name among q's options (the last given; NULL: none). */
 static const char *given(const struct fv_show_request *q, const char *name)
@@ -199,16 +202,17 @@ static int policies(const struct fv_show_request *q,
 	return 0;
 }
 
-/* The parity given: its device, offset and roots. */
-static int parity(const struct fv_show_request *q, struct verity_alone_takes *t,
-		  struct ht_error *err)
+/* The parity given: its device (none given: found, NULL if none),
+ * offset and roots. */
+static int parity(const struct fv_show_request *q, const char *found,
+		  struct verity_alone_takes *t, struct ht_error *err)
 {
 	const char *dev = given(q, "fec-device"), *off = given(q, "fec-offset"),
 		   *roots = given(q, "fec-roots");
 	uint64_t v = 0;
 	int r;
 
-	if (!dev) {
+	if (!dev && !(dev = found)) {
 		if (off || roots)
 			return ht_fail(err, EINVAL,
 				       "--fec-offset and --fec-roots go with "
@@ -269,8 +273,115 @@ static int ota_refuses(const struct fv_show_request *q, int dump,
 		       sub, q->image);
 }
 
-/* repair: one pair, of an Android image or a disk image; a super image's
- * logical partition and an image with sidecar files the caller's. */
+/* The tree's parameters given, as a plain pair's options give them: the
+ * defaults without a salt of their own, the hash offset; rq's params
+ * when no superblock is read. */
+static int tree_params(const struct fv_show_request *q,
+		       struct verity_alone_takes *t, struct ht_error *err)
+{
+	static const char *const names[] = {"hash",
+					    "format",
+					    "data-block-size",
+					    "hash-block-size",
+					    "data-blocks",
+					    "hash-offset",
+					    "salt",
+					    "uuid",
+					    "no-superblock"};
+	const char *kv[2 * sizeof(names) / sizeof(names[0])];
+	fv_params *p = &t->params;
+	size_t n = 0;
+	int r;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (given(q, names[i])) {
+			kv[2 * n] = names[i];
+			kv[2 * n++ + 1] = given(q, names[i]);
+		}
+	p->size = sizeof(*p);
+	if ((r = verity_show_params_init(p, err)))
+		return r;
+	p->salt_len = 0;
+	if ((r = verity_ops_params_parse(p, kv, n, err)))
+		return r;
+	t->rq.hash_offset = p->hash_offset;
+	t->rq.params = p->superblock ? NULL : p;
+	return 0;
+}
+
+/* dump of an image with sidecar files: its tree, IMAGE.verity, alone
+ * with its parity (IMAGE.fec, when there and no --fec-device names
+ * another); the image itself, a hash device, where a superblock is at
+ * the hash offset or no tree is beside it (unless --container asked). */
+static int sidecar_tree(const struct fv_show_request *q,
+			struct verity_alone_takes *t, struct ht_error *err)
+{
+	const char *image = q->image, *off = given(q, "hash-offset");
+	int asked = q->open->container != NULL, r;
+
+	if ((off && (r = verity_ops_number("hash-offset", off,
+					   &t->rq.hash_offset, err))) ||
+	    (r = parity(q, NULL, t, err)))
+		return r;
+	t->tree = image;
+	t->rq.container = NULL;
+	if (!asked && verity_files_superblock_at(image, t->rq.hash_offset) !=
+			      VERITY_FILES_SB_NONE)
+		goto tree;
+	if ((r = verity_sidecar_names(image, &t->side, err)))
+		return r;
+	if (!asked && access(t->side.tree, F_OK) != 0)
+		goto tree;
+	t->tree = t->side.tree;
+	if (!t->rq.fec_path && access(t->side.fec, F_OK) == 0)
+		t->rq.fec_path = t->side.fec;
+tree:
+	t->rq.data = t->rq.hash = t->tree;
+	return 0;
+}
+
+/* An image with sidecar files (systemd's: IMAGE.verity, .roothash,
+ * .roothash.p7s, .fec beside it): its pair made of the options given,
+ * the files beside it where none were given (the parity takes
+ * --fec-roots as --fec-device does); dump: its tree. */
+static int sidecar_takes(const struct fv_show_request *q,
+			 struct verity_alone_takes *t, struct ht_error *err)
+{
+	const char *image = q->image, *file = given(q, "root-hash-file");
+	const char *action = q->open->action ? q->open->action : "";
+	int r;
+
+	if (q->what == FV_SHOW_PAIR)
+		return sidecar_tree(q, t, err);
+	if ((r = verity_sidecar_names(image, &t->side, err)))
+		return r;
+	/* what was typed, named: the image is nothing fastverity knows
+	 * alone, and the tree beside it, which would make it a sidecar
+	 * image, is not there */
+	if (!q->open->container && access(image, F_OK) == 0 &&
+	    access(t->side.tree, F_OK) != 0)
+		return ht_fail(err, ENODEV,
+			       "%s: not an image fastverity knows alone (no "
+			       "AVB footer or vbmeta, GPT, sparse or super "
+			       "header) and no %s beside it: give its hash "
+			       "device and root hash (%s %s HASH_DEVICE "
+			       "ROOT_HASH)",
+			       image, t->side.tree, action, image);
+	if ((r = tree_params(q, t, err)) ||
+	    (r = parity(q, access(t->side.fec, F_OK) == 0 ? t->side.fec : NULL,
+			t, err)))
+		return r;
+	t->tree = t->side.tree;
+	t->rq.signature_path = given(q, "root-hash-signature");
+	t->rq.root_hex = NULL;
+	t->rq.root_hash_file = file ? file : t->side.roothash;
+	t->rq.writes = q->what == FV_SHOW_REPAIR &&
+		       !(opts_of(q)->repair & FV_REPAIR_DRY_RUN);
+	return anchor(q, t, err);
+}
+
+/* repair: one pair, of an Android image, a disk image or an image with
+ * sidecar files; a super image's logical partition the caller's. */
 static int repair_takes(const struct fv_show_request *q, const char *c,
 			struct verity_alone_takes *t, struct ht_error *err)
 {
@@ -295,33 +406,32 @@ static int repair_takes(const struct fv_show_request *q, const char *c,
 			       "%s: --%s names a partition of a super image "
 			       "or a disk image",
 			       q->image, slot ? "slot" : "partition");
-	if (!strcmp(c, "sidecar")) {
-		t->own = 1;
-		return 0;
-	}
+	if (!strcmp(c, "sidecar"))
+		return sidecar_takes(q, t, err);
 	t->rq.writes = !(opts_of(q)->repair & FV_REPAIR_DRY_RUN);
 	if (!ddi)
 		return (r = avb_refuses(q, q->image, err)) ? r
 							   : anchor(q, t, err);
-	if ((r = parity(q, t, err)))
+	if ((r = parity(q, NULL, t, err)))
 		return r;
 	t->rq.partition = part;
 	return anchor(q, t, err);
 }
 
 /* open: one pair mapped, of an Android image, a disk image or a super
- * image's logical partition; an image with sidecar files the caller's
- * (it takes a hash device). */
+ * image's logical partition; an image with sidecar files takes a hash
+ * device (as open has always said). */
 static int open_takes(const struct fv_show_request *q, const char *c,
 		      struct verity_alone_takes *t, struct ht_error *err)
 {
 	const char *part = given(q, "partition"), *slot = given(q, "slot");
 	int r;
 
-	if (!strcmp(c, "sidecar")) {
-		t->own = 1;
-		return 0;
-	}
+	if (!strcmp(c, "sidecar"))
+		return ht_fail(err, EINVAL,
+			       "open: requires <data_device> <name> "
+			       "<hash_device> [<root_hash>], or "
+			       "<android_image> <name>, as arguments");
 	if ((r = policies(q, t, err)))
 		return r;
 	if (!strcmp(c, "super")) {
@@ -453,10 +563,8 @@ int verity_image_alone_takes(const struct fv_show_request *q,
 			.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW};
 		return dump ? 0 : run(q, opts_of(q), &t->o, err);
 	}
-	if (!strcmp(c, "sidecar")) {
-		t->own = 1;
-		return 0;
-	}
+	if (!strcmp(c, "sidecar"))
+		return sidecar_takes(q, t, err);
 	return (r = avb_refuses(q, image, err)) ? r : anchor(q, t, err);
 }
 
@@ -469,11 +577,13 @@ static int runs(const struct fv_show_request *q,
 	uint64_t v;
 	int r;
 
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	if (q->what == FV_SHOW_PAIR) /* a tree shown: nothing run */
+		return 0;
 	if (q->what == FV_SHOW_OPEN) { /* mapped with open's flags */
 		if (t->super && (r = avb_refuses(q, path, err)))
 			return r;
-		memset(out, 0, sizeof(*out));
-		out->size = sizeof(*out);
 		out->flags = t->flags;
 		return 0;
 	}
@@ -589,18 +699,47 @@ out:
 
 int verity_image_alone_partition(const struct fv_show_request *q,
 				 struct verity_alone_takes *t, fv_item_fn said,
-				 void *ctx, struct ht_error *err)
+				 void *ctx,
+				 const struct verity_alone_again *again,
+				 struct ht_error *err)
 {
+	const struct fv_open_request *rq = q->open;
+	struct fv_open_request in_rq = {.size = sizeof(in_rq)};
+	struct fv_show_request in = *q;
+	const char **kv = NULL;
 	char *path = NULL;
 	int r = partition_path(q, t, said, ctx, &path, err);
 
-	if (r || !said)
+	if (r)
 		goto out;
-	if ((r = said(ctx, &(struct fv_item){.kind = FV_ITEM_STRING,
-					     .key = "path",
-					     .text = path})) < 0)
-		r = ht_fail(err, -r, "%s: not walked", path);
+	/* walked as the image its path names: without --partition, --slot
+	 * or --container, the open request's action and words kept */
+	if (!(kv = calloc(2 * q->noptions + 1, sizeof(*kv)))) {
+		r = ht_fail(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < q->noptions; i++) {
+		const char *name = q->options[2 * i];
+
+		kv[2 * i] = name;
+		kv[2 * i + 1] =
+			strcmp(name, "partition") && strcmp(name, "slot")
+				? q->options[2 * i + 1]
+				: NULL;
+	}
+	if (rq) {
+		in_rq.action = rq->action;
+		in_rq.said = rq->said;
+		in_rq.ctx = rq->ctx;
+	}
+	in.image = path;
+	in.options = kv;
+	in.open = &in_rq;
+	*again->walked = again->walk(&in, again->sh);
+	/* (what helps after its error said by its own walk) */
+	t->said = 0;
 out:
+	free(kv);
 	free(path);
 	return r;
 }
@@ -612,4 +751,5 @@ void verity_image_alone_takes_free(struct verity_alone_takes *t)
 	free(t->names);
 	free(t->files);
 	t->names = t->files = NULL;
+	verity_sidecar_free(&t->side);
 }

@@ -1229,8 +1229,9 @@ static int alone_said(void *ctx, const struct fv_item *it)
 
 /* fv_show's VERIFY, REPAIR, PAIR and OPEN of an image given alone (.open,
  * no .img): what it is said first, through the open's said; a visitor
- * that refuses stops the walk, its return handed back; dump and open of
- * an image with sidecar files are the caller's. */
+ * that refuses stops the walk, its return handed back; an image with
+ * sidecar files opened by the walk, refused without its tree, and by
+ * open (which takes a hash device). */
 START_TEST(image_alone)
 {
 	struct alone_seen seen = {.ret = 42};
@@ -1240,7 +1241,7 @@ START_TEST(image_alone)
 				     .ctx = &seen};
 	struct fv_show_request q = {
 		.size = sizeof(q), .what = FV_SHOW_VERIFY, .open = &rq};
-	char raw[96];
+	char raw[96], tree[96];
 	uint8_t b[4 * BS];
 	int items = 0;
 
@@ -1248,6 +1249,12 @@ START_TEST(image_alone)
 	fill(b, sizeof(b), 5);
 	write_file(raw, b, sizeof(b));
 	q.image = raw;
+	/* no tree beside it: nothing fastverity knows */
+	ck_assert_int_eq(fv_show(&q, count_item, &items), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "alone.verity beside"));
+	ck_assert_int_eq(seen.items, 0);
+	snprintf(tree, sizeof(tree), "%s/alone.verity", dir);
+	write_file(tree, b, BS);
 	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
 	ck_assert_str_eq(seen.container, "sidecar");
 	ck_assert_uint_eq(seen.set, 4); /* the walk: sidecar files */
@@ -1255,19 +1262,20 @@ START_TEST(image_alone)
 	ck_assert_int_eq(items, 0);
 	q.what = FV_SHOW_REPAIR;
 	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
-	q.what = FV_SHOW_OPEN;
+	q.what = FV_SHOW_PAIR;
 	ck_assert_int_eq(fv_show(&q, count_item, &items), 42);
-	/* the visitor takes it: no tree beside it to open */
+	/* the visitor takes it: the tree said, which holds no superblock */
 	seen.ret = 0;
+	seen.items = 0;
 	q.what = FV_SHOW_VERIFY;
 	ck_assert_int_lt(fv_show(&q, count_item, &items), 0);
+	ck_assert_int_eq(seen.items, 2);
 	q.what = FV_SHOW_PAIR;
-	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(), "dump its tree"));
+	ck_assert_int_lt(fv_show(&q, count_item, &items), 0);
 	q.what = FV_SHOW_OPEN;
 	q.args = "alone";
 	ck_assert_int_eq(fv_show(&q, count_item, &items), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(fv_last_error(), "to open"));
+	ck_assert_ptr_nonnull(strstr(fv_last_error(), "<hash_device>"));
 	q.what = FV_SHOW_PAIR;
 	/* the registry's refusal comes before anything is said */
 	seen.items = 0;

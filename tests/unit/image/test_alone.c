@@ -134,11 +134,24 @@ START_TEST(requests)
 	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
 	ck_assert_int_eq(w.what, FV_SHOW_VERIFY);
 	ck_assert_str_eq(o.key, "k.pem");
-	/* dump of an image with sidecar files: the caller's */
+	/* dump of an image with sidecar files: its tree, found
+	 * (verity_image_alone_takes: the open's data), the image named
+	 * when it is not the tree; none found: refused */
 	a = (struct verity_alone){"sidecar", VERITY_ALONE_SIDECAR};
 	q.what = FV_SHOW_PAIR;
 	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err),
 			 -EINVAL);
+	q.open = &(struct fv_open_request){
+		.size = sizeof(struct fv_open_request), .data = "x.verity"};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_int_eq(w.what, FV_SHOW_PAIR);
+	ck_assert_str_eq(w.image, "x.img");
+	ck_assert_ptr_null(w.o);
+	q.open = &(struct fv_open_request){
+		.size = sizeof(struct fv_open_request), .data = q.image};
+	ck_assert_int_eq(verity_image_alone_request(&q, &a, &w, &o, &err), 0);
+	ck_assert_ptr_null(w.image);
+	q.open = NULL;
 	/* open: a pair (a disk image's judged with the certificates trusted
 	 * with no anchor); an OTA package or a sidecar image none */
 	q.what = FV_SHOW_OPEN;

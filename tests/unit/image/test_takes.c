@@ -1,13 +1,14 @@
 /* verity/image/takes.c: what each walk of an image given alone takes of
  * the caller's options, by name: a container that carries its own
  * signatures, parameters or partitions refuses the options that would
- * replace them, each refusal naming the option; the caller's own walks
- * (an image with sidecar files, a super image's logical partition)
- * handed back; the open request, a set's request and the options each
- * walk runs with finished. No image is read. */
+ * replace them, each refusal naming the option; the caller's own walk
+ * (a super image's logical partition) handed back; the open request, a
+ * set's request and the options each walk runs with finished (an image
+ * with sidecar files': its files found beside it). */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "android/avb_make.h"
 #include "check_main.h"
@@ -116,15 +117,22 @@ START_TEST(repair)
 			 -EINVAL);
 	REFUSED("x.img: an Android super image: repair one logical "
 		"partition, named as x.img/NAME or with --partition=NAME");
-	/* the caller's own: by its path; an image with sidecar files */
+	/* the caller's own: by its path */
 	ck_assert_int_eq(take("super", VERITY_ALONE_SET, FV_SHOW_REPAIR, part,
 			      1, NULL, &t, &err),
 			 0);
 	ck_assert_int_eq(t.own, 2);
+	/* an image with sidecar files: its pair of the files beside it,
+	 * written but for a dry run */
 	ck_assert_int_eq(take("sidecar", VERITY_ALONE_SIDECAR, FV_SHOW_REPAIR,
 			      NULL, 0, NULL, &t, &err),
 			 0);
-	ck_assert_int_eq(t.own, 1);
+	ck_assert_int_eq(t.own, 0);
+	ck_assert_str_eq(t.tree, "x.img.verity");
+	ck_assert_str_eq(t.rq.root_hash_file, "x.img.roothash");
+	ck_assert_ptr_null(t.rq.params);
+	ck_assert_int_eq(t.rq.writes, 1);
+	verity_image_alone_takes_free(&t);
 	ck_assert_int_eq(take("avb", VERITY_ALONE_PAIR, FV_SHOW_REPAIR, part, 1,
 			      NULL, &t, &err),
 			 -EINVAL);
@@ -271,9 +279,10 @@ START_TEST(runs)
 }
 END_TEST
 
-/* A warning said and the path, kept. */
+/* A warning said and the path walked, kept. */
 struct kept {
 	char said[256], path[256];
+	const char *partition; /* the walk's --partition */
 };
 
 static int kept(void *ctx, const struct fv_item *it)
@@ -282,9 +291,21 @@ static int kept(void *ctx, const struct fv_item *it)
 
 	if (it->kind == FV_ITEM_WARNING)
 		snprintf(k->said, sizeof(k->said), "%s", it->text);
-	else if (it->key && !strcmp(it->key, "path"))
-		snprintf(k->path, sizeof(k->path), "%s", it->text);
 	return 0;
+}
+
+static struct kept k;
+
+static int walked(const struct fv_show_request *q, struct show *sh)
+{
+	(void)sh;
+
+	snprintf(k.path, sizeof(k.path), "%s", q->image);
+	k.partition = "none";
+	for (size_t i = 0; i < q->noptions; i++)
+		if (!strcmp(q->options[2 * i], "partition"))
+			k.partition = q->options[2 * i + 1];
+	return 7;
 }
 
 START_TEST(partition)
@@ -296,7 +317,8 @@ START_TEST(partition)
 		.size = sizeof(q), .options = twin, .noptions = 1};
 	struct verity_alone_takes t = {0};
 	uint8_t *part = calloc(1, 8 * AMK_BS);
-	struct kept k = {"", ""};
+	int r = 0;
+	struct verity_alone_again again = {walked, NULL, &r};
 	struct ht_error err;
 	char sup[160];
 
@@ -305,25 +327,121 @@ START_TEST(partition)
 	free(part);
 	q.image = sup;
 	/* an A/B image's twin: NAME_<slot>, said */
-	ck_assert_msg(verity_image_alone_partition(&q, &t, kept, &k, &err) == 0,
+	ck_assert_msg(verity_image_alone_partition(&q, &t, kept, &k, &again,
+						   &err) == 0,
 		      "%s", ht_msg(&err));
+	ck_assert_int_eq(r, 7);
 	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_a"));
+	ck_assert_ptr_null(k.partition); /* walked without it */
 	ck_assert_ptr_nonnull(strstr(k.said, "system is partition system_a "
 					     "(slot a)"));
 	verity_image_alone_takes_free(&t);
 	q.options = b;
 	q.noptions = 2;
-	ck_assert_int_eq(verity_image_alone_partition(&q, &t, kept, &k, &err),
-			 0);
+	ck_assert_int_eq(
+		verity_image_alone_partition(&q, &t, kept, &k, &again, &err),
+		0);
 	ck_assert_ptr_nonnull(strstr(k.path, "super.img/system_b"));
 	verity_image_alone_takes_free(&t);
 	q.options = none;
 	q.noptions = 1;
-	ck_assert_int_eq(verity_image_alone_partition(&q, &t, NULL, NULL, &err),
-			 -ENOENT);
+	ck_assert_int_eq(
+		verity_image_alone_partition(&q, &t, NULL, NULL, &again, &err),
+		-ENOENT);
 	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "no logical partition nope "
 						   "in slot a"));
 	verity_image_alone_takes_free(&t);
+	amk_rmdir();
+}
+END_TEST
+
+/* An image with sidecar files: its pair made of the options and of the
+ * files beside it, explicit options first; nothing fastverity knows
+ * without its tree; dump: its tree, or the image itself when it is one;
+ * open: takes a hash device. */
+START_TEST(sidecar)
+{
+	static const char *const roots[] = {"fec-roots", "2"};
+	static const char *const given[] = {
+		"fec-roots",  "2",     "root-hash-file",      "r.txt",
+		"fec-device", "x.fec", "root-hash-signature", "s.p7s"};
+	static const char *const plain[] = {
+		"no-superblock", "1", "salt", "ab", "hash-offset", "4096"};
+	struct fv_open_request rq = {.size = sizeof(rq), .action = "verify"};
+	struct fv_show_request q = {
+		.size = sizeof(q), .what = FV_SHOW_VERIFY, .open = &rq};
+	struct verity_alone a = {"sidecar", VERITY_ALONE_SIDECAR};
+	struct verity_alone_takes t;
+	struct ht_error err;
+	char raw[160], tree[160], fec[160];
+
+	amk_dir("/tmp/fv-takes-XXXXXX");
+	amk_data(amk_path(raw, "os.raw"), 4, 1);
+	q.image = raw;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(ht_msg(&err), "os.verity beside it: give "
+						   "its hash device and root "
+						   "hash (verify "));
+	verity_image_alone_takes_free(&t);
+	/* asked for: the door says what is missing */
+	rq.container = "sidecar";
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	verity_image_alone_takes_free(&t);
+	rq.container = NULL;
+	/* the tree and parity beside it; --fec-roots for the parity found */
+	amk_data(amk_path(tree, "os.verity"), 1, 2);
+	amk_data(amk_path(fec, "os.fec"), 1, 3);
+	q.options = roots;
+	q.noptions = 1;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	ck_assert_str_eq(t.tree, tree);
+	ck_assert_str_eq(t.rq.fec_path, fec);
+	ck_assert_uint_eq(t.rq.fec_roots, 2);
+	ck_assert_ptr_nonnull(strstr(t.rq.root_hash_file, "os.roothash"));
+	ck_assert_ptr_null(t.rq.params);
+	ck_assert_int_eq(t.rq.writes, 0);
+	verity_image_alone_takes_free(&t);
+	/* explicit options win */
+	q.options = given;
+	q.noptions = 4;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	ck_assert_str_eq(t.rq.fec_path, "x.fec");
+	ck_assert_str_eq(t.rq.root_hash_file, "r.txt");
+	ck_assert_str_eq(t.rq.signature_path, "s.p7s");
+	verity_image_alone_takes_free(&t);
+	/* the tree's parameters given: no superblock read */
+	q.options = plain;
+	q.noptions = 3;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	ck_assert_ptr_eq(t.rq.params, &t.params);
+	ck_assert_uint_eq(t.rq.hash_offset, 4096);
+	ck_assert_uint_eq(t.params.salt_len, 1);
+	verity_image_alone_takes_free(&t);
+	/* dump: the tree alone, its parity; --fec-roots goes with
+	 * --fec-device there */
+	q.what = FV_SHOW_PAIR;
+	q.noptions = 0;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	ck_assert_str_eq(t.rq.data, tree);
+	ck_assert_str_eq(t.rq.hash, tree);
+	ck_assert_str_eq(t.rq.fec_path, fec);
+	verity_image_alone_takes_free(&t);
+	q.options = roots;
+	q.noptions = 1;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), -EINVAL);
+	REFUSED("--fec-offset and --fec-roots go with --fec-device");
+	/* a hash device alone: dumped as it is */
+	unlink(tree);
+	q.noptions = 0;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), 0);
+	ck_assert_str_eq(t.rq.data, raw);
+	ck_assert_ptr_null(t.rq.fec_path);
+	verity_image_alone_takes_free(&t);
+	q.what = FV_SHOW_OPEN;
+	ck_assert_int_eq(verity_image_alone_takes(&q, &a, &t, &err), -EINVAL);
+	REFUSED("open: requires <data_device> <name> <hash_device>");
+	unlink(fec);
+	unlink(raw);
 	amk_rmdir();
 }
 END_TEST
@@ -332,6 +450,6 @@ int main(void)
 {
 	static const struct unit_suite u = {"takes", 0, NULL, NULL, 1, NULL};
 
-	return run_unit(
-		&u, UNIT_TESTS(signatures, ota, repair, open, runs, partition));
+	return run_unit(&u, UNIT_TESTS(signatures, ota, repair, open, runs,
+				       partition, sidecar));
 }
