@@ -186,9 +186,8 @@ API int fv_repair(const fv_image *img, size_t i, const fv_options *o,
 }
 
 /* The signer a disk image's pair i's signature names, unchecked, into
- * r's (where the door did not check it). A signature that cannot be read
- * names none: why, in r's warning, and the pair is described all the
- * same (dump checks nothing; verify refuses it when it checks it). */
+ * r's (where the door did not check it); one that cannot be read, why,
+ * into r's warning (verity_image_ddi_signer). */
 static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 {
 	struct verity_sig_check who;
@@ -198,14 +197,11 @@ static int ddi_signer(const fv_image *img, size_t i, fv_result *r)
 	if (r->sig.signer[0] ||
 	    (rc = verity_image_ddi_signer(&img->in, i, &who, &err)) > 0)
 		return 0;
-	if (rc == -ENOMEM)
+	if (rc)
 		return verity_api_keep(rc, &err);
-	if (rc) {
-		snprintf(r->sig.warning, sizeof(r->sig.warning), "%s",
-			 ht_msg(&err));
-		return 0;
-	}
-	memcpy(r->sig.signer, who.signer, sizeof(r->sig.signer));
+	_Static_assert(sizeof(who.signer) == sizeof(who.warning), "one size");
+	memcpy(*who.signer ? r->sig.signer : r->sig.warning,
+	       *who.signer ? who.signer : who.warning, sizeof(who.signer));
 	return 0;
 }
 

@@ -182,15 +182,24 @@ int verity_image_ddi_signer(const struct verity_image *img, size_t i,
 {
 	const struct ddi_verity *v = img->pairs[i].ddi;
 	char name[64];
+	int r;
 
 	if (!v->sig)
 		return 1;
 	/* named as messages name the partition */
 	snprintf(name, sizeof(name), "partition %u", v->sig->index);
 	memset(who, 0, sizeof(*who));
-	return verity_signature_signer(
+	r = verity_signature_signer(
 		&(struct verity_sig){v->signature, v->signature_len, name}, who,
 		err);
+	/* one that cannot be read names no signer: why, as its warning
+	 * (dump checks nothing; verify refuses it when it checks it) */
+	if (r && r != -ENOMEM) {
+		memset(who, 0, sizeof(*who));
+		snprintf(who->warning, sizeof(who->warning), "%s", ht_msg(err));
+		r = 0;
+	}
+	return r;
 }
 
 int verity_image_ddi_pick(struct verity_image *img, const char *partition,

@@ -88,7 +88,8 @@ int verity_image_ddi_pick(struct verity_image *img, const char *partition,
 			  struct ht_error *err);
 
 /* Who signed a disk image's pair i, as its signature names the signer
- * (unchecked) into *who: 1 when the pair is not signed. */
+ * (unchecked) into *who: 1 when the pair is not signed. A signature that
+ * cannot be read names none: why, in who->warning, and 0. */
 int verity_image_ddi_signer(const struct verity_image *img, size_t i,
 			    struct verity_sig_check *who, struct ht_error *err);
 
