@@ -216,6 +216,18 @@ static int judge(struct walk *w, size_t i, struct verity_android *a,
 					 "%s is not signed, and %s pins a key: "
 					 "nothing proves who made it",
 					 a->path, st->name, pinner));
+		/* flags (verification or the tree disabled) are the top
+		 * vbmeta's alone: libavb refuses a set whose chained vbmeta
+		 * sets any (avbtool's verify_image does not look) */
+		if (v->h.flags &&
+		    !(w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED)))
+			return ended(step_say(
+				w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS,
+				-EINVAL,
+				"%s: the vbmeta of chained partition %s has "
+				"flags %u: libavb takes flags from the top "
+				"vbmeta only, and refuses the set",
+				a->path, st->name, v->h.flags));
 		/* the key its chain descriptor pins: no anchor of the
 		 * caller's, the policy not asked (vouched for as far as the
 		 * pinner is) */

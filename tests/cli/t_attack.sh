@@ -1,0 +1,30 @@
+# Images made by a hostile author, judged as the device judges them
+# (libavb's avb_slot_verify, liblp, the kernel) or refused: each case
+# a wrong result or an unsafe act once reached.
+. "$(dirname "$0")/lib.sh"
+
+cd "$T" || exit 1
+K=$TOP/tests/avb/keys
+MIB=1048576
+
+# ---- 1. a chained vbmeta with flags: libavb refuses the set ----
+# (flags are the top vbmeta's alone: "chained vbmeta image has non-zero
+# flags", ERROR_INVALID_METADATA)
+gen 1 300000 >sys.img
+"$FV" avb add_hashtree_footer --image sys.img --partition_name sys --partition_size $MIB \
+	--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--set_verification_disabled_flag || fail "add_hashtree_footer sys"
+"$FV" avb make_vbmeta_image --output vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition sys:1:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image"
+check "a chained vbmeta with flags 2: refused, exit 1" run_rc 1 "$FV" verify vbmeta.img --key "$K/rsa2048.pem"
+check "  saying so" grep -q "sys.img: the vbmeta of chained partition sys has flags 2: libavb takes flags from the top vbmeta only, and refuses the set" err
+check "  and nothing said verified" sh -c "! grep -q 'verified' out"
+check "avb verify_image --follow_chain_partitions: avbtool's check, flags not judged" \
+	run_rc 0 "$FV" avb verify_image --image vbmeta.img --key "$K/rsa2048.pem" --follow_chain_partitions
+cp sys.img sys0.img
+"$FV" avb add_hashtree_footer --image sys0.img --partition_name sys --partition_size $MIB \
+	--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hashtree_footer sys0"
+mkdir zero && cp sys0.img zero/sys.img && cp vbmeta.img zero/
+check "the same set with flags 0: verified" run_rc 0 "$FV" verify zero/vbmeta.img --key "$K/rsa2048.pem"
+
+finish
