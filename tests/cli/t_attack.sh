@@ -27,4 +27,15 @@ cp sys.img sys0.img
 mkdir zero && cp sys0.img zero/sys.img && cp vbmeta.img zero/
 check "the same set with flags 0: verified" run_rc 0 "$FV" verify zero/vbmeta.img --key "$K/rsa2048.pem"
 
+# ---- 2. a chain's rollback index location past libavb's 32 ----
+# (AVB_MAX_NUMBER_OF_ROLLBACK_INDEX_LOCATIONS: ERROR_INVALID_METADATA)
+mkdir loc && cp zero/sys.img loc/
+"$FV" avb make_vbmeta_image --output loc/vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition sys:40:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image, location 40"
+check "a chain at rollback index location 40: refused, exit 1" run_rc 1 "$FV" verify loc/vbmeta.img --key "$K/rsa2048.pem"
+check "  saying so" grep -q "loc/vbmeta.img: chain partition sys: rollback index location 40: libavb takes 1 to 31, and refuses the set" err
+"$FV" avb make_vbmeta_image --output loc/v31.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition sys:31:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image, location 31"
+check "location 31: verified" run_rc 0 "$FV" verify loc/v31.img --key "$K/rsa2048.pem"
+
 finish

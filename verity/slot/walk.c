@@ -19,6 +19,8 @@
 #define SLOT_MAX_VBMETA  32
 #define SLOT_MAX_CHECKED 128
 #define SLOT_MAX_STEPS   65536
+/* libavb's AVB_MAX_NUMBER_OF_ROLLBACK_INDEX_LOCATIONS */
+#define SLOT_ROLLBACK_LOCATIONS 32
 
 struct walk {
 	struct slot_walk *s;
@@ -533,6 +535,19 @@ static int chain_step(struct walk *w, size_t vstep,
 	w->s->steps[i].descriptor = k;
 	if (r)
 		return step_fail(w, i, SLOT_ERROR, SLOT_WHY_NONE, r);
+	/* libavb's slot verify: a chain's location indexes the device's
+	 * rollback indexes, 1 to 31 (0 is the top vbmeta's) */
+	if ((flags & SLOT_CHECK) &&
+	    !(flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED)) &&
+	    (!d->chain.rollback_index_location ||
+	     d->chain.rollback_index_location >= SLOT_ROLLBACK_LOCATIONS))
+		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_LOCATION, -EINVAL,
+				"%s: chain partition %s: rollback index "
+				"location %u: libavb takes 1 to %d, and "
+				"refuses the set",
+				a->path, w->s->steps[i].name,
+				d->chain.rollback_index_location,
+				SLOT_ROLLBACK_LOCATIONS - 1);
 	if ((flags & SLOT_EXPECTED) && expected_of(w, d, &x)) {
 		w->s->steps[i].expected = 1;
 		if (x->rollback_index_location !=
