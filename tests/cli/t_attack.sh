@@ -38,4 +38,17 @@ check "  saying so" grep -q "loc/vbmeta.img: chain partition sys: rollback index
 	--chain_partition sys:31:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image, location 31"
 check "location 31: verified" run_rc 0 "$FV" verify loc/v31.img --key "$K/rsa2048.pem"
 
+# ---- 3. a logical partition holding nothing fastverity knows ----
+# super.img/NAME whose partition has no AVB footer: said in one line,
+# not read as sidecar data (IMAGE/NAME.verity cannot exist)
+printf '{"device_size": 16777216, "slots": 2, "partitions": [{"name": "system_a", "image": "zero/sys.img"}, {"name": "system_b"}]}' >z.json
+python3 "$TOP/tests/cli/mksuper.py" z.json zs.img
+# its one extent made a zero extent (liblp's LP_TARGET_TYPE_ZERO)
+python3 "$TOP/tests/cli/mksuper.py" --patch zs.img tables 112 "<I" 1
+for act in verify dump repair; do
+	check "$act zs.img/system_a, zeros: refused, exit 4" run_rc 4 "$FV" $act zs.img/system_a
+	check "  in one line naming the partition" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q '^fastverity: zs.img/system_a: a logical partition holding nothing fastverity knows alone (no AVB footer or vbmeta); no sidecar files lie beside it$' '$T/err'"
+done
+check "verify zs.img --partition=system_a: listed, not checked, as before" run_rc 0 "$FV" verify zs.img --partition=system_a
+
 finish
