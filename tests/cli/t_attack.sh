@@ -51,4 +51,16 @@ for act in verify dump repair; do
 done
 check "verify zs.img --partition=system_a: listed, not checked, as before" run_rc 0 "$FV" verify zs.img --partition=system_a
 
+# ---- 4. the top vbmeta's flags: the device checks less, said ----
+mkdir flags && cp zero/sys.img flags/
+for f in hashtree verification; do
+	"$FV" avb make_vbmeta_image --output flags/$f.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+		--include_descriptors_from_image zero/sys.img --set_${f}_disabled_flag || fail "make_vbmeta_image $f"
+done
+check "hashtrees disabled in the top vbmeta: checked, exit 0" run_rc 0 "$FV" verify flags/hashtree.img --key "$K/rsa2048.pem"
+check "  and said: no dm-verity on a device" grep -qx "fastverity: warning: flags/hashtree.img: the top vbmeta disables hashtrees (flags 1): a device booting this set maps its partitions without dm-verity; checked here all the same" err
+check "verification disabled in the top vbmeta: checked, exit 0" run_rc 0 "$FV" verify flags/verification.img --key "$K/rsa2048.pem"
+check "  and said: a device checks none of it" grep -qx "fastverity: warning: flags/verification.img: the top vbmeta disables verification (flags 2): a device booting this set checks none of it; checked here all the same" err
+check "flags 0: no word of them" sh -c "'$FV' verify zero/vbmeta.img --key '$K/rsa2048.pem' 2>&1 >/dev/null | grep -c disables | grep -qx 0"
+
 finish

@@ -630,6 +630,33 @@ static int descriptors(struct walk *w, size_t vstep,
 	return r;
 }
 
+/* The top vbmeta's flags, which a device booting the set obeys:
+ * verification disabled (libavb checks none of its descriptors) or
+ * the tree disabled (no dm-verity: androidboot.veritymode=disabled).
+ * Checked here all the same; said, as a verdict "verified" would
+ * otherwise speak for a device that checks nothing. */
+static int top_flags(struct walk *w, const struct verity_android *a)
+{
+	const uint32_t f = a->img.vbmeta.h.flags;
+
+	if (w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED))
+		return 0;
+	if (f & 2)
+		return note(w,
+			    "%s: the top vbmeta disables verification (flags "
+			    "%u): a device booting this set checks none of "
+			    "it; checked here all the same",
+			    a->path, f);
+	if (f & 1)
+		return note(w,
+			    "%s: the top vbmeta disables hashtrees (flags "
+			    "%u): a device booting this set maps its "
+			    "partitions without dm-verity; checked here all "
+			    "the same",
+			    a->path, f);
+	return 0;
+}
+
 /* The vbmeta of the image at path: read, judged (the top one against
  * the walk's key, a chained one against the key pin pins), then its
  * descriptors. from: the chain step that led here (SIZE_MAX: none). */
@@ -678,6 +705,8 @@ static int visit(struct walk *w, const char *path,
 	if (w->ask->flags & SLOT_CHECK) {
 		if ((r = judge(w, i, a, pin, pinner, pinner_trust)))
 			return r < 0 ? r : 0;
+		if (!depth && (r = top_flags(w, a)))
+			return r;
 		if ((r = verity_avb_check_partitions(&a->img, w->err))) {
 			/* the step ended OK: what it holds is refused */
 			s->steps[i].result = SLOT_REFUSED;
