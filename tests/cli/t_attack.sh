@@ -63,4 +63,18 @@ check "verification disabled in the top vbmeta: checked, exit 0" run_rc 0 "$FV" 
 check "  and said: a device checks none of it" grep -qx "fastverity: warning: flags/verification.img: the top vbmeta disables verification (flags 2): a device booting this set checks none of it; checked here all the same" err
 check "flags 0: no word of them" sh -c "'$FV' verify zero/vbmeta.img --key '$K/rsa2048.pem' 2>&1 >/dev/null | grep -c disables | grep -qx 0"
 
+# ---- 5. one partition chained twice, pinning two keys ----
+# libavb loads and checks the chained vbmeta for each descriptor: the
+# second key rejects it (PUBLIC_KEY_REJECTED)
+mkdir fan && cp zero/sys.img fan/
+"$FV" avb make_vbmeta_image --output fan/vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition sys:1:"$K/rsa2048.avbpubkey" --chain_partition sys:2:"$K/rsa4096.avbpubkey" || fail "make_vbmeta_image fan"
+check "a second chain pinning another key: refused, exit 2" run_rc 2 "$FV" verify fan/vbmeta.img --key "$K/rsa2048.pem"
+check "  naming both keys" grep -q "fan/vbmeta.img: chain partition sys pins key sha1 [0-9a-f]\{40\}, and an earlier chain of it, in fan/vbmeta.img, key sha1 f0701da0e55f948c21d8f6ad0d7ac9b5123d0205: its one vbmeta cannot be signed by both" err
+check "  avb verify_image --follow_chain_partitions too" run_rc 1 "$FV" avb verify_image --image fan/vbmeta.img --key "$K/rsa2048.pem" --follow_chain_partitions
+"$FV" avb make_vbmeta_image --output fan/same.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition sys:1:"$K/rsa2048.avbpubkey" --chain_partition sys:2:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image same"
+check "chained twice with one key: verified once, exit 0" run_rc 0 "$FV" verify fan/same.img --key "$K/rsa2048.pem"
+check "  the second said visited" grep -q "visited already in this set" out
+
 finish

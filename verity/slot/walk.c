@@ -509,6 +509,61 @@ static int expected_of(const struct walk *w, const struct avb_descriptor *d,
 	return 0;
 }
 
+/* 1 when the vbmeta chain step k led to was read and judged OK. */
+static int held(const struct walk *w, size_t k)
+{
+	for (size_t j = k + 1; j < w->s->n; j++)
+		if (w->s->steps[j].kind == SLOT_VBMETA &&
+		    w->s->steps[j].parent == k)
+			return w->s->steps[j].result == SLOT_OK;
+	return 0;
+}
+
+/* Chain step i names a partition an earlier chain followed: its one
+ * vbmeta, checked against that chain's key, holds for this one only if
+ * this one pins the same key (libavb loads and checks it again, and
+ * rejects the set). 0, or the step ended refused (1, or < 0 when it
+ * could not be recorded). */
+static int other_pin(struct walk *w, size_t i, const struct verity_android *a,
+		     const struct avb_descriptor *d)
+{
+	const struct slot_step *st = &w->s->steps[i];
+
+	for (size_t k = 0; k < i; k++) {
+		const struct slot_step *f = &w->s->steps[k];
+		const struct avb_descriptor *e;
+		struct avb_vbmeta pin[2];
+		char sha1[2][41];
+
+		if (f->kind != SLOT_CHAIN || !f->followed ||
+		    strcmp(f->name, st->name))
+			continue;
+		e = &f->avb->img.vbmeta.desc[f->descriptor];
+		/* the vbmeta it led to refused already: the set fails */
+		if (!held(w, k) ||
+		    (e->chain.public_key_len == d->chain.public_key_len &&
+		     !memcmp(e->chain.public_key, d->chain.public_key,
+			     d->chain.public_key_len)))
+			return 0;
+		memset(pin, 0, sizeof(pin));
+		pin[0].public_key = d->chain.public_key;
+		pin[0].h.public_key_size = d->chain.public_key_len;
+		pin[1].public_key = e->chain.public_key;
+		pin[1].h.public_key_size = e->chain.public_key_len;
+		verity_android_key_sha1(&pin[0], sha1[0]);
+		verity_android_key_sha1(&pin[1], sha1[1]);
+		return ended(step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_PINNED_KEY, -EPERM,
+			"%s: chain partition %s pins key sha1 %s, and an "
+			"earlier chain of it, in %s, key sha1 %s: its one "
+			"vbmeta cannot be signed by both (libavb checks it "
+			"again, and rejects the set)",
+			a->path, st->name, sha1[0], w->s->steps[f->parent].path,
+			sha1[1]));
+	}
+	return 0;
+}
+
 /* A chain partition descriptor: compared with what is expected, then
  * followed (each chained partition once a walk). */
 static int chain_step(struct walk *w, size_t vstep,
@@ -586,11 +641,14 @@ static int chain_step(struct walk *w, size_t vstep,
 				a->path, w->s->steps[i].name);
 		return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 	}
-	if ((r = seen_before(w, w->s->steps[i].name, NULL, &e)) > 0)
+	if ((r = seen_before(w, w->s->steps[i].name, NULL, &e)) > 0) {
+		if ((flags & SLOT_CHECK) && (r = other_pin(w, i, a, d)))
+			return r < 0 ? r : 0;
 		return step_say(w, i, SLOT_SKIPPED, SLOT_WHY_VISITED, 0,
 				"%s: chained partition %s visited already in "
 				"this set",
 				a->path, w->s->steps[i].name);
+	}
 	if (e)
 		return e;
 	w->s->steps[i].followed = 1;
