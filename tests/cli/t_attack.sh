@@ -77,4 +77,17 @@ check "  avb verify_image --follow_chain_partitions too" run_rc 1 "$FV" avb veri
 check "chained twice with one key: verified once, exit 0" run_rc 0 "$FV" verify fan/same.img --key "$K/rsa2048.pem"
 check "  the second said visited" grep -q "visited already in this set" out
 
+# ---- 6. --partition and --slot where nothing is chosen: refused ----
+# (an Android image, an image with sidecar files: once passed over in
+# silence, exit 0, the whole image checked as if no partition was named)
+gen 2 65536 >side.img
+"$FV" format side.img side.verity >/dev/null || fail "format side.img"
+mv side.verity side.img.verity
+for act in verify dump; do
+	check "$act of an Android image --partition=nothere: refused, exit 1" run_rc 1 "$FV" $act zero/sys.img --partition=nothere
+	check "  naming the option" grep -qx "fastverity: zero/sys.img: --partition names a partition of a super image or a disk image" err
+	check "$act of an image with sidecar files --slot=b: refused, exit 1" run_rc 1 "$FV" $act side.img --slot=b
+	check "  naming the option" grep -qx "fastverity: side.img: --slot names a partition of a super image or a disk image" err
+done
+
 finish
