@@ -90,4 +90,13 @@ for act in verify dump; do
 	check "  naming the option" grep -qx "fastverity: side.img: --slot names a partition of a super image or a disk image" err
 done
 
+# ---- 7. a hash descriptor of sha1: libavb hashes sha256 or sha512 ----
+# ("Unsupported hash algorithm", ERROR_INVALID_METADATA)
+mkdir h1 && gen 9 100000 >h1/boot.img
+"$FV" avb add_hash_footer --image h1/boot.img --partition_name boot --partition_size $MIB \
+	--hash_algorithm sha1 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hash_footer sha1"
+check "a sha1 hash descriptor: refused, exit 1" run_rc 1 "$FV" verify h1/boot.img --key "$K/rsa2048.pem"
+check "  saying so" grep -qx "fastverity: h1/boot.img: hash descriptor of boot: hash algorithm sha1: libavb hashes sha256 or sha512, and refuses the set" err
+check "  avb verify_image: avbtool's check, hashlib's sha1 taken" run_rc 0 "$FV" avb verify_image --image h1/boot.img --key "$K/rsa2048.pem"
+
 finish

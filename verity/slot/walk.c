@@ -125,6 +125,15 @@ static int ended(int r)
 	return r < 0 ? r : 1;
 }
 
+/* 1 when the walk is libavb's slot verify (verify of a set), whose
+ * refusals avbtool's verify_image (nested or expected chains) and the
+ * readers that check nothing do not make. */
+static int libavb(const struct walk *w)
+{
+	return (w->ask->flags & SLOT_CHECK) &&
+	       !(w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED));
+}
+
 /* The step ends with the library's last error as its message. */
 static int step_fail(struct walk *w, size_t i, enum slot_result result,
 		     enum slot_why why, int r)
@@ -307,8 +316,21 @@ static int check_hash(struct walk *w, size_t i, const struct verity_android *a,
 		      const struct avb_descriptor *d)
 {
 	const char *path = w->s->steps[i].path;
-	int r = verity_avb_hash_check(path, own_src(a, path), d, w->err);
+	const char *alg = d->hash.p.hash_algorithm;
+	char shown[HT_NAME_SHOWN_MAX];
+	int r;
 
+	/* libavb's load_and_verify_hash_partition hashes these alone */
+	if (libavb(w) && strcmp(alg, "sha256") && strcmp(alg, "sha512")) {
+		ht_name_shown(alg, strlen(alg), shown, sizeof(shown));
+		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS,
+				-EINVAL,
+				"%s: hash descriptor of %s: hash algorithm "
+				"%s: libavb hashes sha256 or sha512, and "
+				"refuses the set",
+				a->path, w->s->steps[i].name, shown);
+	}
+	r = verity_avb_hash_check(path, own_src(a, path), d, w->err);
 	if (!r)
 		return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 	if (r == -ENODEV)
