@@ -99,4 +99,17 @@ check "a sha1 hash descriptor: refused, exit 1" run_rc 1 "$FV" verify h1/boot.im
 check "  saying so" grep -qx "fastverity: h1/boot.img: hash descriptor of boot: hash algorithm sha1: libavb hashes sha256 or sha512, and refuses the set" err
 check "  avb verify_image: avbtool's check, hashlib's sha1 taken" run_rc 0 "$FV" avb verify_image --image h1/boot.img --key "$K/rsa2048.pem"
 
+# ---- 8. a vbmeta that needs a later libavb: refused ----
+# (libavb 1.3, which fastverity knows, says UNSUPPORTED_VERSION)
+"$FV" avb make_vbmeta_image --output h1/vbmeta.img --include_descriptors_from_image zero/sys.img || fail "make_vbmeta_image unsigned"
+cp zero/sys.img h1/
+python3 -c "
+import struct, sys
+b = bytearray(open('h1/vbmeta.img', 'rb').read())
+struct.pack_into('>I', b, 8, 99)
+open('h1/v99.img', 'wb').write(b)"
+check "an unsigned vbmeta needing libavb 1.0: verified" run_rc 0 "$FV" verify h1/vbmeta.img
+check "one needing libavb 1.99: refused, exit 1" run_rc 1 "$FV" verify h1/v99.img
+check "  saying so" grep -qx "fastverity: h1/v99.img: the vbmeta needs libavb 1.99, and libavb 1.3 refuses it (unsupported version)" err
+
 finish

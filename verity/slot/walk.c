@@ -19,6 +19,8 @@
 #define SLOT_MAX_VBMETA  32
 #define SLOT_MAX_CHECKED 128
 #define SLOT_MAX_STEPS   65536
+/* the libavb whose rules a set is judged by: 1.3 (avbtool 1.3.0's) */
+#define SLOT_LIBAVB_MINOR 3
 /* libavb's AVB_MAX_NUMBER_OF_ROLLBACK_INDEX_LOCATIONS */
 #define SLOT_ROLLBACK_LOCATIONS 32
 
@@ -200,6 +202,14 @@ static int judge(struct walk *w, size_t i, struct verity_android *a,
 	enum slot_judged why;
 	int r;
 
+	/* what it needs of libavb (1.3 is what fastverity knows) */
+	if (libavb(w) && v->h.required_minor > SLOT_LIBAVB_MINOR)
+		return ended(step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS, -EINVAL,
+			"%s: the vbmeta needs libavb 1.%u, and "
+			"libavb 1.%d refuses it (unsupported "
+			"version)",
+			a->path, v->h.required_minor, SLOT_LIBAVB_MINOR));
 	/* its own signature, against the key it carries */
 	if ((r = verity_avb_vbmeta_check(v, a->path, w->err))) {
 		if (r == -ENOSYS) /* no libcrypto: nothing was checked */
