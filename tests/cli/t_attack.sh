@@ -112,4 +112,21 @@ check "an unsigned vbmeta needing libavb 1.0: verified" run_rc 0 "$FV" verify h1
 check "one needing libavb 1.99: refused, exit 1" run_rc 1 "$FV" verify h1/v99.img
 check "  saying so" grep -qx "fastverity: h1/v99.img: the vbmeta needs libavb 1.99, and libavb 1.3 refuses it (unsupported version)" err
 
+# ---- 9. a persistent digest: nothing in the set to check it against ----
+# (the device keeps the digest; verify of the image alone says so, and
+# so does verify of a set holding its descriptor)
+mkdir pd && gen 9 100000 >pd/boot.img && gen 10 100000 >pd/sys.img
+"$FV" avb add_hash_footer --image pd/boot.img --partition_name boot --partition_size $MIB --use_persistent_digest \
+	--do_not_use_ab --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hash_footer persistent"
+"$FV" avb add_hashtree_footer --image pd/sys.img --partition_name sys --partition_size $MIB --use_persistent_digest \
+	--do_not_use_ab --hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hashtree_footer persistent"
+"$FV" avb make_vbmeta_image --output pd/vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--include_descriptors_from_image pd/boot.img --include_descriptors_from_image pd/sys.img || fail "make_vbmeta_image persistent"
+check "a hash footer with a persistent digest: refused, exit 1" run_rc 1 "$FV" verify pd/boot.img --key "$K/rsa2048.pem"
+check "  saying so" grep -qx "fastverity: pd/boot.img: the hash descriptor of boot holds no digest (a persistent digest the device keeps): nothing to check the data against here" err
+check "  nothing said verified" sh -c "! grep -q verified '$T/out'"
+check "a set of persistent digests: refused, exit 1" run_rc 1 "$FV" verify pd/vbmeta.img --key "$K/rsa2048.pem"
+check "  the hashtree's said too" grep -qx "fastverity: pd/vbmeta.img: the hashtree descriptor of sys holds no digest (a persistent digest the device keeps): nothing to check the data against here" err
+check "avb verify_image: the data hashed, as avbtool" run_rc 0 "$FV" avb verify_image --image pd/boot.img --key "$K/rsa2048.pem"
+
 finish

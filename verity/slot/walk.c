@@ -511,6 +511,18 @@ static int partition_step(struct walk *w, size_t vstep,
 				w->s->steps[i].path);
 	if (e)
 		return e;
+	/* a persistent digest lives on the device (libavb reads it from
+	 * there): nothing here to check the data against, and said, as
+	 * verify of the image alone says it */
+	if (libavb(w) &&
+	    !(tree ? d->hashtree.p.digest_len : d->hash.p.digest_len))
+		return step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS, -EINVAL,
+			"%s: the %s descriptor of %s holds no digest (a "
+			"persistent digest the device keeps): nothing "
+			"to check the data against here",
+			a->path, tree ? "hashtree" : "hash",
+			w->s->steps[i].name);
 	if (++w->s->checked > SLOT_MAX_CHECKED) {
 		w->stop = 1;
 		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_LIMIT, -EINVAL,
