@@ -563,6 +563,12 @@ int verity_image_alone_takes(const struct fv_show_request *q,
 			.flags = FV_SLOT_CHECK | FV_SLOT_FOLLOW};
 		return dump ? 0 : run(q, opts_of(q), &t->o, err);
 	}
+	/* chosen in a super image or a disk image: never passed over */
+	if (slot || part)
+		return ht_fail(err, EINVAL,
+			       "%s: --%s names a partition of a super image "
+			       "or a disk image",
+			       image, slot ? "slot" : "partition");
 	if (!strcmp(c, "sidecar"))
 		return sidecar_takes(q, t, err);
 	return (r = avb_refuses(q, image, err)) ? r : anchor(q, t, err);

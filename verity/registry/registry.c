@@ -181,6 +181,23 @@ int verity_container_identify(const char *image, enum verity_container asked,
 			image, verity_container_words(found[0]),
 			verity_container_words(found[1]));
 	}
+	if (!nfound) {
+		char *super;
+		const char *name;
+
+		/* a logical partition named through its super image
+		 * (IMAGE/NAME) has no files beside it: nothing here */
+		if (verity_super_split_path(image, &super, &name)) {
+			free(super);
+			return ht_fail(
+				err, ENODEV,
+				"%s: a logical partition holding nothing "
+				"fastverity knows alone (no AVB footer "
+				"or vbmeta); no sidecar files lie "
+				"beside it",
+				image);
+		}
+	}
 	*kind = nfound ? found[0] : VERITY_CONTAINER_SIDECAR;
 	return 0;
 }

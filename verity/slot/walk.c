@@ -19,6 +19,10 @@
 #define SLOT_MAX_VBMETA  32
 #define SLOT_MAX_CHECKED 128
 #define SLOT_MAX_STEPS   65536
+/* the libavb whose rules a set is judged by: 1.3 (avbtool 1.3.0's) */
+#define SLOT_LIBAVB_MINOR 3
+/* libavb's AVB_MAX_NUMBER_OF_ROLLBACK_INDEX_LOCATIONS */
+#define SLOT_ROLLBACK_LOCATIONS 32
 
 struct walk {
 	struct slot_walk *s;
@@ -123,6 +127,15 @@ static int ended(int r)
 	return r < 0 ? r : 1;
 }
 
+/* 1 when the walk is libavb's slot verify (verify of a set), whose
+ * refusals avbtool's verify_image (nested or expected chains) and the
+ * readers that check nothing do not make. */
+static int libavb(const struct walk *w)
+{
+	return (w->ask->flags & SLOT_CHECK) &&
+	       !(w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED));
+}
+
 /* The step ends with the library's last error as its message. */
 static int step_fail(struct walk *w, size_t i, enum slot_result result,
 		     enum slot_why why, int r)
@@ -189,6 +202,14 @@ static int judge(struct walk *w, size_t i, struct verity_android *a,
 	enum slot_judged why;
 	int r;
 
+	/* what it needs of libavb (1.3 is what fastverity knows) */
+	if (libavb(w) && v->h.required_minor > SLOT_LIBAVB_MINOR)
+		return ended(step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS, -EINVAL,
+			"%s: the vbmeta needs libavb 1.%u, and "
+			"libavb 1.%d refuses it (unsupported "
+			"version)",
+			a->path, v->h.required_minor, SLOT_LIBAVB_MINOR));
 	/* its own signature, against the key it carries */
 	if ((r = verity_avb_vbmeta_check(v, a->path, w->err))) {
 		if (r == -ENOSYS) /* no libcrypto: nothing was checked */
@@ -216,6 +237,18 @@ static int judge(struct walk *w, size_t i, struct verity_android *a,
 					 "%s is not signed, and %s pins a key: "
 					 "nothing proves who made it",
 					 a->path, st->name, pinner));
+		/* flags (verification or the tree disabled) are the top
+		 * vbmeta's alone: libavb refuses a set whose chained vbmeta
+		 * sets any (avbtool's verify_image does not look) */
+		if (v->h.flags &&
+		    !(w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED)))
+			return ended(step_say(
+				w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS,
+				-EINVAL,
+				"%s: the vbmeta of chained partition %s has "
+				"flags %u: libavb takes flags from the top "
+				"vbmeta only, and refuses the set",
+				a->path, st->name, v->h.flags));
 		/* the key its chain descriptor pins: no anchor of the
 		 * caller's, the policy not asked (vouched for as far as the
 		 * pinner is) */
@@ -293,8 +326,21 @@ static int check_hash(struct walk *w, size_t i, const struct verity_android *a,
 		      const struct avb_descriptor *d)
 {
 	const char *path = w->s->steps[i].path;
-	int r = verity_avb_hash_check(path, own_src(a, path), d, w->err);
+	const char *alg = d->hash.p.hash_algorithm;
+	char shown[HT_NAME_SHOWN_MAX];
+	int r;
 
+	/* libavb's load_and_verify_hash_partition hashes these alone */
+	if (libavb(w) && strcmp(alg, "sha256") && strcmp(alg, "sha512")) {
+		ht_name_shown(alg, strlen(alg), shown, sizeof(shown));
+		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS,
+				-EINVAL,
+				"%s: hash descriptor of %s: hash algorithm "
+				"%s: libavb hashes sha256 or sha512, and "
+				"refuses the set",
+				a->path, w->s->steps[i].name, shown);
+	}
+	r = verity_avb_hash_check(path, own_src(a, path), d, w->err);
 	if (!r)
 		return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 	if (r == -ENODEV)
@@ -465,6 +511,18 @@ static int partition_step(struct walk *w, size_t vstep,
 				w->s->steps[i].path);
 	if (e)
 		return e;
+	/* a persistent digest lives on the device (libavb reads it from
+	 * there): nothing here to check the data against, and said, as
+	 * verify of the image alone says it */
+	if (libavb(w) &&
+	    !(tree ? d->hashtree.p.digest_len : d->hash.p.digest_len))
+		return step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_DESCRIPTORS, -EINVAL,
+			"%s: the %s descriptor of %s holds no digest (a "
+			"persistent digest the device keeps): nothing "
+			"to check the data against here",
+			a->path, tree ? "hashtree" : "hash",
+			w->s->steps[i].name);
 	if (++w->s->checked > SLOT_MAX_CHECKED) {
 		w->stop = 1;
 		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_LIMIT, -EINVAL,
@@ -495,6 +553,61 @@ static int expected_of(const struct walk *w, const struct avb_descriptor *d,
 	return 0;
 }
 
+/* 1 when the vbmeta chain step k led to was read and judged OK. */
+static int held(const struct walk *w, size_t k)
+{
+	for (size_t j = k + 1; j < w->s->n; j++)
+		if (w->s->steps[j].kind == SLOT_VBMETA &&
+		    w->s->steps[j].parent == k)
+			return w->s->steps[j].result == SLOT_OK;
+	return 0;
+}
+
+/* Chain step i names a partition an earlier chain followed: its one
+ * vbmeta, checked against that chain's key, holds for this one only if
+ * this one pins the same key (libavb loads and checks it again, and
+ * rejects the set). 0, or the step ended refused (1, or < 0 when it
+ * could not be recorded). */
+static int other_pin(struct walk *w, size_t i, const struct verity_android *a,
+		     const struct avb_descriptor *d)
+{
+	const struct slot_step *st = &w->s->steps[i];
+
+	for (size_t k = 0; k < i; k++) {
+		const struct slot_step *f = &w->s->steps[k];
+		const struct avb_descriptor *e;
+		struct avb_vbmeta pin[2];
+		char sha1[2][41];
+
+		if (f->kind != SLOT_CHAIN || !f->followed ||
+		    strcmp(f->name, st->name))
+			continue;
+		e = &f->avb->img.vbmeta.desc[f->descriptor];
+		/* the vbmeta it led to refused already: the set fails */
+		if (!held(w, k) ||
+		    (e->chain.public_key_len == d->chain.public_key_len &&
+		     !memcmp(e->chain.public_key, d->chain.public_key,
+			     d->chain.public_key_len)))
+			return 0;
+		memset(pin, 0, sizeof(pin));
+		pin[0].public_key = d->chain.public_key;
+		pin[0].h.public_key_size = d->chain.public_key_len;
+		pin[1].public_key = e->chain.public_key;
+		pin[1].h.public_key_size = e->chain.public_key_len;
+		verity_android_key_sha1(&pin[0], sha1[0]);
+		verity_android_key_sha1(&pin[1], sha1[1]);
+		return ended(step_say(
+			w, i, SLOT_REFUSED, SLOT_WHY_PINNED_KEY, -EPERM,
+			"%s: chain partition %s pins key sha1 %s, and an "
+			"earlier chain of it, in %s, key sha1 %s: its one "
+			"vbmeta cannot be signed by both (libavb checks it "
+			"again, and rejects the set)",
+			a->path, st->name, sha1[0], w->s->steps[f->parent].path,
+			sha1[1]));
+	}
+	return 0;
+}
+
 /* A chain partition descriptor: compared with what is expected, then
  * followed (each chained partition once a walk). */
 static int chain_step(struct walk *w, size_t vstep,
@@ -521,6 +634,19 @@ static int chain_step(struct walk *w, size_t vstep,
 	w->s->steps[i].descriptor = k;
 	if (r)
 		return step_fail(w, i, SLOT_ERROR, SLOT_WHY_NONE, r);
+	/* libavb's slot verify: a chain's location indexes the device's
+	 * rollback indexes, 1 to 31 (0 is the top vbmeta's) */
+	if ((flags & SLOT_CHECK) &&
+	    !(flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED)) &&
+	    (!d->chain.rollback_index_location ||
+	     d->chain.rollback_index_location >= SLOT_ROLLBACK_LOCATIONS))
+		return step_say(w, i, SLOT_REFUSED, SLOT_WHY_LOCATION, -EINVAL,
+				"%s: chain partition %s: rollback index "
+				"location %u: libavb takes 1 to %d, and "
+				"refuses the set",
+				a->path, w->s->steps[i].name,
+				d->chain.rollback_index_location,
+				SLOT_ROLLBACK_LOCATIONS - 1);
 	if ((flags & SLOT_EXPECTED) && expected_of(w, d, &x)) {
 		w->s->steps[i].expected = 1;
 		if (x->rollback_index_location !=
@@ -559,11 +685,14 @@ static int chain_step(struct walk *w, size_t vstep,
 				a->path, w->s->steps[i].name);
 		return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 	}
-	if ((r = seen_before(w, w->s->steps[i].name, NULL, &e)) > 0)
+	if ((r = seen_before(w, w->s->steps[i].name, NULL, &e)) > 0) {
+		if ((flags & SLOT_CHECK) && (r = other_pin(w, i, a, d)))
+			return r < 0 ? r : 0;
 		return step_say(w, i, SLOT_SKIPPED, SLOT_WHY_VISITED, 0,
 				"%s: chained partition %s visited already in "
 				"this set",
 				a->path, w->s->steps[i].name);
+	}
 	if (e)
 		return e;
 	w->s->steps[i].followed = 1;
@@ -601,6 +730,33 @@ static int descriptors(struct walk *w, size_t vstep,
 		}
 	}
 	return r;
+}
+
+/* The top vbmeta's flags, which a device booting the set obeys:
+ * verification disabled (libavb checks none of its descriptors) or
+ * the tree disabled (no dm-verity: androidboot.veritymode=disabled).
+ * Checked here all the same; said, as a verdict "verified" would
+ * otherwise speak for a device that checks nothing. */
+static int top_flags(struct walk *w, const struct verity_android *a)
+{
+	const uint32_t f = a->img.vbmeta.h.flags;
+
+	if (w->ask->flags & (SLOT_EXPECTED | SLOT_FOLLOW_NESTED))
+		return 0;
+	if (f & 2)
+		return note(w,
+			    "%s: the top vbmeta disables verification (flags "
+			    "%u): a device booting this set checks none of "
+			    "it; checked here all the same",
+			    a->path, f);
+	if (f & 1)
+		return note(w,
+			    "%s: the top vbmeta disables hashtrees (flags "
+			    "%u): a device booting this set maps its "
+			    "partitions without dm-verity; checked here all "
+			    "the same",
+			    a->path, f);
+	return 0;
 }
 
 /* The vbmeta of the image at path: read, judged (the top one against
@@ -651,6 +807,8 @@ static int visit(struct walk *w, const char *path,
 	if (w->ask->flags & SLOT_CHECK) {
 		if ((r = judge(w, i, a, pin, pinner, pinner_trust)))
 			return r < 0 ? r : 0;
+		if (!depth && (r = top_flags(w, a)))
+			return r;
 		if ((r = verity_avb_check_partitions(&a->img, w->err))) {
 			/* the step ended OK: what it holds is refused */
 			s->steps[i].result = SLOT_REFUSED;
