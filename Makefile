@@ -268,9 +268,9 @@ check-full:
 # (ASAN_QUICK_TESTS), which check-cli then leaves to it (each command
 # test runs once there).
 ASAN_CLI_TESTS ?= t_badinput t_output t_safety t_sign t_trust t_corruption t_vectors \
-  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers t_ota t_lp
+  t_avb t_avb_mldsa t_avbtool t_sparse t_super t_sets t_update t_ddi t_containers t_ota t_lp t_attack
 ASAN_QUICK_TESTS ?= t_badinput t_output t_corruption t_vectors t_avb t_avb_mldsa t_sparse t_super t_sets \
-  t_ddi t_containers t_ota t_lp
+  t_ddi t_containers t_ota t_lp t_attack
 ASAN_RUN_TESTS = $(if $(CHECK_QUICK),$(ASAN_QUICK_TESTS),$(ASAN_CLI_TESTS))
 
 # Each phase says how long it took (wall seconds, beside the other lane).
