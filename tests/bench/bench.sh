@@ -357,11 +357,9 @@ super_section() {
 # back and synced before each run (not timed).
 update_section() {
 	local size f u n r i ts fs full one prev mode starts=() start one_fec=
-	# the process start, against which one block's update is judged
-	for i in $(seq $((runs > 9 ? runs : 9))); do
-		seconds "$fv" --version; starts+=("$t")
-	done
-	start=$(printf '%s\n' "${starts[@]}" | median)
+	# the process start, against which one block's update is judged:
+	# timed beside each run of that update (alternating, the same
+	# moment's machine), not apart from it
 	# the flush each of update's three ordered steps waits for (the
 	# marker, the blocks, the superblock back): one 4 KiB block written
 	# in place and flushed (fsync), synced first as the update runs are,
@@ -439,9 +437,15 @@ PY
 					# are its own writes, not the copy's)
 					sync
 					seconds "$fv" update "$u" "$u.h" "$r" "$@"; ts+=("$t")
+					if [ "$n" = 1 ] && [ $mode = 2 ] && [ "$size" = 1 ]; then
+						seconds "$fv" --version; starts+=("$t")
+					fi
 				done
 				one=$(printf '%s\n' "${ts[@]}" | median)
-				[ "$n" = 1 ] && [ $mode = 2 ] && [ "$size" = 1 ] && one_fec=$one
+				if [ "$n" = 1 ] && [ $mode = 2 ] && [ "$size" = 1 ]; then
+					one_fec=$one
+					start=$(printf '%s\n' "${starts[@]}" | median)
+				fi
 				printf '| %s GiB | %s | %s | %.4f s | %.3f s | %.1fx | %s |\n' "$size" \
 					"$n$([ $mode = auto ] && echo ", found by hashing")" \
 					"$([ $mode = 0 ] && echo none || echo "roots 2")" "$one" "$full" \
