@@ -129,4 +129,23 @@ check "a set of persistent digests: refused, exit 1" run_rc 1 "$FV" verify pd/vb
 check "  the hashtree's said too" grep -qx "fastverity: pd/vbmeta.img: the hashtree descriptor of sys holds no digest (a persistent digest the device keeps): nothing to check the data against here" err
 check "avb verify_image: the data hashed, as avbtool" run_rc 0 "$FV" avb verify_image --image pd/boot.img --key "$K/rsa2048.pem"
 
+# ---- 10. a partition both beside the vbmeta and in super.img beside ----
+# (a device maps super.img's system_a: a tampered one once passed, exit
+# 0, the loose system.img checked alone)
+mkdir amb && cp zero/sys.img amb/system.img
+"$FV" avb add_hashtree_footer --image amb/system.img --partition_name system --partition_size $MIB \
+	--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hashtree_footer system"
+cp amb/system.img sysbad.img && flip sysbad.img 5000
+printf '{"device_size": 16777216, "slots": 2, "partitions": [{"name": "system_a", "image": "sysbad.img"}, {"name": "system_b"}]}' >amb.json
+python3 "$TOP/tests/cli/mksuper.py" amb.json amb/super.img
+"$FV" avb make_vbmeta_image --output amb/vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--include_descriptors_from_image amb/system.img || fail "make_vbmeta_image amb"
+check "system.img good beside a super.img whose system_a is tampered: exit 2" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
+check "  both said" grep -qx "fastverity: warning: amb/vbmeta.img: partition system lies both in amb/system.img and in amb/super.img/system_a, which a device maps: both checked" err
+check "  the good one verified" grep -q "^system: hashtree of amb/system.img.*verified" out
+check "  super's failed" grep -q "^system: hashtree of amb/super.img/system_a.*FAILED" out
+rm amb/system.img
+check "super.img alone beside: FAILED, exit 2, as before" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
+check "  no word of two" sh -c "! grep -q 'lies both' '$T/err'"
+
 finish

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "verity/ops/ops.h"
+#include "verity/container/super/super.h"
 #include "verity/sign/scheme.h"
 
 /* libavb's bound on the vbmeta images of one slot
@@ -470,6 +471,50 @@ static int check_tree(struct walk *w, size_t i, const struct verity_android *a,
 	return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 }
 
+/* Partition step i read a file beside a (NAME.img) while a super.img
+ * beside holds the partition too: a device maps super's, so that is
+ * checked as well, in a step of its own (either failing fails the
+ * set), and the two said. libavb's slot verify only: avbtool's
+ * verify_image reads the file alone. */
+static int also_in_super(struct walk *w, size_t vstep,
+			 const struct verity_android *a, size_t k,
+			 unsigned depth, size_t i)
+{
+	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
+	const char *path = w->s->steps[i].path, *slash;
+	char dir[4096], part[LP_NAME_MAX + 1], *in;
+	uint32_t nl;
+	const uint8_t *name = verity_avb_desc_name(d, &nl);
+	size_t j;
+	int r;
+
+	if (!libavb(w) || w->stop || a->src || !strcmp(path, a->path) ||
+	    nl > LP_NAME_MAX)
+		return 0;
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0,
+		 path);
+	snprintf(part, sizeof(part), "%.*s", (int)nl, (const char *)name);
+	if (!(in = verity_super_beside(slash ? (slash == path ? "/" : dir)
+					     : NULL,
+				       part, w->slot)))
+		return 0;
+	if ((r = note(w,
+		      "%s: partition %s lies both in %s and in %s, which a "
+		      "device maps: both checked",
+		      a->path, part, path, in)) ||
+	    (r = step_add(w, w->s->steps[i].kind, vstep, depth, name, nl, in,
+			  &j))) {
+		free(in);
+		return r;
+	}
+	free(in);
+	w->s->steps[j].avb = a;
+	w->s->steps[j].descriptor = k;
+	return d->tag == AVB_TAG_HASHTREE ? check_tree(w, j, a, k, d, NULL)
+					  : check_hash(w, j, a, d);
+}
+
 /* A hash or hashtree descriptor's step: its partition checked once a
  * walk (with SLOT_CHECK), else only read. own: the descriptor is a
  * super image's logical partition's own (over its extents), each
@@ -530,7 +575,10 @@ static int partition_step(struct walk *w, size_t vstep,
 				"set: not walked further",
 				w->ask->image, SLOT_MAX_CHECKED);
 	}
-	return tree ? check_tree(w, i, a, k, d, own) : check_hash(w, i, a, d);
+	if ((r = tree ? check_tree(w, i, a, k, d, own)
+		      : check_hash(w, i, a, d)) < 0)
+		return r;
+	return also_in_super(w, vstep, a, k, depth, i);
 }
 
 static int visit(struct walk *w, const char *path,
