@@ -148,4 +148,21 @@ rm amb/system.img
 check "super.img alone beside: FAILED, exit 2, as before" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
 check "  no word of two" sh -c "! grep -q 'lies both' '$T/err'"
 
+# ---- 11. an image alone whose own vbmeta has flags: said ----
+# (as a set's top vbmeta's, case 4: once exit 0 with no word)
+mkdir alone
+for f in hashtree verification; do
+	cp zero/sys.img alone/$f.img
+	"$FV" avb erase_footer --image alone/$f.img || fail "erase_footer $f"
+	"$FV" avb add_hashtree_footer --image alone/$f.img --partition_name sys --partition_size $MIB \
+		--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+		--set_${f}_disabled_flag || fail "add_hashtree_footer $f"
+done
+check "a hashtree footer disabling hashtrees, alone: checked, exit 0" run_rc 0 "$FV" verify alone/hashtree.img --key "$K/rsa2048.pem"
+check "  and said" grep -qx "fastverity: warning: alone/hashtree.img: its vbmeta disables hashtrees (flags 1): as the top vbmeta, a device booting it maps it without dm-verity; chained, libavb refuses it; checked here all the same" err
+check "one disabling verification, alone: checked, exit 0" run_rc 0 "$FV" verify alone/verification.img --key "$K/rsa2048.pem"
+check "  and said" grep -qx "fastverity: warning: alone/verification.img: its vbmeta disables verification (flags 2): as the top vbmeta, a device booting it checks none of it; chained, libavb refuses it; checked here all the same" err
+check "flags 0, alone: no word of them" sh -c "'$FV' verify zero/sys.img --key '$K/rsa2048.pem' 2>&1 >/dev/null | grep -c disables | grep -qx 0"
+check "dump of it: no word of them" sh -c "'$FV' dump alone/hashtree.img 2>&1 >/dev/null | grep -c disables | grep -qx 0"
+
 finish
