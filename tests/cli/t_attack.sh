@@ -165,4 +165,21 @@ check "  and said" grep -qx "fastverity: warning: alone/verification.img: its vb
 check "flags 0, alone: no word of them" sh -c "'$FV' verify zero/sys.img --key '$K/rsa2048.pem' 2>&1 >/dev/null | grep -c disables | grep -qx 0"
 check "dump of it: no word of them" sh -c "'$FV' dump alone/hashtree.img 2>&1 >/dev/null | grep -c disables | grep -qx 0"
 
+# ---- 12. an Android image's tree checked against --key: said which ----
+# (-v said only "Command successful.", --json no key; an image with a
+# hash footer has the set walk's line naming it)
+check "verify -v of a hashtree footer with --key: exit 0" run_rc 0 "$FV" verify -v zero/sys.img --key "$K/rsa2048.pem"
+check "  what was checked, against which key" grep -qx "sys: hashtree of zero/sys.img, vbmeta zero/sys.img signed by $K/rsa2048.pem: verified." out
+check "  before the verdict" sh -c "tail -n 1 '$T/out' | grep -qx 'Command successful.'"
+check "without -v: nothing on stdout, as veritysetup" run_rc 0 "$FV" verify zero/sys.img --key "$K/rsa2048.pem"
+check "  nothing" test ! -s "$T/out"
+check "without --key: no line of a signer" run_rc 0 "$FV" verify -v zero/sys.img
+check "  only the verdict" sh -c "test \$(wc -l <'$T/out') = 1"
+check "--json: the key named" run_rc 0 "$FV" verify --json zero/sys.img --key "$K/rsa2048.pem"
+check "  as the signer" sh -c "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"signature\"][\"signer\"] == sys.argv[2], d' '$T/out' '$K/rsa2048.pem'"
+check "--json without --key: signer null" run_rc 0 "$FV" verify --json zero/sys.img
+check "  null" sh -c "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"signature\"][\"signer\"] is None, d' '$T/out'"
+check "a tampered one -v: no line said verified, exit 2" run_rc 2 "$FV" verify -v amb/super.img/system_a --key "$K/rsa2048.pem"
+check "  none" sh -c "! grep -q verified '$T/out'"
+
 finish

@@ -278,9 +278,11 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		o->key = NULL;
 		return 0;
 	}
-	/* an Android image's pair (or an image with sidecar files) */
+	/* an Android image's pair (or an image with sidecar files); the
+	 * key its vbmeta is judged against, for the words of the check */
 	w->what = dump ? FV_SHOW_AVB_DUMP : q->what;
 	w->o = o;
+	w->key = o->key;
 	w->all = repair || open ? 0 : q->all;
 	w->res = q->res;
 	w->max = q->max;
