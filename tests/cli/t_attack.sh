@@ -144,6 +144,13 @@ check "system.img good beside a super.img whose system_a is tampered: exit 2" ru
 check "  both said" grep -qx "fastverity: warning: amb/vbmeta.img: partition system lies both in amb/system.img and in amb/super.img/system_a, which a device maps: both checked" err
 check "  the good one verified" grep -q "^system: hashtree of amb/system.img.*verified" out
 check "  super's failed" grep -q "^system: hashtree of amb/super.img/system_a.*FAILED" out
+"$FV" avb make_vbmeta_image --output amb/chain.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition system:1:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image amb chain"
+check "chained: system.img good, super.img's tampered: exit 2" run_rc 2 "$FV" verify amb/chain.img --key "$K/rsa2048.pem"
+check "  both said" grep -qx "fastverity: warning: amb/chain.img: chained partition system lies both in amb/system.img and in amb/super.img/system_a, which a device maps: both checked" err
+check "  the good one verified" grep -q "^system: hashtree of amb/system.img.*verified" out
+check "  super's failed" grep -q "^system: hashtree of amb/super.img/system_a.*FAILED" out
+check "avb verify_image: avbtool's, the file alone" run_rc 0 "$FV" avb verify_image --image amb/chain.img --key "$K/rsa2048.pem" --follow_chain_partitions
 rm amb/system.img
 check "super.img alone beside: FAILED, exit 2, as before" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
 check "  no word of two" sh -c "! grep -q 'lies both' '$T/err'"
