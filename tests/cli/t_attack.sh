@@ -129,4 +129,64 @@ check "a set of persistent digests: refused, exit 1" run_rc 1 "$FV" verify pd/vb
 check "  the hashtree's said too" grep -qx "fastverity: pd/vbmeta.img: the hashtree descriptor of sys holds no digest (a persistent digest the device keeps): nothing to check the data against here" err
 check "avb verify_image: the data hashed, as avbtool" run_rc 0 "$FV" avb verify_image --image pd/boot.img --key "$K/rsa2048.pem"
 
+# ---- 10. a partition both beside the vbmeta and in super.img beside ----
+# (a device maps super.img's system_a: a tampered one once passed, exit
+# 0, the loose system.img checked alone)
+mkdir amb && cp zero/sys.img amb/system.img
+"$FV" avb add_hashtree_footer --image amb/system.img --partition_name system --partition_size $MIB \
+	--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" || fail "add_hashtree_footer system"
+cp amb/system.img sysbad.img && flip sysbad.img 5000
+printf '{"device_size": 16777216, "slots": 2, "partitions": [{"name": "system_a", "image": "sysbad.img"}, {"name": "system_b"}]}' >amb.json
+python3 "$TOP/tests/cli/mksuper.py" amb.json amb/super.img
+"$FV" avb make_vbmeta_image --output amb/vbmeta.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--include_descriptors_from_image amb/system.img || fail "make_vbmeta_image amb"
+check "system.img good beside a super.img whose system_a is tampered: exit 2" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
+check "  both said" grep -qx "fastverity: warning: amb/vbmeta.img: partition system lies both in amb/system.img and in amb/super.img/system_a, which a device maps: both checked" err
+check "  the good one verified" grep -q "^system: hashtree of amb/system.img.*verified" out
+check "  super's failed" grep -q "^system: hashtree of amb/super.img/system_a.*FAILED" out
+"$FV" avb make_vbmeta_image --output amb/chain.img --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+	--chain_partition system:1:"$K/rsa2048.avbpubkey" || fail "make_vbmeta_image amb chain"
+check "chained: system.img good, super.img's tampered: exit 2" run_rc 2 "$FV" verify amb/chain.img --key "$K/rsa2048.pem"
+check "  both said" grep -qx "fastverity: warning: amb/chain.img: chained partition system lies both in amb/system.img and in amb/super.img/system_a, which a device maps: both checked" err
+check "  the good one verified" grep -q "^system: hashtree of amb/system.img.*verified" out
+check "  super's failed" grep -q "^system: hashtree of amb/super.img/system_a.*FAILED" out
+check "avb verify_image: avbtool's, the file alone" run_rc 0 "$FV" avb verify_image --image amb/chain.img --key "$K/rsa2048.pem" --follow_chain_partitions
+rm amb/system.img
+check "super.img alone beside: FAILED, exit 2, as before" run_rc 2 "$FV" verify amb/vbmeta.img --key "$K/rsa2048.pem"
+check "  no word of two" sh -c "! grep -q 'lies both' '$T/err'"
+
+# ---- 11. an image alone whose own vbmeta has flags: said ----
+# (as a set's top vbmeta's, case 4: once exit 0 with no word)
+mkdir alone
+for f in hashtree verification; do
+	cp zero/sys.img alone/$f.img
+	"$FV" avb erase_footer --image alone/$f.img || fail "erase_footer $f"
+	"$FV" avb add_hashtree_footer --image alone/$f.img --partition_name sys --partition_size $MIB \
+		--hash_algorithm sha256 --algorithm SHA256_RSA2048 --key "$K/rsa2048.pem" \
+		--set_${f}_disabled_flag || fail "add_hashtree_footer $f"
+done
+check "a hashtree footer disabling hashtrees, alone: checked, exit 0" run_rc 0 "$FV" verify alone/hashtree.img --key "$K/rsa2048.pem"
+check "  and said" grep -qx "fastverity: warning: alone/hashtree.img: its vbmeta disables hashtrees (flags 1): as the top vbmeta, a device booting it maps it without dm-verity; chained, libavb refuses it; checked here all the same" err
+check "one disabling verification, alone: checked, exit 0" run_rc 0 "$FV" verify alone/verification.img --key "$K/rsa2048.pem"
+check "  and said" grep -qx "fastverity: warning: alone/verification.img: its vbmeta disables verification (flags 2): as the top vbmeta, a device booting it checks none of it; chained, libavb refuses it; checked here all the same" err
+check "flags 0, alone: no word of them" sh -c "'$FV' verify zero/sys.img --key '$K/rsa2048.pem' 2>&1 >/dev/null | grep -c disables | grep -qx 0"
+check "dump of it: no word of them" sh -c "'$FV' dump alone/hashtree.img 2>&1 >/dev/null | grep -c disables | grep -qx 0"
+
+# ---- 12. an Android image's tree checked against --key: said which ----
+# (-v said only "Command successful.", --json no key; an image with a
+# hash footer has the set walk's line naming it)
+check "verify -v of a hashtree footer with --key: exit 0" run_rc 0 "$FV" verify -v zero/sys.img --key "$K/rsa2048.pem"
+check "  what was checked, against which key" grep -qx "sys: hashtree of zero/sys.img, vbmeta zero/sys.img signed by $K/rsa2048.pem: verified." out
+check "  before the verdict" sh -c "tail -n 1 '$T/out' | grep -qx 'Command successful.'"
+check "without -v: nothing on stdout, as veritysetup" run_rc 0 "$FV" verify zero/sys.img --key "$K/rsa2048.pem"
+check "  nothing" test ! -s "$T/out"
+check "without --key: no line of a signer" run_rc 0 "$FV" verify -v zero/sys.img
+check "  only the verdict" sh -c "test \$(wc -l <'$T/out') = 1"
+check "--json: the key named" run_rc 0 "$FV" verify --json zero/sys.img --key "$K/rsa2048.pem"
+check "  as the signer" sh -c "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"signature\"][\"signer\"] == sys.argv[2], d' '$T/out' '$K/rsa2048.pem'"
+check "--json without --key: signer null" run_rc 0 "$FV" verify --json zero/sys.img
+check "  null" sh -c "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"signature\"][\"signer\"] is None, d' '$T/out'"
+check "a tampered one -v: no line said verified, exit 2" run_rc 2 "$FV" verify -v amb/super.img/system_a --key "$K/rsa2048.pem"
+check "  none" sh -c "! grep -q verified '$T/out'"
+
 finish

@@ -152,6 +152,23 @@ void verity_image_alone_notes(const fv_image *img, const char *image,
 			 a->key_sha1);
 		note(said, ctx, text);
 	}
+	/* its flags, as the set walk says a top vbmeta's: a device obeys
+	 * them where this vbmeta is the top one (chained, libavb refuses
+	 * flags) */
+	if (a && (a->img.vbmeta.h.flags & 3) && req->action &&
+	    !strcmp(req->action, "verify") && said) {
+		const uint32_t f = a->img.vbmeta.h.flags;
+
+		snprintf(text, sizeof(text),
+			 "%s: its vbmeta disables %s (flags %u): as the top "
+			 "vbmeta, a device booting it %s; chained, libavb "
+			 "refuses it; checked here all the same",
+			 image, f & 2 ? "verification" : "hashtrees", f,
+			 f & 2 ? "checks none of it"
+			       : "maps it without dm-verity");
+		said(ctx,
+		     &(struct fv_item){.kind = FV_ITEM_WARNING, .text = text});
+	}
 	if (buf)
 		snprintf(buf, len, "%s%s", args ? args : "",
 			 !unchecked ? ""
@@ -261,9 +278,11 @@ int verity_image_alone_request(const struct fv_show_request *q,
 		o->key = NULL;
 		return 0;
 	}
-	/* an Android image's pair (or an image with sidecar files) */
+	/* an Android image's pair (or an image with sidecar files); the
+	 * key its vbmeta is judged against, for the words of the check */
 	w->what = dump ? FV_SHOW_AVB_DUMP : q->what;
 	w->o = o;
+	w->key = o->key;
 	w->all = repair || open ? 0 : q->all;
 	w->res = q->res;
 	w->max = q->max;

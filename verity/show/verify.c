@@ -98,6 +98,9 @@ static void signature_json(struct show_check *c, const struct fv_report *rep)
 		verity_show_u64(sh, "rollback_index", a->header.rollback_index);
 		verity_show_bool(sh, "checked", c->p.trust == FV_TRUST_CHECK);
 		verity_show_str(sh, "trust", trust_word(c->p.trust));
+		verity_show_str(sh, "signer",
+				c->p.trust == FV_TRUST_CHECK ? c->q->key
+							     : NULL);
 	} else {
 		verity_show_str(sh, "file", c->p.pi->signature);
 		verity_show_bool(sh, "checked", checked);
@@ -335,6 +338,15 @@ static void verify_text(struct show_check *c, const struct fv_report *rep,
 	const char *args = c->q->args ? c->q->args : "";
 	char roots[160];
 
+	/* -v: what was checked and against which key, in the set walk's
+	 * words (an image with a hash footer has its line there) */
+	if (c->p.avb && c->q->all && !code && c->q->key &&
+	    c->p.trust == FV_TRUST_CHECK)
+		verity_show_textf(c->sh,
+				  "%s: hashtree of %s, vbmeta %s signed by %s: "
+				  "verified.\n",
+				  c->p.pi->name, c->p.pi->data, c->p.pi->data,
+				  c->q->key);
 	if (c->not_shown)
 		verity_show_errorf(c->sh,
 				   "... and %" PRIu64 " more failures, not "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "verity/ops/ops.h"
+#include "verity/container/super/super.h"
 #include "verity/sign/scheme.h"
 
 /* libavb's bound on the vbmeta images of one slot
@@ -30,6 +31,8 @@ struct walk {
 	struct ht_error *err;
 	uint32_t slot; /* the metadata slot: 0 for a, 1 for b */
 	int stop;      /* no step after this one */
+	int twice;     /* a chained partition's second image (super.img's
+			* beside NAME.img): its partitions checked again */
 };
 
 /* ---- the result ---- */
@@ -470,6 +473,67 @@ static int check_tree(struct walk *w, size_t i, const struct verity_android *a,
 	return step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL);
 }
 
+/* Step i read a file beside a (NAME.img) while a super.img beside
+ * holds the partition too: a device maps super's, so that is read as
+ * well, in a step of its own (either failing fails the set), and the
+ * two said. *in: its path (malloc'd), NULL for none. libavb's slot
+ * verify only: avbtool's verify_image reads the file alone. */
+static int in_super_too(struct walk *w, const struct verity_android *a,
+			size_t i, const uint8_t *name, uint32_t nl, char **in)
+{
+	const char *path = w->s->steps[i].path, *slash;
+	char dir[4096], part[LP_NAME_MAX + 1];
+	int r;
+
+	*in = NULL;
+	if (!libavb(w) || w->stop || a->src || !strcmp(path, a->path) ||
+	    nl > LP_NAME_MAX || w->s->steps[i].result != SLOT_OK)
+		return 0;
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0,
+		 path);
+	snprintf(part, sizeof(part), "%.*s", (int)nl, (const char *)name);
+	if (!(*in = verity_super_beside(slash ? (slash == path ? "/" : dir)
+					      : NULL,
+					part, w->slot)))
+		return 0;
+	if ((r = note(w,
+		      "%s: %spartition %s lies both in %s and in %s, which "
+		      "a device maps: both checked",
+		      a->path,
+		      w->s->steps[i].kind == SLOT_CHAIN ? "chained " : "", part,
+		      path, *in))) {
+		free(*in);
+		*in = NULL;
+	}
+	return r;
+}
+
+/* Partition step i (of descriptor k), read from NAME.img: super.img's
+ * partition beside checked too (in_super_too). */
+static int also_in_super(struct walk *w, size_t vstep,
+			 const struct verity_android *a, size_t k,
+			 unsigned depth, size_t i)
+{
+	const struct avb_descriptor *d = &a->img.vbmeta.desc[k];
+	uint32_t nl;
+	const uint8_t *name = verity_avb_desc_name(d, &nl);
+	char *in;
+	size_t j;
+	int r;
+
+	if ((r = in_super_too(w, a, i, name, nl, &in)) || !in)
+		return r;
+	r = step_add(w, w->s->steps[i].kind, vstep, depth, name, nl, in, &j);
+	free(in);
+	if (r)
+		return r;
+	w->s->steps[j].avb = a;
+	w->s->steps[j].descriptor = k;
+	return d->tag == AVB_TAG_HASHTREE ? check_tree(w, j, a, k, d, NULL)
+					  : check_hash(w, j, a, d);
+}
+
 /* A hash or hashtree descriptor's step: its partition checked once a
  * walk (with SLOT_CHECK), else only read. own: the descriptor is a
  * super image's logical partition's own (over its extents), each
@@ -504,7 +568,7 @@ static int partition_step(struct walk *w, size_t vstep,
 	/* each partition's data once: the same descriptor again is
 	 * checked already, another of the same partition is checked too
 	 * (both must hold) */
-	if (!in_super &&
+	if (!in_super && !w->twice &&
 	    (again = seen_before(w, w->s->steps[i].name, d, &e)) > 0)
 		return step_say(w, i, SLOT_SKIPPED, SLOT_WHY_VISITED, 0,
 				"%s: checked already in this set",
@@ -530,7 +594,10 @@ static int partition_step(struct walk *w, size_t vstep,
 				"set: not walked further",
 				w->ask->image, SLOT_MAX_CHECKED);
 	}
-	return tree ? check_tree(w, i, a, k, d, own) : check_hash(w, i, a, d);
+	if ((r = tree ? check_tree(w, i, a, k, d, own)
+		      : check_hash(w, i, a, d)) < 0)
+		return r;
+	return also_in_super(w, vstep, a, k, depth, i);
 }
 
 static int visit(struct walk *w, const char *path,
@@ -702,6 +769,27 @@ static int chain_step(struct walk *w, size_t vstep,
 	if (!path)
 		return ht_fail(w->err, ENOMEM, "out of memory");
 	r = visit(w, path, d, i, depth + 1);
+	free(path);
+	if (r ||
+	    (r = in_super_too(w, a, i, d->chain.name, d->chain.name_len,
+			      &path)) ||
+	    !path)
+		return r;
+	/* super.img's too, its partitions checked again there (not
+	 * "checked already": another image of them) */
+	if ((r = step_add(w, SLOT_CHAIN, vstep, depth, d->chain.name,
+			  d->chain.name_len, path, &i))) {
+		free(path);
+		return r;
+	}
+	w->s->steps[i].avb = a;
+	w->s->steps[i].descriptor = k;
+	w->s->steps[i].followed = 1;
+	if (!(r = step_end(w, i, SLOT_OK, SLOT_WHY_NONE, 0, NULL))) {
+		w->twice++;
+		r = visit(w, path, d, i, depth + 1);
+		w->twice--;
+	}
 	free(path);
 	return r;
 }

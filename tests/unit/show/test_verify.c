@@ -505,14 +505,33 @@ START_TEST(verify_avb_signature)
 	ck_assert_ptr_nonnull(strstr(g.items,
 				     "signature:{ algorithm=MLDSA65 "
 				     "public_key_sha1=00ab rollback_index=3 "
-				     "checked=0 trust=not checked } "));
+				     "checked=0 trust=not checked "
+				     "signer=null } "));
 	ck_assert_str_eq(g.err, "");
 	setup();
 	sh.json = 1;
 	p.trust = FV_TRUST_CHECK;
+	q.key = "k.pem";
 	verity_show_check_begin(&c, &sh, &q, &p);
 	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
-	ck_assert_ptr_nonnull(strstr(g.items, "checked=1 trust=checked } "));
+	ck_assert_ptr_nonnull(
+		strstr(g.items, "checked=1 trust=checked signer=k.pem } "));
+	/* -v: what was checked, against which key, in the set walk's
+	 * words; without -v nothing */
+	setup();
+	q.key = "k.pem";
+	pi.name = "system";
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_str_eq(g.out, "");
+	setup();
+	q.key = "k.pem";
+	q.all = 1;
+	pi.name = "system";
+	verity_show_check_begin(&c, &sh, &q, &p);
+	ck_assert_int_eq(verity_show_check_end(&c, &rep), 0);
+	ck_assert_str_eq(g.out, "system: hashtree of d.img, vbmeta d.img "
+				"signed by k.pem: verified.\n");
 	setup();
 	sh.json = 1;
 	p.trust = FV_TRUST_UNSIGNED;
