@@ -57,18 +57,11 @@ int cli_policies(struct cli_opts *o)
 	return 0;
 }
 
-int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
-		  int made)
+int cli_opened(const struct cli_opts *o, int r, const fv_result *res,
+	       const char *name, const char *data, const char *hash)
 {
-	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
-	fv_result *res = NULL;
 	struct fv_report rep;
-	int r = made;
 
-	/* a signature the door judged checkable is checked first, offline,
-	 * and still handed to the kernel */
-	if (!r)
-		r = fv_activate(name, cp->img, cp->at, &opts, &res);
 	/* (the signature is checked before the mapping: said first) */
 	if (res) {
 		cli_report(res, &rep);
@@ -79,10 +72,24 @@ int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 				  rep.signer);
 	}
 	if (r < 0)
-		r = cli_lib_error(r);
+		return cli_lib_error(r);
 	if (!r)
-		cli_debug(o, "Activated %s from %s and %s.", name, cp->pi.data,
-			  cp->pi.hash);
+		cli_debug(o, "Activated %s from %s and %s.", name, data, hash);
+	return r;
+}
+
+int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
+		  int made)
+{
+	fv_options opts = {.size = sizeof(opts), .flags = o->activation};
+	fv_result *res = NULL;
+	int r = made;
+
+	/* a signature the door judged checkable is checked first, offline,
+	 * and still handed to the kernel */
+	if (!r)
+		r = fv_activate(name, cp->img, cp->at, &opts, &res);
+	r = cli_opened(o, r, res, name, cp->pi.data, cp->pi.hash);
 	fv_result_free(res);
 	cli_pair_free(cp);
 	return r;

@@ -334,7 +334,6 @@ static int alone_said(void *ctx, const struct fv_item *it)
 static int alone_said_all(struct alone *a, int r, const fv_result *res)
 {
 	struct cli_opts *o = a->o;
-	struct fv_report rep;
 
 	/* an image with sidecar files whose pair the door refused: with
 	 * veritysetup's words, and the hints where the tree read from a
@@ -360,23 +359,9 @@ static int alone_said_all(struct alone *a, int r, const fv_result *res)
 			   : 0;
 	if ((a->open || a->repair) && !a->judged)
 		return cli_partition_refused(o, r);
-	if (a->open) {
-		/* (the signature is checked before the mapping: said
-		 * first) */
-		if (res) {
-			cli_report(res, &rep);
-			if (rep.trust == FV_TRUST_CHECK && *rep.signer)
-				cli_debug(o,
-					  "The root hash signature checks out: "
-					  "signed by %s.",
-					  rep.signer);
-		}
-		if (r < 0)
-			return cli_lib_error(r);
-		cli_debug(o, "Activated %s from %s and %s.", o->args[1],
-			  a->data, a->hash);
-		return 0;
-	}
+	if (a->open)
+		return cli_opened(o, r < 0 ? r : 0, res, o->args[1], a->data,
+				  a->hash);
 	if (a->repair) {
 		if (r < 0)
 			return cli_write_error(r);

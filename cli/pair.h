@@ -69,6 +69,12 @@ void cli_pair_free(struct cli_pair *cp);
  * was given). Frees cp (cli/cmd_open.c). */
 int cli_open_pair(struct cli_opts *o, const char *name, struct cli_pair *cp,
 		  int made);
+/* What open says once the library mapped (r: its return, 0 or < 0, or
+ * a refusal's exit code already said) name from data and hash: who
+ * signed and the mapping (--debug), or the library's error. The exit
+ * code (cli/cmd_open.c). */
+int cli_opened(const struct cli_opts *o, int r, const fv_result *res,
+	       const char *name, const char *data, const char *hash);
 /* After the check of a pair the door judged trust: who signed
  * (--debug). */
 void cli_signer_said(const struct cli_opts *o, enum fv_trust trust,

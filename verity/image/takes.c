@@ -380,6 +380,17 @@ static int sidecar_takes(const struct fv_show_request *q,
 	return anchor(q, t, err);
 }
 
+/* --slot or --partition given where they choose nothing (slot: the
+ * one, else --partition): refused, never passed over. */
+static int chooses_nothing(const char *image, const char *slot,
+			   struct ht_error *err)
+{
+	return ht_fail(err, EINVAL,
+		       "%s: --%s names a partition of a super image or a "
+		       "disk image",
+		       image, slot ? "slot" : "partition");
+}
+
 /* repair: one pair, of an Android image, a disk image or an image with
  * sidecar files; a super image's logical partition the caller's. */
 static int repair_takes(const struct fv_show_request *q, const char *c,
@@ -402,10 +413,7 @@ static int repair_takes(const struct fv_show_request *q, const char *c,
 		return 0;
 	}
 	if (slot || (part && !ddi))
-		return ht_fail(err, EINVAL,
-			       "%s: --%s names a partition of a super image "
-			       "or a disk image",
-			       q->image, slot ? "slot" : "partition");
+		return chooses_nothing(q->image, slot, err);
 	if (!strcmp(c, "sidecar"))
 		return sidecar_takes(q, t, err);
 	t->rq.writes = !(opts_of(q)->repair & FV_REPAIR_DRY_RUN);
@@ -565,10 +573,7 @@ int verity_image_alone_takes(const struct fv_show_request *q,
 	}
 	/* chosen in a super image or a disk image: never passed over */
 	if (slot || part)
-		return ht_fail(err, EINVAL,
-			       "%s: --%s names a partition of a super image "
-			       "or a disk image",
-			       image, slot ? "slot" : "partition");
+		return chooses_nothing(image, slot, err);
 	if (!strcmp(c, "sidecar"))
 		return sidecar_takes(q, t, err);
 	return (r = avb_refuses(q, image, err)) ? r : anchor(q, t, err);
